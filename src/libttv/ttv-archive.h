@@ -1,0 +1,36 @@
+/* ttv-archive.h: traces given as .tar.gz, .tgz or .tar archives.
+ * Safe extraction into a reused per-archive cache in the user's cache
+ * directory, and atomic rewriting of one member (bookmarks). */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* By file name (.tar.gz, .tgz, .tar) and, for an existing file, magic bytes. */
+gboolean ttv_archive_is_archive (const char *path);
+
+/* Extracts @archive_path (once; later calls reuse the cache while the
+ * archive's size and mtime are unchanged) and returns the directory holding
+ * the trace: the archive's single top-level folder when there is one, else
+ * the extraction root.  Refuses absolute paths, "..", links that lead
+ * outside, device files and FIFOs, and more than the size cap
+ * (ttv_archive_set_size_cap) of extracted data. */
+char    *ttv_archive_extract (const char *archive_path, GError **error);
+
+/* Cap on the total extracted size (default: 16 GiB, or $TTV_ARCHIVE_MAX_BYTES). */
+void     ttv_archive_set_size_cap (guint64 max_bytes);
+/* Where the caches live (default: g_get_user_cache_dir()/ttv/archives). */
+char    *ttv_archive_dup_cache_dir (void);
+/* Removes caches not used for @max_age_days (called at each extraction with 30). */
+void     ttv_archive_clean_stale (guint max_age_days);
+
+/* Rewrites @archive_path with member @member_path (relative to the trace
+ * directory returned by ttv_archive_extract) replaced by, or added with,
+ * @contents.  Every other member is copied unchanged.  Written to a
+ * temporary file beside the archive, fsync'ed and renamed over it: the
+ * original is kept intact if anything fails. */
+gboolean ttv_archive_replace_member (const char *archive_path, const char *member_path,
+                                     const char *contents, gsize length, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,623 @@
+/* ttv-decoder.c: the one decoder of the common type system (see ttv-decoder.h).
+ * Bit-level reads cover CTF; LTT and LTTng 0.x are the byte-aligned case. */
+#include "ttv-decoder.h"
+#include "ttv-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+/* Guards against hostile lengths: no event may expand to more nodes. */
+#define TTV_DECODER_MAX_NODES (1u << 24)
+#define TTV_DECODER_MAX_DEPTH 64
+
+typedef struct {
+  char *name;
+  guint32 node;
+} Scope;
+
+struct _TtvDecoder {
+  GArray *nodes;    /* of TtvValue */
+  GArray *scopes;   /* of Scope, in registration order */
+  /* Compound nodes being decoded, innermost last, for relative references:
+   * (node index, number of children filled so far). */
+  GArray *open;     /* of guint32 pairs */
+  guint depth;
+};
+
+TtvDecoder *
+ttv_decoder_new (void)
+{
+  TtvDecoder *d = g_new0 (TtvDecoder, 1);
+  d->nodes = g_array_sized_new (FALSE, FALSE, sizeof (TtvValue), 64);
+  d->scopes = g_array_new (FALSE, FALSE, sizeof (Scope));
+  d->open = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
+  return d;
+}
+
+static void
+clear_scopes (TtvDecoder *d)
+{
+  for (guint i = 0; i < d->scopes->len; i++)
+    g_free (g_array_index (d->scopes, Scope, i).name);
+  g_array_set_size (d->scopes, 0);
+}
+
+void
+ttv_decoder_free (TtvDecoder *d)
+{
+  if (d == NULL)
+    return;
+  clear_scopes (d);
+  g_array_unref (d->nodes);
+  g_array_unref (d->scopes);
+  g_array_unref (d->open);
+  g_free (d);
+}
+
+void
+ttv_decoder_reset (TtvDecoder *d)
+{
+  g_array_set_size (d->nodes, 0);
+  g_array_set_size (d->open, 0);
+  clear_scopes (d);
+  d->depth = 0;
+}
+
+const TtvValue *
+ttv_decoder_get (const TtvDecoder *d, guint32 index)
+{
+  g_return_val_if_fail (index < d->nodes->len, NULL);
+  return &g_array_index (d->nodes, TtvValue, index);
+}
+
+const TtvValue *
+ttv_decoder_get_field (const TtvDecoder *d, const TtvValue *compound, const char *name)
+{
+  for (guint32 i = 0; i < compound->n_children; i++)
+    {
+      const TtvValue *c = &g_array_index (d->nodes, TtvValue, compound->first_child + i);
+      if (c->name && strcmp (c->name, name) == 0)
+        return c;
+    }
+  return NULL;
+}
+
+gboolean
+ttv_value_get_int (const TtvValue *v, gint64 *out)
+{
+  switch (v->type->kind)
+    {
+    case TTV_TYPE_INTEGER:
+    case TTV_TYPE_ENUM:
+      *out = v->type->is_signed ? v->v.s : (gint64) v->v.u;
+      return TRUE;
+    case TTV_TYPE_FLOAT:
+      *out = (gint64) v->v.f;
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+ttv_value_get_uint (const TtvValue *v, guint64 *out)
+{
+  gint64 s;
+  if (!ttv_value_get_int (v, &s))
+    return FALSE;
+  *out = (guint64) s;
+  return TRUE;
+}
+
+guint64
+ttv_read_bits (const guint8 *buf, guint64 bit_pos, guint size, TtvByteOrder order)
+{
+  if ((bit_pos & 7) == 0 && (size & 7) == 0)
+    {
+      const guint8 *p = buf + (bit_pos >> 3);
+      guint64 v = 0;
+      switch (size)
+        {
+        case 8:
+          return p[0];
+        case 16:
+          {
+            guint16 x;
+            memcpy (&x, p, 2);
+            return order == TTV_BYTE_ORDER_LITTLE ? GUINT16_FROM_LE (x) : GUINT16_FROM_BE (x);
+          }
+        case 32:
+          {
+            guint32 x;
+            memcpy (&x, p, 4);
+            return order == TTV_BYTE_ORDER_LITTLE ? GUINT32_FROM_LE (x) : GUINT32_FROM_BE (x);
+          }
+        case 64:
+          memcpy (&v, p, 8);
+          return order == TTV_BYTE_ORDER_LITTLE ? GUINT64_FROM_LE (v) : GUINT64_FROM_BE (v);
+        default:
+          break;
+        }
+    }
+  /* General case: gather the covering bytes (at most 9) into 128 bits. */
+  guint64 first = bit_pos >> 3;
+  guint64 last = (bit_pos + size - 1) >> 3;
+  unsigned __int128 acc = 0;
+  if (order == TTV_BYTE_ORDER_LITTLE)
+    {
+      for (guint64 i = last + 1; i-- > first;)
+        acc = (acc << 8) | buf[i];
+      acc >>= (bit_pos & 7);
+    }
+  else
+    {
+      for (guint64 i = first; i <= last; i++)
+        acc = (acc << 8) | buf[i];
+      guint trailing = (guint) ((8 - ((bit_pos + size) & 7)) & 7);
+      acc >>= trailing;
+    }
+  if (size < 64)
+    acc &= (((unsigned __int128) 1) << size) - 1;
+  return (guint64) acc;
+}
+
+static gboolean
+set_error_at (GError **error, gint code, guint64 bit_pos, const char *what)
+{
+  g_set_error (error, TTV_FORMAT_ERROR, code, _("%s at byte offset %" G_GUINT64_FORMAT),
+               what, bit_pos / 8);
+  return FALSE;
+}
+
+static guint64
+align_up (guint64 pos, guint align)
+{
+  if (align <= 1)
+    return pos;
+  return (pos + align - 1) / align * align;
+}
+
+static guint32
+alloc_nodes (TtvDecoder *d, guint32 n)
+{
+  guint32 first = d->nodes->len;
+  g_array_set_size (d->nodes, first + n);
+  memset (&g_array_index (d->nodes, TtvValue, first), 0, sizeof (TtvValue) * n);
+  return first;
+}
+
+static const TtvValue *
+find_in_node (const TtvDecoder *d, guint32 node, guint32 filled, char **parts)
+{
+  const TtvValue *cur = &g_array_index (d->nodes, TtvValue, node);
+  const TtvValue *hit = NULL;
+  for (guint32 i = 0; i < filled && i < cur->n_children; i++)
+    {
+      const TtvValue *c = &g_array_index (d->nodes, TtvValue, cur->first_child + i);
+      if (c->name && strcmp (c->name, parts[0]) == 0)
+        hit = c;
+    }
+  for (guint i = 1; hit && parts[i]; i++)
+    {
+      if (hit->type->kind == TTV_TYPE_VARIANT && hit->n_children == 1)
+        hit = &g_array_index (d->nodes, TtvValue, hit->first_child);
+      hit = ttv_decoder_get_field (d, hit, parts[i]);
+    }
+  return hit;
+}
+
+/* Finds the integer a sequence length or variant tag refers to. */
+static const TtvValue *
+resolve_ref (const TtvDecoder *d, const char *ref)
+{
+  /* Absolute: "<scope>.<path>", longest registered scope prefix first. */
+  const Scope *best = NULL;
+  for (guint i = 0; i < d->scopes->len; i++)
+    {
+      const Scope *s = &g_array_index (d->scopes, Scope, i);
+      gsize n = strlen (s->name);
+      if (strncmp (ref, s->name, n) == 0 && ref[n] == '.'
+          && (best == NULL || n > strlen (best->name)))
+        best = s;
+    }
+  if (best)
+    {
+      g_auto (GStrv) parts = g_strsplit (ref + strlen (best->name) + 1, ".", -1);
+      const TtvValue *root = &g_array_index (d->nodes, TtvValue, best->node);
+      return find_in_node (d, best->node, root->n_children, parts);
+    }
+
+  /* Relative: enclosing compounds innermost first, then scope roots. */
+  g_auto (GStrv) parts = g_strsplit (ref, ".", -1);
+  for (guint i = d->open->len; i-- > 0;)
+    {
+      const guint32 *pair = &g_array_index (d->open, guint32, i * 2);
+      const TtvValue *hit = find_in_node (d, pair[0], pair[1], parts);
+      if (hit)
+        return hit;
+    }
+  for (guint i = d->scopes->len; i-- > 0;)
+    {
+      const Scope *s = &g_array_index (d->scopes, Scope, i);
+      const TtvValue *root = &g_array_index (d->nodes, TtvValue, s->node);
+      const TtvValue *hit = find_in_node (d, s->node, root->n_children, parts);
+      if (hit)
+        return hit;
+    }
+  return NULL;
+}
+
+static gboolean decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
+                             const guint8 *buf, guint64 buf_bits, guint64 *pos, GError **error);
+
+static gboolean
+read_uint (const TtvType *t, const guint8 *buf, guint64 buf_bits, guint64 *pos,
+           guint64 *out, GError **error)
+{
+  guint64 p = align_up (*pos, t->align_bits);
+  if (p > buf_bits || buf_bits - p < t->size_bits)
+    return set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p,
+                         _("Data ends inside an integer"));
+  *out = ttv_read_bits (buf, p, t->size_bits, t->byte_order);
+  *pos = p + t->size_bits;
+  return TRUE;
+}
+
+static gboolean
+get_count (TtvDecoder *d, const TtvType *t, const guint8 *buf, guint64 buf_bits,
+           guint64 *pos, guint64 *count, GError **error)
+{
+  if (t->prefix)
+    return read_uint (t->prefix, buf, buf_bits, pos, count, error);
+  const TtvValue *v = resolve_ref (d, t->ref);
+  if (v == NULL || !ttv_value_get_uint (v, count))
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
+                   _("Field “%s” named by a %s is not an integer decoded before it"),
+                   t->ref, ttv_type_kind_name (t->kind));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Labels name variant options; an enum tag selects by label, an integer by index. */
+static gint
+variant_option (const TtvType *t, const TtvValue *tag_value, guint64 tag)
+{
+  if (tag_value && tag_value->type->kind == TTV_TYPE_ENUM)
+    {
+      const char *label = ttv_type_enum_label (tag_value->type, tag);
+      return label ? ttv_type_find_field (t, label) : -1;
+    }
+  return tag < t->fields->len ? (gint) tag : -1;
+}
+
+static gboolean
+decode_compound_children (TtvDecoder *d, const TtvType *t, guint32 node, guint32 n,
+                          const TtvType *elem, const guint8 *buf, guint64 buf_bits,
+                          guint64 *pos, GError **error)
+{
+  if (n > TTV_DECODER_MAX_NODES - d->nodes->len)
+    return set_error_at (error, TTV_FORMAT_ERROR_CORRUPT, *pos,
+                         _("Too many values in one event"));
+  guint32 first = alloc_nodes (d, n);
+  TtvValue *self = &g_array_index (d->nodes, TtvValue, node);
+  self->first_child = first;
+  self->n_children = n;
+  guint32 pair[2] = { node, 0 };
+  g_array_append_vals (d->open, pair, 1);
+  guint open_index = d->open->len - 1;
+  for (guint32 i = 0; i < n; i++)
+    {
+      const TtvType *ct = elem;
+      const char *name = NULL;
+      if (ct == NULL)
+        {
+          const TtvField *f = g_ptr_array_index (t->fields, i);
+          ct = f->type;
+          name = f->name;
+        }
+      TtvValue *c = &g_array_index (d->nodes, TtvValue, first + i);
+      c->type = ct;
+      c->name = name;
+      if (!decode_into (d, ct, first + i, buf, buf_bits, pos, error))
+        return FALSE;
+      g_array_index (d->open, guint32, open_index * 2 + 1) = i + 1;
+    }
+  g_array_set_size (d->open, open_index);
+  return TRUE;
+}
+
+static gboolean
+decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
+             const guint8 *buf, guint64 buf_bits, guint64 *pos, GError **error)
+{
+  TtvValue *self = &g_array_index (d->nodes, TtvValue, node);
+  self->type = t;
+  if (++d->depth > TTV_DECODER_MAX_DEPTH)
+    return set_error_at (error, TTV_FORMAT_ERROR_INVALID, *pos, _("Types nested too deeply"));
+
+  gboolean ok = TRUE;
+  switch (t->kind)
+    {
+    case TTV_TYPE_INTEGER:
+    case TTV_TYPE_ENUM:
+      {
+        guint64 raw;
+        ok = read_uint (t, buf, buf_bits, pos, &raw, error);
+        if (ok && t->is_signed && t->size_bits < 64 && (raw >> (t->size_bits - 1)) & 1)
+          raw |= ~(guint64) 0 << t->size_bits;
+        self->v.u = raw;
+      }
+      break;
+    case TTV_TYPE_FLOAT:
+      {
+        guint64 raw;
+        ok = read_uint (t, buf, buf_bits, pos, &raw, error);
+        if (t->size_bits == 32)
+          {
+            guint32 r32 = (guint32) raw;
+            float f;
+            memcpy (&f, &r32, 4);
+            self->v.f = f;
+          }
+        else
+          memcpy (&self->v.f, &raw, 8);
+      }
+      break;
+    case TTV_TYPE_STRING:
+      {
+        guint64 p = align_up (*pos, 8);
+        if (p > buf_bits)
+          {
+            ok = set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p, _("Data ends before a string"));
+            break;
+          }
+        const char *s = (const char *) buf + p / 8;
+        const char *nul = memchr (s, '\0', (buf_bits - p) / 8);
+        if (nul == NULL)
+          {
+            ok = set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p,
+                               _("String has no terminating NUL before the end of the data"));
+            break;
+          }
+        self->v.string.str = s;
+        self->v.string.len = (guint32) (nul - s);
+        *pos = p + ((guint64) (nul - s) + 1) * 8;
+      }
+      break;
+    case TTV_TYPE_ARRAY:
+    case TTV_TYPE_SEQUENCE:
+      {
+        guint64 n = t->length;
+        if (t->kind == TTV_TYPE_SEQUENCE && !get_count (d, t, buf, buf_bits, pos, &n, error))
+          {
+            ok = FALSE;
+            break;
+          }
+        /* Each element takes at least one bit (a byte for strings): refuse
+         * lengths the remaining data cannot hold before allocating. */
+        guint64 min_bits = t->element->fixed_size_bits > 0 ? (guint64) t->element->fixed_size_bits
+                           : t->element->kind == TTV_TYPE_STRING ? 8 : 1;
+        guint64 left = buf_bits > *pos ? buf_bits - *pos : 0;
+        if (n > left / min_bits && n > 0)
+          {
+            g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+                         _("%s of %" G_GUINT64_FORMAT " elements runs past the end of the data at byte offset %" G_GUINT64_FORMAT),
+                         t->kind == TTV_TYPE_ARRAY ? _("Array") : _("Sequence"), n, *pos / 8);
+            ok = FALSE;
+            break;
+          }
+        *pos = align_up (*pos, t->element->align_bits);
+        ok = decode_compound_children (d, t, node, (guint32) n, t->element, buf, buf_bits, pos, error);
+      }
+      break;
+    case TTV_TYPE_STRUCT:
+      *pos = align_up (*pos, t->align_bits);
+      ok = decode_compound_children (d, t, node, t->fields->len, NULL, buf, buf_bits, pos, error);
+      break;
+    case TTV_TYPE_VARIANT:
+      {
+        guint64 tag;
+        const TtvValue *tag_value = NULL;
+        if (t->prefix)
+          ok = read_uint (t->prefix, buf, buf_bits, pos, &tag, error);
+        else
+          {
+            tag_value = resolve_ref (d, t->ref);
+            ok = tag_value && ttv_value_get_uint (tag_value, &tag);
+            if (!ok)
+              g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
+                           _("Variant tag “%s” is not an integer or enum decoded before it"), t->ref);
+          }
+        if (!ok)
+          break;
+        gint opt = variant_option (t, tag_value, tag);
+        if (opt < 0)
+          {
+            g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+                         _("Variant tag value %" G_GUINT64_FORMAT " selects no option at byte offset %" G_GUINT64_FORMAT),
+                         tag, *pos / 8);
+            ok = FALSE;
+            break;
+          }
+        self->v.u = tag;
+        guint32 child = alloc_nodes (d, 1);
+        self = &g_array_index (d->nodes, TtvValue, node);
+        self->first_child = child;
+        self->n_children = 1;
+        const TtvField *f = g_ptr_array_index (t->fields, opt);
+        TtvValue *c = &g_array_index (d->nodes, TtvValue, child);
+        c->type = f->type;
+        c->name = f->name;
+        ok = decode_into (d, f->type, child, buf, buf_bits, pos, error);
+      }
+      break;
+    }
+  d->depth--;
+  return ok;
+}
+
+gint32
+ttv_decoder_decode (TtvDecoder *d, const TtvType *type, const char *scope_name,
+                    const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  g_return_val_if_fail (d != NULL && type != NULL && bit_pos != NULL, -1);
+  guint32 root = alloc_nodes (d, 1);
+  g_array_set_size (d->open, 0);
+  d->depth = 0;
+  if (!decode_into (d, type, root, buf, buf_bits, bit_pos, error))
+    return -1;
+  if (scope_name)
+    {
+      Scope s = { g_strdup (scope_name), root };
+      g_array_append_val (d->scopes, s);
+    }
+  return (gint32) root;
+}
+
+gboolean
+ttv_decoder_skip (TtvDecoder *d, const TtvType *type, const guint8 *buf, guint64 buf_bits,
+                  guint64 *bit_pos, GError **error)
+{
+  if (type->fixed_size_bits >= 0)
+    {
+      guint64 p = align_up (*bit_pos, type->align_bits);
+      if (p > buf_bits || buf_bits - p < (guint64) type->fixed_size_bits)
+        return set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p, _("Data ends inside an event"));
+      *bit_pos = p + (guint64) type->fixed_size_bits;
+      return TRUE;
+    }
+  guint32 mark = d->nodes->len;
+  gboolean ok = ttv_decoder_decode (d, type, NULL, buf, buf_bits, bit_pos, error) >= 0;
+  g_array_set_size (d->nodes, mark);
+  return ok;
+}
+
+static void
+append_json_string (GString *out, const char *s, gsize len)
+{
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = (guchar) s[i];
+      if (c == '"' || c == '\\')
+        g_string_append_printf (out, "\\%c", c);
+      else if (c < 0x20)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+  g_string_append_c (out, '"');
+}
+
+static gboolean
+is_text_bytes (const TtvType *t)
+{
+  const TtvType *e = t->element;
+  return e && e->kind == TTV_TYPE_INTEGER && e->size_bits == 8 && e->encoding == TTV_ENCODING_UTF8;
+}
+
+static void
+append_integer (GString *out, const TtvValue *v, TtvValueStyle style)
+{
+  const TtvType *t = v->type;
+  if (t->is_signed)
+    g_string_append_printf (out, "%" G_GINT64_FORMAT, v->v.s);
+  else if (t->base == 16 && style == TTV_VALUE_STYLE_PLAIN)
+    g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", v->v.u);
+  else
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT, v->v.u);
+}
+
+static void
+append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GString *out, gboolean top)
+{
+  const TtvType *t = v->type;
+  gboolean json = style == TTV_VALUE_STYLE_JSON;
+  switch (t->kind)
+    {
+    case TTV_TYPE_INTEGER:
+      append_integer (out, v, style);
+      break;
+    case TTV_TYPE_FLOAT:
+      if (json && !isfinite (v->v.f))
+        g_string_append (out, "null");
+      else
+        g_string_append_printf (out, "%g", v->v.f);
+      break;
+    case TTV_TYPE_STRING:
+      append_json_string (out, v->v.string.str, v->v.string.len);
+      break;
+    case TTV_TYPE_ENUM:
+      {
+        const char *label = ttv_type_enum_label (t, v->v.u);
+        if (json)
+          {
+            if (label)
+              append_json_string (out, label, strlen (label));
+            else
+              append_integer (out, v, style);
+          }
+        else
+          {
+            g_string_append_printf (out, "%s (", label ? label : "?");
+            append_integer (out, v, style);
+            g_string_append_c (out, ')');
+          }
+      }
+      break;
+    case TTV_TYPE_ARRAY:
+    case TTV_TYPE_SEQUENCE:
+      if (is_text_bytes (t))
+        {
+          GString *s = g_string_new (NULL);
+          for (guint32 i = 0; i < v->n_children; i++)
+            {
+              char c = (char) ttv_decoder_get (d, v->first_child + i)->v.u;
+              if (c == '\0')
+                break;
+              g_string_append_c (s, c);
+            }
+          append_json_string (out, s->str, s->len);
+          g_string_free (s, TRUE);
+          break;
+        }
+      g_string_append (out, "[");
+      for (guint32 i = 0; i < v->n_children; i++)
+        {
+          g_string_append (out, json ? (i ? "," : "") : (i ? ", " : " "));
+          append_node (d, ttv_decoder_get (d, v->first_child + i), style, out, FALSE);
+        }
+      g_string_append (out, json || v->n_children == 0 ? "]" : " ]");
+      break;
+    case TTV_TYPE_STRUCT:
+    case TTV_TYPE_VARIANT:
+      if (!top || json)
+        g_string_append (out, json ? "{" : "{ ");
+      for (guint32 i = 0; i < v->n_children; i++)
+        {
+          const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
+          if (i)
+            g_string_append (out, json ? "," : ", ");
+          if (json)
+            {
+              append_json_string (out, c->name ? c->name : "", c->name ? strlen (c->name) : 0);
+              g_string_append_c (out, ':');
+            }
+          else
+            g_string_append_printf (out, "%s = ", c->name ? c->name : "?");
+          append_node (d, c, style, out, FALSE);
+        }
+      if (!top || json)
+        g_string_append (out, json ? "}" : " }");
+      break;
+    }
+}
+
+void
+ttv_decoder_append_value (const TtvDecoder *d, guint32 index, TtvValueStyle style, GString *out)
+{
+  append_node (d, ttv_decoder_get (d, index), style, out, TRUE);
+}

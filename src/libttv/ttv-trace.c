@@ -1,0 +1,260 @@
+/* ttv-trace.c: opening a trace with the best reader, and the format-neutral
+ * bookkeeping that every reader shares (tracefiles, event types, info). */
+#include "ttv-trace.h"
+#include "ttv-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <stdarg.h>
+
+static TtvTrace *
+trace_new (const char *path, const char *display_path)
+{
+  TtvTrace *t = g_new0 (TtvTrace, 1);
+  t->path = g_strdup (path);
+  t->display_path = g_strdup (display_path);
+  t->name = g_path_get_basename (display_path);
+  t->tracefiles = g_ptr_array_new ();
+  t->event_types = g_ptr_array_new ();
+  t->info_keys = g_ptr_array_new_with_free_func (g_free);
+  t->info = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  t->warnings = g_ptr_array_new_with_free_func (g_free);
+  t->start = TTV_TIME_MAX;
+  t->end = TTV_TIME_MIN;
+  return t;
+}
+
+static void
+tracefile_free (TtvTracefile *tf)
+{
+  g_free (tf->name);
+  if (tf->lost)
+    g_array_unref (tf->lost);
+  g_free (tf);
+}
+
+static void
+event_type_free (TtvEventType *et)
+{
+  g_free (et->name);
+  g_free (et->facility);
+  g_free (et->full_name);
+  g_free (et->description);
+  if (et->fields)
+    ttv_type_unref (et->fields);
+  g_free (et);
+}
+
+void
+ttv_trace_close (TtvTrace *t)
+{
+  if (t == NULL)
+    return;
+  if (t->format && t->format->close)
+    t->format->close (t);
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    tracefile_free (g_ptr_array_index (t->tracefiles, i));
+  g_ptr_array_unref (t->tracefiles);
+  for (guint i = 0; i < t->event_types->len; i++)
+    event_type_free (g_ptr_array_index (t->event_types, i));
+  g_ptr_array_unref (t->event_types);
+  g_ptr_array_unref (t->info_keys);
+  g_hash_table_unref (t->info);
+  g_ptr_array_unref (t->warnings);
+  g_free (t->path);
+  g_free (t->display_path);
+  g_free (t->name);
+  g_free (t);
+}
+
+static const TtvFormatClass *
+best_format (const char *dir)
+{
+  const TtvFormatClass *best = NULL;
+  guint best_score = 0;
+  for (const TtvFormatClass * const *f = ttv_formats_list (); *f; f++)
+    {
+      guint score = (*f)->probe (dir);
+      if (score > best_score)
+        {
+          best = *f;
+          best_score = score;
+        }
+    }
+  return best;
+}
+
+TtvTrace *
+ttv_trace_open (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_autofree char *dir = NULL;
+
+  /* archive extraction */
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_MISSING,
+                   g_file_test (path, G_FILE_TEST_EXISTS)
+                     ? _("%s: not a trace directory nor a .tar.gz, .tgz or .tar archive")
+                     : _("%s: no such file or directory"),
+                   path);
+      return NULL;
+    }
+  else
+    dir = g_strdup (path);
+
+  const TtvFormatClass *format = best_format (dir);
+  if (format == NULL)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNKNOWN_FORMAT,
+                   _("%s: not a trace that ttv can read (no LTT info/system.xml, "
+                     "LTTng 0.x cpu_N files or CTF metadata found)"),
+                   path);
+      return NULL;
+    }
+
+  TtvTrace *t = trace_new (dir, path);
+  if (!format->open (t, error))
+    {
+      /* close() is only for a trace the reader accepted. */
+      t->format = NULL;
+      ttv_trace_close (t);
+      return NULL;
+    }
+  t->format = format;
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    {
+      const TtvTracefile *tf = g_ptr_array_index (t->tracefiles, i);
+      if (tf->start < t->start)
+        t->start = tf->start;
+      if (tf->end > t->end)
+        t->end = tf->end;
+    }
+  return t;
+}
+
+TtvTracefile *
+ttv_trace_add_tracefile (TtvTrace *t, const char *name, gint cpu)
+{
+  TtvTracefile *tf = g_new0 (TtvTracefile, 1);
+  tf->trace = t;
+  tf->index = t->tracefiles->len;
+  tf->name = g_strdup (name);
+  tf->cpu = cpu;
+  tf->start = TTV_TIME_MAX;
+  tf->end = TTV_TIME_MIN;
+  tf->lost = g_array_new (FALSE, FALSE, sizeof (TtvLostRange));
+  g_ptr_array_add (t->tracefiles, tf);
+  return tf;
+}
+
+TtvEventType *
+ttv_trace_add_event_type (TtvTrace *t, const char *facility, const char *name, TtvType *fields)
+{
+  TtvEventType *et = g_new0 (TtvEventType, 1);
+  et->id = t->event_types->len;
+  et->name = g_strdup (name);
+  et->facility = g_strdup (facility);
+  et->full_name = facility ? g_strdup_printf ("%s.%s", facility, name) : g_strdup (name);
+  et->fields = fields ? fields : ttv_type_new_struct ();
+  ttv_type_finish (et->fields);
+  g_ptr_array_add (t->event_types, et);
+  return et;
+}
+
+void
+ttv_trace_set_info (TtvTrace *t, const char *key, const char *value)
+{
+  if (!g_hash_table_contains (t->info, key))
+    g_ptr_array_add (t->info_keys, g_strdup (key));
+  g_hash_table_insert (t->info, g_strdup (key), g_strdup (value));
+}
+
+const char *
+ttv_trace_get_info (const TtvTrace *t, const char *key)
+{
+  return g_hash_table_lookup (t->info, key);
+}
+
+void
+ttv_trace_add_warning (TtvTrace *t, const char *format, ...)
+{
+  va_list ap;
+  va_start (ap, format);
+  g_ptr_array_add (t->warnings, g_strdup_vprintf (format, ap));
+  va_end (ap);
+}
+
+const TtvEventType *
+ttv_trace_find_event_type (const TtvTrace *t, const char *name)
+{
+  for (guint i = 0; i < t->event_types->len; i++)
+    {
+      const TtvEventType *et = g_ptr_array_index (t->event_types, i);
+      if (g_strcmp0 (et->full_name, name) == 0)
+        return et;
+    }
+  for (guint i = 0; i < t->event_types->len; i++)
+    {
+      const TtvEventType *et = g_ptr_array_index (t->event_types, i);
+      if (g_strcmp0 (et->name, name) == 0)
+        return et;
+    }
+  return NULL;
+}
+
+TtvCursor *
+ttv_cursor_new (TtvTracefile *tf, GError **error)
+{
+  g_return_val_if_fail (tf != NULL, NULL);
+  TtvCursor *c = tf->trace->format->cursor_new (tf, error);
+  if (c)
+    c->tracefile = tf;
+  return c;
+}
+
+void
+ttv_cursor_free (TtvCursor *c)
+{
+  if (c)
+    c->tracefile->trace->format->cursor_free (c);
+}
+
+gboolean
+ttv_cursor_next (TtvCursor *c, TtvEvent *event, GError **error)
+{
+  return c->tracefile->trace->format->cursor_next (c, event, error);
+}
+
+gboolean
+ttv_cursor_seek_time (TtvCursor *c, TtvTime time, GError **error)
+{
+  return c->tracefile->trace->format->cursor_seek_time (c, time, error);
+}
+
+gboolean
+ttv_cursor_seek_position (TtvCursor *c, const TtvTracefilePosition *pos, GError **error)
+{
+  return c->tracefile->trace->format->cursor_seek_position (c, pos, error);
+}
+
+TtvTracefile *
+ttv_cursor_get_tracefile (TtvCursor *c)
+{
+  return c->tracefile;
+}
+
+gint32
+ttv_event_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error)
+{
+  return event->tracefile->trace->format->decode_fields (event, decoder, error);
+}
+
+int
+ttv_tracefile_position_compare (const TtvTracefilePosition *a, const TtvTracefilePosition *b)
+{
+  if (a->block != b->block)
+    return a->block < b->block ? -1 : 1;
+  if (a->offset != b->offset)
+    return a->offset < b->offset ? -1 : 1;
+  return 0;
+}

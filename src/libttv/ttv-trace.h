@@ -1,0 +1,157 @@
+/* ttv-trace.h: an opened trace, its tracefiles (streams), its event types and
+ * the events that cursors deliver.  Format-neutral: readers fill these in,
+ * the traceset engine, the CLI and the GUI only ever see these types. */
+#pragma once
+
+#include "ttv-decoder.h"
+#include "ttv-time.h"
+#include "ttv-type.h"
+
+G_BEGIN_DECLS
+
+typedef struct _TtvFormatClass TtvFormatClass;
+typedef struct _TtvTrace TtvTrace;
+typedef struct _TtvTracefile TtvTracefile;
+typedef struct _TtvCursor TtvCursor;
+
+/* One kind of event in one trace.  Ids are dense per trace (0..n-1), so
+ * hooks and statistics can index arrays by them. */
+typedef struct {
+  guint id;
+  char *name;          /* owned: "sched_switch", "syscall_entry" */
+  char *facility;      /* owned, may be NULL: LTT facility, CTF provider ("lttng_ust_cyg_profile") */
+  char *full_name;     /* owned: what users type and read: "core.syscall_entry" (LTT), CTF event name */
+  char *description;   /* owned, may be NULL */
+  TtvType *fields;     /* owned reference: a STRUCT (may have no field) */
+  guint64 format_id;   /* the id in the trace's own numbering (LTT type code, CTF event id) */
+  gpointer priv;       /* reader-private */
+} TtvEventType;
+
+/* Where an event sits in its tracefile, with event granularity.  Ordered:
+ * (block, offset) grows with the file; index counts events from the block's
+ * start, so that a position can be checked when seeking back to it. */
+typedef struct {
+  guint64 block;       /* block / packet number in file order */
+  guint64 offset;      /* byte offset of the event inside the block */
+  guint64 index;       /* number of events before it in the block */
+} TtvTracefilePosition;
+
+/* One delivered event.  Valid until the cursor moves. */
+typedef struct {
+  TtvTime time;
+  guint64 cycles;                 /* the raw clock value (for cycle= bookmarks) */
+  const TtvEventType *type;       /* weak */
+  TtvTracefile *tracefile;        /* weak */
+  TtvTracefilePosition pos;
+  const guint8 *data;             /* weak: base for decoding (block / packet start) */
+  guint64 data_bits;              /* decodable bits from @data */
+  guint64 payload_bit;            /* where the event's own fields start, from @data */
+  gpointer priv;                  /* reader-private, e.g. context decode info */
+} TtvEvent;
+
+/* A range of events the tracer lost (CTF events_discarded, LTT/LTTng lost blocks). */
+typedef struct {
+  TtvTime start;
+  TtvTime end;
+  guint64 count;                  /* events lost; 0 if unknown */
+} TtvLostRange;
+
+struct _TtvTracefile {
+  TtvTrace *trace;                /* weak */
+  guint index;                    /* in the trace's tracefiles */
+  char *name;                     /* owned: "cpu/0", "channel0_1" */
+  gint cpu;                       /* -1 when not per CPU */
+  guint64 size;                   /* bytes on disk */
+  guint64 n_blocks;               /* blocks / packets */
+  TtvTime start;                  /* first event's time (from the index) */
+  TtvTime end;                    /* last event's time (from the index) */
+  GArray *lost;                   /* of TtvLostRange, owned, may be empty */
+  gpointer priv;                  /* reader-private */
+};
+
+typedef enum {
+  TTV_TRACE_FLAG_BEGINNING_MISSING = 1 << 0,  /* flight recorder: oldest data overwritten */
+  TTV_TRACE_FLAG_READ_ONLY = 1 << 1,
+} TtvTraceFlags;
+
+struct _TtvTrace {
+  const TtvFormatClass *format;   /* weak: static */
+  char *path;                     /* owned: the directory actually read */
+  char *display_path;             /* owned: what the user gave (e.g. the .tar.gz) */
+  char *name;                     /* owned: basename for display */
+  GPtrArray *tracefiles;          /* of TtvTracefile *, owned, in a stable order */
+  GPtrArray *event_types;         /* of TtvEventType *, owned, indexed by id */
+  /* Description of the traced system (system.xml attributes, CTF env),
+   * key/value, insertion ordered. */
+  GPtrArray *info_keys;           /* of char *, owned */
+  GHashTable *info;               /* char * -> char *, owned */
+  TtvTime start;                  /* earliest event */
+  TtvTime end;                    /* latest event */
+  TtvTraceFlags flags;
+  GPtrArray *warnings;            /* of char *, owned: things the user should know */
+  gpointer priv;                  /* reader-private */
+};
+
+struct _TtvFormatClass {
+  const char *name;               /* "ltt", "lttng", "ctf" */
+  const char *description;
+  /* 0: not mine; 100: certainly mine.  Must not fail loudly. */
+  guint     (*probe)        (const char *path);
+  /* Fills a trace allocated by ttv_trace_new(): tracefiles with their
+   * index, event types, info, start/end. */
+  gboolean  (*open)         (TtvTrace *trace, GError **error);
+  void      (*close)        (TtvTrace *trace);   /* frees trace->priv and tracefile priv */
+
+  TtvCursor *(*cursor_new)  (TtvTracefile *tracefile, GError **error);
+  void      (*cursor_free)  (TtvCursor *cursor);
+  /* Delivers the next event; FALSE at the end (error unset) or on error. */
+  gboolean  (*cursor_next)  (TtvCursor *cursor, TtvEvent *event, GError **error);
+  /* Positions the cursor so that the next event is the first at or after @time. */
+  gboolean  (*cursor_seek_time) (TtvCursor *cursor, TtvTime time, GError **error);
+  /* Positions the cursor so that the next event is the one at @pos. */
+  gboolean  (*cursor_seek_position) (TtvCursor *cursor, const TtvTracefilePosition *pos, GError **error);
+  /* Decodes the event's payload (and contexts) into @decoder; returns the
+   * root node (a struct of named members), or -1 with @error. */
+  gint32    (*decode_fields) (const TtvEvent *event, TtvDecoder *decoder, GError **error);
+};
+
+/* --- Opening ------------------------------------------------------------ */
+
+/* Opens a trace directory or archive with the best reader. */
+TtvTrace   *ttv_trace_open (const char *path, GError **error);
+void        ttv_trace_close (TtvTrace *trace);
+/* Called by readers from their open(). */
+TtvTracefile *ttv_trace_add_tracefile (TtvTrace *trace, const char *name, gint cpu);
+TtvEventType *ttv_trace_add_event_type (TtvTrace *trace, const char *facility, const char *name,
+                                        TtvType *fields /* transfer full, may be NULL */);
+void        ttv_trace_set_info (TtvTrace *trace, const char *key, const char *value);
+const char *ttv_trace_get_info (const TtvTrace *trace, const char *key);
+void        ttv_trace_add_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* First event type with this full name or plain name, or NULL. */
+const TtvEventType *ttv_trace_find_event_type (const TtvTrace *trace, const char *name);
+
+/* The registered readers, in probe order. */
+const TtvFormatClass * const *ttv_formats_list (void);
+const TtvFormatClass *ttv_format_find (const char *name);
+
+/* --- Reading one tracefile --------------------------------------------- */
+
+TtvCursor  *ttv_cursor_new (TtvTracefile *tracefile, GError **error);
+void        ttv_cursor_free (TtvCursor *cursor);
+gboolean    ttv_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error);
+gboolean    ttv_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error);
+gboolean    ttv_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos, GError **error);
+TtvTracefile *ttv_cursor_get_tracefile (TtvCursor *cursor);
+
+/* Every reader's cursor struct starts with this header. */
+struct _TtvCursor {
+  TtvTracefile *tracefile;        /* weak */
+};
+
+gint32      ttv_event_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error);
+int         ttv_tracefile_position_compare (const TtvTracefilePosition *a, const TtvTracefilePosition *b);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvTrace, ttv_trace_close)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvCursor, ttv_cursor_free)
+
+G_END_DECLS

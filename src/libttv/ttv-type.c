@@ -1,0 +1,393 @@
+/* ttv-type.c: building and inspecting the common field type tree.
+ * Readers build it while parsing their descriptions; the decoder walks it. */
+#include "ttv-type.h"
+
+static TtvType *
+type_new (TtvTypeKind kind)
+{
+  TtvType *t = g_new0 (TtvType, 1);
+  t->kind = kind;
+  t->ref_count = 1;
+  t->align_bits = 8;
+  t->base = 10;
+  t->fixed_size_bits = -1;
+  return t;
+}
+
+TtvType *
+ttv_type_new_integer (guint size_bits, gboolean is_signed, TtvByteOrder order, guint align_bits)
+{
+  g_return_val_if_fail (size_bits >= 1 && size_bits <= 64, NULL);
+  TtvType *t = type_new (TTV_TYPE_INTEGER);
+  t->size_bits = size_bits;
+  t->is_signed = is_signed;
+  t->byte_order = order;
+  t->align_bits = align_bits ? align_bits : 1;
+  return t;
+}
+
+TtvType *
+ttv_type_new_float (guint size_bits, TtvByteOrder order, guint align_bits)
+{
+  g_return_val_if_fail (size_bits == 32 || size_bits == 64, NULL);
+  TtvType *t = type_new (TTV_TYPE_FLOAT);
+  t->size_bits = size_bits;
+  t->byte_order = order;
+  t->align_bits = align_bits ? align_bits : 1;
+  t->mant_dig = size_bits == 32 ? 24 : 53;
+  t->exp_dig = size_bits == 32 ? 8 : 11;
+  return t;
+}
+
+TtvType *
+ttv_type_new_string (void)
+{
+  return type_new (TTV_TYPE_STRING);
+}
+
+TtvType *
+ttv_type_new_enum (TtvType *container)
+{
+  g_return_val_if_fail (container != NULL && container->kind == TTV_TYPE_INTEGER, NULL);
+  TtvType *t = type_new (TTV_TYPE_ENUM);
+  t->container = container;
+  t->size_bits = container->size_bits;
+  t->is_signed = container->is_signed;
+  t->byte_order = container->byte_order;
+  t->align_bits = container->align_bits;
+  t->mappings = g_array_new (FALSE, FALSE, sizeof (TtvEnumMapping));
+  return t;
+}
+
+TtvType *
+ttv_type_new_array (TtvType *element, guint64 length)
+{
+  g_return_val_if_fail (element != NULL, NULL);
+  TtvType *t = type_new (TTV_TYPE_ARRAY);
+  t->element = element;
+  t->length = length;
+  t->align_bits = element->align_bits;
+  return t;
+}
+
+TtvType *
+ttv_type_new_sequence_prefixed (TtvType *element, TtvType *length_prefix)
+{
+  g_return_val_if_fail (element != NULL && length_prefix != NULL, NULL);
+  TtvType *t = type_new (TTV_TYPE_SEQUENCE);
+  t->element = element;
+  t->prefix = length_prefix;
+  t->align_bits = length_prefix->align_bits;
+  return t;
+}
+
+TtvType *
+ttv_type_new_sequence_ref (TtvType *element, const char *length_ref)
+{
+  g_return_val_if_fail (element != NULL && length_ref != NULL, NULL);
+  TtvType *t = type_new (TTV_TYPE_SEQUENCE);
+  t->element = element;
+  t->ref = g_strdup (length_ref);
+  t->align_bits = element->align_bits;
+  return t;
+}
+
+TtvType *
+ttv_type_new_struct (void)
+{
+  TtvType *t = type_new (TTV_TYPE_STRUCT);
+  t->align_bits = 1;
+  t->fields = g_ptr_array_new ();
+  return t;
+}
+
+TtvType *
+ttv_type_new_variant_prefixed (TtvType *tag_prefix)
+{
+  g_return_val_if_fail (tag_prefix != NULL, NULL);
+  TtvType *t = type_new (TTV_TYPE_VARIANT);
+  t->prefix = tag_prefix;
+  t->align_bits = tag_prefix->align_bits;
+  t->fields = g_ptr_array_new ();
+  return t;
+}
+
+TtvType *
+ttv_type_new_variant_ref (const char *tag_ref)
+{
+  g_return_val_if_fail (tag_ref != NULL, NULL);
+  TtvType *t = type_new (TTV_TYPE_VARIANT);
+  t->ref = g_strdup (tag_ref);
+  t->align_bits = 1;
+  t->fields = g_ptr_array_new ();
+  return t;
+}
+
+TtvType *
+ttv_type_ref (TtvType *type)
+{
+  g_return_val_if_fail (type != NULL, NULL);
+  g_atomic_int_inc (&type->ref_count);
+  return type;
+}
+
+static void
+field_free (TtvField *f)
+{
+  g_free (f->name);
+  g_free (f->description);
+  ttv_type_unref (f->type);
+  g_free (f);
+}
+
+void
+ttv_type_unref (TtvType *type)
+{
+  if (type == NULL || !g_atomic_int_dec_and_test (&type->ref_count))
+    return;
+  g_free (type->description);
+  g_free (type->format);
+  g_free (type->name);
+  g_free (type->clock_name);
+  g_free (type->ref);
+  if (type->container)
+    ttv_type_unref (type->container);
+  if (type->element)
+    ttv_type_unref (type->element);
+  if (type->prefix)
+    ttv_type_unref (type->prefix);
+  if (type->mappings)
+    {
+      for (guint i = 0; i < type->mappings->len; i++)
+        g_free (g_array_index (type->mappings, TtvEnumMapping, i).label);
+      g_array_unref (type->mappings);
+    }
+  if (type->fields)
+    {
+      for (guint i = 0; i < type->fields->len; i++)
+        field_free (g_ptr_array_index (type->fields, i));
+      g_ptr_array_unref (type->fields);
+    }
+  g_free (type);
+}
+
+TtvType *
+ttv_type_copy (const TtvType *src)
+{
+  g_return_val_if_fail (src != NULL, NULL);
+  TtvType *t = g_new0 (TtvType, 1);
+  *t = *src;
+  t->ref_count = 1;
+  t->description = g_strdup (src->description);
+  t->format = g_strdup (src->format);
+  t->name = g_strdup (src->name);
+  t->clock_name = g_strdup (src->clock_name);
+  t->ref = g_strdup (src->ref);
+  /* Children are immutable once built, so sharing them is safe. */
+  if (src->container)
+    t->container = ttv_type_ref (src->container);
+  if (src->element)
+    t->element = ttv_type_ref (src->element);
+  if (src->prefix)
+    t->prefix = ttv_type_ref (src->prefix);
+  if (src->mappings)
+    {
+      t->mappings = g_array_new (FALSE, FALSE, sizeof (TtvEnumMapping));
+      for (guint i = 0; i < src->mappings->len; i++)
+        {
+          TtvEnumMapping m = g_array_index (src->mappings, TtvEnumMapping, i);
+          m.label = g_strdup (m.label);
+          g_array_append_val (t->mappings, m);
+        }
+    }
+  if (src->fields)
+    {
+      t->fields = g_ptr_array_new ();
+      for (guint i = 0; i < src->fields->len; i++)
+        {
+          const TtvField *f = g_ptr_array_index (src->fields, i);
+          ttv_type_add_field (t, f->name, ttv_type_ref (f->type), f->description);
+        }
+    }
+  return t;
+}
+
+void
+ttv_type_add_field (TtvType *compound, const char *name, TtvType *type, const char *description)
+{
+  g_return_if_fail (compound != NULL && compound->fields != NULL && type != NULL);
+  TtvField *f = g_new0 (TtvField, 1);
+  f->name = g_strdup (name);
+  f->type = type;
+  f->description = g_strdup (description);
+  g_ptr_array_add (compound->fields, f);
+  /* A struct is aligned on its most aligned member. */
+  if (compound->kind == TTV_TYPE_STRUCT && type->align_bits > compound->align_bits)
+    compound->align_bits = type->align_bits;
+}
+
+void
+ttv_type_add_mapping (TtvType *enum_type, const char *label, guint64 start, guint64 end)
+{
+  g_return_if_fail (enum_type != NULL && enum_type->kind == TTV_TYPE_ENUM);
+  TtvEnumMapping m = { g_strdup (label), start, end };
+  g_array_append_val (enum_type->mappings, m);
+}
+
+gint
+ttv_type_find_field (const TtvType *compound, const char *name)
+{
+  if (compound == NULL || compound->fields == NULL)
+    return -1;
+  for (guint i = 0; i < compound->fields->len; i++)
+    {
+      const TtvField *f = g_ptr_array_index (compound->fields, i);
+      if (g_strcmp0 (f->name, name) == 0)
+        return (gint) i;
+    }
+  return -1;
+}
+
+const char *
+ttv_type_enum_label (const TtvType *enum_type, guint64 raw)
+{
+  g_return_val_if_fail (enum_type != NULL && enum_type->kind == TTV_TYPE_ENUM, NULL);
+  for (guint i = 0; i < enum_type->mappings->len; i++)
+    {
+      const TtvEnumMapping *m = &g_array_index (enum_type->mappings, TtvEnumMapping, i);
+      gboolean hit = enum_type->is_signed
+        ? ((gint64) raw >= (gint64) m->start && (gint64) raw <= (gint64) m->end)
+        : (raw >= m->start && raw <= m->end);
+      if (hit)
+        return m->label;
+    }
+  return NULL;
+}
+
+void
+ttv_type_finish (TtvType *t)
+{
+  g_return_if_fail (t != NULL);
+  switch (t->kind)
+    {
+    case TTV_TYPE_INTEGER:
+    case TTV_TYPE_FLOAT:
+      t->fixed_size_bits = t->size_bits;
+      break;
+    case TTV_TYPE_ENUM:
+      ttv_type_finish (t->container);
+      t->fixed_size_bits = t->size_bits;
+      break;
+    case TTV_TYPE_STRING:
+      t->fixed_size_bits = -1;
+      break;
+    case TTV_TYPE_ARRAY:
+      ttv_type_finish (t->element);
+      /* Only when no element padding can appear between elements. */
+      if (t->element->fixed_size_bits >= 0
+          && t->element->fixed_size_bits % t->element->align_bits == 0
+          && t->length <= G_MAXINT64 / (t->element->fixed_size_bits + 1))
+        t->fixed_size_bits = t->element->fixed_size_bits * (gint64) t->length;
+      else
+        t->fixed_size_bits = -1;
+      break;
+    case TTV_TYPE_SEQUENCE:
+      ttv_type_finish (t->element);
+      if (t->prefix)
+        ttv_type_finish (t->prefix);
+      t->fixed_size_bits = -1;
+      break;
+    case TTV_TYPE_VARIANT:
+      if (t->prefix)
+        ttv_type_finish (t->prefix);
+      for (guint i = 0; i < t->fields->len; i++)
+        ttv_type_finish (((TtvField *) g_ptr_array_index (t->fields, i))->type);
+      t->fixed_size_bits = -1;
+      break;
+    case TTV_TYPE_STRUCT:
+      {
+        /* Fixed only if the layout does not depend on where the struct
+         * starts: every member offset stays a multiple of its alignment when
+         * the struct itself starts aligned. */
+        gint64 off = 0;
+        gboolean fixed = TRUE;
+        for (guint i = 0; i < t->fields->len; i++)
+          {
+            TtvType *ft = ((TtvField *) g_ptr_array_index (t->fields, i))->type;
+            ttv_type_finish (ft);
+            if (ft->fixed_size_bits < 0)
+              fixed = FALSE;
+            if (!fixed)
+              continue;
+            off = (off + ft->align_bits - 1) / ft->align_bits * ft->align_bits;
+            off += ft->fixed_size_bits;
+          }
+        t->fixed_size_bits = fixed ? off : -1;
+      }
+      break;
+    }
+}
+
+const char *
+ttv_type_kind_name (TtvTypeKind kind)
+{
+  static const char *names[] = { "integer", "float", "string", "enum", "array",
+                                 "sequence", "struct", "variant" };
+  return kind < G_N_ELEMENTS (names) ? names[kind] : "?";
+}
+
+static void
+append_signature (GString *s, const TtvType *t)
+{
+  switch (t->kind)
+    {
+    case TTV_TYPE_INTEGER:
+      g_string_append_printf (s, "%s%u", t->is_signed ? "int" : "uint", t->size_bits);
+      break;
+    case TTV_TYPE_FLOAT:
+      g_string_append_printf (s, "float%u", t->size_bits);
+      break;
+    case TTV_TYPE_STRING:
+      g_string_append (s, "string");
+      break;
+    case TTV_TYPE_ENUM:
+      g_string_append_printf (s, "enum%u {", t->size_bits);
+      for (guint i = 0; i < t->mappings->len; i++)
+        g_string_append_printf (s, "%s%s", i ? ", " : " ",
+                                g_array_index (t->mappings, TtvEnumMapping, i).label);
+      g_string_append (s, " }");
+      break;
+    case TTV_TYPE_ARRAY:
+      append_signature (s, t->element);
+      g_string_append_printf (s, "[%" G_GUINT64_FORMAT "]", t->length);
+      break;
+    case TTV_TYPE_SEQUENCE:
+      append_signature (s, t->element);
+      if (t->ref)
+        g_string_append_printf (s, "[%s]", t->ref);
+      else
+        g_string_append_printf (s, "[uint%u]", t->prefix->size_bits);
+      break;
+    case TTV_TYPE_STRUCT:
+    case TTV_TYPE_VARIANT:
+      g_string_append (s, t->kind == TTV_TYPE_STRUCT ? "struct {" : "variant {");
+      for (guint i = 0; i < t->fields->len; i++)
+        {
+          const TtvField *f = g_ptr_array_index (t->fields, i);
+          g_string_append_c (s, ' ');
+          append_signature (s, f->type);
+          g_string_append_printf (s, " %s;", f->name);
+        }
+      g_string_append (s, " }");
+      break;
+    }
+}
+
+char *
+ttv_type_dup_signature (const TtvType *type)
+{
+  g_return_val_if_fail (type != NULL, NULL);
+  GString *s = g_string_new (NULL);
+  append_signature (s, type);
+  return g_string_free (s, FALSE);
+}
