@@ -286,7 +286,7 @@ ttv_type_finish (TtvType *t)
       /* Only when no element padding can appear between elements. */
       if (t->element->fixed_size_bits >= 0
           && t->element->fixed_size_bits % t->element->align_bits == 0
-          && t->length <= G_MAXINT64 / (t->element->fixed_size_bits + 1))
+          && t->length <= (guint64) (G_MAXINT64 / (t->element->fixed_size_bits + 1)))
         t->fixed_size_bits = t->element->fixed_size_bits * (gint64) t->length;
       else
         t->fixed_size_bits = -1;
@@ -325,6 +325,52 @@ ttv_type_finish (TtvType *t)
         t->fixed_size_bits = fixed ? off : -1;
       }
       break;
+    }
+}
+
+void
+ttv_type_resolve_native (TtvType *t, guint short_bits, guint int_bits, guint long_bits,
+                         guint pointer_bits)
+{
+  g_return_if_fail (t != NULL);
+  guint bits = 0;
+  switch (t->native_size)
+    {
+    case TTV_NATIVE_NONE: break;
+    case TTV_NATIVE_SHORT: bits = short_bits; break;
+    case TTV_NATIVE_INT: bits = int_bits; break;
+    case TTV_NATIVE_LONG: bits = long_bits; break;
+    case TTV_NATIVE_POINTER: bits = pointer_bits; break;
+    }
+  if (bits && (t->kind == TTV_TYPE_INTEGER || t->kind == TTV_TYPE_ENUM))
+    {
+      gboolean natural = t->align_bits == t->size_bits;
+      t->size_bits = bits;
+      if (natural)
+        t->align_bits = bits;
+    }
+  if (t->container)
+    ttv_type_resolve_native (t->container, short_bits, int_bits, long_bits, pointer_bits);
+  if (t->kind == TTV_TYPE_ENUM)
+    {
+      t->size_bits = t->container->size_bits;
+      t->align_bits = t->container->align_bits;
+    }
+  if (t->element)
+    ttv_type_resolve_native (t->element, short_bits, int_bits, long_bits, pointer_bits);
+  if (t->prefix)
+    ttv_type_resolve_native (t->prefix, short_bits, int_bits, long_bits, pointer_bits);
+  if (t->fields)
+    {
+      guint align = 1;
+      for (guint i = 0; i < t->fields->len; i++)
+        {
+          TtvType *ft = ((TtvField *) g_ptr_array_index (t->fields, i))->type;
+          ttv_type_resolve_native (ft, short_bits, int_bits, long_bits, pointer_bits);
+          align = MAX (align, ft->align_bits);
+        }
+      if (t->kind == TTV_TYPE_STRUCT)
+        t->align_bits = align;
     }
 }
 

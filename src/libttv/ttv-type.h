@@ -34,6 +34,17 @@ typedef enum {
   TTV_ENCODING_UTF8,  /* integers of 8 bits in arrays/sequences print as text */
 } TtvEncoding;
 
+/* Integers whose size depends on the traced machine (LTT "short", "medium",
+ * "long"; LTTng 0.x "%ld", "%p").  Writers and readers resolve them for an
+ * architecture with ttv_type_resolve_native(); NONE means size_bits is exact. */
+typedef enum {
+  TTV_NATIVE_NONE,
+  TTV_NATIVE_SHORT,
+  TTV_NATIVE_INT,      /* LTT "medium" */
+  TTV_NATIVE_LONG,
+  TTV_NATIVE_POINTER,
+} TtvNativeSize;
+
 typedef struct _TtvType TtvType;
 
 typedef struct {
@@ -63,6 +74,7 @@ struct _TtvType {
   gboolean is_signed;
   TtvByteOrder byte_order;
   guint base;            /* display base: 10, 16, 8 or 2 */
+  TtvNativeSize native_size; /* INTEGER/ENUM: size set by the architecture */
   TtvEncoding encoding;
   char *clock_name;      /* owned, may be NULL: integer maps to this clock (CTF) */
   guint mant_dig, exp_dig; /* FLOAT */
@@ -115,6 +127,10 @@ void     ttv_type_add_mapping (TtvType *enum_type, const char *label, guint64 st
 /* Index of the field named @name, or -1. */
 gint     ttv_type_find_field (const TtvType *compound, const char *name);
 const char *ttv_type_enum_label (const TtvType *enum_type, guint64 raw_value);
+/* Sets the size (and natural alignment) of every native-size integer in the
+ * tree for an architecture; size arguments in bits. */
+void     ttv_type_resolve_native (TtvType *type, guint short_bits, guint int_bits,
+                                  guint long_bits, guint pointer_bits);
 /* Computes fixed_size_bits recursively; call once the tree is complete. */
 void     ttv_type_finish (TtvType *type);
 /* A one-line description for --list-events and the info dialog, such as
