@@ -1,0 +1,16 @@
+/* ttv-trace-info.h: human-readable descriptions of an opened trace, for
+ * `ttv-report --info` / `--list-events` and the viewer's information dialog. */
+#pragma once
+
+#include "ttv-trace.h"
+
+G_BEGIN_DECLS
+
+/* System description, time span, tracefiles with their event spans and
+ * blocks, lost events, warnings. */
+void ttv_trace_append_info (const TtvTrace *trace, GString *out);
+/* One line per event type: id, full name, field signature, description
+ * (trcrpt -j). */
+void ttv_trace_append_event_types (const TtvTrace *trace, GString *out);
+
+G_END_DECLS
