@@ -20,6 +20,8 @@ char    *ttv_archive_extract (const char *archive_path, GError **error);
 
 /* Cap on the total extracted size (default: 16 GiB, or $TTV_ARCHIVE_MAX_BYTES). */
 void     ttv_archive_set_size_cap (guint64 max_bytes);
+/* Cap on the number of members (default: 1,000,000). */
+void     ttv_archive_set_entry_cap (guint64 max_entries);
 /* Where the caches live (default: g_get_user_cache_dir()/ttv/archives). */
 char    *ttv_archive_dup_cache_dir (void);
 /* Removes caches not used for @max_age_days (called at each extraction with 30). */

@@ -1,11 +1,17 @@
 /* ttv-formats.c: the registry of trace readers, in probe order.
  * Adding a format is one line here and a folder under formats/. */
 #include "ttv-trace.h"
+#include "formats/ltt/ttv-ltt.h"
+#include "formats/ctf/ttv-ctf.h"
+#include "formats/lttng/ttv-lttng.h"
 /* formats includes */
 
 #include <string.h>
 
 static const TtvFormatClass * const formats[] = {
+  &ttv_ltt_format_class,
+  &ttv_ctf_format_class,
+  &ttv_lttng_format_class,
   /* formats */
   NULL,
 };

@@ -1,6 +1,7 @@
 /* ttv-trace.c: opening a trace with the best reader, and the format-neutral
  * bookkeeping that every reader shares (tracefiles, event types, info). */
 #include "ttv-trace.h"
+#include "ttv-archive.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -89,8 +90,13 @@ ttv_trace_open (const char *path, GError **error)
   g_return_val_if_fail (path != NULL, NULL);
   g_autofree char *dir = NULL;
 
-  /* archive extraction */
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+  if (ttv_archive_is_archive (path))
+    {
+      dir = ttv_archive_extract (path, error);
+      if (dir == NULL)
+        return NULL;
+    }
+  else if (!g_file_test (path, G_FILE_TEST_IS_DIR))
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_MISSING,
                    g_file_test (path, G_FILE_TEST_EXISTS)

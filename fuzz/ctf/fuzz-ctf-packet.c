@@ -1,0 +1,107 @@
+/* fuzz-ctf-packet.c: libFuzzer target reading arbitrary bytes as a CTF stream
+ * file under fixed LTTng-UST metadata: index, cursor, seeks, decoding, text. */
+#include "formats/ctf/ttv-ctf.h"
+#include "formats/ctf/ttv-ctf-text.h"
+
+#include <glib/gstdio.h>
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
+
+/* glxgears-ust's metadata plus an event class with every kind of type. */
+static const char metadata[] =
+  "/* CTF 1.8 */\n"
+  "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+  "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+  "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+  "typealias integer { size = 64; align = 8; signed = false; } := unsigned long;\n"
+  "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+  "typealias integer { size = 27; align = 1; signed = false; } := uint27_t;\n"
+  "trace { major = 1; minor = 8; uuid = \"8580e349-f7cc-4160-85bd-7b4fbbf6f516\"; byte_order = le;\n"
+  "  packet.header := struct { uint32_t magic; uint8_t uuid[16]; uint32_t stream_id; }; };\n"
+  "env { hostname = \"loki\"; domain = \"ust\"; };\n"
+  "clock { name = monotonic; freq = 1000000000; offset = 1378824328246018520; };\n"
+  "typealias integer { size = 27; align = 1; signed = false; map = clock.monotonic.value; } := uint27_clock_monotonic_t;\n"
+  "typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := uint64_clock_monotonic_t;\n"
+  "struct packet_context { uint64_clock_monotonic_t timestamp_begin; uint64_clock_monotonic_t timestamp_end;\n"
+  "  uint64_t content_size; uint64_t packet_size; unsigned long events_discarded; uint32_t cpu_id; };\n"
+  "struct event_header_compact { enum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+  "  variant <id> { struct { uint27_clock_monotonic_t timestamp; } compact;\n"
+  "    struct { uint32_t id; uint64_clock_monotonic_t timestamp; } extended; } v; } align(8);\n"
+  "stream { id = 0; event.header := struct event_header_compact; packet.context := struct packet_context;\n"
+  "  event.context := struct { integer { size = 8; align = 8; signed = 1; encoding = UTF8; } _procname[17];\n"
+  "    integer { size = 32; align = 8; signed = 1; } _vtid; }; };\n"
+  "event { name = \"lttng_ust_cyg_profile:func_entry\"; id = 0; stream_id = 0;\n"
+  "  fields := struct { integer { size = 64; align = 8; signed = 0; base = 16; } _addr;\n"
+  "    integer { size = 64; align = 8; signed = 0; base = 16; } _call_site; }; };\n"
+  "event { name = \"lttng_ust_cyg_profile:func_exit\"; id = 1; stream_id = 0;\n"
+  "  fields := struct { integer { size = 64; align = 8; signed = 0; base = 16; } _addr;\n"
+  "    integer { size = 64; align = 8; signed = 0; base = 16; } _call_site; }; };\n"
+  "event { name = \"all\"; id = 2; stream_id = 0; context := struct { uint8_t _n; };\n"
+  "  fields := struct { uint16_t _s[event.context.n]; string _str; enum : uint8_t { A, B } _tag;\n"
+  "    variant <_tag> { uint32_t A; string B; } _v; floating_point { exp_dig = 8; mant_dig = 24; } _f;\n"
+  "    integer { size = 3; align = 1; signed = 1; base = 2; } _b; integer { size = 9; align = 1; base = 8; } _o; }; };\n";
+
+static char *dir;
+
+static void
+remove_dir (void)
+{
+  g_autofree char *m = g_build_filename (dir, "metadata", NULL);
+  g_autofree char *s = g_build_filename (dir, "stream_0", NULL);
+  g_remove (m);
+  g_remove (s);
+  g_rmdir (dir);
+}
+
+int
+LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
+{
+  if (dir == NULL)
+    {
+      dir = g_dir_make_tmp ("ttv-fuzz-ctf-XXXXXX", NULL);
+      g_assert (dir != NULL);
+      g_autofree char *m = g_build_filename (dir, "metadata", NULL);
+      g_assert (g_file_set_contents (m, metadata, -1, NULL));
+      atexit (remove_dir);
+    }
+  g_autofree char *s = g_build_filename (dir, "stream_0", NULL);
+  g_assert (g_file_set_contents (s, (const char *) data, (gssize) size, NULL));
+
+  GError *error = NULL;
+  TtvTrace *t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvDecoder *d = ttv_decoder_new ();
+  GString *line = g_string_new (NULL);
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    {
+      TtvCursor *c = ttv_cursor_new (g_ptr_array_index (t->tracefiles, i), &error);
+      TtvEvent ev, mid = { 0 };
+      guint n = 0;
+      TtvTime prev = TTV_TIME_MIN;
+      while (ttv_cursor_next (c, &ev, &error))
+        {
+          g_string_truncate (line, 0);
+          ttv_ctf_append_babeltrace_line (line, &ev, prev, d);
+          prev = ev.time;
+          if (n++ == 3)
+            mid = ev;
+        }
+      g_clear_error (&error);
+      if (n > 3)
+        {
+          /* Seeking back to an event delivered before finds it again. */
+          g_assert (ttv_cursor_seek_position (c, &mid.pos, &error));
+          g_assert (ttv_cursor_next (c, &ev, &error));
+          g_assert (ev.pos.index == mid.pos.index && ev.pos.block == mid.pos.block);
+          ttv_cursor_seek_time (c, mid.time, &error);
+          g_clear_error (&error);
+        }
+      ttv_cursor_free (c);
+    }
+  g_string_free (line, TRUE);
+  ttv_decoder_free (d);
+  ttv_trace_close (t);
+  return 0;
+}

@@ -1,0 +1,623 @@
+/* ttv-gen.c: writes realistic synthetic traces from the simulated kernel
+ * (src/libttv/sim), deterministic from a seed; for tests, benchmarks and demos. */
+#include "ttv-config.h"
+
+#include "formats/ltt/ttv-ltt-writer.h"
+#include "sim/ttv-sim.h"
+#include "ttv-error.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { EXIT_OK = 0, EXIT_IO = 1, EXIT_USAGE = 2 };
+
+/* What the writer of any format needs. */
+typedef struct {
+  TtvSimOptions sim;
+  TtvByteOrder byte_order;
+  TtvLttArchSize arch_size;
+  guint32 block_size;
+  guint flight_blocks;          /* 0: keep everything */
+} GenOptions;
+
+typedef struct {
+  guint64 n_events;
+  TtvTime first, last;
+} GenStats;
+
+/* --- LTT (seed 000) ------------------------------------------------------- */
+
+typedef struct {
+  TtvLttWriter *writer;         /* weak */
+  gint handles[TTV_SIM_N_EVENTS];
+  GenStats *stats;
+} LttSink;
+
+static gboolean
+ltt_emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScalar *values,
+          guint n_values, GError **error)
+{
+  LttSink *sink = user_data;
+  if (sink->stats->n_events++ == 0)
+    sink->stats->first = time;
+  sink->stats->last = time;
+  return ttv_ltt_writer_write_event (sink->writer, stream, time, (guint) sink->handles[event],
+                                     values, n_values, error);
+}
+
+static gboolean
+generate_ltt (const GenOptions *o, const char *dir, GenStats *stats, GError **error)
+{
+  g_autoptr (TtvSim) sim = ttv_sim_new (&o->sim, error);
+  if (!sim)
+    return FALSE;
+
+  guint max_id = 0;
+  for (guint i = 0; i < ttv_sim_get_n_cpus (sim); i++)
+    max_id = MAX (max_id, ttv_sim_get_cpu_id (sim, i));
+  TtvLttWriterOptions wo = {
+    .byte_order = o->byte_order,
+    .arch_size = o->arch_size,
+    .block_size = o->block_size,
+    .cycles_per_second = 1000000000u,
+    .start_time = o->sim.start_time,
+    .n_cpu_slots = max_id + 1,
+    .max_blocks_per_cpu = o->flight_blocks,
+    .node_name = "ttv-gen",
+    .description = "Synthetic trace of a simulated Linux kernel (ttv-gen)",
+  };
+  TtvLttWriter *w = ttv_ltt_writer_new (dir, &wo, error);
+  if (!w)
+    return FALSE;
+
+  g_autoptr (TtvSimSchema) schema = ttv_sim_schema_new (o->byte_order);
+  LttSink sink = { w, { 0 }, stats };
+  guint facilities[TTV_SIM_N_FACILITIES];
+  for (guint f = 0; f < TTV_SIM_N_FACILITIES; f++)
+    facilities[f] = ttv_ltt_writer_add_facility (w, schema->facilities[f].name,
+                                                 schema->facilities[f].description);
+  for (guint e = 0; e < TTV_SIM_N_EVENTS; e++)
+    {
+      const TtvSimEventType *et = &schema->events[e];
+      sink.handles[e] = ttv_ltt_writer_add_event (w, facilities[et->facility], et->name,
+                                                  et->description, et->fields, error);
+      if (sink.handles[e] < 0)
+        {
+          ttv_ltt_writer_abort (w);
+          return FALSE;
+        }
+    }
+
+  if (!ttv_sim_run (sim, ltt_emit, &sink, error))
+    {
+      ttv_ltt_writer_abort (w);
+      return FALSE;
+    }
+  return ttv_ltt_writer_close (w, error);
+}
+
+/* One entry per output format; ctf and lttng slot in here. */
+typedef struct {
+  const char *name;
+  gboolean (*generate) (const GenOptions *o, const char *dir, GenStats *stats, GError **error);
+} GenFormat;
+
+static const GenFormat formats[] = {
+  { "ltt", generate_ltt },
+};
+
+/* --- Archives ------------------------------------------------------------- */
+
+typedef enum { OUT_DIR, OUT_TAR, OUT_TAR_GZ } OutKind;
+
+static OutKind
+output_kind (const char *path)
+{
+  if (g_str_has_suffix (path, ".tar.gz") || g_str_has_suffix (path, ".tgz"))
+    return OUT_TAR_GZ;
+  if (g_str_has_suffix (path, ".tar"))
+    return OUT_TAR;
+  return OUT_DIR;
+}
+
+static char *
+archive_base_name (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  static const char * const suffixes[] = { ".tar.gz", ".tgz", ".tar" };
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    if (g_str_has_suffix (base, suffixes[i]) && strlen (base) > strlen (suffixes[i]))
+      return g_strndup (base, strlen (base) - strlen (suffixes[i]));
+  return g_strdup ("trace");
+}
+
+static gboolean
+archive_failed (struct archive *a, const char *path, GError **error)
+{
+  g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE, _("%s: cannot write: %s"),
+               path, archive_error_string (a) ? archive_error_string (a) : g_strerror (errno));
+  return FALSE;
+}
+
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Adds @dir (on disk) as @name/... in sorted order, so archives are reproducible. */
+static gboolean
+pack_dir (struct archive *a, const char *archive_path, const char *dir, const char *name,
+          GError **error)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, error);
+  if (!d)
+    return FALSE;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *n;
+  while ((n = g_dir_read_name (d)))
+    g_ptr_array_add (names, g_strdup (n));
+  g_ptr_array_sort (names, compare_names);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *child = names->pdata[i];
+      g_autofree char *path = g_build_filename (dir, child, NULL);
+      g_autofree char *member = g_strconcat (name, "/", child, NULL);
+      GStatBuf st;
+      if (g_lstat (path, &st) != 0)
+        {
+          int saved = errno;
+          g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE, _("%s: %s"), path,
+                       g_strerror (saved));
+          return FALSE;
+        }
+      struct archive_entry *e = archive_entry_new ();
+      archive_entry_set_pathname (e, member);
+      archive_entry_set_mtime (e, 0, 0);
+      if (S_ISDIR (st.st_mode))
+        {
+          archive_entry_set_filetype (e, AE_IFDIR);
+          archive_entry_set_perm (e, 0755);
+          gboolean ok = archive_write_header (a, e) == ARCHIVE_OK;
+          archive_entry_free (e);
+          if (!ok)
+            return archive_failed (a, archive_path, error);
+          if (!pack_dir (a, archive_path, path, member, error))
+            return FALSE;
+          continue;
+        }
+      archive_entry_set_filetype (e, AE_IFREG);
+      archive_entry_set_perm (e, 0644);
+      archive_entry_set_size (e, st.st_size);
+      gboolean ok = archive_write_header (a, e) == ARCHIVE_OK;
+      archive_entry_free (e);
+      if (!ok)
+        return archive_failed (a, archive_path, error);
+      int fd = g_open (path, O_RDONLY, 0);
+      if (fd < 0)
+        {
+          int saved = errno;
+          g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE, _("%s: %s"), path,
+                       g_strerror (saved));
+          return FALSE;
+        }
+      char buf[65536];
+      ssize_t got;
+      while ((got = read (fd, buf, sizeof buf)) > 0)
+        if (archive_write_data (a, buf, (size_t) got) != got)
+          {
+            close (fd);
+            return archive_failed (a, archive_path, error);
+          }
+      close (fd);
+      if (got < 0)
+        {
+          int saved = errno;
+          g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE, _("%s: %s"), path,
+                       g_strerror (saved));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Writes @dir as @archive_path (through a temporary file renamed over it). */
+static gboolean
+pack (const char *dir, const char *archive_path, OutKind kind, GError **error)
+{
+  g_autofree char *name = archive_base_name (archive_path);
+  g_autofree char *tmp = g_strconcat (archive_path, ".part", NULL);
+  struct archive *a = archive_write_new ();
+  archive_write_set_format_pax_restricted (a);
+  if (kind == OUT_TAR_GZ)
+    archive_write_add_filter_gzip (a);
+  gboolean ok = archive_write_open_filename (a, tmp) == ARCHIVE_OK;
+  if (!ok)
+    archive_failed (a, archive_path, error);
+  if (ok)
+    {
+      struct archive_entry *e = archive_entry_new ();
+      archive_entry_set_pathname (e, name);
+      archive_entry_set_filetype (e, AE_IFDIR);
+      archive_entry_set_perm (e, 0755);
+      archive_entry_set_mtime (e, 0, 0);
+      ok = archive_write_header (a, e) == ARCHIVE_OK;
+      archive_entry_free (e);
+      if (!ok)
+        archive_failed (a, archive_path, error);
+    }
+  ok = ok && pack_dir (a, archive_path, dir, name, error);
+  if (ok && archive_write_close (a) != ARCHIVE_OK)
+    ok = archive_failed (a, archive_path, error);
+  archive_write_free (a);
+  if (ok && g_rename (tmp, archive_path) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE, _("%s: cannot write: %s"),
+                   archive_path, g_strerror (saved));
+      ok = FALSE;
+    }
+  if (!ok)
+    g_unlink (tmp);
+  return ok;
+}
+
+static void
+remove_tree (const char *path)
+{
+  GStatBuf st;
+  if (g_lstat (path, &st) != 0)
+    return;
+  if (S_ISDIR (st.st_mode))
+    {
+      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
+      const char *n;
+      while (d && (n = g_dir_read_name (d)))
+        {
+          g_autofree char *child = g_build_filename (path, n, NULL);
+          remove_tree (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+static guint
+count_files (const char *path)
+{
+  g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
+  const char *n;
+  guint count = 0;
+  while (d && (n = g_dir_read_name (d)))
+    {
+      g_autofree char *child = g_build_filename (path, n, NULL);
+      count += g_file_test (child, G_FILE_TEST_IS_DIR) ? count_files (child) : 1;
+    }
+  return count;
+}
+
+/* --- Command line ------------------------------------------------------------ */
+
+static char *opt_format = NULL;
+static char *opt_seed = NULL;
+static gint opt_cpus = -1;
+static char *opt_cpu_ids = NULL;
+static gint opt_processes = -1;
+static gint64 opt_events = -1;
+static char *opt_duration = NULL;
+static gint64 opt_block_size = -1;
+static char *opt_endian = NULL;
+static char *opt_arch = NULL;
+static gint64 opt_flight = -1;
+static char *opt_start = NULL;
+static char *opt_output = NULL;
+static gboolean opt_quiet = FALSE;
+static gboolean opt_replace = FALSE;
+
+#define DEFAULT_FLIGHT_BLOCKS 8
+
+static gboolean
+parse_flight (const char *name, const char *value, gpointer data, GError **error)
+{
+  if (value == NULL)
+    {
+      opt_flight = DEFAULT_FLIGHT_BLOCKS;
+      return TRUE;
+    }
+  guint64 n;
+  if (!g_ascii_string_to_unsigned (value, 10, 1, G_MAXUINT32, &n, NULL))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--flight-recorder: “%s” is not a number of blocks (1 or more)"), value);
+      return FALSE;
+    }
+  opt_flight = (gint64) n;
+  return TRUE;
+}
+
+static const GOptionEntry entries[] = {
+  { "format", 'f', 0, G_OPTION_ARG_STRING, &opt_format, N_("Trace format to write: ltt (default)"), N_("FORMAT") },
+  { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
+    N_("Where to write: a directory (must not exist or be empty), or an archive ending in .tar.gz, .tgz or .tar"), N_("PATH") },
+  { "seed", 's', 0, G_OPTION_ARG_STRING, &opt_seed, N_("Random seed; the same seed and options give the same trace (default 1)"), N_("N") },
+  { "cpus", 'c', 0, G_OPTION_ARG_INT, &opt_cpus, N_("Number of CPUs, ids 0..N-1 (default 4)"), N_("N") },
+  { "cpu-ids", 0, 0, G_OPTION_ARG_STRING, &opt_cpu_ids, N_("CPU ids, increasing, sparse allowed (e.g. 0,1,2,4,6,7)"), N_("LIST") },
+  { "processes", 'p', 0, G_OPTION_ARG_INT, &opt_processes, N_("Number of live processes the machine keeps (default 50)"), N_("M") },
+  { "events", 'n', 0, G_OPTION_ARG_INT64, &opt_events, N_("Number of events to write (default 1000000, or no limit with --duration)"), N_("N") },
+  { "duration", 'd', 0, G_OPTION_ARG_STRING, &opt_duration, N_("Traced time span, in seconds (e.g. 2.5)"), N_("SECONDS") },
+  { "start-time", 0, 0, G_OPTION_ARG_STRING, &opt_start, N_("Time of the trace start, in seconds since the epoch (default 1700000000)"), N_("T") },
+  { "block-size", 'b', 0, G_OPTION_ARG_INT64, &opt_block_size, N_("Block size in bytes (default 65536)"), N_("BYTES") },
+  { "endian", 0, 0, G_OPTION_ARG_STRING, &opt_endian, N_("Byte order of the traced machine: little (default) or big"), N_("ORDER") },
+  { "arch-size", 0, 0, G_OPTION_ARG_STRING, &opt_arch, N_("Integer, long and pointer sizes: LP32, ILP32, LP64 (default) or ILP64"), N_("SIZE") },
+  { "flight-recorder", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer) parse_flight,
+    N_("Keep only the last BLOCKS blocks of each CPU (default 8), as a flight recorder does"), N_("BLOCKS") },
+  { "replace", 0, 0, G_OPTION_ARG_NONE, &opt_replace,
+    N_("Replace an existing output (a directory only if it holds a trace: info/system.xml)"), NULL },
+  { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet, N_("Print nothing but errors"), NULL },
+  { NULL }
+};
+
+static gboolean
+usage_error (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+usage_error (GError **error, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT, message);
+  g_free (message);
+  return FALSE;
+}
+
+static gboolean
+parse_cpu_ids (const char *text, GArray *ids, GError **error)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ",", -1);
+  for (guint i = 0; parts[i]; i++)
+    {
+      guint64 id;
+      g_strstrip (parts[i]);
+      if (!g_ascii_string_to_unsigned (parts[i], 10, 0, 65535, &id, NULL))
+        return usage_error (error, _("--cpu-ids: “%s” is not a CPU id (0 to 65535)"), parts[i]);
+      if (ids->len > 0 && id <= g_array_index (ids, guint, ids->len - 1))
+        return usage_error (error, _("--cpu-ids: ids must be strictly increasing (“%s”)"), text);
+      guint v = (guint) id;
+      g_array_append_val (ids, v);
+    }
+  if (ids->len == 0 || ids->len > TTV_SIM_MAX_CPUS)
+    return usage_error (error, _("--cpu-ids: give 1 to %u ids"), TTV_SIM_MAX_CPUS);
+  return TRUE;
+}
+
+static gboolean
+parse_seconds (const char *option, const char *text, TtvTime *out, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  if (!ttv_time_parse (text, out, &local) || *out < 0)
+    return usage_error (error, _("%s: “%s” is not a time in seconds (such as 2 or 0.5)"),
+                        option, text);
+  return TRUE;
+}
+
+/* Turns the parsed options into GenOptions; usage errors name the option. */
+static gboolean
+build_options (GenOptions *o, GArray *cpu_ids, const GenFormat **format, GError **error)
+{
+  memset (o, 0, sizeof *o);
+  ttv_sim_options_init (&o->sim);
+  o->sim.seed = 1;
+  o->byte_order = TTV_BYTE_ORDER_LITTLE;
+  o->arch_size = TTV_LTT_ARCH_LP64;
+
+  *format = NULL;
+  const char *fname = opt_format ? opt_format : "ltt";
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (g_ascii_strcasecmp (fname, formats[i].name) == 0)
+      *format = &formats[i];
+  if (!*format)
+    return usage_error (error, _("--format: unknown format “%s” (known: ltt)"), fname);
+
+  if (!opt_output || !*opt_output)
+    return usage_error (error, _("-o/--output: say where to write the trace"));
+
+  if (opt_seed && !g_ascii_string_to_unsigned (opt_seed, 10, 0, G_MAXUINT64, &o->sim.seed, NULL))
+    return usage_error (error, _("--seed: “%s” is not a non-negative integer"), opt_seed);
+
+  if (opt_cpu_ids)
+    {
+      if (!parse_cpu_ids (opt_cpu_ids, cpu_ids, error))
+        return FALSE;
+      if (opt_cpus >= 0 && (guint) opt_cpus != cpu_ids->len)
+        return usage_error (error, _("--cpus: %d does not match the %u ids of --cpu-ids"),
+                            opt_cpus, cpu_ids->len);
+      o->sim.cpu_ids = (const guint *) cpu_ids->data;
+      o->sim.n_cpus = cpu_ids->len;
+    }
+  else if (opt_cpus != -1)
+    {
+      if (opt_cpus < 1 || opt_cpus > TTV_SIM_MAX_CPUS)
+        return usage_error (error, _("--cpus: %d is not between 1 and %u"), opt_cpus, TTV_SIM_MAX_CPUS);
+      o->sim.n_cpus = (guint) opt_cpus;
+    }
+
+  if (opt_processes != -1)
+    {
+      if (opt_processes < 1 || opt_processes > 1000000)
+        return usage_error (error, _("--processes: %d is not between 1 and 1000000"), opt_processes);
+      o->sim.n_processes = (guint) opt_processes;
+    }
+
+  if (opt_duration)
+    {
+      if (!parse_seconds ("--duration", opt_duration, &o->sim.duration, error))
+        return FALSE;
+      if (o->sim.duration == 0)
+        return usage_error (error, _("--duration: must be more than 0"));
+      o->sim.max_events = 0;
+    }
+  if (opt_events != -1)
+    {
+      if (opt_events < 1)
+        return usage_error (error, _("--events: %" G_GINT64_FORMAT " is not a positive number"), opt_events);
+      o->sim.max_events = (guint64) opt_events;
+    }
+
+  if (opt_start)
+    {
+      if (!parse_seconds ("--start-time", opt_start, &o->sim.start_time, error))
+        return FALSE;
+      if (o->sim.start_time == 0 || o->sim.start_time / TTV_NSEC_PER_SEC > G_MAXUINT32 / 2)
+        return usage_error (error, _("--start-time: “%s” is out of range (1 to 2147483647 s)"), opt_start);
+    }
+
+  if (opt_block_size != -1)
+    {
+      if (opt_block_size < 256 || opt_block_size > (1 << 30))
+        return usage_error (error, _("--block-size: %" G_GINT64_FORMAT " is not between 256 and 1073741824"),
+                            opt_block_size);
+      o->block_size = (guint32) opt_block_size;
+    }
+
+  if (opt_endian)
+    {
+      if (g_ascii_strcasecmp (opt_endian, "little") == 0)
+        o->byte_order = TTV_BYTE_ORDER_LITTLE;
+      else if (g_ascii_strcasecmp (opt_endian, "big") == 0)
+        o->byte_order = TTV_BYTE_ORDER_BIG;
+      else
+        return usage_error (error, _("--endian: “%s” is neither little nor big"), opt_endian);
+    }
+
+  if (opt_arch)
+    {
+      static const char * const names[] = { "LP32", "ILP32", "LP64", "ILP64" };
+      guint i;
+      for (i = 0; i < G_N_ELEMENTS (names); i++)
+        if (g_ascii_strcasecmp (opt_arch, names[i]) == 0)
+          break;
+      if (i == G_N_ELEMENTS (names))
+        return usage_error (error, _("--arch-size: “%s” is not LP32, ILP32, LP64 or ILP64"), opt_arch);
+      o->arch_size = (TtvLttArchSize) i;
+    }
+  gboolean wide = o->arch_size == TTV_LTT_ARCH_LP64 || o->arch_size == TTV_LTT_ARCH_ILP64;
+  o->sim.pointer_bits = wide ? 64 : 32;
+  o->sim.long_bits = wide ? 64 : 32;
+
+  if (opt_flight != -1)
+    o->flight_blocks = (guint) opt_flight;
+
+  if (opt_replace && output_kind (opt_output) == OUT_DIR
+      && g_file_test (opt_output, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *system = g_build_filename (opt_output, "info", "system.xml", NULL);
+      g_autoptr (GDir) d = g_dir_open (opt_output, 0, NULL);
+      gboolean empty = d && g_dir_read_name (d) == NULL;
+      if (!empty && !g_file_test (system, G_FILE_TEST_IS_REGULAR))
+        return usage_error (error, _("--replace: %s is not a trace directory; not replacing it"),
+                            opt_output);
+    }
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, TTV_LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GOptionContext) ctx = g_option_context_new (_("- write a synthetic trace"));
+  g_option_context_set_summary (ctx,
+    _("Simulates a Linux machine (CPUs, processes forking, exec'ing and exiting,\n"
+      "system calls, page faults, interrupts, soft interrupts, disk and network I/O)\n"
+      "and writes what a kernel tracer would have recorded.  The same options and\n"
+      "seed always give byte-identical files."));
+  g_option_context_set_description (ctx,
+    _("Exit status: 0 on success, 1 if writing failed, 2 for wrong arguments.\n\n"
+      "Example: ttv-gen --cpu-ids 0,1,2,4 --processes 50 --events 200000 -o trace.tar.gz"));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      g_printerr ("ttv-gen: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+  if (argc > 1)
+    {
+      g_printerr (_("ttv-gen: unexpected argument “%s” (the output goes after -o)\n"), argv[1]);
+      return EXIT_USAGE;
+    }
+
+  GenOptions o;
+  const GenFormat *format;
+  g_autoptr (GArray) cpu_ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (!build_options (&o, cpu_ids, &format, &error))
+    {
+      g_printerr ("ttv-gen: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+
+  OutKind kind = output_kind (opt_output);
+  g_autofree char *work_root = NULL;   /* temporary directory for archives */
+  g_autofree char *dir = NULL;
+  if (kind == OUT_DIR)
+    {
+      dir = g_strdup (opt_output);
+      if (opt_replace)
+        remove_tree (dir);   /* checked to be a trace by build_options() */
+    }
+  else
+    {
+      g_autofree char *parent = g_path_get_dirname (opt_output);
+      g_autofree char *base = g_path_get_basename (opt_output);
+      g_autofree char *tmpl = g_strdup_printf ("%s/.%s.XXXXXX", parent, base);
+      if (g_mkdtemp (tmpl) != NULL)
+        work_root = g_steal_pointer (&tmpl);
+      else
+        {
+          int saved = errno;
+          g_printerr (_("ttv-gen: %s: cannot create a temporary directory: %s\n"), parent,
+                      g_strerror (saved));
+          return EXIT_IO;
+        }
+      g_autofree char *name = archive_base_name (opt_output);
+      dir = g_build_filename (work_root, name, NULL);
+    }
+
+  GenStats stats = { 0 };
+  gboolean ok = format->generate (&o, dir, &stats, &error);
+  guint n_files = ok ? count_files (dir) : 0;
+  if (ok && kind != OUT_DIR)
+    ok = pack (dir, opt_output, kind, &error);
+  if (work_root)
+    remove_tree (work_root);
+  if (!ok)
+    {
+      g_printerr ("ttv-gen: %s\n", error->message);
+      return g_error_matches (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT) ? EXIT_USAGE
+                                                                                   : EXIT_IO;
+    }
+
+  if (!opt_quiet)
+    {
+      char a[32], b[32];
+      g_print (_("ttv-gen: wrote %" G_GUINT64_FORMAT " events in %u files (%s, %s .. %s) to %s\n"),
+               stats.n_events, n_files, format->name, ttv_time_to_string (stats.first, a, sizeof a),
+               ttv_time_to_string (stats.last, b, sizeof b), opt_output);
+    }
+  return EXIT_OK;
+}

@@ -1,0 +1,562 @@
+/* ttv-ctf-cursor.c: reading the events of one CTF stream file in time order.
+ * Packets that overlap in time are merged (one lane per open packet). */
+#include "formats/ctf/ttv-ctf-private.h"
+#include "formats/ctf/ttv-ctf.h"
+#include "ttv-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+/* Packets open at once; only traces whose packets overlap use more than one. */
+#define MAX_LANES 16
+
+typedef struct {
+  guint64 packet;
+  const guint8 *pdata;    /* weak: packet start in the mapped file */
+  guint64 pbits;          /* content size */
+  guint64 bit;            /* head event's header position */
+  guint64 index;          /* head event's index in the packet */
+  guint64 clock;          /* clock value after the head event's header */
+  guint64 clock_before;   /* clock value before it (to re-read it) */
+  guint64 next_bit;       /* where the event after the head starts */
+  gboolean has_head;
+  TtvEvent head;
+} Lane;
+
+typedef struct {
+  TtvCursor parent;
+  CtfStreamFile *sf;      /* weak */
+  TtvDecoder *decoder;    /* owned */
+  Lane lanes[MAX_LANES];  /* ordered by packet */
+  guint n_lanes;
+  guint64 next_packet;    /* first packet not opened yet */
+  GError *error;          /* sticky: set once reading failed */
+} CtfCursor;
+
+static inline guint64
+align_up (guint64 pos, guint align)
+{
+  return align <= 1 ? pos : (pos + align - 1) / align * align;
+}
+
+static gboolean
+event_error (GError **error, const CtfStreamFile *sf, const Lane *l, guint64 bit, const char *what)
+{
+  const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, l->packet);
+  g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+               _("%s: packet %" G_GUINT64_FORMAT ", event at byte offset %" G_GUINT64_FORMAT ": %s"),
+               sf->path, l->packet, pk->offset + bit / 8, what);
+  return FALSE;
+}
+
+static inline void
+update_clock (guint64 *clock, guint64 ts, guint bits)
+{
+  if (bits >= 64)
+    {
+      *clock = ts;
+      return;
+    }
+  guint64 mask = (G_GUINT64_CONSTANT (1) << bits) - 1;
+  guint64 v = (*clock & ~mask) | ts;
+  if (ts < (*clock & mask))
+    v += mask + 1;
+  *clock = v;
+}
+
+/* Last integer or enum named @name in a decoded tree, depth first. */
+static const TtvValue *
+find_last (const TtvDecoder *d, const TtvValue *v, const char *name, const TtvValue *best)
+{
+  for (guint32 i = 0; i < v->n_children; i++)
+    {
+      const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
+      if (c->name && strcmp (c->name, name) == 0
+          && (c->type->kind == TTV_TYPE_INTEGER || c->type->kind == TTV_TYPE_ENUM))
+        best = c;
+      if (c->type->kind == TTV_TYPE_STRUCT || c->type->kind == TTV_TYPE_VARIANT)
+        best = find_last (d, c, name, best);
+    }
+  return best;
+}
+
+typedef struct {
+  gint32 packet_header, packet_ctx, header, stream_ctx, event_ctx, payload;
+  guint64 payload_bit;
+} Nodes;
+
+/* Decodes everything an event depends on, with the scopes registered, into
+ * @d.  When *ec is NULL the event class comes from the header; when @clock
+ * is set it is updated with the header's timestamp. */
+static gboolean
+decode_all (CtfStreamFile *sf, const Lane *l, guint64 hdr_bit, TtvDecoder *d,
+            CtfEventClass **ec, guint64 *clock, guint64 *end_bit, Nodes *n, GError **error)
+{
+  CtfMeta *m = sf->meta;
+  CtfStreamClass *sc = sf->sc;
+  g_autoptr (GError) local = NULL;
+  guint64 pos = 0;
+  Nodes none = { -1, -1, -1, -1, -1, -1, 0 };
+  *n = none;
+  ttv_decoder_reset (d);
+  if (m->packet_header
+      && (n->packet_header = ttv_decoder_decode (d, m->packet_header, "trace.packet.header",
+                                                 l->pdata, l->pbits, &pos, &local)) < 0)
+    return event_error (error, sf, l, 0, local->message);
+  if (sc->packet_context
+      && (n->packet_ctx = ttv_decoder_decode (d, sc->packet_context, "stream.packet.context",
+                                              l->pdata, l->pbits, &pos, &local)) < 0)
+    return event_error (error, sf, l, 0, local->message);
+  pos = hdr_bit;
+  if (sc->event_header)
+    {
+      n->header = ttv_decoder_decode (d, sc->event_header, "stream.event.header", l->pdata, l->pbits,
+                                      &pos, &local);
+      if (n->header < 0)
+        return event_error (error, sf, l, hdr_bit, local->message);
+    }
+  if (*ec == NULL)
+    {
+      guint64 id = 0;
+      if (n->header >= 0)
+        {
+          const TtvValue *root = ttv_decoder_get (d, (guint32) n->header);
+          const TtvValue *idv = find_last (d, root, "id", NULL);
+          if (idv)
+            ttv_value_get_uint (idv, &id);
+          const TtvValue *ts = find_last (d, root, "timestamp", NULL);
+          if (clock && ts && ts->type->kind == TTV_TYPE_INTEGER)
+            update_clock (clock, ts->v.u, ts->type->size_bits);
+        }
+      *ec = ttv_ctf_stream_find_event (sc, id);
+      if (*ec == NULL)
+        {
+          g_autofree char *msg = g_strdup_printf (_("unknown event id %" G_GUINT64_FORMAT), id);
+          return event_error (error, sf, l, hdr_bit, msg);
+        }
+    }
+  if (sc->event_context
+      && (n->stream_ctx = ttv_decoder_decode (d, sc->event_context, "stream.event.context",
+                                              l->pdata, l->pbits, &pos, &local)) < 0)
+    return event_error (error, sf, l, hdr_bit, local->message);
+  if ((*ec)->context
+      && (n->event_ctx = ttv_decoder_decode (d, (*ec)->context, "event.context", l->pdata, l->pbits,
+                                             &pos, &local)) < 0)
+    return event_error (error, sf, l, hdr_bit, local->message);
+  n->payload_bit = pos;
+  if ((*ec)->fields
+      && (n->payload = ttv_decoder_decode (d, (*ec)->fields, "event.fields", l->pdata, l->pbits,
+                                           &pos, &local)) < 0)
+    return event_error (error, sf, l, hdr_bit, local->message);
+  if (end_bit)
+    *end_bit = pos;
+  return TRUE;
+}
+
+/* LTTng event header: id (enum), then variant compact { timestamp } or
+ * extended { id; timestamp }. */
+static inline gboolean
+read_lttng_header (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id, guint64 *ts,
+                   guint *ts_bits, GError **error)
+{
+  const CtfStreamClass *sc = sf->sc;
+  guint64 p = align_up (align_up (*pos, sc->h_align), sc->h_id_align);
+  if (p + sc->h_id_bits > l->pbits)
+    return event_error (error, sf, l, p, _("data ends inside an event header"));
+  guint64 v = ttv_read_bits (l->pdata, p, sc->h_id_bits, sc->header_order);
+  p += sc->h_id_bits;
+  if (v >= sc->h_compact_start && v <= sc->h_compact_end)
+    {
+      p = align_up (align_up (p, sc->h_c_align), sc->h_c_ts_align);
+      if (p + sc->h_c_ts_bits > l->pbits)
+        return event_error (error, sf, l, p, _("data ends inside an event header"));
+      *ts = ttv_read_bits (l->pdata, p, sc->h_c_ts_bits, sc->header_order);
+      *ts_bits = sc->h_c_ts_bits;
+      *id = v;
+      p += sc->h_c_ts_bits;
+    }
+  else if (v == sc->h_ext_value)
+    {
+      p = align_up (align_up (p, sc->h_e_align), sc->h_e_id_align);
+      if (p + sc->h_e_id_bits > l->pbits)
+        return event_error (error, sf, l, p, _("data ends inside an event header"));
+      *id = ttv_read_bits (l->pdata, p, sc->h_e_id_bits, sc->header_order);
+      p = align_up (p + sc->h_e_id_bits, sc->h_e_ts_align);
+      if (p + sc->h_e_ts_bits > l->pbits)
+        return event_error (error, sf, l, p, _("data ends inside an event header"));
+      *ts = ttv_read_bits (l->pdata, p, sc->h_e_ts_bits, sc->header_order);
+      *ts_bits = sc->h_e_ts_bits;
+      p += sc->h_e_ts_bits;
+    }
+  else
+    {
+      g_autofree char *msg = g_strdup_printf (_("event header variant tag %" G_GUINT64_FORMAT
+                                                " selects no option"), v);
+      return event_error (error, sf, l, p, msg);
+    }
+  *pos = p;
+  return TRUE;
+}
+
+/* Decodes the event at l->bit into l->head (or clears has_head at the end
+ * of the packet). */
+static gboolean
+lane_peek (CtfCursor *c, Lane *l, GError **error)
+{
+  CtfStreamFile *sf = c->sf;
+  CtfStreamClass *sc = sf->sc;
+  l->has_head = FALSE;
+  if (l->bit >= l->pbits)
+    return TRUE;
+  guint64 pos = l->bit;
+  guint64 clock = l->clock_before;
+  CtfEventClass *ec = NULL;
+  if (sc->header_kind == CTF_HEADER_LTTNG)
+    {
+      guint64 id = 0, ts = 0;
+      guint ts_bits = 64;
+      if (!read_lttng_header (sf, l, &pos, &id, &ts, &ts_bits, error))
+        return FALSE;
+      update_clock (&clock, ts, ts_bits);
+      ec = ttv_ctf_stream_find_event (sc, id);
+      if (ec == NULL)
+        {
+          g_autofree char *msg = g_strdup_printf (_("unknown event id %" G_GUINT64_FORMAT), id);
+          return event_error (error, sf, l, l->bit, msg);
+        }
+      g_autoptr (GError) local = NULL;
+      gboolean ok = TRUE;
+      if (sc->event_context)
+        ok = ttv_decoder_skip (c->decoder, sc->event_context, l->pdata, l->pbits, &pos, &local);
+      if (ok && ec->context)
+        ok = ttv_decoder_skip (c->decoder, ec->context, l->pdata, l->pbits, &pos, &local);
+      guint64 payload = pos;
+      if (ok && ec->fields)
+        ok = ttv_decoder_skip (c->decoder, ec->fields, l->pdata, l->pbits, &pos, &local);
+      if (!ok && local->code != TTV_FORMAT_ERROR_INVALID)
+        return event_error (error, sf, l, l->bit, local->message);
+      l->head.payload_bit = payload;
+      if (!ok)
+        {
+          /* A reference to another scope: decode with the scopes. */
+          Nodes n;
+          if (!decode_all (sf, l, l->bit, c->decoder, &ec, NULL, &pos, &n, error))
+            return FALSE;
+        }
+    }
+  else
+    {
+      Nodes n;
+      if (!decode_all (sf, l, l->bit, c->decoder, &ec, &clock, &pos, &n, error))
+        return FALSE;
+      l->head.payload_bit = n.payload_bit;
+    }
+  if (pos > l->pbits || pos == l->bit)
+    return event_error (error, sf, l, l->bit, _("event of no size or past the packet content"));
+  l->clock = clock;
+  l->next_bit = pos;
+  TtvEvent *ev = &l->head;
+  ev->time = ttv_ctf_clock_to_time (sc->clock, clock);
+  ev->cycles = clock;
+  ev->type = ec->type;
+  ev->tracefile = sf->tracefile;
+  ev->pos.block = l->packet;
+  ev->pos.offset = l->bit / 8;
+  ev->pos.index = l->index;
+  ev->data = l->pdata;
+  ev->data_bits = l->pbits;
+  ev->priv = GSIZE_TO_POINTER ((gsize) l->bit);
+  l->has_head = TRUE;
+  return TRUE;
+}
+
+static gboolean
+lane_advance (CtfCursor *c, Lane *l, GError **error)
+{
+  l->bit = l->next_bit;
+  l->clock_before = l->clock;
+  l->index++;
+  return lane_peek (c, l, error);
+}
+
+/* Opens packet @index on a lane positioned at its first event. */
+static gboolean
+lane_open (CtfCursor *c, Lane *l, guint64 index, GError **error)
+{
+  CtfStreamFile *sf = c->sf;
+  memset (l, 0, sizeof *l);
+  l->packet = index;
+  if (!ttv_ctf_packet_read_context (sf, index, c->decoder, NULL, NULL, error))
+    return FALSE;
+  const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
+  l->pdata = sf->data + pk->offset;
+  l->pbits = pk->content_bits;
+  l->bit = pk->events_bit;
+  l->clock_before = pk->ts_begin;
+  return lane_peek (c, l, error);
+}
+
+static void
+lanes_drop_empty (CtfCursor *c)
+{
+  guint j = 0;
+  for (guint i = 0; i < c->n_lanes; i++)
+    if (c->lanes[i].has_head)
+      {
+        if (i != j)
+          c->lanes[j] = c->lanes[i];
+        j++;
+      }
+  c->n_lanes = j;
+}
+
+/* Opens the next packets while they may hold an event not later than the
+ * earliest head (all of them when no lane is open). */
+static gboolean
+lanes_fill (CtfCursor *c, GError **error)
+{
+  CtfStreamFile *sf = c->sf;
+  for (;;)
+    {
+      lanes_drop_empty (c);
+      if (c->next_packet >= sf->packets->len || c->n_lanes == MAX_LANES)
+        return TRUE;
+      const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, c->next_packet);
+      if (c->n_lanes > 0)
+        {
+          TtvTime min = TTV_TIME_MAX;
+          for (guint i = 0; i < c->n_lanes; i++)
+            min = MIN (min, c->lanes[i].head.time);
+          if (!sf->overlapping || pk->t_begin > min)
+            return TRUE;
+        }
+      Lane *l = &c->lanes[c->n_lanes];
+      if (!lane_open (c, l, c->next_packet, error))
+        return FALSE;
+      c->next_packet++;
+      c->n_lanes++;
+    }
+}
+
+static gboolean
+fail_sticky (CtfCursor *c, GError *e, GError **error)
+{
+  if (c->error == NULL)
+    c->error = e;
+  else if (e)
+    g_error_free (e);
+  g_propagate_error (error, g_error_copy (c->error));
+  return FALSE;
+}
+
+gboolean
+ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error)
+{
+  CtfCursor *c = (CtfCursor *) cursor;
+  GError *e = NULL;
+  if (G_UNLIKELY (c->error))
+    return fail_sticky (c, NULL, error);
+  if (G_UNLIKELY (c->n_lanes != 1 || c->sf->overlapping))
+    {
+      if (!lanes_fill (c, &e))
+        return fail_sticky (c, e, error);
+      if (c->n_lanes == 0)
+        return FALSE;
+    }
+  Lane *best = &c->lanes[0];
+  for (guint i = 1; i < c->n_lanes; i++)
+    if (c->lanes[i].head.time < best->head.time)
+      best = &c->lanes[i];
+  *event = best->head;
+  /* A bad event after this one is reported by the next call. */
+  if (!lane_advance (c, best, &c->error))
+    best->has_head = FALSE;
+  if (!best->has_head)
+    lanes_drop_empty (c);
+  return TRUE;
+}
+
+/* First packet whose end is not before @t (packets in file order). */
+static guint64
+first_packet_ending_after (const CtfStreamFile *sf, TtvTime t)
+{
+  guint64 lo = 0, hi = sf->packets->len;
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      if (g_array_index (sf->packets, CtfPacket, mid).t_end < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Rebuilds the merge state in which the next event is the first with
+ * (time, packet, index) after (t, packet b, index k) in delivery order;
+ * b = -1 means "the first event at or after t". */
+static gboolean
+reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
+{
+  CtfStreamFile *sf = c->sf;
+  c->n_lanes = 0;
+  guint64 q = first_packet_ending_after (sf, t);
+  if (b >= 0 && (guint64) b < q)
+    q = (guint64) b;
+  c->next_packet = q;
+  while (c->next_packet < sf->packets->len && c->n_lanes < MAX_LANES)
+    {
+      guint64 p = c->next_packet;
+      const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, p);
+      if (p > q && pk->t_begin > t && (b < 0 || p > (guint64) b))
+        break;
+      Lane *l = &c->lanes[c->n_lanes];
+      if (!lane_open (c, l, p, error))
+        return FALSE;
+      c->next_packet++;
+      c->n_lanes++;
+      while (l->has_head)
+        {
+          gboolean before;
+          if ((gint64) p == b)
+            before = l->index < k;
+          else if (b >= 0 && (gint64) p < b)
+            before = l->head.time <= t;
+          else
+            before = l->head.time < t;
+          if (!before)
+            break;
+          if (!lane_advance (c, l, error))
+            return FALSE;
+        }
+      if (!sf->overlapping && l->has_head)
+        break;
+      if (!l->has_head && b < 0)
+        c->n_lanes--;
+    }
+  lanes_drop_empty (c);
+  return TRUE;
+}
+
+gboolean
+ttv_ctf_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
+{
+  CtfCursor *c = (CtfCursor *) cursor;
+  g_clear_error (&c->error);
+  GError *e = NULL;
+  if (!reposition (c, time, -1, 0, &e))
+    return fail_sticky (c, e, error);
+  return TRUE;
+}
+
+gboolean
+ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos, GError **error)
+{
+  CtfCursor *c = (CtfCursor *) cursor;
+  CtfStreamFile *sf = c->sf;
+  g_clear_error (&c->error);
+  c->n_lanes = 0;
+  if (pos->block >= sf->packets->len)
+    {
+      g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
+                   _("%s: no packet %" G_GUINT64_FORMAT), sf->path, pos->block);
+      return FALSE;
+    }
+  /* Find the event's time, then rebuild the merge state around it. */
+  Lane l;
+  GError *e = NULL;
+  if (!lane_open (c, &l, pos->block, &e))
+    return fail_sticky (c, e, error);
+  while (l.has_head && l.index < pos->index)
+    if (!lane_advance (c, &l, &e))
+      return fail_sticky (c, e, error);
+  if (!l.has_head || l.bit / 8 != pos->offset)
+    {
+      g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
+                   _("%s: packet %" G_GUINT64_FORMAT " has no event %" G_GUINT64_FORMAT
+                     " at byte offset %" G_GUINT64_FORMAT),
+                   sf->path, pos->block, pos->index, pos->offset);
+      return FALSE;
+    }
+  if (!sf->overlapping)
+    {
+      c->lanes[0] = l;
+      c->n_lanes = 1;
+      c->next_packet = pos->block + 1;
+      return TRUE;
+    }
+  if (!reposition (c, l.head.time, (gint64) pos->block, pos->index, &e))
+    return fail_sticky (c, e, error);
+  return TRUE;
+}
+
+static gint32
+decode_event (const TtvEvent *event, TtvDecoder *decoder, Nodes *n, GError **error)
+{
+  CtfStreamFile *sf = event->tracefile->priv;
+  Lane l = { 0 };
+  l.packet = event->pos.block;
+  l.pdata = event->data;
+  l.pbits = event->data_bits;
+  CtfEventClass *ec = event->type->priv;
+  if (!decode_all (sf, &l, CTF_EVENT_HEADER_BIT (event), decoder, &ec, NULL, NULL, n, error))
+    return -1;
+  if (n->payload < 0)
+    {
+      /* An event class without fields: an empty struct. */
+      static TtvType *empty;
+      if (g_once_init_enter (&empty))
+        {
+          TtvType *t = ttv_type_new_struct ();
+          ttv_type_finish (t);
+          g_once_init_leave (&empty, t);
+        }
+      guint64 pos = 0;
+      n->payload = ttv_decoder_decode (decoder, empty, NULL, event->data, 0, &pos, NULL);
+    }
+  return n->payload;
+}
+
+gint32
+ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error)
+{
+  Nodes n;
+  return decode_event (event, decoder, &n, error);
+}
+
+gint32
+ttv_ctf_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint32 *stream_ctx,
+                               gint32 *event_ctx, gint32 *packet_ctx, GError **error)
+{
+  g_return_val_if_fail (event != NULL && decoder != NULL, -1);
+  g_return_val_if_fail (ttv_ctf_trace_is_ctf (event->tracefile->trace), -1);
+  Nodes n;
+  gint32 r = decode_event (event, decoder, &n, error);
+  if (stream_ctx)
+    *stream_ctx = n.stream_ctx;
+  if (event_ctx)
+    *event_ctx = n.event_ctx;
+  if (packet_ctx)
+    *packet_ctx = n.packet_ctx;
+  return r;
+}
+
+TtvCursor *
+ttv_ctf_cursor_new (TtvTracefile *tf, GError **error)
+{
+  CtfCursor *c = g_new0 (CtfCursor, 1);
+  c->sf = tf->priv;
+  c->decoder = ttv_decoder_new ();
+  /* When the first packet cannot be read, next() reports it. */
+  reposition (c, TTV_TIME_MIN, -1, 0, &c->error);
+  return (TtvCursor *) c;
+}
+
+void
+ttv_ctf_cursor_free (TtvCursor *cursor)
+{
+  CtfCursor *c = (CtfCursor *) cursor;
+  ttv_decoder_free (c->decoder);
+  g_clear_error (&c->error);
+  g_free (c);
+}

@@ -1,0 +1,325 @@
+/* ttv-ctf-meta.c: the resolution pass of the CTF reader: links event classes
+ * to stream classes, finds clocks, prepares the event header fast path. */
+#include "formats/ctf/ttv-ctf-private.h"
+
+#include <string.h>
+
+#define DENSE_ID_LIMIT 65536
+
+void ttv_ctf_meta_finish (CtfMeta *meta);
+
+CtfMeta *
+ttv_ctf_meta_new (void)
+{
+  CtfMeta *m = g_new0 (CtfMeta, 1);
+  m->major = 1;
+  m->minor = 8;
+  m->byte_order = TTV_BYTE_ORDER_NATIVE;
+  m->env_keys = g_ptr_array_new_with_free_func (g_free);
+  m->env_values = g_ptr_array_new_with_free_func (g_free);
+  m->env_is_string = g_ptr_array_new ();
+  m->clocks = g_ptr_array_new ();
+  m->streams = g_ptr_array_new ();
+  m->events = g_ptr_array_new ();
+  return m;
+}
+
+static void
+clock_free (CtfClock *c)
+{
+  g_free (c->name);
+  g_free (c->description);
+  g_free (c);
+}
+
+static void
+stream_free (CtfStreamClass *s)
+{
+  g_clear_pointer (&s->packet_context, ttv_type_unref);
+  g_clear_pointer (&s->event_header, ttv_type_unref);
+  g_clear_pointer (&s->event_context, ttv_type_unref);
+  g_ptr_array_unref (s->events);
+  if (s->by_id)
+    g_ptr_array_unref (s->by_id);
+  if (s->by_id_hash)
+    g_hash_table_unref (s->by_id_hash);
+  g_free (s);
+}
+
+static void
+event_free (CtfEventClass *e)
+{
+  g_free (e->name);
+  g_free (e->emf_uri);
+  g_clear_pointer (&e->context, ttv_type_unref);
+  g_clear_pointer (&e->fields, ttv_type_unref);
+  g_free (e);
+}
+
+void
+ttv_ctf_meta_free (CtfMeta *m)
+{
+  if (m == NULL)
+    return;
+  g_clear_pointer (&m->packet_header, ttv_type_unref);
+  g_ptr_array_unref (m->env_keys);
+  g_ptr_array_unref (m->env_values);
+  g_ptr_array_unref (m->env_is_string);
+  g_ptr_array_foreach (m->clocks, (GFunc) (void (*) (void)) clock_free, NULL);
+  g_ptr_array_unref (m->clocks);
+  g_ptr_array_foreach (m->streams, (GFunc) (void (*) (void)) stream_free, NULL);
+  g_ptr_array_unref (m->streams);
+  g_ptr_array_foreach (m->events, (GFunc) (void (*) (void)) event_free, NULL);
+  g_ptr_array_unref (m->events);
+  g_free (m->path);
+  g_free (m);
+}
+
+CtfStreamClass *
+ttv_ctf_meta_find_stream (const CtfMeta *m, guint64 id)
+{
+  for (guint i = 0; i < m->streams->len; i++)
+    {
+      CtfStreamClass *s = g_ptr_array_index (m->streams, i);
+      if (s->id == id)
+        return s;
+    }
+  return NULL;
+}
+
+CtfEventClass *
+ttv_ctf_stream_find_event (const CtfStreamClass *sc, guint64 id)
+{
+  if (sc->by_id)
+    return id < sc->by_id->len ? g_ptr_array_index (sc->by_id, id) : NULL;
+  return g_hash_table_lookup (sc->by_id_hash, &id);
+}
+
+CtfClock *
+ttv_ctf_meta_find_clock (const CtfMeta *m, const char *name)
+{
+  for (guint i = 0; i < m->clocks->len; i++)
+    {
+      CtfClock *c = g_ptr_array_index (m->clocks, i);
+      if (name == NULL || g_strcmp0 (c->name, name) == 0)
+        return c;
+    }
+  return NULL;
+}
+
+static TtvTime
+saturate (__int128 v)
+{
+  if (v > (__int128) TTV_TIME_MAX)
+    return TTV_TIME_MAX;
+  if (v < (__int128) TTV_TIME_MIN)
+    return TTV_TIME_MIN;
+  return (TtvTime) v;
+}
+
+TtvTime
+ttv_ctf_clock_to_time (const CtfClock *c, guint64 value)
+{
+  if (c == NULL)
+    return value > (guint64) TTV_TIME_MAX ? TTV_TIME_MAX : (TtvTime) value;
+  if (c->freq == 1000000000u)
+    return saturate (c->base_ns + (__int128) value);
+  return saturate (c->base_ns + (__int128) value * 1000000000 / (__int128) c->freq);
+}
+
+static void
+clock_prepare (CtfClock *c)
+{
+  /* offset cycles >= freq move into seconds (as babeltrace2 does), so that
+   * the sub-second part alone is converted; 128 bits hold any offset. */
+  __int128 secs = c->offset_s;
+  __int128 cyc = c->offset;
+  __int128 f = (__int128) c->freq;
+  __int128 q = cyc / f, r = cyc % f;
+  if (r < 0)
+    {
+      r += f;
+      q--;
+    }
+  secs += q;
+  c->base_ns = secs * 1000000000 + r * 1000000000 / f;
+}
+
+static const TtvField *
+field_at (const TtvType *t, guint i)
+{
+  return t && t->fields && i < t->fields->len ? g_ptr_array_index (t->fields, i) : NULL;
+}
+
+static const TtvType *
+find_clocked (const TtvType *t, const char *name)
+{
+  gint i = ttv_type_find_field (t, name);
+  if (i < 0)
+    return NULL;
+  const TtvType *f = field_at (t, (guint) i)->type;
+  return f->kind == TTV_TYPE_INTEGER ? f : NULL;
+}
+
+static gboolean
+int_field (const TtvType *t, guint i, const char *name, gboolean want_clock)
+{
+  const TtvField *f = field_at (t, i);
+  return f && strcmp (f->name, name) == 0 && f->type->kind == TTV_TYPE_INTEGER
+         && !f->type->is_signed && (!want_clock || f->type->clock_name != NULL);
+}
+
+/* Recognises LTTng's event_header_compact / event_header_large. */
+static void
+prepare_header (CtfStreamClass *sc)
+{
+  const TtvType *h = sc->event_header;
+  sc->header_kind = CTF_HEADER_GENERIC;
+  if (!h || h->fields->len != 2)
+    return;
+  const TtvField *fid = field_at (h, 0), *fv = field_at (h, 1);
+  if (strcmp (fid->name, "id") || fid->type->kind != TTV_TYPE_ENUM || fid->type->is_signed
+      || fv->type->kind != TTV_TYPE_VARIANT || g_strcmp0 (fv->type->ref, "id")
+      || fv->type->fields->len != 2)
+    return;
+  const TtvType *e = fid->type;
+  const TtvType *v = fv->type;
+  gint ic = ttv_type_find_field (v, "compact"), ie = ttv_type_find_field (v, "extended");
+  if (ic < 0 || ie < 0)
+    return;
+  const TtvType *c = field_at (v, (guint) ic)->type, *x = field_at (v, (guint) ie)->type;
+  if (c->kind != TTV_TYPE_STRUCT || x->kind != TTV_TYPE_STRUCT || c->fields->len != 1
+      || x->fields->len != 2 || !int_field (c, 0, "timestamp", TRUE) || !int_field (x, 0, "id", FALSE)
+      || !int_field (x, 1, "timestamp", TRUE))
+    return;
+  /* The mapping of labels must be exactly: compact = a ... b, extended = X,
+   * with X outside [a, b]; any other value selects no option. */
+  guint64 cs = 0, ce = 0, xv = 0;
+  gboolean have_c = FALSE, have_x = FALSE;
+  for (guint i = 0; i < e->mappings->len; i++)
+    {
+      const TtvEnumMapping *m = &g_array_index (e->mappings, TtvEnumMapping, i);
+      if (!strcmp (m->label, "compact") && !have_c)
+        {
+          cs = m->start;
+          ce = m->end;
+          have_c = TRUE;
+        }
+      else if (!strcmp (m->label, "extended") && !have_x && m->start == m->end)
+        {
+          xv = m->start;
+          have_x = TRUE;
+        }
+      else
+        return;
+    }
+  if (!have_c || !have_x || (xv >= cs && xv <= ce) || x->fields->len != 2)
+    return;
+  const TtvType *cts = field_at (c, 0)->type, *xid = field_at (x, 0)->type, *xts = field_at (x, 1)->type;
+  TtvByteOrder o = e->byte_order;
+  if (cts->byte_order != o || xid->byte_order != o || xts->byte_order != o)
+    return;
+  sc->header_order = o;
+  sc->h_align = h->align_bits;
+  sc->h_id_bits = e->size_bits;
+  sc->h_id_align = e->align_bits;
+  sc->h_ext_value = (guint) xv;
+  sc->h_c_align = c->align_bits;
+  sc->h_c_ts_bits = cts->size_bits;
+  sc->h_c_ts_align = cts->align_bits;
+  sc->h_e_align = x->align_bits;
+  sc->h_e_id_bits = xid->size_bits;
+  sc->h_e_id_align = xid->align_bits;
+  sc->h_e_ts_bits = xts->size_bits;
+  sc->h_e_ts_align = xts->align_bits;
+  /* compact range kept in the unused generic field below */
+  sc->h_compact_start = cs;
+  sc->h_compact_end = ce;
+  if (xv > G_MAXUINT)
+    return;
+  sc->header_kind = CTF_HEADER_LTTNG;
+}
+
+static void
+finish_type (TtvType *t)
+{
+  if (t)
+    ttv_type_finish (t);
+}
+
+void
+ttv_ctf_meta_finish (CtfMeta *m)
+{
+  for (guint i = 0; i < m->clocks->len; i++)
+    clock_prepare (g_ptr_array_index (m->clocks, i));
+  finish_type (m->packet_header);
+  /* Traces with events but no stream block have one implicit stream class. */
+  if (m->streams->len == 0)
+    {
+      CtfStreamClass *s = g_new0 (CtfStreamClass, 1);
+      s->events = g_ptr_array_new ();
+      g_ptr_array_add (m->streams, s);
+    }
+  for (guint i = 0; i < m->streams->len; i++)
+    {
+      CtfStreamClass *s = g_ptr_array_index (m->streams, i);
+      finish_type (s->packet_context);
+      finish_type (s->event_header);
+      finish_type (s->event_context);
+      prepare_header (s);
+      /* The clock of the timestamps: the header's, the packet context's,
+       * or the only one. */
+      const TtvType *ts = NULL;
+      if (s->header_kind == CTF_HEADER_LTTNG)
+        {
+          const TtvType *v = field_at (s->event_header, 1)->type;
+          const TtvType *c = field_at (v, (guint) ttv_type_find_field (v, "compact"))->type;
+          ts = field_at (c, 0)->type;
+        }
+      if (!ts && s->event_header)
+        ts = find_clocked (s->event_header, "timestamp");
+      if (!ts && s->packet_context)
+        ts = find_clocked (s->packet_context, "timestamp_begin");
+      if (ts && ts->clock_name)
+        s->clock = ttv_ctf_meta_find_clock (m, ts->clock_name);
+      if (!s->clock && m->clocks->len == 1)
+        s->clock = g_ptr_array_index (m->clocks, 0);
+    }
+  for (guint i = 0; i < m->events->len; i++)
+    {
+      CtfEventClass *e = g_ptr_array_index (m->events, i);
+      finish_type (e->context);
+      finish_type (e->fields);
+      CtfStreamClass *s = e->has_stream_id ? ttv_ctf_meta_find_stream (m, e->stream_id)
+                          : m->streams->len == 1 ? g_ptr_array_index (m->streams, 0) : NULL;
+      if (s == NULL)
+        continue;  /* an event of an undeclared stream class cannot appear */
+      e->stream = s;
+      g_ptr_array_add (s->events, e);
+    }
+  for (guint i = 0; i < m->streams->len; i++)
+    {
+      CtfStreamClass *s = g_ptr_array_index (m->streams, i);
+      guint64 max_id = 0;
+      for (guint j = 0; j < s->events->len; j++)
+        max_id = MAX (max_id, ((CtfEventClass *) g_ptr_array_index (s->events, j))->id);
+      if (max_id < DENSE_ID_LIMIT)
+        {
+          s->by_id = g_ptr_array_new ();
+          g_ptr_array_set_size (s->by_id, s->events->len ? (guint) max_id + 1 : 0);
+        }
+      else
+        s->by_id_hash = g_hash_table_new (g_int64_hash, g_int64_equal);
+      for (guint j = 0; j < s->events->len; j++)
+        {
+          CtfEventClass *e = g_ptr_array_index (s->events, j);
+          if (s->by_id)
+            {
+              if (g_ptr_array_index (s->by_id, e->id) == NULL)
+                g_ptr_array_index (s->by_id, e->id) = e;
+            }
+          else if (!g_hash_table_contains (s->by_id_hash, &e->id))
+            g_hash_table_insert (s->by_id_hash, &e->id, e);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+/* ttv-ctf-metadata.c: the first pass of the CTF reader, bytes in: a metadata
+ * file, plain TSDL text or packetized (magic 0x75D11D57, either byte order). */
+#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+/* magic, uuid[16], checksum, content_size, packet_size (bits),
+ * compression, encryption, checksum schemes, major, minor. */
+#define METADATA_HEADER_BYTES 37
+
+static guint32
+read_u32 (const guint8 *p, gboolean big)
+{
+  guint32 v;
+  memcpy (&v, p, 4);
+  return big ? GUINT32_FROM_BE (v) : GUINT32_FROM_LE (v);
+}
+
+gboolean
+ttv_ctf_metadata_looks_valid (const guint8 *data, gsize len)
+{
+  if (len >= 4 && (read_u32 (data, FALSE) == TTV_CTF_METADATA_MAGIC
+                   || read_u32 (data, TRUE) == TTV_CTF_METADATA_MAGIC))
+    return TRUE;
+  return len >= 6 && memcmp (data, "/* CTF", 6) == 0;
+}
+
+char *
+ttv_ctf_metadata_unpack (const guint8 *data, gsize len, const char *path, gsize *out_len,
+                         GError **error)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  gsize pos = 0;
+  gboolean big = read_u32 (data, TRUE) == TTV_CTF_METADATA_MAGIC;
+  while (pos < len)
+    {
+      if (len - pos < METADATA_HEADER_BYTES)
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+                       _("%s: metadata packet header truncated at byte offset %" G_GSIZE_FORMAT),
+                       path, pos);
+          return NULL;
+        }
+      const guint8 *p = data + pos;
+      if (read_u32 (p, big) != TTV_CTF_METADATA_MAGIC)
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+                       _("%s: bad metadata packet magic 0x%08x at byte offset %" G_GSIZE_FORMAT),
+                       path, read_u32 (p, big), pos);
+          return NULL;
+        }
+      guint32 content_bits = read_u32 (p + 24, big);
+      guint32 packet_bits = read_u32 (p + 28, big);
+      guint8 compression = p[32], encryption = p[33];
+      if (compression != 0 || encryption != 0)
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED,
+                       _("%s: compressed or encrypted metadata packet at byte offset %" G_GSIZE_FORMAT),
+                       path, pos);
+          return NULL;
+        }
+      if (content_bits % 8 || packet_bits % 8 || content_bits > packet_bits
+          || content_bits / 8 < METADATA_HEADER_BYTES || packet_bits / 8 > len - pos)
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+                       _("%s: metadata packet at byte offset %" G_GSIZE_FORMAT
+                         " has inconsistent sizes (content %u bits, packet %u bits, %" G_GSIZE_FORMAT " bytes left)"),
+                       path, pos, content_bits, packet_bits, len - pos);
+          return NULL;
+        }
+      g_string_append_len (text, (const char *) p + METADATA_HEADER_BYTES,
+                           content_bits / 8 - METADATA_HEADER_BYTES);
+      pos += packet_bits / 8;
+    }
+  /* The lexer stops at a NUL: a packet padded with zeros would end the text. */
+  if (memchr (text->str, '\0', text->len))
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+                   _("%s: metadata text contains a NUL byte"), path);
+      return NULL;
+    }
+  *out_len = text->len;
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+char *
+ttv_ctf_metadata_read (const char *path, gsize *len, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize size = 0;
+  g_autoptr (GError) local = NULL;
+  if (!g_file_get_contents (path, &contents, &size, &local))
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
+      return NULL;
+    }
+  const guint8 *data = (const guint8 *) contents;
+  if (size >= 4 && (read_u32 (data, FALSE) == TTV_CTF_METADATA_MAGIC
+                    || read_u32 (data, TRUE) == TTV_CTF_METADATA_MAGIC))
+    return ttv_ctf_metadata_unpack (data, size, path, len, error);
+  if (memchr (contents, '\0', size))
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+                   _("%s: neither packetized metadata nor text (NUL byte found)"), path);
+      return NULL;
+    }
+  *len = size;
+  return g_steal_pointer (&contents);
+}

@@ -1,0 +1,201 @@
+/* ttv-ctf-private.h: the CTF 1.8 reader's internal model, shared by its passes
+ * (metadata bytes, TSDL lexer and parser, stream index, cursor, text output). */
+#pragma once
+
+#include "ttv-trace.h"
+
+G_BEGIN_DECLS
+
+#define TTV_CTF_METADATA_MAGIC 0x75D11D57u
+#define TTV_CTF_PACKET_MAGIC 0xC1FC1FC1u
+#define TTV_CTF_INDEX_MAGIC 0xC1F1DCC1u
+
+/* --- Pass 1: metadata bytes -> TSDL text (ttv-ctf-metadata.c) ---------- */
+
+/* Reads @path (plain text or packetized, either byte order); returns the
+ * TSDL text (NUL-terminated, *len bytes without the NUL). */
+char *ttv_ctf_metadata_read (const char *path, gsize *len, GError **error);
+/* TRUE when @data starts like CTF metadata (packet magic or "/ * CTF" text). */
+gboolean ttv_ctf_metadata_looks_valid (const guint8 *data, gsize len);
+/* Packetized metadata -> text; @path is only used in messages. */
+char *ttv_ctf_metadata_unpack (const guint8 *data, gsize len, const char *path, gsize *out_len,
+                               GError **error);
+
+/* --- Pass 2: TSDL lexer (ttv-ctf-lexer.c) ------------------------------ */
+
+typedef enum {
+  CTF_TOK_EOF,
+  CTF_TOK_IDENT,
+  CTF_TOK_INTEGER,     /* value in .value (magnitude; sign is a separate token) */
+  CTF_TOK_STRING,      /* "..." ; .text excludes the quotes, escapes kept raw */
+  CTF_TOK_CHAR,        /* '...' */
+  CTF_TOK_PUNCT,       /* one of { } ( ) [ ] ; : , = . < > * + - */
+  CTF_TOK_ASSIGN_TYPE, /* := */
+  CTF_TOK_ELLIPSIS,    /* ... */
+  CTF_TOK_ARROW,       /* -> */
+  CTF_TOK_ERROR,       /* lexical error; .text holds the message */
+} CtfTokenKind;
+
+typedef struct {
+  CtfTokenKind kind;
+  const char *text;    /* weak, into the source */
+  guint len;
+  guint line, column;  /* 1-based */
+  guint64 value;
+} CtfToken;
+
+typedef struct {
+  const char *src;     /* weak */
+  gsize len;
+  gsize pos;
+  guint line, column;
+} CtfLexer;
+
+void     ttv_ctf_lexer_init (CtfLexer *lexer, const char *src, gsize len);
+void     ttv_ctf_lexer_next (CtfLexer *lexer, CtfToken *token);
+gboolean ttv_ctf_token_is (const CtfToken *token, const char *text);
+char    *ttv_ctf_token_dup (const CtfToken *token);
+/* Undoes C-style escapes of a string literal's text. */
+char    *ttv_ctf_string_unescape (const char *text, gsize len);
+
+/* --- Pass 3: the trace model the parser fills (ttv-ctf-parser.c) ------- */
+
+typedef struct {
+  char *name;             /* owned */
+  char *description;      /* owned, may be NULL */
+  guint64 freq;           /* Hz, > 0 */
+  /* As written (any 64-bit value, either sign): 128 bits so that the
+   * conversion to nanoseconds never overflows before saturating. */
+  __int128 offset_s;
+  __int128 offset;        /* cycles */
+  gboolean absolute;
+  /* Precomputed: time = base_ns + value * 1e9 / freq (saturated). */
+  __int128 base_ns;
+} CtfClock;
+
+typedef struct _CtfStreamClass CtfStreamClass;
+
+typedef struct {
+  char *name;             /* owned: exact CTF name */
+  guint64 id;
+  guint64 stream_id;
+  gboolean has_id, has_stream_id;
+  gint64 loglevel;        /* -1 if absent */
+  char *emf_uri;          /* owned, may be NULL */
+  TtvType *context;       /* owned, may be NULL */
+  TtvType *fields;        /* owned, may be NULL */
+  CtfStreamClass *stream; /* weak */
+  TtvEventType *type;     /* weak */
+} CtfEventClass;
+
+typedef enum {
+  CTF_HEADER_GENERIC,
+  CTF_HEADER_LTTNG,       /* struct { enum id; variant <id> { compact {ts}; extended {id; ts} } v; } */
+} CtfHeaderKind;
+
+struct _CtfStreamClass {
+  guint64 id;
+  gboolean has_id;
+  TtvType *packet_context;  /* owned, may be NULL */
+  TtvType *event_header;    /* owned, may be NULL */
+  TtvType *event_context;   /* owned, may be NULL */
+  GPtrArray *events;        /* of CtfEventClass *, weak */
+  GPtrArray *by_id;         /* of CtfEventClass *, weak, indexed by id (dense ids), may be NULL */
+  GHashTable *by_id_hash;   /* guint64* -> CtfEventClass *, for sparse ids */
+  CtfClock *clock;          /* weak: the clock of the timestamps, may be NULL */
+  /* LTTng header fast path (align and size in bits). */
+  CtfHeaderKind header_kind;
+  TtvByteOrder header_order;
+  guint h_align, h_id_bits, h_id_align, h_ext_value;
+  guint h_c_align, h_c_ts_bits, h_c_ts_align;
+  guint h_e_align, h_e_id_bits, h_e_id_align, h_e_ts_bits, h_e_ts_align;
+  guint64 h_compact_start, h_compact_end;
+};
+
+typedef struct {
+  guint major, minor;
+  guint8 uuid[16];
+  gboolean has_uuid;
+  TtvByteOrder byte_order;
+  gboolean has_byte_order;
+  TtvType *packet_header;   /* owned, may be NULL */
+  GPtrArray *env_keys;      /* of char *, owned, in order */
+  GPtrArray *env_values;    /* of char *, owned (display text) */
+  GPtrArray *env_is_string; /* of GINT_TO_POINTER (TRUE for string values) */
+  GPtrArray *clocks;        /* of CtfClock *, owned */
+  GPtrArray *streams;       /* of CtfStreamClass *, owned */
+  GPtrArray *events;        /* of CtfEventClass *, owned, in metadata order */
+  char *path;               /* owned: metadata path, for messages */
+} CtfMeta;
+
+CtfMeta *ttv_ctf_meta_new (void);
+void     ttv_ctf_meta_free (CtfMeta *meta);
+/* Parses TSDL @text into a model (types finished, event classes linked to
+ * stream classes, clocks resolved).  Errors name @path, line and column. */
+CtfMeta *ttv_ctf_parse (const char *text, gsize len, const char *path, GError **error);
+CtfStreamClass *ttv_ctf_meta_find_stream (const CtfMeta *meta, guint64 id);
+CtfEventClass  *ttv_ctf_stream_find_event (const CtfStreamClass *sc, guint64 id);
+CtfClock       *ttv_ctf_meta_find_clock (const CtfMeta *meta, const char *name);
+/* Clock value -> TtvTime, saturating at TTV_TIME_MIN / TTV_TIME_MAX. */
+TtvTime         ttv_ctf_clock_to_time (const CtfClock *clock, guint64 value);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtfMeta, ttv_ctf_meta_free)
+
+/* --- Pass 4: data streams (ttv-ctf-stream.c) --------------------------- */
+
+typedef struct {
+  guint64 offset;           /* byte offset of the packet in the file */
+  guint64 packet_bits;      /* packet size */
+  guint64 content_bits;     /* content size (<= packet_bits) */
+  guint64 ts_begin, ts_end; /* raw clock values (0 when absent) */
+  TtvTime t_begin, t_end;
+  guint64 events_discarded; /* running counter */
+  guint64 events_bit;       /* where the first event starts; 0 = not read yet */
+  gint64 cpu_id;            /* -1 when absent */
+  gboolean has_ts;
+} CtfPacket;
+
+typedef struct {
+  TtvTracefile *tracefile;  /* weak */
+  CtfMeta *meta;            /* weak */
+  char *path;               /* owned */
+  GMappedFile *map;         /* owned */
+  const guint8 *data;       /* weak, into map */
+  guint64 size;
+  CtfStreamClass *sc;       /* weak: from the first packet */
+  guint64 stream_instance_id;
+  GArray *packets;          /* of CtfPacket */
+  gboolean from_index;      /* packets came from index/NAME.idx */
+  gboolean overlapping;     /* some packet begins before the previous one ends */
+} CtfStreamFile;
+
+typedef struct {
+  CtfMeta *meta;            /* owned */
+  GPtrArray *files;         /* of CtfStreamFile *, owned */
+  char *hostname;           /* owned, may be NULL */
+} CtfTracePriv;
+
+/* Opens a data stream file and builds its packet index. */
+CtfStreamFile *ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name,
+                                         TtvTrace *trace, GError **error);
+void     ttv_ctf_stream_file_free (CtfStreamFile *sf);
+/* Decodes packet @index's header and context into @decoder (scopes
+ * "trace.packet.header" and "stream.packet.context") and fills events_bit. */
+gboolean ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, TtvDecoder *decoder,
+                                      gint32 *header_node, gint32 *context_node, GError **error);
+
+/* --- Pass 5: cursors (ttv-ctf-cursor.c) ------------------------------- */
+
+TtvCursor *ttv_ctf_cursor_new (TtvTracefile *tracefile, GError **error);
+void       ttv_ctf_cursor_free (TtvCursor *cursor);
+gboolean   ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error);
+gboolean   ttv_ctf_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error);
+gboolean   ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos,
+                                         GError **error);
+gint32     ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error);
+
+/* Per-event decode information kept in TtvEvent.priv (no allocation): the
+ * bit offset of the event header from the packet start. */
+#define CTF_EVENT_HEADER_BIT(ev) ((guint64) GPOINTER_TO_SIZE ((ev)->priv))
+
+G_END_DECLS

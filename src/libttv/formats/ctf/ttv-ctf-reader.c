@@ -1,0 +1,154 @@
+/* ttv-ctf-reader.c: the CTF format class: probe, open (metadata, stream
+ * files, event types, trace info) and close.  Registered in ttv-formats.c. */
+#include "formats/ctf/ttv-ctf.h"
+#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+static guint
+ctf_probe (const char *path)
+{
+  g_autofree char *meta = g_build_filename (path, "metadata", NULL);
+  if (!g_file_test (meta, G_FILE_TEST_IS_REGULAR))
+    return 0;
+  FILE *f = g_fopen (meta, "rb");
+  if (f == NULL)
+    return 0;
+  guint8 buf[8];
+  gsize n = fread (buf, 1, sizeof buf, f);
+  fclose (f);
+  return ttv_ctf_metadata_looks_valid (buf, n) ? 95 : 0;
+}
+
+static void
+priv_free (CtfTracePriv *priv)
+{
+  if (priv == NULL)
+    return;
+  if (priv->files)
+    g_ptr_array_unref (priv->files);
+  ttv_ctf_meta_free (priv->meta);
+  g_free (priv->hostname);
+  g_free (priv);
+}
+
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+static gboolean
+ctf_open (TtvTrace *trace, GError **error)
+{
+  g_autofree char *meta_path = g_build_filename (trace->path, "metadata", NULL);
+  gsize len = 0;
+  g_autofree char *text = ttv_ctf_metadata_read (meta_path, &len, error);
+  if (text == NULL)
+    return FALSE;
+  g_autoptr (CtfMeta) meta = ttv_ctf_parse (text, len, meta_path, error);
+  if (meta == NULL)
+    return FALSE;
+  if (meta->major != 1 || meta->minor != 8)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED,
+                   _("%s: CTF version %u.%u is not supported (only 1.8)"), meta_path,
+                   meta->major, meta->minor);
+      return FALSE;
+    }
+
+  /* Stream files: every regular, non-empty file but the metadata. */
+  g_autoptr (GError) local = NULL;
+  g_autoptr (GDir) dir = g_dir_open (trace->path, 0, &local);
+  if (dir == NULL)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
+      return FALSE;
+    }
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  for (const char *name; (name = g_dir_read_name (dir));)
+    {
+      if (name[0] == '.' || strcmp (name, "metadata") == 0)
+        continue;
+      g_autofree char *full = g_build_filename (trace->path, name, NULL);
+      GStatBuf st;
+      if (g_stat (full, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size == 0)
+        continue;
+      g_ptr_array_add (names, g_strdup (name));
+    }
+  g_ptr_array_sort (names, compare_names);
+
+  CtfTracePriv *priv = g_new0 (CtfTracePriv, 1);
+  priv->meta = g_steal_pointer (&meta);
+  priv->files = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_ctf_stream_file_free);
+  trace->priv = priv;
+  CtfMeta *m = priv->meta;
+
+  for (guint i = 0; i < m->env_keys->len; i++)
+    ttv_trace_set_info (trace, g_ptr_array_index (m->env_keys, i), g_ptr_array_index (m->env_values, i));
+  const char *host = ttv_trace_get_info (trace, "hostname");
+  priv->hostname = g_strdup (host);
+
+  for (guint i = 0; i < m->events->len; i++)
+    {
+      CtfEventClass *ec = g_ptr_array_index (m->events, i);
+      if (ec->stream == NULL)
+        {
+          ttv_trace_add_warning (trace, _("%s: event “%s” names stream class %" G_GUINT64_FORMAT
+                                          " which is not declared"),
+                                 meta_path, ec->name ? ec->name : "?", ec->stream_id);
+          continue;
+        }
+      TtvEventType *et = ttv_trace_add_event_type (trace, NULL, ec->name ? ec->name : "",
+                                                   ec->fields ? ttv_type_ref (ec->fields) : NULL);
+      et->format_id = ec->id;
+      et->priv = ec;
+      ec->type = et;
+    }
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      CtfStreamFile *sf = ttv_ctf_stream_file_open (m, trace->path, g_ptr_array_index (names, i),
+                                                    trace, error);
+      if (sf == NULL)
+        {
+          priv_free (priv);
+          trace->priv = NULL;
+          return FALSE;
+        }
+      g_ptr_array_add (priv->files, sf);
+    }
+  return TRUE;
+}
+
+static void
+ctf_close (TtvTrace *trace)
+{
+  priv_free (trace->priv);
+  trace->priv = NULL;
+  for (guint i = 0; i < trace->tracefiles->len; i++)
+    ((TtvTracefile *) g_ptr_array_index (trace->tracefiles, i))->priv = NULL;
+}
+
+gboolean
+ttv_ctf_trace_is_ctf (const TtvTrace *trace)
+{
+  return trace != NULL && trace->format == &ttv_ctf_format_class;
+}
+
+const TtvFormatClass ttv_ctf_format_class = {
+  .name = "ctf",
+  .description = N_("Common Trace Format 1.8 (LTTng 2.x)"),
+  .probe = ctf_probe,
+  .open = ctf_open,
+  .close = ctf_close,
+  .cursor_new = ttv_ctf_cursor_new,
+  .cursor_free = ttv_ctf_cursor_free,
+  .cursor_next = ttv_ctf_cursor_next,
+  .cursor_seek_time = ttv_ctf_cursor_seek_time,
+  .cursor_seek_position = ttv_ctf_cursor_seek_position,
+  .decode_fields = ttv_ctf_cursor_decode_fields,
+};

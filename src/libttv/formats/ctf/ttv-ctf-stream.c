@@ -1,0 +1,375 @@
+/* ttv-ctf-stream.c: CTF data stream files: packet headers and contexts, the
+ * packet index (LTTng index/NAME.idx when valid, else a scan), lost events. */
+#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#define IDX_HEADER_BYTES 16
+#define IDX_ENTRY_MIN_BYTES 56
+
+typedef struct {
+  CtfStreamClass *sc;
+  guint64 stream_instance_id;
+  guint64 packet_bits, content_bits;  /* 0 when absent */
+  guint64 ts_begin, ts_end;
+  gboolean has_ts_begin, has_ts_end;
+  guint64 events_discarded;
+  gint64 cpu_id;
+  guint64 events_bit;
+} PacketHead;
+
+static gboolean
+get_uint (TtvDecoder *d, gint32 node, const char *name, guint64 *out)
+{
+  if (node < 0)
+    return FALSE;
+  const TtvValue *v = ttv_decoder_get_field (d, ttv_decoder_get (d, (guint32) node), name);
+  return v && ttv_value_get_uint (v, out);
+}
+
+static gboolean
+head_error (GError **error, gint code, const CtfStreamFile *sf, guint64 offset, const char *what)
+{
+  g_set_error (error, TTV_FORMAT_ERROR, code, _("%s: packet at byte offset %" G_GUINT64_FORMAT ": %s"),
+               sf->path, offset, what);
+  return FALSE;
+}
+
+/* Decodes the packet header and context of the packet at byte @offset. */
+static gboolean
+read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
+           PacketHead *h, gint32 *hdr_node, gint32 *ctx_node, GError **error)
+{
+  CtfMeta *m = sf->meta;
+  const guint8 *buf = sf->data + offset;
+  guint64 pos = 0;
+  g_autoptr (GError) local = NULL;
+  memset (h, 0, sizeof *h);
+  h->cpu_id = -1;
+  ttv_decoder_reset (d);
+  gint32 hn = -1, cn = -1;
+  if (m->packet_header)
+    {
+      hn = ttv_decoder_decode (d, m->packet_header, "trace.packet.header", buf, avail_bits, &pos, &local);
+      if (hn < 0)
+        {
+          g_autofree char *msg = g_strdup_printf (_("truncated or invalid packet header (%s)"), local->message);
+          return head_error (error, local->code, sf, offset, msg);
+        }
+      guint64 magic;
+      if (get_uint (d, hn, "magic", &magic) && magic != TTV_CTF_PACKET_MAGIC)
+        {
+          g_autofree char *msg = g_strdup_printf (_("bad packet magic 0x%08" G_GINT64_MODIFIER "x (expected 0x%08x)"),
+                                                  magic, TTV_CTF_PACKET_MAGIC);
+          return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
+        }
+      const TtvValue *hv = ttv_decoder_get (d, (guint32) hn);
+      const TtvValue *uuid = ttv_decoder_get_field (d, hv, "uuid");
+      if (uuid && m->has_uuid && uuid->n_children == 16)
+        {
+          for (guint i = 0; i < 16; i++)
+            if (ttv_decoder_get (d, uuid->first_child + i)->v.u != m->uuid[i])
+              return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, offset,
+                                 _("packet uuid differs from the trace uuid in the metadata"));
+        }
+      guint64 sid;
+      if (get_uint (d, hn, "stream_id", &sid))
+        {
+          h->sc = ttv_ctf_meta_find_stream (m, sid);
+          if (!h->sc)
+            {
+              g_autofree char *msg = g_strdup_printf (_("unknown stream id %" G_GUINT64_FORMAT), sid);
+              return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
+            }
+        }
+      get_uint (d, hn, "stream_instance_id", &h->stream_instance_id);
+    }
+  if (!h->sc)
+    {
+      if (m->streams->len != 1)
+        return head_error (error, TTV_FORMAT_ERROR_INVALID, sf, offset,
+                           _("packet without stream_id in a trace with several stream classes"));
+      h->sc = g_ptr_array_index (m->streams, 0);
+    }
+  if (h->sc->packet_context)
+    {
+      cn = ttv_decoder_decode (d, h->sc->packet_context, "stream.packet.context", buf, avail_bits,
+                               &pos, &local);
+      if (cn < 0)
+        {
+          g_autofree char *msg = g_strdup_printf (_("truncated or invalid packet context (%s)"), local->message);
+          return head_error (error, local->code, sf, offset, msg);
+        }
+      get_uint (d, cn, "packet_size", &h->packet_bits);
+      if (!get_uint (d, cn, "content_size", &h->content_bits))
+        h->content_bits = h->packet_bits;
+      h->has_ts_begin = get_uint (d, cn, "timestamp_begin", &h->ts_begin);
+      h->has_ts_end = get_uint (d, cn, "timestamp_end", &h->ts_end);
+      get_uint (d, cn, "events_discarded", &h->events_discarded);
+      guint64 cpu;
+      if (get_uint (d, cn, "cpu_id", &cpu) && cpu < G_MAXINT32)
+        h->cpu_id = (gint64) cpu;
+    }
+  h->events_bit = pos;
+  if (hdr_node)
+    *hdr_node = hn;
+  if (ctx_node)
+    *ctx_node = cn;
+  return TRUE;
+}
+
+gboolean
+ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, TtvDecoder *d,
+                             gint32 *hdr_node, gint32 *ctx_node, GError **error)
+{
+  CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
+  PacketHead h;
+  if (!read_head (sf, pk->offset, pk->content_bits, d, &h, hdr_node, ctx_node, error))
+    return FALSE;
+  if (h.sc != sf->sc)
+    return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, pk->offset,
+                       _("packet of another stream class than the file's first packet"));
+  if (h.events_bit > pk->content_bits)
+    return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, pk->offset,
+                       _("packet context ends after the packet content"));
+  pk->events_bit = h.events_bit;
+  /* The index file may lack what only the context has. */
+  if (!pk->has_ts && h.has_ts_begin)
+    {
+      pk->ts_begin = h.ts_begin;
+      pk->ts_end = h.has_ts_end ? h.ts_end : h.ts_begin;
+      pk->has_ts = TRUE;
+    }
+  pk->cpu_id = h.cpu_id;
+  return TRUE;
+}
+
+static guint64
+be64 (const guint8 *p)
+{
+  guint64 v;
+  memcpy (&v, p, 8);
+  return GUINT64_FROM_BE (v);
+}
+
+static guint32
+be32 (const guint8 *p)
+{
+  guint32 v;
+  memcpy (&v, p, 4);
+  return GUINT32_FROM_BE (v);
+}
+
+/* LTTng's index/NAME.idx: header (magic, major, minor, entry size), then per
+ * packet: offset, packet_size, content_size, timestamp_begin, timestamp_end,
+ * events_discarded, stream_id (big-endian u64; sizes in bits). */
+static gboolean
+load_index (CtfStreamFile *sf, const char *dir, const char *name, TtvTrace *trace)
+{
+  g_autofree char *path = g_build_filename (dir, "index", NULL);
+  g_autofree char *file = g_strconcat (name, ".idx", NULL);
+  g_autofree char *idx = g_build_filename (path, file, NULL);
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents (idx, &contents, &len, NULL))
+    return FALSE;
+  const guint8 *p = (const guint8 *) contents;
+  const char *why = NULL;
+  guint32 entry = 0;
+  if (len < IDX_HEADER_BYTES || be32 (p) != TTV_CTF_INDEX_MAGIC)
+    why = "bad magic";
+  else if (be32 (p + 4) != 1)
+    why = "unknown major version";
+  else if ((entry = be32 (p + 12)) < IDX_ENTRY_MIN_BYTES || entry > 4096)
+    why = "bad entry size";
+  else if ((len - IDX_HEADER_BYTES) % entry != 0 || len == IDX_HEADER_BYTES)
+    why = "size is not a whole number of entries";
+  guint64 expect_offset = 0;
+  g_autoptr (GArray) packets = g_array_new (FALSE, TRUE, sizeof (CtfPacket));
+  for (gsize at = IDX_HEADER_BYTES; !why && at + entry <= len; at += entry)
+    {
+      CtfPacket pk = { 0 };
+      pk.offset = be64 (p + at);
+      pk.packet_bits = be64 (p + at + 8);
+      pk.content_bits = be64 (p + at + 16);
+      pk.ts_begin = be64 (p + at + 24);
+      pk.ts_end = be64 (p + at + 32);
+      pk.events_discarded = be64 (p + at + 40);
+      pk.has_ts = TRUE;
+      pk.cpu_id = -1;
+      if (pk.offset != expect_offset || pk.packet_bits % 8 || pk.packet_bits == 0
+          || pk.content_bits > pk.packet_bits || pk.packet_bits / 8 > sf->size
+          || pk.offset > sf->size - pk.packet_bits / 8)
+        why = "entry does not match the stream file";
+      expect_offset = pk.offset + pk.packet_bits / 8;
+      g_array_append_val (packets, pk);
+    }
+  if (!why && expect_offset != sf->size)
+    why = "entries do not cover the stream file";
+  if (why)
+    {
+      ttv_trace_add_warning (trace, _("%s: %s; rebuilding the packet index from the stream"), idx, why);
+      return FALSE;
+    }
+  g_array_append_vals (sf->packets, packets->data, packets->len);
+  sf->from_index = TRUE;
+  return TRUE;
+}
+
+static void
+scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d)
+{
+  guint64 offset = 0;
+  while (offset < sf->size)
+    {
+      PacketHead h;
+      g_autoptr (GError) error = NULL;
+      guint64 avail = (sf->size - offset) * 8;
+      if (!read_head (sf, offset, avail, d, &h, NULL, NULL, &error))
+        {
+          ttv_trace_add_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
+          break;
+        }
+      if (sf->sc == NULL)
+        {
+          sf->sc = h.sc;
+          sf->stream_instance_id = h.stream_instance_id;
+        }
+      else if (h.sc != sf->sc)
+        {
+          ttv_trace_add_warning (trace, _("%s: packet at byte offset %" G_GUINT64_FORMAT
+                                          " belongs to another stream class; ignoring the rest of the stream"),
+                                 sf->path, offset);
+          break;
+        }
+      CtfPacket pk = { 0 };
+      pk.offset = offset;
+      pk.packet_bits = h.packet_bits ? h.packet_bits : avail;
+      pk.content_bits = h.content_bits ? h.content_bits : pk.packet_bits;
+      pk.ts_begin = h.ts_begin;
+      pk.ts_end = h.has_ts_end ? h.ts_end : h.ts_begin;
+      pk.has_ts = h.has_ts_begin;
+      pk.events_discarded = h.events_discarded;
+      pk.events_bit = h.events_bit;
+      pk.cpu_id = h.cpu_id;
+      if (pk.packet_bits % 8 || pk.content_bits > pk.packet_bits || pk.events_bit > pk.content_bits)
+        {
+          ttv_trace_add_warning (trace, _("%s: packet at byte offset %" G_GUINT64_FORMAT
+                                          " has inconsistent sizes (content %" G_GUINT64_FORMAT
+                                          " bits, packet %" G_GUINT64_FORMAT " bits); ignoring the rest of the stream"),
+                                 sf->path, offset, pk.content_bits, pk.packet_bits);
+          break;
+        }
+      if (pk.packet_bits > avail)
+        {
+          if (pk.content_bits > avail)
+            {
+              ttv_trace_add_warning (trace, _("%s: packet at byte offset %" G_GUINT64_FORMAT
+                                              " is truncated (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                                              " bytes present); ignoring it"),
+                                     sf->path, offset, avail / 8, pk.packet_bits / 8);
+              break;
+            }
+          ttv_trace_add_warning (trace, _("%s: the padding of the last packet (byte offset %" G_GUINT64_FORMAT
+                                          ") is truncated"), sf->path, offset);
+          pk.packet_bits = avail;
+        }
+      g_array_append_val (sf->packets, pk);
+      offset += pk.packet_bits / 8;
+    }
+}
+
+static void
+finish_index (CtfStreamFile *sf, TtvTrace *trace)
+{
+  TtvTracefile *tf = sf->tracefile;
+  CtfClock *clock = sf->sc ? sf->sc->clock : NULL;
+  for (guint i = 0; i < sf->packets->len; i++)
+    {
+      CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, i);
+      pk->t_begin = ttv_ctf_clock_to_time (clock, pk->ts_begin);
+      pk->t_end = ttv_ctf_clock_to_time (clock, pk->ts_end);
+      if (pk->has_ts && pk->ts_end < pk->ts_begin)
+        pk->t_end = pk->t_begin;
+      if (pk->has_ts)
+        {
+          tf->start = MIN (tf->start, pk->t_begin);
+          tf->end = MAX (tf->end, pk->t_end);
+        }
+      if (i == 0)
+        continue;
+      const CtfPacket *prev = &g_array_index (sf->packets, CtfPacket, i - 1);
+      if (pk->t_begin < prev->t_end)
+        sf->overlapping = TRUE;
+      if (pk->events_discarded > prev->events_discarded)
+        {
+          TtvLostRange r = { prev->t_end, pk->t_end, pk->events_discarded - prev->events_discarded };
+          g_array_append_val (tf->lost, r);
+        }
+    }
+  tf->n_blocks = sf->packets->len;
+  (void) trace;
+}
+
+CtfStreamFile *
+ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvTrace *trace,
+                          GError **error)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) local = NULL;
+  GMappedFile *map = g_mapped_file_new (path, FALSE, &local);
+  if (!map)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
+      return NULL;
+    }
+  CtfStreamFile *sf = g_new0 (CtfStreamFile, 1);
+  sf->meta = meta;
+  sf->path = g_steal_pointer (&path);
+  sf->map = map;
+  sf->data = (const guint8 *) g_mapped_file_get_contents (map);
+  sf->size = g_mapped_file_get_length (map);
+  sf->packets = g_array_new (FALSE, TRUE, sizeof (CtfPacket));
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  sf->tracefile = ttv_trace_add_tracefile (trace, name, -1);
+  sf->tracefile->size = sf->size;
+  sf->tracefile->priv = sf;
+  if (load_index (sf, dir, name, trace))
+    {
+      /* The stream class and cpu come from the first packet's context. */
+      PacketHead h;
+      CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, 0);
+      if (read_head (sf, 0, pk->content_bits, d, &h, NULL, NULL, &local))
+        {
+          sf->sc = h.sc;
+          sf->stream_instance_id = h.stream_instance_id;
+          pk->cpu_id = h.cpu_id;
+        }
+      else
+        {
+          ttv_trace_add_warning (trace, _("%s; ignoring the index file"), local->message);
+          g_clear_error (&local);
+          g_array_set_size (sf->packets, 0);
+          sf->from_index = FALSE;
+        }
+    }
+  if (!sf->from_index)
+    scan_packets (sf, trace, d);
+  if (sf->packets->len > 0)
+    sf->tracefile->cpu = (gint) g_array_index (sf->packets, CtfPacket, 0).cpu_id;
+  finish_index (sf, trace);
+  return sf;
+}
+
+void
+ttv_ctf_stream_file_free (CtfStreamFile *sf)
+{
+  if (sf == NULL)
+    return;
+  g_free (sf->path);
+  g_mapped_file_unref (sf->map);
+  g_array_unref (sf->packets);
+  g_free (sf);
+}

@@ -1,0 +1,16 @@
+/* ttv-ctf-text.h: one event as the line `babeltrace2 --clock-gmt` prints,
+ * for cross-checking the CTF reader (tests, ttv-report's babeltrace mode). */
+#pragma once
+
+#include "ttv-trace.h"
+
+G_BEGIN_DECLS
+
+/* Appends the line (with its trailing newline) for @event of a CTF trace:
+ * "[HH:MM:SS.nnnnnnnnn] (+S.nnnnnnnnn) host name: { cpu_id = 0 }, ...".
+ * @previous_time is the time of the line before, TTV_TIME_MIN for the first
+ * ("(+?.?????????)").  @decoder is reset and reused. */
+void ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime previous_time,
+                                     TtvDecoder *decoder);
+
+G_END_DECLS

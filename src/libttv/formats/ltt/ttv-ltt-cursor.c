@@ -1,0 +1,284 @@
+/* ttv-ltt-cursor.c: reading events of one LTT tracefile in time order: next,
+ * seek by time (binary search over blocks) and by position.  The hot loop. */
+#include "ttv-ltt-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+void
+ttv_ltt_code_set (TtvLttCode *code, TtvLttCodeKind kind, const TtvType *fields,
+                  const TtvEventType *type)
+{
+  memset (code, 0, sizeof *code);
+  code->kind = (guint8) kind;
+  code->fields = fields;
+  code->type = type;
+  code->fixed_size = G_MAXUINT32;
+  if (fields)
+    {
+      guint align = fields->align_bits >= 8 ? fields->align_bits / 8 : 1;
+      code->align_mask = align - 1;
+      if (fields->fixed_size_bits >= 0 && fields->fixed_size_bits % 8 == 0
+          && fields->fixed_size_bits / 8 < G_MAXUINT32)
+        code->fixed_size = (guint32) (fields->fixed_size_bits / 8);
+    }
+}
+
+static void
+load_block (TtvLttCursor *c, guint64 b)
+{
+  TtvLttIter *it = &c->it;
+  TtvLttFile *f = c->file;
+  memset (it, 0, sizeof *it);
+  if (b >= f->blocks->len)
+    {
+      it->block = f->blocks->len;
+      return;
+    }
+  const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, b);
+  it->block = b;
+  it->base = f->data + blk->slot * f->block_size;
+  it->offset = TTV_LTT_FIRST_EVENT;
+  it->end_offset = blk->end_offset;
+  it->cycles = it->block_cycles = blk->start_cycles;
+  it->block_time = blk->start;
+}
+
+void
+ttv_ltt_cursor_init (TtvLttCursor *c, TtvLttFile *file, const TtvLttCode *codes, guint n_codes)
+{
+  c->file = file;
+  c->codes = codes;
+  c->n_codes = n_codes;
+  c->skipper = ttv_decoder_new ();
+  load_block (c, 0);
+}
+
+void
+ttv_ltt_cursor_clear (TtvLttCursor *c)
+{
+  g_clear_pointer (&c->skipper, ttv_decoder_free);
+}
+
+static gboolean
+bad_event (GError **error, const TtvLttCursor *c, guint64 offset, const char *what)
+{
+  const TtvLttBlock *blk = &g_array_index (c->file->blocks, TtvLttBlock, c->it.block);
+  g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+               _("%s: byte offset %" G_GUINT64_FORMAT " (block %" G_GUINT64_FORMAT "): %s"),
+               c->file->path, blk->slot * c->file->block_size + offset, blk->slot, what);
+  return FALSE;
+}
+
+static inline guint16
+rd16 (const guint8 *p, gboolean swap)
+{
+  guint16 v;
+  memcpy (&v, p, 2);
+  return swap ? GUINT16_SWAP_LE_BE (v) : v;
+}
+
+static inline guint32
+rd32 (const guint8 *p, gboolean swap)
+{
+  guint32 v;
+  memcpy (&v, p, 4);
+  return swap ? GUINT32_SWAP_LE_BE (v) : v;
+}
+
+static inline guint64
+rd64 (const guint8 *p, gboolean swap)
+{
+  guint64 v;
+  memcpy (&v, p, 8);
+  return swap ? GUINT64_SWAP_LE_BE (v) : v;
+}
+
+gboolean
+ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
+{
+  TtvLttCursor *c = (TtvLttCursor *) cursor;
+  TtvLttIter *it = &c->it;
+  const gboolean swap = c->file->order != TTV_BYTE_ORDER_NATIVE;
+
+  for (;;)
+    {
+      guint64 off = it->offset;
+      if (G_UNLIKELY (off + TTV_LTT_HEADER_SIZE > it->end_offset))
+        {
+          if (it->block >= c->file->blocks->len)
+            return FALSE;
+          if (off != it->end_offset)
+            return bad_event (error, c, off, _("event header runs past the block_end event"));
+          load_block (c, it->block + 1);
+          continue;
+        }
+      const guint8 *p = it->base + off;
+      guint16 id = rd16 (p, swap);
+      guint32 delta = rd32 (p + 2, swap);
+      if (G_UNLIKELY (id >= c->n_codes || c->codes[id].kind == TTV_LTT_CODE_KIND_UNKNOWN))
+        {
+          g_autofree char *what = g_strdup_printf (_("unknown event id %u"), id);
+          return bad_event (error, c, off, what);
+        }
+      const TtvLttCode *code = &c->codes[id];
+      guint64 payload = off + TTV_LTT_HEADER_SIZE;
+
+      if (G_LIKELY (code->kind == TTV_LTT_CODE_KIND_EVENT))
+        {
+          guint64 next;
+          it->cycles += delta;
+          if (G_LIKELY (code->fixed_size != G_MAXUINT32))
+            {
+              next = ((payload + code->align_mask) & ~(guint64) code->align_mask) + code->fixed_size;
+              if (G_UNLIKELY (next > it->end_offset))
+                return bad_event (error, c, off, _("event runs past the block_end event"));
+            }
+          else
+            {
+              guint64 bit = payload * 8;
+              g_autoptr (GError) local = NULL;
+              ttv_decoder_reset (c->skipper);
+              if (!ttv_decoder_skip (c->skipper, code->fields, it->base, it->end_offset * 8, &bit,
+                                     &local))
+                {
+                  g_autofree char *what = g_strdup_printf (_("event id %u runs past the block_end "
+                                                             "event or is malformed: %s"),
+                                                           id, local->message);
+                  return bad_event (error, c, off, what);
+                }
+              next = (bit + 7) / 8;
+            }
+          ev->cycles = it->cycles;
+          if (G_LIKELY (c->file->freq == 1000000000u))
+            ev->time = (TtvTime) ((guint64) it->block_time + (it->cycles - it->block_cycles));
+          else
+            ev->time = ttv_ltt_time_from_cycles (it->block_time, it->block_cycles, it->cycles,
+                                                 c->file->freq);
+          ev->type = code->type;
+          ev->tracefile = c->parent.tracefile;
+          ev->pos.block = it->block;
+          ev->pos.offset = off;
+          ev->pos.index = it->index++;
+          ev->data = it->base;
+          ev->data_bits = it->end_offset * 8;
+          ev->payload_bit = payload * 8;
+          ev->priv = (gpointer) code;
+          it->offset = next;
+          return TRUE;
+        }
+
+      switch (code->kind)
+        {
+        case TTV_LTT_CODE_KIND_HEARTBEAT:
+          {
+            guint64 pl = ttv_ltt_ts_payload (off);
+            if (pl + TTV_LTT_HEARTBEAT_SIZE > it->end_offset)
+              return bad_event (error, c, off, _("time_heartbeat runs past the block_end event"));
+            it->cycles = rd64 (it->base + pl + 8, swap);
+            it->offset = pl + TTV_LTT_HEARTBEAT_SIZE;
+          }
+          break;
+        case TTV_LTT_CODE_KIND_SKIP:
+          {
+            guint64 bit = payload * 8;
+            g_autoptr (GError) local = NULL;
+            ttv_decoder_reset (c->skipper);
+            if (!ttv_decoder_skip (c->skipper, code->fields, it->base, it->end_offset * 8, &bit, &local))
+              return bad_event (error, c, off, local->message);
+            it->cycles += delta;
+            it->offset = (bit + 7) / 8;
+          }
+          break;
+        case TTV_LTT_CODE_KIND_BLOCK_END:
+          return bad_event (error, c, off, _("block_end event before the block's last-event offset"));
+        default:
+          return bad_event (error, c, off, _("block_start event inside a block"));
+        }
+    }
+}
+
+gboolean
+ttv_ltt_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
+{
+  TtvLttCursor *c = (TtvLttCursor *) cursor;
+  GArray *blocks = c->file->blocks;
+  /* First block whose last event is at or after @time. */
+  guint64 lo = 0, hi = blocks->len;
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      if (g_array_index (blocks, TtvLttBlock, mid).end < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  load_block (c, lo);
+  for (;;)
+    {
+      TtvLttIter saved = c->it;
+      TtvEvent ev;
+      GError *local = NULL;
+      if (!ttv_ltt_cursor_next (cursor, &ev, &local))
+        {
+          if (local)
+            {
+              g_propagate_error (error, local);
+              return FALSE;
+            }
+          return TRUE;
+        }
+      if (ev.time >= time)
+        {
+          c->it = saved;
+          return TRUE;
+        }
+    }
+}
+
+gboolean
+ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos, GError **error)
+{
+  TtvLttCursor *c = (TtvLttCursor *) cursor;
+  guint64 n = c->file->blocks->len;
+  if (pos->block >= n)
+    {
+      if (pos->block == n && pos->offset == 0 && pos->index == 0)
+        {
+          load_block (c, n);
+          return TRUE;
+        }
+      goto bad;
+    }
+  load_block (c, pos->block);
+  for (;;)
+    {
+      TtvLttIter saved = c->it;
+      TtvEvent ev;
+      GError *local = NULL;
+      if (!ttv_ltt_cursor_next (cursor, &ev, &local))
+        {
+          if (local)
+            {
+              g_propagate_error (error, local);
+              return FALSE;
+            }
+          goto bad;
+        }
+      if (ev.pos.block != pos->block || ev.pos.index > pos->index)
+        goto bad;
+      if (ev.pos.index == pos->index)
+        {
+          if (ev.pos.offset != pos->offset)
+            goto bad;
+          c->it = saved;
+          return TRUE;
+        }
+    }
+
+bad:
+  g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
+               _("%s: no event number %" G_GUINT64_FORMAT " at byte offset %" G_GUINT64_FORMAT
+                 " of block %" G_GUINT64_FORMAT), c->file->path, pos->index, pos->offset, pos->block);
+  return FALSE;
+}

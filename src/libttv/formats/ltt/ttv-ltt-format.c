@@ -1,0 +1,210 @@
+/* ttv-ltt-format.c: the LTT reader's TtvFormatClass: probe, open (system.xml,
+ * eventdefs, control files, cpu block indexes), cursors, payload decoding. */
+#include "ttv-ltt-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <stdlib.h>
+#include <string.h>
+
+static guint
+ltt_probe (const char *path)
+{
+  g_autofree char *sys = g_build_filename (path, "info", "system.xml", NULL);
+  g_autofree char *defs = g_build_filename (path, "eventdefs", NULL);
+  if (!g_file_test (defs, G_FILE_TEST_IS_DIR))
+    return 0;
+  if (g_file_test (sys, G_FILE_TEST_IS_REGULAR))
+    return 90;
+  /* An LTT trace that lost its system.xml: claim it so that open() says so. */
+  g_autofree char *cpu = g_build_filename (path, "cpu", NULL);
+  g_autofree char *control = g_build_filename (path, "control", NULL);
+  if (g_file_test (cpu, G_FILE_TEST_IS_DIR) || g_file_test (control, G_FILE_TEST_IS_DIR))
+    return 30;
+  return 0;
+}
+
+static void
+ltt_free_priv (TtvTrace *trace)
+{
+  for (guint i = 0; i < trace->tracefiles->len; i++)
+    {
+      TtvTracefile *tf = g_ptr_array_index (trace->tracefiles, i);
+      g_clear_pointer ((TtvLttFile **) &tf->priv, ttv_ltt_file_free);
+    }
+  TtvLttTrace *lt = trace->priv;
+  if (lt == NULL)
+    return;
+  ttv_ltt_control_clear (lt);
+  if (lt->facilities)
+    g_ptr_array_unref (lt->facilities);
+  g_free (lt);
+  trace->priv = NULL;
+}
+
+typedef struct {
+  guint64 cpu;
+  char *name;
+} CpuFile;
+
+static int
+compare_cpu (gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const CpuFile *) a)->cpu, y = ((const CpuFile *) b)->cpu;
+  return x < y ? -1 : x > y;
+}
+
+static gboolean
+open_cpu_files (TtvTrace *trace, TtvLttTrace *lt, GError **error)
+{
+  g_autofree char *dir = g_build_filename (trace->path, "cpu", NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  if (d == NULL)
+    {
+      ttv_trace_add_warning (trace, _("%s: no cpu directory: the trace has no events"), dir);
+      return TRUE;
+    }
+  g_autoptr (GArray) files = g_array_new (FALSE, FALSE, sizeof (CpuFile));
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    {
+      guint64 cpu;
+      if (!g_ascii_string_to_unsigned (name, 10, 0, 1u << 20, &cpu, NULL))
+        {
+          ttv_trace_add_warning (trace, _("%s/%s: not a CPU number, ignored"), dir, name);
+          continue;
+        }
+      CpuFile cf = { cpu, g_strdup (name) };
+      g_array_append_val (files, cf);
+    }
+  g_array_sort (files, compare_cpu);
+  gboolean ok = TRUE;
+  for (guint i = 0; i < files->len; i++)
+    {
+      CpuFile *cf = &g_array_index (files, CpuFile, i);
+      if (ok)
+        {
+          g_autofree char *path = g_build_filename (dir, cf->name, NULL);
+          if (lt->sys.n_cpu && cf->cpu >= lt->sys.n_cpu)
+            ttv_trace_add_warning (trace, _("%s: CPU %" G_GUINT64_FORMAT " is beyond system.xml "
+                                            "cpu=%u"), path, cf->cpu, lt->sys.n_cpu);
+          TtvLttFile *f = ttv_ltt_file_open (path, &lt->sys, trace, error);
+          if (f == NULL)
+            ok = FALSE;
+          else
+            {
+              g_autofree char *tname = g_strdup_printf ("cpu/%" G_GUINT64_FORMAT, cf->cpu);
+              TtvTracefile *tf = ttv_trace_add_tracefile (trace, tname, (gint) cf->cpu);
+              tf->priv = f;
+              tf->size = f->size;
+              tf->n_blocks = f->blocks->len;
+              for (guint b = 0; b < f->blocks->len; b++)
+                {
+                  const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, b);
+                  tf->start = MIN (tf->start, blk->start);
+                  tf->end = MAX (tf->end, blk->end);
+                }
+              if (f->blocks->len && f->min_block_id != 0)
+                {
+                  trace->flags |= TTV_TRACE_FLAG_BEGINNING_MISSING;
+                  ttv_trace_add_warning (trace, _("%s: the beginning of the trace is missing: blocks "
+                                                  "0 to %u were overwritten (flight recorder)"),
+                                         path, f->min_block_id - 1);
+                }
+            }
+        }
+      g_free (cf->name);
+    }
+  return ok;
+}
+
+static gboolean
+ltt_open (TtvTrace *trace, GError **error)
+{
+  TtvLttTrace *lt = g_new0 (TtvLttTrace, 1);
+  trace->priv = lt;
+  lt->facilities = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_ltt_facility_free);
+  g_autofree char *sys = g_build_filename (trace->path, "info", "system.xml", NULL);
+  g_autofree char *defs = g_build_filename (trace->path, "eventdefs", NULL);
+  if (!ttv_ltt_system_read (sys, trace, &lt->sys, error)
+      || !ttv_ltt_eventdefs_read_dir (defs, &lt->sys, lt->facilities, error)
+      || !ttv_ltt_control_load_facilities (trace, lt, error)
+      || !open_cpu_files (trace, lt, error)
+      || !ttv_ltt_control_load_state (trace, lt, error))
+    {
+      ltt_free_priv (trace);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+ltt_close (TtvTrace *trace)
+{
+  ltt_free_priv (trace);
+}
+
+TtvCursor *
+ttv_ltt_cursor_new (TtvTracefile *tf, GError **error)
+{
+  TtvLttTrace *lt = tf->trace->priv;
+  TtvLttCursor *c = g_new0 (TtvLttCursor, 1);
+  c->parent.tracefile = tf;
+  ttv_ltt_cursor_init (c, tf->priv, lt->codes, lt->n_codes);
+  return &c->parent;
+}
+
+void
+ttv_ltt_cursor_free (TtvCursor *cursor)
+{
+  TtvLttCursor *c = (TtvLttCursor *) cursor;
+  ttv_ltt_cursor_clear (c);
+  g_free (c);
+}
+
+static gint32
+ltt_decode_fields (const TtvEvent *ev, TtvDecoder *decoder, GError **error)
+{
+  guint64 bit = ev->payload_bit;
+  g_autoptr (GError) local = NULL;
+  gint32 root = ttv_decoder_decode (decoder, ev->type->fields, "event.fields", ev->data,
+                                    ev->data_bits, &bit, &local);
+  if (root < 0)
+    {
+      const TtvLttFile *f = ev->tracefile->priv;
+      const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, ev->pos.block);
+      g_set_error (error, local->domain, local->code,
+                   _("%s: event at byte offset %" G_GUINT64_FORMAT ": %s"), f->path,
+                   blk->slot * f->block_size + ev->pos.offset, local->message);
+    }
+  return root;
+}
+
+const GArray *
+ttv_ltt_get_processes (const TtvTrace *trace)
+{
+  if (trace == NULL || trace->format != &ttv_ltt_format_class || trace->priv == NULL)
+    return NULL;
+  return ((TtvLttTrace *) trace->priv)->processes;
+}
+
+const GArray *
+ttv_ltt_get_interrupts (const TtvTrace *trace)
+{
+  if (trace == NULL || trace->format != &ttv_ltt_format_class || trace->priv == NULL)
+    return NULL;
+  return ((TtvLttTrace *) trace->priv)->interrupts;
+}
+
+const TtvFormatClass ttv_ltt_format_class = {
+  .name = "ltt",
+  .description = "LTT trace directory (seed 000: eventdefs, info/system.xml, cpu/N)",
+  .probe = ltt_probe,
+  .open = ltt_open,
+  .close = ltt_close,
+  .cursor_new = ttv_ltt_cursor_new,
+  .cursor_free = ttv_ltt_cursor_free,
+  .cursor_next = ttv_ltt_cursor_next,
+  .cursor_seek_time = ttv_ltt_cursor_seek_time,
+  .cursor_seek_position = ttv_ltt_cursor_seek_position,
+  .decode_fields = ltt_decode_fields,
+};

@@ -1,0 +1,149 @@
+/* ttv-ltt-tracefile.c: one LTT tracefile (cpu/N or control/X) mapped in
+ * memory, and its block index read from each block's start and end events. */
+#include "ttv-ltt-private.h"
+#include "ttv-decoder.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+TtvTime
+ttv_ltt_time_from_cycles (TtvTime anchor_time, guint64 anchor_cycles, guint64 cycles, guint64 freq)
+{
+  /* Unsigned arithmetic: hostile cycle counts wrap instead of overflowing. */
+  if (cycles >= anchor_cycles)
+    return (TtvTime) ((guint64) anchor_time + (guint64) ttv_time_cycles_to_ns (cycles - anchor_cycles, freq));
+  return (TtvTime) ((guint64) anchor_time - (guint64) ttv_time_cycles_to_ns (anchor_cycles - cycles, freq));
+}
+
+void
+ttv_ltt_file_free (TtvLttFile *f)
+{
+  if (f == NULL)
+    return;
+  if (f->map)
+    g_mapped_file_unref (f->map);
+  if (f->blocks)
+    g_array_unref (f->blocks);
+  g_free (f->path);
+  g_free (f);
+}
+
+static gboolean
+corrupt (GError **error, const TtvLttFile *f, guint64 offset, const char *what)
+{
+  g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+               _("%s: byte offset %" G_GUINT64_FORMAT ": %s"), f->path, offset, what);
+  return FALSE;
+}
+
+/* Reads one block_timestamp payload (header at @off in @b). */
+static void
+read_timestamp (const TtvLttFile *f, const guint8 *b, guint64 off, TtvTime *time,
+                guint64 *cycles, guint32 *block_id)
+{
+  guint64 p = ttv_ltt_ts_payload (off) * 8;
+  guint64 sec = ttv_read_bits (b, p, 32, f->order);
+  guint64 nsec = ttv_read_bits (b, p + 32, 32, f->order);
+  *time = (TtvTime) (sec * 1000000000u + nsec);
+  *cycles = ttv_read_bits (b, p + 64, 64, f->order);
+  if (block_id)
+    *block_id = (guint32) ttv_read_bits (b, p + 128, 32, f->order);
+}
+
+static gboolean
+index_block (TtvLttFile *f, guint64 slot, TtvLttBlock *blk, GError **error)
+{
+  guint32 bs = f->block_size;
+  guint64 at = slot * bs;
+  const guint8 *b = f->data + at;
+  guint64 end = ttv_read_bits (b, (guint64) (bs - 4) * 8, 32, f->order);
+  if (end < TTV_LTT_FIRST_EVENT || ttv_ltt_ts_payload (end) + TTV_LTT_BLOCK_TS_SIZE > bs - 4)
+    {
+      g_autofree char *what = g_strdup_printf (_("last-event offset %" G_GUINT64_FORMAT
+                                                 " of block %" G_GUINT64_FORMAT
+                                                 " lies outside the block (size %u)"),
+                                               end, slot, bs);
+      return corrupt (error, f, at + bs - 4, what);
+    }
+  guint64 id = ttv_read_bits (b, 0, 16, f->order);
+  if (id != TTV_LTT_CODE_BLOCK_START)
+    {
+      g_autofree char *what = g_strdup_printf (_("block %" G_GUINT64_FORMAT " starts with event id %"
+                                                 G_GUINT64_FORMAT ", not block_start"), slot, id);
+      return corrupt (error, f, at, what);
+    }
+  id = ttv_read_bits (b, end * 8, 16, f->order);
+  if (id != TTV_LTT_CODE_BLOCK_END)
+    {
+      g_autofree char *what = g_strdup_printf (_("wrong last-event offset %" G_GUINT64_FORMAT
+                                                 " in block %" G_GUINT64_FORMAT
+                                                 ": event id %" G_GUINT64_FORMAT
+                                                 " there is not block_end"), end, slot, id);
+      return corrupt (error, f, at + end, what);
+    }
+  blk->slot = slot;
+  blk->end_offset = (guint32) end;
+  read_timestamp (f, b, 0, &blk->start, &blk->start_cycles, &blk->block_id);
+  TtvTime end_stamp;
+  read_timestamp (f, b, end, &end_stamp, &blk->end_cycles, NULL);
+  /* Event times derive from the block_start anchor; so does the end. */
+  blk->end = ttv_ltt_time_from_cycles (blk->start, blk->start_cycles, blk->end_cycles, f->freq);
+  return TRUE;
+}
+
+static int
+compare_blocks (gconstpointer pa, gconstpointer pb)
+{
+  const TtvLttBlock *a = pa, *b = pb;
+  if (a->start != b->start)
+    return a->start < b->start ? -1 : 1;
+  if (a->block_id != b->block_id)
+    return a->block_id < b->block_id ? -1 : 1;
+  return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+TtvLttFile *
+ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  TtvLttFile *f = g_new0 (TtvLttFile, 1);
+  f->path = g_strdup (path);
+  f->block_size = sys->block_size;
+  f->order = sys->byte_order;
+  f->freq = sys->freq;
+  f->blocks = g_array_new (FALSE, FALSE, sizeof (TtvLttBlock));
+
+  f->map = g_mapped_file_new (path, FALSE, &local);
+  if (f->map == NULL)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR,
+                   g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT)
+                     ? TTV_FORMAT_ERROR_MISSING : TTV_FORMAT_ERROR_IO,
+                   _("%s: cannot map: %s"), path, local->message);
+      ttv_ltt_file_free (f);
+      return NULL;
+    }
+  f->size = g_mapped_file_get_length (f->map);
+  f->data = (const guint8 *) g_mapped_file_get_contents (f->map);
+  guint64 n = f->size / f->block_size;
+  guint64 rest = f->size % f->block_size;
+  if (rest && trace)
+    ttv_trace_add_warning (trace, _("%s: truncated: the last %" G_GUINT64_FORMAT
+                                    " bytes (from byte offset %" G_GUINT64_FORMAT
+                                    ") are not a whole block of %u bytes and were ignored"),
+                           path, rest, n * f->block_size, f->block_size);
+  g_array_set_size (f->blocks, n);
+  f->min_block_id = G_MAXUINT32;
+  for (guint64 s = 0; s < n; s++)
+    {
+      TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, s);
+      if (!index_block (f, s, blk, error))
+        {
+          ttv_ltt_file_free (f);
+          return NULL;
+        }
+      f->min_block_id = MIN (f->min_block_id, blk->block_id);
+    }
+  g_array_sort (f->blocks, compare_blocks);
+  return f;
+}

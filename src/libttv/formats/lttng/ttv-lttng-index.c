@@ -1,0 +1,115 @@
+/* ttv-lttng-index.c: maps one LTTng 0.x tracefile and indexes its blocks from
+ * their headers only (never reading events), in time order for flight recorder rings. */
+#include "ttv-lttng-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+void
+ttv_lttng_file_free (TtvLttngFile *f)
+{
+  if (f == NULL)
+    return;
+  if (f->map)
+    g_mapped_file_unref (f->map);
+  if (f->blocks)
+    g_array_unref (f->blocks);
+  g_free (f->path);
+  g_free (f);
+}
+
+static gint
+block_compare (gconstpointer a, gconstpointer b)
+{
+  const TtvLttngBlock *x = a, *y = b;
+  if (x->begin_cc != y->begin_cc)
+    return x->begin_cc < y->begin_cc ? -1 : 1;
+  return x->file_block < y->file_block ? -1 : x->file_block > y->file_block;
+}
+
+TtvLttngFile *
+ttv_lttng_file_open (const char *path, GError **error)
+{
+  g_autoptr (TtvLttngFile) f = g_new0 (TtvLttngFile, 1);
+  f->path = g_strdup (path);
+  f->blocks = g_array_new (FALSE, FALSE, sizeof (TtvLttngBlock));
+  g_autoptr (GError) local = NULL;
+  f->map = g_mapped_file_new (path, FALSE, &local);
+  if (f->map == NULL)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("%s: cannot map the file: %s"),
+                   path, local->message);
+      return NULL;
+    }
+  f->size = g_mapped_file_get_length (f->map);
+  f->data = (const guint8 *) g_mapped_file_get_contents (f->map);
+  if (f->size == 0 || f->data == NULL)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+                   _("%s: the file is empty at byte offset 0 (a tracefile holds at least one block)"),
+                   path);
+      return NULL;
+    }
+  if (!ttv_lttng_header_read (f->data, f->size, &f->first, path, 0, error)
+      || !ttv_lttng_layout_from_header (&f->first, &f->layout, path, 0, error))
+    return NULL;
+  guint32 bs = f->layout.buf_size;
+  if (f->size % bs != 0)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+                   _("%s: truncated: the file size %" G_GSIZE_FORMAT " is not a multiple of "
+                     "buf_size %u; the last block, at byte offset %" G_GSIZE_FORMAT ", is incomplete"),
+                   path, f->size, bs, f->size / bs * bs);
+      return NULL;
+    }
+  f->n_file_blocks = f->size / bs;
+  for (guint64 i = 0; i < f->n_file_blocks; i++)
+    {
+      guint64 off = i * bs;
+      const guint8 *p = f->data + off;
+      TtvLttngHeader h;
+      TtvLttngLayout l;
+      if (!ttv_lttng_header_read (p, bs, &h, path, off, error))
+        return NULL;
+      if (h.buf_size != bs)
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+                       _("%s: buf_size %u at byte offset %" G_GUINT64_FORMAT
+                         " differs from the first block's %u"),
+                       path, h.buf_size, off + TTV_LTTNG_OFF_BUF_SIZE, bs);
+          return NULL;
+        }
+      if (!ttv_lttng_layout_from_header (&h, &l, path, off, error))
+        return NULL;
+      if (!ttv_lttng_layout_equal (&l, &f->layout))
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+                       _("%s: the trace header of the block at byte offset %" G_GUINT64_FORMAT
+                         " differs from the first block's (byte order, arch_size, alignment, "
+                         "heartbeat or clock)"),
+                       path, off);
+          return NULL;
+        }
+      if (h.lost_size > bs - l.first_event)
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+                       _("%s: lost_size %u at byte offset %" G_GUINT64_FORMAT
+                         " runs past the block (buf_size %u, events start at %u)"),
+                       path, h.lost_size, off + TTV_LTTNG_OFF_LOST_SIZE, bs, l.first_event);
+          return NULL;
+        }
+      TtvLttngBlock b = {
+        .file_offset = off,
+        .begin_cc = h.begin_cc,
+        .end_cc = h.end_cc,
+        .begin_time = ttv_lttng_cycles_to_time (&l, h.begin_cc),
+        .end_time = ttv_lttng_cycles_to_time (&l, h.end_cc),
+        .data_end = bs - h.lost_size,
+        .file_block = (guint32) i,
+      };
+      if (b.data_end > l.first_event)
+        g_array_append_val (f->blocks, b);
+    }
+  g_array_sort (f->blocks, block_compare);
+  return g_steal_pointer (&f);
+}

@@ -1,0 +1,1318 @@
+/* ttv-sim.c: the simulated kernel: CPUs, run queues, processes, interrupts and
+ * devices stepped in global time order; used by ttv-gen, tests and benchmarks.
+ *
+ * Each CPU always has one planned next event (time + action).  The CPU with
+ * the earliest planned time (lowest index on ties) fires it: the action's
+ * effect is applied and its values computed at that moment, so that every
+ * effect on other CPUs (wakeups, device completions) is ordered with the
+ * events already emitted.  A CPU whose planned action is a free choice (not
+ * inside an interrupt) is replanned when another CPU hands it work. */
+#include "ttv-sim-private.h"
+
+#include "ttv-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#define NONE G_MAXUINT32
+#define T_INF G_MAXINT64
+#define MAX_VALUES 16
+#define EPISODE_MAX_WORK 8
+#define SLICE_TICKS 3
+
+typedef enum { P_FREE, P_NEW, P_RUNNABLE, P_RUNNING, P_BLOCKED, P_ZOMBIE } ProcState;
+
+typedef struct {
+  guint32 pid, tgid, ppid, uid;
+  guint8 state;             /* ProcState */
+  guint8 in_syscall;        /* a syscall_exit is due */
+  guint8 step;              /* progress inside the syscall */
+  guint8 fresh;             /* forked, no syscall yet */
+  guint8 io;                /* this syscall goes to a device */
+  guint8 initial;           /* listed in control/processes */
+  guint16 sc;               /* index in ttv_sim_syscalls */
+  guint32 cpu;              /* CPU index it runs on, is queued on or last ran on */
+  guint32 next;             /* run queue, zombie list and free list link */
+  gint64 ret;               /* prepared return value */
+  guint32 io_nr;
+  guint64 io_sector;
+  TtvTime slice_end;
+  char name[16];            /* TASK_COMM_LEN */
+} Proc;
+
+/* Something a CPU's interrupt will deliver: a timer expiry, a disk
+ * completion, a packet; proc is the process waiting for it (or NONE). */
+typedef struct {
+  TtvTime time;
+  guint64 seq;
+  guint32 proc;
+  guint32 nr;
+  guint64 sector;
+  guint8 role;              /* TtvSimIrqRole */
+} Wake;
+
+typedef enum {
+  ACT_IRQ_ENTRY,
+  ACT_HARD_WAKEUP,
+  ACT_IRQ_EXIT,
+  ACT_SOFT_ENTRY,
+  ACT_SOFT_COMPLETE,
+  ACT_SOFT_RECEIVE,
+  ACT_SOFT_WAKEUP,
+  ACT_SOFT_FREE,
+  ACT_SOFT_EXIT,
+  ACT_SWITCH,               /* preemption or idle task leaving */
+  ACT_SYSCALL_ENTRY,
+  ACT_SYSCALL_STEP,
+  ACT_TRAP_ENTRY,
+  ACT_TRAP_EXIT,
+} Act;
+
+typedef enum { PH_NONE, PH_HARD, PH_SOFT_PENDING, PH_SOFT } Phase;
+
+typedef struct {
+  guint32 id;               /* the stream */
+  guint32 cur;              /* proc index running (the CPU's idle task when idle) */
+  guint32 rq_head, rq_tail, rq_len;
+  TtvTime last;
+  TtvTime next_tick;
+
+  /* The planned event */
+  TtvTime next_time;
+  guint8 act;
+  guint8 replaceable;
+  guint16 arg;              /* syscall index (SYSCALL_ENTRY) */
+  guint32 plan_line;        /* IRQ_ENTRY: line index, role, whether a tick */
+  guint8 plan_role, plan_tick;
+
+  /* The interrupt being handled */
+  guint8 phase;
+  guint8 in_trap;
+  guint8 need_resched;
+  guint8 ep_role, ep_tick, ep_work, softirq;
+  guint32 ep_line;
+  TtvTime ep_time;
+  guint32 pending_wake;
+
+  Wake *heap;               /* owned: min-heap by (time, seq) */
+  guint heap_len, heap_cap;
+} Cpu;
+
+struct _TtvSim {
+  TtvSimOptions opt;
+  TtvSimIrqLine *lines;     /* owned array, strings weak (caller's or static) */
+  guint n_lines;
+  guint32 timer_line, net_line, block_line;   /* line index or NONE */
+  guint32 net_cpu, block_cpu;                 /* CPU index taking them */
+  guint64 rng[4];
+
+  Cpu *cpus;                /* owned */
+  guint n_cpus;
+  Proc *procs;              /* owned: idle tasks first (one per CPU), then slots */
+  guint n_procs;
+  guint32 free_head;
+  guint32 zombie_head, zombie_tail;
+  guint n_live;
+  guint n_initial;
+  guint32 next_pid;
+  gboolean pid_wrapped;
+
+  guint64 n_events;
+  guint64 seq;
+  TtvTime now;
+  TtvTime end_time;         /* T_INF: none */
+  guint control_index, n_control;
+  gboolean done;
+
+  guint weight_total;
+  guint sc_clone, sc_execve, sc_exit, sc_exit_group;
+  TtvScalar values[MAX_VALUES];
+};
+
+/* --- Random numbers: xoshiro256**, integer only so that every machine
+ * produces the same trace. ------------------------------------------------ */
+
+static guint64
+splitmix64 (guint64 *x)
+{
+  guint64 z = (*x += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+static inline guint64
+rotl (guint64 x, int k)
+{
+  return (x << k) | (x >> (64 - k));
+}
+
+static inline guint64
+rnd (TtvSim *sim)
+{
+  guint64 *s = sim->rng;
+  guint64 result = rotl (s[1] * 5, 7) * 9;
+  guint64 t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl (s[3], 45);
+  return result;
+}
+
+static inline guint64
+below (TtvSim *sim, guint64 n)
+{
+  return n ? (rnd (sim) >> 11) % n : 0;
+}
+
+/* Uniform in [mean/2, 3 mean/2). */
+static inline TtvTime
+gap (TtvSim *sim, TtvTime mean)
+{
+  return mean / 2 + (TtvTime) below (sim, (guint64) MAX (mean, 1));
+}
+
+/* Waits with a long tail: one in eight is four times longer. */
+static inline TtvTime
+long_gap (TtvSim *sim, TtvTime mean)
+{
+  TtvTime g = gap (sim, mean);
+  return below (sim, 8) == 0 ? g * 4 : g;
+}
+
+static inline TtvTime
+quantize (TtvSim *sim, TtvTime t)
+{
+  TtvTime q = sim->opt.quantum_ns;
+  TtvTime r = t % q;
+  return r == 0 ? t : t + (q - r);
+}
+
+/* --- Addresses that fit the traced architecture -------------------------- */
+
+static guint64
+user_address (TtvSim *sim)
+{
+  if (sim->opt.pointer_bits == 32)
+    return G_GUINT64_CONSTANT (0x08048000) + (below (sim, 0x100000) << 4);
+  return G_GUINT64_CONSTANT (0x7f0000000000) + (below (sim, G_GUINT64_CONSTANT (1) << 32) << 4);
+}
+
+static guint64
+kernel_address (TtvSim *sim)
+{
+  if (sim->opt.pointer_bits == 32)
+    return G_GUINT64_CONSTANT (0xc0000000) + (below (sim, 0x100000) << 8);
+  return G_GUINT64_CONSTANT (0xffff888000000000) + (below (sim, G_GUINT64_CONSTANT (1) << 28) << 8);
+}
+
+/* An address as a syscall's return value (a long). */
+static gint64
+mapped_address (TtvSim *sim)
+{
+  if (sim->opt.long_bits == 32)
+    return 0x40000000 + (gint64) (below (sim, 0x10000) << 12);
+  return (gint64) (G_GUINT64_CONSTANT (0x7f0000000000) + (below (sim, 1 << 24) << 12));
+}
+
+/* --- Wake heaps ------------------------------------------------------------ */
+
+static inline gboolean
+wake_less (const Wake *a, const Wake *b)
+{
+  return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static void
+heap_push (TtvSim *sim, Cpu *c, Wake w)
+{
+  if (c->heap_len == c->heap_cap)
+    {
+      c->heap_cap = c->heap_cap ? c->heap_cap * 2 : 16;
+      c->heap = g_renew (Wake, c->heap, c->heap_cap);
+    }
+  w.seq = sim->seq++;
+  guint i = c->heap_len++;
+  while (i > 0)
+    {
+      guint parent = (i - 1) / 2;
+      if (!wake_less (&w, &c->heap[parent]))
+        break;
+      c->heap[i] = c->heap[parent];
+      i = parent;
+    }
+  c->heap[i] = w;
+}
+
+static Wake
+heap_pop (Cpu *c)
+{
+  g_assert (c->heap_len > 0);
+  Wake top = c->heap[0];
+  Wake last = c->heap[--c->heap_len];
+  guint i = 0, n = c->heap_len;
+  for (;;)
+    {
+      guint child = 2 * i + 1;
+      if (child >= n)
+        break;
+      if (child + 1 < n && wake_less (&c->heap[child + 1], &c->heap[child]))
+        child++;
+      if (!wake_less (&c->heap[child], &last))
+        break;
+      c->heap[i] = c->heap[child];
+      i = child;
+    }
+  if (n > 0)
+    c->heap[i] = last;
+  return top;
+}
+
+static inline gboolean
+heap_due (const Cpu *c, guint8 role)
+{
+  return c->heap_len > 0 && c->heap[0].time <= c->ep_time && c->heap[0].role == role;
+}
+
+/* --- Run queues ------------------------------------------------------------ */
+
+static void
+rq_push (TtvSim *sim, Cpu *c, guint32 p)
+{
+  sim->procs[p].next = NONE;
+  sim->procs[p].cpu = (guint32) (c - sim->cpus);
+  if (c->rq_tail == NONE)
+    c->rq_head = p;
+  else
+    sim->procs[c->rq_tail].next = p;
+  c->rq_tail = p;
+  c->rq_len++;
+}
+
+static guint32
+rq_pop (TtvSim *sim, Cpu *c)
+{
+  guint32 p = c->rq_head;
+  if (p == NONE)
+    return NONE;
+  c->rq_head = sim->procs[p].next;
+  if (c->rq_head == NONE)
+    c->rq_tail = NONE;
+  c->rq_len--;
+  return p;
+}
+
+static inline gboolean
+is_idle_task (const TtvSim *sim, guint32 p)
+{
+  return p < sim->n_cpus;
+}
+
+static inline gboolean
+cpu_idle (const TtvSim *sim, const Cpu *c)
+{
+  return is_idle_task (sim, c->cur) && c->rq_len == 0;
+}
+
+/* --- Planning --------------------------------------------------------------- */
+
+static guint
+choose_syscall (TtvSim *sim, Proc *p)
+{
+  guint M = sim->opt.n_processes;
+
+  if (p->fresh && p->pid == p->tgid && below (sim, 10) < 6)
+    return sim->sc_execve;
+
+  guint r = (guint) below (sim, 10000);
+  guint fork_w = sim->n_live < M ? 150 : 15;
+  guint exit_w = 0;
+  if (p->pid != 1)
+    exit_w = sim->n_live > M ? 150 : (sim->n_live > M / 2 ? 8 : 0);
+  if (r < fork_w)
+    return sim->sc_clone;
+  r -= fork_w;
+  if (r < exit_w)
+    return p->pid == p->tgid ? sim->sc_exit_group : sim->sc_exit;
+  r -= exit_w;
+  if (r < 20 && p->pid == p->tgid)
+    return sim->sc_execve;
+
+  guint w = (guint) below (sim, sim->weight_total);
+  for (guint i = 0; i < ttv_sim_n_syscalls; i++)
+    {
+      if (w < ttv_sim_syscalls[i].weight)
+        return i;
+      w -= ttv_sim_syscalls[i].weight;
+    }
+  return 0;
+}
+
+static void
+plan (TtvSim *sim, Cpu *c)
+{
+  TtvTime base = MAX (c->last, sim->now);
+  TtvTime k = sim->opt.kernel_ns;
+  Proc *p = &sim->procs[c->cur];
+
+  c->replaceable = FALSE;
+  switch (c->phase)
+    {
+    case PH_HARD:
+      if (c->ep_role == TTV_SIM_IRQ_TIMER && c->ep_work < EPISODE_MAX_WORK
+          && heap_due (c, TTV_SIM_IRQ_TIMER))
+        c->act = ACT_HARD_WAKEUP;
+      else
+        c->act = ACT_IRQ_EXIT;
+      c->next_time = quantize (sim, base + gap (sim, k / 2));
+      return;
+    case PH_SOFT_PENDING:
+      c->act = ACT_SOFT_ENTRY;
+      c->next_time = quantize (sim, base + gap (sim, k / 4));
+      return;
+    case PH_SOFT:
+      if (c->pending_wake != NONE)
+        c->act = ACT_SOFT_WAKEUP;
+      else if (c->softirq == TTV_SIM_SOFTIRQ_BLOCK && c->ep_work < EPISODE_MAX_WORK
+               && heap_due (c, TTV_SIM_IRQ_BLOCK))
+        c->act = ACT_SOFT_COMPLETE;
+      else if (c->softirq == TTV_SIM_SOFTIRQ_NET_RX && c->ep_work < EPISODE_MAX_WORK
+               && heap_due (c, TTV_SIM_IRQ_NET))
+        c->act = ACT_SOFT_RECEIVE;
+      else if (c->softirq == TTV_SIM_SOFTIRQ_RCU && c->ep_work < 4 && sim->zombie_head != NONE)
+        c->act = ACT_SOFT_FREE;
+      else
+        c->act = ACT_SOFT_EXIT;
+      c->next_time = quantize (sim, base + gap (sim, k / 2));
+      return;
+    default:
+      break;
+    }
+
+  /* A free choice: the next interrupt, or what the current task does next. */
+  c->replaceable = TRUE;
+  TtvTime t_irq = c->next_tick;
+  c->plan_line = sim->timer_line;
+  c->plan_role = TTV_SIM_IRQ_TIMER;
+  c->plan_tick = TRUE;
+  if (c->heap_len > 0 && c->heap[0].time < t_irq)
+    {
+      t_irq = c->heap[0].time;
+      c->plan_role = c->heap[0].role;
+      c->plan_line = c->plan_role == TTV_SIM_IRQ_NET ? sim->net_line
+                   : c->plan_role == TTV_SIM_IRQ_BLOCK ? sim->block_line : sim->timer_line;
+      c->plan_tick = FALSE;
+    }
+  t_irq = MAX (t_irq, base);
+
+  TtvTime t_proc = T_INF;
+  Act act = ACT_SWITCH;
+  if (is_idle_task (sim, c->cur))
+    {
+      if (c->rq_len > 0)
+        t_proc = base + gap (sim, k);
+    }
+  else if (c->in_trap)
+    {
+      t_proc = base + gap (sim, k);
+      act = ACT_TRAP_EXIT;
+    }
+  else if (p->in_syscall)
+    {
+      t_proc = base + gap (sim, k);
+      act = ACT_SYSCALL_STEP;
+    }
+  else if (c->need_resched && c->rq_len > 0)
+    t_proc = base + gap (sim, k / 2);
+  else
+    {
+      t_proc = base + gap (sim, sim->opt.user_ns);
+      if (below (sim, 10) == 0)
+        act = ACT_TRAP_ENTRY;
+      else
+        {
+          act = ACT_SYSCALL_ENTRY;
+          c->arg = (guint16) choose_syscall (sim, p);
+        }
+    }
+
+  if (t_irq <= t_proc)
+    {
+      c->act = ACT_IRQ_ENTRY;
+      c->next_time = quantize (sim, t_irq);
+    }
+  else
+    {
+      c->act = act;
+      c->next_time = quantize (sim, t_proc);
+    }
+}
+
+/* Another CPU gave @c work: plan again if it was only waiting. */
+static void
+nudge (TtvSim *sim, Cpu *c, Cpu *from, TtvTime when)
+{
+  if (c != from && c->replaceable && when < c->next_time)
+    plan (sim, c);
+}
+
+/* --- Effects ------------------------------------------------------------------ */
+
+#define V_UINT(i, x) (sim->values[i] = TTV_SCALAR_UINT (x))
+#define V_INT(i, x) (sim->values[i] = TTV_SCALAR_INT (x))
+#define V_STR(i, x) (sim->values[i] = TTV_SCALAR_STRING (x))
+
+static guint
+do_switch (TtvSim *sim, Cpu *c, guint8 prev_state, const Wake *wake, Cpu *wake_cpu)
+{
+  guint32 prev = c->cur;
+  guint32 next = rq_pop (sim, c);
+  guint ci = (guint) (c - sim->cpus);
+  Proc *pp = &sim->procs[prev];
+
+  if (next == NONE)
+    next = ci;   /* the idle task */
+
+  V_UINT (0, pp->pid);
+  V_UINT (1, sim->procs[next].pid);
+  V_UINT (2, prev_state);
+
+  if (!is_idle_task (sim, prev))
+    {
+      switch (prev_state)
+        {
+        case TTV_SIM_TASK_RUNNING:
+          pp->state = P_RUNNABLE;
+          rq_push (sim, c, prev);
+          break;
+        case TTV_SIM_TASK_ZOMBIE:
+          pp->state = P_ZOMBIE;
+          pp->next = NONE;
+          if (sim->zombie_tail == NONE)
+            sim->zombie_head = prev;
+          else
+            sim->procs[sim->zombie_tail].next = prev;
+          sim->zombie_tail = prev;
+          break;
+        default:
+          g_assert (wake != NULL);
+          pp->state = P_BLOCKED;
+          heap_push (sim, wake_cpu, *wake);
+          nudge (sim, wake_cpu, c, wake->time);
+          break;
+        }
+    }
+
+  Proc *np = &sim->procs[next];
+  np->state = P_RUNNING;
+  np->cpu = ci;
+  np->slice_end = sim->now + SLICE_TICKS * sim->opt.tick_ns;
+  c->cur = next;
+  c->need_resched = FALSE;
+  return TTV_SIM_EVENT_SCHED_SWITCH;
+}
+
+static guint
+do_wakeup (TtvSim *sim, Cpu *c, guint32 p)
+{
+  Proc *pp = &sim->procs[p];
+  Cpu *target = &sim->cpus[pp->cpu];
+
+  if (!cpu_idle (sim, target))
+    for (guint i = 0; i < sim->n_cpus; i++)
+      if (cpu_idle (sim, &sim->cpus[i]))
+        {
+          target = &sim->cpus[i];
+          break;
+        }
+  pp->state = P_RUNNABLE;
+  rq_push (sim, target, p);
+  if (is_idle_task (sim, target->cur))
+    nudge (sim, target, c, sim->now);
+
+  V_UINT (0, pp->pid);
+  V_UINT (1, target->id);
+  return TTV_SIM_EVENT_SCHED_WAKEUP;
+}
+
+static guint
+syscall_exit (TtvSim *sim, Proc *p)
+{
+  p->in_syscall = FALSE;
+  V_INT (0, p->ret);
+  return TTV_SIM_EVENT_SYSCALL_EXIT;
+}
+
+static void
+copy_name (char *dst, const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  g_strlcpy (dst, slash ? slash + 1 : path, 16);
+}
+
+static const char * const exec_files[] = {
+  "/bin/ls", "/usr/bin/grep", "/bin/sh", "/usr/bin/make", "/usr/bin/gcc",
+  "/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "/usr/bin/as", "/usr/bin/ld", "/usr/bin/python3",
+  "/usr/bin/git", "/usr/bin/ssh", "/bin/cat", "/bin/sed", "/usr/bin/awk", "/usr/bin/find",
+  "/usr/bin/sort", "/usr/bin/perl", "/usr/sbin/sendmail", "/usr/bin/xz", "/usr/bin/tar",
+};
+
+static guint32
+alloc_pid (TtvSim *sim)
+{
+  for (;;)
+    {
+      guint32 pid = sim->next_pid++;
+      if (sim->next_pid >= 4194304)
+        {
+          sim->next_pid = 300;
+          sim->pid_wrapped = TRUE;
+        }
+      gboolean used = FALSE;
+      /* after a wrap, skip pids still in use */
+      for (guint i = sim->n_cpus; sim->pid_wrapped && i < sim->n_procs && !used; i++)
+        used = sim->procs[i].state != P_FREE && sim->procs[i].pid == pid;
+      if (!used)
+        return pid;
+    }
+}
+
+/* The steps of a syscall after its entry, by kind (see TtvSimSyscallKind). */
+static guint
+syscall_step (TtvSim *sim, Cpu *c, Proc *p)
+{
+  const TtvSimSyscall *sc = &ttv_sim_syscalls[p->sc];
+  guint ci = (guint) (c - sim->cpus);
+  Wake w = { 0 };
+
+  switch (sc->kind)
+    {
+    case TTV_SIM_SYSCALL_READ:
+    case TTV_SIM_SYSCALL_WRITE:
+      if (!p->io || p->step == 2 || (p->step == 1 && sc->kind == TTV_SIM_SYSCALL_WRITE))
+        return syscall_exit (sim, p);
+      if (p->step == 0)
+        {
+          p->step = 1;
+          p->io_sector = below (sim, G_GUINT64_CONSTANT (1) << 30) * 8;
+          p->io_nr = (guint32) (1 + below (sim, 32)) * 8;
+          p->ret = p->io_nr * 512;
+          V_UINT (0, (8u << 20) | 0);
+          V_UINT (1, p->io_sector);
+          V_UINT (2, p->io_nr);
+          V_UINT (3, sc->kind == TTV_SIM_SYSCALL_WRITE);
+          if (sc->kind == TTV_SIM_SYSCALL_WRITE)
+            {
+              /* asynchronous writeback: completes later, nobody waits */
+              w = (Wake) { .time = sim->now + long_gap (sim, sim->opt.io_ns), .proc = NONE,
+                           .nr = p->io_nr, .sector = p->io_sector, .role = TTV_SIM_IRQ_BLOCK };
+              heap_push (sim, &sim->cpus[sim->block_cpu], w);
+              nudge (sim, &sim->cpus[sim->block_cpu], c, w.time);
+            }
+          return TTV_SIM_EVENT_REQUEST_ISSUE;
+        }
+      p->step = 2;
+      w = (Wake) { .time = sim->now + long_gap (sim, sim->opt.io_ns),
+                   .proc = c->cur, .nr = p->io_nr, .sector = p->io_sector,
+                   .role = TTV_SIM_IRQ_BLOCK };
+      return do_switch (sim, c, TTV_SIM_TASK_WAIT_UNINTERRUPTIBLE, &w, &sim->cpus[sim->block_cpu]);
+
+    case TTV_SIM_SYSCALL_SEND:
+      if (p->step == 0 && sim->net_line != NONE)
+        {
+          p->step = 1;
+          p->ret = 64 + (gint64) below (sim, 1451);
+          V_UINT (0, kernel_address (sim));
+          V_UINT (1, p->ret);
+          V_STR (2, sim->lines[sim->net_line].name);
+          return TTV_SIM_EVENT_DEV_XMIT;
+        }
+      return syscall_exit (sim, p);
+
+    case TTV_SIM_SYSCALL_RECV:
+    case TTV_SIM_SYSCALL_SLEEP:
+      if (p->step == 0)
+        {
+          p->step = 1;
+          if (sc->kind == TTV_SIM_SYSCALL_RECV && sim->net_line != NONE)
+            {
+              p->ret = 64 + (gint64) below (sim, 1451);
+              w = (Wake) { .time = sim->now + long_gap (sim, sim->opt.io_ns), .proc = c->cur,
+                           .nr = (guint32) p->ret, .role = TTV_SIM_IRQ_NET };
+              return do_switch (sim, c, TTV_SIM_TASK_WAIT_INTERRUPTIBLE, &w, &sim->cpus[sim->net_cpu]);
+            }
+          w = (Wake) { .time = sim->now + long_gap (sim, sim->opt.sleep_ns), .proc = c->cur,
+                       .role = TTV_SIM_IRQ_TIMER };
+          return do_switch (sim, c, TTV_SIM_TASK_WAIT_INTERRUPTIBLE, &w, c);
+        }
+      return syscall_exit (sim, p);
+
+    case TTV_SIM_SYSCALL_FORK:
+      if (p->step == 0)
+        {
+          guint32 slot = sim->free_head;
+          if (slot == NONE)
+            {
+              p->ret = -11;   /* EAGAIN */
+              return syscall_exit (sim, p);
+            }
+          sim->free_head = sim->procs[slot].next;
+          Proc *child = &sim->procs[slot];
+          gboolean thread = below (sim, 100) < 15;
+          memset (child, 0, sizeof *child);
+          child->pid = alloc_pid (sim);
+          child->tgid = thread ? p->tgid : child->pid;
+          child->ppid = p->pid;
+          child->uid = p->uid;
+          child->state = P_NEW;
+          child->fresh = TRUE;
+          child->cpu = ci;
+          child->next = NONE;
+          memcpy (child->name, p->name, sizeof child->name);
+          sim->n_live++;
+          p->step = 1;
+          p->ret = slot;   /* the child's slot until its wakeup */
+          V_UINT (0, p->pid);
+          V_UINT (1, child->pid);
+          V_UINT (2, child->tgid);
+          return TTV_SIM_EVENT_PROCESS_FORK;
+        }
+      if (p->step == 1)
+        {
+          guint32 slot = (guint32) p->ret;
+          p->step = 2;
+          p->ret = sim->procs[slot].pid;
+          return do_wakeup (sim, c, slot);
+        }
+      return syscall_exit (sim, p);
+
+    case TTV_SIM_SYSCALL_EXEC:
+      if (p->step == 0)
+        {
+          const char *file = exec_files[below (sim, G_N_ELEMENTS (exec_files))];
+          p->step = 1;
+          p->ret = 0;
+          copy_name (p->name, file);
+          V_UINT (0, p->pid);
+          V_STR (1, file);
+          return TTV_SIM_EVENT_PROCESS_EXEC;
+        }
+      return syscall_exit (sim, p);
+
+    case TTV_SIM_SYSCALL_EXIT:
+      if (p->step == 0)
+        {
+          p->step = 1;
+          sim->n_live--;
+          V_UINT (0, p->pid);
+          return TTV_SIM_EVENT_PROCESS_EXIT;
+        }
+      return do_switch (sim, c, TTV_SIM_TASK_ZOMBIE, NULL, NULL);
+
+    case TTV_SIM_SYSCALL_QUICK:
+    default:
+      return syscall_exit (sim, p);
+    }
+}
+
+static gint64
+quick_return (TtvSim *sim, Proc *p, guint number)
+{
+  switch (number)
+    {
+    case 2: case 257:    /* open, openat */
+      return below (sim, 8) == 0 ? -2 : 3 + (gint64) below (sim, 60);
+    case 4: case 5:      /* stat, fstat */
+      return below (sim, 8) == 0 ? -2 : 0;
+    case 8:
+      return (gint64) below (sim, 1 << 20);
+    case 9: case 12:     /* mmap, brk */
+      return mapped_address (sim);
+    case 16:
+      return below (sim, 4) == 0 ? -25 : 0;
+    case 39:
+      return p->tgid;
+    case 72:
+      return (gint64) below (sim, 4);
+    case 7: case 23: case 232:
+      return (gint64) below (sim, 3);
+    case 61:
+      return -10;
+    case 202:
+      return below (sim, 4) == 0 ? -11 : 0;
+    case 0: case 1:
+      return 1 + (gint64) below (sim, 8192);
+    default:
+      return 0;
+    }
+}
+
+static guint
+do_syscall_entry (TtvSim *sim, Cpu *c, Proc *p, guint sc)
+{
+  const TtvSimSyscall *s = &ttv_sim_syscalls[sc];
+  p->in_syscall = TRUE;
+  p->sc = (guint16) sc;
+  p->step = 0;
+  p->fresh = FALSE;
+  p->ret = quick_return (sim, p, s->number);
+  p->io = FALSE;
+  if (s->kind == TTV_SIM_SYSCALL_READ && sim->block_line != NONE)
+    p->io = below (sim, 10) < 3;
+  else if (s->kind == TTV_SIM_SYSCALL_WRITE && sim->block_line != NONE)
+    p->io = below (sim, 10) == 0 && sim->cpus[sim->block_cpu].heap_len < sim->n_procs + 64;
+  V_UINT (0, s->number);
+  V_UINT (1, user_address (sim));
+  return TTV_SIM_EVENT_SYSCALL_ENTRY;
+}
+
+/* Applies @c's planned action at sim->now; returns the event, values in sim->values. */
+static guint
+fire (TtvSim *sim, Cpu *c)
+{
+  Proc *p = &sim->procs[c->cur];
+  Wake w;
+
+  switch ((Act) c->act)
+    {
+    case ACT_IRQ_ENTRY:
+      c->phase = PH_HARD;
+      c->ep_line = c->plan_line;
+      c->ep_role = c->plan_role;
+      c->ep_tick = c->plan_tick;
+      c->ep_time = sim->now;
+      c->ep_work = 0;
+      if (c->ep_tick)
+        {
+          while (c->next_tick <= sim->now)
+            c->next_tick += sim->opt.tick_ns;
+          if (!is_idle_task (sim, c->cur) && sim->now >= p->slice_end)
+            c->need_resched = TRUE;
+        }
+      V_UINT (0, sim->lines[c->ep_line].number);
+      V_UINT (1, is_idle_task (sim, c->cur) || p->in_syscall || c->in_trap);
+      return TTV_SIM_EVENT_IRQ_ENTRY;
+
+    case ACT_HARD_WAKEUP:
+      w = heap_pop (c);
+      c->ep_work++;
+      return do_wakeup (sim, c, w.proc);
+
+    case ACT_IRQ_EXIT:
+      c->phase = PH_SOFT_PENDING;
+      switch (c->ep_role)
+        {
+        case TTV_SIM_IRQ_TIMER:
+          if (c->ep_tick)
+            c->softirq = TTV_SIM_SOFTIRQ_TIMER;
+          else
+            c->phase = PH_NONE;
+          break;
+        case TTV_SIM_IRQ_BLOCK:
+          c->softirq = TTV_SIM_SOFTIRQ_BLOCK;
+          break;
+        case TTV_SIM_IRQ_NET:
+          c->softirq = TTV_SIM_SOFTIRQ_NET_RX;
+          break;
+        default:
+          c->phase = PH_NONE;
+          break;
+        }
+      return TTV_SIM_EVENT_IRQ_EXIT;
+
+    case ACT_SOFT_ENTRY:
+      c->phase = PH_SOFT;
+      c->ep_work = 0;
+      V_UINT (0, c->softirq);
+      return TTV_SIM_EVENT_SOFT_IRQ_ENTRY;
+
+    case ACT_SOFT_COMPLETE:
+      w = heap_pop (c);
+      c->ep_work++;
+      c->pending_wake = w.proc;
+      V_UINT (0, (8u << 20) | 0);
+      V_UINT (1, w.sector);
+      V_UINT (2, w.nr);
+      V_INT (3, 0);
+      return TTV_SIM_EVENT_REQUEST_COMPLETE;
+
+    case ACT_SOFT_RECEIVE:
+      w = heap_pop (c);
+      c->ep_work++;
+      c->pending_wake = w.proc;
+      V_UINT (0, kernel_address (sim));
+      V_UINT (1, w.nr);
+      V_STR (2, sim->lines[sim->net_line].name);
+      return TTV_SIM_EVENT_NETIF_RECEIVE;
+
+    case ACT_SOFT_WAKEUP:
+      {
+        guint32 proc = c->pending_wake;
+        c->pending_wake = NONE;
+        return do_wakeup (sim, c, proc);
+      }
+
+    case ACT_SOFT_FREE:
+      if (sim->zombie_head == NONE)   /* another CPU freed it meanwhile */
+        goto soft_exit;
+      {
+        guint32 z = sim->zombie_head;
+        Proc *zp = &sim->procs[z];
+        c->ep_work++;
+        sim->zombie_head = zp->next;
+        if (sim->zombie_head == NONE)
+          sim->zombie_tail = NONE;
+        V_UINT (0, zp->pid);
+        zp->state = P_FREE;
+        zp->next = sim->free_head;
+        sim->free_head = z;
+        return TTV_SIM_EVENT_PROCESS_FREE;
+      }
+
+    case ACT_SOFT_EXIT:
+    soft_exit:
+      V_UINT (0, c->softirq);
+      if (c->softirq == TTV_SIM_SOFTIRQ_TIMER && sim->zombie_head != NONE)
+        {
+          c->phase = PH_SOFT_PENDING;
+          c->softirq = TTV_SIM_SOFTIRQ_RCU;
+        }
+      else
+        c->phase = PH_NONE;
+      return TTV_SIM_EVENT_SOFT_IRQ_EXIT;
+
+    case ACT_SWITCH:
+      return do_switch (sim, c, TTV_SIM_TASK_RUNNING, NULL, NULL);
+
+    case ACT_SYSCALL_ENTRY:
+      return do_syscall_entry (sim, c, p, c->arg);
+
+    case ACT_SYSCALL_STEP:
+      return syscall_step (sim, c, p);
+
+    case ACT_TRAP_ENTRY:
+      c->in_trap = TRUE;
+      V_UINT (0, 14);
+      V_UINT (1, user_address (sim));
+      return TTV_SIM_EVENT_TRAP_ENTRY;
+
+    case ACT_TRAP_EXIT:
+    default:
+      c->in_trap = FALSE;
+      return TTV_SIM_EVENT_TRAP_EXIT;
+    }
+}
+
+/* --- Setup -------------------------------------------------------------------- */
+
+static const TtvSimIrqLine default_lines[] = {
+  { 0, "timer", "IO-APIC-edge", TTV_SIM_IRQ_TIMER },
+  { 1, "i8042", "IO-APIC-edge", TTV_SIM_IRQ_OTHER },
+  { 19, "eth0", "IO-APIC-fasteoi", TTV_SIM_IRQ_NET },
+  { 20, "ahci", "PCI-MSI-edge", TTV_SIM_IRQ_BLOCK },
+};
+
+static const char * const daemon_names[] = {
+  "systemd-journal", "systemd-udevd", "dbus-daemon", "rsyslogd", "cron", "sshd",
+  "NetworkManager", "polkitd", "Xorg", "gnome-shell", "pulseaudio", "bash", "firefox",
+  "postgres", "nginx", "python3", "make", "vim", "tmux", "emacs", "chrome", "java",
+};
+
+static const guint16 sleep_syscalls[] = { 7, 23, 35, 202, 232 };
+
+void
+ttv_sim_options_init (TtvSimOptions *options)
+{
+  g_return_if_fail (options != NULL);
+  memset (options, 0, sizeof *options);
+  options->n_cpus = 4;
+  options->n_processes = 50;
+  options->max_events = 1000000;
+  options->start_time = G_GINT64_CONSTANT (1700000000) * TTV_NSEC_PER_SEC;
+  options->pointer_bits = 64;
+  options->long_bits = 64;
+}
+
+static guint
+syscall_index (guint number)
+{
+  for (guint i = 0; i < ttv_sim_n_syscalls; i++)
+    if (ttv_sim_syscalls[i].number == number)
+      return i;
+  g_assert_not_reached ();
+}
+
+static gboolean
+check_options (TtvSimOptions *o, GError **error)
+{
+  if (o->n_cpus == 0)
+    o->n_cpus = 4;
+  if (o->n_cpus > TTV_SIM_MAX_CPUS)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("Too many CPUs: %u (at most %u)"), o->n_cpus, TTV_SIM_MAX_CPUS);
+      return FALSE;
+    }
+  if (o->cpu_ids)
+    for (guint i = 0; i < o->n_cpus; i++)
+      if ((i > 0 && o->cpu_ids[i] <= o->cpu_ids[i - 1]) || o->cpu_ids[i] > G_MAXINT32)
+        {
+          g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                       _("CPU ids must be strictly increasing"));
+          return FALSE;
+        }
+  if (o->n_processes == 0)
+    o->n_processes = 50;
+  if (o->n_processes > 1000000)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("Too many processes: %u (at most 1000000)"), o->n_processes);
+      return FALSE;
+    }
+  if (o->pointer_bits == 0)
+    o->pointer_bits = 64;
+  if (o->long_bits == 0)
+    o->long_bits = 64;
+  if ((o->pointer_bits != 32 && o->pointer_bits != 64) || (o->long_bits != 32 && o->long_bits != 64))
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("Pointers and longs must have 32 or 64 bits"));
+      return FALSE;
+    }
+  if (o->start_time < 0 || o->duration < 0 || o->quantum_ns < 0 || o->tick_ns < 0
+      || o->user_ns < 0 || o->kernel_ns < 0 || o->io_ns < 0 || o->sleep_ns < 0)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("Times and rates must not be negative"));
+      return FALSE;
+    }
+  if (o->start_time == 0)
+    o->start_time = G_GINT64_CONSTANT (1700000000) * TTV_NSEC_PER_SEC;
+  if (o->quantum_ns == 0)
+    o->quantum_ns = 100;
+  if (o->tick_ns == 0)
+    o->tick_ns = 1000000;
+  if (o->user_ns == 0)
+    o->user_ns = 20000;
+  if (o->kernel_ns == 0)
+    o->kernel_ns = 1500;
+  if (o->io_ns == 0)
+    o->io_ns = 400000;
+  if (o->sleep_ns == 0)
+    o->sleep_ns = 2000000;
+  if (o->tick_ns < o->quantum_ns)
+    o->tick_ns = o->quantum_ns;
+  o->tick_ns -= o->tick_ns % o->quantum_ns;
+  return TRUE;
+}
+
+TtvSim *
+ttv_sim_new (const TtvSimOptions *options, GError **error)
+{
+  g_return_val_if_fail (options != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  TtvSimOptions o = *options;
+  if (!check_options (&o, error))
+    return NULL;
+
+  const TtvSimIrqLine *lines = o.irq_lines ? o.irq_lines : default_lines;
+  guint n_lines = o.irq_lines ? o.n_irq_lines : G_N_ELEMENTS (default_lines);
+  guint32 timer_line = NONE, net_line = NONE, block_line = NONE;
+  for (guint i = 0; i < n_lines; i++)
+    {
+      guint32 *slot = lines[i].role == TTV_SIM_IRQ_TIMER ? &timer_line
+                    : lines[i].role == TTV_SIM_IRQ_NET ? &net_line
+                    : lines[i].role == TTV_SIM_IRQ_BLOCK ? &block_line : NULL;
+      if (lines[i].name == NULL || lines[i].controller == NULL
+          || (slot && *slot != NONE))
+        {
+          g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                       _("Interrupt line %u: missing name or duplicate role"), lines[i].number);
+          return NULL;
+        }
+      if (slot)
+        *slot = i;
+    }
+  if (timer_line == NONE)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("The simulated machine needs a timer interrupt line"));
+      return NULL;
+    }
+
+  TtvSim *sim = g_new0 (TtvSim, 1);
+  sim->opt = o;
+  sim->opt.cpu_ids = NULL;
+  sim->lines = g_memdup2 (lines, n_lines * sizeof *lines);
+  sim->n_lines = n_lines;
+  sim->opt.irq_lines = NULL;
+  sim->timer_line = timer_line;
+  sim->net_line = net_line;
+  sim->block_line = block_line;
+  sim->n_cpus = o.n_cpus;
+  sim->net_cpu = sim->n_cpus > 1 ? 1 : 0;
+  sim->block_cpu = sim->n_cpus > 2 ? 2 : 0;
+  sim->now = o.start_time;
+  sim->end_time = o.duration > 0 && o.duration <= T_INF - o.start_time ? o.start_time + o.duration : T_INF;
+
+  guint64 x = o.seed;
+  for (guint i = 0; i < 4; i++)
+    sim->rng[i] = splitmix64 (&x);
+
+  for (guint i = 0; i < ttv_sim_n_syscalls; i++)
+    sim->weight_total += ttv_sim_syscalls[i].weight;
+  sim->sc_clone = syscall_index (56);
+  sim->sc_execve = syscall_index (59);
+  sim->sc_exit = syscall_index (60);
+  sim->sc_exit_group = syscall_index (231);
+
+  /* Processes: the idle tasks, the initial population, free slots. */
+  guint M = o.n_processes;
+  sim->n_procs = sim->n_cpus + 2 * M + 16;
+  sim->procs = g_new0 (Proc, sim->n_procs);
+  sim->cpus = g_new0 (Cpu, sim->n_cpus);
+  TtvTime first_tick = quantize (sim, o.start_time + o.tick_ns);
+  for (guint i = 0; i < sim->n_cpus; i++)
+    {
+      Cpu *c = &sim->cpus[i];
+      c->id = options->cpu_ids ? options->cpu_ids[i] : i;
+      c->cur = i;
+      c->rq_head = c->rq_tail = NONE;
+      c->last = o.start_time;
+      c->next_tick = first_tick;
+      c->pending_wake = NONE;
+      Proc *idle = &sim->procs[i];
+      idle->state = P_RUNNING;
+      idle->cpu = i;
+      g_strlcpy (idle->name, "swapper", sizeof idle->name);
+    }
+
+  guint32 pid = 1;
+  guint n_kernel = 2 + 2 * sim->n_cpus;
+  for (guint i = 0; i < M; i++)
+    {
+      guint32 slot = sim->n_cpus + i;
+      Proc *p = &sim->procs[slot];
+      p->pid = pid;
+      p->tgid = pid;
+      p->initial = TRUE;
+      if (i == 0)
+        g_strlcpy (p->name, "systemd", sizeof p->name);
+      else if (i == 1)
+        g_strlcpy (p->name, "kthreadd", sizeof p->name);
+      else if (i < n_kernel)
+        g_snprintf (p->name, sizeof p->name, "%s/%u", (i - 2) % 2 ? "kworker" : "ksoftirqd",
+                    sim->cpus[((i - 2) / 2) % sim->n_cpus].id);
+      else
+        g_strlcpy (p->name, daemon_names[(i - n_kernel) % G_N_ELEMENTS (daemon_names)],
+                   sizeof p->name);
+      p->ppid = i == 0 ? 0 : i < n_kernel ? 2 : 1;
+      p->uid = i >= n_kernel + 8 ? 1000 : 0;
+      p->cpu = i % sim->n_cpus;
+      p->next = NONE;
+      if (i > 0 && below (sim, 3) == 0)
+        {
+          p->state = P_RUNNABLE;
+          rq_push (sim, &sim->cpus[p->cpu], slot);
+        }
+      else
+        {
+          /* asleep in a syscall that started before the trace */
+          p->state = P_BLOCKED;
+          p->in_syscall = TRUE;
+          p->step = 1;
+          p->sc = (guint16) syscall_index (sleep_syscalls[below (sim, G_N_ELEMENTS (sleep_syscalls))]);
+          p->ret = 0;
+          Wake w = { .time = o.start_time + (TtvTime) below (sim, (guint64) o.sleep_ns * 4),
+                     .proc = slot, .role = TTV_SIM_IRQ_TIMER };
+          heap_push (sim, &sim->cpus[p->cpu], w);
+        }
+      pid += i < n_kernel ? 1 : 1 + (guint32) below (sim, 40);
+    }
+  sim->n_initial = M;
+  sim->n_live = M;
+  sim->next_pid = pid + 100;
+  sim->free_head = NONE;
+  for (guint32 slot = sim->n_procs; slot-- > sim->n_cpus + M;)
+    {
+      sim->procs[slot].next = sim->free_head;
+      sim->free_head = slot;
+    }
+  sim->zombie_head = sim->zombie_tail = NONE;
+  sim->n_control = sim->n_lines + M;
+
+  for (guint i = 0; i < sim->n_cpus; i++)
+    plan (sim, &sim->cpus[i]);
+  return sim;
+}
+
+void
+ttv_sim_free (TtvSim *sim)
+{
+  if (sim == NULL)
+    return;
+  for (guint i = 0; i < sim->n_cpus; i++)
+    g_free (sim->cpus[i].heap);
+  g_free (sim->cpus);
+  g_free (sim->procs);
+  g_free (sim->lines);
+  g_free (sim);
+}
+
+/* --- Running ------------------------------------------------------------------ */
+
+static gboolean
+step_control (TtvSim *sim, TtvSimEmitFunc emit, gpointer user_data, GError **error)
+{
+  guint i = sim->control_index++;
+  sim->n_events++;
+  if (i < sim->n_lines)
+    {
+      const TtvSimIrqLine *l = &sim->lines[i];
+      guint64 count = l->role == TTV_SIM_IRQ_TIMER ? 1000000 + below (sim, 100000000)
+                                                    : below (sim, 1000000);
+      V_UINT (0, l->number);
+      V_UINT (1, count);
+      V_STR (2, l->controller);
+      V_STR (3, l->name);
+      return emit (user_data, TTV_SIM_STREAM_INTERRUPTS, sim->opt.start_time,
+                   TTV_SIM_EVENT_INTERRUPT, sim->values, 4, error);
+    }
+  const Proc *p = &sim->procs[sim->n_cpus + (i - sim->n_lines)];
+  V_STR (0, p->name);
+  V_UINT (1, p->pid);
+  V_UINT (2, p->ppid);
+  V_UINT (3, 0);
+  for (guint k = 4; k < 12; k++)
+    V_UINT (k, p->uid);   /* uid, euid, suid, fsuid, gid, egid, sgid, fsgid */
+  V_UINT (12, p->state == P_BLOCKED ? TTV_SIM_PROCESS_WAIT_INTERRUPTIBLE : TTV_SIM_PROCESS_RUNNING);
+  return emit (user_data, TTV_SIM_STREAM_PROCESSES, sim->opt.start_time,
+               TTV_SIM_EVENT_PROCESS, sim->values, 13, error);
+}
+
+static const guint8 n_values_of[TTV_SIM_N_EVENTS] = {
+  [TTV_SIM_EVENT_SYSCALL_ENTRY] = 2, [TTV_SIM_EVENT_SYSCALL_EXIT] = 1,
+  [TTV_SIM_EVENT_TRAP_ENTRY] = 2, [TTV_SIM_EVENT_TRAP_EXIT] = 0,
+  [TTV_SIM_EVENT_IRQ_ENTRY] = 2, [TTV_SIM_EVENT_IRQ_EXIT] = 0,
+  [TTV_SIM_EVENT_SOFT_IRQ_ENTRY] = 1, [TTV_SIM_EVENT_SOFT_IRQ_EXIT] = 1,
+  [TTV_SIM_EVENT_SCHED_SWITCH] = 3, [TTV_SIM_EVENT_SCHED_WAKEUP] = 2,
+  [TTV_SIM_EVENT_PROCESS_FORK] = 3, [TTV_SIM_EVENT_PROCESS_EXEC] = 2,
+  [TTV_SIM_EVENT_PROCESS_EXIT] = 1, [TTV_SIM_EVENT_PROCESS_FREE] = 1,
+  [TTV_SIM_EVENT_PROCESS] = 13, [TTV_SIM_EVENT_INTERRUPT] = 4,
+  [TTV_SIM_EVENT_REQUEST_ISSUE] = 4, [TTV_SIM_EVENT_REQUEST_COMPLETE] = 4,
+  [TTV_SIM_EVENT_DEV_XMIT] = 3, [TTV_SIM_EVENT_NETIF_RECEIVE] = 3,
+};
+
+gboolean
+ttv_sim_step (TtvSim *sim, TtvSimEmitFunc emit, gpointer user_data, GError **error)
+{
+  g_return_val_if_fail (sim != NULL && emit != NULL, FALSE);
+
+  if (sim->done)
+    return FALSE;
+  if (sim->opt.max_events && sim->n_events >= sim->opt.max_events)
+    {
+      sim->done = TRUE;
+      return FALSE;
+    }
+  if (sim->control_index < sim->n_control)
+    {
+      if (step_control (sim, emit, user_data, error))
+        return TRUE;
+      sim->done = TRUE;
+      return FALSE;
+    }
+
+  Cpu *c = &sim->cpus[0];
+  for (guint i = 1; i < sim->n_cpus; i++)
+    if (sim->cpus[i].next_time < c->next_time)
+      c = &sim->cpus[i];
+  if (c->next_time >= sim->end_time)
+    {
+      sim->done = TRUE;
+      return FALSE;
+    }
+
+  sim->now = c->next_time;
+  c->last = sim->now;
+  guint event = fire (sim, c);
+  plan (sim, c);
+  sim->n_events++;
+  if (!emit (user_data, (gint) c->id, sim->now, event, sim->values, n_values_of[event], error))
+    {
+      sim->done = TRUE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ttv_sim_run (TtvSim *sim, TtvSimEmitFunc emit, gpointer user_data, GError **error)
+{
+  GError *local = NULL;
+  while (ttv_sim_step (sim, emit, user_data, &local))
+    ;
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* --- Queries ------------------------------------------------------------------ */
+
+guint64
+ttv_sim_get_n_events (const TtvSim *sim)
+{
+  return sim->n_events;
+}
+
+TtvTime
+ttv_sim_get_time (const TtvSim *sim)
+{
+  return sim->now;
+}
+
+guint
+ttv_sim_get_n_cpus (const TtvSim *sim)
+{
+  return sim->n_cpus;
+}
+
+guint
+ttv_sim_get_cpu_id (const TtvSim *sim, guint index)
+{
+  g_return_val_if_fail (index < sim->n_cpus, 0);
+  return sim->cpus[index].id;
+}
+
+gint
+ttv_sim_get_running_pid (const TtvSim *sim, guint cpu_id)
+{
+  for (guint i = 0; i < sim->n_cpus; i++)
+    if (sim->cpus[i].id == cpu_id)
+      return (gint) sim->procs[sim->cpus[i].cur].pid;
+  return -1;
+}
+
+guint
+ttv_sim_get_n_processes (const TtvSim *sim)
+{
+  return sim->n_live;
+}
+
+const char *
+ttv_sim_get_process_name (const TtvSim *sim, guint pid)
+{
+  if (pid == 0)
+    return "swapper";
+  for (guint i = sim->n_cpus; i < sim->n_procs; i++)
+    if (sim->procs[i].state != P_FREE && sim->procs[i].pid == pid)
+      return sim->procs[i].name;
+  return NULL;
+}

@@ -1,0 +1,756 @@
+/* ttv-bookmarks.c: reading and writing bookmarks.xml (seed 000), and where a
+ * trace keeps it.  Used by the GUI's bookmarks panel and by ttv-report. */
+#include "ttv-bookmarks.h"
+#include "ttv-archive.h"
+#include "ttv-error.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_FILE_SIZE (16 * 1024 * 1024)
+#define LTT_MEMBER "info/bookmarks.xml"
+#define CTF_MEMBER ".ttv-bookmarks.xml"
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlDoc, xmlFreeDoc)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlParserCtxt, xmlFreeParserCtxt)
+
+struct _TtvBookmarks {
+  GPtrArray *items;             /* of TtvBookmark *, owned */
+};
+
+/* --- One bookmark ---------------------------------------------------------- */
+
+static char *
+dup_nonempty (const char *s)
+{
+  return s && *s ? g_strdup (s) : NULL;
+}
+
+TtvBookmark *
+ttv_bookmark_new (const char *name, TtvTime start, TtvTime end, const char *text)
+{
+  TtvBookmark *b = g_new0 (TtvBookmark, 1);
+  b->name = g_strdup (name);
+  b->cpu = -1;
+  b->kind = start == end ? TTV_BOOKMARK_TIME : TTV_BOOKMARK_INTERVAL;
+  b->start = MIN (start, end);
+  b->end = MAX (start, end);
+  b->text = dup_nonempty (text);
+  return b;
+}
+
+TtvBookmark *
+ttv_bookmark_new_cycles (const char *name, guint64 start_cycle, guint64 end_cycle,
+                         const char *text)
+{
+  TtvBookmark *b = g_new0 (TtvBookmark, 1);
+  b->name = g_strdup (name);
+  b->cpu = -1;
+  b->kind = start_cycle == end_cycle ? TTV_BOOKMARK_CYCLE : TTV_BOOKMARK_CYCLE_INTERVAL;
+  b->start_cycle = MIN (start_cycle, end_cycle);
+  b->end_cycle = MAX (start_cycle, end_cycle);
+  b->text = dup_nonempty (text);
+  return b;
+}
+
+TtvBookmark *
+ttv_bookmark_copy (const TtvBookmark *b)
+{
+  g_return_val_if_fail (b != NULL, NULL);
+  TtvBookmark *c = g_memdup2 (b, sizeof *b);
+  c->name = g_strdup (b->name);
+  c->text = g_strdup (b->text);
+  return c;
+}
+
+void
+ttv_bookmark_free (TtvBookmark *b)
+{
+  if (b == NULL)
+    return;
+  g_free (b->name);
+  g_free (b->text);
+  g_free (b);
+}
+
+static gboolean
+is_cycle_kind (TtvBookmarkKind kind)
+{
+  return kind == TTV_BOOKMARK_CYCLE || kind == TTV_BOOKMARK_CYCLE_INTERVAL;
+}
+
+gboolean
+ttv_bookmark_equal (const TtvBookmark *a, const TtvBookmark *b)
+{
+  if (a->kind != b->kind || a->cpu != b->cpu || g_strcmp0 (a->name, b->name) != 0
+      || g_strcmp0 (a->text, b->text) != 0)
+    return FALSE;
+  if (is_cycle_kind (a->kind))
+    return a->start_cycle == b->start_cycle && a->end_cycle == b->end_cycle;
+  return a->start == b->start && a->end == b->end;
+}
+
+/* --- The list ---------------------------------------------------------------- */
+
+TtvBookmarks *
+ttv_bookmarks_new (void)
+{
+  TtvBookmarks *l = g_new0 (TtvBookmarks, 1);
+  l->items = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_bookmark_free);
+  return l;
+}
+
+void
+ttv_bookmarks_free (TtvBookmarks *l)
+{
+  if (l == NULL)
+    return;
+  g_ptr_array_unref (l->items);
+  g_free (l);
+}
+
+guint
+ttv_bookmarks_get_n (const TtvBookmarks *l)
+{
+  g_return_val_if_fail (l != NULL, 0);
+  return l->items->len;
+}
+
+const TtvBookmark *
+ttv_bookmarks_get (const TtvBookmarks *l, guint index)
+{
+  g_return_val_if_fail (l != NULL && index < l->items->len, NULL);
+  return g_ptr_array_index (l->items, index);
+}
+
+guint
+ttv_bookmarks_add (TtvBookmarks *l, TtvBookmark *b)
+{
+  g_return_val_if_fail (l != NULL && b != NULL, 0);
+  g_ptr_array_add (l->items, b);
+  return l->items->len - 1;
+}
+
+gboolean
+ttv_bookmarks_remove (TtvBookmarks *l, guint index)
+{
+  g_return_val_if_fail (l != NULL, FALSE);
+  if (index >= l->items->len)
+    return FALSE;
+  g_ptr_array_remove_index (l->items, index);
+  return TRUE;
+}
+
+gboolean
+ttv_bookmarks_replace (TtvBookmarks *l, guint index, TtvBookmark *b)
+{
+  g_return_val_if_fail (l != NULL && b != NULL, FALSE);
+  if (index >= l->items->len)
+    {
+      ttv_bookmark_free (b);
+      return FALSE;
+    }
+  ttv_bookmark_free (g_ptr_array_index (l->items, index));
+  l->items->pdata[index] = b;
+  return TRUE;
+}
+
+typedef struct {
+  TtvBookmark *b;
+  guint index;
+} SortItem;
+
+static int
+compare_items (gconstpointer pa, gconstpointer pb)
+{
+  const SortItem *x = pa, *y = pb;
+  const TtvBookmark *a = x->b, *b = y->b;
+  gboolean ca = is_cycle_kind (a->kind), cb = is_cycle_kind (b->kind);
+  if (ca != cb)
+    return ca ? 1 : -1;
+  if (ca)
+    {
+      if (a->start_cycle != b->start_cycle)
+        return a->start_cycle < b->start_cycle ? -1 : 1;
+      if (a->end_cycle != b->end_cycle)
+        return a->end_cycle < b->end_cycle ? -1 : 1;
+    }
+  else
+    {
+      if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+      if (a->end != b->end)
+        return a->end < b->end ? -1 : 1;
+    }
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void
+ttv_bookmarks_sort (TtvBookmarks *l)
+{
+  g_return_if_fail (l != NULL);
+  guint n = l->items->len;
+  g_autofree SortItem *items = g_new (SortItem, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    items[i] = (SortItem) { g_ptr_array_index (l->items, i), i };
+  qsort (items, n, sizeof *items, compare_items);
+  for (guint i = 0; i < n; i++)
+    l->items->pdata[i] = items[i].b;
+}
+
+gboolean
+ttv_bookmarks_equal (const TtvBookmarks *a, const TtvBookmarks *b)
+{
+  if (a->items->len != b->items->len)
+    return FALSE;
+  for (guint i = 0; i < a->items->len; i++)
+    if (!ttv_bookmark_equal (g_ptr_array_index (a->items, i), g_ptr_array_index (b->items, i)))
+      return FALSE;
+  return TRUE;
+}
+
+/* --- Reading ------------------------------------------------------------------ */
+
+/* Seed 000 writes attribute values bare (<location cpu=1 ...>), which XML
+ * does not allow: quote them, inside start tags only, without adding lines
+ * so that error line numbers still match the file. */
+static GString *
+quote_bare_attributes (const char *data, gsize length)
+{
+  GString *out = g_string_sized_new (length + 16);
+  const char *p = data, *end = data + length;
+
+  while (p < end)
+    {
+      if (*p != '<')
+        {
+          const char *lt = memchr (p, '<', (gsize) (end - p));
+          const char *stop = lt ? lt : end;
+          g_string_append_len (out, p, stop - p);
+          p = stop;
+          continue;
+        }
+      /* Markup that is not a start tag: copy to its end. */
+      const char *close = NULL;
+      gsize skip = 0;
+      if (end - p >= 4 && memcmp (p, "<!--", 4) == 0)
+        close = "-->";
+      else if (end - p >= 9 && memcmp (p, "<![CDATA[", 9) == 0)
+        close = "]]>";
+      else if (end - p >= 2 && p[1] == '?')
+        close = "?>";
+      if (close != NULL)
+        {
+          const char *q = g_strstr_len (p, end - p, close);
+          skip = q ? (gsize) (q - p) + strlen (close) : (gsize) (end - p);
+          g_string_append_len (out, p, (gssize) skip);
+          p += skip;
+          continue;
+        }
+      if (end - p >= 2 && (p[1] == '!' || p[1] == '/'))
+        {
+          /* DOCTYPE (with an internal subset) or an end tag. */
+          int depth = 0;
+          char quote = 0;
+          const char *q = p + 1;
+          for (; q < end; q++)
+            {
+              if (quote)
+                quote = *q == quote ? 0 : quote;
+              else if (*q == '"' || *q == '\'')
+                quote = *q;
+              else if (*q == '[')
+                depth++;
+              else if (*q == ']')
+                depth--;
+              else if (*q == '>' && depth <= 0)
+                break;
+            }
+          q = q < end ? q + 1 : end;
+          g_string_append_len (out, p, q - p);
+          p = q;
+          continue;
+        }
+      /* A start tag. */
+      g_string_append_c (out, *p++);
+      while (p < end && *p != '>')
+        {
+          if (*p == '"' || *p == '\'')
+            {
+              const char *q = memchr (p + 1, *p, (gsize) (end - p - 1));
+              q = q ? q + 1 : end;
+              g_string_append_len (out, p, q - p);
+              p = q;
+              continue;
+            }
+          if (*p == '<')
+            break;              /* malformed: let the parser say where */
+          g_string_append_c (out, *p);
+          if (*p++ != '=')
+            continue;
+          while (p < end && g_ascii_isspace (*p))
+            g_string_append_c (out, *p++);
+          if (p >= end || *p == '"' || *p == '\'' || *p == '>' || *p == '<')
+            continue;
+          g_string_append_c (out, '"');
+          while (p < end && !g_ascii_isspace (*p) && *p != '>' && *p != '<'
+                 && !(*p == '/' && p + 1 < end && p[1] == '>'))
+            {
+              if (*p == '"')
+                g_string_append (out, "&quot;");
+              else
+                g_string_append_c (out, *p);
+              p++;
+            }
+          g_string_append_c (out, '"');
+        }
+    }
+  return out;
+}
+
+typedef struct {
+  int line;
+  char *message;
+} FirstError;
+
+static void
+record_first_error (void *user_data, xmlErrorPtr e)
+{
+  xmlParserCtxtPtr ctxt = user_data;
+  FirstError *first = ctxt->_private;
+  if (first->message == NULL && e != NULL)
+    {
+      first->line = e->line;
+      first->message = g_strchomp (g_strdup (e->message ? e->message : "?"));
+    }
+}
+
+static gboolean
+invalid (GError **error, const char *file_name, xmlNodePtr node, const char *what)
+{
+  g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID, _("%s:%ld: %s"), file_name,
+               xmlGetLineNo (node), what);
+  return FALSE;
+}
+
+static char *
+get_attr (xmlNodePtr node, const char *name)
+{
+  xmlChar *v = xmlGetProp (node, (const xmlChar *) name);
+  if (v == NULL)
+    return NULL;
+  char *ret = g_strdup ((const char *) v);
+  xmlFree (v);
+  return ret;
+}
+
+static gboolean
+parse_time_attr (xmlNodePtr node, const char *name, char *value, TtvTime *out,
+                 const char *file_name, GError **error)
+{
+  if (ttv_time_parse (g_strstrip (value), out, NULL))
+    return TRUE;
+  g_autofree char *what = g_strdup_printf (_("%s=“%s” is not a time in seconds with up to 9 decimals"),
+                                           name, value);
+  return invalid (error, file_name, node, what);
+}
+
+static gboolean
+parse_cycle_attr (xmlNodePtr node, const char *name, char *value, guint64 *out,
+                  const char *file_name, GError **error)
+{
+  if (g_ascii_string_to_unsigned (g_strstrip (value), 10, 0, G_MAXUINT64, out, NULL))
+    return TRUE;
+  g_autofree char *what = g_strdup_printf (_("%s=“%s” is not an unsigned 64-bit cycle count"),
+                                           name, value);
+  return invalid (error, file_name, node, what);
+}
+
+static TtvBookmark *
+parse_location (xmlNodePtr node, const char *file_name, GError **error)
+{
+  g_autofree char *time = get_attr (node, "time");
+  g_autofree char *start_time = get_attr (node, "start_time");
+  g_autofree char *end_time = get_attr (node, "end_time");
+  g_autofree char *cycle = get_attr (node, "cycle");
+  g_autofree char *start_cycle = get_attr (node, "start_cycle");
+  g_autofree char *end_cycle = get_attr (node, "end_cycle");
+  g_autofree char *cpu = get_attr (node, "cpu");
+  g_autoptr (TtvBookmark) b = g_new0 (TtvBookmark, 1);
+  b->cpu = -1;
+
+  int forms = (time != NULL) + (start_time != NULL || end_time != NULL) + (cycle != NULL)
+              + (start_cycle != NULL || end_cycle != NULL);
+  if (forms == 0)
+    {
+      invalid (error, file_name, node,
+               _("<location> needs time=, start_time= and end_time=, cycle=, "
+                 "or start_cycle= and end_cycle="));
+      return NULL;
+    }
+  if (forms > 1)
+    {
+      invalid (error, file_name, node,
+               _("<location> gives its interval in more than one way "
+                 "(time=, start_time=/end_time=, cycle=, start_cycle=/end_cycle=)"));
+      return NULL;
+    }
+  if ((start_time != NULL) != (end_time != NULL) || (start_cycle != NULL) != (end_cycle != NULL))
+    {
+      invalid (error, file_name, node,
+               start_time || end_time ? _("<location> needs both start_time= and end_time=")
+                                      : _("<location> needs both start_cycle= and end_cycle="));
+      return NULL;
+    }
+  if (time)
+    {
+      b->kind = TTV_BOOKMARK_TIME;
+      if (!parse_time_attr (node, "time", time, &b->start, file_name, error))
+        return NULL;
+      b->end = b->start;
+    }
+  else if (start_time)
+    {
+      b->kind = TTV_BOOKMARK_INTERVAL;
+      if (!parse_time_attr (node, "start_time", start_time, &b->start, file_name, error)
+          || !parse_time_attr (node, "end_time", end_time, &b->end, file_name, error))
+        return NULL;
+      if (b->end < b->start)
+        {
+          invalid (error, file_name, node, _("<location> ends before it starts"));
+          return NULL;
+        }
+    }
+  else if (cycle)
+    {
+      b->kind = TTV_BOOKMARK_CYCLE;
+      if (!parse_cycle_attr (node, "cycle", cycle, &b->start_cycle, file_name, error))
+        return NULL;
+      b->end_cycle = b->start_cycle;
+    }
+  else
+    {
+      b->kind = TTV_BOOKMARK_CYCLE_INTERVAL;
+      if (!parse_cycle_attr (node, "start_cycle", start_cycle, &b->start_cycle, file_name, error)
+          || !parse_cycle_attr (node, "end_cycle", end_cycle, &b->end_cycle, file_name, error))
+        return NULL;
+      if (b->end_cycle < b->start_cycle)
+        {
+          invalid (error, file_name, node, _("<location> ends before it starts"));
+          return NULL;
+        }
+    }
+  if (cpu != NULL)
+    {
+      guint64 v;
+      if (!g_ascii_string_to_unsigned (g_strstrip (cpu), 10, 0, G_MAXINT, &v, NULL))
+        {
+          g_autofree char *what = g_strdup_printf (_("cpu=“%s” is not a CPU number"), cpu);
+          invalid (error, file_name, node, what);
+          return NULL;
+        }
+      b->cpu = (gint) v;
+    }
+  b->name = get_attr (node, "name");
+  xmlChar *text = xmlNodeGetContent (node);
+  b->text = dup_nonempty ((const char *) text);
+  xmlFree (text);
+  return g_steal_pointer (&b);
+}
+
+TtvBookmarks *
+ttv_bookmarks_parse (const char *data, gsize length, const char *file_name, GError **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  if (file_name == NULL)
+    file_name = "bookmarks.xml";
+  if (length > MAX_FILE_SIZE)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED,
+                   _("%s: %" G_GSIZE_FORMAT " bytes is too large for a bookmarks file"),
+                   file_name, length);
+      return NULL;
+    }
+
+  g_autoptr (GString) fixed = quote_bare_attributes (data ? data : "", length);
+  g_autoptr (xmlParserCtxt) ctxt = xmlNewParserCtxt ();
+  if (ctxt == NULL)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("%s: out of memory"),
+                   file_name);
+      return NULL;
+    }
+  FirstError first = { 0, NULL };
+  ctxt->_private = &first;
+  ctxt->sax->serror = record_first_error;
+  g_autoptr (xmlDoc) doc = xmlCtxtReadMemory (ctxt, fixed->str, (int) fixed->len, file_name,
+                                               NULL, XML_PARSE_NONET);
+  if (doc == NULL || !ctxt->wellFormed)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_SYNTAX, _("%s:%d: %s"), file_name,
+                   first.line, first.message ? first.message : _("not well-formed XML"));
+      g_free (first.message);
+      return NULL;
+    }
+  g_free (first.message);
+
+  xmlNodePtr root = xmlDocGetRootElement (doc);
+  if (root == NULL || xmlStrcmp (root->name, (const xmlChar *) "bookmarks") != 0)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
+                   _("%s:%ld: the root element is <%s>, not <bookmarks>"), file_name,
+                   root ? xmlGetLineNo (root) : 0L, root ? (const char *) root->name : "");
+      return NULL;
+    }
+
+  g_autoptr (TtvBookmarks) list = ttv_bookmarks_new ();
+  for (xmlNodePtr n = root->children; n; n = n->next)
+    {
+      /* Unknown elements are for future versions: skipped. */
+      if (n->type != XML_ELEMENT_NODE || xmlStrcmp (n->name, (const xmlChar *) "location") != 0)
+        continue;
+      TtvBookmark *b = parse_location (n, file_name, error);
+      if (b == NULL)
+        return NULL;
+      ttv_bookmarks_add (list, b);
+    }
+  return g_steal_pointer (&list);
+}
+
+TtvBookmarks *
+ttv_bookmarks_load (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_autofree char *data = NULL;
+  gsize length = 0;
+  g_autoptr (GError) local = NULL;
+  if (!g_file_get_contents (path, &data, &length, &local))
+    {
+      if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return ttv_bookmarks_new ();
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
+      return NULL;
+    }
+  return ttv_bookmarks_parse (data, length, path, error);
+}
+
+/* --- Writing ------------------------------------------------------------------ */
+
+static void
+append_escaped (GString *out, const char *s, gboolean attribute)
+{
+  g_autofree char *valid = g_utf8_make_valid (s, -1);
+  for (const char *p = valid; *p; p++)
+    {
+      guchar c = (guchar) *p;
+      switch (c)
+        {
+        case '&': g_string_append (out, "&amp;"); break;
+        case '<': g_string_append (out, "&lt;"); break;
+        case '>': g_string_append (out, "&gt;"); break;
+        case '"': g_string_append (out, attribute ? "&quot;" : "\""); break;
+        case '\r': g_string_append (out, "&#13;"); break;
+        case '\n': g_string_append (out, attribute ? "&#10;" : "\n"); break;
+        case '\t': g_string_append (out, attribute ? "&#9;" : "\t"); break;
+        default:
+          if (c >= 0x20)
+            g_string_append_c (out, (char) c);
+          /* other control characters cannot appear in XML 1.0: dropped */
+          break;
+        }
+    }
+}
+
+static void
+append_attr (GString *out, const char *name, const char *value)
+{
+  g_string_append_printf (out, " %s=\"", name);
+  append_escaped (out, value, TRUE);
+  g_string_append_c (out, '"');
+}
+
+char *
+ttv_bookmarks_to_xml (const TtvBookmarks *l, gsize *length)
+{
+  g_return_val_if_fail (l != NULL, NULL);
+  GString *out = g_string_new ("<bookmarks>\n");
+  for (guint i = 0; i < l->items->len; i++)
+    {
+      const TtvBookmark *b = g_ptr_array_index (l->items, i);
+      char buf[32];
+      g_string_append (out, "  <location");
+      if (b->name)
+        append_attr (out, "name", b->name);
+      if (b->cpu >= 0)
+        g_string_append_printf (out, " cpu=\"%d\"", b->cpu);
+      switch (b->kind)
+        {
+        case TTV_BOOKMARK_TIME:
+          append_attr (out, "time", ttv_time_to_string (b->start, buf, sizeof buf));
+          break;
+        case TTV_BOOKMARK_INTERVAL:
+          append_attr (out, "start_time", ttv_time_to_string (b->start, buf, sizeof buf));
+          append_attr (out, "end_time", ttv_time_to_string (b->end, buf, sizeof buf));
+          break;
+        case TTV_BOOKMARK_CYCLE:
+          g_string_append_printf (out, " cycle=\"%" G_GUINT64_FORMAT "\"", b->start_cycle);
+          break;
+        case TTV_BOOKMARK_CYCLE_INTERVAL:
+        default:
+          g_string_append_printf (out, " start_cycle=\"%" G_GUINT64_FORMAT "\" end_cycle=\"%"
+                                  G_GUINT64_FORMAT "\"", b->start_cycle, b->end_cycle);
+          break;
+        }
+      g_string_append_c (out, '>');
+      if (b->text)
+        append_escaped (out, b->text, FALSE);
+      g_string_append (out, "</location>\n");
+    }
+  g_string_append (out, "</bookmarks>\n");
+  if (length)
+    *length = out->len;
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+write_file (const char *path, const char *data, gsize length, GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr (GError) local = NULL;
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int errsv = errno;
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
+                   _("%s: cannot create the folder: %s"), dir, g_strerror (errsv));
+      return FALSE;
+    }
+  /* path.XXXXXX in the same folder, fsync'ed, renamed over @path. */
+  if (!g_file_set_contents_full (path, data, (gssize) length,
+                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                 0644, &local))
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
+                   _("Cannot save the bookmarks: %s"), local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ttv_bookmarks_save (const TtvBookmarks *l, const char *path, GError **error)
+{
+  g_return_val_if_fail (l != NULL && path != NULL, FALSE);
+  gsize length;
+  g_autofree char *xml = ttv_bookmarks_to_xml (l, &length);
+  return write_file (path, xml, length, error);
+}
+
+/* --- Per trace ------------------------------------------------------------------ */
+
+const char *
+ttv_bookmarks_get_member_path (const TtvTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, LTT_MEMBER);
+  if (trace->format && g_strcmp0 (trace->format->name, "ctf") == 0)
+    return CTF_MEMBER;
+  return LTT_MEMBER;
+}
+
+static gboolean
+opened_from_archive (const TtvTrace *trace)
+{
+  return trace->display_path && trace->path && strcmp (trace->display_path, trace->path) != 0
+         && ttv_archive_is_archive (trace->display_path);
+}
+
+static char *
+dup_trace_file (const TtvTrace *trace)
+{
+  return g_build_filename (trace->path, ttv_bookmarks_get_member_path (trace), NULL);
+}
+
+gboolean
+ttv_bookmarks_trace_is_writable (const TtvTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, FALSE);
+  if (trace->flags & TTV_TRACE_FLAG_READ_ONLY)
+    return FALSE;
+  if (opened_from_archive (trace))
+    {
+      /* The rewrite goes to a temporary file beside the archive. */
+      g_autofree char *dir = g_path_get_dirname (trace->display_path);
+      return access (trace->display_path, W_OK) == 0 && access (dir, W_OK) == 0;
+    }
+  g_autofree char *file = dup_trace_file (trace);
+  g_autofree char *dir = g_path_get_dirname (file);
+  if (g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return access (dir, W_OK) == 0;
+  return access (trace->path, W_OK) == 0;       /* info/ will be created */
+}
+
+char *
+ttv_bookmarks_dup_fallback_path (const TtvTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  const char *where = trace->display_path ? trace->display_path : trace->path;
+  g_autofree char *abs = g_canonicalize_filename (where, NULL);
+  g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, abs, -1);
+  g_autofree char *base = g_path_get_basename (abs);
+  g_strcanon (base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", '_');
+  g_autofree char *file = g_strdup_printf ("%s-%.16s.xml", base, sum);
+  return g_build_filename (g_get_user_data_dir (), "ttv", "bookmarks", file, NULL);
+}
+
+TtvBookmarks *
+ttv_bookmarks_load_for_trace (const TtvTrace *trace, GError **error)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_autofree char *file = dup_trace_file (trace);
+  if (g_file_test (file, G_FILE_TEST_EXISTS))
+    return ttv_bookmarks_load (file, error);
+  g_autofree char *fallback = ttv_bookmarks_dup_fallback_path (trace);
+  return ttv_bookmarks_load (fallback, error);
+}
+
+gboolean
+ttv_bookmarks_save_for_trace (const TtvBookmarks *l, const TtvTrace *trace, GError **error)
+{
+  g_return_val_if_fail (l != NULL && trace != NULL, FALSE);
+  gboolean archive = opened_from_archive (trace);
+
+  if (!ttv_bookmarks_trace_is_writable (trace))
+    {
+      g_autofree char *fallback = ttv_bookmarks_dup_fallback_path (trace);
+      g_set_error (error, archive ? TTV_ARCHIVE_ERROR : TTV_FORMAT_ERROR,
+                   archive ? TTV_ARCHIVE_ERROR_WRITE : TTV_FORMAT_ERROR_IO,
+                   _("%s is read-only: the bookmarks cannot be saved in it "
+                     "(they can be saved to %s instead)"),
+                   archive ? trace->display_path : trace->path, fallback);
+      return FALSE;
+    }
+
+  gsize length;
+  g_autofree char *xml = ttv_bookmarks_to_xml (l, &length);
+  g_autofree char *file = dup_trace_file (trace);
+  if (!archive)
+    return write_file (file, xml, length, error);
+
+  if (!ttv_archive_replace_member (trace->display_path, ttv_bookmarks_get_member_path (trace),
+                                   xml, length, error))
+    return FALSE;
+  /* ttv_archive_replace_member updates a valid cache; when the cache was
+   * stale, keep this open trace's copy in step anyway (the next open
+   * extracts afresh). */
+  g_autofree char *cached = NULL;
+  gsize cached_length = 0;
+  if (!g_file_get_contents (file, &cached, &cached_length, NULL) || cached_length != length
+      || memcmp (cached, xml, length) != 0)
+    write_file (file, xml, length, NULL);
+  return TRUE;
+}

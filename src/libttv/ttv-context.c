@@ -1,0 +1,298 @@
+/* ttv-context.c: the traceset context: one cursor per tracefile, merged in
+ * (time, stream) order, seek by time and by position.  Used by CLI, GUI, state. */
+#include "ttv-context-private.h"
+#include "ttv-position-private.h"
+#include "ttv-error.h"
+
+#include <glib/gi18n-lib.h>
+
+TtvContext *
+ttv_context_new (TtvTraceset *ts, GError **error)
+{
+  g_return_val_if_fail (ts != NULL, NULL);
+  g_autoptr (TtvContext) ctx = g_new0 (TtvContext, 1);
+  ctx->traceset = ttv_traceset_ref (ts);
+  ctx->n = ttv_traceset_get_n_tracefiles (ts);
+  ctx->shape = ttv_traceset_get_shape_hash (ts);
+  ctx->streams = g_new0 (TtvStream, ctx->n);
+  ttv_merge_init (&ctx->merge, ctx->n);
+  ctx->state = TTV_CONTEXT_AT_BEGIN;
+  ctx->registrations = g_array_new (FALSE, FALSE, sizeof (TtvRegistration));
+  ctx->owned_hooks = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_hooks_free);
+  ctx->call.context = ctx;
+  for (guint i = 0; i < ctx->n; i++)
+    {
+      TtvStream *s = &ctx->streams[i];
+      s->tracefile = ttv_traceset_get_tracefile (ts, i);
+      s->trace = ttv_traceset_get_stream_trace (ts, i);
+      s->at_end = TRUE;
+      s->cursor = ttv_cursor_new (s->tracefile, error);
+      if (s->cursor == NULL)
+        return NULL;
+      s->next = s->tracefile->trace->format->cursor_next;
+    }
+  return g_steal_pointer (&ctx);
+}
+
+void
+ttv_context_free (TtvContext *ctx)
+{
+  if (ctx == NULL)
+    return;
+  ttv_context_process_clear (ctx);
+  g_array_unref (ctx->registrations);
+  g_ptr_array_unref (ctx->owned_hooks);
+  for (guint i = 0; i < ctx->n; i++)
+    if (ctx->streams[i].cursor)
+      ttv_cursor_free (ctx->streams[i].cursor);
+  g_free (ctx->streams);
+  ttv_merge_clear (&ctx->merge);
+  g_clear_error (&ctx->error);
+  ttv_traceset_unref (ctx->traceset);
+  g_free (ctx);
+}
+
+TtvTraceset *
+ttv_context_get_traceset (const TtvContext *ctx)
+{
+  g_return_val_if_fail (ctx != NULL, NULL);
+  return ctx->traceset;
+}
+
+static const char *
+stream_trace_name (const TtvStream *s)
+{
+  const TtvTrace *t = s->tracefile->trace;
+  return t->display_path ? t->display_path : t->name ? t->name : "?";
+}
+
+void
+ttv_context_fail_read (TtvContext *ctx, TtvStream *s, const TtvTracefilePosition *last,
+                       GError *reader_error)
+{
+  g_clear_error (&ctx->error);
+  g_set_error (&ctx->error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_READ,
+               _("%s: tracefile %s: reading after the event at block %" G_GUINT64_FORMAT
+                 ", offset %" G_GUINT64_FORMAT ": %s"),
+               stream_trace_name (s), s->tracefile->name, last->block, last->offset,
+               reader_error->message);
+  g_error_free (reader_error);
+  ctx->state = TTV_CONTEXT_FAILED;
+  ctx->pending = FALSE;
+}
+
+/* Fills stream @s with its next event after a cursor seek. */
+static gboolean
+stream_load (TtvContext *ctx, TtvStream *s, GError **error)
+{
+  GError *local = NULL;
+  s->at_end = !s->next (s->cursor, &s->event, &local);
+  if (local)
+    {
+      g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_READ,
+                   _("%s: tracefile %s: %s"), stream_trace_name (s), s->tracefile->name,
+                   local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+build (TtvContext *ctx)
+{
+  g_autofree TtvMergeKey *keys = g_new (TtvMergeKey, MAX (ctx->n, 1));
+  for (guint i = 0; i < ctx->n; i++)
+    {
+      const TtvStream *s = &ctx->streams[i];
+      keys[i] = s->at_end ? TTV_MERGE_KEY (TTV_TIME_MAX, TTV_MERGE_RANK_END | i)
+                          : TTV_MERGE_KEY (s->event.time, i);
+    }
+  ttv_merge_build (&ctx->merge, keys);
+  ctx->pending = FALSE;
+  ctx->state = TTV_CONTEXT_READY;
+  g_clear_error (&ctx->error);
+}
+
+gboolean
+ttv_context_seek_time (TtvContext *ctx, TtvTime time, GError **error)
+{
+  g_return_val_if_fail (ctx != NULL && !ctx->in_hooks, FALSE);
+  ctx->state = TTV_CONTEXT_UNSET;
+  ctx->pending = FALSE;
+  for (guint i = 0; i < ctx->n; i++)
+    {
+      TtvStream *s = &ctx->streams[i];
+      GError *local = NULL;
+      if (!ttv_cursor_seek_time (s->cursor, time, &local))
+        {
+          g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_READ,
+                       _("%s: tracefile %s: %s"), stream_trace_name (s), s->tracefile->name,
+                       local ? local->message : _("seek failed"));
+          g_clear_error (&local);
+          return FALSE;
+        }
+      if (!stream_load (ctx, s, error))
+        return FALSE;
+    }
+  build (ctx);
+  return TRUE;
+}
+
+gboolean
+ttv_context_seek_begin (TtvContext *ctx, GError **error)
+{
+  return ttv_context_seek_time (ctx, TTV_TIME_MIN, error);
+}
+
+static gboolean
+bad_position (GError **error, const TtvStream *s, const char *why)
+{
+  g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
+               _("%s: tracefile %s: the position does not match this trace: %s"),
+               stream_trace_name (s), s->tracefile->name, why);
+  return FALSE;
+}
+
+gboolean
+ttv_context_seek_position (TtvContext *ctx, const TtvPosition *pos, GError **error)
+{
+  g_return_val_if_fail (ctx != NULL && pos != NULL && !ctx->in_hooks, FALSE);
+  guint32 shape = ctx->shape;
+  if (pos->n != ctx->n || pos->shape != shape)
+    {
+      g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
+                   _("The position was saved for another traceset (%u tracefiles, shape %08x; "
+                     "this one has %u tracefiles, shape %08x)"),
+                   pos->n, pos->shape, ctx->n, shape);
+      return FALSE;
+    }
+  ctx->state = TTV_CONTEXT_UNSET;
+  ctx->pending = FALSE;
+  for (guint i = 0; i < ctx->n; i++)
+    {
+      TtvStream *s = &ctx->streams[i];
+      const TtvPositionEntry *e = &pos->tf[i];
+      if (e->at_end)
+        {
+          /* The cursor is not read again before the next seek. */
+          s->at_end = TRUE;
+          continue;
+        }
+      GError *local = NULL;
+      if (!ttv_cursor_seek_position (s->cursor, &e->pos, &local))
+        {
+          gboolean r = bad_position (error, s, local ? local->message : _("seek failed"));
+          g_clear_error (&local);
+          return r;
+        }
+      if (!stream_load (ctx, s, error))
+        return FALSE;
+      if (s->at_end)
+        return bad_position (error, s, _("no event there"));
+      if (ttv_tracefile_position_compare (&s->event.pos, &e->pos) != 0
+          || s->event.pos.index != e->pos.index)
+        return bad_position (error, s, _("no event starts there"));
+    }
+  build (ctx);
+  /* The saved next event must be the one the merge finds. */
+  gboolean end = ttv_merge_at_end (&ctx->merge);
+  if (end != (pos->next >= pos->n)
+      || (!end && (ttv_merge_winner (&ctx->merge) != pos->next
+                   || ctx->streams[pos->next].event.time != pos->next_time)))
+    {
+      ctx->state = TTV_CONTEXT_UNSET;
+      g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
+                   _("The position does not match the events of this traceset"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ttv_context_prepare_slow (TtvContext *ctx, GError **error)
+{
+  switch (ctx->state)
+    {
+    case TTV_CONTEXT_READY:
+      return ttv_context_prepare (ctx, error);
+    case TTV_CONTEXT_AT_BEGIN:
+      return ttv_context_seek_begin (ctx, error) && ttv_context_prepare (ctx, error);
+    case TTV_CONTEXT_UNSET:
+      g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
+                   _("The traceset has no current position: the last seek failed"));
+      return FALSE;
+    case TTV_CONTEXT_FAILED:
+    default:
+      g_propagate_error (error, g_error_copy (ctx->error));
+      return FALSE;
+    }
+}
+
+const TtvEvent *
+ttv_context_peek (TtvContext *ctx, GError **error)
+{
+  g_return_val_if_fail (ctx != NULL && !ctx->in_hooks, NULL);
+  if (!ttv_context_prepare (ctx, error) || ttv_merge_at_end (&ctx->merge))
+    return NULL;
+  ctx->last_stream = ttv_merge_winner (&ctx->merge);
+  return &ctx->streams[ctx->last_stream].event;
+}
+
+const TtvEvent *
+ttv_context_next (TtvContext *ctx, GError **error)
+{
+  g_return_val_if_fail (ctx != NULL && !ctx->in_hooks, NULL);
+  if (!ttv_context_prepare (ctx, error) || ttv_merge_at_end (&ctx->merge))
+    return NULL;
+  ctx->pending = TRUE;
+  ctx->last_stream = ttv_merge_winner (&ctx->merge);
+  return &ctx->streams[ctx->last_stream].event;
+}
+
+guint
+ttv_context_get_stream (const TtvContext *ctx)
+{
+  g_return_val_if_fail (ctx != NULL, 0);
+  return ctx->last_stream;
+}
+
+static TtvPosition *
+snapshot (const TtvContext *ctx)
+{
+  TtvPosition *p = ttv_position_alloc (ctx->n);
+  p->shape = ctx->shape;
+  for (guint i = 0; i < ctx->n; i++)
+    {
+      const TtvStream *s = &ctx->streams[i];
+      p->tf[i].at_end = s->at_end;
+      if (!s->at_end)
+        p->tf[i].pos = s->event.pos;
+    }
+  if (!ttv_merge_at_end (&ctx->merge))
+    {
+      p->next = ttv_merge_winner (&ctx->merge);
+      p->next_time = ctx->streams[p->next].event.time;
+    }
+  return p;
+}
+
+TtvPosition *
+ttv_context_get_position (TtvContext *ctx, GError **error)
+{
+  g_return_val_if_fail (ctx != NULL && !ctx->in_hooks, NULL);
+  if (!ttv_context_prepare (ctx, error))
+    return NULL;
+  return snapshot (ctx);
+}
+
+TtvPosition *
+ttv_context_get_event_position (const TtvContext *ctx)
+{
+  g_return_val_if_fail (ctx != NULL, NULL);
+  /* While an event is pending the merge has not moved: its stream still
+   * holds it and is still the winner. */
+  if (ctx->state != TTV_CONTEXT_READY)
+    return NULL;
+  return snapshot (ctx);
+}

@@ -1,0 +1,125 @@
+/* ttv-field-accessor.c: fast access to named payload fields (see the header).
+ * The fixed-offset path reads bits directly; everything else decodes. */
+#include "ttv-field-accessor.h"
+
+#include <string.h>
+
+static guint64
+align_up (guint64 pos, guint align)
+{
+  return align <= 1 ? pos : (pos + align - 1) / align * align;
+}
+
+void
+ttv_field_accessor_init (TtvFieldAccessor *acc, const TtvEventType *et, const char *name)
+{
+  memset (acc, 0, sizeof *acc);
+  acc->fixed_offset_bits = -1;
+  acc->field_index = -1;
+  const TtvType *s = et->fields;
+  gint idx = ttv_type_find_field (s, name);
+  if (idx < 0)
+    return;
+  acc->is_field = TRUE;
+  acc->field_index = idx;
+  acc->type = ((const TtvField *) g_ptr_array_index (s->fields, idx))->type;
+
+  /* Members before it must all have a fixed size for a fixed offset; the
+   * offsets are relative to the payload start aligned to the struct. */
+  guint64 off = 0;
+  for (gint i = 0; i <= idx; i++)
+    {
+      const TtvType *ft = ((const TtvField *) g_ptr_array_index (s->fields, i))->type;
+      off = align_up (off, ft->align_bits);
+      if (i == idx)
+        break;
+      if (ft->fixed_size_bits < 0)
+        return;
+      off += (guint64) ft->fixed_size_bits;
+    }
+  gboolean scalar = acc->type->kind == TTV_TYPE_INTEGER || acc->type->kind == TTV_TYPE_ENUM
+                    || acc->type->kind == TTV_TYPE_STRING;
+  if (scalar)
+    acc->fixed_offset_bits = (gint64) off;
+}
+
+gboolean
+ttv_field_accessor_is_valid (const TtvFieldAccessor *acc)
+{
+  return acc->is_field;
+}
+
+static const TtvValue *
+decode_member (const TtvFieldAccessor *acc, const TtvEvent *ev, TtvDecoder *scratch)
+{
+  ttv_decoder_reset (scratch);
+  gint32 root = ttv_event_decode_fields (ev, scratch, NULL);
+  if (root < 0)
+    return NULL;
+  const TtvValue *r = ttv_decoder_get (scratch, (guint32) root);
+  if ((guint32) acc->field_index >= r->n_children)
+    return NULL;
+  return ttv_decoder_get (scratch, r->first_child + (guint32) acc->field_index);
+}
+
+gboolean
+ttv_field_accessor_get_int (const TtvFieldAccessor *acc, const TtvEvent *ev,
+                            TtvDecoder *scratch, gint64 *out)
+{
+  if (!acc->is_field)
+    return FALSE;
+  const TtvType *t = acc->type;
+  if (acc->fixed_offset_bits >= 0 && t->kind != TTV_TYPE_STRING)
+    {
+      guint64 base = align_up (ev->payload_bit, ev->type->fields->align_bits);
+      guint64 pos = base + (guint64) acc->fixed_offset_bits;
+      if (pos > ev->data_bits || ev->data_bits - pos < t->size_bits)
+        return FALSE;
+      guint64 raw = ttv_read_bits (ev->data, pos, t->size_bits, t->byte_order);
+      if (t->is_signed && t->size_bits < 64 && (raw >> (t->size_bits - 1)) & 1)
+        raw |= ~(guint64) 0 << t->size_bits;
+      *out = (gint64) raw;
+      return TRUE;
+    }
+  const TtvValue *v = decode_member (acc, ev, scratch);
+  return v && ttv_value_get_int (v, out);
+}
+
+const char *
+ttv_field_accessor_get_string (const TtvFieldAccessor *acc, const TtvEvent *ev,
+                               TtvDecoder *scratch, gsize *len)
+{
+  if (!acc->is_field)
+    return NULL;
+  const TtvType *t = acc->type;
+  if (t->kind == TTV_TYPE_STRING && acc->fixed_offset_bits >= 0)
+    {
+      guint64 base = align_up (ev->payload_bit, ev->type->fields->align_bits);
+      guint64 pos = align_up (base + (guint64) acc->fixed_offset_bits, 8);
+      if (pos >= ev->data_bits)
+        return NULL;
+      const char *s = (const char *) ev->data + pos / 8;
+      const char *nul = memchr (s, '\0', (ev->data_bits - pos) / 8);
+      if (nul == NULL)
+        return NULL;
+      if (len)
+        *len = (gsize) (nul - s);
+      return s;
+    }
+  if (t->kind == TTV_TYPE_ENUM)
+    {
+      gint64 raw;
+      if (!ttv_field_accessor_get_int (acc, ev, scratch, &raw))
+        return NULL;
+      const char *label = ttv_type_enum_label (t, (guint64) raw);
+      if (label && len)
+        *len = strlen (label);
+      return label;
+    }
+  const TtvValue *v = decode_member (acc, ev, scratch);
+  if (v == NULL || v->type->kind != TTV_TYPE_STRING)
+    return NULL;
+  if (len)
+    *len = v->v.string.len;
+  return v->v.string.str;
+}

@@ -1,0 +1,29 @@
+/* ttv-field-accessor.h: reads one named payload field of an event quickly.
+ * Resolved once per event type (a fixed bit offset when the layout allows,
+ * else a decode); used by the kernel model, statistics and filters. */
+#pragma once
+
+#include "ttv-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const TtvType *type;      /* weak: the field's type, NULL if the event type lacks the field */
+  gint64 fixed_offset_bits; /* from the aligned payload start, or -1: decode needed */
+  gint field_index;         /* top-level member index, for the decode path */
+  gboolean is_field;        /* FALSE when unresolved */
+} TtvFieldAccessor;
+
+/* Resolves @name (a top-level payload member) for @event_type. */
+void     ttv_field_accessor_init (TtvFieldAccessor *acc, const TtvEventType *event_type, const char *name);
+gboolean ttv_field_accessor_is_valid (const TtvFieldAccessor *acc);
+/* Integer or enum value (sign-extended for signed types).  FALSE if the
+ * field is missing, not numeric, or the event is damaged. */
+gboolean ttv_field_accessor_get_int (const TtvFieldAccessor *acc, const TtvEvent *event,
+                                     TtvDecoder *scratch, gint64 *out);
+/* String value (borrowed from the trace data, valid while the event is);
+ * an enum gives its label; NULL on failure. */
+const char *ttv_field_accessor_get_string (const TtvFieldAccessor *acc, const TtvEvent *event,
+                                           TtvDecoder *scratch, gsize *len);
+
+G_END_DECLS

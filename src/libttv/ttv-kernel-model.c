@@ -1,0 +1,424 @@
+/* ttv-kernel-model.c: the kernel model tables and their binding to the
+ * event types of opened traces (see ttv-kernel-model.h). */
+#include "ttv-kernel-model.h"
+#include "ttv-field-accessor.h"
+#include "ttv-state-private.h"
+#include "formats/ltt/ttv-ltt.h"
+
+#include <string.h>
+
+/* LTT (seed 000) traces as ttv-gen writes them: facilities core and block. */
+static const TtvKernelModelEntry ltt_table[] = {
+  { "core.sched_switch", TTV_KM_SCHED_SWITCH, { "prev_pid", "next_pid", "prev_state" } },
+  { "core.process_fork", TTV_KM_FORK, { "parent_pid", "child_pid", "child_tgid" } },
+  { "core.process_exec", TTV_KM_EXEC, { "filename", "pid" } },
+  { "core.process_exit", TTV_KM_EXIT, { "pid" } },
+  { "core.process_free", TTV_KM_FREE, { "pid" } },
+  { "core.sched_wakeup", TTV_KM_WAKEUP, { "pid" } },
+  { "core.syscall_entry", TTV_KM_SYSCALL_ENTRY, { "syscall_id" } },
+  { "core.syscall_exit", TTV_KM_SYSCALL_EXIT, { NULL } },
+  { "core.trap_entry", TTV_KM_TRAP_ENTRY, { "trap_id" } },
+  { "core.trap_exit", TTV_KM_TRAP_EXIT, { NULL } },
+  { "core.irq_entry", TTV_KM_IRQ_ENTRY, { "irq_id" } },
+  { "core.irq_exit", TTV_KM_IRQ_EXIT, { NULL } },
+  { "core.soft_irq_entry", TTV_KM_SOFTIRQ_ENTRY, { "softirq_id" } },
+  { "core.soft_irq_exit", TTV_KM_SOFTIRQ_EXIT, { NULL } },
+  { "core.process", TTV_KM_PROCESS_DESCRIPTION, { "pid", NULL, "ppid", "name", "state" } },
+  { "core.interrupt", TTV_KM_IRQ_DESCRIPTION, { "number", "name" } },
+  { "block.request_issue", TTV_KM_BLOCK_ISSUE, { "dev" } },
+  { "block.request_complete", TTV_KM_BLOCK_COMPLETE, { "dev" } },
+  { NULL }
+};
+
+/* LTTng 2.x kernel traces (lttng-modules 2.1 to 2.13). */
+static const TtvKernelModelEntry lttng2_table[] = {
+  { "sched_switch", TTV_KM_SCHED_SWITCH, { "prev_tid", "next_tid", "prev_state" } },
+  { "sched_process_fork", TTV_KM_FORK, { "parent_tid", "child_tid", "child_pid", "child_comm" } },
+  { "sched_process_exec", TTV_KM_EXEC, { "filename", "tid" } },
+  { "sched_process_exit", TTV_KM_EXIT, { "tid" } },
+  { "sched_process_free", TTV_KM_FREE, { "tid" } },
+  { "sched_wakeup", TTV_KM_WAKEUP, { "tid" } },
+  { "sched_wakeup_new", TTV_KM_WAKEUP, { "tid" } },
+  { "sched_waking", TTV_KM_WAKEUP, { "tid" } },
+  { "syscall_entry_*", TTV_KM_SYSCALL_ENTRY, { NULL } },
+  { "syscall_exit_*", TTV_KM_SYSCALL_EXIT, { NULL } },
+  { "compat_syscall_entry_*", TTV_KM_SYSCALL_ENTRY, { NULL } },
+  { "compat_syscall_exit_*", TTV_KM_SYSCALL_EXIT, { NULL } },
+  { "exit_syscall", TTV_KM_SYSCALL_EXIT, { NULL } },
+  { "sys_*", TTV_KM_SYSCALL_ENTRY, { NULL } },
+  { "irq_handler_entry", TTV_KM_IRQ_ENTRY, { "irq", "name" } },
+  { "irq_handler_exit", TTV_KM_IRQ_EXIT, { "irq" } },
+  { "softirq_entry", TTV_KM_SOFTIRQ_ENTRY, { "vec" } },
+  { "softirq_exit", TTV_KM_SOFTIRQ_EXIT, { "vec" } },
+  { "lttng_statedump_process_state", TTV_KM_PROCESS_DESCRIPTION, { "tid", "pid", "ppid", "name", "status" } },
+  { "lttng_statedump_interrupt", TTV_KM_IRQ_DESCRIPTION, { "irq", "name" } },
+  { "block_rq_issue", TTV_KM_BLOCK_ISSUE, { "dev" } },
+  { "block_rq_complete", TTV_KM_BLOCK_COMPLETE, { "dev" } },
+  { NULL }
+};
+
+/* LTTng 0.x (seed 001) kernel markers, by channel.marker. */
+static const TtvKernelModelEntry lttng0_table[] = {
+  { "kernel.sched_schedule", TTV_KM_SCHED_SWITCH, { "prev_pid", "next_pid", "prev_state" } },
+  { "kernel.process_fork", TTV_KM_FORK, { "parent_pid", "child_pid", "child_tgid" } },
+  { "fs.exec", TTV_KM_EXEC, { "filename" } },
+  { "kernel.process_exit", TTV_KM_EXIT, { "pid" } },
+  { "kernel.process_free", TTV_KM_FREE, { "pid" } },
+  { "kernel.sched_try_wakeup", TTV_KM_WAKEUP, { "pid" } },
+  { "kernel.syscall_entry", TTV_KM_SYSCALL_ENTRY, { "syscall_id" } },
+  { "kernel.syscall_exit", TTV_KM_SYSCALL_EXIT, { NULL } },
+  { "kernel.trap_entry", TTV_KM_TRAP_ENTRY, { "trap_id" } },
+  { "kernel.trap_exit", TTV_KM_TRAP_EXIT, { NULL } },
+  { "kernel.irq_entry", TTV_KM_IRQ_ENTRY, { "irq_id" } },
+  { "kernel.irq_exit", TTV_KM_IRQ_EXIT, { NULL } },
+  { "kernel.softirq_entry", TTV_KM_SOFTIRQ_ENTRY, { "softirq_id" } },
+  { "kernel.softirq_exit", TTV_KM_SOFTIRQ_EXIT, { NULL } },
+  { "task_state.process_state", TTV_KM_PROCESS_DESCRIPTION, { "pid", "parent_pid", "name", "status" } },
+  { "irq_state.interrupt", TTV_KM_IRQ_DESCRIPTION, { "irq_id", "name" } },
+  { NULL }
+};
+
+static const TtvKernelModelEntry *const tables[] = { ltt_table, lttng2_table, lttng0_table };
+
+typedef struct {
+  TtvKernelAction action;
+  GQuark syscall;                       /* from the event name ("syscall_entry_read") */
+  TtvFieldAccessor fields[TTV_KM_MAX_FIELDS];
+} Binding;
+
+struct _TtvKernelModel {
+  GPtrArray *per_trace;                 /* of GArray of Binding, indexed by event type id */
+  TtvDecoder *scratch;                  /* owned */
+};
+
+static gboolean
+entry_matches (const TtvKernelModelEntry *e, const TtvEventType *et, const char **suffix)
+{
+  gsize n = strlen (e->event);
+  *suffix = NULL;
+  if (n > 0 && e->event[n - 1] == '*')
+    {
+      if (strncmp (et->name, e->event, n - 1) == 0 && et->name[n - 1] != '\0')
+        {
+          *suffix = et->name + n - 1;
+          return TRUE;
+        }
+      return FALSE;
+    }
+  return strcmp (et->full_name, e->event) == 0 || strcmp (et->name, e->event) == 0;
+}
+
+static void
+bind_event_type (Binding *b, const TtvEventType *et)
+{
+  memset (b, 0, sizeof *b);
+  for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+    for (const TtvKernelModelEntry *e = tables[t]; e->event; e++)
+      {
+        const char *suffix;
+        if (!entry_matches (e, et, &suffix))
+          continue;
+        b->action = e->action;
+        if (suffix)
+          b->syscall = g_quark_from_string (suffix);
+        for (guint i = 0; i < TTV_KM_MAX_FIELDS; i++)
+          if (e->fields[i])
+            ttv_field_accessor_init (&b->fields[i], et, e->fields[i]);
+        return;
+      }
+}
+
+TtvKernelModel *
+ttv_kernel_model_new (GPtrArray *traces)
+{
+  TtvKernelModel *m = g_new0 (TtvKernelModel, 1);
+  m->per_trace = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  m->scratch = ttv_decoder_new ();
+  for (guint i = 0; i < traces->len; i++)
+    {
+      const TtvTrace *trace = g_ptr_array_index (traces, i);
+      GArray *bindings = g_array_sized_new (FALSE, TRUE, sizeof (Binding), trace->event_types->len);
+      g_array_set_size (bindings, trace->event_types->len);
+      for (guint j = 0; j < trace->event_types->len; j++)
+        bind_event_type (&g_array_index (bindings, Binding, j), g_ptr_array_index (trace->event_types, j));
+      g_ptr_array_add (m->per_trace, bindings);
+    }
+  return m;
+}
+
+void
+ttv_kernel_model_free (TtvKernelModel *m)
+{
+  if (m == NULL)
+    return;
+  g_ptr_array_unref (m->per_trace);
+  ttv_decoder_free (m->scratch);
+  g_free (m);
+}
+
+static const Binding *
+binding_for (const TtvKernelModel *m, guint trace_index, const TtvEventType *et)
+{
+  if (trace_index >= m->per_trace->len)
+    return NULL;
+  GArray *bindings = g_ptr_array_index (m->per_trace, trace_index);
+  return et->id < bindings->len ? &g_array_index (bindings, Binding, et->id) : NULL;
+}
+
+TtvKernelAction
+ttv_kernel_model_get_action (const TtvKernelModel *m, guint trace_index, const TtvEventType *et)
+{
+  const Binding *b = binding_for (m, trace_index, et);
+  return b ? b->action : TTV_KM_NONE;
+}
+
+static gboolean
+get_u32 (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *ev, guint32 *out)
+{
+  gint64 v;
+  if (!ttv_field_accessor_get_int (&b->fields[i], ev, m->scratch, &v))
+    return FALSE;
+  *out = (guint32) v;
+  return TRUE;
+}
+
+/* Status of a task leaving the CPU, from an enum label (LTT) or from the
+ * Linux task state bits (LTTng 2.x): 0 is runnable, EXIT_ZOMBIE (32) and
+ * EXIT_DEAD (16) end it, TASK_DEAD (64/128 depending on the kernel) too. */
+static TtvProcessStatus
+switch_out_status (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
+{
+  const TtvFieldAccessor *acc = &b->fields[2];
+  if (!ttv_field_accessor_is_valid (acc))
+    return TTV_PROCESS_WAIT;
+  if (acc->type->kind == TTV_TYPE_ENUM)
+    {
+      const char *label = ttv_field_accessor_get_string (acc, ev, m->scratch, NULL);
+      if (label)
+        {
+          if (g_ascii_strcasecmp (label, "RUNNING") == 0 || g_ascii_strcasecmp (label, "TASK_RUNNING") == 0)
+            return TTV_PROCESS_WAIT_CPU;
+          if (g_ascii_strcasecmp (label, "ZOMBIE") == 0)
+            return TTV_PROCESS_ZOMBIE;
+          if (g_ascii_strcasecmp (label, "DEAD") == 0)
+            return TTV_PROCESS_DEAD;
+          return TTV_PROCESS_WAIT;
+        }
+    }
+  gint64 v;
+  if (!ttv_field_accessor_get_int (acc, ev, m->scratch, &v))
+    return TTV_PROCESS_WAIT;
+  if (v == 0)
+    return TTV_PROCESS_WAIT_CPU;
+  if (v & (16 | 32))
+    return TTV_PROCESS_ZOMBIE;
+  return TTV_PROCESS_WAIT;
+}
+
+/* Status named by a process description's enum label (seed 000's
+ * Running / WaitInterruptible / Zombie ..., LTTng's LTTNG_WAIT_CPU ...). */
+static TtvProcessStatus
+status_from_label (const char *label)
+{
+  if (strstr (label, "Zombie") || strstr (label, "ZOMBIE"))
+    return TTV_PROCESS_ZOMBIE;
+  if (g_str_equal (label, "Running") || strstr (label, "WAIT_CPU"))
+    return TTV_PROCESS_WAIT_CPU;
+  if (strstr (label, "WAIT_FORK"))
+    return TTV_PROCESS_WAIT_FORK;
+  if (strstr (label, "EXIT") || strstr (label, "DEAD"))
+    return TTV_PROCESS_EXIT;
+  return TTV_PROCESS_WAIT;
+}
+
+/* Status in a process description: LTT's enum labels or LTTng's statedump
+ * status numbers (2 wait-cpu, 5 wait, 4 zombie, 1 wait-fork, ...). */
+static TtvProcessStatus
+description_status (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
+{
+  const TtvFieldAccessor *acc = &b->fields[4];
+  if (!ttv_field_accessor_is_valid (acc))
+    return TTV_PROCESS_WAIT;
+  if (acc->type->kind == TTV_TYPE_ENUM)
+    {
+      const char *label = ttv_field_accessor_get_string (acc, ev, m->scratch, NULL);
+      if (label)
+        return status_from_label (label);
+    }
+  gint64 v;
+  if (!ttv_field_accessor_get_int (acc, ev, m->scratch, &v))
+    return TTV_PROCESS_WAIT;
+  switch (v)
+    {
+    case 1: return TTV_PROCESS_WAIT_FORK;
+    case 2: return TTV_PROCESS_WAIT_CPU;
+    case 3: return TTV_PROCESS_EXIT;
+    case 4: return TTV_PROCESS_ZOMBIE;
+    default: return TTV_PROCESS_WAIT;
+    }
+}
+
+static guint32
+syscall_quark (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
+{
+  if (b->syscall)
+    return b->syscall;
+  const TtvFieldAccessor *acc = &b->fields[0];
+  if (acc->type && acc->type->kind == TTV_TYPE_ENUM)
+    {
+      const char *label = ttv_field_accessor_get_string (acc, ev, m->scratch, NULL);
+      if (label)
+        return g_quark_from_string (label);
+    }
+  gint64 v;
+  if (ttv_field_accessor_get_int (acc, ev, m->scratch, &v))
+    {
+      char name[32];
+      g_snprintf (name, sizeof name, "syscall_%" G_GINT64_FORMAT, v);
+      return g_quark_from_string (name);
+    }
+  return g_quark_from_static_string ("unknown");
+}
+
+static char *
+dup_string_field (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *ev)
+{
+  gsize len = 0;
+  const char *s = ttv_field_accessor_get_string (&b->fields[i], ev, m->scratch, &len);
+  return s ? g_strndup (s, len) : NULL;
+}
+
+void
+ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const TtvEvent *ev)
+{
+  ttv_state_begin_event (s, ev->time);
+  const Binding *b = binding_for (m, trace_index, ev->type);
+  if (b == NULL || b->action == TTV_KM_NONE)
+    return;
+  gint cpu = ev->tracefile->cpu;
+  TtvTime t = ev->time;
+  guint32 a = 0, c = 0, d = 0;
+  const TtvProcessState *running = ttv_state_get_running (s, cpu);
+
+  switch (b->action)
+    {
+    case TTV_KM_NONE:
+      break;
+    case TTV_KM_SCHED_SWITCH:
+      if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
+        ttv_state_sched_switch (s, cpu, a, c, switch_out_status (m, b, ev), t);
+      break;
+    case TTV_KM_FORK:
+      if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
+        {
+          g_autofree char *name = dup_string_field (m, b, 3, ev);
+          if (!get_u32 (m, b, 2, ev, &d))
+            d = c;
+          ttv_state_fork (s, a, c, d, name, t);
+        }
+      break;
+    case TTV_KM_EXEC:
+      {
+        g_autofree char *filename = dup_string_field (m, b, 0, ev);
+        if (!get_u32 (m, b, 1, ev, &a))
+          a = running ? running->pid : TTV_PID_NONE;
+        if (a != TTV_PID_NONE)
+          ttv_state_exec (s, a, filename, t);
+      }
+      break;
+    case TTV_KM_EXIT:
+    case TTV_KM_FREE:
+    case TTV_KM_WAKEUP:
+      if (!get_u32 (m, b, 0, ev, &a))
+        a = running ? running->pid : TTV_PID_NONE;
+      if (a == TTV_PID_NONE)
+        break;
+      if (b->action == TTV_KM_EXIT)
+        ttv_state_exit (s, a, t);
+      else if (b->action == TTV_KM_FREE)
+        ttv_state_free_process (s, a, t);
+      else
+        ttv_state_wakeup (s, a, t);
+      break;
+    case TTV_KM_SYSCALL_ENTRY:
+      ttv_state_push_mode (s, cpu, TTV_MODE_SYSCALL, syscall_quark (m, b, ev), t);
+      break;
+    case TTV_KM_SYSCALL_EXIT:
+      ttv_state_pop_mode (s, cpu, TTV_MODE_SYSCALL, t);
+      break;
+    case TTV_KM_TRAP_ENTRY:
+      if (!get_u32 (m, b, 0, ev, &a))
+        a = 0;
+      ttv_state_push_mode (s, cpu, TTV_MODE_TRAP, a, t);
+      break;
+    case TTV_KM_TRAP_EXIT:
+      ttv_state_pop_mode (s, cpu, TTV_MODE_TRAP, t);
+      break;
+    case TTV_KM_IRQ_ENTRY:
+      if (get_u32 (m, b, 0, ev, &a))
+        {
+          g_autofree char *name = dup_string_field (m, b, 1, ev);
+          if (name)
+            ttv_state_name_irq (s, a, name);
+          ttv_state_push_mode (s, cpu, TTV_MODE_IRQ, a, t);
+        }
+      break;
+    case TTV_KM_IRQ_EXIT:
+      ttv_state_pop_mode (s, cpu, TTV_MODE_IRQ, t);
+      break;
+    case TTV_KM_SOFTIRQ_ENTRY:
+      if (get_u32 (m, b, 0, ev, &a))
+        ttv_state_push_mode (s, cpu, TTV_MODE_SOFTIRQ, a, t);
+      break;
+    case TTV_KM_SOFTIRQ_EXIT:
+      ttv_state_pop_mode (s, cpu, TTV_MODE_SOFTIRQ, t);
+      break;
+    case TTV_KM_PROCESS_DESCRIPTION:
+      if (get_u32 (m, b, 0, ev, &a))
+        {
+          g_autofree char *name = dup_string_field (m, b, 3, ev);
+          if (!get_u32 (m, b, 1, ev, &c))
+            c = a;
+          if (!get_u32 (m, b, 2, ev, &d))
+            d = TTV_PID_NONE;
+          ttv_state_declare_process (s, a, c, d, name, description_status (m, b, ev), cpu, t);
+        }
+      break;
+    case TTV_KM_IRQ_DESCRIPTION:
+      if (get_u32 (m, b, 0, ev, &a))
+        {
+          g_autofree char *name = dup_string_field (m, b, 1, ev);
+          ttv_state_name_irq (s, a, name);
+        }
+      break;
+    case TTV_KM_BLOCK_ISSUE:
+      if (get_u32 (m, b, 0, ev, &a))
+        ttv_state_block_issue (s, a, t);
+      break;
+    case TTV_KM_BLOCK_COMPLETE:
+      if (get_u32 (m, b, 0, ev, &a))
+        ttv_state_block_complete (s, a, t);
+      break;
+    }
+}
+
+void
+ttv_kernel_model_apply_initial (TtvKernelModel *m, TtvState *s, const TtvTrace *trace)
+{
+  /* LTT keeps the processes and interrupts that existed at trace start in
+   * control files, outside the event stream. */
+  const GArray *procs = ttv_ltt_get_processes (trace);
+  for (guint i = 0; procs && i < procs->len; i++)
+    {
+      const TtvLttProcess *p = &g_array_index (procs, TtvLttProcess, i);
+      ttv_state_declare_process (s, p->pid, p->pid, p->ppid, p->name,
+                                 p->state_name ? status_from_label (p->state_name) : TTV_PROCESS_WAIT,
+                                 -1, p->time);
+    }
+  const GArray *irqs = ttv_ltt_get_interrupts (trace);
+  for (guint i = 0; irqs && i < irqs->len; i++)
+    {
+      const TtvLttInterrupt *q = &g_array_index (irqs, TtvLttInterrupt, i);
+      ttv_state_name_irq (s, q->number, q->name);
+    }
+}

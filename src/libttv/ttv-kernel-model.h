@@ -1,0 +1,61 @@
+/* ttv-kernel-model.h: what kernel events mean for the state.  One table per
+ * format family maps event names and fields to state transitions; this is
+ * the only place that knows "sched_switch" or "core.irq_entry". */
+#pragma once
+
+#include "ttv-state.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TTV_KM_NONE,
+  TTV_KM_SCHED_SWITCH,     /* prev pid, next pid, prev state */
+  TTV_KM_FORK,             /* parent pid, child pid, child tgid, child name */
+  TTV_KM_EXEC,             /* filename, pid */
+  TTV_KM_EXIT,             /* pid */
+  TTV_KM_FREE,             /* pid */
+  TTV_KM_WAKEUP,           /* pid */
+  TTV_KM_SYSCALL_ENTRY,    /* syscall id (enum label or number); or name from the event name */
+  TTV_KM_SYSCALL_EXIT,
+  TTV_KM_TRAP_ENTRY,       /* trap id */
+  TTV_KM_TRAP_EXIT,
+  TTV_KM_IRQ_ENTRY,        /* irq, name */
+  TTV_KM_IRQ_EXIT,
+  TTV_KM_SOFTIRQ_ENTRY,    /* vector */
+  TTV_KM_SOFTIRQ_EXIT,
+  TTV_KM_PROCESS_DESCRIPTION, /* pid, tgid, ppid, name, status (statedump, LTT control/processes) */
+  TTV_KM_IRQ_DESCRIPTION,  /* irq, name */
+  TTV_KM_BLOCK_ISSUE,      /* dev */
+  TTV_KM_BLOCK_COMPLETE,   /* dev */
+} TtvKernelAction;
+
+#define TTV_KM_MAX_FIELDS 5
+
+/* One row of a table.  @event is a full name, a plain name, or a prefix
+ * ending in '*' (the rest of the name is then the syscall name). */
+typedef struct {
+  const char *event;
+  TtvKernelAction action;
+  const char *fields[TTV_KM_MAX_FIELDS];   /* NULL: not available in this family */
+} TtvKernelModelEntry;
+
+typedef struct _TtvKernelModel TtvKernelModel;
+
+/* Binds the tables to every event type of @traces (an array of TtvTrace *),
+ * resolving field accessors once. */
+TtvKernelModel *ttv_kernel_model_new (GPtrArray *traces);
+void            ttv_kernel_model_free (TtvKernelModel *model);
+/* The action for an event type (TTV_KM_NONE when the state ignores it). */
+TtvKernelAction ttv_kernel_model_get_action (const TtvKernelModel *model, guint trace_index,
+                                             const TtvEventType *event_type);
+/* Applies one event of trace @trace_index to @state. */
+void            ttv_kernel_model_apply (TtvKernelModel *model, TtvState *state,
+                                        guint trace_index, const TtvEvent *event);
+/* Declares what a format keeps outside the event stream (LTT control files:
+ * processes and interrupt names that existed when the trace started). */
+void            ttv_kernel_model_apply_initial (TtvKernelModel *model, TtvState *state,
+                                                const TtvTrace *trace);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvKernelModel, ttv_kernel_model_free)
+
+G_END_DECLS

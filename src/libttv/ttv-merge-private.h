@@ -1,0 +1,150 @@
+/* ttv-merge-private.h: the k-way merge of the traceset context, a loser
+ * tree keyed by (time, stream index) with a fast path while one stream stays the oldest. */
+#pragma once
+
+#include "ttv-time.h"
+
+G_BEGIN_DECLS
+
+/* A key orders (time, rank) as one unsigned integer so that comparisons
+ * compile without branches.  rank is the stream index for a live stream;
+ * streams at their end and the padding leaves get ranks >= 2^32 so that
+ * they lose to every event, even one at TTV_TIME_MAX. */
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 TtvMergeKey;
+#define TTV_MERGE_KEY(time, rank) \
+  (((TtvMergeKey) ((guint64) (time) ^ G_GUINT64_CONSTANT (0x8000000000000000)) << 64) | (guint64) (rank))
+#define TTV_MERGE_KEY_TIME(k) ((TtvTime) ((guint64) ((k) >> 64) ^ G_GUINT64_CONSTANT (0x8000000000000000)))
+#define TTV_MERGE_KEY_RANK(k) ((guint64) (k))
+#define TTV_MERGE_KEY_LESS(a, b) ((a) < (b))
+#else
+typedef struct {
+  TtvTime time;
+  guint64 rank;
+} TtvMergeKey;
+static inline TtvMergeKey
+ttv_merge_key (TtvTime time, guint64 rank)
+{
+  TtvMergeKey k = { time, rank };
+  return k;
+}
+#define TTV_MERGE_KEY(time, rank) ttv_merge_key ((time), (rank))
+#define TTV_MERGE_KEY_TIME(k) ((k).time)
+#define TTV_MERGE_KEY_RANK(k) ((k).rank)
+#define TTV_MERGE_KEY_LESS(a, b) ((a).time < (b).time || ((a).time == (b).time && (a).rank < (b).rank))
+#endif
+
+#define TTV_MERGE_RANK_END (G_GUINT64_CONSTANT (1) << 32)
+
+typedef struct {
+  guint n;                      /* streams */
+  guint size;                   /* leaves: a power of two >= max (n, 1) */
+  TtvMergeKey *node;            /* owned, [size]: node[0] the winner, node[1..] the losers */
+  guint winner;                 /* stream of node[0] */
+  /* Fast mode: the winner stays the oldest while its next time <= limit,
+   * with no replay.  Worth it only while streams come in runs; when they
+   * interleave finely, computing the limit and mispredicting the test cost
+   * more than replaying every time.  So the merge measures the share of
+   * events whose stream stays the winner over windows of events and picks
+   * the mode. */
+  TtvTime limit;                /* valid in fast mode */
+  gboolean fast;
+  guint window;                 /* events in the current window */
+  guint stays;                  /* of which the winner did not change */
+} TtvMerge;
+
+#define TTV_MERGE_WINDOW 1024
+/* Fast mode pays off above about 3/4 of the events staying. */
+#define TTV_MERGE_FAST_STAYS (TTV_MERGE_WINDOW * 3 / 4)
+
+void     ttv_merge_init (TtvMerge *m, guint n);
+void     ttv_merge_clear (TtvMerge *m);
+/* Builds the tree from every stream's key: keys[i] = KEY (time of its next
+ * event, i), or KEY (TTV_TIME_MAX, TTV_MERGE_RANK_END | i) at its end. */
+void     ttv_merge_build (TtvMerge *m, const TtvMergeKey *keys);
+
+static inline gboolean
+ttv_merge_at_end (const TtvMerge *m)
+{
+  return TTV_MERGE_KEY_RANK (m->node[0]) >= TTV_MERGE_RANK_END;
+}
+
+static inline guint
+ttv_merge_winner (const TtvMerge *m)
+{
+  return m->winner;
+}
+
+/* The next key of any stream other than the winner is one of the losers on
+ * the winner's leaf-to-root path (each is the best of a sibling subtree),
+ * so the smallest of them bounds how long the winner stays the oldest. */
+static inline void
+ttv_merge_update_limit (TtvMerge *m)
+{
+  TtvMergeKey w = m->node[0];
+  TtvMergeKey best = TTV_MERGE_KEY (TTV_TIME_MAX, 4 * TTV_MERGE_RANK_END);
+  for (guint i = (m->winner + m->size) >> 1; i > 0; i >>= 1)
+    best = TTV_MERGE_KEY_LESS (m->node[i], best) ? m->node[i] : best;
+  TtvTime bt = TTV_MERGE_KEY_TIME (best);
+  if (TTV_MERGE_KEY_RANK (w) >= TTV_MERGE_RANK_END)
+    m->limit = TTV_TIME_MIN;            /* all at end: nothing advances */
+  else if (TTV_MERGE_KEY_RANK (w) < TTV_MERGE_KEY_RANK (best))
+    m->limit = bt;
+  else
+    m->limit = bt - 1;                  /* bt > the winner's time >= TTV_TIME_MIN */
+}
+
+/* The winner's stream got key @k: replays its matches up to the root. */
+static inline void
+ttv_merge_replay (TtvMerge *m, TtvMergeKey k)
+{
+  for (guint i = (m->winner + m->size) >> 1; i > 0; i >>= 1)
+    {
+      TtvMergeKey n = m->node[i];
+      gboolean swap = TTV_MERGE_KEY_LESS (n, k);
+      m->node[i] = swap ? k : n;
+      k = swap ? n : k;
+    }
+  m->node[0] = k;
+  m->winner = (guint) (TTV_MERGE_KEY_RANK (k) & G_MAXUINT32);
+}
+
+void     ttv_merge_adapt (TtvMerge *m);
+
+/* The winner's next event has time @t. */
+static inline void
+ttv_merge_advance (TtvMerge *m, TtvTime t)
+{
+  TtvMergeKey k = TTV_MERGE_KEY (t, m->winner);
+  if (m->fast)
+    {
+      if (G_LIKELY (t <= m->limit))
+        {
+          m->node[0] = k;
+          m->stays++;
+        }
+      else
+        {
+          ttv_merge_replay (m, k);
+          ttv_merge_update_limit (m);
+        }
+    }
+  else
+    {
+      guint before = m->winner;
+      ttv_merge_replay (m, k);
+      m->stays += m->winner == before;
+    }
+  if (G_UNLIKELY (++m->window == TTV_MERGE_WINDOW))
+    ttv_merge_adapt (m);
+}
+
+/* The winner's stream has no more events. */
+static inline void
+ttv_merge_advance_end (TtvMerge *m)
+{
+  ttv_merge_replay (m, TTV_MERGE_KEY (TTV_TIME_MAX, TTV_MERGE_RANK_END | m->winner));
+  ttv_merge_update_limit (m);
+}
+
+G_END_DECLS

@@ -1,0 +1,296 @@
+/* ttv-state-tracker.c: state over a traceset with checkpoints (see the header).
+ * Checkpoints are thinned (every other one dropped, interval doubled) when
+ * they outgrow their memory budget, so memory stays bounded on any trace. */
+#include "ttv-state-tracker.h"
+#include "ttv-error.h"
+
+typedef struct {
+  TtvTime time;              /* time of the last event applied */
+  TtvPosition *position;     /* owned: the next event to apply */
+  TtvState *state;           /* owned */
+  gsize memory;
+} Checkpoint;
+
+struct _TtvStateTracker {
+  TtvTraceset *traceset;     /* owned reference */
+  GPtrArray *traces;         /* weak TtvTrace *, for the model and statistics */
+  TtvKernelModel *model;     /* owned */
+  TtvState *state;           /* owned */
+  TtvStatistics *stats;      /* owned, may be NULL */
+  TtvCheckpointPolicy policy;
+  GArray *checkpoints;       /* of Checkpoint, by time */
+  gsize checkpoint_memory;
+  guint64 since_checkpoint;  /* events applied since the last checkpoint */
+  gboolean recording;        /* taking checkpoints (during build) */
+};
+
+static void
+checkpoint_clear (Checkpoint *c)
+{
+  ttv_position_free (c->position);
+  ttv_state_free (c->state);
+}
+
+static void
+new_state (TtvStateTracker *tr)
+{
+  ttv_state_free (tr->state);
+  tr->state = ttv_state_new ();
+  for (guint i = 0; i < tr->traces->len; i++)
+    ttv_kernel_model_apply_initial (tr->model, tr->state, g_ptr_array_index (tr->traces, i));
+  if (tr->stats)
+    ttv_statistics_observe (tr->stats, tr->state);
+}
+
+TtvStateTracker *
+ttv_state_tracker_new (TtvTraceset *ts, const TtvCheckpointPolicy *policy)
+{
+  TtvStateTracker *tr = g_new0 (TtvStateTracker, 1);
+  tr->traceset = ttv_traceset_ref (ts);
+  tr->traces = g_ptr_array_new ();
+  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+    g_ptr_array_add (tr->traces, ttv_traceset_get_trace (ts, i));
+  tr->model = ttv_kernel_model_new (tr->traces);
+  tr->policy.interval_events = policy && policy->interval_events ? policy->interval_events : 100000;
+  tr->policy.max_memory = policy && policy->max_memory ? policy->max_memory : 256u << 20;
+  tr->checkpoints = g_array_new (FALSE, FALSE, sizeof (Checkpoint));
+  g_array_set_clear_func (tr->checkpoints, (GDestroyNotify) checkpoint_clear);
+  new_state (tr);
+  return tr;
+}
+
+void
+ttv_state_tracker_free (TtvStateTracker *tr)
+{
+  if (tr == NULL)
+    return;
+  g_array_unref (tr->checkpoints);
+  ttv_state_free (tr->state);
+  ttv_statistics_free (tr->stats);
+  ttv_kernel_model_free (tr->model);
+  g_ptr_array_unref (tr->traces);
+  ttv_traceset_unref (tr->traceset);
+  g_free (tr);
+}
+
+void
+ttv_state_tracker_reset (TtvStateTracker *tr)
+{
+  if (tr->stats)
+    {
+      ttv_statistics_free (tr->stats);
+      tr->stats = ttv_statistics_new (tr->traces);
+    }
+  new_state (tr);
+  tr->since_checkpoint = 0;
+}
+
+TtvState *
+ttv_state_tracker_get_state (TtvStateTracker *tr)
+{
+  return tr->state;
+}
+
+TtvStatistics *
+ttv_state_tracker_get_statistics (TtvStateTracker *tr)
+{
+  if (tr->stats == NULL)
+    {
+      tr->stats = ttv_statistics_new (tr->traces);
+      ttv_statistics_observe (tr->stats, tr->state);
+    }
+  return tr->stats;
+}
+
+/* Drops every other checkpoint (keeping the first) and doubles the interval. */
+static void
+thin_checkpoints (TtvStateTracker *tr)
+{
+  GArray *kept = g_array_new (FALSE, FALSE, sizeof (Checkpoint));
+  tr->checkpoint_memory = 0;
+  for (guint i = 0; i < tr->checkpoints->len; i++)
+    {
+      Checkpoint *c = &g_array_index (tr->checkpoints, Checkpoint, i);
+      if (i % 2 == 0)
+        {
+          g_array_append_val (kept, *c);
+          tr->checkpoint_memory += c->memory;
+        }
+      else
+        checkpoint_clear (c);
+    }
+  g_array_set_clear_func (tr->checkpoints, NULL);
+  g_array_unref (tr->checkpoints);
+  g_array_set_clear_func (kept, (GDestroyNotify) checkpoint_clear);
+  tr->checkpoints = kept;
+  tr->policy.interval_events *= 2;
+}
+
+static void
+take_checkpoint (TtvStateTracker *tr, TtvContext *ctx)
+{
+  g_autoptr (GError) error = NULL;
+  TtvPosition *pos = ttv_context_get_position (ctx, &error);
+  if (pos == NULL)
+    return;
+  Checkpoint c = { ttv_state_get_time (tr->state), pos, ttv_state_copy (tr->state), 0 };
+  c.memory = ttv_state_get_memory_size (c.state) + 64 * ttv_traceset_get_n_tracefiles (tr->traceset);
+  g_array_append_val (tr->checkpoints, c);
+  tr->checkpoint_memory += c.memory;
+  tr->since_checkpoint = 0;
+  while (tr->checkpoint_memory > tr->policy.max_memory && tr->checkpoints->len > 2)
+    thin_checkpoints (tr);
+}
+
+void
+ttv_state_tracker_apply (TtvStateTracker *tr, TtvContext *ctx, guint trace_index, const TtvEvent *ev)
+{
+  ttv_kernel_model_apply (tr->model, tr->state, trace_index, ev);
+  if (tr->stats)
+    ttv_statistics_count_event (tr->stats, trace_index, ev, tr->state);
+  if (tr->recording && ctx && ++tr->since_checkpoint >= tr->policy.interval_events)
+    take_checkpoint (tr, ctx);
+}
+
+gboolean
+ttv_state_tracker_hook (gpointer data, gpointer call_data)
+{
+  TtvStateTracker *tr = data;
+  const TtvHookCall *call = call_data;
+  /* Checkpoints are only taken by build(), which reads by itself. */
+  ttv_state_tracker_apply (tr, NULL, call->trace, call->event);
+  return FALSE;
+}
+
+gboolean
+ttv_state_tracker_build (TtvStateTracker *tr, void (*progress) (double, gpointer),
+                         gpointer progress_data, GCancellable *cancel, GError **error)
+{
+  g_autoptr (TtvContext) ctx = ttv_context_new (tr->traceset, error);
+  if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
+    return FALSE;
+  g_array_set_size (tr->checkpoints, 0);
+  tr->checkpoint_memory = 0;
+  ttv_state_tracker_reset (tr);
+  ttv_state_tracker_get_statistics (tr);
+
+  /* The first checkpoint is the initial state, at the first event. */
+  take_checkpoint (tr, ctx);
+  tr->recording = TRUE;
+  TtvTime start = ttv_traceset_get_start (tr->traceset);
+  TtvTime end = ttv_traceset_get_end (tr->traceset);
+  guint64 n = 0;
+  const TtvEvent *ev;
+  GError *local = NULL;
+  while ((ev = ttv_context_next (ctx, &local)) != NULL)
+    {
+      guint trace = ttv_traceset_get_stream_trace (tr->traceset, ttv_context_get_stream (ctx));
+      ttv_state_tracker_apply (tr, ctx, trace, ev);
+      if ((++n & 0xffff) == 0)
+        {
+          if (g_cancellable_set_error_if_cancelled (cancel, &local))
+            break;
+          if (progress && end > start)
+            progress ((double) (ev->time - start) / (double) (end - start), progress_data);
+        }
+    }
+  tr->recording = FALSE;
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  if (progress)
+    progress (1.0, progress_data);
+  return TRUE;
+}
+
+/* Replays events from the context's position while their time is <= @time. */
+static gboolean
+replay_until (TtvStateTracker *tr, TtvContext *ctx, TtvTime time, GError **error)
+{
+  const TtvEvent *ev;
+  GError *local = NULL;
+  while ((ev = ttv_context_peek (ctx, &local)) != NULL && ev->time <= time)
+    {
+      ev = ttv_context_next (ctx, &local);
+      guint trace = ttv_traceset_get_stream_trace (tr->traceset, ttv_context_get_stream (ctx));
+      ttv_kernel_model_apply (tr->model, tr->state, trace, ev);
+    }
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Runs a replay with a scratch state, leaving the tracker's own untouched. */
+static TtvState *
+replay_from (TtvStateTracker *tr, TtvState *start_state, const TtvPosition *pos, TtvTime time,
+             GError **error)
+{
+  g_autoptr (TtvContext) ctx = ttv_context_new (tr->traceset, error);
+  if (ctx == NULL)
+    return NULL;
+  if (!(pos ? ttv_context_seek_position (ctx, pos, error) : ttv_context_seek_begin (ctx, error)))
+    return NULL;
+  TtvState *saved = tr->state;
+  tr->state = start_state;
+  gboolean ok = replay_until (tr, ctx, time, error);
+  TtvState *result = tr->state;
+  tr->state = saved;
+  if (!ok)
+    {
+      ttv_state_free (result);
+      return NULL;
+    }
+  return result;
+}
+
+TtvState *
+ttv_state_tracker_dup_state_at (TtvStateTracker *tr, TtvTime time, GError **error)
+{
+  if (tr->checkpoints->len == 0)
+    return ttv_state_tracker_dup_state_by_replay (tr, time, error);
+  /* Last checkpoint whose state is not past @time (the first always is). */
+  guint lo = 0, hi = tr->checkpoints->len;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (tr->checkpoints, Checkpoint, mid).time <= time)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  const Checkpoint *c = &g_array_index (tr->checkpoints, Checkpoint, lo);
+  TtvState *state = ttv_state_copy (c->state);
+  return replay_from (tr, state, c->position, time, error);
+}
+
+TtvState *
+ttv_state_tracker_dup_state_by_replay (TtvStateTracker *tr, TtvTime time, GError **error)
+{
+  TtvState *state = ttv_state_new ();
+  for (guint i = 0; i < tr->traces->len; i++)
+    ttv_kernel_model_apply_initial (tr->model, state, g_ptr_array_index (tr->traces, i));
+  return replay_from (tr, state, NULL, time, error);
+}
+
+guint
+ttv_state_tracker_get_n_checkpoints (const TtvStateTracker *tr)
+{
+  return tr->checkpoints->len;
+}
+
+gsize
+ttv_state_tracker_get_checkpoint_memory (const TtvStateTracker *tr)
+{
+  return tr->checkpoint_memory;
+}
+
+guint64
+ttv_state_tracker_get_interval (const TtvStateTracker *tr)
+{
+  return tr->policy.interval_events;
+}

@@ -1,0 +1,60 @@
+/* ttv-state-tracker.h: the state of a whole traceset as it is read, with
+ * checkpoints for "state at time t" (seed 003's state seek_closest).
+ * Installs itself as the PRIO_STATE hook; statistics ride on it. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ttv-context.h"
+#include "ttv-kernel-model.h"
+#include "ttv-statistics.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint64 interval_events;   /* a checkpoint every N events (default 100000) */
+  gsize max_memory;          /* bytes of checkpoints before thinning (default 256 MiB) */
+} TtvCheckpointPolicy;
+
+typedef struct _TtvStateTracker TtvStateTracker;
+
+/* @ts is referenced.  @policy may be NULL for the defaults. */
+TtvStateTracker *ttv_state_tracker_new (TtvTraceset *ts, const TtvCheckpointPolicy *policy);
+void             ttv_state_tracker_free (TtvStateTracker *tracker);
+
+/* Back to the state before the first event (initial processes declared). */
+void             ttv_state_tracker_reset (TtvStateTracker *tracker);
+TtvState        *ttv_state_tracker_get_state (TtvStateTracker *tracker);   /* borrowed */
+/* Statistics gathered while applying events (created on first call). */
+TtvStatistics   *ttv_state_tracker_get_statistics (TtvStateTracker *tracker); /* borrowed */
+
+/* Applies one event of trace @trace_index; takes a checkpoint when due and
+ * @ctx is given (it then must be positioned right after @event). */
+void             ttv_state_tracker_apply (TtvStateTracker *tracker, TtvContext *ctx,
+                                          guint trace_index, const TtvEvent *event);
+/* A TtvHook for ttv_hooks_add (hook_data = the tracker, prio TTV_PRIO_STATE). */
+gboolean         ttv_state_tracker_hook (gpointer tracker, gpointer call_data);
+
+/* Reads the whole traceset once from the start, computing the state, the
+ * statistics and the checkpoints.  @progress (may be NULL) gets the
+ * fraction done, @cancel may be NULL. */
+gboolean         ttv_state_tracker_build (TtvStateTracker *tracker,
+                                          void (*progress) (double fraction, gpointer data),
+                                          gpointer progress_data, GCancellable *cancel,
+                                          GError **error);
+
+/* The state after every event whose time is <= @time: restores the nearest
+ * earlier checkpoint and replays only the events after it.  Needs build(). */
+TtvState        *ttv_state_tracker_dup_state_at (TtvStateTracker *tracker, TtvTime time,
+                                                 GError **error);
+/* The same, by replaying from the start (for tests and without build()). */
+TtvState        *ttv_state_tracker_dup_state_by_replay (TtvStateTracker *tracker, TtvTime time,
+                                                        GError **error);
+
+guint            ttv_state_tracker_get_n_checkpoints (const TtvStateTracker *tracker);
+gsize            ttv_state_tracker_get_checkpoint_memory (const TtvStateTracker *tracker);
+guint64          ttv_state_tracker_get_interval (const TtvStateTracker *tracker);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvStateTracker, ttv_state_tracker_free)
+
+G_END_DECLS

@@ -1,0 +1,725 @@
+/* ttv-state.c: the system state and its transitions (see ttv-state.h and
+ * ttv-state-private.h).  pid 0 is one idle task per CPU, as in Linux. */
+#include "ttv-state-private.h"
+
+#include <string.h>
+
+/* CPU ids are small; refuse absurd ones from damaged traces. */
+#define MAX_CPU_ID 4096
+
+typedef struct {
+  TtvCpuState pub;
+  TtvProcessState *idle;   /* owned: the pid 0 task of this CPU */
+  gboolean used;
+} CpuSlot;
+
+struct _TtvState {
+  TtvTime time;
+  guint64 n_events;
+  GHashTable *processes;   /* pid (> 0) -> TtvProcessState *, owned */
+  GArray *cpus;            /* of CpuSlot, indexed by CPU id */
+  GHashTable *irqs;        /* id -> TtvIrqState *, owned */
+  GHashTable *softirqs;    /* id -> TtvIrqState *, owned */
+  GHashTable *blockdevs;   /* dev -> TtvBlockDevState *, owned */
+  const TtvStateObserver *observer;  /* weak, not copied */
+  gpointer observer_data;
+};
+
+TtvState *
+ttv_state_new (void)
+{
+  TtvState *s = g_new0 (TtvState, 1);
+  s->time = TTV_TIME_MIN;
+  s->processes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  s->cpus = g_array_new (FALSE, TRUE, sizeof (CpuSlot));
+  s->irqs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  s->softirqs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  s->blockdevs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  return s;
+}
+
+void
+ttv_state_free (TtvState *s)
+{
+  if (s == NULL)
+    return;
+  for (guint i = 0; i < s->cpus->len; i++)
+    g_free (g_array_index (s->cpus, CpuSlot, i).idle);
+  g_array_unref (s->cpus);
+  g_hash_table_unref (s->processes);
+  g_hash_table_unref (s->irqs);
+  g_hash_table_unref (s->softirqs);
+  g_hash_table_unref (s->blockdevs);
+  g_free (s);
+}
+
+static GHashTable *
+copy_table (GHashTable *src, gsize elem_size)
+{
+  GHashTable *dst = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  GHashTableIter it;
+  gpointer k, v;
+  g_hash_table_iter_init (&it, src);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    g_hash_table_insert (dst, k, g_memdup2 (v, elem_size));
+  return dst;
+}
+
+TtvState *
+ttv_state_copy (const TtvState *src)
+{
+  TtvState *s = g_new0 (TtvState, 1);
+  s->time = src->time;
+  s->n_events = src->n_events;
+  s->processes = copy_table (src->processes, sizeof (TtvProcessState));
+  s->irqs = copy_table (src->irqs, sizeof (TtvIrqState));
+  s->softirqs = copy_table (src->softirqs, sizeof (TtvIrqState));
+  s->blockdevs = copy_table (src->blockdevs, sizeof (TtvBlockDevState));
+  s->cpus = g_array_copy (src->cpus);
+  for (guint i = 0; i < s->cpus->len; i++)
+    {
+      CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, i);
+      if (slot->idle)
+        slot->idle = g_memdup2 (slot->idle, sizeof (TtvProcessState));
+    }
+  return s;
+}
+
+void
+ttv_state_set_observer (TtvState *s, const TtvStateObserver *observer, gpointer data)
+{
+  s->observer = observer;
+  s->observer_data = data;
+}
+
+void
+ttv_state_begin_event (TtvState *s, TtvTime time)
+{
+  s->time = time;
+  s->n_events++;
+}
+
+TtvTime
+ttv_state_get_time (const TtvState *s)
+{
+  return s->time;
+}
+
+guint64
+ttv_state_get_n_events (const TtvState *s)
+{
+  return s->n_events;
+}
+
+static CpuSlot *
+cpu_slot (const TtvState *s, gint cpu)
+{
+  if (cpu < 0 || (guint) cpu >= s->cpus->len)
+    return NULL;
+  CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, cpu);
+  return slot->used ? slot : NULL;
+}
+
+static void
+process_init (TtvProcessState *p, guint32 pid, TtvTime t)
+{
+  memset (p, 0, sizeof *p);
+  p->pid = pid;
+  p->tgid = pid;
+  p->ppid = TTV_PID_NONE;
+  p->creation_time = TTV_TIME_MIN;
+  p->status = TTV_PROCESS_UNNAMED;
+  p->status_since = t;
+  p->cpu = -1;
+  p->depth = 1;
+  p->frames[0].mode = TTV_MODE_UNKNOWN;
+  p->frames[0].entry = t;
+}
+
+static CpuSlot *
+ensure_cpu (TtvState *s, gint cpu)
+{
+  if (cpu < 0 || cpu >= MAX_CPU_ID)
+    return NULL;
+  if ((guint) cpu >= s->cpus->len)
+    g_array_set_size (s->cpus, (guint) cpu + 1);
+  CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, cpu);
+  if (!slot->used)
+    {
+      slot->used = TRUE;
+      slot->pub.cpu = cpu;
+      slot->pub.running_pid = TTV_PID_NONE;
+      slot->pub.since = s->time;
+      slot->idle = g_new (TtvProcessState, 1);
+      process_init (slot->idle, 0, TTV_TIME_MIN);
+      slot->idle->name = g_quark_from_static_string ("swapper");
+      slot->idle->status = TTV_PROCESS_WAIT_CPU;
+      slot->idle->frames[0].mode = TTV_MODE_USER;
+      slot->idle->cpu = cpu;
+    }
+  return slot;
+}
+
+/* The task @pid as seen from @cpu (pid 0 is that CPU's idle task). */
+static TtvProcessState *
+find_process (const TtvState *s, guint32 pid, gint cpu)
+{
+  if (pid == 0)
+    {
+      CpuSlot *slot = cpu_slot (s, cpu);
+      return slot ? slot->idle : NULL;
+    }
+  return g_hash_table_lookup (s->processes, GUINT_TO_POINTER (pid));
+}
+
+static void
+notify_status (TtvState *s, TtvProcessState *p, TtvProcessStatus old)
+{
+  if (s->observer && s->observer->process_status && old != p->status)
+    s->observer->process_status (s->observer_data, p, old, s->time);
+}
+
+static void
+set_status (TtvState *s, TtvProcessState *p, TtvProcessStatus status, TtvTime t)
+{
+  if (p->status == status)
+    return;
+  TtvProcessStatus old = p->status;
+  p->status = status;
+  p->status_since = t;
+  notify_status (s, p, old);
+}
+
+static TtvProcessState *
+ensure_process (TtvState *s, guint32 pid, gint cpu, TtvTime t)
+{
+  if (pid == 0)
+    {
+      CpuSlot *slot = ensure_cpu (s, cpu);
+      return slot ? slot->idle : NULL;
+    }
+  TtvProcessState *p = g_hash_table_lookup (s->processes, GUINT_TO_POINTER (pid));
+  if (p == NULL)
+    {
+      p = g_new (TtvProcessState, 1);
+      process_init (p, pid, t);
+      g_hash_table_insert (s->processes, GUINT_TO_POINTER (pid), p);
+      notify_status (s, p, TTV_PROCESS_N_STATUS);
+    }
+  return p;
+}
+
+const TtvProcessState *
+ttv_state_get_process (const TtvState *s, guint32 pid)
+{
+  return find_process (s, pid, -1);
+}
+
+const TtvCpuState *
+ttv_state_get_cpu (const TtvState *s, gint cpu)
+{
+  CpuSlot *slot = cpu_slot (s, cpu);
+  return slot ? &slot->pub : NULL;
+}
+
+const TtvProcessState *
+ttv_state_get_running (const TtvState *s, gint cpu)
+{
+  CpuSlot *slot = cpu_slot (s, cpu);
+  if (slot == NULL || slot->pub.running_pid == TTV_PID_NONE)
+    return NULL;
+  return find_process (s, slot->pub.running_pid, cpu);
+}
+
+TtvExecMode
+ttv_process_state_get_mode (const TtvProcessState *p)
+{
+  return p->frames[p->depth - 1].mode;
+}
+
+const char *
+ttv_process_state_get_syscall (const TtvProcessState *p)
+{
+  for (guint i = p->depth; i-- > 0;)
+    if (p->frames[i].mode == TTV_MODE_SYSCALL)
+      return g_quark_to_string (p->frames[i].id);
+  return NULL;
+}
+
+/* Ends the current accounting stretch of @cpu (before anything changes). */
+static void
+account_cpu (TtvState *s, CpuSlot *slot, TtvTime t)
+{
+  if (slot->pub.running_pid != TTV_PID_NONE && s->observer && s->observer->cpu_time
+      && t > slot->pub.since)
+    {
+      TtvProcessState *p = find_process (s, slot->pub.running_pid, slot->pub.cpu);
+      if (p)
+        {
+          const TtvExecFrame *top = &p->frames[p->depth - 1];
+          s->observer->cpu_time (s->observer_data, slot->pub.cpu, p->pid, top->mode, top->id,
+                                 slot->pub.since, t);
+        }
+    }
+  slot->pub.since = t;
+}
+
+void
+ttv_state_sched_switch (TtvState *s, gint cpu, guint32 prev_pid, guint32 next_pid,
+                        TtvProcessStatus prev_status, TtvTime t)
+{
+  CpuSlot *slot = ensure_cpu (s, cpu);
+  if (slot == NULL)
+    return;
+  account_cpu (s, slot, t);
+  TtvProcessState *prev = ensure_process (s, prev_pid, cpu, t);
+  if (prev)
+    {
+      /* A task that exited becomes a zombie as it leaves the CPU. */
+      if (prev->status == TTV_PROCESS_EXIT && prev_status != TTV_PROCESS_DEAD)
+        prev_status = TTV_PROCESS_ZOMBIE;
+      set_status (s, prev, prev_status, t);
+      prev->cpu = cpu;
+    }
+  TtvProcessState *next = ensure_process (s, next_pid, cpu, t);
+  if (next)
+    {
+      /* Whatever we did not know about it, it is in user mode or in the
+       * kernel below the scheduler: leave its stack alone. */
+      set_status (s, next, TTV_PROCESS_RUN, t);
+      next->cpu = cpu;
+    }
+  slot->pub.running_pid = next_pid;
+}
+
+void
+ttv_state_fork (TtvState *s, guint32 parent_pid, guint32 child_pid, guint32 child_tgid,
+                const char *child_name, TtvTime t)
+{
+  if (child_pid == 0)
+    return;
+  TtvProcessState *parent = find_process (s, parent_pid, -1);
+  TtvProcessState *child = g_hash_table_lookup (s->processes, GUINT_TO_POINTER (child_pid));
+  if (child == NULL)
+    {
+      child = g_new (TtvProcessState, 1);
+      g_hash_table_insert (s->processes, GUINT_TO_POINTER (child_pid), child);
+    }
+  /* A reused pid starts a new life. */
+  process_init (child, child_pid, t);
+  child->creation_time = t;
+  child->ppid = parent_pid;
+  child->tgid = child_tgid ? child_tgid : child_pid;
+  child->frames[0].mode = TTV_MODE_USER;
+  if (child_name && *child_name)
+    child->name = g_quark_from_string (child_name);
+  else if (parent)
+    child->name = parent->name;
+  child->status = TTV_PROCESS_WAIT_FORK;
+  notify_status (s, child, TTV_PROCESS_N_STATUS);
+}
+
+void
+ttv_state_exec (TtvState *s, guint32 pid, const char *filename, TtvTime t)
+{
+  TtvProcessState *p = find_process (s, pid, -1);
+  if (p == NULL || filename == NULL)
+    return;
+  const char *base = strrchr (filename, '/');
+  p->name = g_quark_from_string (base ? base + 1 : filename);
+  if (p->status == TTV_PROCESS_UNNAMED)
+    set_status (s, p, TTV_PROCESS_RUN, t);
+}
+
+void
+ttv_state_exit (TtvState *s, guint32 pid, TtvTime t)
+{
+  TtvProcessState *p = find_process (s, pid, -1);
+  if (p)
+    set_status (s, p, TTV_PROCESS_EXIT, t);
+}
+
+void
+ttv_state_free_process (TtvState *s, guint32 pid, TtvTime t)
+{
+  TtvProcessState *p = find_process (s, pid, -1);
+  if (p == NULL || pid == 0)
+    return;
+  set_status (s, p, TTV_PROCESS_DEAD, t);
+  g_hash_table_remove (s->processes, GUINT_TO_POINTER (pid));
+}
+
+void
+ttv_state_wakeup (TtvState *s, guint32 pid, TtvTime t)
+{
+  TtvProcessState *p = find_process (s, pid, -1);
+  if (p && (p->status == TTV_PROCESS_WAIT || p->status == TTV_PROCESS_UNNAMED))
+    set_status (s, p, TTV_PROCESS_WAIT_CPU, t);
+}
+
+static TtvProcessState *
+running_on (TtvState *s, CpuSlot *slot)
+{
+  if (slot->pub.running_pid == TTV_PID_NONE)
+    return NULL;
+  return find_process (s, slot->pub.running_pid, slot->pub.cpu);
+}
+
+static GHashTable *
+irq_table (TtvState *s, TtvExecMode mode)
+{
+  return mode == TTV_MODE_IRQ ? s->irqs : mode == TTV_MODE_SOFTIRQ ? s->softirqs : NULL;
+}
+
+static TtvIrqState *
+ensure_irq (GHashTable *table, guint32 id)
+{
+  TtvIrqState *irq = g_hash_table_lookup (table, GUINT_TO_POINTER (id));
+  if (irq == NULL)
+    {
+      irq = g_new0 (TtvIrqState, 1);
+      irq->id = id;
+      irq->cpu = -1;
+      g_hash_table_insert (table, GUINT_TO_POINTER (id), irq);
+    }
+  return irq;
+}
+
+void
+ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t)
+{
+  CpuSlot *slot = ensure_cpu (s, cpu);
+  if (slot == NULL)
+    return;
+  account_cpu (s, slot, t);
+  GHashTable *table = irq_table (s, mode);
+  if (table)
+    {
+      TtvIrqState *irq = ensure_irq (table, id);
+      irq->active++;
+      irq->cpu = cpu;
+      irq->since = t;
+      if (mode == TTV_MODE_IRQ)
+        slot->pub.irq_depth++;
+      else
+        slot->pub.softirq_depth++;
+    }
+  TtvProcessState *p = running_on (s, slot);
+  if (p == NULL)
+    return;
+  /* Entering a syscall from an unknown base tells us the base was user. */
+  if (mode == TTV_MODE_SYSCALL && p->depth == 1 && p->frames[0].mode == TTV_MODE_UNKNOWN)
+    p->frames[0].mode = TTV_MODE_USER;
+  if (p->depth >= TTV_STATE_MAX_NESTING)
+    return;
+  TtvExecFrame *f = &p->frames[p->depth++];
+  f->mode = mode;
+  f->id = id;
+  f->entry = t;
+}
+
+static void
+end_irq (TtvState *s, CpuSlot *slot, TtvExecMode mode, guint32 id)
+{
+  GHashTable *table = irq_table (s, mode);
+  if (table == NULL)
+    return;
+  TtvIrqState *irq = g_hash_table_lookup (table, GUINT_TO_POINTER (id));
+  if (irq && irq->active > 0)
+    irq->active--;
+  guint *depth = mode == TTV_MODE_IRQ ? &slot->pub.irq_depth : &slot->pub.softirq_depth;
+  if (*depth > 0)
+    (*depth)--;
+}
+
+void
+ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
+{
+  CpuSlot *slot = ensure_cpu (s, cpu);
+  if (slot == NULL)
+    return;
+  account_cpu (s, slot, t);
+  TtvProcessState *p = running_on (s, slot);
+  if (p == NULL)
+    {
+      /* Still keep IRQ occupancy right without a known process. */
+      if (mode == TTV_MODE_IRQ || mode == TTV_MODE_SOFTIRQ)
+        {
+          GHashTableIter it;
+          gpointer k, v;
+          g_hash_table_iter_init (&it, irq_table (s, mode));
+          while (g_hash_table_iter_next (&it, &k, &v))
+            if (((TtvIrqState *) v)->active && ((TtvIrqState *) v)->cpu == cpu)
+              {
+                end_irq (s, slot, mode, GPOINTER_TO_UINT (k));
+                break;
+              }
+        }
+      return;
+    }
+  /* Find the innermost frame of that mode; frames above it were left
+   * without their exit event (lost events) and end here too. */
+  guint i = p->depth;
+  while (i > 1 && p->frames[i - 1].mode != mode)
+    i--;
+  if (i <= 1)
+    {
+      /* No such frame: the trace began inside it.  Leaving a syscall or a
+       * trap returns to user mode, which is then the known base. */
+      if ((mode == TTV_MODE_SYSCALL || mode == TTV_MODE_TRAP) && p->depth == 1)
+        p->frames[0].mode = TTV_MODE_USER;
+      return;
+    }
+  while (p->depth >= i)
+    {
+      TtvExecFrame *f = &p->frames[--p->depth];
+      end_irq (s, slot, f->mode, f->id);
+      if (s->observer && s->observer->frame_end)
+        s->observer->frame_end (s->observer_data, cpu, p->pid, f, t);
+    }
+}
+
+void
+ttv_state_declare_process (TtvState *s, guint32 pid, guint32 tgid, guint32 ppid,
+                           const char *name, TtvProcessStatus status, gint cpu, TtvTime t)
+{
+  TtvProcessState *p = ensure_process (s, pid, cpu, t);
+  if (p == NULL)
+    return;
+  p->tgid = tgid ? tgid : pid;
+  p->ppid = ppid;
+  if (name && *name)
+    p->name = g_quark_from_string (name);
+  if (p->frames[0].mode == TTV_MODE_UNKNOWN)
+    p->frames[0].mode = TTV_MODE_USER;
+  /* What the trace has already shown wins over a description. */
+  if (p->status == TTV_PROCESS_UNNAMED)
+    set_status (s, p, status, t);
+}
+
+void
+ttv_state_name_irq (TtvState *s, guint32 irq, const char *name)
+{
+  if (name && *name)
+    ensure_irq (s->irqs, irq)->name = g_quark_from_string (name);
+}
+
+static TtvBlockDevState *
+ensure_blockdev (TtvState *s, guint32 dev)
+{
+  TtvBlockDevState *b = g_hash_table_lookup (s->blockdevs, GUINT_TO_POINTER (dev));
+  if (b == NULL)
+    {
+      b = g_new0 (TtvBlockDevState, 1);
+      b->dev = dev;
+      g_hash_table_insert (s->blockdevs, GUINT_TO_POINTER (dev), b);
+    }
+  return b;
+}
+
+void
+ttv_state_block_issue (TtvState *s, guint32 dev, TtvTime t)
+{
+  TtvBlockDevState *b = ensure_blockdev (s, dev);
+  if (b->pending++ == 0)
+    b->since = t;
+}
+
+void
+ttv_state_block_complete (TtvState *s, guint32 dev, TtvTime t)
+{
+  TtvBlockDevState *b = ensure_blockdev (s, dev);
+  if (b->pending > 0 && --b->pending == 0)
+    b->since = t;
+}
+
+static gint
+compare_process (gconstpointer a, gconstpointer b)
+{
+  const TtvProcessState *pa = *(TtvProcessState * const *) a;
+  const TtvProcessState *pb = *(TtvProcessState * const *) b;
+  if (pa->pid != pb->pid)
+    return pa->pid < pb->pid ? -1 : 1;
+  return pa->cpu < pb->cpu ? -1 : pa->cpu > pb->cpu;
+}
+
+GPtrArray *
+ttv_state_list_processes (const TtvState *s)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  for (guint i = 0; i < s->cpus->len; i++)
+    {
+      CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, i);
+      if (slot->used)
+        g_ptr_array_add (out, slot->idle);
+    }
+  GHashTableIter it;
+  gpointer v;
+  g_hash_table_iter_init (&it, s->processes);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    g_ptr_array_add (out, v);
+  g_ptr_array_sort (out, compare_process);
+  return out;
+}
+
+GPtrArray *
+ttv_state_list_cpus (const TtvState *s)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  for (guint i = 0; i < s->cpus->len; i++)
+    {
+      CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, i);
+      if (slot->used)
+        g_ptr_array_add (out, &slot->pub);
+    }
+  return out;
+}
+
+static gint
+compare_u32_first (gconstpointer a, gconstpointer b)
+{
+  guint32 x = **(guint32 * const *) a, y = **(guint32 * const *) b;
+  return x < y ? -1 : x > y;
+}
+
+static GPtrArray *
+sorted_values (GHashTable *table)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer v;
+  g_hash_table_iter_init (&it, table);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    g_ptr_array_add (out, v);
+  /* Every element starts with its guint32 id. */
+  g_ptr_array_sort (out, compare_u32_first);
+  return out;
+}
+
+GPtrArray *
+ttv_state_list_irqs (const TtvState *s, gboolean soft)
+{
+  return sorted_values (soft ? s->softirqs : s->irqs);
+}
+
+GPtrArray *
+ttv_state_list_block_devices (const TtvState *s)
+{
+  return sorted_values (s->blockdevs);
+}
+
+gsize
+ttv_state_get_memory_size (const TtvState *s)
+{
+  return sizeof *s
+         + (g_hash_table_size (s->processes) + s->cpus->len) * (sizeof (TtvProcessState) + 32)
+         + s->cpus->len * sizeof (CpuSlot)
+         + (g_hash_table_size (s->irqs) + g_hash_table_size (s->softirqs)) * (sizeof (TtvIrqState) + 32)
+         + g_hash_table_size (s->blockdevs) * (sizeof (TtvBlockDevState) + 32);
+}
+
+const char *
+ttv_process_status_name (TtvProcessStatus status)
+{
+  static const char *names[] = { "unnamed", "wait-fork", "wait-cpu", "run", "wait",
+                                 "zombie", "exit", "dead" };
+  return status < G_N_ELEMENTS (names) ? names[status] : "?";
+}
+
+const char *
+ttv_exec_mode_name (TtvExecMode mode)
+{
+  static const char *names[] = { "unknown", "user", "syscall", "trap", "irq", "softirq" };
+  return mode < G_N_ELEMENTS (names) ? names[mode] : "?";
+}
+
+static void
+append_frame_id (GString *out, const TtvExecFrame *f)
+{
+  if (f->mode == TTV_MODE_SYSCALL)
+    g_string_append_printf (out, "(%s)", g_quark_to_string (f->id));
+  else if (f->mode != TTV_MODE_USER && f->mode != TTV_MODE_UNKNOWN)
+    g_string_append_printf (out, "(%u)", f->id);
+}
+
+static void
+append_process (GString *out, const TtvProcessState *p)
+{
+  char buf[32];
+  g_string_append_printf (out, "process %u tgid %u ppid %d name %s status %s cpu %d created %s mode",
+                          p->pid, p->tgid, p->ppid == TTV_PID_NONE ? -1 : (gint) p->ppid,
+                          p->name ? g_quark_to_string (p->name) : "-",
+                          ttv_process_status_name (p->status), p->cpu,
+                          p->creation_time == TTV_TIME_MIN ? "-" : ttv_time_to_string (p->creation_time, buf, sizeof buf));
+  for (guint i = 0; i < p->depth; i++)
+    {
+      g_string_append_printf (out, "%s%s", i ? " > " : " ", ttv_exec_mode_name (p->frames[i].mode));
+      append_frame_id (out, &p->frames[i]);
+    }
+  g_string_append_c (out, '\n');
+}
+
+void
+ttv_state_append_text (const TtvState *s, GString *out)
+{
+  char buf[32];
+  g_string_append_printf (out, "state at %s after %" G_GUINT64_FORMAT " events\n",
+                          s->time == TTV_TIME_MIN ? "-" : ttv_time_to_string (s->time, buf, sizeof buf),
+                          s->n_events);
+  g_autoptr (GPtrArray) cpus = ttv_state_list_cpus (s);
+  for (guint i = 0; i < cpus->len; i++)
+    {
+      const TtvCpuState *c = g_ptr_array_index (cpus, i);
+      const TtvProcessState *p = ttv_state_get_running (s, c->cpu);
+      g_string_append_printf (out, "cpu %d running %d (%s) mode %s irqs %u softirqs %u\n", c->cpu,
+                              c->running_pid == TTV_PID_NONE ? -1 : (gint) c->running_pid,
+                              p && p->name ? g_quark_to_string (p->name) : "-",
+                              p ? ttv_exec_mode_name (ttv_process_state_get_mode (p)) : "unknown",
+                              c->irq_depth, c->softirq_depth);
+    }
+  g_autoptr (GPtrArray) procs = ttv_state_list_processes (s);
+  for (guint i = 0; i < procs->len; i++)
+    append_process (out, g_ptr_array_index (procs, i));
+  for (int soft = 0; soft < 2; soft++)
+    {
+      g_autoptr (GPtrArray) irqs = ttv_state_list_irqs (s, soft);
+      for (guint i = 0; i < irqs->len; i++)
+        {
+          const TtvIrqState *q = g_ptr_array_index (irqs, i);
+          g_string_append_printf (out, "%s %u name %s active %u cpu %d\n", soft ? "softirq" : "irq",
+                                  q->id, q->name ? g_quark_to_string (q->name) : "-", q->active, q->cpu);
+        }
+    }
+  g_autoptr (GPtrArray) devs = ttv_state_list_block_devices (s);
+  for (guint i = 0; i < devs->len; i++)
+    {
+      const TtvBlockDevState *b = g_ptr_array_index (devs, i);
+      g_string_append_printf (out, "blockdev %u:%u pending %u\n", b->dev >> 20, b->dev & 0xfffff, b->pending);
+    }
+}
+
+gboolean
+ttv_state_equal (const TtvState *a, const TtvState *b, GString *diff)
+{
+  /* The text dump covers every field that matters; comparing it line by
+   * line also tells a test where the two differ. */
+  g_autoptr (GString) ta = g_string_new (NULL);
+  g_autoptr (GString) tb = g_string_new (NULL);
+  ttv_state_append_text (a, ta);
+  ttv_state_append_text (b, tb);
+  if (g_str_equal (ta->str, tb->str))
+    return TRUE;
+  if (diff)
+    {
+      g_auto (GStrv) la = g_strsplit (ta->str, "\n", -1);
+      g_auto (GStrv) lb = g_strsplit (tb->str, "\n", -1);
+      for (guint i = 0; la[i] || lb[i]; i++)
+        if (g_strcmp0 (la[i], lb[i]) != 0)
+          {
+            g_string_append_printf (diff, "line %u: «%s» vs «%s»", i + 1, la[i] ? la[i] : "(none)",
+                                    lb[i] ? lb[i] : "(none)");
+            break;
+          }
+    }
+  return FALSE;
+}

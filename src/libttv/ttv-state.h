@@ -1,0 +1,113 @@
+/* ttv-state.h: the system state at one point of a trace: processes with
+ * their execution-mode stacks, CPUs, IRQs, soft IRQs, traps, block devices.
+ * Changed only by ttv_state_apply() through the kernel model; copied whole
+ * for checkpoints.  Used by the engine's PRIO_STATE hook, reports, viewers. */
+#pragma once
+
+#include "ttv-trace.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TTV_PROCESS_UNNAMED,      /* known by pid only, before any name was seen */
+  TTV_PROCESS_WAIT_FORK,    /* forked, not yet run */
+  TTV_PROCESS_WAIT_CPU,     /* runnable, waiting for a CPU */
+  TTV_PROCESS_RUN,
+  TTV_PROCESS_WAIT,         /* blocked */
+  TTV_PROCESS_ZOMBIE,       /* exited, not yet reaped */
+  TTV_PROCESS_EXIT,         /* exiting (between exit and last switch away) */
+  TTV_PROCESS_DEAD,         /* freed */
+  TTV_PROCESS_N_STATUS
+} TtvProcessStatus;
+
+typedef enum {
+  TTV_MODE_UNKNOWN,
+  TTV_MODE_USER,
+  TTV_MODE_SYSCALL,
+  TTV_MODE_TRAP,
+  TTV_MODE_IRQ,
+  TTV_MODE_SOFTIRQ,
+  TTV_MODE_N
+} TtvExecMode;
+
+#define TTV_STATE_MAX_NESTING 16
+#define TTV_PID_NONE G_MAXUINT32
+
+typedef struct {
+  TtvExecMode mode;
+  guint32 id;              /* syscall (GQuark of its name), trap, IRQ or soft IRQ number */
+  TtvTime entry;
+} TtvExecFrame;
+
+typedef struct {
+  guint32 pid;             /* kernel task id (thread) */
+  guint32 tgid;            /* thread group (process) id */
+  guint32 ppid;
+  GQuark name;             /* 0 when unnamed */
+  TtvTime creation_time;   /* TTV_TIME_MIN when it existed before the trace */
+  TtvProcessStatus status;
+  TtvTime status_since;
+  gint cpu;                /* CPU it runs or last ran on, -1 unknown */
+  guint depth;             /* frames in use; frames[0] is the base mode (user) */
+  TtvExecFrame frames[TTV_STATE_MAX_NESTING];
+} TtvProcessState;
+
+typedef struct {
+  gint cpu;                /* CPU id (sparse) */
+  guint32 running_pid;     /* TTV_PID_NONE when unknown */
+  TtvTime since;           /* time of the last mode/process change on this CPU */
+  guint irq_depth;         /* nested IRQs */
+  guint softirq_depth;
+} TtvCpuState;
+
+typedef struct {
+  guint32 id;
+  GQuark name;             /* from the trace's interrupt descriptions, 0 if unknown */
+  guint active;            /* nesting count (normally 0 or 1) */
+  gint cpu;                /* where it last ran */
+  TtvTime since;
+} TtvIrqState;
+
+typedef struct {
+  guint32 dev;
+  guint pending;           /* requests issued, not completed */
+  TtvTime since;
+} TtvBlockDevState;
+
+typedef struct _TtvState TtvState;
+
+TtvState *ttv_state_new (void);
+TtvState *ttv_state_copy (const TtvState *state);
+void      ttv_state_free (TtvState *state);
+
+TtvTime   ttv_state_get_time (const TtvState *state);   /* time of the last event applied */
+guint64   ttv_state_get_n_events (const TtvState *state); /* events applied since new() */
+
+/* Lookups; NULL when unknown.  Pointers are valid until the next change. */
+const TtvProcessState *ttv_state_get_process (const TtvState *state, guint32 pid);
+const TtvCpuState     *ttv_state_get_cpu (const TtvState *state, gint cpu);
+/* The process running on @cpu, or NULL. */
+const TtvProcessState *ttv_state_get_running (const TtvState *state, gint cpu);
+/* All processes, sorted by pid (caller frees the array, not the elements). */
+GPtrArray *ttv_state_list_processes (const TtvState *state);
+GPtrArray *ttv_state_list_cpus (const TtvState *state);
+GPtrArray *ttv_state_list_irqs (const TtvState *state, gboolean soft);
+GPtrArray *ttv_state_list_block_devices (const TtvState *state);
+/* Approximate bytes held, for bounding checkpoint memory. */
+gsize     ttv_state_get_memory_size (const TtvState *state);
+
+const char *ttv_process_status_name (TtvProcessStatus status);
+const char *ttv_exec_mode_name (TtvExecMode mode);
+/* The mode at the top of the process's stack. */
+TtvExecMode ttv_process_state_get_mode (const TtvProcessState *process);
+/* Name of the innermost syscall, or NULL when not in one. */
+const char *ttv_process_state_get_syscall (const TtvProcessState *process);
+
+/* Full text dump (ttv-report --state-at): CPUs, processes, IRQs, devices. */
+void      ttv_state_append_text (const TtvState *state, GString *out);
+/* Equal content (for tests: state through checkpoints == state by replay). */
+gboolean  ttv_state_equal (const TtvState *a, const TtvState *b, GString *first_difference);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvState, ttv_state_free)
+
+G_END_DECLS

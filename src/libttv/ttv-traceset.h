@@ -1,0 +1,39 @@
+/* ttv-traceset.h: an ordered list of opened traces, read together.
+ * The traceset context merges their tracefiles; tabs, the CLI and bench hold one. */
+#pragma once
+
+#include "ttv-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct _TtvTraceset TtvTraceset;
+
+/* Reference counted: a context keeps a reference on its traceset.  Do not
+ * add traces while a context on the traceset exists. */
+TtvTraceset *ttv_traceset_new (void);
+TtvTraceset *ttv_traceset_ref (TtvTraceset *ts);
+void        ttv_traceset_unref (TtvTraceset *ts);
+/* Appends @trace (transfer full); its index is the previous trace count. */
+guint       ttv_traceset_add_trace (TtvTraceset *ts, TtvTrace *trace);
+/* Opens @path with the best reader and appends it. */
+gboolean    ttv_traceset_add_path (TtvTraceset *ts, const char *path, GError **error);
+guint       ttv_traceset_get_n_traces (const TtvTraceset *ts);
+TtvTrace   *ttv_traceset_get_trace (const TtvTraceset *ts, guint i);        /* borrowed */
+TtvTime     ttv_traceset_get_start (const TtvTraceset *ts);                 /* TTV_TIME_MAX if empty */
+TtvTime     ttv_traceset_get_end (const TtvTraceset *ts);                   /* TTV_TIME_MIN if empty */
+/* All tracefiles of all traces, numbered in (trace, tracefile) order: the
+ * "stream index" the context uses to break timestamp ties. */
+guint       ttv_traceset_get_n_tracefiles (const TtvTraceset *ts);
+TtvTracefile *ttv_traceset_get_tracefile (const TtvTraceset *ts, guint stream);   /* borrowed */
+/* The trace index of stream @stream. */
+guint       ttv_traceset_get_stream_trace (const TtvTraceset *ts, guint stream);
+/* The stream index of the first tracefile of trace @trace. */
+guint       ttv_traceset_get_trace_first_stream (const TtvTraceset *ts, guint trace);
+/* A checksum of the traceset's shape (trace and tracefile counts, tracefile
+ * names, block counts and time ranges), stored in positions so that a
+ * position saved for another traceset is refused. */
+guint32     ttv_traceset_get_shape_hash (const TtvTraceset *ts);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvTraceset, ttv_traceset_unref)
+
+G_END_DECLS

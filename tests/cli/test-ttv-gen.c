@@ -1,0 +1,371 @@
+/* test-ttv-gen.c: ttv-gen run as a user would: reproducible output, archives,
+ * argument and I/O errors, and traces that the readers open. */
+#include "ttv-archive.h"
+#include "ttv-trace.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#ifndef TTV_GEN_PATH
+#error "TTV_GEN_PATH must be defined by the build"
+#endif
+
+typedef struct {
+  int status;           /* exit code */
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+static Run
+run_gen (const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) TTV_GEN_PATH);
+  va_list ap;
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+
+  Run r = { 0 };
+  int wait_status = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r.out, &r.err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  r.status = WEXITSTATUS (wait_status);
+  if (g_test_verbose ())
+    g_printerr ("exit %d\nstdout: %s\nstderr: %s\n", r.status, r.out, r.err);
+  return r;
+}
+
+static char *
+tmp_dir (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *d = g_dir_make_tmp ("ttv-gen-test-XXXXXX", &error);
+  g_assert_no_error (error);
+  return d;
+}
+
+static void
+remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
+      const char *n;
+      while (d && (n = g_dir_read_name (d)))
+        {
+          g_autofree char *child = g_build_filename (path, n, NULL);
+          remove_tree (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+/* Relative paths of all files under @dir, sorted. */
+static void
+list_files (const char *root, const char *rel, GPtrArray *out)
+{
+  g_autofree char *dir = rel ? g_build_filename (root, rel, NULL) : g_strdup (root);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *n;
+  while (d && (n = g_dir_read_name (d)))
+    {
+      g_autofree char *child_rel = rel ? g_build_filename (rel, n, NULL) : g_strdup (n);
+      g_autofree char *child = g_build_filename (root, child_rel, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        list_files (root, child_rel, out);
+      else
+        g_ptr_array_add (out, g_steal_pointer (&child_rel));
+    }
+}
+
+static gint
+cmp_str (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* TRUE when both trees hold the same files with the same bytes. */
+static gboolean
+trees_equal (const char *a, const char *b)
+{
+  g_autoptr (GPtrArray) fa = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) fb = g_ptr_array_new_with_free_func (g_free);
+  list_files (a, NULL, fa);
+  list_files (b, NULL, fb);
+  g_assert_cmpuint (fa->len, >, 0);
+  if (fa->len != fb->len)
+    return FALSE;
+  g_ptr_array_sort (fa, cmp_str);
+  g_ptr_array_sort (fb, cmp_str);
+  for (guint i = 0; i < fa->len; i++)
+    {
+      if (strcmp (fa->pdata[i], fb->pdata[i]) != 0)
+        return FALSE;
+      g_autofree char *pa = g_build_filename (a, fa->pdata[i], NULL);
+      g_autofree char *pb = g_build_filename (b, fb->pdata[i], NULL);
+      g_autofree char *ca = NULL, *cb = NULL;
+      gsize la, lb;
+      g_assert_true (g_file_get_contents (pa, &ca, &la, NULL));
+      g_assert_true (g_file_get_contents (pb, &cb, &lb, NULL));
+      if (la != lb || memcmp (ca, cb, la) != 0)
+        {
+          if (g_test_verbose ())
+            g_printerr ("differs: %s\n", (char *) fa->pdata[i]);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static void
+test_determinism (void)
+{
+  g_autofree char *root = tmp_dir ();
+  g_autofree char *a = g_build_filename (root, "a", NULL);
+  g_autofree char *b = g_build_filename (root, "b", NULL);
+  g_autofree char *c = g_build_filename (root, "c", NULL);
+  const char *common[] = { "--cpu-ids", "0,1,2,4,6,7", "--processes", "30", "--events", "50000",
+                           "--block-size", "4096" };
+  Run r = run_gen (common[0], common[1], common[2], common[3], common[4], common[5], common[6],
+                   common[7], "--seed", "5", "-o", a, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "wrote 50000 events"));
+  run_clear (&r);
+  r = run_gen (common[0], common[1], common[2], common[3], common[4], common[5], common[6],
+               common[7], "--seed", "5", "-o", b, "-q", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "");
+  run_clear (&r);
+  r = run_gen (common[0], common[1], common[2], common[3], common[4], common[5], common[6],
+               common[7], "--seed", "6", "-o", c, "-q", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+
+  g_assert_true (trees_equal (a, b));
+  g_assert_false (trees_equal (a, c));
+  /* the sparse CPU ids give cpu files of those ids only */
+  for (guint id = 0; id < 8; id++)
+    {
+      g_autofree char *name = g_strdup_printf ("cpu/%u", id);
+      g_autofree char *p = g_build_filename (a, name, NULL);
+      gboolean expected = id != 3 && id != 5;
+      g_assert_true (g_file_test (p, G_FILE_TEST_EXISTS) == expected);
+    }
+  remove_tree (root);
+}
+
+/* Counts the events of @path's tracefiles through the format-neutral API.
+ * The LTT reader keeps the control events (one per interrupt line, 4 by
+ * default, and one per initial process) as trace state, not as a tracefile. */
+static guint64
+count_events (const char *path, TtvTrace **out_trace)
+{
+  g_autoptr (GError) error = NULL;
+  TtvTrace *trace = ttv_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  guint64 n = 0;
+  for (guint i = 0; i < trace->tracefiles->len; i++)
+    {
+      g_autoptr (TtvCursor) cur = ttv_cursor_new (trace->tracefiles->pdata[i], &error);
+      g_assert_no_error (error);
+      TtvEvent ev;
+      TtvTime last = TTV_TIME_MIN;
+      while (ttv_cursor_next (cur, &ev, &error))
+        {
+          g_assert_cmpint (ev.time, >=, last);
+          last = ev.time;
+          if (ev.type->facility == NULL || strcmp (ev.type->facility, "builtin") != 0)
+            n++;
+        }
+      g_assert_no_error (error);
+    }
+  *out_trace = trace;
+  return n;
+}
+
+static void
+test_read_back (void)
+{
+  if (ttv_format_find ("ltt") == NULL)
+    {
+      g_test_skip ("the LTT reader is not registered");
+      return;
+    }
+  g_autofree char *root = tmp_dir ();
+  static const char * const arch[] = { "LP64", "ILP32", "LP32", "ILP64" };
+  static const char * const endian[] = { "little", "big", "little", "big" };
+  for (guint i = 0; i < G_N_ELEMENTS (arch); i++)
+    {
+      g_autofree char *dir = g_strdup_printf ("%s/t%u", root, i);
+      Run r = run_gen ("--events", "20000", "--cpus", "3", "--processes", "20", "--arch-size", arch[i], "--endian",
+                       endian[i], "--block-size", "8192", "--seed", "9", "-o", dir, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      run_clear (&r);
+      TtvTrace *trace = NULL;
+      g_assert_cmpuint (count_events (dir, &trace), ==, 20000 - 4 - 20);
+      g_assert_nonnull (ttv_trace_find_event_type (trace, "sched_switch"));
+      g_assert_nonnull (ttv_trace_find_event_type (trace, "core.syscall_entry"));
+      g_assert_nonnull (ttv_trace_find_event_type (trace, "net.netif_receive"));
+      g_assert_cmpint (trace->start, >=, G_GINT64_CONSTANT (1700000000) * TTV_NSEC_PER_SEC);
+      ttv_trace_close (trace);
+    }
+
+  /* a flight recorder keeps only the end */
+  g_autofree char *fr = g_build_filename (root, "fr", NULL);
+  Run r = run_gen ("--events", "100000", "--block-size", "4096", "--flight-recorder=2", "-q",
+                   "-o", fr, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  TtvTrace *trace = NULL;
+  guint64 n = count_events (fr, &trace);
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (n, <, 100000);
+  g_assert_true (trace->flags & TTV_TRACE_FLAG_BEGINNING_MISSING);
+  ttv_trace_close (trace);
+  remove_tree (root);
+}
+
+static void
+test_archive (void)
+{
+  g_autofree char *root = tmp_dir ();
+  g_autofree char *tgz = g_build_filename (root, "sample.tar.gz", NULL);
+  g_autofree char *tar = g_build_filename (root, "sample.tar", NULL);
+  Run r = run_gen ("--events", "5000", "-o", tgz, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, tgz));
+  run_clear (&r);
+  r = run_gen ("--events", "5000", "-q", "-o", tar, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_assert_true (g_file_test (tgz, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (tar, G_FILE_TEST_IS_REGULAR));
+  /* only the two archives are left: the temporary trace directories are gone */
+  g_autoptr (GDir) d = g_dir_open (root, 0, NULL);
+  guint n = 0;
+  while (g_dir_read_name (d))
+    n++;
+  g_assert_cmpuint (n, ==, 2);
+
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  g_autofree char *base = g_path_get_basename (dir);
+  g_assert_cmpstr (base, ==, "sample");
+  g_autofree char *cpu0 = g_build_filename (dir, "cpu", "0", NULL);
+  g_assert_true (g_file_test (cpu0, G_FILE_TEST_IS_REGULAR));
+  if (ttv_format_find ("ltt"))
+    {
+      TtvTrace *trace = NULL;
+      g_assert_cmpuint (count_events (tgz, &trace), ==, 5000 - 4 - 50);
+      ttv_trace_close (trace);
+    }
+  remove_tree (root);
+}
+
+static void
+test_bad_arguments (void)
+{
+  static const struct {
+    const char *args[4];
+    const char *mention;
+  } cases[] = {
+    { { "--cpus", "0" }, "--cpus" },
+    { { "--cpus", "many" }, "--cpus" },
+    { { "--cpu-ids", "0,4,2" }, "--cpu-ids" },
+    { { "--cpu-ids", "0,x" }, "--cpu-ids" },
+    { { "--cpus", "2", "--cpu-ids", "0,1,2" }, "--cpus" },
+    { { "--seed", "-3" }, "--seed" },
+    { { "--processes", "0" }, "--processes" },
+    { { "--events", "0" }, "--events" },
+    { { "--duration", "soon" }, "--duration" },
+    { { "--start-time", "yesterday" }, "--start-time" },
+    { { "--block-size", "12" }, "--block-size" },
+    { { "--endian", "middle" }, "--endian" },
+    { { "--arch-size", "LP128" }, "--arch-size" },
+    { { "--format", "xyz" }, "--format" },
+    { { "--flight-recorder=none" }, "--flight-recorder" },
+    { { "--no-such-option" }, "--no-such-option" },
+  };
+  g_autofree char *root = tmp_dir ();
+  g_autofree char *out = g_build_filename (root, "t", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *const *a = cases[i].args;
+      Run r = run_gen (a[0], a[1] ? a[1] : "-q", a[1] && a[2] ? a[2] : "-q",
+                       a[1] && a[2] && a[3] ? a[3] : "-q", "-o", out, NULL);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_nonnull (strstr (r.err, cases[i].mention));
+      run_clear (&r);
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+    }
+  Run r = run_gen ("--events", "10", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "-o"));
+  run_clear (&r);
+  r = run_gen ("--events", "10", "-o", out, "extra", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "extra"));
+  run_clear (&r);
+  remove_tree (root);
+}
+
+static void
+test_unwritable (void)
+{
+  g_autofree char *root = tmp_dir ();
+  g_autofree char *file = g_build_filename (root, "plain-file", NULL);
+  g_assert_true (g_file_set_contents (file, "x", 1, NULL));
+
+  /* a directory below a regular file cannot be created */
+  g_autofree char *below = g_build_filename (file, "trace", NULL);
+  Run r = run_gen ("--events", "100", "-o", below, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, file));
+  run_clear (&r);
+
+  /* nor an archive */
+  g_autofree char *tgz = g_build_filename (file, "trace.tar.gz", NULL);
+  r = run_gen ("--events", "100", "-o", tgz, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, file));
+  run_clear (&r);
+
+  /* a trace is never written into a directory holding something else */
+  r = run_gen ("--events", "100", "-o", root, NULL);
+  g_assert_cmpint (r.status, !=, 0);
+  g_assert_nonnull (strstr (r.err, root));
+  run_clear (&r);
+  g_autofree char *contents = NULL;
+  g_assert_true (g_file_get_contents (file, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "x");
+  remove_tree (root);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/gen/determinism", test_determinism);
+  g_test_add_func ("/cli/gen/read-back", test_read_back);
+  g_test_add_func ("/cli/gen/archive", test_archive);
+  g_test_add_func ("/cli/gen/bad-arguments", test_bad_arguments);
+  g_test_add_func ("/cli/gen/unwritable", test_unwritable);
+  return g_test_run ();
+}

@@ -1,0 +1,750 @@
+/* test-archive.c: traces given as .tar.gz / .tar: safe extraction, the cache,
+ * hostile archives and the atomic member rewrite (ttv-archive.c). */
+#include "ttv-archive.h"
+#include "ttv-error.h"
+#include "ttv-trace.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+static char *tmp_base;          /* per process: archives, cache and data homes */
+
+typedef enum { M_FILE, M_DIR, M_SYMLINK, M_HARDLINK, M_CHAR, M_FIFO } MemberType;
+
+typedef struct {
+  const char *name;
+  MemberType type;
+  const char *data;             /* contents, or link target */
+  int mode;                     /* 0: 0644 / 0755 */
+} Member;
+
+static const Member good_trace[] = {
+  { "mytrace/", M_DIR, NULL, 0 },
+  { "mytrace/info/", M_DIR, NULL, 0 },
+  { "mytrace/info/system.xml", M_FILE, "<system node_name=\"x\" cpu=\"1\">\n</system>\n", 0 },
+  { "mytrace/cpu/0", M_FILE, "\x01\x02\x03\xff binary", 0 },
+  { "mytrace/control/facilities", M_FILE, "facilities", 04755 },
+  { "mytrace/cpu/latest", M_SYMLINK, "0", 0 },
+};
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmp_base, name, NULL);
+}
+
+static void
+write_archive_full (const char *path, gboolean gzip, const Member *m, guint n, time_t mtime)
+{
+  struct archive *w = archive_write_new ();
+  g_assert_cmpint (archive_write_set_format_pax_restricted (w), ==, ARCHIVE_OK);
+  if (gzip)
+    {
+      g_assert_cmpint (archive_write_add_filter_gzip (w), ==, ARCHIVE_OK);
+      archive_write_set_filter_option (w, "gzip", "compression-level", "1");
+    }
+  g_assert_cmpint (archive_write_open_filename (w, path), ==, ARCHIVE_OK);
+  for (guint i = 0; i < n; i++)
+    {
+      struct archive_entry *e = archive_entry_new ();
+      archive_entry_set_pathname (e, m[i].name);
+      archive_entry_set_mtime (e, mtime + i, 0);
+      switch (m[i].type)
+        {
+        case M_FILE:
+          archive_entry_set_filetype (e, AE_IFREG);
+          archive_entry_set_perm (e, m[i].mode ? m[i].mode : 0644);
+          archive_entry_set_size (e, (la_int64_t) strlen (m[i].data));
+          break;
+        case M_DIR:
+          archive_entry_set_filetype (e, AE_IFDIR);
+          archive_entry_set_perm (e, m[i].mode ? m[i].mode : 0755);
+          break;
+        case M_SYMLINK:
+          archive_entry_set_filetype (e, AE_IFLNK);
+          archive_entry_set_perm (e, 0777);
+          archive_entry_set_symlink (e, m[i].data);
+          break;
+        case M_HARDLINK:
+          archive_entry_set_filetype (e, AE_IFREG);
+          archive_entry_set_perm (e, 0644);
+          archive_entry_set_hardlink (e, m[i].data);
+          archive_entry_set_size (e, 0);
+          break;
+        case M_CHAR:
+          archive_entry_set_filetype (e, AE_IFCHR);
+          archive_entry_set_perm (e, 0666);
+          archive_entry_set_rdev (e, makedev (1, 3));
+          break;
+        case M_FIFO:
+          archive_entry_set_filetype (e, AE_IFIFO);
+          archive_entry_set_perm (e, 0666);
+          break;
+        }
+      g_assert_cmpint (archive_write_header (w, e), ==, ARCHIVE_OK);
+      if (m[i].type == M_FILE)
+        g_assert_cmpint (archive_write_data (w, m[i].data, strlen (m[i].data)), ==,
+                         (la_ssize_t) strlen (m[i].data));
+      archive_entry_free (e);
+    }
+  g_assert_cmpint (archive_write_close (w), ==, ARCHIVE_OK);
+  archive_write_free (w);
+}
+
+static void
+write_archive (const char *path, gboolean gzip, const Member *m, guint n)
+{
+  write_archive_full (path, gzip, m, n, 1700000000);
+}
+
+static char *
+read_file (const char *path)
+{
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
+
+/* Every name in the tree below @dir (relative, sorted), links not followed. */
+static GPtrArray *names_found;
+static gsize names_prefix;
+
+static int
+collect (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+  g_ptr_array_add (names_found, g_strdup (path + names_prefix));
+  return 0;
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+static char *
+list_tree (const char *dir)
+{
+  names_found = g_ptr_array_new_with_free_func (g_free);
+  names_prefix = strlen (dir);
+  nftw (dir, collect, 16, FTW_PHYS);
+  g_ptr_array_sort (names_found, compare_names);
+  g_ptr_array_add (names_found, NULL);
+  char *joined = g_strjoinv (" ", (char **) names_found->pdata);
+  g_ptr_array_unref (names_found);
+  return joined;
+}
+
+static char *
+cache_dir (void)
+{
+  return ttv_archive_dup_cache_dir ();
+}
+
+/* No half-extracted or temporary folder left in the cache. */
+static void
+assert_no_leftovers (void)
+{
+  g_autofree char *cache = cache_dir ();
+  g_autoptr (GDir) d = g_dir_open (cache, 0, NULL);
+  if (d == NULL)
+    return;
+  const char *name;
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_assert_null (strstr (name, ".tmp-"));
+}
+
+static void
+test_is_archive (void)
+{
+  g_autofree char *tgz = tmp_path ("is.tar.gz");
+  g_autofree char *bin = tmp_path ("is-gzip.bin");
+  g_autofree char *tar_bin = tmp_path ("is-tar.bin");
+  g_autofree char *txt = tmp_path ("is.txt");
+  write_archive (tgz, TRUE, good_trace, G_N_ELEMENTS (good_trace));
+  write_archive (bin, TRUE, good_trace, 1);
+  write_archive (tar_bin, FALSE, good_trace, 1);
+  g_assert_true (g_file_set_contents (txt, "hello", -1, NULL));
+
+  g_assert_true (ttv_archive_is_archive (tgz));
+  g_assert_true (ttv_archive_is_archive (bin));         /* gzip magic */
+  g_assert_true (ttv_archive_is_archive (tar_bin));     /* ustar at 257 */
+  g_assert_false (ttv_archive_is_archive (txt));
+  g_assert_false (ttv_archive_is_archive (tmp_base));   /* a directory */
+  g_assert_true (ttv_archive_is_archive ("/nonexistent/x.TGZ"));
+  g_assert_true (ttv_archive_is_archive ("/nonexistent/x.tar"));
+  g_assert_false (ttv_archive_is_archive ("/nonexistent/x"));
+}
+
+static void
+test_extract_good (void)
+{
+  g_autofree char *tgz = tmp_path ("good.tar.gz");
+  write_archive (tgz, TRUE, good_trace, G_N_ELEMENTS (good_trace));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (dir);
+  g_autofree char *cache = cache_dir ();
+  g_assert_true (g_str_has_prefix (dir, cache));
+  g_assert_true (g_str_has_suffix (dir, "/mytrace"));
+
+  g_autofree char *sys = g_build_filename (dir, "info", "system.xml", NULL);
+  g_autofree char *text = read_file (sys);
+  g_assert_cmpstr (text, ==, good_trace[2].data);
+  g_autofree char *cpu = g_build_filename (dir, "cpu", "0", NULL);
+  g_autofree char *bin = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (cpu, &bin, &len, NULL));
+  g_assert_cmpmem (bin, len, good_trace[3].data, strlen (good_trace[3].data));
+
+  /* setuid dropped; mtime kept */
+  g_autofree char *fac = g_build_filename (dir, "control", "facilities", NULL);
+  struct stat st;
+  g_assert_cmpint (stat (fac, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0755);
+  g_assert_cmpint (st.st_mtime, ==, 1700000004);
+
+  g_autofree char *link = g_build_filename (dir, "cpu", "latest", NULL);
+  g_autofree char *target = g_file_read_link (link, NULL);
+  g_assert_cmpstr (target, ==, "0");
+  assert_no_leftovers ();
+}
+
+static void
+test_extract_no_top (void)
+{
+  static const Member flat[] = {
+    { "metadata", M_FILE, "/* CTF 1.8 */", 0 },
+    { "./channel0_0", M_FILE, "data", 0 },
+  };
+  g_autofree char *tgz = tmp_path ("flat.tgz");
+  write_archive (tgz, TRUE, flat, G_N_ELEMENTS (flat));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (dir, "/root"));
+  g_autofree char *tree = list_tree (dir);
+  g_assert_cmpstr (tree, ==, " /channel0_0 /metadata");
+}
+
+static void
+test_cache_reuse (void)
+{
+  g_autofree char *tgz = tmp_path ("reuse.tar.gz");
+  write_archive (tgz, TRUE, good_trace, G_N_ELEMENTS (good_trace));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir1 = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  g_autofree char *sys = g_build_filename (dir1, "info", "system.xml", NULL);
+  struct stat st1, st2;
+  g_assert_cmpint (stat (sys, &st1), ==, 0);
+  g_autofree char *marker = g_build_filename (dir1, "marker", NULL);
+  g_assert_true (g_file_set_contents (marker, "x", -1, NULL));
+
+  g_autofree char *dir2 = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (dir1, ==, dir2);
+  g_assert_cmpint (stat (sys, &st2), ==, 0);
+  g_assert_cmpuint (st1.st_ino, ==, st2.st_ino);
+  g_assert_cmpint (st1.st_mtim.tv_sec, ==, st2.st_mtim.tv_sec);
+  g_assert_cmpint (st1.st_mtim.tv_nsec, ==, st2.st_mtim.tv_nsec);
+  g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+
+  /* Another name (symlink) for the same archive shares the cache. */
+  g_autofree char *alias = tmp_path ("reuse-alias.tgz");
+  g_assert_cmpint (symlink (tgz, alias), ==, 0);
+  g_autofree char *dir3 = ttv_archive_extract (alias, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (dir1, ==, dir3);
+}
+
+static void
+test_cache_rebuild (void)
+{
+  g_autofree char *tgz = tmp_path ("rebuild.tar.gz");
+  write_archive (tgz, TRUE, good_trace, G_N_ELEMENTS (good_trace));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir1 = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  g_autofree char *marker = g_build_filename (dir1, "marker", NULL);
+  g_assert_true (g_file_set_contents (marker, "x", -1, NULL));
+
+  Member changed[G_N_ELEMENTS (good_trace)];
+  memcpy (changed, good_trace, sizeof changed);
+  changed[2].data = "<system node_name=\"changed\"/>\n";
+  write_archive (tgz, TRUE, changed, G_N_ELEMENTS (changed));
+  g_autofree char *dir2 = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (dir1, ==, dir2);
+  g_autofree char *sys = g_build_filename (dir2, "info", "system.xml", NULL);
+  g_autofree char *text = read_file (sys);
+  g_assert_cmpstr (text, ==, changed[2].data);
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  assert_no_leftovers ();
+}
+
+typedef struct {
+  const char *archive;
+  char *result;
+} ThreadArg;
+
+static gpointer
+extract_thread (gpointer data)
+{
+  ThreadArg *arg = data;
+  arg->result = ttv_archive_extract (arg->archive, NULL);
+  return NULL;
+}
+
+static void
+test_cache_concurrent (void)
+{
+  g_autofree char *tgz = tmp_path ("concurrent.tar.gz");
+  write_archive (tgz, TRUE, good_trace, G_N_ELEMENTS (good_trace));
+  ThreadArg args[4];
+  GThread *threads[4];
+  for (int i = 0; i < 4; i++)
+    {
+      args[i] = (ThreadArg) { tgz, NULL };
+      threads[i] = g_thread_new ("extract", extract_thread, &args[i]);
+    }
+  for (int i = 0; i < 4; i++)
+    g_thread_join (threads[i]);
+  for (int i = 0; i < 4; i++)
+    {
+      g_assert_nonnull (args[i].result);
+      g_assert_cmpstr (args[i].result, ==, args[0].result);
+    }
+  g_autofree char *sys = g_build_filename (args[0].result, "info", "system.xml", NULL);
+  g_autofree char *text = read_file (sys);
+  g_assert_cmpstr (text, ==, good_trace[2].data);
+  for (int i = 0; i < 4; i++)
+    g_free (args[i].result);
+  assert_no_leftovers ();
+}
+
+typedef struct {
+  const char *test_name;
+  Member members[3];
+  guint n;
+  int code;
+  const char *bad_member;       /* the member the message must name */
+} HostileCase;
+
+static void
+test_hostile (gconstpointer data)
+{
+  const HostileCase *c = data;
+  g_autofree char *file = g_strdup_printf ("hostile-%s.tar.gz", c->test_name);
+  g_autofree char *tgz = tmp_path (file);
+  g_autofree char *outside_dir = tmp_path ("outside");
+  g_mkdir_with_parents (outside_dir, 0755);
+  write_archive (tgz, TRUE, c->members, c->n);
+  g_autofree char *before = list_tree (tmp_base);
+
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (tgz, &error);
+  g_assert_null (dir);
+  g_assert_error (error, TTV_ARCHIVE_ERROR, c->code);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, tgz));
+  g_assert_nonnull (strstr (error->message, c->bad_member));
+
+  /* Nothing written anywhere: not in the cache, not outside it. */
+  g_autofree char *after = list_tree (tmp_base);
+  g_auto (GStrv) old_names = g_strsplit (before, " ", -1);
+  g_auto (GStrv) new_names = g_strsplit (after, " ", -1);
+  g_autoptr (GHashTable) known = g_hash_table_new (g_str_hash, g_str_equal);
+  for (char **n = old_names; *n; n++)
+    g_hash_table_add (known, *n);
+  static const char *const allowed[] = { "/cache", "/cache/ttv", "/cache/ttv/archives",
+                                         "/cache/ttv/archives/last-clean" };
+  for (guint i = 0; i < G_N_ELEMENTS (allowed); i++)
+    g_hash_table_add (known, (gpointer) allowed[i]);
+  for (char **n = new_names; *n; n++)
+    if (!g_hash_table_contains (known, *n))
+      g_error ("extraction of a hostile archive left %s behind", *n);
+  g_assert_false (g_file_test ("/tmp/ttv-test-abs-evil", G_FILE_TEST_EXISTS));
+  g_autofree char *evil = g_build_filename (outside_dir, "evil", NULL);
+  g_assert_false (g_file_test (evil, G_FILE_TEST_EXISTS));
+  assert_no_leftovers ();
+}
+
+static const HostileCase hostile_cases[] = {
+  { "dotdot", { { "../evil", M_FILE, "x", 0 } }, 1, TTV_ARCHIVE_ERROR_HOSTILE, "../evil" },
+  { "dotdot-deep", { { "a/", M_DIR, NULL, 0 }, { "a/../../outside/evil", M_FILE, "x", 0 } }, 2,
+    TTV_ARCHIVE_ERROR_HOSTILE, "a/../../outside/evil" },
+  { "absolute", { { "/tmp/ttv-test-abs-evil", M_FILE, "x", 0 } }, 1,
+    TTV_ARCHIVE_ERROR_HOSTILE, "/tmp/ttv-test-abs-evil" },
+  { "symlink-escape", { { "link", M_SYMLINK, "../../etc", 0 }, { "link/file", M_FILE, "x", 0 } },
+    2, TTV_ARCHIVE_ERROR_HOSTILE, "link" },
+  { "symlink-absolute", { { "link", M_SYMLINK, "/etc", 0 } }, 1, TTV_ARCHIVE_ERROR_HOSTILE,
+    "/etc" },
+  { "symlink-dotdot-after-name", { { "d/", M_DIR, NULL, 0 }, { "d/l", M_SYMLINK, "x/../..", 0 } },
+    2, TTV_ARCHIVE_ERROR_HOSTILE, "d/l" },
+  { "through-symlink", { { "sub/", M_DIR, NULL, 0 }, { "link", M_SYMLINK, "sub", 0 },
+                         { "link/file", M_FILE, "x", 0 } },
+    3, TTV_ARCHIVE_ERROR_HOSTILE, "link/file" },
+  { "hardlink-outside", { { "h", M_HARDLINK, "../outside/evil", 0 } }, 1,
+    TTV_ARCHIVE_ERROR_HOSTILE, "../outside/evil" },
+  { "hardlink-absolute", { { "h", M_HARDLINK, "/etc/passwd", 0 } }, 1,
+    TTV_ARCHIVE_ERROR_HOSTILE, "/etc/passwd" },
+  { "hardlink-to-symlink", { { "l", M_SYMLINK, "x", 0 }, { "h", M_HARDLINK, "l", 0 } }, 2,
+    TTV_ARCHIVE_ERROR_HOSTILE, "h" },
+  { "device", { { "trace/", M_DIR, NULL, 0 }, { "trace/null", M_CHAR, NULL, 0 } }, 2,
+    TTV_ARCHIVE_ERROR_HOSTILE, "trace/null" },
+  { "fifo", { { "fifo", M_FIFO, NULL, 0 } }, 1, TTV_ARCHIVE_ERROR_HOSTILE, "fifo" },
+};
+
+static void
+test_hardlink_inside (void)
+{
+  static const Member m[] = {
+    { "t/", M_DIR, NULL, 0 },
+    { "t/a", M_FILE, "same", 0 },
+    { "t/b", M_HARDLINK, "t/a", 0 },
+  };
+  g_autofree char *tgz = tmp_path ("hardlink.tgz");
+  write_archive (tgz, TRUE, m, G_N_ELEMENTS (m));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  g_autofree char *b = g_build_filename (dir, "b", NULL);
+  g_autofree char *text = read_file (b);
+  g_assert_cmpstr (text, ==, "same");
+}
+
+static void
+test_bomb (void)
+{
+  g_autofree char *tgz = tmp_path ("bomb.tar.gz");
+  struct archive *w = archive_write_new ();
+  archive_write_set_format_pax_restricted (w);
+  archive_write_add_filter_gzip (w);
+  archive_write_set_filter_option (w, "gzip", "compression-level", "1");
+  g_assert_cmpint (archive_write_open_filename (w, tgz), ==, ARCHIVE_OK);
+  struct archive_entry *e = archive_entry_new ();
+  const gsize total = 100 << 20;
+  archive_entry_set_pathname (e, "zeros");
+  archive_entry_set_filetype (e, AE_IFREG);
+  archive_entry_set_perm (e, 0644);
+  archive_entry_set_size (e, (la_int64_t) total);
+  g_assert_cmpint (archive_write_header (w, e), ==, ARCHIVE_OK);
+  g_autofree char *zeros = g_malloc0 (1 << 20);
+  for (gsize done = 0; done < total; done += 1 << 20)
+    g_assert_cmpint (archive_write_data (w, zeros, 1 << 20), ==, 1 << 20);
+  archive_entry_free (e);
+  archive_write_close (w);
+  archive_write_free (w);
+  struct stat st;
+  g_assert_cmpint (stat (tgz, &st), ==, 0);
+  g_assert_cmpint (st.st_size, <, 1 << 20);     /* tiny outside, huge inside */
+
+  ttv_archive_set_size_cap (1 << 20);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (tgz, &error);
+  ttv_archive_set_size_cap (0);
+  g_assert_null (dir);
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "zeros"));
+  g_assert_nonnull (strstr (error->message, "1048576"));
+  assert_no_leftovers ();
+
+  /* Many small members: the sum counts, not each one. */
+  Member many[40];
+  for (guint i = 0; i < G_N_ELEMENTS (many); i++)
+    many[i] = (Member) { g_strdup_printf ("f%u", i), M_FILE, "0123456789", 0 };
+  g_autofree char *many_tgz = tmp_path ("many.tgz");
+  write_archive (many_tgz, TRUE, many, G_N_ELEMENTS (many));
+  g_clear_error (&error);
+  ttv_archive_set_size_cap (100);
+  dir = ttv_archive_extract (many_tgz, &error);
+  ttv_archive_set_size_cap (0);
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "f10"));
+
+  /* Too many members. */
+  g_clear_error (&error);
+  ttv_archive_set_entry_cap (20);
+  dir = ttv_archive_extract (many_tgz, &error);
+  ttv_archive_set_entry_cap (0);
+  g_assert_null (dir);
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_TOO_LARGE);
+  for (guint i = 0; i < G_N_ELEMENTS (many); i++)
+    g_free ((char *) many[i].name);
+  assert_no_leftovers ();
+}
+
+static void
+test_corrupt (void)
+{
+  g_autofree char *tgz = tmp_path ("corrupt.tar.gz");
+  write_archive (tgz, TRUE, good_trace, G_N_ELEMENTS (good_trace));
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (tgz, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 40);
+  for (gsize i = 20; i < len - 8; i++)
+    data[i] = (char) (data[i] ^ 0x5a);
+  g_assert_true (g_file_set_contents (tgz, data, (gssize) len, NULL));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (tgz, &error);
+  g_assert_null (dir);
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_READ);
+  g_assert_nonnull (strstr (error->message, tgz));
+
+  /* truncated */
+  g_autofree char *trunc = tmp_path ("truncated.tar.gz");
+  write_archive (trunc, TRUE, good_trace, G_N_ELEMENTS (good_trace));
+  g_autofree char *tdata = NULL;
+  g_assert_true (g_file_get_contents (trunc, &tdata, &len, NULL));
+  g_assert_true (g_file_set_contents (trunc, tdata, (gssize) len / 2, NULL));
+  g_clear_error (&error);
+  dir = ttv_archive_extract (trunc, &error);
+  g_assert_null (dir);
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_READ);
+
+  /* not an archive at all, and missing */
+  g_autofree char *junk = tmp_path ("junk.tar");
+  g_assert_true (g_file_set_contents (junk, "this is not a tar file", -1, NULL));
+  g_clear_error (&error);
+  dir = ttv_archive_extract (junk, &error);
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_READ);
+  g_clear_error (&error);
+  dir = ttv_archive_extract ("/nonexistent/trace.tar.gz", &error);
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_READ);
+  g_assert_nonnull (strstr (error->message, "/nonexistent/trace.tar.gz"));
+  assert_no_leftovers ();
+}
+
+/* name -> "mode mtime contents" of every member, in order. */
+static GPtrArray *
+list_archive (const char *path, int *filter)
+{
+  struct archive *r = archive_read_new ();
+  archive_read_support_filter_all (r);
+  archive_read_support_format_all (r);
+  g_assert_cmpint (archive_read_open_filename (r, path, 10240), ==, ARCHIVE_OK);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  struct archive_entry *e;
+  while (archive_read_next_header (r, &e) == ARCHIVE_OK)
+    {
+      GString *s = g_string_new (NULL);
+      g_string_printf (s, "%s %o %ld %s ", archive_entry_pathname (e), archive_entry_mode (e),
+                       (long) archive_entry_mtime (e),
+                       archive_entry_symlink (e) ? archive_entry_symlink (e) : "");
+      char buf[4096];
+      la_ssize_t n;
+      while ((n = archive_read_data (r, buf, sizeof buf)) > 0)
+        g_string_append_len (s, buf, n);
+      g_ptr_array_add (out, g_string_free (s, FALSE));
+    }
+  if (filter)
+    *filter = archive_filter_code (r, 0);
+  archive_read_free (r);
+  return out;
+}
+
+static void
+test_replace_round_trip (gconstpointer data)
+{
+  gboolean gzip = GPOINTER_TO_INT (data);
+  g_autofree char *tgz = tmp_path (gzip ? "replace.tar.gz" : "replace.tar");
+  write_archive (tgz, gzip, good_trace, G_N_ELEMENTS (good_trace));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  g_autofree char *marker = g_build_filename (dir, "marker", NULL);
+  g_assert_true (g_file_set_contents (marker, "x", -1, NULL));
+  g_autoptr (GPtrArray) before = list_archive (tgz, NULL);
+
+  /* Added: lands in the top-level folder. */
+  const char *v1 = "<bookmarks>\n</bookmarks>\n";
+  g_assert_true (ttv_archive_replace_member (tgz, "info/bookmarks.xml", v1, strlen (v1), &error));
+  g_assert_no_error (error);
+  int filter = -1;
+  g_autoptr (GPtrArray) after = list_archive (tgz, &filter);
+  g_assert_cmpint (filter, ==, gzip ? ARCHIVE_FILTER_GZIP : ARCHIVE_FILTER_NONE);
+  g_assert_cmpuint (after->len, ==, before->len + 1);
+  for (guint i = 0; i < before->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (after, i), ==, g_ptr_array_index (before, i));
+  const char *added = g_ptr_array_index (after, before->len);
+  g_assert_true (g_str_has_prefix (added, "mytrace/info/bookmarks.xml 100644 "));
+  g_assert_true (g_str_has_suffix (added, v1));
+
+  /* The cache follows without extracting again (the marker survives). */
+  g_autofree char *dir2 = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (dir, ==, dir2);
+  g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+  g_autofree char *bm = g_build_filename (dir, "info", "bookmarks.xml", NULL);
+  g_autofree char *bm_text = read_file (bm);
+  g_assert_cmpstr (bm_text, ==, v1);
+
+  /* Replaced in place: same position, nothing added. */
+  const char *v2 = "<bookmarks>\n  <location time=\"1.000000000\">x</location>\n</bookmarks>\n";
+  g_assert_true (ttv_archive_replace_member (tgz, "info/bookmarks.xml", v2, strlen (v2), &error));
+  g_autoptr (GPtrArray) again = list_archive (tgz, NULL);
+  g_assert_cmpuint (again->len, ==, after->len);
+  for (guint i = 0; i < before->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (again, i), ==, g_ptr_array_index (before, i));
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (again, before->len), v2));
+  g_autofree char *dir3 = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  g_free (bm_text);
+  bm_text = read_file (bm);
+  g_assert_cmpstr (bm_text, ==, v2);
+  g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+
+  /* No temporary file left beside it. */
+  g_autofree char *tree = list_tree (tmp_base);
+  g_assert_null (strstr (tree, "/.replace.tar"));
+
+  /* Bad member names are refused. */
+  g_assert_false (ttv_archive_replace_member (tgz, "../x", "", 0, &error));
+  g_assert_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (ttv_archive_replace_member (tgz, "info", "", 0, &error));  /* a folder */
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE);
+}
+
+static void
+test_replace_failure (void)
+{
+  g_autofree char *tgz = tmp_path ("replace-fail.tar.gz");
+  write_archive (tgz, TRUE, good_trace, G_N_ELEMENTS (good_trace));
+  /* Damage the end: the copy fails after writing part of the new archive. */
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (tgz, &data, &len, NULL));
+  for (gsize i = len / 2; i < len; i++)
+    data[i] = (char) 0xa5;
+  g_assert_true (g_file_set_contents (tgz, data, (gssize) len, NULL));
+
+  g_autoptr (GError) error = NULL;
+  g_assert_false (ttv_archive_replace_member (tgz, "info/bookmarks.xml", "x", 1, &error));
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_READ);
+  g_autofree char *now = NULL;
+  gsize now_len;
+  g_assert_true (g_file_get_contents (tgz, &now, &now_len, NULL));
+  g_assert_cmpmem (now, now_len, data, len);
+  g_autofree char *tree = list_tree (tmp_base);
+  g_assert_null (strstr (tree, "/.replace-fail"));
+
+  /* A path below a file: nothing can be written there. */
+  g_autofree char *file = tmp_path ("plain-file");
+  g_assert_true (g_file_set_contents (file, "x", -1, NULL));
+  g_autofree char *below = g_build_filename (file, "t.tar.gz", NULL);
+  g_clear_error (&error);
+  g_assert_false (ttv_archive_replace_member (below, "info/bookmarks.xml", "x", 1, &error));
+  g_assert_nonnull (error);
+  g_autofree char *text = read_file (file);
+  g_assert_cmpstr (text, ==, "x");
+}
+
+static void
+test_clean_stale (void)
+{
+  g_autofree char *old_tgz = tmp_path ("stale-old.tgz");
+  g_autofree char *new_tgz = tmp_path ("stale-new.tgz");
+  write_archive (old_tgz, TRUE, good_trace, 3);
+  write_archive (new_tgz, TRUE, good_trace, 4);
+  g_autofree char *old_dir = ttv_archive_extract (old_tgz, NULL);
+  g_autofree char *new_dir = ttv_archive_extract (new_tgz, NULL);
+  g_assert_nonnull (old_dir);
+  g_assert_nonnull (new_dir);
+
+  /* old_dir is <cache>/<key>/root/mytrace: age its stamp by 40 days. */
+  g_autofree char *root = g_path_get_dirname (old_dir);
+  g_autofree char *entry = g_path_get_dirname (root);
+  g_autofree char *stamp = g_build_filename (entry, "stamp", NULL);
+  struct timespec times[2] = { { time (NULL) - 40 * 86400, 0 }, { time (NULL) - 40 * 86400, 0 } };
+  g_assert_cmpint (utimensat (AT_FDCWD, stamp, times, 0), ==, 0);
+
+  ttv_archive_clean_stale (30);
+  g_assert_false (g_file_test (entry, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (new_dir, G_FILE_TEST_IS_DIR));
+
+  /* Using it again extracts it again. */
+  g_autofree char *again = ttv_archive_extract (old_tgz, NULL);
+  g_assert_cmpstr (again, ==, old_dir);
+  g_assert_true (g_file_test (again, G_FILE_TEST_IS_DIR));
+}
+
+static void
+test_trace_open (void)
+{
+  /* Opening goes through extraction: errors come from there. */
+  g_autofree char *tgz = tmp_path ("open-hostile.tar.gz");
+  write_archive (tgz, TRUE, hostile_cases[0].members, 1);
+  g_autoptr (GError) error = NULL;
+  TtvTrace *t = ttv_trace_open (tgz, &error);
+  g_assert_null (t);
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_HOSTILE);
+
+  /* A good archive of something that is not a trace: no reader takes it. */
+  static const Member not_trace[] = { { "x/readme", M_FILE, "hello", 0 } };
+  g_autofree char *tgz2 = tmp_path ("open-not-trace.tgz");
+  write_archive (tgz2, TRUE, not_trace, 1);
+  g_clear_error (&error);
+  t = ttv_trace_open (tgz2, &error);
+  g_assert_null (t);
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNKNOWN_FORMAT);
+}
+
+static int
+remove_one (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+  remove (path);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  /* A private cache per run: tests look at everything in it. */
+  tmp_base = g_dir_make_tmp ("ttv-test-archive-XXXXXX", NULL);
+  g_assert_nonnull (tmp_base);
+  g_autofree char *cache = g_build_filename (tmp_base, "cache", NULL);
+  g_autofree char *data = g_build_filename (tmp_base, "data", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  g_unsetenv ("TTV_ARCHIVE_MAX_BYTES");
+
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/archive/is-archive", test_is_archive);
+  g_test_add_func ("/archive/extract/good", test_extract_good);
+  g_test_add_func ("/archive/extract/no-top-folder", test_extract_no_top);
+  g_test_add_func ("/archive/extract/hardlink-inside", test_hardlink_inside);
+  g_test_add_func ("/archive/cache/reuse", test_cache_reuse);
+  g_test_add_func ("/archive/cache/rebuild", test_cache_rebuild);
+  g_test_add_func ("/archive/cache/concurrent", test_cache_concurrent);
+  g_test_add_func ("/archive/cache/clean-stale", test_clean_stale);
+  for (guint i = 0; i < G_N_ELEMENTS (hostile_cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/archive/hostile/%s", hostile_cases[i].test_name);
+      g_test_add_data_func (name, &hostile_cases[i], test_hostile);
+    }
+  g_test_add_func ("/archive/hostile/bomb", test_bomb);
+  g_test_add_func ("/archive/corrupt", test_corrupt);
+  g_test_add_data_func ("/archive/replace/round-trip-gzip", GINT_TO_POINTER (TRUE),
+                        test_replace_round_trip);
+  g_test_add_data_func ("/archive/replace/round-trip-tar", GINT_TO_POINTER (FALSE),
+                        test_replace_round_trip);
+  g_test_add_func ("/archive/replace/failure-keeps-original", test_replace_failure);
+  g_test_add_func ("/archive/trace-open", test_trace_open);
+  int ret = g_test_run ();
+
+  nftw (tmp_base, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+  g_free (tmp_base);
+  return ret;
+}

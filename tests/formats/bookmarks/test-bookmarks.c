@@ -1,0 +1,564 @@
+/* test-bookmarks.c: bookmarks.xml (seed 000) parsing, writing, atomic saves,
+ * and where each kind of trace keeps them (ttv-bookmarks.c). */
+#include "ttv-archive.h"
+#include "ttv-bookmarks.h"
+#include "ttv-error.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <ftw.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *tmp_base;
+
+/* The seed's own forms, values bare as the seed writes them, and quoted. */
+static const char seed_doc[] =
+  "<bookmarks>\n"
+  "  <location name=boot cpu=1 start_time=1.5 end_time=2.000000001>Some text</location>\n"
+  "  <location name=\"point\" time=\"3\">a point</location>\n"
+  "  <location name=c cycle=18446744073709551615>max cycle</location>\n"
+  "  <location start_cycle=10 end_cycle=20 cpu=3/>\n"
+  "  <!-- a comment with name=x inside -->\n"
+  "  <future-element attr=1/>\n"
+  "</bookmarks>\n";
+
+static const char seed_doc_saved[] =
+  "<bookmarks>\n"
+  "  <location name=\"boot\" cpu=\"1\" start_time=\"1.500000000\" end_time=\"2.000000001\">Some text</location>\n"
+  "  <location name=\"point\" time=\"3.000000000\">a point</location>\n"
+  "  <location name=\"c\" cycle=\"18446744073709551615\">max cycle</location>\n"
+  "  <location cpu=\"3\" start_cycle=\"10\" end_cycle=\"20\"></location>\n"
+  "</bookmarks>\n";
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmp_base, name, NULL);
+}
+
+static void
+test_parse_seed_forms (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvBookmarks) l = ttv_bookmarks_parse (seed_doc, strlen (seed_doc), "seed.xml",
+                                                    &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ttv_bookmarks_get_n (l), ==, 4);
+
+  const TtvBookmark *b = ttv_bookmarks_get (l, 0);
+  g_assert_cmpstr (b->name, ==, "boot");
+  g_assert_cmpint (b->cpu, ==, 1);
+  g_assert_cmpint (b->kind, ==, TTV_BOOKMARK_INTERVAL);
+  g_assert_cmpint (b->start, ==, G_GINT64_CONSTANT (1500000000));
+  g_assert_cmpint (b->end, ==, G_GINT64_CONSTANT (2000000001));
+  g_assert_cmpstr (b->text, ==, "Some text");
+
+  b = ttv_bookmarks_get (l, 1);
+  g_assert_cmpint (b->kind, ==, TTV_BOOKMARK_TIME);
+  g_assert_cmpint (b->cpu, ==, -1);
+  g_assert_cmpint (b->start, ==, G_GINT64_CONSTANT (3000000000));
+  g_assert_cmpint (b->end, ==, b->start);
+
+  b = ttv_bookmarks_get (l, 2);
+  g_assert_cmpint (b->kind, ==, TTV_BOOKMARK_CYCLE);
+  g_assert_cmpuint (b->start_cycle, ==, G_MAXUINT64);
+  g_assert_cmpuint (b->end_cycle, ==, G_MAXUINT64);
+
+  b = ttv_bookmarks_get (l, 3);
+  g_assert_cmpint (b->kind, ==, TTV_BOOKMARK_CYCLE_INTERVAL);
+  g_assert_null (b->name);
+  g_assert_null (b->text);
+  g_assert_cmpint (b->cpu, ==, 3);
+  g_assert_cmpuint (b->start_cycle, ==, 10);
+  g_assert_cmpuint (b->end_cycle, ==, 20);
+
+  /* Written back in the seed's form (quoted), cycles kept as cycles. */
+  gsize len;
+  g_autofree char *xml = ttv_bookmarks_to_xml (l, &len);
+  g_assert_cmpstr (xml, ==, seed_doc_saved);
+  g_assert_cmpuint (len, ==, strlen (seed_doc_saved));
+
+  /* save, reload: equal */
+  g_autofree char *path = tmp_path ("seed-bookmarks.xml");
+  g_assert_true (ttv_bookmarks_save (l, path, &error));
+  g_assert_no_error (error);
+  g_autoptr (TtvBookmarks) again = ttv_bookmarks_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_bookmarks_equal (l, again));
+}
+
+typedef struct {
+  const char *name;
+  const char *doc;
+  int code;
+  const char *where;            /* "file:line" expected in the message */
+} BadCase;
+
+static const BadCase bad_cases[] = {
+  { "unclosed", "<bookmarks>\n\n<location time=\"1\">x</loc>\n</bookmarks>", TTV_FORMAT_ERROR_SYNTAX, "bad.xml:3:" },
+  { "not-xml", "hello", TTV_FORMAT_ERROR_SYNTAX, "bad.xml:1:" },
+  { "empty", "", TTV_FORMAT_ERROR_SYNTAX, "bad.xml:" },
+  { "truncated", "<bookmarks>\n<location time=1>", TTV_FORMAT_ERROR_SYNTAX, "bad.xml:2:" },
+  { "nul-inside", "<bookmarks>\n<loc\0ation/></bookmarks>", TTV_FORMAT_ERROR_SYNTAX, "bad.xml:" },
+  { "wrong-root", "<system/>", TTV_FORMAT_ERROR_INVALID, "bad.xml:1:" },
+  { "no-interval", "<bookmarks>\n<location name=\"x\"/></bookmarks>", TTV_FORMAT_ERROR_INVALID, "bad.xml:2:" },
+  { "bad-time", "<bookmarks>\n\n\n<location time=\"1.0000000001\"/></bookmarks>", TTV_FORMAT_ERROR_INVALID, "bad.xml:4:" },
+  { "negative-cycle", "<bookmarks><location cycle=\"-1\"/></bookmarks>", TTV_FORMAT_ERROR_INVALID, "bad.xml:1:" },
+  { "cycle-overflow", "<bookmarks><location cycle=\"18446744073709551616\"/></bookmarks>", TTV_FORMAT_ERROR_INVALID, "bad.xml:1:" },
+  { "half-interval", "<bookmarks><location start_time=\"1\"/></bookmarks>", TTV_FORMAT_ERROR_INVALID, "bad.xml:1:" },
+  { "reversed", "<bookmarks><location start_time=\"2\" end_time=\"1\"/></bookmarks>", TTV_FORMAT_ERROR_INVALID, "bad.xml:1:" },
+  { "two-forms", "<bookmarks><location time=\"2\" cycle=\"1\"/></bookmarks>", TTV_FORMAT_ERROR_INVALID, "bad.xml:1:" },
+  { "bad-cpu", "<bookmarks><location time=\"2\" cpu=\"-1\"/></bookmarks>", TTV_FORMAT_ERROR_INVALID, "bad.xml:1:" },
+  { "external-entity", "<!DOCTYPE b [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>\n<bookmarks><location time=\"1\">&e;</location></bookmarks>", -1, NULL },
+};
+
+static void
+test_parse_bad (gconstpointer data)
+{
+  const BadCase *c = data;
+  gsize len = strlen (c->doc);
+  if (strcmp (c->name, "nul-inside") == 0)
+    len = 25;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvBookmarks) l = ttv_bookmarks_parse (c->doc, len, "bad.xml", &error);
+  if (c->code < 0)
+    {
+      /* Accepted, but external entities are never fetched. */
+      g_assert_no_error (error);
+      g_assert_cmpuint (ttv_bookmarks_get_n (l), ==, 1);
+      const char *text = ttv_bookmarks_get (l, 0)->text;
+      g_assert_true (text == NULL || strstr (text, "root:") == NULL);
+      return;
+    }
+  g_assert_null (l);
+  g_assert_error (error, TTV_FORMAT_ERROR, c->code);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, c->where));
+}
+
+static void
+test_load_missing (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvBookmarks) l = ttv_bookmarks_load ("/nonexistent/info/bookmarks.xml", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ttv_bookmarks_get_n (l), ==, 0);
+
+  /* A folder where the file should be is an I/O error, not "empty". */
+  g_autoptr (TtvBookmarks) l2 = ttv_bookmarks_load (tmp_base, &error);
+  g_assert_null (l2);
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO);
+}
+
+static void
+test_edit (void)
+{
+  g_autoptr (TtvBookmarks) l = ttv_bookmarks_new ();
+  ttv_bookmarks_add (l, ttv_bookmark_new ("c", 30, 30, NULL));
+  ttv_bookmarks_add (l, ttv_bookmark_new_cycles ("cyc", 5, 1, "reversed"));
+  ttv_bookmarks_add (l, ttv_bookmark_new ("a", 10, 20, "first"));
+  ttv_bookmarks_add (l, ttv_bookmark_new ("b", 10, 15, ""));
+  ttv_bookmarks_add (l, ttv_bookmark_new ("a2", 10, 20, "same time, later"));
+  g_assert_cmpuint (ttv_bookmarks_get_n (l), ==, 5);
+  g_assert_cmpint (ttv_bookmarks_get (l, 1)->kind, ==, TTV_BOOKMARK_CYCLE_INTERVAL);
+  g_assert_cmpuint (ttv_bookmarks_get (l, 1)->start_cycle, ==, 1);
+  g_assert_null (ttv_bookmarks_get (l, 3)->text);
+
+  ttv_bookmarks_sort (l);
+  const char *order[] = { "b", "a", "a2", "c", "cyc" };
+  for (guint i = 0; i < 5; i++)
+    g_assert_cmpstr (ttv_bookmarks_get (l, i)->name, ==, order[i]);
+
+  g_assert_true (ttv_bookmarks_replace (l, 0, ttv_bookmark_new ("B", 1, 1, "replaced")));
+  g_assert_cmpstr (ttv_bookmarks_get (l, 0)->name, ==, "B");
+  g_assert_false (ttv_bookmarks_replace (l, 99, ttv_bookmark_new ("x", 1, 1, NULL)));
+  g_assert_true (ttv_bookmarks_remove (l, 4));
+  g_assert_false (ttv_bookmarks_remove (l, 4));
+  g_assert_cmpuint (ttv_bookmarks_get_n (l), ==, 4);
+
+  g_autoptr (TtvBookmark) copy = ttv_bookmark_copy (ttv_bookmarks_get (l, 1));
+  g_assert_true (ttv_bookmark_equal (copy, ttv_bookmarks_get (l, 1)));
+  g_assert_false (ttv_bookmark_equal (copy, ttv_bookmarks_get (l, 2)));
+}
+
+static void
+test_escaping (void)
+{
+  g_autoptr (TtvBookmarks) l = ttv_bookmarks_new ();
+  TtvBookmark *b = ttv_bookmark_new ("a \"quoted\" <name> & 'more'\nline", -5, 7,
+                                     "text with <tags> & \"quotes\"\nand\ttabs\r\x01");
+  b->cpu = 12;
+  ttv_bookmarks_add (l, b);
+  gsize len;
+  g_autofree char *xml = ttv_bookmarks_to_xml (l, &len);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvBookmarks) again = ttv_bookmarks_parse (xml, len, "escaped.xml", &error);
+  g_assert_no_error (error);
+  const TtvBookmark *r = ttv_bookmarks_get (again, 0);
+  g_assert_cmpstr (r->name, ==, b->name);
+  g_assert_cmpstr (r->text, ==, "text with <tags> & \"quotes\"\nand\ttabs\r");  /* \x01 dropped */
+  g_assert_cmpint (r->start, ==, -5);
+  g_assert_cmpint (r->cpu, ==, 12);
+}
+
+static gboolean
+dir_holds_only (const char *dir, const char *name)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *n;
+  guint count = 0;
+  while ((n = g_dir_read_name (d)) != NULL)
+    {
+      if (strcmp (n, name) != 0)
+        {
+          g_test_message ("unexpected %s in %s", n, dir);
+          return FALSE;
+        }
+      count++;
+    }
+  return count == 1;
+}
+
+static void
+test_save_atomic (void)
+{
+  g_autofree char *dir = tmp_path ("atomic");
+  g_autofree char *path = g_build_filename (dir, "bookmarks.xml", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvBookmarks) l = ttv_bookmarks_parse (seed_doc, strlen (seed_doc), "s", &error);
+  g_assert_no_error (error);
+  for (int i = 0; i < 3; i++)
+    {
+      g_assert_true (ttv_bookmarks_save (l, path, &error));
+      g_assert_no_error (error);
+      g_assert_true (dir_holds_only (dir, "bookmarks.xml"));
+      ttv_bookmarks_add (l, ttv_bookmark_new ("more", i, i, NULL));
+    }
+
+  /* A failing save keeps the file as it was. */
+  g_autofree char *before = NULL;
+  g_assert_true (g_file_get_contents (path, &before, NULL, NULL));
+  g_autofree char *below_file = g_build_filename (path, "x.xml", NULL);
+  g_assert_false (ttv_bookmarks_save (l, below_file, &error));
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO);
+  g_autofree char *after = NULL;
+  g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+  g_assert_cmpstr (before, ==, after);
+  g_assert_true (dir_holds_only (dir, "bookmarks.xml"));
+}
+
+/* --- Per trace ---------------------------------------------------------------- */
+
+static const TtvFormatClass fake_ltt = { .name = "ltt" };
+static const TtvFormatClass fake_ctf = { .name = "ctf" };
+
+static TtvTrace *
+fake_trace (const char *path, const char *display_path, const TtvFormatClass *format)
+{
+  TtvTrace *t = g_new0 (TtvTrace, 1);
+  t->format = format;
+  t->path = g_strdup (path);
+  t->display_path = g_strdup (display_path ? display_path : path);
+  t->name = g_path_get_basename (t->display_path);
+  return t;
+}
+
+static void
+fake_trace_free (TtvTrace *t)
+{
+  g_free (t->path);
+  g_free (t->display_path);
+  g_free (t->name);
+  g_free (t);
+}
+
+static TtvBookmarks *
+sample (void)
+{
+  TtvBookmarks *l = ttv_bookmarks_parse (seed_doc, strlen (seed_doc), "seed", NULL);
+  g_assert_nonnull (l);
+  return l;
+}
+
+static void
+test_trace_dir (void)
+{
+  g_autofree char *dir = tmp_path ("ltt-trace");
+  g_autofree char *info = g_build_filename (dir, "info", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (info, 0755), ==, 0);
+  g_autofree char *sys = g_build_filename (info, "system.xml", NULL);
+  g_assert_true (g_file_set_contents (sys, "<system/>", -1, NULL));
+  TtvTrace *t = fake_trace (dir, NULL, &fake_ltt);
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvBookmarks) none = ttv_bookmarks_load_for_trace (t, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ttv_bookmarks_get_n (none), ==, 0);
+
+  g_autoptr (TtvBookmarks) l = sample ();
+  g_assert_true (ttv_bookmarks_trace_is_writable (t));
+  g_assert_true (ttv_bookmarks_save_for_trace (l, t, &error));
+  g_assert_no_error (error);
+  g_autofree char *file = g_build_filename (info, "bookmarks.xml", NULL);
+  g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+  g_autoptr (TtvBookmarks) again = ttv_bookmarks_load_for_trace (t, &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_bookmarks_equal (l, again));
+  /* Only info/bookmarks.xml was touched. */
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (sys, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "<system/>");
+  fake_trace_free (t);
+}
+
+static void
+test_trace_read_only (void)
+{
+  g_autofree char *dir = tmp_path ("ro-trace");
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  TtvTrace *t = fake_trace (dir, NULL, &fake_ltt);
+  t->flags |= TTV_TRACE_FLAG_READ_ONLY;
+  g_autoptr (TtvBookmarks) l = sample ();
+  g_autoptr (GError) error = NULL;
+  g_assert_false (ttv_bookmarks_trace_is_writable (t));
+  g_assert_false (ttv_bookmarks_save_for_trace (l, t, &error));
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "read-only"));
+  g_autofree char *info = g_build_filename (dir, "info", NULL);
+  g_assert_false (g_file_test (info, G_FILE_TEST_EXISTS));
+
+  /* The fallback beside it in the user's data folder, found again on load. */
+  g_autofree char *fallback = ttv_bookmarks_dup_fallback_path (t);
+  g_autofree char *data_home = g_build_filename (tmp_base, "data", NULL);
+  g_assert_true (g_str_has_prefix (fallback, data_home));
+  g_assert_nonnull (strstr (fallback, "ro-trace"));
+  g_assert_nonnull (strstr (error->message, fallback));
+  g_clear_error (&error);
+  g_assert_true (ttv_bookmarks_save (l, fallback, &error));
+  g_assert_no_error (error);
+  g_autoptr (TtvBookmarks) again = ttv_bookmarks_load_for_trace (t, &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_bookmarks_equal (l, again));
+  fake_trace_free (t);
+}
+
+static char *
+run_sh (const char *script)
+{
+  const char *argv[] = { "/bin/sh", "-c", script, NULL };
+  char *out = NULL;
+  int status;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return g_strstrip (out);
+}
+
+static void
+copy_tree (const char *from, const char *to)
+{
+  g_autofree char *script = g_strdup_printf ("cp -r '%s' '%s' && chmod -R u+w '%s'", from, to,
+                                             to);
+  g_free (run_sh (script));
+}
+
+static char *
+babeltrace2_lines (const char *dir)
+{
+  g_autofree char *script = g_strdup_printf ("babeltrace2 '%s' 2>&1 | wc -l", dir);
+  return run_sh (script);
+}
+
+static void
+test_trace_ctf (void)
+{
+  /* A fake CTF trace: where the file goes. */
+  g_autofree char *dir = tmp_path ("ctf-fake");
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  TtvTrace *t = fake_trace (dir, NULL, &fake_ctf);
+  g_assert_cmpstr (ttv_bookmarks_get_member_path (t), ==, ".ttv-bookmarks.xml");
+  g_autoptr (TtvBookmarks) l = sample ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (ttv_bookmarks_save_for_trace (l, t, &error));
+  g_assert_no_error (error);
+  g_assert_true (dir_holds_only (dir, ".ttv-bookmarks.xml"));
+  fake_trace_free (t);
+
+  /* A real one: babeltrace2 still reads all of it with our file inside. */
+  const char *shared = g_getenv ("TTV_SHARED_DIR");
+  g_autofree char *src = shared ? g_build_filename (shared, "traces", "ctf", "bigendian-kernel",
+                                                    NULL) : NULL;
+  g_autofree char *bt2 = g_find_program_in_path ("babeltrace2");
+  if (src == NULL || !g_file_test (src, G_FILE_TEST_IS_DIR) || bt2 == NULL)
+    {
+      g_test_skip ("needs $TTV_SHARED_DIR/traces/ctf/bigendian-kernel and babeltrace2");
+      return;
+    }
+  g_autofree char *dest = tmp_path ("ctf-real");
+  copy_tree (src, dest);
+  g_autofree char *before = babeltrace2_lines (dest);
+  t = fake_trace (dest, NULL, &fake_ctf);
+  g_assert_true (ttv_bookmarks_save_for_trace (l, t, &error));
+  g_assert_no_error (error);
+  g_autofree char *after = babeltrace2_lines (dest);
+  g_assert_cmpstr (before, ==, after);
+  g_assert_cmpstr (after, ==, "14310");
+  fake_trace_free (t);
+}
+
+static void
+write_trace_archive (const char *path)
+{
+  static const char *const names[] = { "mytrace/", "mytrace/info/", "mytrace/info/system.xml",
+                                        "mytrace/cpu/0" };
+  struct archive *w = archive_write_new ();
+  archive_write_set_format_pax_restricted (w);
+  archive_write_add_filter_gzip (w);
+  g_assert_cmpint (archive_write_open_filename (w, path), ==, ARCHIVE_OK);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      struct archive_entry *e = archive_entry_new ();
+      gboolean is_dir = g_str_has_suffix (names[i], "/");
+      archive_entry_set_pathname (e, names[i]);
+      archive_entry_set_filetype (e, is_dir ? AE_IFDIR : AE_IFREG);
+      archive_entry_set_perm (e, is_dir ? 0755 : 0644);
+      archive_entry_set_size (e, is_dir ? 0 : 4);
+      archive_entry_set_mtime (e, 1700000000, 0);
+      archive_write_header (w, e);
+      if (!is_dir)
+        archive_write_data (w, "data", 4);
+      archive_entry_free (e);
+    }
+  archive_write_close (w);
+  archive_write_free (w);
+}
+
+static void
+test_trace_archive (void)
+{
+  g_autofree char *tgz = tmp_path ("bm-trace.tar.gz");
+  write_trace_archive (tgz);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  TtvTrace *t = fake_trace (dir, tgz, &fake_ltt);
+  g_autoptr (TtvBookmarks) l = sample ();
+  g_assert_true (ttv_bookmarks_save_for_trace (l, t, &error));
+  g_assert_no_error (error);
+  /* This open trace sees them at once. */
+  g_autoptr (TtvBookmarks) now = ttv_bookmarks_load_for_trace (t, &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_bookmarks_equal (l, now));
+  fake_trace_free (t);
+
+  /* Re-open: from the cache, then from the archive alone. */
+  for (int pass = 0; pass < 2; pass++)
+    {
+      if (pass == 1)
+        ttv_archive_clean_stale (0);
+      g_autofree char *dir2 = ttv_archive_extract (tgz, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (dir2, ==, dir);
+      t = fake_trace (dir2, tgz, &fake_ltt);
+      g_autoptr (TtvBookmarks) again = ttv_bookmarks_load_for_trace (t, &error);
+      g_assert_no_error (error);
+      g_assert_true (ttv_bookmarks_equal (l, again));
+      fake_trace_free (t);
+    }
+
+  /* No temporary file left beside the archive. */
+  g_autofree char *tmp_name = g_strdup (".bm-trace.tar.gz.");
+  g_autoptr (GDir) d = g_dir_open (tmp_base, 0, NULL);
+  const char *n;
+  while ((n = g_dir_read_name (d)) != NULL)
+    g_assert_false (g_str_has_prefix (n, tmp_name));
+
+  /* Read-only archive trace: an archive error naming it. */
+  t = fake_trace (dir, tgz, &fake_ltt);
+  t->flags |= TTV_TRACE_FLAG_READ_ONLY;
+  g_assert_false (ttv_bookmarks_save_for_trace (l, t, &error));
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE);
+  g_assert_nonnull (strstr (error->message, tgz));
+  fake_trace_free (t);
+}
+
+/* End to end: a real LTT trace written by ttv-gen as .tar.gz, opened with
+ * ttv_trace_open, bookmarked, closed, opened again from a cold cache. */
+static void
+test_trace_archive_real (void)
+{
+  const char *build = g_getenv ("TTV_BUILD_DIR");
+  g_autofree char *gen = build ? g_build_filename (build, "src", "cli", "ttv-gen", NULL) : NULL;
+  if (gen == NULL || !g_file_test (gen, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("needs ttv-gen in $TTV_BUILD_DIR/src/cli");
+      return;
+    }
+  g_autofree char *tgz = tmp_path ("gen-trace.tar.gz");
+  g_autofree char *script = g_strdup_printf ("'%s' -o '%s' -n 2000 -c 2 >/dev/null", gen, tgz);
+  g_free (run_sh (script));
+
+  g_autoptr (GError) error = NULL;
+  TtvTrace *t = ttv_trace_open (tgz, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (t->display_path, ==, tgz);
+  g_assert_cmpstr (ttv_bookmarks_get_member_path (t), ==, "info/bookmarks.xml");
+  guint n_tracefiles = t->tracefiles->len;
+  g_autoptr (TtvBookmarks) l = ttv_bookmarks_new ();
+  ttv_bookmarks_add (l, ttv_bookmark_new ("start", t->start, t->start, "first event"));
+  ttv_bookmarks_add (l, ttv_bookmark_new ("all", t->start, t->end, NULL));
+  g_assert_true (ttv_bookmarks_save_for_trace (l, t, &error));
+  g_assert_no_error (error);
+  ttv_trace_close (t);
+
+  ttv_archive_clean_stale (0);
+  t = ttv_trace_open (tgz, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->tracefiles->len, ==, n_tracefiles);
+  g_autoptr (TtvBookmarks) again = ttv_bookmarks_load_for_trace (t, &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_bookmarks_equal (l, again));
+  ttv_trace_close (t);
+}
+
+static int
+remove_one (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+  remove (path);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  tmp_base = g_dir_make_tmp ("ttv-test-bookmarks-XXXXXX", NULL);
+  g_assert_nonnull (tmp_base);
+  g_autofree char *cache = g_build_filename (tmp_base, "cache", NULL);
+  g_autofree char *data = g_build_filename (tmp_base, "data", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/bookmarks/parse/seed-forms", test_parse_seed_forms);
+  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/bookmarks/parse/bad/%s", bad_cases[i].name);
+      g_test_add_data_func (name, &bad_cases[i], test_parse_bad);
+    }
+  g_test_add_func ("/bookmarks/load/missing", test_load_missing);
+  g_test_add_func ("/bookmarks/edit", test_edit);
+  g_test_add_func ("/bookmarks/escaping", test_escaping);
+  g_test_add_func ("/bookmarks/save/atomic", test_save_atomic);
+  g_test_add_func ("/bookmarks/trace/directory", test_trace_dir);
+  g_test_add_func ("/bookmarks/trace/read-only", test_trace_read_only);
+  g_test_add_func ("/bookmarks/trace/ctf", test_trace_ctf);
+  g_test_add_func ("/bookmarks/trace/archive", test_trace_archive);
+  g_test_add_func ("/bookmarks/trace/archive-ttv-gen", test_trace_archive_real);
+  int ret = g_test_run ();
+
+  nftw (tmp_base, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+  g_free (tmp_base);
+  return ret;
+}

@@ -1,0 +1,844 @@
+/* test-ctf.c: the CTF 1.8 reader: TSDL parsing, packetized metadata, the real
+ * LTTng traces (counts, babeltrace2 line format, seeks) and damaged copies. */
+#include "formats/ctf/ttv-ctf.h"
+#include "formats/ctf/ttv-ctf-private.h"
+#include "formats/ctf/ttv-ctf-text.h"
+#include "ttv-error.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+/* --- helpers ----------------------------------------------------------- */
+
+static char *
+trace_dir (const char *name)
+{
+  const char *shared = g_getenv ("TTV_SHARED_DIR");
+  if (shared == NULL)
+    return NULL;
+  char *dir = g_build_filename (shared, "traces", "ctf", name, NULL);
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_free (dir);
+      return NULL;
+    }
+  return dir;
+}
+
+#define NEED_TRACE(var, name)                                                   \
+  g_autofree char *var = trace_dir (name);                                      \
+  if (var == NULL)                                                              \
+    {                                                                           \
+      g_test_skip ("TTV_SHARED_DIR/traces/ctf/" name " not found (set TTV_SHARED_DIR)"); \
+      return;                                                                   \
+    }
+
+/* Reads every stream merged in time order (ties: lower tracefile first),
+ * calling @fn on each event; returns the count. */
+typedef void (*EventFn) (const TtvEvent *ev, gpointer data);
+
+static guint64
+read_merged (TtvTrace *t, EventFn fn, gpointer data)
+{
+  guint n = t->tracefiles->len;
+  g_autofree TtvCursor **c = g_new0 (TtvCursor *, n);
+  g_autofree TtvEvent *ev = g_new0 (TtvEvent, n);
+  g_autofree gboolean *has = g_new0 (gboolean, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      c[i] = ttv_cursor_new (g_ptr_array_index (t->tracefiles, i), &error);
+      g_assert_no_error (error);
+      has[i] = ttv_cursor_next (c[i], &ev[i], &error);
+      g_assert_no_error (error);
+    }
+  guint64 count = 0;
+  for (;;)
+    {
+      gint best = -1;
+      for (guint i = 0; i < n; i++)
+        if (has[i] && (best < 0 || ev[i].time < ev[best].time))
+          best = (gint) i;
+      if (best < 0)
+        break;
+      count++;
+      if (fn)
+        fn (&ev[best], data);
+      g_autoptr (GError) error = NULL;
+      has[best] = ttv_cursor_next (c[best], &ev[best], &error);
+      g_assert_no_error (error);
+    }
+  for (guint i = 0; i < n; i++)
+    ttv_cursor_free (c[i]);
+  return count;
+}
+
+/* Reads one tracefile to its end; returns the count and the error, if any. */
+static guint64
+read_file (TtvTracefile *tf, GError **error)
+{
+  TtvCursor *c = ttv_cursor_new (tf, error);
+  if (c == NULL)
+    return 0;
+  guint64 n = 0;
+  TtvEvent ev;
+  while (ttv_cursor_next (c, &ev, error))
+    n++;
+  ttv_cursor_free (c);
+  return n;
+}
+
+/* --- TSDL -------------------------------------------------------------- */
+
+static const char tsdl[] =
+  "/* CTF 1.8 */\n"
+  "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+  "typealias integer { size = 32; align = 32; signed = false; base = x; } := unsigned long;\n"
+  "typealias integer { size = 32; signed = true; } := int;\n"
+  "trace { major = 1; minor = 8; byte_order = be;\n"
+  "  uuid = \"01234567-89ab-cdef-0123-456789abcdef\";\n"
+  "  packet.header := struct { uint8_t magic[4]; }; };\n"
+  "env { hostname = \"box\"; tracer_major = 2; neg = -3; };\n"
+  "clock { name = \"mono\"; freq = 1000; offset_s = 10; offset = 2500; model.emf.uri = \"x\"; };\n"
+  "// a line comment\n"
+  "callsite { name = \"a:b\"; func = \"f\"; file = \"f.c\"; line = 3; ip = 0x10; };\n"
+  "enum e8 : uint8_t { A, B = 5, C, \"D x\" = 10 ... 12, E, F = 200 };\n"
+  "struct s { unsigned long a; enum e8 e; } align(64);\n"
+  "stream { id = 3; packet.context := struct { uint8_t cpu_id; }; };\n"
+  "event { name = \"p:ev\"; id = 7; stream_id = 3; loglevel = 13;\n"
+  "  fields := struct {\n"
+  "    typealias integer { size = 4; align = 1; byte_order = le; map = clock.mono.value; } := u4;\n"
+  "    u4 _bits; struct s _s; string _str;\n"
+  "    floating_point { exp_dig = 11; mant_dig = 53; align = 64; } _d;\n"
+  "    uint8_t _len; int _seq[_len]; int _mat[2][3];\n"
+  "    variant <_e> { uint8_t A; string B; } _v;\n"
+  "    enum : uint8_t { X, Y } _e;\n"
+  "    variant <event.fields.e> { uint8_t X; int Y; } _w;\n"
+  "  };\n"
+  "};\n"
+  "unknown_block { whatever = 1; nested { x = 2; }; };\n";
+
+static void
+test_parse (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtfMeta) m = ttv_ctf_parse (tsdl, strlen (tsdl), "meta", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (m);
+  g_assert_true (m->has_uuid);
+  g_assert_cmpuint (m->uuid[0], ==, 0x01);
+  g_assert_cmpuint (m->uuid[15], ==, 0xef);
+  g_assert_cmpint (m->byte_order, ==, TTV_BYTE_ORDER_BIG);
+  g_assert_cmpuint (m->env_keys->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (m->env_values, 0), ==, "box");
+  g_assert_cmpstr (g_ptr_array_index (m->env_values, 2), ==, "-3");
+  CtfClock *c = ttv_ctf_meta_find_clock (m, "mono");
+  g_assert_nonnull (c);
+  /* 10 s + 2500 cycles at 1 kHz = 12.5 s; then 1 cycle = 1 ms. */
+  g_assert_cmpint (ttv_ctf_clock_to_time (c, 0), ==, G_GINT64_CONSTANT (12500000000));
+  g_assert_cmpint (ttv_ctf_clock_to_time (c, 3), ==, G_GINT64_CONSTANT (12503000000));
+
+  CtfStreamClass *sc = ttv_ctf_meta_find_stream (m, 3);
+  g_assert_nonnull (sc);
+  CtfEventClass *ec = ttv_ctf_stream_find_event (sc, 7);
+  g_assert_nonnull (ec);
+  g_assert_cmpstr (ec->name, ==, "p:ev");
+  g_assert_cmpint (ec->loglevel, ==, 13);
+  const TtvType *f = ec->fields;
+  g_assert_cmpint (f->kind, ==, TTV_TYPE_STRUCT);
+  g_autofree char *sig = ttv_type_dup_signature (f);
+  g_assert_cmpstr (sig, ==,
+                   "struct { uint4 bits; struct { uint32 a; enum8 { A, B, C, D x, E, F } e; } s; string str;"
+                   " float64 d; uint8 len; int32[len] seq; int32[3][2] mat; variant { uint8 A; string B; } v;"
+                   " enum8 { X, Y } e; variant { uint8 X; int32 Y; } w; }");
+  const TtvType *bits = ((TtvField *) g_ptr_array_index (f->fields, 0))->type;
+  g_assert_cmpuint (bits->align_bits, ==, 1);
+  g_assert_cmpint (bits->byte_order, ==, TTV_BYTE_ORDER_LITTLE);
+  g_assert_cmpstr (bits->clock_name, ==, "mono");
+  const TtvType *s = ((TtvField *) g_ptr_array_index (f->fields, 1))->type;
+  g_assert_cmpuint (s->align_bits, ==, 64);
+  const TtvType *a = ((TtvField *) g_ptr_array_index (s->fields, 0))->type;
+  g_assert_cmpuint (a->base, ==, 16);
+  g_assert_cmpint (a->byte_order, ==, TTV_BYTE_ORDER_BIG);  /* native = the trace's */
+  const TtvType *e = ((TtvField *) g_ptr_array_index (s->fields, 1))->type;
+  g_assert_cmpstr (ttv_type_enum_label (e, 6), ==, "C");
+  g_assert_cmpstr (ttv_type_enum_label (e, 11), ==, "D x");
+  g_assert_cmpstr (ttv_type_enum_label (e, 13), ==, "E");  /* auto value after 12 */
+  const TtvType *i32 = ((TtvField *) g_ptr_array_index (f->fields, 5))->type;
+  g_assert_cmpstr (i32->ref, ==, "len");  /* the leading underscore is dropped */
+  const TtvType *w = ((TtvField *) g_ptr_array_index (f->fields, 9))->type;
+  g_assert_cmpstr (w->ref, ==, "event.fields.e");
+}
+
+/* Decodes a hand-built big-endian payload with the parsed types. */
+static void
+test_decode_parsed (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtfMeta) m = ttv_ctf_parse (tsdl, strlen (tsdl), "meta", &error);
+  g_assert_no_error (error);
+  CtfEventClass *ec = ttv_ctf_stream_find_event (ttv_ctf_meta_find_stream (m, 3), 7);
+  /* bits(4, le) pad to 64: a(32 be) e(8) | "hi\0" | pad to 64 | d(64) | len=2 | pad | seq 2 x 32 |
+   * mat 6 x 32 | v: tag e is decoded later -> resolved? v refers to "e" which
+   * comes after it, so it must fail cleanly. */
+  guint8 buf[128] = { 0 };
+  buf[0] = 0x0a;
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  guint64 pos = 0;
+  gint32 root = ttv_decoder_decode (d, ec->fields, "event.fields", buf, sizeof buf * 8, &pos, &error);
+  g_assert_cmpint (root, <, 0);
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID);
+}
+
+static void
+expect_syntax_error (const char *text, const char *where)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtfMeta) m = ttv_ctf_parse (text, strlen (text), "/x/metadata", &error);
+  g_assert_null (m);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, where));
+}
+
+static void
+test_syntax_errors (void)
+{
+  expect_syntax_error ("trace { major = 1 minor = 8; };", "/x/metadata:1:19: syntax error: expected “;”");
+  expect_syntax_error ("typealias integer { size = 8; } := u8;\nstruct { u8 a; u9 b; };",
+                       "/x/metadata:2:16: unknown type");
+  expect_syntax_error ("event {\n  fields := struct { integer { align = 8; } x; };\n};",
+                       "/x/metadata:2:22: integer without size");
+  expect_syntax_error ("/* unterminated", "/x/metadata:1:1: syntax error: unterminated comment");
+  expect_syntax_error ("env { a = \"x; };", "/x/metadata:1:11: syntax error: unterminated string");
+  expect_syntax_error ("stream { packet.context := struct { ", "/x/metadata:1:37: syntax error: expected a type");
+  expect_syntax_error ("typealias integer { size = 99; } := x;", "/x/metadata:1:21: integer size");
+  expect_syntax_error ("enum e { A };", "/x/metadata:1:1: enum without a container");
+  expect_syntax_error ("typealias integer { size = 8; } := u8;\n"
+                       "event { fields := struct { u8 a; u8 a; }; };", "/x/metadata:2:37: duplicate field");
+  expect_syntax_error ("} ;", "/x/metadata:1:1: syntax error: expected a declaration");
+  /* Deep nesting is refused, not a stack overflow. */
+  GString *deep = g_string_new ("event { fields := ");
+  for (int i = 0; i < 5000; i++)
+    g_string_append (deep, "struct { ");
+  expect_syntax_error (deep->str, "/x/metadata:1:");
+  g_string_free (deep, TRUE);
+}
+
+static void
+append_packet (GByteArray *out, gboolean big, const char *text)
+{
+  guint8 h[37] = { 0 };
+  gsize n = strlen (text);
+  guint32 content = (guint32) ((37 + n) * 8), packet = (guint32) ((37 + n + 5) * 8);
+  guint32 vals[] = { TTV_CTF_METADATA_MAGIC, 0, 0, 0, 0, 0, content, packet };
+  guint32 magic = big ? GUINT32_TO_BE (vals[0]) : GUINT32_TO_LE (vals[0]);
+  memcpy (h, &magic, 4);
+  guint32 c = big ? GUINT32_TO_BE (content) : GUINT32_TO_LE (content);
+  guint32 p = big ? GUINT32_TO_BE (packet) : GUINT32_TO_LE (packet);
+  memcpy (h + 24, &c, 4);
+  memcpy (h + 28, &p, 4);
+  h[35] = 1;
+  h[36] = 8;
+  g_byte_array_append (out, h, sizeof h);
+  g_byte_array_append (out, (const guint8 *) text, (guint) n);
+  g_byte_array_append (out, (const guint8 *) "\0\0\0\0\0", 5);
+}
+
+static void
+test_packetized (void)
+{
+  for (int big = 0; big < 2; big++)
+    {
+      g_autoptr (GByteArray) b = g_byte_array_new ();
+      append_packet (b, big, "trace { major = 1; ");
+      append_packet (b, big, "minor = 8; };");
+      g_assert_true (ttv_ctf_metadata_looks_valid (b->data, b->len));
+      g_autoptr (GError) error = NULL;
+      gsize len = 0;
+      g_autofree char *text = ttv_ctf_metadata_unpack (b->data, b->len, "m", &len, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (text, ==, "trace { major = 1; minor = 8; };");
+      /* Truncated second packet. */
+      g_autofree char *t2 = ttv_ctf_metadata_unpack (b->data, b->len - 3, "m", &len, &error);
+      g_assert_null (t2);
+      g_assert_nonnull (error);
+      g_assert_true (strstr (error->message, "byte offset") != NULL);
+      g_clear_error (&error);
+      /* Bad magic in the second packet. */
+      b->data[37 + 19 + 5] ^= 0xff;
+      g_autofree char *t3 = ttv_ctf_metadata_unpack (b->data, b->len, "m", &len, &error);
+      g_assert_null (t3);
+      g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
+    }
+}
+
+static void
+test_clock_overflow (void)
+{
+  /* An offset whose nanoseconds do not fit in 64 bits saturates. */
+  const char *text = "clock { name = c; freq = 1000; offset_s = 9223372036854775807;"
+                     " offset = 18446744073709551615; };"
+                     "clock { name = n; freq = 3; offset_s = -5; offset = -1; };";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtfMeta) m = ttv_ctf_parse (text, strlen (text), "m", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "c"), 0), ==, TTV_TIME_MAX);
+  g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "c"), G_MAXUINT64), ==, TTV_TIME_MAX);
+  /* -5 s - 1/3 s, then + 1 cycle = 1/3 s. */
+  g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "n"), 0), ==,
+                   G_GINT64_CONSTANT (-5333333334));
+  g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "n"), 3), ==,
+                   G_GINT64_CONSTANT (-4333333334));
+}
+
+/* --- the real traces --------------------------------------------------- */
+
+typedef struct {
+  TtvTime prev;
+  guint64 backwards;
+} OrderCheck;
+
+static void
+check_order (const TtvEvent *ev, gpointer data)
+{
+  OrderCheck *o = data;
+  if (ev->time < o->prev)
+    o->backwards++;
+  o->prev = ev->time;
+}
+
+static void
+test_counts (gconstpointer data)
+{
+  const char *const *spec = data;
+  g_autofree char *dir = trace_dir (spec[0]);
+  if (dir == NULL)
+    {
+      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found (set TTV_SHARED_DIR)");
+      return;
+    }
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (t->format->name, ==, "ctf");
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+  OrderCheck o = { TTV_TIME_MIN, 0 };
+  guint64 n = read_merged (t, check_order, &o);
+  g_assert_cmpuint (n, ==, g_ascii_strtoull (spec[1], NULL, 10));
+  g_assert_cmpuint (o.backwards, ==, 0);
+  g_assert_nonnull (ttv_trace_get_info (t, "hostname"));
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    {
+      TtvTracefile *tf = g_ptr_array_index (t->tracefiles, i);
+      g_assert_cmpuint (tf->n_blocks, >, 0);
+      g_assert_cmpint (tf->start, <=, tf->end);
+      g_assert_cmpint (tf->cpu, >=, 0);
+    }
+  g_assert_cmpint (t->start, <=, t->end);
+}
+
+static void
+test_index_files (void)
+{
+  NEED_TRACE (dir, "arm64-kernel");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    {
+      TtvTracefile *tf = g_ptr_array_index (t->tracefiles, i);
+      CtfStreamFile *sf = tf->priv;
+      g_assert_true (sf->from_index);
+      g_assert_cmpint (tf->cpu, ==, (gint) i);
+    }
+  TtvTracefile *tf1 = g_ptr_array_index (t->tracefiles, 1);
+  g_assert_cmpuint (tf1->n_blocks, ==, 3);
+}
+
+static void
+test_event_types (void)
+{
+  NEED_TRACE (dir, "glxgears-ust");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  const TtvEventType *et = ttv_trace_find_event_type (t, "lttng_ust_cyg_profile:func_entry");
+  g_assert_nonnull (et);
+  g_assert_cmpstr (et->full_name, ==, "lttng_ust_cyg_profile:func_entry");
+  g_assert_null (et->facility);
+  g_assert_cmpuint (et->format_id, ==, 0);
+  g_assert_cmpuint (et->fields->fields->len, ==, 2);
+  g_assert_cmpstr (ttv_trace_get_info (t, "domain"), ==, "ust");
+  g_assert_cmpstr (ttv_trace_get_info (t, "tracer_major"), ==, "2");
+
+  /* Contexts and payload of the first event of channel0_0. */
+  TtvCursor *c = ttv_cursor_new (g_ptr_array_index (t->tracefiles, 0), &error);
+  TtvEvent ev;
+  g_assert_true (ttv_cursor_next (c, &ev, &error));
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  gint32 sctx = -2, ectx = -2, pctx = -2;
+  gint32 root = ttv_ctf_event_decode_contexts (&ev, d, &sctx, &ectx, &pctx, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (root, >=, 0);
+  g_assert_cmpint (ectx, ==, -1);
+  const TtvValue *s = ttv_decoder_get (d, (guint32) sctx);
+  const TtvValue *vtid = ttv_decoder_get_field (d, s, "vtid");
+  g_assert_nonnull (vtid);
+  g_assert_cmpint (vtid->v.s, ==, 16073);
+  const TtvValue *p = ttv_decoder_get (d, (guint32) pctx);
+  g_assert_nonnull (ttv_decoder_get_field (d, p, "cpu_id"));
+  root = ttv_event_decode_fields (&ev, d, &error);
+  g_assert_no_error (error);
+  GString *out = g_string_new (NULL);
+  ttv_decoder_append_value (d, (guint32) root, TTV_VALUE_STYLE_PLAIN, out);
+  g_assert_cmpstr (out->str, ==, "addr = 0x40472b, call_site = 0x7f3ccb59dea5");
+  g_string_free (out, TRUE);
+  ttv_cursor_free (c);
+}
+
+/* Replaces each string literal's content with nothing. */
+static char *
+blank_strings (const char *line)
+{
+  GString *s = g_string_new (NULL);
+  gboolean in = FALSE;
+  for (const char *p = line; *p; p++)
+    {
+      if (*p == '"')
+        {
+          in = !in;
+          g_string_append_c (s, '"');
+        }
+      else if (!in)
+        g_string_append_c (s, *p);
+    }
+  return g_string_free (s, FALSE);
+}
+
+typedef struct {
+  GString *text;
+  TtvTime prev;
+  TtvDecoder *decoder;
+} TextOut;
+
+static void
+append_line (const TtvEvent *ev, gpointer data)
+{
+  TextOut *o = data;
+  ttv_ctf_append_babeltrace_line (o->text, ev, o->prev, o->decoder);
+  o->prev = ev->time;
+}
+
+static void
+test_babeltrace (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *dir = trace_dir (name);
+  if (dir == NULL)
+    {
+      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found (set TTV_SHARED_DIR)");
+      return;
+    }
+  g_autofree char *bt = g_find_program_in_path ("babeltrace2");
+  if (bt == NULL)
+    {
+      g_test_skip ("babeltrace2 not in PATH: cannot compare the line format");
+      return;
+    }
+  const char *argv[] = { bt, "--clock-gmt", dir, NULL };
+  g_autofree char *expected = NULL;
+  gint status = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &expected, NULL, &status, &error));
+  g_assert_no_error (error);
+
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TextOut o = { g_string_new (NULL), TTV_TIME_MIN, ttv_decoder_new () };
+  read_merged (t, append_line, &o);
+  g_auto (GStrv) want = g_strsplit (expected, "\n", -1);
+  g_auto (GStrv) got = g_strsplit (o.text->str, "\n", -1);
+  g_assert_cmpuint (g_strv_length (got), ==, g_strv_length (want));
+  guint stale = 0;
+  for (guint i = 0; want[i]; i++)
+    {
+      if (strcmp (want[i], got[i]) == 0)
+        continue;
+      /* babeltrace2 2.0.4 shows a stale earlier string where the trace holds
+       * an empty one (arm64-kernel: 3 sys_open/sys_stat64 lines; the bytes
+       * there are a NUL).  Accept exactly that difference. */
+      g_autofree char *a = blank_strings (want[i]);
+      g_autofree char *b = blank_strings (got[i]);
+      if (strcmp (a, b) == 0 && strstr (got[i], "= \"\"") != NULL)
+        {
+          g_test_message ("babeltrace2 stale-string line %u: %s", i + 1, want[i]);
+          stale++;
+          continue;
+        }
+      g_test_message ("line %u differs:\nbabeltrace2: %s\nttv:         %s", i + 1, want[i], got[i]);
+      g_assert_cmpstr (got[i], ==, want[i]);
+    }
+  g_assert_cmpuint (stale, <=, 3);
+  g_string_free (o.text, TRUE);
+  ttv_decoder_free (o.decoder);
+}
+
+/* Seeks: by time to every k-th event and back by saved positions, including
+ * the overlapping packets of scp-kernel. */
+typedef struct {
+  GArray *events;  /* of TtvEvent */
+} Collect;
+
+static void
+test_seek (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *dir = trace_dir (name);
+  if (dir == NULL)
+    {
+      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found (set TTV_SHARED_DIR)");
+      return;
+    }
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (TtvEvent));
+  TtvCursor *c = ttv_cursor_new (tf, &error);
+  TtvEvent ev;
+  while (ttv_cursor_next (c, &ev, &error))
+    g_array_append_val (all, ev);
+  g_assert_no_error (error);
+  g_assert_cmpuint (all->len, >, 100);
+  guint step = all->len / 37;
+  for (guint k = 0; k < all->len; k += step)
+    {
+      const TtvEvent *want = &g_array_index (all, TtvEvent, k);
+      /* First event at or after its time: the first of its equal-time run. */
+      guint first = k;
+      while (first > 0 && g_array_index (all, TtvEvent, first - 1).time == want->time)
+        first--;
+      g_assert_true (ttv_cursor_seek_time (c, want->time, &error));
+      g_assert_true (ttv_cursor_next (c, &ev, &error));
+      const TtvEvent *w = &g_array_index (all, TtvEvent, first);
+      g_assert_cmpint (ev.time, ==, w->time);
+      g_assert_cmpint (ttv_tracefile_position_compare (&ev.pos, &w->pos), ==, 0);
+      g_assert_cmpuint (ev.pos.index, ==, w->pos.index);
+
+      /* Back by position, then the following events are the same. */
+      g_assert_true (ttv_cursor_seek_position (c, &want->pos, &error));
+      for (guint j = k; j < MIN (k + 5, all->len); j++)
+        {
+          g_assert_true (ttv_cursor_next (c, &ev, &error));
+          const TtvEvent *x = &g_array_index (all, TtvEvent, j);
+          g_assert_cmpint (ev.time, ==, x->time);
+          g_assert_cmpuint (ev.pos.block, ==, x->pos.block);
+          g_assert_cmpuint (ev.pos.index, ==, x->pos.index);
+        }
+    }
+  /* Before the start and after the end. */
+  g_assert_true (ttv_cursor_seek_time (c, TTV_TIME_MIN, &error));
+  g_assert_true (ttv_cursor_next (c, &ev, &error));
+  g_assert_cmpint (ev.time, ==, g_array_index (all, TtvEvent, 0).time);
+  g_assert_true (ttv_cursor_seek_time (c, TTV_TIME_MAX, &error));
+  g_assert_false (ttv_cursor_next (c, &ev, &error));
+  g_assert_no_error (error);
+  /* A position that does not exist. */
+  TtvTracefilePosition bad = { 0, 3, 0 };
+  g_assert_false (ttv_cursor_seek_position (c, &bad, &error));
+  g_assert_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION);
+  ttv_cursor_free (c);
+}
+
+static void
+test_scp_overlap (void)
+{
+  NEED_TRACE (dir, "scp-kernel");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  CtfStreamFile *sf = tf->priv;
+  g_assert_true (sf->overlapping);
+  g_assert_cmpuint (read_file (tf, &error), ==, 110771);
+  g_assert_no_error (error);
+}
+
+/* --- damaged copies ---------------------------------------------------- */
+
+/* Copies a trace (stream files, text metadata with @from replaced by @to)
+ * into a new temporary directory. */
+static char *
+copy_trace (const char *src, const char *from, const char *to)
+{
+  g_autoptr (GError) error = NULL;
+  char *dst = g_dir_make_tmp ("ttv-ctf-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autoptr (GDir) d = g_dir_open (src, 0, &error);
+  g_assert_no_error (error);
+  for (const char *name; (name = g_dir_read_name (d));)
+    {
+      g_autofree char *in = g_build_filename (src, name, NULL);
+      g_autofree char *out = g_build_filename (dst, name, NULL);
+      if (!g_file_test (in, G_FILE_TEST_IS_REGULAR))
+        continue;
+      if (strcmp (name, "metadata") == 0)
+        {
+          gsize len;
+          g_autofree char *text = ttv_ctf_metadata_read (in, &len, &error);
+          g_assert_no_error (error);
+          g_autoptr (GString) s = g_string_new ("/* CTF 1.8 */\n");
+          g_string_append (s, text);
+          if (from)
+            g_assert_cmpuint (g_string_replace (s, from, to, 1), ==, 1);
+          g_assert_true (g_file_set_contents (out, s->str, (gssize) s->len, &error));
+        }
+      else
+        {
+          g_autofree char *data = NULL;
+          gsize len;
+          g_assert_true (g_file_get_contents (in, &data, &len, &error));
+          g_assert_true (g_file_set_contents (out, data, (gssize) len, &error));
+        }
+    }
+  return dst;
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  for (const char *name; d && (name = g_dir_read_name (d));)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_remove (p);
+    }
+  g_rmdir (dir);
+}
+
+static void
+patch_file (const char *dir, const char *name, gsize offset, const void *bytes, gsize n)
+{
+  g_autofree char *p = g_build_filename (dir, name, NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (p, &data, &len, NULL));
+  g_assert_cmpuint (offset + n, <=, len);
+  memcpy (data + offset, bytes, n);
+  g_assert_true (g_file_set_contents (p, data, (gssize) len, NULL));
+}
+
+static gboolean
+has_warning (TtvTrace *t, const char *a, const char *b)
+{
+  for (guint i = 0; i < t->warnings->len; i++)
+    {
+      const char *w = g_ptr_array_index (t->warnings, i);
+      g_test_message ("warning: %s", w);
+      if (strstr (w, a) && (!b || strstr (w, b)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_bad_metadata (void)
+{
+  NEED_TRACE (src, "glxgears-ust");
+  /* "minor = 8;" -> "minor = 8" : the error is at the next line's start. */
+  g_autofree char *dir = copy_trace (src, "minor = 8;", "minor = 8 junk;");
+  g_autoptr (GError) error = NULL;
+  TtvTrace *t = ttv_trace_open (dir, &error);
+  g_assert_null (t);
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_SYNTAX);
+  g_test_message ("%s", error->message);
+  g_assert_true (strstr (error->message, "metadata:12:12: syntax error: expected “;”, found “junk”") != NULL);
+  remove_tree (dir);
+}
+
+static void
+test_truncated_packet (void)
+{
+  NEED_TRACE (src, "scp-kernel");
+  g_autofree char *dir = copy_trace (src, NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  guint64 keep, offset;
+  {
+    g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+    g_assert_no_error (error);
+    CtfStreamFile *sf = ((TtvTracefile *) g_ptr_array_index (t->tracefiles, 0))->priv;
+    g_assert_cmpuint (sf->packets->len, ==, 10);
+    const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, 5);
+    offset = pk->offset;
+    keep = pk->offset + pk->content_bits / 16;  /* half of its content */
+  }
+  g_autofree char *p = g_build_filename (dir, "channel0_0", NULL);
+  g_assert_cmpint (truncate (p, (off_t) keep), ==, 0);
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_autofree char *where = g_strdup_printf ("channel0_0: packet at byte offset %" G_GUINT64_FORMAT
+                                            " is truncated", offset);
+  g_assert_true (has_warning (t, where, NULL));
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  g_assert_cmpuint (tf->n_blocks, ==, 5);
+  guint64 n = read_file (tf, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, >, 1000);
+  g_assert_cmpuint (n, <, 110771);
+  remove_tree (dir);
+}
+
+static void
+test_bad_magic_and_stream_id (void)
+{
+  NEED_TRACE (src, "glxgears-ust");
+  g_autofree char *dir = copy_trace (src, NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  guint64 second;
+  {
+    g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+    g_assert_no_error (error);
+    CtfStreamFile *sf = ((TtvTracefile *) g_ptr_array_index (t->tracefiles, 2))->priv;
+    second = g_array_index (sf->packets, CtfPacket, 1).offset;
+  }
+  const guint8 junk[4] = { 0xde, 0xad, 0xbe, 0xef };
+  patch_file (dir, "channel0_2", second, junk, 4);
+  const guint8 sid[4] = { 7, 0, 0, 0 };
+  patch_file (dir, "channel0_0", 20, sid, 4);
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_autofree char *where = g_strdup_printf ("channel0_2: packet at byte offset %" G_GUINT64_FORMAT
+                                            ": bad packet magic 0xefbeadde", second);
+  g_assert_true (has_warning (t, where, NULL));
+  g_assert_true (has_warning (t, "channel0_0: packet at byte offset 0: unknown stream id 7", NULL));
+  TtvTracefile *tf0 = g_ptr_array_index (t->tracefiles, 0);
+  TtvTracefile *tf2 = g_ptr_array_index (t->tracefiles, 2);
+  g_assert_cmpuint (tf0->n_blocks, ==, 0);
+  g_assert_cmpuint (tf2->n_blocks, ==, 1);
+  g_assert_cmpuint (read_file (tf0, &error), ==, 0);
+  g_assert_no_error (error);
+  g_assert_cmpuint (read_file (tf2, &error), >, 0);
+  g_assert_no_error (error);
+  remove_tree (dir);
+}
+
+static void
+expect_read_error (const char *dir, const char *what)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  guint64 n = read_file (g_ptr_array_index (t->tracefiles, 0), &error);
+  g_assert_nonnull (error);
+  g_test_message ("after %" G_GUINT64_FORMAT " events: %s", n, error->message);
+  g_assert_true (strstr (error->message, "channel0_0: packet 0, event at byte offset") != NULL);
+  g_assert_true (strstr (error->message, what) != NULL);
+}
+
+static void
+test_sequence_past_end (void)
+{
+  NEED_TRACE (src, "glxgears-ust");
+  /* addr (~4 M) becomes the length of a sequence of 64-bit integers. */
+  g_autofree char *dir = copy_trace (src,
+    "integer { size = 64; align = 8; signed = 0; encoding = none; base = 16; } _addr;\n"
+    "\t\tinteger { size = 64; align = 8; signed = 0; encoding = none; base = 16; } _call_site;",
+    "uint64_t _addr; uint64_t _call_site[_addr];");
+  expect_read_error (dir, "runs past the end of the data");
+  remove_tree (dir);
+}
+
+static void
+test_variant_no_option (void)
+{
+  NEED_TRACE (src, "glxgears-ust");
+  g_autofree char *dir = copy_trace (src, "compact = 0 ... 30", "compact = 1 ... 30");
+  expect_read_error (dir, "variant tag 0 selects no option");
+  remove_tree (dir);
+  /* Same through the generic header path (the fast path does not apply). */
+  g_autofree char *dir2 = copy_trace (src, "compact = 0 ... 30, extended = 31",
+                                      "compact = 1 ... 30, extended = 31, other = 40");
+  expect_read_error (dir2, "selects no option");
+  remove_tree (dir2);
+}
+
+static void
+test_garbage_dirs (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ttv-ctf-XXXXXX", &error);
+  g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
+  /* Not CTF: probe says no. */
+  g_assert_true (g_file_set_contents (meta, "hello", -1, NULL));
+  g_assert_cmpuint (ttv_ctf_format_class.probe (dir), ==, 0);
+  /* Packetized magic then garbage: a clean error. */
+  const guint8 bad[] = { 0x57, 0x1d, 0xd1, 0x75, 1, 2, 3 };
+  g_assert_true (g_file_set_contents (meta, (const char *) bad, sizeof bad, NULL));
+  g_assert_cmpuint (ttv_ctf_format_class.probe (dir), ==, 95);
+  TtvTrace *t = ttv_trace_open (dir, &error);
+  g_assert_null (t);
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED);
+  g_clear_error (&error);
+  /* A text trace with a stream file of garbage. */
+  const char *text = "/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = le;"
+                     " packet.header := struct { integer { size = 32; } magic; }; };";
+  g_assert_true (g_file_set_contents (meta, text, -1, NULL));
+  g_autofree char *s = g_build_filename (dir, "stream_0", NULL);
+  g_assert_true (g_file_set_contents (s, "xyz", 3, NULL));
+  t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_true (has_warning (t, "stream_0: packet at byte offset 0", NULL));
+  ttv_trace_close (t);
+  /* Version 2.0 is refused clearly. */
+  g_assert_true (g_file_set_contents (meta, "/* CTF */ trace { major = 2; minor = 0; };", -1, NULL));
+  t = ttv_trace_open (dir, &error);
+  g_assert_null (t);
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED);
+  remove_tree (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ctf/metadata/parse", test_parse);
+  g_test_add_func ("/ctf/metadata/decode-order", test_decode_parsed);
+  g_test_add_func ("/ctf/metadata/syntax-errors", test_syntax_errors);
+  g_test_add_func ("/ctf/metadata/packetized", test_packetized);
+  g_test_add_func ("/ctf/clock/overflow", test_clock_overflow);
+  static const char *const counts[][2] = {
+    { "arm64-kernel", "31556" },
+    { "bigendian-kernel", "14310" },
+    { "glxgears-ust", "4977" },
+    { "scp-kernel", "110771" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/ctf/real/count/%s", counts[i][0]);
+      g_test_add_data_func (path, counts[i], test_counts);
+    }
+  g_test_add_func ("/ctf/real/index-files", test_index_files);
+  g_test_add_func ("/ctf/real/event-types", test_event_types);
+  g_test_add_func ("/ctf/real/scp-overlap", test_scp_overlap);
+  static const char *const bt[] = { "arm64-kernel", "bigendian-kernel", "glxgears-ust" };
+  for (guint i = 0; i < G_N_ELEMENTS (bt); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/ctf/real/babeltrace/%s", bt[i]);
+      g_test_add_data_func (path, bt[i], test_babeltrace);
+    }
+  static const char *const seeks[] = { "arm64-kernel", "scp-kernel", "bigendian-kernel" };
+  for (guint i = 0; i < G_N_ELEMENTS (seeks); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/ctf/real/seek/%s", seeks[i]);
+      g_test_add_data_func (path, seeks[i], test_seek);
+    }
+  g_test_add_func ("/ctf/bad/metadata-syntax", test_bad_metadata);
+  g_test_add_func ("/ctf/bad/truncated-packet", test_truncated_packet);
+  g_test_add_func ("/ctf/bad/magic-and-stream-id", test_bad_magic_and_stream_id);
+  g_test_add_func ("/ctf/bad/sequence-past-end", test_sequence_past_end);
+  g_test_add_func ("/ctf/bad/variant-no-option", test_variant_no_option);
+  g_test_add_func ("/ctf/bad/garbage", test_garbage_dirs);
+  return g_test_run ();
+}

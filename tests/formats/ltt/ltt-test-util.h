@@ -1,0 +1,112 @@
+/* ltt-test-util.h: helpers shared by the LTT format tests: temporary trace
+ * directories and comparing decoded values with the scalars that were encoded. */
+#pragma once
+
+#include "ttv-decoder.h"
+#include "ttv-encoder.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+static inline void
+ltt_test_rmrf (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      GDir *d = g_dir_open (path, 0, NULL);
+      const char *n;
+      while (d && (n = g_dir_read_name (d)))
+        {
+          char *p = g_build_filename (path, n, NULL);
+          ltt_test_rmrf (p);
+          g_free (p);
+        }
+      if (d)
+        g_dir_close (d);
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+/* A fresh directory path (not created) inside a new temporary directory. */
+static inline char *
+ltt_test_tmp_trace (const char *name)
+{
+  char *tmp = g_dir_make_tmp ("ttv-ltt-test-XXXXXX", NULL);
+  g_assert_nonnull (tmp);
+  char *path = g_build_filename (tmp, name, NULL);
+  g_free (tmp);
+  return path;
+}
+
+static inline void
+ltt_test_remove_trace (const char *path)
+{
+  char *parent = g_path_get_dirname (path);
+  ltt_test_rmrf (parent);
+  g_free (parent);
+}
+
+/* The decoded tree of @index in the encoder's walk order (strings borrowed). */
+static inline void
+ltt_test_flatten (const TtvDecoder *d, guint32 index, GArray *out)
+{
+  const TtvValue *v = ttv_decoder_get (d, index);
+  TtvScalar s = { 0 };
+  switch (v->type->kind)
+    {
+    case TTV_TYPE_INTEGER:
+    case TTV_TYPE_ENUM:
+      s.kind = TTV_TYPE_INTEGER;
+      s.u = v->v.u;
+      g_array_append_val (out, s);
+      break;
+    case TTV_TYPE_FLOAT:
+      s.kind = TTV_TYPE_FLOAT;
+      s.f = v->v.f;
+      g_array_append_val (out, s);
+      break;
+    case TTV_TYPE_STRING:
+      s.kind = TTV_TYPE_STRING;
+      s.str = v->v.string.str;
+      g_array_append_val (out, s);
+      break;
+    case TTV_TYPE_SEQUENCE:
+    case TTV_TYPE_VARIANT:
+      s.kind = TTV_TYPE_INTEGER;
+      s.u = v->type->kind == TTV_TYPE_SEQUENCE ? v->n_children : v->v.u;
+      g_array_append_val (out, s);
+      /* fall through */
+    case TTV_TYPE_ARRAY:
+    case TTV_TYPE_STRUCT:
+      for (guint32 i = 0; i < v->n_children; i++)
+        ltt_test_flatten (d, v->first_child + i, out);
+      break;
+    }
+}
+
+static inline void
+ltt_test_assert_scalars (const TtvScalar *want, guint n, const GArray *got)
+{
+  g_assert_cmpuint (got->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const TtvScalar *g = &g_array_index (got, TtvScalar, i);
+      g_assert_cmpint (g->kind, ==, want[i].kind);
+      switch (want[i].kind)
+        {
+        case TTV_TYPE_INTEGER:
+          g_assert_cmphex (g->u, ==, want[i].u);
+          break;
+        case TTV_TYPE_FLOAT:
+          g_assert_true (g->f == want[i].f || g->f == (double) (float) want[i].f);
+          break;
+        case TTV_TYPE_STRING:
+          g_assert_cmpstr (g->str, ==, want[i].str ? want[i].str : "");
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}

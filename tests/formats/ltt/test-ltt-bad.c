@@ -1,0 +1,327 @@
+/* test-ltt-bad.c: damaged LTT traces (written good, then broken) must give a
+ * clear GError naming the file and offset, never a crash. */
+#include "formats/ltt/ttv-ltt.h"
+#include "ttv-error.h"
+#include "ltt-test-util.h"
+
+#define START ((TtvTime) 1600000000 * TTV_NSEC_PER_SEC)
+#define BLOCK 512
+
+/* cpu/0 with events "tick" { uint32 n; uint32 m } (fixed) and "name" { string s },
+ * several blocks; little endian. */
+static char *
+write_good (void)
+{
+  char *dir = ltt_test_tmp_trace ("bad");
+  TtvLttWriterOptions o = { .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = TTV_LTT_ARCH_ILP32,
+                            .block_size = BLOCK, .start_time = START };
+  g_autoptr (GError) error = NULL;
+  TtvLttWriter *w = ttv_ltt_writer_new (dir, &o, &error);
+  g_assert_no_error (error);
+  guint f = ttv_ltt_writer_add_facility (w, "core", NULL);
+  g_autoptr (TtvType) tick = ttv_type_new_struct ();
+  ttv_type_add_field (tick, "n", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+  ttv_type_add_field (tick, "m", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+  g_autoptr (TtvType) name = ttv_type_new_struct ();
+  ttv_type_add_field (name, "s", ttv_type_new_string (), NULL);
+  gint e1 = ttv_ltt_writer_add_event (w, f, "tick", NULL, tick, &error);
+  gint e2 = ttv_ltt_writer_add_event (w, f, "name", NULL, name, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 200; i++)
+    {
+      TtvScalar v[] = { TTV_SCALAR_UINT (i), TTV_SCALAR_UINT (i * 2) };
+      TtvScalar s = TTV_SCALAR_STRING ("abc");
+      gboolean ok = i % 5 == 4
+        ? ttv_ltt_writer_write_event (w, 0, START + i, (guint) e2, &s, 1, &error)
+        : ttv_ltt_writer_write_event (w, 0, START + i, (guint) e1, v, 2, &error);
+      g_assert_true (ok);
+    }
+  g_assert_true (ttv_ltt_writer_close (w, &error));
+  g_assert_no_error (error);
+  return dir;
+}
+
+static char *
+file_in (const char *dir, const char *rel)
+{
+  return g_build_filename (dir, rel, NULL);
+}
+
+static void
+patch (const char *path, gsize offset, const void *bytes, gsize n)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_cmpuint (offset + n, <=, len);
+  memcpy (data + offset, bytes, n);
+  g_assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
+}
+
+/* Reads every event and decodes it; returns the count or -1 with @error. */
+static gint
+read_all (TtvTrace *t, GError **error)
+{
+  gint n = 0;
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  for (guint f = 0; f < t->tracefiles->len; f++)
+    {
+      g_autoptr (TtvCursor) c = ttv_cursor_new (g_ptr_array_index (t->tracefiles, f), error);
+      if (c == NULL)
+        return -1;
+      TtvEvent ev;
+      while (ttv_cursor_next (c, &ev, error))
+        {
+          ttv_decoder_reset (d);
+          if (ttv_event_decode_fields (&ev, d, error) < 0)
+            return -1;
+          n++;
+        }
+      if (error && *error)
+        return -1;
+    }
+  return n;
+}
+
+static void
+assert_open_fails (const char *dir, gint code, const char *file_part)
+{
+  g_autoptr (GError) error = NULL;
+  TtvTrace *t = ttv_trace_open (dir, &error);
+  g_assert_null (t);
+  g_assert_error (error, TTV_FORMAT_ERROR, code);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, file_part));
+}
+
+static void
+test_good (void)
+{
+  g_autofree char *dir = write_good ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (read_all (t, &error), ==, 200);
+  g_assert_no_error (error);
+  g_clear_pointer (&t, ttv_trace_close);
+  ltt_test_remove_trace (dir);
+}
+
+static void
+test_truncated (void)
+{
+  g_autofree char *dir = write_good ();
+  g_autofree char *cpu = file_in (dir, "cpu/0");
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (cpu, &data, &len, NULL));
+  g_assert_cmpuint (len, >=, 3 * BLOCK);
+  /* Cut inside the last block. */
+  g_assert_true (g_file_set_contents (cpu, data, (gssize) (len - 100), NULL));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->warnings->len, ==, 1);
+  const char *warning = g_ptr_array_index (t->warnings, 0);
+  g_test_message ("%s", warning);
+  g_assert_nonnull (strstr (warning, "cpu/0"));
+  g_assert_nonnull (strstr (warning, "truncated"));
+  gint n = read_all (t, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (n, >, 0);
+  g_assert_cmpint (n, <, 200);
+  g_clear_pointer (&t, ttv_trace_close);
+  ltt_test_remove_trace (dir);
+}
+
+static void
+test_last_event_offset (void)
+{
+  g_autofree char *dir = write_good ();
+  g_autofree char *cpu = file_in (dir, "cpu/0");
+  guint32 off = GUINT32_TO_LE (100);   /* not where block_end is */
+  patch (cpu, 2 * BLOCK - 4, &off, 4);
+  assert_open_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "cpu/0");
+  off = GUINT32_TO_LE (0xFFFFFFF0);    /* outside the block */
+  patch (cpu, 2 * BLOCK - 4, &off, 4);
+  assert_open_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "byte offset");
+  ltt_test_remove_trace (dir);
+}
+
+static void
+test_unknown_event (void)
+{
+  g_autofree char *dir = write_good ();
+  g_autofree char *cpu = file_in (dir, "cpu/0");
+  guint16 id = GUINT16_TO_LE (9999);
+  patch (cpu, BLOCK + 28, &id, 2);   /* first event of block 1 */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (read_all (t, &error), ==, -1);
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "cpu/0"));
+  g_assert_nonnull (strstr (error->message, "9999"));
+  g_autofree char *where = g_strdup_printf ("byte offset %u", BLOCK + 28);
+  g_assert_nonnull (strstr (error->message, where));
+  g_clear_pointer (&t, ttv_trace_close);
+  ltt_test_remove_trace (dir);
+}
+
+static void
+test_event_past_end (void)
+{
+  g_autofree char *dir = write_good ();
+  g_autofree char *cpu = file_in (dir, "cpu/0");
+  /* First event of block 0: "tick" at 28, payload 34 aligned to 36, ends at
+   * 44.  Put a fake block_end at 40, inside it. */
+  guint16 id = GUINT16_TO_LE (2);
+  patch (cpu, 40, &id, 2);
+  guint32 off = GUINT32_TO_LE (40);
+  patch (cpu, BLOCK - 4, &off, 4);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (read_all (t, &error), ==, -1);
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "runs past"));
+  g_assert_nonnull (strstr (error->message, "cpu/0"));
+  g_clear_pointer (&t, ttv_trace_close);
+  ltt_test_remove_trace (dir);
+}
+
+static void
+test_string_without_nul (void)
+{
+  g_autofree char *dir = write_good ();
+  g_autofree char *cpu = file_in (dir, "cpu/0");
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (cpu, &data, &len, NULL));
+  /* Replace every "abc\0" of block 0 by "abcd" up to its block_end. */
+  for (gsize i = 0; i + 4 < BLOCK; i++)
+    if (memcmp (data + i, "abc", 4) == 0)
+      data[i + 3] = 'd';
+  g_assert_true (g_file_set_contents (cpu, data, (gssize) len, NULL));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (read_all (t, &error), ==, -1);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "cpu/0"));
+  g_clear_pointer (&t, ttv_trace_close);
+  ltt_test_remove_trace (dir);
+}
+
+static void
+test_checksum (void)
+{
+  g_autofree char *dir = write_good ();
+  g_autofree char *xml = file_in (dir, "eventdefs/core.xml");
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (xml, &text, NULL, NULL));
+  /* Same events, one size changed: the facility no longer matches. */
+  g_autofree char *changed = NULL;
+  char *p = strstr (text, "size=\"4\"");
+  g_assert_nonnull (p);
+  p[6] = '8';
+  g_assert_true (g_file_set_contents (xml, text, -1, NULL));
+  assert_open_fails (dir, TTV_FORMAT_ERROR_INVALID, "checksum mismatch");
+  assert_open_fails (dir, TTV_FORMAT_ERROR_INVALID, "control/facilities");
+  /* Descriptions and formats do not count. */
+  p[6] = '4';
+  g_autofree char *described = g_strdup_printf ("%.*s<description>new</description>%s",
+                                                (int) (strstr (text, "<event ") - text), text,
+                                                strstr (text, "<event "));
+  g_assert_true (g_file_set_contents (xml, described, -1, NULL));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&t, ttv_trace_close);
+  ltt_test_remove_trace (dir);
+}
+
+static void
+test_malformed_xml (void)
+{
+  g_autofree char *dir = write_good ();
+  g_autofree char *xml = file_in (dir, "eventdefs/core.xml");
+  g_assert_true (g_file_set_contents (xml, "<eventdefs>\n<facility name=\"core\">\n<event>\n</eventdefs>\n", -1, NULL));
+  assert_open_fails (dir, TTV_FORMAT_ERROR_SYNTAX, "core.xml:");
+  /* Well-formed but wrong: an unknown type element, with its line. */
+  g_assert_true (g_file_set_contents (xml, "<facility name=\"core\">\n<event name=\"x\">\n<blob/>\n</event>\n</facility>\n", -1, NULL));
+  assert_open_fails (dir, TTV_FORMAT_ERROR_INVALID, "core.xml:3:");
+  g_assert_true (g_file_set_contents (xml, "<facility name=\"core\"><type name=\"a\"><typeref name=\"a\"/></type>"
+                                      "<event name=\"x\"><typeref name=\"a\"/></event></facility>", -1, NULL));
+  assert_open_fails (dir, TTV_FORMAT_ERROR_INVALID, "refers to itself");
+  g_autofree char *sys = file_in (dir, "info/system.xml");
+  g_assert_true (g_file_set_contents (sys, "<system arch_size=\"ILP32\" ltt_block_size=\"512\"", -1, NULL));
+  assert_open_fails (dir, TTV_FORMAT_ERROR_SYNTAX, "system.xml");
+  g_assert_true (g_file_set_contents (sys, "<system arch_size=\"IP16\" ltt_block_size=\"512\"/>", -1, NULL));
+  assert_open_fails (dir, TTV_FORMAT_ERROR_INVALID, "arch_size");
+  /* Entity bombs are refused with their DTD. */
+  g_assert_true (g_file_set_contents (sys, "<!DOCTYPE s [<!ENTITY a \"aaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]>\n"
+                                      "<system arch_size=\"ILP32\" ltt_block_size=\"512\">&b;</system>", -1, NULL));
+  assert_open_fails (dir, TTV_FORMAT_ERROR_UNSUPPORTED, "DTD");
+  ltt_test_remove_trace (dir);
+}
+
+static void
+test_missing_system (void)
+{
+  g_autofree char *dir = write_good ();
+  g_autofree char *sys = file_in (dir, "info/system.xml");
+  g_assert_cmpint (g_unlink (sys), ==, 0);
+  assert_open_fails (dir, TTV_FORMAT_ERROR_MISSING, "system.xml");
+  g_autofree char *fac = file_in (dir, "control/facilities");
+  ltt_test_remove_trace (dir);
+}
+
+static void
+test_hostile_sequence (void)
+{
+  /* A sequence whose length prefix claims 2^32-1 elements. */
+  g_autofree char *dir = ltt_test_tmp_trace ("seq");
+  TtvLttWriterOptions o = { .block_size = BLOCK, .start_time = START };
+  g_autoptr (GError) error = NULL;
+  TtvLttWriter *w = ttv_ltt_writer_new (dir, &o, &error);
+  guint f = ttv_ltt_writer_add_facility (w, "core", NULL);
+  g_autoptr (TtvType) s = ttv_type_new_struct ();
+  ttv_type_add_field (s, "v", ttv_type_new_sequence_prefixed (
+                        ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8),
+                        ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32)), NULL);
+  gint e = ttv_ltt_writer_add_event (w, f, "seq", NULL, s, &error);
+  TtvScalar v[] = { TTV_SCALAR_UINT (1), TTV_SCALAR_UINT (5) };
+  g_assert_true (ttv_ltt_writer_write_event (w, 0, START, (guint) e, v, 2, &error));
+  g_assert_true (ttv_ltt_writer_close (w, &error));
+  g_autofree char *cpu = file_in (dir, "cpu/0");
+  guint32 n = 0xFFFFFFFF;
+  patch (cpu, 36, &n, 4);   /* header 28..34, prefix aligned to 36 */
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (read_all (t, &error), ==, -1);
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "cpu/0"));
+  g_clear_pointer (&t, ttv_trace_close);
+  ltt_test_remove_trace (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ltt/bad/good-baseline", test_good);
+  g_test_add_func ("/ltt/bad/truncated-cpu-file", test_truncated);
+  g_test_add_func ("/ltt/bad/last-event-offset", test_last_event_offset);
+  g_test_add_func ("/ltt/bad/unknown-event-id", test_unknown_event);
+  g_test_add_func ("/ltt/bad/event-past-block-end", test_event_past_end);
+  g_test_add_func ("/ltt/bad/string-without-nul", test_string_without_nul);
+  g_test_add_func ("/ltt/bad/checksum-mismatch", test_checksum);
+  g_test_add_func ("/ltt/bad/malformed-xml", test_malformed_xml);
+  g_test_add_func ("/ltt/bad/missing-system-xml", test_missing_system);
+  g_test_add_func ("/ltt/bad/hostile-sequence", test_hostile_sequence);
+  return g_test_run ();
+}

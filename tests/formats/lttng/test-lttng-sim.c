@@ -1,0 +1,183 @@
+/* test-lttng-sim.c: the same simulated workload written as LTT (seed 000) and
+ * as LTTng 0.x (seed 001) reads back as the same events: names, times, field values. */
+#include "lttng-test-util.h"
+#include "formats/lttng/ttv-lttng-sim.h"
+#include "formats/ltt/ttv-ltt-writer.h"
+
+typedef struct {
+  TtvLttWriter *writer;
+  gint handles[TTV_SIM_N_EVENTS];
+} LttSink;
+
+static gboolean
+ltt_emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScalar *values,
+          guint n_values, GError **error)
+{
+  LttSink *sink = user_data;
+  return ttv_ltt_writer_write_event (sink->writer, stream, time, (guint) sink->handles[event],
+                                     values, n_values, error);
+}
+
+static void
+write_ltt (const char *dir, const TtvSimOptions *so, TtvByteOrder order, gboolean lp64)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvSim) sim = ttv_sim_new (so, &error);
+  g_assert_no_error (error);
+  TtvLttWriterOptions wo = {
+    .byte_order = order,
+    .arch_size = lp64 ? TTV_LTT_ARCH_LP64 : TTV_LTT_ARCH_ILP32,
+    .block_size = 8192,
+    .cycles_per_second = 1000000000u,
+    .start_time = ttv_sim_get_time (sim),
+    .n_cpu_slots = 8,
+  };
+  TtvLttWriter *w = ttv_ltt_writer_new (dir, &wo, &error);
+  g_assert_no_error (error);
+  g_autoptr (TtvSimSchema) schema = ttv_sim_schema_new (order);
+  guint facilities[TTV_SIM_N_FACILITIES];
+  LttSink sink = { w, { 0 } };
+  for (guint f = 0; f < TTV_SIM_N_FACILITIES; f++)
+    facilities[f] = ttv_ltt_writer_add_facility (w, schema->facilities[f].name, NULL);
+  for (guint e = 0; e < TTV_SIM_N_EVENTS; e++)
+    {
+      const TtvSimEventType *et = &schema->events[e];
+      sink.handles[e] = ttv_ltt_writer_add_event (w, facilities[et->facility], et->name, NULL,
+                                             et->fields, &error);
+      g_assert_no_error (error);
+    }
+  g_assert_true (ttv_sim_run (sim, ltt_emit, &sink, &error));
+  g_assert_no_error (error);
+  g_assert_true (ttv_ltt_writer_close (w, &error));
+  g_assert_no_error (error);
+}
+
+static void
+compare_values (const TtvDecoder *da, const TtvValue *a, const TtvDecoder *db, const TtvValue *b)
+{
+  g_assert_cmpstr (a->name, ==, b->name);
+  if (a->type->kind == TTV_TYPE_STRING || b->type->kind == TTV_TYPE_STRING)
+    {
+      g_assert_cmpint (a->type->kind, ==, b->type->kind);
+      g_assert_cmpstr (a->v.string.str, ==, b->v.string.str);
+      return;
+    }
+  if (a->type->kind == TTV_TYPE_STRUCT)
+    {
+      g_assert_cmpint (b->type->kind, ==, TTV_TYPE_STRUCT);
+      g_assert_cmpuint (a->n_children, ==, b->n_children);
+      for (guint32 i = 0; i < a->n_children; i++)
+        compare_values (da, ttv_decoder_get (da, a->first_child + i), db,
+                        ttv_decoder_get (db, b->first_child + i));
+      return;
+    }
+  /* LTT keeps enum labels, LTTng 0.x markers have plain integers. */
+  gint64 x, y;
+  g_assert_true (ttv_value_get_int (a, &x));
+  g_assert_true (ttv_value_get_int (b, &y));
+  g_assert_cmpint (x, ==, y);
+}
+
+typedef struct {
+  TtvByteOrder order;
+  gboolean lp64;
+  guint alignment;
+  gboolean tsc64;
+} SimCase;
+
+static void
+test_same_as_ltt (gconstpointer data)
+{
+  const SimCase *cs = data;
+  g_autofree char *ltt_dir = lttng_test_tmp_trace ();
+  g_autofree char *lttng_dir = lttng_test_tmp_trace ();
+  static const guint cpu_ids[] = { 0, 1, 3 };
+  TtvSimOptions so;
+  ttv_sim_options_init (&so);
+  so.seed = 42;
+  so.cpu_ids = cpu_ids;
+  so.n_cpus = G_N_ELEMENTS (cpu_ids);
+  so.n_processes = 20;
+  so.max_events = 20000;
+  so.long_bits = so.pointer_bits = cs->lp64 ? 64 : 32;
+  write_ltt (ltt_dir, &so, cs->order, cs->lp64);
+  TtvLttngWriterOptions wo = {
+    .byte_order = cs->order, .arch_size = cs->lp64 ? 8 : 4, .alignment = cs->alignment,
+    .tsc64 = cs->tsc64, .buf_size = 8192,
+  };
+  g_autoptr (GError) error = NULL;
+  TtvLttngSimStats stats;
+  g_assert_true (ttv_lttng_write_simulation (lttng_dir, &so, &wo, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.n_events, ==, 20000);
+
+  g_autoptr (TtvTrace) a = ttv_trace_open (ltt_dir, &error);
+  g_assert_no_error (error);
+  g_autoptr (TtvTrace) b = ttv_trace_open (lttng_dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (a->format->name, ==, "ltt");
+  g_assert_cmpstr (b->format->name, ==, "lttng");
+  g_assert_cmpuint (a->tracefiles->len, ==, b->tracefiles->len);
+  g_assert_cmpint (a->start, ==, b->start);
+  g_assert_cmpint (a->end, ==, b->end);
+  g_autoptr (TtvDecoder) da = ttv_decoder_new ();
+  g_autoptr (TtvDecoder) db = ttv_decoder_new ();
+  guint64 total = 0;
+  for (guint i = 0; i < a->tracefiles->len; i++)
+    {
+      TtvTracefile *ta = g_ptr_array_index (a->tracefiles, i);
+      TtvTracefile *tb = g_ptr_array_index (b->tracefiles, i);
+      g_assert_cmpint (ta->cpu, ==, tb->cpu);
+      g_autoptr (TtvCursor) ca = ttv_cursor_new (ta, &error);
+      g_autoptr (TtvCursor) cb = ttv_cursor_new (tb, &error);
+      g_assert_no_error (error);
+      TtvEvent ea, eb;
+      while (TRUE)
+        {
+          gboolean ga = ttv_cursor_next (ca, &ea, &error);
+          g_assert_no_error (error);
+          gboolean gb = ttv_cursor_next (cb, &eb, &error);
+          g_assert_no_error (error);
+          g_assert_cmpint (ga, ==, gb);
+          if (!ga)
+            break;
+          total++;
+          g_assert_cmpstr (ea.type->name, ==, eb.type->name);
+          g_assert_cmpstr (ea.type->facility, ==, eb.type->facility);
+          g_assert_cmpint (ea.time, ==, eb.time);
+          ttv_decoder_reset (da);
+          ttv_decoder_reset (db);
+          gint32 ra = ttv_event_decode_fields (&ea, da, &error);
+          g_assert_no_error (error);
+          gint32 rb = ttv_event_decode_fields (&eb, db, &error);
+          g_assert_no_error (error);
+          compare_values (da, ttv_decoder_get (da, (guint32) ra), db, ttv_decoder_get (db, (guint32) rb));
+        }
+    }
+  g_test_message ("%" G_GUINT64_FORMAT " cpu events compared", total);
+  g_assert_cmpuint (total, >, 10000);
+  lttng_test_remove_trace (ltt_dir);
+  lttng_test_remove_trace (lttng_dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  static const SimCase cases[] = {
+    { TTV_BYTE_ORDER_LITTLE, TRUE, 8, FALSE },
+    { TTV_BYTE_ORDER_BIG, FALSE, 0, TRUE },
+    { TTV_BYTE_ORDER_BIG, TRUE, 0, FALSE },
+    { TTV_BYTE_ORDER_LITTLE, FALSE, 4, TRUE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const SimCase *cs = &cases[i];
+      g_autofree char *path = g_strdup_printf ("/lttng/sim/same-as-ltt/%s-%s-%s%u-tsc%s",
+                                               cs->order ? "be" : "le", cs->lp64 ? "lp64" : "ilp32",
+                                               cs->alignment ? "align" : "packed", cs->alignment,
+                                               cs->tsc64 ? "64" : "32");
+      g_test_add_data_func (path, cs, test_same_as_ltt);
+    }
+  return g_test_run ();
+}
