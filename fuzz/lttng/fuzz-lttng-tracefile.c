@@ -5,6 +5,7 @@
 #include "formats/lttng/ttv-lttng.h"
 
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
@@ -82,14 +83,24 @@ write_control (const char *dir, const guint8 *data, size_t size)
   return ttv_lttng_writer_close (w, NULL) && ok;
 }
 
+static char *base;
+
+static void
+remove_base (void)
+{
+  rmrf (base);
+}
+
 int
 LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
 {
-  static char *base;
   static guint64 n;
   if (base == NULL)
-    base = g_dir_make_tmp ("ttv-fuzz-lttng-XXXXXX", NULL);
-  g_assert (base != NULL);
+    {
+      base = g_dir_make_tmp ("ttv-fuzz-lttng-XXXXXX", NULL);
+      g_assert (base != NULL);
+      atexit (remove_base);
+    }
   char *dir = g_strdup_printf ("%s/t%" G_GUINT64_FORMAT, base, n++);
   char *cpu0 = g_build_filename (dir, "cpu_0", NULL);
   if (write_control (dir, data, size) && g_file_set_contents (cpu0, (const char *) data, size, NULL))

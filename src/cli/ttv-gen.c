@@ -2,7 +2,8 @@
  * (src/libttv/sim), deterministic from a seed; for tests, benchmarks and demos. */
 #include "ttv-config.h"
 
-#include "formats/ltt/ttv-ltt-writer.h"
+#include "formats/ltt/ttv-ltt-sim.h"
+#include "formats/lttng/ttv-lttng-sim.h"
 #include "sim/ttv-sim.h"
 #include "ttv-error.h"
 
@@ -34,24 +35,6 @@ typedef struct {
 
 /* --- LTT (seed 000) ------------------------------------------------------- */
 
-typedef struct {
-  TtvLttWriter *writer;         /* weak */
-  gint handles[TTV_SIM_N_EVENTS];
-  GenStats *stats;
-} LttSink;
-
-static gboolean
-ltt_emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScalar *values,
-          guint n_values, GError **error)
-{
-  LttSink *sink = user_data;
-  if (sink->stats->n_events++ == 0)
-    sink->stats->first = time;
-  sink->stats->last = time;
-  return ttv_ltt_writer_write_event (sink->writer, stream, time, (guint) sink->handles[event],
-                                     values, n_values, error);
-}
-
 static gboolean
 generate_ltt (const GenOptions *o, const char *dir, GenStats *stats, GError **error)
 {
@@ -73,34 +56,35 @@ generate_ltt (const GenOptions *o, const char *dir, GenStats *stats, GError **er
     .node_name = "ttv-gen",
     .description = "Synthetic trace of a simulated Linux kernel (ttv-gen)",
   };
-  TtvLttWriter *w = ttv_ltt_writer_new (dir, &wo, error);
-  if (!w)
+  TtvLttSimStats s = { 0 };
+  if (!ttv_ltt_write_simulation (dir, sim, &wo, NULL, NULL, &s, error))
     return FALSE;
+  stats->n_events = s.n_events;
+  stats->first = s.first;
+  stats->last = s.last;
+  return TRUE;
+}
 
-  g_autoptr (TtvSimSchema) schema = ttv_sim_schema_new (o->byte_order);
-  LttSink sink = { w, { 0 }, stats };
-  guint facilities[TTV_SIM_N_FACILITIES];
-  for (guint f = 0; f < TTV_SIM_N_FACILITIES; f++)
-    facilities[f] = ttv_ltt_writer_add_facility (w, schema->facilities[f].name,
-                                                 schema->facilities[f].description);
-  for (guint e = 0; e < TTV_SIM_N_EVENTS; e++)
-    {
-      const TtvSimEventType *et = &schema->events[e];
-      sink.handles[e] = ttv_ltt_writer_add_event (w, facilities[et->facility], et->name,
-                                                  et->description, et->fields, error);
-      if (sink.handles[e] < 0)
-        {
-          ttv_ltt_writer_abort (w);
-          return FALSE;
-        }
-    }
+/* --- LTTng 0.x (seed 001) -------------------------------------------------- */
 
-  if (!ttv_sim_run (sim, ltt_emit, &sink, error))
-    {
-      ttv_ltt_writer_abort (w);
-      return FALSE;
-    }
-  return ttv_ltt_writer_close (w, error);
+static gboolean
+generate_lttng (const GenOptions *o, const char *dir, GenStats *stats, GError **error)
+{
+  guint arch = o->arch_size == TTV_LTT_ARCH_LP64 || o->arch_size == TTV_LTT_ARCH_ILP64 ? 8 : 4;
+  TtvLttngWriterOptions wo = {
+    .byte_order = o->byte_order,
+    .arch_size = arch,
+    .alignment = arch,
+    .buf_size = o->block_size,
+    .max_blocks_per_cpu = o->flight_blocks,
+  };
+  TtvLttngSimStats s = { 0 };
+  if (!ttv_lttng_write_simulation (dir, &o->sim, &wo, &s, error))
+    return FALSE;
+  stats->n_events = s.n_events;
+  stats->first = s.first;
+  stats->last = s.last;
+  return TRUE;
 }
 
 /* One entry per output format; ctf and lttng slot in here. */
@@ -111,6 +95,7 @@ typedef struct {
 
 static const GenFormat formats[] = {
   { "ltt", generate_ltt },
+  { "lttng", generate_lttng },
 };
 
 /* --- Archives ------------------------------------------------------------- */
@@ -345,7 +330,7 @@ parse_flight (const char *name, const char *value, gpointer data, GError **error
 }
 
 static const GOptionEntry entries[] = {
-  { "format", 'f', 0, G_OPTION_ARG_STRING, &opt_format, N_("Trace format to write: ltt (default)"), N_("FORMAT") },
+  { "format", 'f', 0, G_OPTION_ARG_STRING, &opt_format, N_("Trace format to write: ltt (default) or lttng (LTTng 0.x)"), N_("FORMAT") },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
     N_("Where to write: a directory (must not exist or be empty), or an archive ending in .tar.gz, .tgz or .tar"), N_("PATH") },
   { "seed", 's', 0, G_OPTION_ARG_STRING, &opt_seed, N_("Random seed; the same seed and options give the same trace (default 1)"), N_("N") },

@@ -108,24 +108,14 @@ replay_to_context (TtvStateTracker *tracker, TtvTraceset *ts, TtvContext *ctx, G
   g_autoptr (TtvContext) replay = ttv_context_new (ts, error);
   if (replay == NULL || !ttv_context_seek_begin (replay, error))
     return FALSE;
-  for (;;)
+  GError *local = NULL;
+  ttv_state_tracker_run (tracker, replay, TTV_TIME_MAX, target, &local);
+  if (local)
     {
-      g_autoptr (TtvPosition) here = ttv_context_get_position (replay, error);
-      if (here == NULL)
-        return FALSE;
-      if (ttv_position_compare (here, target) >= 0)
-        return TRUE;
-      GError *local = NULL;
-      const TtvEvent *ev = ttv_context_next (replay, &local);
-      if (ev == NULL)
-        {
-          if (local)
-            g_propagate_error (error, local);
-          return local == NULL;
-        }
-      ttv_state_tracker_apply (tracker, NULL,
-                               ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (replay)), ev);
+      g_propagate_error (error, local);
+      return FALSE;
     }
+  return TRUE;
 }
 
 static gboolean

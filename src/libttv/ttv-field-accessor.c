@@ -4,10 +4,23 @@
 
 #include <string.h>
 
-static guint64
+static inline guint64
 align_up (guint64 pos, guint align)
 {
-  return align <= 1 ? pos : (pos + align - 1) / align * align;
+  if (align <= 1)
+    return pos;
+  /* Alignments are powers of two in every format we read. */
+  if ((align & (align - 1)) == 0)
+    return (pos + align - 1) & ~(guint64) (align - 1);
+  return (pos + align - 1) / align * align;
+}
+
+/* char name[16] in CTF and LTTng: an array of bytes holding NUL-padded text. */
+static gboolean
+is_char_array (const TtvType *t)
+{
+  return t->kind == TTV_TYPE_ARRAY && t->element->kind == TTV_TYPE_INTEGER
+         && t->element->size_bits == 8 && t->element->align_bits % 8 == 0;
 }
 
 void
@@ -38,7 +51,7 @@ ttv_field_accessor_init (TtvFieldAccessor *acc, const TtvEventType *et, const ch
       off += (guint64) ft->fixed_size_bits;
     }
   gboolean scalar = acc->type->kind == TTV_TYPE_INTEGER || acc->type->kind == TTV_TYPE_ENUM
-                    || acc->type->kind == TTV_TYPE_STRING;
+                    || acc->type->kind == TTV_TYPE_STRING || is_char_array (acc->type);
   if (scalar)
     acc->fixed_offset_bits = (gint64) off;
 }
@@ -104,6 +117,17 @@ ttv_field_accessor_get_string (const TtvFieldAccessor *acc, const TtvEvent *ev,
         return NULL;
       if (len)
         *len = (gsize) (nul - s);
+      return s;
+    }
+  if (is_char_array (t) && acc->fixed_offset_bits >= 0)
+    {
+      guint64 base = align_up (ev->payload_bit, ev->type->fields->align_bits);
+      guint64 pos = align_up (base + (guint64) acc->fixed_offset_bits, t->align_bits);
+      if (pos > ev->data_bits || (ev->data_bits - pos) / 8 < t->length)
+        return NULL;
+      const char *s = (const char *) ev->data + pos / 8;
+      if (len)
+        *len = strnlen (s, t->length);
       return s;
     }
   if (t->kind == TTV_TYPE_ENUM)

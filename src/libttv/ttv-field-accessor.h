@@ -21,8 +21,9 @@ gboolean ttv_field_accessor_is_valid (const TtvFieldAccessor *acc);
  * field is missing, not numeric, or the event is damaged. */
 gboolean ttv_field_accessor_get_int (const TtvFieldAccessor *acc, const TtvEvent *event,
                                      TtvDecoder *scratch, gint64 *out);
-/* String value (borrowed from the trace data, valid while the event is);
- * an enum gives its label; NULL on failure. */
+/* String value (borrowed from the trace data, valid while the event is;
+ * not always NUL-terminated: use *len); an enum gives its label, a fixed
+ * char array (CTF "char name[16]") its text; NULL on failure. */
 const char *ttv_field_accessor_get_string (const TtvFieldAccessor *acc, const TtvEvent *event,
                                            TtvDecoder *scratch, gsize *len);
 

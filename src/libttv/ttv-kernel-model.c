@@ -4,6 +4,7 @@
 #include "ttv-field-accessor.h"
 #include "ttv-state-private.h"
 #include "formats/ltt/ttv-ltt.h"
+#include "formats/lttng/ttv-lttng.h"
 
 #include <string.h>
 
@@ -32,7 +33,7 @@ static const TtvKernelModelEntry ltt_table[] = {
 
 /* LTTng 2.x kernel traces (lttng-modules 2.1 to 2.13). */
 static const TtvKernelModelEntry lttng2_table[] = {
-  { "sched_switch", TTV_KM_SCHED_SWITCH, { "prev_tid", "next_tid", "prev_state" } },
+  { "sched_switch", TTV_KM_SCHED_SWITCH, { "prev_tid", "next_tid", "prev_state", "prev_comm", "next_comm" } },
   { "sched_process_fork", TTV_KM_FORK, { "parent_tid", "child_tid", "child_pid", "child_comm" } },
   { "sched_process_exec", TTV_KM_EXEC, { "filename", "tid" } },
   { "sched_process_exit", TTV_KM_EXIT, { "tid" } },
@@ -80,10 +81,16 @@ static const TtvKernelModelEntry lttng0_table[] = {
 
 static const TtvKernelModelEntry *const tables[] = { ltt_table, lttng2_table, lttng0_table };
 
+/* Enum values are mapped once, at bind time, to what the state needs: a
+ * syscall's name as a quark, a task state as a status. */
+#define MAX_CACHED_ENUM 4096
+
 typedef struct {
   TtvKernelAction action;
   GQuark syscall;                       /* from the event name ("syscall_entry_read") */
   TtvFieldAccessor fields[TTV_KM_MAX_FIELDS];
+  GArray *quark_by_value;               /* of GQuark: syscall enum labels, or NULL */
+  GArray *status_by_value;              /* of TtvProcessStatus: prev_state / status enum, or NULL */
 } Binding;
 
 struct _TtvKernelModel {
@@ -108,6 +115,57 @@ entry_matches (const TtvKernelModelEntry *e, const TtvEventType *et, const char 
   return strcmp (et->full_name, e->event) == 0 || strcmp (et->name, e->event) == 0;
 }
 
+static TtvProcessStatus status_from_label (const char *label);
+static TtvProcessStatus switch_label_status (const char *label);
+
+/* For an enum field with small values, the table value -> f(label). */
+static GArray *
+map_enum (const TtvFieldAccessor *acc, gsize elem_size, void (*fill) (const char *label, gpointer slot))
+{
+  if (!ttv_field_accessor_is_valid (acc) || acc->type->kind != TTV_TYPE_ENUM)
+    return NULL;
+  GArray *map = g_array_new (FALSE, TRUE, elem_size);
+  for (guint i = 0; i < acc->type->mappings->len; i++)
+    {
+      const TtvEnumMapping *m = &g_array_index (acc->type->mappings, TtvEnumMapping, i);
+      for (guint64 v = m->start; v <= m->end && v < MAX_CACHED_ENUM; v++)
+        {
+          if (v >= map->len)
+            g_array_set_size (map, (guint) v + 1);
+          fill (m->label, map->data + v * elem_size);
+        }
+    }
+  return map;
+}
+
+static void
+fill_quark (const char *label, gpointer slot)
+{
+  *(GQuark *) slot = g_quark_from_string (label);
+}
+
+static void
+fill_switch_status (const char *label, gpointer slot)
+{
+  *(TtvProcessStatus *) slot = switch_label_status (label);
+}
+
+static void
+fill_description_status (const char *label, gpointer slot)
+{
+  *(TtvProcessStatus *) slot = status_from_label (label);
+}
+
+static void
+binding_clear (gpointer data)
+{
+  Binding *b = data;
+  if (b->quark_by_value)
+    g_array_unref (b->quark_by_value);
+  if (b->status_by_value)
+    g_array_unref (b->status_by_value);
+}
+
 static void
 bind_event_type (Binding *b, const TtvEventType *et)
 {
@@ -124,6 +182,12 @@ bind_event_type (Binding *b, const TtvEventType *et)
         for (guint i = 0; i < TTV_KM_MAX_FIELDS; i++)
           if (e->fields[i])
             ttv_field_accessor_init (&b->fields[i], et, e->fields[i]);
+        if (b->action == TTV_KM_SYSCALL_ENTRY)
+          b->quark_by_value = map_enum (&b->fields[0], sizeof (GQuark), fill_quark);
+        else if (b->action == TTV_KM_SCHED_SWITCH)
+          b->status_by_value = map_enum (&b->fields[2], sizeof (TtvProcessStatus), fill_switch_status);
+        else if (b->action == TTV_KM_PROCESS_DESCRIPTION)
+          b->status_by_value = map_enum (&b->fields[4], sizeof (TtvProcessStatus), fill_description_status);
         return;
       }
 }
@@ -138,6 +202,7 @@ ttv_kernel_model_new (GPtrArray *traces)
     {
       const TtvTrace *trace = g_ptr_array_index (traces, i);
       GArray *bindings = g_array_sized_new (FALSE, TRUE, sizeof (Binding), trace->event_types->len);
+      g_array_set_clear_func (bindings, binding_clear);
       g_array_set_size (bindings, trace->event_types->len);
       for (guint j = 0; j < trace->event_types->len; j++)
         bind_event_type (&g_array_index (bindings, Binding, j), g_ptr_array_index (trace->event_types, j));
@@ -186,28 +251,42 @@ get_u32 (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *ev, guint
  * Linux task state bits (LTTng 2.x): 0 is runnable, EXIT_ZOMBIE (32) and
  * EXIT_DEAD (16) end it, TASK_DEAD (64/128 depending on the kernel) too. */
 static TtvProcessStatus
+switch_label_status (const char *label)
+{
+  if (g_ascii_strcasecmp (label, "RUNNING") == 0 || g_ascii_strcasecmp (label, "TASK_RUNNING") == 0)
+    return TTV_PROCESS_WAIT_CPU;
+  if (g_ascii_strcasecmp (label, "ZOMBIE") == 0)
+    return TTV_PROCESS_ZOMBIE;
+  if (g_ascii_strcasecmp (label, "DEAD") == 0)
+    return TTV_PROCESS_DEAD;
+  return TTV_PROCESS_WAIT;
+}
+
+/* The status from the cached enum table when the value is in it. */
+static gboolean
+cached_status (const Binding *b, gint64 v, TtvProcessStatus *out)
+{
+  if (b->status_by_value == NULL || v < 0 || (guint64) v >= b->status_by_value->len)
+    return FALSE;
+  *out = g_array_index (b->status_by_value, TtvProcessStatus, v);
+  return TRUE;
+}
+
+static TtvProcessStatus
 switch_out_status (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
 {
   const TtvFieldAccessor *acc = &b->fields[2];
-  if (!ttv_field_accessor_is_valid (acc))
-    return TTV_PROCESS_WAIT;
-  if (acc->type->kind == TTV_TYPE_ENUM)
-    {
-      const char *label = ttv_field_accessor_get_string (acc, ev, m->scratch, NULL);
-      if (label)
-        {
-          if (g_ascii_strcasecmp (label, "RUNNING") == 0 || g_ascii_strcasecmp (label, "TASK_RUNNING") == 0)
-            return TTV_PROCESS_WAIT_CPU;
-          if (g_ascii_strcasecmp (label, "ZOMBIE") == 0)
-            return TTV_PROCESS_ZOMBIE;
-          if (g_ascii_strcasecmp (label, "DEAD") == 0)
-            return TTV_PROCESS_DEAD;
-          return TTV_PROCESS_WAIT;
-        }
-    }
   gint64 v;
+  TtvProcessStatus status;
   if (!ttv_field_accessor_get_int (acc, ev, m->scratch, &v))
     return TTV_PROCESS_WAIT;
+  if (cached_status (b, v, &status))
+    return status;
+  if (acc->type->kind == TTV_TYPE_ENUM)
+    {
+      const char *label = ttv_type_enum_label (acc->type, (guint64) v);
+      return label ? switch_label_status (label) : TTV_PROCESS_WAIT;
+    }
   if (v == 0)
     return TTV_PROCESS_WAIT_CPU;
   if (v & (16 | 32))
@@ -237,17 +316,17 @@ static TtvProcessStatus
 description_status (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
 {
   const TtvFieldAccessor *acc = &b->fields[4];
-  if (!ttv_field_accessor_is_valid (acc))
-    return TTV_PROCESS_WAIT;
-  if (acc->type->kind == TTV_TYPE_ENUM)
-    {
-      const char *label = ttv_field_accessor_get_string (acc, ev, m->scratch, NULL);
-      if (label)
-        return status_from_label (label);
-    }
   gint64 v;
+  TtvProcessStatus status;
   if (!ttv_field_accessor_get_int (acc, ev, m->scratch, &v))
     return TTV_PROCESS_WAIT;
+  if (cached_status (b, v, &status))
+    return status;
+  if (acc->type->kind == TTV_TYPE_ENUM)
+    {
+      const char *label = ttv_type_enum_label (acc->type, (guint64) v);
+      return label ? status_from_label (label) : TTV_PROCESS_WAIT;
+    }
   switch (v)
     {
     case 1: return TTV_PROCESS_WAIT_FORK;
@@ -264,20 +343,32 @@ syscall_quark (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
   if (b->syscall)
     return b->syscall;
   const TtvFieldAccessor *acc = &b->fields[0];
-  if (acc->type && acc->type->kind == TTV_TYPE_ENUM)
-    {
-      const char *label = ttv_field_accessor_get_string (acc, ev, m->scratch, NULL);
-      if (label)
-        return g_quark_from_string (label);
-    }
   gint64 v;
   if (ttv_field_accessor_get_int (acc, ev, m->scratch, &v))
     {
+      if (b->quark_by_value && v >= 0 && (guint64) v < b->quark_by_value->len
+          && g_array_index (b->quark_by_value, GQuark, v))
+        return g_array_index (b->quark_by_value, GQuark, v);
       char name[32];
       g_snprintf (name, sizeof name, "syscall_%" G_GINT64_FORMAT, v);
       return g_quark_from_string (name);
     }
   return g_quark_from_static_string ("unknown");
+}
+
+static char *dup_string_field (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *ev);
+
+static void
+name_if_unnamed (TtvKernelModel *m, TtvState *s, const Binding *b, guint i, const TtvEvent *ev, guint32 pid)
+{
+  if (pid == 0 || !ttv_field_accessor_is_valid (&b->fields[i]))
+    return;
+  const TtvProcessState *p = ttv_state_get_process (s, pid);
+  if (p == NULL || p->name != 0)
+    return;
+  g_autofree char *name = dup_string_field (m, b, i, ev);
+  if (name && *name)
+    ttv_state_name_process (s, pid, name);
 }
 
 static char *
@@ -286,6 +377,14 @@ dup_string_field (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *
   gsize len = 0;
   const char *s = ttv_field_accessor_get_string (&b->fields[i], ev, m->scratch, &len);
   return s ? g_strndup (s, len) : NULL;
+}
+
+/* Events without a pid field are about the task running on their CPU. */
+static guint32
+running_pid (const TtvState *s, gint cpu)
+{
+  const TtvProcessState *p = ttv_state_get_running (s, cpu);
+  return p ? p->pid : TTV_PID_NONE;
 }
 
 void
@@ -298,7 +397,6 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
   gint cpu = ev->tracefile->cpu;
   TtvTime t = ev->time;
   guint32 a = 0, c = 0, d = 0;
-  const TtvProcessState *running = ttv_state_get_running (s, cpu);
 
   switch (b->action)
     {
@@ -306,7 +404,13 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
       break;
     case TTV_KM_SCHED_SWITCH:
       if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
-        ttv_state_sched_switch (s, cpu, a, c, switch_out_status (m, b, ev), t);
+        {
+          ttv_state_sched_switch (s, cpu, a, c, switch_out_status (m, b, ev), t);
+          /* LTTng names both tasks: the only names of tasks that existed
+           * before the trace when there is no statedump. */
+          name_if_unnamed (m, s, b, 3, ev, a);
+          name_if_unnamed (m, s, b, 4, ev, c);
+        }
       break;
     case TTV_KM_FORK:
       if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
@@ -321,7 +425,7 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
       {
         g_autofree char *filename = dup_string_field (m, b, 0, ev);
         if (!get_u32 (m, b, 1, ev, &a))
-          a = running ? running->pid : TTV_PID_NONE;
+          a = running_pid (s, cpu);
         if (a != TTV_PID_NONE)
           ttv_state_exec (s, a, filename, t);
       }
@@ -330,7 +434,7 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
     case TTV_KM_FREE:
     case TTV_KM_WAKEUP:
       if (!get_u32 (m, b, 0, ev, &a))
-        a = running ? running->pid : TTV_PID_NONE;
+        a = running_pid (s, cpu);
       if (a == TTV_PID_NONE)
         break;
       if (b->action == TTV_KM_EXIT)
@@ -405,9 +509,11 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
 void
 ttv_kernel_model_apply_initial (TtvKernelModel *m, TtvState *s, const TtvTrace *trace)
 {
-  /* LTT keeps the processes and interrupts that existed at trace start in
-   * control files, outside the event stream. */
+  /* LTT and LTTng 0.x keep the processes and interrupts that existed at
+   * trace start in control files, outside the event stream. */
   const GArray *procs = ttv_ltt_get_processes (trace);
+  if (procs == NULL)
+    procs = ttv_lttng_get_processes (trace);
   for (guint i = 0; procs && i < procs->len; i++)
     {
       const TtvLttProcess *p = &g_array_index (procs, TtvLttProcess, i);
@@ -416,6 +522,8 @@ ttv_kernel_model_apply_initial (TtvKernelModel *m, TtvState *s, const TtvTrace *
                                  -1, p->time);
     }
   const GArray *irqs = ttv_ltt_get_interrupts (trace);
+  if (irqs == NULL)
+    irqs = ttv_lttng_get_interrupts (trace);
   for (guint i = 0; irqs && i < irqs->len; i++)
     {
       const TtvLttInterrupt *q = &g_array_index (irqs, TtvLttInterrupt, i);

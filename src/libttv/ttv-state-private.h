@@ -38,6 +38,8 @@ void ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t);
 /* A process that existed before the trace (LTT control/processes, LTTng statedump). */
 void ttv_state_declare_process (TtvState *s, guint32 pid, guint32 tgid, guint32 ppid,
                                 const char *name, TtvProcessStatus status, gint cpu, TtvTime t);
+/* Gives a name to a task known only by its pid. */
+void ttv_state_name_process (TtvState *s, guint32 pid, const char *name);
 void ttv_state_name_irq (TtvState *s, guint32 irq, const char *name);
 void ttv_state_block_issue (TtvState *s, guint32 dev, TtvTime t);
 void ttv_state_block_complete (TtvState *s, guint32 dev, TtvTime t);

@@ -205,18 +205,24 @@ ttv_state_tracker_build (TtvStateTracker *tr, void (*progress) (double, gpointer
   return TRUE;
 }
 
+guint64
+ttv_state_tracker_run (TtvStateTracker *tr, TtvContext *ctx, TtvTime end_time,
+                       const TtvPosition *end_position, GError **error)
+{
+  g_autoptr (TtvHooks) hooks = ttv_hooks_new ();
+  ttv_hooks_add (hooks, ttv_state_tracker_hook, tr, TTV_PRIO_STATE);
+  ttv_context_process_begin (ctx, NULL, NULL, NULL, hooks, NULL);
+  guint64 n = ttv_context_process_middle (ctx, end_time, TTV_CONTEXT_NO_LIMIT, end_position, error);
+  ttv_context_process_end (ctx, NULL, NULL, NULL, hooks, NULL);
+  return n;
+}
+
 /* Replays events from the context's position while their time is <= @time. */
 static gboolean
 replay_until (TtvStateTracker *tr, TtvContext *ctx, TtvTime time, GError **error)
 {
-  const TtvEvent *ev;
   GError *local = NULL;
-  while ((ev = ttv_context_peek (ctx, &local)) != NULL && ev->time <= time)
-    {
-      ev = ttv_context_next (ctx, &local);
-      guint trace = ttv_traceset_get_stream_trace (tr->traceset, ttv_context_get_stream (ctx));
-      ttv_kernel_model_apply (tr->model, tr->state, trace, ev);
-    }
+  ttv_state_tracker_run (tr, ctx, time, NULL, &local);
   if (local)
     {
       g_propagate_error (error, local);

@@ -35,6 +35,12 @@ void             ttv_state_tracker_apply (TtvStateTracker *tracker, TtvContext *
 /* A TtvHook for ttv_hooks_add (hook_data = the tracker, prio TTV_PRIO_STATE). */
 gboolean         ttv_state_tracker_hook (gpointer tracker, gpointer call_data);
 
+/* Applies the events of @ctx from its position while their time is <=
+ * @end_time and they come before @end_position (may be NULL), through the
+ * engine's hooks; returns how many.  Check @error for failure. */
+guint64          ttv_state_tracker_run (TtvStateTracker *tracker, TtvContext *ctx, TtvTime end_time,
+                                        const TtvPosition *end_position, GError **error);
+
 /* Reads the whole traceset once from the start, computing the state, the
  * statistics and the checkpoints.  @progress (may be NULL) gets the
  * fraction done, @cancel may be NULL. */

@@ -1,6 +1,7 @@
 /* ttv-state.c: the system state and its transitions (see ttv-state.h and
  * ttv-state-private.h).  pid 0 is one idle task per CPU, as in Linux. */
 #include "ttv-state-private.h"
+#include "ttv-id-table.h"
 
 #include <string.h>
 
@@ -10,17 +11,18 @@
 typedef struct {
   TtvCpuState pub;
   TtvProcessState *idle;   /* owned: the pid 0 task of this CPU */
+  TtvProcessState *running; /* weak: cache of the task running_pid names, or NULL */
   gboolean used;
 } CpuSlot;
 
 struct _TtvState {
   TtvTime time;
   guint64 n_events;
-  GHashTable *processes;   /* pid (> 0) -> TtvProcessState *, owned */
+  TtvIdTable processes;    /* pid (> 0) -> TtvProcessState */
   GArray *cpus;            /* of CpuSlot, indexed by CPU id */
-  GHashTable *irqs;        /* id -> TtvIrqState *, owned */
-  GHashTable *softirqs;    /* id -> TtvIrqState *, owned */
-  GHashTable *blockdevs;   /* dev -> TtvBlockDevState *, owned */
+  TtvIdTable irqs;         /* id -> TtvIrqState */
+  TtvIdTable softirqs;     /* id -> TtvIrqState */
+  TtvIdTable blockdevs;    /* dev -> TtvBlockDevState */
   const TtvStateObserver *observer;  /* weak, not copied */
   gpointer observer_data;
 };
@@ -30,11 +32,11 @@ ttv_state_new (void)
 {
   TtvState *s = g_new0 (TtvState, 1);
   s->time = TTV_TIME_MIN;
-  s->processes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  ttv_id_table_init (&s->processes);
   s->cpus = g_array_new (FALSE, TRUE, sizeof (CpuSlot));
-  s->irqs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  s->softirqs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  s->blockdevs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  ttv_id_table_init (&s->irqs);
+  ttv_id_table_init (&s->softirqs);
+  ttv_id_table_init (&s->blockdevs);
   return s;
 }
 
@@ -46,23 +48,11 @@ ttv_state_free (TtvState *s)
   for (guint i = 0; i < s->cpus->len; i++)
     g_free (g_array_index (s->cpus, CpuSlot, i).idle);
   g_array_unref (s->cpus);
-  g_hash_table_unref (s->processes);
-  g_hash_table_unref (s->irqs);
-  g_hash_table_unref (s->softirqs);
-  g_hash_table_unref (s->blockdevs);
+  ttv_id_table_clear (&s->processes);
+  ttv_id_table_clear (&s->irqs);
+  ttv_id_table_clear (&s->softirqs);
+  ttv_id_table_clear (&s->blockdevs);
   g_free (s);
-}
-
-static GHashTable *
-copy_table (GHashTable *src, gsize elem_size)
-{
-  GHashTable *dst = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  GHashTableIter it;
-  gpointer k, v;
-  g_hash_table_iter_init (&it, src);
-  while (g_hash_table_iter_next (&it, &k, &v))
-    g_hash_table_insert (dst, k, g_memdup2 (v, elem_size));
-  return dst;
 }
 
 TtvState *
@@ -71,16 +61,18 @@ ttv_state_copy (const TtvState *src)
   TtvState *s = g_new0 (TtvState, 1);
   s->time = src->time;
   s->n_events = src->n_events;
-  s->processes = copy_table (src->processes, sizeof (TtvProcessState));
-  s->irqs = copy_table (src->irqs, sizeof (TtvIrqState));
-  s->softirqs = copy_table (src->softirqs, sizeof (TtvIrqState));
-  s->blockdevs = copy_table (src->blockdevs, sizeof (TtvBlockDevState));
+  ttv_id_table_copy (&s->processes, &src->processes, sizeof (TtvProcessState));
+  ttv_id_table_copy (&s->irqs, &src->irqs, sizeof (TtvIrqState));
+  ttv_id_table_copy (&s->softirqs, &src->softirqs, sizeof (TtvIrqState));
+  ttv_id_table_copy (&s->blockdevs, &src->blockdevs, sizeof (TtvBlockDevState));
   s->cpus = g_array_copy (src->cpus);
   for (guint i = 0; i < s->cpus->len; i++)
     {
       CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, i);
       if (slot->idle)
         slot->idle = g_memdup2 (slot->idle, sizeof (TtvProcessState));
+      /* The cache pointed into the source state. */
+      slot->running = NULL;
     }
   return s;
 }
@@ -169,7 +161,7 @@ find_process (const TtvState *s, guint32 pid, gint cpu)
       CpuSlot *slot = cpu_slot (s, cpu);
       return slot ? slot->idle : NULL;
     }
-  return g_hash_table_lookup (s->processes, GUINT_TO_POINTER (pid));
+  return ttv_id_table_lookup (&s->processes, pid);
 }
 
 static void
@@ -198,12 +190,12 @@ ensure_process (TtvState *s, guint32 pid, gint cpu, TtvTime t)
       CpuSlot *slot = ensure_cpu (s, cpu);
       return slot ? slot->idle : NULL;
     }
-  TtvProcessState *p = g_hash_table_lookup (s->processes, GUINT_TO_POINTER (pid));
+  TtvProcessState *p = ttv_id_table_lookup (&s->processes, pid);
   if (p == NULL)
     {
       p = g_new (TtvProcessState, 1);
       process_init (p, pid, t);
-      g_hash_table_insert (s->processes, GUINT_TO_POINTER (pid), p);
+      ttv_id_table_insert (&s->processes, pid, p);
       notify_status (s, p, TTV_PROCESS_N_STATUS);
     }
   return p;
@@ -222,13 +214,23 @@ ttv_state_get_cpu (const TtvState *s, gint cpu)
   return slot ? &slot->pub : NULL;
 }
 
+/* The running task of a CPU, through the slot's cache: this lookup happens
+ * for nearly every event, so it must not cost a hash lookup. */
+static TtvProcessState *
+slot_running (const TtvState *s, CpuSlot *slot)
+{
+  if (slot->pub.running_pid == TTV_PID_NONE)
+    return NULL;
+  if (slot->running == NULL)
+    slot->running = find_process (s, slot->pub.running_pid, slot->pub.cpu);
+  return slot->running;
+}
+
 const TtvProcessState *
 ttv_state_get_running (const TtvState *s, gint cpu)
 {
   CpuSlot *slot = cpu_slot (s, cpu);
-  if (slot == NULL || slot->pub.running_pid == TTV_PID_NONE)
-    return NULL;
-  return find_process (s, slot->pub.running_pid, cpu);
+  return slot ? slot_running (s, slot) : NULL;
 }
 
 TtvExecMode
@@ -253,7 +255,7 @@ account_cpu (TtvState *s, CpuSlot *slot, TtvTime t)
   if (slot->pub.running_pid != TTV_PID_NONE && s->observer && s->observer->cpu_time
       && t > slot->pub.since)
     {
-      TtvProcessState *p = find_process (s, slot->pub.running_pid, slot->pub.cpu);
+      TtvProcessState *p = slot_running (s, slot);
       if (p)
         {
           const TtvExecFrame *top = &p->frames[p->depth - 1];
@@ -290,6 +292,7 @@ ttv_state_sched_switch (TtvState *s, gint cpu, guint32 prev_pid, guint32 next_pi
       next->cpu = cpu;
     }
   slot->pub.running_pid = next_pid;
+  slot->running = next;
 }
 
 void
@@ -299,11 +302,11 @@ ttv_state_fork (TtvState *s, guint32 parent_pid, guint32 child_pid, guint32 chil
   if (child_pid == 0)
     return;
   TtvProcessState *parent = find_process (s, parent_pid, -1);
-  TtvProcessState *child = g_hash_table_lookup (s->processes, GUINT_TO_POINTER (child_pid));
+  TtvProcessState *child = ttv_id_table_lookup (&s->processes, child_pid);
   if (child == NULL)
     {
       child = g_new (TtvProcessState, 1);
-      g_hash_table_insert (s->processes, GUINT_TO_POINTER (child_pid), child);
+      ttv_id_table_insert (&s->processes, child_pid, child);
     }
   /* A reused pid starts a new life. */
   process_init (child, child_pid, t);
@@ -346,7 +349,10 @@ ttv_state_free_process (TtvState *s, guint32 pid, TtvTime t)
   if (p == NULL || pid == 0)
     return;
   set_status (s, p, TTV_PROCESS_DEAD, t);
-  g_hash_table_remove (s->processes, GUINT_TO_POINTER (pid));
+  for (guint i = 0; i < s->cpus->len; i++)
+    if (g_array_index (s->cpus, CpuSlot, i).running == p)
+      g_array_index (s->cpus, CpuSlot, i).running = NULL;
+  ttv_id_table_remove (&s->processes, pid);
 }
 
 void
@@ -357,30 +363,22 @@ ttv_state_wakeup (TtvState *s, guint32 pid, TtvTime t)
     set_status (s, p, TTV_PROCESS_WAIT_CPU, t);
 }
 
-static TtvProcessState *
-running_on (TtvState *s, CpuSlot *slot)
-{
-  if (slot->pub.running_pid == TTV_PID_NONE)
-    return NULL;
-  return find_process (s, slot->pub.running_pid, slot->pub.cpu);
-}
-
-static GHashTable *
+static TtvIdTable *
 irq_table (TtvState *s, TtvExecMode mode)
 {
-  return mode == TTV_MODE_IRQ ? s->irqs : mode == TTV_MODE_SOFTIRQ ? s->softirqs : NULL;
+  return mode == TTV_MODE_IRQ ? &s->irqs : mode == TTV_MODE_SOFTIRQ ? &s->softirqs : NULL;
 }
 
 static TtvIrqState *
-ensure_irq (GHashTable *table, guint32 id)
+ensure_irq (TtvIdTable *table, guint32 id)
 {
-  TtvIrqState *irq = g_hash_table_lookup (table, GUINT_TO_POINTER (id));
+  TtvIrqState *irq = ttv_id_table_lookup (table, id);
   if (irq == NULL)
     {
       irq = g_new0 (TtvIrqState, 1);
       irq->id = id;
       irq->cpu = -1;
-      g_hash_table_insert (table, GUINT_TO_POINTER (id), irq);
+      ttv_id_table_insert (table, id, irq);
     }
   return irq;
 }
@@ -392,7 +390,7 @@ ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTim
   if (slot == NULL)
     return;
   account_cpu (s, slot, t);
-  GHashTable *table = irq_table (s, mode);
+  TtvIdTable *table = irq_table (s, mode);
   if (table)
     {
       TtvIrqState *irq = ensure_irq (table, id);
@@ -404,7 +402,7 @@ ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTim
       else
         slot->pub.softirq_depth++;
     }
-  TtvProcessState *p = running_on (s, slot);
+  TtvProcessState *p = slot_running (s, slot);
   if (p == NULL)
     return;
   /* Entering a syscall from an unknown base tells us the base was user. */
@@ -421,10 +419,10 @@ ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTim
 static void
 end_irq (TtvState *s, CpuSlot *slot, TtvExecMode mode, guint32 id)
 {
-  GHashTable *table = irq_table (s, mode);
+  TtvIdTable *table = irq_table (s, mode);
   if (table == NULL)
     return;
-  TtvIrqState *irq = g_hash_table_lookup (table, GUINT_TO_POINTER (id));
+  TtvIrqState *irq = ttv_id_table_lookup (table, id);
   if (irq && irq->active > 0)
     irq->active--;
   guint *depth = mode == TTV_MODE_IRQ ? &slot->pub.irq_depth : &slot->pub.softirq_depth;
@@ -439,21 +437,22 @@ ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
   if (slot == NULL)
     return;
   account_cpu (s, slot, t);
-  TtvProcessState *p = running_on (s, slot);
+  TtvProcessState *p = slot_running (s, slot);
   if (p == NULL)
     {
       /* Still keep IRQ occupancy right without a known process. */
       if (mode == TTV_MODE_IRQ || mode == TTV_MODE_SOFTIRQ)
         {
-          GHashTableIter it;
-          gpointer k, v;
-          g_hash_table_iter_init (&it, irq_table (s, mode));
-          while (g_hash_table_iter_next (&it, &k, &v))
-            if (((TtvIrqState *) v)->active && ((TtvIrqState *) v)->cpu == cpu)
-              {
-                end_irq (s, slot, mode, GPOINTER_TO_UINT (k));
-                break;
-              }
+          g_autoptr (GPtrArray) irqs = ttv_id_table_list (irq_table (s, mode));
+          for (guint i = 0; i < irqs->len; i++)
+            {
+              const TtvIrqState *irq = g_ptr_array_index (irqs, i);
+              if (irq->active && irq->cpu == cpu)
+                {
+                  end_irq (s, slot, mode, irq->id);
+                  break;
+                }
+            }
         }
       return;
     }
@@ -498,21 +497,29 @@ ttv_state_declare_process (TtvState *s, guint32 pid, guint32 tgid, guint32 ppid,
 }
 
 void
+ttv_state_name_process (TtvState *s, guint32 pid, const char *name)
+{
+  TtvProcessState *p = find_process (s, pid, -1);
+  if (p && name && *name)
+    p->name = g_quark_from_string (name);
+}
+
+void
 ttv_state_name_irq (TtvState *s, guint32 irq, const char *name)
 {
   if (name && *name)
-    ensure_irq (s->irqs, irq)->name = g_quark_from_string (name);
+    ensure_irq (&s->irqs, irq)->name = g_quark_from_string (name);
 }
 
 static TtvBlockDevState *
 ensure_blockdev (TtvState *s, guint32 dev)
 {
-  TtvBlockDevState *b = g_hash_table_lookup (s->blockdevs, GUINT_TO_POINTER (dev));
+  TtvBlockDevState *b = ttv_id_table_lookup (&s->blockdevs, dev);
   if (b == NULL)
     {
       b = g_new0 (TtvBlockDevState, 1);
       b->dev = dev;
-      g_hash_table_insert (s->blockdevs, GUINT_TO_POINTER (dev), b);
+      ttv_id_table_insert (&s->blockdevs, dev, b);
     }
   return b;
 }
@@ -553,11 +560,9 @@ ttv_state_list_processes (const TtvState *s)
       if (slot->used)
         g_ptr_array_add (out, slot->idle);
     }
-  GHashTableIter it;
-  gpointer v;
-  g_hash_table_iter_init (&it, s->processes);
-  while (g_hash_table_iter_next (&it, NULL, &v))
-    g_ptr_array_add (out, v);
+  g_autoptr (GPtrArray) procs = ttv_id_table_list (&s->processes);
+  for (guint i = 0; i < procs->len; i++)
+    g_ptr_array_add (out, g_ptr_array_index (procs, i));
   g_ptr_array_sort (out, compare_process);
   return out;
 }
@@ -575,47 +580,27 @@ ttv_state_list_cpus (const TtvState *s)
   return out;
 }
 
-static gint
-compare_u32_first (gconstpointer a, gconstpointer b)
-{
-  guint32 x = **(guint32 * const *) a, y = **(guint32 * const *) b;
-  return x < y ? -1 : x > y;
-}
-
-static GPtrArray *
-sorted_values (GHashTable *table)
-{
-  GPtrArray *out = g_ptr_array_new ();
-  GHashTableIter it;
-  gpointer v;
-  g_hash_table_iter_init (&it, table);
-  while (g_hash_table_iter_next (&it, NULL, &v))
-    g_ptr_array_add (out, v);
-  /* Every element starts with its guint32 id. */
-  g_ptr_array_sort (out, compare_u32_first);
-  return out;
-}
-
 GPtrArray *
 ttv_state_list_irqs (const TtvState *s, gboolean soft)
 {
-  return sorted_values (soft ? s->softirqs : s->irqs);
+  return ttv_id_table_list (soft ? &s->softirqs : &s->irqs);
 }
 
 GPtrArray *
 ttv_state_list_block_devices (const TtvState *s)
 {
-  return sorted_values (s->blockdevs);
+  return ttv_id_table_list (&s->blockdevs);
 }
 
 gsize
 ttv_state_get_memory_size (const TtvState *s)
 {
   return sizeof *s
-         + (g_hash_table_size (s->processes) + s->cpus->len) * (sizeof (TtvProcessState) + 32)
+         + (ttv_id_table_size (&s->processes) + s->cpus->len) * (sizeof (TtvProcessState) + 16)
+         + s->processes.dense->len * sizeof (gpointer)
          + s->cpus->len * sizeof (CpuSlot)
-         + (g_hash_table_size (s->irqs) + g_hash_table_size (s->softirqs)) * (sizeof (TtvIrqState) + 32)
-         + g_hash_table_size (s->blockdevs) * (sizeof (TtvBlockDevState) + 32);
+         + (ttv_id_table_size (&s->irqs) + ttv_id_table_size (&s->softirqs)) * (sizeof (TtvIrqState) + 16)
+         + ttv_id_table_size (&s->blockdevs) * (sizeof (TtvBlockDevState) + 16);
 }
 
 const char *

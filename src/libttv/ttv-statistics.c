@@ -3,17 +3,19 @@
  * the same kernel model as everything else. */
 #include "ttv-statistics.h"
 #include "ttv-state-private.h"
+#include "ttv-id-table.h"
 
 #include <string.h>
 
 struct _TtvStatistics {
   GPtrArray *traces;            /* weak TtvTrace * */
   GPtrArray *type_counts;       /* per trace: GArray of guint64 by type id */
-  GHashTable *cpu_counts;       /* cpu -> guint64 * */
-  GHashTable *processes;        /* pid -> TtvProcessStats * */
-  GHashTable *syscalls;         /* GQuark -> TtvDurationStats * */
-  GHashTable *irqs;             /* irq -> TtvDurationStats * */
-  GHashTable *softirqs;         /* vec -> TtvDurationStats * */
+  GArray *cpu_counts;           /* of guint64, indexed by cpu + 1 (-1: no CPU) */
+  GArray *cpu_process;          /* of TtvProcessStats * (weak), by cpu + 1: last one counted */
+  TtvIdTable processes;         /* pid -> TtvProcessStats */
+  TtvIdTable syscalls;          /* GQuark of the name -> TtvDurationStats */
+  TtvIdTable irqs;              /* irq -> TtvDurationStats */
+  TtvIdTable softirqs;          /* vec -> TtvDurationStats */
   guint64 n_events;
 };
 
@@ -30,11 +32,12 @@ ttv_statistics_new (GPtrArray *traces)
       g_array_set_size (counts, t->event_types->len);
       g_ptr_array_add (st->type_counts, counts);
     }
-  st->cpu_counts = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  st->processes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  st->syscalls = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  st->irqs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  st->softirqs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  st->cpu_counts = g_array_new (FALSE, TRUE, sizeof (guint64));
+  st->cpu_process = g_array_new (FALSE, TRUE, sizeof (TtvProcessStats *));
+  ttv_id_table_init (&st->processes);
+  ttv_id_table_init (&st->syscalls);
+  ttv_id_table_init (&st->irqs);
+  ttv_id_table_init (&st->softirqs);
   return st;
 }
 
@@ -45,36 +48,37 @@ ttv_statistics_free (TtvStatistics *st)
     return;
   g_ptr_array_unref (st->traces);
   g_ptr_array_unref (st->type_counts);
-  g_hash_table_unref (st->cpu_counts);
-  g_hash_table_unref (st->processes);
-  g_hash_table_unref (st->syscalls);
-  g_hash_table_unref (st->irqs);
-  g_hash_table_unref (st->softirqs);
+  g_array_unref (st->cpu_counts);
+  g_array_unref (st->cpu_process);
+  ttv_id_table_clear (&st->processes);
+  ttv_id_table_clear (&st->syscalls);
+  ttv_id_table_clear (&st->irqs);
+  ttv_id_table_clear (&st->softirqs);
   g_free (st);
 }
 
 static TtvProcessStats *
 process_stats (TtvStatistics *st, guint32 pid)
 {
-  TtvProcessStats *p = g_hash_table_lookup (st->processes, GUINT_TO_POINTER (pid));
+  TtvProcessStats *p = ttv_id_table_lookup (&st->processes, pid);
   if (p == NULL)
     {
       p = g_new0 (TtvProcessStats, 1);
       p->pid = pid;
-      g_hash_table_insert (st->processes, GUINT_TO_POINTER (pid), p);
+      ttv_id_table_insert (&st->processes, pid, p);
     }
   return p;
 }
 
 static void
-add_duration (GHashTable *table, guint32 key, TtvTime d)
+add_duration (TtvIdTable *table, guint32 key, TtvTime d)
 {
-  TtvDurationStats *ds = g_hash_table_lookup (table, GUINT_TO_POINTER (key));
+  TtvDurationStats *ds = ttv_id_table_lookup (table, key);
   if (ds == NULL)
     {
       ds = g_new0 (TtvDurationStats, 1);
       ds->min = TTV_TIME_MAX;
-      g_hash_table_insert (table, GUINT_TO_POINTER (key), ds);
+      ttv_id_table_insert (table, key, ds);
     }
   ds->count++;
   ds->total += d;
@@ -97,13 +101,13 @@ on_frame_end (gpointer data, gint cpu, guint32 pid, const TtvExecFrame *f, TtvTi
   switch (f->mode)
     {
     case TTV_MODE_SYSCALL:
-      add_duration (st->syscalls, f->id, d);
+      add_duration (&st->syscalls, f->id, d);
       break;
     case TTV_MODE_IRQ:
-      add_duration (st->irqs, f->id, d);
+      add_duration (&st->irqs, f->id, d);
       break;
     case TTV_MODE_SOFTIRQ:
-      add_duration (st->softirqs, f->id, d);
+      add_duration (&st->softirqs, f->id, d);
       break;
     default:
       break;
@@ -133,17 +137,22 @@ ttv_statistics_count_event (TtvStatistics *st, guint trace_index, const TtvEvent
         g_array_index (counts, guint64, ev->type->id)++;
     }
   gint cpu = ev->tracefile->cpu;
-  guint64 *c = g_hash_table_lookup (st->cpu_counts, GINT_TO_POINTER (cpu));
-  if (c == NULL)
+  guint slot = (guint) (cpu + 1);
+  if (cpu < -1 || cpu > 65535)
+    return;
+  if (slot >= st->cpu_counts->len)
     {
-      c = g_new0 (guint64, 1);
-      g_hash_table_insert (st->cpu_counts, GINT_TO_POINTER (cpu), c);
+      g_array_set_size (st->cpu_counts, slot + 1);
+      g_array_set_size (st->cpu_process, slot + 1);
     }
-  (*c)++;
+  g_array_index (st->cpu_counts, guint64, slot)++;
   const TtvProcessState *p = state ? ttv_state_get_running (state, cpu) : NULL;
   if (p)
     {
-      TtvProcessStats *ps = process_stats (st, p->pid);
+      /* Consecutive events of a CPU mostly come from the same process. */
+      TtvProcessStats *ps = g_array_index (st->cpu_process, TtvProcessStats *, slot);
+      if (ps == NULL || ps->pid != p->pid)
+        g_array_index (st->cpu_process, TtvProcessStats *, slot) = ps = process_stats (st, p->pid);
       ps->events++;
       if (p->name)
         ps->name = p->name;
@@ -168,47 +177,33 @@ ttv_statistics_get_type_count (const TtvStatistics *st, guint trace_index, guint
 guint64
 ttv_statistics_get_cpu_count (const TtvStatistics *st, gint cpu)
 {
-  guint64 *c = g_hash_table_lookup (st->cpu_counts, GINT_TO_POINTER (cpu));
-  return c ? *c : 0;
-}
-
-static gint
-compare_pid (gconstpointer a, gconstpointer b)
-{
-  guint32 x = (*(TtvProcessStats * const *) a)->pid, y = (*(TtvProcessStats * const *) b)->pid;
-  return x < y ? -1 : x > y;
+  guint slot = (guint) (cpu + 1);
+  return cpu >= -1 && slot < st->cpu_counts->len ? g_array_index (st->cpu_counts, guint64, slot) : 0;
 }
 
 GPtrArray *
 ttv_statistics_list_processes (const TtvStatistics *st)
 {
-  GPtrArray *out = g_ptr_array_new ();
-  GHashTableIter it;
-  gpointer v;
-  g_hash_table_iter_init (&it, st->processes);
-  while (g_hash_table_iter_next (&it, NULL, &v))
-    g_ptr_array_add (out, v);
-  g_ptr_array_sort (out, compare_pid);
-  return out;
+  return ttv_id_table_list (&st->processes);
 }
 
 const TtvProcessStats *
 ttv_statistics_get_process (const TtvStatistics *st, guint32 pid)
 {
-  return g_hash_table_lookup (st->processes, GUINT_TO_POINTER (pid));
+  return ttv_id_table_lookup (&st->processes, pid);
 }
 
 const TtvDurationStats *
 ttv_statistics_get_syscall (const TtvStatistics *st, const char *name)
 {
   GQuark q = g_quark_try_string (name);
-  return q ? g_hash_table_lookup (st->syscalls, GUINT_TO_POINTER (q)) : NULL;
+  return q ? ttv_id_table_lookup (&st->syscalls, q) : NULL;
 }
 
 const TtvDurationStats *
 ttv_statistics_get_irq (const TtvStatistics *st, guint32 irq, gboolean soft)
 {
-  return g_hash_table_lookup (soft ? st->softirqs : st->irqs, GUINT_TO_POINTER (irq));
+  return ttv_id_table_lookup (soft ? &st->softirqs : &st->irqs, irq);
 }
 
 static void
@@ -234,18 +229,17 @@ compare_rows (gconstpointer a, gconstpointer b)
 }
 
 static void
-append_duration_table (GString *out, const char *title, GHashTable *table, gboolean quark_keys)
+append_duration_table (GString *out, const char *title, const TtvIdTable *table, gboolean quark_keys)
 {
-  if (g_hash_table_size (table) == 0)
+  if (ttv_id_table_size (table) == 0)
     return;
   g_string_append_printf (out, "\n%-24s %10s %14s %14s %14s\n", title, "count", "total s", "min s", "max s");
   g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (DurationRow));
-  GHashTableIter it;
-  gpointer k, v;
-  g_hash_table_iter_init (&it, table);
-  while (g_hash_table_iter_next (&it, &k, &v))
+  g_autoptr (GArray) ids = ttv_id_table_list_ids (table);
+  for (guint i = 0; i < ids->len; i++)
     {
-      DurationRow row = { GPOINTER_TO_UINT (k), quark_keys ? g_quark_to_string (GPOINTER_TO_UINT (k)) : NULL, v };
+      guint32 id = g_array_index (ids, guint32, i);
+      DurationRow row = { id, quark_keys ? g_quark_to_string (id) : NULL, ttv_id_table_lookup (table, id) };
       g_array_append_val (rows, row);
     }
   g_array_sort (rows, compare_rows);
@@ -264,13 +258,6 @@ append_duration_table (GString *out, const char *title, GHashTable *table, gbool
       append_ns_as_seconds (out, row->stats->max);
       g_string_append_c (out, '\n');
     }
-}
-
-static gint
-compare_int (gconstpointer a, gconstpointer b)
-{
-  gint x = *(const gint *) a, y = *(const gint *) b;
-  return x < y ? -1 : x > y;
 }
 
 void
@@ -295,20 +282,11 @@ ttv_statistics_append_text (const TtvStatistics *st, GString *out)
     }
 
   g_string_append_printf (out, "\n%-8s %12s\n", "cpu", "events");
-  g_autoptr (GArray) cpus = g_array_new (FALSE, FALSE, sizeof (gint));
-  GHashTableIter it;
-  gpointer k;
-  g_hash_table_iter_init (&it, st->cpu_counts);
-  while (g_hash_table_iter_next (&it, &k, NULL))
+  for (guint slot = 0; slot < st->cpu_counts->len; slot++)
     {
-      gint cpu = GPOINTER_TO_INT (k);
-      g_array_append_val (cpus, cpu);
-    }
-  g_array_sort (cpus, compare_int);
-  for (guint i = 0; i < cpus->len; i++)
-    {
-      gint cpu = g_array_index (cpus, gint, i);
-      g_string_append_printf (out, "%-8d %12" G_GUINT64_FORMAT "\n", cpu, ttv_statistics_get_cpu_count (st, cpu));
+      guint64 n = g_array_index (st->cpu_counts, guint64, slot);
+      if (n)
+        g_string_append_printf (out, "%-8d %12" G_GUINT64_FORMAT "\n", (gint) slot - 1, n);
     }
 
   g_string_append_printf (out, "\n%-8s %-16s %10s %14s %14s %14s %14s %14s\n", "pid", "name", "events",
@@ -325,7 +303,7 @@ ttv_statistics_append_text (const TtvStatistics *st, GString *out)
           g_string_append_c (out, m + 1 < TTV_MODE_N ? ' ' : '\n');
         }
     }
-  append_duration_table (out, "syscall", st->syscalls, TRUE);
-  append_duration_table (out, "irq", st->irqs, FALSE);
-  append_duration_table (out, "softirq", st->softirqs, FALSE);
+  append_duration_table (out, "syscall", &st->syscalls, TRUE);
+  append_duration_table (out, "irq", &st->irqs, FALSE);
+  append_duration_table (out, "softirq", &st->softirqs, FALSE);
 }

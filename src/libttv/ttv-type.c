@@ -252,6 +252,13 @@ const char *
 ttv_type_enum_label (const TtvType *enum_type, guint64 raw)
 {
   g_return_val_if_fail (enum_type != NULL && enum_type->kind == TTV_TYPE_ENUM, NULL);
+  /* Most enums number their labels 0, 1, 2...: try the direct slot first. */
+  if (raw < enum_type->mappings->len)
+    {
+      const TtvEnumMapping *m = &g_array_index (enum_type->mappings, TtvEnumMapping, raw);
+      if (m->start == raw && m->end == raw)
+        return m->label;
+    }
   for (guint i = 0; i < enum_type->mappings->len; i++)
     {
       const TtvEnumMapping *m = &g_array_index (enum_type->mappings, TtvEnumMapping, i);

@@ -165,10 +165,16 @@ typedef struct {
   TtvLttngLayout layout;     /* of the cpu files (all agree) */
   TtvEventType **by_id[256]; /* owned arrays of 256 weak pointers, by facility then event id */
   GPtrArray *files;          /* of TtvLttngFile *, owned: one per tracefile */
+  GArray *processes;         /* of TtvLttProcess, owned */
+  GArray *interrupts;        /* of TtvLttInterrupt, owned */
 } TtvLttngTrace;
 
 /* Reads every control/facilities_N and adds an event type per marker. */
 gboolean ttv_lttng_facilities_read (TtvTrace *trace, TtvLttngTrace *priv, GError **error);
+
+/* --- ttv-lttng-control.c: initial state from control/processes_N, interrupts_N */
+
+gboolean ttv_lttng_control_read (TtvTrace *trace, TtvLttngTrace *priv, GError **error);
 
 /* --- ttv-lttng-cursor.c ------------------------------------------------- */
 

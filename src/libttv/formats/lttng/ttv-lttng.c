@@ -91,6 +91,10 @@ lttng_trace_free (TtvLttngTrace *p)
   for (guint i = 0; i < 256; i++)
     g_free (p->by_id[i]);
   g_ptr_array_unref (p->files);
+  if (p->processes)
+    g_array_unref (p->processes);
+  if (p->interrupts)
+    g_array_unref (p->interrupts);
   g_free (p);
 }
 
@@ -169,7 +173,7 @@ lttng_open (TtvTrace *trace, GError **error)
         }
       flight |= f->first.flight_recorder != 0;
     }
-  if (!ttv_lttng_facilities_read (trace, priv, error))
+  if (!ttv_lttng_facilities_read (trace, priv, error) || !ttv_lttng_control_read (trace, priv, error))
     goto fail;
   for (guint i = 0; i < cpus->len; i++)
     {

@@ -1,0 +1,382 @@
+/* test-state.c: the state engine against brute force and against the truth.
+ * Traces come from the simulated kernel (whose own state is the truth) and
+ * from the real CTF kernel traces in ../shared/traces when present. */
+#include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-context.h"
+#include "ttv-state-tracker.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#define N_CPUS 4
+static const guint cpu_ids[N_CPUS] = { 0, 1, 3, 6 };
+
+/* A sample of the simulator's truth after one event. */
+typedef struct {
+  TtvTime time;
+  gint running[N_CPUS];
+  gboolean unique;          /* the next event has a later time: the state at @time is this */
+} Truth;
+
+typedef struct {
+  TtvSim *sim;
+  GArray *truths;           /* of Truth */
+  guint64 n;
+  GRand *rand;
+} Tap;
+
+static gboolean
+tap_event (gpointer data, gint stream, TtvTime time, guint event, const TtvScalar *values,
+           guint n_values, GError **error)
+{
+  Tap *tap = data;
+  tap->n++;
+  if (tap->truths->len > 0)
+    {
+      Truth *last = &g_array_index (tap->truths, Truth, tap->truths->len - 1);
+      if (last->unique && time == last->time)
+        last->unique = FALSE;
+    }
+  if (stream >= 0 && g_rand_int_range (tap->rand, 0, 500) == 0)
+    {
+      Truth t = { time, { 0 }, TRUE };
+      for (guint i = 0; i < N_CPUS; i++)
+        t.running[i] = ttv_sim_get_running_pid (tap->sim, cpu_ids[i]);
+      g_array_append_val (tap->truths, t);
+    }
+  return TRUE;
+}
+
+typedef struct {
+  char *dir;
+  TtvTraceset *ts;
+  GArray *truths;
+  GHashTable *final_names;  /* pid -> name at the end, for live processes */
+  gint final_running[N_CPUS];
+} Fixture;
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  guint64 n_events = GPOINTER_TO_SIZE (data);
+  g_autoptr (GError) error = NULL;
+  f->dir = g_dir_make_tmp ("ttv-state-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *trace_dir = g_build_filename (f->dir, "trace", NULL);
+
+  TtvSimOptions so;
+  ttv_sim_options_init (&so);
+  so.seed = 7;
+  so.cpu_ids = cpu_ids;
+  so.n_cpus = N_CPUS;
+  so.n_processes = 40;
+  so.max_events = n_events;
+  g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
+  g_assert_no_error (error);
+  TtvLttWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = TTV_LTT_ARCH_LP64,
+                             .block_size = 16384, .start_time = so.start_time, .n_cpu_slots = 7 };
+  Tap tap = { sim, g_array_new (FALSE, FALSE, sizeof (Truth)), 0, g_rand_new_with_seed (3) };
+  g_assert_true (ttv_ltt_write_simulation (trace_dir, sim, &wo, tap_event, &tap, NULL, &error));
+  g_assert_no_error (error);
+  g_rand_free (tap.rand);
+  f->truths = tap.truths;
+  for (guint i = 0; i < N_CPUS; i++)
+    f->final_running[i] = ttv_sim_get_running_pid (sim, cpu_ids[i]);
+  f->final_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  for (guint pid = 1; pid < 100000; pid++)
+    {
+      const char *name = ttv_sim_get_process_name (sim, pid);
+      if (name)
+        g_hash_table_insert (f->final_names, GUINT_TO_POINTER (pid), g_strdup (name));
+    }
+
+  f->ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (f->ts, trace_dir, &error));
+  g_assert_no_error (error);
+}
+
+static gboolean
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  if (dir)
+    {
+      const char *name;
+      while ((name = g_dir_read_name (dir)))
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+        }
+    }
+  return g_remove (path) == 0;
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  ttv_traceset_unref (f->ts);
+  g_array_unref (f->truths);
+  g_hash_table_unref (f->final_names);
+  remove_tree (f->dir);
+  g_free (f->dir);
+}
+
+static gint
+running_pid (const TtvState *s, gint cpu)
+{
+  const TtvProcessState *p = ttv_state_get_running (s, cpu);
+  return p ? (gint) p->pid : -1;
+}
+
+/* The state computed from the trace equals the simulator's own state. */
+static void
+test_truth (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvStateTracker) tr = ttv_state_tracker_new (f->ts, NULL);
+  g_assert_true (ttv_state_tracker_build (tr, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  const TtvState *end = ttv_state_tracker_get_state (tr);
+  for (guint i = 0; i < N_CPUS; i++)
+    g_assert_cmpint (running_pid (end, (gint) cpu_ids[i]), ==, f->final_running[i]);
+  GHashTableIter it;
+  gpointer k, v;
+  g_hash_table_iter_init (&it, f->final_names);
+  guint checked = 0;
+  while (g_hash_table_iter_next (&it, &k, &v))
+    {
+      const TtvProcessState *p = ttv_state_get_process (end, GPOINTER_TO_UINT (k));
+      g_assert_nonnull (p);
+      g_assert_cmpstr (g_quark_to_string (p->name), ==, v);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >, 10);
+
+  guint compared = 0;
+  for (guint i = 0; i < f->truths->len; i++)
+    {
+      const Truth *t = &g_array_index (f->truths, Truth, i);
+      if (!t->unique)
+        continue;
+      g_autoptr (TtvState) s = ttv_state_tracker_dup_state_at (tr, t->time, &error);
+      g_assert_no_error (error);
+      for (guint c = 0; c < N_CPUS; c++)
+        g_assert_cmpint (running_pid (s, (gint) cpu_ids[c]), ==, t->running[c]);
+      compared++;
+    }
+  g_assert_cmpuint (compared, >, 50);
+}
+
+static void
+check_checkpoints_against_replay (TtvTraceset *ts, const TtvCheckpointPolicy *policy, guint n_times,
+                                  guint min_checkpoints)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvStateTracker) tr = ttv_state_tracker_new (ts, policy);
+  g_assert_true (ttv_state_tracker_build (tr, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ttv_state_tracker_get_n_checkpoints (tr), >=, min_checkpoints);
+  if (policy && policy->max_memory)
+    g_assert_cmpuint (ttv_state_tracker_get_checkpoint_memory (tr), <=, policy->max_memory);
+
+  /* Times at events (many of them shared by several CPUs), between events,
+   * and outside the trace. */
+  g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  const TtvEvent *ev;
+  while ((ev = ttv_context_next (ctx, &error)))
+    g_array_append_val (times, ev->time);
+  g_assert_no_error (error);
+  g_assert_cmpuint (times->len, >, 0);
+
+  g_autoptr (GRand) rand = g_rand_new_with_seed (11);
+  for (guint i = 0; i < n_times; i++)
+    {
+      TtvTime t;
+      switch (i % 4)
+        {
+        case 0:
+          t = g_array_index (times, TtvTime, g_rand_int_range (rand, 0, (gint) times->len));
+          break;
+        case 1:
+          t = g_array_index (times, TtvTime, g_rand_int_range (rand, 0, (gint) times->len)) - 1;
+          break;
+        case 2:
+          t = ttv_traceset_get_start (ts) + (TtvTime) (g_rand_double (rand)
+                                                       * (double) (ttv_traceset_get_end (ts) - ttv_traceset_get_start (ts)));
+          break;
+        default:
+          t = i % 8 == 3 ? ttv_traceset_get_start (ts) - 5 : ttv_traceset_get_end (ts) + 5;
+          break;
+        }
+      g_autoptr (TtvState) a = ttv_state_tracker_dup_state_at (tr, t, &error);
+      g_assert_no_error (error);
+      g_autoptr (TtvState) b = ttv_state_tracker_dup_state_by_replay (tr, t, &error);
+      g_assert_no_error (error);
+      g_autoptr (GString) diff = g_string_new (NULL);
+      if (!ttv_state_equal (a, b, diff))
+        g_error ("state at %" G_GINT64_FORMAT " through checkpoints differs from replay: %s", t, diff->str);
+    }
+}
+
+static void
+test_checkpoints (Fixture *f, gconstpointer data)
+{
+  TtvCheckpointPolicy policy = { 997, 0 };
+  check_checkpoints_against_replay (f->ts, &policy, 200, 20);
+}
+
+/* A small memory budget thins the checkpoints but keeps the results. */
+static void
+test_checkpoint_memory_bound (Fixture *f, gconstpointer data)
+{
+  TtvCheckpointPolicy policy = { 500, 64 * 1024 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvStateTracker) tr = ttv_state_tracker_new (f->ts, &policy);
+  g_assert_true (ttv_state_tracker_build (tr, NULL, NULL, NULL, &error));
+  g_assert_cmpuint (ttv_state_tracker_get_interval (tr), >, 500);
+  check_checkpoints_against_replay (f->ts, &policy, 60, 2);
+}
+
+/* Statistics against counts made here, by plain reading. */
+static void
+test_statistics (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvStateTracker) tr = ttv_state_tracker_new (f->ts, NULL);
+  g_assert_true (ttv_state_tracker_build (tr, NULL, NULL, NULL, &error));
+  TtvStatistics *st = ttv_state_tracker_get_statistics (tr);
+
+  TtvTrace *trace = ttv_traceset_get_trace (f->ts, 0);
+  g_autoptr (GHashTable) per_type = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) per_cpu = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) syscalls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* Per CPU the running pid; per pid the open syscall names (a stack). */
+  gint running[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+  g_autoptr (GHashTable) open = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                                       (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (TtvDecoder) dec = ttv_decoder_new ();
+  g_autoptr (TtvContext) ctx = ttv_context_new (f->ts, &error);
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  guint64 total = 0;
+  const TtvEvent *ev;
+  while ((ev = ttv_context_next (ctx, &error)))
+    {
+      total++;
+      gpointer k = GUINT_TO_POINTER (ev->type->id);
+      g_hash_table_insert (per_type, k, GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (per_type, k)) + 1));
+      k = GINT_TO_POINTER (ev->tracefile->cpu);
+      g_hash_table_insert (per_cpu, k, GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (per_cpu, k)) + 1));
+
+      const char *name = ev->type->name;
+      gboolean entry = g_str_equal (name, "syscall_entry"), exit = g_str_equal (name, "syscall_exit");
+      if (!g_str_equal (name, "sched_switch") && !entry && !exit)
+        continue;
+      ttv_decoder_reset (dec);
+      gint32 root = ttv_event_decode_fields (ev, dec, &error);
+      g_assert_no_error (error);
+      const TtvValue *r = ttv_decoder_get (dec, (guint32) root);
+      gint cpu = ev->tracefile->cpu;
+      if (g_str_equal (name, "sched_switch"))
+        {
+          guint64 next;
+          g_assert_true (ttv_value_get_uint (ttv_decoder_get_field (dec, r, "next_pid"), &next));
+          running[cpu] = (gint) next;
+          continue;
+        }
+      if (running[cpu] < 0)
+        continue;
+      GPtrArray *stack = g_hash_table_lookup (open, GINT_TO_POINTER (running[cpu]));
+      if (stack == NULL)
+        {
+          stack = g_ptr_array_new_with_free_func (g_free);
+          g_hash_table_insert (open, GINT_TO_POINTER (running[cpu]), stack);
+        }
+      if (entry)
+        {
+          const TtvValue *id = ttv_decoder_get_field (dec, r, "syscall_id");
+          g_ptr_array_add (stack, g_strdup (ttv_type_enum_label (id->type, id->v.u)));
+        }
+      else if (stack->len > 0)
+        {
+          char *sc = g_ptr_array_steal_index (stack, stack->len - 1);
+          g_hash_table_insert (syscalls, sc, GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (syscalls, sc)) + 1));
+        }
+    }
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (ttv_statistics_get_n_events (st), ==, total);
+  for (guint i = 0; i < trace->event_types->len; i++)
+    g_assert_cmpuint (ttv_statistics_get_type_count (st, 0, i), ==,
+                      GPOINTER_TO_SIZE (g_hash_table_lookup (per_type, GUINT_TO_POINTER (i))));
+  for (guint i = 0; i < N_CPUS; i++)
+    g_assert_cmpuint (ttv_statistics_get_cpu_count (st, (gint) cpu_ids[i]), ==,
+                      GPOINTER_TO_SIZE (g_hash_table_lookup (per_cpu, GINT_TO_POINTER (cpu_ids[i]))));
+  GHashTableIter it;
+  gpointer k, v;
+  g_hash_table_iter_init (&it, syscalls);
+  guint n_names = 0;
+  while (g_hash_table_iter_next (&it, &k, &v))
+    {
+      const TtvDurationStats *ds = ttv_statistics_get_syscall (st, k);
+      g_assert_nonnull (ds);
+      g_assert_cmpuint (ds->count, ==, GPOINTER_TO_SIZE (v));
+      g_assert_cmpint (ds->min, <=, ds->max);
+      g_assert_cmpint (ds->total, >=, ds->max);
+      n_names++;
+    }
+  g_assert_cmpuint (n_names, >, 5);
+
+  /* The text table lists every syscall seen. */
+  g_autoptr (GString) text = g_string_new (NULL);
+  ttv_statistics_append_text (st, text);
+  g_assert_nonnull (strstr (text->str, "\nsyscall "));
+  g_assert_nonnull (strstr (text->str, "core.sched_switch"));
+}
+
+/* The real LTTng kernel traces: checkpoints against replay. */
+static void
+test_real_ctf (gconstpointer data)
+{
+  const char *name = data;
+  const char *shared = g_getenv ("TTV_SHARED_DIR");
+  g_autofree char *path = g_build_filename (shared ? shared : "../shared", "traces", "ctf", name, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_autofree char *msg = g_strdup_printf ("%s absent: the shared traces are not beside the project", path);
+      g_test_skip (msg);
+      return;
+    }
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  if (!ttv_traceset_add_path (ts, path, &error))
+    g_error ("%s: %s", path, error->message);
+  TtvCheckpointPolicy policy = { 1500, 0 };
+  check_checkpoints_against_replay (ts, &policy, 80, 5);
+
+  /* A kernel trace has a running process on its CPUs at its end. */
+  g_autoptr (TtvStateTracker) tr = ttv_state_tracker_new (ts, NULL);
+  g_assert_true (ttv_state_tracker_build (tr, NULL, NULL, NULL, &error));
+  g_autoptr (GPtrArray) cpus = ttv_state_list_cpus (ttv_state_tracker_get_state (tr));
+  g_assert_cmpuint (cpus->len, >, 0);
+  guint known = 0;
+  for (guint i = 0; i < cpus->len; i++)
+    known += ((const TtvCpuState *) g_ptr_array_index (cpus, i))->running_pid != TTV_PID_NONE;
+  g_assert_cmpuint (known, >, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/state/sim/truth", Fixture, GSIZE_TO_POINTER (120000), fixture_set_up, test_truth, fixture_tear_down);
+  g_test_add ("/state/sim/checkpoints", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_checkpoints, fixture_tear_down);
+  g_test_add ("/state/sim/checkpoint-memory", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_checkpoint_memory_bound, fixture_tear_down);
+  g_test_add ("/state/sim/statistics", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_statistics, fixture_tear_down);
+  g_test_add_data_func ("/state/ctf/arm64-kernel", "arm64-kernel", test_real_ctf);
+  g_test_add_data_func ("/state/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);
+  g_test_add_data_func ("/state/ctf/scp-kernel", "scp-kernel", test_real_ctf);
+  return g_test_run ();
+}
