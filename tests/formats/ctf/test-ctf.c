@@ -7,6 +7,7 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>  /* truncate */
 
 /* --- helpers ----------------------------------------------------------- */
 
@@ -644,6 +645,45 @@ has_warning (TtvTrace *t, const char *a, const char *b)
 }
 
 static void
+test_lost_events (void)
+{
+  NEED_TRACE (src, "scp-kernel");
+  g_autofree char *dir = copy_trace (src, NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  {
+    g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+    g_assert_no_error (error);
+    TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+    g_assert_cmpuint (tf->lost->len, ==, 0);
+    CtfStreamFile *sf = tf->priv;
+    for (guint i = 0; i < sf->packets->len; i++)
+      g_array_append_val (offsets, g_array_index (sf->packets, CtfPacket, i).offset);
+  }
+  /* events_discarded (64-bit LE, after magic, uuid, stream_id and four
+   * 64-bit context fields): 0, 0, 0, 5, 5, 5, 12, 12, 12, 12. */
+  for (guint i = 3; i < offsets->len; i++)
+    {
+      guint64 v = GUINT64_TO_LE (i < 6 ? 5 : 12);
+      patch_file (dir, "channel0_0", g_array_index (offsets, guint64, i) + 56, &v, 8);
+    }
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  CtfStreamFile *sf = tf->priv;
+  g_assert_cmpuint (tf->lost->len, ==, 2);
+  const TtvLostRange *a = &g_array_index (tf->lost, TtvLostRange, 0);
+  const TtvLostRange *b = &g_array_index (tf->lost, TtvLostRange, 1);
+  g_assert_cmpuint (a->count, ==, 5);
+  g_assert_cmpuint (b->count, ==, 7);
+  g_assert_cmpint (a->start, ==, g_array_index (sf->packets, CtfPacket, 2).t_end);
+  g_assert_cmpint (a->end, ==, g_array_index (sf->packets, CtfPacket, 3).t_end);
+  g_assert_cmpint (b->start, <, b->end);
+  g_assert_cmpuint (read_file (tf, &error), ==, 110771);
+  remove_tree (dir);
+}
+
+static void
 test_bad_metadata (void)
 {
   NEED_TRACE (src, "glxgears-ust");
@@ -834,6 +874,7 @@ main (int argc, char **argv)
       g_autofree char *path = g_strdup_printf ("/ctf/real/seek/%s", seeks[i]);
       g_test_add_data_func (path, seeks[i], test_seek);
     }
+  g_test_add_func ("/ctf/real/lost-events", test_lost_events);
   g_test_add_func ("/ctf/bad/metadata-syntax", test_bad_metadata);
   g_test_add_func ("/ctf/bad/truncated-packet", test_truncated_packet);
   g_test_add_func ("/ctf/bad/magic-and-stream-id", test_bad_magic_and_stream_id);

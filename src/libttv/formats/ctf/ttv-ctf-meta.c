@@ -6,8 +6,6 @@
 
 #define DENSE_ID_LIMIT 65536
 
-void ttv_ctf_meta_finish (CtfMeta *meta);
-
 CtfMeta *
 ttv_ctf_meta_new (void)
 {

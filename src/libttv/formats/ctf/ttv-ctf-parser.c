@@ -34,8 +34,6 @@ typedef struct {
   guint depth;
 } Parser;
 
-void ttv_ctf_meta_finish (CtfMeta *meta);
-
 /* --- tokens ------------------------------------------------------------ */
 
 static void

@@ -133,6 +133,8 @@ void     ttv_ctf_meta_free (CtfMeta *meta);
 /* Parses TSDL @text into a model (types finished, event classes linked to
  * stream classes, clocks resolved).  Errors name @path, line and column. */
 CtfMeta *ttv_ctf_parse (const char *text, gsize len, const char *path, GError **error);
+/* Resolution pass (ttv-ctf-meta.c), run by ttv_ctf_parse(). */
+void            ttv_ctf_meta_finish (CtfMeta *meta);
 CtfStreamClass *ttv_ctf_meta_find_stream (const CtfMeta *meta, guint64 id);
 CtfEventClass  *ttv_ctf_stream_find_event (const CtfStreamClass *sc, guint64 id);
 CtfClock       *ttv_ctf_meta_find_clock (const CtfMeta *meta, const char *name);
