@@ -140,6 +140,36 @@ position_context (TtvContext *ctx, TtvTraceset *ts, TtvTime start, GError **erro
   return ttv_context_seek_begin (ctx, error);
 }
 
+typedef struct {
+  const TtvTracefile *tracefile;
+  TtvLostRange range;
+} LostMark;
+
+static gint
+compare_lost (gconstpointer a, gconstpointer b)
+{
+  const LostMark *x = a, *y = b;
+  return x->range.start < y->range.start ? -1 : x->range.start > y->range.start;
+}
+
+/* Every lost-events range of the traceset, by start time. */
+static GArray *
+collect_lost (TtvTraceset *ts)
+{
+  GArray *marks = g_array_new (FALSE, FALSE, sizeof (LostMark));
+  for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
+    {
+      const TtvTracefile *tf = ttv_traceset_get_tracefile (ts, i);
+      for (guint j = 0; tf->lost && j < tf->lost->len; j++)
+        {
+          LostMark m = { tf, g_array_index (tf->lost, TtvLostRange, j) };
+          g_array_append_val (marks, m);
+        }
+    }
+  g_array_sort (marks, compare_lost);
+  return marks;
+}
+
 static int
 print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportFormat format)
 {
@@ -161,6 +191,8 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
 
   TtvReportOptions options = { format, args.position, args.state, ttv_traceset_get_n_traces (ts) > 1 };
   g_autoptr (TtvReportPrinter) printer = ttv_report_printer_new (&options);
+  g_autoptr (GArray) lost = collect_lost (ts);
+  guint next_lost = 0;
   guint64 printed = 0;
   for (;;)
     {
@@ -179,6 +211,14 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
       printed++;
       if (args.stats)
         continue;
+      /* Lost events are shown where they happened, before the first event
+       * that follows them. */
+      for (; next_lost < lost->len && g_array_index (lost, LostMark, next_lost).range.start <= ev->time; next_lost++)
+        {
+          const LostMark *mark = &g_array_index (lost, LostMark, next_lost);
+          if (mark->range.end >= start)
+            ttv_report_printer_append_lost (printer, mark->tracefile, &mark->range, o->buf);
+        }
       ttv_report_printer_append (printer, ev, pos, tracker ? ttv_state_tracker_get_state (tracker) : NULL, o->buf);
       if (!output_flush (o, FALSE, &error))
         break;

@@ -1,6 +1,8 @@
 /* ttv-report.c: formatting events as report lines (see ttv-report.h).
  * Fields come from the one decoder, so every format prints the same way. */
 #include "ttv-report.h"
+#include "formats/ctf/ttv-ctf.h"
+#include "formats/ctf/ttv-ctf-text.h"
 
 #include <string.h>
 
@@ -153,6 +155,33 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
 }
 
 void
+ttv_report_printer_append_lost (TtvReportPrinter *p, const TtvTracefile *tf, const TtvLostRange *lost,
+                                GString *out)
+{
+  char b1[32], b2[32];
+  ttv_time_to_string (lost->start, b1, sizeof b1);
+  ttv_time_to_string (lost->end, b2, sizeof b2);
+  if (p->options.format == TTV_REPORT_JSONL)
+    {
+      g_string_append_printf (out, "{\"lost_events\":%" G_GUINT64_FORMAT ",\"start_ns\":%" G_GINT64_FORMAT
+                              ",\"end_ns\":%" G_GINT64_FORMAT ",\"trace\":", lost->count, lost->start, lost->end);
+      append_json_string (out, tf->trace->name);
+      g_string_append (out, ",\"tracefile\":");
+      append_json_string (out, tf->name);
+      g_string_append (out, "}\n");
+      return;
+    }
+  /* babeltrace2 prints lost events as a warning on stderr, not a line. */
+  if (p->options.format == TTV_REPORT_BABELTRACE)
+    return;
+  g_string_append_printf (out, "%s ", b1);
+  TtvEvent where = { .tracefile = (TtvTracefile *) tf };
+  append_where (out, &p->options, &where);
+  g_string_append_printf (out, " --- %" G_GUINT64_FORMAT " events lost between %s and %s ---\n",
+                          lost->count, b1, b2);
+}
+
+void
 ttv_report_printer_append (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
                            const TtvState *state, GString *out)
 {
@@ -165,8 +194,11 @@ ttv_report_printer_append (TtvReportPrinter *p, const TtvEvent *ev, const TtvPos
       append_jsonl (p, ev, pos, state, out);
       break;
     case TTV_REPORT_BABELTRACE:
-      /* babeltrace format lines */
-      append_text (p, ev, pos, state, out);
+      /* Only CTF events have babeltrace2's line; others print as text. */
+      if (ttv_ctf_trace_is_ctf (ev->tracefile->trace))
+        ttv_ctf_append_babeltrace_line (out, ev, p->previous_time, p->decoder);
+      else
+        append_text (p, ev, pos, state, out);
       break;
     }
   p->previous_time = ev->time;

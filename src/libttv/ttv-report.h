@@ -30,6 +30,10 @@ void              ttv_report_printer_append (TtvReportPrinter *printer, const Tt
                                              const TtvPosition *position, const TtvState *state,
                                              GString *out);
 
+/* Appends a line saying that @lost events of @tracefile were lost. */
+void              ttv_report_printer_append_lost (TtvReportPrinter *printer, const TtvTracefile *tracefile,
+                                                  const TtvLostRange *lost, GString *out);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvReportPrinter, ttv_report_printer_free)
 
 G_END_DECLS

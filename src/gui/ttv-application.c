@@ -1,0 +1,250 @@
+/* ttv-application.c: the GtkApplication org.ttv.Viewer: one instance,
+ * files from the command line and the desktop open as tabs, application
+ * actions and accelerators, recent traces in GSettings, the module loader. */
+#include "ttv-config.h"
+
+#include "ttv-application.h"
+
+#include "ttv-viewer-registry.h"
+#include "ttv-window.h"
+
+#include <glib/gi18n.h>
+
+#define RECENT_MAX 10
+
+struct _TtvApplication {
+  GtkApplication parent_instance;
+
+  GSettings *settings;   /* owned, NULL without the schema */
+};
+
+G_DEFINE_FINAL_TYPE (TtvApplication, ttv_application, GTK_TYPE_APPLICATION)
+
+GSettings *
+ttv_application_get_settings (TtvApplication *self)
+{
+  return self->settings;
+}
+
+static TtvWindow *
+get_window (TtvApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (!window)
+    window = GTK_WINDOW (ttv_window_new (GTK_APPLICATION (self)));
+  gtk_window_present (window);
+  return TTV_WINDOW (window);
+}
+
+static void
+rebuild_recent (TtvApplication *self)
+{
+  GMenu *menu = gtk_application_get_menu_by_id (GTK_APPLICATION (self), "recent-menu");
+  g_auto (GStrv) recent = NULL;
+
+  if (!menu)
+    return;
+  g_menu_remove_all (menu);
+  if (!self->settings)
+    return;
+  recent = g_settings_get_strv (self->settings, "recent-traces");
+  for (guint i = 0; recent[i]; i++)
+    {
+      g_autoptr (GMenuItem) item = g_menu_item_new (recent[i], NULL);
+      g_menu_item_set_action_and_target_value (item, "app.open-recent", g_variant_new_string (recent[i]));
+      g_menu_append_item (menu, item);
+    }
+}
+
+void
+ttv_application_add_recent (TtvApplication *self, const char *path)
+{
+  g_auto (GStrv) old = NULL;
+  g_autoptr (GStrvBuilder) builder = NULL;
+  g_auto (GStrv) recent = NULL;
+  g_autofree char *absolute = NULL;
+  guint n = 1;
+
+  if (!self->settings)
+    return;
+  absolute = g_canonicalize_filename (path, NULL);
+  old = g_settings_get_strv (self->settings, "recent-traces");
+  builder = g_strv_builder_new ();
+  g_strv_builder_add (builder, absolute);
+  for (guint i = 0; old[i] && n < RECENT_MAX; i++)
+    if (g_strcmp0 (old[i], absolute) != 0)
+      {
+        g_strv_builder_add (builder, old[i]);
+        n++;
+      }
+  recent = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "recent-traces", (const char *const *) recent);
+}
+
+static void
+act_open_folder (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  ttv_window_choose (get_window (self), TRUE);
+}
+
+static void
+act_open_archive (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  ttv_window_choose (get_window (self), FALSE);
+}
+
+static void
+act_open_recent (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  const char *paths[] = { g_variant_get_string (p, NULL), NULL };
+
+  ttv_window_open (get_window (self), paths, FALSE);
+}
+
+static void
+act_quit (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+
+  /* Destroying the windows closes the tabs (stops their background work). */
+  while (windows)
+    {
+      gtk_widget_destroy (windows->data);
+      windows = gtk_application_get_windows (GTK_APPLICATION (self));
+    }
+}
+
+static void
+act_about (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  static const char *const authors[] = { "The ttv authors", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                         "program-name", "ttv",
+                         "version", TTV_VERSION,
+                         "comments", _("A viewer and analysis toolkit for operating-system traces "
+                                       "(LTT, LTTng, CTF)."),
+                         "logo-icon-name", "org.ttv.Viewer",
+                         "license-type", GTK_LICENSE_GPL_2_0,
+                         "authors", authors,
+                         NULL);
+}
+
+static const GActionEntry app_entries[] = {
+  { "open-folder", act_open_folder, NULL, NULL, NULL, { 0 } },
+  { "open-archive", act_open_archive, NULL, NULL, NULL, { 0 } },
+  { "open-recent", act_open_recent, "s", NULL, NULL, { 0 } },
+  { "quit", act_quit, NULL, NULL, NULL, { 0 } },
+  { "about", act_about, NULL, NULL, NULL, { 0 } },
+};
+
+static void
+ttv_application_startup (GApplication *app)
+{
+  TtvApplication *self = TTV_APPLICATION (app);
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = NULL;
+  GMenu *viewers;
+  static const struct { const char *action; const char *accels[4]; } accels[] = {
+    { "app.open-folder", { "<Primary>o", NULL } },
+    { "app.open-archive", { "<Primary><Shift>o", NULL } },
+    { "app.quit", { "<Primary>q", NULL } },
+    { "win.add-trace", { "<Primary><Shift>a", NULL } },
+    { "win.close-tab", { "<Primary>w", NULL } },
+    { "win.zoom-in", { "<Primary>plus", "<Primary>equal", "<Primary>KP_Add", NULL } },
+    { "win.zoom-out", { "<Primary>minus", "<Primary>KP_Subtract", NULL } },
+    { "win.zoom-fit", { "<Primary>0", "<Primary>KP_0", NULL } },
+    { "win.add-bookmark", { "<Primary>d", NULL } },
+    { "win.show-bookmarks", { "<Primary>b", NULL } },
+    { "win.find", { "<Primary>f", NULL } },
+    { "win.info", { "<Primary>i", NULL } },
+    { "win.preferences", { "<Primary>comma", NULL } },
+    { "win.shortcuts", { "F1", NULL } },
+  };
+
+  G_APPLICATION_CLASS (ttv_application_parent_class)->startup (app);
+
+  if (source)
+    schema = g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE);
+  if (schema)
+    self->settings = g_settings_new ("org.ttv.Viewer");
+  else
+    g_message ("GSettings schema org.ttv.Viewer not found: preferences and recent traces "
+               "are not kept");
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+
+  ttv_viewer_registry_load_modules ();
+  viewers = gtk_application_get_menu_by_id (GTK_APPLICATION (app), "viewers-section");
+  for (guint i = 0; viewers && i < ttv_viewer_registry_get_n_viewers (); i++)
+    {
+      const TtvViewerInfo *info = ttv_viewer_registry_get_viewer (i);
+      g_autoptr (GMenuItem) item = g_menu_item_new (info->menu_label ? info->menu_label : info->title, NULL);
+      g_menu_item_set_action_and_target_value (item, "win.show-viewer", g_variant_new_string (info->name));
+      if (info->icon_name)
+        {
+          g_autoptr (GIcon) icon = g_themed_icon_new (info->icon_name);
+          g_menu_item_set_icon (item, icon);
+        }
+      g_menu_append_item (viewers, item);
+    }
+  if (self->settings)
+    g_signal_connect_swapped (self->settings, "changed::recent-traces", G_CALLBACK (rebuild_recent), self);
+  rebuild_recent (self);
+}
+
+static void
+ttv_application_activate (GApplication *app)
+{
+  get_window (TTV_APPLICATION (app));
+}
+
+static void
+ttv_application_open (GApplication *app, GFile **files, gint n_files, const gchar *hint)
+{
+  TtvWindow *window = get_window (TTV_APPLICATION (app));
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (gint i = 0; i < n_files; i++)
+    {
+      char *path = g_file_get_path (files[i]);
+      /* Non-local URIs cannot be traces: say so through the same dialog. */
+      g_ptr_array_add (paths, path ? path : g_file_get_uri (files[i]));
+    }
+  g_ptr_array_add (paths, NULL);
+  ttv_window_open (window, (const char *const *) paths->pdata, FALSE);
+}
+
+static void
+ttv_application_finalize (GObject *object)
+{
+  g_clear_object (&TTV_APPLICATION (object)->settings);
+  G_OBJECT_CLASS (ttv_application_parent_class)->finalize (object);
+}
+
+static void
+ttv_application_class_init (TtvApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = ttv_application_finalize;
+  app_class->startup = ttv_application_startup;
+  app_class->activate = ttv_application_activate;
+  app_class->open = ttv_application_open;
+}
+
+static void
+ttv_application_init (TtvApplication *self)
+{
+}
+
+TtvApplication *
+ttv_application_new (void)
+{
+  return g_object_new (TTV_TYPE_APPLICATION, "application-id", "org.ttv.Viewer",
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/org/ttv/Viewer", NULL);
+}

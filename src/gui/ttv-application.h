@@ -1,0 +1,18 @@
+/* ttv-application.h: the GtkApplication org.ttv.Viewer: single instance,
+ * opens files from the command line or the desktop, app actions, settings. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define TTV_TYPE_APPLICATION (ttv_application_get_type ())
+G_DECLARE_FINAL_TYPE (TtvApplication, ttv_application, TTV, APPLICATION, GtkApplication)
+
+TtvApplication *ttv_application_new (void);
+/* NULL when the schema is not installed (then nothing is remembered). */
+GSettings  *ttv_application_get_settings (TtvApplication *self);
+/* Puts @path first in the recent traces list. */
+void        ttv_application_add_recent (TtvApplication *self, const char *path);
+
+G_END_DECLS

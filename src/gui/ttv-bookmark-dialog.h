@@ -1,0 +1,19 @@
+/* ttv-bookmark-dialog.h: the dialog that adds or edits one bookmark
+ * (name, text, optional CPU, start and end time); used by the tab. */
+#pragma once
+
+#include "ttv-tab-state-private.h"
+
+G_BEGIN_DECLS
+
+#define TTV_TYPE_BOOKMARK_DIALOG (ttv_bookmark_dialog_get_type ())
+G_DECLARE_FINAL_TYPE (TtvBookmarkDialog, ttv_bookmark_dialog, TTV, BOOKMARK_DIALOG, GtkDialog)
+
+/* @initial is copied into the entries. */
+GtkWidget  *ttv_bookmark_dialog_new (GtkWindow *parent, const char *title,
+                                     const TtvViewerBookmark *initial);
+/* The bookmark as typed, or NULL with @error naming the bad entry. */
+TtvViewerBookmark *ttv_bookmark_dialog_dup_bookmark (TtvBookmarkDialog *self, GError **error);
+void        ttv_bookmark_dialog_show_error (TtvBookmarkDialog *self, const char *message);
+
+G_END_DECLS

@@ -1,0 +1,28 @@
+/* ttv-indexer.h: the first read of a traceset, in a worker thread: event
+ * count and density histogram for the overview; the tab shows its progress. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ttv-traceset.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint64 n_events;
+  GArray *density;          /* of guint32, owned: events per bin over the span */
+} TtvIndexResult;
+
+void        ttv_index_result_free (TtvIndexResult *result);
+
+/* Reads every tracefile once in a thread.  *@progress (0..1000, allocated
+ * with g_atomic_rc_box_new0: the task keeps a reference) is updated with
+ * atomic stores as it goes; poll it from the main loop. */
+void        ttv_indexer_run_async (TtvTraceset *traceset, guint n_bins, gint *progress,
+                                   GCancellable *cancellable, GAsyncReadyCallback callback,
+                                   gpointer user_data);
+TtvIndexResult *ttv_indexer_run_finish (GAsyncResult *result, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvIndexResult, ttv_index_result_free)
+
+G_END_DECLS

@@ -1,0 +1,805 @@
+/* ttv-tab-state.c: the shared, non-widget state of one tab and the servicing
+ * of viewers' event requests in chunks on idle.  Every viewer observes it. */
+#include "ttv-config.h"
+
+#include "ttv-tab-state-private.h"
+#include "ttv-tab-reader.h"
+
+#include "ttv-decoder.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+/* One idle round reads at most this long, so that drawing and input keep up. */
+#define CHUNK_USEC 8000
+#define CHUNK_EVENTS 4096
+
+enum {
+  SIG_TRACESET_CHANGED,
+  SIG_TIME_WINDOW_CHANGED,
+  SIG_CURRENT_TIME_CHANGED,
+  SIG_SELECTION_CHANGED,
+  SIG_FILTER_CHANGED,
+  SIG_BOOKMARKS_CHANGED,
+  SIG_STATISTICS_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+typedef enum {
+  REQUEST_RANGE,
+  REQUEST_FROM_POSITION,
+} RequestKind;
+
+struct _TtvEventRequest {
+  TtvTabState *state;            /* weak */
+  gpointer owner;                /* weak, compared only */
+  RequestKind kind;
+  TtvTime start, end;
+  guint64 max_events;            /* 0: no limit */
+  guint64 delivered;
+  TtvViewerPosition *pos;        /* owned: start, then resume point */
+  gboolean skip_one;             /* resuming: pos is the last delivered event */
+  gboolean started;
+  gboolean in_delivery;
+  gboolean cancelled;
+  TtvRequestFlags flags;
+  TtvEventFunc event_func;
+  TtvRequestDoneFunc done_func;
+  gpointer user_data;
+  GDestroyNotify destroy;
+};
+
+struct _TtvTabState {
+  GObject parent_instance;
+
+  TtvTraceset *traceset;         /* owned reference */
+  TtvTime span_start, span_end;
+  TtvTime window_start, window_end;
+  TtvTime current_time;
+  gboolean has_selection;
+  TtvTime selection_start, selection_end;
+  char *filter;                  /* owned, "" when none */
+  GPtrArray *bookmarks;          /* of TtvViewerBookmark *, owned */
+
+  guint64 n_events;
+  gboolean n_events_complete;
+  GArray *density;               /* owned, may be NULL */
+
+  GQueue requests;               /* of TtvEventRequest *, owned */
+  TtvTabReader *reader;          /* owned, created on first use */
+  TtvEventRequest *positioned;   /* weak: the request the reader is positioned for */
+  guint idle_id;
+  gboolean shut_down;
+};
+
+G_DEFINE_FINAL_TYPE (TtvTabState, ttv_tab_state, G_TYPE_OBJECT)
+
+static void request_finish (TtvEventRequest *req, TtvRequestStatus status, const GError *error);
+
+static void
+ttv_tab_state_dispose (GObject *object)
+{
+  TtvTabState *self = TTV_TAB_STATE (object);
+
+  ttv_tab_state_shutdown (self);
+  G_OBJECT_CLASS (ttv_tab_state_parent_class)->dispose (object);
+}
+
+static void
+ttv_tab_state_finalize (GObject *object)
+{
+  TtvTabState *self = TTV_TAB_STATE (object);
+
+  g_clear_pointer (&self->reader, ttv_tab_reader_free);
+  g_clear_pointer (&self->traceset, ttv_traceset_unref);
+  g_clear_pointer (&self->bookmarks, g_ptr_array_unref);
+  g_clear_pointer (&self->density, g_array_unref);
+  g_free (self->filter);
+  G_OBJECT_CLASS (ttv_tab_state_parent_class)->finalize (object);
+}
+
+static void
+ttv_tab_state_class_init (TtvTabStateClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  static const char *const names[N_SIGNALS] = {
+    "traceset-changed", "time-window-changed", "current-time-changed", "selection-changed",
+    "filter-changed", "bookmarks-changed", "statistics-changed",
+  };
+
+  object_class->dispose = ttv_tab_state_dispose;
+  object_class->finalize = ttv_tab_state_finalize;
+  for (guint i = 0; i < N_SIGNALS; i++)
+    signals[i] = g_signal_new (names[i], G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                               NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+ttv_tab_state_init (TtvTabState *self)
+{
+  self->filter = g_strdup ("");
+  self->bookmarks = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_viewer_bookmark_free);
+  g_queue_init (&self->requests);
+}
+
+static void
+update_span (TtvTabState *self)
+{
+  self->span_start = ttv_traceset_get_start (self->traceset);
+  self->span_end = ttv_traceset_get_end (self->traceset);
+  if (self->span_start > self->span_end)
+    self->span_start = self->span_end = 0;   /* empty traceset */
+}
+
+TtvTabState *
+ttv_tab_state_new (TtvTraceset *traceset)
+{
+  TtvTabState *self = g_object_new (TTV_TYPE_TAB_STATE, NULL);
+
+  g_return_val_if_fail (traceset != NULL, self);
+  self->traceset = ttv_traceset_ref (traceset);
+  update_span (self);
+  self->window_start = self->span_start;
+  self->window_end = self->span_end;
+  self->current_time = self->span_start;
+  return self;
+}
+
+TtvTraceset *
+ttv_tab_state_get_traceset (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  return self->traceset;
+}
+
+static void
+cancel_matching (TtvTabState *self, gpointer owner, TtvRequestFlags flags, gboolean all)
+{
+  /* Copy first: done callbacks may queue new requests. */
+  g_autoptr (GPtrArray) victims = g_ptr_array_new ();
+
+  for (GList *l = self->requests.head; l; l = l->next)
+    {
+      TtvEventRequest *req = l->data;
+
+      if (all || (owner && req->owner == owner) || (req->flags & flags))
+        g_ptr_array_add (victims, req);
+    }
+  for (guint i = 0; i < victims->len; i++)
+    ttv_event_request_cancel (victims->pdata[i]);
+}
+
+void
+ttv_tab_state_set_traceset (TtvTabState *self, TtvTraceset *traceset)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  g_return_if_fail (traceset != NULL);
+
+  cancel_matching (self, NULL, 0, TRUE);
+  g_clear_pointer (&self->reader, ttv_tab_reader_free);
+  self->positioned = NULL;
+  ttv_traceset_ref (traceset);
+  g_clear_pointer (&self->traceset, ttv_traceset_unref);
+  self->traceset = traceset;
+  update_span (self);
+  self->window_start = self->span_start;
+  self->window_end = self->span_end;
+  self->current_time = CLAMP (self->current_time, self->span_start, self->span_end);
+  self->n_events = 0;
+  self->n_events_complete = FALSE;
+  g_clear_pointer (&self->density, g_array_unref);
+  g_signal_emit (self, signals[SIG_TRACESET_CHANGED], 0);
+  g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
+}
+
+void
+ttv_tab_state_shutdown (TtvTabState *self)
+{
+  self->shut_down = TRUE;
+  cancel_matching (self, NULL, 0, TRUE);
+  g_clear_handle_id (&self->idle_id, g_source_remove);
+}
+
+/* --- Getters --------------------------------------------------------------- */
+
+guint
+ttv_tab_state_get_n_traces (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), 0);
+  return self->traceset ? ttv_traceset_get_n_traces (self->traceset) : 0;
+}
+
+TtvTrace *
+ttv_tab_state_get_trace (TtvTabState *self, guint index)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  g_return_val_if_fail (index < ttv_tab_state_get_n_traces (self), NULL);
+  return ttv_traceset_get_trace (self->traceset, index);
+}
+
+void
+ttv_tab_state_get_time_span (TtvTabState *self, TtvTime *start, TtvTime *end)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  if (start)
+    *start = self->span_start;
+  if (end)
+    *end = self->span_end;
+}
+
+void
+ttv_tab_state_get_time_window (TtvTabState *self, TtvTime *start, TtvTime *end)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  if (start)
+    *start = self->window_start;
+  if (end)
+    *end = self->window_end;
+}
+
+TtvTime
+ttv_tab_state_get_current_time (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), 0);
+  return self->current_time;
+}
+
+gboolean
+ttv_tab_state_get_selection (TtvTabState *self, TtvTime *start, TtvTime *end)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), FALSE);
+  if (start)
+    *start = self->selection_start;
+  if (end)
+    *end = self->selection_end;
+  return self->has_selection;
+}
+
+const char *
+ttv_tab_state_get_filter (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), "");
+  return self->filter;
+}
+
+GPtrArray *
+ttv_tab_state_get_bookmarks (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  return self->bookmarks;
+}
+
+guint64
+ttv_tab_state_get_event_count (TtvTabState *self, gboolean *complete)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), 0);
+  if (complete)
+    *complete = self->n_events_complete;
+  return self->n_events;
+}
+
+GArray *
+ttv_tab_state_get_density (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  return self->density;
+}
+
+/* --- Setters --------------------------------------------------------------- */
+
+void
+ttv_tab_state_set_time_window (TtvTabState *self, TtvTime start, TtvTime end)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+
+  if (end < start)
+    {
+      TtvTime t = start;
+      start = end;
+      end = t;
+    }
+  /* Keep the width when sliding past an edge. */
+  if (start < self->span_start)
+    {
+      end = MIN (self->span_end, end + (self->span_start - start));
+      start = self->span_start;
+    }
+  if (end > self->span_end)
+    {
+      start = MAX (self->span_start, start - (end - self->span_end));
+      end = self->span_end;
+    }
+  if (end == start && self->span_end > self->span_start)
+    end = MIN (self->span_end, start + 1);
+  if (start == self->window_start && end == self->window_end)
+    return;
+  self->window_start = start;
+  self->window_end = end;
+  cancel_matching (self, NULL, TTV_REQUEST_STALE_ON_TIME_WINDOW, FALSE);
+  g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
+}
+
+void
+ttv_tab_state_set_current_time (TtvTabState *self, TtvTime time)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+
+  time = CLAMP (time, self->span_start, self->span_end);
+  if (time == self->current_time)
+    return;
+  self->current_time = time;
+  cancel_matching (self, NULL, TTV_REQUEST_STALE_ON_CURRENT_TIME, FALSE);
+  g_signal_emit (self, signals[SIG_CURRENT_TIME_CHANGED], 0);
+}
+
+void
+ttv_tab_state_set_selection (TtvTabState *self, TtvTime start, TtvTime end)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+
+  if (end < start)
+    {
+      TtvTime t = start;
+      start = end;
+      end = t;
+    }
+  start = CLAMP (start, self->span_start, self->span_end);
+  end = CLAMP (end, self->span_start, self->span_end);
+  if (self->has_selection && start == self->selection_start && end == self->selection_end)
+    return;
+  self->has_selection = TRUE;
+  self->selection_start = start;
+  self->selection_end = end;
+  g_signal_emit (self, signals[SIG_SELECTION_CHANGED], 0);
+}
+
+void
+ttv_tab_state_clear_selection (TtvTabState *self)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  if (!self->has_selection)
+    return;
+  self->has_selection = FALSE;
+  g_signal_emit (self, signals[SIG_SELECTION_CHANGED], 0);
+}
+
+void
+ttv_tab_state_set_filter (TtvTabState *self, const char *filter)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+
+  if (!filter)
+    filter = "";
+  if (strcmp (filter, self->filter) == 0)
+    return;
+  g_free (self->filter);
+  self->filter = g_strdup (filter);
+  cancel_matching (self, NULL, TTV_REQUEST_STALE_ON_FILTER, FALSE);
+  g_signal_emit (self, signals[SIG_FILTER_CHANGED], 0);
+}
+
+static gboolean
+contains_nocase (const char *haystack, const char *needle)
+{
+  gsize n = strlen (needle);
+
+  if (!haystack)
+    return FALSE;
+  for (const char *h = haystack; *h; h++)
+    if (g_ascii_strncasecmp (h, needle, n) == 0)
+      return TRUE;
+  return n == 0;
+}
+
+gboolean
+ttv_tab_state_event_matches_filter (TtvTabState *self, const TtvEvent *event)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), TRUE);
+
+  if (!self->filter[0])
+    return TRUE;
+  return contains_nocase (ttv_viewer_event_get_name (event), self->filter)
+         || contains_nocase (event->tracefile->trace->name, self->filter);
+}
+
+/* --- Bookmarks ------------------------------------------------------------- */
+
+TtvViewerBookmark *
+ttv_viewer_bookmark_new (const char *name, const char *text, gint cpu, TtvTime start, TtvTime end)
+{
+  TtvViewerBookmark *b = g_new0 (TtvViewerBookmark, 1);
+
+  b->name = g_strdup (name ? name : "");
+  b->text = g_strdup (text ? text : "");
+  b->cpu = cpu;
+  b->start = MIN (start, end);
+  b->end = MAX (start, end);
+  return b;
+}
+
+TtvViewerBookmark *
+ttv_viewer_bookmark_copy (const TtvViewerBookmark *b)
+{
+  TtvViewerBookmark *c = ttv_viewer_bookmark_new (b->name, b->text, b->cpu, b->start, b->end);
+
+  c->trace_index = b->trace_index;
+  c->has_cycles = b->has_cycles;
+  c->start_cycle = b->start_cycle;
+  c->end_cycle = b->end_cycle;
+  return c;
+}
+
+void
+ttv_viewer_bookmark_free (TtvViewerBookmark *b)
+{
+  if (!b)
+    return;
+  g_free (b->name);
+  g_free (b->text);
+  g_free (b);
+}
+
+static gint
+bookmark_compare (gconstpointer a, gconstpointer b)
+{
+  const TtvViewerBookmark *x = *(TtvViewerBookmark * const *) a;
+  const TtvViewerBookmark *y = *(TtvViewerBookmark * const *) b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return g_strcmp0 (x->name, y->name);
+}
+
+void
+ttv_tab_state_set_bookmarks (TtvTabState *self, GPtrArray *bookmarks)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+
+  g_ptr_array_set_size (self->bookmarks, 0);
+  if (bookmarks)
+    {
+      for (guint i = 0; i < bookmarks->len; i++)
+        g_ptr_array_add (self->bookmarks, ttv_viewer_bookmark_copy (bookmarks->pdata[i]));
+      g_ptr_array_unref (bookmarks);
+    }
+  g_ptr_array_sort (self->bookmarks, bookmark_compare);
+  g_signal_emit (self, signals[SIG_BOOKMARKS_CHANGED], 0);
+}
+
+void
+ttv_tab_state_add_bookmark (TtvTabState *self, TtvViewerBookmark *bookmark)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  g_return_if_fail (bookmark != NULL);
+
+  g_ptr_array_add (self->bookmarks, bookmark);
+  g_ptr_array_sort (self->bookmarks, bookmark_compare);
+  g_signal_emit (self, signals[SIG_BOOKMARKS_CHANGED], 0);
+}
+
+void
+ttv_tab_state_replace_bookmark (TtvTabState *self, guint index, TtvViewerBookmark *bookmark)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  g_return_if_fail (index < self->bookmarks->len);
+
+  if (bookmark)
+    {
+      ttv_viewer_bookmark_free (self->bookmarks->pdata[index]);
+      self->bookmarks->pdata[index] = bookmark;
+      g_ptr_array_sort (self->bookmarks, bookmark_compare);
+    }
+  else
+    g_ptr_array_remove_index (self->bookmarks, index);
+  g_signal_emit (self, signals[SIG_BOOKMARKS_CHANGED], 0);
+}
+
+void
+ttv_tab_state_set_statistics (TtvTabState *self, guint64 n_events, gboolean complete, GArray *density)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+
+  self->n_events = n_events;
+  self->n_events_complete = complete;
+  if (density)
+    {
+      g_clear_pointer (&self->density, g_array_unref);
+      self->density = density;
+    }
+  g_signal_emit (self, signals[SIG_STATISTICS_CHANGED], 0);
+}
+
+/* --- Requests -------------------------------------------------------------- */
+
+static gboolean serve_idle (gpointer data);
+
+static void
+ensure_idle (TtvTabState *self)
+{
+  if (!self->idle_id && !g_queue_is_empty (&self->requests) && !self->shut_down)
+    self->idle_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, serve_idle, self, NULL);
+}
+
+static TtvEventRequest *
+request_new (TtvTabState *self, gpointer owner, TtvRequestFlags flags, TtvEventFunc event_func,
+             TtvRequestDoneFunc done_func, gpointer user_data, GDestroyNotify destroy)
+{
+  TtvEventRequest *req;
+
+  if (flags & TTV_REQUEST_REPLACE && owner)
+    cancel_matching (self, owner, 0, FALSE);
+  req = g_new0 (TtvEventRequest, 1);
+  req->state = self;
+  req->owner = owner;
+  req->flags = flags;
+  req->event_func = event_func;
+  req->done_func = done_func;
+  req->user_data = user_data;
+  req->destroy = destroy;
+  return req;
+}
+
+static TtvEventRequest *
+request_queue (TtvTabState *self, TtvEventRequest *req)
+{
+  if (self->shut_down)
+    {
+      /* Still exactly one done call. */
+      g_queue_push_tail (&self->requests, req);
+      request_finish (req, TTV_REQUEST_CANCELLED, NULL);
+      return NULL;
+    }
+  g_queue_push_tail (&self->requests, req);
+  ensure_idle (self);
+  return req;
+}
+
+TtvEventRequest *
+ttv_tab_state_request_time_range (TtvTabState *self, gpointer owner, TtvTime start, TtvTime end,
+                                  guint64 max_events, TtvRequestFlags flags,
+                                  TtvEventFunc event_func, TtvRequestDoneFunc done_func,
+                                  gpointer user_data, GDestroyNotify destroy)
+{
+  TtvEventRequest *req;
+
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  g_return_val_if_fail (event_func != NULL, NULL);
+
+  req = request_new (self, owner, flags, event_func, done_func, user_data, destroy);
+  req->kind = REQUEST_RANGE;
+  req->start = start;
+  req->end = end;
+  req->max_events = max_events;
+  return request_queue (self, req);
+}
+
+TtvEventRequest *
+ttv_tab_state_request_from_position (TtvTabState *self, gpointer owner,
+                                     const TtvViewerPosition *pos, guint64 n_events,
+                                     TtvRequestFlags flags, TtvEventFunc event_func,
+                                     TtvRequestDoneFunc done_func, gpointer user_data,
+                                     GDestroyNotify destroy)
+{
+  TtvEventRequest *req;
+
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  g_return_val_if_fail (event_func != NULL, NULL);
+
+  req = request_new (self, owner, flags, event_func, done_func, user_data, destroy);
+  req->kind = REQUEST_FROM_POSITION;
+  req->pos = ttv_viewer_position_copy (pos);
+  req->start = TTV_TIME_MIN;
+  req->end = TTV_TIME_MAX;
+  req->max_events = n_events;
+  return request_queue (self, req);
+}
+
+TtvViewerPosition *
+ttv_event_request_dup_position (TtvEventRequest *req)
+{
+  g_return_val_if_fail (req != NULL, NULL);
+  g_return_val_if_fail (req->in_delivery, NULL);
+  return ttv_tab_reader_dup_event_position (req->state->reader);
+}
+
+static void
+request_finish (TtvEventRequest *req, TtvRequestStatus status, const GError *error)
+{
+  TtvTabState *self = req->state;
+
+  g_queue_remove (&self->requests, req);
+  if (self->positioned == req)
+    self->positioned = NULL;
+  if (req->done_func)
+    req->done_func (req, status, error, req->user_data);
+  if (req->destroy)
+    req->destroy (req->user_data);
+  ttv_viewer_position_free (req->pos);
+  g_free (req);
+}
+
+void
+ttv_event_request_cancel (TtvEventRequest *req)
+{
+  g_return_if_fail (req != NULL);
+
+  if (req->in_delivery)
+    req->cancelled = TRUE;
+  else
+    request_finish (req, TTV_REQUEST_CANCELLED, NULL);
+}
+
+void
+ttv_tab_state_cancel_requests (TtvTabState *self, gpointer owner)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  if (owner)
+    cancel_matching (self, owner, 0, FALSE);
+}
+
+guint
+ttv_tab_state_get_n_requests (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), 0);
+  return self->requests.length;
+}
+
+/* Positions the reader for @req; FALSE with @error on failure. */
+static gboolean
+position_for (TtvTabState *self, TtvEventRequest *req, GError **error)
+{
+  if (!self->reader)
+    {
+      self->reader = ttv_tab_reader_new (self->traceset, error);
+      if (!self->reader)
+        return FALSE;
+    }
+  if (self->positioned == req)
+    return TRUE;
+  self->positioned = NULL;
+  if (req->pos)
+    {
+      if (!ttv_tab_reader_seek_position (self->reader, req->pos, error))
+        return FALSE;
+      if (req->skip_one)
+        {
+          const TtvEvent *ev;
+
+          if (!ttv_tab_reader_next (self->reader, &ev, error) && error && *error)
+            return FALSE;
+        }
+    }
+  else if (!ttv_tab_reader_seek_time (self->reader, req->start, error))
+    return FALSE;
+  req->started = TRUE;
+  self->positioned = req;
+  return TRUE;
+}
+
+static gboolean
+serve_idle (gpointer data)
+{
+  TtvTabState *self = data;
+  TtvEventRequest *req = g_queue_peek_head (&self->requests);
+  gint64 deadline = g_get_monotonic_time () + CHUNK_USEC;
+  g_autoptr (GError) error = NULL;
+
+  if (!req)
+    {
+      self->idle_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  g_object_ref (self);
+  if (!position_for (self, req, &error))
+    {
+      request_finish (req, TTV_REQUEST_FAILED, error);
+      goto out;
+    }
+
+  for (guint n = 0;; n++)
+    {
+      const TtvEvent *ev;
+      gboolean go_on;
+
+      if (req->max_events && req->delivered >= req->max_events)
+        {
+          request_finish (req, TTV_REQUEST_COMPLETED, NULL);
+          goto out;
+        }
+      if (!ttv_tab_reader_next (self->reader, &ev, &error))
+        {
+          self->positioned = NULL;
+          request_finish (req, error ? TTV_REQUEST_FAILED : TTV_REQUEST_COMPLETED, error);
+          goto out;
+        }
+      if (ev->time > req->end)
+        {
+          request_finish (req, TTV_REQUEST_COMPLETED, NULL);
+          goto out;
+        }
+      if (ev->time >= req->start
+          && (!(req->flags & TTV_REQUEST_FILTERED) || ttv_tab_state_event_matches_filter (self, ev)))
+        {
+          req->delivered++;
+          req->in_delivery = TRUE;
+          go_on = req->event_func (req, ev, req->user_data);
+          req->in_delivery = FALSE;
+          if (req->cancelled || self->shut_down)
+            {
+              request_finish (req, TTV_REQUEST_CANCELLED, NULL);
+              goto out;
+            }
+          if (!go_on)
+            {
+              request_finish (req, TTV_REQUEST_STOPPED, NULL);
+              goto out;
+            }
+          /* The callback may have queued requests: they wait their turn. */
+        }
+      if (n % 64 == 63 && (n >= CHUNK_EVENTS || g_get_monotonic_time () > deadline))
+        break;
+    }
+
+  /* Give the others a turn: remember where this one stands. */
+  if (self->requests.length > 1)
+    {
+      ttv_viewer_position_free (req->pos);
+      req->pos = ttv_tab_reader_dup_event_position (self->reader);
+      req->skip_one = TRUE;
+      g_queue_remove (&self->requests, req);
+      g_queue_push_tail (&self->requests, req);
+    }
+
+out:
+  if (g_queue_is_empty (&self->requests) || self->shut_down)
+    {
+      self->idle_id = 0;
+      g_object_unref (self);
+      return G_SOURCE_REMOVE;
+    }
+  g_object_unref (self);
+  return G_SOURCE_CONTINUE;
+}
+
+/* --- Helpers for modules --------------------------------------------------- */
+
+char *
+ttv_viewer_time_to_string (TtvTime time)
+{
+  return ttv_time_dup_string (time);
+}
+
+gboolean
+ttv_viewer_time_parse (const char *text, TtvTime *time, GError **error)
+{
+  return ttv_time_parse (text, time, error);
+}
+
+const char *
+ttv_viewer_event_get_name (const TtvEvent *event)
+{
+  g_return_val_if_fail (event != NULL && event->type != NULL, "");
+  return event->type->full_name ? event->type->full_name : event->type->name;
+}
+
+char *
+ttv_viewer_event_dup_fields (const TtvEvent *event)
+{
+  /* The main thread only: one decoder reused for every call. */
+  static TtvDecoder *decoder;
+  g_autoptr (GError) error = NULL;
+  GString *out = g_string_new (NULL);
+  gint32 root;
+
+  if (!decoder)
+    decoder = ttv_decoder_new ();
+  ttv_decoder_reset (decoder);
+  root = ttv_event_decode_fields (event, decoder, &error);
+  if (root < 0)
+    g_string_append_printf (out, "<%s>", error ? error->message : _("undecodable"));
+  else
+    ttv_decoder_append_value (decoder, root, TTV_VALUE_STYLE_PLAIN, out);
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,36 @@
+/* ttv-tab.h: one notebook page of the window: a traceset with its shared
+ * state, time bar, viewers, bookmarks panel and background indexing. */
+#pragma once
+
+#include "ttv-tab-state-private.h"
+
+G_BEGIN_DECLS
+
+#define TTV_TYPE_TAB (ttv_tab_get_type ())
+G_DECLARE_FINAL_TYPE (TtvTab, ttv_tab, TTV, TAB, GtkBox)
+
+/* Takes a reference on @traceset; loads the bookmarks, starts indexing and
+ * shows the viewers registered with show_by_default. */
+GtkWidget  *ttv_tab_new (TtvTraceset *traceset);
+TtvTabState *ttv_tab_get_state (TtvTab *self);
+/* "name" or "name +2" for a traceset of several traces. */
+char       *ttv_tab_dup_title (TtvTab *self);
+/* Shows (creating if needed) the viewer registered as @name. */
+gboolean    ttv_tab_show_viewer (TtvTab *self, const char *name);
+/* Ctrl+F: the focused viewer's find, else the first viewer that has one. */
+void        ttv_tab_find (TtvTab *self);
+/* Appends @trace (transfer full) to the traceset. */
+void        ttv_tab_add_trace (TtvTab *self, TtvTrace *trace);
+/* Bookmark at the current time or the selected interval, through a dialog. */
+void        ttv_tab_add_bookmark_interactive (TtvTab *self);
+void        ttv_tab_edit_bookmark (TtvTab *self, guint index);
+void        ttv_tab_delete_bookmark (TtvTab *self, guint index);
+void        ttv_tab_jump_to_bookmark (TtvTab *self, guint index);
+void        ttv_tab_set_bookmarks_visible (TtvTab *self, gboolean visible);
+gboolean    ttv_tab_get_bookmarks_visible (TtvTab *self);
+/* The information dialog's text (traces, event types, counts). */
+char       *ttv_tab_dup_info_text (TtvTab *self);
+/* Stops background work and requests (before the tab goes away). */
+void        ttv_tab_shutdown (TtvTab *self);
+
+G_END_DECLS

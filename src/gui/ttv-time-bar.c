@@ -1,0 +1,441 @@
+/* ttv-time-bar.c: the tab's time bar (entries, zoom, ruler, overview).  It
+ * only reads and sets the TtvTabState; it never talks to a viewer. */
+#include "ttv-config.h"
+
+#include "ttv-time-bar.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#define RULER_HEIGHT 22
+#define OVERVIEW_HEIGHT 22
+
+struct _TtvTimeBar {
+  GtkBox parent_instance;
+
+  TtvTabState *state;       /* owned reference */
+  GtkEntry *start_entry;
+  GtkEntry *end_entry;
+  GtkEntry *current_entry;
+  GtkEntry *filter_entry;
+  GtkWidget *area;          /* ruler over the overview */
+  gulong handlers[6];
+
+  /* Dragging in the overview moves the window; in the ruler, selects. */
+  enum { DRAG_NONE, DRAG_WINDOW, DRAG_SELECT } drag;
+  double drag_x;
+  TtvTime drag_window_start;
+  TtvTime drag_time;
+};
+
+G_DEFINE_FINAL_TYPE (TtvTimeBar, ttv_time_bar, GTK_TYPE_BOX)
+
+static void
+set_entry_time (GtkEntry *entry, TtvTime t)
+{
+  char buf[40];
+
+  /* Never overwrite what the user is typing. */
+  if (gtk_widget_has_focus (GTK_WIDGET (entry)))
+    return;
+  gtk_entry_set_text (entry, ttv_time_to_string (t, buf, sizeof buf));
+}
+
+static void
+refresh (TtvTimeBar *self)
+{
+  TtvTime ws, we;
+
+  ttv_tab_state_get_time_window (self->state, &ws, &we);
+  set_entry_time (self->start_entry, ws);
+  set_entry_time (self->end_entry, we);
+  set_entry_time (self->current_entry, ttv_tab_state_get_current_time (self->state));
+  gtk_widget_queue_draw (self->area);
+}
+
+static gboolean
+parse_entry (GtkEntry *entry, TtvTime *out)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (ttv_time_parse (gtk_entry_get_text (entry), out, &error))
+    {
+      gtk_style_context_remove_class (gtk_widget_get_style_context (GTK_WIDGET (entry)), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (entry), NULL);
+      return TRUE;
+    }
+  gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (entry)), "error");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (entry), error->message);
+  return FALSE;
+}
+
+static void
+entry_activated (GtkEntry *entry, TtvTimeBar *self)
+{
+  TtvTime t, ws, we;
+
+  if (!parse_entry (entry, &t))
+    return;
+  ttv_tab_state_get_time_window (self->state, &ws, &we);
+  if (entry == self->start_entry)
+    ttv_tab_state_set_time_window (self->state, t, MAX (t + 1, we));
+  else if (entry == self->end_entry)
+    ttv_tab_state_set_time_window (self->state, MIN (ws, t - 1), t);
+  else
+    ttv_tab_state_set_current_time (self->state, t);
+  gtk_widget_grab_focus (self->area);
+  refresh (self);
+}
+
+static gboolean
+entry_focus_out (GtkWidget *entry, GdkEvent *event, TtvTimeBar *self)
+{
+  refresh (self);
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+filter_changed (GtkEntry *entry, TtvTimeBar *self)
+{
+  ttv_tab_state_set_filter (self->state, gtk_entry_get_text (entry));
+}
+
+/* --- Zoom ------------------------------------------------------------------ */
+
+void
+ttv_time_bar_zoom (TtvTabState *state, double factor)
+{
+  TtvTime ws, we, ss, se, center, width;
+
+  ttv_tab_state_get_time_window (state, &ws, &we);
+  ttv_tab_state_get_time_span (state, &ss, &se);
+  center = ttv_tab_state_get_current_time (state);
+  if (center < ws || center > we)
+    center = ws + (we - ws) / 2;
+  width = (TtvTime) MAX (10.0, (double) (we - ws) * factor);
+  width = MIN (width, se - ss);
+  /* Keep the center's relative place, so that repeated zooms converge on it. */
+  {
+    double rel = we > ws ? (double) (center - ws) / (double) (we - ws) : 0.5;
+    TtvTime start = center - (TtvTime) (rel * (double) width);
+    ttv_tab_state_set_time_window (state, start, start + width);
+  }
+}
+
+void
+ttv_time_bar_zoom_fit (TtvTabState *state)
+{
+  TtvTime ss, se;
+
+  ttv_tab_state_get_time_span (state, &ss, &se);
+  ttv_tab_state_set_time_window (state, ss, se);
+}
+
+/* --- Drawing --------------------------------------------------------------- */
+
+static double
+time_to_x (TtvTime t, TtvTime a, TtvTime b, double width)
+{
+  if (b <= a)
+    return 0;
+  return (double) (t - a) / (double) (b - a) * width;
+}
+
+static TtvTime
+x_to_time (double x, TtvTime a, TtvTime b, double width)
+{
+  if (width <= 0)
+    return a;
+  return a + (TtvTime) (CLAMP (x, 0, width) / width * (double) (b - a));
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten nanoseconds, about @px apart. */
+static double
+nice_step (double ns_per_px, double px)
+{
+  double raw = MAX (1.0, ns_per_px * px);
+  double p = pow (10, floor (log10 (raw)));
+
+  if (raw / p < 2)
+    return 2 * p;
+  if (raw / p < 5)
+    return 5 * p;
+  return 10 * p;
+}
+
+static gboolean
+area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
+{
+  GtkStyleContext *style = gtk_widget_get_style_context (area);
+  double width = gtk_widget_get_allocated_width (area);
+  TtvTime ws, we, ss, se, cur, sel_s, sel_e;
+  GdkRGBA fg;
+  GArray *density = ttv_tab_state_get_density (self->state);
+  GPtrArray *bookmarks = ttv_tab_state_get_bookmarks (self->state);
+
+  gtk_style_context_get_color (style, gtk_style_context_get_state (style), &fg);
+  ttv_tab_state_get_time_window (self->state, &ws, &we);
+  ttv_tab_state_get_time_span (self->state, &ss, &se);
+  cur = ttv_tab_state_get_current_time (self->state);
+
+  /* Ruler: the time window. */
+  cairo_set_source_rgb (cr, 0.95, 0.95, 0.93);
+  cairo_rectangle (cr, 0, 0, width, RULER_HEIGHT);
+  cairo_fill (cr);
+  if (ttv_tab_state_get_selection (self->state, &sel_s, &sel_e))
+    {
+      double x0 = time_to_x (sel_s, ws, we, width), x1 = time_to_x (sel_e, ws, we, width);
+      cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.3);
+      cairo_rectangle (cr, x0, 0, MAX (1, x1 - x0), RULER_HEIGHT);
+      cairo_fill (cr);
+    }
+  if (we > ws && width > 0)
+    {
+      double step = nice_step ((double) (we - ws) / width, 90);
+      double first = ceil ((double) (ws - ss) / step) * step;
+      PangoLayout *layout = gtk_widget_create_pango_layout (area, NULL);
+
+      gdk_cairo_set_source_rgba (cr, &fg);
+      cairo_set_line_width (cr, 1);
+      for (double rel = first; ss + (TtvTime) rel <= we; rel += step)
+        {
+          double x = floor (time_to_x (ss + (TtvTime) rel, ws, we, width)) + 0.5;
+          char text[48];
+
+          cairo_move_to (cr, x, RULER_HEIGHT - 6);
+          cairo_line_to (cr, x, RULER_HEIGHT);
+          cairo_stroke (cr);
+          /* Relative to the trace start: short and readable. */
+          g_snprintf (text, sizeof text, "%.9g s", rel / 1e9);
+          pango_layout_set_text (layout, text, -1);
+          cairo_move_to (cr, x + 2, 1);
+          pango_cairo_show_layout (cr, layout);
+        }
+      g_object_unref (layout);
+    }
+  cairo_set_source_rgb (cr, 0.85, 0.1, 0.1);
+  {
+    double x = floor (time_to_x (cur, ws, we, width)) + 0.5;
+    cairo_move_to (cr, x, 0);
+    cairo_line_to (cr, x, RULER_HEIGHT);
+    cairo_stroke (cr);
+  }
+
+  /* Overview: the whole traceset, event density, bookmarks, the window. */
+  cairo_translate (cr, 0, RULER_HEIGHT);
+  cairo_set_source_rgb (cr, 0.88, 0.89, 0.92);
+  cairo_rectangle (cr, 0, 0, width, OVERVIEW_HEIGHT);
+  cairo_fill (cr);
+  if (density && density->len)
+    {
+      guint32 max = 1;
+      for (guint i = 0; i < density->len; i++)
+        max = MAX (max, g_array_index (density, guint32, i));
+      cairo_set_source_rgb (cr, 0.55, 0.6, 0.7);
+      for (guint i = 0; i < density->len; i++)
+        {
+          double h = (double) g_array_index (density, guint32, i) / max * (OVERVIEW_HEIGHT - 2);
+          double x0 = width * i / density->len, x1 = width * (i + 1) / density->len;
+          cairo_rectangle (cr, x0, OVERVIEW_HEIGHT - h, MAX (1, x1 - x0), h);
+        }
+      cairo_fill (cr);
+    }
+  cairo_set_source_rgb (cr, 0.9, 0.6, 0.0);
+  for (guint i = 0; i < bookmarks->len; i++)
+    {
+      const TtvViewerBookmark *b = bookmarks->pdata[i];
+      double x = floor (time_to_x (b->start, ss, se, width)) + 0.5;
+      cairo_move_to (cr, x, 0);
+      cairo_line_to (cr, x, OVERVIEW_HEIGHT);
+      cairo_stroke (cr);
+    }
+  {
+    double x0 = time_to_x (ws, ss, se, width), x1 = time_to_x (we, ss, se, width);
+    cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.25);
+    cairo_rectangle (cr, x0, 0, MAX (2, x1 - x0), OVERVIEW_HEIGHT);
+    cairo_fill_preserve (cr);
+    cairo_set_source_rgb (cr, 0.2, 0.4, 0.9);
+    cairo_stroke (cr);
+    cairo_set_source_rgb (cr, 0.85, 0.1, 0.1);
+    x0 = floor (time_to_x (cur, ss, se, width)) + 0.5;
+    cairo_move_to (cr, x0, 0);
+    cairo_line_to (cr, x0, OVERVIEW_HEIGHT);
+    cairo_stroke (cr);
+  }
+  return FALSE;
+}
+
+static gboolean
+area_press (GtkWidget *area, GdkEventButton *ev, TtvTimeBar *self)
+{
+  double width = gtk_widget_get_allocated_width (area);
+  TtvTime ws, we, ss, se;
+
+  if (ev->button != 1 || ev->type != GDK_BUTTON_PRESS)
+    return FALSE;
+  gtk_widget_grab_focus (area);
+  ttv_tab_state_get_time_window (self->state, &ws, &we);
+  ttv_tab_state_get_time_span (self->state, &ss, &se);
+  if (ev->y < RULER_HEIGHT)
+    {
+      /* Click: current time; drag: selection. */
+      self->drag = DRAG_SELECT;
+      self->drag_time = x_to_time (ev->x, ws, we, width);
+      ttv_tab_state_set_current_time (self->state, self->drag_time);
+    }
+  else
+    {
+      TtvTime t = x_to_time (ev->x, ss, se, width);
+      if (t < ws || t > we)
+        {
+          /* Center the window on the click, then drag from there. */
+          ttv_tab_state_set_time_window (self->state, t - (we - ws) / 2, t + (we - ws) / 2);
+          ttv_tab_state_get_time_window (self->state, &ws, &we);
+        }
+      self->drag = DRAG_WINDOW;
+      self->drag_x = ev->x;
+      self->drag_window_start = ws;
+    }
+  return TRUE;
+}
+
+static gboolean
+area_motion (GtkWidget *area, GdkEventMotion *ev, TtvTimeBar *self)
+{
+  double width = gtk_widget_get_allocated_width (area);
+  TtvTime ws, we, ss, se;
+
+  ttv_tab_state_get_time_window (self->state, &ws, &we);
+  ttv_tab_state_get_time_span (self->state, &ss, &se);
+  if (self->drag == DRAG_WINDOW && width > 0)
+    {
+      TtvTime delta = (TtvTime) ((ev->x - self->drag_x) / width * (double) (se - ss));
+      TtvTime start = self->drag_window_start + delta;
+      ttv_tab_state_set_time_window (self->state, start, start + (we - ws));
+    }
+  else if (self->drag == DRAG_SELECT)
+    {
+      TtvTime t = x_to_time (ev->x, ws, we, width);
+      if (t != self->drag_time)
+        ttv_tab_state_set_selection (self->state, self->drag_time, t);
+    }
+  return TRUE;
+}
+
+static gboolean
+area_release (GtkWidget *area, GdkEventButton *ev, TtvTimeBar *self)
+{
+  self->drag = DRAG_NONE;
+  return TRUE;
+}
+
+static gboolean
+area_scroll (GtkWidget *area, GdkEventScroll *ev, TtvTimeBar *self)
+{
+  if (ev->direction == GDK_SCROLL_UP)
+    ttv_time_bar_zoom (self->state, 0.5);
+  else if (ev->direction == GDK_SCROLL_DOWN)
+    ttv_time_bar_zoom (self->state, 2.0);
+  return TRUE;
+}
+
+/* --- Construction ---------------------------------------------------------- */
+
+static void
+ttv_time_bar_dispose (GObject *object)
+{
+  TtvTimeBar *self = TTV_TIME_BAR (object);
+
+  if (self->state)
+    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
+      g_clear_signal_handler (&self->handlers[i], self->state);
+  g_clear_object (&self->state);
+  G_OBJECT_CLASS (ttv_time_bar_parent_class)->dispose (object);
+}
+
+static void
+ttv_time_bar_class_init (TtvTimeBarClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = ttv_time_bar_dispose;
+}
+
+static void
+ttv_time_bar_init (TtvTimeBar *self)
+{
+}
+
+static GtkEntry *
+add_entry (TtvTimeBar *self, GtkBox *row, const char *label, const char *tooltip)
+{
+  GtkWidget *l = gtk_label_new_with_mnemonic (label);
+  GtkWidget *e = gtk_entry_new ();
+
+  gtk_entry_set_width_chars (GTK_ENTRY (e), 21);
+  gtk_widget_set_tooltip_text (e, tooltip);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (l), e);
+  gtk_box_pack_start (row, l, FALSE, FALSE, 0);
+  gtk_box_pack_start (row, e, FALSE, FALSE, 0);
+  g_signal_connect (e, "activate", G_CALLBACK (entry_activated), self);
+  g_signal_connect (e, "focus-out-event", G_CALLBACK (entry_focus_out), self);
+  return GTK_ENTRY (e);
+}
+
+static void
+add_button (GtkBox *row, const char *icon, const char *action, const char *tooltip)
+{
+  GtkWidget *b = gtk_button_new_from_icon_name (icon, GTK_ICON_SIZE_BUTTON);
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (b), action);
+  gtk_widget_set_tooltip_text (b, tooltip);
+  gtk_widget_set_focus_on_click (b, FALSE);
+  gtk_box_pack_start (row, b, FALSE, FALSE, 0);
+}
+
+GtkWidget *
+ttv_time_bar_new (TtvTabState *state)
+{
+  TtvTimeBar *self = g_object_new (TTV_TYPE_TIME_BAR, "orientation", GTK_ORIENTATION_VERTICAL,
+                                   "spacing", 2, NULL);
+  GtkBox *row = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
+  static const char *const sigs[] = {
+    "time-window-changed", "current-time-changed", "selection-changed", "bookmarks-changed",
+    "statistics-changed", "traceset-changed",
+  };
+
+  self->state = g_object_ref (state);
+  gtk_container_set_border_width (GTK_CONTAINER (row), 2);
+  self->start_entry = add_entry (self, row, _("_Start"), _("Start of the time window (seconds.nanoseconds); Enter applies"));
+  self->end_entry = add_entry (self, row, _("E_nd"), _("End of the time window (seconds.nanoseconds); Enter applies"));
+  self->current_entry = add_entry (self, row, _("C_urrent"), _("Current time (seconds.nanoseconds); Enter applies"));
+  add_button (row, "zoom-in-symbolic", "win.zoom-in", _("Zoom in (Ctrl++)"));
+  add_button (row, "zoom-out-symbolic", "win.zoom-out", _("Zoom out (Ctrl+-)"));
+  add_button (row, "zoom-fit-best-symbolic", "win.zoom-fit", _("Show the whole traceset (Ctrl+0)"));
+  self->filter_entry = GTK_ENTRY (gtk_search_entry_new ());
+  gtk_entry_set_placeholder_text (self->filter_entry, _("Filter events"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->filter_entry),
+                               _("Show only events whose name or trace contains this text"));
+  g_signal_connect (self->filter_entry, "search-changed", G_CALLBACK (filter_changed), self);
+  gtk_box_pack_end (row, GTK_WIDGET (self->filter_entry), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (row), FALSE, FALSE, 0);
+
+  self->area = gtk_drawing_area_new ();
+  gtk_widget_set_size_request (self->area, 200, RULER_HEIGHT + OVERVIEW_HEIGHT);
+  gtk_widget_set_can_focus (self->area, TRUE);
+  gtk_widget_set_tooltip_text (self->area, _("Ruler: click sets the current time, drag selects an "
+                                             "interval.  Overview: drag the time window; "
+                                             "wheel zooms."));
+  gtk_widget_add_events (self->area, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK
+                         | GDK_BUTTON1_MOTION_MASK | GDK_SCROLL_MASK);
+  g_signal_connect (self->area, "draw", G_CALLBACK (area_draw), self);
+  g_signal_connect (self->area, "button-press-event", G_CALLBACK (area_press), self);
+  g_signal_connect (self->area, "motion-notify-event", G_CALLBACK (area_motion), self);
+  g_signal_connect (self->area, "button-release-event", G_CALLBACK (area_release), self);
+  g_signal_connect (self->area, "scroll-event", G_CALLBACK (area_scroll), self);
+  gtk_box_pack_start (GTK_BOX (self), self->area, FALSE, FALSE, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sigs); i++)
+    self->handlers[i] = g_signal_connect_swapped (state, sigs[i], G_CALLBACK (refresh), self);
+  refresh (self);
+  gtk_widget_show_all (GTK_WIDGET (self));
+  return GTK_WIDGET (self);
+}

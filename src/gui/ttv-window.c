@@ -1,0 +1,570 @@
+/* ttv-window.c: the main window: window actions (tabs, zoom, bookmarks,
+ * find, information, preferences), opening traces in a worker thread, and
+ * error dialogs that say what is wrong and where. */
+#include "ttv-config.h"
+
+#include "ttv-window.h"
+
+#include "ttv-application.h"
+#include "ttv-tab.h"
+#include "ttv-time-bar.h"
+#include "ttv-viewer-registry.h"
+
+#include <glib/gi18n.h>
+
+struct _TtvWindow {
+  GtkApplicationWindow parent_instance;
+
+  GtkStack *stack;
+  GtkNotebook *notebook;
+  GtkWidget *busy_box;
+  GtkLabel *busy_label;
+  GtkProgressBar *busy_progress;
+  GCancellable *open_cancel;   /* owned, NULL when not opening */
+  guint pulse_id;
+  guint update_id;
+};
+
+G_DEFINE_FINAL_TYPE (TtvWindow, ttv_window, GTK_TYPE_APPLICATION_WINDOW)
+
+static TtvTab *
+current_tab (TtvWindow *self)
+{
+  gint page = gtk_notebook_get_current_page (self->notebook);
+
+  return page < 0 ? NULL : TTV_TAB (gtk_notebook_get_nth_page (self->notebook, page));
+}
+
+GtkWidget *
+ttv_window_get_current_tab (TtvWindow *self)
+{
+  return GTK_WIDGET (current_tab (self));
+}
+
+guint
+ttv_window_get_n_tabs (TtvWindow *self)
+{
+  return gtk_notebook_get_n_pages (self->notebook);
+}
+
+static void
+update_actions (TtvWindow *self)
+{
+  static const char *const need_tab[] = {
+    "add-trace", "close-tab", "zoom-in", "zoom-out", "zoom-fit", "add-bookmark", "find",
+    "info", "show-bookmarks", "show-viewer",
+  };
+  TtvTab *tab = current_tab (self);
+  g_autofree char *title = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (need_tab); i++)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), need_tab[i])),
+                                 tab != NULL);
+  gtk_stack_set_visible_child_name (self->stack, tab ? "tabs" : "welcome");
+  if (tab)
+    {
+      g_autofree char *name = ttv_tab_dup_title (tab);
+      title = g_strdup_printf ("%s — ttv", name);
+      g_action_group_change_action_state (G_ACTION_GROUP (self), "show-bookmarks",
+                                          g_variant_new_boolean (ttv_tab_get_bookmarks_visible (tab)));
+    }
+  gtk_window_set_title (GTK_WINDOW (self), title ? title : "ttv");
+}
+
+static void
+close_tab (TtvWindow *self, TtvTab *tab)
+{
+  gint page = gtk_notebook_page_num (self->notebook, GTK_WIDGET (tab));
+
+  if (page < 0)
+    return;
+  ttv_tab_shutdown (tab);
+  gtk_notebook_remove_page (self->notebook, page);
+  update_actions (self);
+}
+
+static void
+tab_close_clicked (GtkButton *button, TtvWindow *self)
+{
+  close_tab (self, g_object_get_data (G_OBJECT (button), "ttv-tab"));
+}
+
+static void
+add_tab (TtvWindow *self, TtvTraceset *ts)
+{
+  GtkWidget *tab = ttv_tab_new (ts);
+  GtkWidget *label_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  g_autofree char *title = ttv_tab_dup_title (TTV_TAB (tab));
+  GtkWidget *label = gtk_label_new (title);
+  GtkWidget *close = gtk_button_new_from_icon_name ("window-close-symbolic", GTK_ICON_SIZE_MENU);
+  gint page;
+
+  gtk_button_set_relief (GTK_BUTTON (close), GTK_RELIEF_NONE);
+  gtk_widget_set_focus_on_click (close, FALSE);
+  gtk_widget_set_tooltip_text (close, _("Close this tab (Ctrl+W)"));
+  g_object_set_data (G_OBJECT (close), "ttv-tab", tab);
+  g_signal_connect (close, "clicked", G_CALLBACK (tab_close_clicked), self);
+  gtk_box_pack_start (GTK_BOX (label_box), label, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (label_box), close, FALSE, FALSE, 0);
+  gtk_widget_show_all (label_box);
+  g_object_set_data (G_OBJECT (tab), "ttv-tab-label", label);
+  page = gtk_notebook_append_page (self->notebook, tab, label_box);
+  gtk_notebook_set_tab_reorderable (self->notebook, tab, TRUE);
+  gtk_notebook_set_current_page (self->notebook, page);
+  update_actions (self);
+}
+
+/* --- Opening in a worker thread ------------------------------------------- */
+
+typedef struct {
+  char **paths;           /* owned */
+  gboolean add;
+  GPtrArray *traces;      /* of TtvTrace *, owned (NULL slots for failures) */
+  GPtrArray *errors;      /* of char * "path: message", owned */
+} OpenJob;
+
+static void
+open_job_free (OpenJob *job)
+{
+  g_strfreev (job->paths);
+  g_ptr_array_unref (job->traces);
+  g_ptr_array_unref (job->errors);
+  g_free (job);
+}
+
+static void
+trace_close0 (gpointer trace)
+{
+  if (trace)
+    ttv_trace_close (trace);
+}
+
+static void
+open_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  OpenJob *job = data;
+
+  for (guint i = 0; job->paths[i] && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      TtvTrace *trace = ttv_trace_open (job->paths[i], &error);
+
+      g_ptr_array_add (job->traces, trace);
+      if (!trace)
+        g_ptr_array_add (job->errors, g_strdup_printf (_("Cannot open “%s”:\n%s"), job->paths[i],
+                                                       error->message));
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+stop_busy (TtvWindow *self)
+{
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  gtk_widget_hide (self->busy_box);
+}
+
+static void
+error_dialog (TtvWindow *self, const char *title, const char *message)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", title);
+
+  gtk_window_set_title (GTK_WINDOW (dialog), title);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", message);
+  /* Long messages (paths, offsets) must be selectable to be reported. */
+  {
+    GtkWidget *area = gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (dialog));
+    GList *children = gtk_container_get_children (GTK_CONTAINER (area));
+    for (GList *l = children; l; l = l->next)
+      if (GTK_IS_LABEL (l->data))
+        gtk_label_set_selectable (l->data, TRUE);
+    g_list_free (children);
+  }
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
+  gtk_widget_show (dialog);
+}
+
+static void
+open_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  TtvWindow *self = data;  /* owned reference */
+  OpenJob *job = g_task_get_task_data (G_TASK (result));
+  gboolean cancelled = g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result)));
+  TtvApplication *app = TTV_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+
+  g_clear_object (&self->open_cancel);
+  stop_busy (self);
+  if (!cancelled && gtk_widget_get_realized (GTK_WIDGET (self)))
+    {
+      for (guint i = 0; i < job->traces->len; i++)
+        {
+          TtvTrace *trace = job->traces->pdata[i];
+          TtvTab *tab = current_tab (self);
+
+          if (!trace)
+            continue;
+          job->traces->pdata[i] = NULL;
+          if (app)
+            ttv_application_add_recent (app, job->paths[i]);
+          if (job->add && tab)
+            {
+              ttv_tab_add_trace (tab, trace);
+              {
+                GtkWidget *label = g_object_get_data (G_OBJECT (tab), "ttv-tab-label");
+                g_autofree char *title = ttv_tab_dup_title (tab);
+                gtk_label_set_text (GTK_LABEL (label), title);
+              }
+            }
+          else
+            {
+              g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+              ttv_traceset_add_trace (ts, trace);
+              add_tab (self, ts);
+            }
+        }
+      if (job->errors->len)
+        {
+          g_autofree char *all = NULL;
+          g_ptr_array_add (job->errors, NULL);
+          all = g_strjoinv ("\n\n", (char **) job->errors->pdata);
+          g_ptr_array_remove_index (job->errors, job->errors->len - 1);
+          error_dialog (self, ngettext ("Cannot open trace", "Cannot open traces", job->errors->len), all);
+        }
+      update_actions (self);
+    }
+  g_object_unref (self);
+}
+
+static gboolean
+pulse (gpointer data)
+{
+  gtk_progress_bar_pulse (TTV_WINDOW (data)->busy_progress);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+ttv_window_open (TtvWindow *self, const char *const *paths, gboolean add_to_current)
+{
+  g_autoptr (GTask) task = NULL;
+  OpenJob *job;
+
+  g_return_if_fail (TTV_IS_WINDOW (self));
+  if (!paths || !paths[0])
+    return;
+  if (self->open_cancel)
+    g_cancellable_cancel (self->open_cancel);
+  g_clear_object (&self->open_cancel);
+  self->open_cancel = g_cancellable_new ();
+
+  job = g_new0 (OpenJob, 1);
+  job->paths = g_strdupv ((char **) paths);
+  job->add = add_to_current;
+  job->traces = g_ptr_array_new_with_free_func (trace_close0);
+  job->errors = g_ptr_array_new_with_free_func (g_free);
+
+  gtk_label_set_text (self->busy_label, _("Opening…"));
+  gtk_widget_show (self->busy_box);
+  if (!self->pulse_id)
+    self->pulse_id = g_timeout_add (100, pulse, self);
+
+  task = g_task_new (NULL, self->open_cancel, open_done, g_object_ref (self));
+  g_task_set_task_data (task, job, (GDestroyNotify) open_job_free);
+  g_task_run_in_thread (task, open_thread);
+}
+
+static void
+busy_cancel_clicked (TtvWindow *self)
+{
+  if (self->open_cancel)
+    g_cancellable_cancel (self->open_cancel);
+  stop_busy (self);
+}
+
+/* --- Actions --------------------------------------------------------------- */
+
+static void
+choose_response (GtkNativeDialog *chooser, gint response, TtvWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GSList) files = gtk_file_chooser_get_filenames (GTK_FILE_CHOOSER (chooser));
+      g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+      gboolean add = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "ttv-add"));
+
+      for (GSList *l = files; l; l = l->next)
+        g_ptr_array_add (paths, l->data);
+      g_ptr_array_add (paths, NULL);
+      ttv_window_open (self, (const char *const *) paths->pdata, add);
+    }
+  g_object_unref (chooser);
+}
+
+static void
+choose (TtvWindow *self, gboolean folder, gboolean add)
+{
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (add ? _("Add Trace to Traceset")
+                                         : folder ? _("Open Trace Folder") : _("Open Trace Archive"),
+                                         GTK_WINDOW (self),
+                                         folder ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER
+                                         : GTK_FILE_CHOOSER_ACTION_OPEN,
+                                         _("_Open"), _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  if (!folder)
+    {
+      GtkFileFilter *filter = gtk_file_filter_new ();
+      gtk_file_filter_set_name (filter, _("Trace archives (.tar.gz, .tgz, .tar)"));
+      gtk_file_filter_add_pattern (filter, "*.tar.gz");
+      gtk_file_filter_add_pattern (filter, "*.tgz");
+      gtk_file_filter_add_pattern (filter, "*.tar");
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+    }
+  g_object_set_data (G_OBJECT (chooser), "ttv-add", GINT_TO_POINTER (add));
+  g_signal_connect (chooser, "response", G_CALLBACK (choose_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+void
+ttv_window_choose (TtvWindow *self, gboolean folder)
+{
+  choose (self, folder, FALSE);
+}
+
+static void
+act_add_trace (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  choose (self, TRUE, TRUE);
+}
+
+static void
+act_close_tab (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  TtvTab *tab = current_tab (self);
+
+  if (tab)
+    close_tab (self, tab);
+}
+
+static void
+act_zoom_in (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_time_bar_zoom (ttv_tab_get_state (current_tab (self)), 0.5);
+}
+
+static void
+act_zoom_out (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_time_bar_zoom (ttv_tab_get_state (current_tab (self)), 2.0);
+}
+
+static void
+act_zoom_fit (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_time_bar_zoom_fit (ttv_tab_get_state (current_tab (self)));
+}
+
+static void
+act_add_bookmark (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_add_bookmark_interactive (current_tab (self));
+}
+
+static void
+act_find (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_find (current_tab (self));
+}
+
+static void
+act_show_viewer (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_show_viewer (current_tab (self), g_variant_get_string (p, NULL));
+}
+
+static void
+act_show_bookmarks (GSimpleAction *a, GVariant *state, gpointer self)
+{
+  g_simple_action_set_state (a, state);
+  if (current_tab (self))
+    ttv_tab_set_bookmarks_visible (current_tab (self), g_variant_get_boolean (state));
+}
+
+static void
+act_info (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  TtvTab *tab = current_tab (self);
+  GtkWidget *dialog, *scrolled, *view;
+  g_autofree char *text = NULL;
+
+  if (!tab)
+    return;
+  text = ttv_tab_dup_info_text (tab);
+  dialog = gtk_dialog_new_with_buttons (_("Trace Information"), GTK_WINDOW (self),
+                                        GTK_DIALOG_DESTROY_WITH_PARENT, _("_Close"),
+                                        GTK_RESPONSE_CLOSE, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (dialog), 760, 560);
+  scrolled = gtk_scrolled_window_new (NULL, NULL);
+  view = gtk_text_view_new ();
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), text, -1);
+  gtk_container_add (GTK_CONTAINER (scrolled), view);
+  gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))), scrolled,
+                      TRUE, TRUE, 0);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
+  gtk_widget_show_all (dialog);
+}
+
+static void
+act_preferences (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  GSettings *settings = ttv_application_get_settings (TTV_APPLICATION (gtk_window_get_application (self)));
+  GtkWidget *dialog, *grid, *spin, *check;
+  static const struct { const char *key; const char *label; } colours[] = {
+    { "current-time-color", N_("Current time marker") },
+    { "selection-color", N_("Selected interval") },
+    { "bookmark-color", N_("Bookmarks") },
+  };
+
+  if (!settings)
+    {
+      error_dialog (self, _("Preferences are not available"),
+                    _("The settings schema org.ttv.Viewer is not installed."));
+      return;
+    }
+  dialog = gtk_dialog_new_with_buttons (_("Preferences"), GTK_WINDOW (self),
+                                        GTK_DIALOG_DESTROY_WITH_PARENT, _("_Close"),
+                                        GTK_RESPONSE_CLOSE, NULL);
+  grid = gtk_grid_new ();
+  g_object_set (grid, "margin", 12, "row-spacing", 6, "column-spacing", 12, NULL);
+  spin = gtk_spin_button_new_with_range (1000, 100000000, 1000);
+  g_settings_bind (settings, "checkpoint-interval", spin, "value", G_SETTINGS_BIND_DEFAULT);
+  gtk_grid_attach (GTK_GRID (grid), g_object_new (GTK_TYPE_LABEL, "label",
+                                                  _("State checkpoint every (events)"),
+                                                  "xalign", 1.0, NULL), 0, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), spin, 1, 0, 1, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (colours); i++)
+    {
+      GtkWidget *entry = gtk_entry_new ();
+      gtk_widget_set_tooltip_text (entry, _("A colour such as #cc2222 or “red”"));
+      g_settings_bind (settings, colours[i].key, entry, "text", G_SETTINGS_BIND_DEFAULT);
+      gtk_grid_attach (GTK_GRID (grid), g_object_new (GTK_TYPE_LABEL, "label", _(colours[i].label),
+                                                      "xalign", 1.0, NULL), 0, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), entry, 1, i + 1, 1, 1);
+    }
+  check = gtk_check_button_new_with_mnemonic (_("Show the _bookmarks panel in new tabs"));
+  g_settings_bind (settings, "show-bookmarks-panel", check, "active", G_SETTINGS_BIND_DEFAULT);
+  gtk_grid_attach (GTK_GRID (grid), check, 0, G_N_ELEMENTS (colours) + 1, 2, 1);
+  gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))), grid,
+                      TRUE, TRUE, 0);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
+  gtk_widget_show_all (dialog);
+}
+
+static void
+act_shortcuts (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE,
+                                              _("Keyboard shortcuts"));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+    _("Ctrl+O  open a trace folder\n"
+      "Ctrl+Shift+O  open a trace archive\n"
+      "Ctrl+Shift+A  add a trace to the traceset\n"
+      "Ctrl+W  close the tab\n"
+      "Ctrl++ / Ctrl+- / Ctrl+0  zoom in / out / fit\n"
+      "Ctrl+D  add a bookmark\n"
+      "Ctrl+B  show or hide the bookmarks panel\n"
+      "Ctrl+F  find in the event list (F3 / Shift+F3: next / previous)\n"
+      "Ctrl+I  trace information\n"
+      "Page Up / Page Down / Home / End  move in the event list\n"
+      "Ctrl+Q  quit"));
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
+  gtk_widget_show (dialog);
+}
+
+static const GActionEntry win_entries[] = {
+  { "add-trace", act_add_trace, NULL, NULL, NULL, { 0 } },
+  { "close-tab", act_close_tab, NULL, NULL, NULL, { 0 } },
+  { "zoom-in", act_zoom_in, NULL, NULL, NULL, { 0 } },
+  { "zoom-out", act_zoom_out, NULL, NULL, NULL, { 0 } },
+  { "zoom-fit", act_zoom_fit, NULL, NULL, NULL, { 0 } },
+  { "add-bookmark", act_add_bookmark, NULL, NULL, NULL, { 0 } },
+  { "find", act_find, NULL, NULL, NULL, { 0 } },
+  { "info", act_info, NULL, NULL, NULL, { 0 } },
+  { "preferences", act_preferences, NULL, NULL, NULL, { 0 } },
+  { "shortcuts", act_shortcuts, NULL, NULL, NULL, { 0 } },
+  { "show-viewer", act_show_viewer, "s", NULL, NULL, { 0 } },
+  { "show-bookmarks", NULL, NULL, "true", act_show_bookmarks, { 0 } },
+};
+
+static gboolean
+update_idle (gpointer data)
+{
+  TtvWindow *self = data;
+
+  self->update_id = 0;
+  update_actions (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+switch_page (GtkNotebook *nb, GtkWidget *page, guint num, TtvWindow *self)
+{
+  /* The notebook's current page changes after this signal. */
+  if (!self->update_id && !gtk_widget_in_destruction (GTK_WIDGET (self)))
+    self->update_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, update_idle, self, NULL);
+}
+
+static void
+ttv_window_dispose (GObject *object)
+{
+  TtvWindow *self = TTV_WINDOW (object);
+
+  if (self->open_cancel)
+    g_cancellable_cancel (self->open_cancel);
+  g_clear_object (&self->open_cancel);
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  if (self->notebook)
+    g_signal_handlers_disconnect_by_func (self->notebook, switch_page, self);
+  g_clear_handle_id (&self->update_id, g_source_remove);
+  G_OBJECT_CLASS (ttv_window_parent_class)->dispose (object);
+}
+
+static void
+ttv_window_class_init (TtvWindowClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = ttv_window_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/ttv/Viewer/ttv-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TtvWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, TtvWindow, notebook);
+  gtk_widget_class_bind_template_child (widget_class, TtvWindow, busy_box);
+  gtk_widget_class_bind_template_child (widget_class, TtvWindow, busy_label);
+  gtk_widget_class_bind_template_child (widget_class, TtvWindow, busy_progress);
+  gtk_widget_class_bind_template_callback (widget_class, busy_cancel_clicked);
+}
+
+static void
+ttv_window_init (TtvWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+  g_signal_connect (self->notebook, "switch-page", G_CALLBACK (switch_page), self);
+  update_actions (self);
+}
+
+GtkWidget *
+ttv_window_new (GtkApplication *app)
+{
+  return g_object_new (TTV_TYPE_WINDOW, "application", app, NULL);
+}

@@ -1,0 +1,175 @@
+#!/bin/sh
+# test-gui.sh: drives the real ttv window under Xvfb with xdotool (TAP):
+# opens the sample trace (a copy) and a .tar.gz of it, screenshots, moves in
+# the event list, adds bookmarks with Ctrl+D, reopens and finds them, and
+# opens a hostile archive.  Run by meson under dbus-run-session + xvfb-run.
+set -u
+# xdotool matches window names only when it can decode them (UTF-8 titles).
+export LC_ALL=C.UTF-8 LANG=C.UTF-8
+
+TTV="$1"
+SAMPLE="$2"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ttv-gui-test-XXXXXX")
+export XDG_CACHE_HOME="$WORK/cache" XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config"
+export TTV_TEST_MODULE_LOG="$WORK/module.log"
+SHOTS="${TTV_GUI_SHOTS:-$WORK}"
+n=0
+failed=0
+pid=""
+
+ok () { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+check () { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+
+cleanup () {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null
+  wait 2>/dev/null
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# Polls for a window whose name matches $1 (up to $2 tenths of a second).
+wait_window () {
+  i=0
+  while [ "$i" -lt "${2:-100}" ]; do
+    w=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -n 1)
+    [ -n "$w" ] && { echo "$w"; return 0; }
+    sleep 0.1; i=$((i + 1))
+  done
+  return 1
+}
+
+# Polls until the command $1 succeeds (up to $2 tenths of a second).
+wait_for () {
+  i=0
+  while [ "$i" -lt "${2:-100}" ]; do
+    eval "$1" && return 0
+    sleep 0.1; i=$((i + 1))
+  done
+  return 1
+}
+
+start_ttv () {
+  "$TTV" "$@" >>"$WORK/ttv.log" 2>&1 &
+  pid=$!
+}
+
+stop_ttv () {
+  if [ -n "$pid" ]; then
+    xdotool key --clearmodifiers ctrl+q 2>/dev/null
+    wait_for "! kill -0 $pid 2>/dev/null" 300 || kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    pid=""
+  fi
+}
+
+# Adds a bookmark named $1 through Ctrl+D, the dialog, and Enter.
+add_bookmark () {
+  xdotool windowfocus --sync "$win" 2>/dev/null
+  xdotool key --clearmodifiers ctrl+d
+  dlg=$(wait_window "Add Bookmark" 400) || return 1
+  xdotool windowfocus --sync "$dlg" 2>/dev/null
+  xdotool type --delay 20 "$1"
+  xdotool key Return
+  return 0
+}
+
+# The screen has contrast: something is drawn.
+not_blank () {
+  [ "$(convert "$1" -colorspace gray -format '%[fx:standard_deviation>0.05]' info: 2>/dev/null)" = 1 ]
+}
+
+# Screenshots into $1 until the event list has drawn rows (up to 20 s): the
+# area under the column headers is then no longer uniform.
+shoot () {
+  i=0
+  while [ "$i" -lt 100 ]; do
+    import -window root "$1"
+    [ "$(convert "$1" -crop 600x300+10+260 -colorspace gray -format '%[fx:standard_deviation>0.05]' info: 2>/dev/null)" = 1 ] && return 0
+    sleep 0.2; i=$((i + 1))
+  done
+  return 1
+}
+
+echo "1..19"
+cp -r "$SAMPLE" "$WORK/trace"
+rm -f "$WORK/trace/info/bookmarks.xml"
+
+# --- A trace directory -------------------------------------------------------
+start_ttv "$WORK/trace"
+win=$(wait_window "^trace.* ttv$" 400)
+check "the window opens on the sample trace" '[ -n "$win" ]'
+wait_for "grep -q traceset-changed \"$TTV_TEST_MODULE_LOG\" 2>/dev/null || [ -s \"$TTV_TEST_MODULE_LOG\" ]" 50
+check "the screenshot shows the window with a drawn event list" 'shoot "$SHOTS/ttv-trace.png" && not_blank "$SHOTS/ttv-trace.png"'
+
+# Into the event list: a click on its first row, then keys.
+eval "$(xdotool getwindowgeometry --shell "$win")"
+xdotool mousemove --window "$win" 200 270 click 1
+end_time=$(sed -n 's/^span: [^ ]* //p' "$TTV_TEST_MODULE_LOG" | head -n 1)
+xdotool key --clearmodifiers Next Next
+check "Page Down moves the selection (and the current time) forward" \
+  'wait_for "grep -q \"^current: \" \"$TTV_TEST_MODULE_LOG\"" 300'
+xdotool key --clearmodifiers End
+check "End selects the last event of the trace ($end_time)" \
+  'wait_for "grep -q \"^current: $end_time\" \"$TTV_TEST_MODULE_LOG\"" 300'
+import -window root "$SHOTS/ttv-end.png"
+xdotool key --clearmodifiers Prior Home
+check "the window survives Page Up / Home" 'kill -0 $pid 2>/dev/null'
+
+add_bookmark "first-mark"
+check "Ctrl+D, a name and Enter save info/bookmarks.xml" \
+  'wait_for "grep -q first-mark \"$WORK/trace/info/bookmarks.xml\" 2>/dev/null" 300'
+check "the bookmark is an LTT <location>" 'grep -q "<location" "$WORK/trace/info/bookmarks.xml"'
+check "the module was told about it" 'wait_for "grep -q \"bookmarks:.*\[first-mark\]\" \"$TTV_TEST_MODULE_LOG\"" 300'
+import -window root "$SHOTS/ttv-bookmark.png"
+
+# --- A hostile archive: an error dialog, the window stays -------------------
+python3 - "$WORK/evil.tar.gz" <<'PY'
+import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w:gz") as t:
+    data = b"owned\n"
+    info = tarfile.TarInfo("../evil")
+    info.size = len(data)
+    t.addfile(info, io.BytesIO(data))
+PY
+"$TTV" "$WORK/evil.tar.gz" >>"$WORK/ttv.log" 2>&1   # goes to the running instance
+err=$(wait_window "Cannot open trace" 400)
+check "a hostile archive shows an error dialog" '[ -n "$err" ]'
+import -window root "$SHOTS/ttv-hostile.png"
+check "nothing was written outside the cache" '[ ! -e "$WORK/evil" ] && [ ! -e "$WORK/cache/ttv/evil" ]'
+if [ -n "$err" ]; then
+  xdotool windowfocus --sync "$err" 2>/dev/null; xdotool key Return
+fi
+check "the main window is still alive after the error" \
+  'kill -0 $pid 2>/dev/null && wait_for "xdotool search --name \"^trace.* ttv\$\" >/dev/null 2>&1" 300'
+stop_ttv
+check "ttv quits with Ctrl+Q" '[ -z "$pid" ]'
+
+# --- Reopen: the bookmark is listed ------------------------------------------
+: >"$TTV_TEST_MODULE_LOG"
+start_ttv "$WORK/trace"
+win=$(wait_window "^trace.* ttv$" 400)
+check "the trace reopens" '[ -n "$win" ]'
+check "the saved bookmark is loaded into the tab's list" \
+  'wait_for "grep -q \"bookmarks:.*\[first-mark\]\" \"$TTV_TEST_MODULE_LOG\"" 300'
+stop_ttv
+
+# --- A .tar.gz of the trace ---------------------------------------------------
+rm -f "$WORK/trace/info/bookmarks.xml"
+tar -C "$WORK" -czf "$WORK/trace.tar.gz" trace
+: >"$TTV_TEST_MODULE_LOG"
+start_ttv "$WORK/trace.tar.gz"
+win=$(wait_window "^trace.* ttv$" 400)
+check "the window opens on trace.tar.gz" '[ -n "$win" ] && xdotool getwindowname "$win" | grep -qv "^ttv$"'
+check "the archive screenshot shows a drawn event list" 'shoot "$SHOTS/ttv-archive.png"'
+add_bookmark "archived-mark"
+check "a bookmark on an archive is written into the archive" \
+  'wait_for "tar -xzOf \"$WORK/trace.tar.gz\" trace/info/bookmarks.xml 2>/dev/null | grep -q archived-mark" 300'
+check "the archive still holds the trace" 'tar -tzf "$WORK/trace.tar.gz" | grep -q "trace/eventdefs"'
+stop_ttv
+
+check "ttv logged no GLib critical or warning" \
+  '! grep -E "(CRITICAL|WARNING) \*\*" "$WORK/ttv.log" | grep -v "dbus\|AT-SPI\|atk-bridge"'
+[ "$failed" = 0 ] || sed 's/^/# ttv: /' "$WORK/ttv.log"
+
+exit $failed
