@@ -8,17 +8,21 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 #include <stdio.h>
+#include <time.h>
 
 static gint64 opt_samples = 1000;
 static gboolean opt_decode;
 static gboolean opt_babeltrace;
 static guint64 opt_seed = 1;
+static gboolean opt_after_read = TRUE;
+static gboolean opt_cold;
 
 static const GOptionEntry entries[] = {
   { "samples", 0, 0, G_OPTION_ARG_INT64, &opt_samples, "Random samples for latency figures (default 1000)", "N" },
   { "decode", 0, 0, G_OPTION_ARG_NONE, &opt_decode, "read: also decode every event's fields", NULL },
   { "babeltrace", 0, 0, G_OPTION_ARG_NONE, &opt_babeltrace, "read: time `babeltrace2 -o dummy` on the same trace and report the ratio", NULL },
   { "seed", 0, 0, G_OPTION_ARG_INT64, &opt_seed, "Random seed for sampled times", "N" },
+  { "cold", 0, 0, G_OPTION_ARG_NONE, &opt_cold, "seek: without the first full read (no in-block index yet)", NULL },
   { NULL }
 };
 
@@ -122,6 +126,16 @@ bench_read (char **paths, GString *out, GError **error)
   return 0;
 }
 
+/* CPU time of this thread in microseconds: with other work on the machine,
+ * wall-clock latencies measure the scheduler as much as the code. */
+static double
+thread_cpu_us (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec * 1e6 + (double) ts.tv_nsec / 1e3;
+}
+
 static int
 compare_double (gconstpointer a, gconstpointer b)
 {
@@ -147,23 +161,33 @@ bench_seek (char **paths, GString *out, GError **error)
   g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
   if (ctx == NULL)
     return 1;
+  /* Like the viewer, which reads the trace once in the background before
+   * the user seeks around: that first read also indexes inside blocks. */
+  guint64 n;
+  if (opt_after_read && time_read (ts, &n, error) < 0)
+    return 1;
   TtvTime start = ttv_traceset_get_start (ts), end = ttv_traceset_get_end (ts);
   g_autoptr (GRand) rand = g_rand_new_with_seed ((guint32) opt_seed);
   g_autoptr (GArray) us = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) cpu_us = g_array_new (FALSE, FALSE, sizeof (double));
   for (gint64 i = 0; i < opt_samples; i++)
     {
       TtvTime t = start + (TtvTime) (g_rand_double (rand) * (double) (end - start));
       gint64 t0 = g_get_monotonic_time ();
+      double c0 = thread_cpu_us ();
       /* Seeking and reading the event there: what a viewer does. */
       if (!ttv_context_seek_time (ctx, t, error))
         return 1;
       ttv_context_peek (ctx, NULL);
+      double c = thread_cpu_us () - c0;
       double d = (double) (g_get_monotonic_time () - t0);
       g_array_append_val (us, d);
+      g_array_append_val (cpu_us, c);
     }
-  print_json_head (out, "seek_time", paths);
+  print_json_head (out, opt_after_read ? "seek_time" : "seek_time_cold", paths);
   g_string_append_printf (out, ",\"samples\":%" G_GINT64_FORMAT, opt_samples);
   append_latency (out, "seek", us);
+  append_latency (out, "seek_cpu", cpu_us);
   g_string_append (out, "}\n");
   return 0;
 }
@@ -174,6 +198,22 @@ bench_state (char **paths, GString *out, GError **error)
   g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
   if (ts == NULL)
     return 1;
+  /* The state alone first (no statistics, no checkpoints), then the full
+   * background pass that also gathers statistics and checkpoints. */
+  g_autoptr (TtvStateTracker) plain = ttv_state_tracker_new (ts, NULL);
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
+  if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
+    return 1;
+  gint64 p0 = g_get_monotonic_time ();
+  GError *local = NULL;
+  guint64 n_plain = ttv_state_tracker_run (plain, ctx, TTV_TIME_MAX, NULL, &local);
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return 1;
+    }
+  double plain_s = (double) (g_get_monotonic_time () - p0) / 1e6;
+
   g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (ts, NULL);
   gint64 t0 = g_get_monotonic_time ();
   if (!ttv_state_tracker_build (tracker, NULL, NULL, NULL, error))
@@ -197,6 +237,7 @@ bench_state (char **paths, GString *out, GError **error)
       g_array_append_val (us, d);
     }
   print_json_head (out, "state", paths);
+  g_string_append_printf (out, ",\"state_only_events_per_s\":%.0f", plain_s > 0 ? (double) n_plain / plain_s : 0.0);
   g_string_append_printf (out, ",\"events\":%" G_GUINT64_FORMAT ",\"seconds\":%.6f,\"events_per_s\":%.0f"
                           ",\"checkpoints\":%u,\"checkpoint_interval\":%" G_GUINT64_FORMAT ",\"checkpoint_bytes\":%" G_GSIZE_FORMAT,
                           n, s, s > 0 ? (double) n / s : 0.0, ttv_state_tracker_get_n_checkpoints (tracker),
@@ -229,6 +270,7 @@ main (int argc, char **argv)
       return 2;
     }
   g_autoptr (GString) out = g_string_new (NULL);
+  opt_after_read = !opt_cold;
   int status;
   if (g_str_equal (argv[1], "read"))
     status = bench_read (argv + 2, out, &error);

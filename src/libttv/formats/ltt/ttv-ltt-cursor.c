@@ -24,11 +24,39 @@ ttv_ltt_code_set (TtvLttCode *code, TtvLttCodeKind kind, const TtvType *fields,
     }
 }
 
+static const TtvLttFineIndex *
+fine_index (const TtvLttFile *f, guint64 b)
+{
+  return b < f->n_fine ? g_atomic_pointer_get (&f->fine[b]) : NULL;
+}
+
+/* Called when a block read from its first event is finished. */
+static void
+publish_fine_index (TtvLttCursor *c)
+{
+  TtvLttIter *it = &c->it;
+  GArray *entries = it->fine;
+  it->fine = NULL;
+  if (entries == NULL)
+    return;
+  if (it->block < c->file->n_fine && fine_index (c->file, it->block) == NULL)
+    {
+      TtvLttFineIndex *fi = g_malloc (sizeof *fi + entries->len * sizeof (TtvLttFineEntry));
+      fi->n = entries->len;
+      memcpy (fi->entries, entries->data, entries->len * sizeof (TtvLttFineEntry));
+      if (!g_atomic_pointer_compare_and_exchange (&c->file->fine[it->block], NULL, fi))
+        g_free (fi);
+    }
+  g_array_unref (entries);
+}
+
 static void
 load_block (TtvLttCursor *c, guint64 b)
 {
   TtvLttIter *it = &c->it;
   TtvLttFile *f = c->file;
+  if (it->fine)
+    g_array_unref (it->fine);
   memset (it, 0, sizeof *it);
   if (b >= f->blocks->len)
     {
@@ -42,6 +70,8 @@ load_block (TtvLttCursor *c, guint64 b)
   it->end_offset = blk->end_offset;
   it->cycles = it->block_cycles = blk->start_cycles;
   it->block_time = blk->start;
+  if (b < f->n_fine && fine_index (f, b) == NULL)
+    it->fine = g_array_new (FALSE, FALSE, sizeof (TtvLttFineEntry));
 }
 
 void
@@ -57,6 +87,9 @@ ttv_ltt_cursor_init (TtvLttCursor *c, TtvLttFile *file, const TtvLttCode *codes,
 void
 ttv_ltt_cursor_clear (TtvLttCursor *c)
 {
+  if (c->it.fine)
+    g_array_unref (c->it.fine);
+  c->it.fine = NULL;
   g_clear_pointer (&c->skipper, ttv_decoder_free);
 }
 
@@ -110,6 +143,7 @@ ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
             return FALSE;
           if (off != it->end_offset)
             return bad_event (error, c, off, _("event header runs past the block_end event"));
+          publish_fine_index (c);
           load_block (c, it->block + 1);
           continue;
         }
@@ -127,6 +161,11 @@ ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
       if (G_LIKELY (code->kind == TTV_LTT_CODE_KIND_EVENT))
         {
           guint64 next;
+          if (G_UNLIKELY (it->fine != NULL) && it->index % TTV_LTT_FINE_STEP == 0)
+            {
+              TtvLttFineEntry e = { (guint32) off, (guint32) it->index, it->cycles };
+              g_array_append_val (it->fine, e);
+            }
           it->cycles += delta;
           if (G_LIKELY (code->fixed_size != G_MAXUINT32))
             {
@@ -198,6 +237,94 @@ ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
     }
 }
 
+/* The cycle count below which every event of the current block is before
+ * @time (a lower bound when the clock is not 1 GHz, so never too far). */
+static guint64
+block_target_cycles (const TtvLttCursor *c, TtvTime time)
+{
+  const TtvLttIter *it = &c->it;
+  if (time <= it->block_time)
+    return it->block_cycles;
+  guint64 dt = (guint64) (time - it->block_time);
+  if (c->file->freq == 1000000000u)
+    return it->block_cycles + dt;
+  guint64 cycles = (guint64) (((unsigned __int128) dt * c->file->freq) / 1000000000u);
+  return it->block_cycles + (cycles > 0 ? cycles - 1 : 0);
+}
+
+/* Seeking scans inside one block: skip fixed-size events known to be before
+ * the target by their cycle count alone, without building events.  Anything
+ * unusual (variable size, heartbeat, block end, damage) is left to next(). */
+static void
+skip_before_cycles (TtvLttCursor *c, guint64 target)
+{
+  TtvLttIter *it = &c->it;
+  const gboolean swap = c->file->order != TTV_BYTE_ORDER_NATIVE;
+  for (;;)
+    {
+      guint64 off = it->offset;
+      if (off + TTV_LTT_HEADER_SIZE > it->end_offset)
+        return;
+      const guint8 *p = it->base + off;
+      guint16 id = rd16 (p, swap);
+      if (id >= c->n_codes)
+        return;
+      const TtvLttCode *code = &c->codes[id];
+      if (code->kind != TTV_LTT_CODE_KIND_EVENT || code->fixed_size == G_MAXUINT32)
+        return;
+      guint64 cycles = it->cycles + rd32 (p + 2, swap);
+      if (cycles >= target)
+        return;
+      guint64 payload = off + TTV_LTT_HEADER_SIZE;
+      guint64 next = ((payload + code->align_mask) & ~(guint64) code->align_mask) + code->fixed_size;
+      if (next > it->end_offset)
+        return;
+      it->cycles = cycles;
+      it->offset = next;
+      it->index++;
+    }
+}
+
+/* Seeks read ahead then step back: the iterator is saved and restored, and
+ * a fine index being recorded must neither leak nor be shared by the two. */
+static void
+stop_recording (TtvLttIter *it)
+{
+  if (it->fine)
+    g_array_unref (it->fine);
+  it->fine = NULL;
+}
+
+static void
+restore_iter (TtvLttCursor *c, const TtvLttIter *saved)
+{
+  stop_recording (&c->it);
+  c->it = *saved;
+}
+
+/* Jumps to the last recorded event of the current block whose cycle count
+ * before it is below @target (all events before it are then earlier). */
+static void
+resume_near (TtvLttCursor *c, guint64 target)
+{
+  TtvLttIter *it = &c->it;
+  const TtvLttFineIndex *fi = fine_index (c->file, it->block);
+  if (fi == NULL || fi->n == 0 || fi->entries[0].cycles >= target)
+    return;
+  guint lo = 0, hi = fi->n;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (fi->entries[mid].cycles < target)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  it->offset = fi->entries[lo].offset;
+  it->index = fi->entries[lo].index;
+  it->cycles = fi->entries[lo].cycles;
+}
+
 gboolean
 ttv_ltt_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
 {
@@ -214,8 +341,19 @@ ttv_ltt_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
         hi = mid;
     }
   load_block (c, lo);
+  stop_recording (&c->it);
+  guint64 block = c->it.block;
+  guint64 target = block_target_cycles (c, time);
+  resume_near (c, target);
   for (;;)
     {
+      if (c->it.block != block)
+        {
+          block = c->it.block;
+          target = block_target_cycles (c, time);
+        }
+      skip_before_cycles (c, target);
+      stop_recording (&c->it);
       TtvLttIter saved = c->it;
       TtvEvent ev;
       GError *local = NULL;
@@ -230,7 +368,7 @@ ttv_ltt_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
         }
       if (ev.time >= time)
         {
-          c->it = saved;
+          restore_iter (c, &saved);
           return TRUE;
         }
     }
@@ -251,8 +389,27 @@ ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
       goto bad;
     }
   load_block (c, pos->block);
+  stop_recording (&c->it);
+  /* Start from the last recorded event at or before the wanted one. */
+  const TtvLttFineIndex *fi = fine_index (c->file, pos->block);
+  if (fi && fi->n > 0 && fi->entries[0].index <= pos->index)
+    {
+      guint lo = 0, hi = fi->n;
+      while (hi - lo > 1)
+        {
+          guint mid = lo + (hi - lo) / 2;
+          if (fi->entries[mid].index <= pos->index)
+            lo = mid;
+          else
+            hi = mid;
+        }
+      c->it.offset = fi->entries[lo].offset;
+      c->it.index = fi->entries[lo].index;
+      c->it.cycles = fi->entries[lo].cycles;
+    }
   for (;;)
     {
+      stop_recording (&c->it);
       TtvLttIter saved = c->it;
       TtvEvent ev;
       GError *local = NULL;
@@ -271,7 +428,7 @@ ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
         {
           if (ev.pos.offset != pos->offset)
             goto bad;
-          c->it = saved;
+          restore_iter (c, &saved);
           return TRUE;
         }
     }

@@ -102,7 +102,26 @@ typedef struct {
   guint64 freq;
   GArray *blocks;               /* of TtvLttBlock, in (start time, block_id) order */
   guint32 min_block_id;
+  /* Per block (same order), a TtvLttFineIndex published atomically by the
+   * first cursor that reads the whole block; NULL until then.  Lets a seek
+   * scan a few dozen events instead of up to a whole block. */
+  gpointer *fine;               /* owned, n_fine slots */
+  guint64 n_fine;
 } TtvLttFile;
+
+/* Every TTV_LTT_FINE_STEP-th event of a block: where it starts and the
+ * cycle count before it, so a cursor can resume there. */
+#define TTV_LTT_FINE_STEP 128
+typedef struct {
+  guint32 offset;
+  guint32 index;
+  guint64 cycles;
+} TtvLttFineEntry;
+
+typedef struct {
+  guint n;
+  TtvLttFineEntry entries[];
+} TtvLttFineIndex;
 
 /* Maps @path and indexes its blocks; @trace receives warnings (may be NULL). */
 TtvLttFile *ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace,
@@ -142,6 +161,7 @@ typedef struct {
   guint64 block_cycles;
   TtvTime block_time;
   const guint8 *base;           /* current block */
+  GArray *fine;                 /* of TtvLttFineEntry while recording a block read from its start, else NULL */
 } TtvLttIter;
 
 typedef struct {

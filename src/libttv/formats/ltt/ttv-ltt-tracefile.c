@@ -24,6 +24,9 @@ ttv_ltt_file_free (TtvLttFile *f)
     g_mapped_file_unref (f->map);
   if (f->blocks)
     g_array_unref (f->blocks);
+  for (guint64 i = 0; i < f->n_fine; i++)
+    g_free (f->fine[i]);
+  g_free (f->fine);
   g_free (f->path);
   g_free (f);
 }
@@ -145,5 +148,7 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
       f->min_block_id = MIN (f->min_block_id, blk->block_id);
     }
   g_array_sort (f->blocks, compare_blocks);
+  f->n_fine = n;
+  f->fine = g_new0 (gpointer, n);
   return f;
 }
