@@ -118,6 +118,22 @@ replay_to_context (TtvStateTracker *tracker, TtvTraceset *ts, TtvContext *ctx, G
   return TRUE;
 }
 
+/* What a reader noticed but could live with (a truncated file, a missing
+ * beginning) goes to stderr, so that the report itself stays clean. */
+static void
+print_warnings (TtvTraceset *ts)
+{
+  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+    {
+      const TtvTrace *t = ttv_traceset_get_trace (ts, i);
+      if (t->flags & TTV_TRACE_FLAG_BEGINNING_MISSING)
+        g_printerr (_("ttv-report: warning: %s: the beginning of the trace is missing (flight recorder)\n"),
+                    t->display_path);
+      for (guint j = 0; j < t->warnings->len; j++)
+        g_printerr ("ttv-report: warning: %s\n", (const char *) g_ptr_array_index (t->warnings, j));
+    }
+}
+
 static gboolean
 position_context (TtvContext *ctx, TtvTraceset *ts, TtvTime start, GError **error)
 {
@@ -176,7 +192,8 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
   if (ctx == NULL || !position_context (ctx, ts, start, &error))
-    return fail (error->domain == TTV_ENGINE_ERROR ? EXIT_USAGE : EXIT_READ, error->message);
+    return fail (g_error_matches (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION) ? EXIT_USAGE : EXIT_READ,
+                 error->message);
 
   TtvCheckpointPolicy policy = { (guint64) MAX (args.checkpoint_interval, 0), 0 };
   g_autoptr (TtvStateTracker) tracker = NULL;
@@ -278,6 +295,7 @@ run (void)
   for (guint i = 0; args.traces[i]; i++)
     if (!ttv_traceset_add_path (ts, args.traces[i], &error))
       return fail (EXIT_READ, error->message);
+  print_warnings (ts);
 
   TtvTime start = TTV_TIME_MIN, end = TTV_TIME_MAX, at = 0;
   if ((args.start && !parse_time_arg ("--start", args.start, ts, &start, &error))

@@ -1,0 +1,380 @@
+/* test-report.c: ttv-report run as a user runs it: golden outputs on the
+ * committed traces in tests/data/traces/good, clear failures on the damaged
+ * ones in bad/, and options checked against the full output. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+typedef struct {
+  int status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static const char *
+data_dir (void)
+{
+  return TTV_TEST_SRCDIR "/data/traces";
+}
+
+/* Runs ttv-report with @args (NULL-terminated) from the source tree's
+ * tests/data/traces, so that paths in messages are short and stable. */
+static void
+run_report (Run *r, const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) TTV_REPORT_PATH);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+  memset (r, 0, sizeof *r);
+  g_assert_true (g_spawn_sync (data_dir (), (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r->out, &r->err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  r->status = WEXITSTATUS (wait_status);
+}
+
+#define RUN(r, ...) run_report (r, (const char *const[]) { __VA_ARGS__, NULL })
+
+static void
+check_golden (const char *name, const char *what, const char *output)
+{
+  g_autofree char *file = g_strdup_printf ("%s/good/%s.%s.expect", data_dir (), name, what);
+  if (g_getenv ("TTV_UPDATE_GOLDEN"))
+    {
+      g_assert_true (g_file_set_contents (file, output, -1, NULL));
+      return;
+    }
+  g_autofree char *expected = NULL;
+  g_autoptr (GError) error = NULL;
+  if (!g_file_get_contents (file, &expected, NULL, &error))
+    g_error ("%s: %s (regenerate with TTV_UPDATE_GOLDEN=1)", file, error->message);
+  if (g_strcmp0 (expected, output) != 0)
+    {
+      g_auto (GStrv) a = g_strsplit (expected, "\n", -1);
+      g_auto (GStrv) b = g_strsplit (output, "\n", -1);
+      for (guint i = 0; a[i] || b[i]; i++)
+        if (g_strcmp0 (a[i], b[i]) != 0)
+          g_error ("%s: line %u differs:\nexpected: %s\nactual:   %s", file, i + 1,
+                   a[i] ? a[i] : "(end)", b[i] ? b[i] : "(end)");
+    }
+}
+
+typedef struct {
+  const char *name;       /* output kind, the .expect suffix */
+  const char *args[4];    /* options before the trace */
+} GoldenCase;
+
+static const GoldenCase golden_cases[] = {
+  { "text", { NULL } },
+  { "jsonl", { "--format=jsonl", NULL } },
+  { "info", { "--info", NULL } },
+  { "list-events", { "--list-events", NULL } },
+  { "state", { "--state", "--position", NULL } },
+  { "stats", { "--stats", NULL } },
+  { "state-at", { "--state-at", "+0.005", NULL } },
+};
+
+static void
+test_golden (gconstpointer data)
+{
+  const char *trace = data;
+  g_autofree char *rel = g_build_filename ("good", trace, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (golden_cases); i++)
+    {
+      const GoldenCase *c = &golden_cases[i];
+      const char *args[8];
+      guint n = 0;
+      for (guint j = 0; c->args[j]; j++)
+        args[n++] = c->args[j];
+      args[n++] = rel;
+      args[n] = NULL;
+      g_auto (Run) r;
+      run_report (&r, args);
+      if (r.status != 0)
+        g_error ("ttv-report %s %s: exit %d: %s", c->name, trace, r.status, r.err);
+      g_assert_cmpstr (r.err, ==, "");
+      check_golden (trace, c->name, r.out);
+    }
+}
+
+/* A damaged trace: exit 1, and the message names the file and where. */
+typedef struct {
+  const char *trace;
+  int status;
+  const char *message;    /* expected inside stderr */
+} BadCase;
+
+static const BadCase bad_cases[] = {
+  { "bad-last-offset", 1, "bad/bad-last-offset/cpu/2: byte offset 2044: last-event offset 3000" },
+  { "malformed-eventdefs", 1, "bad/malformed-eventdefs/eventdefs/core.xml:5: malformed XML" },
+  { "missing-system-xml", 1, "bad/missing-system-xml/info/system.xml" },
+  { "unknown-event-id", 1, "bad/unknown-event-id/cpu/0: byte offset 1052 (block 1): unknown event id 32766" },
+  /* Whole blocks still read; the rest is a warning, not a failure. */
+  { "truncated-cpu", 0, "warning: bad/truncated-cpu/cpu/0: truncated" },
+};
+
+static void
+test_bad (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      const BadCase *c = &bad_cases[i];
+      g_autofree char *rel = g_build_filename ("bad", c->trace, NULL);
+      g_auto (Run) r;
+      RUN (&r, rel);
+      if (r.status != c->status || strstr (r.err, c->message) == NULL)
+        g_error ("%s: exit %d (want %d), stderr «%s», want «%s»", c->trace, r.status, c->status,
+                 r.err, c->message);
+    }
+}
+
+static void
+test_usage (void)
+{
+  static const char *const cases[][4] = {
+    { "--format=xml", "good/small-ltt", NULL },
+    { "--start", "yesterday", "good/small-ltt", NULL },
+    { "--end", "1.2.3", "good/small-ltt", NULL },
+    { "--after", "not-a-position", "good/small-ltt", NULL },
+    { "--count", "many", "good/small-ltt", NULL },
+    { "--no-such-option", "good/small-ltt", NULL },
+    { "--info", NULL },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto (Run) r;
+      run_report (&r, cases[i]);
+      if (r.status != 2 || !g_str_has_prefix (r.err, "ttv-report: "))
+        g_error ("%s: exit %d, stderr «%s»: want exit 2 and a message", cases[i][0], r.status, r.err);
+    }
+  g_auto (Run) r;
+  RUN (&r, "good/no-such-trace");
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "good/no-such-trace"));
+}
+
+static GPtrArray *
+lines_of (const char *text)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) parts = g_strsplit (text, "\n", -1);
+  for (guint i = 0; parts[i]; i++)
+    if (*parts[i])
+      g_ptr_array_add (lines, g_strdup (parts[i]));
+  return lines;
+}
+
+static gint64
+line_time_ns (const char *line)
+{
+  /* "SSSSSSSSSS.NNNNNNNNN ..." */
+  return g_ascii_strtoll (line, NULL, 10) * 1000000000 + g_ascii_strtoll (line + 11, NULL, 10);
+}
+
+/* --start, --end and --count select exactly what filtering the full
+ * report by time and count selects. */
+static void
+test_window (void)
+{
+  g_auto (Run) full;
+  RUN (&full, "good/small-ltt");
+  g_autoptr (GPtrArray) all = lines_of (full.out);
+  g_assert_cmpuint (all->len, >, 100);
+  gint64 first = line_time_ns (g_ptr_array_index (all, 0));
+  GRand *rand = g_rand_new_with_seed (5);
+  for (guint k = 0; k < 25; k++)
+    {
+      guint a = (guint) g_rand_int_range (rand, 0, (gint) all->len);
+      guint b = (guint) g_rand_int_range (rand, (gint) a, (gint) all->len);
+      gint64 t0 = line_time_ns (g_ptr_array_index (all, a)) - (k % 2);
+      gint64 t1 = line_time_ns (g_ptr_array_index (all, b));
+      guint count = (guint) g_rand_int_range (rand, 0, 50);
+      /* Relative start on odd rounds. */
+      g_autofree char *start = k % 2
+        ? g_strdup_printf ("+%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, (t0 - first) / 1000000000, (t0 - first) % 1000000000)
+        : g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, t0 / 1000000000, t0 % 1000000000);
+      g_autofree char *end = g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, t1 / 1000000000, t1 % 1000000000);
+      g_autofree char *count_s = g_strdup_printf ("%u", count);
+      g_auto (Run) r;
+      RUN (&r, "--start", start, "--end", end, "--count", count_s, "good/small-ltt");
+      g_assert_cmpint (r.status, ==, 0);
+      g_autoptr (GString) want = g_string_new (NULL);
+      guint n = 0;
+      for (guint i = 0; i < all->len && n < count; i++)
+        {
+          gint64 t = line_time_ns (g_ptr_array_index (all, i));
+          if (t >= t0 && t <= t1)
+            {
+              g_string_append_printf (want, "%s\n", (char *) g_ptr_array_index (all, i));
+              n++;
+            }
+        }
+      g_assert_cmpstr (r.out, ==, want->str);
+    }
+  g_rand_free (rand);
+}
+
+/* --after TOKEN continues right after the event that printed TOKEN. */
+static void
+test_after (void)
+{
+  g_auto (Run) full;
+  RUN (&full, "--position", "good/small-ltt-be32");
+  g_autoptr (GPtrArray) all = lines_of (full.out);
+  for (guint k = 0; k < all->len; k += 37)
+    {
+      const char *at = strchr (g_ptr_array_index (all, k), '@');
+      g_assert_nonnull (at);
+      g_autofree char *token = g_strndup (at + 1, strcspn (at + 1, " "));
+      g_auto (Run) r;
+      RUN (&r, "--position", "--after", token, "good/small-ltt-be32");
+      g_assert_cmpint (r.status, ==, 0);
+      g_autoptr (GString) want = g_string_new (NULL);
+      for (guint i = k + 1; i < all->len; i++)
+        g_string_append_printf (want, "%s\n", (char *) g_ptr_array_index (all, i));
+      g_assert_cmpstr (r.out, ==, want->str);
+    }
+  /* A token of another traceset is refused. */
+  const char *at = strchr (g_ptr_array_index (all, 3), '@');
+  g_autofree char *token = g_strndup (at + 1, strcspn (at + 1, " "));
+  g_auto (Run) r;
+  RUN (&r, "--after", token, "good/small-ltt");
+  g_assert_cmpint (r.status, ==, 2);
+}
+
+/* Two traces merge by time; equal times keep the command line's order. */
+static void
+test_multi (void)
+{
+  g_auto (Run) a;
+  RUN (&a, "--format=jsonl", "good/small-ltt");
+  g_auto (Run) b;
+  RUN (&b, "--format=jsonl", "good/small-lttng");
+  g_auto (Run) m;
+  RUN (&m, "--format=jsonl", "good/small-ltt", "good/small-lttng");
+  g_assert_cmpint (m.status, ==, 0);
+  g_autoptr (GPtrArray) la = lines_of (a.out);
+  g_autoptr (GPtrArray) lb = lines_of (b.out);
+  g_autoptr (GPtrArray) lm = lines_of (m.out);
+  g_assert_cmpuint (lm->len, ==, la->len + lb->len);
+  guint i = 0, j = 0;
+  for (guint k = 0; k < lm->len; k++)
+    {
+      const char *x = i < la->len ? g_ptr_array_index (la, i) : NULL;
+      const char *y = j < lb->len ? g_ptr_array_index (lb, j) : NULL;
+      gint64 tx = x ? g_ascii_strtoll (x + strlen ("{\"time_ns\":"), NULL, 10) : G_MAXINT64;
+      gint64 ty = y ? g_ascii_strtoll (y + strlen ("{\"time_ns\":"), NULL, 10) : G_MAXINT64;
+      const char *want = tx <= ty ? x : y;
+      if (tx <= ty)
+        i++;
+      else
+        j++;
+      /* Positions differ (they name the whole traceset): compare the rest. */
+      const char *got = g_ptr_array_index (lm, k);
+      g_autofree char *got_cut = g_strndup (got, strstr (got, ",\"position\"") - got);
+      g_autofree char *want_cut = g_strndup (want, strstr (want, ",\"position\"") - want);
+      g_assert_cmpstr (got_cut, ==, want_cut);
+    }
+}
+
+/* A .tar.gz of a trace reports exactly as the directory. */
+static void
+test_archive (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("ttv-report-XXXXXX", NULL);
+  g_autofree char *tgz = g_build_filename (tmp, "small-ltt.tar.gz", NULL);
+  g_autofree char *good = g_build_filename (data_dir (), "good", NULL);
+  const char *tar_argv[] = { "tar", "-C", good, "-czf", tgz, "small-ltt", NULL };
+  int st = 0;
+  g_assert_true (g_spawn_sync (NULL, (char **) tar_argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &st, NULL));
+  g_assert_true (g_spawn_check_wait_status (st, NULL));
+  g_auto (Run) d;
+  RUN (&d, "--state", "good/small-ltt");
+  g_auto (Run) a;
+  RUN (&a, "--state", tgz);
+  g_assert_cmpint (a.status, ==, 0);
+  g_assert_cmpstr (a.out, ==, d.out);
+  g_remove (tgz);
+  g_rmdir (tmp);
+}
+
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Checksums of every file under the committed traces. */
+static void
+hash_tree (const char *dir, GString *out)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  if (d == NULL)
+    return;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, g_ptr_array_index (names, i), NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          hash_tree (path, out);
+          continue;
+        }
+      g_autofree char *contents = NULL;
+      gsize len = 0;
+      if (g_file_get_contents (path, &contents, &len, NULL))
+        {
+          g_autofree char *sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (guchar *) contents, len);
+          g_string_append_printf (out, "%s %s\n", path, sum);
+        }
+    }
+}
+
+static GString *tree_before;
+
+static void
+test_untouched (void)
+{
+  g_autoptr (GString) after = g_string_new (NULL);
+  hash_tree (data_dir (), after);
+  g_assert_cmpstr (after->str, ==, tree_before->str);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  tree_before = g_string_new (NULL);
+  hash_tree (data_dir (), tree_before);
+  g_test_add_data_func ("/cli/report/golden-small-ltt", "small-ltt", test_golden);
+  g_test_add_data_func ("/cli/report/golden-small-ltt-be32", "small-ltt-be32", test_golden);
+  g_test_add_data_func ("/cli/report/golden-small-lttng", "small-lttng", test_golden);
+  g_test_add_func ("/cli/report/bad-traces", test_bad);
+  g_test_add_func ("/cli/report/usage", test_usage);
+  g_test_add_func ("/cli/report/window", test_window);
+  g_test_add_func ("/cli/report/after", test_after);
+  g_test_add_func ("/cli/report/multi", test_multi);
+  g_test_add_func ("/cli/report/archive", test_archive);
+  /* Last: nothing above wrote into the traces. */
+  g_test_add_func ("/cli/report/traces-untouched", test_untouched);
+  int status = g_test_run ();
+  g_string_free (tree_before, TRUE);
+  return status;
+}
