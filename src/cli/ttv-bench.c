@@ -3,9 +3,12 @@
 #include "ttv-config.h"
 
 #include "ttv-context.h"
+#include "ttv-filter.h"
+#include "ttv-state-history.h"
 #include "ttv-state-tracker.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <locale.h>
 #include <stdio.h>
 #include <time.h>
@@ -123,6 +126,64 @@ bench_read (char **paths, GString *out, GError **error)
         g_string_append (out, ",\"babeltrace2_seconds\":null");
     }
   g_string_append (out, "}\n");
+  return 0;
+}
+
+/* Seconds of a full merged read that evaluates @filter on every event. */
+static double
+time_filtered_read (TtvTraceset *ts, TtvFilter *filter, guint64 *n_matched, GError **error)
+{
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
+  if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
+    return -1;
+  gint64 t0 = g_get_monotonic_time ();
+  guint64 m = 0;
+  const TtvEvent *ev;
+  GError *local = NULL;
+  while ((ev = ttv_context_next (ctx, &local)) != NULL)
+    m += ttv_filter_matches (filter, ev, NULL);
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return -1;
+    }
+  *n_matched = m;
+  return (double) (g_get_monotonic_time () - t0) / 1e6;
+}
+
+/* The cost of filtering (issue 8: at most 20% over the plain read): best
+ * of three plain reads against best of three filtered reads, interleaved. */
+static int
+bench_filter (char **paths, GString *out, GError **error)
+{
+  /* TTV_BENCH_FILTER replaces the expression, to compare filters. */
+  const char *expr = g_getenv ("TTV_BENCH_FILTER");
+  if (expr == NULL)
+    expr = "cpu != 3 & (event.field.ret < 0 | event.name = \"sched_*\")";
+  g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
+  if (ts == NULL)
+    return 1;
+  g_autoptr (TtvFilter) filter = ttv_filter_new (expr, NULL, error);
+  if (filter == NULL)
+    return 1;
+  guint64 n = 0, m = 0;
+  if (time_read (ts, &n, error) < 0)
+    return 1;
+  double plain = G_MAXDOUBLE, filtered = G_MAXDOUBLE;
+  for (guint i = 0; i < 3; i++)
+    {
+      double a = time_read (ts, &n, error);
+      double b = a < 0 ? -1 : time_filtered_read (ts, filter, &m, error);
+      if (a < 0 || b < 0)
+        return 1;
+      plain = MIN (plain, a);
+      filtered = MIN (filtered, b);
+    }
+  g_autofree char *escaped = g_strescape (expr, NULL);
+  print_json_head (out, "filter", paths);
+  g_string_append_printf (out, ",\"filter\":\"%s\",\"events\":%" G_GUINT64_FORMAT ",\"matched\":%" G_GUINT64_FORMAT
+                          ",\"read_seconds\":%.6f,\"filtered_seconds\":%.6f,\"overhead_percent\":%.1f}\n",
+                          escaped, n, m, plain, filtered, plain > 0 ? (filtered / plain - 1) * 100 : 0.0);
   return 0;
 }
 
@@ -247,6 +308,118 @@ bench_state (char **paths, GString *out, GError **error)
   return 0;
 }
 
+/* The state history: background pass with history vs state alone, memory
+ * per million events, query_pixels at W=1920 over the whole trace and a
+ * 1 ms window (busiest rows). */
+static int
+bench_history (char **paths, GString *out, GError **error)
+{
+  g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
+  if (ts == NULL)
+    return 1;
+  g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (ts, NULL);
+  gint64 t0 = g_get_monotonic_time ();
+  if (!ttv_state_tracker_build (tracker, NULL, NULL, NULL, error))
+    return 1;
+  double state_s = (double) (g_get_monotonic_time () - t0) / 1e6;
+  guint64 n = ttv_state_get_n_events (ttv_state_tracker_get_state (tracker));
+  g_clear_pointer (&tracker, ttv_state_tracker_free);
+
+  TtvStateHistoryOptions opt = { 0, TRUE, NULL };
+  t0 = g_get_monotonic_time ();
+  g_autoptr (TtvStateHistory) h = ttv_state_history_build (ts, &opt, NULL, NULL, NULL, error);
+  if (h == NULL)
+    return 1;
+  double hist_s = (double) (g_get_monotonic_time () - t0) / 1e6;
+
+  /* Cached: the build that spills and writes the cache file, then reuse. */
+  g_autofree char *cache_dir = g_dir_make_tmp ("ttv-bench-history-XXXXXX", error);
+  if (cache_dir == NULL)
+    return 1;
+  TtvStateHistoryOptions copt = { 64u << 20, FALSE, cache_dir };
+  t0 = g_get_monotonic_time ();
+  g_autoptr (TtvStateHistory) hc = ttv_state_history_build (ts, &copt, NULL, NULL, NULL, error);
+  if (hc == NULL)
+    return 1;
+  double cache_build_s = (double) (g_get_monotonic_time () - t0) / 1e6;
+  t0 = g_get_monotonic_time ();
+  g_autoptr (TtvStateHistory) hr = ttv_state_history_build (ts, &copt, NULL, NULL, NULL, error);
+  if (hr == NULL)
+    return 1;
+  double reuse_s = (double) (g_get_monotonic_time () - t0) / 1e6;
+  gboolean reused = ttv_state_history_is_from_cache (hr);
+  if (ttv_state_history_get_cache_path (hr))
+    g_remove (ttv_state_history_get_cache_path (hr));
+  g_remove (cache_dir);
+
+  /* query_pixels: every row of a 1080-pixel-high view is at most ~50 rows;
+   * time all CPU rows and the 50 busiest process rows. */
+  TtvTime start = ttv_traceset_get_start (ts), end = ttv_traceset_get_end (ts);
+  guint n_proc = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  g_autoptr (GArray) busy = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < n_proc; i++)
+    g_array_append_val (busy, i);
+  for (guint i = 0; i < busy->len && i < 50; i++)
+    for (guint j = i + 1; j < busy->len; j++)
+      {
+        guint a = g_array_index (busy, guint, i), b = g_array_index (busy, guint, j);
+        if (ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, b)->n_intervals
+            > ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, a)->n_intervals)
+          {
+            g_array_index (busy, guint, i) = b;
+            g_array_index (busy, guint, j) = a;
+          }
+      }
+  g_array_set_size (busy, MIN (busy->len, 50));
+  enum { W = 1920 };
+  g_autofree TtvHistoryPixel *px = g_new (TtvHistoryPixel, W);
+  double per_row_us[2] = { 0, 0 };
+  double frame_ms[2] = { 0, 0 };
+  guint64 cells[2] = { 0, 0 };
+  TtvTime mid = start + (end - start) / 2;
+  for (int zoom = 0; zoom < 2; zoom++)
+    {
+      TtvTime a = zoom ? mid : start, b = zoom ? mid + 1000000 : end;
+      guint rows = 0;
+      gint64 q0 = g_get_monotonic_time ();
+      for (guint rep = 0; rep < 5; rep++)
+        {
+          for (guint c = 0; c < ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU); c++, rows++)
+            cells[zoom] += ttv_state_history_query_pixels (h, TTV_HISTORY_ROW_CPU, c, a, b, W, px);
+          for (guint i = 0; i < busy->len; i++, rows++)
+            cells[zoom] += ttv_state_history_query_pixels (h, TTV_HISTORY_ROW_PROCESS,
+                                                           g_array_index (busy, guint, i), a, b, W, px);
+        }
+      double us = (double) (g_get_monotonic_time () - q0);
+      per_row_us[zoom] = rows ? us / rows : 0;
+      frame_ms[zoom] = us / 5 / 1000;
+      cells[zoom] /= MAX (rows, 1);
+    }
+
+  gsize data = ttv_state_history_get_data_size (h);
+  print_json_head (out, "history", paths);
+  g_string_append_printf (out, ",\"events\":%" G_GUINT64_FORMAT ",\"state_seconds\":%.3f,\"state_events_per_s\":%.0f"
+                          ",\"history_seconds\":%.3f,\"history_events_per_s\":%.0f,\"slowdown\":%.2f"
+                          ",\"rows\":{\"process\":%u,\"cpu\":%u,\"irq\":%u,\"softirq\":%u,\"blockdev\":%u}"
+                          ",\"history_bytes\":%" G_GSIZE_FORMAT ",\"bytes_per_million_events\":%.0f"
+                          ",\"heap_bytes\":%" G_GSIZE_FORMAT
+                          ",\"cached_build_seconds\":%.3f,\"cache_reuse_seconds\":%.3f,\"cache_reused\":%s"
+                          ",\"pixels_width\":%d,\"view_rows\":%u"
+                          ",\"whole_us_per_row\":%.1f,\"whole_ms_per_view\":%.2f,\"whole_cells_per_row\":%" G_GUINT64_FORMAT
+                          ",\"ms1_us_per_row\":%.1f,\"ms1_ms_per_view\":%.2f,\"ms1_cells_per_row\":%" G_GUINT64_FORMAT "}\n",
+                          n, state_s, state_s > 0 ? n / state_s : 0.0, hist_s, hist_s > 0 ? n / hist_s : 0.0,
+                          state_s > 0 ? hist_s / state_s : 0.0,
+                          n_proc, ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU),
+                          ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_IRQ),
+                          ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_SOFTIRQ),
+                          ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_BLOCKDEV),
+                          data, n ? (double) data * 1e6 / (double) n : 0.0, ttv_state_history_get_memory (h),
+                          cache_build_s, reuse_s, reused ? "true" : "false",
+                          W, ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU) + busy->len,
+                          per_row_us[0], frame_ms[0], cells[0], per_row_us[1], frame_ms[1], cells[1]);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -257,7 +430,9 @@ main (int argc, char **argv)
     "read   full merged read of the traceset (events/s); --decode decodes fields too;\n"
     "       --babeltrace times `babeltrace2 -o dummy` on the same trace in the same run\n"
     "seek   seek_time latency at random times (median, p99)\n"
-    "state  state computation with checkpoints (events/s) and state_at latency\n");
+    "state  state computation with checkpoints (events/s) and state_at latency\n"
+    "history  state history build vs state alone, memory, query_pixels at W=1920\n"
+    "filter filtered read (3-clause filter) vs plain read, overhead in percent\n");
   g_autoptr (GError) error = NULL;
   if (!g_option_context_parse (oc, &argc, &argv, &error))
     {
@@ -278,6 +453,10 @@ main (int argc, char **argv)
     status = bench_seek (argv + 2, out, &error);
   else if (g_str_equal (argv[1], "state"))
     status = bench_state (argv + 2, out, &error);
+  else if (g_str_equal (argv[1], "filter"))
+    status = bench_filter (argv + 2, out, &error);
+  else if (g_str_equal (argv[1], "history"))
+    status = bench_history (argv + 2, out, &error);
   else
     {
       g_printerr ("ttv-bench: unknown subcommand “%s” (read, seek, state)\n", argv[1]);

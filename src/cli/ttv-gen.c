@@ -2,6 +2,7 @@
  * (src/libttv/sim), deterministic from a seed; for tests, benchmarks and demos. */
 #include "ttv-config.h"
 
+#include "formats/ctf/ttv-ctf-sim.h"
 #include "formats/ltt/ttv-ltt-sim.h"
 #include "formats/lttng/ttv-lttng-sim.h"
 #include "sim/ttv-sim.h"
@@ -87,7 +88,37 @@ generate_lttng (const GenOptions *o, const char *dir, GenStats *stats, GError **
   return TRUE;
 }
 
-/* One entry per output format; ctf and lttng slot in here. */
+/* --- CTF 1.8 (LTTng 2.x kernel trace layout) ------------------------------- */
+
+static gboolean
+generate_ctf (const GenOptions *o, const char *dir, GenStats *stats, GError **error)
+{
+  if (o->flight_blocks)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("--flight-recorder is not supported with --format ctf"));
+      return FALSE;
+    }
+  g_autoptr (TtvSim) sim = ttv_sim_new (&o->sim, error);
+  if (!sim)
+    return FALSE;
+  TtvCtfWriterOptions wo = {
+    .byte_order = o->byte_order,
+    .header = TTV_CTF_HEADER_COMPACT,
+    .packet_size = o->block_size,
+    .long_bits = o->sim.long_bits,
+    .hostname = "ttv-gen",
+  };
+  TtvCtfSimStats s = { 0 };
+  if (!ttv_ctf_write_simulation (dir, sim, &wo, NULL, NULL, &s, error))
+    return FALSE;
+  stats->n_events = s.n_events;
+  stats->first = s.first;
+  stats->last = s.last;
+  return TRUE;
+}
+
+/* One entry per output format. */
 typedef struct {
   const char *name;
   gboolean (*generate) (const GenOptions *o, const char *dir, GenStats *stats, GError **error);
@@ -96,6 +127,7 @@ typedef struct {
 static const GenFormat formats[] = {
   { "ltt", generate_ltt },
   { "lttng", generate_lttng },
+  { "ctf", generate_ctf },
 };
 
 /* --- Archives ------------------------------------------------------------- */
@@ -330,7 +362,7 @@ parse_flight (const char *name, const char *value, gpointer data, GError **error
 }
 
 static const GOptionEntry entries[] = {
-  { "format", 'f', 0, G_OPTION_ARG_STRING, &opt_format, N_("Trace format to write: ltt (default) or lttng (LTTng 0.x)"), N_("FORMAT") },
+  { "format", 'f', 0, G_OPTION_ARG_STRING, &opt_format, N_("Trace format to write: ltt (default), lttng (LTTng 0.x) or ctf (CTF 1.8, LTTng 2.x kernel)"), N_("FORMAT") },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
     N_("Where to write: a directory (must not exist or be empty), or an archive ending in .tar.gz, .tgz or .tar"), N_("PATH") },
   { "seed", 's', 0, G_OPTION_ARG_STRING, &opt_seed, N_("Random seed; the same seed and options give the same trace (default 1)"), N_("N") },
@@ -346,7 +378,7 @@ static const GOptionEntry entries[] = {
   { "flight-recorder", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer) parse_flight,
     N_("Keep only the last BLOCKS blocks of each CPU (default 8), as a flight recorder does"), N_("BLOCKS") },
   { "replace", 0, 0, G_OPTION_ARG_NONE, &opt_replace,
-    N_("Replace an existing output (a directory only if it holds a trace: info/system.xml)"), NULL },
+    N_("Replace an existing output (a directory only if it holds a trace: info/system.xml or metadata)"), NULL },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet, N_("Print nothing but errors"), NULL },
   { NULL }
 };
@@ -412,7 +444,7 @@ build_options (GenOptions *o, GArray *cpu_ids, const GenFormat **format, GError 
     if (g_ascii_strcasecmp (fname, formats[i].name) == 0)
       *format = &formats[i];
   if (!*format)
-    return usage_error (error, _("--format: unknown format “%s” (known: ltt)"), fname);
+    return usage_error (error, _("--format: unknown format “%s” (known: ltt, lttng, ctf)"), fname);
 
   if (!opt_output || !*opt_output)
     return usage_error (error, _("-o/--output: say where to write the trace"));
@@ -509,7 +541,9 @@ build_options (GenOptions *o, GArray *cpu_ids, const GenFormat **format, GError 
       g_autofree char *system = g_build_filename (opt_output, "info", "system.xml", NULL);
       g_autoptr (GDir) d = g_dir_open (opt_output, 0, NULL);
       gboolean empty = d && g_dir_read_name (d) == NULL;
-      if (!empty && !g_file_test (system, G_FILE_TEST_IS_REGULAR))
+      g_autofree char *metadata = g_build_filename (opt_output, "metadata", NULL);
+      if (!empty && !g_file_test (system, G_FILE_TEST_IS_REGULAR)
+          && !g_file_test (metadata, G_FILE_TEST_IS_REGULAR))
         return usage_error (error, _("--replace: %s is not a trace directory; not replacing it"),
                             opt_output);
     }

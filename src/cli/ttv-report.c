@@ -5,6 +5,9 @@
 
 #include "ttv-context.h"
 #include "ttv-error.h"
+#include "ttv-filter.h"
+#include "ttv-format-file.h"
+#include "ttv-hook-groups.h"
 #include "ttv-report.h"
 #include "ttv-state-tracker.h"
 #include "ttv-trace-info.h"
@@ -12,6 +15,7 @@
 #include <glib/gi18n.h>
 #include <errno.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +34,24 @@ typedef struct {
   gboolean state;
   gboolean stats;
   char **traces;
+  /* trcrpt-style selection and layout (issue 8) */
+  char **include;
+  char **exclude;
+  char **processes;
+  char **threads;
+  char *groups_file;
+  char *filter;
+  char **timers;
+  char *format_file;
+  char *check_format;
+  char *columns;
+  char *timestamp;
+  gint64 page_size;
+  gboolean no_headings;
+  gboolean two_line;
+  gboolean follow;
+  gboolean list_groups;
+  gboolean help;
 } ReportArgs;
 
 static ReportArgs args = { .count = -1 };
@@ -48,6 +70,23 @@ static const GOptionEntry entries[] = {
   { "state-at", 0, 0, G_OPTION_ARG_STRING, &args.state_at, N_("Print the whole system state at time T"), "T" },
   { "stats", 0, 0, G_OPTION_ARG_NONE, &args.stats, N_("Print statistics instead of events"), NULL },
   { "checkpoint-interval", 0, 0, G_OPTION_ARG_INT64, &args.checkpoint_interval, N_("Events between state checkpoints (default 100000)"), "N" },
+  { "include", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &args.include, N_("Print only these event types: names, globs, ids or @group, comma separated"), "LIST" },
+  { "exclude", 'k', 0, G_OPTION_ARG_STRING_ARRAY, &args.exclude, N_("Do not print these event types (same forms as -d)"), "LIST" },
+  { "process", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &args.processes, N_("Print only events of these processes: names or pids, comma separated"), "LIST" },
+  { "thread", 'T', 0, G_OPTION_ARG_STRING_ARRAY, &args.threads, N_("Print only events of these threads (tids); !TID excludes one"), "LIST" },
+  { "groups", 0, 0, G_OPTION_ARG_FILENAME, &args.groups_file, N_("Read more hook groups from FILE (NAME: PATTERN…)"), "FILE" },
+  { "list-groups", 0, 0, G_OPTION_ARG_NONE, &args.list_groups, N_("List the hook groups and their patterns"), NULL },
+  { "filter", 0, 0, G_OPTION_ARG_STRING, &args.filter, N_("Print only events matching EXPR (see ttv-report(1), FILTERS)"), "EXPR" },
+  { "timer", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args.timers, N_("Show the time from a START event to the next END event of the same thread"), "START:END" },
+  { "format-file", 't', 0, G_OPTION_ARG_FILENAME, &args.format_file, N_("Describe events with the templates of FILE"), "FILE" },
+  { "check-format", 'c', 0, G_OPTION_ARG_FILENAME, &args.check_format, N_("Check the format file FILE and exit"), "FILE" },
+  { "columns", 0, 0, G_OPTION_ARG_STRING, &args.columns, N_("Column layout with these columns: id,cpu,pid,tid,exec,svc (or all)"), "LIST" },
+  { "timestamp", 0, 0, G_OPTION_ARG_STRING, &args.timestamp, N_("Column layout time columns: elapsed (default), us, ns or none"), "MODE" },
+  { "no-headings", 'h', 0, G_OPTION_ARG_NONE, &args.no_headings, N_("Column layout without column headings"), NULL },
+  { "page-size", 0, 0, G_OPTION_ARG_INT64, &args.page_size, N_("Column layout: repeat the headings every N events"), "N" },
+  { "two-line", 0, 0, G_OPTION_ARG_NONE, &args.two_line, N_("Column layout: the description on a second line"), NULL },
+  { "follow", 0, 0, G_OPTION_ARG_NONE, &args.follow, N_("Keep reading a trace still being written, until interrupted"), NULL },
+  { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
 };
@@ -186,35 +225,339 @@ collect_lost (TtvTraceset *ts)
   return marks;
 }
 
+/* What selects and decorates events beyond the classic report. */
+typedef struct {
+  TtvHookGroups *groups;        /* owned */
+  TtvFilter *selection;         /* owned, may be NULL: -d, -k, -p, -T */
+  TtvFilter *user;              /* owned, may be NULL: --filter */
+  TtvTimerSet *timers;          /* owned */
+  TtvFormatFile *format_file;   /* owned, may be NULL */
+  gboolean column_layout;
+  TtvReportColumns columns;
+  TtvReportTimestamp timestamp;
+} Extras;
+
+static void
+extras_clear (Extras *x)
+{
+  g_clear_pointer (&x->selection, ttv_filter_free);
+  g_clear_pointer (&x->user, ttv_filter_free);
+  g_clear_pointer (&x->timers, ttv_timer_set_free);
+  g_clear_pointer (&x->format_file, ttv_format_file_free);
+  g_clear_pointer (&x->groups, ttv_hook_groups_free);
+}
+
+static void
+append_quoted (GString *expr, const char *text)
+{
+  g_string_append_c (expr, '"');
+  for (; *text; text++)
+    {
+      if (*text == '"' || *text == '\\')
+        g_string_append_c (expr, '\\');
+      g_string_append_c (expr, *text);
+    }
+  g_string_append_c (expr, '"');
+}
+
+static gboolean
+is_number (const char *s)
+{
+  guint64 v;
+  if (g_str_has_prefix (s, "0x") || g_str_has_prefix (s, "0X"))
+    return g_ascii_string_to_unsigned (s + 2, 16, 0, G_MAXUINT64, &v, NULL);
+  return g_ascii_string_to_unsigned (s, 10, 0, G_MAXUINT64, &v, NULL);
+}
+
+typedef enum { LIST_EVENTS, LIST_PROCESSES, LIST_THREADS } ListKind;
+
+/* Appends "(a | b ...)" for the comma-separated items of @lists to @expr
+ * (with a leading " & " when @expr is not empty); @negated selects the
+ * items starting with '!' (threads) instead of the others. */
+static gboolean
+append_list (GString *expr, char **lists, ListKind kind, gboolean negate_all, gboolean negated,
+             const TtvHookGroups *groups, const char *option, GError **error)
+{
+  g_autoptr (GString) alt = g_string_new (NULL);
+  for (guint i = 0; lists && lists[i]; i++)
+    {
+      g_auto (GStrv) items = g_strsplit (lists[i], ",", -1);
+      for (guint j = 0; items[j]; j++)
+        {
+          const char *item = g_strstrip (items[j]);
+          if (*item == '\0')
+            continue;
+          gboolean neg = item[0] == '!';
+          if (kind == LIST_THREADS && neg != negated)
+            continue;
+          if (neg && kind == LIST_THREADS)
+            item++;
+          if (alt->len)
+            g_string_append (alt, " | ");
+          if (kind == LIST_EVENTS && item[0] == '@')
+            {
+              if (!ttv_hook_groups_has (groups, item + 1))
+                {
+                  g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                               _("%s: unknown hook group %s (see --list-groups)"), option, item);
+                  return FALSE;
+                }
+              g_string_append (alt, "event.group = ");
+              append_quoted (alt, item + 1);
+            }
+          else if (kind == LIST_EVENTS)
+            {
+              g_string_append (alt, is_number (item) ? "event.id = " : "event.name = ");
+              if (is_number (item))
+                g_string_append (alt, item);
+              else
+                append_quoted (alt, item);
+            }
+          else if (kind == LIST_PROCESSES && !is_number (item))
+            {
+              g_string_append (alt, "state.process_name = ");
+              append_quoted (alt, item);
+            }
+          else if (is_number (item))
+            g_string_append_printf (alt, "%s = %s", kind == LIST_PROCESSES ? "state.pid" : "state.tid", item);
+          else
+            {
+              g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                           _("%s: '%s' is not a thread id"), option, item);
+              return FALSE;
+            }
+        }
+    }
+  if (alt->len == 0)
+    return TRUE;
+  g_string_append_printf (expr, "%s%s(%s)", expr->len ? " & " : "", negate_all ? "!" : "", alt->str);
+  return TRUE;
+}
+
+static gboolean
+parse_columns (Extras *x, GError **error)
+{
+  static const struct { const char *name; TtvReportColumns flag; } names[] = {
+    { "id", TTV_REPORT_COLUMN_ID }, { "ids", TTV_REPORT_COLUMN_ID }, { "cpu", TTV_REPORT_COLUMN_CPU },
+    { "cpuid", TTV_REPORT_COLUMN_CPU }, { "pid", TTV_REPORT_COLUMN_PID }, { "tid", TTV_REPORT_COLUMN_TID },
+    { "exec", TTV_REPORT_COLUMN_EXEC }, { "svc", TTV_REPORT_COLUMN_SVC },
+  };
+  g_auto (GStrv) items = g_strsplit (args.columns ? args.columns : "", ",", -1);
+  for (guint i = 0; items[i]; i++)
+    {
+      const char *item = g_strstrip (items[i]);
+      gboolean found = *item == '\0';
+      if (g_str_equal (item, "all"))
+        {
+          x->columns |= TTV_REPORT_COLUMN_ID | TTV_REPORT_COLUMN_CPU | TTV_REPORT_COLUMN_PID
+                        | TTV_REPORT_COLUMN_TID | TTV_REPORT_COLUMN_EXEC | TTV_REPORT_COLUMN_SVC;
+          found = TRUE;
+        }
+      for (guint j = 0; j < G_N_ELEMENTS (names) && !found; j++)
+        if (g_str_equal (item, names[j].name))
+          {
+            x->columns |= names[j].flag;
+            found = TRUE;
+          }
+      if (!found)
+        {
+          g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                       _("--columns: unknown column '%s': expected id, cpu, pid, tid, exec, svc or all"), item);
+          return FALSE;
+        }
+    }
+  static const char *const modes[] = { "elapsed", "us", "ns", "none" };
+  x->timestamp = TTV_REPORT_TIMESTAMP_ELAPSED;
+  if (args.timestamp)
+    {
+      gboolean found = FALSE;
+      for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+        if (g_str_equal (args.timestamp, modes[i])
+            || (args.timestamp[0] == (char) ('0' + i) && args.timestamp[1] == '\0'))
+          {
+            x->timestamp = (TtvReportTimestamp) i;
+            found = TRUE;
+          }
+      if (!found)
+        {
+          g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                       _("--timestamp: expected elapsed, us, ns or none (or trcrpt's 0 to 3)"));
+          return FALSE;
+        }
+    }
+  x->column_layout = args.columns || args.timestamp || args.no_headings || args.page_size > 0 || args.two_line;
+  return TRUE;
+}
+
+/* Builds everything from the options; FALSE with a usage error. */
+static gboolean
+extras_init (Extras *x, GError **error)
+{
+  x->groups = ttv_hook_groups_new ();
+  if (args.groups_file && !ttv_hook_groups_load_file (x->groups, args.groups_file, error))
+    return FALSE;
+  g_autoptr (GString) expr = g_string_new (NULL);
+  if (!append_list (expr, args.include, LIST_EVENTS, FALSE, FALSE, x->groups, "-d", error)
+      || !append_list (expr, args.exclude, LIST_EVENTS, TRUE, FALSE, x->groups, "-k", error)
+      || !append_list (expr, args.processes, LIST_PROCESSES, FALSE, FALSE, x->groups, "-p", error)
+      || !append_list (expr, args.threads, LIST_THREADS, FALSE, FALSE, x->groups, "-T", error)
+      || !append_list (expr, args.threads, LIST_THREADS, TRUE, TRUE, x->groups, "-T", error))
+    return FALSE;
+  if (expr->len && (x->selection = ttv_filter_new (expr->str, x->groups, error)) == NULL)
+    {
+      g_prefix_error (error, "%s: ", expr->str);
+      return FALSE;
+    }
+  if (args.filter && (x->user = ttv_filter_new (args.filter, x->groups, error)) == NULL)
+    {
+      g_prefix_error (error, "--filter: ");
+      return FALSE;
+    }
+  x->timers = ttv_timer_set_new ();
+  for (guint i = 0; args.timers && args.timers[i]; i++)
+    if (!ttv_timer_set_add_rule (x->timers, args.timers[i], error))
+      return FALSE;
+  if (args.format_file)
+    {
+      if ((x->format_file = ttv_format_file_load (args.format_file, error)) == NULL)
+        return FALSE;
+      ttv_format_file_add_timers (x->format_file, x->timers);
+    }
+  return parse_columns (x, error);
+}
+
+static gboolean
+extras_need_state (const Extras *x)
+{
+  return (x->column_layout && (x->columns & (TTV_REPORT_COLUMN_PID | TTV_REPORT_COLUMN_TID
+                                             | TTV_REPORT_COLUMN_EXEC | TTV_REPORT_COLUMN_SVC)))
+         || (x->selection && ttv_filter_needs_state (x->selection))
+         || (x->user && ttv_filter_needs_state (x->user))
+         || ttv_timer_set_get_n_rules (x->timers) > 0 || x->format_file != NULL;
+}
+
+/* --follow: SIGINT / SIGTERM end the report cleanly. */
+static volatile sig_atomic_t interrupted;
+
+static void
+on_signal (int sig)
+{
+  (void) sig;
+  interrupted = 1;
+}
+
+/* Events up to this time are final: every CPU's file has passed it, and a
+ * CPU's next block starts after its last one ends. */
+static TtvTime
+follow_watermark (TtvTraceset *ts)
+{
+  TtvTime w = TTV_TIME_MAX;
+  for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
+    {
+      const TtvTracefile *tf = ttv_traceset_get_tracefile (ts, i);
+      if (tf->cpu >= 0 && tf->n_blocks > 0)
+        w = MIN (w, tf->end);
+    }
+  return w;
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Extras, extras_clear)
+
+typedef struct {
+  gboolean started;
+  TtvTime last_time;        /* time of the last event read */
+  guint64 n_at_last;        /* events read at exactly last_time */
+} FollowMark;
+
+/* Refreshes the traceset (a new context is needed: cursors cannot live
+ * across a refresh) and puts the context after the last event read. */
+static TtvContext *
+follow_refresh (TtvTraceset *ts, TtvContext *old, const FollowMark *mark, TtvTime start, GError **error)
+{
+  ttv_context_free (old);
+  gboolean changed;
+  if (!ttv_traceset_refresh (ts, &changed, error))
+    return NULL;
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
+  if (ctx == NULL)
+    return NULL;
+  if (!mark->started)
+    return position_context (ctx, ts, start, error) ? g_steal_pointer (&ctx) : NULL;
+  if (!ttv_context_seek_time (ctx, mark->last_time, error))
+    return NULL;
+  for (guint64 i = 0; i < mark->n_at_last; i++)
+    {
+      const TtvEvent *ev = ttv_context_next (ctx, error);
+      if (ev == NULL)
+        return *error ? NULL : g_steal_pointer (&ctx);
+    }
+  return g_steal_pointer (&ctx);
+}
+
 static int
-print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportFormat format)
+print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportFormat format, Extras *x)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  TtvContext *ctx = ttv_context_new (ts, &error);
   if (ctx == NULL || !position_context (ctx, ts, start, &error))
-    return fail (g_error_matches (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION) ? EXIT_USAGE : EXIT_READ,
-                 error->message);
+    {
+      ttv_context_free (ctx);
+      return fail (g_error_matches (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION) ? EXIT_USAGE : EXIT_READ,
+                   error->message);
+    }
 
   TtvCheckpointPolicy policy = { (guint64) MAX (args.checkpoint_interval, 0), 0 };
   g_autoptr (TtvStateTracker) tracker = NULL;
-  if (args.state || args.stats)
+  if (args.state || args.stats || extras_need_state (x))
     {
       tracker = ttv_state_tracker_new (ts, &policy);
       if (!replay_to_context (tracker, ts, ctx, &error))
-        return fail (EXIT_READ, error->message);
+        {
+          ttv_context_free (ctx);
+          return fail (EXIT_READ, error->message);
+        }
       if (args.stats)
         ttv_state_tracker_get_statistics (tracker);
     }
 
-  TtvReportOptions options = { format, args.position, args.state, ttv_traceset_get_n_traces (ts) > 1 };
+  TtvReportOptions options = { format, args.position, args.state, ttv_traceset_get_n_traces (ts) > 1,
+                               x->column_layout, x->columns, x->timestamp, args.two_line,
+                               ttv_traceset_get_start (ts), x->format_file };
   g_autoptr (TtvReportPrinter) printer = ttv_report_printer_new (&options);
   g_autoptr (GArray) lost = collect_lost (ts);
+  g_autoptr (GString) suffix = g_string_new (NULL);
+  gboolean headings = x->column_layout && !args.no_headings && !args.stats;
   guint next_lost = 0;
   guint64 printed = 0;
+  FollowMark mark = { FALSE, 0, 0 };
+  gboolean final = FALSE;
   for (;;)
     {
       if (args.count >= 0 && printed >= (guint64) args.count)
         break;
+      if (args.follow)
+        {
+          const TtvEvent *next = ttv_context_peek (ctx, &error);
+          if (error)
+            break;
+          if (next && next->time > end)
+            break;
+          if (next == NULL || (!final && next->time > follow_watermark (ts)))
+            {
+              if (final)
+                break;
+              if (!output_flush (o, TRUE, &error))
+                break;
+              fflush (o->out);
+              for (guint i = 0; i < 2 && !interrupted; i++)
+                g_usleep (50000);
+              final = interrupted;
+              /* Interrupted: one last refresh, then everything left. */
+              if ((ctx = follow_refresh (ts, ctx, &mark, start, &error)) == NULL)
+                break;
+              continue;
+            }
+        }
       g_autoptr (TtvPosition) pos = args.position || format == TTV_REPORT_JSONL
                                       ? ttv_context_get_position (ctx, &error) : NULL;
       if (error)
@@ -222,24 +565,51 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
       const TtvEvent *ev = ttv_context_next (ctx, &error);
       if (ev == NULL || ev->time > end)
         break;
+      if (mark.started && ev->time == mark.last_time)
+        mark.n_at_last++;
+      else
+        {
+          mark.started = TRUE;
+          mark.last_time = ev->time;
+          mark.n_at_last = 1;
+        }
+      const TtvState *state = NULL;
       if (tracker)
-        ttv_state_tracker_apply (tracker, NULL,
-                                 ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx)), ev);
+        {
+          ttv_state_tracker_apply (tracker, NULL,
+                                   ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx)), ev);
+          state = ttv_state_tracker_get_state (tracker);
+        }
+      if ((x->selection && !ttv_filter_matches (x->selection, ev, state))
+          || (x->user && !ttv_filter_matches (x->user, ev, state)))
+        continue;
+      g_string_truncate (suffix, 0);
+      if (ttv_timer_set_get_n_rules (x->timers) > 0)
+        {
+          const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
+          TtvTime elapsed;
+          if (ttv_timer_set_process (x->timers, ev, proc ? (gint64) proc->pid : -2 - (gint64) ttv_context_get_stream (ctx),
+                                     &elapsed))
+            ttv_timer_append_elapsed (suffix, elapsed);
+        }
       printed++;
       if (args.stats)
         continue;
+      if (headings && (printed == 1 || (args.page_size > 0 && (printed - 1) % (guint64) args.page_size == 0)))
+        ttv_report_printer_append_headings (printer, o->buf);
       /* Lost events are shown where they happened, before the first event
        * that follows them. */
       for (; next_lost < lost->len && g_array_index (lost, LostMark, next_lost).range.start <= ev->time; next_lost++)
         {
-          const LostMark *mark = &g_array_index (lost, LostMark, next_lost);
-          if (mark->range.end >= start)
-            ttv_report_printer_append_lost (printer, mark->tracefile, &mark->range, o->buf);
+          const LostMark *lmark = &g_array_index (lost, LostMark, next_lost);
+          if (lmark->range.end >= start)
+            ttv_report_printer_append_lost (printer, lmark->tracefile, &lmark->range, o->buf);
         }
-      ttv_report_printer_append (printer, ev, pos, tracker ? ttv_state_tracker_get_state (tracker) : NULL, o->buf);
+      ttv_report_printer_append_full (printer, ev, pos, state, suffix->len ? suffix->str : NULL, o->buf);
       if (!output_flush (o, FALSE, &error))
         break;
     }
+  ttv_context_free (ctx);
   if (args.stats && error == NULL)
     ttv_statistics_append_text (ttv_state_tracker_get_statistics (tracker), o->buf);
   GError *flush_error = NULL;
@@ -288,6 +658,36 @@ run (void)
   TtvReportFormat format;
   if (!parse_format (&format))
     return fail (EXIT_USAGE, _("--format: expected text, jsonl or babeltrace"));
+  if (args.check_format)
+    {
+      g_autoptr (TtvFormatFile) ff = ttv_format_file_load (args.check_format, &error);
+      if (ff == NULL)
+        return fail (EXIT_USAGE, error->message);
+      g_autoptr (TtvTimerSet) timers = ttv_timer_set_new ();
+      ttv_format_file_add_timers (ff, timers);
+      g_print (_("%s: OK: %u templates, %s default, %u timers\n"), args.check_format,
+               ttv_format_file_get_n_templates (ff), ttv_format_file_has_default (ff) ? _("a") : _("no"),
+               ttv_timer_set_get_n_rules (timers));
+      return 0;
+    }
+  g_auto (Extras) x = { 0 };
+  if (!extras_init (&x, &error))
+    return fail (EXIT_USAGE, error->message);
+  if (args.list_groups)
+    {
+      g_autoptr (GPtrArray) names = ttv_hook_groups_list (x.groups);
+      for (guint i = 0; i < names->len; i++)
+        {
+          g_autofree char *patterns = ttv_hook_groups_dup_patterns (x.groups, g_ptr_array_index (names, i));
+          g_print ("@%-10s %s\n", (const char *) g_ptr_array_index (names, i), patterns);
+        }
+      return 0;
+    }
+  if (x.column_layout && format != TTV_REPORT_TEXT)
+    return fail (EXIT_USAGE, _("--columns, --timestamp, -h, --page-size and --two-line need --format=text"));
+  if (args.follow && (args.stats || args.state_at || args.info || args.list_events || args.after))
+    return fail (EXIT_USAGE, _("--follow prints events: it cannot be used with --stats, --state-at, --info, "
+                               "--list-events or --after"));
   if (args.traces == NULL || args.traces[0] == NULL)
     return fail (EXIT_USAGE, _("no trace given (try --help)"));
 
@@ -330,7 +730,17 @@ run (void)
   else if (args.state_at)
     status = print_state_at (ts, at, &o);
   else
-    status = print_events (ts, start, end, &o, format);
+    {
+      if (args.follow)
+        {
+          struct sigaction sa = { 0 };
+          sa.sa_handler = on_signal;
+          sigemptyset (&sa.sa_mask);
+          sigaction (SIGINT, &sa, NULL);
+          sigaction (SIGTERM, &sa, NULL);
+        }
+      status = print_events (ts, start, end, &o, format, &x);
+    }
 
   if (o.out != stdout && fclose (o.out) != 0 && status == 0)
     status = fail (EXIT_READ, g_strerror (errno));
@@ -350,9 +760,17 @@ main (int argc, char **argv)
   g_option_context_add_main_entries (oc, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (oc, _("A TRACE is a trace directory (LTT, LTTng 0.x, CTF) or a .tar.gz, .tgz or .tar of one.\n"
                                           "Several traces are merged into one traceset in time order."));
+  /* -h is trcrpt's "no headings"; help stays on --help and -?. */
+  g_option_context_set_help_enabled (oc, FALSE);
   g_autoptr (GError) error = NULL;
   if (!g_option_context_parse (oc, &argc, &argv, &error))
     return fail (EXIT_USAGE, error->message);
+  if (args.help)
+    {
+      g_autofree char *help = g_option_context_get_help (oc, TRUE, NULL);
+      g_print ("%s", help);
+      return 0;
+    }
   int status = run ();
   g_strfreev (args.traces);
   g_free (args.format);
@@ -361,5 +779,16 @@ main (int argc, char **argv)
   g_free (args.end);
   g_free (args.after);
   g_free (args.state_at);
+  g_strfreev (args.include);
+  g_strfreev (args.exclude);
+  g_strfreev (args.processes);
+  g_strfreev (args.threads);
+  g_strfreev (args.timers);
+  g_free (args.groups_file);
+  g_free (args.filter);
+  g_free (args.format_file);
+  g_free (args.check_format);
+  g_free (args.columns);
+  g_free (args.timestamp);
   return status;
 }

@@ -187,22 +187,64 @@ alloc_nodes (TtvDecoder *d, guint32 n)
   return first;
 }
 
-static const TtvValue *
-find_in_node (const TtvDecoder *d, guint32 node, guint32 filled, char **parts)
+/* A reference split into its dot-separated names, without allocating:
+ * this runs for every sequence and variant of every event. */
+#define MAX_REF_PARTS 16
+
+typedef struct {
+  const char *name[MAX_REF_PARTS];
+  guint len[MAX_REF_PARTS];
+  guint n;
+} RefPath;
+
+static gboolean
+ref_path_split (const char *ref, RefPath *path)
 {
-  const TtvValue *cur = &g_array_index (d->nodes, TtvValue, node);
-  const TtvValue *hit = NULL;
-  for (guint32 i = 0; i < filled && i < cur->n_children; i++)
+  path->n = 0;
+  for (const char *p = ref;;)
     {
-      const TtvValue *c = &g_array_index (d->nodes, TtvValue, cur->first_child + i);
-      if (c->name && strcmp (c->name, parts[0]) == 0)
-        hit = c;
+      const char *dot = strchr (p, '.');
+      guint len = dot ? (guint) (dot - p) : (guint) strlen (p);
+      if (path->n == MAX_REF_PARTS)
+        return FALSE;
+      path->name[path->n] = p;
+      path->len[path->n++] = len;
+      if (dot == NULL)
+        return TRUE;
+      p = dot + 1;
     }
-  for (guint i = 1; hit && parts[i]; i++)
+}
+
+static gboolean
+name_is (const char *name, const RefPath *path, guint i)
+{
+  return name && strncmp (name, path->name[i], path->len[i]) == 0 && name[path->len[i]] == '\0';
+}
+
+static const TtvValue *
+child_named (const TtvDecoder *d, const TtvValue *compound, guint32 filled, const RefPath *path, guint i)
+{
+  const TtvValue *hit = NULL;
+  for (guint32 c = 0; c < filled && c < compound->n_children; c++)
+    {
+      const TtvValue *v = &g_array_index (d->nodes, TtvValue, compound->first_child + c);
+      if (name_is (v->name, path, i))
+        hit = v;
+    }
+  return hit;
+}
+
+/* Looks @path (from component @first) up below @node, whose first @filled
+ * children are decoded. */
+static const TtvValue *
+find_in_node (const TtvDecoder *d, guint32 node, guint32 filled, const RefPath *path, guint first)
+{
+  const TtvValue *hit = child_named (d, &g_array_index (d->nodes, TtvValue, node), filled, path, first);
+  for (guint i = first + 1; hit && i < path->n; i++)
     {
       if (hit->type->kind == TTV_TYPE_VARIANT && hit->n_children == 1)
         hit = &g_array_index (d->nodes, TtvValue, hit->first_child);
-      hit = ttv_decoder_get_field (d, hit, parts[i]);
+      hit = child_named (d, hit, hit->n_children, path, i);
     }
   return hit;
 }
@@ -211,29 +253,38 @@ find_in_node (const TtvDecoder *d, guint32 node, guint32 filled, char **parts)
 static const TtvValue *
 resolve_ref (const TtvDecoder *d, const char *ref)
 {
+  RefPath path;
+  if (!ref_path_split (ref, &path))
+    return NULL;
+
   /* Absolute: "<scope>.<path>", longest registered scope prefix first. */
   const Scope *best = NULL;
+  gsize best_len = 0;
   for (guint i = 0; i < d->scopes->len; i++)
     {
       const Scope *s = &g_array_index (d->scopes, Scope, i);
       gsize n = strlen (s->name);
-      if (strncmp (ref, s->name, n) == 0 && ref[n] == '.'
-          && (best == NULL || n > strlen (best->name)))
-        best = s;
+      if (n > best_len && strncmp (ref, s->name, n) == 0 && ref[n] == '.')
+        {
+          best = s;
+          best_len = n;
+        }
     }
   if (best)
     {
-      g_auto (GStrv) parts = g_strsplit (ref + strlen (best->name) + 1, ".", -1);
+      /* Skip the components that make up the scope name. */
+      guint first = 0;
+      while (first < path.n && path.name[first] < ref + best_len)
+        first++;
       const TtvValue *root = &g_array_index (d->nodes, TtvValue, best->node);
-      return find_in_node (d, best->node, root->n_children, parts);
+      return first < path.n ? find_in_node (d, best->node, root->n_children, &path, first) : NULL;
     }
 
   /* Relative: enclosing compounds innermost first, then scope roots. */
-  g_auto (GStrv) parts = g_strsplit (ref, ".", -1);
   for (guint i = d->open->len; i-- > 0;)
     {
       const guint32 *pair = &g_array_index (d->open, guint32, i * 2);
-      const TtvValue *hit = find_in_node (d, pair[0], pair[1], parts);
+      const TtvValue *hit = find_in_node (d, pair[0], pair[1], &path, 0);
       if (hit)
         return hit;
     }
@@ -241,7 +292,7 @@ resolve_ref (const TtvDecoder *d, const char *ref)
     {
       const Scope *s = &g_array_index (d->scopes, Scope, i);
       const TtvValue *root = &g_array_index (d->nodes, TtvValue, s->node);
-      const TtvValue *hit = find_in_node (d, s->node, root->n_children, parts);
+      const TtvValue *hit = find_in_node (d, s->node, root->n_children, &path, 0);
       if (hit)
         return hit;
     }

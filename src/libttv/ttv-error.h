@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 #define TTV_ARCHIVE_ERROR (ttv_archive_error_quark ())
 #define TTV_ENGINE_ERROR (ttv_engine_error_quark ())
 #define TTV_USAGE_ERROR (ttv_usage_error_quark ())
+#define TTV_FILTER_ERROR (ttv_filter_error_quark ())
 
 typedef enum {
   TTV_FORMAT_ERROR_UNKNOWN_FORMAT,  /* no reader recognises the path */
@@ -38,9 +39,19 @@ typedef enum {
   TTV_USAGE_ERROR_BAD_ARGUMENT,
 } TtvUsageError;
 
+/* Filter expressions, hook group files, report format files: messages name
+ * the column (expressions) or file:line:column (files). */
+typedef enum {
+  TTV_FILTER_ERROR_SYNTAX,          /* does not parse: what was expected, where */
+  TTV_FILTER_ERROR_UNKNOWN_NAME,    /* unknown variable, hook group or directive */
+  TTV_FILTER_ERROR_BAD_VALUE,       /* a literal of the wrong kind (time, number) */
+  TTV_FILTER_ERROR_IO,              /* a groups or format file cannot be read */
+} TtvFilterError;
+
 GQuark ttv_format_error_quark (void);
 GQuark ttv_archive_error_quark (void);
 GQuark ttv_engine_error_quark (void);
 GQuark ttv_usage_error_quark (void);
+GQuark ttv_filter_error_quark (void);
 
 G_END_DECLS

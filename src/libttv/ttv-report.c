@@ -69,9 +69,194 @@ decode (TtvReportPrinter *p, const TtvEvent *ev, gint32 *root, GError **error)
   return *root >= 0;
 }
 
+/* The fields part of a line: by template when the format file has one,
+ * else "NAME: fields" (@with_name) or the fields alone. */
+static void
+append_description (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, gboolean with_name,
+                    GString *out)
+{
+  gint32 root;
+  g_autoptr (GError) error = NULL;
+  gboolean ok = decode (p, ev, &root, &error);
+  if (p->options.format_file)
+    {
+      const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
+      if (ttv_format_file_append (p->options.format_file, ev, p->decoder, ok ? root : -1, proc, out))
+        return;
+    }
+  if (with_name)
+    g_string_append (out, ev->type->full_name);
+  if (!ok)
+    g_string_append_printf (out, "%s<undecodable: %s>", with_name ? ": " : "", error ? error->message : "?");
+  else if (ttv_decoder_get (p->decoder, (guint32) root)->n_children > 0)
+    {
+      if (with_name)
+        g_string_append (out, ": ");
+      ttv_decoder_append_value (p->decoder, (guint32) root, TTV_VALUE_STYLE_PLAIN, out);
+    }
+}
+
+static void
+append_seconds (GString *out, TtvTime t, guint decimals)
+{
+  const char *sign = t < 0 ? "-" : "";
+  guint64 u = t < 0 ? (guint64) -t : (guint64) t;
+  guint64 frac = u % 1000000000u;
+  for (guint i = decimals; i < 9; i++)
+    frac /= 10;
+  g_string_append_printf (out, "%s%" G_GUINT64_FORMAT ".%0*" G_GUINT64_FORMAT, sign, u / 1000000000u,
+                          (int) decimals, frac);
+}
+
+static void
+pad_to (GString *out, gsize start, gsize width)
+{
+  while (out->len - start < width)
+    g_string_append_c (out, ' ');
+  g_string_append_c (out, ' ');
+}
+
+static void
+append_cell (GString *out, const char *text, gsize width)
+{
+  gsize start = out->len;
+  g_string_append (out, text);
+  pad_to (out, start, width);
+}
+
+static void
+trim_line (GString *out, gsize line_start)
+{
+  while (out->len > line_start && out->str[out->len - 1] == ' ')
+    g_string_truncate (out, out->len - 1);
+  g_string_append_c (out, '\n');
+}
+
+void
+ttv_report_printer_append_headings (TtvReportPrinter *p, GString *out)
+{
+  const TtvReportOptions *o = &p->options;
+  if (!o->column_layout)
+    return;
+  gsize line = out->len;
+  if (o->columns & TTV_REPORT_COLUMN_ID)
+    append_cell (out, "ID", 5);
+  if (o->timestamp == TTV_REPORT_TIMESTAMP_ELAPSED)
+    {
+      append_cell (out, "ELAPSED_SEC", 14);
+      append_cell (out, "DELTA_MSEC", 14);
+    }
+  else if (o->timestamp == TTV_REPORT_TIMESTAMP_US)
+    append_cell (out, "ELAPSED_SEC", 14);
+  else if (o->timestamp == TTV_REPORT_TIMESTAMP_NS)
+    {
+      append_cell (out, "ELAPSED_SEC", 14);
+      append_cell (out, "DELTA_USEC", 10);
+    }
+  if (o->columns & TTV_REPORT_COLUMN_CPU)
+    append_cell (out, "CPU", 4);
+  if (o->columns & TTV_REPORT_COLUMN_PID)
+    append_cell (out, "PID", 7);
+  if (o->columns & TTV_REPORT_COLUMN_TID)
+    append_cell (out, "TID", 7);
+  if (o->columns & TTV_REPORT_COLUMN_EXEC)
+    append_cell (out, "EXEC", 16);
+  if (o->columns & TTV_REPORT_COLUMN_SVC)
+    append_cell (out, "SVC", 16);
+  append_cell (out, "EVENT", 24);
+  if (o->two_line)
+    {
+      trim_line (out, line);
+      line = out->len;
+      g_string_append (out, "        ");
+    }
+  g_string_append (out, "DESCRIPTION");
+  trim_line (out, line);
+}
+
+static void
+append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, const char *suffix,
+                GString *out)
+{
+  const TtvReportOptions *o = &p->options;
+  gsize line = out->len, start;
+  const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
+  TtvTime delta = ev->time - (p->previous_time == TTV_TIME_MIN ? o->origin : p->previous_time);
+  if (o->columns & TTV_REPORT_COLUMN_ID)
+    {
+      start = out->len;
+      g_string_append_printf (out, "%03" G_GINT64_MODIFIER "x", ev->type->format_id);
+      pad_to (out, start, 5);
+    }
+  if (o->timestamp != TTV_REPORT_TIMESTAMP_NONE)
+    {
+      start = out->len;
+      append_seconds (out, ev->time - o->origin, o->timestamp == TTV_REPORT_TIMESTAMP_US ? 6 : 9);
+      pad_to (out, start, 14);
+    }
+  if (o->timestamp == TTV_REPORT_TIMESTAMP_ELAPSED)
+    {
+      /* Milliseconds with nanosecond resolution: seconds scaled by 1000. */
+      start = out->len;
+      const char *sign = delta < 0 ? "-" : "";
+      guint64 u = delta < 0 ? (guint64) -delta : (guint64) delta;
+      g_string_append_printf (out, "%s%" G_GUINT64_FORMAT ".%06u", sign, u / 1000000u, (guint) (u % 1000000u));
+      pad_to (out, start, 14);
+    }
+  else if (o->timestamp == TTV_REPORT_TIMESTAMP_NS)
+    {
+      start = out->len;
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, delta / 1000);
+      pad_to (out, start, 10);
+    }
+  char buf[32];
+  if (o->columns & TTV_REPORT_COLUMN_CPU)
+    {
+      if (ev->tracefile->cpu >= 0)
+        g_snprintf (buf, sizeof buf, "%d", ev->tracefile->cpu);
+      else
+        g_strlcpy (buf, "-", sizeof buf);
+      append_cell (out, buf, 4);
+    }
+  if (o->columns & TTV_REPORT_COLUMN_PID)
+    {
+      if (proc)
+        g_snprintf (buf, sizeof buf, "%u", proc->tgid ? proc->tgid : proc->pid);
+      append_cell (out, proc ? buf : "-", 7);
+    }
+  if (o->columns & TTV_REPORT_COLUMN_TID)
+    {
+      if (proc)
+        g_snprintf (buf, sizeof buf, "%u", proc->pid);
+      append_cell (out, proc ? buf : "-", 7);
+    }
+  if (o->columns & TTV_REPORT_COLUMN_EXEC)
+    append_cell (out, proc && proc->name ? g_quark_to_string (proc->name) : "-", 16);
+  if (o->columns & TTV_REPORT_COLUMN_SVC)
+    {
+      const char *svc = proc ? ttv_process_state_get_syscall (proc) : NULL;
+      append_cell (out, svc ? svc : "-", 16);
+    }
+  start = out->len;
+  if (o->show_trace)
+    g_string_append_printf (out, "%s/", ev->tracefile->trace->name);
+  g_string_append (out, ev->type->full_name);
+  pad_to (out, start, 24);
+  if (o->two_line)
+    {
+      trim_line (out, line);
+      line = out->len;
+      g_string_append (out, "        ");
+    }
+  append_description (p, ev, state, FALSE, out);
+  if (suffix)
+    g_string_append_printf (out, " %s", suffix);
+  trim_line (out, line);
+}
+
 static void
 append_text (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
-             const TtvState *state, GString *out)
+             const TtvState *state, const char *suffix, GString *out)
 {
   char buf[32];
   g_string_append (out, ttv_time_to_string (ev->time, buf, sizeof buf));
@@ -92,16 +277,10 @@ append_text (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
       g_autofree char *token = ttv_position_to_string (pos);
       g_string_append_printf (out, " @%s", token);
     }
-  g_string_append_printf (out, " %s", ev->type->full_name);
-  gint32 root;
-  g_autoptr (GError) error = NULL;
-  if (!decode (p, ev, &root, &error))
-    g_string_append_printf (out, ": <undecodable: %s>", error ? error->message : "?");
-  else if (ttv_decoder_get (p->decoder, (guint32) root)->n_children > 0)
-    {
-      g_string_append (out, ": ");
-      ttv_decoder_append_value (p->decoder, (guint32) root, TTV_VALUE_STYLE_PLAIN, out);
-    }
+  g_string_append_c (out, ' ');
+  append_description (p, ev, state, TRUE, out);
+  if (suffix)
+    g_string_append_printf (out, " %s", suffix);
   g_string_append_c (out, '\n');
 }
 
@@ -185,10 +364,20 @@ void
 ttv_report_printer_append (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
                            const TtvState *state, GString *out)
 {
+  ttv_report_printer_append_full (p, ev, pos, state, NULL, out);
+}
+
+void
+ttv_report_printer_append_full (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
+                                const TtvState *state, const char *suffix, GString *out)
+{
   switch (p->options.format)
     {
     case TTV_REPORT_TEXT:
-      append_text (p, ev, pos, state, out);
+      if (p->options.column_layout)
+        append_columns (p, ev, state, suffix, out);
+      else
+        append_text (p, ev, pos, state, suffix, out);
       break;
     case TTV_REPORT_JSONL:
       append_jsonl (p, ev, pos, state, out);
@@ -198,7 +387,7 @@ ttv_report_printer_append (TtvReportPrinter *p, const TtvEvent *ev, const TtvPos
       if (ttv_ctf_trace_is_ctf (ev->tracefile->trace))
         ttv_ctf_append_babeltrace_line (out, ev, p->previous_time, p->decoder);
       else
-        append_text (p, ev, pos, state, out);
+        append_text (p, ev, pos, state, suffix, out);
       break;
     }
   p->previous_time = ev->time;

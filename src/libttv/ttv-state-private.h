@@ -6,6 +6,20 @@
 
 G_BEGIN_DECLS
 
+/* Instant events about a process (the state history's marks). */
+typedef enum {
+  TTV_STATE_MARK_FORK,      /* @other: the parent */
+  TTV_STATE_MARK_EXEC,
+  TTV_STATE_MARK_EXIT,
+  TTV_STATE_MARK_WAKEUP,    /* @other: TTV_PID_NONE (the waker is what runs on the event's CPU) */
+} TtvStateMark;
+
+typedef enum {
+  TTV_STATE_RESOURCE_IRQ,
+  TTV_STATE_RESOURCE_SOFTIRQ,
+  TTV_STATE_RESOURCE_BLOCKDEV,
+} TtvStateResource;
+
 /* Told of every change that matters for time accounting (statistics, the
  * state history): each callback may be NULL. */
 typedef struct {
@@ -18,8 +32,19 @@ typedef struct {
   /* A process changed status (or was created: old == TTV_PROCESS_N_STATUS). */
   void (*process_status) (gpointer data, const TtvProcessState *process,
                           TtvProcessStatus old_status, TtvTime time);
+  /* A fork, exec, exit or wakeup of @pid. */
+  void (*mark) (gpointer data, TtvStateMark kind, guint32 pid, guint32 other, TtvTime time);
+  /* The nesting count of an IRQ or soft IRQ, or the pending requests of a
+   * block device, changed to @count. */
+  void (*resource) (gpointer data, TtvStateResource kind, guint32 id, guint count, TtvTime time);
 } TtvStateObserver;
 
+/* A state has up to TTV_STATE_MAX_OBSERVERS observers (not copied with the
+ * state).  add: adds @observer, or changes its data if it is already there;
+ * set_observer is the same (kept for the statistics). */
+#define TTV_STATE_MAX_OBSERVERS 4
+void ttv_state_add_observer (TtvState *state, const TtvStateObserver *observer, gpointer data);
+void ttv_state_remove_observer (TtvState *state, const TtvStateObserver *observer);
 void ttv_state_set_observer (TtvState *state, const TtvStateObserver *observer, gpointer data);
 void ttv_state_begin_event (TtvState *state, TtvTime time);
 

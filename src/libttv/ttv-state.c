@@ -23,9 +23,18 @@ struct _TtvState {
   TtvIdTable irqs;         /* id -> TtvIrqState */
   TtvIdTable softirqs;     /* id -> TtvIrqState */
   TtvIdTable blockdevs;    /* dev -> TtvBlockDevState */
-  const TtvStateObserver *observer;  /* weak, not copied */
-  gpointer observer_data;
+  struct {
+    const TtvStateObserver *observer;  /* weak, not copied */
+    gpointer data;
+  } observers[TTV_STATE_MAX_OBSERVERS];
+  guint n_observers;
 };
+
+/* Calls @cb of every observer that has it, with the observer's data first. */
+#define NOTIFY(s, cb, ...) \
+  for (guint notify_i_ = 0; notify_i_ < (s)->n_observers; notify_i_++) \
+    if ((s)->observers[notify_i_].observer->cb) \
+      (s)->observers[notify_i_].observer->cb ((s)->observers[notify_i_].data, __VA_ARGS__)
 
 TtvState *
 ttv_state_new (void)
@@ -78,10 +87,38 @@ ttv_state_copy (const TtvState *src)
 }
 
 void
+ttv_state_add_observer (TtvState *s, const TtvStateObserver *observer, gpointer data)
+{
+  if (observer == NULL)
+    return;
+  for (guint i = 0; i < s->n_observers; i++)
+    if (s->observers[i].observer == observer)
+      {
+        s->observers[i].data = data;
+        return;
+      }
+  g_return_if_fail (s->n_observers < TTV_STATE_MAX_OBSERVERS);
+  s->observers[s->n_observers].observer = observer;
+  s->observers[s->n_observers].data = data;
+  s->n_observers++;
+}
+
+void
+ttv_state_remove_observer (TtvState *s, const TtvStateObserver *observer)
+{
+  for (guint i = 0; i < s->n_observers; i++)
+    if (s->observers[i].observer == observer)
+      {
+        memmove (&s->observers[i], &s->observers[i + 1], (s->n_observers - i - 1) * sizeof s->observers[0]);
+        s->n_observers--;
+        return;
+      }
+}
+
+void
 ttv_state_set_observer (TtvState *s, const TtvStateObserver *observer, gpointer data)
 {
-  s->observer = observer;
-  s->observer_data = data;
+  ttv_state_add_observer (s, observer, data);
 }
 
 void
@@ -167,8 +204,8 @@ find_process (const TtvState *s, guint32 pid, gint cpu)
 static void
 notify_status (TtvState *s, TtvProcessState *p, TtvProcessStatus old)
 {
-  if (s->observer && s->observer->process_status && old != p->status)
-    s->observer->process_status (s->observer_data, p, old, s->time);
+  if (old != p->status)
+    NOTIFY (s, process_status, p, old, s->time);
 }
 
 static void
@@ -252,15 +289,13 @@ ttv_process_state_get_syscall (const TtvProcessState *p)
 static void
 account_cpu (TtvState *s, CpuSlot *slot, TtvTime t)
 {
-  if (slot->pub.running_pid != TTV_PID_NONE && s->observer && s->observer->cpu_time
-      && t > slot->pub.since)
+  if (slot->pub.running_pid != TTV_PID_NONE && s->n_observers > 0 && t > slot->pub.since)
     {
       TtvProcessState *p = slot_running (s, slot);
       if (p)
         {
           const TtvExecFrame *top = &p->frames[p->depth - 1];
-          s->observer->cpu_time (s->observer_data, slot->pub.cpu, p->pid, top->mode, top->id,
-                                 slot->pub.since, t);
+          NOTIFY (s, cpu_time, slot->pub.cpu, p->pid, top->mode, top->id, slot->pub.since, t);
         }
     }
   slot->pub.since = t;
@@ -320,6 +355,7 @@ ttv_state_fork (TtvState *s, guint32 parent_pid, guint32 child_pid, guint32 chil
     child->name = parent->name;
   child->status = TTV_PROCESS_WAIT_FORK;
   notify_status (s, child, TTV_PROCESS_N_STATUS);
+  NOTIFY (s, mark, TTV_STATE_MARK_FORK, child_pid, parent_pid, t);
 }
 
 void
@@ -332,6 +368,7 @@ ttv_state_exec (TtvState *s, guint32 pid, const char *filename, TtvTime t)
   p->name = g_quark_from_string (base ? base + 1 : filename);
   if (p->status == TTV_PROCESS_UNNAMED)
     set_status (s, p, TTV_PROCESS_RUN, t);
+  NOTIFY (s, mark, TTV_STATE_MARK_EXEC, pid, TTV_PID_NONE, t);
 }
 
 void
@@ -339,7 +376,10 @@ ttv_state_exit (TtvState *s, guint32 pid, TtvTime t)
 {
   TtvProcessState *p = find_process (s, pid, -1);
   if (p)
-    set_status (s, p, TTV_PROCESS_EXIT, t);
+    {
+      set_status (s, p, TTV_PROCESS_EXIT, t);
+      NOTIFY (s, mark, TTV_STATE_MARK_EXIT, pid, TTV_PID_NONE, t);
+    }
 }
 
 void
@@ -361,6 +401,8 @@ ttv_state_wakeup (TtvState *s, guint32 pid, TtvTime t)
   TtvProcessState *p = find_process (s, pid, -1);
   if (p && (p->status == TTV_PROCESS_WAIT || p->status == TTV_PROCESS_UNNAMED))
     set_status (s, p, TTV_PROCESS_WAIT_CPU, t);
+  if (p)
+    NOTIFY (s, mark, TTV_STATE_MARK_WAKEUP, pid, TTV_PID_NONE, t);
 }
 
 static TtvIdTable *
@@ -397,6 +439,8 @@ ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTim
       irq->active++;
       irq->cpu = cpu;
       irq->since = t;
+      NOTIFY (s, resource, mode == TTV_MODE_IRQ ? TTV_STATE_RESOURCE_IRQ : TTV_STATE_RESOURCE_SOFTIRQ,
+              id, irq->active, t);
       if (mode == TTV_MODE_IRQ)
         slot->pub.irq_depth++;
       else
@@ -417,14 +461,18 @@ ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTim
 }
 
 static void
-end_irq (TtvState *s, CpuSlot *slot, TtvExecMode mode, guint32 id)
+end_irq (TtvState *s, CpuSlot *slot, TtvExecMode mode, guint32 id, TtvTime t)
 {
   TtvIdTable *table = irq_table (s, mode);
   if (table == NULL)
     return;
   TtvIrqState *irq = ttv_id_table_lookup (table, id);
   if (irq && irq->active > 0)
-    irq->active--;
+    {
+      irq->active--;
+      NOTIFY (s, resource, mode == TTV_MODE_IRQ ? TTV_STATE_RESOURCE_IRQ : TTV_STATE_RESOURCE_SOFTIRQ,
+              id, irq->active, t);
+    }
   guint *depth = mode == TTV_MODE_IRQ ? &slot->pub.irq_depth : &slot->pub.softirq_depth;
   if (*depth > 0)
     (*depth)--;
@@ -449,7 +497,7 @@ ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
               const TtvIrqState *irq = g_ptr_array_index (irqs, i);
               if (irq->active && irq->cpu == cpu)
                 {
-                  end_irq (s, slot, mode, irq->id);
+                  end_irq (s, slot, mode, irq->id, t);
                   break;
                 }
             }
@@ -472,9 +520,8 @@ ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
   while (p->depth >= i)
     {
       TtvExecFrame *f = &p->frames[--p->depth];
-      end_irq (s, slot, f->mode, f->id);
-      if (s->observer && s->observer->frame_end)
-        s->observer->frame_end (s->observer_data, cpu, p->pid, f, t);
+      end_irq (s, slot, f->mode, f->id, t);
+      NOTIFY (s, frame_end, cpu, p->pid, f, t);
     }
 }
 
@@ -530,14 +577,19 @@ ttv_state_block_issue (TtvState *s, guint32 dev, TtvTime t)
   TtvBlockDevState *b = ensure_blockdev (s, dev);
   if (b->pending++ == 0)
     b->since = t;
+  NOTIFY (s, resource, TTV_STATE_RESOURCE_BLOCKDEV, dev, b->pending, t);
 }
 
 void
 ttv_state_block_complete (TtvState *s, guint32 dev, TtvTime t)
 {
   TtvBlockDevState *b = ensure_blockdev (s, dev);
-  if (b->pending > 0 && --b->pending == 0)
-    b->since = t;
+  if (b->pending > 0)
+    {
+      if (--b->pending == 0)
+        b->since = t;
+      NOTIFY (s, resource, TTV_STATE_RESOURCE_BLOCKDEV, dev, b->pending, t);
+    }
 }
 
 static gint

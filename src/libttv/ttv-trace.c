@@ -138,6 +138,24 @@ ttv_trace_open (const char *path, GError **error)
   return t;
 }
 
+gboolean
+ttv_trace_refresh (TtvTrace *t, gboolean *changed, GError **error)
+{
+  g_return_val_if_fail (t != NULL && changed != NULL, FALSE);
+  *changed = FALSE;
+  if (t->format == NULL || t->format->refresh == NULL)
+    return TRUE;
+  if (!t->format->refresh (t, changed, error))
+    return FALSE;
+  for (guint i = 0; *changed && i < t->tracefiles->len; i++)
+    {
+      const TtvTracefile *tf = g_ptr_array_index (t->tracefiles, i);
+      t->start = MIN (t->start, tf->start);
+      t->end = MAX (t->end, tf->end);
+    }
+  return TRUE;
+}
+
 TtvTracefile *
 ttv_trace_add_tracefile (TtvTrace *t, const char *name, gint cpu)
 {

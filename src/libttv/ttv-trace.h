@@ -113,6 +113,11 @@ struct _TtvFormatClass {
   /* Decodes the event's payload (and contexts) into @decoder; returns the
    * root node (a struct of named members), or -1 with @error. */
   gint32    (*decode_fields) (const TtvEvent *event, TtvDecoder *decoder, GError **error);
+  /* Optional (NULL: the trace never grows).  Picks up data appended since
+   * open (a trace still being written): new complete blocks or packets,
+   * new tracefiles (appended to trace->tracefiles).  Sets *changed when
+   * anything was added.  Only called when no cursor of the trace exists. */
+  gboolean  (*refresh)      (TtvTrace *trace, gboolean *changed, GError **error);
 };
 
 /* --- Opening ------------------------------------------------------------ */
@@ -127,6 +132,10 @@ TtvEventType *ttv_trace_add_event_type (TtvTrace *trace, const char *facility, c
 void        ttv_trace_set_info (TtvTrace *trace, const char *key, const char *value);
 const char *ttv_trace_get_info (const TtvTrace *trace, const char *key);
 void        ttv_trace_add_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Re-reads what a live trace appended (TtvFormatClass.refresh) and updates
+ * the trace's start and end; *changed tells whether anything was added.
+ * No cursor of the trace may exist during the call. */
+gboolean    ttv_trace_refresh (TtvTrace *trace, gboolean *changed, GError **error);
 /* First event type with this full name or plain name, or NULL. */
 const TtvEventType *ttv_trace_find_event_type (const TtvTrace *trace, const char *name);
 

@@ -2,6 +2,9 @@
  * numbering of all their tracefiles (streams).  Used by the context engine. */
 #include "ttv-traceset.h"
 
+#include "ttv-archive.h"
+#include "ttv-session.h"
+
 #include <string.h>
 
 struct _TtvTraceset {
@@ -78,10 +81,64 @@ gboolean
 ttv_traceset_add_path (TtvTraceset *ts, const char *path, GError **error)
 {
   g_return_val_if_fail (ts != NULL && path != NULL, FALSE);
+  /* A session directory (or an archive of one): every trace below it. */
+  g_autofree char *dir = NULL;
+  if (ttv_archive_is_archive (path))
+    {
+      dir = ttv_archive_extract (path, error);
+      if (dir == NULL)
+        return FALSE;
+    }
+  else if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    dir = g_strdup (path);
+  if (dir && !ttv_session_is_trace_dir (dir))
+    {
+      g_autoptr (GPtrArray) below = ttv_session_find_traces (dir, TTV_SESSION_MAX_DEPTH);
+      if (below->len > 0)
+        return ttv_session_add_traces (ts, dir, path, error);
+    }
   TtvTrace *trace = ttv_trace_open (path, error);
   if (trace == NULL)
     return FALSE;
   ttv_traceset_add_trace (ts, trace);
+  return TRUE;
+}
+
+gboolean
+ttv_traceset_refresh (TtvTraceset *ts, gboolean *changed, GError **error)
+{
+  g_return_val_if_fail (ts != NULL && changed != NULL, FALSE);
+  *changed = FALSE;
+  for (guint i = 0; i < ts->traces->len; i++)
+    {
+      gboolean c = FALSE;
+      if (!ttv_trace_refresh (g_ptr_array_index (ts->traces, i), &c, error))
+        return FALSE;
+      *changed |= c;
+    }
+  if (!*changed)
+    return TRUE;
+  g_ptr_array_set_size (ts->streams, 0);
+  g_array_set_size (ts->stream_trace, 0);
+  g_array_set_size (ts->first_stream, 0);
+  ts->start = TTV_TIME_MAX;
+  ts->end = TTV_TIME_MIN;
+  g_autoptr (GPtrArray) traces = g_ptr_array_ref (ts->traces);
+  for (guint i = 0; i < traces->len; i++)
+    {
+      TtvTrace *trace = g_ptr_array_index (traces, i);
+      g_array_append_val (ts->first_stream, ts->streams->len);
+      for (guint j = 0; j < trace->tracefiles->len; j++)
+        {
+          g_ptr_array_add (ts->streams, g_ptr_array_index (trace->tracefiles, j));
+          g_array_append_val (ts->stream_trace, i);
+        }
+      if (trace->tracefiles->len > 0)
+        {
+          ts->start = MIN (ts->start, trace->start);
+          ts->end = MAX (ts->end, trace->end);
+        }
+    }
   return TRUE;
 }
 

@@ -29,6 +29,11 @@ TtvTracefile *ttv_traceset_get_tracefile (const TtvTraceset *ts, guint stream); 
 guint       ttv_traceset_get_stream_trace (const TtvTraceset *ts, guint stream);
 /* The stream index of the first tracefile of trace @trace. */
 guint       ttv_traceset_get_trace_first_stream (const TtvTraceset *ts, guint trace);
+/* Refreshes every trace (ttv_trace_refresh: a trace still being written)
+ * and renumbers the streams when tracefiles appeared (new ones come after
+ * the existing ones of their trace).  No context on @ts may exist during the
+ * call; positions taken before a change no longer match the shape. */
+gboolean    ttv_traceset_refresh (TtvTraceset *ts, gboolean *changed, GError **error);
 /* A checksum of the traceset's shape (trace and tracefile counts, tracefile
  * names, block counts and time ranges), stored in positions so that a
  * position saved for another traceset is refused. */

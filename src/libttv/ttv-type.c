@@ -335,6 +335,21 @@ ttv_type_finish (TtvType *t)
     }
 }
 
+gboolean
+ttv_type_refers_to (const TtvType *t, const char *prefix)
+{
+  if (t == NULL)
+    return FALSE;
+  if (t->ref && g_str_has_prefix (t->ref, prefix))
+    return TRUE;
+  if (ttv_type_refers_to (t->element, prefix) || ttv_type_refers_to (t->prefix, prefix))
+    return TRUE;
+  for (guint i = 0; t->fields && i < t->fields->len; i++)
+    if (ttv_type_refers_to (((const TtvField *) g_ptr_array_index (t->fields, i))->type, prefix))
+      return TRUE;
+  return FALSE;
+}
+
 void
 ttv_type_resolve_native (TtvType *t, guint short_bits, guint int_bits, guint long_bits,
                          guint pointer_bits)

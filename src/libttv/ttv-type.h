@@ -127,6 +127,9 @@ void     ttv_type_add_mapping (TtvType *enum_type, const char *label, guint64 st
 /* Index of the field named @name, or -1. */
 gint     ttv_type_find_field (const TtvType *compound, const char *name);
 const char *ttv_type_enum_label (const TtvType *enum_type, guint64 raw_value);
+/* TRUE when a sequence length or variant tag in the tree names a field
+ * through a path starting with @prefix (such as "stream.packet."). */
+gboolean ttv_type_refers_to (const TtvType *type, const char *prefix);
 /* Sets the size (and natural alignment) of every native-size integer in the
  * tree for an architecture; size arguments in bits. */
 void     ttv_type_resolve_native (TtvType *type, guint short_bits, guint int_bits,

@@ -600,6 +600,7 @@ test_replace_round_trip (gconstpointer data)
   g_assert_true (g_str_has_suffix (g_ptr_array_index (again, before->len), v2));
   g_autofree char *dir3 = ttv_archive_extract (tgz, &error);
   g_assert_no_error (error);
+  g_assert_nonnull (dir3);
   g_free (bm_text);
   bm_text = read_file (bm);
   g_assert_cmpstr (bm_text, ==, v2);

@@ -1,6 +1,7 @@
 /* test-ltt-roundtrip.c: traces written by ttv-ltt-writer and read back by the
  * LTT reader: every type, both byte orders, every arch_size, seeks, flight recorder. */
 #include "formats/ltt/ttv-ltt.h"
+#include "formats/ltt/ttv-ltt-private.h"
 #include "ttv-error.h"
 #include "ltt-test-util.h"
 
@@ -602,6 +603,23 @@ test_seed_xml (void)
   g_assert_cmpstr (ttv_trace_get_info (t, "description"), ==, "Some comments about the system");
   g_clear_pointer (&t, ttv_trace_close);
   ltt_test_remove_trace (dir);
+
+  /* An eventdefs file in the seed's style: unquoted values, typerefs, union. */
+  g_autofree char *defs = g_build_filename (TTV_TEST_SRCDIR, "..", "fuzz", "ltt", "corpus", "eventdefs",
+                                            "seed-style.xml", NULL);
+  TtvLttSystem lsys = { .byte_order = TTV_BYTE_ORDER_BIG, .arch = TTV_LTT_ARCH_LP64, .block_size = 4096,
+                       .freq = 1000000000u };
+  ttv_ltt_arch_sizes (lsys.arch, &lsys.short_bits, &lsys.int_bits, &lsys.long_bits, &lsys.pointer_bits);
+  g_autoptr (xmlDoc) doc = ttv_ltt_xml_read (defs, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_ltt_facility_free);
+  g_assert_true (ttv_ltt_eventdefs_parse (doc, defs, &lsys, out, &error));
+  g_assert_no_error (error);
+  const TtvLttEventDef *e = g_ptr_array_index (((TtvLttFacility *) g_ptr_array_index (out, 0))->events, 0);
+  g_autofree char *sig = ttv_type_dup_signature (e->fields);
+  g_assert_cmpstr (sig, ==, "struct { string name; uint32 pid; enum32 { Running, WaitInterruptible, "
+                   "WaitUninterruptible, Zombie, Traced, Paging } state; struct { struct { uint32 seconds; "
+                   "uint32 nanoseconds; } time; uint64 cycle_count; } ts; variant { int64 a; float32[uint16] b; } u; }");
 }
 
 /* Deltas that do not fit 32 bits get a time_heartbeat before the event. */

@@ -89,8 +89,28 @@ typedef struct {
  * @d.  When *ec is NULL the event class comes from the header; when @clock
  * is set it is updated with the header's timestamp. */
 static gboolean
+refers_to_packet (const TtvType *t)
+{
+  return ttv_type_refers_to (t, "trace.packet.") || ttv_type_refers_to (t, "stream.packet.");
+}
+
+/* Decoding the packet header and context for every event is most of the
+ * cost of decoding an event; only do it when a field path reaches them. */
+static gboolean
+needs_packet_scopes (const CtfStreamClass *sc, CtfEventClass *ec)
+{
+  if (ec == NULL)
+    return TRUE;
+  if (ec->needs_packet_scopes < 0)
+    ec->needs_packet_scopes = refers_to_packet (sc->event_header) || refers_to_packet (sc->event_context)
+                              || refers_to_packet (ec->context) || refers_to_packet (ec->fields);
+  return ec->needs_packet_scopes;
+}
+
+static gboolean
 decode_all (CtfStreamFile *sf, const Lane *l, guint64 hdr_bit, TtvDecoder *d,
-            CtfEventClass **ec, guint64 *clock, guint64 *end_bit, Nodes *n, GError **error)
+            CtfEventClass **ec, guint64 *clock, guint64 *end_bit, Nodes *n, gboolean with_packet,
+            GError **error)
 {
   CtfMeta *m = sf->meta;
   CtfStreamClass *sc = sf->sc;
@@ -99,11 +119,12 @@ decode_all (CtfStreamFile *sf, const Lane *l, guint64 hdr_bit, TtvDecoder *d,
   Nodes none = { -1, -1, -1, -1, -1, -1, 0 };
   *n = none;
   ttv_decoder_reset (d);
-  if (m->packet_header
+  with_packet = with_packet || needs_packet_scopes (sc, *ec);
+  if (with_packet && m->packet_header
       && (n->packet_header = ttv_decoder_decode (d, m->packet_header, "trace.packet.header",
                                                  l->pdata, l->pbits, &pos, &local)) < 0)
     return event_error (error, sf, l, 0, local->message);
-  if (sc->packet_context
+  if (with_packet && sc->packet_context
       && (n->packet_ctx = ttv_decoder_decode (d, sc->packet_context, "stream.packet.context",
                                               l->pdata, l->pbits, &pos, &local)) < 0)
     return event_error (error, sf, l, 0, local->message);
@@ -240,14 +261,14 @@ lane_peek (CtfCursor *c, Lane *l, GError **error)
         {
           /* A reference to another scope: decode with the scopes. */
           Nodes n;
-          if (!decode_all (sf, l, l->bit, c->decoder, &ec, NULL, &pos, &n, error))
+          if (!decode_all (sf, l, l->bit, c->decoder, &ec, NULL, &pos, &n, FALSE, error))
             return FALSE;
         }
     }
   else
     {
       Nodes n;
-      if (!decode_all (sf, l, l->bit, c->decoder, &ec, &clock, &pos, &n, error))
+      if (!decode_all (sf, l, l->bit, c->decoder, &ec, &clock, &pos, &n, FALSE, error))
         return FALSE;
       l->head.payload_bit = n.payload_bit;
     }
@@ -491,7 +512,7 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
 }
 
 static gint32
-decode_event (const TtvEvent *event, TtvDecoder *decoder, Nodes *n, GError **error)
+decode_event (const TtvEvent *event, TtvDecoder *decoder, Nodes *n, gboolean with_packet, GError **error)
 {
   CtfStreamFile *sf = event->tracefile->priv;
   Lane l = { 0 };
@@ -499,7 +520,7 @@ decode_event (const TtvEvent *event, TtvDecoder *decoder, Nodes *n, GError **err
   l.pdata = event->data;
   l.pbits = event->data_bits;
   CtfEventClass *ec = event->type->priv;
-  if (!decode_all (sf, &l, CTF_EVENT_HEADER_BIT (event), decoder, &ec, NULL, NULL, n, error))
+  if (!decode_all (sf, &l, CTF_EVENT_HEADER_BIT (event), decoder, &ec, NULL, NULL, n, with_packet, error))
     return -1;
   if (n->payload < 0)
     {
@@ -521,7 +542,7 @@ gint32
 ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error)
 {
   Nodes n;
-  return decode_event (event, decoder, &n, error);
+  return decode_event (event, decoder, &n, FALSE, error);
 }
 
 gint32
@@ -531,7 +552,7 @@ ttv_ctf_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint3
   g_return_val_if_fail (event != NULL && decoder != NULL, -1);
   g_return_val_if_fail (ttv_ctf_trace_is_ctf (event->tracefile->trace), -1);
   Nodes n;
-  gint32 r = decode_event (event, decoder, &n, error);
+  gint32 r = decode_event (event, decoder, &n, TRUE, error);
   if (stream_ctx)
     *stream_ctx = n.stream_ctx;
   if (event_ctx)

@@ -86,6 +86,9 @@ typedef struct {
   TtvType *fields;        /* owned, may be NULL */
   CtfStreamClass *stream; /* weak */
   TtvEventType *type;     /* weak */
+  /* Whether decoding its fields needs the packet header and context decoded
+   * first (a path into them): -1 until known. */
+  gint needs_packet_scopes;
 } CtfEventClass;
 
 typedef enum {

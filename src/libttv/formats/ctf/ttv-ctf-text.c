@@ -56,6 +56,13 @@ append_escaped (GString *out, const char *s, gsize len)
     {
       switch (s[i])
         {
+        /* As babeltrace2's print_escape_string: quotes, backslash and '?'
+         * escaped, other control characters as \xNN. */
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\'': g_string_append (out, "\\'"); break;
+        case '"': g_string_append (out, "\\\""); break;
+        case '?': g_string_append (out, "\\?"); break;
+        case '\x1b': g_string_append (out, "\\e"); break;
         case '\a': g_string_append (out, "\\a"); break;
         case '\b': g_string_append (out, "\\b"); break;
         case '\f': g_string_append (out, "\\f"); break;
@@ -63,7 +70,12 @@ append_escaped (GString *out, const char *s, gsize len)
         case '\r': g_string_append (out, "\\r"); break;
         case '\t': g_string_append (out, "\\t"); break;
         case '\v': g_string_append (out, "\\v"); break;
-        default: g_string_append_c (out, s[i]); break;
+        default:
+          if ((guchar) s[i] < 0x20 || s[i] == 0x7f)
+            g_string_append_printf (out, "\\x%02x", (guchar) s[i]);
+          else
+            g_string_append_c (out, s[i]);
+          break;
         }
     }
   g_string_append_c (out, '"');

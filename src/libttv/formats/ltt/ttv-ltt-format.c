@@ -207,4 +207,5 @@ const TtvFormatClass ttv_ltt_format_class = {
   .cursor_seek_time = ttv_ltt_cursor_seek_time,
   .cursor_seek_position = ttv_ltt_cursor_seek_position,
   .decode_fields = ltt_decode_fields,
+  .refresh = ttv_ltt_refresh,
 };

@@ -199,5 +199,7 @@ gboolean ttv_ltt_control_load_facilities (TtvTrace *trace, TtvLttTrace *lt, GErr
 /* Reads control/processes and control/interrupts. */
 gboolean ttv_ltt_control_load_state (TtvTrace *trace, TtvLttTrace *lt, GError **error);
 void     ttv_ltt_control_clear (TtvLttTrace *lt);
+/* TtvFormatClass.refresh (ttv-ltt-refresh.c). */
+gboolean ttv_ltt_refresh (TtvTrace *trace, gboolean *changed, GError **error);
 
 G_END_DECLS

@@ -1,0 +1,42 @@
+/* ttv-hook-groups.h: named sets of event types (trcrpt's hook groups): sched,
+ * syscalls, irq... built in, extensible from a file.  Used by filters
+ * (event.group = NAME), ttv-report -d/-k @NAME and the viewer's filter bar. */
+#pragma once
+
+#include "ttv-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct _TtvHookGroups TtvHookGroups;
+
+/* A set holding the built-in groups: sched, syscalls, irq, trap, process,
+ * block, net. */
+TtvHookGroups *ttv_hook_groups_new (void);
+void           ttv_hook_groups_free (TtvHookGroups *groups);
+/* Adds groups, or patterns to existing groups, from a text file: one group
+ * per line, "NAME: PATTERN PATTERN ...", '#' starts a comment.  A pattern
+ * is an event name or glob (full name or plain name), an event id
+ * (decimal or 0x hex: the trace's own numbering), or @GROUP.  Errors name
+ * file:line:column (TTV_FILTER_ERROR). */
+gboolean       ttv_hook_groups_load_file (TtvHookGroups *groups, const char *path, GError **error);
+/* The same from memory; @origin names it in messages. */
+gboolean       ttv_hook_groups_load_data (TtvHookGroups *groups, const char *data, const char *origin,
+                                          GError **error);
+gboolean       ttv_hook_groups_has (const TtvHookGroups *groups, const char *name);
+/* Sorted group names (free the array only). */
+GPtrArray     *ttv_hook_groups_list (const TtvHookGroups *groups);
+/* The patterns of a group, space separated ("" for an unknown group). */
+char          *ttv_hook_groups_dup_patterns (const TtvHookGroups *groups, const char *name);
+/* Whether @type belongs to group @name (FALSE for an unknown group).  Meant
+ * to be resolved once per event type, not per event. */
+gboolean       ttv_hook_groups_match (const TtvHookGroups *groups, const char *name,
+                                      const TtvEventType *type);
+
+/* Whether @type matches one selector of -d/-k or a group: a glob over the
+ * full name ("core.sched_*") or the plain name ("sched_*"), or a number
+ * (decimal or 0x hex) equal to the type's format id. */
+gboolean       ttv_event_type_matches_pattern (const TtvEventType *type, const char *pattern);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvHookGroups, ttv_hook_groups_free)
+
+G_END_DECLS

@@ -1,0 +1,651 @@
+/* test-history.c: the state history against the engine's state_at (golden
+ * checks at random times), per-pixel summaries against brute force, O(W)
+ * queries at any zoom, and the cache file (reuse, invalidation, damage). */
+#include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-context.h"
+#include "ttv-state-history-private.h"
+#include "ttv-state-tracker.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <utime.h>
+
+#define N_CPUS 4
+static const guint cpu_ids[N_CPUS] = { 0, 1, 3, 6 };
+
+typedef struct {
+  char *dir;
+  char *trace_dir;
+  TtvTraceset *ts;
+} Fixture;
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  guint64 n_events = GPOINTER_TO_SIZE (data);
+  g_autoptr (GError) error = NULL;
+  f->dir = g_dir_make_tmp ("ttv-history-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->trace_dir = g_build_filename (f->dir, "trace", NULL);
+  TtvSimOptions so;
+  ttv_sim_options_init (&so);
+  so.seed = 5;
+  so.cpu_ids = cpu_ids;
+  so.n_cpus = N_CPUS;
+  so.n_processes = 40;
+  so.max_events = n_events;
+  g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
+  g_assert_no_error (error);
+  TtvLttWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = TTV_LTT_ARCH_LP64,
+                             .block_size = 16384, .start_time = so.start_time, .n_cpu_slots = 7 };
+  g_assert_true (ttv_ltt_write_simulation (f->trace_dir, sim, &wo, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  f->ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (f->ts, f->trace_dir, &error));
+  g_assert_no_error (error);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  if (dir)
+    {
+      const char *name;
+      while ((name = g_dir_read_name (dir)))
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  ttv_traceset_unref (f->ts);
+  remove_tree (f->dir);
+  g_free (f->trace_dir);
+  g_free (f->dir);
+}
+
+static TtvStateHistory *
+build (TtvTraceset *ts, gsize max_memory, gboolean no_cache)
+{
+  g_autoptr (GError) error = NULL;
+  TtvStateHistoryOptions opt = { max_memory, no_cache, NULL };
+  TtvStateHistory *h = ttv_state_history_build (ts, &opt, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (h);
+  return h;
+}
+
+/* ---- golden checks against state_at ---- */
+
+static guint
+count_rows_at (TtvStateHistory *h, TtvTime t)
+{
+  guint n = 0;
+  TtvHistoryInterval iv;
+  for (guint i = 0; i < ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); i++)
+    if (ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i)->id != 0
+        && ttv_state_history_get_interval_at (h, TTV_HISTORY_ROW_PROCESS, i, t, &iv))
+      n++;
+  return n;
+}
+
+static void
+check_state (TtvStateHistory *h, const TtvState *s, TtvTime t)
+{
+  TtvHistoryInterval iv;
+  g_autoptr (GPtrArray) procs = ttv_state_list_processes (s);
+  guint n_live = 0;
+  for (guint i = 0; i < procs->len; i++)
+    {
+      const TtvProcessState *p = g_ptr_array_index (procs, i);
+      if (p->pid == 0 && ttv_state_history_find_row (h, TTV_HISTORY_ROW_CPU, (guint32) p->cpu, -1, t) < 0)
+        continue;   /* a CPU without events yet */
+      n_live += p->pid != 0;
+      gint row = ttv_state_history_find_row (h, TTV_HISTORY_ROW_PROCESS, p->pid, p->cpu, t);
+      if (row < 0)
+        {
+          for (guint i = 0; i < ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); i++)
+            {
+              const TtvHistoryRowInfo *r = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
+              if (r->id == p->pid)
+                g_printerr ("row %u: cpu %d birth %" G_GINT64_FORMAT " end %" G_GINT64_FORMAT " dead %d n %" G_GUINT64_FORMAT "\n",
+                            i, r->cpu, r->birth, r->end, r->dead, r->n_intervals);
+            }
+          g_error ("t=%" G_GINT64_FORMAT ": no history row for pid %u cpu %d (status %s)", t, p->pid, p->cpu,
+                   ttv_process_status_name (p->status));
+        }
+      g_assert_true (ttv_state_history_get_interval_at (h, TTV_HISTORY_ROW_PROCESS, (guint) row, t, &iv));
+      g_assert_cmpint (iv.start, <=, t);
+      g_assert_cmpint (t, <, iv.end);
+      if (ttv_history_state_low (iv.state) != p->status)
+        g_error ("t=%" G_GINT64_FORMAT " pid %u: history %s, state %s", t, p->pid,
+                 ttv_process_status_name (ttv_history_state_low (iv.state)),
+                 ttv_process_status_name (p->status));
+      if (p->status == TTV_PROCESS_RUN)
+        {
+          TtvExecMode mode = ttv_process_state_get_mode (p);
+          if (ttv_history_state_mode (iv.state) != mode)
+            g_error ("t=%" G_GINT64_FORMAT " pid %u: history mode %s, state %s", t, p->pid,
+                     ttv_exec_mode_name (ttv_history_state_mode (iv.state)), ttv_exec_mode_name (mode));
+          if (mode == TTV_MODE_SYSCALL)
+            g_assert_cmpstr (g_quark_to_string (iv.aux), ==, ttv_process_state_get_syscall (p));
+          else
+            g_assert_cmpuint (iv.aux, ==, p->frames[p->depth - 1].id);
+        }
+      g_assert_cmpint (iv.cpu, ==, p->cpu);
+    }
+  /* No row claims a task the state does not have. */
+  g_assert_cmpuint (count_rows_at (h, t), ==, n_live);
+
+  g_autoptr (GPtrArray) cpus = ttv_state_list_cpus (s);
+  for (guint i = 0; i < cpus->len; i++)
+    {
+      const TtvCpuState *c = g_ptr_array_index (cpus, i);
+      gint row = ttv_state_history_find_row (h, TTV_HISTORY_ROW_CPU, (guint32) c->cpu, -1, t);
+      if (row < 0)
+        continue;
+      g_assert_true (ttv_state_history_get_interval_at (h, TTV_HISTORY_ROW_CPU, (guint) row, t, &iv));
+      g_assert_cmpuint (iv.aux, ==, c->running_pid);
+      const TtvProcessState *p = ttv_state_get_running (s, c->cpu);
+      g_assert_cmpint (ttv_history_state_mode (iv.state), ==, p ? ttv_process_state_get_mode (p) : TTV_MODE_UNKNOWN);
+      g_assert_cmpuint (ttv_history_state_low (iv.state), ==,
+                        c->running_pid == TTV_PID_NONE ? TTV_HISTORY_CPU_UNKNOWN
+                        : c->running_pid == 0 ? TTV_HISTORY_CPU_IDLE : TTV_HISTORY_CPU_BUSY);
+    }
+  for (int soft = 0; soft < 2; soft++)
+    {
+      TtvHistoryRowKind kind = soft ? TTV_HISTORY_ROW_SOFTIRQ : TTV_HISTORY_ROW_IRQ;
+      g_autoptr (GPtrArray) irqs = ttv_state_list_irqs (s, soft);
+      for (guint i = 0; i < irqs->len; i++)
+        {
+          const TtvIrqState *q = g_ptr_array_index (irqs, i);
+          gint row = ttv_state_history_find_row (h, kind, q->id, -1, t);
+          if (row < 0)
+            {
+              g_assert_cmpuint (q->active, ==, 0);
+              continue;
+            }
+          g_assert_true (ttv_state_history_get_interval_at (h, kind, (guint) row, t, &iv));
+          g_assert_cmpuint (iv.aux, ==, q->active);
+          g_assert_cmpuint (iv.state, ==, q->active > 0);
+        }
+    }
+  g_autoptr (GPtrArray) devs = ttv_state_list_block_devices (s);
+  for (guint i = 0; i < devs->len; i++)
+    {
+      const TtvBlockDevState *d = g_ptr_array_index (devs, i);
+      gint row = ttv_state_history_find_row (h, TTV_HISTORY_ROW_BLOCKDEV, d->dev, -1, t);
+      if (row < 0)
+        {
+          g_assert_cmpuint (d->pending, ==, 0);
+          continue;
+        }
+      g_assert_true (ttv_state_history_get_interval_at (h, TTV_HISTORY_ROW_BLOCKDEV, (guint) row, t, &iv));
+      g_assert_cmpuint (iv.aux, ==, d->pending);
+    }
+}
+
+static void
+check_golden (TtvTraceset *ts, TtvStateHistory *h, guint n_times)
+{
+  g_autoptr (GError) error = NULL;
+  TtvCheckpointPolicy policy = { 2000, 0 };
+  g_autoptr (TtvStateTracker) tr = ttv_state_tracker_new (ts, &policy);
+  g_assert_true (ttv_state_tracker_build (tr, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ttv_state_history_get_n_events (h), ==,
+                    ttv_state_get_n_events (ttv_state_tracker_get_state (tr)));
+
+  g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  const TtvEvent *ev;
+  while ((ev = ttv_context_next (ctx, &error)))
+    g_array_append_val (times, ev->time);
+  g_assert_no_error (error);
+  g_assert_cmpuint (times->len, >, 10);
+
+  g_autoptr (GRand) rand = g_rand_new_with_seed (17);
+  for (guint i = 0; i < n_times; i++)
+    {
+      guint k = (guint) g_rand_int_range (rand, 0, (gint32) times->len - 1);
+      TtvTime t = g_array_index (times, TtvTime, k);
+      if (i % 2)
+        {
+          /* Between two events. */
+          TtvTime next = g_array_index (times, TtvTime, k + 1);
+          if (next > t + 1)
+            t += 1 + g_rand_int_range (rand, 0, (gint32) MIN (next - t - 1, G_MAXINT32 - 1));
+        }
+      g_autoptr (TtvState) s = ttv_state_tracker_dup_state_at (tr, t, &error);
+      g_assert_no_error (error);
+      check_state (h, s, t);
+    }
+  /* And after the last event. */
+  g_autoptr (TtvState) s = ttv_state_tracker_dup_state_at (tr, g_array_index (times, TtvTime, times->len - 1), &error);
+  check_state (h, s, g_array_index (times, TtvTime, times->len - 1));
+}
+
+static void
+test_golden_sim (Fixture *f, gconstpointer data)
+{
+  g_autoptr (TtvStateHistory) h = build (f->ts, 0, TRUE);
+  g_assert_cmpuint (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU), ==, N_CPUS);
+  g_assert_cmpuint (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), >, 40);
+  g_assert_cmpuint (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_IRQ), >, 0);
+  g_assert_false (ttv_state_history_is_from_cache (h));
+  g_assert_null (ttv_state_history_get_cache_path (h));
+  g_assert_cmpuint (ttv_state_history_get_memory (h), >, 0);
+  check_golden (f->ts, h, 300);
+}
+
+/* Rows, names, marks: consistent with each other. */
+static void
+test_rows_and_marks (Fixture *f, gconstpointer data)
+{
+  g_autoptr (TtvStateHistory) h = build (f->ts, 0, TRUE);
+  guint n_fork = 0, n_wakeup = 0, n_exec = 0, n_exit = 0, n_named = 0;
+  guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  const TtvHistoryRowInfo *prev = NULL;
+  for (guint i = 0; i < n; i++)
+    {
+      const TtvHistoryRowInfo *r = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
+      g_assert_cmpint (r->kind, ==, TTV_HISTORY_ROW_PROCESS);
+      if (prev)
+        g_assert_cmpuint (prev->id, <=, r->id);
+      prev = r;
+      n_named += r->name != NULL;
+      g_assert_cmpint (r->birth, <=, r->end);
+      g_autoptr (GArray) marks = ttv_state_history_query_marks (h, i, TTV_TIME_MIN, TTV_TIME_MAX);
+      g_assert_cmpuint (marks->len, ==, r->n_marks);
+      for (guint k = 0; k < marks->len; k++)
+        {
+          const TtvHistoryMark *m = &g_array_index (marks, TtvHistoryMark, k);
+          g_assert_cmpint (m->time, >=, r->birth);
+          g_assert_cmpint (m->time, <=, r->end);
+          if (k)
+            g_assert_cmpint (m->time, >=, g_array_index (marks, TtvHistoryMark, k - 1).time);
+          switch (m->kind)
+            {
+            case TTV_HISTORY_MARK_FORK:
+              n_fork++;
+              g_assert_cmpuint (m->other, ==, r->ppid);
+              g_assert_cmpint (m->time, ==, r->birth);
+              break;
+            case TTV_HISTORY_MARK_EXEC:
+              n_exec++;
+              g_assert_nonnull (m->name);
+              break;
+            case TTV_HISTORY_MARK_EXIT:
+              n_exit++;
+              break;
+            case TTV_HISTORY_MARK_WAKEUP:
+              n_wakeup++;
+              break;
+            }
+        }
+      /* Intervals tile the row's life. */
+      g_autoptr (GArray) ivs = ttv_state_history_query_intervals (h, TTV_HISTORY_ROW_PROCESS, i, TTV_TIME_MIN, TTV_TIME_MAX);
+      for (guint k = 1; k < ivs->len; k++)
+        {
+          const TtvHistoryInterval *a = &g_array_index (ivs, TtvHistoryInterval, k - 1);
+          const TtvHistoryInterval *b = &g_array_index (ivs, TtvHistoryInterval, k);
+          g_assert_cmpint (a->end, ==, b->start);
+          g_assert_cmpint (a->start, <, a->end);
+        }
+      if (ivs->len)
+        g_assert_cmpint (g_array_index (ivs, TtvHistoryInterval, ivs->len - 1).end, ==, r->end);
+    }
+  g_assert_cmpuint (n_named, >, n / 2);
+  g_assert_cmpuint (n_wakeup, >, 10);
+  g_test_message ("marks: %u forks, %u execs, %u exits, %u wakeups", n_fork, n_exec, n_exit, n_wakeup);
+  /* CPU rows: running time adds up to the rows' cpu_time. */
+  TtvTime cpu_time = 0;
+  for (guint i = 0; i < n; i++)
+    cpu_time += ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i)->cpu_time;
+  g_assert_cmpint (cpu_time, >, 0);
+  /* Out-of-range queries are empty, not crashes. */
+  g_autoptr (GArray) none = ttv_state_history_query_intervals (h, TTV_HISTORY_ROW_CPU, 999, 0, TTV_TIME_MAX);
+  g_assert_cmpuint (none->len, ==, 0);
+  g_assert_null (ttv_state_history_get_row (h, TTV_HISTORY_ROW_N_KINDS, 0));
+  g_assert_cmpint (ttv_state_history_find_row (h, TTV_HISTORY_ROW_PROCESS, 987654, -1, 0), ==, -1);
+}
+
+/* ---- pixels ---- */
+
+typedef struct {
+  guint16 key;
+  double w;
+} KW;
+
+/* Brute force: for each pixel, the key covering the most time (ties: the
+ * smaller key), and the events of intervals starting in it. */
+static void
+brute_pixels (GArray *ivs, TtvTime t0, TtvTime t1, guint width, TtvHistoryPixel *out, double *share)
+{
+  guint64 span = (guint64) (t1 - t0);
+  for (guint p = 0; p < width; p++)
+    {
+      TtvTime a = t0 + (TtvTime) ((span / width) * p + (span % width) * p / width);
+      TtvTime b = t0 + (TtvTime) ((span / width) * (p + 1) + (span % width) * (p + 1) / width);
+      KW kw[32];
+      guint n = 0;
+      double total = 0;
+      out[p].n_events = 0;
+      for (guint i = 0; i < ivs->len; i++)
+        {
+          const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
+          if (iv->start >= a && iv->start < b)
+            out[p].n_events += (guint32) iv->n_events;
+          TtvTime lo = MAX (a, iv->start), hi = MIN (b, iv->end);
+          if (lo >= hi)
+            continue;
+          guint k;
+          for (k = 0; k < n && kw[k].key != iv->state; k++)
+            ;
+          if (k == n && n < 32)
+            kw[n++] = (KW) { iv->state, 0 };
+          if (k < n)
+            kw[k].w += (double) (hi - lo);
+          total += (double) (hi - lo);
+        }
+      guint best = 0;
+      for (guint k = 1; k < n; k++)
+        if (kw[k].w > kw[best].w || (kw[k].w == kw[best].w && kw[k].key < kw[best].key))
+          best = k;
+      out[p].state = n ? kw[best].key : TTV_HISTORY_STATE_NONE;
+      out[p].n_states = (guint16) n;
+      share[p] = n && b > a ? kw[best].w / (double) (b - a) : 0;
+    }
+}
+
+static void
+check_pixels (TtvStateHistory *h, TtvHistoryRowKind kind, guint row, TtvTime t0, TtvTime t1, guint width,
+              guint *n_exact, guint *n_summary)
+{
+  g_autoptr (GArray) ivs = ttv_state_history_query_intervals (h, kind, row, t0, t1);
+  g_autofree TtvHistoryPixel *got = g_new (TtvHistoryPixel, width);
+  g_autofree TtvHistoryPixel *want = g_new (TtvHistoryPixel, width);
+  g_autofree double *share = g_new (double, width);
+  gboolean exact;
+  guint64 cost = ttv_hist_query_pixels_full (h, kind, row, t0, t1, width, got, &exact);
+  brute_pixels (ivs, t0, t1, width, want, share);
+  /* O(W): a bounded number of cells per pixel, at any zoom. */
+  g_assert_cmpuint (cost, <=, 64 * (guint64) width + 4);
+  guint64 got_events = 0, want_events = 0;
+  guint clear = 0, agree = 0;
+  for (guint p = 0; p < width; p++)
+    {
+      got_events += got[p].n_events;
+      want_events += want[p].n_events;
+      if (exact)
+        {
+          g_assert_cmpuint (got[p].state, ==, want[p].state);
+          g_assert_cmpuint (got[p].n_events, ==, want[p].n_events);
+          g_assert_cmpuint (got[p].n_states, ==, want[p].n_states);
+        }
+      else if (share[p] >= 0.9)
+        {
+          clear++;
+          agree += got[p].state == want[p].state;
+        }
+    }
+  if (exact)
+    (*n_exact)++;
+  else
+    {
+      (*n_summary)++;
+      g_assert_cmpuint (agree, >=, clear * 9 / 10);
+      /* Events near the window's edges may fall in bins straddling it. */
+      g_assert_cmpfloat ((double) got_events, <=, want_events * 1.1 + 200);
+      g_assert_cmpfloat ((double) got_events, >=, want_events * 0.9 - 200);
+    }
+}
+
+static void
+test_pixels (Fixture *f, gconstpointer data)
+{
+  g_autoptr (TtvStateHistory) h = build (f->ts, 0, TRUE);
+  TtvTime start = ttv_traceset_get_start (f->ts), end = ttv_traceset_get_end (f->ts);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (23);
+  guint n_exact = 0, n_summary = 0;
+  for (TtvHistoryRowKind kind = TTV_HISTORY_ROW_PROCESS; kind <= TTV_HISTORY_ROW_CPU; kind++)
+    {
+      /* The busiest row and a few random ones. */
+      guint n = ttv_state_history_get_n_rows (h, kind), busiest = 0;
+      for (guint i = 0; i < n; i++)
+        if (ttv_state_history_get_row (h, kind, i)->n_intervals
+            > ttv_state_history_get_row (h, kind, busiest)->n_intervals)
+          busiest = i;
+      for (guint j = 0; j < 6; j++)
+        {
+          guint row = j == 0 ? busiest : (guint) g_rand_int_range (rand, 0, (gint32) n);
+          static const guint widths[] = { 7, 200, 1920 };
+          for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+            for (guint zoom = 1; zoom <= 100000; zoom *= 10)
+              {
+                TtvTime span = (end - start) / zoom + 1;
+                TtvTime t0 = start + (TtvTime) (g_rand_double (rand) * (double) (end - start - span + 1));
+                check_pixels (h, kind, row, t0, t0 + span, widths[w], &n_exact, &n_summary);
+              }
+          check_pixels (h, kind, row, start - 1000, end + 1000, 1920, &n_exact, &n_summary);
+        }
+    }
+  g_test_message ("%u exact, %u from the summary", n_exact, n_summary);
+  g_assert_cmpuint (n_exact, >, 10);
+  g_assert_cmpuint (n_summary, >, 5);
+
+  /* Degenerate windows. */
+  TtvHistoryPixel px[4];
+  g_assert_cmpuint (ttv_state_history_query_pixels (h, TTV_HISTORY_ROW_CPU, 0, end, start, 4, px), ==, 0);
+  g_assert_cmpuint (px[0].state, ==, TTV_HISTORY_STATE_NONE);
+  ttv_state_history_query_pixels (h, TTV_HISTORY_ROW_CPU, 0, start, start + 2, 4, px);
+  ttv_state_history_query_pixels (h, TTV_HISTORY_ROW_CPU, 99, start, end, 4, px);
+  ttv_state_history_query_pixels (h, TTV_HISTORY_ROW_CPU, 0, TTV_TIME_MIN, TTV_TIME_MAX, 4, px);
+  g_assert_cmpuint (px[2].state, !=, TTV_HISTORY_STATE_NONE);
+  g_assert_cmpuint (px[3].state, ==, TTV_HISTORY_STATE_NONE);
+}
+
+/* ---- the cache ---- */
+
+static void
+assert_same_history (TtvStateHistory *a, TtvStateHistory *b)
+{
+  for (TtvHistoryRowKind kind = 0; kind < TTV_HISTORY_ROW_N_KINDS; kind++)
+    {
+      guint n = ttv_state_history_get_n_rows (a, kind);
+      g_assert_cmpuint (n, ==, ttv_state_history_get_n_rows (b, kind));
+      for (guint i = 0; i < n; i++)
+        {
+          const TtvHistoryRowInfo *ra = ttv_state_history_get_row (a, kind, i);
+          const TtvHistoryRowInfo *rb = ttv_state_history_get_row (b, kind, i);
+          g_assert_cmpuint (ra->id, ==, rb->id);
+          g_assert_cmpstr (ra->name, ==, rb->name);
+          g_assert_cmpint (ra->birth, ==, rb->birth);
+          g_assert_cmpint (ra->end, ==, rb->end);
+          g_assert_cmpuint (ra->n_events, ==, rb->n_events);
+          g_autoptr (GArray) ia = ttv_state_history_query_intervals (a, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
+          g_autoptr (GArray) ib = ttv_state_history_query_intervals (b, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
+          g_assert_cmpuint (ia->len, ==, ib->len);
+          g_assert_cmpmem (ia->data, ia->len * sizeof (TtvHistoryInterval), ib->data, ib->len * sizeof (TtvHistoryInterval));
+          TtvHistoryPixel pa[300], pb[300];
+          ttv_state_history_query_pixels (a, kind, i, ra->birth, ra->end, 300, pa);
+          ttv_state_history_query_pixels (b, kind, i, ra->birth, ra->end, 300, pb);
+          g_assert_cmpmem (pa, sizeof pa, pb, sizeof pb);
+        }
+    }
+}
+
+/* Some regular file of the trace. */
+static char *
+find_file (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return g_strdup (path);
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      char *found = find_file (child);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static TtvTraceset *
+reopen (Fixture *f)
+{
+  g_autoptr (GError) error = NULL;
+  TtvTraceset *ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (ts, f->trace_dir, &error));
+  g_assert_no_error (error);
+  return ts;
+}
+
+static void
+test_cache (Fixture *f, gconstpointer data)
+{
+  /* The reference, in memory. */
+  g_autoptr (TtvStateHistory) ref = build (f->ts, 0, TRUE);
+
+  /* A tiny memory limit: rows spill, the result lives in the cache file. */
+  g_autoptr (TtvStateHistory) h1 = build (f->ts, 4096, FALSE);
+  g_assert_false (ttv_state_history_is_from_cache (h1));
+  const char *path = ttv_state_history_get_cache_path (h1);
+  g_assert_nonnull (path);
+  g_assert_true (g_str_has_prefix (path, g_get_user_cache_dir ()));
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpuint (ttv_state_history_get_mapped_size (h1), >, 0);
+  g_assert_cmpuint (ttv_state_history_get_memory (h1), <, ttv_state_history_get_memory (ref));
+  assert_same_history (ref, h1);
+  g_autofree char *cache = g_strdup (path);
+
+  /* Reopened unchanged: reused, no read. */
+  {
+    g_autoptr (TtvTraceset) ts = reopen (f);
+    g_autoptr (TtvStateHistory) h2 = build (ts, 4096, FALSE);
+    g_assert_true (ttv_state_history_is_from_cache (h2));
+    assert_same_history (ref, h2);
+  }
+
+  /* A tracefile touched: rebuilt, then reused again. */
+  {
+    g_autofree char *victim = find_file (f->trace_dir);
+    g_assert_nonnull (victim);
+    struct utimbuf times = { 1000000000, 1000000000 };
+    g_assert_cmpint (g_utime (victim, &times), ==, 0);
+    g_autoptr (TtvTraceset) ts = reopen (f);
+    g_autoptr (TtvStateHistory) h3 = build (ts, 4096, FALSE);
+    g_assert_false (ttv_state_history_is_from_cache (h3));
+    assert_same_history (ref, h3);
+    g_autoptr (TtvStateHistory) h4 = build (ts, 4096, FALSE);
+    g_assert_true (ttv_state_history_is_from_cache (h4));
+  }
+
+  /* Damaged cache files are rebuilt, never trusted. */
+  g_autofree char *contents = NULL;
+  gsize size;
+  g_assert_true (g_file_get_contents (cache, &contents, &size, NULL));
+  g_assert_cmpuint (size, >, 4096);
+  for (guint damage = 0; damage < 5; damage++)
+    {
+      g_autofree char *copy = g_memdup2 (contents, size);
+      gsize len = size;
+      switch (damage)
+        {
+        case 0: /* one bit flipped in the middle */
+          copy[size / 2] ^= 0x10;
+          break;
+        case 1: /* truncated */
+          len = size / 3;
+          break;
+        case 2: /* header garbage */
+          memset (copy, 0xff, 64);
+          break;
+        case 3: /* empty */
+          len = 0;
+          break;
+        case 4: /* a row table pointing outside, checksum made right */
+          {
+            TtvHistHeader *hd = (TtvHistHeader *) copy;
+            TtvHistRow *rows = (TtvHistRow *) (copy + hd->rows_offset);
+            rows[0].recs_offset = G_MAXUINT64 - 7;
+            hd->checksum = ttv_hist_hash (G_GUINT64_CONSTANT (0xcbf29ce484222325),
+                                          (const guint8 *) copy + sizeof *hd, size - sizeof *hd);
+          }
+          break;
+        }
+      g_assert_true (g_file_set_contents (cache, copy, (gssize) len, NULL));
+      g_autoptr (TtvTraceset) ts = reopen (f);
+      g_autoptr (TtvStateHistory) h = build (ts, 4096, FALSE);
+      g_assert_false (ttv_state_history_is_from_cache (h));
+      assert_same_history (ref, h);
+    }
+
+  /* no_cache never reads it. */
+  g_autoptr (TtvStateHistory) h5 = build (f->ts, 4096, TRUE);
+  g_assert_false (ttv_state_history_is_from_cache (h5));
+  g_assert_null (ttv_state_history_get_cache_path (h5));
+  assert_same_history (ref, h5);
+  g_remove (cache);
+}
+
+/* Cancelling stops the build with an error. */
+static void
+test_cancel (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_cancellable_cancel (cancel);
+  g_autoptr (GError) error = NULL;
+  TtvStateHistoryOptions opt = { 0, TRUE, NULL };
+  g_autoptr (TtvStateHistory) h = ttv_state_history_build (f->ts, &opt, NULL, NULL, cancel, &error);
+  g_assert_null (h);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+/* ---- the real CTF kernel traces ---- */
+
+static void
+test_real_ctf (gconstpointer data)
+{
+  const char *name = data;
+  const char *shared = g_getenv ("TTV_SHARED_DIR");
+  g_autofree char *path = g_build_filename (shared ? shared : "../shared", "traces", "ctf", name, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_autofree char *msg = g_strdup_printf ("%s absent: the shared traces are not beside the project", path);
+      g_test_skip (msg);
+      return;
+    }
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  if (!ttv_traceset_add_path (ts, path, &error))
+    g_error ("%s: %s", path, error->message);
+  g_autoptr (TtvStateHistory) h = build (ts, 0, TRUE);
+  g_assert_cmpuint (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU), >, 0);
+  g_assert_cmpuint (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), >, 0);
+  check_golden (ts, h, 200);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/history/sim/golden", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_golden_sim, fixture_tear_down);
+  g_test_add ("/history/sim/rows-marks", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_rows_and_marks, fixture_tear_down);
+  g_test_add ("/history/sim/pixels", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_pixels, fixture_tear_down);
+  g_test_add ("/history/sim/cache", Fixture, GSIZE_TO_POINTER (30000), fixture_set_up, test_cache, fixture_tear_down);
+  g_test_add ("/history/sim/cancel", Fixture, GSIZE_TO_POINTER (5000), fixture_set_up, test_cancel, fixture_tear_down);
+  g_test_add_data_func ("/history/ctf/arm64-kernel", "arm64-kernel", test_real_ctf);
+  g_test_add_data_func ("/history/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);
+  g_test_add_data_func ("/history/ctf/scp-kernel", "scp-kernel", test_real_ctf);
+  return g_test_run ();
+}

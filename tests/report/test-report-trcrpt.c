@@ -1,0 +1,499 @@
+/* test-report-trcrpt.c: ttv-report's trcrpt-style options (-d -k -p -T,
+ * columns, timestamps, headings, timers, format files, filters) run as a
+ * user would, checked against what the test computes from the classic
+ * report; and --follow on a trace that grows while it is read. */
+#include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-traceset.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char *tmp_dir;
+static char *trace_dir;
+static TtvTime trace_start;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+/* Runs ttv-report with @args (NULL-terminated); returns the exit status. */
+static int
+report (char **out, char **err, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) TTV_REPORT_PATH);
+  va_list ap;
+  va_start (ap, err);
+  const char *a;
+  while ((a = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  int status = 0;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *o = NULL, *e = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o, &e,
+                               &status, &error));
+  g_assert_no_error (error);
+  if (out)
+    *out = g_steal_pointer (&o);
+  if (err)
+    *err = g_steal_pointer (&e);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+static GPtrArray *
+lines_of (const char *text)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) v = g_strsplit (text, "\n", -1);
+  for (guint i = 0; v[i]; i++)
+    if (v[i][0])
+      g_ptr_array_add (lines, g_strdup (v[i]));
+  return lines;
+}
+
+/* The event name of a classic line "TIME WHERE NAME: fields" (word @index). */
+static char *
+word (const char *line, guint index)
+{
+  g_auto (GStrv) w = g_strsplit (line, " ", -1);
+  if (g_strv_length (w) <= index)
+    return g_strdup ("");
+  char *s = g_strdup (w[index]);
+  gsize n = strlen (s);
+  if (n && s[n - 1] == ':')
+    s[n - 1] = '\0';
+  return s;
+}
+
+static void
+assert_same_lines (GPtrArray *got, GPtrArray *want)
+{
+  for (guint i = 0; i < MIN (got->len, want->len); i++)
+    if (strcmp (g_ptr_array_index (got, i), g_ptr_array_index (want, i)) != 0)
+      g_error ("line %u:\n got  %s\n want %s", i + 1, (char *) g_ptr_array_index (got, i),
+               (char *) g_ptr_array_index (want, i));
+  g_assert_cmpuint (got->len, ==, want->len);
+}
+
+static void
+make_trace (void)
+{
+  g_autoptr (GError) error = NULL;
+  tmp_dir = g_dir_make_tmp ("ttv-report-XXXXXX", &error);
+  g_assert_no_error (error);
+  trace_dir = g_build_filename (tmp_dir, "trace", NULL);
+  TtvSimOptions so;
+  ttv_sim_options_init (&so);
+  so.seed = 5;
+  so.n_cpus = 3;
+  so.n_processes = 20;
+  so.max_events = 20000;
+  g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
+  g_assert_no_error (error);
+  TtvLttWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = TTV_LTT_ARCH_LP64,
+                             .block_size = 4096, .start_time = so.start_time, .n_cpu_slots = 3 };
+  g_assert_true (ttv_ltt_write_simulation (trace_dir, sim, &wo, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (ts, trace_dir, &error));
+  trace_start = ttv_traceset_get_start (ts);
+}
+
+static gboolean
+in_list (const char *name, const char *const *names)
+{
+  return g_strv_contains (names, name);
+}
+
+static void
+test_include_exclude (void)
+{
+  g_autofree char *all = NULL, *inc = NULL, *exc = NULL, *byid = NULL;
+  g_assert_cmpint (report (&all, NULL, trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&inc, NULL, "-d", "@sched", "-d", "core.syscall_exit,core.trap_*", trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&exc, NULL, "-k", "@irq,@syscalls", trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) a = lines_of (all);
+  g_autoptr (GPtrArray) want_inc = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) want_exc = g_ptr_array_new_with_free_func (g_free);
+  static const char *const inc_names[] = { "core.sched_switch", "core.sched_wakeup", "core.syscall_exit",
+                                           "core.trap_entry", "core.trap_exit", NULL };
+  static const char *const exc_names[] = { "core.irq_entry", "core.irq_exit", "core.soft_irq_entry",
+                                           "core.soft_irq_exit", "core.syscall_entry", "core.syscall_exit", NULL };
+  for (guint i = 0; i < a->len; i++)
+    {
+      g_autofree char *name = word (g_ptr_array_index (a, i), 2);
+      if (in_list (name, inc_names))
+        g_ptr_array_add (want_inc, g_strdup (g_ptr_array_index (a, i)));
+      if (!in_list (name, exc_names))
+        g_ptr_array_add (want_exc, g_strdup (g_ptr_array_index (a, i)));
+    }
+  g_assert_cmpuint (want_inc->len, >, 100);
+  g_autoptr (GPtrArray) gi = lines_of (inc);
+  g_autoptr (GPtrArray) ge = lines_of (exc);
+  assert_same_lines (gi, want_inc);
+  assert_same_lines (ge, want_exc);
+}
+
+/* --state lines: "TIME cpuN pid P NAME MODE EVENT: ..." */
+static void
+test_process_thread (void)
+{
+  g_autofree char *all = NULL, *byname = NULL, *bytid = NULL, *nottid = NULL;
+  g_assert_cmpint (report (&all, NULL, "--state", trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) a = lines_of (all);
+  /* The process of the 1000th event, to have one that exists. */
+  g_autofree char *name = word (g_ptr_array_index (a, 1000), 4);
+  g_autofree char *tid = word (g_ptr_array_index (a, 1000), 3);
+  g_assert_cmpint (report (&byname, NULL, "--state", "-p", name, trace_dir, NULL), ==, 0);
+  g_autofree char *tids = g_strdup_printf ("%s,99999", tid);
+  g_assert_cmpint (report (&bytid, NULL, "--state", "-T", tids, trace_dir, NULL), ==, 0);
+  g_autofree char *not = g_strdup_printf ("!%s", tid);
+  g_assert_cmpint (report (&nottid, NULL, "--state", "-T", not, trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) wn = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) wt = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) wx = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const char *l = g_ptr_array_index (a, i);
+      g_autofree char *n = word (l, 4), *t = word (l, 3);
+      if (strcmp (n, name) == 0)
+        g_ptr_array_add (wn, g_strdup (l));
+      if (strcmp (t, tid) == 0)
+        g_ptr_array_add (wt, g_strdup (l));
+      else
+        g_ptr_array_add (wx, g_strdup (l));
+    }
+  g_assert_cmpuint (wt->len, >, 0);
+  g_autoptr (GPtrArray) gn = lines_of (byname);
+  g_autoptr (GPtrArray) gt = lines_of (bytid);
+  g_autoptr (GPtrArray) gx = lines_of (nottid);
+  assert_same_lines (gn, wn);
+  assert_same_lines (gt, wt);
+  assert_same_lines (gx, wx);
+}
+
+static void
+test_columns (void)
+{
+  g_autofree char *all = NULL, *cols = NULL;
+  g_assert_cmpint (report (&all, NULL, "--state", "-n", "3000", trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&cols, NULL, "--columns", "cpu,tid,exec,id", "-n", "3000", trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) a = lines_of (all);
+  g_autoptr (GPtrArray) c = lines_of (cols);
+  g_assert_cmpuint (c->len, ==, a->len + 1);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (c, 0), "ID    ELAPSED_SEC    DELTA_MSEC     CPU  TID     EXEC"));
+  TtvTime prev = trace_start;
+  for (guint i = 0; i < a->len; i++)
+    {
+      const char *l = g_ptr_array_index (a, i);
+      g_auto (GStrv) w = g_strsplit_set (g_ptr_array_index (c, i + 1), " ", -1);
+      g_autoptr (GPtrArray) cells = g_ptr_array_new ();
+      for (guint k = 0; w[k]; k++)
+        if (w[k][0])
+          g_ptr_array_add (cells, w[k]);
+      TtvTime t;
+      g_autofree char *ts = word (l, 0), *where = word (l, 1), *tid = word (l, 3), *exec = word (l, 4),
+                      *ev = word (l, 6);
+      g_assert_true (ttv_time_parse (ts, &t, NULL));
+      char buf[64];
+      g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, (t - trace_start) / 1000000000,
+                  (t - trace_start) % 1000000000);
+      g_assert_cmpstr (g_ptr_array_index (cells, 1), ==, buf);
+      g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT, (t - prev) / 1000000,
+                  (t - prev) % 1000000);
+      g_assert_cmpstr (g_ptr_array_index (cells, 2), ==, buf);
+      prev = t;
+      g_assert_cmpstr (g_ptr_array_index (cells, 3), ==, g_str_has_prefix (where, "cpu") ? where + 3 : "-");
+      g_assert_cmpstr (g_ptr_array_index (cells, 4), ==, tid);
+      g_assert_cmpstr (g_ptr_array_index (cells, 5), ==, exec);
+      g_assert_cmpstr (g_ptr_array_index (cells, 6), ==, ev);
+    }
+
+  /* Headings: -h none, --page-size every N, --two-line doubles. */
+  g_autofree char *noh = NULL, *paged = NULL, *two = NULL, *us = NULL, *ns = NULL, *none = NULL;
+  g_assert_cmpint (report (&noh, NULL, "-h", "-n", "50", trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&paged, NULL, "--page-size", "10", "-n", "35", trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&two, NULL, "--two-line", "-n", "20", trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) l1 = lines_of (noh), l2 = lines_of (paged), l3 = lines_of (two);
+  g_assert_cmpuint (l1->len, ==, 50);
+  g_assert_cmpuint (l2->len, ==, 39);
+  for (guint i = 0; i < l2->len; i++)
+    g_assert_cmpint (g_str_has_prefix (g_ptr_array_index (l2, i), "ELAPSED_SEC"), ==, i % 11 == 0);
+  guint newlines = 0;
+  for (const char *q = two; *q; q++)
+    newlines += *q == '\n';
+  g_assert_cmpuint (newlines, ==, 42);   /* events without fields leave an empty second line */
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (l3, 1), "        DESCRIPTION"));
+  g_assert_cmpint (report (&us, NULL, "--timestamp", "us", "-h", "-n", "3", trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&ns, NULL, "--timestamp", "ns", "-n", "3", trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&none, NULL, "--timestamp", "none", "-h", "-n", "1", trace_dir, NULL), ==, 0);
+  g_assert_true (g_regex_match_simple ("^0\\.[0-9]{6} +core\\.", us, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_str_has_prefix (ns, "ELAPSED_SEC    DELTA_USEC "));
+  g_assert_true (g_regex_match_simple ("^0\\.[0-9]{9} +[0-9]+ +core\\.", ns, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_str_has_prefix (none, "core."));
+  g_autofree char *err = NULL;
+  g_assert_cmpint (report (NULL, &err, "--columns", "cpu,bogus", trace_dir, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "bogus"));
+  g_assert_cmpint (report (NULL, NULL, "--timestamp", "5", trace_dir, NULL), ==, 2);
+  g_assert_cmpint (report (NULL, NULL, "--columns", "cpu", "--format", "jsonl", trace_dir, NULL), ==, 2);
+}
+
+static void
+test_timer (void)
+{
+  g_autofree char *out = NULL;
+  g_assert_cmpint (report (&out, NULL, "--state", "--timer", "syscall_entry:syscall_exit", trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) l = lines_of (out);
+  g_autoptr (GHashTable) pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint timed = 0;
+  for (guint i = 0; i < l->len; i++)
+    {
+      const char *line = g_ptr_array_index (l, i);
+      g_autofree char *ts = word (line, 0), *tid = word (line, 3), *ev = word (line, 6);
+      TtvTime t;
+      g_assert_true (ttv_time_parse (ts, &t, NULL));
+      const char *bracket = strrchr (line, '[');
+      gboolean has = bracket && g_str_has_suffix (line, " us]");
+      if (strcmp (ev, "core.syscall_exit") == 0 && g_hash_table_contains (pending, tid))
+        {
+          TtvTime start = GPOINTER_TO_SIZE (g_hash_table_lookup (pending, tid)) + trace_start;
+          g_autofree char *want = g_strdup_printf ("[%" G_GINT64_FORMAT ".%03d us]", (t - start) / 1000,
+                                                   (int) ((t - start) % 1000));
+          g_assert_true (has);
+          g_assert_cmpstr (bracket, ==, want);
+          g_hash_table_remove (pending, tid);
+          timed++;
+        }
+      else
+        g_assert_false (has);
+      if (strcmp (ev, "core.syscall_entry") == 0)
+        g_hash_table_insert (pending, g_strdup (tid), GSIZE_TO_POINTER ((gsize) (t - trace_start)));
+    }
+  g_assert_cmpuint (timed, >, 100);
+  g_autofree char *err = NULL;
+  g_assert_cmpint (report (NULL, &err, "--timer", "syscall_entry", trace_dir, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "START:END"));
+}
+
+static void
+test_format_file (void)
+{
+  g_autofree char *classic = NULL, *out = NULL;
+  g_assert_cmpint (report (&classic, NULL, "-d", "core.process_fork,core.sched_wakeup", trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&out, NULL, "-t", TTV_KERNEL_FORMAT, "-d", "core.process_fork,core.sched_wakeup",
+                           trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) c = lines_of (classic), o = lines_of (out);
+  g_assert_cmpuint (c->len, ==, o->len);
+  g_assert_cmpuint (c->len, >, 10);
+  for (guint i = 0; i < c->len; i++)
+    {
+      const char *l = g_ptr_array_index (c, i);
+      g_autofree char *ts = word (l, 0), *where = word (l, 1), *ev = word (l, 2);
+      guint a, b, x;
+      g_autofree char *want = NULL;
+      if (strcmp (ev, "core.process_fork") == 0)
+        {
+          g_assert_cmpint (sscanf (strchr (l, ':') + 1, " parent_pid = %u, child_pid = %u, child_tgid = %u", &a, &b, &x), ==, 3);
+          want = g_strdup_printf ("%s %s FORK parent=%u child=%u tgid=%u", ts, where, a, b, x);
+        }
+      else
+        {
+          g_assert_cmpint (sscanf (strchr (l, ':') + 1, " pid = %u, target_cpu = %u", &a, &b), ==, 2);
+          want = g_strdup_printf ("%s %s WAKEUP pid=%u on cpu %u", ts, where, a, b);
+        }
+      g_assert_cmpstr (g_ptr_array_index (o, i), ==, want);
+    }
+  /* -c: a good file, a bad one (exit 2, file:line:column). */
+  g_autofree char *ok = NULL, *err = NULL;
+  g_assert_cmpint (report (&ok, NULL, "-c", TTV_KERNEL_FORMAT, NULL), ==, 0);
+  g_assert_nonnull (strstr (ok, "OK"));
+  g_autofree char *bad = g_build_filename (tmp_dir, "bad.ttvfmt", NULL);
+  g_assert_true (g_file_set_contents (bad, "# fine\nevent x \"{pid\"\n", -1, NULL));
+  g_assert_cmpint (report (NULL, &err, "-c", bad, NULL), ==, 2);
+  g_autofree char *where = g_strdup_printf ("%s:2:14:", bad);
+  g_assert_nonnull (strstr (err, where));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (report (NULL, &err, "-t", bad, trace_dir, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, where));
+}
+
+static void
+test_filter (void)
+{
+  g_autofree char *all = NULL, *out = NULL, *err = NULL;
+  g_assert_cmpint (report (&all, NULL, trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&out, NULL, "--filter", "cpu = 1 & (event.name = core.irq_* | event.group = block)",
+                           trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) a = lines_of (all), o = lines_of (out);
+  g_autoptr (GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const char *l = g_ptr_array_index (a, i);
+      g_autofree char *where = word (l, 1), *ev = word (l, 2);
+      if (strcmp (where, "cpu1") == 0 && (g_str_has_prefix (ev, "core.irq_") || g_str_has_prefix (ev, "block.")))
+        g_ptr_array_add (want, g_strdup (l));
+    }
+  g_assert_cmpuint (want->len, >, 10);
+  assert_same_lines (o, want);
+  g_assert_cmpint (report (NULL, &err, "--filter", "cpu = 1 & (event.name = ", trace_dir, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "column 25: expected a value after '='"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (report (NULL, &err, "-d", "@nosuch", trace_dir, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "unknown hook group @nosuch"));
+  g_clear_pointer (&err, g_free);
+  g_autofree char *groups = g_build_filename (tmp_dir, "groups.txt", NULL);
+  g_assert_true (g_file_set_contents (groups, "mine: core.process_exit core.process_free\n", -1, NULL));
+  g_autofree char *mine = NULL, *plain = NULL;
+  g_assert_cmpint (report (&mine, NULL, "--groups", groups, "-d", "@mine", trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&plain, NULL, "-d", "core.process_exit,core.process_free", trace_dir, NULL), ==, 0);
+  g_assert_cmpstr (mine, ==, plain);
+  g_assert_true (g_file_set_contents (groups, "ok: a\nbroken\n", -1, NULL));
+  g_assert_cmpint (report (NULL, &err, "--groups", groups, trace_dir, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "groups.txt:2:"));
+}
+
+/* --- follow ------------------------------------------------------------- */
+
+static void
+copy_file (const char *from, const char *to)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (to, data, (gssize) len, NULL));
+}
+
+static void
+copy_dir (const char *from, const char *to)
+{
+  g_mkdir_with_parents (to, 0755);
+  g_autoptr (GDir) d = g_dir_open (from, 0, NULL);
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *a = g_build_filename (from, name, NULL), *b = g_build_filename (to, name, NULL);
+      copy_file (a, b);
+    }
+}
+
+static void
+test_follow (void)
+{
+  g_autofree char *live = g_build_filename (tmp_dir, "live", NULL);
+  g_autofree char *out_path = g_build_filename (tmp_dir, "follow.txt", NULL);
+  const char *const sub[] = { "info", "eventdefs", "control" };
+  for (guint i = 0; i < G_N_ELEMENTS (sub); i++)
+    {
+      g_autofree char *a = g_build_filename (trace_dir, sub[i], NULL), *b = g_build_filename (live, sub[i], NULL);
+      copy_dir (a, b);
+    }
+  g_autofree char *cpu_live = g_build_filename (live, "cpu", NULL);
+  g_mkdir_with_parents (cpu_live, 0755);
+  /* The blocks of every cpu file, appended a round at a time. */
+  g_autoptr (GPtrArray) datas = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GArray *sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autofree char *cpu_dir = g_build_filename (trace_dir, "cpu", NULL);
+  g_autoptr (GDir) d = g_dir_open (cpu_dir, 0, NULL);
+  const char *name;
+  gsize max_blocks = 0;
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *p = g_build_filename (cpu_dir, name, NULL);
+      char *data;
+      gsize len;
+      g_assert_true (g_file_get_contents (p, &data, &len, NULL));
+      g_ptr_array_add (datas, data);
+      g_ptr_array_add (names, g_build_filename (cpu_live, name, NULL));
+      g_array_append_val (sizes, len);
+      max_blocks = MAX (max_blocks, len / 4096);
+    }
+  g_assert_cmpuint (max_blocks, >, 4);
+  GPtrArray *files = g_ptr_array_new ();
+  for (guint i = 0; i < names->len; i++)
+    {
+      FILE *f = fopen (g_ptr_array_index (names, i), "wb");
+      g_assert_nonnull (f);
+      g_assert_cmpuint (fwrite (g_ptr_array_index (datas, i), 1, 4096, f), ==, 4096);
+      fflush (f);
+      g_ptr_array_add (files, f);
+    }
+
+  const char *argv[] = { TTV_REPORT_PATH, "--follow", "-o", out_path, live, NULL };
+  GPid pid;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  gsize seen_midway = 0;
+  for (gsize b = 1; b < max_blocks; b++)
+    {
+      for (guint i = 0; i < files->len; i++)
+        if ((b + 1) * 4096 <= g_array_index (sizes, gsize, i))
+          {
+            FILE *f = g_ptr_array_index (files, i);
+            g_assert_cmpuint (fwrite ((char *) g_ptr_array_index (datas, i) + b * 4096, 1, 4096, f), ==, 4096);
+            fflush (f);
+          }
+      g_usleep (60000);
+      if (b == max_blocks / 2)
+        {
+          g_autofree char *so_far = NULL;
+          g_usleep (300000);
+          g_file_get_contents (out_path, &so_far, &seen_midway, NULL);
+        }
+    }
+  for (guint i = 0; i < files->len; i++)
+    fclose (g_ptr_array_index (files, i));
+  g_ptr_array_unref (files);
+  g_array_unref (sizes);
+  g_usleep (400000);
+  kill (pid, SIGINT);
+  int status;
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  /* Output came while the trace grew, and in the end every event once, in order. */
+  g_assert_cmpuint (seen_midway, >, 0);
+  g_autofree char *got = NULL, *want = NULL;
+  g_assert_true (g_file_get_contents (out_path, &got, NULL, NULL));
+  g_assert_cmpint (report (&want, NULL, trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) gl = lines_of (got), wl = lines_of (want);
+  g_test_message ("follow: %u lines, %" G_GSIZE_FORMAT " bytes midway", gl->len, seen_midway);
+  assert_same_lines (gl, wl);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  make_trace ();
+  g_test_add_func ("/report/include-exclude", test_include_exclude);
+  g_test_add_func ("/report/process-thread", test_process_thread);
+  g_test_add_func ("/report/columns", test_columns);
+  g_test_add_func ("/report/timer", test_timer);
+  g_test_add_func ("/report/format-file", test_format_file);
+  g_test_add_func ("/report/filter", test_filter);
+  g_test_add_func ("/report/follow", test_follow);
+  int status = g_test_run ();
+  remove_tree (tmp_dir);
+  g_free (trace_dir);
+  g_free (tmp_dir);
+  return status;
+}
