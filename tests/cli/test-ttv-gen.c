@@ -1,5 +1,6 @@
 /* test-ttv-gen.c: ttv-gen run as a user would: reproducible output, archives,
  * argument and I/O errors, and traces that the readers open. */
+#include "ttv-test-util.h"
 #include "ttv-archive.h"
 #include "ttv-trace.h"
 
@@ -55,24 +56,6 @@ tmp_dir (void)
   char *d = g_dir_make_tmp ("ttv-gen-test-XXXXXX", &error);
   g_assert_no_error (error);
   return d;
-}
-
-static void
-remove_tree (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
-      const char *n;
-      while (d && (n = g_dir_read_name (d)))
-        {
-          g_autofree char *child = g_build_filename (path, n, NULL);
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
 }
 
 /* Relative paths of all files under @dir, sorted. */
@@ -166,7 +149,7 @@ test_determinism (void)
       gboolean expected = id != 3 && id != 5;
       g_assert_true (g_file_test (p, G_FILE_TEST_EXISTS) == expected);
     }
-  remove_tree (root);
+  ttv_test_remove_tree (root);
 }
 
 /* Counts the events of @path's tracefiles through the format-neutral API.
@@ -238,7 +221,7 @@ test_read_back (void)
   g_assert_cmpuint (n, <, 100000);
   g_assert_true (trace->flags & TTV_TRACE_FLAG_BEGINNING_MISSING);
   ttv_trace_close (trace);
-  remove_tree (root);
+  ttv_test_remove_tree (root);
 }
 
 static void
@@ -276,7 +259,7 @@ test_archive (void)
       g_assert_cmpuint (count_events (tgz, &trace), ==, 5000 - 4 - 50);
       ttv_trace_close (trace);
     }
-  remove_tree (root);
+  ttv_test_remove_tree (root);
 }
 
 static void
@@ -323,7 +306,7 @@ test_bad_arguments (void)
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "extra"));
   run_clear (&r);
-  remove_tree (root);
+  ttv_test_remove_tree (root);
 }
 
 static void
@@ -355,7 +338,7 @@ test_unwritable (void)
   g_autofree char *contents = NULL;
   g_assert_true (g_file_get_contents (file, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "x");
-  remove_tree (root);
+  ttv_test_remove_tree (root);
 }
 
 int

@@ -1,6 +1,7 @@
 /* test-filter.c: the filter language against predicates written by hand
  * over a simulated-kernel trace; parse errors with their columns; hook
  * groups, format files and timers. */
+#include "ttv-test-util.h"
 #include "formats/ltt/ttv-ltt-sim.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
@@ -31,26 +32,7 @@ make_trace (void)
   so.max_events = 30000;
   g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
   g_assert_no_error (error);
-  TtvLttWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = TTV_LTT_ARCH_LP64,
-                             .block_size = 16384, .start_time = so.start_time, .n_cpu_slots = 3 };
-  g_assert_true (ttv_ltt_write_simulation (trace_dir, sim, &wo, NULL, NULL, NULL, &error));
-  g_assert_no_error (error);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
+  ttv_test_write_ltt_simulation (trace_dir, sim, 16384, 3, NULL, NULL);
 }
 
 /* --- parse errors ------------------------------------------------------- */
@@ -428,7 +410,7 @@ main (int argc, char **argv)
   g_test_add_func ("/filter/format-file", test_format_file);
   g_test_add_func ("/filter/timers", test_timers);
   int status = g_test_run ();
-  remove_tree (tmp_dir);
+  ttv_test_remove_tree (tmp_dir);
   g_free (trace_dir);
   g_free (tmp_dir);
   return status;

@@ -1,6 +1,7 @@
 /* test-history.c: the state history against the engine's state_at (golden
  * checks at random times), per-pixel summaries against brute force, O(W)
  * queries at any zoom, and the cache file (reuse, invalidation, damage). */
+#include "ttv-test-util.h"
 #include "formats/ltt/ttv-ltt-sim.h"
 #include "ttv-context.h"
 #include "ttv-state-history-private.h"
@@ -36,36 +37,17 @@ fixture_set_up (Fixture *f, gconstpointer data)
   so.max_events = n_events;
   g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
   g_assert_no_error (error);
-  TtvLttWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = TTV_LTT_ARCH_LP64,
-                             .block_size = 16384, .start_time = so.start_time, .n_cpu_slots = 7 };
-  g_assert_true (ttv_ltt_write_simulation (f->trace_dir, sim, &wo, NULL, NULL, NULL, &error));
-  g_assert_no_error (error);
+  ttv_test_write_ltt_simulation (f->trace_dir, sim, 16384, 7, NULL, NULL);
   f->ts = ttv_traceset_new ();
   g_assert_true (ttv_traceset_add_path (f->ts, f->trace_dir, &error));
   g_assert_no_error (error);
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  if (dir)
-    {
-      const char *name;
-      while ((name = g_dir_read_name (dir)))
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
-}
-
-static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
   ttv_traceset_unref (f->ts);
-  remove_tree (f->dir);
+  ttv_test_remove_tree (f->dir);
   g_free (f->trace_dir);
   g_free (f->dir);
 }
@@ -617,14 +599,9 @@ static void
 test_real_ctf (gconstpointer data)
 {
   const char *name = data;
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
-  g_autofree char *path = g_build_filename (shared ? shared : "../shared", "traces", "ctf", name, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_autofree char *msg = g_strdup_printf ("%s absent: the shared traces are not beside the project", path);
-      g_test_skip (msg);
-      return;
-    }
+  g_autofree char *path = ttv_test_dup_shared_ctf_trace (name);
+  if (path == NULL)
+    return;
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
   if (!ttv_traceset_add_path (ts, path, &error))

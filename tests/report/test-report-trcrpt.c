@@ -2,6 +2,7 @@
  * columns, timestamps, headings, timers, format files, filters) run as a
  * user would, checked against what the test computes from the classic
  * report; and --follow on a trace that grows while it is read. */
+#include "ttv-test-util.h"
 #include "formats/ltt/ttv-ltt-sim.h"
 #include "ttv-traceset.h"
 
@@ -13,22 +14,6 @@
 static char *tmp_dir;
 static char *trace_dir;
 static TtvTime trace_start;
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 /* Runs ttv-report with @args (NULL-terminated); returns the exit status. */
 static int
@@ -106,10 +91,7 @@ make_trace (void)
   so.max_events = 20000;
   g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
   g_assert_no_error (error);
-  TtvLttWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = TTV_LTT_ARCH_LP64,
-                             .block_size = 4096, .start_time = so.start_time, .n_cpu_slots = 3 };
-  g_assert_true (ttv_ltt_write_simulation (trace_dir, sim, &wo, NULL, NULL, NULL, &error));
-  g_assert_no_error (error);
+  ttv_test_write_ltt_simulation (trace_dir, sim, 4096, 3, NULL, NULL);
   g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
   g_assert_true (ttv_traceset_add_path (ts, trace_dir, &error));
   trace_start = ttv_traceset_get_start (ts);
@@ -492,7 +474,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/filter", test_filter);
   g_test_add_func ("/report/follow", test_follow);
   int status = g_test_run ();
-  remove_tree (tmp_dir);
+  ttv_test_remove_tree (tmp_dir);
   g_free (trace_dir);
   g_free (tmp_dir);
   return status;

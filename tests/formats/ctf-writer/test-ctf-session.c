@@ -1,5 +1,6 @@
 /* test-ctf-session.c: LTTng session directories (kernel/ + ust/uid/UID/64-bit/)
  * and archives of them opened as one traceset (src/libttv/ttv-session.c). */
+#include "ttv-test-util.h"
 #include "formats/ctf/ttv-ctf-sim.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
@@ -10,23 +11,6 @@
 #include <string.h>
 
 static char *tmp_root;
-
-static gboolean
-remove_tree (const char *path)
-{
-  GStatBuf st;
-  if (g_lstat (path, &st) == 0 && S_ISDIR (st.st_mode))
-    {
-      g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-      const char *name;
-      while (dir && (name = g_dir_read_name (dir)))
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          remove_tree (child);
-        }
-    }
-  return g_remove (path) == 0;
-}
 
 static void
 copy_tree (const char *from, const char *to)
@@ -150,7 +134,7 @@ test_shared_session (void)
   if (!make_tar_gz (tmp_root, "session-20240101-120000", archive))
     {
       g_test_message ("no working tar: archive case not checked");
-      remove_tree (session);
+      ttv_test_remove_tree (session);
       return;
     }
   g_autoptr (TtvTraceset) ts2 = ttv_traceset_new ();
@@ -159,7 +143,7 @@ test_shared_session (void)
   g_assert_cmpuint (ttv_traceset_get_n_traces (ts2), ==, 2);
   g_assert_true (g_str_has_prefix (ttv_traceset_get_trace (ts2, 1)->display_path, archive));
   g_assert_cmpuint (count_events (ts2), ==, 14310 + 4977);
-  remove_tree (session);
+  ttv_test_remove_tree (session);
   g_remove (archive);
 }
 
@@ -197,7 +181,7 @@ test_generated_session (void)
   g_assert_nonnull (error);
   g_assert_cmpuint (ttv_traceset_get_n_traces (ts), ==, 0);
   g_clear_error (&error);
-  remove_tree (broken);
+  ttv_test_remove_tree (broken);
 
   /* No trace anywhere below: the usual "not a trace" error. */
   g_autofree char *empty = g_build_filename (tmp_root, "empty", "x", "y", NULL);
@@ -205,8 +189,8 @@ test_generated_session (void)
   g_autofree char *empty_root = g_build_filename (tmp_root, "empty", NULL);
   g_assert_false (ttv_traceset_add_path (ts, empty_root, &error));
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNKNOWN_FORMAT);
-  remove_tree (empty_root);
-  remove_tree (session);
+  ttv_test_remove_tree (empty_root);
+  ttv_test_remove_tree (session);
 }
 
 int
@@ -219,7 +203,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf-session/shared-traces", test_shared_session);
   g_test_add_func ("/ctf-session/generated", test_generated_session);
   int status = g_test_run ();
-  remove_tree (tmp_root);
+  ttv_test_remove_tree (tmp_root);
   g_free (tmp_root);
   return status;
 }

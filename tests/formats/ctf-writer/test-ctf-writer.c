@@ -1,5 +1,6 @@
 /* test-ctf-writer.c: the CTF 1.8 writer and ttv-gen --format ctf, read back by
  * our CTF reader (values, state) and by babeltrace2 when it is installed. */
+#include "ttv-test-util.h"
 #include "formats/ctf/ttv-ctf-sim.h"
 #include "formats/ctf/ttv-ctf.h"
 #include "ttv-context.h"
@@ -16,22 +17,6 @@
 static const guint cpu_ids[N_CPUS] = { 0, 1, 3 };
 
 static char *tmp_root;
-
-static gboolean
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  if (dir)
-    {
-      const char *name;
-      while ((name = g_dir_read_name (dir)))
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          remove_tree (child);
-        }
-    }
-  return g_remove (path) == 0;
-}
 
 /* --- The simulation, recorded through the tap ---------------------------------- */
 
@@ -158,7 +143,7 @@ generate (const char *name, TtvByteOrder order, guint long_bits, TtvCtfHeaderKin
 static void
 generated_free (Generated *g)
 {
-  remove_tree (g->dir);
+  ttv_test_remove_tree (g->dir);
   g_free (g->dir);
   g_array_unref (g->expected);
   g_free (g);
@@ -388,7 +373,7 @@ test_ttv_gen (gconstpointer data)
   g_assert_cmpuint (ttv_traceset_get_n_tracefiles (ts), ==, 3);
 
   compare_with_babeltrace (dir, n);
-  remove_tree (dir);
+  ttv_test_remove_tree (dir);
 }
 
 /* --- The writer API: every type, both headers, gaps, packets ------------------ */
@@ -550,7 +535,7 @@ test_types (gconstpointer data)
   ttv_decoder_free (scratch);
   g_assert_cmpuint (k, ==, n);
   compare_with_babeltrace (dir, n);
-  remove_tree (dir);
+  ttv_test_remove_tree (dir);
 }
 
 static void
@@ -613,7 +598,7 @@ test_bad_arguments (void)
   g_assert_cmpuint (trace->event_types->len, ==, 1);
   g_assert_cmpstr (((TtvEventType *) g_ptr_array_index (trace->event_types, 0))->name, ==,
                    "\"quoted\" name");
-  remove_tree (dir);
+  ttv_test_remove_tree (dir);
 }
 
 int
@@ -636,7 +621,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/ctf-writer/bad-arguments", test_bad_arguments);
   int status = g_test_run ();
-  remove_tree (tmp_root);
+  ttv_test_remove_tree (tmp_root);
   g_free (tmp_root);
   return status;
 }
