@@ -272,21 +272,11 @@ cached_status (const Binding *b, gint64 v, TtvProcessStatus *out)
   return TRUE;
 }
 
+/* Linux task state bits of a task leaving the CPU (LTTng 2.x): 0 is
+ * runnable, EXIT_DEAD (16) and EXIT_ZOMBIE (32) end it. */
 static TtvProcessStatus
-switch_out_status (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
+switch_number_status (gint64 v)
 {
-  const TtvFieldAccessor *acc = &b->fields[2];
-  gint64 v;
-  TtvProcessStatus status;
-  if (!ttv_field_accessor_get_int (acc, ev, m->scratch, &v))
-    return TTV_PROCESS_WAIT;
-  if (cached_status (b, v, &status))
-    return status;
-  if (acc->type->kind == TTV_TYPE_ENUM)
-    {
-      const char *label = ttv_type_enum_label (acc->type, (guint64) v);
-      return label ? switch_label_status (label) : TTV_PROCESS_WAIT;
-    }
   if (v == 0)
     return TTV_PROCESS_WAIT_CPU;
   if (v & (16 | 32))
@@ -310,12 +300,35 @@ status_from_label (const char *label)
   return TTV_PROCESS_WAIT;
 }
 
-/* Status in a process description: LTT's enum labels or LTTng's statedump
- * status numbers (2 wait-cpu, 5 wait, 4 zombie, 1 wait-fork, ...). */
+/* LTTng's statedump status numbers (1 wait-fork, 2 wait-cpu, 3 exit,
+ * 4 zombie, 5 wait). */
 static TtvProcessStatus
-description_status (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
+description_number_status (gint64 v)
 {
-  const TtvFieldAccessor *acc = &b->fields[4];
+  switch (v)
+    {
+    case 1: return TTV_PROCESS_WAIT_FORK;
+    case 2: return TTV_PROCESS_WAIT_CPU;
+    case 3: return TTV_PROCESS_EXIT;
+    case 4: return TTV_PROCESS_ZOMBIE;
+    default: return TTV_PROCESS_WAIT;
+    }
+}
+
+/* A status field reads as an enum label (LTT) or as a number (LTTng). */
+typedef struct {
+  guint field;
+  TtvProcessStatus (*from_label) (const char *label);
+  TtvProcessStatus (*from_number) (gint64 value);
+} StatusField;
+
+static const StatusField switch_out = { 2, switch_label_status, switch_number_status };
+static const StatusField description = { 4, status_from_label, description_number_status };
+
+static TtvProcessStatus
+read_status (TtvKernelModel *m, const Binding *b, const TtvEvent *ev, const StatusField *sf)
+{
+  const TtvFieldAccessor *acc = &b->fields[sf->field];
   gint64 v;
   TtvProcessStatus status;
   if (!ttv_field_accessor_get_int (acc, ev, m->scratch, &v))
@@ -325,16 +338,9 @@ description_status (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
   if (acc->type->kind == TTV_TYPE_ENUM)
     {
       const char *label = ttv_type_enum_label (acc->type, (guint64) v);
-      return label ? status_from_label (label) : TTV_PROCESS_WAIT;
+      return label ? sf->from_label (label) : TTV_PROCESS_WAIT;
     }
-  switch (v)
-    {
-    case 1: return TTV_PROCESS_WAIT_FORK;
-    case 2: return TTV_PROCESS_WAIT_CPU;
-    case 3: return TTV_PROCESS_EXIT;
-    case 4: return TTV_PROCESS_ZOMBIE;
-    default: return TTV_PROCESS_WAIT;
-    }
+  return sf->from_number (v);
 }
 
 static guint32
@@ -405,7 +411,7 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
     case TTV_KM_SCHED_SWITCH:
       if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
         {
-          ttv_state_sched_switch (s, cpu, a, c, switch_out_status (m, b, ev), t);
+          ttv_state_sched_switch (s, cpu, a, c, read_status (m, b, ev, &switch_out), t);
           /* LTTng names both tasks: the only names of tasks that existed
            * before the trace when there is no statedump. */
           name_if_unnamed (m, s, b, 3, ev, a);
@@ -485,7 +491,7 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
             c = a;
           if (!get_u32 (m, b, 2, ev, &d))
             d = TTV_PID_NONE;
-          ttv_state_declare_process (s, a, c, d, name, description_status (m, b, ev), cpu, t);
+          ttv_state_declare_process (s, a, c, d, name, read_status (m, b, ev, &description), cpu, t);
         }
       break;
     case TTV_KM_IRQ_DESCRIPTION:
