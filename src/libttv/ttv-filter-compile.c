@@ -103,9 +103,17 @@ compile_field (GArray *nodes, const TtvFilterNode *src, const TtvEventType *type
   return add (nodes, &n);
 }
 
+/* A term about the tracefile itself, when it is known, is a constant. */
+static guint32
+fold_value (GArray *nodes, const TtvFilterNode *src, const TtvFilterVal *v)
+{
+  return add_const (nodes, src->kind == NODE_TEST ? ttv_filter_value_test (v)
+                                                  : ttv_filter_value_compare (src, v));
+}
+
 static guint32
 compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, const TtvTrace *trace,
-         const TtvEventType *type)
+         const TtvTracefile *tf, const TtvEventType *type)
 {
   gboolean va, vb;
   switch (src->kind)
@@ -114,10 +122,10 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
     case NODE_OR:
       {
         gboolean is_and = src->kind == NODE_AND;
-        guint32 a = compile (nodes, src->a, groups, trace, type);
+        guint32 a = compile (nodes, src->a, groups, trace, tf, type);
         if (is_const (nodes, a, &va) && va != is_and)
           return a;                     /* FALSE & x, TRUE | x */
-        guint32 b = compile (nodes, src->b, groups, trace, type);
+        guint32 b = compile (nodes, src->b, groups, trace, tf, type);
         if (is_const (nodes, a, &va))
           return b;                     /* TRUE & x, FALSE | x */
         if (is_const (nodes, b, &vb))
@@ -127,7 +135,7 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
       }
     case NODE_NOT:
       {
-        guint32 a = compile (nodes, src->a, groups, trace, type);
+        guint32 a = compile (nodes, src->a, groups, trace, tf, type);
         if (is_const (nodes, a, &va))
           return add_const (nodes, !va);
         TtvFilterProgNode n = { .kind = PROG_NOT, .a = a };
@@ -171,8 +179,22 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
     case VAR_TRACE_NAME:
       /* Programs are per (trace, type): the trace is known here. */
       return add_const (nodes, test ? TRUE : ttv_filter_string_compare (lit, src->op, trace->name));
-    case VAR_TRACEFILE_NAME: n.fetch = FETCH_TRACEFILE_NAME; break;
-    case VAR_CPU: n.fetch = FETCH_CPU; break;
+    case VAR_TRACEFILE_NAME:
+      if (tf)
+        {
+          TtvFilterVal v = { .kind = TTV_FILTER_VAL_STRING, .s = tf->name };
+          return fold_value (nodes, src, &v);
+        }
+      n.fetch = FETCH_TRACEFILE_NAME;
+      break;
+    case VAR_CPU:
+      if (tf)
+        {
+          TtvFilterVal v = { .kind = tf->cpu >= 0 ? TTV_FILTER_VAL_INT : TTV_FILTER_VAL_NONE, .i = tf->cpu };
+          return fold_value (nodes, src, &v);
+        }
+      n.fetch = FETCH_CPU;
+      break;
     case VAR_STATE_PID: n.fetch = FETCH_STATE_PID; break;
     case VAR_STATE_TID: n.fetch = FETCH_STATE_TID; break;
     case VAR_STATE_PPID: n.fetch = FETCH_STATE_PPID; break;
@@ -185,11 +207,11 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
 
 TtvFilterProgram *
 ttv_filter_program_new (const TtvFilterNode *root, const TtvHookGroups *groups, const TtvTrace *trace,
-                        const TtvEventType *type)
+                        const TtvTracefile *tracefile, const TtvEventType *type)
 {
   TtvFilterProgram *prog = g_new0 (TtvFilterProgram, 1);
   GArray *nodes = g_array_new (FALSE, FALSE, sizeof (TtvFilterProgNode));
-  prog->root = compile (nodes, root, groups, trace, type);
+  prog->root = compile (nodes, root, groups, trace, tracefile, type);
   gboolean v;
   if (is_const (nodes, prog->root, &v))
     {

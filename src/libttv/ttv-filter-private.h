@@ -103,8 +103,30 @@ typedef struct {
   guint32 root;
 } TtvFilterProgram;
 
+/* A value read for a comparison. */
+typedef enum {
+  TTV_FILTER_VAL_NONE,       /* the event has no such thing: comparisons are false */
+  TTV_FILTER_VAL_INT,
+  TTV_FILTER_VAL_STRING,
+  TTV_FILTER_VAL_DOUBLE,
+} TtvFilterValKind;
+
+typedef struct {
+  TtvFilterValKind kind;
+  gint64 i;
+  double d;
+  const char *s;     /* NUL-terminated */
+} TtvFilterVal;
+
+/* The meaning of a comparison or a bare test on a value, shared by the
+ * evaluator and by the compiler when it folds a term to a constant. */
+gboolean ttv_filter_value_compare (const TtvFilterNode *src, const TtvFilterVal *v);
+gboolean ttv_filter_value_test (const TtvFilterVal *v);
+
+/* @tracefile may be NULL: terms about it are then left to evaluation. */
 TtvFilterProgram *ttv_filter_program_new (const TtvFilterNode *root, const TtvHookGroups *groups,
-                                          const TtvTrace *trace, const TtvEventType *type);
+                                          const TtvTrace *trace, const TtvTracefile *tracefile,
+                                          const TtvEventType *type);
 void              ttv_filter_program_free (TtvFilterProgram *program);
 /* Comparisons shared by the compiler (constants) and the evaluator. */
 gboolean ttv_filter_string_compare (const TtvFilterLiteral *lit, TtvFilterOp op, const char *s);

@@ -7,7 +7,10 @@
 
 typedef struct {
   const TtvTrace *trace;     /* weak: the key */
-  GPtrArray *programs;       /* of TtvFilterProgram *, owned, indexed by type id */
+  /* Of TtvFilterProgram *, owned: slot (tracefile index + 1) * n_types + type
+   * id, slot row 0 for check_type, which has no tracefile. */
+  GPtrArray *programs;
+  guint n_types;
 } TraceCache;
 
 struct _TtvFilter {
@@ -79,8 +82,12 @@ ttv_filter_needs_state (const TtvFilter *f)
   return f->needs_state;
 }
 
+/* Programs are specialised per (tracefile, event type), so that terms that
+ * only depend on them (name, group, trace, CPU) fold away; check_type,
+ * which has no tracefile, has a row of its own.  Called for every event:
+ * one pointer test and an array index in the common case. */
 static TtvFilterProgram *
-get_program (TtvFilter *f, const TtvTrace *trace, const TtvEventType *type)
+get_program (TtvFilter *f, const TtvTrace *trace, const TtvTracefile *tracefile, const TtvEventType *type)
 {
   TraceCache *c = f->last;
   if (G_UNLIKELY (c == NULL || c->trace != trace))
@@ -91,19 +98,29 @@ get_program (TtvFilter *f, const TtvTrace *trace, const TtvEventType *type)
           c = &g_array_index (f->caches, TraceCache, i);
       if (c == NULL)
         {
-          TraceCache nc = { trace, g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_filter_program_free) };
+          TraceCache nc = { trace, g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_filter_program_free),
+                            MAX (trace->event_types->len, 1) };
           g_array_append_val (f->caches, nc);
           c = &g_array_index (f->caches, TraceCache, f->caches->len - 1);
         }
       f->last = c;
     }
-  if (G_UNLIKELY (type->id >= c->programs->len))
-    g_ptr_array_set_size (c->programs, (gint) type->id + 1);
-  TtvFilterProgram *prog = g_ptr_array_index (c->programs, type->id);
+  guint row = tracefile ? tracefile->index + 1 : 0;
+  guint slot = row * c->n_types + type->id;
+  if (G_UNLIKELY (type->id >= c->n_types))
+    {
+      /* Types added after the cache was made (a refreshed trace): rebuild. */
+      g_ptr_array_set_size (c->programs, 0);
+      c->n_types = trace->event_types->len;
+      slot = row * c->n_types + type->id;
+    }
+  if (G_UNLIKELY (slot >= c->programs->len))
+    g_ptr_array_set_size (c->programs, (gint) slot + 1);
+  TtvFilterProgram *prog = g_ptr_array_index (c->programs, slot);
   if (G_UNLIKELY (prog == NULL))
     {
-      prog = ttv_filter_program_new (f->root, f->groups, trace, type);
-      g_ptr_array_index (c->programs, type->id) = prog;
+      prog = ttv_filter_program_new (f->root, f->groups, trace, tracefile, type);
+      g_ptr_array_index (c->programs, slot) = prog;
     }
   return prog;
 }
@@ -112,18 +129,8 @@ TtvFilterVerdict
 ttv_filter_check_type (TtvFilter *f, const TtvTrace *trace, const TtvEventType *type)
 {
   g_return_val_if_fail (f != NULL && trace != NULL && type != NULL, TTV_FILTER_DEPENDS);
-  return get_program (f, trace, type)->verdict;
+  return get_program (f, trace, NULL, type)->verdict;
 }
-
-/* A value read for a comparison. */
-typedef enum { VAL_NONE, VAL_INT, VAL_STRING, VAL_DOUBLE } ValKind;
-
-typedef struct {
-  ValKind kind;
-  gint64 i;
-  double d;
-  const char *s;     /* NUL-terminated */
-} Val;
 
 static const TtvProcessState *
 running (const TtvEvent *ev, const TtvState *state)
@@ -132,18 +139,18 @@ running (const TtvEvent *ev, const TtvState *state)
 }
 
 static void
-set_string (TtvFilter *f, Val *v, const char *s, gsize len)
+set_string (TtvFilter *f, TtvFilterVal *v, const char *s, gsize len)
 {
   /* Trace data strings are not always terminated: copy (no allocation once
    * the buffer has grown). */
   g_string_truncate (f->text, 0);
   g_string_append_len (f->text, s, (gssize) strnlen (s, len));
-  v->kind = VAL_STRING;
+  v->kind = TTV_FILTER_VAL_STRING;
   v->s = f->text->str;
 }
 
 static void
-fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gboolean want_string, Val *v)
+fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gboolean want_string, TtvFilterVal *v)
 {
   if (f->decoded != ev)
     {
@@ -171,7 +178,7 @@ fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gbool
   switch (cur->type->kind)
     {
     case TTV_TYPE_STRING:
-      v->kind = VAL_STRING;
+      v->kind = TTV_FILTER_VAL_STRING;
       v->s = cur->v.string.str;
       break;
     case TTV_TYPE_ENUM:
@@ -180,7 +187,7 @@ fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gbool
           const char *label = ttv_type_enum_label (cur->type, cur->v.u);
           if (label)
             {
-              v->kind = VAL_STRING;
+              v->kind = TTV_FILTER_VAL_STRING;
               v->s = label;
             }
           break;
@@ -188,10 +195,10 @@ fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gbool
       G_GNUC_FALLTHROUGH;
     case TTV_TYPE_INTEGER:
       if (ttv_value_get_int (cur, &v->i))
-        v->kind = VAL_INT;
+        v->kind = TTV_FILTER_VAL_INT;
       break;
     case TTV_TYPE_FLOAT:
-      v->kind = VAL_DOUBLE;
+      v->kind = TTV_FILTER_VAL_DOUBLE;
       v->d = cur->v.f;
       break;
     default:
@@ -200,26 +207,26 @@ fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gbool
 }
 
 static void
-fetch (TtvFilter *f, const TtvFilterProgNode *n, const TtvEvent *ev, const TtvState *state, Val *v)
+fetch (TtvFilter *f, const TtvFilterProgNode *n, const TtvEvent *ev, const TtvState *state, TtvFilterVal *v)
 {
   const TtvProcessState *proc;
   const TtvFilterLiteral *lit = &n->node->lit;
-  v->kind = VAL_NONE;
+  v->kind = TTV_FILTER_VAL_NONE;
   switch ((TtvFilterFetch) n->fetch)
     {
     case FETCH_TIME:
-      v->kind = VAL_INT;
+      v->kind = TTV_FILTER_VAL_INT;
       v->i = lit->time_relative ? ev->time - ev->tracefile->trace->start : ev->time;
       break;
     case FETCH_CPU:
       if (ev->tracefile->cpu >= 0)
         {
-          v->kind = VAL_INT;
+          v->kind = TTV_FILTER_VAL_INT;
           v->i = ev->tracefile->cpu;
         }
       break;
     case FETCH_TRACEFILE_NAME:
-      v->kind = VAL_STRING;
+      v->kind = TTV_FILTER_VAL_STRING;
       v->s = ev->tracefile->name;
       break;
     case FETCH_STATE_PID:
@@ -227,7 +234,7 @@ fetch (TtvFilter *f, const TtvFilterProgNode *n, const TtvEvent *ev, const TtvSt
     case FETCH_STATE_PPID:
       if ((proc = running (ev, state)) != NULL)
         {
-          v->kind = VAL_INT;
+          v->kind = TTV_FILTER_VAL_INT;
           v->i = n->fetch == FETCH_STATE_TID ? proc->pid
                  : n->fetch == FETCH_STATE_PPID ? proc->ppid
                  : proc->tgid ? proc->tgid : proc->pid;
@@ -236,24 +243,24 @@ fetch (TtvFilter *f, const TtvFilterProgNode *n, const TtvEvent *ev, const TtvSt
     case FETCH_STATE_NAME:
       if ((proc = running (ev, state)) != NULL && proc->name)
         {
-          v->kind = VAL_STRING;
+          v->kind = TTV_FILTER_VAL_STRING;
           v->s = g_quark_to_string (proc->name);
         }
       break;
     case FETCH_STATE_MODE:
       if ((proc = running (ev, state)) != NULL)
         {
-          v->kind = VAL_STRING;
+          v->kind = TTV_FILTER_VAL_STRING;
           v->s = ttv_exec_mode_name (ttv_process_state_get_mode (proc));
         }
       break;
     case FETCH_STATE_SYSCALL:
       if ((proc = running (ev, state)) != NULL && (v->s = ttv_process_state_get_syscall (proc)) != NULL)
-        v->kind = VAL_STRING;
+        v->kind = TTV_FILTER_VAL_STRING;
       break;
     case FETCH_FIELD_INT:
       if (ttv_field_accessor_get_int (&n->acc, ev, f->scratch, &v->i))
-        v->kind = VAL_INT;
+        v->kind = TTV_FILTER_VAL_INT;
       break;
     case FETCH_FIELD_STRING:
       {
@@ -269,15 +276,22 @@ fetch (TtvFilter *f, const TtvFilterProgNode *n, const TtvEvent *ev, const TtvSt
     }
 }
 
-static gboolean
-compare (const TtvFilterNode *src, const Val *v)
+gboolean
+ttv_filter_value_test (const TtvFilterVal *v)
+{
+  return (v->kind == TTV_FILTER_VAL_INT && v->i != 0) || (v->kind == TTV_FILTER_VAL_DOUBLE && v->d != 0)
+         || (v->kind == TTV_FILTER_VAL_STRING && v->s[0] != '\0');
+}
+
+gboolean
+ttv_filter_value_compare (const TtvFilterNode *src, const TtvFilterVal *v)
 {
   const TtvFilterLiteral *lit = &src->lit;
   switch (v->kind)
     {
-    case VAL_NONE:
+    case TTV_FILTER_VAL_NONE:
       return FALSE;
-    case VAL_INT:
+    case TTV_FILTER_VAL_INT:
       if (src->var == VAR_EVENT_TIME)
         return ttv_filter_int_compare (src->op, v->i, lit->tval);
       if (lit->has_int)
@@ -285,11 +299,11 @@ compare (const TtvFilterNode *src, const Val *v)
       if (lit->has_double)
         return ttv_filter_int_compare (src->op, v->i < lit->dval ? -1 : v->i > lit->dval, 0);
       return FALSE;
-    case VAL_DOUBLE:
+    case TTV_FILTER_VAL_DOUBLE:
       if (!lit->has_double)
         return FALSE;
       return ttv_filter_int_compare (src->op, v->d < lit->dval ? -1 : v->d > lit->dval, 0);
-    case VAL_STRING:
+    case TTV_FILTER_VAL_STRING:
       return ttv_filter_string_compare (lit, src->op, v->s);
     }
   return FALSE;
@@ -299,7 +313,7 @@ static gboolean
 eval (TtvFilter *f, const TtvFilterProgNode *nodes, guint32 i, const TtvEvent *ev, const TtvState *state)
 {
   const TtvFilterProgNode *n = &nodes[i];
-  Val v;
+  TtvFilterVal v;
   switch ((TtvFilterProgKind) n->kind)
     {
     case PROG_CONST:
@@ -312,11 +326,10 @@ eval (TtvFilter *f, const TtvFilterProgNode *nodes, guint32 i, const TtvEvent *e
       return !eval (f, nodes, n->a, ev, state);
     case PROG_CMP:
       fetch (f, n, ev, state, &v);
-      return compare (n->node, &v);
+      return ttv_filter_value_compare (n->node, &v);
     case PROG_TEST:
       fetch (f, n, ev, state, &v);
-      return (v.kind == VAL_INT && v.i != 0) || (v.kind == VAL_DOUBLE && v.d != 0)
-             || (v.kind == VAL_STRING && v.s[0] != '\0');
+      return ttv_filter_value_test (&v);
     }
   return FALSE;
 }
@@ -324,7 +337,7 @@ eval (TtvFilter *f, const TtvFilterProgNode *nodes, guint32 i, const TtvEvent *e
 gboolean
 ttv_filter_matches (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
 {
-  TtvFilterProgram *prog = get_program (f, ev->tracefile->trace, ev->type);
+  TtvFilterProgram *prog = get_program (f, ev->tracefile->trace, ev->tracefile, ev->type);
   if (prog->verdict != TTV_FILTER_DEPENDS)
     return prog->verdict == TTV_FILTER_ALWAYS;
   f->decoded = NULL;
