@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <locale.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 static gint64 opt_samples = 1000;
@@ -49,6 +50,17 @@ print_json_head (GString *out, const char *bench, char **paths)
       g_string_append_printf (out, "%s%s", i ? " " : "", escaped);
     }
   g_string_append_c (out, '"');
+}
+
+/* Resident memory of this process now, in KiB (0 if unknown). */
+static guint64
+rss_kib (void)
+{
+  g_autofree char *status = NULL;
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+  const char *line = strstr (status, "VmRSS:");
+  return line ? g_ascii_strtoull (line + 6, NULL, 10) : 0;
 }
 
 /* Seconds of a full merged read; also counts events. */
@@ -114,8 +126,9 @@ bench_read (char **paths, GString *out, GError **error)
   if (s < 0)
     return 1;
   print_json_head (out, opt_decode ? "read+decode" : "read", paths);
-  g_string_append_printf (out, ",\"tracefiles\":%u,\"events\":%" G_GUINT64_FORMAT ",\"seconds\":%.6f,\"events_per_s\":%.0f",
-                          ttv_traceset_get_n_tracefiles (ts), n, s, s > 0 ? (double) n / s : 0.0);
+  g_string_append_printf (out, ",\"tracefiles\":%u,\"events\":%" G_GUINT64_FORMAT ",\"seconds\":%.6f,\"events_per_s\":%.0f"
+                          ",\"rss_kib_after\":%" G_GUINT64_FORMAT,
+                          ttv_traceset_get_n_tracefiles (ts), n, s, s > 0 ? (double) n / s : 0.0, rss_kib ());
   if (opt_babeltrace)
     {
       double bs = time_babeltrace (paths);

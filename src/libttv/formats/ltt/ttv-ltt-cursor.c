@@ -4,6 +4,8 @@
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 void
 ttv_ltt_code_set (TtvLttCode *code, TtvLttCodeKind kind, const TtvType *fields,
@@ -28,6 +30,26 @@ static const TtvLttFineIndex *
 fine_index (const TtvLttFile *f, guint64 b)
 {
   return b < f->n_fine ? g_atomic_pointer_get (&f->fine[b]) : NULL;
+}
+
+/* A block read through to its end will not be needed again soon: drop its
+ * pages from this process (they stay in the page cache), so that reading a
+ * 10 GB trace once does not leave 10 GB counted against the viewer. */
+static void
+release_block_pages (const TtvLttFile *f, guint64 b)
+{
+  static gsize page;
+  if (page == 0)
+    page = (gsize) sysconf (_SC_PAGESIZE);
+  if (b >= f->blocks->len || page == 0)
+    return;
+  const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, b);
+  guintptr start = (guintptr) (f->data + blk->slot * f->block_size);
+  guintptr end = start + f->block_size;
+  start = (start + page - 1) & ~(guintptr) (page - 1);
+  end &= ~(guintptr) (page - 1);
+  if (end > start)
+    madvise ((void *) start, end - start, MADV_DONTNEED);
 }
 
 /* Called when a block read from its first event is finished. */
@@ -144,6 +166,7 @@ ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
           if (off != it->end_offset)
             return bad_event (error, c, off, _("event header runs past the block_end event"));
           publish_fine_index (c);
+          release_block_pages (c->file, it->block);
           load_block (c, it->block + 1);
           continue;
         }
