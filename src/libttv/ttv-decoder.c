@@ -140,9 +140,31 @@ ttv_read_bits (const guint8 *buf, guint64 bit_pos, guint size, TtvByteOrder orde
           break;
         }
     }
-  /* General case: gather the covering bytes (at most 9) into 128 bits. */
   guint64 first = bit_pos >> 3;
   guint64 last = (bit_pos + size - 1) >> 3;
+  guint shift = (guint) (bit_pos & 7);
+  if (last - first < 8)
+    {
+      /* Bit fields (CTF event headers: a 5-bit id and a 27-bit timestamp)
+       * mostly span a few bytes: gather them in 64 bits. */
+      guint64 acc = 0;
+      const guint8 *p = buf + first;
+      guint n = (guint) (last - first + 1);
+      if (order == TTV_BYTE_ORDER_LITTLE)
+        {
+          for (guint i = n; i-- > 0;)
+            acc = (acc << 8) | p[i];
+          acc >>= shift;
+        }
+      else
+        {
+          for (guint i = 0; i < n; i++)
+            acc = (acc << 8) | p[i];
+          acc >>= (8 - ((bit_pos + size) & 7)) & 7;
+        }
+      return size < 64 ? acc & ((G_GUINT64_CONSTANT (1) << size) - 1) : acc;
+    }
+  /* Nine bytes: a 64-bit field that does not start on a byte. */
   unsigned __int128 acc = 0;
   if (order == TTV_BYTE_ORDER_LITTLE)
     {
@@ -168,14 +190,6 @@ set_error_at (GError **error, gint code, guint64 bit_pos, const char *what)
   g_set_error (error, TTV_FORMAT_ERROR, code, _("%s at byte offset %" G_GUINT64_FORMAT),
                what, bit_pos / 8);
   return FALSE;
-}
-
-static guint64
-align_up (guint64 pos, guint align)
-{
-  if (align <= 1)
-    return pos;
-  return (pos + align - 1) / align * align;
 }
 
 static guint32
@@ -306,7 +320,7 @@ static gboolean
 read_uint (const TtvType *t, const guint8 *buf, guint64 buf_bits, guint64 *pos,
            guint64 *out, GError **error)
 {
-  guint64 p = align_up (*pos, t->align_bits);
+  guint64 p = ttv_align_up (*pos, t->align_bits);
   if (p > buf_bits || buf_bits - p < t->size_bits)
     return set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p,
                          _("Data ends inside an integer"));
@@ -419,7 +433,7 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
       break;
     case TTV_TYPE_STRING:
       {
-        guint64 p = align_up (*pos, 8);
+        guint64 p = ttv_align_up (*pos, 8);
         if (p > buf_bits)
           {
             ok = set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p, _("Data ends before a string"));
@@ -460,12 +474,12 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
             ok = FALSE;
             break;
           }
-        *pos = align_up (*pos, t->element->align_bits);
+        *pos = ttv_align_up (*pos, t->element->align_bits);
         ok = decode_compound_children (d, t, node, (guint32) n, t->element, buf, buf_bits, pos, error);
       }
       break;
     case TTV_TYPE_STRUCT:
-      *pos = align_up (*pos, t->align_bits);
+      *pos = ttv_align_up (*pos, t->align_bits);
       ok = decode_compound_children (d, t, node, t->fields->len, NULL, buf, buf_bits, pos, error);
       break;
     case TTV_TYPE_VARIANT:
@@ -534,7 +548,7 @@ ttv_decoder_skip (TtvDecoder *d, const TtvType *type, const guint8 *buf, guint64
 {
   if (type->fixed_size_bits >= 0)
     {
-      guint64 p = align_up (*bit_pos, type->align_bits);
+      guint64 p = ttv_align_up (*bit_pos, type->align_bits);
       if (p > buf_bits || buf_bits - p < (guint64) type->fixed_size_bits)
         return set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p, _("Data ends inside an event"));
       *bit_pos = p + (guint64) type->fixed_size_bits;

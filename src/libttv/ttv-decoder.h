@@ -63,6 +63,19 @@ typedef enum {
 void        ttv_decoder_append_value (const TtvDecoder *decoder, guint32 index,
                                       TtvValueStyle style, GString *out);
 
+/* @pos rounded up to a multiple of @align (in bits; 0 and 1: no alignment).
+ * Runs for every field: powers of two, the only alignments formats use,
+ * avoid a division. */
+static inline guint64
+ttv_align_up (guint64 pos, guint align)
+{
+  if (align <= 1)
+    return pos;
+  if ((align & (align - 1)) == 0)
+    return (pos + align - 1) & ~(guint64) (align - 1);
+  return (pos + align - 1) / align * align;
+}
+
 /* Reads an integer of @size_bits at @bit_pos (no bounds check: callers have
  * checked bit_pos + size_bits <= buffer bits). Exposed for readers' fast
  * paths over event headers. */

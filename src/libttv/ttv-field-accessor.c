@@ -4,17 +4,6 @@
 
 #include <string.h>
 
-static inline guint64
-align_up (guint64 pos, guint align)
-{
-  if (align <= 1)
-    return pos;
-  /* Alignments are powers of two in every format we read. */
-  if ((align & (align - 1)) == 0)
-    return (pos + align - 1) & ~(guint64) (align - 1);
-  return (pos + align - 1) / align * align;
-}
-
 /* char name[16] in CTF and LTTng: an array of bytes holding NUL-padded text. */
 static gboolean
 is_char_array (const TtvType *t)
@@ -43,7 +32,7 @@ ttv_field_accessor_init (TtvFieldAccessor *acc, const TtvEventType *et, const ch
   for (gint i = 0; i <= idx; i++)
     {
       const TtvType *ft = ((const TtvField *) g_ptr_array_index (s->fields, i))->type;
-      off = align_up (off, ft->align_bits);
+      off = ttv_align_up (off, ft->align_bits);
       if (i == idx)
         break;
       if (ft->fixed_size_bits < 0)
@@ -84,7 +73,7 @@ ttv_field_accessor_get_int (const TtvFieldAccessor *acc, const TtvEvent *ev,
   const TtvType *t = acc->type;
   if (acc->fixed_offset_bits >= 0 && t->kind != TTV_TYPE_STRING)
     {
-      guint64 base = align_up (ev->payload_bit, ev->type->fields->align_bits);
+      guint64 base = ttv_align_up (ev->payload_bit, ev->type->fields->align_bits);
       guint64 pos = base + (guint64) acc->fixed_offset_bits;
       if (pos > ev->data_bits || ev->data_bits - pos < t->size_bits)
         return FALSE;
@@ -107,8 +96,8 @@ ttv_field_accessor_get_string (const TtvFieldAccessor *acc, const TtvEvent *ev,
   const TtvType *t = acc->type;
   if (t->kind == TTV_TYPE_STRING && acc->fixed_offset_bits >= 0)
     {
-      guint64 base = align_up (ev->payload_bit, ev->type->fields->align_bits);
-      guint64 pos = align_up (base + (guint64) acc->fixed_offset_bits, 8);
+      guint64 base = ttv_align_up (ev->payload_bit, ev->type->fields->align_bits);
+      guint64 pos = ttv_align_up (base + (guint64) acc->fixed_offset_bits, 8);
       if (pos >= ev->data_bits)
         return NULL;
       const char *s = (const char *) ev->data + pos / 8;
@@ -121,8 +110,8 @@ ttv_field_accessor_get_string (const TtvFieldAccessor *acc, const TtvEvent *ev,
     }
   if (is_char_array (t) && acc->fixed_offset_bits >= 0)
     {
-      guint64 base = align_up (ev->payload_bit, ev->type->fields->align_bits);
-      guint64 pos = align_up (base + (guint64) acc->fixed_offset_bits, t->align_bits);
+      guint64 base = ttv_align_up (ev->payload_bit, ev->type->fields->align_bits);
+      guint64 pos = ttv_align_up (base + (guint64) acc->fixed_offset_bits, t->align_bits);
       if (pos > ev->data_bits || (ev->data_bits - pos) / 8 < t->length)
         return NULL;
       const char *s = (const char *) ev->data + pos / 8;

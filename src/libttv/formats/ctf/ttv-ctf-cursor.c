@@ -33,12 +33,6 @@ typedef struct {
   GError *error;          /* sticky: set once reading failed */
 } CtfCursor;
 
-static inline guint64
-align_up (guint64 pos, guint align)
-{
-  return align <= 1 ? pos : (pos + align - 1) / align * align;
-}
-
 static gboolean
 event_error (GError **error, const CtfStreamFile *sf, const Lane *l, guint64 bit, const char *what)
 {
@@ -181,14 +175,14 @@ read_lttng_header (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id, 
                    guint *ts_bits, GError **error)
 {
   const CtfStreamClass *sc = sf->sc;
-  guint64 p = align_up (align_up (*pos, sc->h_align), sc->h_id_align);
+  guint64 p = ttv_align_up (ttv_align_up (*pos, sc->h_align), sc->h_id_align);
   if (p + sc->h_id_bits > l->pbits)
     return event_error (error, sf, l, p, _("data ends inside an event header"));
   guint64 v = ttv_read_bits (l->pdata, p, sc->h_id_bits, sc->header_order);
   p += sc->h_id_bits;
   if (v >= sc->h_compact_start && v <= sc->h_compact_end)
     {
-      p = align_up (align_up (p, sc->h_c_align), sc->h_c_ts_align);
+      p = ttv_align_up (ttv_align_up (p, sc->h_c_align), sc->h_c_ts_align);
       if (p + sc->h_c_ts_bits > l->pbits)
         return event_error (error, sf, l, p, _("data ends inside an event header"));
       *ts = ttv_read_bits (l->pdata, p, sc->h_c_ts_bits, sc->header_order);
@@ -198,11 +192,11 @@ read_lttng_header (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id, 
     }
   else if (v == sc->h_ext_value)
     {
-      p = align_up (align_up (p, sc->h_e_align), sc->h_e_id_align);
+      p = ttv_align_up (ttv_align_up (p, sc->h_e_align), sc->h_e_id_align);
       if (p + sc->h_e_id_bits > l->pbits)
         return event_error (error, sf, l, p, _("data ends inside an event header"));
       *id = ttv_read_bits (l->pdata, p, sc->h_e_id_bits, sc->header_order);
-      p = align_up (p + sc->h_e_id_bits, sc->h_e_ts_align);
+      p = ttv_align_up (p + sc->h_e_id_bits, sc->h_e_ts_align);
       if (p + sc->h_e_ts_bits > l->pbits)
         return event_error (error, sf, l, p, _("data ends inside an event header"));
       *ts = ttv_read_bits (l->pdata, p, sc->h_e_ts_bits, sc->header_order);
