@@ -1,6 +1,7 @@
 /* ttv-ctf-cursor.c: reading the events of one CTF stream file in time order.
  * Packets that overlap in time are merged (one lane per open packet). */
 #include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-mapped.h"
 #include "formats/ctf/ttv-ctf.h"
 #include "ttv-error.h"
 
@@ -311,6 +312,8 @@ lane_open (CtfCursor *c, Lane *l, guint64 index, GError **error)
   return lane_peek (c, l, error);
 }
 
+/* Lanes whose packet is read through are closed, and their pages given back
+ * (see ttv-mapped.h). */
 static void
 lanes_drop_empty (CtfCursor *c)
 {
@@ -321,6 +324,11 @@ lanes_drop_empty (CtfCursor *c)
         if (i != j)
           c->lanes[j] = c->lanes[i];
         j++;
+      }
+    else if (c->lanes[i].packet < c->sf->packets->len)
+      {
+        const CtfPacket *pk = &g_array_index (c->sf->packets, CtfPacket, c->lanes[i].packet);
+        ttv_mapped_release (c->sf->data + pk->offset, pk->packet_bits / 8);
       }
   c->n_lanes = j;
 }

@@ -1,6 +1,7 @@
 /* ttv-ctf-stream.c: CTF data stream files: packet headers and contexts, the
  * packet index (LTTng index/NAME.idx when valid, else a scan), lost events. */
 #include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-mapped.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -360,6 +361,8 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
   if (sf->packets->len > 0)
     sf->tracefile->cpu = (gint) g_array_index (sf->packets, CtfPacket, 0).cpu_id;
   finish_index (sf, trace);
+  /* Indexing touched every packet header: give the pages back. */
+  ttv_mapped_release (sf->data, sf->size);
   return sf;
 }
 

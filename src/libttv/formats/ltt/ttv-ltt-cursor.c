@@ -1,11 +1,10 @@
 /* ttv-ltt-cursor.c: reading events of one LTT tracefile in time order: next,
  * seek by time (binary search over blocks) and by position.  The hot loop. */
 #include "ttv-ltt-private.h"
+#include "ttv-mapped.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 void
 ttv_ltt_code_set (TtvLttCode *code, TtvLttCodeKind kind, const TtvType *fields,
@@ -32,24 +31,14 @@ fine_index (const TtvLttFile *f, guint64 b)
   return b < f->n_fine ? g_atomic_pointer_get (&f->fine[b]) : NULL;
 }
 
-/* A block read through to its end will not be needed again soon: drop its
- * pages from this process (they stay in the page cache), so that reading a
- * 10 GB trace once does not leave 10 GB counted against the viewer. */
+/* A block read through to its end will not be needed again soon. */
 static void
 release_block_pages (const TtvLttFile *f, guint64 b)
 {
-  static gsize page;
-  if (page == 0)
-    page = (gsize) sysconf (_SC_PAGESIZE);
-  if (b >= f->blocks->len || page == 0)
+  if (b >= f->blocks->len)
     return;
   const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, b);
-  guintptr start = (guintptr) (f->data + blk->slot * f->block_size);
-  guintptr end = start + f->block_size;
-  start = (start + page - 1) & ~(guintptr) (page - 1);
-  end &= ~(guintptr) (page - 1);
-  if (end > start)
-    madvise ((void *) start, end - start, MADV_DONTNEED);
+  ttv_mapped_release (f->data + blk->slot * f->block_size, f->block_size);
 }
 
 /* Called when a block read from its first event is finished. */

@@ -2,11 +2,10 @@
  * memory, and its block index read from each block's start and end events. */
 #include "ttv-ltt-private.h"
 #include "ttv-decoder.h"
+#include "ttv-mapped.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 TtvTime
 ttv_ltt_time_from_cycles (TtvTime anchor_time, guint64 anchor_cycles, guint64 cycles, guint64 freq)
@@ -152,8 +151,7 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
   g_array_sort (f->blocks, compare_blocks);
   /* Indexing touched every block (and the kernel maps the pages around each
    * fault): give them back, the page cache keeps them for the reads. */
-  if (f->size > 0)
-    madvise ((void *) f->data, f->size & ~(gsize) (sysconf (_SC_PAGESIZE) - 1), MADV_DONTNEED);
+  ttv_mapped_release (f->data, f->size);
   f->n_fine = n;
   f->fine = g_new0 (gpointer, n);
   return f;
