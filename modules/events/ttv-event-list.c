@@ -1,10 +1,14 @@
 /* ttv-event-list.c: the detailed event list.  The tree view holds only the
  * rows that fit on screen; the scroll bar maps to time; rows are fetched
  * from the tab with event requests (forward from a position, or backward by
- * scanning a widening time window before it), so that any trace size works. */
+ * scanning a widening time window before it), so that any trace size works.
+ * PID, process and mode come with the events once the tab's state pass is
+ * done; lost-events ranges show as rows of their own. */
 #include "ttv-event-list.h"
 
 #include <glib/gi18n-lib.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum {
@@ -19,9 +23,20 @@ static const char *const column_titles[N_TEXT_COLS] = {
 
 typedef struct {
   TtvTime time;
-  TtvViewerPosition *pos;     /* owned */
+  TtvViewerPosition *pos;     /* owned; for a lost-events row, the next event's */
   char *text[N_TEXT_COLS];    /* owned; COL_DELTA filled when shown */
+  gboolean lost;              /* a lost-events marker, not an event */
 } Row;
+
+/* A range of lost events of one tracefile. */
+typedef struct {
+  TtvTime start;
+  guint64 count;
+  const TtvTracefile *tracefile;   /* weak */
+} LostMark;
+
+#define EVENT_REQUEST_FLAGS (TTV_REQUEST_REPLACE | TTV_REQUEST_FILTERED | TTV_REQUEST_STALE_ON_FILTER \
+                             | TTV_REQUEST_WITH_STATE)
 
 typedef enum {
   SELECT_NONE,        /* keep the selected event if it is on screen */
@@ -73,6 +88,9 @@ struct _TtvEventList {
   guint scroll_idle;
   gboolean fetching;
   gboolean refetch_wanted;     /* size changed while fetching */
+  gboolean rows_have_state;    /* the rows were fetched with the state ready */
+  GArray *lost;                /* of LostMark, by start time */
+  gboolean bench_pending;      /* TTV_BENCH_FIRST_PAINT: report the first drawn rows */
 };
 
 G_DEFINE_FINAL_TYPE (TtvEventList, ttv_event_list, GTK_TYPE_BOX)
@@ -108,8 +126,122 @@ row_new (TtvEventRequest *req, const TtvEvent *ev)
   row->text[COL_CPU] = tf->cpu >= 0 ? g_strdup_printf ("%d", tf->cpu) : g_strdup (tf->name);
   row->text[COL_EVENT] = g_strdup (ttv_viewer_event_get_name (ev));
   row->text[COL_FIELDS] = ttv_viewer_event_dup_fields (ev);
-  /* PID, process and mode need the state engine: left empty for now. */
+  {
+    TtvViewerProcessInfo info;
+
+    if (ttv_event_request_get_process (req, &info))
+      {
+        row->text[COL_PID] = g_strdup_printf ("%u", info.pid);
+        row->text[COL_PROCESS] = g_strdup (info.name[0] ? info.name : "-");
+        row->text[COL_MODE] = info.syscall ? g_strdup_printf ("%s %s", info.mode, info.syscall)
+                                           : g_strdup (info.mode);
+      }
+  }
   return row;
+}
+
+/* --- Lost events ----------------------------------------------------------- */
+
+static gint
+compare_lost (gconstpointer a, gconstpointer b)
+{
+  const LostMark *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void
+collect_lost (TtvEventList *self)
+{
+  g_array_set_size (self->lost, 0);
+  for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
+    {
+      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
+
+      for (guint f = 0; f < trace->tracefiles->len; f++)
+        {
+          const TtvTracefile *tf = trace->tracefiles->pdata[f];
+
+          for (guint i = 0; tf->lost && i < tf->lost->len; i++)
+            {
+              const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, i);
+              LostMark m = { r->start, r->count, tf };
+
+              g_array_append_val (self->lost, m);
+            }
+        }
+    }
+  g_array_sort (self->lost, compare_lost);
+}
+
+static Row *
+lost_row_new (const LostMark *m, const Row *next)
+{
+  Row *row = g_new0 (Row, 1);
+
+  row->lost = TRUE;
+  row->time = m->start;
+  row->pos = ttv_viewer_position_copy (next->pos);
+  row->text[COL_TIME] = ttv_viewer_time_to_string (m->start);
+  row->text[COL_TRACE] = g_strdup (m->tracefile->trace->name);
+  row->text[COL_CPU] = m->tracefile->cpu >= 0 ? g_strdup_printf ("%d", m->tracefile->cpu)
+                                              : g_strdup (m->tracefile->name);
+  if (m->count)
+    {
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, m->count);
+      row->text[COL_EVENT] = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event lost",
+                                                           "%s events lost", (gulong) MIN (m->count, G_MAXULONG)), n);
+    }
+  else
+    row->text[COL_EVENT] = g_strdup (_("Events lost"));
+  row->text[COL_FIELDS] = g_strdup (_("The tracer lost events here (buffers full)"));
+  return row;
+}
+
+/* Puts each lost-events range before the first event at or after its start
+ * (as ttv-report does), for the ranges between the rows shown. */
+static void
+insert_lost_rows (TtvEventList *self)
+{
+  GPtrArray *rows = self->rows;
+  TtvTime prev = self->prev_time, ss;
+  guint i = 0;
+
+  ttv_tab_state_get_time_span (self->state, &ss, NULL);
+  if (!self->lost->len || !rows->len)
+    return;
+  if (prev == TTV_TIME_MIN && ((Row *) rows->pdata[0])->time <= ss)
+    prev = ss - 1;   /* the first event of the traceset */
+  while (i < rows->len)
+    {
+      Row *row = rows->pdata[i];
+      guint first, lo = 0, hi = self->lost->len;
+
+      if (prev != TTV_TIME_MIN)
+        {
+          /* The first range with start > prev. */
+          while (lo < hi)
+            {
+              guint mid = (lo + hi) / 2;
+
+              if (g_array_index (self->lost, LostMark, mid).start > prev)
+                hi = mid;
+              else
+                lo = mid + 1;
+            }
+          first = lo;
+          for (guint k = first; k < self->lost->len; k++)
+            {
+              const LostMark *m = &g_array_index (self->lost, LostMark, k);
+
+              if (m->start > row->time)
+                break;
+              g_ptr_array_insert (rows, i++, lost_row_new (m, row));
+            }
+        }
+      prev = row->time;
+      i++;
+    }
 }
 
 static gboolean
@@ -194,17 +326,19 @@ show_rows (TtvEventList *self)
       GtkTreeIter iter;
 
       g_free (row->text[COL_DELTA]);
-      row->text[COL_DELTA] = prev == TTV_TIME_MIN ? g_strdup ("")
+      row->text[COL_DELTA] = prev == TTV_TIME_MIN || row->lost ? g_strdup ("")
         : g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT,
                            (row->time - prev) / 1000000000, (row->time - prev) % 1000000000);
-      prev = row->time;
+      if (!row->lost)
+        prev = row->time;
       gtk_list_store_insert_with_values (self->store, &iter, -1,
                                          COL_TIME, row->text[COL_TIME], COL_DELTA, row->text[COL_DELTA],
                                          COL_TRACE, row->text[COL_TRACE], COL_CPU, row->text[COL_CPU],
                                          COL_EVENT, row->text[COL_EVENT], COL_PID, row->text[COL_PID],
                                          COL_PROCESS, row->text[COL_PROCESS], COL_MODE, row->text[COL_MODE],
                                          COL_FIELDS, row->text[COL_FIELDS], -1);
-      if (self->select_mode == SELECT_TIME && to_select < 0 && row->time >= self->select_time)
+      if (self->select_mode == SELECT_TIME && to_select < 0 && row->time >= self->select_time
+          && !row->lost)
         to_select = i;
       if (self->select_mode == SELECT_NONE && self->selected
           && ttv_viewer_position_compare (row->pos, self->selected) == 0)
@@ -241,6 +375,45 @@ show_rows (TtvEventList *self)
   update_scrollbar (self);
 }
 
+/* --- Bench: TTV_BENCH_FIRST_PAINT ------------------------------------------ */
+
+/* A "Field:   N kB" line of /proc/self/status, or -1. */
+static gint64
+status_kib (const char *field)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return -1;
+  line = strstr (status, field);
+  return line ? g_ascii_strtoll (line + strlen (field), NULL, 10) : -1;
+}
+
+/* After the first frame that shows rows: one JSON line, then quit. */
+static gboolean
+bench_drawn (GtkWidget *widget, cairo_t *cr, TtvEventList *self)
+{
+  const char *t0 = g_getenv ("TTV_BENCH_T0");
+  gint64 now = g_get_monotonic_time ();
+  GApplication *app = g_application_get_default ();
+
+  if (!self->bench_pending || !self->rows->len)
+    return GDK_EVENT_PROPAGATE;
+  self->bench_pending = FALSE;
+  /* RssFile: pages of the memory-mapped trace (page cache, reclaimable);
+   * RssAnon: the viewer's own memory. */
+  printf ("{\"bench\": \"gui-first-paint\", \"seconds\": %.3f, \"rows\": %u, \"rss_kib\": %"
+          G_GINT64_FORMAT ", \"rss_anon_kib\": %" G_GINT64_FORMAT ", \"rss_file_kib\": %"
+          G_GINT64_FORMAT "}\n",
+          t0 ? (now - g_ascii_strtoll (t0, NULL, 10)) / 1e6 : -1.0, self->rows->len,
+          status_kib ("VmRSS:"), status_kib ("RssAnon:"), status_kib ("RssFile:"));
+  fflush (stdout);
+  if (app)
+    g_application_quit (app);
+  return GDK_EVENT_PROPAGATE;
+}
+
 /* --- Fetching forward ------------------------------------------------------ */
 
 static gboolean
@@ -270,6 +443,8 @@ collect_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error
   self->rows = self->incoming;
   self->incoming = t;
   g_ptr_array_set_size (self->incoming, 0);
+  self->rows_have_state = ttv_tab_state_is_state_ready (self->state);
+  insert_lost_rows (self);
   show_rows (self);
   if (self->refetch_wanted)
     {
@@ -289,9 +464,7 @@ fetch_from_position (TtvEventList *self, const TtvViewerPosition *pos, TtvTime p
   self->select_mode = mode;
   self->select_index = index;
   self->fetching = TRUE;
-  ttv_tab_state_request_from_position (self->state, self, pos, self->n_visible,
-                                       TTV_REQUEST_REPLACE | TTV_REQUEST_FILTERED
-                                       | TTV_REQUEST_STALE_ON_FILTER,
+  ttv_tab_state_request_from_position (self->state, self, pos, self->n_visible, EVENT_REQUEST_FLAGS,
                                        collect_event, collect_done, self, NULL);
 }
 
@@ -304,9 +477,7 @@ fetch_from_time (TtvEventList *self, TtvTime time, SelectMode mode)
   self->select_time = time;
   self->fetching = TRUE;
   ttv_tab_state_request_time_range (self->state, self, time, TTV_TIME_MAX, self->n_visible,
-                                    TTV_REQUEST_REPLACE | TTV_REQUEST_FILTERED
-                                    | TTV_REQUEST_STALE_ON_FILTER,
-                                    collect_event, collect_done, self, NULL);
+                                    EVENT_REQUEST_FLAGS, collect_event, collect_done, self, NULL);
 }
 
 /* --- Fetching backward ----------------------------------------------------- */
@@ -621,7 +792,19 @@ current_time_changed (TtvTabState *state, TtvEventList *self)
 static void
 restart (TtvEventList *self)
 {
+  collect_lost (self);
   fetch_from_time (self, ttv_tab_state_get_current_time (self->state), SELECT_TIME);
+}
+
+/* The state pass finished: the rows on screen get their process columns. */
+static void
+statistics_changed (TtvTabState *state, TtvEventList *self)
+{
+  update_scrollbar (self);
+  if (self->rows_have_state || !ttv_tab_state_is_state_ready (state) || self->fetching)
+    return;
+  if (self->rows->len)
+    fetch_from_position (self, ((Row *) self->rows->pdata[0])->pos, self->prev_time, SELECT_NONE, 0);
 }
 
 static void
@@ -832,6 +1015,7 @@ ttv_event_list_finalize (GObject *object)
 
   g_ptr_array_unref (self->rows);
   g_ptr_array_unref (self->incoming);
+  g_array_unref (self->lost);
   ttv_viewer_position_free (self->selected);
   G_OBJECT_CLASS (ttv_event_list_parent_class)->finalize (object);
 }
@@ -849,6 +1033,7 @@ ttv_event_list_init (TtvEventList *self)
   self->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
   self->incoming = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
   self->prev_time = TTV_TIME_MIN;
+  self->lost = g_array_new (FALSE, FALSE, sizeof (LostMark));
 }
 
 GtkWidget *
@@ -934,8 +1119,14 @@ ttv_event_list_new (TtvTabState *state)
                                         G_CALLBACK (current_time_changed), self);
   self->handlers[1] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (restart), self);
   self->handlers[2] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (restart), self);
-  self->handlers[3] = g_signal_connect_swapped (state, "statistics-changed",
-                                                G_CALLBACK (update_scrollbar), self);
+  self->handlers[3] = g_signal_connect (state, "statistics-changed",
+                                        G_CALLBACK (statistics_changed), self);
+  collect_lost (self);
+  if (g_getenv ("TTV_BENCH_FIRST_PAINT"))
+    {
+      self->bench_pending = TRUE;
+      g_signal_connect_after (self->view, "draw", G_CALLBACK (bench_drawn), self);
+    }
 
   self->n_visible = 40;   /* until the first allocation */
   fetch_from_position (self, NULL, TTV_TIME_MIN, SELECT_NONE, 0);

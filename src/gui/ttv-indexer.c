@@ -24,7 +24,50 @@ ttv_index_result_free (TtvIndexResult *result)
   if (!result)
     return;
   g_clear_pointer (&result->density, g_array_unref);
+  g_clear_pointer (&result->type_density, g_hash_table_unref);
   g_free (result);
+}
+
+static GArray *
+new_bins (guint n)
+{
+  GArray *a = g_array_sized_new (FALSE, TRUE, sizeof (guint32), n);
+
+  g_array_set_size (a, n);
+  return a;
+}
+
+static void
+bins_unref (gpointer bins)
+{
+  if (bins)
+    g_array_unref (bins);
+}
+
+/* Per-type bins are counted by (trace, type id), then merged by name. */
+static void
+merge_type_bins (GHashTable *by_name, GPtrArray *per_type, const TtvTrace *trace, guint n_bins)
+{
+  for (guint id = 0; id < per_type->len; id++)
+    {
+      GArray *bins = per_type->pdata[id];
+      const TtvEventType *et;
+      const char *name;
+      GArray *into;
+
+      if (!bins || id >= trace->event_types->len)
+        continue;
+      et = trace->event_types->pdata[id];
+      name = et->full_name ? et->full_name : et->name;
+      into = g_hash_table_lookup (by_name, name);
+      if (!into)
+        {
+          g_hash_table_insert (by_name, g_strdup (name), g_array_ref (bins));
+          continue;
+        }
+      for (guint b = 0; b < n_bins; b++)
+        g_array_index (into, guint32, b) += g_array_index (bins, guint32, b);
+    }
 }
 
 static void
@@ -38,14 +81,16 @@ index_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
   guint n = ttv_traceset_get_n_tracefiles (ts);
   guint64 total_blocks = 0, done_blocks = 0;
 
-  result->density = g_array_sized_new (FALSE, TRUE, sizeof (guint32), job->n_bins);
-  g_array_set_size (result->density, job->n_bins);
+  result->density = new_bins (job->n_bins);
+  result->type_density = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                (GDestroyNotify) g_array_unref);
   for (guint i = 0; i < n; i++)
     total_blocks += ttv_traceset_get_tracefile (ts, i)->n_blocks;
 
   for (guint i = 0; i < n; i++)
     {
       TtvTracefile *tf = ttv_traceset_get_tracefile (ts, i);
+      g_autoptr (GPtrArray) per_type = g_ptr_array_new_with_free_func (bins_unref);
       g_autoptr (TtvCursor) cursor = NULL;
       GError *error = NULL;
       TtvEvent ev;
@@ -63,6 +108,19 @@ index_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
 
           bin = CLAMP (bin, 0, (gint64) job->n_bins - 1);
           g_array_index (result->density, guint32, bin)++;
+          if (ev.type)
+            {
+              guint id = ev.type->id;
+
+              if (id < 65536)
+                {
+                  if (id >= per_type->len)
+                    g_ptr_array_set_size (per_type, id + 1);
+                  if (!per_type->pdata[id])
+                    per_type->pdata[id] = new_bins (job->n_bins);
+                  g_array_index ((GArray *) per_type->pdata[id], guint32, bin)++;
+                }
+            }
           result->n_events++;
           if (++k % 8192 == 0)
             {
@@ -81,6 +139,7 @@ index_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
           g_task_return_error (task, error);
           return;
         }
+      merge_type_bins (result->type_density, per_type, tf->trace, job->n_bins);
       done_blocks += tf->n_blocks;
     }
   g_atomic_int_set (job->progress, 1000);

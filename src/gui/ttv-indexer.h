@@ -1,5 +1,5 @@
 /* ttv-indexer.h: the first read of a traceset, in a worker thread: event
- * count and density histogram for the overview; the tab shows its progress. */
+ * count and density histogram (all events and per event type); the tab shows its progress. */
 #pragma once
 
 #include <gio/gio.h>
@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 typedef struct {
   guint64 n_events;
   GArray *density;          /* of guint32, owned: events per bin over the span */
+  GHashTable *type_density; /* owned: "facility.event" -> GArray of guint32 (same bins) */
 } TtvIndexResult;
 
 void        ttv_index_result_free (TtvIndexResult *result);

@@ -89,6 +89,28 @@ ttv_tab_reader_dup_event_position (TtvTabReader *r)
 }
 
 TtvViewerPosition *
+ttv_tab_reader_dup_next_position (TtvTabReader *r)
+{
+  GError *local = NULL;
+
+  if (r->peeked)
+    {
+      r->peeked = FALSE;
+      if (!ttv_context_next (r->context, &local))
+        {
+          g_clear_error (&local);
+          return NULL;
+        }
+    }
+  if (!ttv_context_peek (r->context, &local))
+    {
+      g_clear_error (&local);
+      return NULL;
+    }
+  return VIEWER_POS (ttv_context_get_position (r->context, NULL));
+}
+
+TtvViewerPosition *
 ttv_viewer_position_copy (const TtvViewerPosition *pos)
 {
   return pos ? VIEWER_POS (ttv_position_copy (ENGINE_POS (pos))) : NULL;

@@ -22,6 +22,8 @@ gboolean    ttv_tab_reader_next (TtvTabReader *reader, const TtvEvent **event, G
 /* The position of the event the last next() returned (seeking to it makes
  * it the next event again). */
 TtvViewerPosition *ttv_tab_reader_dup_event_position (TtvTabReader *reader);
+/* The position of the event the next next() will return (NULL at the end). */
+TtvViewerPosition *ttv_tab_reader_dup_next_position (TtvTabReader *reader);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvTabReader, ttv_tab_reader_free)
 

@@ -2,6 +2,7 @@
  * application (window, tab, bookmarks panel, tests) uses, not modules. */
 #pragma once
 
+#include "ttv-state-tracker.h"
 #include "ttv-traceset.h"
 #include "ttv-viewer.h"
 
@@ -34,6 +35,14 @@ void        ttv_tab_state_set_statistics (TtvTabState *state, guint64 n_events, 
                                           GArray *density);
 /* Borrowed, may be NULL. */
 GArray     *ttv_tab_state_get_density (TtvTabState *state);
+/* Per event type density (transfer full, may be NULL): "facility.event" ->
+ * GArray of guint32, the same bins as the density.  No signal: call before
+ * ttv_tab_state_set_statistics(). */
+void        ttv_tab_state_set_type_density (TtvTabState *state, GHashTable *type_density);
+/* The state pass's results (transfer full; both NULL: forget them); emits
+ * "statistics-changed". */
+void        ttv_tab_state_set_state_pass (TtvTabState *state, TtvStateTracker *tracker,
+                                          TtvViewerStatsNode *stats);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerBookmark, ttv_viewer_bookmark_free)
 

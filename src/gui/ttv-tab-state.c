@@ -6,6 +6,9 @@
 #include "ttv-tab-reader.h"
 
 #include "ttv-decoder.h"
+#include "ttv-kernel-model.h"
+#include "ttv-position.h"
+#include "ttv-state-pass.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -49,6 +52,8 @@ struct _TtvEventRequest {
   TtvRequestDoneFunc done_func;
   gpointer user_data;
   GDestroyNotify destroy;
+  TtvState *sys_state;           /* owned: TTV_REQUEST_WITH_STATE, once the state is ready */
+  const TtvEvent *current;       /* weak: the event being delivered */
 };
 
 struct _TtvTabState {
@@ -66,6 +71,10 @@ struct _TtvTabState {
   guint64 n_events;
   gboolean n_events_complete;
   GArray *density;               /* owned, may be NULL */
+  GHashTable *type_density;      /* owned, may be NULL: name -> GArray of guint32 */
+  TtvSharedTracker *shared;      /* owned reference, NULL until the state pass is done */
+  TtvKernelModel *model;         /* owned, with @shared: applies events to requests' states */
+  TtvViewerStatsNode *stats;     /* owned, with @shared */
 
   GQueue requests;               /* of TtvEventRequest *, owned */
   TtvTabReader *reader;          /* owned, created on first use */
@@ -96,6 +105,10 @@ ttv_tab_state_finalize (GObject *object)
   g_clear_pointer (&self->traceset, ttv_traceset_unref);
   g_clear_pointer (&self->bookmarks, g_ptr_array_unref);
   g_clear_pointer (&self->density, g_array_unref);
+  g_clear_pointer (&self->type_density, g_hash_table_unref);
+  g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
+  g_clear_pointer (&self->model, ttv_kernel_model_free);
+  g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
   g_free (self->filter);
   G_OBJECT_CLASS (ttv_tab_state_parent_class)->finalize (object);
 }
@@ -190,6 +203,10 @@ ttv_tab_state_set_traceset (TtvTabState *self, TtvTraceset *traceset)
   self->n_events = 0;
   self->n_events_complete = FALSE;
   g_clear_pointer (&self->density, g_array_unref);
+  g_clear_pointer (&self->type_density, g_hash_table_unref);
+  g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
+  g_clear_pointer (&self->model, ttv_kernel_model_free);
+  g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
   g_signal_emit (self, signals[SIG_TRACESET_CHANGED], 0);
   g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
 }
@@ -617,6 +634,7 @@ request_finish (TtvEventRequest *req, TtvRequestStatus status, const GError *err
   if (req->destroy)
     req->destroy (req->user_data);
   ttv_viewer_position_free (req->pos);
+  ttv_state_free (req->sys_state);
   g_free (req);
 }
 
@@ -646,6 +664,59 @@ ttv_tab_state_get_n_requests (TtvTabState *self)
   return self->requests.length;
 }
 
+static guint
+trace_index_of (TtvTabState *self, const TtvEvent *ev)
+{
+  guint n = ttv_traceset_get_n_traces (self->traceset);
+
+  for (guint i = 0; i < n; i++)
+    if (ttv_traceset_get_trace (self->traceset, i) == ev->tracefile->trace)
+      return i;
+  return 0;
+}
+
+/* The state just before the event at @pos: the state at the time before
+ * it (nearest checkpoint and replay), then the events of the same time that
+ * come before it in traceset order. */
+static TtvState *
+dup_state_before (TtvTabState *self, const TtvPosition *pos, GError **error)
+{
+  TtvTime t0 = ttv_position_get_time (pos);
+  g_autoptr (TtvState) state = ttv_shared_tracker_dup_state_at (self->shared,
+                                                                t0 == TTV_TIME_MIN ? t0 : t0 - 1,
+                                                                error);
+  g_autoptr (TtvContext) ctx = NULL;
+
+  if (!state)
+    return NULL;
+  ctx = ttv_context_new (self->traceset, error);
+  if (!ctx || !ttv_context_seek_time (ctx, t0, error))
+    return NULL;
+  for (guint guard = 0; guard < 1000000; guard++)
+    {
+      g_autoptr (TtvPosition) here = ttv_context_get_position (ctx, NULL);
+      const TtvEvent *ev;
+      GError *local = NULL;
+
+      if (!here || ttv_position_compare (here, pos) >= 0)
+        break;
+      ev = ttv_context_next (ctx, &local);
+      if (!ev)
+        {
+          if (local)
+            {
+              g_propagate_error (error, local);
+              return NULL;
+            }
+          break;
+        }
+      ttv_kernel_model_apply (self->model, state,
+                              ttv_traceset_get_stream_trace (self->traceset, ttv_context_get_stream (ctx)),
+                              ev);
+    }
+  return g_steal_pointer (&state);
+}
+
 /* Positions the reader for @req; FALSE with @error on failure. */
 static gboolean
 position_for (TtvTabState *self, TtvEventRequest *req, GError **error)
@@ -673,6 +744,18 @@ position_for (TtvTabState *self, TtvEventRequest *req, GError **error)
     }
   else if (!ttv_tab_reader_seek_time (self->reader, req->start, error))
     return FALSE;
+  if ((req->flags & TTV_REQUEST_WITH_STATE) && self->shared && !req->sys_state)
+    {
+      g_autoptr (TtvViewerPosition) next = ttv_tab_reader_dup_next_position (self->reader);
+
+      /* At the end of the traceset there is nothing to deliver. */
+      if (next)
+        {
+          req->sys_state = dup_state_before (self, (const TtvPosition *) next, error);
+          if (!req->sys_state)
+            return FALSE;
+        }
+    }
   req->started = TRUE;
   self->positioned = req;
   return TRUE;
@@ -719,12 +802,16 @@ serve_idle (gpointer data)
           request_finish (req, TTV_REQUEST_COMPLETED, NULL);
           goto out;
         }
+      if (req->sys_state)
+        ttv_kernel_model_apply (self->model, req->sys_state, trace_index_of (self, ev), ev);
       if (ev->time >= req->start
           && (!(req->flags & TTV_REQUEST_FILTERED) || ttv_tab_state_event_matches_filter (self, ev)))
         {
           req->delivered++;
           req->in_delivery = TRUE;
+          req->current = ev;
           go_on = req->event_func (req, ev, req->user_data);
+          req->current = NULL;
           req->in_delivery = FALSE;
           if (req->cancelled || self->shut_down)
             {
@@ -761,6 +848,166 @@ out:
     }
   g_object_unref (self);
   return G_SOURCE_CONTINUE;
+}
+
+/* --- State and statistics -------------------------------------------------- */
+
+void
+ttv_tab_state_set_type_density (TtvTabState *self, GHashTable *type_density)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  g_clear_pointer (&self->type_density, g_hash_table_unref);
+  self->type_density = type_density;
+}
+
+void
+ttv_tab_state_set_state_pass (TtvTabState *self, TtvStateTracker *tracker, TtvViewerStatsNode *stats)
+{
+  g_autoptr (GPtrArray) traces = g_ptr_array_new ();
+
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
+  g_clear_pointer (&self->model, ttv_kernel_model_free);
+  g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
+  if (tracker)
+    {
+      for (guint i = 0; i < ttv_traceset_get_n_traces (self->traceset); i++)
+        g_ptr_array_add (traces, ttv_traceset_get_trace (self->traceset, i));
+      self->shared = ttv_shared_tracker_new (tracker);
+      self->model = ttv_kernel_model_new (traces);
+      self->stats = stats;
+    }
+  else
+    ttv_viewer_stats_node_unref (stats);
+  g_signal_emit (self, signals[SIG_STATISTICS_CHANGED], 0);
+}
+
+gboolean
+ttv_tab_state_is_state_ready (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), FALSE);
+  return self->shared != NULL;
+}
+
+static gboolean
+fill_process_info (const TtvState *state, gint cpu, TtvViewerProcessInfo *info)
+{
+  const TtvProcessState *p = state && cpu >= 0 ? ttv_state_get_running (state, cpu) : NULL;
+
+  memset (info, 0, sizeof *info);
+  info->pid = TTV_VIEWER_PID_NONE;
+  info->tgid = TTV_VIEWER_PID_NONE;
+  info->name = "";
+  info->mode = ttv_exec_mode_name (TTV_MODE_UNKNOWN);
+  if (!p)
+    return FALSE;
+  info->pid = p->pid;
+  info->tgid = p->tgid;
+  info->name = p->name ? g_quark_to_string (p->name) : "";
+  info->mode = ttv_exec_mode_name (ttv_process_state_get_mode (p));
+  info->syscall = ttv_process_state_get_syscall (p);
+  return TRUE;
+}
+
+gboolean
+ttv_event_request_get_process (TtvEventRequest *req, TtvViewerProcessInfo *info)
+{
+  g_return_val_if_fail (req != NULL && info != NULL, FALSE);
+  return fill_process_info (req->current ? req->sys_state : NULL,
+                            req->current ? req->current->tracefile->cpu : -1, info);
+}
+
+gboolean
+ttv_tab_state_get_process_at (TtvTabState *self, TtvTime time, gint cpu, TtvViewerProcessInfo *info)
+{
+  g_autoptr (TtvState) state = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), FALSE);
+  g_return_val_if_fail (info != NULL, FALSE);
+  if (self->shared)
+    state = ttv_shared_tracker_dup_state_at (self->shared, time, &error);
+  if (error)
+    g_warning ("state at %" G_GINT64_FORMAT ": %s", time, error->message);
+  return fill_process_info (state, cpu, info);
+}
+
+TtvViewerStatsNode *
+ttv_tab_state_get_statistics (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  return self->stats;
+}
+
+void
+ttv_tab_state_compute_statistics_async (TtvTabState *self, TtvTime start, TtvTime end,
+                                        GCancellable *cancellable, GAsyncReadyCallback callback,
+                                        gpointer user_data)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  if (!self->shared)
+    {
+      g_task_report_new_error (self, callback, user_data, ttv_tab_state_compute_statistics_async,
+                               G_IO_ERROR, G_IO_ERROR_PENDING,
+                               _("The state of the traceset is still being computed"));
+      return;
+    }
+  ttv_interval_stats_run_async (self->traceset, self->shared, MIN (start, end), MAX (start, end),
+                                cancellable, callback, user_data);
+}
+
+TtvViewerStatsNode *
+ttv_tab_state_compute_statistics_finish (TtvTabState *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  if (g_async_result_is_tagged (result, ttv_tab_state_compute_statistics_async))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  return ttv_interval_stats_run_finish (result, error);
+}
+
+GArray *
+ttv_tab_state_dup_density (TtvTabState *self, const char *event_name)
+{
+  GArray *src, *copy;
+
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  if (!event_name)
+    src = self->density;
+  else
+    src = self->type_density ? g_hash_table_lookup (self->type_density, event_name) : NULL;
+  if (!src)
+    return event_name && self->density ? g_array_set_size (g_array_sized_new (FALSE, TRUE, sizeof (guint32),
+                                                                              self->density->len),
+                                                           self->density->len)
+                                       : NULL;
+  copy = g_array_sized_new (FALSE, FALSE, sizeof (guint32), src->len);
+  g_array_append_vals (copy, src->data, src->len);
+  return copy;
+}
+
+static gint
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(char * const *) a, *(char * const *) b);
+}
+
+GStrv
+ttv_tab_state_dup_density_names (TtvTabState *self)
+{
+  GPtrArray *names = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  if (self->type_density)
+    {
+      g_hash_table_iter_init (&iter, self->type_density);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        g_ptr_array_add (names, g_strdup (key));
+    }
+  g_ptr_array_sort (names, compare_strings);
+  g_ptr_array_add (names, NULL);
+  return (GStrv) g_ptr_array_free (names, FALSE);
 }
 
 /* --- Helpers for modules --------------------------------------------------- */

@@ -8,7 +8,9 @@
 #include "ttv-bookmark-dialog.h"
 #include "ttv-bookmarks-panel.h"
 #include "ttv-bookmarks.h"
+#include "ttv-history-pass.h"
 #include "ttv-indexer.h"
+#include "ttv-state-pass.h"
 #include "ttv-time-bar.h"
 #include "ttv-trace-info.h"
 #include "ttv-viewer-registry.h"
@@ -27,6 +29,7 @@ struct _TtvTab {
   GtkWidget *info_label;
   GtkWidget *progress_box;
   GtkWidget *progress_bar;
+  GtkWidget *progress_label;
   GtkWidget *paned;
   GtkWidget *viewers;           /* GtkNotebook of viewer widgets */
   GtkWidget *bookmarks_panel;
@@ -39,6 +42,8 @@ struct _TtvTab {
 G_DEFINE_FINAL_TYPE (TtvTab, ttv_tab, GTK_TYPE_BOX)
 
 static void start_indexing (TtvTab *self);
+static void start_state_pass (TtvTab *self);
+static void start_history_pass (TtvTab *self);
 
 static void
 show_message (TtvTab *self, GtkMessageType type, const char *message)
@@ -398,12 +403,24 @@ index_done (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr (TtvIndexResult) r = ttv_indexer_run_finish (result, &error);
   gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
+  if (!self->state)
+    {
+      /* The tab was closed meanwhile: its widgets are gone. */
+      g_object_unref (self);
+      return;
+    }
   if (self->index_cancel && g_cancellable_is_cancelled (self->index_cancel) && !cancelled && !r)
     cancelled = TRUE;
   g_clear_object (&self->index_cancel);
   stop_progress (self);
-  if (r)
-    ttv_tab_state_set_statistics (self->state, r->n_events, TRUE, g_steal_pointer (&r->density));
+  if (r && !self->state)
+    ;   /* the tab was closed meanwhile */
+  else if (r)
+    {
+      ttv_tab_state_set_type_density (self->state, g_steal_pointer (&r->type_density));
+      ttv_tab_state_set_statistics (self->state, r->n_events, TRUE, g_steal_pointer (&r->density));
+      start_state_pass (self);
+    }
   else if (!cancelled)
     {
       g_autofree char *msg = g_strdup_printf (_("Reading the traceset failed: %s"), error->message);
@@ -413,6 +430,114 @@ index_done (GObject *source, GAsyncResult *result, gpointer data)
     show_message (self, GTK_MESSAGE_INFO, _("Indexing cancelled: the event count and overview "
                                             "are not available."));
   g_object_unref (self);
+}
+
+static void
+state_pass_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  TtvTab *self = data;   /* owned reference taken at start */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvStatePassResult) r = ttv_state_pass_run_finish (result, &error);
+
+  if (!self->state)
+    {
+      /* The tab was closed meanwhile: its widgets are gone. */
+      g_object_unref (self);
+      return;
+    }
+  g_clear_object (&self->index_cancel);
+  stop_progress (self);
+  if (r && self->state)
+    {
+      ttv_tab_state_set_state_pass (self->state, g_steal_pointer (&r->tracker),
+                                    g_steal_pointer (&r->stats));
+      start_history_pass (self);
+    }
+  else if (!r && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autofree char *msg = g_strdup_printf (_("Computing the state failed: %s"), error->message);
+      show_message (self, GTK_MESSAGE_ERROR, msg);
+    }
+  else if (!r && gtk_widget_get_parent (GTK_WIDGET (self)))
+    show_message (self, GTK_MESSAGE_INFO, _("State computation cancelled: process columns and "
+                                            "statistics are not available."));
+  g_object_unref (self);
+}
+
+static guint64
+checkpoint_interval (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
+                                              : NULL;
+  g_autoptr (GSettings) settings = NULL;
+
+  if (!schema || !g_settings_schema_has_key (schema, "checkpoint-interval"))
+    return 50000;
+  settings = g_settings_new ("org.ttv.Viewer");
+  return MAX (1000, g_settings_get_uint (settings, "checkpoint-interval"));
+}
+
+/* The second background stage: state checkpoints and statistics. */
+static void
+start_state_pass (TtvTab *self)
+{
+  g_clear_object (&self->index_cancel);
+  self->index_cancel = g_cancellable_new ();
+  g_atomic_int_set (self->index_progress, 0);
+  gtk_label_set_text (GTK_LABEL (self->progress_label), _("Computing state and statistics…"));
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
+  gtk_widget_show (self->progress_box);
+  if (!self->progress_timeout)
+    self->progress_timeout = g_timeout_add (100, progress_tick, self);
+  ttv_state_pass_run_async (ttv_tab_state_get_traceset (self->state), checkpoint_interval (),
+                            self->index_progress, self->index_cancel, state_pass_done,
+                            g_object_ref (self));
+}
+
+static void
+history_pass_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  TtvTab *self = data;   /* owned reference taken at start */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvStateHistory) h = ttv_history_pass_run_finish (result, &error);
+
+  if (!self->state)
+    {
+      /* The tab was closed meanwhile: its widgets are gone. */
+      g_object_unref (self);
+      return;
+    }
+  g_clear_object (&self->index_cancel);
+  stop_progress (self);
+  if (h)
+    ttv_tab_state_set_history (self->state, g_steal_pointer (&h));
+  else if (!h && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autofree char *msg = g_strdup_printf (_("Building the state history failed: %s"),
+                                              error->message);
+      show_message (self, GTK_MESSAGE_ERROR, msg);
+    }
+  else if (!h && gtk_widget_get_parent (GTK_WIDGET (self)))
+    show_message (self, GTK_MESSAGE_INFO, _("State history cancelled: the control flow and "
+                                            "resources views are not available."));
+  g_object_unref (self);
+}
+
+/* The third background stage: the state history (control flow, resources). */
+static void
+start_history_pass (TtvTab *self)
+{
+  g_clear_object (&self->index_cancel);
+  self->index_cancel = g_cancellable_new ();
+  g_atomic_int_set (self->index_progress, 0);
+  gtk_label_set_text (GTK_LABEL (self->progress_label), _("Building the state history…"));
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
+  gtk_widget_show (self->progress_box);
+  if (!self->progress_timeout)
+    self->progress_timeout = g_timeout_add (100, progress_tick, self);
+  ttv_history_pass_run_async (ttv_tab_state_get_traceset (self->state), self->index_progress,
+                              self->index_cancel, history_pass_done, g_object_ref (self));
 }
 
 static void
@@ -429,6 +554,7 @@ start_indexing (TtvTab *self)
   g_clear_object (&self->index_cancel);
   self->index_cancel = g_cancellable_new ();
   g_atomic_int_set (self->index_progress, 0);
+  gtk_label_set_text (GTK_LABEL (self->progress_label), _("Reading the traceset…"));
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
   gtk_widget_show (self->progress_box);
   if (!self->progress_timeout)
@@ -562,7 +688,7 @@ ttv_tab_new (TtvTraceset *traceset)
 
   self->progress_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_container_set_border_width (GTK_CONTAINER (self->progress_box), 2);
-  label = gtk_label_new (_("Reading the traceset…"));
+  label = self->progress_label = gtk_label_new (_("Reading the traceset…"));
   self->progress_bar = gtk_progress_bar_new ();
   gtk_widget_set_valign (self->progress_bar, GTK_ALIGN_CENTER);
   cancel = gtk_button_new_with_mnemonic (_("_Cancel"));

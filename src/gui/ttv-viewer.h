@@ -4,6 +4,7 @@
 
 #include <gtk/gtk.h>
 
+#include "ttv-state-history.h"
 #include "ttv-trace.h"
 
 G_BEGIN_DECLS
@@ -20,8 +21,9 @@ G_BEGIN_DECLS
  * Signals (all without arguments, emitted after the value changed):
  *   "traceset-changed", "time-window-changed", "current-time-changed",
  *   "selection-changed", "filter-changed", "bookmarks-changed",
- *   "statistics-changed" (background indexing finished: event count,
- *   density histogram). */
+ *   "statistics-changed" (background work finished a stage: the event count
+ *   and density after the first read, then the state and statistics after
+ *   the state pass: see ttv_tab_state_is_state_ready()). */
 #define TTV_TYPE_TAB_STATE (ttv_tab_state_get_type ())
 G_DECLARE_FINAL_TYPE (TtvTabState, ttv_tab_state, TTV, TAB_STATE, GObject)
 
@@ -90,6 +92,11 @@ typedef enum {
   TTV_REQUEST_STALE_ON_FILTER = 1 << 3,
   /* Deliver only events that match the tab's filter. */
   TTV_REQUEST_FILTERED = 1 << 4,
+  /* Track the system state along the delivered events, so that
+   * ttv_event_request_get_process() answers in the event callback.  Costs
+   * a replay from the nearest checkpoint when the request starts; has no
+   * effect until ttv_tab_state_is_state_ready(). */
+  TTV_REQUEST_WITH_STATE = 1 << 5,
 } TtvRequestFlags;
 
 typedef enum {
@@ -127,9 +134,101 @@ TtvViewerPosition *ttv_event_request_dup_position (TtvEventRequest *request);
 /* The done callback runs (with CANCELLED) before this returns, unless the
  * request is delivering an event right now, in which case it stops after it. */
 void        ttv_event_request_cancel (TtvEventRequest *request);
+
+/* --- System state ------------------------------------------------------------
+ * Computed by the tab's background state pass (checkpoints of the kernel
+ * state); available once ttv_tab_state_is_state_ready() (announced by
+ * "statistics-changed").  Main thread only. */
+#define TTV_VIEWER_PID_NONE G_MAXUINT32
+
+typedef struct {
+  guint32 pid;               /* thread id; TTV_VIEWER_PID_NONE when unknown */
+  guint32 tgid;
+  const char *name;          /* static (interned), "" when unnamed */
+  const char *mode;          /* static: "user", "syscall", "trap", "irq", "softirq", "unknown" */
+  const char *syscall;       /* static, NULL when not in a syscall */
+} TtvViewerProcessInfo;
+
+gboolean    ttv_tab_state_is_state_ready (TtvTabState *state);
+/* From an event callback of a TTV_REQUEST_WITH_STATE request: the process
+ * running on the event's CPU once the event is applied (what `ttv-report
+ * --state` prints).  FALSE (info->pid = TTV_VIEWER_PID_NONE) when unknown. */
+gboolean    ttv_event_request_get_process (TtvEventRequest *request, TtvViewerProcessInfo *info);
+/* The process running on @cpu after every event whose time is <= @time. */
+gboolean    ttv_tab_state_get_process_at (TtvTabState *state, TtvTime time, gint cpu,
+                                          TtvViewerProcessInfo *info);
+
+/* --- Statistics --------------------------------------------------------------
+ * An immutable tree (safe to read from any thread): per trace, per CPU, per
+ * process (events; CPU time per mode as children), per event type, per
+ * syscall, IRQ and soft IRQ (count, total/min/max duration). */
+typedef struct _TtvViewerStatsNode TtvViewerStatsNode;
+struct _TtvViewerStatsNode {
+  char *name;                /* owned: "CPU 0", "bash", "read", "user" */
+  char *key;                 /* owned: stable id for tests and CSV: "cpu/0", "process/42/user" */
+  guint64 count;             /* events, or calls for syscalls and IRQs; 0: n/a */
+  TtvTime total;             /* durations in ns (CPU time for processes); -1: n/a */
+  TtvTime min, max;          /* -1: n/a */
+  GPtrArray *children;       /* of TtvViewerStatsNode *, owned; never NULL */
+};
+
+TtvViewerStatsNode *ttv_viewer_stats_node_ref (TtvViewerStatsNode *node);
+void        ttv_viewer_stats_node_unref (TtvViewerStatsNode *node);
+/* The whole traceset's statistics (borrowed; NULL until the state pass is
+ * done; replaced, never changed, when it runs again). */
+TtvViewerStatsNode *ttv_tab_state_get_statistics (TtvTabState *state);
+/* Statistics of the events with start <= time <= end, computed in a worker
+ * thread (replay from the state at @start); needs the state pass. */
+void        ttv_tab_state_compute_statistics_async (TtvTabState *state, TtvTime start, TtvTime end,
+                                                    GCancellable *cancellable,
+                                                    GAsyncReadyCallback callback, gpointer user_data);
+/* Transfer full: ttv_viewer_stats_node_unref(). */
+TtvViewerStatsNode *ttv_tab_state_compute_statistics_finish (TtvTabState *state, GAsyncResult *result,
+                                                             GError **error);
+
+/* --- Event density (from the first read) --------------------------------------
+ * Events per bin, bins of equal width over the traceset span.  NULL until
+ * the first read finished.  @event_name: NULL for every event, else one
+ * "facility.event" name (all traces).  Transfer full (of guint32). */
+GArray     *ttv_tab_state_dup_density (TtvTabState *state, const char *event_name);
+/* The names ttv_tab_state_dup_density() knows, sorted; transfer full. */
+GStrv       ttv_tab_state_dup_density_names (TtvTabState *state);
 void        ttv_tab_state_cancel_requests (TtvTabState *state, gpointer owner);
 /* Requests queued or running (for tests and progress display). */
 guint       ttv_tab_state_get_n_requests (TtvTabState *state);
+
+/* --- State history (the third background stage) -----------------------------
+ * Per process, CPU, IRQ, soft IRQ and block device: state intervals, marks
+ * and a multi-resolution summary (types from ttv-state-history.h; these
+ * wrappers call libttv, which modules do not link).  NULL until built;
+ * "statistics-changed" announces it (and its loss when the traceset
+ * changes).  Immutable: queries are safe from any thread while a reference
+ * is held. */
+typedef struct _TtvViewerHistory TtvViewerHistory;
+
+/* Transfer full (ttv_viewer_history_unref), NULL while not built. */
+TtvViewerHistory *ttv_tab_state_dup_history (TtvTabState *state);
+TtvViewerHistory *ttv_viewer_history_ref (TtvViewerHistory *history);
+void        ttv_viewer_history_unref (TtvViewerHistory *history);
+guint       ttv_viewer_history_get_n_rows (TtvViewerHistory *history, TtvHistoryRowKind kind);
+const TtvHistoryRowInfo *ttv_viewer_history_get_row (TtvViewerHistory *history,
+                                                     TtvHistoryRowKind kind, guint row);
+gint        ttv_viewer_history_find_row (TtvViewerHistory *history, TtvHistoryRowKind kind,
+                                         guint32 id, gint cpu, TtvTime time);
+gboolean    ttv_viewer_history_get_interval_at (TtvViewerHistory *history, TtvHistoryRowKind kind,
+                                                guint row, TtvTime time, TtvHistoryInterval *out);
+/* Of TtvHistoryInterval; transfer full. */
+GArray     *ttv_viewer_history_query_intervals (TtvViewerHistory *history, TtvHistoryRowKind kind,
+                                                guint row, TtvTime t0, TtvTime t1);
+/* O(@width) at any zoom; see ttv_state_history_query_pixels(). */
+guint64     ttv_viewer_history_query_pixels (TtvViewerHistory *history, TtvHistoryRowKind kind,
+                                             guint row, TtvTime t0, TtvTime t1, guint width,
+                                             TtvHistoryPixel *out);
+/* Of TtvHistoryMark (process rows); transfer full. */
+GArray     *ttv_viewer_history_query_marks (TtvViewerHistory *history, guint row, TtvTime t0,
+                                            TtvTime t1);
+/* The syscall name of a running interval's aux (a GQuark), or NULL. */
+const char *ttv_viewer_history_get_syscall_name (guint32 aux);
 
 /* --- Helpers (libttv is not exported to modules) --------------------------- */
 
@@ -172,5 +271,7 @@ void        ttv_viewer_register (const TtvViewerInfo *info);
   G_MODULE_EXPORT void ttv_viewer_module_init (void) { init_func (); }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerPosition, ttv_viewer_position_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerStatsNode, ttv_viewer_stats_node_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerHistory, ttv_viewer_history_unref)
 
 G_END_DECLS

@@ -1,0 +1,519 @@
+/* ttv-histogram-viewer.c: the histogram viewer module: event density over
+ * the whole traceset (all events or one event type), linear or log scale,
+ * lost-events ranges, the time window and current time; drag selects the
+ * time window.  Bars come from an immutable cache built in a worker thread;
+ * export as PNG or SVG (histogram.export action with a path). */
+#include "ttv-viewer.h"
+
+#include <cairo-svg.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#define TTV_TYPE_HISTOGRAM_VIEWER (ttv_histogram_viewer_get_type ())
+G_DECLARE_FINAL_TYPE (TtvHistogramViewer, ttv_histogram_viewer, TTV, HISTOGRAM_VIEWER, GtkBox)
+
+/* What one drawing needs, immutable once built. */
+typedef struct {
+  guint width;                 /* columns */
+  gboolean log_scale;
+  double *heights;             /* owned: 0..1 per column */
+  guint64 max_count;           /* the tallest column's events */
+  TtvTime span_start, span_end;
+  GArray *lost;                /* of TtvTime pairs (start, end), owned */
+} Cache;
+
+struct _TtvHistogramViewer {
+  GtkBox parent_instance;
+
+  TtvTabState *state;          /* owned reference */
+  gulong handlers[5];
+  GtkWidget *area;
+  GtkComboBoxText *types;
+  GSimpleActionGroup *actions; /* owned */
+  Cache *cache;                /* owned, may be NULL */
+  GCancellable *building;      /* owned, NULL when idle */
+  gboolean dragging;
+  double drag_x0, drag_x1;
+};
+
+G_DEFINE_FINAL_TYPE (TtvHistogramViewer, ttv_histogram_viewer, GTK_TYPE_BOX)
+
+static void
+cache_free (Cache *c)
+{
+  if (!c)
+    return;
+  g_free (c->heights);
+  g_array_unref (c->lost);
+  g_free (c);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Cache, cache_free)
+
+/* --- Building the cache (worker thread) ------------------------------------ */
+
+typedef struct {
+  GArray *density;             /* owned, of guint32 */
+  guint width;
+  gboolean log_scale;
+  TtvTime span_start, span_end;
+  GArray *lost;                /* owned */
+} BuildJob;
+
+static void
+build_job_free (BuildJob *job)
+{
+  g_clear_pointer (&job->density, g_array_unref);
+  g_clear_pointer (&job->lost, g_array_unref);
+  g_free (job);
+}
+
+static void
+build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
+{
+  BuildJob *job = data;
+  g_autoptr (Cache) c = g_new0 (Cache, 1);
+  guint n = job->density ? job->density->len : 0;
+  g_autofree guint64 *cols = g_new0 (guint64, job->width);
+
+  c->width = job->width;
+  c->log_scale = job->log_scale;
+  c->span_start = job->span_start;
+  c->span_end = job->span_end;
+  c->lost = g_array_ref (job->lost);
+  c->heights = g_new0 (double, job->width);
+  /* Each bin goes to the column under its centre. */
+  for (guint i = 0; i < n; i++)
+    {
+      guint col = (guint) (((double) i + 0.5) * job->width / n);
+
+      cols[MIN (col, job->width - 1)] += g_array_index (job->density, guint32, i);
+    }
+  for (guint x = 0; x < job->width; x++)
+    c->max_count = MAX (c->max_count, cols[x]);
+  for (guint x = 0; x < job->width && c->max_count; x++)
+    c->heights[x] = job->log_scale ? log1p ((double) cols[x]) / log1p ((double) c->max_count)
+                                   : (double) cols[x] / (double) c->max_count;
+  g_task_return_pointer (task, g_steal_pointer (&c), (GDestroyNotify) cache_free);
+}
+
+static void
+build_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  TtvHistogramViewer *self = data;   /* owned reference */
+  Cache *c = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (c && self->state)
+    {
+      cache_free (self->cache);
+      self->cache = c;
+      g_clear_object (&self->building);
+      gtk_widget_queue_draw (self->area);
+    }
+  else
+    cache_free (c);
+  g_object_unref (self);
+}
+
+static gboolean
+log_scale (TtvHistogramViewer *self)
+{
+  GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "log-scale");
+  g_autoptr (GVariant) v = g_action_get_state (a);
+
+  return g_variant_get_boolean (v);
+}
+
+static void
+rebuild (TtvHistogramViewer *self)
+{
+  BuildJob *job;
+  g_autoptr (GTask) task = NULL;
+  const char *type = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->types));
+  gint width = gtk_widget_get_allocated_width (self->area);
+
+  if (self->building)
+    g_cancellable_cancel (self->building);
+  g_clear_object (&self->building);
+  job = g_new0 (BuildJob, 1);
+  job->density = ttv_tab_state_dup_density (self->state, type && *type ? type : NULL);
+  job->width = (guint) MAX (width, 1);
+  job->log_scale = log_scale (self);
+  ttv_tab_state_get_time_span (self->state, &job->span_start, &job->span_end);
+  job->lost = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+  for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
+    {
+      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
+
+      for (guint f = 0; f < trace->tracefiles->len; f++)
+        {
+          const TtvTracefile *tf = trace->tracefiles->pdata[f];
+
+          for (guint i = 0; tf->lost && i < tf->lost->len; i++)
+            {
+              const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, i);
+
+              g_array_append_val (job->lost, r->start);
+              g_array_append_val (job->lost, r->end);
+            }
+        }
+    }
+  self->building = g_cancellable_new ();
+  task = g_task_new (NULL, self->building, build_done, g_object_ref (self));
+  g_task_set_task_data (task, job, (GDestroyNotify) build_job_free);
+  g_task_run_in_thread (task, build_thread);
+}
+
+static void
+fill_types (TtvHistogramViewer *self)
+{
+  g_auto (GStrv) names = ttv_tab_state_dup_density_names (self->state);
+  g_autofree char *active = g_strdup (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->types)));
+
+  gtk_combo_box_text_remove_all (self->types);
+  gtk_combo_box_text_append (self->types, "", _("All events"));
+  for (guint i = 0; names && names[i]; i++)
+    gtk_combo_box_text_append (self->types, names[i], names[i]);
+  if (!active || !gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->types), active))
+    gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->types), "");
+}
+
+static void
+statistics_changed (TtvHistogramViewer *self)
+{
+  g_signal_handlers_block_by_func (self->types, rebuild, self);
+  fill_types (self);
+  g_signal_handlers_unblock_by_func (self->types, rebuild, self);
+  rebuild (self);
+}
+
+/* --- Drawing --------------------------------------------------------------- */
+
+static double
+x_of (const Cache *c, TtvTime t, double width)
+{
+  double span = (double) MAX (c->span_end - c->span_start, 1);
+
+  return (double) (t - c->span_start) / span * width;
+}
+
+static TtvTime
+time_of (TtvHistogramViewer *self, double x)
+{
+  TtvTime ss, se;
+  double w = MAX (gtk_widget_get_allocated_width (self->area), 1);
+
+  ttv_tab_state_get_time_span (self->state, &ss, &se);
+  return ss + (TtvTime) (CLAMP (x, 0, w) / w * (double) (se - ss));
+}
+
+static void
+draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double height)
+{
+  const Cache *c = self->cache;
+  TtvTime ws, we, now;
+  double plot_h = height - 14;   /* room for the lost-events strip */
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  if (!c)
+    {
+      cairo_set_source_rgb (cr, 0.4, 0.4, 0.4);
+      cairo_move_to (cr, 8, height / 2);
+      cairo_show_text (cr, _("Waiting for the first read of the traceset…"));
+      return;
+    }
+  /* The time window, shaded. */
+  ttv_tab_state_get_time_window (self->state, &ws, &we);
+  cairo_set_source_rgb (cr, 0.88, 0.93, 1.0);
+  cairo_rectangle (cr, x_of (c, ws, width), 0, MAX (1, x_of (c, we, width) - x_of (c, ws, width)), plot_h);
+  cairo_fill (cr);
+  /* The bars, scaled from the cache's columns to this width. */
+  cairo_set_source_rgb (cr, 0.2, 0.4, 0.75);
+  for (guint x = 0; x < c->width; x++)
+    {
+      double h = c->heights[x] * (plot_h - 4);
+      double x0 = x * width / c->width, x1 = (x + 1) * width / c->width;
+
+      if (h > 0)
+        {
+          cairo_rectangle (cr, x0, plot_h - MAX (h, 1), MAX (x1 - x0, 1), MAX (h, 1));
+        }
+    }
+  cairo_fill (cr);
+  /* Lost events: red marks under the bars. */
+  cairo_set_source_rgb (cr, 0.85, 0.1, 0.1);
+  for (guint i = 0; i + 1 < c->lost->len; i += 2)
+    {
+      double x0 = x_of (c, g_array_index (c->lost, TtvTime, i), width);
+      double x1 = x_of (c, g_array_index (c->lost, TtvTime, i + 1), width);
+
+      cairo_rectangle (cr, x0, plot_h + 2, MAX (x1 - x0, 2), 10);
+    }
+  cairo_fill (cr);
+  /* The current time. */
+  now = ttv_tab_state_get_current_time (self->state);
+  cairo_set_source_rgb (cr, 0.9, 0.5, 0.0);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, floor (x_of (c, now, width)) + 0.5, 0);
+  cairo_line_to (cr, floor (x_of (c, now, width)) + 0.5, plot_h);
+  cairo_stroke (cr);
+  /* The scale and the rubber band. */
+  {
+    g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, c->max_count);
+    g_autofree char *label = g_strdup_printf (c->log_scale ? _("max %s events/column (log)")
+                                                           : _("max %s events/column"), n);
+    cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
+    cairo_move_to (cr, 6, 14);
+    cairo_show_text (cr, label);
+  }
+  if (self->dragging)
+    {
+      double a = MIN (self->drag_x0, self->drag_x1), b = MAX (self->drag_x0, self->drag_x1);
+
+      cairo_set_source_rgba (cr, 0.1, 0.3, 0.9, 0.25);
+      cairo_rectangle (cr, a, 0, MAX (b - a, 1), plot_h);
+      cairo_fill (cr);
+    }
+}
+
+static gboolean
+area_draw (GtkWidget *area, cairo_t *cr, TtvHistogramViewer *self)
+{
+  draw_histogram (self, cr, gtk_widget_get_allocated_width (area), gtk_widget_get_allocated_height (area));
+  return GDK_EVENT_STOP;
+}
+
+static void
+area_size (GtkWidget *area, GdkRectangle *alloc, TtvHistogramViewer *self)
+{
+  if (!self->cache || self->cache->width != (guint) MAX (alloc->width, 1))
+    rebuild (self);
+}
+
+static gboolean
+area_press (GtkWidget *area, GdkEventButton *ev, TtvHistogramViewer *self)
+{
+  if (ev->button != GDK_BUTTON_PRIMARY || ev->type != GDK_BUTTON_PRESS)
+    return GDK_EVENT_PROPAGATE;
+  self->dragging = TRUE;
+  self->drag_x0 = self->drag_x1 = ev->x;
+  return GDK_EVENT_STOP;
+}
+
+static gboolean
+area_motion (GtkWidget *area, GdkEventMotion *ev, TtvHistogramViewer *self)
+{
+  if (!self->dragging)
+    return GDK_EVENT_PROPAGATE;
+  self->drag_x1 = ev->x;
+  gtk_widget_queue_draw (area);
+  return GDK_EVENT_STOP;
+}
+
+static gboolean
+area_release (GtkWidget *area, GdkEventButton *ev, TtvHistogramViewer *self)
+{
+  if (!self->dragging || ev->button != GDK_BUTTON_PRIMARY)
+    return GDK_EVENT_PROPAGATE;
+  self->dragging = FALSE;
+  self->drag_x1 = ev->x;
+  if (fabs (self->drag_x1 - self->drag_x0) >= 3)
+    ttv_tab_state_set_time_window (self->state, time_of (self, MIN (self->drag_x0, self->drag_x1)),
+                                   time_of (self, MAX (self->drag_x0, self->drag_x1)));
+  else
+    ttv_tab_state_set_current_time (self->state, time_of (self, ev->x));
+  gtk_widget_queue_draw (area);
+  return GDK_EVENT_STOP;
+}
+
+/* --- Actions --------------------------------------------------------------- */
+
+static void
+change_log_scale (GSimpleAction *action, GVariant *value, gpointer data)
+{
+  g_simple_action_set_state (action, value);
+  rebuild (data);
+}
+
+static gboolean
+export_to (TtvHistogramViewer *self, const char *path, GError **error)
+{
+  double w = MAX (gtk_widget_get_allocated_width (self->area), 1);
+  double h = MAX (gtk_widget_get_allocated_height (self->area), 1);
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+  gboolean svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
+
+  surface = svg ? cairo_svg_surface_create (path, w, h)
+                : cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) w, (int) h);
+  cr = cairo_create (surface);
+  draw_histogram (self, cr, w, h);
+  cairo_destroy (cr);
+  if (svg)
+    cairo_surface_finish (surface);
+  else
+    status = cairo_surface_write_to_png (surface, path);
+  if (svg)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write %s: %s"), path,
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+act_export (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!export_to (data, g_variant_get_string (param, NULL), &error))
+    g_warning ("%s", error->message);
+}
+
+static void
+chooser_response (GtkNativeDialog *dialog, gint response, TtvHistogramViewer *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
+      g_autoptr (GError) error = NULL;
+
+      if (path && !export_to (self, path, &error))
+        {
+          GtkWidget *msg = gtk_message_dialog_new (NULL, GTK_DIALOG_MODAL, GTK_MESSAGE_ERROR,
+                                                   GTK_BUTTONS_CLOSE, "%s", error->message);
+          gtk_dialog_run (GTK_DIALOG (msg));
+          gtk_widget_destroy (msg);
+        }
+    }
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  TtvHistogramViewer *self = data;
+  GtkWidget *top = gtk_widget_get_toplevel (GTK_WIDGET (self));
+  GtkFileChooserNative *chooser =
+    gtk_file_chooser_native_new (_("Export Histogram (.png or .svg)"),
+                                 GTK_IS_WINDOW (top) ? GTK_WINDOW (top) : NULL,
+                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+
+  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "histogram.png");
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* --- Construction ---------------------------------------------------------- */
+
+static void
+ttv_histogram_viewer_dispose (GObject *object)
+{
+  TtvHistogramViewer *self = TTV_HISTOGRAM_VIEWER (object);
+
+  if (self->building)
+    g_cancellable_cancel (self->building);
+  g_clear_object (&self->building);
+  if (self->state)
+    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
+      g_clear_signal_handler (&self->handlers[i], self->state);
+  g_clear_object (&self->state);
+  g_clear_object (&self->actions);
+  g_clear_pointer (&self->cache, cache_free);
+  G_OBJECT_CLASS (ttv_histogram_viewer_parent_class)->dispose (object);
+}
+
+static void
+ttv_histogram_viewer_class_init (TtvHistogramViewerClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = ttv_histogram_viewer_dispose;
+}
+
+static void
+ttv_histogram_viewer_init (TtvHistogramViewer *self)
+{
+}
+
+static GtkWidget *
+ttv_histogram_viewer_new (TtvTabState *state)
+{
+  static const GActionEntry actions[] = {
+    { "log-scale", NULL, NULL, "false", change_log_scale, { 0 } },
+    { "export", act_export, "s", NULL, NULL, { 0 } },
+    { "export-dialog", act_export_dialog, NULL, NULL, NULL, { 0 } },
+  };
+  TtvHistogramViewer *self = g_object_new (TTV_TYPE_HISTOGRAM_VIEWER,
+                                           "orientation", GTK_ORIENTATION_VERTICAL, NULL);
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *w;
+
+  self->state = g_object_ref (state);
+  self->actions = g_simple_action_group_new ();
+  g_action_map_add_action_entries (G_ACTION_MAP (self->actions), actions, G_N_ELEMENTS (actions), self);
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "histogram", G_ACTION_GROUP (self->actions));
+
+  gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
+  gtk_box_pack_start (GTK_BOX (bar), gtk_label_new (_("Events:")), FALSE, FALSE, 0);
+  self->types = GTK_COMBO_BOX_TEXT (gtk_combo_box_text_new ());
+  gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->types), FALSE, FALSE, 0);
+  w = gtk_check_button_new_with_mnemonic (_("_Log scale"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "histogram.log-scale");
+  gtk_box_pack_start (GTK_BOX (bar), w, FALSE, FALSE, 0);
+  w = gtk_button_new_with_mnemonic (_("E_xport…"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "histogram.export-dialog");
+  gtk_box_pack_end (GTK_BOX (bar), w, FALSE, FALSE, 0);
+  w = gtk_label_new (_("Drag to select the time window"));
+  gtk_widget_set_opacity (w, 0.7);
+  gtk_box_pack_end (GTK_BOX (bar), w, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
+
+  self->area = gtk_drawing_area_new ();
+  gtk_widget_set_size_request (self->area, 200, 120);
+  gtk_widget_add_events (self->area, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK
+                         | GDK_BUTTON1_MOTION_MASK);
+  g_signal_connect (self->area, "draw", G_CALLBACK (area_draw), self);
+  g_signal_connect (self->area, "size-allocate", G_CALLBACK (area_size), self);
+  g_signal_connect (self->area, "button-press-event", G_CALLBACK (area_press), self);
+  g_signal_connect (self->area, "motion-notify-event", G_CALLBACK (area_motion), self);
+  g_signal_connect (self->area, "button-release-event", G_CALLBACK (area_release), self);
+  gtk_box_pack_start (GTK_BOX (self), self->area, TRUE, TRUE, 0);
+
+  fill_types (self);
+  g_signal_connect_swapped (self->types, "changed", G_CALLBACK (rebuild), self);
+  self->handlers[0] = g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (statistics_changed), self);
+  self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (statistics_changed), self);
+  self->handlers[2] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
+  self->handlers[3] = g_signal_connect_swapped (state, "current-time-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
+  self->handlers[4] = 0;
+  gtk_widget_show_all (GTK_WIDGET (self));
+  return GTK_WIDGET (self);
+}
+
+static const TtvViewerInfo info = {
+  .name = "histogram",
+  .title = N_("Histogram"),
+  .icon_name = "utilities-system-monitor-symbolic",
+  .menu_label = N_("_Histogram"),
+  .new_viewer = ttv_histogram_viewer_new,
+};
+
+TTV_VIEWER_MODULE (histogram_init)
+
+static void
+histogram_init (void)
+{
+  TtvViewerInfo copy = info;
+
+  copy.title = g_dgettext (GETTEXT_PACKAGE, info.title);
+  copy.menu_label = g_dgettext (GETTEXT_PACKAGE, info.menu_label);
+  ttv_viewer_register (&copy);
+}

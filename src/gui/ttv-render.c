@@ -1,0 +1,186 @@
+/* ttv-render.c: the headless render of ttv-main.c: opens the trace, builds
+ * the state history (or loads its cache), creates the view for a tab state
+ * that no window shows and activates its "VIEW.render" action (sii). */
+#include "ttv-config.h"
+
+#include "ttv-render.h"
+
+#include "ttv-history-pass.h"
+#include "ttv-tab-state-private.h"
+#include "ttv-viewer-registry.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <string.h>
+
+gboolean
+ttv_render_requested (int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--render") == 0 || g_str_has_prefix (argv[i], "--render="))
+      return TRUE;
+  return FALSE;
+}
+
+/* "T" absolute (seconds.nanoseconds), or "+T" from @base. */
+static gboolean
+parse_time (const char *text, TtvTime base, TtvTime *out, GError **error)
+{
+  TtvTime t;
+
+  if (text[0] == '+')
+    {
+      if (!ttv_viewer_time_parse (text + 1, &t, error))
+        return FALSE;
+      *out = base + t;
+      return TRUE;
+    }
+  return ttv_viewer_time_parse (text, out, error);
+}
+
+static gboolean
+parse_window (const char *text, TtvTime base, TtvTime *t0, TtvTime *t1, GError **error)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ":", 2);
+
+  if (!parts[0] || !parts[1])
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--window wants T0:T1, not “%s”"), text);
+      return FALSE;
+    }
+  if (!parse_time (parts[0], base, t0, error) || !parse_time (parts[1], base, t1, error))
+    return FALSE;
+  if (*t1 <= *t0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--window: the end must be after the start in “%s”"), text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_size (const char *text, int *w, int *h, GError **error)
+{
+  char *end = NULL;
+  guint64 a, b;
+
+  a = g_ascii_strtoull (text, &end, 10);
+  if (end == text || (*end != 'x' && *end != 'X'))
+    goto bad;
+  text = end + 1;
+  b = g_ascii_strtoull (text, &end, 10);
+  if (end == text || *end || a == 0 || b == 0 || a > 32767 || b > 32767)
+    goto bad;
+  *w = (int) a;
+  *h = (int) b;
+  return TRUE;
+bad:
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("--size wants WIDTHxHEIGHT (1 to 32767), not “%s”"), text);
+  return FALSE;
+}
+
+static int
+fail (const char *message)
+{
+  g_printerr ("ttv: %s\n", message);
+  return 1;
+}
+
+int
+ttv_render_main (int argc, char **argv)
+{
+  g_autofree char *view = NULL, *trace_path = NULL, *window = NULL, *size = NULL, *output = NULL;
+  gint repeat = 1;
+  gboolean timing = FALSE;
+  const GOptionEntry entries[] = {
+    { "render", 0, 0, G_OPTION_ARG_STRING, &view, N_("Render the view VIEW (controlflow, resources) headless"), N_("VIEW") },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_("The trace to render"), N_("TRACE") },
+    { "window", 0, 0, G_OPTION_ARG_STRING, &window, N_("Time window T0:T1 (seconds; +T: from the trace start)"), N_("T0:T1") },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Image size (default 1280x800)"), N_("WxH") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("The .png or .svg file to write"), N_("FILE") },
+    { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, N_("Render N times (benchmarks)"), N_("N") },
+    { "timing", 0, 0, G_OPTION_ARG_NONE, &timing, N_("Print the times as one JSON line"), NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  TtvTrace *trace;                 /* owned by the traceset once added */
+  g_autoptr (TtvTraceset) ts = NULL;
+  g_autoptr (TtvTabState) state = NULL;
+  TtvStateHistory *history;
+  const TtvViewerInfo *info;
+  GtkWidget *widget;
+  GActionGroup *group;
+  TtvTime t0, t1;
+  int width = 1280, height = 800;
+  gint64 start, built, rendered;
+
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (ctx, _("Renders a view of a trace to an image, without a window."));
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    return fail (error->message);
+  if (!view || !trace_path || !output)
+    return fail (_("--render needs --trace and -o FILE"));
+  if (size && !parse_size (size, &width, &height, &error))
+    return fail (error->message);
+  if (repeat < 1 || repeat > 100000)
+    return fail (_("--repeat must be from 1 to 100000"));
+  /* Widgets need GTK, GTK needs a display (the drawing itself does not). */
+  if (!gtk_init_check (NULL, NULL))
+    return fail (_("--render needs a display (DISPLAY or WAYLAND_DISPLAY; xvfb-run works)"));
+  ttv_viewer_registry_load_modules ();
+  info = ttv_viewer_registry_find (view);
+  if (!info)
+    {
+      g_autofree char *msg = g_strdup_printf (_("No view named “%s”"), view);
+      return fail (msg);
+    }
+  trace = ttv_trace_open (trace_path, &error);
+  if (!trace)
+    return fail (error->message);
+  ts = ttv_traceset_new ();
+  ttv_traceset_add_trace (ts, trace);
+  state = ttv_tab_state_new (ts);
+  ttv_tab_state_get_time_span (state, &t0, &t1);
+  if (window && !parse_window (window, t0, &t0, &t1, &error))
+    return fail (error->message);
+  start = g_get_monotonic_time ();
+  history = ttv_history_pass_build (ts, NULL, &error);
+  if (!history)
+    return fail (error->message);
+  ttv_tab_state_set_history (state, history);
+  ttv_tab_state_set_time_window (state, t0, t1);
+  built = g_get_monotonic_time ();
+
+  widget = g_object_ref_sink (info->new_viewer (state));
+  group = gtk_widget_get_action_group (widget, info->name);
+  if (!group || !g_action_group_has_action (group, "render"))
+    {
+      g_autofree char *msg = g_strdup_printf (_("The view “%s” cannot render to a file"), view);
+      gtk_widget_destroy (widget);
+      g_object_unref (widget);
+      return fail (msg);
+    }
+  g_unlink (output);
+  for (gint i = 0; i < repeat; i++)
+    g_action_group_activate_action (group, "render", g_variant_new ("(sii)", output, width, height));
+  rendered = g_get_monotonic_time ();
+  gtk_widget_destroy (widget);
+  g_object_unref (widget);
+  if (!g_file_test (output, G_FILE_TEST_IS_REGULAR))
+    {
+      g_autofree char *msg = g_strdup_printf (_("Rendering to “%s” failed"), output);
+      return fail (msg);
+    }
+  if (timing)
+    g_print ("{\"view\": \"%s\", \"width\": %d, \"height\": %d, \"window_ns\": %" G_GINT64_FORMAT
+             ", \"history_ms\": %.1f, \"frames\": %d, \"ms_per_frame\": %.2f}\n",
+             view, width, height, (gint64) (t1 - t0), (built - start) / 1000.0, repeat,
+             (rendered - built) / 1000.0 / repeat);
+  ttv_tab_state_shutdown (state);
+  return 0;
+}

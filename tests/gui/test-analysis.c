@@ -1,0 +1,615 @@
+/* test-analysis.c: the background state pass and the analysis viewers under
+ * Xvfb: PID/process/mode delivered with events equal a replay from the start
+ * (what ttv-report --state prints), the statistics module's CSV equals the
+ * engine's statistics (ttv-report --stats), the histogram's drag sets the
+ * time window, its log toggle and PNG/SVG export. */
+#include "ttv-config.h"
+
+#include "ttv-state-tracker.h"
+#include "ttv-tab-state-private.h"
+#include "ttv-tab.h"
+#include "ttv-viewer-registry.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+static TtvTraceset *
+open_sample (void)
+{
+  const char *path = g_getenv ("TTV_SAMPLE_TRACE");
+  g_autoptr (GError) error = NULL;
+  TtvTraceset *ts;
+
+  if (!path || !g_file_test (path, G_FILE_TEST_IS_DIR))
+    return NULL;
+  ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (ts, path, &error));
+  g_assert_no_error (error);
+  return ts;
+}
+
+static void
+load_modules (void)
+{
+  static gboolean loaded;
+  const char *paths[] = { TTV_EVENTS_MODULE_PATH, TTV_STATISTICS_MODULE_PATH, TTV_HISTOGRAM_MODULE_PATH };
+
+  if (loaded)
+    return;
+  loaded = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_true (ttv_viewer_registry_load_module (paths[i], &error));
+      g_assert_no_error (error);
+    }
+}
+
+static gboolean
+timeout_flag (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until *@flag or 60 s. */
+static void
+spin_until (gboolean (*cond) (gpointer), gpointer data)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (60, timeout_flag, &timed_out);
+
+  while (!cond (data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (id);
+  g_assert_false (timed_out);
+}
+
+static gboolean
+state_ready (gpointer data)
+{
+  return ttv_tab_state_is_state_ready (data);
+}
+
+static void
+spin_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* A window with a tab on the sample trace; the state pass done. */
+typedef struct {
+  TtvTraceset *ts;
+  GtkWidget *window;
+  TtvTab *tab;
+  TtvTabState *state;
+} Fixture;
+
+static gboolean
+fixture_setup (Fixture *f)
+{
+  memset (f, 0, sizeof *f);
+  f->ts = open_sample ();
+  if (!f->ts)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return FALSE;
+    }
+  load_modules ();
+  f->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
+  f->tab = TTV_TAB (ttv_tab_new (f->ts));
+  gtk_container_add (GTK_CONTAINER (f->window), GTK_WIDGET (f->tab));
+  gtk_widget_show_all (f->window);
+  f->state = ttv_tab_get_state (f->tab);
+  spin_until (state_ready, f->state);
+  return TRUE;
+}
+
+static void
+fixture_teardown (Fixture *f)
+{
+  if (f->window)
+    gtk_widget_destroy (f->window);
+  g_clear_pointer (&f->ts, ttv_traceset_unref);
+}
+
+/* --- PID / process / mode with the events ---------------------------------- */
+
+typedef struct {
+  GPtrArray *lines;
+  gboolean done;
+} Collect;
+
+static gboolean
+on_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+{
+  Collect *c = data;
+  TtvViewerProcessInfo info;
+
+  if (ttv_event_request_get_process (req, &info))
+    g_ptr_array_add (c->lines, g_strdup_printf ("pid %u %s %s", info.pid, info.name[0] ? info.name : "-",
+                                                info.mode));
+  else
+    g_ptr_array_add (c->lines, g_strdup ("pid - - unknown"));
+  return TRUE;
+}
+
+static void
+on_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error, gpointer data)
+{
+  ((Collect *) data)->done = TRUE;
+}
+
+static gboolean
+collect_done (gpointer data)
+{
+  return ((Collect *) data)->done;
+}
+
+/* The same columns as ttv-report --state: a replay from the start. */
+static GPtrArray *
+reference_state_lines (TtvTraceset *ts, guint skip, guint n)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (ts, NULL);
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  const TtvEvent *ev;
+
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  for (guint i = 0; i < skip + n && (ev = ttv_context_next (ctx, &error)); i++)
+    {
+      const TtvProcessState *p;
+
+      ttv_state_tracker_apply (tracker, NULL, ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx)), ev);
+      if (i < skip)
+        continue;
+      p = ttv_state_get_running (ttv_state_tracker_get_state (tracker), ev->tracefile->cpu);
+      if (p)
+        g_ptr_array_add (lines, g_strdup_printf ("pid %u %s %s", p->pid,
+                                                 p->name ? g_quark_to_string (p->name) : "-",
+                                                 ttv_exec_mode_name (ttv_process_state_get_mode (p))));
+      else
+        g_ptr_array_add (lines, g_strdup ("pid - - unknown"));
+    }
+  g_assert_no_error (error);
+  return lines;
+}
+
+static void
+check_state_from (Fixture *f, guint skip, guint n)
+{
+  Collect c = { g_ptr_array_new_with_free_func (g_free), FALSE };
+  g_autoptr (GPtrArray) expected = reference_state_lines (f->ts, skip, n);
+  guint known = 0;
+
+  ttv_tab_state_request_from_position (f->state, &c, NULL, skip + n, TTV_REQUEST_WITH_STATE,
+                                       on_event, on_done, &c, NULL);
+  spin_until (collect_done, &c);
+  g_assert_cmpuint (c.lines->len, ==, skip + n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpstr (c.lines->pdata[skip + i], ==, expected->pdata[i]);
+      known += !g_str_has_prefix (expected->pdata[i], "pid -");
+    }
+  g_assert_cmpuint (known, >, 0);
+  g_ptr_array_unref (c.lines);
+}
+
+typedef struct {
+  TtvViewerPosition *pos;
+  guint seen, want;
+  gboolean done;
+} Nth;
+
+static gboolean
+nth_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+{
+  Nth *n = data;
+
+  if (n->seen++ == n->want)
+    {
+      n->pos = ttv_event_request_dup_position (req);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+nth_done (gpointer data)
+{
+  return ((Nth *) data)->done;
+}
+
+static void
+nth_finished (TtvEventRequest *req, TtvRequestStatus status, const GError *error, gpointer data)
+{
+  ((Nth *) data)->done = TRUE;
+}
+
+static void
+test_state_columns (void)
+{
+  Fixture f;
+  Nth nth = { NULL, 0, 1500, FALSE };
+  Collect c = { NULL, FALSE };
+  g_autoptr (GPtrArray) expected = NULL;
+
+  if (!fixture_setup (&f))
+    return;
+  /* From the start, as the event list's first screen. */
+  check_state_from (&f, 0, 200);
+  /* From a position in the middle: checkpoint + replay + events before it. */
+  ttv_tab_state_request_from_position (f.state, &nth, NULL, 0, 0, nth_event, nth_finished, &nth, NULL);
+  spin_until (nth_done, &nth);
+  g_assert_nonnull (nth.pos);
+  c.lines = g_ptr_array_new_with_free_func (g_free);
+  ttv_tab_state_request_from_position (f.state, &c, nth.pos, 100, TTV_REQUEST_WITH_STATE,
+                                       on_event, on_done, &c, NULL);
+  spin_until (collect_done, &c);
+  expected = reference_state_lines (f.ts, 1500, 100);
+  g_assert_cmpuint (c.lines->len, ==, expected->len);
+  for (guint i = 0; i < c.lines->len; i++)
+    g_assert_cmpstr (c.lines->pdata[i], ==, expected->pdata[i]);
+  g_ptr_array_unref (c.lines);
+  ttv_viewer_position_free (nth.pos);
+  fixture_teardown (&f);
+}
+
+/* --- Statistics ------------------------------------------------------------ */
+
+static TtvStatistics *
+reference_stats (TtvTraceset *ts, TtvStateTracker **keep)
+{
+  g_autoptr (GError) error = NULL;
+  TtvStateTracker *tracker = ttv_state_tracker_new (ts, NULL);
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+
+  ttv_state_tracker_get_statistics (tracker);
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  ttv_state_tracker_run (tracker, ctx, TTV_TIME_MAX, NULL, &error);
+  g_assert_no_error (error);
+  *keep = tracker;
+  return ttv_state_tracker_get_statistics (tracker);
+}
+
+/* key -> the line's fields. */
+static GHashTable *
+read_csv (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_strfreev);
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "key,name,count,total_s,min_s,max_s");
+  for (guint i = 1; lines[i]; i++)
+    {
+      char **fields;
+
+      if (!lines[i][0])
+        continue;
+      fields = g_strsplit (lines[i], ",", -1);
+      g_assert_cmpuint (g_strv_length (fields), ==, 6);
+      g_hash_table_replace (rows, g_strdup (fields[0]), fields);
+    }
+  return rows;
+}
+
+static void
+assert_count (GHashTable *rows, const char *key, guint64 expected)
+{
+  char **f = g_hash_table_lookup (rows, key);
+  g_autofree char *want = g_strdup_printf ("%" G_GUINT64_FORMAT, expected);
+
+  if (!f)
+    g_test_message ("no CSV row %s", key);
+  g_assert_nonnull (f);
+  g_assert_cmpstr (f[2], ==, want);
+}
+
+static gboolean
+file_exists (gpointer path)
+{
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+static void
+test_statistics (void)
+{
+  Fixture f;
+  g_autoptr (TtvStateTracker) keep = NULL;
+  TtvStatistics *ref;
+  g_autofree char *dir = g_dir_make_tmp ("ttv-stats-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "stats.csv", NULL);
+  g_autofree char *csv2 = g_build_filename (dir, "stats-all.csv", NULL);
+  g_autoptr (GHashTable) rows = NULL;
+  g_autoptr (GHashTable) rows2 = NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_auto (GStrv) lines = NULL;
+  GActionGroup *group;
+  TtvTime ss, se;
+  guint syscalls = 0;
+
+  if (!fixture_setup (&f))
+    return;
+  g_assert_true (ttv_tab_show_viewer (f.tab, "statistics"));
+  ref = reference_stats (f.ts, &keep);
+  /* The viewer is the current page of the tab's notebook: find it by its action group. */
+  {
+    GList *stack = g_list_prepend (NULL, f.tab);
+    group = NULL;
+    while (stack && !group)
+      {
+        GtkWidget *w = stack->data;
+        stack = g_list_delete_link (stack, stack);
+        group = gtk_widget_get_action_group (w, "stats");
+        if (!group && GTK_IS_CONTAINER (w))
+          {
+            GList *kids = gtk_container_get_children (GTK_CONTAINER (w));
+            stack = g_list_concat (stack, kids);
+          }
+      }
+    g_list_free (stack);
+  }
+  g_assert_nonnull (group);
+  g_action_group_activate_action (group, "export-csv-to", g_variant_new_string (csv));
+  rows = read_csv (csv);
+
+  /* Every number the CSV shares with ttv-report --stats. */
+  assert_count (rows, "traceset", ttv_statistics_get_n_events (ref));
+  for (guint s = 0; s < ttv_traceset_get_n_tracefiles (f.ts); s++)
+    {
+      gint cpu = ttv_traceset_get_tracefile (f.ts, s)->cpu;
+      g_autofree char *key = g_strdup_printf ("cpu/%d", cpu);
+      if (ttv_statistics_get_cpu_count (ref, cpu))
+        assert_count (rows, key, ttv_statistics_get_cpu_count (ref, cpu));
+    }
+  {
+    g_autoptr (GPtrArray) procs = ttv_statistics_list_processes (ref);
+    g_assert_cmpuint (procs->len, >, 0);
+    for (guint i = 0; i < procs->len; i++)
+      {
+        const TtvProcessStats *p = procs->pdata[i];
+        g_autofree char *key = g_strdup_printf ("process/%u", p->pid);
+        g_autofree char *ukey = g_strdup_printf ("process/%u/user", p->pid);
+        char **uf;
+        g_autofree char *want = NULL;
+        char buf[32];
+
+        assert_count (rows, key, p->events);
+        uf = g_hash_table_lookup (rows, ukey);
+        g_assert_nonnull (uf);
+        want = g_strdup (ttv_time_to_string (p->cpu_time[TTV_MODE_USER] + p->cpu_time[TTV_MODE_UNKNOWN],
+                                             buf, sizeof buf));
+        g_assert_cmpstr (uf[3], ==, want);
+      }
+  }
+  /* Syscalls: every line of the text table is a CSV row with the same numbers. */
+  ttv_statistics_append_text (ref, text);
+  lines = g_strsplit (text->str, "\n", -1);
+  for (guint i = 0, in = 0; lines[i]; i++)
+    {
+      g_auto (GStrv) w = g_strsplit_set (lines[i], " ", -1);
+      GPtrArray *words = g_ptr_array_new ();
+
+      for (guint j = 0; w[j]; j++)
+        if (w[j][0])
+          g_ptr_array_add (words, w[j]);
+      if (words->len == 0)
+        in = 0;
+      else if (words->len >= 2 && strcmp (words->pdata[0], "syscall") == 0
+               && strcmp (words->pdata[1], "count") == 0)
+        in = 1;
+      else if (in && words->len == 5)
+        {
+          g_autofree char *key = g_strdup_printf ("syscall/%s", (char *) words->pdata[0]);
+          char **row = g_hash_table_lookup (rows, key);
+
+          g_assert_nonnull (row);
+          g_assert_cmpstr (row[2], ==, words->pdata[1]);
+          g_assert_cmpstr (row[3], ==, words->pdata[2]);
+          g_assert_cmpstr (row[4], ==, words->pdata[3]);
+          g_assert_cmpstr (row[5], ==, words->pdata[4]);
+          syscalls++;
+        }
+      g_ptr_array_unref (words);
+    }
+  g_test_message ("%u syscall rows checked", syscalls);
+
+  /* The selection = the whole span: computed in a thread, same numbers. */
+  ttv_tab_state_get_time_span (f.state, &ss, &se);
+  ttv_tab_state_set_selection (f.state, ss, se);
+  spin_for (50);
+  g_remove (csv2);
+  for (guint tries = 0; tries < 100; tries++)
+    {
+      spin_for (50);
+      g_action_group_activate_action (group, "export-csv-to", g_variant_new_string (csv2));
+      rows2 = read_csv (csv2);
+      if (g_hash_table_lookup (rows2, "traceset"))
+        break;
+      g_clear_pointer (&rows2, g_hash_table_unref);
+    }
+  g_assert_nonnull (rows2);
+  assert_count (rows2, "traceset", ttv_statistics_get_n_events (ref));
+  g_assert_true (file_exists (csv2));
+
+  g_remove (csv);
+  g_remove (csv2);
+  g_rmdir (dir);
+  fixture_teardown (&f);
+}
+
+/* --- Histogram ------------------------------------------------------------- */
+
+static void
+send_button (GtkWidget *area, GdkEventType type, double x, double y)
+{
+  GdkEvent *ev = gdk_event_new (type);
+
+  ev->button.window = g_object_ref (gtk_widget_get_window (area));
+  ev->button.x = x;
+  ev->button.y = y;
+  ev->button.button = 1;
+  ev->button.time = GDK_CURRENT_TIME;
+  gdk_event_set_device (ev, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
+  gtk_widget_event (area, ev);
+  gdk_event_free (ev);
+}
+
+static void
+send_motion (GtkWidget *area, double x, double y)
+{
+  GdkEvent *ev = gdk_event_new (GDK_MOTION_NOTIFY);
+
+  ev->motion.window = g_object_ref (gtk_widget_get_window (area));
+  ev->motion.x = x;
+  ev->motion.y = y;
+  ev->motion.state = GDK_BUTTON1_MASK;
+  gdk_event_set_device (ev, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
+  gtk_widget_event (area, ev);
+  gdk_event_free (ev);
+}
+
+static GActionGroup *
+find_group (GtkWidget *w, const char *prefix)
+{
+  for (; w; w = gtk_widget_get_parent (w))
+    {
+      GActionGroup *g = gtk_widget_get_action_group (w, prefix);
+      if (g)
+        return g;
+    }
+  return NULL;
+}
+
+static void
+test_histogram (void)
+{
+  Fixture f;
+  GtkWidget *area;
+  GActionGroup *group;
+  TtvTime ss, se, ws, we, want_s, want_e;
+  double w;
+  g_autofree char *dir = g_dir_make_tmp ("ttv-hist-XXXXXX", NULL);
+  g_autofree char *lin = g_build_filename (dir, "linear.png", NULL);
+  g_autofree char *log = g_build_filename (dir, "log.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "hist.svg", NULL);
+  g_autofree char *a = NULL, *b = NULL, *s = NULL;
+  gsize la, lb;
+  g_autoptr (GVariant) st = NULL;
+  const char *shots = g_getenv ("TTV_GUI_SHOTS");
+
+  if (!fixture_setup (&f))
+    return;
+  g_assert_true (ttv_tab_show_viewer (f.tab, "histogram"));
+  spin_for (500);
+  /* The time bar has drawing areas too: the histogram's is the one with the action group. */
+  {
+    GList *stack = g_list_prepend (NULL, f.tab);
+    area = NULL;
+    while (stack)
+      {
+        GtkWidget *x = stack->data;
+        stack = g_list_delete_link (stack, stack);
+        if (GTK_IS_DRAWING_AREA (x) && gtk_widget_get_mapped (x) && find_group (x, "histogram"))
+          {
+            area = x;
+            break;
+          }
+        if (GTK_IS_CONTAINER (x))
+          stack = g_list_concat (stack, gtk_container_get_children (GTK_CONTAINER (x)));
+      }
+    g_list_free (stack);
+  }
+  g_assert_nonnull (area);
+  group = find_group (area, "histogram");
+  g_assert_nonnull (group);
+
+  /* Drag from x=100 to x=300: the time window follows. */
+  w = gtk_widget_get_allocated_width (area);
+  g_assert_cmpfloat (w, >, 320);
+  ttv_tab_state_get_time_span (f.state, &ss, &se);
+  send_button (area, GDK_BUTTON_PRESS, 100, 40);
+  send_motion (area, 200, 40);
+  send_motion (area, 300, 40);
+  send_button (area, GDK_BUTTON_RELEASE, 300, 40);
+  ttv_tab_state_get_time_window (f.state, &ws, &we);
+  want_s = ss + (TtvTime) (100 / w * (double) (se - ss));
+  want_e = ss + (TtvTime) (300 / w * (double) (se - ss));
+  g_assert_cmpint (ws, ==, want_s);
+  g_assert_cmpint (we, ==, want_e);
+  /* A click sets the current time. */
+  send_button (area, GDK_BUTTON_PRESS, 150, 40);
+  send_button (area, GDK_BUTTON_RELEASE, 150, 40);
+  g_assert_cmpint (ttv_tab_state_get_current_time (f.state), ==, ss + (TtvTime) (150 / w * (double) (se - ss)));
+
+  /* Linear, then log scale: different pictures; SVG export. */
+  spin_for (300);
+  g_action_group_activate_action (group, "export", g_variant_new_string (lin));
+  g_action_group_change_action_state (group, "log-scale", g_variant_new_boolean (TRUE));
+  st = g_action_group_get_action_state (group, "log-scale");
+  g_assert_true (g_variant_get_boolean (st));
+  spin_for (300);
+  g_action_group_activate_action (group, "export", g_variant_new_string (log));
+  g_action_group_activate_action (group, "export", g_variant_new_string (svg));
+  g_assert_true (g_file_get_contents (lin, &a, &la, NULL));
+  g_assert_true (g_file_get_contents (log, &b, &lb, NULL));
+  g_assert_true (g_file_get_contents (svg, &s, NULL, NULL));
+  g_assert_true (la > 8 && memcmp (a, "\x89PNG", 4) == 0);
+  g_assert_true (lb > 8 && memcmp (b, "\x89PNG", 4) == 0);
+  g_assert_true (la != lb || memcmp (a, b, la) != 0);
+  g_assert_nonnull (strstr (s, "<svg"));
+  /* Bad path: a warning, no crash. */
+  g_test_expect_message ("ttv-histogram", G_LOG_LEVEL_WARNING, "*Cannot write*");
+  g_action_group_activate_action (group, "export", g_variant_new_string ("/nonexistent/dir/x.png"));
+  g_test_assert_expected_messages ();
+
+  if (shots)
+    {
+      GdkWindow *win = gtk_widget_get_window (f.window);
+      g_autoptr (GdkPixbuf) pix = NULL;
+      g_autofree char *p1 = g_build_filename (shots, "ttv-histogram.png", NULL);
+
+      spin_for (300);
+      pix = gdk_pixbuf_get_from_window (win, 0, 0, gdk_window_get_width (win), gdk_window_get_height (win));
+      gdk_pixbuf_save (pix, p1, "png", NULL, NULL);
+      g_assert_true (ttv_tab_show_viewer (f.tab, "statistics"));
+      spin_for (300);
+      g_clear_object (&pix);
+      pix = gdk_pixbuf_get_from_window (win, 0, 0, gdk_window_get_width (win), gdk_window_get_height (win));
+      g_free (p1);
+      p1 = g_build_filename (shots, "ttv-statistics.png", NULL);
+      gdk_pixbuf_save (pix, p1, "png", NULL, NULL);
+      g_assert_true (ttv_tab_show_viewer (f.tab, "events"));
+      spin_for (500);
+      g_clear_object (&pix);
+      pix = gdk_pixbuf_get_from_window (win, 0, 0, gdk_window_get_width (win), gdk_window_get_height (win));
+      g_free (p1);
+      p1 = g_build_filename (shots, "ttv-events-state.png", NULL);
+      gdk_pixbuf_save (pix, p1, "png", NULL, NULL);
+    }
+  g_remove (lin);
+  g_remove (log);
+  g_remove (svg);
+  g_rmdir (dir);
+  fixture_teardown (&f);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/gui/analysis/state-columns", test_state_columns);
+  g_test_add_func ("/gui/analysis/statistics", test_statistics);
+  g_test_add_func ("/gui/analysis/histogram", test_histogram);
+  return g_test_run ();
+}

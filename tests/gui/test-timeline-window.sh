@@ -1,0 +1,106 @@
+#!/bin/sh
+# test-timeline-window.sh: the control flow view in the real ttv window
+# under Xvfb (TAP): opens the sample trace, shows the view through the
+# window's show-viewer action (D-Bus), waits for the state history, then
+# zooms with Ctrl+wheel, pans with a drag and selects with a right-drag,
+# with a screenshot after each step (kept in $TTV_GUI_SHOTS when set).
+# Run by meson under dbus-run-session + xvfb-run.
+set -u
+export LC_ALL=C.UTF-8 LANG=C.UTF-8
+
+TTV="$1"
+SAMPLE="$2"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ttv-timeline-test-XXXXXX")
+export XDG_CACHE_HOME="$WORK/cache" XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config"
+SHOTS="${TTV_GUI_SHOTS:-$WORK}"
+n=0
+failed=0
+pid=""
+
+ok () { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+check () { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+
+cleanup () {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null
+  wait 2>/dev/null
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+wait_window () {
+  i=0
+  while [ "$i" -lt "${2:-100}" ]; do
+    w=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -n 1)
+    [ -n "$w" ] && { echo "$w"; return 0; }
+    sleep 0.1; i=$((i + 1))
+  done
+  return 1
+}
+
+# The two images differ in at least $3 pixels.
+differ () {
+  d=$(compare -metric AE "$1" "$2" null: 2>&1 | cut -d' ' -f1)
+  [ "${d%.*}" -ge "$3" ] 2>/dev/null
+}
+
+# Pixels of the run-user colour (#33a02c) in an image.
+user_pixels () {
+  convert "$1" -fill black +opaque '#33a02c' -fill white -opaque '#33a02c' -format '%[fx:mean*w*h]' info: 2>/dev/null | cut -d. -f1
+}
+
+# Screenshots into $1 until the control flow rows are drawn: the run-user
+# colour shows (up to 30 s: the three background passes run first).
+shoot_drawn () {
+  i=0
+  while [ "$i" -lt 150 ]; do
+    import -window root "$1"
+    [ "$(user_pixels "$1")" -gt 200 ] 2>/dev/null && return 0
+    sleep 0.2; i=$((i + 1))
+  done
+  return 1
+}
+
+echo "1..7"
+cp -r "$SAMPLE" "$WORK/trace"
+"$TTV" "$WORK/trace" >>"$WORK/ttv.log" 2>&1 &
+pid=$!
+win=$(wait_window "^trace.* ttv$" 400)
+check "the window opens" '[ -n "$win" ]'
+xdotool windowsize --sync "$win" 1200 760 2>/dev/null
+xdotool windowmove --sync "$win" 0 0 2>/dev/null
+obj=$(gdbus introspect --session --dest org.ttv.Viewer --object-path /org/ttv/Viewer/window --only-properties 2>/dev/null \
+        | sed -n 's/^ *node \([0-9]*\).*/\1/p' | head -n 1)
+check "the show-viewer action shows the control flow" \
+  'gdbus call --session --dest org.ttv.Viewer --object-path "/org/ttv/Viewer/window/${obj:-1}" \
+     --method org.gtk.Actions.Activate show-viewer "[<'"'controlflow'"'>]" "{}" >/dev/null 2>&1'
+check "the control flow draws the processes' states" 'shoot_drawn "$SHOTS/cf-open.png"'
+
+# The drawing area: the middle of the window, right of the label column.
+eval "$(xdotool getwindowgeometry --shell "$win")"
+cx=$((X + WIDTH / 2 + 100)); cy=$((Y + HEIGHT / 2 + 60))
+xdotool mousemove --sync "$cx" "$cy"
+xdotool keydown ctrl click 4 click 4 click 4 click 4 click 4 click 4 keyup ctrl
+sleep 1
+import -window root "$SHOTS/cf-zoom.png"
+check "Ctrl+wheel zooms in (the picture changes)" 'differ "$SHOTS/cf-open.png" "$SHOTS/cf-zoom.png" 2000'
+
+xdotool mousemove --sync "$cx" "$cy" mousedown 1 mousemove --sync $((cx - 50)) "$cy" \
+  mousemove --sync $((cx - 150)) "$cy" mousemove --sync $((cx - 250)) "$cy" mouseup 1
+sleep 1
+import -window root "$SHOTS/cf-pan.png"
+check "dragging pans (the picture changes)" 'differ "$SHOTS/cf-zoom.png" "$SHOTS/cf-pan.png" 2000'
+
+xdotool mousemove --sync $((cx - 100)) "$cy" mousedown 3 mousemove --sync $((cx)) "$cy" \
+  mousemove --sync $((cx + 150)) "$cy" mouseup 3
+sleep 1
+import -window root "$SHOTS/cf-select.png"
+check "a right-drag selects an interval (shaded)" 'differ "$SHOTS/cf-pan.png" "$SHOTS/cf-select.png" 500'
+
+xdotool key --clearmodifiers ctrl+q
+i=0
+while kill -0 "$pid" 2>/dev/null && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "ttv quits cleanly" '! kill -0 "$pid" 2>/dev/null && ! grep -q -E "CRITICAL|WARNING|Sanitizer|runtime error" "$WORK/ttv.log"'
+[ -s "$WORK/ttv.log" ] && sed 's/^/# /' "$WORK/ttv.log"
+pid=""
+exit $failed
