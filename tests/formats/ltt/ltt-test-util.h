@@ -2,32 +2,13 @@
  * directories and comparing decoded values with the scalars that were encoded. */
 #pragma once
 
+#include "ttv-test-util.h"
+
 #include "ttv-decoder.h"
 #include "ttv-encoder.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
-
-static inline void
-ltt_test_rmrf (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      GDir *d = g_dir_open (path, 0, NULL);
-      const char *n;
-      while (d && (n = g_dir_read_name (d)))
-        {
-          char *p = g_build_filename (path, n, NULL);
-          ltt_test_rmrf (p);
-          g_free (p);
-        }
-      if (d)
-        g_dir_close (d);
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
 
 /* A fresh directory path (not created) inside a new temporary directory. */
 static inline char *
@@ -44,7 +25,7 @@ static inline void
 ltt_test_remove_trace (const char *path)
 {
   char *parent = g_path_get_dirname (path);
-  ltt_test_rmrf (parent);
+  ttv_test_remove_tree (parent);
   g_free (parent);
 }
 

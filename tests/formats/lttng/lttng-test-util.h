@@ -2,6 +2,8 @@
  * directories, a deterministic workload written with the writer, and reading it back. */
 #pragma once
 
+#include "ttv-test-util.h"
+
 #include "formats/lttng/ttv-lttng-writer.h"
 #include "formats/lttng/ttv-lttng.h"
 #include "ttv-error.h"
@@ -9,27 +11,6 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
-
-static inline void
-lttng_test_rmrf (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      GDir *d = g_dir_open (path, 0, NULL);
-      const char *n;
-      while (d && (n = g_dir_read_name (d)))
-        {
-          char *p = g_build_filename (path, n, NULL);
-          lttng_test_rmrf (p);
-          g_free (p);
-        }
-      if (d)
-        g_dir_close (d);
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
 
 /* A fresh trace directory path (not created) inside a new temporary directory. */
 static inline char *
@@ -46,7 +27,7 @@ static inline void
 lttng_test_remove_trace (const char *path)
 {
   char *parent = g_path_get_dirname (path);
-  lttng_test_rmrf (parent);
+  ttv_test_remove_tree (parent);
   g_free (parent);
 }
 
