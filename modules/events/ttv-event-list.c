@@ -5,6 +5,7 @@
  * PID, process and mode come with the events once the tab's state pass is
  * done; lost-events ranges show as rows of their own. */
 #include "ttv-event-list.h"
+#include "ttv-event-matcher.h"
 
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
@@ -47,14 +48,14 @@ typedef enum {
 } SelectMode;
 
 /* A backward scan: the last @want events before @anchor (NULL: the end),
- * matching @needle when set, found in [anchor time - span, anchor). */
+ * matching @matcher when set, found in [anchor time - span, anchor). */
 typedef struct {
   TtvEventList *list;          /* weak */
   TtvViewerPosition *anchor;   /* owned, NULL: end of traceset */
   TtvTime anchor_time;
   TtvTime span;
   guint want;
-  char *needle;                /* owned, NULL: every event */
+  TtvEventMatcher *matcher;    /* owned, NULL: every event */
   GPtrArray *ring;             /* of Row *, owned: the last @want found */
   gboolean for_find;
   SelectMode then_select;
@@ -73,6 +74,7 @@ struct _TtvEventList {
   GtkAdjustment *vadj;         /* the time scroll bar */
   GtkWidget *search_bar;
   GtkEntry *search_entry;
+  GtkToggleButton *search_expression;  /* Find by filter expression, not text */
   GtkLabel *search_status;
 
   GPtrArray *rows;             /* of Row *, owned: what the store shows */
@@ -100,7 +102,7 @@ static void fetch_from_position (TtvEventList *self, const TtvViewerPosition *po
                                  TtvTime prev_time, SelectMode mode, guint index);
 static void fetch_from_time (TtvEventList *self, TtvTime time, SelectMode mode);
 static void scan_back (TtvEventList *self, const TtvViewerPosition *anchor, guint want,
-                       const char *needle, SelectMode mode, guint index);
+                       TtvEventMatcher *matcher, SelectMode mode, guint index);
 
 static void
 row_free (Row *row)
@@ -242,29 +244,6 @@ insert_lost_rows (TtvEventList *self)
       prev = row->time;
       i++;
     }
-}
-
-static gboolean
-contains_nocase (const char *haystack, const char *needle)
-{
-  gsize n = strlen (needle);
-
-  for (const char *h = haystack; h && *h; h++)
-    if (g_ascii_strncasecmp (h, needle, n) == 0)
-      return TRUE;
-  return n == 0;
-}
-
-static gboolean
-event_matches (const TtvEvent *ev, const char *needle)
-{
-  g_autofree char *fields = NULL;
-
-  if (contains_nocase (ttv_viewer_event_get_name (ev), needle)
-      || contains_nocase (ev->tracefile->trace->name, needle))
-    return TRUE;
-  fields = ttv_viewer_event_dup_fields (ev);
-  return contains_nocase (fields, needle);
 }
 
 /* --- Showing rows ---------------------------------------------------------- */
@@ -486,7 +465,7 @@ static void
 back_scan_free (BackScan *scan)
 {
   ttv_viewer_position_free (scan->anchor);
-  g_free (scan->needle);
+  ttv_event_matcher_free (scan->matcher);
   g_ptr_array_unref (scan->ring);
   g_free (scan);
 }
@@ -503,7 +482,7 @@ back_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
       if (ttv_viewer_position_compare (pos, scan->anchor) >= 0)
         return FALSE;   /* reached the anchor */
     }
-  if (scan->needle && !event_matches (ev, scan->needle))
+  if (scan->matcher && !ttv_event_matcher_matches (scan->matcher, req, ev))
     return TRUE;
   if (scan->ring->len == scan->want)
     g_ptr_array_remove_index (scan->ring, 0);
@@ -560,6 +539,18 @@ back_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error, g
   back_scan_free (scan);
 }
 
+/* Requests that look for events: only the filtered ones, with the state
+ * when the expression reads it. */
+static TtvRequestFlags
+find_flags (const TtvEventMatcher *matcher)
+{
+  TtvRequestFlags flags = TTV_REQUEST_REPLACE | TTV_REQUEST_FILTERED | TTV_REQUEST_STALE_ON_FILTER;
+
+  if (matcher && ttv_event_matcher_needs_state (matcher))
+    flags |= TTV_REQUEST_WITH_STATE;
+  return flags;
+}
+
 static void
 start_back_scan (BackScan *scan)
 {
@@ -570,8 +561,7 @@ start_back_scan (BackScan *scan)
   from = scan->anchor_time - scan->span < ss ? ss : scan->anchor_time - scan->span;
   self->fetching = TRUE;
   ttv_tab_state_request_time_range (self->state, self, from, scan->anchor ? scan->anchor_time : se,
-                                    0, TTV_REQUEST_REPLACE | TTV_REQUEST_FILTERED
-                                    | TTV_REQUEST_STALE_ON_FILTER,
+                                    0, find_flags (scan->matcher),
                                     back_event, back_done, scan, NULL);
 }
 
@@ -593,8 +583,9 @@ estimate_spacing (TtvEventList *self)
   return MAX (1, (se - ss) / 10000);
 }
 
+/* Takes @matcher (may be NULL: every event; else a Find). */
 static void
-scan_back (TtvEventList *self, const TtvViewerPosition *anchor, guint want, const char *needle,
+scan_back (TtvEventList *self, const TtvViewerPosition *anchor, guint want, TtvEventMatcher *matcher,
            SelectMode mode, guint index)
 {
   BackScan *scan = g_new0 (BackScan, 1);
@@ -605,8 +596,8 @@ scan_back (TtvEventList *self, const TtvViewerPosition *anchor, guint want, cons
   scan->anchor = ttv_viewer_position_copy (anchor);
   scan->anchor_time = anchor ? ttv_viewer_position_get_time (anchor) : se;
   scan->want = MAX (1, want);
-  scan->needle = g_strdup (needle);
-  scan->for_find = needle != NULL;
+  scan->matcher = matcher;
+  scan->for_find = matcher != NULL;
   scan->ring = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
   scan->then_select = mode;
   scan->then_index = index;
@@ -827,7 +818,7 @@ size_allocated (GtkWidget *widget, GdkRectangle *alloc, TtvEventList *self)
 
 typedef struct {
   TtvEventList *list;
-  char *needle;
+  TtvEventMatcher *matcher;    /* owned */
   gboolean skip_first;
   TtvViewerPosition *hit;
 } FindJob;
@@ -835,7 +826,7 @@ typedef struct {
 static void
 find_job_free (FindJob *job)
 {
-  g_free (job->needle);
+  ttv_event_matcher_free (job->matcher);
   ttv_viewer_position_free (job->hit);
   g_free (job);
 }
@@ -850,7 +841,7 @@ find_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
       job->skip_first = FALSE;
       return TRUE;
     }
-  if (!event_matches (ev, job->needle))
+  if (!ttv_event_matcher_matches (job->matcher, req, ev))
     return TRUE;
   job->hit = ttv_event_request_dup_position (req);
   return FALSE;
@@ -875,29 +866,44 @@ find_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error, g
 static void
 find_next (TtvEventList *self, gboolean backward)
 {
-  const char *needle = gtk_entry_get_text (self->search_entry);
   const TtvViewerPosition *from = self->selected;
+  gboolean expression = gtk_toggle_button_get_active (self->search_expression);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvEventMatcher) matcher = ttv_event_matcher_new (gtk_entry_get_text (self->search_entry),
+                                                               expression, &error);
   FindJob *job;
 
-  if (!*needle)
-    return;
+  if (!matcher)
+    {
+      gtk_label_set_text (self->search_status, error ? error->message : "");
+      return;
+    }
   if (!from && self->rows->len)
     from = ((Row *) self->rows->pdata[0])->pos;
   gtk_label_set_text (self->search_status, _("Searching…"));
   if (backward)
     {
-      scan_back (self, from, 1, needle, SELECT_FIRST, 0);
+      scan_back (self, from, 1, g_steal_pointer (&matcher), SELECT_FIRST, 0);
       return;
     }
   job = g_new0 (FindJob, 1);
   job->list = self;
-  job->needle = g_strdup (needle);
+  job->matcher = g_steal_pointer (&matcher);
   job->skip_first = from != NULL;
   self->fetching = TRUE;
-  ttv_tab_state_request_from_position (self->state, self, from, 0,
-                                       TTV_REQUEST_REPLACE | TTV_REQUEST_FILTERED
-                                       | TTV_REQUEST_STALE_ON_FILTER,
+  ttv_tab_state_request_from_position (self->state, self, from, 0, find_flags (job->matcher),
                                        find_event, find_done, job, (GDestroyNotify) find_job_free);
+}
+
+static void
+search_mode_toggled (TtvEventList *self)
+{
+  gboolean expression = gtk_toggle_button_get_active (self->search_expression);
+
+  gtk_entry_set_placeholder_text (self->search_entry, expression
+                                  ? _("Filter expression, e.g. state.pid = 42")
+                                  : _("Find text in events"));
+  gtk_label_set_text (self->search_status, "");
 }
 
 static void
@@ -1051,6 +1057,7 @@ ttv_event_list_new (TtvTabState *state)
   self->search_bar = gtk_search_bar_new ();
   self->search_entry = GTK_ENTRY (gtk_search_entry_new ());
   gtk_entry_set_width_chars (self->search_entry, 32);
+  gtk_widget_set_name (GTK_WIDGET (self->search_entry), "find-entry");
   gtk_entry_set_placeholder_text (self->search_entry, _("Find text in events"));
   g_signal_connect (self->search_entry, "activate", G_CALLBACK (search_activate), self);
   g_signal_connect (self->search_entry, "key-press-event", G_CALLBACK (search_key), self);
@@ -1063,6 +1070,13 @@ ttv_event_list_new (TtvTabState *state)
   gtk_widget_set_tooltip_text (b, _("Find next (Enter)"));
   g_signal_connect_swapped (b, "clicked", G_CALLBACK (find_next_clicked), self);
   gtk_box_pack_start (GTK_BOX (search_box), b, FALSE, FALSE, 0);
+  self->search_expression = GTK_TOGGLE_BUTTON (gtk_check_button_new_with_mnemonic (_("E_xpression")));
+  gtk_widget_set_name (GTK_WIDGET (self->search_expression), "find-expression");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_expression),
+                               _("Find events matching a filter expression (as in the filter bar) "
+                                 "instead of text"));
+  g_signal_connect_swapped (self->search_expression, "toggled", G_CALLBACK (search_mode_toggled), self);
+  gtk_box_pack_start (GTK_BOX (search_box), GTK_WIDGET (self->search_expression), FALSE, FALSE, 0);
   self->search_status = GTK_LABEL (gtk_label_new (NULL));
   gtk_box_pack_start (GTK_BOX (search_box), GTK_WIDGET (self->search_status), FALSE, FALSE, 0);
   gtk_container_add (GTK_CONTAINER (self->search_bar), search_box);

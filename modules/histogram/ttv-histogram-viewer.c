@@ -1,5 +1,6 @@
 /* ttv-histogram-viewer.c: the histogram viewer module: event density over
- * the whole traceset (all events or one event type), linear or log scale,
+ * the whole traceset (all events or one event type; with the tab's filter,
+ * the matching events, counted by a filtered request), linear or log scale,
  * lost-events ranges, the time window and current time; drag selects the
  * time window.  Bars come from an immutable cache built in a worker thread;
  * export as PNG or SVG (histogram.export action with a path). */
@@ -30,7 +31,12 @@ struct _TtvHistogramViewer {
   gulong handlers[5];
   GtkWidget *area;
   GtkComboBoxText *types;
+  GtkLabel *status;
   GSimpleActionGroup *actions; /* owned */
+  GArray *filtered;            /* owned, of guint32: matching events per bin, NULL without a filter */
+  guint64 n_matched;
+  gboolean counting;           /* the filtered request is running */
+  gint64 last_partial;         /* monotonic time of the last partial redraw */
   Cache *cache;                /* owned, may be NULL */
   GCancellable *building;      /* owned, NULL when idle */
   gboolean dragging;
@@ -128,6 +134,8 @@ log_scale (TtvHistogramViewer *self)
 static void
 rebuild (TtvHistogramViewer *self)
 {
+  if (self->state == NULL)
+    return;
   BuildJob *job;
   g_autoptr (GTask) task = NULL;
   const char *type = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->types));
@@ -137,7 +145,8 @@ rebuild (TtvHistogramViewer *self)
     g_cancellable_cancel (self->building);
   g_clear_object (&self->building);
   job = g_new0 (BuildJob, 1);
-  job->density = ttv_tab_state_dup_density (self->state, type && *type ? type : NULL);
+  job->density = self->filtered ? g_array_copy (self->filtered)
+                                : ttv_tab_state_dup_density (self->state, type && *type ? type : NULL);
   job->width = (guint) MAX (width, 1);
   job->log_scale = log_scale (self);
   ttv_tab_state_get_time_span (self->state, &job->span_start, &job->span_end);
@@ -165,6 +174,109 @@ rebuild (TtvHistogramViewer *self)
   g_task_run_in_thread (task, build_thread);
 }
 
+/* --- Filtered density ------------------------------------------------------
+ * The first read's density counts every event; with a filter the matching
+ * ones are counted by a filtered request over the whole traceset, served in
+ * chunks by the tab, and drawn as they come (every quarter second). */
+
+static void
+show_count (TtvHistogramViewer *self)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_matched);
+
+  if (!self->filtered)
+    text = g_strdup ("");
+  else if (self->counting)
+    text = g_strdup_printf (_("Counting matching events… %s"), count);
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s matching event", "%s matching events",
+                                         self->n_matched), count);
+  gtk_label_set_text (self->status, text);
+}
+
+static gboolean
+count_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+{
+  TtvHistogramViewer *self = data;
+  const char *type = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->types));
+  TtvTime ss, se;
+  guint n = self->filtered->len;
+  guint bin;
+  gint64 now;
+
+  if (type && *type && strcmp (type, ttv_viewer_event_get_name (ev)) != 0)
+    return TRUE;
+  ttv_tab_state_get_time_span (self->state, &ss, &se);
+  /* The bins of the first read's density: equal widths over the span. */
+  bin = se > ss ? (guint) ((double) (ev->time - ss) / (double) (se - ss) * n) : 0;
+  g_array_index (self->filtered, guint32, MIN (bin, n - 1))++;
+  self->n_matched++;
+  now = g_get_monotonic_time ();
+  if (now - self->last_partial > G_USEC_PER_SEC / 4)
+    {
+      self->last_partial = now;
+      show_count (self);
+      rebuild (self);
+    }
+  return TRUE;
+}
+
+static void
+count_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error, gpointer data)
+{
+  TtvHistogramViewer *self = data;
+
+  if (status == TTV_REQUEST_CANCELLED)
+    return;   /* replaced by a newer count, or the viewer is going away */
+  self->counting = FALSE;
+  if (status == TTV_REQUEST_FAILED)
+    {
+      g_autofree char *text = g_strdup_printf (_("Counting stopped: %s"), error->message);
+      gtk_label_set_text (self->status, text);
+    }
+  else
+    show_count (self);
+  rebuild (self);
+}
+
+/* (Re)counts the events matching the tab's filter, or goes back to the
+ * first read's density when there is none. */
+static void
+recount (TtvHistogramViewer *self)
+{
+  g_autoptr (GArray) all = ttv_tab_state_dup_density (self->state, NULL);
+  TtvTime ss, se;
+
+  ttv_tab_state_cancel_requests (self->state, self);
+  g_clear_pointer (&self->filtered, g_array_unref);
+  self->n_matched = 0;
+  self->counting = FALSE;
+  if (*ttv_tab_state_get_filter (self->state) && all && all->len)
+    {
+      self->filtered = g_array_sized_new (FALSE, TRUE, sizeof (guint32), all->len);
+      g_array_set_size (self->filtered, all->len);
+      self->counting = TRUE;
+      self->last_partial = g_get_monotonic_time ();
+      ttv_tab_state_get_time_span (self->state, &ss, &se);
+      ttv_tab_state_request_time_range (self->state, self, ss, se, 0,
+                                        TTV_REQUEST_FILTERED | TTV_REQUEST_REPLACE
+                                        | TTV_REQUEST_STALE_ON_FILTER,
+                                        count_event, count_done, self, NULL);
+    }
+  show_count (self);
+  rebuild (self);
+}
+
+static void
+type_changed (TtvHistogramViewer *self)
+{
+  if (self->filtered)
+    recount (self);
+  else
+    rebuild (self);
+}
+
 static void
 fill_types (TtvHistogramViewer *self)
 {
@@ -182,10 +294,11 @@ fill_types (TtvHistogramViewer *self)
 static void
 statistics_changed (TtvHistogramViewer *self)
 {
-  g_signal_handlers_block_by_func (self->types, rebuild, self);
+  g_signal_handlers_block_by_func (self->types, type_changed, self);
   fill_types (self);
-  g_signal_handlers_unblock_by_func (self->types, rebuild, self);
-  rebuild (self);
+  g_signal_handlers_unblock_by_func (self->types, type_changed, self);
+  /* The density (hence the bins) or the state a filter reads changed. */
+  recount (self);
 }
 
 /* --- Drawing --------------------------------------------------------------- */
@@ -424,9 +537,13 @@ ttv_histogram_viewer_dispose (GObject *object)
     g_cancellable_cancel (self->building);
   g_clear_object (&self->building);
   if (self->state)
-    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
-      g_clear_signal_handler (&self->handlers[i], self->state);
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
+        g_clear_signal_handler (&self->handlers[i], self->state);
+      ttv_tab_state_cancel_requests (self->state, self);
+    }
   g_clear_object (&self->state);
+  g_clear_pointer (&self->filtered, g_array_unref);
   g_clear_object (&self->actions);
   g_clear_pointer (&self->cache, cache_free);
   G_OBJECT_CLASS (ttv_histogram_viewer_parent_class)->dispose (object);
@@ -471,6 +588,9 @@ ttv_histogram_viewer_new (TtvTabState *state)
   w = gtk_button_new_with_mnemonic (_("E_xport…"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "histogram.export-dialog");
   gtk_box_pack_end (GTK_BOX (bar), w, FALSE, FALSE, 0);
+  self->status = GTK_LABEL (gtk_label_new (""));
+  gtk_widget_set_name (GTK_WIDGET (self->status), "histogram-status");
+  gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->status), FALSE, FALSE, 0);
   w = gtk_label_new (_("Drag to select the time window"));
   gtk_widget_set_opacity (w, 0.7);
   gtk_box_pack_end (GTK_BOX (bar), w, FALSE, FALSE, 0);
@@ -488,12 +608,12 @@ ttv_histogram_viewer_new (TtvTabState *state)
   gtk_box_pack_start (GTK_BOX (self), self->area, TRUE, TRUE, 0);
 
   fill_types (self);
-  g_signal_connect_swapped (self->types, "changed", G_CALLBACK (rebuild), self);
+  g_signal_connect_swapped (self->types, "changed", G_CALLBACK (type_changed), self);
   self->handlers[0] = g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (statistics_changed), self);
   self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (statistics_changed), self);
   self->handlers[2] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   self->handlers[3] = g_signal_connect_swapped (state, "current-time-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
-  self->handlers[4] = 0;
+  self->handlers[4] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (recount), self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);
 }

@@ -158,6 +158,7 @@ ttv_application_startup (GApplication *app)
     { "win.add-bookmark", { "<Primary>d", NULL } },
     { "win.show-bookmarks", { "<Primary>b", NULL } },
     { "win.find", { "<Primary>f", NULL } },
+    { "win.filter", { "<Primary>l", NULL } },
     { "win.info", { "<Primary>i", NULL } },
     { "win.preferences", { "<Primary>comma", NULL } },
     { "win.shortcuts", { "F1", NULL } },

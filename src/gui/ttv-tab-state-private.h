@@ -13,6 +13,11 @@ TtvTabState *ttv_tab_state_new (TtvTraceset *traceset);
 TtvTraceset *ttv_tab_state_get_traceset (TtvTabState *state);          /* borrowed */
 /* Replaces the traceset (after adding a trace): cancels every request. */
 void        ttv_tab_state_set_traceset (TtvTabState *state, TtvTraceset *traceset);
+/* Re-reads what live traces appended (ttv_traceset_refresh) and extends the
+ * time window when it showed the end.  Does nothing (TRUE, *@changed FALSE)
+ * while requests or statistics computations are under way: call it again
+ * later; the caller makes sure no background pass reads the traceset. */
+gboolean    ttv_tab_state_refresh (TtvTabState *state, gboolean *changed, GError **error);
 /* Cancels every request; the state serves nothing more afterwards. */
 void        ttv_tab_state_shutdown (TtvTabState *state);
 
@@ -43,6 +48,10 @@ void        ttv_tab_state_set_type_density (TtvTabState *state, GHashTable *type
  * "statistics-changed". */
 void        ttv_tab_state_set_state_pass (TtvTabState *state, TtvStateTracker *tracker,
                                           TtvViewerStatsNode *stats);
+
+/* The state a request tracks (TTV_REQUEST_WITH_STATE, or a filter on
+ * state.*), borrowed, NULL when none. */
+const TtvState *ttv_event_request_get_state (TtvEventRequest *request);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerBookmark, ttv_viewer_bookmark_free)
 

@@ -66,6 +66,7 @@ struct _TtvTabState {
   gboolean has_selection;
   TtvTime selection_start, selection_end;
   char *filter;                  /* owned, "" when none */
+  TtvViewerFilter *filter_prog;  /* owned, NULL when none */
   GPtrArray *bookmarks;          /* of TtvViewerBookmark *, owned */
 
   guint64 n_events;
@@ -79,6 +80,7 @@ struct _TtvTabState {
   GQueue requests;               /* of TtvEventRequest *, owned */
   TtvTabReader *reader;          /* owned, created on first use */
   TtvEventRequest *positioned;   /* weak: the request the reader is positioned for */
+  guint n_workers;               /* statistics computations reading the traceset in threads */
   guint idle_id;
   gboolean shut_down;
 };
@@ -110,6 +112,7 @@ ttv_tab_state_finalize (GObject *object)
   g_clear_pointer (&self->model, ttv_kernel_model_free);
   g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
   g_free (self->filter);
+  ttv_viewer_filter_free (self->filter_prog);
   G_OBJECT_CLASS (ttv_tab_state_parent_class)->finalize (object);
 }
 
@@ -209,6 +212,33 @@ ttv_tab_state_set_traceset (TtvTabState *self, TtvTraceset *traceset)
   g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
   g_signal_emit (self, signals[SIG_TRACESET_CHANGED], 0);
   g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
+}
+
+gboolean
+ttv_tab_state_refresh (TtvTabState *self, gboolean *changed, GError **error)
+{
+  TtvTime old_end = self->span_end;
+
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), FALSE);
+
+  *changed = FALSE;
+  if (!g_queue_is_empty (&self->requests) || self->n_workers > 0 || self->shut_down)
+    return TRUE;   /* busy: the caller tries again later */
+  /* The formats refresh only without live cursors. */
+  g_clear_pointer (&self->reader, ttv_tab_reader_free);
+  self->positioned = NULL;
+  if (!ttv_traceset_refresh (self->traceset, changed, error))
+    return FALSE;
+  if (!*changed)
+    return TRUE;
+  update_span (self);
+  /* A window that showed the end keeps showing it, as `tail -f`. */
+  if (self->window_end == old_end && self->span_end > old_end)
+    {
+      self->window_end = self->span_end;
+      g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
+    }
+  return TRUE;
 }
 
 void
@@ -382,43 +412,53 @@ ttv_tab_state_clear_selection (TtvTabState *self)
   g_signal_emit (self, signals[SIG_SELECTION_CHANGED], 0);
 }
 
-void
-ttv_tab_state_set_filter (TtvTabState *self, const char *filter)
+/* Filtered requests are stale: their owners start again on the signal. */
+static void
+filter_changed (TtvTabState *self)
 {
-  g_return_if_fail (TTV_IS_TAB_STATE (self));
-
-  if (!filter)
-    filter = "";
-  if (strcmp (filter, self->filter) == 0)
-    return;
-  g_free (self->filter);
-  self->filter = g_strdup (filter);
   cancel_matching (self, NULL, TTV_REQUEST_STALE_ON_FILTER, FALSE);
   g_signal_emit (self, signals[SIG_FILTER_CHANGED], 0);
 }
 
-static gboolean
-contains_nocase (const char *haystack, const char *needle)
+gboolean
+ttv_tab_state_set_filter (TtvTabState *self, const char *filter, GError **error)
 {
-  gsize n = strlen (needle);
+  g_autofree char *text = g_strstrip (g_strdup (filter ? filter : ""));
+  TtvViewerFilter *prog = NULL;
 
-  if (!haystack)
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), FALSE);
+
+  if (strcmp (text, self->filter) == 0)
+    return TRUE;
+  if (*text && (prog = ttv_viewer_filter_new (text, error)) == NULL)
     return FALSE;
-  for (const char *h = haystack; *h; h++)
-    if (g_ascii_strncasecmp (h, needle, n) == 0)
-      return TRUE;
-  return n == 0;
+  g_free (self->filter);
+  self->filter = g_steal_pointer (&text);
+  ttv_viewer_filter_free (self->filter_prog);
+  self->filter_prog = prog;
+  filter_changed (self);
+  return TRUE;
 }
 
 gboolean
-ttv_tab_state_event_matches_filter (TtvTabState *self, const TtvEvent *event)
+ttv_tab_state_filter_needs_state (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), FALSE);
+  return self->filter_prog && ttv_viewer_filter_needs_state (self->filter_prog);
+}
+
+gboolean
+ttv_tab_state_event_matches_filter (TtvTabState *self, TtvEventRequest *request, const TtvEvent *event)
 {
   g_return_val_if_fail (TTV_IS_TAB_STATE (self), TRUE);
 
-  if (!self->filter[0])
-    return TRUE;
-  return contains_nocase (ttv_viewer_event_get_name (event), self->filter)
-         || contains_nocase (event->tracefile->trace->name, self->filter);
+  return !self->filter_prog || ttv_viewer_filter_matches (self->filter_prog, request, event);
+}
+
+const TtvState *
+ttv_event_request_get_state (TtvEventRequest *request)
+{
+  return request->sys_state;
 }
 
 /* --- Bookmarks ------------------------------------------------------------- */
@@ -717,6 +757,15 @@ dup_state_before (TtvTabState *self, const TtvPosition *pos, GError **error)
   return g_steal_pointer (&state);
 }
 
+/* Whether @req tracks the state along its events: asked for, or needed by
+ * the tab's filter. */
+static gboolean
+needs_state (TtvTabState *self, TtvEventRequest *req)
+{
+  return (req->flags & TTV_REQUEST_WITH_STATE)
+         || ((req->flags & TTV_REQUEST_FILTERED) && ttv_tab_state_filter_needs_state (self));
+}
+
 /* Positions the reader for @req; FALSE with @error on failure. */
 static gboolean
 position_for (TtvTabState *self, TtvEventRequest *req, GError **error)
@@ -744,7 +793,7 @@ position_for (TtvTabState *self, TtvEventRequest *req, GError **error)
     }
   else if (!ttv_tab_reader_seek_time (self->reader, req->start, error))
     return FALSE;
-  if ((req->flags & TTV_REQUEST_WITH_STATE) && self->shared && !req->sys_state)
+  if (needs_state (self, req) && self->shared && !req->sys_state)
     {
       g_autoptr (TtvViewerPosition) next = ttv_tab_reader_dup_next_position (self->reader);
 
@@ -805,7 +854,7 @@ serve_idle (gpointer data)
       if (req->sys_state)
         ttv_kernel_model_apply (self->model, req->sys_state, trace_index_of (self, ev), ev);
       if (ev->time >= req->start
-          && (!(req->flags & TTV_REQUEST_FILTERED) || ttv_tab_state_event_matches_filter (self, ev)))
+          && (!(req->flags & TTV_REQUEST_FILTERED) || ttv_tab_state_event_matches_filter (self, req, ev)))
         {
           req->delivered++;
           req->in_delivery = TRUE;
@@ -880,6 +929,9 @@ ttv_tab_state_set_state_pass (TtvTabState *self, TtvStateTracker *tracker, TtvVi
   else
     ttv_viewer_stats_node_unref (stats);
   g_signal_emit (self, signals[SIG_STATISTICS_CHANGED], 0);
+  /* Until now state.* terms were false: filtered views start again. */
+  if (tracker && ttv_tab_state_filter_needs_state (self))
+    filter_changed (self);
 }
 
 gboolean
@@ -939,11 +991,32 @@ ttv_tab_state_get_statistics (TtvTabState *self)
   return self->stats;
 }
 
+/* A statistics computation in a thread: counted, so that the traceset is
+ * not refreshed under its feet. */
+typedef struct {
+  TtvTabState *self;             /* owned reference */
+  GAsyncReadyCallback callback;
+  gpointer user_data;
+} StatsCall;
+
+static void
+stats_call_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  StatsCall *call = data;
+
+  call->self->n_workers--;
+  call->callback (source, result, call->user_data);
+  g_object_unref (call->self);
+  g_free (call);
+}
+
 void
 ttv_tab_state_compute_statistics_async (TtvTabState *self, TtvTime start, TtvTime end,
                                         GCancellable *cancellable, GAsyncReadyCallback callback,
                                         gpointer user_data)
 {
+  StatsCall *call;
+
   g_return_if_fail (TTV_IS_TAB_STATE (self));
   if (!self->shared)
     {
@@ -952,8 +1025,13 @@ ttv_tab_state_compute_statistics_async (TtvTabState *self, TtvTime start, TtvTim
                                _("The state of the traceset is still being computed"));
       return;
     }
+  call = g_new0 (StatsCall, 1);
+  call->self = g_object_ref (self);
+  call->callback = callback;
+  call->user_data = user_data;
+  self->n_workers++;
   ttv_interval_stats_run_async (self->traceset, self->shared, MIN (start, end), MAX (start, end),
-                                cancellable, callback, user_data);
+                                cancellable, stats_call_done, call);
 }
 
 TtvViewerStatsNode *

@@ -8,6 +8,7 @@
 #include "ttv-bookmark-dialog.h"
 #include "ttv-bookmarks-panel.h"
 #include "ttv-bookmarks.h"
+#include "ttv-filter-bar.h"
 #include "ttv-history-pass.h"
 #include "ttv-indexer.h"
 #include "ttv-state-pass.h"
@@ -25,6 +26,7 @@ struct _TtvTab {
 
   TtvTabState *state;           /* owned */
   GtkWidget *time_bar;
+  GtkWidget *filter_bar;
   GtkWidget *info_bar;
   GtkWidget *info_label;
   GtkWidget *progress_box;
@@ -37,6 +39,7 @@ struct _TtvTab {
   GCancellable *index_cancel;   /* owned, NULL when not indexing */
   gint *index_progress;         /* g_atomic_rc_box, owned reference */
   guint progress_timeout;
+  guint follow_timeout;         /* following a live trace: the refresh timer */
 };
 
 G_DEFINE_FINAL_TYPE (TtvTab, ttv_tab, GTK_TYPE_BOX)
@@ -580,9 +583,63 @@ ttv_tab_add_trace (TtvTab *self, TtvTrace *trace)
   start_indexing (self);
 }
 
+/* --- Following a live trace ------------------------------------------------- */
+
+#define FOLLOW_INTERVAL_MS 1000
+
+/* Once a second: what the tracer appended, unless background passes or
+ * requests are reading the traceset (then next time).  New data runs the
+ * background passes again, which bring the views up to date. */
+static gboolean
+follow_tick (gpointer data)
+{
+  TtvTab *self = data;
+  g_autoptr (GError) error = NULL;
+  gboolean changed;
+
+  if (self->index_cancel)
+    return G_SOURCE_CONTINUE;
+  if (!ttv_tab_state_refresh (self->state, &changed, &error))
+    {
+      g_autofree char *msg = g_strdup_printf (_("Following stopped: %s"), error->message);
+      show_message (self, GTK_MESSAGE_ERROR, msg);
+      self->follow_timeout = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (changed)
+    start_indexing (self);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+ttv_tab_focus_filter (TtvTab *self)
+{
+  g_return_if_fail (TTV_IS_TAB (self));
+  ttv_filter_bar_focus (TTV_FILTER_BAR (self->filter_bar));
+}
+
+void
+ttv_tab_set_following (TtvTab *self, gboolean follow)
+{
+  g_return_if_fail (TTV_IS_TAB (self));
+
+  if (follow && !self->follow_timeout)
+    self->follow_timeout = g_timeout_add (FOLLOW_INTERVAL_MS, follow_tick, self);
+  else if (!follow)
+    g_clear_handle_id (&self->follow_timeout, g_source_remove);
+}
+
+gboolean
+ttv_tab_get_following (TtvTab *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB (self), FALSE);
+  return self->follow_timeout != 0;
+}
+
 void
 ttv_tab_shutdown (TtvTab *self)
 {
+  ttv_tab_set_following (self, FALSE);
   cancel_indexing (self);
   stop_progress (self);
   ttv_tab_state_shutdown (self->state);
@@ -672,6 +729,8 @@ ttv_tab_new (TtvTraceset *traceset)
   self->state = ttv_tab_state_new (traceset);
   self->time_bar = ttv_time_bar_new (self->state);
   gtk_box_pack_start (GTK_BOX (self), self->time_bar, FALSE, FALSE, 0);
+  self->filter_bar = ttv_filter_bar_new (self->state);
+  gtk_box_pack_start (GTK_BOX (self), self->filter_bar, FALSE, FALSE, 0);
 
   self->info_bar = gtk_info_bar_new ();
   gtk_info_bar_set_show_close_button (GTK_INFO_BAR (self->info_bar), TRUE);

@@ -30,6 +30,12 @@ void        ttv_tab_set_bookmarks_visible (TtvTab *self, gboolean visible);
 gboolean    ttv_tab_get_bookmarks_visible (TtvTab *self);
 /* The information dialog's text (traces, event types, counts). */
 char       *ttv_tab_dup_info_text (TtvTab *self);
+/* Puts the keyboard focus in the tab's filter bar (Ctrl+L). */
+void        ttv_tab_focus_filter (TtvTab *self);
+/* Following a live trace: what the tracer appends is read once a second,
+ * the time window extended when it showed the end (File > Follow). */
+void        ttv_tab_set_following (TtvTab *self, gboolean follow);
+gboolean    ttv_tab_get_following (TtvTab *self);
 /* Stops background work and requests (before the tab goes away). */
 void        ttv_tab_shutdown (TtvTab *self);
 

@@ -17,7 +17,6 @@ struct _TtvTimeBar {
   GtkEntry *start_entry;
   GtkEntry *end_entry;
   GtkEntry *current_entry;
-  GtkEntry *filter_entry;
   GtkWidget *area;          /* ruler over the overview */
   gulong handlers[6];
 
@@ -92,12 +91,6 @@ entry_focus_out (GtkWidget *entry, GdkEvent *event, TtvTimeBar *self)
 {
   refresh (self);
   return GDK_EVENT_PROPAGATE;
-}
-
-static void
-filter_changed (GtkEntry *entry, TtvTimeBar *self)
-{
-  ttv_tab_state_set_filter (self->state, gtk_entry_get_text (entry));
 }
 
 /* --- Zoom ------------------------------------------------------------------ */
@@ -410,12 +403,6 @@ ttv_time_bar_new (TtvTabState *state)
   add_button (row, "zoom-in-symbolic", "win.zoom-in", _("Zoom in (Ctrl++)"));
   add_button (row, "zoom-out-symbolic", "win.zoom-out", _("Zoom out (Ctrl+-)"));
   add_button (row, "zoom-fit-best-symbolic", "win.zoom-fit", _("Show the whole traceset (Ctrl+0)"));
-  self->filter_entry = GTK_ENTRY (gtk_search_entry_new ());
-  gtk_entry_set_placeholder_text (self->filter_entry, _("Filter events"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->filter_entry),
-                               _("Show only events whose name or trace contains this text"));
-  g_signal_connect (self->filter_entry, "search-changed", G_CALLBACK (filter_changed), self);
-  gtk_box_pack_end (row, GTK_WIDGET (self->filter_entry), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (row), FALSE, FALSE, 0);
 
   self->area = gtk_drawing_area_new ();

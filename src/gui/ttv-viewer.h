@@ -11,7 +11,7 @@ G_BEGIN_DECLS
 
 /* Bumped whenever this header changes incompatibly; a module built against
  * another version is refused at load time. */
-#define TTV_VIEWER_API_VERSION 1
+#define TTV_VIEWER_API_VERSION 2
 
 /* --- The tab's shared state ------------------------------------------------
  * One TtvTabState per tab: the traceset, its time window, current time,
@@ -26,6 +26,9 @@ G_BEGIN_DECLS
  *   the state pass: see ttv_tab_state_is_state_ready()). */
 #define TTV_TYPE_TAB_STATE (ttv_tab_state_get_type ())
 G_DECLARE_FINAL_TYPE (TtvTabState, ttv_tab_state, TTV, TAB_STATE, GObject)
+
+/* A viewer's request for events (see "Event requests" below). */
+typedef struct _TtvEventRequest TtvEventRequest;
 
 /* One user annotation (seed 000 info/bookmarks.xml). */
 typedef struct {
@@ -61,10 +64,19 @@ void        ttv_tab_state_set_time_window (TtvTabState *state, TtvTime start, Tt
 void        ttv_tab_state_set_current_time (TtvTabState *state, TtvTime time);
 void        ttv_tab_state_set_selection (TtvTabState *state, TtvTime start, TtvTime end);
 void        ttv_tab_state_clear_selection (TtvTabState *state);
-void        ttv_tab_state_set_filter (TtvTabState *state, const char *filter);
-/* Case-insensitive substring match of the filter against "facility.event"
- * and the trace name; TRUE when no filter is set. */
-gboolean    ttv_tab_state_event_matches_filter (TtvTabState *state, const TtvEvent *event);
+/* The tab's filter: an expression of the filter language (docs/filters.md;
+ * a bare word such as `sched` stands for `event.name = "*sched*"`), "" or
+ * NULL for none.  FALSE with @error (TTV_FILTER_ERROR, naming the column)
+ * when it does not parse: the filter is then unchanged. */
+gboolean    ttv_tab_state_set_filter (TtvTabState *state, const char *filter, GError **error);
+/* Whether the filter reads state.* (then it is exact only once
+ * ttv_tab_state_is_state_ready(); "filter-changed" is emitted again then). */
+gboolean    ttv_tab_state_filter_needs_state (TtvTabState *state);
+/* Whether @event matches the tab's filter (TRUE when none).  @request (may
+ * be NULL) is the request delivering @event: its state answers state.*
+ * terms; without one they are false. */
+gboolean    ttv_tab_state_event_matches_filter (TtvTabState *state, TtvEventRequest *request,
+                                                const TtvEvent *event);
 
 /* --- Positions -------------------------------------------------------------
  * Where the merged traceset reader stands: seeking back to a position makes
@@ -80,8 +92,6 @@ TtvTime     ttv_viewer_position_get_time (const TtvViewerPosition *pos);
 /* --- Event requests --------------------------------------------------------
  * A viewer asks the tab for events; the tab serves them in chunks from an
  * idle handler on the main loop, so the window stays responsive. */
-typedef struct _TtvEventRequest TtvEventRequest;
-
 typedef enum {
   TTV_REQUEST_DEFAULT = 0,
   /* A new request from the same owner cancels its older ones. */
@@ -90,7 +100,8 @@ typedef enum {
   TTV_REQUEST_STALE_ON_TIME_WINDOW = 1 << 1,
   TTV_REQUEST_STALE_ON_CURRENT_TIME = 1 << 2,
   TTV_REQUEST_STALE_ON_FILTER = 1 << 3,
-  /* Deliver only events that match the tab's filter. */
+  /* Deliver only events that match the tab's filter (when it reads
+   * state.*, the request tracks the state as with TTV_REQUEST_WITH_STATE). */
   TTV_REQUEST_FILTERED = 1 << 4,
   /* Track the system state along the delivered events, so that
    * ttv_event_request_get_process() answers in the event callback.  Costs
@@ -230,6 +241,23 @@ GArray     *ttv_viewer_history_query_marks (TtvViewerHistory *history, guint row
 /* The syscall name of a running interval's aux (a GQuark), or NULL. */
 const char *ttv_viewer_history_get_syscall_name (guint32 aux);
 
+/* --- Filter expressions -------------------------------------------------------
+ * For a viewer's own searches (the event list's Find by expression): the
+ * same language and bare-word rule as the tab's filter. */
+typedef struct _TtvViewerFilter TtvViewerFilter;
+
+/* NULL with @error (TTV_FILTER_ERROR, naming the column) when @text does
+ * not parse or is empty. */
+TtvViewerFilter *ttv_viewer_filter_new (const char *text, GError **error);
+void        ttv_viewer_filter_free (TtvViewerFilter *filter);
+const char *ttv_viewer_filter_get_text (const TtvViewerFilter *filter);
+/* Whether it reads state.*: ask for TTV_REQUEST_WITH_STATE then. */
+gboolean    ttv_viewer_filter_needs_state (const TtvViewerFilter *filter);
+/* @request (may be NULL) is the request delivering @event: its state, if
+ * it has one, answers state.* terms.  Main thread only. */
+gboolean    ttv_viewer_filter_matches (TtvViewerFilter *filter, TtvEventRequest *request,
+                                       const TtvEvent *event);
+
 /* --- Helpers (libttv is not exported to modules) --------------------------- */
 
 /* "SSSS.NNNNNNNNN"; caller frees. */
@@ -271,6 +299,7 @@ void        ttv_viewer_register (const TtvViewerInfo *info);
   G_MODULE_EXPORT void ttv_viewer_module_init (void) { init_func (); }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerPosition, ttv_viewer_position_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerFilter, ttv_viewer_filter_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerStatsNode, ttv_viewer_stats_node_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerHistory, ttv_viewer_history_unref)
 

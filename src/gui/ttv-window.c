@@ -52,7 +52,7 @@ update_actions (TtvWindow *self)
 {
   static const char *const need_tab[] = {
     "add-trace", "close-tab", "zoom-in", "zoom-out", "zoom-fit", "add-bookmark", "find",
-    "info", "show-bookmarks", "show-viewer",
+    "info", "show-bookmarks", "show-viewer", "follow", "filter",
   };
   TtvTab *tab = current_tab (self);
   g_autofree char *title = NULL;
@@ -67,6 +67,8 @@ update_actions (TtvWindow *self)
       title = g_strdup_printf ("%s — ttv", name);
       g_action_group_change_action_state (G_ACTION_GROUP (self), "show-bookmarks",
                                           g_variant_new_boolean (ttv_tab_get_bookmarks_visible (tab)));
+      g_action_group_change_action_state (G_ACTION_GROUP (self), "follow",
+                                          g_variant_new_boolean (ttv_tab_get_following (tab)));
     }
   gtk_window_set_title (GTK_WINDOW (self), title ? title : "ttv");
 }
@@ -484,11 +486,28 @@ act_shortcuts (GSimpleAction *a, GVariant *p, gpointer self)
       "Ctrl+D  add a bookmark\n"
       "Ctrl+B  show or hide the bookmarks panel\n"
       "Ctrl+F  find in the event list (F3 / Shift+F3: next / previous)\n"
+      "Ctrl+L  edit the tab's filter expression\n"
       "Ctrl+I  trace information\n"
       "Page Up / Page Down / Home / End  move in the event list\n"
       "Ctrl+Q  quit"));
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
   gtk_widget_show (dialog);
+}
+
+/* File > Follow Live Trace: per tab; the check mark follows the current tab. */
+static void
+act_follow (GSimpleAction *a, GVariant *state, gpointer self)
+{
+  g_simple_action_set_state (a, state);
+  if (current_tab (self))
+    ttv_tab_set_following (current_tab (self), g_variant_get_boolean (state));
+}
+
+static void
+act_filter (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_focus_filter (current_tab (self));
 }
 
 static const GActionEntry win_entries[] = {
@@ -504,6 +523,8 @@ static const GActionEntry win_entries[] = {
   { "shortcuts", act_shortcuts, NULL, NULL, NULL, { 0 } },
   { "show-viewer", act_show_viewer, "s", NULL, NULL, { 0 } },
   { "show-bookmarks", NULL, NULL, "true", act_show_bookmarks, { 0 } },
+  { "follow", NULL, NULL, "false", act_follow, { 0 } },
+  { "filter", act_filter, NULL, NULL, NULL, { 0 } },
 };
 
 static gboolean

@@ -102,13 +102,13 @@ check "the window opens on the sample trace" '[ -n "$win" ]'
 wait_for "grep -q traceset-changed \"$TTV_TEST_MODULE_LOG\" 2>/dev/null || [ -s \"$TTV_TEST_MODULE_LOG\" ]" 50
 check "the screenshot shows the window with a drawn event list" 'shoot "$SHOTS/ttv-trace.png" && not_blank "$SHOTS/ttv-trace.png"'
 
-# Into the event list: a click on its first row, then keys.
+# Into the event list: a click on one of its first rows, then keys.
 eval "$(xdotool getwindowgeometry --shell "$win")"
 # Click the first row until the list answers (under sanitizers the first
 # chunk of rows can arrive after the window is drawn).
 i=0
 while [ "$i" -lt 60 ] && ! grep -q "^current: " "$TTV_TEST_MODULE_LOG" 2>/dev/null; do
-  xdotool mousemove --window "$win" 200 270 click 1
+  xdotool mousemove --window "$win" 200 340 click 1
   sleep 0.5; i=$((i + 1))
 done
 end_time=$(sed -n 's/^span: [^ ]* //p' "$TTV_TEST_MODULE_LOG" | head -n 1)

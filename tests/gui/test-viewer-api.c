@@ -161,7 +161,7 @@ test_requests (void)
   collect_clear (&b);
 
   /* Filtered requests see only matching events. */
-  ttv_tab_state_set_filter (state, "sched_switch");
+  ttv_tab_state_set_filter (state, "sched_switch", NULL);
   collect_init (&b);
   ttv_tab_state_request_from_position (state, NULL, NULL, 20, TTV_REQUEST_FILTERED, on_event,
                                        on_done, &b, NULL);
@@ -214,7 +214,7 @@ test_module_notifications (void)
   ttv_tab_state_set_time_window (state, ss + 10, se - 10);
   ttv_tab_state_set_current_time (state, ss + 100);
   ttv_tab_state_set_selection (state, ss + 100, ss + 200);
-  ttv_tab_state_set_filter (state, "syscall");
+  ttv_tab_state_set_filter (state, "syscall", NULL);
   ttv_tab_state_add_bookmark (state, ttv_viewer_bookmark_new ("here", "text", -1, ss + 5, ss + 5));
   ttv_tab_state_set_statistics (state, 42, TRUE, NULL);
   ttv_tab_state_set_traceset (state, ts);
@@ -230,7 +230,7 @@ test_module_notifications (void)
   /* Unchanged values notify nobody. */
   {
     gsize before = log->len;
-    ttv_tab_state_set_filter (state, "syscall");
+    ttv_tab_state_set_filter (state, "syscall", NULL);
     ttv_tab_state_set_current_time (state, ttv_tab_state_get_current_time (state));
     g_assert_cmpuint (log->len, ==, before);
   }
@@ -241,7 +241,7 @@ test_module_notifications (void)
   gtk_widget_destroy (viewer);
   g_object_unref (viewer);
   /* After its widget is gone the module hears nothing (no crash). */
-  ttv_tab_state_set_filter (state, "");
+  ttv_tab_state_set_filter (state, "", NULL);
   ttv_tab_state_shutdown (state);
 }
 

@@ -1,0 +1,457 @@
+/* test-filter-view.c: the tab's filter expression under Xvfb: what filtered
+ * requests deliver (checked against the engine read independently), the
+ * state.* terms, parse errors in the filter bar (nothing applied), the
+ * shared history, the event list's rows and Find by expression, and the
+ * histogram's count of matching events. */
+#include "ttv-config.h"
+
+#include "ttv-error.h"
+#include "ttv-filter-bar.h"
+#include "ttv-gui-test-util.h"
+#include "ttv-tab-state-private.h"
+#include "ttv-tab.h"
+#include "ttv-viewer-registry.h"
+
+#include <string.h>
+
+static gboolean
+state_ready (gpointer data)
+{
+  return ttv_tab_state_is_state_ready (data);
+}
+
+static gboolean
+no_requests (gpointer data)
+{
+  return ttv_tab_state_get_n_requests (data) == 0;
+}
+
+/* --- The reference: every event of the sample, read by the engine ---------- */
+
+typedef struct {
+  char *name;       /* "facility.event" */
+  gint cpu;
+  TtvTime time;
+} RefEvent;
+
+static void
+ref_event_free (gpointer data)
+{
+  g_free (((RefEvent *) data)->name);
+  g_free (data);
+}
+
+static GPtrArray *
+read_reference (TtvTraceset *ts)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  GPtrArray *events = g_ptr_array_new_with_free_func (ref_event_free);
+  const TtvEvent *ev;
+
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  while ((ev = ttv_context_next (ctx, &error)) != NULL)
+    {
+      RefEvent *r = g_new0 (RefEvent, 1);
+
+      r->name = g_strdup (ttv_viewer_event_get_name (ev));
+      r->cpu = ev->tracefile->cpu;
+      r->time = ev->time;
+      g_ptr_array_add (events, r);
+    }
+  g_assert_no_error (error);
+  return events;
+}
+
+/* --- A window with a tab ---------------------------------------------------- */
+
+typedef struct {
+  TtvTraceset *ts;
+  GtkWidget *window;
+  TtvTab *tab;
+  TtvTabState *state;
+} Fixture;
+
+static void
+load_modules (void)
+{
+  static gboolean loaded;
+  const char *paths[] = { TTV_EVENTS_MODULE_PATH, TTV_HISTOGRAM_MODULE_PATH };
+
+  if (loaded)
+    return;
+  loaded = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_true (ttv_viewer_registry_load_module (paths[i], &error));
+      g_assert_no_error (error);
+    }
+}
+
+static gboolean
+fixture_setup (Fixture *f)
+{
+  memset (f, 0, sizeof *f);
+  f->ts = ttv_gui_test_open_sample ();
+  if (!f->ts)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return FALSE;
+    }
+  load_modules ();
+  f->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
+  f->tab = TTV_TAB (ttv_tab_new (f->ts));
+  gtk_container_add (GTK_CONTAINER (f->window), GTK_WIDGET (f->tab));
+  gtk_widget_show_all (f->window);
+  f->state = ttv_tab_get_state (f->tab);
+  ttv_gui_test_spin_until (state_ready, f->state);
+  ttv_gui_test_spin_until (no_requests, f->state);
+  return TRUE;
+}
+
+static void
+fixture_teardown (Fixture *f)
+{
+  if (f->window)
+    gtk_widget_destroy (f->window);
+  g_clear_pointer (&f->ts, ttv_traceset_unref);
+}
+
+/* --- Filtered requests -------------------------------------------------------- */
+
+typedef struct {
+  GPtrArray *names;
+  GArray *cpus;
+  GArray *tids;
+  gboolean done;
+  TtvRequestStatus status;
+} Collect;
+
+static void
+collect_init (Collect *c)
+{
+  memset (c, 0, sizeof *c);
+  c->names = g_ptr_array_new_with_free_func (g_free);
+  c->cpus = g_array_new (FALSE, FALSE, sizeof (gint));
+  c->tids = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+static void
+collect_clear (Collect *c)
+{
+  g_ptr_array_unref (c->names);
+  g_array_unref (c->cpus);
+  g_array_unref (c->tids);
+}
+
+static gboolean
+on_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+{
+  Collect *c = data;
+  TtvViewerProcessInfo info;
+
+  g_ptr_array_add (c->names, g_strdup (ttv_viewer_event_get_name (ev)));
+  g_array_append_val (c->cpus, ev->tracefile->cpu);
+  ttv_event_request_get_process (req, &info);
+  g_array_append_val (c->tids, info.pid);
+  return TRUE;
+}
+
+static void
+on_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error, gpointer data)
+{
+  Collect *c = data;
+
+  c->status = status;
+  c->done = TRUE;
+}
+
+static gboolean
+collect_done (gpointer data)
+{
+  return ((Collect *) data)->done;
+}
+
+static void
+collect_all (Fixture *f, TtvRequestFlags flags, Collect *c)
+{
+  collect_init (c);
+  ttv_tab_state_request_from_position (f->state, c, NULL, 0, flags, on_event, on_done, c, NULL);
+  ttv_gui_test_spin_until (collect_done, c);
+  g_assert_cmpint (c->status, ==, TTV_REQUEST_COMPLETED);
+}
+
+static void
+test_tab_expression (void)
+{
+  Fixture f;
+  g_autoptr (GPtrArray) ref = NULL;
+  g_autoptr (GError) error = NULL;
+  Collect c;
+  guint expected = 0;
+
+  if (!fixture_setup (&f))
+    return;
+  ref = read_reference (f.ts);
+
+  /* A name glob and a CPU: counted independently on the engine's read. */
+  g_assert_true (ttv_tab_state_set_filter (f.state, "event.name = \"*sched_switch\" & cpu = 1", &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < ref->len; i++)
+    {
+      const RefEvent *r = ref->pdata[i];
+      expected += g_str_has_suffix (r->name, "sched_switch") && r->cpu == 1;
+    }
+  g_assert_cmpuint (expected, >, 0);
+  collect_all (&f, TTV_REQUEST_FILTERED, &c);
+  g_assert_cmpuint (c.names->len, ==, expected);
+  for (guint i = 0; i < c.names->len; i++)
+    {
+      g_assert_true (g_str_has_suffix (c.names->pdata[i], "sched_switch"));
+      g_assert_cmpint (g_array_index (c.cpus, gint, i), ==, 1);
+    }
+  collect_clear (&c);
+
+  /* A bare word is a pattern on event names. */
+  g_assert_true (ttv_tab_state_set_filter (f.state, "sched_switch", &error));
+  expected = 0;
+  for (guint i = 0; i < ref->len; i++)
+    expected += strstr (((RefEvent *) ref->pdata[i])->name, "sched_switch") != NULL;
+  collect_all (&f, TTV_REQUEST_FILTERED, &c);
+  g_assert_cmpuint (c.names->len, ==, expected);
+  collect_clear (&c);
+
+  /* A parse error names the column and changes nothing. */
+  g_assert_false (ttv_tab_state_set_filter (f.state, "event.name = sched & (cpu = ", &error));
+  g_assert_error (error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX);
+  g_assert_nonnull (strstr (error->message, "column"));
+  g_clear_error (&error);
+  g_assert_cmpstr (ttv_tab_state_get_filter (f.state), ==, "sched_switch");
+  g_assert_true (ttv_tab_state_set_filter (f.state, "", &error));
+  fixture_teardown (&f);
+}
+
+/* state.* terms: the events a filter on the running thread delivers are
+ * exactly those an unfiltered request with the state attributes to it. */
+static void
+test_state_expression (void)
+{
+  Fixture f;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *expr = NULL;
+  Collect all, some;
+  guint32 tid = TTV_VIEWER_PID_NONE;
+  guint expected = 0;
+
+  if (!fixture_setup (&f))
+    return;
+  collect_all (&f, TTV_REQUEST_WITH_STATE, &all);
+  /* A thread that runs somewhere in the middle of the trace. */
+  for (guint i = all.tids->len / 2; i < all.tids->len && tid == TTV_VIEWER_PID_NONE; i++)
+    if (g_array_index (all.tids, guint32, i) > 0 && g_array_index (all.tids, guint32, i) != TTV_VIEWER_PID_NONE)
+      tid = g_array_index (all.tids, guint32, i);
+  g_assert_cmpuint (tid, !=, TTV_VIEWER_PID_NONE);
+  for (guint i = 0; i < all.tids->len; i++)
+    expected += g_array_index (all.tids, guint32, i) == tid;
+
+  expr = g_strdup_printf ("state.tid = %u", tid);
+  g_assert_true (ttv_tab_state_set_filter (f.state, expr, &error));
+  g_assert_no_error (error);
+  g_assert_true (ttv_tab_state_filter_needs_state (f.state));
+  /* No TTV_REQUEST_WITH_STATE: the filter asks for the state itself. */
+  collect_all (&f, TTV_REQUEST_FILTERED, &some);
+  g_assert_cmpuint (some.names->len, ==, expected);
+  g_assert_cmpuint (some.names->len, <, all.names->len);
+  collect_clear (&some);
+  collect_clear (&all);
+  fixture_teardown (&f);
+}
+
+/* --- The filter bar --------------------------------------------------------------- */
+
+static void
+test_filter_bar (void)
+{
+  Fixture f;
+  TtvFilterBar *bar;
+  GtkWidget *entry;
+  GtkComboBox *combo;
+  GtkTreeModel *model;
+  GtkTreeIter iter;
+  g_autofree char *first = NULL;
+  g_autofree char *tooltip = NULL;
+
+  if (!fixture_setup (&f))
+    return;
+  bar = TTV_FILTER_BAR (ttv_gui_test_find_widget (GTK_WIDGET (f.tab), TTV_TYPE_FILTER_BAR, NULL));
+  g_assert_nonnull (bar);
+  combo = GTK_COMBO_BOX (ttv_gui_test_find_widget (GTK_WIDGET (bar), GTK_TYPE_COMBO_BOX, NULL));
+  entry = gtk_bin_get_child (GTK_BIN (combo));
+
+  g_assert_true (ttv_filter_bar_apply (bar, "cpu = 0"));
+  g_assert_cmpstr (ttv_tab_state_get_filter (f.state), ==, "cpu = 0");
+  g_assert_false (gtk_style_context_has_class (gtk_widget_get_style_context (entry), GTK_STYLE_CLASS_ERROR));
+
+  /* Bad: marked in the entry with the parser's message; the tab keeps its filter. */
+  g_assert_false (ttv_filter_bar_apply (bar, "cpu = = 1"));
+  g_assert_cmpstr (ttv_tab_state_get_filter (f.state), ==, "cpu = 0");
+  g_assert_true (gtk_style_context_has_class (gtk_widget_get_style_context (entry), GTK_STYLE_CLASS_ERROR));
+  tooltip = gtk_entry_get_icon_tooltip_text (GTK_ENTRY (entry), GTK_ENTRY_ICON_SECONDARY);
+  g_assert_nonnull (strstr (tooltip, "column"));
+
+  /* History: most recent first, no duplicates, offered by the drop-down. */
+  g_assert_true (ttv_filter_bar_apply (bar, "event.name = sched_*"));
+  g_assert_true (ttv_filter_bar_apply (bar, "cpu = 0"));
+  model = gtk_combo_box_get_model (combo);
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 2);
+  g_assert_true (gtk_tree_model_get_iter_first (model, &iter));
+  gtk_tree_model_get (model, &iter, 0, &first, -1);
+  g_assert_cmpstr (first, ==, "cpu = 0");
+  /* Choosing from the history applies it. */
+  gtk_combo_box_set_active (combo, 1);
+  g_assert_cmpstr (ttv_tab_state_get_filter (f.state), ==, "event.name = sched_*");
+  /* Set from elsewhere: the bar shows it. */
+  g_assert_true (ttv_tab_state_set_filter (f.state, "", NULL));
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (entry)), ==, "");
+  fixture_teardown (&f);
+}
+
+/* --- The event list and the histogram follow the filter ------------------------- */
+
+static gboolean
+list_settled (gpointer data)
+{
+  Fixture *f = data;
+
+  return ttv_tab_state_get_n_requests (f->state) == 0;
+}
+
+static GtkTreeView *
+event_list_view (Fixture *f)
+{
+  GtkWidget *w = ttv_gui_test_find_widget (GTK_WIDGET (f->tab), GTK_TYPE_TREE_VIEW, NULL);
+
+  g_assert_nonnull (w);
+  return GTK_TREE_VIEW (w);
+}
+
+/* The "Event" column (4) of every row on screen. */
+static GPtrArray *
+list_event_names (Fixture *f)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (event_list_view (f));
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GtkTreeIter iter;
+
+  if (gtk_tree_model_get_iter_first (model, &iter))
+    do
+      {
+        char *name;
+        gtk_tree_model_get (model, &iter, 4, &name, -1);
+        g_ptr_array_add (names, name);
+      }
+    while (gtk_tree_model_iter_next (model, &iter));
+  return names;
+}
+
+static void
+test_event_list (void)
+{
+  Fixture f;
+  g_autoptr (GPtrArray) names = NULL;
+
+  if (!fixture_setup (&f))
+    return;
+  g_assert_true (ttv_tab_state_set_filter (f.state, "event.name = *exit*", NULL));
+  ttv_gui_test_spin_until (list_settled, &f);
+  names = list_event_names (&f);
+  g_assert_cmpuint (names->len, >, 5);
+  for (guint i = 0; i < names->len; i++)
+    g_assert_nonnull (strstr (names->pdata[i], "exit"));
+  g_clear_pointer (&names, g_ptr_array_unref);
+
+  /* Find by expression, inside the filtered list: the first event whose
+   * name also says "syscall" gets selected. */
+  {
+    GtkWidget *expression = ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_CHECK_BUTTON, "find-expression");
+    GtkWidget *search = ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_ENTRY, "find-entry");
+    GtkTreeSelection *sel = gtk_tree_view_get_selection (event_list_view (&f));
+    GtkTreeModel *model;
+    GtkTreeIter iter;
+    g_autofree char *name = NULL;
+
+    g_assert_nonnull (expression);
+    g_assert_nonnull (search);
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (expression), TRUE);
+    /* A bad expression: the error, no search. */
+    gtk_entry_set_text (GTK_ENTRY (search), "event.name = ");
+    g_signal_emit_by_name (search, "activate");
+    g_assert_cmpuint (ttv_tab_state_get_n_requests (f.state), ==, 0);
+    gtk_entry_set_text (GTK_ENTRY (search), "event.name = *syscall*");
+    g_signal_emit_by_name (search, "activate");
+    ttv_gui_test_spin_until (list_settled, &f);
+    g_assert_true (gtk_tree_selection_get_selected (sel, &model, &iter));
+    gtk_tree_model_get (model, &iter, 4, &name, -1);
+    g_assert_nonnull (strstr (name, "syscall"));
+    g_assert_nonnull (strstr (name, "exit"));
+  }
+  fixture_teardown (&f);
+}
+
+static gboolean
+histogram_counted (gpointer data)
+{
+  GtkLabel *label = data;
+
+  return g_str_has_suffix (gtk_label_get_text (label), "matching events")
+         || g_str_has_suffix (gtk_label_get_text (label), "matching event");
+}
+
+static void
+test_histogram (void)
+{
+  Fixture f;
+  g_autoptr (GPtrArray) ref = NULL;
+  const TtvViewerInfo *info;
+  GtkWidget *viewer;
+  GtkLabel *status;
+  g_autofree char *want = NULL;
+  guint expected = 0;
+
+  if (!fixture_setup (&f))
+    return;
+  info = ttv_viewer_registry_find ("histogram");
+  g_assert_nonnull (info);
+  viewer = g_object_ref_sink (info->new_viewer (f.state));
+  status = GTK_LABEL (ttv_gui_test_find_widget (viewer, GTK_TYPE_LABEL, "histogram-status"));
+  g_assert_nonnull (status);
+  g_assert_cmpstr (gtk_label_get_text (status), ==, "");
+
+  ref = read_reference (f.ts);
+  for (guint i = 0; i < ref->len; i++)
+    expected += ((RefEvent *) ref->pdata[i])->cpu == 0;
+  g_assert_true (ttv_tab_state_set_filter (f.state, "cpu = 0", NULL));
+  ttv_gui_test_spin_until (histogram_counted, status);
+  want = g_strdup_printf ("%u matching events", expected);
+  g_assert_cmpstr (gtk_label_get_text (status), ==, want);
+  /* No filter: back to every event. */
+  g_assert_true (ttv_tab_state_set_filter (f.state, "", NULL));
+  g_assert_cmpstr (gtk_label_get_text (status), ==, "");
+  gtk_widget_destroy (viewer);
+  g_object_unref (viewer);
+  fixture_teardown (&f);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/gui/filter/tab-expression", test_tab_expression);
+  g_test_add_func ("/gui/filter/state-expression", test_state_expression);
+  g_test_add_func ("/gui/filter/filter-bar", test_filter_bar);
+  g_test_add_func ("/gui/filter/event-list", test_event_list);
+  g_test_add_func ("/gui/filter/histogram", test_histogram);
+  return g_test_run ();
+}
