@@ -296,28 +296,33 @@ ttv_ctf_meta_finish (CtfMeta *m)
       g_ptr_array_add (s->events, e);
     }
   for (guint i = 0; i < m->streams->len; i++)
+    ttv_ctf_stream_index_events (g_ptr_array_index (m->streams, i));
+}
+
+void
+ttv_ctf_stream_index_events (CtfStreamClass *s)
+{
+  g_clear_pointer (&s->by_id, g_ptr_array_unref);
+  g_clear_pointer (&s->by_id_hash, g_hash_table_unref);
+  guint64 max_id = 0;
+  for (guint j = 0; j < s->events->len; j++)
+    max_id = MAX (max_id, ((CtfEventClass *) g_ptr_array_index (s->events, j))->id);
+  if (max_id < DENSE_ID_LIMIT)
     {
-      CtfStreamClass *s = g_ptr_array_index (m->streams, i);
-      guint64 max_id = 0;
-      for (guint j = 0; j < s->events->len; j++)
-        max_id = MAX (max_id, ((CtfEventClass *) g_ptr_array_index (s->events, j))->id);
-      if (max_id < DENSE_ID_LIMIT)
+      s->by_id = g_ptr_array_new ();
+      g_ptr_array_set_size (s->by_id, s->events->len ? (guint) max_id + 1 : 0);
+    }
+  else
+    s->by_id_hash = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint j = 0; j < s->events->len; j++)
+    {
+      CtfEventClass *e = g_ptr_array_index (s->events, j);
+      if (s->by_id)
         {
-          s->by_id = g_ptr_array_new ();
-          g_ptr_array_set_size (s->by_id, s->events->len ? (guint) max_id + 1 : 0);
+          if (g_ptr_array_index (s->by_id, e->id) == NULL)
+            g_ptr_array_index (s->by_id, e->id) = e;
         }
-      else
-        s->by_id_hash = g_hash_table_new (g_int64_hash, g_int64_equal);
-      for (guint j = 0; j < s->events->len; j++)
-        {
-          CtfEventClass *e = g_ptr_array_index (s->events, j);
-          if (s->by_id)
-            {
-              if (g_ptr_array_index (s->by_id, e->id) == NULL)
-                g_ptr_array_index (s->by_id, e->id) = e;
-            }
-          else if (!g_hash_table_contains (s->by_id_hash, &e->id))
-            g_hash_table_insert (s->by_id_hash, &e->id, e);
-        }
+      else if (!g_hash_table_contains (s->by_id_hash, &e->id))
+        g_hash_table_insert (s->by_id_hash, &e->id, e);
     }
 }

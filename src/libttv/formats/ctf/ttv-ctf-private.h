@@ -140,6 +140,8 @@ CtfMeta *ttv_ctf_parse (const char *text, gsize len, const char *path, GError **
 void            ttv_ctf_meta_finish (CtfMeta *meta);
 CtfStreamClass *ttv_ctf_meta_find_stream (const CtfMeta *meta, guint64 id);
 CtfEventClass  *ttv_ctf_stream_find_event (const CtfStreamClass *sc, guint64 id);
+/* (Re)builds the id lookup of @sc from sc->events (the first of equal ids wins). */
+void            ttv_ctf_stream_index_events (CtfStreamClass *sc);
 CtfClock       *ttv_ctf_meta_find_clock (const CtfMeta *meta, const char *name);
 /* Clock value -> TtvTime, saturating at TTV_TIME_MIN / TTV_TIME_MAX. */
 TtvTime         ttv_ctf_clock_to_time (const CtfClock *clock, guint64 value);
@@ -178,12 +180,27 @@ typedef struct {
   CtfMeta *meta;            /* owned */
   GPtrArray *files;         /* of CtfStreamFile *, owned */
   char *hostname;           /* owned, may be NULL */
+  /* What was parsed, so that a refresh sees metadata that grew. */
+  char *metadata_text;      /* owned */
+  gsize metadata_len;
+  guint64 metadata_size;    /* bytes of the metadata file */
 } CtfTracePriv;
 
 /* Opens a data stream file and builds its packet index. */
 CtfStreamFile *ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name,
                                          TtvTrace *trace, GError **error);
 void     ttv_ctf_stream_file_free (CtfStreamFile *sf);
+/* A trace still being written (ttv-ctf-refresh.c): after the caller mapped
+ * the grown file (sf->map, data, size), indexes the whole packets after the
+ * known ones; an incomplete trailing packet is left for later, a damaged
+ * one is an error naming the file and offset.  Updates sf->tracefile
+ * (range, packet count, size, lost events), adding it to @trace once a
+ * file that had none gets its first whole packet. */
+gboolean ttv_ctf_stream_file_index_more (CtfStreamFile *sf, TtvTrace *trace, GError **error);
+
+/* --- Live traces (ttv-ctf-refresh.c) ---------------------------------- */
+
+gboolean ttv_ctf_refresh (TtvTrace *trace, gboolean *changed, GError **error);
 /* Decodes packet @index's header and context into @decoder (scopes
  * "trace.packet.header" and "stream.packet.context") and fills events_bit. */
 gboolean ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, TtvDecoder *decoder,

@@ -32,6 +32,7 @@ priv_free (CtfTracePriv *priv)
     g_ptr_array_unref (priv->files);
   ttv_ctf_meta_free (priv->meta);
   g_free (priv->hostname);
+  g_free (priv->metadata_text);
   g_free (priv);
 }
 
@@ -46,6 +47,9 @@ ctf_open (TtvTrace *trace, GError **error)
 {
   g_autofree char *meta_path = g_build_filename (trace->path, "metadata", NULL);
   gsize len = 0;
+  /* Sized before reading: metadata growing meanwhile is seen by a refresh. */
+  GStatBuf mst;
+  guint64 meta_size = g_stat (meta_path, &mst) == 0 ? (guint64) mst.st_size : 0;
   g_autofree char *text = ttv_ctf_metadata_read (meta_path, &len, error);
   if (text == NULL)
     return FALSE;
@@ -86,6 +90,9 @@ ctf_open (TtvTrace *trace, GError **error)
   priv->files = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_ctf_stream_file_free);
   trace->priv = priv;
   CtfMeta *m = priv->meta;
+  priv->metadata_size = meta_size;
+  priv->metadata_len = len;
+  priv->metadata_text = g_steal_pointer (&text);
 
   for (guint i = 0; i < m->env_keys->len; i++)
     ttv_trace_set_info (trace, g_ptr_array_index (m->env_keys, i), g_ptr_array_index (m->env_values, i));
@@ -151,4 +158,5 @@ const TtvFormatClass ttv_ctf_format_class = {
   .cursor_seek_time = ttv_ctf_cursor_seek_time,
   .cursor_seek_position = ttv_ctf_cursor_seek_position,
   .decode_fields = ttv_ctf_cursor_decode_fields,
+  .refresh = ttv_ctf_refresh,
 };

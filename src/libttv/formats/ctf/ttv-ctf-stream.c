@@ -219,10 +219,14 @@ load_index (CtfStreamFile *sf, const char *dir, const char *name, TtvTrace *trac
   return TRUE;
 }
 
-static void
-scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d)
+/* Indexes the packets from byte @offset on.  Opening (@live FALSE), damage
+ * becomes a warning and ends the stream.  Following a trace still being
+ * written (@live TRUE), a trailing packet that is not whole yet is left for
+ * later, and damage in a whole packet is an error. */
+static gboolean
+scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset, gboolean live,
+              GError **live_error)
 {
-  guint64 offset = 0;
   while (offset < sf->size)
     {
       PacketHead h;
@@ -230,6 +234,13 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d)
       guint64 avail = (sf->size - offset) * 8;
       if (!read_head (sf, offset, avail, d, &h, NULL, NULL, &error))
         {
+          if (live && g_error_matches (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED))
+            return TRUE;        /* the header is still being written */
+          if (live)
+            {
+              g_propagate_error (live_error, g_steal_pointer (&error));
+              return FALSE;
+            }
           ttv_trace_add_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
           break;
         }
@@ -240,6 +251,9 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d)
         }
       else if (h.sc != sf->sc)
         {
+          if (live)
+            return head_error (live_error, TTV_FORMAT_ERROR_CORRUPT, sf, offset,
+                               _("packet of another stream class than the file's first packet"));
           ttv_trace_add_warning (trace, _("%s: packet at byte offset %" G_GUINT64_FORMAT
                                           " belongs to another stream class; ignoring the rest of the stream"),
                                  sf->path, offset);
@@ -255,14 +269,26 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d)
       pk.events_discarded = h.events_discarded;
       pk.events_bit = h.events_bit;
       pk.cpu_id = h.cpu_id;
-      if (pk.packet_bits % 8 || pk.content_bits > pk.packet_bits || pk.events_bit > pk.content_bits)
+      if (live && h.packet_bits == 0)
+        return TRUE;            /* without a size, a packet is whole only when the trace is */
+      if (pk.packet_bits % 8 || pk.content_bits > pk.packet_bits || pk.events_bit > pk.content_bits
+          || pk.packet_bits < 8)
         {
+          if (live)
+            {
+              g_autofree char *msg = g_strdup_printf (_("inconsistent sizes (content %" G_GUINT64_FORMAT
+                                                        " bits, packet %" G_GUINT64_FORMAT " bits)"),
+                                                      pk.content_bits, pk.packet_bits);
+              return head_error (live_error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
+            }
           ttv_trace_add_warning (trace, _("%s: packet at byte offset %" G_GUINT64_FORMAT
                                           " has inconsistent sizes (content %" G_GUINT64_FORMAT
                                           " bits, packet %" G_GUINT64_FORMAT " bits); ignoring the rest of the stream"),
                                  sf->path, offset, pk.content_bits, pk.packet_bits);
           break;
         }
+      if (live && pk.packet_bits > avail)
+        return TRUE;            /* still being written */
       if (pk.packet_bits > avail)
         {
           if (pk.content_bits > avail)
@@ -280,14 +306,16 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d)
       g_array_append_val (sf->packets, pk);
       offset += pk.packet_bits / 8;
     }
+  return TRUE;
 }
 
+/* Times, the tracefile's range, overlaps and lost events of packets @from..end. */
 static void
-finish_index (CtfStreamFile *sf, TtvTrace *trace)
+finish_index (CtfStreamFile *sf, TtvTrace *trace, guint from)
 {
   TtvTracefile *tf = sf->tracefile;
   CtfClock *clock = sf->sc ? sf->sc->clock : NULL;
-  for (guint i = 0; i < sf->packets->len; i++)
+  for (guint i = from; i < sf->packets->len; i++)
     {
       CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, i);
       pk->t_begin = ttv_ctf_clock_to_time (clock, pk->ts_begin);
@@ -357,13 +385,49 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
         }
     }
   if (!sf->from_index)
-    scan_packets (sf, trace, d);
+    scan_packets (sf, trace, d, 0, FALSE, NULL);
   if (sf->packets->len > 0)
     sf->tracefile->cpu = (gint) g_array_index (sf->packets, CtfPacket, 0).cpu_id;
-  finish_index (sf, trace);
+  finish_index (sf, trace, 0);
   /* Indexing touched every packet header: give the pages back. */
   ttv_mapped_release (sf->data, sf->size);
   return sf;
+}
+
+gboolean
+ttv_ctf_stream_file_index_more (CtfStreamFile *sf, TtvTrace *trace, GError **error)
+{
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  guint from = sf->packets->len;
+  guint64 offset = 0;
+  if (from > 0)
+    {
+      /* At open, a last packet whose padding was cut was kept with the
+       * bytes present: its real size is in its context. */
+      CtfPacket *last = &g_array_index (sf->packets, CtfPacket, from - 1);
+      PacketHead h;
+      if (read_head (sf, last->offset, (sf->size - last->offset) * 8, d, &h, NULL, NULL, NULL)
+          && h.packet_bits > last->packet_bits && h.packet_bits % 8 == 0
+          && h.packet_bits / 8 <= sf->size - last->offset)
+        last->packet_bits = h.packet_bits;
+      offset = last->offset + last->packet_bits / 8;
+    }
+  if (!scan_packets (sf, trace, d, offset, TRUE, error))
+    return FALSE;
+  if (sf->tracefile == NULL && sf->packets->len > 0)
+    {
+      g_autofree char *name = g_path_get_basename (sf->path);
+      sf->tracefile = ttv_trace_add_tracefile (trace, name, -1);
+      sf->tracefile->priv = sf;
+    }
+  if (sf->tracefile)
+    {
+      if (from == 0 && sf->packets->len > 0)
+        sf->tracefile->cpu = (gint) g_array_index (sf->packets, CtfPacket, 0).cpu_id;
+      finish_index (sf, trace, from);
+      sf->tracefile->size = sf->size;
+    }
+  return TRUE;
 }
 
 void
@@ -372,7 +436,8 @@ ttv_ctf_stream_file_free (CtfStreamFile *sf)
   if (sf == NULL)
     return;
   g_free (sf->path);
-  g_mapped_file_unref (sf->map);
+  if (sf->map)
+    g_mapped_file_unref (sf->map);
   g_array_unref (sf->packets);
   g_free (sf);
 }

@@ -210,7 +210,8 @@ compare_numbered (gconstpointer a, gconstpointer b)
 }
 
 gboolean
-ttv_lttng_facilities_read (TtvTrace *trace, TtvLttngTrace *priv, GError **error)
+ttv_lttng_facilities_read (TtvTrace *trace, TtvLttngTrace *priv, gboolean live, gboolean *changed,
+                           GError **error)
 {
   g_autofree char *control = g_build_filename (trace->path, "control", NULL);
   g_autoptr (GError) local = NULL;
@@ -245,14 +246,28 @@ ttv_lttng_facilities_read (TtvTrace *trace, TtvLttngTrace *priv, GError **error)
   for (guint i = 0; ok && i < names->len; i++)
     {
       g_autofree char *path = g_build_filename (control, g_ptr_array_index (names, i), NULL);
-      g_autoptr (TtvLttngFile) f = ttv_lttng_file_open (path, error);
-      ok = f && read_one (&c, f, &priv->layout, d, error);
+      g_autoptr (TtvLttngFile) f = ttv_lttng_file_open_full (path, live, error);
+      ok = f && (f->n_file_blocks == 0 || read_one (&c, f, &priv->layout, d, error));
     }
   for (guint i = 0; ok && i < c.markers->len; i++)
     {
       Marker *m = g_ptr_array_index (c.markers, i);
       if (m->facility_id == TTV_LTTNG_CORE_FACILITY)
         continue;   /* a format without an id: no event can use it */
+      TtvEventType *known = priv->by_id[m->facility_id] ? priv->by_id[m->facility_id][m->event_id] : NULL;
+      if (known && (g_strcmp0 (known->facility, m->channel) != 0 || g_strcmp0 (known->name, m->name) != 0))
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
+                       _("%s: event id (%u, %u) was %s.%s and is now %s.%s"), control,
+                       m->facility_id, m->event_id, known->facility, known->name, m->channel, m->name);
+          ok = FALSE;
+          break;
+        }
+      /* Described before (a refresh), unless its format came only now. */
+      if (known && (m->format == NULL || (known->description && *known->description)))
+        continue;
+      if (live && m->format == NULL)
+        continue;   /* its marker_format is still to come */
       g_autoptr (GError) perr = NULL;
       TtvType *fields = ttv_lttng_marker_parse (m->format ? m->format : "", &priv->layout, &perr);
       if (fields == NULL)
@@ -263,6 +278,25 @@ ttv_lttng_facilities_read (TtvTrace *trace, TtvLttngTrace *priv, GError **error)
           ok = FALSE;
           break;
         }
+      if (known)
+        {
+          /* Opened while its marker_format was still unwritten: no field
+           * could be looked up in the empty type, so it is replaced. */
+          if (fields->fields->len == 0)
+            {
+              ttv_type_unref (fields);
+              continue;
+            }
+          ttv_type_unref (known->fields);
+          known->fields = fields;
+          g_free (known->description);
+          known->description = g_strdup (m->format);
+          if (changed)
+            *changed = TRUE;
+          continue;
+        }
+      if (changed)
+        *changed = TRUE;
       TtvEventType *et = ttv_trace_add_event_type (trace, m->channel, m->name, fields);
       et->format_id = ((guint64) m->facility_id << 8) | m->event_id;
       et->description = g_strdup (m->format ? m->format : "");

@@ -30,6 +30,12 @@ block_compare (gconstpointer a, gconstpointer b)
 TtvLttngFile *
 ttv_lttng_file_open (const char *path, GError **error)
 {
+  return ttv_lttng_file_open_full (path, FALSE, error);
+}
+
+TtvLttngFile *
+ttv_lttng_file_open_full (const char *path, gboolean live, GError **error)
+{
   g_autoptr (TtvLttngFile) f = g_new0 (TtvLttngFile, 1);
   f->path = g_strdup (path);
   f->blocks = g_array_new (FALSE, FALSE, sizeof (TtvLttngBlock));
@@ -43,6 +49,12 @@ ttv_lttng_file_open (const char *path, GError **error)
     }
   f->size = g_mapped_file_get_length (f->map);
   f->data = (const guint8 *) g_mapped_file_get_contents (f->map);
+  /* Still being written: a file without a whole block has none yet. */
+  if (live && (f->size < TTV_LTTNG_HEADER_SIZE || f->data == NULL))
+    {
+      f->size = 0;
+      return g_steal_pointer (&f);
+    }
   if (f->size == 0 || f->data == NULL)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
@@ -54,6 +66,8 @@ ttv_lttng_file_open (const char *path, GError **error)
       || !ttv_lttng_layout_from_header (&f->first, &f->layout, path, 0, error))
     return NULL;
   guint32 bs = f->layout.buf_size;
+  if (live)
+    f->size = f->size / bs * bs;   /* the last block is being written */
   if (f->size % bs != 0)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,

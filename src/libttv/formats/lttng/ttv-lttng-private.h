@@ -156,6 +156,10 @@ typedef struct {
  * ordered by begin cycle count (file order for ties); blocks without events
  * are left out. */
 TtvLttngFile *ttv_lttng_file_open (const char *path, GError **error);
+/* The same for a file still being written (ttv-lttng-refresh.c): only its
+ * whole blocks count (size is rounded down to them; no block at all gives a
+ * file with size 0 and no block). */
+TtvLttngFile *ttv_lttng_file_open_full (const char *path, gboolean live, GError **error);
 void          ttv_lttng_file_free (TtvLttngFile *f);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvLttngFile, ttv_lttng_file_free)
 
@@ -167,10 +171,20 @@ typedef struct {
   GPtrArray *files;          /* of TtvLttngFile *, owned: one per tracefile */
   GArray *processes;         /* of TtvLttProcess, owned */
   GArray *interrupts;        /* of TtvLttInterrupt, owned */
+  guint64 facilities_stamp;  /* sizes of control/facilities_N when last read live (0: never) */
 } TtvLttngTrace;
 
-/* Reads every control/facilities_N and adds an event type per marker. */
-gboolean ttv_lttng_facilities_read (TtvTrace *trace, TtvLttngTrace *priv, GError **error);
+/* Reads every control/facilities_N and adds an event type per marker that
+ * has no type yet (all of them at open; those registered since, when
+ * following a live trace: @live then reads whole blocks only, and a type
+ * made while its marker_format was missing gets its fields).  Sets
+ * *changed (may be NULL) when a type was added or completed. */
+gboolean ttv_lttng_facilities_read (TtvTrace *trace, TtvLttngTrace *priv, gboolean live,
+                                    gboolean *changed, GError **error);
+
+/* --- ttv-lttng-refresh.c: traces still being written -------------------- */
+
+gboolean ttv_lttng_refresh (TtvTrace *trace, gboolean *changed, GError **error);
 
 /* --- ttv-lttng-control.c: initial state from control/processes_N, interrupts_N */
 

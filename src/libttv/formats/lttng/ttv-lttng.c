@@ -173,7 +173,7 @@ lttng_open (TtvTrace *trace, GError **error)
         }
       flight |= f->first.flight_recorder != 0;
     }
-  if (!ttv_lttng_facilities_read (trace, priv, error) || !ttv_lttng_control_read (trace, priv, error))
+  if (!ttv_lttng_facilities_read (trace, priv, FALSE, NULL, error) || !ttv_lttng_control_read (trace, priv, error))
     goto fail;
   for (guint i = 0; i < cpus->len; i++)
     {
@@ -217,4 +217,5 @@ const TtvFormatClass ttv_lttng_format_class = {
   .cursor_seek_time = ttv_lttng_cursor_seek_time,
   .cursor_seek_position = ttv_lttng_cursor_seek_position,
   .decode_fields = ttv_lttng_decode_fields,
+  .refresh = ttv_lttng_refresh,
 };

@@ -1,0 +1,311 @@
+/* ttv-ctf-refresh.c: the CTF reader's refresh for traces still being written
+ * (ttv-report --follow): metadata that grew, packets appended, new stream files. */
+#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#define METADATA_HEADER_BYTES 37
+
+static guint32
+read_u32 (const guint8 *p, gboolean big)
+{
+  guint32 v;
+  memcpy (&v, p, 4);
+  return big ? GUINT32_FROM_BE (v) : GUINT32_FROM_LE (v);
+}
+
+/* Bytes of @data that are whole metadata packets: a packet still being
+ * written is left for later.  Damage stays in the prefix, for the unpacker
+ * to report. */
+static gsize
+whole_metadata_packets (const guint8 *data, gsize len)
+{
+  gboolean big = read_u32 (data, TRUE) == TTV_CTF_METADATA_MAGIC;
+  gsize pos = 0;
+  while (pos < len)
+    {
+      if (len - pos < METADATA_HEADER_BYTES)
+        return pos;
+      const guint8 *p = data + pos;
+      guint32 packet_bits = read_u32 (p + 28, big);
+      if (read_u32 (p, big) != TTV_CTF_METADATA_MAGIC || packet_bits < METADATA_HEADER_BYTES * 8)
+        return len;
+      if (packet_bits / 8 > len - pos)
+        return pos;
+      pos += packet_bits / 8;
+    }
+  return pos;
+}
+
+/* The metadata text as far as it is complete, NULL with @error: whole
+ * packets, and of their text the declarations up to the last top-level
+ * "};" (LTTng cuts its metadata into packets anywhere, even inside a
+ * declaration; the rest comes with the next packet). */
+static char *
+read_metadata_text (const char *path, gsize *out_len, guint64 *size, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+  g_autoptr (GError) local = NULL;
+  if (!g_file_get_contents (path, &contents, &len, &local))
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
+      return NULL;
+    }
+  *size = len;
+  const guint8 *data = (const guint8 *) contents;
+  if (len >= 4 && (read_u32 (data, FALSE) == TTV_CTF_METADATA_MAGIC
+                   || read_u32 (data, TRUE) == TTV_CTF_METADATA_MAGIC))
+    {
+      char *text = ttv_ctf_metadata_unpack (data, whole_metadata_packets (data, len), path, &len, error);
+      if (text == NULL)
+        return NULL;
+      g_free (contents);
+      contents = text;
+    }
+  gsize cut = 0;
+  for (gsize i = 0; i + 2 < len; i++)
+    if (contents[i] == '\n' && contents[i + 1] == '}' && contents[i + 2] == ';')
+      cut = i + 3;
+  if (memchr (contents, '\0', cut))
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+                   _("%s: neither packetized metadata nor text (NUL byte found)"), path);
+      return NULL;
+    }
+  contents[cut] = '\0';
+  *out_len = cut;
+  return g_steal_pointer (&contents);
+}
+
+static gboolean
+cannot_follow (GError **error, const char *path, const char *why)
+{
+  g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED,
+               _("%s: the metadata changed while the trace was followed (%s); reopen the trace"),
+               path, why);
+  return FALSE;
+}
+
+/* Moves what @m2 (the whole grown metadata) adds to the trace's model:
+ * event classes and stream classes declared after the known ones.  What
+ * is already known keeps its objects (cursors, event types and filters
+ * point at them). */
+static gboolean
+merge_meta (TtvTrace *trace, CtfTracePriv *priv, CtfMeta *m2, const char *path, GError **error)
+{
+  CtfMeta *m1 = priv->meta;
+  guint ns = m1->streams->len, ne = m1->events->len;
+  if (m2->clocks->len != m1->clocks->len)
+    return cannot_follow (error, path, _("clocks were added"));
+  if (m2->streams->len < ns || m2->events->len < ne)
+    return cannot_follow (error, path, _("declarations were removed"));
+  for (guint i = 0; i < ns; i++)
+    if (((CtfStreamClass *) g_ptr_array_index (m1->streams, i))->id
+        != ((CtfStreamClass *) g_ptr_array_index (m2->streams, i))->id)
+      return cannot_follow (error, path, _("a stream class was redeclared"));
+  for (guint i = 0; i < ne; i++)
+    {
+      const CtfEventClass *a = g_ptr_array_index (m1->events, i), *b = g_ptr_array_index (m2->events, i);
+      if (a->id != b->id || a->stream_id != b->stream_id || g_strcmp0 (a->name, b->name) != 0)
+        return cannot_follow (error, path, _("an event class was redeclared"));
+    }
+
+  /* New stream classes: their clock becomes the known one of that name. */
+  for (guint i = ns; i < m2->streams->len; i++)
+    {
+      CtfStreamClass *s = g_ptr_array_index (m2->streams, i);
+      if (s->clock)
+        s->clock = ttv_ctf_meta_find_clock (m1, s->clock->name);
+      g_ptr_array_set_size (s->events, 0);
+      g_ptr_array_add (m1->streams, s);
+    }
+  /* Streams whose id lookup must be rebuilt: the new ones (their lookup
+   * may name m2's objects) and those that gain event classes. */
+  g_autoptr (GHashTable) touched = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint i = ns; i < m1->streams->len; i++)
+    g_hash_table_add (touched, g_ptr_array_index (m1->streams, i));
+  for (guint i = ne; i < m2->events->len; i++)
+    {
+      CtfEventClass *e = g_ptr_array_index (m2->events, i);
+      if (e->stream)
+        {
+          guint si = 0;
+          gboolean found = g_ptr_array_find (m2->streams, e->stream, &si);
+          g_assert (found);
+          e->stream = g_ptr_array_index (m1->streams, si);
+          g_ptr_array_add (e->stream->events, e);
+          g_hash_table_add (touched, e->stream);
+        }
+      g_ptr_array_add (m1->events, e);
+    }
+  /* m2 keeps (and frees) only what m1 already had. */
+  g_ptr_array_remove_range (m2->streams, ns, m2->streams->len - ns);
+  g_ptr_array_remove_range (m2->events, ne, m2->events->len - ne);
+  GHashTableIter it;
+  gpointer key;
+  g_hash_table_iter_init (&it, touched);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    ttv_ctf_stream_index_events (key);
+
+  for (guint i = ne; i < m1->events->len; i++)
+    {
+      CtfEventClass *ec = g_ptr_array_index (m1->events, i);
+      if (ec->stream == NULL)
+        {
+          ttv_trace_add_warning (trace, _("%s: event “%s” names stream class %" G_GUINT64_FORMAT
+                                          " which is not declared"),
+                                 path, ec->name ? ec->name : "?", ec->stream_id);
+          continue;
+        }
+      TtvEventType *et = ttv_trace_add_event_type (trace, NULL, ec->name ? ec->name : "",
+                                                   ec->fields ? ttv_type_ref (ec->fields) : NULL);
+      et->format_id = ec->id;
+      et->priv = ec;
+      ec->type = et;
+    }
+  return TRUE;
+}
+
+static gboolean
+refresh_metadata (TtvTrace *trace, CtfTracePriv *priv, gboolean *changed, GError **error)
+{
+  g_autofree char *path = g_build_filename (trace->path, "metadata", NULL);
+  GStatBuf st;
+  if (g_stat (path, &st) != 0 || (guint64) st.st_size == priv->metadata_size)
+    return TRUE;
+  gsize len = 0;
+  guint64 size = 0;
+  g_autofree char *text = read_metadata_text (path, &len, &size, error);
+  if (text == NULL)
+    return FALSE;
+  if (len <= priv->metadata_len)
+    {
+      /* Nothing whole was added yet, or the file was rewritten. */
+      if (memcmp (text, priv->metadata_text, len) != 0)
+        return cannot_follow (error, path, _("it was rewritten, not appended to"));
+      return TRUE;
+    }
+  if (memcmp (text, priv->metadata_text, priv->metadata_len) != 0)
+    return cannot_follow (error, path, _("it was rewritten, not appended to"));
+  g_autoptr (CtfMeta) m2 = ttv_ctf_parse (text, len, path, error);
+  if (m2 == NULL)
+    return FALSE;
+  guint n_types = trace->event_types->len;
+  if (!merge_meta (trace, priv, m2, path, error))
+    return FALSE;
+  g_free (priv->metadata_text);
+  priv->metadata_text = g_steal_pointer (&text);
+  priv->metadata_len = len;
+  priv->metadata_size = size;
+  *changed |= trace->event_types->len > n_types;
+  return TRUE;
+}
+
+/* Maps @sf's file again when it grew and indexes the new whole packets. */
+static gboolean
+refresh_stream (TtvTrace *trace, CtfStreamFile *sf, gboolean *changed, GError **error)
+{
+  GStatBuf st;
+  if (g_stat (sf->path, &st) != 0 || (guint64) st.st_size == sf->size)
+    return TRUE;
+  if ((guint64) st.st_size < sf->size)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+                   _("%s: the stream file shrank from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                     " bytes while the trace was followed"),
+                   sf->path, sf->size, (guint64) st.st_size);
+      return FALSE;
+    }
+  g_autoptr (GError) local = NULL;
+  GMappedFile *map = g_mapped_file_new (sf->path, FALSE, &local);
+  if (map == NULL)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
+      return FALSE;
+    }
+  if (sf->map)
+    g_mapped_file_unref (sf->map);
+  sf->map = map;
+  sf->data = (const guint8 *) g_mapped_file_get_contents (map);
+  sf->size = g_mapped_file_get_length (map);
+  guint n = sf->packets->len;
+  if (!ttv_ctf_stream_file_index_more (sf, trace, error))
+    return FALSE;
+  *changed |= sf->packets->len > n;
+  return TRUE;
+}
+
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+/* Stream files that appeared since open, once they hold a whole packet. */
+static gboolean
+add_new_streams (TtvTrace *trace, CtfTracePriv *priv, gboolean *changed, GError **error)
+{
+  g_autoptr (GHashTable) known = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < priv->files->len; i++)
+    {
+      CtfStreamFile *sf = g_ptr_array_index (priv->files, i);
+      g_hash_table_add (known, sf->path);
+    }
+  g_autoptr (GDir) dir = g_dir_open (trace->path, 0, NULL);
+  if (dir == NULL)
+    return TRUE;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  for (const char *name; (name = g_dir_read_name (dir));)
+    {
+      if (name[0] == '.' || strcmp (name, "metadata") == 0)
+        continue;
+      g_autofree char *full = g_build_filename (trace->path, name, NULL);
+      GStatBuf st;
+      if (g_hash_table_contains (known, full) || g_stat (full, &st) != 0 || !S_ISREG (st.st_mode)
+          || st.st_size == 0)
+        continue;
+      g_ptr_array_add (names, g_strdup (name));
+    }
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      CtfStreamFile *sf = g_new0 (CtfStreamFile, 1);
+      sf->meta = priv->meta;
+      sf->path = g_build_filename (trace->path, g_ptr_array_index (names, i), NULL);
+      sf->packets = g_array_new (FALSE, TRUE, sizeof (CtfPacket));
+      gboolean grew = FALSE;
+      if (!refresh_stream (trace, sf, &grew, error))
+        {
+          ttv_ctf_stream_file_free (sf);
+          return FALSE;
+        }
+      if (!grew)
+        {
+          ttv_ctf_stream_file_free (sf);   /* no whole packet yet */
+          continue;
+        }
+      g_ptr_array_add (priv->files, sf);
+      *changed = TRUE;
+    }
+  return TRUE;
+}
+
+gboolean
+ttv_ctf_refresh (TtvTrace *trace, gboolean *changed, GError **error)
+{
+  CtfTracePriv *priv = trace->priv;
+  *changed = FALSE;
+  if (priv == NULL)
+    return TRUE;
+  /* Metadata first: new packets may use the classes it adds. */
+  if (!refresh_metadata (trace, priv, changed, error))
+    return FALSE;
+  for (guint i = 0; i < priv->files->len; i++)
+    if (!refresh_stream (trace, g_ptr_array_index (priv->files, i), changed, error))
+      return FALSE;
+  return add_new_streams (trace, priv, changed, error);
+}
