@@ -66,7 +66,7 @@ struct _TtvEventList {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[4];
+  gulong handlers[5];
 
   GtkTreeView *view;
   GtkListStore *store;         /* owned: only the rows on screen */
@@ -91,6 +91,10 @@ struct _TtvEventList {
   gboolean fetching;
   gboolean refetch_wanted;     /* size changed while fetching */
   gboolean rows_have_state;    /* the rows were fetched with the state ready */
+  /* The rows end with the traceset's last event (End, or fewer rows than
+   * fit): when a followed trace grows, the new events are shown. */
+  gboolean tail;
+  TtvTime tail_span_end;       /* the traceset's end when the rows were fetched */
   GArray *lost;                /* of LostMark, by start time */
   gboolean bench_pending;      /* TTV_BENCH_FIRST_PAINT: report the first drawn rows */
 };
@@ -423,6 +427,9 @@ collect_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error
   self->incoming = t;
   g_ptr_array_set_size (self->incoming, 0);
   self->rows_have_state = ttv_tab_state_is_state_ready (self->state);
+  if (self->rows->len < self->n_visible)
+    self->tail = TRUE;
+  ttv_tab_state_get_time_span (self->state, NULL, &self->tail_span_end);
   insert_lost_rows (self);
   show_rows (self);
   if (self->refetch_wanted)
@@ -450,6 +457,7 @@ fetch_from_position (TtvEventList *self, const TtvViewerPosition *pos, TtvTime p
 static void
 fetch_from_time (TtvEventList *self, TtvTime time, SelectMode mode)
 {
+  self->tail = FALSE;
   g_ptr_array_set_size (self->incoming, 0);
   self->prev_time = TTV_TIME_MIN;
   self->select_mode = mode;
@@ -532,8 +540,15 @@ back_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error, g
         }
     }
   else if (scan->ring->len)
-    fetch_from_position (self, ((Row *) scan->ring->pdata[0])->pos, TTV_TIME_MIN,
-                         scan->then_select, scan->then_index);
+    {
+      /* The list may have shrunk since the scan started (the progress bar
+       * of a background pass appeared): start where the rows that fit now
+       * still end with the anchor. */
+      guint first = scan->ring->len > self->n_visible ? scan->ring->len - self->n_visible : 0;
+
+      fetch_from_position (self, ((Row *) scan->ring->pdata[first])->pos, TTV_TIME_MIN,
+                           scan->then_select, scan->then_index);
+    }
   else
     fetch_from_position (self, NULL, TTV_TIME_MIN, scan->then_select, scan->then_index);
   back_scan_free (scan);
@@ -647,18 +662,23 @@ scroll_rows (TtvEventList *self, gint delta, SelectMode mode, guint index)
                            ((Row *) self->rows->pdata[d - 1])->time, mode, index);
     }
   else if (delta < 0)
-    scan_back (self, ((Row *) self->rows->pdata[0])->pos, (guint) -delta, NULL, mode, index);
+    {
+      self->tail = FALSE;
+      scan_back (self, ((Row *) self->rows->pdata[0])->pos, (guint) -delta, NULL, mode, index);
+    }
 }
 
 static void
 go_home (TtvEventList *self)
 {
+  self->tail = FALSE;
   fetch_from_position (self, NULL, TTV_TIME_MIN, SELECT_FIRST, 0);
 }
 
 static void
 go_end (TtvEventList *self)
 {
+  self->tail = TRUE;
   scan_back (self, NULL, self->n_visible, NULL, SELECT_LAST, 0);
 }
 
@@ -788,10 +808,36 @@ restart (TtvEventList *self)
 }
 
 /* The state pass finished: the rows on screen get their process columns. */
+/* A followed trace grew (File > Follow Live Trace): rows that showed the
+ * end show the new events, the last one selected if it was. */
+static void
+follow_tail (TtvEventList *self)
+{
+  TtvTime span_end;
+  gboolean last_selected;
+
+  ttv_tab_state_get_time_span (self->state, NULL, &span_end);
+  if (!self->tail || self->fetching || span_end <= self->tail_span_end || !self->rows->len)
+    return;
+  last_selected = self->selected
+                  && ttv_viewer_position_compare (((Row *) self->rows->pdata[self->rows->len - 1])->pos,
+                                                  self->selected) == 0;
+  /* By time, not by the first row's position: in a position taken before
+   * the refresh, the tracefiles that had ended stay ended. */
+  if (last_selected)
+    go_end (self);
+  else
+    {
+      fetch_from_time (self, ((Row *) self->rows->pdata[0])->time, SELECT_TIME);
+      self->select_time = ttv_tab_state_get_current_time (self->state);   /* the selected row's */
+    }
+}
+
 static void
 statistics_changed (TtvTabState *state, TtvEventList *self)
 {
   update_scrollbar (self);
+  follow_tail (self);
   if (self->rows_have_state || !ttv_tab_state_is_state_ready (state) || self->fetching)
     return;
   if (self->rows->len)
@@ -1133,6 +1179,7 @@ ttv_event_list_new (TtvTabState *state)
                                         G_CALLBACK (current_time_changed), self);
   self->handlers[1] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (restart), self);
   self->handlers[2] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (restart), self);
+  self->handlers[4] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (follow_tail), self);
   self->handlers[3] = g_signal_connect (state, "statistics-changed",
                                         G_CALLBACK (statistics_changed), self);
   collect_lost (self);

@@ -226,7 +226,9 @@ ttv_traceset_get_shape_hash (const TtvTraceset *ts)
 {
   g_return_val_if_fail (ts != NULL, 0);
   /* Content, not paths: the same trace opened from its directory or from
-   * an archive gives the same hash, so bookmarks survive. */
+   * an archive gives the same hash, so bookmarks survive.  Nothing that
+   * grows while a tracer appends (block counts, end times): positions
+   * taken before a refresh stay valid (seeking checks them anyway). */
   guint32 h = 2166136261u;
   h = fnv_u64 (h, ts->traces->len);
   for (guint t = 0; t < ts->traces->len; t++)
@@ -237,9 +239,7 @@ ttv_traceset_get_shape_hash (const TtvTraceset *ts)
         {
           const TtvTracefile *tf = g_ptr_array_index (trace->tracefiles, i);
           h = fnv_bytes (h, tf->name ? tf->name : "", tf->name ? strlen (tf->name) + 1 : 1);
-          h = fnv_u64 (h, tf->n_blocks);
-          h = fnv_u64 (h, (guint64) tf->start);
-          h = fnv_u64 (h, (guint64) tf->end);
+          h = fnv_u64 (h, (guint64) (tf->n_blocks > 0 ? tf->start : TTV_TIME_MAX));
         }
     }
   return h;

@@ -1,6 +1,7 @@
 /* test-follow-view.c: File > Follow Live Trace under Xvfb: a trace whose
  * cpu files grow a block at a time while the tab follows it ends with the
- * whole trace's span and event count, the time window glued to the end;
+ * whole trace's span and event count, the time window glued to the end,
+ * and the event list, sent to the end with End, ends on the last event;
  * a tab that does not follow sees nothing new; damage appended to a live
  * trace stops following with a message, no crash. */
 #include "ttv-config.h"
@@ -9,6 +10,7 @@
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
 #include "ttv-test-util.h"
+#include "ttv-viewer-registry.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -124,6 +126,33 @@ caught_up (gpointer data)
          && complete && ttv_tab_state_is_state_ready (g->state);
 }
 
+/* The event list's view: its selected row's time column (0), or NULL. */
+static char *
+dup_selected_time (GtkTreeView *view)
+{
+  GtkTreeModel *model;
+  GtkTreeIter iter;
+  char *text = NULL;
+
+  if (gtk_tree_selection_get_selected (gtk_tree_view_get_selection (view), &model, &iter))
+    gtk_tree_model_get (model, &iter, 0, &text, -1);
+  return text;
+}
+
+typedef struct {
+  GtkTreeView *view;
+  const char *want;
+} Selected;
+
+static gboolean
+selected_is (gpointer data)
+{
+  Selected *s = data;
+  g_autofree char *text = dup_selected_time (s->view);
+
+  return text && strcmp (text, s->want) == 0;
+}
+
 static void
 test_follow (void)
 {
@@ -136,6 +165,9 @@ test_follow (void)
   Goal goal = { 0 };
   TtvTime ss, se, ws, we, first_end;
   gboolean complete;
+  GtkTreeView *list;
+  Selected last = { NULL, NULL };
+  g_autofree char *end_text = NULL;
 
   if (!full)
     {
@@ -155,6 +187,8 @@ test_follow (void)
   live_trace_init (&live);
   g_assert_true (ttv_traceset_add_path (ts, live.dir, &error));
   g_assert_no_error (error);
+  g_assert_true (ttv_viewer_registry_load_module (TTV_EVENTS_MODULE_PATH, &error));
+  g_assert_no_error (error);
   window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
   tab = TTV_TAB (ttv_tab_new (ts));
@@ -171,15 +205,29 @@ test_follow (void)
   g_assert_cmpint (se, ==, first_end);
   g_assert_false (ttv_tab_get_following (tab));
 
+  /* The event list at the end (End key) stays there. */
+  list = GTK_TREE_VIEW (ttv_gui_test_find_widget (GTK_WIDGET (tab), GTK_TYPE_TREE_VIEW, NULL));
+  g_assert_nonnull (list);
+  while (ttv_tab_state_get_n_requests (goal.state) > 0 || !ttv_tab_state_is_state_ready (goal.state))
+    ttv_gui_test_spin_for (50);
+  gtk_widget_grab_focus (GTK_WIDGET (list));
+  g_assert_true (gtk_test_widget_send_key (GTK_WIDGET (list), GDK_KEY_End, 0));
+
   /* Following while the tracer writes a round every 150 ms. */
   ttv_tab_set_following (tab, TRUE);
   g_assert_true (ttv_tab_get_following (tab));
   g_timeout_add (150, append_round, &live);
+  g_test_message ("waiting for the whole trace");
   ttv_gui_test_spin_until (caught_up, &goal);
   g_assert_cmpuint (live.next_block, ==, live.max_blocks);
   ttv_tab_state_get_time_window (goal.state, &ws, &we);
   g_assert_cmpint (we, ==, goal.end);    /* the window showed the end: it still does */
   g_assert_cmpuint (ttv_tab_state_get_event_count (goal.state, &complete), ==, goal.n_events);
+  end_text = ttv_viewer_time_to_string (goal.end);
+  last.view = list;
+  last.want = end_text;
+  g_test_message ("waiting for the event list to select the last event, at %s", end_text);
+  ttv_gui_test_spin_until (selected_is, &last);
 
   ttv_tab_set_following (tab, FALSE);
   gtk_widget_destroy (window);
