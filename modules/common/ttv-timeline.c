@@ -16,65 +16,22 @@
 #define MARK_SPACING 6
 #define DRAG_THRESHOLD 3.0
 
-static const struct {
-  const char *name;
-  const char *label;
-  const char *color;
-} palette_info[TTV_TIMELINE_N_COLORS] = {
-  { "run-user", N_("Running, user"), "#33a02c" },
-  { "run-syscall", N_("Running, system call"), "#1f78b4" },
-  { "run-trap", N_("Running, trap"), "#ff7f00" },
-  { "run-irq", N_("Running, IRQ"), "#e31a1c" },
-  { "run-softirq", N_("Running, soft IRQ"), "#fb9a99" },
-  { "run-unknown", N_("Running, mode unknown"), "#b2df8a" },
-  { "wait-cpu", N_("Waiting for a CPU"), "#ffd92f" },
-  { "wait-fork", N_("Forked, not yet run"), "#a6cee3" },
-  { "blocked", N_("Blocked"), "#cab2d6" },
-  { "zombie", N_("Zombie"), "#6a3d9a" },
-  { "exited", N_("Exiting"), "#525252" },
-  { "unknown", N_("Unknown"), "#d9d9d9" },
-  { "cpu-idle", N_("Idle"), "#eeeeee" },
-  { "irq-active", N_("Active"), "#e31a1c" },
-  { "blockdev-busy", N_("Busy"), "#8c510a" },
-};
-
-const char *
-ttv_timeline_color_get_name (TtvTimelineColor color)
-{
-  g_return_val_if_fail (color < TTV_TIMELINE_N_COLORS, NULL);
-  return palette_info[color].name;
-}
-
-const char *
-ttv_timeline_color_get_label (TtvTimelineColor color)
-{
-  g_return_val_if_fail (color < TTV_TIMELINE_N_COLORS, NULL);
-  return g_dgettext (GETTEXT_PACKAGE, palette_info[color].label);
-}
-
-const char *
-ttv_timeline_color_get_default (TtvTimelineColor color)
-{
-  g_return_val_if_fail (color < TTV_TIMELINE_N_COLORS, NULL);
-  return palette_info[color].color;
-}
-
-static TtvTimelineColor
+static TtvPaletteColor
 mode_color (TtvExecMode mode)
 {
   switch (mode)
     {
-    case TTV_MODE_USER: return TTV_TIMELINE_COLOR_RUN_USER;
-    case TTV_MODE_SYSCALL: return TTV_TIMELINE_COLOR_RUN_SYSCALL;
-    case TTV_MODE_TRAP: return TTV_TIMELINE_COLOR_RUN_TRAP;
-    case TTV_MODE_IRQ: return TTV_TIMELINE_COLOR_RUN_IRQ;
-    case TTV_MODE_SOFTIRQ: return TTV_TIMELINE_COLOR_RUN_SOFTIRQ;
-    default: return TTV_TIMELINE_COLOR_RUN_UNKNOWN;
+    case TTV_MODE_USER: return TTV_PALETTE_RUN_USER;
+    case TTV_MODE_SYSCALL: return TTV_PALETTE_RUN_SYSCALL;
+    case TTV_MODE_TRAP: return TTV_PALETTE_RUN_TRAP;
+    case TTV_MODE_IRQ: return TTV_PALETTE_RUN_IRQ;
+    case TTV_MODE_SOFTIRQ: return TTV_PALETTE_RUN_SOFTIRQ;
+    default: return TTV_PALETTE_RUN_UNKNOWN;
     }
 }
 
 gboolean
-ttv_timeline_color_of_state (TtvHistoryRowKind kind, guint16 state, TtvTimelineColor *color)
+ttv_timeline_color_of_state (TtvHistoryRowKind kind, guint16 state, TtvPaletteColor *color)
 {
   guint low = ttv_history_state_low (state);
 
@@ -86,28 +43,28 @@ ttv_timeline_color_of_state (TtvHistoryRowKind kind, guint16 state, TtvTimelineC
       switch ((TtvProcessStatus) low)
         {
         case TTV_PROCESS_RUN: *color = mode_color (ttv_history_state_mode (state)); return TRUE;
-        case TTV_PROCESS_WAIT_CPU: *color = TTV_TIMELINE_COLOR_WAIT_CPU; return TRUE;
-        case TTV_PROCESS_WAIT_FORK: *color = TTV_TIMELINE_COLOR_WAIT_FORK; return TRUE;
-        case TTV_PROCESS_WAIT: *color = TTV_TIMELINE_COLOR_BLOCKED; return TRUE;
-        case TTV_PROCESS_ZOMBIE: *color = TTV_TIMELINE_COLOR_ZOMBIE; return TRUE;
-        case TTV_PROCESS_EXIT: *color = TTV_TIMELINE_COLOR_EXITED; return TRUE;
+        case TTV_PROCESS_WAIT_CPU: *color = TTV_PALETTE_WAIT_CPU; return TRUE;
+        case TTV_PROCESS_WAIT_FORK: *color = TTV_PALETTE_WAIT_FORK; return TRUE;
+        case TTV_PROCESS_WAIT: *color = TTV_PALETTE_BLOCKED; return TRUE;
+        case TTV_PROCESS_ZOMBIE: *color = TTV_PALETTE_ZOMBIE; return TRUE;
+        case TTV_PROCESS_EXIT: *color = TTV_PALETTE_EXITED; return TRUE;
         case TTV_PROCESS_DEAD: return FALSE;
-        default: *color = TTV_TIMELINE_COLOR_UNKNOWN; return TRUE;
+        default: *color = TTV_PALETTE_UNKNOWN; return TRUE;
         }
     case TTV_HISTORY_ROW_CPU:
       if (low == TTV_HISTORY_CPU_IDLE)
-        *color = TTV_TIMELINE_COLOR_CPU_IDLE;
+        *color = TTV_PALETTE_CPU_IDLE;
       else if (low == TTV_HISTORY_CPU_BUSY)
         *color = mode_color (ttv_history_state_mode (state));
       else
-        *color = TTV_TIMELINE_COLOR_UNKNOWN;
+        *color = TTV_PALETTE_UNKNOWN;
       return TRUE;
     case TTV_HISTORY_ROW_IRQ:
     case TTV_HISTORY_ROW_SOFTIRQ:
-      *color = TTV_TIMELINE_COLOR_IRQ_ACTIVE;
+      *color = TTV_PALETTE_IRQ_ACTIVE;
       return low != 0;
     case TTV_HISTORY_ROW_BLOCKDEV:
-      *color = TTV_TIMELINE_COLOR_BLOCKDEV_BUSY;
+      *color = TTV_PALETTE_BLOCKDEV_BUSY;
       return low != 0;
     default:
       return FALSE;
@@ -117,7 +74,7 @@ ttv_timeline_color_of_state (TtvHistoryRowKind kind, guint16 state, TtvTimelineC
 const char *
 ttv_timeline_describe_state (TtvHistoryRowKind kind, guint16 state)
 {
-  TtvTimelineColor color;
+  TtvPaletteColor color;
 
   if (state == TTV_HISTORY_STATE_NONE)
     return _("Not present");
@@ -128,7 +85,7 @@ ttv_timeline_describe_state (TtvHistoryRowKind kind, guint16 state)
     return _("Inactive");
   if (!ttv_timeline_color_of_state (kind, state, &color))
     return _("Unknown");
-  return ttv_timeline_color_get_label (color);
+  return ttv_palette_get_label (color);
 }
 
 TtvTimelineRow *
@@ -147,6 +104,7 @@ ttv_timeline_row_free (TtvTimelineRow *row)
 {
   if (!row)
     return;
+  g_clear_pointer (&row->merged, g_array_unref);
   g_free (row->label);
   g_free (row);
 }
@@ -162,11 +120,15 @@ struct _TtvTimeline {
   TtvViewerHistory *history;   /* owned, may be NULL */
   GPtrArray *rows;             /* owned, of TtvTimelineRow * */
   GHashTable *pid_rows;        /* owned: pid -> display index + 1 (process rows) */
-  GArray *legend;              /* of TtvTimelineColor */
-  double colors[TTV_TIMELINE_N_COLORS][3];
+  GArray *legend;              /* of TtvPaletteColor */
+  double colors[TTV_PALETTE_N_COLORS][3];
   double now_color[3], sel_color[3];
   GtkWidget *area;
   GtkAdjustment *vadj;         /* weak: the scrollbar's */
+  gint cursor;                 /* the keyboard row, -1: none */
+  guint adjust_id;             /* idle updating the scroll bar after an allocation */
+  gboolean has_tree;           /* a row has an expander or a depth */
+  char *status;                /* owned, may be NULL */
 
   /* Pointer interaction. */
   gboolean pressed, panning, banding;
@@ -182,6 +144,7 @@ struct _TtvTimeline {
 #endif
 
 static gpointer ttv_timeline_parent_class;
+static guint toggle_row_signal, toggle_all_signal;
 static void ttv_timeline_class_init (TtvTimelineClass *klass);
 static void ttv_timeline_init (TtvTimeline *self);
 
@@ -230,22 +193,21 @@ parse_color (const char *text, const char *fallback, double rgb[3])
 static void
 load_colors (TtvTimeline *self)
 {
-  g_autoptr (GVariant) dict = NULL;
   g_autofree char *now = NULL, *sel = NULL;
 
   if (self->settings)
     {
-      dict = g_settings_get_value (self->settings, "timeline-colors");
       now = g_settings_get_string (self->settings, "current-time-color");
       sel = g_settings_get_string (self->settings, "selection-color");
     }
-  for (guint i = 0; i < TTV_TIMELINE_N_COLORS; i++)
+  for (guint i = 0; i < TTV_PALETTE_N_COLORS; i++)
     {
-      g_autofree char *value = NULL;
+      GdkRGBA c;
 
-      if (dict)
-        g_variant_lookup (dict, palette_info[i].name, "s", &value);
-      parse_color (value, palette_info[i].color, self->colors[i]);
+      ttv_palette_get_rgba (self->settings, i, &c);
+      self->colors[i][0] = c.red;
+      self->colors[i][1] = c.green;
+      self->colors[i][2] = c.blue;
     }
   parse_color (now, "#d91a1a", self->now_color);
   parse_color (sel, "#3366e6", self->sel_color);
@@ -297,8 +259,8 @@ draw_legend (TtvTimeline *self, cairo_t *cr, double width)
   cairo_set_font_size (cr, 10);
   for (guint i = 0; i < self->legend->len; i++)
     {
-      TtvTimelineColor c = g_array_index (self->legend, TtvTimelineColor, i);
-      const char *label = ttv_timeline_color_get_label (c);
+      TtvPaletteColor c = g_array_index (self->legend, TtvPaletteColor, i);
+      const char *label = ttv_palette_get_label (c);
       cairo_text_extents_t ext;
 
       cairo_text_extents (cr, label, &ext);
@@ -428,6 +390,114 @@ draw_marks (TtvTimeline *self, cairo_t *cr, const TtvTimelineRow *r, double y, T
     }
 }
 
+/* The label column of a row: indent, expander triangle, text; the keyboard
+ * row framed. */
+static void
+draw_label (TtvTimeline *self, cairo_t *cr, const TtvTimelineRow *r, gint index, double y)
+{
+  double x = 4 + r->depth * TTV_TIMELINE_INDENT;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, y, TTV_TIMELINE_LABEL_WIDTH - 4, TTV_TIMELINE_ROW_HEIGHT);
+  cairo_clip (cr);
+  if (r->expander != TTV_TIMELINE_EXPANDER_NONE)
+    {
+      double cx = x + TTV_TIMELINE_EXPANDER_WIDTH / 2.0 - 2, cy = y + TTV_TIMELINE_ROW_HEIGHT / 2.0;
+
+      cairo_set_source_rgb (cr, 0.25, 0.25, 0.25);
+      if (r->expander == TTV_TIMELINE_EXPANDER_COLLAPSED)
+        {
+          cairo_move_to (cr, cx - 3, cy - 5);
+          cairo_line_to (cr, cx + 3, cy);
+          cairo_line_to (cr, cx - 3, cy + 5);
+        }
+      else
+        {
+          cairo_move_to (cr, cx - 5, cy - 3);
+          cairo_line_to (cr, cx + 5, cy - 3);
+          cairo_line_to (cr, cx, cy + 3);
+        }
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
+  /* In a tree, every row keeps the triangles' column: names align. */
+  if (self->has_tree)
+    x += TTV_TIMELINE_EXPANDER_WIDTH;
+  cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
+  cairo_move_to (cr, x, y + TTV_TIMELINE_ROW_HEIGHT - 5);
+  cairo_show_text (cr, r->label);
+  cairo_restore (cr);
+  if (index == self->cursor && gtk_widget_has_focus (self->area))
+    {
+      /* Inside the stripe's edge, so that the stripe colour stays countable. */
+      cairo_set_source_rgb (cr, 0.2, 0.4, 0.9);
+      cairo_set_line_width (cr, 1);
+      cairo_rectangle (cr, 2.5, y + 0.5, TTV_TIMELINE_LABEL_WIDTH - 5, TTV_TIMELINE_ROW_HEIGHT - 1);
+      cairo_stroke (cr);
+    }
+}
+
+/* How much a process state says about its process, for a collapsed row:
+ * running beats waiting for a CPU beats blocked, so that a pixel shows
+ * the busiest thread. */
+static guint
+state_weight (guint16 state)
+{
+  if (state == TTV_HISTORY_STATE_NONE)
+    return 0;
+  switch ((TtvProcessStatus) ttv_history_state_low (state))
+    {
+    case TTV_PROCESS_RUN: return 7;
+    case TTV_PROCESS_WAIT_CPU: return 6;
+    case TTV_PROCESS_WAIT_FORK: return 5;
+    case TTV_PROCESS_WAIT: return 4;
+    case TTV_PROCESS_ZOMBIE: return 3;
+    case TTV_PROCESS_EXIT: return 2;
+    case TTV_PROCESS_DEAD: return 0;
+    default: return 1;
+    }
+}
+
+/* A collapsed process row shows its threads combined, not the leader's
+ * own state: a server's leader often sleeps in poll() while its workers
+ * run, and the collapsed row must not look idle then.  Per pixel, the
+ * busiest state of the group (state_weight); O(width) per thread. */
+static void
+merge_pixels (TtvTimeline *self, const TtvTimelineRow *r, TtvTime t0, TtvTime t1, guint w,
+              TtvHistoryPixel *px)
+{
+  g_autofree TtvHistoryPixel *other = g_new (TtvHistoryPixel, MAX (w, 1));
+
+  for (guint m = 0; m < r->merged->len; m++)
+    {
+      ttv_viewer_history_query_pixels (self->history, r->kind, g_array_index (r->merged, guint, m),
+                                       t0, t1, w, other);
+      for (guint x = 0; x < w; x++)
+        {
+          if (state_weight (other[x].state) > state_weight (px[x].state))
+            px[x].state = other[x].state;
+          px[x].n_events += other[x].n_events;
+        }
+    }
+}
+
+static void
+draw_status (TtvTimeline *self, cairo_t *cr, double width, double height)
+{
+  cairo_text_extents_t ext;
+
+  if (!self->status || !*self->status)
+    return;
+  cairo_set_font_size (cr, 11);
+  cairo_text_extents (cr, self->status, &ext);
+  cairo_set_source_rgba (cr, 1, 1, 0.85, 0.95);
+  cairo_rectangle (cr, width - ext.x_advance - 16, height - 20, ext.x_advance + 12, 18);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
+  cairo_move_to (cr, width - ext.x_advance - 10, height - 7);
+  cairo_show_text (cr, self->status);
+}
+
 /* Everything but the pointer feedback; @scroll: pixels scrolled down;
  * rows outside [clip_y0, clip_y1) are not queried. */
 static void
@@ -475,20 +545,16 @@ draw_view (TtvTimeline *self, cairo_t *cr, double width, double height, double s
         cairo_set_source_rgb (cr, 247 / 255.0, 247 / 255.0, 247 / 255.0);
       cairo_rectangle (cr, 0, y, TTV_TIMELINE_LABEL_WIDTH, TTV_TIMELINE_ROW_HEIGHT);
       cairo_fill (cr);
-      cairo_save (cr);
-      cairo_rectangle (cr, 0, y, TTV_TIMELINE_LABEL_WIDTH - 4, TTV_TIMELINE_ROW_HEIGHT);
-      cairo_clip (cr);
-      cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
-      cairo_move_to (cr, 4, y + TTV_TIMELINE_ROW_HEIGHT - 5);
-      cairo_show_text (cr, r->label);
-      cairo_restore (cr);
+      draw_label (self, cr, r, (gint) i, y);
 
       /* The states: runs of pixels with the same dominant state. */
       ttv_viewer_history_query_pixels (self->history, r->kind, r->row, t0, t1, w, px);
+      if (r->merged && r->merged->len > 0)
+        merge_pixels (self, r, t0, t1, w, px);
       while (x < w)
         {
           guint end = x + 1;
-          TtvTimelineColor color;
+          TtvPaletteColor color;
 
           while (end < w && px[end].state == px[x].state)
             end++;
@@ -527,6 +593,7 @@ draw_view (TtvTimeline *self, cairo_t *cr, double width, double height, double s
   cairo_fill (cr);
   draw_legend (self, cr, width);
   draw_scale (self, cr, width, t0, t1);
+  draw_status (self, cr, width, height);
 }
 
 static gboolean
@@ -560,10 +627,24 @@ update_adjustment (TtvTimeline *self)
                             0, MAX (upper, page), TTV_TIMELINE_ROW_HEIGHT, page * 0.9, page);
 }
 
+static gboolean
+adjust_idle (gpointer data)
+{
+  TtvTimeline *self = data;
+
+  self->adjust_id = 0;
+  update_adjustment (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Changing the scroll bar's adjustment while the grid allocates its
+ * children is lost on the scroll bar (it kept a page size of the first,
+ * small allocation): done after the allocation. */
 static void
 area_size (GtkWidget *area, GdkRectangle *alloc, TtvTimeline *self)
 {
-  update_adjustment (self);
+  if (!self->adjust_id)
+    self->adjust_id = g_idle_add (adjust_idle, self);
 }
 
 /* --- Pointer ----------------------------------------------------------------- */
@@ -631,11 +712,44 @@ area_scroll (GtkWidget *area, GdkEventScroll *ev, TtvTimeline *self)
 
 /* Left drag pans, Shift+left or right drag selects an interval, a click
  * sets the current time. */
+static void
+toggle (TtvTimeline *self, gint index, gboolean expand)
+{
+  const TtvTimelineRow *r;
+
+  if (index < 0 || (guint) index >= self->rows->len)
+    return;
+  r = self->rows->pdata[index];
+  if (r->expander == TTV_TIMELINE_EXPANDER_NONE
+      || (r->expander == TTV_TIMELINE_EXPANDER_EXPANDED) == expand)
+    return;
+  g_signal_emit (self, toggle_row_signal, 0, (guint) index, expand);
+}
+
 static gboolean
 area_press (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
 {
   if (ev->type != GDK_BUTTON_PRESS || (ev->button != 1 && ev->button != 3))
     return GDK_EVENT_PROPAGATE;
+  if (ev->x < TTV_TIMELINE_LABEL_WIDTH && ev->button == 1)
+    {
+      gint i = row_at (self, ev->y);
+
+      gtk_widget_grab_focus (area);
+      if (i >= 0)
+        {
+          const TtvTimelineRow *r = self->rows->pdata[i];
+          double ex = 4 + r->depth * TTV_TIMELINE_INDENT;
+
+          ttv_timeline_set_cursor (self, i);
+          if (r->expander != TTV_TIMELINE_EXPANDER_NONE && ev->x >= ex - 2
+              && ev->x < ex + TTV_TIMELINE_EXPANDER_WIDTH)
+            {
+              toggle (self, i, r->expander == TTV_TIMELINE_EXPANDER_COLLAPSED);
+              return GDK_EVENT_STOP;
+            }
+        }
+    }
   self->pressed = TRUE;
   self->panning = FALSE;
   self->banding = ev->button == 3 || (ev->state & GDK_SHIFT_MASK);
@@ -682,6 +796,64 @@ area_release (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
     ttv_tab_state_set_current_time (self->state, time_of_x (self, ev->x));
   self->panning = FALSE;
   return GDK_EVENT_STOP;
+}
+
+/* Up/Down/Home/End move the keyboard row; Right/+ expand it, Left/-
+ * collapse it (Left on a thread: to its process); * and / expand and
+ * collapse every row. */
+static gboolean
+area_key (GtkWidget *area, GdkEventKey *ev, TtvTimeline *self)
+{
+  gint n = (gint) self->rows->len, c = self->cursor;
+  const TtvTimelineRow *r = c >= 0 && c < n ? self->rows->pdata[c] : NULL;
+
+  if (ev->state & (GDK_CONTROL_MASK | GDK_MOD1_MASK))
+    return GDK_EVENT_PROPAGATE;
+  switch (ev->keyval)
+    {
+    case GDK_KEY_Up: case GDK_KEY_KP_Up:
+      ttv_timeline_set_cursor (self, MAX (c - 1, 0));
+      return GDK_EVENT_STOP;
+    case GDK_KEY_Down: case GDK_KEY_KP_Down:
+      ttv_timeline_set_cursor (self, MIN (c + 1, n - 1));
+      return GDK_EVENT_STOP;
+    case GDK_KEY_Right: case GDK_KEY_KP_Right: case GDK_KEY_plus: case GDK_KEY_KP_Add:
+      if (r)
+        toggle (self, c, TRUE);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_Home: case GDK_KEY_KP_Home:
+      ttv_timeline_set_cursor (self, n > 0 ? 0 : -1);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_End: case GDK_KEY_KP_End:
+      ttv_timeline_set_cursor (self, n - 1);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_asterisk: case GDK_KEY_KP_Multiply:
+      g_signal_emit (self, toggle_all_signal, 0, TRUE);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_slash: case GDK_KEY_KP_Divide:
+      g_signal_emit (self, toggle_all_signal, 0, FALSE);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_Left: case GDK_KEY_KP_Left: case GDK_KEY_minus: case GDK_KEY_KP_Subtract:
+      if (r && r->expander == TTV_TIMELINE_EXPANDER_EXPANDED)
+        toggle (self, c, FALSE);
+      else if (r && r->depth > 0 && (ev->keyval == GDK_KEY_Left || ev->keyval == GDK_KEY_KP_Left))
+        {
+          gint p = c;
+
+          while (p > 0 && ((const TtvTimelineRow *) self->rows->pdata[p])->depth >= r->depth)
+            p--;
+          ttv_timeline_set_cursor (self, p);
+        }
+      return GDK_EVENT_STOP;
+    default:
+      return GDK_EVENT_PROPAGATE;
+    }
+}
+
+static void
+area_focus_changed (TtvTimeline *self)
+{
+  gtk_widget_queue_draw (self->area);
 }
 
 static gboolean
@@ -759,6 +931,20 @@ index_rows (TtvTimeline *self)
       if (info && !g_hash_table_contains (self->pid_rows, GUINT_TO_POINTER (info->id)))
         g_hash_table_insert (self->pid_rows, GUINT_TO_POINTER (info->id), GUINT_TO_POINTER (i + 1));
     }
+  /* Threads folded into a collapsed row: their wakeups point at it. */
+  for (guint i = 0; self->rows && self->history && i < self->rows->len; i++)
+    {
+      const TtvTimelineRow *r = self->rows->pdata[i];
+
+      for (guint m = 0; r->merged && m < r->merged->len; m++)
+        {
+          const TtvHistoryRowInfo *info =
+            ttv_viewer_history_get_row (self->history, r->kind, g_array_index (r->merged, guint, m));
+
+          if (info && !g_hash_table_contains (self->pid_rows, GUINT_TO_POINTER (info->id)))
+            g_hash_table_insert (self->pid_rows, GUINT_TO_POINTER (info->id), GUINT_TO_POINTER (i + 1));
+        }
+    }
 }
 
 void
@@ -770,6 +956,8 @@ ttv_timeline_set_history (TtvTimeline *self, TtvViewerHistory *history)
   g_clear_pointer (&self->history, ttv_viewer_history_unref);
   self->history = history;
   g_ptr_array_set_size (self->rows, 0);
+  self->has_tree = FALSE;
+  self->cursor = -1;
   index_rows (self);
   update_adjustment (self);
   gtk_widget_queue_draw (self->area);
@@ -785,11 +973,89 @@ ttv_timeline_get_history (TtvTimeline *self)
 void
 ttv_timeline_set_rows (TtvTimeline *self, GPtrArray *rows)
 {
+  gboolean had_cursor = self->cursor >= 0 && (guint) self->cursor < self->rows->len;
+  TtvHistoryRowKind kind = 0;
+  guint row = 0;
+
   g_return_if_fail (TTV_IS_TIMELINE (self));
+  if (had_cursor)
+    {
+      const TtvTimelineRow *r = self->rows->pdata[self->cursor];
+
+      kind = r->kind;
+      row = r->row;
+    }
   g_ptr_array_unref (self->rows);
   self->rows = rows ? rows : g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
+  /* The keyboard row stays on its history row (a collapse keeps the
+   * process under the cursor). */
+  self->cursor = -1;
+  for (guint i = 0; had_cursor && i < self->rows->len; i++)
+    {
+      const TtvTimelineRow *r = self->rows->pdata[i];
+
+      if (r->kind == kind && r->row == row)
+        {
+          self->cursor = (gint) i;
+          break;
+        }
+    }
+  self->has_tree = FALSE;
+  for (guint i = 0; i < self->rows->len && !self->has_tree; i++)
+    {
+      const TtvTimelineRow *r = self->rows->pdata[i];
+
+      self->has_tree = r->expander != TTV_TIMELINE_EXPANDER_NONE || r->depth > 0;
+    }
   index_rows (self);
   update_adjustment (self);
+  gtk_widget_queue_draw (self->area);
+}
+
+const TtvTimelineRow *
+ttv_timeline_get_row (TtvTimeline *self, guint index)
+{
+  g_return_val_if_fail (TTV_IS_TIMELINE (self), NULL);
+  return index < self->rows->len ? self->rows->pdata[index] : NULL;
+}
+
+gint
+ttv_timeline_get_cursor (TtvTimeline *self)
+{
+  g_return_val_if_fail (TTV_IS_TIMELINE (self), -1);
+  return self->cursor;
+}
+
+void
+ttv_timeline_set_cursor (TtvTimeline *self, gint index)
+{
+  double top, page;
+
+  g_return_if_fail (TTV_IS_TIMELINE (self));
+  if (index < 0 || (guint) index >= self->rows->len)
+    index = -1;
+  self->cursor = index;
+  if (index >= 0)
+    {
+      /* Scrolled into view. */
+      top = (double) index * TTV_TIMELINE_ROW_HEIGHT;
+      page = gtk_adjustment_get_page_size (self->vadj);
+      if (top < gtk_adjustment_get_value (self->vadj))
+        gtk_adjustment_set_value (self->vadj, top);
+      else if (top + TTV_TIMELINE_ROW_HEIGHT > gtk_adjustment_get_value (self->vadj) + page)
+        gtk_adjustment_set_value (self->vadj, top + TTV_TIMELINE_ROW_HEIGHT - page);
+    }
+  gtk_widget_queue_draw (self->area);
+}
+
+void
+ttv_timeline_set_status (TtvTimeline *self, const char *status)
+{
+  g_return_if_fail (TTV_IS_TIMELINE (self));
+  if (g_strcmp0 (status, self->status) == 0)
+    return;
+  g_free (self->status);
+  self->status = g_strdup (status);
   gtk_widget_queue_draw (self->area);
 }
 
@@ -904,60 +1170,15 @@ act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-/* The colours dialog: one button per palette entry, written to the
- * timeline-colors dictionary at once (every view reloads on "changed"). */
-static void
-color_set (GtkColorButton *button, TtvTimeline *self)
-{
-  g_autoptr (GVariant) old = g_settings_get_value (self->settings, "timeline-colors");
-  g_auto (GVariantBuilder) builder = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a{ss}"));
-  guint i = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "palette-index"));
-  GVariantIter iter;
-  const char *key, *value;
-  GdkRGBA c;
-  g_autofree char *text = NULL;
-
-  gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (button), &c);
-  text = g_strdup_printf ("#%02x%02x%02x", (guint) (c.red * 255 + 0.5), (guint) (c.green * 255 + 0.5),
-                          (guint) (c.blue * 255 + 0.5));
-  g_variant_iter_init (&iter, old);
-  while (g_variant_iter_next (&iter, "{&s&s}", &key, &value))
-    if (strcmp (key, palette_info[i].name) != 0)
-      g_variant_builder_add (&builder, "{ss}", key, value);
-  g_variant_builder_add (&builder, "{ss}", palette_info[i].name, text);
-  g_settings_set_value (self->settings, "timeline-colors", g_variant_builder_end (&builder));
-}
-
+/* The palette is edited in Preferences (win.preferences of the main
+ * window): one place for every view; they all reload on "changed". */
 static void
 act_edit_colors (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  TtvTimeline *self = data;
-  GtkWidget *top = gtk_widget_get_toplevel (GTK_WIDGET (self));
-  GtkWidget *dialog, *grid;
+  GtkWidget *top = gtk_widget_get_toplevel (GTK_WIDGET (data));
 
-  if (!self->settings)
-    return;
-  dialog = gtk_dialog_new_with_buttons (_("Colours of the Time Lines"),
-                                        GTK_IS_WINDOW (top) ? GTK_WINDOW (top) : NULL,
-                                        GTK_DIALOG_DESTROY_WITH_PARENT, _("_Close"),
-                                        GTK_RESPONSE_CLOSE, NULL);
-  grid = gtk_grid_new ();
-  g_object_set (grid, "margin", 12, "row-spacing", 6, "column-spacing", 12, NULL);
-  for (guint i = 0; i < TTV_TIMELINE_N_COLORS; i++)
-    {
-      GdkRGBA c = { self->colors[i][0], self->colors[i][1], self->colors[i][2], 1 };
-      GtkWidget *button = gtk_color_button_new_with_rgba (&c);
-
-      g_object_set_data (G_OBJECT (button), "palette-index", GUINT_TO_POINTER (i));
-      g_signal_connect_object (button, "color-set", G_CALLBACK (color_set), self, 0);
-      gtk_grid_attach (GTK_GRID (grid), g_object_new (GTK_TYPE_LABEL, "label",
-                                                      ttv_timeline_color_get_label (i),
-                                                      "xalign", 1.0, NULL), 0, i, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), button, 1, i, 1, 1);
-    }
-  gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))), grid, TRUE, TRUE, 0);
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
-  gtk_widget_show_all (dialog);
+  if (G_IS_ACTION_GROUP (top) && g_action_group_has_action (G_ACTION_GROUP (top), "preferences"))
+    g_action_group_activate_action (G_ACTION_GROUP (top), "preferences", NULL);
 }
 
 void
@@ -989,6 +1210,7 @@ ttv_timeline_dispose (GObject *object)
       g_clear_signal_handler (&self->handlers[i], self->state);
   g_clear_object (&self->state);
   g_clear_object (&self->settings);
+  g_clear_handle_id (&self->adjust_id, g_source_remove);
   g_clear_pointer (&self->history, ttv_viewer_history_unref);
   G_OBJECT_CLASS (ttv_timeline_parent_class)->dispose (object);
 }
@@ -1001,6 +1223,7 @@ ttv_timeline_finalize (GObject *object)
   g_ptr_array_unref (self->rows);
   g_hash_table_unref (self->pid_rows);
   g_array_unref (self->legend);
+  g_free (self->status);
   G_OBJECT_CLASS (ttv_timeline_parent_class)->finalize (object);
 }
 
@@ -1009,6 +1232,10 @@ ttv_timeline_class_init (TtvTimelineClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = ttv_timeline_dispose;
   G_OBJECT_CLASS (klass)->finalize = ttv_timeline_finalize;
+  toggle_row_signal = g_signal_new ("toggle-row", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                    NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_BOOLEAN);
+  toggle_all_signal = g_signal_new ("toggle-all", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                    NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 }
 
 static void
@@ -1016,11 +1243,12 @@ ttv_timeline_init (TtvTimeline *self)
 {
   self->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
   self->pid_rows = g_hash_table_new (NULL, NULL);
-  self->legend = g_array_new (FALSE, FALSE, sizeof (TtvTimelineColor));
+  self->legend = g_array_new (FALSE, FALSE, sizeof (TtvPaletteColor));
+  self->cursor = -1;
 }
 
 GtkWidget *
-ttv_timeline_new (TtvTabState *state, const TtvTimelineColor *legend, guint n_legend)
+ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_legend)
 {
   TtvTimeline *self = g_object_new (TTV_TYPE_TIMELINE, NULL);
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
@@ -1044,7 +1272,12 @@ ttv_timeline_new (TtvTabState *state, const TtvTimelineColor *legend, guint n_le
   gtk_widget_set_size_request (self->area, TTV_TIMELINE_LABEL_WIDTH + 100, TTV_TIMELINE_HEADER + 60);
   gtk_widget_set_has_tooltip (self->area, TRUE);
   gtk_widget_add_events (self->area, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK
-                         | GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK);
+                         | GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK | GDK_KEY_PRESS_MASK);
+  /* Focus only from a click in the label column (or Tab): never on its own,
+   * so that the event list keeps the keyboard when both views are shown. */
+  gtk_widget_set_can_focus (self->area, TRUE);
+  g_signal_connect (self->area, "key-press-event", G_CALLBACK (area_key), self);
+  g_signal_connect_swapped (self->area, "notify::has-focus", G_CALLBACK (area_focus_changed), self);
   g_signal_connect (self->area, "draw", G_CALLBACK (area_draw), self);
   g_signal_connect (self->area, "size-allocate", G_CALLBACK (area_size), self);
   g_signal_connect (self->area, "scroll-event", G_CALLBACK (area_scroll), self);

@@ -1,7 +1,8 @@
 /* ttv-controlflow-viewer.c: the control flow viewer module: one row per
  * process (thread) of the state history with its states over time, marks
- * and wakeup arrows; rows sorted, filtered, searched and grouped by
- * process.  Drawing and navigation: modules/common/ttv-timeline.c. */
+ * and wakeup arrows; threads as expandable rows under their process; rows
+ * sorted, searched, hidden when idle, and limited to the processes that ran
+ * the tab's filter's events.  Drawing and navigation: modules/common/ttv-timeline.c. */
 #include "ttv-timeline.h"
 
 #include <glib/gi18n-lib.h>
@@ -12,15 +13,32 @@ G_DECLARE_FINAL_TYPE (TtvControlflowViewer, ttv_controlflow_viewer, TTV, CONTROL
 
 typedef enum { SORT_PID, SORT_NAME, SORT_CPU_TIME, SORT_BIRTH } SortKey;
 
+/* One filter request: the pids that ran a matching event. */
+typedef struct {
+  TtvControlflowViewer *self;  /* weak: the viewer cancels its requests when it goes */
+  GHashTable *pids;            /* owned: set of pids */
+} FilterJob;
+
 struct _TtvControlflowViewer {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[3];
+  gulong handlers[4];
   GSimpleActionGroup *actions; /* owned */
   TtvTimeline *timeline;       /* weak: a child */
   GtkWidget *search;
   GtkWidget *count_label;
+
+  /* Groups: expanded unless collapse_all, except those in toggled (history
+   * row of the leader + 1); forgotten with the history. */
+  gboolean collapse_all;
+  GHashTable *toggled;         /* owned */
+
+  /* The tab's filter: NULL while none (every row), else the pids that ran
+   * a matching event in the time window, from the last finished request. */
+  GHashTable *filter_pids;     /* owned, may be NULL */
+  FilterJob *job;              /* weak: the running request's, NULL when none */
+  gboolean filter_pending;     /* a filter is set, its pids not yet known */
 };
 
 G_DEFINE_FINAL_TYPE (TtvControlflowViewer, ttv_controlflow_viewer, GTK_TYPE_BOX)
@@ -48,20 +66,30 @@ sort_key (TtvControlflowViewer *self)
   return SORT_PID;
 }
 
+/* A process row and its place in the tree. */
 typedef struct {
   const TtvHistoryRowInfo *info;
   guint row;
-  guint n_threads;             /* grouped: threads folded into this row */
-} Entry;
+  gint parent;                 /* index of the leader's node, -1: top level */
+  GArray *children;            /* of guint node indices, NULL when none */
+  gboolean match;              /* passes the search and the tab's filter */
+  gboolean busy;               /* has events in the window, or hide idle is off */
+} Node;
+
+typedef struct {
+  GArray *nodes;
+  SortKey key;
+} SortData;
 
 static int
-compare_entries (gconstpointer a, gconstpointer b, gpointer data)
+compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
 {
-  const Entry *x = a, *y = b;
-  SortKey key = GPOINTER_TO_INT (data);
+  const SortData *sd = data;
+  const Node *x = &g_array_index (sd->nodes, Node, *(const guint *) a);
+  const Node *y = &g_array_index (sd->nodes, Node, *(const guint *) b);
   int c = 0;
 
-  switch (key)
+  switch (sd->key)
     {
     case SORT_NAME: c = g_strcmp0 (x->info->name, y->info->name); break;
     case SORT_CPU_TIME: c = (x->info->cpu_time < y->info->cpu_time) - (x->info->cpu_time > y->info->cpu_time); break;
@@ -72,6 +100,8 @@ compare_entries (gconstpointer a, gconstpointer b, gpointer data)
     c = (x->info->id > y->info->id) - (x->info->id < y->info->id);
   if (c == 0)
     c = (x->info->birth > y->info->birth) - (x->info->birth < y->info->birth);
+  if (c == 0)
+    c = (x->row > y->row) - (x->row < y->row);
   return c;
 }
 
@@ -87,39 +117,133 @@ row_label (const TtvHistoryRowInfo *info, guint n_threads, TtvTime origin)
                                                             : g_strdup_printf ("%u", info->ppid);
 
   if (n_threads > 1)
-    return g_strdup_printf (_("%s %s/%u ^%s %s (%u threads)"), name, pid, info->tgid, ppid,
-                            birth, n_threads);
+    return g_strdup_printf (_("%s (%u threads) %s/%u ^%s %s"), name, n_threads, pid, info->tgid, ppid,
+                            birth);
   /* name pid/tgid ^ppid +birth */
   return g_strdup_printf ("%s %s/%u ^%s %s", name, pid, info->tgid, ppid, birth);
 }
 
-/* Rebuilds the row list from the history and the toolbar's choices. */
+static gboolean
+is_thread_of_other (const TtvHistoryRowInfo *info)
+{
+  return info->cpu < 0 && info->tgid != 0 && info->tgid != TTV_VIEWER_PID_NONE && info->tgid != info->id;
+}
+
+/* Links each thread to its process's leader row (id == tgid): the one born
+ * last before the thread (pids are reused), else the thread stays on top. */
+static void
+link_threads (TtvViewerHistory *h, GArray *nodes)
+{
+  g_autoptr (GHashTable) leaders = g_hash_table_new (NULL, NULL);   /* tgid -> first node + 1 */
+  g_autoptr (GArray) next = g_array_new (FALSE, TRUE, sizeof (guint)); /* chain of leaders per tgid */
+
+  g_array_set_size (next, nodes->len);
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      const Node *n = &g_array_index (nodes, Node, i);
+
+      if (n->info->cpu < 0 && n->info->tgid == n->info->id && n->info->id != 0)
+        {
+          gpointer first = g_hash_table_lookup (leaders, GUINT_TO_POINTER (n->info->id));
+
+          g_array_index (next, guint, i) = GPOINTER_TO_UINT (first);
+          g_hash_table_insert (leaders, GUINT_TO_POINTER (n->info->id), GUINT_TO_POINTER (i + 1));
+        }
+    }
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      Node *n = &g_array_index (nodes, Node, i);
+      gint best = -1;
+
+      if (!is_thread_of_other (n->info))
+        continue;
+      for (guint l = GPOINTER_TO_UINT (g_hash_table_lookup (leaders, GUINT_TO_POINTER (n->info->tgid)));
+           l; l = g_array_index (next, guint, l - 1))
+        {
+          const Node *cand = &g_array_index (nodes, Node, l - 1);
+
+          if (cand->info->birth <= n->info->birth
+              && (best < 0 || cand->info->birth > g_array_index (nodes, Node, best).info->birth))
+            best = (gint) l - 1;
+        }
+      if (best < 0)
+        continue;
+      n->parent = best;
+      {
+        Node *p = &g_array_index (nodes, Node, best);
+        guint idx = i;
+
+        if (!p->children)
+          p->children = g_array_new (FALSE, FALSE, sizeof (guint));
+        g_array_append_val (p->children, idx);
+      }
+    }
+}
+
+static gboolean
+row_matches (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, const char *needle)
+{
+  if (self->filter_pids && !g_hash_table_contains (self->filter_pids, GUINT_TO_POINTER (info->id)))
+    return FALSE;
+  if (*needle)
+    {
+      g_autofree char *name = g_utf8_casefold (info->name ? info->name : "", -1);
+      g_autofree char *pid = g_strdup_printf ("%u", info->id);
+
+      if (!strstr (name, needle) && strcmp (pid, needle) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+is_expanded (TtvControlflowViewer *self, guint leader_row)
+{
+  return self->collapse_all == g_hash_table_contains (self->toggled, GUINT_TO_POINTER (leader_row + 1));
+}
+
+static void
+publish_shown (TtvControlflowViewer *self, GArray *pids)
+{
+  GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "shown-pids");
+
+  g_simple_action_set_state (G_SIMPLE_ACTION (a),
+                             g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, pids->data, pids->len,
+                                                        sizeof (guint32)));
+}
+
+/* Rebuilds the row list from the history and the toolbar's choices.
+ * A group (leader + threads) shows when the leader or one of its threads
+ * passes hide-idle, the search and the filter; a match inside a group that
+ * its leader does not match opens the group, showing the matching threads. */
 static void
 refresh_rows (TtvControlflowViewer *self)
 {
   TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
-  g_autoptr (GArray) entries = g_array_new (FALSE, FALSE, sizeof (Entry));
-  g_autoptr (GHashTable) groups = NULL;
+  g_autoptr (GArray) nodes = g_array_new (FALSE, FALSE, sizeof (Node));
+  g_autoptr (GArray) top = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) shown = g_array_new (FALSE, FALSE, sizeof (guint32));
   GPtrArray *rows;
-  gboolean hide_idle = flag (self, "hide-idle"), group = flag (self, "group-threads");
+  gboolean hide_idle = flag (self, "hide-idle");
   const char *search = gtk_entry_get_text (GTK_ENTRY (self->search));
   g_autofree char *needle = g_utf8_casefold (search, -1);
   TtvTime t0, t1, origin, span_end;
+  SortData sd;
   guint n;
 
   if (!h)
     {
       gtk_label_set_text (GTK_LABEL (self->count_label), "");
       ttv_timeline_set_rows (self->timeline, NULL);
+      publish_shown (self, shown);
       return;
     }
   ttv_tab_state_get_time_window (self->state, &t0, &t1);
   ttv_tab_state_get_time_span (self->state, &origin, &span_end);
-  groups = g_hash_table_new (NULL, NULL);
   n = ttv_viewer_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
   for (guint i = 0; i < n; i++)
     {
-      Entry e = { ttv_viewer_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i), i, 1 };
+      Node node = { ttv_viewer_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i), i, -1, NULL, TRUE, TRUE };
 
       if (hide_idle)
         {
@@ -127,52 +251,173 @@ refresh_rows (TtvControlflowViewer *self)
 
           /* One pixel over the window: O(1) per row. */
           ttv_viewer_history_query_pixels (h, TTV_HISTORY_ROW_PROCESS, i, t0, t1 + 1, 1, &px);
-          if (px.n_events == 0)
-            continue;
+          node.busy = px.n_events > 0;
         }
-      if (*needle)
-        {
-          g_autofree char *name = g_utf8_casefold (e.info->name ? e.info->name : "", -1);
-          g_autofree char *pid = g_strdup_printf ("%u", e.info->id);
-
-          if (!strstr (name, needle) && strcmp (pid, needle) != 0)
-            continue;
-        }
-      if (group && e.info->cpu < 0 && e.info->tgid != 0 && e.info->tgid != TTV_VIEWER_PID_NONE)
-        {
-          /* One row per thread group: the leader's (or the first seen). */
-          gpointer slot = g_hash_table_lookup (groups, GUINT_TO_POINTER (e.info->tgid));
-
-          if (slot)
-            {
-              Entry *g = &g_array_index (entries, Entry, GPOINTER_TO_UINT (slot) - 1);
-
-              g->n_threads++;
-              if (e.info->id == e.info->tgid && g->info->id != g->info->tgid)
-                {
-                  g->info = e.info;
-                  g->row = i;
-                }
-              continue;
-            }
-          g_hash_table_insert (groups, GUINT_TO_POINTER (e.info->tgid), GUINT_TO_POINTER (entries->len + 1));
-        }
-      g_array_append_val (entries, e);
+      node.match = row_matches (self, node.info, needle);
+      g_array_append_val (nodes, node);
     }
-  g_array_sort_with_data (entries, compare_entries, GINT_TO_POINTER (sort_key (self)));
-  rows = g_ptr_array_new_full (entries->len, (GDestroyNotify) ttv_timeline_row_free);
-  for (guint i = 0; i < entries->len; i++)
+  link_threads (h, nodes);
+  sd.nodes = nodes;
+  sd.key = sort_key (self);
+  for (guint i = 0; i < nodes->len; i++)
     {
-      const Entry *e = &g_array_index (entries, Entry, i);
-      g_autofree char *label = row_label (e->info, e->n_threads, origin);
+      Node *node = &g_array_index (nodes, Node, i);
 
-      g_ptr_array_add (rows, ttv_timeline_row_new (TTV_HISTORY_ROW_PROCESS, e->row, label));
+      if (node->parent < 0)
+        g_array_append_val (top, i);
+      if (node->children)
+        g_array_sort_with_data (node->children, compare_nodes, &sd);
     }
+  g_array_sort_with_data (top, compare_nodes, &sd);
+
+  rows = g_ptr_array_new_full (nodes->len, (GDestroyNotify) ttv_timeline_row_free);
+  for (guint t = 0; t < top->len; t++)
+    {
+      const Node *node = &g_array_index (nodes, Node, g_array_index (top, guint, t));
+      gboolean self_ok = node->match && node->busy;
+      guint n_ok = 0, n_threads = 1 + (node->children ? node->children->len : 0);
+      gboolean expanded, forced;
+      TtvTimelineRow *r;
+      g_autofree char *label = NULL;
+
+      for (guint c = 0; node->children && c < node->children->len; c++)
+        {
+          const Node *child = &g_array_index (nodes, Node, g_array_index (node->children, guint, c));
+
+          n_ok += child->match && child->busy;
+        }
+      if (!self_ok && n_ok == 0)
+        continue;
+      /* A match inside the group, not on the leader: shown open. */
+      forced = !node->match && n_ok > 0;
+      expanded = forced || is_expanded (self, node->row);
+      /* "(N threads)" only on a row that draws them combined. */
+      label = row_label (node->info, n_ok > 0 && !expanded ? n_threads : 1, origin);
+      r = ttv_timeline_row_new (TTV_HISTORY_ROW_PROCESS, node->row, label);
+      if (n_ok > 0)
+        r->expander = expanded ? TTV_TIMELINE_EXPANDER_EXPANDED : TTV_TIMELINE_EXPANDER_COLLAPSED;
+      if (n_ok > 0 && !expanded)
+        {
+          /* Collapsed: the row shows the whole process (every thread). */
+          r->merged = g_array_sized_new (FALSE, FALSE, sizeof (guint), node->children->len);
+          for (guint c = 0; c < node->children->len; c++)
+            g_array_append_val (r->merged, g_array_index (nodes, Node,
+                                                          g_array_index (node->children, guint, c)).row);
+        }
+      g_ptr_array_add (rows, r);
+      g_array_append_val (shown, node->info->id);
+      for (guint c = 0; expanded && node->children && c < node->children->len; c++)
+        {
+          const Node *child = &g_array_index (nodes, Node, g_array_index (node->children, guint, c));
+          g_autofree char *clabel = NULL;
+
+          if (!(child->match && child->busy))
+            continue;
+          clabel = row_label (child->info, 1, origin);
+          r = ttv_timeline_row_new (TTV_HISTORY_ROW_PROCESS, child->row, clabel);
+          r->depth = 1;
+          g_ptr_array_add (rows, r);
+          g_array_append_val (shown, child->info->id);
+        }
+    }
+  for (guint i = 0; i < nodes->len; i++)
+    g_clear_pointer (&g_array_index (nodes, Node, i).children, g_array_unref);
   {
-    g_autofree char *text = g_strdup_printf (_("%u of %u processes"), rows->len, n);
+    g_autofree char *text = self->filter_pending && !self->filter_pids
+                            ? g_strdup_printf (_("%u of %u processes, filtering…"), rows->len, n)
+                            : g_strdup_printf (_("%u of %u processes"), rows->len, n);
     gtk_label_set_text (GTK_LABEL (self->count_label), text);
   }
   ttv_timeline_set_rows (self->timeline, rows);
+  publish_shown (self, shown);
+}
+
+/* --- Rows of the tab's filter ------------------------------------------------ */
+
+static void
+filter_job_free (gpointer data)
+{
+  FilterJob *job = data;
+
+  if (job->self && job->self->job == job)
+    job->self->job = NULL;
+  g_clear_pointer (&job->pids, g_hash_table_unref);
+  g_free (job);
+}
+
+static gboolean
+filter_event (TtvEventRequest *request, const TtvEvent *event, gpointer data)
+{
+  FilterJob *job = data;
+  TtvViewerProcessInfo info;
+
+  if (ttv_event_request_get_process (request, &info) && info.pid != TTV_VIEWER_PID_NONE)
+    g_hash_table_add (job->pids, GUINT_TO_POINTER (info.pid));
+  return TRUE;
+}
+
+static void
+filter_done (TtvEventRequest *request, TtvRequestStatus status, const GError *error, gpointer data)
+{
+  FilterJob *job = data;
+  TtvControlflowViewer *self = job->self;
+
+  if (!self || self->job != job)
+    return;
+  self->job = NULL;
+  if (status == TTV_REQUEST_CANCELLED)
+    return;   /* made stale: a newer request follows */
+  if (status == TTV_REQUEST_FAILED)
+    g_warning ("control flow: filtering failed: %s", error ? error->message : "?");
+  g_clear_pointer (&self->filter_pids, g_hash_table_unref);
+  self->filter_pids = g_steal_pointer (&job->pids);
+  self->filter_pending = FALSE;
+  ttv_timeline_set_status (self->timeline, NULL);
+  refresh_rows (self);
+}
+
+/* Asks the tab for the events of the window that match its filter, with
+ * the process running on each one's CPU.  Keeps showing the previous rows
+ * until the answer is complete. */
+static void
+start_filter (TtvControlflowViewer *self)
+{
+  const char *filter = ttv_tab_state_get_filter (self->state);
+  g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (self->state);
+  TtvTime t0, t1;
+  FilterJob *job;
+
+  if (self->job)
+    {
+      self->job->self = NULL;
+      self->job = NULL;
+    }
+  ttv_tab_state_cancel_requests (self->state, self);
+  if (!filter || !*filter)
+    {
+      gboolean had = self->filter_pids != NULL || self->filter_pending;
+
+      g_clear_pointer (&self->filter_pids, g_hash_table_unref);
+      self->filter_pending = FALSE;
+      ttv_timeline_set_status (self->timeline, NULL);
+      if (had)
+        refresh_rows (self);
+      return;
+    }
+  self->filter_pending = TRUE;
+  ttv_timeline_set_status (self->timeline, _("filtering…"));
+  /* The pids come with the state: wait for it ("statistics-changed"). */
+  if (!h || !ttv_tab_state_is_state_ready (self->state))
+    return;
+  ttv_tab_state_get_time_window (self->state, &t0, &t1);
+  job = g_new0 (FilterJob, 1);
+  job->self = self;
+  job->pids = g_hash_table_new (NULL, NULL);
+  self->job = job;
+  ttv_tab_state_request_time_range (self->state, self, t0, t1, 0,
+                                    TTV_REQUEST_FILTERED | TTV_REQUEST_WITH_STATE | TTV_REQUEST_REPLACE
+                                    | TTV_REQUEST_STALE_ON_FILTER | TTV_REQUEST_STALE_ON_TIME_WINDOW,
+                                    filter_event, filter_done, job, filter_job_free);
 }
 
 static void
@@ -180,8 +425,12 @@ history_changed (TtvControlflowViewer *self)
 {
   g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (self->state);
 
+  /* The state may have become ready: a waiting filter can start. */
+  if (self->filter_pending && !self->job)
+    start_filter (self);
   if (h == ttv_timeline_get_history (self->timeline))
     return;
+  g_hash_table_remove_all (self->toggled);
   ttv_timeline_set_history (self->timeline, h);
   refresh_rows (self);
 }
@@ -189,6 +438,8 @@ history_changed (TtvControlflowViewer *self)
 static void
 window_changed (TtvControlflowViewer *self)
 {
+  if (self->filter_pending || self->filter_pids)
+    start_filter (self);
   if (flag (self, "hide-idle"))
     refresh_rows (self);
 }
@@ -198,6 +449,60 @@ change_state (GSimpleAction *action, GVariant *value, gpointer data)
 {
   g_simple_action_set_state (action, value);
   refresh_rows (data);
+}
+
+static void
+set_all (TtvControlflowViewer *self, gboolean collapse)
+{
+  self->collapse_all = collapse;
+  g_hash_table_remove_all (self->toggled);
+  refresh_rows (self);
+}
+
+static void
+toggle_all (TtvControlflowViewer *self, gboolean expand)
+{
+  set_all (self, !expand);
+}
+
+static void
+act_expand_all (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  set_all (data, FALSE);
+}
+
+static void
+act_collapse_all (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  set_all (data, TRUE);
+}
+
+/* "toggle-row" of the time line, and the action (u: a display index) that
+ * scripts and tests use. */
+static void
+toggle_row (TtvControlflowViewer *self, guint index, gboolean expand)
+{
+  const TtvTimelineRow *r = ttv_timeline_get_row (self->timeline, index);
+  gpointer key;
+
+  if (!r || r->expander == TTV_TIMELINE_EXPANDER_NONE)
+    return;
+  key = GUINT_TO_POINTER (r->row + 1);
+  if (is_expanded (self, r->row) == expand)
+    return;
+  if (!g_hash_table_remove (self->toggled, key))
+    g_hash_table_add (self->toggled, key);
+  refresh_rows (self);
+}
+
+static void
+act_toggle_row (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  TtvControlflowViewer *self = data;
+  const TtvTimelineRow *r = ttv_timeline_get_row (self->timeline, g_variant_get_uint32 (param));
+
+  if (r)
+    toggle_row (self, g_variant_get_uint32 (param), r->expander == TTV_TIMELINE_EXPANDER_COLLAPSED);
 }
 
 static void
@@ -214,23 +519,43 @@ ttv_controlflow_viewer_dispose (GObject *object)
 {
   TtvControlflowViewer *self = TTV_CONTROLFLOW_VIEWER (object);
 
+  if (self->job)
+    {
+      self->job->self = NULL;
+      self->job = NULL;
+    }
   if (self->state)
-    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
-      g_clear_signal_handler (&self->handlers[i], self->state);
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
+        g_clear_signal_handler (&self->handlers[i], self->state);
+      ttv_tab_state_cancel_requests (self->state, self);
+    }
   g_clear_object (&self->state);
   g_clear_object (&self->actions);
+  g_clear_pointer (&self->filter_pids, g_hash_table_unref);
   G_OBJECT_CLASS (ttv_controlflow_viewer_parent_class)->dispose (object);
+}
+
+static void
+ttv_controlflow_viewer_finalize (GObject *object)
+{
+  TtvControlflowViewer *self = TTV_CONTROLFLOW_VIEWER (object);
+
+  g_hash_table_unref (self->toggled);
+  G_OBJECT_CLASS (ttv_controlflow_viewer_parent_class)->finalize (object);
 }
 
 static void
 ttv_controlflow_viewer_class_init (TtvControlflowViewerClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = ttv_controlflow_viewer_dispose;
+  G_OBJECT_CLASS (klass)->finalize = ttv_controlflow_viewer_finalize;
 }
 
 static void
 ttv_controlflow_viewer_init (TtvControlflowViewer *self)
 {
+  self->toggled = g_hash_table_new (NULL, NULL);
 }
 
 static GtkWidget *
@@ -239,13 +564,17 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   static const GActionEntry actions[] = {
     { "sort", NULL, "s", "'pid'", change_state, { 0 } },
     { "hide-idle", NULL, NULL, "false", change_state, { 0 } },
-    { "group-threads", NULL, NULL, "false", change_state, { 0 } },
+    { "expand-all", act_expand_all, NULL, NULL, NULL, { 0 } },
+    { "collapse-all", act_collapse_all, NULL, NULL, NULL, { 0 } },
+    { "toggle-row", act_toggle_row, "u", NULL, NULL, { 0 } },
+    /* Read-only: the pids of the rows shown, in order (tests, scripts). */
+    { "shown-pids", NULL, NULL, "@au []", NULL, { 0 } },
   };
-  static const TtvTimelineColor legend[] = {
-    TTV_TIMELINE_COLOR_RUN_USER, TTV_TIMELINE_COLOR_RUN_SYSCALL, TTV_TIMELINE_COLOR_RUN_TRAP,
-    TTV_TIMELINE_COLOR_RUN_IRQ, TTV_TIMELINE_COLOR_RUN_SOFTIRQ, TTV_TIMELINE_COLOR_WAIT_CPU,
-    TTV_TIMELINE_COLOR_BLOCKED, TTV_TIMELINE_COLOR_ZOMBIE, TTV_TIMELINE_COLOR_EXITED,
-    TTV_TIMELINE_COLOR_UNKNOWN,
+  static const TtvPaletteColor legend[] = {
+    TTV_PALETTE_RUN_USER, TTV_PALETTE_RUN_SYSCALL, TTV_PALETTE_RUN_TRAP,
+    TTV_PALETTE_RUN_IRQ, TTV_PALETTE_RUN_SOFTIRQ, TTV_PALETTE_WAIT_CPU,
+    TTV_PALETTE_BLOCKED, TTV_PALETTE_ZOMBIE, TTV_PALETTE_EXITED,
+    TTV_PALETTE_UNKNOWN,
   };
   TtvControlflowViewer *self = g_object_new (TTV_TYPE_CONTROLFLOW_VIEWER,
                                              "orientation", GTK_ORIENTATION_VERTICAL, NULL);
@@ -277,21 +606,32 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   gtk_widget_set_tooltip_text (w, _("Hide the processes without events in the time window"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "controlflow.hide-idle");
   gtk_box_pack_start (GTK_BOX (bar), w, FALSE, FALSE, 0);
-  w = gtk_check_button_new_with_mnemonic (_("_Group threads"));
-  gtk_widget_set_tooltip_text (w, _("One row per process: its threads folded under it"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "controlflow.group-threads");
-  gtk_box_pack_start (GTK_BOX (bar), w, FALSE, FALSE, 0);
-  w = gtk_button_new_with_mnemonic (_("E_xport…"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "controlflow.export-dialog");
-  gtk_box_pack_end (GTK_BOX (bar), w, FALSE, FALSE, 0);
-  w = gtk_button_new_with_mnemonic (_("Co_lours…"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "controlflow.edit-colors");
-  gtk_box_pack_end (GTK_BOX (bar), w, FALSE, FALSE, 0);
+  {
+    g_autoptr (GMenu) menu = g_menu_new ();
+    g_autoptr (GMenu) groups = g_menu_new ();
+    g_autoptr (GMenu) other = g_menu_new ();
+
+    g_menu_append (groups, _("_Expand All"), "controlflow.expand-all");
+    g_menu_append (groups, _("C_ollapse All"), "controlflow.collapse-all");
+    g_menu_append_section (menu, NULL, G_MENU_MODEL (groups));
+    g_menu_append (other, _("Co_lours…"), "controlflow.edit-colors");
+    g_menu_append (other, _("E_xport…"), "controlflow.export-dialog");
+    g_menu_append_section (menu, NULL, G_MENU_MODEL (other));
+    w = gtk_menu_button_new ();
+    gtk_widget_set_name (w, "controlflow-menu");
+    gtk_button_set_image (GTK_BUTTON (w), gtk_image_new_from_icon_name ("open-menu-symbolic",
+                                                                       GTK_ICON_SIZE_BUTTON));
+    gtk_widget_set_tooltip_text (w, _("Expand or collapse every process, colours, export"));
+    gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (w), G_MENU_MODEL (menu));
+    gtk_box_pack_end (GTK_BOX (bar), w, FALSE, FALSE, 0);
+  }
   self->count_label = gtk_label_new (NULL);
   gtk_widget_set_opacity (self->count_label, 0.7);
   gtk_widget_set_tooltip_text (self->count_label, _("Ctrl+wheel zooms, drag pans, Shift+wheel scrolls "
                                                     "in time, click sets the current time, "
-                                                    "right-drag or Shift+drag selects"));
+                                                    "right-drag or Shift+drag selects; a click on "
+                                                    "a triangle or Left/Right open and close a "
+                                                    "process's threads, * and / all of them"));
   gtk_box_pack_end (GTK_BOX (bar), self->count_label, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->timeline), TRUE, TRUE, 0);
@@ -299,7 +639,11 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   self->handlers[0] = g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (history_changed), self);
   self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (history_changed), self);
   self->handlers[2] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (window_changed), self);
+  self->handlers[3] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (start_filter), self);
+  g_signal_connect_swapped (self->timeline, "toggle-row", G_CALLBACK (toggle_row), self);
+  g_signal_connect_swapped (self->timeline, "toggle-all", G_CALLBACK (toggle_all), self);
   history_changed (self);
+  start_filter (self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);
 }
@@ -310,7 +654,7 @@ static const TtvViewerInfo info = {
   .icon_name = "view-list-symbolic",
   .menu_label = N_("_Control Flow"),
   .new_viewer = ttv_controlflow_viewer_new,
-  .show_by_default = FALSE,
+  .show_by_default = TRUE,
 };
 
 TTV_VIEWER_MODULE (controlflow_init)

@@ -92,10 +92,10 @@ ttv_resources_viewer_init (TtvResourcesViewer *self)
 static GtkWidget *
 ttv_resources_viewer_new (TtvTabState *state)
 {
-  static const TtvTimelineColor legend[] = {
-    TTV_TIMELINE_COLOR_CPU_IDLE, TTV_TIMELINE_COLOR_RUN_USER, TTV_TIMELINE_COLOR_RUN_SYSCALL,
-    TTV_TIMELINE_COLOR_RUN_TRAP, TTV_TIMELINE_COLOR_RUN_IRQ, TTV_TIMELINE_COLOR_RUN_SOFTIRQ,
-    TTV_TIMELINE_COLOR_IRQ_ACTIVE, TTV_TIMELINE_COLOR_BLOCKDEV_BUSY, TTV_TIMELINE_COLOR_UNKNOWN,
+  static const TtvPaletteColor legend[] = {
+    TTV_PALETTE_CPU_IDLE, TTV_PALETTE_RUN_USER, TTV_PALETTE_RUN_SYSCALL,
+    TTV_PALETTE_RUN_TRAP, TTV_PALETTE_RUN_IRQ, TTV_PALETTE_RUN_SOFTIRQ,
+    TTV_PALETTE_IRQ_ACTIVE, TTV_PALETTE_BLOCKDEV_BUSY, TTV_PALETTE_UNKNOWN,
   };
   TtvResourcesViewer *self = g_object_new (TTV_TYPE_RESOURCES_VIEWER,
                                            "orientation", GTK_ORIENTATION_VERTICAL, NULL);

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
+#include <string.h>
 
 #define DENSITY_BINS 1024
 
@@ -771,13 +772,16 @@ ttv_tab_new (TtvTraceset *traceset)
   gtk_widget_show_all (self->paned);
   gtk_box_pack_start (GTK_BOX (self), self->paned, TRUE, TRUE, 0);
 
+  /* The event list first and in front, whatever order the modules were
+   * loaded in (by file name: controlflow comes before events). */
+  if (ttv_viewer_registry_find ("events"))
+    ttv_tab_show_viewer (self, "events");
   for (guint i = 0; i < ttv_viewer_registry_get_n_viewers (); i++)
     {
       const TtvViewerInfo *info = ttv_viewer_registry_get_viewer (i);
-      if (info->show_by_default)
+      if (info->show_by_default && strcmp (info->name, "events") != 0)
         ttv_tab_show_viewer (self, info->name);
     }
-  /* The first module's viewer (the event list) in front. */
   if (gtk_notebook_get_n_pages (GTK_NOTEBOOK (self->viewers)) > 0)
     gtk_notebook_set_current_page (GTK_NOTEBOOK (self->viewers), 0);
   if (ttv_viewer_registry_get_n_viewers () == 0)

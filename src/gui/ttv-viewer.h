@@ -4,6 +4,7 @@
 
 #include <gtk/gtk.h>
 
+#include "ttv-palette.h"
 #include "ttv-state-history.h"
 #include "ttv-trace.h"
 

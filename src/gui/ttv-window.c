@@ -6,6 +6,7 @@
 #include "ttv-window.h"
 
 #include "ttv-application.h"
+#include "ttv-palette.h"
 #include "ttv-tab.h"
 #include "ttv-time-bar.h"
 #include "ttv-viewer-registry.h"
@@ -465,6 +466,9 @@ act_preferences (GSimpleAction *a, GVariant *p, gpointer self)
   check = gtk_check_button_new_with_mnemonic (_("Show the _bookmarks panel in new tabs"));
   g_settings_bind (settings, "show-bookmarks-panel", check, "active", G_SETTINGS_BIND_DEFAULT);
   gtk_grid_attach (GTK_GRID (grid), check, 0, G_N_ELEMENTS (colours) + 1, 2, 1);
+  /* The control flow and resources views' palette (their "Colours…" entry
+   * opens this dialog). */
+  gtk_grid_attach (GTK_GRID (grid), ttv_palette_editor_new (settings), 0, G_N_ELEMENTS (colours) + 2, 2, 1);
   gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))), grid,
                       TRUE, TRUE, 0);
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);

@@ -3,7 +3,9 @@
 # under Xvfb (TAP): opens the sample trace, shows the view through the
 # window's show-viewer action (D-Bus), waits for the state history, then
 # zooms with Ctrl+wheel, pans with a drag and selects with a right-drag,
-# with a screenshot after each step (kept in $TTV_GUI_SHOTS when set).
+# collapses and expands the threads under their process from the keyboard,
+# opens Preferences with the time line colours, with a screenshot after
+# each step (kept in $TTV_GUI_SHOTS when set).
 # Run by meson under dbus-run-session + xvfb-run.
 set -u
 export LC_ALL=C.UTF-8 LANG=C.UTF-8
@@ -61,7 +63,7 @@ shoot_drawn () {
   return 1
 }
 
-echo "1..7"
+echo "1..10"
 cp -r "$SAMPLE" "$WORK/trace"
 "$TTV" "$WORK/trace" >>"$WORK/ttv.log" 2>&1 &
 pid=$!
@@ -97,6 +99,35 @@ sleep 1
 import -window root "$SHOTS/cf-select.png"
 check "a right-drag selects an interval (shaded)" 'differ "$SHOTS/cf-pan.png" "$SHOTS/cf-select.png" 500'
 
+# Threads under their process: a click in the label column gives the view
+# the keyboard; / collapses every process, * expands them all again.
+lx=$((X + 60)); ly=$((Y + HEIGHT / 2 + 60))
+xdotool mousemove --sync "$lx" "$ly" click 1
+sleep 1
+import -window root "$SHOTS/cf-expanded.png"
+xdotool key --clearmodifiers slash
+sleep 1
+import -window root "$SHOTS/cf-collapsed.png"
+check "/ collapses the threads under their process (rows and scroll bar change)" \
+  'differ "$SHOTS/cf-expanded.png" "$SHOTS/cf-collapsed.png" 100'
+xdotool key --clearmodifiers asterisk
+sleep 1
+import -window root "$SHOTS/cf-expanded-again.png"
+check "* expands them again (the same picture as before)" \
+  '! differ "$SHOTS/cf-expanded.png" "$SHOTS/cf-expanded-again.png" 50'
+
+# The palette is edited in Preferences.
+gdbus call --session --dest org.ttv.Viewer --object-path "/org/ttv/Viewer/window/${obj:-1}" \
+  --method org.gtk.Actions.Activate preferences "[]" "{}" >/dev/null 2>&1
+prefs=$(wait_window "^Preferences$" 100)
+check "Preferences opens with the time line colours" '[ -n "$prefs" ]'
+import -window root "$SHOTS/preferences.png"
+if [ -n "$prefs" ]; then
+  xdotool windowfocus --sync "$prefs" 2>/dev/null; xdotool key Escape
+fi
+sleep 0.5
+
+xdotool windowfocus --sync "$win" 2>/dev/null
 xdotool key --clearmodifiers ctrl+q
 i=0
 while kill -0 "$pid" 2>/dev/null && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
