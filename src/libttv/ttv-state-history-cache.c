@@ -175,26 +175,37 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
       guint64 at = hd->rows_offset + i * sizeof (TtvHistRow);
       if (r->kind >= TTV_HISTORY_ROW_N_KINDS || i < h->row_base[r->kind] || i >= h->row_base[r->kind + 1])
         BAD (_("%s: bad row kind at byte %" G_GUINT64_FORMAT), what, at);
-      if (!fits (h->size, r->recs_offset, r->n_recs, sizeof (TtvHistRec))
-          || !fits (h->size, r->marks_offset, r->n_marks, sizeof (TtvHistMark))
+      guint64 n_blocks = r->n_recs / TTV_HIST_BLOCK + 1, n_mark_blocks = r->n_marks / TTV_HIST_BLOCK + 1;
+      if (!fits (h->size, r->recs_offset, r->recs_size, 1)
+          || !fits (h->size, r->blocks_offset, n_blocks - (r->n_recs % TTV_HIST_BLOCK == 0), sizeof (TtvHistBlock))
+          || !fits (h->size, r->marks_offset, r->marks_size, 1)
+          || !fits (h->size, r->mark_blocks_offset, n_mark_blocks - (r->n_marks % TTV_HIST_BLOCK == 0),
+                    sizeof (TtvHistBlock))
           || r->n_levels > TTV_HIST_MAX_LEVELS
+          || !fits (h->size, r->levels_offset, r->n_levels, sizeof (TtvHistLevel))
           || (r->name != TTV_HIST_NO_STRING && r->name >= hd->n_strings))
         BAD (_("%s: bad row at byte %" G_GUINT64_FORMAT), what, at);
+      const TtvHistLevel *levels = (const TtvHistLevel *) (h->data + r->levels_offset);
       for (guint k = 0; k < r->n_levels; k++)
-        if (!fits (h->size, r->level_offset[k], r->level_n_bins[k], sizeof (TtvHistBin))
-            || r->level_shift[k] >= 62)
-          BAD (_("%s: bad summary level at byte %" G_GUINT64_FORMAT), what, at);
-      /* Searches need sorted times. */
-      const TtvHistRec *recs = (const TtvHistRec *) (h->data + r->recs_offset);
-      for (guint64 k = 1; k < r->n_recs; k++)
-        if (recs[k].start < recs[k - 1].start)
-          BAD (_("%s: unsorted intervals at byte %" G_GUINT64_FORMAT), what,
-               r->recs_offset + k * sizeof (TtvHistRec));
-      const TtvHistMark *marks = (const TtvHistMark *) (h->data + r->marks_offset);
-      for (guint64 k = 1; k < r->n_marks; k++)
-        if (marks[k].time < marks[k - 1].time)
-          BAD (_("%s: unsorted marks at byte %" G_GUINT64_FORMAT), what,
-               r->marks_offset + k * sizeof (TtvHistMark));
+        if ((levels[k].event_bytes != 1 && levels[k].event_bytes != 2 && levels[k].event_bytes != 4)
+            || !fits (h->size, levels[k].offset, levels[k].n_bins, 2 + levels[k].event_bytes)
+            || levels[k].shift >= 62 || levels[k].first_bin > (G_MAXUINT64 >> levels[k].shift)
+            || levels[k].n_bins > (G_MAXUINT64 >> levels[k].shift) - levels[k].first_bin)
+          BAD (_("%s: bad summary level at byte %" G_GUINT64_FORMAT), what,
+               r->levels_offset + k * sizeof (TtvHistLevel));
+      /* Searches need sorted times, and decoding bytes that hold what
+       * they claim.  A heap representation was just built: trusted. */
+      if (h->mapped)
+        {
+          TtvHistSeq seq;
+          guint64 bad;
+          ttv_hist_row_recs (h, r, &seq);
+          if (!ttv_hist_seq_validate (&seq, &bad))
+            BAD (_("%s: bad intervals at byte %" G_GUINT64_FORMAT), what, r->recs_offset + bad);
+          ttv_hist_row_marks (h, r, &seq);
+          if (!ttv_hist_seq_validate (&seq, &bad))
+            BAD (_("%s: bad marks at byte %" G_GUINT64_FORMAT), what, r->marks_offset + bad);
+        }
       TtvHistoryRowInfo *info = &h->infos[i];
       info->kind = r->kind;
       info->id = r->id;
@@ -214,10 +225,9 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
 }
 
 TtvStateHistory *
-ttv_hist_cache_load (const char *path, const char *fingerprint)
+ttv_hist_cache_load_full (const char *path, const char *fingerprint, GError **error)
 {
-  g_autoptr (GError) error = NULL;
-  GMappedFile *mapped = g_mapped_file_new (path, FALSE, &error);
+  GMappedFile *mapped = g_mapped_file_new (path, FALSE, error);
   if (mapped == NULL)
     return NULL;
   TtvStateHistory *h = g_new0 (TtvStateHistory, 1);
@@ -226,11 +236,27 @@ ttv_hist_cache_load (const char *path, const char *fingerprint)
   h->size = g_mapped_file_get_length (mapped);
   h->cache_path = g_strdup (path);
   h->from_cache = TRUE;
-  if (h->data == NULL || !ttv_hist_open_data (h, fingerprint, &error))
+  if (h->data == NULL || h->size == 0)
     {
-      g_debug ("state history cache not used: %s", error ? error->message : path);
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+                   _("%s: empty file (0 bytes)"), path);
       ttv_state_history_free (h);
       return NULL;
     }
+  if (!ttv_hist_open_data (h, fingerprint, error))
+    {
+      ttv_state_history_free (h);
+      return NULL;
+    }
+  return h;
+}
+
+TtvStateHistory *
+ttv_hist_cache_load (const char *path, const char *fingerprint)
+{
+  g_autoptr (GError) error = NULL;
+  TtvStateHistory *h = ttv_hist_cache_load_full (path, fingerprint, &error);
+  if (h == NULL)
+    g_debug ("state history cache not used: %s", error->message);
   return h;
 }

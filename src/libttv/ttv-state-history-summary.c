@@ -18,6 +18,12 @@ typedef struct {
 static inline void
 acc_add (KeyAcc *acc, guint16 key, double weight)
 {
+  /* Mostly the key added last. */
+  if (acc->n && acc->keys[acc->n - 1] == key)
+    {
+      acc->weights[acc->n - 1] += weight;
+      return;
+    }
   for (guint i = 0; i < acc->n; i++)
     if (acc->keys[i] == key)
       {
@@ -44,57 +50,121 @@ acc_best (const KeyAcc *acc)
   return best;
 }
 
+/* Building: integer weights (ns, or covers of the level below). */
+typedef struct {
+  guint16 keys[MAX_KEYS];
+  guint64 weights[MAX_KEYS];
+  guint n;
+} IntAcc;
+
+static inline void
+iacc_add (IntAcc *acc, guint16 key, guint64 weight)
+{
+  for (guint i = 0; i < acc->n; i++)
+    if (acc->keys[i] == key)
+      {
+        acc->weights[i] += weight;
+        return;
+      }
+  if (acc->n < MAX_KEYS)
+    {
+      acc->keys[acc->n] = key;
+      acc->weights[acc->n] = weight;
+      acc->n++;
+    }
+}
+
+static guint
+iacc_best (const IntAcc *acc)
+{
+  guint best = 0;
+  for (guint i = 1; i < acc->n; i++)
+    if (acc->weights[i] > acc->weights[best]
+        || (acc->weights[i] == acc->weights[best] && acc->keys[i] < acc->keys[best]))
+      best = i;
+  return best;
+}
+
+typedef struct {
+  guint8 key;
+  guint8 cover;            /* 0: no state */
+  guint32 n_events;
+} Bin;
+
+/* The bin of @acc: its cover is the best weight over @width, 1..255. */
+static inline Bin
+make_bin (const IntAcc *acc, double width, guint64 events)
+{
+  Bin bin = { 0xff, 0, (guint32) MIN (events, G_MAXUINT32) };
+  if (acc->n)
+    {
+      guint best = iacc_best (acc);
+      double cover = (double) acc->weights[best] * 255.0 / width;
+      bin.key = (guint8) acc->keys[best];
+      bin.cover = (guint8) CLAMP (cover + 0.5, 1.0, 255.0);
+    }
+  return bin;
+}
+
 static void
-build_level (GArray *bins, const TtvHistRec *recs, guint64 n, gint64 origin, gint64 end, guint shift,
+build_level (GArray *bins, const TtvHistSeq *seq, gint64 origin, gint64 end, guint shift,
              guint64 first, guint64 last)
 {
-  KeyAcc acc = { { 0 }, { 0 }, 0 };
+  IntAcc acc = { { 0 }, { 0 }, 0 };
   guint64 events = 0;
   guint64 cur = first;
   double width = (double) ((guint64) 1 << shift);
-  for (guint64 i = 0; i < n && cur <= last; i++)
+  TtvHistCursor c;
+  ttv_hist_cursor_init (&c, seq, 0);
+  gint64 starts[TTV_HIST_BLOCK + 1];
+  guint8 keys[TTV_HIST_BLOCK + 1];
+  guint32 counts[TTV_HIST_BLOCK + 1];
+  /* Records a block at a time, the last of a block kept for the next. */
+  guint nb = ttv_hist_cursor_next_block (&c, starts, keys, counts), bi = 0;
+  while (bi < nb && cur <= last)
     {
-      gint64 a = recs[i].start, b = i + 1 < n ? recs[i + 1].start : end;
-      guint16 key = TTV_HIST_REC_KEY (recs[i].state);
+      if (bi + 1 == nb)
+        {
+          starts[0] = starts[bi];
+          keys[0] = keys[bi];
+          counts[0] = counts[bi];
+          nb = 1 + ttv_hist_cursor_next_block (&c, starts + 1, keys + 1, counts + 1);
+          bi = 0;
+        }
+      gboolean have_next = bi + 1 < nb;
+      gint64 a = starts[bi], b = have_next ? starts[bi + 1] : end;
+      guint16 key = keys[bi];
+      guint32 rcount = counts[bi];
       guint64 ja = (guint64) (a - origin) >> shift;
       while (cur < ja && cur <= last)
         {
-          TtvHistBin bin = { acc.n ? acc.keys[acc_best (&acc)] : TTV_HISTORY_STATE_NONE,
-                             acc.n ? (guint16) MIN (65535.0, acc.weights[acc_best (&acc)] * 65535.0 / width) : 0,
-                             (guint32) MIN (events, G_MAXUINT32) };
+          Bin bin = make_bin (&acc, width, events);
           g_array_append_val (bins, bin);
           acc.n = 0;
           events = 0;
           cur++;
         }
-      events += TTV_HIST_REC_COUNT (recs[i].state);
+      events += rcount;
       while (a < b && cur <= last)
         {
           gint64 be = origin + (gint64) ((cur + 1) << shift);
           gint64 e = MIN (b, be);
-          acc_add (&acc, key, (double) (e - a));
+          iacc_add (&acc, key, (guint64) (e - a));
           a = e;
           if (a == be)
             {
-              guint best = acc_best (&acc);
-              TtvHistBin bin = { acc.keys[best], (guint16) MIN (65535.0, acc.weights[best] * 65535.0 / width),
-                                 (guint32) MIN (events, G_MAXUINT32) };
+              Bin bin = make_bin (&acc, width, events);
               g_array_append_val (bins, bin);
               acc.n = 0;
               events = 0;
               cur++;
             }
         }
+      bi++;
     }
   while (cur <= last)
     {
-      TtvHistBin bin = { TTV_HISTORY_STATE_NONE, 0, (guint32) MIN (events, G_MAXUINT32) };
-      if (acc.n)
-        {
-          guint best = acc_best (&acc);
-          bin.key = acc.keys[best];
-          bin.cover = (guint16) MIN (65535.0, acc.weights[best] * 65535.0 / width);
-        }
+      Bin bin = make_bin (&acc, width, events);
       g_array_append_val (bins, bin);
       acc.n = 0;
       events = 0;
@@ -102,34 +172,65 @@ build_level (GArray *bins, const TtvHistRec *recs, guint64 n, gint64 origin, gin
     }
 }
 
+/* Writes the bins of one level, with the narrowest event counts that hold them. */
+static void
+write_level (TtvHistWriter *w, TtvHistLevel *level, const GArray *bins)
+{
+  guint32 max = 0;
+  for (guint i = 0; i < bins->len; i++)
+    max = MAX (max, g_array_index (bins, Bin, i).n_events);
+  guint eb = max <= 0xff ? 1 : max <= 0xffff ? 2 : 4;
+  gsize stride = 2 + eb;
+  g_autofree guint8 *out = g_malloc (MAX ((gsize) bins->len * stride, 1));
+  guint8 *p = out;
+  for (guint i = 0; i < bins->len; i++)
+    {
+      const Bin *bin = &g_array_index (bins, Bin, i);
+      *p++ = bin->key;
+      *p++ = bin->cover;
+      for (guint k = 0; k < eb; k++)
+        *p++ = (guint8) (bin->n_events >> (8 * k));
+    }
+  ttv_hist_writer_align (w);
+  level->offset = w->offset;
+  level->n_bins = bins->len;
+  level->event_bytes = eb;
+  ttv_hist_writer_put (w, out, (gsize) (p - out));
+}
+
 void
-ttv_hist_summary_write (TtvHistWriter *w, TtvHistRow *row, const TtvHistRec *recs, guint64 n,
-                        gint64 origin, gint64 end)
+ttv_hist_summary_write (TtvHistWriter *w, TtvHistRow *row, const TtvHistSeq *recs, gint64 origin,
+                        gint64 end)
 {
   row->n_levels = 0;
-  if (n < MIN_RECS_FOR_LEVELS || end <= recs[0].start || recs[0].start < origin)
+  row->levels_offset = 0;
+  guint64 n = recs->n_recs;
+  if (n < MIN_RECS_FOR_LEVELS || recs->n_blocks == 0)
     return;
-  guint64 span = (guint64) (end - recs[0].start);
+  gint64 rstart = recs->blocks[0].start;
+  if (end <= rstart || rstart < origin)
+    return;
+  guint64 span = (guint64) (end - rstart);
   /* The finest level has about a quarter as many bins as the row has
    * records: finer bins would cost about as much as reading the records
    * (which a query does up to 64 per pixel). */
   guint shift = 0;
   while (shift < 62 && (span >> shift) >= n / 4)
     shift++;
-  GArray *bins = g_array_new (FALSE, FALSE, sizeof (TtvHistBin));
-  GArray *upper = g_array_new (FALSE, FALSE, sizeof (TtvHistBin));
-  guint64 first = (guint64) (recs[0].start - origin) >> shift;
+  GArray *bins = g_array_new (FALSE, FALSE, sizeof (Bin));
+  GArray *upper = g_array_new (FALSE, FALSE, sizeof (Bin));
+  TtvHistLevel levels[TTV_HIST_MAX_LEVELS];
+  memset (levels, 0, sizeof levels);
+  guint64 first = (guint64) (rstart - origin) >> shift;
   guint64 last = (guint64) (end - 1 - origin) >> shift;
-  build_level (bins, recs, n, origin, end, shift, first, last);
+  build_level (bins, recs, origin, end, shift, first, last);
+  guint n_levels = 0;
   for (guint k = 0; k < TTV_HIST_MAX_LEVELS; k++)
     {
-      ttv_hist_writer_align (w);
-      row->level_shift[k] = shift;
-      row->level_first_bin[k] = first;
-      row->level_offset[k] = w->offset;
-      row->level_n_bins[k] = bins->len;
-      ttv_hist_writer_put (w, bins->data, bins->len * sizeof (TtvHistBin));
-      row->n_levels = k + 1;
+      levels[k].shift = shift;
+      levels[k].first_bin = first;
+      write_level (w, &levels[k], bins);
+      n_levels = k + 1;
       if (last - first < 4 || shift + TTV_HIST_LEVEL_STEP >= 62)
         break;
       /* The next level merges 16 bins of this one: the dominant state is
@@ -139,22 +240,16 @@ ttv_hist_summary_write (TtvHistWriter *w, TtvHistRow *row, const TtvHistRec *rec
       guint64 j = 0;
       for (guint64 u = ufirst; u <= ulast; u++)
         {
-          KeyAcc acc = { { 0 }, { 0 }, 0 };
+          IntAcc acc = { { 0 }, { 0 }, 0 };
           guint64 events = 0;
           for (; j < bins->len && ((first + j) >> TTV_HIST_LEVEL_STEP) == u; j++)
             {
-              const TtvHistBin *c = &g_array_index (bins, TtvHistBin, j);
-              if (c->key != TTV_HISTORY_STATE_NONE)
-                acc_add (&acc, c->key, c->cover);
+              const Bin *c = &g_array_index (bins, Bin, j);
+              if (c->cover)
+                iacc_add (&acc, c->key, c->cover);
               events += c->n_events;
             }
-          TtvHistBin bin = { TTV_HISTORY_STATE_NONE, 0, (guint32) MIN (events, G_MAXUINT32) };
-          if (acc.n)
-            {
-              guint best = acc_best (&acc);
-              bin.key = acc.keys[best];
-              bin.cover = (guint16) MIN (65535.0, acc.weights[best] / (1 << TTV_HIST_LEVEL_STEP));
-            }
+          Bin bin = make_bin (&acc, 255.0 * (1 << TTV_HIST_LEVEL_STEP), events);
           g_array_append_val (upper, bin);
         }
       GArray *tmp = bins;
@@ -166,6 +261,10 @@ ttv_hist_summary_write (TtvHistWriter *w, TtvHistRow *row, const TtvHistRec *rec
     }
   g_array_unref (upper);
   g_array_unref (bins);
+  ttv_hist_writer_align (w);
+  row->levels_offset = w->offset;
+  row->n_levels = n_levels;
+  ttv_hist_writer_put (w, levels, n_levels * sizeof (TtvHistLevel));
 }
 
 /* ---- per-pixel queries ---- */
@@ -177,15 +276,27 @@ typedef struct {
   gint64 t1;
   guint64 span;
   guint cur;
-  gint64 cur_end;
+  gint64 cur_end;          /* t0 + span * (cur + 1) / width, rounded down */
+  guint64 q, rem;          /* span = q * width + rem */
+  guint64 frac;            /* rem * (cur + 1) mod width */
+  guint64 events;          /* of the current pixel (stored when it is done) */
   KeyAcc acc;
 } Pixels;
 
-static inline gint64
-pixel_edge (const Pixels *px, guint p)
+/* Pixel edges one after the other, without a division per pixel. */
+static void
+pixels_init (Pixels *px, TtvHistoryPixel *out, guint width, gint64 t0, gint64 t1)
 {
-  guint64 q = px->span / px->width, r = px->span % px->width;
-  return (gint64) ((guint64) px->t0 + q * p + r * p / px->width);
+  memset (px, 0, sizeof *px);
+  px->out = out;
+  px->width = width;
+  px->t0 = t0;
+  px->t1 = t1;
+  px->span = (guint64) t1 - (guint64) t0;
+  px->q = px->span / width;
+  px->rem = px->span % width;
+  px->frac = px->rem;
+  px->cur_end = width == 1 ? t1 : (gint64) ((guint64) t0 + px->q);
 }
 
 static void
@@ -197,9 +308,22 @@ pixel_finish (Pixels *px)
       o->state = px->acc.keys[acc_best (&px->acc)];
       o->n_states = (guint16) px->acc.n;
     }
+  o->n_events = (guint32) MIN (px->events, G_MAXUINT32);
+  px->events = 0;
   px->acc.n = 0;
   px->cur++;
-  px->cur_end = px->cur < px->width ? pixel_edge (px, px->cur + 1) : px->t1;
+  if (px->cur + 1 >= px->width)
+    px->cur_end = px->t1;
+  else
+    {
+      px->cur_end = (gint64) ((guint64) px->cur_end + px->q);
+      px->frac += px->rem;
+      if (px->frac >= px->width)
+        {
+          px->frac -= px->width;
+          px->cur_end++;
+        }
+    }
 }
 
 /* Events at time @t go to the pixel containing it. */
@@ -211,7 +335,7 @@ pixel_events (Pixels *px, gint64 t, guint64 n)
   while (px->cur < px->width && px->cur_end <= t)
     pixel_finish (px);
   if (px->cur < px->width)
-    px->out[px->cur].n_events = (guint32) MIN ((guint64) px->out[px->cur].n_events + n, G_MAXUINT32);
+    px->events += n;
 }
 
 /* [a, b) was in state @key; @scale weighs it (the fraction of a bin). */
@@ -233,21 +357,6 @@ pixel_cover (Pixels *px, gint64 a, gint64 b, guint16 key, double scale)
       if (a == px->cur_end)
         pixel_finish (px);
     }
-}
-
-static gint64
-first_rec (const TtvHistRec *recs, guint64 n, gint64 t)
-{
-  guint64 lo = 0, hi = n;
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-      if (recs[mid].start <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return (gint64) lo - 1;
 }
 
 guint64
@@ -276,25 +385,31 @@ ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
   const TtvHistRow *r = &h->rows[h->row_base[kind] + row];
   if (r->n_recs == 0)
     return 0;
-  const TtvHistRec *recs = (const TtvHistRec *) (h->data + r->recs_offset);
-  Pixels px = { out, width, t0, t1, (guint64) t1 - (guint64) t0, 0, 0, { { 0 }, { 0 }, 0 } };
-  px.cur_end = pixel_edge (&px, 1);
+  TtvHistSeq seq;
+  ttv_hist_row_recs (h, r, &seq);
+  Pixels px;
+  pixels_init (&px, out, width, t0, t1);
   guint64 pixel_width = px.span / width;
 
-  gint64 i0 = first_rec (recs, r->n_recs, t0);
-  gint64 i1 = first_rec (recs, r->n_recs, t1 - 1);
+  TtvHistCursor c0, c1;
+  TtvHistRec rec, rec1;
+  gint64 i0 = ttv_hist_seq_find (&seq, t0, &c0, &rec);
+  gint64 i1 = ttv_hist_seq_find (&seq, t1 - 1, &c1, &rec1);
   if (i1 < 0)
+    return 0;
+  if (i0 < 0 && !ttv_hist_cursor_next (&c0, &rec))
     return 0;
   if (i0 < 0)
     i0 = 0;
   guint64 n_in = (guint64) (i1 - i0 + 1);
 
   /* The level of the widest bins not wider than a pixel. */
+  const TtvHistLevel *levels = (const TtvHistLevel *) (h->data + r->levels_offset);
   gint level = -1;
   if (r->n_levels > 0 && n_in > 4 * (guint64) width)
     {
       for (guint k = 0; k < r->n_levels && k < TTV_HIST_MAX_LEVELS; k++)
-        if (((guint64) 1 << r->level_shift[k]) <= pixel_width)
+        if (((guint64) 1 << levels[k].shift) <= pixel_width)
           level = (gint) k;
       if (level < 0 && n_in > 64 * (guint64) width)
         level = 0;
@@ -305,30 +420,65 @@ ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
     *exact = level < 0;
   if (level < 0)
     {
+      /* @rec is record i0, @c0 just after it; the next ones a block at a time. */
+      gint64 starts[TTV_HIST_BLOCK];
+      guint8 keys[TTV_HIST_BLOCK];
+      guint32 counts[TTV_HIST_BLOCK];
+      guint nb = 0, bi = 0;
+      gint64 a = rec.start;
+      guint16 key = rec.key;
+      guint32 count = rec.count;
       for (guint64 i = (guint64) i0; i <= (guint64) i1 && px.cur < width; i++)
         {
-          gint64 a = recs[i].start, b = i + 1 < r->n_recs ? recs[i + 1].start : r->end;
-          pixel_events (&px, a, TTV_HIST_REC_COUNT (recs[i].state));
-          pixel_cover (&px, a, b, TTV_HIST_REC_KEY (recs[i].state), 1.0);
+          if (bi == nb)
+            {
+              nb = ttv_hist_cursor_next_block (&c0, starts, keys, counts);
+              bi = 0;
+            }
+          gboolean have_next = bi < nb;
+          gint64 b = have_next ? starts[bi] : r->end;
+          if (a >= px.t0 && a < b && b < px.cur_end)
+            {
+              /* Within the current pixel (it holds @a: the record before
+               * ended there). */
+              px.events += count;
+              acc_add (&px.acc, key, (double) (b - a));
+            }
+          else
+            {
+              pixel_events (&px, a, count);
+              pixel_cover (&px, a, b, key, 1.0);
+            }
           cost++;
+          if (!have_next)
+            break;
+          a = starts[bi];
+          key = keys[bi];
+          count = counts[bi];
+          bi++;
         }
     }
   else
     {
-      guint shift = r->level_shift[level];
-      const TtvHistBin *bins = (const TtvHistBin *) (h->data + r->level_offset[level]);
-      guint64 first = r->level_first_bin[level], n_bins = r->level_n_bins[level];
+      const TtvHistLevel *lv = &levels[level];
+      guint shift = lv->shift;
+      guint stride = 2 + lv->event_bytes;
+      const guint8 *bins = h->data + lv->offset;
+      guint64 first = lv->first_bin, n_bins = lv->n_bins;
       gint64 origin = h->header->origin;
       guint64 j0 = t0 > origin ? (guint64) (t0 - origin) >> shift : 0;
       guint64 j1 = (guint64) (t1 - 1 - origin) >> shift;
       j0 = MAX (j0, first);
       for (guint64 j = j0; j <= j1 && j - first < n_bins && px.cur < width; j++)
         {
-          const TtvHistBin *bin = &bins[j - first];
+          const guint8 *bin = bins + (j - first) * stride;
+          guint32 events = bin[2];
+          for (guint k = 1; k < lv->event_bytes; k++)
+            events |= (guint32) bin[2 + k] << (8 * k);
           gint64 a = origin + (gint64) (j << shift), b = origin + (gint64) ((j + 1) << shift);
-          pixel_events (&px, a, bin->n_events);
-          if (bin->key != TTV_HISTORY_STATE_NONE)
-            pixel_cover (&px, a, b, bin->key, bin->cover / 65535.0);
+          pixel_events (&px, a, events);
+          if (bin[1])
+            pixel_cover (&px, a, b, bin[0], bin[1] / 255.0);
           cost++;
         }
     }

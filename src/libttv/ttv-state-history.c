@@ -16,8 +16,8 @@
 #define MAX_CPU 4096
 
 typedef struct {
-  guint64 offset;
-  guint64 count;
+  guint64 offset;          /* in the spill file */
+  guint64 size;            /* bytes of coded records */
 } SpillChunk;
 
 typedef struct {
@@ -33,10 +33,16 @@ typedef struct {
   gboolean dead;
   gint64 cpu_time;
   guint64 n_events;
-  GArray *recs;            /* of TtvHistRec, the records not spilled */
+  TtvHistEncoder recs;     /* coded records; their bytes may be spilled */
   GArray *spilled;         /* of SpillChunk, or NULL */
-  guint64 n_spilled;
-  GArray *marks;           /* of TtvHistMark, or NULL */
+  TtvHistEncoder *marks;   /* owned, or NULL */
+  /* The last record, kept aside (not coded yet) so that a zero-length
+   * interval after it can still continue it. */
+  gboolean has_last;
+  gint64 last_start;
+  guint32 last_state;
+  guint32 last_aux;
+  guint32 last_count;
   gboolean has_cur;        /* the current (open) interval */
   gint64 cur_start;
   guint32 cur_state;
@@ -60,7 +66,9 @@ typedef struct {
   TtvState *state;         /* weak */
   gint64 origin;
   GPtrArray *rows;         /* of BRow *, owned */
-  GHashTable *processes;   /* pid -> BRow * (open lives, pid > 0) */
+  GHashTable *processes;   /* pid -> BRow * (open lives, pid >= PID_PAGES << PID_PAGE_BITS) */
+  BRow ***pid_pages;       /* the others: pages of BRow *, owned */
+  guint n_pid_pages;
   GHashTable *resources[TTV_HISTORY_ROW_N_KINDS]; /* id -> BRow * (IRQ, soft IRQ, block devices) */
   CpuCache *cpus;          /* MAX_CPU */
   gint n_cpus;             /* highest CPU seen + 1 */
@@ -77,8 +85,54 @@ typedef struct {
   /* Strings of the representation. */
   GPtrArray *strings;      /* of char *, owned */
   GHashTable *string_index; /* char * (in strings) -> index + 1 */
-  GHashTable *quark_index; /* GQuark -> index + 1 */
+  GHashTable *quark_index; /* GQuark -> index + 1 (large quarks) */
+  GArray *quark_small;     /* of guint32: index + 1 by quark, for quarks < QUARK_SMALL */
 } Builder;
+
+/* Live processes by pid: a direct table of pages for the usual pids, the
+ * hash table beyond (a lookup happens for many events). */
+#define PID_PAGE_BITS 12
+#define PID_PAGES 4096
+#define QUARK_SMALL (1u << 24)
+
+static inline BRow *
+pid_lookup (Builder *b, guint32 pid)
+{
+  guint32 page = pid >> PID_PAGE_BITS;
+  if (G_LIKELY (page < PID_PAGES))
+    return page < b->n_pid_pages && b->pid_pages[page] ? b->pid_pages[page][pid & ((1u << PID_PAGE_BITS) - 1)]
+                                                      : NULL;
+  return g_hash_table_lookup (b->processes, GUINT_TO_POINTER (pid));
+}
+
+static void
+pid_set (Builder *b, guint32 pid, BRow *r)
+{
+  guint32 page = pid >> PID_PAGE_BITS;
+  if (page >= PID_PAGES)
+    {
+      if (r)
+        g_hash_table_insert (b->processes, GUINT_TO_POINTER (pid), r);
+      else
+        g_hash_table_remove (b->processes, GUINT_TO_POINTER (pid));
+      return;
+    }
+  if (page >= b->n_pid_pages)
+    {
+      if (r == NULL)
+        return;
+      b->pid_pages = g_renew (BRow **, b->pid_pages, page + 1);
+      memset (b->pid_pages + b->n_pid_pages, 0, (page + 1 - b->n_pid_pages) * sizeof (BRow **));
+      b->n_pid_pages = page + 1;
+    }
+  if (b->pid_pages[page] == NULL)
+    {
+      if (r == NULL)
+        return;
+      b->pid_pages[page] = g_new0 (BRow *, 1u << PID_PAGE_BITS);
+    }
+  b->pid_pages[page][pid & ((1u << PID_PAGE_BITS) - 1)] = r;
+}
 
 static gint64
 clamp_time (Builder *b, TtvTime t)
@@ -89,12 +143,14 @@ clamp_time (Builder *b, TtvTime t)
 static void
 brow_free (BRow *r)
 {
-  if (r->recs)
-    g_array_unref (r->recs);
+  ttv_hist_encoder_clear (&r->recs);
   if (r->spilled)
     g_array_unref (r->spilled);
   if (r->marks)
-    g_array_unref (r->marks);
+    {
+      ttv_hist_encoder_clear (r->marks);
+      g_free (r->marks);
+    }
   g_free (r);
 }
 
@@ -109,7 +165,7 @@ new_row (Builder *b, TtvHistoryRowKind kind, guint32 id, gint64 t)
   r->birth = t;
   r->end = t;
   r->open = TRUE;
-  r->recs = g_array_new (FALSE, FALSE, sizeof (TtvHistRec));
+  ttv_hist_encoder_init (&r->recs);
   g_ptr_array_add (b->rows, r);
   return r;
 }
@@ -126,15 +182,33 @@ stored_aux (Builder *b, BRow *r, guint32 state, guint32 aux)
   return aux;
 }
 
+/* Codes the last record kept aside. */
+static void
+flush_last (Builder *b, BRow *r)
+{
+  if (!r->has_last)
+    return;
+  r->has_last = FALSE;
+  TtvHistRec rec = { r->last_start, (guint16) (r->last_state & 0xff),
+                     (gint16) ((gint) ((r->last_state >> 8) & 0xfff) - 1),
+                     stored_aux (b, r, r->last_state, r->last_aux), r->last_count };
+  gsize before = r->recs.len;
+  ttv_hist_encoder_push (&r->recs, &rec);
+  b->rec_memory += r->recs.len - before;
+  if (G_UNLIKELY (b->rec_memory > b->max_memory) && b->spill_dir && !b->spill_failed)
+    spill_all (b);
+}
+
+/* The current interval ends: it becomes the last record. */
 static void
 push_cur (Builder *b, BRow *r)
 {
-  TtvHistRec rec = { r->cur_start, r->cur_state | (r->cur_count << 20),
-                     stored_aux (b, r, r->cur_state, r->cur_aux) };
-  g_array_append_val (r->recs, rec);
-  b->rec_memory += sizeof rec;
-  if (b->rec_memory > b->max_memory && b->spill_dir && !b->spill_failed)
-    spill_all (b);
+  flush_last (b, r);
+  r->has_last = TRUE;
+  r->last_start = r->cur_start;
+  r->last_state = r->cur_state;
+  r->last_aux = r->cur_aux;
+  r->last_count = r->cur_count;
 }
 
 /* The row's state becomes (@state, @aux) at @t. */
@@ -153,21 +227,15 @@ row_set (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
           /* A zero-length interval: drop it, and continue the previous
            * record when it had this very state. */
           carry = r->cur_count;
-          if (r->recs->len > 0)
+          if (r->has_last && r->last_state == state && r->last_aux == aux
+              && r->last_count + carry <= TTV_HIST_MAX_COUNT)
             {
-              TtvHistRec *last = &g_array_index (r->recs, TtvHistRec, r->recs->len - 1);
-              if (TTV_HIST_REC_NOCOUNT (last->state) == state
-                  && last->aux == stored_aux (b, r, state, aux)
-                  && TTV_HIST_REC_COUNT (last->state) + carry <= TTV_HIST_REC_MAX_COUNT)
-                {
-                  r->cur_start = last->start;
-                  r->cur_state = state;
-                  r->cur_aux = aux;   /* as given: pushed again later */
-                  r->cur_count = TTV_HIST_REC_COUNT (last->state) + carry;
-                  g_array_set_size (r->recs, r->recs->len - 1);
-                  b->rec_memory -= sizeof (TtvHistRec);
-                  return;
-                }
+              r->cur_start = r->last_start;
+              r->cur_state = state;
+              r->cur_aux = aux;
+              r->cur_count = r->last_count + carry;
+              r->has_last = FALSE;
+              return;
             }
         }
     }
@@ -185,7 +253,7 @@ row_count (Builder *b, BRow *r, gint64 t)
   r->n_events++;
   if (!r->has_cur)
     return;
-  if (r->cur_count >= TTV_HIST_REC_MAX_COUNT)
+  if (r->cur_count >= TTV_HIST_MAX_COUNT)
     {
       push_cur (b, r);
       r->cur_start = MAX (t, r->cur_start);
@@ -199,6 +267,13 @@ close_row (Builder *b, BRow *r, gint64 t, gboolean dead)
 {
   if (r->has_cur && t > r->cur_start)
     push_cur (b, r);
+  flush_last (b, r);
+  /* No record follows: the last block is coded, its buffer freed. */
+  gsize before = r->recs.len;
+  ttv_hist_encoder_finish (&r->recs);
+  b->rec_memory += r->recs.len - before;
+  if (r->marks)
+    ttv_hist_encoder_finish (r->marks);
   r->has_cur = FALSE;
   r->end = MAX (t, r->birth);
   r->open = FALSE;
@@ -209,10 +284,14 @@ static void
 add_mark (Builder *b, BRow *r, gint64 t, TtvHistoryMarkKind kind, guint32 other)
 {
   if (r->marks == NULL)
-    r->marks = g_array_new (FALSE, FALSE, sizeof (TtvHistMark));
-  TtvHistMark m = { t, kind, other };
-  g_array_append_val (r->marks, m);
-  b->mark_memory += sizeof m;
+    {
+      r->marks = g_new (TtvHistEncoder, 1);
+      ttv_hist_encoder_init (r->marks);
+    }
+  TtvHistRec m = { t, (guint16) kind, -1, other, 0 };
+  gsize before = r->marks->len;
+  ttv_hist_encoder_push (r->marks, &m);
+  b->mark_memory += r->marks->len - before;
 }
 
 /* ---- rows of processes and CPUs ---- */
@@ -237,13 +316,13 @@ process_row (Builder *b, const TtvProcessState *p, gint64 t)
 {
   if (p->pid == 0)
     return idle_row (b, p->cpu, t);
-  BRow *r = g_hash_table_lookup (b->processes, GUINT_TO_POINTER (p->pid));
+  BRow *r = pid_lookup (b, p->pid);
   if (r == NULL)
     {
       r = new_row (b, TTV_HISTORY_ROW_PROCESS, p->pid, t);
       if (p->creation_time != TTV_TIME_MIN)
         r->birth = clamp_time (b, p->creation_time);
-      g_hash_table_insert (b->processes, GUINT_TO_POINTER (p->pid), r);
+      pid_set (b, p->pid, r);
     }
   return r;
 }
@@ -341,11 +420,11 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
   if (old == TTV_PROCESS_N_STATUS && p->pid != 0)
     {
       /* A new life of the pid (fork, or first sight). */
-      r = g_hash_table_lookup (b->processes, GUINT_TO_POINTER (p->pid));
+      r = pid_lookup (b, p->pid);
       if (r)
         {
           close_row (b, r, t, FALSE);
-          g_hash_table_remove (b->processes, GUINT_TO_POINTER (p->pid));
+          pid_set (b, p->pid, NULL);
         }
     }
   r = process_row (b, p, t);
@@ -355,7 +434,7 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
     {
       r->name = p->name ? p->name : r->name;
       close_row (b, r, t, TRUE);
-      g_hash_table_remove (b->processes, GUINT_TO_POINTER (p->pid));
+      pid_set (b, p->pid, NULL);
       /* The task is freed after this call: forget it. */
       for (guint i = b->dirty->len; i-- > 0;)
         if (g_array_index (b->dirty, Dirty, i).p == p)
@@ -379,7 +458,7 @@ on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
   CpuCache *c = &b->cpus[cpu];
   BRow *r = pid == 0 ? c->idle_row
           : c->p && c->p->pid == pid && c->row && c->row->open ? c->row
-          : g_hash_table_lookup (b->processes, GUINT_TO_POINTER (pid));
+          : pid_lookup (b, pid);
   if (r)
     r->cpu_time += end - start;
 }
@@ -390,7 +469,7 @@ on_mark (gpointer data, TtvStateMark kind, guint32 pid, guint32 other, TtvTime t
   Builder *b = data;
   if (pid == 0)
     return;
-  BRow *r = g_hash_table_lookup (b->processes, GUINT_TO_POINTER (pid));
+  BRow *r = pid_lookup (b, pid);
   if (r == NULL)
     return;
   gint64 t = clamp_time (b, time);
@@ -475,11 +554,11 @@ spill_all (Builder *b)
   for (guint i = 0; i < b->rows->len; i++)
     {
       BRow *r = g_ptr_array_index (b->rows, i);
-      if (r->recs->len == 0)
+      gsize n = r->recs.len;
+      if (n == 0)
         continue;
-      gsize n = r->recs->len;
       if (fseeko (b->spill, (off_t) b->spill_size, SEEK_SET) != 0
-          || fwrite (r->recs->data, sizeof (TtvHistRec), n, b->spill) != n)
+          || fwrite (r->recs.data, 1, n, b->spill) != n)
         {
           b->spill_failed = TRUE;
           return;
@@ -488,11 +567,11 @@ spill_all (Builder *b)
         r->spilled = g_array_new (FALSE, FALSE, sizeof (SpillChunk));
       SpillChunk c = { b->spill_size, n };
       g_array_append_val (r->spilled, c);
-      b->spill_size += n * sizeof (TtvHistRec);
-      r->n_spilled += n;
+      b->spill_size += n;
+      r->recs.flushed += n;
       /* Give the memory back, not just the length. */
-      g_array_unref (r->recs);
-      r->recs = g_array_new (FALSE, FALSE, sizeof (TtvHistRec));
+      g_clear_pointer (&r->recs.data, g_free);
+      r->recs.len = r->recs.cap = 0;
     }
   b->rec_memory = 0;
 }
@@ -552,6 +631,16 @@ intern_quark (Builder *b, GQuark q)
 {
   if (q == 0)
     return TTV_HIST_NO_STRING;
+  if (G_LIKELY (q < QUARK_SMALL))
+    {
+      if (q < b->quark_small->len && g_array_index (b->quark_small, guint32, q))
+        return g_array_index (b->quark_small, guint32, q) - 1;
+      guint32 i = intern_string (b, g_quark_to_string (q));
+      if (q >= b->quark_small->len)
+        g_array_set_size (b->quark_small, q + 1);
+      g_array_index (b->quark_small, guint32, q) = i + 1;
+      return i;
+    }
   gpointer v = g_hash_table_lookup (b->quark_index, GUINT_TO_POINTER (q));
   if (v)
     return GPOINTER_TO_UINT (v) - 1;
@@ -576,19 +665,19 @@ compare_rows (gconstpointer pa, gconstpointer pb)
   return a->end < b->end ? -1 : a->end > b->end;
 }
 
-/* All records of a row, contiguous: the spilled chunks read back, then
- * the ones in memory.  Returns NULL on a read failure. */
-static TtvHistRec *
-row_records (Builder *b, BRow *r, guint64 *n, gboolean *owned)
+/* The coded records of a row, contiguous: the spilled chunks read back,
+ * then the ones in memory.  Returns NULL on a read failure. */
+static guint8 *
+row_bytes (Builder *b, BRow *r, guint64 *size, gboolean *owned)
 {
-  *n = r->n_spilled + r->recs->len;
-  if (r->n_spilled == 0)
+  *size = r->recs.flushed + r->recs.len;
+  if (r->spilled == NULL)
     {
       *owned = FALSE;
-      return (TtvHistRec *) r->recs->data;
+      return r->recs.data;
     }
   *owned = TRUE;
-  TtvHistRec *all = g_try_new (TtvHistRec, *n);
+  guint8 *all = g_try_malloc (MAX (*size, 1));
   if (all == NULL)
     return NULL;
   guint64 k = 0;
@@ -596,16 +685,28 @@ row_records (Builder *b, BRow *r, guint64 *n, gboolean *owned)
     {
       SpillChunk *c = &g_array_index (r->spilled, SpillChunk, i);
       if (fseeko (b->spill, (off_t) c->offset, SEEK_SET) != 0
-          || fread (all + k, sizeof (TtvHistRec), c->count, b->spill) != c->count)
+          || fread (all + k, 1, c->size, b->spill) != c->size)
         {
           g_free (all);
           return NULL;
         }
-      k += c->count;
+      k += c->size;
     }
-  if (r->recs->len)
-    memcpy (all + k, r->recs->data, r->recs->len * sizeof (TtvHistRec));
+  if (r->recs.len)
+    memcpy (all + k, r->recs.data, r->recs.len);
   return all;
+}
+
+/* Writes a coded sequence: its bytes, then its block index. */
+static void
+write_seq (TtvHistWriter *w, const TtvHistSeq *seq, guint64 *bytes_offset, guint64 *blocks_offset)
+{
+  ttv_hist_writer_align (w);
+  *bytes_offset = w->offset;
+  ttv_hist_writer_put (w, seq->bytes, seq->size);
+  ttv_hist_writer_align (w);
+  *blocks_offset = w->offset;
+  ttv_hist_writer_put (w, seq->blocks, seq->n_blocks * sizeof (TtvHistBlock));
 }
 
 static gboolean
@@ -645,29 +746,36 @@ write_representation (Builder *b, TtvHistWriter *w, const char *fingerprint, gui
       fr.cpu_time = r->cpu_time;
       fr.n_events = r->n_events;
       fr.dead = r->dead;
-      guint64 n;
+      ttv_hist_encoder_finish (&r->recs);
+      if (r->marks)
+        ttv_hist_encoder_finish (r->marks);
+      guint64 size;
       gboolean owned;
-      TtvHistRec *recs = row_records (b, r, &n, &owned);
-      if (recs == NULL)
+      guint8 *bytes = row_bytes (b, r, &size, &owned);
+      if (bytes == NULL)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
                        _("Cannot read back the state history spill file"));
           g_array_unref (rows);
           return FALSE;
         }
-      fr.recs_offset = w->offset;
-      fr.n_recs = n;
-      ttv_hist_writer_put (w, recs, n * sizeof (TtvHistRec));
+      TtvHistSeq seq = { bytes, size, (const TtvHistBlock *) r->recs.blocks->data, r->recs.blocks->len,
+                         r->recs.n_recs };
+      fr.recs_size = size;
+      fr.n_recs = seq.n_recs;
+      write_seq (w, &seq, &fr.recs_offset, &fr.blocks_offset);
       if (r->marks)
         {
-          fr.marks_offset = w->offset;
-          fr.n_marks = r->marks->len;
-          ttv_hist_writer_put (w, r->marks->data, r->marks->len * sizeof (TtvHistMark));
+          TtvHistSeq marks;
+          ttv_hist_encoder_view (r->marks, &marks);
+          fr.marks_size = marks.size;
+          fr.n_marks = marks.n_recs;
+          write_seq (w, &marks, &fr.marks_offset, &fr.mark_blocks_offset);
         }
-      ttv_hist_summary_write (w, &fr, recs, n, b->origin, r->end);
+      ttv_hist_summary_write (w, &fr, &seq, b->origin, r->end);
       ttv_hist_writer_align (w);
       if (owned)
-        g_free (recs);
+        g_free (bytes);
       g_array_append_val (rows, fr);
       hd.n_rows_by_kind[r->kind]++;
     }
@@ -771,8 +879,8 @@ static TtvStateHistory *
 write_memory (Builder *b, const char *fingerprint, guint64 n_events, gint64 start, gint64 end,
               GError **error)
 {
-  /* Records, marks, about half as much for the summary, rows. */
-  gsize estimate = b->rec_memory * 3 / 2 + b->mark_memory + b->rows->len * (sizeof (TtvHistRow) + 64) + 4096;
+  /* Records, their index, marks, about a third as much for the summary, rows. */
+  gsize estimate = b->rec_memory * 3 / 2 + b->mark_memory * 2 + b->rows->len * (sizeof (TtvHistRow) + 256) + 4096;
   TtvHistWriter w = { g_byte_array_sized_new ((guint) MIN (estimate, G_MAXUINT)), NULL, 0, 0, FALSE };
   if (!write_representation (b, &w, fingerprint, n_events, start, end, error))
     {
@@ -796,6 +904,10 @@ builder_free (Builder *b)
 {
   g_ptr_array_unref (b->rows);
   g_hash_table_unref (b->processes);
+  for (guint i = 0; i < b->n_pid_pages; i++)
+    g_free (b->pid_pages[i]);
+  g_free (b->pid_pages);
+  g_array_unref (b->quark_small);
   for (guint k = 0; k < TTV_HISTORY_ROW_N_KINDS; k++)
     if (b->resources[k])
       g_hash_table_unref (b->resources[k]);
@@ -889,6 +1001,7 @@ ttv_state_history_build (TtvTraceset *ts, const TtvStateHistoryOptions *opt,
   b->strings = g_ptr_array_new_with_free_func (g_free);
   b->string_index = g_hash_table_new (g_str_hash, g_str_equal);
   b->quark_index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  b->quark_small = g_array_new (FALSE, TRUE, sizeof (guint32));
 
   ttv_state_add_observer (state, &history_observer, b);
   for (guint i = 0; i < traces->len; i++)
@@ -993,40 +1106,38 @@ ttv_state_history_get_row (const TtvStateHistory *h, TtvHistoryRowKind kind, gui
   return &h->infos[h->row_base[kind] + row];
 }
 
-static inline const TtvHistRec *
-row_recs (const TtvStateHistory *h, const TtvHistRow *r)
+void
+ttv_hist_row_recs (const TtvStateHistory *h, const TtvHistRow *r, TtvHistSeq *seq)
 {
-  return (const TtvHistRec *) (h->data + r->recs_offset);
+  seq->bytes = h->data + r->recs_offset;
+  seq->size = r->recs_size;
+  seq->blocks = (const TtvHistBlock *) (h->data + r->blocks_offset);
+  seq->n_recs = r->n_recs;
+  seq->n_blocks = (r->n_recs + TTV_HIST_BLOCK - 1) / TTV_HIST_BLOCK;
 }
 
-/* Index of the last record starting at or before @t, or -1. */
-static gint64
-rec_at (const TtvHistRec *recs, guint64 n, gint64 t)
+void
+ttv_hist_row_marks (const TtvStateHistory *h, const TtvHistRow *r, TtvHistSeq *seq)
 {
-  guint64 lo = 0, hi = n;
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-      if (recs[mid].start <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return (gint64) lo - 1;
+  seq->bytes = h->data + r->marks_offset;
+  seq->size = r->marks_size;
+  seq->blocks = (const TtvHistBlock *) (h->data + r->mark_blocks_offset);
+  seq->n_recs = r->n_marks;
+  seq->n_blocks = (r->n_marks + TTV_HIST_BLOCK - 1) / TTV_HIST_BLOCK;
 }
 
 static void
-fill_interval (const TtvStateHistory *h, const TtvHistRow *r, const TtvHistRec *recs, guint64 i,
+fill_interval (const TtvStateHistory *h, const TtvHistRow *r, const TtvHistRec *rec, gint64 end,
                TtvHistoryInterval *out)
 {
-  out->start = recs[i].start;
-  out->end = i + 1 < r->n_recs ? recs[i + 1].start : r->end;
-  out->state = TTV_HIST_REC_KEY (recs[i].state);
-  out->cpu = (gint16) (r->kind == TTV_HISTORY_ROW_PROCESS ? TTV_HIST_REC_CPU (recs[i].state) : -1);
-  out->aux = recs[i].aux;
+  out->start = rec->start;
+  out->end = end;
+  out->state = rec->key;
+  out->cpu = (gint16) (r->kind == TTV_HISTORY_ROW_PROCESS ? rec->cpu : -1);
+  out->aux = rec->aux;
   if (r->kind == TTV_HISTORY_ROW_PROCESS && ttv_history_state_mode (out->state) == TTV_MODE_SYSCALL)
     out->aux = out->aux < h->n_strings ? h->quarks[out->aux] : 0;
-  out->n_events = TTV_HIST_REC_COUNT (recs[i].state);
+  out->n_events = rec->count;
 }
 
 gboolean
@@ -1036,11 +1147,13 @@ ttv_state_history_get_interval_at (const TtvStateHistory *h, TtvHistoryRowKind k
   const TtvHistRow *r = get_row (h, kind, row);
   if (r == NULL || r->n_recs == 0 || time >= r->end)
     return FALSE;
-  const TtvHistRec *recs = row_recs (h, r);
-  gint64 i = rec_at (recs, r->n_recs, time);
-  if (i < 0)
+  TtvHistSeq seq;
+  ttv_hist_row_recs (h, r, &seq);
+  TtvHistCursor c;
+  TtvHistRec rec, next;
+  if (ttv_hist_seq_find (&seq, time, &c, &rec) < 0)
     return FALSE;
-  fill_interval (h, r, recs, (guint64) i, out);
+  fill_interval (h, r, &rec, ttv_hist_cursor_next (&c, &next) ? next.start : r->end, out);
   return TRUE;
 }
 
@@ -1052,12 +1165,17 @@ ttv_state_history_query_intervals (const TtvStateHistory *h, TtvHistoryRowKind k
   const TtvHistRow *r = get_row (h, kind, row);
   if (r == NULL || r->n_recs == 0 || t1 < t0)
     return out;
-  const TtvHistRec *recs = row_recs (h, r);
-  gint64 i = rec_at (recs, r->n_recs, t0);
-  for (guint64 k = i < 0 ? 0 : (guint64) i; k < r->n_recs && recs[k].start <= t1; k++)
+  TtvHistSeq seq;
+  ttv_hist_row_recs (h, r, &seq);
+  TtvHistCursor c;
+  TtvHistRec rec, next = { 0 };
+  if (ttv_hist_seq_find (&seq, t0, &c, &rec) < 0 && !ttv_hist_cursor_next (&c, &rec))
+    return out;
+  for (gboolean have = TRUE; have && rec.start <= t1; rec = next)
     {
+      have = ttv_hist_cursor_next_inline (&c, &next);
       TtvHistoryInterval iv;
-      fill_interval (h, r, recs, k, &iv);
+      fill_interval (h, r, &rec, have ? next.start : r->end, &iv);
       if (iv.end <= iv.start || iv.end <= t0)
         continue;
       /* Records split only to hold their event count are one interval. */
@@ -1081,27 +1199,27 @@ ttv_state_history_query_marks (const TtvStateHistory *h, guint row, TtvTime t0, 
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (TtvHistoryMark));
   const TtvHistRow *r = get_row (h, TTV_HISTORY_ROW_PROCESS, row);
-  if (r == NULL || r->n_marks == 0)
+  if (r == NULL || r->n_marks == 0 || t1 < t0)
     return out;
-  const TtvHistMark *marks = (const TtvHistMark *) (h->data + r->marks_offset);
-  guint64 lo = 0, hi = r->n_marks;
-  while (lo < hi)
+  TtvHistSeq seq;
+  ttv_hist_row_marks (h, r, &seq);
+  TtvHistCursor c;
+  TtvHistRec m;
+  /* From the block before the first mark at or after @t0. */
+  /* From the one after the last mark before @t0. */
+  if (t0 == TTV_TIME_MIN || ttv_hist_seq_find (&seq, t0 - 1, &c, &m) < 0)
+    ttv_hist_cursor_init (&c, &seq, 0);
+  while (ttv_hist_cursor_next_inline (&c, &m) && m.start <= t1)
     {
-      guint64 mid = lo + (hi - lo) / 2;
-      if (marks[mid].time < t0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  for (guint64 k = lo; k < r->n_marks && marks[k].time <= t1; k++)
-    {
-      TtvHistoryMark m = { marks[k].time, (TtvHistoryMarkKind) marks[k].kind, marks[k].other, NULL };
-      if (m.kind == TTV_HISTORY_MARK_EXEC)
+      if (m.start < t0)
+        continue;
+      TtvHistoryMark hm = { m.start, (TtvHistoryMarkKind) m.key, m.aux, NULL };
+      if (hm.kind == TTV_HISTORY_MARK_EXEC)
         {
-          m.name = marks[k].other < h->n_strings ? h->strings[marks[k].other] : NULL;
-          m.other = TTV_PID_NONE;
+          hm.name = m.aux < h->n_strings ? h->strings[m.aux] : NULL;
+          hm.other = TTV_PID_NONE;
         }
-      g_array_append_val (out, m);
+      g_array_append_val (out, hm);
     }
   return out;
 }
@@ -1125,7 +1243,8 @@ ttv_state_history_find_row (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
     {
       if (kind == TTV_HISTORY_ROW_PROCESS && id == 0 && rows[i].cpu != cpu)
         continue;
-      if (rows[i].n_recs > 0 && row_recs (h, &rows[i])[0].start <= time && time < rows[i].end)
+      if (rows[i].n_recs > 0 && ((const TtvHistBlock *) (h->data + rows[i].blocks_offset))[0].start <= time
+          && time < rows[i].end)
         return (gint) i;
     }
   return -1;

@@ -1,0 +1,559 @@
+/* test-history-codec.c: the compact coding of the state history (random
+ * record sequences with tiny and huge time steps, extreme times, damaged
+ * bytes), histories with many short rows, and damaged cache files. */
+#include "ttv-test-util.h"
+#include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-error.h"
+#include "ttv-state-history-private.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+/* ---- sequences ---- */
+
+typedef enum {
+  STEPS_TINY,      /* 0 or 1 ns */
+  STEPS_SMALL,     /* up to a few µs */
+  STEPS_MIXED,     /* any width, up to 2^40 */
+  STEPS_HUGE,      /* up to 2^62 */
+} Steps;
+
+static GArray *
+random_records (GRand *rand, guint n, gint64 first, Steps steps)
+{
+  GArray *recs = g_array_new (FALSE, FALSE, sizeof (TtvHistRec));
+  gint64 t = first;
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 d = 0;
+      switch (steps)
+        {
+        case STEPS_TINY:
+          d = g_rand_int_range (rand, 0, 2);
+          break;
+        case STEPS_SMALL:
+          d = g_rand_int_range (rand, 0, 5000);
+          break;
+        case STEPS_MIXED:
+          d = ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand)) >> g_rand_int_range (rand, 24, 64);
+          break;
+        case STEPS_HUGE:
+          d = ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand)) >> 2;
+          break;
+        }
+      if (i > 0)
+        t = d > (guint64) G_MAXINT64 - (guint64) t ? G_MAXINT64 : (gint64) ((guint64) t + d);
+      TtvHistRec r;
+      r.start = t;
+      /* A few states that come back, as rows do; sometimes anything. */
+      guint pick = g_rand_int_range (rand, 0, 10);
+      r.key = (guint16) (pick < 8 ? (gint32) (pick % 3) : g_rand_int_range (rand, 0, 256));
+      r.aux = pick < 5 ? 0 : pick < 8 ? 7 + pick : g_rand_int (rand);
+      r.cpu = (gint16) (pick < 7 ? 2 : g_rand_int_range (rand, -1, 32768));
+      r.count = pick < 6 ? pick : pick < 9 ? (guint32) g_rand_int_range (rand, 0, 5000) : g_rand_int (rand);
+      g_array_append_val (recs, r);
+    }
+  return recs;
+}
+
+static void
+encode (const GArray *recs, TtvHistEncoder *e, TtvHistSeq *seq)
+{
+  ttv_hist_encoder_init (e);
+  for (guint i = 0; i < recs->len; i++)
+    ttv_hist_encoder_push (e, &g_array_index (recs, TtvHistRec, i));
+  ttv_hist_encoder_finish (e);
+  ttv_hist_encoder_view (e, seq);
+}
+
+static void
+assert_same_rec (const TtvHistRec *a, const TtvHistRec *b)
+{
+  g_assert_cmpint (a->start, ==, b->start);
+  g_assert_cmpuint (a->key, ==, b->key & 0xff);
+  g_assert_cmpint (a->cpu, ==, b->cpu);
+  g_assert_cmpuint (a->aux, ==, b->aux);
+  g_assert_cmpuint (a->count, ==, b->count);
+}
+
+/* The last record starting at or before @t, by brute force. */
+static gint64
+brute_find (const GArray *recs, gint64 t)
+{
+  gint64 found = -1;
+  for (guint i = 0; i < recs->len; i++)
+    if (g_array_index (recs, TtvHistRec, i).start <= t)
+      found = i;
+  return found;
+}
+
+static void
+check_sequence (GRand *rand, const GArray *recs)
+{
+  TtvHistEncoder e;
+  TtvHistSeq seq;
+  encode (recs, &e, &seq);
+  g_assert_cmpuint (seq.n_recs, ==, recs->len);
+  guint64 bad;
+  g_assert_true (ttv_hist_seq_validate (&seq, &bad));
+
+  /* Everything back, in order. */
+  TtvHistCursor c;
+  TtvHistRec rec;
+  ttv_hist_cursor_init (&c, &seq, 0);
+  for (guint i = 0; i < recs->len; i++)
+    {
+      g_assert_true (ttv_hist_cursor_next (&c, &rec));
+      assert_same_rec (&rec, &g_array_index (recs, TtvHistRec, i));
+    }
+  g_assert_false (ttv_hist_cursor_next (&c, &rec));
+
+  /* Finding: at, just before and after every record of a sample, and far. */
+  gint64 probes[] = { G_MININT64, -1, 0, 1, G_MAXINT64 - 1, G_MAXINT64 };
+  for (guint k = 0; k < G_N_ELEMENTS (probes) + 3 * MIN (recs->len, 200u); k++)
+    {
+      gint64 t;
+      if (k < G_N_ELEMENTS (probes))
+        t = probes[k];
+      else
+        {
+          guint j = recs->len < 200 ? (k - G_N_ELEMENTS (probes)) / 3
+                                    : (guint) g_rand_int_range (rand, 0, (gint32) recs->len);
+          gint64 s = g_array_index (recs, TtvHistRec, j).start;
+          gint off = (gint) ((k - G_N_ELEMENTS (probes)) % 3) - 1;
+          t = off < 0 && s == G_MININT64 ? s : off > 0 && s == G_MAXINT64 ? s : s + off;
+        }
+      gint64 want = brute_find (recs, t);
+      gint64 got = ttv_hist_seq_find (&seq, t, &c, &rec);
+      g_assert_cmpint (got, ==, want);
+      if (got >= 0)
+        {
+          assert_same_rec (&rec, &g_array_index (recs, TtvHistRec, got));
+          /* The cursor goes on after it. */
+          if ((guint64) got + 1 < recs->len)
+            {
+              g_assert_true (ttv_hist_cursor_next (&c, &rec));
+              assert_same_rec (&rec, &g_array_index (recs, TtvHistRec, got + 1));
+            }
+          else
+            g_assert_false (ttv_hist_cursor_next (&c, &rec));
+        }
+      else if (recs->len > 0)
+        {
+          g_assert_true (ttv_hist_cursor_next (&c, &rec));
+          assert_same_rec (&rec, &g_array_index (recs, TtvHistRec, 0));
+        }
+    }
+  ttv_hist_encoder_clear (&e);
+}
+
+static void
+test_codec_random (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (41);
+  static const guint sizes[] = { 0, 1, 2, 31, 32, 33, 64, 65, 1000 };
+  static const Steps steps[] = { STEPS_TINY, STEPS_SMALL, STEPS_MIXED, STEPS_HUGE };
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint k = 0; k < G_N_ELEMENTS (steps); k++)
+      {
+        /* From time 0, from a usual trace time, near the end of time. */
+        gint64 firsts[] = { 0, G_GINT64_CONSTANT (1700000000000000000), G_MAXINT64 - 100000, G_MAXINT64,
+                            -5000 };
+        for (guint f = 0; f < G_N_ELEMENTS (firsts); f++)
+          {
+            g_autoptr (GArray) recs = random_records (rand, sizes[s], firsts[f], steps[k]);
+            check_sequence (rand, recs);
+          }
+      }
+  /* Many random sequences of random lengths. */
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autoptr (GArray) recs = random_records (rand, (guint) g_rand_int_range (rand, 0, 300),
+                                                g_rand_int_range (rand, 0, 1000), (Steps) (i % 4));
+      check_sequence (rand, recs);
+    }
+}
+
+/* Starts going back are taken as the time before. */
+static void
+test_codec_clamp (void)
+{
+  TtvHistEncoder e;
+  ttv_hist_encoder_init (&e);
+  gint64 times[] = { 100, 50, 200, 10, 300 };
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    {
+      TtvHistRec r = { times[i], 1, -1, 0, 0 };
+      ttv_hist_encoder_push (&e, &r);
+    }
+  ttv_hist_encoder_finish (&e);
+  TtvHistSeq seq;
+  ttv_hist_encoder_view (&e, &seq);
+  guint64 bad;
+  g_assert_true (ttv_hist_seq_validate (&seq, &bad));
+  gint64 want[] = { 100, 100, 200, 200, 300 };
+  TtvHistCursor c;
+  TtvHistRec rec;
+  ttv_hist_cursor_init (&c, &seq, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      g_assert_true (ttv_hist_cursor_next (&c, &rec));
+      g_assert_cmpint (rec.start, ==, want[i]);
+    }
+  ttv_hist_encoder_clear (&e);
+}
+
+/* Damaged bytes or index: refused by the check, or at least read safely. */
+static void
+test_codec_damage (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr (GArray) recs = random_records (rand, 500, 1000, STEPS_MIXED);
+  TtvHistEncoder e;
+  TtvHistSeq good;
+  encode (recs, &e, &good);
+  guint n_refused = 0;
+  for (guint i = 0; i < 2000; i++)
+    {
+      g_autofree guint8 *bytes = g_memdup2 (good.bytes, good.size);
+      g_autofree TtvHistBlock *blocks = g_memdup2 (good.blocks, good.n_blocks * sizeof (TtvHistBlock));
+      TtvHistSeq seq = { bytes, good.size, blocks, good.n_blocks, good.n_recs };
+      switch (i % 5)
+        {
+        case 0: /* a byte */
+        case 1:
+          bytes[g_rand_int_range (rand, 0, (gint32) good.size)] ^= (guint8) g_rand_int_range (rand, 1, 256);
+          break;
+        case 2: /* shorter */
+          seq.size = (guint64) g_rand_int_range (rand, 0, (gint32) good.size);
+          break;
+        case 3: /* a block's offset */
+          blocks[g_rand_int_range (rand, 0, (gint32) good.n_blocks)].offset = g_rand_int (rand) % (good.size + 50);
+          break;
+        case 4: /* a block's time, or the count of records */
+          if (g_rand_boolean (rand))
+            blocks[g_rand_int_range (rand, 0, (gint32) good.n_blocks)].start += g_rand_int_range (rand, -100000, 100000);
+          else
+            seq.n_recs = (guint64) g_rand_int_range (rand, 0, (gint32) good.n_recs * 2);
+          break;
+        }
+      guint64 bad;
+      gboolean ok = ttv_hist_seq_validate (&seq, &bad);
+      n_refused += !ok;
+      /* Whatever the check says, reading stays within the bytes (ASan). */
+      TtvHistCursor c;
+      TtvHistRec rec;
+      ttv_hist_cursor_init (&c, &seq, 0);
+      guint n = 0;
+      while (ttv_hist_cursor_next (&c, &rec))
+        n++;
+      g_assert_cmpuint (n, <=, seq.n_recs);
+      ttv_hist_seq_find (&seq, g_array_index (recs, TtvHistRec, 250).start, &c, &rec);
+      if (ok)
+        g_assert_cmpuint (n, ==, seq.n_recs);
+    }
+  g_test_message ("%u of 2000 damaged sequences refused", n_refused);
+  g_assert_cmpuint (n_refused, >, 500);
+  ttv_hist_encoder_clear (&e);
+}
+
+/* ---- histories of simulated traces ---- */
+
+typedef struct {
+  char *dir;
+  char *trace_dir;
+  TtvTraceset *ts;
+} Fixture;
+
+/* Many short-lived processes: many rows of one or a few intervals. */
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  f->dir = g_dir_make_tmp ("ttv-history-codec-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->trace_dir = g_build_filename (f->dir, "trace", NULL);
+  static const guint cpu_ids[] = { 0, 1 };
+  TtvSimOptions so;
+  ttv_sim_options_init (&so);
+  so.seed = 11;
+  so.cpu_ids = cpu_ids;
+  so.n_cpus = G_N_ELEMENTS (cpu_ids);
+  so.n_processes = GPOINTER_TO_UINT (data);
+  so.max_events = 20000;
+  g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
+  g_assert_no_error (error);
+  ttv_test_write_ltt_simulation (f->trace_dir, sim, 16384, 2, NULL, NULL);
+  f->ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (f->ts, f->trace_dir, &error));
+  g_assert_no_error (error);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  ttv_traceset_unref (f->ts);
+  ttv_test_remove_tree (f->dir);
+  g_free (f->trace_dir);
+  g_free (f->dir);
+}
+
+static TtvStateHistory *
+build (TtvTraceset *ts, gsize max_memory, gboolean no_cache, const char *cache_dir)
+{
+  g_autoptr (GError) error = NULL;
+  TtvStateHistoryOptions opt = { max_memory, no_cache, cache_dir };
+  TtvStateHistory *h = ttv_state_history_build (ts, &opt, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (h);
+  return h;
+}
+
+/* Every row: intervals contiguous and found again at their start and end,
+ * exact pixels agree with the intervals. */
+static void
+check_rows (TtvStateHistory *h)
+{
+  for (TtvHistoryRowKind kind = 0; kind < TTV_HISTORY_ROW_N_KINDS; kind++)
+    for (guint i = 0; i < ttv_state_history_get_n_rows (h, kind); i++)
+      {
+        const TtvHistoryRowInfo *info = ttv_state_history_get_row (h, kind, i);
+        g_autoptr (GArray) ivs = ttv_state_history_query_intervals (h, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
+        g_assert_cmpuint (ivs->len, <=, info->n_intervals);
+        guint64 events = 0;
+        for (guint k = 0; k < ivs->len; k++)
+          {
+            const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, k);
+            g_assert_cmpint (iv->start, <, iv->end);
+            if (k > 0)
+              g_assert_cmpint (iv->start, ==, g_array_index (ivs, TtvHistoryInterval, k - 1).end);
+            TtvHistoryInterval at;
+            g_assert_true (ttv_state_history_get_interval_at (h, kind, i, iv->start, &at));
+            g_assert_cmpuint (at.state, ==, iv->state);
+            g_assert_cmpuint (at.aux, ==, iv->aux);
+            g_assert_true (ttv_state_history_get_interval_at (h, kind, i, iv->end - 1, &at));
+            g_assert_cmpuint (at.state, ==, iv->state);
+            events += iv->n_events;
+          }
+        if (ivs->len > 0)
+          {
+            const TtvHistoryInterval *last = &g_array_index (ivs, TtvHistoryInterval, ivs->len - 1);
+            g_assert_cmpint (last->end, ==, info->end);
+            TtvHistoryInterval at;
+            g_assert_false (ttv_state_history_get_interval_at (h, kind, i, info->end, &at));
+            g_assert_false (ttv_state_history_get_interval_at (h, kind, i,
+                                                               g_array_index (ivs, TtvHistoryInterval, 0).start - 1,
+                                                               &at));
+            /* A pixel per interval at most: read exactly. */
+            TtvHistoryPixel px[8];
+            gboolean exact;
+            TtvTime t0 = g_array_index (ivs, TtvHistoryInterval, 0).start;
+            ttv_hist_query_pixels_full (h, kind, i, t0, last->end, 8, px, &exact);
+            guint32 px_events = 0;
+            for (guint p = 0; p < 8; p++)
+              px_events += px[p].n_events;
+            if (exact)
+              g_assert_cmpuint (px_events, ==, events);
+          }
+        g_autoptr (GArray) marks = ttv_state_history_query_marks (h, i, TTV_TIME_MIN, TTV_TIME_MAX);
+        if (kind == TTV_HISTORY_ROW_PROCESS)
+          g_assert_cmpuint (marks->len, ==, info->n_marks);
+        for (guint k = 1; k < marks->len; k++)
+          g_assert_cmpint (g_array_index (marks, TtvHistoryMark, k).time, >=,
+                           g_array_index (marks, TtvHistoryMark, k - 1).time);
+      }
+}
+
+static void
+assert_same (TtvStateHistory *a, TtvStateHistory *b)
+{
+  for (TtvHistoryRowKind kind = 0; kind < TTV_HISTORY_ROW_N_KINDS; kind++)
+    {
+      guint n = ttv_state_history_get_n_rows (a, kind);
+      g_assert_cmpuint (n, ==, ttv_state_history_get_n_rows (b, kind));
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr (GArray) ia = ttv_state_history_query_intervals (a, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
+          g_autoptr (GArray) ib = ttv_state_history_query_intervals (b, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
+          g_assert_cmpmem (ia->data, ia->len * sizeof (TtvHistoryInterval), ib->data,
+                           ib->len * sizeof (TtvHistoryInterval));
+          g_autoptr (GArray) ma = ttv_state_history_query_marks (a, i, TTV_TIME_MIN, TTV_TIME_MAX);
+          g_autoptr (GArray) mb = ttv_state_history_query_marks (b, i, TTV_TIME_MIN, TTV_TIME_MAX);
+          g_assert_cmpuint (ma->len, ==, mb->len);
+        }
+    }
+}
+
+static void
+test_many_rows (Fixture *f, gconstpointer data)
+{
+  g_autoptr (TtvStateHistory) h = build (f->ts, 0, TRUE, NULL);
+  guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), short_rows = 0;
+  for (guint i = 0; i < n; i++)
+    short_rows += ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i)->n_intervals <= 2;
+  g_test_message ("%u process rows, %u with at most 2 intervals", n, short_rows);
+  g_assert_cmpuint (n, >=, 500);
+  g_assert_cmpuint (short_rows, >, 0);
+  check_rows (h);
+  /* Spilled and cached: the same. */
+  g_autofree char *cache_dir = g_build_filename (f->dir, "cache", NULL);
+  g_autoptr (TtvStateHistory) spilled = build (f->ts, 1024, FALSE, cache_dir);
+  g_assert_nonnull (ttv_state_history_get_cache_path (spilled));
+  assert_same (h, spilled);
+  check_rows (spilled);
+  g_autoptr (TtvStateHistory) reused = build (f->ts, 1024, FALSE, cache_dir);
+  g_assert_true (ttv_state_history_is_from_cache (reused));
+  assert_same (h, reused);
+}
+
+/* Damaged cache files, checksum made right so that every structural check
+ * is reached: refused with an error naming the file, or read safely. */
+static void
+test_cache_damage (Fixture *f, gconstpointer data)
+{
+  g_autofree char *cache_dir = g_build_filename (f->dir, "cache", NULL);
+  g_autoptr (TtvStateHistory) ref = build (f->ts, 0, TRUE, NULL);
+  g_autoptr (TtvStateHistory) h = build (f->ts, 1024, FALSE, cache_dir);
+  g_autofree char *path = g_strdup (ttv_state_history_get_cache_path (h));
+  g_assert_nonnull (path);
+  g_autofree char *fingerprint = ttv_hist_fingerprint (f->ts);
+  g_autofree char *contents = NULL;
+  gsize size;
+  g_assert_true (g_file_get_contents (path, &contents, &size, NULL));
+  g_clear_pointer (&h, ttv_state_history_free);
+
+  /* The file as written is good. */
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (TtvStateHistory) ok = ttv_hist_cache_load_full (path, fingerprint, &error);
+    g_assert_no_error (error);
+    assert_same (ref, ok);
+  }
+
+  g_autoptr (GRand) rand = g_rand_new_with_seed (99);
+  g_autofree char *victim = g_build_filename (f->dir, "damaged.hist", NULL);
+  const TtvHistHeader *hd0 = (const TtvHistHeader *) contents;
+  guint n_refused = 0, n_tries = 300;
+  for (guint i = 0; i < n_tries; i++)
+    {
+      g_autofree char *copy = g_memdup2 (contents, size);
+      gsize len = size;
+      TtvHistHeader *hd = (TtvHistHeader *) copy;
+      TtvHistRow *rows = (TtvHistRow *) (copy + hd0->rows_offset);
+      TtvHistRow *row = &rows[g_rand_int_range (rand, 0, (gint32) hd0->n_rows)];
+      switch (i % 8)
+        {
+        case 0: /* bytes anywhere after the header */
+          for (guint k = 0; k < 4; k++)
+            copy[g_rand_int_range (rand, sizeof *hd, (gint32) size)] ^= (char) g_rand_int_range (rand, 1, 256);
+          break;
+        case 1: /* truncated, header adjusted */
+          len = (gsize) g_rand_int_range (rand, sizeof *hd, (gint32) size);
+          hd->file_size = len;
+          break;
+        case 2: /* a row's records elsewhere */
+          row->recs_offset = g_rand_int (rand) % (size + 100);
+          break;
+        case 3: /* a row's sizes */
+          if (g_rand_boolean (rand))
+            row->recs_size += (guint64) g_rand_int_range (rand, 1, 100);
+          else
+            row->n_recs = g_rand_int (rand) % (row->n_recs * 3 + 100);
+          break;
+        case 4: /* a row's block index or marks */
+          if (g_rand_boolean (rand))
+            row->blocks_offset = (g_rand_int (rand) % size) & ~(guint64) 7;
+          else
+            row->n_marks += (guint64) g_rand_int_range (rand, 1, 40);
+          break;
+        case 5: /* a row's summary levels */
+          row->n_levels = (guint32) g_rand_int_range (rand, 1, TTV_HIST_MAX_LEVELS + 3);
+          row->levels_offset = (g_rand_int (rand) % size) & ~(guint64) 7;
+          break;
+        case 6: /* inside a summary level */
+          if (row->n_levels > 0 && row->levels_offset + sizeof (TtvHistLevel) <= size)
+            {
+              TtvHistLevel *lv = (TtvHistLevel *) (copy + row->levels_offset);
+              lv->event_bytes = (guint32) g_rand_int_range (rand, 0, 9);
+              lv->n_bins += (guint64) g_rand_int_range (rand, 0, 1000);
+              lv->shift = (guint32) g_rand_int_range (rand, 0, 70);
+            }
+          else
+            row->n_levels = 7;
+          break;
+        case 7: /* the string table */
+          hd->n_strings += (guint64) g_rand_int_range (rand, 1, 5);
+          break;
+        }
+      hd->checksum = ttv_hist_hash (G_GUINT64_CONSTANT (0xcbf29ce484222325), (const guint8 *) copy + sizeof *hd,
+                                    len - sizeof *hd);
+      g_assert_true (g_file_set_contents (victim, copy, (gssize) len, NULL));
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TtvStateHistory) d = ttv_hist_cache_load_full (victim, fingerprint, &error);
+      if (d == NULL)
+        {
+          n_refused++;
+          g_assert_nonnull (error);
+          g_assert_true (error->domain == TTV_FORMAT_ERROR);
+          g_assert_nonnull (strstr (error->message, victim));
+          continue;
+        }
+      /* Accepted (a harmless change): every query stays in bounds (ASan). */
+      g_assert_no_error (error);
+      for (TtvHistoryRowKind kind = 0; kind < TTV_HISTORY_ROW_N_KINDS; kind++)
+        for (guint r = 0; r < ttv_state_history_get_n_rows (d, kind); r++)
+          {
+            const TtvHistoryRowInfo *info = ttv_state_history_get_row (d, kind, r);
+            g_autoptr (GArray) ivs = ttv_state_history_query_intervals (d, kind, r, TTV_TIME_MIN, TTV_TIME_MAX);
+            g_autoptr (GArray) marks = ttv_state_history_query_marks (d, r, TTV_TIME_MIN, TTV_TIME_MAX);
+            TtvHistoryPixel px[64];
+            ttv_state_history_query_pixels (d, kind, r, info->birth, info->end, 64, px);
+            ttv_state_history_query_pixels (d, kind, r, TTV_TIME_MIN, TTV_TIME_MAX, 3, px);
+            TtvHistoryInterval iv;
+            TtvTime mid = (TtvTime) ((guint64) info->birth / 2 + (guint64) info->end / 2);
+            ttv_state_history_get_interval_at (d, kind, r, mid, &iv);
+          }
+    }
+  g_test_message ("%u of %u damaged cache files refused", n_refused, n_tries);
+  g_assert_cmpuint (n_refused, >, n_tries / 2);
+
+  /* Damaged in place: the build refuses it, rebuilds and replaces it. */
+  g_autofree char *copy = g_memdup2 (contents, size);
+  TtvHistRow *rows = (TtvHistRow *) (copy + hd0->rows_offset);
+  rows[0].recs_size += 3;
+  ((TtvHistHeader *) copy)->checksum = ttv_hist_hash (G_GUINT64_CONSTANT (0xcbf29ce484222325),
+                                                      (const guint8 *) copy + sizeof (TtvHistHeader),
+                                                      size - sizeof (TtvHistHeader));
+  g_assert_true (g_file_set_contents (path, copy, (gssize) size, NULL));
+  g_autoptr (TtvStateHistory) rebuilt = build (f->ts, 1024, FALSE, cache_dir);
+  g_assert_false (ttv_state_history_is_from_cache (rebuilt));
+  assert_same (ref, rebuilt);
+  g_autoptr (TtvStateHistory) again = build (f->ts, 1024, FALSE, cache_dir);
+  g_assert_true (ttv_state_history_is_from_cache (again));
+
+  /* An older version's file: refused by its version. */
+  ((TtvHistHeader *) copy)->version = 1;
+  g_assert_true (g_file_set_contents (victim, copy, (gssize) size, NULL));
+  g_autoptr (GError) error = NULL;
+  g_assert_null (ttv_hist_cache_load_full (victim, fingerprint, &error));
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
+  g_clear_error (&error);
+  /* Empty. */
+  g_assert_true (g_file_set_contents (victim, "", 0, NULL));
+  g_assert_null (ttv_hist_cache_load_full (victim, fingerprint, &error));
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/history/codec/random", test_codec_random);
+  g_test_add_func ("/history/codec/clamp", test_codec_clamp);
+  g_test_add_func ("/history/codec/damage", test_codec_damage);
+  g_test_add ("/history/many-rows", Fixture, GUINT_TO_POINTER (1500), fixture_set_up, test_many_rows,
+              fixture_tear_down);
+  g_test_add ("/history/cache/damage", Fixture, GUINT_TO_POINTER (200), fixture_set_up, test_cache_damage,
+              fixture_tear_down);
+  return g_test_run ();
+}
