@@ -1,6 +1,7 @@
 /* ttv-filter-compile.c: specialises a filter's syntax tree for one event
- * type: names, ids and groups are decided here once (constant folding),
- * payload fields become accessors resolved once; what is left runs per event. */
+ * type: names, ids and groups are decided here once (constant folding);
+ * what is left is flattened into instructions (ttv-filter.c runs them),
+ * each reading a field at a fixed offset, the time or a string directly. */
 #include "ttv-filter-private.h"
 
 #include <string.h>
@@ -12,7 +13,7 @@ ttv_filter_string_compare (const TtvFilterLiteral *lit, TtvFilterOp op, const ch
     return FALSE;
   if (lit->is_glob)
     {
-      gboolean m = g_pattern_spec_match_string (lit->glob, s);
+      gboolean m = ttv_filter_glob_match (lit, s, strlen (s));
       return op == OP_EQ ? m : !m;
     }
   int c = strcmp (s, lit->text);
@@ -26,6 +27,64 @@ ttv_filter_string_compare (const TtvFilterLiteral *lit, TtvFilterOp op, const ch
     case OP_GE: return c >= 0;
     }
   return FALSE;
+}
+
+gint
+ttv_filter_enum_mapping (const TtvType *t, guint64 raw)
+{
+  /* The same search as ttv_type_enum_label(), direct slot first. */
+  if (raw < t->mappings->len)
+    {
+      const TtvEnumMapping *m = &g_array_index (t->mappings, TtvEnumMapping, raw);
+      if (m->start == raw && m->end == raw)
+        return (gint) raw;
+    }
+  for (guint i = 0; i < t->mappings->len; i++)
+    {
+      const TtvEnumMapping *m = &g_array_index (t->mappings, TtvEnumMapping, i);
+      gboolean hit = t->is_signed ? ((gint64) raw >= (gint64) m->start && (gint64) raw <= (gint64) m->end)
+                                  : (raw >= m->start && raw <= m->end);
+      if (hit)
+        return (gint) i;
+    }
+  return -1;
+}
+
+gboolean
+ttv_filter_glob_bytes (const char *p, const char *s, gsize len)
+{
+  /* Iterative: on a mismatch, let the last '*' take one more byte. */
+  const char *end = s + len, *star = NULL, *mark = NULL;
+  while (s < end)
+    {
+      if (*p == '?' || (*p != '\0' && *p != '*' && *p == *s))
+        p++, s++;
+      else if (*p == '*')
+        {
+          star = p++;
+          mark = s;
+        }
+      else if (star)
+        {
+          p = star + 1;
+          s = ++mark;
+        }
+      else
+        return FALSE;
+    }
+  while (*p == '*')
+    p++;
+  return *p == '\0';
+}
+
+gboolean
+ttv_filter_glob_match (const TtvFilterLiteral *lit, const char *s, gsize len)
+{
+  /* GPatternSpec steps over UTF-8 sequences and would read past the end
+   * of text that is not valid UTF-8: such text (trace data) matches bytes. */
+  if (!g_utf8_validate (s, (gssize) len, NULL))
+    return ttv_filter_glob_bytes (lit->text, s, len);
+  return g_pattern_spec_match (lit->glob, len, s, NULL);
 }
 
 gboolean
@@ -205,25 +264,359 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
   return add (nodes, &n);
 }
 
+/* --- flattening ------------------------------------------------------ */
+
+/* Offset of top-level member @idx from the aligned payload start, or -1
+ * when a member before it varies in size. */
+static gint64
+fixed_offset (const TtvType *s, gint idx)
+{
+  guint64 off = 0;
+  for (gint i = 0; i <= idx; i++)
+    {
+      const TtvType *ft = ((const TtvField *) g_ptr_array_index (s->fields, i))->type;
+      off = ttv_align_up (off, ft->align_bits);
+      if (i == idx)
+        break;
+      if (ft->fixed_size_bits < 0)
+        return -1;
+      off += (guint64) ft->fixed_size_bits;
+    }
+  return (gint64) off;
+}
+
+/* The range of an integer comparison with @k; FALSE when nothing passes. */
+static gboolean
+set_range (TtvFilterInsn *in, TtvFilterOp op, gint64 k)
+{
+  gint64 lo = k, hi = k;
+  switch (op)
+    {
+    case OP_EQ: break;
+    case OP_NE: in->invert = TRUE; break;
+    case OP_LT:
+      if (k == G_MININT64)
+        return FALSE;
+      lo = G_MININT64, hi = k - 1;
+      break;
+    case OP_LE: lo = G_MININT64; break;
+    case OP_GT:
+      if (k == G_MAXINT64)
+        return FALSE;
+      lo = k + 1, hi = G_MAXINT64;
+      break;
+    case OP_GE: hi = G_MAXINT64; break;
+    }
+  in->lo = lo;
+  in->span = (guint64) hi - (guint64) lo;
+  return TRUE;
+}
+
+static gboolean
+is_ascii (const char *s)
+{
+  for (; *s; s++)
+    if ((guchar) *s >= 0x80)
+      return FALSE;
+  return TRUE;
+}
+
+/* How a string term reads its text (CMP with a word, or a bare test). */
+static gboolean
+set_string_match (TtvFilterInsn *in, const TtvFilterNode *src, gboolean test)
+{
+  const TtvFilterLiteral *lit = &src->lit;
+  in->node = src;
+  if (test)
+    {
+      in->str_match = STR_LENGTH;
+      in->invert = TRUE;           /* length != 0 */
+      return TRUE;
+    }
+  if (!lit->is_glob)
+    {
+      in->str_match = STR_ORDER;
+      in->text = lit->text;
+      in->text_len = (guint32) strlen (lit->text);
+      return set_range (in, src->op, 0);
+    }
+  /* A glob: the value is 1 when it matches. */
+  in->lo = 1;
+  in->span = 0;
+  in->invert = src->op == OP_NE;
+  const char *t = lit->text;
+  gsize n = strlen (t);
+  gsize lead = strspn (t, "*"), trail = 0;
+  while (trail < n && t[n - 1 - trail] == '*')
+    trail++;
+  const char *w = strpbrk (t + lead, "*?");
+  gboolean one_run = lead < n && (w ? w : t + n) == t + n - trail;   /* X*, *X */
+  if (!is_ascii (t))
+    in->str_match = STR_PATTERN;
+  else if (lead == 0 && trail > 0 && one_run)
+    {
+      in->str_match = STR_PREFIX;
+      in->text = t;
+      in->text_len = (guint32) (n - trail);
+    }
+  else if (trail == 0 && lead > 0 && one_run)
+    {
+      in->str_match = STR_SUFFIX;
+      in->text = t + lead;
+      in->text_len = (guint32) (n - lead);
+    }
+  else
+    in->str_match = STR_BYTES;
+  return TRUE;
+}
+
+typedef struct {
+  GArray *code;
+  const TtvEventType *type;
+  GArray *tree;   /* of TtvFilterProgNode */
+} Emitter;
+
+static guint32
+emit_insn (Emitter *e, TtvFilterInsn *in, guint32 t, guint32 f)
+{
+  in->on_true = t;
+  in->on_false = f;
+  g_array_append_val (e->code, *in);
+  return e->code->len - 1;
+}
+
+/* A payload field term with a direct read when the layout allows; FALSE
+ * when it must stay GENERIC.  *never: no event can pass. */
+static gboolean
+specialise_field (Emitter *e, const TtvFilterProgNode *n, TtvFilterInsn *in, gboolean *never)
+{
+  const TtvFilterNode *src = n->node;
+  const TtvFilterLiteral *lit = &src->lit;
+  gboolean test = n->kind == PROG_TEST;
+  const TtvType *st = e->type->fields;
+  if (src->path->len != 1 || st == NULL || st->kind != TTV_TYPE_STRUCT)
+    return FALSE;
+  gint idx = ttv_type_find_field (st, g_array_index (src->path, TtvFilterPathStep, 0).name);
+  if (idx < 0)
+    return FALSE;
+  const TtvType *t = ((const TtvField *) g_ptr_array_index (st->fields, idx))->type;
+  gint64 off = fixed_offset (st, idx);
+  if (off < 0)
+    return FALSE;
+  in->payload_align = st->align_bits;
+  in->offset_bits = (guint64) off;
+  gboolean byte_aligned = off % 8 == 0 && st->align_bits >= 8 && st->align_bits % 8 == 0;
+  gboolean wants_string = !test && !lit->has_int && !lit->has_double;
+
+  if ((t->kind == TTV_TYPE_INTEGER || t->kind == TTV_TYPE_ENUM) && !wants_string)
+    {
+      if (n->fetch != FETCH_FIELD_INT || t->size_bits == 0 || t->size_bits > 64 || (!test && !lit->has_int))
+        return FALSE;     /* a fraction against an integer: GENERIC */
+      if (test)
+        {
+          in->lo = 0, in->span = 0, in->invert = TRUE;
+        }
+      else if (!set_range (in, src->op, lit->ival))
+        {
+          *never = TRUE;
+          return TRUE;
+        }
+      in->size_bits = t->size_bits;
+      in->end_bits = in->offset_bits + t->size_bits;
+      in->order = (guint8) t->byte_order;
+      in->swap = t->byte_order != TTV_BYTE_ORDER_NATIVE;
+      in->shift = t->is_signed && t->size_bits < 64 ? (guint8) (64 - t->size_bits) : 0;
+      in->code = INS_INT_BITS;
+      if (byte_aligned)
+        switch (t->size_bits)
+          {
+          case 8: in->code = INS_INT8; break;
+          case 16: in->code = INS_INT16; break;
+          case 32: in->code = INS_INT32; break;
+          case 64: in->code = INS_INT64; break;
+          default: break;
+          }
+      return TRUE;
+    }
+  if (t->kind == TTV_TYPE_ENUM)
+    {
+      /* By label: decide each mapping now. */
+      if (n->fetch != FETCH_FIELD_STRING || t->size_bits == 0 || t->size_bits > 64)
+        return FALSE;
+      in->code = INS_ENUM_LABEL;
+      in->type = t;
+      in->size_bits = t->size_bits;
+      in->end_bits = in->offset_bits + t->size_bits;
+      in->order = (guint8) t->byte_order;
+      in->shift = t->is_signed && t->size_bits < 64 ? (guint8) (64 - t->size_bits) : 0;
+      in->label_ok = g_new0 (guint8, MAX (t->mappings->len, 1));
+      for (guint i = 0; i < t->mappings->len; i++)
+        in->label_ok[i] = (guint8) ttv_filter_string_compare (lit, src->op,
+                                                              g_array_index (t->mappings, TtvEnumMapping, i).label);
+      in->lo = 1, in->span = 0;
+      /* Small values (most enums number their labels from 0) by table. */
+      if (byte_aligned && (t->size_bits == 8 || t->size_bits == 16 || t->size_bits == 32 || t->size_bits == 64))
+        {
+          in->bytes = (guint8) (t->size_bits / 8);
+          in->swap = t->byte_order != TTV_BYTE_ORDER_NATIVE;
+          in->dense_len = t->size_bits == 8 ? 256 : 1024;
+          in->dense = g_new (guint8, in->dense_len);
+          for (guint32 raw = 0; raw < in->dense_len; raw++)
+            {
+              gint m = ttv_filter_enum_mapping (t, raw);
+              in->dense[raw] = m < 0 ? 0 : 1 + in->label_ok[m];
+            }
+        }
+      return TRUE;
+    }
+  if (t->kind == TTV_TYPE_STRING)
+    {
+      if (n->fetch != FETCH_FIELD_STRING)
+        return FALSE;
+      in->code = INS_STRING;
+      in->align_bits = 8;
+      *never = !set_string_match (in, src, test);
+      return TRUE;
+    }
+  if (t->kind == TTV_TYPE_ARRAY && t->element->kind == TTV_TYPE_INTEGER && t->element->size_bits == 8
+      && t->align_bits % 8 == 0 && t->element->align_bits % 8 == 0 && t->length <= G_MAXUINT32)
+    {
+      in->code = INS_CHARS;
+      in->align_bits = t->align_bits;
+      in->size_bits = (guint32) t->length;
+      *never = !set_string_match (in, src, test);
+      return TRUE;
+    }
+  if (t->kind == TTV_TYPE_FLOAT && byte_aligned && (t->size_bits == 32 || t->size_bits == 64)
+      && (test || lit->has_double))
+    {
+      in->code = t->size_bits == 32 ? INS_FLOAT32 : INS_FLOAT64;
+      in->swap = t->byte_order != TTV_BYTE_ORDER_NATIVE;
+      in->end_bits = in->offset_bits + t->size_bits;
+      in->is_test = (guint8) test;
+      if (test)
+        {
+          /* d != 0 (NaN passes) */
+          in->lo = 1, in->span = 0;
+        }
+      else
+        {
+          /* -1, 0, 1 as the reference orders them (NaN compares as equal) */
+          in->k = lit->dval;
+          set_range (in, src->op, 0);
+        }
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Emits the code of tree node @i so that it continues at @t when true and
+ * at @f when false; returns its entry (possibly @t or @f themselves). */
+static guint32
+emit (Emitter *e, guint32 i, guint32 t, guint32 f)
+{
+  const TtvFilterProgNode n = g_array_index (e->tree, TtvFilterProgNode, i);
+  switch ((TtvFilterProgKind) n.kind)
+    {
+    case PROG_CONST:
+      return n.value ? t : f;
+    case PROG_AND:
+      return emit (e, n.a, emit (e, n.b, t, f), f);
+    case PROG_OR:
+      return emit (e, n.a, t, emit (e, n.b, t, f));
+    case PROG_NOT:
+      return emit (e, n.a, f, t);
+    case PROG_CMP:
+    case PROG_TEST:
+      break;
+    }
+  const TtvFilterNode *src = n.node;
+  TtvFilterInsn in = { 0 };
+  gboolean never = FALSE;
+  gboolean test = n.kind == PROG_TEST;
+  if (n.fetch == FETCH_TIME)
+    {
+      in.code = src->lit.time_relative ? INS_TIME_REL : INS_TIME;
+      if (test)
+        in.lo = 0, in.span = 0, in.invert = TRUE;
+      else if (!set_range (&in, src->op, src->lit.tval))
+        never = TRUE;
+    }
+  else if (n.fetch != FETCH_FIELD_INT && n.fetch != FETCH_FIELD_STRING && n.fetch != FETCH_FIELD_DECODE)
+    in.code = INS_GENERIC;
+  else if (!specialise_field (e, &n, &in, &never))
+    {
+      g_free (in.label_ok);
+      g_free (in.dense);
+      memset (&in, 0, sizeof in);
+      in.code = INS_GENERIC;
+    }
+  if (never)
+    {
+      g_free (in.label_ok);
+      g_free (in.dense);
+      return f;
+    }
+  if (in.code == INS_GENERIC)
+    {
+      in.lo = 1;   /* the verdict, 0 or 1, is the value */
+      in.span = 0;
+      in.fetch = n.fetch;
+      in.node = src;
+      in.acc = n.acc;
+      in.is_test = (guint8) test;
+      /* A char array the accessor cannot read as text is decoded. */
+      if (n.fetch == FETCH_FIELD_STRING && n.acc.type && n.acc.type->kind == TTV_TYPE_ARRAY
+          && n.acc.fixed_offset_bits < 0)
+        in.fetch = FETCH_FIELD_DECODE;
+    }
+  return emit_insn (e, &in, t, f);
+}
+
 TtvFilterProgram *
 ttv_filter_program_new (const TtvFilterNode *root, const TtvHookGroups *groups, const TtvTrace *trace,
                         const TtvTracefile *tracefile, const TtvEventType *type)
 {
   TtvFilterProgram *prog = g_new0 (TtvFilterProgram, 1);
-  GArray *nodes = g_array_new (FALSE, FALSE, sizeof (TtvFilterProgNode));
-  prog->root = compile (nodes, root, groups, trace, tracefile, type);
+  g_autoptr (GArray) nodes = g_array_new (FALSE, FALSE, sizeof (TtvFilterProgNode));
+  guint32 root_node = compile (nodes, root, groups, trace, tracefile, type);
   gboolean v;
-  if (is_const (nodes, prog->root, &v))
+  if (is_const (nodes, root_node, &v))
     {
       prog->verdict = v ? TTV_FILTER_ALWAYS : TTV_FILTER_NEVER;
-      g_array_unref (nodes);
+      return prog;
     }
-  else
+  Emitter e = { g_array_new (FALSE, FALSE, sizeof (TtvFilterInsn)), type, nodes };
+  prog->entry = emit (&e, root_node, TTV_FILTER_PC_ACCEPT, TTV_FILTER_PC_REJECT);
+  if (prog->entry >= TTV_FILTER_PC_REJECT)
     {
-      prog->verdict = TTV_FILTER_DEPENDS;
-      prog->nodes = nodes;
+      /* Every path reads something that cannot pass (or always passes). */
+      prog->verdict = prog->entry == TTV_FILTER_PC_ACCEPT ? TTV_FILTER_ALWAYS : TTV_FILTER_NEVER;
+      ttv_filter_program_free_code (e.code);
+      return prog;
+    }
+  prog->verdict = TTV_FILTER_DEPENDS;
+  prog->code = e.code;
+  prog->insns = (const TtvFilterInsn *) (gpointer) e.code->data;
+  for (guint i = 0; i < e.code->len; i++)
+    {
+      const TtvFilterInsn *in = &prog->insns[i];
+      prog->decodes |= in->code == INS_GENERIC && in->fetch == FETCH_FIELD_DECODE;
     }
   return prog;
+}
+
+void
+ttv_filter_program_free_code (GArray *code)
+{
+  if (code == NULL)
+    return;
+  for (guint i = 0; i < code->len; i++)
+    {
+      g_free (g_array_index (code, TtvFilterInsn, i).label_ok);
+      g_free (g_array_index (code, TtvFilterInsn, i).dense);
+    }
+  g_array_unref (code);
 }
 
 void
@@ -231,7 +624,6 @@ ttv_filter_program_free (TtvFilterProgram *prog)
 {
   if (prog == NULL)
     return;
-  if (prog->nodes)
-    g_array_unref (prog->nodes);
+  ttv_filter_program_free_code (prog->code);
   g_free (prog);
 }

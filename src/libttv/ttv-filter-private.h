@@ -76,7 +76,9 @@ TtvFilterNode *ttv_filter_parse (GArray *tokens, const TtvHookGroups *groups, GE
 void           ttv_filter_node_free (TtvFilterNode *node);
 gboolean       ttv_filter_node_uses_state (const TtvFilterNode *node);
 
-/* --- per-event-type programs --- */
+/* --- per-(tracefile, event type) programs --- */
+/* First the syntax tree is folded for the type (TtvFilterProgNode, a tree
+ * that lives during compilation only)... */
 typedef enum {
   FETCH_TIME, FETCH_CPU, FETCH_TRACEFILE_NAME,
   FETCH_STATE_PID, FETCH_STATE_TID, FETCH_STATE_PPID, FETCH_STATE_NAME, FETCH_STATE_MODE,
@@ -97,10 +99,70 @@ typedef struct {
   TtvFieldAccessor acc;   /* FETCH_FIELD_INT / _STRING */
 } TtvFilterProgNode;
 
+/* ...then flattened into instructions that each read one
+ * value, test it against a range and jump: no recursion, no stack, and
+ * each comparison specialised to what the field's layout allows. */
+typedef enum {
+  INS_INT8, INS_INT16, INS_INT32, INS_INT64,  /* byte-aligned integer at a fixed offset */
+  INS_INT_BITS,     /* any other integer at a fixed offset */
+  INS_FLOAT32, INS_FLOAT64,  /* byte-aligned float at a fixed offset */
+  INS_ENUM_LABEL,   /* enum at a fixed offset compared by label: verdict per mapping */
+  INS_STRING,       /* NUL-terminated string at a fixed offset */
+  INS_CHARS,        /* char array at a fixed offset */
+  INS_TIME,         /* event time */
+  INS_TIME_REL,     /* event time from the start of its trace */
+  INS_GENERIC,      /* fetch () and compare as the reference does */
+} TtvFilterOpcode;
+
+/* How a string instruction turns text into the value it tests. */
+typedef enum {
+  STR_ORDER,        /* sign of the byte comparison with the literal */
+  STR_LENGTH,       /* the length (bare test: non-empty) */
+  STR_PREFIX,       /* glob "abc*": 1 when it matches */
+  STR_SUFFIX,       /* glob "*abc" */
+  STR_BYTES,        /* other ASCII glob: ttv_filter_glob_bytes on ASCII text */
+  STR_PATTERN,      /* any other glob: ttv_filter_glob_match */
+} TtvFilterStrMatch;
+
+#define TTV_FILTER_PC_REJECT  (G_MAXUINT32 - 1)
+#define TTV_FILTER_PC_ACCEPT  G_MAXUINT32
+
+typedef struct {
+  guint8 code;            /* TtvFilterOpcode */
+  guint8 invert;          /* the range test is negated (!=, bare tests) */
+  guint8 swap;            /* INT/FLOAT: bytes in the other order than the machine's */
+  guint8 shift;           /* INT: 64 - size for signed (sign extension), else 0 */
+  guint8 str_match;       /* STRING, CHARS: TtvFilterStrMatch */
+  guint8 is_test;         /* GENERIC, FLOAT: a bare test */
+  guint8 fetch;           /* GENERIC: TtvFilterFetch */
+  guint8 order;           /* INT_BITS, ENUM_LABEL: TtvByteOrder */
+  guint32 on_true, on_false;  /* next instruction, or TTV_FILTER_PC_ACCEPT / _REJECT */
+  guint32 payload_align;  /* alignment of the payload struct */
+  guint32 size_bits;      /* INT_BITS, ENUM_LABEL; CHARS: the array length in bytes */
+  guint32 align_bits;     /* STRING, CHARS: alignment of the text */
+  guint64 offset_bits;    /* from the aligned payload start */
+  guint64 end_bits;       /* offset_bits + size: the event must hold that much */
+  gint64 lo;              /* the value passes when lo <= value <= lo + span */
+  guint64 span;
+  double k;               /* FLOAT: the literal */
+  const TtvType *type;    /* weak: ENUM_LABEL */
+  guint8 *label_ok;       /* owned: ENUM_LABEL, the verdict for each mapping */
+  guint8 *dense;          /* owned: ENUM_LABEL, by raw value below dense_len: 0 no label,
+                           * 1 the label fails, 2 it passes */
+  guint32 dense_len;
+  guint8 bytes;           /* ENUM_LABEL: load width when byte-aligned (1, 2, 4, 8), else 0 */
+  const char *text;       /* weak: STRING, CHARS: the literal or the glob's fixed part */
+  guint32 text_len;
+  const TtvFilterNode *node;  /* weak: GENERIC, STR_BYTES, STR_PATTERN */
+  TtvFieldAccessor acc;   /* GENERIC: FETCH_FIELD_INT / _STRING */
+} TtvFilterInsn;
+
 typedef struct {
   TtvFilterVerdict verdict;
-  GArray *nodes;          /* of TtvFilterProgNode, owned; NULL unless DEPENDS */
-  guint32 root;
+  GArray *code;           /* of TtvFilterInsn, owned; NULL unless DEPENDS */
+  const TtvFilterInsn *insns;  /* code->data */
+  guint32 entry;
+  gboolean decodes;       /* some instruction decodes the event's fields */
 } TtvFilterProgram;
 
 /* A value read for a comparison. */
@@ -128,8 +190,21 @@ TtvFilterProgram *ttv_filter_program_new (const TtvFilterNode *root, const TtvHo
                                           const TtvTrace *trace, const TtvTracefile *tracefile,
                                           const TtvEventType *type);
 void              ttv_filter_program_free (TtvFilterProgram *program);
+void              ttv_filter_program_free_code (GArray *code);
 /* Comparisons shared by the compiler (constants) and the evaluator. */
 gboolean ttv_filter_string_compare (const TtvFilterLiteral *lit, TtvFilterOp op, const char *s);
 gboolean ttv_filter_int_compare (TtvFilterOp op, gint64 value, gint64 literal);
+/* Index of the mapping ttv_type_enum_label() would take the label of, or -1. */
+gint     ttv_filter_enum_mapping (const TtvType *enum_type, guint64 raw);
+/* A glob ('*' and '?') against @len bytes, byte by byte: the meaning
+ * GPatternSpec has on ASCII text. */
+gboolean ttv_filter_glob_bytes (const char *pattern, const char *s, gsize len);
+/* A glob literal against text NUL-terminated at @len: GPatternSpec, or
+ * bytes for text that is not valid UTF-8. */
+gboolean ttv_filter_glob_match (const TtvFilterLiteral *lit, const char *s, gsize len);
+
+/* The slow and simple meaning of a filter: walks the syntax tree for each
+ * event, decoding fields; the tests check the compiled programs against it. */
+gboolean ttv_filter_matches_reference (TtvFilter *filter, const TtvEvent *event, const TtvState *state);
 
 G_END_DECLS

@@ -5,28 +5,49 @@
 
 #include <string.h>
 
+/* The programs of one trace: slot ((tracefile index + 1) << shift) + type
+ * id; row 0 is for check_type, which has no tracefile. */
 typedef struct {
   const TtvTrace *trace;     /* weak: the key */
-  /* Of TtvFilterProgram *, owned: slot (tracefile index + 1) * n_types + type
-   * id, slot row 0 for check_type, which has no tracefile. */
-  GPtrArray *programs;
-  guint n_types;
+  guint shift;               /* row length: 1 << shift >= the number of types */
+  guint64 n_slots;
+  guint8 *verdicts;          /* owned: per slot, a TtvFilterVerdict or UNSEEN */
+  TtvFilterProgram **programs;  /* owned, per slot; NULL until seen */
 } TraceCache;
 
+#define UNSEEN 3
+
 struct _TtvFilter {
+  TraceCache hot;                  /* a copy of the cache used last: what every event reads */
   char *expression;
   TtvFilterNode *root;             /* owned */
   TtvHookGroups *own_groups;       /* owned when none was given */
   const TtvHookGroups *groups;     /* weak */
   gboolean needs_state;
-  GArray *caches;                  /* of TraceCache */
-  TraceCache *last;                /* the cache used last (usually the only one) */
+  GPtrArray *caches;               /* of TraceCache *, owned */
   TtvDecoder *decoder;             /* owned: decode-path reads */
   TtvDecoder *scratch;             /* owned: accessor reads */
   const TtvEvent *decoded;         /* weak: event whose fields @decoder holds */
   gint32 decoded_root;
   GString *text;                   /* owned: NUL-terminated copies for globs */
 };
+
+static void
+trace_cache_clear (TraceCache *c)
+{
+  for (guint64 i = 0; i < c->n_slots; i++)
+    ttv_filter_program_free (c->programs[i]);
+  g_clear_pointer (&c->programs, g_free);
+  g_clear_pointer (&c->verdicts, g_free);
+  c->n_slots = 0;
+}
+
+static void
+trace_cache_free (TraceCache *c)
+{
+  trace_cache_clear (c);
+  g_free (c);
+}
 
 TtvFilter *
 ttv_filter_new (const char *expression, const TtvHookGroups *groups, GError **error)
@@ -46,7 +67,7 @@ ttv_filter_new (const char *expression, const TtvHookGroups *groups, GError **er
   f->own_groups = g_steal_pointer (&own);
   f->groups = groups ? groups : f->own_groups;
   f->needs_state = ttv_filter_node_uses_state (root);
-  f->caches = g_array_new (FALSE, FALSE, sizeof (TraceCache));
+  f->caches = g_ptr_array_new_with_free_func ((GDestroyNotify) trace_cache_free);
   f->decoder = ttv_decoder_new ();
   f->scratch = ttv_decoder_new ();
   f->text = g_string_sized_new (256);
@@ -58,9 +79,7 @@ ttv_filter_free (TtvFilter *f)
 {
   if (f == NULL)
     return;
-  for (guint i = 0; i < f->caches->len; i++)
-    g_ptr_array_unref (g_array_index (f->caches, TraceCache, i).programs);
-  g_array_unref (f->caches);
+  g_ptr_array_unref (f->caches);
   ttv_filter_node_free (f->root);
   ttv_hook_groups_free (f->own_groups);
   ttv_decoder_free (f->decoder);
@@ -83,45 +102,52 @@ ttv_filter_needs_state (const TtvFilter *f)
 }
 
 /* Programs are specialised per (tracefile, event type), so that terms that
- * only depend on them (name, group, trace, CPU) fold away; check_type,
- * which has no tracefile, has a row of its own.  Called for every event:
- * one pointer test and an array index in the common case. */
+ * only depend on them (name, group, trace, CPU) fold away.  This is the
+ * slow path of ttv_filter_matches: a new trace, tracefile or type. */
 static TtvFilterProgram *
 get_program (TtvFilter *f, const TtvTrace *trace, const TtvTracefile *tracefile, const TtvEventType *type)
 {
-  TraceCache *c = f->last;
-  if (G_UNLIKELY (c == NULL || c->trace != trace))
+  TraceCache *c = NULL;
+  for (guint i = 0; i < f->caches->len && c == NULL; i++)
+    if (((TraceCache *) g_ptr_array_index (f->caches, i))->trace == trace)
+      c = g_ptr_array_index (f->caches, i);
+  if (c == NULL)
     {
-      c = NULL;
-      for (guint i = 0; i < f->caches->len && c == NULL; i++)
-        if (g_array_index (f->caches, TraceCache, i).trace == trace)
-          c = &g_array_index (f->caches, TraceCache, i);
-      if (c == NULL)
+      c = g_new0 (TraceCache, 1);
+      c->trace = trace;
+      g_ptr_array_add (f->caches, c);
+    }
+  guint64 row = tracefile ? (guint64) tracefile->index + 1 : 0;
+  if (c->programs == NULL || ((guint64) type->id >> c->shift) != 0)
+    {
+      /* New, or types added after the cache was made (a refreshed trace): rebuild. */
+      trace_cache_clear (c);
+      guint n_types = MAX (MAX (trace->event_types->len, 1), type->id + 1);
+      for (c->shift = 0; (G_GUINT64_CONSTANT (1) << c->shift) < n_types; c->shift++)
+        ;
+    }
+  guint64 slot = (row << c->shift) + type->id;
+  if (slot >= c->n_slots)
+    {
+      guint64 rows = MAX ((guint64) trace->tracefiles->len + 1, row + 1);
+      guint64 n = rows << c->shift;
+      c->programs = g_renew (TtvFilterProgram *, c->programs, n);
+      c->verdicts = g_renew (guint8, c->verdicts, n);
+      for (guint64 i = c->n_slots; i < n; i++)
         {
-          TraceCache nc = { trace, g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_filter_program_free),
-                            MAX (trace->event_types->len, 1) };
-          g_array_append_val (f->caches, nc);
-          c = &g_array_index (f->caches, TraceCache, f->caches->len - 1);
+          c->programs[i] = NULL;
+          c->verdicts[i] = UNSEEN;
         }
-      f->last = c;
+      c->n_slots = n;
     }
-  guint row = tracefile ? tracefile->index + 1 : 0;
-  guint slot = row * c->n_types + type->id;
-  if (G_UNLIKELY (type->id >= c->n_types))
-    {
-      /* Types added after the cache was made (a refreshed trace): rebuild. */
-      g_ptr_array_set_size (c->programs, 0);
-      c->n_types = trace->event_types->len;
-      slot = row * c->n_types + type->id;
-    }
-  if (G_UNLIKELY (slot >= c->programs->len))
-    g_ptr_array_set_size (c->programs, (gint) slot + 1);
-  TtvFilterProgram *prog = g_ptr_array_index (c->programs, slot);
-  if (G_UNLIKELY (prog == NULL))
+  TtvFilterProgram *prog = c->programs[slot];
+  if (prog == NULL)
     {
       prog = ttv_filter_program_new (f->root, f->groups, trace, tracefile, type);
-      g_ptr_array_index (c->programs, slot) = prog;
+      c->programs[slot] = prog;
+      c->verdicts[slot] = (guint8) prog->verdict;
     }
+  f->hot = *c;
   return prog;
 }
 
@@ -177,6 +203,23 @@ fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gbool
     return;
   switch (cur->type->kind)
     {
+    case TTV_TYPE_ARRAY:
+    case TTV_TYPE_SEQUENCE:
+      /* char name[16]: the text up to the first NUL, as accessors read it. */
+      if (cur->type->element->kind == TTV_TYPE_INTEGER && cur->type->element->size_bits == 8)
+        {
+          g_string_truncate (f->text, 0);
+          for (guint32 i = 0; i < cur->n_children; i++)
+            {
+              const TtvValue *c = ttv_decoder_get (f->decoder, cur->first_child + i);
+              if ((guint8) c->v.u == 0)
+                break;
+              g_string_append_c (f->text, (char) (guint8) c->v.u);
+            }
+          v->kind = TTV_FILTER_VAL_STRING;
+          v->s = f->text->str;
+        }
+      break;
     case TTV_TYPE_STRING:
       v->kind = TTV_FILTER_VAL_STRING;
       v->s = cur->v.string.str;
@@ -206,8 +249,9 @@ fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gbool
     }
 }
 
+/* Reads what a GENERIC instruction compares. */
 static void
-fetch (TtvFilter *f, const TtvFilterProgNode *n, const TtvEvent *ev, const TtvState *state, TtvFilterVal *v)
+fetch (TtvFilter *f, const TtvFilterInsn *n, const TtvEvent *ev, const TtvState *state, TtvFilterVal *v)
 {
   const TtvProcessState *proc;
   const TtvFilterLiteral *lit = &n->node->lit;
@@ -271,7 +315,7 @@ fetch (TtvFilter *f, const TtvFilterProgNode *n, const TtvEvent *ev, const TtvSt
         break;
       }
     case FETCH_FIELD_DECODE:
-      fetch_decoded (f, n->node, ev, n->kind == PROG_CMP && !lit->has_int && !lit->has_double, v);
+      fetch_decoded (f, n->node, ev, !n->is_test && !lit->has_int && !lit->has_double, v);
       break;
     }
 }
@@ -309,37 +353,333 @@ ttv_filter_value_compare (const TtvFilterNode *src, const TtvFilterVal *v)
   return FALSE;
 }
 
-static gboolean
-eval (TtvFilter *f, const TtvFilterProgNode *nodes, guint32 i, const TtvEvent *ev, const TtvState *state)
+static inline guint64
+load (const TtvEvent *ev, const TtvFilterInsn *in, guint bytes, gboolean *ok)
 {
-  const TtvFilterProgNode *n = &nodes[i];
-  TtvFilterVal v;
-  switch ((TtvFilterProgKind) n->kind)
+  guint64 base = ttv_align_up (ev->payload_bit, in->payload_align);
+  if (G_UNLIKELY (base + in->end_bits > ev->data_bits))
     {
-    case PROG_CONST:
-      return n->value;
-    case PROG_AND:
-      return eval (f, nodes, n->a, ev, state) && eval (f, nodes, n->b, ev, state);
-    case PROG_OR:
-      return eval (f, nodes, n->a, ev, state) || eval (f, nodes, n->b, ev, state);
-    case PROG_NOT:
-      return !eval (f, nodes, n->a, ev, state);
-    case PROG_CMP:
-      fetch (f, n, ev, state, &v);
-      return ttv_filter_value_compare (n->node, &v);
-    case PROG_TEST:
-      fetch (f, n, ev, state, &v);
-      return ttv_filter_value_test (&v);
+      *ok = FALSE;
+      return 0;
     }
-  return FALSE;
+  const guint8 *p = ev->data + ((base + in->offset_bits) >> 3);
+  guint64 raw = 0;
+  switch (bytes)
+    {
+    case 1: raw = p[0]; break;
+    case 2: { guint16 x; memcpy (&x, p, 2); raw = in->swap ? GUINT16_SWAP_LE_BE (x) : x; break; }
+    case 4: { guint32 x; memcpy (&x, p, 4); raw = in->swap ? GUINT32_SWAP_LE_BE (x) : x; break; }
+    default: { guint64 x; memcpy (&x, p, 8); raw = in->swap ? GUINT64_SWAP_LE_BE (x) : x; break; }
+    }
+  return raw;
 }
 
-gboolean
-ttv_filter_matches (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
+/* Sign extension by the instruction's shift (0: none). */
+static inline gint64
+extend (guint64 raw, guint shift)
+{
+  return shift ? (gint64) (raw << shift) >> shift : (gint64) raw;
+}
+
+/* The text a STRING or CHARS instruction reads, or NULL. */
+static inline const char *
+locate_text (const TtvEvent *ev, const TtvFilterInsn *in, gsize *len)
+{
+  guint64 base = ttv_align_up (ev->payload_bit, in->payload_align);
+  guint64 pos = ttv_align_up (base + in->offset_bits, in->align_bits);
+  if (pos > ev->data_bits)
+    return NULL;
+  const char *s = (const char *) ev->data + pos / 8;
+  if (in->code == INS_STRING)
+    {
+      if (pos == ev->data_bits)
+        return NULL;
+      const char *nul = memchr (s, '\0', (ev->data_bits - pos) / 8);
+      if (nul == NULL)
+        return NULL;
+      *len = (gsize) (nul - s);
+      return s;
+    }
+  if ((ev->data_bits - pos) / 8 < in->size_bits)
+    return NULL;
+  *len = strnlen (s, in->size_bits);
+  return s;
+}
+
+static gboolean
+all_ascii (const char *s, gsize len)
+{
+  for (gsize i = 0; i < len; i++)
+    if ((guchar) s[i] >= 0x80)
+      return FALSE;
+  return TRUE;
+}
+
+/* The value a string instruction tests (see TtvFilterStrMatch). */
+static gint64
+text_value (TtvFilter *f, const TtvFilterInsn *in, const char *s, gsize len)
+{
+  switch ((TtvFilterStrMatch) in->str_match)
+    {
+    case STR_ORDER:
+      {
+        int c = memcmp (s, in->text, MIN (len, (gsize) in->text_len));
+        if (c == 0)
+          return len < in->text_len ? -1 : len > in->text_len;
+        return c < 0 ? -1 : 1;
+      }
+    case STR_LENGTH:
+      return (gint64) len;
+    case STR_PREFIX:
+      return len >= in->text_len && memcmp (s, in->text, in->text_len) == 0;
+    case STR_SUFFIX:
+      return len >= in->text_len && memcmp (s + len - in->text_len, in->text, in->text_len) == 0;
+    case STR_BYTES:
+      if (all_ascii (s, len))
+        return ttv_filter_glob_bytes (in->node->lit.text, s, len);
+      G_GNUC_FALLTHROUGH;
+    case STR_PATTERN:
+      g_string_truncate (f->text, 0);
+      g_string_append_len (f->text, s, (gssize) len);
+      return ttv_filter_glob_match (&in->node->lit, f->text->str, len);
+    }
+  return 0;
+}
+
+/* The value of an instruction other than the common integer and time
+ * reads; FALSE when the event has none.  GENERIC gives its verdict. */
+static G_GNUC_NO_INLINE gboolean
+cold_value (TtvFilter *f, const TtvFilterInsn *in, const TtvEvent *ev, const TtvState *state, gint64 *out)
+{
+  gboolean ok = TRUE;
+  switch ((TtvFilterOpcode) in->code)
+    {
+    case INS_INT_BITS:
+    case INS_ENUM_LABEL:
+      {
+        guint64 pos = ttv_align_up (ev->payload_bit, in->payload_align) + in->offset_bits;
+        if (pos > ev->data_bits || ev->data_bits - pos < in->size_bits)
+          return FALSE;
+        gint64 v = extend (ttv_read_bits (ev->data, pos, in->size_bits, (TtvByteOrder) in->order), in->shift);
+        if (in->code == INS_ENUM_LABEL)
+          {
+            gint m = ttv_filter_enum_mapping (in->type, (guint64) v);
+            if (m < 0)
+              return FALSE;
+            v = in->label_ok[m];
+          }
+        *out = v;
+        return TRUE;
+      }
+    case INS_FLOAT32:
+    case INS_FLOAT64:
+      {
+        double d;
+        if (in->code == INS_FLOAT32)
+          {
+            guint32 r32 = (guint32) load (ev, in, 4, &ok);
+            float x;
+            memcpy (&x, &r32, 4);
+            d = x;
+          }
+        else
+          {
+            guint64 r64 = load (ev, in, 8, &ok);
+            memcpy (&d, &r64, 8);
+          }
+        *out = in->is_test ? d != 0 : d < in->k ? -1 : d > in->k;
+        return ok;
+      }
+    case INS_STRING:
+    case INS_CHARS:
+      {
+        gsize len = 0;
+        const char *s = locate_text (ev, in, &len);
+        if (s == NULL)
+          return FALSE;
+        *out = text_value (f, in, s, len);
+        return TRUE;
+      }
+    case INS_GENERIC:
+      {
+        TtvFilterVal val;
+        fetch (f, in, ev, state, &val);
+        /* The verdict as a value in [1, 1]. */
+        *out = in->is_test ? ttv_filter_value_test (&val) : ttv_filter_value_compare (in->node, &val);
+        return TRUE;
+      }
+    default:
+      return FALSE;
+    }
+}
+
+/* Runs a DEPENDS program: each instruction reads a value, tests it
+ * against its range and jumps; a value that cannot be read fails.  The
+ * common reads are inline, the others in cold_value(). */
+static gboolean
+run (TtvFilter *f, const TtvFilterProgram *prog, const TtvEvent *ev, const TtvState *state)
+{
+  const TtvFilterInsn *code = prog->insns;
+  guint32 pc = prog->entry;
+  if (prog->decodes)
+    f->decoded = NULL;   /* a new event: forget the fields decoded for the last one */
+  do
+    {
+      const TtvFilterInsn *in = &code[pc];
+      gboolean ok = TRUE;
+      gint64 v;
+      switch ((TtvFilterOpcode) in->code)
+        {
+        case INS_INT8: v = extend (load (ev, in, 1, &ok), in->shift); break;
+        case INS_INT16: v = extend (load (ev, in, 2, &ok), in->shift); break;
+        case INS_INT32: v = extend (load (ev, in, 4, &ok), in->shift); break;
+        case INS_INT64: v = (gint64) load (ev, in, 8, &ok); break;
+        case INS_TIME: v = ev->time; break;
+        case INS_TIME_REL: v = ev->time - ev->tracefile->trace->start; break;
+        case INS_ENUM_LABEL:
+          if (in->bytes)
+            {
+              guint64 raw = (guint64) extend (load (ev, in, in->bytes, &ok), in->shift);
+              if (!ok || raw < in->dense_len)
+                {
+                  guint d = ok ? in->dense[raw] : 0;
+                  ok = d != 0;
+                  v = (gint64) d - 1;
+                  break;
+                }
+            }
+          ok = cold_value (f, in, ev, state, &v);
+          break;
+        default:
+          ok = cold_value (f, in, ev, state, &v);
+          break;
+        }
+      gboolean r = ok && (((guint64) v - (guint64) in->lo <= in->span) != in->invert);
+      pc = r ? in->on_true : in->on_false;
+    }
+  while (pc < TTV_FILTER_PC_REJECT);
+  return pc == TTV_FILTER_PC_ACCEPT;
+}
+
+static G_GNUC_NO_INLINE gboolean
+matches_slow (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
 {
   TtvFilterProgram *prog = get_program (f, ev->tracefile->trace, ev->tracefile, ev->type);
   if (prog->verdict != TTV_FILTER_DEPENDS)
     return prog->verdict == TTV_FILTER_ALWAYS;
+  return run (f, prog, ev, state);
+}
+
+/* Called for every event: for a type whose verdict is known, a few loads
+ * and one byte of a table; else the type's program. */
+gboolean
+ttv_filter_matches (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
+{
+  const TtvTracefile *tf = ev->tracefile;
+  guint64 id = ev->type->id;
+  guint64 slot = (((guint64) tf->index + 1) << f->hot.shift) + id;
+  if (G_LIKELY (f->hot.trace == tf->trace && (id >> f->hot.shift) == 0 && slot < f->hot.n_slots))
+    {
+      guint v = f->hot.verdicts[slot];
+      if (G_LIKELY (v <= TTV_FILTER_ALWAYS))
+        return v;
+      if (v == TTV_FILTER_DEPENDS)
+        return run (f, f->hot.programs[slot], ev, state);
+    }
+  return matches_slow (f, ev, state);
+}
+
+/* --- the reference meaning ------------------------------------------- */
+
+static gboolean
+ref_eval (TtvFilter *f, const TtvFilterNode *n, const TtvEvent *ev, const TtvState *state)
+{
+  switch (n->kind)
+    {
+    case NODE_AND:
+      return ref_eval (f, n->a, ev, state) && ref_eval (f, n->b, ev, state);
+    case NODE_OR:
+      return ref_eval (f, n->a, ev, state) || ref_eval (f, n->b, ev, state);
+    case NODE_NOT:
+      return !ref_eval (f, n->a, ev, state);
+    case NODE_CMP:
+    case NODE_TEST:
+      break;
+    }
+  gboolean test = n->kind == NODE_TEST;
+  const TtvFilterLiteral *lit = &n->lit;
+  const TtvEventType *type = ev->type;
+  const TtvTrace *trace = ev->tracefile->trace;
+  const TtvProcessState *proc = running (ev, state);
+  TtvFilterVal v = { TTV_FILTER_VAL_NONE, 0, 0, NULL };
+  switch (n->var)
+    {
+    case VAR_EVENT_NAME:
+      if (test)
+        return TRUE;
+      if (n->op == OP_NE)
+        return !ttv_filter_string_compare (lit, OP_EQ, type->full_name)
+               && !ttv_filter_string_compare (lit, OP_EQ, type->name);
+      return ttv_filter_string_compare (lit, n->op, type->full_name)
+             || (n->op == OP_EQ && ttv_filter_string_compare (lit, n->op, type->name));
+    case VAR_EVENT_FACILITY:
+      return test ? type->facility != NULL : ttv_filter_string_compare (lit, n->op, type->facility);
+    case VAR_EVENT_ID:
+      return test || ttv_filter_int_compare (n->op, (gint64) type->format_id, lit->ival);
+    case VAR_EVENT_GROUP:
+      return ttv_hook_groups_match (f->groups, lit->text, type) == (n->op == OP_EQ);
+    case VAR_TRACE_NAME:
+      return test || ttv_filter_string_compare (lit, n->op, trace->name);
+    case VAR_EVENT_FIELD:
+      fetch_decoded (f, n, ev, !test && !lit->has_int && !lit->has_double, &v);
+      break;
+    case VAR_EVENT_TIME:
+      v.kind = TTV_FILTER_VAL_INT;
+      v.i = lit->time_relative ? ev->time - trace->start : ev->time;
+      break;
+    case VAR_TRACEFILE_NAME:
+      v.kind = TTV_FILTER_VAL_STRING;
+      v.s = ev->tracefile->name;
+      break;
+    case VAR_CPU:
+      v.kind = ev->tracefile->cpu >= 0 ? TTV_FILTER_VAL_INT : TTV_FILTER_VAL_NONE;
+      v.i = ev->tracefile->cpu;
+      break;
+    case VAR_STATE_PID:
+    case VAR_STATE_TID:
+    case VAR_STATE_PPID:
+      if (proc)
+        {
+          v.kind = TTV_FILTER_VAL_INT;
+          v.i = n->var == VAR_STATE_TID ? proc->pid : n->var == VAR_STATE_PPID ? proc->ppid
+                : proc->tgid ? proc->tgid : proc->pid;
+        }
+      break;
+    case VAR_STATE_PROCESS_NAME:
+      if (proc && proc->name)
+        {
+          v.kind = TTV_FILTER_VAL_STRING;
+          v.s = g_quark_to_string (proc->name);
+        }
+      break;
+    case VAR_STATE_EXEC_MODE:
+      if (proc)
+        {
+          v.kind = TTV_FILTER_VAL_STRING;
+          v.s = ttv_exec_mode_name (ttv_process_state_get_mode (proc));
+        }
+      break;
+    case VAR_STATE_SYSCALL:
+      if (proc && (v.s = ttv_process_state_get_syscall (proc)) != NULL)
+        v.kind = TTV_FILTER_VAL_STRING;
+      break;
+    }
+  return test ? ttv_filter_value_test (&v) : ttv_filter_value_compare (n, &v);
+}
+
+gboolean
+ttv_filter_matches_reference (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
+{
   f->decoded = NULL;
-  return eval (f, (const TtvFilterProgNode *) prog->nodes->data, prog->root, ev, state);
+  return ref_eval (f, f->root, ev, state);
 }

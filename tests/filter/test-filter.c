@@ -1,11 +1,13 @@
 /* test-filter.c: the filter language against predicates written by hand
- * over a simulated-kernel trace; parse errors with their columns; hook
- * groups, format files and timers. */
+ * over a simulated-kernel trace, and its compiled programs against the
+ * reference evaluation (random filters over random events of every field
+ * kind); parse errors with their columns; hook groups, format files, timers. */
 #include "ttv-test-util.h"
 #include "formats/ltt/ttv-ltt-sim.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
 #include "ttv-filter.h"
+#include "ttv-filter-private.h"
 #include "ttv-format-file.h"
 #include "ttv-hook-groups.h"
 #include "ttv-state-tracker.h"
@@ -398,6 +400,548 @@ test_timers (void)
   g_assert_cmpstr (s->str, ==, "[1234.567 us]");
 }
 
+/* --- compiled programs against the reference ---------------------------- */
+
+/* A trace built in memory: event types with every field layout the
+ * instructions specialise (sizes, signs, byte orders, bit fields, enums,
+ * floats, strings, char arrays) and ones they leave to decoding (nested,
+ * arrays, fields after a string); events of random bytes. */
+static gint32
+synth_decode_fields (const TtvEvent *ev, TtvDecoder *decoder, GError **error)
+{
+  guint64 bit = ev->payload_bit;
+  return ttv_decoder_decode (decoder, ev->type->fields, "event.fields", ev->data, ev->data_bits, &bit, error);
+}
+
+static const TtvFormatClass synth_format = { .name = "synth", .decode_fields = synth_decode_fields };
+
+static TtvType *
+int_type (guint bits, gboolean is_signed, TtvByteOrder order, guint align)
+{
+  return ttv_type_new_integer (bits, is_signed, order, align);
+}
+
+static TtvType *
+enum_type (guint bits, gboolean is_signed, TtvByteOrder order, gboolean direct)
+{
+  TtvType *e = ttv_type_new_enum (int_type (bits, is_signed, order, 8));
+  if (direct)
+    {
+      const char *labels[] = { "RUN", "WAIT_A", "WAIT_B", "ZOMBIE", "ab" };
+      for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+        ttv_type_add_mapping (e, labels[i], i, i);
+    }
+  else
+    {
+      ttv_type_add_mapping (e, "low", (guint64) -100, 0x60);   /* signed: -100..0x60 */
+      ttv_type_add_mapping (e, "a", 0x61, 0x61);
+      ttv_type_add_mapping (e, "bc", 0x62, 0x63);
+      ttv_type_add_mapping (e, "WAIT_X", 0x64, 0x7f);
+    }
+  return e;
+}
+
+static TtvTrace *
+synth_trace_new (void)
+{
+  TtvTrace *t = g_new0 (TtvTrace, 1);
+  t->format = &synth_format;
+  t->path = g_strdup ("synth");
+  t->display_path = g_strdup ("synth");
+  t->name = g_strdup ("synth");
+  t->tracefiles = g_ptr_array_new ();
+  t->event_types = g_ptr_array_new ();
+  t->info_keys = g_ptr_array_new_with_free_func (g_free);
+  t->info = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  t->warnings = g_ptr_array_new_with_free_func (g_free);
+  t->start = 1000000000;
+  ttv_trace_add_tracefile (t, "cpu/0", 0);
+  ttv_trace_add_tracefile (t, "cpu/1", 1);
+  ttv_trace_add_tracefile (t, "metadata", -1);
+
+  const TtvByteOrder orders[] = { TTV_BYTE_ORDER_LITTLE, TTV_BYTE_ORDER_BIG };
+  for (guint o = 0; o < 2; o++)
+    {
+      TtvByteOrder bo = orders[o];
+      /* Byte-aligned integers of every size, both signs. */
+      TtvType *s = ttv_type_new_struct ();
+      ttv_type_add_field (s, "u8", int_type (8, FALSE, bo, 8), NULL);
+      ttv_type_add_field (s, "s8", int_type (8, TRUE, bo, 8), NULL);
+      ttv_type_add_field (s, "u16", int_type (16, FALSE, bo, 16), NULL);
+      ttv_type_add_field (s, "s16", int_type (16, TRUE, bo, 16), NULL);
+      ttv_type_add_field (s, "u32", int_type (32, FALSE, bo, 32), NULL);
+      ttv_type_add_field (s, "s32", int_type (32, TRUE, bo, 32), NULL);
+      ttv_type_add_field (s, "u64", int_type (64, FALSE, bo, 64), NULL);
+      ttv_type_add_field (s, "s64", int_type (64, TRUE, bo, 64), NULL);
+      ttv_type_add_field (s, "f32", ttv_type_new_float (32, bo, 32), NULL);
+      ttv_type_add_field (s, "f64", ttv_type_new_float (64, bo, 64), NULL);
+      ttv_type_add_field (s, "e8", enum_type (8, TRUE, bo, FALSE), NULL);
+      ttv_type_add_field (s, "e16", enum_type (16, FALSE, bo, TRUE), NULL);
+      ttv_type_add_field (s, "e32", enum_type (32, TRUE, bo, FALSE), NULL);
+      ttv_type_add_field (s, "name", ttv_type_new_string (), NULL);
+      ttv_type_add_field (s, "u24", int_type (24, FALSE, bo, 8), NULL);   /* after a string: decoded */
+      ttv_trace_add_event_type (t, o ? "be" : "le", "ints", s);
+
+      /* Bit fields, odd sizes, a char array, an array, a nested struct. */
+      s = ttv_type_new_struct ();
+      ttv_type_add_field (s, "b3", int_type (3, FALSE, bo, 1), NULL);
+      ttv_type_add_field (s, "sb5", int_type (5, TRUE, bo, 1), NULL);
+      ttv_type_add_field (s, "b13", int_type (13, FALSE, bo, 1), NULL);
+      ttv_type_add_field (s, "s24", int_type (24, TRUE, bo, 8), NULL);
+      ttv_type_add_field (s, "e5", enum_type (5, FALSE, bo, TRUE), NULL);
+      ttv_type_add_field (s, "comm", ttv_type_new_array (int_type (8, FALSE, bo, 8), 6), NULL);
+      ttv_type_add_field (s, "arr", ttv_type_new_array (int_type (16, TRUE, bo, 16), 3), NULL);
+      TtvType *inner = ttv_type_new_struct ();
+      ttv_type_add_field (inner, "x", int_type (32, FALSE, bo, 32), NULL);
+      ttv_type_add_field (inner, "label", ttv_type_new_string (), NULL);
+      ttv_type_add_field (s, "nest", inner, NULL);
+      ttv_type_add_field (s, "seq", ttv_type_new_sequence_prefixed (int_type (8, FALSE, bo, 8),
+                                                                    int_type (8, FALSE, bo, 8)), NULL);
+      ttv_type_add_field (s, "after", ttv_type_new_string (), NULL);
+      ttv_type_add_field (s, "comm2", ttv_type_new_array (int_type (8, FALSE, bo, 8), 4), NULL);
+      ttv_trace_add_event_type (t, o ? "be" : "le", "bits", s);
+    }
+  /* A type with a field of the same name as another's but another kind,
+   * and one with no field. */
+  TtvType *s = ttv_type_new_struct ();
+  ttv_type_add_field (s, "u32", ttv_type_new_string (), NULL);
+  ttv_type_add_field (s, "name", int_type (32, TRUE, TTV_BYTE_ORDER_NATIVE, 32), NULL);
+  ttv_trace_add_event_type (t, NULL, "swapped_kinds", s);
+  ttv_trace_add_event_type (t, "core", "empty", NULL);
+  for (guint i = 0; i < t->event_types->len; i++)
+    ((TtvEventType *) g_ptr_array_index (t->event_types, i))->format_id = 100 + i;
+  return t;
+}
+
+#define SYNTH_BYTES 512
+
+typedef struct {
+  TtvEvent ev;
+  guint8 *data;
+} SynthEvent;
+
+/* Random payload bytes from a small alphabet, so that strings end soon and
+ * integers take values literals name; the tail is NUL so that the event
+ * always decodes (when @cut is 0) and the reference sees every field. */
+static GArray *
+synth_events (TtvTrace *t, GRand *rand, guint n, gboolean cut)
+{
+  static const guint8 alphabet[] = { 0, 0, 0, 'a', 'b', 'c', 'W', 'A', 0x61, 0xff, 0x80, 0x7f, 0x01, '*', 0xc3 };
+  GArray *events = g_array_new (FALSE, TRUE, sizeof (SynthEvent));
+  for (guint i = 0; i < n; i++)
+    {
+      SynthEvent se = { 0 };
+      se.data = g_malloc (SYNTH_BYTES);
+      guint head = (guint) g_rand_int_range (rand, 0, 4);    /* payload start, in bytes */
+      for (guint b = 0; b < SYNTH_BYTES; b++)
+        se.data[b] = b >= 192 ? 0 : alphabet[g_rand_int_range (rand, 0, G_N_ELEMENTS (alphabet))];
+      se.ev.time = t->start + g_rand_int_range (rand, 0, 3000000);
+      se.ev.type = g_ptr_array_index (t->event_types, g_rand_int_range (rand, 0, (gint32) t->event_types->len));
+      se.ev.tracefile = g_ptr_array_index (t->tracefiles, g_rand_int_range (rand, 0, (gint32) t->tracefiles->len));
+      se.ev.data = se.data;
+      se.ev.payload_bit = head * 8;
+      se.ev.data_bits = cut ? (guint64) g_rand_int_range (rand, 0, 40 * 8) : SYNTH_BYTES * 8;
+      g_array_append_val (events, se);
+    }
+  return events;
+}
+
+static void
+synth_events_free (GArray *events)
+{
+  for (guint i = 0; i < events->len; i++)
+    g_free (g_array_index (events, SynthEvent, i).data);
+  g_array_unref (events);
+}
+
+static const char *const synth_fields[] = {
+  "u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64", "f32", "f64", "e8", "e16", "e32", "name", "u24",
+  "b3", "sb5", "b13", "s24", "e5", "comm", "arr[0]", "arr[2]", "arr[3]", "nest.x", "nest.label", "nest",
+  "seq", "seq[0]", "after", "comm2", "nosuch", "name.x",
+};
+
+static const char *const int_literals[] = {
+  "0", "1", "-1", "97", "0x61", "0x6161", "24929", "-128", "127", "255", "0xff", "-97", "0x7f",
+  "2147483647", "-2147483648", "4294967295", "0x8080", "-32640", "0x6162636461626364",
+  "9223372036854775807", "-9223372036854775808", "0x80", "7", "-3", "1.5", "-0.5", "97.0", "1e300",
+};
+
+static const char *const word_literals[] = {
+  "a", "ab", "\"\"", "abc", "b*", "*a", "*ab*", "a?c", "?", "*", "a*b", "ba*", "WAIT*", "RUN", "WAIT_X",
+  "\"*a*b*\"", "W*A*", "*c", "low", "bc", "b", "\"a b\"", "z*", "\"\\xc3*\"", "aa*", "*aa",
+};
+
+static char *
+random_literal (GRand *rand)
+{
+  if (g_rand_boolean (rand))
+    return g_strdup (int_literals[g_rand_int_range (rand, 0, G_N_ELEMENTS (int_literals))]);
+  return g_strdup (word_literals[g_rand_int_range (rand, 0, G_N_ELEMENTS (word_literals))]);
+}
+
+static void
+random_term (GRand *rand, GString *out, gboolean with_state, const char *const *fields, guint n_fields)
+{
+  static const char *const ops[] = { "=", "!=", "<", "<=", ">", ">=" };
+  const char *op = ops[g_rand_int_range (rand, 0, G_N_ELEMENTS (ops))];
+  g_autofree char *lit = random_literal (rand);
+  switch (g_rand_int_range (rand, 0, with_state ? 14 : 11))
+    {
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+      if (g_rand_int_range (rand, 0, 6) == 0)
+        g_string_append_printf (out, "event.field.%s", fields[g_rand_int_range (rand, 0, (gint32) n_fields)]);
+      else
+        g_string_append_printf (out, "event.field.%s %s %s",
+                                fields[g_rand_int_range (rand, 0, (gint32) n_fields)], op, lit);
+      break;
+    case 5:
+      {
+        static const char *const names[] = { "ints", "le.*", "*bits", "be.ints", "empty", "sched_*",
+                                             "syscall_exit", "core.*", "*_*" };
+        g_string_append_printf (out, "event.name %s %s", g_rand_boolean (rand) ? "=" : "!=",
+                                names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))]);
+        break;
+      }
+    case 6:
+      g_string_append_printf (out, "event.time %s %s%d.%06d", op, g_rand_boolean (rand) ? "+" : "",
+                              g_rand_boolean (rand) ? 0 : 1000000000 / 1000000000, g_rand_int_range (rand, 0, 3000000));
+      break;
+    case 7:
+      g_string_append_printf (out, "cpu %s %d", op, g_rand_int_range (rand, -1, 3));
+      break;
+    case 8:
+      g_string_append_printf (out, "tracefile.name %s %s", op, g_rand_boolean (rand) ? "cpu*" : "cpu/1");
+      break;
+    case 9:
+      g_string_append_printf (out, "event.id %s %d", op, g_rand_int_range (rand, 0, 110));
+      break;
+    case 10:
+      g_string_append_printf (out, "event.facility %s %s", op, g_rand_boolean (rand) ? "le" : "b*");
+      break;
+    case 11:
+      g_string_append_printf (out, "state.tid %s %d", op, g_rand_int_range (rand, 0, 40));
+      break;
+    case 12:
+      g_string_append_printf (out, "state.process_name %s %s", op, g_rand_boolean (rand) ? "b*" : lit);
+      break;
+    default:
+      g_string_append (out, g_rand_boolean (rand) ? "state.syscall" : "state.exec_mode = sys*");
+      break;
+    }
+}
+
+/* A random expression of up to @depth levels of & | ! and parentheses. */
+static void
+random_expr (GRand *rand, GString *out, guint depth, gboolean with_state, const char *const *fields, guint n_fields)
+{
+  guint pick = depth == 0 ? 0 : (guint) g_rand_int_range (rand, 0, 5);
+  switch (pick)
+    {
+    case 0:
+    case 1:
+      random_term (rand, out, with_state, fields, n_fields);
+      break;
+    case 2:
+      g_string_append (out, "!");
+      G_GNUC_FALLTHROUGH;
+    case 3:
+      g_string_append (out, "(");
+      random_expr (rand, out, depth - 1, with_state, fields, n_fields);
+      g_string_append (out, g_rand_boolean (rand) ? " | " : " & ");
+      random_expr (rand, out, depth - 1, with_state, fields, n_fields);
+      g_string_append (out, ")");
+      break;
+    default:
+      random_expr (rand, out, depth - 1, with_state, fields, n_fields);
+      g_string_append (out, g_rand_boolean (rand) ? " | " : " & ");
+      random_expr (rand, out, depth - 1, with_state, fields, n_fields);
+      break;
+    }
+}
+
+/* Compiled evaluation, reference evaluation and check_type agree. */
+static void
+check_agreement (TtvFilter *f, const TtvEvent *ev, const TtvState *state, guint64 *yes)
+{
+  gboolean got = ttv_filter_matches (f, ev, state);
+  gboolean want = ttv_filter_matches_reference (f, ev, state);
+  if (got != want)
+    {
+      g_autoptr (TtvDecoder) dec = ttv_decoder_new ();
+      g_autoptr (GString) fields = g_string_new (NULL);
+      gint32 root = ttv_event_decode_fields (ev, dec, NULL);
+      if (root >= 0)
+        ttv_decoder_append_value (dec, (guint32) root, TTV_VALUE_STYLE_PLAIN, fields);
+      g_error ("'%s' on %s (%s, t=%" G_GINT64_FORMAT ", payload_bit %" G_GUINT64_FORMAT "): compiled %d, reference %d; %s",
+               ttv_filter_get_expression (f), ev->type->full_name, ev->tracefile->name, ev->time,
+               ev->payload_bit, got, want, fields->str);
+    }
+  TtvFilterVerdict v = ttv_filter_check_type (f, ev->tracefile->trace, ev->type);
+  if ((v == TTV_FILTER_NEVER && got) || (v == TTV_FILTER_ALWAYS && !got))
+    g_error ("'%s' on %s: check_type says %d, the event %d", ttv_filter_get_expression (f),
+             ev->type->full_name, v, got);
+  *yes += got;
+}
+
+static void
+test_differential_synthetic (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (8);
+  TtvTrace *t = synth_trace_new ();
+  GArray *events = synth_events (t, rand, 600, FALSE);
+  guint n_filters = g_test_slow () ? 3000 : 400;
+  guint64 any_yes = 0, total = 0;
+  for (guint i = 0; i < n_filters; i++)
+    {
+      g_autoptr (GString) expr = g_string_new (NULL);
+      random_expr (rand, expr, i % 4, FALSE, synth_fields, G_N_ELEMENTS (synth_fields));
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TtvFilter) f = ttv_filter_new (expr->str, NULL, &error);
+      if (f == NULL)
+        g_error ("'%s': %s", expr->str, error->message);
+      guint64 yes = 0;
+      for (guint e = 0; e < events->len; e++)
+        check_agreement (f, &g_array_index (events, SynthEvent, e).ev, NULL, &yes);
+      any_yes += yes > 0 && yes < events->len;
+      total++;
+    }
+  /* The random filters must not be all trivially true or false. */
+  g_test_message ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " filters split the events", any_yes, total);
+  g_assert_cmpuint (any_yes, >, total / 4);
+
+  /* Every field with every operator and literal, one at a time. */
+  static const char *const ops[] = { "=", "!=", "<", "<=", ">", ">=" };
+  for (guint fi = 0; fi < G_N_ELEMENTS (synth_fields); fi++)
+    for (guint oi = 0; oi < G_N_ELEMENTS (ops); oi++)
+      for (guint li = 0; li < G_N_ELEMENTS (int_literals) + G_N_ELEMENTS (word_literals) + 1; li++)
+        {
+          g_autofree char *expr = NULL;
+          if (li == G_N_ELEMENTS (int_literals) + G_N_ELEMENTS (word_literals))
+            expr = g_strdup_printf ("!event.field.%s", synth_fields[fi]);
+          else
+            expr = g_strdup_printf ("event.field.%s %s %s", synth_fields[fi], ops[oi],
+                                    li < G_N_ELEMENTS (int_literals) ? int_literals[li]
+                                    : word_literals[li - G_N_ELEMENTS (int_literals)]);
+          g_autoptr (TtvFilter) f = ttv_filter_new (expr, NULL, NULL);
+          g_assert_nonnull (f);
+          guint64 yes = 0;
+          for (guint e = 0; e < events->len; e += 5)
+            check_agreement (f, &g_array_index (events, SynthEvent, e).ev, NULL, &yes);
+        }
+  synth_events_free (events);
+
+  /* Truncated events: nothing is read past the data (ASan checks), and a
+   * field that is not wholly there never matches. */
+  events = synth_events (t, rand, 400, TRUE);
+  for (guint fi = 0; fi < G_N_ELEMENTS (synth_fields); fi++)
+    {
+      g_autofree char *expr = g_strdup_printf ("event.field.%s = a* | event.field.%s != 1 | event.field.%s",
+                                               synth_fields[fi], synth_fields[fi], synth_fields[fi]);
+      g_autoptr (TtvFilter) f = ttv_filter_new (expr, NULL, NULL);
+      for (guint e = 0; e < events->len; e++)
+        {
+          const TtvEvent *ev = &g_array_index (events, SynthEvent, e).ev;
+          if (ev->data_bits <= ev->payload_bit && ttv_filter_matches (f, ev, NULL))
+            g_error ("'%s' matches an event with no payload", expr);
+        }
+    }
+  synth_events_free (events);
+  ttv_trace_close (t);
+}
+
+/* The same on the simulated kernel trace, with the state. */
+static void
+test_differential_sim (void)
+{
+  static const char *const sim_fields[] = {
+    "ret", "prev_state", "next_pid", "prev_pid", "syscall_id", "name", "len", "pid", "filename",
+    "irq_id", "softirq_id", "nosuch", "address", "trap_id", "kernel_mode", "controller",
+  };
+  static const char *const fixed[] = {
+    "cpu != 3 & (event.field.ret < 0 | event.name = \"sched_*\")",
+    "event.name = sched_switch & event.field.next_pid > 100 & event.field.prev_state = WAIT*",
+    "event.time >= +0.0005 & event.time < +0.0015 & cpu = 1",
+    "!(event.name = \"syscall_*\") | event.field.ret != 0 & cpu < 2",
+    "event.field.syscall_id = open* | event.field.irq_id = 14 | event.field.name = \"eth*\"",
+    "event.field.ret >= 0 & event.field.ret <= 100 & event.name != sched_wakeup",
+    "event.field.pid < 50 | event.field.prev_pid = 0 | event.id = 2",
+    "state.process_name = \"b*\" || (state.syscall = read && state.exec_mode = syscall)",
+    "state.pid > 3 & state.ppid != 0 & !state.syscall",
+    "event.field.filename = \"*bin*\" | event.field.prev_state < WAIT",
+  };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (ts, trace_dir, &error));
+  g_autoptr (GRand) rand = g_rand_new_with_seed (88);
+  guint n_random = g_test_slow () ? 200 : 30;
+  for (guint i = 0; i < G_N_ELEMENTS (fixed) + n_random; i++)
+    {
+      g_autoptr (GString) expr = g_string_new (NULL);
+      if (i < G_N_ELEMENTS (fixed))
+        g_string_append (expr, fixed[i]);
+      else
+        random_expr (rand, expr, 1 + i % 3, TRUE, sim_fields, G_N_ELEMENTS (sim_fields));
+      g_autoptr (TtvFilter) f = ttv_filter_new (expr->str, NULL, &error);
+      if (f == NULL)
+        g_error ("'%s': %s", expr->str, error->message);
+      g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (ts, NULL);
+      g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+      g_assert_true (ttv_context_seek_begin (ctx, &error));
+      const TtvEvent *ev;
+      guint64 yes = 0, n = 0;
+      while ((ev = ttv_context_next (ctx, &error)) != NULL && n < 8000)
+        {
+          ttv_state_tracker_apply (tracker, NULL, 0, ev);
+          check_agreement (f, ev, ttv_state_tracker_get_state (tracker), &yes);
+          n++;
+        }
+      g_assert_no_error (error);
+      if (i < G_N_ELEMENTS (fixed))
+        {
+          g_test_message ("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT, expr->str, yes, n);
+          g_assert_cmpuint (yes, >, 0);
+        }
+    }
+}
+
+/* Programs and the cache: several traces through one filter, a trace whose
+ * types grow, the same filter asked for types before and after events. */
+static void
+test_program_cache (void)
+{
+  TtvTrace *a = synth_trace_new ();
+  TtvTrace *b = synth_trace_new ();
+  g_autoptr (GRand) rand = g_rand_new_with_seed (3);
+  GArray *ea = synth_events (a, rand, 200, FALSE);
+  GArray *eb = synth_events (b, rand, 200, FALSE);
+  g_autoptr (TtvFilter) f = ttv_filter_new ("event.field.u8 = 0x61 | event.field.name = a* | cpu = 1", NULL, NULL);
+  g_assert_cmpint (ttv_filter_check_type (f, a, g_ptr_array_index (a->event_types, 0)), ==, TTV_FILTER_DEPENDS);
+  g_assert_cmpint (ttv_filter_check_type (f, a, g_ptr_array_index (a->event_types, 3)), ==, TTV_FILTER_DEPENDS);
+  g_assert_cmpint (ttv_filter_check_type (f, a, g_ptr_array_index (a->event_types, 5)), ==, TTV_FILTER_DEPENDS);   /* cpu */
+  guint64 yes = 0;
+  for (guint i = 0; i < 200; i++)
+    {
+      check_agreement (f, &g_array_index (ea, SynthEvent, i).ev, NULL, &yes);
+      check_agreement (f, &g_array_index (eb, SynthEvent, i).ev, NULL, &yes);
+    }
+  /* New types and tracefiles after the first events (a live trace). */
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("late%u", i);
+      TtvType *s = ttv_type_new_struct ();
+      ttv_type_add_field (s, "u8", int_type (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+      ttv_trace_add_event_type (a, "late", name, s);
+    }
+  for (guint i = 0; i < 5; i++)
+    ttv_trace_add_tracefile (a, "cpu/n", 2 + (gint) i);
+  GArray *late = synth_events (a, rand, 300, FALSE);
+  for (guint i = 0; i < late->len; i++)
+    check_agreement (f, &g_array_index (late, SynthEvent, i).ev, NULL, &yes);
+  g_assert_cmpuint (yes, >, 0);
+  synth_events_free (ea);
+  synth_events_free (eb);
+  synth_events_free (late);
+  ttv_trace_close (a);
+  ttv_trace_close (b);
+}
+
+/* The instruction a single term becomes for a type (G_MAXUINT8: folded). */
+static guint
+first_opcode (TtvTrace *t, guint type_index, const char *expr, TtvFilterVerdict *verdict)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvHookGroups) groups = ttv_hook_groups_new ();
+  GArray *tokens = ttv_filter_lex (expr, &error);
+  g_assert_no_error (error);
+  TtvFilterNode *root = ttv_filter_parse (tokens, groups, &error);
+  g_assert_no_error (error);
+  ttv_filter_tokens_free (tokens);
+  TtvFilterProgram *prog = ttv_filter_program_new (root, groups, t, g_ptr_array_index (t->tracefiles, 0),
+                                                   g_ptr_array_index (t->event_types, type_index));
+  *verdict = prog->verdict;
+  guint code = prog->code ? prog->insns[prog->entry].code : G_MAXUINT8;
+  if (prog->code)
+    g_assert_cmpuint (prog->code->len, ==, 1);
+  ttv_filter_program_free (prog);
+  ttv_filter_node_free (root);
+  return code;
+}
+
+/* Which terms become which specialised instructions (the differential
+ * tests check what they compute). */
+static void
+test_opcodes (void)
+{
+  TtvTrace *t = synth_trace_new ();
+  static const struct {
+    guint type;       /* 0 le.ints, 1 le.bits, 2 be.ints, 3 be.bits, 4 swapped_kinds, 5 core.empty */
+    const char *expr;
+    guint code;
+    TtvFilterVerdict verdict;
+  } cases[] = {
+    { 0, "event.field.u8 = 1", INS_INT8, TTV_FILTER_DEPENDS },
+    { 0, "event.field.s16 < -3", INS_INT16, TTV_FILTER_DEPENDS },
+    { 2, "event.field.u32 != 0x61", INS_INT32, TTV_FILTER_DEPENDS },
+    { 2, "event.field.s64 >= 0", INS_INT64, TTV_FILTER_DEPENDS },
+    { 0, "event.field.e16 = 2", INS_INT16, TTV_FILTER_DEPENDS },
+    { 0, "event.field.u8", INS_INT8, TTV_FILTER_DEPENDS },
+    { 1, "event.field.b13 > 7", INS_INT_BITS, TTV_FILTER_DEPENDS },
+    { 1, "event.field.s24 <= 7", INS_INT_BITS, TTV_FILTER_DEPENDS },
+    { 0, "event.field.e8 = low", INS_ENUM_LABEL, TTV_FILTER_DEPENDS },
+    { 3, "event.field.e5 != WAIT*", INS_ENUM_LABEL, TTV_FILTER_DEPENDS },
+    { 0, "event.field.f32 > 1.5", INS_FLOAT32, TTV_FILTER_DEPENDS },
+    { 2, "event.field.f64", INS_FLOAT64, TTV_FILTER_DEPENDS },
+    { 0, "event.field.name = \"a*\"", INS_STRING, TTV_FILTER_DEPENDS },
+    { 0, "event.field.name < b", INS_STRING, TTV_FILTER_DEPENDS },
+    { 1, "event.field.comm = \"*b?\"", INS_CHARS, TTV_FILTER_DEPENDS },
+    { 0, "event.time < +1.5", INS_TIME_REL, TTV_FILTER_DEPENDS },
+    { 0, "event.time >= 1.5", INS_TIME, TTV_FILTER_DEPENDS },
+    { 0, "event.field.u24 = 1", INS_GENERIC, TTV_FILTER_DEPENDS },      /* after a string */
+    { 1, "event.field.comm2 = a", INS_GENERIC, TTV_FILTER_DEPENDS },    /* after a sequence */
+    { 1, "event.field.nest.x = 1", INS_GENERIC, TTV_FILTER_DEPENDS },
+    { 1, "event.field.arr[1] = 1", INS_GENERIC, TTV_FILTER_DEPENDS },
+    { 0, "event.field.u8 = 0.5", INS_GENERIC, TTV_FILTER_DEPENDS },
+    { 0, "state.pid = 1", INS_GENERIC, TTV_FILTER_DEPENDS },
+    /* Folded away. */
+    { 0, "event.field.s64 < -9223372036854775808", G_MAXUINT8, TTV_FILTER_NEVER },
+    { 0, "!(event.field.u8 > 9223372036854775807)", G_MAXUINT8, TTV_FILTER_ALWAYS },
+    { 0, "event.field.u8 = abc", G_MAXUINT8, TTV_FILTER_NEVER },
+    { 5, "event.field.u8 = 1", G_MAXUINT8, TTV_FILTER_NEVER },
+    { 4, "event.field.u32 = 1 | cpu = 0", G_MAXUINT8, TTV_FILTER_ALWAYS },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      TtvFilterVerdict verdict;
+      guint code = first_opcode (t, cases[i].type, cases[i].expr, &verdict);
+      if (code != cases[i].code || verdict != cases[i].verdict)
+        g_error ("'%s': opcode %u verdict %d, expected %u and %d", cases[i].expr, code, verdict,
+                 cases[i].code, cases[i].verdict);
+    }
+  ttv_trace_close (t);
+}
+
+/* Globs byte by byte, as GPatternSpec reads them on ASCII text. */
+static void
+test_stars (void)
+{
+  static const char *const pats[] = { "*", "a*", "*a", "*a*", "a*b", "a*b*c", "*ab*ba*", "**a", "a**", "ab*ab",
+                                      "*aa*a", "x", "", "?", "a?", "?b*", "*?", "a*?b", "??", "*a?a*" };
+  static const char *const texts[] = { "", "a", "b", "ab", "ba", "aab", "abab", "abc", "aXbYc", "acb",
+                                       "abba", "ababba", "aaa", "aa", "x", "xa" };
+  for (guint p = 0; p < G_N_ELEMENTS (pats); p++)
+    for (guint t = 0; t < G_N_ELEMENTS (texts); t++)
+      {
+        gboolean want = g_pattern_match_simple (pats[p], texts[t]);
+        gboolean got = ttv_filter_glob_bytes (pats[p], texts[t], strlen (texts[t]));
+        if (want != got)
+          g_error ("'%s' against '%s': %d, GPatternSpec %d", pats[p], texts[t], got, want);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -406,6 +950,11 @@ main (int argc, char **argv)
   g_test_add_func ("/filter/syntax-errors", test_syntax_errors);
   g_test_add_func ("/filter/evaluation", test_evaluation);
   g_test_add_func ("/filter/verdicts", test_verdicts);
+  g_test_add_func ("/filter/differential/synthetic", test_differential_synthetic);
+  g_test_add_func ("/filter/differential/sim", test_differential_sim);
+  g_test_add_func ("/filter/program-cache", test_program_cache);
+  g_test_add_func ("/filter/stars", test_stars);
+  g_test_add_func ("/filter/opcodes", test_opcodes);
   g_test_add_func ("/filter/groups", test_groups);
   g_test_add_func ("/filter/format-file", test_format_file);
   g_test_add_func ("/filter/timers", test_timers);
