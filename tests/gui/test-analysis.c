@@ -5,6 +5,7 @@
  * time window, its log toggle and PNG/SVG export. */
 #include "ttv-config.h"
 
+#include "ttv-gui-test-util.h"
 #include "ttv-state-tracker.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
@@ -13,110 +14,14 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-static TtvTraceset *
-open_sample (void)
-{
-  const char *path = g_getenv ("TTV_SAMPLE_TRACE");
-  g_autoptr (GError) error = NULL;
-  TtvTraceset *ts;
-
-  if (!path || !g_file_test (path, G_FILE_TEST_IS_DIR))
-    return NULL;
-  ts = ttv_traceset_new ();
-  g_assert_true (ttv_traceset_add_path (ts, path, &error));
-  g_assert_no_error (error);
-  return ts;
-}
-
-static void
-load_modules (void)
-{
-  static gboolean loaded;
-  const char *paths[] = { TTV_EVENTS_MODULE_PATH, TTV_STATISTICS_MODULE_PATH, TTV_HISTOGRAM_MODULE_PATH };
-
-  if (loaded)
-    return;
-  loaded = TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
-    {
-      g_autoptr (GError) error = NULL;
-      g_assert_true (ttv_viewer_registry_load_module (paths[i], &error));
-      g_assert_no_error (error);
-    }
-}
-
-static gboolean
-timeout_flag (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until *@flag or 60 s. */
-static void
-spin_until (gboolean (*cond) (gpointer), gpointer data)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (60, timeout_flag, &timed_out);
-
-  while (!cond (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!timed_out)
-    g_source_remove (id);
-  g_assert_false (timed_out);
-}
-
-static gboolean
-state_ready (gpointer data)
-{
-  return ttv_tab_state_is_state_ready (data);
-}
-
-static void
-spin_for (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_flag, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-/* A window with a tab on the sample trace; the state pass done. */
-typedef struct {
-  TtvTraceset *ts;
-  GtkWidget *window;
-  TtvTab *tab;
-  TtvTabState *state;
-} Fixture;
+typedef TtvGuiTestTab Fixture;
 
 static gboolean
 fixture_setup (Fixture *f)
 {
-  memset (f, 0, sizeof *f);
-  f->ts = open_sample ();
-  if (!f->ts)
-    {
-      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
-      return FALSE;
-    }
-  load_modules ();
-  f->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
-  f->tab = TTV_TAB (ttv_tab_new (f->ts));
-  gtk_container_add (GTK_CONTAINER (f->window), GTK_WIDGET (f->tab));
-  gtk_widget_show_all (f->window);
-  f->state = ttv_tab_get_state (f->tab);
-  spin_until (state_ready, f->state);
-  return TRUE;
-}
+  const char *const modules[] = { TTV_EVENTS_MODULE_PATH, TTV_STATISTICS_MODULE_PATH, TTV_HISTOGRAM_MODULE_PATH, NULL };
 
-static void
-fixture_teardown (Fixture *f)
-{
-  if (f->window)
-    gtk_widget_destroy (f->window);
-  g_clear_pointer (&f->ts, ttv_traceset_unref);
+  return ttv_gui_test_tab_setup (f, modules);
 }
 
 /* --- PID / process / mode with the events ---------------------------------- */
@@ -191,7 +96,7 @@ check_state_from (Fixture *f, guint skip, guint n)
 
   ttv_tab_state_request_from_position (f->state, &c, NULL, skip + n, TTV_REQUEST_WITH_STATE,
                                        on_event, on_done, &c, NULL);
-  spin_until (collect_done, &c);
+  ttv_gui_test_spin_until (collect_done, &c);
   g_assert_cmpuint (c.lines->len, ==, skip + n);
   for (guint i = 0; i < n; i++)
     {
@@ -247,19 +152,19 @@ test_state_columns (void)
   check_state_from (&f, 0, 200);
   /* From a position in the middle: checkpoint + replay + events before it. */
   ttv_tab_state_request_from_position (f.state, &nth, NULL, 0, 0, nth_event, nth_finished, &nth, NULL);
-  spin_until (nth_done, &nth);
+  ttv_gui_test_spin_until (nth_done, &nth);
   g_assert_nonnull (nth.pos);
   c.lines = g_ptr_array_new_with_free_func (g_free);
   ttv_tab_state_request_from_position (f.state, &c, nth.pos, 100, TTV_REQUEST_WITH_STATE,
                                        on_event, on_done, &c, NULL);
-  spin_until (collect_done, &c);
+  ttv_gui_test_spin_until (collect_done, &c);
   expected = reference_state_lines (f.ts, 1500, 100);
   g_assert_cmpuint (c.lines->len, ==, expected->len);
   for (guint i = 0; i < c.lines->len; i++)
     g_assert_cmpstr (c.lines->pdata[i], ==, expected->pdata[i]);
   g_ptr_array_unref (c.lines);
   ttv_viewer_position_free (nth.pos);
-  fixture_teardown (&f);
+  ttv_gui_test_tab_teardown (&f);
 }
 
 /* --- Statistics ------------------------------------------------------------ */
@@ -427,11 +332,11 @@ test_statistics (void)
   /* The selection = the whole span: computed in a thread, same numbers. */
   ttv_tab_state_get_time_span (f.state, &ss, &se);
   ttv_tab_state_set_selection (f.state, ss, se);
-  spin_for (50);
+  ttv_gui_test_spin_for (50);
   g_remove (csv2);
   for (guint tries = 0; tries < 100; tries++)
     {
-      spin_for (50);
+      ttv_gui_test_spin_for (50);
       g_action_group_activate_action (group, "export-csv-to", g_variant_new_string (csv2));
       rows2 = read_csv (csv2);
       if (g_hash_table_lookup (rows2, "traceset"))
@@ -445,7 +350,7 @@ test_statistics (void)
   g_remove (csv);
   g_remove (csv2);
   g_rmdir (dir);
-  fixture_teardown (&f);
+  ttv_gui_test_tab_teardown (&f);
 }
 
 /* --- Histogram ------------------------------------------------------------- */
@@ -511,7 +416,7 @@ test_histogram (void)
   if (!fixture_setup (&f))
     return;
   g_assert_true (ttv_tab_show_viewer (f.tab, "histogram"));
-  spin_for (500);
+  ttv_gui_test_spin_for (500);
   /* The time bar has drawing areas too: the histogram's is the one with the action group. */
   {
     GList *stack = g_list_prepend (NULL, f.tab);
@@ -553,12 +458,12 @@ test_histogram (void)
   g_assert_cmpint (ttv_tab_state_get_current_time (f.state), ==, ss + (TtvTime) (150 / w * (double) (se - ss)));
 
   /* Linear, then log scale: different pictures; SVG export. */
-  spin_for (300);
+  ttv_gui_test_spin_for (300);
   g_action_group_activate_action (group, "export", g_variant_new_string (lin));
   g_action_group_change_action_state (group, "log-scale", g_variant_new_boolean (TRUE));
   st = g_action_group_get_action_state (group, "log-scale");
   g_assert_true (g_variant_get_boolean (st));
-  spin_for (300);
+  ttv_gui_test_spin_for (300);
   g_action_group_activate_action (group, "export", g_variant_new_string (log));
   g_action_group_activate_action (group, "export", g_variant_new_string (svg));
   g_assert_true (g_file_get_contents (lin, &a, &la, NULL));
@@ -579,18 +484,18 @@ test_histogram (void)
       g_autoptr (GdkPixbuf) pix = NULL;
       g_autofree char *p1 = g_build_filename (shots, "ttv-histogram.png", NULL);
 
-      spin_for (300);
+      ttv_gui_test_spin_for (300);
       pix = gdk_pixbuf_get_from_window (win, 0, 0, gdk_window_get_width (win), gdk_window_get_height (win));
       gdk_pixbuf_save (pix, p1, "png", NULL, NULL);
       g_assert_true (ttv_tab_show_viewer (f.tab, "statistics"));
-      spin_for (300);
+      ttv_gui_test_spin_for (300);
       g_clear_object (&pix);
       pix = gdk_pixbuf_get_from_window (win, 0, 0, gdk_window_get_width (win), gdk_window_get_height (win));
       g_free (p1);
       p1 = g_build_filename (shots, "ttv-statistics.png", NULL);
       gdk_pixbuf_save (pix, p1, "png", NULL, NULL);
       g_assert_true (ttv_tab_show_viewer (f.tab, "events"));
-      spin_for (500);
+      ttv_gui_test_spin_for (500);
       g_clear_object (&pix);
       pix = gdk_pixbuf_get_from_window (win, 0, 0, gdk_window_get_width (win), gdk_window_get_height (win));
       g_free (p1);
@@ -601,7 +506,7 @@ test_histogram (void)
   g_remove (log);
   g_remove (svg);
   g_rmdir (dir);
-  fixture_teardown (&f);
+  ttv_gui_test_tab_teardown (&f);
 }
 
 int

@@ -14,18 +14,6 @@
 
 #include <string.h>
 
-static gboolean
-state_ready (gpointer data)
-{
-  return ttv_tab_state_is_state_ready (data);
-}
-
-static gboolean
-no_requests (gpointer data)
-{
-  return ttv_tab_state_get_n_requests (data) == 0;
-}
-
 /* --- The reference: every event of the sample, read by the engine ---------- */
 
 typedef struct {
@@ -65,58 +53,14 @@ read_reference (TtvTraceset *ts)
 
 /* --- A window with a tab ---------------------------------------------------- */
 
-typedef struct {
-  TtvTraceset *ts;
-  GtkWidget *window;
-  TtvTab *tab;
-  TtvTabState *state;
-} Fixture;
-
-static void
-load_modules (void)
-{
-  static gboolean loaded;
-  const char *paths[] = { TTV_EVENTS_MODULE_PATH, TTV_HISTOGRAM_MODULE_PATH };
-
-  if (loaded)
-    return;
-  loaded = TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
-    {
-      g_autoptr (GError) error = NULL;
-      g_assert_true (ttv_viewer_registry_load_module (paths[i], &error));
-      g_assert_no_error (error);
-    }
-}
+typedef TtvGuiTestTab Fixture;
 
 static gboolean
 fixture_setup (Fixture *f)
 {
-  memset (f, 0, sizeof *f);
-  f->ts = ttv_gui_test_open_sample ();
-  if (!f->ts)
-    {
-      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
-      return FALSE;
-    }
-  load_modules ();
-  f->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
-  f->tab = TTV_TAB (ttv_tab_new (f->ts));
-  gtk_container_add (GTK_CONTAINER (f->window), GTK_WIDGET (f->tab));
-  gtk_widget_show_all (f->window);
-  f->state = ttv_tab_get_state (f->tab);
-  ttv_gui_test_spin_until (state_ready, f->state);
-  ttv_gui_test_spin_until (no_requests, f->state);
-  return TRUE;
-}
+  const char *const modules[] = { TTV_EVENTS_MODULE_PATH, TTV_HISTOGRAM_MODULE_PATH, NULL };
 
-static void
-fixture_teardown (Fixture *f)
-{
-  if (f->window)
-    gtk_widget_destroy (f->window);
-  g_clear_pointer (&f->ts, ttv_traceset_unref);
+  return ttv_gui_test_tab_setup (f, modules);
 }
 
 /* --- Filtered requests -------------------------------------------------------- */
@@ -230,7 +174,7 @@ test_tab_expression (void)
   g_clear_error (&error);
   g_assert_cmpstr (ttv_tab_state_get_filter (f.state), ==, "sched_switch");
   g_assert_true (ttv_tab_state_set_filter (f.state, "", &error));
-  fixture_teardown (&f);
+  ttv_gui_test_tab_teardown (&f);
 }
 
 /* state.* terms: the events a filter on the running thread delivers are
@@ -266,7 +210,7 @@ test_state_expression (void)
   g_assert_cmpuint (some.names->len, <, all.names->len);
   collect_clear (&some);
   collect_clear (&all);
-  fixture_teardown (&f);
+  ttv_gui_test_tab_teardown (&f);
 }
 
 /* --- The filter bar --------------------------------------------------------------- */
@@ -315,18 +259,10 @@ test_filter_bar (void)
   /* Set from elsewhere: the bar shows it. */
   g_assert_true (ttv_tab_state_set_filter (f.state, "", NULL));
   g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (entry)), ==, "");
-  fixture_teardown (&f);
+  ttv_gui_test_tab_teardown (&f);
 }
 
 /* --- The event list and the histogram follow the filter ------------------------- */
-
-static gboolean
-list_settled (gpointer data)
-{
-  Fixture *f = data;
-
-  return ttv_tab_state_get_n_requests (f->state) == 0;
-}
 
 static GtkTreeView *
 event_list_view (Fixture *f)
@@ -365,7 +301,7 @@ test_event_list (void)
   if (!fixture_setup (&f))
     return;
   g_assert_true (ttv_tab_state_set_filter (f.state, "event.name = *exit*", NULL));
-  ttv_gui_test_spin_until (list_settled, &f);
+  ttv_gui_test_spin_until (ttv_gui_test_no_requests, f.state);
   names = list_event_names (&f);
   g_assert_cmpuint (names->len, >, 5);
   for (guint i = 0; i < names->len; i++)
@@ -391,13 +327,13 @@ test_event_list (void)
     g_assert_cmpuint (ttv_tab_state_get_n_requests (f.state), ==, 0);
     gtk_entry_set_text (GTK_ENTRY (search), "event.name = *syscall*");
     g_signal_emit_by_name (search, "activate");
-    ttv_gui_test_spin_until (list_settled, &f);
+    ttv_gui_test_spin_until (ttv_gui_test_no_requests, f.state);
     g_assert_true (gtk_tree_selection_get_selected (sel, &model, &iter));
     gtk_tree_model_get (model, &iter, 4, &name, -1);
     g_assert_nonnull (strstr (name, "syscall"));
     g_assert_nonnull (strstr (name, "exit"));
   }
-  fixture_teardown (&f);
+  ttv_gui_test_tab_teardown (&f);
 }
 
 static gboolean
@@ -441,7 +377,7 @@ test_histogram (void)
   g_assert_cmpstr (gtk_label_get_text (status), ==, "");
   gtk_widget_destroy (viewer);
   g_object_unref (viewer);
-  fixture_teardown (&f);
+  ttv_gui_test_tab_teardown (&f);
 }
 
 int

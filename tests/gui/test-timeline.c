@@ -7,6 +7,7 @@
 #include "ttv-config.h"
 
 #include "ttv-context.h"
+#include "ttv-gui-test-util.h"
 #include "ttv-history-pass.h"
 #include "ttv-state-history.h"
 #include "ttv-state-tracker.h"
@@ -471,18 +472,9 @@ test_render_bad (void)
 static void
 load_modules (void)
 {
-  static gboolean loaded;
-  const char *paths[] = { TTV_CONTROLFLOW_MODULE_PATH, TTV_RESOURCES_MODULE_PATH };
+  const char *const paths[] = { TTV_CONTROLFLOW_MODULE_PATH, TTV_RESOURCES_MODULE_PATH, NULL };
 
-  if (loaded)
-    return;
-  loaded = TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
-    {
-      g_autoptr (GError) error = NULL;
-      g_assert_true (ttv_viewer_registry_load_module (paths[i], &error));
-      g_assert_no_error (error);
-    }
+  ttv_gui_test_load_modules (paths);
 }
 
 static guint
@@ -539,26 +531,10 @@ pids_contain (GArray *pids, guint32 pid)
   return FALSE;
 }
 
-static GtkWidget *
-find_search_entry (GtkWidget *w)
-{
-  GtkWidget *found = NULL;
-  g_autoptr (GList) children = NULL;
-
-  if (GTK_IS_SEARCH_ENTRY (w))
-    return w;
-  if (!GTK_IS_CONTAINER (w))
-    return NULL;
-  children = gtk_container_get_children (GTK_CONTAINER (w));
-  for (GList *l = children; l && !found; l = l->next)
-    found = find_search_entry (l->data);
-  return found;
-}
-
 static void
 set_search (GtkWidget *cf, const char *text)
 {
-  GtkWidget *entry = find_search_entry (cf);
+  GtkWidget *entry = ttv_gui_test_find_widget (cf, GTK_TYPE_SEARCH_ENTRY, NULL);
 
   g_assert_nonnull (entry);
   gtk_entry_set_text (GTK_ENTRY (entry), text);
@@ -857,45 +833,6 @@ test_modules (void)
 
 /* --- The palette and its Preferences section ------------------------------- */
 
-static void
-spin_pending (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static GtkWidget *
-find_named (GtkWidget *w, const char *name)
-{
-  GtkWidget *found = NULL;
-  g_autoptr (GList) children = NULL;
-
-  if (g_strcmp0 (gtk_widget_get_name (w), name) == 0)
-    return w;
-  if (!GTK_IS_CONTAINER (w))
-    return NULL;
-  children = gtk_container_get_children (GTK_CONTAINER (w));
-  for (GList *l = children; l && !found; l = l->next)
-    found = find_named (l->data, name);
-  return found;
-}
-
-static GtkWidget *
-find_button (GtkWidget *w, const char *label)
-{
-  GtkWidget *found = NULL;
-  g_autoptr (GList) children = NULL;
-
-  if (GTK_IS_BUTTON (w) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (w)), label) == 0)
-    return w;
-  if (!GTK_IS_CONTAINER (w))
-    return NULL;
-  children = gtk_container_get_children (GTK_CONTAINER (w));
-  for (GList *l = children; l && !found; l = l->next)
-    found = find_button (l->data, label);
-  return found;
-}
-
 static guint32
 rgba_hex (const GdkRGBA *c)
 {
@@ -947,13 +884,13 @@ test_palette (void)
   /* The Preferences section: a button per entry showing the setting,
    * following changes, writing on "color-set"; Reset restores. */
   editor = g_object_ref_sink (ttv_palette_editor_new (settings));
-  button = find_named (editor, "wait-cpu");
+  button = ttv_gui_test_find_widget (editor, GTK_TYPE_WIDGET, "wait-cpu");
   g_assert_true (GTK_IS_COLOR_BUTTON (button));
   gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (button), &c);
   g_assert_cmphex (rgba_hex (&c), ==, rgb_of (ttv_palette_get_default (TTV_PALETTE_WAIT_CPU)));
   gdk_rgba_parse (&c, "#abcdef");
   ttv_palette_set_rgba (settings, TTV_PALETTE_WAIT_CPU, &c);
-  spin_pending ();
+  ttv_gui_test_spin_pending ();
   gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (button), &c);
   g_assert_cmphex (rgba_hex (&c), ==, 0xabcdef);
   gdk_rgba_parse (&c, "#010203");
@@ -961,8 +898,8 @@ test_palette (void)
   g_signal_emit_by_name (button, "color-set");
   ttv_palette_get_rgba (settings, TTV_PALETTE_WAIT_CPU, &c);
   g_assert_cmphex (rgba_hex (&c), ==, 0x010203);
-  gtk_button_clicked (GTK_BUTTON (find_button (editor, _("_Reset to defaults"))));
-  spin_pending ();
+  gtk_button_clicked (GTK_BUTTON (ttv_gui_test_find_button (editor, _("_Reset to defaults"))));
+  ttv_gui_test_spin_pending ();
   ttv_palette_get_rgba (settings, TTV_PALETTE_WAIT_CPU, &c);
   g_assert_cmphex (rgba_hex (&c), ==, rgb_of (ttv_palette_get_default (TTV_PALETTE_WAIT_CPU)));
   gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (button), &c);
@@ -972,31 +909,11 @@ test_palette (void)
   /* Destroyed: a change reaches no button any more. */
   gdk_rgba_parse (&c, "#445566");
   ttv_palette_set_rgba (settings, TTV_PALETTE_WAIT_CPU, &c);
-  spin_pending ();
+  ttv_gui_test_spin_pending ();
   g_settings_reset (settings, TTV_PALETTE_SETTINGS_KEY);
 }
 
 /* --- Rows of the tab's filter ------------------------------------------------- */
-
-static gboolean
-timeout_flag (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin_until (gboolean (*cond) (gpointer), gpointer data)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (60, timeout_flag, &timed_out);
-
-  while (!cond (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!timed_out)
-    g_source_remove (id);
-  g_assert_false (timed_out);
-}
 
 static gboolean
 history_ready (gpointer data)
@@ -1004,12 +921,6 @@ history_ready (gpointer data)
   g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (data);
 
   return h && ttv_tab_state_is_state_ready (data);
-}
-
-static gboolean
-no_requests (gpointer data)
-{
-  return ttv_tab_state_get_n_requests (data) == 0;
 }
 
 /* The pids running on the CPU of each event in [t0, t1] whose name
@@ -1121,8 +1032,8 @@ test_filter_rows (void)
   gtk_widget_show_all (window);
   state = ttv_tab_get_state (tab);
   cf = g_object_ref_sink (ttv_viewer_registry_find ("controlflow")->new_viewer (state));
-  spin_until (history_ready, state);
-  spin_until (no_requests, state);
+  ttv_gui_test_spin_until (history_ready, state);
+  ttv_gui_test_spin_until (ttv_gui_test_no_requests, state);
   {
     g_autoptr (GArray) all = shown_pids (cf);
     g_assert_cmpuint (all->len, ==, n_proc);
@@ -1142,7 +1053,7 @@ test_filter_rows (void)
       else
         set_filter (state, "fork");
       ttv_tab_state_get_time_window (state, &t0, &t1);
-      spin_until (no_requests, state);
+      ttv_gui_test_spin_until (ttv_gui_test_no_requests, state);
       ref = reference_pids (ts, "fork", t0, t1);
       expected = expected_rows (h, ref);
       shown = shown_pids (cf);
@@ -1170,7 +1081,7 @@ test_filter_rows (void)
     g_hash_table_add (one, pid);
     expr = g_strdup_printf ("state.pid == %u", GPOINTER_TO_UINT (pid));
     set_filter (state, expr);
-    spin_until (no_requests, state);
+    ttv_gui_test_spin_until (ttv_gui_test_no_requests, state);
     expected = expected_rows (h, one);
     shown = shown_pids (cf);
     g_test_message ("%s: %u rows expected, %u shown", expr, expected->len, shown->len);
@@ -1186,7 +1097,7 @@ test_filter_rows (void)
   }
   /* A filter matching nothing: no row. */
   set_filter (state, "no-such-event-name-at-all");
-  spin_until (no_requests, state);
+  ttv_gui_test_spin_until (ttv_gui_test_no_requests, state);
   {
     g_autoptr (GArray) none = shown_pids (cf);
     g_assert_cmpuint (none->len, ==, 0);

@@ -3,26 +3,12 @@
  * go stale and resume from positions; broken modules are refused. */
 #include "ttv-config.h"
 
+#include "ttv-gui-test-util.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-viewer-registry.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
-
-static TtvTraceset *
-open_sample (void)
-{
-  const char *path = g_getenv ("TTV_SAMPLE_TRACE");
-  g_autoptr (GError) error = NULL;
-  TtvTraceset *ts;
-
-  if (!path || !g_file_test (path, G_FILE_TEST_IS_DIR))
-    return NULL;
-  ts = ttv_traceset_new ();
-  g_assert_true (ttv_traceset_add_path (ts, path, &error));
-  g_assert_no_error (error);
-  return ts;
-}
 
 typedef struct {
   GPtrArray *times;        /* of TtvTime *, owned */
@@ -82,7 +68,7 @@ wait_done (Collect *c)
 static void
 test_requests (void)
 {
-  g_autoptr (TtvTraceset) ts = open_sample ();
+  g_autoptr (TtvTraceset) ts = ttv_gui_test_open_sample ();
   g_autoptr (TtvTabState) state = NULL;
   Collect a, b, c;
   TtvTime ss, se;
@@ -185,7 +171,7 @@ test_requests (void)
 static void
 test_module_notifications (void)
 {
-  g_autoptr (TtvTraceset) ts = open_sample ();
+  g_autoptr (TtvTraceset) ts = ttv_gui_test_open_sample ();
   g_autoptr (TtvTabState) state = NULL;
   g_autoptr (GError) error = NULL;
   const TtvViewerInfo *info;

@@ -3,6 +3,8 @@
 
 #include "ttv-gui-test-util.h"
 
+#include "ttv-viewer-registry.h"
+
 #include <string.h>
 
 TtvTraceset *
@@ -50,22 +52,116 @@ ttv_gui_test_spin_for (guint ms)
     g_main_context_iteration (NULL, TRUE);
 }
 
-GtkWidget *
-ttv_gui_test_find_widget (GtkWidget *widget, GType type, const char *name)
+void
+ttv_gui_test_spin_pending (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+gboolean
+ttv_gui_test_state_ready (gpointer tab_state)
+{
+  return ttv_tab_state_is_state_ready (tab_state);
+}
+
+gboolean
+ttv_gui_test_no_requests (gpointer tab_state)
+{
+  return ttv_tab_state_get_n_requests (tab_state) == 0;
+}
+
+void
+ttv_gui_test_load_modules (const char *const *paths)
+{
+  static GHashTable *loaded;
+
+  if (!loaded)
+    loaded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; paths[i]; i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      if (g_hash_table_contains (loaded, paths[i]))
+        continue;
+      g_assert_true (ttv_viewer_registry_load_module (paths[i], &error));
+      g_assert_no_error (error);
+      g_hash_table_add (loaded, g_strdup (paths[i]));
+    }
+}
+
+/* Depth first: @match decides for each widget. */
+static GtkWidget *
+find_first (GtkWidget *widget, gboolean (*match) (GtkWidget *, gconstpointer, gconstpointer),
+            gconstpointer a, gconstpointer b)
 {
   g_autoptr (GList) children = NULL;
 
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type)
-      && (!name || strcmp (gtk_widget_get_name (widget), name) == 0))
+  if (match (widget, a, b))
     return widget;
   if (!GTK_IS_CONTAINER (widget))
     return NULL;
   children = gtk_container_get_children (GTK_CONTAINER (widget));
   for (GList *l = children; l; l = l->next)
     {
-      GtkWidget *found = ttv_gui_test_find_widget (l->data, type, name);
+      GtkWidget *found = find_first (l->data, match, a, b);
       if (found)
         return found;
     }
   return NULL;
+}
+
+static gboolean
+type_and_name (GtkWidget *widget, gconstpointer type, gconstpointer name)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, *(const GType *) type)
+         && (!name || strcmp (gtk_widget_get_name (widget), name) == 0);
+}
+
+static gboolean
+button_label (GtkWidget *widget, gconstpointer label, gconstpointer unused)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0;
+}
+
+GtkWidget *
+ttv_gui_test_find_button (GtkWidget *widget, const char *label)
+{
+  return find_first (widget, button_label, label, NULL);
+}
+
+GtkWidget *
+ttv_gui_test_find_widget (GtkWidget *widget, GType type, const char *name)
+{
+  return find_first (widget, type_and_name, &type, name);
+}
+
+gboolean
+ttv_gui_test_tab_setup (TtvGuiTestTab *f, const char *const *module_paths)
+{
+  memset (f, 0, sizeof *f);
+  f->ts = ttv_gui_test_open_sample ();
+  if (!f->ts)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return FALSE;
+    }
+  ttv_gui_test_load_modules (module_paths);
+  f->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
+  f->tab = TTV_TAB (ttv_tab_new (f->ts));
+  gtk_container_add (GTK_CONTAINER (f->window), GTK_WIDGET (f->tab));
+  gtk_widget_show_all (f->window);
+  f->state = ttv_tab_get_state (f->tab);
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, f->state);
+  ttv_gui_test_spin_until (ttv_gui_test_no_requests, f->state);
+  return TRUE;
+}
+
+void
+ttv_gui_test_tab_teardown (TtvGuiTestTab *f)
+{
+  if (f->window)
+    gtk_widget_destroy (f->window);
+  g_clear_pointer (&f->ts, ttv_traceset_unref);
 }

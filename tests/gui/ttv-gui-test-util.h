@@ -2,7 +2,8 @@
  * trace, running the main loop until something happened, finding widgets. */
 #pragma once
 
-#include "ttv-traceset.h"
+#include "ttv-tab-state-private.h"
+#include "ttv-tab.h"
 
 #include <gtk/gtk.h>
 
@@ -14,8 +15,32 @@ TtvTraceset *ttv_gui_test_open_sample (void);
 void        ttv_gui_test_spin_until (gboolean (*cond) (gpointer), gpointer data);
 /* Runs the main loop for @ms milliseconds. */
 void        ttv_gui_test_spin_for (guint ms);
+/* Runs the main loop until nothing is pending. */
+void        ttv_gui_test_spin_pending (void);
+/* Conditions for ttv_gui_test_spin_until on a TtvTabState. */
+gboolean    ttv_gui_test_state_ready (gpointer tab_state);
+gboolean    ttv_gui_test_no_requests (gpointer tab_state);
+/* Loads the viewer modules at @paths (NULL-terminated), each once per
+ * process; fails the test on error. */
+void        ttv_gui_test_load_modules (const char *const *paths);
 /* The first descendant of @widget (itself included) of @type, and named
- * @name unless NULL; NULL when there is none. */
+ * @name unless NULL (GTK_TYPE_WIDGET: by name only); NULL when none. */
 GtkWidget  *ttv_gui_test_find_widget (GtkWidget *widget, GType type, const char *name);
+/* The first button below @widget whose label is @label. */
+GtkWidget  *ttv_gui_test_find_button (GtkWidget *widget, const char *label);
+
+/* A window with a tab on the sample trace. */
+typedef struct {
+  TtvTraceset *ts;
+  GtkWidget *window;
+  TtvTab *tab;
+  TtvTabState *state;      /* the tab's */
+} TtvGuiTestTab;
+
+/* Loads the modules at @module_paths (NULL-terminated), opens the window
+ * and waits for the state pass and for every request to be served.  FALSE
+ * (the test marked skipped) without the sample trace. */
+gboolean    ttv_gui_test_tab_setup (TtvGuiTestTab *f, const char *const *module_paths);
+void        ttv_gui_test_tab_teardown (TtvGuiTestTab *f);
 
 G_END_DECLS
