@@ -286,13 +286,19 @@ write_all (int fd, const void *buf, gsize len, off_t offset)
   return TRUE;
 }
 
+/* libarchive's message for the last failure of @a (a reader or a writer). */
+static const char *
+archive_message (struct archive *a)
+{
+  const char *msg = archive_error_string (a);
+  return msg ? msg : _("unknown error");
+}
+
 static gboolean
 set_read_error (GError **error, const char *archive_path, struct archive *a)
 {
-  const char *msg = archive_error_string (a);
   g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_READ,
-               _("%s: cannot read the archive: %s"), archive_path,
-               msg ? msg : _("unknown error"));
+               _("%s: cannot read the archive: %s"), archive_path, archive_message (a));
   return FALSE;
 }
 
@@ -516,6 +522,32 @@ reader_new (void)
   return a;
 }
 
+/* Starts reading the archive open on @fd: FALSE with a read error. */
+static gboolean
+reader_open (struct archive *a, int fd, const char *archive_path, GError **error)
+{
+  if (archive_read_open_fd (a, fd, 65536) != ARCHIVE_OK)
+    return set_read_error (error, archive_path, a);
+  return TRUE;
+}
+
+/* Reads the next member's header into *@e: TRUE; FALSE at the end of the
+ * archive, or after a read error (then set, with *@ok FALSE). */
+static gboolean
+reader_next (struct archive *a, const char *archive_path, struct archive_entry **e,
+             gboolean *ok, GError **error)
+{
+  int r = archive_read_next_header (a, e);
+  if (r == ARCHIVE_EOF)
+    return FALSE;
+  if (r < ARCHIVE_WARN)
+    {
+      *ok = set_read_error (error, archive_path, a);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Extracts the archive open on @fd into the existing, empty directory @root. */
 static gboolean
 extract_to (const char *archive_path, int fd, const char *root, GError **error)
@@ -528,20 +560,10 @@ extract_to (const char *archive_path, int fd, const char *root, GError **error)
       return FALSE;
     }
   struct archive *a = reader_new ();
-  gboolean ok = TRUE;
-  if (archive_read_open_fd (a, fd, 65536) != ARCHIVE_OK)
-    ok = set_read_error (error, archive_path, a);
-  while (ok)
-    {
-      struct archive_entry *e;
-      int r = archive_read_next_header (a, &e);
-      if (r == ARCHIVE_EOF)
-        break;
-      if (r < ARCHIVE_WARN)
-        ok = set_read_error (error, archive_path, a);
-      else
-        ok = extract_entry (&x, a, e, error);
-    }
+  gboolean ok = reader_open (a, fd, archive_path, error);
+  struct archive_entry *e;
+  while (ok && reader_next (a, archive_path, &e, &ok, error))
+    ok = extract_entry (&x, a, e, error);
   archive_read_free (a);
   close (x.root_fd);
   return ok;
@@ -833,21 +855,12 @@ scan_prefix (const char *archive_path, const char *real, char **prefix_out, GErr
   if (fd < 0)
     return FALSE;
   struct archive *a = reader_new ();
-  gboolean ok = TRUE, top_is_dir = FALSE, top_is_file = FALSE, several = FALSE;
+  gboolean ok = reader_open (a, fd, archive_path, error);
+  gboolean top_is_dir = FALSE, top_is_file = FALSE, several = FALSE;
   g_autofree char *top = NULL, *raw_prefix = NULL;
-  if (archive_read_open_fd (a, fd, 65536) != ARCHIVE_OK)
-    ok = set_read_error (error, archive_path, a);
-  while (ok)
+  struct archive_entry *e;
+  while (ok && reader_next (a, archive_path, &e, &ok, error))
     {
-      struct archive_entry *e;
-      int r = archive_read_next_header (a, &e);
-      if (r == ARCHIVE_EOF)
-        break;
-      if (r < ARCHIVE_WARN)
-        {
-          ok = set_read_error (error, archive_path, a);
-          break;
-        }
       g_autoptr (GPtrArray) comps = NULL;
       const char *raw = archive_entry_pathname (e);
       if (!split_member (archive_path, raw, &comps, error))
@@ -908,10 +921,8 @@ same_member (const char *archive_path, const char *raw, GPtrArray *target)
 static gboolean
 set_write_failed (GError **error, const char *archive_path, struct archive *w)
 {
-  const char *msg = archive_error_string (w);
   g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
-               _("%s: cannot rewrite the archive: %s"), archive_path,
-               msg ? msg : _("unknown error"));
+               _("%s: cannot rewrite the archive: %s"), archive_path, archive_message (w));
   return FALSE;
 }
 
@@ -942,22 +953,13 @@ copy_replacing (const char *archive_path, int in_fd, int out_fd, const char *new
 {
   struct archive *r = reader_new ();
   struct archive *w = NULL;
-  gboolean ok = TRUE, replaced = FALSE;
+  gboolean replaced = FALSE;
   g_autofree char *buf = g_malloc (65536);
 
-  if (archive_read_open_fd (r, in_fd, 65536) != ARCHIVE_OK)
-    ok = set_read_error (error, archive_path, r);
-  while (ok)
+  gboolean ok = reader_open (r, in_fd, archive_path, error);
+  struct archive_entry *e;
+  while (ok && reader_next (r, archive_path, &e, &ok, error))
     {
-      struct archive_entry *e;
-      int res = archive_read_next_header (r, &e);
-      if (res == ARCHIVE_EOF)
-        break;
-      if (res < ARCHIVE_WARN)
-        {
-          ok = set_read_error (error, archive_path, r);
-          break;
-        }
       if (w == NULL)
         {
           /* Same format and compression as the original: known only now. */
@@ -1039,14 +1041,14 @@ copy_replacing (const char *archive_path, int in_fd, int out_fd, const char *new
     }
   if (ok && !replaced)
     {
-      struct archive_entry *e = archive_entry_new ();
-      archive_entry_set_pathname (e, new_name);
-      archive_entry_set_filetype (e, AE_IFREG);
-      archive_entry_set_perm (e, 0644);
-      archive_entry_set_uid (e, getuid ());
-      archive_entry_set_gid (e, getgid ());
-      ok = write_member (w, e, contents, length, archive_path, error);
-      archive_entry_free (e);
+      struct archive_entry *added = archive_entry_new ();
+      archive_entry_set_pathname (added, new_name);
+      archive_entry_set_filetype (added, AE_IFREG);
+      archive_entry_set_perm (added, 0644);
+      archive_entry_set_uid (added, getuid ());
+      archive_entry_set_gid (added, getgid ());
+      ok = write_member (w, added, contents, length, archive_path, error);
+      archive_entry_free (added);
     }
   if (w != NULL)
     {

@@ -4,64 +4,11 @@
 # the event list, adds bookmarks with Ctrl+D, reopens and finds them, and
 # opens a hostile archive.  Run by meson under dbus-run-session + xvfb-run.
 set -u
-# xdotool matches window names only when it can decode them (UTF-8 titles).
-export LC_ALL=C.UTF-8 LANG=C.UTF-8
+. "$(dirname "$0")/gui-test-lib.sh"
 
 TTV="$1"
 SAMPLE="$2"
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ttv-gui-test-XXXXXX")
-export XDG_CACHE_HOME="$WORK/cache" XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config"
-export TTV_TEST_MODULE_LOG="$WORK/module.log"
-SHOTS="${TTV_GUI_SHOTS:-$WORK}"
-n=0
-failed=0
-pid=""
-
-ok () { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
-check () { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
-
-cleanup () {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null
-  wait 2>/dev/null
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-# Polls for a window whose name matches $1 (up to $2 tenths of a second).
-wait_window () {
-  i=0
-  while [ "$i" -lt "${2:-100}" ]; do
-    w=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -n 1)
-    [ -n "$w" ] && { echo "$w"; return 0; }
-    sleep 0.1; i=$((i + 1))
-  done
-  return 1
-}
-
-# Polls until the command $1 succeeds (up to $2 tenths of a second).
-wait_for () {
-  i=0
-  while [ "$i" -lt "${2:-100}" ]; do
-    eval "$1" && return 0
-    sleep 0.1; i=$((i + 1))
-  done
-  return 1
-}
-
-start_ttv () {
-  "$TTV" "$@" >>"$WORK/ttv.log" 2>&1 &
-  pid=$!
-}
-
-stop_ttv () {
-  if [ -n "$pid" ]; then
-    xdotool key --clearmodifiers ctrl+q 2>/dev/null
-    wait_for "! kill -0 $pid 2>/dev/null" 300 || kill "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-    pid=""
-  fi
-}
+gui_test_init gui-test
 
 # Adds a bookmark named $1 through Ctrl+D, the dialog, and Enter.
 add_bookmark () {
@@ -74,22 +21,12 @@ add_bookmark () {
   return 0
 }
 
-# The screen has contrast: something is drawn.
-not_blank () {
-  [ "$(convert "$1" -colorspace gray -format '%[fx:standard_deviation>0.05]' info: 2>/dev/null)" = 1 ]
-}
+# The event list of the screenshot $1 has drawn rows: the area under the
+# column headers is no longer uniform.
+list_drawn () { has_contrast "$1" 600x300+10+260; }
 
-# Screenshots into $1 until the event list has drawn rows (up to 20 s): the
-# area under the column headers is then no longer uniform.
-shoot () {
-  i=0
-  while [ "$i" -lt 100 ]; do
-    import -window root "$1"
-    [ "$(convert "$1" -crop 600x300+10+260 -colorspace gray -format '%[fx:standard_deviation>0.05]' info: 2>/dev/null)" = 1 ] && return 0
-    sleep 0.2; i=$((i + 1))
-  done
-  return 1
-}
+# Screenshots into $1 until the event list has drawn rows (up to 20 s).
+shoot () { shoot_until "$1" 100 list_drawn; }
 
 echo "1..19"
 cp -r "$SAMPLE" "$WORK/trace"
@@ -100,18 +37,12 @@ start_ttv "$WORK/trace"
 win=$(wait_window "^trace.* ttv$" 400)
 check "the window opens on the sample trace" '[ -n "$win" ]'
 wait_for "grep -q traceset-changed \"$TTV_TEST_MODULE_LOG\" 2>/dev/null || [ -s \"$TTV_TEST_MODULE_LOG\" ]" 50
-check "the screenshot shows the window with a drawn event list" 'shoot "$SHOTS/ttv-trace.png" && not_blank "$SHOTS/ttv-trace.png"'
+check "the screenshot shows the window with a drawn event list" 'shoot "$SHOTS/ttv-trace.png" && has_contrast "$SHOTS/ttv-trace.png"'
 
 # Into the event list: a click on one of its first rows, then keys.
 eval "$(xdotool getwindowgeometry --shell "$win")"
-# Click the first row until the list answers (under sanitizers the first
-# chunk of rows can arrive after the window is drawn).
-i=0
-while [ "$i" -lt 60 ] && ! grep -q "^current: " "$TTV_TEST_MODULE_LOG" 2>/dev/null; do
-  xdotool mousemove --window "$win" 200 340 click 1
-  sleep 0.5; i=$((i + 1))
-done
-end_time=$(sed -n 's/^span: [^ ]* //p' "$TTV_TEST_MODULE_LOG" | head -n 1)
+click_first_row "$win"
+end_time=$(span_end)
 before=$(grep -c "^current: " "$TTV_TEST_MODULE_LOG")
 xdotool key --clearmodifiers Next Next
 check "Page Down moves the selection (and the current time) forward" \
@@ -144,9 +75,7 @@ err=$(wait_window "Cannot open trace" 400)
 check "a hostile archive shows an error dialog" '[ -n "$err" ]'
 import -window root "$SHOTS/ttv-hostile.png"
 check "nothing was written outside the cache" '[ ! -e "$WORK/evil" ] && [ ! -e "$WORK/cache/ttv/evil" ]'
-if [ -n "$err" ]; then
-  xdotool windowfocus --sync "$err" 2>/dev/null; xdotool key Return
-fi
+key_in_window "$err" Return
 check "the main window is still alive after the error" \
   'kill -0 $pid 2>/dev/null && wait_for "xdotool search --name \"^trace.* ttv\$\" >/dev/null 2>&1" 300'
 stop_ttv
@@ -177,6 +106,4 @@ stop_ttv
 
 check "ttv logged no GLib critical or warning" \
   '! grep -E "(CRITICAL|WARNING) \*\*" "$WORK/ttv.log" | grep -v "dbus\|AT-SPI\|atk-bridge"'
-[ "$failed" = 0 ] || sed 's/^/# ttv: /' "$WORK/ttv.log"
-
-exit $failed
+gui_test_finish

@@ -8,65 +8,26 @@
 # each step (kept in $TTV_GUI_SHOTS when set).
 # Run by meson under dbus-run-session + xvfb-run.
 set -u
-export LC_ALL=C.UTF-8 LANG=C.UTF-8
+# shellcheck source=tests/gui/gui-test-lib.sh
+. "$(dirname "$0")/gui-test-lib.sh"
 
 TTV="$1"
 SAMPLE="$2"
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ttv-timeline-test-XXXXXX")
-export XDG_CACHE_HOME="$WORK/cache" XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config"
-SHOTS="${TTV_GUI_SHOTS:-$WORK}"
-n=0
-failed=0
-pid=""
-
-ok () { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
-check () { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
-
-cleanup () {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null
-  wait 2>/dev/null
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-wait_window () {
-  i=0
-  while [ "$i" -lt "${2:-100}" ]; do
-    w=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -n 1)
-    [ -n "$w" ] && { echo "$w"; return 0; }
-    sleep 0.1; i=$((i + 1))
-  done
-  return 1
-}
-
-# The two images differ in at least $3 pixels.
-differ () {
-  d=$(compare -metric AE "$1" "$2" null: 2>&1 | cut -d' ' -f1)
-  [ "${d%.*}" -ge "$3" ] 2>/dev/null
-}
+gui_test_init timeline-test
 
 # Pixels of the run-user colour (#33a02c) in an image.
 user_pixels () {
   convert "$1" -fill black +opaque '#33a02c' -fill white -opaque '#33a02c' -format '%[fx:mean*w*h]' info: 2>/dev/null | cut -d. -f1
 }
 
-# Screenshots into $1 until the control flow rows are drawn: the run-user
-# colour shows (up to 30 s: the three background passes run first).
-shoot_drawn () {
-  i=0
-  while [ "$i" -lt 150 ]; do
-    import -window root "$1"
-    [ "$(user_pixels "$1")" -gt 200 ] 2>/dev/null && return 0
-    sleep 0.2; i=$((i + 1))
-  done
-  return 1
+# The control flow rows are drawn in the image $1: the run-user colour shows.
+user_drawn () {
+  [ "$(user_pixels "$1")" -gt 200 ] 2>/dev/null
 }
 
 echo "1..10"
 cp -r "$SAMPLE" "$WORK/trace"
-"$TTV" "$WORK/trace" >>"$WORK/ttv.log" 2>&1 &
-pid=$!
+start_ttv "$WORK/trace"
 win=$(wait_window "^trace.* ttv$" 400)
 check "the window opens" '[ -n "$win" ]'
 xdotool windowsize --sync "$win" 1200 760 2>/dev/null
@@ -76,7 +37,7 @@ obj=$(gdbus introspect --session --dest org.ttv.Viewer --object-path /org/ttv/Vi
 check "the show-viewer action shows the control flow" \
   'gdbus call --session --dest org.ttv.Viewer --object-path "/org/ttv/Viewer/window/${obj:-1}" \
      --method org.gtk.Actions.Activate show-viewer "[<'"'controlflow'"'>]" "{}" >/dev/null 2>&1'
-check "the control flow draws the processes' states" 'shoot_drawn "$SHOTS/cf-open.png"'
+check "the control flow draws the processes' states" 'shoot_until "$SHOTS/cf-open.png" 150 user_drawn'
 
 # The drawing area: the middle of the window, right of the label column.
 eval "$(xdotool getwindowgeometry --shell "$win")"
@@ -122,9 +83,7 @@ gdbus call --session --dest org.ttv.Viewer --object-path "/org/ttv/Viewer/window
 prefs=$(wait_window "^Preferences$" 100)
 check "Preferences opens with the time line colours" '[ -n "$prefs" ]'
 import -window root "$SHOTS/preferences.png"
-if [ -n "$prefs" ]; then
-  xdotool windowfocus --sync "$prefs" 2>/dev/null; xdotool key Escape
-fi
+key_in_window "$prefs" Escape
 sleep 0.5
 
 xdotool windowfocus --sync "$win" 2>/dev/null

@@ -47,12 +47,22 @@ file_in (const char *dir, const char *rel)
   return g_build_filename (dir, rel, NULL);
 }
 
+static char *
+load (const char *path, gsize *len)
+{
+  g_autoptr (GError) error = NULL;
+  char *data = NULL;
+  gboolean ok = g_file_get_contents (path, &data, len, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  return data;
+}
+
 static void
 patch (const char *path, gsize offset, const void *bytes, gsize n)
 {
-  g_autofree char *data = NULL;
   gsize len;
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_autofree char *data = load (path, &len);
   g_assert_cmpuint (offset + n, <=, len);
   memcpy (data + offset, bytes, n);
   g_assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
@@ -83,6 +93,16 @@ read_all (TtvTrace *t, GError **error)
   return n;
 }
 
+static TtvTrace *
+open_ok (const char *dir)
+{
+  g_autoptr (GError) error = NULL;
+  TtvTrace *t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (t);
+  return t;
+}
+
 static void
 assert_open_fails (const char *dir, gint code, const char *file_part)
 {
@@ -94,13 +114,34 @@ assert_open_fails (const char *dir, gint code, const char *file_part)
   g_assert_nonnull (strstr (error->message, file_part));
 }
 
+/* @dir opens, but reading its events fails with the TTV_FORMAT_ERROR @code
+ * (-1: any error) and a message holding each of the NULL-terminated strings
+ * that follow. */
+static void assert_read_fails (const char *dir, gint code, ...) G_GNUC_NULL_TERMINATED;
+
+static void
+assert_read_fails (const char *dir, gint code, ...)
+{
+  g_autoptr (TtvTrace) t = open_ok (dir);
+  g_autoptr (GError) error = NULL;
+  g_assert_cmpint (read_all (t, &error), ==, -1);
+  g_assert_nonnull (error);
+  if (code >= 0)
+    g_assert_error (error, TTV_FORMAT_ERROR, code);
+  g_test_message ("%s", error->message);
+  va_list ap;
+  va_start (ap, code);
+  for (const char *part = va_arg (ap, const char *); part; part = va_arg (ap, const char *))
+    g_assert_nonnull (strstr (error->message, part));
+  va_end (ap);
+}
+
 static void
 test_good (void)
 {
   g_autofree char *dir = write_good ();
   g_autoptr (GError) error = NULL;
-  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
-  g_assert_no_error (error);
+  g_autoptr (TtvTrace) t = open_ok (dir);
   g_assert_cmpint (read_all (t, &error), ==, 200);
   g_assert_no_error (error);
   g_clear_pointer (&t, ttv_trace_close);
@@ -112,15 +153,13 @@ test_truncated (void)
 {
   g_autofree char *dir = write_good ();
   g_autofree char *cpu = file_in (dir, "cpu/0");
-  g_autofree char *data = NULL;
   gsize len;
-  g_assert_true (g_file_get_contents (cpu, &data, &len, NULL));
+  g_autofree char *data = load (cpu, &len);
   g_assert_cmpuint (len, >=, 3 * BLOCK);
   /* Cut inside the last block. */
   g_assert_true (g_file_set_contents (cpu, data, (gssize) (len - 100), NULL));
   g_autoptr (GError) error = NULL;
-  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
-  g_assert_no_error (error);
+  g_autoptr (TtvTrace) t = open_ok (dir);
   g_assert_cmpuint (t->warnings->len, ==, 1);
   const char *warning = g_ptr_array_index (t->warnings, 0);
   g_test_message ("%s", warning);
@@ -155,17 +194,8 @@ test_unknown_event (void)
   g_autofree char *cpu = file_in (dir, "cpu/0");
   guint16 id = GUINT16_TO_LE (9999);
   patch (cpu, BLOCK + 28, &id, 2);   /* first event of block 1 */
-  g_autoptr (GError) error = NULL;
-  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (read_all (t, &error), ==, -1);
-  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
-  g_test_message ("%s", error->message);
-  g_assert_nonnull (strstr (error->message, "cpu/0"));
-  g_assert_nonnull (strstr (error->message, "9999"));
   g_autofree char *where = g_strdup_printf ("byte offset %u", BLOCK + 28);
-  g_assert_nonnull (strstr (error->message, where));
-  g_clear_pointer (&t, ttv_trace_close);
+  assert_read_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "cpu/0", "9999", where, NULL);
   ltt_test_remove_trace (dir);
 }
 
@@ -180,15 +210,7 @@ test_event_past_end (void)
   patch (cpu, 40, &id, 2);
   guint32 off = GUINT32_TO_LE (40);
   patch (cpu, BLOCK - 4, &off, 4);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (read_all (t, &error), ==, -1);
-  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
-  g_test_message ("%s", error->message);
-  g_assert_nonnull (strstr (error->message, "runs past"));
-  g_assert_nonnull (strstr (error->message, "cpu/0"));
-  g_clear_pointer (&t, ttv_trace_close);
+  assert_read_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "runs past", "cpu/0", NULL);
   ltt_test_remove_trace (dir);
 }
 
@@ -197,22 +219,14 @@ test_string_without_nul (void)
 {
   g_autofree char *dir = write_good ();
   g_autofree char *cpu = file_in (dir, "cpu/0");
-  g_autofree char *data = NULL;
   gsize len;
-  g_assert_true (g_file_get_contents (cpu, &data, &len, NULL));
+  g_autofree char *data = load (cpu, &len);
   /* Replace every "abc\0" of block 0 by "abcd" up to its block_end. */
   for (gsize i = 0; i + 4 < BLOCK; i++)
     if (memcmp (data + i, "abc", 4) == 0)
       data[i + 3] = 'd';
   g_assert_true (g_file_set_contents (cpu, data, (gssize) len, NULL));
-  g_autoptr (GError) error = NULL;
-  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (read_all (t, &error), ==, -1);
-  g_assert_nonnull (error);
-  g_test_message ("%s", error->message);
-  g_assert_nonnull (strstr (error->message, "cpu/0"));
-  g_clear_pointer (&t, ttv_trace_close);
+  assert_read_fails (dir, -1, "cpu/0", NULL);
   ltt_test_remove_trace (dir);
 }
 
@@ -221,10 +235,8 @@ test_checksum (void)
 {
   g_autofree char *dir = write_good ();
   g_autofree char *xml = file_in (dir, "eventdefs/core.xml");
-  g_autofree char *text = NULL;
-  g_assert_true (g_file_get_contents (xml, &text, NULL, NULL));
+  g_autofree char *text = load (xml, NULL);
   /* Same events, one size changed: the facility no longer matches. */
-  g_autofree char *changed = NULL;
   char *p = strstr (text, "size=\"4\"");
   g_assert_nonnull (p);
   p[6] = '8';
@@ -237,35 +249,43 @@ test_checksum (void)
                                                 (int) (strstr (text, "<event ") - text), text,
                                                 strstr (text, "<event "));
   g_assert_true (g_file_set_contents (xml, described, -1, NULL));
-  g_autoptr (GError) error = NULL;
-  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
-  g_assert_no_error (error);
-  g_clear_pointer (&t, ttv_trace_close);
+  ttv_trace_close (open_ok (dir));
   ltt_test_remove_trace (dir);
 }
 
 static void
 test_malformed_xml (void)
 {
+  /* In order: each damage stays while the next is tried. */
+  static const struct {
+    const char *file, *contents;
+    gint code;
+    const char *part;
+  } cases[] = {
+    { "eventdefs/core.xml", "<eventdefs>\n<facility name=\"core\">\n<event>\n</eventdefs>\n",
+      TTV_FORMAT_ERROR_SYNTAX, "core.xml:" },
+    /* Well-formed but wrong: an unknown type element, with its line. */
+    { "eventdefs/core.xml", "<facility name=\"core\">\n<event name=\"x\">\n<blob/>\n</event>\n</facility>\n",
+      TTV_FORMAT_ERROR_INVALID, "core.xml:3:" },
+    { "eventdefs/core.xml", "<facility name=\"core\"><type name=\"a\"><typeref name=\"a\"/></type>"
+      "<event name=\"x\"><typeref name=\"a\"/></event></facility>",
+      TTV_FORMAT_ERROR_INVALID, "refers to itself" },
+    { "info/system.xml", "<system arch_size=\"ILP32\" ltt_block_size=\"512\"",
+      TTV_FORMAT_ERROR_SYNTAX, "system.xml" },
+    { "info/system.xml", "<system arch_size=\"IP16\" ltt_block_size=\"512\"/>",
+      TTV_FORMAT_ERROR_INVALID, "arch_size" },
+    /* Entity bombs are refused with their DTD. */
+    { "info/system.xml", "<!DOCTYPE s [<!ENTITY a \"aaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]>\n"
+      "<system arch_size=\"ILP32\" ltt_block_size=\"512\">&b;</system>",
+      TTV_FORMAT_ERROR_UNSUPPORTED, "DTD" },
+  };
   g_autofree char *dir = write_good ();
-  g_autofree char *xml = file_in (dir, "eventdefs/core.xml");
-  g_assert_true (g_file_set_contents (xml, "<eventdefs>\n<facility name=\"core\">\n<event>\n</eventdefs>\n", -1, NULL));
-  assert_open_fails (dir, TTV_FORMAT_ERROR_SYNTAX, "core.xml:");
-  /* Well-formed but wrong: an unknown type element, with its line. */
-  g_assert_true (g_file_set_contents (xml, "<facility name=\"core\">\n<event name=\"x\">\n<blob/>\n</event>\n</facility>\n", -1, NULL));
-  assert_open_fails (dir, TTV_FORMAT_ERROR_INVALID, "core.xml:3:");
-  g_assert_true (g_file_set_contents (xml, "<facility name=\"core\"><type name=\"a\"><typeref name=\"a\"/></type>"
-                                      "<event name=\"x\"><typeref name=\"a\"/></event></facility>", -1, NULL));
-  assert_open_fails (dir, TTV_FORMAT_ERROR_INVALID, "refers to itself");
-  g_autofree char *sys = file_in (dir, "info/system.xml");
-  g_assert_true (g_file_set_contents (sys, "<system arch_size=\"ILP32\" ltt_block_size=\"512\"", -1, NULL));
-  assert_open_fails (dir, TTV_FORMAT_ERROR_SYNTAX, "system.xml");
-  g_assert_true (g_file_set_contents (sys, "<system arch_size=\"IP16\" ltt_block_size=\"512\"/>", -1, NULL));
-  assert_open_fails (dir, TTV_FORMAT_ERROR_INVALID, "arch_size");
-  /* Entity bombs are refused with their DTD. */
-  g_assert_true (g_file_set_contents (sys, "<!DOCTYPE s [<!ENTITY a \"aaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]>\n"
-                                      "<system arch_size=\"ILP32\" ltt_block_size=\"512\">&b;</system>", -1, NULL));
-  assert_open_fails (dir, TTV_FORMAT_ERROR_UNSUPPORTED, "DTD");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = file_in (dir, cases[i].file);
+      g_assert_true (g_file_set_contents (path, cases[i].contents, -1, NULL));
+      assert_open_fails (dir, cases[i].code, cases[i].part);
+    }
   ltt_test_remove_trace (dir);
 }
 
@@ -276,7 +296,6 @@ test_missing_system (void)
   g_autofree char *sys = file_in (dir, "info/system.xml");
   g_assert_cmpint (g_unlink (sys), ==, 0);
   assert_open_fails (dir, TTV_FORMAT_ERROR_MISSING, "system.xml");
-  g_autofree char *fac = file_in (dir, "control/facilities");
   ltt_test_remove_trace (dir);
 }
 
@@ -300,12 +319,7 @@ test_hostile_sequence (void)
   g_autofree char *cpu = file_in (dir, "cpu/0");
   guint32 n = 0xFFFFFFFF;
   patch (cpu, 36, &n, 4);   /* header 28..34, prefix aligned to 36 */
-  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (read_all (t, &error), ==, -1);
-  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
-  g_assert_nonnull (strstr (error->message, "cpu/0"));
-  g_clear_pointer (&t, ttv_trace_close);
+  assert_read_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "cpu/0", NULL);
   ltt_test_remove_trace (dir);
 }
 

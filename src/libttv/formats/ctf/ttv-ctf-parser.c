@@ -269,6 +269,15 @@ byte_order_from (Parser *p, const CtfToken *at, const Value *v, TtvByteOrder *ou
   return TRUE;
 }
 
+/* Alignments are in bits: a power of two up to 4096 bytes. */
+static gboolean
+check_align (Parser *p, const CtfToken *at, guint64 align)
+{
+  if (align == 0 || (align & (align - 1)) || align > 4096 * 8)
+    return invalid (p, at, _("align must be a power of two"));
+  return TRUE;
+}
+
 /* --- type specifiers -------------------------------------------------- */
 
 static TtvType *parse_type_spec (Parser *p, gboolean want_declarator);
@@ -309,6 +318,84 @@ base_from (const Value *v)
   return 10;
 }
 
+/* One "KEY = VALUE;" attribute of a type specifier, @at its key: FALSE after
+ * setting the parser's error. */
+typedef gboolean (*AttributeFunc) (Parser *p, const CtfToken *at, const char *key,
+                                   const Value *v, gpointer data);
+
+/* The attributes of an integer, floating_point or string after its "{", up to
+ * and past the "}"; @what names them in a syntax error.  @set NULL: ignored. */
+static gboolean
+parse_attributes (Parser *p, const char *what, AttributeFunc set, gpointer data)
+{
+  while (!is (p, "}"))
+    {
+      if (accept (p, ";"))
+        continue;
+      if (p->tok.kind != CTF_TOK_IDENT)
+        return fail (p, what);
+      CtfToken at = p->tok;
+      g_autofree char *key = ttv_ctf_token_dup (&p->tok);
+      next (p);
+      if (!expect (p, "="))
+        return FALSE;
+      Value v;
+      if (!parse_value (p, &v))
+        return FALSE;
+      gboolean ok = set == NULL || set (p, &at, key, &v, data);
+      value_clear (&v);
+      if (!ok || !expect (p, ";"))
+        return FALSE;
+    }
+  next (p);
+  return TRUE;
+}
+
+typedef struct {
+  guint64 size, align;
+  gboolean is_signed, have_size;
+  TtvByteOrder order;
+  guint base;
+  TtvEncoding enc;
+  char *clock;        /* owned */
+} IntegerAttributes;
+
+static gboolean
+integer_attribute (Parser *p, const CtfToken *at, const char *key, const Value *v, gpointer data)
+{
+  IntegerAttributes *a = data;
+  if (!strcmp (key, "size"))
+    {
+      a->have_size = TRUE;
+      if (!value_uint (p, at, v, &a->size))
+        return FALSE;
+      if (a->size < 1 || a->size > 64)
+        return invalid (p, at, _("integer size must be 1 to 64 bits"));
+    }
+  else if (!strcmp (key, "align"))
+    return value_uint (p, at, v, &a->align) && check_align (p, at, a->align);
+  else if (!strcmp (key, "signed"))
+    a->is_signed = value_bool (v);
+  else if (!strcmp (key, "byte_order"))
+    return byte_order_from (p, at, v, &a->order);
+  else if (!strcmp (key, "base"))
+    a->base = base_from (v);
+  else if (!strcmp (key, "encoding"))
+    a->enc = g_ascii_strcasecmp (value_text (v), "none") == 0 ? TTV_ENCODING_NONE
+                                                                : TTV_ENCODING_UTF8;
+  else if (!strcmp (key, "map"))
+    {
+      /* clock.NAME.value */
+      const char *s = value_text (v);
+      if (g_str_has_prefix (s, "clock.") && g_str_has_suffix (s, ".value") && strlen (s) > 12)
+        {
+          g_free (a->clock);
+          a->clock = g_strndup (s + 6, strlen (s) - 12);
+        }
+    }
+  return TRUE;
+}
+
 /* integer { size = N; align = N; signed = B; byte_order = X; base = X; encoding = X; map = clock.X.value; } */
 static TtvType *
 parse_integer (Parser *p)
@@ -317,74 +404,40 @@ parse_integer (Parser *p)
   next (p);
   if (!expect (p, "{"))
     return NULL;
-  guint64 size = 0, align = 0;
-  gboolean is_signed = FALSE, have_size = FALSE;
-  TtvByteOrder order = p->order;
-  guint base = 10;
-  TtvEncoding enc = TTV_ENCODING_NONE;
-  g_autofree char *clock = NULL;
-  while (!is (p, "}"))
-    {
-      if (accept (p, ";"))
-        continue;
-      if (p->tok.kind != CTF_TOK_IDENT)
-        return fail (p, _("an integer attribute")), NULL;
-      CtfToken at = p->tok;
-      g_autofree char *key = ttv_ctf_token_dup (&p->tok);
-      next (p);
-      if (!expect (p, "="))
-        return NULL;
-      Value v;
-      if (!parse_value (p, &v))
-        return NULL;
-      gboolean ok = TRUE;
-      if (!strcmp (key, "size"))
-        {
-          ok = value_uint (p, &at, &v, &size);
-          if (ok && (size < 1 || size > 64))
-            ok = invalid (p, &at, _("integer size must be 1 to 64 bits"));
-          have_size = TRUE;
-        }
-      else if (!strcmp (key, "align"))
-        {
-          ok = value_uint (p, &at, &v, &align);
-          if (ok && (align == 0 || (align & (align - 1)) || align > 4096 * 8))
-            ok = invalid (p, &at, _("align must be a power of two"));
-        }
-      else if (!strcmp (key, "signed"))
-        is_signed = value_bool (&v);
-      else if (!strcmp (key, "byte_order"))
-        ok = byte_order_from (p, &at, &v, &order);
-      else if (!strcmp (key, "base"))
-        base = base_from (&v);
-      else if (!strcmp (key, "encoding"))
-        enc = g_ascii_strcasecmp (value_text (&v), "none") == 0 ? TTV_ENCODING_NONE : TTV_ENCODING_UTF8;
-      else if (!strcmp (key, "map"))
-        {
-          /* clock.NAME.value */
-          const char *s = value_text (&v);
-          if (g_str_has_prefix (s, "clock.") && g_str_has_suffix (s, ".value") && strlen (s) > 12)
-            {
-              g_free (clock);
-              clock = g_strndup (s + 6, strlen (s) - 12);
-            }
-        }
-      value_clear (&v);
-      if (!ok)
-        return NULL;
-      if (!expect (p, ";"))
-        return NULL;
-    }
-  next (p);
-  if (!have_size)
+  IntegerAttributes a = { .order = p->order, .base = 10, .enc = TTV_ENCODING_NONE };
+  gboolean ok = parse_attributes (p, _("an integer attribute"), integer_attribute, &a);
+  g_autofree char *clock = g_steal_pointer (&a.clock);
+  if (!ok)
+    return NULL;
+  if (!a.have_size)
     return invalid (p, &kw, _("integer without size")), NULL;
-  if (align == 0)
-    align = size % 8 == 0 ? 8 : 1;
-  TtvType *t = ttv_type_new_integer ((guint) size, is_signed, order, (guint) align);
-  t->base = base;
-  t->encoding = enc;
+  if (a.align == 0)
+    a.align = a.size % 8 == 0 ? 8 : 1;
+  TtvType *t = ttv_type_new_integer ((guint) a.size, a.is_signed, a.order, (guint) a.align);
+  t->base = a.base;
+  t->encoding = a.enc;
   t->clock_name = g_steal_pointer (&clock);
   return t;
+}
+
+typedef struct {
+  guint64 exp_dig, mant_dig, align;
+  TtvByteOrder order;
+} FloatAttributes;
+
+static gboolean
+float_attribute (Parser *p, const CtfToken *at, const char *key, const Value *v, gpointer data)
+{
+  FloatAttributes *a = data;
+  if (!strcmp (key, "exp_dig"))
+    return value_uint (p, at, v, &a->exp_dig);
+  if (!strcmp (key, "mant_dig"))
+    return value_uint (p, at, v, &a->mant_dig);
+  if (!strcmp (key, "align"))
+    return value_uint (p, at, v, &a->align) && check_align (p, at, a->align);
+  if (!strcmp (key, "byte_order"))
+    return byte_order_from (p, at, v, &a->order);
+  return TRUE;
 }
 
 static TtvType *
@@ -394,46 +447,15 @@ parse_float (Parser *p)
   next (p);
   if (!expect (p, "{"))
     return NULL;
-  guint64 exp_dig = 0, mant_dig = 0, align = 8;
-  TtvByteOrder order = p->order;
-  while (!is (p, "}"))
-    {
-      if (accept (p, ";"))
-        continue;
-      if (p->tok.kind != CTF_TOK_IDENT)
-        return fail (p, _("a floating_point attribute")), NULL;
-      CtfToken at = p->tok;
-      g_autofree char *key = ttv_ctf_token_dup (&p->tok);
-      next (p);
-      if (!expect (p, "="))
-        return NULL;
-      Value v;
-      if (!parse_value (p, &v))
-        return NULL;
-      gboolean ok = TRUE;
-      if (!strcmp (key, "exp_dig"))
-        ok = value_uint (p, &at, &v, &exp_dig);
-      else if (!strcmp (key, "mant_dig"))
-        ok = value_uint (p, &at, &v, &mant_dig);
-      else if (!strcmp (key, "align"))
-        {
-          ok = value_uint (p, &at, &v, &align);
-          if (ok && (align == 0 || (align & (align - 1)) || align > 4096 * 8))
-            ok = invalid (p, &at, _("align must be a power of two"));
-        }
-      else if (!strcmp (key, "byte_order"))
-        ok = byte_order_from (p, &at, &v, &order);
-      value_clear (&v);
-      if (!ok || !expect (p, ";"))
-        return NULL;
-    }
-  next (p);
-  guint64 size = exp_dig + mant_dig;
+  FloatAttributes a = { .align = 8, .order = p->order };
+  if (!parse_attributes (p, _("a floating_point attribute"), float_attribute, &a))
+    return NULL;
+  guint64 size = a.exp_dig + a.mant_dig;
   if (size != 32 && size != 64)
     return invalid (p, &kw, _("only 32-bit and 64-bit floating_point types are supported")), NULL;
-  TtvType *t = ttv_type_new_float ((guint) size, order, (guint) align);
-  t->exp_dig = (guint) exp_dig;
-  t->mant_dig = (guint) mant_dig;
+  TtvType *t = ttv_type_new_float ((guint) size, a.order, (guint) a.align);
+  t->exp_dig = (guint) a.exp_dig;
+  t->mant_dig = (guint) a.mant_dig;
   return t;
 }
 
@@ -441,27 +463,10 @@ static TtvType *
 parse_string (Parser *p)
 {
   next (p);
+  if (accept (p, "{") && !parse_attributes (p, _("a string attribute"), NULL, NULL))
+    return NULL;
   TtvType *t = ttv_type_new_string ();
   t->encoding = TTV_ENCODING_UTF8;
-  if (is (p, "{"))
-    {
-      next (p);
-      while (!is (p, "}"))
-        {
-          if (accept (p, ";"))
-            continue;
-          if (p->tok.kind != CTF_TOK_IDENT)
-            return ttv_type_unref (t), fail (p, _("a string attribute")), NULL;
-          next (p);
-          Value v;
-          if (!expect (p, "=") || !parse_value (p, &v))
-            return ttv_type_unref (t), NULL;
-          value_clear (&v);
-          if (!expect (p, ";"))
-            return ttv_type_unref (t), NULL;
-        }
-      next (p);
-    }
   return t;
 }
 
@@ -570,8 +575,8 @@ parse_align_suffix (Parser *p, TtvType *t)
   if (p->tok.kind != CTF_TOK_INTEGER)
     return fail (p, _("an alignment"));
   guint64 a = p->tok.value;
-  if (a == 0 || (a & (a - 1)) || a > 4096 * 8)
-    return invalid (p, &at, _("align must be a power of two"));
+  if (!check_align (p, &at, a))
+    return FALSE;
   next (p);
   if (!expect (p, ")"))
     return FALSE;

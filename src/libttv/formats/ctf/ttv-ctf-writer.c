@@ -3,6 +3,7 @@
 #include "formats/ctf/ttv-ctf-writer.h"
 
 #include "ttv-error.h"
+#include "ttv-writer-common.h"
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>
@@ -57,28 +58,6 @@ typedef struct {
 } Enc;
 
 /* --- Small helpers -------------------------------------------------------- */
-
-static gboolean
-bad_argument (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-bad_argument (GError **error, const char *format, ...)
-{
-  va_list ap;
-  va_start (ap, format);
-  g_autofree char *msg = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  g_set_error_literal (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT, msg);
-  return FALSE;
-}
-
-static gboolean
-io_error (GError **error, const char *path, int err)
-{
-  g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("%s: cannot write: %s"), path,
-               g_strerror (err));
-  return FALSE;
-}
 
 static void
 store (guint8 *p, guint64 v, guint bytes, gboolean big)
@@ -151,43 +130,50 @@ check_type (const TtvType *t, const char *event, const char *field, GError **err
     case TTV_TYPE_INTEGER:
       if ((t->size_bits != 8 && t->size_bits != 16 && t->size_bits != 32 && t->size_bits != 64)
           || t->align_bits % 8 != 0)
-        return bad_argument (error, _("CTF writer: event “%s”, field “%s”: integers must be "
-                                      "byte-aligned and of 8, 16, 32 or 64 bits"), event, field);
+        return ttv_writer_bad_argument (error,
+                                        _("CTF writer: event “%s”, field “%s”: integers must be "
+                                          "byte-aligned and of 8, 16, 32 or 64 bits"), event,
+                                        field);
       return TRUE;
     case TTV_TYPE_FLOAT:
       if ((t->size_bits != 32 && t->size_bits != 64) || t->align_bits % 8 != 0)
-        return bad_argument (error, _("CTF writer: event “%s”, field “%s”: floats must be "
-                                      "byte-aligned and of 32 or 64 bits"), event, field);
+        return ttv_writer_bad_argument (error,
+                                        _("CTF writer: event “%s”, field “%s”: floats must be "
+                                          "byte-aligned and of 32 or 64 bits"), event, field);
       return TRUE;
     case TTV_TYPE_STRING:
       return TRUE;
     case TTV_TYPE_ENUM:
       if (t->container == NULL || t->container->kind != TTV_TYPE_INTEGER)
-        return bad_argument (error, _("CTF writer: event “%s”, field “%s”: enum without an "
-                                      "integer container"), event, field);
+        return ttv_writer_bad_argument (error,
+                                        _("CTF writer: event “%s”, field “%s”: enum without an "
+                                          "integer container"), event, field);
       return check_type (t->container, event, field, error);
     case TTV_TYPE_ARRAY:
       return check_type (t->element, event, field, error);
     case TTV_TYPE_SEQUENCE:
       if (t->ref == NULL)
-        return bad_argument (error, _("CTF writer: event “%s”, field “%s”: sequences need a "
-                                      "length field reference"), event, field);
+        return ttv_writer_bad_argument (error,
+                                        _("CTF writer: event “%s”, field “%s”: sequences need a "
+                                          "length field reference"), event, field);
       return check_type (t->element, event, field, error);
     case TTV_TYPE_STRUCT:
       for (guint i = 0; i < t->fields->len; i++)
         {
           const TtvField *f = g_ptr_array_index (t->fields, i);
           if (!valid_identifier (f->name))
-            return bad_argument (error, _("CTF writer: event “%s”: “%s” is not a valid field name"),
-                                 event, f->name ? f->name : "");
+            return ttv_writer_bad_argument (error,
+                                            _("CTF writer: event “%s”: “%s” is not a valid "
+                                              "field name"), event, f->name ? f->name : "");
           if (!check_type (f->type, event, f->name, error))
             return FALSE;
         }
       return TRUE;
     case TTV_TYPE_VARIANT:
     default:
-      return bad_argument (error, _("CTF writer: event “%s”, field “%s”: variants are not "
-                                    "supported"), event, field);
+      return ttv_writer_bad_argument (error,
+                                      _("CTF writer: event “%s”, field “%s”: variants are not "
+                                        "supported"), event, field);
     }
 }
 
@@ -337,18 +323,36 @@ take (Enc *e, TtvTypeKind kind, const char *field)
 {
   if (e->next >= e->n_values)
     {
-      bad_argument (e->error, _("CTF writer: event “%s”: too few values (field “%s”)"), e->event,
-                    field);
+      ttv_writer_bad_argument (e->error, _("CTF writer: event “%s”: too few values (field “%s”)"),
+                               e->event, field);
       return NULL;
     }
   const TtvScalar *v = &e->values[e->next++];
   if (v->kind != kind)
     {
-      bad_argument (e->error, _("CTF writer: event “%s”, field “%s”: expected a %s value"),
-                    e->event, field, ttv_type_kind_name (kind));
+      ttv_writer_bad_argument (e->error,
+                               _("CTF writer: event “%s”, field “%s”: expected a %s value"),
+                               e->event, field, ttv_type_kind_name (kind));
       return NULL;
     }
   return v;
+}
+
+static EncResult encode (Enc *e, const TtvType *t, const char *field);
+
+/* The @count elements of the array or sequence @t, aligned as @t. */
+static EncResult
+encode_elements (Enc *e, const TtvType *t, guint64 count, const char *field)
+{
+  if (enc_align (e, type_align (t)) != ENC_OK)
+    return ENC_FULL;
+  for (guint64 i = 0; i < count; i++)
+    {
+      EncResult r = encode (e, t->element, field);
+      if (r != ENC_OK)
+        return r;
+    }
+  return ENC_OK;
 }
 
 static EncResult
@@ -370,8 +374,9 @@ encode (Enc *e, const TtvType *t, const char *field)
                                          : (v->u >> bits) == 0);
         if (!fits)
           {
-            bad_argument (e->error, _("CTF writer: event “%s”, field “%s”: value out of range "
-                                      "for %u bits"), e->event, field, bits);
+            ttv_writer_bad_argument (e->error,
+                                     _("CTF writer: event “%s”, field “%s”: value out of range "
+                                       "for %u bits"), e->event, field, bits);
             return ENC_BAD;
           }
         if (enc_align (e, MAX (t->align_bits, 8) / 8) != ENC_OK)
@@ -421,29 +426,13 @@ encode (Enc *e, const TtvType *t, const char *field)
           e->pos += (gsize) t->length;
           return ENC_OK;
         }
-      if (enc_align (e, type_align (t)) != ENC_OK)
-        return ENC_FULL;
-      for (guint64 i = 0; i < t->length; i++)
-        {
-          EncResult r = encode (e, t->element, field);
-          if (r != ENC_OK)
-            return r;
-        }
-      return ENC_OK;
+      return encode_elements (e, t, t->length, field);
     case TTV_TYPE_SEQUENCE:
       {
         const TtvScalar *v = take (e, TTV_TYPE_INTEGER, field);
         if (v == NULL)
           return ENC_BAD;
-        if (enc_align (e, type_align (t)) != ENC_OK)
-          return ENC_FULL;
-        for (guint64 i = 0; i < v->u; i++)
-          {
-            EncResult r = encode (e, t->element, field);
-            if (r != ENC_OK)
-              return r;
-          }
-        return ENC_OK;
+        return encode_elements (e, t, v->u, field);
       }
     case TTV_TYPE_STRUCT:
       if (enc_align (e, type_align (t)) != ENC_OK)
@@ -457,8 +446,9 @@ encode (Enc *e, const TtvType *t, const char *field)
         }
       return ENC_OK;
     default:
-      bad_argument (e->error, _("CTF writer: event “%s”, field “%s”: type not supported"),
-                    e->event, field);
+      ttv_writer_bad_argument (e->error,
+                               _("CTF writer: event “%s”, field “%s”: type not supported"),
+                               e->event, field);
       return ENC_BAD;
     }
 }
@@ -507,7 +497,7 @@ flush_packet (TtvCtfWriter *w, Stream *s, GError **error)
   fill_context (w, s);
   memset (s->buf + s->pos, 0, w->packet_size - s->pos);
   if (fwrite (s->buf, 1, w->packet_size, s->file) != w->packet_size)
-    return io_error (error, s->path, errno);
+    return ttv_writer_io_error (error, s->path, errno);
   w->n_packets++;
   s->n_in_packet = 0;
   s->pos = w->context_end;
@@ -521,7 +511,8 @@ stream_get (TtvCtfWriter *w, guint cpu_id, GError **error)
     return w->by_cpu[cpu_id];
   if (cpu_id > MAX_CPU_ID)
     {
-      bad_argument (error, _("CTF writer: CPU id %u is too large (at most %u)"), cpu_id, MAX_CPU_ID);
+      ttv_writer_bad_argument (error, _("CTF writer: CPU id %u is too large (at most %u)"), cpu_id,
+                               MAX_CPU_ID);
       return NULL;
     }
   if (cpu_id >= w->n_by_cpu)
@@ -539,7 +530,7 @@ stream_get (TtvCtfWriter *w, guint cpu_id, GError **error)
   if (s->file == NULL)
     {
       int saved = errno;
-      io_error (error, s->path, saved);
+      ttv_writer_io_error (error, s->path, saved);
       stream_free (s);
       return NULL;
     }
@@ -570,34 +561,33 @@ ttv_ctf_writer_new (const char *dir, const TtvCtfWriterOptions *options, GError 
     o.packet_size = DEFAULT_PACKET_SIZE;
   if (o.packet_size < 512 || o.packet_size > (1u << 30) || o.packet_size % 8 != 0)
     {
-      bad_argument (error, _("CTF writer: packet size %u is not a multiple of 8 between 512 and "
-                             "1073741824"), o.packet_size);
+      ttv_writer_bad_argument (error,
+                               _("CTF writer: packet size %u is not a multiple of 8 between 512 "
+                                 "and 1073741824"), o.packet_size);
       return NULL;
     }
   if (o.long_bits == 0)
     o.long_bits = 64;
   if (o.long_bits != 32 && o.long_bits != 64)
     {
-      bad_argument (error, _("CTF writer: long size %u is neither 32 nor 64"), o.long_bits);
+      ttv_writer_bad_argument (error, _("CTF writer: long size %u is neither 32 nor 64"),
+                               o.long_bits);
       return NULL;
     }
   if (o.clock_name && !valid_identifier (o.clock_name))
     {
-      bad_argument (error, _("CTF writer: “%s” is not a valid clock name"), o.clock_name);
+      ttv_writer_bad_argument (error, _("CTF writer: “%s” is not a valid clock name"),
+                               o.clock_name);
       return NULL;
     }
   if (o.channel && (!*o.channel || strchr (o.channel, '/') || o.channel[0] == '.'
                     || g_str_equal (o.channel, "metadata")))
     {
-      bad_argument (error, _("CTF writer: “%s” is not a valid channel name"), o.channel);
+      ttv_writer_bad_argument (error, _("CTF writer: “%s” is not a valid channel name"), o.channel);
       return NULL;
     }
-  if (g_mkdir_with_parents (dir, 0755) != 0)
-    {
-      int saved = errno;
-      io_error (error, dir, saved);
-      return NULL;
-    }
+  if (!ttv_writer_make_dir (dir, NULL, error))
+    return NULL;
   g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
   if (g_file_test (meta, G_FILE_TEST_EXISTS))
     {
@@ -649,24 +639,26 @@ ttv_ctf_writer_add_event (TtvCtfWriter *w, const char *name, TtvType *fields, GE
   g_return_val_if_fail (w != NULL && name != NULL && fields != NULL, -1);
   if (w->n_events > 0)
     {
-      bad_argument (error, _("CTF writer: event “%s” declared after the first event"), name);
+      ttv_writer_bad_argument (error, _("CTF writer: event “%s” declared after the first event"),
+                               name);
       return -1;
     }
   if (!*name)
     {
-      bad_argument (error, _("CTF writer: empty event name"));
+      ttv_writer_bad_argument (error, _("CTF writer: empty event name"));
       return -1;
     }
   if (fields->kind != TTV_TYPE_STRUCT)
     {
-      bad_argument (error, _("CTF writer: event “%s”: the fields must be a struct"), name);
+      ttv_writer_bad_argument (error, _("CTF writer: event “%s”: the fields must be a struct"),
+                               name);
       return -1;
     }
   if (!check_type (fields, name, name, error))
     return -1;
   if (w->events->len >= G_MAXINT32)
     {
-      bad_argument (error, _("CTF writer: too many event classes"));
+      ttv_writer_bad_argument (error, _("CTF writer: too many event classes"));
       return -1;
     }
   EventClass *ec = g_new0 (EventClass, 1);
@@ -713,18 +705,19 @@ ttv_ctf_writer_write_event (TtvCtfWriter *w, guint cpu_id, TtvTime time, guint e
 {
   g_return_val_if_fail (w != NULL, FALSE);
   if (event >= w->events->len)
-    return bad_argument (error, _("CTF writer: unknown event handle %u"), event);
+    return ttv_writer_bad_argument (error, _("CTF writer: unknown event handle %u"), event);
   const EventClass *ec = g_ptr_array_index (w->events, event);
   if (time < w->opt.clock_offset)
-    return bad_argument (error, _("CTF writer: event “%s” at %" G_GINT64_FORMAT " ns is before "
-                                  "the clock offset"), ec->name, time);
+    return ttv_writer_bad_argument (error,
+                                    _("CTF writer: event “%s” at %" G_GINT64_FORMAT " ns is "
+                                      "before the clock offset"), ec->name, time);
   guint64 clock = (guint64) (time - w->opt.clock_offset);
   Stream *s = stream_get (w, cpu_id, error);
   if (s == NULL)
     return FALSE;
   if (s->any && clock < s->end)
-    return bad_argument (error, _("CTF writer: event “%s” on CPU %u goes back in time"), ec->name,
-                         cpu_id);
+    return ttv_writer_bad_argument (error, _("CTF writer: event “%s” on CPU %u goes back in time"),
+                                    ec->name, cpu_id);
 
   for (guint attempt = 0; attempt < 2; attempt++)
     {
@@ -745,8 +738,9 @@ ttv_ctf_writer_write_event (TtvCtfWriter *w, guint cpu_id, TtvTime time, guint e
       if (r == ENC_OK)
         {
           if (e.next != n_values)
-            return bad_argument (error, _("CTF writer: event “%s”: %u values given, %u used"),
-                                 ec->name, n_values, e.next);
+            return ttv_writer_bad_argument (error,
+                                            _("CTF writer: event “%s”: %u values given, %u used"),
+                                            ec->name, n_values, e.next);
           s->pos = e.pos;
           s->prev = s->end = clock;
           s->any = TRUE;
@@ -760,8 +754,9 @@ ttv_ctf_writer_write_event (TtvCtfWriter *w, guint cpu_id, TtvTime time, guint e
       if (!flush_packet (w, s, error))
         return FALSE;
     }
-  return bad_argument (error, _("CTF writer: event “%s” does not fit in a packet of %" G_GSIZE_FORMAT
-                                " bytes"), ec->name, w->packet_size);
+  return ttv_writer_bad_argument (error,
+                                  _("CTF writer: event “%s” does not fit in a packet of %"
+                                    G_GSIZE_FORMAT " bytes"), ec->name, w->packet_size);
 }
 
 guint64
@@ -935,7 +930,7 @@ ttv_ctf_writer_close (TtvCtfWriter *w, GError **error)
       Stream *s = g_ptr_array_index (w->streams, i);
       ok = flush_packet (w, s, error);
       if (ok && fclose (s->file) != 0)
-        ok = io_error (error, s->path, errno);
+        ok = ttv_writer_io_error (error, s->path, errno);
       s->file = NULL;
     }
   if (ok)

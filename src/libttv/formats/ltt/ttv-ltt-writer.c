@@ -2,6 +2,7 @@
  * block buffer per stream written whole to disk, eventdefs and system.xml at close. */
 #include "ttv-ltt-private.h"
 #include "ttv-config.h"
+#include "ttv-writer-common.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,14 +101,6 @@ block_end_fits (TtvLttWriter *w, guint64 len)
   return ttv_ltt_ts_payload (len) + TTV_LTT_BLOCK_TS_SIZE <= w->sys.block_size - 4;
 }
 
-static gboolean
-io_error (GError **error, const char *path, int err)
-{
-  g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("%s: cannot write: %s"), path,
-               g_strerror (err));
-  return FALSE;
-}
-
 static WStream *
 stream_new (TtvLttWriter *w, const char *rel, guint max_blocks, GError **error)
 {
@@ -115,7 +108,7 @@ stream_new (TtvLttWriter *w, const char *rel, guint max_blocks, GError **error)
   int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0)
     {
-      io_error (error, path, errno);
+      ttv_writer_io_error (error, path, errno);
       return NULL;
     }
   WStream *s = g_new0 (WStream, 1);
@@ -173,7 +166,7 @@ block_close (TtvLttWriter *w, WStream *s, GError **error)
       if (n < 0 && errno == EINTR)
         continue;
       if (n <= 0)
-        return io_error (error, s->path, n < 0 ? errno : ENOSPC);
+        return ttv_writer_io_error (error, s->path, n < 0 ? errno : ENOSPC);
       done += (gsize) n;
     }
   s->block_id++;
@@ -262,7 +255,7 @@ stream_finish (TtvLttWriter *w, WStream *s, GError **error)
     return TRUE;
   gboolean ok = !s->in_block || block_close (w, s, error);
   if (s->fd >= 0 && close (s->fd) != 0 && ok)
-    ok = io_error (error, s->path, errno);
+    ok = ttv_writer_io_error (error, s->path, errno);
   s->fd = -1;
   return ok;
 }
@@ -324,27 +317,22 @@ ttv_ltt_writer_new (const char *dir, const TtvLttWriterOptions *options, GError 
       return NULL;
     }
 
-  if (g_mkdir_with_parents (dir, 0755) != 0)
+  gboolean empty;
+  if (!ttv_writer_make_dir (dir, &empty, error))
+    return NULL;
+  if (!empty)
     {
-      io_error (error, dir, errno);
+      ttv_writer_bad_argument (error, _("%s: the directory is not empty; refusing to write a "
+                                        "trace into it"), dir);
       return NULL;
     }
-  {
-    g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-    if (d && g_dir_read_name (d))
-      {
-        g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                     _("%s: the directory is not empty; refusing to write a trace into it"), dir);
-        return NULL;
-      }
-  }
   for (guint i = 0; i < 4; i++)
     {
       static const char * const sub[] = { "eventdefs", "info", "control", "cpu" };
       g_autofree char *p = g_build_filename (dir, sub[i], NULL);
       if (g_mkdir (p, 0755) != 0)
         {
-          io_error (error, p, errno);
+          ttv_writer_io_error (error, p, errno);
           return NULL;
         }
     }

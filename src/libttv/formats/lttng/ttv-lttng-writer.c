@@ -2,6 +2,7 @@
  * uses (ttv-lttng-layout.c), so that both follow docs/lttng-format.md. */
 #include "ttv-lttng-writer.h"
 #include "ttv-lttng-private.h"
+#include "ttv-writer-common.h"
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>
@@ -82,28 +83,6 @@ ttv_lttng_writer_abort (TtvLttngWriter *w)
   g_free (w);
 }
 
-static gboolean
-io_error (GError **error, const char *path, int err)
-{
-  g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("%s: cannot write: %s"), path,
-               g_strerror (err));
-  return FALSE;
-}
-
-static gboolean
-bad_argument (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-bad_argument (GError **error, const char *format, ...)
-{
-  va_list ap;
-  va_start (ap, format);
-  g_autofree char *msg = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  g_set_error_literal (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT, msg);
-  return FALSE;
-}
-
 TtvLttngWriter *
 ttv_lttng_writer_new (const char *dir, const TtvLttngWriterOptions *o, GError **error)
 {
@@ -119,7 +98,9 @@ ttv_lttng_writer_new (const char *dir, const TtvLttngWriterOptions *o, GError **
     opts.freq_scale = 1;
   if (opts.start_time < 0)
     {
-      bad_argument (error, _("start_time must not be negative (it is written as unsigned seconds)"));
+      ttv_writer_bad_argument (error,
+                               _("start_time must not be negative (it is written as unsigned "
+                                 "seconds)"));
       return NULL;
     }
 
@@ -146,25 +127,23 @@ ttv_lttng_writer_new (const char *dir, const TtvLttngWriterOptions *o, GError **
   };
   if (opts.start_time / TTV_NSEC_PER_SEC > G_MAXUINT32)
     {
-      bad_argument (error, _("start_time does not fit the 32-bit seconds of the trace header"));
+      ttv_writer_bad_argument (error,
+                               _("start_time does not fit the 32-bit seconds of the trace header"));
       return NULL;
     }
   TtvLttngLayout layout;
   g_autoptr (GError) local = NULL;
   if (opts.alignment > 255 || !ttv_lttng_layout_from_header (&h, &layout, dir, 0, &local))
     {
-      bad_argument (error, _("Bad LTTng writer options: %s"),
-                    local ? local->message : _("alignment must be 0, 1, 2, 4 or 8"));
+      ttv_writer_bad_argument (error, _("Bad LTTng writer options: %s"),
+                               local ? local->message : _("alignment must be 0, 1, 2, 4 or 8"));
       return NULL;
     }
 
-  if (g_mkdir_with_parents (dir, 0755) != 0)
-    {
-      io_error (error, dir, errno);
-      return NULL;
-    }
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  if (d && g_dir_read_name (d))
+  gboolean empty;
+  if (!ttv_writer_make_dir (dir, &empty, error))
+    return NULL;
+  if (!empty)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
                    _("%s: the directory is not empty"), dir);
@@ -173,7 +152,7 @@ ttv_lttng_writer_new (const char *dir, const TtvLttngWriterOptions *o, GError **
   g_autofree char *control = g_build_filename (dir, "control", NULL);
   if (g_mkdir_with_parents (control, 0755) != 0)
     {
-      io_error (error, control, errno);
+      ttv_writer_io_error (error, control, errno);
       return NULL;
     }
 
@@ -199,7 +178,7 @@ ttv_lttng_writer_add_event (TtvLttngWriter *w, const char *channel, const char *
 {
   g_return_val_if_fail (w != NULL && channel != NULL && name != NULL && fields != NULL, -1);
   if (*channel == '\0' || *name == '\0')
-    return bad_argument (error, _("Empty channel or marker name")), -1;
+    return ttv_writer_bad_argument (error, _("Empty channel or marker name")), -1;
   g_autofree char *format = ttv_lttng_marker_format_from_type (fields, error);
   if (format == NULL)
     return -1;
@@ -210,7 +189,7 @@ ttv_lttng_writer_add_event (TtvLttngWriter *w, const char *channel, const char *
   if (fid == 0)
     {
       if (w->n_facilities > 255)
-        return bad_argument (error, _("More than 255 channels")), -1;
+        return ttv_writer_bad_argument (error, _("More than 255 channels")), -1;
       fid = w->n_facilities++;
       w->channels[fid] = g_strdup (channel);
     }
@@ -218,10 +197,11 @@ ttv_lttng_writer_add_event (TtvLttngWriter *w, const char *channel, const char *
     {
       const WriterEvent *e = g_ptr_array_index (w->events, i);
       if (e->facility_id == fid && strcmp (e->name, name) == 0)
-        return bad_argument (error, _("Marker %s.%s is already described"), channel, name), -1;
+        return ttv_writer_bad_argument (error, _("Marker %s.%s is already described"), channel,
+                                        name), -1;
     }
   if (w->next_event_id[fid] > 255)
-    return bad_argument (error, _("Channel %s has more than 256 markers"), channel), -1;
+    return ttv_writer_bad_argument (error, _("Channel %s has more than 256 markers"), channel), -1;
   TtvType *type = ttv_lttng_marker_parse (format, &w->layout, error);
   if (type == NULL)
     return -1;
@@ -244,7 +224,7 @@ stream_new (TtvLttngWriter *w, const char *relative, gboolean ring, guint32 buf_
   FILE *fp = fopen (path, "w+b");
   if (fp == NULL)
     {
-      io_error (error, path, errno);
+      ttv_writer_io_error (error, path, errno);
       return NULL;
     }
   Stream *s = g_new0 (Stream, 1);
@@ -277,7 +257,7 @@ stream_flush (TtvLttngWriter *w, Stream *s, GError **error)
   ttv_lttng_header_write (s->block, &h);
   guint64 slot = s->ring ? s->n_blocks % w->opts.max_blocks_per_cpu : s->n_blocks;
   if (fseeko (s->fp, (off_t) (slot * bs), SEEK_SET) != 0 || fwrite (s->block, 1, bs, s->fp) != bs)
-    return io_error (error, s->path, errno);
+    return ttv_writer_io_error (error, s->path, errno);
   s->n_blocks++;
   s->len = 0;
   memset (s->block, 0, bs);
@@ -299,8 +279,9 @@ stream_put (TtvLttngWriter *w, Stream *s, guint64 tsc, guint8 fid, guint8 eid,
       if ((guint64) pay + size <= s->buf_size)
         break;
       if (s->len == 0)
-        return bad_argument (error, _("An event of %u bytes does not fit a block of %u bytes"),
-                             size, s->buf_size);
+        return ttv_writer_bad_argument (error,
+                                        _("An event of %u bytes does not fit a block of %u bytes"),
+                                        size, s->buf_size);
       if (!stream_flush (w, s, error))
         return FALSE;
     }
@@ -336,7 +317,7 @@ get_stream (TtvLttngWriter *w, gint stream, GError **error)
     }
   if (stream < 0 || stream > 65535)
     {
-      bad_argument (error, _("No stream %d (CPU ids are 0 to 65535)"), stream);
+      ttv_writer_bad_argument (error, _("No stream %d (CPU ids are 0 to 65535)"), stream);
       return NULL;
     }
   Stream *s = g_hash_table_lookup (w->cpus, GINT_TO_POINTER (stream));
@@ -356,27 +337,28 @@ ttv_lttng_writer_write_event (TtvLttngWriter *w, gint stream, TtvTime time, guin
 {
   g_return_val_if_fail (w != NULL, FALSE);
   if (event >= w->events->len)
-    return bad_argument (error, _("No event handle %u"), event);
+    return ttv_writer_bad_argument (error, _("No event handle %u"), event);
   const WriterEvent *e = g_ptr_array_index (w->events, event);
   if (time < w->opts.start_time)
-    return bad_argument (error, _("Event %s.%s is before the trace's start_time"), e->channel,
-                         e->name);
+    return ttv_writer_bad_argument (error, _("Event %s.%s is before the trace's start_time"),
+                                    e->channel, e->name);
   Stream *s = get_stream (w, stream, error);
   if (s == NULL)
     return FALSE;
   if (time < s->last_time)
-    return bad_argument (error, _("Event %s.%s goes back in time on stream %d"), e->channel,
-                         e->name, stream);
+    return ttv_writer_bad_argument (error, _("Event %s.%s goes back in time on stream %d"),
+                                    e->channel, e->name, stream);
   g_byte_array_set_size (w->scratch, 0);
   guint used = 0;
   if (!ttv_encode (w->scratch, e->type, values, n_values, &used, error))
     return FALSE;
   if (used != n_values)
-    return bad_argument (error, _("Event %s.%s takes %u values, not %u"), e->channel, e->name,
-                         used, n_values);
+    return ttv_writer_bad_argument (error, _("Event %s.%s takes %u values, not %u"), e->channel,
+                                    e->name, used, n_values);
   if (w->scratch->len > G_MAXUINT16)
-    return bad_argument (error, _("Event %s.%s has %u bytes of data (event_size is 16 bits)"),
-                         e->channel, e->name, w->scratch->len);
+    return ttv_writer_bad_argument (error,
+                                    _("Event %s.%s has %u bytes of data (event_size is 16 bits)"),
+                                    e->channel, e->name, w->scratch->len);
   guint64 tsc = ttv_lttng_time_to_cycles (&w->layout, time);
   if (w->layout.has_heartbeat && s->len)
     {
@@ -415,7 +397,8 @@ write_markers (TtvLttngWriter *w, Stream *s, GError **error)
                        G_N_ELEMENTS (format_values), NULL, error))
         return FALSE;
       if (w->scratch->len > G_MAXUINT16)
-        return bad_argument (error, _("The marker format of %s.%s is too long"), e->channel, e->name);
+        return ttv_writer_bad_argument (error, _("The marker format of %s.%s is too long"),
+                                        e->channel, e->name);
       if (!stream_put (w, s, w->opts.start_tsc, TTV_LTTNG_CORE_FACILITY,
                        TTV_LTTNG_CORE_MARKER_FORMAT, w->scratch->data, w->scratch->len, error))
         return FALSE;
@@ -429,7 +412,7 @@ finish_stream (TtvLttngWriter *w, Stream *s, GError **error)
   if (!stream_flush (w, s, error))
     return FALSE;
   if (fflush (s->fp) != 0)
-    return io_error (error, s->path, errno);
+    return ttv_writer_io_error (error, s->path, errno);
   return TRUE;
 }
 
