@@ -125,7 +125,7 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
     BAD (_("%s: %" G_GSIZE_FORMAT " bytes where the header says %" G_GUINT64_FORMAT), what, h->size,
          hd->file_size);
   if (h->mapped
-      && ttv_hist_hash (G_GUINT64_CONSTANT (0xcbf29ce484222325), h->data + sizeof *hd, h->size - sizeof *hd)
+      && ttv_hist_hash (TTV_HIST_HASH_SEED, h->data + sizeof *hd, h->size - sizeof *hd)
          != hd->checksum)
     BAD (_("%s: checksum mismatch (damaged file)"), what);
   if (!fits (h->size, hd->fingerprint_offset, hd->fingerprint_size, 1) || hd->fingerprint_size == 0

@@ -297,6 +297,8 @@ typedef struct {
 
 void     ttv_hist_writer_put (TtvHistWriter *w, const void *data, gsize size);
 void     ttv_hist_writer_align (TtvHistWriter *w);
+/* The seed of the checksum of a cache file (TtvHistHeader.checksum). */
+#define TTV_HIST_HASH_SEED G_GUINT64_CONSTANT (0xcbf29ce484222325)
 guint64  ttv_hist_hash (guint64 hash, const guint8 *data, gsize size);
 
 /* Builds the levels of a row from its records ending at @end and writes

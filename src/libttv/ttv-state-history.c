@@ -587,8 +587,6 @@ ttv_hist_hash (guint64 h, const guint8 *p, gsize n)
   return h;
 }
 
-#define HASH_SEED G_GUINT64_CONSTANT (0xcbf29ce484222325)
-
 void
 ttv_hist_writer_put (TtvHistWriter *w, const void *data, gsize size)
 {
@@ -721,7 +719,7 @@ write_representation (Builder *b, TtvHistWriter *w, const char *fingerprint, gui
   else if (fwrite (&hd, sizeof hd, 1, w->file) != 1)
     w->failed = TRUE;
   w->offset = sizeof hd;
-  w->hash = HASH_SEED;
+  w->hash = TTV_HIST_HASH_SEED;
 
   hd.fingerprint_offset = w->offset;
   hd.fingerprint_size = strlen (fingerprint) + 1;

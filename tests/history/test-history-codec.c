@@ -1,10 +1,8 @@
 /* test-history-codec.c: the compact coding of the state history (random
  * record sequences with tiny and huge time steps, extreme times, damaged
  * bytes), histories with many short rows, and damaged cache files. */
-#include "ttv-test-util.h"
-#include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-history-test-util.h"
 #include "ttv-error.h"
-#include "ttv-state-history-private.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -259,20 +257,12 @@ test_codec_damage (void)
 
 /* ---- histories of simulated traces ---- */
 
-typedef struct {
-  char *dir;
-  char *trace_dir;
-  TtvTraceset *ts;
-} Fixture;
+typedef TtvHistoryFixture Fixture;
 
 /* Many short-lived processes: many rows of one or a few intervals. */
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ttv-history-codec-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->trace_dir = g_build_filename (f->dir, "trace", NULL);
   static const guint cpu_ids[] = { 0, 1 };
   TtvSimOptions so;
   ttv_sim_options_init (&so);
@@ -281,32 +271,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
   so.n_cpus = G_N_ELEMENTS (cpu_ids);
   so.n_processes = GPOINTER_TO_UINT (data);
   so.max_events = 20000;
-  g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
-  g_assert_no_error (error);
-  ttv_test_write_ltt_simulation (f->trace_dir, sim, 16384, 2, NULL, NULL);
-  f->ts = ttv_traceset_new ();
-  g_assert_true (ttv_traceset_add_path (f->ts, f->trace_dir, &error));
-  g_assert_no_error (error);
-}
-
-static void
-fixture_tear_down (Fixture *f, gconstpointer data)
-{
-  ttv_traceset_unref (f->ts);
-  ttv_test_remove_tree (f->dir);
-  g_free (f->trace_dir);
-  g_free (f->dir);
-}
-
-static TtvStateHistory *
-build (TtvTraceset *ts, gsize max_memory, gboolean no_cache, const char *cache_dir)
-{
-  g_autoptr (GError) error = NULL;
-  TtvStateHistoryOptions opt = { max_memory, no_cache, cache_dir };
-  TtvStateHistory *h = ttv_state_history_build (ts, &opt, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (h);
-  return h;
+  ttv_history_fixture_set_up (f, "ttv-history-codec-XXXXXX", &so);
 }
 
 /* Every row: intervals contiguous and found again at their start and end,
@@ -365,29 +330,9 @@ check_rows (TtvStateHistory *h)
 }
 
 static void
-assert_same (TtvStateHistory *a, TtvStateHistory *b)
-{
-  for (TtvHistoryRowKind kind = 0; kind < TTV_HISTORY_ROW_N_KINDS; kind++)
-    {
-      guint n = ttv_state_history_get_n_rows (a, kind);
-      g_assert_cmpuint (n, ==, ttv_state_history_get_n_rows (b, kind));
-      for (guint i = 0; i < n; i++)
-        {
-          g_autoptr (GArray) ia = ttv_state_history_query_intervals (a, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
-          g_autoptr (GArray) ib = ttv_state_history_query_intervals (b, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
-          g_assert_cmpmem (ia->data, ia->len * sizeof (TtvHistoryInterval), ib->data,
-                           ib->len * sizeof (TtvHistoryInterval));
-          g_autoptr (GArray) ma = ttv_state_history_query_marks (a, i, TTV_TIME_MIN, TTV_TIME_MAX);
-          g_autoptr (GArray) mb = ttv_state_history_query_marks (b, i, TTV_TIME_MIN, TTV_TIME_MAX);
-          g_assert_cmpuint (ma->len, ==, mb->len);
-        }
-    }
-}
-
-static void
 test_many_rows (Fixture *f, gconstpointer data)
 {
-  g_autoptr (TtvStateHistory) h = build (f->ts, 0, TRUE, NULL);
+  g_autoptr (TtvStateHistory) h = ttv_history_test_build (f->ts, 0, TRUE, NULL);
   guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), short_rows = 0;
   for (guint i = 0; i < n; i++)
     short_rows += ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i)->n_intervals <= 2;
@@ -397,13 +342,13 @@ test_many_rows (Fixture *f, gconstpointer data)
   check_rows (h);
   /* Spilled and cached: the same. */
   g_autofree char *cache_dir = g_build_filename (f->dir, "cache", NULL);
-  g_autoptr (TtvStateHistory) spilled = build (f->ts, 1024, FALSE, cache_dir);
+  g_autoptr (TtvStateHistory) spilled = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
   g_assert_nonnull (ttv_state_history_get_cache_path (spilled));
-  assert_same (h, spilled);
+  ttv_history_test_assert_same (h, spilled);
   check_rows (spilled);
-  g_autoptr (TtvStateHistory) reused = build (f->ts, 1024, FALSE, cache_dir);
+  g_autoptr (TtvStateHistory) reused = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
   g_assert_true (ttv_state_history_is_from_cache (reused));
-  assert_same (h, reused);
+  ttv_history_test_assert_same (h, reused);
 }
 
 /* Damaged cache files, checksum made right so that every structural check
@@ -412,8 +357,8 @@ static void
 test_cache_damage (Fixture *f, gconstpointer data)
 {
   g_autofree char *cache_dir = g_build_filename (f->dir, "cache", NULL);
-  g_autoptr (TtvStateHistory) ref = build (f->ts, 0, TRUE, NULL);
-  g_autoptr (TtvStateHistory) h = build (f->ts, 1024, FALSE, cache_dir);
+  g_autoptr (TtvStateHistory) ref = ttv_history_test_build (f->ts, 0, TRUE, NULL);
+  g_autoptr (TtvStateHistory) h = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
   g_autofree char *path = g_strdup (ttv_state_history_get_cache_path (h));
   g_assert_nonnull (path);
   g_autofree char *fingerprint = ttv_hist_fingerprint (f->ts);
@@ -427,7 +372,7 @@ test_cache_damage (Fixture *f, gconstpointer data)
     g_autoptr (GError) error = NULL;
     g_autoptr (TtvStateHistory) ok = ttv_hist_cache_load_full (path, fingerprint, &error);
     g_assert_no_error (error);
-    assert_same (ref, ok);
+    ttv_history_test_assert_same (ref, ok);
   }
 
   g_autoptr (GRand) rand = g_rand_new_with_seed (99);
@@ -485,8 +430,7 @@ test_cache_damage (Fixture *f, gconstpointer data)
           hd->n_strings += (guint64) g_rand_int_range (rand, 1, 5);
           break;
         }
-      hd->checksum = ttv_hist_hash (G_GUINT64_CONSTANT (0xcbf29ce484222325), (const guint8 *) copy + sizeof *hd,
-                                    len - sizeof *hd);
+      ttv_history_test_fix_checksum (copy, len);
       g_assert_true (g_file_set_contents (victim, copy, (gssize) len, NULL));
       g_autoptr (GError) error = NULL;
       g_autoptr (TtvStateHistory) d = ttv_hist_cache_load_full (victim, fingerprint, &error);
@@ -521,14 +465,12 @@ test_cache_damage (Fixture *f, gconstpointer data)
   g_autofree char *copy = g_memdup2 (contents, size);
   TtvHistRow *rows = (TtvHistRow *) (copy + hd0->rows_offset);
   rows[0].recs_size += 3;
-  ((TtvHistHeader *) copy)->checksum = ttv_hist_hash (G_GUINT64_CONSTANT (0xcbf29ce484222325),
-                                                      (const guint8 *) copy + sizeof (TtvHistHeader),
-                                                      size - sizeof (TtvHistHeader));
+  ttv_history_test_fix_checksum (copy, size);
   g_assert_true (g_file_set_contents (path, copy, (gssize) size, NULL));
-  g_autoptr (TtvStateHistory) rebuilt = build (f->ts, 1024, FALSE, cache_dir);
+  g_autoptr (TtvStateHistory) rebuilt = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
   g_assert_false (ttv_state_history_is_from_cache (rebuilt));
-  assert_same (ref, rebuilt);
-  g_autoptr (TtvStateHistory) again = build (f->ts, 1024, FALSE, cache_dir);
+  ttv_history_test_assert_same (ref, rebuilt);
+  g_autoptr (TtvStateHistory) again = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
   g_assert_true (ttv_state_history_is_from_cache (again));
 
   /* An older version's file: refused by its version. */
@@ -552,8 +494,8 @@ main (int argc, char **argv)
   g_test_add_func ("/history/codec/clamp", test_codec_clamp);
   g_test_add_func ("/history/codec/damage", test_codec_damage);
   g_test_add ("/history/many-rows", Fixture, GUINT_TO_POINTER (1500), fixture_set_up, test_many_rows,
-              fixture_tear_down);
+              ttv_history_fixture_tear_down);
   g_test_add ("/history/cache/damage", Fixture, GUINT_TO_POINTER (200), fixture_set_up, test_cache_damage,
-              fixture_tear_down);
+              ttv_history_fixture_tear_down);
   return g_test_run ();
 }

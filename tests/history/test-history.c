@@ -1,10 +1,8 @@
 /* test-history.c: the state history against the engine's state_at (golden
  * checks at random times), per-pixel summaries against brute force, O(W)
  * queries at any zoom, and the cache file (reuse, invalidation, damage). */
-#include "ttv-test-util.h"
-#include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-history-test-util.h"
 #include "ttv-context.h"
-#include "ttv-state-history-private.h"
 #include "ttv-state-tracker.h"
 
 #include <glib/gstdio.h>
@@ -14,53 +12,27 @@
 #define N_CPUS 4
 static const guint cpu_ids[N_CPUS] = { 0, 1, 3, 6 };
 
-typedef struct {
-  char *dir;
-  char *trace_dir;
-  TtvTraceset *ts;
-} Fixture;
+typedef TtvHistoryFixture Fixture;
 
+/* Forty processes on four CPUs, @data events. */
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
-  guint64 n_events = GPOINTER_TO_SIZE (data);
-  g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ttv-history-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->trace_dir = g_build_filename (f->dir, "trace", NULL);
   TtvSimOptions so;
   ttv_sim_options_init (&so);
   so.seed = 5;
   so.cpu_ids = cpu_ids;
   so.n_cpus = N_CPUS;
   so.n_processes = 40;
-  so.max_events = n_events;
-  g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
-  g_assert_no_error (error);
-  ttv_test_write_ltt_simulation (f->trace_dir, sim, 16384, 7, NULL, NULL);
-  f->ts = ttv_traceset_new ();
-  g_assert_true (ttv_traceset_add_path (f->ts, f->trace_dir, &error));
-  g_assert_no_error (error);
+  so.max_events = GPOINTER_TO_SIZE (data);
+  ttv_history_fixture_set_up (f, "ttv-history-XXXXXX", &so);
 }
 
-static void
-fixture_tear_down (Fixture *f, gconstpointer data)
-{
-  ttv_traceset_unref (f->ts);
-  ttv_test_remove_tree (f->dir);
-  g_free (f->trace_dir);
-  g_free (f->dir);
-}
-
+/* In memory only, or spilled to the user's cache directory. */
 static TtvStateHistory *
 build (TtvTraceset *ts, gsize max_memory, gboolean no_cache)
 {
-  g_autoptr (GError) error = NULL;
-  TtvStateHistoryOptions opt = { max_memory, no_cache, NULL };
-  TtvStateHistory *h = ttv_state_history_build (ts, &opt, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (h);
-  return h;
+  return ttv_history_test_build (ts, max_memory, no_cache, NULL);
 }
 
 /* ---- golden checks against state_at ---- */
@@ -436,34 +408,6 @@ test_pixels (Fixture *f, gconstpointer data)
 
 /* ---- the cache ---- */
 
-static void
-assert_same_history (TtvStateHistory *a, TtvStateHistory *b)
-{
-  for (TtvHistoryRowKind kind = 0; kind < TTV_HISTORY_ROW_N_KINDS; kind++)
-    {
-      guint n = ttv_state_history_get_n_rows (a, kind);
-      g_assert_cmpuint (n, ==, ttv_state_history_get_n_rows (b, kind));
-      for (guint i = 0; i < n; i++)
-        {
-          const TtvHistoryRowInfo *ra = ttv_state_history_get_row (a, kind, i);
-          const TtvHistoryRowInfo *rb = ttv_state_history_get_row (b, kind, i);
-          g_assert_cmpuint (ra->id, ==, rb->id);
-          g_assert_cmpstr (ra->name, ==, rb->name);
-          g_assert_cmpint (ra->birth, ==, rb->birth);
-          g_assert_cmpint (ra->end, ==, rb->end);
-          g_assert_cmpuint (ra->n_events, ==, rb->n_events);
-          g_autoptr (GArray) ia = ttv_state_history_query_intervals (a, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
-          g_autoptr (GArray) ib = ttv_state_history_query_intervals (b, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
-          g_assert_cmpuint (ia->len, ==, ib->len);
-          g_assert_cmpmem (ia->data, ia->len * sizeof (TtvHistoryInterval), ib->data, ib->len * sizeof (TtvHistoryInterval));
-          TtvHistoryPixel pa[300], pb[300];
-          ttv_state_history_query_pixels (a, kind, i, ra->birth, ra->end, 300, pa);
-          ttv_state_history_query_pixels (b, kind, i, ra->birth, ra->end, 300, pb);
-          g_assert_cmpmem (pa, sizeof pa, pb, sizeof pb);
-        }
-    }
-}
-
 /* Some regular file of the trace. */
 static char *
 find_file (const char *path)
@@ -482,16 +426,6 @@ find_file (const char *path)
   return NULL;
 }
 
-static TtvTraceset *
-reopen (Fixture *f)
-{
-  g_autoptr (GError) error = NULL;
-  TtvTraceset *ts = ttv_traceset_new ();
-  g_assert_true (ttv_traceset_add_path (ts, f->trace_dir, &error));
-  g_assert_no_error (error);
-  return ts;
-}
-
 static void
 test_cache (Fixture *f, gconstpointer data)
 {
@@ -507,15 +441,15 @@ test_cache (Fixture *f, gconstpointer data)
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
   g_assert_cmpuint (ttv_state_history_get_mapped_size (h1), >, 0);
   g_assert_cmpuint (ttv_state_history_get_memory (h1), <, ttv_state_history_get_memory (ref));
-  assert_same_history (ref, h1);
+  ttv_history_test_assert_same (ref, h1);
   g_autofree char *cache = g_strdup (path);
 
   /* Reopened unchanged: reused, no read. */
   {
-    g_autoptr (TtvTraceset) ts = reopen (f);
+    g_autoptr (TtvTraceset) ts = ttv_history_test_open (f->trace_dir);
     g_autoptr (TtvStateHistory) h2 = build (ts, 4096, FALSE);
     g_assert_true (ttv_state_history_is_from_cache (h2));
-    assert_same_history (ref, h2);
+    ttv_history_test_assert_same (ref, h2);
   }
 
   /* A tracefile touched: rebuilt, then reused again. */
@@ -524,10 +458,10 @@ test_cache (Fixture *f, gconstpointer data)
     g_assert_nonnull (victim);
     struct utimbuf times = { 1000000000, 1000000000 };
     g_assert_cmpint (g_utime (victim, &times), ==, 0);
-    g_autoptr (TtvTraceset) ts = reopen (f);
+    g_autoptr (TtvTraceset) ts = ttv_history_test_open (f->trace_dir);
     g_autoptr (TtvStateHistory) h3 = build (ts, 4096, FALSE);
     g_assert_false (ttv_state_history_is_from_cache (h3));
-    assert_same_history (ref, h3);
+    ttv_history_test_assert_same (ref, h3);
     g_autoptr (TtvStateHistory) h4 = build (ts, 4096, FALSE);
     g_assert_true (ttv_state_history_is_from_cache (h4));
   }
@@ -557,26 +491,24 @@ test_cache (Fixture *f, gconstpointer data)
           break;
         case 4: /* a row table pointing outside, checksum made right */
           {
-            TtvHistHeader *hd = (TtvHistHeader *) copy;
-            TtvHistRow *rows = (TtvHistRow *) (copy + hd->rows_offset);
+            TtvHistRow *rows = (TtvHistRow *) (copy + ((TtvHistHeader *) copy)->rows_offset);
             rows[0].recs_offset = G_MAXUINT64 - 7;
-            hd->checksum = ttv_hist_hash (G_GUINT64_CONSTANT (0xcbf29ce484222325),
-                                          (const guint8 *) copy + sizeof *hd, size - sizeof *hd);
+            ttv_history_test_fix_checksum (copy, size);
           }
           break;
         }
       g_assert_true (g_file_set_contents (cache, copy, (gssize) len, NULL));
-      g_autoptr (TtvTraceset) ts = reopen (f);
+      g_autoptr (TtvTraceset) ts = ttv_history_test_open (f->trace_dir);
       g_autoptr (TtvStateHistory) h = build (ts, 4096, FALSE);
       g_assert_false (ttv_state_history_is_from_cache (h));
-      assert_same_history (ref, h);
+      ttv_history_test_assert_same (ref, h);
     }
 
   /* no_cache never reads it. */
   g_autoptr (TtvStateHistory) h5 = build (f->ts, 4096, TRUE);
   g_assert_false (ttv_state_history_is_from_cache (h5));
   g_assert_null (ttv_state_history_get_cache_path (h5));
-  assert_same_history (ref, h5);
+  ttv_history_test_assert_same (ref, h5);
   g_remove (cache);
 }
 
@@ -602,10 +534,7 @@ test_real_ctf (gconstpointer data)
   g_autofree char *path = ttv_test_dup_shared_ctf_trace (name);
   if (path == NULL)
     return;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
-  if (!ttv_traceset_add_path (ts, path, &error))
-    g_error ("%s: %s", path, error->message);
+  g_autoptr (TtvTraceset) ts = ttv_history_test_open (path);
   g_autoptr (TtvStateHistory) h = build (ts, 0, TRUE);
   g_assert_cmpuint (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU), >, 0);
   g_assert_cmpuint (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), >, 0);
@@ -616,11 +545,11 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add ("/history/sim/golden", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_golden_sim, fixture_tear_down);
-  g_test_add ("/history/sim/rows-marks", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_rows_and_marks, fixture_tear_down);
-  g_test_add ("/history/sim/pixels", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_pixels, fixture_tear_down);
-  g_test_add ("/history/sim/cache", Fixture, GSIZE_TO_POINTER (30000), fixture_set_up, test_cache, fixture_tear_down);
-  g_test_add ("/history/sim/cancel", Fixture, GSIZE_TO_POINTER (5000), fixture_set_up, test_cancel, fixture_tear_down);
+  g_test_add ("/history/sim/golden", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_golden_sim, ttv_history_fixture_tear_down);
+  g_test_add ("/history/sim/rows-marks", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_rows_and_marks, ttv_history_fixture_tear_down);
+  g_test_add ("/history/sim/pixels", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_pixels, ttv_history_fixture_tear_down);
+  g_test_add ("/history/sim/cache", Fixture, GSIZE_TO_POINTER (30000), fixture_set_up, test_cache, ttv_history_fixture_tear_down);
+  g_test_add ("/history/sim/cancel", Fixture, GSIZE_TO_POINTER (5000), fixture_set_up, test_cancel, ttv_history_fixture_tear_down);
   g_test_add_data_func ("/history/ctf/arm64-kernel", "arm64-kernel", test_real_ctf);
   g_test_add_data_func ("/history/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);
   g_test_add_data_func ("/history/ctf/scp-kernel", "scp-kernel", test_real_ctf);
