@@ -1,8 +1,13 @@
-/* ttv-test-util.h: what many tests need: temporary trees, the shared real
- * traces, and simulated traces written as LTT.  Linked into the tests only. */
+/* ttv-test-util.h: what many tests need: temporary trees, file copies, the
+ * shared real traces, simulated traces written as LTT, live traces written
+ * a block at a time, and ttv-report --follow run as a subprocess.  Linked
+ * into the tests only. */
 #pragma once
 
 #include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-trace.h"
+
+#include <stdio.h>
 
 G_BEGIN_DECLS
 
@@ -18,5 +23,118 @@ char *ttv_test_dup_shared_ctf_trace (const char *name);
  * written.  Fails the test on error. */
 void  ttv_test_write_ltt_simulation (const char *trace_dir, TtvSim *sim, guint32 block_size,
                                      guint n_cpu_slots, TtvSimEmitFunc tap, gpointer tap_data);
+
+/* --- Files and text ---------------------------------------------------- */
+
+/* Copies file @from to @to (replacing it); fails the test on error. */
+void  ttv_test_copy_file (const char *from, const char *to);
+/* Copies the files directly in directory @from into @to (made if needed). */
+void  ttv_test_copy_dir (const char *from, const char *to);
+/* Appends @len bytes of @data to @path (made if needed). */
+void  ttv_test_append_file (const char *path, const void *data, gsize len);
+/* The non-empty lines of @text (owned strings). */
+GPtrArray *ttv_test_lines_of (const char *text);
+/* Fails the test at the first line that differs, or when the counts differ. */
+void  ttv_test_assert_same_lines (GPtrArray *got, GPtrArray *want);
+
+/* Decodes the fields of every event of @t (each must decode); returns
+ * how many there were. */
+guint64 ttv_test_decode_all (TtvTrace *t);
+
+/* --- A live trace: a finished trace's stream files copied piece by piece -- */
+
+/* The events of one block (packet) of a finished stream file. */
+typedef struct {
+  guint64 n_events;
+  TtvTime last;
+} TtvTestPacket;
+
+typedef struct {
+  char *name;           /* the tracefile's name: its file in the trace directory */
+  char *data;           /* owned: the whole finished file */
+  gsize len;
+  GArray *packets;      /* of TtvTestPacket, by file block */
+  gsize written;        /* bytes in the live copy */
+  FILE *f;
+} TtvTestStream;
+
+/* The file block that holds @ev (read from the finished trace). */
+typedef guint (*TtvTestFileBlockFunc) (TtvTracefile *tf, const TtvEvent *ev);
+/* The whole file blocks the reader indexed in @tf. */
+typedef guint (*TtvTestBlockCountFunc) (TtvTracefile *tf);
+
+typedef struct {
+  char *src_dir;        /* the finished trace */
+  char *dir;            /* the live copy */
+  gsize packet_size;    /* every stream file is made of blocks of this size */
+  GPtrArray *streams;   /* of TtvTestStream *, in the finished trace's tracefile order */
+  TtvTestBlockCountFunc n_file_blocks;
+} TtvTestLive;
+
+/* Makes the empty directory @dir for a live copy of the trace @src_dir, and
+ * reads, per tracefile of @src_dir, the whole file and the events of each
+ * of its blocks.  The caller copies the other files (metadata, control). */
+TtvTestLive *ttv_test_live_new (const char *src_dir, const char *dir, gsize packet_size,
+                                TtvTestFileBlockFunc file_block, TtvTestBlockCountFunc n_file_blocks);
+void     ttv_test_live_free (TtvTestLive *l);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvTestLive, ttv_test_live_free)
+/* Appends bytes [written, @upto) of stream @i to its live file (flushed). */
+void     ttv_test_live_write (TtvTestLive *l, guint i, gsize upto);
+/* Completes the block being written in stream @i and appends @n more. */
+void     ttv_test_live_packets (TtvTestLive *l, guint i, guint n);
+/* TRUE once every stream was written whole. */
+gboolean ttv_test_live_done (const TtvTestLive *l);
+/* Checks that @t (opened on the live copy) holds, per stream, the events
+ * of its whole blocks: block count, event count, last event time. */
+void     ttv_test_live_check (const TtvTestLive *l, TtvTrace *t);
+/* The refresh steps both live formats share, on @t opened on the live copy
+ * of three streams when streams 0 and 1 had a whole block and stream 0 a
+ * part of its second: that block completed and the next written up to its
+ * last byte; stream 2 appearing (a part of a block: no change; then a whole
+ * one); then a block at a time round robin with half blocks between.
+ * Refreshes @t and checks it after each step, and at the end its time
+ * range against the finished trace's. */
+void     ttv_test_live_refresh_rest (TtvTestLive *l, TtvTrace *t);
+/* Writes every stream whole, refreshes @t (which must change) and checks it. */
+void     ttv_test_live_finish (TtvTestLive *l, TtvTrace *t);
+/* The damaged block both live formats share: writes a block per stream,
+ * opens the live copy and starts `@report --follow` on it (output and
+ * errors in @tmp_dir), then appends stream 1's second block with its magic
+ * number (at @magic_offset in the block) damaged.  Both the refresh and the
+ * report must fail with a message naming the file and the byte offset. */
+void     ttv_test_live_corrupt (TtvTestLive *l, const char *report, const char *tmp_dir, gsize magic_offset);
+/* Runs `@report --follow` on the live copy while appending a block per
+ * stream a round (and 200 more bytes every other round) until every
+ * stream is whole; stops it with SIGINT and checks that its output is the
+ * plain report of the finished trace.  With @wait_first, the appending
+ * starts once the report has printed something. */
+void     ttv_test_live_follow_report (TtvTestLive *l, const char *report, const char *out_path,
+                                      gboolean wait_first);
+
+/* --- ttv-report --follow as a subprocess --------------------------------- */
+
+/* Starts `@report --follow -o @out_path @trace_dir` with its stderr
+ * written to @err_path (NULL: the test's own). */
+GPid  ttv_test_follow_start (const char *report, const char *trace_dir, const char *out_path,
+                             const char *err_path);
+/* Waits (up to 10 s) until the report wrote something to @out_path: it
+ * has opened the trace. */
+void  ttv_test_follow_wait_output (const char *out_path);
+/* Waits (up to 20 s, then kills it and fails) for @pid to exit; returns
+ * its wait status. */
+int   ttv_test_follow_wait_exit (GPid pid);
+/* Lets the report catch up (300 ms) and returns the size of @out_path. */
+gsize ttv_test_follow_midway (const char *out_path);
+/* Lets the report catch up (@settle_ms), stops it with SIGINT and checks
+ * that it exited with status 0. */
+void  ttv_test_follow_stop (GPid pid, guint settle_ms);
+/* Waits for @pid (see ttv_test_follow_wait_exit) and checks that it
+ * failed, with a message in @err_path naming @what and @where. */
+void  ttv_test_follow_assert_failed (GPid pid, const char *err_path, const char *what, const char *where);
+/* Checks that @out_path holds the lines of the plain `@report @trace_dir`,
+ * and that @seen_midway bytes of it were there before the end.  Returns
+ * the number of lines. */
+guint ttv_test_follow_assert_complete (const char *report, const char *trace_dir, const char *out_path,
+                                       gsize seen_midway);
 
 G_END_DECLS

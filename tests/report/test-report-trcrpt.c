@@ -7,7 +7,6 @@
 #include "ttv-traceset.h"
 
 #include <glib/gstdio.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -41,17 +40,6 @@ report (char **out, char **err, ...)
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 }
 
-static GPtrArray *
-lines_of (const char *text)
-{
-  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-  g_auto (GStrv) v = g_strsplit (text, "\n", -1);
-  for (guint i = 0; v[i]; i++)
-    if (v[i][0])
-      g_ptr_array_add (lines, g_strdup (v[i]));
-  return lines;
-}
-
 /* The event name of a classic line "TIME WHERE NAME: fields" (word @index). */
 static char *
 word (const char *line, guint index)
@@ -64,16 +52,6 @@ word (const char *line, guint index)
   if (n && s[n - 1] == ':')
     s[n - 1] = '\0';
   return s;
-}
-
-static void
-assert_same_lines (GPtrArray *got, GPtrArray *want)
-{
-  for (guint i = 0; i < MIN (got->len, want->len); i++)
-    if (strcmp (g_ptr_array_index (got, i), g_ptr_array_index (want, i)) != 0)
-      g_error ("line %u:\n got  %s\n want %s", i + 1, (char *) g_ptr_array_index (got, i),
-               (char *) g_ptr_array_index (want, i));
-  g_assert_cmpuint (got->len, ==, want->len);
 }
 
 static void
@@ -110,7 +88,7 @@ test_include_exclude (void)
   g_assert_cmpint (report (&all, NULL, trace_dir, NULL), ==, 0);
   g_assert_cmpint (report (&inc, NULL, "-d", "@sched", "-d", "core.syscall_exit,core.trap_*", trace_dir, NULL), ==, 0);
   g_assert_cmpint (report (&exc, NULL, "-k", "@irq,@syscalls", trace_dir, NULL), ==, 0);
-  g_autoptr (GPtrArray) a = lines_of (all);
+  g_autoptr (GPtrArray) a = ttv_test_lines_of (all);
   g_autoptr (GPtrArray) want_inc = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) want_exc = g_ptr_array_new_with_free_func (g_free);
   static const char *const inc_names[] = { "core.sched_switch", "core.sched_wakeup", "core.syscall_exit",
@@ -126,10 +104,10 @@ test_include_exclude (void)
         g_ptr_array_add (want_exc, g_strdup (g_ptr_array_index (a, i)));
     }
   g_assert_cmpuint (want_inc->len, >, 100);
-  g_autoptr (GPtrArray) gi = lines_of (inc);
-  g_autoptr (GPtrArray) ge = lines_of (exc);
-  assert_same_lines (gi, want_inc);
-  assert_same_lines (ge, want_exc);
+  g_autoptr (GPtrArray) gi = ttv_test_lines_of (inc);
+  g_autoptr (GPtrArray) ge = ttv_test_lines_of (exc);
+  ttv_test_assert_same_lines (gi, want_inc);
+  ttv_test_assert_same_lines (ge, want_exc);
 }
 
 /* --state lines: "TIME cpuN pid P NAME MODE EVENT: ..." */
@@ -138,7 +116,7 @@ test_process_thread (void)
 {
   g_autofree char *all = NULL, *byname = NULL, *bytid = NULL, *nottid = NULL;
   g_assert_cmpint (report (&all, NULL, "--state", trace_dir, NULL), ==, 0);
-  g_autoptr (GPtrArray) a = lines_of (all);
+  g_autoptr (GPtrArray) a = ttv_test_lines_of (all);
   /* The process of the 1000th event, to have one that exists. */
   g_autofree char *name = word (g_ptr_array_index (a, 1000), 4);
   g_autofree char *tid = word (g_ptr_array_index (a, 1000), 3);
@@ -162,12 +140,12 @@ test_process_thread (void)
         g_ptr_array_add (wx, g_strdup (l));
     }
   g_assert_cmpuint (wt->len, >, 0);
-  g_autoptr (GPtrArray) gn = lines_of (byname);
-  g_autoptr (GPtrArray) gt = lines_of (bytid);
-  g_autoptr (GPtrArray) gx = lines_of (nottid);
-  assert_same_lines (gn, wn);
-  assert_same_lines (gt, wt);
-  assert_same_lines (gx, wx);
+  g_autoptr (GPtrArray) gn = ttv_test_lines_of (byname);
+  g_autoptr (GPtrArray) gt = ttv_test_lines_of (bytid);
+  g_autoptr (GPtrArray) gx = ttv_test_lines_of (nottid);
+  ttv_test_assert_same_lines (gn, wn);
+  ttv_test_assert_same_lines (gt, wt);
+  ttv_test_assert_same_lines (gx, wx);
 }
 
 static void
@@ -176,8 +154,8 @@ test_columns (void)
   g_autofree char *all = NULL, *cols = NULL;
   g_assert_cmpint (report (&all, NULL, "--state", "-n", "3000", trace_dir, NULL), ==, 0);
   g_assert_cmpint (report (&cols, NULL, "--columns", "cpu,tid,exec,id", "-n", "3000", trace_dir, NULL), ==, 0);
-  g_autoptr (GPtrArray) a = lines_of (all);
-  g_autoptr (GPtrArray) c = lines_of (cols);
+  g_autoptr (GPtrArray) a = ttv_test_lines_of (all);
+  g_autoptr (GPtrArray) c = ttv_test_lines_of (cols);
   g_assert_cmpuint (c->len, ==, a->len + 1);
   g_assert_true (g_str_has_prefix (g_ptr_array_index (c, 0), "ID    ELAPSED_SEC    DELTA_MSEC     CPU  TID     EXEC"));
   TtvTime prev = trace_start;
@@ -212,7 +190,7 @@ test_columns (void)
   g_assert_cmpint (report (&noh, NULL, "-h", "-n", "50", trace_dir, NULL), ==, 0);
   g_assert_cmpint (report (&paged, NULL, "--page-size", "10", "-n", "35", trace_dir, NULL), ==, 0);
   g_assert_cmpint (report (&two, NULL, "--two-line", "-n", "20", trace_dir, NULL), ==, 0);
-  g_autoptr (GPtrArray) l1 = lines_of (noh), l2 = lines_of (paged), l3 = lines_of (two);
+  g_autoptr (GPtrArray) l1 = ttv_test_lines_of (noh), l2 = ttv_test_lines_of (paged), l3 = ttv_test_lines_of (two);
   g_assert_cmpuint (l1->len, ==, 50);
   g_assert_cmpuint (l2->len, ==, 39);
   for (guint i = 0; i < l2->len; i++)
@@ -241,7 +219,7 @@ test_timer (void)
 {
   g_autofree char *out = NULL;
   g_assert_cmpint (report (&out, NULL, "--state", "--timer", "syscall_entry:syscall_exit", trace_dir, NULL), ==, 0);
-  g_autoptr (GPtrArray) l = lines_of (out);
+  g_autoptr (GPtrArray) l = ttv_test_lines_of (out);
   g_autoptr (GHashTable) pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   guint timed = 0;
   for (guint i = 0; i < l->len; i++)
@@ -280,7 +258,7 @@ test_format_file (void)
   g_assert_cmpint (report (&classic, NULL, "-d", "core.process_fork,core.sched_wakeup", trace_dir, NULL), ==, 0);
   g_assert_cmpint (report (&out, NULL, "-t", TTV_KERNEL_FORMAT, "-d", "core.process_fork,core.sched_wakeup",
                            trace_dir, NULL), ==, 0);
-  g_autoptr (GPtrArray) c = lines_of (classic), o = lines_of (out);
+  g_autoptr (GPtrArray) c = ttv_test_lines_of (classic), o = ttv_test_lines_of (out);
   g_assert_cmpuint (c->len, ==, o->len);
   g_assert_cmpuint (c->len, >, 10);
   for (guint i = 0; i < c->len; i++)
@@ -322,7 +300,7 @@ test_filter (void)
   g_assert_cmpint (report (&all, NULL, trace_dir, NULL), ==, 0);
   g_assert_cmpint (report (&out, NULL, "--filter", "cpu = 1 & (event.name = core.irq_* | event.group = block)",
                            trace_dir, NULL), ==, 0);
-  g_autoptr (GPtrArray) a = lines_of (all), o = lines_of (out);
+  g_autoptr (GPtrArray) a = ttv_test_lines_of (all), o = ttv_test_lines_of (out);
   g_autoptr (GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < a->len; i++)
     {
@@ -332,7 +310,7 @@ test_filter (void)
         g_ptr_array_add (want, g_strdup (l));
     }
   g_assert_cmpuint (want->len, >, 10);
-  assert_same_lines (o, want);
+  ttv_test_assert_same_lines (o, want);
   g_assert_cmpint (report (NULL, &err, "--filter", "cpu = 1 & (event.name = ", trace_dir, NULL), ==, 2);
   g_assert_nonnull (strstr (err, "column 25: expected a value after '='"));
   g_clear_pointer (&err, g_free);
@@ -353,28 +331,6 @@ test_filter (void)
 /* --- follow ------------------------------------------------------------- */
 
 static void
-copy_file (const char *from, const char *to)
-{
-  g_autofree char *data = NULL;
-  gsize len;
-  g_assert_true (g_file_get_contents (from, &data, &len, NULL));
-  g_assert_true (g_file_set_contents (to, data, (gssize) len, NULL));
-}
-
-static void
-copy_dir (const char *from, const char *to)
-{
-  g_mkdir_with_parents (to, 0755);
-  g_autoptr (GDir) d = g_dir_open (from, 0, NULL);
-  const char *name;
-  while ((name = g_dir_read_name (d)))
-    {
-      g_autofree char *a = g_build_filename (from, name, NULL), *b = g_build_filename (to, name, NULL);
-      copy_file (a, b);
-    }
-}
-
-static void
 test_follow (void)
 {
   g_autofree char *live = g_build_filename (tmp_dir, "live", NULL);
@@ -383,7 +339,7 @@ test_follow (void)
   for (guint i = 0; i < G_N_ELEMENTS (sub); i++)
     {
       g_autofree char *a = g_build_filename (trace_dir, sub[i], NULL), *b = g_build_filename (live, sub[i], NULL);
-      copy_dir (a, b);
+      ttv_test_copy_dir (a, b);
     }
   g_autofree char *cpu_live = g_build_filename (live, "cpu", NULL);
   g_mkdir_with_parents (cpu_live, 0755);
@@ -417,11 +373,7 @@ test_follow (void)
       g_ptr_array_add (files, f);
     }
 
-  const char *argv[] = { TTV_REPORT_PATH, "--follow", "-o", out_path, live, NULL };
-  GPid pid;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
+  GPid pid = ttv_test_follow_start (TTV_REPORT_PATH, live, out_path, NULL);
   gsize seen_midway = 0;
   for (gsize b = 1; b < max_blocks; b++)
     {
@@ -434,31 +386,15 @@ test_follow (void)
           }
       g_usleep (60000);
       if (b == max_blocks / 2)
-        {
-          g_autofree char *so_far = NULL;
-          g_usleep (300000);
-          g_file_get_contents (out_path, &so_far, &seen_midway, NULL);
-        }
+        seen_midway = ttv_test_follow_midway (out_path);
     }
   for (guint i = 0; i < files->len; i++)
     fclose (g_ptr_array_index (files, i));
   g_ptr_array_unref (files);
   g_array_unref (sizes);
-  g_usleep (400000);
-  kill (pid, SIGINT);
-  int status;
-  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
-  g_spawn_close_pid (pid);
-  g_assert_true (WIFEXITED (status));
-  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  ttv_test_follow_stop (pid, 400);
   /* Output came while the trace grew, and in the end every event once, in order. */
-  g_assert_cmpuint (seen_midway, >, 0);
-  g_autofree char *got = NULL, *want = NULL;
-  g_assert_true (g_file_get_contents (out_path, &got, NULL, NULL));
-  g_assert_cmpint (report (&want, NULL, trace_dir, NULL), ==, 0);
-  g_autoptr (GPtrArray) gl = lines_of (got), wl = lines_of (want);
-  g_test_message ("follow: %u lines, %" G_GSIZE_FORMAT " bytes midway", gl->len, seen_midway);
-  assert_same_lines (gl, wl);
+  ttv_test_follow_assert_complete (TTV_REPORT_PATH, trace_dir, out_path, seen_midway);
 }
 
 int

@@ -85,8 +85,32 @@ ttv_ctf_metadata_unpack (const guint8 *data, gsize len, const char *path, gsize 
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* Bytes of @data that are whole metadata packets: a packet still being
+ * written is left for later.  Damage stays in the prefix, for the unpacker
+ * to report. */
+static gsize
+whole_metadata_packets (const guint8 *data, gsize len)
+{
+  gboolean big = read_u32 (data, TRUE) == TTV_CTF_METADATA_MAGIC;
+  gsize pos = 0;
+  while (pos < len)
+    {
+      if (len - pos < METADATA_HEADER_BYTES)
+        return pos;
+      const guint8 *p = data + pos;
+      guint32 packet_bits = read_u32 (p + 28, big);
+      if (read_u32 (p, big) != TTV_CTF_METADATA_MAGIC || packet_bits < METADATA_HEADER_BYTES * 8)
+        return len;
+      if (packet_bits / 8 > len - pos)
+        return pos;
+      pos += packet_bits / 8;
+    }
+  return pos;
+}
+
 char *
-ttv_ctf_metadata_read (const char *path, gsize *len, GError **error)
+ttv_ctf_metadata_load (const char *path, gboolean live, gsize *len, gboolean *packetized,
+                       guint64 *file_size, GError **error)
 {
   g_autofree char *contents = NULL;
   gsize size = 0;
@@ -96,16 +120,32 @@ ttv_ctf_metadata_read (const char *path, gsize *len, GError **error)
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
       return NULL;
     }
+  if (file_size)
+    *file_size = size;
   const guint8 *data = (const guint8 *) contents;
-  if (size >= 4 && (read_u32 (data, FALSE) == TTV_CTF_METADATA_MAGIC
-                    || read_u32 (data, TRUE) == TTV_CTF_METADATA_MAGIC))
-    return ttv_ctf_metadata_unpack (data, size, path, len, error);
-  if (memchr (contents, '\0', size))
+  *packetized = size >= 4 && (read_u32 (data, FALSE) == TTV_CTF_METADATA_MAGIC
+                              || read_u32 (data, TRUE) == TTV_CTF_METADATA_MAGIC);
+  if (*packetized)
+    return ttv_ctf_metadata_unpack (data, live ? whole_metadata_packets (data, size) : size, path, len,
+                                    error);
+  *len = size;
+  return g_steal_pointer (&contents);
+}
+
+char *
+ttv_ctf_metadata_read (const char *path, gsize *len, GError **error)
+{
+  gboolean packetized = FALSE;
+  gsize size = 0;
+  g_autofree char *text = ttv_ctf_metadata_load (path, FALSE, &size, &packetized, NULL, error);
+  if (text == NULL)
+    return NULL;
+  if (!packetized && memchr (text, '\0', size))
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
                    _("%s: neither packetized metadata nor text (NUL byte found)"), path);
       return NULL;
     }
   *len = size;
-  return g_steal_pointer (&contents);
+  return g_steal_pointer (&text);
 }

@@ -15,6 +15,13 @@ G_BEGIN_DECLS
 /* Reads @path (plain text or packetized, either byte order); returns the
  * TSDL text (NUL-terminated, *len bytes without the NUL). */
 char *ttv_ctf_metadata_read (const char *path, gsize *len, GError **error);
+/* What ttv_ctf_metadata_read and the refresh share: reads @path whole
+ * (*file_size, may be NULL, gets its size).  Packetized metadata comes
+ * back unpacked to text (*packetized TRUE); with @live, only its whole
+ * packets (one still being written is left for later).  Plain text comes
+ * back as it is, unchecked (*packetized FALSE). */
+char *ttv_ctf_metadata_load (const char *path, gboolean live, gsize *len, gboolean *packetized,
+                             guint64 *file_size, GError **error);
 /* TRUE when @data starts like CTF metadata (packet magic or "/ * CTF" text). */
 gboolean ttv_ctf_metadata_looks_valid (const guint8 *data, gsize len);
 /* Packetized metadata -> text; @path is only used in messages. */
@@ -201,6 +208,16 @@ gboolean ttv_ctf_stream_file_index_more (CtfStreamFile *sf, TtvTrace *trace, GEr
 /* --- Live traces (ttv-ctf-refresh.c) ---------------------------------- */
 
 gboolean ttv_ctf_refresh (TtvTrace *trace, gboolean *changed, GError **error);
+/* Adds to @trace an event type for each of @m's event classes from index
+ * @from on (all of them at open, those declared since at a refresh); a
+ * class naming an undeclared stream class gets a warning naming
+ * @meta_path instead (ttv-ctf-reader.c). */
+/* The sorted names of @trace_path's stream files: its regular, non-empty
+ * files but "metadata" and hidden ones, less those whose full path is in
+ * @known (may be NULL); NULL with @error when the directory cannot be
+ * read (ttv-ctf-reader.c). */
+GPtrArray *ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, GError **error);
+void     ttv_ctf_add_event_types (TtvTrace *trace, CtfMeta *m, guint from, const char *meta_path);
 /* Decodes packet @index's header and context into @decoder (scopes
  * "trace.packet.header" and "stream.packet.context") and fills events_bit. */
 gboolean ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, TtvDecoder *decoder,

@@ -42,6 +42,54 @@ compare_names (gconstpointer a, gconstpointer b)
   return strcmp (*(char * const *) a, *(char * const *) b);
 }
 
+GPtrArray *
+ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, GError **error)
+{
+  /* Stream files: every regular, non-empty file but the metadata. */
+  g_autoptr (GError) local = NULL;
+  g_autoptr (GDir) dir = g_dir_open (trace_path, 0, &local);
+  if (dir == NULL)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
+      return NULL;
+    }
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  for (const char *name; (name = g_dir_read_name (dir));)
+    {
+      if (name[0] == '.' || strcmp (name, "metadata") == 0)
+        continue;
+      g_autofree char *full = g_build_filename (trace_path, name, NULL);
+      GStatBuf st;
+      if ((known && g_hash_table_contains (known, full)) || g_stat (full, &st) != 0 || !S_ISREG (st.st_mode)
+          || st.st_size == 0)
+        continue;
+      g_ptr_array_add (names, g_strdup (name));
+    }
+  g_ptr_array_sort (names, compare_names);
+  return names;
+}
+
+void
+ttv_ctf_add_event_types (TtvTrace *trace, CtfMeta *m, guint from, const char *meta_path)
+{
+  for (guint i = from; i < m->events->len; i++)
+    {
+      CtfEventClass *ec = g_ptr_array_index (m->events, i);
+      if (ec->stream == NULL)
+        {
+          ttv_trace_add_warning (trace, _("%s: event “%s” names stream class %" G_GUINT64_FORMAT
+                                          " which is not declared"),
+                                 meta_path, ec->name ? ec->name : "?", ec->stream_id);
+          continue;
+        }
+      TtvEventType *et = ttv_trace_add_event_type (trace, NULL, ec->name ? ec->name : "",
+                                                   ec->fields ? ttv_type_ref (ec->fields) : NULL);
+      et->format_id = ec->id;
+      et->priv = ec;
+      ec->type = et;
+    }
+}
+
 static gboolean
 ctf_open (TtvTrace *trace, GError **error)
 {
@@ -64,26 +112,9 @@ ctf_open (TtvTrace *trace, GError **error)
       return FALSE;
     }
 
-  /* Stream files: every regular, non-empty file but the metadata. */
-  g_autoptr (GError) local = NULL;
-  g_autoptr (GDir) dir = g_dir_open (trace->path, 0, &local);
-  if (dir == NULL)
-    {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
-      return FALSE;
-    }
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  for (const char *name; (name = g_dir_read_name (dir));)
-    {
-      if (name[0] == '.' || strcmp (name, "metadata") == 0)
-        continue;
-      g_autofree char *full = g_build_filename (trace->path, name, NULL);
-      GStatBuf st;
-      if (g_stat (full, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size == 0)
-        continue;
-      g_ptr_array_add (names, g_strdup (name));
-    }
-  g_ptr_array_sort (names, compare_names);
+  g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (trace->path, NULL, error);
+  if (names == NULL)
+    return FALSE;
 
   CtfTracePriv *priv = g_new0 (CtfTracePriv, 1);
   priv->meta = g_steal_pointer (&meta);
@@ -99,22 +130,7 @@ ctf_open (TtvTrace *trace, GError **error)
   const char *host = ttv_trace_get_info (trace, "hostname");
   priv->hostname = g_strdup (host);
 
-  for (guint i = 0; i < m->events->len; i++)
-    {
-      CtfEventClass *ec = g_ptr_array_index (m->events, i);
-      if (ec->stream == NULL)
-        {
-          ttv_trace_add_warning (trace, _("%s: event “%s” names stream class %" G_GUINT64_FORMAT
-                                          " which is not declared"),
-                                 meta_path, ec->name ? ec->name : "?", ec->stream_id);
-          continue;
-        }
-      TtvEventType *et = ttv_trace_add_event_type (trace, NULL, ec->name ? ec->name : "",
-                                                   ec->fields ? ttv_type_ref (ec->fields) : NULL);
-      et->format_id = ec->id;
-      et->priv = ec;
-      ec->type = et;
-    }
+  ttv_ctf_add_event_types (trace, m, 0, meta_path);
 
   for (guint i = 0; i < names->len; i++)
     {

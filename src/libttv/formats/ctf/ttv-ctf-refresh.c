@@ -7,39 +7,6 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#define METADATA_HEADER_BYTES 37
-
-static guint32
-read_u32 (const guint8 *p, gboolean big)
-{
-  guint32 v;
-  memcpy (&v, p, 4);
-  return big ? GUINT32_FROM_BE (v) : GUINT32_FROM_LE (v);
-}
-
-/* Bytes of @data that are whole metadata packets: a packet still being
- * written is left for later.  Damage stays in the prefix, for the unpacker
- * to report. */
-static gsize
-whole_metadata_packets (const guint8 *data, gsize len)
-{
-  gboolean big = read_u32 (data, TRUE) == TTV_CTF_METADATA_MAGIC;
-  gsize pos = 0;
-  while (pos < len)
-    {
-      if (len - pos < METADATA_HEADER_BYTES)
-        return pos;
-      const guint8 *p = data + pos;
-      guint32 packet_bits = read_u32 (p + 28, big);
-      if (read_u32 (p, big) != TTV_CTF_METADATA_MAGIC || packet_bits < METADATA_HEADER_BYTES * 8)
-        return len;
-      if (packet_bits / 8 > len - pos)
-        return pos;
-      pos += packet_bits / 8;
-    }
-  return pos;
-}
-
 /* The metadata text as far as it is complete, NULL with @error: whole
  * packets, and of their text the declarations up to the last top-level
  * "};" (LTTng cuts its metadata into packets anywhere, even inside a
@@ -47,25 +14,11 @@ whole_metadata_packets (const guint8 *data, gsize len)
 static char *
 read_metadata_text (const char *path, gsize *out_len, guint64 *size, GError **error)
 {
-  g_autofree char *contents = NULL;
   gsize len = 0;
-  g_autoptr (GError) local = NULL;
-  if (!g_file_get_contents (path, &contents, &len, &local))
-    {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
-      return NULL;
-    }
-  *size = len;
-  const guint8 *data = (const guint8 *) contents;
-  if (len >= 4 && (read_u32 (data, FALSE) == TTV_CTF_METADATA_MAGIC
-                   || read_u32 (data, TRUE) == TTV_CTF_METADATA_MAGIC))
-    {
-      char *text = ttv_ctf_metadata_unpack (data, whole_metadata_packets (data, len), path, &len, error);
-      if (text == NULL)
-        return NULL;
-      g_free (contents);
-      contents = text;
-    }
+  gboolean packetized;
+  g_autofree char *contents = ttv_ctf_metadata_load (path, TRUE, &len, &packetized, size, error);
+  if (contents == NULL)
+    return NULL;
   gsize cut = 0;
   for (gsize i = 0; i + 2 < len; i++)
     if (contents[i] == '\n' && contents[i + 1] == '}' && contents[i + 2] == ';')
@@ -151,22 +104,7 @@ merge_meta (TtvTrace *trace, CtfTracePriv *priv, CtfMeta *m2, const char *path, 
   while (g_hash_table_iter_next (&it, &key, NULL))
     ttv_ctf_stream_index_events (key);
 
-  for (guint i = ne; i < m1->events->len; i++)
-    {
-      CtfEventClass *ec = g_ptr_array_index (m1->events, i);
-      if (ec->stream == NULL)
-        {
-          ttv_trace_add_warning (trace, _("%s: event “%s” names stream class %" G_GUINT64_FORMAT
-                                          " which is not declared"),
-                                 path, ec->name ? ec->name : "?", ec->stream_id);
-          continue;
-        }
-      TtvEventType *et = ttv_trace_add_event_type (trace, NULL, ec->name ? ec->name : "",
-                                                   ec->fields ? ttv_type_ref (ec->fields) : NULL);
-      et->format_id = ec->id;
-      et->priv = ec;
-      ec->type = et;
-    }
+  ttv_ctf_add_event_types (trace, m1, ne, path);
   return TRUE;
 }
 
@@ -239,12 +177,6 @@ refresh_stream (TtvTrace *trace, CtfStreamFile *sf, gboolean *changed, GError **
   return TRUE;
 }
 
-static gint
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(char * const *) a, *(char * const *) b);
-}
-
 /* Stream files that appeared since open, once they hold a whole packet. */
 static gboolean
 add_new_streams (TtvTrace *trace, CtfTracePriv *priv, gboolean *changed, GError **error)
@@ -255,22 +187,9 @@ add_new_streams (TtvTrace *trace, CtfTracePriv *priv, gboolean *changed, GError 
       CtfStreamFile *sf = g_ptr_array_index (priv->files, i);
       g_hash_table_add (known, sf->path);
     }
-  g_autoptr (GDir) dir = g_dir_open (trace->path, 0, NULL);
-  if (dir == NULL)
+  g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (trace->path, known, NULL);
+  if (names == NULL)
     return TRUE;
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  for (const char *name; (name = g_dir_read_name (dir));)
-    {
-      if (name[0] == '.' || strcmp (name, "metadata") == 0)
-        continue;
-      g_autofree char *full = g_build_filename (trace->path, name, NULL);
-      GStatBuf st;
-      if (g_hash_table_contains (known, full) || g_stat (full, &st) != 0 || !S_ISREG (st.st_mode)
-          || st.st_size == 0)
-        continue;
-      g_ptr_array_add (names, g_strdup (name));
-    }
-  g_ptr_array_sort (names, compare_names);
   for (guint i = 0; i < names->len; i++)
     {
       CtfStreamFile *sf = g_new0 (CtfStreamFile, 1);

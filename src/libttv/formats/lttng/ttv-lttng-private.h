@@ -182,6 +182,14 @@ typedef struct {
 gboolean ttv_lttng_facilities_read (TtvTrace *trace, TtvLttngTrace *priv, gboolean live,
                                     gboolean *changed, GError **error);
 
+/* --- ttv-lttng.c: the format class (open-time helpers the refresh reuses) */
+
+/* Sorted CPU numbers N of the regular cpu_N files in @dir (N decimal,
+ * without leading zeros). */
+GArray  *ttv_lttng_list_cpus (const char *dir);
+/* Points @tf at @f: its size, blocks and time range. */
+void     ttv_lttng_tracefile_fill (TtvTracefile *tf, TtvLttngFile *f);
+
 /* --- ttv-lttng-refresh.c: traces still being written -------------------- */
 
 gboolean ttv_lttng_refresh (TtvTrace *trace, gboolean *changed, GError **error);

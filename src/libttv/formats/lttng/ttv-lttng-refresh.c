@@ -4,23 +4,6 @@
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static void
-fill_tracefile (TtvTracefile *tf, TtvLttngFile *f)
-{
-  tf->priv = f;
-  tf->size = f->size;
-  tf->n_blocks = f->blocks->len;
-  tf->start = TTV_TIME_MAX;
-  tf->end = TTV_TIME_MIN;
-  if (f->blocks->len)
-    {
-      tf->start = g_array_index (f->blocks, TtvLttngBlock, 0).begin_time;
-      tf->end = g_array_index (f->blocks, TtvLttngBlock, f->blocks->len - 1).end_time;
-    }
-}
 
 /* Opens the whole blocks of @path and checks that they agree with the trace. */
 static TtvLttngFile *
@@ -69,28 +52,6 @@ facilities_stamp (const char *trace_path)
   return stamp;
 }
 
-/* "cpu_N" -> N, -1 for other names (as the reader's open). */
-static gint
-cpu_number (const char *name)
-{
-  if (!g_str_has_prefix (name, "cpu_"))
-    return -1;
-  const char *n = name + 4;
-  if (!g_ascii_isdigit (n[0]) || (n[0] == '0' && n[1] != '\0') || strlen (n) > 6)
-    return -1;
-  for (const char *p = n; *p; p++)
-    if (!g_ascii_isdigit (*p))
-      return -1;
-  return atoi (n);
-}
-
-static gint
-compare_int (gconstpointer a, gconstpointer b)
-{
-  gint x = *(const gint *) a, y = *(const gint *) b;
-  return x < y ? -1 : x > y;
-}
-
 gboolean
 ttv_lttng_refresh (TtvTrace *trace, gboolean *changed, GError **error)
 {
@@ -128,28 +89,19 @@ ttv_lttng_refresh (TtvTrace *trace, gboolean *changed, GError **error)
         }
       else
         g_ptr_array_add (lt->files, nf);
-      fill_tracefile (tf, nf);
+      ttv_lttng_tracefile_fill (tf, nf);
       *changed = TRUE;
     }
 
-  g_autoptr (GArray) added = g_array_new (FALSE, FALSE, sizeof (gint));
-  g_autoptr (GDir) d = g_dir_open (trace->path, 0, NULL);
-  const char *name;
-  while (d && (name = g_dir_read_name (d)))
-    {
-      gint cpu = cpu_number (name);
-      if (cpu >= 0 && !g_hash_table_contains (known, GINT_TO_POINTER (cpu)))
-        g_array_append_val (added, cpu);
-    }
   /* New CPUs in number order, after the existing tracefiles. */
-  g_array_sort (added, compare_int);
-  for (guint i = 0; i < added->len; i++)
+  g_autoptr (GArray) cpus = ttv_lttng_list_cpus (trace->path);
+  for (guint i = 0; i < cpus->len; i++)
     {
-      gint cpu = g_array_index (added, gint, i);
+      gint cpu = g_array_index (cpus, gint, i);
+      if (g_hash_table_contains (known, GINT_TO_POINTER (cpu)))
+        continue;
       g_autofree char *cname = g_strdup_printf ("cpu_%d", cpu);
       g_autofree char *path = g_build_filename (trace->path, cname, NULL);
-      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        continue;
       TtvLttngFile *f = open_live (lt, path, error);
       if (f == NULL)
         return FALSE;
@@ -159,7 +111,7 @@ ttv_lttng_refresh (TtvTrace *trace, gboolean *changed, GError **error)
           continue;
         }
       g_ptr_array_add (lt->files, f);
-      fill_tracefile (ttv_trace_add_tracefile (trace, cname, cpu), f);
+      ttv_lttng_tracefile_fill (ttv_trace_add_tracefile (trace, cname, cpu), f);
       *changed = TRUE;
     }
   return TRUE;

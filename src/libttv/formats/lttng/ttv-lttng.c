@@ -30,9 +30,8 @@ compare_int (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
-/* Sorted CPU numbers of the cpu_N files in @dir. */
-static GArray *
-list_cpus (const char *dir)
+GArray *
+ttv_lttng_list_cpus (const char *dir)
 {
   GArray *cpus = g_array_new (FALSE, FALSE, sizeof (gint));
   g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
@@ -65,7 +64,7 @@ has_facilities (const char *dir)
 static guint
 lttng_probe (const char *path)
 {
-  g_autoptr (GArray) cpus = list_cpus (path);
+  g_autoptr (GArray) cpus = ttv_lttng_list_cpus (path);
   if (cpus->len == 0 || !has_facilities (path))
     return 0;
   /* The layout is ours; a bad magic still picks us (score 50) so that
@@ -135,10 +134,25 @@ set_info (TtvTrace *trace, const TtvLttngHeader *h)
   ttv_trace_set_info (trace, "start_time", start);
 }
 
+void
+ttv_lttng_tracefile_fill (TtvTracefile *tf, TtvLttngFile *f)
+{
+  tf->priv = f;
+  tf->size = f->size;
+  tf->n_blocks = f->blocks->len;
+  tf->start = TTV_TIME_MAX;
+  tf->end = TTV_TIME_MIN;
+  if (f->blocks->len)
+    {
+      tf->start = g_array_index (f->blocks, TtvLttngBlock, 0).begin_time;
+      tf->end = g_array_index (f->blocks, TtvLttngBlock, f->blocks->len - 1).end_time;
+    }
+}
+
 static gboolean
 lttng_open (TtvTrace *trace, GError **error)
 {
-  g_autoptr (GArray) cpus = list_cpus (trace->path);
+  g_autoptr (GArray) cpus = ttv_lttng_list_cpus (trace->path);
   if (cpus->len == 0)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_MISSING,
@@ -180,15 +194,7 @@ lttng_open (TtvTrace *trace, GError **error)
       gint cpu = g_array_index (cpus, gint, i);
       TtvLttngFile *f = g_ptr_array_index (priv->files, i);
       g_autofree char *name = g_strdup_printf ("cpu_%d", cpu);
-      TtvTracefile *tf = ttv_trace_add_tracefile (trace, name, cpu);
-      tf->priv = f;
-      tf->size = f->size;
-      tf->n_blocks = f->blocks->len;
-      if (f->blocks->len)
-        {
-          tf->start = g_array_index (f->blocks, TtvLttngBlock, 0).begin_time;
-          tf->end = g_array_index (f->blocks, TtvLttngBlock, f->blocks->len - 1).end_time;
-        }
+      ttv_lttng_tracefile_fill (ttv_trace_add_tracefile (trace, name, cpu), f);
     }
   if (flight)
     {
