@@ -93,16 +93,7 @@ open_cpu_files (TtvTrace *trace, TtvLttTrace *lt, GError **error)
           else
             {
               g_autofree char *tname = g_strdup_printf ("cpu/%" G_GUINT64_FORMAT, cf->cpu);
-              TtvTracefile *tf = ttv_trace_add_tracefile (trace, tname, (gint) cf->cpu);
-              tf->priv = f;
-              tf->size = f->size;
-              tf->n_blocks = f->blocks->len;
-              for (guint b = 0; b < f->blocks->len; b++)
-                {
-                  const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, b);
-                  tf->start = MIN (tf->start, blk->start);
-                  tf->end = MAX (tf->end, blk->end);
-                }
+              ttv_ltt_tracefile_fill (ttv_trace_add_tracefile (trace, tname, (gint) cf->cpu), f);
               if (f->blocks->len && f->min_block_id != 0)
                 {
                   trace->flags |= TTV_TRACE_FLAG_BEGINNING_MISSING;

@@ -199,6 +199,9 @@ gboolean ttv_ltt_control_load_facilities (TtvTrace *trace, TtvLttTrace *lt, GErr
 /* Reads control/processes and control/interrupts. */
 gboolean ttv_ltt_control_load_state (TtvTrace *trace, TtvLttTrace *lt, GError **error);
 void     ttv_ltt_control_clear (TtvLttTrace *lt);
+/* Points @tf at @f: its size, block count and time span (open and refresh). */
+void ttv_ltt_tracefile_fill (TtvTracefile *tf, TtvLttFile *f);
+
 /* TtvFormatClass.refresh (ttv-ltt-refresh.c). */
 gboolean ttv_ltt_refresh (TtvTrace *trace, gboolean *changed, GError **error);
 

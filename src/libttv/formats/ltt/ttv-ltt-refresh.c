@@ -6,22 +6,6 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
-static void
-fill_tracefile (TtvTracefile *tf, TtvLttFile *f)
-{
-  tf->priv = f;
-  tf->size = f->size;
-  tf->n_blocks = f->blocks->len;
-  tf->start = TTV_TIME_MAX;
-  tf->end = TTV_TIME_MIN;
-  for (guint b = 0; b < f->blocks->len; b++)
-    {
-      const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, b);
-      tf->start = MIN (tf->start, blk->start);
-      tf->end = MAX (tf->end, blk->end);
-    }
-}
-
 static guint64
 whole_blocks (const char *path, guint32 block_size)
 {
@@ -53,7 +37,7 @@ ttv_ltt_refresh (TtvTrace *trace, gboolean *changed, GError **error)
       if (nf == NULL)
         return FALSE;
       ttv_ltt_file_free (f);
-      fill_tracefile (tf, nf);
+      ttv_ltt_tracefile_fill (tf, nf);
       *changed = TRUE;
     }
 
@@ -88,7 +72,7 @@ ttv_ltt_refresh (TtvTrace *trace, gboolean *changed, GError **error)
       if (f == NULL)
         return FALSE;
       g_autofree char *tname = g_strdup_printf ("cpu/%" G_GUINT64_FORMAT, cpu);
-      fill_tracefile (ttv_trace_add_tracefile (trace, tname, (gint) cpu), f);
+      ttv_ltt_tracefile_fill (ttv_trace_add_tracefile (trace, tname, (gint) cpu), f);
       *changed = TRUE;
     }
   return TRUE;

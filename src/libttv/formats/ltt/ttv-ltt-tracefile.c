@@ -156,3 +156,19 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
   f->fine = g_new0 (gpointer, n);
   return f;
 }
+
+void
+ttv_ltt_tracefile_fill (TtvTracefile *tf, TtvLttFile *f)
+{
+  tf->priv = f;
+  tf->size = f->size;
+  tf->n_blocks = f->blocks->len;
+  tf->start = TTV_TIME_MAX;
+  tf->end = TTV_TIME_MIN;
+  for (guint b = 0; b < f->blocks->len; b++)
+    {
+      const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, b);
+      tf->start = MIN (tf->start, blk->start);
+      tf->end = MAX (tf->end, blk->end);
+    }
+}
