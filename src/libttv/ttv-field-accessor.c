@@ -26,6 +26,16 @@ ttv_field_accessor_init (TtvFieldAccessor *acc, const TtvEventType *et, const ch
   acc->field_index = idx;
   acc->type = ((const TtvField *) g_ptr_array_index (s->fields, idx))->type;
 
+  gint64 off = ttv_field_fixed_offset (s, idx);
+  gboolean scalar = acc->type->kind == TTV_TYPE_INTEGER || acc->type->kind == TTV_TYPE_ENUM
+                    || acc->type->kind == TTV_TYPE_STRING || is_char_array (acc->type);
+  if (scalar && off >= 0)
+    acc->fixed_offset_bits = off;
+}
+
+gint64
+ttv_field_fixed_offset (const TtvType *s, gint idx)
+{
   /* Members before it must all have a fixed size for a fixed offset; the
    * offsets are relative to the payload start aligned to the struct. */
   guint64 off = 0;
@@ -36,13 +46,10 @@ ttv_field_accessor_init (TtvFieldAccessor *acc, const TtvEventType *et, const ch
       if (i == idx)
         break;
       if (ft->fixed_size_bits < 0)
-        return;
+        return -1;
       off += (guint64) ft->fixed_size_bits;
     }
-  gboolean scalar = acc->type->kind == TTV_TYPE_INTEGER || acc->type->kind == TTV_TYPE_ENUM
-                    || acc->type->kind == TTV_TYPE_STRING || is_char_array (acc->type);
-  if (scalar)
-    acc->fixed_offset_bits = (gint64) off;
+  return (gint64) off;
 }
 
 gboolean

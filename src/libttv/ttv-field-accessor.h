@@ -17,6 +17,9 @@ typedef struct {
 /* Resolves @name (a top-level payload member) for @event_type. */
 void     ttv_field_accessor_init (TtvFieldAccessor *acc, const TtvEventType *event_type, const char *name);
 gboolean ttv_field_accessor_is_valid (const TtvFieldAccessor *acc);
+/* Bit offset of top-level member @idx of struct @s from the aligned payload
+ * start, or -1 when a member before it varies in size. */
+gint64   ttv_field_fixed_offset (const TtvType *s, gint idx);
 /* Integer or enum value (sign-extended for signed types).  FALSE if the
  * field is missing, not numeric, or the event is damaged. */
 gboolean ttv_field_accessor_get_int (const TtvFieldAccessor *acc, const TtvEvent *event,

@@ -266,25 +266,6 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
 
 /* --- flattening ------------------------------------------------------ */
 
-/* Offset of top-level member @idx from the aligned payload start, or -1
- * when a member before it varies in size. */
-static gint64
-fixed_offset (const TtvType *s, gint idx)
-{
-  guint64 off = 0;
-  for (gint i = 0; i <= idx; i++)
-    {
-      const TtvType *ft = ((const TtvField *) g_ptr_array_index (s->fields, i))->type;
-      off = ttv_align_up (off, ft->align_bits);
-      if (i == idx)
-        break;
-      if (ft->fixed_size_bits < 0)
-        return -1;
-      off += (guint64) ft->fixed_size_bits;
-    }
-  return (gint64) off;
-}
-
 /* The range of an integer comparison with @k; FALSE when nothing passes. */
 static gboolean
 set_range (TtvFilterInsn *in, TtvFilterOp op, gint64 k)
@@ -400,7 +381,7 @@ specialise_field (Emitter *e, const TtvFilterProgNode *n, TtvFilterInsn *in, gbo
   if (idx < 0)
     return FALSE;
   const TtvType *t = ((const TtvField *) g_ptr_array_index (st->fields, idx))->type;
-  gint64 off = fixed_offset (st, idx);
+  gint64 off = ttv_field_fixed_offset (st, idx);
   if (off < 0)
     return FALSE;
   in->payload_align = st->align_bits;
