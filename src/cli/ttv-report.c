@@ -446,8 +446,8 @@ on_signal (int sig)
   interrupted = 1;
 }
 
-/* Events up to this time are final: every CPU's file has passed it, and a
- * CPU's next block starts after its last one ends. */
+/* Events before this time are final: every CPU's file has reached it, and
+ * a CPU's next block starts no earlier than its last one ends. */
 static TtvTime
 follow_watermark (TtvTraceset *ts)
 {
@@ -542,7 +542,9 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
             break;
           if (next && next->time > end)
             break;
-          if (next == NULL || (!final && next->time > follow_watermark (ts)))
+          /* At the watermark itself too: another stream's next packet may
+           * begin exactly there, and its events must come in order. */
+          if (next == NULL || (!final && next->time >= follow_watermark (ts)))
             {
               if (final)
                 break;
