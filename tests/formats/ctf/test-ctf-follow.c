@@ -3,6 +3,7 @@
  * while the library refreshes it and while ttv-report --follow reads it. */
 #include "ttv-test-util.h"
 #include "formats/ctf/ttv-ctf-sim.h"
+#include "formats/ctf/ttv-ctf-writer.h"
 #include "formats/ctf/ttv-ctf-private.h"
 #include "ttv-error.h"
 #include "ttv-trace.h"
@@ -226,6 +227,86 @@ test_report (void)
   ttv_test_live_follow_report (l, TTV_REPORT_PATH, out_path, FALSE);
 }
 
+/* --- Two streams ending at the same time ------------------------------- */
+
+#define TIE_PACKET 512u
+#define TIE_BASE ((TtvTime) 1700000000 * 1000000000)
+#define TIE_T 1000
+
+/* Writes @n_events "tick" events of stream 0 at @times0, then stream 1's.
+ * Returns how many of stream 0's fit in its first packet (from the
+ * writer's packet count). */
+static guint
+write_tie_trace (const char *dir, const TtvTime *times0, guint n0, const TtvTime *times1, guint n1)
+{
+  g_autoptr (GError) error = NULL;
+  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .packet_size = TIE_PACKET,
+                             .clock_offset = TIE_BASE };
+  TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
+  g_autoptr (TtvType) fields = ttv_type_new_struct ();
+  guint first_packet = n0;
+
+  g_assert_no_error (error);
+  ttv_type_add_field (fields, "n", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+  g_assert_cmpint (ttv_ctf_writer_add_event (w, "tick", fields, &error), ==, 0);
+  for (guint i = 0; i < n0; i++)
+    {
+      TtvScalar v = TTV_SCALAR_UINT (i);
+      g_assert_true (ttv_ctf_writer_write_event (w, 0, times0[i], 0, &v, 1, &error));
+      if (ttv_ctf_writer_get_n_packets (w) > 1 && first_packet == n0)
+        first_packet = i;
+    }
+  for (guint i = 0; i < n1; i++)
+    {
+      TtvScalar v = TTV_SCALAR_UINT (i);
+      g_assert_true (ttv_ctf_writer_write_event (w, 1, times1[i], 0, &v, 1, &error));
+    }
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+  return first_packet;
+}
+
+/* Stream 0's first packet ends with an event at T and its second begins
+ * with another at T; stream 1 ends at T too.  `ttv-report --follow`, given
+ * stream 0's first packet and stream 1, must not print the events at T
+ * before the second packet arrives: in time order the new one may come
+ * before them, and every event must be printed once. */
+static void
+test_tie (void)
+{
+  g_autofree char *probe = g_build_filename (tmp_dir, "tie-probe", NULL);
+  g_autofree char *src = g_build_filename (tmp_dir, "tie-src", NULL);
+  g_autofree char *live_dir = g_build_filename (tmp_dir, "tie-live", NULL);
+  g_autofree char *out_path = g_build_filename (tmp_dir, "follow-tie.txt", NULL);
+  TtvTime times0[200], times1[2] = { TIE_BASE + 1, TIE_BASE + TIE_T };
+  guint k;
+
+  /* How many events fill stream 0's first packet. */
+  for (guint i = 0; i < G_N_ELEMENTS (times0); i++)
+    times0[i] = TIE_BASE + 1 + i;
+  k = write_tie_trace (probe, times0, G_N_ELEMENTS (times0), times1, 0);
+  g_assert_cmpuint (k, >, 2);
+  g_assert_cmpuint (k + 5, <, G_N_ELEMENTS (times0));
+  /* Events k - 1 (the first packet's last) and k (the second's first) at T. */
+  for (guint i = 0; i < k + 5; i++)
+    times0[i] = i < k - 1 ? TIE_BASE + 1 + i : i <= k ? TIE_BASE + TIE_T : TIE_BASE + TIE_T + (TtvTime) (i - k);
+  g_assert_cmpuint (write_tie_trace (src, times0, k + 5, times1, 2), ==, k);
+
+  g_autoptr (TtvTestLive) l = ttv_test_live_new (src, live_dir, TIE_PACKET, file_block, n_file_blocks);
+  g_autofree char *from = g_build_filename (src, "metadata", NULL);
+  g_autofree char *to = g_build_filename (live_dir, "metadata", NULL);
+  ttv_test_copy_file (from, to);
+  g_assert_cmpuint (l->streams->len, ==, 2);
+  ttv_test_live_packets (l, 0, 1);
+  ttv_test_live_packets (l, 1, 1);
+  GPid pid = ttv_test_follow_start (TTV_REPORT_PATH, live_dir, out_path, NULL);
+  ttv_test_follow_wait_output (out_path);
+  gsize midway = ttv_test_follow_midway (out_path);
+  ttv_test_live_packets (l, 0, 1);
+  g_assert_true (ttv_test_live_done (l));
+  ttv_test_follow_stop (pid, 600);
+  ttv_test_follow_assert_complete (TTV_REPORT_PATH, src, out_path, midway);
+}
+
 /* --- Real LTTng traces rebuilt a packet at a time ---------------------- */
 
 static guint64
@@ -362,6 +443,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/ctf/follow/metadata-packets", GINT_TO_POINTER (TRUE), test_metadata);
   g_test_add_func ("/ctf/follow/corrupt", test_corrupt);
   g_test_add_func ("/ctf/follow/report", test_report);
+  g_test_add_func ("/ctf/follow/tie", test_tie);
   static const char *const real[] = { "glxgears-ust", "arm64-kernel", "bigendian-kernel", "scp-kernel" };
   for (guint i = 0; i < G_N_ELEMENTS (real); i++)
     {
