@@ -446,8 +446,9 @@ on_signal (int sig)
   interrupted = 1;
 }
 
-/* Events before this time are final: every CPU's file has reached it, and
- * a CPU's next block starts no earlier than its last one ends. */
+/* Events before this time are final: every tracefile (a CPU's buffer, a
+ * CTF stream with or without a CPU) has reached it, and a tracefile's next
+ * block starts no earlier than its last one ends. */
 static TtvTime
 follow_watermark (TtvTraceset *ts)
 {
@@ -455,7 +456,7 @@ follow_watermark (TtvTraceset *ts)
   for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
     {
       const TtvTracefile *tf = ttv_traceset_get_tracefile (ts, i);
-      if (tf->cpu >= 0 && tf->n_blocks > 0)
+      if (tf->n_blocks > 0)
         w = MIN (w, tf->end);
     }
   return w;
