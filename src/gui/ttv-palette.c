@@ -26,9 +26,15 @@ static const struct {
   { "zombie", N_("Zombie"), "#6a3d9a" },
   { "exited", N_("Exiting"), "#525252" },
   { "unknown", N_("Unknown"), "#d9d9d9" },
-  { "cpu-idle", N_("CPU idle"), "#eeeeee" },
-  { "irq-active", N_("IRQ active"), "#e31a1c" },
+  { "cpu-idle", N_("CPU idle"), "#e3d7bf" },
+  { "irq-active", N_("IRQ active"), "#a50f15" },
   { "blockdev-busy", N_("Disk busy"), "#8c510a" },
+  { "mark-fork", N_("Fork"), "#238b45" },
+  { "mark-exec", N_("Exec"), "#3f007d" },
+  { "mark-exit", N_("Exit"), "#000000" },
+  { "wakeup", N_("Wakeup"), "#0097a7" },
+  { "lost-events", N_("Lost events"), "#e7298a" },
+  { "mixed", N_("Several states in a pixel"), "#404040" },
 };
 
 const char *
