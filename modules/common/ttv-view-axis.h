@@ -1,0 +1,48 @@
+/* ttv-view-axis.h: the axes of the analysis views (control flow, resources,
+ * histogram; compiled into each): a time ruler relative to the traceset's
+ * start with 1-2-5 ticks and units, a count scale, lost-event marks. */
+#pragma once
+
+#include "ttv-viewer.h"
+
+#include <cairo.h>
+
+G_BEGIN_DECLS
+
+/* The tick step of 1, 2 or 5 times a power of ten nearest above @raw (>= 1). */
+guint64     ttv_view_axis_nice_step (double raw);
+
+/* @rel (a multiple of @step, ns from the traceset's start) as "150 ms",
+ * "1.25 s", "3.400 µs": the unit is the largest one not above @range (the
+ * ruler's largest value), with as many decimals as @step needs. */
+char       *ttv_view_axis_format_tick (gint64 rel, guint64 step, guint64 range);
+/* A duration for people: "0 ns", "850 ns", "12.5 µs", "3.204 ms", "1.5 s"
+ * (3 or 4 significant digits). */
+char       *ttv_view_axis_format_duration (TtvTime duration);
+/* "+0.153 400 s" style time from the traceset's start with the absolute
+ * time after it: "+153.4 ms (1700000000.153400000)", for tooltips. */
+char       *ttv_view_axis_format_time (TtvTime time, TtvTime origin);
+
+/* Draws a ruler in the band (@x, @y, @width, @height): ticks and labels of
+ * [@t0, @t1] relative to @origin, the labels above the ticks. */
+void        ttv_view_axis_draw_time (cairo_t *cr, double x, double y, double width, double height,
+                                     TtvTime origin, TtvTime t0, TtvTime t1);
+/* Draws a vertical count scale for 0..@max (linear, or log1p) along the
+ * left edge of the plot (@x, @y, @width, @height): ticks, labels and light
+ * grid lines across the plot. */
+void        ttv_view_axis_draw_counts (cairo_t *cr, double x, double y, double width, double height,
+                                       guint64 max, gboolean log_scale);
+
+/* Lost events: the ranges of every tracefile of the tab's traces that meet
+ * [@t0, @t1] (of TtvLostRange, transfer full, never NULL). */
+GArray     *ttv_view_axis_dup_lost (TtvTabState *state, TtvTime t0, TtvTime t1);
+/* Draws @lost (from ttv_view_axis_dup_lost()) as marks of at least 2 px
+ * in the band (@x, @y, @width, @height) over [@t0, @t1], in @rgb. */
+void        ttv_view_axis_draw_lost (cairo_t *cr, const GArray *lost, double x, double y,
+                                     double width, double height, TtvTime t0, TtvTime t1,
+                                     const double rgb[3]);
+/* The events lost in the ranges of @lost meeting [@t0, @t1], and whether
+ * any does (a count may be unknown: 0). */
+gboolean    ttv_view_axis_lost_between (const GArray *lost, TtvTime t0, TtvTime t1, guint64 *count);
+
+G_END_DECLS
