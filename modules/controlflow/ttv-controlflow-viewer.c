@@ -1,9 +1,13 @@
 /* ttv-controlflow-viewer.c: the control flow viewer module: one row per
  * process (thread) of the state history with its states over time, marks
- * and wakeup arrows; threads as expandable rows under their process; rows
- * sorted, searched, hidden when idle, and limited to the processes that ran
- * the tab's filter's events.  Drawing and navigation: modules/common/ttv-timeline.c. */
+ * and wakeup arrows; the CPUs' idle tasks first; threads as expandable rows
+ * under their process; columns (name, PID, TGID, PPID, CPU time, birth)
+ * sorted by a click on their title, rows searched by any name the process
+ * had, hidden when idle, and limited to the processes that ran the tab's
+ * filter's events.  Drawing and navigation: modules/common/ttv-timeline*.c. */
+#include "ttv-process-names.h"
 #include "ttv-timeline.h"
+#include "ttv-view-axis.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -11,7 +15,10 @@
 #define TTV_TYPE_CONTROLFLOW_VIEWER (ttv_controlflow_viewer_get_type ())
 G_DECLARE_FINAL_TYPE (TtvControlflowViewer, ttv_controlflow_viewer, TTV, CONTROLFLOW_VIEWER, GtkBox)
 
-typedef enum { SORT_PID, SORT_NAME, SORT_CPU_TIME, SORT_BIRTH } SortKey;
+/* The sort keys, in the order of the columns. */
+typedef enum { SORT_NAME, SORT_PID, SORT_TGID, SORT_PPID, SORT_CPU_TIME, SORT_BIRTH, SORT_N_KEYS } SortKey;
+
+static const char *const sort_ids[SORT_N_KEYS] = { "name", "pid", "tgid", "ppid", "cpu-time", "birth" };
 
 /* One filter request: the pids that ran a matching event. */
 typedef struct {
@@ -28,6 +35,12 @@ struct _TtvControlflowViewer {
   TtvTimeline *timeline;       /* weak: a child */
   GtkWidget *search;
   GtkWidget *count_label;
+  GtkWidget *sort_combo;
+
+  /* Per process row, the names it had (GStrv, NULL: one name), from a
+   * worker thread; NULL until known. */
+  GPtrArray *names;            /* owned, may be NULL */
+  GCancellable *names_cancel;  /* owned, NULL when no job runs */
 
   /* Groups: expanded unless collapse_all, except those in toggled (history
    * row of the leader + 1); forgotten with the history. */
@@ -57,12 +70,9 @@ sort_key (TtvControlflowViewer *self)
   g_autoptr (GVariant) v = g_action_group_get_action_state (G_ACTION_GROUP (self->actions), "sort");
   const char *s = g_variant_get_string (v, NULL);
 
-  if (strcmp (s, "name") == 0)
-    return SORT_NAME;
-  if (strcmp (s, "cpu-time") == 0)
-    return SORT_CPU_TIME;
-  if (strcmp (s, "birth") == 0)
-    return SORT_BIRTH;
+  for (guint k = 0; k < SORT_N_KEYS; k++)
+    if (strcmp (s, sort_ids[k]) == 0)
+      return k;
   return SORT_PID;
 }
 
@@ -79,23 +89,36 @@ typedef struct {
 typedef struct {
   GArray *nodes;
   SortKey key;
+  gboolean descending;
 } SortData;
 
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+/* The CPUs' idle tasks first, by CPU, whatever the sort: they are not
+ * processes competing for CPU time. */
 static int
 compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
 {
   const SortData *sd = data;
   const Node *x = &g_array_index (sd->nodes, Node, *(const guint *) a);
   const Node *y = &g_array_index (sd->nodes, Node, *(const guint *) b);
+  gboolean xi = ttv_timeline_is_idle_task (x->info), yi = ttv_timeline_is_idle_task (y->info);
   int c = 0;
 
+  if (xi || yi)
+    return xi && yi ? CMP (x->info->cpu, y->info->cpu) : xi ? -1 : 1;
   switch (sd->key)
     {
     case SORT_NAME: c = g_strcmp0 (x->info->name, y->info->name); break;
-    case SORT_CPU_TIME: c = (x->info->cpu_time < y->info->cpu_time) - (x->info->cpu_time > y->info->cpu_time); break;
-    case SORT_BIRTH: c = (x->info->birth > y->info->birth) - (x->info->birth < y->info->birth); break;
+    case SORT_TGID: c = CMP (x->info->tgid, y->info->tgid); break;
+    case SORT_PPID: c = CMP (x->info->ppid, y->info->ppid); break;
+    /* Most CPU time first, unless reversed. */
+    case SORT_CPU_TIME: c = CMP (y->info->cpu_time, x->info->cpu_time); break;
+    case SORT_BIRTH: c = CMP (x->info->birth, y->info->birth); break;
     default: break;
     }
+  if (sd->descending)
+    c = -c;
   if (c == 0)
     c = (x->info->id > y->info->id) - (x->info->id < y->info->id);
   if (c == 0)
@@ -105,22 +128,45 @@ compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
   return c;
 }
 
+/* The name column: every name the row had ("bash → gcc"); an idle task
+ * is its CPU's ("swapper/1"). */
 static char *
-row_label (const TtvHistoryRowInfo *info, guint n_threads, TtvTime origin)
+row_name (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint row)
 {
-  /* Birth from the trace start: the absolute time is too wide for the column. */
-  g_autofree char *birth = g_strdup_printf ("+%.6f", (double) (info->birth - origin) / 1e9);
   const char *name = info->name && *info->name ? info->name : _("(unnamed)");
-  g_autofree char *pid = info->cpu >= 0 ? g_strdup_printf ("0/%d", info->cpu)
-                                        : g_strdup_printf ("%u", info->id);
-  g_autofree char *ppid = info->ppid == TTV_VIEWER_PID_NONE ? g_strdup ("?")
-                                                            : g_strdup_printf ("%u", info->ppid);
+  const char *const *names = self->names && row < self->names->len ? self->names->pdata[row] : NULL;
 
-  if (n_threads > 1)
-    return g_strdup_printf (_("%s (%u threads) %s/%u ^%s %s"), name, n_threads, pid, info->tgid, ppid,
-                            birth);
-  /* name pid/tgid ^ppid +birth */
-  return g_strdup_printf ("%s %s/%u ^%s %s", name, pid, info->tgid, ppid, birth);
+  if (ttv_timeline_is_idle_task (info) && !strchr (name, '/'))
+    return g_strdup_printf ("%s/%d", name, info->cpu);
+  return ttv_process_names_join (names, name);
+}
+
+static TtvTimelineRow *
+new_row (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint row, guint n_threads,
+         TtvTime origin)
+{
+  g_autofree char *name = row_name (self, info, row);
+  g_autofree char *label = n_threads > 1 ? g_strdup_printf (_("%s (%u threads)"), name, n_threads)
+                                         : g_strdup (name);
+  TtvTimelineRow *r = ttv_timeline_row_new (TTV_HISTORY_ROW_PROCESS, row, label);
+  const char *const *names = self->names && row < self->names->len ? self->names->pdata[row] : NULL;
+  g_autofree char *birth = ttv_view_axis_format_duration (info->birth - origin);
+
+  r->cells = g_new0 (char *, 6);
+  r->cells[0] = g_strdup_printf ("%u", info->id);
+  r->cells[1] = g_strdup_printf ("%u", info->tgid);
+  r->cells[2] = info->ppid == TTV_VIEWER_PID_NONE ? g_strdup ("—") : g_strdup_printf ("%u", info->ppid);
+  r->cells[3] = ttv_view_axis_format_duration (info->cpu_time);
+  r->cells[4] = g_strdup_printf ("+%s", birth);
+  if (names)
+    {
+      g_autofree char *all = g_strjoinv (" → ", (char **) names);
+
+      r->details = g_strdup_printf (_("Names: %s"), all);
+    }
+  else if (ttv_timeline_is_idle_task (info))
+    r->details = g_strdup_printf (_("The idle task of CPU %d: drawn when the CPU idles"), info->cpu);
+  return r;
 }
 
 static gboolean
@@ -181,17 +227,31 @@ link_threads (TtvViewerHistory *h, GArray *nodes)
 }
 
 static gboolean
-row_matches (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, const char *needle)
+name_matches (const char *name, const char *needle)
 {
+  g_autofree char *folded = g_utf8_casefold (name ? name : "", -1);
+
+  return strstr (folded, needle) != NULL;
+}
+
+/* The search matches the PID or any name the process had. */
+static gboolean
+row_matches (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint row, const char *needle)
+{
+  const char *const *names = self->names && row < self->names->len ? self->names->pdata[row] : NULL;
+
   if (self->filter_pids && !g_hash_table_contains (self->filter_pids, GUINT_TO_POINTER (info->id)))
     return FALSE;
   if (*needle)
     {
-      g_autofree char *name = g_utf8_casefold (info->name ? info->name : "", -1);
       g_autofree char *pid = g_strdup_printf ("%u", info->id);
 
-      if (!strstr (name, needle) && strcmp (pid, needle) != 0)
-        return FALSE;
+      if (strcmp (pid, needle) == 0 || name_matches (info->name, needle))
+        return TRUE;
+      for (guint i = 0; names && names[i]; i++)
+        if (name_matches (names[i], needle))
+          return TRUE;
+      return FALSE;
     }
   return TRUE;
 }
@@ -245,20 +305,18 @@ refresh_rows (TtvControlflowViewer *self)
     {
       Node node = { ttv_viewer_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i), i, -1, NULL, TRUE, TRUE };
 
+      /* Running or waiting for a CPU in the window (a few intervals read
+       * per row); the idle tasks are idle by nature. */
       if (hide_idle)
-        {
-          TtvHistoryPixel px;
-
-          /* One pixel over the window: O(1) per row. */
-          ttv_viewer_history_query_pixels (h, TTV_HISTORY_ROW_PROCESS, i, t0, t1 + 1, 1, &px);
-          node.busy = px.n_events > 0;
-        }
-      node.match = row_matches (self, node.info, needle);
+        node.busy = !ttv_timeline_is_idle_task (node.info)
+                    && ttv_timeline_row_is_busy (h, TTV_HISTORY_ROW_PROCESS, i, t0, t1);
+      node.match = row_matches (self, node.info, i, needle);
       g_array_append_val (nodes, node);
     }
   link_threads (h, nodes);
   sd.nodes = nodes;
   sd.key = sort_key (self);
+  sd.descending = flag (self, "sort-descending");
   for (guint i = 0; i < nodes->len; i++)
     {
       Node *node = &g_array_index (nodes, Node, i);
@@ -278,7 +336,6 @@ refresh_rows (TtvControlflowViewer *self)
       guint n_ok = 0, n_threads = 1 + (node->children ? node->children->len : 0);
       gboolean expanded, forced;
       TtvTimelineRow *r;
-      g_autofree char *label = NULL;
 
       for (guint c = 0; node->children && c < node->children->len; c++)
         {
@@ -292,8 +349,7 @@ refresh_rows (TtvControlflowViewer *self)
       forced = !node->match && n_ok > 0;
       expanded = forced || is_expanded (self, node->row);
       /* "(N threads)" only on a row that draws them combined. */
-      label = row_label (node->info, n_ok > 0 && !expanded ? n_threads : 1, origin);
-      r = ttv_timeline_row_new (TTV_HISTORY_ROW_PROCESS, node->row, label);
+      r = new_row (self, node->info, node->row, n_ok > 0 && !expanded ? n_threads : 1, origin);
       if (n_ok > 0)
         r->expander = expanded ? TTV_TIMELINE_EXPANDER_EXPANDED : TTV_TIMELINE_EXPANDER_COLLAPSED;
       if (n_ok > 0 && !expanded)
@@ -309,12 +365,10 @@ refresh_rows (TtvControlflowViewer *self)
       for (guint c = 0; expanded && node->children && c < node->children->len; c++)
         {
           const Node *child = &g_array_index (nodes, Node, g_array_index (node->children, guint, c));
-          g_autofree char *clabel = NULL;
 
           if (!(child->match && child->busy))
             continue;
-          clabel = row_label (child->info, 1, origin);
-          r = ttv_timeline_row_new (TTV_HISTORY_ROW_PROCESS, child->row, clabel);
+          r = new_row (self, child->info, child->row, 1, origin);
           r->depth = 1;
           g_ptr_array_add (rows, r);
           g_array_append_val (shown, child->info->id);
@@ -421,6 +475,27 @@ start_filter (TtvControlflowViewer *self)
 }
 
 static void
+names_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  GPtrArray *names = ttv_process_names_run_finish (result, &error);
+  TtvControlflowViewer *self = data;   /* owned reference */
+
+  if (names && self->state)
+    {
+      g_clear_pointer (&self->names, g_ptr_array_unref);
+      self->names = names;
+      g_clear_object (&self->names_cancel);
+      refresh_rows (self);
+    }
+  else if (names)
+    g_ptr_array_unref (names);
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_warning ("control flow: process names: %s", error->message);
+  g_object_unref (self);
+}
+
+static void
 history_changed (TtvControlflowViewer *self)
 {
   g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (self->state);
@@ -431,8 +506,18 @@ history_changed (TtvControlflowViewer *self)
   if (h == ttv_timeline_get_history (self->timeline))
     return;
   g_hash_table_remove_all (self->toggled);
+  g_clear_pointer (&self->names, g_ptr_array_unref);
+  if (self->names_cancel)
+    g_cancellable_cancel (self->names_cancel);
+  g_clear_object (&self->names_cancel);
   ttv_timeline_set_history (self->timeline, h);
   refresh_rows (self);
+  /* The names the processes had come later, from a worker thread. */
+  if (h)
+    {
+      self->names_cancel = g_cancellable_new ();
+      ttv_process_names_run_async (h, self->names_cancel, names_done, g_object_ref (self));
+    }
 }
 
 static void
@@ -449,6 +534,48 @@ change_state (GSimpleAction *action, GVariant *value, gpointer data)
 {
   g_simple_action_set_state (action, value);
   refresh_rows (data);
+}
+
+/* The sort key and direction, shown in the combo box and the titles. */
+static void
+change_sort (GSimpleAction *action, GVariant *value, gpointer data)
+{
+  TtvControlflowViewer *self = data;
+
+  g_simple_action_set_state (action, value);
+  g_signal_handlers_block_matched (self->sort_combo, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->sort_combo), g_variant_get_string (value, NULL));
+  g_signal_handlers_unblock_matched (self->sort_combo, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+  ttv_timeline_set_sort_column (self->timeline, (gint) sort_key (self), flag (self, "sort-descending"));
+  refresh_rows (self);
+}
+
+static void
+change_descending (GSimpleAction *action, GVariant *value, gpointer data)
+{
+  TtvControlflowViewer *self = data;
+
+  g_simple_action_set_state (action, value);
+  ttv_timeline_set_sort_column (self->timeline, (gint) sort_key (self), g_variant_get_boolean (value));
+  refresh_rows (self);
+}
+
+/* A click on a column's title sorts by it; on the sorted one, reverses. */
+static void
+column_clicked (TtvControlflowViewer *self, guint column)
+{
+  GActionGroup *group = G_ACTION_GROUP (self->actions);
+
+  if (column >= SORT_N_KEYS)
+    return;
+  if ((SortKey) column == sort_key (self))
+    g_action_group_change_action_state (group, "sort-descending",
+                                        g_variant_new_boolean (!flag (self, "sort-descending")));
+  else
+    {
+      g_action_group_change_action_state (group, "sort-descending", g_variant_new_boolean (FALSE));
+      g_action_group_change_action_state (group, "sort", g_variant_new_string (sort_ids[column]));
+    }
 }
 
 static void
@@ -533,6 +660,10 @@ ttv_controlflow_viewer_dispose (GObject *object)
   g_clear_object (&self->state);
   g_clear_object (&self->actions);
   g_clear_pointer (&self->filter_pids, g_hash_table_unref);
+  if (self->names_cancel)
+    g_cancellable_cancel (self->names_cancel);
+  g_clear_object (&self->names_cancel);
+  g_clear_pointer (&self->names, g_ptr_array_unref);
   G_OBJECT_CLASS (ttv_controlflow_viewer_parent_class)->dispose (object);
 }
 
@@ -562,7 +693,8 @@ static GtkWidget *
 ttv_controlflow_viewer_new (TtvTabState *state)
 {
   static const GActionEntry actions[] = {
-    { "sort", NULL, "s", "'pid'", change_state, { 0 } },
+    { "sort", NULL, "s", "'pid'", change_sort, { 0 } },
+    { "sort-descending", NULL, NULL, "false", change_descending, { 0 } },
     { "hide-idle", NULL, NULL, "false", change_state, { 0 } },
     { "expand-all", act_expand_all, NULL, NULL, NULL, { 0 } },
     { "collapse-all", act_collapse_all, NULL, NULL, NULL, { 0 } },
@@ -572,9 +704,19 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   };
   static const TtvPaletteColor legend[] = {
     TTV_PALETTE_RUN_USER, TTV_PALETTE_RUN_SYSCALL, TTV_PALETTE_RUN_TRAP,
-    TTV_PALETTE_RUN_IRQ, TTV_PALETTE_RUN_SOFTIRQ, TTV_PALETTE_WAIT_CPU,
-    TTV_PALETTE_BLOCKED, TTV_PALETTE_ZOMBIE, TTV_PALETTE_EXITED,
-    TTV_PALETTE_UNKNOWN,
+    TTV_PALETTE_RUN_IRQ, TTV_PALETTE_RUN_SOFTIRQ, TTV_PALETTE_RUN_UNKNOWN,
+    TTV_PALETTE_WAIT_CPU, TTV_PALETTE_WAIT_FORK, TTV_PALETTE_BLOCKED,
+    TTV_PALETTE_ZOMBIE, TTV_PALETTE_EXITED, TTV_PALETTE_UNKNOWN, TTV_PALETTE_CPU_IDLE,
+    TTV_PALETTE_MIXED, TTV_PALETTE_MARK_FORK, TTV_PALETTE_MARK_EXEC, TTV_PALETTE_MARK_EXIT,
+    TTV_PALETTE_WAKEUP,
+  };
+  const TtvTimelineColumn columns[] = {
+    { _("Name"), 100, FALSE },
+    { _("PID"), 50, TRUE },
+    { _("TGID"), 50, TRUE },
+    { _("PPID"), 50, TRUE },
+    { _("CPU time"), 72, TRUE },
+    { _("Birth"), 78, TRUE },
   };
   TtvControlflowViewer *self = g_object_new (TTV_TYPE_CONTROLFLOW_VIEWER,
                                              "orientation", GTK_ORIENTATION_VERTICAL, NULL);
@@ -585,35 +727,46 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   self->actions = g_simple_action_group_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), actions, G_N_ELEMENTS (actions), self);
   self->timeline = TTV_TIMELINE (ttv_timeline_new (state, legend, G_N_ELEMENTS (legend)));
+  ttv_timeline_set_columns (self->timeline, columns, G_N_ELEMENTS (columns));
+  ttv_timeline_set_label_width (self->timeline, TTV_TIMELINE_PROCESS_LABEL_WIDTH);
+  ttv_timeline_set_sort_column (self->timeline, SORT_PID, FALSE);
   ttv_timeline_add_actions (self->timeline, G_ACTION_MAP (self->actions));
   gtk_widget_insert_action_group (GTK_WIDGET (self), "controlflow", G_ACTION_GROUP (self->actions));
 
   gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
   gtk_box_pack_start (GTK_BOX (bar), gtk_label_new (_("Sort by:")), FALSE, FALSE, 0);
-  w = gtk_combo_box_text_new ();
+  w = self->sort_combo = gtk_combo_box_text_new ();
   gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (w), "pid", _("PID"));
   gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (w), "name", _("Name"));
+  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (w), "tgid", _("TGID"));
+  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (w), "ppid", _("PPID"));
   gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (w), "cpu-time", _("CPU time"));
   gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (w), "birth", _("Birth"));
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (w), "pid");
   g_signal_connect (w, "changed", G_CALLBACK (sort_changed), self);
   gtk_box_pack_start (GTK_BOX (bar), w, FALSE, FALSE, 0);
   self->search = gtk_search_entry_new ();
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->search), _("Find a process (name or PID)"));
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->search), _("Find a process (any name it had, or PID)"));
+  gtk_entry_set_width_chars (GTK_ENTRY (self->search), 28);
   g_signal_connect_swapped (self->search, "search-changed", G_CALLBACK (refresh_rows), self);
   gtk_box_pack_start (GTK_BOX (bar), self->search, FALSE, FALSE, 0);
   w = gtk_check_button_new_with_mnemonic (_("_Hide idle"));
-  gtk_widget_set_tooltip_text (w, _("Hide the processes without events in the time window"));
+  gtk_widget_set_tooltip_text (w, _("Show only the processes that run or wait for a CPU in the time "
+                                    "window (the CPUs' idle tasks are hidden too)"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "controlflow.hide-idle");
   gtk_box_pack_start (GTK_BOX (bar), w, FALSE, FALSE, 0);
   {
     g_autoptr (GMenu) menu = g_menu_new ();
     g_autoptr (GMenu) groups = g_menu_new ();
+    g_autoptr (GMenu) view = g_menu_new ();
     g_autoptr (GMenu) other = g_menu_new ();
 
     g_menu_append (groups, _("_Expand All"), "controlflow.expand-all");
     g_menu_append (groups, _("C_ollapse All"), "controlflow.collapse-all");
     g_menu_append_section (menu, NULL, G_MENU_MODEL (groups));
+    g_menu_append (view, _("_Wakeup and Fork Arrows"), "controlflow.show-arrows");
+    g_menu_append (view, _("_Reverse Sort Order"), "controlflow.sort-descending");
+    g_menu_append_section (menu, NULL, G_MENU_MODEL (view));
     g_menu_append (other, _("Co_lours…"), "controlflow.edit-colors");
     g_menu_append (other, _("E_xport…"), "controlflow.export-dialog");
     g_menu_append_section (menu, NULL, G_MENU_MODEL (other));
@@ -621,17 +774,25 @@ ttv_controlflow_viewer_new (TtvTabState *state)
     gtk_widget_set_name (w, "controlflow-menu");
     gtk_button_set_image (GTK_BUTTON (w), gtk_image_new_from_icon_name ("open-menu-symbolic",
                                                                        GTK_ICON_SIZE_BUTTON));
-    gtk_widget_set_tooltip_text (w, _("Expand or collapse every process, colours, export"));
+    gtk_widget_set_tooltip_text (w, _("Expand or collapse every process, arrows, colours, export"));
     gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (w), G_MENU_MODEL (menu));
     gtk_box_pack_end (GTK_BOX (bar), w, FALSE, FALSE, 0);
   }
+  w = gtk_toggle_button_new ();
+  gtk_widget_set_name (w, "controlflow-arrows");
+  gtk_button_set_image (GTK_BUTTON (w), gtk_image_new_from_icon_name ("mail-forward-symbolic",
+                                                                     GTK_ICON_SIZE_BUTTON));
+  gtk_widget_set_tooltip_text (w, _("Wakeup and fork arrows (drawn when few enough are visible)"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "controlflow.show-arrows");
+  gtk_box_pack_end (GTK_BOX (bar), w, FALSE, FALSE, 0);
   self->count_label = gtk_label_new (NULL);
   gtk_widget_set_opacity (self->count_label, 0.7);
   gtk_widget_set_tooltip_text (self->count_label, _("Ctrl+wheel zooms, drag pans, Shift+wheel scrolls "
                                                     "in time, click sets the current time, "
                                                     "right-drag or Shift+drag selects; a click on "
                                                     "a triangle or Left/Right open and close a "
-                                                    "process's threads, * and / all of them"));
+                                                    "process's threads, * and / all of them; a click "
+                                                    "on a column title sorts, its edge resizes"));
   gtk_box_pack_end (GTK_BOX (bar), self->count_label, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->timeline), TRUE, TRUE, 0);
@@ -642,6 +803,7 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   self->handlers[3] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (start_filter), self);
   g_signal_connect_swapped (self->timeline, "toggle-row", G_CALLBACK (toggle_row), self);
   g_signal_connect_swapped (self->timeline, "toggle-all", G_CALLBACK (toggle_all), self);
+  g_signal_connect_swapped (self->timeline, "column-clicked", G_CALLBACK (column_clicked), self);
   history_changed (self);
   start_filter (self);
   gtk_widget_show_all (GTK_WIDGET (self));

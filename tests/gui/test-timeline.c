@@ -136,6 +136,22 @@ configured_color (const char *name)
   return rgb_of (value);
 }
 
+/* Room for the header however many lines the legend takes. */
+#define MAX_HEADER (4 * TTV_TIMELINE_LEGEND_LINE + TTV_TIMELINE_RULER_HEIGHT)
+
+/* The header's height in a drawing: where the first row's stripe starts
+ * (the legend wraps, so it depends on the width). */
+static int
+header_of (cairo_surface_t *s)
+{
+  int h = cairo_image_surface_get_height (s);
+
+  for (int y = 0; y < h; y++)
+    if (pixel (s, 1, y) == 0xe6e6e6)
+      return y;
+  return h;
+}
+
 /* Rows drawn: the striped label column, counted from the header down. */
 static guint
 count_rows (cairo_surface_t *s)
@@ -143,7 +159,7 @@ count_rows (cairo_surface_t *s)
   int h = cairo_image_surface_get_height (s);
   guint n = 0;
 
-  for (int y = TTV_TIMELINE_HEADER + TTV_TIMELINE_ROW_HEIGHT / 2; y < h; y += TTV_TIMELINE_ROW_HEIGHT)
+  for (int y = header_of (s) + TTV_TIMELINE_ROW_HEIGHT / 2; y < h; y += TTV_TIMELINE_ROW_HEIGHT)
     {
       guint32 p = pixel (s, 1, y);
 
@@ -301,7 +317,7 @@ test_render_controlflow (void)
   a = g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, t0 / 1000000000, t0 % 1000000000);
   b = g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, t1 / 1000000000, t1 % 1000000000);
   window = g_strdup_printf ("%s:%s", a, b);
-  height = TTV_TIMELINE_HEADER + (int) n_rows * TTV_TIMELINE_ROW_HEIGHT + 20;
+  height = MAX_HEADER + (int) n_rows * TTV_TIMELINE_ROW_HEIGHT + 20;
   size = g_strdup_printf ("%dx%d", width, height);
   dir = g_dir_make_tmp ("ttv-render-XXXXXX", NULL);
   png = g_build_filename (dir, "cf.png", NULL);
@@ -317,12 +333,12 @@ test_render_controlflow (void)
   g_assert_cmpuint (count_rows (s), ==, n_rows);
   /* The known process's bar at 5 times inside its run: the configured
    * colour (a wakeup arrow may cross one of them). */
-  plot = width - TTV_TIMELINE_LABEL_WIDTH;
+  plot = width - TTV_TIMELINE_PROCESS_LABEL_WIDTH;
   for (int k = 1; k <= 5; k++)
     {
       TtvTime t = iv.start + len * k / 6;
-      int x = TTV_TIMELINE_LABEL_WIDTH + (int) ((double) (t - t0) / (double) (t1 - t0) * plot);
-      int y = TTV_TIMELINE_HEADER + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
+      int x = TTV_TIMELINE_PROCESS_LABEL_WIDTH + (int) ((double) (t - t0) / (double) (t1 - t0) * plot);
+      int y = header_of (s) + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
               + TTV_TIMELINE_ROW_HEIGHT / 2 + 2;
 
       if (pixel (s, x, y) == expected)
@@ -333,14 +349,14 @@ test_render_controlflow (void)
    * first pixel, unless the state there is RUN-user too. */
   {
     TtvHistoryInterval before;
-    int y = TTV_TIMELINE_HEADER + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
+    int y = header_of (s) + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
             + TTV_TIMELINE_ROW_HEIGHT / 2 + 2;
 
     if (ttv_state_history_get_interval_at (h, TTV_HISTORY_ROW_PROCESS, row, t0 + len / 6, &before)
         && before.end < iv.start
         && !(ttv_history_state_low (before.state) == TTV_PROCESS_RUN
              && ttv_history_state_mode (before.state) == TTV_MODE_USER))
-      g_assert_cmphex (pixel (s, TTV_TIMELINE_LABEL_WIDTH + plot / 6, y), !=, expected);
+      g_assert_cmphex (pixel (s, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot / 6, y), !=, expected);
   }
   cairo_surface_destroy (s);
   g_unlink (png);
@@ -423,7 +439,7 @@ test_render_real (void)
       n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
       g_test_message ("%s: %u process rows", names[i], n);
       g_assert_cmpuint (n, >, 0);
-      size = g_strdup_printf ("900x%u", TTV_TIMELINE_HEADER + n * TTV_TIMELINE_ROW_HEIGHT + 10);
+      size = g_strdup_printf ("900x%u", MAX_HEADER + n * TTV_TIMELINE_ROW_HEIGHT + 10);
       {
         const char *args[] = { "--render", "controlflow", "--trace", path, "--size", size, "-o", png, NULL };
         g_assert_cmpint (run_ttv (args, &err), ==, 0);
@@ -661,6 +677,41 @@ check_tree (GtkWidget *cf, const TtvStateHistory *h, const char *png)
   g_assert_cmpuint (render_rows (cf, "controlflow", png, 3000), ==, n);
 }
 
+/* The pids hide-idle keeps over [t0, t1), written again from the
+ * intervals: rows running or waiting for a CPU there (not the idle tasks),
+ * and the processes of such threads. */
+static GHashTable *
+busy_pids (const TtvStateHistory *h, TtvTime t0, TtvTime t1)
+{
+  GHashTable *pids = g_hash_table_new (NULL, NULL);
+  guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+
+  for (guint r = 0; r < n; r++)
+    {
+      const TtvHistoryRowInfo *info = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
+      g_autoptr (GArray) ivs = NULL;
+      gboolean busy = FALSE;
+
+      if (info->id == 0 && info->cpu >= 0)
+        continue;
+      ivs = ttv_state_history_query_intervals (h, TTV_HISTORY_ROW_PROCESS, r, t0, t1 - 1);
+      for (guint i = 0; i < ivs->len && !busy; i++)
+        {
+          const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
+          guint low = ttv_history_state_low (iv->state);
+
+          busy = iv->end > t0 && iv->start < t1
+                 && (low == TTV_PROCESS_RUN || low == TTV_PROCESS_WAIT_CPU || low == TTV_PROCESS_WAIT_FORK);
+        }
+      if (!busy)
+        continue;
+      g_hash_table_add (pids, GUINT_TO_POINTER (info->id));
+      if (leader_of (h, r) >= 0)
+        g_hash_table_add (pids, GUINT_TO_POINTER (info->tgid));
+    }
+  return pids;
+}
+
 static void
 test_modules (void)
 {
@@ -712,33 +763,41 @@ test_modules (void)
   }
   g_assert_cmpuint (render_rows (cf, "controlflow", png, 3000), ==, n_proc);
 
-  /* Hide idle: a 1 ms window keeps only the rows with events in it. */
+  /* Hide idle: a 1 ms window keeps exactly the rows that run or wait for
+   * a CPU in it (from the intervals), and the processes of such threads;
+   * the CPUs' idle tasks go. */
   ttv_tab_state_get_time_span (state, &t0, &t1);
   t0 += (t1 - t0) / 2;
   t1 = t0 + 1000000;
   ttv_tab_state_set_time_window (state, t0, t1);
-  for (guint r = 0; r < n_proc; r++)
-    {
-      g_autoptr (GArray) ivs = ttv_state_history_query_intervals (h, TTV_HISTORY_ROW_PROCESS, r, t0, t1);
-      guint64 events = 0;
-
-      for (guint i = 0; i < ivs->len; i++)
-        {
-          const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
-          /* Only intervals wholly inside count surely; a straddling one may
-           * hold its events outside. */
-          if (iv->start >= t0 && iv->end <= t1)
-            events += iv->n_events;
-        }
-      n_busy += events > 0;
-    }
   g_action_group_change_action_state (gtk_widget_get_action_group (cf, "controlflow"), "hide-idle",
                                       g_variant_new_boolean (TRUE));
   {
-    guint shown = render_rows (cf, "controlflow", png, 3000);
-    g_assert_cmpuint (shown, <, n_proc);
-    g_assert_cmpuint (shown, >=, n_busy);
-    g_assert_cmpuint (shown, >, 0);
+    g_autoptr (GHashTable) expected = busy_pids (h, t0, t1);
+    g_autoptr (GArray) pids = shown_pids (cf);
+
+    n_busy = g_hash_table_size (expected);
+    g_test_message ("hide idle over 1 ms: %u of %u rows busy", n_busy, n_proc);
+    g_assert_cmpuint (n_busy, >, 0);
+    g_assert_cmpuint (n_busy, <, n_proc);
+    g_assert_cmpuint (render_rows (cf, "controlflow", png, 3000), ==, pids->len);
+    g_assert_cmpuint (pids->len, ==, n_busy);
+    for (guint i = 0; i < pids->len; i++)
+      g_assert_true (g_hash_table_contains (expected, GUINT_TO_POINTER (g_array_index (pids, guint32, i))));
+  }
+  /* Inside one long run without events: the running process stays. */
+  {
+    guint row = 0;
+    TtvHistoryInterval iv = { 0 };
+    g_autoptr (GArray) pids = NULL;
+    const TtvHistoryRowInfo *info;
+
+    g_assert_true (find_user_run (h, &row, &iv));
+    info = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, row);
+    ttv_tab_state_set_time_window (state, iv.start + (iv.end - iv.start) / 3,
+                                   iv.start + (iv.end - iv.start) / 3 + 1000);
+    pids = shown_pids (cf);
+    g_assert_true (pids_contain (pids, info->id));
   }
   g_action_group_change_action_state (gtk_widget_get_action_group (cf, "controlflow"), "hide-idle",
                                       g_variant_new_boolean (FALSE));
@@ -769,11 +828,11 @@ test_modules (void)
     g_settings_set_value (settings, "timeline-colors", g_variant_new_parsed ("{'run-user': '#102030'}"));
     g_unlink (png);
     g_action_group_activate_action (gtk_widget_get_action_group (cf, "controlflow"), "render",
-                                    g_variant_new ("(sii)", png, 820, 3000));
+                                    g_variant_new ("(sii)", png, TTV_TIMELINE_PROCESS_LABEL_WIDTH + 600, 3000));
     s = load_png (png);
     /* The middle of the run: the middle of the plot (600 px wide). */
-    x = TTV_TIMELINE_LABEL_WIDTH + 300;
-    y = TTV_TIMELINE_HEADER + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
+    x = TTV_TIMELINE_PROCESS_LABEL_WIDTH + 300;
+    y = header_of (s) + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
         + TTV_TIMELINE_ROW_HEIGHT / 2 + 2;
     g_assert_true (pixel (s, x, y) == 0x102030 || pixel (s, x + 20, y) == 0x102030);
     cairo_surface_destroy (s);
@@ -788,7 +847,7 @@ test_modules (void)
     TtvLostRange lost = { 0 };
     TtvTime s0, s1;
     cairo_surface_t *s;
-    int plot = 600, y = TTV_TIMELINE_HEADER - 2;
+    int plot = 600, y;
     guint32 in, out;
 
     ttv_tab_state_get_time_span (state, &s0, &s1);
@@ -799,10 +858,11 @@ test_modules (void)
     g_array_append_val (tf->lost, lost);
     g_unlink (png);
     g_action_group_activate_action (gtk_widget_get_action_group (cf, "controlflow"), "render",
-                                    g_variant_new ("(sii)", png, TTV_TIMELINE_LABEL_WIDTH + plot, 400));
+                                    g_variant_new ("(sii)", png, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot, 400));
     s = load_png (png);
-    in = pixel (s, TTV_TIMELINE_LABEL_WIDTH + plot * 42 / 100, y);
-    out = pixel (s, TTV_TIMELINE_LABEL_WIDTH + plot * 20 / 100, y);
+    y = header_of (s) - 2;
+    in = pixel (s, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot * 42 / 100, y);
+    out = pixel (s, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot * 20 / 100, y);
     g_assert_cmpuint (in >> 16, >, 0xc0);
     g_assert_cmpuint ((in >> 8) & 0xff, <, 0x40);
     g_assert_cmpuint (out >> 16, ==, (out >> 8) & 0xff);   /* grey: no mark */
