@@ -1,27 +1,85 @@
 /* ttv-resources-viewer.c: the resources viewer module: one row per CPU
- * (idle, or the running task's mode), IRQ and soft IRQ (active) and block
- * device (busy), from the state history.  Drawing and navigation:
- * modules/common/ttv-timeline.c, shared with the control flow viewer. */
+ * (idle, or the running task's mode, with its name when zoomed in), IRQ and
+ * soft IRQ (active; soft IRQs named from the trace or the Linux vectors)
+ * and block device (busy), from the state history; rows searched and
+ * hidden when idle.  Drawing and navigation: modules/common/ttv-timeline*.c,
+ * shared with the control flow viewer. */
 #include "ttv-timeline.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #define TTV_TYPE_RESOURCES_VIEWER (ttv_resources_viewer_get_type ())
 G_DECLARE_FINAL_TYPE (TtvResourcesViewer, ttv_resources_viewer, TTV, RESOURCES_VIEWER, GtkBox)
+
+#define MAX_SOFTIRQ 32
 
 struct _TtvResourcesViewer {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[2];
+  gulong handlers[3];
   GSimpleActionGroup *actions; /* owned */
   TtvTimeline *timeline;       /* weak: a child */
+  GtkWidget *search;
+  GtkWidget *count_label;
 };
 
 G_DEFINE_FINAL_TYPE (TtvResourcesViewer, ttv_resources_viewer, GTK_TYPE_BOX)
 
+/* Linux's soft IRQ vectors since 2.6.32 (include/linux/interrupt.h), the
+ * kernels LTTng 2 traces: their softirq_entry gives the bare number. */
+static const char *const linux_softirqs[] = {
+  "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
+};
+
+static gboolean
+is_softirq_entry (const TtvEventType *type)
+{
+  return g_strcmp0 (type->name, "soft_irq_entry") == 0 || g_strcmp0 (type->name, "softirq_entry") == 0;
+}
+
+/* The names of the soft IRQ vectors: the labels of the soft IRQ entry
+ * event's enumeration when the trace has one (LTT), else Linux's for CTF
+ * kernel traces; NULL where unknown. */
+static void
+softirq_names (TtvTabState *state, const char *names[MAX_SOFTIRQ])
+{
+  memset (names, 0, MAX_SOFTIRQ * sizeof (char *));
+  for (guint t = 0; t < ttv_tab_state_get_n_traces (state); t++)
+    {
+      TtvTrace *trace = ttv_tab_state_get_trace (state, t);
+
+      for (guint e = 0; trace && e < trace->event_types->len; e++)
+        {
+          const TtvEventType *type = trace->event_types->pdata[e];
+
+          if (!type || !is_softirq_entry (type) || !type->fields || !type->fields->fields)
+            continue;
+          for (guint f = 0; f < type->fields->fields->len; f++)
+            {
+              const TtvField *field = type->fields->fields->pdata[f];
+
+              if (field->type->kind == TTV_TYPE_ENUM && field->type->mappings)
+                for (guint m = 0; m < field->type->mappings->len; m++)
+                  {
+                    const TtvEnumMapping *map = &g_array_index (field->type->mappings, TtvEnumMapping, m);
+
+                    for (guint64 v = map->start; v <= map->end && v < MAX_SOFTIRQ; v++)
+                      if (!names[v])
+                        names[v] = map->label;
+                  }
+              else if (trace->format && g_strcmp0 (trace->format->name, "ctf") == 0)
+                for (guint v = 0; v < G_N_ELEMENTS (linux_softirqs); v++)
+                  if (!names[v])
+                    names[v] = linux_softirqs[v];
+            }
+        }
+    }
+}
+
 static char *
-row_label (TtvHistoryRowKind kind, const TtvHistoryRowInfo *info)
+row_label (TtvHistoryRowKind kind, const TtvHistoryRowInfo *info, const char *const *softirqs)
 {
   const char *name = info->name && *info->name ? info->name : NULL;
 
@@ -32,37 +90,99 @@ row_label (TtvHistoryRowKind kind, const TtvHistoryRowInfo *info)
     case TTV_HISTORY_ROW_IRQ:
       return name ? g_strdup_printf (_("IRQ %u %s"), info->id, name) : g_strdup_printf (_("IRQ %u"), info->id);
     case TTV_HISTORY_ROW_SOFTIRQ:
+      if (!name && info->id < MAX_SOFTIRQ)
+        name = softirqs[info->id];
       return name ? g_strdup_printf (_("Soft IRQ %u %s"), info->id, name)
                   : g_strdup_printf (_("Soft IRQ %u"), info->id);
     default:
-      return name ? g_strdup_printf (_("Block device %u:%u %s"), info->id >> 20, info->id & 0xfffff, name)
-                  : g_strdup_printf (_("Block device %u:%u"), info->id >> 20, info->id & 0xfffff);
+      {
+        g_autofree char *number = g_strdup_printf ("%u:%u", info->id >> 20, info->id & 0xfffff);
+
+        /* The history names a device by its numbers when it knows no other. */
+        if (name && strcmp (name, number) != 0)
+          return g_strdup_printf (_("Block device %s (%s)"), name, number);
+        return g_strdup_printf (_("Block device %s"), number);
+      }
     }
+}
+
+static const TtvHistoryRowKind kinds[] = {
+  TTV_HISTORY_ROW_CPU, TTV_HISTORY_ROW_IRQ, TTV_HISTORY_ROW_SOFTIRQ, TTV_HISTORY_ROW_BLOCKDEV,
+};
+
+static gboolean
+hide_idle (TtvResourcesViewer *self)
+{
+  g_autoptr (GVariant) v = g_action_group_get_action_state (G_ACTION_GROUP (self->actions), "hide-idle");
+
+  return g_variant_get_boolean (v);
+}
+
+/* The rows that pass the search (on the label) and hide idle (a row doing
+ * nothing in the time window: a few intervals read per row). */
+static void
+refresh_rows (TtvResourcesViewer *self)
+{
+  TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
+  g_autofree char *needle = g_utf8_casefold (gtk_entry_get_text (GTK_ENTRY (self->search)), -1);
+  gboolean idle = hide_idle (self);
+  const char *softirqs[MAX_SOFTIRQ];
+  GPtrArray *rows;
+  guint n = 0;
+  TtvTime t0, t1;
+
+  if (!h)
+    {
+      ttv_timeline_set_rows (self->timeline, NULL);
+      gtk_label_set_text (GTK_LABEL (self->count_label), "");
+      return;
+    }
+  softirq_names (self->state, softirqs);
+  ttv_tab_state_get_time_window (self->state, &t0, &t1);
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    for (guint i = 0; i < ttv_viewer_history_get_n_rows (h, kinds[k]); i++, n++)
+      {
+        g_autofree char *label = row_label (kinds[k], ttv_viewer_history_get_row (h, kinds[k], i), softirqs);
+        g_autofree char *folded = g_utf8_casefold (label, -1);
+
+        if (*needle && !strstr (folded, needle))
+          continue;
+        if (idle && !ttv_timeline_row_is_busy (h, kinds[k], i, t0, t1))
+          continue;
+        g_ptr_array_add (rows, ttv_timeline_row_new (kinds[k], i, label));
+      }
+  {
+    g_autofree char *text = g_strdup_printf (_("%u of %u rows"), rows->len, n);
+
+    gtk_label_set_text (GTK_LABEL (self->count_label), text);
+  }
+  ttv_timeline_set_rows (self->timeline, rows);
 }
 
 static void
 history_changed (TtvResourcesViewer *self)
 {
   g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (self->state);
-  static const TtvHistoryRowKind kinds[] = {
-    TTV_HISTORY_ROW_CPU, TTV_HISTORY_ROW_IRQ, TTV_HISTORY_ROW_SOFTIRQ, TTV_HISTORY_ROW_BLOCKDEV,
-  };
-  GPtrArray *rows;
 
   if (h == ttv_timeline_get_history (self->timeline))
     return;
   ttv_timeline_set_history (self->timeline, h);
-  if (!h)
-    return;
-  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
-  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
-    for (guint i = 0; i < ttv_viewer_history_get_n_rows (h, kinds[k]); i++)
-      {
-        g_autofree char *label = row_label (kinds[k], ttv_viewer_history_get_row (h, kinds[k], i));
+  refresh_rows (self);
+}
 
-        g_ptr_array_add (rows, ttv_timeline_row_new (kinds[k], i, label));
-      }
-  ttv_timeline_set_rows (self->timeline, rows);
+static void
+window_changed (TtvResourcesViewer *self)
+{
+  if (hide_idle (self))
+    refresh_rows (self);
+}
+
+static void
+change_state (GSimpleAction *action, GVariant *value, gpointer data)
+{
+  g_simple_action_set_state (action, value);
+  refresh_rows (data);
 }
 
 static void
@@ -92,11 +212,15 @@ ttv_resources_viewer_init (TtvResourcesViewer *self)
 static GtkWidget *
 ttv_resources_viewer_new (TtvTabState *state)
 {
+  static const GActionEntry actions[] = {
+    { "hide-idle", NULL, NULL, "false", change_state, { 0 } },
+  };
   static const TtvPaletteColor legend[] = {
     TTV_PALETTE_CPU_IDLE, TTV_PALETTE_RUN_USER, TTV_PALETTE_RUN_SYSCALL,
-    TTV_PALETTE_RUN_TRAP, TTV_PALETTE_RUN_IRQ, TTV_PALETTE_RUN_SOFTIRQ,
-    TTV_PALETTE_IRQ_ACTIVE, TTV_PALETTE_BLOCKDEV_BUSY, TTV_PALETTE_UNKNOWN,
+    TTV_PALETTE_RUN_TRAP, TTV_PALETTE_RUN_IRQ, TTV_PALETTE_RUN_SOFTIRQ, TTV_PALETTE_RUN_UNKNOWN,
+    TTV_PALETTE_IRQ_ACTIVE, TTV_PALETTE_BLOCKDEV_BUSY, TTV_PALETTE_UNKNOWN, TTV_PALETTE_MIXED,
   };
+  const TtvTimelineColumn columns[] = { { _("Resource"), 100, FALSE } };
   TtvResourcesViewer *self = g_object_new (TTV_TYPE_RESOURCES_VIEWER,
                                            "orientation", GTK_ORIENTATION_VERTICAL, NULL);
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -104,14 +228,21 @@ ttv_resources_viewer_new (TtvTabState *state)
 
   self->state = g_object_ref (state);
   self->actions = g_simple_action_group_new ();
+  g_action_map_add_action_entries (G_ACTION_MAP (self->actions), actions, G_N_ELEMENTS (actions), self);
   self->timeline = TTV_TIMELINE (ttv_timeline_new (state, legend, G_N_ELEMENTS (legend)));
+  ttv_timeline_set_columns (self->timeline, columns, G_N_ELEMENTS (columns));
   ttv_timeline_add_actions (self->timeline, G_ACTION_MAP (self->actions));
   gtk_widget_insert_action_group (GTK_WIDGET (self), "resources", G_ACTION_GROUP (self->actions));
 
   gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
-  w = gtk_label_new (_("Ctrl+wheel zooms, drag pans, click sets the current time, "
-                       "right-drag or Shift+drag selects"));
-  gtk_widget_set_opacity (w, 0.7);
+  self->search = gtk_search_entry_new ();
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->search), _("Find a CPU, IRQ or device"));
+  g_signal_connect_swapped (self->search, "search-changed", G_CALLBACK (refresh_rows), self);
+  gtk_box_pack_start (GTK_BOX (bar), self->search, FALSE, FALSE, 0);
+  w = gtk_check_button_new_with_mnemonic (_("_Hide idle"));
+  gtk_widget_set_tooltip_text (w, _("Show only the CPUs running a task, the active IRQs and soft IRQs "
+                                    "and the busy devices in the time window"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "resources.hide-idle");
   gtk_box_pack_start (GTK_BOX (bar), w, FALSE, FALSE, 0);
   w = gtk_button_new_with_mnemonic (_("E_xport…"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "resources.export-dialog");
@@ -119,11 +250,18 @@ ttv_resources_viewer_new (TtvTabState *state)
   w = gtk_button_new_with_mnemonic (_("Co_lours…"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "resources.edit-colors");
   gtk_box_pack_end (GTK_BOX (bar), w, FALSE, FALSE, 0);
+  self->count_label = gtk_label_new (NULL);
+  gtk_widget_set_opacity (self->count_label, 0.7);
+  gtk_widget_set_tooltip_text (self->count_label, _("Ctrl+wheel zooms, drag pans, click sets the current "
+                                                    "time, right-drag or Shift+drag selects; zoomed in, "
+                                                    "CPU rows name the running task"));
+  gtk_box_pack_end (GTK_BOX (bar), self->count_label, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->timeline), TRUE, TRUE, 0);
 
   self->handlers[0] = g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (history_changed), self);
   self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (history_changed), self);
+  self->handlers[2] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (window_changed), self);
   history_changed (self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);
