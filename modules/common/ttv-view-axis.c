@@ -197,7 +197,8 @@ ttv_view_axis_draw_counts (cairo_t *cr, double x, double y, double width, double
       double ty = floor (count_y (v, max, log_scale, y, height)) + 0.5;
       g_autofree char *text = NULL;
 
-      if (i > 0 && count_y (g_array_index (ticks, guint64, i - 1), max, log_scale, y, height) - ty < 12)
+      if ((i > 0 && count_y (g_array_index (ticks, guint64, i - 1), max, log_scale, y, height) - ty < 12)
+          || ty < y + 8)
         continue;
       text = v >= 10000000 ? g_strdup_printf ("%" G_GUINT64_FORMAT "M", v / 1000000)
              : v >= 10000 ? g_strdup_printf ("%" G_GUINT64_FORMAT "k", v / 1000)
@@ -206,6 +207,15 @@ ttv_view_axis_draw_counts (cairo_t *cr, double x, double y, double width, double
       cairo_move_to (cr, x, ty);
       cairo_line_to (cr, x + width, ty);
       cairo_stroke (cr);
+      /* Over the bars: on a pale ground. */
+      {
+        cairo_text_extents_t ext;
+
+        cairo_text_extents (cr, text, &ext);
+        cairo_set_source_rgba (cr, 1, 1, 1, 0.8);
+        cairo_rectangle (cr, x + 1, ty - 11, ext.x_advance + 4, 10);
+        cairo_fill (cr);
+      }
       cairo_set_source_rgb (cr, 0.25, 0.25, 0.25);
       cairo_move_to (cr, x + 3, ty - 2);
       cairo_show_text (cr, text);

@@ -28,8 +28,8 @@ char       *ttv_view_axis_format_time (TtvTime time, TtvTime origin);
 void        ttv_view_axis_draw_time (cairo_t *cr, double x, double y, double width, double height,
                                      TtvTime origin, TtvTime t0, TtvTime t1);
 /* Draws a vertical count scale for 0..@max (linear, or log1p) along the
- * left edge of the plot (@x, @y, @width, @height): ticks, labels and light
- * grid lines across the plot. */
+ * left edge of the plot (@x, @y, @width, @height): labels on a pale ground
+ * and light grid lines across the plot (drawn over the bars). */
 void        ttv_view_axis_draw_counts (cairo_t *cr, double x, double y, double width, double height,
                                        guint64 max, gboolean log_scale);
 

@@ -1,15 +1,22 @@
 /* ttv-histogram-viewer.c: the histogram viewer module: event density over
  * the whole traceset (all events or one event type; with the tab's filter,
- * the matching events, counted by a filtered request), linear or log scale,
- * lost-events ranges, the time window and current time; drag selects the
- * time window.  Bars come from an immutable cache built in a worker thread;
- * export as PNG or SVG (histogram.export action with a path). */
+ * the matching events, counted by a filtered request), linear or log scale
+ * with a count scale and a time ruler, lost-events ranges, the time window,
+ * the selection and the current time; drag selects the time window.  Bars
+ * come from an immutable cache built in a worker thread (each density bin
+ * spread over the columns it covers); export as PNG or SVG (histogram.export
+ * with a path, histogram.render for ttv --render). */
+#include "ttv-view-axis.h"
+#include "ttv-view-export.h"
 #include "ttv-viewer.h"
 
-#include <cairo-svg.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
+
+#define RULER_HEIGHT 24
+#define LOST_HEIGHT 6
+#define TITLE_HEIGHT 16
 
 #define TTV_TYPE_HISTOGRAM_VIEWER (ttv_histogram_viewer_get_type ())
 G_DECLARE_FINAL_TYPE (TtvHistogramViewer, ttv_histogram_viewer, TTV, HISTOGRAM_VIEWER, GtkBox)
@@ -18,17 +25,18 @@ G_DECLARE_FINAL_TYPE (TtvHistogramViewer, ttv_histogram_viewer, TTV, HISTOGRAM_V
 typedef struct {
   guint width;                 /* columns */
   gboolean log_scale;
+  double *counts;              /* owned: events per column */
   double *heights;             /* owned: 0..1 per column */
-  guint64 max_count;           /* the tallest column's events */
+  guint64 max_count;           /* the tallest column's events, rounded up */
   TtvTime span_start, span_end;
-  GArray *lost;                /* of TtvTime pairs (start, end), owned */
+  GArray *lost;                /* of TtvLostRange, owned */
 } Cache;
 
 struct _TtvHistogramViewer {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[5];
+  gulong handlers[6];
   GtkWidget *area;
   GtkComboBoxText *types;
   GtkLabel *status;
@@ -38,6 +46,7 @@ struct _TtvHistogramViewer {
   gboolean counting;           /* the filtered request is running */
   gint64 last_partial;         /* monotonic time of the last partial redraw */
   Cache *cache;                /* owned, may be NULL */
+  GSettings *settings;         /* owned, NULL without the schema: the palette's lost-events colour */
   GCancellable *building;      /* owned, NULL when idle */
   gboolean dragging;
   double drag_x0, drag_x1;
@@ -50,6 +59,7 @@ cache_free (Cache *c)
 {
   if (!c)
     return;
+  g_free (c->counts);
   g_free (c->heights);
   g_array_unref (c->lost);
   g_free (c);
@@ -64,7 +74,7 @@ typedef struct {
   guint width;
   gboolean log_scale;
   TtvTime span_start, span_end;
-  GArray *lost;                /* owned */
+  GArray *lost;                /* owned, of TtvLostRange */
 } BuildJob;
 
 static void
@@ -75,33 +85,64 @@ build_job_free (BuildJob *job)
   g_free (job);
 }
 
-static void
-build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
+/* Each density bin's events spread over the columns it covers, in
+ * proportion: the bins and the columns have different widths, and a bin
+ * put whole into the column under its centre left a comb of empty
+ * columns between full ones. */
+static Cache *
+build_cache (const BuildJob *job)
 {
-  BuildJob *job = data;
-  g_autoptr (Cache) c = g_new0 (Cache, 1);
+  Cache *c = g_new0 (Cache, 1);
   guint n = job->density ? job->density->len : 0;
-  g_autofree guint64 *cols = g_new0 (guint64, job->width);
+  double max = 0;
 
   c->width = job->width;
   c->log_scale = job->log_scale;
   c->span_start = job->span_start;
   c->span_end = job->span_end;
   c->lost = g_array_ref (job->lost);
+  c->counts = g_new0 (double, job->width);
   c->heights = g_new0 (double, job->width);
-  /* Each bin goes to the column under its centre. */
   for (guint i = 0; i < n; i++)
     {
-      guint col = (guint) (((double) i + 0.5) * job->width / n);
+      double v = g_array_index (job->density, guint32, i);
+      /* The bin in column units: [a, b). */
+      double a = (double) i * job->width / n, b = (double) (i + 1) * job->width / n;
 
-      cols[MIN (col, job->width - 1)] += g_array_index (job->density, guint32, i);
+      if (v == 0)
+        continue;
+      for (guint x = (guint) floor (a); x < job->width && x < b; x++)
+        {
+          double overlap = MIN (b, x + 1.0) - MAX (a, (double) x);
+
+          if (overlap > 0)
+            c->counts[x] += v * overlap / (b - a);
+        }
     }
   for (guint x = 0; x < job->width; x++)
-    c->max_count = MAX (c->max_count, cols[x]);
+    max = MAX (max, c->counts[x]);
+  c->max_count = (guint64) ceil (max - 1e-6);
   for (guint x = 0; x < job->width && c->max_count; x++)
-    c->heights[x] = job->log_scale ? log1p ((double) cols[x]) / log1p ((double) c->max_count)
-                                   : (double) cols[x] / (double) c->max_count;
-  g_task_return_pointer (task, g_steal_pointer (&c), (GDestroyNotify) cache_free);
+    c->heights[x] = job->log_scale ? log1p (c->counts[x]) / log1p ((double) c->max_count)
+                                   : c->counts[x] / (double) c->max_count;
+  return c;
+}
+
+static void
+build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
+{
+  g_task_return_pointer (task, build_cache (data), (GDestroyNotify) cache_free);
+}
+
+static void
+publish_counts (TtvHistogramViewer *self)
+{
+  GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "column-counts");
+  const Cache *c = self->cache;
+
+  g_simple_action_set_state (G_SIMPLE_ACTION (a),
+                             g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, c ? c->counts : NULL,
+                                                        c ? c->width : 0, sizeof (double)));
 }
 
 static void
@@ -115,6 +156,7 @@ build_done (GObject *source, GAsyncResult *result, gpointer data)
       cache_free (self->cache);
       self->cache = c;
       g_clear_object (&self->building);
+      publish_counts (self);
       gtk_widget_queue_draw (self->area);
     }
   else
@@ -131,6 +173,23 @@ log_scale (TtvHistogramViewer *self)
   return g_variant_get_boolean (v);
 }
 
+/* What a cache of @width columns is built from (the current event type,
+ * filter and scale); NULL before the first read (no density yet). */
+static BuildJob *
+new_job (TtvHistogramViewer *self, guint width)
+{
+  const char *type = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->types));
+  BuildJob *job = g_new0 (BuildJob, 1);
+
+  job->density = self->filtered ? g_array_copy (self->filtered)
+                                : ttv_tab_state_dup_density (self->state, type && *type ? type : NULL);
+  job->width = MAX (width, 1);
+  job->log_scale = log_scale (self);
+  ttv_tab_state_get_time_span (self->state, &job->span_start, &job->span_end);
+  job->lost = ttv_view_axis_dup_lost (self->state, job->span_start, job->span_end);
+  return job;
+}
+
 static void
 rebuild (TtvHistogramViewer *self)
 {
@@ -138,36 +197,11 @@ rebuild (TtvHistogramViewer *self)
     return;
   BuildJob *job;
   g_autoptr (GTask) task = NULL;
-  const char *type = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->types));
-  gint width = gtk_widget_get_allocated_width (self->area);
 
   if (self->building)
     g_cancellable_cancel (self->building);
   g_clear_object (&self->building);
-  job = g_new0 (BuildJob, 1);
-  job->density = self->filtered ? g_array_copy (self->filtered)
-                                : ttv_tab_state_dup_density (self->state, type && *type ? type : NULL);
-  job->width = (guint) MAX (width, 1);
-  job->log_scale = log_scale (self);
-  ttv_tab_state_get_time_span (self->state, &job->span_start, &job->span_end);
-  job->lost = g_array_new (FALSE, FALSE, sizeof (TtvTime));
-  for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
-    {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
-
-      for (guint f = 0; f < trace->tracefiles->len; f++)
-        {
-          const TtvTracefile *tf = trace->tracefiles->pdata[f];
-
-          for (guint i = 0; tf->lost && i < tf->lost->len; i++)
-            {
-              const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, i);
-
-              g_array_append_val (job->lost, r->start);
-              g_array_append_val (job->lost, r->end);
-            }
-        }
-    }
+  job = new_job (self, (guint) MAX (gtk_widget_get_allocated_width (self->area), 1));
   self->building = g_cancellable_new ();
   task = g_task_new (NULL, self->building, build_done, g_object_ref (self));
   g_task_set_task_data (task, job, (GDestroyNotify) build_job_free);
@@ -303,12 +337,18 @@ statistics_changed (TtvHistogramViewer *self)
 
 /* --- Drawing --------------------------------------------------------------- */
 
-static double
-x_of (const Cache *c, TtvTime t, double width)
+/* The plot's band: under the title, over the lost-events strip and the ruler. */
+static void
+plot_band (double height, double *top, double *plot_h)
 {
-  double span = (double) MAX (c->span_end - c->span_start, 1);
+  *top = TITLE_HEIGHT;
+  *plot_h = MAX (height - TITLE_HEIGHT - LOST_HEIGHT - RULER_HEIGHT, 1);
+}
 
-  return (double) (t - c->span_start) / span * width;
+static double
+x_of (TtvTime t, TtvTime ss, TtvTime se, double width)
+{
+  return (double) (t - ss) / (double) MAX (se - ss, 1) * width;
 }
 
 static TtvTime
@@ -321,72 +361,97 @@ time_of (TtvHistogramViewer *self, double x)
   return ss + (TtvTime) (CLAMP (x, 0, w) / w * (double) (se - ss));
 }
 
+/* "Events per 412.5 µs (log)": what a column counts. */
+static void
+draw_title (const Cache *c, cairo_t *cr, double width)
+{
+  g_autofree char *per = ttv_view_axis_format_duration ((c->span_end - c->span_start) / MAX (c->width, 1));
+  g_autofree char *max = g_strdup_printf ("%" G_GUINT64_FORMAT, c->max_count);
+  g_autofree char *title = g_strdup_printf (c->log_scale ? _("Events per %s (log scale), at most %s")
+                                                         : _("Events per %s, at most %s"), per, max);
+
+  cairo_set_font_size (cr, 10);
+  cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
+  cairo_move_to (cr, 4, TITLE_HEIGHT - 4);
+  cairo_show_text (cr, title);
+}
+
 static void
 draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double height)
 {
   const Cache *c = self->cache;
-  TtvTime ws, we, now;
-  double plot_h = height - 14;   /* room for the lost-events strip */
+  TtvTime ss, se, ws, we, now, s0, s1;
+  double top, plot_h, bottom, lost_rgb[3];
+  GdkRGBA lost_color;
 
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
+  cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   if (!c)
     {
       cairo_set_source_rgb (cr, 0.4, 0.4, 0.4);
+      cairo_set_font_size (cr, 12);
       cairo_move_to (cr, 8, height / 2);
       cairo_show_text (cr, _("Waiting for the first read of the traceset…"));
       return;
     }
+  ss = c->span_start;
+  se = c->span_end;
+  ttv_palette_get_rgba (self->settings, TTV_PALETTE_LOST_EVENTS, &lost_color);
+  lost_rgb[0] = lost_color.red;
+  lost_rgb[1] = lost_color.green;
+  lost_rgb[2] = lost_color.blue;
+  plot_band (height, &top, &plot_h);
+  bottom = top + plot_h;
   /* The time window, shaded. */
   ttv_tab_state_get_time_window (self->state, &ws, &we);
   cairo_set_source_rgb (cr, 0.88, 0.93, 1.0);
-  cairo_rectangle (cr, x_of (c, ws, width), 0, MAX (1, x_of (c, we, width) - x_of (c, ws, width)), plot_h);
+  cairo_rectangle (cr, x_of (ws, ss, se, width), top,
+                   MAX (1, x_of (we, ss, se, width) - x_of (ws, ss, se, width)), plot_h);
   cairo_fill (cr);
   /* The bars, scaled from the cache's columns to this width. */
   cairo_set_source_rgb (cr, 0.2, 0.4, 0.75);
   for (guint x = 0; x < c->width; x++)
     {
-      double h = c->heights[x] * (plot_h - 4);
+      double h = c->heights[x] * plot_h;
       double x0 = x * width / c->width, x1 = (x + 1) * width / c->width;
 
-      if (h > 0)
-        {
-          cairo_rectangle (cr, x0, plot_h - MAX (h, 1), MAX (x1 - x0, 1), MAX (h, 1));
-        }
+      if (c->counts[x] > 0)
+        cairo_rectangle (cr, x0, bottom - MAX (h, 1), MAX (x1 - x0, 1), MAX (h, 1));
     }
   cairo_fill (cr);
-  /* Lost events: red marks under the bars. */
-  cairo_set_source_rgb (cr, 0.85, 0.1, 0.1);
-  for (guint i = 0; i + 1 < c->lost->len; i += 2)
+  ttv_view_axis_draw_counts (cr, 0, top, width, plot_h, c->max_count, c->log_scale);
+  /* The selection: a tint and its edges. */
+  if (ttv_tab_state_get_selection (self->state, &s0, &s1))
     {
-      double x0 = x_of (c, g_array_index (c->lost, TtvTime, i), width);
-      double x1 = x_of (c, g_array_index (c->lost, TtvTime, i + 1), width);
+      double a = x_of (s0, ss, se, width), b = x_of (s1, ss, se, width);
 
-      cairo_rectangle (cr, x0, plot_h + 2, MAX (x1 - x0, 2), 10);
+      cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.18);
+      cairo_rectangle (cr, a, top, MAX (b - a, 1), plot_h + LOST_HEIGHT + RULER_HEIGHT);
+      cairo_fill (cr);
+      cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.8);
+      cairo_rectangle (cr, floor (a), top, 1, plot_h + LOST_HEIGHT + RULER_HEIGHT);
+      cairo_rectangle (cr, MAX (floor (b) - 1, floor (a)), top, 1, plot_h + LOST_HEIGHT + RULER_HEIGHT);
+      cairo_fill (cr);
     }
+  /* Lost events under the bars, the ruler under them. */
+  ttv_view_axis_draw_lost (cr, c->lost, 0, bottom + 1, width, LOST_HEIGHT - 1, ss, se, lost_rgb);
+  cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
+  cairo_rectangle (cr, 0, bottom + LOST_HEIGHT, width, RULER_HEIGHT);
   cairo_fill (cr);
+  ttv_view_axis_draw_time (cr, 0, bottom + LOST_HEIGHT, width, RULER_HEIGHT, ss, ss, se);
   /* The current time. */
   now = ttv_tab_state_get_current_time (self->state);
-  cairo_set_source_rgb (cr, 0.9, 0.5, 0.0);
-  cairo_set_line_width (cr, 1);
-  cairo_move_to (cr, floor (x_of (c, now, width)) + 0.5, 0);
-  cairo_line_to (cr, floor (x_of (c, now, width)) + 0.5, plot_h);
-  cairo_stroke (cr);
-  /* The scale and the rubber band. */
-  {
-    g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, c->max_count);
-    g_autofree char *label = g_strdup_printf (c->log_scale ? _("max %s events/column (log)")
-                                                           : _("max %s events/column"), n);
-    cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
-    cairo_move_to (cr, 6, 14);
-    cairo_show_text (cr, label);
-  }
+  cairo_set_source_rgb (cr, 0.85, 0.1, 0.1);
+  cairo_rectangle (cr, floor (x_of (now, ss, se, width)), top, 1, plot_h + LOST_HEIGHT);
+  cairo_fill (cr);
+  draw_title (c, cr, width);
   if (self->dragging)
     {
       double a = MIN (self->drag_x0, self->drag_x1), b = MAX (self->drag_x0, self->drag_x1);
 
       cairo_set_source_rgba (cr, 0.1, 0.3, 0.9, 0.25);
-      cairo_rectangle (cr, a, 0, MAX (b - a, 1), plot_h);
+      cairo_rectangle (cr, a, top, MAX (b - a, 1), plot_h);
       cairo_fill (cr);
     }
 }
@@ -441,6 +506,42 @@ area_release (GtkWidget *area, GdkEventButton *ev, TtvHistogramViewer *self)
   return GDK_EVENT_STOP;
 }
 
+/* The column under the pointer: its time range and events, lost events. */
+static gboolean
+area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *tooltip,
+              TtvHistogramViewer *self)
+{
+  const Cache *c = self->cache;
+  double width = MAX (gtk_widget_get_allocated_width (area), 1);
+  g_autoptr (GString) text = NULL;
+  g_autofree char *from = NULL, *length = NULL;
+  g_autoptr (GArray) lost = NULL;
+  TtvTime a, b;
+  guint col;
+  guint64 n_lost;
+
+  if (!c || c->width == 0)
+    return FALSE;
+  col = MIN ((guint) (x / width * c->width), c->width - 1);
+  a = c->span_start + (TtvTime) ((double) (c->span_end - c->span_start) * col / c->width);
+  b = c->span_start + (TtvTime) ((double) (c->span_end - c->span_start) * (col + 1) / c->width);
+  from = ttv_view_axis_format_time (a, c->span_start);
+  length = ttv_view_axis_format_duration (b - a);
+  text = g_string_new (NULL);
+  g_string_append_printf (text, _("%.0f events from %s for %s"), c->counts[col], from, length);
+  lost = ttv_view_axis_dup_lost (self->state, a, b);
+  if (ttv_view_axis_lost_between (lost, a, b, &n_lost))
+    {
+      if (n_lost)
+        g_string_append_printf (text, _("\nLost events: %" G_GUINT64_FORMAT " lost by the tracer here"), n_lost);
+      else
+        g_string_append (text, _("\nLost events: the tracer lost events here"));
+    }
+  g_string_append (text, _("\nDrag to select the time window, click to set the current time"));
+  gtk_tooltip_set_text (tooltip, text->str);
+  return TRUE;
+}
+
 /* --- Actions --------------------------------------------------------------- */
 
 static void
@@ -450,35 +551,20 @@ change_log_scale (GSimpleAction *action, GVariant *value, gpointer data)
   rebuild (data);
 }
 
-static gboolean
-export_to (TtvHistogramViewer *self, const char *path, GError **error)
+static void
+draw_to (gpointer data, cairo_t *cr, int width, int height)
 {
-  double w = MAX (gtk_widget_get_allocated_width (self->area), 1);
-  double h = MAX (gtk_widget_get_allocated_height (self->area), 1);
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
-  gboolean svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
+  draw_histogram (data, cr, width, height);
+}
 
-  surface = svg ? cairo_svg_surface_create (path, w, h)
-                : cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) w, (int) h);
-  cr = cairo_create (surface);
-  draw_histogram (self, cr, w, h);
-  cairo_destroy (cr);
-  if (svg)
-    cairo_surface_finish (surface);
-  else
-    status = cairo_surface_write_to_png (surface, path);
-  if (svg)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write %s: %s"), path,
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
+static gboolean
+save_shown (GtkWidget *widget, const char *path, GError **error)
+{
+  TtvHistogramViewer *self = TTV_HISTOGRAM_VIEWER (widget);
+
+  return ttv_view_export_to_file (path, MAX (gtk_widget_get_allocated_width (self->area), 1),
+                                  MAX (gtk_widget_get_allocated_height (self->area), 1), draw_to, self,
+                                  error);
 }
 
 static void
@@ -486,44 +572,42 @@ act_export (GSimpleAction *action, GVariant *param, gpointer data)
 {
   g_autoptr (GError) error = NULL;
 
-  if (!export_to (data, g_variant_get_string (param, NULL), &error))
+  if (!save_shown (data, g_variant_get_string (param, NULL), &error))
     g_warning ("%s", error->message);
 }
 
+/* ttv --render histogram: the cache built at the image's width, now. */
 static void
-chooser_response (GtkNativeDialog *dialog, gint response, TtvHistogramViewer *self)
+act_render (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
-      g_autoptr (GError) error = NULL;
+  TtvHistogramViewer *self = data;
+  g_autoptr (GError) error = NULL;
+  BuildJob *job;
+  const char *path;
+  gint32 w, h;
 
-      if (path && !export_to (self, path, &error))
-        {
-          GtkWidget *msg = gtk_message_dialog_new (NULL, GTK_DIALOG_MODAL, GTK_MESSAGE_ERROR,
-                                                   GTK_BUTTONS_CLOSE, "%s", error->message);
-          gtk_dialog_run (GTK_DIALOG (msg));
-          gtk_widget_destroy (msg);
-        }
+  g_variant_get (param, "(&sii)", &path, &w, &h);
+  if (w < 1 || h < 1)
+    {
+      g_warning (_("Cannot render %dx%d"), w, h);
+      return;
     }
-  g_object_unref (dialog);
-  g_object_unref (self);
+  job = new_job (self, (guint) w);
+  if (self->building)
+    g_cancellable_cancel (self->building);
+  g_clear_object (&self->building);
+  cache_free (self->cache);
+  self->cache = job->density ? build_cache (job) : NULL;
+  build_job_free (job);
+  publish_counts (self);
+  if (!ttv_view_export_to_file (path, w, h, draw_to, self, &error))
+    g_warning ("%s", error->message);
 }
 
 static void
 act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  TtvHistogramViewer *self = data;
-  GtkWidget *top = gtk_widget_get_toplevel (GTK_WIDGET (self));
-  GtkFileChooserNative *chooser =
-    gtk_file_chooser_native_new (_("Export Histogram (.png or .svg)"),
-                                 GTK_IS_WINDOW (top) ? GTK_WINDOW (top) : NULL,
-                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-
-  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "histogram.png");
-  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  ttv_view_export_dialog (data, _("Export Histogram (.png or .svg)"), "histogram.png", save_shown);
 }
 
 /* --- Construction ---------------------------------------------------------- */
@@ -546,6 +630,7 @@ ttv_histogram_viewer_dispose (GObject *object)
   g_clear_pointer (&self->filtered, g_array_unref);
   g_clear_object (&self->actions);
   g_clear_pointer (&self->cache, cache_free);
+  g_clear_object (&self->settings);
   G_OBJECT_CLASS (ttv_histogram_viewer_parent_class)->dispose (object);
 }
 
@@ -567,6 +652,9 @@ ttv_histogram_viewer_new (TtvTabState *state)
     { "log-scale", NULL, NULL, "false", change_log_scale, { 0 } },
     { "export", act_export, "s", NULL, NULL, { 0 } },
     { "export-dialog", act_export_dialog, NULL, NULL, NULL, { 0 } },
+    { "render", act_render, "(sii)", NULL, NULL, { 0 } },
+    /* Read-only: the events of each column of the last drawing (tests). */
+    { "column-counts", NULL, NULL, "@ad []", NULL, { 0 } },
   };
   TtvHistogramViewer *self = g_object_new (TTV_TYPE_HISTOGRAM_VIEWER,
                                            "orientation", GTK_ORIENTATION_VERTICAL, NULL);
@@ -577,6 +665,18 @@ ttv_histogram_viewer_new (TtvTabState *state)
   self->actions = g_simple_action_group_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), actions, G_N_ELEMENTS (actions), self);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "histogram", G_ACTION_GROUP (self->actions));
+  {
+    GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+    g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
+                                                : NULL;
+
+    if (schema && g_settings_schema_has_key (schema, TTV_PALETTE_SETTINGS_KEY))
+      {
+        self->settings = g_settings_new ("org.ttv.Viewer");
+        g_signal_connect_object (self->settings, "changed::" TTV_PALETTE_SETTINGS_KEY,
+                                 G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
+      }
+  }
 
   gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
   gtk_box_pack_start (GTK_BOX (bar), gtk_label_new (_("Events:")), FALSE, FALSE, 0);
@@ -600,6 +700,8 @@ ttv_histogram_viewer_new (TtvTabState *state)
   gtk_widget_set_size_request (self->area, 200, 120);
   gtk_widget_add_events (self->area, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK
                          | GDK_BUTTON1_MOTION_MASK);
+  gtk_widget_set_has_tooltip (self->area, TRUE);
+  g_signal_connect (self->area, "query-tooltip", G_CALLBACK (area_tooltip), self);
   g_signal_connect (self->area, "draw", G_CALLBACK (area_draw), self);
   g_signal_connect (self->area, "size-allocate", G_CALLBACK (area_size), self);
   g_signal_connect (self->area, "button-press-event", G_CALLBACK (area_press), self);
@@ -613,6 +715,7 @@ ttv_histogram_viewer_new (TtvTabState *state)
   self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (statistics_changed), self);
   self->handlers[2] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   self->handlers[3] = g_signal_connect_swapped (state, "current-time-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
+  self->handlers[5] = g_signal_connect_swapped (state, "selection-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   self->handlers[4] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (recount), self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);

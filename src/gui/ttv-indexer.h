@@ -8,6 +8,9 @@
 
 G_BEGIN_DECLS
 
+/* The density's bins over the traceset span (the tab's, ttv --render's). */
+#define TTV_INDEXER_DENSITY_BINS 1024
+
 typedef struct {
   guint64 n_events;
   GArray *density;          /* of guint32, owned: events per bin over the span */

@@ -31,5 +31,6 @@ main (int argc, char **argv)
   gtk_window_set_default_icon_name ("org.ttv.Viewer");
 
   app = ttv_application_new ();
+  g_application_set_option_context_description (G_APPLICATION (app), ttv_render_help ());
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

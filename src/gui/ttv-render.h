@@ -10,5 +10,7 @@ G_BEGIN_DECLS
 gboolean    ttv_render_requested (int argc, char **argv);
 /* The process's exit status. */
 int         ttv_render_main (int argc, char **argv);
+/* A few lines on --render for `ttv --help` (translated, static). */
+const char *ttv_render_help (void);
 
 G_END_DECLS

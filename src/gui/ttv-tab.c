@@ -20,7 +20,6 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#define DENSITY_BINS 1024
 
 struct _TtvTab {
   GtkBox parent_instance;
@@ -563,7 +562,7 @@ start_indexing (TtvTab *self)
   gtk_widget_show (self->progress_box);
   if (!self->progress_timeout)
     self->progress_timeout = g_timeout_add (100, progress_tick, self);
-  ttv_indexer_run_async (ttv_tab_state_get_traceset (self->state), DENSITY_BINS,
+  ttv_indexer_run_async (ttv_tab_state_get_traceset (self->state), TTV_INDEXER_DENSITY_BINS,
                          self->index_progress, self->index_cancel, index_done,
                          g_object_ref (self));
 }

@@ -15,14 +15,15 @@ TTV="$1"
 SAMPLE="$2"
 gui_test_init timeline-test
 
-# Pixels of the run-user colour (#33a02c) in an image.
-user_pixels () {
-  convert "$1" -fill black +opaque '#33a02c' -fill white -opaque '#33a02c' -format '%[fx:mean*w*h]' info: 2>/dev/null | cut -d. -f1
+# Pixels of colour $2 in the image $1.
+color_pixels () {
+  convert "$1" -fill black +opaque "$2" -fill white -opaque "$2" -format '%[fx:mean*w*h]' info: 2>/dev/null | cut -d. -f1
 }
 
-# The control flow rows are drawn in the image $1: the run-user colour shows.
+# The control flow rows are drawn in the image $1: the blocked colour
+# (#cab2d6: most of a process's life) and CPU idle (#e3d7bf: the idle tasks) show.
 user_drawn () {
-  [ "$(user_pixels "$1")" -gt 200 ] 2>/dev/null
+  [ "$(color_pixels "$1" '#cab2d6')" -gt 2000 ] 2>/dev/null && [ "$(color_pixels "$1" '#e3d7bf')" -gt 200 ] 2>/dev/null
 }
 
 echo "1..10"
