@@ -456,8 +456,7 @@ draw_cpu_names (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const T
       if (ttv_history_state_low (iv->state) != TTV_HISTORY_CPU_BUSY || iv->aux == TTV_VIEWER_PID_NONE
           || b - a < 24)
         continue;
-      prow = ttv_viewer_history_find_row (self->history, TTV_HISTORY_ROW_PROCESS, iv->aux,
-                                          (gint) info->id, iv->start);
+      prow = ttv_timeline_find_process (self->history, iv->aux, (gint) info->id, iv->start);
       name = prow >= 0 ? ttv_timeline_process_name_at (self->history, (guint) prow, iv->start) : NULL;
       if (!name || !*name)
         continue;

@@ -66,6 +66,9 @@ double      ttv_timeline_x_of_time (const TimelineLayout *l, TtvTime t);
 TtvTime     ttv_timeline_time_of_x (const TimelineLayout *l, double x);
 /* The display row at @y of layout @l, -1 when none. */
 gint        ttv_timeline_row_at (TtvTimeline *self, const TimelineLayout *l, double y);
+/* The process row of @pid at @time (pid 0: the idle task of @cpu), else
+ * the pid's first row; -1 when none. */
+gint        ttv_timeline_find_process (TtvViewerHistory *history, guint32 pid, gint cpu, TtvTime time);
 /* The name of process row @row at @time (its last exec before), borrowed. */
 const char *ttv_timeline_process_name_at (TtvViewerHistory *history, guint row, TtvTime time);
 

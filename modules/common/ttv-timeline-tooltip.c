@@ -44,7 +44,7 @@ append_frame (GString *text, const TtvHistoryInterval *iv)
 static void
 append_task (TtvTimeline *self, GString *text, guint32 pid, gint cpu, TtvTime t)
 {
-  gint prow = ttv_viewer_history_find_row (self->history, TTV_HISTORY_ROW_PROCESS, pid, cpu, t);
+  gint prow = ttv_timeline_find_process (self->history, pid, cpu, t);
   const char *name = prow >= 0 ? ttv_timeline_process_name_at (self->history, (guint) prow, t) : NULL;
 
   if (name && *name)
@@ -115,7 +115,7 @@ pid_name (TtvTimeline *self, guint32 pid, TtvTime t)
 
   if (pid == TTV_VIEWER_PID_NONE)
     return NULL;
-  row = ttv_viewer_history_find_row (self->history, TTV_HISTORY_ROW_PROCESS, pid, -1, t);
+  row = ttv_timeline_find_process (self->history, pid, -1, t);
   return row >= 0 ? ttv_timeline_process_name_at (self->history, (guint) row, t) : NULL;
 }
 

@@ -147,37 +147,70 @@ ttv_timeline_row_at (TtvTimeline *self, const TimelineLayout *l, double y)
   return i >= 0 && (guint) i < self->rows->len ? i : -1;
 }
 
-const char *
-ttv_timeline_process_name_at (TtvViewerHistory *history, guint row, TtvTime time)
+gint
+ttv_timeline_find_process (TtvViewerHistory *history, guint32 pid, gint cpu, TtvTime time)
+{
+  gint row = ttv_viewer_history_find_row (history, TTV_HISTORY_ROW_PROCESS, pid, cpu, time);
+  guint lo = 0, hi = ttv_viewer_history_get_n_rows (history, TTV_HISTORY_ROW_PROCESS);
+
+  if (row >= 0 || pid == 0)
+    return row;
+  /* Rows are sorted by pid, then birth: the pid's first life, when the
+   * CPU knew the task before the task's row began (at the trace start). */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ttv_viewer_history_get_row (history, TTV_HISTORY_ROW_PROCESS, mid)->id < pid)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < ttv_viewer_history_get_n_rows (history, TTV_HISTORY_ROW_PROCESS)
+      && ttv_viewer_history_get_row (history, TTV_HISTORY_ROW_PROCESS, lo)->id == pid)
+    return (gint) lo;
+  return -1;
+}
+
+static const char *
+name_at (TtvViewerHistory *history, guint row, TtvTime time, guint depth)
 {
   const TtvHistoryRowInfo *info = ttv_viewer_history_get_row (history, TTV_HISTORY_ROW_PROCESS, row);
   g_autoptr (GArray) marks = NULL;
+  const char *before = NULL;
+  guint32 parent = TTV_VIEWER_PID_NONE;
 
   if (!info)
     return NULL;
-  /* The row's name is its last: before an exec it had the exec's
-   * previous name, which only the exec marks tell. */
-  marks = ttv_viewer_history_query_marks (history, row, time, info->end);
+  /* The row's name is its last: before an exec it had the previous exec's
+   * name, or before the first one, its parent's at the fork. */
+  marks = ttv_viewer_history_query_marks (history, row, info->birth, info->end);
   for (guint m = 0; marks && m < marks->len; m++)
     {
       const TtvHistoryMark *mk = &g_array_index (marks, TtvHistoryMark, m);
 
-      if (mk->kind == TTV_HISTORY_MARK_EXEC && mk->time > time)
+      if (mk->kind == TTV_HISTORY_MARK_FORK && parent == TTV_VIEWER_PID_NONE)
+        parent = mk->other;
+      if (mk->kind != TTV_HISTORY_MARK_EXEC || !mk->name)
+        continue;
+      if (mk->time > time)
         {
-          /* The name before this exec: the previous exec's. */
-          g_autoptr (GArray) before = ttv_viewer_history_query_marks (history, row, info->birth, time);
+          gint prow;
 
-          for (guint b = before ? before->len : 0; b > 0; b--)
-            {
-              const TtvHistoryMark *bk = &g_array_index (before, TtvHistoryMark, b - 1);
-
-              if (bk->kind == TTV_HISTORY_MARK_EXEC && bk->name)
-                return bk->name;
-            }
-          return NULL;   /* before its first exec: unknown here */
+          if (before || parent == TTV_VIEWER_PID_NONE || depth > 8)
+            return before;
+          prow = ttv_timeline_find_process (history, parent, -1, info->birth);
+          return prow >= 0 && (guint) prow != row ? name_at (history, (guint) prow, info->birth, depth + 1) : NULL;
         }
+      before = mk->name;
     }
   return info->name;
+}
+
+const char *
+ttv_timeline_process_name_at (TtvViewerHistory *history, guint row, TtvTime time)
+{
+  return name_at (history, row, time, 0);
 }
 
 /* The layout of the widget as shown. */

@@ -151,6 +151,9 @@ build_done (GObject *source, GAsyncResult *result, gpointer data)
   TtvHistogramViewer *self = data;   /* owned reference */
   Cache *c = g_task_propagate_pointer (G_TASK (result), NULL);
 
+  /* A newer build (or a render) replaced this one. */
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+    g_clear_pointer (&c, cache_free);
   if (c && self->state)
     {
       cache_free (self->cache);
