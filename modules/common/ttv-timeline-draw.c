@@ -806,18 +806,23 @@ ttv_timeline_draw_view (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l,
       gboolean idle_task = r->kind == TTV_HISTORY_ROW_PROCESS && info && ttv_timeline_is_idle_task (info);
       double y = l->header + (double) i * TTV_TIMELINE_ROW_HEIGHT - l->scroll;
 
+      gboolean damaged = y + TTV_TIMELINE_ROW_HEIGHT > clip_y0 && y < clip_y1;
+
       if (y >= l->height)
         break;
-      if (y + TTV_TIMELINE_ROW_HEIGHT <= clip_y0 || y >= clip_y1)
-        continue;
-      cairo_set_font_size (cr, 11);
-      draw_label (self, cr, l, r, (gint) i, y);
-      ttv_viewer_history_query_pixels (self->history, r->kind, r->row, l->t0, l->t1, w, px);
-      if (r->merged && r->merged->len > 0)
-        merge_pixels (self, r, l, w, px);
-      draw_states (self, cr, l, r, idle_task, px, w, y);
-      if (r->kind == TTV_HISTORY_ROW_CPU)
-        draw_cpu_names (self, cr, l, r, y);
+      if (damaged)
+        {
+          cairo_set_font_size (cr, 11);
+          draw_label (self, cr, l, r, (gint) i, y);
+          ttv_viewer_history_query_pixels (self->history, r->kind, r->row, l->t0, l->t1, w, px);
+          if (r->merged && r->merged->len > 0)
+            merge_pixels (self, r, l, w, px);
+          draw_states (self, cr, l, r, idle_task, px, w, y);
+          if (r->kind == TTV_HISTORY_ROW_CPU)
+            draw_cpu_names (self, cr, l, r, y);
+        }
+      /* The marks of every visible row, damaged or not: the arrows (and
+       * whether any is drawn) must not depend on what is redrawn. */
       if (r->kind == TTV_HISTORY_ROW_PROCESS)
         {
           gboolean too_dense;
@@ -826,7 +831,8 @@ ttv_timeline_draw_view (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l,
           dense |= too_dense;
           if (rm.marks)
             {
-              draw_marks (self, cr, l, rm.marks, y);
+              if (damaged)
+                draw_marks (self, cr, l, rm.marks, y);
               g_array_append_val (visible, rm);
             }
         }

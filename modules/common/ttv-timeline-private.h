@@ -25,7 +25,8 @@ struct _TtvTimeline {
   GHashTable *pid_rows;        /* owned: pid -> display index + 1 (process rows) */
   GArray *legend;              /* of TtvPaletteColor */
   GArray *columns;             /* of Column */
-  double label_width;
+  double label_width;          /* wanted; a narrow view gets less unless set */
+  gboolean label_width_set;    /* the user dragged the edge */
   gint sort_column;            /* -1: none */
   gboolean sort_descending;
   gboolean show_arrows;

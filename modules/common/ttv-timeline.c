@@ -116,7 +116,9 @@ ttv_timeline_layout (TtvTimeline *self, TimelineLayout *l, double width, double 
 {
   l->width = width;
   l->height = height;
-  l->label = CLAMP (self->label_width, TTV_TIMELINE_LABEL_MIN, MAX (width - 1, TTV_TIMELINE_LABEL_MIN));
+  /* Until the user sets it, the labels take at most 45% of a narrow view. */
+  l->label = self->label_width_set ? self->label_width : MIN (self->label_width, floor (width * 0.45));
+  l->label = CLAMP (l->label, TTV_TIMELINE_LABEL_MIN, MAX (width - 1, TTV_TIMELINE_LABEL_MIN));
   l->plot = MAX (floor (width - l->label), 1);
   l->header = ttv_timeline_header_height (self, width);
   l->scroll = scroll;
@@ -443,7 +445,10 @@ area_motion (GtkWidget *area, GdkEventMotion *ev, TtvTimeline *self)
     }
   self->cur_x = ev->x;
   if (self->resizing)
-    ttv_timeline_set_label_width (self, self->press_label_width + ev->x - self->press_x);
+    {
+      ttv_timeline_set_label_width (self, self->press_label_width + ev->x - self->press_x);
+      self->label_width_set = TRUE;
+    }
   else if (self->banding)
     gtk_widget_queue_draw (area);
   else if (self->panning || fabs (ev->x - self->press_x) >= DRAG_THRESHOLD)
@@ -692,8 +697,11 @@ ttv_timeline_set_sort_column (TtvTimeline *self, gint column, gboolean descendin
 double
 ttv_timeline_get_label_width (TtvTimeline *self)
 {
+  TimelineLayout l;
+
   g_return_val_if_fail (TTV_IS_TIMELINE (self), TTV_TIMELINE_LABEL_WIDTH);
-  return self->label_width;
+  widget_layout (self, &l);
+  return l.label;
 }
 
 void
@@ -810,11 +818,11 @@ ttv_timeline_render (TtvTimeline *self, const char *path, int width, int height,
 
   g_return_val_if_fail (TTV_IS_TIMELINE (self), FALSE);
   header = ttv_timeline_header_height (self, width);
-  if (width < self->label_width + 1 || height < header + 1)
+  if (width < TTV_TIMELINE_LABEL_MIN + 100 || height < header + 1)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("Cannot render %dx%d: the size must be from %dx%d to 32767x32767"),
-                   width, height, (int) self->label_width + 1, (int) header + 1);
+                   width, height, TTV_TIMELINE_LABEL_MIN + 100, (int) header + 1);
       return FALSE;
     }
   /* What is shown: scrolled as the widget is (the widget's own page). */
@@ -827,9 +835,11 @@ save_shown (GtkWidget *widget, const char *path, GError **error)
 {
   TtvTimeline *self = TTV_TIMELINE (widget);
 
-  return ttv_timeline_render (self, path,
-                              MAX (gtk_widget_get_allocated_width (self->area), (int) self->label_width + 1),
-                              MAX (gtk_widget_get_allocated_height (self->area), (int) self->header + 1),
+  int width = MAX (gtk_widget_get_allocated_width (self->area), TTV_TIMELINE_LABEL_MIN + 100);
+
+  return ttv_timeline_render (self, path, width,
+                              MAX (gtk_widget_get_allocated_height (self->area),
+                                   (int) ttv_timeline_header_height (self, width) + 1),
                               error);
 }
 

@@ -185,7 +185,7 @@ ttv_process_names_join (const char *const *names, const char *name)
 
   if (n == 0)
     return g_strdup (name ? name : "");
-  if (n <= 3)
+  if (n <= 2)
     return g_strjoinv (" → ", (char **) names);
-  return g_strdup_printf ("%s → … → %s → %s", names[0], names[n - 2], names[n - 1]);
+  return g_strdup_printf ("%s → … → %s", names[0], names[n - 1]);
 }

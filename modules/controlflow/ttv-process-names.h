@@ -15,8 +15,8 @@ void        ttv_process_names_run_async (TtvViewerHistory *history, GCancellable
  * its row's name); transfer full. */
 GPtrArray  *ttv_process_names_run_finish (GAsyncResult *result, GError **error);
 
-/* "bash → gcc", "sh → … → make" (the first and the last two at most);
- * @names may be NULL: @name. */
+/* "bash → gcc", "sh → … → make" (the first and the last); @names may be
+ * NULL: @name. */
 char       *ttv_process_names_join (const char *const *names, const char *name);
 
 G_END_DECLS
