@@ -146,11 +146,11 @@ index_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
   g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) ttv_index_result_free);
 }
 
-void
-ttv_indexer_run_async (TtvTraceset *traceset, guint n_bins, gint *progress,
-                       GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+static GTask *
+new_task (TtvTraceset *traceset, guint n_bins, gint *progress, GCancellable *cancellable,
+          GAsyncReadyCallback callback, gpointer user_data)
 {
-  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
   IndexJob *job = g_new0 (IndexJob, 1);
 
   job->traceset = ttv_traceset_ref (traceset);
@@ -158,7 +158,27 @@ ttv_indexer_run_async (TtvTraceset *traceset, guint n_bins, gint *progress,
   job->progress = g_atomic_rc_box_acquire (progress);
   g_task_set_task_data (task, job, (GDestroyNotify) index_job_free);
   g_task_set_return_on_cancel (task, FALSE);
+  return task;
+}
+
+void
+ttv_indexer_run_async (TtvTraceset *traceset, guint n_bins, gint *progress,
+                       GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = new_task (traceset, n_bins, progress, cancellable, callback, user_data);
+
   g_task_run_in_thread (task, index_thread);
+}
+
+TtvIndexResult *
+ttv_indexer_run (TtvTraceset *traceset, guint n_bins, GCancellable *cancellable, GError **error)
+{
+  gint *progress = g_atomic_rc_box_new0 (gint);
+  g_autoptr (GTask) task = new_task (traceset, n_bins, progress, cancellable, NULL, NULL);
+
+  g_atomic_rc_box_release (progress);
+  g_task_run_in_thread_sync (task, index_thread);
+  return g_task_propagate_pointer (task, error);
 }
 
 TtvIndexResult *

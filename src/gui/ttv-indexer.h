@@ -26,6 +26,9 @@ void        ttv_indexer_run_async (TtvTraceset *traceset, guint n_bins, gint *pr
                                    GCancellable *cancellable, GAsyncReadyCallback callback,
                                    gpointer user_data);
 TtvIndexResult *ttv_indexer_run_finish (GAsyncResult *result, GError **error);
+/* The same, waited for (ttv --render, tests). */
+TtvIndexResult *ttv_indexer_run (TtvTraceset *traceset, guint n_bins, GCancellable *cancellable,
+                                 GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvIndexResult, ttv_index_result_free)
 

@@ -93,41 +93,17 @@ fail (const char *message)
   return 1;
 }
 
-typedef struct {
-  GMainLoop *loop;
-  TtvIndexResult *result;
-  GError *error;
-} IndexWait;
-
-static void
-index_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  IndexWait *w = data;
-
-  w->result = ttv_indexer_run_finish (result, &w->error);
-  g_main_loop_quit (w->loop);
-}
-
 /* The tab's first stage, waited for: the event count and density (the
  * histogram draws them; the time bar's overview in a window). */
 static gboolean
 run_index (TtvTabState *state, TtvTraceset *ts, GError **error)
 {
-  IndexWait w = { g_main_loop_new (NULL, FALSE), NULL, NULL };
-  gint *progress = g_atomic_rc_box_new0 (gint);
+  g_autoptr (TtvIndexResult) result = ttv_indexer_run (ts, TTV_INDEXER_DENSITY_BINS, NULL, error);
 
-  ttv_indexer_run_async (ts, TTV_INDEXER_DENSITY_BINS, progress, NULL, index_done, &w);
-  g_main_loop_run (w.loop);
-  g_main_loop_unref (w.loop);
-  g_atomic_rc_box_release (progress);
-  if (!w.result)
-    {
-      g_propagate_error (error, w.error);
-      return FALSE;
-    }
-  ttv_tab_state_set_type_density (state, g_steal_pointer (&w.result->type_density));
-  ttv_tab_state_set_statistics (state, w.result->n_events, TRUE, g_steal_pointer (&w.result->density));
-  ttv_index_result_free (w.result);
+  if (!result)
+    return FALSE;
+  ttv_tab_state_set_type_density (state, g_steal_pointer (&result->type_density));
+  ttv_tab_state_set_statistics (state, result->n_events, TRUE, g_steal_pointer (&result->density));
   return TRUE;
 }
 

@@ -17,6 +17,7 @@
 #include "ttv-indexer.h"
 #include "ttv-state-history.h"
 #include "ttv-tab-state-private.h"
+#include "ttv-timeline-test-util.h"
 #include "ttv-timeline.h"
 #include "ttv-view-axis.h"
 #include "ttv-viewer-registry.h"
@@ -27,21 +28,6 @@
 #include <string.h>
 
 #define MAX_HEADER (4 * TTV_TIMELINE_LEGEND_LINE + TTV_TIMELINE_RULER_HEIGHT)
-
-/* See test-timeline.c: GLib's first quark block, dropped on purpose. */
-const char *__lsan_default_suppressions (void);
-const char *
-__lsan_default_suppressions (void)
-{
-  return "leak:_dl_init\n";
-}
-
-const char *__asan_default_options (void);
-const char *
-__asan_default_options (void)
-{
-  return "fast_unwind_on_malloc=0";
-}
 
 /* One tab state on the sample trace with its history (built here, no
  * cache) and density (the first read), shared by the tests. */
@@ -55,29 +41,12 @@ typedef struct {
 
 static Sample sample;
 
-typedef struct {
-  GMainLoop *loop;
-  TtvIndexResult *result;
-} IndexWait;
-
-static void
-index_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  IndexWait *w = data;
-  g_autoptr (GError) error = NULL;
-
-  w->result = ttv_indexer_run_finish (result, &error);
-  g_assert_no_error (error);
-  g_main_loop_quit (w->loop);
-}
-
 static gboolean
 sample_setup (void)
 {
   g_autoptr (GError) error = NULL;
   TtvStateHistoryOptions opt = { .no_cache = TRUE };
-  IndexWait w = { 0 };
-  gint *progress;
+  g_autoptr (TtvIndexResult) index = NULL;
 
   if (sample.state)
     return TRUE;
@@ -92,15 +61,10 @@ sample_setup (void)
   g_assert_no_error (error);
   ttv_tab_state_set_history (sample.state, sample.history);
   sample.vh = ttv_tab_state_dup_history (sample.state);
-  w.loop = g_main_loop_new (NULL, FALSE);
-  progress = g_atomic_rc_box_new0 (gint);
-  ttv_indexer_run_async (sample.ts, TTV_INDEXER_DENSITY_BINS, progress, NULL, index_done, &w);
-  g_main_loop_run (w.loop);
-  g_main_loop_unref (w.loop);
-  g_atomic_rc_box_release (progress);
-  ttv_tab_state_set_type_density (sample.state, g_steal_pointer (&w.result->type_density));
-  ttv_tab_state_set_statistics (sample.state, w.result->n_events, TRUE, g_steal_pointer (&w.result->density));
-  ttv_index_result_free (w.result);
+  index = ttv_indexer_run (sample.ts, TTV_INDEXER_DENSITY_BINS, NULL, &error);
+  g_assert_no_error (error);
+  ttv_tab_state_set_type_density (sample.state, g_steal_pointer (&index->type_density));
+  ttv_tab_state_set_statistics (sample.state, index->n_events, TRUE, g_steal_pointer (&index->density));
   sample.dir = g_dir_make_tmp ("ttv-views-XXXXXX", NULL);
   return TRUE;
 }
@@ -133,18 +97,6 @@ span (TtvTime *t0, TtvTime *t1)
 /* --- Pixels ---------------------------------------------------------------- */
 
 static guint32
-pixel (cairo_surface_t *s, int x, int y)
-{
-  const guint8 *data = cairo_image_surface_get_data (s);
-
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, cairo_image_surface_get_width (s));
-  g_assert_cmpint (y, <, cairo_image_surface_get_height (s));
-  return *(const guint32 *) (data + y * cairo_image_surface_get_stride (s) + x * 4) & 0xffffffu;
-}
-
-static guint32
 palette_rgb (TtvPaletteColor c)
 {
   GdkRGBA rgba;
@@ -162,27 +114,6 @@ near_color (guint32 a, guint32 b, guint tol)
     if ((guint) ABS ((gint) ((a >> shift) & 0xff) - (gint) ((b >> shift) & 0xff)) > tol)
       return FALSE;
   return TRUE;
-}
-
-static cairo_surface_t *
-load_png (const char *path)
-{
-  cairo_surface_t *s = cairo_image_surface_create_from_png (path);
-
-  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
-  cairo_surface_flush (s);
-  return s;
-}
-
-/* Where the rows start: the first row's stripe (either shade: a scrolled
- * view may start with an odd row). */
-static int
-header_of (cairo_surface_t *s)
-{
-  for (int y = 0; y < cairo_image_surface_get_height (s); y++)
-    if (pixel (s, 1, y) == 0xe6e6e6 || pixel (s, 1, y) == 0xf7f7f7)
-      return y;
-  return cairo_image_surface_get_height (s);
 }
 
 /* --- A time line of chosen rows, in a window --------------------------------- */
@@ -255,7 +186,7 @@ view_render (View *v, int width, int height)
 
   g_assert_true (ttv_timeline_render (v->timeline, png, width, height, &error));
   g_assert_no_error (error);
-  s = load_png (png);
+  s = ttv_test_load_png (png);
   g_unlink (png);
   return s;
 }
@@ -315,20 +246,28 @@ test_ruler (void)
 
 /* --- Zoom and pan --------------------------------------------------------------- */
 
+/* Sends @ev (fields of its type set by the caller) to the area, as the
+ * pointer would; frees it. */
+static void
+send (View *v, GdkEvent *ev)
+{
+  ev->any.window = g_object_ref (gtk_widget_get_window (v->area));
+  ev->any.send_event = TRUE;
+  gdk_event_set_device (ev, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
+  gtk_widget_event (v->area, ev);
+  gdk_event_free (ev);
+}
+
 static void
 send_scroll (View *v, double x, double y, GdkScrollDirection dir, GdkModifierType state)
 {
   GdkEvent *ev = gdk_event_new (GDK_SCROLL);
 
-  ev->scroll.window = g_object_ref (gtk_widget_get_window (v->area));
-  ev->scroll.send_event = TRUE;
   ev->scroll.x = x;
   ev->scroll.y = y;
   ev->scroll.direction = dir;
   ev->scroll.state = state;
-  gdk_event_set_device (ev, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
-  gtk_widget_event (v->area, ev);
-  gdk_event_free (ev);
+  send (v, ev);
 }
 
 static void
@@ -336,14 +275,10 @@ send_button (View *v, GdkEventType type, double x, double y, guint button)
 {
   GdkEvent *ev = gdk_event_new (type);
 
-  ev->button.window = g_object_ref (gtk_widget_get_window (v->area));
-  ev->button.send_event = TRUE;
   ev->button.x = x;
   ev->button.y = y;
   ev->button.button = button;
-  gdk_event_set_device (ev, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
-  gtk_widget_event (v->area, ev);
-  gdk_event_free (ev);
+  send (v, ev);
 }
 
 static void
@@ -351,14 +286,10 @@ send_motion (View *v, double x, double y)
 {
   GdkEvent *ev = gdk_event_new (GDK_MOTION_NOTIFY);
 
-  ev->motion.window = g_object_ref (gtk_widget_get_window (v->area));
-  ev->motion.send_event = TRUE;
   ev->motion.x = x;
   ev->motion.y = y;
   ev->motion.state = GDK_BUTTON1_MASK;
-  gdk_event_set_device (ev, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
-  gtk_widget_event (v->area, ev);
-  gdk_event_free (ev);
+  send (v, ev);
 }
 
 /* The time at @x of the area, from the window (not the widget's code). */
@@ -443,34 +374,10 @@ test_zoom (void)
 
 /* --- Tooltips ---------------------------------------------------------------------- */
 
-/* The longest interval of a non-idle process row in state @low with mode @mode. */
 static gboolean
 find_interval (guint low, TtvExecMode mode, guint *row, TtvHistoryInterval *out)
 {
-  TtvTime best = 0;
-
-  for (guint r = 0; r < ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS); r++)
-    {
-      const TtvHistoryRowInfo *info = ttv_state_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, r);
-      g_autoptr (GArray) ivs = NULL;
-
-      if (info->id == 0)
-        continue;
-      ivs = ttv_state_history_query_intervals (H (), TTV_HISTORY_ROW_PROCESS, r, G_MININT64, G_MAXINT64);
-      for (guint i = 0; i < ivs->len; i++)
-        {
-          const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
-
-          if (ttv_history_state_low (iv->state) == low && ttv_history_state_mode (iv->state) == mode
-              && iv->end - iv->start > best)
-            {
-              best = iv->end - iv->start;
-              *row = r;
-              *out = *iv;
-            }
-        }
-    }
-  return best > 0;
+  return ttv_test_find_interval (H (), low, mode, row, out);
 }
 
 static gboolean
@@ -659,7 +566,7 @@ points_on_line (cairo_surface_t *s, double x0, double y0, double x1, double y1)
 
       for (int dx = -1; dx <= 1 && !hit; dx++)
         for (int dy = -1; dy <= 1 && !hit; dy++)
-          hit = is_teal (pixel (s, cx + dx, cy + dy));
+          hit = is_teal (ttv_test_pixel (s, cx + dx, cy + dy));
       found += hit;
     }
   return found;
@@ -724,7 +631,7 @@ test_arrows (void)
               cairo_surface_destroy (s);
               continue;
             }
-          header = header_of (s);
+          header = ttv_test_header_of (s);
           x0 = x_of (&v, width, t0, t1, mk->time);
           x1 = x_of (&v, width, t0, t1, run);
           /* A slanted arrow: a vertical line at the wakeup would not do. */
@@ -838,7 +745,7 @@ test_whole_trace (void)
   width = (int) (ttv_timeline_get_label_width (v.timeline) + plot);
   {
     cairo_surface_t *s = view_render (&v, width, height);
-    int header = header_of (s);
+    int header = ttv_test_header_of (s);
     guint n_irq = ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_IRQ);
 
     g_assert_cmpuint (n_irq, >, 0);
@@ -852,7 +759,7 @@ test_whole_trace (void)
 
         for (guint x = 0; x < plot; x++)
           {
-            drawn[x] = pixel (s, (int) ttv_timeline_get_label_width (v.timeline) + x, y) == active;
+            drawn[x] = ttv_test_pixel (s, (int) ttv_timeline_get_label_width (v.timeline) + x, y) == active;
             n_expected += expected[x];
             n_drawn += drawn[x];
           }
@@ -877,7 +784,7 @@ test_whole_trace (void)
   {
     guint n = ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS), checked = 0;
     cairo_surface_t *s = view_render (&v, width, MAX_HEADER + (int) n * TTV_TIMELINE_ROW_HEIGHT + 10);
-    int header = header_of (s), label = (int) ttv_timeline_get_label_width (v.timeline);
+    int header = ttv_test_header_of (s), label = (int) ttv_timeline_get_label_width (v.timeline);
 
     for (guint r = 0; r < n; r++)
       {
@@ -889,11 +796,11 @@ test_whole_trace (void)
           {
             gboolean seen = FALSE;
 
-            if (!starts[x] || pixel (s, label + x, middle) != blocked)
+            if (!starts[x] || ttv_test_pixel (s, label + x, middle) != blocked)
               continue;
             for (int dx = -1; dx <= 1; dx++)
-              seen |= pixel (s, label + x + dx, bottom) == mixed
-                      || (pixel (s, label + x + dx, middle) != blocked && pixel (s, label + x + dx, middle) != 0xffffff);
+              seen |= ttv_test_pixel (s, label + x + dx, bottom) == mixed
+                      || (ttv_test_pixel (s, label + x + dx, middle) != blocked && ttv_test_pixel (s, label + x + dx, middle) != 0xffffff);
             g_assert_true (seen);
             checked++;
           }
@@ -943,7 +850,7 @@ test_idle_tasks (void)
             continue;
           ttv_tab_state_set_time_window (sample.state, iv->start, iv->end);
           s = view_render (&v, label + 400, MAX_HEADER + (int) (r + 1) * TTV_TIMELINE_ROW_HEIGHT + 10);
-          p = pixel (s, label + 200, header_of (s) + r * TTV_TIMELINE_ROW_HEIGHT + TTV_TIMELINE_ROW_HEIGHT / 2);
+          p = ttv_test_pixel (s, label + 200, ttv_test_header_of (s) + r * TTV_TIMELINE_ROW_HEIGHT + TTV_TIMELINE_ROW_HEIGHT / 2);
           if (low == TTV_PROCESS_RUN)
             {
               g_assert_cmphex (p, ==, idle);
@@ -997,17 +904,17 @@ test_export_scrolled (void)
   gtk_adjustment_set_value (adj, k * TTV_TIMELINE_ROW_HEIGHT);
   g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, k * TTV_TIMELINE_ROW_HEIGHT);
   g_action_group_activate_action (G_ACTION_GROUP (v.actions), "export", g_variant_new_string (png));
-  shown = load_png (png);
+  shown = ttv_test_load_png (png);
   g_assert_cmpint (cairo_image_surface_get_width (shown), ==, w);
   g_assert_cmpint (cairo_image_surface_get_height (shown), ==, h);
-  ha = header_of (all);
-  hs = header_of (shown);
+  ha = ttv_test_header_of (all);
+  hs = ttv_test_header_of (shown);
   g_assert_cmpint (ha, ==, hs);
   /* The export's rows are rows k, k+1… of the full drawing (the stripes'
    * parity aside: compared in the plot). */
   for (int y = hs; y < h - TTV_TIMELINE_ROW_HEIGHT; y++)
     for (int x = label; x < w; x += 3)
-      g_assert_cmphex (pixel (shown, x, y), ==, pixel (all, x, y + (int) k * TTV_TIMELINE_ROW_HEIGHT));
+      g_assert_cmphex (ttv_test_pixel (shown, x, y), ==, ttv_test_pixel (all, x, y + (int) k * TTV_TIMELINE_ROW_HEIGHT));
   cairo_surface_destroy (all);
   cairo_surface_destroy (shown);
   g_unlink (png);
@@ -1035,9 +942,9 @@ test_lost_events (void)
   view_open (&v, TTV_HISTORY_ROW_CPU, 1000, 300);
   /* None in the sample: no legend entry. */
   s = view_render (&v, 1000, 200);
-  for (int y = 0; y < header_of (s) - TTV_TIMELINE_RULER_HEIGHT; y++)
+  for (int y = 0; y < ttv_test_header_of (s) - TTV_TIMELINE_RULER_HEIGHT; y++)
     for (int x = 0; x < 1000; x++)
-      in_legend += pixel (s, x, y) == color;
+      in_legend += ttv_test_pixel (s, x, y) == color;
   g_assert_cmpuint (in_legend, ==, 0);
   cairo_surface_destroy (s);
 
@@ -1048,12 +955,12 @@ test_lost_events (void)
   lost.count = 123;
   g_array_append_val (tf->lost, lost);
   s = view_render (&v, 1000, 200);
-  for (int y = 0; y < header_of (s) - TTV_TIMELINE_RULER_HEIGHT; y++)
+  for (int y = 0; y < ttv_test_header_of (s) - TTV_TIMELINE_RULER_HEIGHT; y++)
     for (int x = 0; x < 1000; x++)
-      in_legend += pixel (s, x, y) == color;
+      in_legend += ttv_test_pixel (s, x, y) == color;
   g_assert_cmpuint (in_legend, >, 10);
   /* The mark under the ruler, in the palette's colour. */
-  g_assert_cmphex (pixel (s, (int) x_of (&v, 1000, s0, s1, s0 + (s1 - s0) * 42 / 100), header_of (s) - 2), ==, color);
+  g_assert_cmphex (ttv_test_pixel (s, (int) x_of (&v, 1000, s0, s1, s0 + (s1 - s0) * 42 / 100), ttv_test_header_of (s) - 2), ==, color);
   cairo_surface_destroy (s);
   {
     double x = x_of (&v, gtk_widget_get_allocated_width (v.area), s0, s1, s0 + (s1 - s0) * 42 / 100);
@@ -1073,37 +980,6 @@ test_lost_events (void)
 
 /* --- The control flow module: names and search ---------------------------------- */
 
-static GArray *
-shown_pids (GtkWidget *cf)
-{
-  g_autoptr (GVariant) v = g_action_group_get_action_state (gtk_widget_get_action_group (cf, "controlflow"),
-                                                            "shown-pids");
-  gsize n = 0;
-  const guint32 *pids = g_variant_get_fixed_array (v, &n, sizeof (guint32));
-  GArray *a = g_array_new (FALSE, FALSE, sizeof (guint32));
-
-  g_array_append_vals (a, pids, n);
-  return a;
-}
-
-static void
-set_search (GtkWidget *viewer, const char *text)
-{
-  GtkWidget *entry = ttv_gui_test_find_widget (viewer, GTK_TYPE_SEARCH_ENTRY, NULL);
-
-  gtk_entry_set_text (GTK_ENTRY (entry), text);
-  g_signal_emit_by_name (entry, "search-changed");
-}
-
-static gboolean
-pids_contain (GArray *pids, guint32 pid)
-{
-  for (guint i = 0; i < pids->len; i++)
-    if (g_array_index (pids, guint32, i) == pid)
-      return TRUE;
-  return FALSE;
-}
-
 typedef struct {
   GtkWidget *cf;
   const char *earlier;
@@ -1116,8 +992,8 @@ earlier_name_found (gpointer data)
   NamesWait *w = data;
   g_autoptr (GArray) pids = NULL;
 
-  set_search (w->cf, w->earlier);
-  pids = shown_pids (w->cf);
+  ttv_test_set_search (w->cf, w->earlier);
+  pids = ttv_test_shown_pids (w->cf);
   return pids->len > 0;
 }
 
@@ -1172,27 +1048,15 @@ test_controlflow_names (void)
 
     /* The names come from a worker thread. */
     ttv_gui_test_spin_until (earlier_name_found, &w);
-    pids = shown_pids (cf);
-    g_assert_true (pids_contain (pids, info->id));
+    pids = ttv_test_shown_pids (cf);
+    g_assert_true (ttv_test_pids_contain (pids, info->id));
   }
-  set_search (cf, "");
+  ttv_test_set_search (cf, "");
   gtk_widget_destroy (cf);
   g_object_unref (cf);
 }
 
 /* --- The resources module: hide idle ------------------------------------------------ */
-
-static guint
-count_rows (cairo_surface_t *s)
-{
-  guint n = 0;
-
-  for (int y = header_of (s) + TTV_TIMELINE_ROW_HEIGHT / 2; y < cairo_image_surface_get_height (s);
-       y += TTV_TIMELINE_ROW_HEIGHT, n++)
-    if (pixel (s, 1, y) != (n % 2 == 0 ? 0xe6e6e6 : 0xf7f7f7))
-      break;
-  return n;
-}
 
 static gboolean
 cpu_busy (guint16 state)
@@ -1233,21 +1097,21 @@ test_resources_hide_idle (void)
   res = g_object_ref_sink (ttv_viewer_registry_find ("resources")->new_viewer (sample.state));
   group = gtk_widget_get_action_group (res, "resources");
   g_action_group_activate_action (group, "render", g_variant_new ("(sii)", png, 800, 600));
-  s = load_png (png);
-  g_assert_cmpuint (count_rows (s), ==, all);
+  s = ttv_test_load_png (png);
+  g_assert_cmpuint (ttv_test_count_rows (s), ==, all);
   cairo_surface_destroy (s);
   g_action_group_change_action_state (group, "hide-idle", g_variant_new_boolean (TRUE));
   g_action_group_activate_action (group, "render", g_variant_new ("(sii)", png, 800, 600));
-  s = load_png (png);
-  g_assert_cmpuint (count_rows (s), ==, expected);
+  s = ttv_test_load_png (png);
+  g_assert_cmpuint (ttv_test_count_rows (s), ==, expected);
   g_assert_cmpuint (expected, <, all);
   cairo_surface_destroy (s);
   /* A search keeps the rows whose label holds the text. */
   g_action_group_change_action_state (group, "hide-idle", g_variant_new_boolean (FALSE));
-  set_search (res, "cpu ");
+  ttv_test_set_search (res, "cpu ");
   g_action_group_activate_action (group, "render", g_variant_new ("(sii)", png, 800, 600));
-  s = load_png (png);
-  g_assert_cmpuint (count_rows (s), ==, ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_CPU));
+  s = ttv_test_load_png (png);
+  g_assert_cmpuint (ttv_test_count_rows (s), ==, ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_CPU));
   cairo_surface_destroy (s);
   ttv_tab_state_set_time_window (sample.state, s0, s1);
   gtk_widget_destroy (res);
@@ -1366,13 +1230,13 @@ test_histogram_render (void)
     g_test_message ("%s", err);
     g_assert_true (g_spawn_check_wait_status (status, &error));
   }
-  s = load_png (png);
+  s = ttv_test_load_png (png);
   g_assert_cmpint (cairo_image_surface_get_width (s), ==, width);
   g_assert_cmpint (cairo_image_surface_get_height (s), ==, height);
   /* The bars' colour just above the lost-events strip and the ruler. */
   for (int x = 0; x < width; x++)
     {
-      guint32 p = pixel (s, x, height - 24 - 6 - 2);
+      guint32 p = ttv_test_pixel (s, x, height - 24 - 6 - 2);
 
       with_bar += near_color (p, 0x3366bf, 8);
     }

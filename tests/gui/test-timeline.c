@@ -13,6 +13,7 @@
 #include "ttv-state-tracker.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
+#include "ttv-timeline-test-util.h"
 #include "ttv-timeline.h"
 #include "ttv-viewer-registry.h"
 
@@ -22,27 +23,6 @@
 #include <string.h>
 
 static TtvStateHistory *sample_history;
-
-/* LeakSanitizer (ASan builds): GLib drops its first quark block (2048
- * quarks, allocated by its library constructor) when the quark table grows,
- * on purpose (gquark.c: lockless lookups).  The GTK widgets of the views
- * plus the real traces' names pass 2048 quarks in this test.  Allocations
- * made while libraries initialise are one-time by nature. */
-const char *__lsan_default_suppressions (void);
-const char *
-__lsan_default_suppressions (void)
-{
-  return "leak:_dl_init\n";
-}
-
-/* The frames above GLib's allocator: without them the suppression above
- * cannot see that the block comes from a library constructor. */
-const char *__asan_default_options (void);
-const char *
-__asan_default_options (void)
-{
-  return "fast_unwind_on_malloc=0";
-}
 
 static const char *
 sample_path (void)
@@ -103,19 +83,6 @@ run_ttv (const char *const *args, char **err)
 }
 
 static guint32
-pixel (cairo_surface_t *s, int x, int y)
-{
-  const guint8 *data = cairo_image_surface_get_data (s);
-  int stride = cairo_image_surface_get_stride (s);
-
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, cairo_image_surface_get_width (s));
-  g_assert_cmpint (y, <, cairo_image_surface_get_height (s));
-  return *(const guint32 *) (data + y * stride + x * 4) & 0xffffffu;
-}
-
-static guint32
 rgb_of (const char *text)
 {
   guint r, g, b;
@@ -139,78 +106,11 @@ configured_color (const char *name)
 /* Room for the header however many lines the legend takes. */
 #define MAX_HEADER (4 * TTV_TIMELINE_LEGEND_LINE + TTV_TIMELINE_RULER_HEIGHT)
 
-/* The header's height in a drawing: where the first row's stripe starts
- * (the legend wraps, so it depends on the width). */
-static int
-header_of (cairo_surface_t *s)
-{
-  int h = cairo_image_surface_get_height (s);
-
-  for (int y = 0; y < h; y++)
-    if (pixel (s, 1, y) == 0xe6e6e6)
-      return y;
-  return h;
-}
-
-/* Rows drawn: the striped label column, counted from the header down. */
-static guint
-count_rows (cairo_surface_t *s)
-{
-  int h = cairo_image_surface_get_height (s);
-  guint n = 0;
-
-  for (int y = header_of (s) + TTV_TIMELINE_ROW_HEIGHT / 2; y < h; y += TTV_TIMELINE_ROW_HEIGHT)
-    {
-      guint32 p = pixel (s, 1, y);
-
-      if (p == 0xffffff)
-        break;
-      /* Alternating stripes: tells a row from the next. */
-      g_assert_cmphex (p, ==, n % 2 == 0 ? 0xe6e6e6 : 0xf7f7f7);
-      n++;
-    }
-  return n;
-}
-
-static cairo_surface_t *
-load_png (const char *path)
-{
-  cairo_surface_t *s = cairo_image_surface_create_from_png (path);
-
-  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
-  cairo_surface_flush (s);
-  return s;
-}
-
 /* The longest RUN-user interval of a process row other than pid 0. */
 static gboolean
 find_user_run (const TtvStateHistory *h, guint *row_out, TtvHistoryInterval *out)
 {
-  TtvTime best = 0;
-  guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
-
-  for (guint r = 0; r < n; r++)
-    {
-      const TtvHistoryRowInfo *info = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
-      g_autoptr (GArray) ivs = NULL;
-
-      if (info->id == 0)
-        continue;
-      ivs = ttv_state_history_query_intervals (h, TTV_HISTORY_ROW_PROCESS, r, G_MININT64, G_MAXINT64);
-      for (guint i = 0; i < ivs->len; i++)
-        {
-          const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
-
-          if (ttv_history_state_low (iv->state) == TTV_PROCESS_RUN
-              && ttv_history_state_mode (iv->state) == TTV_MODE_USER && iv->end - iv->start > best)
-            {
-              best = iv->end - iv->start;
-              *row_out = r;
-              *out = *iv;
-            }
-        }
-    }
-  return best > 0;
+  return ttv_test_find_interval (h, TTV_PROCESS_RUN, TTV_MODE_USER, row_out, out);
 }
 
 /* The leader row of a thread's process (the rule of the view, written
@@ -326,11 +226,11 @@ test_render_controlflow (void)
                            "--size", size, "-o", png, NULL };
     g_assert_cmpint (run_ttv (args, &err), ==, 0);
   }
-  s = load_png (png);
+  s = ttv_test_load_png (png);
   g_assert_cmpint (cairo_image_surface_get_width (s), ==, width);
   g_assert_cmpint (cairo_image_surface_get_height (s), ==, height);
   /* One row per process row of the history (nothing hidden by default). */
-  g_assert_cmpuint (count_rows (s), ==, n_rows);
+  g_assert_cmpuint (ttv_test_count_rows (s), ==, n_rows);
   /* The known process's bar at 5 times inside its run: the configured
    * colour (a wakeup arrow may cross one of them). */
   plot = width - TTV_TIMELINE_PROCESS_LABEL_WIDTH;
@@ -338,10 +238,10 @@ test_render_controlflow (void)
     {
       TtvTime t = iv.start + len * k / 6;
       int x = TTV_TIMELINE_PROCESS_LABEL_WIDTH + (int) ((double) (t - t0) / (double) (t1 - t0) * plot);
-      int y = header_of (s) + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
+      int y = ttv_test_header_of (s) + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
               + TTV_TIMELINE_ROW_HEIGHT / 2 + 2;
 
-      if (pixel (s, x, y) == expected)
+      if (ttv_test_pixel (s, x, y) == expected)
         matches++;
     }
   g_assert_cmpuint (matches, >=, 4);
@@ -349,14 +249,14 @@ test_render_controlflow (void)
    * first pixel, unless the state there is RUN-user too. */
   {
     TtvHistoryInterval before;
-    int y = header_of (s) + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
+    int y = ttv_test_header_of (s) + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
             + TTV_TIMELINE_ROW_HEIGHT / 2 + 2;
 
     if (ttv_state_history_get_interval_at (h, TTV_HISTORY_ROW_PROCESS, row, t0 + len / 6, &before)
         && before.end < iv.start
         && !(ttv_history_state_low (before.state) == TTV_PROCESS_RUN
              && ttv_history_state_mode (before.state) == TTV_MODE_USER))
-      g_assert_cmphex (pixel (s, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot / 6, y), !=, expected);
+      g_assert_cmphex (ttv_test_pixel (s, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot / 6, y), !=, expected);
   }
   cairo_surface_destroy (s);
   g_unlink (png);
@@ -388,8 +288,8 @@ test_render_resources (void)
                            "-o", png, NULL };
     g_assert_cmpint (run_ttv (args, &err), ==, 0);
   }
-  s = load_png (png);
-  g_assert_cmpuint (count_rows (s), ==, n);
+  s = ttv_test_load_png (png);
+  g_assert_cmpuint (ttv_test_count_rows (s), ==, n);
   cairo_surface_destroy (s);
   {
     g_autofree char *text = NULL, *err2 = NULL;
@@ -444,8 +344,8 @@ test_render_real (void)
         const char *args[] = { "--render", "controlflow", "--trace", path, "--size", size, "-o", png, NULL };
         g_assert_cmpint (run_ttv (args, &err), ==, 0);
       }
-      s = load_png (png);
-      g_assert_cmpuint (count_rows (s), ==, n);
+      s = ttv_test_load_png (png);
+      g_assert_cmpuint (ttv_test_count_rows (s), ==, n);
       cairo_surface_destroy (s);
       g_unlink (png);
     }
@@ -502,8 +402,8 @@ render_rows (GtkWidget *viewer, const char *prefix, const char *path, int height
 
   g_unlink (path);
   g_action_group_activate_action (group, "render", g_variant_new ("(sii)", path, 600, height));
-  s = load_png (path);
-  n = count_rows (s);
+  s = ttv_test_load_png (path);
+  n = ttv_test_count_rows (s);
   cairo_surface_destroy (s);
   return n;
 }
@@ -525,39 +425,6 @@ pass_done (GObject *source, GAsyncResult *result, gpointer data)
 
 /* --- Threads as tree rows --------------------------------------------------- */
 
-static GArray *
-shown_pids (GtkWidget *cf)
-{
-  g_autoptr (GVariant) v = g_action_group_get_action_state (gtk_widget_get_action_group (cf, "controlflow"),
-                                                            "shown-pids");
-  gsize n = 0;
-  const guint32 *pids = g_variant_get_fixed_array (v, &n, sizeof (guint32));
-  GArray *a = g_array_new (FALSE, FALSE, sizeof (guint32));
-
-  g_array_append_vals (a, pids, n);
-  return a;
-}
-
-static gboolean
-pids_contain (GArray *pids, guint32 pid)
-{
-  for (guint i = 0; i < pids->len; i++)
-    if (g_array_index (pids, guint32, i) == pid)
-      return TRUE;
-  return FALSE;
-}
-
-static void
-set_search (GtkWidget *cf, const char *text)
-{
-  GtkWidget *entry = ttv_gui_test_find_widget (cf, GTK_TYPE_SEARCH_ENTRY, NULL);
-
-  g_assert_nonnull (entry);
-  gtk_entry_set_text (GTK_ENTRY (entry), text);
-  /* Without waiting for the entry's delay. */
-  g_signal_emit_by_name (entry, "search-changed");
-}
-
 static gboolean
 is_thread_of (const TtvStateHistory *h, guint32 pid, guint32 tgid)
 {
@@ -575,7 +442,7 @@ is_thread_of (const TtvStateHistory *h, guint32 pid, guint32 tgid)
 static void
 check_children_follow_parent (GtkWidget *cf, const TtvStateHistory *h)
 {
-  g_autoptr (GArray) pids = shown_pids (cf);
+  g_autoptr (GArray) pids = ttv_test_shown_pids (cf);
   guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), checked = 0;
 
   for (guint r = 0; r < n; r++)
@@ -637,10 +504,10 @@ check_tree (GtkWidget *cf, const TtvStateHistory *h, const char *png)
   g_action_group_activate_action (group, "collapse-all", NULL);
   g_assert_cmpuint (render_rows (cf, "controlflow", png, 3000), ==, n_top);
   {
-    g_autoptr (GArray) pids = shown_pids (cf);
+    g_autoptr (GArray) pids = ttv_test_shown_pids (cf);
 
     g_assert_cmpuint (pids->len, ==, n_top);
-    g_assert_false (pids_contain (pids, ti->id));
+    g_assert_false (ttv_test_pids_contain (pids, ti->id));
     for (leader_pos = 0; g_array_index (pids, guint32, leader_pos) != li->id; leader_pos++)
       g_assert_cmpuint (leader_pos + 1, <, pids->len);
   }
@@ -648,7 +515,7 @@ check_tree (GtkWidget *cf, const TtvStateHistory *h, const char *png)
   g_action_group_activate_action (group, "toggle-row", g_variant_new_uint32 (leader_pos));
   g_assert_cmpuint (render_rows (cf, "controlflow", png, 3000), ==, n_top + leader_threads);
   {
-    g_autoptr (GArray) pids = shown_pids (cf);
+    g_autoptr (GArray) pids = ttv_test_shown_pids (cf);
     gboolean below = FALSE;
 
     for (guint i = leader_pos + 1; i <= leader_pos + leader_threads; i++)
@@ -665,12 +532,12 @@ check_tree (GtkWidget *cf, const TtvStateHistory *h, const char *png)
     g_autofree char *pid = g_strdup_printf ("%u", ti->id);
     g_autoptr (GArray) pids = NULL;
 
-    set_search (cf, pid);
-    pids = shown_pids (cf);
+    ttv_test_set_search (cf, pid);
+    pids = ttv_test_shown_pids (cf);
     g_assert_cmpuint (pids->len, ==, 2);
     g_assert_cmpuint (g_array_index (pids, guint32, 0), ==, li->id);
     g_assert_cmpuint (g_array_index (pids, guint32, 1), ==, ti->id);
-    set_search (cf, "");
+    ttv_test_set_search (cf, "");
   }
 
   g_action_group_activate_action (group, "expand-all", NULL);
@@ -774,7 +641,7 @@ test_modules (void)
                                       g_variant_new_boolean (TRUE));
   {
     g_autoptr (GHashTable) expected = busy_pids (h, t0, t1);
-    g_autoptr (GArray) pids = shown_pids (cf);
+    g_autoptr (GArray) pids = ttv_test_shown_pids (cf);
 
     n_busy = g_hash_table_size (expected);
     g_test_message ("hide idle over 1 ms: %u of %u rows busy", n_busy, n_proc);
@@ -796,8 +663,8 @@ test_modules (void)
     info = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, row);
     ttv_tab_state_set_time_window (state, iv.start + (iv.end - iv.start) / 3,
                                    iv.start + (iv.end - iv.start) / 3 + 1000);
-    pids = shown_pids (cf);
-    g_assert_true (pids_contain (pids, info->id));
+    pids = ttv_test_shown_pids (cf);
+    g_assert_true (ttv_test_pids_contain (pids, info->id));
   }
   g_action_group_change_action_state (gtk_widget_get_action_group (cf, "controlflow"), "hide-idle",
                                       g_variant_new_boolean (FALSE));
@@ -829,12 +696,12 @@ test_modules (void)
     g_unlink (png);
     g_action_group_activate_action (gtk_widget_get_action_group (cf, "controlflow"), "render",
                                     g_variant_new ("(sii)", png, TTV_TIMELINE_PROCESS_LABEL_WIDTH + 600, 3000));
-    s = load_png (png);
+    s = ttv_test_load_png (png);
     /* The middle of the run: the middle of the plot (600 px wide). */
     x = TTV_TIMELINE_PROCESS_LABEL_WIDTH + 300;
-    y = header_of (s) + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
+    y = ttv_test_header_of (s) + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
         + TTV_TIMELINE_ROW_HEIGHT / 2 + 2;
-    g_assert_true (pixel (s, x, y) == 0x102030 || pixel (s, x + 20, y) == 0x102030);
+    g_assert_true (ttv_test_pixel (s, x, y) == 0x102030 || ttv_test_pixel (s, x + 20, y) == 0x102030);
     cairo_surface_destroy (s);
     g_settings_reset (settings, "timeline-colors");
   }
@@ -859,10 +726,10 @@ test_modules (void)
     g_unlink (png);
     g_action_group_activate_action (gtk_widget_get_action_group (cf, "controlflow"), "render",
                                     g_variant_new ("(sii)", png, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot, 400));
-    s = load_png (png);
-    y = header_of (s) - 2;
-    in = pixel (s, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot * 42 / 100, y);
-    out = pixel (s, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot * 20 / 100, y);
+    s = ttv_test_load_png (png);
+    y = ttv_test_header_of (s) - 2;
+    in = ttv_test_pixel (s, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot * 42 / 100, y);
+    out = ttv_test_pixel (s, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot * 20 / 100, y);
     g_assert_cmpuint (in >> 16, >, 0xc0);
     g_assert_cmpuint ((in >> 8) & 0xff, <, 0x40);
     g_assert_cmpuint (out >> 16, ==, (out >> 8) & 0xff);   /* grey: no mark */
@@ -1095,7 +962,7 @@ test_filter_rows (void)
   ttv_gui_test_spin_until (history_ready, state);
   ttv_gui_test_spin_until (ttv_gui_test_no_requests, state);
   {
-    g_autoptr (GArray) all = shown_pids (cf);
+    g_autoptr (GArray) all = ttv_test_shown_pids (cf);
     g_assert_cmpuint (all->len, ==, n_proc);
   }
 
@@ -1116,7 +983,7 @@ test_filter_rows (void)
       ttv_gui_test_spin_until (ttv_gui_test_no_requests, state);
       ref = reference_pids (ts, "fork", t0, t1);
       expected = expected_rows (h, ref);
-      shown = shown_pids (cf);
+      shown = ttv_test_shown_pids (cf);
       g_test_message ("window %u: %u pids ran a fork, %u rows expected, %u shown", pass,
                       g_hash_table_size (ref), expected->len, shown->len);
       g_assert_cmpuint (expected->len, >, 0);
@@ -1143,7 +1010,7 @@ test_filter_rows (void)
     set_filter (state, expr);
     ttv_gui_test_spin_until (ttv_gui_test_no_requests, state);
     expected = expected_rows (h, one);
-    shown = shown_pids (cf);
+    shown = ttv_test_shown_pids (cf);
     g_test_message ("%s: %u rows expected, %u shown", expr, expected->len, shown->len);
     assert_same_pids (shown, expected);
   }
@@ -1152,14 +1019,14 @@ test_filter_rows (void)
   /* No filter: every row again, at once. */
   set_filter (state, "");
   {
-    g_autoptr (GArray) all = shown_pids (cf);
+    g_autoptr (GArray) all = ttv_test_shown_pids (cf);
     g_assert_cmpuint (all->len, ==, n_proc);
   }
   /* A filter matching nothing: no row. */
   set_filter (state, "no-such-event-name-at-all");
   ttv_gui_test_spin_until (ttv_gui_test_no_requests, state);
   {
-    g_autoptr (GArray) none = shown_pids (cf);
+    g_autoptr (GArray) none = ttv_test_shown_pids (cf);
     g_assert_cmpuint (none->len, ==, 0);
   }
   /* Closing with a request running: its request goes with it (the tab's
