@@ -392,35 +392,40 @@ draw_states (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const TtvT
         }
       x = end;
     }
-  /* Mixed pixels, as runs. */
-  for (x = 0; x < w;)
-    {
-      guint end;
-      TtvPaletteColor color;
+  /* Mixed pixels, as runs, in one path (one colour). */
+  {
+    TtvPaletteColor color = TTV_PALETTE_MIXED;
+    gboolean any = FALSE;
 
-      if (!hides_activity (r->kind, &px[x]))
-        {
-          x++;
-          continue;
-        }
-      for (end = x + 1; end < w && hides_activity (r->kind, &px[end]); end++)
-        ;
-      if (resource)
-        {
-          /* Active within the pixel: a thinner bar of the active colour. */
-          ttv_timeline_color_of_state (r->kind, FALSE, 1, &color);
-          set_rgb (cr, self->colors[color]);
+    if (resource)
+      ttv_timeline_color_of_state (r->kind, FALSE, 1, &color);
+    for (x = 0; x < w;)
+      {
+        guint end;
+
+        if (!hides_activity (r->kind, &px[x]))
+          {
+            x++;
+            continue;
+          }
+        for (end = x + 1; end < w && hides_activity (r->kind, &px[end]); end++)
+          ;
+        /* Resources: active within the pixel, a thinner bar of the active
+         * colour; others: the strip at the bar's bottom. */
+        if (resource)
           cairo_rectangle (cr, l->label + x, top + bar / 4, end - x, bar / 2);
-        }
-      else
-        {
-          set_rgb (cr, self->colors[TTV_PALETTE_MIXED]);
+        else
           cairo_rectangle (cr, l->label + x, top + bar - TTV_TIMELINE_MIXED_HEIGHT, end - x,
                            TTV_TIMELINE_MIXED_HEIGHT);
-        }
-      cairo_fill (cr);
-      x = end;
-    }
+        any = TRUE;
+        x = end;
+      }
+    if (any)
+      {
+        set_rgb (cr, self->colors[color]);
+        cairo_fill (cr);
+      }
+  }
 }
 
 /* Zoomed in on a CPU row: the name of the task in each busy interval wide
