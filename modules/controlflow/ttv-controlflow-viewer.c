@@ -495,6 +495,19 @@ names_done (GObject *source, GAsyncResult *result, gpointer data)
   g_object_unref (self);
 }
 
+/* The names the processes had come later, from a worker thread, once the
+ * view is shown (a headless render or a hidden tab does not pay for it). */
+static void
+find_names (TtvControlflowViewer *self)
+{
+  TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
+
+  if (!h || self->names || self->names_cancel)
+    return;
+  self->names_cancel = g_cancellable_new ();
+  ttv_process_names_run_async (h, self->names_cancel, names_done, g_object_ref (self));
+}
+
 static void
 history_changed (TtvControlflowViewer *self)
 {
@@ -512,12 +525,8 @@ history_changed (TtvControlflowViewer *self)
   g_clear_object (&self->names_cancel);
   ttv_timeline_set_history (self->timeline, h);
   refresh_rows (self);
-  /* The names the processes had come later, from a worker thread. */
-  if (h)
-    {
-      self->names_cancel = g_cancellable_new ();
-      ttv_process_names_run_async (h, self->names_cancel, names_done, g_object_ref (self));
-    }
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    find_names (self);
 }
 
 static void
@@ -804,6 +813,7 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   g_signal_connect_swapped (self->timeline, "toggle-row", G_CALLBACK (toggle_row), self);
   g_signal_connect_swapped (self->timeline, "toggle-all", G_CALLBACK (toggle_all), self);
   g_signal_connect_swapped (self->timeline, "column-clicked", G_CALLBACK (column_clicked), self);
+  g_signal_connect (self, "map", G_CALLBACK (find_names), NULL);
   history_changed (self);
   start_filter (self);
   gtk_widget_show_all (GTK_WIDGET (self));

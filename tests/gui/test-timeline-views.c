@@ -1002,7 +1002,7 @@ test_controlflow_names (void)
 {
   const char *const modules[] = { TTV_CONTROLFLOW_MODULE_PATH, TTV_RESOURCES_MODULE_PATH,
                                   TTV_HISTOGRAM_MODULE_PATH, NULL };
-  GtkWidget *cf;
+  GtkWidget *cf, *window;
   guint n, found_row = G_MAXUINT;
   const char *earlier = NULL;
   const TtvHistoryRowInfo *info = NULL;
@@ -1042,6 +1042,10 @@ test_controlflow_names (void)
     }
   g_test_message ("row %u: %s earlier, %s at the end", found_row, earlier, info->name);
   cf = g_object_ref_sink (ttv_viewer_registry_find ("controlflow")->new_viewer (sample.state));
+  /* Shown in a window: the names are looked for once the view is mapped. */
+  window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gtk_container_add (GTK_CONTAINER (window), cf);
+  gtk_widget_show_all (window);
   {
     NamesWait w = { cf, earlier };
     g_autoptr (GArray) pids = NULL;
@@ -1052,7 +1056,7 @@ test_controlflow_names (void)
     g_assert_true (ttv_test_pids_contain (pids, info->id));
   }
   ttv_test_set_search (cf, "");
-  gtk_widget_destroy (cf);
+  gtk_widget_destroy (window);
   g_object_unref (cf);
 }
 
