@@ -79,6 +79,17 @@ static const TtvKernelModelEntry lttng0_table[] = {
   { NULL }
 };
 
+/* Linux's softirq_to_name[] (IRQ_POLL was BLOCK_IOPOLL before 4.5). */
+static const char *const softirq_names[] = {
+  "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
+};
+
+const char *
+ttv_kernel_model_get_softirq_name (guint32 vec)
+{
+  return vec < G_N_ELEMENTS (softirq_names) ? softirq_names[vec] : NULL;
+}
+
 static const TtvKernelModelEntry *const tables[] = { ltt_table, lttng2_table, lttng0_table };
 
 /* Enum values are mapped once, at bind time, to what the state needs: a

@@ -56,6 +56,11 @@ void            ttv_kernel_model_apply (TtvKernelModel *model, TtvState *state,
 void            ttv_kernel_model_apply_initial (TtvKernelModel *model, TtvState *state,
                                                 const TtvTrace *trace);
 
+/* The Linux name of soft IRQ vector @vec ("TIMER", "NET_RX"...), NULL when
+ * the kernel has no such vector (the numbering is the same in every kernel
+ * LTT and LTTng trace: include/linux/interrupt.h, since 2.6.36). */
+const char     *ttv_kernel_model_get_softirq_name (guint32 vec);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvKernelModel, ttv_kernel_model_free)
 
 G_END_DECLS

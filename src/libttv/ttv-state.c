@@ -638,6 +638,12 @@ ttv_state_list_irqs (const TtvState *s, gboolean soft)
   return ttv_id_table_list (soft ? &s->softirqs : &s->irqs);
 }
 
+const TtvIrqState *
+ttv_state_get_irq (const TtvState *s, guint32 id, gboolean soft)
+{
+  return ttv_id_table_lookup (soft ? &s->softirqs : &s->irqs, id);
+}
+
 GPtrArray *
 ttv_state_list_block_devices (const TtvState *s)
 {

@@ -92,6 +92,8 @@ const TtvProcessState *ttv_state_get_running (const TtvState *state, gint cpu);
 GPtrArray *ttv_state_list_processes (const TtvState *state);
 GPtrArray *ttv_state_list_cpus (const TtvState *state);
 GPtrArray *ttv_state_list_irqs (const TtvState *state, gboolean soft);
+/* IRQ (@soft: soft IRQ) @id, or NULL when never seen. */
+const TtvIrqState     *ttv_state_get_irq (const TtvState *state, guint32 id, gboolean soft);
 GPtrArray *ttv_state_list_block_devices (const TtvState *state);
 /* Approximate bytes held, for bounding checkpoint memory. */
 gsize     ttv_state_get_memory_size (const TtvState *state);
