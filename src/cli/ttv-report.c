@@ -517,8 +517,9 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
           ttv_context_free (ctx);
           return fail (EXIT_READ, error->message);
         }
+      /* Statistics of what follows: CPU time from @start on. */
       if (args.stats)
-        ttv_state_tracker_get_statistics (tracker);
+        ttv_statistics_set_start (ttv_state_tracker_get_statistics (tracker), start);
     }
 
   TtvReportOptions options = { format, args.position, args.state, ttv_traceset_get_n_traces (ts) > 1,
@@ -531,6 +532,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
   guint next_lost = 0;
   guint64 printed = 0;
   FollowMark mark = { FALSE, 0, 0 };
+  gboolean past_end = FALSE;         /* stopped at an event after @end */
   gboolean final = FALSE;
   for (;;)
     {
@@ -566,6 +568,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
       if (error)
         break;
       const TtvEvent *ev = ttv_context_next (ctx, &error);
+      past_end = ev != NULL && ev->time > end;
       if (ev == NULL || ev->time > end)
         break;
       if (mark.started && ev->time == mark.last_time)
@@ -614,7 +617,14 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
     }
   ttv_context_free (ctx);
   if (args.stats && error == NULL)
-    ttv_statistics_append_text (ttv_state_tracker_get_statistics (tracker), o->buf);
+    {
+      TtvStatistics *stats = ttv_state_tracker_get_statistics (tracker);
+      const TtvState *state = ttv_state_tracker_get_state (tracker);
+      /* CPU time up to --end, or to the last event when they end before
+       * it: what follows the last event is not known. */
+      ttv_statistics_account_until (stats, state, past_end ? end : ttv_state_get_time (state));
+      ttv_statistics_append_text (stats, o->buf);
+    }
   GError *flush_error = NULL;
   if (!output_flush (o, TRUE, &flush_error) && error == NULL)
     error = flush_error;

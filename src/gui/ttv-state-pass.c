@@ -100,6 +100,8 @@ pass_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
   result = g_new0 (TtvStatePassResult, 1);
   /* The tree is made now: later state queries replay through the tracker,
    * which would count their events into its statistics again. */
+  ttv_statistics_account_until (ttv_state_tracker_get_statistics (tracker), ttv_state_tracker_get_state (tracker),
+                                ttv_state_get_time (ttv_state_tracker_get_state (tracker)));
   result->stats = ttv_stats_tree_new (ttv_state_tracker_get_statistics (tracker), job->traceset);
   result->tracker = g_steal_pointer (&tracker);
   g_task_return_pointer (task, result, (GDestroyNotify) ttv_state_pass_result_free);
@@ -129,7 +131,7 @@ ttv_state_pass_run_finish (GAsyncResult *result, GError **error)
 
 typedef struct {
   TtvTraceset *traceset;       /* owned reference */
-  TtvSharedTracker *shared;    /* owned reference */
+  TtvSharedTracker *shared;    /* owned reference, NULL: replay from the trace start */
   TtvTime start, end;
 } IntervalJob;
 
@@ -137,8 +139,25 @@ static void
 interval_job_free (IntervalJob *job)
 {
   ttv_traceset_unref (job->traceset);
-  ttv_shared_tracker_unref (job->shared);
+  if (job->shared)
+    ttv_shared_tracker_unref (job->shared);
   g_free (job);
+}
+
+/* The state before @start: from the tracker's checkpoints, or else a new
+ * state that the events before @start are applied to. */
+static TtvState *
+state_before (IntervalJob *job, TtvKernelModel *model, GPtrArray *traces, GError **error)
+{
+  TtvState *state;
+
+  if (job->shared)
+    return ttv_shared_tracker_dup_state_at (job->shared, job->start == TTV_TIME_MIN ? job->start
+                                            : job->start - 1, error);
+  state = ttv_state_new ();
+  for (guint i = 0; i < traces->len; i++)
+    ttv_kernel_model_apply_initial (model, state, traces->pdata[i]);
+  return state;
 }
 
 static void
@@ -154,23 +173,26 @@ interval_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
   const TtvEvent *ev;
   GError *error = NULL;
   guint64 n = 0;
+  gboolean seek;
 
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
   /* The state before the interval, then the interval's events applied with
    * a model and statistics of this thread's own. */
-  state = ttv_shared_tracker_dup_state_at (job->shared, job->start == TTV_TIME_MIN ? job->start
-                                           : job->start - 1, &error);
+  model = ttv_kernel_model_new (traces);
+  state = state_before (job, model, traces, &error);
   if (!state)
     {
       g_task_return_error (task, error);
       return;
     }
-  model = ttv_kernel_model_new (traces);
   stats = ttv_statistics_new (traces);
   ttv_statistics_observe (stats, state);
+  ttv_statistics_set_start (stats, job->start);
   ctx = ttv_context_new (ts, &error);
-  if (!ctx || !ttv_context_seek_time (ctx, job->start, &error))
+  seek = ctx && (job->shared ? ttv_context_seek_time (ctx, job->start, &error)
+                             : ttv_context_seek_begin (ctx, &error));
+  if (!seek)
     {
       g_task_return_error (task, error);
       return;
@@ -180,7 +202,8 @@ interval_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
       guint trace = ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
 
       ttv_kernel_model_apply (model, state, trace, ev);
-      ttv_statistics_count_event (stats, trace, ev, state);
+      if (ev->time >= job->start)
+        ttv_statistics_count_event (stats, trace, ev, state);
       if ((++n & 0xffff) == 0 && g_task_return_error_if_cancelled (task))
         return;
     }
@@ -189,6 +212,9 @@ interval_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
       g_task_return_error (task, error);
       return;
     }
+  /* CPU time up to the end of the interval, or of the events when they
+   * end before it: what follows the last event is not known. */
+  ttv_statistics_account_until (stats, state, ev ? job->end : ttv_state_get_time (state));
   g_task_return_pointer (task, ttv_stats_tree_new (stats, ts),
                          (GDestroyNotify) ttv_viewer_stats_node_unref);
 }
@@ -202,7 +228,7 @@ ttv_interval_stats_run_async (TtvTraceset *traceset, TtvSharedTracker *shared, T
   IntervalJob *job = g_new0 (IntervalJob, 1);
 
   job->traceset = ttv_traceset_ref (traceset);
-  job->shared = ttv_shared_tracker_ref (shared);
+  job->shared = shared ? ttv_shared_tracker_ref (shared) : NULL;
   job->start = start;
   job->end = end;
   g_task_set_task_data (task, job, (GDestroyNotify) interval_job_free);

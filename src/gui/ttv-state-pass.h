@@ -39,7 +39,9 @@ void        ttv_state_pass_run_async (TtvTraceset *traceset, guint64 checkpoint_
                                       GAsyncReadyCallback callback, gpointer user_data);
 TtvStatePassResult *ttv_state_pass_run_finish (GAsyncResult *result, GError **error);
 
-/* Statistics of the events with @start <= time <= @end, in a thread. */
+/* Statistics of the events with @start <= time <= @end, in a thread; from
+ * the tracker's checkpoints, or without @shared (NULL) by a replay from
+ * the start of the traceset. */
 void        ttv_interval_stats_run_async (TtvTraceset *traceset, TtvSharedTracker *shared,
                                           TtvTime start, TtvTime end, GCancellable *cancellable,
                                           GAsyncReadyCallback callback, gpointer user_data);

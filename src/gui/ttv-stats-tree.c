@@ -6,8 +6,6 @@
 #include "ttv-stats-tree.h"
 
 #include <glib/gi18n.h>
-#include <stdlib.h>
-#include <string.h>
 
 static void
 node_clear (TtvViewerStatsNode *node)
@@ -64,94 +62,126 @@ static void
 add_duration (TtvViewerStatsNode *group, const char *name, const char *key,
               const TtvDurationStats *d)
 {
-  if (!d)
-    return;
   add (group, ttv_stats_node_new (name, key, d->count, d->total, d->min, d->max));
   group->count += d->count;
   group->total = (group->total < 0 ? 0 : group->total) + d->total;
 }
 
-static gint
-compare_cpu (gconstpointer a, gconstpointer b)
+static void
+add_duration_group (TtvViewerStatsNode *root, const TtvStatistics *stats, TtvDurationKind kind)
 {
-  gint x = *(const gint *) a, y = *(const gint *) b;
-  return x < y ? -1 : x > y;
+  static const char *const keys[] = { "syscall", "irq", "softirq" };
+  static const char *const titles[] = { N_("System calls"), N_("IRQs"), N_("Soft IRQs") };
+  TtvViewerStatsNode *group = add_group (root, _(titles[kind]), keys[kind]);
+  g_autoptr (GArray) entries = ttv_statistics_list_durations (stats, kind);
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const TtvDurationEntry *e = &g_array_index (entries, TtvDurationEntry, i);
+      g_autofree char *key = NULL, *name = NULL;
+
+      if (kind == TTV_DURATION_SYSCALL)
+        {
+          key = g_strdup_printf ("syscall/%s", e->name);
+          name = g_strdup (e->name);
+        }
+      else
+        {
+          gboolean soft = kind == TTV_DURATION_SOFTIRQ;
+
+          key = g_strdup_printf ("%s/%u", keys[kind], e->id);
+          if (e->name)
+            name = soft ? g_strdup_printf (_("Soft IRQ %u %s"), e->id, e->name)
+                        : g_strdup_printf (_("IRQ %u %s"), e->id, e->name);
+          else
+            name = soft ? g_strdup_printf (_("Soft IRQ %u"), e->id) : g_strdup_printf (_("IRQ %u"), e->id);
+        }
+      add_duration (group, name, key, e->stats);
+    }
 }
 
-/* The syscall, IRQ and soft IRQ keys: the statistics only list them in
- * their text tables (ttv-report --stats), so they are read from there and
- * the numbers then fetched by key. */
+/* The CPU time of a CPU or a process split by mode, as children of @node
+ * (whose total is their sum); the unknown mode only when it is not empty. */
 static void
-add_duration_groups (TtvViewerStatsNode *root, const TtvStatistics *stats)
+add_modes (TtvViewerStatsNode *node, const TtvTime *times)
 {
-  g_autoptr (GString) text = g_string_new (NULL);
-  g_auto (GStrv) lines = NULL;
-  TtvViewerStatsNode *group = NULL;
-  int section = -1;   /* 0 syscall, 1 irq, 2 softirq */
-  TtvViewerStatsNode *groups[3];
+  static const struct { TtvExecMode mode; const char *label; } modes[] = {
+    { TTV_MODE_USER, N_("User") },
+    { TTV_MODE_SYSCALL, N_("System call") },
+    { TTV_MODE_TRAP, N_("Trap") },
+    { TTV_MODE_IRQ, N_("IRQ") },
+    { TTV_MODE_SOFTIRQ, N_("Soft IRQ") },
+    { TTV_MODE_UNKNOWN, N_("Unknown mode") },
+  };
 
-  groups[0] = add_group (root, _("System calls"), "syscall");
-  groups[1] = add_group (root, _("IRQs"), "irq");
-  groups[2] = add_group (root, _("Soft IRQs"), "softirq");
-  ttv_statistics_append_text (stats, text);
-  lines = g_strsplit (text->str, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
+  node->total = 0;
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
     {
-      g_auto (GStrv) tok = g_strsplit_set (g_strstrip (lines[i]), " \t", -1);
-      GPtrArray *words = g_ptr_array_new ();
+      TtvTime time = times[modes[m].mode];
       g_autofree char *key = NULL;
 
-      for (guint j = 0; tok[j]; j++)
-        if (tok[j][0])
-          g_ptr_array_add (words, tok[j]);
-      if (words->len == 0)
-        {
-          section = -1;
-          g_ptr_array_unref (words);
-          continue;
-        }
-      if (words->len >= 3 && strcmp (words->pdata[1], "count") == 0
-          && strcmp (words->pdata[2], "total") == 0)
-        {
-          const char *t = words->pdata[0];
-          section = strcmp (t, "syscall") == 0 ? 0 : strcmp (t, "irq") == 0 ? 1
-                    : strcmp (t, "softirq") == 0 ? 2 : -1;
-          g_ptr_array_unref (words);
-          continue;
-        }
-      if (section >= 0)
-        {
-          const char *name = words->pdata[0];
+      if (modes[m].mode == TTV_MODE_UNKNOWN && time == 0)
+        continue;
+      key = g_strdup_printf ("%s/%s", node->key, ttv_exec_mode_name (modes[m].mode));
+      add (node, ttv_stats_node_new (_(modes[m].label), key, 0, time, -1, -1));
+      node->total += time;
+    }
+}
 
-          group = groups[section];
-          key = g_strdup_printf ("%s/%s", group->key, name);
-          if (section == 0)
-            add_duration (group, name, key, ttv_statistics_get_syscall (stats, name));
-          else
-            {
-              char *end = NULL;
-              guint64 n = g_ascii_strtoull (name, &end, 10);
+static void
+add_cpus (TtvViewerStatsNode *root, const TtvStatistics *stats)
+{
+  TtvViewerStatsNode *group = add_group (root, _("CPUs"), "cpu");
+  g_autoptr (GPtrArray) cpus = ttv_statistics_list_cpus (stats);
 
-              if (end && !*end && n <= G_MAXUINT32)
-                add_duration (group, name, key, ttv_statistics_get_irq (stats, (guint32) n, section == 2));
-            }
+  group->total = 0;
+  for (guint i = 0; i < cpus->len; i++)
+    {
+      const TtvCpuStats *c = cpus->pdata[i];
+      g_autofree char *name = c->cpu >= 0 ? g_strdup_printf (_("CPU %d"), c->cpu) : g_strdup (_("No CPU"));
+      g_autofree char *key = g_strdup_printf ("cpu/%d", c->cpu);
+      g_autofree char *idle_key = g_strdup_printf ("cpu/%d/idle", c->cpu);
+      TtvViewerStatsNode *cn = add (group, ttv_stats_node_new (name, key, c->events, 0, -1, -1));
+
+      /* Busy time by mode; the idle time beside it, not part of the total. */
+      if (c->cpu >= 0)
+        {
+          add_modes (cn, c->busy);
+          add (cn, ttv_stats_node_new (_("Idle"), idle_key, 0, c->idle, -1, -1));
         }
-      g_ptr_array_unref (words);
+      group->count += c->events;
+      group->total += cn->total;
+    }
+}
+
+static void
+add_processes (TtvViewerStatsNode *root, const TtvStatistics *stats)
+{
+  TtvViewerStatsNode *group = add_group (root, _("Processes"), "process");
+  g_autoptr (GPtrArray) procs = ttv_statistics_list_processes (stats);
+
+  group->total = 0;
+  for (guint i = 0; i < procs->len; i++)
+    {
+      const TtvProcessStats *p = procs->pdata[i];
+      g_autofree char *name = g_strdup_printf ("%s (%u)", p->name ? g_quark_to_string (p->name) : "-",
+                                               p->pid);
+      g_autofree char *key = g_strdup_printf ("process/%u", p->pid);
+      TtvViewerStatsNode *pn = add (group, ttv_stats_node_new (name, key, p->events, 0, -1, -1));
+
+      add_modes (pn, p->cpu_time);
+      group->count += p->events;
+      group->total += pn->total;
     }
 }
 
 TtvViewerStatsNode *
 ttv_stats_tree_new (const TtvStatistics *stats, TtvTraceset *ts)
 {
-  static const TtvExecMode modes[] = {
-    TTV_MODE_USER, TTV_MODE_SYSCALL, TTV_MODE_TRAP, TTV_MODE_IRQ, TTV_MODE_SOFTIRQ
-  };
   TtvViewerStatsNode *root = ttv_stats_node_new (_("Traceset"), "traceset",
                                                  ttv_statistics_get_n_events (stats), -1, -1, -1);
   TtvViewerStatsNode *group;
   g_autoptr (GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GArray) cpus = g_array_new (FALSE, FALSE, sizeof (gint));
-  g_autoptr (GPtrArray) procs = NULL;
   guint n_traces = ttv_traceset_get_n_traces (ts);
 
   /* Per trace, with its event types. */
@@ -178,56 +208,8 @@ ttv_stats_tree_new (const TtvStatistics *stats, TtvTraceset *ts)
       group->count += tn->count;
     }
 
-  /* Per CPU: the CPUs of the tracefiles, and -1 for the others. */
-  group = add_group (root, _("CPUs"), "cpu");
-  for (guint s = 0; s < ttv_traceset_get_n_tracefiles (ts); s++)
-    {
-      gint cpu = ttv_traceset_get_tracefile (ts, s)->cpu;
-      gboolean seen = FALSE;
-
-      for (guint i = 0; i < cpus->len && !seen; i++)
-        seen = g_array_index (cpus, gint, i) == cpu;
-      if (!seen)
-        g_array_append_val (cpus, cpu);
-    }
-  g_array_sort (cpus, compare_cpu);
-  for (guint i = 0; i < cpus->len; i++)
-    {
-      gint cpu = g_array_index (cpus, gint, i);
-      guint64 n = ttv_statistics_get_cpu_count (stats, cpu);
-      g_autofree char *name = cpu >= 0 ? g_strdup_printf (_("CPU %d"), cpu) : g_strdup (_("No CPU"));
-      g_autofree char *key = g_strdup_printf ("cpu/%d", cpu);
-
-      if (n)
-        {
-          add (group, ttv_stats_node_new (name, key, n, -1, -1, -1));
-          group->count += n;
-        }
-    }
-
-  /* Per process: events and CPU time, split by execution mode. */
-  group = add_group (root, _("Processes"), "process");
-  procs = ttv_statistics_list_processes (stats);
-  for (guint i = 0; i < procs->len; i++)
-    {
-      const TtvProcessStats *p = procs->pdata[i];
-      g_autofree char *name = g_strdup_printf ("%s (%u)", p->name ? g_quark_to_string (p->name) : "-",
-                                               p->pid);
-      g_autofree char *key = g_strdup_printf ("process/%u", p->pid);
-      TtvViewerStatsNode *pn = add (group, ttv_stats_node_new (name, key, p->events, 0, -1, -1));
-
-      for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
-        {
-          TtvTime time = p->cpu_time[modes[m]]
-                         + (modes[m] == TTV_MODE_USER ? p->cpu_time[TTV_MODE_UNKNOWN] : 0);
-          g_autofree char *mkey = g_strdup_printf ("%s/%s", key, ttv_exec_mode_name (modes[m]));
-
-          add (pn, ttv_stats_node_new (ttv_exec_mode_name (modes[m]), mkey, 0, time, -1, -1));
-          pn->total += time;
-        }
-      group->count += p->events;
-      group->total = (group->total < 0 ? 0 : group->total) + pn->total;
-    }
+  add_cpus (root, stats);
+  add_processes (root, stats);
 
   /* Per event type, all traces together. */
   group = add_group (root, _("Event types"), "type");
@@ -256,6 +238,8 @@ ttv_stats_tree_new (const TtvStatistics *stats, TtvTraceset *ts)
         }
     }
 
-  add_duration_groups (root, stats);
+  add_duration_group (root, stats, TTV_DURATION_SYSCALL);
+  add_duration_group (root, stats, TTV_DURATION_IRQ);
+  add_duration_group (root, stats, TTV_DURATION_SOFTIRQ);
   return root;
 }

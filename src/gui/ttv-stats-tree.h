@@ -12,8 +12,9 @@ G_BEGIN_DECLS
  * when not applicable. */
 TtvViewerStatsNode *ttv_stats_node_new (const char *name, const char *key, guint64 count,
                                         TtvTime total, TtvTime min, TtvTime max);
-/* The tree of @stats over @ts: root "Traceset" with groups per trace, CPU,
- * process, event type, syscall, IRQ and soft IRQ. */
+/* The tree of @stats over @ts: root "Traceset" with groups per trace (and
+ * its event types), CPU (events, busy time by mode, idle), process (events,
+ * CPU time by mode), event type, syscall, IRQ and soft IRQ (with names). */
 TtvViewerStatsNode *ttv_stats_tree_new (const TtvStatistics *stats, TtvTraceset *ts);
 
 G_END_DECLS

@@ -1018,13 +1018,6 @@ ttv_tab_state_compute_statistics_async (TtvTabState *self, TtvTime start, TtvTim
   StatsCall *call;
 
   g_return_if_fail (TTV_IS_TAB_STATE (self));
-  if (!self->shared)
-    {
-      g_task_report_new_error (self, callback, user_data, ttv_tab_state_compute_statistics_async,
-                               G_IO_ERROR, G_IO_ERROR_PENDING,
-                               _("The state of the traceset is still being computed"));
-      return;
-    }
   call = g_new0 (StatsCall, 1);
   call->self = g_object_ref (self);
   call->callback = callback;
@@ -1038,8 +1031,6 @@ TtvViewerStatsNode *
 ttv_tab_state_compute_statistics_finish (TtvTabState *self, GAsyncResult *result, GError **error)
 {
   g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
-  if (g_async_result_is_tagged (result, ttv_tab_state_compute_statistics_async))
-    return g_task_propagate_pointer (G_TASK (result), error);
   return ttv_interval_stats_run_finish (result, error);
 }
 

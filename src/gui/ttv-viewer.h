@@ -190,7 +190,8 @@ void        ttv_viewer_stats_node_unref (TtvViewerStatsNode *node);
  * done; replaced, never changed, when it runs again). */
 TtvViewerStatsNode *ttv_tab_state_get_statistics (TtvTabState *state);
 /* Statistics of the events with start <= time <= end, computed in a worker
- * thread (replay from the state at @start); needs the state pass. */
+ * thread: from the state at @start once the state pass is done (else by a
+ * replay from the start of the traceset). */
 void        ttv_tab_state_compute_statistics_async (TtvTabState *state, TtvTime start, TtvTime end,
                                                     GCancellable *cancellable,
                                                     GAsyncReadyCallback callback, gpointer user_data);

@@ -1,21 +1,38 @@
 /* ttv-statistics.c: statistics over a traceset (see ttv-statistics.h).
- * Durations come from the state's observer callbacks, so they follow
- * the same kernel model as everything else. */
+ * Durations and CPU time come from the state's observer callbacks, so they
+ * follow the same kernel model as everything else. */
 #include "ttv-statistics.h"
 #include "ttv-state-private.h"
 #include "ttv-id-table.h"
+#include "ttv-kernel-model.h"
 
 #include <string.h>
+
+#define MAX_CPU_ID 65535
+
+typedef struct {
+  TtvCpuStats pub;
+  TtvTime accounted_until;      /* CPU time before this is counted (account_until) */
+  TtvProcessStats *last;        /* weak: the process of the CPU's last event */
+} CpuSlot;
+
+typedef struct {
+  TtvDurationStats pub;
+  GQuark name;                  /* IRQs: the last name the state gave it */
+} DurationSlot;
 
 struct _TtvStatistics {
   GPtrArray *traces;            /* weak TtvTrace * */
   GPtrArray *type_counts;       /* per trace: GArray of guint64 by type id */
-  GArray *cpu_counts;           /* of guint64, indexed by cpu + 1 (-1: no CPU) */
-  GArray *cpu_process;          /* of TtvProcessStats * (weak), by cpu + 1: last one counted */
+  GPtrArray *cpus;              /* of CpuSlot * (owned, NULL where unseen), indexed by cpu + 1 */
   TtvIdTable processes;         /* pid -> TtvProcessStats */
-  TtvIdTable syscalls;          /* GQuark of the name -> TtvDurationStats */
-  TtvIdTable irqs;              /* irq -> TtvDurationStats */
-  TtvIdTable softirqs;          /* vec -> TtvDurationStats */
+  TtvIdTable syscalls;          /* GQuark of the name -> DurationSlot */
+  TtvIdTable irqs;              /* irq -> DurationSlot */
+  TtvIdTable softirqs;          /* vec -> DurationSlot */
+  const TtvState *state;        /* weak: the state observed (IRQ names) */
+  TtvTime start;                /* set_start(), TTV_TIME_MIN when not set */
+  TtvTime first_event, last_event;
+  TtvTime accounted_until;      /* the last account_until(), TTV_TIME_MIN when none */
   guint64 n_events;
 };
 
@@ -32,12 +49,13 @@ ttv_statistics_new (GPtrArray *traces)
       g_array_set_size (counts, t->event_types->len);
       g_ptr_array_add (st->type_counts, counts);
     }
-  st->cpu_counts = g_array_new (FALSE, TRUE, sizeof (guint64));
-  st->cpu_process = g_array_new (FALSE, TRUE, sizeof (TtvProcessStats *));
+  st->cpus = g_ptr_array_new_with_free_func (g_free);
   ttv_id_table_init (&st->processes);
   ttv_id_table_init (&st->syscalls);
   ttv_id_table_init (&st->irqs);
   ttv_id_table_init (&st->softirqs);
+  st->start = TTV_TIME_MIN;
+  st->accounted_until = TTV_TIME_MIN;
   return st;
 }
 
@@ -48,8 +66,7 @@ ttv_statistics_free (TtvStatistics *st)
     return;
   g_ptr_array_unref (st->traces);
   g_ptr_array_unref (st->type_counts);
-  g_array_unref (st->cpu_counts);
-  g_array_unref (st->cpu_process);
+  g_ptr_array_unref (st->cpus);
   ttv_id_table_clear (&st->processes);
   ttv_id_table_clear (&st->syscalls);
   ttv_id_table_clear (&st->irqs);
@@ -70,27 +87,61 @@ process_stats (TtvStatistics *st, guint32 pid)
   return p;
 }
 
-static void
+/* NULL for CPU ids out of range (damaged traces). */
+static CpuSlot *
+cpu_slot (TtvStatistics *st, gint cpu)
+{
+  if (cpu < -1 || cpu > MAX_CPU_ID)
+    return NULL;
+  guint index = (guint) (cpu + 1);
+  if (index >= st->cpus->len)
+    g_ptr_array_set_size (st->cpus, index + 1);
+  CpuSlot *slot = g_ptr_array_index (st->cpus, index);
+  if (slot == NULL)
+    {
+      slot = g_new0 (CpuSlot, 1);
+      slot->pub.cpu = cpu;
+      slot->accounted_until = st->accounted_until;
+      g_ptr_array_index (st->cpus, index) = slot;
+    }
+  return slot;
+}
+
+static DurationSlot *
 add_duration (TtvIdTable *table, guint32 key, TtvTime d)
 {
-  TtvDurationStats *ds = ttv_id_table_lookup (table, key);
+  DurationSlot *ds = ttv_id_table_lookup (table, key);
   if (ds == NULL)
     {
-      ds = g_new0 (TtvDurationStats, 1);
-      ds->min = TTV_TIME_MAX;
+      ds = g_new0 (DurationSlot, 1);
+      ds->pub.min = TTV_TIME_MAX;
       ttv_id_table_insert (table, key, ds);
     }
-  ds->count++;
-  ds->total += d;
-  ds->min = MIN (ds->min, d);
-  ds->max = MAX (ds->max, d);
+  ds->pub.count++;
+  ds->pub.total += d;
+  ds->pub.min = MIN (ds->pub.min, d);
+  ds->pub.max = MAX (ds->pub.max, d);
+  return ds;
 }
 
 static void
 on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
              TtvTime start, TtvTime end)
 {
-  process_stats (data, pid)->cpu_time[mode] += end - start;
+  TtvStatistics *st = data;
+  CpuSlot *slot = cpu_slot (st, cpu);
+  if (slot == NULL)
+    return;
+  start = MAX (start, MAX (st->start, slot->accounted_until));
+  if (end <= start)
+    return;
+  if (pid == 0 && (mode == TTV_MODE_USER || mode == TTV_MODE_UNKNOWN))
+    {
+      slot->pub.idle += end - start;
+      return;
+    }
+  slot->pub.busy[mode] += end - start;
+  process_stats (st, pid)->cpu_time[mode] += end - start;
 }
 
 static void
@@ -98,16 +149,22 @@ on_frame_end (gpointer data, gint cpu, guint32 pid, const TtvExecFrame *f, TtvTi
 {
   TtvStatistics *st = data;
   TtvTime d = end - f->entry;
+  if (end < st->start)
+    return;
   switch (f->mode)
     {
     case TTV_MODE_SYSCALL:
       add_duration (&st->syscalls, f->id, d);
       break;
     case TTV_MODE_IRQ:
-      add_duration (&st->irqs, f->id, d);
-      break;
     case TTV_MODE_SOFTIRQ:
-      add_duration (&st->softirqs, f->id, d);
+      {
+        gboolean soft = f->mode == TTV_MODE_SOFTIRQ;
+        DurationSlot *ds = add_duration (soft ? &st->softirqs : &st->irqs, f->id, d);
+        const TtvIrqState *irq = st->state ? ttv_state_get_irq (st->state, f->id, soft) : NULL;
+        if (irq && irq->name)
+          ds->name = irq->name;
+      }
       break;
     default:
       break;
@@ -122,14 +179,54 @@ static const TtvStateObserver statistics_observer = {
 void
 ttv_statistics_observe (TtvStatistics *st, TtvState *state)
 {
+  st->state = state;
   ttv_state_set_observer (state, &statistics_observer, st);
+}
+
+void
+ttv_statistics_set_start (TtvStatistics *st, TtvTime start)
+{
+  st->start = start;
+}
+
+void
+ttv_statistics_account_until (TtvStatistics *st, const TtvState *state, TtvTime end)
+{
+  g_autoptr (GPtrArray) cpus = ttv_state_list_cpus (state);
+  for (guint i = 0; i < cpus->len; i++)
+    {
+      const TtvCpuState *c = g_ptr_array_index (cpus, i);
+      const TtvProcessState *p = ttv_state_get_running (state, c->cpu);
+      if (p)
+        on_cpu_time (st, c->cpu, p->pid, ttv_process_state_get_mode (p), 0, c->since, end);
+    }
+  for (guint i = 0; i < st->cpus->len; i++)
+    {
+      CpuSlot *slot = g_ptr_array_index (st->cpus, i);
+      if (slot)
+        slot->accounted_until = MAX (slot->accounted_until, end);
+    }
+  st->accounted_until = MAX (st->accounted_until, end);
+}
+
+gboolean
+ttv_statistics_get_time_range (const TtvStatistics *st, TtvTime *start, TtvTime *end)
+{
+  if (st->n_events == 0 && st->accounted_until == TTV_TIME_MIN)
+    return FALSE;
+  *start = st->start != TTV_TIME_MIN || st->n_events == 0 ? st->start : st->first_event;
+  *end = st->accounted_until != TTV_TIME_MIN ? st->accounted_until : st->last_event;
+  return *start != TTV_TIME_MIN && *end >= *start;
 }
 
 void
 ttv_statistics_count_event (TtvStatistics *st, guint trace_index, const TtvEvent *ev,
                             const TtvState *state)
 {
-  st->n_events++;
+  if (st->n_events++ == 0)
+    st->first_event = st->last_event = ev->time;
+  st->first_event = MIN (st->first_event, ev->time);
+  st->last_event = MAX (st->last_event, ev->time);
   if (trace_index < st->type_counts->len)
     {
       GArray *counts = g_ptr_array_index (st->type_counts, trace_index);
@@ -137,22 +234,17 @@ ttv_statistics_count_event (TtvStatistics *st, guint trace_index, const TtvEvent
         g_array_index (counts, guint64, ev->type->id)++;
     }
   gint cpu = ev->tracefile->cpu;
-  guint slot = (guint) (cpu + 1);
-  if (cpu < -1 || cpu > 65535)
+  CpuSlot *slot = cpu_slot (st, cpu);
+  if (slot == NULL)
     return;
-  if (slot >= st->cpu_counts->len)
-    {
-      g_array_set_size (st->cpu_counts, slot + 1);
-      g_array_set_size (st->cpu_process, slot + 1);
-    }
-  g_array_index (st->cpu_counts, guint64, slot)++;
+  slot->pub.events++;
   const TtvProcessState *p = state ? ttv_state_get_running (state, cpu) : NULL;
   if (p)
     {
       /* Consecutive events of a CPU mostly come from the same process. */
-      TtvProcessStats *ps = g_array_index (st->cpu_process, TtvProcessStats *, slot);
+      TtvProcessStats *ps = slot->last;
       if (ps == NULL || ps->pid != p->pid)
-        g_array_index (st->cpu_process, TtvProcessStats *, slot) = ps = process_stats (st, p->pid);
+        slot->last = ps = process_stats (st, p->pid);
       ps->events++;
       if (p->name)
         ps->name = p->name;
@@ -177,8 +269,22 @@ ttv_statistics_get_type_count (const TtvStatistics *st, guint trace_index, guint
 guint64
 ttv_statistics_get_cpu_count (const TtvStatistics *st, gint cpu)
 {
-  guint slot = (guint) (cpu + 1);
-  return cpu >= -1 && slot < st->cpu_counts->len ? g_array_index (st->cpu_counts, guint64, slot) : 0;
+  guint index = (guint) (cpu + 1);
+  const CpuSlot *slot = cpu >= -1 && index < st->cpus->len ? g_ptr_array_index (st->cpus, index) : NULL;
+  return slot ? slot->pub.events : 0;
+}
+
+GPtrArray *
+ttv_statistics_list_cpus (const TtvStatistics *st)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  for (guint i = 0; i < st->cpus->len; i++)
+    {
+      CpuSlot *slot = g_ptr_array_index (st->cpus, i);
+      if (slot)
+        g_ptr_array_add (out, &slot->pub);
+    }
+  return out;
 }
 
 GPtrArray *
@@ -206,56 +312,112 @@ ttv_statistics_get_irq (const TtvStatistics *st, guint32 irq, gboolean soft)
   return ttv_id_table_lookup (soft ? &st->softirqs : &st->irqs, irq);
 }
 
-static void
-append_ns_as_seconds (GString *out, TtvTime ns)
-{
-  char buf[32];
-  g_string_append_printf (out, "%14s", ttv_time_to_string (ns, buf, sizeof buf));
-}
-
-typedef struct {
-  guint32 key;
-  const char *name;                  /* for syscalls; NULL for numbered IRQs */
-  const TtvDurationStats *stats;
-} DurationRow;
-
 static gint
-compare_rows (gconstpointer a, gconstpointer b)
+compare_entries_by_name (gconstpointer a, gconstpointer b)
 {
-  const DurationRow *x = a, *y = b;
-  if (x->name && y->name)
-    return strcmp (x->name, y->name);
-  return x->key < y->key ? -1 : x->key > y->key;
+  return strcmp (((const TtvDurationEntry *) a)->name, ((const TtvDurationEntry *) b)->name);
 }
 
-static void
-append_duration_table (GString *out, const char *title, const TtvIdTable *table, gboolean quark_keys)
+GArray *
+ttv_statistics_list_durations (const TtvStatistics *st, TtvDurationKind kind)
 {
-  if (ttv_id_table_size (table) == 0)
-    return;
-  g_string_append_printf (out, "\n%-24s %10s %14s %14s %14s\n", title, "count", "total s", "min s", "max s");
-  g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (DurationRow));
+  const TtvIdTable *table = kind == TTV_DURATION_SYSCALL ? &st->syscalls
+                            : kind == TTV_DURATION_IRQ ? &st->irqs : &st->softirqs;
   g_autoptr (GArray) ids = ttv_id_table_list_ids (table);
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (TtvDurationEntry), ids->len);
   for (guint i = 0; i < ids->len; i++)
     {
       guint32 id = g_array_index (ids, guint32, i);
-      DurationRow row = { id, quark_keys ? g_quark_to_string (id) : NULL, ttv_id_table_lookup (table, id) };
-      g_array_append_val (rows, row);
+      const DurationSlot *ds = ttv_id_table_lookup (table, id);
+      TtvDurationEntry e = { id, NULL, &ds->pub };
+      if (kind == TTV_DURATION_SYSCALL)
+        e.name = g_quark_to_string (id);
+      else if (ds->name)
+        e.name = g_quark_to_string (ds->name);
+      else if (kind == TTV_DURATION_SOFTIRQ)
+        e.name = ttv_kernel_model_get_softirq_name (id);
+      g_array_append_val (out, e);
     }
-  g_array_sort (rows, compare_rows);
+  /* IRQs come in number order from the table. */
+  if (kind == TTV_DURATION_SYSCALL)
+    g_array_sort (out, compare_entries_by_name);
+  return out;
+}
+
+TtvTime
+ttv_process_stats_get_cpu_time (const TtvProcessStats *p)
+{
+  TtvTime sum = 0;
+  for (guint m = 0; m < TTV_MODE_N; m++)
+    sum += p->cpu_time[m];
+  return sum;
+}
+
+TtvTime
+ttv_cpu_stats_get_busy (const TtvCpuStats *c)
+{
+  TtvTime sum = 0;
+  for (guint m = 0; m < TTV_MODE_N; m++)
+    sum += c->busy[m];
+  return sum;
+}
+
+/* --- Text ------------------------------------------------------------------ */
+
+/* The modes in the order of the tables' columns (unknown last). */
+static const TtvExecMode text_modes[] = {
+  TTV_MODE_USER, TTV_MODE_SYSCALL, TTV_MODE_TRAP, TTV_MODE_IRQ, TTV_MODE_SOFTIRQ, TTV_MODE_UNKNOWN,
+};
+
+static void
+append_seconds (GString *out, TtvTime ns)
+{
+  char buf[32];
+  g_string_append_printf (out, " %14s", ttv_time_to_string (ns, buf, sizeof buf));
+}
+
+static void
+append_mode_headings (GString *out)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (text_modes); i++)
+    {
+      g_autofree char *h = g_strdup_printf ("%s s", ttv_exec_mode_name (text_modes[i]));
+      g_string_append_printf (out, " %14s", h);
+    }
+  g_string_append_c (out, '\n');
+}
+
+static void
+append_modes (GString *out, const TtvTime *times)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (text_modes); i++)
+    append_seconds (out, times[text_modes[i]]);
+  g_string_append_c (out, '\n');
+}
+
+static void
+append_duration_table (GString *out, const TtvStatistics *st, TtvDurationKind kind)
+{
+  static const char *const titles[] = { "syscall", "irq", "softirq" };
+  g_autoptr (GArray) rows = ttv_statistics_list_durations (st, kind);
+  if (rows->len == 0)
+    return;
+  if (kind == TTV_DURATION_SYSCALL)
+    g_string_append_printf (out, "\n%-24s", titles[kind]);
+  else
+    g_string_append_printf (out, "\n%-8s %-15s", titles[kind], "name");
+  g_string_append_printf (out, " %10s %14s %14s %14s\n", "count", "total s", "min s", "max s");
   for (guint i = 0; i < rows->len; i++)
     {
-      const DurationRow *row = &g_array_index (rows, DurationRow, i);
-      char label[32];
-      if (!row->name)
-        g_snprintf (label, sizeof label, "%u", row->key);
-      g_string_append_printf (out, "%-24s %10" G_GUINT64_FORMAT " ", row->name ? row->name : label,
-                              row->stats->count);
-      append_ns_as_seconds (out, row->stats->total);
-      g_string_append_c (out, ' ');
-      append_ns_as_seconds (out, row->stats->min);
-      g_string_append_c (out, ' ');
-      append_ns_as_seconds (out, row->stats->max);
+      const TtvDurationEntry *e = &g_array_index (rows, TtvDurationEntry, i);
+      if (kind == TTV_DURATION_SYSCALL)
+        g_string_append_printf (out, "%-24s", e->name);
+      else
+        g_string_append_printf (out, "%-8u %-15s", e->id, e->name ? e->name : "-");
+      g_string_append_printf (out, " %10" G_GUINT64_FORMAT, e->stats->count);
+      append_seconds (out, e->stats->total);
+      append_seconds (out, e->stats->min);
+      append_seconds (out, e->stats->max);
       g_string_append_c (out, '\n');
     }
 }
@@ -281,29 +443,30 @@ ttv_statistics_append_text (const TtvStatistics *st, GString *out)
         }
     }
 
-  g_string_append_printf (out, "\n%-8s %12s\n", "cpu", "events");
-  for (guint slot = 0; slot < st->cpu_counts->len; slot++)
+  g_string_append_printf (out, "\n%-8s %12s %14s %14s", "cpu", "events", "busy s", "idle s");
+  append_mode_headings (out);
+  g_autoptr (GPtrArray) cpus = ttv_statistics_list_cpus (st);
+  for (guint i = 0; i < cpus->len; i++)
     {
-      guint64 n = g_array_index (st->cpu_counts, guint64, slot);
-      if (n)
-        g_string_append_printf (out, "%-8d %12" G_GUINT64_FORMAT "\n", (gint) slot - 1, n);
+      const TtvCpuStats *c = g_ptr_array_index (cpus, i);
+      g_string_append_printf (out, "%-8d %12" G_GUINT64_FORMAT, c->cpu, c->events);
+      append_seconds (out, ttv_cpu_stats_get_busy (c));
+      append_seconds (out, c->idle);
+      append_modes (out, c->busy);
     }
 
-  g_string_append_printf (out, "\n%-8s %-16s %10s %14s %14s %14s %14s %14s\n", "pid", "name", "events",
-                          "user s", "syscall s", "trap s", "irq s", "softirq s");
+  g_string_append_printf (out, "\n%-8s %-16s %10s %14s", "pid", "name", "events", "cpu s");
+  append_mode_headings (out);
   g_autoptr (GPtrArray) procs = ttv_statistics_list_processes (st);
   for (guint i = 0; i < procs->len; i++)
     {
       const TtvProcessStats *p = g_ptr_array_index (procs, i);
-      g_string_append_printf (out, "%-8u %-16s %10" G_GUINT64_FORMAT " ", p->pid,
+      g_string_append_printf (out, "%-8u %-16s %10" G_GUINT64_FORMAT, p->pid,
                               p->name ? g_quark_to_string (p->name) : "-", p->events);
-      for (TtvExecMode m = TTV_MODE_USER; m < TTV_MODE_N; m++)
-        {
-          append_ns_as_seconds (out, p->cpu_time[m] + (m == TTV_MODE_USER ? p->cpu_time[TTV_MODE_UNKNOWN] : 0));
-          g_string_append_c (out, m + 1 < TTV_MODE_N ? ' ' : '\n');
-        }
+      append_seconds (out, ttv_process_stats_get_cpu_time (p));
+      append_modes (out, p->cpu_time);
     }
-  append_duration_table (out, "syscall", &st->syscalls, TRUE);
-  append_duration_table (out, "irq", &st->irqs, FALSE);
-  append_duration_table (out, "softirq", &st->softirqs, FALSE);
+  append_duration_table (out, st, TTV_DURATION_SYSCALL);
+  append_duration_table (out, st, TTV_DURATION_IRQ);
+  append_duration_table (out, st, TTV_DURATION_SOFTIRQ);
 }
