@@ -1,0 +1,370 @@
+/* test-report-stats.c: ttv-report --stats, run as a user would, against the
+ * statistics the tests compute themselves from ttv-report --format=jsonl
+ * (tests/common/ttv-stats-oracle.c): counts per event type, CPU and
+ * process, CPU time per CPU (busy by mode, idle) and per process and mode,
+ * syscall, IRQ and soft IRQ counts and durations and IRQ names, over the
+ * whole trace and over a window; on traces ttv-gen writes in each format
+ * and on the real CTF kernel traces.  Plus the invariants (parts sum to
+ * their whole) and bad input. */
+#include "ttv-stats-oracle.h"
+#include "ttv-test-util.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#ifndef TTV_REPORT_PATH
+#error "TTV_REPORT_PATH must be defined by the build"
+#endif
+#ifndef TTV_GEN_PATH
+#error "TTV_GEN_PATH must be defined by the build"
+#endif
+
+static char *
+run_ok (const char *const *argv)
+{
+  g_autoptr (GError) error = NULL;
+  char *out = NULL, *err = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                               &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("%s failed: %s", argv[0], err);
+  g_free (err);
+  return out;
+}
+
+/* --- ttv-report --stats as rows under the oracle's keys ------------------ */
+
+static TtvOracleRow *
+put (GHashTable *rows, char *key /* owned */, guint64 count, gint64 total, gint64 min, gint64 max)
+{
+  TtvOracleRow *r = g_new0 (TtvOracleRow, 1);
+
+  r->count = count;
+  r->total = total;
+  r->min = min;
+  r->max = max;
+  g_assert_null (g_hash_table_lookup (rows, key));
+  g_hash_table_insert (rows, key, r);
+  return r;
+}
+
+static void
+row_free (TtvOracleRow *r)
+{
+  g_free (r->name);
+  g_free (r);
+}
+
+/* The words of @line. */
+static GPtrArray *
+words_of (const char *line)
+{
+  g_auto (GStrv) w = g_strsplit (line, " ", -1);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; w[i]; i++)
+    if (w[i][0])
+      g_ptr_array_add (out, g_strdup (w[i]));
+  return out;
+}
+
+#define SEC(words, i) ttv_stats_oracle_parse_seconds ((words)->pdata[i])
+
+/* The mode columns after the totals: user syscall trap irq softirq unknown.
+ * "base" (user + unknown) is what the oracle can tell apart. */
+static void
+put_modes (GHashTable *rows, const char *prefix, GPtrArray *w, guint first)
+{
+  static const char *const modes[] = { NULL, "syscall", "trap", "irq", "softirq" };
+
+  put (rows, g_strdup_printf ("%s/base", prefix), 0, SEC (w, first) + SEC (w, first + 5), -1, -1);
+  for (guint m = 1; m < G_N_ELEMENTS (modes); m++)
+    put (rows, g_strdup_printf ("%s/%s", prefix, modes[m]), 0, SEC (w, first + m), -1, -1);
+}
+
+static GHashTable *
+parse_stats (const char *text)
+{
+  GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) row_free);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  const char *section = NULL;
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_autoptr (GPtrArray) w = words_of (lines[i]);
+      const char *first;
+      guint n = w->len;
+
+      if (n == 0)
+        {
+          section = NULL;
+          continue;
+        }
+      first = w->pdata[0];
+      if (!section)
+        {
+          if (strcmp (first, "events") == 0)
+            put (rows, g_strdup ("traceset"), g_ascii_strtoull (w->pdata[1], NULL, 10), 0, -1, -1);
+          else
+            section = g_intern_string (strcmp (first, "event") == 0 ? "type" : first);
+          continue;
+        }
+      if (strcmp (section, "type") == 0)
+        put (rows, g_strdup_printf ("type/%s", first), g_ascii_strtoull (w->pdata[1], NULL, 10), 0, -1, -1);
+      else if (strcmp (section, "cpu") == 0)
+        {
+          g_autofree char *prefix = g_strdup_printf ("cpu/%s", first);
+
+          g_assert_cmpuint (n, ==, 10);
+          put (rows, g_strdup (prefix), g_ascii_strtoull (w->pdata[1], NULL, 10), SEC (w, 2), -1, -1);
+          put (rows, g_strdup_printf ("%s/idle", prefix), 0, SEC (w, 3), -1, -1);
+          put_modes (rows, prefix, w, 4);
+        }
+      else if (strcmp (section, "pid") == 0)
+        {
+          /* pid name… events cpu user syscall trap irq softirq unknown */
+          g_autofree char *prefix = g_strdup_printf ("process/%s", first);
+
+          g_assert_cmpuint (n, >=, 10);
+          put (rows, g_strdup (prefix), g_ascii_strtoull (w->pdata[n - 8], NULL, 10), SEC (w, n - 7), -1, -1);
+          put_modes (rows, prefix, w, n - 6);
+        }
+      else if (strcmp (section, "syscall") == 0)
+        {
+          g_assert_cmpuint (n, ==, 5);
+          put (rows, g_strdup_printf ("syscall/%s", first), g_ascii_strtoull (w->pdata[1], NULL, 10),
+               SEC (w, 2), SEC (w, 3), SEC (w, 4));
+        }
+      else if (strcmp (section, "irq") == 0 || strcmp (section, "softirq") == 0)
+        {
+          /* number name… count total min max */
+          TtvOracleRow *r;
+
+          g_assert_cmpuint (n, >=, 6);
+          r = put (rows, g_strdup_printf ("%s/%s", section, first), g_ascii_strtoull (w->pdata[n - 4], NULL, 10),
+                   SEC (w, n - 3), SEC (w, n - 2), SEC (w, n - 1));
+          g_ptr_array_set_size (w, n - 4);
+          g_ptr_array_remove_index (w, 0);
+          g_ptr_array_add (w, NULL);
+          r->name = g_strjoinv (" ", (char **) w->pdata);
+          if (strcmp (r->name, "-") == 0)
+            g_clear_pointer (&r->name, g_free);
+        }
+      else
+        g_error ("unexpected section %s in the --stats output", section);
+    }
+  return rows;
+}
+
+/* --- Comparison ------------------------------------------------------------ */
+
+static const TtvOracleRow zero = { 0, 0, -1, -1, NULL };
+
+static const TtvOracleRow *
+lookup (GHashTable *rows, const char *key)
+{
+  const TtvOracleRow *r = g_hash_table_lookup (rows, key);
+  return r ? r : &zero;
+}
+
+/* Every row of either side equals the other's (absent = nothing counted). */
+static void
+assert_same_rows (GHashTable *got, GHashTable *want, const char *what)
+{
+  GHashTable *sides[2] = { got, want };
+  guint checked = 0;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      GHashTableIter it;
+      gpointer key;
+
+      g_hash_table_iter_init (&it, sides[s]);
+      while (g_hash_table_iter_next (&it, &key, NULL))
+        {
+          const TtvOracleRow *g = lookup (got, key), *w = lookup (want, key);
+
+          if (g->count != w->count || g->total != w->total || g->min != w->min || g->max != w->max)
+            g_error ("%s: %s: ttv-report says count %" G_GUINT64_FORMAT " total %" G_GINT64_FORMAT
+                     " min %" G_GINT64_FORMAT " max %" G_GINT64_FORMAT "; the events say %" G_GUINT64_FORMAT
+                     " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT, what, (char *) key,
+                     g->count, g->total, g->min, g->max, w->count, w->total, w->min, w->max);
+          if (w->name)
+            g_assert_cmpstr (g->name, ==, w->name);
+          checked++;
+        }
+    }
+  g_test_message ("%s: %u rows equal", what, checked / 2);
+}
+
+/* Parts sum to their whole: a CPU's busy time is the sum of its modes, a
+ * process's CPU time too, and the processes' CPU time is the CPUs' busy
+ * time (the idle task's own time is the CPUs' idle time, apart). */
+static void
+assert_sums (GHashTable *rows)
+{
+  static const char *const modes[] = { "base", "syscall", "trap", "irq", "softirq" };
+  GHashTableIter it;
+  gpointer key, value;
+  gint64 busy = 0, cpu_time = 0;
+
+  g_hash_table_iter_init (&it, rows);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      const TtvOracleRow *r = value;
+      gint64 sum = 0;
+      gboolean cpu = g_str_has_prefix (key, "cpu/"), process = g_str_has_prefix (key, "process/");
+
+      if ((!cpu && !process) || strchr (strchr (key, '/') + 1, '/'))
+        continue;
+      for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+        {
+          g_autofree char *mkey = g_strdup_printf ("%s/%s", (char *) key, modes[m]);
+          sum += lookup (rows, mkey)->total;
+        }
+      g_assert_cmpint (sum, ==, r->total);
+      *(cpu ? &busy : &cpu_time) += r->total;
+    }
+  g_assert_cmpint (busy, ==, cpu_time);
+  g_assert_cmpint (busy, >, 0);
+}
+
+/* Each CPU's busy and idle time together cover at most the window. */
+static void
+assert_within (GHashTable *rows, gint64 span)
+{
+  GHashTableIter it;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&it, rows);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (g_str_has_prefix (key, "cpu/") && !strchr ((char *) key + 4, '/'))
+      {
+        g_autofree char *idle = g_strdup_printf ("%s/idle", (char *) key);
+        gint64 covered = ((TtvOracleRow *) value)->total + lookup (rows, idle)->total;
+
+        g_assert_cmpint (covered, <=, span);
+      }
+}
+
+/* --- Cases -------------------------------------------------------------------- */
+
+static char *
+seconds (gint64 ns)
+{
+  return g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, ns / 1000000000, ns % 1000000000);
+}
+
+static void
+check_trace (const char *trace)
+{
+  const char *argv[] = { TTV_REPORT_PATH, "--stats", trace, NULL };
+  g_autofree char *text = run_ok (argv);
+  g_autoptr (GHashTable) got = parse_stats (text);
+  gint64 first, last, a, b;
+  g_autoptr (GHashTable) want = ttv_stats_oracle_compute (TTV_REPORT_PATH, trace, G_MININT64, G_MAXINT64,
+                                                          &first, &last);
+
+  assert_same_rows (got, want, "whole trace");
+  assert_sums (got);
+  assert_within (got, last - first);
+
+  /* A window from 30% to 60% of the events' span: CPU time clipped to it. */
+  a = first + (last - first) * 3 / 10;
+  b = first + (last - first) * 6 / 10;
+  {
+    g_autofree char *sa = seconds (a), *sb = seconds (b);
+    const char *wargv[] = { TTV_REPORT_PATH, "--stats", "--start", sa, "--end", sb, trace, NULL };
+    g_autofree char *wtext = run_ok (wargv);
+    g_autoptr (GHashTable) wgot = parse_stats (wtext);
+    g_autoptr (GHashTable) wwant = ttv_stats_oracle_compute (TTV_REPORT_PATH, trace, a, b, NULL, NULL);
+
+    assert_same_rows (wgot, wwant, "window");
+    assert_sums (wgot);
+    assert_within (wgot, b - a);
+    g_assert_cmpuint (lookup (wgot, "traceset")->count, <, lookup (got, "traceset")->count);
+  }
+}
+
+static void
+test_generated (gconstpointer data)
+{
+  const char *format = data;
+  g_autofree char *dir = g_dir_make_tmp ("ttv-report-stats-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "trace", NULL);
+  const char *argv[] = { TTV_GEN_PATH, "-q", "-f", format, "--cpu-ids", "0,1,3,6", "-p", "30",
+                         "-n", "30000", "-s", "7", "-o", trace, NULL };
+  g_autofree char *out = run_ok (argv);
+
+  check_trace (trace);
+  ttv_test_remove_tree (dir);
+}
+
+static void
+test_real_ctf (gconstpointer data)
+{
+  g_autofree char *path = ttv_test_dup_shared_ctf_trace (data);
+
+  if (path)
+    check_trace (path);
+}
+
+/* The idle task's time is the CPUs' idle time: not a process's user time,
+ * and not at the top of the processes by CPU time. */
+static void
+test_idle (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ttv-report-stats-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "trace", NULL);
+  const char *gen[] = { TTV_GEN_PATH, "-q", "--cpu-ids", "0,2", "-p", "8", "-n", "20000", "-o", trace, NULL };
+  const char *argv[] = { TTV_REPORT_PATH, "--stats", trace, NULL };
+  g_autofree char *out = run_ok (gen);
+  g_autofree char *text = run_ok (argv);
+  g_autoptr (GHashTable) rows = parse_stats (text);
+  gint64 idle = lookup (rows, "cpu/0/idle")->total + lookup (rows, "cpu/2/idle")->total;
+  gint64 swapper = lookup (rows, "process/0")->total, top = 0;
+  GHashTableIter it;
+  gpointer key, value;
+
+  g_assert_cmpint (lookup (rows, "process/0/base")->total, ==, 0);
+  g_assert_cmpint (idle, >, 10 * swapper);
+  g_hash_table_iter_init (&it, rows);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (g_str_has_prefix (key, "process/") && !strchr ((char *) key + 8, '/'))
+      top = MAX (top, ((TtvOracleRow *) value)->total);
+  g_assert_cmpint (swapper, <, top);
+  ttv_test_remove_tree (dir);
+}
+
+/* A missing trace: a message naming it, exit status 1, no statistics. */
+static void
+test_bad_input (void)
+{
+  const char *argv[] = { TTV_REPORT_PATH, "--stats", "/nonexistent/trace", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_nonnull (strstr (err, "/nonexistent/trace"));
+  g_assert_null (strstr (out, "events"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_data_func ("/report-stats/generated/ltt", "ltt", test_generated);
+  g_test_add_data_func ("/report-stats/generated/lttng", "lttng", test_generated);
+  g_test_add_data_func ("/report-stats/generated/ctf", "ctf", test_generated);
+  g_test_add_data_func ("/report-stats/ctf/arm64-kernel", "arm64-kernel", test_real_ctf);
+  g_test_add_data_func ("/report-stats/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);
+  g_test_add_data_func ("/report-stats/ctf/scp-kernel", "scp-kernel", test_real_ctf);
+  g_test_add_func ("/report-stats/idle", test_idle);
+  g_test_add_func ("/report-stats/bad-input", test_bad_input);
+  return g_test_run ();
+}

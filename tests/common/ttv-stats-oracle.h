@@ -1,0 +1,38 @@
+/* ttv-stats-oracle.h: the statistics of a trace computed by the tests
+ * themselves, independently of libttv's state and statistics, from the
+ * events that `ttv-report --format=jsonl` prints (what the kernel events
+ * mean, written down again from the tracers' documentation).  Used to check
+ * ttv-report --stats and the statistics viewer's CSV. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* One line of the statistics, under the key the viewer's CSV uses:
+ * "traceset", "type/NAME", "cpu/N", "cpu/N/MODE", "cpu/N/idle",
+ * "process/PID", "process/PID/MODE", "syscall/NAME", "irq/N", "softirq/N".
+ * MODE is syscall, trap, irq, softirq, or "base" for the time a task ran
+ * outside of them (the viewer's user plus unknown mode).  Times in ns;
+ * min/max -1 where they do not apply. */
+typedef struct {
+  guint64 count;            /* events, or calls */
+  gint64 total;             /* CPU time or the sum of the durations */
+  gint64 min, max;
+  char *name;               /* IRQs and soft IRQs: the name, NULL when unknown */
+} TtvOracleRow;
+
+/* Runs @report (the ttv-report program) with --format=jsonl on @trace and
+ * computes the statistics of the events with @start <= time <= @end
+ * (G_MININT64 / G_MAXINT64: no bound): CPU time is counted inside the
+ * window only, up to @end or to the last event when the events end before
+ * it; durations count whole when they end inside it.  Returns key ->
+ * TtvOracleRow *; fails the test when the report fails.  @first, @last
+ * (may be NULL): the times of the trace's first and last events. */
+GHashTable *ttv_stats_oracle_compute (const char *report, const char *trace, gint64 start, gint64 end,
+                                      gint64 *first, gint64 *last);
+
+/* "S.NNNNNNNNN" (ttv-report's seconds) as ns; fails the test if malformed. */
+gint64      ttv_stats_oracle_parse_seconds (const char *text);
+
+G_END_DECLS
