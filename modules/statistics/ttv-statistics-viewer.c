@@ -1,12 +1,21 @@
 /* ttv-statistics-viewer.c: the statistics viewer module: a sortable tree of
  * the tab's statistics (whole traceset, or the selected interval computed
- * in a worker thread), copy with Ctrl+C, export as CSV (stats.* actions). */
+ * in a worker thread) with durations written for people; copy (Ctrl+C),
+ * export as CSV with exact numbers, as a PNG or SVG table of the rows
+ * shown, and the headless render of ttv --render (statistics.* actions). */
+#include "ttv-stats-format.h"
+#include "ttv-stats-table.h"
 #include "ttv-viewer.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-enum { COL_NAME, COL_COUNT, COL_TOTAL, COL_MIN, COL_MAX, COL_KEY, N_COLS };
+enum { COL_NAME, COL_COUNT, COL_TOTAL, COL_AVERAGE, COL_MIN, COL_MAX, COL_KEY, N_COLS };
+#define N_SHOWN COL_KEY      /* the columns on screen, before the key */
+
+static const char *const column_titles[N_SHOWN] = {
+  N_("Name"), N_("Count"), N_("Total"), N_("Average"), N_("Min"), N_("Max"),
+};
 
 #define TTV_TYPE_STATISTICS_VIEWER (ttv_statistics_viewer_get_type ())
 G_DECLARE_FINAL_TYPE (TtvStatisticsViewer, ttv_statistics_viewer, TTV, STATISTICS_VIEWER, GtkBox)
@@ -20,37 +29,100 @@ struct _TtvStatisticsViewer {
   GtkTreeStore *store;         /* owned */
   GtkLabel *scope;
   GtkSpinner *spinner;
+  GtkWidget *menu;             /* weak: the context menu, attached to the view */
   GCancellable *cancel;        /* owned: the interval job, NULL when none */
   TtvViewerStatsNode *shown;   /* owned reference: what the store holds */
+  char *title;                 /* owned: what the statistics are of, for images */
 };
 
 G_DEFINE_FINAL_TYPE (TtvStatisticsViewer, ttv_statistics_viewer, GTK_TYPE_BOX)
+
+/* --- The tree -------------------------------------------------------------- */
 
 static void
 fill (GtkTreeStore *store, GtkTreeIter *parent, const TtvViewerStatsNode *node)
 {
   GtkTreeIter iter;
+  /* An average only for durations (nodes with a minimum). */
+  gint64 average = node->min >= 0 && node->count > 0 ? node->total / (gint64) node->count : -1;
 
   gtk_tree_store_insert_with_values (store, &iter, parent, -1, COL_NAME, node->name,
                                      COL_COUNT, node->count, COL_TOTAL, node->total,
-                                     COL_MIN, node->min, COL_MAX, node->max, COL_KEY, node->key, -1);
+                                     COL_AVERAGE, average, COL_MIN, node->min, COL_MAX, node->max,
+                                     COL_KEY, node->key, -1);
   for (guint i = 0; i < node->children->len; i++)
     fill (store, &iter, node->children->pdata[i]);
+}
+
+static char *
+dup_key (GtkTreeModel *model, GtkTreePath *path)
+{
+  GtkTreeIter iter;
+  char *key = NULL;
+
+  if (gtk_tree_model_get_iter (model, &iter, path))
+    gtk_tree_model_get (model, &iter, COL_KEY, &key, -1);
+  return key;
+}
+
+static void
+collect_expanded (GtkTreeView *view, GtkTreePath *path, gpointer keys)
+{
+  char *key = dup_key (gtk_tree_view_get_model (view), path);
+
+  if (key)
+    g_hash_table_add (keys, key);
+}
+
+/* Expands the rows whose key is in @keys (what was open before a refresh). */
+static gboolean
+expand_if_kept (GtkTreeModel *model, GtkTreePath *path, GtkTreeIter *iter, gpointer data)
+{
+  TtvStatisticsViewer *self = data;
+  GHashTable *keys = g_object_get_data (G_OBJECT (self), "expanded-keys");
+  g_autofree char *key = NULL;
+
+  gtk_tree_model_get (model, iter, COL_KEY, &key, -1);
+  if (key && g_hash_table_contains (keys, key))
+    gtk_tree_view_expand_row (self->view, path, FALSE);
+  return FALSE;
 }
 
 static void
 show_tree (TtvStatisticsViewer *self, TtvViewerStatsNode *root)
 {
+  g_autoptr (GHashTable) keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  gtk_tree_view_map_expanded_rows (self->view, collect_expanded, keys);
   g_clear_pointer (&self->shown, ttv_viewer_stats_node_unref);
   gtk_tree_store_clear (self->store);
   if (!root)
     return;
   self->shown = ttv_viewer_stats_node_ref (root);
   fill (self->store, NULL, root);
-  {
-    g_autoptr (GtkTreePath) top = gtk_tree_path_new_first ();
-    gtk_tree_view_expand_row (self->view, top, FALSE);
-  }
+  g_hash_table_add (keys, g_strdup (root->key));
+  g_object_set_data (G_OBJECT (self), "expanded-keys", keys);
+  gtk_tree_model_foreach (GTK_TREE_MODEL (self->store), expand_if_kept, self);
+  g_object_set_data (G_OBJECT (self), "expanded-keys", NULL);
+}
+
+static void
+set_scope (TtvStatisticsViewer *self, const char *text)
+{
+  gtk_label_set_text (self->scope, text);
+  g_free (self->title);
+  self->title = g_strdup (text);
+}
+
+/* @selection: of the tab's selection, else of its time window. */
+static char *
+interval_scope (gboolean selection, TtvTime start, TtvTime end)
+{
+  g_autofree char *a = ttv_viewer_time_to_string (start);
+  g_autofree char *b = ttv_viewer_time_to_string (end);
+
+  return selection ? g_strdup_printf (_("Statistics of the selection %s – %s"), a, b)
+                   : g_strdup_printf (_("Statistics of the time window %s – %s"), a, b);
 }
 
 static void
@@ -83,89 +155,89 @@ interval_done (GObject *source, GAsyncResult *result, gpointer data)
 }
 
 static void
-refresh (TtvStatisticsViewer *self)
+cancel_job (TtvStatisticsViewer *self)
 {
-  TtvTime start, end;
-
   if (self->cancel)
     g_cancellable_cancel (self->cancel);
   g_clear_object (&self->cancel);
   gtk_spinner_stop (self->spinner);
+}
+
+static void
+refresh (TtvStatisticsViewer *self)
+{
+  TtvTime start, end;
+
+  cancel_job (self);
   if (!ttv_tab_state_is_state_ready (self->state))
     {
       show_tree (self, NULL);
-      gtk_label_set_text (self->scope, _("Statistics: waiting for the background pass…"));
+      set_scope (self, _("Statistics: waiting for the background pass…"));
       return;
     }
   if (ttv_tab_state_get_selection (self->state, &start, &end) && end > start)
     {
-      g_autofree char *a = ttv_viewer_time_to_string (start);
-      g_autofree char *b = ttv_viewer_time_to_string (end);
-      g_autofree char *msg = g_strdup_printf (_("Statistics of the selection %s – %s"), a, b);
+      g_autofree char *msg = interval_scope (TRUE, start, end);
 
-      gtk_label_set_text (self->scope, msg);
+      set_scope (self, msg);
       self->cancel = g_cancellable_new ();
       gtk_spinner_start (self->spinner);
       ttv_tab_state_compute_statistics_async (self->state, start, end, self->cancel,
                                               interval_done, g_object_ref (self));
       return;
     }
-  gtk_label_set_text (self->scope, _("Statistics of the whole traceset"));
+  set_scope (self, _("Statistics of the whole traceset"));
   show_tree (self, ttv_tab_state_get_statistics (self->state));
 }
 
-/* --- Formatting ------------------------------------------------------------ */
+/* --- Cells as shown ---------------------------------------------------------- */
 
+/* The text of column @column of a row as the view shows it. */
 static char *
-format_ns (gint64 ns)
+cell_text (GtkTreeModel *model, GtkTreeIter *iter, gint column)
 {
-  return ns < 0 ? g_strdup ("") : ttv_viewer_time_to_string (ns);
+  if (column == COL_NAME)
+    {
+      char *name = NULL;
+
+      gtk_tree_model_get (model, iter, COL_NAME, &name, -1);
+      return name ? name : g_strdup ("");
+    }
+  if (column == COL_COUNT)
+    {
+      guint64 n;
+
+      gtk_tree_model_get (model, iter, COL_COUNT, &n, -1);
+      return ttv_stats_format_count (n, TRUE);
+    }
+  {
+    gint64 ns;
+
+    gtk_tree_model_get (model, iter, column, &ns, -1);
+    return ttv_stats_format_duration (ns);
+  }
 }
 
 static void
 number_cell (GtkTreeViewColumn *col, GtkCellRenderer *cell, GtkTreeModel *model, GtkTreeIter *iter,
              gpointer data)
 {
-  gint column = GPOINTER_TO_INT (data);
-  g_autofree char *text = NULL;
+  g_autofree char *text = cell_text (model, iter, GPOINTER_TO_INT (data));
 
-  if (column == COL_COUNT)
-    {
-      guint64 n;
-
-      gtk_tree_model_get (model, iter, COL_COUNT, &n, -1);
-      text = n ? g_strdup_printf ("%" G_GUINT64_FORMAT, n) : g_strdup ("");
-    }
-  else
-    {
-      gint64 ns;
-
-      gtk_tree_model_get (model, iter, column, &ns, -1);
-      text = format_ns (ns);
-    }
   g_object_set (cell, "text", text, NULL);
 }
 
-/* One row as fields: name, count, total, min, max (empty when n/a). */
-static GStrv
-row_fields (GtkTreeModel *model, GtkTreeIter *iter, gboolean with_key)
+/* Names sort as people count: "CPU 2" before "CPU 10". */
+static gint
+compare_names (GtkTreeModel *model, GtkTreeIter *a, GtkTreeIter *b, gpointer data)
 {
-  g_autofree char *name = NULL, *key = NULL;
-  guint64 count;
-  gint64 total, min, max;
-  GStrv out = g_new0 (char *, 7);
-  guint n = 0;
+  g_autofree char *x = NULL, *y = NULL, *kx = NULL, *ky = NULL;
 
-  gtk_tree_model_get (model, iter, COL_NAME, &name, COL_COUNT, &count, COL_TOTAL, &total,
-                      COL_MIN, &min, COL_MAX, &max, COL_KEY, &key, -1);
-  if (with_key)
-    out[n++] = g_strdup (key ? key : "");
-  out[n++] = g_strdup (name ? name : "");
-  out[n++] = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
-  out[n++] = format_ns (total);
-  out[n++] = format_ns (min);
-  out[n++] = format_ns (max);
-  return out;
+  gtk_tree_model_get (model, a, COL_NAME, &x, -1);
+  gtk_tree_model_get (model, b, COL_NAME, &y, -1);
+  kx = g_utf8_collate_key_for_filename (x ? x : "", -1);
+  ky = g_utf8_collate_key_for_filename (y ? y : "", -1);
+  return strcmp (kx, ky);
 }
 
 static void
@@ -180,31 +252,22 @@ copy_selected (TtvStatisticsViewer *self)
     {
       GtkTreeIter iter;
 
-      if (gtk_tree_model_get_iter (model, &iter, l->data))
+      if (!gtk_tree_model_get_iter (model, &iter, l->data))
+        continue;
+      for (gint c = 0; c < N_SHOWN; c++)
         {
-          g_auto (GStrv) f = row_fields (model, &iter, FALSE);
-          g_autofree char *line = g_strjoinv ("\t", f);
+          g_autofree char *cell = cell_text (model, &iter, c);
 
-          g_string_append_printf (text, "%s\n", line);
+          g_string_append_printf (text, "%s%s", c ? "\t" : "", cell);
         }
+      g_string_append_c (text, '\n');
     }
   g_list_free_full (rows, (GDestroyNotify) gtk_tree_path_free);
   gtk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self->view), GDK_SELECTION_CLIPBOARD),
                           text->str, (gint) text->len);
 }
 
-static gboolean
-key_pressed (GtkWidget *widget, GdkEventKey *ev, TtvStatisticsViewer *self)
-{
-  if ((ev->state & GDK_CONTROL_MASK) && (ev->keyval == GDK_KEY_c || ev->keyval == GDK_KEY_C))
-    {
-      copy_selected (self);
-      return GDK_EVENT_STOP;
-    }
-  return GDK_EVENT_PROPAGATE;
-}
-
-/* --- CSV export ------------------------------------------------------------ */
+/* --- CSV export: every row, exact numbers ----------------------------------- */
 
 static void
 csv_field (GString *out, const char *s)
@@ -224,6 +287,16 @@ csv_field (GString *out, const char *s)
     g_string_append (out, s);
 }
 
+/* Seconds with nanoseconds, "" when not applicable. */
+static void
+csv_seconds (GString *out, gint64 ns)
+{
+  g_string_append_c (out, ',');
+  if (ns >= 0)
+    g_string_append_printf (out, "%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT,
+                            ns / 1000000000, ns % 1000000000);
+}
+
 static void
 csv_rows (GString *out, GtkTreeModel *model, GtkTreeIter *parent)
 {
@@ -233,14 +306,20 @@ csv_rows (GString *out, GtkTreeModel *model, GtkTreeIter *parent)
     return;
   do
     {
-      g_auto (GStrv) f = row_fields (model, &iter, TRUE);
+      g_autofree char *name = NULL, *key = NULL;
+      guint64 count;
+      gint64 total, average, min, max;
 
-      for (guint i = 0; f[i]; i++)
-        {
-          if (i)
-            g_string_append_c (out, ',');
-          csv_field (out, f[i]);
-        }
+      gtk_tree_model_get (model, &iter, COL_NAME, &name, COL_COUNT, &count, COL_TOTAL, &total,
+                          COL_AVERAGE, &average, COL_MIN, &min, COL_MAX, &max, COL_KEY, &key, -1);
+      csv_field (out, key ? key : "");
+      g_string_append_c (out, ',');
+      csv_field (out, name ? name : "");
+      g_string_append_printf (out, ",%" G_GUINT64_FORMAT, count);
+      csv_seconds (out, total);
+      csv_seconds (out, min);
+      csv_seconds (out, max);
+      csv_seconds (out, average);
       g_string_append_c (out, '\n');
       csv_rows (out, model, &iter);
     }
@@ -250,11 +329,162 @@ csv_rows (GString *out, GtkTreeModel *model, GtkTreeIter *parent)
 static gboolean
 export_csv (TtvStatisticsViewer *self, const char *path, GError **error)
 {
-  g_autoptr (GString) out = g_string_new ("key,name,count,total_s,min_s,max_s\n");
+  g_autoptr (GString) out = g_string_new ("key,name,count,total_s,min_s,max_s,average_s\n");
 
   csv_rows (out, GTK_TREE_MODEL (self->store), NULL);
   return g_file_set_contents (path, out->str, (gssize) out->len, error);
 }
+
+/* --- Image export: the rows shown, as a table -------------------------------- */
+
+static void
+table_rows (TtvStatisticsViewer *self, TtvStatsTable *table, GtkTreeIter *parent, guint depth)
+{
+  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  GtkTreeIter iter;
+
+  if (!gtk_tree_model_iter_children (model, &iter, parent))
+    return;
+  do
+    {
+      g_autoptr (GtkTreePath) path = gtk_tree_model_get_path (model, &iter);
+      gboolean expanded = gtk_tree_view_row_expanded (self->view, path);
+      char *cells[N_SHOWN];
+
+      for (gint c = 0; c < N_SHOWN; c++)
+        cells[c] = cell_text (model, &iter, c);
+      ttv_stats_table_add_row (table, depth, gtk_tree_model_iter_has_child (model, &iter), expanded,
+                               (const char *const *) cells);
+      for (gint c = 0; c < N_SHOWN; c++)
+        g_free (cells[c]);
+      if (expanded)
+        table_rows (self, table, &iter, depth + 1);
+    }
+  while (gtk_tree_model_iter_next (model, &iter));
+}
+
+/* "trace, trace: Statistics of…": an image says what it shows. */
+static char *
+image_title (TtvStatisticsViewer *self)
+{
+  g_autoptr (GString) title = g_string_new (NULL);
+  guint n = ttv_tab_state_get_n_traces (self->state);
+
+  for (guint i = 0; i < n && i < 3; i++)
+    g_string_append_printf (title, "%s%s", i ? ", " : "", ttv_tab_state_get_trace (self->state, i)->name);
+  if (n > 3)
+    g_string_append (title, ", …");
+  g_string_append_printf (title, ": %s", self->title ? self->title : "");
+  return g_string_free (g_steal_pointer (&title), FALSE);
+}
+
+static TtvStatsTable *
+shown_table (TtvStatisticsViewer *self)
+{
+  g_autofree char *title = image_title (self);
+  TtvStatsTable *table = ttv_stats_table_new (title, N_SHOWN);
+
+  for (guint c = 0; c < N_SHOWN; c++)
+    {
+      table->headers[c] = g_dgettext (GETTEXT_PACKAGE, column_titles[c]);
+      table->right_aligned[c] = c != COL_NAME;
+    }
+  table_rows (self, table, NULL, 0);
+  return table;
+}
+
+/* @width, @height 0: the size of the whole table. */
+static gboolean
+export_image (TtvStatisticsViewer *self, const char *path, int width, int height, GError **error)
+{
+  g_autoptr (TtvStatsTable) table = shown_table (self);
+
+  return ttv_stats_table_write (table, path, width, height, error);
+}
+
+/* --- Headless render (ttv --render statistics) ------------------------------- */
+
+typedef struct {
+  TtvTabState *state;          /* weak */
+  TtvViewerStatsNode *root;
+  GError *error;
+  gboolean done;
+} Wait;
+
+static void
+wait_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Wait *w = data;
+
+  w->root = ttv_tab_state_compute_statistics_finish (w->state, result, &w->error);
+  w->done = TRUE;
+}
+
+/* The statistics of the tab's time window (the whole traceset when it
+ * shows it all), computed here and now: a render has no background pass
+ * and nothing else to do meanwhile. */
+static TtvViewerStatsNode *
+window_statistics (TtvStatisticsViewer *self, GError **error)
+{
+  TtvTime w0, w1, s0, s1;
+  Wait w = { self->state, NULL, NULL, FALSE };
+
+  ttv_tab_state_get_time_window (self->state, &w0, &w1);
+  ttv_tab_state_get_time_span (self->state, &s0, &s1);
+  if (w0 <= s0 && w1 >= s1)
+    {
+      set_scope (self, _("Statistics of the whole traceset"));
+      if (ttv_tab_state_get_statistics (self->state))
+        return ttv_viewer_stats_node_ref (ttv_tab_state_get_statistics (self->state));
+    }
+  else
+    {
+      g_autofree char *msg = interval_scope (FALSE, w0, w1);
+      set_scope (self, msg);
+    }
+  ttv_tab_state_compute_statistics_async (self->state, w0, w1, NULL, wait_done, &w);
+  while (!w.done)
+    g_main_context_iteration (NULL, TRUE);
+  if (w.error)
+    g_propagate_error (error, w.error);
+  return w.root;
+}
+
+/* Opens the tree and its groups: the CPUs, processes, syscalls... */
+static void
+expand_groups (TtvStatisticsViewer *self)
+{
+  g_autoptr (GtkTreePath) root = gtk_tree_path_new_first ();
+
+  gtk_tree_view_expand_row (self->view, root, FALSE);
+  gtk_tree_path_down (root);
+  for (GtkTreeIter iter; gtk_tree_model_get_iter (GTK_TREE_MODEL (self->store), &iter, root);
+       gtk_tree_path_next (root))
+    gtk_tree_view_expand_row (self->view, root, FALSE);
+}
+
+static void
+act_render (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  TtvStatisticsViewer *self = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvViewerStatsNode) root = NULL;
+  const char *path;
+  gint32 w, h;
+
+  g_variant_get (param, "(&sii)", &path, &w, &h);
+  cancel_job (self);
+  root = window_statistics (self, &error);
+  if (root)
+    {
+      show_tree (self, root);
+      expand_groups (self);
+    }
+  if (!root || !export_image (self, path, w, h, &error))
+    g_warning ("%s", error->message);
+}
+
+/* --- Actions ---------------------------------------------------------------- */
 
 static void
 report_error (TtvStatisticsViewer *self, const GError *error)
@@ -274,14 +504,34 @@ act_export_csv_to (GSimpleAction *action, GVariant *param, gpointer data)
 }
 
 static void
+act_export (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  TtvStatisticsViewer *self = data;
+  g_autoptr (GError) error = NULL;
+
+  if (!export_image (self, g_variant_get_string (param, NULL), 0, 0, &error))
+    report_error (self, error);
+}
+
+typedef gboolean (*ExportFunc) (TtvStatisticsViewer *self, const char *path, GError **error);
+
+static gboolean
+export_image_natural (TtvStatisticsViewer *self, const char *path, GError **error)
+{
+  return export_image (self, path, 0, 0, error);
+}
+
+static void
 chooser_response (GtkNativeDialog *dialog, gint response, TtvStatisticsViewer *self)
 {
+  ExportFunc export = g_object_get_data (G_OBJECT (dialog), "export");
+
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
       g_autoptr (GError) error = NULL;
 
-      if (path && !export_csv (self, path, &error))
+      if (path && !export (self, path, &error))
         report_error (self, error);
     }
   g_object_unref (dialog);
@@ -289,25 +539,84 @@ chooser_response (GtkNativeDialog *dialog, gint response, TtvStatisticsViewer *s
 }
 
 static void
-act_export_csv (GSimpleAction *action, GVariant *param, gpointer data)
+choose_file (TtvStatisticsViewer *self, const char *title, const char *name, ExportFunc export)
 {
-  TtvStatisticsViewer *self = data;
   GtkWidget *top = gtk_widget_get_toplevel (GTK_WIDGET (self));
   GtkFileChooserNative *chooser =
-    gtk_file_chooser_native_new (_("Export Statistics as CSV"),
-                                 GTK_IS_WINDOW (top) ? GTK_WINDOW (top) : NULL,
+    gtk_file_chooser_native_new (title, GTK_IS_WINDOW (top) ? GTK_WINDOW (top) : NULL,
                                  GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
 
   gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "statistics.csv");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_object_set_data (G_OBJECT (chooser), "export", export);
   g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), g_object_ref (self));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+act_export_csv (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  choose_file (data, _("Export Statistics as CSV"), "statistics.csv", export_csv);
+}
+
+static void
+act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  choose_file (data, _("Export Statistics (.png or .svg)"), "statistics.png", export_image_natural);
 }
 
 static void
 act_copy (GSimpleAction *action, GVariant *param, gpointer data)
 {
   copy_selected (data);
+}
+
+static void
+act_expand_all (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  gtk_tree_view_expand_all (TTV_STATISTICS_VIEWER (data)->view);
+}
+
+static void
+act_collapse_all (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  TtvStatisticsViewer *self = data;
+  g_autoptr (GtkTreePath) root = gtk_tree_path_new_first ();
+
+  /* Back to the groups: the root stays open. */
+  gtk_tree_view_collapse_all (self->view);
+  gtk_tree_view_expand_row (self->view, root, FALSE);
+}
+
+static gboolean
+key_pressed (GtkWidget *widget, GdkEventKey *ev, TtvStatisticsViewer *self)
+{
+  if ((ev->state & GDK_CONTROL_MASK) && (ev->keyval == GDK_KEY_c || ev->keyval == GDK_KEY_C))
+    {
+      copy_selected (self);
+      return GDK_EVENT_STOP;
+    }
+  return GDK_EVENT_PROPAGATE;
+}
+
+/* Right click: the menu, on the row under the pointer (added to a
+ * selection it is not part of). */
+static gboolean
+button_pressed (GtkWidget *widget, GdkEventButton *ev, TtvStatisticsViewer *self)
+{
+  GtkTreeSelection *sel = gtk_tree_view_get_selection (self->view);
+  g_autoptr (GtkTreePath) path = NULL;
+
+  if (!gdk_event_triggers_context_menu ((GdkEvent *) ev))
+    return GDK_EVENT_PROPAGATE;
+  if (gtk_tree_view_get_path_at_pos (self->view, (gint) ev->x, (gint) ev->y, &path, NULL, NULL, NULL)
+      && !gtk_tree_selection_path_is_selected (sel, path))
+    {
+      gtk_tree_selection_unselect_all (sel);
+      gtk_tree_selection_select_path (sel, path);
+    }
+  gtk_menu_popup_at_pointer (GTK_MENU (self->menu), (GdkEvent *) ev);
+  return GDK_EVENT_STOP;
 }
 
 /* --- Construction ---------------------------------------------------------- */
@@ -326,6 +635,7 @@ ttv_statistics_viewer_dispose (GObject *object)
   g_clear_object (&self->state);
   g_clear_object (&self->store);
   g_clear_pointer (&self->shown, ttv_viewer_stats_node_unref);
+  g_clear_pointer (&self->title, g_free);
   G_OBJECT_CLASS (ttv_statistics_viewer_parent_class)->dispose (object);
 }
 
@@ -341,15 +651,70 @@ ttv_statistics_viewer_init (TtvStatisticsViewer *self)
 }
 
 static GtkWidget *
+make_menu (TtvStatisticsViewer *self)
+{
+  g_autoptr (GMenu) menu = g_menu_new ();
+  g_autoptr (GMenu) tree = g_menu_new ();
+  g_autoptr (GMenu) export = g_menu_new ();
+  GtkWidget *widget;
+
+  g_menu_append (menu, _("_Copy"), "statistics.copy");
+  g_menu_append (tree, _("_Expand All"), "statistics.expand-all");
+  g_menu_append (tree, _("C_ollapse All"), "statistics.collapse-all");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (tree));
+  g_menu_append (export, _("Export as _CSV…"), "statistics.export-csv");
+  g_menu_append (export, _("Export as _Image…"), "statistics.export-dialog");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (export));
+  widget = gtk_menu_new_from_model (G_MENU_MODEL (menu));
+  gtk_menu_attach_to_widget (GTK_MENU (widget), GTK_WIDGET (self->view), NULL);
+  return widget;
+}
+
+static void
+add_columns (TtvStatisticsViewer *self)
+{
+  g_autoptr (PangoAttrList) tabular = pango_attr_list_new ();
+
+  /* Digits of equal width, so that numbers line up. */
+  pango_attr_list_insert (tabular, pango_attr_font_features_new ("tnum=1"));
+  for (gint i = 0; i < N_SHOWN; i++)
+    {
+      GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
+      GtkTreeViewColumn *col = gtk_tree_view_column_new ();
+
+      gtk_tree_view_column_set_title (col, _(column_titles[i]));
+      gtk_tree_view_column_pack_start (col, cell, TRUE);
+      if (i == COL_NAME)
+        {
+          gtk_tree_view_column_add_attribute (col, cell, "text", COL_NAME);
+          gtk_tree_view_column_set_expand (col, TRUE);
+          g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_END, NULL);
+          gtk_tree_view_column_set_min_width (col, 160);
+        }
+      else
+        {
+          g_object_set (cell, "xalign", 1.0, "attributes", tabular, NULL);
+          gtk_tree_view_column_set_alignment (col, 1.0);
+          gtk_tree_view_column_set_cell_data_func (col, cell, number_cell, GINT_TO_POINTER (i), NULL);
+        }
+      gtk_tree_view_column_set_sort_column_id (col, i);
+      gtk_tree_view_column_set_resizable (col, TRUE);
+      gtk_tree_view_append_column (self->view, col);
+    }
+}
+
+static GtkWidget *
 ttv_statistics_viewer_new (TtvTabState *state)
 {
   static const GActionEntry actions[] = {
     { "export-csv", act_export_csv, NULL, NULL, NULL, { 0 } },
     { "export-csv-to", act_export_csv_to, "s", NULL, NULL, { 0 } },
+    { "export", act_export, "s", NULL, NULL, { 0 } },
+    { "export-dialog", act_export_dialog, NULL, NULL, NULL, { 0 } },
+    { "render", act_render, "(sii)", NULL, NULL, { 0 } },
     { "copy", act_copy, NULL, NULL, NULL, { 0 } },
-  };
-  static const char *const titles[] = {
-    N_("Name"), N_("Count"), N_("Total (s)"), N_("Min (s)"), N_("Max (s)"),
+    { "expand-all", act_expand_all, NULL, NULL, NULL, { 0 } },
+    { "collapse-all", act_collapse_all, NULL, NULL, NULL, { 0 } },
   };
   TtvStatisticsViewer *self = g_object_new (TTV_TYPE_STATISTICS_VIEWER,
                                             "orientation", GTK_ORIENTATION_VERTICAL, NULL);
@@ -359,44 +724,35 @@ ttv_statistics_viewer_new (TtvTabState *state)
 
   self->state = g_object_ref (state);
   g_action_map_add_action_entries (G_ACTION_MAP (group), actions, G_N_ELEMENTS (actions), self);
-  gtk_widget_insert_action_group (GTK_WIDGET (self), "stats", G_ACTION_GROUP (group));
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "statistics", G_ACTION_GROUP (group));
 
   gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
   self->scope = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->scope, 0);
+  gtk_label_set_ellipsize (self->scope, PANGO_ELLIPSIZE_END);
   gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->scope), TRUE, TRUE, 0);
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->spinner), FALSE, FALSE, 0);
   button = gtk_button_new_with_mnemonic (_("E_xport CSV…"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "stats.export-csv");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "statistics.export-csv");
+  gtk_widget_set_tooltip_text (button, _("Every row with exact numbers (seconds with nanoseconds)"));
+  gtk_box_pack_start (GTK_BOX (bar), button, FALSE, FALSE, 0);
+  button = gtk_button_new_with_mnemonic (_("Export _Image…"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "statistics.export-dialog");
+  gtk_widget_set_tooltip_text (button, _("The rows shown, as a PNG or SVG table"));
   gtk_box_pack_start (GTK_BOX (bar), button, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
 
-  self->store = gtk_tree_store_new (N_COLS, G_TYPE_STRING, G_TYPE_UINT64, G_TYPE_INT64,
+  self->store = gtk_tree_store_new (N_COLS, G_TYPE_STRING, G_TYPE_UINT64, G_TYPE_INT64, G_TYPE_INT64,
                                     G_TYPE_INT64, G_TYPE_INT64, G_TYPE_STRING);
+  gtk_tree_sortable_set_sort_func (GTK_TREE_SORTABLE (self->store), COL_NAME, compare_names, NULL, NULL);
   self->view = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->store)));
   gtk_tree_selection_set_mode (gtk_tree_view_get_selection (self->view), GTK_SELECTION_MULTIPLE);
-  for (gint i = 0; i < COL_KEY; i++)
-    {
-      GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
-      GtkTreeViewColumn *col = gtk_tree_view_column_new ();
-
-      gtk_tree_view_column_set_title (col, _(titles[i]));
-      gtk_tree_view_column_pack_start (col, cell, TRUE);
-      if (i == COL_NAME)
-        gtk_tree_view_column_add_attribute (col, cell, "text", COL_NAME);
-      else
-        {
-          g_object_set (cell, "xalign", 1.0, "family", "Monospace", NULL);
-          gtk_tree_view_column_set_cell_data_func (col, cell, number_cell, GINT_TO_POINTER (i), NULL);
-        }
-      gtk_tree_view_column_set_sort_column_id (col, i);
-      gtk_tree_view_column_set_resizable (col, TRUE);
-      if (i == COL_NAME)
-        gtk_tree_view_column_set_expand (col, TRUE);
-      gtk_tree_view_append_column (self->view, col);
-    }
+  gtk_tree_view_set_search_column (self->view, COL_NAME);
+  add_columns (self);
+  self->menu = make_menu (self);
   g_signal_connect (self->view, "key-press-event", G_CALLBACK (key_pressed), self);
+  g_signal_connect (self->view, "button-press-event", G_CALLBACK (button_pressed), self);
   scrolled = gtk_scrolled_window_new (NULL, NULL);
   gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->view));
   gtk_box_pack_start (GTK_BOX (self), scrolled, TRUE, TRUE, 0);

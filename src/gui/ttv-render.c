@@ -123,7 +123,7 @@ ttv_render_main (int argc, char **argv)
   gint repeat = 1;
   gboolean timing = FALSE;
   const GOptionEntry entries[] = {
-    { "render", 0, 0, G_OPTION_ARG_STRING, &view, N_("Render the view VIEW (controlflow, resources, histogram) headless"), N_("VIEW") },
+    { "render", 0, 0, G_OPTION_ARG_STRING, &view, N_("Render the view VIEW (controlflow, resources, histogram, statistics) headless"), N_("VIEW") },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_("The trace to render"), N_("TRACE") },
     { "window", 0, 0, G_OPTION_ARG_STRING, &window, N_("Time window T0:T1 (seconds; +T: from the trace start)"), N_("T0:T1") },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Image size (default 1280x800)"), N_("WxH") },

@@ -1,8 +1,8 @@
 /* test-analysis.c: the background state pass and the analysis viewers under
  * Xvfb: PID/process/mode delivered with events equal a replay from the start
- * (what ttv-report --state prints), the statistics module's CSV equals the
- * engine's statistics (ttv-report --stats), the histogram's drag sets the
- * time window, its log toggle and PNG/SVG export. */
+ * (what ttv-report --state prints), the histogram's drag sets the time
+ * window, its log toggle and PNG/SVG export.  The statistics viewer has its
+ * own test (test-statistics.c). */
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
@@ -167,194 +167,6 @@ test_state_columns (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
-/* --- Statistics ------------------------------------------------------------ */
-
-static TtvStatistics *
-reference_stats (TtvTraceset *ts, TtvStateTracker **keep)
-{
-  g_autoptr (GError) error = NULL;
-  TtvStateTracker *tracker = ttv_state_tracker_new (ts, NULL);
-  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
-
-  ttv_state_tracker_get_statistics (tracker);
-  g_assert_true (ttv_context_seek_begin (ctx, &error));
-  ttv_state_tracker_run (tracker, ctx, TTV_TIME_MAX, NULL, &error);
-  g_assert_no_error (error);
-  *keep = tracker;
-  /* As ttv-report --stats: CPU time up to the last event. */
-  ttv_statistics_account_until (ttv_state_tracker_get_statistics (tracker), ttv_state_tracker_get_state (tracker),
-                                ttv_state_get_time (ttv_state_tracker_get_state (tracker)));
-  return ttv_state_tracker_get_statistics (tracker);
-}
-
-/* key -> the line's fields. */
-static GHashTable *
-read_csv (const char *path)
-{
-  g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
-  GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_strfreev);
-
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  lines = g_strsplit (text, "\n", -1);
-  g_assert_cmpstr (lines[0], ==, "key,name,count,total_s,min_s,max_s");
-  for (guint i = 1; lines[i]; i++)
-    {
-      char **fields;
-
-      if (!lines[i][0])
-        continue;
-      fields = g_strsplit (lines[i], ",", -1);
-      g_assert_cmpuint (g_strv_length (fields), ==, 6);
-      g_hash_table_replace (rows, g_strdup (fields[0]), fields);
-    }
-  return rows;
-}
-
-static void
-assert_count (GHashTable *rows, const char *key, guint64 expected)
-{
-  char **f = g_hash_table_lookup (rows, key);
-  g_autofree char *want = g_strdup_printf ("%" G_GUINT64_FORMAT, expected);
-
-  if (!f)
-    g_test_message ("no CSV row %s", key);
-  g_assert_nonnull (f);
-  g_assert_cmpstr (f[2], ==, want);
-}
-
-static gboolean
-file_exists (gpointer path)
-{
-  return g_file_test (path, G_FILE_TEST_EXISTS);
-}
-
-static void
-test_statistics (void)
-{
-  Fixture f;
-  g_autoptr (TtvStateTracker) keep = NULL;
-  TtvStatistics *ref;
-  g_autofree char *dir = g_dir_make_tmp ("ttv-stats-XXXXXX", NULL);
-  g_autofree char *csv = g_build_filename (dir, "stats.csv", NULL);
-  g_autofree char *csv2 = g_build_filename (dir, "stats-all.csv", NULL);
-  g_autoptr (GHashTable) rows = NULL;
-  g_autoptr (GHashTable) rows2 = NULL;
-  g_autoptr (GString) text = g_string_new (NULL);
-  g_auto (GStrv) lines = NULL;
-  GActionGroup *group;
-  TtvTime ss, se;
-  guint syscalls = 0;
-
-  if (!fixture_setup (&f))
-    return;
-  g_assert_true (ttv_tab_show_viewer (f.tab, "statistics"));
-  ref = reference_stats (f.ts, &keep);
-  /* The viewer is the current page of the tab's notebook: find it by its action group. */
-  {
-    GList *stack = g_list_prepend (NULL, f.tab);
-    group = NULL;
-    while (stack && !group)
-      {
-        GtkWidget *w = stack->data;
-        stack = g_list_delete_link (stack, stack);
-        group = gtk_widget_get_action_group (w, "stats");
-        if (!group && GTK_IS_CONTAINER (w))
-          {
-            GList *kids = gtk_container_get_children (GTK_CONTAINER (w));
-            stack = g_list_concat (stack, kids);
-          }
-      }
-    g_list_free (stack);
-  }
-  g_assert_nonnull (group);
-  g_action_group_activate_action (group, "export-csv-to", g_variant_new_string (csv));
-  rows = read_csv (csv);
-
-  /* Every number the CSV shares with ttv-report --stats. */
-  assert_count (rows, "traceset", ttv_statistics_get_n_events (ref));
-  for (guint s = 0; s < ttv_traceset_get_n_tracefiles (f.ts); s++)
-    {
-      gint cpu = ttv_traceset_get_tracefile (f.ts, s)->cpu;
-      g_autofree char *key = g_strdup_printf ("cpu/%d", cpu);
-      if (ttv_statistics_get_cpu_count (ref, cpu))
-        assert_count (rows, key, ttv_statistics_get_cpu_count (ref, cpu));
-    }
-  {
-    g_autoptr (GPtrArray) procs = ttv_statistics_list_processes (ref);
-    g_assert_cmpuint (procs->len, >, 0);
-    for (guint i = 0; i < procs->len; i++)
-      {
-        const TtvProcessStats *p = procs->pdata[i];
-        g_autofree char *key = g_strdup_printf ("process/%u", p->pid);
-        g_autofree char *ukey = g_strdup_printf ("process/%u/user", p->pid);
-        char **uf;
-        g_autofree char *want = NULL;
-        char buf[32];
-
-        assert_count (rows, key, p->events);
-        uf = g_hash_table_lookup (rows, ukey);
-        g_assert_nonnull (uf);
-        want = g_strdup (ttv_time_to_string (p->cpu_time[TTV_MODE_USER], buf, sizeof buf));
-        g_assert_cmpstr (uf[3], ==, want);
-      }
-  }
-  /* Syscalls: every line of the text table is a CSV row with the same numbers. */
-  ttv_statistics_append_text (ref, text);
-  lines = g_strsplit (text->str, "\n", -1);
-  for (guint i = 0, in = 0; lines[i]; i++)
-    {
-      g_auto (GStrv) w = g_strsplit_set (lines[i], " ", -1);
-      GPtrArray *words = g_ptr_array_new ();
-
-      for (guint j = 0; w[j]; j++)
-        if (w[j][0])
-          g_ptr_array_add (words, w[j]);
-      if (words->len == 0)
-        in = 0;
-      else if (words->len >= 2 && strcmp (words->pdata[0], "syscall") == 0
-               && strcmp (words->pdata[1], "count") == 0)
-        in = 1;
-      else if (in && words->len == 5)
-        {
-          g_autofree char *key = g_strdup_printf ("syscall/%s", (char *) words->pdata[0]);
-          char **row = g_hash_table_lookup (rows, key);
-
-          g_assert_nonnull (row);
-          g_assert_cmpstr (row[2], ==, words->pdata[1]);
-          g_assert_cmpstr (row[3], ==, words->pdata[2]);
-          g_assert_cmpstr (row[4], ==, words->pdata[3]);
-          g_assert_cmpstr (row[5], ==, words->pdata[4]);
-          syscalls++;
-        }
-      g_ptr_array_unref (words);
-    }
-  g_test_message ("%u syscall rows checked", syscalls);
-
-  /* The selection = the whole span: computed in a thread, same numbers. */
-  ttv_tab_state_get_time_span (f.state, &ss, &se);
-  ttv_tab_state_set_selection (f.state, ss, se);
-  ttv_gui_test_spin_for (50);
-  g_remove (csv2);
-  for (guint tries = 0; tries < 100; tries++)
-    {
-      ttv_gui_test_spin_for (50);
-      g_action_group_activate_action (group, "export-csv-to", g_variant_new_string (csv2));
-      rows2 = read_csv (csv2);
-      if (g_hash_table_lookup (rows2, "traceset"))
-        break;
-      g_clear_pointer (&rows2, g_hash_table_unref);
-    }
-  g_assert_nonnull (rows2);
-  assert_count (rows2, "traceset", ttv_statistics_get_n_events (ref));
-  g_assert_true (file_exists (csv2));
-
-  g_remove (csv);
-  g_remove (csv2);
-  g_rmdir (dir);
-  ttv_gui_test_tab_teardown (&f);
-}
-
 /* --- Histogram ------------------------------------------------------------- */
 
 static void
@@ -516,7 +328,6 @@ main (int argc, char **argv)
 {
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/analysis/state-columns", test_state_columns);
-  g_test_add_func ("/gui/analysis/statistics", test_statistics);
   g_test_add_func ("/gui/analysis/histogram", test_histogram);
   return g_test_run ();
 }
