@@ -159,78 +159,7 @@ parse_stats (const char *text)
   return rows;
 }
 
-/* --- Comparison ------------------------------------------------------------ */
-
-static const TtvOracleRow zero = { 0, 0, -1, -1, NULL };
-
-static const TtvOracleRow *
-lookup (GHashTable *rows, const char *key)
-{
-  const TtvOracleRow *r = g_hash_table_lookup (rows, key);
-  return r ? r : &zero;
-}
-
-/* Every row of either side equals the other's (absent = nothing counted). */
-static void
-assert_same_rows (GHashTable *got, GHashTable *want, const char *what)
-{
-  GHashTable *sides[2] = { got, want };
-  guint checked = 0;
-
-  for (guint s = 0; s < 2; s++)
-    {
-      GHashTableIter it;
-      gpointer key;
-
-      g_hash_table_iter_init (&it, sides[s]);
-      while (g_hash_table_iter_next (&it, &key, NULL))
-        {
-          const TtvOracleRow *g = lookup (got, key), *w = lookup (want, key);
-
-          if (g->count != w->count || g->total != w->total || g->min != w->min || g->max != w->max)
-            g_error ("%s: %s: ttv-report says count %" G_GUINT64_FORMAT " total %" G_GINT64_FORMAT
-                     " min %" G_GINT64_FORMAT " max %" G_GINT64_FORMAT "; the events say %" G_GUINT64_FORMAT
-                     " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT, what, (char *) key,
-                     g->count, g->total, g->min, g->max, w->count, w->total, w->min, w->max);
-          if (w->name)
-            g_assert_cmpstr (g->name, ==, w->name);
-          checked++;
-        }
-    }
-  g_test_message ("%s: %u rows equal", what, checked / 2);
-}
-
-/* Parts sum to their whole: a CPU's busy time is the sum of its modes, a
- * process's CPU time too, and the processes' CPU time is the CPUs' busy
- * time (the idle task's own time is the CPUs' idle time, apart). */
-static void
-assert_sums (GHashTable *rows)
-{
-  static const char *const modes[] = { "base", "syscall", "trap", "irq", "softirq" };
-  GHashTableIter it;
-  gpointer key, value;
-  gint64 busy = 0, cpu_time = 0;
-
-  g_hash_table_iter_init (&it, rows);
-  while (g_hash_table_iter_next (&it, &key, &value))
-    {
-      const TtvOracleRow *r = value;
-      gint64 sum = 0;
-      gboolean cpu = g_str_has_prefix (key, "cpu/"), process = g_str_has_prefix (key, "process/");
-
-      if ((!cpu && !process) || strchr (strchr (key, '/') + 1, '/'))
-        continue;
-      for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
-        {
-          g_autofree char *mkey = g_strdup_printf ("%s/%s", (char *) key, modes[m]);
-          sum += lookup (rows, mkey)->total;
-        }
-      g_assert_cmpint (sum, ==, r->total);
-      *(cpu ? &busy : &cpu_time) += r->total;
-    }
-  g_assert_cmpint (busy, ==, cpu_time);
-  g_assert_cmpint (busy, >, 0);
-}
+/* --- Checks ------------------------------------------------------------------ */
 
 /* Each CPU's busy and idle time together cover at most the window. */
 static void
@@ -244,7 +173,7 @@ assert_within (GHashTable *rows, gint64 span)
     if (g_str_has_prefix (key, "cpu/") && !strchr ((char *) key + 4, '/'))
       {
         g_autofree char *idle = g_strdup_printf ("%s/idle", (char *) key);
-        gint64 covered = ((TtvOracleRow *) value)->total + lookup (rows, idle)->total;
+        gint64 covered = ((TtvOracleRow *) value)->total + ttv_stats_oracle_lookup (rows, idle)->total;
 
         g_assert_cmpint (covered, <=, span);
       }
@@ -268,8 +197,8 @@ check_trace (const char *trace)
   g_autoptr (GHashTable) want = ttv_stats_oracle_compute (TTV_REPORT_PATH, trace, G_MININT64, G_MAXINT64,
                                                           &first, &last);
 
-  assert_same_rows (got, want, "whole trace");
-  assert_sums (got);
+  ttv_stats_oracle_assert_same (got, want, "whole trace");
+  ttv_stats_oracle_assert_sums (got);
   assert_within (got, last - first);
 
   /* A window from 30% to 60% of the events' span: CPU time clipped to it. */
@@ -282,10 +211,11 @@ check_trace (const char *trace)
     g_autoptr (GHashTable) wgot = parse_stats (wtext);
     g_autoptr (GHashTable) wwant = ttv_stats_oracle_compute (TTV_REPORT_PATH, trace, a, b, NULL, NULL);
 
-    assert_same_rows (wgot, wwant, "window");
-    assert_sums (wgot);
+    ttv_stats_oracle_assert_same (wgot, wwant, "window");
+    ttv_stats_oracle_assert_sums (wgot);
     assert_within (wgot, b - a);
-    g_assert_cmpuint (lookup (wgot, "traceset")->count, <, lookup (got, "traceset")->count);
+    g_assert_cmpuint (ttv_stats_oracle_lookup (wgot, "traceset")->count, <,
+                      ttv_stats_oracle_lookup (got, "traceset")->count);
   }
 }
 
@@ -324,12 +254,13 @@ test_idle (void)
   g_autofree char *out = run_ok (gen);
   g_autofree char *text = run_ok (argv);
   g_autoptr (GHashTable) rows = parse_stats (text);
-  gint64 idle = lookup (rows, "cpu/0/idle")->total + lookup (rows, "cpu/2/idle")->total;
-  gint64 swapper = lookup (rows, "process/0")->total, top = 0;
+  gint64 idle = ttv_stats_oracle_lookup (rows, "cpu/0/idle")->total
+                + ttv_stats_oracle_lookup (rows, "cpu/2/idle")->total;
+  gint64 swapper = ttv_stats_oracle_lookup (rows, "process/0")->total, top = 0;
   GHashTableIter it;
   gpointer key, value;
 
-  g_assert_cmpint (lookup (rows, "process/0/base")->total, ==, 0);
+  g_assert_cmpint (ttv_stats_oracle_lookup (rows, "process/0/base")->total, ==, 0);
   g_assert_cmpint (idle, >, 10 * swapper);
   g_hash_table_iter_init (&it, rows);
   while (g_hash_table_iter_next (&it, &key, &value))

@@ -604,3 +604,72 @@ ttv_stats_oracle_parse_seconds (const char *text)
   g_assert_true (end && !*end);
   return s * 1000000000 + ns;
 }
+
+/* --- Comparison -------------------------------------------------------------- */
+
+static const TtvOracleRow zero = { 0, 0, -1, -1, NULL };
+
+const TtvOracleRow *
+ttv_stats_oracle_lookup (GHashTable *rows, const char *key)
+{
+  const TtvOracleRow *r = g_hash_table_lookup (rows, key);
+  return r ? r : &zero;
+}
+
+void
+ttv_stats_oracle_assert_same (GHashTable *got, GHashTable *want, const char *what)
+{
+  GHashTable *sides[2] = { got, want };
+  guint checked = 0;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      GHashTableIter it;
+      gpointer key;
+
+      g_hash_table_iter_init (&it, sides[s]);
+      while (g_hash_table_iter_next (&it, &key, NULL))
+        {
+          const TtvOracleRow *g = ttv_stats_oracle_lookup (got, key), *w = ttv_stats_oracle_lookup (want, key);
+
+          if (g->count != w->count || g->total != w->total || g->min != w->min || g->max != w->max)
+            g_error ("%s: %s: ttv says count %" G_GUINT64_FORMAT " total %" G_GINT64_FORMAT
+                     " min %" G_GINT64_FORMAT " max %" G_GINT64_FORMAT "; the events say %" G_GUINT64_FORMAT
+                     " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT, what, (char *) key,
+                     g->count, g->total, g->min, g->max, w->count, w->total, w->min, w->max);
+          if (w->name)
+            g_assert_cmpstr (g->name, ==, w->name);
+          checked++;
+        }
+    }
+  g_test_message ("%s: %u rows equal", what, checked / 2);
+}
+
+void
+ttv_stats_oracle_assert_sums (GHashTable *rows)
+{
+  static const char *const modes[] = { "base", "syscall", "trap", "irq", "softirq" };
+  GHashTableIter it;
+  gpointer key, value;
+  gint64 busy = 0, cpu_time = 0;
+
+  g_hash_table_iter_init (&it, rows);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      const TtvOracleRow *r = value;
+      gint64 sum = 0;
+      gboolean cpu = g_str_has_prefix (key, "cpu/"), process = g_str_has_prefix (key, "process/");
+
+      if ((!cpu && !process) || strchr (strchr (key, '/') + 1, '/'))
+        continue;
+      for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+        {
+          g_autofree char *mkey = g_strdup_printf ("%s/%s", (char *) key, modes[m]);
+          sum += ttv_stats_oracle_lookup (rows, mkey)->total;
+        }
+      g_assert_cmpint (sum, ==, r->total);
+      *(cpu ? &busy : &cpu_time) += r->total;
+    }
+  g_assert_cmpint (busy, ==, cpu_time);
+  g_assert_cmpint (busy, >, 0);
+}

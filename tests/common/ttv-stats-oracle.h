@@ -32,6 +32,16 @@ typedef struct {
 GHashTable *ttv_stats_oracle_compute (const char *report, const char *trace, gint64 start, gint64 end,
                                       gint64 *first, gint64 *last);
 
+/* The row of @key, or an empty one (nothing counted) when there is none. */
+const TtvOracleRow *ttv_stats_oracle_lookup (GHashTable *rows, const char *key);
+/* Fails the test unless every row of either table equals the other's
+ * (count, total, min, max, and the name where @want has one). */
+void        ttv_stats_oracle_assert_same (GHashTable *got, GHashTable *want, const char *what);
+/* Fails the test unless the parts sum to their whole: a CPU's busy time
+ * is the sum of its modes, a process's CPU time too, and the processes'
+ * CPU time is the CPUs' busy time (the idle time apart). */
+void        ttv_stats_oracle_assert_sums (GHashTable *rows);
+
 /* "S.NNNNNNNNN" (ttv-report's seconds) as ns; fails the test if malformed. */
 gint64      ttv_stats_oracle_parse_seconds (const char *text);
 

@@ -136,6 +136,20 @@ ttv_gui_test_find_widget (GtkWidget *widget, GType type, const char *name)
   return find_first (widget, type_and_name, &type, name);
 }
 
+static void
+tab_open (TtvGuiTestTab *f, const char *const *module_paths)
+{
+  ttv_gui_test_load_modules (module_paths);
+  f->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
+  f->tab = TTV_TAB (ttv_tab_new (f->ts));
+  gtk_container_add (GTK_CONTAINER (f->window), GTK_WIDGET (f->tab));
+  gtk_widget_show_all (f->window);
+  f->state = ttv_tab_get_state (f->tab);
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, f->state);
+  ttv_gui_test_spin_until (ttv_gui_test_no_requests, f->state);
+}
+
 gboolean
 ttv_gui_test_tab_setup (TtvGuiTestTab *f, const char *const *module_paths)
 {
@@ -146,16 +160,20 @@ ttv_gui_test_tab_setup (TtvGuiTestTab *f, const char *const *module_paths)
       g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
       return FALSE;
     }
-  ttv_gui_test_load_modules (module_paths);
-  f->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
-  f->tab = TTV_TAB (ttv_tab_new (f->ts));
-  gtk_container_add (GTK_CONTAINER (f->window), GTK_WIDGET (f->tab));
-  gtk_widget_show_all (f->window);
-  f->state = ttv_tab_get_state (f->tab);
-  ttv_gui_test_spin_until (ttv_gui_test_state_ready, f->state);
-  ttv_gui_test_spin_until (ttv_gui_test_no_requests, f->state);
+  tab_open (f, module_paths);
   return TRUE;
+}
+
+void
+ttv_gui_test_tab_setup_path (TtvGuiTestTab *f, const char *path, const char *const *module_paths)
+{
+  g_autoptr (GError) error = NULL;
+
+  memset (f, 0, sizeof *f);
+  f->ts = ttv_traceset_new ();
+  if (!ttv_traceset_add_path (f->ts, path, &error))
+    g_error ("%s: %s", path, error->message);
+  tab_open (f, module_paths);
 }
 
 void

@@ -41,6 +41,8 @@ typedef struct {
  * and waits for the state pass and for every request to be served.  FALSE
  * (the test marked skipped) without the sample trace. */
 gboolean    ttv_gui_test_tab_setup (TtvGuiTestTab *f, const char *const *module_paths);
+/* The same on the trace at @path (fails the test when it does not open). */
+void        ttv_gui_test_tab_setup_path (TtvGuiTestTab *f, const char *path, const char *const *module_paths);
 void        ttv_gui_test_tab_teardown (TtvGuiTestTab *f);
 
 G_END_DECLS

@@ -1,0 +1,975 @@
+/* test-statistics.c: the statistics viewer in a real window under Xvfb, as
+ * a user drives it: its CSV against the statistics the tests compute from
+ * ttv-report --format=jsonl (whole trace and a selection; generated and
+ * real CTF traces), the sums of parts, sorting by clicking the headers,
+ * Ctrl+C and the copy action, PNG/SVG export of the rows shown, and
+ * `ttv --render statistics`, bad paths included. */
+#include "ttv-config.h"
+
+#include "ttv-gui-test-util.h"
+#include "ttv-stats-oracle.h"
+#include "ttv-test-util.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+typedef struct {
+  TtvGuiTestTab tab;
+  GtkWidget *viewer;
+  GActionGroup *actions;
+  GtkTreeView *view;
+  char *dir;                 /* a temporary folder for exports */
+} Fixture;
+
+static const char *const modules[] = { TTV_STATISTICS_MODULE_PATH, NULL };
+
+static gboolean
+has_actions (GtkWidget *widget, gconstpointer unused)
+{
+  return gtk_widget_get_action_group (widget, "statistics") != NULL;
+}
+
+static GtkWidget *
+find (GtkWidget *widget, gboolean (*match) (GtkWidget *, gconstpointer), gconstpointer data)
+{
+  g_autoptr (GList) children = NULL;
+
+  if (match (widget, data))
+    return widget;
+  if (!GTK_IS_CONTAINER (widget))
+    return NULL;
+  children = gtk_container_get_children (GTK_CONTAINER (widget));
+  for (GList *l = children; l; l = l->next)
+    {
+      GtkWidget *found = find (l->data, match, data);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The view has its tree and computes nothing. */
+static gboolean
+view_settled (gpointer data)
+{
+  Fixture *f = data;
+  GtkWidget *spinner = ttv_gui_test_find_widget (f->viewer, GTK_TYPE_SPINNER, NULL);
+  GtkTreeIter iter;
+  gboolean active;
+
+  g_object_get (spinner, "active", &active, NULL);
+  return !active && gtk_tree_model_get_iter_first (gtk_tree_view_get_model (f->view), &iter);
+}
+
+static void
+fixture_open (Fixture *f, const char *trace)
+{
+  memset (f, 0, sizeof *f);
+  ttv_gui_test_tab_setup_path (&f->tab, trace, modules);
+  g_assert_true (ttv_tab_show_viewer (f->tab.tab, "statistics"));
+  f->viewer = find (GTK_WIDGET (f->tab.tab), has_actions, NULL);
+  g_assert_nonnull (f->viewer);
+  f->actions = gtk_widget_get_action_group (f->viewer, "statistics");
+  f->view = GTK_TREE_VIEW (ttv_gui_test_find_widget (f->viewer, GTK_TYPE_TREE_VIEW, NULL));
+  g_assert_nonnull (f->view);
+  ttv_gui_test_spin_until (view_settled, f);
+  f->dir = g_dir_make_tmp ("ttv-statistics-XXXXXX", NULL);
+}
+
+static void
+fixture_close (Fixture *f)
+{
+  ttv_gui_test_tab_teardown (&f->tab);
+  ttv_test_remove_tree (f->dir);
+  g_free (f->dir);
+}
+
+static char *
+run_ok (const char *const *argv)
+{
+  g_autoptr (GError) error = NULL;
+  char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                               &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("%s failed: %s", argv[0], err);
+  return out;
+}
+
+/* A trace of ttv-gen in @dir: CPU ids 0, 2 and 10 (names that sort
+ * differently as text and as numbers). */
+static char *
+generate (const char *dir, const char *format)
+{
+  char *trace = g_build_filename (dir, format, NULL);
+  const char *argv[] = { TTV_GEN_PATH, "-q", "-f", format, "--cpu-ids", "0,2,10", "-p", "24",
+                         "-n", "30000", "-s", "3", "-o", trace, NULL };
+  g_autofree char *out = run_ok (argv);
+
+  return trace;
+}
+
+/* --- The CSV --------------------------------------------------------------- */
+
+/* The fields of a CSV line ("" quoted, "" inside for "). */
+static GStrv
+csv_split (const char *line)
+{
+  g_autoptr (GPtrArray) fields = g_ptr_array_new ();
+  g_autoptr (GString) cur = g_string_new (NULL);
+  gboolean quoted = FALSE;
+
+  for (const char *p = line;; p++)
+    {
+      if (quoted && *p == '"' && p[1] == '"')
+        g_string_append_c (cur, *p++);
+      else if (*p == '"')
+        quoted = !quoted;
+      else if ((*p == ',' && !quoted) || !*p)
+        {
+          g_ptr_array_add (fields, g_strdup (cur->str));
+          g_string_truncate (cur, 0);
+          if (!*p)
+            break;
+        }
+      else
+        g_string_append_c (cur, *p);
+    }
+  g_ptr_array_add (fields, NULL);
+  return (GStrv) g_ptr_array_free (g_steal_pointer (&fields), FALSE);
+}
+
+typedef struct {
+  char *name;
+  guint64 count;
+  gint64 total, min, max, average;   /* -1: empty */
+} CsvRow;
+
+static void
+csv_row_free (CsvRow *r)
+{
+  g_free (r->name);
+  g_free (r);
+}
+
+static gint64
+csv_seconds (const char *field)
+{
+  return *field ? ttv_stats_oracle_parse_seconds (field) : -1;
+}
+
+/* key -> CsvRow; @order (may be NULL) gets the keys in file order. */
+static GHashTable *
+export_csv (Fixture *f, GPtrArray *order)
+{
+  g_autofree char *path = g_build_filename (f->dir, "statistics.csv", NULL);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) csv_row_free);
+
+  g_remove (path);
+  g_action_group_activate_action (f->actions, "export-csv-to", g_variant_new_string (path));
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "key,name,count,total_s,min_s,max_s,average_s");
+  for (guint i = 1; lines[i]; i++)
+    {
+      g_auto (GStrv) field = NULL;
+      CsvRow *r;
+
+      if (!lines[i][0])
+        continue;
+      field = csv_split (lines[i]);
+      g_assert_cmpuint (g_strv_length (field), ==, 7);
+      r = g_new0 (CsvRow, 1);
+      r->name = g_strdup (field[1]);
+      r->count = g_ascii_strtoull (field[2], NULL, 10);
+      r->total = csv_seconds (field[3]);
+      r->min = csv_seconds (field[4]);
+      r->max = csv_seconds (field[5]);
+      r->average = csv_seconds (field[6]);
+      g_assert_false (g_hash_table_contains (rows, field[0]));
+      if (order)
+        g_ptr_array_add (order, g_strdup (field[0]));
+      g_hash_table_insert (rows, g_strdup (field[0]), r);
+    }
+  return rows;
+}
+
+static void
+oracle_row_free (TtvOracleRow *r)
+{
+  g_free (r->name);
+  g_free (r);
+}
+
+static TtvOracleRow *
+oracle_row (GHashTable *rows, const char *key)
+{
+  TtvOracleRow *r = g_hash_table_lookup (rows, key);
+
+  if (!r)
+    {
+      r = g_new0 (TtvOracleRow, 1);
+      r->min = r->max = -1;
+      g_hash_table_insert (rows, g_strdup (key), r);
+    }
+  return r;
+}
+
+/* The CSV rows the oracle computes too, under its keys: the user and
+ * unknown modes together as "base", IRQ names without "IRQ N ". */
+static GHashTable *
+as_oracle_rows (GHashTable *csv)
+{
+  static const char *const families[] = { "type/", "cpu/", "process/", "syscall/", "irq/", "softirq/" };
+  GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) oracle_row_free);
+  GHashTableIter it;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&it, csv);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      const CsvRow *c = value;
+      g_autofree char *k = g_strdup (key);
+      gboolean keep = strcmp (k, "traceset") == 0;
+      TtvOracleRow *r;
+
+      for (guint i = 0; i < G_N_ELEMENTS (families); i++)
+        keep |= g_str_has_prefix (k, families[i]);
+      if (!keep)
+        continue;
+      if ((g_str_has_prefix (k, "cpu/") || g_str_has_prefix (k, "process/"))
+          && (g_str_has_suffix (k, "/user") || g_str_has_suffix (k, "/unknown")))
+        strcpy (strrchr (k, '/'), "/base");
+      r = oracle_row (rows, k);
+      r->count += c->count;
+      r->total += MAX (c->total, 0);
+      r->min = c->min;
+      r->max = c->max;
+      if ((g_str_has_prefix (k, "irq/") || g_str_has_prefix (k, "softirq/")) && !r->name)
+        {
+          /* "IRQ 27 arch_timer", "Soft IRQ 1 TIMER": the name after the number. */
+          const char *number = strchr (k, '/') + 1;
+          const char *at = strstr (c->name, number);
+          if (at && at[strlen (number)] == ' ')
+            r->name = g_strdup (at + strlen (number) + 1);
+        }
+    }
+  return rows;
+}
+
+/* Group rows are the sums of their children. */
+static void
+assert_group_sums (GHashTable *csv)
+{
+  static const char *const groups[] = { "cpu", "process", "syscall", "irq", "softirq", "type" };
+
+  for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+    {
+      const CsvRow *group = g_hash_table_lookup (csv, groups[g]);
+      g_autofree char *prefix = g_strdup_printf ("%s/", groups[g]);
+      guint64 count = 0;
+      gint64 total = 0;
+      GHashTableIter it;
+      gpointer key, value;
+
+      g_assert_nonnull (group);
+      g_hash_table_iter_init (&it, csv);
+      while (g_hash_table_iter_next (&it, &key, &value))
+        if (g_str_has_prefix (key, prefix) && !strchr ((char *) key + strlen (prefix), '/'))
+          {
+            count += ((CsvRow *) value)->count;
+            total += MAX (((CsvRow *) value)->total, 0);
+          }
+      g_assert_cmpuint (group->count, ==, count);
+      if (group->total >= 0)
+        g_assert_cmpint (group->total, ==, total);
+    }
+  g_assert_cmpuint (((CsvRow *) g_hash_table_lookup (csv, "type"))->count, ==,
+                    ((CsvRow *) g_hash_table_lookup (csv, "traceset"))->count);
+  /* The processes' CPU time is the CPUs' busy time. */
+  g_assert_cmpint (((CsvRow *) g_hash_table_lookup (csv, "cpu"))->total, ==,
+                   ((CsvRow *) g_hash_table_lookup (csv, "process"))->total);
+}
+
+static void
+check_csv (GHashTable *csv, GHashTable *want, const char *what)
+{
+  g_autoptr (GHashTable) got = as_oracle_rows (csv);
+
+  ttv_stats_oracle_assert_same (got, want, what);
+  ttv_stats_oracle_assert_sums (got);
+  assert_group_sums (csv);
+}
+
+static gboolean
+traceset_count_is (gpointer data)
+{
+  gpointer *args = data;
+  Fixture *f = args[0];
+  g_autoptr (GHashTable) csv = NULL;
+
+  if (!view_settled (f))
+    return FALSE;
+  csv = export_csv (f, NULL);
+  return ((CsvRow *) g_hash_table_lookup (csv, "traceset"))->count == *(guint64 *) args[1];
+}
+
+/* The whole trace, then a selection from 30% to 60% of the events. */
+static void
+check_against_oracle (const char *trace)
+{
+  Fixture f;
+  gint64 first, last, a, b;
+  g_autoptr (GHashTable) want = ttv_stats_oracle_compute (TTV_REPORT_PATH, trace, G_MININT64, G_MAXINT64,
+                                                          &first, &last);
+  g_autoptr (GHashTable) wwant = NULL;
+  g_autoptr (GHashTable) csv = NULL;
+  guint64 n;
+  gpointer args[2];
+
+  fixture_open (&f, trace);
+  csv = export_csv (&f, NULL);
+  check_csv (csv, want, "whole trace");
+  g_clear_pointer (&csv, g_hash_table_unref);
+
+  a = first + (last - first) * 3 / 10;
+  b = first + (last - first) * 6 / 10;
+  wwant = ttv_stats_oracle_compute (TTV_REPORT_PATH, trace, a, b, NULL, NULL);
+  n = ttv_stats_oracle_lookup (wwant, "traceset")->count;
+  ttv_tab_state_set_selection (f.tab.state, a, b);
+  args[0] = &f;
+  args[1] = &n;
+  ttv_gui_test_spin_until (traceset_count_is, args);
+  csv = export_csv (&f, NULL);
+  check_csv (csv, wwant, "selection");
+  fixture_close (&f);
+}
+
+static void
+test_oracle_generated (gconstpointer data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ttv-statistics-gen-XXXXXX", NULL);
+  g_autofree char *trace = generate (dir, data);
+
+  check_against_oracle (trace);
+  ttv_test_remove_tree (dir);
+}
+
+static void
+test_oracle_ctf (gconstpointer data)
+{
+  g_autofree char *path = ttv_test_dup_shared_ctf_trace (data);
+
+  if (path)
+    check_against_oracle (path);
+}
+
+/* --- Rows of the view ---------------------------------------------------------- */
+
+typedef struct {
+  const char *key;
+  GtkTreePath *path;
+} FindKey;
+
+static gboolean
+find_key (GtkTreeModel *model, GtkTreePath *path, GtkTreeIter *iter, gpointer data)
+{
+  FindKey *fk = data;
+  g_autofree char *key = NULL;
+
+  gtk_tree_model_get (model, iter, 6 /* COL_KEY */, &key, -1);
+  if (g_strcmp0 (key, fk->key) != 0)
+    return FALSE;
+  fk->path = gtk_tree_path_copy (path);
+  return TRUE;
+}
+
+static GtkTreePath *
+path_of (Fixture *f, const char *key)
+{
+  FindKey fk = { key, NULL };
+
+  gtk_tree_model_foreach (gtk_tree_view_get_model (f->view), find_key, &fk);
+  g_assert_nonnull (fk.path);
+  return fk.path;
+}
+
+/* The names of the children of @key, in the view's order. */
+static GPtrArray *
+child_names (Fixture *f, const char *key)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (f->view);
+  g_autoptr (GtkTreePath) path = path_of (f, key);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  GtkTreeIter parent, child;
+
+  g_assert_true (gtk_tree_model_get_iter (model, &parent, path));
+  if (gtk_tree_model_iter_children (model, &child, &parent))
+    do
+      {
+        char *name;
+        gtk_tree_model_get (model, &child, 0, &name, -1);
+        g_ptr_array_add (out, name);
+      }
+    while (gtk_tree_model_iter_next (model, &child));
+  return out;
+}
+
+/* Their CPU time or total duration, in the view's order. */
+static GArray *
+child_totals (Fixture *f, const char *key)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (f->view);
+  g_autoptr (GtkTreePath) path = path_of (f, key);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GtkTreeIter parent, child;
+
+  g_assert_true (gtk_tree_model_get_iter (model, &parent, path));
+  if (gtk_tree_model_iter_children (model, &child, &parent))
+    do
+      {
+        gint64 total;
+        gtk_tree_model_get (model, &child, 2, &total, -1);
+        g_array_append_val (out, total);
+      }
+    while (gtk_tree_model_iter_next (model, &child));
+  return out;
+}
+
+static void
+click_header (Fixture *f, guint column)
+{
+  GtkTreeViewColumn *col = gtk_tree_view_get_column (f->view, (gint) column);
+
+  gtk_button_clicked (GTK_BUTTON (gtk_tree_view_column_get_button (col)));
+  ttv_gui_test_spin_pending ();
+}
+
+static GtkSortType
+sort_order (Fixture *f, gint expected_column)
+{
+  gint column;
+  GtkSortType order;
+
+  g_assert_true (gtk_tree_sortable_get_sort_column_id (GTK_TREE_SORTABLE (gtk_tree_view_get_model (f->view)),
+                                                       &column, &order));
+  g_assert_cmpint (column, ==, expected_column);
+  return order;
+}
+
+static void
+assert_totals_sorted (GArray *totals, GtkSortType order)
+{
+  g_assert_cmpuint (totals->len, >, 3);
+  for (guint i = 1; i < totals->len; i++)
+    {
+      gint64 prev = g_array_index (totals, gint64, i - 1), cur = g_array_index (totals, gint64, i);
+
+      if (order == GTK_SORT_ASCENDING)
+        g_assert_cmpint (prev, <=, cur);
+      else
+        g_assert_cmpint (prev, >=, cur);
+    }
+}
+
+static void
+save_shot (Fixture *f, const char *name)
+{
+  const char *shots = g_getenv ("TTV_GUI_SHOTS");
+  GdkWindow *win;
+  g_autoptr (GdkPixbuf) pix = NULL;
+  g_autofree char *path = NULL;
+
+  if (!shots)
+    return;
+  ttv_gui_test_spin_for (300);
+  win = gtk_widget_get_window (f->tab.window);
+  pix = gdk_pixbuf_get_from_window (win, 0, 0, gdk_window_get_width (win), gdk_window_get_height (win));
+  path = g_build_filename (shots, name, NULL);
+  gdk_pixbuf_save (pix, path, "png", NULL, NULL);
+}
+
+/* Clicking the headers: names in the order people count (CPU 2 before
+ * CPU 10), CPU time both ways, the idle task not on top. */
+static void
+test_sort (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ttv-statistics-gen-XXXXXX", NULL);
+  g_autofree char *trace = generate (dir, "ltt");
+  g_autoptr (GPtrArray) cpus = NULL, procs = NULL;
+  g_autoptr (GArray) totals = NULL, totals2 = NULL;
+  Fixture f;
+  GtkSortType first;
+
+  fixture_open (&f, trace);
+  click_header (&f, 0);
+  g_assert_cmpint (sort_order (&f, 0), ==, GTK_SORT_ASCENDING);
+  cpus = child_names (&f, "cpu");
+  g_assert_cmpuint (cpus->len, ==, 3);
+  g_assert_cmpstr (cpus->pdata[0], ==, "CPU 0");
+  g_assert_cmpstr (cpus->pdata[1], ==, "CPU 2");
+  g_assert_cmpstr (cpus->pdata[2], ==, "CPU 10");
+
+  click_header (&f, 2);
+  first = sort_order (&f, 2);
+  totals = child_totals (&f, "process");
+  assert_totals_sorted (totals, first);
+  click_header (&f, 2);
+  g_assert_cmpint (sort_order (&f, 2), !=, first);
+  totals2 = child_totals (&f, "process");
+  assert_totals_sorted (totals2, first == GTK_SORT_ASCENDING ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
+  if (sort_order (&f, 2) == GTK_SORT_ASCENDING)
+    click_header (&f, 2);
+  procs = child_names (&f, "process");
+  g_assert_false (g_str_has_prefix (procs->pdata[0], "swapper"));
+  /* The CSV follows the view's order. */
+  {
+    g_autoptr (GPtrArray) order = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr (GHashTable) csv = export_csv (&f, order);
+    g_autofree char *top = NULL;
+
+    for (guint i = 0; i < order->len && !top; i++)
+      if (g_str_has_prefix (order->pdata[i], "process/") && !strchr ((char *) order->pdata[i] + 8, '/'))
+        top = g_strdup (((CsvRow *) g_hash_table_lookup (csv, order->pdata[i]))->name);
+    g_assert_cmpstr (top, ==, procs->pdata[0]);
+  }
+  {
+    g_autoptr (GtkTreePath) path = path_of (&f, "process");
+    gtk_tree_view_expand_to_path (f.view, path);
+    gtk_tree_view_expand_row (f.view, path, FALSE);
+  }
+  save_shot (&f, "ttv-statistics-sorted.png");
+  fixture_close (&f);
+  ttv_test_remove_tree (dir);
+}
+
+/* --- Copy ---------------------------------------------------------------------- */
+
+/* "1.234 ms" -> ns; "" -> -1. */
+static gint64
+parse_shown_duration (const char *text)
+{
+  static const struct { const char *unit; double scale; } units[] = {
+    { "ns", 1 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+  };
+  char *end = NULL;
+  double v;
+
+  if (!*text)
+    return -1;
+  v = g_ascii_strtod (text, &end);
+  g_assert_true (end != text && *end == ' ');
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (strcmp (end + 1, units[i].unit) == 0)
+      return (gint64) (v * units[i].scale + 0.5);
+  g_error ("no unit in “%s”", text);
+}
+
+/* Shown with four significant digits: within 0.05% of the exact value. */
+static void
+assert_close (const char *shown, gint64 exact)
+{
+  gint64 v = parse_shown_duration (shown);
+
+  if (exact < 0)
+    {
+      g_assert_cmpint (v, ==, -1);
+      return;
+    }
+  g_assert_cmpint (ABS (v - exact), <=, exact / 2000 + 1);
+}
+
+static void
+assert_copied_row (const char *line, const CsvRow *row)
+{
+  g_auto (GStrv) cells = g_strsplit (line, "\t", -1);
+  g_autofree char *count = row->count ? g_strdup_printf ("%" G_GUINT64_FORMAT, row->count) : g_strdup ("");
+
+  g_assert_cmpuint (g_strv_length (cells), ==, 6);
+  g_assert_cmpstr (cells[0], ==, row->name);
+  g_assert_cmpstr (cells[1], ==, count);
+  assert_close (cells[2], row->total);
+  assert_close (cells[3], row->average);
+  assert_close (cells[4], row->min);
+  assert_close (cells[5], row->max);
+}
+
+static void
+select_keys (Fixture *f, const char *const *keys)
+{
+  GtkTreeSelection *sel = gtk_tree_view_get_selection (f->view);
+
+  gtk_tree_selection_unselect_all (sel);
+  for (guint i = 0; keys[i]; i++)
+    {
+      g_autoptr (GtkTreePath) path = path_of (f, keys[i]);
+
+      gtk_tree_view_expand_to_path (f->view, path);
+      gtk_tree_selection_select_path (sel, path);
+    }
+}
+
+/* The key event as the window would deliver it to the focused view (the
+ * X server of the tests gives no window the keyboard focus). */
+static void
+send_ctrl_c (GtkWidget *view)
+{
+  GdkEvent *ev = gdk_event_new (GDK_KEY_PRESS);
+
+  ev->key.window = g_object_ref (gtk_widget_get_window (view));
+  ev->key.keyval = GDK_KEY_c;
+  ev->key.state = GDK_CONTROL_MASK;
+  ev->key.time = GDK_CURRENT_TIME;
+  gdk_event_set_device (ev, gdk_seat_get_keyboard (gdk_display_get_default_seat (gdk_display_get_default ())));
+  g_assert_true (gtk_widget_event (view, ev));
+  gdk_event_free (ev);
+}
+
+static char *
+clipboard_text (void)
+{
+  GtkClipboard *clipboard = gtk_clipboard_get (GDK_SELECTION_CLIPBOARD);
+
+  return gtk_clipboard_wait_for_text (clipboard);
+}
+
+/* Ctrl+C and the copy action: the selected rows as shown, tab separated,
+ * with durations that agree with the CSV's exact values. */
+static void
+test_copy (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ttv-statistics-gen-XXXXXX", NULL);
+  g_autofree char *trace = generate (dir, "ltt");
+  const char *const two[] = { "cpu/2", "syscall/read", NULL };
+  const char *const one[] = { "irq/0", NULL };
+  g_autoptr (GHashTable) csv = NULL;
+  g_autofree char *text = NULL, *text2 = NULL;
+  g_auto (GStrv) lines = NULL, lines2 = NULL;
+  Fixture f;
+
+  fixture_open (&f, trace);
+  csv = export_csv (&f, NULL);
+  select_keys (&f, two);
+  gtk_clipboard_set_text (gtk_clipboard_get (GDK_SELECTION_CLIPBOARD), "", 0);
+  gtk_widget_grab_focus (GTK_WIDGET (f.view));
+  send_ctrl_c (GTK_WIDGET (f.view));
+  text = clipboard_text ();
+  g_assert_nonnull (text);
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  g_assert_cmpstr (lines[2], ==, "");
+  assert_copied_row (lines[0], g_hash_table_lookup (csv, "cpu/2"));
+  assert_copied_row (lines[1], g_hash_table_lookup (csv, "syscall/read"));
+
+  select_keys (&f, one);
+  g_action_group_activate_action (f.actions, "copy", NULL);
+  text2 = clipboard_text ();
+  lines2 = g_strsplit (text2, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines2), ==, 2);
+  assert_copied_row (lines2[0], g_hash_table_lookup (csv, "irq/0"));
+  g_assert_true (g_str_has_prefix (lines2[0], "IRQ 0 timer\t"));
+  fixture_close (&f);
+  ttv_test_remove_tree (dir);
+}
+
+/* --- Images ---------------------------------------------------------------------- */
+
+static void
+export_image (Fixture *f, const char *name, int *width, int *height)
+{
+  g_autofree char *path = g_build_filename (f->dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GdkPixbuf) pix = NULL;
+
+  g_remove (path);
+  g_action_group_activate_action (f->actions, "export", g_variant_new_string (path));
+  pix = gdk_pixbuf_new_from_file (path, &error);
+  g_assert_no_error (error);
+  *width = gdk_pixbuf_get_width (pix);
+  *height = gdk_pixbuf_get_height (pix);
+}
+
+typedef struct {
+  GPtrArray *texts;        /* the <text> contents, in order */
+  GString *cur;            /* inside a <text>, else NULL */
+  gboolean svg_root;
+  gint width, height;
+} SvgScan;
+
+static void
+svg_start (GMarkupParseContext *ctx, const char *element, const char **names, const char **values,
+           gpointer data, GError **error)
+{
+  SvgScan *s = data;
+
+  if (strcmp (element, "svg") == 0)
+    {
+      s->svg_root = TRUE;
+      for (guint i = 0; names[i]; i++)
+        if (strcmp (names[i], "width") == 0)
+          s->width = (gint) g_ascii_strtoll (values[i], NULL, 10);
+        else if (strcmp (names[i], "height") == 0)
+          s->height = (gint) g_ascii_strtoll (values[i], NULL, 10);
+    }
+  else if (strcmp (element, "text") == 0)
+    s->cur = g_string_new (NULL);
+}
+
+static void
+svg_end (GMarkupParseContext *ctx, const char *element, gpointer data, GError **error)
+{
+  SvgScan *s = data;
+
+  if (strcmp (element, "text") == 0 && s->cur)
+    g_ptr_array_add (s->texts, g_string_free (g_steal_pointer (&s->cur), FALSE));
+}
+
+static void
+svg_text (GMarkupParseContext *ctx, const char *text, gsize len, gpointer data, GError **error)
+{
+  SvgScan *s = data;
+
+  if (s->cur)
+    g_string_append_len (s->cur, text, (gssize) len);
+}
+
+/* The SVG parses (well-formed XML); its texts in order. */
+static GPtrArray *
+scan_svg (const char *path, SvgScan *s)
+{
+  static const GMarkupParser parser = { svg_start, svg_end, svg_text, NULL, NULL };
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GMarkupParseContext) ctx = NULL;
+
+  memset (s, 0, sizeof *s);
+  s->texts = g_ptr_array_new_with_free_func (g_free);
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  ctx = g_markup_parse_context_new (&parser, 0, s, NULL);
+  g_assert_true (g_markup_parse_context_parse (ctx, text, -1, &error) && g_markup_parse_context_end_parse (ctx, &error));
+  g_assert_no_error (error);
+  g_assert_true (s->svg_root);
+  return s->texts;
+}
+
+static gboolean
+has_text (GPtrArray *texts, const char *text)
+{
+  for (guint i = 0; i < texts->len; i++)
+    if (strcmp (texts->pdata[i], text) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Pixels that are not the white background, and whether the header's
+ * grey is there. */
+static void
+scan_png (const char *path, double *inked, gboolean *header)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GdkPixbuf) pix = gdk_pixbuf_new_from_file (path, &error);
+  int w, h, stride, n, count = 0;
+  const guchar *px;
+
+  g_assert_no_error (error);
+  w = gdk_pixbuf_get_width (pix);
+  h = gdk_pixbuf_get_height (pix);
+  stride = gdk_pixbuf_get_rowstride (pix);
+  n = gdk_pixbuf_get_n_channels (pix);
+  px = gdk_pixbuf_read_pixels (pix);
+  *header = FALSE;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        const guchar *p = px + y * stride + x * n;
+        count += p[0] != 0xff || p[1] != 0xff || p[2] != 0xff;
+        *header |= p[0] == 0xe6 && p[1] == 0xe6 && p[2] == 0xe6;
+      }
+  *inked = (double) count / (w * h);
+}
+
+static const char *
+scope_text (Fixture *f)
+{
+  GtkWidget *label = ttv_gui_test_find_widget (f->viewer, GTK_TYPE_LABEL, NULL);
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
+/* PNG and SVG of the rows shown: one more row per expanded child, the
+ * names in the SVG's text, bad paths reported. */
+static void
+test_export_image (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ttv-statistics-gen-XXXXXX", NULL);
+  g_autofree char *trace = generate (dir, "ctf");
+  g_autoptr (GHashTable) csv = NULL;
+  g_autoptr (GtkTreePath) procs = NULL, cpus = NULL;
+  g_autofree char *svg = NULL, *png = NULL;
+  GPtrArray *texts;
+  guint n_procs = 0, n_cpus = 0;
+  int w0, h0, w1, h1, w2, h2, row_h;
+  GHashTableIter it;
+  gpointer key, value;
+  SvgScan scan;
+  double inked;
+  gboolean header;
+  Fixture f;
+
+  fixture_open (&f, trace);
+  csv = export_csv (&f, NULL);
+  g_hash_table_iter_init (&it, csv);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    {
+      n_procs += g_str_has_prefix (key, "process/") && !strchr ((char *) key + 8, '/');
+      n_cpus += g_str_has_prefix (key, "cpu/") && !strchr ((char *) key + 4, '/');
+    }
+  g_assert_cmpuint (n_procs, >, 5);
+
+  g_action_group_activate_action (f.actions, "collapse-all", NULL);
+  export_image (&f, "collapsed.png", &w0, &h0);
+  procs = path_of (&f, "process");
+  gtk_tree_view_expand_row (f.view, procs, FALSE);
+  export_image (&f, "processes.png", &w1, &h1);
+  row_h = (h1 - h0) / (int) n_procs;
+  g_assert_cmpint ((h1 - h0) % (int) n_procs, ==, 0);
+  g_assert_cmpint (row_h, >=, 12);
+  g_assert_cmpint (w1, >=, w0);
+  cpus = path_of (&f, "cpu");
+  gtk_tree_view_expand_row (f.view, cpus, FALSE);
+  export_image (&f, "cpus.png", &w2, &h2);
+  g_assert_cmpint (h2 - h1, ==, (int) n_cpus * row_h);
+  /* Title, header and the root with its 7 groups, and the margins. */
+  g_assert_cmpint (h0, >, 10 * row_h);
+  g_assert_cmpint (h0, <, 11 * row_h);
+
+  png = g_build_filename (f.dir, "cpus.png", NULL);
+  scan_png (png, &inked, &header);
+  g_assert_true (header);
+  g_assert_cmpfloat (inked, >, 0.02);
+
+  svg = g_build_filename (f.dir, "statistics.svg", NULL);
+  g_action_group_activate_action (f.actions, "export", g_variant_new_string (svg));
+  texts = scan_svg (svg, &scan);
+  g_assert_cmpint (scan.width, ==, w2);
+  g_assert_cmpint (scan.height, ==, h2);
+  {
+    g_autofree char *title = g_strdup_printf ("ctf: %s", scope_text (&f));
+    g_assert_cmpstr (texts->pdata[0], ==, title);
+  }
+  g_hash_table_iter_init (&it, csv);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (g_str_has_prefix (key, "process/") && !strchr ((char *) key + 8, '/'))
+      g_assert_true (has_text (texts, ((CsvRow *) value)->name));
+  g_assert_true (has_text (texts, "CPU 0"));
+  g_assert_false (has_text (texts, "read"));     /* syscalls: collapsed */
+
+  /* Bad paths: a message naming the file, no crash. */
+  g_action_group_activate_action (f.actions, "export", g_variant_new_string ("/nonexistent/dir/x.png"));
+  g_assert_true (g_str_has_prefix (scope_text (&f), "Export failed"));
+  g_assert_nonnull (strstr (scope_text (&f), "/nonexistent/dir/x.png"));
+  g_action_group_activate_action (f.actions, "export", g_variant_new_string ("/nonexistent/dir/x.svg"));
+  g_assert_nonnull (strstr (scope_text (&f), "/nonexistent/dir/x.svg"));
+  g_action_group_activate_action (f.actions, "export-csv-to", g_variant_new_string ("/nonexistent/dir/x.csv"));
+  g_assert_nonnull (strstr (scope_text (&f), "/nonexistent/dir/x.csv"));
+  g_ptr_array_unref (texts);
+  fixture_close (&f);
+  ttv_test_remove_tree (dir);
+}
+
+/* --- ttv --render statistics ------------------------------------------------------ */
+
+static int
+run_status (const char *const *argv, char **err)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, err,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+static void
+test_render (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ttv-statistics-gen-XXXXXX", NULL);
+  g_autofree char *trace = generate (dir, "lttng");
+  g_autofree char *png = g_build_filename (dir, "render.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "render.svg", NULL);
+  g_autofree char *err = NULL, *err2 = NULL, *err3 = NULL, *window = NULL;
+  g_autoptr (GHashTable) want = NULL;
+  g_autoptr (GdkPixbuf) pix = NULL;
+  g_autoptr (GError) error = NULL;
+  gint64 first, last, a, b;
+  g_autofree char *count = NULL;
+  GPtrArray *texts;
+  SvgScan scan;
+  gboolean found = FALSE;
+
+  {
+    const char *argv[] = { TTV_EXE_PATH, "--render", "statistics", "--trace", trace, "--size", "900x600",
+                           "-o", png, NULL };
+    g_assert_cmpint (run_status (argv, &err), ==, 0);
+  }
+  pix = gdk_pixbuf_new_from_file (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_pixbuf_get_width (pix), ==, 900);
+  g_assert_cmpint (gdk_pixbuf_get_height (pix), ==, 600);
+
+  /* A window: the statistics of its events, as the events say. */
+  g_hash_table_unref (ttv_stats_oracle_compute (TTV_REPORT_PATH, trace, G_MININT64, G_MAXINT64, &first, &last));
+  a = first + (last - first) / 4;
+  b = first + (last - first) / 2;
+  want = ttv_stats_oracle_compute (TTV_REPORT_PATH, trace, a, b, NULL, NULL);
+  window = g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT ":%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT,
+                            a / 1000000000, a % 1000000000, b / 1000000000, b % 1000000000);
+  {
+    const char *argv[] = { TTV_EXE_PATH, "--render", "statistics", "--trace", trace, "--window", window,
+                           "-o", svg, NULL };
+    g_assert_cmpint (run_status (argv, &err2), ==, 0);
+  }
+  texts = scan_svg (svg, &scan);
+  count = g_strdup_printf ("%" G_GUINT64_FORMAT, ttv_stats_oracle_lookup (want, "traceset")->count);
+  for (guint i = 0; i + 1 < texts->len; i++)
+    if (strcmp (texts->pdata[i], "Traceset") == 0)
+      {
+        g_assert_cmpstr (texts->pdata[i + 1], ==, count);
+        found = TRUE;
+      }
+  g_assert_true (found);
+  g_assert_nonnull (strstr (texts->pdata[0], "time window"));
+  g_ptr_array_unref (texts);
+
+  /* A trace that is not there: exit status 1, a message naming it. */
+  {
+    const char *argv[] = { TTV_EXE_PATH, "--render", "statistics", "--trace", "/nonexistent/trace",
+                           "-o", png, NULL };
+    g_assert_cmpint (run_status (argv, &err3), ==, 1);
+    g_assert_nonnull (strstr (err3, "/nonexistent/trace"));
+  }
+  ttv_test_remove_tree (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_data_func ("/gui/statistics/oracle/ltt", "ltt", test_oracle_generated);
+  g_test_add_data_func ("/gui/statistics/oracle/ctf", "ctf", test_oracle_generated);
+  g_test_add_data_func ("/gui/statistics/oracle/arm64-kernel", "arm64-kernel", test_oracle_ctf);
+  g_test_add_data_func ("/gui/statistics/oracle/scp-kernel", "scp-kernel", test_oracle_ctf);
+  g_test_add_func ("/gui/statistics/sort", test_sort);
+  g_test_add_func ("/gui/statistics/copy", test_copy);
+  g_test_add_func ("/gui/statistics/export-image", test_export_image);
+  g_test_add_func ("/gui/statistics/render", test_render);
+  return g_test_run ();
+}
