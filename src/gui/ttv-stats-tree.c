@@ -128,29 +128,38 @@ add_modes (TtvViewerStatsNode *node, const TtvTime *times)
     }
 }
 
+/* A CPU or a process under @group: its events and, unless @times is NULL,
+ * its time by mode; the group sums them. */
+static TtvViewerStatsNode *
+add_timed (TtvViewerStatsNode *group, const char *name, const char *key, guint64 events,
+           const TtvTime *times)
+{
+  TtvViewerStatsNode *node = add (group, ttv_stats_node_new (name, key, events, 0, -1, -1));
+
+  if (times)
+    add_modes (node, times);
+  group->count += events;
+  group->total = (group->total < 0 ? 0 : group->total) + node->total;
+  return node;
+}
+
 static void
 add_cpus (TtvViewerStatsNode *root, const TtvStatistics *stats)
 {
   TtvViewerStatsNode *group = add_group (root, _("CPUs"), "cpu");
   g_autoptr (GPtrArray) cpus = ttv_statistics_list_cpus (stats);
 
-  group->total = 0;
   for (guint i = 0; i < cpus->len; i++)
     {
       const TtvCpuStats *c = cpus->pdata[i];
       g_autofree char *name = c->cpu >= 0 ? g_strdup_printf (_("CPU %d"), c->cpu) : g_strdup (_("No CPU"));
       g_autofree char *key = g_strdup_printf ("cpu/%d", c->cpu);
       g_autofree char *idle_key = g_strdup_printf ("cpu/%d/idle", c->cpu);
-      TtvViewerStatsNode *cn = add (group, ttv_stats_node_new (name, key, c->events, 0, -1, -1));
+      TtvViewerStatsNode *cn = add_timed (group, name, key, c->events, c->cpu >= 0 ? c->busy : NULL);
 
-      /* Busy time by mode; the idle time beside it, not part of the total. */
+      /* The idle time beside the busy time, not part of the total. */
       if (c->cpu >= 0)
-        {
-          add_modes (cn, c->busy);
-          add (cn, ttv_stats_node_new (_("Idle"), idle_key, 0, c->idle, -1, -1));
-        }
-      group->count += c->events;
-      group->total += cn->total;
+        add (cn, ttv_stats_node_new (_("Idle"), idle_key, 0, c->idle, -1, -1));
     }
 }
 
@@ -160,18 +169,14 @@ add_processes (TtvViewerStatsNode *root, const TtvStatistics *stats)
   TtvViewerStatsNode *group = add_group (root, _("Processes"), "process");
   g_autoptr (GPtrArray) procs = ttv_statistics_list_processes (stats);
 
-  group->total = 0;
   for (guint i = 0; i < procs->len; i++)
     {
       const TtvProcessStats *p = procs->pdata[i];
       g_autofree char *name = g_strdup_printf ("%s (%u)", p->name ? g_quark_to_string (p->name) : "-",
                                                p->pid);
       g_autofree char *key = g_strdup_printf ("process/%u", p->pid);
-      TtvViewerStatsNode *pn = add (group, ttv_stats_node_new (name, key, p->events, 0, -1, -1));
 
-      add_modes (pn, p->cpu_time);
-      group->count += p->events;
-      group->total += pn->total;
+      add_timed (group, name, key, p->events, p->cpu_time);
     }
 }
 

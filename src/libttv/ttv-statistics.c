@@ -344,22 +344,25 @@ ttv_statistics_list_durations (const TtvStatistics *st, TtvDurationKind kind)
   return out;
 }
 
-TtvTime
-ttv_process_stats_get_cpu_time (const TtvProcessStats *p)
+static TtvTime
+sum_modes (const TtvTime *times)
 {
   TtvTime sum = 0;
   for (guint m = 0; m < TTV_MODE_N; m++)
-    sum += p->cpu_time[m];
+    sum += times[m];
   return sum;
+}
+
+TtvTime
+ttv_process_stats_get_cpu_time (const TtvProcessStats *p)
+{
+  return sum_modes (p->cpu_time);
 }
 
 TtvTime
 ttv_cpu_stats_get_busy (const TtvCpuStats *c)
 {
-  TtvTime sum = 0;
-  for (guint m = 0; m < TTV_MODE_N; m++)
-    sum += c->busy[m];
-  return sum;
+  return sum_modes (c->busy);
 }
 
 /* --- Text ------------------------------------------------------------------ */

@@ -19,43 +19,21 @@
 #error "TTV_GEN_PATH must be defined by the build"
 #endif
 
-static char *
-run_ok (const char *const *argv)
-{
-  g_autoptr (GError) error = NULL;
-  char *out = NULL, *err = NULL;
-  int status = 0;
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
-                               &status, &error));
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("%s failed: %s", argv[0], err);
-  g_free (err);
-  return out;
-}
-
 /* --- ttv-report --stats as rows under the oracle's keys ------------------ */
 
 static TtvOracleRow *
 put (GHashTable *rows, char *key /* owned */, guint64 count, gint64 total, gint64 min, gint64 max)
 {
-  TtvOracleRow *r = g_new0 (TtvOracleRow, 1);
+  TtvOracleRow *r;
 
+  g_assert_false (g_hash_table_contains (rows, key));
+  r = ttv_stats_oracle_row (rows, key);
+  g_free (key);
   r->count = count;
   r->total = total;
   r->min = min;
   r->max = max;
-  g_assert_null (g_hash_table_lookup (rows, key));
-  g_hash_table_insert (rows, key, r);
   return r;
-}
-
-static void
-row_free (TtvOracleRow *r)
-{
-  g_free (r->name);
-  g_free (r);
 }
 
 /* The words of @line. */
@@ -88,7 +66,7 @@ put_modes (GHashTable *rows, const char *prefix, GPtrArray *w, guint first)
 static GHashTable *
 parse_stats (const char *text)
 {
-  GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) row_free);
+  GHashTable *rows = ttv_stats_oracle_rows_new ();
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   const char *section = NULL;
 
@@ -191,7 +169,7 @@ static void
 check_trace (const char *trace)
 {
   const char *argv[] = { TTV_REPORT_PATH, "--stats", trace, NULL };
-  g_autofree char *text = run_ok (argv);
+  g_autofree char *text = ttv_test_run_ok (argv);
   g_autoptr (GHashTable) got = parse_stats (text);
   gint64 first, last, a, b;
   g_autoptr (GHashTable) want = ttv_stats_oracle_compute (TTV_REPORT_PATH, trace, G_MININT64, G_MAXINT64,
@@ -207,7 +185,7 @@ check_trace (const char *trace)
   {
     g_autofree char *sa = seconds (a), *sb = seconds (b);
     const char *wargv[] = { TTV_REPORT_PATH, "--stats", "--start", sa, "--end", sb, trace, NULL };
-    g_autofree char *wtext = run_ok (wargv);
+    g_autofree char *wtext = ttv_test_run_ok (wargv);
     g_autoptr (GHashTable) wgot = parse_stats (wtext);
     g_autoptr (GHashTable) wwant = ttv_stats_oracle_compute (TTV_REPORT_PATH, trace, a, b, NULL, NULL);
 
@@ -227,7 +205,7 @@ test_generated (gconstpointer data)
   g_autofree char *trace = g_build_filename (dir, "trace", NULL);
   const char *argv[] = { TTV_GEN_PATH, "-q", "-f", format, "--cpu-ids", "0,1,3,6", "-p", "30",
                          "-n", "30000", "-s", "7", "-o", trace, NULL };
-  g_autofree char *out = run_ok (argv);
+  g_autofree char *out = ttv_test_run_ok (argv);
 
   check_trace (trace);
   ttv_test_remove_tree (dir);
@@ -251,8 +229,8 @@ test_idle (void)
   g_autofree char *trace = g_build_filename (dir, "trace", NULL);
   const char *gen[] = { TTV_GEN_PATH, "-q", "--cpu-ids", "0,2", "-p", "8", "-n", "20000", "-o", trace, NULL };
   const char *argv[] = { TTV_REPORT_PATH, "--stats", trace, NULL };
-  g_autofree char *out = run_ok (gen);
-  g_autofree char *text = run_ok (argv);
+  g_autofree char *out = ttv_test_run_ok (gen);
+  g_autofree char *text = ttv_test_run_ok (argv);
   g_autoptr (GHashTable) rows = parse_stats (text);
   gint64 idle = ttv_stats_oracle_lookup (rows, "cpu/0/idle")->total
                 + ttv_stats_oracle_lookup (rows, "cpu/2/idle")->total;

@@ -247,6 +247,26 @@ row_free (TtvOracleRow *row)
   g_free (row);
 }
 
+GHashTable *
+ttv_stats_oracle_rows_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) row_free);
+}
+
+TtvOracleRow *
+ttv_stats_oracle_row (GHashTable *rows, const char *key)
+{
+  TtvOracleRow *r = g_hash_table_lookup (rows, key);
+
+  if (!r)
+    {
+      r = g_new0 (TtvOracleRow, 1);
+      r->min = r->max = -1;
+      g_hash_table_insert (rows, g_strdup (key), r);
+    }
+  return r;
+}
+
 static TtvOracleRow *
 row (Oracle *o, const char *format, ...) G_GNUC_PRINTF (2, 3);
 
@@ -254,22 +274,12 @@ static TtvOracleRow *
 row (Oracle *o, const char *format, ...)
 {
   va_list ap;
-  char *key;
-  TtvOracleRow *r;
+  g_autofree char *key = NULL;
 
   va_start (ap, format);
   key = g_strdup_vprintf (format, ap);
   va_end (ap);
-  r = g_hash_table_lookup (o->rows, key);
-  if (r)
-    {
-      g_free (key);
-      return r;
-    }
-  r = g_new0 (TtvOracleRow, 1);
-  r->min = r->max = -1;
-  g_hash_table_insert (o->rows, key, r);
-  return r;
+  return ttv_stats_oracle_row (o->rows, key);
 }
 
 /* The idle task, pid 0, is one task per CPU. */
@@ -515,7 +525,7 @@ ttv_stats_oracle_compute (const char *report, const char *trace, gint64 start, g
   char *line;
 
   g_assert_no_error (error);
-  o.rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) row_free);
+  o.rows = ttv_stats_oracle_rows_new ();
   o.cpus = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   o.tasks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) frames_free);
   o.irq_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);

@@ -32,6 +32,10 @@ typedef struct {
 GHashTable *ttv_stats_oracle_compute (const char *report, const char *trace, gint64 start, gint64 end,
                                       gint64 *first, gint64 *last);
 
+/* An empty table: key (owned) -> TtvOracleRow * (owned). */
+GHashTable *ttv_stats_oracle_rows_new (void);
+/* The row of @key in @rows, added empty (min and max -1) when missing. */
+TtvOracleRow *ttv_stats_oracle_row (GHashTable *rows, const char *key);
 /* The row of @key, or an empty one (nothing counted) when there is none. */
 const TtvOracleRow *ttv_stats_oracle_lookup (GHashTable *rows, const char *key);
 /* Fails the test unless every row of either table equals the other's

@@ -61,6 +61,22 @@ ttv_test_write_ltt_simulation (const char *trace_dir, TtvSim *sim, guint32 block
 
 /* --- Files and text ---------------------------------------------------- */
 
+char *
+ttv_test_run_ok (const char *const *argv)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                               &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("%s failed: %s", argv[0], err);
+  return out;
+}
+
 void
 ttv_test_copy_file (const char *from, const char *to)
 {

@@ -24,6 +24,10 @@ char *ttv_test_dup_shared_ctf_trace (const char *name);
 void  ttv_test_write_ltt_simulation (const char *trace_dir, TtvSim *sim, guint32 block_size,
                                      guint n_cpu_slots, TtvSimEmitFunc tap, gpointer tap_data);
 
+/* Runs @argv (NULL-terminated); fails the test, with its stderr, unless it
+ * exits with status 0.  Returns its stdout. */
+char *ttv_test_run_ok (const char *const *argv);
+
 /* --- Files and text ---------------------------------------------------- */
 
 /* Copies file @from to @to (replacing it); fails the test on error. */

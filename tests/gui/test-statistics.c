@@ -84,22 +84,6 @@ fixture_close (Fixture *f)
   g_free (f->dir);
 }
 
-static char *
-run_ok (const char *const *argv)
-{
-  g_autoptr (GError) error = NULL;
-  char *out = NULL;
-  g_autofree char *err = NULL;
-  int status = 0;
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
-                               &status, &error));
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("%s failed: %s", argv[0], err);
-  return out;
-}
-
 /* A trace of ttv-gen in @dir: CPU ids 0, 2 and 10 (names that sort
  * differently as text and as numbers). */
 static char *
@@ -108,7 +92,7 @@ generate (const char *dir, const char *format)
   char *trace = g_build_filename (dir, format, NULL);
   const char *argv[] = { TTV_GEN_PATH, "-q", "-f", format, "--cpu-ids", "0,2,10", "-p", "24",
                          "-n", "30000", "-s", "3", "-o", trace, NULL };
-  g_autofree char *out = run_ok (argv);
+  g_autofree char *out = ttv_test_run_ok (argv);
 
   return trace;
 }
@@ -200,34 +184,13 @@ export_csv (Fixture *f, GPtrArray *order)
   return rows;
 }
 
-static void
-oracle_row_free (TtvOracleRow *r)
-{
-  g_free (r->name);
-  g_free (r);
-}
-
-static TtvOracleRow *
-oracle_row (GHashTable *rows, const char *key)
-{
-  TtvOracleRow *r = g_hash_table_lookup (rows, key);
-
-  if (!r)
-    {
-      r = g_new0 (TtvOracleRow, 1);
-      r->min = r->max = -1;
-      g_hash_table_insert (rows, g_strdup (key), r);
-    }
-  return r;
-}
-
 /* The CSV rows the oracle computes too, under its keys: the user and
  * unknown modes together as "base", IRQ names without "IRQ N ". */
 static GHashTable *
 as_oracle_rows (GHashTable *csv)
 {
   static const char *const families[] = { "type/", "cpu/", "process/", "syscall/", "irq/", "softirq/" };
-  GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) oracle_row_free);
+  GHashTable *rows = ttv_stats_oracle_rows_new ();
   GHashTableIter it;
   gpointer key, value;
 
@@ -246,7 +209,7 @@ as_oracle_rows (GHashTable *csv)
       if ((g_str_has_prefix (k, "cpu/") || g_str_has_prefix (k, "process/"))
           && (g_str_has_suffix (k, "/user") || g_str_has_suffix (k, "/unknown")))
         strcpy (strrchr (k, '/'), "/base");
-      r = oracle_row (rows, k);
+      r = ttv_stats_oracle_row (rows, k);
       r->count += c->count;
       r->total += MAX (c->total, 0);
       r->min = c->min;
