@@ -124,7 +124,7 @@ static void
 layout_init (Layout *l, const TtvStatsTable *t, int width, int height)
 {
   int col_w[TTV_STATS_TABLE_MAX_COLUMNS] = { 0 };
-  int natural_w = 2 * MARGIN, fixed_h, fit;
+  int table_w = 2 * MARGIN, natural_w, fixed_h, fit;
   PangoRectangle ink, logical;
 
   memset (l, 0, sizeof *l);
@@ -152,14 +152,15 @@ layout_init (Layout *l, const TtvStatsTable *t, int width, int height)
                                   + (c == 0 ? name_offset (row) : 0));
     }
   for (guint c = 0; c < t->n_columns; c++)
-    natural_w += col_w[c];
-  natural_w = MAX (natural_w, text_width (l, t->title ? t->title : "", TRUE) + 2 * MARGIN);
+    table_w += col_w[c];
+  natural_w = MAX (table_w, text_width (l, t->title ? t->title : "", TRUE) + 2 * MARGIN);
   fixed_h = 2 * MARGIN + 2 * l->row_h;   /* title and header */
 
   l->width = width > 0 ? width : MIN (natural_w, MAX_SIZE);
   l->height = height > 0 ? height : MIN (fixed_h + (int) t->rows->len * l->row_h, MAX_SIZE);
-  /* The name column takes what is left, or gives up what is missing. */
-  col_w[0] = MAX (col_w[0] + l->width - natural_w, MIN_NAME_WIDTH);
+  /* The name column takes what is left (the table spans the image), or
+   * gives up what is missing. */
+  col_w[0] = MAX (col_w[0] + l->width - table_w, MIN_NAME_WIDTH);
   l->col_x[0] = MARGIN;
   for (guint c = 0; c < t->n_columns; c++)
     l->col_x[c + 1] = l->col_x[c] + col_w[c];

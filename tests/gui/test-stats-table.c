@@ -105,6 +105,37 @@ test_sizes (void)
   g_rmdir (dir);
 }
 
+/* A title wider than the table: the table still spans the image (its
+ * header's grey reaches the right margin). */
+static void
+test_wide_title (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ttv-stats-table-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "t.png", NULL);
+  g_autoptr (TtvStatsTable) t = make_table (2);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GdkPixbuf) pix = NULL;
+  int w, h, narrow_w, narrow_h, grey = 0;
+
+  ttv_stats_table_get_natural_size (t, &narrow_w, &narrow_h);
+  g_free (t->title);
+  t->title = g_strnfill (200, 'W');
+  ttv_stats_table_get_natural_size (t, &w, &h);
+  g_assert_cmpint (w, >, narrow_w + 100);
+  g_assert_true (ttv_stats_table_write (t, png, 0, 0, &error));
+  pix = gdk_pixbuf_new_from_file (png, &error);
+  g_assert_no_error (error);
+  for (int y = 0; y < h / 2; y++)
+    {
+      const guchar *p = gdk_pixbuf_read_pixels (pix) + y * gdk_pixbuf_get_rowstride (pix)
+                        + (w - 12) * gdk_pixbuf_get_n_channels (pix);
+      grey += p[0] == 0xe6 && p[1] == 0xe6 && p[2] == 0xe6;
+    }
+  g_assert_cmpint (grey, >, 10);
+  g_remove (png);
+  g_rmdir (dir);
+}
+
 static void
 test_svg (void)
 {
@@ -152,6 +183,7 @@ main (int argc, char **argv)
   g_test_add_func ("/statistics/format/durations", test_durations);
   g_test_add_func ("/statistics/format/counts", test_counts);
   g_test_add_func ("/statistics/table/sizes", test_sizes);
+  g_test_add_func ("/statistics/table/wide-title", test_wide_title);
   g_test_add_func ("/statistics/table/svg", test_svg);
   g_test_add_func ("/statistics/table/bad", test_bad);
   return g_test_run ();
