@@ -47,6 +47,9 @@ static const TtvKernelModelEntry lttng2_table[] = {
   { "compat_syscall_exit_*", TTV_KM_SYSCALL_EXIT, { NULL } },
   { "exit_syscall", TTV_KM_SYSCALL_EXIT, { NULL } },
   { "sys_*", TTV_KM_SYSCALL_ENTRY, { NULL } },
+  /* Not lttng-modules events: ttv-gen's CTF traces name page faults so. */
+  { "trap_entry", TTV_KM_TRAP_ENTRY, { "trap_id" } },
+  { "trap_exit", TTV_KM_TRAP_EXIT, { NULL } },
   { "irq_handler_entry", TTV_KM_IRQ_ENTRY, { "irq", "name" } },
   { "irq_handler_exit", TTV_KM_IRQ_EXIT, { "irq" } },
   { "softirq_entry", TTV_KM_SOFTIRQ_ENTRY, { "vec" } },

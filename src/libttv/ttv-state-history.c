@@ -347,12 +347,12 @@ eval_process (Builder *b, BRow *r, const TtvProcessState *p, gint64 t)
 }
 
 static void
-eval_cpu (Builder *b, BRow *r, const TtvCpuState *c, const TtvProcessState *p, gint64 t)
+eval_cpu (Builder *b, BRow *r, const TtvCpuState *c, gint64 t)
 {
   guint32 pid = c->running_pid;
   guint32 cls = pid == TTV_PID_NONE ? TTV_HISTORY_CPU_UNKNOWN
               : pid == 0 ? TTV_HISTORY_CPU_IDLE : TTV_HISTORY_CPU_BUSY;
-  guint32 mode = p ? ttv_process_state_get_mode (p) : TTV_MODE_UNKNOWN;
+  guint32 mode = ttv_state_get_cpu_mode (b->state, c->cpu);
   row_set (b, r, t, cls | mode << 4, pid);
 }
 
@@ -390,7 +390,7 @@ after_event (Builder *b, gint cpu, TtvTime time)
         }
     }
   const TtvProcessState *p = ttv_state_get_running (b->state, cpu);
-  eval_cpu (b, c->cpu_row, cs, p, t);
+  eval_cpu (b, c->cpu_row, cs, t);
   row_count (b, c->cpu_row, t);
   if (p == NULL)
     return;

@@ -276,6 +276,18 @@ ttv_process_state_get_mode (const TtvProcessState *p)
   return p->frames[p->depth - 1].mode;
 }
 
+TtvExecMode
+ttv_state_get_cpu_mode (const TtvState *s, gint cpu)
+{
+  CpuSlot *slot = cpu_slot (s, cpu);
+  if (slot == NULL)
+    return TTV_MODE_UNKNOWN;
+  if (slot->pub.n_interrupts > 0)
+    return slot->pub.interrupts[slot->pub.n_interrupts - 1].mode;
+  const TtvProcessState *p = slot_running (s, slot);
+  return p ? ttv_process_state_get_mode (p) : TTV_MODE_UNKNOWN;
+}
+
 const char *
 ttv_process_state_get_syscall (const TtvProcessState *p)
 {
@@ -301,6 +313,112 @@ account_cpu (TtvState *s, CpuSlot *slot, TtvTime t)
   slot->pub.since = t;
 }
 
+static TtvIdTable *
+irq_table (TtvState *s, TtvExecMode mode)
+{
+  return mode == TTV_MODE_IRQ ? &s->irqs : mode == TTV_MODE_SOFTIRQ ? &s->softirqs : NULL;
+}
+
+static TtvIrqState *
+ensure_irq (TtvIdTable *table, guint32 id)
+{
+  TtvIrqState *irq = ttv_id_table_lookup (table, id);
+  if (irq == NULL)
+    {
+      irq = g_new0 (TtvIrqState, 1);
+      irq->id = id;
+      irq->cpu = -1;
+      ttv_id_table_insert (table, id, irq);
+    }
+  return irq;
+}
+
+static gboolean
+is_interrupt (TtvExecMode mode)
+{
+  return mode == TTV_MODE_IRQ || mode == TTV_MODE_SOFTIRQ;
+}
+
+/* Ends the interrupt frames of @slot from index @from up: each one leaves
+ * its IRQ's count and is reported to the statistics. */
+static void
+end_cpu_interrupts (TtvState *s, CpuSlot *slot, guint from, TtvTime t)
+{
+  TtvCpuState *c = &slot->pub;
+  while (c->n_interrupts > from)
+    {
+      const TtvExecFrame *f = &c->interrupts[--c->n_interrupts];
+      TtvIrqState *irq = ttv_id_table_lookup (irq_table (s, f->mode), f->id);
+      if (irq && irq->active > 0)
+        {
+          irq->active--;
+          NOTIFY (s, resource, f->mode == TTV_MODE_IRQ ? TTV_STATE_RESOURCE_IRQ : TTV_STATE_RESOURCE_SOFTIRQ,
+                  f->id, irq->active, t);
+        }
+      if (f->mode == TTV_MODE_IRQ)
+        c->irq_depth--;
+      else
+        c->softirq_depth--;
+      guint32 pid = c->running_pid;
+      NOTIFY (s, frame_end, c->cpu, pid, f, t);
+    }
+}
+
+/* Index of the innermost interrupt frame of @slot matching @mode (and @id
+ * unless it is G_MAXUINT32), or -1. */
+static gint
+find_cpu_interrupt (const CpuSlot *slot, TtvExecMode mode, guint32 id)
+{
+  for (guint i = slot->pub.n_interrupts; i-- > 0;)
+    if (slot->pub.interrupts[i].mode == mode && (id == G_MAXUINT32 || slot->pub.interrupts[i].id == id))
+      return (gint) i;
+  return -1;
+}
+
+/* Pops @p's frames from index @from up (the frames were left without their
+ * exit event, or end now).  Interrupt frames are only a copy of the CPU's,
+ * which reports them: only syscall and trap frames are reported here. */
+static void
+end_process_frames (TtvState *s, TtvProcessState *p, guint from, gint cpu, TtvTime t)
+{
+  while (p->depth > from)
+    {
+      const TtvExecFrame *f = &p->frames[--p->depth];
+      if (!is_interrupt (f->mode))
+        NOTIFY (s, frame_end, cpu, p->pid, f, t);
+    }
+}
+
+/* Index of the innermost frame of @p in @mode above its base, or 0. */
+static guint
+find_process_frame (const TtvProcessState *p, TtvExecMode mode)
+{
+  for (guint i = p->depth; i-- > 1;)
+    if (p->frames[i].mode == mode)
+      return i;
+  return 0;
+}
+
+/* Index of the outermost hard IRQ frame of @slot, or -1. */
+static gint
+outermost_cpu_irq (const CpuSlot *slot)
+{
+  for (guint i = 0; i < slot->pub.n_interrupts; i++)
+    if (slot->pub.interrupts[i].mode == TTV_MODE_IRQ)
+      return (gint) i;
+  return -1;
+}
+
+/* Index of the outermost hard IRQ frame of @p above its base, or 0. */
+static guint
+outermost_process_irq (const TtvProcessState *p)
+{
+  for (guint i = 1; i < p->depth; i++)
+    if (p->frames[i].mode == TTV_MODE_IRQ)
+      return i;
+  return 0;
+}
+
 void
 ttv_state_sched_switch (TtvState *s, gint cpu, guint32 prev_pid, guint32 next_pid,
                         TtvProcessStatus prev_status, TtvTime t)
@@ -310,8 +428,15 @@ ttv_state_sched_switch (TtvState *s, gint cpu, guint32 prev_pid, guint32 next_pi
     return;
   account_cpu (s, slot, t);
   TtvProcessState *prev = ensure_process (s, prev_pid, cpu, t);
+  /* No task switch happens in a hard IRQ: IRQs still open lost their exit. */
+  gint open_irq = outermost_cpu_irq (slot);
+  if (open_irq >= 0)
+    end_cpu_interrupts (s, slot, (guint) open_irq, t);
   if (prev)
     {
+      guint i = outermost_process_irq (prev);
+      if (i)
+        end_process_frames (s, prev, i, cpu, t);
       /* A task that exited becomes a zombie as it leaves the CPU. */
       if (prev->status == TTV_PROCESS_EXIT && prev_status != TTV_PROCESS_DEAD)
         prev_status = TTV_PROCESS_ZOMBIE;
@@ -405,24 +530,31 @@ ttv_state_wakeup (TtvState *s, guint32 pid, TtvTime t)
     NOTIFY (s, mark, TTV_STATE_MARK_WAKEUP, pid, TTV_PID_NONE, t);
 }
 
-static TtvIdTable *
-irq_table (TtvState *s, TtvExecMode mode)
+/* An IRQ or soft IRQ starts on @slot's CPU. */
+static void
+begin_cpu_interrupt (TtvState *s, CpuSlot *slot, TtvExecMode mode, guint32 id, TtvTime t)
 {
-  return mode == TTV_MODE_IRQ ? &s->irqs : mode == TTV_MODE_SOFTIRQ ? &s->softirqs : NULL;
-}
-
-static TtvIrqState *
-ensure_irq (TtvIdTable *table, guint32 id)
-{
-  TtvIrqState *irq = ttv_id_table_lookup (table, id);
-  if (irq == NULL)
-    {
-      irq = g_new0 (TtvIrqState, 1);
-      irq->id = id;
-      irq->cpu = -1;
-      ttv_id_table_insert (table, id, irq);
-    }
-  return irq;
+  /* Linux never runs a soft IRQ inside another on one CPU, nor an IRQ line
+   * inside itself: such an entry means the exit of the first was lost. */
+  gint stale = find_cpu_interrupt (slot, mode, mode == TTV_MODE_SOFTIRQ ? G_MAXUINT32 : id);
+  if (stale >= 0)
+    end_cpu_interrupts (s, slot, (guint) stale, t);
+  if (slot->pub.n_interrupts == TTV_STATE_MAX_NESTING)
+    end_cpu_interrupts (s, slot, 0, t);
+  TtvExecFrame *f = &slot->pub.interrupts[slot->pub.n_interrupts++];
+  f->mode = mode;
+  f->id = id;
+  f->entry = t;
+  if (mode == TTV_MODE_IRQ)
+    slot->pub.irq_depth++;
+  else
+    slot->pub.softirq_depth++;
+  TtvIrqState *irq = ensure_irq (irq_table (s, mode), id);
+  irq->active++;
+  irq->cpu = slot->pub.cpu;
+  irq->since = t;
+  NOTIFY (s, resource, mode == TTV_MODE_IRQ ? TTV_STATE_RESOURCE_IRQ : TTV_STATE_RESOURCE_SOFTIRQ,
+          id, irq->active, t);
 }
 
 void
@@ -432,23 +564,18 @@ ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTim
   if (slot == NULL)
     return;
   account_cpu (s, slot, t);
-  TtvIdTable *table = irq_table (s, mode);
-  if (table)
-    {
-      TtvIrqState *irq = ensure_irq (table, id);
-      irq->active++;
-      irq->cpu = cpu;
-      irq->since = t;
-      NOTIFY (s, resource, mode == TTV_MODE_IRQ ? TTV_STATE_RESOURCE_IRQ : TTV_STATE_RESOURCE_SOFTIRQ,
-              id, irq->active, t);
-      if (mode == TTV_MODE_IRQ)
-        slot->pub.irq_depth++;
-      else
-        slot->pub.softirq_depth++;
-    }
+  if (is_interrupt (mode))
+    begin_cpu_interrupt (s, slot, mode, id, t);
   TtvProcessState *p = slot_running (s, slot);
   if (p == NULL)
     return;
+  if (is_interrupt (mode))
+    {
+      /* Keep the task's copy of the CPU's frames consistent with them. */
+      guint stale = find_process_frame (p, mode);
+      if (stale && (mode == TTV_MODE_SOFTIRQ || p->frames[stale].id == id))
+        end_process_frames (s, p, stale, cpu, t);
+    }
   /* Entering a syscall from an unknown base tells us the base was user. */
   if (mode == TTV_MODE_SYSCALL && p->depth == 1 && p->frames[0].mode == TTV_MODE_UNKNOWN)
     p->frames[0].mode = TTV_MODE_USER;
@@ -460,24 +587,6 @@ ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTim
   f->entry = t;
 }
 
-static void
-end_irq (TtvState *s, CpuSlot *slot, TtvExecMode mode, guint32 id, TtvTime t)
-{
-  TtvIdTable *table = irq_table (s, mode);
-  if (table == NULL)
-    return;
-  TtvIrqState *irq = ttv_id_table_lookup (table, id);
-  if (irq && irq->active > 0)
-    {
-      irq->active--;
-      NOTIFY (s, resource, mode == TTV_MODE_IRQ ? TTV_STATE_RESOURCE_IRQ : TTV_STATE_RESOURCE_SOFTIRQ,
-              id, irq->active, t);
-    }
-  guint *depth = mode == TTV_MODE_IRQ ? &slot->pub.irq_depth : &slot->pub.softirq_depth;
-  if (*depth > 0)
-    (*depth)--;
-}
-
 void
 ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
 {
@@ -485,31 +594,19 @@ ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
   if (slot == NULL)
     return;
   account_cpu (s, slot, t);
+  if (is_interrupt (mode))
+    {
+      /* Frames above the innermost one of @mode lost their exit event and
+       * end here too.  None: the trace began inside it. */
+      gint i = find_cpu_interrupt (slot, mode, G_MAXUINT32);
+      if (i >= 0)
+        end_cpu_interrupts (s, slot, (guint) i, t);
+    }
   TtvProcessState *p = slot_running (s, slot);
   if (p == NULL)
-    {
-      /* Still keep IRQ occupancy right without a known process. */
-      if (mode == TTV_MODE_IRQ || mode == TTV_MODE_SOFTIRQ)
-        {
-          g_autoptr (GPtrArray) irqs = ttv_id_table_list (irq_table (s, mode));
-          for (guint i = 0; i < irqs->len; i++)
-            {
-              const TtvIrqState *irq = g_ptr_array_index (irqs, i);
-              if (irq->active && irq->cpu == cpu)
-                {
-                  end_irq (s, slot, mode, irq->id, t);
-                  break;
-                }
-            }
-        }
-      return;
-    }
-  /* Find the innermost frame of that mode; frames above it were left
-   * without their exit event (lost events) and end here too. */
-  guint i = p->depth;
-  while (i > 1 && p->frames[i - 1].mode != mode)
-    i--;
-  if (i <= 1)
+    return;
+  guint i = find_process_frame (p, mode);
+  if (i == 0)
     {
       /* No such frame: the trace began inside it.  Leaving a syscall or a
        * trap returns to user mode, which is then the known base. */
@@ -517,12 +614,7 @@ ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
         p->frames[0].mode = TTV_MODE_USER;
       return;
     }
-  while (p->depth >= i)
-    {
-      TtvExecFrame *f = &p->frames[--p->depth];
-      end_irq (s, slot, f->mode, f->id, t);
-      NOTIFY (s, frame_end, cpu, p->pid, f, t);
-    }
+  end_process_frames (s, p, i, cpu, t);
 }
 
 void
@@ -714,11 +806,17 @@ ttv_state_append_text (const TtvState *s, GString *out)
     {
       const TtvCpuState *c = g_ptr_array_index (cpus, i);
       const TtvProcessState *p = ttv_state_get_running (s, c->cpu);
-      g_string_append_printf (out, "cpu %d running %d (%s) mode %s irqs %u softirqs %u\n", c->cpu,
+      g_string_append_printf (out, "cpu %d running %d (%s) mode %s irqs %u softirqs %u", c->cpu,
                               c->running_pid == TTV_PID_NONE ? -1 : (gint) c->running_pid,
                               p && p->name ? g_quark_to_string (p->name) : "-",
-                              p ? ttv_exec_mode_name (ttv_process_state_get_mode (p)) : "unknown",
+                              ttv_exec_mode_name (ttv_state_get_cpu_mode (s, c->cpu)),
                               c->irq_depth, c->softirq_depth);
+      for (guint j = 0; j < c->n_interrupts; j++)
+        {
+          g_string_append_printf (out, "%s%s", j ? " > " : " in ", ttv_exec_mode_name (c->interrupts[j].mode));
+          append_frame_id (out, &c->interrupts[j]);
+        }
+      g_string_append_c (out, '\n');
     }
   g_autoptr (GPtrArray) procs = ttv_state_list_processes (s);
   for (guint i = 0; i < procs->len; i++)

@@ -52,26 +52,32 @@ typedef struct {
   TtvExecFrame frames[TTV_STATE_MAX_NESTING];
 } TtvProcessState;
 
+/* A CPU's interrupt frames are its own, whatever task they interrupted (and
+ * even when that task is not known yet): the IRQ and soft IRQ counts come
+ * from them, never from a process's stack. */
 typedef struct {
   gint cpu;                /* CPU id (sparse) */
   guint32 running_pid;     /* TTV_PID_NONE when unknown */
   TtvTime since;           /* time of the last mode/process change on this CPU */
-  guint irq_depth;         /* nested IRQs */
-  guint softirq_depth;
+  guint irq_depth;         /* IRQ frames in interrupts[] */
+  guint softirq_depth;     /* soft IRQ frames in interrupts[] */
+  guint n_interrupts;      /* frames in use, outermost first */
+  TtvExecFrame interrupts[TTV_STATE_MAX_NESTING];
 } TtvCpuState;
 
 typedef struct {
   guint32 id;
   GQuark name;             /* from the trace's interrupt descriptions, 0 if unknown */
-  guint active;            /* nesting count (normally 0 or 1) */
-  gint cpu;                /* where it last ran */
-  TtvTime since;
+  guint active;            /* CPUs handling it now: a per-CPU line (the local
+                            * timer) can be active on several at once */
+  gint cpu;                /* where it last started */
+  TtvTime since;           /* when it last started */
 } TtvIrqState;
 
 typedef struct {
-  guint32 dev;
-  guint pending;           /* requests issued, not completed */
-  TtvTime since;
+  guint32 dev;             /* MAJOR << 20 | MINOR, as the kernel's dev_t */
+  guint pending;           /* requests issued to the device, not completed */
+  TtvTime since;           /* when @pending last became or left zero */
 } TtvBlockDevState;
 
 typedef struct _TtvState TtvState;
@@ -100,6 +106,9 @@ gsize     ttv_state_get_memory_size (const TtvState *state);
 
 const char *ttv_process_status_name (TtvProcessStatus status);
 const char *ttv_exec_mode_name (TtvExecMode mode);
+/* What @cpu executes: its innermost IRQ or soft IRQ, else the mode of the
+ * task running there, else TTV_MODE_UNKNOWN. */
+TtvExecMode ttv_state_get_cpu_mode (const TtvState *state, gint cpu);
 /* The mode at the top of the process's stack. */
 TtvExecMode ttv_process_state_get_mode (const TtvProcessState *process);
 /* Name of the innermost syscall, or NULL when not in one. */

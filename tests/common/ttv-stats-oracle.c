@@ -208,7 +208,8 @@ field_u32 (const Event *ev, const char *name)
 /* --- What the kernel events mean ---------------------------------------------
  * LTT and LTTng 0.x (facility/channel "core", as ttv-gen writes them) and
  * LTTng 2.x (lttng-modules' names: sched_switch, syscall_entry_NAME or
- * sys_NAME, irq_handler_entry, softirq_entry; no trap events). */
+ * sys_NAME, irq_handler_entry, softirq_entry; trap_entry and trap_exit as
+ * ttv-gen writes them). */
 
 enum { BASE, SYSCALL, TRAP, IRQ, SOFTIRQ, N_MODES };
 static const char *const mode_keys[] = { "base", "syscall", "trap", "irq", "softirq" };
@@ -229,6 +230,7 @@ typedef struct {
   gboolean known;          /* a scheduler switch told what runs */
   guint32 running;
   gint64 since;            /* the last change of what runs on it, or of its mode */
+  GArray *interrupts;      /* owned: Frame, the IRQs and soft IRQs it is in, whatever runs */
 } Cpu;
 
 typedef struct {
@@ -311,9 +313,17 @@ cpu_get (Oracle *o, gint cpu)
   if (!c)
     {
       c = g_new0 (Cpu, 1);
+      c->interrupts = g_array_new (FALSE, FALSE, sizeof (Frame));
       g_hash_table_insert (o->cpus, GINT_TO_POINTER (cpu), c);
     }
   return c;
+}
+
+static void
+cpu_free (Cpu *c)
+{
+  g_array_unref (c->interrupts);
+  g_free (c);
 }
 
 /* Ends the stretch of @cpu at @t: what ran gets the time inside the window. */
@@ -351,50 +361,23 @@ add_duration (TtvOracleRow *r, gint64 d)
   r->max = MAX (r->max, d);
 }
 
-static void
-push (Oracle *o, gint cpu, gint64 t, int mode, guint32 id, const char *syscall)
+static gboolean
+is_interrupt (int mode)
 {
-  Cpu *c = cpu_get (o, cpu);
-  GArray *frames;
-  Frame f = { mode, id, g_strdup (syscall), t };
-
-  account (o, cpu, t);
-  if (!c->known)
-    {
-      g_free (f.syscall);
-      return;
-    }
-  frames = task_frames (o, c->running, cpu);
-  if (frames->len + 1 >= MAX_NESTING)
-    {
-      g_free (f.syscall);
-      return;
-    }
-  g_array_append_val (frames, f);
+  return mode == IRQ || mode == SOFTIRQ;
 }
 
-/* Leaves the innermost frame of @mode; frames above it lost their exit
- * event and end here too. */
+/* Ends @frames from index @from up at @t; each frame's duration counts
+ * when @report (interrupts are counted once, from the CPU's frames; a
+ * task's copy of them is not). */
 static void
-pop (Oracle *o, gint cpu, gint64 t, int mode)
+end_frames (Oracle *o, GArray *frames, guint from, gint64 t, gboolean report)
 {
-  Cpu *c = cpu_get (o, cpu);
-  GArray *frames;
-  guint i;
-
-  account (o, cpu, t);
-  if (!c->known)
-    return;
-  frames = task_frames (o, c->running, cpu);
-  for (i = frames->len; i > 0 && g_array_index (frames, Frame, i - 1).mode != mode; i--)
-    ;
-  if (i == 0)
-    return;
-  while (frames->len >= i)
+  while (frames->len > from)
     {
       Frame *f = &g_array_index (frames, Frame, frames->len - 1);
 
-      if (t >= o->start)
+      if (t >= o->start && (report || !is_interrupt (f->mode)))
         {
           if (f->mode == SYSCALL)
             add_duration (row (o, "syscall/%s", f->syscall), t - f->entry);
@@ -408,12 +391,99 @@ pop (Oracle *o, gint cpu, gint64 t, int mode)
     }
 }
 
+/* Index + 1 of the innermost frame of @frames in @mode (and with @id when
+ * @any_id is FALSE), or 0. */
+static guint
+find_frame (GArray *frames, int mode, guint32 id, gboolean any_id)
+{
+  guint i;
+
+  for (i = frames->len; i > 0; i--)
+    {
+      const Frame *f = &g_array_index (frames, Frame, i - 1);
+
+      if (f->mode == mode && (any_id || f->id == id))
+        break;
+    }
+  return i;
+}
+
+/* Index + 1 of the outermost frame of @frames in @mode, or 0. */
+static guint
+find_frame_outermost (GArray *frames, int mode)
+{
+  for (guint i = 0; i < frames->len; i++)
+    if (g_array_index (frames, Frame, i).mode == mode)
+      return i + 1;
+  return 0;
+}
+
+/* Linux runs no soft IRQ inside another on one CPU and no IRQ line inside
+ * itself: such an entry means the first one's exit was lost, and the
+ * first ends there (on the CPU, and in the task's copy). */
+static void
+end_stale_interrupt (Oracle *o, Cpu *c, GArray *task, int mode, guint32 id, gint64 t)
+{
+  guint i = find_frame (c->interrupts, mode, id, mode == SOFTIRQ);
+
+  if (i)
+    end_frames (o, c->interrupts, i - 1, t, TRUE);
+  if (task && (i = find_frame (task, mode, id, mode == SOFTIRQ)) != 0)
+    end_frames (o, task, i - 1, t, FALSE);
+}
+
+static void
+push (Oracle *o, gint cpu, gint64 t, int mode, guint32 id, const char *syscall)
+{
+  Cpu *c = cpu_get (o, cpu);
+  GArray *frames = c->known ? task_frames (o, c->running, cpu) : NULL;
+  Frame f = { mode, id, NULL, t };
+
+  account (o, cpu, t);
+  if (is_interrupt (mode))
+    {
+      end_stale_interrupt (o, c, frames, mode, id, t);
+      g_array_append_val (c->interrupts, f);
+    }
+  /* The running task's frames give the mode its CPU time counts in. */
+  if (!frames || frames->len + 1 >= MAX_NESTING)
+    return;
+  f.syscall = g_strdup (syscall);
+  g_array_append_val (frames, f);
+}
+
+/* Leaves the innermost frame of @mode; frames above it lost their exit
+ * event and end here too. */
+static void
+pop (Oracle *o, gint cpu, gint64 t, int mode)
+{
+  Cpu *c = cpu_get (o, cpu);
+  GArray *frames;
+  guint i;
+
+  account (o, cpu, t);
+  if (is_interrupt (mode) && (i = find_frame (c->interrupts, mode, 0, TRUE)) != 0)
+    end_frames (o, c->interrupts, i - 1, t, TRUE);
+  if (!c->known)
+    return;
+  frames = task_frames (o, c->running, cpu);
+  if ((i = find_frame (frames, mode, 0, TRUE)) != 0)
+    end_frames (o, frames, i - 1, t, FALSE);
+}
+
 static void
 switch_to (Oracle *o, gint cpu, gint64 t, guint32 next)
 {
   Cpu *c = cpu_get (o, cpu);
+  guint i;
 
   account (o, cpu, t);
+  /* No task switch happens inside a hard IRQ: IRQs still open lost their
+   * exit event. */
+  if ((i = find_frame_outermost (c->interrupts, IRQ)) != 0)
+    end_frames (o, c->interrupts, i - 1, t, TRUE);
+  if (c->known && (i = find_frame_outermost (task_frames (o, c->running, cpu), IRQ)) != 0)
+    end_frames (o, task_frames (o, c->running, cpu), i - 1, t, FALSE);
   c->known = TRUE;
   c->running = next;
 }
@@ -466,9 +536,9 @@ apply (Oracle *o, const Event *ev)
   else if (strcmp (n, "core.syscall_exit") == 0 || strcmp (n, "exit_syscall") == 0
            || g_str_has_prefix (n, "syscall_exit_") || g_str_has_prefix (n, "compat_syscall_exit_"))
     pop (o, cpu, t, SYSCALL);
-  else if (strcmp (n, "core.trap_entry") == 0)
+  else if (strcmp (n, "core.trap_entry") == 0 || strcmp (n, "trap_entry") == 0)
     push (o, cpu, t, TRAP, 0, NULL);
-  else if (strcmp (n, "core.trap_exit") == 0)
+  else if (strcmp (n, "core.trap_exit") == 0 || strcmp (n, "trap_exit") == 0)
     pop (o, cpu, t, TRAP);
   else if (strcmp (n, "core.irq_entry") == 0)
     push (o, cpu, t, IRQ, field_u32 (ev, "irq_id"), NULL);
@@ -526,7 +596,7 @@ ttv_stats_oracle_compute (const char *report, const char *trace, gint64 start, g
 
   g_assert_no_error (error);
   o.rows = ttv_stats_oracle_rows_new ();
-  o.cpus = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  o.cpus = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) cpu_free);
   o.tasks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) frames_free);
   o.irq_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   o.last_time = G_MININT64;

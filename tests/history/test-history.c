@@ -106,8 +106,7 @@ check_state (TtvStateHistory *h, const TtvState *s, TtvTime t)
         continue;
       g_assert_true (ttv_state_history_get_interval_at (h, TTV_HISTORY_ROW_CPU, (guint) row, t, &iv));
       g_assert_cmpuint (iv.aux, ==, c->running_pid);
-      const TtvProcessState *p = ttv_state_get_running (s, c->cpu);
-      g_assert_cmpint (ttv_history_state_mode (iv.state), ==, p ? ttv_process_state_get_mode (p) : TTV_MODE_UNKNOWN);
+      g_assert_cmpint (ttv_history_state_mode (iv.state), ==, ttv_state_get_cpu_mode (s, c->cpu));
       g_assert_cmpuint (ttv_history_state_low (iv.state), ==,
                         c->running_pid == TTV_PID_NONE ? TTV_HISTORY_CPU_UNKNOWN
                         : c->running_pid == 0 ? TTV_HISTORY_CPU_IDLE : TTV_HISTORY_CPU_BUSY);
