@@ -26,8 +26,8 @@ static const TtvKernelModelEntry ltt_table[] = {
   { "core.soft_irq_exit", TTV_KM_SOFTIRQ_EXIT, { NULL } },
   { "core.process", TTV_KM_PROCESS_DESCRIPTION, { "pid", NULL, "ppid", "name", "state" } },
   { "core.interrupt", TTV_KM_IRQ_DESCRIPTION, { "number", "name" } },
-  { "block.request_issue", TTV_KM_BLOCK_ISSUE, { "dev" } },
-  { "block.request_complete", TTV_KM_BLOCK_COMPLETE, { "dev" } },
+  { "block.request_issue", TTV_KM_BLOCK_ISSUE, { "dev", "sector", "nr_sector" } },
+  { "block.request_complete", TTV_KM_BLOCK_COMPLETE, { "dev", "sector", "nr_sector" } },
   { NULL }
 };
 
@@ -56,8 +56,10 @@ static const TtvKernelModelEntry lttng2_table[] = {
   { "softirq_exit", TTV_KM_SOFTIRQ_EXIT, { "vec" } },
   { "lttng_statedump_process_state", TTV_KM_PROCESS_DESCRIPTION, { "tid", "pid", "ppid", "name", "status" } },
   { "lttng_statedump_interrupt", TTV_KM_IRQ_DESCRIPTION, { "irq", "name" } },
-  { "block_rq_issue", TTV_KM_BLOCK_ISSUE, { "dev" } },
-  { "block_rq_complete", TTV_KM_BLOCK_COMPLETE, { "dev" } },
+  { "block_rq_issue", TTV_KM_BLOCK_ISSUE, { "dev", "sector", "nr_sector" } },
+  { "block_rq_complete", TTV_KM_BLOCK_COMPLETE, { "dev", "sector", "nr_sector" } },
+  /* A requeued request leaves the device until it is issued again. */
+  { "block_rq_requeue", TTV_KM_BLOCK_COMPLETE, { "dev", "sector", "nr_sector" } },
   { NULL }
 };
 
@@ -399,6 +401,26 @@ dup_string_field (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *
   return s ? g_strndup (s, len) : NULL;
 }
 
+/* The request a block event is about; anonymous when the trace does not
+ * give its sector and size. */
+static gboolean
+read_block_request (TtvKernelModel *m, const Binding *b, const TtvEvent *ev, TtvBlockRequest *rq)
+{
+  gint64 sector, n;
+  memset (rq, 0, sizeof *rq);
+  if (!get_u32 (m, b, 0, ev, &rq->dev))
+    return FALSE;
+  if (ttv_field_accessor_get_int (&b->fields[1], ev, m->scratch, &sector)
+      && ttv_field_accessor_get_int (&b->fields[2], ev, m->scratch, &n))
+    {
+      rq->sector = (guint64) sector;
+      rq->n_sectors = (guint32) n;
+    }
+  else
+    rq->anonymous = TRUE;
+  return TRUE;
+}
+
 /* Events without a pid field are about the task running on their CPU. */
 static guint32
 running_pid (const TtvState *s, gint cpu)
@@ -516,12 +538,16 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
         }
       break;
     case TTV_KM_BLOCK_ISSUE:
-      if (get_u32 (m, b, 0, ev, &a))
-        ttv_state_block_issue (s, a, t);
-      break;
     case TTV_KM_BLOCK_COMPLETE:
-      if (get_u32 (m, b, 0, ev, &a))
-        ttv_state_block_complete (s, a, t);
+      {
+        TtvBlockRequest rq;
+        if (!read_block_request (m, b, ev, &rq))
+          break;
+        if (b->action == TTV_KM_BLOCK_ISSUE)
+          ttv_state_block_issue (s, &rq, t);
+        else
+          ttv_state_block_complete (s, &rq, t);
+      }
       break;
     }
 }

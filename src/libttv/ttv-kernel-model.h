@@ -25,8 +25,8 @@ typedef enum {
   TTV_KM_SOFTIRQ_EXIT,
   TTV_KM_PROCESS_DESCRIPTION, /* pid, tgid, ppid, name, status (statedump, LTT control/processes) */
   TTV_KM_IRQ_DESCRIPTION,  /* irq, name */
-  TTV_KM_BLOCK_ISSUE,      /* dev */
-  TTV_KM_BLOCK_COMPLETE,   /* dev */
+  TTV_KM_BLOCK_ISSUE,      /* dev, sector, nr_sector */
+  TTV_KM_BLOCK_COMPLETE,   /* dev, sector, nr_sector (also a requeue) */
 } TtvKernelAction;
 
 #define TTV_KM_MAX_FIELDS 5

@@ -243,7 +243,8 @@ typedef struct {
 } TtvHistRow;
 
 #define TTV_HIST_MAGIC "TTVHIST"
-#define TTV_HIST_VERSION 3u   /* 2: delta-coded records, compact bins; 3: per-CPU interrupts */
+#define TTV_HIST_VERSION 3u   /* 2: delta-coded records, compact bins; 3: per-CPU interrupts,
+                                 * block requests matched by sector */
 #define TTV_HIST_BOM 0x01020304u
 
 typedef struct {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ttv-state.h"
+#include "ttv-state-block-requests.h"
 
 G_BEGIN_DECLS
 
@@ -66,7 +67,8 @@ void ttv_state_declare_process (TtvState *s, guint32 pid, guint32 tgid, guint32 
 /* Gives a name to a task known only by its pid. */
 void ttv_state_name_process (TtvState *s, guint32 pid, const char *name);
 void ttv_state_name_irq (TtvState *s, guint32 irq, const char *name);
-void ttv_state_block_issue (TtvState *s, guint32 dev, TtvTime t);
-void ttv_state_block_complete (TtvState *s, guint32 dev, TtvTime t);
+/* A block request given to its device / completed (or requeued) by it. */
+void ttv_state_block_issue (TtvState *s, const TtvBlockRequest *rq, TtvTime t);
+void ttv_state_block_complete (TtvState *s, const TtvBlockRequest *rq, TtvTime t);
 
 G_END_DECLS

@@ -23,6 +23,7 @@ struct _TtvState {
   TtvIdTable irqs;         /* id -> TtvIrqState */
   TtvIdTable softirqs;     /* id -> TtvIrqState */
   TtvIdTable blockdevs;    /* dev -> TtvBlockDevState */
+  TtvBlockRequests *requests; /* owned: what the block devices have not completed */
   struct {
     const TtvStateObserver *observer;  /* weak, not copied */
     gpointer data;
@@ -46,6 +47,7 @@ ttv_state_new (void)
   ttv_id_table_init (&s->irqs);
   ttv_id_table_init (&s->softirqs);
   ttv_id_table_init (&s->blockdevs);
+  s->requests = ttv_block_requests_new ();
   return s;
 }
 
@@ -61,6 +63,7 @@ ttv_state_free (TtvState *s)
   ttv_id_table_clear (&s->irqs);
   ttv_id_table_clear (&s->softirqs);
   ttv_id_table_clear (&s->blockdevs);
+  ttv_block_requests_free (s->requests);
   g_free (s);
 }
 
@@ -74,6 +77,7 @@ ttv_state_copy (const TtvState *src)
   ttv_id_table_copy (&s->irqs, &src->irqs, sizeof (TtvIrqState));
   ttv_id_table_copy (&s->softirqs, &src->softirqs, sizeof (TtvIrqState));
   ttv_id_table_copy (&s->blockdevs, &src->blockdevs, sizeof (TtvBlockDevState));
+  s->requests = ttv_block_requests_copy (src->requests);
   s->cpus = g_array_copy (src->cpus);
   for (guint i = 0; i < s->cpus->len; i++)
     {
@@ -663,25 +667,35 @@ ensure_blockdev (TtvState *s, guint32 dev)
   return b;
 }
 
-void
-ttv_state_block_issue (TtvState *s, guint32 dev, TtvTime t)
+/* Requests without a device (dev 0: commands sent straight to a device node,
+ * such as a CD-ROM drive polled for media) are no block device's work. */
+static void
+block_request (TtvState *s, const TtvBlockRequest *rq, gboolean issue, TtvTime t)
 {
-  TtvBlockDevState *b = ensure_blockdev (s, dev);
-  if (b->pending++ == 0)
+  if (rq->dev == 0)
+    return;
+  gint delta = issue ? ttv_block_requests_issue (s->requests, rq)
+                     : ttv_block_requests_complete (s->requests, rq);
+  TtvBlockDevState *b = ensure_blockdev (s, rq->dev);
+  if (delta == 0)
+    return;
+  guint before = b->pending;
+  b->pending = (guint) MAX ((gint) b->pending + delta, 0);
+  if ((before == 0) != (b->pending == 0))
     b->since = t;
-  NOTIFY (s, resource, TTV_STATE_RESOURCE_BLOCKDEV, dev, b->pending, t);
+  NOTIFY (s, resource, TTV_STATE_RESOURCE_BLOCKDEV, rq->dev, b->pending, t);
 }
 
 void
-ttv_state_block_complete (TtvState *s, guint32 dev, TtvTime t)
+ttv_state_block_issue (TtvState *s, const TtvBlockRequest *rq, TtvTime t)
 {
-  TtvBlockDevState *b = ensure_blockdev (s, dev);
-  if (b->pending > 0)
-    {
-      if (--b->pending == 0)
-        b->since = t;
-      NOTIFY (s, resource, TTV_STATE_RESOURCE_BLOCKDEV, dev, b->pending, t);
-    }
+  block_request (s, rq, TRUE, t);
+}
+
+void
+ttv_state_block_complete (TtvState *s, const TtvBlockRequest *rq, TtvTime t)
+{
+  block_request (s, rq, FALSE, t);
 }
 
 static gint
@@ -750,7 +764,8 @@ ttv_state_get_memory_size (const TtvState *s)
          + s->processes.dense->len * sizeof (gpointer)
          + s->cpus->len * sizeof (CpuSlot)
          + (ttv_id_table_size (&s->irqs) + ttv_id_table_size (&s->softirqs)) * (sizeof (TtvIrqState) + 16)
-         + ttv_id_table_size (&s->blockdevs) * (sizeof (TtvBlockDevState) + 16);
+         + ttv_id_table_size (&s->blockdevs) * (sizeof (TtvBlockDevState) + 16)
+         + ttv_block_requests_get_memory_size (s->requests);
 }
 
 const char *
@@ -835,7 +850,13 @@ ttv_state_append_text (const TtvState *s, GString *out)
   for (guint i = 0; i < devs->len; i++)
     {
       const TtvBlockDevState *b = g_ptr_array_index (devs, i);
-      g_string_append_printf (out, "blockdev %u:%u pending %u\n", b->dev >> 20, b->dev & 0xfffff, b->pending);
+      g_string_append_printf (out, "blockdev %u:%u pending %u", b->dev >> 20, b->dev & 0xfffff, b->pending);
+      if (b->pending > 0)
+        {
+          g_string_append (out, " requests");
+          ttv_block_requests_append_text (s->requests, b->dev, out);
+        }
+      g_string_append_c (out, '\n');
     }
 }
 

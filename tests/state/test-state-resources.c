@@ -8,13 +8,13 @@
 #include "formats/ctf/ttv-ctf-sim.h"
 #include "formats/lttng/ttv-lttng-sim.h"
 #include "ttv-context.h"
+#include "ttv-state-block-requests.h"
 #include "ttv-state-history.h"
 #include "ttv-state-tracker.h"
 
 #include <string.h>
 
 typedef enum { R_IRQ, R_SOFTIRQ, R_BLOCKDEV, R_N } Resource;
-#define R_CHECKED 2   /* block devices: next commit */
 
 static const TtvHistoryRowKind row_kind[R_N] = {
   TTV_HISTORY_ROW_IRQ, TTV_HISTORY_ROW_SOFTIRQ, TTV_HISTORY_ROW_BLOCKDEV
@@ -312,7 +312,7 @@ state_count (const TtvState *s, Resource r, guint32 id)
 static void
 check_state_at (const Truth *t, const TtvState *s, TtvTime time)
 {
-  for (guint r = 0; r < R_CHECKED; r++)
+  for (guint r = 0; r < R_N; r++)
     {
       GHashTableIter it;
       gpointer key;
@@ -406,7 +406,7 @@ check_history (const Truth *t, TtvTraceset *ts, TtvTime start, TtvTime end)
   TtvStateHistoryOptions opt = { 0, TRUE, NULL };
   g_autoptr (TtvStateHistory) h = ttv_state_history_build (ts, &opt, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  for (guint r = 0; r < R_CHECKED; r++)
+  for (guint r = 0; r < R_N; r++)
     {
       GHashTableIter it;
       gpointer key;
@@ -524,10 +524,70 @@ test_simulated (gconstpointer data)
   ttv_test_remove_tree (dir);
 }
 
+/* ---- the request matching on its own: what real traces rarely show ---- */
+
+static gint
+issue (TtvBlockRequests *set, guint32 dev, guint64 sector, guint32 n)
+{
+  TtvBlockRequest rq = { dev, sector, n, FALSE };
+  return ttv_block_requests_issue (set, &rq);
+}
+
+static gint
+complete (TtvBlockRequests *set, guint32 dev, guint64 sector, guint32 n)
+{
+  TtvBlockRequest rq = { dev, sector, n, FALSE };
+  return ttv_block_requests_complete (set, &rq);
+}
+
+static void
+assert_requests (const TtvBlockRequests *set, guint32 dev, const char *want)
+{
+  g_autoptr (GString) got = g_string_new (NULL);
+  ttv_block_requests_append_text (set, dev, got);
+  g_assert_cmpstr (got->str, ==, want);
+}
+
+static void
+test_block_requests (void)
+{
+  g_autoptr (TtvBlockRequests) set = ttv_block_requests_new ();
+  g_assert_cmpint (complete (set, 1, 100, 8), ==, 0);     /* issued before the trace */
+  g_assert_cmpint (issue (set, 1, 100, 8), ==, 1);
+  g_assert_cmpint (issue (set, 2, 100, 8), ==, 1);        /* another device, same sector */
+  g_assert_cmpint (issue (set, 1, 100, 16), ==, 0);       /* issued again, grown by a merge */
+  g_assert_cmpint (issue (set, 1, G_MAXUINT64, 0), ==, 1); /* a flush */
+  g_assert_cmpint (issue (set, 1, G_MAXUINT64, 0), ==, 1);
+  assert_requests (set, 1, " 100+16 flush flush");
+  g_autoptr (TtvBlockRequests) copy = ttv_block_requests_copy (set);
+  g_assert_cmpint (complete (set, 1, 100, 4), ==, 0);     /* partial */
+  assert_requests (set, 1, " 104+12 flush flush");
+  g_assert_cmpint (complete (set, 1, 777, 0), ==, -2);    /* a flush ends the flushes */
+  g_assert_cmpint (complete (set, 1, 104, 12), ==, -1);
+  assert_requests (set, 1, "");
+  assert_requests (set, 2, " 100+8");
+  assert_requests (copy, 1, " 100+16 flush flush");       /* copies are deep */
+
+  /* Anonymous requests (no sector in the trace) end in order. */
+  TtvBlockRequest anon = { 3, 0, 0, TRUE };
+  g_assert_cmpint (ttv_block_requests_issue (set, &anon), ==, 1);
+  g_assert_cmpint (ttv_block_requests_issue (set, &anon), ==, 1);
+  g_assert_cmpint (ttv_block_requests_complete (set, &anon), ==, -1);
+  assert_requests (set, 3, " ?");
+
+  /* Requests that never complete do not pile up without bound. */
+  gint total = 0;
+  for (guint i = 0; i < 10000; i++)
+    total += issue (set, 4, i * 8, 8);
+  g_assert_cmpint (total, <, 10000);
+  g_assert_cmpuint (ttv_block_requests_get_memory_size (set), <, 4097 * sizeof (TtvBlockRequest) + 64);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/state/resources/block-requests", test_block_requests);
   g_test_add_data_func ("/state/resources/sim-ltt", GUINT_TO_POINTER (FORMAT_LTT), test_simulated);
   g_test_add_data_func ("/state/resources/sim-lttng", GUINT_TO_POINTER (FORMAT_LTTNG), test_simulated);
   g_test_add_data_func ("/state/resources/sim-ctf", GUINT_TO_POINTER (FORMAT_CTF), test_simulated);
