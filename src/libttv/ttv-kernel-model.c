@@ -289,11 +289,15 @@ cached_status (const Binding *b, gint64 v, TtvProcessStatus *out)
 }
 
 /* Linux task state bits of a task leaving the CPU (LTTng 2.x): 0 is
- * runnable, EXIT_DEAD (16) and EXIT_ZOMBIE (32) end it. */
+ * runnable, EXIT_DEAD (16) and EXIT_ZOMBIE (32) end it.  A preempted task
+ * is runnable too, whatever it was about to do: lttng-modules reports it as
+ * TASK_RUNNING | TASK_STATE_MAX, a lone bit above the state bits (1024 on
+ * Linux 3.x, 2048 or 4096 on 4.x; TASK_REPORT_MAX, 256, from 4.14 on).
+ * 512 alone is TASK_PARKED before 4.14: a parked kernel thread. */
 static TtvProcessStatus
 switch_number_status (gint64 v)
 {
-  if (v == 0)
+  if (v == 0 || ((v & 0xff) == 0 && v != 512))
     return TTV_PROCESS_WAIT_CPU;
   if (v & (16 | 32))
     return TTV_PROCESS_ZOMBIE;

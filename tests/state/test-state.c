@@ -4,6 +4,7 @@
 #include "ttv-test-util.h"
 #include "formats/ltt/ttv-ltt-sim.h"
 #include "ttv-context.h"
+#include "ttv-kernel-model.h"
 #include "ttv-state-tracker.h"
 
 #include <glib/gstdio.h>
@@ -318,6 +319,65 @@ test_statistics (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (text->str, "core.sched_switch"));
 }
 
+/* After each sched_switch of a real trace, the task leaving the CPU has the
+ * status its prev_state says, read here by the rules of the 3.x kernels
+ * these traces come from: 0 runnable, TASK_RUNNING | TASK_STATE_MAX (1024)
+ * preempted, so runnable too; TASK_INTERRUPTIBLE (1), TASK_UNINTERRUPTIBLE
+ * (2) and TASK_KILLABLE (130) blocked. */
+static void
+check_switch_states (TtvTraceset *ts)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) traces = g_ptr_array_new ();
+  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+    g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
+  g_autoptr (TtvKernelModel) model = ttv_kernel_model_new (traces);
+  g_autoptr (TtvState) state = ttv_state_new ();
+  g_autoptr (TtvDecoder) dec = ttv_decoder_new ();
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  g_autoptr (GHashTable) exited = g_hash_table_new (g_direct_hash, g_direct_equal);
+  guint checked[2] = { 0, 0 };
+  const TtvEvent *ev;
+  while ((ev = ttv_context_next (ctx, &error)))
+    {
+      ttv_kernel_model_apply (model, state, 0, ev);
+      gboolean exit = g_str_equal (ev->type->name, "sched_process_exit");
+      if (!exit && !g_str_equal (ev->type->name, "sched_switch"))
+        continue;
+      ttv_decoder_reset (dec);
+      const TtvValue *root = ttv_decoder_get (dec, (guint32) ttv_event_decode_fields (ev, dec, &error));
+      gint64 prev, prev_state;
+      if (exit)
+        {
+          /* Preempted on its way out, an exiting task is shown a zombie. */
+          g_assert_true (ttv_value_get_int (ttv_decoder_get_field (dec, root, "tid"), &prev));
+          g_hash_table_add (exited, GINT_TO_POINTER ((gint) prev));
+          continue;
+        }
+      g_assert_true (ttv_value_get_int (ttv_decoder_get_field (dec, root, "prev_tid"), &prev));
+      g_assert_true (ttv_value_get_int (ttv_decoder_get_field (dec, root, "prev_state"), &prev_state));
+      if (prev == 0 || g_hash_table_contains (exited, GINT_TO_POINTER ((gint) prev)))
+        continue;
+      TtvProcessStatus want;
+      if (prev_state == 0 || prev_state == 1024)
+        want = TTV_PROCESS_WAIT_CPU;
+      else if (prev_state == 1 || prev_state == 2 || prev_state == 130)
+        want = TTV_PROCESS_WAIT;
+      else
+        continue;
+      const TtvProcessState *p = ttv_state_get_process (state, (guint32) prev);
+      g_assert_nonnull (p);
+      if (p->status != want)
+        g_error ("%" G_GINT64_FORMAT ": tid %" G_GINT64_FORMAT " left the CPU with prev_state %" G_GINT64_FORMAT
+                 ": status %s, not %s", ev->time, prev, prev_state, ttv_process_status_name (p->status),
+                 ttv_process_status_name (want));
+      checked[want == TTV_PROCESS_WAIT]++;
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (checked[0] + checked[1], >, 100);
+}
+
 /* The real LTTng kernel traces: checkpoints against replay. */
 static void
 test_real_ctf (gconstpointer data)
@@ -332,6 +392,7 @@ test_real_ctf (gconstpointer data)
     g_error ("%s: %s", path, error->message);
   TtvCheckpointPolicy policy = { 1500, 0 };
   check_checkpoints_against_replay (ts, &policy, 80, 5);
+  check_switch_states (ts);
 
   /* A kernel trace has a running process on its CPUs at its end. */
   g_autoptr (TtvStateTracker) tr = ttv_state_tracker_new (ts, NULL);
