@@ -957,7 +957,7 @@ fill_process_info (const TtvState *state, gint cpu, TtvViewerProcessInfo *info)
   info->tgid = p->tgid;
   info->name = p->name ? g_quark_to_string (p->name) : "";
   info->mode = ttv_exec_mode_name (ttv_process_state_get_mode (p));
-  info->syscall = ttv_process_state_get_syscall (p);
+  info->syscall = ttv_state_get_event_syscall (state, cpu);
   return TRUE;
 }
 

@@ -299,7 +299,7 @@ fetch (TtvFilter *f, const TtvFilterInsn *n, const TtvEvent *ev, const TtvState 
         }
       break;
     case FETCH_STATE_SYSCALL:
-      if ((proc = running (ev, state)) != NULL && (v->s = ttv_process_state_get_syscall (proc)) != NULL)
+      if (state && (v->s = ttv_state_get_event_syscall (state, ev->tracefile->cpu)) != NULL)
         v->kind = TTV_FILTER_VAL_STRING;
       break;
     case FETCH_FIELD_INT:
@@ -670,7 +670,7 @@ ref_eval (TtvFilter *f, const TtvFilterNode *n, const TtvEvent *ev, const TtvSta
         }
       break;
     case VAR_STATE_SYSCALL:
-      if (proc && (v.s = ttv_process_state_get_syscall (proc)) != NULL)
+      if (state && (v.s = ttv_state_get_event_syscall (state, ev->tracefile->cpu)) != NULL)
         v.kind = TTV_FILTER_VAL_STRING;
       break;
     }

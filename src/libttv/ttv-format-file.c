@@ -114,12 +114,13 @@ value_text (const TtvDecoder *dec, guint32 index, GString *out)
 }
 
 static void render (TtvFormatFile *ff, GArray *pieces, const TtvEvent *ev, const TtvDecoder *dec,
-                    gint32 root, const TtvProcessState *proc, GString *out);
+                    gint32 root, const TtvState *state, GString *out);
 
 static void
 render_var (const char *name, const TtvEvent *ev, const TtvDecoder *dec, gint32 root,
-            const TtvProcessState *proc, GString *out)
+            const TtvState *state, GString *out)
 {
+  const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
   if (g_str_equal (name, "$name"))
     g_string_append (out, ev->type->full_name);
   else if (g_str_equal (name, "$facility"))
@@ -148,7 +149,7 @@ render_var (const char *name, const TtvEvent *ev, const TtvDecoder *dec, gint32 
     g_string_append (out, proc->name ? g_quark_to_string (proc->name) : "-");
   else if (g_str_equal (name, "$svc"))
     {
-      const char *svc = ttv_process_state_get_syscall (proc);
+      const char *svc = ttv_state_get_event_syscall (state, ev->tracefile->cpu);
       g_string_append (out, svc ? svc : "-");
     }
   else if (g_str_equal (name, "$mode"))
@@ -157,7 +158,7 @@ render_var (const char *name, const TtvEvent *ev, const TtvDecoder *dec, gint32 
 
 static void
 render (TtvFormatFile *ff, GArray *pieces, const TtvEvent *ev, const TtvDecoder *dec, gint32 root,
-        const TtvProcessState *proc, GString *out)
+        const TtvState *state, GString *out)
 {
   for (guint i = 0; i < pieces->len; i++)
     {
@@ -169,7 +170,7 @@ render (TtvFormatFile *ff, GArray *pieces, const TtvEvent *ev, const TtvDecoder 
           g_string_append (out, piece->text);
           break;
         case PIECE_VAR:
-          render_var (piece->text, ev, dec, root, proc, out);
+          render_var (piece->text, ev, dec, root, state, out);
           break;
         case PIECE_FIELD:
           node = find_node (dec, root, piece->text);
@@ -197,7 +198,7 @@ render (TtvFormatFile *ff, GArray *pieces, const TtvEvent *ev, const TtvDecoder 
                 TtvFormatCase *fc = g_ptr_array_index (piece->cases, k);
                 if (fc->pattern == NULL || (node >= 0 && g_pattern_match_simple (fc->pattern, value->str)))
                   {
-                    render (ff, fc->pieces, ev, dec, root, proc, out);
+                    render (ff, fc->pieces, ev, dec, root, state, out);
                     break;
                   }
               }
@@ -228,11 +229,11 @@ choose (TtvFormatFile *ff, const TtvEventType *type)
 
 gboolean
 ttv_format_file_append (TtvFormatFile *ff, const TtvEvent *ev, const TtvDecoder *dec, gint32 root,
-                        const TtvProcessState *proc, GString *out)
+                        const TtvState *state, GString *out)
 {
   TtvFormatTemplate *t = choose (ff, ev->type);
   if (t == NULL)
     return FALSE;
-  render (ff, t->pieces, ev, dec, root, proc, out);
+  render (ff, t->pieces, ev, dec, root, state, out);
   return TRUE;
 }

@@ -21,11 +21,11 @@ gboolean       ttv_format_file_has_default (const TtvFormatFile *ff);
 void           ttv_format_file_add_timers (const TtvFormatFile *ff, TtvTimerSet *timers);
 /* Appends @event's description by its template (or the default one).
  * @decoder holds the event's decoded fields at node @root (-1 when they
- * could not be decoded); @process is the running process (may be NULL).
+ * could not be decoded); @state is the state at the event (may be NULL).
  * Returns FALSE, appending nothing, when no template applies. */
 gboolean       ttv_format_file_append (TtvFormatFile *ff, const TtvEvent *event,
                                        const TtvDecoder *decoder, gint32 root,
-                                       const TtvProcessState *process, GString *out);
+                                       const TtvState *state, GString *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvFormatFile, ttv_format_file_free)
 

@@ -193,7 +193,8 @@ bind_event_type (Binding *b, const TtvEventType *et)
         if (!entry_matches (e, et, &suffix))
           continue;
         b->action = e->action;
-        if (suffix)
+        /* syscall_exit_unknown (LTTng 2.6+, ttv-gen) names no call. */
+        if (suffix && !(b->action == TTV_KM_SYSCALL_EXIT && g_str_equal (suffix, "unknown")))
           b->syscall = g_quark_from_string (suffix);
         for (guint i = 0; i < TTV_KM_MAX_FIELDS; i++)
           if (e->fields[i])
@@ -494,7 +495,7 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
       ttv_state_push_mode (s, cpu, TTV_MODE_SYSCALL, syscall_quark (m, b, ev), t);
       break;
     case TTV_KM_SYSCALL_EXIT:
-      ttv_state_pop_mode (s, cpu, TTV_MODE_SYSCALL, t);
+      ttv_state_syscall_exit (s, cpu, b->syscall, t);
       break;
     case TTV_KM_TRAP_ENTRY:
       if (!get_u32 (m, b, 0, ev, &a))

@@ -80,8 +80,7 @@ append_description (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *sta
   gboolean ok = decode (p, ev, &root, &error);
   if (p->options.format_file)
     {
-      const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
-      if (ttv_format_file_append (p->options.format_file, ev, p->decoder, ok ? root : -1, proc, out))
+      if (ttv_format_file_append (p->options.format_file, ev, p->decoder, ok ? root : -1, state, out))
         return;
     }
   if (with_name)
@@ -234,7 +233,7 @@ append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, 
     append_cell (out, proc && proc->name ? g_quark_to_string (proc->name) : "-", 16);
   if (o->columns & TTV_REPORT_COLUMN_SVC)
     {
-      const char *svc = proc ? ttv_process_state_get_syscall (proc) : NULL;
+      const char *svc = state ? ttv_state_get_event_syscall (state, ev->tracefile->cpu) : NULL;
       append_cell (out, svc ? svc : "-", 16);
     }
   start = out->len;

@@ -61,6 +61,9 @@ void ttv_state_wakeup (TtvState *s, guint32 pid, TtvTime t);
 /* An execution-mode frame entered / left by what runs on @cpu. */
 void ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t);
 void ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t);
+/* A syscall exit on @cpu: pops the syscall frame and remembers the call for
+ * ttv_state_get_event_syscall(); @name: the call the event names, or 0. */
+void ttv_state_syscall_exit (TtvState *s, gint cpu, GQuark name, TtvTime t);
 /* A process that existed before the trace (LTT control/processes, LTTng statedump). */
 void ttv_state_declare_process (TtvState *s, guint32 pid, guint32 tgid, guint32 ppid,
                                 const char *name, TtvProcessStatus status, gint cpu, TtvTime t);

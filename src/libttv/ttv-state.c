@@ -13,6 +13,8 @@ typedef struct {
   TtvProcessState *idle;   /* owned: the pid 0 task of this CPU */
   TtvProcessState *running; /* weak: cache of the task running_pid names, or NULL */
   gboolean used;
+  guint32 ended_syscall;   /* the syscall event number @ended_event ended here, or 0 */
+  guint64 ended_event;
 } CpuSlot;
 
 struct _TtvState {
@@ -591,12 +593,12 @@ ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTim
   f->entry = t;
 }
 
-void
-ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
+/* Ends the innermost frame of @mode on @cpu; returns its id, or 0 when the
+ * running task is unknown or the trace began inside the frame. */
+static guint32
+pop_mode (TtvState *s, CpuSlot *slot, TtvExecMode mode, TtvTime t)
 {
-  CpuSlot *slot = ensure_cpu (s, cpu);
-  if (slot == NULL)
-    return;
+  gint cpu = slot->pub.cpu;
   account_cpu (s, slot, t);
   if (is_interrupt (mode))
     {
@@ -608,7 +610,7 @@ ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
     }
   TtvProcessState *p = slot_running (s, slot);
   if (p == NULL)
-    return;
+    return 0;
   guint i = find_process_frame (p, mode);
   if (i == 0)
     {
@@ -616,9 +618,44 @@ ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
        * trap returns to user mode, which is then the known base. */
       if ((mode == TTV_MODE_SYSCALL || mode == TTV_MODE_TRAP) && p->depth == 1)
         p->frames[0].mode = TTV_MODE_USER;
-      return;
+      return 0;
     }
+  guint32 id = p->frames[i].id;
   end_process_frames (s, p, i, cpu, t);
+  return id;
+}
+
+void
+ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
+{
+  CpuSlot *slot = ensure_cpu (s, cpu);
+  if (slot)
+    pop_mode (s, slot, mode, t);
+}
+
+void
+ttv_state_syscall_exit (TtvState *s, gint cpu, GQuark name, TtvTime t)
+{
+  CpuSlot *slot = ensure_cpu (s, cpu);
+  if (slot == NULL)
+    return;
+  guint32 id = pop_mode (s, slot, TTV_MODE_SYSCALL, t);
+  /* The event's own name of the call, when it has one, wins over a frame
+   * that lost events may have left. */
+  slot->ended_syscall = name ? name : id;
+  slot->ended_event = s->n_events;
+}
+
+const char *
+ttv_state_get_event_syscall (const TtvState *s, gint cpu)
+{
+  CpuSlot *slot = cpu_slot (s, cpu);
+  if (slot == NULL)
+    return NULL;
+  if (slot->ended_syscall && slot->ended_event == s->n_events)
+    return g_quark_to_string (slot->ended_syscall);
+  const TtvProcessState *p = slot_running (s, slot);
+  return p ? ttv_process_state_get_syscall (p) : NULL;
 }
 
 void

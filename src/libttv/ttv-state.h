@@ -111,6 +111,12 @@ const char *ttv_exec_mode_name (TtvExecMode mode);
 TtvExecMode ttv_state_get_cpu_mode (const TtvState *state, gint cpu);
 /* The mode at the top of the process's stack. */
 TtvExecMode ttv_process_state_get_mode (const TtvProcessState *process);
+/* The system call of the last event applied, if it happened on @cpu:
+ * the call it ended (a syscall exit), else the innermost call of the task
+ * running on @cpu; NULL when none.  The state after a syscall exit is
+ * already back in user mode, yet a report names the call on its exit line
+ * as trcrpt does: reports and filters ask this, not the process. */
+const char *ttv_state_get_event_syscall (const TtvState *state, gint cpu);
 /* Name of the innermost syscall, or NULL when not in one. */
 const char *ttv_process_state_get_syscall (const TtvProcessState *process);
 
