@@ -29,6 +29,15 @@ ttv_trace_append_info (const TtvTrace *t, GString *out)
       char buf[32];
       g_string_append_printf (out, "%-14s %s s\n", "duration", ttv_time_to_string (t->end - t->start, buf, sizeof buf));
     }
+  /* start / end are the first and last events; the packets the tracer
+   * wrote usually begin earlier and end later. */
+  if (t->packets_start <= t->packets_end && (t->packets_start != t->start || t->packets_end != t->end))
+    {
+      char b1[32], b2[32];
+      g_string_append_printf (out, "%-14s %s .. %s\n", "packets",
+                              ttv_time_to_string (t->packets_start, b1, sizeof b1),
+                              ttv_time_to_string (t->packets_end, b2, sizeof b2));
+    }
   g_string_append_printf (out, "%-14s %u\n", "event types", t->event_types->len);
   g_string_append_printf (out, "%-14s %u\n", "tracefiles", t->tracefiles->len);
   for (guint i = 0; i < t->tracefiles->len; i++)
@@ -37,8 +46,8 @@ ttv_trace_append_info (const TtvTrace *t, GString *out)
       char b1[32], b2[32];
       g_string_append_printf (out, "  %-20s cpu %-3d %10" G_GUINT64_FORMAT " bytes %8" G_GUINT64_FORMAT " blocks  %s .. %s\n",
                               tf->name, tf->cpu, tf->size, tf->n_blocks,
-                              tf->start == TTV_TIME_MAX ? "-" : ttv_time_to_string (tf->start, b1, sizeof b1),
-                              tf->end == TTV_TIME_MIN ? "-" : ttv_time_to_string (tf->end, b2, sizeof b2));
+                              tf->first_event == TTV_TIME_MAX ? "-" : ttv_time_to_string (tf->first_event, b1, sizeof b1),
+                              tf->last_event == TTV_TIME_MIN ? "-" : ttv_time_to_string (tf->last_event, b2, sizeof b2));
       for (guint j = 0; tf->lost && j < tf->lost->len; j++)
         {
           const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, j);

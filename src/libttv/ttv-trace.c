@@ -19,9 +19,89 @@ trace_new (const char *path, const char *display_path)
   t->info_keys = g_ptr_array_new_with_free_func (g_free);
   t->info = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   t->warnings = g_ptr_array_new_with_free_func (g_free);
-  t->start = TTV_TIME_MAX;
-  t->end = TTV_TIME_MIN;
+  t->start = t->packets_start = TTV_TIME_MAX;
+  t->end = t->packets_end = TTV_TIME_MIN;
   return t;
+}
+
+/* The latest event of @tf from block @b on; TTV_TIME_MIN when there is none. */
+static TtvTime
+last_event_from (TtvCursor *c, TtvTime block_start)
+{
+  TtvEvent ev;
+  TtvTime last = TTV_TIME_MIN;
+  if (!ttv_cursor_seek_time (c, block_start, NULL))
+    return last;
+  while (ttv_cursor_next (c, &ev, NULL))
+    last = MAX (last, ev.time);
+  return last;
+}
+
+/* The first and last events of @tf, found cheaply: the first event the
+ * cursor delivers, and the latest one of the last block that holds any,
+ * blocks being read backwards from the end (never the whole file).  A
+ * tracefile that cannot be read keeps its packet bounds: reading it will
+ * say what is wrong. */
+static void
+find_event_span (TtvTracefile *tf)
+{
+  const TtvFormatClass *format = tf->trace->format;
+  tf->first_event = TTV_TIME_MAX;
+  tf->last_event = TTV_TIME_MIN;
+  if (tf->n_blocks == 0)
+    return;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+  TtvEvent ev;
+  if (c == NULL || !ttv_cursor_next (c, &ev, &error))
+    {
+      if (error && tf->start <= tf->end)
+        {
+          /* Unreadable: the packet bounds are all we know. */
+          tf->first_event = tf->start;
+          tf->last_event = tf->end;
+        }
+      return;
+    }
+  tf->first_event = ev.time;
+  tf->last_event = MAX (ev.time, format->block_start ? TTV_TIME_MIN : tf->end);
+  for (guint64 b = tf->n_blocks; format->block_start && b-- > 0;)
+    {
+      TtvTime begin = format->block_start (tf, b);
+      if (begin == TTV_TIME_MIN)
+        {
+          tf->last_event = MAX (ev.time, tf->end);
+          return;
+        }
+      TtvTime last = last_event_from (c, MAX (begin, ev.time));
+      if (last != TTV_TIME_MIN)
+        {
+          tf->last_event = last;
+          return;
+        }
+    }
+}
+
+/* The trace's span from its tracefiles' events (their packet bounds when no
+ * tracefile has an event). */
+static void
+update_span (TtvTrace *t)
+{
+  t->start = t->packets_start = TTV_TIME_MAX;
+  t->end = t->packets_end = TTV_TIME_MIN;
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    {
+      const TtvTracefile *tf = g_ptr_array_index (t->tracefiles, i);
+      t->packets_start = MIN (t->packets_start, tf->start);
+      t->packets_end = MAX (t->packets_end, tf->end);
+      t->start = MIN (t->start, tf->first_event);
+      t->end = MAX (t->end, tf->last_event);
+    }
+  if (t->start > t->end)
+    {
+      t->start = t->packets_start;
+      t->end = t->packets_end;
+    }
 }
 
 static void
@@ -128,13 +208,8 @@ ttv_trace_open (const char *path, GError **error)
     }
   t->format = format;
   for (guint i = 0; i < t->tracefiles->len; i++)
-    {
-      const TtvTracefile *tf = g_ptr_array_index (t->tracefiles, i);
-      if (tf->start < t->start)
-        t->start = tf->start;
-      if (tf->end > t->end)
-        t->end = tf->end;
-    }
+    find_event_span (g_ptr_array_index (t->tracefiles, i));
+  update_span (t);
   return t;
 }
 
@@ -147,12 +222,11 @@ ttv_trace_refresh (TtvTrace *t, gboolean *changed, GError **error)
     return TRUE;
   if (!t->format->refresh (t, changed, error))
     return FALSE;
-  for (guint i = 0; *changed && i < t->tracefiles->len; i++)
-    {
-      const TtvTracefile *tf = g_ptr_array_index (t->tracefiles, i);
-      t->start = MIN (t->start, tf->start);
-      t->end = MAX (t->end, tf->end);
-    }
+  if (!*changed)
+    return TRUE;
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    find_event_span (g_ptr_array_index (t->tracefiles, i));
+  update_span (t);
   return TRUE;
 }
 
@@ -164,8 +238,8 @@ ttv_trace_add_tracefile (TtvTrace *t, const char *name, gint cpu)
   tf->index = t->tracefiles->len;
   tf->name = g_strdup (name);
   tf->cpu = cpu;
-  tf->start = TTV_TIME_MAX;
-  tf->end = TTV_TIME_MIN;
+  tf->start = tf->first_event = TTV_TIME_MAX;
+  tf->end = tf->last_event = TTV_TIME_MIN;
   tf->lost = g_array_new (FALSE, FALSE, sizeof (TtvLostRange));
   g_ptr_array_add (t->tracefiles, tf);
   return tf;

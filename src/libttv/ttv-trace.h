@@ -63,8 +63,10 @@ struct _TtvTracefile {
   gint cpu;                       /* -1 when not per CPU */
   guint64 size;                   /* bytes on disk */
   guint64 n_blocks;               /* blocks / packets */
-  TtvTime start;                  /* first event's time (from the index) */
-  TtvTime end;                    /* last event's time (from the index) */
+  TtvTime start;                  /* begin of its first block / packet (from the index) */
+  TtvTime end;                    /* end of its last block / packet (from the index) */
+  TtvTime first_event;            /* time of its first event (TTV_TIME_MAX: none) */
+  TtvTime last_event;             /* time of its last event (TTV_TIME_MIN: none) */
   GArray *lost;                   /* of TtvLostRange, owned, may be empty */
   gpointer priv;                  /* reader-private */
 };
@@ -85,8 +87,13 @@ struct _TtvTrace {
    * key/value, insertion ordered. */
   GPtrArray *info_keys;           /* of char *, owned */
   GHashTable *info;               /* char * -> char *, owned */
-  TtvTime start;                  /* earliest event */
-  TtvTime end;                    /* latest event */
+  /* The trace's time span: its first and last events (tracers open
+   * packets long before the first event and close them long after the
+   * last, so packet bounds would show mostly empty time). */
+  TtvTime start;
+  TtvTime end;
+  TtvTime packets_start;          /* begin of the earliest block / packet */
+  TtvTime packets_end;            /* end of the latest block / packet */
   TtvTraceFlags flags;
   GPtrArray *warnings;            /* of char *, owned: things the user should know */
   gpointer priv;                  /* reader-private */
@@ -118,6 +125,10 @@ struct _TtvFormatClass {
    * new tracefiles (appended to trace->tracefiles).  Sets *changed when
    * anything was added.  Only called when no cursor of the trace exists. */
   gboolean  (*refresh)      (TtvTrace *trace, gboolean *changed, GError **error);
+  /* Optional: when block @block (in cursor order) begins, so that the last
+   * event can be found by reading the last blocks only (TTV_TIME_MIN:
+   * unknown).  NULL: the packet bounds stand for the first and last events. */
+  TtvTime   (*block_start)  (const TtvTracefile *tracefile, guint64 block);
 };
 
 /* --- Opening ------------------------------------------------------------ */

@@ -162,6 +162,15 @@ ttv_ctf_trace_is_ctf (const TtvTrace *trace)
   return trace != NULL && trace->format == &ttv_ctf_format_class;
 }
 
+/* Packets without timestamps give no time to start reading from. */
+static TtvTime
+ctf_block_start (const TtvTracefile *tf, guint64 block)
+{
+  const CtfStreamFile *sf = tf->priv;
+  const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, block);
+  return pk->has_ts ? pk->t_begin : TTV_TIME_MIN;
+}
+
 const TtvFormatClass ttv_ctf_format_class = {
   .name = "ctf",
   .description = N_("Common Trace Format 1.8 (LTTng 2.x)"),
@@ -175,4 +184,5 @@ const TtvFormatClass ttv_ctf_format_class = {
   .cursor_seek_position = ttv_ctf_cursor_seek_position,
   .decode_fields = ttv_ctf_cursor_decode_fields,
   .refresh = ttv_ctf_refresh,
+  .block_start = ctf_block_start,
 };

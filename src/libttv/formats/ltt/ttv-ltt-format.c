@@ -186,6 +186,13 @@ ttv_ltt_get_interrupts (const TtvTrace *trace)
   return ((TtvLttTrace *) trace->priv)->interrupts;
 }
 
+static TtvTime
+ltt_block_start (const TtvTracefile *tf, guint64 block)
+{
+  const TtvLttFile *f = tf->priv;
+  return g_array_index (f->blocks, TtvLttBlock, block).start;
+}
+
 const TtvFormatClass ttv_ltt_format_class = {
   .name = "ltt",
   .description = "LTT trace directory (seed 000: eventdefs, info/system.xml, cpu/N)",
@@ -199,4 +206,5 @@ const TtvFormatClass ttv_ltt_format_class = {
   .cursor_seek_position = ttv_ltt_cursor_seek_position,
   .decode_fields = ltt_decode_fields,
   .refresh = ttv_ltt_refresh,
+  .block_start = ltt_block_start,
 };

@@ -211,6 +211,13 @@ fail:
   return FALSE;
 }
 
+static TtvTime
+lttng_block_start (const TtvTracefile *tf, guint64 block)
+{
+  const TtvLttngFile *f = tf->priv;
+  return g_array_index (f->blocks, TtvLttngBlock, block).begin_time;
+}
+
 const TtvFormatClass ttv_lttng_format_class = {
   .name = "lttng",
   .description = N_("LTTng 0.x trace (2008; cpu_N and control/facilities_N)"),
@@ -224,4 +231,5 @@ const TtvFormatClass ttv_lttng_format_class = {
   .cursor_seek_position = ttv_lttng_cursor_seek_position,
   .decode_fields = ttv_lttng_decode_fields,
   .refresh = ttv_lttng_refresh,
+  .block_start = lttng_block_start,
 };

@@ -1,0 +1,271 @@
+/* test-trace-span.c: a trace's time span is its first and last events, not
+ * the bounds of the packets the tracer opened before and closed after them
+ * (10 and 30 seconds away on the real arm64 and scp traces): against a full
+ * read made here, on the real CTF traces and on simulated LTT, LTTng 0.x and
+ * CTF traces; found without a full read (a damaged middle packet does not
+ * matter); and printed so by ttv-report --info. */
+#include "ttv-test-util.h"
+#include "formats/ctf/ttv-ctf-sim.h"
+#include "formats/lttng/ttv-lttng-sim.h"
+#include "ttv-context.h"
+
+#include <glib/gstdio.h>
+
+#include <string.h>
+#include <sys/wait.h>
+
+/* Per tracefile, its earliest and latest event, by reading every event. */
+static void
+full_read (TtvTraceset *ts, GArray *first, GArray *last, gboolean *failed)
+{
+  guint n = ttv_traceset_get_n_tracefiles (ts);
+  g_array_set_size (first, n);
+  g_array_set_size (last, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_array_index (first, TtvTime, i) = TTV_TIME_MAX;
+      g_array_index (last, TtvTime, i) = TTV_TIME_MIN;
+    }
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  const TtvEvent *ev;
+  while ((ev = ttv_context_next (ctx, &error)))
+    {
+      guint i;
+      for (i = 0; i < n && ttv_traceset_get_tracefile (ts, i) != ev->tracefile; i++)
+        ;
+      g_assert_cmpuint (i, <, n);
+      TtvTime *f = &g_array_index (first, TtvTime, i), *l = &g_array_index (last, TtvTime, i);
+      *f = MIN (*f, ev->time);
+      *l = MAX (*l, ev->time);
+    }
+  *failed = error != NULL;
+}
+
+static TtvTraceset *
+open_traceset (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  TtvTraceset *ts = ttv_traceset_new ();
+  if (!ttv_traceset_add_path (ts, path, &error))
+    g_error ("%s: %s", path, error->message);
+  return ts;
+}
+
+/* What --info prints on its "start" and "end" lines. */
+static void
+info_span (const char *path, char **start, char **end)
+{
+  const char *argv[] = { TTV_REPORT_PATH, "--info", path, NULL };
+  g_autofree char *out = NULL;
+  int status;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out,
+                               NULL, &status, &error));
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  *start = *end = NULL;
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_auto (GStrv) w = g_strsplit_set (lines[i], " ", -1);
+      if (w[0] == NULL || w[1] == NULL)
+        continue;
+      guint k = 1;
+      while (w[k] && !*w[k])
+        k++;
+      if (w[k] == NULL)
+        continue;
+      if (g_str_equal (w[0], "start") && *start == NULL)
+        *start = g_strdup (w[k]);
+      else if (g_str_equal (w[0], "end") && *end == NULL)
+        *end = g_strdup (w[k]);
+    }
+  g_assert_nonnull (*start);
+  g_assert_nonnull (*end);
+}
+
+/* The span of @path against a full read; returns the traceset's span. */
+static void
+check_span (const char *path, TtvTime *start, TtvTime *end)
+{
+  g_autoptr (TtvTraceset) ts = open_traceset (path);
+  g_autoptr (GArray) first = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+  g_autoptr (GArray) last = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+  gboolean failed;
+  full_read (ts, first, last, &failed);
+  g_assert_false (failed);
+  TtvTime min = TTV_TIME_MAX, max = TTV_TIME_MIN;
+  for (guint i = 0; i < first->len; i++)
+    {
+      const TtvTracefile *tf = ttv_traceset_get_tracefile (ts, i);
+      g_assert_cmpint (tf->first_event, ==, g_array_index (first, TtvTime, i));
+      g_assert_cmpint (tf->last_event, ==, g_array_index (last, TtvTime, i));
+      min = MIN (min, g_array_index (first, TtvTime, i));
+      max = MAX (max, g_array_index (last, TtvTime, i));
+    }
+  g_assert_cmpint (ttv_traceset_get_start (ts), ==, min);
+  g_assert_cmpint (ttv_traceset_get_end (ts), ==, max);
+  const TtvTrace *trace = ttv_traceset_get_trace (ts, 0);
+  g_assert_cmpint (trace->start, ==, min);
+  g_assert_cmpint (trace->end, ==, max);
+  /* The packet bounds stay known. */
+  g_assert_cmpint (trace->packets_start, <=, min);
+  g_assert_cmpint (trace->packets_end, >=, max);
+
+  char b1[32], b2[32];
+  g_autofree char *s = NULL, *e = NULL;
+  info_span (path, &s, &e);
+  g_assert_cmpstr (s, ==, ttv_time_to_string (min, b1, sizeof b1));
+  g_assert_cmpstr (e, ==, ttv_time_to_string (max, b2, sizeof b2));
+  g_test_message ("%s: events %s .. %s, packets %" G_GINT64_FORMAT " ns before, %" G_GINT64_FORMAT " ns after",
+                  path, b1, b2, min - trace->packets_start, trace->packets_end - max);
+  *start = min;
+  *end = max;
+}
+
+static void
+test_real (gconstpointer data)
+{
+  g_autofree char *path = ttv_test_dup_shared_ctf_trace (data);
+  if (path == NULL)
+    return;
+  TtvTime start, end;
+  check_span (path, &start, &end);
+}
+
+/* The real arm64 trace's packets begin 10 s before its first event: the
+ * span must not start there. */
+static void
+test_real_arm64_gap (void)
+{
+  g_autofree char *path = ttv_test_dup_shared_ctf_trace ("arm64-kernel");
+  if (path == NULL)
+    return;
+  g_autoptr (TtvTraceset) ts = open_traceset (path);
+  const TtvTrace *trace = ttv_traceset_get_trace (ts, 0);
+  g_assert_cmpint (ttv_traceset_get_start (ts) - trace->packets_start, >, 5 * TTV_NSEC_PER_SEC);
+  g_assert_cmpint (trace->packets_end - ttv_traceset_get_end (ts), >, 5 * TTV_NSEC_PER_SEC);
+}
+
+typedef enum { FORMAT_LTT, FORMAT_LTTNG, FORMAT_CTF } Format;
+
+#define BLOCK 4096
+
+static void
+write_trace (Format format, const char *dir)
+{
+  g_autoptr (GError) error = NULL;
+  TtvSimOptions so;
+  ttv_sim_options_init (&so);
+  so.seed = 13;
+  so.n_cpus = 2;
+  so.n_processes = 20;
+  so.max_events = 30000;
+  if (format == FORMAT_LTTNG)
+    {
+      TtvLttngWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = 8, .alignment = 8,
+                                   .tsc64 = TRUE, .buf_size = BLOCK };
+      g_assert_true (ttv_lttng_write_simulation (dir, &so, &wo, NULL, &error));
+      g_assert_no_error (error);
+      return;
+    }
+  g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
+  g_assert_no_error (error);
+  if (format == FORMAT_LTT)
+    ttv_test_write_ltt_simulation (dir, sim, BLOCK, 2, NULL, NULL);
+  else
+    {
+      TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .packet_size = BLOCK };
+      g_assert_true (ttv_ctf_write_simulation (dir, sim, &wo, NULL, NULL, NULL, &error));
+      g_assert_no_error (error);
+    }
+}
+
+/* The largest regular file below @dir (a CPU's stream). */
+static char *
+largest_stream (const char *dir)
+{
+  g_autoptr (GPtrArray) todo = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (todo, g_strdup (dir));
+  char *best = NULL;
+  goffset best_size = 0;
+  while (todo->len > 0)
+    {
+      g_autofree char *d = g_ptr_array_steal_index (todo, todo->len - 1);
+      g_autoptr (GDir) gd = g_dir_open (d, 0, NULL);
+      const char *name;
+      while (gd && (name = g_dir_read_name (gd)))
+        {
+          g_autofree char *p = g_build_filename (d, name, NULL);
+          GStatBuf st;
+          if (g_stat (p, &st) != 0)
+            continue;
+          if (S_ISDIR (st.st_mode))
+            g_ptr_array_add (todo, g_steal_pointer (&p));
+          else if (st.st_size > best_size && !g_str_has_suffix (name, ".xml") && strcmp (name, "metadata") != 0)
+            {
+              best_size = st.st_size;
+              g_free (best);
+              best = g_steal_pointer (&p);
+            }
+        }
+    }
+  g_assert_nonnull (best);
+  return best;
+}
+
+/* Garbage in the events of a middle block: a full read fails, the span is
+ * found all the same (so it was found without reading that block). */
+static void
+damage_middle_block (const char *dir)
+{
+  g_autofree char *path = largest_stream (dir);
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_cmpuint (len, >=, 6 * BLOCK);
+  gsize block = len / BLOCK / 2;
+  memset (data + block * BLOCK + BLOCK / 4, 0xff, BLOCK / 2);
+  g_assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
+}
+
+static void
+test_simulated (gconstpointer data)
+{
+  Format format = GPOINTER_TO_UINT (data);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("ttv-span-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *dir = g_build_filename (tmp, "trace", NULL);
+  write_trace (format, dir);
+  TtvTime start, end;
+  check_span (dir, &start, &end);
+
+  damage_middle_block (dir);
+  g_autoptr (TtvTraceset) ts = open_traceset (dir);
+  g_autoptr (GArray) first = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+  g_autoptr (GArray) last = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+  gboolean failed;
+  full_read (ts, first, last, &failed);
+  g_assert_true (failed);
+  g_assert_cmpint (ttv_traceset_get_start (ts), ==, start);
+  g_assert_cmpint (ttv_traceset_get_end (ts), ==, end);
+  ttv_test_remove_tree (tmp);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_data_func ("/trace/span/sim-ltt", GUINT_TO_POINTER (FORMAT_LTT), test_simulated);
+  g_test_add_data_func ("/trace/span/sim-lttng", GUINT_TO_POINTER (FORMAT_LTTNG), test_simulated);
+  g_test_add_data_func ("/trace/span/sim-ctf", GUINT_TO_POINTER (FORMAT_CTF), test_simulated);
+  g_test_add_func ("/trace/span/ctf/arm64-kernel-gap", test_real_arm64_gap);
+  g_test_add_data_func ("/trace/span/ctf/arm64-kernel", "arm64-kernel", test_real);
+  g_test_add_data_func ("/trace/span/ctf/bigendian-kernel", "bigendian-kernel", test_real);
+  g_test_add_data_func ("/trace/span/ctf/scp-kernel", "scp-kernel", test_real);
+  g_test_add_data_func ("/trace/span/ctf/glxgears-ust", "glxgears-ust", test_real);
+  return g_test_run ();
+}
