@@ -477,8 +477,10 @@ ttv_state_fork (TtvState *s, guint32 parent_pid, guint32 child_pid, guint32 chil
   /* A reused pid starts a new life. */
   process_init (child, child_pid, t);
   child->creation_time = t;
-  child->ppid = parent_pid;
   child->tgid = child_tgid ? child_tgid : child_pid;
+  /* A thread's parent is its process's parent (CLONE_THREAD), not the
+   * thread that created it. */
+  child->ppid = child->tgid != child_pid && parent ? parent->ppid : parent_pid;
   child->frames[0].mode = TTV_MODE_USER;
   if (child_name && *child_name)
     child->name = g_quark_from_string (child_name);

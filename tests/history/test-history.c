@@ -203,7 +203,7 @@ static void
 test_rows_and_marks (Fixture *f, gconstpointer data)
 {
   g_autoptr (TtvStateHistory) h = build (f->ts, 0, TRUE);
-  guint n_fork = 0, n_wakeup = 0, n_exec = 0, n_exit = 0, n_named = 0;
+  guint n_fork = 0, n_wakeup = 0, n_exec = 0, n_exit = 0, n_named = 0, n_thread_forks = 0;
   guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
   const TtvHistoryRowInfo *prev = NULL;
   for (guint i = 0; i < n; i++)
@@ -228,8 +228,20 @@ test_rows_and_marks (Fixture *f, gconstpointer data)
             {
             case TTV_HISTORY_MARK_FORK:
               n_fork++;
-              g_assert_cmpuint (m->other, ==, r->ppid);
               g_assert_cmpint (m->time, ==, r->birth);
+              if (r->tgid == r->id)
+                g_assert_cmpuint (m->other, ==, r->ppid);
+              else
+                {
+                  /* A thread: made by a thread of its process, whose
+                   * parent it shares. */
+                  gint creator = ttv_state_history_find_row (h, TTV_HISTORY_ROW_PROCESS, m->other, -1, m->time);
+                  g_assert_cmpint (creator, >=, 0);
+                  const TtvHistoryRowInfo *c = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, (guint) creator);
+                  g_assert_cmpuint (c->tgid, ==, r->tgid);
+                  g_assert_cmpuint (c->ppid, ==, r->ppid);
+                  n_thread_forks++;
+                }
               break;
             case TTV_HISTORY_MARK_EXEC:
               n_exec++;
@@ -257,7 +269,8 @@ test_rows_and_marks (Fixture *f, gconstpointer data)
     }
   g_assert_cmpuint (n_named, >, n / 2);
   g_assert_cmpuint (n_wakeup, >, 10);
-  g_test_message ("marks: %u forks, %u execs, %u exits, %u wakeups", n_fork, n_exec, n_exit, n_wakeup);
+  g_test_message ("marks: %u forks (%u of threads), %u execs, %u exits, %u wakeups", n_fork, n_thread_forks,
+                  n_exec, n_exit, n_wakeup);
   /* CPU rows: running time adds up to the rows' cpu_time. */
   TtvTime cpu_time = 0;
   for (guint i = 0; i < n; i++)
