@@ -1,5 +1,8 @@
-/* test-ttv-gen-sim.c: the simulated kernel behind ttv-gen is deterministic and
- * consistent (pairing, one task per CPU, process lifecycle), checked event by event. */
+/* test-ttv-gen-sim.c: the simulated kernel behind ttv-gen is deterministic,
+ * consistent (pairing, one task per CPU, process lifecycle) and looks like a
+ * Linux box (kernel threads and pid 1 never exec, fork or exit; commands are
+ * forked then exec, threads take their leader's name; CPUs idle and tasks
+ * block a fair share of the time), checked event by event. */
 #include "sim/ttv-sim.h"
 #include "ttv-error.h"
 
@@ -13,6 +16,11 @@ typedef struct {
   guint state;
   gboolean in_syscall;
   gint cpu;
+  gboolean kthread;     /* kthreadd or one of its children */
+  gboolean forked;      /* forked during the trace */
+  guint n_syscalls;     /* since its fork */
+  guint n_execs;
+  guint32 tgid;
 } Proc;
 
 typedef struct {
@@ -20,6 +28,10 @@ typedef struct {
   guint irq;            /* nesting depth */
   gint softirq;         /* -1: none */
   gboolean trap;
+  gboolean seen;        /* had an event */
+  TtvTime since;        /* when the running task got the CPU */
+  TtvTime idle;         /* time the idle task ran */
+  TtvTime busy;
 } Cpu;
 
 typedef struct {
@@ -31,6 +43,10 @@ typedef struct {
   guint64 counts[TTV_SIM_N_EVENTS];
   guint pointer_bits;
   TtvTime end;
+  TtvTime first;
+  guint n_forked_processes, n_exec_first;   /* processes forked; of them, exec'ed at once */
+  guint n_forked_threads;
+  guint n_blocked_switches;
 } Checker;
 
 static Proc *
@@ -82,7 +98,11 @@ check (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScal
           g_assert_cmpuint (n_values, ==, 13);
           g_assert_cmpint (v[0].kind, ==, TTV_TYPE_STRING);
           Proc *p = proc_add (k, (guint32) v[1].u, v[12].u == 0 ? S_RUNNABLE : S_BLOCKED);
-          p->in_syscall = v[12].u != 0;
+          p->kthread = v[2].u == 2 || g_str_equal (v[0].str, "kthreadd");
+          p->tgid = (guint32) v[1].u;
+          /* Blocked tasks wait in a call begun before the trace; kernel
+           * threads just sleep. */
+          p->in_syscall = v[12].u != 0 && !p->kthread;
         }
       else
         {
@@ -95,6 +115,23 @@ check (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScal
 
   k->cpu_seen = TRUE;
   Cpu *c = cpu_get (k, stream);
+  if (!c->seen)
+    {
+      /* The trace starts in the middle of things: the CPU may run a task,
+       * not named until it leaves the CPU. */
+      c->seen = TRUE;
+      c->since = k->first;
+      c->running = event == TTV_SIM_EVENT_SCHED_SWITCH ? (guint32) v[0].u
+                   : (guint32) ttv_sim_get_running_pid (k->sim, (guint) stream);
+      if (c->running)
+        {
+          Proc *r = proc_get (k, c->running);
+          g_assert_nonnull (r);
+          g_assert_cmpuint (r->state, ==, S_RUNNABLE);
+          r->state = S_RUNNING;
+          r->cpu = stream;
+        }
+    }
   Proc *cur = c->running ? proc_get (k, c->running) : NULL;
   gboolean in_interrupt = c->irq > 0 || c->softirq >= 0;
   if (c->running)
@@ -109,8 +146,11 @@ check (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScal
       g_assert_false (in_interrupt || c->trap);
       g_assert_nonnull (cur);
       g_assert_false (cur->in_syscall);
+      g_assert_false (cur->kthread);
       g_assert_cmpuint (v[1].u >> (k->pointer_bits - 1) >> 1, ==, 0);
       cur->in_syscall = TRUE;
+      if (cur->forked && cur->n_syscalls++ == 0 && v[0].u == 59 && cur->tgid == c->running)
+        k->n_exec_first++;
       break;
     case TTV_SIM_EVENT_SYSCALL_EXIT:
       g_assert_false (in_interrupt || c->trap);
@@ -121,6 +161,7 @@ check (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScal
     case TTV_SIM_EVENT_TRAP_ENTRY:
       g_assert_false (in_interrupt || c->trap);
       g_assert_nonnull (cur);
+      g_assert_false (cur->kthread);   /* no user mode to fault in */
       c->trap = TRUE;
       break;
     case TTV_SIM_EVENT_TRAP_EXIT:
@@ -131,7 +172,7 @@ check (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScal
     case TTV_SIM_EVENT_IRQ_ENTRY:
       g_assert_cmpuint (c->irq, ==, 0);
       g_assert_cmpint (c->softirq, <, 0);
-      g_assert_cmpuint (v[1].u, ==, (cur == NULL || cur->in_syscall || c->trap) ? 1 : 0);
+      g_assert_cmpuint (v[1].u, ==, (cur == NULL || cur->in_syscall || c->trap || cur->kthread) ? 1 : 0);
       c->irq++;
       break;
     case TTV_SIM_EVENT_IRQ_EXIT:
@@ -153,6 +194,11 @@ check (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScal
         g_assert_cmpuint (v[0].u, ==, c->running);
         guint32 next = (guint32) v[1].u;
         guint prev_state = (guint) v[2].u;
+        if (c->running)
+          c->busy += time - c->since;
+        else
+          c->idle += time - c->since;
+        c->since = time;
         if (cur)
           {
             if (prev_state == TTV_SIM_TASK_RUNNING)
@@ -160,17 +206,22 @@ check (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScal
                 g_assert_false (cur->in_syscall);
                 cur->state = S_RUNNABLE;
               }
-            else if (prev_state == TTV_SIM_TASK_ZOMBIE)
+            else if (prev_state == TTV_SIM_TASK_ZOMBIE || prev_state == TTV_SIM_TASK_DEAD)
               {
+                /* A process stays a zombie for its parent; a thread is
+                 * released at once (EXIT_DEAD). */
                 g_assert_cmpuint (cur->state, ==, S_EXITING);
+                g_assert_cmpuint (prev_state, ==, cur->tgid == c->running ? TTV_SIM_TASK_ZOMBIE : TTV_SIM_TASK_DEAD);
                 cur->state = S_ZOMBIE;
               }
             else
               {
                 g_assert_true (prev_state == TTV_SIM_TASK_WAIT_INTERRUPTIBLE
                                || prev_state == TTV_SIM_TASK_WAIT_UNINTERRUPTIBLE);
-                g_assert_true (cur->in_syscall);
+                /* Blocked in a call, or a kernel thread going to sleep. */
+                g_assert_true (cur->in_syscall != cur->kthread);
                 cur->state = S_BLOCKED;
+                k->n_blocked_switches++;
               }
             cur->cpu = -1;
           }
@@ -197,22 +248,56 @@ check (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScal
       }
       break;
     case TTV_SIM_EVENT_PROCESS_FORK:
-      g_assert_nonnull (cur);
-      g_assert_true (cur->in_syscall);
-      g_assert_cmpuint (v[0].u, ==, c->running);
-      proc_add (k, (guint32) v[1].u, S_NEW);
+      {
+        g_assert_nonnull (cur);
+        g_assert_true (cur->in_syscall);
+        g_assert_cmpuint (v[0].u, ==, c->running);
+        g_assert_false (cur->kthread);
+        Proc *child = proc_add (k, (guint32) v[1].u, S_NEW);
+        child->forked = TRUE;
+        child->tgid = (guint32) v[2].u;
+        /* A thread is named like its process (the sim's leader here); a
+         * process like its parent until it execs. */
+        const char *name = ttv_sim_get_process_name (k->sim, (guint) v[1].u);
+        g_assert_nonnull (name);
+        if (child->tgid == (guint32) v[1].u)
+          {
+            g_assert_cmpstr (name, ==, ttv_sim_get_process_name (k->sim, c->running));
+            k->n_forked_processes++;
+          }
+        else
+          {
+            g_assert_cmpuint (child->tgid, ==, cur->tgid);
+            g_assert_cmpstr (name, ==, ttv_sim_get_process_name (k->sim, cur->tgid));
+            k->n_forked_threads++;
+          }
+      }
       break;
     case TTV_SIM_EVENT_PROCESS_EXEC:
       g_assert_nonnull (cur);
       g_assert_true (cur->in_syscall);
       g_assert_cmpuint (v[0].u, ==, c->running);
       g_assert_cmpint (v[1].kind, ==, TTV_TYPE_STRING);
-      g_assert_true (g_str_has_suffix (v[1].str, ttv_sim_get_process_name (k->sim, c->running)));
+      {
+        /* The new name: the file's base name, cut as TASK_COMM_LEN cuts it. */
+        const char *base = strrchr (v[1].str, '/') ? strrchr (v[1].str, '/') + 1 : v[1].str;
+        g_autofree char *comm = g_strndup (base, 15);
+        g_assert_cmpstr (ttv_sim_get_process_name (k->sim, c->running), ==, comm);
+      }
+      /* Only a process forked in the trace execs, once, as its first call:
+       * never pid 1, a kernel thread, a daemon or a thread. */
+      g_assert_true (cur->forked);
+      g_assert_cmpuint (cur->tgid, ==, c->running);
+      g_assert_cmpuint (cur->n_syscalls, ==, 1);
+      g_assert_cmpuint (cur->n_execs++, ==, 0);
       break;
     case TTV_SIM_EVENT_PROCESS_EXIT:
       g_assert_nonnull (cur);
       g_assert_cmpuint (v[0].u, ==, c->running);
       g_assert_true (cur->in_syscall);
+      /* pid 1 and kernel threads live for ever. */
+      g_assert_cmpuint (c->running, !=, 1);
+      g_assert_false (cur->kthread);
       cur->state = S_EXITING;
       break;
     case TTV_SIM_EVENT_PROCESS_FREE:
@@ -259,8 +344,40 @@ run_checked (TtvSimOptions *o, Checker *k)
   k->cpus = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   k->pointer_bits = o->pointer_bits ? o->pointer_bits : 64;
   k->end = o->duration ? o->start_time + o->duration : G_MAXINT64;
+  k->first = ttv_sim_get_time (k->sim);
   g_assert_true (ttv_sim_run (k->sim, check, k, &error));
   g_assert_no_error (error);
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, k->cpus);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      Cpu *c = value;
+      *(c->running ? &c->busy : &c->idle) += k->last - c->since;
+    }
+}
+
+/* Every CPU idles a fair share of the time, and no CPU is idle all along:
+ * neither a machine where all wait for a CPU nor one doing nothing. */
+static void
+assert_realistic_load (Checker *k, double min_idle, double max_idle)
+{
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, k->cpus);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      Cpu *c = value;
+      double idle = (double) c->idle / (double) (c->idle + c->busy);
+      g_test_message ("cpu %d: %.0f%% idle", GPOINTER_TO_INT (key), 100 * idle);
+      g_assert_cmpfloat (idle, >=, min_idle);
+      g_assert_cmpfloat (idle, <=, max_idle);
+    }
+  /* Most forked processes run a program at once: fork, then exec. */
+  g_test_message ("%u processes and %u threads forked, %u exec'ed first thing, %u blocking switches",
+                  k->n_forked_processes, k->n_forked_threads, k->n_exec_first, k->n_blocked_switches);
+  g_assert_cmpuint (k->n_exec_first * 10, >=, k->n_forked_processes * 7);
+  g_assert_cmpuint (k->n_blocked_switches, >, 0);
 }
 
 static void
@@ -299,6 +416,36 @@ test_consistency (void)
   /* all six CPUs worked */
   g_assert_cmpuint (g_hash_table_size (k.cpus), ==, 6);
   g_assert_cmpint (ttv_sim_get_running_pid (k.sim, 3), ==, -1);
+  assert_realistic_load (&k, 0.05, 0.98);
+  g_assert_cmpuint (k.n_forked_threads, >, 0);
+  checker_clear (&k);
+}
+
+/* A crowded machine (bench size: a thousand tasks) still idles and blocks
+ * realistically: its daemons sleep, its CPUs are not all taken. */
+static void
+test_crowded_machine (void)
+{
+  TtvSimOptions o;
+  ttv_sim_options_init (&o);
+  o.seed = 11;
+  o.n_cpus = 4;
+  o.n_processes = 1000;
+  o.max_events = 400000;
+  Checker k;
+  run_checked (&o, &k);
+  assert_realistic_load (&k, 0.05, 0.98);
+  /* Most of the machine sleeps at any time. */
+  guint blocked = 0, total = 0;
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, k.procs);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      total++;
+      blocked += ((Proc *) value)->state == S_BLOCKED;
+    }
+  g_assert_cmpuint (blocked * 10, >=, total * 8);
   checker_clear (&k);
 }
 
@@ -462,6 +609,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/gen/sim/schema", test_schema);
   g_test_add_func ("/cli/gen/sim/consistency", test_consistency);
   g_test_add_func ("/cli/gen/sim/small-machine", test_small_machine);
+  g_test_add_func ("/cli/gen/sim/crowded-machine", test_crowded_machine);
   g_test_add_func ("/cli/gen/sim/determinism", test_determinism);
   g_test_add_func ("/cli/gen/sim/errors", test_errors);
   return g_test_run ();

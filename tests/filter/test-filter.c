@@ -133,7 +133,7 @@ pred_tid_field (const TtvEvent *ev, const TtvState *state, TtvDecoder *dec)
   const TtvProcessState *p = run_proc (ev, state);
   gboolean found;
   gint64 ret = field_int (ev, dec, "ret", &found);
-  return (p && p->pid > 300 && p->pid <= 0x400) && found && ret > 10;
+  return (p && p->pid > 10 && p->pid <= 0x400) && found && ret > 10;
 }
 
 static gboolean
@@ -167,7 +167,7 @@ static const Case cases[] = {
   { "cpu = 2 | event.id = 0x1", pred_cpu_or_id, TRUE },
   { "event.time >= +0.001 and event.time < +0.0025 and not event.group = irq", pred_window, TRUE },
   { "state.process_name = \"b*\" || (state.syscall = read && state.exec_mode = syscall)", pred_state, TRUE },
-  { "state.tid > 300 & state.tid <= 0x400 & event.field.ret > 10", pred_tid_field, TRUE },
+  { "state.tid > 10 & state.tid <= 0x400 & event.field.ret > 10", pred_tid_field, TRUE },
   { "!(event.group = irq | event.name = core.syscall_exit)", pred_not_group, TRUE },
   { "event.facility = net & event.field.name = eth* & event.field.len >= 1000", pred_string_field, TRUE },
 };
@@ -763,7 +763,7 @@ test_differential_sim (void)
   };
   static const char *const fixed[] = {
     "cpu != 3 & (event.field.ret < 0 | event.name = \"sched_*\")",
-    "event.name = sched_switch & event.field.next_pid > 100 & event.field.prev_state = WAIT*",
+    "event.name = sched_switch & event.field.next_pid > 10 & event.field.prev_state = WAIT*",
     "event.time >= +0.0005 & event.time < +0.0015 & cpu = 1",
     "!(event.name = \"syscall_*\") | event.field.ret != 0 & cpu < 2",
     "event.field.syscall_id = open* | event.field.irq_id = 14 | event.field.name = \"eth*\"",

@@ -393,6 +393,15 @@ load_modules (void)
   ttv_gui_test_load_modules (paths);
 }
 
+/* A render height that shows every process row of @h, below a legend of
+ * up to 8 lines (it wraps on narrow renders) and the ruler. */
+static int
+all_rows (const TtvStateHistory *h)
+{
+  return 8 * TTV_TIMELINE_LEGEND_LINE + TTV_TIMELINE_RULER_HEIGHT + (int) (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS) + 2)
+         * TTV_TIMELINE_ROW_HEIGHT;
+}
+
 static guint
 render_rows (GtkWidget *viewer, const char *prefix, const char *path, int height)
 {
@@ -502,7 +511,7 @@ check_tree (GtkWidget *cf, const TtvStateHistory *h, const char *png)
   li = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, leader);
 
   g_action_group_activate_action (group, "collapse-all", NULL);
-  g_assert_cmpuint (render_rows (cf, "controlflow", png, 3000), ==, n_top);
+  g_assert_cmpuint (render_rows (cf, "controlflow", png, all_rows (h)), ==, n_top);
   {
     g_autoptr (GArray) pids = ttv_test_shown_pids (cf);
 
@@ -513,7 +522,7 @@ check_tree (GtkWidget *cf, const TtvStateHistory *h, const char *png)
   }
   /* Opening one group adds its threads, right below it. */
   g_action_group_activate_action (group, "toggle-row", g_variant_new_uint32 (leader_pos));
-  g_assert_cmpuint (render_rows (cf, "controlflow", png, 3000), ==, n_top + leader_threads);
+  g_assert_cmpuint (render_rows (cf, "controlflow", png, all_rows (h)), ==, n_top + leader_threads);
   {
     g_autoptr (GArray) pids = ttv_test_shown_pids (cf);
     gboolean below = FALSE;
@@ -524,7 +533,7 @@ check_tree (GtkWidget *cf, const TtvStateHistory *h, const char *png)
   }
   /* And closing it again. */
   g_action_group_activate_action (group, "toggle-row", g_variant_new_uint32 (leader_pos));
-  g_assert_cmpuint (render_rows (cf, "controlflow", png, 3000), ==, n_top);
+  g_assert_cmpuint (render_rows (cf, "controlflow", png, all_rows (h)), ==, n_top);
 
   /* A search matching a thread of a collapsed group shows the group open
    * with that thread. */
@@ -541,7 +550,7 @@ check_tree (GtkWidget *cf, const TtvStateHistory *h, const char *png)
   }
 
   g_action_group_activate_action (group, "expand-all", NULL);
-  g_assert_cmpuint (render_rows (cf, "controlflow", png, 3000), ==, n);
+  g_assert_cmpuint (render_rows (cf, "controlflow", png, all_rows (h)), ==, n);
 }
 
 /* The pids hide-idle keeps over [t0, t1), written again from the
@@ -628,7 +637,7 @@ test_modules (void)
     g_assert_nonnull (vh);
     g_assert_cmpuint (ttv_viewer_history_get_n_rows (vh, TTV_HISTORY_ROW_PROCESS), ==, n_proc);
   }
-  g_assert_cmpuint (render_rows (cf, "controlflow", png, 3000), ==, n_proc);
+  g_assert_cmpuint (render_rows (cf, "controlflow", png, all_rows (h)), ==, n_proc);
 
   /* Hide idle: a 1 ms window keeps exactly the rows that run or wait for
    * a CPU in it (from the intervals), and the processes of such threads;
@@ -647,7 +656,7 @@ test_modules (void)
     g_test_message ("hide idle over 1 ms: %u of %u rows busy", n_busy, n_proc);
     g_assert_cmpuint (n_busy, >, 0);
     g_assert_cmpuint (n_busy, <, n_proc);
-    g_assert_cmpuint (render_rows (cf, "controlflow", png, 3000), ==, pids->len);
+    g_assert_cmpuint (render_rows (cf, "controlflow", png, all_rows (h)), ==, pids->len);
     g_assert_cmpuint (pids->len, ==, n_busy);
     for (guint i = 0; i < pids->len; i++)
       g_assert_true (g_hash_table_contains (expected, GUINT_TO_POINTER (g_array_index (pids, guint32, i))));
@@ -674,7 +683,7 @@ test_modules (void)
   /* Sorting keeps them all. */
   g_action_group_change_action_state (gtk_widget_get_action_group (cf, "controlflow"), "sort",
                                       g_variant_new_string ("cpu-time"));
-  g_assert_cmpuint (render_rows (cf, "controlflow", png, 3000), ==, n_proc);
+  g_assert_cmpuint (render_rows (cf, "controlflow", png, all_rows (h)), ==, n_proc);
   check_children_follow_parent (cf, h);
 
   /* A colour changed in GSettings: the next drawing uses it. */
@@ -695,7 +704,7 @@ test_modules (void)
     g_settings_set_value (settings, "timeline-colors", g_variant_new_parsed ("{'run-user': '#102030'}"));
     g_unlink (png);
     g_action_group_activate_action (gtk_widget_get_action_group (cf, "controlflow"), "render",
-                                    g_variant_new ("(sii)", png, TTV_TIMELINE_PROCESS_LABEL_WIDTH + 600, 3000));
+                                    g_variant_new ("(sii)", png, TTV_TIMELINE_PROCESS_LABEL_WIDTH + 600, all_rows (h)));
     s = ttv_test_load_png (png);
     /* The middle of the run: the middle of the plot (600 px wide). */
     x = TTV_TIMELINE_PROCESS_LABEL_WIDTH + 300;

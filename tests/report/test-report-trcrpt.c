@@ -54,6 +54,21 @@ word (const char *line, guint index)
   return s;
 }
 
+/* The event name of a --state line "TIME WHERE pid TID NAME MODE EVENT:
+ * fields": after the process name, which may hold spaces ("Web Content"). */
+static char *
+state_line_event (const char *line)
+{
+  g_auto (GStrv) w = g_strsplit (line, " ", -1);
+  for (guint i = 4; w[i]; i++)
+    if (g_str_has_prefix (w[i], "core.") || g_str_has_prefix (w[i], "block.") || g_str_has_prefix (w[i], "net."))
+      {
+        gsize n = strlen (w[i]);
+        return g_strndup (w[i], n && w[i][n - 1] == ':' ? n - 1 : n);
+      }
+  return g_strdup ("");
+}
+
 static void
 make_trace (void)
 {
@@ -225,7 +240,13 @@ test_timer (void)
   for (guint i = 0; i < l->len; i++)
     {
       const char *line = g_ptr_array_index (l, i);
-      g_autofree char *ts = word (line, 0), *tid = word (line, 3), *ev = word (line, 6);
+      g_autofree char *ts = word (line, 0), *tid = word (line, 3), *ev = state_line_event (line);
+      if (g_str_equal (tid, "-"))
+        {
+          /* The running task is not known yet: timers go by CPU. */
+          g_free (tid);
+          tid = word (line, 1);
+        }
       TtvTime t;
       g_assert_true (ttv_time_parse (ts, &t, NULL));
       const char *bracket = strrchr (line, '[');
@@ -240,8 +261,8 @@ test_timer (void)
           g_hash_table_remove (pending, tid);
           timed++;
         }
-      else
-        g_assert_false (has);
+      else if (has)
+        g_error ("unexpected timer: %s", line);
       if (strcmp (ev, "core.syscall_entry") == 0)
         g_hash_table_insert (pending, g_strdup (tid), GSIZE_TO_POINTER ((gsize) (t - trace_start)));
     }

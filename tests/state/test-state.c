@@ -136,7 +136,9 @@ test_truth (Fixture *f, gconstpointer data)
     }
   g_assert_cmpuint (checked, >, 10);
 
-  guint compared = 0;
+  /* The trace starts with tasks already running, which it names when they
+   * leave the CPU: until then the state cannot know them. */
+  guint compared = 0, unknown = 0;
   for (guint i = 0; i < f->truths->len; i++)
     {
       const Truth *t = &g_array_index (f->truths, Truth, i);
@@ -145,10 +147,20 @@ test_truth (Fixture *f, gconstpointer data)
       g_autoptr (TtvState) s = ttv_state_tracker_dup_state_at (tr, t->time, &error);
       g_assert_no_error (error);
       for (guint c = 0; c < N_CPUS; c++)
-        g_assert_cmpint (running_pid (s, (gint) cpu_ids[c]), ==, t->running[c]);
-      compared++;
+        {
+          gint got = running_pid (s, (gint) cpu_ids[c]);
+          const TtvCpuState *cs = ttv_state_get_cpu (s, (gint) cpu_ids[c]);
+          if (got < 0 && (cs == NULL || cs->running_pid == TTV_PID_NONE))
+            {
+              unknown++;
+              continue;
+            }
+          g_assert_cmpint (got, ==, t->running[c]);
+          compared++;
+        }
     }
-  g_assert_cmpuint (compared, >, 50);
+  g_assert_cmpuint (compared, >, 50 * N_CPUS);
+  g_assert_cmpuint (unknown, <, compared / 10);
 }
 
 static void

@@ -1,5 +1,6 @@
-/* ttv-sim.c: the simulated kernel: CPUs, run queues, processes, interrupts and
- * devices stepped in global time order; used by ttv-gen, tests and benchmarks.
+/* ttv-sim.c: the simulated kernel: CPUs, run queues, interrupts and devices
+ * stepped in global time order; what the tasks are and do is the workload's
+ * (ttv-sim-workload.c).  Used by ttv-gen, tests and benchmarks.
  *
  * Each CPU always has one planned next event (time + action).  The CPU with
  * the earliest planned time (lowest index on ties) fires it: the action's
@@ -14,42 +15,14 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#define NONE G_MAXUINT32
-#define T_INF G_MAXINT64
-#define MAX_VALUES 16
+#define NONE TTV_SIM_NONE
+#define T_INF TTV_SIM_T_INF
 #define EPISODE_MAX_WORK 8
 #define SLICE_TICKS 3
 
-typedef enum { P_FREE, P_NEW, P_RUNNABLE, P_RUNNING, P_BLOCKED, P_ZOMBIE } ProcState;
-
-typedef struct {
-  guint32 pid, tgid, ppid, uid;
-  guint8 state;             /* ProcState */
-  guint8 in_syscall;        /* a syscall_exit is due */
-  guint8 step;              /* progress inside the syscall */
-  guint8 fresh;             /* forked, no syscall yet */
-  guint8 io;                /* this syscall goes to a device */
-  guint8 initial;           /* listed in control/processes */
-  guint16 sc;               /* index in ttv_sim_syscalls */
-  guint32 cpu;              /* CPU index it runs on, is queued on or last ran on */
-  guint32 next;             /* run queue, zombie list and free list link */
-  gint64 ret;               /* prepared return value */
-  guint32 io_nr;
-  guint64 io_sector;
-  TtvTime slice_end;
-  char name[16];            /* TASK_COMM_LEN */
-} Proc;
-
-/* Something a CPU's interrupt will deliver: a timer expiry, a disk
- * completion, a packet; proc is the process waiting for it (or NONE). */
-typedef struct {
-  TtvTime time;
-  guint64 seq;
-  guint32 proc;
-  guint32 nr;
-  guint64 sector;
-  guint8 role;              /* TtvSimIrqRole */
-} Wake;
+typedef TtvSimProc Proc;
+typedef TtvSimCpu Cpu;
+typedef TtvSimWake Wake;
 
 typedef enum {
   ACT_IRQ_ENTRY,
@@ -66,71 +39,23 @@ typedef enum {
   ACT_SYSCALL_STEP,
   ACT_TRAP_ENTRY,
   ACT_TRAP_EXIT,
+  ACT_KTHREAD_SLEEP,        /* a kernel thread's work is done */
 } Act;
 
 typedef enum { PH_NONE, PH_HARD, PH_SOFT_PENDING, PH_SOFT } Phase;
 
-typedef struct {
-  guint32 id;               /* the stream */
-  guint32 cur;              /* proc index running (the CPU's idle task when idle) */
-  guint32 rq_head, rq_tail, rq_len;
-  TtvTime last;
-  TtvTime next_tick;
+#define rnd ttv_sim_rnd
+#define below ttv_sim_below
+#define gap ttv_sim_gap
+#define long_gap ttv_sim_long_gap
 
-  /* The planned event */
-  TtvTime next_time;
-  guint8 act;
-  guint8 replaceable;
-  guint16 arg;              /* syscall index (SYSCALL_ENTRY) */
-  guint32 plan_line;        /* IRQ_ENTRY: line index, role, whether a tick */
-  guint8 plan_role, plan_tick;
-
-  /* The interrupt being handled */
-  guint8 phase;
-  guint8 in_trap;
-  guint8 need_resched;
-  guint8 ep_role, ep_tick, ep_work, softirq;
-  guint32 ep_line;
-  TtvTime ep_time;
-  guint32 pending_wake;
-
-  Wake *heap;               /* owned: min-heap by (time, seq) */
-  guint heap_len, heap_cap;
-} Cpu;
-
-struct _TtvSim {
-  TtvSimOptions opt;
-  TtvSimIrqLine *lines;     /* owned array, strings weak (caller's or static) */
-  guint n_lines;
-  guint32 timer_line, net_line, block_line;   /* line index or NONE */
-  guint32 net_cpu, block_cpu;                 /* CPU index taking them */
-  guint64 rng[4];
-
-  Cpu *cpus;                /* owned */
-  guint n_cpus;
-  Proc *procs;              /* owned: idle tasks first (one per CPU), then slots */
-  guint n_procs;
-  guint32 free_head;
-  guint32 zombie_head, zombie_tail;
-  guint n_live;
-  guint n_initial;
-  guint32 next_pid;
-  gboolean pid_wrapped;
-
-  guint64 n_events;
-  guint64 seq;
-  TtvTime now;
-  TtvTime end_time;         /* T_INF: none */
-  guint control_index, n_control;
-  gboolean done;
-
-  guint weight_total;
-  guint sc_clone, sc_execve, sc_exit, sc_exit_group;
-  TtvScalar values[MAX_VALUES];
-};
-
-/* --- Random numbers: xoshiro256**, integer only so that every machine
- * produces the same trace. ------------------------------------------------ */
+static inline TtvTime
+quantize (TtvSim *sim, TtvTime t)
+{
+  TtvTime q = sim->opt.quantum_ns;
+  TtvTime r = t % q;
+  return r == 0 ? t : t + (q - r);
+}
 
 static guint64
 splitmix64 (guint64 *x)
@@ -139,56 +64,6 @@ splitmix64 (guint64 *x)
   z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
   z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
   return z ^ (z >> 31);
-}
-
-static inline guint64
-rotl (guint64 x, int k)
-{
-  return (x << k) | (x >> (64 - k));
-}
-
-static inline guint64
-rnd (TtvSim *sim)
-{
-  guint64 *s = sim->rng;
-  guint64 result = rotl (s[1] * 5, 7) * 9;
-  guint64 t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl (s[3], 45);
-  return result;
-}
-
-static inline guint64
-below (TtvSim *sim, guint64 n)
-{
-  return n ? (rnd (sim) >> 11) % n : 0;
-}
-
-/* Uniform in [mean/2, 3 mean/2). */
-static inline TtvTime
-gap (TtvSim *sim, TtvTime mean)
-{
-  return mean / 2 + (TtvTime) below (sim, (guint64) MAX (mean, 1));
-}
-
-/* Waits with a long tail: one in eight is four times longer. */
-static inline TtvTime
-long_gap (TtvSim *sim, TtvTime mean)
-{
-  TtvTime g = gap (sim, mean);
-  return below (sim, 8) == 0 ? g * 4 : g;
-}
-
-static inline TtvTime
-quantize (TtvSim *sim, TtvTime t)
-{
-  TtvTime q = sim->opt.quantum_ns;
-  TtvTime r = t % q;
-  return r == 0 ? t : t + (q - r);
 }
 
 /* --- Addresses that fit the traced architecture -------------------------- */
@@ -292,6 +167,22 @@ rq_push (TtvSim *sim, Cpu *c, guint32 p)
   c->rq_len++;
 }
 
+/* A task that slept goes first (CFS picks the smallest vruntime, which a
+ * sleeper has) unless it is a command: those queue behind. */
+static void
+rq_push_woken (TtvSim *sim, Cpu *c, guint32 p)
+{
+  if (sim->procs[p].role >= TTV_SIM_ROLE_JOB || c->rq_head == NONE)
+    {
+      rq_push (sim, c, p);
+      return;
+    }
+  sim->procs[p].cpu = (guint32) (c - sim->cpus);
+  sim->procs[p].next = c->rq_head;
+  c->rq_head = p;
+  c->rq_len++;
+}
+
 static guint32
 rq_pop (TtvSim *sim, Cpu *c)
 {
@@ -319,36 +210,14 @@ cpu_idle (const TtvSim *sim, const Cpu *c)
 
 /* --- Planning --------------------------------------------------------------- */
 
-static guint
-choose_syscall (TtvSim *sim, Proc *p)
+/* The first tick after @t: ticks fall on the same instants on every CPU. */
+static TtvTime
+next_tick_after (TtvSim *sim, TtvTime t)
 {
-  guint M = sim->opt.n_processes;
-
-  if (p->fresh && p->pid == p->tgid && below (sim, 10) < 6)
-    return sim->sc_execve;
-
-  guint r = (guint) below (sim, 10000);
-  guint fork_w = sim->n_live < M ? 150 : 15;
-  guint exit_w = 0;
-  if (p->pid != 1)
-    exit_w = sim->n_live > M ? 150 : (sim->n_live > M / 2 ? 8 : 0);
-  if (r < fork_w)
-    return sim->sc_clone;
-  r -= fork_w;
-  if (r < exit_w)
-    return p->pid == p->tgid ? sim->sc_exit_group : sim->sc_exit;
-  r -= exit_w;
-  if (r < 20 && p->pid == p->tgid)
-    return sim->sc_execve;
-
-  guint w = (guint) below (sim, sim->weight_total);
-  for (guint i = 0; i < ttv_sim_n_syscalls; i++)
-    {
-      if (w < ttv_sim_syscalls[i].weight)
-        return i;
-      w -= ttv_sim_syscalls[i].weight;
-    }
-  return 0;
+  TtvTime first = quantize (sim, sim->opt.start_time + sim->opt.tick_ns);
+  if (t < first)
+    return first;
+  return first + ((t - first) / sim->opt.tick_ns + 1) * sim->opt.tick_ns;
 }
 
 static void
@@ -392,9 +261,17 @@ plan (TtvSim *sim, Cpu *c)
       break;
     }
 
-  /* A free choice: the next interrupt, or what the current task does next. */
+  /* A free choice: the next interrupt, or what the current task does next.
+   * An idle CPU takes no tick (NO_HZ idle): only its timers and devices
+   * wake it. */
   c->replaceable = TRUE;
-  TtvTime t_irq = c->next_tick;
+  TtvTime t_irq = T_INF;
+  if (!cpu_idle (sim, c))
+    {
+      if (c->next_tick < base)
+        c->next_tick = next_tick_after (sim, base - 1);
+      t_irq = c->next_tick;
+    }
   c->plan_line = sim->timer_line;
   c->plan_role = TTV_SIM_IRQ_TIMER;
   c->plan_tick = TRUE;
@@ -406,7 +283,8 @@ plan (TtvSim *sim, Cpu *c)
                    : c->plan_role == TTV_SIM_IRQ_BLOCK ? sim->block_line : sim->timer_line;
       c->plan_tick = FALSE;
     }
-  t_irq = MAX (t_irq, base);
+  if (t_irq != T_INF)
+    t_irq = MAX (t_irq, base);
 
   TtvTime t_proc = T_INF;
   Act act = ACT_SWITCH;
@@ -427,19 +305,26 @@ plan (TtvSim *sim, Cpu *c)
     }
   else if (c->need_resched && c->rq_len > 0)
     t_proc = base + gap (sim, k / 2);
+  else if (p->role == TTV_SIM_ROLE_KTHREAD)
+    {
+      /* No user mode: it works in the kernel, then sleeps. */
+      t_proc = base + gap (sim, k * (TtvTime) (2 + below (sim, 8)));
+      act = ACT_KTHREAD_SLEEP;
+    }
   else
     {
-      t_proc = base + gap (sim, sim->opt.user_ns);
-      if (below (sim, 10) == 0)
-        act = ACT_TRAP_ENTRY;
-      else
-        {
-          act = ACT_SYSCALL_ENTRY;
-          c->arg = (guint16) choose_syscall (sim, p);
-        }
+      /* Which call is decided when it happens: a plan may be replaced. */
+      t_proc = base + gap (sim, ttv_sim_user_run (sim, p));
+      act = below (sim, p->faults ? 2 : 10) == 0 ? ACT_TRAP_ENTRY : ACT_SYSCALL_ENTRY;
     }
 
-  if (t_irq <= t_proc)
+  if (t_irq == T_INF && t_proc == T_INF)
+    {
+      /* Idle with nothing due: another CPU will hand it work. */
+      c->act = ACT_IRQ_ENTRY;
+      c->next_time = T_INF;
+    }
+  else if (t_irq <= t_proc)
     {
       c->act = ACT_IRQ_ENTRY;
       c->next_time = quantize (sim, t_irq);
@@ -465,6 +350,32 @@ nudge (TtvSim *sim, Cpu *c, Cpu *from, TtvTime when)
 #define V_INT(i, x) (sim->values[i] = TTV_SCALAR_INT (x))
 #define V_STR(i, x) (sim->values[i] = TTV_SCALAR_STRING (x))
 
+/* An idle CPU other than @c, or NULL. */
+static Cpu *
+find_idle_cpu (TtvSim *sim, const Cpu *c)
+{
+  for (guint i = 0; i < sim->n_cpus; i++)
+    if (&sim->cpus[i] != c && cpu_idle (sim, &sim->cpus[i]))
+      return &sim->cpus[i];
+  return NULL;
+}
+
+/* A CPU about to idle pulls a waiting task from the busiest run queue (the
+ * scheduler's new-idle balance); bound tasks stay. */
+static guint32
+steal_task (TtvSim *sim, Cpu *c)
+{
+  Cpu *busiest = NULL;
+  for (guint i = 0; i < sim->n_cpus; i++)
+    {
+      Cpu *o = &sim->cpus[i];
+      if (o != c && o->rq_len > 0 && !sim->procs[o->rq_head].bound
+          && (busiest == NULL || o->rq_len > busiest->rq_len))
+        busiest = o;
+    }
+  return busiest ? rq_pop (sim, busiest) : NONE;
+}
+
 static guint
 do_switch (TtvSim *sim, Cpu *c, guint8 prev_state, const Wake *wake, Cpu *wake_cpu)
 {
@@ -473,6 +384,8 @@ do_switch (TtvSim *sim, Cpu *c, guint8 prev_state, const Wake *wake, Cpu *wake_c
   guint ci = (guint) (c - sim->cpus);
   Proc *pp = &sim->procs[prev];
 
+  if (next == NONE && prev_state != TTV_SIM_TASK_RUNNING)
+    next = steal_task (sim, c);
   if (next == NONE)
     next = ci;   /* the idle task */
 
@@ -485,10 +398,18 @@ do_switch (TtvSim *sim, Cpu *c, guint8 prev_state, const Wake *wake, Cpu *wake_c
       switch (prev_state)
         {
         case TTV_SIM_TASK_RUNNING:
-          pp->state = P_RUNNABLE;
-          rq_push (sim, c, prev);
+          {
+            /* Preempted: another CPU that idles takes it at once. */
+            Cpu *idle = pp->bound ? NULL : find_idle_cpu (sim, c);
+            pp->state = P_RUNNABLE;
+            rq_push (sim, idle ? idle : c, prev);
+            if (idle)
+              nudge (sim, idle, c, sim->now);
+          }
           break;
         case TTV_SIM_TASK_ZOMBIE:
+        case TTV_SIM_TASK_DEAD:
+          /* Freed once RCU's soft IRQ gets to it. */
           pp->state = P_ZOMBIE;
           pp->next = NONE;
           if (sim->zombie_tail == NONE)
@@ -498,10 +419,13 @@ do_switch (TtvSim *sim, Cpu *c, guint8 prev_state, const Wake *wake, Cpu *wake_c
           sim->zombie_tail = prev;
           break;
         default:
-          g_assert (wake != NULL);
+          /* Without @wake, another task wakes it (a child ending). */
           pp->state = P_BLOCKED;
-          heap_push (sim, wake_cpu, *wake);
-          nudge (sim, wake_cpu, c, wake->time);
+          if (wake)
+            {
+              heap_push (sim, wake_cpu, *wake);
+              nudge (sim, wake_cpu, c, wake->time);
+            }
           break;
         }
     }
@@ -521,7 +445,8 @@ do_wakeup (TtvSim *sim, Cpu *c, guint32 p)
   Proc *pp = &sim->procs[p];
   Cpu *target = &sim->cpus[pp->cpu];
 
-  if (!cpu_idle (sim, target))
+  /* To an idle CPU when its own is busy, unless it is bound to it. */
+  if (!pp->bound && !cpu_idle (sim, target))
     for (guint i = 0; i < sim->n_cpus; i++)
       if (cpu_idle (sim, &sim->cpus[i]))
         {
@@ -529,9 +454,17 @@ do_wakeup (TtvSim *sim, Cpu *c, guint32 p)
           break;
         }
   pp->state = P_RUNNABLE;
-  rq_push (sim, target, p);
+  rq_push_woken (sim, target, p);
   if (is_idle_task (sim, target->cur))
     nudge (sim, target, c, sim->now);
+  else if (pp->role != TTV_SIM_ROLE_JOB && pp->role != TTV_SIM_ROLE_WORKER
+           && sim->procs[target->cur].role >= TTV_SIM_ROLE_JOB)
+    {
+      /* A task that slept preempts a command using its CPU (CFS's wakeup
+       * preemption): interactive tasks and daemons barely wait. */
+      target->need_resched = TRUE;
+      nudge (sim, target, c, sim->now);
+    }
 
   V_UINT (0, pp->pid);
   V_UINT (1, target->id);
@@ -545,20 +478,6 @@ syscall_exit (TtvSim *sim, Proc *p)
   V_INT (0, p->ret);
   return TTV_SIM_EVENT_SYSCALL_EXIT;
 }
-
-static void
-copy_name (char *dst, const char *path)
-{
-  const char *slash = strrchr (path, '/');
-  g_strlcpy (dst, slash ? slash + 1 : path, 16);
-}
-
-static const char * const exec_files[] = {
-  "/bin/ls", "/usr/bin/grep", "/bin/sh", "/usr/bin/make", "/usr/bin/gcc",
-  "/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "/usr/bin/as", "/usr/bin/ld", "/usr/bin/python3",
-  "/usr/bin/git", "/usr/bin/ssh", "/bin/cat", "/bin/sed", "/usr/bin/awk", "/usr/bin/find",
-  "/usr/bin/sort", "/usr/bin/perl", "/usr/sbin/sendmail", "/usr/bin/xz", "/usr/bin/tar",
-};
 
 static guint32
 alloc_pid (TtvSim *sim)
@@ -644,7 +563,7 @@ syscall_step (TtvSim *sim, Cpu *c, Proc *p)
                            .nr = (guint32) p->ret, .role = TTV_SIM_IRQ_NET };
               return do_switch (sim, c, TTV_SIM_TASK_WAIT_INTERRUPTIBLE, &w, &sim->cpus[sim->net_cpu]);
             }
-          w = (Wake) { .time = sim->now + long_gap (sim, sim->opt.sleep_ns), .proc = c->cur,
+          w = (Wake) { .time = sim->now + ttv_sim_nap (sim, p), .proc = c->cur,
                        .role = TTV_SIM_IRQ_TIMER };
           return do_switch (sim, c, TTV_SIM_TASK_WAIT_INTERRUPTIBLE, &w, c);
         }
@@ -656,22 +575,19 @@ syscall_step (TtvSim *sim, Cpu *c, Proc *p)
           guint32 slot = sim->free_head;
           if (slot == NONE)
             {
-              p->ret = -11;   /* EAGAIN */
+              p->ret = -11;   /* EAGAIN: a job gives that child up */
+              if (p->to_start > 0)
+                p->to_start--;
               return syscall_exit (sim, p);
             }
           sim->free_head = sim->procs[slot].next;
           Proc *child = &sim->procs[slot];
-          gboolean thread = below (sim, 100) < 15;
           memset (child, 0, sizeof *child);
           child->pid = alloc_pid (sim);
-          child->tgid = thread ? p->tgid : child->pid;
-          child->ppid = p->pid;
-          child->uid = p->uid;
           child->state = P_NEW;
-          child->fresh = TRUE;
           child->cpu = ci;
           child->next = NONE;
-          memcpy (child->name, p->name, sizeof child->name);
+          ttv_sim_start_child (sim, p, c->cur, child);
           sim->n_live++;
           p->step = 1;
           p->ret = slot;   /* the child's slot until its wakeup */
@@ -692,12 +608,10 @@ syscall_step (TtvSim *sim, Cpu *c, Proc *p)
     case TTV_SIM_SYSCALL_EXEC:
       if (p->step == 0)
         {
-          const char *file = exec_files[below (sim, G_N_ELEMENTS (exec_files))];
           p->step = 1;
           p->ret = 0;
-          copy_name (p->name, file);
           V_UINT (0, p->pid);
-          V_STR (1, file);
+          V_STR (1, ttv_sim_exec (sim, p));
           return TTV_SIM_EVENT_PROCESS_EXEC;
         }
       return syscall_exit (sim, p);
@@ -707,10 +621,43 @@ syscall_step (TtvSim *sim, Cpu *c, Proc *p)
         {
           p->step = 1;
           sim->n_live--;
+          if (p->parent != NONE)
+            {
+              Proc *parent = &sim->procs[p->parent];
+              parent->n_ended++;
+              parent->ended_pid = p->pid;
+            }
           V_UINT (0, p->pid);
           return TTV_SIM_EVENT_PROCESS_EXIT;
         }
-      return do_switch (sim, c, TTV_SIM_TASK_ZOMBIE, NULL, NULL);
+      if (p->step == 1 && p->parent != NONE && sim->procs[p->parent].waiting)
+        {
+          /* The parent waits in wait4 (a thread's leader in futex). */
+          Proc *parent = &sim->procs[p->parent];
+          p->step = 2;
+          parent->waiting = FALSE;
+          return do_wakeup (sim, c, p->parent);
+        }
+      /* A thread is released as it ends; a process stays a zombie until its
+       * parent reaps it. */
+      return do_switch (sim, c, p->tgid == p->pid ? TTV_SIM_TASK_ZOMBIE : TTV_SIM_TASK_DEAD, NULL, NULL);
+
+    case TTV_SIM_SYSCALL_WAIT:
+      if (p->step == 0 && p->n_ended == 0 && p->n_children > 0)
+        {
+          p->step = 1;
+          p->waiting = TRUE;
+          return do_switch (sim, c, TTV_SIM_TASK_WAIT_INTERRUPTIBLE, NULL, NULL);
+        }
+      if (p->n_ended > 0)
+        {
+          p->n_ended--;
+          p->n_children--;
+          p->ret = sc->number == 61 ? (gint64) p->ended_pid : 0;
+        }
+      else
+        p->ret = sc->number == 61 ? -10 : 0;   /* ECHILD */
+      return syscall_exit (sim, p);
 
     case TTV_SIM_SYSCALL_QUICK:
     default:
@@ -739,8 +686,6 @@ quick_return (TtvSim *sim, Proc *p, guint number)
       return (gint64) below (sim, 4);
     case 7: case 23: case 232:
       return (gint64) below (sim, 3);
-    case 61:
-      return -10;
     case 202:
       return below (sim, 4) == 0 ? -11 : 0;
     case 0: case 1:
@@ -761,9 +706,9 @@ do_syscall_entry (TtvSim *sim, Cpu *c, Proc *p, guint sc)
   p->ret = quick_return (sim, p, s->number);
   p->io = FALSE;
   if (s->kind == TTV_SIM_SYSCALL_READ && sim->block_line != NONE)
-    p->io = below (sim, 10) < 3;
+    p->io = ttv_sim_does_io (sim, p, FALSE);
   else if (s->kind == TTV_SIM_SYSCALL_WRITE && sim->block_line != NONE)
-    p->io = below (sim, 10) == 0 && sim->cpus[sim->block_cpu].heap_len < sim->n_procs + 64;
+    p->io = ttv_sim_does_io (sim, p, TRUE) && sim->cpus[sim->block_cpu].heap_len < sim->n_procs + 64;
   V_UINT (0, s->number);
   V_UINT (1, user_address (sim));
   return TTV_SIM_EVENT_SYSCALL_ENTRY;
@@ -787,13 +732,13 @@ fire (TtvSim *sim, Cpu *c)
       c->ep_work = 0;
       if (c->ep_tick)
         {
-          while (c->next_tick <= sim->now)
-            c->next_tick += sim->opt.tick_ns;
+          c->next_tick = next_tick_after (sim, sim->now);
           if (!is_idle_task (sim, c->cur) && sim->now >= p->slice_end)
             c->need_resched = TRUE;
         }
       V_UINT (0, sim->lines[c->ep_line].number);
-      V_UINT (1, is_idle_task (sim, c->cur) || p->in_syscall || c->in_trap);
+      V_UINT (1, is_idle_task (sim, c->cur) || p->in_syscall || c->in_trap
+                 || p->role == TTV_SIM_ROLE_KTHREAD);
       return TTV_SIM_EVENT_IRQ_ENTRY;
 
     case ACT_HARD_WAKEUP:
@@ -888,12 +833,18 @@ fire (TtvSim *sim, Cpu *c)
       return do_switch (sim, c, TTV_SIM_TASK_RUNNING, NULL, NULL);
 
     case ACT_SYSCALL_ENTRY:
-      return do_syscall_entry (sim, c, p, c->arg);
+      return do_syscall_entry (sim, c, p, ttv_sim_choose_syscall (sim, p));
+
+    case ACT_KTHREAD_SLEEP:
+      w = (Wake) { .time = sim->now + ttv_sim_nap (sim, p), .proc = c->cur, .role = TTV_SIM_IRQ_TIMER };
+      return do_switch (sim, c, TTV_SIM_TASK_WAIT_INTERRUPTIBLE, &w, c);
 
     case ACT_SYSCALL_STEP:
       return syscall_step (sim, c, p);
 
     case ACT_TRAP_ENTRY:
+      if (p->faults > 0)
+        p->faults--;
       c->in_trap = TRUE;
       V_UINT (0, 14);
       V_UINT (1, user_address (sim));
@@ -915,14 +866,6 @@ static const TtvSimIrqLine default_lines[] = {
   { 20, "ahci", "PCI-MSI-edge", TTV_SIM_IRQ_BLOCK },
 };
 
-static const char * const daemon_names[] = {
-  "systemd-journal", "systemd-udevd", "dbus-daemon", "rsyslogd", "cron", "sshd",
-  "NetworkManager", "polkitd", "Xorg", "gnome-shell", "pulseaudio", "bash", "firefox",
-  "postgres", "nginx", "python3", "make", "vim", "tmux", "emacs", "chrome", "java",
-};
-
-static const guint16 sleep_syscalls[] = { 7, 23, 35, 202, 232 };
-
 void
 ttv_sim_options_init (TtvSimOptions *options)
 {
@@ -934,15 +877,6 @@ ttv_sim_options_init (TtvSimOptions *options)
   options->start_time = G_GINT64_CONSTANT (1700000000) * TTV_NSEC_PER_SEC;
   options->pointer_bits = 64;
   options->long_bits = 64;
-}
-
-static guint
-syscall_index (guint number)
-{
-  for (guint i = 0; i < ttv_sim_n_syscalls; i++)
-    if (ttv_sim_syscalls[i].number == number)
-      return i;
-  g_assert_not_reached ();
 }
 
 static gboolean
@@ -1009,6 +943,94 @@ check_options (TtvSimOptions *o, GError **error)
   return TRUE;
 }
 
+/* Blocked until a timer fires at a random time of its first nap. */
+static void
+sleep_initially (TtvSim *sim, guint32 slot)
+{
+  Proc *p = &sim->procs[slot];
+  p->state = P_BLOCKED;
+  Wake w = { .time = sim->opt.start_time + (TtvTime) below (sim, (guint64) ttv_sim_nap (sim, p) * 2),
+             .proc = slot, .role = TTV_SIM_IRQ_TIMER };
+  heap_push (sim, &sim->cpus[p->cpu], w);
+}
+
+/* Blocked in @number, a call begun before the trace. */
+static void
+in_call_initially (TtvSim *sim, guint32 slot, guint number)
+{
+  Proc *p = &sim->procs[slot];
+  p->in_syscall = TRUE;
+  p->step = 1;
+  p->sc = (guint16) ttv_sim_syscall_index (number);
+  p->ret = 0;
+}
+
+/* The trace starts in the middle of things: most tasks wait (kernel
+ * threads sleep, daemons are in their waiting call, shells think or wait
+ * for a command), the others are runnable, and most CPUs run one of them
+ * (a task the trace does not name until it leaves the CPU). */
+static void
+set_initial_states (TtvSim *sim)
+{
+  for (guint32 slot = sim->n_cpus; slot < sim->n_cpus + sim->n_initial; slot++)
+    {
+      Proc *p = &sim->procs[slot];
+      gboolean runnable = FALSE;
+      switch (p->role)
+        {
+        case TTV_SIM_ROLE_KTHREAD:
+          if (!(runnable = below (sim, 10) == 0))
+            sleep_initially (sim, slot);
+          break;
+        case TTV_SIM_ROLE_SHELL:
+          if (p->waiting)
+            {
+              in_call_initially (sim, slot, 61);   /* wait4 for its command */
+              p->state = P_BLOCKED;
+              p->thinking = TRUE;
+              p->burst = (guint16) (1 + below (sim, 3));
+            }
+          else
+            {
+              in_call_initially (sim, slot, 23);   /* select on the terminal */
+              sleep_initially (sim, slot);
+              p->thinking = FALSE;
+              p->burst = (guint16) (2 + below (sim, 4));
+            }
+          break;
+        case TTV_SIM_ROLE_JOB:
+        case TTV_SIM_ROLE_WORKER:
+          runnable = TRUE;
+          break;
+        default:
+          if (!(runnable = below (sim, 10) == 0))
+            {
+              /* With no call left in its burst, its next call is its wait. */
+              p->burst = 0;
+              in_call_initially (sim, slot, ttv_sim_syscalls[ttv_sim_choose_syscall (sim, p)].number);
+              sleep_initially (sim, slot);
+            }
+          break;
+        }
+      if (runnable)
+        {
+          p->state = P_RUNNABLE;
+          rq_push (sim, &sim->cpus[p->cpu], slot);
+        }
+    }
+  for (guint i = 0; i < sim->n_cpus; i++)
+    {
+      Cpu *c = &sim->cpus[i];
+      if (c->rq_len == 0 || below (sim, 10) >= 7)
+        continue;
+      guint32 slot = rq_pop (sim, c);
+      Proc *p = &sim->procs[slot];
+      p->state = P_RUNNING;
+      p->slice_end = sim->opt.start_time + SLICE_TICKS * sim->opt.tick_ns;
+      c->cur = slot;
+    }
+}
+
 TtvSim *
 ttv_sim_new (const TtvSimOptions *options, GError **error)
 {
@@ -1063,16 +1085,19 @@ ttv_sim_new (const TtvSimOptions *options, GError **error)
   for (guint i = 0; i < 4; i++)
     sim->rng[i] = splitmix64 (&x);
 
-  for (guint i = 0; i < ttv_sim_n_syscalls; i++)
-    sim->weight_total += ttv_sim_syscalls[i].weight;
-  sim->sc_clone = syscall_index (56);
-  sim->sc_execve = syscall_index (59);
-  sim->sc_exit = syscall_index (60);
-  sim->sc_exit_group = syscall_index (231);
+  sim->sc_clone = ttv_sim_syscall_index (56);
+  sim->sc_execve = ttv_sim_syscall_index (59);
+  sim->sc_exit = ttv_sim_syscall_index (60);
+  sim->sc_wait4 = ttv_sim_syscall_index (61);
+  sim->sc_futex = ttv_sim_syscall_index (202);
+  sim->sc_futex_join = sim->sc_futex + 1;
+  g_assert (ttv_sim_syscalls[sim->sc_futex_join].kind == TTV_SIM_SYSCALL_WAIT);
+  sim->sc_exit_group = ttv_sim_syscall_index (231);
 
   /* Processes: the idle tasks, the initial population, free slots. */
   guint M = o.n_processes;
-  sim->n_procs = sim->n_cpus + 2 * M + 16;
+  /* Room for the commands that come and go. */
+  sim->n_procs = sim->n_cpus + 2 * M + 16 + 16 * sim->n_cpus;
   sim->procs = g_new0 (Proc, sim->n_procs);
   sim->cpus = g_new0 (Cpu, sim->n_cpus);
   TtvTime first_tick = quantize (sim, o.start_time + o.tick_ns);
@@ -1091,51 +1116,12 @@ ttv_sim_new (const TtvSimOptions *options, GError **error)
       g_strlcpy (idle->name, "swapper", sizeof idle->name);
     }
 
-  guint32 pid = 1;
-  guint n_kernel = 2 + 2 * sim->n_cpus;
-  for (guint i = 0; i < M; i++)
-    {
-      guint32 slot = sim->n_cpus + i;
-      Proc *p = &sim->procs[slot];
-      p->pid = pid;
-      p->tgid = pid;
-      p->initial = TRUE;
-      if (i == 0)
-        g_strlcpy (p->name, "systemd", sizeof p->name);
-      else if (i == 1)
-        g_strlcpy (p->name, "kthreadd", sizeof p->name);
-      else if (i < n_kernel)
-        g_snprintf (p->name, sizeof p->name, "%s/%u", (i - 2) % 2 ? "kworker" : "ksoftirqd",
-                    sim->cpus[((i - 2) / 2) % sim->n_cpus].id);
-      else
-        g_strlcpy (p->name, daemon_names[(i - n_kernel) % G_N_ELEMENTS (daemon_names)],
-                   sizeof p->name);
-      p->ppid = i == 0 ? 0 : i < n_kernel ? 2 : 1;
-      p->uid = i >= n_kernel + 8 ? 1000 : 0;
-      p->cpu = i % sim->n_cpus;
-      p->next = NONE;
-      if (i > 0 && below (sim, 3) == 0)
-        {
-          p->state = P_RUNNABLE;
-          rq_push (sim, &sim->cpus[p->cpu], slot);
-        }
-      else
-        {
-          /* asleep in a syscall that started before the trace */
-          p->state = P_BLOCKED;
-          p->in_syscall = TRUE;
-          p->step = 1;
-          p->sc = (guint16) syscall_index (sleep_syscalls[below (sim, G_N_ELEMENTS (sleep_syscalls))]);
-          p->ret = 0;
-          Wake w = { .time = o.start_time + (TtvTime) below (sim, (guint64) o.sleep_ns * 4),
-                     .proc = slot, .role = TTV_SIM_IRQ_TIMER };
-          heap_push (sim, &sim->cpus[p->cpu], w);
-        }
-      pid += i < n_kernel ? 1 : 1 + (guint32) below (sim, 40);
-    }
   sim->n_initial = M;
   sim->n_live = M;
-  sim->next_pid = pid + 100;
+  /* Daemons nap longer on a crowded machine: most of its processes idle. */
+  sim->daemon_nap = o.sleep_ns * 50 * (TtvTime) MAX (1u, M / (20 * sim->n_cpus));
+  ttv_sim_populate (sim);
+  set_initial_states (sim);
   sim->free_head = NONE;
   for (guint32 slot = sim->n_procs; slot-- > sim->n_cpus + M;)
     {
@@ -1306,13 +1292,27 @@ ttv_sim_get_n_processes (const TtvSim *sim)
   return sim->n_live;
 }
 
+static const Proc *
+find_task (const TtvSim *sim, guint pid)
+{
+  for (guint i = sim->n_cpus; i < sim->n_procs; i++)
+    if (sim->procs[i].state != P_FREE && sim->procs[i].pid == pid)
+      return &sim->procs[i];
+  return NULL;
+}
+
 const char *
 ttv_sim_get_process_name (const TtvSim *sim, guint pid)
 {
   if (pid == 0)
     return "swapper";
-  for (guint i = sim->n_cpus; i < sim->n_procs; i++)
-    if (sim->procs[i].state != P_FREE && sim->procs[i].pid == pid)
-      return sim->procs[i].name;
-  return NULL;
+  const Proc *p = find_task (sim, pid);
+  return p ? p->name : NULL;
+}
+
+guint
+ttv_sim_get_process_tgid (const TtvSim *sim, guint pid)
+{
+  const Proc *p = pid ? find_task (sim, pid) : NULL;
+  return p ? p->tgid : 0;
 }

@@ -115,8 +115,8 @@ typedef struct {
   /* CPU ids (sparse allowed, strictly increasing); NULL: 0 .. n_cpus - 1. */
   const guint *cpu_ids;
   guint n_cpus;              /* default 4, at most TTV_SIM_MAX_CPUS */
-  /* Target number of live processes: as many exist at start (control/processes);
-   * forks and exits keep the population around it.  Default 50. */
+  /* Target number of live tasks (threads included): as many exist at start
+   * (control/processes); commands come and go around them.  Default 50. */
   guint n_processes;
   guint64 max_events;        /* stop after this many events (all streams); 0: no limit */
   TtvTime duration;          /* stop before start_time + duration (ns); 0: no limit */
@@ -177,6 +177,8 @@ gint     ttv_sim_get_running_pid (const TtvSim *sim, guint cpu_id);
 guint    ttv_sim_get_n_processes (const TtvSim *sim);
 /* Name of a live or zombie process, or NULL. */
 const char *ttv_sim_get_process_name (const TtvSim *sim, guint pid);
+/* Thread group (process) of a live or zombie task, or 0. */
+guint    ttv_sim_get_process_tgid (const TtvSim *sim, guint pid);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvSim, ttv_sim_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvSimSchema, ttv_sim_schema_free)

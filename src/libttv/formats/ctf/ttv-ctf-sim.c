@@ -541,13 +541,14 @@ ctf_emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvS
         guint32 pid = (guint32) in[1].u, ppid = (guint32) in[2].u;
         Task *t = task_get (sink, pid);
         g_strlcpy (t->comm, in[0].str ? in[0].str : "", sizeof t->comm);
-        t->tgid = pid;
+        guint tgid = ttv_sim_get_process_tgid (sink->sim, pid);
+        t->tgid = tgid ? tgid : pid;   /* the thread group, which LTT's layout lacks */
         gboolean kthread = pid == 2 || ppid == 2;
         handle = sink->kind_handle[K_STATEDUMP_PROCESS];
         v[n++] = I ((gint32) pid);
         v[n++] = I ((gint32) pid);
-        v[n++] = I ((gint32) pid);
-        v[n++] = I ((gint32) pid);
+        v[n++] = I ((gint32) t->tgid);
+        v[n++] = I ((gint32) t->tgid);
         v[n++] = I ((gint32) ppid);
         v[n++] = I ((gint32) ppid);
         v[n++] = in[0];
