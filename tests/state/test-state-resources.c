@@ -4,9 +4,7 @@
  * engine's state at random times and against the whole state history.  On
  * the real CTF kernel traces in ../shared/traces and on simulated traces in
  * every format. */
-#include "ttv-test-util.h"
-#include "formats/ctf/ttv-ctf-sim.h"
-#include "formats/lttng/ttv-lttng-sim.h"
+#include "ttv-state-test-util.h"
 #include "ttv-context.h"
 #include "ttv-state-block-requests.h"
 #include "ttv-state-history.h"
@@ -307,6 +305,30 @@ state_count (const TtvState *s, Resource r, guint32 id)
   return 0;
 }
 
+static gint
+compare_u32 (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* The ids of @r the events show busy at some time, ascending. */
+static GArray *
+truth_ids (const Truth *t, Resource r)
+{
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GHashTableIter it;
+  gpointer key;
+  g_hash_table_iter_init (&it, t->spans[r]);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    {
+      guint32 id = GPOINTER_TO_UINT (key);
+      g_array_append_val (ids, id);
+    }
+  g_array_sort (ids, compare_u32);
+  return ids;
+}
+
 /* Every id the engine knows at @s is busy exactly as the truth says, and so
  * is every id of the truth. */
 static void
@@ -314,12 +336,10 @@ check_state_at (const Truth *t, const TtvState *s, TtvTime time)
 {
   for (guint r = 0; r < R_N; r++)
     {
-      GHashTableIter it;
-      gpointer key;
-      g_hash_table_iter_init (&it, t->spans[r]);
-      while (g_hash_table_iter_next (&it, &key, NULL))
+      g_autoptr (GArray) ids = truth_ids (t, r);
+      for (guint k = 0; k < ids->len; k++)
         {
-          guint32 id = GPOINTER_TO_UINT (key);
+          guint32 id = g_array_index (ids, guint32, k);
           guint want = count_at (t, r, id, time), got = state_count (s, r, id);
           if (want != got)
             g_error ("%s %u at %" G_GINT64_FORMAT ": the events say %u busy, the state %u",
@@ -408,12 +428,10 @@ check_history (const Truth *t, TtvTraceset *ts, TtvTime start, TtvTime end)
   g_assert_no_error (error);
   for (guint r = 0; r < R_N; r++)
     {
-      GHashTableIter it;
-      gpointer key;
-      g_hash_table_iter_init (&it, t->spans[r]);
-      while (g_hash_table_iter_next (&it, &key, NULL))
+      g_autoptr (GArray) ids = truth_ids (t, r);
+      for (guint k = 0; k < ids->len; k++)
         {
-          guint32 id = GPOINTER_TO_UINT (key);
+          guint32 id = g_array_index (ids, guint32, k);
           gint row = -1;
           for (guint i = 0; i < ttv_state_history_get_n_rows (h, row_kind[r]); i++)
             if (ttv_state_history_get_row (h, row_kind[r], i)->id == id)
@@ -480,13 +498,11 @@ test_real_ctf (gconstpointer data)
   check_traceset (ts, 400);
 }
 
-typedef enum { FORMAT_LTT, FORMAT_LTTNG, FORMAT_CTF } Format;
-
 static void
 test_simulated (gconstpointer data)
 {
   static const guint cpu_ids[] = { 0, 1, 3, 6 };
-  Format format = GPOINTER_TO_UINT (data);
+  TtvTestFormat format = GPOINTER_TO_UINT (data);
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ttv-resources-XXXXXX", &error);
   g_assert_no_error (error);
@@ -498,25 +514,7 @@ test_simulated (gconstpointer data)
   so.n_cpus = G_N_ELEMENTS (cpu_ids);
   so.n_processes = 30;
   so.max_events = 60000;
-  if (format == FORMAT_LTTNG)
-    {
-      TtvLttngWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = 8, .alignment = 8,
-                                   .tsc64 = TRUE, .buf_size = 16384 };
-      g_assert_true (ttv_lttng_write_simulation (trace_dir, &so, &wo, NULL, &error));
-    }
-  else
-    {
-      g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
-      g_assert_no_error (error);
-      if (format == FORMAT_LTT)
-        ttv_test_write_ltt_simulation (trace_dir, sim, 16384, 7, NULL, NULL);
-      else
-        {
-          TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_BIG, .packet_size = 16384 };
-          g_assert_true (ttv_ctf_write_simulation (trace_dir, sim, &wo, NULL, NULL, NULL, &error));
-        }
-    }
-  g_assert_no_error (error);
+  ttv_state_test_write_sim (trace_dir, format, &so, TTV_BYTE_ORDER_BIG, 16384);
   g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
   g_assert_true (ttv_traceset_add_path (ts, trace_dir, &error));
   g_assert_no_error (error);
@@ -588,9 +586,9 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/state/resources/block-requests", test_block_requests);
-  g_test_add_data_func ("/state/resources/sim-ltt", GUINT_TO_POINTER (FORMAT_LTT), test_simulated);
-  g_test_add_data_func ("/state/resources/sim-lttng", GUINT_TO_POINTER (FORMAT_LTTNG), test_simulated);
-  g_test_add_data_func ("/state/resources/sim-ctf", GUINT_TO_POINTER (FORMAT_CTF), test_simulated);
+  g_test_add_data_func ("/state/resources/sim-ltt", GUINT_TO_POINTER (TTV_TEST_FORMAT_LTT), test_simulated);
+  g_test_add_data_func ("/state/resources/sim-lttng", GUINT_TO_POINTER (TTV_TEST_FORMAT_LTTNG), test_simulated);
+  g_test_add_data_func ("/state/resources/sim-ctf", GUINT_TO_POINTER (TTV_TEST_FORMAT_CTF), test_simulated);
   g_test_add_data_func ("/state/resources/ctf/arm64-kernel", "arm64-kernel", test_real_ctf);
   g_test_add_data_func ("/state/resources/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);
   g_test_add_data_func ("/state/resources/ctf/scp-kernel", "scp-kernel", test_real_ctf);

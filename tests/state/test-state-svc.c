@@ -5,8 +5,7 @@
  * back in user mode.  On the real arm64-kernel trace (LTTng 2.5: sys_NAME /
  * exit_syscall) and on simulated LTT and CTF (syscall_entry_NAME /
  * syscall_exit_NAME) traces. */
-#include "ttv-test-util.h"
-#include "formats/ctf/ttv-ctf-sim.h"
+#include "ttv-state-test-util.h"
 #include "ttv-context.h"
 
 #include <string.h>
@@ -258,16 +257,8 @@ test_simulated (gconstpointer data)
   so.n_cpus = 3;
   so.n_processes = 25;
   so.max_events = 15000;
-  g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
-  g_assert_no_error (error);
-  if (ctf)
-    {
-      TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .packet_size = 8192 };
-      g_assert_true (ttv_ctf_write_simulation (trace_dir, sim, &wo, NULL, NULL, NULL, &error));
-      g_assert_no_error (error);
-    }
-  else
-    ttv_test_write_ltt_simulation (trace_dir, sim, 8192, 3, NULL, NULL);
+  ttv_state_test_write_sim (trace_dir, ctf ? TTV_TEST_FORMAT_CTF : TTV_TEST_FORMAT_LTT, &so,
+                            TTV_BYTE_ORDER_LITTLE, 8192);
   g_autoptr (GArray) want = walk (trace_dir);
   check_columns (trace_dir, want);
   check_filter (trace_dir, want, "read");

@@ -4,9 +4,7 @@
  * read made here, on the real CTF traces and on simulated LTT, LTTng 0.x and
  * CTF traces; found without a full read (a damaged middle packet does not
  * matter); and printed so by ttv-report --info. */
-#include "ttv-test-util.h"
-#include "formats/ctf/ttv-ctf-sim.h"
-#include "formats/lttng/ttv-lttng-sim.h"
+#include "ttv-state-test-util.h"
 #include "ttv-context.h"
 
 #include <glib/gstdio.h>
@@ -14,11 +12,27 @@
 #include <string.h>
 #include <sys/wait.h>
 
+typedef struct {
+  GArray *first, *last;    /* of TtvTime, by tracefile */
+  gboolean failed;         /* the read stopped on an error */
+} FullRead;
+
+static void
+full_read_clear (FullRead *r)
+{
+  g_array_unref (r->first);
+  g_array_unref (r->last);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FullRead, full_read_clear)
+
 /* Per tracefile, its earliest and latest event, by reading every event. */
 static void
-full_read (TtvTraceset *ts, GArray *first, GArray *last, gboolean *failed)
+full_read (TtvTraceset *ts, FullRead *r)
 {
   guint n = ttv_traceset_get_n_tracefiles (ts);
+  GArray *first = r->first = g_array_sized_new (FALSE, FALSE, sizeof (TtvTime), n);
+  GArray *last = r->last = g_array_sized_new (FALSE, FALSE, sizeof (TtvTime), n);
   g_array_set_size (first, n);
   g_array_set_size (last, n);
   for (guint i = 0; i < n; i++)
@@ -41,7 +55,7 @@ full_read (TtvTraceset *ts, GArray *first, GArray *last, gboolean *failed)
       *f = MIN (*f, ev->time);
       *l = MAX (*l, ev->time);
     }
-  *failed = error != NULL;
+  r->failed = error != NULL;
 }
 
 static TtvTraceset *
@@ -91,11 +105,10 @@ static void
 check_span (const char *path, TtvTime *start, TtvTime *end)
 {
   g_autoptr (TtvTraceset) ts = open_traceset (path);
-  g_autoptr (GArray) first = g_array_new (FALSE, FALSE, sizeof (TtvTime));
-  g_autoptr (GArray) last = g_array_new (FALSE, FALSE, sizeof (TtvTime));
-  gboolean failed;
-  full_read (ts, first, last, &failed);
-  g_assert_false (failed);
+  g_auto (FullRead) r = { NULL };
+  full_read (ts, &r);
+  g_assert_false (r.failed);
+  GArray *first = r.first, *last = r.last;
   TtvTime min = TTV_TIME_MAX, max = TTV_TIME_MIN;
   for (guint i = 0; i < first->len; i++)
     {
@@ -149,38 +162,18 @@ test_real_arm64_gap (void)
   g_assert_cmpint (trace->packets_end - ttv_traceset_get_end (ts), >, 5 * TTV_NSEC_PER_SEC);
 }
 
-typedef enum { FORMAT_LTT, FORMAT_LTTNG, FORMAT_CTF } Format;
-
 #define BLOCK 4096
 
 static void
-write_trace (Format format, const char *dir)
+write_trace (TtvTestFormat format, const char *dir)
 {
-  g_autoptr (GError) error = NULL;
   TtvSimOptions so;
   ttv_sim_options_init (&so);
   so.seed = 13;
   so.n_cpus = 2;
   so.n_processes = 20;
   so.max_events = 30000;
-  if (format == FORMAT_LTTNG)
-    {
-      TtvLttngWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = 8, .alignment = 8,
-                                   .tsc64 = TRUE, .buf_size = BLOCK };
-      g_assert_true (ttv_lttng_write_simulation (dir, &so, &wo, NULL, &error));
-      g_assert_no_error (error);
-      return;
-    }
-  g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
-  g_assert_no_error (error);
-  if (format == FORMAT_LTT)
-    ttv_test_write_ltt_simulation (dir, sim, BLOCK, 2, NULL, NULL);
-  else
-    {
-      TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .packet_size = BLOCK };
-      g_assert_true (ttv_ctf_write_simulation (dir, sim, &wo, NULL, NULL, NULL, &error));
-      g_assert_no_error (error);
-    }
+  ttv_state_test_write_sim (dir, format, &so, TTV_BYTE_ORDER_LITTLE, BLOCK);
 }
 
 /* The largest regular file below @dir (a CPU's stream). */
@@ -234,7 +227,7 @@ damage_middle_block (const char *dir)
 static void
 test_simulated (gconstpointer data)
 {
-  Format format = GPOINTER_TO_UINT (data);
+  TtvTestFormat format = GPOINTER_TO_UINT (data);
   g_autoptr (GError) error = NULL;
   g_autofree char *tmp = g_dir_make_tmp ("ttv-span-XXXXXX", &error);
   g_assert_no_error (error);
@@ -245,11 +238,9 @@ test_simulated (gconstpointer data)
 
   damage_middle_block (dir);
   g_autoptr (TtvTraceset) ts = open_traceset (dir);
-  g_autoptr (GArray) first = g_array_new (FALSE, FALSE, sizeof (TtvTime));
-  g_autoptr (GArray) last = g_array_new (FALSE, FALSE, sizeof (TtvTime));
-  gboolean failed;
-  full_read (ts, first, last, &failed);
-  g_assert_true (failed);
+  g_auto (FullRead) r = { NULL };
+  full_read (ts, &r);
+  g_assert_true (r.failed);
   g_assert_cmpint (ttv_traceset_get_start (ts), ==, start);
   g_assert_cmpint (ttv_traceset_get_end (ts), ==, end);
   ttv_test_remove_tree (tmp);
@@ -259,9 +250,9 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_data_func ("/trace/span/sim-ltt", GUINT_TO_POINTER (FORMAT_LTT), test_simulated);
-  g_test_add_data_func ("/trace/span/sim-lttng", GUINT_TO_POINTER (FORMAT_LTTNG), test_simulated);
-  g_test_add_data_func ("/trace/span/sim-ctf", GUINT_TO_POINTER (FORMAT_CTF), test_simulated);
+  g_test_add_data_func ("/trace/span/sim-ltt", GUINT_TO_POINTER (TTV_TEST_FORMAT_LTT), test_simulated);
+  g_test_add_data_func ("/trace/span/sim-lttng", GUINT_TO_POINTER (TTV_TEST_FORMAT_LTTNG), test_simulated);
+  g_test_add_data_func ("/trace/span/sim-ctf", GUINT_TO_POINTER (TTV_TEST_FORMAT_CTF), test_simulated);
   g_test_add_func ("/trace/span/ctf/arm64-kernel-gap", test_real_arm64_gap);
   g_test_add_data_func ("/trace/span/ctf/arm64-kernel", "arm64-kernel", test_real);
   g_test_add_data_func ("/trace/span/ctf/bigendian-kernel", "bigendian-kernel", test_real);
