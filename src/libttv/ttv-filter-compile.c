@@ -172,7 +172,7 @@ fold_value (GArray *nodes, const TtvFilterNode *src, const TtvFilterVal *v)
 
 static guint32
 compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, const TtvTrace *trace,
-         const TtvTracefile *tf, const TtvEventType *type)
+         const TtvTracefile *tf, const TtvEventType *type, const TtvFilterTimeWindow *win)
 {
   gboolean va, vb;
   switch (src->kind)
@@ -181,10 +181,10 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
     case NODE_OR:
       {
         gboolean is_and = src->kind == NODE_AND;
-        guint32 a = compile (nodes, src->a, groups, trace, tf, type);
+        guint32 a = compile (nodes, src->a, groups, trace, tf, type, win);
         if (is_const (nodes, a, &va) && va != is_and)
           return a;                     /* FALSE & x, TRUE | x */
-        guint32 b = compile (nodes, src->b, groups, trace, tf, type);
+        guint32 b = compile (nodes, src->b, groups, trace, tf, type, win);
         if (is_const (nodes, a, &va))
           return b;                     /* TRUE & x, FALSE | x */
         if (is_const (nodes, b, &vb))
@@ -194,7 +194,7 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
       }
     case NODE_NOT:
       {
-        guint32 a = compile (nodes, src->a, groups, trace, tf, type);
+        guint32 a = compile (nodes, src->a, groups, trace, tf, type, win);
         if (is_const (nodes, a, &va))
           return add_const (nodes, !va);
         TtvFilterProgNode n = { .kind = PROG_NOT, .a = a };
@@ -234,7 +234,18 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
       }
     case VAR_EVENT_FIELD:
       return compile_field (nodes, src, type, kind);
-    case VAR_EVENT_TIME: n.fetch = FETCH_TIME; break;
+    case VAR_EVENT_TIME:
+      if (win)
+        {
+          /* Any time of the window gives the verdict of all of them. */
+          TtvTime t = win->lo != TTV_TIME_MIN ? win->lo : win->hi;
+          TtvFilterVal v = { .kind = TTV_FILTER_VAL_INT, .i = t };
+          if (lit->time_relative && __builtin_sub_overflow (t, trace->start, &v.i))
+            v.i = t < 0 ? G_MININT64 : G_MAXINT64;
+          return fold_value (nodes, src, &v);
+        }
+      n.fetch = FETCH_TIME;
+      break;
     case VAR_TRACE_NAME:
       /* Programs are per (trace, type): the trace is known here. */
       return add_const (nodes, test ? TRUE : ttv_filter_string_compare (lit, src->op, trace->name));
@@ -556,11 +567,12 @@ emit (Emitter *e, guint32 i, guint32 t, guint32 f)
 
 TtvFilterProgram *
 ttv_filter_program_new (const TtvFilterNode *root, const TtvHookGroups *groups, const TtvTrace *trace,
-                        const TtvTracefile *tracefile, const TtvEventType *type)
+                        const TtvTracefile *tracefile, const TtvEventType *type,
+                        const TtvFilterTimeWindow *window)
 {
   TtvFilterProgram *prog = g_new0 (TtvFilterProgram, 1);
   g_autoptr (GArray) nodes = g_array_new (FALSE, FALSE, sizeof (TtvFilterProgNode));
-  guint32 root_node = compile (nodes, root, groups, trace, tracefile, type);
+  guint32 root_node = compile (nodes, root, groups, trace, tracefile, type, window);
   gboolean v;
   if (is_const (nodes, root_node, &v))
     {

@@ -185,10 +185,17 @@ typedef struct {
 gboolean ttv_filter_value_compare (const TtvFilterNode *src, const TtvFilterVal *v);
 gboolean ttv_filter_value_test (const TtvFilterVal *v);
 
-/* @tracefile may be NULL: terms about it are then left to evaluation. */
+/* Times between two of a filter's time literals (inclusive): every
+ * event.time term has one value for all of them, so it folds away. */
+typedef struct {
+  TtvTime lo, hi;
+} TtvFilterTimeWindow;
+
+/* @tracefile may be NULL: terms about it are then left to evaluation; so
+ * are time terms when @window is NULL. */
 TtvFilterProgram *ttv_filter_program_new (const TtvFilterNode *root, const TtvHookGroups *groups,
                                           const TtvTrace *trace, const TtvTracefile *tracefile,
-                                          const TtvEventType *type);
+                                          const TtvEventType *type, const TtvFilterTimeWindow *window);
 void              ttv_filter_program_free (TtvFilterProgram *program);
 void              ttv_filter_program_free_code (GArray *code);
 /* Comparisons shared by the compiler (constants) and the evaluator. */

@@ -6,25 +6,33 @@
 #include <string.h>
 
 /* The programs of one trace: slot ((tracefile index + 1) << shift) + type
- * id; row 0 is for check_type, which has no tracefile. */
+ * id; row 0 is for check_type, which has no tracefile.  A filter with
+ * event.time terms has one per window between its time literals, where
+ * those terms fold to constants. */
 typedef struct {
   const TtvTrace *trace;     /* weak: the key */
+  gboolean timed;            /* time terms folded for the times in [lo, hi] */
+  TtvTime lo, hi;
+  TtvTime start;             /* the trace start the window was computed with */
   guint shift;               /* row length: 1 << shift >= the number of types */
   guint64 n_slots;
   guint8 *verdicts;          /* owned: per slot, a TtvFilterVerdict or UNSEEN */
+  TtvFilterFast *fast;       /* owned: per slot, the straight-line form (slow until seen) */
   TtvFilterProgram **programs;  /* owned, per slot; NULL until seen */
 } TraceCache;
 
 #define UNSEEN 3
 
 struct _TtvFilter {
-  TraceCache hot;                  /* a copy of the cache used last: what every event reads */
+  TtvFilterHot hot;                /* first: what ttv_filter_matches() reads inline */
+  TtvFilterProgram **hot_programs; /* weak: the programs of the cache used last */
   char *expression;
   TtvFilterNode *root;             /* owned */
   TtvHookGroups *own_groups;       /* owned when none was given */
   const TtvHookGroups *groups;     /* weak */
   gboolean needs_state;
   GPtrArray *caches;               /* of TraceCache *, owned */
+  GArray *times;                   /* of TtvFilterTimeWindow: each time literal as {value, relative} */
   TtvDecoder *decoder;             /* owned: decode-path reads */
   TtvDecoder *scratch;             /* owned: accessor reads */
   const TtvEvent *decoded;         /* weak: event whose fields @decoder holds */
@@ -39,6 +47,7 @@ trace_cache_clear (TraceCache *c)
     ttv_filter_program_free (c->programs[i]);
   g_clear_pointer (&c->programs, g_free);
   g_clear_pointer (&c->verdicts, g_free);
+  g_clear_pointer (&c->fast, g_free);
   c->n_slots = 0;
 }
 
@@ -47,6 +56,65 @@ trace_cache_free (TraceCache *c)
 {
   trace_cache_clear (c);
   g_free (c);
+}
+
+/* The time literals of the tree ({value, 1 if +S.N}); a bare event.time
+ * test is "time != 0". */
+static void
+collect_times (const TtvFilterNode *n, GArray *times)
+{
+  if (n == NULL)
+    return;
+  if ((n->kind == NODE_CMP || n->kind == NODE_TEST) && n->var == VAR_EVENT_TIME)
+    {
+      TtvFilterTimeWindow t = { n->kind == NODE_CMP ? n->lit.tval : 0,
+                                n->kind == NODE_CMP && n->lit.time_relative };
+      g_array_append_val (times, t);
+    }
+  collect_times (n->a, times);
+  collect_times (n->b, times);
+}
+
+static TtvTime
+saturating_add (TtvTime a, TtvTime b)
+{
+  TtvTime r;
+  return __builtin_add_overflow (a, b, &r) ? (b < 0 ? TTV_TIME_MIN : TTV_TIME_MAX) : r;
+}
+
+static gint
+compare_time (gconstpointer a, gconstpointer b)
+{
+  TtvTime x = *(const TtvTime *) a, y = *(const TtvTime *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* The window of @time: between the two time literals of the filter (made
+ * absolute for @trace) around it; where each literal k splits the time
+ * line at k and k + 1, which every comparison operator respects. */
+static TtvFilterTimeWindow
+window_for (const TtvFilter *f, const TtvTrace *trace, TtvTime time)
+{
+  g_autoptr (GArray) bounds = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+  for (guint i = 0; i < f->times->len; i++)
+    {
+      const TtvFilterTimeWindow *t = &g_array_index (f->times, TtvFilterTimeWindow, i);
+      TtvTime k = t->hi ? saturating_add (trace->start, t->lo) : t->lo;
+      TtvTime k1 = saturating_add (k, 1);
+      g_array_append_val (bounds, k);
+      g_array_append_val (bounds, k1);
+    }
+  g_array_sort (bounds, compare_time);
+  TtvFilterTimeWindow w = { TTV_TIME_MIN, TTV_TIME_MAX };
+  for (guint i = 0; i < bounds->len; i++)
+    {
+      TtvTime b = g_array_index (bounds, TtvTime, i);
+      if (b <= time)
+        w.lo = MAX (w.lo, b);
+      else
+        w.hi = MIN (w.hi, b - 1);
+    }
+  return w;
 }
 
 TtvFilter *
@@ -68,6 +136,8 @@ ttv_filter_new (const char *expression, const TtvHookGroups *groups, GError **er
   f->groups = groups ? groups : f->own_groups;
   f->needs_state = ttv_filter_node_uses_state (root);
   f->caches = g_ptr_array_new_with_free_func ((GDestroyNotify) trace_cache_free);
+  f->times = g_array_new (FALSE, FALSE, sizeof (TtvFilterTimeWindow));
+  collect_times (root, f->times);
   f->decoder = ttv_decoder_new ();
   f->scratch = ttv_decoder_new ();
   f->text = g_string_sized_new (256);
@@ -80,6 +150,7 @@ ttv_filter_free (TtvFilter *f)
   if (f == NULL)
     return;
   g_ptr_array_unref (f->caches);
+  g_array_unref (f->times);
   ttv_filter_node_free (f->root);
   ttv_hook_groups_free (f->own_groups);
   ttv_decoder_free (f->decoder);
@@ -101,22 +172,218 @@ ttv_filter_needs_state (const TtvFilter *f)
   return f->needs_state;
 }
 
-/* Programs are specialised per (tracefile, event type), so that terms that
- * only depend on them (name, group, trace, CPU) fold away.  This is the
- * slow path of ttv_filter_matches: a new trace, tracefile or type. */
-static TtvFilterProgram *
-get_program (TtvFilter *f, const TtvTrace *trace, const TtvTracefile *tracefile, const TtvEventType *type)
+/* A test before scaling: a field read as the evaluator reads it, within
+ * [lo, hi], != invert. */
+typedef struct {
+  guint64 offset_bits;
+  guint bits;               /* the field's size */
+  gboolean is_signed;
+  guint32 align_mask;
+  gint64 lo, hi;
+  gboolean invert;
+} ValueTest;
+
+/* The raw values of an enum whose label passes, when they form one range
+ * that no other mapping overlaps: then the label test is a range test. */
+static gboolean
+enum_label_range (const TtvFilterInsn *in, gint64 *lo, gint64 *hi)
 {
-  TraceCache *c = NULL;
-  for (guint i = 0; i < f->caches->len && c == NULL; i++)
-    if (((TraceCache *) g_ptr_array_index (f->caches, i))->trace == trace)
-      c = g_ptr_array_index (f->caches, i);
-  if (c == NULL)
+  const TtvType *t = in->type;
+  gboolean any = FALSE;
+  gint64 a = 0, b = -1;      /* empty when nothing passes */
+  for (guint i = 0; i < t->mappings->len; i++)
     {
-      c = g_new0 (TraceCache, 1);
-      c->trace = trace;
-      g_ptr_array_add (f->caches, c);
+      const TtvEnumMapping *m = &g_array_index (t->mappings, TtvEnumMapping, i);
+      if (!t->is_signed && (m->start > G_MAXINT64 || m->end > G_MAXINT64))
+        return FALSE;
+      gint64 s = (gint64) m->start, e = (gint64) m->end;
+      /* Overlapping mappings: the first wins, which ranges cannot say. */
+      for (guint j = 0; j < i; j++)
+        {
+          const TtvEnumMapping *o = &g_array_index (t->mappings, TtvEnumMapping, j);
+          if (!((gint64) o->end < s || (gint64) o->start > e))
+            return FALSE;
+        }
+      if (!in->label_ok[i])
+        continue;
+      if (any && s != b + 1 && e + 1 != a)
+        return FALSE;       /* several ranges (or listed out of order) */
+      a = any ? MIN (a, s) : s;
+      b = any ? MAX (b, e) : e;
+      any = TRUE;
     }
+  *lo = a;
+  *hi = b;
+  return TRUE;
+}
+
+/* The value test of one instruction; FALSE when it has none. */
+static gboolean
+value_test_from_insn (ValueTest *v, const TtvFilterInsn *in)
+{
+  *v = (ValueTest) { .lo = in->lo, .hi = (gint64) ((guint64) in->lo + in->span), .invert = in->invert };
+  guint bytes = 0;
+  switch ((TtvFilterOpcode) in->code)
+    {
+    case INS_INT8: bytes = 1; break;
+    case INS_INT16: bytes = 2; break;
+    case INS_INT32: bytes = 4; break;
+    case INS_INT64: bytes = 8; break;
+    case INS_ENUM_LABEL:
+      if (in->bytes == 0 || in->invert || !enum_label_range (in, &v->lo, &v->hi))
+        return FALSE;
+      bytes = in->bytes;
+      break;
+    default:
+      return FALSE;
+    }
+  guint64 align = MAX (in->payload_align, 1);
+  if (in->swap || (align & (align - 1)) != 0 || align > G_MAXUINT32 || in->offset_bits % 8 != 0
+      || in->offset_bits > G_MAXUINT32 - 64)
+    return FALSE;
+  v->offset_bits = in->offset_bits;
+  v->bits = 8 * bytes;
+  v->is_signed = in->shift != 0 || (in->code == INS_ENUM_LABEL && in->type->is_signed) || bytes == 8;
+  v->align_mask = (guint32) (align - 1);
+  return TRUE;
+}
+
+/* A constant: the first payload word against everything, or nothing. */
+static void
+fast_const (TtvFilterFast *t, gboolean value)
+{
+  *t = (TtvFilterFast) { .lo = 0, .span = G_MAXUINT64, .end_bits = 64, .invert = (guint8) !value };
+}
+
+/* Scales a value test to the word the fast path reads. */
+static void
+fast_from_value (TtvFilterFast *t, const ValueTest *v)
+{
+  gint64 lo = v->lo, hi = v->hi;
+  guint sh = 64 - v->bits;
+  if (sh > 0)
+    {
+      /* What the field can hold: outside it nothing passes. */
+      gint64 dmin = v->is_signed ? -(G_GINT64_CONSTANT (1) << (v->bits - 1)) : 0;
+      gint64 dmax = v->is_signed ? (G_GINT64_CONSTANT (1) << (v->bits - 1)) - 1
+                                 : (gint64) ((G_GUINT64_CONSTANT (1) << v->bits) - 1);
+      lo = MAX (lo, dmin);
+      hi = MIN (hi, dmax);
+      if (lo > hi)
+        {
+          fast_const (t, v->invert);
+          return;
+        }
+    }
+  guint64 end = v->offset_bits + v->bits;
+  /* A field ending in the first 8 bytes: read those and shift. */
+  guint64 word_end = MAX (end, 64);
+  guint64 before = word_end - end;      /* bits of the word after the field */
+  *t = (TtvFilterFast) { .invert = (guint8) v->invert, .end_bits = (guint32) word_end,
+                         .align_mask = v->align_mask };
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  t->shift = (guint8) before;
+#else
+  t->shift = (guint8) (sh - before);
+#endif
+  t->lo = (guint64) lo << sh;
+  t->span = (((guint64) hi - (guint64) lo) << sh) | ((G_GUINT64_CONSTANT (1) << sh) - 1);
+}
+
+/* Whether instruction @in ends at the program's verdict; *neg when its
+ * result is the verdict negated. */
+static gboolean
+ends_program (const TtvFilterInsn *in, gboolean *neg)
+{
+  if (in->on_true == TTV_FILTER_PC_ACCEPT && in->on_false == TTV_FILTER_PC_REJECT)
+    *neg = FALSE;
+  else if (in->on_true == TTV_FILTER_PC_REJECT && in->on_false == TTV_FILTER_PC_ACCEPT)
+    *neg = TRUE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The straight-line form of a program: a constant, one integer test, or
+ * two ranges of one field joined by & (their intersection); anything else
+ * stays slow (the program runs). */
+static void
+fast_init (TtvFilterFast *fx, const TtvFilterProgram *prog)
+{
+  *fx = (TtvFilterFast) { .slow = TRUE };
+  if (prog->verdict != TTV_FILTER_DEPENDS)
+    {
+      fast_const (fx, prog->verdict == TTV_FILTER_ALWAYS);
+      return;
+    }
+  const TtvFilterInsn *a = &prog->insns[prog->entry];
+  ValueTest va, vb;
+  gboolean neg_a, neg_b;
+  if (prog->code->len == 1)
+    {
+      if (ends_program (a, &neg_a) && value_test_from_insn (&va, a))
+        {
+          va.invert ^= neg_a;
+          fast_from_value (fx, &va);
+        }
+      return;
+    }
+  if (prog->code->len != 2)
+    return;
+  /* a true -> b, a false -> REJECT, b to the verdicts: a & b. */
+  const TtvFilterInsn *b = a->on_true < TTV_FILTER_PC_REJECT ? &prog->insns[a->on_true] : NULL;
+  if (b == NULL || b == a || a->on_false != TTV_FILTER_PC_REJECT || !ends_program (b, &neg_b) || neg_b
+      || !value_test_from_insn (&va, a) || !value_test_from_insn (&vb, b) || va.invert || vb.invert
+      || va.offset_bits != vb.offset_bits || va.bits != vb.bits || va.is_signed != vb.is_signed)
+    return;
+  va.lo = MAX (va.lo, vb.lo);
+  va.hi = MIN (va.hi, vb.hi);
+  if (va.lo > va.hi)
+    fast_const (fx, FALSE);
+  else
+    fast_from_value (fx, &va);
+}
+
+/* The cache of programs for @trace (and the window of @time when the
+ * filter has time terms and @timed), made on first use. */
+static TraceCache *
+get_cache (TtvFilter *f, const TtvTrace *trace, gboolean timed, TtvTime time)
+{
+  timed = timed && f->times->len > 0;
+  TtvFilterTimeWindow w = timed ? window_for (f, trace, time) : (TtvFilterTimeWindow) { TTV_TIME_MIN, TTV_TIME_MAX };
+  for (guint i = 0; i < f->caches->len; i++)
+    {
+      TraceCache *c = g_ptr_array_index (f->caches, i);
+      if (c->trace != trace || c->timed != timed)
+        continue;
+      if (c->start != trace->start && timed)
+        {
+          /* A live trace whose start moved: its windows moved too. */
+          g_ptr_array_remove_index_fast (f->caches, i--);
+          continue;
+        }
+      if (c->lo == w.lo && c->hi == w.hi)
+        return c;
+    }
+  TraceCache *c = g_new0 (TraceCache, 1);
+  c->trace = trace;
+  c->timed = timed;
+  c->lo = w.lo;
+  c->hi = w.hi;
+  c->start = trace->start;
+  g_ptr_array_add (f->caches, c);
+  return c;
+}
+
+/* Programs are specialised per (tracefile, event type), so that terms that
+ * only depend on them (name, group, trace, CPU) fold away, and per time
+ * window.  This is the slow path of ttv_filter_matches: a new trace,
+ * tracefile, type or window.  @tracefile NULL: for check_type. */
+static TtvFilterProgram *
+get_program (TtvFilter *f, const TtvTrace *trace, const TtvTracefile *tracefile, const TtvEventType *type,
+             TtvTime time)
+{
+  TraceCache *c = get_cache (f, trace, tracefile != NULL, time);
   guint64 row = tracefile ? (guint64) tracefile->index + 1 : 0;
   if (c->programs == NULL || ((guint64) type->id >> c->shift) != 0)
     {
@@ -133,21 +400,30 @@ get_program (TtvFilter *f, const TtvTrace *trace, const TtvTracefile *tracefile,
       guint64 n = rows << c->shift;
       c->programs = g_renew (TtvFilterProgram *, c->programs, n);
       c->verdicts = g_renew (guint8, c->verdicts, n);
+      c->fast = g_renew (TtvFilterFast, c->fast, n);
       for (guint64 i = c->n_slots; i < n; i++)
         {
           c->programs[i] = NULL;
           c->verdicts[i] = UNSEEN;
+          c->fast[i] = (TtvFilterFast) { .slow = TRUE };
         }
       c->n_slots = n;
     }
   TtvFilterProgram *prog = c->programs[slot];
   if (prog == NULL)
     {
-      prog = ttv_filter_program_new (f->root, f->groups, trace, tracefile, type);
+      TtvFilterTimeWindow w = { c->lo, c->hi };
+      prog = ttv_filter_program_new (f->root, f->groups, trace, tracefile, type, c->timed ? &w : NULL);
       c->programs[slot] = prog;
       c->verdicts[slot] = (guint8) prog->verdict;
+      fast_init (&c->fast[slot], prog);
     }
-  f->hot = *c;
+  if (tracefile)
+    {
+      f->hot = (TtvFilterHot) { c->trace, c->shift, c->n_slots, c->fast, c->lo,
+                                (guint64) c->hi - (guint64) c->lo, c->start };
+      f->hot_programs = c->programs;
+    }
   return prog;
 }
 
@@ -155,7 +431,7 @@ TtvFilterVerdict
 ttv_filter_check_type (TtvFilter *f, const TtvTrace *trace, const TtvEventType *type)
 {
   g_return_val_if_fail (f != NULL && trace != NULL && type != NULL, TTV_FILTER_DEPENDS);
-  return get_program (f, trace, NULL, type)->verdict;
+  return get_program (f, trace, NULL, type, 0)->verdict;
 }
 
 static const TtvProcessState *
@@ -561,32 +837,27 @@ run (TtvFilter *f, const TtvFilterProgram *prog, const TtvEvent *ev, const TtvSt
   return pc == TTV_FILTER_PC_ACCEPT;
 }
 
-static G_GNUC_NO_INLINE gboolean
-matches_slow (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
-{
-  TtvFilterProgram *prog = get_program (f, ev->tracefile->trace, ev->tracefile, ev->type);
-  if (prog->verdict != TTV_FILTER_DEPENDS)
-    return prog->verdict == TTV_FILTER_ALWAYS;
-  return run (f, prog, ev, state);
-}
-
-/* Called for every event: for a type whose verdict is known, a few loads
- * and one byte of a table; else the type's program. */
+/* Events whose type and tracefile do not decide: the type's program, or
+ * the programs of a trace, tracefile or type seen for the first time. */
 gboolean
-ttv_filter_matches (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
+ttv_filter_matches_slow (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
 {
   const TtvTracefile *tf = ev->tracefile;
   guint64 id = ev->type->id;
   guint64 slot = (((guint64) tf->index + 1) << f->hot.shift) + id;
-  if (G_LIKELY (f->hot.trace == tf->trace && (id >> f->hot.shift) == 0 && slot < f->hot.n_slots))
+  if (G_LIKELY (f->hot.trace == tf->trace && (id >> f->hot.shift) == 0 && slot < f->hot.n_slots
+                && (guint64) ev->time - (guint64) f->hot.t_lo <= f->hot.t_span && tf->trace->start == f->hot.start
+                && f->hot_programs[slot] != NULL))
     {
-      guint v = f->hot.verdicts[slot];
-      if (G_LIKELY (v <= TTV_FILTER_ALWAYS))
-        return v;
-      if (v == TTV_FILTER_DEPENDS)
-        return run (f, f->hot.programs[slot], ev, state);
+      const TtvFilterProgram *prog = f->hot_programs[slot];
+      if (prog->verdict != TTV_FILTER_DEPENDS)
+        return prog->verdict == TTV_FILTER_ALWAYS;
+      return run (f, prog, ev, state);
     }
-  return matches_slow (f, ev, state);
+  TtvFilterProgram *prog = get_program (f, tf->trace, tf, ev->type, ev->time);
+  if (prog->verdict != TTV_FILTER_DEPENDS)
+    return prog->verdict == TTV_FILTER_ALWAYS;
+  return run (f, prog, ev, state);
 }
 
 /* --- the reference meaning ------------------------------------------- */

@@ -808,6 +808,55 @@ test_differential_sim (void)
     }
 }
 
+/* Time terms fold per window between the time literals: events in random
+ * time order switch windows all the time, and a live trace whose start
+ * moves moves the windows of its +S.N times. */
+static void
+test_time_windows (void)
+{
+  static const char *const exprs[] = {
+    "event.time >= +0.0005 & event.field.u8 = 0x61",
+    "event.time < +0.001 | event.time > +0.002 & event.field.s16 < 0",
+    "event.time = +0.0015 | event.field.u32 >= 0x61616161 & event.time <= 1.002",
+    "!(event.time > 1.002) & event.time & cpu = 1",
+    "event.time",
+  };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (12);
+  TtvTrace *t = synth_trace_new ();
+  GArray *events = synth_events (t, rand, 600, FALSE);
+  /* Some events exactly on the literals and one nanosecond either side. */
+  for (guint i = 0; i < 60; i++)
+    g_array_index (events, SynthEvent, i).ev.time = t->start + 1500000 + (TtvTime) (i % 3) - 1;
+  for (guint e = 0; e < G_N_ELEMENTS (exprs); e++)
+    {
+      g_autoptr (TtvFilter) f = ttv_filter_new (exprs[e], NULL, NULL);
+      g_assert_nonnull (f);
+      guint64 yes = 0;
+      for (guint round = 0; round < 2; round++)
+        {
+          for (guint i = 0; i < events->len; i++)
+            check_agreement (f, &g_array_index (events, SynthEvent, i).ev, NULL, &yes);
+          t->start -= 700000;   /* the start moves, as a refreshed live trace's may */
+        }
+      t->start += 1400000;
+      g_assert_cmpuint (yes, >, 0);
+    }
+  /* All in one window, before and after the start moves across them. */
+  g_autoptr (TtvFilter) f = ttv_filter_new ("event.time > +0.002", NULL, NULL);
+  for (guint i = 0; i < events->len; i++)
+    g_array_index (events, SynthEvent, i).ev.time = t->start + 1500000 + (TtvTime) i;
+  for (guint round = 0; round < 2; round++)
+    {
+      guint64 yes = 0;
+      for (guint i = 0; i < events->len; i++)
+        check_agreement (f, &g_array_index (events, SynthEvent, i).ev, NULL, &yes);
+      g_assert_cmpuint (yes, ==, round == 0 ? 0 : events->len);
+      t->start -= 1000000;
+    }
+  synth_events_free (events);
+  ttv_trace_close (t);
+}
+
 /* Programs and the cache: several traces through one filter, a trace whose
  * types grow, the same filter asked for types before and after events. */
 static void
@@ -861,7 +910,7 @@ first_opcode (TtvTrace *t, guint type_index, const char *expr, TtvFilterVerdict 
   g_assert_no_error (error);
   ttv_filter_tokens_free (tokens);
   TtvFilterProgram *prog = ttv_filter_program_new (root, groups, t, g_ptr_array_index (t->tracefiles, 0),
-                                                   g_ptr_array_index (t->event_types, type_index));
+                                                   g_ptr_array_index (t->event_types, type_index), NULL);
   *verdict = prog->verdict;
   guint code = prog->code ? prog->insns[prog->entry].code : G_MAXUINT8;
   if (prog->code)
@@ -953,6 +1002,7 @@ main (int argc, char **argv)
   g_test_add_func ("/filter/differential/synthetic", test_differential_synthetic);
   g_test_add_func ("/filter/differential/sim", test_differential_sim);
   g_test_add_func ("/filter/program-cache", test_program_cache);
+  g_test_add_func ("/filter/time-windows", test_time_windows);
   g_test_add_func ("/filter/stars", test_stars);
   g_test_add_func ("/filter/opcodes", test_opcodes);
   g_test_add_func ("/filter/groups", test_groups);
