@@ -534,6 +534,36 @@ emit (Emitter *e, guint32 i, guint32 t, guint32 f)
       else if (!set_range (&in, src->op, src->lit.tval))
         never = TRUE;
     }
+  else if (n.fetch == FETCH_STATE_PID || n.fetch == FETCH_STATE_TID || n.fetch == FETCH_STATE_PPID)
+    {
+      in.code = INS_STATE_INT;
+      in.fetch = n.fetch;
+      if (test)
+        in.lo = 0, in.span = 0, in.invert = TRUE;
+      else if (!src->lit.has_int || !set_range (&in, src->op, src->lit.ival))
+        never = TRUE;   /* the parser only lets integers through */
+    }
+  else if (n.fetch == FETCH_STATE_NAME)
+    {
+      in.code = INS_STATE_NAME;
+      in.node = src;
+      in.is_test = (guint8) test;
+      in.lo = 2, in.span = 0;
+    }
+  else if (n.fetch == FETCH_STATE_MODE)
+    {
+      /* Few modes: decide each now, as the reference would by name. */
+      in.code = INS_STATE_MODE;
+      in.node = src;
+      in.memo_len = TTV_MODE_N;
+      in.memo = g_new (guint8, TTV_MODE_N);
+      for (guint m = 0; m < TTV_MODE_N; m++)
+        {
+          TtvFilterVal v = { .kind = TTV_FILTER_VAL_STRING, .s = ttv_exec_mode_name ((TtvExecMode) m) };
+          in.memo[m] = 1 + (test ? ttv_filter_value_test (&v) : ttv_filter_value_compare (src, &v));
+        }
+      in.lo = 2, in.span = 0;
+    }
   else if (n.fetch != FETCH_FIELD_INT && n.fetch != FETCH_FIELD_STRING && n.fetch != FETCH_FIELD_DECODE)
     in.code = INS_GENERIC;
   else if (!specialise_field (e, &n, &in, &never))
@@ -547,6 +577,7 @@ emit (Emitter *e, guint32 i, guint32 t, guint32 f)
     {
       g_free (in.label_ok);
       g_free (in.dense);
+      g_free (in.memo);
       return f;
     }
   if (in.code == INS_GENERIC)
@@ -608,6 +639,7 @@ ttv_filter_program_free_code (GArray *code)
     {
       g_free (g_array_index (code, TtvFilterInsn, i).label_ok);
       g_free (g_array_index (code, TtvFilterInsn, i).dense);
+      g_free (g_array_index (code, TtvFilterInsn, i).memo);
     }
   g_array_unref (code);
 }

@@ -111,6 +111,9 @@ typedef enum {
   INS_CHARS,        /* char array at a fixed offset */
   INS_TIME,         /* event time */
   INS_TIME_REL,     /* event time from the start of its trace */
+  INS_STATE_INT,    /* state.pid, tid, ppid of the running process (fetch says which) */
+  INS_STATE_NAME,   /* state.process_name: the verdict of each name, memoized by quark */
+  INS_STATE_MODE,   /* state.exec_mode: the verdict of each mode, by table */
   INS_GENERIC,      /* fetch () and compare as the reference does */
 } TtvFilterOpcode;
 
@@ -151,6 +154,9 @@ typedef struct {
                            * 1 the label fails, 2 it passes */
   guint32 dense_len;
   guint8 bytes;           /* ENUM_LABEL: load width when byte-aligned (1, 2, 4, 8), else 0 */
+  guint8 *memo;           /* owned: STATE_NAME, by quark: 0 not seen, 1 fails, 2 passes;
+                           * STATE_MODE, by mode: 1 fails, 2 passes */
+  guint32 memo_len;
   const char *text;       /* weak: STRING, CHARS: the literal or the glob's fixed part */
   guint32 text_len;
   const TtvFilterNode *node;  /* weak: GENERIC, STR_BYTES, STR_PATTERN */

@@ -722,14 +722,67 @@ text_value (TtvFilter *f, const TtvFilterInsn *in, const char *s, gsize len)
   return 0;
 }
 
+/* The verdict of a process name, memoized by its quark: names repeat, and
+ * a glob on each event's name would cost more than the state tracking. */
+static gint64
+name_verdict (TtvFilterInsn *in, GQuark name)
+{
+  if (name >= in->memo_len)
+    {
+      guint32 len = MAX (MAX (in->memo_len * 2, 64), name + 1);
+      in->memo = g_realloc (in->memo, len);
+      memset (in->memo + in->memo_len, 0, len - in->memo_len);
+      in->memo_len = len;
+    }
+  if (in->memo[name] == 0)
+    {
+      TtvFilterVal v = { .kind = TTV_FILTER_VAL_STRING, .s = g_quark_to_string (name) };
+      in->memo[name] = 1 + (in->is_test ? ttv_filter_value_test (&v) : ttv_filter_value_compare (in->node, &v));
+    }
+  return in->memo[name];
+}
+
 /* The value of an instruction other than the common integer and time
- * reads; FALSE when the event has none.  GENERIC gives its verdict. */
+ * reads; FALSE when the event has none.  GENERIC gives its verdict.
+ * *proc is the running process, looked up on first need (*looked). */
 static G_GNUC_NO_INLINE gboolean
-cold_value (TtvFilter *f, const TtvFilterInsn *in, const TtvEvent *ev, const TtvState *state, gint64 *out)
+cold_value (TtvFilter *f, const TtvFilterInsn *in, const TtvEvent *ev, const TtvState *state, gint64 *out,
+            const TtvProcessState **proc, gboolean *looked)
 {
   gboolean ok = TRUE;
+  if (in->code >= INS_STATE_INT && in->code <= INS_STATE_MODE && !*looked)
+    {
+      *proc = running (ev, state);
+      *looked = TRUE;
+    }
+  const TtvProcessState *p = *proc;
   switch ((TtvFilterOpcode) in->code)
     {
+    case INS_STATE_INT:
+      if (p == NULL)
+        return FALSE;
+      *out = in->fetch == FETCH_STATE_TID ? p->pid : in->fetch == FETCH_STATE_PPID ? p->ppid
+             : p->tgid ? p->tgid : p->pid;
+      return TRUE;
+    case INS_STATE_NAME:
+      if (p == NULL || p->name == 0)
+        return FALSE;
+      *out = name_verdict ((TtvFilterInsn *) in, p->name);
+      return TRUE;
+    case INS_STATE_MODE:
+      {
+        if (p == NULL)
+          return FALSE;
+        TtvExecMode m = ttv_process_state_get_mode (p);
+        if ((guint) m < in->memo_len)
+          *out = in->memo[m];
+        else
+          {
+            TtvFilterVal v = { .kind = TTV_FILTER_VAL_STRING, .s = ttv_exec_mode_name (m) };
+            *out = 1 + ttv_filter_value_compare (in->node, &v);
+          }
+        return TRUE;
+      }
     case INS_INT_BITS:
     case INS_ENUM_LABEL:
       {
@@ -797,6 +850,8 @@ run (TtvFilter *f, const TtvFilterProgram *prog, const TtvEvent *ev, const TtvSt
 {
   const TtvFilterInsn *code = prog->insns;
   guint32 pc = prog->entry;
+  const TtvProcessState *proc = NULL;
+  gboolean looked = FALSE;
   if (prog->decodes)
     f->decoded = NULL;   /* a new event: forget the fields decoded for the last one */
   do
@@ -824,10 +879,10 @@ run (TtvFilter *f, const TtvFilterProgram *prog, const TtvEvent *ev, const TtvSt
                   break;
                 }
             }
-          ok = cold_value (f, in, ev, state, &v);
+          ok = cold_value (f, in, ev, state, &v, &proc, &looked);
           break;
         default:
-          ok = cold_value (f, in, ev, state, &v);
+          ok = cold_value (f, in, ev, state, &v, &proc, &looked);
           break;
         }
       gboolean r = ok && (((guint64) v - (guint64) in->lo <= in->span) != in->invert);

@@ -954,7 +954,9 @@ test_opcodes (void)
     { 1, "event.field.nest.x = 1", INS_GENERIC, TTV_FILTER_DEPENDS },
     { 1, "event.field.arr[1] = 1", INS_GENERIC, TTV_FILTER_DEPENDS },
     { 0, "event.field.u8 = 0.5", INS_GENERIC, TTV_FILTER_DEPENDS },
-    { 0, "state.pid = 1", INS_GENERIC, TTV_FILTER_DEPENDS },
+    { 0, "state.pid = 1", INS_STATE_INT, TTV_FILTER_DEPENDS },
+    { 0, "state.process_name = \"b*\"", INS_STATE_NAME, TTV_FILTER_DEPENDS },
+    { 0, "state.exec_mode != user", INS_STATE_MODE, TTV_FILTER_DEPENDS },
     /* Folded away. */
     { 0, "event.field.s64 < -9223372036854775808", G_MAXUINT8, TTV_FILTER_NEVER },
     { 0, "!(event.field.u8 > 9223372036854775807)", G_MAXUINT8, TTV_FILTER_ALWAYS },
