@@ -307,11 +307,13 @@ append_list (GString *expr, char **lists, ListKind kind, gboolean negate_all, gb
             }
           else if (kind == LIST_EVENTS)
             {
-              g_string_append (alt, is_number (item) ? "event.id = " : "event.name = ");
-              if (is_number (item))
-                g_string_append (alt, item);
-              else
-                append_quoted (alt, item);
+              /* Ids as the ID column and -j show them: hex (trcrpt's
+               * "-d 15b"); a word of hex digits may also be a name. */
+              guint64 id;
+              if (ttv_event_id_parse (item, &id))
+                g_string_append_printf (alt, "event.id = 0x%" G_GINT64_MODIFIER "x | ", id);
+              g_string_append (alt, "event.name = ");
+              append_quoted (alt, item);
             }
           else if (kind == LIST_PROCESSES && !is_number (item))
             {

@@ -178,13 +178,31 @@ ttv_hook_groups_dup_patterns (const TtvHookGroups *g, const char *name)
 }
 
 gboolean
+ttv_event_id_parse (const char *text, guint64 *id)
+{
+  const char *digits = g_str_has_prefix (text, "0x") || g_str_has_prefix (text, "0X") ? text + 2 : text;
+  if (*digits == '\0' || strlen (digits) > 16)
+    return FALSE;
+  for (const char *p = digits; *p; p++)
+    if (!g_ascii_isxdigit (*p))
+      return FALSE;
+  *id = g_ascii_strtoull (digits, NULL, 16);
+  return TRUE;
+}
+
+const char *
+ttv_event_type_format_id (const TtvEventType *type, char buf[TTV_EVENT_ID_LEN])
+{
+  g_snprintf (buf, TTV_EVENT_ID_LEN, "%03" G_GINT64_MODIFIER "x", type->format_id);
+  return buf;
+}
+
+gboolean
 ttv_event_type_matches_pattern (const TtvEventType *type, const char *pattern)
 {
   guint64 id;
-  int base = g_str_has_prefix (pattern, "0x") || g_str_has_prefix (pattern, "0X") ? 16 : 10;
-  if (g_ascii_isdigit (pattern[0])
-      && g_ascii_string_to_unsigned (base == 16 ? pattern + 2 : pattern, base, 0, G_MAXUINT64, &id, NULL))
-    return type->format_id == id;
+  if (ttv_event_id_parse (pattern, &id) && type->format_id == id)
+    return TRUE;
   if (strpbrk (pattern, "*?") == NULL)
     return g_strcmp0 (type->full_name, pattern) == 0 || g_strcmp0 (type->name, pattern) == 0;
   return (type->full_name && g_pattern_match_simple (pattern, type->full_name))

@@ -1,6 +1,7 @@
 /* ttv-report.c: formatting events as report lines (see ttv-report.h).
  * Fields come from the one decoder, so every format prints the same way. */
 #include "ttv-report.h"
+#include "ttv-hook-groups.h"
 #include "formats/ctf/ttv-ctf.h"
 #include "formats/ctf/ttv-ctf-text.h"
 
@@ -185,7 +186,8 @@ append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, 
   if (o->columns & TTV_REPORT_COLUMN_ID)
     {
       start = out->len;
-      g_string_append_printf (out, "%03" G_GINT64_MODIFIER "x", ev->type->format_id);
+      char id[TTV_EVENT_ID_LEN];
+      g_string_append (out, ttv_event_type_format_id (ev->type, id));
       pad_to (out, start, 5);
     }
   if (o->timestamp != TTV_REPORT_TIMESTAMP_NONE)

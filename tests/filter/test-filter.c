@@ -307,7 +307,7 @@ test_format_file (void)
   guint64 exit_id = ttv_trace_find_event_type (trace, "core.syscall_exit")->format_id;
   g_autofree char *text = g_strdup_printf (
     "event core.sched_switch \"SW {prev_pid}->{next_pid} {prev_state?RUNNING:run|WAIT_*:wait {prev_state#x}|*:other}\"\n"
-    "event %" G_GUINT64_FORMAT " \"EXIT \\\"{ret}\\\" {nosuch}\" # by id\n"
+    "event %" G_GINT64_MODIFIER "x \"EXIT \\\"{ret}\\\" {nosuch}\" # by id, in hex as -j lists it\n"
     "timer syscall_entry syscall_exit\n", exit_id);
   g_autoptr (TtvFormatFile) ff = ttv_format_file_parse (text, "f.ttvfmt", &error);
   g_assert_no_error (error);

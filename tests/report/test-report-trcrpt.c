@@ -84,7 +84,7 @@ in_list (const char *name, const char *const *names)
 static void
 test_include_exclude (void)
 {
-  g_autofree char *all = NULL, *inc = NULL, *exc = NULL, *byid = NULL;
+  g_autofree char *all = NULL, *inc = NULL, *exc = NULL;
   g_assert_cmpint (report (&all, NULL, trace_dir, NULL), ==, 0);
   g_assert_cmpint (report (&inc, NULL, "-d", "@sched", "-d", "core.syscall_exit,core.trap_*", trace_dir, NULL), ==, 0);
   g_assert_cmpint (report (&exc, NULL, "-k", "@irq,@syscalls", trace_dir, NULL), ==, 0);
@@ -108,6 +108,89 @@ test_include_exclude (void)
   g_autoptr (GPtrArray) ge = ttv_test_lines_of (exc);
   ttv_test_assert_same_lines (gi, want_inc);
   ttv_test_assert_same_lines (ge, want_exc);
+}
+
+/* The ids of the event types as -j lists them: name -> id. */
+static GHashTable *
+listed_ids (void)
+{
+  g_autofree char *list = NULL;
+  g_assert_cmpint (report (&list, NULL, "-j", trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) l = ttv_test_lines_of (list);
+  GHashTable *ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; i < l->len; i++)
+    {
+      char id[32], name[128];
+      g_assert_cmpint (sscanf (g_ptr_array_index (l, i), "%31s %127s", id, name), ==, 2);
+      g_hash_table_insert (ids, g_strdup (name), g_strdup (id));
+    }
+  g_assert_cmpuint (g_hash_table_size (ids), >, 10);
+  return ids;
+}
+
+/* One id form everywhere: -j lists what the ID column prints, and -d, -k
+ * and timers take it (hex as trcrpt's hook ids, 0x or not, any case). */
+static void
+test_event_ids (void)
+{
+  g_autoptr (GHashTable) ids = listed_ids ();
+  /* The ID column names each event's type as -j does. */
+  g_autofree char *cols = NULL, *all = NULL;
+  g_assert_cmpint (report (&cols, NULL, "--columns", "id", "--timestamp", "none", "-h", trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&all, NULL, trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) c = ttv_test_lines_of (cols), a = ttv_test_lines_of (all);
+  g_assert_cmpuint (c->len, ==, a->len);
+  for (guint i = 0; i < c->len; i++)
+    {
+      g_autofree char *id = word (g_ptr_array_index (c, i), 0);
+      g_autofree char *name = word (g_ptr_array_index (a, i), 2);
+      g_assert_cmpstr (id, ==, g_hash_table_lookup (ids, name));
+      g_assert_true (g_regex_match_simple ("^[0-9a-f]{3,}$", id, 0, 0));
+    }
+  /* -d and -k by the listed id select exactly that type. */
+  const char *sw = g_hash_table_lookup (ids, "core.sched_switch");
+  const char *en = g_hash_table_lookup (ids, "core.syscall_entry");
+  const char *ex = g_hash_table_lookup (ids, "core.syscall_exit");
+  g_assert_nonnull (sw);
+  g_autofree char *upper = g_ascii_strup (sw, -1);
+  g_autofree char *prefixed = g_strdup_printf ("0x%s", upper);
+  g_autofree char *both = g_strdup_printf ("%s %s", sw, en);
+  const char *forms[] = { sw, upper, prefixed };
+  g_autoptr (GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) want_not = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) want_two = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < a->len; i++)
+    {
+      g_autofree char *name = word (g_ptr_array_index (a, i), 2);
+      GPtrArray *to = strcmp (name, "core.sched_switch") == 0 ? want : want_not;
+      g_ptr_array_add (to, g_strdup (g_ptr_array_index (a, i)));
+      if (to == want || strcmp (name, "core.syscall_entry") == 0)
+        g_ptr_array_add (want_two, g_strdup (g_ptr_array_index (a, i)));
+    }
+  g_assert_cmpuint (want->len, >, 100);
+  for (guint f = 0; f < G_N_ELEMENTS (forms); f++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+      g_assert_cmpint (report (&out, &err, "-d", forms[f], trace_dir, NULL), ==, 0);
+      g_autoptr (GPtrArray) o = ttv_test_lines_of (out);
+      ttv_test_assert_same_lines (o, want);
+      g_assert_cmpstr (err, ==, "");
+    }
+  g_autofree char *notsw = NULL, *two = NULL;
+  g_assert_cmpint (report (&notsw, NULL, "-k", sw, trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) ns = ttv_test_lines_of (notsw);
+  ttv_test_assert_same_lines (ns, want_not);
+  g_autofree char *both2 = g_strdup_printf ("%s,%s", sw, en);
+  g_assert_cmpint (report (&two, NULL, "-d", both2, trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) tw = ttv_test_lines_of (two);
+  ttv_test_assert_same_lines (tw, want_two);
+  /* A timer by ids times what the one by names does. */
+  g_autofree char *by_name = NULL, *by_id = NULL;
+  g_autofree char *rule = g_strdup_printf ("%s:%s", en, ex);
+  g_assert_cmpint (report (&by_name, NULL, "--timer", "syscall_entry:syscall_exit", trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&by_id, NULL, "--timer", rule, trace_dir, NULL), ==, 0);
+  g_assert_cmpstr (by_id, ==, by_name);
+  g_assert_nonnull (strstr (by_id, " us]"));
 }
 
 /* --state lines: "TIME cpuN pid P NAME MODE EVENT: ..." */
@@ -403,6 +486,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   make_trace ();
   g_test_add_func ("/report/include-exclude", test_include_exclude);
+  g_test_add_func ("/report/event-ids", test_event_ids);
   g_test_add_func ("/report/process-thread", test_process_thread);
   g_test_add_func ("/report/columns", test_columns);
   g_test_add_func ("/report/timer", test_timer);
