@@ -273,6 +273,18 @@ parse_comparison (Parser *p)
       if (!n->lit.has_int)
         bad = _("an integer (decimal or 0x hex)");
       break;
+    case VAR_STATE_EXEC_MODE:
+      {
+        /* An enumerated value: a misspelt mode would silently match nothing. */
+        gboolean any = FALSE;
+        for (guint m = 0; m < TTV_MODE_N && !any; m++)
+          any = ttv_filter_string_compare (&n->lit, OP_EQ, ttv_exec_mode_name ((TtvExecMode) m));
+        if (!any)
+          bad = n->lit.is_glob ? _("a pattern matching an execution mode (user, syscall, trap, irq, softirq "
+                                   "or unknown)")
+                               : _("an execution mode: user, syscall, trap, irq, softirq or unknown");
+        break;
+      }
     case VAR_EVENT_GROUP:
       if (n->op != OP_EQ && n->op != OP_NE)
         bad = _("'=' or '!=' with event.group");

@@ -66,6 +66,12 @@ test_syntax_errors (void)
   expect_error ("cpu = 1 # 2", TTV_FILTER_ERROR_SYNTAX, "column 9: unexpected character '#'");
   expect_error ("event.field.a..b = 1", TTV_FILTER_ERROR_SYNTAX, "column 1: expected a field path");
   expect_error ("!", TTV_FILTER_ERROR_SYNTAX, "column 2: expected a name");
+  /* Enumerated state values are checked: a misspelt mode matches nothing. */
+  expect_error ("cpu = 0 | state.exec_mode = sycall", TTV_FILTER_ERROR_BAD_VALUE,
+                "column 29: expected an execution mode: user, syscall, trap, irq, softirq or unknown, found 'sycall'");
+  expect_error ("state.exec_mode != x*", TTV_FILTER_ERROR_BAD_VALUE, "column 20: expected a pattern matching an execution mode");
+  g_autoptr (TtvFilter) ok = ttv_filter_new ("state.exec_mode = sys* | state.exec_mode != softirq | state.exec_mode", NULL, NULL);
+  g_assert_nonnull (ok);
 }
 
 /* --- evaluation against hand-written predicates ------------------------- */

@@ -180,8 +180,8 @@ test_event_ids (void)
   g_assert_cmpint (report (&notsw, NULL, "-k", sw, trace_dir, NULL), ==, 0);
   g_autoptr (GPtrArray) ns = ttv_test_lines_of (notsw);
   ttv_test_assert_same_lines (ns, want_not);
-  g_autofree char *both2 = g_strdup_printf ("%s,%s", sw, en);
-  g_assert_cmpint (report (&two, NULL, "-d", both2, trace_dir, NULL), ==, 0);
+  /* trcrpt's blank-separated list, as one argument. */
+  g_assert_cmpint (report (&two, NULL, "-d", both, trace_dir, NULL), ==, 0);
   g_autoptr (GPtrArray) tw = ttv_test_lines_of (two);
   ttv_test_assert_same_lines (tw, want_two);
   /* A timer by ids times what the one by names does. */
@@ -191,6 +191,37 @@ test_event_ids (void)
   g_assert_cmpint (report (&by_id, NULL, "--timer", rule, trace_dir, NULL), ==, 0);
   g_assert_cmpstr (by_id, ==, by_name);
   g_assert_nonnull (strstr (by_id, " us]"));
+}
+
+/* What would select nothing, or everything, in silence is said. */
+static void
+test_silent_results (void)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_assert_cmpint (report (&out, &err, "-d", "nosuch_event,core.sched_switch", "-k", "@block,nosuch2", "-n", "5",
+                           trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) o = ttv_test_lines_of (out);
+  g_assert_cmpuint (o->len, ==, 5);
+  g_assert_nonnull (strstr (err, "warning: -d: 'nosuch_event' matches no event type"));
+  g_assert_nonnull (strstr (err, "warning: -k: 'nosuch2' matches no event type"));
+  g_assert_null (strstr (err, "sched_switch"));
+  g_assert_null (strstr (err, "@block"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (report (NULL, &err, "--timer", "nosuch:syscall_exit", "-n", "1", trace_dir, NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "timer nosuch:syscall_exit: 'nosuch' matches no event type"));
+  g_assert_null (strstr (err, "'syscall_exit'"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (report (NULL, &err, "--filter", "cpu = 0 & state.exec_mode = sycall", trace_dir, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "column 29: expected an execution mode"));
+  static const char *const bad[][2] = {
+    { "-p", "" }, { "-d", " , " }, { "-k", "" }, { "-T", "," }, { "--page-size", "0" }, { "--page-size", "-3" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_clear_pointer (&err, g_free);
+      g_assert_cmpint (report (NULL, &err, bad[i][0], bad[i][1], trace_dir, NULL), ==, 2);
+      g_assert_nonnull (strstr (err, bad[i][0]));
+    }
 }
 
 /* --state lines: "TIME cpuN pid P NAME MODE EVENT: ..." */
@@ -487,6 +518,7 @@ main (int argc, char **argv)
   make_trace ();
   g_test_add_func ("/report/include-exclude", test_include_exclude);
   g_test_add_func ("/report/event-ids", test_event_ids);
+  g_test_add_func ("/report/silent-results", test_silent_results);
   g_test_add_func ("/report/process-thread", test_process_thread);
   g_test_add_func ("/report/columns", test_columns);
   g_test_add_func ("/report/timer", test_timer);
