@@ -658,9 +658,8 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
                                    ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx)), ev);
           state = ttv_state_tracker_get_state (tracker);
         }
-      if ((x->selection && !ttv_filter_matches (x->selection, ev, state))
-          || (x->user && !ttv_filter_matches (x->user, ev, state)))
-        continue;
+      /* Timers see every event, printed or not (trcrpt's semantics):
+       * "-d syscall_exit --timer syscall_entry:syscall_exit" times calls. */
       g_string_truncate (suffix, 0);
       if (ttv_timer_set_get_n_rules (x->timers) > 0)
         {
@@ -670,6 +669,9 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
                                      &elapsed))
             ttv_timer_append_elapsed (suffix, elapsed);
         }
+      if ((x->selection && !ttv_filter_matches (x->selection, ev, state))
+          || (x->user && !ttv_filter_matches (x->user, ev, state)))
+        continue;
       printed++;
       if (args.stats)
         continue;
