@@ -1,9 +1,12 @@
 /* test-report-trcrpt.c: ttv-report's trcrpt-style options (-d -k -p -T,
  * columns, timestamps, headings, timers, format files, filters) run as a
  * user would, checked against what the test computes from the classic
- * report; and --follow on a trace that grows while it is read. */
+ * report and from the engine (every cell of the column layout: the state
+ * after each event read here); and --follow on a trace that grows while it
+ * is read. */
 #include "ttv-test-util.h"
 #include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-state-tracker.h"
 #include "ttv-traceset.h"
 
 #include <glib/gstdio.h>
@@ -328,6 +331,290 @@ test_columns (void)
   g_assert_cmpint (report (NULL, NULL, "--columns", "cpu", "--format", "jsonl", trace_dir, NULL), ==, 2);
 }
 
+/* --- every cell against the engine -------------------------------------- */
+
+/* What the column layout must show for one event, computed here from the
+ * engine (the state after the event) and the classic report's line. */
+typedef struct {
+  TtvTime time;
+  char *id, *cpu, *pid, *tid, *exec, *svc, *name;
+  char *description;        /* the classic line's fields ("" when none) */
+  guint32 tgid;             /* of the running process, 0 when none */
+  guint32 thread;
+} Row;
+
+static void
+row_free (gpointer p)
+{
+  Row *r = p;
+  g_free (r->id), g_free (r->cpu), g_free (r->pid), g_free (r->tid), g_free (r->exec), g_free (r->svc);
+  g_free (r->name), g_free (r->description);
+  g_free (r);
+}
+
+static GPtrArray *
+engine_rows (void)
+{
+  static GPtrArray *rows;
+  if (rows)
+    return rows;
+  g_autofree char *classic = NULL;
+  g_assert_cmpint (report (&classic, NULL, trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) lines = ttv_test_lines_of (classic);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (ts, trace_dir, &error));
+  g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (ts, NULL);
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  rows = g_ptr_array_new_with_free_func (row_free);
+  const TtvEvent *ev;
+  while ((ev = ttv_context_next (ctx, &error)) != NULL)
+    {
+      ttv_state_tracker_apply (tracker, NULL, 0, ev);
+      const TtvProcessState *p = ttv_state_get_running (ttv_state_tracker_get_state (tracker), ev->tracefile->cpu);
+      Row *r = g_new0 (Row, 1);
+      r->time = ev->time;
+      r->id = g_strdup_printf ("%03" G_GINT64_MODIFIER "x", ev->type->format_id);
+      r->cpu = ev->tracefile->cpu >= 0 ? g_strdup_printf ("%d", ev->tracefile->cpu) : g_strdup ("-");
+      r->pid = p ? g_strdup_printf ("%u", p->tgid ? p->tgid : p->pid) : g_strdup ("-");
+      r->tid = p ? g_strdup_printf ("%u", p->pid) : g_strdup ("-");
+      r->exec = g_strdup (p && p->name ? g_quark_to_string (p->name) : "-");
+      const char *svc = p ? ttv_process_state_get_syscall (p) : NULL;
+      r->svc = g_strdup (svc ? svc : "-");
+      r->name = g_strdup (ev->type->full_name);
+      r->tgid = p ? (p->tgid ? p->tgid : p->pid) : 0;
+      r->thread = p ? p->pid : 0;
+      g_assert_cmpuint (rows->len, <, lines->len);
+      const char *line = g_ptr_array_index (lines, rows->len);
+      const char *colon = strstr (line, r->name);
+      g_assert_nonnull (colon);
+      colon += strlen (r->name);
+      r->description = g_strdup (*colon == ':' ? colon + 2 : "");
+      g_ptr_array_add (rows, r);
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows->len, ==, lines->len);
+  return rows;
+}
+
+static char *
+seconds (TtvTime t, guint decimals)
+{
+  guint64 u = (guint64) t, div = 1;
+  for (guint i = decimals; i < 9; i++)
+    div *= 10;
+  return g_strdup_printf ("%" G_GUINT64_FORMAT ".%0*" G_GUINT64_FORMAT, u / 1000000000u, (int) decimals,
+                          (u % 1000000000u) / div);
+}
+
+/* The cells of a row, split on runs of blanks. */
+static GPtrArray *
+cells_of (const char *line)
+{
+  GPtrArray *cells = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) w = g_strsplit (line, " ", -1);
+  for (guint k = 0; w[k]; k++)
+    if (w[k][0])
+      g_ptr_array_add (cells, g_strdup (w[k]));
+  return cells;
+}
+
+/* --columns all in each timestamp mode, with a selection so that deltas run
+ * from the previous printed event: every cell, against the engine. */
+static void
+test_columns_all (void)
+{
+  GPtrArray *rows = engine_rows ();
+  static const char *const modes[] = { "elapsed", "us", "ns", "none" };
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    for (guint sel = 0; sel < 2; sel++)
+      {
+        g_autofree char *out = NULL;
+        if (sel)
+          g_assert_cmpint (report (&out, NULL, "--columns", "all", "--timestamp", modes[m], "-h", "-d",
+                                   "@syscalls,@sched", trace_dir, NULL), ==, 0);
+        else
+          g_assert_cmpint (report (&out, NULL, "--columns", "all", "--timestamp", modes[m], "-h", trace_dir, NULL), ==, 0);
+        g_autoptr (GPtrArray) got = ttv_test_lines_of (out);
+        TtvTime start = g_ptr_array_index (rows, 0) ? ((Row *) g_ptr_array_index (rows, 0))->time : 0;
+        g_assert_cmpint (start, ==, trace_start);
+        TtvTime prev = trace_start;
+        guint g = 0, svc_seen = 0, threads_seen = 0;
+        for (guint i = 0; i < rows->len; i++)
+          {
+            const Row *r = g_ptr_array_index (rows, i);
+            if (sel && !g_str_has_prefix (r->name, "core.sys") && !g_str_has_prefix (r->name, "core.sched"))
+              continue;
+            g_assert_cmpuint (g, <, got->len);
+            const char *line = g_ptr_array_index (got, g++);
+            g_autoptr (GPtrArray) c = cells_of (line);
+            guint k = 0;
+            g_assert_cmpstr (g_ptr_array_index (c, k++), ==, r->id);
+            g_autofree char *el = seconds (r->time - trace_start, m == 1 ? 6 : 9);
+            g_autofree char *dms = g_strdup_printf ("%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT, (r->time - prev) / 1000000,
+                                                    (r->time - prev) % 1000000);
+            g_autofree char *dus = g_strdup_printf ("%" G_GINT64_FORMAT, (r->time - prev) / 1000);
+            if (m != 3)
+              g_assert_cmpstr (g_ptr_array_index (c, k++), ==, el);
+            if (m == 0)
+              g_assert_cmpstr (g_ptr_array_index (c, k++), ==, dms);
+            if (m == 2)
+              g_assert_cmpstr (g_ptr_array_index (c, k++), ==, dus);
+            prev = r->time;
+            g_assert_cmpstr (g_ptr_array_index (c, k++), ==, r->cpu);
+            g_assert_cmpstr (g_ptr_array_index (c, k++), ==, r->pid);
+            g_assert_cmpstr (g_ptr_array_index (c, k++), ==, r->tid);
+            g_assert_cmpstr (g_ptr_array_index (c, k++), ==, r->exec);
+            g_assert_cmpstr (g_ptr_array_index (c, k++), ==, r->svc);
+            g_assert_cmpstr (g_ptr_array_index (c, k++), ==, r->name);
+            g_assert_true (g_str_has_suffix (line, r->description));
+            svc_seen += strcmp (r->svc, "-") != 0;
+            threads_seen += strcmp (r->pid, r->tid) != 0;
+          }
+        g_assert_cmpuint (g, ==, got->len);
+        /* The trace must exercise what the cells can get wrong. */
+        g_assert_cmpuint (svc_seen, >, 100);
+        g_assert_cmpuint (threads_seen, >, 10);
+      }
+}
+
+/* --two-line: the row, then the description indented on its own line. */
+static void
+test_two_line (void)
+{
+  GPtrArray *rows = engine_rows ();
+  g_autofree char *out = NULL;
+  g_assert_cmpint (report (&out, NULL, "--two-line", "--columns", "cpu", "-n", "400", trace_dir, NULL), ==, 0);
+  g_auto (GStrv) l = g_strsplit (out, "\n", -1);
+  g_assert_cmpstr (l[0], ==, "ELAPSED_SEC    DELTA_MSEC     CPU  EVENT");
+  g_assert_cmpstr (l[1], ==, "        DESCRIPTION");
+  for (guint i = 0; i < 400; i++)
+    {
+      const Row *r = g_ptr_array_index (rows, i);
+      g_autoptr (GPtrArray) c = cells_of (l[2 + 2 * i]);
+      g_assert_cmpuint (c->len, ==, 4);
+      g_assert_cmpstr (g_ptr_array_index (c, 2), ==, r->cpu);
+      g_assert_cmpstr (g_ptr_array_index (c, 3), ==, r->name);
+      g_autofree char *second = *r->description ? g_strdup_printf ("        %s", r->description) : g_strdup ("");
+      g_assert_cmpstr (l[3 + 2 * i], ==, second);
+    }
+}
+
+/* -p by pid selects every thread of the process (the thread group), -T the
+ * thread alone; both against the engine. */
+static void
+test_process_pid (void)
+{
+  GPtrArray *rows = engine_rows ();
+  /* A process with several threads. */
+  guint32 tgid = 0;
+  for (guint i = 0; i < rows->len && tgid == 0; i++)
+    {
+      const Row *r = g_ptr_array_index (rows, i);
+      if (r->tgid && r->tgid != r->thread)
+        tgid = r->tgid;
+    }
+  g_assert_cmpuint (tgid, !=, 0);
+  g_autofree char *pid = g_strdup_printf ("%u", tgid);
+  g_autofree char *byp = NULL, *byt = NULL;
+  g_assert_cmpint (report (&byp, NULL, "--columns", "tid", "--timestamp", "none", "-h", "-p", pid, trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&byt, NULL, "--columns", "tid", "--timestamp", "none", "-h", "-T", pid, trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) wp = g_ptr_array_new_with_free_func (g_free), wt = g_ptr_array_new_with_free_func (g_free);
+  guint others = 0;
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const Row *r = g_ptr_array_index (rows, i);
+      if (r->tgid == tgid)
+        g_ptr_array_add (wp, g_strdup_printf ("%s %s", r->tid, r->name));
+      if (r->thread == tgid)
+        g_ptr_array_add (wt, g_strdup_printf ("%s %s", r->tid, r->name));
+      others += r->tgid == tgid && r->thread != tgid;
+    }
+  g_assert_cmpuint (others, >, 0);
+  GPtrArray *outs[] = { ttv_test_lines_of (byp), ttv_test_lines_of (byt) };
+  GPtrArray *wants[] = { wp, wt };
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr (GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
+      for (guint i = 0; i < outs[k]->len; i++)
+        {
+          g_autoptr (GPtrArray) c = cells_of (g_ptr_array_index (outs[k], i));
+          g_ptr_array_add (got, g_strdup_printf ("%s %s", (char *) g_ptr_array_index (c, 0),
+                                                 (char *) g_ptr_array_index (c, 1)));
+        }
+      ttv_test_assert_same_lines (got, wants[k]);
+      g_ptr_array_unref (outs[k]);
+    }
+}
+
+/* --start/--end, absolute and +S from the trace start: the classic lines
+ * whose times fall inside, both ends included. */
+static void
+test_time_window (void)
+{
+  GPtrArray *rows = engine_rows ();
+  TtvTime last = ((const Row *) g_ptr_array_index (rows, rows->len - 1))->time;
+  TtvTime a = (last - trace_start) / 3, b = 2 * (last - trace_start) / 3;
+  TtvTime ta = ((const Row *) g_ptr_array_index (rows, rows->len / 3))->time;   /* an event's own time */
+  g_autofree char *rel_a = seconds (a, 9), *rel_b = seconds (b, 9), *abs_a = seconds (ta, 9), *abs_b = seconds (trace_start + b, 9);
+  g_autofree char *plus_a = g_strdup_printf ("+%s", rel_a), *plus_b = g_strdup_printf ("+%s", rel_b);
+  const struct { const char *start, *end; TtvTime lo, hi; } cases[] = {
+    { plus_a, plus_b, trace_start + a, trace_start + b },
+    { abs_a, plus_b, ta, trace_start + b },
+    { plus_a, abs_b, trace_start + a, trace_start + b },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autofree char *out = NULL;
+      g_assert_cmpint (report (&out, NULL, "--start", cases[k].start, "--end", cases[k].end, "--columns", "id",
+                               "--timestamp", "ns", "-h", trace_dir, NULL), ==, 0);
+      g_autoptr (GPtrArray) got = ttv_test_lines_of (out);
+      guint n = 0;
+      for (guint i = 0; i < rows->len; i++)
+        {
+          const Row *r = g_ptr_array_index (rows, i);
+          if (r->time < cases[k].lo || r->time > cases[k].hi)
+            continue;
+          g_assert_cmpuint (n, <, got->len);
+          g_autoptr (GPtrArray) c = cells_of (g_ptr_array_index (got, n++));
+          g_autofree char *el = seconds (r->time - trace_start, 9);
+          g_assert_cmpstr (g_ptr_array_index (c, 1), ==, el);
+        }
+      g_assert_cmpuint (n, ==, got->len);
+      g_assert_cmpuint (n, >, 100);
+    }
+}
+
+/* --list-groups prints each group's patterns: -d with those patterns
+ * selects what -d @group does. */
+static void
+test_list_groups (void)
+{
+  g_autofree char *list = NULL;
+  g_assert_cmpint (report (&list, NULL, "--list-groups", NULL), ==, 0);
+  g_autoptr (GPtrArray) l = ttv_test_lines_of (list);
+  static const char *const builtin[] = { "@sched", "@syscalls", "@irq", "@trap", "@process", "@block", "@net" };
+  guint found = 0;
+  for (guint i = 0; i < l->len; i++)
+    {
+      g_autoptr (GPtrArray) c = cells_of (g_ptr_array_index (l, i));
+      g_assert_cmpuint (c->len, >=, 2);
+      const char *group = g_ptr_array_index (c, 0);
+      found += g_strv_contains (builtin, group);
+      g_autoptr (GString) patterns = g_string_new (NULL);
+      for (guint k = 1; k < c->len; k++)
+        g_string_append_printf (patterns, "%s%s", k > 1 ? "," : "", (char *) g_ptr_array_index (c, k));
+      g_autofree char *by_group = NULL, *by_patterns = NULL;
+      g_assert_cmpint (report (&by_group, NULL, "-d", group, trace_dir, NULL), ==, 0);
+      g_assert_cmpint (report (&by_patterns, NULL, "-d", patterns->str, trace_dir, NULL), ==, 0);
+      g_assert_cmpstr (by_group, ==, by_patterns);
+      if (strcmp (group, "@sched") == 0)
+        g_assert_cmpuint (strlen (by_group), >, 1000);
+    }
+  g_assert_cmpuint (found, ==, G_N_ELEMENTS (builtin));
+}
+
 static void
 test_timer (void)
 {
@@ -419,6 +706,50 @@ test_format_file (void)
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (report (NULL, &err, "-t", bad, trace_dir, NULL), ==, 2);
   g_assert_nonnull (strstr (err, where));
+}
+
+/* A format file's default stanza and timers, end to end: every line
+ * against the classic report, the engine's ids and --timer. */
+static void
+test_format_default (void)
+{
+  GPtrArray *rows = engine_rows ();
+  g_autofree char *ff = g_build_filename (tmp_dir, "default.ttvfmt", NULL);
+  g_assert_true (g_file_set_contents (ff, "event core.sched_switch \"SW {next_pid}\"\n"
+                                          "default \"D {$name} {$id}\"\n"
+                                          "timer syscall_entry syscall_exit\n", -1, NULL));
+  g_autofree char *out = NULL, *classic = NULL, *timed = NULL, *checked = NULL;
+  g_assert_cmpint (report (&checked, NULL, "-c", ff, NULL), ==, 0);
+  g_assert_nonnull (strstr (checked, "1 templates, a default, 1 timers"));
+  g_assert_cmpint (report (&out, NULL, "-t", ff, trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&classic, NULL, trace_dir, NULL), ==, 0);
+  g_assert_cmpint (report (&timed, NULL, "--timer", "syscall_entry:syscall_exit", trace_dir, NULL), ==, 0);
+  g_autoptr (GPtrArray) o = ttv_test_lines_of (out), c = ttv_test_lines_of (classic), t = ttv_test_lines_of (timed);
+  g_assert_cmpuint (o->len, ==, rows->len);
+  guint brackets = 0;
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const Row *r = g_ptr_array_index (rows, i);
+      g_autofree char *ts = word (g_ptr_array_index (c, i), 0), *where = word (g_ptr_array_index (c, i), 1);
+      g_autofree char *want = NULL;
+      if (strcmp (r->name, "core.sched_switch") == 0)
+        {
+          guint prev, next;
+          g_assert_cmpint (sscanf (r->description, "prev_pid = %u, next_pid = %u", &prev, &next), ==, 2);
+          want = g_strdup_printf ("%s %s SW %u", ts, where, next);
+        }
+      else
+        want = g_strdup_printf ("%s %s D %s %s", ts, where, r->name, r->id);
+      const char *bracket = strrchr (g_ptr_array_index (t, i), '[');
+      if (bracket && g_str_has_suffix (g_ptr_array_index (t, i), " us]"))
+        {
+          g_autofree char *w = want;
+          want = g_strdup_printf ("%s %s", w, bracket);
+          brackets++;
+        }
+      g_assert_cmpstr (g_ptr_array_index (o, i), ==, want);
+    }
+  g_assert_cmpuint (brackets, >, 100);
 }
 
 static void
@@ -535,8 +866,14 @@ main (int argc, char **argv)
   g_test_add_func ("/report/silent-results", test_silent_results);
   g_test_add_func ("/report/process-thread", test_process_thread);
   g_test_add_func ("/report/columns", test_columns);
+  g_test_add_func ("/report/columns-all", test_columns_all);
+  g_test_add_func ("/report/two-line", test_two_line);
+  g_test_add_func ("/report/process-pid", test_process_pid);
+  g_test_add_func ("/report/time-window", test_time_window);
+  g_test_add_func ("/report/list-groups", test_list_groups);
   g_test_add_func ("/report/timer", test_timer);
   g_test_add_func ("/report/format-file", test_format_file);
+  g_test_add_func ("/report/format-default", test_format_default);
   g_test_add_func ("/report/filter", test_filter);
   g_test_add_func ("/report/follow", test_follow);
   int status = g_test_run ();
