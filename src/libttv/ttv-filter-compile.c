@@ -3,6 +3,7 @@
  * what is left is flattened into instructions (ttv-filter.c runs them),
  * each reading a field at a fixed offset, the time or a string directly. */
 #include "ttv-filter-private.h"
+#include "formats/ctf/ttv-ctf.h"
 
 #include <string.h>
 
@@ -129,12 +130,20 @@ is_const (GArray *nodes, guint32 i, gboolean *value)
 /* A payload field read: an accessor when the path is one top-level member
  * of a simple type, else a decode; constant FALSE when the type lacks it. */
 static guint32
-compile_field (GArray *nodes, const TtvFilterNode *src, const TtvEventType *type, TtvFilterProgKind kind)
+compile_field (GArray *nodes, const TtvFilterNode *src, const TtvTrace *trace, const TtvEventType *type,
+               TtvFilterProgKind kind)
 {
   const TtvFilterPathStep *first = &g_array_index (src->path, TtvFilterPathStep, 0);
-  gint idx = type->fields ? ttv_type_find_field (type->fields, first->name) : -1;
+  gint idx = src->var == VAR_EVENT_FIELD && type->fields ? ttv_type_find_field (type->fields, first->name) : -1;
   if (idx < 0)
-    return add_const (nodes, FALSE);
+    {
+      /* event.context.NAME, or a field the payload lacks: the CTF contexts
+       * (procname, vtid...), decided per type like payload fields. */
+      if (!ttv_ctf_event_type_has_context (trace, type, first->name))
+        return add_const (nodes, FALSE);
+      TtvFilterProgNode n = { .kind = (guint8) kind, .node = src, .fetch = FETCH_CONTEXT };
+      return add (nodes, &n);
+    }
   const TtvField *field = g_ptr_array_index (type->fields->fields, idx);
   TtvFilterProgNode n = { .kind = (guint8) kind, .node = src, .fetch = FETCH_FIELD_DECODE };
   if (src->path->len == 1)
@@ -233,7 +242,8 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
         return add_const (nodes, src->op == OP_EQ ? m : !m);
       }
     case VAR_EVENT_FIELD:
-      return compile_field (nodes, src, type, kind);
+    case VAR_EVENT_CONTEXT:
+      return compile_field (nodes, src, trace, type, kind);
     case VAR_EVENT_TIME:
       if (win)
         {
@@ -625,7 +635,7 @@ ttv_filter_program_new (const TtvFilterNode *root, const TtvHookGroups *groups, 
   for (guint i = 0; i < e.code->len; i++)
     {
       const TtvFilterInsn *in = &prog->insns[i];
-      prog->decodes |= in->code == INS_GENERIC && in->fetch == FETCH_FIELD_DECODE;
+      prog->decodes |= in->code == INS_GENERIC && (in->fetch == FETCH_FIELD_DECODE || in->fetch == FETCH_CONTEXT);
     }
   return prog;
 }

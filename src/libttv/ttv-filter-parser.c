@@ -140,19 +140,25 @@ resolve_variable (Parser *p, const TtvFilterToken *t, TtvFilterNode *n)
 {
   n->column = t->column;
   const char *field = NULL;
+  n->var = VAR_EVENT_FIELD;
   if (g_str_has_prefix (t->text, "event.field."))
     field = t->text + strlen ("event.field.");
   else if (g_str_has_prefix (t->text, "event.fields."))
     field = t->text + strlen ("event.fields.");
+  else if (g_str_has_prefix (t->text, "event.context."))
+    {
+      field = t->text + strlen ("event.context.");
+      n->var = VAR_EVENT_CONTEXT;
+    }
   if (field)
     {
-      n->var = VAR_EVENT_FIELD;
       n->path = g_array_new (FALSE, FALSE, sizeof (TtvFilterPathStep));
       if (!parse_path (field, n->path))
         {
           g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
                        _("column %u: expected a field path such as event.field.name, "
-                         "event.field.a.b or event.field.list[2], found '%s'"), t->column, t->text);
+                         "event.field.a.b, event.field.list[2] or event.context.name, found '%s'"),
+                       t->column, t->text);
           return FALSE;
         }
       return TRUE;
@@ -165,7 +171,7 @@ resolve_variable (Parser *p, const TtvFilterToken *t, TtvFilterNode *n)
       }
   g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_UNKNOWN_NAME,
                _("column %u: unknown name '%s': expected event.name, event.facility, event.id, "
-                 "event.group, event.time, event.field.NAME, trace.name, tracefile.name, cpu, "
+                 "event.group, event.time, event.field.NAME, event.context.NAME, trace.name, tracefile.name, cpu, "
                  "state.pid, state.tid, state.ppid, state.process_name, state.exec_mode or state.syscall"),
                t->column, t->text);
   return FALSE;

@@ -33,7 +33,7 @@ void     ttv_filter_tokens_free (GArray *tokens);
 /* --- syntax tree --- */
 typedef enum {
   VAR_EVENT_NAME, VAR_EVENT_FACILITY, VAR_EVENT_ID, VAR_EVENT_GROUP, VAR_EVENT_TIME,
-  VAR_EVENT_FIELD, VAR_TRACE_NAME, VAR_TRACEFILE_NAME, VAR_CPU,
+  VAR_EVENT_FIELD, VAR_EVENT_CONTEXT, VAR_TRACE_NAME, VAR_TRACEFILE_NAME, VAR_CPU,
   VAR_STATE_PID, VAR_STATE_TID, VAR_STATE_PPID, VAR_STATE_PROCESS_NAME, VAR_STATE_EXEC_MODE,
   VAR_STATE_SYSCALL,
 } TtvFilterVar;
@@ -65,7 +65,7 @@ struct _TtvFilterNode {
   TtvFilterNodeKind kind;
   TtvFilterNode *a, *b;  /* owned: operands of AND/OR, a of NOT */
   TtvFilterVar var;      /* CMP, TEST */
-  GArray *path;          /* owned, of TtvFilterPathStep: VAR_EVENT_FIELD */
+  GArray *path;          /* owned, of TtvFilterPathStep: VAR_EVENT_FIELD, VAR_EVENT_CONTEXT */
   TtvFilterOp op;        /* CMP */
   TtvFilterLiteral lit;  /* CMP */
   guint column;
@@ -86,6 +86,7 @@ typedef enum {
   FETCH_FIELD_INT,       /* accessor, integer/enum value */
   FETCH_FIELD_STRING,    /* accessor, string/enum label/char array */
   FETCH_FIELD_DECODE,    /* decode the event and walk the path */
+  FETCH_CONTEXT,         /* decode the CTF contexts and walk the path in the first that has it */
 } TtvFilterFetch;
 
 typedef enum { PROG_CONST, PROG_AND, PROG_OR, PROG_NOT, PROG_CMP, PROG_TEST } TtvFilterProgKind;

@@ -2,6 +2,7 @@
  * (trace, event type) built on first sight, evaluate without allocating. */
 #include "ttv-filter-private.h"
 #include "ttv-error.h"
+#include "formats/ctf/ttv-ctf.h"
 
 #include <string.h>
 
@@ -37,6 +38,10 @@ struct _TtvFilter {
   TtvDecoder *scratch;             /* owned: accessor reads */
   const TtvEvent *decoded;         /* weak: event whose fields @decoder holds */
   gint32 decoded_root;
+  TtvDecoder *ctx_decoder;         /* owned: CTF contexts */
+  const TtvEvent *ctx_decoded;     /* weak: event whose contexts @ctx_decoder holds */
+  gboolean ctx_ok;
+  gint32 ctx_nodes[3];             /* stream event context, event context, packet context */
   GString *text;                   /* owned: NUL-terminated copies for globs */
 };
 
@@ -140,6 +145,7 @@ ttv_filter_new (const char *expression, const TtvHookGroups *groups, GError **er
   collect_times (root, f->times);
   f->decoder = ttv_decoder_new ();
   f->scratch = ttv_decoder_new ();
+  f->ctx_decoder = ttv_decoder_new ();
   f->text = g_string_sized_new (256);
   return f;
 }
@@ -155,6 +161,7 @@ ttv_filter_free (TtvFilter *f)
   ttv_hook_groups_free (f->own_groups);
   ttv_decoder_free (f->decoder);
   ttv_decoder_free (f->scratch);
+  ttv_decoder_free (f->ctx_decoder);
   g_string_free (f->text, TRUE);
   g_free (f->expression);
   g_free (f);
@@ -451,27 +458,20 @@ set_string (TtvFilter *f, TtvFilterVal *v, const char *s, gsize len)
   v->s = f->text->str;
 }
 
+/* Walks @src's path from @root and reads the value there. */
 static void
-fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gboolean want_string, TtvFilterVal *v)
+value_at (TtvFilter *f, TtvDecoder *dec, const TtvValue *cur, const TtvFilterNode *src, gboolean want_string,
+          TtvFilterVal *v)
 {
-  if (f->decoded != ev)
-    {
-      ttv_decoder_reset (f->decoder);
-      f->decoded_root = ttv_event_decode_fields (ev, f->decoder, NULL);
-      f->decoded = ev;
-    }
-  if (f->decoded_root < 0)
-    return;
-  const TtvValue *cur = ttv_decoder_get (f->decoder, (guint32) f->decoded_root);
   for (guint i = 0; cur && i < src->path->len; i++)
     {
       const TtvFilterPathStep *step = &g_array_index (src->path, TtvFilterPathStep, i);
       if (step->name)
         cur = cur->type->kind == TTV_TYPE_STRUCT || cur->type->kind == TTV_TYPE_VARIANT
-              ? ttv_decoder_get_field (f->decoder, cur, step->name) : NULL;
+              ? ttv_decoder_get_field (dec, cur, step->name) : NULL;
       else if ((cur->type->kind == TTV_TYPE_ARRAY || cur->type->kind == TTV_TYPE_SEQUENCE)
                && step->index < cur->n_children)
-        cur = ttv_decoder_get (f->decoder, cur->first_child + (guint32) step->index);
+        cur = ttv_decoder_get (dec, cur->first_child + (guint32) step->index);
       else
         cur = NULL;
     }
@@ -487,7 +487,7 @@ fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gbool
           g_string_truncate (f->text, 0);
           for (guint32 i = 0; i < cur->n_children; i++)
             {
-              const TtvValue *c = ttv_decoder_get (f->decoder, cur->first_child + i);
+              const TtvValue *c = ttv_decoder_get (dec, cur->first_child + i);
               if ((guint8) c->v.u == 0)
                 break;
               g_string_append_c (f->text, (char) (guint8) c->v.u);
@@ -523,6 +523,39 @@ fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gbool
     default:
       break;
     }
+}
+
+static void
+fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gboolean want_string, TtvFilterVal *v)
+{
+  if (f->decoded != ev)
+    {
+      ttv_decoder_reset (f->decoder);
+      f->decoded_root = ttv_event_decode_fields (ev, f->decoder, NULL);
+      f->decoded = ev;
+    }
+  if (f->decoded_root >= 0)
+    value_at (f, f->decoder, ttv_decoder_get (f->decoder, (guint32) f->decoded_root), src, want_string, v);
+}
+
+/* event.context.NAME (or a field the payload lacks): the first of the
+ * stream event context, the event context and the packet context of a
+ * CTF event that has the path. */
+static void
+fetch_context (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gboolean want_string, TtvFilterVal *v)
+{
+  if (!ttv_ctf_trace_is_ctf (ev->tracefile->trace))
+    return;
+  if (f->ctx_decoded != ev)
+    {
+      ttv_decoder_reset (f->ctx_decoder);
+      f->ctx_ok = ttv_ctf_event_decode_contexts (ev, f->ctx_decoder, &f->ctx_nodes[0], &f->ctx_nodes[1],
+                                                 &f->ctx_nodes[2], NULL) >= 0;
+      f->ctx_decoded = ev;
+    }
+  for (guint i = 0; f->ctx_ok && i < G_N_ELEMENTS (f->ctx_nodes) && v->kind == TTV_FILTER_VAL_NONE; i++)
+    if (f->ctx_nodes[i] >= 0)
+      value_at (f, f->ctx_decoder, ttv_decoder_get (f->ctx_decoder, (guint32) f->ctx_nodes[i]), src, want_string, v);
 }
 
 /* Reads what a GENERIC instruction compares. */
@@ -592,6 +625,9 @@ fetch (TtvFilter *f, const TtvFilterInsn *n, const TtvEvent *ev, const TtvState 
       }
     case FETCH_FIELD_DECODE:
       fetch_decoded (f, n->node, ev, !n->is_test && !lit->has_int && !lit->has_double, v);
+      break;
+    case FETCH_CONTEXT:
+      fetch_context (f, n->node, ev, !n->is_test && !lit->has_int && !lit->has_double, v);
       break;
     }
 }
@@ -853,7 +889,7 @@ run (TtvFilter *f, const TtvFilterProgram *prog, const TtvEvent *ev, const TtvSt
   const TtvProcessState *proc = NULL;
   gboolean looked = FALSE;
   if (prog->decodes)
-    f->decoded = NULL;   /* a new event: forget the fields decoded for the last one */
+    f->decoded = f->ctx_decoded = NULL;   /* a new event: forget what was decoded for the last one */
   do
     {
       const TtvFilterInsn *in = &code[pc];
@@ -957,7 +993,14 @@ ref_eval (TtvFilter *f, const TtvFilterNode *n, const TtvEvent *ev, const TtvSta
     case VAR_TRACE_NAME:
       return test || ttv_filter_string_compare (lit, n->op, trace->name);
     case VAR_EVENT_FIELD:
-      fetch_decoded (f, n, ev, !test && !lit->has_int && !lit->has_double, &v);
+      if (type->fields && ttv_type_find_field (type->fields, g_array_index (n->path, TtvFilterPathStep, 0).name) >= 0)
+        {
+          fetch_decoded (f, n, ev, !test && !lit->has_int && !lit->has_double, &v);
+          break;
+        }
+      G_GNUC_FALLTHROUGH;   /* not in the payload: the contexts */
+    case VAR_EVENT_CONTEXT:
+      fetch_context (f, n, ev, !test && !lit->has_int && !lit->has_double, &v);
       break;
     case VAR_EVENT_TIME:
       v.kind = TTV_FILTER_VAL_INT;
@@ -1006,6 +1049,6 @@ ref_eval (TtvFilter *f, const TtvFilterNode *n, const TtvEvent *ev, const TtvSta
 gboolean
 ttv_filter_matches_reference (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
 {
-  f->decoded = NULL;
+  f->decoded = f->ctx_decoded = NULL;
   return ref_eval (f, f->root, ev, state);
 }

@@ -12,6 +12,7 @@
 #include "ttv-hook-groups.h"
 #include "ttv-state-tracker.h"
 #include "ttv-timer.h"
+#include "ttv-traceset.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -863,6 +864,63 @@ test_time_windows (void)
   ttv_trace_close (t);
 }
 
+/* An LTTng userspace trace: "provider:event" is the facility and the name
+ * (the full name prints as babeltrace2 does), and the stream and event
+ * contexts (procname, vtid, cpu_id) are reachable as event.context.NAME and,
+ * when the payload has no such field, event.field.NAME. */
+static void
+test_ctf_userspace (void)
+{
+  g_autofree char *path = ttv_test_dup_shared_ctf_trace ("glxgears-ust");
+  if (path == NULL)
+    return;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (ts, path, &error));
+  const TtvTrace *t = ttv_traceset_get_trace (ts, 0);
+  const TtvEventType *exit_type = ttv_trace_find_event_type (t, "lttng_ust_cyg_profile:func_exit");
+  g_assert_nonnull (exit_type);
+  g_assert_cmpstr (exit_type->facility, ==, "lttng_ust_cyg_profile");
+  g_assert_cmpstr (exit_type->name, ==, "func_exit");
+  g_assert_true (ttv_trace_find_event_type (t, "func_exit") == exit_type);
+  static const char *const cases[] = {
+    "event.facility = lttng_ust_cyg_profile",
+    "event.name = func_exit",
+    "event.name = \"lttng_ust_cyg_profile:func_*\" & event.name != func_entry",
+    "event.context.procname = glx*",
+    "event.field.procname = glxgears & event.context.cpu_id = 1",
+    "event.context.vtid = 16073 | event.field.vtid > 16073",
+    "event.context.nosuch | event.context.addr",
+  };
+  guint64 counts[G_N_ELEMENTS (cases)] = { 0 };
+  guint64 n = 0, exits = 0, cpu1 = 0;
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr (TtvFilter) f = ttv_filter_new (cases[c], NULL, &error);
+      g_assert_no_error (error);
+      g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+      g_assert_true (ttv_context_seek_begin (ctx, &error));
+      const TtvEvent *ev;
+      n = exits = cpu1 = 0;
+      while ((ev = ttv_context_next (ctx, &error)) != NULL)
+        {
+          check_agreement (f, ev, NULL, &counts[c]);
+          n++;
+          exits += ev->type == exit_type;
+          cpu1 += ev->tracefile->cpu == 1;
+        }
+      g_assert_no_error (error);
+    }
+  g_assert_cmpuint (n, >, 1000);
+  g_assert_cmpuint (counts[0], ==, n);
+  g_assert_cmpuint (counts[1], ==, exits);
+  g_assert_cmpuint (counts[2], ==, exits);
+  g_assert_cmpuint (counts[3], ==, n);         /* every event is glxgears' */
+  g_assert_cmpuint (counts[4], ==, cpu1);
+  g_assert_cmpuint (counts[5], >, 0);
+  g_assert_cmpuint (counts[6], ==, 0);         /* no such context; addr is a field, not a context */
+}
+
 /* Programs and the cache: several traces through one filter, a trace whose
  * types grow, the same filter asked for types before and after events. */
 static void
@@ -1011,6 +1069,7 @@ main (int argc, char **argv)
   g_test_add_func ("/filter/differential/sim", test_differential_sim);
   g_test_add_func ("/filter/program-cache", test_program_cache);
   g_test_add_func ("/filter/time-windows", test_time_windows);
+  g_test_add_func ("/filter/ctf-userspace", test_ctf_userspace);
   g_test_add_func ("/filter/stars", test_stars);
   g_test_add_func ("/filter/opcodes", test_opcodes);
   g_test_add_func ("/filter/groups", test_groups);
