@@ -265,7 +265,11 @@ parse_comparison (Parser *p)
       n->lit.glob = g_pattern_spec_new (n->lit.text);
     }
   const char *bad = NULL;
-  switch (n->var)
+  /* "0x" with no hex digits after it is a typo, not a word to compare. */
+  const char *digits = v->kind == TOK_WORD && (v->text[0] == '-' || v->text[0] == '+') ? v->text + 1 : v->text;
+  if (v->kind == TOK_WORD && (g_str_has_prefix (digits, "0x") || g_str_has_prefix (digits, "0X")) && !n->lit.has_int)
+    bad = _("a hexadecimal number (0x followed by hex digits)");
+  switch (bad ? VAR_TRACE_NAME : n->var)
     {
     case VAR_EVENT_TIME:
       if (!n->lit.has_time)
@@ -293,7 +297,14 @@ parse_comparison (Parser *p)
       }
     case VAR_EVENT_GROUP:
       if (n->op != OP_EQ && n->op != OP_NE)
-        bad = _("'=' or '!=' with event.group");
+        {
+          /* The operator is what is wrong: point there. */
+          g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_BAD_VALUE,
+                       _("column %u: expected '=' or '!=' with event.group, found %s"), op->column,
+                       ttv_filter_token_describe (op->kind));
+          ttv_filter_node_free (n);
+          return NULL;
+        }
       else if (!ttv_hook_groups_has (p->groups, n->lit.text))
         {
           g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_UNKNOWN_NAME,

@@ -63,10 +63,20 @@ test_syntax_errors (void)
   expect_error ("state.pid = bash", TTV_FILTER_ERROR_BAD_VALUE, "column 13: expected an integer");
   expect_error ("event.name = \"open", TTV_FILTER_ERROR_SYNTAX, "column 14: unterminated string");
   expect_error ("event.group = nosuch", TTV_FILTER_ERROR_UNKNOWN_NAME, "column 15: unknown hook group 'nosuch'");
-  expect_error ("event.group < sched", TTV_FILTER_ERROR_BAD_VALUE, "'=' or '!='");
   expect_error ("cpu = 1 # 2", TTV_FILTER_ERROR_SYNTAX, "column 9: unexpected character '#'");
   expect_error ("event.field.a..b = 1", TTV_FILTER_ERROR_SYNTAX, "column 1: expected a field path");
   expect_error ("!", TTV_FILTER_ERROR_SYNTAX, "column 2: expected a name");
+  /* Columns count characters, not bytes; any character is named as it is. */
+  expect_error ("state.process_name = café & cpu = x#", TTV_FILTER_ERROR_SYNTAX, "column 36: unexpected character '#'");
+  expect_error ("cpu = 1 &\xc2\xa0" "cpu = 2", TTV_FILTER_ERROR_SYNTAX, "column 10: unexpected character '\xc2\xa0'");
+  expect_error ("cpu = 1 & \xef", TTV_FILTER_ERROR_SYNTAX, "column 11: unexpected byte 0xef (the expression is not UTF-8)");
+  g_autoptr (TtvFilter) accent = ttv_filter_new ("state.process_name = café", NULL, NULL);
+  g_assert_nonnull (accent);
+  /* The operator is what is wrong with event.group < sched. */
+  expect_error ("event.group < sched", TTV_FILTER_ERROR_BAD_VALUE, "column 13: expected '=' or '!=' with event.group, found '<'");
+  /* "0x" alone is a typo, not a word. */
+  expect_error ("event.field.ret < 0x", TTV_FILTER_ERROR_BAD_VALUE, "column 19: expected a hexadecimal number");
+  expect_error ("cpu = -0xg", TTV_FILTER_ERROR_BAD_VALUE, "column 7: expected a hexadecimal number");
   /* Enumerated state values are checked: a misspelt mode matches nothing. */
   expect_error ("cpu = 0 | state.exec_mode = sycall", TTV_FILTER_ERROR_BAD_VALUE,
                 "column 29: expected an execution mode: user, syscall, trap, irq, softirq or unknown, found 'sycall'");
@@ -308,6 +318,9 @@ test_format_file (void)
   expect_format_error ("timer a\n", "f.ttvfmt:1:8: expected 'timer START END'");
   expect_format_error ("default \"a\"\ndefault \"b\"\n", "f.ttvfmt:2:1: expected one default");
   expect_format_error ("event x \"{a#d}\"\n", "f.ttvfmt:1:13: expected 'x'");
+  expect_format_error ("event x \"{a.b[}\"\n", "f.ttvfmt:1:14: expected a field path");
+  expect_format_error ("event x \"{a..b}\"\n", "f.ttvfmt:1:13: expected a field path");
+  expect_format_error ("event x \"{list[x]}\"\n", "f.ttvfmt:1:16: expected a field path");
 
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) trace = ttv_trace_open (trace_dir, &error);
