@@ -285,6 +285,10 @@ test_groups (void)
   g_assert_false (ttv_hook_groups_load_data (g, "x: @missing\n", "g.txt", &error));
   g_assert_error (error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_UNKNOWN_NAME);
   g_clear_error (&error);
+  /* The unknown reference's line and column, even when checked at the end. */
+  g_assert_false (ttv_hook_groups_load_data (g, "# c\nok: a\nbad: x  @nonexist\nlater: b\n", "g.txt", &error));
+  g_assert_cmpstr (error->message, ==, "g.txt:3:9: unknown group @nonexist");
+  g_clear_error (&error);
   /* Cycles do not hang. */
   g_assert_true (ttv_hook_groups_load_data (g, "a: @b\nb: @a\n", "g.txt", &error));
   g_assert_false (ttv_hook_groups_match (g, "a", sw));
