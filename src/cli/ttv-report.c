@@ -3,6 +3,7 @@
  * A thin program: everything it prints comes from libttv. */
 #include "ttv-config.h"
 
+#include "ttv-archive.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
 #include "ttv-filter.h"
@@ -170,7 +171,13 @@ print_warnings (TtvTraceset *ts)
         g_printerr (_("ttv-report: warning: %s: the beginning of the trace is missing (flight recorder)\n"),
                     t->display_path);
       for (guint j = 0; j < t->warnings->len; j++)
-        g_printerr ("ttv-report: warning: %s\n", (const char *) g_ptr_array_index (t->warnings, j));
+        {
+          /* A live trace's last block or packet is normally partly written:
+           * --follow reads it once it is whole. */
+          gpointer w = g_ptr_array_index (t->warnings, j);
+          if (!(args.follow && t->tail_warnings && g_ptr_array_find (t->tail_warnings, w, NULL)))
+            g_printerr ("ttv-report: warning: %s\n", (const char *) w);
+        }
     }
 }
 
@@ -765,12 +772,23 @@ run (void)
     }
   if (x.column_layout && format != TTV_REPORT_TEXT)
     return fail (EXIT_USAGE, _("--columns, --timestamp, -h, --page-size and --two-line need --format=text"));
+  if (x.format_file && format == TTV_REPORT_JSONL)
+    return fail (EXIT_USAGE, _("-t describes text lines: --format=jsonl prints every field as it is"));
   if (args.follow && (args.stats || args.state_at || args.info || args.list_events || args.after))
     return fail (EXIT_USAGE, _("--follow prints events: it cannot be used with --stats, --state-at, --info, "
                                "--list-events or --after"));
   if (args.traces == NULL || args.traces[0] == NULL)
     return fail (EXIT_USAGE, _("no trace given (try --help)"));
 
+  /* An archive is extracted once: nothing written to the trace later
+   * would ever reach the copy, so following it would wait forever. */
+  for (guint i = 0; args.follow && args.traces[i]; i++)
+    if (ttv_archive_is_archive (args.traces[i]))
+      {
+        g_autofree char *msg = g_strdup_printf (_("--follow: %s is an archive, which cannot grow: follow the "
+                                                  "trace directory being written instead"), args.traces[i]);
+        return fail (EXIT_USAGE, msg);
+      }
   g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
   for (guint i = 0; args.traces[i]; i++)
     if (!ttv_traceset_add_path (ts, args.traces[i], &error))

@@ -216,6 +216,10 @@ test_silent_results (void)
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (report (NULL, &err, "--filter", "cpu = 0 & state.exec_mode = sycall", trace_dir, NULL), ==, 2);
   g_assert_nonnull (strstr (err, "column 29: expected an execution mode"));
+  /* -t describes text lines: with jsonl it would be ignored. */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (report (NULL, &err, "-t", TTV_KERNEL_FORMAT, "--format", "jsonl", trace_dir, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "-t describes text lines"));
   static const char *const bad[][2] = {
     { "-p", "" }, { "-d", " , " }, { "-k", "" }, { "-T", "," }, { "--page-size", "0" }, { "--page-size", "-3" },
   };
@@ -856,6 +860,52 @@ test_follow (void)
   ttv_test_follow_assert_complete (TTV_REPORT_PATH, trace_dir, out_path, seen_midway);
 }
 
+/* --follow refuses an archive (extracted once, it cannot grow: the report
+ * would wait forever), and does not warn at start about a last block that
+ * is still being written, which a plain read reports. */
+static void
+test_follow_start (void)
+{
+  g_autofree char *archive = g_build_filename (tmp_dir, "t.tar.gz", NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *bin = g_path_get_dirname (TTV_REPORT_PATH);
+  g_autofree char *gen = g_build_filename (bin, "ttv-gen", NULL);
+  const char *argv[] = { gen, "-q", "--events", "2000", "-o", archive, NULL };
+  int status;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_cmpint (report (NULL, &err, "--follow", archive, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "is an archive, which cannot grow"));
+
+  /* A copy whose first CPU file ends in the middle of a block. */
+  g_autofree char *live = g_build_filename (tmp_dir, "partial", NULL);
+  const char *const sub[] = { "info", "eventdefs", "control", "cpu" };
+  for (guint i = 0; i < G_N_ELEMENTS (sub); i++)
+    {
+      g_autofree char *a = g_build_filename (trace_dir, sub[i], NULL), *b = g_build_filename (live, sub[i], NULL);
+      ttv_test_copy_dir (a, b);
+    }
+  g_autofree char *cpu0 = g_build_filename (live, "cpu", "0", NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (cpu0, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (cpu0, data, (gssize) (len - 100), NULL));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (report (NULL, &err, "-n", "1", live, NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "truncated"));
+  g_autofree char *out_path = g_build_filename (tmp_dir, "partial.txt", NULL);
+  g_autofree char *err_path = g_build_filename (tmp_dir, "partial.err", NULL);
+  GPid pid = ttv_test_follow_start (TTV_REPORT_PATH, live, out_path, err_path);
+  ttv_test_follow_wait_output (out_path);
+  /* The rest of the block arrives: it is read. */
+  g_assert_true (g_file_set_contents (cpu0, data, (gssize) len, NULL));
+  ttv_test_follow_stop (pid, 400);
+  g_autofree char *follow_err = NULL;
+  g_assert_true (g_file_get_contents (err_path, &follow_err, NULL, NULL));
+  g_assert_null (strstr (follow_err, "truncated"));
+  ttv_test_follow_assert_complete (TTV_REPORT_PATH, trace_dir, out_path, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -876,6 +926,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/format-default", test_format_default);
   g_test_add_func ("/report/filter", test_filter);
   g_test_add_func ("/report/follow", test_follow);
+  g_test_add_func ("/report/follow-start", test_follow_start);
   int status = g_test_run ();
   ttv_test_remove_tree (tmp_dir);
   g_free (trace_dir);
