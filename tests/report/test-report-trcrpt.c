@@ -416,12 +416,7 @@ seconds (TtvTime t, guint decimals)
 static GPtrArray *
 cells_of (const char *line)
 {
-  GPtrArray *cells = g_ptr_array_new_with_free_func (g_free);
-  g_auto (GStrv) w = g_strsplit (line, " ", -1);
-  for (guint k = 0; w[k]; k++)
-    if (w[k][0])
-      g_ptr_array_add (cells, g_strdup (w[k]));
-  return cells;
+  return ttv_test_split (line, " ");
 }
 
 /* --columns all in each timestamp mode, with a selection so that deltas run
