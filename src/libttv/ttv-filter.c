@@ -3,6 +3,7 @@
 #include "ttv-filter-private.h"
 #include "ttv-error.h"
 #include "formats/ctf/ttv-ctf.h"
+#include "ttv-event-process.h"
 
 #include <string.h>
 
@@ -39,6 +40,8 @@ struct _TtvFilter {
   const TtvEvent *decoded;         /* weak: event whose fields @decoder holds */
   gint32 decoded_root;
   TtvDecoder *ctx_decoder;         /* owned: CTF contexts */
+  TtvDecoder *proc_decoder;        /* owned: the process contexts (state.* without kernel state) */
+  char proc_name[64];              /* a context's process name, for GENERIC reads */
   const TtvEvent *ctx_decoded;     /* weak: event whose contexts @ctx_decoder holds */
   gboolean ctx_ok;
   gint32 ctx_nodes[3];             /* stream event context, event context, packet context */
@@ -146,6 +149,7 @@ ttv_filter_new (const char *expression, const TtvHookGroups *groups, GError **er
   f->decoder = ttv_decoder_new ();
   f->scratch = ttv_decoder_new ();
   f->ctx_decoder = ttv_decoder_new ();
+  f->proc_decoder = ttv_decoder_new ();
   f->text = g_string_sized_new (256);
   return f;
 }
@@ -162,6 +166,7 @@ ttv_filter_free (TtvFilter *f)
   ttv_decoder_free (f->decoder);
   ttv_decoder_free (f->scratch);
   ttv_decoder_free (f->ctx_decoder);
+  ttv_decoder_free (f->proc_decoder);
   g_string_free (f->text, TRUE);
   g_free (f->expression);
   g_free (f);
@@ -558,6 +563,70 @@ fetch_context (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gbool
       value_at (f, f->ctx_decoder, ttv_decoder_get (f->ctx_decoder, (guint32) f->ctx_nodes[i]), src, want_string, v);
 }
 
+/* What one run of a program looked up about the event, on first need:
+ * the running process, else what the event's contexts say of it. */
+typedef struct {
+  gboolean looked;
+  const TtvProcessState *proc;
+  gboolean ctx_looked, ctx_ok;
+  TtvEventProcess ctx;
+} RunCache;
+
+static const TtvProcessState *
+cache_proc (RunCache *rc, const TtvEvent *ev, const TtvState *state)
+{
+  if (!rc->looked)
+    {
+      rc->proc = running (ev, state);
+      rc->looked = TRUE;
+    }
+  return rc->proc;
+}
+
+/* No running process known (a userspace trace has no kernel state): the
+ * event's own vpid, vtid and procname contexts. */
+static const TtvEventProcess *
+cache_context (TtvFilter *f, RunCache *rc, const TtvEvent *ev)
+{
+  if (!rc->ctx_looked)
+    {
+      rc->ctx_ok = ttv_event_process_from_context (ev, f->proc_decoder, &rc->ctx);
+      rc->ctx_looked = TRUE;
+    }
+  return rc->ctx_ok ? &rc->ctx : NULL;
+}
+
+/* state.pid, tid, ppid (@fetch): from the running process, else the
+ * contexts (no ppid there); FALSE when neither knows. */
+static gboolean
+state_int (TtvFilter *f, RunCache *rc, guint fetch, const TtvEvent *ev, const TtvState *state, gint64 *out)
+{
+  const TtvProcessState *p = cache_proc (rc, ev, state);
+  if (p)
+    {
+      *out = fetch == FETCH_STATE_TID ? p->pid : fetch == FETCH_STATE_PPID ? p->ppid : p->tgid ? p->tgid : p->pid;
+      return TRUE;
+    }
+  const TtvEventProcess *c = fetch == FETCH_STATE_PPID ? NULL : cache_context (f, rc, ev);
+  *out = c ? (fetch == FETCH_STATE_TID ? c->tid : c->pid) : -1;
+  return *out >= 0;
+}
+
+/* state.process_name, the same way; NULL when unknown. */
+static const char *
+state_name (TtvFilter *f, RunCache *rc, const TtvEvent *ev, const TtvState *state, GQuark *quark)
+{
+  const TtvProcessState *p = cache_proc (rc, ev, state);
+  *quark = 0;
+  if (p)
+    {
+      *quark = p->name;
+      return p->name ? g_quark_to_string (p->name) : NULL;
+    }
+  const TtvEventProcess *c = cache_context (f, rc, ev);
+  return c && c->name[0] ? c->name : NULL;
+}
+
 /* Reads what a GENERIC instruction compares. */
 static void
 fetch (TtvFilter *f, const TtvFilterInsn *n, const TtvEvent *ev, const TtvState *state, TtvFilterVal *v)
@@ -585,21 +654,27 @@ fetch (TtvFilter *f, const TtvFilterInsn *n, const TtvEvent *ev, const TtvState 
     case FETCH_STATE_PID:
     case FETCH_STATE_TID:
     case FETCH_STATE_PPID:
-      if ((proc = running (ev, state)) != NULL)
-        {
+      {
+        RunCache rc;
+        rc.looked = rc.ctx_looked = FALSE;
+        if (state_int (f, &rc, n->fetch, ev, state, &v->i))
           v->kind = TTV_FILTER_VAL_INT;
-          v->i = n->fetch == FETCH_STATE_TID ? proc->pid
-                 : n->fetch == FETCH_STATE_PPID ? proc->ppid
-                 : proc->tgid ? proc->tgid : proc->pid;
-        }
-      break;
+        break;
+      }
     case FETCH_STATE_NAME:
-      if ((proc = running (ev, state)) != NULL && proc->name)
-        {
-          v->kind = TTV_FILTER_VAL_STRING;
-          v->s = g_quark_to_string (proc->name);
-        }
-      break;
+      {
+        RunCache rc;
+        rc.looked = rc.ctx_looked = FALSE;
+        GQuark q;
+        const char *name = state_name (f, &rc, ev, state, &q);
+        if (name)
+          {
+            g_strlcpy (f->proc_name, name, sizeof f->proc_name);
+            v->kind = TTV_FILTER_VAL_STRING;
+            v->s = f->proc_name;
+          }
+        break;
+      }
     case FETCH_STATE_MODE:
       if ((proc = running (ev, state)) != NULL)
         {
@@ -779,32 +854,32 @@ name_verdict (TtvFilterInsn *in, GQuark name)
 }
 
 /* The value of an instruction other than the common integer and time
- * reads; FALSE when the event has none.  GENERIC gives its verdict.
- * *proc is the running process, looked up on first need (*looked). */
+ * reads; FALSE when the event has none.  GENERIC gives its verdict. */
 static G_GNUC_NO_INLINE gboolean
 cold_value (TtvFilter *f, const TtvFilterInsn *in, const TtvEvent *ev, const TtvState *state, gint64 *out,
-            const TtvProcessState **proc, gboolean *looked)
+            RunCache *rc)
 {
   gboolean ok = TRUE;
-  if (in->code >= INS_STATE_INT && in->code <= INS_STATE_MODE && !*looked)
-    {
-      *proc = running (ev, state);
-      *looked = TRUE;
-    }
-  const TtvProcessState *p = *proc;
+  const TtvProcessState *p = in->code == INS_STATE_MODE ? cache_proc (rc, ev, state) : NULL;
   switch ((TtvFilterOpcode) in->code)
     {
     case INS_STATE_INT:
-      if (p == NULL)
-        return FALSE;
-      *out = in->fetch == FETCH_STATE_TID ? p->pid : in->fetch == FETCH_STATE_PPID ? p->ppid
-             : p->tgid ? p->tgid : p->pid;
-      return TRUE;
+      return state_int (f, rc, in->fetch, ev, state, out);
     case INS_STATE_NAME:
-      if (p == NULL || p->name == 0)
-        return FALSE;
-      *out = name_verdict ((TtvFilterInsn *) in, p->name);
-      return TRUE;
+      {
+        GQuark q;
+        const char *name = state_name (f, rc, ev, state, &q);
+        if (name == NULL)
+          return FALSE;
+        if (q)
+          *out = name_verdict ((TtvFilterInsn *) in, q);
+        else
+          {
+            TtvFilterVal v = { .kind = TTV_FILTER_VAL_STRING, .s = name };
+            *out = 1 + (in->is_test ? ttv_filter_value_test (&v) : ttv_filter_value_compare (in->node, &v));
+          }
+        return TRUE;
+      }
     case INS_STATE_MODE:
       {
         if (p == NULL)
@@ -886,8 +961,8 @@ run (TtvFilter *f, const TtvFilterProgram *prog, const TtvEvent *ev, const TtvSt
 {
   const TtvFilterInsn *code = prog->insns;
   guint32 pc = prog->entry;
-  const TtvProcessState *proc = NULL;
-  gboolean looked = FALSE;
+  RunCache rc;   /* not zeroed whole: its context buffer is only for userspace traces */
+  rc.looked = rc.ctx_looked = FALSE;
   if (prog->decodes)
     f->decoded = f->ctx_decoded = NULL;   /* a new event: forget what was decoded for the last one */
   do
@@ -915,10 +990,10 @@ run (TtvFilter *f, const TtvFilterProgram *prog, const TtvEvent *ev, const TtvSt
                   break;
                 }
             }
-          ok = cold_value (f, in, ev, state, &v, &proc, &looked);
+          ok = cold_value (f, in, ev, state, &v, &rc);
           break;
         default:
-          ok = cold_value (f, in, ev, state, &v, &proc, &looked);
+          ok = cold_value (f, in, ev, state, &v, &rc);
           break;
         }
       gboolean r = ok && (((guint64) v - (guint64) in->lo <= in->span) != in->invert);
@@ -974,6 +1049,7 @@ ref_eval (TtvFilter *f, const TtvFilterNode *n, const TtvEvent *ev, const TtvSta
   const TtvTrace *trace = ev->tracefile->trace;
   const TtvProcessState *proc = running (ev, state);
   TtvFilterVal v = { TTV_FILTER_VAL_NONE, 0, 0, NULL };
+  TtvEventProcess ctx;
   switch (n->var)
     {
     case VAR_EVENT_NAME:
@@ -1023,12 +1099,22 @@ ref_eval (TtvFilter *f, const TtvFilterNode *n, const TtvEvent *ev, const TtvSta
           v.i = n->var == VAR_STATE_TID ? proc->pid : n->var == VAR_STATE_PPID ? proc->ppid
                 : proc->tgid ? proc->tgid : proc->pid;
         }
+      else if (n->var != VAR_STATE_PPID && ttv_event_process_from_context (ev, f->proc_decoder, &ctx))
+        {
+          v.i = n->var == VAR_STATE_TID ? ctx.tid : ctx.pid;
+          v.kind = v.i >= 0 ? TTV_FILTER_VAL_INT : TTV_FILTER_VAL_NONE;
+        }
       break;
     case VAR_STATE_PROCESS_NAME:
       if (proc && proc->name)
         {
           v.kind = TTV_FILTER_VAL_STRING;
           v.s = g_quark_to_string (proc->name);
+        }
+      else if (proc == NULL && ttv_event_process_from_context (ev, f->proc_decoder, &ctx) && ctx.name[0])
+        {
+          v.kind = TTV_FILTER_VAL_STRING;
+          v.s = ctx.name;
         }
       break;
     case VAR_STATE_EXEC_MODE:

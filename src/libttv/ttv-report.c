@@ -1,6 +1,7 @@
 /* ttv-report.c: formatting events as report lines (see ttv-report.h).
  * Fields come from the one decoder, so every format prints the same way. */
 #include "ttv-report.h"
+#include "ttv-event-process.h"
 #include "ttv-hook-groups.h"
 #include "formats/ctf/ttv-ctf.h"
 #include "formats/ctf/ttv-ctf-text.h"
@@ -220,20 +221,25 @@ append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, 
         g_strlcpy (buf, "-", sizeof buf);
       append_cell (out, buf, 4);
     }
+  /* No running process known (a userspace trace has no kernel state):
+   * what the event's own contexts say (vpid, vtid, procname). */
+  TtvEventProcess ctx = { -1, -1, "" };
+  if (proc == NULL && (o->columns & (TTV_REPORT_COLUMN_PID | TTV_REPORT_COLUMN_TID | TTV_REPORT_COLUMN_EXEC)))
+    ttv_event_process_from_context (ev, p->decoder, &ctx);
   if (o->columns & TTV_REPORT_COLUMN_PID)
     {
-      if (proc)
-        g_snprintf (buf, sizeof buf, "%u", proc->tgid ? proc->tgid : proc->pid);
-      append_cell (out, proc ? buf : "-", 7);
+      gint64 pid = proc ? (proc->tgid ? proc->tgid : proc->pid) : ctx.pid;
+      g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, pid);
+      append_cell (out, pid >= 0 ? buf : "-", 7);
     }
   if (o->columns & TTV_REPORT_COLUMN_TID)
     {
-      if (proc)
-        g_snprintf (buf, sizeof buf, "%u", proc->pid);
-      append_cell (out, proc ? buf : "-", 7);
+      gint64 tid = proc ? proc->pid : ctx.tid;
+      g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, tid);
+      append_cell (out, tid >= 0 ? buf : "-", 7);
     }
   if (o->columns & TTV_REPORT_COLUMN_EXEC)
-    append_cell (out, proc && proc->name ? g_quark_to_string (proc->name) : "-", 16);
+    append_cell (out, proc && proc->name ? g_quark_to_string (proc->name) : !proc && ctx.name[0] ? ctx.name : "-", 16);
   if (o->columns & TTV_REPORT_COLUMN_SVC)
     {
       const char *svc = proc ? ttv_process_state_get_syscall (proc) : NULL;

@@ -908,6 +908,9 @@ test_ctf_userspace (void)
     "event.field.procname = glxgears & event.context.cpu_id = 1",
     "event.context.vtid = 16073 | event.field.vtid > 16073",
     "event.context.nosuch | event.context.addr",
+    /* No kernel state: the process from the contexts (no vpid here). */
+    "state.tid = 16073 & state.process_name = glxgears & !state.pid & !state.ppid",
+    "state.tid != 16073 | state.process_name != \"glx*\"",
   };
   guint64 counts[G_N_ELEMENTS (cases)] = { 0 };
   guint64 n = 0, exits = 0, cpu1 = 0;
@@ -936,6 +939,8 @@ test_ctf_userspace (void)
   g_assert_cmpuint (counts[4], ==, cpu1);
   g_assert_cmpuint (counts[5], >, 0);
   g_assert_cmpuint (counts[6], ==, 0);         /* no such context; addr is a field, not a context */
+  g_assert_cmpuint (counts[7], ==, n);
+  g_assert_cmpuint (counts[8], ==, 0);
 }
 
 /* Programs and the cache: several traces through one filter, a trace whose

@@ -786,6 +786,43 @@ test_filter (void)
   g_assert_nonnull (strstr (err, "groups.txt:2:"));
 }
 
+/* A userspace trace has no kernel state: the TID and EXEC columns and -T
+ * come from each event's vtid and procname contexts, checked against the
+ * babeltrace2-style line of the same event. */
+static void
+test_userspace_process (void)
+{
+  g_autofree char *path = ttv_test_dup_shared_ctf_trace ("glxgears-ust");
+  if (path == NULL)
+    return;
+  g_autofree char *cols = NULL, *bt = NULL, *byt = NULL;
+  g_assert_cmpint (report (&cols, NULL, "--columns", "pid,tid,exec", "--timestamp", "none", "-h", path, NULL), ==, 0);
+  g_assert_cmpint (report (&bt, NULL, "-f", "babeltrace", path, NULL), ==, 0);
+  g_autoptr (GPtrArray) c = ttv_test_lines_of (cols), b = ttv_test_lines_of (bt);
+  g_assert_cmpuint (c->len, ==, b->len);
+  g_autoptr (GHashTable) per_tid = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < c->len; i++)
+    {
+      g_autoptr (GPtrArray) cells = cells_of (g_ptr_array_index (c, i));
+      g_autoptr (GMatchInfo) m = NULL;
+      g_autoptr (GRegex) re = g_regex_new ("procname = \"([^\"]*)\", vtid = ([0-9]+)", 0, 0, NULL);
+      g_assert_true (g_regex_match (re, g_ptr_array_index (b, i), 0, &m));
+      g_autofree char *name = g_match_info_fetch (m, 1), *vtid = g_match_info_fetch (m, 2);
+      g_assert_cmpstr (g_ptr_array_index (cells, 0), ==, "-");     /* no vpid context */
+      g_assert_cmpstr (g_ptr_array_index (cells, 1), ==, vtid);
+      g_assert_cmpstr (g_ptr_array_index (cells, 2), ==, name);
+      g_hash_table_insert (per_tid, g_strdup (vtid),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (per_tid, vtid)) + 1));
+    }
+  GHashTableIter it;
+  gpointer key, count;
+  g_hash_table_iter_init (&it, per_tid);
+  g_assert_true (g_hash_table_iter_next (&it, &key, &count));
+  g_assert_cmpint (report (&byt, NULL, "-T", key, path, NULL), ==, 0);
+  g_autoptr (GPtrArray) t = ttv_test_lines_of (byt);
+  g_assert_cmpuint (t->len, ==, GPOINTER_TO_UINT (count));
+}
+
 /* --- follow ------------------------------------------------------------- */
 
 static void
@@ -920,6 +957,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/format-file", test_format_file);
   g_test_add_func ("/report/format-default", test_format_default);
   g_test_add_func ("/report/filter", test_filter);
+  g_test_add_func ("/report/userspace-process", test_userspace_process);
   g_test_add_func ("/report/follow", test_follow);
   g_test_add_func ("/report/follow-start", test_follow_start);
   int status = g_test_run ();
