@@ -3,6 +3,7 @@
  * A thin program: everything it prints comes from libttv. */
 #include "ttv-config.h"
 
+#include "ttv-archive.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
 #include "ttv-filter.h"
@@ -54,7 +55,8 @@ typedef struct {
   gboolean help;
 } ReportArgs;
 
-static ReportArgs args = { .count = -1 };
+/* page_size: G_MININT64 when not given (0 and below are refused). */
+static ReportArgs args = { .count = -1, .page_size = G_MININT64 };
 
 static const GOptionEntry entries[] = {
   { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl or babeltrace"), "FORMAT" },
@@ -70,9 +72,9 @@ static const GOptionEntry entries[] = {
   { "state-at", 0, 0, G_OPTION_ARG_STRING, &args.state_at, N_("Print the whole system state at time T"), "T" },
   { "stats", 0, 0, G_OPTION_ARG_NONE, &args.stats, N_("Print statistics instead of events"), NULL },
   { "checkpoint-interval", 0, 0, G_OPTION_ARG_INT64, &args.checkpoint_interval, N_("Events between state checkpoints (default 100000)"), "N" },
-  { "include", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &args.include, N_("Print only these event types: names, globs, ids or @group, comma separated"), "LIST" },
+  { "include", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &args.include, N_("Print only these event types: names, globs, ids or @group, separated by commas or blanks"), "LIST" },
   { "exclude", 'k', 0, G_OPTION_ARG_STRING_ARRAY, &args.exclude, N_("Do not print these event types (same forms as -d)"), "LIST" },
-  { "process", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &args.processes, N_("Print only events of these processes: names or pids, comma separated"), "LIST" },
+  { "process", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &args.processes, N_("Print only events of these processes: names or pids, separated by commas or blanks"), "LIST" },
   { "thread", 'T', 0, G_OPTION_ARG_STRING_ARRAY, &args.threads, N_("Print only events of these threads (tids); !TID excludes one"), "LIST" },
   { "groups", 0, 0, G_OPTION_ARG_FILENAME, &args.groups_file, N_("Read more hook groups from FILE (NAME: PATTERN…)"), "FILE" },
   { "list-groups", 0, 0, G_OPTION_ARG_NONE, &args.list_groups, N_("List the hook groups and their patterns"), NULL },
@@ -169,7 +171,13 @@ print_warnings (TtvTraceset *ts)
         g_printerr (_("ttv-report: warning: %s: the beginning of the trace is missing (flight recorder)\n"),
                     t->display_path);
       for (guint j = 0; j < t->warnings->len; j++)
-        g_printerr ("ttv-report: warning: %s\n", (const char *) g_ptr_array_index (t->warnings, j));
+        {
+          /* A live trace's last block or packet is normally partly written:
+           * --follow reads it once it is whole. */
+          gpointer w = g_ptr_array_index (t->warnings, j);
+          if (!(args.follow && t->tail_warnings && g_ptr_array_find (t->tail_warnings, w, NULL)))
+            g_printerr ("ttv-report: warning: %s\n", (const char *) w);
+        }
     }
 }
 
@@ -271,22 +279,44 @@ is_number (const char *s)
 
 typedef enum { LIST_EVENTS, LIST_PROCESSES, LIST_THREADS } ListKind;
 
-/* Appends "(a | b ...)" for the comma-separated items of @lists to @expr
- * (with a leading " & " when @expr is not empty); @negated selects the
- * items starting with '!' (threads) instead of the others. */
+/* The items of a repeatable list option: separated by commas or blanks
+ * (trcrpt takes "-d 'sched_switch irq_entry'").  An option given with
+ * nothing in it is an error rather than a selection of everything. */
+static GPtrArray *
+split_list (char **lists, const char *option, GError **error)
+{
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; lists && lists[i]; i++)
+    {
+      g_auto (GStrv) parts = g_strsplit_set (lists[i], ", \t\n", -1);
+      guint before = items->len;
+      for (guint j = 0; parts[j]; j++)
+        if (parts[j][0])
+          g_ptr_array_add (items, g_strdup (parts[j]));
+      if (items->len == before)
+        {
+          g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT, _("%s: empty list"), option);
+          return NULL;
+        }
+    }
+  return g_steal_pointer (&items);
+}
+
+/* Appends "(a | b ...)" for the items of @lists to @expr (with a leading
+ * " & " when @expr is not empty); @negated selects the items starting with
+ * '!' (threads) instead of the others. */
 static gboolean
 append_list (GString *expr, char **lists, ListKind kind, gboolean negate_all, gboolean negated,
              const TtvHookGroups *groups, const char *option, GError **error)
 {
   g_autoptr (GString) alt = g_string_new (NULL);
-  for (guint i = 0; lists && lists[i]; i++)
+  g_autoptr (GPtrArray) items = split_list (lists, option, error);
+  if (items == NULL)
+    return FALSE;
+  for (guint j = 0; j < items->len; j++)
     {
-      g_auto (GStrv) items = g_strsplit (lists[i], ",", -1);
-      for (guint j = 0; items[j]; j++)
         {
-          const char *item = g_strstrip (items[j]);
-          if (*item == '\0')
-            continue;
+          const char *item = g_ptr_array_index (items, j);
           gboolean neg = item[0] == '!';
           if (kind == LIST_THREADS && neg != negated)
             continue;
@@ -307,11 +337,13 @@ append_list (GString *expr, char **lists, ListKind kind, gboolean negate_all, gb
             }
           else if (kind == LIST_EVENTS)
             {
-              g_string_append (alt, is_number (item) ? "event.id = " : "event.name = ");
-              if (is_number (item))
-                g_string_append (alt, item);
-              else
-                append_quoted (alt, item);
+              /* Ids as the ID column and -j show them: hex (trcrpt's
+               * "-d 15b"); a word of hex digits may also be a name. */
+              guint64 id;
+              if (ttv_event_id_parse (item, &id))
+                g_string_append_printf (alt, "event.id = 0x%" G_GINT64_MODIFIER "x | ", id);
+              g_string_append (alt, "event.name = ");
+              append_quoted (alt, item);
             }
           else if (kind == LIST_PROCESSES && !is_number (item))
             {
@@ -385,6 +417,12 @@ parse_columns (Extras *x, GError **error)
           return FALSE;
         }
     }
+  if (args.page_size != G_MININT64 && args.page_size <= 0)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("--page-size: expected a number of events above 0, not %" G_GINT64_FORMAT), args.page_size);
+      return FALSE;
+    }
   x->column_layout = args.columns || args.timestamp || args.no_headings || args.page_size > 0 || args.two_line;
   return TRUE;
 }
@@ -424,6 +462,50 @@ extras_init (Extras *x, GError **error)
       ttv_format_file_add_timers (x->format_file, x->timers);
     }
   return parse_columns (x, error);
+}
+
+/* Whether an item of -d/-k, a timer side or a group selects some event
+ * type of the traceset. */
+static gboolean
+item_matches_some_type (TtvTraceset *ts, const TtvHookGroups *groups, const char *item)
+{
+  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+    {
+      const TtvTrace *t = ttv_traceset_get_trace (ts, i);
+      for (guint j = 0; j < t->event_types->len; j++)
+        {
+          const TtvEventType *type = g_ptr_array_index (t->event_types, j);
+          if (item[0] == '@' ? ttv_hook_groups_match (groups, item + 1, type)
+                             : ttv_event_type_matches_pattern (type, item))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* A misspelt name would select nothing, or exclude nothing, in silence:
+ * say which items match no event type of these traces. */
+static void
+warn_unmatched (TtvTraceset *ts, const Extras *x)
+{
+  const struct { char **lists; const char *option; } opts[] = { { args.include, "-d" }, { args.exclude, "-k" } };
+  for (guint o = 0; o < G_N_ELEMENTS (opts); o++)
+    {
+      g_autoptr (GPtrArray) items = split_list (opts[o].lists, opts[o].option, NULL);
+      for (guint i = 0; items && i < items->len; i++)
+        if (!item_matches_some_type (ts, x->groups, g_ptr_array_index (items, i)))
+          g_printerr (_("ttv-report: warning: %s: '%s' matches no event type of the traces (see -j)\n"),
+                      opts[o].option, (const char *) g_ptr_array_index (items, i));
+    }
+  for (guint i = 0; i < ttv_timer_set_get_n_rules (x->timers); i++)
+    {
+      const char *sides[2];
+      ttv_timer_set_get_rule (x->timers, i, &sides[0], &sides[1]);
+      for (guint k = 0; k < 2; k++)
+        if (!item_matches_some_type (ts, x->groups, sides[k]))
+          g_printerr (_("ttv-report: warning: timer %s:%s: '%s' matches no event type of the traces (see -j)\n"),
+                      sides[0], sides[1], sides[k]);
+    }
 }
 
 static gboolean
@@ -586,9 +668,8 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
                                    ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx)), ev);
           state = ttv_state_tracker_get_state (tracker);
         }
-      if ((x->selection && !ttv_filter_matches (x->selection, ev, state))
-          || (x->user && !ttv_filter_matches (x->user, ev, state)))
-        continue;
+      /* Timers see every event, printed or not (trcrpt's semantics):
+       * "-d syscall_exit --timer syscall_entry:syscall_exit" times calls. */
       g_string_truncate (suffix, 0);
       if (ttv_timer_set_get_n_rules (x->timers) > 0)
         {
@@ -598,6 +679,9 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
                                      &elapsed))
             ttv_timer_append_elapsed (suffix, elapsed);
         }
+      if ((x->selection && !ttv_filter_matches (x->selection, ev, state))
+          || (x->user && !ttv_filter_matches (x->user, ev, state)))
+        continue;
       printed++;
       if (args.stats)
         continue;
@@ -698,17 +782,29 @@ run (void)
     }
   if (x.column_layout && format != TTV_REPORT_TEXT)
     return fail (EXIT_USAGE, _("--columns, --timestamp, -h, --page-size and --two-line need --format=text"));
+  if (x.format_file && format == TTV_REPORT_JSONL)
+    return fail (EXIT_USAGE, _("-t describes text lines: --format=jsonl prints every field as it is"));
   if (args.follow && (args.stats || args.state_at || args.info || args.list_events || args.after))
     return fail (EXIT_USAGE, _("--follow prints events: it cannot be used with --stats, --state-at, --info, "
                                "--list-events or --after"));
   if (args.traces == NULL || args.traces[0] == NULL)
     return fail (EXIT_USAGE, _("no trace given (try --help)"));
 
+  /* An archive is extracted once: nothing written to the trace later
+   * would ever reach the copy, so following it would wait forever. */
+  for (guint i = 0; args.follow && args.traces[i]; i++)
+    if (ttv_archive_is_archive (args.traces[i]))
+      {
+        g_autofree char *msg = g_strdup_printf (_("--follow: %s is an archive, which cannot grow: follow the "
+                                                  "trace directory being written instead"), args.traces[i]);
+        return fail (EXIT_USAGE, msg);
+      }
   g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
   for (guint i = 0; args.traces[i]; i++)
     if (!ttv_traceset_add_path (ts, args.traces[i], &error))
       return fail (EXIT_READ, error->message);
   print_warnings (ts);
+  warn_unmatched (ts, &x);
 
   TtvTime start = TTV_TIME_MIN, end = TTV_TIME_MAX, at = 0;
   if ((args.start && !parse_time_arg ("--start", args.start, ts, &start, &error))

@@ -7,14 +7,47 @@
 
 #include "ttv-error.h"
 #include "ttv-filter.h"
+#include "ttv-hook-groups.h"
+
+#include <gio/gio.h>
 
 #include <glib/gi18n.h>
 #include <string.h>
 
 struct _TtvViewerFilter {
   char *text;          /* as the user typed it */
+  TtvHookGroups *groups;  /* owned: the filter refers to it */
   TtvFilter *filter;   /* owned */
 };
+
+/* The hook groups of the viewer's filters: the built-in ones and those of
+ * the user's groups file, in the format of ttv-report --groups: the file
+ * the GSettings key hook-groups-file names, else ~/.config/ttv/groups when
+ * it exists.  Read for each new filter, so that an edited file applies
+ * without a restart. */
+static TtvHookGroups *
+load_groups (GError **error)
+{
+  g_autoptr (TtvHookGroups) groups = ttv_hook_groups_new ();
+  g_autofree char *path = NULL;
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
+                                              : NULL;
+  if (schema && g_settings_schema_has_key (schema, "hook-groups-file"))
+    {
+      g_autoptr (GSettings) settings = g_settings_new ("org.ttv.Viewer");
+      path = g_settings_get_string (settings, "hook-groups-file");
+    }
+  gboolean chosen = path && *path;
+  if (!chosen)
+    {
+      g_free (path);
+      path = g_build_filename (g_get_user_config_dir (), "ttv", "groups", NULL);
+    }
+  if ((chosen || g_file_test (path, G_FILE_TEST_EXISTS)) && !ttv_hook_groups_load_file (groups, path, error))
+    return NULL;
+  return g_steal_pointer (&groups);
+}
 
 /* A single word that is not a name of the language ("sched", "irq_*"):
  * what a user types into a search box.  Anything with an operator, a
@@ -53,11 +86,15 @@ ttv_viewer_filter_new (const char *text, GError **error)
       return NULL;
     }
   expression = is_bare_word (stripped) ? bare_word_expression (stripped) : g_strdup (stripped);
-  filter = ttv_filter_new (expression, NULL, error);
+  g_autoptr (TtvHookGroups) groups = load_groups (error);
+  if (!groups)
+    return NULL;
+  filter = ttv_filter_new (expression, groups, error);
   if (!filter)
     return NULL;
   self = g_new0 (TtvViewerFilter, 1);
   self->text = g_steal_pointer (&stripped);
+  self->groups = g_steal_pointer (&groups);
   self->filter = filter;
   return self;
 }
@@ -68,6 +105,7 @@ ttv_viewer_filter_free (TtvViewerFilter *self)
   if (!self)
     return;
   ttv_filter_free (self->filter);
+  ttv_hook_groups_free (self->groups);
   g_free (self->text);
   g_free (self);
 }

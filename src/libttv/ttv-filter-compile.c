@@ -3,6 +3,7 @@
  * what is left is flattened into instructions (ttv-filter.c runs them),
  * each reading a field at a fixed offset, the time or a string directly. */
 #include "ttv-filter-private.h"
+#include "formats/ctf/ttv-ctf.h"
 
 #include <string.h>
 
@@ -129,12 +130,20 @@ is_const (GArray *nodes, guint32 i, gboolean *value)
 /* A payload field read: an accessor when the path is one top-level member
  * of a simple type, else a decode; constant FALSE when the type lacks it. */
 static guint32
-compile_field (GArray *nodes, const TtvFilterNode *src, const TtvEventType *type, TtvFilterProgKind kind)
+compile_field (GArray *nodes, const TtvFilterNode *src, const TtvTrace *trace, const TtvEventType *type,
+               TtvFilterProgKind kind)
 {
   const TtvFilterPathStep *first = &g_array_index (src->path, TtvFilterPathStep, 0);
-  gint idx = type->fields ? ttv_type_find_field (type->fields, first->name) : -1;
+  gint idx = src->var == VAR_EVENT_FIELD && type->fields ? ttv_type_find_field (type->fields, first->name) : -1;
   if (idx < 0)
-    return add_const (nodes, FALSE);
+    {
+      /* event.context.NAME, or a field the payload lacks: the CTF contexts
+       * (procname, vtid...), decided per type like payload fields. */
+      if (!ttv_ctf_event_type_has_context (trace, type, first->name))
+        return add_const (nodes, FALSE);
+      TtvFilterProgNode n = { .kind = (guint8) kind, .node = src, .fetch = FETCH_CONTEXT };
+      return add (nodes, &n);
+    }
   const TtvField *field = g_ptr_array_index (type->fields->fields, idx);
   TtvFilterProgNode n = { .kind = (guint8) kind, .node = src, .fetch = FETCH_FIELD_DECODE };
   if (src->path->len == 1)
@@ -172,7 +181,7 @@ fold_value (GArray *nodes, const TtvFilterNode *src, const TtvFilterVal *v)
 
 static guint32
 compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, const TtvTrace *trace,
-         const TtvTracefile *tf, const TtvEventType *type)
+         const TtvTracefile *tf, const TtvEventType *type, const TtvFilterTimeWindow *win)
 {
   gboolean va, vb;
   switch (src->kind)
@@ -181,10 +190,10 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
     case NODE_OR:
       {
         gboolean is_and = src->kind == NODE_AND;
-        guint32 a = compile (nodes, src->a, groups, trace, tf, type);
+        guint32 a = compile (nodes, src->a, groups, trace, tf, type, win);
         if (is_const (nodes, a, &va) && va != is_and)
           return a;                     /* FALSE & x, TRUE | x */
-        guint32 b = compile (nodes, src->b, groups, trace, tf, type);
+        guint32 b = compile (nodes, src->b, groups, trace, tf, type, win);
         if (is_const (nodes, a, &va))
           return b;                     /* TRUE & x, FALSE | x */
         if (is_const (nodes, b, &vb))
@@ -194,7 +203,7 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
       }
     case NODE_NOT:
       {
-        guint32 a = compile (nodes, src->a, groups, trace, tf, type);
+        guint32 a = compile (nodes, src->a, groups, trace, tf, type, win);
         if (is_const (nodes, a, &va))
           return add_const (nodes, !va);
         TtvFilterProgNode n = { .kind = PROG_NOT, .a = a };
@@ -233,8 +242,20 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
         return add_const (nodes, src->op == OP_EQ ? m : !m);
       }
     case VAR_EVENT_FIELD:
-      return compile_field (nodes, src, type, kind);
-    case VAR_EVENT_TIME: n.fetch = FETCH_TIME; break;
+    case VAR_EVENT_CONTEXT:
+      return compile_field (nodes, src, trace, type, kind);
+    case VAR_EVENT_TIME:
+      if (win)
+        {
+          /* Any time of the window gives the verdict of all of them. */
+          TtvTime t = win->lo != TTV_TIME_MIN ? win->lo : win->hi;
+          TtvFilterVal v = { .kind = TTV_FILTER_VAL_INT, .i = t };
+          if (lit->time_relative && __builtin_sub_overflow (t, trace->start, &v.i))
+            v.i = t < 0 ? G_MININT64 : G_MAXINT64;
+          return fold_value (nodes, src, &v);
+        }
+      n.fetch = FETCH_TIME;
+      break;
     case VAR_TRACE_NAME:
       /* Programs are per (trace, type): the trace is known here. */
       return add_const (nodes, test ? TRUE : ttv_filter_string_compare (lit, src->op, trace->name));
@@ -523,6 +544,36 @@ emit (Emitter *e, guint32 i, guint32 t, guint32 f)
       else if (!set_range (&in, src->op, src->lit.tval))
         never = TRUE;
     }
+  else if (n.fetch == FETCH_STATE_PID || n.fetch == FETCH_STATE_TID || n.fetch == FETCH_STATE_PPID)
+    {
+      in.code = INS_STATE_INT;
+      in.fetch = n.fetch;
+      if (test)
+        in.lo = 0, in.span = 0, in.invert = TRUE;
+      else if (!src->lit.has_int || !set_range (&in, src->op, src->lit.ival))
+        never = TRUE;   /* the parser only lets integers through */
+    }
+  else if (n.fetch == FETCH_STATE_NAME)
+    {
+      in.code = INS_STATE_NAME;
+      in.node = src;
+      in.is_test = (guint8) test;
+      in.lo = 2, in.span = 0;
+    }
+  else if (n.fetch == FETCH_STATE_MODE)
+    {
+      /* Few modes: decide each now, as the reference would by name. */
+      in.code = INS_STATE_MODE;
+      in.node = src;
+      in.memo_len = TTV_MODE_N;
+      in.memo = g_new (guint8, TTV_MODE_N);
+      for (guint m = 0; m < TTV_MODE_N; m++)
+        {
+          TtvFilterVal v = { .kind = TTV_FILTER_VAL_STRING, .s = ttv_exec_mode_name ((TtvExecMode) m) };
+          in.memo[m] = 1 + (test ? ttv_filter_value_test (&v) : ttv_filter_value_compare (src, &v));
+        }
+      in.lo = 2, in.span = 0;
+    }
   else if (n.fetch != FETCH_FIELD_INT && n.fetch != FETCH_FIELD_STRING && n.fetch != FETCH_FIELD_DECODE)
     in.code = INS_GENERIC;
   else if (!specialise_field (e, &n, &in, &never))
@@ -536,6 +587,7 @@ emit (Emitter *e, guint32 i, guint32 t, guint32 f)
     {
       g_free (in.label_ok);
       g_free (in.dense);
+      g_free (in.memo);
       return f;
     }
   if (in.code == INS_GENERIC)
@@ -556,11 +608,12 @@ emit (Emitter *e, guint32 i, guint32 t, guint32 f)
 
 TtvFilterProgram *
 ttv_filter_program_new (const TtvFilterNode *root, const TtvHookGroups *groups, const TtvTrace *trace,
-                        const TtvTracefile *tracefile, const TtvEventType *type)
+                        const TtvTracefile *tracefile, const TtvEventType *type,
+                        const TtvFilterTimeWindow *window)
 {
   TtvFilterProgram *prog = g_new0 (TtvFilterProgram, 1);
   g_autoptr (GArray) nodes = g_array_new (FALSE, FALSE, sizeof (TtvFilterProgNode));
-  guint32 root_node = compile (nodes, root, groups, trace, tracefile, type);
+  guint32 root_node = compile (nodes, root, groups, trace, tracefile, type, window);
   gboolean v;
   if (is_const (nodes, root_node, &v))
     {
@@ -582,7 +635,7 @@ ttv_filter_program_new (const TtvFilterNode *root, const TtvHookGroups *groups, 
   for (guint i = 0; i < e.code->len; i++)
     {
       const TtvFilterInsn *in = &prog->insns[i];
-      prog->decodes |= in->code == INS_GENERIC && in->fetch == FETCH_FIELD_DECODE;
+      prog->decodes |= in->code == INS_GENERIC && (in->fetch == FETCH_FIELD_DECODE || in->fetch == FETCH_CONTEXT);
     }
   return prog;
 }
@@ -596,6 +649,7 @@ ttv_filter_program_free_code (GArray *code)
     {
       g_free (g_array_index (code, TtvFilterInsn, i).label_ok);
       g_free (g_array_index (code, TtvFilterInsn, i).dense);
+      g_free (g_array_index (code, TtvFilterInsn, i).memo);
     }
   g_array_unref (code);
 }

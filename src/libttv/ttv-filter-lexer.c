@@ -6,11 +6,6 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-static gboolean
-is_word_char (char c)
-{
-  return c != '\0' && (g_ascii_isalnum (c) || strchr ("_.*?[]/-+:@$%~,", c) != NULL);
-}
 
 const char *
 ttv_filter_token_describe (TtvFilterTokenKind kind)
@@ -46,11 +41,36 @@ ttv_filter_tokens_free (GArray *tokens)
   g_array_unref (tokens);
 }
 
-static void
-push (GArray *tokens, TtvFilterTokenKind kind, gsize offset, char *text)
+/* The 1-based column of byte @offset of @expr, in characters (what an
+ * editor shows), or in bytes where the text before it is not UTF-8. */
+static guint
+column_of (const char *expr, gsize offset)
 {
-  TtvFilterToken t = { kind, (guint) offset + 1, text };
+  if (!g_utf8_validate (expr, (gssize) offset, NULL))
+    return (guint) offset + 1;
+  return (guint) g_utf8_strlen (expr, (gssize) offset) + 1;
+}
+
+static void
+push (GArray *tokens, const char *expr, TtvFilterTokenKind kind, gsize offset, char *text)
+{
+  TtvFilterToken t = { kind, column_of (expr, offset), text };
   g_array_append_val (tokens, t);
+}
+
+/* Bytes of the non-ASCII character at @p that may be part of a word (a
+ * letter of a process name: "café"), 0 if none. */
+static gsize
+word_char_len (const char *p)
+{
+  if (*p == '\0')
+    return 0;
+  if ((guchar) *p < 0x80)
+    return g_ascii_isalnum (*p) || strchr ("_.*?[]/-+:@$%~,", *p) ? 1 : 0;
+  gunichar c = g_utf8_get_char_validated (p, -1);
+  if (c == (gunichar) -1 || c == (gunichar) -2 || !g_unichar_isgraph (c))
+    return 0;
+  return (gsize) (g_utf8_next_char (p) - p);
 }
 
 GArray *
@@ -81,20 +101,21 @@ ttv_filter_lex (const char *expr, GError **error)
             {
               g_string_free (s, TRUE);
               g_set_error (error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
-                           _("column %u: unterminated string: expected a closing '\"'"), (guint) at + 1);
+                           _("column %u: unterminated string: expected a closing '\"'"), column_of (expr, at));
               ttv_filter_tokens_free (tokens);
               return NULL;
             }
           p++;
-          push (tokens, TOK_STRING, at, g_string_free (s, FALSE));
+          push (tokens, expr, TOK_STRING, at, g_string_free (s, FALSE));
           continue;
         }
-      if (is_word_char (c))
+      if (word_char_len (p) > 0)
         {
           const char *start = p;
-          while (is_word_char (*p))
-            p++;
-          push (tokens, TOK_WORD, at, g_strndup (start, (gsize) (p - start)));
+          gsize n;
+          while ((n = word_char_len (p)) > 0)
+            p += n;
+          push (tokens, expr, TOK_WORD, at, g_strndup (start, (gsize) (p - start)));
           continue;
         }
       TtvFilterTokenKind kind = TOK_ERROR;
@@ -113,15 +134,25 @@ ttv_filter_lex (const char *expr, GError **error)
         }
       if (kind == TOK_ERROR)
         {
-          g_set_error (error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
-                       _("column %u: unexpected character '%c'"), (guint) at + 1, c);
+          gunichar u = g_utf8_get_char_validated (p, -1);
+          if ((guchar) c >= 0x80 && (u == (gunichar) -1 || u == (gunichar) -2))
+            g_set_error (error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
+                         _("column %u: unexpected byte 0x%02x (the expression is not UTF-8)"),
+                         column_of (expr, at), (guchar) c);
+          else
+            {
+              char one[8] = { 0 };
+              g_unichar_to_utf8 ((guchar) c < 0x80 ? (gunichar) c : u, one);
+              g_set_error (error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
+                           _("column %u: unexpected character '%s'"), column_of (expr, at), one);
+            }
           ttv_filter_tokens_free (tokens);
           return NULL;
         }
-      push (tokens, kind, at, NULL);
+      push (tokens, expr, kind, at, NULL);
       p += len;
     }
-  push (tokens, TOK_END, (gsize) (p - expr), NULL);
+  push (tokens, expr, TOK_END, (gsize) (p - expr), NULL);
   /* The words "and", "or", "not" are operators too. */
   for (guint i = 0; i < tokens->len; i++)
     {

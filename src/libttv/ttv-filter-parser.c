@@ -140,19 +140,25 @@ resolve_variable (Parser *p, const TtvFilterToken *t, TtvFilterNode *n)
 {
   n->column = t->column;
   const char *field = NULL;
+  n->var = VAR_EVENT_FIELD;
   if (g_str_has_prefix (t->text, "event.field."))
     field = t->text + strlen ("event.field.");
   else if (g_str_has_prefix (t->text, "event.fields."))
     field = t->text + strlen ("event.fields.");
+  else if (g_str_has_prefix (t->text, "event.context."))
+    {
+      field = t->text + strlen ("event.context.");
+      n->var = VAR_EVENT_CONTEXT;
+    }
   if (field)
     {
-      n->var = VAR_EVENT_FIELD;
       n->path = g_array_new (FALSE, FALSE, sizeof (TtvFilterPathStep));
       if (!parse_path (field, n->path))
         {
           g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
                        _("column %u: expected a field path such as event.field.name, "
-                         "event.field.a.b or event.field.list[2], found '%s'"), t->column, t->text);
+                         "event.field.a.b, event.field.list[2] or event.context.name, found '%s'"),
+                       t->column, t->text);
           return FALSE;
         }
       return TRUE;
@@ -165,7 +171,7 @@ resolve_variable (Parser *p, const TtvFilterToken *t, TtvFilterNode *n)
       }
   g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_UNKNOWN_NAME,
                _("column %u: unknown name '%s': expected event.name, event.facility, event.id, "
-                 "event.group, event.time, event.field.NAME, trace.name, tracefile.name, cpu, "
+                 "event.group, event.time, event.field.NAME, event.context.NAME, trace.name, tracefile.name, cpu, "
                  "state.pid, state.tid, state.ppid, state.process_name, state.exec_mode or state.syscall"),
                t->column, t->text);
   return FALSE;
@@ -259,7 +265,11 @@ parse_comparison (Parser *p)
       n->lit.glob = g_pattern_spec_new (n->lit.text);
     }
   const char *bad = NULL;
-  switch (n->var)
+  /* "0x" with no hex digits after it is a typo, not a word to compare. */
+  const char *digits = v->kind == TOK_WORD && (v->text[0] == '-' || v->text[0] == '+') ? v->text + 1 : v->text;
+  if (v->kind == TOK_WORD && (g_str_has_prefix (digits, "0x") || g_str_has_prefix (digits, "0X")) && !n->lit.has_int)
+    bad = _("a hexadecimal number (0x followed by hex digits)");
+  switch (bad ? VAR_TRACE_NAME : n->var)
     {
     case VAR_EVENT_TIME:
       if (!n->lit.has_time)
@@ -273,9 +283,28 @@ parse_comparison (Parser *p)
       if (!n->lit.has_int)
         bad = _("an integer (decimal or 0x hex)");
       break;
+    case VAR_STATE_EXEC_MODE:
+      {
+        /* An enumerated value: a misspelt mode would silently match nothing. */
+        gboolean any = FALSE;
+        for (guint m = 0; m < TTV_MODE_N && !any; m++)
+          any = ttv_filter_string_compare (&n->lit, OP_EQ, ttv_exec_mode_name ((TtvExecMode) m));
+        if (!any)
+          bad = n->lit.is_glob ? _("a pattern matching an execution mode (user, syscall, trap, irq, softirq "
+                                   "or unknown)")
+                               : _("an execution mode: user, syscall, trap, irq, softirq or unknown");
+        break;
+      }
     case VAR_EVENT_GROUP:
       if (n->op != OP_EQ && n->op != OP_NE)
-        bad = _("'=' or '!=' with event.group");
+        {
+          /* The operator is what is wrong: point there. */
+          g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_BAD_VALUE,
+                       _("column %u: expected '=' or '!=' with event.group, found %s"), op->column,
+                       ttv_filter_token_describe (op->kind));
+          ttv_filter_node_free (n);
+          return NULL;
+        }
       else if (!ttv_hook_groups_has (p->groups, n->lit.text))
         {
           g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_UNKNOWN_NAME,

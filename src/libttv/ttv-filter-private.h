@@ -33,7 +33,7 @@ void     ttv_filter_tokens_free (GArray *tokens);
 /* --- syntax tree --- */
 typedef enum {
   VAR_EVENT_NAME, VAR_EVENT_FACILITY, VAR_EVENT_ID, VAR_EVENT_GROUP, VAR_EVENT_TIME,
-  VAR_EVENT_FIELD, VAR_TRACE_NAME, VAR_TRACEFILE_NAME, VAR_CPU,
+  VAR_EVENT_FIELD, VAR_EVENT_CONTEXT, VAR_TRACE_NAME, VAR_TRACEFILE_NAME, VAR_CPU,
   VAR_STATE_PID, VAR_STATE_TID, VAR_STATE_PPID, VAR_STATE_PROCESS_NAME, VAR_STATE_EXEC_MODE,
   VAR_STATE_SYSCALL,
 } TtvFilterVar;
@@ -65,7 +65,7 @@ struct _TtvFilterNode {
   TtvFilterNodeKind kind;
   TtvFilterNode *a, *b;  /* owned: operands of AND/OR, a of NOT */
   TtvFilterVar var;      /* CMP, TEST */
-  GArray *path;          /* owned, of TtvFilterPathStep: VAR_EVENT_FIELD */
+  GArray *path;          /* owned, of TtvFilterPathStep: VAR_EVENT_FIELD, VAR_EVENT_CONTEXT */
   TtvFilterOp op;        /* CMP */
   TtvFilterLiteral lit;  /* CMP */
   guint column;
@@ -86,6 +86,7 @@ typedef enum {
   FETCH_FIELD_INT,       /* accessor, integer/enum value */
   FETCH_FIELD_STRING,    /* accessor, string/enum label/char array */
   FETCH_FIELD_DECODE,    /* decode the event and walk the path */
+  FETCH_CONTEXT,         /* decode the CTF contexts and walk the path in the first that has it */
 } TtvFilterFetch;
 
 typedef enum { PROG_CONST, PROG_AND, PROG_OR, PROG_NOT, PROG_CMP, PROG_TEST } TtvFilterProgKind;
@@ -111,6 +112,9 @@ typedef enum {
   INS_CHARS,        /* char array at a fixed offset */
   INS_TIME,         /* event time */
   INS_TIME_REL,     /* event time from the start of its trace */
+  INS_STATE_INT,    /* state.pid, tid, ppid of the running process (fetch says which) */
+  INS_STATE_NAME,   /* state.process_name: the verdict of each name, memoized by quark */
+  INS_STATE_MODE,   /* state.exec_mode: the verdict of each mode, by table */
   INS_GENERIC,      /* fetch () and compare as the reference does */
 } TtvFilterOpcode;
 
@@ -151,6 +155,9 @@ typedef struct {
                            * 1 the label fails, 2 it passes */
   guint32 dense_len;
   guint8 bytes;           /* ENUM_LABEL: load width when byte-aligned (1, 2, 4, 8), else 0 */
+  guint8 *memo;           /* owned: STATE_NAME, by quark: 0 not seen, 1 fails, 2 passes;
+                           * STATE_MODE, by mode: 1 fails, 2 passes */
+  guint32 memo_len;
   const char *text;       /* weak: STRING, CHARS: the literal or the glob's fixed part */
   guint32 text_len;
   const TtvFilterNode *node;  /* weak: GENERIC, STR_BYTES, STR_PATTERN */
@@ -185,10 +192,17 @@ typedef struct {
 gboolean ttv_filter_value_compare (const TtvFilterNode *src, const TtvFilterVal *v);
 gboolean ttv_filter_value_test (const TtvFilterVal *v);
 
-/* @tracefile may be NULL: terms about it are then left to evaluation. */
+/* Times between two of a filter's time literals (inclusive): every
+ * event.time term has one value for all of them, so it folds away. */
+typedef struct {
+  TtvTime lo, hi;
+} TtvFilterTimeWindow;
+
+/* @tracefile may be NULL: terms about it are then left to evaluation; so
+ * are time terms when @window is NULL. */
 TtvFilterProgram *ttv_filter_program_new (const TtvFilterNode *root, const TtvHookGroups *groups,
                                           const TtvTrace *trace, const TtvTracefile *tracefile,
-                                          const TtvEventType *type);
+                                          const TtvEventType *type, const TtvFilterTimeWindow *window);
 void              ttv_filter_program_free (TtvFilterProgram *program);
 void              ttv_filter_program_free_code (GArray *code);
 /* Comparisons shared by the compiler (constants) and the evaluator. */

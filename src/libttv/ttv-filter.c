@@ -2,33 +2,49 @@
  * (trace, event type) built on first sight, evaluate without allocating. */
 #include "ttv-filter-private.h"
 #include "ttv-error.h"
+#include "formats/ctf/ttv-ctf.h"
+#include "ttv-event-process.h"
 
 #include <string.h>
 
 /* The programs of one trace: slot ((tracefile index + 1) << shift) + type
- * id; row 0 is for check_type, which has no tracefile. */
+ * id; row 0 is for check_type, which has no tracefile.  A filter with
+ * event.time terms has one per window between its time literals, where
+ * those terms fold to constants. */
 typedef struct {
   const TtvTrace *trace;     /* weak: the key */
+  gboolean timed;            /* time terms folded for the times in [lo, hi] */
+  TtvTime lo, hi;
+  TtvTime start;             /* the trace start the window was computed with */
   guint shift;               /* row length: 1 << shift >= the number of types */
   guint64 n_slots;
   guint8 *verdicts;          /* owned: per slot, a TtvFilterVerdict or UNSEEN */
+  TtvFilterFast *fast;       /* owned: per slot, the straight-line form (slow until seen) */
   TtvFilterProgram **programs;  /* owned, per slot; NULL until seen */
 } TraceCache;
 
 #define UNSEEN 3
 
 struct _TtvFilter {
-  TraceCache hot;                  /* a copy of the cache used last: what every event reads */
+  TtvFilterHot hot;                /* first: what ttv_filter_matches() reads inline */
+  TtvFilterProgram **hot_programs; /* weak: the programs of the cache used last */
   char *expression;
   TtvFilterNode *root;             /* owned */
   TtvHookGroups *own_groups;       /* owned when none was given */
   const TtvHookGroups *groups;     /* weak */
   gboolean needs_state;
   GPtrArray *caches;               /* of TraceCache *, owned */
+  GArray *times;                   /* of TtvFilterTimeWindow: each time literal as {value, relative} */
   TtvDecoder *decoder;             /* owned: decode-path reads */
   TtvDecoder *scratch;             /* owned: accessor reads */
   const TtvEvent *decoded;         /* weak: event whose fields @decoder holds */
   gint32 decoded_root;
+  TtvDecoder *ctx_decoder;         /* owned: CTF contexts */
+  TtvDecoder *proc_decoder;        /* owned: the process contexts (state.* without kernel state) */
+  char proc_name[64];              /* a context's process name, for GENERIC reads */
+  const TtvEvent *ctx_decoded;     /* weak: event whose contexts @ctx_decoder holds */
+  gboolean ctx_ok;
+  gint32 ctx_nodes[3];             /* stream event context, event context, packet context */
   GString *text;                   /* owned: NUL-terminated copies for globs */
 };
 
@@ -39,6 +55,7 @@ trace_cache_clear (TraceCache *c)
     ttv_filter_program_free (c->programs[i]);
   g_clear_pointer (&c->programs, g_free);
   g_clear_pointer (&c->verdicts, g_free);
+  g_clear_pointer (&c->fast, g_free);
   c->n_slots = 0;
 }
 
@@ -47,6 +64,65 @@ trace_cache_free (TraceCache *c)
 {
   trace_cache_clear (c);
   g_free (c);
+}
+
+/* The time literals of the tree ({value, 1 if +S.N}); a bare event.time
+ * test is "time != 0". */
+static void
+collect_times (const TtvFilterNode *n, GArray *times)
+{
+  if (n == NULL)
+    return;
+  if ((n->kind == NODE_CMP || n->kind == NODE_TEST) && n->var == VAR_EVENT_TIME)
+    {
+      TtvFilterTimeWindow t = { n->kind == NODE_CMP ? n->lit.tval : 0,
+                                n->kind == NODE_CMP && n->lit.time_relative };
+      g_array_append_val (times, t);
+    }
+  collect_times (n->a, times);
+  collect_times (n->b, times);
+}
+
+static TtvTime
+saturating_add (TtvTime a, TtvTime b)
+{
+  TtvTime r;
+  return __builtin_add_overflow (a, b, &r) ? (b < 0 ? TTV_TIME_MIN : TTV_TIME_MAX) : r;
+}
+
+static gint
+compare_time (gconstpointer a, gconstpointer b)
+{
+  TtvTime x = *(const TtvTime *) a, y = *(const TtvTime *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* The window of @time: between the two time literals of the filter (made
+ * absolute for @trace) around it; where each literal k splits the time
+ * line at k and k + 1, which every comparison operator respects. */
+static TtvFilterTimeWindow
+window_for (const TtvFilter *f, const TtvTrace *trace, TtvTime time)
+{
+  g_autoptr (GArray) bounds = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+  for (guint i = 0; i < f->times->len; i++)
+    {
+      const TtvFilterTimeWindow *t = &g_array_index (f->times, TtvFilterTimeWindow, i);
+      TtvTime k = t->hi ? saturating_add (trace->start, t->lo) : t->lo;
+      TtvTime k1 = saturating_add (k, 1);
+      g_array_append_val (bounds, k);
+      g_array_append_val (bounds, k1);
+    }
+  g_array_sort (bounds, compare_time);
+  TtvFilterTimeWindow w = { TTV_TIME_MIN, TTV_TIME_MAX };
+  for (guint i = 0; i < bounds->len; i++)
+    {
+      TtvTime b = g_array_index (bounds, TtvTime, i);
+      if (b <= time)
+        w.lo = MAX (w.lo, b);
+      else
+        w.hi = MIN (w.hi, b - 1);
+    }
+  return w;
 }
 
 TtvFilter *
@@ -68,8 +144,12 @@ ttv_filter_new (const char *expression, const TtvHookGroups *groups, GError **er
   f->groups = groups ? groups : f->own_groups;
   f->needs_state = ttv_filter_node_uses_state (root);
   f->caches = g_ptr_array_new_with_free_func ((GDestroyNotify) trace_cache_free);
+  f->times = g_array_new (FALSE, FALSE, sizeof (TtvFilterTimeWindow));
+  collect_times (root, f->times);
   f->decoder = ttv_decoder_new ();
   f->scratch = ttv_decoder_new ();
+  f->ctx_decoder = ttv_decoder_new ();
+  f->proc_decoder = ttv_decoder_new ();
   f->text = g_string_sized_new (256);
   return f;
 }
@@ -80,10 +160,13 @@ ttv_filter_free (TtvFilter *f)
   if (f == NULL)
     return;
   g_ptr_array_unref (f->caches);
+  g_array_unref (f->times);
   ttv_filter_node_free (f->root);
   ttv_hook_groups_free (f->own_groups);
   ttv_decoder_free (f->decoder);
   ttv_decoder_free (f->scratch);
+  ttv_decoder_free (f->ctx_decoder);
+  ttv_decoder_free (f->proc_decoder);
   g_string_free (f->text, TRUE);
   g_free (f->expression);
   g_free (f);
@@ -101,22 +184,218 @@ ttv_filter_needs_state (const TtvFilter *f)
   return f->needs_state;
 }
 
-/* Programs are specialised per (tracefile, event type), so that terms that
- * only depend on them (name, group, trace, CPU) fold away.  This is the
- * slow path of ttv_filter_matches: a new trace, tracefile or type. */
-static TtvFilterProgram *
-get_program (TtvFilter *f, const TtvTrace *trace, const TtvTracefile *tracefile, const TtvEventType *type)
+/* A test before scaling: a field read as the evaluator reads it, within
+ * [lo, hi], != invert. */
+typedef struct {
+  guint64 offset_bits;
+  guint bits;               /* the field's size */
+  gboolean is_signed;
+  guint32 align_mask;
+  gint64 lo, hi;
+  gboolean invert;
+} ValueTest;
+
+/* The raw values of an enum whose label passes, when they form one range
+ * that no other mapping overlaps: then the label test is a range test. */
+static gboolean
+enum_label_range (const TtvFilterInsn *in, gint64 *lo, gint64 *hi)
 {
-  TraceCache *c = NULL;
-  for (guint i = 0; i < f->caches->len && c == NULL; i++)
-    if (((TraceCache *) g_ptr_array_index (f->caches, i))->trace == trace)
-      c = g_ptr_array_index (f->caches, i);
-  if (c == NULL)
+  const TtvType *t = in->type;
+  gboolean any = FALSE;
+  gint64 a = 0, b = -1;      /* empty when nothing passes */
+  for (guint i = 0; i < t->mappings->len; i++)
     {
-      c = g_new0 (TraceCache, 1);
-      c->trace = trace;
-      g_ptr_array_add (f->caches, c);
+      const TtvEnumMapping *m = &g_array_index (t->mappings, TtvEnumMapping, i);
+      if (!t->is_signed && (m->start > G_MAXINT64 || m->end > G_MAXINT64))
+        return FALSE;
+      gint64 s = (gint64) m->start, e = (gint64) m->end;
+      /* Overlapping mappings: the first wins, which ranges cannot say. */
+      for (guint j = 0; j < i; j++)
+        {
+          const TtvEnumMapping *o = &g_array_index (t->mappings, TtvEnumMapping, j);
+          if (!((gint64) o->end < s || (gint64) o->start > e))
+            return FALSE;
+        }
+      if (!in->label_ok[i])
+        continue;
+      if (any && s != b + 1 && e + 1 != a)
+        return FALSE;       /* several ranges (or listed out of order) */
+      a = any ? MIN (a, s) : s;
+      b = any ? MAX (b, e) : e;
+      any = TRUE;
     }
+  *lo = a;
+  *hi = b;
+  return TRUE;
+}
+
+/* The value test of one instruction; FALSE when it has none. */
+static gboolean
+value_test_from_insn (ValueTest *v, const TtvFilterInsn *in)
+{
+  *v = (ValueTest) { .lo = in->lo, .hi = (gint64) ((guint64) in->lo + in->span), .invert = in->invert };
+  guint bytes = 0;
+  switch ((TtvFilterOpcode) in->code)
+    {
+    case INS_INT8: bytes = 1; break;
+    case INS_INT16: bytes = 2; break;
+    case INS_INT32: bytes = 4; break;
+    case INS_INT64: bytes = 8; break;
+    case INS_ENUM_LABEL:
+      if (in->bytes == 0 || in->invert || !enum_label_range (in, &v->lo, &v->hi))
+        return FALSE;
+      bytes = in->bytes;
+      break;
+    default:
+      return FALSE;
+    }
+  guint64 align = MAX (in->payload_align, 1);
+  if (in->swap || (align & (align - 1)) != 0 || align > G_MAXUINT32 || in->offset_bits % 8 != 0
+      || in->offset_bits > G_MAXUINT32 - 64)
+    return FALSE;
+  v->offset_bits = in->offset_bits;
+  v->bits = 8 * bytes;
+  v->is_signed = in->shift != 0 || (in->code == INS_ENUM_LABEL && in->type->is_signed) || bytes == 8;
+  v->align_mask = (guint32) (align - 1);
+  return TRUE;
+}
+
+/* A constant: the first payload word against everything, or nothing. */
+static void
+fast_const (TtvFilterFast *t, gboolean value)
+{
+  *t = (TtvFilterFast) { .lo = 0, .span = G_MAXUINT64, .end_bits = 64, .invert = (guint8) !value };
+}
+
+/* Scales a value test to the word the fast path reads. */
+static void
+fast_from_value (TtvFilterFast *t, const ValueTest *v)
+{
+  gint64 lo = v->lo, hi = v->hi;
+  guint sh = 64 - v->bits;
+  if (sh > 0)
+    {
+      /* What the field can hold: outside it nothing passes. */
+      gint64 dmin = v->is_signed ? -(G_GINT64_CONSTANT (1) << (v->bits - 1)) : 0;
+      gint64 dmax = v->is_signed ? (G_GINT64_CONSTANT (1) << (v->bits - 1)) - 1
+                                 : (gint64) ((G_GUINT64_CONSTANT (1) << v->bits) - 1);
+      lo = MAX (lo, dmin);
+      hi = MIN (hi, dmax);
+      if (lo > hi)
+        {
+          fast_const (t, v->invert);
+          return;
+        }
+    }
+  guint64 end = v->offset_bits + v->bits;
+  /* A field ending in the first 8 bytes: read those and shift. */
+  guint64 word_end = MAX (end, 64);
+  guint64 before = word_end - end;      /* bits of the word after the field */
+  *t = (TtvFilterFast) { .invert = (guint8) v->invert, .end_bits = (guint32) word_end,
+                         .align_mask = v->align_mask };
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  t->shift = (guint8) before;
+#else
+  t->shift = (guint8) (sh - before);
+#endif
+  t->lo = (guint64) lo << sh;
+  t->span = (((guint64) hi - (guint64) lo) << sh) | ((G_GUINT64_CONSTANT (1) << sh) - 1);
+}
+
+/* Whether instruction @in ends at the program's verdict; *neg when its
+ * result is the verdict negated. */
+static gboolean
+ends_program (const TtvFilterInsn *in, gboolean *neg)
+{
+  if (in->on_true == TTV_FILTER_PC_ACCEPT && in->on_false == TTV_FILTER_PC_REJECT)
+    *neg = FALSE;
+  else if (in->on_true == TTV_FILTER_PC_REJECT && in->on_false == TTV_FILTER_PC_ACCEPT)
+    *neg = TRUE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The straight-line form of a program: a constant, one integer test, or
+ * two ranges of one field joined by & (their intersection); anything else
+ * stays slow (the program runs). */
+static void
+fast_init (TtvFilterFast *fx, const TtvFilterProgram *prog)
+{
+  *fx = (TtvFilterFast) { .slow = TRUE };
+  if (prog->verdict != TTV_FILTER_DEPENDS)
+    {
+      fast_const (fx, prog->verdict == TTV_FILTER_ALWAYS);
+      return;
+    }
+  const TtvFilterInsn *a = &prog->insns[prog->entry];
+  ValueTest va, vb;
+  gboolean neg_a, neg_b;
+  if (prog->code->len == 1)
+    {
+      if (ends_program (a, &neg_a) && value_test_from_insn (&va, a))
+        {
+          va.invert ^= neg_a;
+          fast_from_value (fx, &va);
+        }
+      return;
+    }
+  if (prog->code->len != 2)
+    return;
+  /* a true -> b, a false -> REJECT, b to the verdicts: a & b. */
+  const TtvFilterInsn *b = a->on_true < TTV_FILTER_PC_REJECT ? &prog->insns[a->on_true] : NULL;
+  if (b == NULL || b == a || a->on_false != TTV_FILTER_PC_REJECT || !ends_program (b, &neg_b) || neg_b
+      || !value_test_from_insn (&va, a) || !value_test_from_insn (&vb, b) || va.invert || vb.invert
+      || va.offset_bits != vb.offset_bits || va.bits != vb.bits || va.is_signed != vb.is_signed)
+    return;
+  va.lo = MAX (va.lo, vb.lo);
+  va.hi = MIN (va.hi, vb.hi);
+  if (va.lo > va.hi)
+    fast_const (fx, FALSE);
+  else
+    fast_from_value (fx, &va);
+}
+
+/* The cache of programs for @trace (and the window of @time when the
+ * filter has time terms and @timed), made on first use. */
+static TraceCache *
+get_cache (TtvFilter *f, const TtvTrace *trace, gboolean timed, TtvTime time)
+{
+  timed = timed && f->times->len > 0;
+  TtvFilterTimeWindow w = timed ? window_for (f, trace, time) : (TtvFilterTimeWindow) { TTV_TIME_MIN, TTV_TIME_MAX };
+  for (guint i = 0; i < f->caches->len; i++)
+    {
+      TraceCache *c = g_ptr_array_index (f->caches, i);
+      if (c->trace != trace || c->timed != timed)
+        continue;
+      if (c->start != trace->start && timed)
+        {
+          /* A live trace whose start moved: its windows moved too. */
+          g_ptr_array_remove_index_fast (f->caches, i--);
+          continue;
+        }
+      if (c->lo == w.lo && c->hi == w.hi)
+        return c;
+    }
+  TraceCache *c = g_new0 (TraceCache, 1);
+  c->trace = trace;
+  c->timed = timed;
+  c->lo = w.lo;
+  c->hi = w.hi;
+  c->start = trace->start;
+  g_ptr_array_add (f->caches, c);
+  return c;
+}
+
+/* Programs are specialised per (tracefile, event type), so that terms that
+ * only depend on them (name, group, trace, CPU) fold away, and per time
+ * window.  This is the slow path of ttv_filter_matches: a new trace,
+ * tracefile, type or window.  @tracefile NULL: for check_type. */
+static TtvFilterProgram *
+get_program (TtvFilter *f, const TtvTrace *trace, const TtvTracefile *tracefile, const TtvEventType *type,
+             TtvTime time)
+{
+  TraceCache *c = get_cache (f, trace, tracefile != NULL, time);
   guint64 row = tracefile ? (guint64) tracefile->index + 1 : 0;
   if (c->programs == NULL || ((guint64) type->id >> c->shift) != 0)
     {
@@ -133,21 +412,30 @@ get_program (TtvFilter *f, const TtvTrace *trace, const TtvTracefile *tracefile,
       guint64 n = rows << c->shift;
       c->programs = g_renew (TtvFilterProgram *, c->programs, n);
       c->verdicts = g_renew (guint8, c->verdicts, n);
+      c->fast = g_renew (TtvFilterFast, c->fast, n);
       for (guint64 i = c->n_slots; i < n; i++)
         {
           c->programs[i] = NULL;
           c->verdicts[i] = UNSEEN;
+          c->fast[i] = (TtvFilterFast) { .slow = TRUE };
         }
       c->n_slots = n;
     }
   TtvFilterProgram *prog = c->programs[slot];
   if (prog == NULL)
     {
-      prog = ttv_filter_program_new (f->root, f->groups, trace, tracefile, type);
+      TtvFilterTimeWindow w = { c->lo, c->hi };
+      prog = ttv_filter_program_new (f->root, f->groups, trace, tracefile, type, c->timed ? &w : NULL);
       c->programs[slot] = prog;
       c->verdicts[slot] = (guint8) prog->verdict;
+      fast_init (&c->fast[slot], prog);
     }
-  f->hot = *c;
+  if (tracefile)
+    {
+      f->hot = (TtvFilterHot) { c->trace, c->shift, c->n_slots, c->fast, c->lo,
+                                (guint64) c->hi - (guint64) c->lo, c->start };
+      f->hot_programs = c->programs;
+    }
   return prog;
 }
 
@@ -155,7 +443,7 @@ TtvFilterVerdict
 ttv_filter_check_type (TtvFilter *f, const TtvTrace *trace, const TtvEventType *type)
 {
   g_return_val_if_fail (f != NULL && trace != NULL && type != NULL, TTV_FILTER_DEPENDS);
-  return get_program (f, trace, NULL, type)->verdict;
+  return get_program (f, trace, NULL, type, 0)->verdict;
 }
 
 static const TtvProcessState *
@@ -175,27 +463,20 @@ set_string (TtvFilter *f, TtvFilterVal *v, const char *s, gsize len)
   v->s = f->text->str;
 }
 
+/* Walks @src's path from @root and reads the value there. */
 static void
-fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gboolean want_string, TtvFilterVal *v)
+value_at (TtvFilter *f, TtvDecoder *dec, const TtvValue *cur, const TtvFilterNode *src, gboolean want_string,
+          TtvFilterVal *v)
 {
-  if (f->decoded != ev)
-    {
-      ttv_decoder_reset (f->decoder);
-      f->decoded_root = ttv_event_decode_fields (ev, f->decoder, NULL);
-      f->decoded = ev;
-    }
-  if (f->decoded_root < 0)
-    return;
-  const TtvValue *cur = ttv_decoder_get (f->decoder, (guint32) f->decoded_root);
   for (guint i = 0; cur && i < src->path->len; i++)
     {
       const TtvFilterPathStep *step = &g_array_index (src->path, TtvFilterPathStep, i);
       if (step->name)
         cur = cur->type->kind == TTV_TYPE_STRUCT || cur->type->kind == TTV_TYPE_VARIANT
-              ? ttv_decoder_get_field (f->decoder, cur, step->name) : NULL;
+              ? ttv_decoder_get_field (dec, cur, step->name) : NULL;
       else if ((cur->type->kind == TTV_TYPE_ARRAY || cur->type->kind == TTV_TYPE_SEQUENCE)
                && step->index < cur->n_children)
-        cur = ttv_decoder_get (f->decoder, cur->first_child + (guint32) step->index);
+        cur = ttv_decoder_get (dec, cur->first_child + (guint32) step->index);
       else
         cur = NULL;
     }
@@ -211,7 +492,7 @@ fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gbool
           g_string_truncate (f->text, 0);
           for (guint32 i = 0; i < cur->n_children; i++)
             {
-              const TtvValue *c = ttv_decoder_get (f->decoder, cur->first_child + i);
+              const TtvValue *c = ttv_decoder_get (dec, cur->first_child + i);
               if ((guint8) c->v.u == 0)
                 break;
               g_string_append_c (f->text, (char) (guint8) c->v.u);
@@ -249,6 +530,103 @@ fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gbool
     }
 }
 
+static void
+fetch_decoded (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gboolean want_string, TtvFilterVal *v)
+{
+  if (f->decoded != ev)
+    {
+      ttv_decoder_reset (f->decoder);
+      f->decoded_root = ttv_event_decode_fields (ev, f->decoder, NULL);
+      f->decoded = ev;
+    }
+  if (f->decoded_root >= 0)
+    value_at (f, f->decoder, ttv_decoder_get (f->decoder, (guint32) f->decoded_root), src, want_string, v);
+}
+
+/* event.context.NAME (or a field the payload lacks): the first of the
+ * stream event context, the event context and the packet context of a
+ * CTF event that has the path. */
+static void
+fetch_context (TtvFilter *f, const TtvFilterNode *src, const TtvEvent *ev, gboolean want_string, TtvFilterVal *v)
+{
+  if (!ttv_ctf_trace_is_ctf (ev->tracefile->trace))
+    return;
+  if (f->ctx_decoded != ev)
+    {
+      ttv_decoder_reset (f->ctx_decoder);
+      f->ctx_ok = ttv_ctf_event_decode_contexts (ev, f->ctx_decoder, &f->ctx_nodes[0], &f->ctx_nodes[1],
+                                                 &f->ctx_nodes[2], NULL) >= 0;
+      f->ctx_decoded = ev;
+    }
+  for (guint i = 0; f->ctx_ok && i < G_N_ELEMENTS (f->ctx_nodes) && v->kind == TTV_FILTER_VAL_NONE; i++)
+    if (f->ctx_nodes[i] >= 0)
+      value_at (f, f->ctx_decoder, ttv_decoder_get (f->ctx_decoder, (guint32) f->ctx_nodes[i]), src, want_string, v);
+}
+
+/* What one run of a program looked up about the event, on first need:
+ * the running process, else what the event's contexts say of it. */
+typedef struct {
+  gboolean looked;
+  const TtvProcessState *proc;
+  gboolean ctx_looked, ctx_ok;
+  TtvEventProcess ctx;
+} RunCache;
+
+static const TtvProcessState *
+cache_proc (RunCache *rc, const TtvEvent *ev, const TtvState *state)
+{
+  if (!rc->looked)
+    {
+      rc->proc = running (ev, state);
+      rc->looked = TRUE;
+    }
+  return rc->proc;
+}
+
+/* No running process known (a userspace trace has no kernel state): the
+ * event's own vpid, vtid and procname contexts. */
+static const TtvEventProcess *
+cache_context (TtvFilter *f, RunCache *rc, const TtvEvent *ev)
+{
+  if (!rc->ctx_looked)
+    {
+      rc->ctx_ok = ttv_event_process_from_context (ev, f->proc_decoder, &rc->ctx);
+      rc->ctx_looked = TRUE;
+    }
+  return rc->ctx_ok ? &rc->ctx : NULL;
+}
+
+/* state.pid, tid, ppid (@fetch): from the running process, else the
+ * contexts (no ppid there); FALSE when neither knows. */
+static gboolean
+state_int (TtvFilter *f, RunCache *rc, guint fetch, const TtvEvent *ev, const TtvState *state, gint64 *out)
+{
+  const TtvProcessState *p = cache_proc (rc, ev, state);
+  if (p)
+    {
+      *out = fetch == FETCH_STATE_TID ? p->pid : fetch == FETCH_STATE_PPID ? p->ppid : p->tgid ? p->tgid : p->pid;
+      return TRUE;
+    }
+  const TtvEventProcess *c = fetch == FETCH_STATE_PPID ? NULL : cache_context (f, rc, ev);
+  *out = c ? (fetch == FETCH_STATE_TID ? c->tid : c->pid) : -1;
+  return *out >= 0;
+}
+
+/* state.process_name, the same way; NULL when unknown. */
+static const char *
+state_name (TtvFilter *f, RunCache *rc, const TtvEvent *ev, const TtvState *state, GQuark *quark)
+{
+  const TtvProcessState *p = cache_proc (rc, ev, state);
+  *quark = 0;
+  if (p)
+    {
+      *quark = p->name;
+      return p->name ? g_quark_to_string (p->name) : NULL;
+    }
+  const TtvEventProcess *c = cache_context (f, rc, ev);
+  return c && c->name[0] ? c->name : NULL;
+}
+
 /* Reads what a GENERIC instruction compares. */
 static void
 fetch (TtvFilter *f, const TtvFilterInsn *n, const TtvEvent *ev, const TtvState *state, TtvFilterVal *v)
@@ -276,21 +654,27 @@ fetch (TtvFilter *f, const TtvFilterInsn *n, const TtvEvent *ev, const TtvState 
     case FETCH_STATE_PID:
     case FETCH_STATE_TID:
     case FETCH_STATE_PPID:
-      if ((proc = running (ev, state)) != NULL)
-        {
+      {
+        RunCache rc;
+        rc.looked = rc.ctx_looked = FALSE;
+        if (state_int (f, &rc, n->fetch, ev, state, &v->i))
           v->kind = TTV_FILTER_VAL_INT;
-          v->i = n->fetch == FETCH_STATE_TID ? proc->pid
-                 : n->fetch == FETCH_STATE_PPID ? proc->ppid
-                 : proc->tgid ? proc->tgid : proc->pid;
-        }
-      break;
+        break;
+      }
     case FETCH_STATE_NAME:
-      if ((proc = running (ev, state)) != NULL && proc->name)
-        {
-          v->kind = TTV_FILTER_VAL_STRING;
-          v->s = g_quark_to_string (proc->name);
-        }
-      break;
+      {
+        RunCache rc;
+        rc.looked = rc.ctx_looked = FALSE;
+        GQuark q;
+        const char *name = state_name (f, &rc, ev, state, &q);
+        if (name)
+          {
+            g_strlcpy (f->proc_name, name, sizeof f->proc_name);
+            v->kind = TTV_FILTER_VAL_STRING;
+            v->s = f->proc_name;
+          }
+        break;
+      }
     case FETCH_STATE_MODE:
       if ((proc = running (ev, state)) != NULL)
         {
@@ -316,6 +700,9 @@ fetch (TtvFilter *f, const TtvFilterInsn *n, const TtvEvent *ev, const TtvState 
       }
     case FETCH_FIELD_DECODE:
       fetch_decoded (f, n->node, ev, !n->is_test && !lit->has_int && !lit->has_double, v);
+      break;
+    case FETCH_CONTEXT:
+      fetch_context (f, n->node, ev, !n->is_test && !lit->has_int && !lit->has_double, v);
       break;
     }
 }
@@ -446,14 +833,67 @@ text_value (TtvFilter *f, const TtvFilterInsn *in, const char *s, gsize len)
   return 0;
 }
 
+/* The verdict of a process name, memoized by its quark: names repeat, and
+ * a glob on each event's name would cost more than the state tracking. */
+static gint64
+name_verdict (TtvFilterInsn *in, GQuark name)
+{
+  if (name >= in->memo_len)
+    {
+      guint32 len = MAX (MAX (in->memo_len * 2, 64), name + 1);
+      in->memo = g_realloc (in->memo, len);
+      memset (in->memo + in->memo_len, 0, len - in->memo_len);
+      in->memo_len = len;
+    }
+  if (in->memo[name] == 0)
+    {
+      TtvFilterVal v = { .kind = TTV_FILTER_VAL_STRING, .s = g_quark_to_string (name) };
+      in->memo[name] = 1 + (in->is_test ? ttv_filter_value_test (&v) : ttv_filter_value_compare (in->node, &v));
+    }
+  return in->memo[name];
+}
+
 /* The value of an instruction other than the common integer and time
  * reads; FALSE when the event has none.  GENERIC gives its verdict. */
 static G_GNUC_NO_INLINE gboolean
-cold_value (TtvFilter *f, const TtvFilterInsn *in, const TtvEvent *ev, const TtvState *state, gint64 *out)
+cold_value (TtvFilter *f, const TtvFilterInsn *in, const TtvEvent *ev, const TtvState *state, gint64 *out,
+            RunCache *rc)
 {
   gboolean ok = TRUE;
+  const TtvProcessState *p = in->code == INS_STATE_MODE ? cache_proc (rc, ev, state) : NULL;
   switch ((TtvFilterOpcode) in->code)
     {
+    case INS_STATE_INT:
+      return state_int (f, rc, in->fetch, ev, state, out);
+    case INS_STATE_NAME:
+      {
+        GQuark q;
+        const char *name = state_name (f, rc, ev, state, &q);
+        if (name == NULL)
+          return FALSE;
+        if (q)
+          *out = name_verdict ((TtvFilterInsn *) in, q);
+        else
+          {
+            TtvFilterVal v = { .kind = TTV_FILTER_VAL_STRING, .s = name };
+            *out = 1 + (in->is_test ? ttv_filter_value_test (&v) : ttv_filter_value_compare (in->node, &v));
+          }
+        return TRUE;
+      }
+    case INS_STATE_MODE:
+      {
+        if (p == NULL)
+          return FALSE;
+        TtvExecMode m = ttv_process_state_get_mode (p);
+        if ((guint) m < in->memo_len)
+          *out = in->memo[m];
+        else
+          {
+            TtvFilterVal v = { .kind = TTV_FILTER_VAL_STRING, .s = ttv_exec_mode_name (m) };
+            *out = 1 + ttv_filter_value_compare (in->node, &v);
+          }
+        return TRUE;
+      }
     case INS_INT_BITS:
     case INS_ENUM_LABEL:
       {
@@ -521,8 +961,10 @@ run (TtvFilter *f, const TtvFilterProgram *prog, const TtvEvent *ev, const TtvSt
 {
   const TtvFilterInsn *code = prog->insns;
   guint32 pc = prog->entry;
+  RunCache rc;   /* not zeroed whole: its context buffer is only for userspace traces */
+  rc.looked = rc.ctx_looked = FALSE;
   if (prog->decodes)
-    f->decoded = NULL;   /* a new event: forget the fields decoded for the last one */
+    f->decoded = f->ctx_decoded = NULL;   /* a new event: forget what was decoded for the last one */
   do
     {
       const TtvFilterInsn *in = &code[pc];
@@ -548,10 +990,10 @@ run (TtvFilter *f, const TtvFilterProgram *prog, const TtvEvent *ev, const TtvSt
                   break;
                 }
             }
-          ok = cold_value (f, in, ev, state, &v);
+          ok = cold_value (f, in, ev, state, &v, &rc);
           break;
         default:
-          ok = cold_value (f, in, ev, state, &v);
+          ok = cold_value (f, in, ev, state, &v, &rc);
           break;
         }
       gboolean r = ok && (((guint64) v - (guint64) in->lo <= in->span) != in->invert);
@@ -561,32 +1003,27 @@ run (TtvFilter *f, const TtvFilterProgram *prog, const TtvEvent *ev, const TtvSt
   return pc == TTV_FILTER_PC_ACCEPT;
 }
 
-static G_GNUC_NO_INLINE gboolean
-matches_slow (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
-{
-  TtvFilterProgram *prog = get_program (f, ev->tracefile->trace, ev->tracefile, ev->type);
-  if (prog->verdict != TTV_FILTER_DEPENDS)
-    return prog->verdict == TTV_FILTER_ALWAYS;
-  return run (f, prog, ev, state);
-}
-
-/* Called for every event: for a type whose verdict is known, a few loads
- * and one byte of a table; else the type's program. */
+/* Events whose type and tracefile do not decide: the type's program, or
+ * the programs of a trace, tracefile or type seen for the first time. */
 gboolean
-ttv_filter_matches (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
+ttv_filter_matches_slow (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
 {
   const TtvTracefile *tf = ev->tracefile;
   guint64 id = ev->type->id;
   guint64 slot = (((guint64) tf->index + 1) << f->hot.shift) + id;
-  if (G_LIKELY (f->hot.trace == tf->trace && (id >> f->hot.shift) == 0 && slot < f->hot.n_slots))
+  if (G_LIKELY (f->hot.trace == tf->trace && (id >> f->hot.shift) == 0 && slot < f->hot.n_slots
+                && (guint64) ev->time - (guint64) f->hot.t_lo <= f->hot.t_span && tf->trace->start == f->hot.start
+                && f->hot_programs[slot] != NULL))
     {
-      guint v = f->hot.verdicts[slot];
-      if (G_LIKELY (v <= TTV_FILTER_ALWAYS))
-        return v;
-      if (v == TTV_FILTER_DEPENDS)
-        return run (f, f->hot.programs[slot], ev, state);
+      const TtvFilterProgram *prog = f->hot_programs[slot];
+      if (prog->verdict != TTV_FILTER_DEPENDS)
+        return prog->verdict == TTV_FILTER_ALWAYS;
+      return run (f, prog, ev, state);
     }
-  return matches_slow (f, ev, state);
+  TtvFilterProgram *prog = get_program (f, tf->trace, tf, ev->type, ev->time);
+  if (prog->verdict != TTV_FILTER_DEPENDS)
+    return prog->verdict == TTV_FILTER_ALWAYS;
+  return run (f, prog, ev, state);
 }
 
 /* --- the reference meaning ------------------------------------------- */
@@ -612,6 +1049,7 @@ ref_eval (TtvFilter *f, const TtvFilterNode *n, const TtvEvent *ev, const TtvSta
   const TtvTrace *trace = ev->tracefile->trace;
   const TtvProcessState *proc = running (ev, state);
   TtvFilterVal v = { TTV_FILTER_VAL_NONE, 0, 0, NULL };
+  TtvEventProcess ctx;
   switch (n->var)
     {
     case VAR_EVENT_NAME:
@@ -631,7 +1069,14 @@ ref_eval (TtvFilter *f, const TtvFilterNode *n, const TtvEvent *ev, const TtvSta
     case VAR_TRACE_NAME:
       return test || ttv_filter_string_compare (lit, n->op, trace->name);
     case VAR_EVENT_FIELD:
-      fetch_decoded (f, n, ev, !test && !lit->has_int && !lit->has_double, &v);
+      if (type->fields && ttv_type_find_field (type->fields, g_array_index (n->path, TtvFilterPathStep, 0).name) >= 0)
+        {
+          fetch_decoded (f, n, ev, !test && !lit->has_int && !lit->has_double, &v);
+          break;
+        }
+      G_GNUC_FALLTHROUGH;   /* not in the payload: the contexts */
+    case VAR_EVENT_CONTEXT:
+      fetch_context (f, n, ev, !test && !lit->has_int && !lit->has_double, &v);
       break;
     case VAR_EVENT_TIME:
       v.kind = TTV_FILTER_VAL_INT;
@@ -654,12 +1099,22 @@ ref_eval (TtvFilter *f, const TtvFilterNode *n, const TtvEvent *ev, const TtvSta
           v.i = n->var == VAR_STATE_TID ? proc->pid : n->var == VAR_STATE_PPID ? proc->ppid
                 : proc->tgid ? proc->tgid : proc->pid;
         }
+      else if (n->var != VAR_STATE_PPID && ttv_event_process_from_context (ev, f->proc_decoder, &ctx))
+        {
+          v.i = n->var == VAR_STATE_TID ? ctx.tid : ctx.pid;
+          v.kind = v.i >= 0 ? TTV_FILTER_VAL_INT : TTV_FILTER_VAL_NONE;
+        }
       break;
     case VAR_STATE_PROCESS_NAME:
       if (proc && proc->name)
         {
           v.kind = TTV_FILTER_VAL_STRING;
           v.s = g_quark_to_string (proc->name);
+        }
+      else if (proc == NULL && ttv_event_process_from_context (ev, f->proc_decoder, &ctx) && ctx.name[0])
+        {
+          v.kind = TTV_FILTER_VAL_STRING;
+          v.s = ctx.name;
         }
       break;
     case VAR_STATE_EXEC_MODE:
@@ -680,6 +1135,6 @@ ref_eval (TtvFilter *f, const TtvFilterNode *n, const TtvEvent *ev, const TtvSta
 gboolean
 ttv_filter_matches_reference (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
 {
-  f->decoded = NULL;
+  f->decoded = f->ctx_decoded = NULL;
   return ref_eval (f, f->root, ev, state);
 }

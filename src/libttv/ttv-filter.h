@@ -6,6 +6,8 @@
 #include "ttv-hook-groups.h"
 #include "ttv-state.h"
 
+#include <string.h>
+
 G_BEGIN_DECLS
 
 typedef struct _TtvFilter TtvFilter;
@@ -28,10 +30,70 @@ gboolean    ttv_filter_needs_state (const TtvFilter *filter);
 /* What the event type alone decides (specialises on first use). */
 TtvFilterVerdict ttv_filter_check_type (TtvFilter *filter, const TtvTrace *trace,
                                         const TtvEventType *type);
+/* --- The inline fast path (filled by ttv-filter.c only) -----------------
+ * Each (tracefile, event type) gets a straight-line form of its program:
+ * one test of a 64-bit word of the event against a range, the same
+ * instructions for every type, so that no branch depends on the event.
+ * Branching on the type instead mispredicts on a good share of events,
+ * which costs more than the test.  The word is the 8 bytes that end where
+ * an integer field ends: the field is then its high bytes (little-endian),
+ * and the range is scaled to them, so that no sign extension is needed.  A
+ * type its name or CPU decides tests the first word of its payload against
+ * the whole range (or none of it); an enum compared by label tests the raw
+ * values of the labels that pass; event.time terms fold to constants per
+ * window between the filter's time literals. */
+typedef struct {
+  guint64 lo;                /* passes when ((word << shift) - lo) mod 2^64 <= span, != invert */
+  guint64 span;
+  guint32 end_bits;          /* where the word ends, from the aligned payload: >= 64 */
+  guint32 align_mask;        /* payload alignment in bits, minus 1 */
+  guint8 shift;              /* brings the field to the word's high bits */
+  guint8 invert;
+  guint8 slow;               /* not seen yet, or a program this form cannot express */
+} TtvFilterFast;
+
+/* What ttv_filter_matches() reads for every event: the forms of the
+ * (tracefile, event type) pairs of the trace seen last.  The first member
+ * of a TtvFilter. */
+typedef struct {
+  const TtvTrace *trace;     /* weak: whose forms these are */
+  guint shift;               /* slot ((tracefile index + 1) << shift) + type id */
+  guint64 n_slots;
+  const TtvFilterFast *fast; /* weak: per slot */
+  TtvTime t_lo;              /* the forms hold for events in [t_lo, t_lo + t_span] (time */
+  guint64 t_span;            /* terms folded for that window) */
+  TtvTime start;             /* ...of a trace starting there (a live trace's start moves) */
+} TtvFilterHot;
+
+/* Events the fast path cannot decide: a longer program, a word past the
+ * end of the event's block, a new trace, tracefile, type or time window. */
+gboolean    ttv_filter_matches_slow (TtvFilter *filter, const TtvEvent *event, const TtvState *state);
+
 /* Whether @event matches.  @state is the state at the event (may be NULL:
  * state comparisons are then false).  Allocates nothing once each event
  * type has been seen.  Not thread-safe: one filter per thread. */
-gboolean    ttv_filter_matches (TtvFilter *filter, const TtvEvent *event, const TtvState *state);
+static inline gboolean
+ttv_filter_matches (TtvFilter *filter, const TtvEvent *event, const TtvState *state)
+{
+  const TtvFilterHot *hot = (const TtvFilterHot *) (gconstpointer) filter;
+  const TtvTracefile *tf = event->tracefile;
+  guint64 id = event->type->id;
+  guint64 slot = (((guint64) tf->index + 1) << hot->shift) + id;
+  if (G_LIKELY (hot->trace == tf->trace && (id >> hot->shift) == 0 && slot < hot->n_slots
+                && (guint64) event->time - (guint64) hot->t_lo <= hot->t_span && tf->trace->start == hot->start))
+    {
+      const TtvFilterFast *fx = &hot->fast[slot];
+      guint64 end = ((event->payload_bit + fx->align_mask) & ~(guint64) fx->align_mask) + fx->end_bits;
+      if (G_LIKELY (end <= event->data_bits && !fx->slow))
+        {
+          guint64 word;
+          memcpy (&word, event->data + (end >> 3) - 8, 8);
+          word <<= fx->shift;
+          return (gboolean) ((word - fx->lo <= fx->span) ^ fx->invert);
+        }
+    }
+  return ttv_filter_matches_slow (filter, event, state);
+}
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvFilter, ttv_filter_free)
 

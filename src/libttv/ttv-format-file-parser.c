@@ -78,6 +78,37 @@ add_text (GArray *pieces, GString *text)
 
 static GArray *parse_pieces (Cursor *c, const char *stops);
 
+/* Length of the valid start of a field path "a.b[2].c" (all of it when
+ * valid): names of letters, digits and '_' joined by '.', each name
+ * followed by any number of [INDEX]. */
+static gsize
+valid_path_len (const char *path, gsize len)
+{
+  gsize i = 0;
+  for (;;)
+    {
+      gsize start = i;
+      while (i < len && (g_ascii_isalnum (path[i]) || path[i] == '_'))
+        i++;
+      if (i == start)
+        return start;
+      while (i < len && path[i] == '[')
+        {
+          gsize d = i + 1;
+          while (d < len && g_ascii_isdigit (path[d]))
+            d++;
+          if (d == i + 1 || d >= len || path[d] != ']')
+            return d < len ? d : i;
+          i = d + 1;
+        }
+      if (i == len)
+        return len;
+      if (path[i] != '.')
+        return i;
+      i++;
+    }
+}
+
 static gboolean
 parse_placeholder (Cursor *c, GArray *pieces)
 {
@@ -89,7 +120,17 @@ parse_placeholder (Cursor *c, GArray *pieces)
     c->p++;
   if (c->p == name || (name[0] == '$' && c->p == name + 1))
     return fail (c, _("a field name or $variable after '{'"));
-  TtvFormatPiece piece = { PIECE_FIELD, g_strndup (name, (gsize) (c->p - name)), FALSE, NULL };
+  gsize len = (gsize) (c->p - name);
+  if (name[0] != '$')
+    {
+      gsize ok = valid_path_len (name, len);
+      if (ok < len || name[len - 1] == '.')
+        {
+          c->p = name + MIN (ok, len - 1);
+          return fail (c, _("a field path such as a, a.b or list[2]"));
+        }
+    }
+  TtvFormatPiece piece = { PIECE_FIELD, g_strndup (name, len), FALSE, NULL };
   if (piece.text[0] == '$')
     {
       piece.kind = PIECE_VAR;

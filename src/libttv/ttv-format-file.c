@@ -126,7 +126,10 @@ render_var (const char *name, const TtvEvent *ev, const TtvDecoder *dec, gint32 
   else if (g_str_equal (name, "$facility"))
     g_string_append (out, ev->type->facility ? ev->type->facility : "-");
   else if (g_str_equal (name, "$id"))
-    g_string_append_printf (out, "%" G_GUINT64_FORMAT, ev->type->format_id);
+    {
+      char id[TTV_EVENT_ID_LEN];
+      g_string_append (out, ttv_event_type_format_id (ev->type, id));
+    }
   else if (g_str_equal (name, "$cpu"))
     {
       if (ev->tracefile->cpu >= 0)

@@ -77,7 +77,10 @@ ttv_hook_groups_load_data (TtvHookGroups *g, const char *data, const char *origi
 {
   g_return_val_if_fail (g != NULL && data != NULL, FALSE);
   g_auto (GStrv) lines = g_strsplit (data, "\n", -1);
-  g_autoptr (GPtrArray) touched = g_ptr_array_new_with_free_func (g_free);
+  /* @references with where they are, checked once every line is in (a
+   * group may be defined later). */
+  typedef struct { char *ref; guint line, column; } Ref;
+  g_autoptr (GArray) refs = g_array_new (FALSE, FALSE, sizeof (Ref));
   for (guint ln = 0; lines[ln]; ln++)
     {
       char *line = lines[ln];
@@ -102,28 +105,34 @@ ttv_hook_groups_load_data (TtvHookGroups *g, const char *data, const char *origi
                        (guint) (p - line) + 1);
           return FALSE;
         }
-      char *group = g_strndup (name, name_len);
-      g_ptr_array_add (touched, group);
+      g_autofree char *group = g_strndup (name, name_len);
       GPtrArray *patterns = ensure_group (g, group);
-      g_auto (GStrv) words = g_strsplit_set (p + 1, " \t\r", -1);
-      for (guint i = 0; words[i]; i++)
-        if (words[i][0] != '\0')
-          g_ptr_array_add (patterns, g_strdup (words[i]));
-    }
-  /* Check @references once every line is in: a group may be defined later. */
-  for (guint i = 0; i < touched->len; i++)
-    {
-      const char *key = g_ptr_array_index (touched, i);
-      GPtrArray *patterns = g_hash_table_lookup (g->groups, key);
-      for (guint j = 0; j < patterns->len; j++)
+      for (const char *w = p + 1; *w;)
         {
-          const char *pat = g_ptr_array_index (patterns, j);
-          if (pat[0] == '@' && !g_hash_table_contains (g->groups, pat + 1))
+          if (*w == ' ' || *w == '\t' || *w == '\r')
             {
-              g_set_error (error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_UNKNOWN_NAME,
-                           _("%s: group %s refers to unknown group %s"), origin, key, pat);
-              return FALSE;
+              w++;
+              continue;
             }
+          const char *end = w + strcspn (w, " \t\r");
+          char *pattern = g_strndup (w, (gsize) (end - w));
+          g_ptr_array_add (patterns, pattern);
+          if (pattern[0] == '@')
+            {
+              Ref r = { pattern, ln + 1, (guint) (w - line) + 1 };
+              g_array_append_val (refs, r);
+            }
+          w = end;
+        }
+    }
+  for (guint i = 0; i < refs->len; i++)
+    {
+      const Ref *r = &g_array_index (refs, Ref, i);
+      if (!g_hash_table_contains (g->groups, r->ref + 1))
+        {
+          g_set_error (error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_UNKNOWN_NAME,
+                       _("%s:%u:%u: unknown group %s"), origin, r->line, r->column, r->ref);
+          return FALSE;
         }
     }
   return TRUE;
@@ -178,13 +187,31 @@ ttv_hook_groups_dup_patterns (const TtvHookGroups *g, const char *name)
 }
 
 gboolean
+ttv_event_id_parse (const char *text, guint64 *id)
+{
+  const char *digits = g_str_has_prefix (text, "0x") || g_str_has_prefix (text, "0X") ? text + 2 : text;
+  if (*digits == '\0' || strlen (digits) > 16)
+    return FALSE;
+  for (const char *p = digits; *p; p++)
+    if (!g_ascii_isxdigit (*p))
+      return FALSE;
+  *id = g_ascii_strtoull (digits, NULL, 16);
+  return TRUE;
+}
+
+const char *
+ttv_event_type_format_id (const TtvEventType *type, char buf[TTV_EVENT_ID_LEN])
+{
+  g_snprintf (buf, TTV_EVENT_ID_LEN, "%03" G_GINT64_MODIFIER "x", type->format_id);
+  return buf;
+}
+
+gboolean
 ttv_event_type_matches_pattern (const TtvEventType *type, const char *pattern)
 {
   guint64 id;
-  int base = g_str_has_prefix (pattern, "0x") || g_str_has_prefix (pattern, "0X") ? 16 : 10;
-  if (g_ascii_isdigit (pattern[0])
-      && g_ascii_string_to_unsigned (base == 16 ? pattern + 2 : pattern, base, 0, G_MAXUINT64, &id, NULL))
-    return type->format_id == id;
+  if (ttv_event_id_parse (pattern, &id) && type->format_id == id)
+    return TRUE;
   if (strpbrk (pattern, "*?") == NULL)
     return g_strcmp0 (type->full_name, pattern) == 0 || g_strcmp0 (type->name, pattern) == 0;
   return (type->full_name && g_pattern_match_simple (pattern, type->full_name))

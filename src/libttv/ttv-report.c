@@ -1,6 +1,8 @@
 /* ttv-report.c: formatting events as report lines (see ttv-report.h).
  * Fields come from the one decoder, so every format prints the same way. */
 #include "ttv-report.h"
+#include "ttv-event-process.h"
+#include "ttv-hook-groups.h"
 #include "formats/ctf/ttv-ctf.h"
 #include "formats/ctf/ttv-ctf-text.h"
 
@@ -184,7 +186,8 @@ append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, 
   if (o->columns & TTV_REPORT_COLUMN_ID)
     {
       start = out->len;
-      g_string_append_printf (out, "%03" G_GINT64_MODIFIER "x", ev->type->format_id);
+      char id[TTV_EVENT_ID_LEN];
+      g_string_append (out, ttv_event_type_format_id (ev->type, id));
       pad_to (out, start, 5);
     }
   if (o->timestamp != TTV_REPORT_TIMESTAMP_NONE)
@@ -217,20 +220,25 @@ append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, 
         g_strlcpy (buf, "-", sizeof buf);
       append_cell (out, buf, 4);
     }
+  /* No running process known (a userspace trace has no kernel state):
+   * what the event's own contexts say (vpid, vtid, procname). */
+  TtvEventProcess ctx = { -1, -1, "" };
+  if (proc == NULL && (o->columns & (TTV_REPORT_COLUMN_PID | TTV_REPORT_COLUMN_TID | TTV_REPORT_COLUMN_EXEC)))
+    ttv_event_process_from_context (ev, p->decoder, &ctx);
   if (o->columns & TTV_REPORT_COLUMN_PID)
     {
-      if (proc)
-        g_snprintf (buf, sizeof buf, "%u", proc->tgid ? proc->tgid : proc->pid);
-      append_cell (out, proc ? buf : "-", 7);
+      gint64 pid = proc ? (proc->tgid ? proc->tgid : proc->pid) : ctx.pid;
+      g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, pid);
+      append_cell (out, pid >= 0 ? buf : "-", 7);
     }
   if (o->columns & TTV_REPORT_COLUMN_TID)
     {
-      if (proc)
-        g_snprintf (buf, sizeof buf, "%u", proc->pid);
-      append_cell (out, proc ? buf : "-", 7);
+      gint64 tid = proc ? proc->pid : ctx.tid;
+      g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, tid);
+      append_cell (out, tid >= 0 ? buf : "-", 7);
     }
   if (o->columns & TTV_REPORT_COLUMN_EXEC)
-    append_cell (out, proc && proc->name ? g_quark_to_string (proc->name) : "-", 16);
+    append_cell (out, proc && proc->name ? g_quark_to_string (proc->name) : !proc && ctx.name[0] ? ctx.name : "-", 16);
   if (o->columns & TTV_REPORT_COLUMN_SVC)
     {
       const char *svc = state ? ttv_state_get_event_syscall (state, ev->tracefile->cpu) : NULL;

@@ -99,6 +99,14 @@ ttv_timer_set_get_n_rules (const TtvTimerSet *t)
   return t->rules->len;
 }
 
+void
+ttv_timer_set_get_rule (const TtvTimerSet *t, guint index, const char **start, const char **end)
+{
+  g_return_if_fail (index < t->rules->len);
+  *start = g_array_index (t->rules, Rule, index).start;
+  *end = g_array_index (t->rules, Rule, index).end;
+}
+
 static const Roles *
 get_roles (TtvTimerSet *t, const TtvEvent *ev)
 {

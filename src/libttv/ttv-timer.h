@@ -16,6 +16,9 @@ void         ttv_timer_set_free (TtvTimerSet *timers);
 gboolean     ttv_timer_set_add_rule (TtvTimerSet *timers, const char *rule, GError **error);
 void         ttv_timer_set_add (TtvTimerSet *timers, const char *start, const char *end);
 guint        ttv_timer_set_get_n_rules (const TtvTimerSet *timers);
+/* The START and END patterns of rule @index (borrowed). */
+void         ttv_timer_set_get_rule (const TtvTimerSet *timers, guint index, const char **start,
+                                     const char **end);
 /* Feeds one event of thread @thread (any key unique per thread, e.g. the
  * tid).  Returns TRUE with *elapsed when @event ends a started timer (the
  * first rule wins); also starts the timers @event starts. */

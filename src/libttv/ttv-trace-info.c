@@ -1,6 +1,7 @@
 /* ttv-trace-info.c: text descriptions of a trace (see ttv-trace-info.h).
  * Plain text, stable order, so tests can compare it. */
 #include "ttv-trace-info.h"
+#include "ttv-hook-groups.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -69,7 +70,9 @@ ttv_trace_append_event_types (const TtvTrace *t, GString *out)
     {
       const TtvEventType *et = g_ptr_array_index (t->event_types, i);
       g_autofree char *sig = ttv_type_dup_signature (et->fields);
-      g_string_append_printf (out, "%4u  %-36s %s", et->id, et->full_name, sig);
+      char id[TTV_EVENT_ID_LEN];
+      /* The trace's own id, as the ID column and -d take it. */
+      g_string_append_printf (out, "%-5s %-36s %s", ttv_event_type_format_id (et, id), et->full_name, sig);
       if (et->description)
         {
           g_autofree char *oneline = g_strdup (et->description);

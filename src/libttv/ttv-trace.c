@@ -140,6 +140,7 @@ ttv_trace_close (TtvTrace *t)
   g_ptr_array_unref (t->event_types);
   g_ptr_array_unref (t->info_keys);
   g_hash_table_unref (t->info);
+  g_clear_pointer (&t->tail_warnings, g_ptr_array_unref);
   g_ptr_array_unref (t->warnings);
   g_free (t->path);
   g_free (t->display_path);
@@ -280,6 +281,19 @@ ttv_trace_add_warning (TtvTrace *t, const char *format, ...)
   va_start (ap, format);
   g_ptr_array_add (t->warnings, g_strdup_vprintf (format, ap));
   va_end (ap);
+}
+
+void
+ttv_trace_add_tail_warning (TtvTrace *t, const char *format, ...)
+{
+  va_list ap;
+  va_start (ap, format);
+  char *text = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_ptr_array_add (t->warnings, text);
+  if (t->tail_warnings == NULL)
+    t->tail_warnings = g_ptr_array_new ();
+  g_ptr_array_add (t->tail_warnings, text);
 }
 
 const TtvEventType *

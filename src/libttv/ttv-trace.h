@@ -96,6 +96,9 @@ struct _TtvTrace {
   TtvTime packets_end;            /* end of the latest block / packet */
   TtvTraceFlags flags;
   GPtrArray *warnings;            /* of char *, owned: things the user should know */
+  GPtrArray *tail_warnings;       /* of char *, weak, NULL when none: those of @warnings about a
+                                   * partly written last block or packet, normal while a trace
+                                   * is being written */
   gpointer priv;                  /* reader-private */
 };
 
@@ -143,6 +146,8 @@ TtvEventType *ttv_trace_add_event_type (TtvTrace *trace, const char *facility, c
 void        ttv_trace_set_info (TtvTrace *trace, const char *key, const char *value);
 const char *ttv_trace_get_info (const TtvTrace *trace, const char *key);
 void        ttv_trace_add_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* The same for a partly written last block or packet (also in tail_warnings). */
+void        ttv_trace_add_tail_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* Re-reads what a live trace appended (TtvFormatClass.refresh) and updates
  * the trace's start and end; *changed tells whether anything was added.
  * No cursor of the trace may exist during the call. */

@@ -110,14 +110,20 @@ ttv_test_append_file (const char *path, const void *data, gsize len)
 }
 
 GPtrArray *
-ttv_test_lines_of (const char *text)
+ttv_test_split (const char *text, const char *separators)
 {
-  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-  g_auto (GStrv) v = g_strsplit (text, "\n", -1);
+  GPtrArray *pieces = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) v = g_strsplit_set (text, separators, -1);
   for (guint i = 0; v[i]; i++)
     if (v[i][0])
-      g_ptr_array_add (lines, g_strdup (v[i]));
-  return lines;
+      g_ptr_array_add (pieces, g_strdup (v[i]));
+  return pieces;
+}
+
+GPtrArray *
+ttv_test_lines_of (const char *text)
+{
+  return ttv_test_split (text, "\n");
 }
 
 void

@@ -38,6 +38,8 @@ void  ttv_test_copy_dir (const char *from, const char *to);
 void  ttv_test_append_file (const char *path, const void *data, gsize len);
 /* The non-empty lines of @text (owned strings). */
 GPtrArray *ttv_test_lines_of (const char *text);
+/* The non-empty pieces of @text between the bytes of @separators. */
+GPtrArray *ttv_test_split (const char *text, const char *separators);
 /* Fails the test at the first line that differs, or when the counts differ. */
 void  ttv_test_assert_same_lines (GPtrArray *got, GPtrArray *want);
 

@@ -12,6 +12,7 @@
 #include "ttv-hook-groups.h"
 #include "ttv-state-tracker.h"
 #include "ttv-timer.h"
+#include "ttv-traceset.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -62,10 +63,26 @@ test_syntax_errors (void)
   expect_error ("state.pid = bash", TTV_FILTER_ERROR_BAD_VALUE, "column 13: expected an integer");
   expect_error ("event.name = \"open", TTV_FILTER_ERROR_SYNTAX, "column 14: unterminated string");
   expect_error ("event.group = nosuch", TTV_FILTER_ERROR_UNKNOWN_NAME, "column 15: unknown hook group 'nosuch'");
-  expect_error ("event.group < sched", TTV_FILTER_ERROR_BAD_VALUE, "'=' or '!='");
   expect_error ("cpu = 1 # 2", TTV_FILTER_ERROR_SYNTAX, "column 9: unexpected character '#'");
   expect_error ("event.field.a..b = 1", TTV_FILTER_ERROR_SYNTAX, "column 1: expected a field path");
   expect_error ("!", TTV_FILTER_ERROR_SYNTAX, "column 2: expected a name");
+  /* Columns count characters, not bytes; any character is named as it is. */
+  expect_error ("state.process_name = café & cpu = x#", TTV_FILTER_ERROR_SYNTAX, "column 36: unexpected character '#'");
+  expect_error ("cpu = 1 &\xc2\xa0" "cpu = 2", TTV_FILTER_ERROR_SYNTAX, "column 10: unexpected character '\xc2\xa0'");
+  expect_error ("cpu = 1 & \xef", TTV_FILTER_ERROR_SYNTAX, "column 11: unexpected byte 0xef (the expression is not UTF-8)");
+  g_autoptr (TtvFilter) accent = ttv_filter_new ("state.process_name = café", NULL, NULL);
+  g_assert_nonnull (accent);
+  /* The operator is what is wrong with event.group < sched. */
+  expect_error ("event.group < sched", TTV_FILTER_ERROR_BAD_VALUE, "column 13: expected '=' or '!=' with event.group, found '<'");
+  /* "0x" alone is a typo, not a word. */
+  expect_error ("event.field.ret < 0x", TTV_FILTER_ERROR_BAD_VALUE, "column 19: expected a hexadecimal number");
+  expect_error ("cpu = -0xg", TTV_FILTER_ERROR_BAD_VALUE, "column 7: expected a hexadecimal number");
+  /* Enumerated state values are checked: a misspelt mode matches nothing. */
+  expect_error ("cpu = 0 | state.exec_mode = sycall", TTV_FILTER_ERROR_BAD_VALUE,
+                "column 29: expected an execution mode: user, syscall, trap, irq, softirq or unknown, found 'sycall'");
+  expect_error ("state.exec_mode != x*", TTV_FILTER_ERROR_BAD_VALUE, "column 20: expected a pattern matching an execution mode");
+  g_autoptr (TtvFilter) ok = ttv_filter_new ("state.exec_mode = sys* | state.exec_mode != softirq | state.exec_mode", NULL, NULL);
+  g_assert_nonnull (ok);
 }
 
 /* --- evaluation against hand-written predicates ------------------------- */
@@ -268,6 +285,10 @@ test_groups (void)
   g_assert_false (ttv_hook_groups_load_data (g, "x: @missing\n", "g.txt", &error));
   g_assert_error (error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_UNKNOWN_NAME);
   g_clear_error (&error);
+  /* The unknown reference's line and column, even when checked at the end. */
+  g_assert_false (ttv_hook_groups_load_data (g, "# c\nok: a\nbad: x  @nonexist\nlater: b\n", "g.txt", &error));
+  g_assert_cmpstr (error->message, ==, "g.txt:3:9: unknown group @nonexist");
+  g_clear_error (&error);
   /* Cycles do not hang. */
   g_assert_true (ttv_hook_groups_load_data (g, "a: @b\nb: @a\n", "g.txt", &error));
   g_assert_false (ttv_hook_groups_match (g, "a", sw));
@@ -301,13 +322,16 @@ test_format_file (void)
   expect_format_error ("timer a\n", "f.ttvfmt:1:8: expected 'timer START END'");
   expect_format_error ("default \"a\"\ndefault \"b\"\n", "f.ttvfmt:2:1: expected one default");
   expect_format_error ("event x \"{a#d}\"\n", "f.ttvfmt:1:13: expected 'x'");
+  expect_format_error ("event x \"{a.b[}\"\n", "f.ttvfmt:1:14: expected a field path");
+  expect_format_error ("event x \"{a..b}\"\n", "f.ttvfmt:1:13: expected a field path");
+  expect_format_error ("event x \"{list[x]}\"\n", "f.ttvfmt:1:16: expected a field path");
 
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) trace = ttv_trace_open (trace_dir, &error);
   guint64 exit_id = ttv_trace_find_event_type (trace, "core.syscall_exit")->format_id;
   g_autofree char *text = g_strdup_printf (
     "event core.sched_switch \"SW {prev_pid}->{next_pid} {prev_state?RUNNING:run|WAIT_*:wait {prev_state#x}|*:other}\"\n"
-    "event %" G_GUINT64_FORMAT " \"EXIT \\\"{ret}\\\" {nosuch}\" # by id\n"
+    "event %" G_GINT64_MODIFIER "x \"EXIT \\\"{ret}\\\" {nosuch}\" # by id, in hex as -j lists it\n"
     "timer syscall_entry syscall_exit\n", exit_id);
   g_autoptr (TtvFormatFile) ff = ttv_format_file_parse (text, "f.ttvfmt", &error);
   g_assert_no_error (error);
@@ -808,6 +832,117 @@ test_differential_sim (void)
     }
 }
 
+/* Time terms fold per window between the time literals: events in random
+ * time order switch windows all the time, and a live trace whose start
+ * moves moves the windows of its +S.N times. */
+static void
+test_time_windows (void)
+{
+  static const char *const exprs[] = {
+    "event.time >= +0.0005 & event.field.u8 = 0x61",
+    "event.time < +0.001 | event.time > +0.002 & event.field.s16 < 0",
+    "event.time = +0.0015 | event.field.u32 >= 0x61616161 & event.time <= 1.002",
+    "!(event.time > 1.002) & event.time & cpu = 1",
+    "event.time",
+  };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (12);
+  TtvTrace *t = synth_trace_new ();
+  GArray *events = synth_events (t, rand, 600, FALSE);
+  /* Some events exactly on the literals and one nanosecond either side. */
+  for (guint i = 0; i < 60; i++)
+    g_array_index (events, SynthEvent, i).ev.time = t->start + 1500000 + (TtvTime) (i % 3) - 1;
+  for (guint e = 0; e < G_N_ELEMENTS (exprs); e++)
+    {
+      g_autoptr (TtvFilter) f = ttv_filter_new (exprs[e], NULL, NULL);
+      g_assert_nonnull (f);
+      guint64 yes = 0;
+      for (guint round = 0; round < 2; round++)
+        {
+          for (guint i = 0; i < events->len; i++)
+            check_agreement (f, &g_array_index (events, SynthEvent, i).ev, NULL, &yes);
+          t->start -= 700000;   /* the start moves, as a refreshed live trace's may */
+        }
+      t->start += 1400000;
+      g_assert_cmpuint (yes, >, 0);
+    }
+  /* All in one window, before and after the start moves across them. */
+  g_autoptr (TtvFilter) f = ttv_filter_new ("event.time > +0.002", NULL, NULL);
+  for (guint i = 0; i < events->len; i++)
+    g_array_index (events, SynthEvent, i).ev.time = t->start + 1500000 + (TtvTime) i;
+  for (guint round = 0; round < 2; round++)
+    {
+      guint64 yes = 0;
+      for (guint i = 0; i < events->len; i++)
+        check_agreement (f, &g_array_index (events, SynthEvent, i).ev, NULL, &yes);
+      g_assert_cmpuint (yes, ==, round == 0 ? 0 : events->len);
+      t->start -= 1000000;
+    }
+  synth_events_free (events);
+  ttv_trace_close (t);
+}
+
+/* An LTTng userspace trace: "provider:event" is the facility and the name
+ * (the full name prints as babeltrace2 does), and the stream and event
+ * contexts (procname, vtid, cpu_id) are reachable as event.context.NAME and,
+ * when the payload has no such field, event.field.NAME. */
+static void
+test_ctf_userspace (void)
+{
+  g_autofree char *path = ttv_test_dup_shared_ctf_trace ("glxgears-ust");
+  if (path == NULL)
+    return;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (ts, path, &error));
+  const TtvTrace *t = ttv_traceset_get_trace (ts, 0);
+  const TtvEventType *exit_type = ttv_trace_find_event_type (t, "lttng_ust_cyg_profile:func_exit");
+  g_assert_nonnull (exit_type);
+  g_assert_cmpstr (exit_type->facility, ==, "lttng_ust_cyg_profile");
+  g_assert_cmpstr (exit_type->name, ==, "func_exit");
+  g_assert_true (ttv_trace_find_event_type (t, "func_exit") == exit_type);
+  static const char *const cases[] = {
+    "event.facility = lttng_ust_cyg_profile",
+    "event.name = func_exit",
+    "event.name = \"lttng_ust_cyg_profile:func_*\" & event.name != func_entry",
+    "event.context.procname = glx*",
+    "event.field.procname = glxgears & event.context.cpu_id = 1",
+    "event.context.vtid = 16073 | event.field.vtid > 16073",
+    "event.context.nosuch | event.context.addr",
+    /* No kernel state: the process from the contexts (no vpid here). */
+    "state.tid = 16073 & state.process_name = glxgears & !state.pid & !state.ppid",
+    "state.tid != 16073 | state.process_name != \"glx*\"",
+  };
+  guint64 counts[G_N_ELEMENTS (cases)] = { 0 };
+  guint64 n = 0, exits = 0, cpu1 = 0;
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr (TtvFilter) f = ttv_filter_new (cases[c], NULL, &error);
+      g_assert_no_error (error);
+      g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+      g_assert_true (ttv_context_seek_begin (ctx, &error));
+      const TtvEvent *ev;
+      n = exits = cpu1 = 0;
+      while ((ev = ttv_context_next (ctx, &error)) != NULL)
+        {
+          check_agreement (f, ev, NULL, &counts[c]);
+          n++;
+          exits += ev->type == exit_type;
+          cpu1 += ev->tracefile->cpu == 1;
+        }
+      g_assert_no_error (error);
+    }
+  g_assert_cmpuint (n, >, 1000);
+  g_assert_cmpuint (counts[0], ==, n);
+  g_assert_cmpuint (counts[1], ==, exits);
+  g_assert_cmpuint (counts[2], ==, exits);
+  g_assert_cmpuint (counts[3], ==, n);         /* every event is glxgears' */
+  g_assert_cmpuint (counts[4], ==, cpu1);
+  g_assert_cmpuint (counts[5], >, 0);
+  g_assert_cmpuint (counts[6], ==, 0);         /* no such context; addr is a field, not a context */
+  g_assert_cmpuint (counts[7], ==, n);
+  g_assert_cmpuint (counts[8], ==, 0);
+}
+
 /* Programs and the cache: several traces through one filter, a trace whose
  * types grow, the same filter asked for types before and after events. */
 static void
@@ -861,7 +996,7 @@ first_opcode (TtvTrace *t, guint type_index, const char *expr, TtvFilterVerdict 
   g_assert_no_error (error);
   ttv_filter_tokens_free (tokens);
   TtvFilterProgram *prog = ttv_filter_program_new (root, groups, t, g_ptr_array_index (t->tracefiles, 0),
-                                                   g_ptr_array_index (t->event_types, type_index));
+                                                   g_ptr_array_index (t->event_types, type_index), NULL);
   *verdict = prog->verdict;
   guint code = prog->code ? prog->insns[prog->entry].code : G_MAXUINT8;
   if (prog->code)
@@ -905,7 +1040,9 @@ test_opcodes (void)
     { 1, "event.field.nest.x = 1", INS_GENERIC, TTV_FILTER_DEPENDS },
     { 1, "event.field.arr[1] = 1", INS_GENERIC, TTV_FILTER_DEPENDS },
     { 0, "event.field.u8 = 0.5", INS_GENERIC, TTV_FILTER_DEPENDS },
-    { 0, "state.pid = 1", INS_GENERIC, TTV_FILTER_DEPENDS },
+    { 0, "state.pid = 1", INS_STATE_INT, TTV_FILTER_DEPENDS },
+    { 0, "state.process_name = \"b*\"", INS_STATE_NAME, TTV_FILTER_DEPENDS },
+    { 0, "state.exec_mode != user", INS_STATE_MODE, TTV_FILTER_DEPENDS },
     /* Folded away. */
     { 0, "event.field.s64 < -9223372036854775808", G_MAXUINT8, TTV_FILTER_NEVER },
     { 0, "!(event.field.u8 > 9223372036854775807)", G_MAXUINT8, TTV_FILTER_ALWAYS },
@@ -953,6 +1090,8 @@ main (int argc, char **argv)
   g_test_add_func ("/filter/differential/synthetic", test_differential_synthetic);
   g_test_add_func ("/filter/differential/sim", test_differential_sim);
   g_test_add_func ("/filter/program-cache", test_program_cache);
+  g_test_add_func ("/filter/time-windows", test_time_windows);
+  g_test_add_func ("/filter/ctf-userspace", test_ctf_userspace);
   g_test_add_func ("/filter/stars", test_stars);
   g_test_add_func ("/filter/opcodes", test_opcodes);
   g_test_add_func ("/filter/groups", test_groups);

@@ -12,6 +12,7 @@
 #include "ttv-tab.h"
 #include "ttv-viewer-registry.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 /* --- The reference: every event of the sample, read by the engine ---------- */
@@ -213,6 +214,70 @@ test_state_expression (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+/* --- Hook groups from the user's file ----------------------------------------------- */
+
+/* event.group = NAME with a group of the file the hook-groups-file key
+ * names (ttv-report --groups' format): what the requests deliver against
+ * the engine; a broken file is an error naming its line; the key's reset
+ * leaves the built-in groups only. */
+static void
+test_groups_file (void)
+{
+  Fixture f;
+  g_autoptr (GPtrArray) ref = NULL;
+  g_autoptr (GError) error = NULL;
+  Collect some;
+
+  if (!fixture_setup (&f))
+    return;
+  ref = read_reference (f.ts);
+  /* Two event types of the sample, the first and one other. */
+  const char *a = ((RefEvent *) ref->pdata[0])->name, *b = NULL;
+  for (guint i = 1; i < ref->len && b == NULL; i++)
+    if (strcmp (((RefEvent *) ref->pdata[i])->name, a) != 0)
+      b = ((RefEvent *) ref->pdata[i])->name;
+  g_assert_nonnull (b);
+  guint expected = 0;
+  for (guint i = 0; i < ref->len; i++)
+    {
+      const char *n = ((RefEvent *) ref->pdata[i])->name;
+      expected += strcmp (n, a) == 0 || strcmp (n, b) == 0;
+    }
+  g_autofree char *dir = g_dir_make_tmp ("ttv-groups-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = g_build_filename (dir, "groups", NULL);
+  g_autofree char *text = g_strdup_printf ("# mine\nmine: %s\nmine: %s\n", a, b);
+  g_assert_true (g_file_set_contents (path, text, -1, &error));
+  g_autoptr (GSettings) settings = g_settings_new ("org.ttv.Viewer");
+  g_settings_set_string (settings, "hook-groups-file", path);
+
+  g_assert_true (ttv_tab_state_set_filter (f.state, "event.group = mine", &error));
+  g_assert_no_error (error);
+  collect_all (&f, TTV_REQUEST_FILTERED, &some);
+  g_assert_cmpuint (some.names->len, ==, expected);
+  for (guint i = 0; i < some.names->len; i++)
+    g_assert_true (strcmp (some.names->pdata[i], a) == 0 || strcmp (some.names->pdata[i], b) == 0);
+  collect_clear (&some);
+
+  /* A broken file: the filter is refused with the file's line. */
+  g_assert_true (g_file_set_contents (path, "mine: x\n@bad\n", -1, &error));
+  g_assert_false (ttv_tab_state_set_filter (f.state, "event.group = sched", &error));
+  g_assert_nonnull (error);
+  g_autofree char *where = g_strdup_printf ("%s:2", path);
+  g_assert_nonnull (strstr (error->message, where));
+  g_clear_error (&error);
+  /* Back to the built-in groups: "mine" is unknown again, "sched" is not. */
+  g_settings_reset (settings, "hook-groups-file");
+  g_assert_true (ttv_tab_state_set_filter (f.state, "cpu = 0", &error));   /* not the current text */
+  g_assert_false (ttv_tab_state_set_filter (f.state, "event.group = mine", &error));
+  g_assert_nonnull (strstr (error->message, "unknown hook group 'mine'"));
+  g_clear_error (&error);
+  g_assert_true (ttv_tab_state_set_filter (f.state, "event.group = sched", &error));
+  g_remove (path);
+  g_rmdir (dir);
+  ttv_gui_test_tab_teardown (&f);
+}
+
 /* --- The filter bar --------------------------------------------------------------- */
 
 static void
@@ -386,6 +451,7 @@ main (int argc, char **argv)
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/filter/tab-expression", test_tab_expression);
   g_test_add_func ("/gui/filter/state-expression", test_state_expression);
+  g_test_add_func ("/gui/filter/groups-file", test_groups_file);
   g_test_add_func ("/gui/filter/filter-bar", test_filter_bar);
   g_test_add_func ("/gui/filter/event-list", test_event_list);
   g_test_add_func ("/gui/filter/histogram", test_histogram);

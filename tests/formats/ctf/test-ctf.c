@@ -367,7 +367,9 @@ test_event_types (void)
   const TtvEventType *et = ttv_trace_find_event_type (t, "lttng_ust_cyg_profile:func_entry");
   g_assert_nonnull (et);
   g_assert_cmpstr (et->full_name, ==, "lttng_ust_cyg_profile:func_entry");
-  g_assert_null (et->facility);
+  /* "provider:event": the provider is the facility, the event the name. */
+  g_assert_cmpstr (et->facility, ==, "lttng_ust_cyg_profile");
+  g_assert_cmpstr (et->name, ==, "func_entry");
   g_assert_cmpuint (et->format_id, ==, 0);
   g_assert_cmpuint (et->fields->fields->len, ==, 2);
   g_assert_cmpstr (ttv_trace_get_info (t, "domain"), ==, "ust");

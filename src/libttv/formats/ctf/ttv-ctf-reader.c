@@ -82,8 +82,19 @@ ttv_ctf_add_event_types (TtvTrace *trace, CtfMeta *m, guint from, const char *me
                                  meta_path, ec->name ? ec->name : "?", ec->stream_id);
           continue;
         }
-      TtvEventType *et = ttv_trace_add_event_type (trace, NULL, ec->name ? ec->name : "",
+      /* LTTng names userspace events "provider:event": the provider is the
+       * facility and the event its name, for filters and -d; the full name
+       * stays as LTTng and babeltrace2 print it. */
+      const char *full = ec->name ? ec->name : "";
+      const char *colon = strchr (full, ':');
+      g_autofree char *provider = colon && colon != full && colon[1] ? g_strndup (full, (gsize) (colon - full)) : NULL;
+      TtvEventType *et = ttv_trace_add_event_type (trace, provider, provider ? colon + 1 : full,
                                                    ec->fields ? ttv_type_ref (ec->fields) : NULL);
+      if (provider)
+        {
+          g_free (et->full_name);
+          et->full_name = g_strdup (full);
+        }
       et->format_id = ec->id;
       et->priv = ec;
       ec->type = et;
@@ -154,6 +165,22 @@ ctf_close (TtvTrace *trace)
   trace->priv = NULL;
   for (guint i = 0; i < trace->tracefiles->len; i++)
     ((TtvTracefile *) g_ptr_array_index (trace->tracefiles, i))->priv = NULL;
+}
+
+static gboolean
+scope_has (const TtvType *scope, const char *name)
+{
+  return scope && scope->kind == TTV_TYPE_STRUCT && ttv_type_find_field (scope, name) >= 0;
+}
+
+gboolean
+ttv_ctf_event_type_has_context (const TtvTrace *trace, const TtvEventType *type, const char *name)
+{
+  if (!ttv_ctf_trace_is_ctf (trace) || type->priv == NULL)
+    return FALSE;
+  const CtfEventClass *ec = type->priv;
+  return scope_has (ec->context, name)
+         || (ec->stream && (scope_has (ec->stream->event_context, name) || scope_has (ec->stream->packet_context, name)));
 }
 
 gboolean

@@ -241,7 +241,10 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
               g_propagate_error (live_error, g_steal_pointer (&error));
               return FALSE;
             }
-          ttv_trace_add_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
+          if (g_error_matches (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED))
+            ttv_trace_add_tail_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
+          else
+            ttv_trace_add_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
           break;
         }
       if (sf->sc == NULL)
@@ -293,13 +296,13 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
         {
           if (pk.content_bits > avail)
             {
-              ttv_trace_add_warning (trace, _("%s: packet at byte offset %" G_GUINT64_FORMAT
+              ttv_trace_add_tail_warning (trace, _("%s: packet at byte offset %" G_GUINT64_FORMAT
                                               " is truncated (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
                                               " bytes present); ignoring it"),
                                      sf->path, offset, avail / 8, pk.packet_bits / 8);
               break;
             }
-          ttv_trace_add_warning (trace, _("%s: the padding of the last packet (byte offset %" G_GUINT64_FORMAT
+          ttv_trace_add_tail_warning (trace, _("%s: the padding of the last packet (byte offset %" G_GUINT64_FORMAT
                                           ") is truncated"), sf->path, offset);
           pk.packet_bits = avail;
         }

@@ -17,6 +17,11 @@ gint32 ttv_ctf_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder
                                       gint32 *stream_ctx, gint32 *event_ctx, gint32 *packet_ctx,
                                       GError **error);
 
+/* Whether events of @type (a type of a CTF trace) carry a context member
+ * @name: in the stream event context, the event context or the packet
+ * context (filters' event.context.NAME). */
+gboolean ttv_ctf_event_type_has_context (const TtvTrace *trace, const TtvEventType *type, const char *name);
+
 /* TRUE when @trace was opened by the CTF reader. */
 gboolean ttv_ctf_trace_is_ctf (const TtvTrace *trace);
 

@@ -132,7 +132,7 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
   guint64 n = f->size / f->block_size;
   guint64 rest = f->size % f->block_size;
   if (rest && trace)
-    ttv_trace_add_warning (trace, _("%s: truncated: the last %" G_GUINT64_FORMAT
+    ttv_trace_add_tail_warning (trace, _("%s: truncated: the last %" G_GUINT64_FORMAT
                                     " bytes (from byte offset %" G_GUINT64_FORMAT
                                     ") are not a whole block of %u bytes and were ignored"),
                            path, rest, n * f->block_size, f->block_size);
