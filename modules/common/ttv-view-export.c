@@ -1,6 +1,6 @@
 /* ttv-view-export.c: a view's drawing written to PNG or SVG (Export…, the
  * "export" and "render" actions, ttv --render), and the Export… dialog;
- * used by the time line and the histogram. */
+ * used by the time line, the histogram and the statistics table. */
 #include "ttv-view-export.h"
 
 #include <cairo-svg.h>

@@ -5,6 +5,7 @@
  * shown, and the headless render of ttv --render (statistics.* actions). */
 #include "ttv-stats-format.h"
 #include "ttv-stats-table.h"
+#include "ttv-view-export.h"
 #include "ttv-viewer.h"
 
 #include <glib/gi18n-lib.h>
@@ -513,56 +514,29 @@ act_export (GSimpleAction *action, GVariant *param, gpointer data)
     report_error (self, error);
 }
 
-typedef gboolean (*ExportFunc) (TtvStatisticsViewer *self, const char *path, GError **error);
+/* The Export… dialogs' writers: what the user chose, as the actions write it. */
+static gboolean
+save_csv (GtkWidget *view, const char *path, GError **error)
+{
+  return export_csv (TTV_STATISTICS_VIEWER (view), path, error);
+}
 
 static gboolean
-export_image_natural (TtvStatisticsViewer *self, const char *path, GError **error)
+save_image (GtkWidget *view, const char *path, GError **error)
 {
-  return export_image (self, path, 0, 0, error);
-}
-
-static void
-chooser_response (GtkNativeDialog *dialog, gint response, TtvStatisticsViewer *self)
-{
-  ExportFunc export = g_object_get_data (G_OBJECT (dialog), "export");
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
-      g_autoptr (GError) error = NULL;
-
-      if (path && !export (self, path, &error))
-        report_error (self, error);
-    }
-  g_object_unref (dialog);
-  g_object_unref (self);
-}
-
-static void
-choose_file (TtvStatisticsViewer *self, const char *title, const char *name, ExportFunc export)
-{
-  GtkWidget *top = gtk_widget_get_toplevel (GTK_WIDGET (self));
-  GtkFileChooserNative *chooser =
-    gtk_file_chooser_native_new (title, GTK_IS_WINDOW (top) ? GTK_WINDOW (top) : NULL,
-                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-
-  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  g_object_set_data (G_OBJECT (chooser), "export", export);
-  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  return export_image (TTV_STATISTICS_VIEWER (view), path, 0, 0, error);
 }
 
 static void
 act_export_csv (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  choose_file (data, _("Export Statistics as CSV"), "statistics.csv", export_csv);
+  ttv_view_export_dialog (data, _("Export Statistics as CSV"), "statistics.csv", save_csv);
 }
 
 static void
 act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  choose_file (data, _("Export Statistics (.png or .svg)"), "statistics.png", export_image_natural);
+  ttv_view_export_dialog (data, _("Export Statistics (.png or .svg)"), "statistics.png", save_image);
 }
 
 static void

@@ -2,6 +2,7 @@
  * The layout is measured once with pango; then one drawing routine paints
  * it through a painter: cairo for PNG, SVG elements for SVG. */
 #include "ttv-stats-table.h"
+#include "ttv-view-export.h"
 
 #include <cairo.h>
 #include <gio/gio.h>
@@ -302,31 +303,25 @@ cairo_text (gpointer target, const Layout *l, double x, double top, const char *
 
 static const Painter cairo_painter = { cairo_rect, cairo_triangle, cairo_text };
 
-static gboolean
-write_png (const Layout *l, const char *path, GError **error)
+static void
+draw_png (gpointer data, cairo_t *cr, int width, int height)
 {
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, l->width, l->height);
-  CairoTarget target = { cairo_create (surface), NULL };
-  cairo_status_t status;
+  const Layout *l = data;
+  CairoTarget target = { cr, pango_cairo_create_layout (cr) };
 
-  target.layout = pango_cairo_create_layout (target.cr);
   pango_cairo_context_set_resolution (pango_layout_get_context (target.layout), DPI);
   pango_layout_context_changed (target.layout);
   pango_layout_set_ellipsize (target.layout, PANGO_ELLIPSIZE_END);
   draw_table (l, &cairo_painter, &target);
-  status = cairo_status (target.cr);
   g_object_unref (target.layout);
-  cairo_destroy (target.cr);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_write_to_png (surface, path);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write %s: %s"), path,
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
+}
+
+/* cairo's SVG surface turns text into glyph outlines: SVG is written by
+ * hand below, the shared export draws PNG only. */
+static gboolean
+write_png (const Layout *l, const char *path, GError **error)
+{
+  return ttv_view_export_to_file (path, l->width, l->height, draw_png, (gpointer) l, error);
 }
 
 /* --- SVG ------------------------------------------------------------------------ */
