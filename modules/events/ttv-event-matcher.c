@@ -1,6 +1,6 @@
 /* ttv-event-matcher.c: Find in the event list, by text (case-insensitive,
- * in the name, the trace name and the fields' text) or by a filter
- * expression compiled once by the viewer's filter API. */
+ * in what the visible columns show) or by a filter expression compiled once
+ * by the viewer's filter API. */
 #include "ttv-event-matcher.h"
 
 #include <string.h>
@@ -8,14 +8,18 @@
 struct _TtvEventMatcher {
   char *needle;               /* owned: text search, or NULL */
   TtvViewerFilter *filter;    /* owned: expression search, or NULL */
+  TtvTabState *state;         /* owned reference: formats the times */
+  guint columns;              /* where text is looked for */
 };
 
 TtvEventMatcher *
-ttv_event_matcher_new (const char *text, gboolean expression, GError **error)
+ttv_event_matcher_new (const char *text, gboolean expression, TtvTabState *state, guint columns,
+                       GError **error)
 {
   TtvEventMatcher *self;
   TtvViewerFilter *filter = NULL;
 
+  g_return_val_if_fail (TTV_IS_TAB_STATE (state), NULL);
   if (!text || !*text)
     return NULL;
   if (expression && (filter = ttv_viewer_filter_new (text, error)) == NULL)
@@ -23,6 +27,10 @@ ttv_event_matcher_new (const char *text, gboolean expression, GError **error)
   self = g_new0 (TtvEventMatcher, 1);
   self->filter = filter;
   self->needle = filter ? NULL : g_strdup (text);
+  self->state = g_object_ref (state);
+  /* The delta depends on the row shown before, which a search does not
+   * know: it is not searched. */
+  self->columns = columns & ~TTV_EVENT_COLUMN_BIT (TTV_EVENT_COLUMN_DELTA);
   return self;
 }
 
@@ -32,6 +40,7 @@ ttv_event_matcher_free (TtvEventMatcher *self)
   if (!self)
     return;
   ttv_viewer_filter_free (self->filter);
+  g_clear_object (&self->state);
   g_free (self->needle);
   g_free (self);
 }
@@ -39,7 +48,9 @@ ttv_event_matcher_free (TtvEventMatcher *self)
 gboolean
 ttv_event_matcher_needs_state (const TtvEventMatcher *self)
 {
-  return self->filter && ttv_viewer_filter_needs_state (self->filter);
+  if (self->filter)
+    return ttv_viewer_filter_needs_state (self->filter);
+  return (self->columns & TTV_EVENT_COLUMNS_STATE) != 0;
 }
 
 static gboolean
@@ -56,13 +67,16 @@ contains_nocase (const char *haystack, const char *needle)
 gboolean
 ttv_event_matcher_matches (TtvEventMatcher *self, TtvEventRequest *request, const TtvEvent *event)
 {
-  g_autofree char *fields = NULL;
+  char *text[TTV_EVENT_N_COLUMNS] = { NULL };
+  gboolean found = FALSE;
 
   if (self->filter)
     return ttv_viewer_filter_matches (self->filter, request, event);
-  if (contains_nocase (ttv_viewer_event_get_name (event), self->needle)
-      || contains_nocase (event->tracefile->trace->name, self->needle))
-    return TRUE;
-  fields = ttv_viewer_event_dup_fields (event);
-  return contains_nocase (fields, self->needle);
+  ttv_event_columns_fill (self->state, request, event, self->columns, text);
+  for (guint i = 0; i < TTV_EVENT_N_COLUMNS; i++)
+    {
+      found = found || (text[i] && contains_nocase (text[i], self->needle));
+      g_free (text[i]);
+    }
+  return found;
 }

@@ -415,8 +415,9 @@ ttv_time_bar_init (TtvTimeBar *self)
 {
 }
 
+/* @name: the widget's name, for tests ("time-bar-start"). */
 static GtkEntry *
-add_entry (TtvTimeBar *self, GtkBox *row, const char *label, const char *tooltip)
+add_entry (TtvTimeBar *self, GtkBox *row, const char *name, const char *label, const char *tooltip)
 {
   GtkWidget *l = gtk_label_new_with_mnemonic (label);
   GtkWidget *e = gtk_entry_new ();
@@ -426,6 +427,7 @@ add_entry (TtvTimeBar *self, GtkBox *row, const char *label, const char *tooltip
                                              "seconds since the epoch, or a time of day such as "
                                              "10:13:20.5 (10:13:20.5Z in UTC)."));
 
+  gtk_widget_set_name (e, name);
   gtk_entry_set_width_chars (GTK_ENTRY (e), 21);
   gtk_widget_set_tooltip_text (e, help);
   gtk_label_set_mnemonic_widget (GTK_LABEL (l), e);
@@ -480,9 +482,9 @@ ttv_time_bar_new (TtvTabState *state)
 
   self->state = g_object_ref (state);
   gtk_container_set_border_width (GTK_CONTAINER (row), 2);
-  self->start_entry = add_entry (self, row, _("_Start"), _("Start of the time window; Enter applies."));
-  self->end_entry = add_entry (self, row, _("E_nd"), _("End of the time window; Enter applies."));
-  self->current_entry = add_entry (self, row, _("C_urrent"), _("Current time; Enter applies."));
+  self->start_entry = add_entry (self, row, "time-bar-start", _("_Start"), _("Start of the time window; Enter applies."));
+  self->end_entry = add_entry (self, row, "time-bar-end", _("E_nd"), _("End of the time window; Enter applies."));
+  self->current_entry = add_entry (self, row, "time-bar-current", _("C_urrent"), _("Current time; Enter applies."));
   add_button (row, "zoom-in-symbolic", "win.zoom-in", _("Zoom in (Ctrl++)"));
   add_button (row, "zoom-out-symbolic", "win.zoom-out", _("Zoom out (Ctrl+-)"));
   add_button (row, "zoom-fit-best-symbolic", "win.zoom-fit", _("Show the whole traceset (Ctrl+0)"));
