@@ -806,6 +806,18 @@ key_pressed (GtkWidget *widget, GdkEventKey *ev, TtvEventList *self)
   gint cur = cursor_index (self);
   guint n = self->n_visible;
 
+  /* No row selected yet (the list just opened): a moving key selects the
+   * first row rather than move from an imaginary one. */
+  if (cur < 0 && self->rows->len
+      && (ev->keyval == GDK_KEY_Down || ev->keyval == GDK_KEY_KP_Down || ev->keyval == GDK_KEY_Up
+          || ev->keyval == GDK_KEY_KP_Up || ev->keyval == GDK_KEY_Page_Down
+          || ev->keyval == GDK_KEY_KP_Page_Down || ev->keyval == GDK_KEY_Page_Up
+          || ev->keyval == GDK_KEY_KP_Page_Up))
+    {
+      self->select_mode = SELECT_FIRST;
+      show_rows (self);
+      return GDK_EVENT_STOP;
+    }
   switch (ev->keyval)
     {
     case GDK_KEY_Down:

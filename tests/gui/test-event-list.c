@@ -10,6 +10,7 @@
 
 #include "formats/ctf/ttv-ctf-private.h"
 #include "ttv-bookmarks-panel.h"
+#include "ttv-filter-bar.h"
 #include "ttv-gui-test-util.h"
 #include "ttv-state-tracker.h"
 #include "ttv-tab-state-private.h"
@@ -919,6 +920,52 @@ test_find_keys (void)
   fixture_close (&f);
 }
 
+/* A keyboard user: Tab from the filter bar reaches the list and Shift+Tab
+ * comes back; in the list the arrows move the current event. */
+static void
+test_keyboard_reaches_list (void)
+{
+  Fixture f;
+  GtkWidget *filter;
+  g_autoptr (GPtrArray) ref = NULL;
+  guint tabs = 0;
+
+  settings_reset ();
+  if (!fixture_open_sample (&f))
+    return;
+  ref = read_reference (f.ts);
+  /* As the tab opened: the keyboard in the list, no row selected yet;
+   * Down selects the first, then moves on. */
+  g_assert_true (gtk_widget_is_focus (GTK_WIDGET (f.view)));
+  g_assert_cmpint (selected_row (&f), ==, -1);
+  g_assert_true (gtk_test_widget_send_key (GTK_WIDGET (f.view), GDK_KEY_Down, 0));
+  {
+    SelectedIs sel = { &f, ref, 0 };
+
+    ttv_gui_test_spin_until (selected_is, &sel);
+    g_assert_true (gtk_test_widget_send_key (GTK_WIDGET (f.view), GDK_KEY_Down, 0));
+    sel.want = 1;
+    ttv_gui_test_spin_until (selected_is, &sel);
+  }
+  g_assert_cmpint (ttv_tab_state_get_current_time (f.state), ==, ((RefEvent *) ref->pdata[1])->time);
+
+  filter = ttv_gui_test_find_widget (ttv_gui_test_find_widget (GTK_WIDGET (f.tab), TTV_TYPE_FILTER_BAR, NULL),
+                                     GTK_TYPE_ENTRY, NULL);
+  g_assert_nonnull (filter);
+  gtk_widget_grab_focus (filter);
+  while (tabs < 20 && !gtk_widget_is_focus (GTK_WIDGET (f.view)))
+    {
+      gtk_widget_child_focus (f.window, GTK_DIR_TAB_FORWARD);
+      tabs++;
+    }
+  g_test_message ("Tab pressed %u times from the filter to the list", tabs);
+  g_assert_true (gtk_widget_is_focus (GTK_WIDGET (f.view)));
+  for (guint i = 0; i < tabs + 5 && !gtk_widget_is_focus (filter); i++)
+    gtk_widget_child_focus (f.window, GTK_DIR_TAB_BACKWARD);
+  g_assert_true (gtk_widget_is_focus (filter));
+  fixture_close (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -930,5 +977,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/event-list/lost-events", test_lost_events);
   g_test_add_func ("/gui/event-list/find-text", test_find_text);
   g_test_add_func ("/gui/event-list/find-keys", test_find_keys);
+  g_test_add_func ("/gui/event-list/keyboard", test_keyboard_reaches_list);
   return g_test_run ();
 }
