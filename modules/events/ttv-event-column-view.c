@@ -129,8 +129,6 @@ content_width (TtvEventColumnView *self, TtvEventColumn c)
     return FIELDS_MIN_WIDTH;
   for (guint i = 0; i < samples->len; i++)
     widest = MAX (widest, MIN (text_width (self, c, samples->pdata[i]), NAME_MAX_WIDTH));
-  if (c == TTV_EVENT_COLUMN_EVENT)
-    widest += 20;   /* the lost-events icon's gutter */
   return MAX (widest + CELL_PADDING,
               text_width (self, TTV_EVENT_COLUMN_EVENT, ttv_event_column_get_title (c)) + TITLE_PADDING);
 }
@@ -174,7 +172,7 @@ static const struct {
   const char *usual;
 } shrinkable[] = {
   { TTV_EVENT_COLUMN_MODE, "syscall read" }, { TTV_EVENT_COLUMN_PROCESS, "ksoftirqd/1" },
-  { TTV_EVENT_COLUMN_TRACE, "kernel-trace" }, { TTV_EVENT_COLUMN_EVENT, "sched_switch" },
+  { TTV_EVENT_COLUMN_TRACE, "kernel-trace" }, { TTV_EVENT_COLUMN_EVENT, "syscall_entry_read" },
 };
 
 /* The user's widths, else from the content; when the view is too narrow
@@ -374,16 +372,6 @@ new_column (TtvEventColumnView *self, TtvEventColumn c, gint style_column)
   GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
 
   gtk_tree_view_column_set_title (column, ttv_event_column_get_title (c));
-  if (c == TTV_EVENT_COLUMN_EVENT)
-    {
-      GtkCellRenderer *icon = gtk_cell_renderer_pixbuf_new ();
-
-      /* A gutter as wide on every row: with fixed-height rows the column
-       * sizes its cells once, not per row. */
-      gtk_cell_renderer_set_fixed_size (icon, 20, -1);
-      gtk_tree_view_column_pack_start (column, icon, FALSE);
-      gtk_tree_view_column_add_attribute (column, icon, "icon-name", style_column + 2);
-    }
   gtk_tree_view_column_pack_start (column, cell, TRUE);
   gtk_tree_view_column_set_attributes (column, cell, "text", c, "style", style_column,
                                        "foreground", style_column + 1, NULL);

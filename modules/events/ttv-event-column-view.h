@@ -11,9 +11,8 @@ G_BEGIN_DECLS
 typedef struct _TtvEventColumnView TtvEventColumnView;
 
 /* The model of the view holds the texts at the TtvEventColumn indexes,
- * then the style of a row (PangoStyle) at @style_column, its foreground
- * colour name (NULL: the theme's) and the name of an icon shown before the
- * event name (NULL: none).  The columns are added to @view; the menu's
+ * then the style of a row (PangoStyle) at @style_column and its
+ * foreground colour name (NULL: the theme's) after it.  The columns are added to @view; the menu's
  * actions ("evlist.column-NAME", "evlist.time-format") go on @owner, an
  * ancestor of @view and of the Columns button. */
 TtvEventColumnView *ttv_event_column_view_new (GtkWidget *owner, GtkTreeView *view,

@@ -28,13 +28,14 @@
 enum {
   MODEL_STYLE = N_TEXT_COLS,  /* PangoStyle */
   MODEL_FOREGROUND,           /* colour name, NULL: the theme's */
-  MODEL_ICON,                 /* icon name before the event name, or NULL */
   N_MODEL_COLS
 };
 
 /* How lost-events rows stand out (a colour that reads on light and dark themes). */
 #define LOST_FOREGROUND "#c01c28"
-#define LOST_ICON "dialog-warning-symbolic"
+/* Before the count: a warning sign, so that the row reads as no event even
+ * without colours. */
+#define LOST_SIGN "\u26a0"
 
 typedef struct {
   TtvTime time;
@@ -208,11 +209,13 @@ lost_row_new (TtvEventList *self, const LostMark *m, const Row *next)
   if (m->count)
     {
       g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, m->count);
-      row->text[COL_EVENT] = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event lost",
-                                                           "%s events lost", (gulong) MIN (m->count, G_MAXULONG)), n);
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event lost", "%s events lost",
+                                                            (gulong) MIN (m->count, G_MAXULONG)), n);
+
+      row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", text, NULL);
     }
   else
-    row->text[COL_EVENT] = g_strdup (_("Events lost"));
+    row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", _("Events lost"), NULL);
   row->text[COL_FIELDS] = g_strdup_printf (_("Events lost from here until %s: the tracer's buffers were full"),
                                            end);
   return row;
@@ -328,7 +331,7 @@ delta_text (TtvTime prev, const Row *row)
 }
 
 /* Appends @row to the store, lost-events markers in italics, in colour,
- * with a warning icon: they are no events. */
+ * with a warning sign: they are no events. */
 static void
 store_row (TtvEventList *self, const Row *row)
 {
@@ -345,7 +348,6 @@ store_row (TtvEventList *self, const Row *row)
     g_value_set_string (&values[c], row->text[c]);
   g_value_set_enum (&values[MODEL_STYLE], row->lost ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
   g_value_set_static_string (&values[MODEL_FOREGROUND], row->lost ? LOST_FOREGROUND : NULL);
-  g_value_set_static_string (&values[MODEL_ICON], row->lost ? LOST_ICON : NULL);
   gtk_list_store_insert_with_valuesv (self->store, &iter, -1, cols, values, N_MODEL_COLS);
   for (guint c = 0; c < N_MODEL_COLS; c++)
     g_value_unset (&values[c]);

@@ -22,7 +22,7 @@
 
 /* The store of the list: texts at the column indexes, then the style. */
 enum { COL_TIME, COL_DELTA, COL_TRACE, COL_CPU, COL_EVENT, COL_PID, COL_PROCESS, COL_MODE, COL_FIELDS,
-       MODEL_STYLE, MODEL_FOREGROUND, MODEL_ICON };
+       MODEL_STYLE, MODEL_FOREGROUND };
 
 static const char *const column_names[] = {
   "time", "delta", "trace", "cpu", "event", "pid", "process", "mode", "fields",
@@ -660,17 +660,16 @@ check_lost_rows (Fixture *f, GPtrArray *ref, const TtvLostRange *ranges, guint n
     {
       g_autofree char *event = cell_text (f, row, COL_EVENT);
       g_autofree char *colour = cell_text (f, row, MODEL_FOREGROUND);
-      g_autofree char *icon = cell_text (f, row, MODEL_ICON);
       GtkTreeIter iter;
       PangoStyle style;
       gboolean lost = g_str_has_suffix (event, "events lost") || g_str_has_suffix (event, "event lost");
 
       g_assert_true (gtk_tree_model_iter_nth_child (gtk_tree_view_get_model (f->view), &iter, NULL, row));
       gtk_tree_model_get (gtk_tree_view_get_model (f->view), &iter, MODEL_STYLE, &style, -1);
-      /* Set apart: italics, a colour, an icon; events have none. */
+      /* Set apart: italics, a colour, a warning sign; events have none. */
       g_assert_cmpint (style == PANGO_STYLE_ITALIC, ==, lost);
       g_assert_cmpint (colour != NULL, ==, lost);
-      g_assert_cmpint (icon != NULL, ==, lost);
+      g_assert_cmpint (g_str_has_prefix (event, "\u26a0 "), ==, lost);
       if (!lost)
         continue;
       {
@@ -684,7 +683,7 @@ check_lost_rows (Fixture *f, GPtrArray *ref, const TtvLostRange *ranges, guint n
           if (ranges[k].start == start)
             range = &ranges[k];
         g_assert_nonnull (range);
-        want = g_strdup_printf ("%" G_GUINT64_FORMAT " events lost", range->count);
+        want = g_strdup_printf ("\u26a0 %" G_GUINT64_FORMAT " events lost", range->count);
         g_assert_cmpstr (event, ==, want);
         /* The first event at or after the range's start comes next. */
         for (guint i = 0; i < ref->len && next < 0; i++)
