@@ -15,6 +15,7 @@
 #include "ttv-state-tracker.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
+#include "ttv-test-util.h"
 #include "ttv-time-bar.h"
 
 #include <glib/gstdio.h>
@@ -46,28 +47,19 @@ list_settled (gpointer data)
   return ttv_tab_state_is_state_ready (f->state) && ttv_tab_state_get_n_requests (f->state) == 0;
 }
 
-/* Opens @ts (taken) in a 1100x700 window: the application's default size. */
+/* Opens @ts (taken) in a window of the application's default size. */
 static void
 fixture_open (Fixture *f, TtvTraceset *ts)
 {
-  static gboolean loaded;
-  g_autoptr (GError) error = NULL;
+  const char *const modules[] = { TTV_EVENTS_MODULE_PATH, NULL };
+  TtvGuiTestTab t;
 
+  ttv_gui_test_tab_open (&t, ts, modules);
   memset (f, 0, sizeof *f);
-  if (!loaded)
-    {
-      const char *const modules[] = { TTV_EVENTS_MODULE_PATH, NULL };
-
-      ttv_gui_test_load_modules (modules);
-      loaded = TRUE;
-    }
-  f->ts = ts;
-  f->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
-  f->tab = TTV_TAB (ttv_tab_new (f->ts));
-  gtk_container_add (GTK_CONTAINER (f->window), GTK_WIDGET (f->tab));
-  gtk_widget_show_all (f->window);
-  f->state = ttv_tab_get_state (f->tab);
+  f->ts = t.ts;
+  f->window = t.window;
+  f->tab = t.tab;
+  f->state = t.state;
   f->view = GTK_TREE_VIEW (ttv_gui_test_find_widget (GTK_WIDGET (f->tab), GTK_TYPE_TREE_VIEW,
                                                      "event-list-view"));
   g_assert_nonnull (f->view);
@@ -571,50 +563,22 @@ test_delta_after_jump (void)
 
 /* --- Lost events ------------------------------------------------------------------------- */
 
-static void
-patch_file (const char *dir, const char *name, gsize offset, const void *bytes, gsize n)
-{
-  g_autofree char *p = g_build_filename (dir, name, NULL);
-  g_autofree char *data = NULL;
-  gsize len;
-
-  g_assert_true (g_file_get_contents (p, &data, &len, NULL));
-  g_assert_cmpuint (offset + n, <=, len);
-  memcpy (data + offset, bytes, n);
-  g_assert_true (g_file_set_contents (p, data, (gssize) len, NULL));
-}
-
 /* A copy of the real LTTng kernel trace scp-kernel whose packets 3 to 5
  * say 5 events were discarded so far, 12 from packet 6 on: two lost
  * ranges (as tests/formats/ctf does).  NULL when the trace is absent. */
 static char *
 lost_events_trace (void)
 {
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
-  g_autofree char *src = shared ? g_build_filename (shared, "traces", "ctf", "scp-kernel", NULL) : NULL;
+  g_autofree char *src = ttv_test_dup_shared_ctf_trace ("scp-kernel");
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
-  g_autoptr (GDir) d = NULL;
   char *dst;
 
-  if (!src || !g_file_test (src, G_FILE_TEST_IS_DIR))
+  if (!src)
     return NULL;
   dst = g_dir_make_tmp ("ttv-lost-XXXXXX", &error);
   g_assert_no_error (error);
-  d = g_dir_open (src, 0, &error);
-  g_assert_no_error (error);
-  for (const char *name; (name = g_dir_read_name (d));)
-    {
-      g_autofree char *in = g_build_filename (src, name, NULL);
-      g_autofree char *out = g_build_filename (dst, name, NULL);
-      g_autofree char *data = NULL;
-      gsize len;
-
-      if (!g_file_test (in, G_FILE_TEST_IS_REGULAR))
-        continue;
-      g_assert_true (g_file_get_contents (in, &data, &len, &error));
-      g_assert_true (g_file_set_contents (out, data, (gssize) len, &error));
-    }
+  ttv_test_copy_dir (src, dst);
   {
     g_autoptr (TtvTrace) t = ttv_trace_open (dst, &error);
     CtfStreamFile *sf;
@@ -630,22 +594,9 @@ lost_events_trace (void)
     {
       guint64 v = GUINT64_TO_LE (i < 6 ? 5 : 12);
 
-      patch_file (dst, "channel0_0", g_array_index (offsets, guint64, i) + 56, &v, 8);
+      ttv_test_patch_file (dst, "channel0_0", g_array_index (offsets, guint64, i) + 56, &v, 8);
     }
   return dst;
-}
-
-static void
-remove_tree (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-
-  for (const char *name; d && (name = g_dir_read_name (d));)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_unlink (p);
-    }
-  g_rmdir (dir);
 }
 
 /* The rows on screen: each lost-events row comes right before the first
@@ -715,10 +666,7 @@ test_lost_events (void)
   Fixture f;
 
   if (!dir)
-    {
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf/scp-kernel not found (set TTV_SHARED_DIR)");
-      return;
-    }
+    return;   /* skipped, said why */
   settings_reset ();
   ts = ttv_traceset_new ();
   g_assert_true (ttv_traceset_add_path (ts, dir, &error));
@@ -746,7 +694,7 @@ test_lost_events (void)
       g_assert_cmpuint (check_lost_rows (&f, ref, (const TtvLostRange *) tf->lost->data, tf->lost->len), ==, 1);
     }
   fixture_close (&f);
-  remove_tree (dir);
+  ttv_test_remove_tree (dir);
 }
 
 /* --- Find -------------------------------------------------------------------------------- */

@@ -139,13 +139,23 @@ ttv_gui_test_find_widget (GtkWidget *widget, GType type, const char *name)
 gboolean
 ttv_gui_test_tab_setup (TtvGuiTestTab *f, const char *const *module_paths)
 {
-  memset (f, 0, sizeof *f);
-  f->ts = ttv_gui_test_open_sample ();
-  if (!f->ts)
+  TtvTraceset *ts = ttv_gui_test_open_sample ();
+
+  if (!ts)
     {
+      memset (f, 0, sizeof *f);
       g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
       return FALSE;
     }
+  ttv_gui_test_tab_open (f, ts, module_paths);
+  return TRUE;
+}
+
+void
+ttv_gui_test_tab_open (TtvGuiTestTab *f, TtvTraceset *ts, const char *const *module_paths)
+{
+  memset (f, 0, sizeof *f);
+  f->ts = ts;
   ttv_gui_test_load_modules (module_paths);
   f->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
@@ -155,7 +165,6 @@ ttv_gui_test_tab_setup (TtvGuiTestTab *f, const char *const *module_paths)
   f->state = ttv_tab_get_state (f->tab);
   ttv_gui_test_spin_until (ttv_gui_test_state_ready, f->state);
   ttv_gui_test_spin_until (ttv_gui_test_no_requests, f->state);
-  return TRUE;
 }
 
 void

@@ -41,6 +41,8 @@ typedef struct {
  * and waits for the state pass and for every request to be served.  FALSE
  * (the test marked skipped) without the sample trace. */
 gboolean    ttv_gui_test_tab_setup (TtvGuiTestTab *f, const char *const *module_paths);
+/* The same on @ts (taken: unreferenced at teardown). */
+void        ttv_gui_test_tab_open (TtvGuiTestTab *f, TtvTraceset *ts, const char *const *module_paths);
 void        ttv_gui_test_tab_teardown (TtvGuiTestTab *f);
 
 G_END_DECLS
