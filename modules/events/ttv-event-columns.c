@@ -40,34 +40,78 @@ ttv_event_columns_dup_cpu (const TtvTracefile *tracefile)
 }
 
 void
+ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState *state,
+                               const TtvEvent *event, const TtvViewerProcessInfo *info)
+{
+  const TtvTracefile *tf = event->tracefile;
+
+  switch (column)
+    {
+    case TTV_EVENT_COLUMN_TIME:
+      {
+        g_autofree char *time = ttv_tab_state_format_time (state, event->time);
+
+        g_string_append (out, time);
+      }
+      break;
+    case TTV_EVENT_COLUMN_TRACE:
+      g_string_append (out, tf->trace->name);
+      break;
+    case TTV_EVENT_COLUMN_CPU:
+      if (tf->cpu >= 0)
+        g_string_append_printf (out, "%d", tf->cpu);
+      else
+        g_string_append (out, tf->name);
+      break;
+    case TTV_EVENT_COLUMN_EVENT:
+      g_string_append (out, ttv_viewer_event_get_name (event));
+      break;
+    case TTV_EVENT_COLUMN_FIELDS:
+      {
+        g_autofree char *fields = ttv_viewer_event_dup_fields (event);
+
+        g_string_append (out, fields);
+      }
+      break;
+    case TTV_EVENT_COLUMN_PID:
+      if (info)
+        g_string_append_printf (out, "%u", info->pid);
+      break;
+    case TTV_EVENT_COLUMN_PROCESS:
+      if (info)
+        g_string_append (out, info->name[0] ? info->name : "-");
+      break;
+    case TTV_EVENT_COLUMN_MODE:
+      if (info)
+        {
+          g_string_append (out, info->mode);
+          if (info->syscall)
+            g_string_append_printf (out, " %s", info->syscall);
+        }
+      break;
+    case TTV_EVENT_COLUMN_DELTA:
+    default:
+      break;
+    }
+}
+
+void
 ttv_event_columns_fill (TtvTabState *state, TtvEventRequest *request, const TtvEvent *event,
                         guint which, char *text[TTV_EVENT_N_COLUMNS])
 {
-  const TtvTracefile *tf = event->tracefile;
   TtvViewerProcessInfo info;
+  gboolean known = (which & TTV_EVENT_COLUMNS_STATE) && ttv_event_request_get_process (request, &info);
+  g_autoptr (GString) buf = g_string_new (NULL);
 
-#define WANTS(c) ((which & TTV_EVENT_COLUMN_BIT (TTV_EVENT_COLUMN_##c)) != 0)
-  if (WANTS (TIME))
-    text[TTV_EVENT_COLUMN_TIME] = ttv_tab_state_format_time (state, event->time);
-  if (WANTS (TRACE))
-    text[TTV_EVENT_COLUMN_TRACE] = g_strdup (tf->trace->name);
-  if (WANTS (CPU))
-    text[TTV_EVENT_COLUMN_CPU] = ttv_event_columns_dup_cpu (tf);
-  if (WANTS (EVENT))
-    text[TTV_EVENT_COLUMN_EVENT] = g_strdup (ttv_viewer_event_get_name (event));
-  if (WANTS (FIELDS))
-    text[TTV_EVENT_COLUMN_FIELDS] = ttv_viewer_event_dup_fields (event);
-  if ((which & TTV_EVENT_COLUMNS_STATE) && ttv_event_request_get_process (request, &info))
+  for (guint c = 0; c < TTV_EVENT_N_COLUMNS; c++)
     {
-      if (WANTS (PID))
-        text[TTV_EVENT_COLUMN_PID] = g_strdup_printf ("%u", info.pid);
-      if (WANTS (PROCESS))
-        text[TTV_EVENT_COLUMN_PROCESS] = g_strdup (info.name[0] ? info.name : "-");
-      if (WANTS (MODE))
-        text[TTV_EVENT_COLUMN_MODE] = info.syscall ? g_strdup_printf ("%s %s", info.mode, info.syscall)
-                                                   : g_strdup (info.mode);
+      if (!(which & TTV_EVENT_COLUMN_BIT (c)) || c == TTV_EVENT_COLUMN_DELTA
+          || ((TTV_EVENT_COLUMN_BIT (c) & TTV_EVENT_COLUMNS_STATE) && !known))
+        continue;
+      g_string_truncate (buf, 0);
+      ttv_event_columns_append_text (buf, c, state, event, &info);
+      text[c] = g_strndup (buf->str, buf->len);
     }
-#undef WANTS
 }
 
 /* --- Settings ------------------------------------------------------------------ */

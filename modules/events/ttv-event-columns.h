@@ -40,6 +40,11 @@ const char *ttv_event_column_get_title (TtvEventColumn column);
 void        ttv_event_columns_fill (TtvTabState *state, TtvEventRequest *request,
                                     const TtvEvent *event, guint columns,
                                     char *text[TTV_EVENT_N_COLUMNS]);
+/* Appends to @out what @column shows for @event: @info is the process
+ * running (from ttv_event_request_get_process()), NULL when unknown (the
+ * process columns then show nothing).  The delta shows nothing here. */
+void        ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState *state,
+                                           const TtvEvent *event, const TtvViewerProcessInfo *info);
 /* A CPU's text: its number, or the stream's name when it has none. */
 char       *ttv_event_columns_dup_cpu (const TtvTracefile *tracefile);
 

@@ -10,6 +10,7 @@ struct _TtvEventMatcher {
   TtvViewerFilter *filter;    /* owned: expression search, or NULL */
   TtvTabState *state;         /* owned reference: formats the times */
   guint columns;              /* where text is looked for */
+  GString *text;              /* owned: a column's text */
 };
 
 TtvEventMatcher *
@@ -31,6 +32,7 @@ ttv_event_matcher_new (const char *text, gboolean expression, TtvTabState *state
   /* The delta depends on the row shown before, which a search does not
    * know: it is not searched. */
   self->columns = columns & ~TTV_EVENT_COLUMN_BIT (TTV_EVENT_COLUMN_DELTA);
+  self->text = g_string_new (NULL);
   return self;
 }
 
@@ -41,6 +43,7 @@ ttv_event_matcher_free (TtvEventMatcher *self)
     return;
   ttv_viewer_filter_free (self->filter);
   g_clear_object (&self->state);
+  g_string_free (self->text, TRUE);
   g_free (self->needle);
   g_free (self);
 }
@@ -64,19 +67,33 @@ contains_nocase (const char *haystack, const char *needle)
   return n == 0;
 }
 
+/* The columns in the order they are searched: cheap texts first, those
+ * that are formatted or decoded last. */
+static const TtvEventColumn search_order[] = {
+  TTV_EVENT_COLUMN_EVENT, TTV_EVENT_COLUMN_PROCESS, TTV_EVENT_COLUMN_MODE, TTV_EVENT_COLUMN_PID,
+  TTV_EVENT_COLUMN_CPU, TTV_EVENT_COLUMN_TRACE, TTV_EVENT_COLUMN_TIME, TTV_EVENT_COLUMN_FIELDS,
+};
+
 gboolean
 ttv_event_matcher_matches (TtvEventMatcher *self, TtvEventRequest *request, const TtvEvent *event)
 {
-  char *text[TTV_EVENT_N_COLUMNS] = { NULL };
-  gboolean found = FALSE;
+  TtvViewerProcessInfo info;
+  gboolean known;
 
   if (self->filter)
     return ttv_viewer_filter_matches (self->filter, request, event);
-  ttv_event_columns_fill (self->state, request, event, self->columns, text);
-  for (guint i = 0; i < TTV_EVENT_N_COLUMNS; i++)
+  known = (self->columns & TTV_EVENT_COLUMNS_STATE) && ttv_event_request_get_process (request, &info);
+  for (guint i = 0; i < G_N_ELEMENTS (search_order); i++)
     {
-      found = found || (text[i] && contains_nocase (text[i], self->needle));
-      g_free (text[i]);
+      TtvEventColumn c = search_order[i];
+
+      if (!(self->columns & TTV_EVENT_COLUMN_BIT (c)))
+        continue;
+      /* One buffer for every event: a search reads millions of them. */
+      g_string_truncate (self->text, 0);
+      ttv_event_columns_append_text (self->text, c, self->state, event, known ? &info : NULL);
+      if (contains_nocase (self->text->str, self->needle))
+        return TRUE;
     }
-  return found;
+  return FALSE;
 }

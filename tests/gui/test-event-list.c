@@ -148,23 +148,24 @@ selected_row (Fixture *f)
 
 typedef struct {
   TtvTime time;
-  char *name;
+  const char *name;     /* interned */
   gint cpu;
-  char *fields;
-  char *process;    /* the process running on its CPU once applied ("-": unnamed), NULL: unknown */
-  char *syscall;    /* NULL when not in a system call */
-  const char *mode;
+  const char *process;  /* static: the process running on its CPU once applied ("-": unnamed),
+                         * NULL: unknown */
+  const char *mode;     /* static */
+  char *lower_text;     /* owned: name, fields and mode in lower case, for text searches;
+                         * only for the first and last REF_TEXT_EVENTS (decoding every
+                         * event's fields would make the test slow under the sanitizers) */
 } RefEvent;
+
+#define REF_TEXT_EVENTS 3000
 
 static void
 ref_event_free (gpointer data)
 {
   RefEvent *r = data;
 
-  g_free (r->name);
-  g_free (r->fields);
-  g_free (r->process);
-  g_free (r->syscall);
+  g_free (r->lower_text);
   g_free (r);
 }
 
@@ -178,7 +179,12 @@ read_reference (TtvTraceset *ts)
   g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
   GPtrArray *events = g_ptr_array_new_with_free_func (ref_event_free);
   const TtvEvent *ev;
+  guint n = 0;
 
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  while (ttv_context_next (ctx, &error))
+    n++;
+  g_assert_no_error (error);
   g_assert_true (ttv_context_seek_begin (ctx, &error));
   while ((ev = ttv_context_next (ctx, &error)) != NULL)
     {
@@ -187,19 +193,37 @@ read_reference (TtvTraceset *ts)
 
       ttv_state_tracker_apply (tracker, NULL, ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx)), ev);
       r->time = ev->time;
-      r->name = g_strdup (ttv_viewer_event_get_name (ev));
+      r->name = g_intern_string (ttv_viewer_event_get_name (ev));
       r->cpu = ev->tracefile->cpu;
-      r->fields = ttv_viewer_event_dup_fields (ev);
       p = ttv_state_get_running (ttv_state_tracker_get_state (tracker), ev->tracefile->cpu);
       if (p)
         {
-          r->process = g_strdup (p->name ? g_quark_to_string (p->name) : "-");
+          r->process = p->name ? g_quark_to_string (p->name) : "-";
           r->mode = ttv_exec_mode_name (ttv_process_state_get_mode (p));
         }
+      if (events->len < REF_TEXT_EVENTS || events->len + REF_TEXT_EVENTS >= n)
+      {
+        g_autofree char *fields = ttv_viewer_event_dup_fields (ev);
+
+        r->lower_text = g_strjoin ("\n", r->name, fields, r->mode ? r->mode : "", NULL);
+        for (char *c = r->lower_text; *c; c++)
+          *c = g_ascii_tolower (*c);
+      }
       g_ptr_array_add (events, r);
     }
   g_assert_no_error (error);
   return events;
+}
+
+/* The sample's reference (@ts: the sample), read once for the tests. */
+static GPtrArray *
+sample_reference (TtvTraceset *ts)
+{
+  static GPtrArray *ref;   /* owned, kept until exit */
+
+  if (!ref)
+    ref = read_reference (ts);
+  return ref;
 }
 
 /* The index of the event at @time named @name, or -1. */
@@ -526,7 +550,7 @@ static void
 test_delta_after_jump (void)
 {
   Fixture f;
-  g_autoptr (GPtrArray) ref = NULL;
+  GPtrArray *ref;
   guint target;
   gint first;
   g_autofree char *delta = NULL;
@@ -536,7 +560,7 @@ test_delta_after_jump (void)
   settings_reset ();
   if (!fixture_open_sample (&f))
     return;
-  ref = read_reference (f.ts);
+  ref = sample_reference (f.ts);
   /* An event in the middle whose time no other event shares. */
   for (target = ref->len / 2; target + 1 < ref->len; target++)
     if (((RefEvent *) ref->pdata[target])->time != ((RefEvent *) ref->pdata[target - 1])->time
@@ -699,41 +723,63 @@ test_lost_events (void)
 
 /* --- Find -------------------------------------------------------------------------------- */
 
-/* Whether @needle is in @hay, ignoring ASCII case. */
-static gboolean
-has_text (const char *hay, const char *needle)
-{
-  g_autofree char *h = hay ? g_ascii_strdown (hay, -1) : NULL;
-  g_autofree char *n = g_ascii_strdown (needle, -1);
 
-  return h && strstr (h, n) != NULL;
+/* Whether another name of @names holds @needle (lower case). */
+static gboolean
+in_other_name (GHashTable *names, const char *name, const char *needle)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, names);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_autofree char *lower = g_ascii_strdown (key, -1);
+
+      if (strcmp (key, name) != 0 && strstr (lower, needle))
+        return TRUE;
+    }
+  return FALSE;
 }
 
-/* A process name that no event name or field holds, with events on at
- * least three rows after the first: Find must read the Process column. */
+/* A process name that no event name, field or mode holds (among those
+ * whose text the reference has), nor another process's name, on at least
+ * three events after the first among the first REF_TEXT_EVENTS, and on one
+ * among the last REF_TEXT_EVENTS less 100: Find must read the Process
+ * column to find it. */
 static const char *
 process_only_text (GPtrArray *ref)
 {
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) tried = g_hash_table_new (g_str_hash, g_str_equal);
 
-  for (guint i = 1; i < ref->len; i++)
+  for (guint i = 0; i < ref->len; i++)
+    if (((RefEvent *) ref->pdata[i])->process)
+      g_hash_table_add (names, (gpointer) ((RefEvent *) ref->pdata[i])->process);
+  for (guint i = 1; i < MIN (ref->len, REF_TEXT_EVENTS); i++)
     {
       const char *p = ((RefEvent *) ref->pdata[i])->process;
-      guint hits = 0;
-      gboolean elsewhere = FALSE;
+      g_autofree char *needle = NULL;
+      guint hits = 0, tail_hits = 0;
+      gboolean elsewhere;
 
-      if (!p || strlen (p) < 4 || g_hash_table_contains (seen, p))
+      if (!p || strlen (p) < 4 || g_hash_table_contains (tried, p))
         continue;
-      g_hash_table_add (seen, (gpointer) p);
+      g_hash_table_add (tried, (gpointer) p);
+      needle = g_ascii_strdown (p, -1);
+      elsewhere = in_other_name (names, p, needle);
       for (guint j = 0; j < ref->len && !elsewhere; j++)
         {
           const RefEvent *r = ref->pdata[j];
 
-          elsewhere = has_text (r->name, p) || has_text (r->fields, p) || has_text (r->mode, p)
-                      || (r->process && strcmp (r->process, p) != 0 && has_text (r->process, p));
-          hits += j > 0 && r->process && strcmp (r->process, p) == 0;
+          elsewhere = r->lower_text && strstr (r->lower_text, needle) != NULL;
+          if (r->process && strcmp (r->process, p) == 0)
+            {
+              hits += j > 0 && j < REF_TEXT_EVENTS;
+              tail_hits += j + REF_TEXT_EVENTS - 100 >= ref->len;
+            }
         }
-      if (!elsewhere && hits >= 3)
+      if (!elsewhere && hits >= 3 && tail_hits >= 1)
         return p;
     }
   return NULL;
@@ -773,17 +819,19 @@ static void
 test_find_text (void)
 {
   Fixture f;
-  g_autoptr (GPtrArray) ref = NULL;
+  GPtrArray *ref;
   const char *needle;
   GtkWidget *entry;
   GtkLabel *status = NULL;
   gint h1, h2, h3;
+  guint tail;
   SelectedIs sel;
 
   settings_reset ();
   if (!fixture_open_sample (&f))
     return;
-  ref = read_reference (f.ts);
+  ref = sample_reference (f.ts);
+  g_assert_cmpuint (ref->len, >, 2 * REF_TEXT_EVENTS);
   needle = process_only_text (ref);
   g_assert_nonnull (needle);
   g_test_message ("looking for “%s”, only in the Process column", needle);
@@ -829,13 +877,26 @@ test_find_text (void)
   ttv_gui_test_spin_until (list_settled, &f);
   g_assert_cmpint (selected_event (&f, ref), ==, h1);
 
-  /* Hiding the Process column: the text is nowhere visible any more. */
+  /* Near the end (an event alone at its time), with the Process column
+   * hidden: the text is nowhere visible any more. */
+  for (tail = ref->len - REF_TEXT_EVENTS + 1; tail + 1 < ref->len; tail++)
+    if (((RefEvent *) ref->pdata[tail])->time != ((RefEvent *) ref->pdata[tail - 1])->time)
+      break;
+  ttv_tab_state_set_current_time (f.state, ((RefEvent *) ref->pdata[tail])->time);
+  sel.want = (gint) tail;
+  ttv_gui_test_spin_until (selected_is, &sel);
   gtk_tree_view_column_set_visible (column (&f, COL_PROCESS), FALSE);
   gtk_label_set_text (status, "");
   g_assert_true (gtk_test_widget_send_key (GTK_WIDGET (f.view), GDK_KEY_F3, 0));
   ttv_gui_test_spin_until (says_not_found, status);
   ttv_gui_test_spin_until (list_settled, &f);
-  g_assert_cmpint (selected_event (&f, ref), ==, h1);
+  g_assert_cmpint (selected_event (&f, ref), ==, (gint) tail);
+  /* Shown again, the process's next event is found. */
+  gtk_tree_view_column_set_visible (column (&f, COL_PROCESS), TRUE);
+  g_assert_true (gtk_test_widget_send_key (GTK_WIDGET (f.view), GDK_KEY_F3, 0));
+  sel.want = next_with_process (ref, (gint) tail, needle, FALSE);
+  g_assert_cmpint (sel.want, >, (gint) tail);
+  ttv_gui_test_spin_until (selected_is, &sel);
   fixture_close (&f);
   settings_reset ();
 }
@@ -874,13 +935,13 @@ test_keyboard_reaches_list (void)
 {
   Fixture f;
   GtkWidget *filter;
-  g_autoptr (GPtrArray) ref = NULL;
+  GPtrArray *ref;
   guint tabs = 0;
 
   settings_reset ();
   if (!fixture_open_sample (&f))
     return;
-  ref = read_reference (f.ts);
+  ref = sample_reference (f.ts);
   /* As the tab opened: the keyboard in the list, no row selected yet;
    * Down selects the first, then moves on. */
   g_assert_true (gtk_widget_is_focus (GTK_WIDGET (f.view)));
