@@ -3,8 +3,11 @@
  * from the tab with event requests (forward from a position, or backward by
  * scanning a widening time window before it), so that any trace size works.
  * PID, process and mode come with the events once the tab's state pass is
- * done; lost-events ranges show as rows of their own. */
+ * done; lost-events ranges show as rows of their own, set apart.  Columns
+ * are shown, hidden and resized by the user (header menu, Columns button)
+ * and remembered in the settings. */
 #include "ttv-event-list.h"
+#include "ttv-event-column-view.h"
 #include "ttv-event-matcher.h"
 
 #include <glib/gi18n-lib.h>
@@ -12,26 +15,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define COL_TIME TTV_EVENT_COLUMN_TIME
+#define COL_DELTA TTV_EVENT_COLUMN_DELTA
+#define COL_TRACE TTV_EVENT_COLUMN_TRACE
+#define COL_CPU TTV_EVENT_COLUMN_CPU
+#define COL_EVENT TTV_EVENT_COLUMN_EVENT
+#define COL_PID TTV_EVENT_COLUMN_PID
+#define COL_FIELDS TTV_EVENT_COLUMN_FIELDS
+#define N_TEXT_COLS TTV_EVENT_N_COLUMNS
+
+/* The store: the texts, then how a row looks (lost-events markers differ). */
 enum {
-  COL_TIME, COL_DELTA, COL_TRACE, COL_CPU, COL_EVENT, COL_PID, COL_PROCESS, COL_MODE,
-  COL_FIELDS, N_TEXT_COLS
+  MODEL_STYLE = N_TEXT_COLS,  /* PangoStyle */
+  MODEL_FOREGROUND,           /* colour name, NULL: the theme's */
+  N_MODEL_COLS
 };
 
-static const char *const column_titles[N_TEXT_COLS] = {
-  N_("Time"), N_("Delta"), N_("Trace"), N_("CPU"), N_("Event"), N_("PID"), N_("Process"),
-  N_("Mode"), N_("Fields"),
-};
+/* How lost-events rows stand out (a colour that reads on light and dark themes). */
+#define LOST_FOREGROUND "#c01c28"
+/* Before the count: a warning sign, so that the row reads as no event even
+ * without colours. */
+#define LOST_SIGN "\u26a0"
 
 typedef struct {
   TtvTime time;
   TtvViewerPosition *pos;     /* owned; for a lost-events row, the next event's */
-  char *text[N_TEXT_COLS];    /* owned; COL_DELTA filled when shown */
+  char *text[N_TEXT_COLS];    /* owned; time and delta filled when shown */
   gboolean lost;              /* a lost-events marker, not an event */
 } Row;
 
 /* A range of lost events of one tracefile. */
 typedef struct {
   TtvTime start;
+  TtvTime end;                     /* the first time known again */
   guint64 count;
   const TtvTracefile *tracefile;   /* weak */
 } LostMark;
@@ -47,6 +63,13 @@ typedef enum {
   SELECT_TIME,        /* first row at or after select_time */
 } SelectMode;
 
+/* What a backward scan is for. */
+typedef enum {
+  BACK_ROWS,          /* the rows before the first one (Page Up, End) */
+  BACK_FIND,          /* Find previous */
+  BACK_DELTA,         /* the event before the first row: its delta */
+} BackPurpose;
+
 /* A backward scan: the last @want events before @anchor (NULL: the end),
  * matching @matcher when set, found in [anchor time - span, anchor). */
 typedef struct {
@@ -57,7 +80,7 @@ typedef struct {
   guint want;
   TtvEventMatcher *matcher;    /* owned, NULL: every event */
   GPtrArray *ring;             /* of Row *, owned: the last @want found */
-  gboolean for_find;
+  BackPurpose purpose;
   SelectMode then_select;
   guint then_index;
 } BackScan;
@@ -66,9 +89,12 @@ struct _TtvEventList {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[5];
+  gulong handlers[6];
 
   GtkTreeView *view;
+  TtvEventColumnView *column_view;   /* owned: columns, their menu and settings */
+  gboolean focus_given;        /* the list took the focus when first shown */
+  gboolean focus_entry_when_shown;   /* Find opened the search bar */
   GtkListStore *store;         /* owned: only the rows on screen */
   GtkWidget *scrolled;
   GtkAdjustment *vadj;         /* the time scroll bar */
@@ -105,8 +131,10 @@ static void row_free (Row *row);
 static void fetch_from_position (TtvEventList *self, const TtvViewerPosition *pos,
                                  TtvTime prev_time, SelectMode mode, guint index);
 static void fetch_from_time (TtvEventList *self, TtvTime time, SelectMode mode);
-static void scan_back (TtvEventList *self, const TtvViewerPosition *anchor, guint want,
-                       TtvEventMatcher *matcher, SelectMode mode, guint index);
+static void find_next (TtvEventList *self, gboolean backward);
+static void scan_back (TtvEventList *self, BackPurpose purpose, const TtvViewerPosition *anchor,
+                       guint want, TtvEventMatcher *matcher, SelectMode mode, guint index);
+static void set_first_delta (TtvEventList *self, const TtvViewerPosition *first, TtvTime prev);
 
 static void
 row_free (Row *row)
@@ -120,29 +148,16 @@ row_free (Row *row)
 }
 
 static Row *
-row_new (TtvEventRequest *req, const TtvEvent *ev)
+row_new (TtvEventList *self, TtvEventRequest *req, const TtvEvent *ev)
 {
   Row *row = g_new0 (Row, 1);
-  const TtvTracefile *tf = ev->tracefile;
 
   row->time = ev->time;
   row->pos = ttv_event_request_dup_position (req);
-  row->text[COL_TIME] = ttv_viewer_time_to_string (ev->time);
-  row->text[COL_TRACE] = g_strdup (tf->trace->name);
-  row->text[COL_CPU] = tf->cpu >= 0 ? g_strdup_printf ("%d", tf->cpu) : g_strdup (tf->name);
-  row->text[COL_EVENT] = g_strdup (ttv_viewer_event_get_name (ev));
-  row->text[COL_FIELDS] = ttv_viewer_event_dup_fields (ev);
-  {
-    TtvViewerProcessInfo info;
-
-    if (ttv_event_request_get_process (req, &info))
-      {
-        row->text[COL_PID] = g_strdup_printf ("%u", info.pid);
-        row->text[COL_PROCESS] = g_strdup (info.name[0] ? info.name : "-");
-        row->text[COL_MODE] = info.syscall ? g_strdup_printf ("%s %s", info.mode, info.syscall)
-                                           : g_strdup (info.mode);
-      }
-  }
+  /* The time and delta are written when shown: they follow the time format. */
+  ttv_event_columns_fill (self->state, req, ev, TTV_EVENT_COLUMNS_ALL
+                          & ~(TTV_EVENT_COLUMN_BIT (COL_TIME) | TTV_EVENT_COLUMN_BIT (COL_DELTA)),
+                          row->text);
   return row;
 }
 
@@ -171,7 +186,7 @@ collect_lost (TtvEventList *self)
           for (guint i = 0; tf->lost && i < tf->lost->len; i++)
             {
               const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, i);
-              LostMark m = { r->start, r->count, tf };
+              LostMark m = { r->start, r->end, r->count, tf };
 
               g_array_append_val (self->lost, m);
             }
@@ -181,27 +196,57 @@ collect_lost (TtvEventList *self)
 }
 
 static Row *
-lost_row_new (const LostMark *m, const Row *next)
+lost_row_new (TtvEventList *self, const LostMark *m, const Row *next)
 {
+  g_autofree char *end = ttv_tab_state_format_time (self->state, m->end);
   Row *row = g_new0 (Row, 1);
 
   row->lost = TRUE;
   row->time = m->start;
   row->pos = ttv_viewer_position_copy (next->pos);
-  row->text[COL_TIME] = ttv_viewer_time_to_string (m->start);
   row->text[COL_TRACE] = g_strdup (m->tracefile->trace->name);
-  row->text[COL_CPU] = m->tracefile->cpu >= 0 ? g_strdup_printf ("%d", m->tracefile->cpu)
-                                              : g_strdup (m->tracefile->name);
+  row->text[COL_CPU] = ttv_event_columns_dup_cpu (m->tracefile);
   if (m->count)
     {
       g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, m->count);
-      row->text[COL_EVENT] = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event lost",
-                                                           "%s events lost", (gulong) MIN (m->count, G_MAXULONG)), n);
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event lost", "%s events lost",
+                                                            (gulong) MIN (m->count, G_MAXULONG)), n);
+
+      row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", text, NULL);
     }
   else
-    row->text[COL_EVENT] = g_strdup (_("Events lost"));
-  row->text[COL_FIELDS] = g_strdup (_("The tracer lost events here (buffers full)"));
+    row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", _("Events lost"), NULL);
+  row->text[COL_FIELDS] = g_strdup_printf (_("Events lost from here until %s: the tracer's buffers were full"),
+                                           end);
   return row;
+}
+
+/* Inserts before the event row at *@i a lost-events row for each range
+ * that starts in (@prev, its time]; *@i moves on to the event row. */
+static void
+insert_lost_before (TtvEventList *self, guint *i, TtvTime prev)
+{
+  Row *row = self->rows->pdata[*i];
+  guint lo = 0, hi = self->lost->len;
+
+  /* The first range with start > prev. */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (g_array_index (self->lost, LostMark, mid).start > prev)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  for (guint k = lo; k < self->lost->len; k++)
+    {
+      const LostMark *m = &g_array_index (self->lost, LostMark, k);
+
+      if (m->start > row->time)
+        break;
+      g_ptr_array_insert (self->rows, (*i)++, lost_row_new (self, m, row));
+    }
 }
 
 /* Puts each lost-events range before the first event at or after its start
@@ -221,30 +266,10 @@ insert_lost_rows (TtvEventList *self)
   while (i < rows->len)
     {
       Row *row = rows->pdata[i];
-      guint first, lo = 0, hi = self->lost->len;
 
+      /* Before the first row, unknown until the event before it is. */
       if (prev != TTV_TIME_MIN)
-        {
-          /* The first range with start > prev. */
-          while (lo < hi)
-            {
-              guint mid = (lo + hi) / 2;
-
-              if (g_array_index (self->lost, LostMark, mid).start > prev)
-                hi = mid;
-              else
-                lo = mid + 1;
-            }
-          first = lo;
-          for (guint k = first; k < self->lost->len; k++)
-            {
-              const LostMark *m = &g_array_index (self->lost, LostMark, k);
-
-              if (m->start > row->time)
-                break;
-              g_ptr_array_insert (rows, i++, lost_row_new (m, row));
-            }
-        }
+        insert_lost_before (self, &i, prev);
       prev = row->time;
       i++;
     }
@@ -294,6 +319,40 @@ update_scrollbar (TtvEventList *self)
   self->updating = FALSE;
 }
 
+/* The time since the row shown before (@prev: its time, TTV_TIME_MIN when
+ * unknown yet); lost-events rows have none. */
+static char *
+delta_text (TtvTime prev, const Row *row)
+{
+  if (prev == TTV_TIME_MIN || row->lost)
+    return g_strdup ("");
+  return g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT,
+                          (row->time - prev) / 1000000000, (row->time - prev) % 1000000000);
+}
+
+/* Appends @row to the store, lost-events markers in italics, in colour,
+ * with a warning sign: they are no events. */
+static void
+store_row (TtvEventList *self, const Row *row)
+{
+  gint cols[N_MODEL_COLS];
+  GValue values[N_MODEL_COLS] = { G_VALUE_INIT };
+  GtkTreeIter iter;
+
+  for (guint c = 0; c < N_MODEL_COLS; c++)
+    {
+      cols[c] = (gint) c;
+      g_value_init (&values[c], c == MODEL_STYLE ? PANGO_TYPE_STYLE : G_TYPE_STRING);
+    }
+  for (guint c = 0; c < N_TEXT_COLS; c++)
+    g_value_set_string (&values[c], row->text[c]);
+  g_value_set_enum (&values[MODEL_STYLE], row->lost ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
+  g_value_set_static_string (&values[MODEL_FOREGROUND], row->lost ? LOST_FOREGROUND : NULL);
+  gtk_list_store_insert_with_valuesv (self->store, &iter, -1, cols, values, N_MODEL_COLS);
+  for (guint c = 0; c < N_MODEL_COLS; c++)
+    g_value_unset (&values[c]);
+}
+
 static void
 show_rows (TtvEventList *self)
 {
@@ -306,20 +365,14 @@ show_rows (TtvEventList *self)
   for (guint i = 0; i < self->rows->len; i++)
     {
       Row *row = self->rows->pdata[i];
-      GtkTreeIter iter;
 
+      g_free (row->text[COL_TIME]);
+      row->text[COL_TIME] = ttv_tab_state_format_time (self->state, row->time);
       g_free (row->text[COL_DELTA]);
-      row->text[COL_DELTA] = prev == TTV_TIME_MIN || row->lost ? g_strdup ("")
-        : g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT,
-                           (row->time - prev) / 1000000000, (row->time - prev) % 1000000000);
+      row->text[COL_DELTA] = delta_text (prev, row);
       if (!row->lost)
         prev = row->time;
-      gtk_list_store_insert_with_values (self->store, &iter, -1,
-                                         COL_TIME, row->text[COL_TIME], COL_DELTA, row->text[COL_DELTA],
-                                         COL_TRACE, row->text[COL_TRACE], COL_CPU, row->text[COL_CPU],
-                                         COL_EVENT, row->text[COL_EVENT], COL_PID, row->text[COL_PID],
-                                         COL_PROCESS, row->text[COL_PROCESS], COL_MODE, row->text[COL_MODE],
-                                         COL_FIELDS, row->text[COL_FIELDS], -1);
+      store_row (self, row);
       if (self->select_mode == SELECT_TIME && to_select < 0 && row->time >= self->select_time
           && !row->lost)
         to_select = i;
@@ -397,6 +450,47 @@ bench_drawn (GtkWidget *widget, cairo_t *cr, TtvEventList *self)
   return GDK_EVENT_PROPAGATE;
 }
 
+/* --- The delta of the first row -------------------------------------------- */
+
+/* The index of the first row that is an event, or -1. */
+static gint
+first_event_row (TtvEventList *self)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    if (!((Row *) self->rows->pdata[i])->lost)
+      return (gint) i;
+  return -1;
+}
+
+/* After a jump the event before the rows is unknown: look for it (a short
+ * backward scan) so that the first row's delta is not blank. */
+static void
+request_first_delta (TtvEventList *self)
+{
+  gint i = first_event_row (self);
+
+  if (self->prev_time != TTV_TIME_MIN || i < 0)
+    return;
+  scan_back (self, BACK_DELTA, ((Row *) self->rows->pdata[i])->pos, 1, NULL, SELECT_NONE, 0);
+}
+
+/* The event before the first row (at @first, if the rows are still the
+ * same) is at @prev: its delta, and the lost-events rows between them. */
+static void
+set_first_delta (TtvEventList *self, const TtvViewerPosition *first, TtvTime prev)
+{
+  gint i = first_event_row (self);
+  guint at = 0;
+
+  if (i < 0 || self->prev_time != TTV_TIME_MIN
+      || ttv_viewer_position_compare (((Row *) self->rows->pdata[i])->pos, first) != 0)
+    return;
+  self->prev_time = prev;
+  if (i == 0 && self->lost->len)
+    insert_lost_before (self, &at, prev);
+  show_rows (self);
+}
+
 /* --- Fetching forward ------------------------------------------------------ */
 
 static gboolean
@@ -404,7 +498,7 @@ collect_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
 {
   TtvEventList *self = data;
 
-  g_ptr_array_add (self->incoming, row_new (req, ev));
+  g_ptr_array_add (self->incoming, row_new (self, req, ev));
   return TRUE;
 }
 
@@ -439,6 +533,8 @@ collect_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error
         fetch_from_position (self, ((Row *) self->rows->pdata[0])->pos, self->prev_time,
                              SELECT_NONE, 0);
     }
+  else
+    request_first_delta (self);
 }
 
 static void
@@ -494,7 +590,7 @@ back_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
     return TRUE;
   if (scan->ring->len == scan->want)
     g_ptr_array_remove_index (scan->ring, 0);
-  g_ptr_array_add (scan->ring, row_new (req, ev));
+  g_ptr_array_add (scan->ring, row_new (scan->list, req, ev));
   return TRUE;
 }
 
@@ -509,8 +605,9 @@ back_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error, g
 
   if (status == TTV_REQUEST_CANCELLED || status == TTV_REQUEST_FAILED)
     {
-      self->fetching = FALSE;
-      if (scan->for_find)
+      if (scan->purpose != BACK_DELTA)
+        self->fetching = FALSE;
+      if (scan->purpose == BACK_FIND)
         gtk_label_set_text (self->search_status, status == TTV_REQUEST_FAILED
                             ? _("Read error") : "");
       back_scan_free (scan);
@@ -525,7 +622,12 @@ back_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error, g
       start_back_scan (scan);
       return;
     }
-  if (scan->for_find)
+  if (scan->purpose == BACK_DELTA)
+    {
+      if (scan->ring->len)
+        set_first_delta (self, scan->anchor, ((Row *) scan->ring->pdata[0])->time);
+    }
+  else if (scan->purpose == BACK_FIND)
     {
       if (scan->ring->len)
         {
@@ -546,7 +648,8 @@ back_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error, g
        * still end with the anchor. */
       guint first = scan->ring->len > self->n_visible ? scan->ring->len - self->n_visible : 0;
 
-      fetch_from_position (self, ((Row *) scan->ring->pdata[first])->pos, TTV_TIME_MIN,
+      fetch_from_position (self, ((Row *) scan->ring->pdata[first])->pos,
+                           first > 0 ? ((Row *) scan->ring->pdata[first - 1])->time : TTV_TIME_MIN,
                            scan->then_select, scan->then_index);
     }
   else
@@ -574,7 +677,10 @@ start_back_scan (BackScan *scan)
 
   ttv_tab_state_get_time_span (self->state, &ss, &se);
   from = scan->anchor_time - scan->span < ss ? ss : scan->anchor_time - scan->span;
-  self->fetching = TRUE;
+  /* Looking for the delta is no fetch: the list may fetch rows meanwhile
+   * (which cancels it). */
+  if (scan->purpose != BACK_DELTA)
+    self->fetching = TRUE;
   ttv_tab_state_request_time_range (self->state, self, from, scan->anchor ? scan->anchor_time : se,
                                     0, find_flags (scan->matcher),
                                     back_event, back_done, scan, NULL);
@@ -598,10 +704,10 @@ estimate_spacing (TtvEventList *self)
   return MAX (1, (se - ss) / 10000);
 }
 
-/* Takes @matcher (may be NULL: every event; else a Find). */
+/* Takes @matcher (may be NULL: every event). */
 static void
-scan_back (TtvEventList *self, const TtvViewerPosition *anchor, guint want, TtvEventMatcher *matcher,
-           SelectMode mode, guint index)
+scan_back (TtvEventList *self, BackPurpose purpose, const TtvViewerPosition *anchor, guint want,
+           TtvEventMatcher *matcher, SelectMode mode, guint index)
 {
   BackScan *scan = g_new0 (BackScan, 1);
   TtvTime ss, se;
@@ -612,7 +718,7 @@ scan_back (TtvEventList *self, const TtvViewerPosition *anchor, guint want, TtvE
   scan->anchor_time = anchor ? ttv_viewer_position_get_time (anchor) : se;
   scan->want = MAX (1, want);
   scan->matcher = matcher;
-  scan->for_find = matcher != NULL;
+  scan->purpose = purpose;
   scan->ring = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
   scan->then_select = mode;
   scan->then_index = index;
@@ -664,7 +770,7 @@ scroll_rows (TtvEventList *self, gint delta, SelectMode mode, guint index)
   else if (delta < 0)
     {
       self->tail = FALSE;
-      scan_back (self, ((Row *) self->rows->pdata[0])->pos, (guint) -delta, NULL, mode, index);
+      scan_back (self, BACK_ROWS, ((Row *) self->rows->pdata[0])->pos, (guint) -delta, NULL, mode, index);
     }
 }
 
@@ -679,7 +785,21 @@ static void
 go_end (TtvEventList *self)
 {
   self->tail = TRUE;
-  scan_back (self, NULL, self->n_visible, NULL, SELECT_LAST, 0);
+  scan_back (self, BACK_ROWS, NULL, self->n_visible, NULL, SELECT_LAST, 0);
+}
+
+/* F3 (Shift+F3, Ctrl+G, Ctrl+Shift+G) in the list: the next (previous)
+ * match of what the find bar holds; with nothing to find, the bar opens. */
+static void
+find_again (TtvEventList *self, gboolean backward)
+{
+  if (!*gtk_entry_get_text (self->search_entry))
+    {
+      ttv_event_list_find (GTK_WIDGET (self));
+      return;
+    }
+  gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->search_bar), TRUE);
+  find_next (self, backward);
 }
 
 static gboolean
@@ -688,6 +808,18 @@ key_pressed (GtkWidget *widget, GdkEventKey *ev, TtvEventList *self)
   gint cur = cursor_index (self);
   guint n = self->n_visible;
 
+  /* No row selected yet (the list just opened): a moving key selects the
+   * first row rather than move from an imaginary one. */
+  if (cur < 0 && self->rows->len
+      && (ev->keyval == GDK_KEY_Down || ev->keyval == GDK_KEY_KP_Down || ev->keyval == GDK_KEY_Up
+          || ev->keyval == GDK_KEY_KP_Up || ev->keyval == GDK_KEY_Page_Down
+          || ev->keyval == GDK_KEY_KP_Page_Down || ev->keyval == GDK_KEY_Page_Up
+          || ev->keyval == GDK_KEY_KP_Page_Up))
+    {
+      self->select_mode = SELECT_FIRST;
+      show_rows (self);
+      return GDK_EVENT_STOP;
+    }
   switch (ev->keyval)
     {
     case GDK_KEY_Down:
@@ -719,7 +851,13 @@ key_pressed (GtkWidget *widget, GdkEventKey *ev, TtvEventList *self)
       go_end (self);
       return GDK_EVENT_STOP;
     case GDK_KEY_F3:
-      ttv_event_list_find (GTK_WIDGET (self));
+      find_again (self, (ev->state & GDK_SHIFT_MASK) != 0);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_g:
+    case GDK_KEY_G:
+      if (!(ev->state & GDK_CONTROL_MASK))
+        return GDK_EVENT_PROPAGATE;
+      find_again (self, (ev->state & GDK_SHIFT_MASK) != 0);
       return GDK_EVENT_STOP;
     default:
       return GDK_EVENT_PROPAGATE;
@@ -849,9 +987,12 @@ size_allocated (GtkWidget *widget, GdkRectangle *alloc, TtvEventList *self)
 {
   guint n = compute_visible (self);
 
+  ttv_event_column_view_fit (self->column_view, alloc->width);
   if (n == self->n_visible)
     return;
   self->n_visible = n;
+  /* Tests compute where Page Down lands from it (G_MESSAGES_DEBUG=ttv-events). */
+  g_debug ("event list: %u rows fit", n);
   if (self->fetching)
     self->refetch_wanted = TRUE;
   else if (self->rows->len)
@@ -916,7 +1057,9 @@ find_next (TtvEventList *self, gboolean backward)
   gboolean expression = gtk_toggle_button_get_active (self->search_expression);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvEventMatcher) matcher = ttv_event_matcher_new (gtk_entry_get_text (self->search_entry),
-                                                               expression, &error);
+                                                               expression, self->state,
+                                                               ttv_event_column_view_get_visible (self->column_view),
+                                                               &error);
   FindJob *job;
 
   if (!matcher)
@@ -929,7 +1072,7 @@ find_next (TtvEventList *self, gboolean backward)
   gtk_label_set_text (self->search_status, _("Searching…"));
   if (backward)
     {
-      scan_back (self, from, 1, g_steal_pointer (&matcher), SELECT_FIRST, 0);
+      scan_back (self, BACK_FIND, from, 1, g_steal_pointer (&matcher), SELECT_FIRST, 0);
       return;
     }
   job = g_new0 (FindJob, 1);
@@ -948,7 +1091,7 @@ search_mode_toggled (TtvEventList *self)
 
   gtk_entry_set_placeholder_text (self->search_entry, expression
                                   ? _("Filter expression, e.g. state.pid = 42")
-                                  : _("Find text in events"));
+                                  : _("Find text in the visible columns"));
   gtk_label_set_text (self->search_status, "");
 }
 
@@ -1006,39 +1149,95 @@ ttv_event_list_find (GtkWidget *widget)
       return;
     }
   gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->search_bar), TRUE);
-  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  /* The bar appears at the next frame: an entry not shown yet must not
+   * take the keys (the release of the key that opened the bar). */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self->search_entry)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  else
+    self->focus_entry_when_shown = TRUE;
 }
 
-/* --- Columns: shown / hidden from the header's context menu ---------------- */
-
 static void
-toggle_column (GtkCheckMenuItem *item, GtkTreeViewColumn *col)
+search_entry_mapped (GtkWidget *entry, TtvEventList *self)
 {
-  gtk_tree_view_column_set_visible (col, gtk_check_menu_item_get_active (item));
+  if (!self->focus_entry_when_shown)
+    return;
+  self->focus_entry_when_shown = FALSE;
+  gtk_widget_grab_focus (entry);
+}
+
+/* --- Focus and context menu ---------------------------------------------------- */
+
+/* A new tab (or a list just asked for) has the keyboard in the list, not
+ * in the first entry of the window: the list is what one reads and moves
+ * through with the keys. */
+static void
+list_mapped (GtkWidget *view, TtvEventList *self)
+{
+  if (self->focus_given)
+    return;
+  self->focus_given = TRUE;
+  gtk_widget_grab_focus (view);
+}
+
+/* A cell's whole text (names and fields are cut to fit their column). */
+static gboolean
+query_tooltip (GtkWidget *widget, gint x, gint y, gboolean keyboard, GtkTooltip *tooltip,
+               TtvEventList *self)
+{
+  GtkTreeModel *model;
+  GtkTreeIter iter;
+  GtkTreeViewColumn *column = NULL;
+  g_autoptr (GtkTreePath) path = NULL;
+  g_autofree char *text = NULL;
+  gint bx = x, by = y;
+  guint c;
+
+  if (!gtk_tree_view_get_tooltip_context (self->view, &bx, &by, keyboard, &model, &path, &iter))
+    return FALSE;
+  if (keyboard)
+    gtk_tree_view_get_cursor (self->view, NULL, &column);
+  else
+    gtk_tree_view_get_path_at_pos (self->view, bx, by, NULL, &column, NULL, NULL);
+  if (!column)
+    return FALSE;
+  c = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (column), "ttv-column"));
+  gtk_tree_model_get (model, &iter, c, &text, -1);
+  if (!text || !*text)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  gtk_tree_view_set_tooltip_cell (self->view, tooltip, path, column, NULL);
+  return TRUE;
 }
 
 static gboolean
-header_pressed (GtkWidget *button, GdkEventButton *ev, TtvEventList *self)
+rows_pressed (GtkWidget *view, GdkEventButton *ev, TtvEventList *self)
 {
-  GtkWidget *menu;
-
   if (!gdk_event_triggers_context_menu ((GdkEvent *) ev))
     return GDK_EVENT_PROPAGATE;
-  menu = gtk_menu_new ();
-  for (guint i = 0; i < N_TEXT_COLS; i++)
-    {
-      GtkTreeViewColumn *col = gtk_tree_view_get_column (self->view, i);
-      GtkWidget *item = gtk_check_menu_item_new_with_label (_(column_titles[i]));
-
-      gtk_check_menu_item_set_active (GTK_CHECK_MENU_ITEM (item), gtk_tree_view_column_get_visible (col));
-      g_signal_connect (item, "toggled", G_CALLBACK (toggle_column), col);
-      gtk_menu_shell_append (GTK_MENU_SHELL (menu), item);
-    }
-  gtk_widget_show_all (menu);
-  gtk_menu_attach_to_widget (GTK_MENU (menu), button, NULL);
-  g_signal_connect (menu, "deactivate", G_CALLBACK (gtk_widget_destroy), NULL);
-  gtk_menu_popup_at_pointer (GTK_MENU (menu), (GdkEvent *) ev);
+  ttv_event_column_view_popup (self->column_view, (GdkEvent *) ev);
   return GDK_EVENT_STOP;
+}
+
+static gboolean
+menu_key (GtkWidget *view, TtvEventList *self)
+{
+  ttv_event_column_view_popup (self->column_view, NULL);
+  return TRUE;
+}
+
+static void
+time_format_changed (TtvEventList *self)
+{
+  ttv_event_column_view_update (self->column_view);
+  show_rows (self);
+}
+
+static void
+traceset_changed (TtvEventList *self)
+{
+  ttv_event_column_view_update (self->column_view);
+  restart (self);
 }
 
 /* --- Construction ---------------------------------------------------------- */
@@ -1055,6 +1254,7 @@ ttv_event_list_dispose (GObject *object)
       for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
         g_clear_signal_handler (&self->handlers[i], self->state);
     }
+  g_clear_pointer (&self->column_view, ttv_event_column_view_free);
   g_clear_object (&self->state);
   g_clear_object (&self->store);
   G_OBJECT_CLASS (ttv_event_list_parent_class)->dispose (object);
@@ -1094,8 +1294,8 @@ ttv_event_list_new (TtvTabState *state)
   TtvEventList *self = g_object_new (TTV_TYPE_EVENT_LIST, "orientation", GTK_ORIENTATION_VERTICAL, NULL);
   GtkWidget *hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *search_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *scrollbar, *b;
-  GType types[N_TEXT_COLS];
+  GtkWidget *scrollbar, *b, *side;
+  GType types[N_MODEL_COLS];
 
   self->state = g_object_ref (state);
 
@@ -1104,16 +1304,17 @@ ttv_event_list_new (TtvTabState *state)
   self->search_entry = GTK_ENTRY (gtk_search_entry_new ());
   gtk_entry_set_width_chars (self->search_entry, 32);
   gtk_widget_set_name (GTK_WIDGET (self->search_entry), "find-entry");
-  gtk_entry_set_placeholder_text (self->search_entry, _("Find text in events"));
+  gtk_entry_set_placeholder_text (self->search_entry, _("Find text in the visible columns"));
   g_signal_connect (self->search_entry, "activate", G_CALLBACK (search_activate), self);
   g_signal_connect (self->search_entry, "key-press-event", G_CALLBACK (search_key), self);
+  g_signal_connect (self->search_entry, "map", G_CALLBACK (search_entry_mapped), self);
   gtk_box_pack_start (GTK_BOX (search_box), GTK_WIDGET (self->search_entry), FALSE, FALSE, 0);
   b = gtk_button_new_from_icon_name ("go-up-symbolic", GTK_ICON_SIZE_BUTTON);
-  gtk_widget_set_tooltip_text (b, _("Find previous (Shift+Enter)"));
+  gtk_widget_set_tooltip_text (b, _("Find previous (Shift+Enter; Shift+F3 in the list)"));
   g_signal_connect_swapped (b, "clicked", G_CALLBACK (find_prev_clicked), self);
   gtk_box_pack_start (GTK_BOX (search_box), b, FALSE, FALSE, 0);
   b = gtk_button_new_from_icon_name ("go-down-symbolic", GTK_ICON_SIZE_BUTTON);
-  gtk_widget_set_tooltip_text (b, _("Find next (Enter)"));
+  gtk_widget_set_tooltip_text (b, _("Find next (Enter; F3 in the list)"));
   g_signal_connect_swapped (b, "clicked", G_CALLBACK (find_next_clicked), self);
   gtk_box_pack_start (GTK_BOX (search_box), b, FALSE, FALSE, 0);
   self->search_expression = GTK_TOGGLE_BUTTON (gtk_check_button_new_with_mnemonic (_("E_xpression")));
@@ -1124,38 +1325,27 @@ ttv_event_list_new (TtvTabState *state)
   g_signal_connect_swapped (self->search_expression, "toggled", G_CALLBACK (search_mode_toggled), self);
   gtk_box_pack_start (GTK_BOX (search_box), GTK_WIDGET (self->search_expression), FALSE, FALSE, 0);
   self->search_status = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_set_name (GTK_WIDGET (self->search_status), "find-status");
   gtk_box_pack_start (GTK_BOX (search_box), GTK_WIDGET (self->search_status), FALSE, FALSE, 0);
   gtk_container_add (GTK_CONTAINER (self->search_bar), search_box);
   gtk_search_bar_set_show_close_button (GTK_SEARCH_BAR (self->search_bar), TRUE);
   gtk_box_pack_start (GTK_BOX (self), self->search_bar, FALSE, FALSE, 0);
 
   /* The list: a screenful of rows in a store, never the whole trace. */
-  for (guint i = 0; i < N_TEXT_COLS; i++)
-    types[i] = G_TYPE_STRING;
-  self->store = gtk_list_store_newv (N_TEXT_COLS, types);
+  for (guint i = 0; i < N_MODEL_COLS; i++)
+    types[i] = i == MODEL_STYLE ? PANGO_TYPE_STYLE : G_TYPE_STRING;
+  self->store = gtk_list_store_newv (N_MODEL_COLS, types);
   self->view = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->store)));
+  gtk_widget_set_name (GTK_WIDGET (self->view), "event-list-view");
   gtk_tree_view_set_enable_search (self->view, FALSE);
-  for (guint i = 0; i < N_TEXT_COLS; i++)
-    {
-      GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
-      GtkTreeViewColumn *col = gtk_tree_view_column_new_with_attributes (_(column_titles[i]), cell,
-                                                                         "text", i, NULL);
-      if (i == COL_TIME || i == COL_DELTA || i == COL_CPU || i == COL_PID)
-        g_object_set (cell, "family", "Monospace", NULL);
-      gtk_tree_view_column_set_resizable (col, TRUE);
-      gtk_tree_view_column_set_sizing (col, GTK_TREE_VIEW_COLUMN_FIXED);
-      gtk_tree_view_column_set_fixed_width (col, i == COL_FIELDS ? 600 : i == COL_TIME ? 190
-                                            : i == COL_EVENT ? 180 : i == COL_DELTA ? 120 : 70);
-      gtk_tree_view_column_set_clickable (col, TRUE);
-      gtk_tree_view_append_column (self->view, col);
-      g_signal_connect (gtk_tree_view_column_get_button (col), "button-press-event",
-                        G_CALLBACK (header_pressed), self);
-    }
+  self->column_view = ttv_event_column_view_new (GTK_WIDGET (self), self->view, state, MODEL_STYLE);
   gtk_tree_view_set_fixed_height_mode (self->view, TRUE);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->view),
-                               _("Right-click a column header to show or hide columns"));
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self->view), FALSE);
   g_signal_connect (self->view, "key-press-event", G_CALLBACK (key_pressed), self);
+  g_signal_connect (self->view, "button-press-event", G_CALLBACK (rows_pressed), self);
+  g_signal_connect (self->view, "popup-menu", G_CALLBACK (menu_key), self);
+  g_signal_connect (self->view, "map", G_CALLBACK (list_mapped), self);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self->view), TRUE);
+  g_signal_connect (self->view, "query-tooltip", G_CALLBACK (query_tooltip), self);
   g_signal_connect (self->view, "scroll-event", G_CALLBACK (scrolled), self);
   g_signal_connect (gtk_tree_view_get_selection (self->view), "changed",
                     G_CALLBACK (selection_changed), self);
@@ -1172,13 +1362,19 @@ ttv_event_list_new (TtvTabState *state)
   scrollbar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, self->vadj);
   gtk_widget_set_tooltip_text (scrollbar, _("Drag to move through the traceset by time"));
   g_signal_connect (self->vadj, "value-changed", G_CALLBACK (scroll_bar_moved), self);
-  gtk_box_pack_start (GTK_BOX (hbox), scrollbar, FALSE, FALSE, 0);
+  /* The Columns button above the scroll bar, beside the column headers. */
+  side = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_pack_start (GTK_BOX (side), ttv_event_column_view_new_button (self->column_view), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (side), scrollbar, TRUE, TRUE, 0);
+  gtk_box_pack_start (GTK_BOX (hbox), side, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), hbox, TRUE, TRUE, 0);
 
   self->handlers[0] = g_signal_connect (state, "current-time-changed",
                                         G_CALLBACK (current_time_changed), self);
   self->handlers[1] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (restart), self);
-  self->handlers[2] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (restart), self);
+  self->handlers[2] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (traceset_changed), self);
+  self->handlers[5] = g_signal_connect_swapped (state, "time-format-changed",
+                                                G_CALLBACK (time_format_changed), self);
   self->handlers[4] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (follow_tail), self);
   self->handlers[3] = g_signal_connect (state, "statistics-changed",
                                         G_CALLBACK (statistics_changed), self);

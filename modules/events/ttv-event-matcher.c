@@ -1,6 +1,6 @@
 /* ttv-event-matcher.c: Find in the event list, by text (case-insensitive,
- * in the name, the trace name and the fields' text) or by a filter
- * expression compiled once by the viewer's filter API. */
+ * in what the visible columns show) or by a filter expression compiled once
+ * by the viewer's filter API. */
 #include "ttv-event-matcher.h"
 
 #include <string.h>
@@ -8,14 +8,19 @@
 struct _TtvEventMatcher {
   char *needle;               /* owned: text search, or NULL */
   TtvViewerFilter *filter;    /* owned: expression search, or NULL */
+  TtvTabState *state;         /* owned reference: formats the times */
+  guint columns;              /* where text is looked for */
+  GString *text;              /* owned: a column's text */
 };
 
 TtvEventMatcher *
-ttv_event_matcher_new (const char *text, gboolean expression, GError **error)
+ttv_event_matcher_new (const char *text, gboolean expression, TtvTabState *state, guint columns,
+                       GError **error)
 {
   TtvEventMatcher *self;
   TtvViewerFilter *filter = NULL;
 
+  g_return_val_if_fail (TTV_IS_TAB_STATE (state), NULL);
   if (!text || !*text)
     return NULL;
   if (expression && (filter = ttv_viewer_filter_new (text, error)) == NULL)
@@ -23,6 +28,11 @@ ttv_event_matcher_new (const char *text, gboolean expression, GError **error)
   self = g_new0 (TtvEventMatcher, 1);
   self->filter = filter;
   self->needle = filter ? NULL : g_strdup (text);
+  self->state = g_object_ref (state);
+  /* The delta depends on the row shown before, which a search does not
+   * know: it is not searched. */
+  self->columns = columns & ~TTV_EVENT_COLUMN_BIT (TTV_EVENT_COLUMN_DELTA);
+  self->text = g_string_new (NULL);
   return self;
 }
 
@@ -32,6 +42,8 @@ ttv_event_matcher_free (TtvEventMatcher *self)
   if (!self)
     return;
   ttv_viewer_filter_free (self->filter);
+  g_clear_object (&self->state);
+  g_string_free (self->text, TRUE);
   g_free (self->needle);
   g_free (self);
 }
@@ -39,7 +51,9 @@ ttv_event_matcher_free (TtvEventMatcher *self)
 gboolean
 ttv_event_matcher_needs_state (const TtvEventMatcher *self)
 {
-  return self->filter && ttv_viewer_filter_needs_state (self->filter);
+  if (self->filter)
+    return ttv_viewer_filter_needs_state (self->filter);
+  return (self->columns & TTV_EVENT_COLUMNS_STATE) != 0;
 }
 
 static gboolean
@@ -53,16 +67,33 @@ contains_nocase (const char *haystack, const char *needle)
   return n == 0;
 }
 
+/* The columns in the order they are searched: cheap texts first, those
+ * that are formatted or decoded last. */
+static const TtvEventColumn search_order[] = {
+  TTV_EVENT_COLUMN_EVENT, TTV_EVENT_COLUMN_PROCESS, TTV_EVENT_COLUMN_MODE, TTV_EVENT_COLUMN_PID,
+  TTV_EVENT_COLUMN_CPU, TTV_EVENT_COLUMN_TRACE, TTV_EVENT_COLUMN_TIME, TTV_EVENT_COLUMN_FIELDS,
+};
+
 gboolean
 ttv_event_matcher_matches (TtvEventMatcher *self, TtvEventRequest *request, const TtvEvent *event)
 {
-  g_autofree char *fields = NULL;
+  TtvViewerProcessInfo info;
+  gboolean known;
 
   if (self->filter)
     return ttv_viewer_filter_matches (self->filter, request, event);
-  if (contains_nocase (ttv_viewer_event_get_name (event), self->needle)
-      || contains_nocase (event->tracefile->trace->name, self->needle))
-    return TRUE;
-  fields = ttv_viewer_event_dup_fields (event);
-  return contains_nocase (fields, self->needle);
+  known = (self->columns & TTV_EVENT_COLUMNS_STATE) && ttv_event_request_get_process (request, &info);
+  for (guint i = 0; i < G_N_ELEMENTS (search_order); i++)
+    {
+      TtvEventColumn c = search_order[i];
+
+      if (!(self->columns & TTV_EVENT_COLUMN_BIT (c)))
+        continue;
+      /* One buffer for every event: a search reads millions of them. */
+      g_string_truncate (self->text, 0);
+      ttv_event_columns_append_text (self->text, c, self->state, event, known ? &info : NULL);
+      if (contains_nocase (self->text->str, self->needle))
+        return TRUE;
+    }
+  return FALSE;
 }

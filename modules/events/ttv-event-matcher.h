@@ -1,17 +1,19 @@
-/* ttv-event-matcher.h: what the event list's Find looks for: text in an
- * event's name, trace or fields, or a filter expression. */
+/* ttv-event-matcher.h: what the event list's Find looks for: text in what
+ * an event shows in the visible columns, or a filter expression. */
 #pragma once
 
-#include "ttv-viewer.h"
+#include "ttv-event-columns.h"
 
 G_BEGIN_DECLS
 
 typedef struct _TtvEventMatcher TtvEventMatcher;
 
 /* @expression: parse @text as a filter expression (errors: TTV_FILTER_ERROR
- * naming the column) rather than look for it as text.  Empty text: NULL,
- * no error. */
-TtvEventMatcher *ttv_event_matcher_new (const char *text, gboolean expression, GError **error);
+ * naming the column) rather than look for it as text in the @columns (a
+ * set of TTV_EVENT_COLUMN_BIT; the delta is never searched) of @state's
+ * event list.  Empty text: NULL, no error. */
+TtvEventMatcher *ttv_event_matcher_new (const char *text, gboolean expression, TtvTabState *state,
+                                        guint columns, GError **error);
 void        ttv_event_matcher_free (TtvEventMatcher *matcher);
 /* Whether the request delivering events must track the state. */
 gboolean    ttv_event_matcher_needs_state (const TtvEventMatcher *matcher);

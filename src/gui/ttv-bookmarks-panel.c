@@ -16,6 +16,7 @@ struct _TtvBookmarksPanel {
   GtkListStore *store;       /* owned: a handful of rows, one per bookmark */
   GtkTreeView *view;
   gulong changed_id;
+  gulong format_id;          /* "time-format-changed" */
 };
 
 G_DEFINE_FINAL_TYPE (TtvBookmarksPanel, ttv_bookmarks_panel, GTK_TYPE_BOX)
@@ -40,11 +41,11 @@ refill (TtvBookmarksPanel *self)
             : g_strdup_printf (_("cycles %s–%s"), c0, c1);
         }
       else if (b->start == b->end)
-        time = ttv_time_dup_string (b->start);
+        time = ttv_tab_state_format_time (self->state, b->start);
       else
         {
-          g_autofree char *s = ttv_time_dup_string (b->start);
-          g_autofree char *e = ttv_time_dup_string (b->end);
+          g_autofree char *s = ttv_tab_state_format_time (self->state, b->start);
+          g_autofree char *e = ttv_tab_state_format_time (self->state, b->end);
           time = g_strdup_printf ("%s – %s", s, e);
         }
       gtk_list_store_insert_with_values (self->store, &iter, -1, COL_TIME, time,
@@ -111,7 +112,10 @@ ttv_bookmarks_panel_dispose (GObject *object)
   TtvBookmarksPanel *self = TTV_BOOKMARKS_PANEL (object);
 
   if (self->state)
-    g_clear_signal_handler (&self->changed_id, self->state);
+    {
+      g_clear_signal_handler (&self->changed_id, self->state);
+      g_clear_signal_handler (&self->format_id, self->state);
+    }
   g_clear_object (&self->state);
   g_clear_object (&self->store);
   G_OBJECT_CLASS (ttv_bookmarks_panel_parent_class)->dispose (object);
@@ -186,6 +190,9 @@ ttv_bookmarks_panel_new (TtvTab *tab)
 
   self->changed_id = g_signal_connect_swapped (self->state, "bookmarks-changed",
                                                G_CALLBACK (refill), self);
+  /* Times as in every other view (the time-format setting). */
+  self->format_id = g_signal_connect_swapped (self->state, "time-format-changed",
+                                              G_CALLBACK (refill), self);
   refill (self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);

@@ -4,6 +4,7 @@
 
 #include "ttv-tab-state-private.h"
 #include "ttv-tab-reader.h"
+#include "ttv-time-display.h"
 
 #include "ttv-decoder.h"
 #include "ttv-kernel-model.h"
@@ -25,6 +26,7 @@ enum {
   SIG_FILTER_CHANGED,
   SIG_BOOKMARKS_CHANGED,
   SIG_STATISTICS_CHANGED,
+  SIG_TIME_FORMAT_CHANGED,
   N_SIGNALS
 };
 
@@ -122,7 +124,7 @@ ttv_tab_state_class_init (TtvTabStateClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   static const char *const names[N_SIGNALS] = {
     "traceset-changed", "time-window-changed", "current-time-changed", "selection-changed",
-    "filter-changed", "bookmarks-changed", "statistics-changed",
+    "filter-changed", "bookmarks-changed", "statistics-changed", "time-format-changed",
   };
 
   object_class->dispose = ttv_tab_state_dispose;
@@ -138,6 +140,7 @@ ttv_tab_state_init (TtvTabState *self)
   self->filter = g_strdup ("");
   self->bookmarks = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_viewer_bookmark_free);
   g_queue_init (&self->requests);
+  ttv_time_display_watch (self);
 }
 
 static void

@@ -3,6 +3,7 @@
 #include "ttv-config.h"
 
 #include "ttv-time-bar.h"
+#include "ttv-time-display.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -18,7 +19,8 @@ struct _TtvTimeBar {
   GtkEntry *end_entry;
   GtkEntry *current_entry;
   GtkWidget *area;          /* ruler over the overview */
-  gulong handlers[6];
+  GtkWidget *format_button; /* the time format menu */
+  gulong handlers[7];
 
   /* Dragging in the overview moves the window; in the ruler, selects. */
   enum { DRAG_NONE, DRAG_WINDOW, DRAG_SELECT } drag;
@@ -29,35 +31,60 @@ struct _TtvTimeBar {
 
 G_DEFINE_FINAL_TYPE (TtvTimeBar, ttv_time_bar, GTK_TYPE_BOX)
 
-static void
-set_entry_time (GtkEntry *entry, TtvTime t)
+/* The time an entry shows (what a time of day typed in it is near to). */
+static TtvTime
+entry_time (TtvTimeBar *self, GtkEntry *entry)
 {
-  char buf[40];
+  TtvTime ws, we;
+
+  ttv_tab_state_get_time_window (self->state, &ws, &we);
+  return entry == self->start_entry ? ws : entry == self->end_entry ? we
+    : ttv_tab_state_get_current_time (self->state);
+}
+
+static void
+set_entry_time (TtvTimeBar *self, GtkEntry *entry)
+{
+  g_autofree char *text = NULL;
 
   /* Never overwrite what the user is typing. */
   if (gtk_widget_has_focus (GTK_WIDGET (entry)))
     return;
-  gtk_entry_set_text (entry, ttv_time_to_string (t, buf, sizeof buf));
+  text = ttv_tab_state_format_time (self->state, entry_time (self, entry));
+  gtk_entry_set_text (entry, text);
+}
+
+static const char *
+format_button_label (TtvTimeFormat format)
+{
+  switch (format)
+    {
+    case TTV_TIME_FORMAT_ABSOLUTE: return _("Epoch");
+    case TTV_TIME_FORMAT_UTC: return _("UTC");
+    case TTV_TIME_FORMAT_LOCAL: return _("Local");
+    case TTV_TIME_FORMAT_RELATIVE:
+    default: return _("Relative");
+    }
 }
 
 static void
 refresh (TtvTimeBar *self)
 {
-  TtvTime ws, we;
-
-  ttv_tab_state_get_time_window (self->state, &ws, &we);
-  set_entry_time (self->start_entry, ws);
-  set_entry_time (self->end_entry, we);
-  set_entry_time (self->current_entry, ttv_tab_state_get_current_time (self->state));
+  set_entry_time (self, self->start_entry);
+  set_entry_time (self, self->end_entry);
+  set_entry_time (self, self->current_entry);
+  gtk_button_set_label (GTK_BUTTON (self->format_button),
+                        format_button_label (ttv_viewer_get_time_format ()));
   gtk_widget_queue_draw (self->area);
 }
 
 static gboolean
-parse_entry (GtkEntry *entry, TtvTime *out)
+parse_entry (TtvTimeBar *self, GtkEntry *entry, TtvTime *out)
 {
   g_autoptr (GError) error = NULL;
 
-  if (ttv_time_parse (gtk_entry_get_text (entry), out, &error))
+  if (ttv_tab_state_parse_time (self->state, gtk_entry_get_text (entry), entry_time (self, entry),
+                                out, &error))
     {
       gtk_style_context_remove_class (gtk_widget_get_style_context (GTK_WIDGET (entry)), "error");
       gtk_widget_set_tooltip_text (GTK_WIDGET (entry), NULL);
@@ -73,7 +100,7 @@ entry_activated (GtkEntry *entry, TtvTimeBar *self)
 {
   TtvTime t, ws, we;
 
-  if (!parse_entry (entry, &t))
+  if (!parse_entry (self, entry, &t))
     return;
   ttv_tab_state_get_time_window (self->state, &ws, &we);
   if (entry == self->start_entry)
@@ -142,18 +169,68 @@ x_to_time (double x, TtvTime a, TtvTime b, double width)
   return a + (TtvTime) (CLAMP (x, 0, width) / width * (double) (b - a));
 }
 
-/* A tick step of 1, 2 or 5 times a power of ten nanoseconds, about @px apart. */
-static double
-nice_step (double ns_per_px, double px)
-{
-  double raw = MAX (1.0, ns_per_px * px);
-  double p = pow (10, floor (log10 (raw)));
+/* Pixels between two labels of the ruler, at least. */
+#define TICK_LABEL_GAP 14
 
-  if (raw / p < 2)
-    return 2 * p;
-  if (raw / p < 5)
-    return 5 * p;
-  return 10 * p;
+/* The width in pixels of the widest of the labels at @a and @b. */
+static int
+label_width (TtvTimeBar *self, PangoLayout *layout, TtvTime a, TtvTime b, TtvTime step)
+{
+  int widest = 0;
+
+  for (int i = 0; i < 2; i++)
+    {
+      g_autofree char *text = ttv_tab_state_format_tick (self->state, i ? b : a, step);
+      int w;
+
+      pango_layout_set_text (layout, text, -1);
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      widest = MAX (widest, w);
+    }
+  return widest;
+}
+
+/* The smallest round step whose labels do not overlap over [@ws, @we]. */
+static TtvTime
+ruler_step (TtvTimeBar *self, PangoLayout *layout, TtvTime ws, TtvTime we, double width)
+{
+  double ns_per_px = (double) (we - ws) / width;
+  TtvTime step = ttv_tab_state_get_tick_step (self->state, (TtvTime) MIN (ns_per_px * 40, 4e18));
+
+  /* Longer labels (more decimals, bigger offsets) need more room. */
+  for (int tries = 0; tries < 12; tries++)
+    {
+      TtvTime first = ttv_tab_state_get_first_tick (self->state, ws, step);
+
+      if (label_width (self, layout, first, we, step) + TICK_LABEL_GAP <= (double) step / ns_per_px
+          || step >= G_MAXINT64 / 4)
+        break;
+      step = ttv_tab_state_get_tick_step (self->state, step + 1);
+    }
+  return step;
+}
+
+static void
+draw_ticks (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, TtvTime ws, TtvTime we, double width)
+{
+  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (area, NULL);
+  TtvTime step = ruler_step (self, layout, ws, we, width);
+
+  cairo_set_line_width (cr, 1);
+  for (TtvTime t = ttv_tab_state_get_first_tick (self->state, ws, step); t <= we; t += step)
+    {
+      double x = floor (time_to_x (t, ws, we, width)) + 0.5;
+      g_autofree char *text = ttv_tab_state_format_tick (self->state, t, step);
+
+      cairo_move_to (cr, x, RULER_HEIGHT - 6);
+      cairo_line_to (cr, x, RULER_HEIGHT);
+      cairo_stroke (cr);
+      pango_layout_set_text (layout, text, -1);
+      cairo_move_to (cr, x + 2, 1);
+      pango_cairo_show_layout (cr, layout);
+      if (t > G_MAXINT64 - step)
+        break;
+    }
 }
 
 static gboolean
@@ -184,27 +261,8 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
     }
   if (we > ws && width > 0)
     {
-      double step = nice_step ((double) (we - ws) / width, 90);
-      double first = ceil ((double) (ws - ss) / step) * step;
-      PangoLayout *layout = gtk_widget_create_pango_layout (area, NULL);
-
       gdk_cairo_set_source_rgba (cr, &fg);
-      cairo_set_line_width (cr, 1);
-      for (double rel = first; ss + (TtvTime) rel <= we; rel += step)
-        {
-          double x = floor (time_to_x (ss + (TtvTime) rel, ws, we, width)) + 0.5;
-          char text[48];
-
-          cairo_move_to (cr, x, RULER_HEIGHT - 6);
-          cairo_line_to (cr, x, RULER_HEIGHT);
-          cairo_stroke (cr);
-          /* Relative to the trace start: short and readable. */
-          g_snprintf (text, sizeof text, "%.9g s", rel / 1e9);
-          pango_layout_set_text (layout, text, -1);
-          cairo_move_to (cr, x + 2, 1);
-          pango_cairo_show_layout (cr, layout);
-        }
-      g_object_unref (layout);
+      draw_ticks (self, cr, area, ws, we, width);
     }
   cairo_set_source_rgb (cr, 0.85, 0.1, 0.1);
   {
@@ -357,14 +415,21 @@ ttv_time_bar_init (TtvTimeBar *self)
 {
 }
 
+/* @name: the widget's name, for tests ("time-bar-start"). */
 static GtkEntry *
-add_entry (TtvTimeBar *self, GtkBox *row, const char *label, const char *tooltip)
+add_entry (TtvTimeBar *self, GtkBox *row, const char *name, const char *label, const char *tooltip)
 {
   GtkWidget *l = gtk_label_new_with_mnemonic (label);
   GtkWidget *e = gtk_entry_new ();
+  /* What every entry accepts (ttv_tab_state_parse_time()). */
+  g_autofree char *help = g_strdup_printf ("%s\n%s", tooltip,
+                                           _("Type +S.N for seconds from the traceset start, S.N for "
+                                             "seconds since the epoch, or a time of day such as "
+                                             "10:13:20.5 (10:13:20.5Z in UTC)."));
 
+  gtk_widget_set_name (e, name);
   gtk_entry_set_width_chars (GTK_ENTRY (e), 21);
-  gtk_widget_set_tooltip_text (e, tooltip);
+  gtk_widget_set_tooltip_text (e, help);
   gtk_label_set_mnemonic_widget (GTK_LABEL (l), e);
   gtk_box_pack_start (row, l, FALSE, FALSE, 0);
   gtk_box_pack_start (row, e, FALSE, FALSE, 0);
@@ -384,6 +449,26 @@ add_button (GtkBox *row, const char *icon, const char *action, const char *toolt
   gtk_box_pack_start (row, b, FALSE, FALSE, 0);
 }
 
+/* "Relative ▾": how times are shown, for every view (the time-format setting). */
+static void
+add_format_button (TtvTimeBar *self, GtkBox *row)
+{
+  g_autoptr (GAction) action = ttv_viewer_time_format_action_new ();
+  g_autoptr (GSimpleActionGroup) group = g_simple_action_group_new ();
+  g_autoptr (GMenuModel) menu = ttv_viewer_time_format_menu_new ("timebar");
+
+  self->format_button = gtk_menu_button_new ();
+  gtk_widget_set_name (self->format_button, "time-format-button");
+  gtk_widget_set_tooltip_text (self->format_button, _("How times are shown in every view"));
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->format_button), menu);
+  if (action)
+    g_action_map_add_action (G_ACTION_MAP (group), action);
+  else
+    gtk_widget_set_sensitive (self->format_button, FALSE);   /* no settings schema */
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "timebar", G_ACTION_GROUP (group));
+  gtk_box_pack_end (row, self->format_button, FALSE, FALSE, 0);
+}
+
 GtkWidget *
 ttv_time_bar_new (TtvTabState *state)
 {
@@ -392,17 +477,18 @@ ttv_time_bar_new (TtvTabState *state)
   GtkBox *row = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
   static const char *const sigs[] = {
     "time-window-changed", "current-time-changed", "selection-changed", "bookmarks-changed",
-    "statistics-changed", "traceset-changed",
+    "statistics-changed", "traceset-changed", "time-format-changed",
   };
 
   self->state = g_object_ref (state);
   gtk_container_set_border_width (GTK_CONTAINER (row), 2);
-  self->start_entry = add_entry (self, row, _("_Start"), _("Start of the time window (seconds.nanoseconds); Enter applies"));
-  self->end_entry = add_entry (self, row, _("E_nd"), _("End of the time window (seconds.nanoseconds); Enter applies"));
-  self->current_entry = add_entry (self, row, _("C_urrent"), _("Current time (seconds.nanoseconds); Enter applies"));
+  self->start_entry = add_entry (self, row, "time-bar-start", _("_Start"), _("Start of the time window; Enter applies."));
+  self->end_entry = add_entry (self, row, "time-bar-end", _("E_nd"), _("End of the time window; Enter applies."));
+  self->current_entry = add_entry (self, row, "time-bar-current", _("C_urrent"), _("Current time; Enter applies."));
   add_button (row, "zoom-in-symbolic", "win.zoom-in", _("Zoom in (Ctrl++)"));
   add_button (row, "zoom-out-symbolic", "win.zoom-out", _("Zoom out (Ctrl+-)"));
   add_button (row, "zoom-fit-best-symbolic", "win.zoom-fit", _("Show the whole traceset (Ctrl+0)"));
+  add_format_button (self, row);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (row), FALSE, FALSE, 0);
 
   self->area = gtk_drawing_area_new ();

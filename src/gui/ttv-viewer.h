@@ -24,7 +24,9 @@ G_BEGIN_DECLS
  *   "selection-changed", "filter-changed", "bookmarks-changed",
  *   "statistics-changed" (background work finished a stage: the event count
  *   and density after the first read, then the state and statistics after
- *   the state pass: see ttv_tab_state_is_state_ready()). */
+ *   the state pass: see ttv_tab_state_is_state_ready()),
+ *   "time-format-changed" (the user chose another way of showing times:
+ *   see "Showing times" below). */
 #define TTV_TYPE_TAB_STATE (ttv_tab_state_get_type ())
 G_DECLARE_FINAL_TYPE (TtvTabState, ttv_tab_state, TTV, TAB_STATE, GObject)
 
@@ -260,9 +262,40 @@ gboolean    ttv_viewer_filter_needs_state (const TtvViewerFilter *filter);
 gboolean    ttv_viewer_filter_matches (TtvViewerFilter *filter, TtvEventRequest *request,
                                        const TtvEvent *event);
 
+/* --- Showing times ----------------------------------------------------------
+ * Every time a viewer shows or reads goes through these, so that the user's
+ * choice (the "time-format" setting) applies to every view alike: relative
+ * to the traceset's start ("+0.000001100", the default), seconds since the
+ * epoch ("1700000000.000001100"), or the time of day in UTC
+ * ("22:13:20.000001100Z") or the local zone ("23:13:20.000001100").
+ * "time-format-changed" tells when the choice changes. */
+TtvTimeFormat ttv_viewer_get_time_format (void);
+/* @time as the user chose, to the nanosecond; caller frees. */
+char       *ttv_tab_state_format_time (TtvTabState *state, TtvTime time);
+/* Reads any form that any format shows, and "+S.N" from the traceset's
+ * start; a time of day without a date is taken on the day that puts it
+ * closest to @near (typically the time the entry showed).  FALSE with
+ * @error naming the text when it is no time. */
+gboolean    ttv_tab_state_parse_time (TtvTabState *state, const char *text, TtvTime near,
+                                      TtvTime *time, GError **error);
+/* A time ruler in the user's format: a round step >= @min_step (1-2-5
+ * below a minute, clock steps above), the first tick at or after @start,
+ * and a tick's label, as short as the step allows ("+0.25 s", "+90 min",
+ * "22:15"; caller frees). */
+TtvTime     ttv_tab_state_get_tick_step (TtvTabState *state, TtvTime min_step);
+TtvTime     ttv_tab_state_get_first_tick (TtvTabState *state, TtvTime start, TtvTime step);
+char       *ttv_tab_state_format_tick (TtvTabState *state, TtvTime tick, TtvTime step);
+/* For a viewer's own menus: a section choosing the format, its items using
+ * the action "@prefix.time-format", and that action (stateful, a string;
+ * it writes the setting) to add to the viewer's "@prefix" action group.
+ * The action is NULL when the settings schema is not installed. */
+GMenuModel *ttv_viewer_time_format_menu_new (const char *prefix);
+GAction    *ttv_viewer_time_format_action_new (void);
+
 /* --- Helpers (libttv is not exported to modules) --------------------------- */
 
-/* "SSSS.NNNNNNNNN"; caller frees. */
+/* "SSSS.NNNNNNNNN" whatever the user's time format (for logs and files;
+ * see ttv_tab_state_format_time() for what users read); caller frees. */
 char       *ttv_viewer_time_to_string (TtvTime time);
 gboolean    ttv_viewer_time_parse (const char *text, TtvTime *time, GError **error);
 /* The event's fields as "name = value, ..." text; caller frees. */

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
+#include <string.h>
 
 char *
 ttv_time_to_string (TtvTime t, char *buf, gsize buf_len)
@@ -72,6 +73,243 @@ bad:
                _("“%s” is not a time: expected seconds with up to 9 decimals, such as 1700000000.123456789"),
                text);
   return FALSE;
+}
+
+/* --- Times as the viewer shows them ------------------------------------------ */
+
+static const char *const format_names[] = { "relative", "absolute", "utc", "local" };
+
+const char *
+ttv_time_format_to_name (TtvTimeFormat format)
+{
+  g_return_val_if_fail ((guint) format < G_N_ELEMENTS (format_names), format_names[0]);
+  return format_names[format];
+}
+
+gboolean
+ttv_time_format_from_name (const char *name, TtvTimeFormat *format)
+{
+  for (guint i = 0; name && i < G_N_ELEMENTS (format_names); i++)
+    if (strcmp (name, format_names[i]) == 0)
+      {
+        *format = (TtvTimeFormat) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* ".NNN" with the first @decimals digits of @nsec (0 to 999999999), or "". */
+static void
+format_fraction (guint64 nsec, guint decimals, char out[12])
+{
+  char digits[12];
+
+  out[0] = '\0';
+  if (decimals == 0)
+    return;
+  g_snprintf (digits, sizeof digits, "%09" G_GUINT64_FORMAT, nsec);
+  g_snprintf (out, 12, ".%.*s", (int) MIN (decimals, 9u), digits);
+}
+
+/* Whole seconds and nanoseconds in [0, 1e9): the floor, for clock times. */
+static void
+split_floor (TtvTime t, gint64 *sec, gint64 *nsec)
+{
+  *sec = t / TTV_NSEC_PER_SEC;
+  *nsec = t % TTV_NSEC_PER_SEC;
+  if (*nsec < 0)
+    {
+      *nsec += TTV_NSEC_PER_SEC;
+      *sec -= 1;
+    }
+}
+
+static char *
+format_magnitude (const char *sign, guint64 mag, guint decimals, char *buf, gsize buf_len)
+{
+  char frac[12];
+
+  format_fraction (mag % 1000000000u, decimals, frac);
+  g_snprintf (buf, buf_len, "%s%" G_GUINT64_FORMAT "%s", sign, mag / 1000000000u, frac);
+  return buf;
+}
+
+char *
+ttv_time_format_text (TtvTime t, TtvTimeFormat format, TtvTime origin, guint decimals,
+                      char *buf, gsize buf_len)
+{
+  g_autoptr (GTimeZone) zone = NULL;
+  g_autoptr (GDateTime) dt = NULL;
+  gint64 sec, nsec;
+  char frac[12];
+
+  switch (format)
+    {
+    case TTV_TIME_FORMAT_RELATIVE:
+      /* Unsigned: the distance between any two times fits. */
+      if (t >= origin)
+        return format_magnitude ("+", (guint64) t - (guint64) origin, decimals, buf, buf_len);
+      return format_magnitude ("+-", (guint64) origin - (guint64) t, decimals, buf, buf_len);
+    case TTV_TIME_FORMAT_UTC:
+    case TTV_TIME_FORMAT_LOCAL:
+      split_floor (t, &sec, &nsec);
+      zone = format == TTV_TIME_FORMAT_UTC ? g_time_zone_new_utc () : g_time_zone_new_local ();
+      {
+        g_autoptr (GDateTime) utc = g_date_time_new_from_unix_utc (sec);
+        dt = utc ? g_date_time_to_timezone (utc, zone) : NULL;
+      }
+      if (dt)
+        {
+          format_fraction ((guint64) nsec, decimals, frac);
+          g_snprintf (buf, buf_len, "%02d:%02d:%02d%s%s", g_date_time_get_hour (dt),
+                      g_date_time_get_minute (dt), g_date_time_get_second (dt), frac,
+                      format == TTV_TIME_FORMAT_UTC ? "Z" : "");
+          return buf;
+        }
+      G_GNUC_FALLTHROUGH;   /* outside the calendar: as seconds */
+    case TTV_TIME_FORMAT_ABSOLUTE:
+    default:
+      return format_magnitude (t < 0 ? "-" : "", t < 0 ? (guint64) 0 - (guint64) t : (guint64) t,
+                               decimals, buf, buf_len);
+    }
+}
+
+/* Reads @min_digits to @max_digits digits at *@p into @value. */
+static gboolean
+read_number (const char **p, int min_digits, int max_digits, int *value)
+{
+  int n = 0;
+
+  *value = 0;
+  for (; n < max_digits && g_ascii_isdigit (**p); (*p)++, n++)
+    *value = *value * 10 + (**p - '0');
+  return n >= min_digits;
+}
+
+/* The time @zone shows as @y-@mo-@d @h:@mi:@s plus @nsec, or FALSE when
+ * that is no date or outside TtvTime. */
+static gboolean
+clock_to_time (GTimeZone *zone, int y, int mo, int d, int h, int mi, int s, gint64 nsec, TtvTime *out)
+{
+  g_autoptr (GDateTime) dt = g_date_time_new (zone, y, mo, d, h, mi, s);
+  gint64 sec;
+
+  if (!dt)
+    return FALSE;
+  sec = g_date_time_to_unix (dt);
+  if (sec > G_MAXINT64 / TTV_NSEC_PER_SEC - 1 || sec < G_MININT64 / TTV_NSEC_PER_SEC + 1)
+    return FALSE;
+  *out = sec * TTV_NSEC_PER_SEC + nsec;
+  return TRUE;
+}
+
+/* "[YYYY-MM-DD ]HH:MM[:SS[.N]][Z]"; see ttv_time_parse_text(). */
+static gboolean
+parse_time_of_day (const char *text, TtvTimeFormat format, TtvTime near, TtvTime *out)
+{
+  const char *p = text;
+  int y = 0, mo = 0, d = 0, h, mi, s = 0, digits = 0;
+  gint64 nsec = 0;
+  gboolean has_date = FALSE;
+  g_autoptr (GTimeZone) zone = NULL;
+
+  if (g_ascii_isdigit (p[0]) && g_ascii_isdigit (p[1]) && g_ascii_isdigit (p[2])
+      && g_ascii_isdigit (p[3]) && p[4] == '-')
+    {
+      if (!read_number (&p, 4, 4, &y) || *p++ != '-' || !read_number (&p, 1, 2, &mo)
+          || *p++ != '-' || !read_number (&p, 1, 2, &d) || (*p != ' ' && *p != 'T'))
+        return FALSE;
+      while (*p == ' ' || *p == 'T')
+        p++;
+      has_date = TRUE;
+    }
+  if (!read_number (&p, 1, 2, &h) || *p++ != ':' || !read_number (&p, 2, 2, &mi))
+    return FALSE;
+  if (*p == ':')
+    {
+      p++;
+      if (!read_number (&p, 2, 2, &s))
+        return FALSE;
+      if (*p == '.')
+        {
+          for (p++; g_ascii_isdigit (*p); p++, digits++)
+            if (digits < 9)
+              nsec = nsec * 10 + (*p - '0');
+            else
+              return FALSE;
+          if (digits == 0)
+            return FALSE;
+          for (int i = digits; i < 9; i++)
+            nsec *= 10;
+        }
+    }
+  if (*p == 'Z' || g_ascii_strcasecmp (p, " UTC") == 0)
+    {
+      zone = g_time_zone_new_utc ();
+      p += *p == 'Z' ? 1 : 4;
+    }
+  else
+    zone = format == TTV_TIME_FORMAT_UTC ? g_time_zone_new_utc () : g_time_zone_new_local ();
+  if (*p != '\0' || h > 23 || mi > 59 || s > 59)
+    return FALSE;
+  if (has_date)
+    return clock_to_time (zone, y, mo, d, h, mi, s, nsec, out);
+  {
+    gint64 near_sec, near_nsec;
+    gboolean found = FALSE;
+    g_autoptr (GDateTime) utc = NULL;
+    g_autoptr (GDateTime) day = NULL;
+
+    split_floor (near, &near_sec, &near_nsec);
+    utc = g_date_time_new_from_unix_utc (near_sec);
+    day = utc ? g_date_time_to_timezone (utc, zone) : NULL;
+    if (!day)
+      return FALSE;
+    /* The day before, of, or after @near: the closest. */
+    for (int k = -1; k <= 1; k++)
+      {
+        g_autoptr (GDateTime) other = g_date_time_add_days (day, k);
+        TtvTime t;
+
+        if (other && clock_to_time (zone, g_date_time_get_year (other), g_date_time_get_month (other),
+                                    g_date_time_get_day_of_month (other), h, mi, s, nsec, &t)
+            && (!found || (t > near ? (guint64) t - (guint64) near : (guint64) near - (guint64) t)
+                          < (*out > near ? (guint64) *out - (guint64) near : (guint64) near - (guint64) *out)))
+          {
+            *out = t;
+            found = TRUE;
+          }
+      }
+    return found;
+  }
+}
+
+gboolean
+ttv_time_parse_text (const char *text, TtvTimeFormat format, TtvTime origin, TtvTime near,
+                     TtvTime *out, GError **error)
+{
+  g_autofree char *s = NULL;
+  TtvTime t;
+  gboolean ok;
+
+  g_return_val_if_fail (text != NULL && out != NULL, FALSE);
+  s = g_strstrip (g_strdup (text));
+  if (s[0] == '+')
+    ok = ttv_time_parse (s + 1, &t, NULL) && !__builtin_add_overflow (origin, t, &t);
+  else if (strchr (s, ':'))
+    ok = parse_time_of_day (s, format, near, &t);
+  else
+    ok = ttv_time_parse (s, &t, NULL);
+  if (!ok)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("“%s” is not a time: write seconds since the epoch (1700000000.123456789), "
+                     "seconds from the start with a plus sign (+0.5), or a time of day "
+                     "(10:13:20.5, with Z for UTC)"), text);
+      return FALSE;
+    }
+  *out = t;
+  return TRUE;
 }
 
 gint64

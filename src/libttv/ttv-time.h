@@ -18,6 +18,40 @@ char   *ttv_time_to_string   (TtvTime t, char *buf, gsize buf_len);
 char   *ttv_time_dup_string  (TtvTime t);
 /* Accepts "S", "S.N" (1 to 9 decimals), optional leading '-'. */
 gboolean ttv_time_parse      (const char *text, TtvTime *out, GError **error);
+/* --- Times as the viewer shows them ---------------------------------------
+ * The user picks one form (the viewer's "time-format" setting); every view
+ * prints with ttv_time_format_text() and every entry reads with
+ * ttv_time_parse_text(), which accepts all the forms whatever the choice. */
+typedef enum {
+  TTV_TIME_FORMAT_RELATIVE,   /* "+S.NNNNNNNNN" after an origin (the traceset's start) */
+  TTV_TIME_FORMAT_ABSOLUTE,   /* "S.NNNNNNNNN" seconds since the epoch */
+  TTV_TIME_FORMAT_UTC,        /* "HH:MM:SS.NNNNNNNNNZ", the time of day in UTC */
+  TTV_TIME_FORMAT_LOCAL,      /* "HH:MM:SS.NNNNNNNNN", the time of day in the local zone */
+} TtvTimeFormat;
+
+/* Enough for any text of ttv_time_format_text(). */
+#define TTV_TIME_TEXT_MAX 48
+
+/* "relative", "absolute", "utc", "local": the settings' names. */
+const char *ttv_time_format_to_name (TtvTimeFormat format);
+gboolean ttv_time_format_from_name (const char *name, TtvTimeFormat *format);
+/* @t in @format with @decimals (0 to 9) digits of the second, truncated;
+ * relative to @origin for TTV_TIME_FORMAT_RELATIVE ("+-S.N" before it).
+ * @buf holds at least TTV_TIME_TEXT_MAX bytes. */
+char   *ttv_time_format_text (TtvTime t, TtvTimeFormat format, TtvTime origin, guint decimals,
+                              char *buf, gsize buf_len);
+/* Reads any form ttv_time_format_text() prints, in any format:
+ *   "S[.N]", "-S[.N]"          seconds since the epoch;
+ *   "+S[.N]", "+-S[.N]"        seconds after (before) @origin;
+ *   "[YYYY-MM-DD ]HH:MM[:SS[.N]][Z]"  a time of day: Z for UTC, else UTC
+ *                              when @format is TTV_TIME_FORMAT_UTC and the
+ *                              local zone otherwise; without a date, the
+ *                              day that puts it closest to @near.
+ * Surrounding spaces are ignored.  FALSE with @error (TTV_USAGE_ERROR)
+ * naming the text otherwise. */
+gboolean ttv_time_parse_text (const char *text, TtvTimeFormat format, TtvTime origin, TtvTime near,
+                              TtvTime *out, GError **error);
+
 /* Converts a count of cycles at freq Hz into nanoseconds without overflow. */
 gint64  ttv_time_cycles_to_ns (guint64 cycles, guint64 freq_hz);
 

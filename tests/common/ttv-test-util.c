@@ -101,6 +101,19 @@ ttv_test_copy_dir (const char *from, const char *to)
 }
 
 void
+ttv_test_patch_file (const char *dir, const char *name, gsize offset, const void *bytes, gsize n)
+{
+  g_autofree char *p = g_build_filename (dir, name, NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (p, &data, &len, NULL));
+  g_assert_cmpuint (offset + n, <=, len);
+  memcpy (data + offset, bytes, n);
+  g_assert_true (g_file_set_contents (p, data, (gssize) len, NULL));
+}
+
+void
 ttv_test_append_file (const char *path, const void *data, gsize len)
 {
   FILE *f = fopen (path, "ab");

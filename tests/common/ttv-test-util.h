@@ -34,6 +34,9 @@ char *ttv_test_run_ok (const char *const *argv);
 void  ttv_test_copy_file (const char *from, const char *to);
 /* Copies the files directly in directory @from into @to (made if needed). */
 void  ttv_test_copy_dir (const char *from, const char *to);
+/* Overwrites @n bytes of file @dir/@name at @offset with @bytes (a damaged
+ * or hand-edited copy of a trace). */
+void  ttv_test_patch_file (const char *dir, const char *name, gsize offset, const void *bytes, gsize n);
 /* Appends @len bytes of @data to @path (made if needed). */
 void  ttv_test_append_file (const char *path, const void *data, gsize len);
 /* The non-empty lines of @text (owned strings). */

@@ -223,7 +223,7 @@ test_follow (void)
   ttv_tab_state_get_time_window (goal.state, &ws, &we);
   g_assert_cmpint (we, ==, goal.end);    /* the window showed the end: it still does */
   g_assert_cmpuint (ttv_tab_state_get_event_count (goal.state, &complete), ==, goal.n_events);
-  end_text = ttv_viewer_time_to_string (goal.end);
+  end_text = ttv_tab_state_format_time (goal.state, goal.end);   /* as the list shows it */
   last.view = list;
   last.want = end_text;
   g_test_message ("waiting for the event list to select the last event, at %s", end_text);

@@ -136,9 +136,26 @@ ttv_gui_test_find_widget (GtkWidget *widget, GType type, const char *name)
   return find_first (widget, type_and_name, &type, name);
 }
 
-static void
-tab_open (TtvGuiTestTab *f, const char *const *module_paths)
+gboolean
+ttv_gui_test_tab_setup (TtvGuiTestTab *f, const char *const *module_paths)
 {
+  TtvTraceset *ts = ttv_gui_test_open_sample ();
+
+  if (!ts)
+    {
+      memset (f, 0, sizeof *f);
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return FALSE;
+    }
+  ttv_gui_test_tab_open (f, ts, module_paths);
+  return TRUE;
+}
+
+void
+ttv_gui_test_tab_open (TtvGuiTestTab *f, TtvTraceset *ts, const char *const *module_paths)
+{
+  memset (f, 0, sizeof *f);
+  f->ts = ts;
   ttv_gui_test_load_modules (module_paths);
   f->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
@@ -150,30 +167,15 @@ tab_open (TtvGuiTestTab *f, const char *const *module_paths)
   ttv_gui_test_spin_until (ttv_gui_test_no_requests, f->state);
 }
 
-gboolean
-ttv_gui_test_tab_setup (TtvGuiTestTab *f, const char *const *module_paths)
-{
-  memset (f, 0, sizeof *f);
-  f->ts = ttv_gui_test_open_sample ();
-  if (!f->ts)
-    {
-      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
-      return FALSE;
-    }
-  tab_open (f, module_paths);
-  return TRUE;
-}
-
 void
 ttv_gui_test_tab_setup_path (TtvGuiTestTab *f, const char *path, const char *const *module_paths)
 {
   g_autoptr (GError) error = NULL;
+  TtvTraceset *ts = ttv_traceset_new ();
 
-  memset (f, 0, sizeof *f);
-  f->ts = ttv_traceset_new ();
-  if (!ttv_traceset_add_path (f->ts, path, &error))
+  if (!ttv_traceset_add_path (ts, path, &error))
     g_error ("%s: %s", path, error->message);
-  tab_open (f, module_paths);
+  ttv_gui_test_tab_open (f, ts, module_paths);
 }
 
 void

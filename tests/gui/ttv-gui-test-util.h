@@ -43,6 +43,8 @@ typedef struct {
 gboolean    ttv_gui_test_tab_setup (TtvGuiTestTab *f, const char *const *module_paths);
 /* The same on the trace at @path (fails the test when it does not open). */
 void        ttv_gui_test_tab_setup_path (TtvGuiTestTab *f, const char *path, const char *const *module_paths);
+/* The same on @ts (taken: unreferenced at teardown). */
+void        ttv_gui_test_tab_open (TtvGuiTestTab *f, TtvTraceset *ts, const char *const *module_paths);
 void        ttv_gui_test_tab_teardown (TtvGuiTestTab *f);
 
 G_END_DECLS

@@ -4,6 +4,7 @@
 #include "formats/ctf/ttv-ctf-private.h"
 #include "formats/ctf/ttv-ctf-text.h"
 #include "ttv-error.h"
+#include "ttv-test-util.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -621,18 +622,6 @@ remove_tree (const char *dir)
   g_rmdir (dir);
 }
 
-static void
-patch_file (const char *dir, const char *name, gsize offset, const void *bytes, gsize n)
-{
-  g_autofree char *p = g_build_filename (dir, name, NULL);
-  g_autofree char *data = NULL;
-  gsize len;
-  g_assert_true (g_file_get_contents (p, &data, &len, NULL));
-  g_assert_cmpuint (offset + n, <=, len);
-  memcpy (data + offset, bytes, n);
-  g_assert_true (g_file_set_contents (p, data, (gssize) len, NULL));
-}
-
 static gboolean
 has_warning (TtvTrace *t, const char *a, const char *b)
 {
@@ -667,7 +656,7 @@ test_lost_events (void)
   for (guint i = 3; i < offsets->len; i++)
     {
       guint64 v = GUINT64_TO_LE (i < 6 ? 5 : 12);
-      patch_file (dir, "channel0_0", g_array_index (offsets, guint64, i) + 56, &v, 8);
+      ttv_test_patch_file (dir, "channel0_0", g_array_index (offsets, guint64, i) + 56, &v, 8);
     }
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
@@ -746,9 +735,9 @@ test_bad_magic_and_stream_id (void)
     second = g_array_index (sf->packets, CtfPacket, 1).offset;
   }
   const guint8 junk[4] = { 0xde, 0xad, 0xbe, 0xef };
-  patch_file (dir, "channel0_2", second, junk, 4);
+  ttv_test_patch_file (dir, "channel0_2", second, junk, 4);
   const guint8 sid[4] = { 7, 0, 0, 0 };
-  patch_file (dir, "channel0_0", 20, sid, 4);
+  ttv_test_patch_file (dir, "channel0_0", 20, sid, 4);
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
   g_autofree char *where = g_strdup_printf ("channel0_2: packet at byte offset %" G_GUINT64_FORMAT

@@ -1,0 +1,195 @@
+/* ttv-event-columns.c: what each column of the event list shows for an
+ * event (used for the rows and by Find, so that Find looks at exactly what
+ * the user reads), and the user's shown columns and widths, kept in the
+ * settings so that the list looks the same next time. */
+#include "ttv-event-columns.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#define COLUMNS_KEY "event-list-columns"
+#define WIDTHS_KEY "event-list-column-widths"
+
+static const struct {
+  const char *name;
+  const char *title;
+} columns[TTV_EVENT_N_COLUMNS] = {
+  { "time", N_("Time") }, { "delta", N_("Delta") }, { "trace", N_("Trace") }, { "cpu", N_("CPU") },
+  { "event", N_("Event") }, { "pid", N_("PID") }, { "process", N_("Process") },
+  { "mode", N_("Mode") }, { "fields", N_("Fields") },
+};
+
+const char *
+ttv_event_column_get_name (TtvEventColumn column)
+{
+  g_return_val_if_fail (column < TTV_EVENT_N_COLUMNS, "");
+  return columns[column].name;
+}
+
+const char *
+ttv_event_column_get_title (TtvEventColumn column)
+{
+  g_return_val_if_fail (column < TTV_EVENT_N_COLUMNS, "");
+  return g_dgettext (GETTEXT_PACKAGE, columns[column].title);
+}
+
+char *
+ttv_event_columns_dup_cpu (const TtvTracefile *tracefile)
+{
+  return tracefile->cpu >= 0 ? g_strdup_printf ("%d", tracefile->cpu) : g_strdup (tracefile->name);
+}
+
+void
+ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState *state,
+                               const TtvEvent *event, const TtvViewerProcessInfo *info)
+{
+  const TtvTracefile *tf = event->tracefile;
+
+  switch (column)
+    {
+    case TTV_EVENT_COLUMN_TIME:
+      {
+        g_autofree char *time = ttv_tab_state_format_time (state, event->time);
+
+        g_string_append (out, time);
+      }
+      break;
+    case TTV_EVENT_COLUMN_TRACE:
+      g_string_append (out, tf->trace->name);
+      break;
+    case TTV_EVENT_COLUMN_CPU:
+      if (tf->cpu >= 0)
+        g_string_append_printf (out, "%d", tf->cpu);
+      else
+        g_string_append (out, tf->name);
+      break;
+    case TTV_EVENT_COLUMN_EVENT:
+      g_string_append (out, ttv_viewer_event_get_name (event));
+      break;
+    case TTV_EVENT_COLUMN_FIELDS:
+      {
+        g_autofree char *fields = ttv_viewer_event_dup_fields (event);
+
+        g_string_append (out, fields);
+      }
+      break;
+    case TTV_EVENT_COLUMN_PID:
+      if (info)
+        g_string_append_printf (out, "%u", info->pid);
+      break;
+    case TTV_EVENT_COLUMN_PROCESS:
+      if (info)
+        g_string_append (out, info->name[0] ? info->name : "-");
+      break;
+    case TTV_EVENT_COLUMN_MODE:
+      if (info)
+        {
+          g_string_append (out, info->mode);
+          if (info->syscall)
+            g_string_append_printf (out, " %s", info->syscall);
+        }
+      break;
+    case TTV_EVENT_COLUMN_DELTA:
+    default:
+      break;
+    }
+}
+
+void
+ttv_event_columns_fill (TtvTabState *state, TtvEventRequest *request, const TtvEvent *event,
+                        guint which, char *text[TTV_EVENT_N_COLUMNS])
+{
+  TtvViewerProcessInfo info;
+  gboolean known = (which & TTV_EVENT_COLUMNS_STATE) && ttv_event_request_get_process (request, &info);
+  g_autoptr (GString) buf = g_string_new (NULL);
+
+  for (guint c = 0; c < TTV_EVENT_N_COLUMNS; c++)
+    {
+      if (!(which & TTV_EVENT_COLUMN_BIT (c)) || c == TTV_EVENT_COLUMN_DELTA
+          || ((TTV_EVENT_COLUMN_BIT (c) & TTV_EVENT_COLUMNS_STATE) && !known))
+        continue;
+      g_string_truncate (buf, 0);
+      ttv_event_columns_append_text (buf, c, state, event, &info);
+      text[c] = g_strndup (buf->str, buf->len);
+    }
+}
+
+/* --- Settings ------------------------------------------------------------------ */
+
+GSettings *
+ttv_event_columns_new_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
+                                              : NULL;
+
+  if (!schema || !g_settings_schema_has_key (schema, COLUMNS_KEY)
+      || !g_settings_schema_has_key (schema, WIDTHS_KEY))
+    return NULL;
+  return g_settings_new ("org.ttv.Viewer");
+}
+
+gboolean
+ttv_event_columns_get_visible (GSettings *settings, TtvEventColumn column, guint n_traces)
+{
+  gboolean visible;
+
+  if (settings)
+    {
+      g_autoptr (GVariant) dict = g_settings_get_value (settings, COLUMNS_KEY);
+
+      if (g_variant_lookup (dict, columns[column].name, "b", &visible))
+        return visible;
+    }
+  /* One trace: its name on every row says nothing. */
+  return column != TTV_EVENT_COLUMN_TRACE || n_traces > 1;
+}
+
+/* Sets @name to @value (NULL: removes it) in the dictionary at @key. */
+static void
+set_entry (GSettings *settings, const char *key, const char *name, GVariant *value)
+{
+  g_autoptr (GVariant) old = g_settings_get_value (settings, key);
+  g_autoptr (GVariant) sunk = value ? g_variant_ref_sink (value) : NULL;
+  GVariantBuilder builder;
+  GVariantIter iter;
+  const char *k;
+  GVariant *v;
+
+  g_variant_builder_init (&builder, g_variant_get_type (old));
+  g_variant_iter_init (&iter, old);
+  while (g_variant_iter_next (&iter, "{&s@*}", &k, &v))
+    {
+      if (strcmp (k, name) != 0)
+        g_variant_builder_add (&builder, "{s@*}", k, v);
+      g_variant_unref (v);
+    }
+  if (sunk)
+    g_variant_builder_add (&builder, "{s@*}", name, sunk);
+  g_settings_set_value (settings, key, g_variant_builder_end (&builder));
+}
+
+void
+ttv_event_columns_set_visible (GSettings *settings, TtvEventColumn column, gboolean visible)
+{
+  if (settings)
+    set_entry (settings, COLUMNS_KEY, columns[column].name, g_variant_new_boolean (visible));
+}
+
+gint
+ttv_event_columns_get_width (GSettings *settings, TtvEventColumn column)
+{
+  g_autoptr (GVariant) dict = settings ? g_settings_get_value (settings, WIDTHS_KEY) : NULL;
+  gint width = 0;
+
+  if (dict && g_variant_lookup (dict, columns[column].name, "i", &width))
+    return MAX (width, 0);
+  return 0;
+}
+
+void
+ttv_event_columns_set_width (GSettings *settings, TtvEventColumn column, gint width)
+{
+  if (settings)
+    set_entry (settings, WIDTHS_KEY, columns[column].name, width > 0 ? g_variant_new_int32 (width) : NULL);
+}

@@ -1,0 +1,154 @@
+/* ttv-time-display.c: how every view shows and reads times: the user's
+ * choice of format (GSettings "time-format", followed while the program
+ * runs) applied through libttv's ttv_time_format_text() and
+ * ttv_time_parse_text(), relative times counting from the traceset's start. */
+#include "ttv-config.h"
+
+#include "ttv-time-display.h"
+#include "ttv-time-ticks.h"
+
+#include <glib/gi18n.h>
+
+/* Process-wide: the setting is the same for every window and tab. */
+static GSettings *display_settings;   /* owned, NULL without the schema */
+static TtvTimeFormat display_format = TTV_TIME_FORMAT_RELATIVE;
+
+static void
+settings_changed (GSettings *settings, const char *key, gpointer unused)
+{
+  g_autofree char *name = g_settings_get_string (settings, TTV_TIME_FORMAT_SETTINGS_KEY);
+
+  if (!ttv_time_format_from_name (name, &display_format))
+    display_format = TTV_TIME_FORMAT_RELATIVE;
+}
+
+/* The settings, looked up once; NULL when the schema (or the key, with an
+ * older schema installed) is missing: the format stays relative. */
+GSettings *
+ttv_time_display_get_settings (void)
+{
+  static gsize initialized;
+
+  if (g_once_init_enter (&initialized))
+    {
+      GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+      g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
+                                                  : NULL;
+
+      if (schema && g_settings_schema_has_key (schema, TTV_TIME_FORMAT_SETTINGS_KEY))
+        {
+          display_settings = g_settings_new ("org.ttv.Viewer");
+          /* First connected, so the format is up to date before any tab
+           * state announces it. */
+          g_signal_connect (display_settings, "changed::" TTV_TIME_FORMAT_SETTINGS_KEY,
+                            G_CALLBACK (settings_changed), NULL);
+          settings_changed (display_settings, TTV_TIME_FORMAT_SETTINGS_KEY, NULL);
+        }
+      g_once_init_leave (&initialized, 1);
+    }
+  return display_settings;
+}
+
+GMenuModel *
+ttv_viewer_time_format_menu_new (const char *prefix)
+{
+  static const struct { const char *label, *name; } items[] = {
+    { N_("_Relative to the traceset start (+S.N)"), "relative" },
+    { N_("_Seconds since the epoch (S.N)"), "absolute" },
+    { N_("Time of day, _UTC (HH:MM:SS.NZ)"), "utc" },
+    { N_("Time of day, _local (HH:MM:SS.N)"), "local" },
+  };
+  GMenu *menu = g_menu_new ();
+  g_autofree char *action = g_strdup_printf ("%s.%s", prefix, TTV_TIME_FORMAT_SETTINGS_KEY);
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      g_autoptr (GMenuItem) item = g_menu_item_new (_(items[i].label), NULL);
+
+      g_menu_item_set_action_and_target (item, action, "s", items[i].name);
+      g_menu_append_item (menu, item);
+    }
+  return G_MENU_MODEL (menu);
+}
+
+GAction *
+ttv_viewer_time_format_action_new (void)
+{
+  GSettings *settings = ttv_time_display_get_settings ();
+
+  return settings ? g_settings_create_action (settings, TTV_TIME_FORMAT_SETTINGS_KEY) : NULL;
+}
+
+static void
+announce (TtvTabState *state)
+{
+  g_signal_emit_by_name (state, "time-format-changed");
+}
+
+void
+ttv_time_display_watch (TtvTabState *state)
+{
+  GSettings *settings = ttv_time_display_get_settings ();
+
+  if (settings)
+    g_signal_connect_object (settings, "changed::" TTV_TIME_FORMAT_SETTINGS_KEY,
+                             G_CALLBACK (announce), state, G_CONNECT_SWAPPED);
+}
+
+TtvTimeFormat
+ttv_viewer_get_time_format (void)
+{
+  ttv_time_display_get_settings ();
+  return display_format;
+}
+
+static TtvTime
+origin_of (TtvTabState *state)
+{
+  TtvTime start;
+
+  ttv_tab_state_get_time_span (state, &start, NULL);
+  return start;
+}
+
+char *
+ttv_tab_state_format_time (TtvTabState *state, TtvTime time)
+{
+  char buf[TTV_TIME_TEXT_MAX];
+
+  g_return_val_if_fail (TTV_IS_TAB_STATE (state), NULL);
+  return g_strdup (ttv_time_format_text (time, ttv_viewer_get_time_format (), origin_of (state), 9,
+                                         buf, sizeof buf));
+}
+
+gboolean
+ttv_tab_state_parse_time (TtvTabState *state, const char *text, TtvTime near, TtvTime *time,
+                          GError **error)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (state), FALSE);
+  g_return_val_if_fail (text != NULL && time != NULL, FALSE);
+  return ttv_time_parse_text (text, ttv_viewer_get_time_format (), origin_of (state), near, time, error);
+}
+
+TtvTime
+ttv_tab_state_get_tick_step (TtvTabState *state, TtvTime min_step)
+{
+  return ttv_time_ticks_step (min_step);
+}
+
+TtvTime
+ttv_tab_state_get_first_tick (TtvTabState *state, TtvTime start, TtvTime step)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (state), start);
+  return ttv_time_ticks_first (start, step, ttv_viewer_get_time_format (), origin_of (state));
+}
+
+char *
+ttv_tab_state_format_tick (TtvTabState *state, TtvTime tick, TtvTime step)
+{
+  char buf[TTV_TIME_TEXT_MAX];
+
+  g_return_val_if_fail (TTV_IS_TAB_STATE (state), NULL);
+  return g_strdup (ttv_time_ticks_label (tick, step, ttv_viewer_get_time_format (), origin_of (state),
+                                         buf, sizeof buf));
+}
