@@ -1,15 +1,36 @@
-/* ttv-state-history-cache.c: the state history's cache file in the user's
- * cache directory: which file describes a traceset, what it must match
- * (paths, sizes, mtimes of every file, formats), and checked loading. */
+/* ttv-state-history-cache.c: the state history's cache files in the
+ * user's cache directory (never in the trace: see docs/state-history.md):
+ * which file describes a traceset, what it must match (the program that
+ * built it; paths, sizes, mtimes and first bytes of every file; formats),
+ * checked loading that keeps the file's pages out of memory, and a size
+ * cap with least-recently-used eviction. */
+#include "ttv-config.h"
+
 #include "ttv-state-history-private.h"
 #include "ttv-error.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <link.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #define MAX_WALK_DEPTH 8
 #define MAX_WALK_FILES 200000
+/* Files whose first bytes go into the fingerprint, and how many bytes. */
+#define MAX_HASHED_FILES 1024
+#define HASHED_BYTES 4096
+/* Validation gives back the pages it read after this many bytes. */
+#define RELEASE_EVERY ((guint64) 16 << 20)
+/* The default cap of the cache directory. */
+#define DEFAULT_LIMIT ((guint64) 2 << 30)
+/* Temporary files older than this are left over by a program that died. */
+#define STALE_TMP_SECONDS 3600
 
 char *
 ttv_hist_cache_path (TtvTraceset *ts, const TtvStateHistoryOptions *opt)
@@ -34,7 +55,72 @@ compare_strings (gconstpointer a, gconstpointer b)
   return strcmp (*(char * const *) a, *(char * const *) b);
 }
 
-/* Every file under @dir (sorted, recursive): relative name, size, mtime. */
+static guint64
+head_hash (const char *path)
+{
+  guint8 buf[HASHED_BYTES];
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0)
+    return 0;
+  ssize_t n = read (fd, buf, sizeof buf);
+  close (fd);
+  return n > 0 ? ttv_hist_hash (buf, (gsize) n) : 0;
+}
+
+/* The GNU build id of the running program: a history built by another
+ * build (another kernel model) is not trusted. */
+static int
+find_build_id (struct dl_phdr_info *info, size_t size, void *data)
+{
+  GString *out = data;
+  for (int i = 0; i < info->dlpi_phnum && out->len == 0; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      if (ph->p_type != PT_NOTE)
+        continue;
+      const guint8 *p = (const guint8 *) (info->dlpi_addr + ph->p_vaddr);
+      const guint8 *end = p + ph->p_memsz;
+      while (end - p >= 12)
+        {
+          guint32 namesz, descsz, type;
+          memcpy (&namesz, p, 4);
+          memcpy (&descsz, p + 4, 4);
+          memcpy (&type, p + 8, 4);
+          const guint8 *name = p + 12, *desc = name + ((namesz + 3) & ~3u);
+          if (desc + descsz > end)
+            break;
+          if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp (name, "GNU", 4) == 0)
+            {
+              for (guint32 k = 0; k < descsz; k++)
+                g_string_append_printf (out, "%02x", desc[k]);
+              break;
+            }
+          p = desc + ((descsz + 3) & ~3u);
+        }
+    }
+  /* The first object is the program itself (libttv is linked into it). */
+  return 1;
+}
+
+static const char *
+builder_id (void)
+{
+  static char *id;
+  static gsize done;
+  if (g_once_init_enter (&done))
+    {
+      GString *out = g_string_new (NULL);
+      dl_iterate_phdr (find_build_id, out);
+      if (out->len == 0)
+        g_string_append (out, TTV_VERSION);
+      id = g_string_free (out, FALSE);
+      g_once_init_leave (&done, 1);
+    }
+  return id;
+}
+
+/* Every file under @dir (sorted, recursive): relative name, size, mtime,
+ * and a hash of its first bytes. */
 static void
 walk (GString *out, const char *root, const char *rel, guint depth, guint *n_files)
 {
@@ -65,9 +151,14 @@ walk (GString *out, const char *root, const char *rel, guint depth, guint *n_fil
       else if (S_ISREG (st.st_mode))
         {
           (*n_files)++;
-          g_string_append_printf (out, "file %s %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT ".%09ld\n",
+          g_string_append_printf (out, "file %s %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT ".%09ld",
                                   child_rel, (guint64) st.st_size, (gint64) st.st_mtim.tv_sec,
                                   (long) st.st_mtim.tv_nsec);
+          /* A file rewritten with the same size within the mtime's
+           * resolution still differs in its first bytes (headers). */
+          if (*n_files <= MAX_HASHED_FILES)
+            g_string_append_printf (out, " %016" G_GINT64_MODIFIER "x", head_hash (child));
+          g_string_append_c (out, '\n');
         }
     }
 }
@@ -75,7 +166,8 @@ walk (GString *out, const char *root, const char *rel, guint depth, guint *n_fil
 char *
 ttv_hist_fingerprint (TtvTraceset *ts)
 {
-  GString *out = g_string_new ("ttv-state-history 1\n");
+  GString *out = g_string_new ("ttv-state-history 3\n");
+  g_string_append_printf (out, "builder %s\n", builder_id ());
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     {
       const TtvTrace *t = ttv_traceset_get_trace (ts, i);
@@ -111,8 +203,20 @@ fits (gsize size, guint64 offset, guint64 count, gsize elem)
     return FALSE; \
   } G_STMT_END
 
+/* Validation read @bytes more of the mapping: past a budget, its pages
+ * go back. */
+static void
+validation_read (TtvStateHistory *h, guint64 *touched)
+{
+  if (h->mapping && *touched > RELEASE_EVERY)
+    {
+      ttv_state_history_release_pages (h);
+      *touched = 0;
+    }
+}
+
 gboolean
-ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
+ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, gboolean trusted, GError **error)
 {
   const char *what = h->cache_path ? h->cache_path : "state history";
   if (h->size < sizeof (TtvHistHeader))
@@ -124,10 +228,6 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
   if (hd->file_size != h->size)
     BAD (_("%s: %" G_GSIZE_FORMAT " bytes where the header says %" G_GUINT64_FORMAT), what, h->size,
          hd->file_size);
-  if (h->mapped
-      && ttv_hist_hash (TTV_HIST_HASH_SEED, h->data + sizeof *hd, h->size - sizeof *hd)
-         != hd->checksum)
-    BAD (_("%s: checksum mismatch (damaged file)"), what);
   if (!fits (h->size, hd->fingerprint_offset, hd->fingerprint_size, 1) || hd->fingerprint_size == 0
       || h->data[hd->fingerprint_offset + hd->fingerprint_size - 1] != '\0')
     BAD (_("%s: bad trace description at byte %" G_GUINT64_FORMAT), what, hd->fingerprint_offset);
@@ -169,17 +269,16 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
   h->header = hd;
   h->rows = (const TtvHistRow *) (h->data + hd->rows_offset);
   h->infos = g_new0 (TtvHistoryRowInfo, hd->n_rows + 1);
+  guint64 touched = 0;
   for (guint64 i = 0; i < hd->n_rows; i++)
     {
       const TtvHistRow *r = &h->rows[i];
       guint64 at = hd->rows_offset + i * sizeof (TtvHistRow);
       if (r->kind >= TTV_HISTORY_ROW_N_KINDS || i < h->row_base[r->kind] || i >= h->row_base[r->kind + 1])
         BAD (_("%s: bad row kind at byte %" G_GUINT64_FORMAT), what, at);
-      guint64 n_blocks = r->n_recs / TTV_HIST_BLOCK + 1, n_mark_blocks = r->n_marks / TTV_HIST_BLOCK + 1;
-      if (!fits (h->size, r->recs_offset, r->recs_size, 1)
-          || !fits (h->size, r->blocks_offset, n_blocks - (r->n_recs % TTV_HIST_BLOCK == 0), sizeof (TtvHistBlock))
-          || !fits (h->size, r->marks_offset, r->marks_size, 1)
-          || !fits (h->size, r->mark_blocks_offset, n_mark_blocks - (r->n_marks % TTV_HIST_BLOCK == 0),
+      if (r->n_recs > G_MAXUINT64 / 2 || r->n_marks > G_MAXUINT64 / 2
+          || !fits (h->size, r->recs_dir_offset, ttv_hist_n_pieces (ttv_hist_n_blocks (r->n_recs)), sizeof (TtvHistBlock))
+          || !fits (h->size, r->marks_dir_offset, ttv_hist_n_pieces (ttv_hist_n_blocks (r->n_marks)),
                     sizeof (TtvHistBlock))
           || r->n_levels > TTV_HIST_MAX_LEVELS
           || !fits (h->size, r->levels_offset, r->n_levels, sizeof (TtvHistLevel))
@@ -187,24 +286,24 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
         BAD (_("%s: bad row at byte %" G_GUINT64_FORMAT), what, at);
       const TtvHistLevel *levels = (const TtvHistLevel *) (h->data + r->levels_offset);
       for (guint k = 0; k < r->n_levels; k++)
-        if ((levels[k].event_bytes != 1 && levels[k].event_bytes != 2 && levels[k].event_bytes != 4)
-            || !fits (h->size, levels[k].offset, levels[k].n_bins, 2 + levels[k].event_bytes)
+        if (!fits (h->size, levels[k].offset, levels[k].n_bins, TTV_HIST_BIN_SIZE)
             || levels[k].shift >= 62 || levels[k].first_bin > (G_MAXUINT64 >> levels[k].shift)
             || levels[k].n_bins > (G_MAXUINT64 >> levels[k].shift) - levels[k].first_bin)
           BAD (_("%s: bad summary level at byte %" G_GUINT64_FORMAT), what,
                r->levels_offset + k * sizeof (TtvHistLevel));
       /* Searches need sorted times, and decoding bytes that hold what
-       * they claim.  A heap representation was just built: trusted. */
-      if (h->mapped)
+       * they claim.  A representation just built is trusted. */
+      if (!trusted)
         {
           TtvHistSeq seq;
           guint64 bad;
           ttv_hist_row_recs (h, r, &seq);
-          if (!ttv_hist_seq_validate (&seq, &bad))
-            BAD (_("%s: bad intervals at byte %" G_GUINT64_FORMAT), what, r->recs_offset + bad);
+          if (!ttv_hist_seq_validate (&seq, &bad, &touched))
+            BAD (_("%s: bad intervals at byte %" G_GUINT64_FORMAT), what, bad);
           ttv_hist_row_marks (h, r, &seq);
-          if (!ttv_hist_seq_validate (&seq, &bad))
-            BAD (_("%s: bad marks at byte %" G_GUINT64_FORMAT), what, r->marks_offset + bad);
+          if (!ttv_hist_seq_validate (&seq, &bad, &touched))
+            BAD (_("%s: bad marks at byte %" G_GUINT64_FORMAT), what, bad);
+          validation_read (h, &touched);
         }
       TtvHistoryRowInfo *info = &h->infos[i];
       info->kind = r->kind;
@@ -221,29 +320,106 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
       info->n_intervals = r->n_recs;
       info->n_marks = r->n_marks;
     }
+  /* What views need comes back page by page. */
+  ttv_state_history_release_pages (h);
+  return TRUE;
+}
+
+static gboolean
+pread_exact (int fd, void *buf, gsize n, guint64 offset)
+{
+  guint8 *p = buf;
+  while (n > 0)
+    {
+      ssize_t k = pread (fd, p, n, (off_t) offset);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k <= 0)
+        return FALSE;
+      p += k;
+      n -= (gsize) k;
+      offset += (guint64) k;
+    }
+  return TRUE;
+}
+
+/* The checks that need no mapping, read through the file: the header,
+ * the trace it describes (a stale file costs a few bytes), the checksum. */
+static gboolean
+check_file (int fd, gsize size, const char *path, const char *fingerprint, GError **error)
+{
+  TtvHistHeader hd;
+  if (size < sizeof hd || !pread_exact (fd, &hd, sizeof hd, 0))
+    BAD (_("%s: truncated at byte %" G_GSIZE_FORMAT " (no header)"), path, size);
+  if (memcmp (hd.magic, TTV_HIST_MAGIC, sizeof hd.magic) != 0 || hd.version != TTV_HIST_VERSION
+      || hd.bom != TTV_HIST_BOM)
+    BAD (_("%s: not a state history of this version (byte 0)"), path);
+  if (hd.file_size != size)
+    BAD (_("%s: %" G_GSIZE_FORMAT " bytes where the header says %" G_GUINT64_FORMAT), path, size,
+         hd.file_size);
+  if (fingerprint)
+    {
+      gsize n = strlen (fingerprint) + 1;
+      if (hd.fingerprint_size != n || !fits (size, hd.fingerprint_offset, n, 1))
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
+                       _("%s describes another state of the trace"), path);
+          return FALSE;
+        }
+      g_autofree char *stored = g_malloc (n);
+      if (!pread_exact (fd, stored, n, hd.fingerprint_offset) || memcmp (stored, fingerprint, n) != 0)
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
+                       _("%s describes another state of the trace"), path);
+          return FALSE;
+        }
+    }
+  TtvHistHasher hs;
+  ttv_hist_hasher_init (&hs);
+  g_autofree guint8 *buf = g_malloc (1 << 20);
+  for (guint64 at = sizeof hd; at < size;)
+    {
+      gsize n = (gsize) MIN ((guint64) 1 << 20, size - at);
+      if (!pread_exact (fd, buf, n, at))
+        BAD (_("%s: cannot read byte %" G_GUINT64_FORMAT), path, at);
+      ttv_hist_hasher_update (&hs, buf, n);
+      at += n;
+    }
+  if (ttv_hist_hasher_finish (&hs) != hd.checksum)
+    BAD (_("%s: checksum mismatch (damaged file)"), path);
   return TRUE;
 }
 
 TtvStateHistory *
 ttv_hist_cache_load_full (const char *path, const char *fingerprint, GError **error)
 {
-  GMappedFile *mapped = g_mapped_file_new (path, FALSE, error);
-  if (mapped == NULL)
-    return NULL;
-  TtvStateHistory *h = g_new0 (TtvStateHistory, 1);
-  h->mapped = mapped;
-  h->data = (const guint8 *) g_mapped_file_get_contents (mapped);
-  h->size = g_mapped_file_get_length (mapped);
-  h->cache_path = g_strdup (path);
-  h->from_cache = TRUE;
-  if (h->data == NULL || h->size == 0)
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
     {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
-                   _("%s: empty file (0 bytes)"), path);
-      ttv_state_history_free (h);
+      int err = errno;
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot open %s: %s"), path,
+                   g_strerror (err));
       return NULL;
     }
-  if (!ttv_hist_open_data (h, fingerprint, error))
+  struct stat st;
+  if (fstat (fd, &st) != 0 || st.st_size == 0)
+    {
+      close (fd);
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED, _("%s: empty file (0 bytes)"), path);
+      return NULL;
+    }
+  gsize size = (gsize) st.st_size;
+  if (!check_file (fd, size, path, fingerprint, error))
+    {
+      close (fd);
+      return NULL;
+    }
+  TtvStateHistory *h = g_new0 (TtvStateHistory, 1);
+  h->cache_path = g_strdup (path);
+  h->from_cache = TRUE;
+  gboolean ok = ttv_hist_map (h, fd, size, path, error);
+  close (fd);
+  if (!ok || !ttv_hist_open_data (h, NULL, FALSE, error))
     {
       ttv_state_history_free (h);
       return NULL;
@@ -259,4 +435,125 @@ ttv_hist_cache_load (const char *path, const char *fingerprint)
   if (h == NULL)
     g_debug ("state history cache not used: %s", error->message);
   return h;
+}
+
+/* ---- the size cap ---- */
+
+/* "123", "64K", "500M", "2G" (powers of 1024); 0 when unreadable. */
+static guint64
+parse_size (const char *text)
+{
+  char *end = NULL;
+  guint64 v = g_ascii_strtoull (text, &end, 10);
+  if (end == text)
+    return 0;
+  switch (g_ascii_toupper (*end))
+    {
+    case 'K':
+      return v << 10;
+    case 'M':
+      return v << 20;
+    case 'G':
+      return v << 30;
+    case '\0':
+      return v;
+    default:
+      return 0;
+    }
+}
+
+guint64
+ttv_hist_cache_limit (const TtvStateHistoryOptions *opt, const char *dir)
+{
+  if (opt && opt->cache_max_bytes)
+    return opt->cache_max_bytes;
+  const char *env = g_getenv ("TTV_CACHE_MAX");
+  guint64 v = env ? parse_size (env) : 0;
+  return v;   /* 0: automatic, see evict */
+}
+
+typedef struct {
+  char *path;
+  guint64 size;
+  gint64 used;             /* last use (access time), ns */
+} CacheFile;
+
+static void
+cache_file_clear (CacheFile *f)
+{
+  g_free (f->path);
+}
+
+static gint
+compare_use (gconstpointer a, gconstpointer b)
+{
+  const CacheFile *x = a, *y = b;
+  return x->used < y->used ? -1 : x->used > y->used;
+}
+
+gboolean
+ttv_hist_cache_evict (const char *dir, guint64 limit, const char *keep)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  if (d == NULL)
+    return TRUE;
+  g_autoptr (GArray) files = g_array_new (FALSE, FALSE, sizeof (CacheFile));
+  g_array_set_clear_func (files, (GDestroyNotify) cache_file_clear);
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  guint64 total = 0;
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      GStatBuf st;
+      if (g_lstat (path, &st) != 0 || !S_ISREG (st.st_mode))
+        continue;
+      if (g_str_has_suffix (name, ".tmp"))
+        {
+          /* Left by a program that died while writing. */
+          if (now - (gint64) st.st_mtime > STALE_TMP_SECONDS)
+            g_unlink (path);
+          continue;
+        }
+      if (!g_str_has_suffix (name, ".hist"))
+        continue;
+      CacheFile f = { g_steal_pointer (&path), (guint64) st.st_size,
+                      MAX ((gint64) st.st_atim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_atim.tv_nsec,
+                           (gint64) st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec) };
+      total += f.size;
+      g_array_append_val (files, f);
+    }
+  if (limit == 0)
+    {
+      /* 2 GiB, or a tenth of the space the cache could have when less. */
+      struct statvfs vfs;
+      limit = DEFAULT_LIMIT;
+      if (statvfs (dir, &vfs) == 0)
+        limit = MIN (limit, ((guint64) vfs.f_bavail * vfs.f_frsize + total) / 10);
+    }
+  g_array_sort (files, compare_use);
+  gboolean kept = TRUE;
+  for (guint i = 0; i < files->len && total > limit; i++)
+    {
+      CacheFile *f = &g_array_index (files, CacheFile, i);
+      if (keep && g_str_equal (f->path, keep))
+        continue;
+      if (g_unlink (f->path) == 0)
+        total -= f->size;
+    }
+  if (total > limit && keep)
+    {
+      /* Larger than the cap alone: used this time (it is mapped), not kept. */
+      for (guint i = 0; i < files->len; i++)
+        if (g_str_equal (g_array_index (files, CacheFile, i).path, keep))
+          kept = g_unlink (keep) != 0;
+    }
+  return kept;
+}
+
+void
+ttv_hist_cache_touch (const char *path)
+{
+  struct timespec times[2] = { { 0, UTIME_NOW }, { 0, UTIME_OMIT } };
+  utimensat (AT_FDCWD, path, times, 0);
 }

@@ -6,23 +6,6 @@
 
 #include <string.h>
 
-void
-ttv_hist_encoder_init (TtvHistEncoder *e)
-{
-  memset (e, 0, sizeof *e);
-  e->blocks = g_array_new (FALSE, FALSE, sizeof (TtvHistBlock));
-}
-
-void
-ttv_hist_encoder_clear (TtvHistEncoder *e)
-{
-  g_free (e->data);
-  g_free (e->pending);
-  if (e->blocks)
-    g_array_unref (e->blocks);
-  memset (e, 0, sizeof *e);
-}
-
 /* Bytes for values up to @max: 0, 1, 2 or 4. */
 static guint
 bytes_for (guint64 max)
@@ -30,13 +13,10 @@ bytes_for (guint64 max)
   return max == 0 ? 0 : max <= 0xff ? 1 : max <= 0xffff ? 2 : 4;
 }
 
-static guint
+static inline guint
 bits_for (guint64 max)
 {
-  guint w = 0;
-  while (w < 64 && (max >> w) != 0)
-    w++;
-  return w;
+  return max ? 64 - (guint) __builtin_clzll (max) : 0;
 }
 
 static inline guint8 *
@@ -61,8 +41,10 @@ put_bits (guint8 *base, guint64 pos, guint64 v, guint w)
     }
 }
 
+static void write_piece (TtvHistEncoder *e, TtvHistWriter *w);
+
 static void
-code_block (TtvHistEncoder *e)
+code_block (TtvHistEncoder *e, TtvHistWriter *w)
 {
   guint n = e->n_pending;
   if (n == 0)
@@ -76,19 +58,19 @@ code_block (TtvHistEncoder *e)
   for (guint i = 0; i < n; i++)
     {
       guint64 cpu = (guint64) (MAX (r[i].cpu, -1) + 1);
-      guint64 w = (guint64) (r[i].key & 0xff) | cpu << 8 | (guint64) r[i].aux << 32;
+      guint64 word = (guint64) (r[i].key & 0xff) | cpu << 8 | (guint64) r[i].aux << 32;
       /* States alternate: the entry of two or one records before first. */
       guint k = nd;
-      if (i >= 2 && dict[idx[i - 2]] == w)
+      if (i >= 2 && dict[idx[i - 2]] == word)
         k = idx[i - 2];
-      else if (i >= 1 && dict[idx[i - 1]] == w)
+      else if (i >= 1 && dict[idx[i - 1]] == word)
         k = idx[i - 1];
       else
-        for (k = 0; k < nd && dict[k] != w; k++)
+        for (k = 0; k < nd && dict[k] != word; k++)
           ;
       if (k == nd)
         {
-          dict[nd++] = w;
+          dict[nd++] = word;
           max_a = MAX (max_a, r[i].aux);
           max_p = MAX (max_p, cpu);
         }
@@ -105,12 +87,17 @@ code_block (TtvHistEncoder *e)
   if (e->cap - e->len < need)
     {
       gsize cap = MAX (MAX (e->cap * 2, 256), e->len + need);
-      e->data = g_realloc (e->data, cap);
+      e->buf = g_realloc (e->buf, cap);
       e->cap = cap;
     }
-  TtvHistBlock b = { r[0].start, e->flushed + e->len };
-  g_array_append_val (e->blocks, b);
-  guint8 *p = e->data + e->len;
+  if (e->piece == NULL)
+    e->piece = g_new (TtvHistBlock, TTV_HIST_PIECE);
+  /* Relative to @buf until it is written out. */
+  e->piece[e->n_piece].start = r[0].start;
+  e->piece[e->n_piece].offset = e->len;
+  e->n_piece++;
+  e->n_unplaced++;
+  guint8 *p = e->buf + e->len;
   *p++ = (guint8) n;
   *p++ = (guint8) bt;
   *p++ = (guint8) bc;
@@ -165,18 +152,68 @@ code_block (TtvHistEncoder *e)
         }
     }
   p += n_bits;
-  e->len = (gsize) (p - e->data);
+  e->len = (gsize) (p - e->buf);
   e->n_pending = 0;
+  if (e->n_piece == TTV_HIST_PIECE)
+    write_piece (e, w);
 }
 
 void
-ttv_hist_encoder_push (TtvHistEncoder *e, const TtvHistRec *rec)
+ttv_hist_encoder_init (TtvHistEncoder *e)
 {
-  /* A record after a partial block would break the index: never done. */
-  g_return_if_fail (!e->finished || e->n_recs % TTV_HIST_BLOCK == 0);
-  e->finished = FALSE;
-  if (e->pending == NULL)
-    e->pending = g_new (TtvHistRec, TTV_HIST_BLOCK);
+  memset (e, 0, sizeof *e);
+  e->dir = g_array_new (FALSE, FALSE, sizeof (TtvHistBlock));
+}
+
+void
+ttv_hist_encoder_clear (TtvHistEncoder *e)
+{
+  g_free (e->pending);
+  g_free (e->buf);
+  g_free (e->piece);
+  if (e->dir)
+    g_array_unref (e->dir);
+  memset (e, 0, sizeof *e);
+}
+
+void
+ttv_hist_encoder_flush (TtvHistEncoder *e, TtvHistWriter *w)
+{
+  if (e->len == 0)
+    return;
+  guint64 at = ttv_hist_writer_append (w, e->buf, e->len);
+  for (guint k = e->n_piece - e->n_unplaced; k < e->n_piece; k++)
+    e->piece[k].offset += at;
+  e->n_unplaced = 0;
+  e->len = 0;
+  /* The buffer goes too: most rows are quiet most of the time. */
+  g_clear_pointer (&e->buf, g_free);
+  e->cap = 0;
+}
+
+/* The piece after the blocks it indexes, then its directory entry. */
+static void
+write_piece (TtvHistEncoder *e, TtvHistWriter *w)
+{
+  if (e->n_piece == 0)
+    return;
+  ttv_hist_encoder_flush (e, w);
+  ttv_hist_writer_align (w);
+  TtvHistBlock d = { e->piece[0].start, ttv_hist_writer_append (w, e->piece, e->n_piece * sizeof (TtvHistBlock)) };
+  g_array_append_val (e->dir, d);
+  e->n_piece = 0;
+}
+
+void
+ttv_hist_encoder_push (TtvHistEncoder *e, TtvHistWriter *w, const TtvHistRec *rec)
+{
+  g_return_if_fail (!e->finished);
+  if (G_UNLIKELY (e->n_pending == e->pending_cap))
+    {
+      /* Grown as needed: many rows never hold a whole block. */
+      e->pending_cap = e->pending_cap ? MIN (e->pending_cap * 2, TTV_HIST_BLOCK) : 4;
+      e->pending = g_renew (TtvHistRec, e->pending, e->pending_cap);
+    }
   TtvHistRec *r = &e->pending[e->n_pending];
   *r = *rec;
   if (e->n_recs > 0 && r->start < e->last_start)
@@ -184,31 +221,40 @@ ttv_hist_encoder_push (TtvHistEncoder *e, const TtvHistRec *rec)
   e->last_start = r->start;
   e->n_recs++;
   if (++e->n_pending == TTV_HIST_BLOCK)
-    code_block (e);
+    code_block (e, w);
 }
 
 void
-ttv_hist_encoder_finish (TtvHistEncoder *e)
+ttv_hist_encoder_finish (TtvHistEncoder *e, TtvHistWriter *w)
 {
-  code_block (e);
+  if (e->finished)
+    return;
+  code_block (e, w);
+  write_piece (e, w);
   g_clear_pointer (&e->pending, g_free);
+  g_clear_pointer (&e->piece, g_free);
+  g_clear_pointer (&e->buf, g_free);
+  e->pending_cap = 0;
+  e->cap = 0;
   e->finished = TRUE;
 }
 
-void
-ttv_hist_encoder_view (const TtvHistEncoder *e, TtvHistSeq *seq)
+gsize
+ttv_hist_encoder_memory (const TtvHistEncoder *e)
 {
-  g_assert (e->n_pending == 0 && e->flushed == 0);
-  if (e->data == NULL)
-    {
-      memset (seq, 0, sizeof *seq);
-      return;
-    }
-  seq->bytes = e->data;
-  seq->size = e->len;
-  seq->blocks = (const TtvHistBlock *) e->blocks->data;
-  seq->n_blocks = e->blocks->len;
+  return e->pending_cap * sizeof (TtvHistRec) + e->cap + (e->piece ? TTV_HIST_PIECE * sizeof (TtvHistBlock) : 0)
+         + (e->dir ? e->dir->len * sizeof (TtvHistBlock) : 0);
+}
+
+void
+ttv_hist_encoder_seq (const TtvHistEncoder *e, const guint8 *data, guint64 size, TtvHistSeq *seq)
+{
+  g_assert (e->finished || e->n_recs == 0);
+  seq->data = data;
+  seq->size = size;
+  seq->dir = (const TtvHistBlock *) e->dir->data;
   seq->n_recs = e->n_recs;
+  seq->n_blocks = ttv_hist_n_blocks (e->n_recs);
 }
 
 void
@@ -227,17 +273,19 @@ ttv_hist_cursor_load (TtvHistCursor *c, guint64 b)
   c->block = G_MAXUINT64;
   if (b >= s->n_blocks)
     return FALSE;
-  guint64 off = s->blocks[b].offset;
-  guint64 end = b + 1 < s->n_blocks ? s->blocks[b + 1].offset : s->size;
-  if (off > end || end > s->size || end - off < TTV_HIST_BLOCK_HEADER)
+  const TtvHistBlock *entry = ttv_hist_seq_block (s, b);
+  if (entry == NULL)
     return FALSE;
-  const guint8 *p = s->bytes + off;
+  guint64 off = entry->offset;
+  if (off > s->size || s->size - off < TTV_HIST_BLOCK_HEADER)
+    return FALSE;
+  const guint8 *p = s->data + off;
   guint n = p[0], bt = p[1], bc = p[2], bi = p[3], nd = p[4], wa = p[5], wp = p[6];
   if (n == 0 || n > TTV_HIST_BLOCK || bt > 64 || bc > 32 || bi > 5 || nd == 0 || nd > n
       || (wa > 2 && wa != 4) || (wp > 2 && wp != 4))
     return FALSE;
   guint rb = bt + bc + bi;
-  if (end - off != TTV_HIST_BLOCK_HEADER + (guint64) nd * (1 + wa + wp) + ((guint64) n * rb + 7) / 8)
+  if (s->size - off < TTV_HIST_BLOCK_HEADER + (guint64) nd * (1 + wa + wp) + ((guint64) n * rb + 7) / 8)
     return FALSE;
   c->n = n;
   c->bt = bt;
@@ -254,10 +302,18 @@ ttv_hist_cursor_load (TtvHistCursor *c, guint64 b)
   c->daux = c->dkeys + nd;
   c->dcpus = c->daux + nd * wa;
   c->bits = c->dcpus + nd * wp;
-  c->limit = s->bytes + s->size;
-  c->time = s->blocks[b].start;
+  /* Reads may go past the block (masked off), never past the data. */
+  c->limit = s->data + s->size;
+  c->time = entry->start;
   c->block = b;
   return TRUE;
+}
+
+/* Bytes of the block the cursor has loaded. */
+static guint64
+block_bytes (const TtvHistCursor *c)
+{
+  return TTV_HIST_BLOCK_HEADER + (guint64) c->nd * (1 + c->wa + c->wp) + ((guint64) c->n * c->rb + 7) / 8;
 }
 
 gboolean
@@ -328,25 +384,54 @@ ttv_hist_cursor_next_block (TtvHistCursor *c, gint64 *starts, guint8 *keys, guin
   return k;
 }
 
+/* The entries of piece @p, and how many; NULL when it does not fit. */
+static const TtvHistBlock *
+seq_piece (const TtvHistSeq *seq, guint64 p, guint *count)
+{
+  guint64 off = seq->dir[p].offset;
+  guint64 n = MIN ((guint64) TTV_HIST_PIECE, seq->n_blocks - p * TTV_HIST_PIECE);
+  if (off % 8 != 0 || off > seq->size || (seq->size - off) / sizeof (TtvHistBlock) < n)
+    return NULL;
+  *count = (guint) n;
+  return (const TtvHistBlock *) (seq->data + off);
+}
+
 gint64
 ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec *rec)
 {
-  /* The last block starting at or before @t. */
-  guint64 lo = 0, hi = seq->n_blocks;
+  /* The last piece, then the last block, starting at or before @t. */
+  guint64 lo = 0, hi = seq->n_recs ? ttv_hist_n_pieces (seq->n_blocks) : 0;
   while (lo < hi)
     {
       guint64 mid = lo + (hi - lo) / 2;
-      if (seq->blocks[mid].start <= t)
+      if (seq->dir[mid].start <= t)
         lo = mid + 1;
       else
         hi = mid;
     }
-  if (lo == 0 || seq->n_recs == 0)
+  if (lo == 0)
     {
       ttv_hist_cursor_init (c, seq, 0);
       return -1;
     }
-  guint64 b = lo - 1;
+  guint64 p = lo - 1;
+  guint count = 0;
+  const TtvHistBlock *piece = seq_piece (seq, p, &count);
+  if (piece == NULL)
+    {
+      ttv_hist_cursor_init (c, seq, seq->n_recs);
+      return -1;
+    }
+  guint klo = 1, khi = count;
+  while (klo < khi)
+    {
+      guint mid = klo + (khi - klo) / 2;
+      if (piece[mid].start <= t)
+        klo = mid + 1;
+      else
+        khi = mid;
+    }
+  guint64 b = p * TTV_HIST_PIECE + (klo - 1);
   ttv_hist_cursor_init (c, seq, b * TTV_HIST_BLOCK);
   if (!ttv_hist_cursor_load (c, b))
     {
@@ -379,40 +464,64 @@ ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec
 }
 
 gboolean
-ttv_hist_seq_validate (const TtvHistSeq *seq, guint64 *bad_offset)
+ttv_hist_seq_validate (const TtvHistSeq *seq, guint64 *bad_offset, guint64 *touched)
 {
   *bad_offset = 0;
-  if (seq->n_recs > G_MAXUINT64 - TTV_HIST_BLOCK
-      || seq->n_blocks != (seq->n_recs + TTV_HIST_BLOCK - 1) / TTV_HIST_BLOCK)
+  if (seq->n_recs > G_MAXUINT64 - TTV_HIST_BLOCK || seq->n_blocks != ttv_hist_n_blocks (seq->n_recs))
     return FALSE;
   if (seq->n_recs == 0)
-    return seq->size == 0;
-  if (seq->blocks[0].offset != 0)
-    return FALSE;
+    return TRUE;
   gint64 last = G_MININT64;
+  guint64 read = 0;
   TtvHistCursor c;
   ttv_hist_cursor_init (&c, seq, 0);
-  for (guint64 b = 0; b < seq->n_blocks; b++)
+  guint64 n_pieces = ttv_hist_n_pieces (seq->n_blocks);
+  for (guint64 p = 0; p < n_pieces; p++)
     {
-      *bad_offset = seq->blocks[b].offset;
-      guint64 n = MIN (TTV_HIST_BLOCK, seq->n_recs - b * TTV_HIST_BLOCK);
-      if (seq->blocks[b].start < last || !ttv_hist_cursor_load (&c, b) || c.n != n
-          || ttv_hist_read_bits (c.bits, 0, c.bt, c.limit) != 0)
+      guint count = 0;
+      *bad_offset = seq->dir[p].offset;
+      const TtvHistBlock *piece = seq_piece (seq, p, &count);
+      /* The directory agrees with its pieces (searches go through both). */
+      if (piece == NULL || piece[0].start != seq->dir[p].start)
         return FALSE;
-      for (guint i = 0; i < c.n; i++)
+      read += count * sizeof (TtvHistBlock);
+      for (guint k = 0; k < count; k++)
         {
-          guint64 pos = (guint64) i * c.rb;
-          guint64 delta = ttv_hist_read_bits (c.bits, pos, c.bt, c.limit);
-          guint idx = (guint) ttv_hist_read_bits (c.bits, pos + c.bt + c.bc, c.bi, c.limit);
-          /* No time past TTV_TIME_MAX, indices in the dictionary. */
-          if (delta > (guint64) G_MAXINT64 - (guint64) c.time || idx >= c.nd)
+          guint64 b = p * TTV_HIST_PIECE + k;
+          *bad_offset = piece[k].offset;
+          guint64 n = MIN (TTV_HIST_BLOCK, seq->n_recs - b * TTV_HIST_BLOCK);
+          if (piece[k].start < last || !ttv_hist_cursor_load (&c, b) || c.n != n
+              || ttv_hist_read_bits (c.bits, 0, c.bt, c.limit) != 0)
             return FALSE;
-          c.time = (gint64) ((guint64) c.time + delta);
+          read += block_bytes (&c);
+          guint64 time = (guint64) c.time;
+          for (guint i = 0; i < c.n; i++)
+            {
+              guint64 pos = (guint64) i * c.rb, delta;
+              guint idx;
+              if (c.rb <= 57)
+                {
+                  guint64 x = ttv_hist_load64 (c.bits + (pos >> 3), c.limit) >> (pos & 7);
+                  delta = x & c.mt;
+                  idx = (guint) ((x >> (c.bt + c.bc)) & c.mi);
+                }
+              else
+                {
+                  delta = ttv_hist_read_bits (c.bits, pos, c.bt, c.limit);
+                  idx = (guint) ttv_hist_read_bits (c.bits, pos + c.bt + c.bc, c.bi, c.limit);
+                }
+              /* No time past TTV_TIME_MAX, indices in the dictionary. */
+              if (delta > (guint64) G_MAXINT64 - time || idx >= c.nd)
+                return FALSE;
+              time += delta;
+            }
+          for (guint d = 0; d < c.nd; d++)
+            if (ttv_hist_read_le (c.dcpus + d * c.wp, c.wp) > 0x8000)
+              return FALSE;
+          last = (gint64) time;
         }
-      for (guint k = 0; k < c.nd; k++)
-        if (ttv_hist_read_le (c.dcpus + k * c.wp, c.wp) > 0x8000)
-          return FALSE;
-      last = c.time;
     }
+  if (touched)
+    *touched += read;
   return TRUE;
 }

@@ -1,7 +1,8 @@
 /* ttv-state-history-private.h: the compact representation of a state
  * history, the same in memory and in its cache file, shared by the builder
- * (ttv-state-history.c), the coding of records (-codec.c), the summary
- * (-summary.c), the cache (-cache.c) and the tests. */
+ * (ttv-state-history-builder.c), the writer (-writer.c), the coding of
+ * records (-codec.c), the summary (-summary.c), the cache (-cache.c), the
+ * queries (ttv-state-history.c) and the tests. */
 #pragma once
 
 #include "ttv-state-history.h"
@@ -26,34 +27,54 @@ typedef struct {
 
 #define TTV_HIST_MAX_COUNT 0xfffu
 
-/* Records are stored in blocks of TTV_HIST_BLOCK, each with a full start
- * time in the block index, so that finding the record at a time costs a
- * binary search over blocks, then at most TTV_HIST_BLOCK additions.  A
- * block holds a dictionary of its distinct (key, aux, CPU) and, per
- * record, bit-packed at fixed widths: the time since the record before
- * (0 for the first), the event count and the dictionary index.  Reading a
- * record costs a few loads and shifts, and no data-dependent branch.
+/* Records are coded in blocks of TTV_HIST_BLOCK.  A block holds a
+ * dictionary of its distinct (key, aux, CPU) and, per record, bit-packed at
+ * fixed widths: the time since the record before (0 for the first), the
+ * event count and the dictionary index.  Reading a record costs a few loads
+ * and shifts, and no data-dependent branch.
  *   7 header bytes: n (records, 1-TTV_HIST_BLOCK), bits of the time
  *   delta (0-64), of the count (0-32), of the index (0-5), dictionary
  *   entries (1-n), bytes of its aux values and CPUs + 1 (0, 1, 2 or 4);
  *   the dictionary by columns: keys (a byte each), aux, CPUs + 1, all
- *   little-endian; then the records' bits, from bit 0 of the first byte. */
+ *   little-endian; then the records' bits, from bit 0 of the first byte.
+ *
+ * Blocks are written out while the trace is read, so the blocks of a row
+ * lie in runs between other rows' blocks.  Each block has an index entry
+ * (its first record's start time and its offset in the representation);
+ * entries are grouped in pieces of TTV_HIST_PIECE, written out as they
+ * fill, and a row's directory lists its pieces (first start, offset).
+ * Finding the record at a time costs a binary search over the directory,
+ * one over a piece, then at most TTV_HIST_BLOCK additions, and touches
+ * three small places of the file whatever the history's size. */
 #define TTV_HIST_BLOCK 32
 #define TTV_HIST_BLOCK_HEADER 7
+#define TTV_HIST_PIECE 128
 
 typedef struct {
-  gint64 start;            /* of the block's first record */
-  guint64 offset;          /* of its first byte, in the sequence's bytes */
+  gint64 start;            /* of the block's (or the piece's first block's) first record */
+  guint64 offset;          /* of its first byte in the representation */
 } TtvHistBlock;
 
 /* A coded sequence of records (a row's intervals or its marks). */
 typedef struct {
-  const guint8 *bytes;
+  const guint8 *data;      /* the whole representation (weak) */
   guint64 size;
-  const TtvHistBlock *blocks;
+  const TtvHistBlock *dir; /* one entry per piece (weak) */
   guint64 n_blocks;        /* (n_recs + TTV_HIST_BLOCK - 1) / TTV_HIST_BLOCK */
   guint64 n_recs;
 } TtvHistSeq;
+
+static inline guint64
+ttv_hist_n_blocks (guint64 n_recs)
+{
+  return n_recs / TTV_HIST_BLOCK + (n_recs % TTV_HIST_BLOCK != 0);
+}
+
+static inline guint64
+ttv_hist_n_pieces (guint64 n_blocks)
+{
+  return n_blocks / TTV_HIST_PIECE + (n_blocks % TTV_HIST_PIECE != 0);
+}
 
 /* Reading, forward from any record. */
 typedef struct {
@@ -66,36 +87,100 @@ typedef struct {
   guint64 mt, mc, mi;      /* masks of the fields */
   guint nd, wa, wp;        /* its dictionary */
   const guint8 *dkeys, *daux, *dcpus, *bits;
-  const guint8 *limit;     /* end of the sequence's bytes */
+  const guint8 *limit;     /* end of the representation */
 } TtvHistCursor;
 
-/* Writing: records gather into a block, coded when full; the coded bytes
- * stay in memory until flushed (spilled). */
+/* ---- writing the representation (ttv-state-history-writer.c) ---- */
+
+/* Appends go to memory or to a file (through a buffer); regions reserved
+ * ahead are filled later at their offset. */
 typedef struct {
-  guint8 *data;            /* owned: the bytes since the last flush */
+  GByteArray *bytes;       /* owned: in memory, or NULL */
+  int fd;                  /* or a file, -1 */
+  char *tmp_path;          /* a named temporary file to rename, or NULL */
+  guint64 offset;          /* where the next append goes */
+  guint8 *buf;             /* owned: appends not written to the file yet */
+  gsize len;
+  guint64 spill_limit;     /* in memory beyond this: go on in a file (0: never) */
+  char *spill_dir;         /* owned: where that file goes */
+  gboolean failed;
+  int err;                 /* errno of the first failure */
+} TtvHistWriter;
+
+void     ttv_hist_writer_init_memory (TtvHistWriter *w, guint64 spill_limit, const char *spill_dir);
+/* A new file in @dir: unlinked if @anonymous, else to be committed. */
+gboolean ttv_hist_writer_init_file (TtvHistWriter *w, const char *dir, gboolean anonymous, GError **error);
+void     ttv_hist_writer_clear (TtvHistWriter *w);
+/* Returns the offset of what was appended. */
+guint64  ttv_hist_writer_append (TtvHistWriter *w, const void *data, gsize size);
+void     ttv_hist_writer_align (TtvHistWriter *w);
+/* Returns the offset of @size bytes (zeros) appended, to be written with pwrite. */
+guint64  ttv_hist_writer_reserve (TtvHistWriter *w, gsize size);
+void     ttv_hist_writer_pwrite (TtvHistWriter *w, guint64 offset, const void *data, gsize size);
+gboolean ttv_hist_writer_flush (TtvHistWriter *w);
+/* The bytes written so far: memory, or a read-only mapping of the file
+ * (*@mapping set, to munmap); NULL on failure. */
+const guint8 *ttv_hist_writer_view (TtvHistWriter *w, void **mapping, gsize *mapping_size);
+/* The checksum of the bytes after the header (TtvHistHeader.checksum). */
+guint64  ttv_hist_writer_checksum (TtvHistWriter *w);
+/* Gives the file the name @path atomically (a committed, named file). */
+gboolean ttv_hist_writer_commit (TtvHistWriter *w, const char *path, GError **error);
+/* The error of a failed writer, naming @what. */
+void     ttv_hist_writer_set_error (TtvHistWriter *w, const char *what, GError **error);
+
+/* A fast 64-bit hash (4 lanes of multiply-rotate over 32-byte stripes),
+ * enough to tell a damaged cache file, at memory speed. */
+typedef struct {
+  guint64 v[4];
+  guint8 tail[32];
+  gsize tail_len;
+  guint64 total;
+} TtvHistHasher;
+
+void     ttv_hist_hasher_init (TtvHistHasher *s);
+void     ttv_hist_hasher_update (TtvHistHasher *s, const guint8 *data, gsize size);
+guint64  ttv_hist_hasher_finish (const TtvHistHasher *s);
+guint64  ttv_hist_hash (const guint8 *data, gsize size);
+
+/* ---- coding records (ttv-state-history-codec.c) ---- */
+
+/* Records gather into a block, coded when full; coded blocks gather in
+ * @buf until written out, their index entries in the current piece (the
+ * last @n_unplaced with offsets relative to @buf).  A full piece is
+ * written out after the blocks it indexes. */
+typedef struct {
+  TtvHistRec *pending;     /* owned, @pending_cap records, or NULL */
+  guint n_pending;
+  guint pending_cap;
+  guint8 *buf;             /* owned: coded blocks not written yet */
   gsize len;
   gsize cap;
-  guint64 flushed;         /* bytes given away before @data */
-  GArray *blocks;          /* of TtvHistBlock, owned */
+  TtvHistBlock *piece;     /* owned: TTV_HIST_PIECE entries, or NULL */
+  guint n_piece;
+  guint n_unplaced;
+  GArray *dir;             /* of TtvHistBlock, owned */
   guint64 n_recs;          /* pushed, coded or not */
-  TtvHistRec *pending;     /* owned: TTV_HIST_BLOCK records, or NULL */
-  guint n_pending;
   gint64 last_start;
-  gboolean finished;       /* no more records: a partial block is coded */
+  gboolean finished;       /* no more records: everything written out */
 } TtvHistEncoder;
 
 void     ttv_hist_encoder_init (TtvHistEncoder *e);
 void     ttv_hist_encoder_clear (TtvHistEncoder *e);
 /* Starts must not decrease (an earlier one is taken as the last). */
-void     ttv_hist_encoder_push (TtvHistEncoder *e, const TtvHistRec *rec);
-/* Codes the last, partial block: no record can follow. */
-void     ttv_hist_encoder_finish (TtvHistEncoder *e);
-/* A sequence reading what is in memory (finished, nothing flushed). */
-void     ttv_hist_encoder_view (const TtvHistEncoder *e, TtvHistSeq *seq);
+void     ttv_hist_encoder_push (TtvHistEncoder *e, TtvHistWriter *w, const TtvHistRec *rec);
+/* Writes out the coded blocks held in @buf. */
+void     ttv_hist_encoder_flush (TtvHistEncoder *e, TtvHistWriter *w);
+/* Codes the last, partial block and writes everything out: no record can
+ * follow; only the directory stays in memory. */
+void     ttv_hist_encoder_finish (TtvHistEncoder *e, TtvHistWriter *w);
+/* Heap bytes held (buffers, not the directory). */
+gsize    ttv_hist_encoder_memory (const TtvHistEncoder *e);
+/* A sequence reading a finished encoder's records in @data. */
+void     ttv_hist_encoder_seq (const TtvHistEncoder *e, const guint8 *data, guint64 size, TtvHistSeq *seq);
 
 /* Positions @c before record @index (n_recs: at the end). */
 void     ttv_hist_cursor_init (TtvHistCursor *c, const TtvHistSeq *seq, guint64 index);
-/* Loads a block's header; FALSE when it does not fit its bytes. */
+/* Loads a block's header; FALSE when it does not fit the representation. */
 gboolean ttv_hist_cursor_load (TtvHistCursor *c, guint64 block);
 gboolean ttv_hist_cursor_next (TtvHistCursor *c, TtvHistRec *out);
 /* What loops over many records need (not aux nor CPU), from the cursor to
@@ -104,6 +189,17 @@ guint    ttv_hist_cursor_next_block (TtvHistCursor *c, gint64 *starts, guint8 *k
 /* Finds the last record starting at or before @t: its index (-1 when none:
  * then @c is at the first record), @rec filled and @c just after it. */
 gint64   ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec *rec);
+
+/* The index entry of block @b, or NULL when its piece does not fit. */
+static inline const TtvHistBlock *
+ttv_hist_seq_block (const TtvHistSeq *s, guint64 b)
+{
+  guint64 p = b / TTV_HIST_PIECE, k = b % TTV_HIST_PIECE;
+  guint64 off = s->dir[p].offset;
+  if (G_UNLIKELY (off % 8 != 0 || off > s->size || (s->size - off) / sizeof (TtvHistBlock) <= k))
+    return NULL;
+  return &((const TtvHistBlock *) (s->data + off))[k];
+}
 
 static inline guint64
 ttv_hist_read_le (const guint8 *p, guint w)
@@ -199,24 +295,51 @@ ttv_hist_cursor_next_inline (TtvHistCursor *c, TtvHistRec *out)
 }
 
 /* Decodes the whole sequence checking that it holds exactly its records,
- * with times in order; on failure, @bad_offset says where. */
-gboolean ttv_hist_seq_validate (const TtvHistSeq *seq, guint64 *bad_offset);
+ * with times in order and an index that agrees; on failure, @bad_offset
+ * says where.  @touched (may be NULL) adds the bytes read. */
+gboolean ttv_hist_seq_validate (const TtvHistSeq *seq, guint64 *bad_offset, guint64 *touched);
 
-/* A summary level: per bin (a run of 1 << shift ns from the origin), the
- * dominant visual state (a byte), the fraction of the bin it covers
- * (1..255, 0: no state) and the row's events starting in the bin
- * (little-endian, @event_bytes of 1, 2 or 4, saturating). */
+/* ---- the summary (ttv-state-history-summary.c) ---- */
+
+/* A summary level: per bin (a run of 1 << shift ns from the origin), 4
+ * bytes: the dominant visual state, the fraction of the bin it covers
+ * (1..255, 0: no state) and the row's events starting in the bin (a
+ * 16-bit count, see ttv_hist_count_decode). */
 typedef struct {
-  guint64 offset;          /* of the bins, each 2 + event_bytes bytes */
+  guint64 offset;          /* of the bins, TTV_HIST_BIN_SIZE bytes each */
   guint64 first_bin;       /* number of the first bin: (t - origin) >> shift */
   guint64 n_bins;
   guint32 shift;
-  guint32 event_bytes;
+  guint32 pad;
 } TtvHistLevel;
 
+#define TTV_HIST_BIN_SIZE 4
 #define TTV_HIST_MAX_LEVELS 12
 #define TTV_HIST_LEVEL_STEP 4     /* each level's bins are 16 times wider */
 #define TTV_HIST_NO_STRING G_MAXUINT32
+
+/* Event counts of bins: exact below 4096, then 12 significant bits
+ * (within 1/4096, rounded), up to 4095 << 30: a 5-bit exponent and an
+ * 11-bit mantissa, so that every bin has the same size whatever its count. */
+guint16  ttv_hist_count_encode (guint64 n);
+
+static inline guint64
+ttv_hist_count_decode (guint16 v)
+{
+  guint e = v >> 11, m = v & 0x7ffu;
+  return e == 0 ? m : (guint64) (m | 0x800u) << (e - 1);
+}
+
+/* The levels a row of @recs ending at @end has (0 when it is read
+ * exactly): shift, first bin and bin count of each, not the offsets. */
+guint    ttv_hist_summary_plan (const TtvHistSeq *recs, gint64 origin, gint64 end,
+                                TtvHistLevel levels[TTV_HIST_MAX_LEVELS]);
+/* Computes the bins of the planned levels in one read of @recs and
+ * writes them at their offsets.  Returns the bytes of records read. */
+guint64  ttv_hist_summary_write (TtvHistWriter *w, const TtvHistSeq *recs, gint64 origin, gint64 end,
+                                 const TtvHistLevel *levels, guint n_levels);
+
+/* ---- the file ---- */
 
 typedef struct {
   guint32 kind;
@@ -231,19 +354,15 @@ typedef struct {
   guint64 n_events;
   guint32 dead;
   guint32 n_levels;
-  guint64 recs_offset;     /* file offsets (8-aligned): coded intervals */
-  guint64 recs_size;       /* bytes */
-  guint64 n_recs;
-  guint64 blocks_offset;   /* their TtvHistBlock index */
-  guint64 marks_offset;    /* coded marks */
-  guint64 marks_size;
+  guint64 n_recs;          /* coded intervals */
+  guint64 recs_dir_offset; /* their directory (TtvHistBlock per piece; 8-aligned) */
   guint64 n_marks;
-  guint64 mark_blocks_offset;
+  guint64 marks_dir_offset;
   guint64 levels_offset;   /* TtvHistLevel[n_levels] */
 } TtvHistRow;
 
 #define TTV_HIST_MAGIC "TTVHIST"
-#define TTV_HIST_VERSION 2u   /* 2: delta-coded records, compact bins */
+#define TTV_HIST_VERSION 3u   /* 3: written while read (pieces), fixed-size bins */
 #define TTV_HIST_BOM 0x01020304u
 
 typedef struct {
@@ -268,12 +387,17 @@ typedef struct {
   guint32 pad;
 } TtvHistHeader;
 
+/* Queries give back the pages of a mapped history once they have touched
+ * this many bytes (an estimate), so that its resident part stays small. */
+#define TTV_HISTORY_RESIDENT_BUDGET ((gsize) 16 << 20)
+
 struct _TtvStateHistory {
-  /* The representation: a heap blob or a mapped cache file. */
+  /* The representation: a heap blob or a mapped file. */
   const guint8 *data;
   gsize size;
   guint8 *heap;            /* owned, or NULL */
-  GMappedFile *mapped;     /* owned, or NULL */
+  void *mapping;           /* owned (munmap), or NULL */
+  gsize mapping_size;
   const TtvHistHeader *header;
   const TtvHistRow *rows;
   guint row_base[TTV_HISTORY_ROW_N_KINDS + 1];
@@ -284,31 +408,14 @@ struct _TtvStateHistory {
   guint64 n_strings;
   gboolean from_cache;
   char *cache_path;
+  gint touched;               /* bytes (KiB) queries touched since the last release; atomic */
 };
-
-/* The writer of the representation, to memory or to a file. */
-typedef struct {
-  GByteArray *bytes;       /* memory, or NULL */
-  FILE *file;              /* or a file */
-  guint64 offset;
-  guint64 hash;
-  gboolean failed;
-} TtvHistWriter;
-
-void     ttv_hist_writer_put (TtvHistWriter *w, const void *data, gsize size);
-void     ttv_hist_writer_align (TtvHistWriter *w);
-/* The seed of the checksum of a cache file (TtvHistHeader.checksum). */
-#define TTV_HIST_HASH_SEED G_GUINT64_CONSTANT (0xcbf29ce484222325)
-guint64  ttv_hist_hash (guint64 hash, const guint8 *data, gsize size);
-
-/* Builds the levels of a row from its records ending at @end and writes
- * them (bins, then the level table); fills the level fields of @row. */
-void     ttv_hist_summary_write (TtvHistWriter *w, TtvHistRow *row, const TtvHistSeq *recs,
-                                 gint64 origin, gint64 end);
 
 /* The sequences of a row in a representation. */
 void     ttv_hist_row_recs (const TtvStateHistory *h, const TtvHistRow *r, TtvHistSeq *seq);
 void     ttv_hist_row_marks (const TtvStateHistory *h, const TtvHistRow *r, TtvHistSeq *seq);
+/* Counts what a query read; past the budget, gives the pages back. */
+void     ttv_hist_note_touched (const TtvStateHistory *h, guint64 bytes);
 
 /* ttv_state_history_query_pixels, also telling whether it read the
  * intervals themselves (@exact) rather than summary bins. */
@@ -316,16 +423,29 @@ guint64  ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind
                                      TtvTime t0, TtvTime t1, guint width, TtvHistoryPixel *out,
                                      gboolean *exact);
 
-/* Checks a representation (header, bounds, strings) and decodes it into
- * @h; FALSE when it cannot be trusted.  @fingerprint: must match if not NULL. */
-gboolean ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error);
+/* Checks a representation (header, bounds, strings, and unless @trusted
+ * every record) and decodes it into @h; FALSE when it cannot be trusted.
+ * @fingerprint: must match if not NULL. */
+gboolean ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, gboolean trusted, GError **error);
+/* Maps @fd (@size bytes) read-only for random access into @h. */
+gboolean ttv_hist_map (TtvStateHistory *h, int fd, gsize size, const char *path, GError **error);
 
-/* The cache: file name for a traceset, its fingerprint (paths, sizes,
- * mtimes, formats), loading. */
+/* ---- the cache (ttv-state-history-cache.c) ---- */
+
+/* The file name for a traceset, its fingerprint (paths, sizes, mtimes,
+ * formats, a hash of each file's first bytes), loading. */
 char    *ttv_hist_cache_path (TtvTraceset *ts, const TtvStateHistoryOptions *opt);
 char    *ttv_hist_fingerprint (TtvTraceset *ts);
 TtvStateHistory *ttv_hist_cache_load (const char *path, const char *fingerprint);
 /* The same, telling why a file is not used (file name and byte offset). */
 TtvStateHistory *ttv_hist_cache_load_full (const char *path, const char *fingerprint, GError **error);
+/* The size cap of the cache directory @dir. */
+guint64  ttv_hist_cache_limit (const TtvStateHistoryOptions *opt, const char *dir);
+/* Removes the least recently used files of @dir (and stale temporary
+ * files) until it holds at most @limit bytes, never @keep unless it alone
+ * is over the limit.  Returns TRUE when @keep is still there. */
+gboolean ttv_hist_cache_evict (const char *dir, guint64 limit, const char *keep);
+/* Marks a cache file as just used (its access time). */
+void     ttv_hist_cache_touch (const char *path);
 
 G_END_DECLS

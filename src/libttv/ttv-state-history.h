@@ -94,10 +94,17 @@ typedef struct {
 } TtvHistoryPixel;
 
 typedef struct {
-  gsize max_memory;        /* bytes of intervals kept in memory before spilling to
-                            * the cache file (0: 256 MiB) */
-  gboolean no_cache;       /* never read nor write a cache file */
-  const char *cache_dir;   /* NULL: g_get_user_cache_dir()/ttv/history */
+  gsize max_memory;        /* bytes of coded history the builder buffers before
+                            * writing them out (0: 8 MiB); the history itself
+                            * goes to the cache file as it is built, so that
+                            * memory stays bounded whatever the trace's size */
+  gboolean no_cache;       /* never read nor write a cache file: the history
+                            * stays in memory up to @max_memory, then goes on in
+                            * an unlinked temporary file */
+  const char *cache_dir;   /* NULL: $XDG_CACHE_HOME/ttv/history */
+  guint64 cache_max_bytes; /* size cap of the cache directory, least recently
+                            * used files evicted beyond it (0: $TTV_CACHE_MAX, else
+                            * 2 GiB or a tenth of the free space when less) */
 } TtvStateHistoryOptions;
 
 typedef struct _TtvStateHistory TtvStateHistory;
@@ -134,7 +141,9 @@ guint64          ttv_state_history_query_pixels (const TtvStateHistory *h, TtvHi
 /* Marks of a process row in [t0, t1] (GArray of TtvHistoryMark). */
 GArray          *ttv_state_history_query_marks (const TtvStateHistory *h, guint row, TtvTime t0, TtvTime t1);
 
-/* Heap bytes held; and bytes of the mapped cache file (0 when none). */
+/* Heap bytes held; and bytes of the mapped cache file (0 when none).  Of a
+ * mapped file, only the pages queries touch become resident, and they are
+ * given back once queries have touched TTV_HISTORY_RESIDENT_BUDGET bytes. */
 gsize            ttv_state_history_get_memory (const TtvStateHistory *h);
 gsize            ttv_state_history_get_mapped_size (const TtvStateHistory *h);
 /* Bytes of the compact representation (intervals, marks, bins, rows). */
@@ -144,6 +153,9 @@ guint64          ttv_state_history_get_n_events (const TtvStateHistory *h);
 gboolean         ttv_state_history_is_from_cache (const TtvStateHistory *h);
 /* The cache file it lives in or was written to, or NULL. */
 const char      *ttv_state_history_get_cache_path (const TtvStateHistory *h);
+/* Gives back the resident pages of a mapped history (they come back from
+ * the page cache when a query needs them again); a no-op in memory. */
+void             ttv_state_history_release_pages (const TtvStateHistory *h);
 
 const char      *ttv_history_row_kind_name (TtvHistoryRowKind kind);
 

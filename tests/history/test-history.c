@@ -492,7 +492,7 @@ test_cache (Fixture *f, gconstpointer data)
         case 4: /* a row table pointing outside, checksum made right */
           {
             TtvHistRow *rows = (TtvHistRow *) (copy + ((TtvHistHeader *) copy)->rows_offset);
-            rows[0].recs_offset = G_MAXUINT64 - 7;
+            rows[0].recs_dir_offset = G_MAXUINT64 - 7;
             ttv_history_test_fix_checksum (copy, size);
           }
           break;

@@ -1,0 +1,464 @@
+/* ttv-state-history-writer.c: where a state history's representation is
+ * written while it is built: memory, an unlinked temporary file, or the
+ * cache file (committed under its name when complete); its checksum, and
+ * the read-only mapping queries use.  Used by the builder and the cache. */
+#include "ttv-state-history-private.h"
+#include "ttv-error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Appends to a file gather in a buffer this large. */
+#define WRITE_BUFFER (1u << 20)
+
+/* ---- the checksum ---- */
+
+#define P1 G_GUINT64_CONSTANT (0x9E3779B185EBCA87)
+#define P2 G_GUINT64_CONSTANT (0xC2B2AE3D27D4EB4F)
+#define P3 G_GUINT64_CONSTANT (0x165667B19E3779F9)
+#define P4 G_GUINT64_CONSTANT (0x85EBCA77C2B2AE63)
+#define P5 G_GUINT64_CONSTANT (0x27D4EB2F165667C5)
+
+static inline guint64
+rotl64 (guint64 x, int r)
+{
+  return (x << r) | (x >> (64 - r));
+}
+
+static inline guint64
+hash_round (guint64 acc, guint64 input)
+{
+  acc += input * P2;
+  return rotl64 (acc, 31) * P1;
+}
+
+static inline guint64
+le64 (const guint8 *p)
+{
+  guint64 x;
+  memcpy (&x, p, 8);
+  return GUINT64_FROM_LE (x);
+}
+
+void
+ttv_hist_hasher_init (TtvHistHasher *s)
+{
+  memset (s, 0, sizeof *s);
+  s->v[0] = P1 + P2;
+  s->v[1] = P2;
+  s->v[2] = 0;
+  s->v[3] = (guint64) 0 - P1;
+}
+
+static inline void
+hash_stripe (guint64 v[4], const guint8 *p)
+{
+  v[0] = hash_round (v[0], le64 (p));
+  v[1] = hash_round (v[1], le64 (p + 8));
+  v[2] = hash_round (v[2], le64 (p + 16));
+  v[3] = hash_round (v[3], le64 (p + 24));
+}
+
+void
+ttv_hist_hasher_update (TtvHistHasher *s, const guint8 *p, gsize n)
+{
+  s->total += n;
+  if (s->tail_len)
+    {
+      gsize take = MIN (n, 32 - s->tail_len);
+      memcpy (s->tail + s->tail_len, p, take);
+      s->tail_len += take;
+      p += take;
+      n -= take;
+      if (s->tail_len < 32)
+        return;
+      hash_stripe (s->v, s->tail);
+      s->tail_len = 0;
+    }
+  guint64 v[4] = { s->v[0], s->v[1], s->v[2], s->v[3] };
+  for (; n >= 32; p += 32, n -= 32)
+    hash_stripe (v, p);
+  memcpy (s->v, v, sizeof v);
+  memcpy (s->tail, p, n);
+  s->tail_len = n;
+}
+
+guint64
+ttv_hist_hasher_finish (const TtvHistHasher *s)
+{
+  guint64 h = rotl64 (s->v[0], 1) + rotl64 (s->v[1], 7) + rotl64 (s->v[2], 12) + rotl64 (s->v[3], 18);
+  for (guint k = 0; k < 4; k++)
+    h = (h ^ hash_round (0, s->v[k])) * P1 + P4;
+  h += s->total;
+  for (gsize i = 0; i < s->tail_len; i++)
+    h = rotl64 (h ^ (s->tail[i] * P5), 11) * P1;
+  h ^= h >> 33;
+  h *= P2;
+  h ^= h >> 29;
+  h *= P3;
+  h ^= h >> 32;
+  return h;
+}
+
+guint64
+ttv_hist_hash (const guint8 *data, gsize size)
+{
+  TtvHistHasher s;
+  ttv_hist_hasher_init (&s);
+  ttv_hist_hasher_update (&s, data, size);
+  return ttv_hist_hasher_finish (&s);
+}
+
+/* ---- the writer ---- */
+
+static void
+fail (TtvHistWriter *w, int err)
+{
+  if (!w->failed)
+    {
+      w->failed = TRUE;
+      w->err = err ? err : EIO;
+    }
+}
+
+static gboolean
+pwrite_all (int fd, const guint8 *p, gsize n, guint64 offset)
+{
+  while (n > 0)
+    {
+      ssize_t k = pwrite (fd, p, n, (off_t) offset);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k <= 0)
+        return FALSE;
+      p += k;
+      n -= (gsize) k;
+      offset += (guint64) k;
+    }
+  return TRUE;
+}
+
+static gboolean
+pread_all (int fd, guint8 *p, gsize n, guint64 offset)
+{
+  while (n > 0)
+    {
+      ssize_t k = pread (fd, p, n, (off_t) offset);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k <= 0)
+        return FALSE;
+      p += k;
+      n -= (gsize) k;
+      offset += (guint64) k;
+    }
+  return TRUE;
+}
+
+void
+ttv_hist_writer_init_memory (TtvHistWriter *w, guint64 spill_limit, const char *spill_dir)
+{
+  memset (w, 0, sizeof *w);
+  w->fd = -1;
+  w->bytes = g_byte_array_new ();
+  w->spill_limit = spill_limit;
+  w->spill_dir = g_strdup (spill_dir);
+}
+
+/* A new file in @dir, unnamed when the system allows (nothing is left
+ * behind if the program dies), else under a temporary name. */
+static int
+create_file (const char *dir, gboolean anonymous, char **tmp_path, GError **error)
+{
+  *tmp_path = NULL;
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int err = errno;
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot create %s: %s"), dir,
+                   g_strerror (err));
+      return -1;
+    }
+int fd = -1;
+#ifdef O_TMPFILE
+  fd = open (dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd >= 0)
+    return fd;
+#endif
+  g_autofree char *tmpl = g_build_filename (dir, "ttv-history-XXXXXX.tmp", NULL);
+  fd = g_mkstemp_full (tmpl, O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0)
+    {
+      int err = errno;
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot create a file in %s: %s"), dir,
+                   g_strerror (err));
+      return -1;
+    }
+  if (anonymous)
+    g_unlink (tmpl);
+  else
+    *tmp_path = g_steal_pointer (&tmpl);
+  return fd;
+}
+
+gboolean
+ttv_hist_writer_init_file (TtvHistWriter *w, const char *dir, gboolean anonymous, GError **error)
+{
+  memset (w, 0, sizeof *w);
+  w->fd = create_file (dir, anonymous, &w->tmp_path, error);
+  if (w->fd < 0)
+    return FALSE;
+  w->buf = g_malloc (WRITE_BUFFER);
+  return TRUE;
+}
+
+void
+ttv_hist_writer_clear (TtvHistWriter *w)
+{
+  if (w->bytes)
+    g_byte_array_unref (w->bytes);
+  if (w->fd >= 0)
+    close (w->fd);
+  if (w->tmp_path)
+    g_unlink (w->tmp_path);
+  g_free (w->tmp_path);
+  g_free (w->buf);
+  g_free (w->spill_dir);
+  memset (w, 0, sizeof *w);
+  w->fd = -1;
+}
+
+gboolean
+ttv_hist_writer_flush (TtvHistWriter *w)
+{
+  if (w->fd < 0 || w->len == 0)
+    return !w->failed;
+  if (!w->failed && !pwrite_all (w->fd, w->buf, w->len, w->offset - w->len))
+    fail (w, errno);
+  w->len = 0;
+  return !w->failed;
+}
+
+/* In memory past the limit: the bytes so far go to an unlinked file, and
+ * everything after them too. */
+static void
+spill_to_file (TtvHistWriter *w)
+{
+  g_autoptr (GError) error = NULL;
+  char *tmp_path = NULL;
+  int fd = create_file (w->spill_dir ? w->spill_dir : g_get_tmp_dir (), TRUE, &tmp_path, &error);
+  g_free (tmp_path);
+  w->spill_limit = 0;
+  if (fd < 0)
+    {
+      /* Memory it is, then: the history is still right, only larger. */
+      g_debug ("state history stays in memory: %s", error->message);
+      return;
+    }
+  if (!pwrite_all (fd, w->bytes->data, w->bytes->len, 0))
+    {
+      g_debug ("state history stays in memory: %s", g_strerror (errno));
+      close (fd);
+      return;
+    }
+  g_byte_array_unref (w->bytes);
+  w->bytes = NULL;
+  w->fd = fd;
+  w->buf = g_malloc (WRITE_BUFFER);
+  w->len = 0;
+}
+
+guint64
+ttv_hist_writer_append (TtvHistWriter *w, const void *data, gsize size)
+{
+  guint64 at = w->offset;
+  if (size == 0)
+    return at;
+  if (w->bytes)
+    {
+      if (w->spill_limit && w->bytes->len + size > w->spill_limit)
+        spill_to_file (w);
+      if (w->bytes)
+        {
+          g_byte_array_append (w->bytes, data, (guint) size);
+          w->offset += size;
+          return at;
+        }
+    }
+  if (w->len + size > WRITE_BUFFER)
+    ttv_hist_writer_flush (w);
+  if (size >= WRITE_BUFFER)
+    {
+      if (!w->failed && !pwrite_all (w->fd, data, size, at))
+        fail (w, errno);
+    }
+  else
+    {
+      memcpy (w->buf + w->len, data, size);
+      w->len += size;
+    }
+  w->offset += size;
+  return at;
+}
+
+void
+ttv_hist_writer_align (TtvHistWriter *w)
+{
+  static const guint8 zeros[8] = { 0 };
+  if (w->offset % 8)
+    ttv_hist_writer_append (w, zeros, 8 - w->offset % 8);
+}
+
+guint64
+ttv_hist_writer_reserve (TtvHistWriter *w, gsize size)
+{
+  guint64 at = w->offset;
+  if (w->bytes && w->spill_limit && w->bytes->len + size > w->spill_limit)
+    spill_to_file (w);
+  if (w->bytes)
+    {
+      g_byte_array_set_size (w->bytes, (guint) (w->bytes->len + size));
+      memset (w->bytes->data + at, 0, size);
+    }
+  else
+    {
+      /* Later appends go after the region: nothing may wait before it. */
+      ttv_hist_writer_flush (w);
+      if (!w->failed && ftruncate (w->fd, (off_t) (at + size)) != 0)
+        fail (w, errno);
+    }
+  w->offset += size;
+  return at;
+}
+
+void
+ttv_hist_writer_pwrite (TtvHistWriter *w, guint64 offset, const void *data, gsize size)
+{
+  g_return_if_fail (offset + size <= w->offset);
+  if (w->bytes)
+    {
+      memcpy (w->bytes->data + offset, data, size);
+      return;
+    }
+  if (offset + size > w->offset - w->len)
+    ttv_hist_writer_flush (w);
+  if (!w->failed && !pwrite_all (w->fd, data, size, offset))
+    fail (w, errno);
+}
+
+const guint8 *
+ttv_hist_writer_view (TtvHistWriter *w, void **mapping, gsize *mapping_size)
+{
+  *mapping = NULL;
+  *mapping_size = 0;
+  if (w->bytes)
+    return w->bytes->data;
+  if (!ttv_hist_writer_flush (w) || w->offset == 0)
+    return NULL;
+  void *m = mmap (NULL, (size_t) w->offset, PROT_READ, MAP_SHARED, w->fd, 0);
+  if (m == MAP_FAILED)
+    {
+      fail (w, errno);
+      return NULL;
+    }
+  *mapping = m;
+  *mapping_size = (gsize) w->offset;
+  return m;
+}
+
+guint64
+ttv_hist_writer_checksum (TtvHistWriter *w)
+{
+  gsize head = sizeof (TtvHistHeader);
+  if (w->offset <= head)
+    return ttv_hist_hash (NULL, 0);
+  if (w->bytes)
+    return ttv_hist_hash (w->bytes->data + head, w->bytes->len - head);
+  /* Read back rather than mapped: the pages stay out of this process. */
+  if (!ttv_hist_writer_flush (w))
+    return 0;
+  TtvHistHasher s;
+  ttv_hist_hasher_init (&s);
+  for (guint64 at = head; at < w->offset;)
+    {
+      gsize n = (gsize) MIN ((guint64) WRITE_BUFFER, w->offset - at);
+      if (!pread_all (w->fd, w->buf, n, at))
+        {
+          fail (w, errno);
+          return 0;
+        }
+      ttv_hist_hasher_update (&s, w->buf, n);
+      at += n;
+    }
+  return ttv_hist_hasher_finish (&s);
+}
+
+gboolean
+ttv_hist_writer_commit (TtvHistWriter *w, const char *path, GError **error)
+{
+  if (!ttv_hist_writer_flush (w))
+    {
+      ttv_hist_writer_set_error (w, path, error);
+      return FALSE;
+    }
+  g_autofree char *tmp = NULL;
+  if (w->tmp_path)
+    tmp = g_steal_pointer (&w->tmp_path);
+  else
+    {
+      /* An unnamed file gets a temporary name first: rename() replaces an
+       * older file atomically, linkat() would not. */
+      g_autofree char *proc = g_strdup_printf ("/proc/self/fd/%d", w->fd);
+      tmp = g_strdup_printf ("%s.%d-%08x.tmp", path, (int) getpid (), g_random_int ());
+      if (linkat (AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) != 0)
+        {
+          int err = errno;
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot create %s: %s"), tmp,
+                       g_strerror (err));
+          return FALSE;
+        }
+    }
+  if (g_rename (tmp, path) != 0)
+    {
+      int err = errno;
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot rename %s: %s"), tmp,
+                   g_strerror (err));
+      g_unlink (tmp);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+ttv_hist_writer_set_error (TtvHistWriter *w, const char *what, GError **error)
+{
+  g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot write the state history to %s: %s"),
+               what, g_strerror (w->err ? w->err : EIO));
+}
+
+/* ---- the mapping queries read ---- */
+
+gboolean
+ttv_hist_map (TtvStateHistory *h, int fd, gsize size, const char *path, GError **error)
+{
+  void *m = size ? mmap (NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+  if (m == MAP_FAILED)
+    {
+      int err = size ? errno : EINVAL;
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot map %s: %s"), path,
+                   g_strerror (err));
+      return FALSE;
+    }
+  /* Views read a few places of a large file: no read-ahead nor fault-around
+   * of pages around them. */
+  madvise (m, size, MADV_RANDOM);
+  h->mapping = m;
+  h->mapping_size = size;
+  h->data = m;
+  h->size = size;
+  return TRUE;
+}
