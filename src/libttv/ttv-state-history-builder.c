@@ -11,14 +11,13 @@
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <unistd.h>
 
 #define MAX_CPU 4096
 /* What the builder buffers by default before writing out (coded blocks). */
 #define DEFAULT_MAX_MEMORY ((gsize) 8 << 20)
-/* The summary pass gives back the pages it read after this many bytes. */
-#define RELEASE_EVERY ((guint64) 16 << 20)
 
 typedef struct {
   TtvHistoryRowKind kind;
@@ -598,26 +597,10 @@ compare_rows (gconstpointer pa, gconstpointer pb)
   return a->end < b->end ? -1 : a->end > b->end;
 }
 
-/* Where the records are to be read back from: the writer's memory, or a
- * mapping of its file made once (*@mapping). */
-static const guint8 *
-records_view (TtvHistWriter *w, const guint8 *view, void **mapping, gsize *mapping_size, guint64 *size)
-{
-  if (w->bytes)
-    {
-      *size = w->bytes->len;
-      return w->bytes->data;
-    }
-  if (view == NULL)
-    view = ttv_hist_writer_view (w, mapping, mapping_size);
-  *size = *mapping_size;
-  return view;
-}
-
 /* After the records: per row its directories and summary levels, then the
  * strings, the row table and the header.  The summary of a row is
- * computed reading its records back (from memory, or from the file
- * through a mapping whose pages are given back as it goes). */
+ * computed reading its records back (from memory, or from the file a
+ * window at a time). */
 static gboolean
 write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, gpointer),
             gpointer progress_data, GCancellable *cancel, GError **error)
@@ -636,10 +619,7 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
   TtvHistHeader hd;
   memset (&hd, 0, sizeof hd);
   g_autoptr (GArray) rows = g_array_sized_new (FALSE, TRUE, sizeof (TtvHistRow), b->rows->len);
-  void *mapping = NULL;
-  gsize mapping_size = 0;
-  const guint8 *view = NULL;
-  guint64 touched = 0;
+  ttv_hist_writer_flush (w);
   for (guint i = 0; i < b->rows->len && !w->failed; i++)
     {
       BRow *r = g_ptr_array_index (b->rows, i);
@@ -690,16 +670,11 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
       if (n_levels)
         {
           ttv_hist_writer_pwrite (w, fr.levels_offset, levels, n_levels * sizeof (TtvHistLevel));
-          view = records_view (w, view, &mapping, &mapping_size, &recs.size);
-          if (view == NULL)
-            break;
-          recs.data = view;
-          touched += ttv_hist_summary_write (w, &recs, b->origin, r->end, levels, n_levels);
-          if (mapping && touched > RELEASE_EVERY)
-            {
-              madvise (mapping, mapping_size, MADV_DONTNEED);
-              touched = 0;
-            }
+          /* Read back from memory, or from the file (all written out). */
+          recs.data = w->bytes ? w->bytes->data : NULL;
+          recs.fd = w->fd;
+          recs.size = w->offset;
+          ttv_hist_summary_write (w, &recs, b->origin, r->end, levels, n_levels);
         }
       g_array_append_val (rows, fr);
       hd.n_rows_by_kind[r->kind]++;
@@ -711,8 +686,6 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
             progress (0.9 + 0.1 * (i + 1) / b->rows->len, progress_data);
         }
     }
-  if (mapping)
-    munmap (mapping, mapping_size);
   if (rows->len < b->rows->len)
     {
       if (error && *error == NULL)
@@ -756,24 +729,33 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
   return TRUE;
 }
 
-/* The history of the representation @b wrote, in memory or mapped. */
+/* The history of the representation @b wrote, in memory or in its file. */
 static TtvStateHistory *
 open_written (Builder *b, GError **error)
 {
   TtvStateHistory *h = g_new0 (TtvStateHistory, 1);
+  h->fd = -1;
   if (b->w.bytes)
     {
       h->size = b->w.bytes->len;
       h->heap = g_byte_array_free (g_steal_pointer (&b->w.bytes), FALSE);
       h->data = h->heap;
     }
-  else if (!ttv_hist_map (h, b->w.fd, (gsize) b->w.offset, "the state history", error))
+  else
     {
-      ttv_state_history_free (h);
-      return NULL;
+      /* The writer keeps its descriptor to give the file its name. */
+      h->fd = dup (b->w.fd);
+      h->size = (gsize) b->w.offset;
+      if (h->fd < 0)
+        {
+          ttv_hist_writer_set_error (&b->w, "its file", error);
+          ttv_state_history_free (h);
+          return NULL;
+        }
+      posix_fadvise (h->fd, 0, 0, POSIX_FADV_RANDOM);
     }
   /* Just built: trusted, not read through again. */
-  if (!ttv_hist_open_data (h, NULL, TRUE, error))
+  if (!ttv_hist_open_data (h, TRUE, error))
     {
       ttv_state_history_free (h);
       return NULL;

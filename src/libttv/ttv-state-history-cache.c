@@ -2,8 +2,8 @@
  * user's cache directory (never in the trace: see docs/state-history.md):
  * which file describes a traceset, what it must match (the program that
  * built it; paths, sizes, mtimes and first bytes of every file; formats),
- * checked loading that keeps the file's pages out of memory, and a size
- * cap with least-recently-used eviction. */
+ * checked loading (read, not mapped: the file's pages stay out of the
+ * process), and a size cap with least-recently-used eviction. */
 #include "ttv-config.h"
 
 #include "ttv-state-history-private.h"
@@ -15,7 +15,6 @@
 #include <glib/gstdio.h>
 #include <link.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -25,8 +24,6 @@
 /* Files whose first bytes go into the fingerprint, and how many bytes. */
 #define MAX_HASHED_FILES 1024
 #define HASHED_BYTES 4096
-/* Validation gives back the pages it read after this many bytes. */
-#define RELEASE_EVERY ((guint64) 16 << 20)
 /* The default cap of the cache directory. */
 #define DEFAULT_LIMIT ((guint64) 2 << 30)
 /* Temporary files older than this are left over by a program that died. */
@@ -203,42 +200,40 @@ fits (gsize size, guint64 offset, guint64 count, gsize elem)
     return FALSE; \
   } G_STMT_END
 
-/* Validation read @bytes more of the mapping: past a budget, its pages
- * go back. */
-static void
-validation_read (TtvStateHistory *h, guint64 *touched)
+/* @len bytes at @offset of @h: in its blob, or read into @buf (of @len). */
+static const guint8 *
+get_bytes (TtvStateHistory *h, guint64 offset, gsize len, guint8 *buf)
 {
-  if (h->mapping && *touched > RELEASE_EVERY)
-    {
-      ttv_state_history_release_pages (h);
-      *touched = 0;
-    }
+  return ttv_hist_source_get (h->data, h->fd, h->size, offset, len, buf);
+}
+
+/* The bytes of the rows' directories and levels (checked to fit). */
+static gsize
+row_meta_size (const TtvHistRow *r)
+{
+  return (ttv_hist_n_pieces (ttv_hist_n_blocks (r->n_recs)) + ttv_hist_n_pieces (ttv_hist_n_blocks (r->n_marks)))
+           * sizeof (TtvHistBlock)
+         + r->n_levels * sizeof (TtvHistLevel);
 }
 
 gboolean
-ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, gboolean trusted, GError **error)
+ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
 {
   const char *what = h->cache_path ? h->cache_path : "state history";
-  if (h->size < sizeof (TtvHistHeader))
+  TtvHistHeader *hd = &h->header;
+  if (h->size < sizeof (TtvHistHeader) || !get_bytes (h, 0, sizeof *hd, (guint8 *) hd))
     BAD (_("%s: truncated at byte %" G_GSIZE_FORMAT " (no header)"), what, h->size);
-  const TtvHistHeader *hd = (const TtvHistHeader *) h->data;
+  if (h->data)
+    memcpy (hd, h->data, sizeof *hd);
   if (memcmp (hd->magic, TTV_HIST_MAGIC, sizeof hd->magic) != 0 || hd->version != TTV_HIST_VERSION
       || hd->bom != TTV_HIST_BOM)
     BAD (_("%s: not a state history of this version (byte 0)"), what);
   if (hd->file_size != h->size)
     BAD (_("%s: %" G_GSIZE_FORMAT " bytes where the header says %" G_GUINT64_FORMAT), what, h->size,
          hd->file_size);
-  if (!fits (h->size, hd->fingerprint_offset, hd->fingerprint_size, 1) || hd->fingerprint_size == 0
-      || h->data[hd->fingerprint_offset + hd->fingerprint_size - 1] != '\0')
+  if (!fits (h->size, hd->fingerprint_offset, hd->fingerprint_size, 1) || hd->fingerprint_size == 0)
     BAD (_("%s: bad trace description at byte %" G_GUINT64_FORMAT), what, hd->fingerprint_offset);
-  if (fingerprint && strcmp ((const char *) h->data + hd->fingerprint_offset, fingerprint) != 0)
-    {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
-                   _("%s describes another state of the trace"), what);
-      return FALSE;
-    }
-  if (hd->strings_offset > h->size || hd->strings_size > h->size - hd->strings_offset
-      || (hd->strings_size > 0 && h->data[hd->strings_offset + hd->strings_size - 1] != '\0'))
+  if (hd->strings_offset > h->size || hd->strings_size > h->size - hd->strings_offset)
     BAD (_("%s: bad string table at byte %" G_GUINT64_FORMAT), what, hd->strings_offset);
   if (!fits (h->size, hd->string_index_offset, hd->n_strings, sizeof (guint64)))
     BAD (_("%s: bad string index at byte %" G_GUINT64_FORMAT), what, hd->string_index_offset);
@@ -254,7 +249,31 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, gboolean truste
   if (total != hd->n_rows)
     BAD (_("%s: row counts do not add up (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
 
-  const guint64 *index = (const guint64 *) (h->data + hd->string_index_offset);
+  /* Strings, their index and the rows: read from a file once. */
+  gsize index_bytes = hd->n_strings * sizeof (guint64), rows_bytes = hd->n_rows * sizeof (TtvHistRow);
+  const guint8 *strings, *index_bytes_p, *rows_p;
+  if (h->data)
+    {
+      strings = h->data + hd->strings_offset;
+      index_bytes_p = h->data + hd->string_index_offset;
+      rows_p = h->data + hd->rows_offset;
+    }
+  else
+    {
+      h->meta = g_try_malloc (rows_bytes + index_bytes + hd->strings_size + 1);
+      if (h->meta == NULL)
+        BAD (_("%s: too large a row table (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
+      rows_p = h->meta;
+      index_bytes_p = h->meta + rows_bytes;
+      strings = h->meta + rows_bytes + index_bytes;
+      if (!get_bytes (h, hd->rows_offset, rows_bytes, h->meta)
+          || !get_bytes (h, hd->string_index_offset, index_bytes, h->meta + rows_bytes)
+          || !get_bytes (h, hd->strings_offset, hd->strings_size, h->meta + rows_bytes + index_bytes))
+        BAD (_("%s: cannot read its tables (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
+    }
+  if (hd->strings_size > 0 && strings[hd->strings_size - 1] != '\0')
+    BAD (_("%s: bad string table at byte %" G_GUINT64_FORMAT), what, hd->strings_offset);
+  const guint64 *index = (const guint64 *) index_bytes_p;
   h->n_strings = hd->n_strings;
   h->strings = g_new0 (const char *, hd->n_strings + 1);
   h->quarks = g_new0 (GQuark, hd->n_strings + 1);
@@ -262,14 +281,16 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, gboolean truste
     {
       if (index[i] >= hd->strings_size)
         BAD (_("%s: string %" G_GUINT64_FORMAT " out of its table"), what, i);
-      h->strings[i] = (const char *) h->data + hd->strings_offset + index[i];
+      h->strings[i] = (const char *) strings + index[i];
       h->quarks[i] = g_quark_from_string (h->strings[i]);
     }
 
-  h->header = hd;
-  h->rows = (const TtvHistRow *) (h->data + hd->rows_offset);
+  h->rows = (const TtvHistRow *) rows_p;
   h->infos = g_new0 (TtvHistoryRowInfo, hd->n_rows + 1);
-  guint64 touched = 0;
+  h->dirs = g_new0 (const TtvHistBlock *, hd->n_rows + 1);
+  h->mark_dirs = g_new0 (const TtvHistBlock *, hd->n_rows + 1);
+  h->levels = g_new0 (const TtvHistLevel *, hd->n_rows + 1);
+  gsize meta_rows = 0;
   for (guint64 i = 0; i < hd->n_rows; i++)
     {
       const TtvHistRow *r = &h->rows[i];
@@ -284,7 +305,30 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, gboolean truste
           || !fits (h->size, r->levels_offset, r->n_levels, sizeof (TtvHistLevel))
           || (r->name != TTV_HIST_NO_STRING && r->name >= hd->n_strings))
         BAD (_("%s: bad row at byte %" G_GUINT64_FORMAT), what, at);
-      const TtvHistLevel *levels = (const TtvHistLevel *) (h->data + r->levels_offset);
+      meta_rows += row_meta_size (r);
+    }
+  /* Each row's directories and levels: in memory whatever the history's
+   * size (a directory entry stands for some 4096 records). */
+  guint8 *p = h->data ? NULL : (h->meta_rows = g_try_malloc (meta_rows + 8));
+  if (!h->data && p == NULL)
+    BAD (_("%s: too large a row table (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
+  for (guint64 i = 0; i < hd->n_rows; i++)
+    {
+      const TtvHistRow *r = &h->rows[i];
+      gsize dir_bytes = ttv_hist_n_pieces (ttv_hist_n_blocks (r->n_recs)) * sizeof (TtvHistBlock);
+      gsize mark_bytes = ttv_hist_n_pieces (ttv_hist_n_blocks (r->n_marks)) * sizeof (TtvHistBlock);
+      gsize level_bytes = r->n_levels * sizeof (TtvHistLevel);
+      const guint8 *d = get_bytes (h, r->recs_dir_offset, dir_bytes, p);
+      const guint8 *m = get_bytes (h, r->marks_dir_offset, mark_bytes, p ? p + dir_bytes : NULL);
+      const guint8 *l = get_bytes (h, r->levels_offset, level_bytes, p ? p + dir_bytes + mark_bytes : NULL);
+      if (d == NULL || m == NULL || l == NULL)
+        BAD (_("%s: cannot read row %" G_GUINT64_FORMAT "'s index"), what, i);
+      h->dirs[i] = (const TtvHistBlock *) d;
+      h->mark_dirs[i] = (const TtvHistBlock *) m;
+      h->levels[i] = (const TtvHistLevel *) l;
+      if (p)
+        p += dir_bytes + mark_bytes + level_bytes;
+      const TtvHistLevel *levels = h->levels[i];
       for (guint k = 0; k < r->n_levels; k++)
         if (!fits (h->size, levels[k].offset, levels[k].n_bins, TTV_HIST_BIN_SIZE)
             || levels[k].shift >= 62 || levels[k].first_bin > (G_MAXUINT64 >> levels[k].shift)
@@ -297,13 +341,12 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, gboolean truste
         {
           TtvHistSeq seq;
           guint64 bad;
-          ttv_hist_row_recs (h, r, &seq);
-          if (!ttv_hist_seq_validate (&seq, &bad, &touched))
+          ttv_hist_row_recs (h, i, &seq);
+          if (!ttv_hist_seq_validate (&seq, &bad))
             BAD (_("%s: bad intervals at byte %" G_GUINT64_FORMAT), what, bad);
-          ttv_hist_row_marks (h, r, &seq);
-          if (!ttv_hist_seq_validate (&seq, &bad, &touched))
+          ttv_hist_row_marks (h, i, &seq);
+          if (!ttv_hist_seq_validate (&seq, &bad))
             BAD (_("%s: bad marks at byte %" G_GUINT64_FORMAT), what, bad);
-          validation_read (h, &touched);
         }
       TtvHistoryRowInfo *info = &h->infos[i];
       info->kind = r->kind;
@@ -320,8 +363,6 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, gboolean truste
       info->n_intervals = r->n_recs;
       info->n_marks = r->n_marks;
     }
-  /* What views need comes back page by page. */
-  ttv_state_history_release_pages (h);
   return TRUE;
 }
 
@@ -417,13 +458,15 @@ ttv_hist_cache_load_full (const char *path, const char *fingerprint, GError **er
   TtvStateHistory *h = g_new0 (TtvStateHistory, 1);
   h->cache_path = g_strdup (path);
   h->from_cache = TRUE;
-  gboolean ok = ttv_hist_map (h, fd, size, path, error);
-  close (fd);
-  if (!ok || !ttv_hist_open_data (h, NULL, FALSE, error))
+  h->fd = fd;
+  h->size = size;
+  if (!ttv_hist_open_data (h, FALSE, error))
     {
       ttv_state_history_free (h);
       return NULL;
     }
+  /* Read as views need it: none of the file stays in memory. */
+  posix_fadvise (fd, 0, 0, POSIX_FADV_RANDOM);
   return h;
 }
 

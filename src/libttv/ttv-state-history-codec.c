@@ -1,10 +1,12 @@
 /* ttv-state-history-codec.c: the compact coding of a state history's
- * records (blocks of fixed-width columns with an index of their start
- * times), used by the builder, the summary, the queries and the cache
- * file's checks. */
+ * records (blocks of fixed-width columns, indexed by pieces and a
+ * directory), their reading from memory or a file, used by the builder,
+ * the summary, the queries and the cache file's checks. */
 #include "ttv-state-history-private.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Bytes for values up to @max: 0, 1, 2 or 4. */
 static guint
@@ -251,19 +253,104 @@ ttv_hist_encoder_seq (const TtvHistEncoder *e, const guint8 *data, guint64 size,
 {
   g_assert (e->finished || e->n_recs == 0);
   seq->data = data;
+  seq->fd = -1;
   seq->size = size;
   seq->dir = (const TtvHistBlock *) e->dir->data;
   seq->n_recs = e->n_recs;
   seq->n_blocks = ttv_hist_n_blocks (e->n_recs);
 }
 
+static gboolean
+pread_exact (int fd, guint8 *p, gsize n, guint64 offset)
+{
+  while (n > 0)
+    {
+      ssize_t k = pread (fd, p, n, (off_t) offset);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k <= 0)
+        return FALSE;
+      p += k;
+      n -= (gsize) k;
+      offset += (guint64) k;
+    }
+  return TRUE;
+}
+
+const guint8 *
+ttv_hist_source_get (const guint8 *data, int fd, guint64 size, guint64 offset, gsize len, guint8 *buf)
+{
+  if (offset > size || size - offset < len)
+    return NULL;
+  if (data)
+    return data + offset;
+  return pread_exact (fd, buf, len, offset) ? buf : NULL;
+}
+
 void
 ttv_hist_cursor_init (TtvHistCursor *c, const TtvHistSeq *seq, guint64 index)
 {
-  memset (c, 0, sizeof *c);
+  /* Not the buffers: a cursor is made for every query. */
+  memset (c, 0, G_STRUCT_OFFSET (TtvHistCursor, piece_buf));
   c->seq = seq;
   c->index = MIN (index, seq->n_recs);
   c->block = G_MAXUINT64;
+}
+
+/* Loads piece @p's entries (reading them if the sequence is in a file). */
+static gboolean
+cursor_piece (TtvHistCursor *c, guint64 p)
+{
+  if (c->piece_no == p + 1)
+    return TRUE;
+  const TtvHistSeq *s = c->seq;
+  guint64 off = s->dir[p].offset;
+  guint64 n = MIN ((guint64) TTV_HIST_PIECE, s->n_blocks - p * TTV_HIST_PIECE);
+  if (off % 8 != 0 || off > s->size || (s->size - off) / sizeof (TtvHistBlock) < n)
+    return FALSE;
+  if (s->data)
+    c->piece = (const TtvHistBlock *) (s->data + off);
+  else
+    {
+      if (!pread_exact (s->fd, (guint8 *) c->piece_buf, n * sizeof (TtvHistBlock), off))
+        return FALSE;
+      c->n_reads++;
+      c->read_bytes += n * sizeof (TtvHistBlock);
+      c->piece = c->piece_buf;
+    }
+  c->piece_no = p + 1;
+  c->piece_count = (guint) n;
+  return TRUE;
+}
+
+/* @len bytes at @off (at most the window), and what is readable after
+ * them in c->limit; a file is read a window at a time. */
+static const guint8 *
+cursor_bytes (TtvHistCursor *c, guint64 off, gsize len)
+{
+  const TtvHistSeq *s = c->seq;
+  if (off > s->size || s->size - off < len)
+    return NULL;
+  if (s->data)
+    {
+      c->limit = s->data + s->size;
+      return s->data + off;
+    }
+  if (off < c->win_off || off + len > c->win_off + c->win_len)
+    {
+      gsize n = (gsize) MIN ((guint64) TTV_HIST_WINDOW, s->size - off);
+      if (len > n || !pread_exact (s->fd, c->win, n, off))
+        {
+          c->win_len = 0;
+          return NULL;
+        }
+      c->n_reads++;
+      c->read_bytes += n;
+      c->win_off = off;
+      c->win_len = n;
+    }
+  c->limit = c->win + c->win_len;
+  return c->win + (off - c->win_off);
 }
 
 gboolean
@@ -271,21 +358,20 @@ ttv_hist_cursor_load (TtvHistCursor *c, guint64 b)
 {
   const TtvHistSeq *s = c->seq;
   c->block = G_MAXUINT64;
-  if (b >= s->n_blocks)
+  if (b >= s->n_blocks || !cursor_piece (c, b / TTV_HIST_PIECE))
     return FALSE;
-  const TtvHistBlock *entry = ttv_hist_seq_block (s, b);
-  if (entry == NULL)
+  TtvHistBlock entry = c->piece[b % TTV_HIST_PIECE];
+  const guint8 *p = cursor_bytes (c, entry.offset, TTV_HIST_BLOCK_HEADER);
+  if (p == NULL)
     return FALSE;
-  guint64 off = entry->offset;
-  if (off > s->size || s->size - off < TTV_HIST_BLOCK_HEADER)
-    return FALSE;
-  const guint8 *p = s->data + off;
   guint n = p[0], bt = p[1], bc = p[2], bi = p[3], nd = p[4], wa = p[5], wp = p[6];
   if (n == 0 || n > TTV_HIST_BLOCK || bt > 64 || bc > 32 || bi > 5 || nd == 0 || nd > n
       || (wa > 2 && wa != 4) || (wp > 2 && wp != 4))
     return FALSE;
   guint rb = bt + bc + bi;
-  if (s->size - off < TTV_HIST_BLOCK_HEADER + (guint64) nd * (1 + wa + wp) + ((guint64) n * rb + 7) / 8)
+  gsize len = TTV_HIST_BLOCK_HEADER + (gsize) nd * (1 + wa + wp) + ((gsize) n * rb + 7) / 8;
+  p = cursor_bytes (c, entry.offset, len);
+  if (p == NULL)
     return FALSE;
   c->n = n;
   c->bt = bt;
@@ -302,18 +388,9 @@ ttv_hist_cursor_load (TtvHistCursor *c, guint64 b)
   c->daux = c->dkeys + nd;
   c->dcpus = c->daux + nd * wa;
   c->bits = c->dcpus + nd * wp;
-  /* Reads may go past the block (masked off), never past the data. */
-  c->limit = s->data + s->size;
-  c->time = entry->start;
+  c->time = entry.start;
   c->block = b;
   return TRUE;
-}
-
-/* Bytes of the block the cursor has loaded. */
-static guint64
-block_bytes (const TtvHistCursor *c)
-{
-  return TTV_HIST_BLOCK_HEADER + (guint64) c->nd * (1 + c->wa + c->wp) + ((guint64) c->n * c->rb + 7) / 8;
 }
 
 gboolean
@@ -384,18 +461,6 @@ ttv_hist_cursor_next_block (TtvHistCursor *c, gint64 *starts, guint8 *keys, guin
   return k;
 }
 
-/* The entries of piece @p, and how many; NULL when it does not fit. */
-static const TtvHistBlock *
-seq_piece (const TtvHistSeq *seq, guint64 p, guint *count)
-{
-  guint64 off = seq->dir[p].offset;
-  guint64 n = MIN ((guint64) TTV_HIST_PIECE, seq->n_blocks - p * TTV_HIST_PIECE);
-  if (off % 8 != 0 || off > seq->size || (seq->size - off) / sizeof (TtvHistBlock) < n)
-    return NULL;
-  *count = (guint) n;
-  return (const TtvHistBlock *) (seq->data + off);
-}
-
 gint64
 ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec *rec)
 {
@@ -415,24 +480,23 @@ ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec
       return -1;
     }
   guint64 p = lo - 1;
-  guint count = 0;
-  const TtvHistBlock *piece = seq_piece (seq, p, &count);
-  if (piece == NULL)
+  ttv_hist_cursor_init (c, seq, 0);
+  if (!cursor_piece (c, p))
     {
       ttv_hist_cursor_init (c, seq, seq->n_recs);
       return -1;
     }
-  guint klo = 1, khi = count;
+  guint klo = 1, khi = c->piece_count;
   while (klo < khi)
     {
       guint mid = klo + (khi - klo) / 2;
-      if (piece[mid].start <= t)
+      if (c->piece[mid].start <= t)
         klo = mid + 1;
       else
         khi = mid;
     }
   guint64 b = p * TTV_HIST_PIECE + (klo - 1);
-  ttv_hist_cursor_init (c, seq, b * TTV_HIST_BLOCK);
+  c->index = b * TTV_HIST_BLOCK;
   if (!ttv_hist_cursor_load (c, b))
     {
       ttv_hist_cursor_init (c, seq, seq->n_recs);
@@ -464,7 +528,7 @@ ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec
 }
 
 gboolean
-ttv_hist_seq_validate (const TtvHistSeq *seq, guint64 *bad_offset, guint64 *touched)
+ttv_hist_seq_validate (const TtvHistSeq *seq, guint64 *bad_offset)
 {
   *bad_offset = 0;
   if (seq->n_recs > G_MAXUINT64 - TTV_HIST_BLOCK || seq->n_blocks != ttv_hist_n_blocks (seq->n_recs))
@@ -472,56 +536,50 @@ ttv_hist_seq_validate (const TtvHistSeq *seq, guint64 *bad_offset, guint64 *touc
   if (seq->n_recs == 0)
     return TRUE;
   gint64 last = G_MININT64;
-  guint64 read = 0;
-  TtvHistCursor c;
-  ttv_hist_cursor_init (&c, seq, 0);
+  /* A cursor is large: not on the stack of every caller. */
+  g_autofree TtvHistCursor *c = g_new (TtvHistCursor, 1);
+  ttv_hist_cursor_init (c, seq, 0);
   guint64 n_pieces = ttv_hist_n_pieces (seq->n_blocks);
   for (guint64 p = 0; p < n_pieces; p++)
     {
-      guint count = 0;
       *bad_offset = seq->dir[p].offset;
-      const TtvHistBlock *piece = seq_piece (seq, p, &count);
       /* The directory agrees with its pieces (searches go through both). */
-      if (piece == NULL || piece[0].start != seq->dir[p].start)
+      if (!cursor_piece (c, p) || c->piece[0].start != seq->dir[p].start)
         return FALSE;
-      read += count * sizeof (TtvHistBlock);
-      for (guint k = 0; k < count; k++)
+      for (guint k = 0; k < c->piece_count; k++)
         {
           guint64 b = p * TTV_HIST_PIECE + k;
-          *bad_offset = piece[k].offset;
+          *bad_offset = c->piece[k].offset;
           guint64 n = MIN (TTV_HIST_BLOCK, seq->n_recs - b * TTV_HIST_BLOCK);
-          if (piece[k].start < last || !ttv_hist_cursor_load (&c, b) || c.n != n
-              || ttv_hist_read_bits (c.bits, 0, c.bt, c.limit) != 0)
+          if (c->piece[k].start < last || !ttv_hist_cursor_load (c, b) || c->n != n
+              || ttv_hist_read_bits (c->bits, 0, c->bt, c->limit) != 0)
             return FALSE;
-          read += block_bytes (&c);
-          guint64 time = (guint64) c.time;
-          for (guint i = 0; i < c.n; i++)
+          guint64 time = (guint64) c->time;
+          for (guint i = 0; i < c->n; i++)
             {
-              guint64 pos = (guint64) i * c.rb, delta;
+              guint64 pos = (guint64) i * c->rb, delta;
               guint idx;
-              if (c.rb <= 57)
+              if (c->rb <= 57)
                 {
-                  guint64 x = ttv_hist_load64 (c.bits + (pos >> 3), c.limit) >> (pos & 7);
-                  delta = x & c.mt;
-                  idx = (guint) ((x >> (c.bt + c.bc)) & c.mi);
+                  guint64 x = ttv_hist_load64 (c->bits + (pos >> 3), c->limit) >> (pos & 7);
+                  delta = x & c->mt;
+                  idx = (guint) ((x >> (c->bt + c->bc)) & c->mi);
                 }
               else
                 {
-                  delta = ttv_hist_read_bits (c.bits, pos, c.bt, c.limit);
-                  idx = (guint) ttv_hist_read_bits (c.bits, pos + c.bt + c.bc, c.bi, c.limit);
+                  delta = ttv_hist_read_bits (c->bits, pos, c->bt, c->limit);
+                  idx = (guint) ttv_hist_read_bits (c->bits, pos + c->bt + c->bc, c->bi, c->limit);
                 }
               /* No time past TTV_TIME_MAX, indices in the dictionary. */
-              if (delta > (guint64) G_MAXINT64 - time || idx >= c.nd)
+              if (delta > (guint64) G_MAXINT64 - time || idx >= c->nd)
                 return FALSE;
               time += delta;
             }
-          for (guint d = 0; d < c.nd; d++)
-            if (ttv_hist_read_le (c.dcpus + d * c.wp, c.wp) > 0x8000)
+          for (guint d = 0; d < c->nd; d++)
+            if (ttv_hist_read_le (c->dcpus + d * c->wp, c->wp) > 0x8000)
               return FALSE;
           last = (gint64) time;
         }
     }
-  if (touched)
-    *touched += read;
   return TRUE;
 }

@@ -43,9 +43,13 @@ typedef struct {
  * (its first record's start time and its offset in the representation);
  * entries are grouped in pieces of TTV_HIST_PIECE, written out as they
  * fill, and a row's directory lists its pieces (first start, offset).
- * Finding the record at a time costs a binary search over the directory,
- * one over a piece, then at most TTV_HIST_BLOCK additions, and touches
- * three small places of the file whatever the history's size. */
+ * Finding the record at a time costs a binary search over the directory
+ * (in memory), one over a piece, then at most TTV_HIST_BLOCK additions,
+ * and reads two small places of the file whatever the history's size.
+ *
+ * A history in a file is read with pread into the cursor's buffers, not
+ * mapped: mapped page-cache folios (up to hundreds of KiB each) would
+ * count whole in the viewer's memory for each place a view touches. */
 #define TTV_HIST_BLOCK 32
 #define TTV_HIST_BLOCK_HEADER 7
 #define TTV_HIST_PIECE 128
@@ -57,9 +61,10 @@ typedef struct {
 
 /* A coded sequence of records (a row's intervals or its marks). */
 typedef struct {
-  const guint8 *data;      /* the whole representation (weak) */
-  guint64 size;
-  const TtvHistBlock *dir; /* one entry per piece (weak) */
+  const guint8 *data;      /* the whole representation in memory (weak), or NULL: */
+  int fd;                  /* read from this file */
+  guint64 size;            /* of the representation */
+  const TtvHistBlock *dir; /* one entry per piece, in memory (weak) */
   guint64 n_blocks;        /* (n_recs + TTV_HIST_BLOCK - 1) / TTV_HIST_BLOCK */
   guint64 n_recs;
 } TtvHistSeq;
@@ -76,6 +81,9 @@ ttv_hist_n_pieces (guint64 n_blocks)
   return n_blocks / TTV_HIST_PIECE + (n_blocks % TTV_HIST_PIECE != 0);
 }
 
+/* Bytes a cursor reads from a file at a time: a row's blocks lie in runs. */
+#define TTV_HIST_WINDOW 16384
+
 /* Reading, forward from any record. */
 typedef struct {
   const TtvHistSeq *seq;   /* weak */
@@ -87,7 +95,17 @@ typedef struct {
   guint64 mt, mc, mi;      /* masks of the fields */
   guint nd, wa, wp;        /* its dictionary */
   const guint8 *dkeys, *daux, *dcpus, *bits;
-  const guint8 *limit;     /* end of the representation */
+  const guint8 *limit;     /* end of the bytes readable after them */
+  guint64 n_reads;         /* reads from the file, and their bytes */
+  guint64 read_bytes;
+  const TtvHistBlock *piece; /* the piece loaded: in the data or @piece_buf */
+  guint64 piece_no;        /* its number + 1, 0: none */
+  guint piece_count;
+  guint64 win_off;         /* what @win holds of the file */
+  gsize win_len;
+  /* Buffers for a file (not cleared by init). */
+  TtvHistBlock piece_buf[TTV_HIST_PIECE];
+  guint8 win[TTV_HIST_WINDOW];
 } TtvHistCursor;
 
 /* ---- writing the representation (ttv-state-history-writer.c) ---- */
@@ -118,9 +136,6 @@ void     ttv_hist_writer_align (TtvHistWriter *w);
 guint64  ttv_hist_writer_reserve (TtvHistWriter *w, gsize size);
 void     ttv_hist_writer_pwrite (TtvHistWriter *w, guint64 offset, const void *data, gsize size);
 gboolean ttv_hist_writer_flush (TtvHistWriter *w);
-/* The bytes written so far: memory, or a read-only mapping of the file
- * (*@mapping set, to munmap); NULL on failure. */
-const guint8 *ttv_hist_writer_view (TtvHistWriter *w, void **mapping, gsize *mapping_size);
 /* The checksum of the bytes after the header (TtvHistHeader.checksum). */
 guint64  ttv_hist_writer_checksum (TtvHistWriter *w);
 /* Gives the file the name @path atomically (a committed, named file). */
@@ -190,16 +205,10 @@ guint    ttv_hist_cursor_next_block (TtvHistCursor *c, gint64 *starts, guint8 *k
  * then @c is at the first record), @rec filled and @c just after it. */
 gint64   ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec *rec);
 
-/* The index entry of block @b, or NULL when its piece does not fit. */
-static inline const TtvHistBlock *
-ttv_hist_seq_block (const TtvHistSeq *s, guint64 b)
-{
-  guint64 p = b / TTV_HIST_PIECE, k = b % TTV_HIST_PIECE;
-  guint64 off = s->dir[p].offset;
-  if (G_UNLIKELY (off % 8 != 0 || off > s->size || (s->size - off) / sizeof (TtvHistBlock) <= k))
-    return NULL;
-  return &((const TtvHistBlock *) (s->data + off))[k];
-}
+/* @len bytes at @offset of a representation, in memory or read from
+ * @fd into @buf; NULL when they do not fit or cannot be read. */
+const guint8 *ttv_hist_source_get (const guint8 *data, int fd, guint64 size, guint64 offset, gsize len,
+                                   guint8 *buf);
 
 static inline guint64
 ttv_hist_read_le (const guint8 *p, guint w)
@@ -296,8 +305,8 @@ ttv_hist_cursor_next_inline (TtvHistCursor *c, TtvHistRec *out)
 
 /* Decodes the whole sequence checking that it holds exactly its records,
  * with times in order and an index that agrees; on failure, @bad_offset
- * says where.  @touched (may be NULL) adds the bytes read. */
-gboolean ttv_hist_seq_validate (const TtvHistSeq *seq, guint64 *bad_offset, guint64 *touched);
+ * says where. */
+gboolean ttv_hist_seq_validate (const TtvHistSeq *seq, guint64 *bad_offset);
 
 /* ---- the summary (ttv-state-history-summary.c) ---- */
 
@@ -335,8 +344,8 @@ ttv_hist_count_decode (guint16 v)
 guint    ttv_hist_summary_plan (const TtvHistSeq *recs, gint64 origin, gint64 end,
                                 TtvHistLevel levels[TTV_HIST_MAX_LEVELS]);
 /* Computes the bins of the planned levels in one read of @recs and
- * writes them at their offsets.  Returns the bytes of records read. */
-guint64  ttv_hist_summary_write (TtvHistWriter *w, const TtvHistSeq *recs, gint64 origin, gint64 end,
+ * writes them at their offsets. */
+void     ttv_hist_summary_write (TtvHistWriter *w, const TtvHistSeq *recs, gint64 origin, gint64 end,
                                  const TtvHistLevel *levels, guint n_levels);
 
 /* ---- the file ---- */
@@ -387,35 +396,34 @@ typedef struct {
   guint32 pad;
 } TtvHistHeader;
 
-/* Queries give back the pages of a mapped history once they have touched
- * this many bytes (an estimate), so that its resident part stays small. */
-#define TTV_HISTORY_RESIDENT_BUDGET ((gsize) 16 << 20)
-
 struct _TtvStateHistory {
-  /* The representation: a heap blob or a mapped file. */
-  const guint8 *data;
+  /* The representation: a heap blob, or a file read with pread. */
+  const guint8 *data;         /* the heap blob, or NULL */
+  guint8 *heap;               /* owned, or NULL */
+  int fd;                     /* owned, or -1 */
   gsize size;
-  guint8 *heap;            /* owned, or NULL */
-  void *mapping;           /* owned (munmap), or NULL */
-  gsize mapping_size;
-  const TtvHistHeader *header;
+  TtvHistHeader header;
+  /* In memory for both: per row its directories and levels (into the
+   * blob, or into @meta for a file). */
   const TtvHistRow *rows;
+  const TtvHistBlock **dirs;       /* owned array */
+  const TtvHistBlock **mark_dirs;  /* owned array */
+  const TtvHistLevel **levels;     /* owned array */
+  guint8 *meta;               /* owned: strings, their index, rows read from a file, or NULL */
+  guint8 *meta_rows;          /* owned: directories and levels read from a file, or NULL */
   guint row_base[TTV_HISTORY_ROW_N_KINDS + 1];
   /* Decoded for the API. */
   TtvHistoryRowInfo *infos;   /* owned, n_rows */
   GQuark *quarks;             /* owned: string index -> quark */
-  const char **strings;       /* owned array, strings in the data */
+  const char **strings;       /* owned array, strings in the data or @meta */
   guint64 n_strings;
   gboolean from_cache;
   char *cache_path;
-  gint touched;               /* bytes (KiB) queries touched since the last release; atomic */
 };
 
-/* The sequences of a row in a representation. */
-void     ttv_hist_row_recs (const TtvStateHistory *h, const TtvHistRow *r, TtvHistSeq *seq);
-void     ttv_hist_row_marks (const TtvStateHistory *h, const TtvHistRow *r, TtvHistSeq *seq);
-/* Counts what a query read; past the budget, gives the pages back. */
-void     ttv_hist_note_touched (const TtvStateHistory *h, guint64 bytes);
+/* The sequences of row @i (of all kinds) of a history. */
+void     ttv_hist_row_recs (const TtvStateHistory *h, guint64 i, TtvHistSeq *seq);
+void     ttv_hist_row_marks (const TtvStateHistory *h, guint64 i, TtvHistSeq *seq);
 
 /* ttv_state_history_query_pixels, also telling whether it read the
  * intervals themselves (@exact) rather than summary bins. */
@@ -423,12 +431,10 @@ guint64  ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind
                                      TtvTime t0, TtvTime t1, guint width, TtvHistoryPixel *out,
                                      gboolean *exact);
 
-/* Checks a representation (header, bounds, strings, and unless @trusted
- * every record) and decodes it into @h; FALSE when it cannot be trusted.
- * @fingerprint: must match if not NULL. */
-gboolean ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, gboolean trusted, GError **error);
-/* Maps @fd (@size bytes) read-only for random access into @h. */
-gboolean ttv_hist_map (TtvStateHistory *h, int fd, gsize size, const char *path, GError **error);
+/* Checks a representation (@h->data, or @h->fd of @h->size bytes):
+ * header, bounds, strings, and unless @trusted every record; reads what
+ * queries need in memory.  FALSE when it cannot be trusted. */
+gboolean ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error);
 
 /* ---- the cache (ttv-state-history-cache.c) ---- */
 

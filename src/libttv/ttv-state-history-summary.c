@@ -226,12 +226,12 @@ level_add (SummaryOut *so, guint k, guint64 below, const Bin *bin)
   lo->events += bin->n_events;
 }
 
-guint64
+void
 ttv_hist_summary_write (TtvHistWriter *w, const TtvHistSeq *seq, gint64 origin, gint64 end,
                         const TtvHistLevel *levels, guint n_levels)
 {
   if (n_levels == 0)
-    return 0;
+    return;
   SummaryOut *so = g_new0 (SummaryOut, 1);
   so->w = w;
   so->n_levels = n_levels;
@@ -243,14 +243,13 @@ ttv_hist_summary_write (TtvHistWriter *w, const TtvHistSeq *seq, gint64 origin, 
   LevelOut *l0 = &so->lv[0];
   guint shift = levels[0].shift;
   guint64 last = levels[0].first_bin + levels[0].n_bins - 1;
-  TtvHistCursor c;
-  ttv_hist_cursor_init (&c, seq, 0);
+  g_autofree TtvHistCursor *c = g_new (TtvHistCursor, 1);
+  ttv_hist_cursor_init (c, seq, 0);
   gint64 starts[TTV_HIST_BLOCK + 1];
   guint8 keys[TTV_HIST_BLOCK + 1];
   guint32 counts[TTV_HIST_BLOCK + 1];
-  guint64 read = 0;
   /* Records a block at a time, the last of a block kept for the next. */
-  guint nb = ttv_hist_cursor_next_block (&c, starts, keys, counts), bi = 0;
+  guint nb = ttv_hist_cursor_next_block (c, starts, keys, counts), bi = 0;
   while (bi < nb && l0->cur <= last)
     {
       if (bi + 1 == nb)
@@ -258,10 +257,8 @@ ttv_hist_summary_write (TtvHistWriter *w, const TtvHistSeq *seq, gint64 origin, 
           starts[0] = starts[bi];
           keys[0] = keys[bi];
           counts[0] = counts[bi];
-          nb = 1 + ttv_hist_cursor_next_block (&c, starts + 1, keys + 1, counts + 1);
+          nb = 1 + ttv_hist_cursor_next_block (c, starts + 1, keys + 1, counts + 1);
           bi = 0;
-          read += c.block != G_MAXUINT64 ? TTV_HIST_BLOCK_HEADER + c.nd * (1 + c.wa + c.wp)
-                                           + ((guint64) c.n * c.rb + 7) / 8 : 0;
         }
       gboolean have_next = bi + 1 < nb;
       gint64 a = starts[bi], b = have_next ? starts[bi + 1] : end;
@@ -290,7 +287,6 @@ ttv_hist_summary_write (TtvHistWriter *w, const TtvHistSeq *seq, gint64 origin, 
   for (guint k = 0; k < n_levels; k++)
     level_flush (so, &so->lv[k]);
   g_free (so);
-  return read;
 }
 
 /* ---- per-pixel queries ---- */
@@ -408,11 +404,12 @@ ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
   if (kind >= TTV_HISTORY_ROW_N_KINDS || row >= ttv_state_history_get_n_rows (h, kind) || width == 0
       || t1 <= t0)
     return 0;
-  const TtvHistRow *r = &h->rows[h->row_base[kind] + row];
+  guint64 ri = h->row_base[kind] + row;
+  const TtvHistRow *r = &h->rows[ri];
   if (r->n_recs == 0)
     return 0;
   TtvHistSeq seq;
-  ttv_hist_row_recs (h, r, &seq);
+  ttv_hist_row_recs (h, ri, &seq);
   Pixels px;
   pixels_init (&px, out, width, t0, t1);
   guint64 pixel_width = px.span / width;
@@ -430,7 +427,7 @@ ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
   guint64 n_in = (guint64) (i1 - i0 + 1);
 
   /* The level of the widest bins not wider than a pixel. */
-  const TtvHistLevel *levels = (const TtvHistLevel *) (h->data + r->levels_offset);
+  const TtvHistLevel *levels = h->levels[ri];
   gint level = -1;
   if (r->n_levels > 0 && n_in > 4 * (guint64) width)
     {
@@ -488,16 +485,27 @@ ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
     {
       const TtvHistLevel *lv = &levels[level];
       guint shift = lv->shift;
-      guint stride = TTV_HIST_BIN_SIZE;
-      const guint8 *bins = h->data + lv->offset;
       guint64 first = lv->first_bin, n_bins = lv->n_bins;
-      gint64 origin = h->header->origin;
+      gint64 origin = h->header.origin;
       guint64 j0 = t0 > origin ? (guint64) (t0 - origin) >> shift : 0;
       guint64 j1 = (guint64) (t1 - 1 - origin) >> shift;
       j0 = MAX (j0, first);
+      /* Bins a window at a time (read from the file into the window of
+       * @c1, done with, or in memory). */
+      const guint8 *bins = NULL;
+      guint64 bins_from = 0, bins_n = 0;
       for (guint64 j = j0; j <= j1 && j - first < n_bins && px.cur < width; j++)
         {
-          const guint8 *bin = bins + (j - first) * stride;
+          if (j - first >= bins_from + bins_n || bins == NULL)
+            {
+              bins_from = j - first;
+              bins_n = MIN (n_bins - bins_from, (guint64) TTV_HIST_WINDOW / TTV_HIST_BIN_SIZE);
+              bins = ttv_hist_source_get (h->data, h->fd, h->size, lv->offset + bins_from * TTV_HIST_BIN_SIZE,
+                                          bins_n * TTV_HIST_BIN_SIZE, c1.win);
+              if (bins == NULL)
+                break;
+            }
+          const guint8 *bin = bins + (j - first - bins_from) * TTV_HIST_BIN_SIZE;
           guint64 events = ttv_hist_count_decode ((guint16) (bin[2] | bin[3] << 8));
           gint64 a = origin + (gint64) (j << shift), b = origin + (gint64) ((j + 1) << shift);
           pixel_events (&px, a, events);
@@ -508,7 +516,5 @@ ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
     }
   while (px.cur < width)
     pixel_finish (&px);
-  /* Records are about 5 bytes, bins 4; and a few pages of index. */
-  ttv_hist_note_touched (h, level < 0 ? cost * 5 + 3 * 4096 : cost * TTV_HIST_BIN_SIZE + 2 * 4096);
   return cost;
 }

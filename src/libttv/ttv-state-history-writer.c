@@ -1,7 +1,7 @@
 /* ttv-state-history-writer.c: where a state history's representation is
  * written while it is built: memory, an unlinked temporary file, or the
- * cache file (committed under its name when complete); its checksum, and
- * the read-only mapping queries use.  Used by the builder and the cache. */
+ * cache file (committed under its name when complete), and its checksum.
+ * Used by the builder and the cache. */
 #include "ttv-state-history-private.h"
 #include "ttv-error.h"
 
@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -350,26 +349,6 @@ ttv_hist_writer_pwrite (TtvHistWriter *w, guint64 offset, const void *data, gsiz
     fail (w, errno);
 }
 
-const guint8 *
-ttv_hist_writer_view (TtvHistWriter *w, void **mapping, gsize *mapping_size)
-{
-  *mapping = NULL;
-  *mapping_size = 0;
-  if (w->bytes)
-    return w->bytes->data;
-  if (!ttv_hist_writer_flush (w) || w->offset == 0)
-    return NULL;
-  void *m = mmap (NULL, (size_t) w->offset, PROT_READ, MAP_SHARED, w->fd, 0);
-  if (m == MAP_FAILED)
-    {
-      fail (w, errno);
-      return NULL;
-    }
-  *mapping = m;
-  *mapping_size = (gsize) w->offset;
-  return m;
-}
-
 guint64
 ttv_hist_writer_checksum (TtvHistWriter *w)
 {
@@ -438,27 +417,4 @@ ttv_hist_writer_set_error (TtvHistWriter *w, const char *what, GError **error)
 {
   g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot write the state history to %s: %s"),
                what, g_strerror (w->err ? w->err : EIO));
-}
-
-/* ---- the mapping queries read ---- */
-
-gboolean
-ttv_hist_map (TtvStateHistory *h, int fd, gsize size, const char *path, GError **error)
-{
-  void *m = size ? mmap (NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-  if (m == MAP_FAILED)
-    {
-      int err = size ? errno : EINVAL;
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot map %s: %s"), path,
-                   g_strerror (err));
-      return FALSE;
-    }
-  /* Views read a few places of a large file: no read-ahead nor fault-around
-   * of pages around them. */
-  madvise (m, size, MADV_RANDOM);
-  h->mapping = m;
-  h->mapping_size = size;
-  h->data = m;
-  h->size = size;
-  return TRUE;
 }

@@ -1,10 +1,11 @@
 /* ttv-state-history.c: answering queries on a state history (intervals,
  * marks, rows, the interval at a time) from its representation, in memory
- * or mapped; the pixel queries are in ttv-state-history-summary.c.  Used
- * by the control flow and resource views, ttv-bench and the tests. */
+ * or read from its file; the pixel queries are in
+ * ttv-state-history-summary.c.  Used by the control flow and resource
+ * views, ttv-bench and the tests. */
 #include "ttv-state-history-private.h"
 
-#include <sys/mman.h>
+#include <unistd.h>
 
 
 void
@@ -13,8 +14,13 @@ ttv_state_history_free (TtvStateHistory *h)
   if (h == NULL)
     return;
   g_free (h->heap);
-  if (h->mapping)
-    munmap (h->mapping, h->mapping_size);
+  if (h->fd >= 0)
+    close (h->fd);
+  g_free (h->meta);
+  g_free (h->meta_rows);
+  g_free (h->dirs);
+  g_free (h->mark_dirs);
+  g_free (h->levels);
   g_free (h->infos);
   g_free (h->quarks);
   g_free (h->strings);
@@ -47,46 +53,25 @@ ttv_state_history_get_row (const TtvStateHistory *h, TtvHistoryRowKind kind, gui
 }
 
 void
-ttv_hist_row_recs (const TtvStateHistory *h, const TtvHistRow *r, TtvHistSeq *seq)
+ttv_hist_row_recs (const TtvStateHistory *h, guint64 i, TtvHistSeq *seq)
 {
   seq->data = h->data;
+  seq->fd = h->fd;
   seq->size = h->size;
-  seq->dir = (const TtvHistBlock *) (h->data + r->recs_dir_offset);
-  seq->n_recs = r->n_recs;
-  seq->n_blocks = ttv_hist_n_blocks (r->n_recs);
+  seq->dir = h->dirs[i];
+  seq->n_recs = h->rows[i].n_recs;
+  seq->n_blocks = ttv_hist_n_blocks (seq->n_recs);
 }
 
 void
-ttv_hist_row_marks (const TtvStateHistory *h, const TtvHistRow *r, TtvHistSeq *seq)
+ttv_hist_row_marks (const TtvStateHistory *h, guint64 i, TtvHistSeq *seq)
 {
   seq->data = h->data;
+  seq->fd = h->fd;
   seq->size = h->size;
-  seq->dir = (const TtvHistBlock *) (h->data + r->marks_dir_offset);
-  seq->n_recs = r->n_marks;
-  seq->n_blocks = ttv_hist_n_blocks (r->n_marks);
-}
-
-void
-ttv_hist_note_touched (const TtvStateHistory *h, guint64 bytes)
-{
-  if (h->mapping == NULL)
-    return;
-  TtvStateHistory *mh = (TtvStateHistory *) h;
-  gint kib = (gint) MIN (bytes / 1024 + 1, (guint64) G_MAXINT / 4);
-  if ((gsize) g_atomic_int_add (&mh->touched, kib) + (gsize) kib > TTV_HISTORY_RESIDENT_BUDGET / 1024)
-    {
-      g_atomic_int_set (&mh->touched, 0);
-      ttv_state_history_release_pages (h);
-    }
-}
-
-void
-ttv_state_history_release_pages (const TtvStateHistory *h)
-{
-  /* Safe while other threads read: the mapping is read-only, its pages
-   * come back from the page cache on the next access. */
-  if (h->mapping)
-    madvise (h->mapping, h->mapping_size, MADV_DONTNEED);
+  seq->dir = h->mark_dirs[i];
+  seq->n_recs = h->rows[i].n_marks;
+  seq->n_blocks = ttv_hist_n_blocks (seq->n_recs);
 }
 
 static void
@@ -111,13 +96,12 @@ ttv_state_history_get_interval_at (const TtvStateHistory *h, TtvHistoryRowKind k
   if (r == NULL || r->n_recs == 0 || time >= r->end)
     return FALSE;
   TtvHistSeq seq;
-  ttv_hist_row_recs (h, r, &seq);
+  ttv_hist_row_recs (h, (guint64) (r - h->rows), &seq);
   TtvHistCursor c;
   TtvHistRec rec, next;
   if (ttv_hist_seq_find (&seq, time, &c, &rec) < 0)
     return FALSE;
   fill_interval (h, r, &rec, ttv_hist_cursor_next (&c, &next) ? next.start : r->end, out);
-  ttv_hist_note_touched (h, 3 * 4096);
   return TRUE;
 }
 
@@ -130,11 +114,10 @@ ttv_state_history_query_intervals (const TtvStateHistory *h, TtvHistoryRowKind k
   if (r == NULL || r->n_recs == 0 || t1 < t0)
     return out;
   TtvHistSeq seq;
-  ttv_hist_row_recs (h, r, &seq);
+  ttv_hist_row_recs (h, (guint64) (r - h->rows), &seq);
   TtvHistCursor c;
   TtvHistRec rec, next = { 0 };
-  gint64 first = ttv_hist_seq_find (&seq, t0, &c, &rec);
-  if (first < 0 && !ttv_hist_cursor_next (&c, &rec))
+  if (ttv_hist_seq_find (&seq, t0, &c, &rec) < 0 && !ttv_hist_cursor_next (&c, &rec))
     return out;
   for (gboolean have = TRUE; have && rec.start <= t1; rec = next)
     {
@@ -156,7 +139,6 @@ ttv_state_history_query_intervals (const TtvStateHistory *h, TtvHistoryRowKind k
         }
       g_array_append_val (out, iv);
     }
-  ttv_hist_note_touched (h, 3 * 4096 + (c.index - (guint64) MAX (first, 0)) * 5);
   return out;
 }
 
@@ -168,7 +150,7 @@ ttv_state_history_query_marks (const TtvStateHistory *h, guint row, TtvTime t0, 
   if (r == NULL || r->n_marks == 0 || t1 < t0)
     return out;
   TtvHistSeq seq;
-  ttv_hist_row_marks (h, r, &seq);
+  ttv_hist_row_marks (h, (guint64) (r - h->rows), &seq);
   TtvHistCursor c;
   TtvHistRec m;
   /* From the one after the last mark before @t0. */
@@ -186,7 +168,6 @@ ttv_state_history_query_marks (const TtvStateHistory *h, guint row, TtvTime t0, 
         }
       g_array_append_val (out, hm);
     }
-  ttv_hist_note_touched (h, 3 * 4096 + out->len * 5);
   return out;
 }
 
@@ -209,8 +190,7 @@ ttv_state_history_find_row (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
     {
       if (kind == TTV_HISTORY_ROW_PROCESS && id == 0 && rows[i].cpu != cpu)
         continue;
-      if (rows[i].n_recs > 0 && ((const TtvHistBlock *) (h->data + rows[i].recs_dir_offset))[0].start <= time
-          && time < rows[i].end)
+      if (rows[i].n_recs > 0 && h->dirs[h->row_base[kind] + i][0].start <= time && time < rows[i].end)
         return (gint) i;
     }
   return -1;
@@ -219,15 +199,26 @@ ttv_state_history_find_row (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
 gsize
 ttv_state_history_get_memory (const TtvStateHistory *h)
 {
-  guint64 n_rows = h->header->n_rows;
-  return sizeof *h + (h->heap ? h->size : 0) + n_rows * sizeof (TtvHistoryRowInfo)
+  guint64 n_rows = h->header.n_rows;
+  gsize meta = 0;
+  if (h->meta)
+    {
+      /* Rows, directories, levels and strings read from the file. */
+      meta = n_rows * sizeof (TtvHistRow) + h->header.strings_size + h->n_strings * sizeof (guint64);
+      for (guint64 i = 0; i < n_rows; i++)
+        meta += (ttv_hist_n_pieces (ttv_hist_n_blocks (h->rows[i].n_recs))
+                 + ttv_hist_n_pieces (ttv_hist_n_blocks (h->rows[i].n_marks))) * sizeof (TtvHistBlock)
+                + h->rows[i].n_levels * sizeof (TtvHistLevel);
+    }
+  return sizeof *h + (h->heap ? h->size : 0) + meta
+         + n_rows * (sizeof (TtvHistoryRowInfo) + 3 * sizeof (gpointer))
          + h->n_strings * (sizeof (GQuark) + sizeof (char *));
 }
 
 gsize
 ttv_state_history_get_mapped_size (const TtvStateHistory *h)
 {
-  return h->mapping ? h->size : 0;
+  return h->fd >= 0 ? h->size : 0;
 }
 
 gsize
@@ -239,7 +230,7 @@ ttv_state_history_get_data_size (const TtvStateHistory *h)
 guint64
 ttv_state_history_get_n_events (const TtvStateHistory *h)
 {
-  return h->header->n_events;
+  return h->header.n_events;
 }
 
 gboolean

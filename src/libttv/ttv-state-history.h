@@ -141,9 +141,9 @@ guint64          ttv_state_history_query_pixels (const TtvStateHistory *h, TtvHi
 /* Marks of a process row in [t0, t1] (GArray of TtvHistoryMark). */
 GArray          *ttv_state_history_query_marks (const TtvStateHistory *h, guint row, TtvTime t0, TtvTime t1);
 
-/* Heap bytes held; and bytes of the mapped cache file (0 when none).  Of a
- * mapped file, only the pages queries touch become resident, and they are
- * given back once queries have touched TTV_HISTORY_RESIDENT_BUDGET bytes. */
+/* Heap bytes held; and bytes of the file it reads from (0 when it is in
+ * memory).  A file is read a few KiB at a time, as queries need it: none
+ * of it stays in the process's memory. */
 gsize            ttv_state_history_get_memory (const TtvStateHistory *h);
 gsize            ttv_state_history_get_mapped_size (const TtvStateHistory *h);
 /* Bytes of the compact representation (intervals, marks, bins, rows). */
@@ -153,9 +153,6 @@ guint64          ttv_state_history_get_n_events (const TtvStateHistory *h);
 gboolean         ttv_state_history_is_from_cache (const TtvStateHistory *h);
 /* The cache file it lives in or was written to, or NULL. */
 const char      *ttv_state_history_get_cache_path (const TtvStateHistory *h);
-/* Gives back the resident pages of a mapped history (they come back from
- * the page cache when a query needs them again); a no-op in memory. */
-void             ttv_state_history_release_pages (const TtvStateHistory *h);
 
 const char      *ttv_history_row_kind_name (TtvHistoryRowKind kind);
 

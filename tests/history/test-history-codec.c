@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- sequences ---- */
 
@@ -126,16 +127,45 @@ brute_find (const GArray *recs, gint64 t)
   return found;
 }
 
+/* The representation of @c in a temporary file, to read it from there. */
+static int
+coded_file (Coded *c)
+{
+  g_autofree char *path = NULL;
+  int fd = g_file_open_tmp ("ttv-history-codec-XXXXXX", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  g_unlink (path);
+  g_assert_cmpint (write (fd, c->w.bytes->data, c->w.bytes->len), ==, (gssize) c->w.bytes->len);
+  return fd;
+}
+
+static void check_read (GRand *rand, const GArray *recs, const TtvHistSeq *seq);
+
 static void
 check_sequence (GRand *rand, const GArray *recs)
 {
   Coded coded;
   encode_interleaved (recs, &coded, (guint) g_rand_int_range (rand, 0, 700));
-  const TtvHistSeq seq = coded.seq[0];
-  g_assert_cmpuint (seq.n_recs, ==, recs->len);
+  g_assert_cmpuint (coded.seq[0].n_recs, ==, recs->len);
   guint64 bad;
   for (guint k = 0; k < 3; k++)
-    g_assert_true (ttv_hist_seq_validate (&coded.seq[k], &bad, NULL));
+    g_assert_true (ttv_hist_seq_validate (&coded.seq[k], &bad));
+  /* In memory, then read from a file. */
+  check_read (rand, recs, &coded.seq[0]);
+  int fd = coded_file (&coded);
+  TtvHistSeq in_file = coded.seq[0];
+  in_file.data = NULL;
+  in_file.fd = fd;
+  g_assert_true (ttv_hist_seq_validate (&in_file, &bad));
+  check_read (rand, recs, &in_file);
+  close (fd);
+  coded_clear (&coded);
+}
+
+static void
+check_read (GRand *rand, const GArray *recs, const TtvHistSeq *seqp)
+{
+  const TtvHistSeq seq = *seqp;
 
   /* Everything back, in order. */
   TtvHistCursor c;
@@ -184,7 +214,6 @@ check_sequence (GRand *rand, const GArray *recs)
           assert_same_rec (&rec, &g_array_index (recs, TtvHistRec, 0));
         }
     }
-  coded_clear (&coded);
 }
 
 static void
@@ -230,7 +259,7 @@ test_codec_clamp (void)
   encode (recs, &coded);
   const TtvHistSeq seq = coded.seq[0];
   guint64 bad;
-  g_assert_true (ttv_hist_seq_validate (&seq, &bad, NULL));
+  g_assert_true (ttv_hist_seq_validate (&seq, &bad));
   gint64 want[] = { 100, 100, 200, 200, 300 };
   TtvHistCursor c;
   TtvHistRec rec;
@@ -261,7 +290,7 @@ test_codec_damage (void)
     {
       g_autofree guint8 *bytes = g_memdup2 (good.data, good.size);
       g_autofree TtvHistBlock *dir = g_memdup2 (good.dir, n_pieces * sizeof (TtvHistBlock));
-      TtvHistSeq seq = { bytes, good.size, dir, good.n_blocks, good.n_recs };
+      TtvHistSeq seq = { bytes, -1, good.size, dir, good.n_blocks, good.n_recs };
       guint64 p = (guint64) g_rand_int_range (rand, 0, (gint32) n_pieces);
       TtvHistBlock *piece = (TtvHistBlock *) (bytes + dir[p].offset);
       guint k = (guint) g_rand_int_range (rand, 0, p + 1 < n_pieces ? TTV_HIST_PIECE
@@ -295,7 +324,7 @@ test_codec_damage (void)
           break;
         }
       guint64 bad;
-      gboolean ok = ttv_hist_seq_validate (&seq, &bad, NULL);
+      gboolean ok = ttv_hist_seq_validate (&seq, &bad);
       n_refused += !ok;
       /* Whatever the check says, reading stays within the bytes (ASan). */
       TtvHistCursor c;
