@@ -4,6 +4,7 @@
  * Used by the builder and the cache. */
 #include "ttv-state-history-private.h"
 #include "ttv-error.h"
+#include "ttv-temp-file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -169,46 +170,11 @@ ttv_hist_writer_init_memory (TtvHistWriter *w, guint64 spill_limit, const char *
   w->spill_dir = g_strdup (spill_dir);
 }
 
-/* A new file in @dir, unnamed when the system allows (nothing is left
- * behind if the program dies), else under a temporary name. */
-static int
-create_file (const char *dir, gboolean anonymous, char **tmp_path, GError **error)
-{
-  *tmp_path = NULL;
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      int err = errno;
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot create %s: %s"), dir,
-                   g_strerror (err));
-      return -1;
-    }
-int fd = -1;
-#ifdef O_TMPFILE
-  fd = open (dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd >= 0)
-    return fd;
-#endif
-  g_autofree char *tmpl = g_build_filename (dir, "ttv-history-XXXXXX.tmp", NULL);
-  fd = g_mkstemp_full (tmpl, O_RDWR | O_CLOEXEC, 0600);
-  if (fd < 0)
-    {
-      int err = errno;
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot create a file in %s: %s"), dir,
-                   g_strerror (err));
-      return -1;
-    }
-  if (anonymous)
-    g_unlink (tmpl);
-  else
-    *tmp_path = g_steal_pointer (&tmpl);
-  return fd;
-}
-
 gboolean
 ttv_hist_writer_init_file (TtvHistWriter *w, const char *dir, gboolean anonymous, GError **error)
 {
   memset (w, 0, sizeof *w);
-  w->fd = create_file (dir, anonymous, &w->tmp_path, error);
+  w->fd = ttv_temp_file_new (dir, anonymous ? NULL : &w->tmp_path, error);
   if (w->fd < 0)
     return FALSE;
   w->buf = g_malloc (WRITE_BUFFER);
@@ -248,9 +214,7 @@ static void
 spill_to_file (TtvHistWriter *w)
 {
   g_autoptr (GError) error = NULL;
-  char *tmp_path = NULL;
-  int fd = create_file (w->spill_dir ? w->spill_dir : g_get_tmp_dir (), TRUE, &tmp_path, &error);
-  g_free (tmp_path);
+  int fd = ttv_temp_file_new (w->spill_dir ? w->spill_dir : g_get_tmp_dir (), NULL, &error);
   w->spill_limit = 0;
   if (fd < 0)
     {
@@ -391,15 +355,9 @@ ttv_hist_writer_commit (TtvHistWriter *w, const char *path, GError **error)
     {
       /* An unnamed file gets a temporary name first: rename() replaces an
        * older file atomically, linkat() would not. */
-      g_autofree char *proc = g_strdup_printf ("/proc/self/fd/%d", w->fd);
       tmp = g_strdup_printf ("%s.%d-%08x.tmp", path, (int) getpid (), g_random_int ());
-      if (linkat (AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) != 0)
-        {
-          int err = errno;
-          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot create %s: %s"), tmp,
-                       g_strerror (err));
-          return FALSE;
-        }
+      if (!ttv_temp_file_link (w->fd, tmp, error))
+        return FALSE;
     }
   if (g_rename (tmp, path) != 0)
     {
