@@ -249,9 +249,12 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
   if (total != hd->n_rows)
     BAD (_("%s: row counts do not add up (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
 
-  /* Strings, their index and the rows: read from a file once. */
+  /* The strings stay (rows point to them); the string index and the rows
+   * are read from a file only for this, their content goes to the
+   * quarks, @infos and @index. */
   gsize index_bytes = hd->n_strings * sizeof (guint64), rows_bytes = hd->n_rows * sizeof (TtvHistRow);
   const guint8 *strings, *index_bytes_p, *rows_p;
+  g_autofree guint8 *tables = NULL;
   if (h->data)
     {
       strings = h->data + hd->strings_offset;
@@ -260,15 +263,16 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
     }
   else
     {
-      h->meta = g_try_malloc (rows_bytes + index_bytes + hd->strings_size + 1);
-      if (h->meta == NULL)
+      h->meta = g_try_malloc (hd->strings_size + 1);
+      tables = g_try_malloc (rows_bytes + index_bytes + 1);
+      if (h->meta == NULL || tables == NULL)
         BAD (_("%s: too large a row table (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
-      rows_p = h->meta;
-      index_bytes_p = h->meta + rows_bytes;
-      strings = h->meta + rows_bytes + index_bytes;
-      if (!get_bytes (h, hd->rows_offset, rows_bytes, h->meta)
-          || !get_bytes (h, hd->string_index_offset, index_bytes, h->meta + rows_bytes)
-          || !get_bytes (h, hd->strings_offset, hd->strings_size, h->meta + rows_bytes + index_bytes))
+      rows_p = tables;
+      index_bytes_p = tables + rows_bytes;
+      strings = h->meta;
+      if (!get_bytes (h, hd->rows_offset, rows_bytes, tables)
+          || !get_bytes (h, hd->string_index_offset, index_bytes, tables + rows_bytes)
+          || !get_bytes (h, hd->strings_offset, hd->strings_size, h->meta))
         BAD (_("%s: cannot read its tables (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
     }
   if (hd->strings_size > 0 && strings[hd->strings_size - 1] != '\0')
@@ -285,15 +289,13 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
       h->quarks[i] = g_quark_from_string (h->strings[i]);
     }
 
-  h->rows = (const TtvHistRow *) rows_p;
+  const TtvHistRow *rows = (const TtvHistRow *) rows_p;
   h->infos = g_new0 (TtvHistoryRowInfo, hd->n_rows + 1);
-  h->dirs = g_new0 (const TtvHistBlock *, hd->n_rows + 1);
-  h->mark_dirs = g_new0 (const TtvHistBlock *, hd->n_rows + 1);
-  h->levels = g_new0 (const TtvHistLevel *, hd->n_rows + 1);
+  h->index = g_new0 (TtvHistRowIndex, hd->n_rows + 1);
   gsize meta_rows = 0;
   for (guint64 i = 0; i < hd->n_rows; i++)
     {
-      const TtvHistRow *r = &h->rows[i];
+      const TtvHistRow *r = &rows[i];
       guint64 at = hd->rows_offset + i * sizeof (TtvHistRow);
       if (r->kind >= TTV_HISTORY_ROW_N_KINDS || i < h->row_base[r->kind] || i >= h->row_base[r->kind + 1])
         BAD (_("%s: bad row kind at byte %" G_GUINT64_FORMAT), what, at);
@@ -314,7 +316,7 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
     BAD (_("%s: too large a row table (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
   for (guint64 i = 0; i < hd->n_rows; i++)
     {
-      const TtvHistRow *r = &h->rows[i];
+      const TtvHistRow *r = &rows[i];
       gsize dir_bytes = ttv_hist_n_pieces (ttv_hist_n_blocks (r->n_recs)) * sizeof (TtvHistBlock);
       gsize mark_bytes = ttv_hist_n_pieces (ttv_hist_n_blocks (r->n_marks)) * sizeof (TtvHistBlock);
       gsize level_bytes = r->n_levels * sizeof (TtvHistLevel);
@@ -323,31 +325,19 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
       const guint8 *l = get_bytes (h, r->levels_offset, level_bytes, p ? p + dir_bytes + mark_bytes : NULL);
       if (d == NULL || m == NULL || l == NULL)
         BAD (_("%s: cannot read row %" G_GUINT64_FORMAT "'s index"), what, i);
-      h->dirs[i] = (const TtvHistBlock *) d;
-      h->mark_dirs[i] = (const TtvHistBlock *) m;
-      h->levels[i] = (const TtvHistLevel *) l;
+      h->index[i].dir = (const TtvHistBlock *) d;
+      h->index[i].mark_dir = (const TtvHistBlock *) m;
+      h->index[i].levels = (const TtvHistLevel *) l;
+      h->index[i].n_levels = r->n_levels;
       if (p)
         p += dir_bytes + mark_bytes + level_bytes;
-      const TtvHistLevel *levels = h->levels[i];
+      const TtvHistLevel *levels = h->index[i].levels;
       for (guint k = 0; k < r->n_levels; k++)
         if (!fits (h->size, levels[k].offset, levels[k].n_bins, TTV_HIST_BIN_SIZE)
             || levels[k].shift >= 62 || levels[k].first_bin > (G_MAXUINT64 >> levels[k].shift)
             || levels[k].n_bins > (G_MAXUINT64 >> levels[k].shift) - levels[k].first_bin)
           BAD (_("%s: bad summary level at byte %" G_GUINT64_FORMAT), what,
                r->levels_offset + k * sizeof (TtvHistLevel));
-      /* Searches need sorted times, and decoding bytes that hold what
-       * they claim.  A representation just built is trusted. */
-      if (!trusted)
-        {
-          TtvHistSeq seq;
-          guint64 bad;
-          ttv_hist_row_recs (h, i, &seq);
-          if (!ttv_hist_seq_validate (&seq, &bad))
-            BAD (_("%s: bad intervals at byte %" G_GUINT64_FORMAT), what, bad);
-          ttv_hist_row_marks (h, i, &seq);
-          if (!ttv_hist_seq_validate (&seq, &bad))
-            BAD (_("%s: bad marks at byte %" G_GUINT64_FORMAT), what, bad);
-        }
       TtvHistoryRowInfo *info = &h->infos[i];
       info->kind = r->kind;
       info->id = r->id;
@@ -362,6 +352,19 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
       info->n_events = r->n_events;
       info->n_intervals = r->n_recs;
       info->n_marks = r->n_marks;
+      /* Searches need sorted times, and decoding bytes that hold what
+       * they claim.  A representation just built is trusted. */
+      if (!trusted)
+        {
+          TtvHistSeq seq;
+          guint64 bad;
+          ttv_hist_row_recs (h, i, &seq);
+          if (!ttv_hist_seq_validate (&seq, &bad))
+            BAD (_("%s: bad intervals at byte %" G_GUINT64_FORMAT), what, bad);
+          ttv_hist_row_marks (h, i, &seq);
+          if (!ttv_hist_seq_validate (&seq, &bad))
+            BAD (_("%s: bad marks at byte %" G_GUINT64_FORMAT), what, bad);
+        }
     }
   return TRUE;
 }

@@ -396,6 +396,14 @@ typedef struct {
   guint32 pad;
 } TtvHistHeader;
 
+/* Where a row's sequences and summary are. */
+typedef struct {
+  const TtvHistBlock *dir;
+  const TtvHistBlock *mark_dir;
+  const TtvHistLevel *levels;
+  guint n_levels;
+} TtvHistRowIndex;
+
 struct _TtvStateHistory {
   /* The representation: a heap blob, or a file read with pread. */
   const guint8 *data;         /* the heap blob, or NULL */
@@ -404,12 +412,9 @@ struct _TtvStateHistory {
   gsize size;
   TtvHistHeader header;
   /* In memory for both: per row its directories and levels (into the
-   * blob, or into @meta for a file). */
-  const TtvHistRow *rows;
-  const TtvHistBlock **dirs;       /* owned array */
-  const TtvHistBlock **mark_dirs;  /* owned array */
-  const TtvHistLevel **levels;     /* owned array */
-  guint8 *meta;               /* owned: strings, their index, rows read from a file, or NULL */
+   * blob, or into @meta_rows for a file); the rest is in @infos. */
+  TtvHistRowIndex *index;     /* owned, n_rows */
+  guint8 *meta;               /* owned: strings read from a file, or NULL */
   guint8 *meta_rows;          /* owned: directories and levels read from a file, or NULL */
   guint row_base[TTV_HISTORY_ROW_N_KINDS + 1];
   /* Decoded for the API. */

@@ -405,8 +405,9 @@ ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
       || t1 <= t0)
     return 0;
   guint64 ri = h->row_base[kind] + row;
-  const TtvHistRow *r = &h->rows[ri];
-  if (r->n_recs == 0)
+  const TtvHistoryRowInfo *r = &h->infos[ri];
+  const TtvHistRowIndex *index = &h->index[ri];
+  if (r->n_intervals == 0)
     return 0;
   TtvHistSeq seq;
   ttv_hist_row_recs (h, ri, &seq);
@@ -427,11 +428,11 @@ ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
   guint64 n_in = (guint64) (i1 - i0 + 1);
 
   /* The level of the widest bins not wider than a pixel. */
-  const TtvHistLevel *levels = h->levels[ri];
+  const TtvHistLevel *levels = index->levels;
   gint level = -1;
-  if (r->n_levels > 0 && n_in > 4 * (guint64) width)
+  if (index->n_levels > 0 && n_in > 4 * (guint64) width)
     {
-      for (guint k = 0; k < r->n_levels && k < TTV_HIST_MAX_LEVELS; k++)
+      for (guint k = 0; k < index->n_levels && k < TTV_HIST_MAX_LEVELS; k++)
         if (((guint64) 1 << levels[k].shift) <= pixel_width)
           level = (gint) k;
       if (level < 0 && n_in > 64 * (guint64) width)

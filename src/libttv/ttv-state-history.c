@@ -18,9 +18,7 @@ ttv_state_history_free (TtvStateHistory *h)
     close (h->fd);
   g_free (h->meta);
   g_free (h->meta_rows);
-  g_free (h->dirs);
-  g_free (h->mark_dirs);
-  g_free (h->levels);
+  g_free (h->index);
   g_free (h->infos);
   g_free (h->quarks);
   g_free (h->strings);
@@ -36,18 +34,10 @@ ttv_state_history_get_n_rows (const TtvStateHistory *h, TtvHistoryRowKind kind)
   return h->row_base[kind + 1] - h->row_base[kind];
 }
 
-static const TtvHistRow *
-get_row (const TtvStateHistory *h, TtvHistoryRowKind kind, guint row)
-{
-  if (row >= ttv_state_history_get_n_rows (h, kind))
-    return NULL;
-  return &h->rows[h->row_base[kind] + row];
-}
-
 const TtvHistoryRowInfo *
 ttv_state_history_get_row (const TtvStateHistory *h, TtvHistoryRowKind kind, guint row)
 {
-  if (get_row (h, kind, row) == NULL)
+  if (row >= ttv_state_history_get_n_rows (h, kind))
     return NULL;
   return &h->infos[h->row_base[kind] + row];
 }
@@ -58,8 +48,8 @@ ttv_hist_row_recs (const TtvStateHistory *h, guint64 i, TtvHistSeq *seq)
   seq->data = h->data;
   seq->fd = h->fd;
   seq->size = h->size;
-  seq->dir = h->dirs[i];
-  seq->n_recs = h->rows[i].n_recs;
+  seq->dir = h->index[i].dir;
+  seq->n_recs = h->infos[i].n_intervals;
   seq->n_blocks = ttv_hist_n_blocks (seq->n_recs);
 }
 
@@ -69,13 +59,13 @@ ttv_hist_row_marks (const TtvStateHistory *h, guint64 i, TtvHistSeq *seq)
   seq->data = h->data;
   seq->fd = h->fd;
   seq->size = h->size;
-  seq->dir = h->mark_dirs[i];
-  seq->n_recs = h->rows[i].n_marks;
+  seq->dir = h->index[i].mark_dir;
+  seq->n_recs = h->infos[i].n_marks;
   seq->n_blocks = ttv_hist_n_blocks (seq->n_recs);
 }
 
 static void
-fill_interval (const TtvStateHistory *h, const TtvHistRow *r, const TtvHistRec *rec, gint64 end,
+fill_interval (const TtvStateHistory *h, const TtvHistoryRowInfo *r, const TtvHistRec *rec, gint64 end,
                TtvHistoryInterval *out)
 {
   out->start = rec->start;
@@ -92,11 +82,11 @@ gboolean
 ttv_state_history_get_interval_at (const TtvStateHistory *h, TtvHistoryRowKind kind, guint row,
                                    TtvTime time, TtvHistoryInterval *out)
 {
-  const TtvHistRow *r = get_row (h, kind, row);
-  if (r == NULL || r->n_recs == 0 || time >= r->end)
+  const TtvHistoryRowInfo *r = ttv_state_history_get_row (h, kind, row);
+  if (r == NULL || r->n_intervals == 0 || time >= r->end)
     return FALSE;
   TtvHistSeq seq;
-  ttv_hist_row_recs (h, (guint64) (r - h->rows), &seq);
+  ttv_hist_row_recs (h, (guint64) (r - h->infos), &seq);
   TtvHistCursor c;
   TtvHistRec rec, next;
   if (ttv_hist_seq_find (&seq, time, &c, &rec) < 0)
@@ -110,11 +100,11 @@ ttv_state_history_query_intervals (const TtvStateHistory *h, TtvHistoryRowKind k
                                    TtvTime t0, TtvTime t1)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (TtvHistoryInterval));
-  const TtvHistRow *r = get_row (h, kind, row);
-  if (r == NULL || r->n_recs == 0 || t1 < t0)
+  const TtvHistoryRowInfo *r = ttv_state_history_get_row (h, kind, row);
+  if (r == NULL || r->n_intervals == 0 || t1 < t0)
     return out;
   TtvHistSeq seq;
-  ttv_hist_row_recs (h, (guint64) (r - h->rows), &seq);
+  ttv_hist_row_recs (h, (guint64) (r - h->infos), &seq);
   TtvHistCursor c;
   TtvHistRec rec, next = { 0 };
   if (ttv_hist_seq_find (&seq, t0, &c, &rec) < 0 && !ttv_hist_cursor_next (&c, &rec))
@@ -146,11 +136,11 @@ GArray *
 ttv_state_history_query_marks (const TtvStateHistory *h, guint row, TtvTime t0, TtvTime t1)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (TtvHistoryMark));
-  const TtvHistRow *r = get_row (h, TTV_HISTORY_ROW_PROCESS, row);
+  const TtvHistoryRowInfo *r = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, row);
   if (r == NULL || r->n_marks == 0 || t1 < t0)
     return out;
   TtvHistSeq seq;
-  ttv_hist_row_marks (h, (guint64) (r - h->rows), &seq);
+  ttv_hist_row_marks (h, (guint64) (r - h->infos), &seq);
   TtvHistCursor c;
   TtvHistRec m;
   /* From the one after the last mark before @t0. */
@@ -176,7 +166,7 @@ ttv_state_history_find_row (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
                             TtvTime time)
 {
   guint n = ttv_state_history_get_n_rows (h, kind);
-  const TtvHistRow *rows = &h->rows[kind < TTV_HISTORY_ROW_N_KINDS ? h->row_base[kind] : 0];
+  const TtvHistoryRowInfo *rows = &h->infos[kind < TTV_HISTORY_ROW_N_KINDS ? h->row_base[kind] : 0];
   guint lo = 0, hi = n;
   while (lo < hi)
     {
@@ -190,7 +180,7 @@ ttv_state_history_find_row (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
     {
       if (kind == TTV_HISTORY_ROW_PROCESS && id == 0 && rows[i].cpu != cpu)
         continue;
-      if (rows[i].n_recs > 0 && h->dirs[h->row_base[kind] + i][0].start <= time && time < rows[i].end)
+      if (rows[i].n_intervals > 0 && h->index[h->row_base[kind] + i].dir[0].start <= time && time < rows[i].end)
         return (gint) i;
     }
   return -1;
@@ -203,15 +193,15 @@ ttv_state_history_get_memory (const TtvStateHistory *h)
   gsize meta = 0;
   if (h->meta)
     {
-      /* Rows, directories, levels and strings read from the file. */
-      meta = n_rows * sizeof (TtvHistRow) + h->header.strings_size + h->n_strings * sizeof (guint64);
+      /* Directories, levels and strings read from the file. */
+      meta = h->header.strings_size;
       for (guint64 i = 0; i < n_rows; i++)
-        meta += (ttv_hist_n_pieces (ttv_hist_n_blocks (h->rows[i].n_recs))
-                 + ttv_hist_n_pieces (ttv_hist_n_blocks (h->rows[i].n_marks))) * sizeof (TtvHistBlock)
-                + h->rows[i].n_levels * sizeof (TtvHistLevel);
+        meta += (ttv_hist_n_pieces (ttv_hist_n_blocks (h->infos[i].n_intervals))
+                 + ttv_hist_n_pieces (ttv_hist_n_blocks (h->infos[i].n_marks))) * sizeof (TtvHistBlock)
+                + h->index[i].n_levels * sizeof (TtvHistLevel);
     }
   return sizeof *h + (h->heap ? h->size : 0) + meta
-         + n_rows * (sizeof (TtvHistoryRowInfo) + 3 * sizeof (gpointer))
+         + n_rows * (sizeof (TtvHistoryRowInfo) + sizeof (TtvHistRowIndex))
          + h->n_strings * (sizeof (GQuark) + sizeof (char *));
 }
 

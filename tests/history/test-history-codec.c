@@ -574,6 +574,27 @@ test_cache_damage (Fixture *f, gconstpointer data)
   g_test_message ("%u of %u damaged cache files refused", n_refused, n_tries);
   g_assert_cmpuint (n_refused, >, n_tries / 2);
 
+  /* A block's header damaged (the checksum made right): found by the
+   * check of every record, with the byte where. */
+  for (guint r = 0; r < hd0->n_rows; r++)
+    {
+      const TtvHistRow *row = (const TtvHistRow *) (contents + hd0->rows_offset) + r;
+      if (row->n_recs < 2 * TTV_HIST_BLOCK)
+        continue;
+      const TtvHistBlock *dir = (const TtvHistBlock *) (contents + row->recs_dir_offset);
+      const TtvHistBlock *piece = (const TtvHistBlock *) (contents + dir[0].offset);
+      g_autofree char *copy = g_memdup2 (contents, size);
+      copy[piece[1].offset] = 0;   /* a block of no records */
+      ttv_history_test_fix_checksum (copy, size);
+      g_assert_true (g_file_set_contents (victim, copy, (gssize) size, NULL));
+      g_autoptr (GError) error = NULL;
+      g_assert_null (ttv_hist_cache_load_full (victim, fingerprint, &error));
+      g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
+      g_autofree char *where = g_strdup_printf ("bad intervals at byte %" G_GUINT64_FORMAT, piece[1].offset);
+      g_assert_nonnull (strstr (error->message, where));
+      break;
+    }
+
   /* Damaged in place: the build refuses it, rebuilds and replaces it. */
   g_autofree char *copy = g_memdup2 (contents, size);
   TtvHistRow *rows = (TtvHistRow *) (copy + hd0->rows_offset);
