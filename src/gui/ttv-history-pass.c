@@ -4,6 +4,8 @@
 #include "ttv-config.h"
 
 #include "ttv-history-pass.h"
+#include "ttv-open-bench.h"
+#include "ttv-pass-memory.h"
 
 #include "ttv-tab-state-private.h"
 
@@ -56,6 +58,7 @@ pass_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, h, (GDestroyNotify) ttv_state_history_free);
+  ttv_pass_give_back_memory ();
 }
 
 void
@@ -119,6 +122,8 @@ ttv_tab_state_set_history (TtvTabState *state, TtvStateHistory *history)
     }
   g_object_set_data_full (G_OBJECT (state), HISTORY_KEY, vh, (GDestroyNotify) ttv_viewer_history_unref);
   g_signal_emit_by_name (state, "statistics-changed");
+  if (history)
+    ttv_open_bench_background_done (ttv_state_history_is_from_cache (history));
 }
 
 /* --- The module API -------------------------------------------------------- */

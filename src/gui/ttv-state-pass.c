@@ -5,6 +5,8 @@
 
 #include "ttv-state-pass.h"
 
+#include "ttv-pass-memory.h"
+
 #include "ttv-stats-tree.h"
 
 /* --- The shared tracker ---------------------------------------------------- */
@@ -86,8 +88,11 @@ static void
 pass_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   PassJob *job = data;
-  /* Bounded so that the viewer stays small on large traces. */
-  TtvCheckpointPolicy policy = { job->interval, 64u << 20 };
+  /* The checkpoints' states go to an unnamed file in the cache directory:
+   * memory keeps only where they are, whatever the trace's size (thinned
+   * beyond 16 MiB if that file cannot be made). */
+  g_autofree char *spill_dir = g_build_filename (g_get_user_cache_dir (), "ttv", NULL);
+  TtvCheckpointPolicy policy = { job->interval, 16u << 20, spill_dir, 0 };
   g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (job->traceset, &policy);
   TtvStatePassResult *result;
   GError *error = NULL;
@@ -103,6 +108,7 @@ pass_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
   result->stats = ttv_stats_tree_new (ttv_state_tracker_get_statistics (tracker), job->traceset);
   result->tracker = g_steal_pointer (&tracker);
   g_task_return_pointer (task, result, (GDestroyNotify) ttv_state_pass_result_free);
+  ttv_pass_give_back_memory ();
 }
 
 void
