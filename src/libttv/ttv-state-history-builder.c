@@ -4,6 +4,7 @@
  * summary levels, directories and row table.  Used by
  * ttv_state_history_build's callers: the history pass, ttv-bench, tests. */
 #include "ttv-state-history-private.h"
+#include "ttv-state-history-coder.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
 #include "ttv-kernel-model.h"
@@ -16,8 +17,20 @@
 #include <unistd.h>
 
 #define MAX_CPU 4096
+/* Processes one event changes: a few (a switch, a fork, a wakeup). */
+#define MAX_DIRTY 16
 /* What the builder buffers by default before writing out (coded blocks). */
 #define DEFAULT_MAX_MEMORY ((gsize) 8 << 20)
+
+/* Threads a build uses: $TTV_HISTORY_THREADS, else 2 when there are two
+ * cores (reading, and coding or summaries). */
+static guint
+n_threads (void)
+{
+  const char *env = g_getenv ("TTV_HISTORY_THREADS");
+  guint n = env ? (guint) g_ascii_strtoull (env, NULL, 10) : MIN (g_get_num_processors (), 2);
+  return CLAMP (n, 1, 2);
+}
 
 typedef struct {
   TtvHistoryRowKind kind;
@@ -34,13 +47,6 @@ typedef struct {
   guint64 n_events;
   TtvHistEncoder recs;     /* coded records, written out as they fill */
   TtvHistEncoder *marks;   /* owned, or NULL */
-  /* The last record, kept aside (not coded yet) so that a zero-length
-   * interval after it can still continue it. */
-  gboolean has_last;
-  gint64 last_start;
-  guint32 last_state;
-  guint32 last_aux;
-  guint32 last_count;
   gboolean has_cur;        /* the current (open) interval */
   gint64 cur_start;
   guint32 cur_state;
@@ -70,13 +76,14 @@ typedef struct {
   GHashTable *resources[TTV_HISTORY_ROW_N_KINDS]; /* id -> BRow * (IRQ, soft IRQ, block devices) */
   CpuCache *cpus;          /* MAX_CPU */
   gint n_cpus;             /* highest CPU seen + 1 */
-  GArray *dirty;           /* of Dirty */
+  Dirty dirty[MAX_DIRTY];  /* processes an event changed */
+  guint n_dirty;
   gint event_cpu;
-  /* Where the representation goes; coded blocks buffered in the rows'
-   * encoders beyond @max_memory are written out. */
+  /* Where the representation goes, and what codes records into it
+   * (written out beyond @max_memory bytes held). */
   TtvHistWriter w;
   gsize max_memory;
-  gssize buffered;
+  TtvHistCoder *coder;     /* owned, while the trace is read */
   guint64 fingerprint_offset;
   guint64 fingerprint_size;
   /* Strings of the representation. */
@@ -167,37 +174,21 @@ new_row (Builder *b, TtvHistoryRowKind kind, guint32 id, gint64 t)
 
 static guint32 intern_quark (Builder *b, GQuark q);
 
-/* Writes out every row's coded blocks. */
-static void
-flush_all (Builder *b)
-{
-  for (guint i = 0; i < b->rows->len; i++)
-    {
-      BRow *r = g_ptr_array_index (b->rows, i);
-      ttv_hist_encoder_flush (&r->recs, &b->w);
-      if (r->marks)
-        ttv_hist_encoder_flush (r->marks, &b->w);
-    }
-  b->buffered = 0;
-}
-
-/* Pushes @rec into @e, accounting the bytes it buffers. */
+/* Adds @rec to @e; a full block goes to the coder when the next record
+ * comes (until then the last record may still be continued). */
 static inline void
 push_rec (Builder *b, TtvHistEncoder *e, const TtvHistRec *rec)
 {
-  gsize before = e->len;
-  ttv_hist_encoder_push (e, &b->w, rec);
-  b->buffered += (gssize) e->len - (gssize) before;
-  if (G_UNLIKELY (b->buffered > (gssize) b->max_memory))
-    flush_all (b);
+  if (G_UNLIKELY (e->n_pending == TTV_HIST_BLOCK))
+    ttv_hist_coder_submit (b->coder, e, FALSE);
+  ttv_hist_encoder_add (e, rec);
 }
 
 static void
 finish_encoder (Builder *b, TtvHistEncoder *e)
 {
-  gsize before = e->len;
-  ttv_hist_encoder_finish (e, &b->w);
-  b->buffered -= (gssize) before;
+  if (!e->finished)
+    ttv_hist_coder_submit (b->coder, e, TRUE);
 }
 
 /* Records hold string indices, not quarks (quarks differ between runs). */
@@ -209,56 +200,54 @@ stored_aux (Builder *b, BRow *r, guint32 state, guint32 aux)
   return aux;
 }
 
-/* Codes the last record kept aside. */
-static void
-flush_last (Builder *b, BRow *r)
+/* The record of (@state, @aux) from @start with @count events. */
+static inline TtvHistRec
+make_rec (Builder *b, BRow *r, gint64 start, guint32 state, guint32 aux, guint32 count)
 {
-  if (!r->has_last)
-    return;
-  r->has_last = FALSE;
-  TtvHistRec rec = { r->last_start, (guint16) (r->last_state & 0xff),
-                     (gint16) ((gint) ((r->last_state >> 8) & 0xfff) - 1),
-                     stored_aux (b, r, r->last_state, r->last_aux), r->last_count };
-  push_rec (b, &r->recs, &rec);
+  TtvHistRec rec = { start, (guint16) (state & 0xff), (gint16) ((gint) ((state >> 8) & 0xfff) - 1),
+                     stored_aux (b, r, state, aux), count };
+  return rec;
 }
 
-/* The current interval ends: it becomes the last record. */
+/* The current interval ends: it becomes a record (the last pending one:
+ * blocks go to the coder only when the next record comes). */
 static void
 push_cur (Builder *b, BRow *r)
 {
-  flush_last (b, r);
-  r->has_last = TRUE;
-  r->last_start = r->cur_start;
-  r->last_state = r->cur_state;
-  r->last_aux = r->cur_aux;
-  r->last_count = r->cur_count;
+  TtvHistRec rec = make_rec (b, r, r->cur_start, r->cur_state, r->cur_aux, r->cur_count);
+  push_rec (b, &r->recs, &rec);
 }
 
-/* The row's state becomes (@state, @aux) at @t. */
+/* The row's state becomes (@state, @aux) at @t (it changed). */
 static void
-row_set (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
+row_change (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
 {
   guint32 carry = 0;
   if (r->has_cur)
     {
-      if (r->cur_state == state && r->cur_aux == aux)
-        return;
       if (t > r->cur_start)
         push_cur (b, r);
       else
         {
-          /* A zero-length interval: drop it, and continue the previous
-           * record when it had this very state. */
+          /* A zero-length interval: drop it, and continue the record
+           * before when it had this very state (and is still pending). */
           carry = r->cur_count;
-          if (r->has_last && r->last_state == state && r->last_aux == aux
-              && r->last_count + carry <= TTV_HIST_MAX_COUNT)
+          TtvHistEncoder *e = &r->recs;
+          if (e->n_pending > 0)
             {
-              r->cur_start = r->last_start;
-              r->cur_state = state;
-              r->cur_aux = aux;
-              r->cur_count = r->last_count + carry;
-              r->has_last = FALSE;
-              return;
+              const TtvHistRec *last = &e->pending[e->n_pending - 1];
+              TtvHistRec rec = make_rec (b, r, last->start, state, aux, 0);
+              if (last->key == rec.key && last->cpu == rec.cpu && last->aux == rec.aux
+                  && last->count + carry <= TTV_HIST_MAX_COUNT)
+                {
+                  r->cur_start = last->start;
+                  r->cur_state = state;
+                  r->cur_aux = aux;
+                  r->cur_count = last->count + carry;
+                  e->n_pending--;
+                  e->n_recs--;
+                  return;
+                }
             }
         }
     }
@@ -267,6 +256,16 @@ row_set (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
   r->cur_state = state;
   r->cur_aux = aux;
   r->cur_count = carry;
+}
+
+/* The row's state is (@state, @aux) at @t: mostly what it was already
+ * (this is called after every event). */
+static inline void
+row_set (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
+{
+  if (G_LIKELY (r->has_cur && r->cur_state == state && r->cur_aux == aux))
+    return;
+  row_change (b, r, t, state, aux);
 }
 
 /* One more event of the row at @t. */
@@ -290,7 +289,6 @@ close_row (Builder *b, BRow *r, gint64 t, gboolean dead)
 {
   if (r->has_cur && t > r->cur_start)
     push_cur (b, r);
-  flush_last (b, r);
   /* No record follows: everything is written out, the buffers freed. */
   finish_encoder (b, &r->recs);
   if (r->marks)
@@ -346,7 +344,7 @@ process_row (Builder *b, const TtvProcessState *p, gint64 t)
   return r;
 }
 
-static void
+static inline void
 eval_process (Builder *b, BRow *r, const TtvProcessState *p, gint64 t)
 {
   guint32 state = p->status & 0xf;
@@ -365,7 +363,7 @@ eval_process (Builder *b, BRow *r, const TtvProcessState *p, gint64 t)
   row_set (b, r, t, state, aux);
 }
 
-static void
+static inline void
 eval_cpu (Builder *b, BRow *r, const TtvCpuState *c, const TtvProcessState *p, gint64 t)
 {
   guint32 pid = c->running_pid;
@@ -381,13 +379,13 @@ static void
 after_event (Builder *b, gint cpu, TtvTime time)
 {
   gint64 t = clamp_time (b, time);
-  for (guint i = 0; i < b->dirty->len; i++)
+  for (guint i = 0; i < b->n_dirty; i++)
     {
-      Dirty *d = &g_array_index (b->dirty, Dirty, i);
+      Dirty *d = &b->dirty[i];
       if (d->row->open)
         eval_process (b, d->row, d->p, t);
     }
-  g_array_set_size (b->dirty, 0);
+  b->n_dirty = 0;
   if (cpu < 0 || cpu >= MAX_CPU)
     return;
   const TtvCpuState *cs = ttv_state_get_cpu (b->state, cpu);
@@ -455,16 +453,19 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
       close_row (b, r, t, TRUE);
       pid_set (b, p->pid, NULL);
       /* The task is freed after this call: forget it. */
-      for (guint i = b->dirty->len; i-- > 0;)
-        if (g_array_index (b->dirty, Dirty, i).p == p)
-          g_array_remove_index_fast (b->dirty, i);
+      for (guint i = b->n_dirty; i-- > 0;)
+        if (b->dirty[i].p == p)
+          b->dirty[i] = b->dirty[--b->n_dirty];
       for (gint c = 0; c < b->n_cpus; c++)
         if (b->cpus[c].p == p)
           b->cpus[c].p = NULL;
       return;
     }
   Dirty d = { r, p };
-  g_array_append_val (b->dirty, d);
+  if (b->n_dirty < MAX_DIRTY)
+    b->dirty[b->n_dirty++] = d;
+  else
+    eval_process (b, r, p, t);   /* now, then: the event goes on changing it */
 }
 
 static void
@@ -597,6 +598,71 @@ compare_rows (gconstpointer pa, gconstpointer pb)
   return a->end < b->end ? -1 : a->end > b->end;
 }
 
+/* The summary of one row, to compute once every row has its place. */
+typedef struct {
+  TtvHistSeq recs;
+  TtvHistLevel levels[TTV_HIST_MAX_LEVELS];
+  guint n_levels;
+  gint64 end;
+} SummaryJob;
+
+typedef struct {
+  Builder *b;
+  GArray *jobs;            /* of SummaryJob, largest first */
+  guint first, step;       /* the jobs this worker does */
+  gint *cancelled;         /* atomic, shared */
+} SummaryWork;
+
+static gpointer
+summary_work (gpointer data)
+{
+  SummaryWork *sw = data;
+  TtvHistWriter *w = &sw->b->w;
+  for (guint i = sw->first; i < sw->jobs->len && !g_atomic_int_get (sw->cancelled); i += sw->step)
+    {
+      SummaryJob *job = &g_array_index (sw->jobs, SummaryJob, i);
+      /* Read back from memory, or from the file (all written out). */
+      job->recs.data = w->bytes ? w->bytes->data : NULL;
+      job->recs.fd = w->fd;
+      job->recs.size = w->offset;
+      ttv_hist_summary_write (w, &job->recs, sw->b->origin, job->end, job->levels, job->n_levels);
+    }
+  return NULL;
+}
+
+static gint
+compare_jobs (gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const SummaryJob *) a)->recs.n_recs, y = ((const SummaryJob *) b)->recs.n_recs;
+  return x > y ? -1 : x < y;
+}
+
+/* The summaries, on two threads when there are two cores: each reads its
+ * own rows' records and writes their bins in place. */
+static gboolean
+write_summaries (Builder *b, GArray *jobs, void (*progress) (double, gpointer), gpointer progress_data,
+                 GCancellable *cancel, GError **error)
+{
+  g_array_sort (jobs, compare_jobs);
+  gint cancelled = 0;
+  guint n = n_threads ();
+  SummaryWork other = { b, jobs, 1, n, &cancelled };
+  GThread *thread = n > 1 ? g_thread_new ("ttv-history-summary", summary_work, &other) : NULL;
+  /* This thread's share, a job at a time, with progress and cancel. */
+  for (guint i = 0; i < jobs->len && !cancelled; i += n)
+    {
+      SummaryWork one = { b, jobs, i, jobs->len, &cancelled };
+      summary_work (&one);
+      if (g_cancellable_is_cancelled (cancel))
+        g_atomic_int_set (&cancelled, 1);
+      if (progress)
+        progress (0.9 + 0.1 * (i + 1) / jobs->len, progress_data);
+    }
+  if (thread)
+    g_thread_join (thread);
+  return !g_cancellable_set_error_if_cancelled (cancel, error) && !b->w.failed;
+}
+
 /* After the records: per row its directories and summary levels, then the
  * strings, the row table and the header.  The summary of a row is
  * computed reading its records back (from memory, or from the file a
@@ -606,12 +672,13 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
             gpointer progress_data, GCancellable *cancel, GError **error)
 {
   TtvHistWriter *w = &b->w;
+  g_assert (b->coder == NULL);
   for (guint i = 0; i < b->rows->len; i++)
     {
       BRow *r = g_ptr_array_index (b->rows, i);
-      finish_encoder (b, &r->recs);
+      ttv_hist_encoder_finish (&r->recs, w);
       if (r->marks)
-        finish_encoder (b, r->marks);
+        ttv_hist_encoder_finish (r->marks, w);
     }
   ttv_hist_writer_align (w);
   g_ptr_array_sort (b->rows, compare_rows);
@@ -619,7 +686,10 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
   TtvHistHeader hd;
   memset (&hd, 0, sizeof hd);
   g_autoptr (GArray) rows = g_array_sized_new (FALSE, TRUE, sizeof (TtvHistRow), b->rows->len);
+  g_autoptr (GArray) jobs = g_array_new (FALSE, FALSE, sizeof (SummaryJob));
   ttv_hist_writer_flush (w);
+  /* First every row's place (the writer may move its memory), then the
+   * summaries, filled in place. */
   for (guint i = 0; i < b->rows->len && !w->failed; i++)
     {
       BRow *r = g_ptr_array_index (b->rows, i);
@@ -670,23 +740,14 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
       if (n_levels)
         {
           ttv_hist_writer_pwrite (w, fr.levels_offset, levels, n_levels * sizeof (TtvHistLevel));
-          /* Read back from memory, or from the file (all written out). */
-          recs.data = w->bytes ? w->bytes->data : NULL;
-          recs.fd = w->fd;
-          recs.size = w->offset;
-          ttv_hist_summary_write (w, &recs, b->origin, r->end, levels, n_levels);
+          SummaryJob job = { recs, { { 0 } }, n_levels, r->end };
+          memcpy (job.levels, levels, n_levels * sizeof (TtvHistLevel));
+          g_array_append_val (jobs, job);
         }
       g_array_append_val (rows, fr);
       hd.n_rows_by_kind[r->kind]++;
-      if (i % 64 == 63)
-        {
-          if (g_cancellable_set_error_if_cancelled (cancel, error))
-            break;
-          if (progress)
-            progress (0.9 + 0.1 * (i + 1) / b->rows->len, progress_data);
-        }
     }
-  if (rows->len < b->rows->len)
+  if (w->failed || !write_summaries (b, jobs, progress, progress_data, cancel, error))
     {
       if (error && *error == NULL)
         ttv_hist_writer_set_error (w, w->bytes ? "memory" : "its file", error);
@@ -766,6 +827,8 @@ open_written (Builder *b, GError **error)
 static void
 builder_free (Builder *b)
 {
+  /* The coding thread first: it writes into the rows. */
+  ttv_hist_coder_free (b->coder);
   g_ptr_array_unref (b->rows);
   g_hash_table_unref (b->processes);
   for (guint i = 0; i < b->n_pid_pages; i++)
@@ -776,7 +839,6 @@ builder_free (Builder *b)
     if (b->resources[k])
       g_hash_table_unref (b->resources[k]);
   g_free (b->cpus);
-  g_array_unref (b->dirty);
   ttv_hist_writer_clear (&b->w);
   g_hash_table_unref (b->string_index);
   g_hash_table_unref (b->quark_index);
@@ -845,7 +907,6 @@ build_into (TtvTraceset *ts, TtvHistWriter *w, gsize max_memory, const char *fin
   for (guint k = TTV_HISTORY_ROW_IRQ; k < TTV_HISTORY_ROW_N_KINDS; k++)
     b->resources[k] = g_hash_table_new (g_direct_hash, g_direct_equal);
   b->cpus = g_new0 (CpuCache, MAX_CPU);
-  b->dirty = g_array_new (FALSE, FALSE, sizeof (Dirty));
   b->event_cpu = -1;
   b->max_memory = max_memory;
   b->strings = g_ptr_array_new_with_free_func (g_free);
@@ -859,6 +920,7 @@ build_into (TtvTraceset *ts, TtvHistWriter *w, gsize max_memory, const char *fin
   b->fingerprint_size = strlen (fingerprint) + 1;
   b->fingerprint_offset = ttv_hist_writer_append (&b->w, fingerprint, b->fingerprint_size);
   ttv_hist_writer_align (&b->w);
+  b->coder = ttv_hist_coder_new (&b->w, max_memory, n_threads () > 1);
 
   ttv_state_add_observer (state, &history_observer, b);
   for (guint i = 0; i < traces->len; i++)
@@ -904,6 +966,7 @@ build_into (TtvTraceset *ts, TtvHistWriter *w, gsize max_memory, const char *fin
     }
   ttv_state_remove_observer (state, &history_observer);
   b->state = NULL;
+  g_clear_pointer (&b->coder, ttv_hist_coder_free);
   if (!write_tail (b, n, hend, progress, progress_data, cancel, error))
     return NULL;
   return open_written (b, error);

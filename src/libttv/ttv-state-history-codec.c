@@ -21,14 +21,6 @@ bits_for (guint64 max)
   return max ? 64 - (guint) __builtin_clzll (max) : 0;
 }
 
-static inline guint8 *
-put_le (guint8 *p, guint64 v, guint w)
-{
-  for (guint k = 0; k < w; k++)
-    *p++ = (guint8) (v >> (8 * k));
-  return p;
-}
-
 /* ORs @w bits of @v at bit @pos of @base (zeroed). */
 static inline void
 put_bits (guint8 *base, guint64 pos, guint64 v, guint w)
@@ -45,16 +37,32 @@ put_bits (guint8 *base, guint64 pos, guint64 v, guint w)
 
 static void write_piece (TtvHistEncoder *e, TtvHistWriter *w);
 
-static void
-code_block (TtvHistEncoder *e, TtvHistWriter *w)
+/* @w (0, 1, 2 or 4) bytes of @v, little-endian, storing 4 (the caller
+ * leaves room: the next bytes are written after). */
+static inline guint8 *
+put_le4 (guint8 *p, guint64 v, guint w)
 {
-  guint n = e->n_pending;
+  guint32 le = GUINT32_TO_LE ((guint32) v);
+  memcpy (p, &le, 4);
+  return p + w;
+}
+
+void
+ttv_hist_encoder_code_block (TtvHistEncoder *e, TtvHistWriter *w)
+{
+  ttv_hist_encoder_code (e, w, e->pending, e->n_pending);
+  e->n_pending = 0;
+}
+
+void
+ttv_hist_encoder_code (TtvHistEncoder *e, TtvHistWriter *w, const TtvHistRec *r, guint n)
+{
   if (n == 0)
     return;
-  const TtvHistRec *r = e->pending;
   /* The dictionary of (key, aux, CPU), each packed in a word. */
   guint64 dict[TTV_HIST_BLOCK];
   guint8 idx[TTV_HIST_BLOCK];
+  guint64 delta[TTV_HIST_BLOCK];
   guint nd = 0;
   guint64 max_d = 0, max_c = 0, max_a = 0, max_p = 0;
   for (guint i = 0; i < n; i++)
@@ -62,23 +70,25 @@ code_block (TtvHistEncoder *e, TtvHistWriter *w)
       guint64 cpu = (guint64) (MAX (r[i].cpu, -1) + 1);
       guint64 word = (guint64) (r[i].key & 0xff) | cpu << 8 | (guint64) r[i].aux << 32;
       /* States alternate: the entry of two or one records before first. */
-      guint k = nd;
+      guint k;
       if (i >= 2 && dict[idx[i - 2]] == word)
         k = idx[i - 2];
       else if (i >= 1 && dict[idx[i - 1]] == word)
         k = idx[i - 1];
       else
-        for (k = 0; k < nd && dict[k] != word; k++)
-          ;
-      if (k == nd)
         {
-          dict[nd++] = word;
-          max_a = MAX (max_a, r[i].aux);
-          max_p = MAX (max_p, cpu);
+          for (k = 0; k < nd && dict[k] != word; k++)
+            ;
+          if (k == nd)
+            {
+              dict[nd++] = word;
+              max_a = MAX (max_a, r[i].aux);
+              max_p = MAX (max_p, cpu);
+            }
         }
       idx[i] = (guint8) k;
-      if (i > 0)
-        max_d = MAX (max_d, (guint64) r[i].start - (guint64) r[i - 1].start);
+      delta[i] = i ? (guint64) r[i].start - (guint64) r[i - 1].start : 0;
+      max_d = MAX (max_d, delta[i]);
       max_c = MAX (max_c, r[i].count);
     }
   guint bt = bits_for (max_d), bc = bits_for (max_c), bi = bits_for (nd - 1);
@@ -86,9 +96,10 @@ code_block (TtvHistEncoder *e, TtvHistWriter *w)
   guint rb = bt + bc + bi;
   gsize n_bits = ((gsize) n * rb + 7) / 8;
   gsize need = TTV_HIST_BLOCK_HEADER + nd * (1 + wa + wp) + n_bits;
-  if (e->cap - e->len < need)
+  /* 8 bytes more: words are stored whole past the end. */
+  if (e->cap - e->len < need + 8)
     {
-      gsize cap = MAX (MAX (e->cap * 2, 256), e->len + need);
+      gsize cap = MAX (MAX (e->cap * 2, 256), e->len + need + 8);
       e->buf = g_realloc (e->buf, cap);
       e->cap = cap;
     }
@@ -110,21 +121,19 @@ code_block (TtvHistEncoder *e, TtvHistWriter *w)
   for (guint k = 0; k < nd; k++)
     *p++ = (guint8) dict[k];
   for (guint k = 0; k < nd; k++)
-    p = put_le (p, dict[k] >> 32, wa);
+    p = put_le4 (p, dict[k] >> 32, wa);
   for (guint k = 0; k < nd; k++)
-    p = put_le (p, (dict[k] >> 8) & 0xffffff, wp);
+    p = put_le4 (p, (dict[k] >> 8) & 0xffffff, wp);
   if (rb <= 57)
     {
       /* A record's bits in one word, gathered in a register and stored a
        * whole word at a time (no load of what was just stored). */
-      guint8 tmp[(TTV_HIST_BLOCK * 57 + 7) / 8 + 8];
-      guint8 *out = tmp;
+      guint8 *out = p;
       guint64 acc = 0;
       guint nacc = 0;
       for (guint i = 0; i < n; i++)
         {
-          guint64 v = (i ? (guint64) r[i].start - (guint64) r[i - 1].start : 0) | (guint64) r[i].count << bt
-                      | (guint64) idx[i] << (bt + bc);
+          guint64 v = delta[i] | (guint64) r[i].count << bt | (guint64) idx[i] << (bt + bc);
           acc |= v << nacc;
           if (nacc + rb >= 64)
             {
@@ -140,7 +149,6 @@ code_block (TtvHistEncoder *e, TtvHistWriter *w)
         }
       guint64 le = GUINT64_TO_LE (acc);
       memcpy (out, &le, 8);
-      memcpy (p, tmp, n_bits);
     }
   else
     {
@@ -148,14 +156,13 @@ code_block (TtvHistEncoder *e, TtvHistWriter *w)
       for (guint i = 0; i < n; i++)
         {
           guint64 pos = (guint64) i * rb;
-          put_bits (p, pos, i ? (guint64) r[i].start - (guint64) r[i - 1].start : 0, bt);
+          put_bits (p, pos, delta[i], bt);
           put_bits (p, pos + bt, r[i].count, bc);
           put_bits (p, pos + bt + bc, idx[i], bi);
         }
     }
   p += n_bits;
   e->len = (gsize) (p - e->buf);
-  e->n_pending = 0;
   if (e->n_piece == TTV_HIST_PIECE)
     write_piece (e, w);
 }
@@ -207,23 +214,21 @@ write_piece (TtvHistEncoder *e, TtvHistWriter *w)
 }
 
 void
-ttv_hist_encoder_push (TtvHistEncoder *e, TtvHistWriter *w, const TtvHistRec *rec)
+ttv_hist_encoder_grow (TtvHistEncoder *e)
 {
   g_return_if_fail (!e->finished);
-  if (G_UNLIKELY (e->n_pending == e->pending_cap))
-    {
-      /* Grown as needed: many rows never hold a whole block. */
-      e->pending_cap = e->pending_cap ? MIN (e->pending_cap * 2, TTV_HIST_BLOCK) : 4;
-      e->pending = g_renew (TtvHistRec, e->pending, e->pending_cap);
-    }
-  TtvHistRec *r = &e->pending[e->n_pending];
-  *r = *rec;
-  if (e->n_recs > 0 && r->start < e->last_start)
-    r->start = e->last_start;
-  e->last_start = r->start;
-  e->n_recs++;
-  if (++e->n_pending == TTV_HIST_BLOCK)
-    code_block (e, w);
+  /* Grown as needed: many rows never hold a whole block. */
+  e->pending_cap = e->pending_cap ? MIN (e->pending_cap * 2, TTV_HIST_BLOCK) : 4;
+  e->pending = g_renew (TtvHistRec, e->pending, e->pending_cap);
+}
+
+void
+ttv_hist_encoder_close (TtvHistEncoder *e, TtvHistWriter *w)
+{
+  write_piece (e, w);
+  g_clear_pointer (&e->piece, g_free);
+  g_clear_pointer (&e->buf, g_free);
+  e->cap = 0;
 }
 
 void
@@ -231,13 +236,10 @@ ttv_hist_encoder_finish (TtvHistEncoder *e, TtvHistWriter *w)
 {
   if (e->finished)
     return;
-  code_block (e, w);
-  write_piece (e, w);
+  ttv_hist_encoder_code_block (e, w);
+  ttv_hist_encoder_close (e, w);
   g_clear_pointer (&e->pending, g_free);
-  g_clear_pointer (&e->piece, g_free);
-  g_clear_pointer (&e->buf, g_free);
   e->pending_cap = 0;
-  e->cap = 0;
   e->finished = TRUE;
 }
 

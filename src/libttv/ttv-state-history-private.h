@@ -162,11 +162,18 @@ guint64  ttv_hist_hash (const guint8 *data, gsize size);
 /* Records gather into a block, coded when full; coded blocks gather in
  * @buf until written out, their index entries in the current piece (the
  * last @n_unplaced with offsets relative to @buf).  A full piece is
- * written out after the blocks it indexes. */
+ * written out after the blocks it indexes.  When a second thread codes
+ * (ttv-state-history-coder.c), the reading thread owns the first group of
+ * fields (records pending), the coding thread the others. */
 typedef struct {
   TtvHistRec *pending;     /* owned, @pending_cap records, or NULL */
   guint n_pending;
   guint pending_cap;
+  guint64 n_recs;          /* pushed, coded or not */
+  gint64 last_start;
+  gboolean finished;       /* no more records: everything written out */
+  /* Coding. */
+  gboolean listed;         /* in the coder's list of encoders holding bytes */
   guint8 *buf;             /* owned: coded blocks not written yet */
   gsize len;
   gsize cap;
@@ -174,15 +181,47 @@ typedef struct {
   guint n_piece;
   guint n_unplaced;
   GArray *dir;             /* of TtvHistBlock, owned */
-  guint64 n_recs;          /* pushed, coded or not */
-  gint64 last_start;
-  gboolean finished;       /* no more records: everything written out */
 } TtvHistEncoder;
 
 void     ttv_hist_encoder_init (TtvHistEncoder *e);
 void     ttv_hist_encoder_clear (TtvHistEncoder *e);
-/* Starts must not decrease (an earlier one is taken as the last). */
-void     ttv_hist_encoder_push (TtvHistEncoder *e, TtvHistWriter *w, const TtvHistRec *rec);
+/* Codes @n records (a block) after the ones coded; the pending ones. */
+void     ttv_hist_encoder_code (TtvHistEncoder *e, TtvHistWriter *w, const TtvHistRec *recs, guint n);
+void     ttv_hist_encoder_code_block (TtvHistEncoder *e, TtvHistWriter *w);
+/* Makes room for more pending records. */
+void     ttv_hist_encoder_grow (TtvHistEncoder *e);
+/* After the last block is coded: the partial piece written out, the
+ * coding buffers freed (the coding side of finish). */
+void     ttv_hist_encoder_close (TtvHistEncoder *e, TtvHistWriter *w);
+
+/* Adds @rec to the pending records; TRUE when they make a block, to be
+ * coded before the next one is added.  Starts must not decrease (an
+ * earlier one is taken as the last).  Inline: every state change of a row
+ * comes here. */
+static inline gboolean
+ttv_hist_encoder_add (TtvHistEncoder *e, const TtvHistRec *rec)
+{
+  if (G_UNLIKELY (e->n_pending == e->pending_cap))
+    {
+      ttv_hist_encoder_grow (e);
+      if (e->n_pending == e->pending_cap)
+        return FALSE;   /* finished: nothing may follow */
+    }
+  TtvHistRec *r = &e->pending[e->n_pending];
+  *r = *rec;
+  if (e->n_recs > 0 && r->start < e->last_start)
+    r->start = e->last_start;
+  e->last_start = r->start;
+  e->n_recs++;
+  return ++e->n_pending == TTV_HIST_BLOCK;
+}
+
+static inline void
+ttv_hist_encoder_push (TtvHistEncoder *e, TtvHistWriter *w, const TtvHistRec *rec)
+{
+  if (ttv_hist_encoder_add (e, rec))
+    ttv_hist_encoder_code_block (e, w);
+}
 /* Writes out the coded blocks held in @buf. */
 void     ttv_hist_encoder_flush (TtvHistEncoder *e, TtvHistWriter *w);
 /* Codes the last, partial block and writes everything out: no record can

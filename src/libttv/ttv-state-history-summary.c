@@ -60,6 +60,12 @@ typedef struct {
 static inline void
 iacc_add (IntAcc *acc, guint16 key, guint64 weight)
 {
+  /* Mostly the key added last. */
+  if (acc->n && acc->keys[acc->n - 1] == key)
+    {
+      acc->weights[acc->n - 1] += weight;
+      return;
+    }
   for (guint i = 0; i < acc->n; i++)
     if (acc->keys[i] == key)
       {
@@ -232,13 +238,19 @@ ttv_hist_summary_write (TtvHistWriter *w, const TtvHistSeq *seq, gint64 origin, 
 {
   if (n_levels == 0)
     return;
-  SummaryOut *so = g_new0 (SummaryOut, 1);
+  /* Not zeroed: the output buffers are large, and written before read. */
+  SummaryOut *so = g_new (SummaryOut, 1);
   so->w = w;
   so->n_levels = n_levels;
   for (guint k = 0; k < n_levels; k++)
     {
-      so->lv[k].level = &levels[k];
-      so->lv[k].cur = levels[k].first_bin;
+      LevelOut *lo = &so->lv[k];
+      lo->level = &levels[k];
+      lo->cur = levels[k].first_bin;
+      lo->acc.n = 0;
+      lo->events = 0;
+      lo->n_out = 0;
+      lo->written = 0;
     }
   LevelOut *l0 = &so->lv[0];
   guint shift = levels[0].shift;
