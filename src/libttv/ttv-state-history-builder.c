@@ -1013,7 +1013,11 @@ ttv_state_history_build (TtvTraceset *ts, const TtvStateHistoryOptions *opt,
       h = ttv_hist_cache_load (cache_path, fingerprint);
       if (h)
         {
+          /* The most recently used now; and the cap may have changed. */
           ttv_hist_cache_touch (cache_path);
+          g_autofree char *dir = g_path_get_dirname (cache_path);
+          if (!ttv_hist_cache_evict (dir, ttv_hist_cache_limit (opt, dir), cache_path))
+            g_clear_pointer (&h->cache_path, g_free);
           if (progress)
             progress (1.0, progress_data);
           return h;

@@ -103,8 +103,12 @@ ttv_hist_encoder_code (TtvHistEncoder *e, TtvHistWriter *w, const TtvHistRec *r,
       e->buf = g_realloc (e->buf, cap);
       e->cap = cap;
     }
-  if (e->piece == NULL)
-    e->piece = g_new (TtvHistBlock, TTV_HIST_PIECE);
+  if (e->n_piece == e->piece_cap)
+    {
+      /* Grown as needed: many rows never fill a piece. */
+      e->piece_cap = e->piece_cap ? MIN (e->piece_cap * 4, TTV_HIST_PIECE) : 8;
+      e->piece = g_renew (TtvHistBlock, e->piece, e->piece_cap);
+    }
   /* Relative to @buf until it is written out. */
   e->piece[e->n_piece].start = r[0].start;
   e->piece[e->n_piece].offset = e->len;
@@ -229,6 +233,7 @@ ttv_hist_encoder_close (TtvHistEncoder *e, TtvHistWriter *w)
   g_clear_pointer (&e->piece, g_free);
   g_clear_pointer (&e->buf, g_free);
   e->cap = 0;
+  e->piece_cap = 0;
 }
 
 void
@@ -246,7 +251,7 @@ ttv_hist_encoder_finish (TtvHistEncoder *e, TtvHistWriter *w)
 gsize
 ttv_hist_encoder_memory (const TtvHistEncoder *e)
 {
-  return e->pending_cap * sizeof (TtvHistRec) + e->cap + (e->piece ? TTV_HIST_PIECE * sizeof (TtvHistBlock) : 0)
+  return e->pending_cap * sizeof (TtvHistRec) + e->cap + e->piece_cap * sizeof (TtvHistBlock)
          + (e->dir ? e->dir->len * sizeof (TtvHistBlock) : 0);
 }
 

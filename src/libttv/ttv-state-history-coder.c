@@ -6,9 +6,9 @@
 #include "ttv-state-history-coder.h"
 
 /* Blocks handed over at a time, and batches under way at most (their
- * memory: some 3 MB). */
+ * memory: some 800 KB). */
 #define JOBS_PER_BATCH 64
-#define N_BATCHES 64
+#define N_BATCHES 16
 
 typedef struct {
   TtvHistEncoder *e;       /* weak */

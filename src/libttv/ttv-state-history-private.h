@@ -177,8 +177,9 @@ typedef struct {
   guint8 *buf;             /* owned: coded blocks not written yet */
   gsize len;
   gsize cap;
-  TtvHistBlock *piece;     /* owned: TTV_HIST_PIECE entries, or NULL */
+  TtvHistBlock *piece;     /* owned: @piece_cap entries (up to TTV_HIST_PIECE), or NULL */
   guint n_piece;
+  guint piece_cap;
   guint n_unplaced;
   GArray *dir;             /* of TtvHistBlock, owned */
 } TtvHistEncoder;
