@@ -280,6 +280,39 @@ bench_seek (char **paths, GString *out, GError **error)
   return 0;
 }
 
+/* CPU seconds of the process (every thread): less noisy than wall time
+ * on a busy machine. */
+static double
+process_cpu_seconds (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* The state alone over the whole traceset (no statistics, no checkpoints):
+ * events, wall and CPU seconds. */
+static gboolean
+time_state_alone (TtvTraceset *ts, guint64 *n, double *wall, double *cpu, GError **error)
+{
+  g_autoptr (TtvStateTracker) plain = ttv_state_tracker_new (ts, NULL);
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
+  if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
+    return FALSE;
+  gint64 t0 = g_get_monotonic_time ();
+  double c0 = process_cpu_seconds ();
+  GError *local = NULL;
+  *n = ttv_state_tracker_run (plain, ctx, TTV_TIME_MAX, NULL, &local);
+  *wall = (double) (g_get_monotonic_time () - t0) / 1e6;
+  *cpu = process_cpu_seconds () - c0;
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Wall-clock latencies (µs) of the state at random times. */
 static GArray *
 state_at_latencies (TtvStateTracker *tracker, TtvTraceset *ts, GError **error)
@@ -310,19 +343,10 @@ bench_state (char **paths, GString *out, GError **error)
     return 1;
   /* The state alone first (no statistics, no checkpoints), then the full
    * background pass that also gathers statistics and checkpoints. */
-  g_autoptr (TtvStateTracker) plain = ttv_state_tracker_new (ts, NULL);
-  g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
-  if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
+  guint64 n_plain;
+  double plain_s, plain_cpu;
+  if (!time_state_alone (ts, &n_plain, &plain_s, &plain_cpu, error))
     return 1;
-  gint64 p0 = g_get_monotonic_time ();
-  GError *local = NULL;
-  guint64 n_plain = ttv_state_tracker_run (plain, ctx, TTV_TIME_MAX, NULL, &local);
-  if (local)
-    {
-      g_propagate_error (error, local);
-      return 1;
-    }
-  double plain_s = (double) (g_get_monotonic_time () - p0) / 1e6;
 
   g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (ts, NULL);
   gint64 t0 = g_get_monotonic_time ();
@@ -367,16 +391,6 @@ bench_state (char **paths, GString *out, GError **error)
   append_latency (out, "spill_state_at", spill_us);
   g_string_append (out, "}\n");
   return 0;
-}
-
-/* CPU seconds of the process (every thread): less noisy than wall time
- * on a busy machine. */
-static double
-process_cpu_seconds (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
 /* A "Field:   N kB" line of /proc/self/status, or -1. */
@@ -441,23 +455,10 @@ bench_history (char **paths, GString *out, GError **error)
     return 1;
   /* The state alone, as ttv-bench state measures it (the reference of
    * issue 6's "background pass throughput"), then the state pass. */
-  g_autoptr (TtvStateTracker) plain = ttv_state_tracker_new (ts, NULL);
-  g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
-  if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
+  guint64 n;
+  double state_s, state_cpu;
+  if (!time_state_alone (ts, &n, &state_s, &state_cpu, error))
     return 1;
-  gint64 t0 = g_get_monotonic_time ();
-  double c0 = process_cpu_seconds ();
-  GError *local = NULL;
-  guint64 n = ttv_state_tracker_run (plain, ctx, TTV_TIME_MAX, NULL, &local);
-  if (local)
-    {
-      g_propagate_error (error, local);
-      return 1;
-    }
-  double state_s = (double) (g_get_monotonic_time () - t0) / 1e6;
-  double state_cpu = process_cpu_seconds () - c0;
-  g_clear_pointer (&plain, ttv_state_tracker_free);
-  g_clear_pointer (&ctx, ttv_context_free);
 
   g_autofree char *cache_dir = g_dir_make_tmp ("ttv-bench-history-XXXXXX", error);
   if (cache_dir == NULL)

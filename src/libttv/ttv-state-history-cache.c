@@ -8,6 +8,7 @@
 
 #include "ttv-state-history-private.h"
 #include "ttv-error.h"
+#include "ttv-temp-file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -369,31 +370,13 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
   return TRUE;
 }
 
-static gboolean
-pread_exact (int fd, void *buf, gsize n, guint64 offset)
-{
-  guint8 *p = buf;
-  while (n > 0)
-    {
-      ssize_t k = pread (fd, p, n, (off_t) offset);
-      if (k < 0 && errno == EINTR)
-        continue;
-      if (k <= 0)
-        return FALSE;
-      p += k;
-      n -= (gsize) k;
-      offset += (guint64) k;
-    }
-  return TRUE;
-}
-
 /* The checks that need no mapping, read through the file: the header,
  * the trace it describes (a stale file costs a few bytes), the checksum. */
 static gboolean
 check_file (int fd, gsize size, const char *path, const char *fingerprint, GError **error)
 {
   TtvHistHeader hd;
-  if (size < sizeof hd || !pread_exact (fd, &hd, sizeof hd, 0))
+  if (size < sizeof hd || !ttv_file_read_at (fd, &hd, sizeof hd, 0))
     BAD (_("%s: truncated at byte %" G_GSIZE_FORMAT " (no header)"), path, size);
   if (memcmp (hd.magic, TTV_HIST_MAGIC, sizeof hd.magic) != 0 || hd.version != TTV_HIST_VERSION
       || hd.bom != TTV_HIST_BOM)
@@ -411,7 +394,7 @@ check_file (int fd, gsize size, const char *path, const char *fingerprint, GErro
           return FALSE;
         }
       g_autofree char *stored = g_malloc (n);
-      if (!pread_exact (fd, stored, n, hd.fingerprint_offset) || memcmp (stored, fingerprint, n) != 0)
+      if (!ttv_file_read_at (fd, stored, n, hd.fingerprint_offset) || memcmp (stored, fingerprint, n) != 0)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
                        _("%s describes another state of the trace"), path);
@@ -424,7 +407,7 @@ check_file (int fd, gsize size, const char *path, const char *fingerprint, GErro
   for (guint64 at = sizeof hd; at < size;)
     {
       gsize n = (gsize) MIN ((guint64) 1 << 20, size - at);
-      if (!pread_exact (fd, buf, n, at))
+      if (!ttv_file_read_at (fd, buf, n, at))
         BAD (_("%s: cannot read byte %" G_GUINT64_FORMAT), path, at);
       ttv_hist_hasher_update (&hs, buf, n);
       at += n;

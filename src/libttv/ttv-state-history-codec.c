@@ -3,6 +3,7 @@
  * directory), their reading from memory or a file, used by the builder,
  * the summary, the queries and the cache file's checks. */
 #include "ttv-state-history-private.h"
+#include "ttv-temp-file.h"
 
 #include <errno.h>
 #include <string.h>
@@ -267,23 +268,6 @@ ttv_hist_encoder_seq (const TtvHistEncoder *e, const guint8 *data, guint64 size,
   seq->n_blocks = ttv_hist_n_blocks (e->n_recs);
 }
 
-static gboolean
-pread_exact (int fd, guint8 *p, gsize n, guint64 offset)
-{
-  while (n > 0)
-    {
-      ssize_t k = pread (fd, p, n, (off_t) offset);
-      if (k < 0 && errno == EINTR)
-        continue;
-      if (k <= 0)
-        return FALSE;
-      p += k;
-      n -= (gsize) k;
-      offset += (guint64) k;
-    }
-  return TRUE;
-}
-
 const guint8 *
 ttv_hist_source_get (const guint8 *data, int fd, guint64 size, guint64 offset, gsize len, guint8 *buf)
 {
@@ -291,7 +275,7 @@ ttv_hist_source_get (const guint8 *data, int fd, guint64 size, guint64 offset, g
     return NULL;
   if (data)
     return data + offset;
-  return pread_exact (fd, buf, len, offset) ? buf : NULL;
+  return ttv_file_read_at (fd, buf, len, offset) ? buf : NULL;
 }
 
 void
@@ -319,7 +303,7 @@ cursor_piece (TtvHistCursor *c, guint64 p)
     c->piece = (const TtvHistBlock *) (s->data + off);
   else
     {
-      if (!pread_exact (s->fd, (guint8 *) c->piece_buf, n * sizeof (TtvHistBlock), off))
+      if (!ttv_file_read_at (s->fd, (guint8 *) c->piece_buf, n * sizeof (TtvHistBlock), off))
         return FALSE;
       c->n_reads++;
       c->read_bytes += n * sizeof (TtvHistBlock);
@@ -346,7 +330,7 @@ cursor_bytes (TtvHistCursor *c, guint64 off, gsize len)
   if (off < c->win_off || off + len > c->win_off + c->win_len)
     {
       gsize n = (gsize) MIN ((guint64) TTV_HIST_WINDOW, s->size - off);
-      if (len > n || !pread_exact (s->fd, c->win, n, off))
+      if (len > n || !ttv_file_read_at (s->fd, c->win, n, off))
         {
           c->win_len = 0;
           return NULL;
@@ -468,19 +452,27 @@ ttv_hist_cursor_next_block (TtvHistCursor *c, gint64 *starts, guint8 *keys, guin
   return k;
 }
 
-gint64
-ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec *rec)
+/* How many of the @n entries from @lo start at or before @t (sorted). */
+static guint64
+count_at_or_before (const TtvHistBlock *entries, guint64 lo, guint64 n, gint64 t)
 {
-  /* The last piece, then the last block, starting at or before @t. */
-  guint64 lo = 0, hi = seq->n_recs ? ttv_hist_n_pieces (seq->n_blocks) : 0;
+  guint64 hi = n;
   while (lo < hi)
     {
       guint64 mid = lo + (hi - lo) / 2;
-      if (seq->dir[mid].start <= t)
+      if (entries[mid].start <= t)
         lo = mid + 1;
       else
         hi = mid;
     }
+  return lo;
+}
+
+gint64
+ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec *rec)
+{
+  /* The last piece, then the last block, starting at or before @t. */
+  guint64 lo = count_at_or_before (seq->dir, 0, seq->n_recs ? ttv_hist_n_pieces (seq->n_blocks) : 0, t);
   if (lo == 0)
     {
       ttv_hist_cursor_init (c, seq, 0);
@@ -493,16 +485,8 @@ ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec
       ttv_hist_cursor_init (c, seq, seq->n_recs);
       return -1;
     }
-  guint klo = 1, khi = c->piece_count;
-  while (klo < khi)
-    {
-      guint mid = klo + (khi - klo) / 2;
-      if (c->piece[mid].start <= t)
-        klo = mid + 1;
-      else
-        khi = mid;
-    }
-  guint64 b = p * TTV_HIST_PIECE + (klo - 1);
+  /* The piece's first block starts at or before @t (as its entry says). */
+  guint64 b = p * TTV_HIST_PIECE + count_at_or_before (c->piece, 1, c->piece_count, t) - 1;
   c->index = b * TTV_HIST_BLOCK;
   if (!ttv_hist_cursor_load (c, b))
     {

@@ -126,40 +126,6 @@ fail (TtvHistWriter *w, int err)
     }
 }
 
-static gboolean
-pwrite_all (int fd, const guint8 *p, gsize n, guint64 offset)
-{
-  while (n > 0)
-    {
-      ssize_t k = pwrite (fd, p, n, (off_t) offset);
-      if (k < 0 && errno == EINTR)
-        continue;
-      if (k <= 0)
-        return FALSE;
-      p += k;
-      n -= (gsize) k;
-      offset += (guint64) k;
-    }
-  return TRUE;
-}
-
-static gboolean
-pread_all (int fd, guint8 *p, gsize n, guint64 offset)
-{
-  while (n > 0)
-    {
-      ssize_t k = pread (fd, p, n, (off_t) offset);
-      if (k < 0 && errno == EINTR)
-        continue;
-      if (k <= 0)
-        return FALSE;
-      p += k;
-      n -= (gsize) k;
-      offset += (guint64) k;
-    }
-  return TRUE;
-}
-
 void
 ttv_hist_writer_init_memory (TtvHistWriter *w, guint64 spill_limit, const char *spill_dir)
 {
@@ -202,7 +168,7 @@ ttv_hist_writer_flush (TtvHistWriter *w)
 {
   if (w->fd < 0 || w->len == 0)
     return !w->failed;
-  if (!w->failed && !pwrite_all (w->fd, w->buf, w->len, w->offset - w->len))
+  if (!w->failed && !ttv_file_write_at (w->fd, w->buf, w->len, w->offset - w->len))
     fail (w, errno);
   w->len = 0;
   return !w->failed;
@@ -222,7 +188,7 @@ spill_to_file (TtvHistWriter *w)
       g_debug ("state history stays in memory: %s", error->message);
       return;
     }
-  if (!pwrite_all (fd, w->bytes->data, w->bytes->len, 0))
+  if (!ttv_file_write_at (fd, w->bytes->data, w->bytes->len, 0))
     {
       g_debug ("state history stays in memory: %s", g_strerror (errno));
       close (fd);
@@ -256,7 +222,7 @@ ttv_hist_writer_append (TtvHistWriter *w, const void *data, gsize size)
     ttv_hist_writer_flush (w);
   if (size >= WRITE_BUFFER)
     {
-      if (!w->failed && !pwrite_all (w->fd, data, size, at))
+      if (!w->failed && !ttv_file_write_at (w->fd, data, size, at))
         fail (w, errno);
     }
   else
@@ -309,7 +275,7 @@ ttv_hist_writer_pwrite (TtvHistWriter *w, guint64 offset, const void *data, gsiz
     }
   if (offset + size > w->offset - w->len)
     ttv_hist_writer_flush (w);
-  if (!w->failed && !pwrite_all (w->fd, data, size, offset))
+  if (!w->failed && !ttv_file_write_at (w->fd, data, size, offset))
     fail (w, errno);
 }
 
@@ -329,7 +295,7 @@ ttv_hist_writer_checksum (TtvHistWriter *w)
   for (guint64 at = head; at < w->offset;)
     {
       gsize n = (gsize) MIN ((guint64) WRITE_BUFFER, w->offset - at);
-      if (!pread_all (w->fd, w->buf, n, at))
+      if (!ttv_file_read_at (w->fd, w->buf, n, at))
         {
           fail (w, errno);
           return 0;

@@ -42,26 +42,27 @@ ttv_state_history_get_row (const TtvStateHistory *h, TtvHistoryRowKind kind, gui
   return &h->infos[h->row_base[kind] + row];
 }
 
-void
-ttv_hist_row_recs (const TtvStateHistory *h, guint64 i, TtvHistSeq *seq)
+static void
+row_seq (const TtvStateHistory *h, const TtvHistBlock *dir, guint64 n_recs, TtvHistSeq *seq)
 {
   seq->data = h->data;
   seq->fd = h->fd;
   seq->size = h->size;
-  seq->dir = h->index[i].dir;
-  seq->n_recs = h->infos[i].n_intervals;
-  seq->n_blocks = ttv_hist_n_blocks (seq->n_recs);
+  seq->dir = dir;
+  seq->n_recs = n_recs;
+  seq->n_blocks = ttv_hist_n_blocks (n_recs);
+}
+
+void
+ttv_hist_row_recs (const TtvStateHistory *h, guint64 i, TtvHistSeq *seq)
+{
+  row_seq (h, h->index[i].dir, h->infos[i].n_intervals, seq);
 }
 
 void
 ttv_hist_row_marks (const TtvStateHistory *h, guint64 i, TtvHistSeq *seq)
 {
-  seq->data = h->data;
-  seq->fd = h->fd;
-  seq->size = h->size;
-  seq->dir = h->index[i].mark_dir;
-  seq->n_recs = h->infos[i].n_marks;
-  seq->n_blocks = ttv_hist_n_blocks (seq->n_recs);
+  row_seq (h, h->index[i].mark_dir, h->infos[i].n_marks, seq);
 }
 
 static void

@@ -77,27 +77,15 @@ spill_state (TtvStateTracker *tr, Checkpoint *c, const TtvState *state)
     }
   g_byte_array_set_size (tr->snapshot, 0);
   ttv_state_snapshot (state, tr->snapshot);
-  const guint8 *p = tr->snapshot->data;
-  gsize n = tr->snapshot->len;
-  guint64 at = tr->spill_end;
-  while (n > 0)
+  if (!ttv_file_write_at (tr->spill_fd, tr->snapshot->data, tr->snapshot->len, tr->spill_end))
     {
-      ssize_t k = pwrite (tr->spill_fd, p, n, (off_t) at);
-      if (k < 0 && errno == EINTR)
-        continue;
-      if (k <= 0)
-        {
-          g_warning ("State checkpoints stay in memory: %s", g_strerror (errno));
-          tr->spill_failed = TRUE;
-          return FALSE;
-        }
-      p += k;
-      n -= (gsize) k;
-      at += (guint64) k;
+      g_warning ("State checkpoints stay in memory: %s", g_strerror (errno));
+      tr->spill_failed = TRUE;
+      return FALSE;
     }
   c->offset = tr->spill_end;
   c->size = tr->snapshot->len;
-  tr->spill_end = at;
+  tr->spill_end += c->size;
   tr->spill_live += c->size;
   return TRUE;
 }
@@ -109,17 +97,8 @@ checkpoint_state (TtvStateTracker *tr, const Checkpoint *c, GError **error)
   if (c->state)
     return ttv_state_copy (c->state);
   g_autofree guint8 *buf = g_malloc (MAX (c->size, 1));
-  gsize done = 0;
-  while (done < c->size)
-    {
-      ssize_t k = pread (tr->spill_fd, buf + done, c->size - done, (off_t) (c->offset + done));
-      if (k < 0 && errno == EINTR)
-        continue;
-      if (k <= 0)
-        break;
-      done += (gsize) k;
-    }
-  TtvState *state = done == c->size ? ttv_state_from_snapshot (buf, c->size) : NULL;
+  TtvState *state = ttv_file_read_at (tr->spill_fd, buf, c->size, c->offset)
+                      ? ttv_state_from_snapshot (buf, c->size) : NULL;
   if (state == NULL)
     g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
                  _("Cannot read back a state checkpoint at byte %" G_GUINT64_FORMAT " of its file"), c->offset);

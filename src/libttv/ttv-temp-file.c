@@ -1,5 +1,5 @@
-/* ttv-temp-file.c: unnamed files for data that must not stay in memory
- * (see ttv-temp-file.h). */
+/* ttv-temp-file.c: unnamed files for data that must not stay in memory,
+ * whole reads and writes at an offset (see ttv-temp-file.h). */
 #include "ttv-temp-file.h"
 #include "ttv-error.h"
 
@@ -53,6 +53,46 @@ ttv_temp_file_link (int fd, const char *path, GError **error)
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("Cannot create %s: %s"), path,
                    g_strerror (err));
       return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ttv_file_read_at (int fd, void *buf, gsize n, guint64 offset)
+{
+  guint8 *p = buf;
+  while (n > 0)
+    {
+      ssize_t k = pread (fd, p, n, (off_t) offset);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k <= 0)
+        {
+          if (k == 0)
+            errno = 0;
+          return FALSE;
+        }
+      p += k;
+      n -= (gsize) k;
+      offset += (guint64) k;
+    }
+  return TRUE;
+}
+
+gboolean
+ttv_file_write_at (int fd, const void *buf, gsize n, guint64 offset)
+{
+  const guint8 *p = buf;
+  while (n > 0)
+    {
+      ssize_t k = pwrite (fd, p, n, (off_t) offset);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k <= 0)
+        return FALSE;
+      p += k;
+      n -= (gsize) k;
+      offset += (guint64) k;
     }
   return TRUE;
 }

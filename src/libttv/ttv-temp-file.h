@@ -1,7 +1,7 @@
 /* ttv-temp-file.h: files for data that must not stay in memory
- * (checkpoints of the state, a state history without its cache): created
- * unnamed where the system allows, so that nothing is left behind if the
- * program dies. */
+ * (checkpoints of the state, state histories): created unnamed where the
+ * system allows, so that nothing is left behind if the program dies; and
+ * whole reads and writes at an offset. */
 #pragma once
 
 #include <glib.h>
@@ -16,5 +16,10 @@ G_BEGIN_DECLS
 int      ttv_temp_file_new (const char *dir, char **tmp_path, GError **error);
 /* Gives the unnamed file @fd the name @path (which must not exist). */
 gboolean ttv_temp_file_link (int fd, const char *path, GError **error);
+
+/* All @n bytes at @offset (retrying short transfers and EINTR); FALSE
+ * with errno set on failure (or 0 at the end of the file). */
+gboolean ttv_file_read_at (int fd, void *buf, gsize n, guint64 offset);
+gboolean ttv_file_write_at (int fd, const void *buf, gsize n, guint64 offset);
 
 G_END_DECLS
