@@ -969,6 +969,9 @@ build_into (TtvTraceset *ts, TtvHistWriter *w, gsize max_memory, const char *fin
   g_clear_pointer (&b->coder, ttv_hist_coder_free);
   if (!write_tail (b, n, hend, progress, progress_data, cancel, error))
     return NULL;
+  /* The rows are written: their memory goes before the history's own is
+   * made (a row costs some 500 bytes here; traces have 100000s). */
+  g_ptr_array_set_size (b->rows, 0);
   return open_written (b, error);
 }
 
