@@ -74,7 +74,7 @@ ttv_state_pass_result_free (TtvStatePassResult *result)
   if (!result)
     return;
   ttv_state_tracker_free (result->tracker);
-  ttv_viewer_stats_node_unref (result->stats);
+  ttv_statistics_free (result->statistics);
   g_free (result);
 }
 
@@ -103,9 +103,10 @@ pass_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
       return;
     }
   result = g_new0 (TtvStatePassResult, 1);
-  /* The tree is made now: later state queries replay through the tracker,
-   * which would count their events into its statistics again. */
-  result->stats = ttv_stats_tree_new (ttv_state_tracker_get_statistics (tracker), job->traceset);
+  /* Taken from the tracker, whose later replays would count into them.
+   * Their tree (hundreds of thousands of nodes on large traces) is made
+   * only when a view asks for it. */
+  result->statistics = ttv_state_tracker_steal_statistics (tracker);
   result->tracker = g_steal_pointer (&tracker);
   g_task_return_pointer (task, result, (GDestroyNotify) ttv_state_pass_result_free);
   ttv_pass_give_back_memory ();

@@ -184,6 +184,18 @@ ttv_state_tracker_get_statistics (TtvStateTracker *tr)
   return tr->stats;
 }
 
+TtvStatistics *
+ttv_state_tracker_steal_statistics (TtvStateTracker *tr)
+{
+  if (tr->stats == NULL)
+    return NULL;
+  /* The state observed by them is replaced by a copy, which is not. */
+  TtvState *copy = ttv_state_copy (tr->state);
+  ttv_state_free (tr->state);
+  tr->state = copy;
+  return g_steal_pointer (&tr->stats);
+}
+
 /* Drops every other checkpoint (keeping the first) and doubles the interval. */
 static void
 thin_checkpoints (TtvStateTracker *tr)

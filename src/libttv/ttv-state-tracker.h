@@ -30,6 +30,9 @@ void             ttv_state_tracker_reset (TtvStateTracker *tracker);
 TtvState        *ttv_state_tracker_get_state (TtvStateTracker *tracker);   /* borrowed */
 /* Statistics gathered while applying events (created on first call). */
 TtvStatistics   *ttv_state_tracker_get_statistics (TtvStateTracker *tracker); /* borrowed */
+/* Takes the statistics away (transfer full, NULL if none): later replays
+ * (state at a time) no longer count into them. */
+TtvStatistics   *ttv_state_tracker_steal_statistics (TtvStateTracker *tracker);
 
 /* Applies one event of trace @trace_index; takes a checkpoint when due and
  * @ctx is given (it then must be positioned right after @event). */
