@@ -147,6 +147,8 @@ clamp_time (Builder *b, TtvTime t)
 static void
 brow_free (BRow *r)
 {
+  if (r == NULL)
+    return;
   ttv_hist_encoder_clear (&r->recs);
   if (r->marks)
     {
@@ -601,10 +603,17 @@ compare_rows (gconstpointer pa, gconstpointer pb)
 /* The summary of one row, to compute once every row has its place. */
 typedef struct {
   TtvHistSeq recs;
+  GArray *dir;             /* owned: the directory @recs reads (its row is gone) */
   TtvHistLevel levels[TTV_HIST_MAX_LEVELS];
   guint n_levels;
   gint64 end;
 } SummaryJob;
+
+static void
+summary_job_clear (SummaryJob *job)
+{
+  g_array_unref (job->dir);
+}
 
 typedef struct {
   Builder *b;
@@ -687,6 +696,7 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
   memset (&hd, 0, sizeof hd);
   g_autoptr (GArray) rows = g_array_sized_new (FALSE, TRUE, sizeof (TtvHistRow), b->rows->len);
   g_autoptr (GArray) jobs = g_array_new (FALSE, FALSE, sizeof (SummaryJob));
+  g_array_set_clear_func (jobs, (GDestroyNotify) summary_job_clear);
   ttv_hist_writer_flush (w);
   /* First every row's place (the writer may move its memory), then the
    * summaries, filled in place. */
@@ -740,12 +750,15 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
       if (n_levels)
         {
           ttv_hist_writer_pwrite (w, fr.levels_offset, levels, n_levels * sizeof (TtvHistLevel));
-          SummaryJob job = { recs, { { 0 } }, n_levels, r->end };
+          SummaryJob job = { recs, g_steal_pointer (&r->recs.dir), { { 0 } }, n_levels, r->end };
           memcpy (job.levels, levels, n_levels * sizeof (TtvHistLevel));
           g_array_append_val (jobs, job);
         }
       g_array_append_val (rows, fr);
       hd.n_rows_by_kind[r->kind]++;
+      /* Written: the row goes now, not after every row (a row is some 500
+       * bytes here, and traces have 100000s). */
+      brow_free (g_steal_pointer (&b->rows->pdata[i]));
     }
   if (w->failed || !write_summaries (b, jobs, progress, progress_data, cancel, error))
     {
@@ -969,9 +982,6 @@ build_into (TtvTraceset *ts, TtvHistWriter *w, gsize max_memory, const char *fin
   g_clear_pointer (&b->coder, ttv_hist_coder_free);
   if (!write_tail (b, n, hend, progress, progress_data, cancel, error))
     return NULL;
-  /* The rows are written: their memory goes before the history's own is
-   * made (a row costs some 500 bytes here; traces have 100000s). */
-  g_ptr_array_set_size (b->rows, 0);
   return open_written (b, error);
 }
 
