@@ -426,7 +426,8 @@ status_kib (const char *field)
   return line ? g_ascii_strtoll (line + strlen (field), NULL, 10) : -1;
 }
 
-/* After the first frame that shows rows: one JSON line, then quit. */
+/* After the first frame that shows rows: one JSON line, then quit (unless
+ * the bench waits for the background passes, TTV_BENCH_BACKGROUND). */
 static gboolean
 bench_drawn (GtkWidget *widget, cairo_t *cr, TtvEventList *self)
 {
@@ -445,7 +446,7 @@ bench_drawn (GtkWidget *widget, cairo_t *cr, TtvEventList *self)
           t0 ? (now - g_ascii_strtoll (t0, NULL, 10)) / 1e6 : -1.0, self->rows->len,
           status_kib ("VmRSS:"), status_kib ("RssAnon:"), status_kib ("RssFile:"));
   fflush (stdout);
-  if (app)
+  if (app && !g_getenv ("TTV_BENCH_BACKGROUND"))
     g_application_quit (app);
   return GDK_EVENT_PROPAGATE;
 }

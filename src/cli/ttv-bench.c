@@ -1,5 +1,6 @@
 /* ttv-bench.c: measured figures of libttv, one JSON object per line.
- * Each subcommand times one thing users wait for: reading, seeking, state. */
+ * Each subcommand times one thing users wait for: reading, seeking, state,
+ * the state history, filtering. */
 #include "ttv-config.h"
 
 #include "ttv-context.h"
@@ -307,35 +308,43 @@ bench_seek (char **paths, GString *out, GError **error)
   return 0;
 }
 
-static int
-bench_state (char **paths, GString *out, GError **error)
+/* CPU seconds of the process (every thread): less noisy than wall time
+ * on a busy machine. */
+static double
+process_cpu_seconds (void)
 {
-  g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
-  if (ts == NULL)
-    return 1;
-  /* The state alone first (no statistics, no checkpoints), then the full
-   * background pass that also gathers statistics and checkpoints. */
+  struct timespec ts;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* The state alone over the whole traceset (no statistics, no checkpoints):
+ * events, wall and CPU seconds. */
+static gboolean
+time_state_alone (TtvTraceset *ts, guint64 *n, double *wall, double *cpu, GError **error)
+{
   g_autoptr (TtvStateTracker) plain = ttv_state_tracker_new (ts, NULL);
   g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
   if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
-    return 1;
-  gint64 p0 = g_get_monotonic_time ();
+    return FALSE;
+  gint64 t0 = g_get_monotonic_time ();
+  double c0 = process_cpu_seconds ();
   GError *local = NULL;
-  guint64 n_plain = ttv_state_tracker_run (plain, ctx, TTV_TIME_MAX, NULL, &local);
+  *n = ttv_state_tracker_run (plain, ctx, TTV_TIME_MAX, NULL, &local);
+  *wall = (double) (g_get_monotonic_time () - t0) / 1e6;
+  *cpu = process_cpu_seconds () - c0;
   if (local)
     {
       g_propagate_error (error, local);
-      return 1;
+      return FALSE;
     }
-  double plain_s = (double) (g_get_monotonic_time () - p0) / 1e6;
+  return TRUE;
+}
 
-  g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (ts, NULL);
-  gint64 t0 = g_get_monotonic_time ();
-  if (!ttv_state_tracker_build (tracker, NULL, NULL, NULL, error))
-    return 1;
-  double s = (double) (g_get_monotonic_time () - t0) / 1e6;
-  guint64 n = ttv_state_get_n_events (ttv_state_tracker_get_state (tracker));
-
+/* Wall-clock latencies (µs) of the state at random times. */
+static GArray *
+state_at_latencies (TtvStateTracker *tracker, TtvTraceset *ts, GError **error)
+{
   TtvTime start = ttv_traceset_get_start (ts), end = ttv_traceset_get_end (ts);
   g_autoptr (GRand) rand = g_rand_new_with_seed ((guint32) opt_seed);
   g_autoptr (GArray) us = g_array_new (FALSE, FALSE, sizeof (double));
@@ -346,11 +355,54 @@ bench_state (char **paths, GString *out, GError **error)
       gint64 t1 = g_get_monotonic_time ();
       TtvState *state = ttv_state_tracker_dup_state_at (tracker, t, error);
       if (state == NULL)
-        return 1;
+        return NULL;
       double d = (double) (g_get_monotonic_time () - t1);
       ttv_state_free (state);
       g_array_append_val (us, d);
     }
+  return g_steal_pointer (&us);
+}
+
+static int
+bench_state (char **paths, GString *out, GError **error)
+{
+  g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
+  if (ts == NULL)
+    return 1;
+  /* The state alone first (no statistics, no checkpoints), then the full
+   * background pass that also gathers statistics and checkpoints. */
+  guint64 n_plain;
+  double plain_s, plain_cpu;
+  if (!time_state_alone (ts, &n_plain, &plain_s, &plain_cpu, error))
+    return 1;
+
+  g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (ts, NULL);
+  gint64 t0 = g_get_monotonic_time ();
+  if (!ttv_state_tracker_build (tracker, NULL, NULL, NULL, error))
+    return 1;
+  double s = (double) (g_get_monotonic_time () - t0) / 1e6;
+  guint64 n = ttv_state_get_n_events (ttv_state_tracker_get_state (tracker));
+
+  g_autoptr (GArray) us = state_at_latencies (tracker, ts, error);
+  if (us == NULL)
+    return 1;
+
+  /* As the viewer keeps them: the checkpoints' states in a file, one every
+   * 50000 events, at most 16 MiB of memory. */
+  g_autofree char *spill_dir = g_dir_make_tmp ("ttv-bench-checkpoints-XXXXXX", error);
+  if (spill_dir == NULL)
+    return 1;
+  TtvCheckpointPolicy spill_policy = { 50000, 16u << 20, spill_dir, 0 };
+  g_autoptr (TtvStateTracker) spilled = ttv_state_tracker_new (ts, &spill_policy);
+  gint64 t2 = g_get_monotonic_time ();
+  if (!ttv_state_tracker_build (spilled, NULL, NULL, NULL, error))
+    return 1;
+  double spill_s = (double) (g_get_monotonic_time () - t2) / 1e6;
+  g_autoptr (GArray) spill_us = state_at_latencies (spilled, ts, error);
+  g_remove (spill_dir);
+  if (spill_us == NULL)
+    return 1;
+
   print_json_head (out, "state", paths);
   g_string_append_printf (out, ",\"state_only_events_per_s\":%.0f", plain_s > 0 ? (double) n_plain / plain_s : 0.0);
   g_string_append_printf (out, ",\"events\":%" G_GUINT64_FORMAT ",\"seconds\":%.6f,\"events_per_s\":%.0f"
@@ -358,68 +410,103 @@ bench_state (char **paths, GString *out, GError **error)
                           n, s, s > 0 ? (double) n / s : 0.0, ttv_state_tracker_get_n_checkpoints (tracker),
                           ttv_state_tracker_get_interval (tracker), ttv_state_tracker_get_checkpoint_memory (tracker));
   append_latency (out, "state_at", us);
+  g_string_append_printf (out, ",\"spill_seconds\":%.6f,\"spill_checkpoints\":%u,\"spill_checkpoint_interval\":%"
+                          G_GUINT64_FORMAT ",\"spill_checkpoint_bytes\":%" G_GSIZE_FORMAT
+                          ",\"spill_file_bytes\":%" G_GUINT64_FORMAT,
+                          spill_s, ttv_state_tracker_get_n_checkpoints (spilled),
+                          ttv_state_tracker_get_interval (spilled), ttv_state_tracker_get_checkpoint_memory (spilled),
+                          ttv_state_tracker_get_checkpoint_spill (spilled));
+  append_latency (out, "spill_state_at", spill_us);
   g_string_append (out, "}\n");
   return 0;
 }
 
-/* CPU seconds of the process: less noisy than wall time on a busy machine. */
-static double
-history_cpu_seconds (void)
+/* A "Field:   N kB" line of /proc/self/status, or -1. */
+static gint64
+status_kib (const char *field)
 {
-  struct timespec ts;
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+  g_autofree char *status = NULL;
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return -1;
+  const char *line = strstr (status, field);
+  return line ? g_ascii_strtoll (line + strlen (field), NULL, 10) : -1;
 }
 
-/* The state history: background pass with history vs state alone (wall and
- * CPU time), memory per million events, the cache file (written, reused),
- * query_pixels at W=1920 over the whole trace and a 1 ms window (busiest
- * rows). */
+/* Resets the peak resident memory to the current one (Linux). */
+static gboolean
+reset_peak_rss (void)
+{
+  FILE *f = fopen ("/proc/self/clear_refs", "w");
+  if (f == NULL)
+    return FALSE;
+  gboolean ok = fputs ("5", f) >= 0;
+  return fclose (f) == 0 && ok;
+}
+
+typedef struct {
+  double wall, cpu;
+  gint64 peak_growth_kib;  /* -1: unknown */
+} Timing;
+
+/* Builds the history of @ts with @opt and $TTV_HISTORY_THREADS @threads
+ * (NULL: the default), timing it. */
+static TtvStateHistory *
+timed_history (TtvTraceset *ts, const TtvStateHistoryOptions *opt, const char *threads, Timing *t,
+               GError **error)
+{
+  if (threads)
+    g_setenv ("TTV_HISTORY_THREADS", threads, TRUE);
+  gboolean peak = reset_peak_rss ();
+  gint64 rss0 = status_kib ("VmRSS:");
+  gint64 t0 = g_get_monotonic_time ();
+  double c0 = process_cpu_seconds ();
+  TtvStateHistory *h = ttv_state_history_build (ts, opt, NULL, NULL, NULL, error);
+  t->wall = (double) (g_get_monotonic_time () - t0) / 1e6;
+  t->cpu = process_cpu_seconds () - c0;
+  t->peak_growth_kib = peak ? status_kib ("VmHWM:") - rss0 : -1;
+  if (threads)
+    g_unsetenv ("TTV_HISTORY_THREADS");
+  return h;
+}
+
+/* The state history: the background pass that builds it (as the viewer
+ * does: written to its cache file, two threads when there are two cores;
+ * and in one thread) against the state alone and the state pass, wall and
+ * CPU time; the memory the build holds and the history's size per
+ * million events; reusing the cache file; query_pixels at W=1920 over the
+ * whole trace and a 1 ms window (busiest rows). */
 static int
 bench_history (char **paths, GString *out, GError **error)
 {
   g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
   if (ts == NULL)
     return 1;
-  g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (ts, NULL);
-  gint64 t0 = g_get_monotonic_time ();
-  double c0 = history_cpu_seconds ();
-  if (!ttv_state_tracker_build (tracker, NULL, NULL, NULL, error))
+  /* The state alone, as ttv-bench state measures it (the reference of
+   * issue 6's "background pass throughput"), then the state pass. */
+  guint64 n;
+  double state_s, state_cpu;
+  if (!time_state_alone (ts, &n, &state_s, &state_cpu, error))
     return 1;
-  double state_s = (double) (g_get_monotonic_time () - t0) / 1e6;
-  double state_cpu = history_cpu_seconds () - c0;
-  guint64 n = ttv_state_get_n_events (ttv_state_tracker_get_state (tracker));
-  g_clear_pointer (&tracker, ttv_state_tracker_free);
 
-  TtvStateHistoryOptions opt = { 0, TRUE, NULL };
-  t0 = g_get_monotonic_time ();
-  c0 = history_cpu_seconds ();
-  g_autoptr (TtvStateHistory) h = ttv_state_history_build (ts, &opt, NULL, NULL, NULL, error);
-  if (h == NULL)
-    return 1;
-  double hist_s = (double) (g_get_monotonic_time () - t0) / 1e6;
-  double hist_cpu = history_cpu_seconds () - c0;
-
-  /* Cached: the build that spills and writes the cache file (a small
-   * memory limit, so that it does), then reuse. */
   g_autofree char *cache_dir = g_dir_make_tmp ("ttv-bench-history-XXXXXX", error);
   if (cache_dir == NULL)
     return 1;
-  TtvStateHistoryOptions copt = { 4u << 20, FALSE, cache_dir };
-  t0 = g_get_monotonic_time ();
-  g_autoptr (TtvStateHistory) hc = ttv_state_history_build (ts, &copt, NULL, NULL, NULL, error);
-  if (hc == NULL)
+  TtvStateHistoryOptions copt = { 0, FALSE, cache_dir, G_MAXUINT64 };
+  Timing built, one, reuse;
+  g_autoptr (TtvStateHistory) h = timed_history (ts, &copt, NULL, &built, error);
+  if (h == NULL)
     return 1;
-  double cache_build_s = (double) (g_get_monotonic_time () - t0) / 1e6;
-  t0 = g_get_monotonic_time ();
-  g_autoptr (TtvStateHistory) hr = ttv_state_history_build (ts, &copt, NULL, NULL, NULL, error);
+  gboolean cached = ttv_state_history_get_cache_path (h) != NULL;
+  g_autoptr (TtvStateHistory) hr = timed_history (ts, &copt, NULL, &reuse, error);
   if (hr == NULL)
     return 1;
-  double reuse_s = (double) (g_get_monotonic_time () - t0) / 1e6;
   gboolean reused = ttv_state_history_is_from_cache (hr);
-  if (ttv_state_history_get_cache_path (hr))
-    g_remove (ttv_state_history_get_cache_path (hr));
-  g_remove (cache_dir);
+  g_clear_pointer (&hr, ttv_state_history_free);
+  TtvStateHistoryOptions nopt = { 0, TRUE, NULL, 0 };
+  g_autoptr (TtvStateHistory) h1 = timed_history (ts, &nopt, "1", &one, error);
+  if (h1 == NULL)
+    return 1;
+  g_clear_pointer (&h1, ttv_state_history_free);
 
   /* query_pixels: every row of a 1080-pixel-high view is at most ~50 rows;
    * time all CPU rows and the 50 busiest process rows. */
@@ -466,26 +553,38 @@ bench_history (char **paths, GString *out, GError **error)
     }
 
   gsize data = ttv_state_history_get_data_size (h);
+  if (ttv_state_history_get_cache_path (h))
+    g_remove (ttv_state_history_get_cache_path (h));
+  g_remove (cache_dir);
+  double state_rate = state_s > 0 ? n / state_s : 0.0;
   print_json_head (out, "history", paths);
-  g_string_append_printf (out, ",\"events\":%" G_GUINT64_FORMAT ",\"state_seconds\":%.3f,\"state_events_per_s\":%.0f"
-                          ",\"history_seconds\":%.3f,\"history_events_per_s\":%.0f,\"slowdown\":%.2f"
-                          ",\"state_cpu_seconds\":%.3f,\"history_cpu_seconds\":%.3f,\"cpu_slowdown\":%.2f"
-                          ",\"rows\":{\"process\":%u,\"cpu\":%u,\"irq\":%u,\"softirq\":%u,\"blockdev\":%u}"
+  g_string_append_printf (out, ",\"events\":%" G_GUINT64_FORMAT ",\"threads\":%u"
+                          ",\"state_seconds\":%.3f,\"state_events_per_s\":%.0f,\"state_cpu_seconds\":%.3f"
+                          ",\"history_seconds\":%.3f,\"history_events_per_s\":%.0f,\"history_cpu_seconds\":%.3f"
+                          ",\"speed_vs_state\":%.3f,\"cpu_vs_state\":%.2f"
+                          ",\"history_1thread_seconds\":%.3f,\"history_1thread_cpu_seconds\":%.3f"
+                          ",\"speed_1thread_vs_state\":%.3f",
+                          n, MIN (g_get_num_processors (), 2), state_s, state_rate, state_cpu,
+                          built.wall, built.wall > 0 ? n / built.wall : 0.0, built.cpu,
+                          built.wall > 0 ? state_s / built.wall : 0.0, state_cpu > 0 ? built.cpu / state_cpu : 0.0,
+                          one.wall, one.cpu, one.wall > 0 ? state_s / one.wall : 0.0);
+  g_string_append_printf (out, ",\"rows\":{\"process\":%u,\"cpu\":%u,\"irq\":%u,\"softirq\":%u,\"blockdev\":%u}"
                           ",\"history_bytes\":%" G_GSIZE_FORMAT ",\"bytes_per_million_events\":%.0f"
-                          ",\"heap_bytes\":%" G_GSIZE_FORMAT
-                          ",\"cached_build_seconds\":%.3f,\"cache_reuse_seconds\":%.3f,\"cache_reused\":%s"
-                          ",\"pixels_width\":%d,\"view_rows\":%u"
-                          ",\"whole_us_per_row\":%.1f,\"whole_ms_per_view\":%.2f,\"whole_cells_per_row\":%" G_GUINT64_FORMAT
-                          ",\"ms1_us_per_row\":%.1f,\"ms1_ms_per_view\":%.2f,\"ms1_cells_per_row\":%" G_GUINT64_FORMAT "}\n",
-                          n, state_s, state_s > 0 ? n / state_s : 0.0, hist_s, hist_s > 0 ? n / hist_s : 0.0,
-                          state_s > 0 ? hist_s / state_s : 0.0, state_cpu, hist_cpu,
-                          state_cpu > 0 ? hist_cpu / state_cpu : 0.0,
+                          ",\"heap_bytes\":%" G_GSIZE_FORMAT ",\"heap_bytes_per_million_events\":%.0f"
+                          ",\"build_peak_rss_growth_kib\":%" G_GINT64_FORMAT
+                          ",\"cached\":%s,\"cache_reuse_seconds\":%.3f,\"cache_reused\":%s"
+                          ",\"reuse_peak_rss_growth_kib\":%" G_GINT64_FORMAT,
                           n_proc, ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU),
                           ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_IRQ),
                           ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_SOFTIRQ),
                           ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_BLOCKDEV),
                           data, n ? (double) data * 1e6 / (double) n : 0.0, ttv_state_history_get_memory (h),
-                          cache_build_s, reuse_s, reused ? "true" : "false",
+                          n ? (double) ttv_state_history_get_memory (h) * 1e6 / (double) n : 0.0,
+                          built.peak_growth_kib, cached ? "true" : "false", reuse.wall,
+                          reused ? "true" : "false", reuse.peak_growth_kib);
+  g_string_append_printf (out, ",\"pixels_width\":%d,\"view_rows\":%u"
+                          ",\"whole_us_per_row\":%.1f,\"whole_ms_per_view\":%.2f,\"whole_cells_per_row\":%" G_GUINT64_FORMAT
+                          ",\"ms1_us_per_row\":%.1f,\"ms1_ms_per_view\":%.2f,\"ms1_cells_per_row\":%" G_GUINT64_FORMAT "}\n",
                           W, ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU) + busy->len,
                           per_row_us[0], frame_ms[0], cells[0], per_row_us[1], frame_ms[1], cells[1]);
   return 0;
@@ -495,17 +594,19 @@ int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
-  g_autoptr (GOptionContext) oc = g_option_context_new ("read|seek|state TRACE… — measure libttv");
+  g_autoptr (GOptionContext) oc = g_option_context_new ("read|seek|state|history|filter TRACE… — measure libttv");
   g_option_context_add_main_entries (oc, entries, NULL);
   g_option_context_set_description (oc,
-    "read   full merged read of the traceset (events/s); --decode decodes fields too;\n"
-    "       --babeltrace times `babeltrace2 -o dummy` on the same trace in the same run\n"
-    "seek   seek_time latency at random times (median, p99)\n"
-    "state  state computation with checkpoints (events/s) and state_at latency\n"
-    "history  state history build vs state alone, memory, query_pixels at W=1920\n"
-    "filter filtered read (3-clause filter) vs plain read, overhead in percent;\n"
-    "       TTV_BENCH_FILTER=EXPR sets the filter; one with state.* terms is timed\n"
-    "       with the state tracker (bench \"filter+state\"), the read with the tracker alone too\n");
+    "read     full merged read of the traceset (events/s); --decode decodes fields too;\n"
+    "         --babeltrace times `babeltrace2 -o dummy` on the same trace in the same run\n"
+    "seek     seek_time latency at random times (median, p99); --cold without a first read\n"
+    "state    state computation with checkpoints (events/s) and state_at latency\n"
+    "history  state history build (cached, two threads; one thread) vs the state alone,\n"
+    "         its memory, cache reuse, query_pixels at W=1920 (whole trace, 1 ms)\n"
+    "filter   filtered read (3-clause filter) vs plain read, overhead in percent;\n"
+    "         TTV_BENCH_FILTER=EXPR sets the filter; one with state.* terms is timed\n"
+    "         with the state tracker (bench \"filter+state\"), the read with the tracker alone too\n"
+    "One JSON object per line on standard output; bench/run checks them against targets.\n");
   g_autoptr (GError) error = NULL;
   if (!g_option_context_parse (oc, &argc, &argv, &error))
     {
@@ -532,7 +633,7 @@ main (int argc, char **argv)
     status = bench_history (argv + 2, out, &error);
   else
     {
-      g_printerr ("ttv-bench: unknown subcommand “%s” (read, seek, state)\n", argv[1]);
+      g_printerr ("ttv-bench: unknown subcommand “%s” (read, seek, state, history, filter)\n", argv[1]);
       return 2;
     }
   if (status)

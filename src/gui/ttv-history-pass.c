@@ -4,6 +4,8 @@
 #include "ttv-config.h"
 
 #include "ttv-history-pass.h"
+#include "ttv-open-bench.h"
+#include "ttv-pass-memory.h"
 
 #include "ttv-tab-state-private.h"
 
@@ -18,6 +20,7 @@ struct _TtvViewerHistory {
 typedef struct {
   TtvTraceset *traceset;       /* owned reference */
   gint *progress;              /* owned reference (g_atomic_rc_box), may be NULL */
+  guint64 cache_max;           /* read in the main thread (GSettings) */
 } PassJob;
 
 static void
@@ -36,12 +39,30 @@ pass_progress (double fraction, gpointer data)
     g_atomic_int_set ((gint *) data, (gint) CLAMP (fraction * 1000, 0, 1000));
 }
 
+/* The cap of the history cache in bytes: the history-cache-size setting
+ * (MiB), unless $TTV_CACHE_MAX says otherwise (0: automatic). */
+static guint64
+cache_max_bytes (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
+                                              : NULL;
+  g_autoptr (GSettings) settings = NULL;
+
+  if (g_getenv ("TTV_CACHE_MAX") || !schema || !g_settings_schema_has_key (schema, "history-cache-size"))
+    return 0;
+  settings = g_settings_new ("org.ttv.Viewer");
+  return (guint64) g_settings_get_uint (settings, "history-cache-size") << 20;
+}
+
 static TtvStateHistory *
-build (TtvTraceset *traceset, gint *progress, GCancellable *cancellable, GError **error)
+build (TtvTraceset *traceset, guint64 cache_max, gint *progress, GCancellable *cancellable,
+       GError **error)
 {
   TtvStateHistoryOptions opt = { 0 };
 
   opt.no_cache = g_getenv ("TTV_HISTORY_NO_CACHE") != NULL;
+  opt.cache_max_bytes = cache_max;
   return ttv_state_history_build (traceset, &opt, pass_progress, progress, cancellable, error);
 }
 
@@ -50,12 +71,13 @@ pass_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
 {
   PassJob *job = data;
   GError *error = NULL;
-  TtvStateHistory *h = build (job->traceset, job->progress, cancellable, &error);
+  TtvStateHistory *h = build (job->traceset, job->cache_max, job->progress, cancellable, &error);
 
   if (!h)
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, h, (GDestroyNotify) ttv_state_history_free);
+  ttv_pass_give_back_memory ();
 }
 
 void
@@ -67,6 +89,7 @@ ttv_history_pass_run_async (TtvTraceset *traceset, gint *progress, GCancellable 
 
   job->traceset = ttv_traceset_ref (traceset);
   job->progress = progress ? g_atomic_rc_box_acquire (progress) : NULL;
+  job->cache_max = cache_max_bytes ();
   g_task_set_task_data (task, job, (GDestroyNotify) pass_job_free);
   g_task_run_in_thread (task, pass_thread);
 }
@@ -80,7 +103,7 @@ ttv_history_pass_run_finish (GAsyncResult *result, GError **error)
 TtvStateHistory *
 ttv_history_pass_build (TtvTraceset *traceset, GCancellable *cancellable, GError **error)
 {
-  return build (traceset, NULL, cancellable, error);
+  return build (traceset, cache_max_bytes (), NULL, cancellable, error);
 }
 
 /* --- Hand-over to the tab's state ------------------------------------------ */
@@ -119,6 +142,8 @@ ttv_tab_state_set_history (TtvTabState *state, TtvStateHistory *history)
     }
   g_object_set_data_full (G_OBJECT (state), HISTORY_KEY, vh, (GDestroyNotify) ttv_viewer_history_unref);
   g_signal_emit_by_name (state, "statistics-changed");
+  if (history)
+    ttv_open_bench_background_done (ttv_state_history_is_from_cache (history));
 }
 
 /* --- The module API -------------------------------------------------------- */

@@ -4,6 +4,8 @@
 
 #include "ttv-indexer.h"
 
+#include "ttv-pass-memory.h"
+
 typedef struct {
   TtvTraceset *traceset;    /* owned reference */
   guint n_bins;
@@ -144,6 +146,7 @@ index_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
     }
   g_atomic_int_set (job->progress, 1000);
   g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) ttv_index_result_free);
+  ttv_pass_give_back_memory ();
 }
 
 static GTask *

@@ -20,6 +20,10 @@ main (int argc, char **argv)
       g_autofree char *t0 = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_monotonic_time ());
       g_setenv ("TTV_BENCH_T0", t0, TRUE);
     }
+  /* The views draw with cairo, never with OpenGL: without this, GDK on X11
+   * loads the GL driver at start (on Mesa, LLVM: some 55 MB of the
+   * viewer's memory for nothing).  The user's own setting wins. */
+  g_setenv ("GDK_GL", "disable", FALSE);
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, TTV_LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

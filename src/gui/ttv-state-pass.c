@@ -5,6 +5,8 @@
 
 #include "ttv-state-pass.h"
 
+#include "ttv-pass-memory.h"
+
 #include "ttv-stats-tree.h"
 
 /* --- The shared tracker ---------------------------------------------------- */
@@ -72,7 +74,7 @@ ttv_state_pass_result_free (TtvStatePassResult *result)
   if (!result)
     return;
   ttv_state_tracker_free (result->tracker);
-  ttv_viewer_stats_node_unref (result->stats);
+  ttv_statistics_free (result->statistics);
   g_free (result);
 }
 
@@ -86,8 +88,11 @@ static void
 pass_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   PassJob *job = data;
-  /* Bounded so that the viewer stays small on large traces. */
-  TtvCheckpointPolicy policy = { job->interval, 64u << 20 };
+  /* The checkpoints' states go to an unnamed file in the cache directory:
+   * memory keeps only where they are, whatever the trace's size (thinned
+   * beyond 16 MiB if that file cannot be made). */
+  g_autofree char *spill_dir = g_build_filename (g_get_user_cache_dir (), "ttv", NULL);
+  TtvCheckpointPolicy policy = { job->interval, 16u << 20, spill_dir, 0 };
   g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (job->traceset, &policy);
   TtvStatePassResult *result;
   GError *error = NULL;
@@ -98,13 +103,16 @@ pass_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
       return;
     }
   result = g_new0 (TtvStatePassResult, 1);
-  /* The tree is made now: later state queries replay through the tracker,
-   * which would count their events into its statistics again. */
+  /* CPU time up to the last event, then the statistics taken from the
+   * tracker, whose later replays would count into them.  Their tree
+   * (hundreds of thousands of nodes on large traces) is made only when a
+   * view asks for it. */
   ttv_statistics_account_until (ttv_state_tracker_get_statistics (tracker), ttv_state_tracker_get_state (tracker),
                                 ttv_state_get_time (ttv_state_tracker_get_state (tracker)));
-  result->stats = ttv_stats_tree_new (ttv_state_tracker_get_statistics (tracker), job->traceset);
+  result->statistics = ttv_state_tracker_steal_statistics (tracker);
   result->tracker = g_steal_pointer (&tracker);
   g_task_return_pointer (task, result, (GDestroyNotify) ttv_state_pass_result_free);
+  ttv_pass_give_back_memory ();
 }
 
 void

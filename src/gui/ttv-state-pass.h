@@ -27,7 +27,7 @@ TtvState   *ttv_shared_tracker_dup_state_at (TtvSharedTracker *shared, TtvTime t
 
 typedef struct {
   TtvStateTracker *tracker;      /* owned, built */
-  TtvViewerStatsNode *stats;     /* owned: the whole traceset */
+  TtvStatistics *statistics;     /* owned: the whole traceset's (its tree is made when a view asks) */
 } TtvStatePassResult;
 
 void        ttv_state_pass_result_free (TtvStatePassResult *result);

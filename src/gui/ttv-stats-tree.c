@@ -10,9 +10,24 @@
 static void
 node_clear (TtvViewerStatsNode *node)
 {
-  g_free (node->name);
-  g_free (node->key);
+  g_free (node->name);   /* the key with it */
   g_ptr_array_unref (node->children);
+}
+
+/* Most nodes are leaves (a process's modes, syscalls...): they share one
+ * empty array of children until they get one (a tree can have hundreds of
+ * thousands of nodes). */
+static GPtrArray *
+no_children (void)
+{
+  static GPtrArray *empty;
+  static gsize done;
+  if (g_once_init_enter (&done))
+    {
+      empty = g_ptr_array_new ();
+      g_once_init_leave (&done, 1);
+    }
+  return g_ptr_array_ref (empty);
 }
 
 TtvViewerStatsNode *
@@ -34,20 +49,31 @@ ttv_stats_node_new (const char *name, const char *key, guint64 count, TtvTime to
                     TtvTime min, TtvTime max)
 {
   TtvViewerStatsNode *node = g_atomic_rc_box_new0 (TtvViewerStatsNode);
+  gsize name_len = name ? strlen (name) : 0, key_len = key ? strlen (key) : 0;
 
-  node->name = g_strdup (name);
-  node->key = g_strdup (key);
+  /* Name and key in one block (freed with the name). */
+  node->name = g_malloc (name_len + key_len + 2);
+  memcpy (node->name, name ? name : "", name_len + 1);
+  node->key = node->name + name_len + 1;
+  memcpy (node->key, key ? key : "", key_len + 1);
+  if (key == NULL)
+    node->key = NULL;
   node->count = count;
   node->total = total;
   node->min = min;
   node->max = max;
-  node->children = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_viewer_stats_node_unref);
+  node->children = no_children ();
   return node;
 }
 
 static TtvViewerStatsNode *
 add (TtvViewerStatsNode *parent, TtvViewerStatsNode *child)
 {
+  if (parent->children->len == 0)
+    {
+      g_ptr_array_unref (parent->children);
+      parent->children = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_viewer_stats_node_unref);
+    }
   g_ptr_array_add (parent->children, child);
   return child;
 }

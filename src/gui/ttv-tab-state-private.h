@@ -47,7 +47,7 @@ void        ttv_tab_state_set_type_density (TtvTabState *state, GHashTable *type
 /* The state pass's results (transfer full; both NULL: forget them); emits
  * "statistics-changed". */
 void        ttv_tab_state_set_state_pass (TtvTabState *state, TtvStateTracker *tracker,
-                                          TtvViewerStatsNode *stats);
+                                          TtvStatistics *statistics);
 
 /* The state a request tracks (TTV_REQUEST_WITH_STATE, or a filter on
  * state.*), borrowed, NULL when none. */

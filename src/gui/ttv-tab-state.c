@@ -10,6 +10,7 @@
 #include "ttv-kernel-model.h"
 #include "ttv-position.h"
 #include "ttv-state-pass.h"
+#include "ttv-stats-tree.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -77,7 +78,8 @@ struct _TtvTabState {
   GHashTable *type_density;      /* owned, may be NULL: name -> GArray of guint32 */
   TtvSharedTracker *shared;      /* owned reference, NULL until the state pass is done */
   TtvKernelModel *model;         /* owned, with @shared: applies events to requests' states */
-  TtvViewerStatsNode *stats;     /* owned, with @shared */
+  TtvStatistics *statistics;     /* owned, with @shared */
+  TtvViewerStatsNode *stats;     /* owned: their tree, made when first asked for */
 
   GQueue requests;               /* of TtvEventRequest *, owned */
   TtvTabReader *reader;          /* owned, created on first use */
@@ -113,6 +115,7 @@ ttv_tab_state_finalize (GObject *object)
   g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
   g_clear_pointer (&self->model, ttv_kernel_model_free);
   g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
+  g_clear_pointer (&self->statistics, ttv_statistics_free);
   g_free (self->filter);
   ttv_viewer_filter_free (self->filter_prog);
   G_OBJECT_CLASS (ttv_tab_state_parent_class)->finalize (object);
@@ -213,6 +216,7 @@ ttv_tab_state_set_traceset (TtvTabState *self, TtvTraceset *traceset)
   g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
   g_clear_pointer (&self->model, ttv_kernel_model_free);
   g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
+  g_clear_pointer (&self->statistics, ttv_statistics_free);
   g_signal_emit (self, signals[SIG_TRACESET_CHANGED], 0);
   g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
 }
@@ -913,7 +917,7 @@ ttv_tab_state_set_type_density (TtvTabState *self, GHashTable *type_density)
 }
 
 void
-ttv_tab_state_set_state_pass (TtvTabState *self, TtvStateTracker *tracker, TtvViewerStatsNode *stats)
+ttv_tab_state_set_state_pass (TtvTabState *self, TtvStateTracker *tracker, TtvStatistics *statistics)
 {
   g_autoptr (GPtrArray) traces = g_ptr_array_new ();
 
@@ -921,16 +925,17 @@ ttv_tab_state_set_state_pass (TtvTabState *self, TtvStateTracker *tracker, TtvVi
   g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
   g_clear_pointer (&self->model, ttv_kernel_model_free);
   g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
+  g_clear_pointer (&self->statistics, ttv_statistics_free);
   if (tracker)
     {
       for (guint i = 0; i < ttv_traceset_get_n_traces (self->traceset); i++)
         g_ptr_array_add (traces, ttv_traceset_get_trace (self->traceset, i));
       self->shared = ttv_shared_tracker_new (tracker);
       self->model = ttv_kernel_model_new (traces);
-      self->stats = stats;
+      self->statistics = statistics;
     }
   else
-    ttv_viewer_stats_node_unref (stats);
+    ttv_statistics_free (statistics);
   g_signal_emit (self, signals[SIG_STATISTICS_CHANGED], 0);
   /* Until now state.* terms were false: filtered views start again. */
   if (tracker && ttv_tab_state_filter_needs_state (self))
@@ -991,6 +996,8 @@ TtvViewerStatsNode *
 ttv_tab_state_get_statistics (TtvTabState *self)
 {
   g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  if (self->stats == NULL && self->statistics)
+    self->stats = ttv_stats_tree_new (self->statistics, self->traceset);
   return self->stats;
 }
 

@@ -453,7 +453,7 @@ state_pass_done (GObject *source, GAsyncResult *result, gpointer data)
   if (r && self->state)
     {
       ttv_tab_state_set_state_pass (self->state, g_steal_pointer (&r->tracker),
-                                    g_steal_pointer (&r->stats));
+                                    g_steal_pointer (&r->statistics));
       start_history_pass (self);
     }
   else if (!r && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))

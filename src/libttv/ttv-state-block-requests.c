@@ -6,7 +6,7 @@
 
 /* Requests that never complete in the trace (lost events, the trace's end)
  * must not pile up forever: beyond this, the oldest is forgotten. */
-#define MAX_REQUESTS 4096
+#define MAX_REQUESTS TTV_BLOCK_REQUESTS_MAX
 
 struct _TtvBlockRequests {
   GArray *requests;        /* of TtvBlockRequest, oldest first */
@@ -151,4 +151,17 @@ gsize
 ttv_block_requests_get_memory_size (const TtvBlockRequests *set)
 {
   return sizeof *set + set->requests->len * sizeof (TtvBlockRequest);
+}
+
+const TtvBlockRequest *
+ttv_block_requests_peek (const TtvBlockRequests *set, guint *n_requests)
+{
+  *n_requests = set->requests->len;
+  return (const TtvBlockRequest *) (gconstpointer) set->requests->data;
+}
+
+void
+ttv_block_requests_restore (TtvBlockRequests *set, const TtvBlockRequest *requests, guint n_requests)
+{
+  g_array_append_vals (set->requests, requests, MIN (n_requests, MAX_REQUESTS));
 }

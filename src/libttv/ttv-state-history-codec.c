@@ -1,27 +1,13 @@
 /* ttv-state-history-codec.c: the compact coding of a state history's
- * records (blocks of fixed-width columns with an index of their start
- * times), used by the builder, the summary, the queries and the cache
- * file's checks. */
+ * records (blocks of fixed-width columns, indexed by pieces and a
+ * directory), their reading from memory or a file, used by the builder,
+ * the summary, the queries and the cache file's checks. */
 #include "ttv-state-history-private.h"
+#include "ttv-temp-file.h"
 
+#include <errno.h>
 #include <string.h>
-
-void
-ttv_hist_encoder_init (TtvHistEncoder *e)
-{
-  memset (e, 0, sizeof *e);
-  e->blocks = g_array_new (FALSE, FALSE, sizeof (TtvHistBlock));
-}
-
-void
-ttv_hist_encoder_clear (TtvHistEncoder *e)
-{
-  g_free (e->data);
-  g_free (e->pending);
-  if (e->blocks)
-    g_array_unref (e->blocks);
-  memset (e, 0, sizeof *e);
-}
+#include <unistd.h>
 
 /* Bytes for values up to @max: 0, 1, 2 or 4. */
 static guint
@@ -30,21 +16,10 @@ bytes_for (guint64 max)
   return max == 0 ? 0 : max <= 0xff ? 1 : max <= 0xffff ? 2 : 4;
 }
 
-static guint
+static inline guint
 bits_for (guint64 max)
 {
-  guint w = 0;
-  while (w < 64 && (max >> w) != 0)
-    w++;
-  return w;
-}
-
-static inline guint8 *
-put_le (guint8 *p, guint64 v, guint w)
-{
-  for (guint k = 0; k < w; k++)
-    *p++ = (guint8) (v >> (8 * k));
-  return p;
+  return max ? 64 - (guint) __builtin_clzll (max) : 0;
 }
 
 /* ORs @w bits of @v at bit @pos of @base (zeroed). */
@@ -61,40 +36,60 @@ put_bits (guint8 *base, guint64 pos, guint64 v, guint w)
     }
 }
 
-static void
-code_block (TtvHistEncoder *e)
+static void write_piece (TtvHistEncoder *e, TtvHistWriter *w);
+
+/* @w (0, 1, 2 or 4) bytes of @v, little-endian, storing 4 (the caller
+ * leaves room: the next bytes are written after). */
+static inline guint8 *
+put_le4 (guint8 *p, guint64 v, guint w)
 {
-  guint n = e->n_pending;
+  guint32 le = GUINT32_TO_LE ((guint32) v);
+  memcpy (p, &le, 4);
+  return p + w;
+}
+
+void
+ttv_hist_encoder_code_block (TtvHistEncoder *e, TtvHistWriter *w)
+{
+  ttv_hist_encoder_code (e, w, e->pending, e->n_pending);
+  e->n_pending = 0;
+}
+
+void
+ttv_hist_encoder_code (TtvHistEncoder *e, TtvHistWriter *w, const TtvHistRec *r, guint n)
+{
   if (n == 0)
     return;
-  const TtvHistRec *r = e->pending;
   /* The dictionary of (key, aux, CPU), each packed in a word. */
   guint64 dict[TTV_HIST_BLOCK];
   guint8 idx[TTV_HIST_BLOCK];
+  guint64 delta[TTV_HIST_BLOCK];
   guint nd = 0;
   guint64 max_d = 0, max_c = 0, max_a = 0, max_p = 0;
   for (guint i = 0; i < n; i++)
     {
       guint64 cpu = (guint64) (MAX (r[i].cpu, -1) + 1);
-      guint64 w = (guint64) (r[i].key & 0xff) | cpu << 8 | (guint64) r[i].aux << 32;
+      guint64 word = (guint64) (r[i].key & 0xff) | cpu << 8 | (guint64) r[i].aux << 32;
       /* States alternate: the entry of two or one records before first. */
-      guint k = nd;
-      if (i >= 2 && dict[idx[i - 2]] == w)
+      guint k;
+      if (i >= 2 && dict[idx[i - 2]] == word)
         k = idx[i - 2];
-      else if (i >= 1 && dict[idx[i - 1]] == w)
+      else if (i >= 1 && dict[idx[i - 1]] == word)
         k = idx[i - 1];
       else
-        for (k = 0; k < nd && dict[k] != w; k++)
-          ;
-      if (k == nd)
         {
-          dict[nd++] = w;
-          max_a = MAX (max_a, r[i].aux);
-          max_p = MAX (max_p, cpu);
+          for (k = 0; k < nd && dict[k] != word; k++)
+            ;
+          if (k == nd)
+            {
+              dict[nd++] = word;
+              max_a = MAX (max_a, r[i].aux);
+              max_p = MAX (max_p, cpu);
+            }
         }
       idx[i] = (guint8) k;
-      if (i > 0)
-        max_d = MAX (max_d, (guint64) r[i].start - (guint64) r[i - 1].start);
+      delta[i] = i ? (guint64) r[i].start - (guint64) r[i - 1].start : 0;
+      max_d = MAX (max_d, delta[i]);
       max_c = MAX (max_c, r[i].count);
     }
   guint bt = bits_for (max_d), bc = bits_for (max_c), bi = bits_for (nd - 1);
@@ -102,15 +97,25 @@ code_block (TtvHistEncoder *e)
   guint rb = bt + bc + bi;
   gsize n_bits = ((gsize) n * rb + 7) / 8;
   gsize need = TTV_HIST_BLOCK_HEADER + nd * (1 + wa + wp) + n_bits;
-  if (e->cap - e->len < need)
+  /* 8 bytes more: words are stored whole past the end. */
+  if (e->cap - e->len < need + 8)
     {
-      gsize cap = MAX (MAX (e->cap * 2, 256), e->len + need);
-      e->data = g_realloc (e->data, cap);
+      gsize cap = MAX (MAX (e->cap * 2, 256), e->len + need + 8);
+      e->buf = g_realloc (e->buf, cap);
       e->cap = cap;
     }
-  TtvHistBlock b = { r[0].start, e->flushed + e->len };
-  g_array_append_val (e->blocks, b);
-  guint8 *p = e->data + e->len;
+  if (e->n_piece == e->piece_cap)
+    {
+      /* Grown as needed: many rows never fill a piece. */
+      e->piece_cap = e->piece_cap ? MIN (e->piece_cap * 4, TTV_HIST_PIECE) : 8;
+      e->piece = g_renew (TtvHistBlock, e->piece, e->piece_cap);
+    }
+  /* Relative to @buf until it is written out. */
+  e->piece[e->n_piece].start = r[0].start;
+  e->piece[e->n_piece].offset = e->len;
+  e->n_piece++;
+  e->n_unplaced++;
+  guint8 *p = e->buf + e->len;
   *p++ = (guint8) n;
   *p++ = (guint8) bt;
   *p++ = (guint8) bc;
@@ -121,21 +126,19 @@ code_block (TtvHistEncoder *e)
   for (guint k = 0; k < nd; k++)
     *p++ = (guint8) dict[k];
   for (guint k = 0; k < nd; k++)
-    p = put_le (p, dict[k] >> 32, wa);
+    p = put_le4 (p, dict[k] >> 32, wa);
   for (guint k = 0; k < nd; k++)
-    p = put_le (p, (dict[k] >> 8) & 0xffffff, wp);
+    p = put_le4 (p, (dict[k] >> 8) & 0xffffff, wp);
   if (rb <= 57)
     {
       /* A record's bits in one word, gathered in a register and stored a
        * whole word at a time (no load of what was just stored). */
-      guint8 tmp[(TTV_HIST_BLOCK * 57 + 7) / 8 + 8];
-      guint8 *out = tmp;
+      guint8 *out = p;
       guint64 acc = 0;
       guint nacc = 0;
       for (guint i = 0; i < n; i++)
         {
-          guint64 v = (i ? (guint64) r[i].start - (guint64) r[i - 1].start : 0) | (guint64) r[i].count << bt
-                      | (guint64) idx[i] << (bt + bc);
+          guint64 v = delta[i] | (guint64) r[i].count << bt | (guint64) idx[i] << (bt + bc);
           acc |= v << nacc;
           if (nacc + rb >= 64)
             {
@@ -151,7 +154,6 @@ code_block (TtvHistEncoder *e)
         }
       guint64 le = GUINT64_TO_LE (acc);
       memcpy (out, &le, 8);
-      memcpy (p, tmp, n_bits);
     }
   else
     {
@@ -159,65 +161,187 @@ code_block (TtvHistEncoder *e)
       for (guint i = 0; i < n; i++)
         {
           guint64 pos = (guint64) i * rb;
-          put_bits (p, pos, i ? (guint64) r[i].start - (guint64) r[i - 1].start : 0, bt);
+          put_bits (p, pos, delta[i], bt);
           put_bits (p, pos + bt, r[i].count, bc);
           put_bits (p, pos + bt + bc, idx[i], bi);
         }
     }
   p += n_bits;
-  e->len = (gsize) (p - e->data);
-  e->n_pending = 0;
+  e->len = (gsize) (p - e->buf);
+  if (e->n_piece == TTV_HIST_PIECE)
+    write_piece (e, w);
 }
 
 void
-ttv_hist_encoder_push (TtvHistEncoder *e, const TtvHistRec *rec)
+ttv_hist_encoder_init (TtvHistEncoder *e)
 {
-  /* A record after a partial block would break the index: never done. */
-  g_return_if_fail (!e->finished || e->n_recs % TTV_HIST_BLOCK == 0);
-  e->finished = FALSE;
-  if (e->pending == NULL)
-    e->pending = g_new (TtvHistRec, TTV_HIST_BLOCK);
-  TtvHistRec *r = &e->pending[e->n_pending];
-  *r = *rec;
-  if (e->n_recs > 0 && r->start < e->last_start)
-    r->start = e->last_start;
-  e->last_start = r->start;
-  e->n_recs++;
-  if (++e->n_pending == TTV_HIST_BLOCK)
-    code_block (e);
+  memset (e, 0, sizeof *e);
+  e->dir = g_array_new (FALSE, FALSE, sizeof (TtvHistBlock));
 }
 
 void
-ttv_hist_encoder_finish (TtvHistEncoder *e)
+ttv_hist_encoder_clear (TtvHistEncoder *e)
 {
-  code_block (e);
+  g_free (e->pending);
+  g_free (e->buf);
+  g_free (e->piece);
+  if (e->dir)
+    g_array_unref (e->dir);
+  memset (e, 0, sizeof *e);
+}
+
+void
+ttv_hist_encoder_flush (TtvHistEncoder *e, TtvHistWriter *w)
+{
+  if (e->len == 0)
+    return;
+  guint64 at = ttv_hist_writer_append (w, e->buf, e->len);
+  for (guint k = e->n_piece - e->n_unplaced; k < e->n_piece; k++)
+    e->piece[k].offset += at;
+  e->n_unplaced = 0;
+  e->len = 0;
+  /* The buffer goes too: most rows are quiet most of the time. */
+  g_clear_pointer (&e->buf, g_free);
+  e->cap = 0;
+}
+
+/* The piece after the blocks it indexes, then its directory entry. */
+static void
+write_piece (TtvHistEncoder *e, TtvHistWriter *w)
+{
+  if (e->n_piece == 0)
+    return;
+  ttv_hist_encoder_flush (e, w);
+  ttv_hist_writer_align (w);
+  TtvHistBlock d = { e->piece[0].start, ttv_hist_writer_append (w, e->piece, e->n_piece * sizeof (TtvHistBlock)) };
+  g_array_append_val (e->dir, d);
+  e->n_piece = 0;
+}
+
+void
+ttv_hist_encoder_grow (TtvHistEncoder *e)
+{
+  g_return_if_fail (!e->finished);
+  /* Grown as needed: many rows never hold a whole block. */
+  e->pending_cap = e->pending_cap ? MIN (e->pending_cap * 2, TTV_HIST_BLOCK) : 4;
+  e->pending = g_renew (TtvHistRec, e->pending, e->pending_cap);
+}
+
+void
+ttv_hist_encoder_close (TtvHistEncoder *e, TtvHistWriter *w)
+{
+  write_piece (e, w);
+  g_clear_pointer (&e->piece, g_free);
+  g_clear_pointer (&e->buf, g_free);
+  e->cap = 0;
+  e->piece_cap = 0;
+}
+
+void
+ttv_hist_encoder_finish (TtvHistEncoder *e, TtvHistWriter *w)
+{
+  if (e->finished)
+    return;
+  ttv_hist_encoder_code_block (e, w);
+  ttv_hist_encoder_close (e, w);
   g_clear_pointer (&e->pending, g_free);
+  e->pending_cap = 0;
   e->finished = TRUE;
 }
 
-void
-ttv_hist_encoder_view (const TtvHistEncoder *e, TtvHistSeq *seq)
+gsize
+ttv_hist_encoder_memory (const TtvHistEncoder *e)
 {
-  g_assert (e->n_pending == 0 && e->flushed == 0);
-  if (e->data == NULL)
-    {
-      memset (seq, 0, sizeof *seq);
-      return;
-    }
-  seq->bytes = e->data;
-  seq->size = e->len;
-  seq->blocks = (const TtvHistBlock *) e->blocks->data;
-  seq->n_blocks = e->blocks->len;
+  return e->pending_cap * sizeof (TtvHistRec) + e->cap + e->piece_cap * sizeof (TtvHistBlock)
+         + (e->dir ? e->dir->len * sizeof (TtvHistBlock) : 0);
+}
+
+void
+ttv_hist_encoder_seq (const TtvHistEncoder *e, const guint8 *data, guint64 size, TtvHistSeq *seq)
+{
+  g_assert (e->finished || e->n_recs == 0);
+  seq->data = data;
+  seq->fd = -1;
+  seq->size = size;
+  seq->dir = (const TtvHistBlock *) e->dir->data;
   seq->n_recs = e->n_recs;
+  seq->n_blocks = ttv_hist_n_blocks (e->n_recs);
+}
+
+const guint8 *
+ttv_hist_source_get (const guint8 *data, int fd, guint64 size, guint64 offset, gsize len, guint8 *buf)
+{
+  if (offset > size || size - offset < len)
+    return NULL;
+  if (data)
+    return data + offset;
+  return ttv_file_read_at (fd, buf, len, offset) ? buf : NULL;
 }
 
 void
 ttv_hist_cursor_init (TtvHistCursor *c, const TtvHistSeq *seq, guint64 index)
 {
-  memset (c, 0, sizeof *c);
+  /* Not the buffers: a cursor is made for every query. */
+  memset (c, 0, G_STRUCT_OFFSET (TtvHistCursor, piece_buf));
   c->seq = seq;
   c->index = MIN (index, seq->n_recs);
   c->block = G_MAXUINT64;
+}
+
+/* Loads piece @p's entries (reading them if the sequence is in a file). */
+static gboolean
+cursor_piece (TtvHistCursor *c, guint64 p)
+{
+  if (c->piece_no == p + 1)
+    return TRUE;
+  const TtvHistSeq *s = c->seq;
+  guint64 off = s->dir[p].offset;
+  guint64 n = MIN ((guint64) TTV_HIST_PIECE, s->n_blocks - p * TTV_HIST_PIECE);
+  if (off % 8 != 0 || off > s->size || (s->size - off) / sizeof (TtvHistBlock) < n)
+    return FALSE;
+  if (s->data)
+    c->piece = (const TtvHistBlock *) (s->data + off);
+  else
+    {
+      if (!ttv_file_read_at (s->fd, (guint8 *) c->piece_buf, n * sizeof (TtvHistBlock), off))
+        return FALSE;
+      c->n_reads++;
+      c->read_bytes += n * sizeof (TtvHistBlock);
+      c->piece = c->piece_buf;
+    }
+  c->piece_no = p + 1;
+  c->piece_count = (guint) n;
+  return TRUE;
+}
+
+/* @len bytes at @off (at most the window), and what is readable after
+ * them in c->limit; a file is read a window at a time. */
+static const guint8 *
+cursor_bytes (TtvHistCursor *c, guint64 off, gsize len)
+{
+  const TtvHistSeq *s = c->seq;
+  if (off > s->size || s->size - off < len)
+    return NULL;
+  if (s->data)
+    {
+      c->limit = s->data + s->size;
+      return s->data + off;
+    }
+  if (off < c->win_off || off + len > c->win_off + c->win_len)
+    {
+      gsize n = (gsize) MIN ((guint64) TTV_HIST_WINDOW, s->size - off);
+      if (len > n || !ttv_file_read_at (s->fd, c->win, n, off))
+        {
+          c->win_len = 0;
+          return NULL;
+        }
+      c->n_reads++;
+      c->read_bytes += n;
+      c->win_off = off;
+      c->win_len = n;
+    }
+  c->limit = c->win + c->win_len;
+  return c->win + (off - c->win_off);
 }
 
 gboolean
@@ -225,19 +349,20 @@ ttv_hist_cursor_load (TtvHistCursor *c, guint64 b)
 {
   const TtvHistSeq *s = c->seq;
   c->block = G_MAXUINT64;
-  if (b >= s->n_blocks)
+  if (b >= s->n_blocks || !cursor_piece (c, b / TTV_HIST_PIECE))
     return FALSE;
-  guint64 off = s->blocks[b].offset;
-  guint64 end = b + 1 < s->n_blocks ? s->blocks[b + 1].offset : s->size;
-  if (off > end || end > s->size || end - off < TTV_HIST_BLOCK_HEADER)
+  TtvHistBlock entry = c->piece[b % TTV_HIST_PIECE];
+  const guint8 *p = cursor_bytes (c, entry.offset, TTV_HIST_BLOCK_HEADER);
+  if (p == NULL)
     return FALSE;
-  const guint8 *p = s->bytes + off;
   guint n = p[0], bt = p[1], bc = p[2], bi = p[3], nd = p[4], wa = p[5], wp = p[6];
   if (n == 0 || n > TTV_HIST_BLOCK || bt > 64 || bc > 32 || bi > 5 || nd == 0 || nd > n
       || (wa > 2 && wa != 4) || (wp > 2 && wp != 4))
     return FALSE;
   guint rb = bt + bc + bi;
-  if (end - off != TTV_HIST_BLOCK_HEADER + (guint64) nd * (1 + wa + wp) + ((guint64) n * rb + 7) / 8)
+  gsize len = TTV_HIST_BLOCK_HEADER + (gsize) nd * (1 + wa + wp) + ((gsize) n * rb + 7) / 8;
+  p = cursor_bytes (c, entry.offset, len);
+  if (p == NULL)
     return FALSE;
   c->n = n;
   c->bt = bt;
@@ -254,8 +379,7 @@ ttv_hist_cursor_load (TtvHistCursor *c, guint64 b)
   c->daux = c->dkeys + nd;
   c->dcpus = c->daux + nd * wa;
   c->bits = c->dcpus + nd * wp;
-  c->limit = s->bytes + s->size;
-  c->time = s->blocks[b].start;
+  c->time = entry.start;
   c->block = b;
   return TRUE;
 }
@@ -328,26 +452,42 @@ ttv_hist_cursor_next_block (TtvHistCursor *c, gint64 *starts, guint8 *keys, guin
   return k;
 }
 
-gint64
-ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec *rec)
+/* How many of the @n entries from @lo start at or before @t (sorted). */
+static guint64
+count_at_or_before (const TtvHistBlock *entries, guint64 lo, guint64 n, gint64 t)
 {
-  /* The last block starting at or before @t. */
-  guint64 lo = 0, hi = seq->n_blocks;
+  guint64 hi = n;
   while (lo < hi)
     {
       guint64 mid = lo + (hi - lo) / 2;
-      if (seq->blocks[mid].start <= t)
+      if (entries[mid].start <= t)
         lo = mid + 1;
       else
         hi = mid;
     }
-  if (lo == 0 || seq->n_recs == 0)
+  return lo;
+}
+
+gint64
+ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec *rec)
+{
+  /* The last piece, then the last block, starting at or before @t. */
+  guint64 lo = count_at_or_before (seq->dir, 0, seq->n_recs ? ttv_hist_n_pieces (seq->n_blocks) : 0, t);
+  if (lo == 0)
     {
       ttv_hist_cursor_init (c, seq, 0);
       return -1;
     }
-  guint64 b = lo - 1;
-  ttv_hist_cursor_init (c, seq, b * TTV_HIST_BLOCK);
+  guint64 p = lo - 1;
+  ttv_hist_cursor_init (c, seq, 0);
+  if (!cursor_piece (c, p))
+    {
+      ttv_hist_cursor_init (c, seq, seq->n_recs);
+      return -1;
+    }
+  /* The piece's first block starts at or before @t (as its entry says). */
+  guint64 b = p * TTV_HIST_PIECE + count_at_or_before (c->piece, 1, c->piece_count, t) - 1;
+  c->index = b * TTV_HIST_BLOCK;
   if (!ttv_hist_cursor_load (c, b))
     {
       ttv_hist_cursor_init (c, seq, seq->n_recs);
@@ -382,37 +522,55 @@ gboolean
 ttv_hist_seq_validate (const TtvHistSeq *seq, guint64 *bad_offset)
 {
   *bad_offset = 0;
-  if (seq->n_recs > G_MAXUINT64 - TTV_HIST_BLOCK
-      || seq->n_blocks != (seq->n_recs + TTV_HIST_BLOCK - 1) / TTV_HIST_BLOCK)
+  if (seq->n_recs > G_MAXUINT64 - TTV_HIST_BLOCK || seq->n_blocks != ttv_hist_n_blocks (seq->n_recs))
     return FALSE;
   if (seq->n_recs == 0)
-    return seq->size == 0;
-  if (seq->blocks[0].offset != 0)
-    return FALSE;
+    return TRUE;
   gint64 last = G_MININT64;
-  TtvHistCursor c;
-  ttv_hist_cursor_init (&c, seq, 0);
-  for (guint64 b = 0; b < seq->n_blocks; b++)
+  /* A cursor is large: not on the stack of every caller. */
+  g_autofree TtvHistCursor *c = g_new (TtvHistCursor, 1);
+  ttv_hist_cursor_init (c, seq, 0);
+  guint64 n_pieces = ttv_hist_n_pieces (seq->n_blocks);
+  for (guint64 p = 0; p < n_pieces; p++)
     {
-      *bad_offset = seq->blocks[b].offset;
-      guint64 n = MIN (TTV_HIST_BLOCK, seq->n_recs - b * TTV_HIST_BLOCK);
-      if (seq->blocks[b].start < last || !ttv_hist_cursor_load (&c, b) || c.n != n
-          || ttv_hist_read_bits (c.bits, 0, c.bt, c.limit) != 0)
+      *bad_offset = seq->dir[p].offset;
+      /* The directory agrees with its pieces (searches go through both). */
+      if (!cursor_piece (c, p) || c->piece[0].start != seq->dir[p].start)
         return FALSE;
-      for (guint i = 0; i < c.n; i++)
+      for (guint k = 0; k < c->piece_count; k++)
         {
-          guint64 pos = (guint64) i * c.rb;
-          guint64 delta = ttv_hist_read_bits (c.bits, pos, c.bt, c.limit);
-          guint idx = (guint) ttv_hist_read_bits (c.bits, pos + c.bt + c.bc, c.bi, c.limit);
-          /* No time past TTV_TIME_MAX, indices in the dictionary. */
-          if (delta > (guint64) G_MAXINT64 - (guint64) c.time || idx >= c.nd)
+          guint64 b = p * TTV_HIST_PIECE + k;
+          *bad_offset = c->piece[k].offset;
+          guint64 n = MIN (TTV_HIST_BLOCK, seq->n_recs - b * TTV_HIST_BLOCK);
+          if (c->piece[k].start < last || !ttv_hist_cursor_load (c, b) || c->n != n
+              || ttv_hist_read_bits (c->bits, 0, c->bt, c->limit) != 0)
             return FALSE;
-          c.time = (gint64) ((guint64) c.time + delta);
+          guint64 time = (guint64) c->time;
+          for (guint i = 0; i < c->n; i++)
+            {
+              guint64 pos = (guint64) i * c->rb, delta;
+              guint idx;
+              if (c->rb <= 57)
+                {
+                  guint64 x = ttv_hist_load64 (c->bits + (pos >> 3), c->limit) >> (pos & 7);
+                  delta = x & c->mt;
+                  idx = (guint) ((x >> (c->bt + c->bc)) & c->mi);
+                }
+              else
+                {
+                  delta = ttv_hist_read_bits (c->bits, pos, c->bt, c->limit);
+                  idx = (guint) ttv_hist_read_bits (c->bits, pos + c->bt + c->bc, c->bi, c->limit);
+                }
+              /* No time past TTV_TIME_MAX, indices in the dictionary. */
+              if (delta > (guint64) G_MAXINT64 - time || idx >= c->nd)
+                return FALSE;
+              time += delta;
+            }
+          for (guint d = 0; d < c->nd; d++)
+            if (ttv_hist_read_le (c->dcpus + d * c->wp, c->wp) > 0x8000)
+              return FALSE;
+          last = (gint64) time;
         }
-      for (guint k = 0; k < c.nd; k++)
-        if (ttv_hist_read_le (c.dcpus + k * c.wp, c.wp) > 0x8000)
-          return FALSE;
-      last = c.time;
     }
   return TRUE;
 }

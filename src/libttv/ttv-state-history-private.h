@@ -1,7 +1,8 @@
 /* ttv-state-history-private.h: the compact representation of a state
  * history, the same in memory and in its cache file, shared by the builder
- * (ttv-state-history.c), the coding of records (-codec.c), the summary
- * (-summary.c), the cache (-cache.c) and the tests. */
+ * (ttv-state-history-builder.c), the writer (-writer.c), the coding of
+ * records (-codec.c), the summary (-summary.c), the cache (-cache.c), the
+ * queries (ttv-state-history.c) and the tests. */
 #pragma once
 
 #include "ttv-state-history.h"
@@ -26,34 +27,62 @@ typedef struct {
 
 #define TTV_HIST_MAX_COUNT 0xfffu
 
-/* Records are stored in blocks of TTV_HIST_BLOCK, each with a full start
- * time in the block index, so that finding the record at a time costs a
- * binary search over blocks, then at most TTV_HIST_BLOCK additions.  A
- * block holds a dictionary of its distinct (key, aux, CPU) and, per
- * record, bit-packed at fixed widths: the time since the record before
- * (0 for the first), the event count and the dictionary index.  Reading a
- * record costs a few loads and shifts, and no data-dependent branch.
+/* Records are coded in blocks of TTV_HIST_BLOCK.  A block holds a
+ * dictionary of its distinct (key, aux, CPU) and, per record, bit-packed at
+ * fixed widths: the time since the record before (0 for the first), the
+ * event count and the dictionary index.  Reading a record costs a few loads
+ * and shifts, and no data-dependent branch.
  *   7 header bytes: n (records, 1-TTV_HIST_BLOCK), bits of the time
  *   delta (0-64), of the count (0-32), of the index (0-5), dictionary
  *   entries (1-n), bytes of its aux values and CPUs + 1 (0, 1, 2 or 4);
  *   the dictionary by columns: keys (a byte each), aux, CPUs + 1, all
- *   little-endian; then the records' bits, from bit 0 of the first byte. */
+ *   little-endian; then the records' bits, from bit 0 of the first byte.
+ *
+ * Blocks are written out while the trace is read, so the blocks of a row
+ * lie in runs between other rows' blocks.  Each block has an index entry
+ * (its first record's start time and its offset in the representation);
+ * entries are grouped in pieces of TTV_HIST_PIECE, written out as they
+ * fill, and a row's directory lists its pieces (first start, offset).
+ * Finding the record at a time costs a binary search over the directory
+ * (in memory), one over a piece, then at most TTV_HIST_BLOCK additions,
+ * and reads two small places of the file whatever the history's size.
+ *
+ * A history in a file is read with pread into the cursor's buffers, not
+ * mapped: mapped page-cache folios (up to hundreds of KiB each) would
+ * count whole in the viewer's memory for each place a view touches. */
 #define TTV_HIST_BLOCK 32
 #define TTV_HIST_BLOCK_HEADER 7
+#define TTV_HIST_PIECE 128
 
 typedef struct {
-  gint64 start;            /* of the block's first record */
-  guint64 offset;          /* of its first byte, in the sequence's bytes */
+  gint64 start;            /* of the block's (or the piece's first block's) first record */
+  guint64 offset;          /* of its first byte in the representation */
 } TtvHistBlock;
 
 /* A coded sequence of records (a row's intervals or its marks). */
 typedef struct {
-  const guint8 *bytes;
-  guint64 size;
-  const TtvHistBlock *blocks;
+  const guint8 *data;      /* the whole representation in memory (weak), or NULL: */
+  int fd;                  /* read from this file */
+  guint64 size;            /* of the representation */
+  const TtvHistBlock *dir; /* one entry per piece, in memory (weak) */
   guint64 n_blocks;        /* (n_recs + TTV_HIST_BLOCK - 1) / TTV_HIST_BLOCK */
   guint64 n_recs;
 } TtvHistSeq;
+
+static inline guint64
+ttv_hist_n_blocks (guint64 n_recs)
+{
+  return n_recs / TTV_HIST_BLOCK + (n_recs % TTV_HIST_BLOCK != 0);
+}
+
+static inline guint64
+ttv_hist_n_pieces (guint64 n_blocks)
+{
+  return n_blocks / TTV_HIST_PIECE + (n_blocks % TTV_HIST_PIECE != 0);
+}
+
+/* Bytes a cursor reads from a file at a time: a row's blocks lie in runs. */
+#define TTV_HIST_WINDOW 16384
 
 /* Reading, forward from any record. */
 typedef struct {
@@ -66,36 +95,147 @@ typedef struct {
   guint64 mt, mc, mi;      /* masks of the fields */
   guint nd, wa, wp;        /* its dictionary */
   const guint8 *dkeys, *daux, *dcpus, *bits;
-  const guint8 *limit;     /* end of the sequence's bytes */
+  const guint8 *limit;     /* end of the bytes readable after them */
+  guint64 n_reads;         /* reads from the file, and their bytes */
+  guint64 read_bytes;
+  const TtvHistBlock *piece; /* the piece loaded: in the data or @piece_buf */
+  guint64 piece_no;        /* its number + 1, 0: none */
+  guint piece_count;
+  guint64 win_off;         /* what @win holds of the file */
+  gsize win_len;
+  /* Buffers for a file (not cleared by init). */
+  TtvHistBlock piece_buf[TTV_HIST_PIECE];
+  guint8 win[TTV_HIST_WINDOW];
 } TtvHistCursor;
 
-/* Writing: records gather into a block, coded when full; the coded bytes
- * stay in memory until flushed (spilled). */
+/* ---- writing the representation (ttv-state-history-writer.c) ---- */
+
+/* Appends go to memory or to a file (through a buffer); regions reserved
+ * ahead are filled later at their offset. */
 typedef struct {
-  guint8 *data;            /* owned: the bytes since the last flush */
+  GByteArray *bytes;       /* owned: in memory, or NULL */
+  int fd;                  /* or a file, -1 */
+  char *tmp_path;          /* a named temporary file to rename, or NULL */
+  guint64 offset;          /* where the next append goes */
+  guint8 *buf;             /* owned: appends not written to the file yet */
+  gsize len;
+  guint64 spill_limit;     /* in memory beyond this: go on in a file (0: never) */
+  char *spill_dir;         /* owned: where that file goes */
+  gboolean failed;
+  int err;                 /* errno of the first failure */
+} TtvHistWriter;
+
+void     ttv_hist_writer_init_memory (TtvHistWriter *w, guint64 spill_limit, const char *spill_dir);
+/* A new file in @dir: unlinked if @anonymous, else to be committed. */
+gboolean ttv_hist_writer_init_file (TtvHistWriter *w, const char *dir, gboolean anonymous, GError **error);
+void     ttv_hist_writer_clear (TtvHistWriter *w);
+/* Returns the offset of what was appended. */
+guint64  ttv_hist_writer_append (TtvHistWriter *w, const void *data, gsize size);
+void     ttv_hist_writer_align (TtvHistWriter *w);
+/* Returns the offset of @size bytes (zeros) appended, to be written with pwrite. */
+guint64  ttv_hist_writer_reserve (TtvHistWriter *w, gsize size);
+void     ttv_hist_writer_pwrite (TtvHistWriter *w, guint64 offset, const void *data, gsize size);
+gboolean ttv_hist_writer_flush (TtvHistWriter *w);
+/* The checksum of the bytes after the header (TtvHistHeader.checksum). */
+guint64  ttv_hist_writer_checksum (TtvHistWriter *w);
+/* Gives the file the name @path atomically (a committed, named file). */
+gboolean ttv_hist_writer_commit (TtvHistWriter *w, const char *path, GError **error);
+/* The error of a failed writer, naming @what. */
+void     ttv_hist_writer_set_error (TtvHistWriter *w, const char *what, GError **error);
+
+/* A fast 64-bit hash (4 lanes of multiply-rotate over 32-byte stripes),
+ * enough to tell a damaged cache file, at memory speed. */
+typedef struct {
+  guint64 v[4];
+  guint8 tail[32];
+  gsize tail_len;
+  guint64 total;
+} TtvHistHasher;
+
+void     ttv_hist_hasher_init (TtvHistHasher *s);
+void     ttv_hist_hasher_update (TtvHistHasher *s, const guint8 *data, gsize size);
+guint64  ttv_hist_hasher_finish (const TtvHistHasher *s);
+guint64  ttv_hist_hash (const guint8 *data, gsize size);
+
+/* ---- coding records (ttv-state-history-codec.c) ---- */
+
+/* Records gather into a block, coded when full; coded blocks gather in
+ * @buf until written out, their index entries in the current piece (the
+ * last @n_unplaced with offsets relative to @buf).  A full piece is
+ * written out after the blocks it indexes.  When a second thread codes
+ * (ttv-state-history-coder.c), the reading thread owns the first group of
+ * fields (records pending), the coding thread the others. */
+typedef struct {
+  TtvHistRec *pending;     /* owned, @pending_cap records, or NULL */
+  guint n_pending;
+  guint pending_cap;
+  guint64 n_recs;          /* pushed, coded or not */
+  gint64 last_start;
+  gboolean finished;       /* no more records: everything written out */
+  /* Coding. */
+  gboolean listed;         /* in the coder's list of encoders holding bytes */
+  guint8 *buf;             /* owned: coded blocks not written yet */
   gsize len;
   gsize cap;
-  guint64 flushed;         /* bytes given away before @data */
-  GArray *blocks;          /* of TtvHistBlock, owned */
-  guint64 n_recs;          /* pushed, coded or not */
-  TtvHistRec *pending;     /* owned: TTV_HIST_BLOCK records, or NULL */
-  guint n_pending;
-  gint64 last_start;
-  gboolean finished;       /* no more records: a partial block is coded */
+  TtvHistBlock *piece;     /* owned: @piece_cap entries (up to TTV_HIST_PIECE), or NULL */
+  guint n_piece;
+  guint piece_cap;
+  guint n_unplaced;
+  GArray *dir;             /* of TtvHistBlock, owned */
 } TtvHistEncoder;
 
 void     ttv_hist_encoder_init (TtvHistEncoder *e);
 void     ttv_hist_encoder_clear (TtvHistEncoder *e);
-/* Starts must not decrease (an earlier one is taken as the last). */
-void     ttv_hist_encoder_push (TtvHistEncoder *e, const TtvHistRec *rec);
-/* Codes the last, partial block: no record can follow. */
-void     ttv_hist_encoder_finish (TtvHistEncoder *e);
-/* A sequence reading what is in memory (finished, nothing flushed). */
-void     ttv_hist_encoder_view (const TtvHistEncoder *e, TtvHistSeq *seq);
+/* Codes @n records (a block) after the ones coded; the pending ones. */
+void     ttv_hist_encoder_code (TtvHistEncoder *e, TtvHistWriter *w, const TtvHistRec *recs, guint n);
+void     ttv_hist_encoder_code_block (TtvHistEncoder *e, TtvHistWriter *w);
+/* Makes room for more pending records. */
+void     ttv_hist_encoder_grow (TtvHistEncoder *e);
+/* After the last block is coded: the partial piece written out, the
+ * coding buffers freed (the coding side of finish). */
+void     ttv_hist_encoder_close (TtvHistEncoder *e, TtvHistWriter *w);
+
+/* Adds @rec to the pending records; TRUE when they make a block, to be
+ * coded before the next one is added.  Starts must not decrease (an
+ * earlier one is taken as the last).  Inline: every state change of a row
+ * comes here. */
+static inline gboolean
+ttv_hist_encoder_add (TtvHistEncoder *e, const TtvHistRec *rec)
+{
+  if (G_UNLIKELY (e->n_pending == e->pending_cap))
+    {
+      ttv_hist_encoder_grow (e);
+      if (e->n_pending == e->pending_cap)
+        return FALSE;   /* finished: nothing may follow */
+    }
+  TtvHistRec *r = &e->pending[e->n_pending];
+  *r = *rec;
+  if (e->n_recs > 0 && r->start < e->last_start)
+    r->start = e->last_start;
+  e->last_start = r->start;
+  e->n_recs++;
+  return ++e->n_pending == TTV_HIST_BLOCK;
+}
+
+static inline void
+ttv_hist_encoder_push (TtvHistEncoder *e, TtvHistWriter *w, const TtvHistRec *rec)
+{
+  if (ttv_hist_encoder_add (e, rec))
+    ttv_hist_encoder_code_block (e, w);
+}
+/* Writes out the coded blocks held in @buf. */
+void     ttv_hist_encoder_flush (TtvHistEncoder *e, TtvHistWriter *w);
+/* Codes the last, partial block and writes everything out: no record can
+ * follow; only the directory stays in memory. */
+void     ttv_hist_encoder_finish (TtvHistEncoder *e, TtvHistWriter *w);
+/* Heap bytes held (buffers, not the directory). */
+gsize    ttv_hist_encoder_memory (const TtvHistEncoder *e);
+/* A sequence reading a finished encoder's records in @data. */
+void     ttv_hist_encoder_seq (const TtvHistEncoder *e, const guint8 *data, guint64 size, TtvHistSeq *seq);
 
 /* Positions @c before record @index (n_recs: at the end). */
 void     ttv_hist_cursor_init (TtvHistCursor *c, const TtvHistSeq *seq, guint64 index);
-/* Loads a block's header; FALSE when it does not fit its bytes. */
+/* Loads a block's header; FALSE when it does not fit the representation. */
 gboolean ttv_hist_cursor_load (TtvHistCursor *c, guint64 block);
 gboolean ttv_hist_cursor_next (TtvHistCursor *c, TtvHistRec *out);
 /* What loops over many records need (not aux nor CPU), from the cursor to
@@ -104,6 +244,11 @@ guint    ttv_hist_cursor_next_block (TtvHistCursor *c, gint64 *starts, guint8 *k
 /* Finds the last record starting at or before @t: its index (-1 when none:
  * then @c is at the first record), @rec filled and @c just after it. */
 gint64   ttv_hist_seq_find (const TtvHistSeq *seq, gint64 t, TtvHistCursor *c, TtvHistRec *rec);
+
+/* @len bytes at @offset of a representation, in memory or read from
+ * @fd into @buf; NULL when they do not fit or cannot be read. */
+const guint8 *ttv_hist_source_get (const guint8 *data, int fd, guint64 size, guint64 offset, gsize len,
+                                   guint8 *buf);
 
 static inline guint64
 ttv_hist_read_le (const guint8 *p, guint w)
@@ -199,24 +344,51 @@ ttv_hist_cursor_next_inline (TtvHistCursor *c, TtvHistRec *out)
 }
 
 /* Decodes the whole sequence checking that it holds exactly its records,
- * with times in order; on failure, @bad_offset says where. */
+ * with times in order and an index that agrees; on failure, @bad_offset
+ * says where. */
 gboolean ttv_hist_seq_validate (const TtvHistSeq *seq, guint64 *bad_offset);
 
-/* A summary level: per bin (a run of 1 << shift ns from the origin), the
- * dominant visual state (a byte), the fraction of the bin it covers
- * (1..255, 0: no state) and the row's events starting in the bin
- * (little-endian, @event_bytes of 1, 2 or 4, saturating). */
+/* ---- the summary (ttv-state-history-summary.c) ---- */
+
+/* A summary level: per bin (a run of 1 << shift ns from the origin), 4
+ * bytes: the dominant visual state, the fraction of the bin it covers
+ * (1..255, 0: no state) and the row's events starting in the bin (a
+ * 16-bit count, see ttv_hist_count_decode). */
 typedef struct {
-  guint64 offset;          /* of the bins, each 2 + event_bytes bytes */
+  guint64 offset;          /* of the bins, TTV_HIST_BIN_SIZE bytes each */
   guint64 first_bin;       /* number of the first bin: (t - origin) >> shift */
   guint64 n_bins;
   guint32 shift;
-  guint32 event_bytes;
+  guint32 pad;
 } TtvHistLevel;
 
+#define TTV_HIST_BIN_SIZE 4
 #define TTV_HIST_MAX_LEVELS 12
 #define TTV_HIST_LEVEL_STEP 4     /* each level's bins are 16 times wider */
 #define TTV_HIST_NO_STRING G_MAXUINT32
+
+/* Event counts of bins: exact below 4096, then 12 significant bits
+ * (within 1/4096, rounded), up to 4095 << 30: a 5-bit exponent and an
+ * 11-bit mantissa, so that every bin has the same size whatever its count. */
+guint16  ttv_hist_count_encode (guint64 n);
+
+static inline guint64
+ttv_hist_count_decode (guint16 v)
+{
+  guint e = v >> 11, m = v & 0x7ffu;
+  return e == 0 ? m : (guint64) (m | 0x800u) << (e - 1);
+}
+
+/* The levels a row of @recs ending at @end has (0 when it is read
+ * exactly): shift, first bin and bin count of each, not the offsets. */
+guint    ttv_hist_summary_plan (const TtvHistSeq *recs, gint64 origin, gint64 end,
+                                TtvHistLevel levels[TTV_HIST_MAX_LEVELS]);
+/* Computes the bins of the planned levels in one read of @recs and
+ * writes them at their offsets. */
+void     ttv_hist_summary_write (TtvHistWriter *w, const TtvHistSeq *recs, gint64 origin, gint64 end,
+                                 const TtvHistLevel *levels, guint n_levels);
+
+/* ---- the file ---- */
 
 typedef struct {
   guint32 kind;
@@ -231,20 +403,16 @@ typedef struct {
   guint64 n_events;
   guint32 dead;
   guint32 n_levels;
-  guint64 recs_offset;     /* file offsets (8-aligned): coded intervals */
-  guint64 recs_size;       /* bytes */
-  guint64 n_recs;
-  guint64 blocks_offset;   /* their TtvHistBlock index */
-  guint64 marks_offset;    /* coded marks */
-  guint64 marks_size;
+  guint64 n_recs;          /* coded intervals */
+  guint64 recs_dir_offset; /* their directory (TtvHistBlock per piece; 8-aligned) */
   guint64 n_marks;
-  guint64 mark_blocks_offset;
+  guint64 marks_dir_offset;
   guint64 levels_offset;   /* TtvHistLevel[n_levels] */
 } TtvHistRow;
 
 #define TTV_HIST_MAGIC "TTVHIST"
-#define TTV_HIST_VERSION 3u   /* 2: delta-coded records, compact bins; 3: per-CPU interrupts,
-                                 * block requests matched by sector */
+#define TTV_HIST_VERSION 4u   /* 3: written while read (pieces), fixed-size bins; 4: per-CPU
+                               * interrupts, block requests matched by sector */
 #define TTV_HIST_BOM 0x01020304u
 
 typedef struct {
@@ -269,47 +437,39 @@ typedef struct {
   guint32 pad;
 } TtvHistHeader;
 
+/* Where a row's sequences and summary are. */
+typedef struct {
+  const TtvHistBlock *dir;
+  const TtvHistBlock *mark_dir;
+  const TtvHistLevel *levels;
+  guint n_levels;
+} TtvHistRowIndex;
+
 struct _TtvStateHistory {
-  /* The representation: a heap blob or a mapped cache file. */
-  const guint8 *data;
+  /* The representation: a heap blob, or a file read with pread. */
+  const guint8 *data;         /* the heap blob, or NULL */
+  guint8 *heap;               /* owned, or NULL */
+  int fd;                     /* owned, or -1 */
   gsize size;
-  guint8 *heap;            /* owned, or NULL */
-  GMappedFile *mapped;     /* owned, or NULL */
-  const TtvHistHeader *header;
-  const TtvHistRow *rows;
+  TtvHistHeader header;
+  /* In memory for both: per row its directories and levels (into the
+   * blob, or into @meta_rows for a file); the rest is in @infos. */
+  TtvHistRowIndex *index;     /* owned, n_rows */
+  guint8 *meta;               /* owned: strings read from a file, or NULL */
+  guint8 *meta_rows;          /* owned: directories and levels read from a file, or NULL */
   guint row_base[TTV_HISTORY_ROW_N_KINDS + 1];
   /* Decoded for the API. */
   TtvHistoryRowInfo *infos;   /* owned, n_rows */
   GQuark *quarks;             /* owned: string index -> quark */
-  const char **strings;       /* owned array, strings in the data */
+  const char **strings;       /* owned array, strings in the data or @meta */
   guint64 n_strings;
   gboolean from_cache;
   char *cache_path;
 };
 
-/* The writer of the representation, to memory or to a file. */
-typedef struct {
-  GByteArray *bytes;       /* memory, or NULL */
-  FILE *file;              /* or a file */
-  guint64 offset;
-  guint64 hash;
-  gboolean failed;
-} TtvHistWriter;
-
-void     ttv_hist_writer_put (TtvHistWriter *w, const void *data, gsize size);
-void     ttv_hist_writer_align (TtvHistWriter *w);
-/* The seed of the checksum of a cache file (TtvHistHeader.checksum). */
-#define TTV_HIST_HASH_SEED G_GUINT64_CONSTANT (0xcbf29ce484222325)
-guint64  ttv_hist_hash (guint64 hash, const guint8 *data, gsize size);
-
-/* Builds the levels of a row from its records ending at @end and writes
- * them (bins, then the level table); fills the level fields of @row. */
-void     ttv_hist_summary_write (TtvHistWriter *w, TtvHistRow *row, const TtvHistSeq *recs,
-                                 gint64 origin, gint64 end);
-
-/* The sequences of a row in a representation. */
-void     ttv_hist_row_recs (const TtvStateHistory *h, const TtvHistRow *r, TtvHistSeq *seq);
-void     ttv_hist_row_marks (const TtvStateHistory *h, const TtvHistRow *r, TtvHistSeq *seq);
+/* The sequences of row @i (of all kinds) of a history. */
+void     ttv_hist_row_recs (const TtvStateHistory *h, guint64 i, TtvHistSeq *seq);
+void     ttv_hist_row_marks (const TtvStateHistory *h, guint64 i, TtvHistSeq *seq);
 
 /* ttv_state_history_query_pixels, also telling whether it read the
  * intervals themselves (@exact) rather than summary bins. */
@@ -317,16 +477,27 @@ guint64  ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind
                                      TtvTime t0, TtvTime t1, guint width, TtvHistoryPixel *out,
                                      gboolean *exact);
 
-/* Checks a representation (header, bounds, strings) and decodes it into
- * @h; FALSE when it cannot be trusted.  @fingerprint: must match if not NULL. */
-gboolean ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error);
+/* Checks a representation (@h->data, or @h->fd of @h->size bytes):
+ * header, bounds, strings, and unless @trusted every record; reads what
+ * queries need in memory.  FALSE when it cannot be trusted. */
+gboolean ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error);
 
-/* The cache: file name for a traceset, its fingerprint (paths, sizes,
- * mtimes, formats), loading. */
+/* ---- the cache (ttv-state-history-cache.c) ---- */
+
+/* The file name for a traceset, its fingerprint (paths, sizes, mtimes,
+ * formats, a hash of each file's first bytes), loading. */
 char    *ttv_hist_cache_path (TtvTraceset *ts, const TtvStateHistoryOptions *opt);
 char    *ttv_hist_fingerprint (TtvTraceset *ts);
 TtvStateHistory *ttv_hist_cache_load (const char *path, const char *fingerprint);
 /* The same, telling why a file is not used (file name and byte offset). */
 TtvStateHistory *ttv_hist_cache_load_full (const char *path, const char *fingerprint, GError **error);
+/* The size cap of the cache directory @dir. */
+guint64  ttv_hist_cache_limit (const TtvStateHistoryOptions *opt, const char *dir);
+/* Removes the least recently used files of @dir (and stale temporary
+ * files) until it holds at most @limit bytes, never @keep unless it alone
+ * is over the limit.  Returns TRUE when @keep is still there. */
+gboolean ttv_hist_cache_evict (const char *dir, guint64 limit, const char *keep);
+/* Marks a cache file as just used (its access time). */
+void     ttv_hist_cache_touch (const char *path);
 
 G_END_DECLS

@@ -60,6 +60,12 @@ typedef struct {
 static inline void
 iacc_add (IntAcc *acc, guint16 key, guint64 weight)
 {
+  /* Mostly the key added last. */
+  if (acc->n && acc->keys[acc->n - 1] == key)
+    {
+      acc->weights[acc->n - 1] += weight;
+      return;
+    }
   for (guint i = 0; i < acc->n; i++)
     if (acc->keys[i] == key)
       {
@@ -85,17 +91,35 @@ iacc_best (const IntAcc *acc)
   return best;
 }
 
+guint16
+ttv_hist_count_encode (guint64 n)
+{
+  if (n < 4096)
+    return (guint16) (n < 2048 ? n : (1u << 11) | (n & 0x7ff));
+  /* 12 significant bits, rounded to nearest. */
+  guint e = 64 - (guint) __builtin_clzll (n) - 11;   /* n >> (e - 1) has 12 bits */
+  guint64 m = (n + (G_GUINT64_CONSTANT (1) << (e - 2))) >> (e - 1);
+  if (m == 4096)
+    {
+      m = 2048;
+      e++;
+    }
+  if (e > 31)
+    return 0xffff;
+  return (guint16) (e << 11 | (m & 0x7ff));
+}
+
 typedef struct {
   guint8 key;
   guint8 cover;            /* 0: no state */
-  guint32 n_events;
+  guint64 n_events;
 } Bin;
 
 /* The bin of @acc: its cover is the best weight over @width, 1..255. */
 static inline Bin
 make_bin (const IntAcc *acc, double width, guint64 events)
 {
-  Bin bin = { 0xff, 0, (guint32) MIN (events, G_MAXUINT32) };
+  Bin bin = { 0xff, 0, events };
   if (acc->n)
     {
       guint best = iacc_best (acc);
@@ -106,110 +130,15 @@ make_bin (const IntAcc *acc, double width, guint64 events)
   return bin;
 }
 
-static void
-build_level (GArray *bins, const TtvHistSeq *seq, gint64 origin, gint64 end, guint shift,
-             guint64 first, guint64 last)
+guint
+ttv_hist_summary_plan (const TtvHistSeq *recs, gint64 origin, gint64 end, TtvHistLevel levels[TTV_HIST_MAX_LEVELS])
 {
-  IntAcc acc = { { 0 }, { 0 }, 0 };
-  guint64 events = 0;
-  guint64 cur = first;
-  double width = (double) ((guint64) 1 << shift);
-  TtvHistCursor c;
-  ttv_hist_cursor_init (&c, seq, 0);
-  gint64 starts[TTV_HIST_BLOCK + 1];
-  guint8 keys[TTV_HIST_BLOCK + 1];
-  guint32 counts[TTV_HIST_BLOCK + 1];
-  /* Records a block at a time, the last of a block kept for the next. */
-  guint nb = ttv_hist_cursor_next_block (&c, starts, keys, counts), bi = 0;
-  while (bi < nb && cur <= last)
-    {
-      if (bi + 1 == nb)
-        {
-          starts[0] = starts[bi];
-          keys[0] = keys[bi];
-          counts[0] = counts[bi];
-          nb = 1 + ttv_hist_cursor_next_block (&c, starts + 1, keys + 1, counts + 1);
-          bi = 0;
-        }
-      gboolean have_next = bi + 1 < nb;
-      gint64 a = starts[bi], b = have_next ? starts[bi + 1] : end;
-      guint16 key = keys[bi];
-      guint32 rcount = counts[bi];
-      guint64 ja = (guint64) (a - origin) >> shift;
-      while (cur < ja && cur <= last)
-        {
-          Bin bin = make_bin (&acc, width, events);
-          g_array_append_val (bins, bin);
-          acc.n = 0;
-          events = 0;
-          cur++;
-        }
-      events += rcount;
-      while (a < b && cur <= last)
-        {
-          gint64 be = origin + (gint64) ((cur + 1) << shift);
-          gint64 e = MIN (b, be);
-          iacc_add (&acc, key, (guint64) (e - a));
-          a = e;
-          if (a == be)
-            {
-              Bin bin = make_bin (&acc, width, events);
-              g_array_append_val (bins, bin);
-              acc.n = 0;
-              events = 0;
-              cur++;
-            }
-        }
-      bi++;
-    }
-  while (cur <= last)
-    {
-      Bin bin = make_bin (&acc, width, events);
-      g_array_append_val (bins, bin);
-      acc.n = 0;
-      events = 0;
-      cur++;
-    }
-}
-
-/* Writes the bins of one level, with the narrowest event counts that hold them. */
-static void
-write_level (TtvHistWriter *w, TtvHistLevel *level, const GArray *bins)
-{
-  guint32 max = 0;
-  for (guint i = 0; i < bins->len; i++)
-    max = MAX (max, g_array_index (bins, Bin, i).n_events);
-  guint eb = max <= 0xff ? 1 : max <= 0xffff ? 2 : 4;
-  gsize stride = 2 + eb;
-  g_autofree guint8 *out = g_malloc (MAX ((gsize) bins->len * stride, 1));
-  guint8 *p = out;
-  for (guint i = 0; i < bins->len; i++)
-    {
-      const Bin *bin = &g_array_index (bins, Bin, i);
-      *p++ = bin->key;
-      *p++ = bin->cover;
-      for (guint k = 0; k < eb; k++)
-        *p++ = (guint8) (bin->n_events >> (8 * k));
-    }
-  ttv_hist_writer_align (w);
-  level->offset = w->offset;
-  level->n_bins = bins->len;
-  level->event_bytes = eb;
-  ttv_hist_writer_put (w, out, (gsize) (p - out));
-}
-
-void
-ttv_hist_summary_write (TtvHistWriter *w, TtvHistRow *row, const TtvHistSeq *recs, gint64 origin,
-                        gint64 end)
-{
-  row->n_levels = 0;
-  row->levels_offset = 0;
   guint64 n = recs->n_recs;
   if (n < MIN_RECS_FOR_LEVELS || recs->n_blocks == 0)
-    return;
-  gint64 rstart = recs->blocks[0].start;
+    return 0;
+  gint64 rstart = recs->dir[0].start;
   if (end <= rstart || rstart < origin)
-    return;
+    return 0;
   guint64 span = (guint64) (end - rstart);
   /* The finest level has about a quarter as many bins as the row has
    * records: finer bins would cost about as much as reading the records
@@ -217,54 +146,159 @@ ttv_hist_summary_write (TtvHistWriter *w, TtvHistRow *row, const TtvHistSeq *rec
   guint shift = 0;
   while (shift < 62 && (span >> shift) >= n / 4)
     shift++;
-  GArray *bins = g_array_new (FALSE, FALSE, sizeof (Bin));
-  GArray *upper = g_array_new (FALSE, FALSE, sizeof (Bin));
-  TtvHistLevel levels[TTV_HIST_MAX_LEVELS];
-  memset (levels, 0, sizeof levels);
   guint64 first = (guint64) (rstart - origin) >> shift;
   guint64 last = (guint64) (end - 1 - origin) >> shift;
-  build_level (bins, recs, origin, end, shift, first, last);
   guint n_levels = 0;
   for (guint k = 0; k < TTV_HIST_MAX_LEVELS; k++)
     {
+      memset (&levels[k], 0, sizeof levels[k]);
       levels[k].shift = shift;
       levels[k].first_bin = first;
-      write_level (w, &levels[k], bins);
+      levels[k].n_bins = last - first + 1;
       n_levels = k + 1;
       if (last - first < 4 || shift + TTV_HIST_LEVEL_STEP >= 62)
         break;
-      /* The next level merges 16 bins of this one: the dominant state is
-       * the one whose bins' dominant cover adds up to the most. */
-      guint64 ufirst = first >> TTV_HIST_LEVEL_STEP, ulast = last >> TTV_HIST_LEVEL_STEP;
-      g_array_set_size (upper, 0);
-      guint64 j = 0;
-      for (guint64 u = ufirst; u <= ulast; u++)
-        {
-          IntAcc acc = { { 0 }, { 0 }, 0 };
-          guint64 events = 0;
-          for (; j < bins->len && ((first + j) >> TTV_HIST_LEVEL_STEP) == u; j++)
-            {
-              const Bin *c = &g_array_index (bins, Bin, j);
-              if (c->cover)
-                iacc_add (&acc, c->key, c->cover);
-              events += c->n_events;
-            }
-          Bin bin = make_bin (&acc, 255.0 * (1 << TTV_HIST_LEVEL_STEP), events);
-          g_array_append_val (upper, bin);
-        }
-      GArray *tmp = bins;
-      bins = upper;
-      upper = tmp;
-      first = ufirst;
-      last = ulast;
+      first >>= TTV_HIST_LEVEL_STEP;
+      last >>= TTV_HIST_LEVEL_STEP;
       shift += TTV_HIST_LEVEL_STEP;
     }
-  g_array_unref (upper);
-  g_array_unref (bins);
-  ttv_hist_writer_align (w);
-  row->levels_offset = w->offset;
-  row->n_levels = n_levels;
-  ttv_hist_writer_put (w, levels, n_levels * sizeof (TtvHistLevel));
+  return n_levels;
+}
+
+/* One level being computed: the bin under way and the bins done, written
+ * out a buffer at a time. */
+typedef struct {
+  const TtvHistLevel *level;
+  guint64 cur;             /* number of the bin under way */
+  IntAcc acc;
+  guint64 events;
+  guint8 out[4096];
+  guint n_out;             /* bytes in @out */
+  guint64 written;         /* bytes of bins written */
+} LevelOut;
+
+typedef struct {
+  TtvHistWriter *w;
+  LevelOut lv[TTV_HIST_MAX_LEVELS];
+  guint n_levels;
+} SummaryOut;
+
+static void
+level_flush (SummaryOut *so, LevelOut *lo)
+{
+  if (lo->n_out == 0)
+    return;
+  ttv_hist_writer_pwrite (so->w, lo->level->offset + lo->written, lo->out, lo->n_out);
+  lo->written += lo->n_out;
+  lo->n_out = 0;
+}
+
+static void level_add (SummaryOut *so, guint k, guint64 bin_number, const Bin *bin);
+
+/* Level @k's bin under way is complete: out, and into the level above. */
+static void
+level_emit (SummaryOut *so, guint k)
+{
+  LevelOut *lo = &so->lv[k];
+  double width = k == 0 ? (double) ((guint64) 1 << lo->level->shift) : 255.0 * (1 << TTV_HIST_LEVEL_STEP);
+  Bin bin = make_bin (&lo->acc, width, lo->events);
+  guint16 events = ttv_hist_count_encode (bin.n_events);
+  guint8 *p = lo->out + lo->n_out;
+  p[0] = bin.key;
+  p[1] = bin.cover;
+  p[2] = (guint8) events;
+  p[3] = (guint8) (events >> 8);
+  lo->n_out += TTV_HIST_BIN_SIZE;
+  if (lo->n_out == sizeof lo->out)
+    level_flush (so, lo);
+  if (k + 1 < so->n_levels)
+    level_add (so, k + 1, lo->cur, &bin);
+  lo->acc.n = 0;
+  lo->events = 0;
+  lo->cur++;
+}
+
+/* The level above merges 16 bins: the dominant state is the one whose
+ * bins' dominant cover adds up to the most; events add up exactly. */
+static void
+level_add (SummaryOut *so, guint k, guint64 below, const Bin *bin)
+{
+  LevelOut *lo = &so->lv[k];
+  guint64 u = below >> TTV_HIST_LEVEL_STEP;
+  while (lo->cur < u)
+    level_emit (so, k);
+  if (bin->cover)
+    iacc_add (&lo->acc, bin->key, bin->cover);
+  lo->events += bin->n_events;
+}
+
+void
+ttv_hist_summary_write (TtvHistWriter *w, const TtvHistSeq *seq, gint64 origin, gint64 end,
+                        const TtvHistLevel *levels, guint n_levels)
+{
+  if (n_levels == 0)
+    return;
+  /* Not zeroed: the output buffers are large, and written before read. */
+  SummaryOut *so = g_new (SummaryOut, 1);
+  so->w = w;
+  so->n_levels = n_levels;
+  for (guint k = 0; k < n_levels; k++)
+    {
+      LevelOut *lo = &so->lv[k];
+      lo->level = &levels[k];
+      lo->cur = levels[k].first_bin;
+      lo->acc.n = 0;
+      lo->events = 0;
+      lo->n_out = 0;
+      lo->written = 0;
+    }
+  LevelOut *l0 = &so->lv[0];
+  guint shift = levels[0].shift;
+  guint64 last = levels[0].first_bin + levels[0].n_bins - 1;
+  g_autofree TtvHistCursor *c = g_new (TtvHistCursor, 1);
+  ttv_hist_cursor_init (c, seq, 0);
+  gint64 starts[TTV_HIST_BLOCK + 1];
+  guint8 keys[TTV_HIST_BLOCK + 1];
+  guint32 counts[TTV_HIST_BLOCK + 1];
+  /* Records a block at a time, the last of a block kept for the next. */
+  guint nb = ttv_hist_cursor_next_block (c, starts, keys, counts), bi = 0;
+  while (bi < nb && l0->cur <= last)
+    {
+      if (bi + 1 == nb)
+        {
+          starts[0] = starts[bi];
+          keys[0] = keys[bi];
+          counts[0] = counts[bi];
+          nb = 1 + ttv_hist_cursor_next_block (c, starts + 1, keys + 1, counts + 1);
+          bi = 0;
+        }
+      gboolean have_next = bi + 1 < nb;
+      gint64 a = starts[bi], b = have_next ? starts[bi + 1] : end;
+      guint16 key = keys[bi];
+      guint64 ja = (guint64) (a - origin) >> shift;
+      while (l0->cur < ja && l0->cur <= last)
+        level_emit (so, 0);
+      l0->events += counts[bi];
+      while (a < b && l0->cur <= last)
+        {
+          gint64 be = origin + (gint64) ((l0->cur + 1) << shift);
+          gint64 e = MIN (b, be);
+          iacc_add (&l0->acc, key, (guint64) (e - a));
+          a = e;
+          if (a == be)
+            level_emit (so, 0);
+        }
+      bi++;
+    }
+  while (l0->cur <= last)
+    level_emit (so, 0);
+  /* The levels above end with their last bins, then everything is out. */
+  for (guint k = 1; k < n_levels; k++)
+    while (so->lv[k].cur <= levels[k].first_bin + levels[k].n_bins - 1)
+      level_emit (so, k);
+  for (guint k = 0; k < n_levels; k++)
+    level_flush (so, &so->lv[k]);
+  g_free (so);
 }
 
 /* ---- per-pixel queries ---- */
@@ -382,11 +416,13 @@ ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
   if (kind >= TTV_HISTORY_ROW_N_KINDS || row >= ttv_state_history_get_n_rows (h, kind) || width == 0
       || t1 <= t0)
     return 0;
-  const TtvHistRow *r = &h->rows[h->row_base[kind] + row];
-  if (r->n_recs == 0)
+  guint64 ri = h->row_base[kind] + row;
+  const TtvHistoryRowInfo *r = &h->infos[ri];
+  const TtvHistRowIndex *index = &h->index[ri];
+  if (r->n_intervals == 0)
     return 0;
   TtvHistSeq seq;
-  ttv_hist_row_recs (h, r, &seq);
+  ttv_hist_row_recs (h, ri, &seq);
   Pixels px;
   pixels_init (&px, out, width, t0, t1);
   guint64 pixel_width = px.span / width;
@@ -404,11 +440,11 @@ ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
   guint64 n_in = (guint64) (i1 - i0 + 1);
 
   /* The level of the widest bins not wider than a pixel. */
-  const TtvHistLevel *levels = (const TtvHistLevel *) (h->data + r->levels_offset);
+  const TtvHistLevel *levels = index->levels;
   gint level = -1;
-  if (r->n_levels > 0 && n_in > 4 * (guint64) width)
+  if (index->n_levels > 0 && n_in > 4 * (guint64) width)
     {
-      for (guint k = 0; k < r->n_levels && k < TTV_HIST_MAX_LEVELS; k++)
+      for (guint k = 0; k < index->n_levels && k < TTV_HIST_MAX_LEVELS; k++)
         if (((guint64) 1 << levels[k].shift) <= pixel_width)
           level = (gint) k;
       if (level < 0 && n_in > 64 * (guint64) width)
@@ -462,19 +498,28 @@ ttv_hist_query_pixels_full (const TtvStateHistory *h, TtvHistoryRowKind kind, gu
     {
       const TtvHistLevel *lv = &levels[level];
       guint shift = lv->shift;
-      guint stride = 2 + lv->event_bytes;
-      const guint8 *bins = h->data + lv->offset;
       guint64 first = lv->first_bin, n_bins = lv->n_bins;
-      gint64 origin = h->header->origin;
+      gint64 origin = h->header.origin;
       guint64 j0 = t0 > origin ? (guint64) (t0 - origin) >> shift : 0;
       guint64 j1 = (guint64) (t1 - 1 - origin) >> shift;
       j0 = MAX (j0, first);
+      /* Bins a window at a time (read from the file into the window of
+       * @c1, done with, or in memory). */
+      const guint8 *bins = NULL;
+      guint64 bins_from = 0, bins_n = 0;
       for (guint64 j = j0; j <= j1 && j - first < n_bins && px.cur < width; j++)
         {
-          const guint8 *bin = bins + (j - first) * stride;
-          guint32 events = bin[2];
-          for (guint k = 1; k < lv->event_bytes; k++)
-            events |= (guint32) bin[2 + k] << (8 * k);
+          if (j - first >= bins_from + bins_n || bins == NULL)
+            {
+              bins_from = j - first;
+              bins_n = MIN (n_bins - bins_from, (guint64) TTV_HIST_WINDOW / TTV_HIST_BIN_SIZE);
+              bins = ttv_hist_source_get (h->data, h->fd, h->size, lv->offset + bins_from * TTV_HIST_BIN_SIZE,
+                                          bins_n * TTV_HIST_BIN_SIZE, c1.win);
+              if (bins == NULL)
+                break;
+            }
+          const guint8 *bin = bins + (j - first - bins_from) * TTV_HIST_BIN_SIZE;
+          guint64 events = ttv_hist_count_decode ((guint16) (bin[2] | bin[3] << 8));
           gint64 a = origin + (gint64) (j << shift), b = origin + (gint64) ((j + 1) << shift);
           pixel_events (&px, a, events);
           if (bin[1])

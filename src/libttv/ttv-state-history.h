@@ -94,10 +94,17 @@ typedef struct {
 } TtvHistoryPixel;
 
 typedef struct {
-  gsize max_memory;        /* bytes of intervals kept in memory before spilling to
-                            * the cache file (0: 256 MiB) */
-  gboolean no_cache;       /* never read nor write a cache file */
-  const char *cache_dir;   /* NULL: g_get_user_cache_dir()/ttv/history */
+  gsize max_memory;        /* bytes of coded history the builder buffers before
+                            * writing them out (0: 8 MiB); the history itself
+                            * goes to the cache file as it is built, so that
+                            * memory stays bounded whatever the trace's size */
+  gboolean no_cache;       /* never read nor write a cache file: the history
+                            * stays in memory up to @max_memory, then goes on in
+                            * an unlinked temporary file */
+  const char *cache_dir;   /* NULL: $XDG_CACHE_HOME/ttv/history */
+  guint64 cache_max_bytes; /* size cap of the cache directory, least recently
+                            * used files evicted beyond it (0: $TTV_CACHE_MAX, else
+                            * 2 GiB or a tenth of the free space when less) */
 } TtvStateHistoryOptions;
 
 typedef struct _TtvStateHistory TtvStateHistory;
@@ -134,7 +141,9 @@ guint64          ttv_state_history_query_pixels (const TtvStateHistory *h, TtvHi
 /* Marks of a process row in [t0, t1] (GArray of TtvHistoryMark). */
 GArray          *ttv_state_history_query_marks (const TtvStateHistory *h, guint row, TtvTime t0, TtvTime t1);
 
-/* Heap bytes held; and bytes of the mapped cache file (0 when none). */
+/* Heap bytes held; and bytes of the file it reads from (0 when it is in
+ * memory).  A file is read a few KiB at a time, as queries need it: none
+ * of it stays in the process's memory. */
 gsize            ttv_state_history_get_memory (const TtvStateHistory *h);
 gsize            ttv_state_history_get_mapped_size (const TtvStateHistory *h);
 /* Bytes of the compact representation (intervals, marks, bins, rows). */

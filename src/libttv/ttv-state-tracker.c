@@ -1,13 +1,23 @@
 /* ttv-state-tracker.c: state over a traceset with checkpoints (see the header).
  * Checkpoints are thinned (every other one dropped, interval doubled) when
- * they outgrow their memory budget, so memory stays bounded on any trace. */
+ * they outgrow their budget, so memory stays bounded on any trace; with a
+ * spill directory their states live in an unnamed file, read back when a
+ * state at some time is asked for. */
 #include "ttv-state-tracker.h"
 #include "ttv-error.h"
+#include "ttv-temp-file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
 
 typedef struct {
   TtvTime time;              /* time of the last event applied */
   TtvPosition *position;     /* owned: the next event to apply */
-  TtvState *state;           /* owned */
+  TtvState *state;           /* owned, or NULL: in the spill file */
+  guint64 offset;            /* of its snapshot in the spill file */
+  gsize size;                /* bytes of that snapshot */
   gsize memory;
 } Checkpoint;
 
@@ -20,6 +30,11 @@ struct _TtvStateTracker {
   TtvCheckpointPolicy policy;
   GArray *checkpoints;       /* of Checkpoint, by time */
   gsize checkpoint_memory;
+  int spill_fd;              /* the spill file, -1 when none (yet, or failed) */
+  gboolean spill_failed;
+  guint64 spill_end;         /* where the next snapshot goes */
+  guint64 spill_live;        /* bytes of snapshots still used */
+  GByteArray *snapshot;      /* owned: scratch */
   guint64 since_checkpoint;  /* events applied since the last checkpoint */
   gboolean recording;        /* taking checkpoints (during build) */
 };
@@ -29,6 +44,65 @@ checkpoint_clear (Checkpoint *c)
 {
   ttv_position_free (c->position);
   ttv_state_free (c->state);
+}
+
+/* A snapshot no longer used: its bytes of the file are given back. */
+static void
+spill_drop (TtvStateTracker *tr, const Checkpoint *c)
+{
+  if (c->state || c->size == 0 || tr->spill_fd < 0)
+    return;
+#ifdef FALLOC_FL_PUNCH_HOLE
+  fallocate (tr->spill_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t) c->offset, (off_t) c->size);
+#endif
+  tr->spill_live -= c->size;
+}
+
+/* Writes the state of @c to the spill file; FALSE when it stays in memory. */
+static gboolean
+spill_state (TtvStateTracker *tr, Checkpoint *c, const TtvState *state)
+{
+  if (tr->policy.spill_dir == NULL || tr->spill_failed)
+    return FALSE;
+  if (tr->spill_fd < 0)
+    {
+      g_autoptr (GError) error = NULL;
+      tr->spill_fd = ttv_temp_file_new (tr->policy.spill_dir, NULL, &error);
+      if (tr->spill_fd < 0)
+        {
+          g_warning ("State checkpoints stay in memory: %s", error->message);
+          tr->spill_failed = TRUE;
+          return FALSE;
+        }
+    }
+  g_byte_array_set_size (tr->snapshot, 0);
+  ttv_state_snapshot (state, tr->snapshot);
+  if (!ttv_file_write_at (tr->spill_fd, tr->snapshot->data, tr->snapshot->len, tr->spill_end))
+    {
+      g_warning ("State checkpoints stay in memory: %s", g_strerror (errno));
+      tr->spill_failed = TRUE;
+      return FALSE;
+    }
+  c->offset = tr->spill_end;
+  c->size = tr->snapshot->len;
+  tr->spill_end += c->size;
+  tr->spill_live += c->size;
+  return TRUE;
+}
+
+/* The state of checkpoint @c, a copy the caller owns. */
+static TtvState *
+checkpoint_state (TtvStateTracker *tr, const Checkpoint *c, GError **error)
+{
+  if (c->state)
+    return ttv_state_copy (c->state);
+  g_autofree guint8 *buf = g_malloc (MAX (c->size, 1));
+  TtvState *state = ttv_file_read_at (tr->spill_fd, buf, c->size, c->offset)
+                      ? ttv_state_from_snapshot (buf, c->size) : NULL;
+  if (state == NULL)
+    g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
+                 _("Cannot read back a state checkpoint at byte %" G_GUINT64_FORMAT " of its file"), c->offset);
+  return state;
 }
 
 static void
@@ -53,6 +127,10 @@ ttv_state_tracker_new (TtvTraceset *ts, const TtvCheckpointPolicy *policy)
   tr->model = ttv_kernel_model_new (tr->traces);
   tr->policy.interval_events = policy && policy->interval_events ? policy->interval_events : 100000;
   tr->policy.max_memory = policy && policy->max_memory ? policy->max_memory : 256u << 20;
+  tr->policy.spill_dir = policy && policy->spill_dir ? g_strdup (policy->spill_dir) : NULL;
+  tr->policy.max_spill = policy && policy->max_spill ? policy->max_spill : (guint64) 1 << 30;
+  tr->spill_fd = -1;
+  tr->snapshot = g_byte_array_new ();
   tr->checkpoints = g_array_new (FALSE, FALSE, sizeof (Checkpoint));
   g_array_set_clear_func (tr->checkpoints, (GDestroyNotify) checkpoint_clear);
   new_state (tr);
@@ -65,6 +143,10 @@ ttv_state_tracker_free (TtvStateTracker *tr)
   if (tr == NULL)
     return;
   g_array_unref (tr->checkpoints);
+  if (tr->spill_fd >= 0)
+    close (tr->spill_fd);
+  g_byte_array_unref (tr->snapshot);
+  g_free ((char *) tr->policy.spill_dir);
   ttv_state_free (tr->state);
   ttv_statistics_free (tr->stats);
   ttv_kernel_model_free (tr->model);
@@ -102,6 +184,18 @@ ttv_state_tracker_get_statistics (TtvStateTracker *tr)
   return tr->stats;
 }
 
+TtvStatistics *
+ttv_state_tracker_steal_statistics (TtvStateTracker *tr)
+{
+  if (tr->stats == NULL)
+    return NULL;
+  /* The state observed by them is replaced by a copy, which is not. */
+  TtvState *copy = ttv_state_copy (tr->state);
+  ttv_state_free (tr->state);
+  tr->state = copy;
+  return g_steal_pointer (&tr->stats);
+}
+
 /* Drops every other checkpoint (keeping the first) and doubles the interval. */
 static void
 thin_checkpoints (TtvStateTracker *tr)
@@ -117,7 +211,10 @@ thin_checkpoints (TtvStateTracker *tr)
           tr->checkpoint_memory += c->memory;
         }
       else
-        checkpoint_clear (c);
+        {
+          spill_drop (tr, c);
+          checkpoint_clear (c);
+        }
     }
   g_array_set_clear_func (tr->checkpoints, NULL);
   g_array_unref (tr->checkpoints);
@@ -133,12 +230,18 @@ take_checkpoint (TtvStateTracker *tr, TtvContext *ctx)
   TtvPosition *pos = ttv_context_get_position (ctx, &error);
   if (pos == NULL)
     return;
-  Checkpoint c = { ttv_state_get_time (tr->state), pos, ttv_state_copy (tr->state), 0 };
-  c.memory = ttv_state_get_memory_size (c.state) + 64 * ttv_traceset_get_n_tracefiles (tr->traceset);
+  Checkpoint c = { ttv_state_get_time (tr->state), pos, NULL, 0, 0, 0 };
+  c.memory = sizeof c + 64 * ttv_traceset_get_n_tracefiles (tr->traceset);
+  if (!spill_state (tr, &c, tr->state))
+    {
+      c.state = ttv_state_copy (tr->state);
+      c.memory += ttv_state_get_memory_size (c.state);
+    }
   g_array_append_val (tr->checkpoints, c);
   tr->checkpoint_memory += c.memory;
   tr->since_checkpoint = 0;
-  while (tr->checkpoint_memory > tr->policy.max_memory && tr->checkpoints->len > 2)
+  while ((tr->checkpoint_memory > tr->policy.max_memory || tr->spill_live > tr->policy.max_spill)
+         && tr->checkpoints->len > 2)
     thin_checkpoints (tr);
 }
 
@@ -171,6 +274,9 @@ ttv_state_tracker_build (TtvStateTracker *tr, void (*progress) (double, gpointer
     return FALSE;
   g_array_set_size (tr->checkpoints, 0);
   tr->checkpoint_memory = 0;
+  if (tr->spill_fd >= 0 && ftruncate (tr->spill_fd, 0) != 0)
+    g_debug ("cannot empty the checkpoint file: %s", g_strerror (errno));
+  tr->spill_end = tr->spill_live = 0;
   ttv_state_tracker_reset (tr);
   ttv_state_tracker_get_statistics (tr);
 
@@ -270,7 +376,9 @@ ttv_state_tracker_dup_state_at (TtvStateTracker *tr, TtvTime time, GError **erro
         hi = mid;
     }
   const Checkpoint *c = &g_array_index (tr->checkpoints, Checkpoint, lo);
-  TtvState *state = ttv_state_copy (c->state);
+  TtvState *state = checkpoint_state (tr, c, error);
+  if (state == NULL)
+    return NULL;
   return replay_from (tr, state, c->position, time, error);
 }
 
@@ -293,6 +401,12 @@ gsize
 ttv_state_tracker_get_checkpoint_memory (const TtvStateTracker *tr)
 {
   return tr->checkpoint_memory;
+}
+
+guint64
+ttv_state_tracker_get_checkpoint_spill (const TtvStateTracker *tr)
+{
+  return tr->spill_live;
 }
 
 guint64

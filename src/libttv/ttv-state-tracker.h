@@ -13,7 +13,10 @@ G_BEGIN_DECLS
 
 typedef struct {
   guint64 interval_events;   /* a checkpoint every N events (default 100000) */
-  gsize max_memory;          /* bytes of checkpoints before thinning (default 256 MiB) */
+  gsize max_memory;          /* bytes of checkpoints in memory before thinning (default 256 MiB) */
+  const char *spill_dir;     /* NULL: checkpoints stay in memory; else their states go to an
+                              * unnamed file there and memory keeps only where to find them */
+  guint64 max_spill;         /* bytes of that file before thinning (default 1 GiB) */
 } TtvCheckpointPolicy;
 
 typedef struct _TtvStateTracker TtvStateTracker;
@@ -27,6 +30,9 @@ void             ttv_state_tracker_reset (TtvStateTracker *tracker);
 TtvState        *ttv_state_tracker_get_state (TtvStateTracker *tracker);   /* borrowed */
 /* Statistics gathered while applying events (created on first call). */
 TtvStatistics   *ttv_state_tracker_get_statistics (TtvStateTracker *tracker); /* borrowed */
+/* Takes the statistics away (transfer full, NULL if none): later replays
+ * (state at a time) no longer count into them. */
+TtvStatistics   *ttv_state_tracker_steal_statistics (TtvStateTracker *tracker);
 
 /* Applies one event of trace @trace_index; takes a checkpoint when due and
  * @ctx is given (it then must be positioned right after @event). */
@@ -58,7 +64,9 @@ TtvState        *ttv_state_tracker_dup_state_by_replay (TtvStateTracker *tracker
                                                         GError **error);
 
 guint            ttv_state_tracker_get_n_checkpoints (const TtvStateTracker *tracker);
+/* Bytes of checkpoints in memory, and in the spill file. */
 gsize            ttv_state_tracker_get_checkpoint_memory (const TtvStateTracker *tracker);
+guint64          ttv_state_tracker_get_checkpoint_spill (const TtvStateTracker *tracker);
 guint64          ttv_state_tracker_get_interval (const TtvStateTracker *tracker);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvStateTracker, ttv_state_tracker_free)

@@ -924,3 +924,171 @@ ttv_state_equal (const TtvState *a, const TtvState *b, GString *diff)
     }
   return FALSE;
 }
+
+/* ---- snapshots: checkpoints kept in a file (ttv-state-tracker.c) ---- */
+
+#define SNAPSHOT_MAGIC 0x53565454u   /* "TTVS" */
+
+/* A process without its unused frames. */
+static void
+put_process (GByteArray *out, const TtvProcessState *p)
+{
+  guint depth = MIN (p->depth, TTV_STATE_MAX_NESTING);
+  g_byte_array_append (out, (const guint8 *) p, G_STRUCT_OFFSET (TtvProcessState, frames));
+  g_byte_array_append (out, (const guint8 *) p->frames, depth * sizeof (TtvExecFrame));
+}
+
+static void
+put_u32 (GByteArray *out, guint32 v)
+{
+  g_byte_array_append (out, (const guint8 *) &v, sizeof v);
+}
+
+static void
+put_table (GByteArray *out, const TtvIdTable *t, gsize record_size)
+{
+  g_autoptr (GPtrArray) records = ttv_id_table_list (t);
+  put_u32 (out, records->len);
+  for (guint i = 0; i < records->len; i++)
+    g_byte_array_append (out, g_ptr_array_index (records, i), (guint) record_size);
+}
+
+void
+ttv_state_snapshot (const TtvState *s, GByteArray *out)
+{
+  put_u32 (out, SNAPSHOT_MAGIC);
+  g_byte_array_append (out, (const guint8 *) &s->time, sizeof s->time);
+  g_byte_array_append (out, (const guint8 *) &s->n_events, sizeof s->n_events);
+  g_autoptr (GPtrArray) procs = ttv_id_table_list (&s->processes);
+  put_u32 (out, procs->len);
+  for (guint i = 0; i < procs->len; i++)
+    put_process (out, g_ptr_array_index (procs, i));
+  put_u32 (out, s->cpus->len);
+  for (guint i = 0; i < s->cpus->len; i++)
+    {
+      const CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, i);
+      put_u32 (out, slot->used);
+      if (!slot->used)
+        continue;
+      g_byte_array_append (out, (const guint8 *) &slot->pub, sizeof slot->pub);
+      g_byte_array_append (out, (const guint8 *) &slot->ended_syscall, sizeof slot->ended_syscall);
+      g_byte_array_append (out, (const guint8 *) &slot->ended_event, sizeof slot->ended_event);
+      put_process (out, slot->idle);
+    }
+  put_table (out, &s->irqs, sizeof (TtvIrqState));
+  put_table (out, &s->softirqs, sizeof (TtvIrqState));
+  put_table (out, &s->blockdevs, sizeof (TtvBlockDevState));
+  guint n_requests;
+  const TtvBlockRequest *requests = ttv_block_requests_peek (s->requests, &n_requests);
+  put_u32 (out, n_requests);
+  g_byte_array_append (out, (const guint8 *) requests, n_requests * (guint) sizeof *requests);
+}
+
+typedef struct {
+  const guint8 *p, *end;
+  gboolean bad;
+} Reader;
+
+static gboolean
+get (Reader *r, void *dst, gsize n)
+{
+  if (r->bad || (gsize) (r->end - r->p) < n)
+    {
+      r->bad = TRUE;
+      return FALSE;
+    }
+  memcpy (dst, r->p, n);
+  r->p += n;
+  return TRUE;
+}
+
+static TtvProcessState *
+get_process (Reader *r)
+{
+  TtvProcessState *p = g_new0 (TtvProcessState, 1);
+  if (!get (r, p, G_STRUCT_OFFSET (TtvProcessState, frames)) || p->depth > TTV_STATE_MAX_NESTING
+      || !get (r, p->frames, p->depth * sizeof (TtvExecFrame)))
+    {
+      r->bad = TRUE;
+      g_free (p);
+      return NULL;
+    }
+  return p;
+}
+
+/* Records of a table, keyed by the id at @id_offset in each. */
+static void
+get_table (Reader *r, TtvIdTable *t, gsize record_size, gsize id_offset)
+{
+  guint32 n = 0;
+  get (r, &n, sizeof n);
+  for (guint32 i = 0; i < n && !r->bad; i++)
+    {
+      guint8 *record = g_malloc (record_size);
+      guint32 id;
+      if (!get (r, record, record_size))
+        {
+          g_free (record);
+          break;
+        }
+      memcpy (&id, record + id_offset, sizeof id);
+      ttv_id_table_insert (t, id, record);
+    }
+}
+
+TtvState *
+ttv_state_from_snapshot (const guint8 *data, gsize size)
+{
+  Reader r = { data, data + size, FALSE };
+  guint32 magic = 0, n = 0;
+  if (!get (&r, &magic, sizeof magic) || magic != SNAPSHOT_MAGIC)
+    return NULL;
+  TtvState *s = ttv_state_new ();
+  get (&r, &s->time, sizeof s->time);
+  get (&r, &s->n_events, sizeof s->n_events);
+  get (&r, &n, sizeof n);
+  for (guint32 i = 0; i < n && !r.bad; i++)
+    {
+      TtvProcessState *p = get_process (&r);
+      if (p)
+        ttv_id_table_insert (&s->processes, p->pid, p);
+    }
+  n = 0;
+  get (&r, &n, sizeof n);
+  if (n > MAX_CPU_ID)
+    r.bad = TRUE;
+  else
+    g_array_set_size (s->cpus, n);
+  for (guint32 i = 0; i < n && !r.bad; i++)
+    {
+      CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, i);
+      guint32 used = 0;
+      get (&r, &used, sizeof used);
+      if (!used)
+        continue;
+      slot->used = TRUE;
+      get (&r, &slot->pub, sizeof slot->pub);
+      get (&r, &slot->ended_syscall, sizeof slot->ended_syscall);
+      get (&r, &slot->ended_event, sizeof slot->ended_event);
+      slot->idle = get_process (&r);
+    }
+  get_table (&r, &s->irqs, sizeof (TtvIrqState), G_STRUCT_OFFSET (TtvIrqState, id));
+  get_table (&r, &s->softirqs, sizeof (TtvIrqState), G_STRUCT_OFFSET (TtvIrqState, id));
+  get_table (&r, &s->blockdevs, sizeof (TtvBlockDevState), G_STRUCT_OFFSET (TtvBlockDevState, dev));
+  n = 0;
+  get (&r, &n, sizeof n);
+  if (n > TTV_BLOCK_REQUESTS_MAX)
+    r.bad = TRUE;
+  else if (n > 0)
+    {
+      g_autofree TtvBlockRequest *requests = g_new (TtvBlockRequest, n);
+      if (get (&r, requests, n * sizeof *requests))
+        ttv_block_requests_restore (s->requests, requests, n);
+    }
+  if (r.bad || r.p != r.end)
+    {
+      ttv_state_free (s);
+      return NULL;
+    }
+  return s;
+}

@@ -103,6 +103,11 @@ const TtvIrqState     *ttv_state_get_irq (const TtvState *state, guint32 id, gbo
 GPtrArray *ttv_state_list_block_devices (const TtvState *state);
 /* Approximate bytes held, for bounding checkpoint memory. */
 gsize     ttv_state_get_memory_size (const TtvState *state);
+/* The state as bytes (for checkpoints kept in a file by this process:
+ * quarks are stored as numbers), and back; NULL on bytes that do not
+ * hold a snapshot.  Observers are not part of it. */
+void      ttv_state_snapshot (const TtvState *state, GByteArray *out);
+TtvState *ttv_state_from_snapshot (const guint8 *data, gsize size);
 
 const char *ttv_process_status_name (TtvProcessStatus status);
 const char *ttv_exec_mode_name (TtvExecMode mode);

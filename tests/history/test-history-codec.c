@@ -1,11 +1,14 @@
 /* test-history-codec.c: the compact coding of the state history (random
- * record sequences with tiny and huge time steps, extreme times, damaged
- * bytes), histories with many short rows, and damaged cache files. */
+ * record sequences with tiny and huge time steps, extreme times, several
+ * sequences written out interleaved, damaged bytes), the counts of summary
+ * bins, histories with many short rows, and damaged cache files. */
 #include "ttv-history-test-util.h"
 #include "ttv-error.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- sequences ---- */
 
@@ -54,14 +57,53 @@ random_records (GRand *rand, guint n, gint64 first, Steps steps)
   return recs;
 }
 
+/* Sequences coded into one representation in memory, as the builder
+ * writes them: interleaved, each written out in runs. */
+typedef struct {
+  TtvHistWriter w;
+  TtvHistEncoder e[3];
+  TtvHistSeq seq[3];
+} Coded;
+
+/* Codes @recs into @c->seq[0] and two other sequences of their own
+ * records between them, written out every @flush_every records (0: never). */
 static void
-encode (const GArray *recs, TtvHistEncoder *e, TtvHistSeq *seq)
+encode_interleaved (const GArray *recs, Coded *c, guint flush_every)
 {
-  ttv_hist_encoder_init (e);
+  ttv_hist_writer_init_memory (&c->w, 0, NULL);
+  static const guint8 zeros[24] = { 0 };
+  ttv_hist_writer_append (&c->w, zeros, 3);   /* nothing starts at 0 */
+  for (guint k = 0; k < 3; k++)
+    ttv_hist_encoder_init (&c->e[k]);
   for (guint i = 0; i < recs->len; i++)
-    ttv_hist_encoder_push (e, &g_array_index (recs, TtvHistRec, i));
-  ttv_hist_encoder_finish (e);
-  ttv_hist_encoder_view (e, seq);
+    {
+      const TtvHistRec *r = &g_array_index (recs, TtvHistRec, i);
+      ttv_hist_encoder_push (&c->e[0], &c->w, r);
+      TtvHistRec other = *r;
+      other.key = (guint16) (i % 3);
+      ttv_hist_encoder_push (&c->e[1 + i % 2], &c->w, &other);
+      if (flush_every && i % flush_every == flush_every - 1)
+        for (guint k = 0; k < 3; k++)
+          ttv_hist_encoder_flush (&c->e[k], &c->w);
+    }
+  for (guint k = 0; k < 3; k++)
+    ttv_hist_encoder_finish (&c->e[k], &c->w);
+  for (guint k = 0; k < 3; k++)
+    ttv_hist_encoder_seq (&c->e[k], c->w.bytes->data, c->w.bytes->len, &c->seq[k]);
+}
+
+static void
+encode (const GArray *recs, Coded *c)
+{
+  encode_interleaved (recs, c, 0);
+}
+
+static void
+coded_clear (Coded *c)
+{
+  for (guint k = 0; k < 3; k++)
+    ttv_hist_encoder_clear (&c->e[k]);
+  ttv_hist_writer_clear (&c->w);
 }
 
 static void
@@ -85,15 +127,45 @@ brute_find (const GArray *recs, gint64 t)
   return found;
 }
 
+/* The representation of @c in a temporary file, to read it from there. */
+static int
+coded_file (Coded *c)
+{
+  g_autofree char *path = NULL;
+  int fd = g_file_open_tmp ("ttv-history-codec-XXXXXX", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  g_unlink (path);
+  g_assert_cmpint (write (fd, c->w.bytes->data, c->w.bytes->len), ==, (gssize) c->w.bytes->len);
+  return fd;
+}
+
+static void check_read (GRand *rand, const GArray *recs, const TtvHistSeq *seq);
+
 static void
 check_sequence (GRand *rand, const GArray *recs)
 {
-  TtvHistEncoder e;
-  TtvHistSeq seq;
-  encode (recs, &e, &seq);
-  g_assert_cmpuint (seq.n_recs, ==, recs->len);
+  Coded coded;
+  encode_interleaved (recs, &coded, (guint) g_rand_int_range (rand, 0, 700));
+  g_assert_cmpuint (coded.seq[0].n_recs, ==, recs->len);
   guint64 bad;
-  g_assert_true (ttv_hist_seq_validate (&seq, &bad));
+  for (guint k = 0; k < 3; k++)
+    g_assert_true (ttv_hist_seq_validate (&coded.seq[k], &bad));
+  /* In memory, then read from a file. */
+  check_read (rand, recs, &coded.seq[0]);
+  int fd = coded_file (&coded);
+  TtvHistSeq in_file = coded.seq[0];
+  in_file.data = NULL;
+  in_file.fd = fd;
+  g_assert_true (ttv_hist_seq_validate (&in_file, &bad));
+  check_read (rand, recs, &in_file);
+  close (fd);
+  coded_clear (&coded);
+}
+
+static void
+check_read (GRand *rand, const GArray *recs, const TtvHistSeq *seqp)
+{
+  const TtvHistSeq seq = *seqp;
 
   /* Everything back, in order. */
   TtvHistCursor c;
@@ -142,14 +214,14 @@ check_sequence (GRand *rand, const GArray *recs)
           assert_same_rec (&rec, &g_array_index (recs, TtvHistRec, 0));
         }
     }
-  ttv_hist_encoder_clear (&e);
 }
 
 static void
 test_codec_random (void)
 {
   g_autoptr (GRand) rand = g_rand_new_with_seed (41);
-  static const guint sizes[] = { 0, 1, 2, 31, 32, 33, 64, 65, 1000 };
+  /* Around blocks (32 records) and pieces (128 blocks, 4096 records). */
+  static const guint sizes[] = { 0, 1, 2, 31, 32, 33, 64, 65, 1000, 4095, 4096, 4097, 9000 };
   static const Steps steps[] = { STEPS_TINY, STEPS_SMALL, STEPS_MIXED, STEPS_HUGE };
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
     for (guint k = 0; k < G_N_ELEMENTS (steps); k++)
@@ -176,17 +248,16 @@ test_codec_random (void)
 static void
 test_codec_clamp (void)
 {
-  TtvHistEncoder e;
-  ttv_hist_encoder_init (&e);
+  g_autoptr (GArray) recs = g_array_new (FALSE, FALSE, sizeof (TtvHistRec));
   gint64 times[] = { 100, 50, 200, 10, 300 };
   for (guint i = 0; i < G_N_ELEMENTS (times); i++)
     {
       TtvHistRec r = { times[i], 1, -1, 0, 0 };
-      ttv_hist_encoder_push (&e, &r);
+      g_array_append_val (recs, r);
     }
-  ttv_hist_encoder_finish (&e);
-  TtvHistSeq seq;
-  ttv_hist_encoder_view (&e, &seq);
+  Coded coded;
+  encode (recs, &coded);
+  const TtvHistSeq seq = coded.seq[0];
   guint64 bad;
   g_assert_true (ttv_hist_seq_validate (&seq, &bad));
   gint64 want[] = { 100, 100, 200, 200, 300 };
@@ -198,41 +269,58 @@ test_codec_clamp (void)
       g_assert_true (ttv_hist_cursor_next (&c, &rec));
       g_assert_cmpint (rec.start, ==, want[i]);
     }
-  ttv_hist_encoder_clear (&e);
+  coded_clear (&coded);
 }
 
-/* Damaged bytes or index: refused by the check, or at least read safely. */
+/* Damaged bytes, directory or index: refused by the check, or at least
+ * read safely. */
 static void
 test_codec_damage (void)
 {
   g_autoptr (GRand) rand = g_rand_new_with_seed (7);
-  g_autoptr (GArray) recs = random_records (rand, 500, 1000, STEPS_MIXED);
-  TtvHistEncoder e;
-  TtvHistSeq good;
-  encode (recs, &e, &good);
+  /* Two pieces and a half, written out in runs between other sequences. */
+  g_autoptr (GArray) recs = random_records (rand, 10000, 1000, STEPS_MIXED);
+  Coded coded;
+  encode_interleaved (recs, &coded, 300);
+  const TtvHistSeq good = coded.seq[0];
+  guint64 n_pieces = ttv_hist_n_pieces (good.n_blocks);
+  g_assert_cmpuint (n_pieces, ==, 3);
   guint n_refused = 0;
-  for (guint i = 0; i < 2000; i++)
+  for (guint i = 0; i < 1000; i++)
     {
-      g_autofree guint8 *bytes = g_memdup2 (good.bytes, good.size);
-      g_autofree TtvHistBlock *blocks = g_memdup2 (good.blocks, good.n_blocks * sizeof (TtvHistBlock));
-      TtvHistSeq seq = { bytes, good.size, blocks, good.n_blocks, good.n_recs };
-      switch (i % 5)
+      g_autofree guint8 *bytes = g_memdup2 (good.data, good.size);
+      g_autofree TtvHistBlock *dir = g_memdup2 (good.dir, n_pieces * sizeof (TtvHistBlock));
+      TtvHistSeq seq = { bytes, -1, good.size, dir, good.n_blocks, good.n_recs };
+      guint64 p = (guint64) g_rand_int_range (rand, 0, (gint32) n_pieces);
+      TtvHistBlock *piece = (TtvHistBlock *) (bytes + dir[p].offset);
+      guint k = (guint) g_rand_int_range (rand, 0, p + 1 < n_pieces ? TTV_HIST_PIECE
+                                          : (gint32) (good.n_blocks - p * TTV_HIST_PIECE));
+      switch (i % 6)
         {
-        case 0: /* a byte */
-        case 1:
+        case 0: /* a byte of a block */
+          bytes[piece[k].offset + (guint) g_rand_int_range (rand, 0, 40)] ^= (guint8) g_rand_int_range (rand, 1, 256);
+          break;
+        case 1: /* any byte */
           bytes[g_rand_int_range (rand, 0, (gint32) good.size)] ^= (guint8) g_rand_int_range (rand, 1, 256);
           break;
         case 2: /* shorter */
           seq.size = (guint64) g_rand_int_range (rand, 0, (gint32) good.size);
           break;
-        case 3: /* a block's offset */
-          blocks[g_rand_int_range (rand, 0, (gint32) good.n_blocks)].offset = g_rand_int (rand) % (good.size + 50);
-          break;
-        case 4: /* a block's time, or the count of records */
+        case 3: /* a block's offset, or a piece's */
           if (g_rand_boolean (rand))
-            blocks[g_rand_int_range (rand, 0, (gint32) good.n_blocks)].start += g_rand_int_range (rand, -100000, 100000);
+            piece[k].offset = g_rand_int (rand) % (good.size + 50);
           else
-            seq.n_recs = (guint64) g_rand_int_range (rand, 0, (gint32) good.n_recs * 2);
+            dir[p].offset = g_rand_int (rand) % (good.size + 50);
+          break;
+        case 4: /* a block's time, or a piece's */
+          if (g_rand_boolean (rand))
+            piece[k].start += g_rand_int_range (rand, -100000, 100000);
+          else
+            dir[p].start += g_rand_int_range (rand, -100000, 100000);
+          break;
+        case 5: /* the count of records */
+          seq.n_recs = (guint64) g_rand_int_range (rand, 0, (gint32) good.n_recs);
+          seq.n_blocks = ttv_hist_n_blocks (seq.n_recs);
           break;
         }
       guint64 bad;
@@ -246,13 +334,38 @@ test_codec_damage (void)
       while (ttv_hist_cursor_next (&c, &rec))
         n++;
       g_assert_cmpuint (n, <=, seq.n_recs);
-      ttv_hist_seq_find (&seq, g_array_index (recs, TtvHistRec, 250).start, &c, &rec);
+      for (guint j = 0; j < 5; j++)
+        ttv_hist_seq_find (&seq, g_array_index (recs, TtvHistRec, g_rand_int_range (rand, 0, 10000)).start, &c, &rec);
       if (ok)
         g_assert_cmpuint (n, ==, seq.n_recs);
     }
-  g_test_message ("%u of 2000 damaged sequences refused", n_refused);
-  g_assert_cmpuint (n_refused, >, 500);
-  ttv_hist_encoder_clear (&e);
+  g_test_message ("%u of 1000 damaged sequences refused", n_refused);
+  g_assert_cmpuint (n_refused, >, 400);
+  coded_clear (&coded);
+}
+
+/* Bin counts: exact below 4096, within 1/4096 above, ordered. */
+static void
+test_bin_counts (void)
+{
+  for (guint64 n = 0; n < 4096; n++)
+    g_assert_cmpuint (ttv_hist_count_decode (ttv_hist_count_encode (n)), ==, n);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (3);
+  guint64 prev = 0;
+  for (guint i = 0; i < 100000; i++)
+    {
+      guint64 n = ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand)) >> g_rand_int_range (rand, 23, 64);
+      guint64 got = ttv_hist_count_decode (ttv_hist_count_encode (n));
+      g_assert_cmpfloat (fabs ((double) got - (double) n), <=, (double) n / 4096.0 + 0.5);
+    }
+  for (guint64 n = 1; n < (G_GUINT64_CONSTANT (4095) << 30); n = n * 3 / 2 + 1)
+    {
+      guint64 got = ttv_hist_count_decode (ttv_hist_count_encode (n));
+      g_assert_cmpuint (got, >=, prev);
+      prev = got;
+    }
+  /* Saturated beyond what it can tell. */
+  g_assert_cmpuint (ttv_hist_count_encode (G_MAXUINT64), ==, 0xffff);
 }
 
 /* ---- histories of simulated traces ---- */
@@ -396,18 +509,18 @@ test_cache_damage (Fixture *f, gconstpointer data)
           len = (gsize) g_rand_int_range (rand, sizeof *hd, (gint32) size);
           hd->file_size = len;
           break;
-        case 2: /* a row's records elsewhere */
-          row->recs_offset = g_rand_int (rand) % (size + 100);
+        case 2: /* a row's directory elsewhere */
+          row->recs_dir_offset = g_rand_int (rand) % (size + 100);
           break;
-        case 3: /* a row's sizes */
+        case 3: /* a row's count of records */
           if (g_rand_boolean (rand))
-            row->recs_size += (guint64) g_rand_int_range (rand, 1, 100);
+            row->n_recs += (guint64) g_rand_int_range (rand, 1, 100);
           else
             row->n_recs = g_rand_int (rand) % (row->n_recs * 3 + 100);
           break;
-        case 4: /* a row's block index or marks */
+        case 4: /* a row's marks */
           if (g_rand_boolean (rand))
-            row->blocks_offset = (g_rand_int (rand) % size) & ~(guint64) 7;
+            row->marks_dir_offset = (g_rand_int (rand) % size) & ~(guint64) 7;
           else
             row->n_marks += (guint64) g_rand_int_range (rand, 1, 40);
           break;
@@ -419,7 +532,7 @@ test_cache_damage (Fixture *f, gconstpointer data)
           if (row->n_levels > 0 && row->levels_offset + sizeof (TtvHistLevel) <= size)
             {
               TtvHistLevel *lv = (TtvHistLevel *) (copy + row->levels_offset);
-              lv->event_bytes = (guint32) g_rand_int_range (rand, 0, 9);
+              lv->offset = g_rand_boolean (rand) ? lv->offset : (g_rand_int (rand) % size) & ~(guint64) 7;
               lv->n_bins += (guint64) g_rand_int_range (rand, 0, 1000);
               lv->shift = (guint32) g_rand_int_range (rand, 0, 70);
             }
@@ -461,10 +574,31 @@ test_cache_damage (Fixture *f, gconstpointer data)
   g_test_message ("%u of %u damaged cache files refused", n_refused, n_tries);
   g_assert_cmpuint (n_refused, >, n_tries / 2);
 
+  /* A block's header damaged (the checksum made right): found by the
+   * check of every record, with the byte where. */
+  for (guint r = 0; r < hd0->n_rows; r++)
+    {
+      const TtvHistRow *row = (const TtvHistRow *) (contents + hd0->rows_offset) + r;
+      if (row->n_recs < 2 * TTV_HIST_BLOCK)
+        continue;
+      const TtvHistBlock *dir = (const TtvHistBlock *) (contents + row->recs_dir_offset);
+      const TtvHistBlock *piece = (const TtvHistBlock *) (contents + dir[0].offset);
+      g_autofree char *copy = g_memdup2 (contents, size);
+      copy[piece[1].offset] = 0;   /* a block of no records */
+      ttv_history_test_fix_checksum (copy, size);
+      g_assert_true (g_file_set_contents (victim, copy, (gssize) size, NULL));
+      g_autoptr (GError) error = NULL;
+      g_assert_null (ttv_hist_cache_load_full (victim, fingerprint, &error));
+      g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
+      g_autofree char *where = g_strdup_printf ("bad intervals at byte %" G_GUINT64_FORMAT, piece[1].offset);
+      g_assert_nonnull (strstr (error->message, where));
+      break;
+    }
+
   /* Damaged in place: the build refuses it, rebuilds and replaces it. */
   g_autofree char *copy = g_memdup2 (contents, size);
   TtvHistRow *rows = (TtvHistRow *) (copy + hd0->rows_offset);
-  rows[0].recs_size += 3;
+  rows[0].n_recs += 3;
   ttv_history_test_fix_checksum (copy, size);
   g_assert_true (g_file_set_contents (path, copy, (gssize) size, NULL));
   g_autoptr (TtvStateHistory) rebuilt = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
@@ -493,6 +627,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/codec/random", test_codec_random);
   g_test_add_func ("/history/codec/clamp", test_codec_clamp);
   g_test_add_func ("/history/codec/damage", test_codec_damage);
+  g_test_add_func ("/history/codec/bin-counts", test_bin_counts);
   g_test_add ("/history/many-rows", Fixture, GUINT_TO_POINTER (1500), fixture_set_up, test_many_rows,
               ttv_history_fixture_tear_down);
   g_test_add ("/history/cache/damage", Fixture, GUINT_TO_POINTER (200), fixture_set_up, test_cache_damage,

@@ -504,7 +504,7 @@ test_cache (Fixture *f, gconstpointer data)
         case 4: /* a row table pointing outside, checksum made right */
           {
             TtvHistRow *rows = (TtvHistRow *) (copy + ((TtvHistHeader *) copy)->rows_offset);
-            rows[0].recs_offset = G_MAXUINT64 - 7;
+            rows[0].recs_dir_offset = G_MAXUINT64 - 7;
             ttv_history_test_fix_checksum (copy, size);
           }
           break;
@@ -522,6 +522,27 @@ test_cache (Fixture *f, gconstpointer data)
   g_assert_null (ttv_state_history_get_cache_path (h5));
   ttv_history_test_assert_same (ref, h5);
   g_remove (cache);
+}
+
+/* Coding and summaries in a second thread, or all in one: the same
+ * history, in memory and in a file written under memory pressure. */
+static void
+test_threads (Fixture *f, gconstpointer data)
+{
+  g_autofree char *cache_dir = g_build_filename (f->dir, "cache-threads", NULL);
+  g_setenv ("TTV_HISTORY_THREADS", "1", TRUE);
+  g_autoptr (TtvStateHistory) one = build (f->ts, 0, TRUE);
+  g_autoptr (TtvStateHistory) one_file = ttv_history_test_build (f->ts, 2048, FALSE, cache_dir);
+  g_remove (ttv_state_history_get_cache_path (one_file));
+  g_setenv ("TTV_HISTORY_THREADS", "2", TRUE);
+  g_autoptr (TtvStateHistory) two = build (f->ts, 0, TRUE);
+  g_autoptr (TtvStateHistory) two_file = ttv_history_test_build (f->ts, 2048, FALSE, cache_dir);
+  g_unsetenv ("TTV_HISTORY_THREADS");
+  g_assert_false (ttv_state_history_is_from_cache (two_file));
+  ttv_history_test_assert_same (one, two);
+  ttv_history_test_assert_same (one, one_file);
+  ttv_history_test_assert_same (one, two_file);
+  g_remove (ttv_state_history_get_cache_path (two_file));
 }
 
 /* Cancelling stops the build with an error. */
@@ -561,6 +582,7 @@ main (int argc, char **argv)
   g_test_add ("/history/sim/rows-marks", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_rows_and_marks, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/pixels", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_pixels, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cache", Fixture, GSIZE_TO_POINTER (30000), fixture_set_up, test_cache, ttv_history_fixture_tear_down);
+  g_test_add ("/history/sim/threads", Fixture, GSIZE_TO_POINTER (50000), fixture_set_up, test_threads, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cancel", Fixture, GSIZE_TO_POINTER (5000), fixture_set_up, test_cancel, ttv_history_fixture_tear_down);
   g_test_add_data_func ("/history/ctf/arm64-kernel", "arm64-kernel", test_real_ctf);
   g_test_add_data_func ("/history/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);

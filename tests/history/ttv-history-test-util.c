@@ -87,5 +87,5 @@ ttv_history_test_fix_checksum (char *data, gsize size)
 {
   g_assert_cmpuint (size, >=, sizeof (TtvHistHeader));
   TtvHistHeader *hd = (TtvHistHeader *) data;
-  hd->checksum = ttv_hist_hash (TTV_HIST_HASH_SEED, (const guint8 *) data + sizeof *hd, size - sizeof *hd);
+  hd->checksum = ttv_hist_hash ((const guint8 *) data + sizeof *hd, size - sizeof *hd);
 }

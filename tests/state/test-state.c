@@ -235,6 +235,57 @@ test_checkpoint_memory_bound (Fixture *f, gconstpointer data)
   check_checkpoints_against_replay (f->ts, &policy, 60, 2);
 }
 
+/* Checkpoints kept in a file: memory holds only where they are, so a
+ * budget that would thin them in memory does not; the states read back
+ * are the replayed ones; the file has no name; a small file budget thins. */
+static void
+test_checkpoint_spill (Fixture *f, gconstpointer data)
+{
+  g_autofree char *spill_dir = g_build_filename (f->dir, "spill", NULL);
+  TtvCheckpointPolicy in_memory = { 997, 64 * 1024, NULL, 0 };
+  TtvCheckpointPolicy spilled = { 997, 64 * 1024, spill_dir, 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvStateTracker) mem = ttv_state_tracker_new (f->ts, &in_memory);
+  g_assert_true (ttv_state_tracker_build (mem, NULL, NULL, NULL, &error));
+  g_autoptr (TtvStateTracker) tr = ttv_state_tracker_new (f->ts, &spilled);
+  g_assert_true (ttv_state_tracker_build (tr, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ttv_state_tracker_get_interval (mem), >, 997);
+  g_assert_cmpuint (ttv_state_tracker_get_interval (tr), ==, 997);
+  g_assert_cmpuint (ttv_state_tracker_get_n_checkpoints (tr), >=, 40);
+  g_assert_cmpuint (ttv_state_tracker_get_checkpoint_memory (tr), <=, spilled.max_memory);
+  g_assert_cmpuint (ttv_state_tracker_get_checkpoint_spill (tr), >, 0);
+  g_assert_cmpuint (ttv_state_tracker_get_checkpoint_spill (mem), ==, 0);
+  /* Nothing left in the directory: the file is unnamed (or unlinked). */
+  g_autoptr (GDir) dir = g_dir_open (spill_dir, 0, &error);
+  g_assert_no_error (error);
+  g_assert_null (g_dir_read_name (dir));
+  check_checkpoints_against_replay (f->ts, &spilled, 120, 40);
+
+  /* A snapshot of the final state reads back equal. */
+  TtvState *last = ttv_state_tracker_get_state (tr);
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  ttv_state_snapshot (last, bytes);
+  g_autoptr (TtvState) back = ttv_state_from_snapshot (bytes->data, bytes->len);
+  g_assert_nonnull (back);
+  g_autoptr (GString) diff = g_string_new (NULL);
+  if (!ttv_state_equal (last, back, diff))
+    g_error ("snapshot differs: %s", diff->str);
+  /* Cut short or damaged: refused, never read past its end. */
+  g_assert_null (ttv_state_from_snapshot (bytes->data, bytes->len - 1));
+  g_assert_null (ttv_state_from_snapshot (bytes->data, 3));
+  bytes->data[0] ^= 0xff;
+  g_assert_null (ttv_state_from_snapshot (bytes->data, bytes->len));
+
+  /* A file budget of a few snapshots thins them, results unchanged. */
+  TtvCheckpointPolicy small_file = { 997, 64 * 1024, spill_dir, 4 * bytes->len };
+  g_autoptr (TtvStateTracker) thin = ttv_state_tracker_new (f->ts, &small_file);
+  g_assert_true (ttv_state_tracker_build (thin, NULL, NULL, NULL, &error));
+  g_assert_cmpuint (ttv_state_tracker_get_interval (thin), >, 997);
+  g_assert_cmpuint (ttv_state_tracker_get_checkpoint_spill (thin), <=, small_file.max_spill);
+  check_checkpoints_against_replay (f->ts, &small_file, 40, 2);
+}
+
 /* Statistics against counts made here, by plain reading. */
 static void
 test_statistics (Fixture *f, gconstpointer data)
@@ -424,6 +475,7 @@ main (int argc, char **argv)
   g_test_add ("/state/sim/truth", Fixture, GSIZE_TO_POINTER (120000), fixture_set_up, test_truth, fixture_tear_down);
   g_test_add ("/state/sim/checkpoints", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_checkpoints, fixture_tear_down);
   g_test_add ("/state/sim/checkpoint-memory", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_checkpoint_memory_bound, fixture_tear_down);
+  g_test_add ("/state/sim/checkpoint-spill", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_checkpoint_spill, fixture_tear_down);
   g_test_add ("/state/sim/statistics", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_statistics, fixture_tear_down);
   g_test_add_data_func ("/state/ctf/arm64-kernel", "arm64-kernel", test_real_ctf);
   g_test_add_data_func ("/state/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);

@@ -147,6 +147,10 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
           return NULL;
         }
       f->min_block_id = MIN (f->min_block_id, blk->block_id);
+      /* Each header read maps a whole page-cache folio (up to hundreds of
+       * KiB): give them back as we go, not only at the end of the file. */
+      if (s % 256 == 255)
+        ttv_mapped_release (f->data + (s - 255) * f->block_size, 256 * (gsize) f->block_size);
     }
   g_array_sort (f->blocks, compare_blocks);
   /* Indexing touched every block (and the kernel maps the pages around each
