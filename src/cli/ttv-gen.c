@@ -7,6 +7,7 @@
 #include "formats/lttng/ttv-lttng-sim.h"
 #include "sim/ttv-sim.h"
 #include "ttv-error.h"
+#include "ttv-locale.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -14,7 +15,6 @@
 #include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <locale.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -553,10 +553,7 @@ build_options (GenOptions *o, GArray *cpu_ids, const GenFormat **format, GError 
 int
 main (int argc, char **argv)
 {
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, TTV_LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  ttv_locale_init ();
 
   g_autoptr (GError) error = NULL;
   g_autoptr (GOptionContext) ctx = g_option_context_new (_("- write a synthetic trace"));

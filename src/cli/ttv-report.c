@@ -8,13 +8,13 @@
 #include "ttv-filter.h"
 #include "ttv-format-file.h"
 #include "ttv-hook-groups.h"
+#include "ttv-locale.h"
 #include "ttv-report.h"
 #include "ttv-state-tracker.h"
 #include "ttv-trace-info.h"
 
 #include <glib/gi18n.h>
 #include <errno.h>
-#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -764,10 +764,7 @@ run (void)
 int
 main (int argc, char **argv)
 {
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, TTV_LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  ttv_locale_init ();
 
   g_autoptr (GOptionContext) oc = g_option_context_new (_("TRACE… — print trace events, statistics or state"));
   g_option_context_add_main_entries (oc, entries, GETTEXT_PACKAGE);
