@@ -169,7 +169,7 @@ print_warnings (TtvTraceset *ts)
         g_printerr (_("ttv-report: warning: %s: the beginning of the trace is missing (flight recorder)\n"),
                     t->display_path);
       for (guint j = 0; j < t->warnings->len; j++)
-        g_printerr ("ttv-report: warning: %s\n", (const char *) g_ptr_array_index (t->warnings, j));
+        g_printerr (_("ttv-report: warning: %s\n"), (const char *) g_ptr_array_index (t->warnings, j));
     }
 }
 

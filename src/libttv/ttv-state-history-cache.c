@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <string.h>
 
 #define MAX_WALK_DEPTH 8
@@ -116,13 +117,13 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
 {
   const char *what = h->cache_path ? h->cache_path : "state history";
   if (h->size < sizeof (TtvHistHeader))
-    BAD (_("%s: truncated at byte %" G_GSIZE_FORMAT " (no header)"), what, h->size);
+    BAD (_("%s: truncated at byte %zu (no header)"), what, h->size);
   const TtvHistHeader *hd = (const TtvHistHeader *) h->data;
   if (memcmp (hd->magic, TTV_HIST_MAGIC, sizeof hd->magic) != 0 || hd->version != TTV_HIST_VERSION
       || hd->bom != TTV_HIST_BOM)
     BAD (_("%s: not a state history of this version (byte 0)"), what);
   if (hd->file_size != h->size)
-    BAD (_("%s: %" G_GSIZE_FORMAT " bytes where the header says %" G_GUINT64_FORMAT), what, h->size,
+    BAD (_("%s: %zu bytes where the header says %" PRIu64), what, h->size,
          hd->file_size);
   if (h->mapped
       && ttv_hist_hash (TTV_HIST_HASH_SEED, h->data + sizeof *hd, h->size - sizeof *hd)
@@ -130,7 +131,7 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
     BAD (_("%s: checksum mismatch (damaged file)"), what);
   if (!fits (h->size, hd->fingerprint_offset, hd->fingerprint_size, 1) || hd->fingerprint_size == 0
       || h->data[hd->fingerprint_offset + hd->fingerprint_size - 1] != '\0')
-    BAD (_("%s: bad trace description at byte %" G_GUINT64_FORMAT), what, hd->fingerprint_offset);
+    BAD (_("%s: bad trace description at byte %" PRIu64), what, hd->fingerprint_offset);
   if (fingerprint && strcmp ((const char *) h->data + hd->fingerprint_offset, fingerprint) != 0)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
@@ -139,11 +140,11 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
     }
   if (hd->strings_offset > h->size || hd->strings_size > h->size - hd->strings_offset
       || (hd->strings_size > 0 && h->data[hd->strings_offset + hd->strings_size - 1] != '\0'))
-    BAD (_("%s: bad string table at byte %" G_GUINT64_FORMAT), what, hd->strings_offset);
+    BAD (_("%s: bad string table at byte %" PRIu64), what, hd->strings_offset);
   if (!fits (h->size, hd->string_index_offset, hd->n_strings, sizeof (guint64)))
-    BAD (_("%s: bad string index at byte %" G_GUINT64_FORMAT), what, hd->string_index_offset);
+    BAD (_("%s: bad string index at byte %" PRIu64), what, hd->string_index_offset);
   if (!fits (h->size, hd->rows_offset, hd->n_rows, sizeof (TtvHistRow)) || hd->n_rows > G_MAXUINT)
-    BAD (_("%s: bad row table at byte %" G_GUINT64_FORMAT), what, hd->rows_offset);
+    BAD (_("%s: bad row table at byte %" PRIu64), what, hd->rows_offset);
   guint64 total = 0;
   for (guint k = 0; k < TTV_HISTORY_ROW_N_KINDS; k++)
     {
@@ -152,7 +153,7 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
     }
   h->row_base[TTV_HISTORY_ROW_N_KINDS] = (guint) MIN (total, G_MAXUINT);
   if (total != hd->n_rows)
-    BAD (_("%s: row counts do not add up (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
+    BAD (_("%s: row counts do not add up (byte %" PRIu64 ")"), what, hd->rows_offset);
 
   const guint64 *index = (const guint64 *) (h->data + hd->string_index_offset);
   h->n_strings = hd->n_strings;
@@ -161,7 +162,7 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
   for (guint64 i = 0; i < hd->n_strings; i++)
     {
       if (index[i] >= hd->strings_size)
-        BAD (_("%s: string %" G_GUINT64_FORMAT " out of its table"), what, i);
+        BAD (_("%s: string %" PRIu64 " out of its table"), what, i);
       h->strings[i] = (const char *) h->data + hd->strings_offset + index[i];
       h->quarks[i] = g_quark_from_string (h->strings[i]);
     }
@@ -174,7 +175,7 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
       const TtvHistRow *r = &h->rows[i];
       guint64 at = hd->rows_offset + i * sizeof (TtvHistRow);
       if (r->kind >= TTV_HISTORY_ROW_N_KINDS || i < h->row_base[r->kind] || i >= h->row_base[r->kind + 1])
-        BAD (_("%s: bad row kind at byte %" G_GUINT64_FORMAT), what, at);
+        BAD (_("%s: bad row kind at byte %" PRIu64), what, at);
       guint64 n_blocks = r->n_recs / TTV_HIST_BLOCK + 1, n_mark_blocks = r->n_marks / TTV_HIST_BLOCK + 1;
       if (!fits (h->size, r->recs_offset, r->recs_size, 1)
           || !fits (h->size, r->blocks_offset, n_blocks - (r->n_recs % TTV_HIST_BLOCK == 0), sizeof (TtvHistBlock))
@@ -184,14 +185,14 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
           || r->n_levels > TTV_HIST_MAX_LEVELS
           || !fits (h->size, r->levels_offset, r->n_levels, sizeof (TtvHistLevel))
           || (r->name != TTV_HIST_NO_STRING && r->name >= hd->n_strings))
-        BAD (_("%s: bad row at byte %" G_GUINT64_FORMAT), what, at);
+        BAD (_("%s: bad row at byte %" PRIu64), what, at);
       const TtvHistLevel *levels = (const TtvHistLevel *) (h->data + r->levels_offset);
       for (guint k = 0; k < r->n_levels; k++)
         if ((levels[k].event_bytes != 1 && levels[k].event_bytes != 2 && levels[k].event_bytes != 4)
             || !fits (h->size, levels[k].offset, levels[k].n_bins, 2 + levels[k].event_bytes)
             || levels[k].shift >= 62 || levels[k].first_bin > (G_MAXUINT64 >> levels[k].shift)
             || levels[k].n_bins > (G_MAXUINT64 >> levels[k].shift) - levels[k].first_bin)
-          BAD (_("%s: bad summary level at byte %" G_GUINT64_FORMAT), what,
+          BAD (_("%s: bad summary level at byte %" PRIu64), what,
                r->levels_offset + k * sizeof (TtvHistLevel));
       /* Searches need sorted times, and decoding bytes that hold what
        * they claim.  A heap representation was just built: trusted. */
@@ -201,10 +202,10 @@ ttv_hist_open_data (TtvStateHistory *h, const char *fingerprint, GError **error)
           guint64 bad;
           ttv_hist_row_recs (h, r, &seq);
           if (!ttv_hist_seq_validate (&seq, &bad))
-            BAD (_("%s: bad intervals at byte %" G_GUINT64_FORMAT), what, r->recs_offset + bad);
+            BAD (_("%s: bad intervals at byte %" PRIu64), what, r->recs_offset + bad);
           ttv_hist_row_marks (h, r, &seq);
           if (!ttv_hist_seq_validate (&seq, &bad))
-            BAD (_("%s: bad marks at byte %" G_GUINT64_FORMAT), what, r->marks_offset + bad);
+            BAD (_("%s: bad marks at byte %" PRIu64), what, r->marks_offset + bad);
         }
       TtvHistoryRowInfo *info = &h->infos[i];
       info->kind = r->kind;
