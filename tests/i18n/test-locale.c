@@ -8,29 +8,14 @@
 
 #include "formats/ctf/ttv-ctf-writer.h"
 #include "ttv-locale.h"
+#include "ttv-test-util.h"
 #include "ttv-time.h"
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <string.h>
-
-typedef struct {
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
 /* The languages a run can ask for. */
 typedef enum {
@@ -64,23 +49,16 @@ environment_for (Lang lang)
 /* Runs ttv-report @args (NULL-terminated) in @lang from the source tree's
  * tests/data/traces, so that paths in messages are the same in each run. */
 static void
-run_report (Run *r, Lang lang, const char *const *args)
+run_report (TtvTestRun *r, Lang lang, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_auto (GStrv) env = environment_for (lang);
-  g_autoptr (GError) error = NULL;
-  int wait_status = 0;
 
   g_ptr_array_add (argv, (gpointer) TTV_REPORT_PATH);
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  memset (r, 0, sizeof *r);
-  g_assert_true (g_spawn_sync (TTV_TEST_SRCDIR "/data/traces", (char **) argv->pdata, env,
-                               G_SPAWN_DEFAULT, NULL, NULL, &r->out, &r->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  r->status = WEXITSTATUS (wait_status);
+  ttv_test_run (r, TTV_TEST_SRCDIR "/data/traces", env, (const char *const *) argv->pdata);
 }
 
 #define RUN(r, lang, ...) run_report (r, lang, (const char *const[]) { __VA_ARGS__, NULL })
@@ -129,8 +107,8 @@ check_bad_traces (Lang lang)
   for (guint i = 0; i < paths->len; i++)
     {
       const char *path = paths->pdata[i];
-      g_auto (Run) en = { 0 };
-      g_auto (Run) fr = { 0 };
+      g_auto (TtvTestRun) en = { 0 };
+      g_auto (TtvTestRun) fr = { 0 };
 
       RUN (&en, LANG_ENGLISH, path);
       RUN (&fr, lang, path);
@@ -175,8 +153,8 @@ test_report_machine_output (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto (Run) en = { 0 };
-      g_auto (Run) fr = { 0 };
+      g_auto (TtvTestRun) en = { 0 };
+      g_auto (TtvTestRun) fr = { 0 };
 
       run_report (&en, LANG_ENGLISH, cases[i]);
       run_report (&fr, LANG_FR_FR, cases[i]);
@@ -224,8 +202,8 @@ test_report_float_fields (void)
   write_float_trace (trace, ratios, G_N_ELEMENTS (ratios));
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
     {
-      g_auto (Run) en = { 0 };
-      g_auto (Run) fr = { 0 };
+      g_auto (TtvTestRun) en = { 0 };
+      g_auto (TtvTestRun) fr = { 0 };
 
       RUN (&en, LANG_ENGLISH, "-f", formats[f], trace);
       RUN (&fr, LANG_FR_FR, "-f", formats[f], trace);
@@ -239,12 +217,7 @@ test_report_float_fields (void)
           g_assert_nonnull (strstr (fr.out, c_text));
         }
     }
-  g_autofree char *metadata = g_build_filename (trace, "metadata", NULL);
-  g_autofree char *stream = g_build_filename (trace, "channel0_0", NULL);
-  g_assert_cmpint (g_remove (metadata), ==, 0);
-  g_assert_cmpint (g_remove (stream), ==, 0);
-  g_assert_cmpint (g_rmdir (trace), ==, 0);
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  ttv_test_remove_tree (dir);
 }
 
 /* Run from the build tree, the catalogue is the one compiled there. */
