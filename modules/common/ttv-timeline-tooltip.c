@@ -7,6 +7,7 @@
 #include "ttv-view-axis.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 
 #define MARK_REACH 4.0   /* pixels either side of the pointer */
@@ -170,9 +171,9 @@ append_lost (TtvTimeline *self, GString *text, const TimelineLayout *l, double x
   if (!ttv_view_axis_lost_between (lost, a, b, &count))
     return;
   if (count > 0)
-    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "\nLost events: %" G_GUINT64_FORMAT
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "\nLost events: %" PRIu64
                                                " event lost by the tracer here",
-                                               "\nLost events: %" G_GUINT64_FORMAT
+                                               "\nLost events: %" PRIu64
                                                " events lost by the tracer here", count), count);
   else
     g_string_append (text, _("\nLost events: the tracer lost events here"));

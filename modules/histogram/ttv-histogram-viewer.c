@@ -11,6 +11,7 @@
 #include "ttv-viewer.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -536,7 +537,7 @@ area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *to
   if (ttv_view_axis_lost_between (lost, a, b, &n_lost))
     {
       if (n_lost)
-        g_string_append_printf (text, _("\nLost events: %" G_GUINT64_FORMAT " lost by the tracer here"), n_lost);
+        g_string_append_printf (text, _("\nLost events: %" PRIu64 " lost by the tracer here"), n_lost);
       else
         g_string_append (text, _("\nLost events: the tracer lost events here"));
     }

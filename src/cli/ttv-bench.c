@@ -5,12 +5,12 @@
 
 #include "ttv-context.h"
 #include "ttv-filter.h"
+#include "ttv-locale.h"
 #include "ttv-state-history.h"
 #include "ttv-state-tracker.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -593,7 +593,7 @@ bench_history (char **paths, GString *out, GError **error)
 int
 main (int argc, char **argv)
 {
-  setlocale (LC_ALL, "");
+  ttv_locale_init ();
   g_autoptr (GOptionContext) oc = g_option_context_new ("read|seek|state|history|filter TRACE… — measure libttv");
   g_option_context_add_main_entries (oc, entries, NULL);
   g_option_context_set_description (oc,

@@ -7,6 +7,7 @@
 #include "formats/lttng/ttv-lttng-sim.h"
 #include "sim/ttv-sim.h"
 #include "ttv-error.h"
+#include "ttv-locale.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -14,7 +15,7 @@
 #include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <locale.h>
+#include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -487,7 +488,7 @@ build_options (GenOptions *o, GArray *cpu_ids, const GenFormat **format, GError 
   if (opt_events != -1)
     {
       if (opt_events < 1)
-        return usage_error (error, _("--events: %" G_GINT64_FORMAT " is not a positive number"), opt_events);
+        return usage_error (error, _("--events: %" PRId64 " is not a positive number"), opt_events);
       o->sim.max_events = (guint64) opt_events;
     }
 
@@ -502,7 +503,7 @@ build_options (GenOptions *o, GArray *cpu_ids, const GenFormat **format, GError 
   if (opt_block_size != -1)
     {
       if (opt_block_size < 256 || opt_block_size > (1 << 30))
-        return usage_error (error, _("--block-size: %" G_GINT64_FORMAT " is not between 256 and 1073741824"),
+        return usage_error (error, _("--block-size: %" PRId64 " is not between 256 and 1073741824"),
                             opt_block_size);
       o->block_size = (guint32) opt_block_size;
     }
@@ -553,10 +554,7 @@ build_options (GenOptions *o, GArray *cpu_ids, const GenFormat **format, GError 
 int
 main (int argc, char **argv)
 {
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, TTV_LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  ttv_locale_init ();
 
   g_autoptr (GError) error = NULL;
   g_autoptr (GOptionContext) ctx = g_option_context_new (_("- write a synthetic trace"));
@@ -634,7 +632,7 @@ main (int argc, char **argv)
   if (!opt_quiet)
     {
       char a[32], b[32];
-      g_print (_("ttv-gen: wrote %" G_GUINT64_FORMAT " events in %u files (%s, %s .. %s) to %s\n"),
+      g_print (_("ttv-gen: wrote %" PRIu64 " events in %u files (%s, %s .. %s) to %s\n"),
                stats.n_events, n_files, format->name, ttv_time_to_string (stats.first, a, sizeof a),
                ttv_time_to_string (stats.last, b, sizeof b), opt_output);
     }

@@ -9,13 +9,14 @@
 #include "ttv-filter.h"
 #include "ttv-format-file.h"
 #include "ttv-hook-groups.h"
+#include "ttv-locale.h"
 #include "ttv-report.h"
 #include "ttv-state-tracker.h"
 #include "ttv-trace-info.h"
 
 #include <glib/gi18n.h>
 #include <errno.h>
-#include <locale.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -176,7 +177,7 @@ print_warnings (TtvTraceset *ts)
            * --follow reads it once it is whole. */
           gpointer w = g_ptr_array_index (t->warnings, j);
           if (!(args.follow && t->tail_warnings && g_ptr_array_find (t->tail_warnings, w, NULL)))
-            g_printerr ("ttv-report: warning: %s\n", (const char *) w);
+            g_printerr (_("ttv-report: warning: %s\n"), (const char *) w);
         }
     }
 }
@@ -420,7 +421,7 @@ parse_columns (Extras *x, GError **error)
   if (args.page_size != G_MININT64 && args.page_size <= 0)
     {
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                   _("--page-size: expected a number of events above 0, not %" G_GINT64_FORMAT), args.page_size);
+                   _("--page-size: expected a number of events above 0, not %" PRId64), args.page_size);
       return FALSE;
     }
   x->column_layout = args.columns || args.timestamp || args.no_headings || args.page_size > 0 || args.two_line;
@@ -860,10 +861,7 @@ run (void)
 int
 main (int argc, char **argv)
 {
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, TTV_LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  ttv_locale_init ();
 
   g_autoptr (GOptionContext) oc = g_option_context_new (_("TRACE… — print trace events, statistics or state"));
   g_option_context_add_main_entries (oc, entries, GETTEXT_PACKAGE);

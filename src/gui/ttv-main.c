@@ -3,10 +3,10 @@
 #include "ttv-config.h"
 
 #include "ttv-application.h"
+#include "ttv-locale.h"
 #include "ttv-render.h"
 
 #include <glib/gi18n.h>
-#include <locale.h>
 
 int
 main (int argc, char **argv)
@@ -24,10 +24,9 @@ main (int argc, char **argv)
    * loads the GL driver at start (on Mesa, LLVM: some 55 MB of the
    * viewer's memory for nothing).  The user's own setting wins. */
   g_setenv ("GDK_GL", "disable", FALSE);
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, TTV_LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  /* GTK would take the whole locale again, numbers included. */
+  gtk_disable_setlocale ();
+  ttv_locale_init ();
   g_set_application_name ("ttv");
   /* ttv --render VIEW ...: an image file, no window, no application. */
   if (ttv_render_requested (argc, argv))

@@ -10,6 +10,7 @@
 #include <ftw.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,7 +308,7 @@ set_too_large (GError **error, Extractor *x, const char *member)
 {
   g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_TOO_LARGE,
                _("%s: member “%s” takes the extracted size past the limit of "
-                 "%" G_GUINT64_FORMAT " bytes (set TTV_ARCHIVE_MAX_BYTES to allow more); "
+                 "%" PRIu64 " bytes (set TTV_ARCHIVE_MAX_BYTES to allow more); "
                  "refusing to extract"),
                x->archive_path, member, x->cap);
 }
@@ -428,7 +429,7 @@ extract_entry (Extractor *x, struct archive *a, struct archive_entry *e, GError 
   if (++x->n_entries > get_entry_cap ())
     {
       g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_TOO_LARGE,
-                   _("%s: more than %" G_GUINT64_FORMAT " members; refusing to extract"),
+                   _("%s: more than %" PRIu64 " members; refusing to extract"),
                    x->archive_path, get_entry_cap ());
       return FALSE;
     }

@@ -473,7 +473,7 @@ ttv_bookmarks_parse (const char *data, gsize length, const char *file_name, GErr
   if (length > MAX_FILE_SIZE)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED,
-                   _("%s: %" G_GSIZE_FORMAT " bytes is too large for a bookmarks file"),
+                   _("%s: %zu bytes is too large for a bookmarks file"),
                    file_name, length);
       return NULL;
     }

@@ -5,6 +5,7 @@
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 TtvContext *
 ttv_context_new (TtvTraceset *ts, GError **error)
@@ -72,8 +73,8 @@ ttv_context_fail_read (TtvContext *ctx, TtvStream *s, const TtvTracefilePosition
 {
   g_clear_error (&ctx->error);
   g_set_error (&ctx->error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_READ,
-               _("%s: tracefile %s: reading after the event at block %" G_GUINT64_FORMAT
-                 ", offset %" G_GUINT64_FORMAT ": %s"),
+               _("%s: tracefile %s: reading after the event at block %" PRIu64
+                 ", offset %" PRIu64 ": %s"),
                stream_trace_name (s), s->tracefile->name, last->block, last->offset,
                reader_error->message);
   g_error_free (reader_error);

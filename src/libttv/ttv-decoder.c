@@ -4,6 +4,7 @@
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -187,7 +188,7 @@ ttv_read_bits (const guint8 *buf, guint64 bit_pos, guint size, TtvByteOrder orde
 static gboolean
 set_error_at (GError **error, gint code, guint64 bit_pos, const char *what)
 {
-  g_set_error (error, TTV_FORMAT_ERROR, code, _("%s at byte offset %" G_GUINT64_FORMAT),
+  g_set_error (error, TTV_FORMAT_ERROR, code, _("%s at byte offset %" PRIu64),
                what, bit_pos / 8);
   return FALSE;
 }
@@ -469,7 +470,7 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
         if (n > left / min_bits && n > 0)
           {
             g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                         _("%s of %" G_GUINT64_FORMAT " elements runs past the end of the data at byte offset %" G_GUINT64_FORMAT),
+                         _("%s of %" PRIu64 " elements runs past the end of the data at byte offset %" PRIu64),
                          t->kind == TTV_TYPE_ARRAY ? _("Array") : _("Sequence"), n, *pos / 8);
             ok = FALSE;
             break;
@@ -502,7 +503,7 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
         if (opt < 0)
           {
             g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                         _("Variant tag value %" G_GUINT64_FORMAT " selects no option at byte offset %" G_GUINT64_FORMAT),
+                         _("Variant tag value %" PRIu64 " selects no option at byte offset %" PRIu64),
                          tag, *pos / 8);
             ok = FALSE;
             break;

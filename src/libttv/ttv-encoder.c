@@ -4,6 +4,7 @@
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 typedef struct {
@@ -89,11 +90,11 @@ encode_integer (Encoder *e, const TtvType *t, const TtvScalar *v, GError **error
         {
           gint64 lim = G_GINT64_CONSTANT (1) << (bits - 1);
           if (v->s < -lim || v->s >= lim)
-            return bad (error, _("Value %" G_GINT64_FORMAT " does not fit a signed integer of %u bits"),
+            return bad (error, _("Value %" PRId64 " does not fit a signed integer of %u bits"),
                         v->s, bits);
         }
       else if (v->u >> bits)
-        return bad (error, _("Value %" G_GUINT64_FORMAT " does not fit an unsigned integer of %u bits"),
+        return bad (error, _("Value %" PRIu64 " does not fit an unsigned integer of %u bits"),
                     v->u, bits);
     }
   pad_to (e->buf, t->align_bits);
@@ -184,7 +185,7 @@ encode (Encoder *e, const TtvType *t, GError **error)
             ok = encode_integer (e, t->prefix, v, error);
           guint64 per = min_scalars (t->element, 0);
           if (ok && n > 0 && (per ? n > (e->n_values - e->next) / per : n > (1u << 24)))
-            ok = bad (error, _("Too few values for a sequence of %" G_GUINT64_FORMAT " elements"), n);
+            ok = bad (error, _("Too few values for a sequence of %" PRIu64 " elements"), n);
           if (ok)
             pad_to (e->buf, t->element->align_bits);
           for (guint64 i = 0; ok && i < n; i++)
@@ -200,7 +201,7 @@ encode (Encoder *e, const TtvType *t, GError **error)
       if (!(v = take (e, t, TTV_TYPE_INTEGER, error)))
         ok = FALSE;
       else if (v->u >= t->fields->len)
-        ok = bad (error, _("Variant option %" G_GUINT64_FORMAT " does not exist (%u options)"),
+        ok = bad (error, _("Variant option %" PRIu64 " does not exist (%u options)"),
                   v->u, t->fields->len);
       else
         {

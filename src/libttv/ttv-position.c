@@ -4,6 +4,7 @@
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #define TOKEN_VERSION 1
@@ -285,7 +286,7 @@ ttv_position_parse (const char *token, const TtvTraceset *ts, GError **error)
     {
       g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
                    _("Position “%.48s%s” was saved for another traceset "
-                     "(%" G_GUINT64_FORMAT " tracefiles, shape %08x; this one has %u tracefiles, shape %08x)"),
+                     "(%" PRIu64 " tracefiles, shape %08x; this one has %u tracefiles, shape %08x)"),
                    token, len > 48 ? "…" : "", n, shape, ts_n, ts_shape);
       return NULL;
     }

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <link.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -223,23 +224,23 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
   const char *what = h->cache_path ? h->cache_path : "state history";
   TtvHistHeader *hd = &h->header;
   if (h->size < sizeof (TtvHistHeader) || !get_bytes (h, 0, sizeof *hd, (guint8 *) hd))
-    BAD (_("%s: truncated at byte %" G_GSIZE_FORMAT " (no header)"), what, h->size);
+    BAD (_("%s: truncated at byte %zu (no header)"), what, h->size);
   if (h->data)
     memcpy (hd, h->data, sizeof *hd);
   if (memcmp (hd->magic, TTV_HIST_MAGIC, sizeof hd->magic) != 0 || hd->version != TTV_HIST_VERSION
       || hd->bom != TTV_HIST_BOM)
     BAD (_("%s: not a state history of this version (byte 0)"), what);
   if (hd->file_size != h->size)
-    BAD (_("%s: %" G_GSIZE_FORMAT " bytes where the header says %" G_GUINT64_FORMAT), what, h->size,
+    BAD (_("%s: %zu bytes where the header says %" PRIu64), what, h->size,
          hd->file_size);
   if (!fits (h->size, hd->fingerprint_offset, hd->fingerprint_size, 1) || hd->fingerprint_size == 0)
-    BAD (_("%s: bad trace description at byte %" G_GUINT64_FORMAT), what, hd->fingerprint_offset);
+    BAD (_("%s: bad trace description at byte %" PRIu64), what, hd->fingerprint_offset);
   if (hd->strings_offset > h->size || hd->strings_size > h->size - hd->strings_offset)
-    BAD (_("%s: bad string table at byte %" G_GUINT64_FORMAT), what, hd->strings_offset);
+    BAD (_("%s: bad string table at byte %" PRIu64), what, hd->strings_offset);
   if (!fits (h->size, hd->string_index_offset, hd->n_strings, sizeof (guint64)))
-    BAD (_("%s: bad string index at byte %" G_GUINT64_FORMAT), what, hd->string_index_offset);
+    BAD (_("%s: bad string index at byte %" PRIu64), what, hd->string_index_offset);
   if (!fits (h->size, hd->rows_offset, hd->n_rows, sizeof (TtvHistRow)) || hd->n_rows > G_MAXUINT)
-    BAD (_("%s: bad row table at byte %" G_GUINT64_FORMAT), what, hd->rows_offset);
+    BAD (_("%s: bad row table at byte %" PRIu64), what, hd->rows_offset);
   guint64 total = 0;
   for (guint k = 0; k < TTV_HISTORY_ROW_N_KINDS; k++)
     {
@@ -248,7 +249,7 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
     }
   h->row_base[TTV_HISTORY_ROW_N_KINDS] = (guint) MIN (total, G_MAXUINT);
   if (total != hd->n_rows)
-    BAD (_("%s: row counts do not add up (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
+    BAD (_("%s: row counts do not add up (byte %" PRIu64 ")"), what, hd->rows_offset);
 
   /* The strings stay (rows point to them); the string index and the rows
    * are read from a file only for this, their content goes to the
@@ -267,17 +268,17 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
       h->meta = g_try_malloc (hd->strings_size + 1);
       tables = g_try_malloc (rows_bytes + index_bytes + 1);
       if (h->meta == NULL || tables == NULL)
-        BAD (_("%s: too large a row table (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
+        BAD (_("%s: too large a row table (byte %" PRIu64 ")"), what, hd->rows_offset);
       rows_p = tables;
       index_bytes_p = tables + rows_bytes;
       strings = h->meta;
       if (!get_bytes (h, hd->rows_offset, rows_bytes, tables)
           || !get_bytes (h, hd->string_index_offset, index_bytes, tables + rows_bytes)
           || !get_bytes (h, hd->strings_offset, hd->strings_size, h->meta))
-        BAD (_("%s: cannot read its tables (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
+        BAD (_("%s: cannot read its tables (byte %" PRIu64 ")"), what, hd->rows_offset);
     }
   if (hd->strings_size > 0 && strings[hd->strings_size - 1] != '\0')
-    BAD (_("%s: bad string table at byte %" G_GUINT64_FORMAT), what, hd->strings_offset);
+    BAD (_("%s: bad string table at byte %" PRIu64), what, hd->strings_offset);
   const guint64 *index = (const guint64 *) index_bytes_p;
   h->n_strings = hd->n_strings;
   h->strings = g_new0 (const char *, hd->n_strings + 1);
@@ -285,7 +286,7 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
   for (guint64 i = 0; i < hd->n_strings; i++)
     {
       if (index[i] >= hd->strings_size)
-        BAD (_("%s: string %" G_GUINT64_FORMAT " out of its table"), what, i);
+        BAD (_("%s: string %" PRIu64 " out of its table"), what, i);
       h->strings[i] = (const char *) strings + index[i];
       h->quarks[i] = g_quark_from_string (h->strings[i]);
     }
@@ -299,7 +300,7 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
       const TtvHistRow *r = &rows[i];
       guint64 at = hd->rows_offset + i * sizeof (TtvHistRow);
       if (r->kind >= TTV_HISTORY_ROW_N_KINDS || i < h->row_base[r->kind] || i >= h->row_base[r->kind + 1])
-        BAD (_("%s: bad row kind at byte %" G_GUINT64_FORMAT), what, at);
+        BAD (_("%s: bad row kind at byte %" PRIu64), what, at);
       if (r->n_recs > G_MAXUINT64 / 2 || r->n_marks > G_MAXUINT64 / 2
           || !fits (h->size, r->recs_dir_offset, ttv_hist_n_pieces (ttv_hist_n_blocks (r->n_recs)), sizeof (TtvHistBlock))
           || !fits (h->size, r->marks_dir_offset, ttv_hist_n_pieces (ttv_hist_n_blocks (r->n_marks)),
@@ -307,14 +308,14 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
           || r->n_levels > TTV_HIST_MAX_LEVELS
           || !fits (h->size, r->levels_offset, r->n_levels, sizeof (TtvHistLevel))
           || (r->name != TTV_HIST_NO_STRING && r->name >= hd->n_strings))
-        BAD (_("%s: bad row at byte %" G_GUINT64_FORMAT), what, at);
+        BAD (_("%s: bad row at byte %" PRIu64), what, at);
       meta_rows += row_meta_size (r);
     }
   /* Each row's directories and levels: in memory whatever the history's
    * size (a directory entry stands for some 4096 records). */
   guint8 *p = h->data ? NULL : (h->meta_rows = g_try_malloc (meta_rows + 8));
   if (!h->data && p == NULL)
-    BAD (_("%s: too large a row table (byte %" G_GUINT64_FORMAT ")"), what, hd->rows_offset);
+    BAD (_("%s: too large a row table (byte %" PRIu64 ")"), what, hd->rows_offset);
   for (guint64 i = 0; i < hd->n_rows; i++)
     {
       const TtvHistRow *r = &rows[i];
@@ -325,7 +326,7 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
       const guint8 *m = get_bytes (h, r->marks_dir_offset, mark_bytes, p ? p + dir_bytes : NULL);
       const guint8 *l = get_bytes (h, r->levels_offset, level_bytes, p ? p + dir_bytes + mark_bytes : NULL);
       if (d == NULL || m == NULL || l == NULL)
-        BAD (_("%s: cannot read row %" G_GUINT64_FORMAT "'s index"), what, i);
+        BAD (_("%s: cannot read row %" PRIu64 "'s index"), what, i);
       h->index[i].dir = (const TtvHistBlock *) d;
       h->index[i].mark_dir = (const TtvHistBlock *) m;
       h->index[i].levels = (const TtvHistLevel *) l;
@@ -337,7 +338,7 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
         if (!fits (h->size, levels[k].offset, levels[k].n_bins, TTV_HIST_BIN_SIZE)
             || levels[k].shift >= 62 || levels[k].first_bin > (G_MAXUINT64 >> levels[k].shift)
             || levels[k].n_bins > (G_MAXUINT64 >> levels[k].shift) - levels[k].first_bin)
-          BAD (_("%s: bad summary level at byte %" G_GUINT64_FORMAT), what,
+          BAD (_("%s: bad summary level at byte %" PRIu64), what,
                r->levels_offset + k * sizeof (TtvHistLevel));
       TtvHistoryRowInfo *info = &h->infos[i];
       info->kind = r->kind;
@@ -361,10 +362,10 @@ ttv_hist_open_data (TtvStateHistory *h, gboolean trusted, GError **error)
           guint64 bad;
           ttv_hist_row_recs (h, i, &seq);
           if (!ttv_hist_seq_validate (&seq, &bad))
-            BAD (_("%s: bad intervals at byte %" G_GUINT64_FORMAT), what, bad);
+            BAD (_("%s: bad intervals at byte %" PRIu64), what, bad);
           ttv_hist_row_marks (h, i, &seq);
           if (!ttv_hist_seq_validate (&seq, &bad))
-            BAD (_("%s: bad marks at byte %" G_GUINT64_FORMAT), what, bad);
+            BAD (_("%s: bad marks at byte %" PRIu64), what, bad);
         }
     }
   return TRUE;
@@ -377,12 +378,12 @@ check_file (int fd, gsize size, const char *path, const char *fingerprint, GErro
 {
   TtvHistHeader hd;
   if (size < sizeof hd || !ttv_file_read_at (fd, &hd, sizeof hd, 0))
-    BAD (_("%s: truncated at byte %" G_GSIZE_FORMAT " (no header)"), path, size);
+    BAD (_("%s: truncated at byte %zu (no header)"), path, size);
   if (memcmp (hd.magic, TTV_HIST_MAGIC, sizeof hd.magic) != 0 || hd.version != TTV_HIST_VERSION
       || hd.bom != TTV_HIST_BOM)
     BAD (_("%s: not a state history of this version (byte 0)"), path);
   if (hd.file_size != size)
-    BAD (_("%s: %" G_GSIZE_FORMAT " bytes where the header says %" G_GUINT64_FORMAT), path, size,
+    BAD (_("%s: %zu bytes where the header says %" PRIu64), path, size,
          hd.file_size);
   if (fingerprint)
     {
@@ -408,7 +409,7 @@ check_file (int fd, gsize size, const char *path, const char *fingerprint, GErro
     {
       gsize n = (gsize) MIN ((guint64) 1 << 20, size - at);
       if (!ttv_file_read_at (fd, buf, n, at))
-        BAD (_("%s: cannot read byte %" G_GUINT64_FORMAT), path, at);
+        BAD (_("%s: cannot read byte %" PRIu64), path, at);
       ttv_hist_hasher_update (&hs, buf, n);
       at += n;
     }

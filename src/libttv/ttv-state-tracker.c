@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
@@ -101,7 +102,7 @@ checkpoint_state (TtvStateTracker *tr, const Checkpoint *c, GError **error)
                       ? ttv_state_from_snapshot (buf, c->size) : NULL;
   if (state == NULL)
     g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
-                 _("Cannot read back a state checkpoint at byte %" G_GUINT64_FORMAT " of its file"), c->offset);
+                 _("Cannot read back a state checkpoint at byte %" PRIu64 " of its file"), c->offset);
   return state;
 }
 

@@ -78,6 +78,27 @@ ttv_test_run_ok (const char *const *argv)
 }
 
 void
+ttv_test_run_clear (TtvTestRun *r)
+{
+  g_clear_pointer (&r->out, g_free);
+  g_clear_pointer (&r->err, g_free);
+}
+
+void
+ttv_test_run (TtvTestRun *r, const char *cwd, char **envp, const char *const *argv)
+{
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+
+  memset (r, 0, sizeof *r);
+  g_assert_true (g_spawn_sync (cwd, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &r->out, &r->err,
+                               &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  r->status = WEXITSTATUS (wait_status);
+}
+
+void
 ttv_test_copy_file (const char *from, const char *to)
 {
   g_autofree char *data = NULL;

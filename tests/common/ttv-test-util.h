@@ -28,6 +28,20 @@ void  ttv_test_write_ltt_simulation (const char *trace_dir, TtvSim *sim, guint32
  * exits with status 0.  Returns its stdout. */
 char *ttv_test_run_ok (const char *const *argv);
 
+/* What a program run by ttv_test_run() did. */
+typedef struct {
+  int status;           /* exit code */
+  char *out;            /* owned: standard output */
+  char *err;            /* owned: standard error */
+} TtvTestRun;
+
+void  ttv_test_run_clear (TtvTestRun *r);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TtvTestRun, ttv_test_run_clear)
+
+/* Runs @argv (NULL-terminated) in @cwd (NULL: here) with the environment
+ * @envp (NULL: this one) into @r; fails the test unless it exits normally. */
+void  ttv_test_run (TtvTestRun *r, const char *cwd, char **envp, const char *const *argv);
+
 /* --- Files and text ---------------------------------------------------- */
 
 /* Copies file @from to @to (replacing it); fails the test on error. */

@@ -6,6 +6,7 @@
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 /* Packets open at once; only traces whose packets overlap use more than one. */
@@ -39,7 +40,7 @@ event_error (GError **error, const CtfStreamFile *sf, const Lane *l, guint64 bit
 {
   const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, l->packet);
   g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-               _("%s: packet %" G_GUINT64_FORMAT ", event at byte offset %" G_GUINT64_FORMAT ": %s"),
+               _("%s: packet %" PRIu64 ", event at byte offset %" PRIu64 ": %s"),
                sf->path, l->packet, pk->offset + bit / 8, what);
   return FALSE;
 }
@@ -147,7 +148,7 @@ decode_all (CtfStreamFile *sf, const Lane *l, guint64 hdr_bit, TtvDecoder *d,
       *ec = ttv_ctf_stream_find_event (sc, id);
       if (*ec == NULL)
         {
-          g_autofree char *msg = g_strdup_printf (_("unknown event id %" G_GUINT64_FORMAT), id);
+          g_autofree char *msg = g_strdup_printf (_("unknown event id %" PRIu64), id);
           return event_error (error, sf, l, hdr_bit, msg);
         }
     }
@@ -206,7 +207,7 @@ read_lttng_header (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id, 
     }
   else
     {
-      g_autofree char *msg = g_strdup_printf (_("event header variant tag %" G_GUINT64_FORMAT
+      g_autofree char *msg = g_strdup_printf (_("event header variant tag %" PRIu64
                                                 " selects no option"), v);
       return event_error (error, sf, l, p, msg);
     }
@@ -237,7 +238,7 @@ lane_peek (CtfCursor *c, Lane *l, GError **error)
       ec = ttv_ctf_stream_find_event (sc, id);
       if (ec == NULL)
         {
-          g_autofree char *msg = g_strdup_printf (_("unknown event id %" G_GUINT64_FORMAT), id);
+          g_autofree char *msg = g_strdup_printf (_("unknown event id %" PRIu64), id);
           return event_error (error, sf, l, l->bit, msg);
         }
       g_autoptr (GError) local = NULL;
@@ -482,7 +483,7 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
   if (pos->block >= sf->packets->len)
     {
       g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
-                   _("%s: no packet %" G_GUINT64_FORMAT), sf->path, pos->block);
+                   _("%s: no packet %" PRIu64), sf->path, pos->block);
       return FALSE;
     }
   /* Find the event's time, then rebuild the merge state around it. */
@@ -496,8 +497,8 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
   if (!l.has_head || l.bit / 8 != pos->offset)
     {
       g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
-                   _("%s: packet %" G_GUINT64_FORMAT " has no event %" G_GUINT64_FORMAT
-                     " at byte offset %" G_GUINT64_FORMAT),
+                   _("%s: packet %" PRIu64 " has no event %" PRIu64
+                     " at byte offset %" PRIu64),
                    sf->path, pos->block, pos->index, pos->offset);
       return FALSE;
     }

@@ -39,7 +39,7 @@ ttv_ctf_metadata_unpack (const guint8 *data, gsize len, const char *path, gsize 
       if (len - pos < METADATA_HEADER_BYTES)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
-                       _("%s: metadata packet header truncated at byte offset %" G_GSIZE_FORMAT),
+                       _("%s: metadata packet header truncated at byte offset %zu"),
                        path, pos);
           return NULL;
         }
@@ -47,7 +47,7 @@ ttv_ctf_metadata_unpack (const guint8 *data, gsize len, const char *path, gsize 
       if (read_u32 (p, big) != TTV_CTF_METADATA_MAGIC)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                       _("%s: bad metadata packet magic 0x%08x at byte offset %" G_GSIZE_FORMAT),
+                       _("%s: bad metadata packet magic 0x%08x at byte offset %zu"),
                        path, read_u32 (p, big), pos);
           return NULL;
         }
@@ -57,7 +57,7 @@ ttv_ctf_metadata_unpack (const guint8 *data, gsize len, const char *path, gsize 
       if (compression != 0 || encryption != 0)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED,
-                       _("%s: compressed or encrypted metadata packet at byte offset %" G_GSIZE_FORMAT),
+                       _("%s: compressed or encrypted metadata packet at byte offset %zu"),
                        path, pos);
           return NULL;
         }
@@ -65,8 +65,8 @@ ttv_ctf_metadata_unpack (const guint8 *data, gsize len, const char *path, gsize 
           || content_bits / 8 < METADATA_HEADER_BYTES || packet_bits / 8 > len - pos)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                       _("%s: metadata packet at byte offset %" G_GSIZE_FORMAT
-                         " has inconsistent sizes (content %u bits, packet %u bits, %" G_GSIZE_FORMAT " bytes left)"),
+                       _("%s: metadata packet at byte offset %zu has inconsistent sizes"
+                         " (content %u bits, packet %u bits, %zu bytes left)"),
                        path, pos, content_bits, packet_bits, len - pos);
           return NULL;
         }

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <string.h>
 
 static guint
@@ -77,7 +78,7 @@ ttv_ctf_add_event_types (TtvTrace *trace, CtfMeta *m, guint from, const char *me
       CtfEventClass *ec = g_ptr_array_index (m->events, i);
       if (ec->stream == NULL)
         {
-          ttv_trace_add_warning (trace, _("%s: event “%s” names stream class %" G_GUINT64_FORMAT
+          ttv_trace_add_warning (trace, _("%s: event “%s” names stream class %" PRIu64
                                           " which is not declared"),
                                  meta_path, ec->name ? ec->name : "?", ec->stream_id);
           continue;

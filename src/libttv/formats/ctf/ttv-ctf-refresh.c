@@ -5,6 +5,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <string.h>
 
 /* The metadata text as far as it is complete, NULL with @error: whole
@@ -153,7 +154,7 @@ refresh_stream (TtvTrace *trace, CtfStreamFile *sf, gboolean *changed, GError **
   if ((guint64) st.st_size < sf->size)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
-                   _("%s: the stream file shrank from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                   _("%s: the stream file shrank from %" PRIu64 " to %" PRIu64
                      " bytes while the trace was followed"),
                    sf->path, sf->size, (guint64) st.st_size);
       return FALSE;

@@ -5,6 +5,7 @@
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #define IDX_HEADER_BYTES 16
@@ -33,7 +34,7 @@ get_uint (TtvDecoder *d, gint32 node, const char *name, guint64 *out)
 static gboolean
 head_error (GError **error, gint code, const CtfStreamFile *sf, guint64 offset, const char *what)
 {
-  g_set_error (error, TTV_FORMAT_ERROR, code, _("%s: packet at byte offset %" G_GUINT64_FORMAT ": %s"),
+  g_set_error (error, TTV_FORMAT_ERROR, code, _("%s: packet at byte offset %" PRIu64 ": %s"),
                sf->path, offset, what);
   return FALSE;
 }
@@ -62,7 +63,7 @@ read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
       guint64 magic;
       if (get_uint (d, hn, "magic", &magic) && magic != TTV_CTF_PACKET_MAGIC)
         {
-          g_autofree char *msg = g_strdup_printf (_("bad packet magic 0x%08" G_GINT64_MODIFIER "x (expected 0x%08x)"),
+          g_autofree char *msg = g_strdup_printf (_("bad packet magic 0x%08" PRIx64 " (expected 0x%08x)"),
                                                   magic, TTV_CTF_PACKET_MAGIC);
           return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
         }
@@ -81,7 +82,7 @@ read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
           h->sc = ttv_ctf_meta_find_stream (m, sid);
           if (!h->sc)
             {
-              g_autofree char *msg = g_strdup_printf (_("unknown stream id %" G_GUINT64_FORMAT), sid);
+              g_autofree char *msg = g_strdup_printf (_("unknown stream id %" PRIu64), sid);
               return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
             }
         }
@@ -257,7 +258,7 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
           if (live)
             return head_error (live_error, TTV_FORMAT_ERROR_CORRUPT, sf, offset,
                                _("packet of another stream class than the file's first packet"));
-          ttv_trace_add_warning (trace, _("%s: packet at byte offset %" G_GUINT64_FORMAT
+          ttv_trace_add_warning (trace, _("%s: packet at byte offset %" PRIu64
                                           " belongs to another stream class; ignoring the rest of the stream"),
                                  sf->path, offset);
           break;
@@ -279,14 +280,14 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
         {
           if (live)
             {
-              g_autofree char *msg = g_strdup_printf (_("inconsistent sizes (content %" G_GUINT64_FORMAT
-                                                        " bits, packet %" G_GUINT64_FORMAT " bits)"),
+              g_autofree char *msg = g_strdup_printf (_("inconsistent sizes (content %" PRIu64
+                                                        " bits, packet %" PRIu64 " bits)"),
                                                       pk.content_bits, pk.packet_bits);
               return head_error (live_error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
             }
-          ttv_trace_add_warning (trace, _("%s: packet at byte offset %" G_GUINT64_FORMAT
-                                          " has inconsistent sizes (content %" G_GUINT64_FORMAT
-                                          " bits, packet %" G_GUINT64_FORMAT " bits); ignoring the rest of the stream"),
+          ttv_trace_add_warning (trace, _("%s: packet at byte offset %" PRIu64
+                                          " has inconsistent sizes (content %" PRIu64
+                                          " bits, packet %" PRIu64 " bits); ignoring the rest of the stream"),
                                  sf->path, offset, pk.content_bits, pk.packet_bits);
           break;
         }
@@ -296,13 +297,13 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
         {
           if (pk.content_bits > avail)
             {
-              ttv_trace_add_tail_warning (trace, _("%s: packet at byte offset %" G_GUINT64_FORMAT
-                                              " is truncated (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+              ttv_trace_add_tail_warning (trace, _("%s: packet at byte offset %" PRIu64
+                                              " is truncated (%" PRIu64 " of %" PRIu64
                                               " bytes present); ignoring it"),
                                      sf->path, offset, avail / 8, pk.packet_bits / 8);
               break;
             }
-          ttv_trace_add_tail_warning (trace, _("%s: the padding of the last packet (byte offset %" G_GUINT64_FORMAT
+          ttv_trace_add_tail_warning (trace, _("%s: the padding of the last packet (byte offset %" PRIu64
                                           ") is truncated"), sf->path, offset);
           pk.packet_bits = avail;
         }

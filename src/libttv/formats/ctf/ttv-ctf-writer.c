@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -709,7 +710,7 @@ ttv_ctf_writer_write_event (TtvCtfWriter *w, guint cpu_id, TtvTime time, guint e
   const EventClass *ec = g_ptr_array_index (w->events, event);
   if (time < w->opt.clock_offset)
     return ttv_writer_bad_argument (error,
-                                    _("CTF writer: event “%s” at %" G_GINT64_FORMAT " ns is "
+                                    _("CTF writer: event “%s” at %" PRId64 " ns is "
                                       "before the clock offset"), ec->name, time);
   guint64 clock = (guint64) (time - w->opt.clock_offset);
   Stream *s = stream_get (w, cpu_id, error);
@@ -755,8 +756,8 @@ ttv_ctf_writer_write_event (TtvCtfWriter *w, guint cpu_id, TtvTime time, guint e
         return FALSE;
     }
   return ttv_writer_bad_argument (error,
-                                  _("CTF writer: event “%s” does not fit in a packet of %"
-                                    G_GSIZE_FORMAT " bytes"), ec->name, w->packet_size);
+                                  _("CTF writer: event “%s” does not fit in a packet of %zu bytes"),
+                                  ec->name, w->packet_size);
 }
 
 guint64

@@ -3,6 +3,7 @@
 #include "ttv-ltt-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 typedef struct {
@@ -69,7 +70,7 @@ decode (TtvDecoder *d, const TtvLttFile *f, const TtvEvent *ev, const TtvType *f
   if (root < 0)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                   _("%s: byte offset %" G_GUINT64_FORMAT ": %s"), f->path, file_offset (f, ev),
+                   _("%s: byte offset %" PRIu64 ": %s"), f->path, file_offset (f, ev),
                    local->message);
       return NULL;
     }
@@ -127,13 +128,13 @@ ttv_ltt_control_load_facilities (TtvTrace *trace, TtvLttTrace *lt, GError **erro
         {
           if (same_name)
             g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
-                         _("%s: byte offset %" G_GUINT64_FORMAT ": facility checksum mismatch: "
-                           "facility “%s” is loaded with checksum 0x%08" G_GINT64_MODIFIER "x but %s "
+                         _("%s: byte offset %" PRIu64 ": facility checksum mismatch: "
+                           "facility “%s” is loaded with checksum 0x%08" PRIx64 " but %s "
                            "defines it with checksum 0x%08x"),
                          path, at, name, checksum, same_name->file, same_name->checksum);
           else
             g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_MISSING,
-                         _("%s: byte offset %" G_GUINT64_FORMAT ": facility “%s” is loaded but no "
+                         _("%s: byte offset %" PRIu64 ": facility “%s” is loaded but no "
                            "eventdefs file defines it"), path, at, name ? name : "");
           ok = FALSE;
           break;
@@ -141,8 +142,8 @@ ttv_ltt_control_load_facilities (TtvTrace *trace, TtvLttTrace *lt, GError **erro
       if (base < TTV_LTT_BUILTIN_CODES || base + match->events->len > 65536)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
-                       _("%s: byte offset %" G_GUINT64_FORMAT ": facility “%s” has base code %"
-                         G_GUINT64_FORMAT " (must be 256 to 65536 - number of events)"),
+                       _("%s: byte offset %" PRIu64 ": facility “%s” has base code %"
+                         PRIu64 " (must be 256 to 65536 - number of events)"),
                        path, at, name, base);
           ok = FALSE;
           break;
@@ -189,7 +190,7 @@ ttv_ltt_control_load_facilities (TtvTrace *trace, TtvLttTrace *lt, GError **erro
           if (code->kind != TTV_LTT_CODE_KIND_UNKNOWN)
             {
               g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
-                           _("%s: byte offset %" G_GUINT64_FORMAT ": the code range of facility "
+                           _("%s: byte offset %" PRIu64 ": the code range of facility "
                              "“%s” (base %u) overlaps another facility at code %u"),
                            path, l->offset, fac->name, l->base, l->base + k);
               return FALSE;

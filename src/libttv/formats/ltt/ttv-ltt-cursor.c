@@ -4,6 +4,7 @@
 #include "ttv-mapped.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 void
@@ -109,7 +110,7 @@ bad_event (GError **error, const TtvLttCursor *c, guint64 offset, const char *wh
 {
   const TtvLttBlock *blk = &g_array_index (c->file->blocks, TtvLttBlock, c->it.block);
   g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-               _("%s: byte offset %" G_GUINT64_FORMAT " (block %" G_GUINT64_FORMAT "): %s"),
+               _("%s: byte offset %" PRIu64 " (block %" PRIu64 "): %s"),
                c->file->path, blk->slot * c->file->block_size + offset, blk->slot, what);
   return FALSE;
 }
@@ -447,7 +448,7 @@ ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
 
 bad:
   g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
-               _("%s: no event number %" G_GUINT64_FORMAT " at byte offset %" G_GUINT64_FORMAT
-                 " of block %" G_GUINT64_FORMAT), c->file->path, pos->index, pos->offset, pos->block);
+               _("%s: no event number %" PRIu64 " at byte offset %" PRIu64
+                 " of block %" PRIu64), c->file->path, pos->index, pos->offset, pos->block);
   return FALSE;
 }

@@ -113,7 +113,7 @@ parse_size (const Ctx *c, xmlNode *node, const char *attr, gboolean is_float, gu
     *bits = 64;
   else
     return fail (error, c, node, _("%s=“%s” is not %s"), attr, v,
-                 is_float ? "medium, long, 4 or 8" : "short, medium, long, 1, 2, 4 or 8");
+                 is_float ? _("medium, long, 4 or 8") : _("short, medium, long, 1, 2, 4 or 8"));
   if (is_float && *bits != 32 && *bits != 64)
     return fail (error, c, node, _("a float of %s size is %u bits on %s; only 32 and 64 are supported"),
                  v, *bits, ttv_ltt_arch_name (c->sys->arch));

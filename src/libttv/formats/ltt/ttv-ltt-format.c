@@ -3,6 +3,7 @@
 #include "ttv-ltt-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,7 +86,7 @@ open_cpu_files (TtvTrace *trace, TtvLttTrace *lt, GError **error)
         {
           g_autofree char *path = g_build_filename (dir, cf->name, NULL);
           if (lt->sys.n_cpu && cf->cpu >= lt->sys.n_cpu)
-            ttv_trace_add_warning (trace, _("%s: CPU %" G_GUINT64_FORMAT " is beyond system.xml "
+            ttv_trace_add_warning (trace, _("%s: CPU %" PRIu64 " is beyond system.xml "
                                             "cpu=%u"), path, cf->cpu, lt->sys.n_cpu);
           TtvLttFile *f = ttv_ltt_file_open (path, &lt->sys, trace, error);
           if (f == NULL)
@@ -164,7 +165,7 @@ ltt_decode_fields (const TtvEvent *ev, TtvDecoder *decoder, GError **error)
       const TtvLttFile *f = ev->tracefile->priv;
       const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, ev->pos.block);
       g_set_error (error, local->domain, local->code,
-                   _("%s: event at byte offset %" G_GUINT64_FORMAT ": %s"), f->path,
+                   _("%s: event at byte offset %" PRIu64 ": %s"), f->path,
                    blk->slot * f->block_size + ev->pos.offset, local->message);
     }
   return root;

@@ -70,7 +70,7 @@ ttv_ltt_system_read (const char *path, TtvTrace *trace, TtvLttSystem *sys, GErro
   else if (g_ascii_strcasecmp (endian, "big") == 0)
     sys->byte_order = TTV_BYTE_ORDER_BIG;
   else
-    return invalid (error, path, root, "endian", endian, "“little” or “big”");
+    return invalid (error, path, root, "endian", endian, _("“little” or “big”"));
 
   g_autofree char *arch = ttv_ltt_xml_attr (root, "arch_size");
   gint a = -1;
@@ -78,7 +78,7 @@ ttv_ltt_system_read (const char *path, TtvTrace *trace, TtvLttSystem *sys, GErro
     if (g_ascii_strcasecmp (arch, arch_names[i]) == 0)
       a = (gint) i;
   if (a < 0)
-    return invalid (error, path, root, "arch_size", arch, "LP32, ILP32, LP64 or ILP64");
+    return invalid (error, path, root, "arch_size", arch, _("LP32, ILP32, LP64 or ILP64"));
   sys->arch = (TtvLttArchSize) a;
   ttv_ltt_arch_sizes (sys->arch, &sys->short_bits, &sys->int_bits, &sys->long_bits,
                       &sys->pointer_bits);
@@ -86,7 +86,7 @@ ttv_ltt_system_read (const char *path, TtvTrace *trace, TtvLttSystem *sys, GErro
   guint64 v;
   g_autofree char *bs = ttv_ltt_xml_attr (root, "ltt_block_size");
   if (!parse_uint (bs, TTV_LTT_MIN_BLOCK_SIZE, TTV_LTT_MAX_BLOCK_SIZE, &v))
-    return invalid (error, path, root, "ltt_block_size", bs, "a block size in bytes (64 to 2^30)");
+    return invalid (error, path, root, "ltt_block_size", bs, _("a block size in bytes (64 to 2^30)"));
   sys->block_size = (guint32) v;
 
   g_autofree char *cpu = ttv_ltt_xml_attr (root, "cpu");
@@ -94,14 +94,14 @@ ttv_ltt_system_read (const char *path, TtvTrace *trace, TtvLttSystem *sys, GErro
   if (cpu)
     {
       if (!parse_uint (cpu, 0, 1u << 20, &v))
-        return invalid (error, path, root, "cpu", cpu, "a number of processors");
+        return invalid (error, path, root, "cpu", cpu, _("a number of processors"));
       sys->n_cpu = (guint) v;
     }
 
   g_autofree char *freq = ttv_ltt_xml_attr (root, "cycles_per_second");
   sys->freq = 1000000000u;
   if (freq && !parse_uint (freq, 1, G_GUINT64_CONSTANT (1) << 48, &sys->freq))
-    return invalid (error, path, root, "cycles_per_second", freq, "a frequency in Hz");
+    return invalid (error, path, root, "cycles_per_second", freq, _("a frequency in Hz"));
 
   g_autofree char *fr = ttv_ltt_xml_attr (root, "flight_recorder");
   sys->flight_recorder = fr && strcmp (g_strstrip (fr), "1") == 0;

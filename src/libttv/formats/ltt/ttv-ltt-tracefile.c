@@ -5,6 +5,7 @@
 #include "ttv-mapped.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 TtvTime
@@ -36,7 +37,7 @@ static gboolean
 corrupt (GError **error, const TtvLttFile *f, guint64 offset, const char *what)
 {
   g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-               _("%s: byte offset %" G_GUINT64_FORMAT ": %s"), f->path, offset, what);
+               _("%s: byte offset %" PRIu64 ": %s"), f->path, offset, what);
   return FALSE;
 }
 
@@ -63,8 +64,8 @@ index_block (TtvLttFile *f, guint64 slot, TtvLttBlock *blk, GError **error)
   guint64 end = ttv_read_bits (b, (guint64) (bs - 4) * 8, 32, f->order);
   if (end < TTV_LTT_FIRST_EVENT || ttv_ltt_ts_payload (end) + TTV_LTT_BLOCK_TS_SIZE > bs - 4)
     {
-      g_autofree char *what = g_strdup_printf (_("last-event offset %" G_GUINT64_FORMAT
-                                                 " of block %" G_GUINT64_FORMAT
+      g_autofree char *what = g_strdup_printf (_("last-event offset %" PRIu64
+                                                 " of block %" PRIu64
                                                  " lies outside the block (size %u)"),
                                                end, slot, bs);
       return corrupt (error, f, at + bs - 4, what);
@@ -72,16 +73,16 @@ index_block (TtvLttFile *f, guint64 slot, TtvLttBlock *blk, GError **error)
   guint64 id = ttv_read_bits (b, 0, 16, f->order);
   if (id != TTV_LTT_CODE_BLOCK_START)
     {
-      g_autofree char *what = g_strdup_printf (_("block %" G_GUINT64_FORMAT " starts with event id %"
-                                                 G_GUINT64_FORMAT ", not block_start"), slot, id);
+      g_autofree char *what = g_strdup_printf (_("block %" PRIu64 " starts with event id %"
+                                                 PRIu64 ", not block_start"), slot, id);
       return corrupt (error, f, at, what);
     }
   id = ttv_read_bits (b, end * 8, 16, f->order);
   if (id != TTV_LTT_CODE_BLOCK_END)
     {
-      g_autofree char *what = g_strdup_printf (_("wrong last-event offset %" G_GUINT64_FORMAT
-                                                 " in block %" G_GUINT64_FORMAT
-                                                 ": event id %" G_GUINT64_FORMAT
+      g_autofree char *what = g_strdup_printf (_("wrong last-event offset %" PRIu64
+                                                 " in block %" PRIu64
+                                                 ": event id %" PRIu64
                                                  " there is not block_end"), end, slot, id);
       return corrupt (error, f, at + end, what);
     }
@@ -132,8 +133,8 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
   guint64 n = f->size / f->block_size;
   guint64 rest = f->size % f->block_size;
   if (rest && trace)
-    ttv_trace_add_tail_warning (trace, _("%s: truncated: the last %" G_GUINT64_FORMAT
-                                    " bytes (from byte offset %" G_GUINT64_FORMAT
+    ttv_trace_add_tail_warning (trace, _("%s: truncated: the last %" PRIu64
+                                    " bytes (from byte offset %" PRIu64
                                     ") are not a whole block of %u bytes and were ignored"),
                            path, rest, n * f->block_size, f->block_size);
   g_array_set_size (f->blocks, n);

@@ -396,7 +396,7 @@ size_word (const TtvType *t, gboolean is_float, const char **word, GError **erro
     case 64: *word = "8"; break;
     default:
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                   _("LTT cannot describe a %s of %u bits"), is_float ? "float" : "integer",
+                   _("LTT cannot describe a %s of %u bits"), is_float ? _("float") : _("integer"),
                    t->size_bits);
       return FALSE;
     }

@@ -3,6 +3,7 @@
 #include "ttv-lttng-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 typedef struct {
   guint64 block;             /* index in file->blocks */
@@ -69,7 +70,7 @@ read_next (LttngCursor *c, TtvEvent *ev, gboolean *got, GError **error)
       if (et == NULL)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                       _("%s: event at byte offset %" G_GUINT64_FORMAT " has facility_id %u and "
+                       _("%s: event at byte offset %" PRIu64 " has facility_id %u and "
                          "event_id %u, which no marker_id in control/facilities_N describes"),
                        f->path, b->file_offset + eh.offset, eh.facility_id, eh.event_id);
           return FALSE;
@@ -153,8 +154,8 @@ ttv_lttng_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *p
           || (ev.pos.offset == pos->offset && ev.pos.index != pos->index))
         {
           g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
-                       _("%s: no event at block %" G_GUINT64_FORMAT ", offset %" G_GUINT64_FORMAT
-                         ", index %" G_GUINT64_FORMAT),
+                       _("%s: no event at block %" PRIu64 ", offset %" PRIu64
+                         ", index %" PRIu64),
                        c->file->path, pos->block, pos->offset, pos->index);
           c->s = before;
           return FALSE;
@@ -179,7 +180,7 @@ ttv_lttng_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **er
     {
       const TtvLttngBlock *b = &g_array_index (f->blocks, TtvLttngBlock, event->pos.block);
       g_set_error (error, TTV_FORMAT_ERROR, local->code,
-                   _("%s: %s event at byte offset %" G_GUINT64_FORMAT " (offsets below are from its block, at byte offset %" G_GUINT64_FORMAT "): %s"),
+                   _("%s: %s event at byte offset %" PRIu64 " (offsets below are from its block, at byte offset %" PRIu64 "): %s"),
                    f->path, event->type->full_name, b->file_offset + event->pos.offset,
                    b->file_offset, local->message);
     }

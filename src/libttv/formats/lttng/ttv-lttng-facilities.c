@@ -3,6 +3,7 @@
 #include "ttv-lttng-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,7 +79,7 @@ static gboolean
 bad_marker (GError **error, const char *file, guint64 offset, const char *msg)
 {
   g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
-               _("%s: marker_id event at byte offset %" G_GUINT64_FORMAT ": %s"), file, offset, msg);
+               _("%s: marker_id event at byte offset %" PRIu64 ": %s"), file, offset, msg);
   return FALSE;
 }
 
@@ -180,7 +181,7 @@ read_one (Collect *c, const TtvLttngFile *f, const TtvLttngLayout *trace_layout,
           if (root < 0)
             {
               g_set_error (error, TTV_FORMAT_ERROR, local->code,
-                           _("%s: core.%s event at byte offset %" G_GUINT64_FORMAT ": %s"), f->path,
+                           _("%s: core.%s event at byte offset %" PRIu64 ": %s"), f->path,
                            eh.event_id == TTV_LTTNG_CORE_MARKER_ID ? "marker_id" : "marker_format",
                            boff + eh.offset, local->message);
               return FALSE;
@@ -273,7 +274,7 @@ ttv_lttng_facilities_read (TtvTrace *trace, TtvLttngTrace *priv, gboolean live, 
       if (fields == NULL)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_SYNTAX,
-                       _("%s: marker_format of %s.%s at byte offset %" G_GUINT64_FORMAT ": %s"),
+                       _("%s: marker_format of %s.%s at byte offset %" PRIu64 ": %s"),
                        m->format_file, m->channel, m->name, m->format_offset, perr->message);
           ok = FALSE;
           break;

@@ -3,6 +3,7 @@
 #include "ttv-lttng-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 void
@@ -71,8 +72,8 @@ ttv_lttng_file_open_full (const char *path, gboolean live, GError **error)
   if (f->size % bs != 0)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
-                   _("%s: truncated: the file size %" G_GSIZE_FORMAT " is not a multiple of "
-                     "buf_size %u; the last block, at byte offset %" G_GSIZE_FORMAT ", is incomplete"),
+                   _("%s: truncated: the file size %zu is not a multiple of "
+                     "buf_size %u; the last block, at byte offset %zu, is incomplete"),
                    path, f->size, bs, f->size / bs * bs);
       return NULL;
     }
@@ -88,7 +89,7 @@ ttv_lttng_file_open_full (const char *path, gboolean live, GError **error)
       if (h.buf_size != bs)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                       _("%s: buf_size %u at byte offset %" G_GUINT64_FORMAT
+                       _("%s: buf_size %u at byte offset %" PRIu64
                          " differs from the first block's %u"),
                        path, h.buf_size, off + TTV_LTTNG_OFF_BUF_SIZE, bs);
           return NULL;
@@ -98,7 +99,7 @@ ttv_lttng_file_open_full (const char *path, gboolean live, GError **error)
       if (!ttv_lttng_layout_equal (&l, &f->layout))
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                       _("%s: the trace header of the block at byte offset %" G_GUINT64_FORMAT
+                       _("%s: the trace header of the block at byte offset %" PRIu64
                          " differs from the first block's (byte order, arch_size, alignment, "
                          "heartbeat or clock)"),
                        path, off);
@@ -107,7 +108,7 @@ ttv_lttng_file_open_full (const char *path, gboolean live, GError **error)
       if (h.lost_size > bs - l.first_event)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                       _("%s: lost_size %u at byte offset %" G_GUINT64_FORMAT
+                       _("%s: lost_size %u at byte offset %" PRIu64
                          " runs past the block (buf_size %u, events start at %u)"),
                        path, h.lost_size, off + TTV_LTTNG_OFF_LOST_SIZE, bs, l.first_event);
           return NULL;

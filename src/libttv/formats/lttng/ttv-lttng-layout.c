@@ -3,6 +3,7 @@
 #include "ttv-lttng-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 static guint64
@@ -28,8 +29,8 @@ ttv_lttng_header_read (const guint8 *p, gsize avail, TtvLttngHeader *h, const ch
   if (avail < TTV_LTTNG_HEADER_SIZE)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
-                   _("%s: the file ends inside a block header at byte offset %" G_GUINT64_FORMAT
-                     " (a header needs %u bytes, %" G_GSIZE_FORMAT " are left)"),
+                   _("%s: the file ends inside a block header at byte offset %" PRIu64
+                     " (a header needs %u bytes, %zu are left)"),
                    file, file_offset, (guint) TTV_LTTNG_HEADER_SIZE, avail);
       return FALSE;
     }
@@ -42,7 +43,7 @@ ttv_lttng_header_read (const guint8 *p, gsize avail, TtvLttngHeader *h, const ch
   else
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                   _("%s: wrong magic number 0x%08x at byte offset %" G_GUINT64_FORMAT
+                   _("%s: wrong magic number 0x%08x at byte offset %" PRIu64
                      " (an LTTng 0.x block has 0x%08x in either byte order)"),
                    file, le, file_offset + TTV_LTTNG_OFF_MAGIC, TTV_LTTNG_MAGIC);
       return FALSE;
@@ -111,7 +112,7 @@ static gboolean
 invalid (GError **error, gint code, const char *file, guint64 offset, const char *what, guint64 value)
 {
   g_set_error (error, TTV_FORMAT_ERROR, code,
-               _("%s: unusable trace header at byte offset %" G_GUINT64_FORMAT ": %s (%" G_GUINT64_FORMAT ")"),
+               _("%s: unusable trace header at byte offset %" PRIu64 ": %s (%" PRIu64 ")"),
                file, offset, what, value);
   return FALSE;
 }
@@ -220,8 +221,8 @@ ttv_lttng_event_header_read (const TtvLttngLayout *l, const guint8 *block, guint
   if (off > data_end || data_end - off < hs)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                   _("%s: event header at byte offset %" G_GUINT64_FORMAT
-                     " runs past the end of the block's data (at byte offset %" G_GUINT64_FORMAT
+                   _("%s: event header at byte offset %" PRIu64
+                     " runs past the end of the block's data (at byte offset %" PRIu64
                      ", from lost_size)"),
                    file, block_offset + off, block_offset + data_end);
       return -1;
@@ -253,8 +254,8 @@ ttv_lttng_event_header_read (const TtvLttngLayout *l, const guint8 *block, guint
   if (payload > data_end || data_end - payload < eh->size)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                   _("%s: event_size %u of the event at byte offset %" G_GUINT64_FORMAT
-                     " runs past the end of the block's data (at byte offset %" G_GUINT64_FORMAT ")"),
+                   _("%s: event_size %u of the event at byte offset %" PRIu64
+                     " runs past the end of the block's data (at byte offset %" PRIu64 ")"),
                    file, eh->size, block_offset + off, block_offset + data_end);
       return -1;
     }

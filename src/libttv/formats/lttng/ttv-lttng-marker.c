@@ -13,7 +13,7 @@ static gboolean
 syntax (GError **error, const char *format, gsize column, const char *what)
 {
   g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_SYNTAX,
-               _("marker format “%s” does not parse at column %" G_GSIZE_FORMAT ": %s"),
+               _("marker format “%s” does not parse at column %zu: %s"),
                format, column + 1, what);
   return FALSE;
 }

@@ -1,0 +1,18 @@
+/* ttv-locale.h: the language and number conventions of the ttv programs
+ * (ttv, ttv-report, ttv-gen, ttv-bench call ttv_locale_init first thing). */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Takes the user's locale for messages, dates and character classes but
+ * keeps C numbers, and binds the "ttv" catalogue (see ttv_locale_dir). */
+void ttv_locale_init (void);
+
+/* Where the compiled catalogues are looked up (LANG/LC_MESSAGES/ttv.mo
+ * below it): the build tree's po/ when the running program is one built in
+ * that tree, else the installed localedir. */
+const char *ttv_locale_dir (void);
+
+G_END_DECLS
