@@ -5,6 +5,7 @@
 
 #include "ttv-application.h"
 
+#include "ttv-settings.h"
 #include "ttv-viewer-registry.h"
 #include "ttv-window.h"
 
@@ -143,8 +144,6 @@ static void
 ttv_application_startup (GApplication *app)
 {
   TtvApplication *self = TTV_APPLICATION (app);
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = NULL;
   GMenu *viewers;
   static const struct { const char *action; const char *accels[4]; } accels[] = {
     { "app.open-folder", { "<Primary>o", NULL } },
@@ -166,13 +165,9 @@ ttv_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (ttv_application_parent_class)->startup (app);
 
-  if (source)
-    schema = g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE);
-  if (schema)
-    self->settings = g_settings_new ("org.ttv.Viewer");
-  else
-    g_message ("GSettings schema org.ttv.Viewer not found: preferences and recent traces "
-               "are not kept");
+  self->settings = ttv_settings_get ();
+  if (self->settings)
+    g_object_ref (self->settings);
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)

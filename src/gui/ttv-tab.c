@@ -11,6 +11,7 @@
 #include "ttv-history-pass.h"
 #include "ttv-indexer.h"
 #include "ttv-notifications.h"
+#include "ttv-settings.h"
 #include "ttv-state-pass.h"
 #include "ttv-status-bar.h"
 #include "ttv-tab-bookmarks.h"
@@ -131,6 +132,8 @@ ttv_tab_get_bookmarks (TtvTab *self)
 void
 ttv_tab_set_bookmarks_visible (TtvTab *self, gboolean visible)
 {
+  /* A hidden panel stays hidden when the window shows all its widgets. */
+  gtk_widget_set_no_show_all (self->bookmarks_panel, !visible);
   gtk_widget_set_visible (self->bookmarks_panel, visible);
 }
 
@@ -367,15 +370,9 @@ history_pass_done (GObject *source, GAsyncResult *result, gpointer data)
 static guint64
 checkpoint_interval (void)
 {
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
-                                              : NULL;
-  g_autoptr (GSettings) settings = NULL;
+  GSettings *settings = ttv_settings_get ();
 
-  if (!schema || !g_settings_schema_has_key (schema, "checkpoint-interval"))
-    return 0;
-  settings = g_settings_new ("org.ttv.Viewer");
-  return MAX (1000, g_settings_get_uint (settings, "checkpoint-interval"));
+  return settings ? MAX (1000, g_settings_get_uint (settings, "checkpoint-interval")) : 0;
 }
 
 static void
@@ -671,6 +668,9 @@ ttv_tab_new (TtvTraceset *traceset)
   ttv_tab_bookmarks_load (self->bookmarks);
   start_stage (self, STAGE_INDEX);
   gtk_widget_show_all (GTK_WIDGET (self));
+  if (ttv_settings_get ())
+    ttv_tab_set_bookmarks_visible (self, g_settings_get_boolean (ttv_settings_get (),
+                                                                 "show-bookmarks-panel"));
   return GTK_WIDGET (self);
 }
 

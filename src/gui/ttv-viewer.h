@@ -259,6 +259,21 @@ gboolean    ttv_viewer_filter_needs_state (const TtvViewerFilter *filter);
 gboolean    ttv_viewer_filter_matches (TtvViewerFilter *filter, TtvEventRequest *request,
                                        const TtvEvent *event);
 
+/* --- Marker colours ----------------------------------------------------------
+ * The colours of the current time, the selected interval and bookmark marks,
+ * as chosen in Preferences (GSettings org.ttv.Viewer current-time-color,
+ * selection-color, bookmark-color), or their defaults. */
+typedef enum {
+  TTV_VIEWER_MARKER_CURRENT_TIME,
+  TTV_VIEWER_MARKER_SELECTION,
+  TTV_VIEWER_MARKER_BOOKMARK,
+} TtvViewerMarker;
+
+void        ttv_viewer_get_marker_rgba (TtvViewerMarker marker, GdkRGBA *rgba);
+/* Redraws @widget whenever one of these colours changes (until it is
+ * destroyed). */
+void        ttv_viewer_watch_marker_colors (GtkWidget *widget);
+
 /* --- Helpers (libttv is not exported to modules) --------------------------- */
 
 /* "SSSS.NNNNNNNNN"; caller frees. */

@@ -6,7 +6,9 @@
 #include "ttv-window.h"
 
 #include "ttv-application.h"
+#include "ttv-marker-colors.h"
 #include "ttv-palette.h"
+#include "ttv-settings.h"
 #include "ttv-tab.h"
 #include "ttv-time-bar.h"
 #include "ttv-viewer-registry.h"
@@ -429,13 +431,9 @@ act_info (GSimpleAction *a, GVariant *p, gpointer self)
 static void
 act_preferences (GSimpleAction *a, GVariant *p, gpointer self)
 {
-  GSettings *settings = ttv_application_get_settings (TTV_APPLICATION (gtk_window_get_application (self)));
-  GtkWidget *dialog, *grid, *spin, *check;
-  static const struct { const char *key; const char *label; } colours[] = {
-    { "current-time-color", N_("Current time marker") },
-    { "selection-color", N_("Selected interval") },
-    { "bookmark-color", N_("Bookmarks") },
-  };
+  GSettings *settings = ttv_settings_get ();
+  GtkWidget *dialog, *grid, *spin, *check, *label;
+  guint row = 0;
 
   if (!settings)
     {
@@ -446,29 +444,26 @@ act_preferences (GSimpleAction *a, GVariant *p, gpointer self)
   dialog = gtk_dialog_new_with_buttons (_("Preferences"), GTK_WINDOW (self),
                                         GTK_DIALOG_DESTROY_WITH_PARENT, _("_Close"),
                                         GTK_RESPONSE_CLOSE, NULL);
+  gtk_widget_set_name (dialog, "ttv-preferences");
   grid = gtk_grid_new ();
   g_object_set (grid, "margin", 12, "row-spacing", 6, "column-spacing", 12, NULL);
   spin = gtk_spin_button_new_with_range (1000, 100000000, 1000);
+  gtk_widget_set_name (spin, "checkpoint-interval");
   g_settings_bind (settings, "checkpoint-interval", spin, "value", G_SETTINGS_BIND_DEFAULT);
-  gtk_grid_attach (GTK_GRID (grid), g_object_new (GTK_TYPE_LABEL, "label",
-                                                  _("State checkpoint every (events)"),
-                                                  "xalign", 1.0, NULL), 0, 0, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), spin, 1, 0, 1, 1);
-  for (guint i = 0; i < G_N_ELEMENTS (colours); i++)
-    {
-      GtkWidget *entry = gtk_entry_new ();
-      gtk_widget_set_tooltip_text (entry, _("A colour such as #cc2222 or “red”"));
-      g_settings_bind (settings, colours[i].key, entry, "text", G_SETTINGS_BIND_DEFAULT);
-      gtk_grid_attach (GTK_GRID (grid), g_object_new (GTK_TYPE_LABEL, "label", _(colours[i].label),
-                                                      "xalign", 1.0, NULL), 0, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), entry, 1, i + 1, 1, 1);
-    }
+  label = gtk_label_new_with_mnemonic (_("State _checkpoint every (events)"));
+  gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
+  gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), spin, 1, row++, 1, 1);
+  /* The same colour buttons as the time-line palette below. */
+  row = ttv_marker_editor_attach (settings, GTK_GRID (grid), row);
   check = gtk_check_button_new_with_mnemonic (_("Show the _bookmarks panel in new tabs"));
+  gtk_widget_set_name (check, "show-bookmarks-panel");
   g_settings_bind (settings, "show-bookmarks-panel", check, "active", G_SETTINGS_BIND_DEFAULT);
-  gtk_grid_attach (GTK_GRID (grid), check, 0, G_N_ELEMENTS (colours) + 1, 2, 1);
+  gtk_grid_attach (GTK_GRID (grid), check, 0, row++, 2, 1);
   /* The control flow and resources views' palette (their "Colours…" entry
    * opens this dialog). */
-  gtk_grid_attach (GTK_GRID (grid), ttv_palette_editor_new (settings), 0, G_N_ELEMENTS (colours) + 2, 2, 1);
+  gtk_grid_attach (GTK_GRID (grid), ttv_palette_editor_new (settings), 0, row++, 2, 1);
   gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))), grid,
                       TRUE, TRUE, 0);
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);

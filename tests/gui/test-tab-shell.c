@@ -7,6 +7,9 @@
 #include "ttv-archive.h"
 #include "ttv-bookmarks.h"
 #include "ttv-gui-test-util.h"
+#include "ttv-marker-colors.h"
+#include "ttv-settings.h"
+#include "ttv-state-tracker.h"
 #include "ttv-tab.h"
 
 #include <archive.h>
@@ -285,6 +288,199 @@ test_save_archive_cancel (void)
   shell_close (&s);
 }
 
+/* --- Preferences ----------------------------------------------------------------- */
+
+static GSettings *
+settings (void)
+{
+  GSettings *s = ttv_settings_get ();
+
+  g_assert_nonnull (s);   /* the test environment has the compiled schema */
+  return s;
+}
+
+typedef struct {
+  guint8 r, g, b;
+} Pixel;
+
+/* The time bar's ruler and overview as drawn now. */
+static cairo_surface_t *
+draw_time_bar (Shell *s)
+{
+  GtkWidget *area = ttv_gui_test_find_widget (GTK_WIDGET (s->tab), GTK_TYPE_DRAWING_AREA, NULL);
+  int w = gtk_widget_get_allocated_width (area), h = gtk_widget_get_allocated_height (area);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+  cairo_t *cr = cairo_create (surface);
+
+  g_assert_cmpint (w, >, 100);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  gtk_widget_draw (area, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static Pixel
+pixel_at (cairo_surface_t *surface, int x, int y)
+{
+  const guint8 *row = cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface);
+  guint32 v = ((const guint32 *) row)[x];
+
+  return (Pixel) { (v >> 16) & 0xff, (v >> 8) & 0xff, v & 0xff };
+}
+
+static guint
+count_colour (cairo_surface_t *surface, guint8 r, guint8 g, guint8 b)
+{
+  guint n = 0;
+
+  for (int y = 0; y < cairo_image_surface_get_height (surface); y++)
+    for (int x = 0; x < cairo_image_surface_get_width (surface); x++)
+      {
+        Pixel p = pixel_at (surface, x, y);
+        n += p.r == r && p.g == g && p.b == b;
+      }
+  return n;
+}
+
+static void
+test_marker_colours (void)
+{
+  g_autofree char *dir = copy_sample ("colours");
+  cairo_surface_t *surface;
+  TtvTime start, end;
+  Shell s;
+  int width, x;
+  Pixel p;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  shell_open (&s, dir);
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
+  ttv_tab_state_get_time_span (s.state, &start, &end);
+  /* The bookmark (at 7/8) outside the window's shaded box in the overview. */
+  ttv_tab_state_set_time_window (s.state, start, start + (end - start) * 8 / 10);
+  ttv_tab_state_set_current_time (s.state, start + (end - start) / 4);
+  ttv_tab_state_set_selection (s.state, start + (end - start) / 2, start + (end - start) * 3 / 4);
+  add_bookmark (&s, "coloured", start + (end - start) * 7 / 8);
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+
+  /* The defaults are what Preferences shows: none of the test colours. */
+  surface = draw_time_bar (&s);
+  g_assert_cmpuint (count_colour (surface, 0x00, 0xff, 0x00), ==, 0);
+  g_assert_cmpuint (count_colour (surface, 0x00, 0xff, 0xff), ==, 0);
+  g_assert_cmpuint (count_colour (surface, 0xe6, 0x99, 0x00), >, 0);
+  cairo_surface_destroy (surface);
+
+  g_settings_set_string (settings (), "bookmark-color", "#00ff00");
+  g_settings_set_string (settings (), "current-time-color", "#00ffff");
+  g_settings_set_string (settings (), "selection-color", "#ff00ff");
+  ttv_gui_test_spin_pending ();
+  surface = draw_time_bar (&s);
+  /* One line each in the overview; the current time also in the ruler. */
+  g_assert_cmpuint (count_colour (surface, 0x00, 0xff, 0x00), >=, 15);
+  g_assert_cmpuint (count_colour (surface, 0x00, 0xff, 0xff), >=, 30);
+  g_assert_cmpuint (count_colour (surface, 0xe6, 0x99, 0x00), ==, 0);
+  /* The selection, translucent over the ruler: tinted magenta. */
+  width = cairo_image_surface_get_width (surface);
+  x = (int) (width * (0.625 / 0.8));
+  p = pixel_at (surface, x, 19);
+  g_test_message ("selection pixel: %02x%02x%02x", p.r, p.g, p.b);
+  g_assert_cmpint (p.g + 40, <, p.r);
+  g_assert_cmpint (p.g + 40, <, p.b);
+  cairo_surface_destroy (surface);
+
+  /* A colour that does not parse: the default. */
+  g_settings_set_string (settings (), "bookmark-color", "not a colour");
+  surface = draw_time_bar (&s);
+  g_assert_cmpuint (count_colour (surface, 0xe6, 0x99, 0x00), >, 0);
+  cairo_surface_destroy (surface);
+
+  g_settings_reset (settings (), "bookmark-color");
+  g_settings_reset (settings (), "current-time-color");
+  g_settings_reset (settings (), "selection-color");
+  shell_close (&s);
+}
+
+static GtkWidget *
+find_named (GtkWidget *root, const char *name)
+{
+  return ttv_gui_test_find_widget (root, GTK_TYPE_WIDGET, name);
+}
+
+/* Preferences: colour buttons bound both ways to the settings. */
+static void
+test_marker_editor (void)
+{
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *button;
+  GdkRGBA rgba;
+  g_autofree char *text = NULL;
+
+  g_object_ref_sink (grid);
+  g_assert_cmpuint (ttv_marker_editor_attach (settings (), GTK_GRID (grid), 2), ==, 5);
+  button = find_named (grid, "bookmark-color");
+  g_assert_true (GTK_IS_COLOR_BUTTON (button));
+  gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (button), &rgba);
+  g_assert_cmpfloat_with_epsilon (rgba.red, 0xe6 / 255.0, 1e-6);
+
+  gdk_rgba_parse (&rgba, "#123456");
+  gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (button), &rgba);
+  text = g_settings_get_string (settings (), "bookmark-color");
+  g_assert_cmpstr (text, ==, "#123456");
+  g_settings_set_string (settings (), "bookmark-color", "#abcdef");
+  gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (button), &rgba);
+  g_assert_cmpfloat_with_epsilon (rgba.blue, 0xef / 255.0, 1e-6);
+  g_assert_true (GTK_IS_COLOR_BUTTON (find_named (grid, "current-time-color")));
+  g_assert_true (GTK_IS_COLOR_BUTTON (find_named (grid, "selection-color")));
+  g_settings_reset (settings (), "bookmark-color");
+  g_object_unref (grid);
+}
+
+static void
+test_bookmarks_panel_preference (void)
+{
+  g_autofree char *dir = copy_sample ("panel-pref");
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  g_settings_set_boolean (settings (), "show-bookmarks-panel", FALSE);
+  shell_open (&s, dir);
+  g_assert_false (ttv_tab_get_bookmarks_visible (s.tab));
+  shell_close (&s);
+  g_settings_set_boolean (settings (), "show-bookmarks-panel", TRUE);
+  shell_open (&s, dir);
+  g_assert_true (ttv_tab_get_bookmarks_visible (s.tab));
+  shell_close (&s);
+  g_settings_reset (settings (), "show-bookmarks-panel");
+}
+
+/* Without a preference the state pass uses libttv's interval, which must be
+ * the schema's default. */
+static void
+test_checkpoint_default (void)
+{
+  g_autoptr (GSettingsSchema) schema = NULL;
+  g_autoptr (GSettingsSchemaKey) key = NULL;
+  g_autoptr (GVariant) def = NULL;
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  TtvStateTracker *tracker = ttv_state_tracker_new (ts, NULL);
+
+  g_object_get (settings (), "settings-schema", &schema, NULL);
+  key = g_settings_schema_get_key (schema, "checkpoint-interval");
+  def = g_settings_schema_key_get_default_value (key);
+  g_assert_cmpuint (g_variant_get_uint32 (def), ==, ttv_state_tracker_get_interval (tracker));
+  ttv_state_tracker_free (tracker);
+}
+
 static int
 remove_one (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -311,6 +507,10 @@ main (int argc, char **argv)
   ttv_gui_test_load_modules ((const char *const[]) { TTV_EVENTS_MODULE_PATH, NULL });
   g_test_add_func ("/gui/shell/save/archive-background", test_save_archive_background);
   g_test_add_func ("/gui/shell/save/archive-cancel", test_save_archive_cancel);
+  g_test_add_func ("/gui/shell/preferences/marker-colours", test_marker_colours);
+  g_test_add_func ("/gui/shell/preferences/marker-editor", test_marker_editor);
+  g_test_add_func ("/gui/shell/preferences/bookmarks-panel", test_bookmarks_panel_preference);
+  g_test_add_func ("/gui/shell/preferences/checkpoint-default", test_checkpoint_default);
   ret = g_test_run ();
 
   nftw (tmp_base, remove_one, 16, FTW_DEPTH | FTW_PHYS);
