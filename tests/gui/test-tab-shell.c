@@ -288,6 +288,159 @@ test_save_archive_cancel (void)
   shell_close (&s);
 }
 
+/* --- Read-only traces ---------------------------------------------------------- */
+
+/* The question a read-only trace's first save asks, once on screen. */
+static GtkDialog *
+find_read_only_dialog (void)
+{
+  g_autoptr (GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l; l = l->next)
+    if (GTK_IS_DIALOG (l->data) && gtk_widget_get_visible (l->data)
+        && g_strcmp0 (gtk_widget_get_name (l->data), "ttv-read-only-dialog") == 0)
+      return l->data;
+  return NULL;
+}
+
+static void
+shell_open_read_only (Shell *s, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+
+  memset (s, 0, sizeof *s);
+  s->ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (s->ts, path, &error));
+  g_assert_no_error (error);
+  /* As a trace on a read-only file system (root ignores permissions). */
+  ttv_traceset_get_trace (s->ts, 0)->flags |= TTV_TRACE_FLAG_READ_ONLY;
+  s->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gtk_window_set_default_size (GTK_WINDOW (s->window), 1100, 700);
+  s->tab = TTV_TAB (ttv_tab_new (s->ts));
+  gtk_container_add (GTK_CONTAINER (s->window), GTK_WIDGET (s->tab));
+  gtk_widget_show_all (s->window);
+  s->state = ttv_tab_get_state (s->tab);
+}
+
+static char *
+read_text (const char *path)
+{
+  char *text = NULL;
+
+  return g_file_get_contents (path, &text, NULL, NULL) ? text : NULL;
+}
+
+static void
+test_read_only_beside (void)
+{
+  g_autofree char *dir = copy_sample ("ro-beside");
+  g_autofree char *beside = NULL, *in_trace = NULL, *text = NULL;
+  TtvNotifications *notes;
+  GtkDialog *dialog;
+  TtvTime start, end;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  beside = g_strconcat (dir, ".ttv-bookmarks.xml", NULL);
+  in_trace = g_build_filename (dir, "info", "bookmarks.xml", NULL);
+  shell_open_read_only (&s, dir);
+  notes = ttv_tab_get_notifications (s.tab);
+  /* Said when the trace opens, before any bookmark. */
+  g_assert_nonnull (ttv_notifications_get_text (notes, "read-only"));
+  g_assert_nonnull (strstr (ttv_notifications_get_text (notes, "read-only"), dir));
+  g_assert_nonnull (strstr (ttv_notifications_get_text (notes, "read-only"), "read-only"));
+
+  ttv_tab_state_get_time_span (s.state, &start, &end);
+  add_bookmark (&s, "first", start + 1000);
+  dialog = find_read_only_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_false (ttv_bookmark_saver_is_busy (shell_saver (&s)));
+  g_assert_false (g_file_test (beside, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (ttv_tab_bookmarks_get_choice (ttv_tab_get_bookmarks (s.tab), 0), ==,
+                   TTV_SAVE_CHOICE_ASK);
+  if (g_getenv ("TTV_TEST_PAUSE"))        /* time to take a screenshot by hand */
+    ttv_gui_test_spin_for (3000);
+  gtk_dialog_response (dialog, 1 /* beside */);
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  g_assert_null (find_read_only_dialog ());
+  text = read_text (beside);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "name=\"first\""));
+  g_clear_pointer (&text, g_free);
+
+  /* Remembered for the tab: the next one goes there without a question. */
+  add_bookmark (&s, "second", start + 2000);
+  g_assert_null (find_read_only_dialog ());
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  text = read_text (beside);
+  g_assert_nonnull (strstr (text, "name=\"first\""));
+  g_assert_nonnull (strstr (text, "name=\"second\""));
+  g_assert_false (g_file_test (in_trace, G_FILE_TEST_EXISTS));
+  shell_close (&s);
+
+  /* Opened again: they are found beside it, and saving goes on there. */
+  shell_open_read_only (&s, dir);
+  g_assert_cmpuint (ttv_tab_state_get_bookmarks (s.state)->len, ==, 2);
+  g_assert_cmpint (ttv_tab_bookmarks_get_choice (ttv_tab_get_bookmarks (s.tab), 0), ==,
+                   TTV_SAVE_CHOICE_BESIDE);
+  ttv_tab_delete_bookmark (s.tab, 0);
+  g_assert_null (find_read_only_dialog ());
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  g_clear_pointer (&text, g_free);
+  text = read_text (beside);
+  g_assert_null (strstr (text, "name=\"first\""));
+  g_assert_nonnull (strstr (text, "name=\"second\""));
+  g_assert_false (g_file_test (in_trace, G_FILE_TEST_EXISTS));
+  shell_close (&s);
+}
+
+static void
+test_read_only_user_dir_and_dont_save (void)
+{
+  g_autofree char *dir = copy_sample ("ro-user");
+  g_autofree char *user = NULL, *text = NULL, *beside = NULL;
+  TtvTime start, end;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  beside = g_strconcat (dir, ".ttv-bookmarks.xml", NULL);
+  shell_open_read_only (&s, dir);
+  user = ttv_bookmarks_dup_path (ttv_tab_state_get_trace (s.state, 0), TTV_BOOKMARKS_USER_DIR);
+  g_assert_true (g_str_has_prefix (user, tmp_base));
+  ttv_tab_state_get_time_span (s.state, &start, &end);
+  add_bookmark (&s, "mine", start + 1000);
+  gtk_dialog_response (find_read_only_dialog (), 2 /* user folder */);
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  text = read_text (user);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "name=\"mine\""));
+  g_assert_false (g_file_test (beside, G_FILE_TEST_EXISTS));
+  shell_close (&s);
+  g_unlink (user);
+
+  /* Don't save: nothing written, not asked again in this tab. */
+  shell_open_read_only (&s, dir);
+  add_bookmark (&s, "forgotten", start + 1000);
+  gtk_dialog_response (find_read_only_dialog (), 3 /* don't save */);
+  ttv_gui_test_spin_pending ();
+  add_bookmark (&s, "forgotten too", start + 2000);
+  g_assert_null (find_read_only_dialog ());
+  ttv_gui_test_spin_pending ();
+  g_assert_false (ttv_bookmark_saver_is_busy (shell_saver (&s)));
+  g_assert_false (g_file_test (user, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (beside, G_FILE_TEST_EXISTS));
+  g_assert_nonnull (ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "bookmark-save"));
+  shell_close (&s);
+}
+
 /* --- Preferences ----------------------------------------------------------------- */
 
 static GSettings *
@@ -507,6 +660,8 @@ main (int argc, char **argv)
   ttv_gui_test_load_modules ((const char *const[]) { TTV_EVENTS_MODULE_PATH, NULL });
   g_test_add_func ("/gui/shell/save/archive-background", test_save_archive_background);
   g_test_add_func ("/gui/shell/save/archive-cancel", test_save_archive_cancel);
+  g_test_add_func ("/gui/shell/read-only/beside", test_read_only_beside);
+  g_test_add_func ("/gui/shell/read-only/user-folder-and-dont-save", test_read_only_user_dir_and_dont_save);
   g_test_add_func ("/gui/shell/preferences/marker-colours", test_marker_colours);
   g_test_add_func ("/gui/shell/preferences/marker-editor", test_marker_editor);
   g_test_add_func ("/gui/shell/preferences/bookmarks-panel", test_bookmarks_panel_preference);
