@@ -16,7 +16,6 @@
 #include "ttv-status-bar.h"
 #include "ttv-tab-bookmarks.h"
 #include "ttv-time-bar.h"
-#include "ttv-trace-info.h"
 #include "ttv-viewer-registry.h"
 
 #include <glib/gi18n.h>
@@ -522,33 +521,6 @@ ttv_tab_dup_title (TtvTab *self)
   if (n == 1)
     return g_strdup (ttv_tab_state_get_trace (self->state, 0)->name);
   return g_strdup_printf ("%s +%u", ttv_tab_state_get_trace (self->state, 0)->name, n - 1);
-}
-
-char *
-ttv_tab_dup_info_text (TtvTab *self)
-{
-  GString *out = g_string_new (NULL);
-  gboolean complete;
-  guint64 n = ttv_tab_state_get_event_count (self->state, &complete);
-
-  for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
-    {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
-
-      g_string_append_printf (out, _("Trace %u: %s\n"), t, trace->display_path);
-      ttv_trace_append_info (trace, out);
-      g_string_append_printf (out, "\n%s\n", _("Event types:"));
-      ttv_trace_append_event_types (trace, out);
-      g_string_append_c (out, '\n');
-    }
-  if (complete)
-    {
-      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-      g_string_append_printf (out, _("Events in the traceset: %s\n"), count);
-    }
-  else
-    g_string_append (out, _("Events in the traceset: still counting\n"));
-  return g_string_free (out, FALSE);
 }
 
 /* --- Construction ---------------------------------------------------------- */

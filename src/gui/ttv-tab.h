@@ -47,8 +47,6 @@ TtvStatusBar *ttv_tab_get_status_bar (TtvTab *self);
 gboolean    ttv_tab_is_busy (TtvTab *self);
 void        ttv_tab_cancel_background (TtvTab *self);
 gboolean    ttv_tab_restart_background (TtvTab *self);
-/* The information dialog's text (traces, event types, counts). */
-char       *ttv_tab_dup_info_text (TtvTab *self);
 /* Puts the keyboard focus in the tab's filter bar (Ctrl+L). */
 void        ttv_tab_focus_filter (TtvTab *self);
 /* Following a live trace: what the tracer appends is read once a second,

@@ -6,6 +6,7 @@
 #include "ttv-window.h"
 
 #include "ttv-application.h"
+#include "ttv-info-dialog.h"
 #include "ttv-marker-colors.h"
 #include "ttv-palette.h"
 #include "ttv-settings.h"
@@ -406,26 +407,9 @@ static void
 act_info (GSimpleAction *a, GVariant *p, gpointer self)
 {
   TtvTab *tab = current_tab (self);
-  GtkWidget *dialog, *scrolled, *view;
-  g_autofree char *text = NULL;
 
-  if (!tab)
-    return;
-  text = ttv_tab_dup_info_text (tab);
-  dialog = gtk_dialog_new_with_buttons (_("Trace Information"), GTK_WINDOW (self),
-                                        GTK_DIALOG_DESTROY_WITH_PARENT, _("_Close"),
-                                        GTK_RESPONSE_CLOSE, NULL);
-  gtk_window_set_default_size (GTK_WINDOW (dialog), 760, 560);
-  scrolled = gtk_scrolled_window_new (NULL, NULL);
-  view = gtk_text_view_new ();
-  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
-  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), text, -1);
-  gtk_container_add (GTK_CONTAINER (scrolled), view);
-  gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))), scrolled,
-                      TRUE, TRUE, 0);
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
-  gtk_widget_show_all (dialog);
+  if (tab)
+    gtk_widget_show (ttv_info_dialog_new (GTK_WINDOW (self), ttv_tab_get_state (tab)));
 }
 
 static void

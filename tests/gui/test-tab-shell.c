@@ -7,6 +7,7 @@
 #include "ttv-archive.h"
 #include "ttv-bookmarks.h"
 #include "ttv-gui-test-util.h"
+#include "ttv-info-dialog.h"
 #include "ttv-marker-colors.h"
 #include "ttv-settings.h"
 #include "ttv-state-tracker.h"
@@ -441,6 +442,155 @@ test_read_only_user_dir_and_dont_save (void)
   shell_close (&s);
 }
 
+/* --- Trace information ---------------------------------------------------------- */
+
+/* The value the summary shows beside @label, or NULL. */
+static const char *
+summary_value (GtkWidget *dialog, const char *label)
+{
+  GtkGrid *grid = GTK_GRID (ttv_gui_test_find_widget (dialog, GTK_TYPE_GRID, "info-summary"));
+
+  for (gint row = 0; gtk_grid_get_child_at (grid, 0, row); row++)
+    if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (grid, 0, row))), label) == 0)
+      return gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (grid, 1, row)));
+  return NULL;
+}
+
+static GtkTreeModel *
+page_model (GtkWidget *dialog, const char *name)
+{
+  return gtk_tree_view_get_model (GTK_TREE_VIEW (ttv_gui_test_find_widget (dialog, GTK_TYPE_TREE_VIEW,
+                                                                           name)));
+}
+
+/* Events per type name, counted here by reading the whole traceset. */
+static GHashTable *
+count_events (TtvTraceset *ts, guint64 *total)
+{
+  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GError) error = NULL;
+  TtvContext *ctx = ttv_context_new (ts, &error);
+  const TtvEvent *ev;
+
+  g_assert_no_error (error);
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  *total = 0;
+  while ((ev = ttv_context_next (ctx, &error)))
+    {
+      const char *name = ev->type->full_name ? ev->type->full_name : ev->type->name;
+      guint64 *n = g_hash_table_lookup (counts, name);
+
+      if (!n)
+        g_hash_table_insert (counts, g_strdup (name), n = g_new0 (guint64, 1));
+      (*n)++;
+      (*total)++;
+    }
+  g_assert_no_error (error);
+  ttv_context_free (ctx);
+  return counts;
+}
+
+static void
+test_info_dialog (void)
+{
+  g_autofree char *dir = copy_sample ("info");
+  g_autoptr (GHashTable) counts = NULL;
+  g_autofree char *expected_cpus = NULL, *expected_events = NULL, *text = NULL;
+  g_autoptr (GString) cpus = g_string_new (NULL);
+  GtkWidget *dialog;
+  GtkTreeModel *model;
+  GtkTreeIter group, iter;
+  TtvTrace *trace;
+  guint64 total, n_types = 0, n_cpus = 0;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  shell_open (&s, dir);
+  trace = ttv_tab_state_get_trace (s.state, 0);
+  /* Opened before the first read ends: the counts come later. */
+  dialog = ttv_info_dialog_new (GTK_WINDOW (s.window), s.state);
+  gtk_widget_show (dialog);
+  g_assert_cmpstr (summary_value (dialog, _("Events")), ==, _("still counting…"));
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
+
+  counts = count_events (s.ts, &total);
+  expected_events = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
+  g_assert_cmpstr (summary_value (dialog, _("Events")), ==, expected_events);
+  /* CPUs: how many have a tracefile, and which. */
+  for (gint cpu = 0; cpu < 64; cpu++)
+    for (guint i = 0; i < trace->tracefiles->len; i++)
+      if (((TtvTracefile *) trace->tracefiles->pdata[i])->cpu == cpu)
+        {
+          g_string_append_printf (cpus, "%s%d", n_cpus++ ? ", " : "", cpu);
+          break;
+        }
+  expected_cpus = g_strdup_printf ("%" G_GUINT64_FORMAT " (%s)", n_cpus, cpus->str);
+  g_test_message ("CPUs: %s", summary_value (dialog, _("CPUs")));
+  g_assert_true (g_str_has_prefix (summary_value (dialog, _("CPUs")), expected_cpus));
+  g_assert_nonnull (strstr (summary_value (dialog, _("Trace")), dir));
+
+  /* The system description, key by key. */
+  model = page_model (dialog, "info-system");
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, trace->info_keys->len);
+  g_assert_true (gtk_tree_model_get_iter_first (model, &iter));
+  do
+    {
+      g_autofree char *key = NULL, *value = NULL;
+      gtk_tree_model_get (model, &iter, 0, &key, 1, &value, -1);
+      g_assert_cmpstr (value, ==, ttv_trace_get_info (trace, key));
+    }
+  while (gtk_tree_model_iter_next (model, &iter));
+  model = page_model (dialog, "info-tracefiles");
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, trace->tracefiles->len);
+
+  /* Event types under their facility, each with its count. */
+  model = page_model (dialog, "info-types");
+  g_assert_true (gtk_tree_model_get_iter_first (model, &group));
+  do
+    {
+      guint64 group_sum = 0, group_shown;
+      g_assert_true (gtk_tree_model_iter_children (model, &iter, &group));
+      do
+        {
+          g_autofree char *name = NULL, *shown = NULL, *description = NULL;
+          guint64 *n;
+          g_autofree char *want = NULL;
+
+          gtk_tree_model_get (model, &iter, 0, &name, 1, &shown, 3, &description, -1);
+          n = g_hash_table_lookup (counts, name);
+          want = g_strdup_printf ("%" G_GUINT64_FORMAT, n ? *n : 0);
+          g_assert_cmpstr (shown, ==, want);
+          g_assert_cmpstr (description, ==, ttv_trace_find_event_type (trace, name)->description);
+          group_sum += n ? *n : 0;
+          n_types++;
+        }
+      while (gtk_tree_model_iter_next (model, &iter));
+      gtk_tree_model_get (model, &group, 4, &group_shown, -1);
+      g_assert_cmpuint (group_shown, ==, group_sum);
+    }
+  while (gtk_tree_model_iter_next (model, &group));
+  g_assert_cmpuint (n_types, ==, trace->event_types->len);
+
+  /* Copy All: the same on the clipboard, as text. */
+  gtk_dialog_response (GTK_DIALOG (dialog), TTV_INFO_DIALOG_RESPONSE_COPY);
+  text = gtk_clipboard_wait_for_text (gtk_clipboard_get (GDK_SELECTION_CLIPBOARD));
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, dir));
+  {
+    guint64 *n = g_hash_table_lookup (counts, "core.sched_switch");
+    g_autofree char *line = g_strdup_printf ("core.sched_switch\t%" G_GUINT64_FORMAT "\t",
+                                             n ? *n : 0);
+    g_assert_nonnull (strstr (text, line));
+  }
+  g_assert_true (GTK_IS_WIDGET (dialog));
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  shell_close (&s);
+}
+
 /* --- Preferences ----------------------------------------------------------------- */
 
 static GSettings *
@@ -662,6 +812,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/save/archive-cancel", test_save_archive_cancel);
   g_test_add_func ("/gui/shell/read-only/beside", test_read_only_beside);
   g_test_add_func ("/gui/shell/read-only/user-folder-and-dont-save", test_read_only_user_dir_and_dont_save);
+  g_test_add_func ("/gui/shell/info-dialog", test_info_dialog);
   g_test_add_func ("/gui/shell/preferences/marker-colours", test_marker_colours);
   g_test_add_func ("/gui/shell/preferences/marker-editor", test_marker_editor);
   g_test_add_func ("/gui/shell/preferences/bookmarks-panel", test_bookmarks_panel_preference);
