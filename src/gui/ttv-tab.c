@@ -16,6 +16,7 @@
 #include "ttv-status-bar.h"
 #include "ttv-tab-bookmarks.h"
 #include "ttv-time-bar.h"
+#include "ttv-trace-damage.h"
 #include "ttv-viewer-registry.h"
 
 #include <glib/gi18n.h>
@@ -49,6 +50,7 @@ struct _TtvTab {
   gint *index_progress;         /* g_atomic_rc_box, owned reference */
   guint progress_timeout;
   guint follow_timeout;         /* following a live trace: the refresh timer */
+  guint n_damage_shown;         /* damaged places the message names */
 };
 
 G_DEFINE_FINAL_TYPE (TtvTab, ttv_tab, GTK_TYPE_BOX)
@@ -276,6 +278,34 @@ restart_clicked (gpointer data)
   start_stage (self, self->stage);
 }
 
+/* The readers skip damaged blocks (the passes read everything else); the
+ * message names each place, file and byte offset. */
+static void
+show_damage (TtvTab *self)
+{
+  g_autoptr (GString) text = g_string_new (_("Damaged data was skipped; the views show the rest "
+                                             "of the traceset."));
+  guint n = 0;
+
+  for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
+    {
+      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (ttv_tab_state_get_trace (self->state, t));
+      for (guint i = 0; i < damage->len; i++, n++)
+        g_string_append_printf (text, "\n• %s", (const char *) damage->pdata[i]);
+    }
+  if (n == self->n_damage_shown)
+    return;
+  self->n_damage_shown = n;
+  ttv_tab_notify (self, "damage", GTK_MESSAGE_WARNING, text->str);
+}
+
+static void
+skip_damage (TtvTraceset *ts)
+{
+  for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
+    ttv_trace_set_skip_damage (ttv_traceset_get_trace (ts, t), TRUE);
+}
+
 /* A pass ended: the next one, or what the user should know.  FALSE when
  * the tab was closed meanwhile (nothing to update). */
 static gboolean
@@ -290,6 +320,7 @@ stage_ended (TtvTab *self, gboolean ok, const GError *error)
   bar = TTV_STATUS_BAR (self->status_bar);
   g_clear_object (&self->index_cancel);
   stop_progress (self);
+  show_damage (self);
   if (ok)
     {
       if (self->stage + 1 < STAGE_DONE)
@@ -443,6 +474,7 @@ ttv_tab_add_trace (TtvTab *self, TtvTrace *trace)
   ttv_traceset_ref (ts);
   ttv_tab_state_set_traceset (self->state, ts);   /* drops the state's reader */
   ttv_traceset_add_trace (ts, trace);
+  skip_damage (ts);
   ttv_tab_state_set_traceset (self->state, ts);
   ttv_traceset_unref (ts);
   ttv_tab_bookmarks_load (self->bookmarks);
@@ -621,6 +653,8 @@ ttv_tab_new (TtvTraceset *traceset)
 {
   TtvTab *self = g_object_new (TTV_TYPE_TAB, "orientation", GTK_ORIENTATION_VERTICAL, NULL);
 
+  /* Before any reader exists: damage is skipped and reported, not fatal. */
+  skip_damage (traceset);
   self->state = ttv_tab_state_new (traceset);
   self->time_bar = ttv_time_bar_new (self->state);
   gtk_box_pack_start (GTK_BOX (self), self->time_bar, FALSE, FALSE, 0);

@@ -1,6 +1,7 @@
 /* ttv-trace.c: opening a trace with the best reader, and the format-neutral
  * bookkeeping that every reader shares (tracefiles, event types, info). */
 #include "ttv-trace.h"
+#include "ttv-trace-damage.h"
 #include "ttv-archive.h"
 #include "ttv-error.h"
 
@@ -52,6 +53,7 @@ ttv_trace_close (TtvTrace *t)
     return;
   if (t->format && t->format->close)
     t->format->close (t);
+  ttv_trace_damage_free (t->damage);
   for (guint i = 0; i < t->tracefiles->len; i++)
     tracefile_free (g_ptr_array_index (t->tracefiles, i));
   g_ptr_array_unref (t->tracefiles);
@@ -246,12 +248,16 @@ ttv_cursor_free (TtvCursor *c)
 gboolean
 ttv_cursor_next (TtvCursor *c, TtvEvent *event, GError **error)
 {
+  if (G_UNLIKELY (c->tracefile->trace->damage != NULL))
+    return ttv_cursor_next_skipping_damage (c, event, error);
   return c->tracefile->trace->format->cursor_next (c, event, error);
 }
 
 gboolean
 ttv_cursor_seek_time (TtvCursor *c, TtvTime time, GError **error)
 {
+  if (G_UNLIKELY (c->tracefile->trace->damage != NULL))
+    return ttv_cursor_seek_time_skipping_damage (c, time, error);
   return c->tracefile->trace->format->cursor_seek_time (c, time, error);
 }
 

@@ -13,6 +13,7 @@ typedef struct _TtvFormatClass TtvFormatClass;
 typedef struct _TtvTrace TtvTrace;
 typedef struct _TtvTracefile TtvTracefile;
 typedef struct _TtvCursor TtvCursor;
+typedef struct _TtvTraceDamage TtvTraceDamage;
 
 /* One kind of event in one trace.  Ids are dense per trace (0..n-1), so
  * hooks and statistics can index arrays by them. */
@@ -89,6 +90,7 @@ struct _TtvTrace {
   TtvTime end;                    /* latest event */
   TtvTraceFlags flags;
   GPtrArray *warnings;            /* of char *, owned: things the user should know */
+  TtvTraceDamage *damage;         /* owned; NULL: reading stops at damaged data (ttv-trace-damage.h) */
   gpointer priv;                  /* reader-private */
 };
 
@@ -118,6 +120,10 @@ struct _TtvFormatClass {
    * new tracefiles (appended to trace->tracefiles).  Sets *changed when
    * anything was added.  Only called when no cursor of the trace exists. */
   gboolean  (*refresh)      (TtvTrace *trace, gboolean *changed, GError **error);
+  /* Optional (NULL: damage ends the tracefile).  After cursor_next or
+   * cursor_seek_time failed with TTV_FORMAT_ERROR_CORRUPT: the next event
+   * is the first of the following block or packet. */
+  gboolean  (*cursor_skip_block) (TtvCursor *cursor, GError **error);
 };
 
 /* --- Opening ------------------------------------------------------------ */

@@ -18,6 +18,7 @@
 #include <ftw.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
 
 static char *tmp_base;          /* per run: traces, archives, XDG folders */
@@ -591,6 +592,71 @@ test_info_dialog (void)
   shell_close (&s);
 }
 
+/* --- Damaged data ------------------------------------------------------------------ */
+
+static gboolean
+history_ready (gpointer state)
+{
+  g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (state);
+
+  return h != NULL;
+}
+
+/* One damaged block in cpu/1 (the audit's case): the passes read the rest,
+ * the state and history are built, the message says where. */
+static void
+test_damaged_block (void)
+{
+  g_autofree char *dir = copy_sample ("damaged");
+  g_autofree char *cpu1 = NULL, *want_file = NULL;
+  g_autoptr (GHashTable) counts = NULL, intact_counts = NULL;
+  g_autofree char *expected = NULL;
+  const char *text;
+  guint64 total, intact_total;
+  gboolean complete;
+  Shell s;
+  FILE *f;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  {
+    g_autoptr (TtvTraceset) intact = ttv_gui_test_open_sample ();
+    intact_counts = count_events (intact, &intact_total);
+  }
+  cpu1 = g_build_filename (dir, "cpu", "1", NULL);
+  f = fopen (cpu1, "r+b");
+  g_assert_nonnull (f);
+  g_assert_cmpint (fseek (f, 65536 + 4000, SEEK_SET), ==, 0);   /* inside block 1 */
+  for (int i = 0; i < 64; i++)
+    fputc (0xff, f);
+  fclose (f);
+
+  shell_open (&s, dir);
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
+  ttv_gui_test_spin_until (history_ready, s.state);
+  text = ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "damage");
+  g_test_message ("%s", text);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, cpu1));
+  g_assert_nonnull (strstr (text, "byte offset "));
+  g_assert_nonnull (strstr (text, "block 1"));
+  /* Everything but the damaged block's rest was counted. */
+  counts = count_events (s.ts, &total);
+  g_assert_cmpuint (ttv_tab_state_get_event_count (s.state, &complete), ==, total);
+  g_assert_true (complete);
+  g_assert_cmpuint (total, <, intact_total);
+  g_assert_cmpuint (total, >, intact_total * 9 / 10);
+  expected = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
+  g_assert_true (g_str_has_prefix (ttv_status_bar_get_summary (ttv_tab_get_status_bar (s.tab)),
+                                   expected));
+  g_assert_null (ttv_status_bar_get_job_text (ttv_tab_get_status_bar (s.tab),
+                                              TTV_STATUS_JOB_BACKGROUND));
+  shell_close (&s);
+}
+
 /* --- Preferences ----------------------------------------------------------------- */
 
 static GSettings *
@@ -813,6 +879,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/read-only/beside", test_read_only_beside);
   g_test_add_func ("/gui/shell/read-only/user-folder-and-dont-save", test_read_only_user_dir_and_dont_save);
   g_test_add_func ("/gui/shell/info-dialog", test_info_dialog);
+  g_test_add_func ("/gui/shell/damaged-block", test_damaged_block);
   g_test_add_func ("/gui/shell/preferences/marker-colours", test_marker_colours);
   g_test_add_func ("/gui/shell/preferences/marker-editor", test_marker_editor);
   g_test_add_func ("/gui/shell/preferences/bookmarks-panel", test_bookmarks_panel_preference);

@@ -197,6 +197,7 @@ const TtvFormatClass ttv_ltt_format_class = {
   .cursor_next = ttv_ltt_cursor_next,
   .cursor_seek_time = ttv_ltt_cursor_seek_time,
   .cursor_seek_position = ttv_ltt_cursor_seek_position,
+  .cursor_skip_block = ttv_ltt_cursor_skip_block,
   .decode_fields = ltt_decode_fields,
   .refresh = ttv_ltt_refresh,
 };

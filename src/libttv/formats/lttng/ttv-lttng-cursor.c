@@ -131,6 +131,16 @@ ttv_lttng_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
 }
 
 gboolean
+ttv_lttng_cursor_skip_block (TtvCursor *cursor, GError **error)
+{
+  LttngCursor *c = (LttngCursor *) cursor;
+
+  /* A failed read left the state in the damaged block. */
+  c->s = (CursorState) { .block = MIN (c->s.block + 1, c->file->blocks->len) };
+  return TRUE;
+}
+
+gboolean
 ttv_lttng_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos, GError **error)
 {
   LttngCursor *c = (LttngCursor *) cursor;

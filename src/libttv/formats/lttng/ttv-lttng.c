@@ -222,6 +222,7 @@ const TtvFormatClass ttv_lttng_format_class = {
   .cursor_next = ttv_lttng_cursor_next,
   .cursor_seek_time = ttv_lttng_cursor_seek_time,
   .cursor_seek_position = ttv_lttng_cursor_seek_position,
+  .cursor_skip_block = ttv_lttng_cursor_skip_block,
   .decode_fields = ttv_lttng_decode_fields,
   .refresh = ttv_lttng_refresh,
 };
