@@ -71,8 +71,14 @@ from_ttv_bookmark (const TtvBookmark *b, guint trace_index, const TtvTrace *trac
 
   if (b->kind == TTV_BOOKMARK_CYCLE || b->kind == TTV_BOOKMARK_CYCLE_INTERVAL)
     {
-      /* No clock conversion here: shown at the trace start, by cycles. */
-      v = ttv_viewer_bookmark_new (b->name, b->text, b->cpu, trace->start, trace->start);
+      TtvTime start = trace->start, end = trace->start;
+
+      /* Placed through the trace's clock (at its start when it has none),
+       * written back as cycles. */
+      if (ttv_trace_cycles_to_time (trace, b->start_cycle, &start)
+          && !ttv_trace_cycles_to_time (trace, b->end_cycle, &end))
+        end = start;
+      v = ttv_viewer_bookmark_new (b->name, b->text, b->cpu, start, MAX (start, end));
       v->has_cycles = TRUE;
       v->start_cycle = b->start_cycle;
       v->end_cycle = b->end_cycle;

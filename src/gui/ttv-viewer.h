@@ -39,8 +39,9 @@ typedef struct {
   TtvTime start;
   TtvTime end;         /* == start for a point in time */
   guint trace_index;   /* the trace of the traceset it belongs to */
-  /* Hand-written cycle= bookmarks keep their cycles (start/end are then
-   * only an estimate, or the trace start). */
+  /* Hand-written cycle= bookmarks keep their cycles; start and end are
+   * their times through the trace's clock (the trace start when the
+   * format has no cycle counter, as CTF). */
   gboolean has_cycles;
   guint64 start_cycle, end_cycle;
 } TtvViewerBookmark;

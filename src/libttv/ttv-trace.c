@@ -228,6 +228,15 @@ ttv_trace_find_event_type (const TtvTrace *t, const char *name)
   return NULL;
 }
 
+gboolean
+ttv_trace_cycles_to_time (const TtvTrace *trace, guint64 cycles, TtvTime *time)
+{
+  g_return_val_if_fail (trace != NULL && time != NULL, FALSE);
+  if (trace->format == NULL || trace->format->cycles_to_time == NULL)
+    return FALSE;
+  return trace->format->cycles_to_time (trace, cycles, time);
+}
+
 TtvCursor *
 ttv_cursor_new (TtvTracefile *tf, GError **error)
 {

@@ -124,6 +124,10 @@ struct _TtvFormatClass {
    * cursor_seek_time failed with TTV_FORMAT_ERROR_CORRUPT: the next event
    * is the first of the following block or packet. */
   gboolean  (*cursor_skip_block) (TtvCursor *cursor, GError **error);
+  /* Optional (NULL: the trace cannot say).  The time of count @cycles of
+   * the trace's cycle counter, through the reader's own cycle/time anchors
+   * (what its cursors compute for an event with those cycles). */
+  gboolean  (*cycles_to_time) (const TtvTrace *trace, guint64 cycles, TtvTime *time);
 };
 
 /* --- Opening ------------------------------------------------------------ */
@@ -142,6 +146,9 @@ void        ttv_trace_add_warning (TtvTrace *trace, const char *format, ...) G_G
  * the trace's start and end; *changed tells whether anything was added.
  * No cursor of the trace may exist during the call. */
 gboolean    ttv_trace_refresh (TtvTrace *trace, gboolean *changed, GError **error);
+/* The time of cycle count @cycles (seed 000's cycle= bookmarks): FALSE
+ * when the trace's format has no cycle counter to convert. */
+gboolean    ttv_trace_cycles_to_time (const TtvTrace *trace, guint64 cycles, TtvTime *time);
 /* First event type with this full name or plain name, or NULL. */
 const TtvEventType *ttv_trace_find_event_type (const TtvTrace *trace, const char *name);
 

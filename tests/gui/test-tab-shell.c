@@ -657,6 +657,81 @@ test_damaged_block (void)
   shell_close (&s);
 }
 
+/* --- Hand-written bookmarks --------------------------------------------------------- */
+
+/* A hand-edited info/bookmarks.xml with cycle= locations: placed at their
+ * events' times; the comment and unknown element survive a save. */
+static void
+test_hand_written_cycles (void)
+{
+  g_autofree char *dir = copy_sample ("hand-written");
+  g_autofree char *file = NULL, *xml = NULL, *saved = NULL;
+  g_autoptr (GError) error = NULL;
+  TtvTime times[2];
+  guint64 cycles[2];
+  GPtrArray *bookmarks;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  /* Two events of cpu/1, far apart: their cycles and times as read. */
+  {
+    TtvTrace *t = ttv_trace_open (dir, &error);
+    g_autoptr (TtvCursor) c = NULL;
+    TtvEvent ev;
+
+    g_assert_no_error (error);
+    c = ttv_cursor_new (t->tracefiles->pdata[1], &error);
+    for (guint i = 0; i < 5000 && ttv_cursor_next (c, &ev, &error); i++)
+      if (i == 100 || i == 4000)
+        {
+          cycles[i == 4000] = ev.cycles;
+          times[i == 4000] = ev.time;
+        }
+    g_assert_no_error (error);
+    g_clear_pointer (&c, ttv_cursor_free);
+    ttv_trace_close (t);
+  }
+  file = g_build_filename (dir, "info", "bookmarks.xml", NULL);
+  xml = g_strdup_printf ("<bookmarks>\n"
+                         "  <!-- written by hand -->\n"
+                         "  <location name=point cycle=%" G_GUINT64_FORMAT ">by cycle</location>\n"
+                         "  <location name=span start_cycle=%" G_GUINT64_FORMAT
+                         " end_cycle=%" G_GUINT64_FORMAT "/>\n"
+                         "  <my-notes keep=\"yes\"/>\n"
+                         "</bookmarks>\n", cycles[0], cycles[0], cycles[1]);
+  g_assert_true (g_file_set_contents (file, xml, -1, NULL));
+
+  shell_open (&s, dir);
+  bookmarks = ttv_tab_state_get_bookmarks (s.state);
+  g_assert_cmpuint (bookmarks->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      const TtvViewerBookmark *b = bookmarks->pdata[i];
+      g_assert_true (b->has_cycles);
+      g_assert_cmpint (b->start, ==, times[0]);
+      g_assert_cmpint (b->end, ==, strcmp (b->name, "span") == 0 ? times[1] : times[0]);
+    }
+  /* Jumping goes to the event. */
+  ttv_tab_jump_to_bookmark (s.tab, 0);
+  g_assert_cmpint (ttv_tab_state_get_current_time (s.state), ==, times[0]);
+
+  /* A save keeps what the hand wrote, cycles included. */
+  add_bookmark (&s, "added", times[1]);
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  saved = read_text (file);
+  g_test_message ("%s", saved);
+  g_assert_nonnull (strstr (saved, "<!-- written by hand -->"));
+  g_assert_nonnull (strstr (saved, "<my-notes keep=\"yes\"/>"));
+  g_assert_nonnull (strstr (saved, "cycle=\""));
+  g_assert_nonnull (strstr (saved, "start_cycle=\""));
+  g_assert_nonnull (strstr (saved, "name=\"added\""));
+  shell_close (&s);
+}
+
 /* --- Preferences ----------------------------------------------------------------- */
 
 static GSettings *
@@ -880,6 +955,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/read-only/user-folder-and-dont-save", test_read_only_user_dir_and_dont_save);
   g_test_add_func ("/gui/shell/info-dialog", test_info_dialog);
   g_test_add_func ("/gui/shell/damaged-block", test_damaged_block);
+  g_test_add_func ("/gui/shell/bookmarks/hand-written-cycles", test_hand_written_cycles);
   g_test_add_func ("/gui/shell/preferences/marker-colours", test_marker_colours);
   g_test_add_func ("/gui/shell/preferences/marker-editor", test_marker_editor);
   g_test_add_func ("/gui/shell/preferences/bookmarks-panel", test_bookmarks_panel_preference);

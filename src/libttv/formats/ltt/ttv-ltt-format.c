@@ -198,6 +198,7 @@ const TtvFormatClass ttv_ltt_format_class = {
   .cursor_seek_time = ttv_ltt_cursor_seek_time,
   .cursor_seek_position = ttv_ltt_cursor_seek_position,
   .cursor_skip_block = ttv_ltt_cursor_skip_block,
+  .cycles_to_time = ttv_ltt_cycles_to_time,
   .decode_fields = ltt_decode_fields,
   .refresh = ttv_ltt_refresh,
 };

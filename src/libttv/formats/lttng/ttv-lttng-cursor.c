@@ -131,6 +131,18 @@ ttv_lttng_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
 }
 
 gboolean
+ttv_lttng_cycles_to_time_of_trace (const TtvTrace *trace, guint64 cycles, TtvTime *time)
+{
+  const TtvLttngTrace *lt = trace->priv;
+
+  /* One layout (start time and frequency) for every cpu file. */
+  if (lt == NULL || lt->files->len == 0)
+    return FALSE;
+  *time = ttv_lttng_cycles_to_time (&lt->layout, cycles);
+  return TRUE;
+}
+
+gboolean
 ttv_lttng_cursor_skip_block (TtvCursor *cursor, GError **error)
 {
   LttngCursor *c = (LttngCursor *) cursor;

@@ -223,6 +223,7 @@ const TtvFormatClass ttv_lttng_format_class = {
   .cursor_seek_time = ttv_lttng_cursor_seek_time,
   .cursor_seek_position = ttv_lttng_cursor_seek_position,
   .cursor_skip_block = ttv_lttng_cursor_skip_block,
+  .cycles_to_time = ttv_lttng_cycles_to_time_of_trace,
   .decode_fields = ttv_lttng_decode_fields,
   .refresh = ttv_lttng_refresh,
 };
