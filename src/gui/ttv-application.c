@@ -150,6 +150,7 @@ ttv_application_startup (GApplication *app)
     { "app.open-archive", { "<Primary><Shift>o", NULL } },
     { "app.quit", { "<Primary>q", NULL } },
     { "win.add-trace", { "<Primary><Shift>a", NULL } },
+    { "win.add-trace-archive", { "<Primary><Alt>a", NULL } },
     { "win.close-tab", { "<Primary>w", NULL } },
     { "win.zoom-in", { "<Primary>plus", "<Primary>equal", "<Primary>KP_Add", NULL } },
     { "win.zoom-out", { "<Primary>minus", "<Primary>KP_Subtract", NULL } },

@@ -24,7 +24,9 @@ struct _TtvWindow {
   GtkWidget *busy_box;
   GtkLabel *busy_label;
   GtkProgressBar *busy_progress;
+  GtkButton *busy_cancel;
   GCancellable *open_cancel;   /* owned, NULL when not opening */
+  gint *open_progress;         /* g_atomic_rc_box, owned reference: archive extraction, 0..1000 */
   guint pulse_id;
   guint update_id;
 };
@@ -55,7 +57,7 @@ static void
 update_actions (TtvWindow *self)
 {
   static const char *const need_tab[] = {
-    "add-trace", "close-tab", "zoom-in", "zoom-out", "zoom-fit", "add-bookmark", "find",
+    "add-trace", "add-trace-archive", "close-tab", "zoom-in", "zoom-out", "zoom-fit", "add-bookmark", "find",
     "info", "show-bookmarks", "show-viewer", "follow", "filter",
   };
   TtvTab *tab = current_tab (self);
@@ -127,11 +129,13 @@ typedef struct {
   gboolean add;
   GPtrArray *traces;      /* of TtvTrace *, owned (NULL slots for failures) */
   GPtrArray *errors;      /* of char * "path: message", owned */
+  gint *progress;         /* g_atomic_rc_box, owned reference */
 } OpenJob;
 
 static void
 open_job_free (OpenJob *job)
 {
+  g_atomic_rc_box_release (job->progress);
   g_strfreev (job->paths);
   g_ptr_array_unref (job->traces);
   g_ptr_array_unref (job->errors);
@@ -146,6 +150,13 @@ trace_close0 (gpointer trace)
 }
 
 static void
+open_progress (guint64 done, guint64 total, gpointer data)
+{
+  if (total > 0)
+    g_atomic_int_set ((gint *) data, (gint) MAX (1, MIN (1000, done * 1000 / total)));
+}
+
+static void
 open_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   OpenJob *job = data;
@@ -153,9 +164,13 @@ open_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
   for (guint i = 0; job->paths[i] && !g_cancellable_is_cancelled (cancellable); i++)
     {
       g_autoptr (GError) error = NULL;
-      TtvTrace *trace = ttv_trace_open (job->paths[i], &error);
+      TtvTrace *trace;
 
+      g_atomic_int_set (job->progress, 0);
+      trace = ttv_trace_open_full (job->paths[i], cancellable, open_progress, job->progress, &error);
       g_ptr_array_add (job->traces, trace);
+      if (!trace && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        break;
       if (!trace)
         g_ptr_array_add (job->errors, g_strdup_printf (_("Cannot open “%s”:\n%s"), job->paths[i],
                                                        error->message));
@@ -242,11 +257,39 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
   g_object_unref (self);
 }
 
+/* Extracting an archive says how far it is; the rest only pulses. */
 static gboolean
 pulse (gpointer data)
 {
-  gtk_progress_bar_pulse (TTV_WINDOW (data)->busy_progress);
+  TtvWindow *self = data;
+  gint permille = g_atomic_int_get (self->open_progress);
+
+  if (permille > 0)
+    gtk_progress_bar_set_fraction (self->busy_progress, permille / 1000.0);
+  else
+    gtk_progress_bar_pulse (self->busy_progress);
   return G_SOURCE_CONTINUE;
+}
+
+gboolean
+ttv_window_is_opening (TtvWindow *self)
+{
+  g_return_val_if_fail (TTV_IS_WINDOW (self), FALSE);
+  return self->open_cancel != NULL;
+}
+
+double
+ttv_window_get_open_fraction (TtvWindow *self)
+{
+  g_return_val_if_fail (TTV_IS_WINDOW (self), 0);
+  return g_atomic_int_get (self->open_progress) / 1000.0;
+}
+
+void
+ttv_window_cancel_open (TtvWindow *self)
+{
+  g_return_if_fail (TTV_IS_WINDOW (self));
+  gtk_button_clicked (self->busy_cancel);
 }
 
 void
@@ -268,6 +311,8 @@ ttv_window_open (TtvWindow *self, const char *const *paths, gboolean add_to_curr
   job->add = add_to_current;
   job->traces = g_ptr_array_new_with_free_func (trace_close0);
   job->errors = g_ptr_array_new_with_free_func (g_free);
+  job->progress = g_atomic_rc_box_acquire (self->open_progress);
+  g_atomic_int_set (self->open_progress, 0);
 
   gtk_label_set_text (self->busy_label, _("Opening…"));
   gtk_widget_show (self->busy_box);
@@ -306,12 +351,39 @@ choose_response (GtkNativeDialog *chooser, gint response, TtvWindow *self)
   g_object_unref (chooser);
 }
 
+/* Where a chooser starts: the folder holding the current tab's first
+ * trace, else the most recent trace's, else the home folder (never an
+ * empty Recent view). */
+static char *
+dup_start_folder (TtvWindow *self)
+{
+  TtvTab *tab = current_tab (self);
+  GSettings *settings = ttv_settings_get ();
+  g_auto (GStrv) recent = settings ? g_settings_get_strv (settings, "recent-traces") : NULL;
+  const char *near = NULL;
+
+  if (tab && ttv_tab_state_get_n_traces (ttv_tab_get_state (tab)) > 0)
+    near = ttv_tab_state_get_trace (ttv_tab_get_state (tab), 0)->display_path;
+  else if (recent && recent[0])
+    near = recent[0];
+  if (near)
+    {
+      g_autofree char *abs = g_canonicalize_filename (near, NULL);
+      g_autofree char *dir = g_path_get_dirname (abs);
+      if (g_file_test (dir, G_FILE_TEST_IS_DIR))
+        return g_steal_pointer (&dir);
+    }
+  return g_strdup (g_get_home_dir ());
+}
+
 static void
 choose (TtvWindow *self, gboolean folder, gboolean add)
 {
   GtkFileChooserNative *chooser;
+  g_autofree char *start = dup_start_folder (self);
 
-  chooser = gtk_file_chooser_native_new (add ? _("Add Trace to Traceset")
+  chooser = gtk_file_chooser_native_new (add ? (folder ? _("Add Trace Folder to Traceset")
+                                                : _("Add Trace Archive to Traceset"))
                                          : folder ? _("Open Trace Folder") : _("Open Trace Archive"),
                                          GTK_WINDOW (self),
                                          folder ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER
@@ -327,6 +399,7 @@ choose (TtvWindow *self, gboolean folder, gboolean add)
       gtk_file_filter_add_pattern (filter, "*.tar");
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
     }
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), start);
   g_object_set_data (G_OBJECT (chooser), "ttv-add", GINT_TO_POINTER (add));
   g_signal_connect (chooser, "response", G_CALLBACK (choose_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
@@ -342,6 +415,12 @@ static void
 act_add_trace (GSimpleAction *a, GVariant *p, gpointer self)
 {
   choose (self, TRUE, TRUE);
+}
+
+static void
+act_add_trace_archive (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  choose (self, FALSE, TRUE);
 }
 
 static void
@@ -495,6 +574,7 @@ act_filter (GSimpleAction *a, GVariant *p, gpointer self)
 
 static const GActionEntry win_entries[] = {
   { "add-trace", act_add_trace, NULL, NULL, NULL, { 0 } },
+  { "add-trace-archive", act_add_trace_archive, NULL, NULL, NULL, { 0 } },
   { "close-tab", act_close_tab, NULL, NULL, NULL, { 0 } },
   { "zoom-in", act_zoom_in, NULL, NULL, NULL, { 0 } },
   { "zoom-out", act_zoom_out, NULL, NULL, NULL, { 0 } },
@@ -544,23 +624,33 @@ ttv_window_dispose (GObject *object)
 }
 
 static void
+ttv_window_finalize (GObject *object)
+{
+  g_atomic_rc_box_release (TTV_WINDOW (object)->open_progress);
+  G_OBJECT_CLASS (ttv_window_parent_class)->finalize (object);
+}
+
+static void
 ttv_window_class_init (TtvWindowClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = ttv_window_dispose;
+  G_OBJECT_CLASS (klass)->finalize = ttv_window_finalize;
   gtk_widget_class_set_template_from_resource (widget_class, "/org/ttv/Viewer/ttv-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TtvWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, TtvWindow, notebook);
   gtk_widget_class_bind_template_child (widget_class, TtvWindow, busy_box);
   gtk_widget_class_bind_template_child (widget_class, TtvWindow, busy_label);
   gtk_widget_class_bind_template_child (widget_class, TtvWindow, busy_progress);
+  gtk_widget_class_bind_template_child (widget_class, TtvWindow, busy_cancel);
   gtk_widget_class_bind_template_callback (widget_class, busy_cancel_clicked);
 }
 
 static void
 ttv_window_init (TtvWindow *self)
 {
+  self->open_progress = g_atomic_rc_box_new0 (gint);
   gtk_widget_init_template (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
   g_signal_connect (self->notebook, "switch-page", G_CALLBACK (switch_page), self);

@@ -89,12 +89,20 @@ best_format (const char *dir)
 TtvTrace *
 ttv_trace_open (const char *path, GError **error)
 {
+  return ttv_trace_open_full (path, NULL, NULL, NULL, error);
+}
+
+TtvTrace *
+ttv_trace_open_full (const char *path, GCancellable *cancellable,
+                     void (*progress) (guint64 done, guint64 total, gpointer data),
+                     gpointer progress_data, GError **error)
+{
   g_return_val_if_fail (path != NULL, NULL);
   g_autofree char *dir = NULL;
 
   if (ttv_archive_is_archive (path))
     {
-      dir = ttv_archive_extract (path, error);
+      dir = ttv_archive_extract_full (path, cancellable, progress, progress_data, error);
       if (dir == NULL)
         return NULL;
     }

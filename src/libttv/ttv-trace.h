@@ -3,6 +3,8 @@
  * the traceset engine, the CLI and the GUI only ever see these types. */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "ttv-decoder.h"
 #include "ttv-time.h"
 #include "ttv-type.h"
@@ -134,6 +136,12 @@ struct _TtvFormatClass {
 
 /* Opens a trace directory or archive with the best reader. */
 TtvTrace   *ttv_trace_open (const char *path, GError **error);
+/* The same; extracting an archive (the long part of opening one) stops with
+ * G_IO_ERROR_CANCELLED when @cancellable is cancelled and reports its
+ * progress through @progress (may be NULL; see ttv_archive_extract_full). */
+TtvTrace   *ttv_trace_open_full (const char *path, GCancellable *cancellable,
+                                 void (*progress) (guint64 done, guint64 total, gpointer data),
+                                 gpointer progress_data, GError **error);
 void        ttv_trace_close (TtvTrace *trace);
 /* Called by readers from their open(). */
 TtvTracefile *ttv_trace_add_tracefile (TtvTrace *trace, const char *name, gint cpu);

@@ -12,6 +12,7 @@
 #include "ttv-settings.h"
 #include "ttv-state-tracker.h"
 #include "ttv-tab.h"
+#include "ttv-window.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -657,6 +658,55 @@ test_damaged_block (void)
   shell_close (&s);
 }
 
+/* --- Cancel and Restart ------------------------------------------------------------ */
+
+static gboolean
+tab_idle (gpointer tab)
+{
+  return !ttv_tab_is_busy (tab);
+}
+
+static void
+test_cancel_restart (void)
+{
+  g_autofree char *dir = copy_sample ("restart");
+  TtvStatusBar *bar;
+  gboolean complete;
+  const char *text;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  shell_open (&s, dir);
+  bar = ttv_tab_get_status_bar (s.tab);
+  g_assert_true (ttv_tab_is_busy (s.tab));
+  g_assert_nonnull (ttv_status_bar_get_job_text (bar, TTV_STATUS_JOB_BACKGROUND));
+  /* Cancel from the status bar, during the first read. */
+  g_assert_true (ttv_status_bar_activate_job (bar, TTV_STATUS_JOB_BACKGROUND));
+  ttv_gui_test_spin_until (tab_idle, s.tab);
+  g_assert_false (ttv_tab_state_is_state_ready (s.state));
+  ttv_tab_state_get_event_count (s.state, &complete);
+  g_assert_false (complete);
+  text = ttv_status_bar_get_job_text (bar, TTV_STATUS_JOB_BACKGROUND);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "Stopped"));
+
+  /* Restart: everything is built after all. */
+  g_assert_true (ttv_status_bar_activate_job (bar, TTV_STATUS_JOB_BACKGROUND));
+  g_assert_true (ttv_tab_is_busy (s.tab));
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
+  ttv_gui_test_spin_until (history_ready, s.state);
+  ttv_gui_test_spin_until (tab_idle, s.tab);
+  ttv_tab_state_get_event_count (s.state, &complete);
+  g_assert_true (complete);
+  g_assert_null (ttv_status_bar_get_job_text (bar, TTV_STATUS_JOB_BACKGROUND));
+  g_assert_false (ttv_tab_restart_background (s.tab));    /* nothing left to restart */
+  shell_close (&s);
+}
+
 /* --- Hand-written bookmarks --------------------------------------------------------- */
 
 /* A hand-edited info/bookmarks.xml with cycle= locations: placed at their
@@ -730,6 +780,156 @@ test_hand_written_cycles (void)
   g_assert_nonnull (strstr (saved, "start_cycle=\""));
   g_assert_nonnull (strstr (saved, "name=\"added\""));
   shell_close (&s);
+}
+
+/* --- The window: Add Trace, opening archives ------------------------------------- */
+
+static gboolean
+window_idle (gpointer window)
+{
+  return !ttv_window_is_opening (window);
+}
+
+static gboolean
+one_tab_open (gpointer window)
+{
+  return !ttv_window_is_opening (window) && ttv_window_get_n_tabs (window) == 1;
+}
+
+static GtkWidget *
+new_window (void)
+{
+  GtkWidget *window = ttv_window_new (NULL);
+
+  gtk_widget_show (window);
+  return window;
+}
+
+static GtkFileChooser *
+find_chooser_dialog (void)
+{
+  g_autoptr (GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      return l->data;
+  return NULL;
+}
+
+typedef struct {
+  GtkFileChooser *chooser;
+  const char *path;
+} Selected;
+
+static gboolean
+file_selected (gpointer data)
+{
+  Selected *s = data;
+  g_autofree char *now = gtk_file_chooser_get_filename (s->chooser);
+
+  return g_strcmp0 (now, s->path) == 0;
+}
+
+static gboolean
+folder_shown (gpointer chooser)
+{
+  g_autofree char *folder = gtk_file_chooser_get_current_folder (chooser);
+
+  return folder != NULL;
+}
+
+static gboolean
+traceset_has_two (gpointer tab)
+{
+  return ttv_tab_state_get_n_traces (ttv_tab_get_state (tab)) == 2;
+}
+
+/* File > Add Trace Archive: the chooser opens in the current trace's
+ * folder and an archive joins the traceset. */
+static void
+test_add_trace_archive (void)
+{
+  g_autofree char *dir = copy_sample ("add-base");
+  g_autofree char *other = copy_sample ("add-other");
+  g_autofree char *tgz = NULL, *start = NULL, *title = NULL;
+  GtkWidget *window;
+  GtkFileChooser *dialog;
+  TtvTab *tab;
+  Selected selected;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  tgz = g_strconcat (other, ".tar.gz", NULL);
+  {
+    g_autofree char *script = g_strdup_printf ("tar -C '%s' -czf '%s' add-other", tmp_base, tgz);
+    g_free (run_sh (script));
+  }
+  window = new_window ();
+  ttv_window_open (TTV_WINDOW (window), (const char *const[]) { dir, NULL }, FALSE);
+  ttv_gui_test_spin_until (one_tab_open, window);
+  tab = TTV_TAB (ttv_window_get_current_tab (TTV_WINDOW (window)));
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "add-trace-archive", NULL);
+  dialog = find_chooser_dialog ();
+  g_assert_nonnull (dialog);
+  /* The chooser shows its folder once loaded. */
+  ttv_gui_test_spin_until (folder_shown, dialog);
+  start = gtk_file_chooser_get_current_folder (dialog);
+  g_assert_cmpstr (start, ==, tmp_base);
+  g_assert_cmpint (gtk_file_chooser_get_action (dialog), ==, GTK_FILE_CHOOSER_ACTION_OPEN);
+  g_assert_true (gtk_file_chooser_select_filename (dialog, tgz));
+  selected = (Selected) { dialog, tgz };
+  ttv_gui_test_spin_until (file_selected, &selected);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  ttv_gui_test_spin_until (traceset_has_two, tab);
+  g_assert_cmpstr (ttv_tab_state_get_trace (ttv_tab_get_state (tab), 1)->display_path, ==, tgz);
+  title = ttv_tab_dup_title (tab);
+  g_assert_cmpstr (title, ==, "add-base +1");
+  ttv_gui_test_spin_until (window_idle, window);
+  gtk_widget_destroy (window);
+  ttv_gui_test_spin_pending ();
+}
+
+
+/* Cancel while an archive is being extracted: the extraction stops, and
+ * nothing is left in the cache. */
+static void
+test_open_archive_cancel (void)
+{
+  g_autofree char *tgz = make_large_archive ("open-cancel", 48);
+  g_autofree char *cache = NULL, *listing = NULL, *script = NULL;
+  GtkWidget *window;
+
+  if (!tgz)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  window = new_window ();
+  ttv_window_open (TTV_WINDOW (window), (const char *const[]) { tgz, NULL }, FALSE);
+  /* Polled closely: cancel as soon as the extraction has begun. */
+  for (guint i = 0; i < 20000 && ttv_window_get_open_fraction (TTV_WINDOW (window)) == 0; i++)
+    g_usleep (500);
+  g_assert_cmpfloat (ttv_window_get_open_fraction (TTV_WINDOW (window)), >, 0);
+  g_assert_cmpfloat (ttv_window_get_open_fraction (TTV_WINDOW (window)), <, 0.5);
+  g_assert_true (ttv_window_is_opening (TTV_WINDOW (window)));
+  ttv_window_cancel_open (TTV_WINDOW (window));
+  ttv_gui_test_spin_until (window_idle, window);
+  g_assert_cmpuint (ttv_window_get_n_tabs (TTV_WINDOW (window)), ==, 0);
+  cache = ttv_archive_dup_cache_dir ();
+  /* No half-extracted tree, and no finished one for this archive. */
+  script = g_strdup_printf ("ls -a '%s' 2>/dev/null | tr '\\n' ' '; "
+                            "grep -l 'open-cancel.tar.gz' '%s'/*/stamp 2>/dev/null || true",
+                            cache, cache);
+  listing = run_sh (script);
+  g_test_message ("cache after cancel: %s", listing);
+  g_assert_null (strstr (listing, ".tmp-"));
+  g_assert_null (strstr (listing, "/stamp"));
+  gtk_widget_destroy (window);
+  ttv_gui_test_spin_pending ();
 }
 
 /* --- Preferences ----------------------------------------------------------------- */
@@ -956,6 +1156,9 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/info-dialog", test_info_dialog);
   g_test_add_func ("/gui/shell/damaged-block", test_damaged_block);
   g_test_add_func ("/gui/shell/bookmarks/hand-written-cycles", test_hand_written_cycles);
+  g_test_add_func ("/gui/shell/background/cancel-restart", test_cancel_restart);
+  g_test_add_func ("/gui/shell/window/add-trace-archive", test_add_trace_archive);
+  g_test_add_func ("/gui/shell/window/open-archive-cancel", test_open_archive_cancel);
   g_test_add_func ("/gui/shell/preferences/marker-colours", test_marker_colours);
   g_test_add_func ("/gui/shell/preferences/marker-editor", test_marker_editor);
   g_test_add_func ("/gui/shell/preferences/bookmarks-panel", test_bookmarks_panel_preference);
