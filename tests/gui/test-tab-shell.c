@@ -658,6 +658,51 @@ test_damaged_block (void)
   shell_close (&s);
 }
 
+/* --- Delete and Undo ------------------------------------------------------------------ */
+
+static void
+test_delete_undo (void)
+{
+  g_autofree char *dir = copy_sample ("undo");
+  g_autofree char *file = NULL, *text = NULL;
+  TtvNotifications *notes;
+  TtvTime start, end;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  file = g_build_filename (dir, "info", "bookmarks.xml", NULL);
+  shell_open (&s, dir);
+  notes = ttv_tab_get_notifications (s.tab);
+  ttv_tab_state_get_time_span (s.state, &start, &end);
+  add_bookmark (&s, "keep-me", start + 10);
+  add_bookmark (&s, "delete-me", start + 20);
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+
+  ttv_tab_delete_bookmark (s.tab, 1);
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  g_assert_cmpuint (ttv_tab_state_get_bookmarks (s.state)->len, ==, 1);
+  text = read_text (file);
+  g_assert_null (strstr (text, "delete-me"));
+  g_assert_nonnull (strstr (ttv_notifications_get_text (notes, "bookmark-undo"), "delete-me"));
+
+  /* Undo from the message: back in the list and in the file. */
+  g_assert_true (ttv_notifications_activate (notes, "bookmark-undo"));
+  g_assert_null (ttv_notifications_get_text (notes, "bookmark-undo"));
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  g_assert_cmpuint (ttv_tab_state_get_bookmarks (s.state)->len, ==, 2);
+  g_assert_cmpstr (((TtvViewerBookmark *) ttv_tab_state_get_bookmarks (s.state)->pdata[1])->name,
+                   ==, "delete-me");
+  g_clear_pointer (&text, g_free);
+  text = read_text (file);
+  g_assert_nonnull (strstr (text, "delete-me"));
+  g_assert_false (ttv_tab_undo_delete_bookmark (s.tab));   /* undone already */
+  shell_close (&s);
+}
+
 /* --- Cancel and Restart ------------------------------------------------------------ */
 
 static gboolean
@@ -1156,6 +1201,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/info-dialog", test_info_dialog);
   g_test_add_func ("/gui/shell/damaged-block", test_damaged_block);
   g_test_add_func ("/gui/shell/bookmarks/hand-written-cycles", test_hand_written_cycles);
+  g_test_add_func ("/gui/shell/bookmarks/delete-undo", test_delete_undo);
   g_test_add_func ("/gui/shell/background/cancel-restart", test_cancel_restart);
   g_test_add_func ("/gui/shell/window/add-trace-archive", test_add_trace_archive);
   g_test_add_func ("/gui/shell/window/open-archive-cancel", test_open_archive_cancel);
