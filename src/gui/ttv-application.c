@@ -38,6 +38,21 @@ get_window (TtvApplication *self)
   return TTV_WINDOW (window);
 }
 
+void
+ttv_application_fill_recent_menu (GMenu *menu, const char *const *recent)
+{
+  g_menu_remove_all (menu);
+  for (guint i = 0; recent && recent[i]; i++)
+    {
+      g_autoptr (GMenuItem) item = g_menu_item_new (recent[i], NULL);
+      g_menu_item_set_action_and_target_value (item, "app.open-recent", g_variant_new_string (recent[i]));
+      g_menu_append_item (menu, item);
+    }
+  /* An item without an action shows greyed out: the submenu is never empty. */
+  if (!recent || !recent[0])
+    g_menu_append (menu, _("No Recent Traces"), NULL);
+}
+
 static void
 rebuild_recent (TtvApplication *self)
 {
@@ -46,16 +61,9 @@ rebuild_recent (TtvApplication *self)
 
   if (!menu)
     return;
-  g_menu_remove_all (menu);
-  if (!self->settings)
-    return;
-  recent = g_settings_get_strv (self->settings, "recent-traces");
-  for (guint i = 0; recent[i]; i++)
-    {
-      g_autoptr (GMenuItem) item = g_menu_item_new (recent[i], NULL);
-      g_menu_item_set_action_and_target_value (item, "app.open-recent", g_variant_new_string (recent[i]));
-      g_menu_append_item (menu, item);
-    }
+  if (self->settings)
+    recent = g_settings_get_strv (self->settings, "recent-traces");
+  ttv_application_fill_recent_menu (menu, (const char *const *) recent);
 }
 
 void
@@ -159,9 +167,11 @@ ttv_application_startup (GApplication *app)
     { "win.show-bookmarks", { "<Primary>b", NULL } },
     { "win.find", { "<Primary>f", NULL } },
     { "win.filter", { "<Primary>l", NULL } },
+    { "win.follow", { "<Primary><Shift>f", NULL } },
     { "win.info", { "<Primary>i", NULL } },
     { "win.preferences", { "<Primary>comma", NULL } },
-    { "win.shortcuts", { "F1", NULL } },
+    /* GtkApplication adds it from gtk/help-overlay.ui (ttv-help-overlay.ui). */
+    { "win.show-help-overlay", { "F1", "<Primary>question", NULL } },
   };
 
   G_APPLICATION_CLASS (ttv_application_parent_class)->startup (app);

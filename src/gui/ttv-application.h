@@ -14,5 +14,8 @@ TtvApplication *ttv_application_new (void);
 GSettings  *ttv_application_get_settings (TtvApplication *self);
 /* Puts @path first in the recent traces list. */
 void        ttv_application_add_recent (TtvApplication *self, const char *path);
+/* File > Recent: one item per path (app.open-recent), or a greyed "No
+ * Recent Traces" when there is none. */
+void        ttv_application_fill_recent_menu (GMenu *menu, const char *const *recent);
 
 G_END_DECLS

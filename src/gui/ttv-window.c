@@ -13,6 +13,7 @@
 #include "ttv-tab.h"
 #include "ttv-time-bar.h"
 #include "ttv-viewer-registry.h"
+#include "ttv-welcome.h"
 
 #include <glib/gi18n.h>
 
@@ -29,6 +30,9 @@ struct _TtvWindow {
   gint *open_progress;         /* g_atomic_rc_box, owned reference: archive extraction, 0..1000 */
   guint pulse_id;
   guint update_id;
+  /* The size to remember (the last one not maximized) and whether maximized. */
+  gint width, height;
+  gboolean maximized;
 };
 
 G_DEFINE_FINAL_TYPE (TtvWindow, ttv_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -533,29 +537,6 @@ act_preferences (GSimpleAction *a, GVariant *p, gpointer self)
   gtk_widget_show_all (dialog);
 }
 
-static void
-act_shortcuts (GSimpleAction *a, GVariant *p, gpointer self)
-{
-  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE,
-                                              _("Keyboard shortcuts"));
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-    _("Ctrl+O  open a trace folder\n"
-      "Ctrl+Shift+O  open a trace archive\n"
-      "Ctrl+Shift+A  add a trace to the traceset\n"
-      "Ctrl+W  close the tab\n"
-      "Ctrl++ / Ctrl+- / Ctrl+0  zoom in / out / fit\n"
-      "Ctrl+D  add a bookmark\n"
-      "Ctrl+B  show or hide the bookmarks panel\n"
-      "Ctrl+F  find in the event list (F3 / Shift+F3: next / previous)\n"
-      "Ctrl+L  edit the tab's filter expression\n"
-      "Ctrl+I  trace information\n"
-      "Page Up / Page Down / Home / End  move in the event list\n"
-      "Ctrl+Q  quit"));
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
-  gtk_widget_show (dialog);
-}
-
 /* File > Follow Live Trace: per tab; the check mark follows the current tab. */
 static void
 act_follow (GSimpleAction *a, GVariant *state, gpointer self)
@@ -583,7 +564,6 @@ static const GActionEntry win_entries[] = {
   { "find", act_find, NULL, NULL, NULL, { 0 } },
   { "info", act_info, NULL, NULL, NULL, { 0 } },
   { "preferences", act_preferences, NULL, NULL, NULL, { 0 } },
-  { "shortcuts", act_shortcuts, NULL, NULL, NULL, { 0 } },
   { "show-viewer", act_show_viewer, "s", NULL, NULL, { 0 } },
   { "show-bookmarks", NULL, NULL, "true", act_show_bookmarks, { 0 } },
   { "follow", NULL, NULL, "false", act_follow, { 0 } },
@@ -608,11 +588,62 @@ switch_page (GtkNotebook *nb, GtkWidget *page, guint num, TtvWindow *self)
     self->update_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, update_idle, self, NULL);
 }
 
+/* --- Size, remembered in GSettings ------------------------------------------ */
+
+#define DEFAULT_WIDTH 1400
+#define DEFAULT_HEIGHT 900
+
+static void
+restore_size (TtvWindow *self)
+{
+  GSettings *settings = ttv_settings_get ();
+
+  self->width = settings ? g_settings_get_int (settings, "window-width") : DEFAULT_WIDTH;
+  self->height = settings ? g_settings_get_int (settings, "window-height") : DEFAULT_HEIGHT;
+  gtk_window_set_default_size (GTK_WINDOW (self), self->width, self->height);
+  if (settings && g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+}
+
+static void
+save_size (TtvWindow *self)
+{
+  GSettings *settings = ttv_settings_get ();
+
+  if (!settings || self->width <= 0)
+    return;
+  g_settings_set_int (settings, "window-width", MAX (400, self->width));
+  g_settings_set_int (settings, "window-height", MAX (300, self->height));
+  g_settings_set_boolean (settings, "window-maximized", self->maximized);
+  self->width = 0;      /* saved once */
+}
+
+static void
+ttv_window_size_allocate (GtkWidget *widget, GtkAllocation *allocation)
+{
+  TtvWindow *self = TTV_WINDOW (widget);
+
+  GTK_WIDGET_CLASS (ttv_window_parent_class)->size_allocate (widget, allocation);
+  /* A maximized size is the screen's, not one to come back to. */
+  if (!self->maximized && self->width > 0)
+    gtk_window_get_size (GTK_WINDOW (self), &self->width, &self->height);
+}
+
+static gboolean
+ttv_window_state_event (GtkWidget *widget, GdkEventWindowState *event)
+{
+  TtvWindow *self = TTV_WINDOW (widget);
+
+  self->maximized = (event->new_window_state & GDK_WINDOW_STATE_MAXIMIZED) != 0;
+  return GTK_WIDGET_CLASS (ttv_window_parent_class)->window_state_event (widget, event);
+}
+
 static void
 ttv_window_dispose (GObject *object)
 {
   TtvWindow *self = TTV_WINDOW (object);
 
+  save_size (self);
   if (self->open_cancel)
     g_cancellable_cancel (self->open_cancel);
   g_clear_object (&self->open_cancel);
@@ -637,6 +668,9 @@ ttv_window_class_init (TtvWindowClass *klass)
 
   G_OBJECT_CLASS (klass)->dispose = ttv_window_dispose;
   G_OBJECT_CLASS (klass)->finalize = ttv_window_finalize;
+  widget_class->size_allocate = ttv_window_size_allocate;
+  widget_class->window_state_event = ttv_window_state_event;
+  g_type_ensure (TTV_TYPE_WELCOME);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/ttv/Viewer/ttv-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TtvWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, TtvWindow, notebook);
@@ -651,6 +685,7 @@ static void
 ttv_window_init (TtvWindow *self)
 {
   self->open_progress = g_atomic_rc_box_new0 (gint);
+  restore_size (self);
   gtk_widget_init_template (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
   g_signal_connect (self->notebook, "switch-page", G_CALLBACK (switch_page), self);

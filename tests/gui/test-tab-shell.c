@@ -13,6 +13,9 @@
 #include "ttv-state-tracker.h"
 #include "ttv-tab.h"
 #include "ttv-window.h"
+#include "ttv-welcome.h"
+#include "ttv-application.h"
+#include "ttv-bookmarks-panel.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -35,6 +38,15 @@ run_sh (const char *script)
                                NULL, &status, NULL));
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   return g_strstrip (out);
+}
+
+static GSettings *
+settings (void)
+{
+  GSettings *s = ttv_settings_get ();
+
+  g_assert_nonnull (s);   /* the test environment has the compiled schema */
+  return s;
 }
 
 /* A copy of the sample trace named @name in the run's folder. */
@@ -977,16 +989,211 @@ test_open_archive_cancel (void)
   ttv_gui_test_spin_pending ();
 }
 
-/* --- Preferences ----------------------------------------------------------------- */
+/* --- Shell: welcome page, menus, shortcuts, window size, status bar ------------------ */
 
-static GSettings *
-settings (void)
+static void
+test_welcome (void)
 {
-  GSettings *s = ttv_settings_get ();
+  g_autofree char *dir = copy_sample ("welcome");
+  g_autofree char *gone = g_build_filename (tmp_base, "no-such-trace", NULL);
+  const char *recent[] = { dir, gone, NULL };
+  GtkWidget *window = new_window ();
+  TtvWelcome *welcome = TTV_WELCOME (ttv_gui_test_find_widget (window, TTV_TYPE_WELCOME, NULL));
+  GtkListBox *list;
+  GtkListBoxRow *row;
 
-  g_assert_nonnull (s);   /* the test environment has the compiled schema */
-  return s;
+  g_assert_nonnull (welcome);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (welcome)));
+  g_settings_set_strv (settings (), "recent-traces", NULL);
+  g_assert_cmpuint (ttv_welcome_get_n_recent (welcome), ==, 0);
+  g_assert_nonnull (ttv_gui_test_find_button (GTK_WIDGET (welcome), _("Open Trace _Folder…")));
+  g_assert_nonnull (ttv_gui_test_find_button (GTK_WIDGET (welcome), _("Open Trace _Archive…")));
+
+  g_settings_set_strv (settings (), "recent-traces", recent);
+  g_assert_cmpuint (ttv_welcome_get_n_recent (welcome), ==, 2);
+  list = GTK_LIST_BOX (ttv_gui_test_find_widget (GTK_WIDGET (welcome), GTK_TYPE_LIST_BOX, "welcome-recent"));
+  row = gtk_list_box_get_row_at_index (list, 0);
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (row)), ==, "app.open-recent");
+  g_assert_cmpstr (g_variant_get_string (gtk_actionable_get_action_target_value (GTK_ACTIONABLE (row)), NULL),
+                   ==, dir);
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (row)));
+  /* A trace that is no longer there: listed, not offered. */
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (gtk_list_box_get_row_at_index (list, 1))));
+  g_settings_reset (settings (), "recent-traces");
+  gtk_widget_destroy (window);
 }
+
+static void
+test_recent_menu (void)
+{
+  g_autoptr (GMenu) menu = g_menu_new ();
+  const char *recent[] = { "/a/trace", "/b/trace.tar.gz", NULL };
+  g_autofree char *label = NULL, *action = NULL;
+
+  ttv_application_fill_recent_menu (menu, NULL);
+  g_assert_cmpint (g_menu_model_get_n_items (G_MENU_MODEL (menu)), ==, 1);
+  g_assert_true (g_menu_model_get_item_attribute (G_MENU_MODEL (menu), 0, G_MENU_ATTRIBUTE_LABEL, "s", &label));
+  g_assert_cmpstr (label, ==, _("No Recent Traces"));
+  g_assert_false (g_menu_model_get_item_attribute (G_MENU_MODEL (menu), 0, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+  ttv_application_fill_recent_menu (menu, recent);
+  g_assert_cmpint (g_menu_model_get_n_items (G_MENU_MODEL (menu)), ==, 2);
+  g_assert_true (g_menu_model_get_item_attribute (G_MENU_MODEL (menu), 1, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+  g_assert_cmpstr (action, ==, "app.open-recent");
+}
+
+/* The actions of a menu model, recursively. */
+static void
+collect_actions (GMenuModel *model, GHashTable *actions)
+{
+  for (gint i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autoptr (GMenuLinkIter) links = g_menu_model_iterate_item_links (model, i);
+      char *action = NULL;
+      GMenuModel *child;
+
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_ACTION, "s", &action))
+        g_hash_table_add (actions, action);
+      while (g_menu_link_iter_get_next (links, NULL, &child))
+        {
+          collect_actions (child, actions);
+          g_object_unref (child);
+        }
+    }
+}
+
+/* Every command in the menus and the shortcuts window, each an action
+ * the window or application has. */
+static void
+test_menus_and_shortcuts (void)
+{
+  g_autoptr (GtkBuilder) menus = gtk_builder_new_from_resource ("/org/ttv/Viewer/gtk/menus.ui");
+  g_autoptr (GtkBuilder) help = gtk_builder_new_from_resource ("/org/ttv/Viewer/gtk/help-overlay.ui");
+  g_autoptr (GHashTable) actions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  static const char *const app_actions[] = { "open-folder", "open-archive", "open-recent", "quit", "about" };
+  GtkWidget *window = new_window (), *overlay;
+  GHashTableIter iter;
+  gpointer key;
+  guint n_shortcuts = 0;
+
+  collect_actions (G_MENU_MODEL (gtk_builder_get_object (menus, "menubar")), actions);
+  g_assert_true (g_hash_table_contains (actions, "win.filter"));
+  g_assert_true (g_hash_table_contains (actions, "win.follow"));
+  g_assert_true (g_hash_table_contains (actions, "win.add-trace-archive"));
+  g_assert_true (g_hash_table_contains (actions, "win.show-help-overlay"));
+
+  overlay = GTK_WIDGET (gtk_builder_get_object (help, "help_overlay"));
+  g_assert_true (GTK_IS_SHORTCUTS_WINDOW (overlay));
+  {
+    g_autoptr (GSList) objects = gtk_builder_get_objects (help);
+    for (GSList *l = objects; l; l = l->next)
+      if (GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+        {
+          char *action = NULL;
+          g_object_get (l->data, "action-name", &action, NULL);
+          n_shortcuts++;
+          if (action)
+            g_hash_table_add (actions, action);
+        }
+  }
+  g_assert_cmpuint (n_shortcuts, >=, 15);
+  g_hash_table_iter_init (&iter, actions);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      const char *name = key;
+      if (g_str_has_prefix (name, "win.") && strcmp (name, "win.show-help-overlay") != 0)
+        g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (window), name + 4));
+      else if (g_str_has_prefix (name, "app."))
+        g_assert_true (g_strv_contains (app_actions, name + 4));
+    }
+  gtk_widget_destroy (overlay);
+  gtk_widget_destroy (window);
+}
+
+static gboolean
+size_is (gpointer data)
+{
+  GtkWindow *window = data;
+  gint w, h;
+
+  gtk_window_get_size (window, &w, &h);
+  return w == 1000 && h == 700;
+}
+
+static void
+test_window_size (void)
+{
+  GtkWidget *window;
+  gint w, h;
+
+  g_settings_reset (settings (), "window-width");
+  g_settings_reset (settings (), "window-height");
+  window = new_window ();
+  gtk_window_get_default_size (GTK_WINDOW (window), &w, &h);
+  g_assert_cmpint (w, ==, 1400);
+  g_assert_cmpint (h, ==, 900);
+  gtk_window_resize (GTK_WINDOW (window), 1000, 700);
+  ttv_gui_test_spin_until (size_is, window);
+  ttv_gui_test_spin_pending ();
+  gtk_widget_destroy (window);
+  g_assert_cmpint (g_settings_get_int (settings (), "window-width"), ==, 1000);
+  g_assert_cmpint (g_settings_get_int (settings (), "window-height"), ==, 700);
+  window = new_window ();
+  gtk_window_get_default_size (GTK_WINDOW (window), &w, &h);
+  g_assert_cmpint (w, ==, 1000);
+  g_assert_cmpint (h, ==, 700);
+  gtk_widget_destroy (window);
+  g_settings_reset (settings (), "window-width");
+  g_settings_reset (settings (), "window-height");
+}
+
+/* The status bar: events, selection length; the bookmarks panel's CPU. */
+static void
+test_status_and_panel (void)
+{
+  g_autofree char *dir = copy_sample ("status");
+  g_autofree char *count = NULL;
+  g_autoptr (GHashTable) counts = NULL;
+  TtvViewerBookmark *b;
+  GtkWidget *panel;
+  GtkTreeModel *model;
+  GtkTreeIter iter;
+  TtvTime start, end;
+  guint64 total;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  shell_open (&s, dir);
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
+  counts = count_events (s.ts, &total);
+  count = g_strdup_printf ("%" G_GUINT64_FORMAT " events", total);
+  g_assert_cmpstr (ttv_status_bar_get_summary (ttv_tab_get_status_bar (s.tab)), ==, count);
+  ttv_tab_state_get_time_span (s.state, &start, &end);
+  ttv_tab_state_set_selection (s.state, start + 1000, start + 1000 + 2500000);
+  g_assert_nonnull (strstr (ttv_status_bar_get_summary (ttv_tab_get_status_bar (s.tab)),
+                            "selection 2.500 ms"));
+
+  b = ttv_viewer_bookmark_new ("on-cpu", "", 2, start + 5, start + 5);
+  ttv_tab_add_bookmark (s.tab, b);
+  panel = ttv_gui_test_find_widget (GTK_WIDGET (s.tab), TTV_TYPE_BOOKMARKS_PANEL, NULL);
+  model = gtk_tree_view_get_model (GTK_TREE_VIEW (ttv_gui_test_find_widget (panel, GTK_TYPE_TREE_VIEW, NULL)));
+  g_assert_true (gtk_tree_model_get_iter_first (model, &iter));
+  {
+    g_autofree char *name = NULL, *cpu = NULL;
+    GtkTreeViewColumn *col = gtk_tree_view_get_column (GTK_TREE_VIEW (ttv_gui_test_find_widget (panel, GTK_TYPE_TREE_VIEW, NULL)), 2);
+    gtk_tree_model_get (model, &iter, 1, &name, 2, &cpu, -1);
+    g_assert_cmpstr (name, ==, "on-cpu");
+    g_assert_cmpstr (cpu, ==, "2");
+    g_assert_cmpstr (gtk_tree_view_column_get_title (col), ==, _("CPU"));
+  }
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  shell_close (&s);
+}
+
+/* --- Preferences ----------------------------------------------------------------- */
 
 typedef struct {
   guint8 r, g, b;
@@ -1205,6 +1412,11 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/background/cancel-restart", test_cancel_restart);
   g_test_add_func ("/gui/shell/window/add-trace-archive", test_add_trace_archive);
   g_test_add_func ("/gui/shell/window/open-archive-cancel", test_open_archive_cancel);
+  g_test_add_func ("/gui/shell/window/welcome", test_welcome);
+  g_test_add_func ("/gui/shell/window/recent-menu", test_recent_menu);
+  g_test_add_func ("/gui/shell/window/menus-and-shortcuts", test_menus_and_shortcuts);
+  g_test_add_func ("/gui/shell/window/size", test_window_size);
+  g_test_add_func ("/gui/shell/status-and-panel", test_status_and_panel);
   g_test_add_func ("/gui/shell/preferences/marker-colours", test_marker_colours);
   g_test_add_func ("/gui/shell/preferences/marker-editor", test_marker_editor);
   g_test_add_func ("/gui/shell/preferences/bookmarks-panel", test_bookmarks_panel_preference);
