@@ -598,8 +598,21 @@ restore_size (TtvWindow *self)
 {
   GSettings *settings = ttv_settings_get ();
 
+  GdkDisplay *display = gdk_display_get_default ();
+  GdkMonitor *monitor = display ? gdk_display_get_primary_monitor (display) : NULL;
+  GdkRectangle area;
+
   self->width = settings ? g_settings_get_int (settings, "window-width") : DEFAULT_WIDTH;
   self->height = settings ? g_settings_get_int (settings, "window-height") : DEFAULT_HEIGHT;
+  if (!monitor && display && gdk_display_get_n_monitors (display) > 0)
+    monitor = gdk_display_get_monitor (display, 0);
+  if (monitor)
+    {
+      /* Never larger than the screen (a smaller laptop, a test's Xvfb). */
+      gdk_monitor_get_workarea (monitor, &area);
+      self->width = MIN (self->width, area.width);
+      self->height = MIN (self->height, area.height);
+    }
   gtk_window_set_default_size (GTK_WINDOW (self), self->width, self->height);
   if (settings && g_settings_get_boolean (settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
