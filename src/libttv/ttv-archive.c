@@ -346,6 +346,24 @@ set_too_large (GError **error, Extractor *x, const char *member)
                x->archive_path, member, x->cap);
 }
 
+/* The next block of the current member's data: TRUE with *@size bytes at
+ * *@buf, for offset *@offset; FALSE at the member's end (*@ok stays TRUE) or
+ * after a read error or a cancellation (*@ok FALSE, @error set). */
+static gboolean
+next_data_block (struct archive *a, const char *archive_path, Progress *progress,
+                 const void **buf, size_t *size, la_int64_t *offset, gboolean *ok, GError **error)
+{
+  int r = archive_read_data_block (a, buf, size, offset);
+
+  if (r == ARCHIVE_EOF)
+    return FALSE;
+  if (r < ARCHIVE_WARN)
+    *ok = set_read_error (error, archive_path, a);
+  else if (!progress_step (progress, a, error))
+    *ok = FALSE;
+  return *ok;
+}
+
 static gboolean
 extract_file (Extractor *x, struct archive *a, struct archive_entry *e, int dir_fd,
               const char *leaf, const char *member, GError **error)
@@ -359,24 +377,12 @@ extract_file (Extractor *x, struct archive *a, struct archive_entry *e, int dir_
       return FALSE;
     }
   guint64 end = 0;
-  for (;;)
+  const void *buf;
+  size_t size;
+  la_int64_t offset;
+  gboolean ok = TRUE;
+  while (next_data_block (a, x->archive_path, x->progress, &buf, &size, &offset, &ok, error))
     {
-      const void *buf;
-      size_t size;
-      la_int64_t offset;
-      int r = archive_read_data_block (a, &buf, &size, &offset);
-      if (r == ARCHIVE_EOF)
-        break;
-      if (r < ARCHIVE_WARN)
-        {
-          close (fd);
-          return set_read_error (error, x->archive_path, a);
-        }
-      if (!progress_step (x->progress, a, error))
-        {
-          close (fd);
-          return FALSE;
-        }
       /* Count what is really written, never what headers claim. */
       if (offset < 0 || (guint64) offset > x->cap || size > x->cap - (guint64) offset
           || size > x->cap - x->total)
@@ -394,6 +400,11 @@ extract_file (Extractor *x, struct archive *a, struct archive_entry *e, int dir_
       x->total += size;
       if ((guint64) offset + size > end)
         end = (guint64) offset + size;
+    }
+  if (!ok)
+    {
+      close (fd);
+      return FALSE;
     }
   /* A sparse file may end in a hole. */
   la_int64_t declared = archive_entry_size_is_set (e) ? archive_entry_size (e) : 0;
@@ -900,19 +911,14 @@ ttv_archive_extract_full (const char *archive_path, GCancellable *cancellable,
 static gboolean
 drain_data (struct archive *a, const char *archive_path, Progress *progress, GError **error)
 {
-  for (;;)
-    {
-      const void *buf;
-      size_t size;
-      la_int64_t offset;
-      int r = archive_read_data_block (a, &buf, &size, &offset);
-      if (r == ARCHIVE_EOF)
-        return TRUE;
-      if (r < ARCHIVE_WARN)
-        return set_read_error (error, archive_path, a);
-      if (!progress_step (progress, a, error))
-        return FALSE;
-    }
+  const void *buf;
+  size_t size;
+  la_int64_t offset;
+  gboolean ok = TRUE;
+
+  while (next_data_block (a, archive_path, progress, &buf, &size, &offset, &ok, error))
+    ;
+  return ok;
 }
 
 /* The prefix ("mytrace/", "./mytrace/" or "") that ttv_archive_extract strips

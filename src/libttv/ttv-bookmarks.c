@@ -593,6 +593,50 @@ append_attr (GString *out, const char *name, const char *value)
   g_string_append_c (out, '"');
 }
 
+/* The attributes of @b's <location>, in the order the file gets them: one
+ * writer for the plain output and for locations added to a kept document. */
+static void
+for_each_attr (const TtvBookmark *b, void (*add) (gpointer data, const char *name, const char *value),
+               gpointer data)
+{
+  char buf[32];
+
+  if (b->name)
+    add (data, "name", b->name);
+  if (b->cpu >= 0)
+    {
+      g_snprintf (buf, sizeof buf, "%d", b->cpu);
+      add (data, "cpu", buf);
+    }
+  switch (b->kind)
+    {
+    case TTV_BOOKMARK_TIME:
+      add (data, "time", ttv_time_to_string (b->start, buf, sizeof buf));
+      break;
+    case TTV_BOOKMARK_INTERVAL:
+      add (data, "start_time", ttv_time_to_string (b->start, buf, sizeof buf));
+      add (data, "end_time", ttv_time_to_string (b->end, buf, sizeof buf));
+      break;
+    case TTV_BOOKMARK_CYCLE:
+      g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, b->start_cycle);
+      add (data, "cycle", buf);
+      break;
+    case TTV_BOOKMARK_CYCLE_INTERVAL:
+    default:
+      g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, b->start_cycle);
+      add (data, "start_cycle", buf);
+      g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, b->end_cycle);
+      add (data, "end_cycle", buf);
+      break;
+    }
+}
+
+static void
+append_attr_to (gpointer out, const char *name, const char *value)
+{
+  append_attr (out, name, value);
+}
+
 char *
 ttv_bookmarks_to_xml (const TtvBookmarks *l, gsize *length)
 {
@@ -601,30 +645,8 @@ ttv_bookmarks_to_xml (const TtvBookmarks *l, gsize *length)
   for (guint i = 0; i < l->items->len; i++)
     {
       const TtvBookmark *b = g_ptr_array_index (l->items, i);
-      char buf[32];
       g_string_append (out, "  <location");
-      if (b->name)
-        append_attr (out, "name", b->name);
-      if (b->cpu >= 0)
-        g_string_append_printf (out, " cpu=\"%d\"", b->cpu);
-      switch (b->kind)
-        {
-        case TTV_BOOKMARK_TIME:
-          append_attr (out, "time", ttv_time_to_string (b->start, buf, sizeof buf));
-          break;
-        case TTV_BOOKMARK_INTERVAL:
-          append_attr (out, "start_time", ttv_time_to_string (b->start, buf, sizeof buf));
-          append_attr (out, "end_time", ttv_time_to_string (b->end, buf, sizeof buf));
-          break;
-        case TTV_BOOKMARK_CYCLE:
-          g_string_append_printf (out, " cycle=\"%" G_GUINT64_FORMAT "\"", b->start_cycle);
-          break;
-        case TTV_BOOKMARK_CYCLE_INTERVAL:
-        default:
-          g_string_append_printf (out, " start_cycle=\"%" G_GUINT64_FORMAT "\" end_cycle=\"%"
-                                  G_GUINT64_FORMAT "\"", b->start_cycle, b->end_cycle);
-          break;
-        }
+      for_each_attr (b, append_attr_to, out);
       g_string_append_c (out, '>');
       if (b->text)
         append_escaped (out, b->text, FALSE);
@@ -659,7 +681,7 @@ is_blank_text (xmlNodePtr n)
 }
 
 static void
-set_attr (xmlNodePtr node, const char *name, const char *value)
+set_attr (gpointer node, const char *name, const char *value)
 {
   g_autofree char *valid = g_utf8_make_valid (value, -1);
   xmlSetProp (node, (const xmlChar *) name, (const xmlChar *) valid);
@@ -682,36 +704,8 @@ static xmlNodePtr
 new_location_node (const TtvBookmark *b)
 {
   xmlNodePtr node = xmlNewNode (NULL, (const xmlChar *) "location");
-  char buf[32];
 
-  if (b->name && *b->name)
-    set_attr (node, "name", b->name);
-  if (b->cpu >= 0)
-    {
-      g_snprintf (buf, sizeof buf, "%d", b->cpu);
-      set_attr (node, "cpu", buf);
-    }
-  switch (b->kind)
-    {
-    case TTV_BOOKMARK_TIME:
-      set_attr (node, "time", ttv_time_to_string (b->start, buf, sizeof buf));
-      break;
-    case TTV_BOOKMARK_INTERVAL:
-      set_attr (node, "start_time", ttv_time_to_string (b->start, buf, sizeof buf));
-      set_attr (node, "end_time", ttv_time_to_string (b->end, buf, sizeof buf));
-      break;
-    case TTV_BOOKMARK_CYCLE:
-      g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, b->start_cycle);
-      set_attr (node, "cycle", buf);
-      break;
-    case TTV_BOOKMARK_CYCLE_INTERVAL:
-    default:
-      g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, b->start_cycle);
-      set_attr (node, "start_cycle", buf);
-      g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, b->end_cycle);
-      set_attr (node, "end_cycle", buf);
-      break;
-    }
+  for_each_attr (b, set_attr, node);
   if (b->text)
     {
       g_autofree char *text = dup_xml_text (b->text);

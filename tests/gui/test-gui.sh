@@ -102,11 +102,17 @@ with tarfile.open(sys.argv[1], "w:gz") as t:
     t.addfile(info, io.BytesIO(data))
 PY
 "$TTV" "$WORK/evil.tar.gz" >>"$WORK/ttv.log" 2>&1   # goes to the running instance
-err=$(wait_window "Cannot open trace" 400)
-check "a hostile archive shows an error dialog" '[ -n "$err" ]'
-import -window root "$SHOTS/ttv-hostile.png"
-msg=$(dialog_message "$err" "$WORK/evil.tar.gz")
-printf '%s\n' "$msg" | sed 's/^/# hostile: /'
+# Waits for the error dialog about the path $1, names its checks after $2,
+# screenshots it into $3, and reads its message into msg.
+error_dialog () {
+  err=$(wait_window "Cannot open trace" 400)
+  check "$2 shows an error dialog" '[ -n "$err" ]'
+  import -window root "$SHOTS/$3"
+  msg=$(dialog_message "$err" "$1")
+  printf '%s\n' "$msg" | sed "s/^/# $2: /"
+}
+
+error_dialog "$WORK/evil.tar.gz" "a hostile archive" ttv-hostile.png
 check "the dialog names the archive and the hostile member" \
   'echo "$msg" | grep -q "evil.tar.gz" && echo "$msg" | grep -q "“../evil”" && echo "$msg" | grep -q "refusing"'
 check "nothing was written outside the cache" '[ ! -e "$WORK/evil" ] && [ ! -e "$WORK/cache/ttv/evil" ]'
@@ -120,11 +126,7 @@ check "the main window is still alive after the error" \
 cp -r "$SAMPLE" "$WORK/corrupt"
 printf '\377\377' | dd of="$WORK/corrupt/cpu/1" bs=1 seek=65536 conv=notrunc 2>/dev/null
 "$TTV" "$WORK/corrupt" >>"$WORK/ttv.log" 2>&1
-err=$(wait_window "Cannot open trace" 400)
-check "a corrupt trace shows an error dialog" '[ -n "$err" ]'
-import -window root "$SHOTS/ttv-corrupt.png"
-msg=$(dialog_message "$err" "$WORK/corrupt")
-printf '%s\n' "$msg" | sed 's/^/# corrupt: /'
+error_dialog "$WORK/corrupt" "a corrupt trace" ttv-corrupt.png
 check "the dialog names the file and the byte offset" \
   'echo "$msg" | grep -q "corrupt/cpu/1: byte offset 65536" && echo "$msg" | grep -q "block_start"'
 key_in_window "$err" Escape

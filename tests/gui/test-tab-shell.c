@@ -7,6 +7,7 @@
 #include "ttv-archive.h"
 #include "ttv-bookmarks.h"
 #include "ttv-gui-test-util.h"
+#include "ttv-test-util.h"
 #include "ttv-info-dialog.h"
 #include "ttv-marker-colors.h"
 #include "ttv-settings.h"
@@ -19,7 +20,6 @@
 
 #include <archive.h>
 #include <archive_entry.h>
-#include <ftw.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -101,8 +101,10 @@ typedef struct {
   TtvTabState *state;
 } Shell;
 
+/* @read_only: as a trace on a read-only file system (root, who runs the
+ * tests here, ignores permissions). */
 static void
-shell_open (Shell *s, const char *path)
+shell_open_full (Shell *s, const char *path, gboolean read_only)
 {
   g_autoptr (GError) error = NULL;
 
@@ -110,12 +112,20 @@ shell_open (Shell *s, const char *path)
   s->ts = ttv_traceset_new ();
   g_assert_true (ttv_traceset_add_path (s->ts, path, &error));
   g_assert_no_error (error);
+  if (read_only)
+    ttv_traceset_get_trace (s->ts, 0)->flags |= TTV_TRACE_FLAG_READ_ONLY;
   s->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
   gtk_window_set_default_size (GTK_WINDOW (s->window), 1100, 700);
   s->tab = TTV_TAB (ttv_tab_new (s->ts));
   gtk_container_add (GTK_CONTAINER (s->window), GTK_WIDGET (s->tab));
   gtk_widget_show_all (s->window);
   s->state = ttv_tab_get_state (s->tab);
+}
+
+static void
+shell_open (Shell *s, const char *path)
+{
+  shell_open_full (s, path, FALSE);
 }
 
 static void
@@ -321,20 +331,7 @@ find_read_only_dialog (void)
 static void
 shell_open_read_only (Shell *s, const char *path)
 {
-  g_autoptr (GError) error = NULL;
-
-  memset (s, 0, sizeof *s);
-  s->ts = ttv_traceset_new ();
-  g_assert_true (ttv_traceset_add_path (s->ts, path, &error));
-  g_assert_no_error (error);
-  /* As a trace on a read-only file system (root ignores permissions). */
-  ttv_traceset_get_trace (s->ts, 0)->flags |= TTV_TRACE_FLAG_READ_ONLY;
-  s->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
-  gtk_window_set_default_size (GTK_WINDOW (s->window), 1100, 700);
-  s->tab = TTV_TAB (ttv_tab_new (s->ts));
-  gtk_container_add (GTK_CONTAINER (s->window), GTK_WIDGET (s->tab));
-  gtk_widget_show_all (s->window);
-  s->state = ttv_tab_get_state (s->tab);
+  shell_open_full (s, path, TRUE);
 }
 
 static char *
@@ -1382,13 +1379,6 @@ test_checkpoint_default (void)
   ttv_state_tracker_free (tracker);
 }
 
-static int
-remove_one (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-  remove (path);
-  return 0;
-}
-
 int
 main (int argc, char **argv)
 {
@@ -1428,7 +1418,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/preferences/checkpoint-default", test_checkpoint_default);
   ret = g_test_run ();
 
-  nftw (tmp_base, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+  ttv_test_remove_tree (tmp_base);
   g_free (tmp_base);
   return ret;
 }
