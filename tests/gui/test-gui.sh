@@ -53,7 +53,7 @@ activate_first_bookmark () {
   xdotool mousemove --window "$1" $((WIDTH - 120)) 300 click --repeat 2 --delay 80 1
 }
 
-echo "1..28"
+echo "1..29"
 cp -r "$SAMPLE" "$WORK/trace"
 rm -f "$WORK/trace/info/bookmarks.xml"
 
@@ -146,6 +146,11 @@ shoot "$SHOTS/ttv-reopened.png"
 activate_first_bookmark "$win"
 check "the bookmarks panel lists it: its row goes to $mark_time" \
   'wait_for "grep -q \"^current: $mark_time\" \"$TTV_TEST_MODULE_LOG\"" 300'
+# Delete, with the keyboard in the panel: out of the file, Undo offered.
+xdotool key --clearmodifiers Delete
+check "Delete in the bookmarks panel takes it out of info/bookmarks.xml" \
+  'wait_for "! grep -q first-mark \"$WORK/trace/info/bookmarks.xml\"" 300'
+import -window root "$SHOTS/ttv-deleted.png"
 stop_ttv
 
 # --- A .tar.gz of the trace ---------------------------------------------------
