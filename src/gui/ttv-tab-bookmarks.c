@@ -6,6 +6,7 @@
 #include "ttv-tab-bookmarks.h"
 
 #include "ttv-bookmark-dialog.h"
+#include "ttv-tab.h"
 #include "ttv-bookmarks.h"
 
 #include <glib/gi18n.h>
@@ -364,8 +365,7 @@ trace_for_time (TtvTabBookmarks *self, TtvTime t)
 }
 
 typedef struct {
-  TtvTabBookmarks *self;   /* weak: the dialog is destroyed with the window */
-  GtkWidget *tab;          /* owned reference: keeps @self alive */
+  GtkWidget *tab;          /* owned reference; its bookmarks are gone once it is closed */
   gint index;              /* -1: adding */
 } DialogData;
 
@@ -379,12 +379,13 @@ dialog_data_free (DialogData *d)
 static void
 bookmark_dialog_response (GtkDialog *dialog, gint response, DialogData *d)
 {
-  TtvTabBookmarks *self = d->self;
+  /* NULL when the tab was closed while the dialog was open. */
+  TtvTabBookmarks *self = ttv_tab_get_bookmarks (TTV_TAB (d->tab));
   g_autoptr (GError) error = NULL;
   TtvViewerBookmark *b;
   guint old_trace = G_MAXUINT, new_trace;
 
-  if (response != GTK_RESPONSE_OK || gtk_widget_in_destruction (d->tab))
+  if (response != GTK_RESPONSE_OK || !self)
     {
       gtk_widget_destroy (GTK_WIDGET (dialog));
       return;
@@ -428,7 +429,6 @@ run_bookmark_dialog (TtvTabBookmarks *self, const char *title, const TtvViewerBo
   GtkWidget *dialog = ttv_bookmark_dialog_new (parent_window (self), title, initial);
   DialogData *d = g_new0 (DialogData, 1);
 
-  d->self = self;
   d->tab = g_object_ref (self->tab);
   d->index = index;
   g_signal_connect_data (dialog, "response", G_CALLBACK (bookmark_dialog_response), d,
@@ -565,7 +565,10 @@ ttv_tab_bookmarks_free (TtvTabBookmarks *self)
   g_clear_object (&self->saver);
   g_clear_handle_id (&self->progress_timeout, g_source_remove);
   if (self->asking)
-    gtk_widget_destroy (self->asking);
+    {
+      g_signal_handlers_disconnect_by_data (self->asking, self);
+      gtk_widget_destroy (self->asking);
+    }
   g_array_unref (self->choices);
   g_clear_pointer (&self->deleted, ttv_viewer_bookmark_free);
   g_free (self);

@@ -36,7 +36,8 @@ gboolean    ttv_tab_undo_delete_bookmark (TtvTab *self);
 void        ttv_tab_jump_to_bookmark (TtvTab *self, guint index);
 void        ttv_tab_set_bookmarks_visible (TtvTab *self, gboolean visible);
 gboolean    ttv_tab_get_bookmarks_visible (TtvTab *self);
-/* The bookmarks machinery (saves, read-only choices), for tests. */
+/* The bookmarks machinery (saves, read-only choices); NULL once the tab is
+ * closed. */
 TtvTabBookmarks *ttv_tab_get_bookmarks (TtvTab *self);
 /* A message over the views under @key (replacing the previous one). */
 void        ttv_tab_notify (TtvTab *self, const char *key, GtkMessageType type, const char *text);

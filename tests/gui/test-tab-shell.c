@@ -16,6 +16,7 @@
 #include "ttv-window.h"
 #include "ttv-welcome.h"
 #include "ttv-application.h"
+#include "ttv-bookmark-dialog.h"
 #include "ttv-bookmarks-panel.h"
 
 #include <archive.h>
@@ -718,6 +719,36 @@ test_delete_undo (void)
   shell_close (&s);
 }
 
+/* A bookmark dialog answered after its tab was closed: nothing happens. */
+static void
+test_dialog_after_close (void)
+{
+  g_autofree char *dir = copy_sample ("dialog-close");
+  g_autoptr (GList) windows = NULL;
+  GtkWidget *dialog = NULL;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  shell_open (&s, dir);
+  ttv_tab_add_bookmark_interactive (s.tab);
+  windows = gtk_window_list_toplevels ();
+  for (GList *l = windows; l; l = l->next)
+    if (TTV_IS_BOOKMARK_DIALOG (l->data))
+      dialog = l->data;
+  g_assert_nonnull (dialog);
+  g_object_ref (dialog);
+  gtk_widget_destroy (GTK_WIDGET (s.tab));       /* the tab closes */
+  g_assert_null (ttv_tab_get_bookmarks (s.tab));
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_OK);
+  g_assert_true (gtk_widget_in_destruction (dialog) || !gtk_widget_get_visible (dialog));
+  g_object_unref (dialog);
+  shell_close (&s);
+}
+
 /* --- Cancel and Restart ------------------------------------------------------------ */
 
 static gboolean
@@ -1410,6 +1441,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/damaged-block", test_damaged_block);
   g_test_add_func ("/gui/shell/bookmarks/hand-written-cycles", test_hand_written_cycles);
   g_test_add_func ("/gui/shell/bookmarks/delete-undo", test_delete_undo);
+  g_test_add_func ("/gui/shell/bookmarks/dialog-after-close", test_dialog_after_close);
   g_test_add_func ("/gui/shell/background/cancel-restart", test_cancel_restart);
   g_test_add_func ("/gui/shell/window/add-trace-archive", test_add_trace_archive);
   g_test_add_func ("/gui/shell/window/open-archive-cancel", test_open_archive_cancel);
