@@ -21,12 +21,6 @@ struct _TtvApplication {
 
 G_DEFINE_FINAL_TYPE (TtvApplication, ttv_application, GTK_TYPE_APPLICATION)
 
-GSettings *
-ttv_application_get_settings (TtvApplication *self)
-{
-  return self->settings;
-}
-
 static TtvWindow *
 get_window (TtvApplication *self)
 {

@@ -10,8 +10,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TtvApplication, ttv_application, TTV, APPLICATION, GtkApplication)
 
 TtvApplication *ttv_application_new (void);
-/* NULL when the schema is not installed (then nothing is remembered). */
-GSettings  *ttv_application_get_settings (TtvApplication *self);
 /* Puts @path first in the recent traces list. */
 void        ttv_application_add_recent (TtvApplication *self, const char *path);
 /* File > Recent: one item per path (app.open-recent), or a greyed "No
