@@ -1,5 +1,6 @@
 /* fuzz-bookmarks.c: libFuzzer target feeding arbitrary bytes to the
- * bookmarks.xml parser (ttv_bookmarks_parse), then writing and re-reading. */
+ * bookmarks.xml parser (ttv_bookmarks_parse), then writing and re-reading,
+ * plain and merged into the input (ttv_bookmarks_to_xml_merged). */
 #include "ttv-bookmarks.h"
 
 #include <string.h>
@@ -29,6 +30,15 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
     g_error ("re-reading our own output failed: %s\n%s", error->message, xml);
   g_assert (ttv_bookmarks_equal (l, again));
   ttv_bookmarks_sort (again);
+  ttv_bookmarks_free (again);
+  g_free (xml);
+
+  /* Saved over the input itself: the same bookmarks, the rest kept. */
+  xml = ttv_bookmarks_to_xml_merged (l, (const char *) data, size, &length);
+  again = ttv_bookmarks_parse (xml, length, "fuzz-merged.xml", &error);
+  if (again == NULL)
+    g_error ("re-reading the merged output failed: %s\n%s", error->message, xml);
+  g_assert (ttv_bookmarks_equal (l, again));
   ttv_bookmarks_free (again);
   g_free (xml);
   ttv_bookmarks_free (l);

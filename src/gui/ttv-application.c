@@ -5,6 +5,7 @@
 
 #include "ttv-application.h"
 
+#include "ttv-settings.h"
 #include "ttv-viewer-registry.h"
 #include "ttv-window.h"
 
@@ -20,12 +21,6 @@ struct _TtvApplication {
 
 G_DEFINE_FINAL_TYPE (TtvApplication, ttv_application, GTK_TYPE_APPLICATION)
 
-GSettings *
-ttv_application_get_settings (TtvApplication *self)
-{
-  return self->settings;
-}
-
 static TtvWindow *
 get_window (TtvApplication *self)
 {
@@ -37,6 +32,21 @@ get_window (TtvApplication *self)
   return TTV_WINDOW (window);
 }
 
+void
+ttv_application_fill_recent_menu (GMenu *menu, const char *const *recent)
+{
+  g_menu_remove_all (menu);
+  for (guint i = 0; recent && recent[i]; i++)
+    {
+      g_autoptr (GMenuItem) item = g_menu_item_new (recent[i], NULL);
+      g_menu_item_set_action_and_target_value (item, "app.open-recent", g_variant_new_string (recent[i]));
+      g_menu_append_item (menu, item);
+    }
+  /* An item without an action shows greyed out: the submenu is never empty. */
+  if (!recent || !recent[0])
+    g_menu_append (menu, _("No Recent Traces"), NULL);
+}
+
 static void
 rebuild_recent (TtvApplication *self)
 {
@@ -45,16 +55,9 @@ rebuild_recent (TtvApplication *self)
 
   if (!menu)
     return;
-  g_menu_remove_all (menu);
-  if (!self->settings)
-    return;
-  recent = g_settings_get_strv (self->settings, "recent-traces");
-  for (guint i = 0; recent[i]; i++)
-    {
-      g_autoptr (GMenuItem) item = g_menu_item_new (recent[i], NULL);
-      g_menu_item_set_action_and_target_value (item, "app.open-recent", g_variant_new_string (recent[i]));
-      g_menu_append_item (menu, item);
-    }
+  if (self->settings)
+    recent = g_settings_get_strv (self->settings, "recent-traces");
+  ttv_application_fill_recent_menu (menu, (const char *const *) recent);
 }
 
 void
@@ -143,14 +146,13 @@ static void
 ttv_application_startup (GApplication *app)
 {
   TtvApplication *self = TTV_APPLICATION (app);
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = NULL;
   GMenu *viewers;
   static const struct { const char *action; const char *accels[4]; } accels[] = {
     { "app.open-folder", { "<Primary>o", NULL } },
     { "app.open-archive", { "<Primary><Shift>o", NULL } },
     { "app.quit", { "<Primary>q", NULL } },
     { "win.add-trace", { "<Primary><Shift>a", NULL } },
+    { "win.add-trace-archive", { "<Primary><Alt>a", NULL } },
     { "win.close-tab", { "<Primary>w", NULL } },
     { "win.zoom-in", { "<Primary>plus", "<Primary>equal", "<Primary>KP_Add", NULL } },
     { "win.zoom-out", { "<Primary>minus", "<Primary>KP_Subtract", NULL } },
@@ -159,20 +161,18 @@ ttv_application_startup (GApplication *app)
     { "win.show-bookmarks", { "<Primary>b", NULL } },
     { "win.find", { "<Primary>f", NULL } },
     { "win.filter", { "<Primary>l", NULL } },
+    { "win.follow", { "<Primary><Shift>f", NULL } },
     { "win.info", { "<Primary>i", NULL } },
     { "win.preferences", { "<Primary>comma", NULL } },
-    { "win.shortcuts", { "F1", NULL } },
+    /* GtkApplication adds it from gtk/help-overlay.ui (ttv-help-overlay.ui). */
+    { "win.show-help-overlay", { "F1", "<Primary>question", NULL } },
   };
 
   G_APPLICATION_CLASS (ttv_application_parent_class)->startup (app);
 
-  if (source)
-    schema = g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE);
-  if (schema)
-    self->settings = g_settings_new ("org.ttv.Viewer");
-  else
-    g_message ("GSettings schema org.ttv.Viewer not found: preferences and recent traces "
-               "are not kept");
+  self->settings = ttv_settings_get ();
+  if (self->settings)
+    g_object_ref (self->settings);
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)

@@ -10,9 +10,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TtvApplication, ttv_application, TTV, APPLICATION, GtkApplication)
 
 TtvApplication *ttv_application_new (void);
-/* NULL when the schema is not installed (then nothing is remembered). */
-GSettings  *ttv_application_get_settings (TtvApplication *self);
 /* Puts @path first in the recent traces list. */
 void        ttv_application_add_recent (TtvApplication *self, const char *path);
+/* File > Recent: one item per path (app.open-recent), or a greyed "No
+ * Recent Traces" when there is none. */
+void        ttv_application_fill_recent_menu (GMenu *menu, const char *const *recent);
 
 G_END_DECLS

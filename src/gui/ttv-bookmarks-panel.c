@@ -6,7 +6,7 @@
 
 #include <glib/gi18n.h>
 
-enum { COL_TIME, COL_NAME, COL_TEXT, COL_INDEX, N_COLS };
+enum { COL_TIME, COL_NAME, COL_CPU, COL_TEXT, COL_INDEX, N_COLS };
 
 struct _TtvBookmarksPanel {
   GtkBox parent_instance;
@@ -48,8 +48,9 @@ refill (TtvBookmarksPanel *self)
           g_autofree char *e = ttv_tab_state_format_time (self->state, b->end);
           time = g_strdup_printf ("%s – %s", s, e);
         }
+      g_autofree char *cpu = b->cpu >= 0 ? g_strdup_printf ("%d", b->cpu) : g_strdup ("");
       gtk_list_store_insert_with_values (self->store, &iter, -1, COL_TIME, time,
-                                         COL_NAME, b->name, COL_TEXT, b->text,
+                                         COL_NAME, b->name, COL_CPU, cpu, COL_TEXT, b->text,
                                          COL_INDEX, i, -1);
     }
 }
@@ -151,12 +152,12 @@ ttv_bookmarks_panel_new (TtvTab *tab)
   GtkWidget *title = gtk_label_new (NULL);
   GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
   GtkWidget *b;
-  static const char *const titles[] = { N_("Time"), N_("Name"), N_("Text") };
+  static const char *const titles[] = { N_("Time"), N_("Name"), N_("CPU"), N_("Text") };
 
   self->tab = tab;
   self->state = g_object_ref (ttv_tab_get_state (tab));
   self->store = gtk_list_store_new (N_COLS, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
-                                    G_TYPE_UINT);
+                                    G_TYPE_STRING, G_TYPE_UINT);
 
   gtk_label_set_markup (GTK_LABEL (title), _("<b>Bookmarks</b>"));
   gtk_box_pack_start (GTK_BOX (header), title, FALSE, FALSE, 4);

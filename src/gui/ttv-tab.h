@@ -2,6 +2,9 @@
  * state, time bar, viewers, bookmarks panel and background indexing. */
 #pragma once
 
+#include "ttv-notifications.h"
+#include "ttv-status-bar.h"
+#include "ttv-tab-bookmarks.h"
 #include "ttv-tab-state-private.h"
 
 G_BEGIN_DECLS
@@ -23,13 +26,28 @@ void        ttv_tab_find (TtvTab *self);
 void        ttv_tab_add_trace (TtvTab *self, TtvTrace *trace);
 /* Bookmark at the current time or the selected interval, through a dialog. */
 void        ttv_tab_add_bookmark_interactive (TtvTab *self);
+/* Adds @bookmark (transfer full) and saves it with the trace's others. */
+void        ttv_tab_add_bookmark (TtvTab *self, TtvViewerBookmark *bookmark);
 void        ttv_tab_edit_bookmark (TtvTab *self, guint index);
+/* Deletes at once; a message over the views offers Undo. */
 void        ttv_tab_delete_bookmark (TtvTab *self, guint index);
+/* Puts back the bookmark deleted last; FALSE when there is none. */
+gboolean    ttv_tab_undo_delete_bookmark (TtvTab *self);
 void        ttv_tab_jump_to_bookmark (TtvTab *self, guint index);
 void        ttv_tab_set_bookmarks_visible (TtvTab *self, gboolean visible);
 gboolean    ttv_tab_get_bookmarks_visible (TtvTab *self);
-/* The information dialog's text (traces, event types, counts). */
-char       *ttv_tab_dup_info_text (TtvTab *self);
+/* The bookmarks machinery (saves, read-only choices); NULL once the tab is
+ * closed. */
+TtvTabBookmarks *ttv_tab_get_bookmarks (TtvTab *self);
+/* A message over the views under @key (replacing the previous one). */
+void        ttv_tab_notify (TtvTab *self, const char *key, GtkMessageType type, const char *text);
+TtvNotifications *ttv_tab_get_notifications (TtvTab *self);
+TtvStatusBar *ttv_tab_get_status_bar (TtvTab *self);
+/* Background passes: whether one runs; cancel; run again the one that
+ * was cancelled or failed (FALSE when none was). */
+gboolean    ttv_tab_is_busy (TtvTab *self);
+void        ttv_tab_cancel_background (TtvTab *self);
+gboolean    ttv_tab_restart_background (TtvTab *self);
 /* Puts the keyboard focus in the tab's filter bar (Ctrl+L). */
 void        ttv_tab_focus_filter (TtvTab *self);
 /* Following a live trace: what the tracer appends is read once a second,

@@ -239,11 +239,14 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
   GtkStyleContext *style = gtk_widget_get_style_context (area);
   double width = gtk_widget_get_allocated_width (area);
   TtvTime ws, we, ss, se, cur, sel_s, sel_e;
-  GdkRGBA fg;
+  GdkRGBA fg, cur_color, sel_color, mark_color;
   GArray *density = ttv_tab_state_get_density (self->state);
   GPtrArray *bookmarks = ttv_tab_state_get_bookmarks (self->state);
 
   gtk_style_context_get_color (style, gtk_style_context_get_state (style), &fg);
+  ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_CURRENT_TIME, &cur_color);
+  ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &sel_color);
+  ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_BOOKMARK, &mark_color);
   ttv_tab_state_get_time_window (self->state, &ws, &we);
   ttv_tab_state_get_time_span (self->state, &ss, &se);
   cur = ttv_tab_state_get_current_time (self->state);
@@ -255,7 +258,7 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
   if (ttv_tab_state_get_selection (self->state, &sel_s, &sel_e))
     {
       double x0 = time_to_x (sel_s, ws, we, width), x1 = time_to_x (sel_e, ws, we, width);
-      cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.3);
+      cairo_set_source_rgba (cr, sel_color.red, sel_color.green, sel_color.blue, 0.3);
       cairo_rectangle (cr, x0, 0, MAX (1, x1 - x0), RULER_HEIGHT);
       cairo_fill (cr);
     }
@@ -264,7 +267,7 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
       gdk_cairo_set_source_rgba (cr, &fg);
       draw_ticks (self, cr, area, ws, we, width);
     }
-  cairo_set_source_rgb (cr, 0.85, 0.1, 0.1);
+  gdk_cairo_set_source_rgba (cr, &cur_color);
   {
     double x = floor (time_to_x (cur, ws, we, width)) + 0.5;
     cairo_move_to (cr, x, 0);
@@ -291,7 +294,7 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
         }
       cairo_fill (cr);
     }
-  cairo_set_source_rgb (cr, 0.9, 0.6, 0.0);
+  gdk_cairo_set_source_rgba (cr, &mark_color);
   for (guint i = 0; i < bookmarks->len; i++)
     {
       const TtvViewerBookmark *b = bookmarks->pdata[i];
@@ -307,7 +310,7 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
     cairo_fill_preserve (cr);
     cairo_set_source_rgb (cr, 0.2, 0.4, 0.9);
     cairo_stroke (cr);
-    cairo_set_source_rgb (cr, 0.85, 0.1, 0.1);
+    gdk_cairo_set_source_rgba (cr, &cur_color);
     x0 = floor (time_to_x (cur, ss, se, width)) + 0.5;
     cairo_move_to (cr, x0, 0);
     cairo_line_to (cr, x0, OVERVIEW_HEIGHT);
@@ -500,6 +503,7 @@ ttv_time_bar_new (TtvTabState *state)
   gtk_widget_add_events (self->area, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK
                          | GDK_BUTTON1_MOTION_MASK | GDK_SCROLL_MASK);
   g_signal_connect (self->area, "draw", G_CALLBACK (area_draw), self);
+  ttv_viewer_watch_marker_colors (self->area);
   g_signal_connect (self->area, "button-press-event", G_CALLBACK (area_press), self);
   g_signal_connect (self->area, "motion-notify-event", G_CALLBACK (area_motion), self);
   g_signal_connect (self->area, "button-release-event", G_CALLBACK (area_release), self);

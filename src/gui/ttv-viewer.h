@@ -41,8 +41,9 @@ typedef struct {
   TtvTime start;
   TtvTime end;         /* == start for a point in time */
   guint trace_index;   /* the trace of the traceset it belongs to */
-  /* Hand-written cycle= bookmarks keep their cycles (start/end are then
-   * only an estimate, or the trace start). */
+  /* Hand-written cycle= bookmarks keep their cycles; start and end are
+   * their times through the trace's clock (the trace start when the
+   * format has no cycle counter, as CTF). */
   gboolean has_cycles;
   guint64 start_cycle, end_cycle;
 } TtvViewerBookmark;
@@ -291,6 +292,20 @@ char       *ttv_tab_state_format_tick (TtvTabState *state, TtvTime tick, TtvTime
  * The action is NULL when the settings schema is not installed. */
 GMenuModel *ttv_viewer_time_format_menu_new (const char *prefix);
 GAction    *ttv_viewer_time_format_action_new (void);
+/* --- Marker colours ----------------------------------------------------------
+ * The colours of the current time, the selected interval and bookmark marks,
+ * as chosen in Preferences (GSettings org.ttv.Viewer current-time-color,
+ * selection-color, bookmark-color), or their defaults. */
+typedef enum {
+  TTV_VIEWER_MARKER_CURRENT_TIME,
+  TTV_VIEWER_MARKER_SELECTION,
+  TTV_VIEWER_MARKER_BOOKMARK,
+} TtvViewerMarker;
+
+void        ttv_viewer_get_marker_rgba (TtvViewerMarker marker, GdkRGBA *rgba);
+/* Redraws @widget whenever one of these colours changes (until it is
+ * destroyed). */
+void        ttv_viewer_watch_marker_colors (GtkWidget *widget);
 
 /* --- Helpers (libttv is not exported to modules) --------------------------- */
 

@@ -6,10 +6,14 @@
 #include "ttv-window.h"
 
 #include "ttv-application.h"
+#include "ttv-info-dialog.h"
+#include "ttv-marker-colors.h"
 #include "ttv-palette.h"
+#include "ttv-settings.h"
 #include "ttv-tab.h"
 #include "ttv-time-bar.h"
 #include "ttv-viewer-registry.h"
+#include "ttv-welcome.h"
 
 #include <glib/gi18n.h>
 
@@ -21,9 +25,14 @@ struct _TtvWindow {
   GtkWidget *busy_box;
   GtkLabel *busy_label;
   GtkProgressBar *busy_progress;
+  GtkButton *busy_cancel;
   GCancellable *open_cancel;   /* owned, NULL when not opening */
+  gint *open_progress;         /* g_atomic_rc_box, owned reference: archive extraction, 0..1000 */
   guint pulse_id;
   guint update_id;
+  /* The size to remember (the last one not maximized) and whether maximized. */
+  gint width, height;
+  gboolean maximized;
 };
 
 G_DEFINE_FINAL_TYPE (TtvWindow, ttv_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -52,7 +61,7 @@ static void
 update_actions (TtvWindow *self)
 {
   static const char *const need_tab[] = {
-    "add-trace", "close-tab", "zoom-in", "zoom-out", "zoom-fit", "add-bookmark", "find",
+    "add-trace", "add-trace-archive", "close-tab", "zoom-in", "zoom-out", "zoom-fit", "add-bookmark", "find",
     "info", "show-bookmarks", "show-viewer", "follow", "filter",
   };
   TtvTab *tab = current_tab (self);
@@ -124,11 +133,13 @@ typedef struct {
   gboolean add;
   GPtrArray *traces;      /* of TtvTrace *, owned (NULL slots for failures) */
   GPtrArray *errors;      /* of char * "path: message", owned */
+  gint *progress;         /* g_atomic_rc_box, owned reference */
 } OpenJob;
 
 static void
 open_job_free (OpenJob *job)
 {
+  g_atomic_rc_box_release (job->progress);
   g_strfreev (job->paths);
   g_ptr_array_unref (job->traces);
   g_ptr_array_unref (job->errors);
@@ -143,6 +154,13 @@ trace_close0 (gpointer trace)
 }
 
 static void
+open_progress (guint64 done, guint64 total, gpointer data)
+{
+  if (total > 0)
+    g_atomic_int_set ((gint *) data, (gint) MAX (1, MIN (1000, done * 1000 / total)));
+}
+
+static void
 open_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   OpenJob *job = data;
@@ -150,9 +168,13 @@ open_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
   for (guint i = 0; job->paths[i] && !g_cancellable_is_cancelled (cancellable); i++)
     {
       g_autoptr (GError) error = NULL;
-      TtvTrace *trace = ttv_trace_open (job->paths[i], &error);
+      TtvTrace *trace;
 
+      g_atomic_int_set (job->progress, 0);
+      trace = ttv_trace_open_full (job->paths[i], cancellable, open_progress, job->progress, &error);
       g_ptr_array_add (job->traces, trace);
+      if (!trace && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        break;
       if (!trace)
         g_ptr_array_add (job->errors, g_strdup_printf (_("Cannot open “%s”:\n%s"), job->paths[i],
                                                        error->message));
@@ -239,11 +261,39 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
   g_object_unref (self);
 }
 
+/* Extracting an archive says how far it is; the rest only pulses. */
 static gboolean
 pulse (gpointer data)
 {
-  gtk_progress_bar_pulse (TTV_WINDOW (data)->busy_progress);
+  TtvWindow *self = data;
+  gint permille = g_atomic_int_get (self->open_progress);
+
+  if (permille > 0)
+    gtk_progress_bar_set_fraction (self->busy_progress, permille / 1000.0);
+  else
+    gtk_progress_bar_pulse (self->busy_progress);
   return G_SOURCE_CONTINUE;
+}
+
+gboolean
+ttv_window_is_opening (TtvWindow *self)
+{
+  g_return_val_if_fail (TTV_IS_WINDOW (self), FALSE);
+  return self->open_cancel != NULL;
+}
+
+double
+ttv_window_get_open_fraction (TtvWindow *self)
+{
+  g_return_val_if_fail (TTV_IS_WINDOW (self), 0);
+  return g_atomic_int_get (self->open_progress) / 1000.0;
+}
+
+void
+ttv_window_cancel_open (TtvWindow *self)
+{
+  g_return_if_fail (TTV_IS_WINDOW (self));
+  gtk_button_clicked (self->busy_cancel);
 }
 
 void
@@ -265,6 +315,8 @@ ttv_window_open (TtvWindow *self, const char *const *paths, gboolean add_to_curr
   job->add = add_to_current;
   job->traces = g_ptr_array_new_with_free_func (trace_close0);
   job->errors = g_ptr_array_new_with_free_func (g_free);
+  job->progress = g_atomic_rc_box_acquire (self->open_progress);
+  g_atomic_int_set (self->open_progress, 0);
 
   gtk_label_set_text (self->busy_label, _("Opening…"));
   gtk_widget_show (self->busy_box);
@@ -303,12 +355,39 @@ choose_response (GtkNativeDialog *chooser, gint response, TtvWindow *self)
   g_object_unref (chooser);
 }
 
+/* Where a chooser starts: the folder holding the current tab's first
+ * trace, else the most recent trace's, else the home folder (never an
+ * empty Recent view). */
+static char *
+dup_start_folder (TtvWindow *self)
+{
+  TtvTab *tab = current_tab (self);
+  GSettings *settings = ttv_settings_get ();
+  g_auto (GStrv) recent = settings ? g_settings_get_strv (settings, "recent-traces") : NULL;
+  const char *near = NULL;
+
+  if (tab && ttv_tab_state_get_n_traces (ttv_tab_get_state (tab)) > 0)
+    near = ttv_tab_state_get_trace (ttv_tab_get_state (tab), 0)->display_path;
+  else if (recent && recent[0])
+    near = recent[0];
+  if (near)
+    {
+      g_autofree char *abs = g_canonicalize_filename (near, NULL);
+      g_autofree char *dir = g_path_get_dirname (abs);
+      if (g_file_test (dir, G_FILE_TEST_IS_DIR))
+        return g_steal_pointer (&dir);
+    }
+  return g_strdup (g_get_home_dir ());
+}
+
 static void
 choose (TtvWindow *self, gboolean folder, gboolean add)
 {
   GtkFileChooserNative *chooser;
+  g_autofree char *start = dup_start_folder (self);
 
-  chooser = gtk_file_chooser_native_new (add ? _("Add Trace to Traceset")
+  chooser = gtk_file_chooser_native_new (add ? (folder ? _("Add Trace Folder to Traceset")
+                                                : _("Add Trace Archive to Traceset"))
                                          : folder ? _("Open Trace Folder") : _("Open Trace Archive"),
                                          GTK_WINDOW (self),
                                          folder ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER
@@ -324,6 +403,7 @@ choose (TtvWindow *self, gboolean folder, gboolean add)
       gtk_file_filter_add_pattern (filter, "*.tar");
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
     }
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), start);
   g_object_set_data (G_OBJECT (chooser), "ttv-add", GINT_TO_POINTER (add));
   g_signal_connect (chooser, "response", G_CALLBACK (choose_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
@@ -339,6 +419,12 @@ static void
 act_add_trace (GSimpleAction *a, GVariant *p, gpointer self)
 {
   choose (self, TRUE, TRUE);
+}
+
+static void
+act_add_trace_archive (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  choose (self, FALSE, TRUE);
 }
 
 static void
@@ -404,38 +490,17 @@ static void
 act_info (GSimpleAction *a, GVariant *p, gpointer self)
 {
   TtvTab *tab = current_tab (self);
-  GtkWidget *dialog, *scrolled, *view;
-  g_autofree char *text = NULL;
 
-  if (!tab)
-    return;
-  text = ttv_tab_dup_info_text (tab);
-  dialog = gtk_dialog_new_with_buttons (_("Trace Information"), GTK_WINDOW (self),
-                                        GTK_DIALOG_DESTROY_WITH_PARENT, _("_Close"),
-                                        GTK_RESPONSE_CLOSE, NULL);
-  gtk_window_set_default_size (GTK_WINDOW (dialog), 760, 560);
-  scrolled = gtk_scrolled_window_new (NULL, NULL);
-  view = gtk_text_view_new ();
-  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
-  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), text, -1);
-  gtk_container_add (GTK_CONTAINER (scrolled), view);
-  gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))), scrolled,
-                      TRUE, TRUE, 0);
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
-  gtk_widget_show_all (dialog);
+  if (tab)
+    gtk_widget_show (ttv_info_dialog_new (GTK_WINDOW (self), ttv_tab_get_state (tab)));
 }
 
 static void
 act_preferences (GSimpleAction *a, GVariant *p, gpointer self)
 {
-  GSettings *settings = ttv_application_get_settings (TTV_APPLICATION (gtk_window_get_application (self)));
-  GtkWidget *dialog, *grid, *spin, *check;
-  static const struct { const char *key; const char *label; } colours[] = {
-    { "current-time-color", N_("Current time marker") },
-    { "selection-color", N_("Selected interval") },
-    { "bookmark-color", N_("Bookmarks") },
-  };
+  GSettings *settings = ttv_settings_get ();
+  GtkWidget *dialog, *grid, *spin, *check, *label;
+  guint row = 0;
 
   if (!settings)
     {
@@ -446,56 +511,30 @@ act_preferences (GSimpleAction *a, GVariant *p, gpointer self)
   dialog = gtk_dialog_new_with_buttons (_("Preferences"), GTK_WINDOW (self),
                                         GTK_DIALOG_DESTROY_WITH_PARENT, _("_Close"),
                                         GTK_RESPONSE_CLOSE, NULL);
+  gtk_widget_set_name (dialog, "ttv-preferences");
   grid = gtk_grid_new ();
   g_object_set (grid, "margin", 12, "row-spacing", 6, "column-spacing", 12, NULL);
   spin = gtk_spin_button_new_with_range (1000, 100000000, 1000);
+  gtk_widget_set_name (spin, "checkpoint-interval");
   g_settings_bind (settings, "checkpoint-interval", spin, "value", G_SETTINGS_BIND_DEFAULT);
-  gtk_grid_attach (GTK_GRID (grid), g_object_new (GTK_TYPE_LABEL, "label",
-                                                  _("State checkpoint every (events)"),
-                                                  "xalign", 1.0, NULL), 0, 0, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), spin, 1, 0, 1, 1);
-  for (guint i = 0; i < G_N_ELEMENTS (colours); i++)
-    {
-      GtkWidget *entry = gtk_entry_new ();
-      gtk_widget_set_tooltip_text (entry, _("A colour such as #cc2222 or “red”"));
-      g_settings_bind (settings, colours[i].key, entry, "text", G_SETTINGS_BIND_DEFAULT);
-      gtk_grid_attach (GTK_GRID (grid), g_object_new (GTK_TYPE_LABEL, "label", _(colours[i].label),
-                                                      "xalign", 1.0, NULL), 0, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), entry, 1, i + 1, 1, 1);
-    }
+  label = gtk_label_new_with_mnemonic (_("State _checkpoint every (events)"));
+  gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
+  gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), spin, 1, row++, 1, 1);
+  /* The same colour buttons as the time-line palette below. */
+  row = ttv_marker_editor_attach (settings, GTK_GRID (grid), row);
   check = gtk_check_button_new_with_mnemonic (_("Show the _bookmarks panel in new tabs"));
+  gtk_widget_set_name (check, "show-bookmarks-panel");
   g_settings_bind (settings, "show-bookmarks-panel", check, "active", G_SETTINGS_BIND_DEFAULT);
-  gtk_grid_attach (GTK_GRID (grid), check, 0, G_N_ELEMENTS (colours) + 1, 2, 1);
+  gtk_grid_attach (GTK_GRID (grid), check, 0, row++, 2, 1);
   /* The control flow and resources views' palette (their "Colours…" entry
    * opens this dialog). */
-  gtk_grid_attach (GTK_GRID (grid), ttv_palette_editor_new (settings), 0, G_N_ELEMENTS (colours) + 2, 2, 1);
+  gtk_grid_attach (GTK_GRID (grid), ttv_palette_editor_new (settings), 0, row++, 2, 1);
   gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))), grid,
                       TRUE, TRUE, 0);
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
   gtk_widget_show_all (dialog);
-}
-
-static void
-act_shortcuts (GSimpleAction *a, GVariant *p, gpointer self)
-{
-  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE,
-                                              _("Keyboard shortcuts"));
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-    _("Ctrl+O  open a trace folder\n"
-      "Ctrl+Shift+O  open a trace archive\n"
-      "Ctrl+Shift+A  add a trace to the traceset\n"
-      "Ctrl+W  close the tab\n"
-      "Ctrl++ / Ctrl+- / Ctrl+0  zoom in / out / fit\n"
-      "Ctrl+D  add a bookmark\n"
-      "Ctrl+B  show or hide the bookmarks panel\n"
-      "Ctrl+F  find in the event list (F3 / Shift+F3: next / previous)\n"
-      "Ctrl+L  edit the tab's filter expression\n"
-      "Ctrl+I  trace information\n"
-      "Page Up / Page Down / Home / End  move in the event list\n"
-      "Ctrl+Q  quit"));
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
-  gtk_widget_show (dialog);
 }
 
 /* File > Follow Live Trace: per tab; the check mark follows the current tab. */
@@ -516,6 +555,7 @@ act_filter (GSimpleAction *a, GVariant *p, gpointer self)
 
 static const GActionEntry win_entries[] = {
   { "add-trace", act_add_trace, NULL, NULL, NULL, { 0 } },
+  { "add-trace-archive", act_add_trace_archive, NULL, NULL, NULL, { 0 } },
   { "close-tab", act_close_tab, NULL, NULL, NULL, { 0 } },
   { "zoom-in", act_zoom_in, NULL, NULL, NULL, { 0 } },
   { "zoom-out", act_zoom_out, NULL, NULL, NULL, { 0 } },
@@ -524,7 +564,6 @@ static const GActionEntry win_entries[] = {
   { "find", act_find, NULL, NULL, NULL, { 0 } },
   { "info", act_info, NULL, NULL, NULL, { 0 } },
   { "preferences", act_preferences, NULL, NULL, NULL, { 0 } },
-  { "shortcuts", act_shortcuts, NULL, NULL, NULL, { 0 } },
   { "show-viewer", act_show_viewer, "s", NULL, NULL, { 0 } },
   { "show-bookmarks", NULL, NULL, "true", act_show_bookmarks, { 0 } },
   { "follow", NULL, NULL, "false", act_follow, { 0 } },
@@ -549,11 +588,75 @@ switch_page (GtkNotebook *nb, GtkWidget *page, guint num, TtvWindow *self)
     self->update_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, update_idle, self, NULL);
 }
 
+/* --- Size, remembered in GSettings ------------------------------------------ */
+
+#define DEFAULT_WIDTH 1400
+#define DEFAULT_HEIGHT 900
+
+static void
+restore_size (TtvWindow *self)
+{
+  GSettings *settings = ttv_settings_get ();
+
+  GdkDisplay *display = gdk_display_get_default ();
+  GdkMonitor *monitor = display ? gdk_display_get_primary_monitor (display) : NULL;
+  GdkRectangle area;
+
+  self->width = settings ? g_settings_get_int (settings, "window-width") : DEFAULT_WIDTH;
+  self->height = settings ? g_settings_get_int (settings, "window-height") : DEFAULT_HEIGHT;
+  if (!monitor && display && gdk_display_get_n_monitors (display) > 0)
+    monitor = gdk_display_get_monitor (display, 0);
+  if (monitor)
+    {
+      /* Never larger than the screen (a smaller laptop, a test's Xvfb). */
+      gdk_monitor_get_workarea (monitor, &area);
+      self->width = MIN (self->width, area.width);
+      self->height = MIN (self->height, area.height);
+    }
+  gtk_window_set_default_size (GTK_WINDOW (self), self->width, self->height);
+  if (settings && g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+}
+
+static void
+save_size (TtvWindow *self)
+{
+  GSettings *settings = ttv_settings_get ();
+
+  if (!settings || self->width <= 0)
+    return;
+  g_settings_set_int (settings, "window-width", MAX (400, self->width));
+  g_settings_set_int (settings, "window-height", MAX (300, self->height));
+  g_settings_set_boolean (settings, "window-maximized", self->maximized);
+  self->width = 0;      /* saved once */
+}
+
+static void
+ttv_window_size_allocate (GtkWidget *widget, GtkAllocation *allocation)
+{
+  TtvWindow *self = TTV_WINDOW (widget);
+
+  GTK_WIDGET_CLASS (ttv_window_parent_class)->size_allocate (widget, allocation);
+  /* A maximized size is the screen's, not one to come back to. */
+  if (!self->maximized && self->width > 0)
+    gtk_window_get_size (GTK_WINDOW (self), &self->width, &self->height);
+}
+
+static gboolean
+ttv_window_state_event (GtkWidget *widget, GdkEventWindowState *event)
+{
+  TtvWindow *self = TTV_WINDOW (widget);
+
+  self->maximized = (event->new_window_state & GDK_WINDOW_STATE_MAXIMIZED) != 0;
+  return GTK_WIDGET_CLASS (ttv_window_parent_class)->window_state_event (widget, event);
+}
+
 static void
 ttv_window_dispose (GObject *object)
 {
   TtvWindow *self = TTV_WINDOW (object);
 
+  save_size (self);
   if (self->open_cancel)
     g_cancellable_cancel (self->open_cancel);
   g_clear_object (&self->open_cancel);
@@ -565,23 +668,37 @@ ttv_window_dispose (GObject *object)
 }
 
 static void
+ttv_window_finalize (GObject *object)
+{
+  g_atomic_rc_box_release (TTV_WINDOW (object)->open_progress);
+  G_OBJECT_CLASS (ttv_window_parent_class)->finalize (object);
+}
+
+static void
 ttv_window_class_init (TtvWindowClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = ttv_window_dispose;
+  G_OBJECT_CLASS (klass)->finalize = ttv_window_finalize;
+  widget_class->size_allocate = ttv_window_size_allocate;
+  widget_class->window_state_event = ttv_window_state_event;
+  g_type_ensure (TTV_TYPE_WELCOME);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/ttv/Viewer/ttv-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TtvWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, TtvWindow, notebook);
   gtk_widget_class_bind_template_child (widget_class, TtvWindow, busy_box);
   gtk_widget_class_bind_template_child (widget_class, TtvWindow, busy_label);
   gtk_widget_class_bind_template_child (widget_class, TtvWindow, busy_progress);
+  gtk_widget_class_bind_template_child (widget_class, TtvWindow, busy_cancel);
   gtk_widget_class_bind_template_callback (widget_class, busy_cancel_clicked);
 }
 
 static void
 ttv_window_init (TtvWindow *self)
 {
+  self->open_progress = g_atomic_rc_box_new0 (gint);
+  restore_size (self);
   gtk_widget_init_template (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
   g_signal_connect (self->notebook, "switch-page", G_CALLBACK (switch_page), self);

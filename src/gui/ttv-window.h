@@ -20,4 +20,12 @@ guint       ttv_window_get_n_tabs (TtvWindow *self);
 /* Asks for trace folders (@folder) or archives to open in new tabs. */
 void        ttv_window_choose (TtvWindow *self, gboolean folder);
 
+/* Whether an open started by ttv_window_open is still under way (also
+ * while a cancelled one winds down); cancel it as the Cancel button does. */
+gboolean    ttv_window_is_opening (TtvWindow *self);
+void        ttv_window_cancel_open (TtvWindow *self);
+/* How far the extraction of the archive being opened is, 0 to 1 (0 when
+ * none is under way). */
+double      ttv_window_get_open_fraction (TtvWindow *self);
+
 G_END_DECLS

@@ -184,12 +184,46 @@ check_symlink_target (const char *archive_path, const char *member, guint link_d
 
 /* --- Extraction ----------------------------------------------------------- */
 
+/* Cancellation and progress of one extraction or rewrite. */
+typedef struct {
+  GCancellable *cancellable;    /* weak, may be NULL */
+  TtvArchiveProgressFunc func;  /* may be NULL */
+  gpointer data;
+  guint64 base;                 /* archive bytes counted by earlier readings */
+  guint64 total;
+  gint64 last_us;               /* when func was last called */
+} Progress;
+
+/* Between two blocks of data read from @r: FALSE with G_IO_ERROR_CANCELLED
+ * once cancelled; reports how far the reading is, now and then. */
+static gboolean
+progress_step (Progress *p, struct archive *r, GError **error)
+{
+  if (p == NULL)
+    return TRUE;
+  if (g_cancellable_set_error_if_cancelled (p->cancellable, error))
+    return FALSE;
+  if (p->func)
+    {
+      gint64 now = g_get_monotonic_time ();
+      if (now - p->last_us >= 20000)
+        {
+          /* -1: the last filter, i.e. the bytes read from the file itself. */
+          la_int64_t done = archive_filter_bytes (r, -1);
+          p->last_us = now;
+          p->func (p->base + (guint64) MAX (done, 0), p->total, p->data);
+        }
+    }
+  return TRUE;
+}
+
 typedef struct {
   const char *archive_path;     /* weak: for messages */
   int root_fd;
   guint64 total;                /* data bytes written so far */
   guint64 cap;
   guint64 n_entries;
+  Progress *progress;           /* weak, may be NULL */
 } Extractor;
 
 static void
@@ -313,6 +347,24 @@ set_too_large (GError **error, Extractor *x, const char *member)
                x->archive_path, member, x->cap);
 }
 
+/* The next block of the current member's data: TRUE with *@size bytes at
+ * *@buf, for offset *@offset; FALSE at the member's end (*@ok stays TRUE) or
+ * after a read error or a cancellation (*@ok FALSE, @error set). */
+static gboolean
+next_data_block (struct archive *a, const char *archive_path, Progress *progress,
+                 const void **buf, size_t *size, la_int64_t *offset, gboolean *ok, GError **error)
+{
+  int r = archive_read_data_block (a, buf, size, offset);
+
+  if (r == ARCHIVE_EOF)
+    return FALSE;
+  if (r < ARCHIVE_WARN)
+    *ok = set_read_error (error, archive_path, a);
+  else if (!progress_step (progress, a, error))
+    *ok = FALSE;
+  return *ok;
+}
+
 static gboolean
 extract_file (Extractor *x, struct archive *a, struct archive_entry *e, int dir_fd,
               const char *leaf, const char *member, GError **error)
@@ -326,19 +378,12 @@ extract_file (Extractor *x, struct archive *a, struct archive_entry *e, int dir_
       return FALSE;
     }
   guint64 end = 0;
-  for (;;)
+  const void *buf;
+  size_t size;
+  la_int64_t offset;
+  gboolean ok = TRUE;
+  while (next_data_block (a, x->archive_path, x->progress, &buf, &size, &offset, &ok, error))
     {
-      const void *buf;
-      size_t size;
-      la_int64_t offset;
-      int r = archive_read_data_block (a, &buf, &size, &offset);
-      if (r == ARCHIVE_EOF)
-        break;
-      if (r < ARCHIVE_WARN)
-        {
-          close (fd);
-          return set_read_error (error, x->archive_path, a);
-        }
       /* Count what is really written, never what headers claim. */
       if (offset < 0 || (guint64) offset > x->cap || size > x->cap - (guint64) offset
           || size > x->cap - x->total)
@@ -356,6 +401,11 @@ extract_file (Extractor *x, struct archive *a, struct archive_entry *e, int dir_
       x->total += size;
       if ((guint64) offset + size > end)
         end = (guint64) offset + size;
+    }
+  if (!ok)
+    {
+      close (fd);
+      return FALSE;
     }
   /* A sparse file may end in a hole. */
   la_int64_t declared = archive_entry_size_is_set (e) ? archive_entry_size (e) : 0;
@@ -551,9 +601,10 @@ reader_next (struct archive *a, const char *archive_path, struct archive_entry *
 
 /* Extracts the archive open on @fd into the existing, empty directory @root. */
 static gboolean
-extract_to (const char *archive_path, int fd, const char *root, GError **error)
+extract_to (const char *archive_path, int fd, const char *root, Progress *progress,
+            GError **error)
 {
-  Extractor x = { archive_path, -1, 0, get_size_cap (), 0 };
+  Extractor x = { archive_path, -1, 0, get_size_cap (), 0, progress };
   x.root_fd = open (root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (x.root_fd < 0)
     {
@@ -564,7 +615,7 @@ extract_to (const char *archive_path, int fd, const char *root, GError **error)
   gboolean ok = reader_open (a, fd, archive_path, error);
   struct archive_entry *e;
   while (ok && reader_next (a, archive_path, &e, &ok, error))
-    ok = extract_entry (&x, a, e, error);
+    ok = progress_step (progress, a, error) && extract_entry (&x, a, e, error);
   archive_read_free (a);
   close (x.root_fd);
   return ok;
@@ -755,6 +806,14 @@ open_archive (const char *archive_path, const char *real, struct stat *st, GErro
 char *
 ttv_archive_extract (const char *archive_path, GError **error)
 {
+  return ttv_archive_extract_full (archive_path, NULL, NULL, NULL, error);
+}
+
+char *
+ttv_archive_extract_full (const char *archive_path, GCancellable *cancellable,
+                          TtvArchiveProgressFunc progress_func, gpointer progress_data,
+                          GError **error)
+{
   g_return_val_if_fail (archive_path != NULL, NULL);
 
   g_autofree char *real = real_archive_path (archive_path, error);
@@ -807,7 +866,8 @@ ttv_archive_extract (const char *archive_path, GError **error)
   gboolean ok = g_mkdir (tmp_root, 0700) == 0;
   if (!ok)
     set_write_error (error, archive_path, ".", errno);
-  ok = ok && extract_to (archive_path, fd, tmp_root, error);
+  Progress progress = { cancellable, progress_func, progress_data, 0, (guint64) st.st_size, 0 };
+  ok = ok && extract_to (archive_path, fd, tmp_root, &progress, error);
   close (fd);
   if (ok && !g_file_set_contents (tmp_stamp, stamp, -1, NULL))
     {
@@ -846,10 +906,27 @@ ttv_archive_extract (const char *archive_path, GError **error)
 
 /* --- Rewriting one member ------------------------------------------------- */
 
+/* Reads past the data of the current member block by block (the next
+ * header would skip it just as slowly), so that progress and cancellation
+ * are seen inside a large member too. */
+static gboolean
+drain_data (struct archive *a, const char *archive_path, Progress *progress, GError **error)
+{
+  const void *buf;
+  size_t size;
+  la_int64_t offset;
+  gboolean ok = TRUE;
+
+  while (next_data_block (a, archive_path, progress, &buf, &size, &offset, &ok, error))
+    ;
+  return ok;
+}
+
 /* The prefix ("mytrace/", "./mytrace/" or "") that ttv_archive_extract strips
  * by returning the single top-level folder. */
 static gboolean
-scan_prefix (const char *archive_path, const char *real, char **prefix_out, GError **error)
+scan_prefix (const char *archive_path, const char *real, Progress *progress, char **prefix_out,
+             GError **error)
 {
   struct stat st;
   int fd = open_archive (archive_path, real, &st, error);
@@ -864,6 +941,11 @@ scan_prefix (const char *archive_path, const char *real, char **prefix_out, GErr
     {
       g_autoptr (GPtrArray) comps = NULL;
       const char *raw = archive_entry_pathname (e);
+      if (!drain_data (a, archive_path, progress, error))
+        {
+          ok = FALSE;
+          break;
+        }
       if (!split_member (archive_path, raw, &comps, error))
         {
           ok = FALSE;
@@ -950,7 +1032,8 @@ write_member (struct archive *w, struct archive_entry *e, const char *contents, 
  * replaced by (or, when absent, followed by) @contents. */
 static gboolean
 copy_replacing (const char *archive_path, int in_fd, int out_fd, const char *new_name,
-                GPtrArray *target, const char *contents, gsize length, GError **error)
+                GPtrArray *target, const char *contents, gsize length, Progress *progress,
+                GError **error)
 {
   struct archive *r = reader_new ();
   struct archive *w = NULL;
@@ -961,6 +1044,11 @@ copy_replacing (const char *archive_path, int in_fd, int out_fd, const char *new
   struct archive_entry *e;
   while (ok && reader_next (r, archive_path, &e, &ok, error))
     {
+      if (!progress_step (progress, r, error))
+        {
+          ok = FALSE;
+          break;
+        }
       if (w == NULL)
         {
           /* Same format and compression as the original: known only now. */
@@ -1027,6 +1115,11 @@ copy_replacing (const char *archive_path, int in_fd, int out_fd, const char *new
             }
           if (n == 0)
             break;
+          if (!progress_step (progress, r, error))
+            {
+              ok = FALSE;
+              break;
+            }
           if (archive_write_data (w, buf, (size_t) n) != n)
             {
               ok = set_write_failed (error, archive_path, w);
@@ -1115,6 +1208,16 @@ gboolean
 ttv_archive_replace_member (const char *archive_path, const char *member_path,
                             const char *contents, gsize length, GError **error)
 {
+  return ttv_archive_replace_member_full (archive_path, member_path, contents, length, NULL,
+                                          NULL, NULL, error);
+}
+
+gboolean
+ttv_archive_replace_member_full (const char *archive_path, const char *member_path,
+                                 const char *contents, gsize length, GCancellable *cancellable,
+                                 TtvArchiveProgressFunc progress_func, gpointer progress_data,
+                                 GError **error)
+{
   g_return_val_if_fail (archive_path != NULL && member_path != NULL, FALSE);
   g_return_val_if_fail (contents != NULL || length == 0, FALSE);
 
@@ -1128,18 +1231,23 @@ ttv_archive_replace_member (const char *archive_path, const char *member_path,
   g_autofree char *real = real_archive_path (archive_path, error);
   if (real == NULL)
     return FALSE;
+  struct stat st;
+  if (stat (real, &st) != 0)
+    st.st_size = 0;
+  /* Two readings: the scan for the prefix, then the copy. */
+  Progress progress = { cancellable, progress_func, progress_data, 0, 2 * (guint64) st.st_size, 0 };
   g_autofree char *prefix = NULL;
-  if (!scan_prefix (archive_path, real, &prefix, error))
+  if (!scan_prefix (archive_path, real, &progress, &prefix, error))
     return FALSE;
   g_autoptr (GPtrArray) target = NULL;
   g_autofree char *new_name = g_strconcat (prefix, member_path, NULL);
   if (!split_member (archive_path, new_name, &target, error))
     return FALSE;
 
-  struct stat st;
   int in_fd = open_archive (archive_path, real, &st, error);
   if (in_fd < 0)
     return FALSE;
+  progress.base = progress.total / 2;
   g_autofree char *old_stamp = make_stamp (real, &st);
 
   g_autofree char *dir = g_path_get_dirname (real);
@@ -1157,7 +1265,7 @@ ttv_archive_replace_member (const char *archive_path, const char *member_path,
     }
 
   gboolean ok = copy_replacing (archive_path, in_fd, out_fd, new_name, target, contents, length,
-                                error);
+                                &progress, error);
   close (in_fd);
   if (ok)
     {

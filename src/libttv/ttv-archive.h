@@ -3,7 +3,7 @@
  * directory, and atomic rewriting of one member (bookmarks). */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -17,6 +17,17 @@ gboolean ttv_archive_is_archive (const char *path);
  * outside, device files and FIFOs, and more than the size cap
  * (ttv_archive_set_size_cap) of extracted data. */
 char    *ttv_archive_extract (const char *archive_path, GError **error);
+
+/* Called from the thread doing the work, at most every few milliseconds,
+ * with the bytes of the archive file read so far and its size (a rewrite
+ * reads the archive twice: @done counts both readings, @total twice the size). */
+typedef void (*TtvArchiveProgressFunc) (guint64 done, guint64 total, gpointer user_data);
+
+/* ttv_archive_extract, stopped with G_IO_ERROR_CANCELLED (nothing left in
+ * the cache) when @cancellable is cancelled; @progress may be NULL. */
+char    *ttv_archive_extract_full (const char *archive_path, GCancellable *cancellable,
+                                   TtvArchiveProgressFunc progress, gpointer progress_data,
+                                   GError **error);
 
 /* Cap on the total extracted size (default: 16 GiB, or $TTV_ARCHIVE_MAX_BYTES). */
 void     ttv_archive_set_size_cap (guint64 max_bytes);
@@ -34,5 +45,13 @@ void     ttv_archive_clean_stale (guint max_age_days);
  * original is kept intact if anything fails. */
 gboolean ttv_archive_replace_member (const char *archive_path, const char *member_path,
                                      const char *contents, gsize length, GError **error);
+/* The same, stopped with G_IO_ERROR_CANCELLED when @cancellable is
+ * cancelled (the original is then untouched and no temporary file is left);
+ * @progress may be NULL. */
+gboolean ttv_archive_replace_member_full (const char *archive_path, const char *member_path,
+                                          const char *contents, gsize length,
+                                          GCancellable *cancellable,
+                                          TtvArchiveProgressFunc progress, gpointer progress_data,
+                                          GError **error);
 
 G_END_DECLS

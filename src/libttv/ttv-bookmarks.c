@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <libxml/parser.h>
+#include <libxml/xmlsave.h>
 #include <libxml/tree.h>
 #include <stdlib.h>
 #include <string.h>
@@ -464,12 +465,10 @@ parse_location (xmlNodePtr node, const char *file_name, GError **error)
   return g_steal_pointer (&b);
 }
 
-TtvBookmarks *
-ttv_bookmarks_parse (const char *data, gsize length, const char *file_name, GError **error)
+/* The document of a bookmarks file, its root checked to be <bookmarks>. */
+static xmlDoc *
+parse_document (const char *data, gsize length, const char *file_name, GError **error)
 {
-  g_return_val_if_fail (data != NULL || length == 0, NULL);
-  if (file_name == NULL)
-    file_name = "bookmarks.xml";
   if (length > MAX_FILE_SIZE)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED,
@@ -508,12 +507,31 @@ ttv_bookmarks_parse (const char *data, gsize length, const char *file_name, GErr
                    root ? xmlGetLineNo (root) : 0L, root ? (const char *) root->name : "");
       return NULL;
     }
+  return g_steal_pointer (&doc);
+}
+
+static gboolean
+is_location (xmlNodePtr n)
+{
+  return n->type == XML_ELEMENT_NODE && xmlStrcmp (n->name, (const xmlChar *) "location") == 0;
+}
+
+TtvBookmarks *
+ttv_bookmarks_parse (const char *data, gsize length, const char *file_name, GError **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  if (file_name == NULL)
+    file_name = "bookmarks.xml";
+  g_autoptr (xmlDoc) doc = parse_document (data, length, file_name, error);
+  if (doc == NULL)
+    return NULL;
 
   g_autoptr (TtvBookmarks) list = ttv_bookmarks_new ();
-  for (xmlNodePtr n = root->children; n; n = n->next)
+  for (xmlNodePtr n = xmlDocGetRootElement (doc)->children; n; n = n->next)
     {
-      /* Unknown elements are for future versions: skipped. */
-      if (n->type != XML_ELEMENT_NODE || xmlStrcmp (n->name, (const xmlChar *) "location") != 0)
+      /* Unknown elements are for future versions: skipped (and kept when
+       * saving, see ttv_bookmarks_to_xml_merged). */
+      if (!is_location (n))
         continue;
       TtvBookmark *b = parse_location (n, file_name, error);
       if (b == NULL)
@@ -575,6 +593,50 @@ append_attr (GString *out, const char *name, const char *value)
   g_string_append_c (out, '"');
 }
 
+/* The attributes of @b's <location>, in the order the file gets them: one
+ * writer for the plain output and for locations added to a kept document. */
+static void
+for_each_attr (const TtvBookmark *b, void (*add) (gpointer data, const char *name, const char *value),
+               gpointer data)
+{
+  char buf[32];
+
+  if (b->name)
+    add (data, "name", b->name);
+  if (b->cpu >= 0)
+    {
+      g_snprintf (buf, sizeof buf, "%d", b->cpu);
+      add (data, "cpu", buf);
+    }
+  switch (b->kind)
+    {
+    case TTV_BOOKMARK_TIME:
+      add (data, "time", ttv_time_to_string (b->start, buf, sizeof buf));
+      break;
+    case TTV_BOOKMARK_INTERVAL:
+      add (data, "start_time", ttv_time_to_string (b->start, buf, sizeof buf));
+      add (data, "end_time", ttv_time_to_string (b->end, buf, sizeof buf));
+      break;
+    case TTV_BOOKMARK_CYCLE:
+      g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, b->start_cycle);
+      add (data, "cycle", buf);
+      break;
+    case TTV_BOOKMARK_CYCLE_INTERVAL:
+    default:
+      g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, b->start_cycle);
+      add (data, "start_cycle", buf);
+      g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, b->end_cycle);
+      add (data, "end_cycle", buf);
+      break;
+    }
+}
+
+static void
+append_attr_to (gpointer out, const char *name, const char *value)
+{
+  append_attr (out, name, value);
+}
+
 char *
 ttv_bookmarks_to_xml (const TtvBookmarks *l, gsize *length)
 {
@@ -583,30 +645,8 @@ ttv_bookmarks_to_xml (const TtvBookmarks *l, gsize *length)
   for (guint i = 0; i < l->items->len; i++)
     {
       const TtvBookmark *b = g_ptr_array_index (l->items, i);
-      char buf[32];
       g_string_append (out, "  <location");
-      if (b->name)
-        append_attr (out, "name", b->name);
-      if (b->cpu >= 0)
-        g_string_append_printf (out, " cpu=\"%d\"", b->cpu);
-      switch (b->kind)
-        {
-        case TTV_BOOKMARK_TIME:
-          append_attr (out, "time", ttv_time_to_string (b->start, buf, sizeof buf));
-          break;
-        case TTV_BOOKMARK_INTERVAL:
-          append_attr (out, "start_time", ttv_time_to_string (b->start, buf, sizeof buf));
-          append_attr (out, "end_time", ttv_time_to_string (b->end, buf, sizeof buf));
-          break;
-        case TTV_BOOKMARK_CYCLE:
-          g_string_append_printf (out, " cycle=\"%" G_GUINT64_FORMAT "\"", b->start_cycle);
-          break;
-        case TTV_BOOKMARK_CYCLE_INTERVAL:
-        default:
-          g_string_append_printf (out, " start_cycle=\"%" G_GUINT64_FORMAT "\" end_cycle=\"%"
-                                  G_GUINT64_FORMAT "\"", b->start_cycle, b->end_cycle);
-          break;
-        }
+      for_each_attr (b, append_attr_to, out);
       g_string_append_c (out, '>');
       if (b->text)
         append_escaped (out, b->text, FALSE);
@@ -617,6 +657,172 @@ ttv_bookmarks_to_xml (const TtvBookmarks *l, gsize *length)
     *length = out->len;
   return g_string_free (out, FALSE);
 }
+
+/* --- Keeping a hand-edited file's other content ------------------------------ */
+
+/* The same place and words, however the file spelled them (time= or an
+ * empty start_time=/end_time= interval, a missing or empty name). */
+static gboolean
+same_location (const TtvBookmark *a, const TtvBookmark *b)
+{
+  if (is_cycle_kind (a->kind) != is_cycle_kind (b->kind) || a->cpu != b->cpu
+      || g_strcmp0 (a->name ? a->name : "", b->name ? b->name : "") != 0
+      || g_strcmp0 (a->text ? a->text : "", b->text ? b->text : "") != 0)
+    return FALSE;
+  if (is_cycle_kind (a->kind))
+    return a->start_cycle == b->start_cycle && a->end_cycle == b->end_cycle;
+  return a->start == b->start && a->end == b->end;
+}
+
+static gboolean
+is_blank_text (xmlNodePtr n)
+{
+  return n != NULL && n->type == XML_TEXT_NODE && xmlIsBlankNode (n);
+}
+
+static void
+set_attr (gpointer node, const char *name, const char *value)
+{
+  g_autofree char *valid = g_utf8_make_valid (value, -1);
+  xmlSetProp (node, (const xmlChar *) name, (const xmlChar *) valid);
+}
+
+/* Text XML 1.0 can hold: valid UTF-8 without control characters. */
+static char *
+dup_xml_text (const char *s)
+{
+  char *valid = g_utf8_make_valid (s, -1);
+  char *out = valid;
+  for (const char *p = valid; *p; p++)
+    if ((guchar) *p >= 0x20 || *p == '\n' || *p == '\t' || *p == '\r')
+      *out++ = *p;
+  *out = 0;
+  return valid;
+}
+
+static xmlNodePtr
+new_location_node (const TtvBookmark *b)
+{
+  xmlNodePtr node = xmlNewNode (NULL, (const xmlChar *) "location");
+
+  for_each_attr (b, set_attr, node);
+  if (b->text)
+    {
+      g_autofree char *text = dup_xml_text (b->text);
+      xmlNodeAddContent (node, (const xmlChar *) text);
+    }
+  return node;
+}
+
+/* Puts @node after *@after (or at the end of @root), on a line of its own. */
+static void
+insert_location (xmlNodePtr root, xmlNodePtr *after, xmlNodePtr node)
+{
+  if (*after)
+    {
+      /* Element first, then the indent before it: no text node merges. */
+      xmlAddNextSibling (*after, node);
+      xmlAddPrevSibling (node, xmlNewText ((const xmlChar *) "\n  "));
+    }
+  else if (is_blank_text (root->last))
+    {
+      xmlAddPrevSibling (root->last, node);
+      xmlAddPrevSibling (node, xmlNewText ((const xmlChar *) "\n  "));
+    }
+  else
+    {
+      xmlAddChild (root, xmlNewText ((const xmlChar *) "\n  "));
+      xmlAddChild (root, node);
+      xmlAddChild (root, xmlNewText ((const xmlChar *) "\n"));
+    }
+  *after = node;
+}
+
+/* Removes the locations of @root that are not in @l (each kept one marks
+ * its bookmark used) and returns the last location kept. */
+static xmlNodePtr
+keep_listed_locations (xmlNodePtr root, const TtvBookmarks *l, gboolean *used)
+{
+  xmlNodePtr last = NULL, next;
+
+  for (xmlNodePtr n = root->children; n; n = next)
+    {
+      g_autoptr (TtvBookmark) old = NULL;
+      guint j;
+
+      next = n->next;
+      if (!is_location (n))
+        continue;
+      old = parse_location (n, "", NULL);
+      if (old == NULL)
+        {
+          /* Not ours to judge: kept as written (loading reports it). */
+          last = n;
+          continue;
+        }
+      for (j = 0; j < l->items->len; j++)
+        if (!used[j] && same_location (old, g_ptr_array_index (l->items, j)))
+          break;
+      if (j < l->items->len)
+        {
+          used[j] = TRUE;
+          last = n;
+          continue;
+        }
+      if (is_blank_text (n->prev))
+        {
+          xmlNodePtr blank = n->prev;
+          xmlUnlinkNode (blank);
+          xmlFreeNode (blank);
+        }
+      xmlUnlinkNode (n);
+      xmlFreeNode (n);
+    }
+  return last;
+}
+
+static gboolean
+has_declaration (const char *data, gsize length)
+{
+  gsize i = 0;
+  if (length >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
+    i = 3;
+  while (i < length && g_ascii_isspace (data[i]))
+    i++;
+  return length - i >= 5 && memcmp (data + i, "<?xml", 5) == 0;
+}
+
+char *
+ttv_bookmarks_to_xml_merged (const TtvBookmarks *l, const char *old, gsize old_length,
+                             gsize *length)
+{
+  g_return_val_if_fail (l != NULL, NULL);
+  g_autoptr (xmlDoc) doc = old ? parse_document (old, old_length, "", NULL) : NULL;
+  if (doc == NULL)
+    return ttv_bookmarks_to_xml (l, length);
+
+  xmlNodePtr root = xmlDocGetRootElement (doc);
+  g_autofree gboolean *used = g_new0 (gboolean, MAX (l->items->len, 1));
+  xmlNodePtr after = keep_listed_locations (root, l, used);
+  for (guint j = 0; j < l->items->len; j++)
+    if (!used[j])
+      insert_location (root, &after, new_location_node (g_ptr_array_index (l->items, j)));
+
+  xmlBufferPtr buf = xmlBufferCreate ();
+  xmlSaveCtxtPtr save = xmlSaveToBuffer (buf, "UTF-8",
+                                         has_declaration (old, old_length) ? 0 : XML_SAVE_NO_DECL);
+  xmlSaveDoc (save, doc);
+  xmlSaveClose (save);
+  GString *out = g_string_new_len ((const char *) xmlBufferContent (buf), xmlBufferLength (buf));
+  xmlBufferFree (buf);
+  if (out->len == 0 || out->str[out->len - 1] != '\n')
+    g_string_append_c (out, '\n');
+  if (length)
+    *length = out->len;
+  return g_string_free (out, FALSE);
+}
+
+/* --- Saving ------------------------------------------------------------------- */
 
 static gboolean
 write_file (const char *path, const char *data, gsize length, GError **error)
@@ -642,12 +848,24 @@ write_file (const char *path, const char *data, gsize length, GError **error)
   return TRUE;
 }
 
+/* The XML to write at @path: the list, merged into what the file holds. */
+static char *
+dup_merged_for (const TtvBookmarks *l, const char *path, gsize *length)
+{
+  g_autofree char *old = NULL;
+  gsize old_length = 0;
+
+  if (!g_file_get_contents (path, &old, &old_length, NULL))
+    return ttv_bookmarks_to_xml (l, length);
+  return ttv_bookmarks_to_xml_merged (l, old, old_length, length);
+}
+
 gboolean
 ttv_bookmarks_save (const TtvBookmarks *l, const char *path, GError **error)
 {
   g_return_val_if_fail (l != NULL && path != NULL, FALSE);
   gsize length;
-  g_autofree char *xml = ttv_bookmarks_to_xml (l, &length);
+  g_autofree char *xml = dup_merged_for (l, path, &length);
   return write_file (path, xml, length, error);
 }
 
@@ -669,16 +887,74 @@ opened_from_archive (const TtvTrace *trace)
          && ttv_archive_is_archive (trace->display_path);
 }
 
-static char *
-dup_trace_file (const TtvTrace *trace)
+/* What the user opened: the archive, or the trace folder. */
+static const char *
+user_path (const TtvTrace *trace)
 {
-  return g_build_filename (trace->path, ttv_bookmarks_get_member_path (trace), NULL);
+  return trace->display_path ? trace->display_path : trace->path;
+}
+
+char *
+ttv_bookmarks_dup_path (const TtvTrace *trace, TtvBookmarksPlace place)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_autofree char *abs = g_canonicalize_filename (user_path (trace), NULL);
+  g_autofree char *base = g_path_get_basename (abs);
+
+  switch (place)
+    {
+    case TTV_BOOKMARKS_BESIDE_TRACE:
+      {
+        g_autofree char *dir = g_path_get_dirname (abs);
+        g_autofree char *file = g_strconcat (base, CTF_MEMBER, NULL);
+        return g_build_filename (dir, file, NULL);
+      }
+    case TTV_BOOKMARKS_USER_DIR:
+      {
+        g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, abs, -1);
+        g_strcanon (base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", '_');
+        g_autofree char *file = g_strdup_printf ("%s-%.16s.xml", base, sum);
+        return g_build_filename (g_get_user_data_dir (), "ttv", "bookmarks", file, NULL);
+      }
+    case TTV_BOOKMARKS_IN_TRACE:
+    default:
+      return g_build_filename (trace->path, ttv_bookmarks_get_member_path (trace), NULL);
+    }
+}
+
+char *
+ttv_bookmarks_dup_fallback_path (const TtvTrace *trace)
+{
+  return ttv_bookmarks_dup_path (trace, TTV_BOOKMARKS_USER_DIR);
+}
+
+/* Whether @file can be replaced: its folder is writable, or (for a folder
+ * still to create) the nearest existing one above it. */
+static gboolean
+file_is_writable (const char *file)
+{
+  g_autofree char *dir = g_path_get_dirname (file);
+  while (!g_file_test (dir, G_FILE_TEST_EXISTS))
+    {
+      char *up = g_path_get_dirname (dir);
+      gboolean top = strcmp (up, dir) == 0;
+      g_free (dir);
+      dir = up;
+      if (top)
+        break;
+    }
+  return g_file_test (dir, G_FILE_TEST_IS_DIR) && access (dir, W_OK) == 0
+         && (access (file, F_OK) != 0 || access (file, W_OK) == 0);
 }
 
 gboolean
-ttv_bookmarks_trace_is_writable (const TtvTrace *trace)
+ttv_bookmarks_place_is_writable (const TtvTrace *trace, TtvBookmarksPlace place)
 {
   g_return_val_if_fail (trace != NULL, FALSE);
+  g_autofree char *file = ttv_bookmarks_dup_path (trace, place);
+
+  if (place != TTV_BOOKMARKS_IN_TRACE)
+    return file_is_writable (file);
   if (trace->flags & TTV_TRACE_FLAG_READ_ONLY)
     return FALSE;
   if (opened_from_archive (trace))
@@ -687,62 +963,89 @@ ttv_bookmarks_trace_is_writable (const TtvTrace *trace)
       g_autofree char *dir = g_path_get_dirname (trace->display_path);
       return access (trace->display_path, W_OK) == 0 && access (dir, W_OK) == 0;
     }
-  g_autofree char *file = dup_trace_file (trace);
   g_autofree char *dir = g_path_get_dirname (file);
   if (g_file_test (dir, G_FILE_TEST_IS_DIR))
     return access (dir, W_OK) == 0;
   return access (trace->path, W_OK) == 0;       /* info/ will be created */
 }
 
-char *
-ttv_bookmarks_dup_fallback_path (const TtvTrace *trace)
+gboolean
+ttv_bookmarks_trace_is_writable (const TtvTrace *trace)
 {
-  g_return_val_if_fail (trace != NULL, NULL);
-  const char *where = trace->display_path ? trace->display_path : trace->path;
-  g_autofree char *abs = g_canonicalize_filename (where, NULL);
-  g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, abs, -1);
-  g_autofree char *base = g_path_get_basename (abs);
-  g_strcanon (base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", '_');
-  g_autofree char *file = g_strdup_printf ("%s-%.16s.xml", base, sum);
-  return g_build_filename (g_get_user_data_dir (), "ttv", "bookmarks", file, NULL);
+  return ttv_bookmarks_place_is_writable (trace, TTV_BOOKMARKS_IN_TRACE);
+}
+
+gboolean
+ttv_bookmarks_find_for_trace (const TtvTrace *trace, TtvBookmarksPlace *place)
+{
+  static const TtvBookmarksPlace order[] = {
+    TTV_BOOKMARKS_IN_TRACE, TTV_BOOKMARKS_BESIDE_TRACE, TTV_BOOKMARKS_USER_DIR,
+  };
+  g_return_val_if_fail (trace != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      g_autofree char *file = ttv_bookmarks_dup_path (trace, order[i]);
+      if (g_file_test (file, G_FILE_TEST_EXISTS))
+        {
+          if (place)
+            *place = order[i];
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 TtvBookmarks *
 ttv_bookmarks_load_for_trace (const TtvTrace *trace, GError **error)
 {
   g_return_val_if_fail (trace != NULL, NULL);
-  g_autofree char *file = dup_trace_file (trace);
-  if (g_file_test (file, G_FILE_TEST_EXISTS))
-    return ttv_bookmarks_load (file, error);
-  g_autofree char *fallback = ttv_bookmarks_dup_fallback_path (trace);
-  return ttv_bookmarks_load (fallback, error);
+  TtvBookmarksPlace place;
+  if (!ttv_bookmarks_find_for_trace (trace, &place))
+    return ttv_bookmarks_new ();
+  g_autofree char *file = ttv_bookmarks_dup_path (trace, place);
+  return ttv_bookmarks_load (file, error);
 }
 
 gboolean
 ttv_bookmarks_save_for_trace (const TtvBookmarks *l, const TtvTrace *trace, GError **error)
 {
-  g_return_val_if_fail (l != NULL && trace != NULL, FALSE);
-  gboolean archive = opened_from_archive (trace);
+  return ttv_bookmarks_save_for_trace_full (l, trace, TTV_BOOKMARKS_IN_TRACE, NULL, NULL, NULL,
+                                            error);
+}
 
-  if (!ttv_bookmarks_trace_is_writable (trace))
+gboolean
+ttv_bookmarks_save_for_trace_full (const TtvBookmarks *l, const TtvTrace *trace,
+                                   TtvBookmarksPlace place, GCancellable *cancellable,
+                                   TtvArchiveProgressFunc progress, gpointer progress_data,
+                                   GError **error)
+{
+  g_return_val_if_fail (l != NULL && trace != NULL, FALSE);
+  gboolean archive = place == TTV_BOOKMARKS_IN_TRACE && opened_from_archive (trace);
+  g_autofree char *file = ttv_bookmarks_dup_path (trace, place);
+
+  if (!ttv_bookmarks_place_is_writable (trace, place))
     {
       g_autofree char *fallback = ttv_bookmarks_dup_fallback_path (trace);
-      g_set_error (error, archive ? TTV_ARCHIVE_ERROR : TTV_FORMAT_ERROR,
-                   archive ? TTV_ARCHIVE_ERROR_WRITE : TTV_FORMAT_ERROR_IO,
-                   _("%s is read-only: the bookmarks cannot be saved in it "
-                     "(they can be saved to %s instead)"),
-                   archive ? trace->display_path : trace->path, fallback);
+      if (place != TTV_BOOKMARKS_IN_TRACE)
+        g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
+                     _("%s cannot be written: the bookmarks are not saved"), file);
+      else
+        g_set_error (error, archive ? TTV_ARCHIVE_ERROR : TTV_FORMAT_ERROR,
+                     archive ? TTV_ARCHIVE_ERROR_WRITE : TTV_FORMAT_ERROR_IO,
+                     _("%s is read-only: the bookmarks cannot be saved in it "
+                       "(they can be saved to %s instead)"),
+                     archive ? trace->display_path : trace->path, fallback);
       return FALSE;
     }
 
   gsize length;
-  g_autofree char *xml = ttv_bookmarks_to_xml (l, &length);
-  g_autofree char *file = dup_trace_file (trace);
+  g_autofree char *xml = dup_merged_for (l, file, &length);
   if (!archive)
     return write_file (file, xml, length, error);
 
-  if (!ttv_archive_replace_member (trace->display_path, ttv_bookmarks_get_member_path (trace),
-                                   xml, length, error))
+  if (!ttv_archive_replace_member_full (trace->display_path, ttv_bookmarks_get_member_path (trace),
+                                        xml, length, cancellable, progress, progress_data, error))
     return FALSE;
   /* ttv_archive_replace_member updates a valid cache; when the cache was
    * stale, keep this open trace's copy in step anyway (the next open

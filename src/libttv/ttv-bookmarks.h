@@ -2,6 +2,7 @@
  * load, edit, save atomically, beside a trace directory or inside its archive. */
 #pragma once
 
+#include "ttv-archive.h"
 #include "ttv-time.h"
 #include "ttv-trace.h"
 
@@ -63,24 +64,61 @@ char         *ttv_bookmarks_to_xml (const TtvBookmarks *bookmarks, gsize *length
 /* Temporary file in the same folder, fsync, rename: never a half-written file. */
 gboolean      ttv_bookmarks_save (const TtvBookmarks *bookmarks, const char *path, GError **error);
 
+/* Like ttv_bookmarks_to_xml, but keeps everything of @old (the document
+ * the bookmarks were read from, @old_length bytes; may be NULL) that is not
+ * a <location> element: comments, unknown elements and attributes, the
+ * declaration, the layout.  A <location> of @old that is still in @bookmarks
+ * is kept as it was written; the others are removed; new ones follow the
+ * last location kept.  When @old does not parse as a bookmarks document,
+ * the plain ttv_bookmarks_to_xml output. */
+char         *ttv_bookmarks_to_xml_merged (const TtvBookmarks *bookmarks, const char *old,
+                                           gsize old_length, gsize *length);
+
 /* --- Per trace -------------------------------------------------------------
- * LTT traces (and any trace with an info/ folder): <trace>/info/bookmarks.xml.
- * CTF traces: <trace>/.ttv-bookmarks.xml (hidden files are skipped by
- * babeltrace2 and by our CTF reader; see docs/bookmarks.md).
- * A trace opened from an archive: that member of the archive, rewritten with
- * ttv_archive_replace_member.  A read-only trace: an error; the caller may
- * offer ttv_bookmarks_dup_fallback_path instead. */
+ * Where a trace's bookmarks live (see docs/bookmarks.md):
+ * IN_TRACE: LTT traces (and any trace with an info/ folder):
+ *   <trace>/info/bookmarks.xml; CTF traces: <trace>/.ttv-bookmarks.xml
+ *   (hidden files are skipped by babeltrace2 and by our CTF reader).  A
+ *   trace opened from an archive: that member of the archive, rewritten
+ *   with ttv_archive_replace_member.
+ * BESIDE_TRACE: a copy beside a read-only trace, in the folder that holds
+ *   it: <folder>/<trace or archive name>.ttv-bookmarks.xml.
+ * USER_DIR: g_get_user_data_dir()/ttv/bookmarks/<name>-<hash of the path>.xml. */
+typedef enum {
+  TTV_BOOKMARKS_IN_TRACE,
+  TTV_BOOKMARKS_BESIDE_TRACE,
+  TTV_BOOKMARKS_USER_DIR,
+} TtvBookmarksPlace;
 
 /* The member path relative to the trace directory ("info/bookmarks.xml"). */
 const char   *ttv_bookmarks_get_member_path (const TtvTrace *trace);
-/* Whether ttv_bookmarks_save_for_trace can write where the bookmarks belong. */
+/* The file at @place (IN_TRACE for an archive: the extracted copy). */
+char         *ttv_bookmarks_dup_path (const TtvTrace *trace, TtvBookmarksPlace place);
+/* Whether ttv_bookmarks_save_for_trace_full can write at @place. */
+gboolean      ttv_bookmarks_place_is_writable (const TtvTrace *trace, TtvBookmarksPlace place);
+/* Whether the bookmarks can be saved where they belong (IN_TRACE). */
 gboolean      ttv_bookmarks_trace_is_writable (const TtvTrace *trace);
-/* Reads the trace's bookmarks; when it has none, those saved at the
- * fallback path, if any. */
+/* The first place, in the order IN_TRACE, BESIDE_TRACE, USER_DIR, that has
+ * a bookmarks file: TRUE and *@place; FALSE when none has. */
+gboolean      ttv_bookmarks_find_for_trace (const TtvTrace *trace, TtvBookmarksPlace *place);
+/* Reads the bookmarks of the place ttv_bookmarks_find_for_trace finds (an
+ * empty list when none). */
 TtvBookmarks *ttv_bookmarks_load_for_trace (const TtvTrace *trace, GError **error);
+/* Saves where the bookmarks belong (IN_TRACE); a read-only trace is an
+ * error that names the USER_DIR file. */
 gboolean      ttv_bookmarks_save_for_trace (const TtvBookmarks *bookmarks, const TtvTrace *trace,
                                             GError **error);
-/* g_get_user_data_dir()/ttv/bookmarks/<name>-<hash of the trace path>.xml */
+/* Saves at @place, atomically, keeping what the file there already holds
+ * besides its locations (ttv_bookmarks_to_xml_merged).  Rewriting an
+ * archive (IN_TRACE) can take seconds: it stops with G_IO_ERROR_CANCELLED
+ * when @cancellable is cancelled (the archive untouched), and reports
+ * progress through @progress (may be NULL), in the calling thread. */
+gboolean      ttv_bookmarks_save_for_trace_full (const TtvBookmarks *bookmarks,
+                                                 const TtvTrace *trace, TtvBookmarksPlace place,
+                                                 GCancellable *cancellable,
+                                                 TtvArchiveProgressFunc progress,
+                                                 gpointer progress_data, GError **error);
+/* ttv_bookmarks_dup_path (trace, TTV_BOOKMARKS_USER_DIR). */
 char         *ttv_bookmarks_dup_fallback_path (const TtvTrace *trace);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvBookmark, ttv_bookmark_free)

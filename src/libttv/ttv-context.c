@@ -30,7 +30,9 @@ ttv_context_new (TtvTraceset *ts, GError **error)
       s->cursor = ttv_cursor_new (s->tracefile, error);
       if (s->cursor == NULL)
         return NULL;
-      s->next = s->tracefile->trace->format->cursor_next;
+      /* The reader itself in the hot loop, unless damage is to be skipped. */
+      s->next = s->tracefile->trace->damage ? ttv_cursor_next
+                                            : s->tracefile->trace->format->cursor_next;
     }
   return g_steal_pointer (&ctx);
 }

@@ -1,6 +1,7 @@
 /* ttv-trace.c: opening a trace with the best reader, and the format-neutral
  * bookkeeping that every reader shares (tracefiles, event types, info). */
 #include "ttv-trace.h"
+#include "ttv-trace-damage.h"
 #include "ttv-archive.h"
 #include "ttv-error.h"
 
@@ -132,6 +133,7 @@ ttv_trace_close (TtvTrace *t)
     return;
   if (t->format && t->format->close)
     t->format->close (t);
+  ttv_trace_damage_free (t->damage);
   for (guint i = 0; i < t->tracefiles->len; i++)
     tracefile_free (g_ptr_array_index (t->tracefiles, i));
   g_ptr_array_unref (t->tracefiles);
@@ -168,12 +170,20 @@ best_format (const char *dir)
 TtvTrace *
 ttv_trace_open (const char *path, GError **error)
 {
+  return ttv_trace_open_full (path, NULL, NULL, NULL, error);
+}
+
+TtvTrace *
+ttv_trace_open_full (const char *path, GCancellable *cancellable,
+                     void (*progress) (guint64 done, guint64 total, gpointer data),
+                     gpointer progress_data, GError **error)
+{
   g_return_val_if_fail (path != NULL, NULL);
   g_autofree char *dir = NULL;
 
   if (ttv_archive_is_archive (path))
     {
-      dir = ttv_archive_extract (path, error);
+      dir = ttv_archive_extract_full (path, cancellable, progress, progress_data, error);
       if (dir == NULL)
         return NULL;
     }
@@ -314,6 +324,15 @@ ttv_trace_find_event_type (const TtvTrace *t, const char *name)
   return NULL;
 }
 
+gboolean
+ttv_trace_cycles_to_time (const TtvTrace *trace, guint64 cycles, TtvTime *time)
+{
+  g_return_val_if_fail (trace != NULL && time != NULL, FALSE);
+  if (trace->format == NULL || trace->format->cycles_to_time == NULL)
+    return FALSE;
+  return trace->format->cycles_to_time (trace, cycles, time);
+}
+
 TtvCursor *
 ttv_cursor_new (TtvTracefile *tf, GError **error)
 {
@@ -334,12 +353,16 @@ ttv_cursor_free (TtvCursor *c)
 gboolean
 ttv_cursor_next (TtvCursor *c, TtvEvent *event, GError **error)
 {
+  if (G_UNLIKELY (c->tracefile->trace->damage != NULL))
+    return ttv_cursor_next_skipping_damage (c, event, error);
   return c->tracefile->trace->format->cursor_next (c, event, error);
 }
 
 gboolean
 ttv_cursor_seek_time (TtvCursor *c, TtvTime time, GError **error)
 {
+  if (G_UNLIKELY (c->tracefile->trace->damage != NULL))
+    return ttv_cursor_seek_time_skipping_damage (c, time, error);
   return c->tracefile->trace->format->cursor_seek_time (c, time, error);
 }
 

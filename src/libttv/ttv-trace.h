@@ -3,6 +3,8 @@
  * the traceset engine, the CLI and the GUI only ever see these types. */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "ttv-decoder.h"
 #include "ttv-time.h"
 #include "ttv-type.h"
@@ -13,6 +15,7 @@ typedef struct _TtvFormatClass TtvFormatClass;
 typedef struct _TtvTrace TtvTrace;
 typedef struct _TtvTracefile TtvTracefile;
 typedef struct _TtvCursor TtvCursor;
+typedef struct _TtvTraceDamage TtvTraceDamage;
 
 /* One kind of event in one trace.  Ids are dense per trace (0..n-1), so
  * hooks and statistics can index arrays by them. */
@@ -99,6 +102,7 @@ struct _TtvTrace {
   GPtrArray *tail_warnings;       /* of char *, weak, NULL when none: those of @warnings about a
                                    * partly written last block or packet, normal while a trace
                                    * is being written */
+  TtvTraceDamage *damage;         /* owned; NULL: reading stops at damaged data (ttv-trace-damage.h) */
   gpointer priv;                  /* reader-private */
 };
 
@@ -132,12 +136,26 @@ struct _TtvFormatClass {
    * event can be found by reading the last blocks only (TTV_TIME_MIN:
    * unknown).  NULL: the packet bounds stand for the first and last events. */
   TtvTime   (*block_start)  (const TtvTracefile *tracefile, guint64 block);
+  /* Optional (NULL: damage ends the tracefile).  After cursor_next or
+   * cursor_seek_time failed with TTV_FORMAT_ERROR_CORRUPT: the next event
+   * is the first of the following block or packet. */
+  gboolean  (*cursor_skip_block) (TtvCursor *cursor, GError **error);
+  /* Optional (NULL: the trace cannot say).  The time of count @cycles of
+   * the trace's cycle counter, through the reader's own cycle/time anchors
+   * (what its cursors compute for an event with those cycles). */
+  gboolean  (*cycles_to_time) (const TtvTrace *trace, guint64 cycles, TtvTime *time);
 };
 
 /* --- Opening ------------------------------------------------------------ */
 
 /* Opens a trace directory or archive with the best reader. */
 TtvTrace   *ttv_trace_open (const char *path, GError **error);
+/* The same; extracting an archive (the long part of opening one) stops with
+ * G_IO_ERROR_CANCELLED when @cancellable is cancelled and reports its
+ * progress through @progress (may be NULL; see ttv_archive_extract_full). */
+TtvTrace   *ttv_trace_open_full (const char *path, GCancellable *cancellable,
+                                 void (*progress) (guint64 done, guint64 total, gpointer data),
+                                 gpointer progress_data, GError **error);
 void        ttv_trace_close (TtvTrace *trace);
 /* Called by readers from their open(). */
 TtvTracefile *ttv_trace_add_tracefile (TtvTrace *trace, const char *name, gint cpu);
@@ -152,6 +170,9 @@ void        ttv_trace_add_tail_warning (TtvTrace *trace, const char *format, ...
  * the trace's start and end; *changed tells whether anything was added.
  * No cursor of the trace may exist during the call. */
 gboolean    ttv_trace_refresh (TtvTrace *trace, gboolean *changed, GError **error);
+/* The time of cycle count @cycles (seed 000's cycle= bookmarks): FALSE
+ * when the trace's format has no cycle counter to convert. */
+gboolean    ttv_trace_cycles_to_time (const TtvTrace *trace, guint64 cycles, TtvTime *time);
 /* First event type with this full name or plain name, or NULL. */
 const TtvEventType *ttv_trace_find_event_type (const TtvTrace *trace, const char *name);
 

@@ -1,13 +1,15 @@
 #!/bin/sh
 # test-gui.sh: drives the real ttv window under Xvfb with xdotool (TAP):
 # opens the sample trace (a copy) and a .tar.gz of it, screenshots, moves in
-# the event list, adds bookmarks with Ctrl+D, reopens and finds them, and
-# opens a hostile archive.  Run by meson under dbus-run-session + xvfb-run.
+# the event list, adds bookmarks with Ctrl+D, reopens and finds them in the
+# bookmarks panel, opens a hostile archive and a corrupt trace and reads the
+# error dialogs' messages.  Run by meson under dbus-run-session + xvfb-run.
 set -u
 . "$(dirname "$0")/gui-test-lib.sh"
 
 TTV="$1"
 SAMPLE="$2"
+CLIPBOARD="$3"     # prints the X clipboard (ttv-test-clipboard)
 gui_test_init gui-test
 
 # Adds a bookmark named $1 through Ctrl+D, the dialog, and Enter.
@@ -28,7 +30,30 @@ list_drawn () { has_contrast "$1" 600x300+10+260; }
 # Screenshots into $1 until the event list has drawn rows (up to 20 s).
 shoot () { shoot_until "$1" 100 list_drawn; }
 
-echo "1..19"
+# The message of the error dialog $1 about the path $2: its labels are
+# selectable, so Tab selects one and Ctrl+C copies it, until the message
+# (not the title) is copied.  Prints it; fails when it cannot be read.
+dialog_message () {
+  _try=0
+  while [ "$_try" -lt 6 ]; do
+    xdotool windowfocus --sync "$1" 2>/dev/null
+    xdotool key Tab ctrl+c
+    sleep 0.2
+    _msg=$(timeout 10 "$CLIPBOARD" 2>/dev/null)
+    case "$_msg" in "Cannot open “$2”"*) printf '%s\n' "$_msg"; return 0 ;; esac
+    _try=$((_try + 1))
+  done
+  return 1
+}
+
+# Double-clicks the first row of the bookmarks panel (the window's right
+# side) of the window $1.
+activate_first_bookmark () {
+  eval "$(xdotool getwindowgeometry --shell "$1")"
+  xdotool mousemove --window "$1" $((WIDTH - 120)) 300 click --repeat 2 --delay 80 1
+}
+
+echo "1..29"
 cp -r "$SAMPLE" "$WORK/trace"
 rm -f "$WORK/trace/info/bookmarks.xml"
 
@@ -53,6 +78,9 @@ check "End selects the last event of the trace ($end_time)" \
 import -window root "$SHOTS/ttv-end.png"
 xdotool key --clearmodifiers Prior Home
 check "the window survives Page Up / Home" 'kill -0 $pid 2>/dev/null'
+# Not on the first event: the bookmark must not be at the time a fresh tab starts at.
+xdotool key --clearmodifiers Next
+wait_for "[ \$(grep -c \"^current: \" \"$TTV_TEST_MODULE_LOG\") -gt 0 ]" 50
 
 add_bookmark "first-mark"
 check "Ctrl+D, a name and Enter save info/bookmarks.xml" \
@@ -60,6 +88,9 @@ check "Ctrl+D, a name and Enter save info/bookmarks.xml" \
 check "the bookmark is an LTT <location>" 'grep -q "<location" "$WORK/trace/info/bookmarks.xml"'
 check "the module was told about it" 'wait_for "grep -q \"bookmarks:.*\[first-mark\]\" \"$TTV_TEST_MODULE_LOG\"" 300'
 import -window root "$SHOTS/ttv-bookmark.png"
+mark_time=$(sed -n 's/.*name="first-mark"[^>]* time="\([0-9.]*\)".*/\1/p' "$WORK/trace/info/bookmarks.xml")
+check "the bookmark's time is in the file" '[ -n "$mark_time" ]'
+
 
 # --- A hostile archive: an error dialog, the window stays -------------------
 python3 - "$WORK/evil.tar.gz" <<'PY'
@@ -71,13 +102,35 @@ with tarfile.open(sys.argv[1], "w:gz") as t:
     t.addfile(info, io.BytesIO(data))
 PY
 "$TTV" "$WORK/evil.tar.gz" >>"$WORK/ttv.log" 2>&1   # goes to the running instance
-err=$(wait_window "Cannot open trace" 400)
-check "a hostile archive shows an error dialog" '[ -n "$err" ]'
-import -window root "$SHOTS/ttv-hostile.png"
+# Waits for the error dialog about the path $1, names its checks after $2,
+# screenshots it into $3, and reads its message into msg.
+error_dialog () {
+  err=$(wait_window "Cannot open trace" 400)
+  check "$2 shows an error dialog" '[ -n "$err" ]'
+  import -window root "$SHOTS/$3"
+  msg=$(dialog_message "$err" "$1")
+  printf '%s\n' "$msg" | sed "s/^/# $2: /"
+}
+
+error_dialog "$WORK/evil.tar.gz" "a hostile archive" ttv-hostile.png
+check "the dialog names the archive and the hostile member" \
+  'echo "$msg" | grep -q "evil.tar.gz" && echo "$msg" | grep -q "“../evil”" && echo "$msg" | grep -q "refusing"'
 check "nothing was written outside the cache" '[ ! -e "$WORK/evil" ] && [ ! -e "$WORK/cache/ttv/evil" ]'
-key_in_window "$err" Return
+# Escape: Return would go to the selected message label, not the button.
+key_in_window "$err" Escape
+check "the error dialog closes"  'wait_for "! xdotool search --onlyvisible --name \"Cannot open trace\" >/dev/null 2>&1" 100'
 check "the main window is still alive after the error" \
   'kill -0 $pid 2>/dev/null && wait_for "xdotool search --name \"^trace.* ttv\$\" >/dev/null 2>&1" 300'
+
+# --- A corrupt trace: the dialog says which file and where -------------------
+cp -r "$SAMPLE" "$WORK/corrupt"
+printf '\377\377' | dd of="$WORK/corrupt/cpu/1" bs=1 seek=65536 conv=notrunc 2>/dev/null
+"$TTV" "$WORK/corrupt" >>"$WORK/ttv.log" 2>&1
+error_dialog "$WORK/corrupt" "a corrupt trace" ttv-corrupt.png
+check "the dialog names the file and the byte offset" \
+  'echo "$msg" | grep -q "corrupt/cpu/1: byte offset 65536" && echo "$msg" | grep -q "block_start"'
+key_in_window "$err" Escape
+check "the window is still alive after it" 'kill -0 $pid 2>/dev/null'
 stop_ttv
 check "ttv quits with Ctrl+Q" '[ -z "$pid" ]'
 
@@ -88,11 +141,23 @@ win=$(wait_window "^trace.* ttv$" 400)
 check "the trace reopens" '[ -n "$win" ]'
 check "the saved bookmark is loaded into the tab's list" \
   'wait_for "grep -q \"bookmarks:.*\[first-mark\]\" \"$TTV_TEST_MODULE_LOG\"" 300'
+shoot "$SHOTS/ttv-reopened.png"
+# In the bookmarks panel: its row takes the tab to the bookmark's time.
+activate_first_bookmark "$win"
+check "the bookmarks panel lists it: its row goes to $mark_time" \
+  'wait_for "grep -q \"^current: $mark_time\" \"$TTV_TEST_MODULE_LOG\"" 300'
+# Delete, with the keyboard in the panel: out of the file, Undo offered.
+xdotool key --clearmodifiers Delete
+check "Delete in the bookmarks panel takes it out of info/bookmarks.xml" \
+  'wait_for "! grep -q first-mark \"$WORK/trace/info/bookmarks.xml\"" 300'
+import -window root "$SHOTS/ttv-deleted.png"
 stop_ttv
 
 # --- A .tar.gz of the trace ---------------------------------------------------
 rm -f "$WORK/trace/info/bookmarks.xml"
 tar -C "$WORK" -czf "$WORK/trace.tar.gz" trace
+tar -tvzf "$WORK/trace.tar.gz" >"$WORK/members-before"
+mkdir "$WORK/before" && tar -C "$WORK/before" -xzf "$WORK/trace.tar.gz"
 : >"$TTV_TEST_MODULE_LOG"
 start_ttv "$WORK/trace.tar.gz"
 win=$(wait_window "^trace.* ttv$" 400)
@@ -101,7 +166,13 @@ check "the archive screenshot shows a drawn event list" 'shoot "$SHOTS/ttv-archi
 add_bookmark "archived-mark"
 check "a bookmark on an archive is written into the archive" \
   'wait_for "tar -xzOf \"$WORK/trace.tar.gz\" trace/info/bookmarks.xml 2>/dev/null | grep -q archived-mark" 300'
-check "the archive still holds the trace" 'tar -tzf "$WORK/trace.tar.gz" | grep -q "trace/eventdefs"'
+tar -tvzf "$WORK/trace.tar.gz" >"$WORK/members-after"
+mkdir "$WORK/after" && tar -C "$WORK/after" -xzf "$WORK/trace.tar.gz"
+check "every other member is unchanged: names, modes, owners, sizes, dates, order" \
+  'grep -v "trace/info/bookmarks.xml\$" "$WORK/members-after" | diff "$WORK/members-before" -'
+check "and contents" 'diff -r -x bookmarks.xml "$WORK/before" "$WORK/after"'
+check "the archive gained only info/bookmarks.xml" \
+  '[ "$(wc -l <"$WORK/members-after")" -eq $(($(wc -l <"$WORK/members-before") + 1)) ]'
 stop_ttv
 
 check "ttv logged no GLib critical or warning" \

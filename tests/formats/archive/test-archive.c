@@ -702,6 +702,119 @@ test_trace_open (void)
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNKNOWN_FORMAT);
 }
 
+/* An archive with one large member (hard to compress), so that reading it
+ * takes many blocks: progress is reported, and cancellation can hit. */
+static char *
+write_large_archive (const char *name, gsize size)
+{
+  g_autofree char *path = tmp_path (name);
+  g_autofree char *big = g_malloc (size + 1);
+  GRand *rand = g_rand_new_with_seed (7);
+  for (gsize i = 0; i < size; i++)
+    big[i] = (char) ('!' + g_rand_int_range (rand, 0, 90));
+  big[size] = 0;
+  g_rand_free (rand);
+  const Member members[] = {
+    { "large/", M_DIR, NULL, 0 },
+    { "large/info/", M_DIR, NULL, 0 },
+    { "large/info/system.xml", M_FILE, "<system/>\n", 0 },
+    { "large/cpu/0", M_FILE, big, 0 },
+    { "large/cpu/1", M_FILE, "tail", 0 },
+  };
+  write_archive (path, TRUE, members, G_N_ELEMENTS (members));
+  return g_steal_pointer (&path);
+}
+
+typedef struct {
+  GArray *done;                 /* of guint64: each call's @done */
+  guint64 total;
+  guint64 cancel_after;         /* cancel once done passes this (G_MAXUINT64: never) */
+  GCancellable *cancellable;
+} ProgressLog;
+
+static void
+log_progress (guint64 done, guint64 total, gpointer data)
+{
+  ProgressLog *log = data;
+  g_array_append_val (log->done, done);
+  log->total = total;
+  if (done > log->cancel_after)
+    g_cancellable_cancel (log->cancellable);
+}
+
+static void
+test_replace_progress (void)
+{
+  g_autofree char *tgz = write_large_archive ("progress.tar.gz", 4 << 20);
+  g_autoptr (GError) error = NULL;
+  ProgressLog log = { g_array_new (FALSE, FALSE, sizeof (guint64)), 0, G_MAXUINT64, NULL };
+  struct stat st;
+
+  g_assert_cmpint (stat (tgz, &st), ==, 0);
+  g_assert_true (ttv_archive_replace_member_full (tgz, "info/bookmarks.xml", "<bookmarks/>", 12,
+                                                  NULL, log_progress, &log, &error));
+  g_assert_no_error (error);
+  /* Two readings of the whole file, reported in order. */
+  g_assert_cmpuint (log.total, ==, 2 * (guint64) st.st_size);
+  g_assert_cmpuint (log.done->len, >=, 2);
+  for (guint i = 1; i < log.done->len; i++)
+    g_assert_cmpuint (g_array_index (log.done, guint64, i), >=, g_array_index (log.done, guint64, i - 1));
+  g_assert_cmpuint (g_array_index (log.done, guint64, log.done->len - 1), >, log.total / 2);
+  g_assert_cmpuint (g_array_index (log.done, guint64, log.done->len - 1), <=, log.total);
+  g_array_unref (log.done);
+}
+
+static void
+test_replace_cancel (gconstpointer data)
+{
+  gboolean in_copy = GPOINTER_TO_INT (data);
+  g_autofree char *tgz = write_large_archive (in_copy ? "cancel-copy.tar.gz" : "cancel-scan.tar.gz",
+                                              4 << 20);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  gsize before_len, after_len;
+  struct stat st;
+  ProgressLog log = { g_array_new (FALSE, FALSE, sizeof (guint64)), 0, 0, cancellable };
+
+  g_assert_cmpint (stat (tgz, &st), ==, 0);
+  /* In the scan: at the first report; in the copy: once the new archive is
+   * partly written. */
+  log.cancel_after = in_copy ? (guint64) st.st_size + 1 : 0;
+  g_assert_true (g_file_get_contents (tgz, &before, &before_len, NULL));
+  g_assert_false (ttv_archive_replace_member_full (tgz, "info/bookmarks.xml", "x", 1, cancellable,
+                                                   log_progress, &log, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (g_file_get_contents (tgz, &after, &after_len, NULL));
+  g_assert_cmpmem (after, after_len, before, before_len);
+  g_autofree char *tree = list_tree (tmp_base);
+  g_assert_null (strstr (tree, in_copy ? "/.cancel-copy" : "/.cancel-scan"));
+  g_array_unref (log.done);
+}
+
+static void
+test_extract_cancel (void)
+{
+  g_autofree char *tgz = write_large_archive ("extract-cancel.tar.gz", 4 << 20);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  ProgressLog log = { g_array_new (FALSE, FALSE, sizeof (guint64)), 0, 0, cancellable };
+
+  g_assert_null (ttv_archive_extract_full (tgz, cancellable, log_progress, &log, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  /* Nothing half-extracted is left in the cache, and it extracts later. */
+  g_autofree char *cache = ttv_archive_dup_cache_dir ();
+  g_autofree char *tree = list_tree (cache);
+  g_assert_null (strstr (tree, ".tmp-"));
+  g_autofree char *dir = ttv_archive_extract_full (tgz, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autofree char *tail = g_build_filename (dir, "cpu", "1", NULL);
+  g_autofree char *text = read_file (tail);
+  g_assert_cmpstr (text, ==, "tail");
+  g_array_unref (log.done);
+}
+
 static int
 remove_one (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -743,6 +856,12 @@ main (int argc, char **argv)
                         test_replace_round_trip);
   g_test_add_func ("/archive/replace/failure-keeps-original", test_replace_failure);
   g_test_add_func ("/archive/trace-open", test_trace_open);
+  g_test_add_func ("/archive/replace/progress", test_replace_progress);
+  g_test_add_data_func ("/archive/replace/cancel-in-scan", GINT_TO_POINTER (FALSE),
+                        test_replace_cancel);
+  g_test_add_data_func ("/archive/replace/cancel-in-copy", GINT_TO_POINTER (TRUE),
+                        test_replace_cancel);
+  g_test_add_func ("/archive/extract/cancel", test_extract_cancel);
   int ret = g_test_run ();
 
   nftw (tmp_base, remove_one, 16, FTW_DEPTH | FTW_PHYS);

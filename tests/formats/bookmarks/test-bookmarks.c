@@ -523,6 +523,189 @@ test_trace_archive_real (void)
   ttv_trace_close (t);
 }
 
+/* A hand-edited file: its comments, unknown elements and attributes, and
+ * the locations still listed stay as written; only the others change. */
+static const char hand_doc[] =
+  "<?xml version=\"1.0\"?>\n"
+  "<!-- my notes on this trace -->\n"
+  "<bookmarks version=\"2\">\n"
+  "  <!-- first: the boot -->\n"
+  "  <location name=boot time=1 colour=\"red\">boot</location>\n"
+  "  <future-element attr=1/>\n"
+  "  <location name=gone time=2>x</location>\n"
+  "  <location cycle=5/>\n"
+  "  <!-- end -->\n"
+  "</bookmarks>\n";
+
+static const char hand_doc_saved[] =
+  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+  "<!-- my notes on this trace -->\n"
+  "<bookmarks version=\"2\">\n"
+  "  <!-- first: the boot -->\n"
+  "  <location name=\"boot\" time=\"1\" colour=\"red\">boot</location>\n"
+  "  <future-element attr=\"1\"/>\n"
+  "  <location cycle=\"5\"/>\n"
+  "  <location name=\"new\" cpu=\"2\" start_time=\"3.000000000\" end_time=\"4.000000000\">a &lt;new&gt; one</location>\n"
+  "  <!-- end -->\n"
+  "</bookmarks>\n";
+
+static void
+test_merge_keeps_hand_edits (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvBookmarks) l = ttv_bookmarks_parse (hand_doc, strlen (hand_doc), "hand", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ttv_bookmarks_get_n (l), ==, 3);
+  g_assert_true (ttv_bookmarks_remove (l, 1));
+  TtvBookmark *b = ttv_bookmark_new ("new", 3000000000, 4000000000, "a <new> one");
+  b->cpu = 2;
+  ttv_bookmarks_add (l, b);
+
+  gsize length;
+  g_autofree char *xml = ttv_bookmarks_to_xml_merged (l, hand_doc, strlen (hand_doc), &length);
+  g_assert_cmpstr (xml, ==, hand_doc_saved);
+  g_assert_cmpuint (length, ==, strlen (hand_doc_saved));
+  g_autoptr (TtvBookmarks) again = ttv_bookmarks_parse (xml, length, "saved", &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_bookmarks_equal (l, again));
+
+  /* Saving the same list again changes nothing. */
+  g_autofree char *twice = ttv_bookmarks_to_xml_merged (l, xml, length, NULL);
+  g_assert_cmpstr (twice, ==, xml);
+
+  /* Everything removed: the rest stays. */
+  g_autoptr (TtvBookmarks) none = ttv_bookmarks_new ();
+  g_autofree char *empty = ttv_bookmarks_to_xml_merged (none, hand_doc, strlen (hand_doc), NULL);
+  g_assert_null (strstr (empty, "<location"));
+  g_assert_nonnull (strstr (empty, "<!-- end -->"));
+  g_assert_nonnull (strstr (empty, "<future-element"));
+
+  /* The seed's file, without a declaration: none is added. */
+  g_autoptr (TtvBookmarks) seed = ttv_bookmarks_parse (seed_doc, strlen (seed_doc), "seed", NULL);
+  g_autofree char *seed_saved = ttv_bookmarks_to_xml_merged (seed, seed_doc, strlen (seed_doc), NULL);
+  g_assert_true (g_str_has_prefix (seed_saved, "<bookmarks>\n"));
+  g_assert_nonnull (strstr (seed_saved, "<!-- a comment with name=x inside -->"));
+  g_assert_nonnull (strstr (seed_saved, "<future-element attr=\"1\"/>"));
+
+  /* Not a bookmarks document: the plain output. */
+  g_autofree char *plain = ttv_bookmarks_to_xml (l, NULL);
+  g_autofree char *from_bad = ttv_bookmarks_to_xml_merged (l, "<oops", 5, NULL);
+  g_assert_cmpstr (from_bad, ==, plain);
+  g_autofree char *from_other = ttv_bookmarks_to_xml_merged (l, "<other/>", 8, NULL);
+  g_assert_cmpstr (from_other, ==, plain);
+}
+
+static void
+test_save_keeps_hand_edits (void)
+{
+  g_autofree char *path = tmp_path ("hand.xml");
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_file_set_contents (path, hand_doc, -1, NULL));
+  g_autoptr (TtvBookmarks) l = ttv_bookmarks_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_bookmarks_remove (l, 1));
+  TtvBookmark *b = ttv_bookmark_new ("new", 3000000000, 4000000000, "a <new> one");
+  b->cpu = 2;
+  ttv_bookmarks_add (l, b);
+  g_assert_true (ttv_bookmarks_save (l, path, &error));
+  g_assert_no_error (error);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, hand_doc_saved);
+}
+
+/* A read-only trace: its bookmarks beside it, or in the user's folder. */
+static void
+test_trace_places (void)
+{
+  g_autofree char *parent = tmp_path ("places");
+  g_autofree char *dir = g_build_filename (parent, "ro", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  TtvTrace *t = fake_trace (dir, NULL, &fake_ltt);
+  t->flags |= TTV_TRACE_FLAG_READ_ONLY;
+  g_autoptr (TtvBookmarks) l = sample ();
+  g_autoptr (GError) error = NULL;
+  TtvBookmarksPlace place = TTV_BOOKMARKS_USER_DIR;
+
+  g_autofree char *in = ttv_bookmarks_dup_path (t, TTV_BOOKMARKS_IN_TRACE);
+  g_autofree char *beside = ttv_bookmarks_dup_path (t, TTV_BOOKMARKS_BESIDE_TRACE);
+  g_autofree char *user = ttv_bookmarks_dup_path (t, TTV_BOOKMARKS_USER_DIR);
+  g_autofree char *want_in = g_build_filename (dir, "info", "bookmarks.xml", NULL);
+  g_autofree char *want_beside = g_build_filename (parent, "ro.ttv-bookmarks.xml", NULL);
+  g_assert_cmpstr (in, ==, want_in);
+  g_assert_cmpstr (beside, ==, want_beside);
+  g_autofree char *fallback = ttv_bookmarks_dup_fallback_path (t);
+  g_assert_cmpstr (user, ==, fallback);
+
+  g_assert_false (ttv_bookmarks_place_is_writable (t, TTV_BOOKMARKS_IN_TRACE));
+  g_assert_true (ttv_bookmarks_place_is_writable (t, TTV_BOOKMARKS_BESIDE_TRACE));
+  g_assert_true (ttv_bookmarks_place_is_writable (t, TTV_BOOKMARKS_USER_DIR));
+  g_assert_false (ttv_bookmarks_find_for_trace (t, &place));
+  g_assert_false (ttv_bookmarks_save_for_trace_full (l, t, TTV_BOOKMARKS_IN_TRACE, NULL, NULL,
+                                                     NULL, &error));
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO);
+  g_clear_error (&error);
+
+  /* Beside: found first after the trace's own file. */
+  g_assert_true (ttv_bookmarks_save_for_trace_full (l, t, TTV_BOOKMARKS_USER_DIR, NULL, NULL,
+                                                    NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (ttv_bookmarks_find_for_trace (t, &place));
+  g_assert_cmpint (place, ==, TTV_BOOKMARKS_USER_DIR);
+  g_autoptr (TtvBookmarks) one = ttv_bookmarks_new ();
+  ttv_bookmarks_add (one, ttv_bookmark_new ("beside", 5, 5, NULL));
+  g_assert_true (ttv_bookmarks_save_for_trace_full (one, t, TTV_BOOKMARKS_BESIDE_TRACE, NULL,
+                                                    NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (want_beside, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (ttv_bookmarks_find_for_trace (t, &place));
+  g_assert_cmpint (place, ==, TTV_BOOKMARKS_BESIDE_TRACE);
+  g_autoptr (TtvBookmarks) loaded = ttv_bookmarks_load_for_trace (t, &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_bookmarks_equal (one, loaded));
+  /* Nothing was written into the trace. */
+  g_autofree char *info = g_build_filename (dir, "info", NULL);
+  g_assert_false (g_file_test (info, G_FILE_TEST_EXISTS));
+
+  /* Beside an archive: named after the archive. */
+  g_autofree char *tgz = g_build_filename (parent, "t.tar.gz", NULL);
+  fake_trace_free (t);
+  t = fake_trace (dir, tgz, &fake_ltt);
+  g_autofree char *beside_tgz = ttv_bookmarks_dup_path (t, TTV_BOOKMARKS_BESIDE_TRACE);
+  g_autofree char *want_tgz = g_build_filename (parent, "t.tar.gz.ttv-bookmarks.xml", NULL);
+  g_assert_cmpstr (beside_tgz, ==, want_tgz);
+  fake_trace_free (t);
+}
+
+static void
+test_trace_archive_cancel (void)
+{
+  g_autofree char *tgz = tmp_path ("bm-cancel.tar.gz");
+  write_trace_archive (tgz);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (tgz, &error);
+  g_assert_no_error (error);
+  TtvTrace *t = fake_trace (dir, tgz, &fake_ltt);
+  g_autoptr (TtvBookmarks) l = sample ();
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *before = NULL, *after = NULL;
+  gsize before_len, after_len;
+
+  g_assert_true (g_file_get_contents (tgz, &before, &before_len, NULL));
+  g_cancellable_cancel (cancellable);
+  g_assert_false (ttv_bookmarks_save_for_trace_full (l, t, TTV_BOOKMARKS_IN_TRACE, cancellable,
+                                                     NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (g_file_get_contents (tgz, &after, &after_len, NULL));
+  g_assert_cmpmem (after, after_len, before, before_len);
+  /* The open trace's copy did not change either. */
+  g_autoptr (GError) load_error = NULL;
+  g_autoptr (TtvBookmarks) now = ttv_bookmarks_load_for_trace (t, &load_error);
+  g_assert_no_error (load_error);
+  g_assert_cmpuint (ttv_bookmarks_get_n (now), ==, 0);
+  fake_trace_free (t);
+}
+
 static int
 remove_one (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -556,6 +739,10 @@ main (int argc, char **argv)
   g_test_add_func ("/bookmarks/trace/ctf", test_trace_ctf);
   g_test_add_func ("/bookmarks/trace/archive", test_trace_archive);
   g_test_add_func ("/bookmarks/trace/archive-ttv-gen", test_trace_archive_real);
+  g_test_add_func ("/bookmarks/merge/hand-edits", test_merge_keeps_hand_edits);
+  g_test_add_func ("/bookmarks/save/hand-edits", test_save_keeps_hand_edits);
+  g_test_add_func ("/bookmarks/trace/places", test_trace_places);
+  g_test_add_func ("/bookmarks/trace/archive-cancel", test_trace_archive_cancel);
   int ret = g_test_run ();
 
   nftw (tmp_base, remove_one, 16, FTW_DEPTH | FTW_PHYS);

@@ -388,6 +388,16 @@ ttv_ltt_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
 }
 
 gboolean
+ttv_ltt_cursor_skip_block (TtvCursor *cursor, GError **error)
+{
+  TtvLttCursor *c = (TtvLttCursor *) cursor;
+
+  /* A failed next() or seek left the iterator in the damaged block. */
+  load_block (c, c->it.block + 1);
+  return TRUE;
+}
+
+gboolean
 ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos, GError **error)
 {
   TtvLttCursor *c = (TtvLttCursor *) cursor;

@@ -178,6 +178,8 @@ void     ttv_ltt_cursor_init (TtvLttCursor *c, TtvLttFile *file, const TtvLttCod
 void     ttv_ltt_cursor_clear (TtvLttCursor *c);
 gboolean ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error);
 gboolean ttv_ltt_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error);
+gboolean ttv_ltt_cursor_skip_block (TtvCursor *cursor, GError **error);
+gboolean ttv_ltt_cycles_to_time (const TtvTrace *trace, guint64 cycles, TtvTime *time);
 gboolean ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos,
                                        GError **error);
 TtvCursor *ttv_ltt_cursor_new (TtvTracefile *tracefile, GError **error);

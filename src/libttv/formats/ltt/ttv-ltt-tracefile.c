@@ -162,6 +162,56 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
   return f;
 }
 
+/* The block of @f that starts last at or before @cycles (its first block
+ * when all start after): NULL when @f has no block. */
+static const TtvLttBlock *
+anchor_block (const TtvLttFile *f, guint64 cycles)
+{
+  guint64 lo = 0, hi = f->blocks->len;
+
+  if (hi == 0)
+    return NULL;
+  /* Blocks are in time order, so in cycle order too. */
+  while (hi - lo > 1)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      if (g_array_index (f->blocks, TtvLttBlock, mid).start_cycles <= cycles)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return &g_array_index (f->blocks, TtvLttBlock, lo);
+}
+
+gboolean
+ttv_ltt_cycles_to_time (const TtvTrace *trace, guint64 cycles, TtvTime *time)
+{
+  const TtvLttBlock *best = NULL;
+  const TtvLttFile *best_file = NULL;
+
+  /* The CPUs' counters are one clock (seed 000): the anchor nearest below
+   * @cycles, in whichever tracefile, gives the time an event with those
+   * cycles would have there. */
+  for (guint i = 0; i < trace->tracefiles->len; i++)
+    {
+      const TtvLttFile *f = ((const TtvTracefile *) trace->tracefiles->pdata[i])->priv;
+      const TtvLttBlock *b = f ? anchor_block (f, cycles) : NULL;
+      if (!b)
+        continue;
+      if (!best || (b->start_cycles <= cycles
+                    ? best->start_cycles > cycles || b->start_cycles > best->start_cycles
+                    : best->start_cycles > cycles && b->start_cycles < best->start_cycles))
+        {
+          best = b;
+          best_file = f;
+        }
+    }
+  if (!best)
+    return FALSE;
+  *time = ttv_ltt_time_from_cycles (best->start, best->start_cycles, cycles, best_file->freq);
+  return TRUE;
+}
+
 void
 ttv_ltt_tracefile_fill (TtvTracefile *tf, TtvLttFile *f)
 {

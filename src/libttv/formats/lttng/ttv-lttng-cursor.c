@@ -132,6 +132,28 @@ ttv_lttng_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
 }
 
 gboolean
+ttv_lttng_cycles_to_time_of_trace (const TtvTrace *trace, guint64 cycles, TtvTime *time)
+{
+  const TtvLttngTrace *lt = trace->priv;
+
+  /* One layout (start time and frequency) for every cpu file. */
+  if (lt == NULL || lt->files->len == 0)
+    return FALSE;
+  *time = ttv_lttng_cycles_to_time (&lt->layout, cycles);
+  return TRUE;
+}
+
+gboolean
+ttv_lttng_cursor_skip_block (TtvCursor *cursor, GError **error)
+{
+  LttngCursor *c = (LttngCursor *) cursor;
+
+  /* A failed read left the state in the damaged block. */
+  c->s = (CursorState) { .block = MIN (c->s.block + 1, c->file->blocks->len) };
+  return TRUE;
+}
+
+gboolean
 ttv_lttng_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos, GError **error)
 {
   LttngCursor *c = (LttngCursor *) cursor;

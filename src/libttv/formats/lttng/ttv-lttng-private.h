@@ -204,6 +204,8 @@ TtvCursor *ttv_lttng_cursor_new (TtvTracefile *tracefile, GError **error);
 void       ttv_lttng_cursor_free (TtvCursor *cursor);
 gboolean   ttv_lttng_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error);
 gboolean   ttv_lttng_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error);
+gboolean   ttv_lttng_cursor_skip_block (TtvCursor *cursor, GError **error);
+gboolean   ttv_lttng_cycles_to_time_of_trace (const TtvTrace *trace, guint64 cycles, TtvTime *time);
 gboolean   ttv_lttng_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos,
                                            GError **error);
 gint32     ttv_lttng_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error);

@@ -1,0 +1,29 @@
+/* ttv-settings.c: the process's GSettings org.ttv.Viewer, created on first
+ * use when the schema is installed. */
+#include "ttv-config.h"
+
+#include "ttv-settings.h"
+
+#define SCHEMA_ID "org.ttv.Viewer"
+
+GSettings *
+ttv_settings_get (void)
+{
+  static GSettings *settings;
+  static gsize once;
+
+  if (g_once_init_enter (&once))
+    {
+      GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+      g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, SCHEMA_ID, TRUE)
+                                                  : NULL;
+
+      if (schema)
+        settings = g_settings_new (SCHEMA_ID);
+      else
+        g_message ("GSettings schema " SCHEMA_ID " not found: preferences and recent traces "
+                   "are not kept");
+      g_once_init_leave (&once, 1);
+    }
+  return settings;
+}

@@ -1,0 +1,52 @@
+/* ttv-tab-bookmarks.h: a tab's bookmarks: loaded when traces open, saved
+ * in the background after each change (one save at a time, progress and
+ * Cancel in the status bar), read-only traces (say so, ask where to save),
+ * the add / edit dialogs, delete with Undo, jumping.  Private to the tab:
+ * the public entry points are ttv_tab_*_bookmark* in ttv-tab.h. */
+#pragma once
+
+#include "ttv-bookmark-saver.h"
+#include "ttv-notifications.h"
+#include "ttv-status-bar.h"
+#include "ttv-tab-state-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct _TtvTabBookmarks TtvTabBookmarks;
+
+/* Where a read-only trace's bookmarks go, as the user chose for the tab. */
+typedef enum {
+  TTV_SAVE_CHOICE_ASK,          /* not asked yet */
+  TTV_SAVE_CHOICE_BESIDE,
+  TTV_SAVE_CHOICE_USER_DIR,
+  TTV_SAVE_CHOICE_DONT_SAVE,
+} TtvSaveChoice;
+
+/* All borrowed: @tab (for dialogs' parent window) owns the others. */
+TtvTabBookmarks *ttv_tab_bookmarks_new (GtkWidget *tab, TtvTabState *state,
+                                        TtvNotifications *notifications, TtvStatusBar *status);
+/* Waits for nothing: a save under way goes on alone (the application stays
+ * up until it is done). */
+void        ttv_tab_bookmarks_free (TtvTabBookmarks *self);
+
+/* Reads every trace's bookmarks into the state; says which traces are
+ * read-only.  Called when the tab opens and when a trace is added. */
+void        ttv_tab_bookmarks_load (TtvTabBookmarks *self);
+void        ttv_tab_bookmarks_add_interactive (TtvTabBookmarks *self);
+/* Adds @bookmark (transfer full; its trace_index is set from its start
+ * unless it has cycles) and saves. */
+void        ttv_tab_bookmarks_add (TtvTabBookmarks *self, TtvViewerBookmark *bookmark);
+void        ttv_tab_bookmarks_edit (TtvTabBookmarks *self, guint index);
+/* Deletes at once and offers Undo in a notification. */
+void        ttv_tab_bookmarks_delete (TtvTabBookmarks *self, guint index);
+/* Puts back the bookmark deleted last (what the Undo button does); FALSE
+ * when there is none. */
+gboolean    ttv_tab_bookmarks_undo_delete (TtvTabBookmarks *self);
+void        ttv_tab_bookmarks_jump (TtvTabBookmarks *self, guint index);
+
+/* For tests and the window: the save machinery and the choice made for a
+ * read-only trace. */
+TtvBookmarkSaver *ttv_tab_bookmarks_get_saver (TtvTabBookmarks *self);
+TtvSaveChoice ttv_tab_bookmarks_get_choice (TtvTabBookmarks *self, guint trace_index);
+
+G_END_DECLS
