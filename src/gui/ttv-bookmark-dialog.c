@@ -18,6 +18,8 @@ struct _TtvBookmarkDialog {
   GtkEntry *start_entry;
   GtkEntry *end_entry;
   GtkLabel *error_label;
+  TtvTabState *state;      /* owned: times are shown and read as its tab does */
+  TtvTime initial_start, initial_end;
   gint trace_index;
   guint64 start_cycle, end_cycle;
   gboolean has_cycles;
@@ -26,10 +28,18 @@ struct _TtvBookmarkDialog {
 G_DEFINE_FINAL_TYPE (TtvBookmarkDialog, ttv_bookmark_dialog, GTK_TYPE_DIALOG)
 
 static void
+ttv_bookmark_dialog_finalize (GObject *object)
+{
+  g_clear_object (&TTV_BOOKMARK_DIALOG (object)->state);
+  G_OBJECT_CLASS (ttv_bookmark_dialog_parent_class)->finalize (object);
+}
+
+static void
 ttv_bookmark_dialog_class_init (TtvBookmarkDialogClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->finalize = ttv_bookmark_dialog_finalize;
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/ttv/Viewer/ttv-bookmark-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, TtvBookmarkDialog, name_entry);
@@ -47,13 +57,17 @@ ttv_bookmark_dialog_init (TtvBookmarkDialog *self)
 }
 
 GtkWidget *
-ttv_bookmark_dialog_new (GtkWindow *parent, const char *title, const TtvViewerBookmark *initial)
+ttv_bookmark_dialog_new (GtkWindow *parent, const char *title, TtvTabState *state,
+                         const TtvViewerBookmark *initial)
 {
   TtvBookmarkDialog *self = g_object_new (TTV_TYPE_BOOKMARK_DIALOG, "transient-for", parent,
                                           "title", title, NULL);
-  g_autofree char *start = ttv_time_dup_string (initial->start);
-  g_autofree char *end = ttv_time_dup_string (initial->end);
+  g_autofree char *start = ttv_tab_state_format_time (state, initial->start);
+  g_autofree char *end = ttv_tab_state_format_time (state, initial->end);
 
+  self->state = g_object_ref (state);
+  self->initial_start = initial->start;
+  self->initial_end = initial->end;
   gtk_entry_set_text (self->name_entry, initial->name);
   gtk_entry_set_text (self->text_entry, initial->text);
   if (initial->cpu >= 0)
@@ -77,6 +91,22 @@ ttv_bookmark_dialog_new (GtkWindow *parent, const char *title, const TtvViewerBo
   return GTK_WIDGET (self);
 }
 
+/* The time typed in @entry, in any form the time entries read; FALSE with
+ * @error naming the entry (@label) and what is wrong. */
+static gboolean
+read_time (TtvBookmarkDialog *self, GtkEntry *entry, const char *label, TtvTime near, TtvTime *time,
+           GError **error)
+{
+  g_autoptr (GError) parse_error = NULL;
+
+  if (ttv_tab_state_parse_time (self->state, gtk_entry_get_text (entry), near, time, &parse_error))
+    return TRUE;
+  /* TRANSLATORS: "Start" or "End", then why the typed text is not a time */
+  g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT, _("%s: %s"), label,
+               parse_error->message);
+  return FALSE;
+}
+
 TtvViewerBookmark *
 ttv_bookmark_dialog_dup_bookmark (TtvBookmarkDialog *self, GError **error)
 {
@@ -85,20 +115,9 @@ ttv_bookmark_dialog_dup_bookmark (TtvBookmarkDialog *self, GError **error)
   gint64 cpu = -1;
   TtvViewerBookmark *b;
 
-  if (!ttv_time_parse (gtk_entry_get_text (self->start_entry), &start, NULL))
-    {
-      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                   _("Start: “%s” is not a time (seconds.nanoseconds)"),
-                   gtk_entry_get_text (self->start_entry));
-      return NULL;
-    }
-  if (!ttv_time_parse (gtk_entry_get_text (self->end_entry), &end, NULL))
-    {
-      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                   _("End: “%s” is not a time (seconds.nanoseconds)"),
-                   gtk_entry_get_text (self->end_entry));
-      return NULL;
-    }
+  if (!read_time (self, self->start_entry, _("Start"), self->initial_start, &start, error)
+      || !read_time (self, self->end_entry, _("End"), self->initial_end, &end, error))
+    return NULL;
   if (*cpu_text && (!g_ascii_string_to_signed (cpu_text, 10, 0, G_MAXINT32, &cpu, NULL)))
     {
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,

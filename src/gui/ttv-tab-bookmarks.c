@@ -426,7 +426,7 @@ static void
 run_bookmark_dialog (TtvTabBookmarks *self, const char *title, const TtvViewerBookmark *initial,
                      gint index)
 {
-  GtkWidget *dialog = ttv_bookmark_dialog_new (parent_window (self), title, initial);
+  GtkWidget *dialog = ttv_bookmark_dialog_new (parent_window (self), title, self->state, initial);
   DialogData *d = g_new0 (DialogData, 1);
 
   d->tab = g_object_ref (self->tab);

@@ -750,6 +750,82 @@ test_dialog_after_close (void)
   shell_close (&s);
 }
 
+/* The widget of @root whose builder id is @id, or NULL. */
+static GtkWidget *
+find_by_id (GtkWidget *root, const char *id)
+{
+  g_autoptr (GList) children = NULL;
+
+  if (g_strcmp0 (gtk_buildable_get_name (GTK_BUILDABLE (root)), id) == 0)
+    return root;
+  if (!GTK_IS_CONTAINER (root))
+    return NULL;
+  children = gtk_container_get_children (GTK_CONTAINER (root));
+  for (GList *l = children; l; l = l->next)
+    {
+      GtkWidget *found = find_by_id (l->data, id);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The bookmark dialog shows times in the user's format and reads every form
+ * the time entries read; a bad time names the entry and keeps the dialog. */
+static void
+test_dialog_times (void)
+{
+  g_autofree char *dir = copy_sample ("dialog-times");
+  g_autoptr (TtvViewerBookmark) initial = NULL;
+  g_autoptr (TtvViewerBookmark) typed = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *shown = NULL;
+  TtvBookmarkDialog *dialog;
+  GtkEntry *start_entry, *end_entry;
+  TtvTime start, end;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  g_settings_set_string (settings (), "time-format", "relative");
+  shell_open (&s, dir);
+  ttv_tab_state_get_time_span (s.state, &start, &end);
+  initial = ttv_viewer_bookmark_new ("b", "", -1, start + 250000000, start + 250000000);
+  dialog = TTV_BOOKMARK_DIALOG (ttv_bookmark_dialog_new (NULL, "t", s.state, initial));
+  start_entry = GTK_ENTRY (find_by_id (GTK_WIDGET (dialog), "start_entry"));
+  end_entry = GTK_ENTRY (find_by_id (GTK_WIDGET (dialog), "end_entry"));
+  g_assert_nonnull (start_entry);
+  g_assert_nonnull (end_entry);
+  shown = ttv_tab_state_format_time (s.state, start + 250000000);
+  g_assert_cmpstr (shown, ==, "+0.250000000");
+  g_assert_cmpstr (gtk_entry_get_text (start_entry), ==, shown);
+
+  /* Relative and absolute forms both read. */
+  gtk_entry_set_text (start_entry, "+0.125");
+  {
+    g_autofree char *abs = g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT,
+                                            (start + 300000000) / 1000000000,
+                                            (start + 300000000) % 1000000000);
+    gtk_entry_set_text (end_entry, abs);
+  }
+  typed = ttv_bookmark_dialog_dup_bookmark (dialog, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (typed->start, ==, start + 125000000);
+  g_assert_cmpint (typed->end, ==, start + 300000000);
+
+  gtk_entry_set_text (end_entry, "soon");
+  g_assert_null (ttv_bookmark_dialog_dup_bookmark (dialog, &error));
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error->message, "End: "));
+  g_assert_nonnull (strstr (error->message, "“soon” is not a time"));
+  gtk_widget_destroy (GTK_WIDGET (dialog));
+  shell_close (&s);
+  g_settings_reset (settings (), "time-format");
+}
+
 /* --- Cancel and Restart ------------------------------------------------------------ */
 
 static gboolean
@@ -1443,6 +1519,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/bookmarks/hand-written-cycles", test_hand_written_cycles);
   g_test_add_func ("/gui/shell/bookmarks/delete-undo", test_delete_undo);
   g_test_add_func ("/gui/shell/bookmarks/dialog-after-close", test_dialog_after_close);
+  g_test_add_func ("/gui/shell/bookmarks/dialog-times", test_dialog_times);
   g_test_add_func ("/gui/shell/background/cancel-restart", test_cancel_restart);
   g_test_add_func ("/gui/shell/window/add-trace-archive", test_add_trace_archive);
   g_test_add_func ("/gui/shell/window/open-archive-cancel", test_open_archive_cancel);
