@@ -56,38 +56,30 @@ ttv_timeline_get_type (void)
 }
 
 static void
-parse_color (const char *text, const char *fallback, double rgb[3])
+rgb_of (const GdkRGBA *c, double rgb[3])
 {
-  GdkRGBA c;
-
-  if (!text || !gdk_rgba_parse (&c, text))
-    gdk_rgba_parse (&c, fallback);
-  rgb[0] = c.red;
-  rgb[1] = c.green;
-  rgb[2] = c.blue;
+  rgb[0] = c->red;
+  rgb[1] = c->green;
+  rgb[2] = c->blue;
 }
 
+/* The palette and the marker colours, again whenever a setting changes. */
 static void
 load_colors (TtvTimeline *self)
 {
-  g_autofree char *now = NULL, *sel = NULL;
+  GdkRGBA now, sel;
 
-  if (self->settings)
-    {
-      now = g_settings_get_string (self->settings, "current-time-color");
-      sel = g_settings_get_string (self->settings, "selection-color");
-    }
   for (guint i = 0; i < TTV_PALETTE_N_COLORS; i++)
     {
       GdkRGBA c;
 
       ttv_palette_get_rgba (self->settings, i, &c);
-      self->colors[i][0] = c.red;
-      self->colors[i][1] = c.green;
-      self->colors[i][2] = c.blue;
+      rgb_of (&c, self->colors[i]);
     }
-  parse_color (now, "#d91a1a", self->now_color);
-  parse_color (sel, "#3366e6", self->sel_color);
+  ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_CURRENT_TIME, &now);
+  ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &sel);
+  rgb_of (&now, self->now_color);
+  rgb_of (&sel, self->sel_color);
   if (self->area)
     gtk_widget_queue_draw (self->area);
 }
@@ -986,19 +978,17 @@ GtkWidget *
 ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_legend)
 {
   TtvTimeline *self = g_object_new (TTV_TYPE_TIMELINE, NULL);
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
-                                              : NULL;
+  g_autoptr (GSettings) arrows = ttv_viewer_dup_settings ("timeline-arrows");
   GtkWidget *scrollbar;
 
   self->state = g_object_ref (state);
   g_array_append_vals (self->legend, legend, n_legend);
-  if (schema && g_settings_schema_has_key (schema, "timeline-colors"))
+  self->settings = ttv_viewer_dup_settings ("timeline-colors");
+  if (self->settings)
     {
-      self->settings = g_settings_new ("org.ttv.Viewer");
       g_signal_connect_object (self->settings, "changed", G_CALLBACK (load_colors), self,
                                G_CONNECT_SWAPPED);
-      if (g_settings_schema_has_key (schema, "timeline-arrows"))
+      if (arrows)
         {
           self->show_arrows = g_settings_get_boolean (self->settings, "timeline-arrows");
           g_signal_connect_object (self->settings, "changed::timeline-arrows",

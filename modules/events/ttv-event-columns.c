@@ -119,14 +119,11 @@ ttv_event_columns_fill (TtvTabState *state, TtvEventRequest *request, const TtvE
 GSettings *
 ttv_event_columns_new_settings (void)
 {
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
-                                              : NULL;
+  g_autoptr (GSettings) columns = ttv_viewer_dup_settings (COLUMNS_KEY);
 
-  if (!schema || !g_settings_schema_has_key (schema, COLUMNS_KEY)
-      || !g_settings_schema_has_key (schema, WIDTHS_KEY))
-    return NULL;
-  return g_settings_new ("org.ttv.Viewer");
+  /* Both keys came in the same schema version, but an installed schema
+   * older than this module must not crash it. */
+  return columns ? ttv_viewer_dup_settings (WIDTHS_KEY) : NULL;
 }
 
 gboolean

@@ -669,18 +669,10 @@ ttv_histogram_viewer_new (TtvTabState *state)
   self->actions = g_simple_action_group_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), actions, G_N_ELEMENTS (actions), self);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "histogram", G_ACTION_GROUP (self->actions));
-  {
-    GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-    g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
-                                                : NULL;
-
-    if (schema && g_settings_schema_has_key (schema, TTV_PALETTE_SETTINGS_KEY))
-      {
-        self->settings = g_settings_new ("org.ttv.Viewer");
-        g_signal_connect_object (self->settings, "changed::" TTV_PALETTE_SETTINGS_KEY,
-                                 G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
-      }
-  }
+  self->settings = ttv_viewer_dup_settings (TTV_PALETTE_SETTINGS_KEY);
+  if (self->settings)
+    g_signal_connect_object (self->settings, "changed::" TTV_PALETTE_SETTINGS_KEY,
+                             G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
 
   gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
   gtk_box_pack_start (GTK_BOX (bar), gtk_label_new (_("Events:")), FALSE, FALSE, 0);

@@ -8,6 +8,8 @@
 
 #include "ttv-filter-bar.h"
 
+#include "ttv-settings.h"
+
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -203,18 +205,6 @@ ttv_filter_bar_focus (TtvFilterBar *self)
 
 /* --- Construction ------------------------------------------------------------ */
 
-static GSettings *
-settings_if_installed (void)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
-                                              : NULL;
-
-  if (!schema || !g_settings_schema_has_key (schema, "filter-history"))
-    return NULL;
-  return g_settings_new ("org.ttv.Viewer");
-}
-
 static void
 ttv_filter_bar_dispose (GObject *object)
 {
@@ -249,7 +239,7 @@ ttv_filter_bar_new (TtvTabState *state)
   GtkWidget *clear = gtk_button_new_from_icon_name ("edit-clear-symbolic", GTK_ICON_SIZE_BUTTON);
 
   self->state = g_object_ref (state);
-  self->settings = settings_if_installed ();
+  self->settings = ttv_settings_dup_with_key ("filter-history");
   self->history = g_ptr_array_new_with_free_func (g_free);
   self->combo = GTK_COMBO_BOX_TEXT (gtk_combo_box_text_new_with_entry ());
   self->entry = GTK_ENTRY (gtk_bin_get_child (GTK_BIN (self->combo)));

@@ -4,6 +4,8 @@
 #include "ttv-config.h"
 
 #include "ttv-history-pass.h"
+
+#include "ttv-settings.h"
 #include "ttv-open-bench.h"
 #include "ttv-pass-memory.h"
 
@@ -44,14 +46,11 @@ pass_progress (double fraction, gpointer data)
 static guint64
 cache_max_bytes (void)
 {
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
-                                              : NULL;
-  g_autoptr (GSettings) settings = NULL;
+  g_autoptr (GSettings) settings = g_getenv ("TTV_CACHE_MAX") ? NULL
+                                  : ttv_settings_dup_with_key ("history-cache-size");
 
-  if (g_getenv ("TTV_CACHE_MAX") || !schema || !g_settings_schema_has_key (schema, "history-cache-size"))
+  if (!settings)
     return 0;
-  settings = g_settings_new ("org.ttv.Viewer");
   return (guint64) g_settings_get_uint (settings, "history-cache-size") << 20;
 }
 

@@ -3,6 +3,7 @@
 #include "ttv-config.h"
 
 #include "ttv-settings.h"
+#include "ttv-viewer.h"
 
 #define SCHEMA_ID "org.ttv.Viewer"
 
@@ -26,4 +27,23 @@ ttv_settings_get (void)
       g_once_init_leave (&once, 1);
     }
   return settings;
+}
+
+GSettings *
+ttv_settings_dup_with_key (const char *key)
+{
+  GSettings *settings = ttv_settings_get ();
+  g_autoptr (GSettingsSchema) schema = NULL;
+
+  if (!settings)
+    return NULL;
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  return g_settings_schema_has_key (schema, key) ? g_object_ref (settings) : NULL;
+}
+
+GSettings *
+ttv_viewer_dup_settings (const char *key)
+{
+  g_return_val_if_fail (key != NULL, NULL);
+  return ttv_settings_dup_with_key (key);
 }

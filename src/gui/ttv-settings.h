@@ -10,4 +10,9 @@ G_BEGIN_DECLS
  * has its default and nothing is kept). */
 GSettings  *ttv_settings_get (void);
 
+/* A new reference to the same settings when their schema has @key, else
+ * NULL (no schema, or an older one installed): what ttv_viewer_dup_settings()
+ * of the module API returns. */
+GSettings  *ttv_settings_dup_with_key (const char *key);
+
 G_END_DECLS

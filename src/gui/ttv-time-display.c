@@ -5,6 +5,8 @@
 #include "ttv-config.h"
 
 #include "ttv-time-display.h"
+
+#include "ttv-settings.h"
 #include "ttv-time-ticks.h"
 
 #include <glib/gi18n.h>
@@ -31,13 +33,9 @@ ttv_time_display_get_settings (void)
 
   if (g_once_init_enter (&initialized))
     {
-      GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-      g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
-                                                  : NULL;
-
-      if (schema && g_settings_schema_has_key (schema, TTV_TIME_FORMAT_SETTINGS_KEY))
+      display_settings = ttv_settings_dup_with_key (TTV_TIME_FORMAT_SETTINGS_KEY);
+      if (display_settings)
         {
-          display_settings = g_settings_new ("org.ttv.Viewer");
           /* First connected, so the format is up to date before any tab
            * state announces it. */
           g_signal_connect (display_settings, "changed::" TTV_TIME_FORMAT_SETTINGS_KEY,

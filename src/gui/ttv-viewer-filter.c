@@ -3,6 +3,7 @@
  * shortcut of a bare word for an event name pattern. */
 #include "ttv-config.h"
 
+#include "ttv-settings.h"
 #include "ttv-tab-state-private.h"
 
 #include "ttv-error.h"
@@ -30,14 +31,9 @@ load_groups (GError **error)
 {
   g_autoptr (TtvHookGroups) groups = ttv_hook_groups_new ();
   g_autofree char *path = NULL;
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, "org.ttv.Viewer", TRUE)
-                                              : NULL;
-  if (schema && g_settings_schema_has_key (schema, "hook-groups-file"))
-    {
-      g_autoptr (GSettings) settings = g_settings_new ("org.ttv.Viewer");
-      path = g_settings_get_string (settings, "hook-groups-file");
-    }
+  g_autoptr (GSettings) settings = ttv_settings_dup_with_key ("hook-groups-file");
+  if (settings)
+    path = g_settings_get_string (settings, "hook-groups-file");
   gboolean chosen = path && *path;
   if (!chosen)
     {

@@ -307,6 +307,13 @@ void        ttv_viewer_get_marker_rgba (TtvViewerMarker marker, GdkRGBA *rgba);
  * destroyed). */
 void        ttv_viewer_watch_marker_colors (GtkWidget *widget);
 
+/* --- Preferences -------------------------------------------------------------
+ * The viewer's GSettings (org.ttv.Viewer), shared by the application and
+ * every module: a new reference when the installed schema has @key, NULL
+ * when there is no schema or an older one without the key (then use the
+ * default and keep nothing). */
+GSettings  *ttv_viewer_dup_settings (const char *key);
+
 /* --- Helpers (libttv is not exported to modules) --------------------------- */
 
 /* "SSSS.NNNNNNNNN" whatever the user's time format (for logs and files;
