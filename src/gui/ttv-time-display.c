@@ -47,26 +47,50 @@ ttv_time_display_get_settings (void)
   return display_settings;
 }
 
+/* The choices, as menus and the Preferences list show them (with their
+ * mnemonic), and as the setting names them. */
+static const struct { const char *label, *name; } format_items[] = {
+  { N_("_Relative to the traceset start (+S.N)"), "relative" },
+  { N_("_Seconds since the epoch (S.N)"), "absolute" },
+  { N_("Time of day, _UTC (HH:MM:SS.NZ)"), "utc" },
+  { N_("Time of day, _local (HH:MM:SS.N)"), "local" },
+};
+
 GMenuModel *
 ttv_viewer_time_format_menu_new (const char *prefix)
 {
-  static const struct { const char *label, *name; } items[] = {
-    { N_("_Relative to the traceset start (+S.N)"), "relative" },
-    { N_("_Seconds since the epoch (S.N)"), "absolute" },
-    { N_("Time of day, _UTC (HH:MM:SS.NZ)"), "utc" },
-    { N_("Time of day, _local (HH:MM:SS.N)"), "local" },
-  };
   GMenu *menu = g_menu_new ();
   g_autofree char *action = g_strdup_printf ("%s.%s", prefix, TTV_TIME_FORMAT_SETTINGS_KEY);
 
-  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (format_items); i++)
     {
-      g_autoptr (GMenuItem) item = g_menu_item_new (_(items[i].label), NULL);
+      g_autoptr (GMenuItem) item = g_menu_item_new (_(format_items[i].label), NULL);
 
-      g_menu_item_set_action_and_target (item, action, "s", items[i].name);
+      g_menu_item_set_action_and_target (item, action, "s", format_items[i].name);
       g_menu_append_item (menu, item);
     }
   return G_MENU_MODEL (menu);
+}
+
+GtkWidget *
+ttv_time_display_chooser_new (void)
+{
+  GSettings *settings = ttv_time_display_get_settings ();
+  GtkComboBoxText *combo = GTK_COMBO_BOX_TEXT (gtk_combo_box_text_new ());
+
+  for (guint i = 0; i < G_N_ELEMENTS (format_items); i++)
+    {
+      /* A list shows no mnemonics: drop the underscore. */
+      g_autoptr (GString) label = g_string_new (_(format_items[i].label));
+
+      g_string_replace (label, "_", "", 1);
+      gtk_combo_box_text_append (combo, format_items[i].name, label->str);
+    }
+  if (settings)
+    g_settings_bind (settings, TTV_TIME_FORMAT_SETTINGS_KEY, combo, "active-id", G_SETTINGS_BIND_DEFAULT);
+  else
+    gtk_widget_set_sensitive (GTK_WIDGET (combo), FALSE);
+  return GTK_WIDGET (combo);
 }
 
 GAction *

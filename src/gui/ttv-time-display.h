@@ -13,6 +13,9 @@ G_BEGIN_DECLS
 /* The settings holding the format (borrowed), NULL without the schema. */
 GSettings  *ttv_time_display_get_settings (void);
 
+/* A list of the formats bound to the setting, for Preferences. */
+GtkWidget  *ttv_time_display_chooser_new (void);
+
 /* Makes @state emit "time-format-changed" when the setting changes (for
  * as long as @state lives). */
 void        ttv_time_display_watch (TtvTabState *state);

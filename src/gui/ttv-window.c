@@ -12,6 +12,7 @@
 #include "ttv-settings.h"
 #include "ttv-tab.h"
 #include "ttv-time-bar.h"
+#include "ttv-time-display.h"
 #include "ttv-viewer-registry.h"
 #include "ttv-welcome.h"
 
@@ -499,7 +500,7 @@ static void
 act_preferences (GSimpleAction *a, GVariant *p, gpointer self)
 {
   GSettings *settings = ttv_settings_get ();
-  GtkWidget *dialog, *grid, *spin, *check, *label;
+  GtkWidget *dialog, *grid, *spin, *combo, *check, *label;
   guint row = 0;
 
   if (!settings)
@@ -522,6 +523,13 @@ act_preferences (GSimpleAction *a, GVariant *p, gpointer self)
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
   gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
   gtk_grid_attach (GTK_GRID (grid), spin, 1, row++, 1, 1);
+  combo = ttv_time_display_chooser_new ();
+  gtk_widget_set_name (combo, "time-format");
+  label = gtk_label_new_with_mnemonic (_("_Times shown as"));
+  gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), combo);
+  gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), combo, 1, row++, 1, 1);
   /* The same colour buttons as the time-line palette below. */
   row = ttv_marker_editor_attach (settings, GTK_GRID (grid), row);
   check = gtk_check_button_new_with_mnemonic (_("Show the _bookmarks panel in new tabs"));

@@ -1475,6 +1475,36 @@ test_bookmarks_panel_preference (void)
   g_settings_reset (settings (), "show-bookmarks-panel");
 }
 
+/* Preferences has the time format, bound both ways to the setting. */
+static void
+test_time_format_preference (void)
+{
+  GtkWidget *window = new_window ();
+  GtkWidget *dialog = NULL, *combo;
+  g_autoptr (GList) windows = NULL;
+
+  g_settings_reset (settings (), "time-format");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "preferences", NULL);
+  windows = gtk_window_list_toplevels ();
+  for (GList *l = windows; l; l = l->next)
+    if (g_strcmp0 (gtk_widget_get_name (l->data), "ttv-preferences") == 0)
+      dialog = l->data;
+  g_assert_nonnull (dialog);
+  combo = ttv_gui_test_find_widget (dialog, GTK_TYPE_COMBO_BOX_TEXT, "time-format");
+  g_assert_nonnull (combo);
+  g_assert_cmpstr (gtk_combo_box_get_active_id (GTK_COMBO_BOX (combo)), ==, "relative");
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (combo), "utc");
+  {
+    g_autofree char *format = g_settings_get_string (settings (), "time-format");
+    g_assert_cmpstr (format, ==, "utc");
+  }
+  g_settings_set_string (settings (), "time-format", "absolute");
+  g_assert_cmpstr (gtk_combo_box_get_active_id (GTK_COMBO_BOX (combo)), ==, "absolute");
+  gtk_widget_destroy (dialog);
+  gtk_widget_destroy (window);
+  g_settings_reset (settings (), "time-format");
+}
+
 /* Without a preference the state pass uses libttv's interval, which must be
  * the schema's default. */
 static void
@@ -1532,6 +1562,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/preferences/marker-editor", test_marker_editor);
   g_test_add_func ("/gui/shell/preferences/bookmarks-panel", test_bookmarks_panel_preference);
   g_test_add_func ("/gui/shell/preferences/checkpoint-default", test_checkpoint_default);
+  g_test_add_func ("/gui/shell/preferences/time-format", test_time_format_preference);
   ret = g_test_run ();
 
   ttv_test_remove_tree (tmp_base);
