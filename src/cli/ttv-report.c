@@ -12,6 +12,7 @@
 #include "ttv-locale.h"
 #include "ttv-report.h"
 #include "ttv-state-tracker.h"
+#include "ttv-trace-damage.h"
 #include "ttv-trace-info.h"
 
 #include <glib/gi18n.h>
@@ -52,6 +53,7 @@ typedef struct {
   gboolean no_headings;
   gboolean two_line;
   gboolean follow;
+  gboolean keep_going;
   gboolean list_groups;
   gboolean help;
 } ReportArgs;
@@ -89,6 +91,8 @@ static const GOptionEntry entries[] = {
   { "page-size", 0, 0, G_OPTION_ARG_INT64, &args.page_size, N_("Column layout: repeat the headings every N events"), "N" },
   { "two-line", 0, 0, G_OPTION_ARG_NONE, &args.two_line, N_("Column layout: the description on a second line"), NULL },
   { "follow", 0, 0, G_OPTION_ARG_NONE, &args.follow, N_("Keep reading a trace still being written, until interrupted"), NULL },
+  { "keep-going", 0, 0, G_OPTION_ARG_NONE, &args.keep_going,
+    N_("Read on past damaged blocks or packets: each is named on stderr, and the exit status is 1"), NULL },
   { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
@@ -180,6 +184,23 @@ print_warnings (TtvTraceset *ts)
             g_printerr (_("ttv-report: warning: %s\n"), (const char *) w);
         }
     }
+}
+
+/* --keep-going: what was skipped, each place once; TRUE when anything was
+ * (the report is then incomplete, and says so by its exit status). */
+static gboolean
+report_damage (TtvTraceset *ts)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+    {
+      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (ttv_traceset_get_trace (ts, i));
+
+      for (guint j = 0; j < damage->len; j++, n++)
+        g_printerr (_("ttv-report: damaged data skipped: %s\n"), (const char *) damage->pdata[j]);
+    }
+  return n > 0;
 }
 
 static gboolean
@@ -806,6 +827,8 @@ run (void)
       return fail (EXIT_READ, error->message);
   print_warnings (ts);
   warn_unmatched (ts, &x);
+  for (guint i = 0; args.keep_going && i < ttv_traceset_get_n_traces (ts); i++)
+    ttv_trace_set_skip_damage (ttv_traceset_get_trace (ts, i), TRUE);
 
   TtvTime start = TTV_TIME_MIN, end = TTV_TIME_MAX, at = 0;
   if ((args.start && !parse_time_arg ("--start", args.start, ts, &start, &error))
@@ -854,6 +877,8 @@ run (void)
 
   if (o.out != stdout && fclose (o.out) != 0 && status == 0)
     status = fail (EXIT_READ, g_strerror (errno));
+  if (report_damage (ts) && status == 0)
+    status = EXIT_READ;
   g_string_free (o.buf, TRUE);
   return status;
 }

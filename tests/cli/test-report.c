@@ -1,24 +1,12 @@
 /* test-report.c: ttv-report run as a user runs it: golden outputs on the
  * committed traces in tests/data/traces/good, clear failures on the damaged
  * ones in bad/, and options checked against the full output. */
+#include "ttv-test-util.h"
+
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
-typedef struct {
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
 static const char *
 data_dir (void)
@@ -29,21 +17,14 @@ data_dir (void)
 /* Runs ttv-report with @args (NULL-terminated) from the source tree's
  * tests/data/traces, so that paths in messages are short and stable. */
 static void
-run_report (Run *r, const char *const *args)
+run_report (TtvTestRun *r, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (gpointer) TTV_REPORT_PATH);
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  g_autoptr (GError) error = NULL;
-  int wait_status = 0;
-  memset (r, 0, sizeof *r);
-  g_assert_true (g_spawn_sync (data_dir (), (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r->out, &r->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  r->status = WEXITSTATUS (wait_status);
+  ttv_test_run (r, data_dir (), NULL, (const char *const *) argv->pdata);
 }
 
 #define RUN(r, ...) run_report (r, (const char *const[]) { __VA_ARGS__, NULL })
@@ -101,7 +82,7 @@ test_golden (gconstpointer data)
         args[n++] = c->args[j];
       args[n++] = rel;
       args[n] = NULL;
-      g_auto (Run) r;
+      g_auto (TtvTestRun) r;
       run_report (&r, args);
       if (r.status != 0)
         g_error ("ttv-report %s %s: exit %d: %s", c->name, trace, r.status, r.err);
@@ -133,12 +114,62 @@ test_bad (void)
     {
       const BadCase *c = &bad_cases[i];
       g_autofree char *rel = g_build_filename ("bad", c->trace, NULL);
-      g_auto (Run) r;
+      g_auto (TtvTestRun) r;
       RUN (&r, rel);
       if (r.status != c->status || strstr (r.err, c->message) == NULL)
         g_error ("%s: exit %d (want %d), stderr «%s», want «%s»", c->trace, r.status, c->status,
                  r.err, c->message);
     }
+}
+
+/* --keep-going on a trace with one damaged block: the damage is named and
+ * the exit status is 1, as without it, but the report goes on.  What it
+ * prints is the undamaged trace's report (the damaged copy differs only in
+ * cpu/0) less one run of consecutive cpu 0 events: the damaged block's. */
+static void
+test_keep_going (void)
+{
+  g_auto (TtvTestRun) good = { 0 };
+  g_auto (TtvTestRun) bad = { 0 };
+  g_auto (TtvTestRun) kept = { 0 };
+  g_autoptr (GPtrArray) all = NULL, got = NULL, stopped = NULL;
+  guint g = 0, missing = 0, runs = 0;
+  gboolean in_run = FALSE;
+
+  RUN (&good, "good/small-ltt");
+  RUN (&bad, "bad/unknown-event-id");
+  RUN (&kept, "--keep-going", "bad/unknown-event-id");
+  g_assert_cmpint (good.status, ==, 0);
+  g_assert_cmpint (bad.status, ==, 1);
+  g_assert_cmpint (kept.status, ==, 1);
+  g_assert_nonnull (strstr (kept.err, "damaged data skipped: bad/unknown-event-id/cpu/0: byte offset 1052 "
+                                      "(block 1): unknown event id 32766"));
+  all = ttv_test_lines_of (good.out);
+  got = ttv_test_lines_of (kept.out);
+  stopped = ttv_test_lines_of (bad.out);
+  g_assert_cmpuint (got->len, >, stopped->len);
+  for (guint i = 0; i < all->len; i++)
+    {
+      const char *line = all->pdata[i];
+      gboolean cpu0 = strstr (line, " cpu0 ") != NULL;
+
+      if (g < got->len && strcmp (got->pdata[g], line) == 0)
+        {
+          g++;
+          if (cpu0)
+            in_run = FALSE;
+          continue;
+        }
+      /* Missing: a cpu 0 event, in the one run of them that is missing. */
+      g_assert_true (cpu0);
+      missing++;
+      if (!in_run)
+        runs++;
+      in_run = TRUE;
+    }
+  g_assert_cmpuint (g, ==, got->len);
+  g_assert_cmpuint (missing, >, 0);
+  g_assert_cmpuint (runs, ==, 1);
 }
 
 static void
@@ -155,12 +186,12 @@ test_usage (void)
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto (Run) r;
+      g_auto (TtvTestRun) r;
       run_report (&r, cases[i]);
       if (r.status != 2 || !g_str_has_prefix (r.err, "ttv-report: "))
         g_error ("%s: exit %d, stderr «%s»: want exit 2 and a message", cases[i][0], r.status, r.err);
     }
-  g_auto (Run) r;
+  g_auto (TtvTestRun) r;
   RUN (&r, "good/no-such-trace");
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "good/no-such-trace"));
@@ -189,7 +220,7 @@ line_time_ns (const char *line)
 static void
 test_window (void)
 {
-  g_auto (Run) full;
+  g_auto (TtvTestRun) full;
   RUN (&full, "good/small-ltt");
   g_autoptr (GPtrArray) all = lines_of (full.out);
   g_assert_cmpuint (all->len, >, 100);
@@ -208,7 +239,7 @@ test_window (void)
         : g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, t0 / 1000000000, t0 % 1000000000);
       g_autofree char *end = g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, t1 / 1000000000, t1 % 1000000000);
       g_autofree char *count_s = g_strdup_printf ("%u", count);
-      g_auto (Run) r;
+      g_auto (TtvTestRun) r;
       RUN (&r, "--start", start, "--end", end, "--count", count_s, "good/small-ltt");
       g_assert_cmpint (r.status, ==, 0);
       g_autoptr (GString) want = g_string_new (NULL);
@@ -231,7 +262,7 @@ test_window (void)
 static void
 test_after (void)
 {
-  g_auto (Run) full;
+  g_auto (TtvTestRun) full;
   RUN (&full, "--position", "good/small-ltt-be32");
   g_autoptr (GPtrArray) all = lines_of (full.out);
   for (guint k = 0; k < all->len; k += 37)
@@ -239,7 +270,7 @@ test_after (void)
       const char *at = strchr (g_ptr_array_index (all, k), '@');
       g_assert_nonnull (at);
       g_autofree char *token = g_strndup (at + 1, strcspn (at + 1, " "));
-      g_auto (Run) r;
+      g_auto (TtvTestRun) r;
       RUN (&r, "--position", "--after", token, "good/small-ltt-be32");
       g_assert_cmpint (r.status, ==, 0);
       g_autoptr (GString) want = g_string_new (NULL);
@@ -250,7 +281,7 @@ test_after (void)
   /* A token of another traceset is refused. */
   const char *at = strchr (g_ptr_array_index (all, 3), '@');
   g_autofree char *token = g_strndup (at + 1, strcspn (at + 1, " "));
-  g_auto (Run) r;
+  g_auto (TtvTestRun) r;
   RUN (&r, "--after", token, "good/small-ltt");
   g_assert_cmpint (r.status, ==, 2);
 }
@@ -259,11 +290,11 @@ test_after (void)
 static void
 test_multi (void)
 {
-  g_auto (Run) a;
+  g_auto (TtvTestRun) a;
   RUN (&a, "--format=jsonl", "good/small-ltt");
-  g_auto (Run) b;
+  g_auto (TtvTestRun) b;
   RUN (&b, "--format=jsonl", "good/small-lttng");
-  g_auto (Run) m;
+  g_auto (TtvTestRun) m;
   RUN (&m, "--format=jsonl", "good/small-ltt", "good/small-lttng");
   g_assert_cmpint (m.status, ==, 0);
   g_autoptr (GPtrArray) la = lines_of (a.out);
@@ -301,9 +332,9 @@ test_archive (void)
   int st = 0;
   g_assert_true (g_spawn_sync (NULL, (char **) tar_argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &st, NULL));
   g_assert_true (g_spawn_check_wait_status (st, NULL));
-  g_auto (Run) d;
+  g_auto (TtvTestRun) d;
   RUN (&d, "--state", "good/small-ltt");
-  g_auto (Run) a;
+  g_auto (TtvTestRun) a;
   RUN (&a, "--state", tgz);
   g_assert_cmpint (a.status, ==, 0);
   g_assert_cmpstr (a.out, ==, d.out);
@@ -367,6 +398,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/cli/report/golden-small-ltt-be32", "small-ltt-be32", test_golden);
   g_test_add_data_func ("/cli/report/golden-small-lttng", "small-lttng", test_golden);
   g_test_add_func ("/cli/report/bad-traces", test_bad);
+  g_test_add_func ("/cli/report/keep-going", test_keep_going);
   g_test_add_func ("/cli/report/usage", test_usage);
   g_test_add_func ("/cli/report/window", test_window);
   g_test_add_func ("/cli/report/after", test_after);
