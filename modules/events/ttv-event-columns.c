@@ -39,6 +39,21 @@ ttv_event_columns_dup_cpu (const TtvTracefile *tracefile)
   return tracefile->cpu >= 0 ? g_strdup_printf ("%d", tracefile->cpu) : g_strdup (tracefile->name);
 }
 
+/* "syscall read" inside a call, "user ← read" on the exit that ends it, and
+ * "idle" for the idle task in its base mode (what its CPU then does). */
+static void
+append_mode (GString *out, const TtvViewerProcessInfo *info)
+{
+  gboolean in_call = strcmp (info->mode, "syscall") == 0;
+
+  if (info->pid == 0 && strcmp (info->mode, "user") == 0)
+    g_string_append (out, "idle");
+  else
+    g_string_append (out, info->mode);
+  if (info->syscall)
+    g_string_append_printf (out, in_call ? " %s" : " ← %s", info->syscall);
+}
+
 void
 ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState *state,
                                const TtvEvent *event, const TtvViewerProcessInfo *info)
@@ -83,11 +98,7 @@ ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState 
       break;
     case TTV_EVENT_COLUMN_MODE:
       if (info)
-        {
-          g_string_append (out, info->mode);
-          if (info->syscall)
-            g_string_append_printf (out, " %s", info->syscall);
-        }
+        append_mode (out, info);
       break;
     case TTV_EVENT_COLUMN_DELTA:
     default:

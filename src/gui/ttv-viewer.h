@@ -161,7 +161,9 @@ typedef struct {
   guint32 tgid;
   const char *name;          /* static (interned), "" when unnamed */
   const char *mode;          /* static: "user", "syscall", "trap", "irq", "softirq", "unknown" */
-  const char *syscall;       /* static, NULL when not in a syscall */
+  const char *syscall;       /* static: the syscall the task is in, or, on a syscall's exit
+                              * event, the call it ends (@mode is then the one after the
+                              * exit); NULL when neither */
 } TtvViewerProcessInfo;
 
 gboolean    ttv_tab_state_is_state_ready (TtvTabState *state);

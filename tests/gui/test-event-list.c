@@ -268,6 +268,73 @@ selected_event (Fixture *f, GPtrArray *ref)
   return ref_find (ref, row_time (f, row), name);
 }
 
+/* --- The Mode column ------------------------------------------------------------------ */
+
+/* The idle task in its base mode shows "idle"; inside a call the Mode is
+ * "syscall NAME"; the exit that ends a call shows "user ← NAME", NAME the
+ * call the same process entered last in the rows above (when it did). */
+static void
+test_mode_column (void)
+{
+  Fixture f;
+  g_autoptr (GHashTable) entered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  guint idle = 0, exits = 0, seen = 0;
+  TtvTime done = TTV_TIME_MIN;
+
+  if (!fixture_open_sample (&f))
+    return;
+  ttv_gui_test_spin_until (list_settled, &f);
+  /* Ten screens, each from just after the last row of the one before. */
+  for (guint page = 0; page < 10; page++)
+    {
+      for (gint row = 0; row < n_rows (&f); row++)
+        {
+          g_autofree char *pid = cell_text (&f, row, COL_PID);
+          g_autofree char *event = cell_text (&f, row, COL_EVENT);
+          g_autofree char *mode = cell_text (&f, row, COL_MODE);
+          g_autofree char *fields = cell_text (&f, row, COL_FIELDS);
+          TtvTime t = row_time (&f, row);
+
+          if (t <= done || !pid || !*pid)
+            continue;
+          done = t;
+          seen++;
+          if (strcmp (pid, "0") == 0)
+            {
+              g_assert_true (strcmp (mode, "idle") == 0 || g_str_has_prefix (mode, "irq")
+                             || g_str_has_prefix (mode, "softirq") || g_str_has_prefix (mode, "trap"));
+              idle += strcmp (mode, "idle") == 0;
+            }
+          if (g_str_has_suffix (event, "syscall_entry"))
+            {
+              /* "syscall_id = NAME (N), ..." */
+              g_auto (GStrv) words = g_strsplit (fields, " ", 4);
+              g_autofree char *want = g_strdup_printf ("syscall %s", words[2]);
+
+              g_assert_cmpstr (words[0], ==, "syscall_id");
+              g_assert_cmpstr (mode, ==, want);
+              g_hash_table_replace (entered, g_strdup (pid), g_strdup (words[2]));
+            }
+          else if (g_str_has_suffix (event, "syscall_exit") && g_hash_table_contains (entered, pid))
+            {
+              g_autofree char *want = g_strdup_printf ("user ← %s", (char *) g_hash_table_lookup (entered, pid));
+
+              g_assert_cmpstr (mode, ==, want);
+              g_hash_table_remove (entered, pid);
+              exits++;
+            }
+        }
+      /* Just after the last row: not shown, so the list jumps there. */
+      ttv_tab_state_set_current_time (f.state, done + 1);
+      ttv_gui_test_spin_until (list_settled, &f);
+      ttv_gui_test_spin_pending ();
+    }
+  g_test_message ("%u rows: %u idle, %u exits checked", seen, idle, exits);
+  g_assert_cmpuint (idle, >, 0);
+  g_assert_cmpuint (exits, >, 0);
+  fixture_close (&f);
+}
+
 /* --- Columns ------------------------------------------------------------------------ */
 
 /* The popup menu that a right-click on a column header opened, or NULL. */
@@ -980,6 +1047,7 @@ main (int argc, char **argv)
 {
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/event-list/columns-menu", test_columns_menu);
+  g_test_add_func ("/gui/event-list/mode-column", test_mode_column);
   g_test_add_func ("/gui/event-list/columns-layout", test_columns_layout);
   g_test_add_func ("/gui/event-list/time-format", test_time_format);
   g_test_add_func ("/gui/event-list/delta-after-jump", test_delta_after_jump);
