@@ -73,7 +73,7 @@ append_interval (TtvTimeline *self, GString *text, const TtvTimelineRow *r, gboo
   if (r->kind == TTV_HISTORY_ROW_PROCESS && iv.cpu >= 0)
     g_string_append_printf (text, _(", CPU %d"), iv.cpu);
   from = ttv_view_axis_format_time (iv.start, ttv_timeline_origin (self));
-  length = ttv_view_axis_format_duration (iv.end - iv.start);
+  length = ttv_viewer_format_duration (iv.end - iv.start);
   g_string_append_printf (text, _("\nFrom %s for %s"), from, length);
   if (r->kind == TTV_HISTORY_ROW_CPU && iv.aux != TTV_VIEWER_PID_NONE
       && ttv_history_state_low (iv.state) == TTV_HISTORY_CPU_BUSY)
@@ -181,7 +181,7 @@ append_lost (TtvTimeline *self, GString *text, const TimelineLayout *l, double x
     {
       const TtvLostRange *r = &g_array_index (lost, TtvLostRange, i);
       g_autofree char *from = ttv_view_axis_format_time (r->start, ttv_timeline_origin (self));
-      g_autofree char *length = ttv_view_axis_format_duration (r->end - r->start);
+      g_autofree char *length = ttv_viewer_format_duration (r->end - r->start);
 
       g_string_append_printf (text, _("\n  from %s for %s"), from, length);
     }

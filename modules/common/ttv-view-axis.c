@@ -80,20 +80,6 @@ ttv_view_axis_format_tick (gint64 rel, guint64 step, guint64 range)
 }
 
 char *
-ttv_view_axis_format_duration (TtvTime duration)
-{
-  guint64 mag = duration < 0 ? (guint64) -duration : (guint64) duration;
-  guint unit = unit_for (mag);
-  double v = (double) mag / (double) units[unit].ns;
-  const char *sign = duration < 0 ? "−" : "";
-
-  if (unit == G_N_ELEMENTS (units) - 1)
-    return g_strdup_printf ("%s%" G_GUINT64_FORMAT " ns", sign, mag);
-  /* Three or four significant digits. */
-  return g_strdup_printf ("%s%.*f %s", sign, v >= 100 ? 1 : v >= 10 ? 2 : 3, v, units[unit].name);
-}
-
-char *
 ttv_view_axis_format_time (TtvTime time, TtvTime origin)
 {
   g_autofree char *abs = ttv_viewer_time_to_string (time);

@@ -16,9 +16,6 @@ guint64     ttv_view_axis_nice_step (double raw);
  * "1.25 s", "3.400 µs": the unit is the largest one not above @range (the
  * ruler's largest value), with as many decimals as @step needs. */
 char       *ttv_view_axis_format_tick (gint64 rel, guint64 step, guint64 range);
-/* A duration for people: "0 ns", "850 ns", "12.5 µs", "3.204 ms", "1.5 s"
- * (3 or 4 significant digits). */
-char       *ttv_view_axis_format_duration (TtvTime duration);
 /* "+0.153 400 s" style time from the traceset's start with the absolute
  * time after it: "+153.4 ms (1700000000.153400000)", for tooltips. */
 char       *ttv_view_axis_format_time (TtvTime time, TtvTime origin);

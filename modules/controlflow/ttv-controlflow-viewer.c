@@ -150,13 +150,13 @@ new_row (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint row, g
                                          : g_strdup (name);
   TtvTimelineRow *r = ttv_timeline_row_new (TTV_HISTORY_ROW_PROCESS, row, label);
   const char *const *names = self->names && row < self->names->len ? self->names->pdata[row] : NULL;
-  g_autofree char *birth = ttv_view_axis_format_duration (info->birth - origin);
+  g_autofree char *birth = ttv_viewer_format_duration (info->birth - origin);
 
   r->cells = g_new0 (char *, 6);
   r->cells[0] = g_strdup_printf ("%u", info->id);
   r->cells[1] = g_strdup_printf ("%u", info->tgid);
   r->cells[2] = info->ppid == TTV_VIEWER_PID_NONE ? g_strdup ("—") : g_strdup_printf ("%u", info->ppid);
-  r->cells[3] = ttv_view_axis_format_duration (info->cpu_time);
+  r->cells[3] = ttv_viewer_format_duration (info->cpu_time);
   r->cells[4] = g_strdup_printf ("+%s", birth);
   if (names)
     {

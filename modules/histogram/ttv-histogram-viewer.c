@@ -369,7 +369,7 @@ time_of (TtvHistogramViewer *self, double x)
 static void
 draw_title (const Cache *c, cairo_t *cr, double width)
 {
-  g_autofree char *per = ttv_view_axis_format_duration ((c->span_end - c->span_start) / MAX (c->width, 1));
+  g_autofree char *per = ttv_viewer_format_duration ((c->span_end - c->span_start) / MAX (c->width, 1));
   g_autofree char *max = g_strdup_printf ("%" G_GUINT64_FORMAT, c->max_count);
   g_autofree char *title = g_strdup_printf (c->log_scale ? _("Events per %s (log scale), at most %s")
                                                          : _("Events per %s, at most %s"), per, max);
@@ -530,7 +530,7 @@ area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *to
   a = c->span_start + (TtvTime) ((double) (c->span_end - c->span_start) * col / c->width);
   b = c->span_start + (TtvTime) ((double) (c->span_end - c->span_start) * (col + 1) / c->width);
   from = ttv_view_axis_format_time (a, c->span_start);
-  length = ttv_view_axis_format_duration (b - a);
+  length = ttv_viewer_format_duration (b - a);
   text = g_string_new (NULL);
   g_string_append_printf (text, _("%.0f events from %s for %s"), c->counts[col], from, length);
   lost = ttv_view_axis_dup_lost (self->state, a, b);

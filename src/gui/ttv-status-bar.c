@@ -4,6 +4,8 @@
 
 #include "ttv-status-bar.h"
 
+#include "ttv-time.h"
+
 #include <glib/gi18n.h>
 
 typedef struct {
@@ -26,19 +28,6 @@ struct _TtvStatusBar {
 
 G_DEFINE_FINAL_TYPE (TtvStatusBar, ttv_status_bar, GTK_TYPE_BOX)
 
-/* A length readable at a glance: 850 ns, 12.346 µs, 3.500 ms, 1.250000 s. */
-static char *
-dup_duration (TtvTime ns)
-{
-  if (ns < 1000)
-    return g_strdup_printf (_("%d ns"), (int) ns);
-  if (ns < 1000000)
-    return g_strdup_printf (_("%.3f µs"), ns / 1e3);
-  if (ns < 1000000000)
-    return g_strdup_printf (_("%.3f ms"), ns / 1e6);
-  return g_strdup_printf (_("%.6f s"), ns / 1e9);
-}
-
 static void
 update_summary (TtvStatusBar *self)
 {
@@ -56,7 +45,7 @@ update_summary (TtvStatusBar *self)
     g_string_assign (text, _("events not counted yet"));
   if (ttv_tab_state_get_selection (self->state, &start, &end))
     {
-      g_autofree char *length = dup_duration (end - start);
+      g_autofree char *length = ttv_time_dup_duration (end - start);
       g_string_append (text, " · ");
       g_string_append_printf (text, _("selection %s"), length);
     }

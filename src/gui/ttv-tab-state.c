@@ -1097,6 +1097,12 @@ ttv_viewer_time_to_string (TtvTime time)
   return ttv_time_dup_string (time);
 }
 
+char *
+ttv_viewer_format_duration (TtvTime duration)
+{
+  return ttv_time_dup_duration (duration);
+}
+
 gboolean
 ttv_viewer_time_parse (const char *text, TtvTime *time, GError **error)
 {

@@ -321,6 +321,9 @@ GSettings  *ttv_viewer_dup_settings (const char *key);
 /* "SSSS.NNNNNNNNN" whatever the user's time format (for logs and files;
  * see ttv_tab_state_format_time() for what users read); caller frees. */
 char       *ttv_viewer_time_to_string (TtvTime time);
+/* A duration with its unit, four significant digits ("12.35 µs", "1.000
+ * ms"), as every view writes lengths; caller frees. */
+char       *ttv_viewer_format_duration (TtvTime duration);
 gboolean    ttv_viewer_time_parse (const char *text, TtvTime *time, GError **error);
 /* The event's fields as "name = value, ..." text; caller frees. */
 char       *ttv_viewer_event_dup_fields (const TtvEvent *event);

@@ -24,6 +24,37 @@ ttv_time_dup_string (TtvTime t)
   return g_strdup (ttv_time_to_string (t, buf, sizeof buf));
 }
 
+char *
+ttv_time_dup_duration (TtvTime duration)
+{
+  static const struct { gint64 scale; const char *unit; } units[] = {
+    { 1, "ns" }, { 1000, "µs" }, { 1000000, "ms" }, { 1000000000, "s" },
+  };
+  const char *sign = duration < 0 ? "−" : "";
+  guint64 ns = duration < 0 ? -(guint64) duration : (guint64) duration;
+  guint u = 0;
+
+  if (ns < 1000)
+    return g_strdup_printf ("%s%" G_GUINT64_FORMAT " ns", sign, ns);
+  while (u + 1 < G_N_ELEMENTS (units) && ns >= (guint64) units[u + 1].scale)
+    u++;
+  for (;;)
+    {
+      double v = (double) ns / (double) units[u].scale;
+      int decimals = v < 9.9995 ? 3 : v < 99.995 ? 2 : 1;
+      char buf[64];
+
+      g_snprintf (buf, sizeof buf, "%.*f", decimals, v);
+      /* 999.96 µs rounds to "1000.0 µs": write it as 1.000 ms. */
+      if (g_ascii_strtod (buf, NULL) >= 1000 && u + 1 < G_N_ELEMENTS (units))
+        {
+          u++;
+          continue;
+        }
+      return g_strdup_printf ("%s%s %s", sign, buf, units[u].unit);
+    }
+}
+
 gboolean
 ttv_time_parse (const char *text, TtvTime *out, GError **error)
 {

@@ -16,6 +16,10 @@ typedef gint64 TtvTime;
 /* "SSSSSSSSSS.NNNNNNNNN" (negative times get a leading '-'); buf >= 32 bytes. */
 char   *ttv_time_to_string   (TtvTime t, char *buf, gsize buf_len);
 char   *ttv_time_dup_string  (TtvTime t);
+/* A duration readable at a glance, with its unit and four significant
+ * digits: "850 ns", "12.35 µs", "1.000 ms" (not "1000.0 µs"), "2.463 s";
+ * "−" before a negative one.  Caller frees. */
+char   *ttv_time_dup_duration (TtvTime duration);
 /* Accepts "S", "S.N" (1 to 9 decimals), optional leading '-'. */
 gboolean ttv_time_parse      (const char *text, TtvTime *out, GError **error);
 /* --- Times as the viewer shows them ---------------------------------------

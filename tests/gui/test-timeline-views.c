@@ -232,9 +232,9 @@ test_ruler (void)
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
     g_assert_cmpuint (ttv_view_axis_nice_step (steps[i].raw), ==, steps[i].step);
   {
-    g_autofree char *a = ttv_view_axis_format_duration (0);
-    g_autofree char *b = ttv_view_axis_format_duration (12500);
-    g_autofree char *c = ttv_view_axis_format_duration (1500000000);
+    g_autofree char *a = ttv_viewer_format_duration (0);
+    g_autofree char *b = ttv_viewer_format_duration (12500);
+    g_autofree char *c = ttv_viewer_format_duration (1500000000);
     g_autofree char *d = ttv_view_axis_format_time (1700000000153400123, 1700000000000000000);
 
     g_assert_cmpstr (a, ==, "0 ns");

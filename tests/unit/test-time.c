@@ -239,12 +239,31 @@ test_cycles (void)
   g_assert_cmpint (ttv_time_cycles_to_ns (5, 0), ==, 0);
 }
 
+/* Durations: four significant digits with a unit, rounding carried into
+ * the next unit, a minus sign before negative ones. */
+static void
+test_duration (void)
+{
+  static const struct { TtvTime ns; const char *text; } cases[] = {
+    { 0, "0 ns" }, { 999, "999 ns" }, { 1000, "1.000 µs" }, { 12500, "12.50 µs" },
+    { 999949, "999.9 µs" }, { 999960, "1.000 ms" }, { 2462766300, "2.463 s" },
+    { 3725400000000, "3725.4 s" }, { -12500, "−12.50 µs" }, { -5, "−5 ns" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = ttv_time_dup_duration (cases[i].ns);
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   /* The local zone of the time of day tests: UTC+5:30 (POSIX rule, no tzdata). */
   g_setenv ("TZ", "IST-5:30", TRUE);
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/time/duration", test_duration);
   g_test_add_func ("/core/time/round-trip", test_round_trip);
   g_test_add_func ("/core/time/parse", test_parse);
   g_test_add_func ("/core/time/format-text", test_format_text);
