@@ -130,7 +130,8 @@ ttv_hist_coder_submit (TtvHistCoder *c, TtvHistEncoder *e, gboolean finish)
       job->e = e;
       job->n = e->n_pending;
       job->finish = finish;
-      memcpy (job->recs, e->pending, e->n_pending * sizeof (TtvHistRec));
+      if (e->n_pending > 0)   /* none pending: e->pending may be NULL */
+        memcpy (job->recs, e->pending, e->n_pending * sizeof (TtvHistRec));
       e->n_pending = 0;
       if (c->filling->n_jobs == JOBS_PER_BATCH)
         hand_over (c, FALSE);

@@ -205,7 +205,7 @@ test_generated (gconstpointer data)
   g_autofree char *trace = g_build_filename (dir, "trace", NULL);
   const char *argv[] = { TTV_GEN_PATH, "-q", "-f", format, "--cpu-ids", "0,1,3,6", "-p", "30",
                          "-n", "30000", "-s", "7", "-o", trace, NULL };
-  g_autofree char *out = ttv_test_run_ok (argv);
+  g_free (ttv_test_run_ok (argv));
 
   check_trace (trace);
   ttv_test_remove_tree (dir);
@@ -229,7 +229,7 @@ test_idle (void)
   g_autofree char *trace = g_build_filename (dir, "trace", NULL);
   const char *gen[] = { TTV_GEN_PATH, "-q", "--cpu-ids", "0,2", "-p", "8", "-n", "20000", "-o", trace, NULL };
   const char *argv[] = { TTV_REPORT_PATH, "--stats", trace, NULL };
-  g_autofree char *out = ttv_test_run_ok (gen);
+  g_free (ttv_test_run_ok (gen));
   g_autofree char *text = ttv_test_run_ok (argv);
   g_autoptr (GHashTable) rows = parse_stats (text);
   gint64 idle = ttv_stats_oracle_lookup (rows, "cpu/0/idle")->total

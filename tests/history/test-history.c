@@ -302,7 +302,6 @@ brute_pixels (GArray *ivs, TtvTime t0, TtvTime t1, guint width, TtvHistoryPixel 
       TtvTime b = t0 + (TtvTime) ((span / width) * (p + 1) + (span % width) * (p + 1) / width);
       KW kw[32];
       guint n = 0;
-      double total = 0;
       out[p].n_events = 0;
       for (guint i = 0; i < ivs->len; i++)
         {
@@ -319,7 +318,6 @@ brute_pixels (GArray *ivs, TtvTime t0, TtvTime t1, guint width, TtvHistoryPixel 
             kw[n++] = (KW) { iv->state, 0 };
           if (k < n)
             kw[k].w += (double) (hi - lo);
-          total += (double) (hi - lo);
         }
       guint best = 0;
       for (guint k = 1; k < n; k++)

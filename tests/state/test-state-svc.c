@@ -91,7 +91,7 @@ switch_next (const TtvEvent *ev, TtvDecoder *dec)
   const TtvValue *v = ttv_decoder_get_field (dec, root, "next_tid");
   if (v == NULL)
     v = ttv_decoder_get_field (dec, root, "next_pid");
-  gint64 next;
+  gint64 next = 0;
   g_assert_true (v && ttv_value_get_int (v, &next));
   return next;
 }
