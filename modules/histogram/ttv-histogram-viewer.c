@@ -429,11 +429,13 @@ draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double heig
   if (ttv_tab_state_get_selection (self->state, &s0, &s1))
     {
       double a = x_of (s0, ss, se, width), b = x_of (s1, ss, se, width);
+      GdkRGBA sel;
 
-      cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.18);
+      ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &sel);
+      cairo_set_source_rgba (cr, sel.red, sel.green, sel.blue, 0.18);
       cairo_rectangle (cr, a, top, MAX (b - a, 1), plot_h + LOST_HEIGHT + RULER_HEIGHT);
       cairo_fill (cr);
-      cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.8);
+      cairo_set_source_rgba (cr, sel.red, sel.green, sel.blue, 0.8);
       cairo_rectangle (cr, floor (a), top, 1, plot_h + LOST_HEIGHT + RULER_HEIGHT);
       cairo_rectangle (cr, MAX (floor (b) - 1, floor (a)), top, 1, plot_h + LOST_HEIGHT + RULER_HEIGHT);
       cairo_fill (cr);
@@ -446,7 +448,12 @@ draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double heig
   ttv_view_axis_draw_time (cr, 0, bottom + LOST_HEIGHT, width, RULER_HEIGHT, ss, ss, se);
   /* The current time. */
   now = ttv_tab_state_get_current_time (self->state);
-  cairo_set_source_rgb (cr, 0.85, 0.1, 0.1);
+  {
+    GdkRGBA now_color;
+
+    ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_CURRENT_TIME, &now_color);
+    gdk_cairo_set_source_rgba (cr, &now_color);
+  }
   cairo_rectangle (cr, floor (x_of (now, ss, se, width)), top, 1, plot_h + LOST_HEIGHT);
   cairo_fill (cr);
   draw_title (c, cr, width);
@@ -699,6 +706,7 @@ ttv_histogram_viewer_new (TtvTabState *state)
   gtk_widget_set_has_tooltip (self->area, TRUE);
   g_signal_connect (self->area, "query-tooltip", G_CALLBACK (area_tooltip), self);
   g_signal_connect (self->area, "draw", G_CALLBACK (area_draw), self);
+  ttv_viewer_watch_marker_colors (self->area);
   g_signal_connect (self->area, "size-allocate", G_CALLBACK (area_size), self);
   g_signal_connect (self->area, "button-press-event", G_CALLBACK (area_press), self);
   g_signal_connect (self->area, "motion-notify-event", G_CALLBACK (area_motion), self);

@@ -1212,6 +1212,25 @@ test_histogram_counts (void)
   g_assert_true (gtk_combo_box_set_active_id (GTK_COMBO_BOX (combo), type));
   g_action_group_activate_action (group, "render", g_variant_new ("(sii)", png, 700, 200));
   g_assert_cmpfloat (fabs (column_sum (hist, &n_columns, &n_empty) - (double) count_events (type)), <, 0.5);
+  /* The current time's line in the colour chosen in Preferences. */
+  {
+    g_autoptr (GSettings) settings = ttv_viewer_dup_settings ("current-time-color");
+    TtvTime s0, s1;
+    cairo_surface_t *img;
+    guint green = 0;
+
+    g_assert_nonnull (settings);
+    g_settings_set_string (settings, "current-time-color", "#00ff00");
+    span (&s0, &s1);
+    ttv_tab_state_set_current_time (sample.state, s0 + (s1 - s0) / 2);
+    g_action_group_activate_action (group, "render", g_variant_new ("(sii)", png, 700, 200));
+    img = ttv_test_load_png (png);
+    for (int x = 348; x <= 352; x++)
+      green += ttv_test_pixel (img, x, 100) == 0x00ff00;
+    cairo_surface_destroy (img);
+    g_settings_reset (settings, "current-time-color");
+    g_assert_cmpuint (green, ==, 1);
+  }
   gtk_widget_destroy (hist);
   g_object_unref (hist);
   g_unlink (png);
