@@ -750,26 +750,6 @@ test_dialog_after_close (void)
   shell_close (&s);
 }
 
-/* The widget of @root whose builder id is @id, or NULL. */
-static GtkWidget *
-find_by_id (GtkWidget *root, const char *id)
-{
-  g_autoptr (GList) children = NULL;
-
-  if (g_strcmp0 (gtk_buildable_get_name (GTK_BUILDABLE (root)), id) == 0)
-    return root;
-  if (!GTK_IS_CONTAINER (root))
-    return NULL;
-  children = gtk_container_get_children (GTK_CONTAINER (root));
-  for (GList *l = children; l; l = l->next)
-    {
-      GtkWidget *found = find_by_id (l->data, id);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
 /* The bookmark dialog shows times in the user's format and reads every form
  * the time entries read; a bad time names the entry and keeps the dialog. */
 static void
@@ -795,8 +775,8 @@ test_dialog_times (void)
   ttv_tab_state_get_time_span (s.state, &start, &end);
   initial = ttv_viewer_bookmark_new ("b", "", -1, start + 250000000, start + 250000000);
   dialog = TTV_BOOKMARK_DIALOG (ttv_bookmark_dialog_new (NULL, "t", s.state, initial));
-  start_entry = GTK_ENTRY (find_by_id (GTK_WIDGET (dialog), "start_entry"));
-  end_entry = GTK_ENTRY (find_by_id (GTK_WIDGET (dialog), "end_entry"));
+  start_entry = GTK_ENTRY (ttv_gui_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_ENTRY, "start_entry"));
+  end_entry = GTK_ENTRY (ttv_gui_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_ENTRY, "end_entry"));
   g_assert_nonnull (start_entry);
   g_assert_nonnull (end_entry);
   shown = ttv_tab_state_format_time (s.state, start + 250000000);

@@ -115,7 +115,8 @@ static gboolean
 type_and_name (GtkWidget *widget, gconstpointer type, gconstpointer name)
 {
   return G_TYPE_CHECK_INSTANCE_TYPE (widget, *(const GType *) type)
-         && (!name || strcmp (gtk_widget_get_name (widget), name) == 0);
+         && (!name || strcmp (gtk_widget_get_name (widget), name) == 0
+             || g_strcmp0 (gtk_buildable_get_name (GTK_BUILDABLE (widget)), name) == 0);
 }
 
 static gboolean

@@ -24,7 +24,8 @@ gboolean    ttv_gui_test_no_requests (gpointer tab_state);
  * process; fails the test on error. */
 void        ttv_gui_test_load_modules (const char *const *paths);
 /* The first descendant of @widget (itself included) of @type, and named
- * @name unless NULL (GTK_TYPE_WIDGET: by name only); NULL when none. */
+ * @name unless NULL (its widget name, or its id in a .ui file or template;
+ * GTK_TYPE_WIDGET: by name only); NULL when none. */
 GtkWidget  *ttv_gui_test_find_widget (GtkWidget *widget, GType type, const char *name);
 /* The first button below @widget whose label is @label. */
 GtkWidget  *ttv_gui_test_find_button (GtkWidget *widget, const char *label);
