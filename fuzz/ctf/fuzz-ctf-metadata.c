@@ -1,6 +1,6 @@
 /* fuzz-ctf-metadata.c: libFuzzer target feeding arbitrary bytes to the CTF
  * metadata passes (packetized unpacking, TSDL lexer, parser, resolution). */
-#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-ctf-private.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* fuzz-ctf-packet.c: libFuzzer target reading arbitrary bytes as a CTF stream
  * file under fixed LTTng-UST metadata: index, cursor, seeks, decoding, text. */
-#include "formats/ctf/ttv-ctf.h"
-#include "formats/ctf/ttv-ctf-text.h"
+#include "ttv-ctf.h"
+#include "ttv-ctf-text.h"
 
 #include <glib/gstdio.h>
 #include <stdlib.h>

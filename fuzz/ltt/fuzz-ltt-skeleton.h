@@ -2,8 +2,8 @@
  * one file of.  Written once per process with the writer; removed at exit. */
 #pragma once
 
-#include "formats/ltt/ttv-ltt-private.h"
-#include "formats/ltt/ttv-ltt.h"
+#include "ttv-ltt-private.h"
+#include "ttv-ltt.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>

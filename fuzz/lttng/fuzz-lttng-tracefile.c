@@ -1,8 +1,8 @@
 /* fuzz-lttng-tracefile.c: libFuzzer target for the LTTng 0.x reader: the input
  * becomes cpu_0 of a small valid trace whose control files match its header. */
-#include "formats/lttng/ttv-lttng-private.h"
-#include "formats/lttng/ttv-lttng-writer.h"
-#include "formats/lttng/ttv-lttng.h"
+#include "ttv-lttng-private.h"
+#include "ttv-lttng-writer.h"
+#include "ttv-lttng.h"
 
 #include <glib/gstdio.h>
 #include <stdlib.h>

@@ -6,7 +6,8 @@
 #include "ttv-context.h"
 #include "ttv-filter.h"
 #include "ttv-locale.h"
-#include "ttv-state-history.h"
+#include "ttv-process-memory.h"
+#include "ttv-history.h"
 #include "ttv-state-tracker.h"
 
 #include <glib/gi18n.h>
@@ -57,11 +58,7 @@ print_json_head (GString *out, const char *bench, char **paths)
 static guint64
 rss_kib (void)
 {
-  g_autofree char *status = NULL;
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return 0;
-  const char *line = strstr (status, "VmRSS:");
-  return line ? g_ascii_strtoull (line + 6, NULL, 10) : 0;
+  return (guint64) MAX (ttv_process_status_kib ("VmRSS:"), 0);
 }
 
 /* Seconds of a full merged read; also counts events. */
@@ -421,17 +418,6 @@ bench_state (char **paths, GString *out, GError **error)
   return 0;
 }
 
-/* A "Field:   N kB" line of /proc/self/status, or -1. */
-static gint64
-status_kib (const char *field)
-{
-  g_autofree char *status = NULL;
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return -1;
-  const char *line = strstr (status, field);
-  return line ? g_ascii_strtoll (line + strlen (field), NULL, 10) : -1;
-}
-
 /* Resets the peak resident memory to the current one (Linux). */
 static gboolean
 reset_peak_rss (void)
@@ -450,20 +436,20 @@ typedef struct {
 
 /* Builds the history of @ts with @opt and $TTV_HISTORY_THREADS @threads
  * (NULL: the default), timing it. */
-static TtvStateHistory *
-timed_history (TtvTraceset *ts, const TtvStateHistoryOptions *opt, const char *threads, Timing *t,
+static TtvHistory *
+timed_history (TtvTraceset *ts, const TtvHistoryOptions *opt, const char *threads, Timing *t,
                GError **error)
 {
   if (threads)
     g_setenv ("TTV_HISTORY_THREADS", threads, TRUE);
   gboolean peak = reset_peak_rss ();
-  gint64 rss0 = status_kib ("VmRSS:");
+  gint64 rss0 = ttv_process_status_kib ("VmRSS:");
   gint64 t0 = g_get_monotonic_time ();
   double c0 = process_cpu_seconds ();
-  TtvStateHistory *h = ttv_state_history_build (ts, opt, NULL, NULL, NULL, error);
+  TtvHistory *h = ttv_history_build (ts, opt, NULL, NULL, NULL, error);
   t->wall = (double) (g_get_monotonic_time () - t0) / 1e6;
   t->cpu = process_cpu_seconds () - c0;
-  t->peak_growth_kib = peak ? status_kib ("VmHWM:") - rss0 : -1;
+  t->peak_growth_kib = peak ? ttv_process_status_kib ("VmHWM:") - rss0 : -1;
   if (threads)
     g_unsetenv ("TTV_HISTORY_THREADS");
   return h;
@@ -491,27 +477,27 @@ bench_history (char **paths, GString *out, GError **error)
   g_autofree char *cache_dir = g_dir_make_tmp ("ttv-bench-history-XXXXXX", error);
   if (cache_dir == NULL)
     return 1;
-  TtvStateHistoryOptions copt = { 0, FALSE, cache_dir, G_MAXUINT64 };
+  TtvHistoryOptions copt = { 0, FALSE, cache_dir, G_MAXUINT64 };
   Timing built, one, reuse;
-  g_autoptr (TtvStateHistory) h = timed_history (ts, &copt, NULL, &built, error);
+  g_autoptr (TtvHistory) h = timed_history (ts, &copt, NULL, &built, error);
   if (h == NULL)
     return 1;
-  gboolean cached = ttv_state_history_get_cache_path (h) != NULL;
-  g_autoptr (TtvStateHistory) hr = timed_history (ts, &copt, NULL, &reuse, error);
+  gboolean cached = ttv_history_get_cache_path (h) != NULL;
+  g_autoptr (TtvHistory) hr = timed_history (ts, &copt, NULL, &reuse, error);
   if (hr == NULL)
     return 1;
-  gboolean reused = ttv_state_history_is_from_cache (hr);
-  g_clear_pointer (&hr, ttv_state_history_free);
-  TtvStateHistoryOptions nopt = { 0, TRUE, NULL, 0 };
-  g_autoptr (TtvStateHistory) h1 = timed_history (ts, &nopt, "1", &one, error);
+  gboolean reused = ttv_history_is_from_cache (hr);
+  g_clear_pointer (&hr, ttv_history_free);
+  TtvHistoryOptions nopt = { 0, TRUE, NULL, 0 };
+  g_autoptr (TtvHistory) h1 = timed_history (ts, &nopt, "1", &one, error);
   if (h1 == NULL)
     return 1;
-  g_clear_pointer (&h1, ttv_state_history_free);
+  g_clear_pointer (&h1, ttv_history_free);
 
   /* query_pixels: every row of a 1080-pixel-high view is at most ~50 rows;
    * time all CPU rows and the 50 busiest process rows. */
   TtvTime start = ttv_traceset_get_start (ts), end = ttv_traceset_get_end (ts);
-  guint n_proc = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  guint n_proc = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
   g_autoptr (GArray) busy = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint i = 0; i < n_proc; i++)
     g_array_append_val (busy, i);
@@ -519,8 +505,8 @@ bench_history (char **paths, GString *out, GError **error)
     for (guint j = i + 1; j < busy->len; j++)
       {
         guint a = g_array_index (busy, guint, i), b = g_array_index (busy, guint, j);
-        if (ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, b)->n_intervals
-            > ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, a)->n_intervals)
+        if (ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, b)->n_intervals
+            > ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, a)->n_intervals)
           {
             g_array_index (busy, guint, i) = b;
             g_array_index (busy, guint, j) = a;
@@ -540,10 +526,10 @@ bench_history (char **paths, GString *out, GError **error)
       gint64 q0 = g_get_monotonic_time ();
       for (guint rep = 0; rep < 5; rep++)
         {
-          for (guint c = 0; c < ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU); c++, rows++)
-            cells[zoom] += ttv_state_history_query_pixels (h, TTV_HISTORY_ROW_CPU, c, a, b, W, px);
+          for (guint c = 0; c < ttv_history_get_n_rows (h, TTV_HISTORY_ROW_CPU); c++, rows++)
+            cells[zoom] += ttv_history_query_pixels (h, TTV_HISTORY_ROW_CPU, c, a, b, W, px);
           for (guint i = 0; i < busy->len; i++, rows++)
-            cells[zoom] += ttv_state_history_query_pixels (h, TTV_HISTORY_ROW_PROCESS,
+            cells[zoom] += ttv_history_query_pixels (h, TTV_HISTORY_ROW_PROCESS,
                                                            g_array_index (busy, guint, i), a, b, W, px);
         }
       double us = (double) (g_get_monotonic_time () - q0);
@@ -552,9 +538,9 @@ bench_history (char **paths, GString *out, GError **error)
       cells[zoom] /= MAX (rows, 1);
     }
 
-  gsize data = ttv_state_history_get_data_size (h);
-  if (ttv_state_history_get_cache_path (h))
-    g_remove (ttv_state_history_get_cache_path (h));
+  gsize data = ttv_history_get_data_size (h);
+  if (ttv_history_get_cache_path (h))
+    g_remove (ttv_history_get_cache_path (h));
   g_remove (cache_dir);
   double state_rate = state_s > 0 ? n / state_s : 0.0;
   print_json_head (out, "history", paths);
@@ -574,18 +560,18 @@ bench_history (char **paths, GString *out, GError **error)
                           ",\"build_peak_rss_growth_kib\":%" G_GINT64_FORMAT
                           ",\"cached\":%s,\"cache_reuse_seconds\":%.3f,\"cache_reused\":%s"
                           ",\"reuse_peak_rss_growth_kib\":%" G_GINT64_FORMAT,
-                          n_proc, ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU),
-                          ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_IRQ),
-                          ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_SOFTIRQ),
-                          ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_BLOCKDEV),
-                          data, n ? (double) data * 1e6 / (double) n : 0.0, ttv_state_history_get_memory (h),
-                          n ? (double) ttv_state_history_get_memory (h) * 1e6 / (double) n : 0.0,
+                          n_proc, ttv_history_get_n_rows (h, TTV_HISTORY_ROW_CPU),
+                          ttv_history_get_n_rows (h, TTV_HISTORY_ROW_IRQ),
+                          ttv_history_get_n_rows (h, TTV_HISTORY_ROW_SOFTIRQ),
+                          ttv_history_get_n_rows (h, TTV_HISTORY_ROW_BLOCKDEV),
+                          data, n ? (double) data * 1e6 / (double) n : 0.0, ttv_history_get_memory (h),
+                          n ? (double) ttv_history_get_memory (h) * 1e6 / (double) n : 0.0,
                           built.peak_growth_kib, cached ? "true" : "false", reuse.wall,
                           reused ? "true" : "false", reuse.peak_growth_kib);
   g_string_append_printf (out, ",\"pixels_width\":%d,\"view_rows\":%u"
                           ",\"whole_us_per_row\":%.1f,\"whole_ms_per_view\":%.2f,\"whole_cells_per_row\":%" G_GUINT64_FORMAT
                           ",\"ms1_us_per_row\":%.1f,\"ms1_ms_per_view\":%.2f,\"ms1_cells_per_row\":%" G_GUINT64_FORMAT "}\n",
-                          W, ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU) + busy->len,
+                          W, ttv_history_get_n_rows (h, TTV_HISTORY_ROW_CPU) + busy->len,
                           per_row_us[0], frame_ms[0], cells[0], per_row_us[1], frame_ms[1], cells[1]);
   return 0;
 }

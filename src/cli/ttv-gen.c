@@ -2,10 +2,10 @@
  * (src/libttv/sim), deterministic from a seed; for tests, benchmarks and demos. */
 #include "ttv-config.h"
 
-#include "formats/ctf/ttv-ctf-sim.h"
-#include "formats/ltt/ttv-ltt-sim.h"
-#include "formats/lttng/ttv-lttng-sim.h"
-#include "sim/ttv-sim.h"
+#include "ttv-ctf-sim.h"
+#include "ttv-ltt-sim.h"
+#include "ttv-lttng-sim.h"
+#include "ttv-sim.h"
 #include "ttv-error.h"
 #include "ttv-locale.h"
 

@@ -5,6 +5,8 @@
 
 #include "ttv-open-bench.h"
 
+#include "ttv-process-memory.h"
+
 #include <gio/gio.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,21 +18,11 @@ typedef struct {
 static Memory
 read_memory (void)
 {
-  Memory m = { -1, -1, -1 };
-  g_autofree char *status = NULL;
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return m;
-  struct {
-    const char *key;
-    gint64 *value;
-  } keys[] = { { "\nVmRSS:", &m.rss }, { "\nRssAnon:", &m.anon }, { "\nRssFile:", &m.file } };
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    {
-      const char *at = strstr (status, keys[i].key);
-      if (at)
-        *keys[i].value = g_ascii_strtoll (at + strlen (keys[i].key), NULL, 10);
-    }
-  return m;
+  return (Memory) {
+    ttv_process_status_kib ("VmRSS:"),
+    ttv_process_status_kib ("RssAnon:"),
+    ttv_process_status_kib ("RssFile:"),
+  };
 }
 
 static gboolean from_cache_seen;

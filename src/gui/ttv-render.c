@@ -8,6 +8,8 @@
 #include "ttv-render.h"
 
 #include "ttv-history-pass.h"
+#include "ttv-settings.h"
+#include "ttv-viewer-history.h"
 #include "ttv-indexer.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-viewer-registry.h"
@@ -137,7 +139,7 @@ ttv_render_main (int argc, char **argv)
   TtvTrace *trace;                 /* owned by the traceset once added */
   g_autoptr (TtvTraceset) ts = NULL;
   g_autoptr (TtvTabState) state = NULL;
-  TtvStateHistory *history;
+  TtvHistory *history;
   const TtvViewerInfo *info;
   GtkWidget *widget;
   GActionGroup *group;
@@ -178,7 +180,7 @@ ttv_render_main (int argc, char **argv)
   if (!run_index (state, ts, &error))
     return fail (error->message);
   indexed = g_get_monotonic_time ();
-  history = ttv_history_pass_build (ts, NULL, &error);
+  history = ttv_history_pass_build (ts, ttv_settings_get_history_cache_max (), NULL, &error);
   if (!history)
     return fail (error->message);
   ttv_tab_state_set_history (state, history);

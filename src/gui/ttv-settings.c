@@ -47,3 +47,14 @@ ttv_viewer_dup_settings (const char *key)
   g_return_val_if_fail (key != NULL, NULL);
   return ttv_settings_dup_with_key (key);
 }
+
+guint64
+ttv_settings_get_history_cache_max (void)
+{
+  g_autoptr (GSettings) settings = g_getenv ("TTV_CACHE_MAX") ? NULL
+                                  : ttv_settings_dup_with_key ("history-cache-size");
+
+  if (!settings)
+    return 0;
+  return (guint64) g_settings_get_uint (settings, "history-cache-size") << 20;
+}

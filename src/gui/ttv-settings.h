@@ -15,4 +15,8 @@ GSettings  *ttv_settings_get (void);
  * of the module API returns. */
 GSettings  *ttv_settings_dup_with_key (const char *key);
 
+/* The cap of the state history cache in bytes: the history-cache-size
+ * setting (MiB), unless $TTV_CACHE_MAX says otherwise; 0: automatic. */
+guint64     ttv_settings_get_history_cache_max (void);
+
 G_END_DECLS

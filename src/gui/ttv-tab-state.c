@@ -3,7 +3,7 @@
 #include "ttv-config.h"
 
 #include "ttv-tab-state-private.h"
-#include "ttv-tab-reader.h"
+#include "ttv-event-reader.h"
 #include "ttv-time-display.h"
 
 #include "ttv-decoder.h"
@@ -82,7 +82,7 @@ struct _TtvTabState {
   TtvViewerStatsNode *stats;     /* owned: their tree, made when first asked for */
 
   GQueue requests;               /* of TtvEventRequest *, owned */
-  TtvTabReader *reader;          /* owned, created on first use */
+  TtvEventReader *reader;          /* owned, created on first use */
   TtvEventRequest *positioned;   /* weak: the request the reader is positioned for */
   guint n_workers;               /* statistics computations reading the traceset in threads */
   guint idle_id;
@@ -107,7 +107,7 @@ ttv_tab_state_finalize (GObject *object)
 {
   TtvTabState *self = TTV_TAB_STATE (object);
 
-  g_clear_pointer (&self->reader, ttv_tab_reader_free);
+  g_clear_pointer (&self->reader, ttv_event_reader_free);
   g_clear_pointer (&self->traceset, ttv_traceset_unref);
   g_clear_pointer (&self->bookmarks, g_ptr_array_unref);
   g_clear_pointer (&self->density, g_array_unref);
@@ -200,7 +200,7 @@ ttv_tab_state_set_traceset (TtvTabState *self, TtvTraceset *traceset)
   g_return_if_fail (traceset != NULL);
 
   cancel_matching (self, NULL, 0, TRUE);
-  g_clear_pointer (&self->reader, ttv_tab_reader_free);
+  g_clear_pointer (&self->reader, ttv_event_reader_free);
   self->positioned = NULL;
   ttv_traceset_ref (traceset);
   g_clear_pointer (&self->traceset, ttv_traceset_unref);
@@ -232,7 +232,7 @@ ttv_tab_state_refresh (TtvTabState *self, gboolean *changed, GError **error)
   if (!g_queue_is_empty (&self->requests) || self->n_workers > 0 || self->shut_down)
     return TRUE;   /* busy: the caller tries again later */
   /* The formats refresh only without live cursors. */
-  g_clear_pointer (&self->reader, ttv_tab_reader_free);
+  g_clear_pointer (&self->reader, ttv_event_reader_free);
   self->positioned = NULL;
   if (!ttv_traceset_refresh (self->traceset, changed, error))
     return FALSE;
@@ -665,7 +665,7 @@ ttv_event_request_dup_position (TtvEventRequest *req)
 {
   g_return_val_if_fail (req != NULL, NULL);
   g_return_val_if_fail (req->in_delivery, NULL);
-  return ttv_tab_reader_dup_event_position (req->state->reader);
+  return (TtvViewerPosition *) ttv_event_reader_dup_event_position (req->state->reader);
 }
 
 static void
@@ -779,7 +779,7 @@ position_for (TtvTabState *self, TtvEventRequest *req, GError **error)
 {
   if (!self->reader)
     {
-      self->reader = ttv_tab_reader_new (self->traceset, error);
+      self->reader = ttv_event_reader_new (self->traceset, error);
       if (!self->reader)
         return FALSE;
     }
@@ -788,21 +788,21 @@ position_for (TtvTabState *self, TtvEventRequest *req, GError **error)
   self->positioned = NULL;
   if (req->pos)
     {
-      if (!ttv_tab_reader_seek_position (self->reader, req->pos, error))
+      if (!ttv_event_reader_seek_position (self->reader, (const TtvPosition *) req->pos, error))
         return FALSE;
       if (req->skip_one)
         {
           const TtvEvent *ev;
 
-          if (!ttv_tab_reader_next (self->reader, &ev, error) && error && *error)
+          if (!ttv_event_reader_next (self->reader, &ev, error) && error && *error)
             return FALSE;
         }
     }
-  else if (!ttv_tab_reader_seek_time (self->reader, req->start, error))
+  else if (!ttv_event_reader_seek_time (self->reader, req->start, error))
     return FALSE;
   if (needs_state (self, req) && self->shared && !req->sys_state)
     {
-      g_autoptr (TtvViewerPosition) next = ttv_tab_reader_dup_next_position (self->reader);
+      g_autoptr (TtvViewerPosition) next = (TtvViewerPosition *) ttv_event_reader_dup_next_position (self->reader);
 
       /* At the end of the traceset there is nothing to deliver. */
       if (next)
@@ -847,7 +847,7 @@ serve_idle (gpointer data)
           request_finish (req, TTV_REQUEST_COMPLETED, NULL);
           goto out;
         }
-      if (!ttv_tab_reader_next (self->reader, &ev, &error))
+      if (!ttv_event_reader_next (self->reader, &ev, &error))
         {
           self->positioned = NULL;
           request_finish (req, error ? TTV_REQUEST_FAILED : TTV_REQUEST_COMPLETED, error);
@@ -889,7 +889,7 @@ serve_idle (gpointer data)
   if (self->requests.length > 1)
     {
       ttv_viewer_position_free (req->pos);
-      req->pos = ttv_tab_reader_dup_event_position (self->reader);
+      req->pos = (TtvViewerPosition *) ttv_event_reader_dup_event_position (self->reader);
       req->skip_one = TRUE;
       g_queue_remove (&self->requests, req);
       g_queue_push_tail (&self->requests, req);
@@ -990,6 +990,19 @@ ttv_tab_state_get_process_at (TtvTabState *self, TtvTime time, gint cpu, TtvView
   if (error)
     g_warning ("state at %" G_GINT64_FORMAT ": %s", time, error->message);
   return fill_process_info (state, cpu, info);
+}
+
+/* The plugin API's names for the analysis layer's tree nodes. */
+TtvViewerStatsNode *
+ttv_viewer_stats_node_ref (TtvViewerStatsNode *node)
+{
+  return ttv_stats_node_ref (node);
+}
+
+void
+ttv_viewer_stats_node_unref (TtvViewerStatsNode *node)
+{
+  ttv_stats_node_unref (node);
 }
 
 TtvViewerStatsNode *

@@ -9,6 +9,7 @@
 #include "ttv-bookmarks-panel.h"
 #include "ttv-filter-bar.h"
 #include "ttv-history-pass.h"
+#include "ttv-viewer-history.h"
 #include "ttv-indexer.h"
 #include "ttv-notifications.h"
 #include "ttv-settings.h"
@@ -386,7 +387,7 @@ history_pass_done (GObject *source, GAsyncResult *result, gpointer data)
 {
   TtvTab *self = data;   /* owned reference taken at start */
   g_autoptr (GError) error = NULL;
-  g_autoptr (TtvStateHistory) h = ttv_history_pass_run_finish (result, &error);
+  g_autoptr (TtvHistory) h = ttv_history_pass_run_finish (result, &error);
   gboolean ok = h != NULL;
 
   if (h && self->state)
@@ -433,7 +434,8 @@ start_stage (TtvTab *self, Stage stage)
       break;
     case STAGE_HISTORY:
     default:
-      ttv_history_pass_run_async (ts, self->index_progress, self->index_cancel,
+      ttv_history_pass_run_async (ts, ttv_settings_get_history_cache_max (), self->index_progress,
+                                  self->index_cancel,
                                   history_pass_done, g_object_ref (self));
       break;
     }

@@ -5,7 +5,8 @@
 #include <gtk/gtk.h>
 
 #include "ttv-palette.h"
-#include "ttv-state-history.h"
+#include "ttv-history.h"
+#include "ttv-stats-tree.h"
 #include "ttv-trace.h"
 
 G_BEGIN_DECLS
@@ -179,15 +180,14 @@ gboolean    ttv_tab_state_get_process_at (TtvTabState *state, TtvTime time, gint
  * An immutable tree (safe to read from any thread): per trace, per CPU, per
  * process (events; CPU time per mode as children), per event type, per
  * syscall, IRQ and soft IRQ (count, total/min/max duration). */
-typedef struct _TtvViewerStatsNode TtvViewerStatsNode;
-struct _TtvViewerStatsNode {
-  char *name;                /* owned: "CPU 0", "bash", "read", "user" */
-  char *key;                 /* owned: stable id for tests and CSV: "cpu/0", "process/42/user" */
-  guint64 count;             /* events, or calls for syscalls and IRQs; 0: n/a */
-  TtvTime total;             /* durations in ns (CPU time for processes); -1: n/a */
-  TtvTime min, max;          /* -1: n/a */
-  GPtrArray *children;       /* of TtvViewerStatsNode *, owned; never NULL */
-};
+/* The nodes are libttv's TtvStatsNode (analysis/ttv-stats-tree.h):
+ *   name      "CPU 0", "bash", "read", "user"
+ *   key       stable id for tests and CSV: "cpu/0", "process/42/user"
+ *   count     events, or calls for syscalls and IRQs; 0: n/a
+ *   total     durations in ns (CPU time for processes); -1: n/a
+ *   min, max  -1: n/a
+ *   children  of TtvViewerStatsNode *, owned; never NULL */
+typedef TtvStatsNode TtvViewerStatsNode;
 
 TtvViewerStatsNode *ttv_viewer_stats_node_ref (TtvViewerStatsNode *node);
 void        ttv_viewer_stats_node_unref (TtvViewerStatsNode *node);
@@ -217,7 +217,7 @@ guint       ttv_tab_state_get_n_requests (TtvTabState *state);
 
 /* --- State history (the third background stage) -----------------------------
  * Per process, CPU, IRQ, soft IRQ and block device: state intervals, marks
- * and a multi-resolution summary (types from ttv-state-history.h; these
+ * and a multi-resolution summary (types from ttv-history.h; these
  * wrappers call libttv, which modules do not link).  NULL until built;
  * "statistics-changed" announces it (and its loss when the traceset
  * changes).  Immutable: queries are safe from any thread while a reference
@@ -238,7 +238,7 @@ gboolean    ttv_viewer_history_get_interval_at (TtvViewerHistory *history, TtvHi
 /* Of TtvHistoryInterval; transfer full. */
 GArray     *ttv_viewer_history_query_intervals (TtvViewerHistory *history, TtvHistoryRowKind kind,
                                                 guint row, TtvTime t0, TtvTime t1);
-/* O(@width) at any zoom; see ttv_state_history_query_pixels(). */
+/* O(@width) at any zoom; see ttv_history_query_pixels(). */
 guint64     ttv_viewer_history_query_pixels (TtvViewerHistory *history, TtvHistoryRowKind kind,
                                              guint row, TtvTime t0, TtvTime t1, guint width,
                                              TtvHistoryPixel *out);

@@ -3,7 +3,7 @@
  * Linux box (kernel threads and pid 1 never exec, fork or exit; commands are
  * forked then exec, threads take their leader's name; CPUs idle and tasks
  * block a fair share of the time), checked event by event. */
-#include "sim/ttv-sim.h"
+#include "ttv-sim.h"
 #include "ttv-error.h"
 
 #include <gio/gio.h>

@@ -4,7 +4,7 @@
  * into the tests only. */
 #pragma once
 
-#include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-ltt-sim.h"
 #include "ttv-trace.h"
 
 #include <stdio.h>

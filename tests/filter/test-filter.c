@@ -3,7 +3,7 @@
  * reference evaluation (random filters over random events of every field
  * kind); parse errors with their columns; hook groups, format files, timers. */
 #include "ttv-test-util.h"
-#include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-ltt-sim.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
 #include "ttv-filter.h"

@@ -8,7 +8,7 @@
  * Expected values come from the engine read independently. */
 #include "ttv-config.h"
 
-#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-ctf-private.h"
 #include "ttv-bookmarks-panel.h"
 #include "ttv-filter-bar.h"
 #include "ttv-gui-test-util.h"

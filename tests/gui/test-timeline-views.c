@@ -14,8 +14,10 @@
 #include "ttv-context.h"
 #include "ttv-gui-test-util.h"
 #include "ttv-history-pass.h"
+#include "ttv-settings.h"
+#include "ttv-viewer-history.h"
 #include "ttv-indexer.h"
-#include "ttv-state-history.h"
+#include "ttv-history.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-timeline-test-util.h"
 #include "ttv-timeline.h"
@@ -34,7 +36,7 @@
 typedef struct {
   TtvTraceset *ts;
   TtvTabState *state;
-  TtvStateHistory *history;    /* weak: the state owns it */
+  TtvHistory *history;    /* weak: the state owns it */
   TtvViewerHistory *vh;        /* owned */
   char *dir;                   /* owned: for images */
 } Sample;
@@ -45,7 +47,7 @@ static gboolean
 sample_setup (void)
 {
   g_autoptr (GError) error = NULL;
-  TtvStateHistoryOptions opt = { .no_cache = TRUE };
+  TtvHistoryOptions opt = { .no_cache = TRUE };
   g_autoptr (TtvIndexResult) index = NULL;
 
   if (sample.state)
@@ -57,7 +59,7 @@ sample_setup (void)
       return FALSE;
     }
   sample.state = ttv_tab_state_new (sample.ts);
-  sample.history = ttv_state_history_build (sample.ts, &opt, NULL, NULL, NULL, &error);
+  sample.history = ttv_history_build (sample.ts, &opt, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   ttv_tab_state_set_history (sample.state, sample.history);
   sample.vh = ttv_tab_state_dup_history (sample.state);
@@ -82,7 +84,7 @@ sample_teardown (void)
   g_free (sample.dir);
 }
 
-static const TtvStateHistory *
+static const TtvHistory *
 H (void)
 {
   return sample.history;
@@ -135,7 +137,7 @@ rows_of (TtvHistoryRowKind kind)
 {
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
 
-  for (guint i = 0; i < ttv_state_history_get_n_rows (H (), kind); i++)
+  for (guint i = 0; i < ttv_history_get_n_rows (H (), kind); i++)
     {
       g_autofree char *label = g_strdup_printf ("row %u", i);
 
@@ -383,8 +385,8 @@ find_interval (guint low, TtvExecMode mode, guint *row, TtvHistoryInterval *out)
 static gboolean
 has_exec (guint row)
 {
-  const TtvHistoryRowInfo *info = ttv_state_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, row);
-  g_autoptr (GArray) marks = ttv_state_history_query_marks (H (), row, info->birth, info->end);
+  const TtvHistoryRowInfo *info = ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, row);
+  g_autoptr (GArray) marks = ttv_history_query_marks (H (), row, info->birth, info->end);
 
   for (guint m = 0; marks && m < marks->len; m++)
     if (g_array_index (marks, TtvHistoryMark, m).kind == TTV_HISTORY_MARK_EXEC)
@@ -428,7 +430,7 @@ test_tooltips (void)
   view_open (&v, TTV_HISTORY_ROW_PROCESS, 1000, 300);
   /* A user-mode run: state, start and duration, PID. */
   g_assert_true (find_interval (TTV_PROCESS_RUN, TTV_MODE_USER, &row, &iv));
-  info = ttv_state_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, row);
+  info = ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, row);
   len = iv.end - iv.start;
   ttv_tab_state_set_time_window (sample.state, iv.start - len, iv.end + len);
   gtk_adjustment_set_value (gtk_range_get_adjustment (GTK_RANGE (ttv_gui_test_find_widget (GTK_WIDGET (v.timeline), GTK_TYPE_SCROLLBAR, NULL))),
@@ -477,7 +479,7 @@ test_tooltips (void)
   /* A CPU row: the running task by name and PID. */
   view_open (&v, TTV_HISTORY_ROW_CPU, 1000, 300);
   {
-    g_autoptr (GArray) ivs = ttv_state_history_query_intervals (H (), TTV_HISTORY_ROW_CPU, 0, s0, s1);
+    g_autoptr (GArray) ivs = ttv_history_query_intervals (H (), TTV_HISTORY_ROW_CPU, 0, s0, s1);
     const TtvHistoryInterval *busy = NULL;
 
     for (guint i = 0; i < ivs->len && !busy; i++)
@@ -490,7 +492,7 @@ test_tooltips (void)
             || c->end - c->start < 1000)
           continue;
         /* A task that never changes its name: the name is its row's. */
-        prow = ttv_state_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, c->aux, -1, c->start);
+        prow = ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, c->aux, -1, c->start);
         if (prow >= 0 && !has_exec ((guint) prow))
           busy = c;
       }
@@ -499,9 +501,9 @@ test_tooltips (void)
     ttv_tab_state_set_time_window (sample.state, busy->start - len, busy->end + len);
     {
       g_autofree char *text = tooltip_in (&v, 0, busy->start + len / 2);
-      gint prow = ttv_state_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, busy->aux, -1, busy->start);
+      gint prow = ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, busy->aux, -1, busy->start);
       g_autofree char *pid = g_strdup_printf ("\nRunning %s (PID %u)",
-                                              ttv_state_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, prow)->name,
+                                              ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, prow)->name,
                                               busy->aux);
 
       g_test_message ("tooltip: %s", text);
@@ -519,8 +521,8 @@ test_tooltips (void)
 static gint
 first_row_of_pid (guint32 pid)
 {
-  for (guint r = 0; r < ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS); r++)
-    if (ttv_state_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, r)->id == pid)
+  for (guint r = 0; r < ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS); r++)
+    if (ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, r)->id == pid)
       return (gint) r;
   return -1;
 }
@@ -529,7 +531,7 @@ first_row_of_pid (guint32 pid)
 static TtvTime
 run_after (guint row, TtvTime t)
 {
-  g_autoptr (GArray) ivs = ttv_state_history_query_intervals (H (), TTV_HISTORY_ROW_PROCESS, row, t, G_MAXINT64);
+  g_autoptr (GArray) ivs = ttv_history_query_intervals (H (), TTV_HISTORY_ROW_PROCESS, row, t, G_MAXINT64);
 
   for (guint i = 0; i < ivs->len; i++)
     {
@@ -584,7 +586,7 @@ test_arrows (void)
   if (!sample_setup ())
     return;
   g_assert_true (is_teal (palette_rgb (TTV_PALETTE_WAKEUP)));
-  n = ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS);
+  n = ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS);
   height = MAX_HEADER + (int) n * TTV_TIMELINE_ROW_HEIGHT + 10;
   span (&s0, &s1);
   view_open (&v, TTV_HISTORY_ROW_PROCESS, 1000, 400);
@@ -600,8 +602,8 @@ test_arrows (void)
    * waker's row at the wakeup to the woken row at its run. */
   for (guint r = 0; r < n && !tested && tries <= 200; r++)
     {
-      const TtvHistoryRowInfo *info = ttv_state_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, r);
-      g_autoptr (GArray) marks = ttv_state_history_query_marks (H (), r, info->birth, info->end);
+      const TtvHistoryRowInfo *info = ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, r);
+      g_autoptr (GArray) marks = ttv_history_query_marks (H (), r, info->birth, info->end);
 
       for (guint m = 0; marks && m < marks->len && !tested && tries <= 200; m++)
         {
@@ -618,7 +620,7 @@ test_arrows (void)
           run = run_after (r, mk->time);
           /* The waker's row must be the one alive then. */
           if (from < 0 || ABS ((gint) r - from) < 3 || run < 0 || run - mk->time > 250000
-              || ttv_state_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, mk->other, -1, mk->time) != from)
+              || ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, mk->other, -1, mk->time) != from)
             continue;
           /* A window where the arrow spans about a fifth of the plot
            * (woken tasks often run a few microseconds after the wakeup). */
@@ -673,7 +675,7 @@ static gboolean *
 active_pixels (TtvHistoryRowKind kind, guint row, TtvTime t0, TtvTime t1, guint w,
                gboolean (*busy) (guint16 state))
 {
-  g_autoptr (GArray) ivs = ttv_state_history_query_intervals (H (), kind, row, t0, t1);
+  g_autoptr (GArray) ivs = ttv_history_query_intervals (H (), kind, row, t0, t1);
   gboolean *out = g_new0 (gboolean, w);
 
   for (guint i = 0; i < ivs->len; i++)
@@ -708,7 +710,7 @@ process_runs (guint16 state)
 static gboolean *
 run_starts (guint row, TtvTime t0, TtvTime t1, guint w)
 {
-  g_autoptr (GArray) ivs = ttv_state_history_query_intervals (H (), TTV_HISTORY_ROW_PROCESS, row, t0, t1);
+  g_autoptr (GArray) ivs = ttv_history_query_intervals (H (), TTV_HISTORY_ROW_PROCESS, row, t0, t1);
   gboolean *out = g_new0 (gboolean, w);
 
   for (guint i = 1; i < ivs->len; i++)
@@ -750,7 +752,7 @@ test_whole_trace (void)
   {
     cairo_surface_t *s = view_render (&v, width, height);
     int header = ttv_test_header_of (s);
-    guint n_irq = ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_IRQ);
+    guint n_irq = ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_IRQ);
     TtvTime now = ttv_tab_state_get_current_time (sample.state);
     guint now_x = now >= s0 && now < s1 ? (guint) ((double) (now - s0) / (double) (s1 - s0) * plot) : G_MAXUINT - 1;
 
@@ -791,7 +793,7 @@ test_whole_trace (void)
   view_open (&v, TTV_HISTORY_ROW_PROCESS, 1000, 300);
   width = (int) (ttv_timeline_get_label_width (v.timeline) + plot);
   {
-    guint n = ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS), checked = 0;
+    guint n = ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS), checked = 0;
     cairo_surface_t *s = view_render (&v, width, MAX_HEADER + (int) n * TTV_TIMELINE_ROW_HEIGHT + 10);
     int header = ttv_test_header_of (s), label = (int) ttv_timeline_get_label_width (v.timeline);
 
@@ -833,15 +835,15 @@ test_idle_tasks (void)
   if (!sample_setup ())
     return;
   view_open (&v, TTV_HISTORY_ROW_PROCESS, 1000, 300);
-  for (guint r = 0; r < ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS); r++)
+  for (guint r = 0; r < ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS); r++)
     {
-      const TtvHistoryRowInfo *info = ttv_state_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, r);
+      const TtvHistoryRowInfo *info = ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, r);
       g_autoptr (GArray) ivs = NULL;
 
       if (info->id != 0 || info->cpu < 0)
         continue;
       g_assert_true (ttv_timeline_is_idle_task (info));
-      ivs = ttv_state_history_query_intervals (H (), TTV_HISTORY_ROW_PROCESS, r, G_MININT64, G_MAXINT64);
+      ivs = ttv_history_query_intervals (H (), TTV_HISTORY_ROW_PROCESS, r, G_MININT64, G_MAXINT64);
       /* A long idle stretch, and a long stretch of others running: zoomed
        * on each, the row's middle is CPU idle, then nothing. */
       for (guint i = 0; i < ivs->len; i++)
@@ -902,7 +904,7 @@ test_export_scrolled (void)
     return;
   png = g_build_filename (sample.dir, "scrolled.png", NULL);
   view_open (&v, TTV_HISTORY_ROW_PROCESS, 1000, 400);
-  n = ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS);
+  n = ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS);
   g_assert_cmpuint (n, >, k + 20);
   w = gtk_widget_get_allocated_width (v.area);
   h = gtk_widget_get_allocated_height (v.area);
@@ -1019,13 +1021,13 @@ test_controlflow_names (void)
   if (!sample_setup ())
     return;
   ttv_gui_test_load_modules (modules);
-  n = ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS);
+  n = ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS);
   /* A row whose exec marks hold a name other than its last one, that no
    * row has as its last name. */
   for (guint r = 0; r < n && !earlier; r++)
     {
-      const TtvHistoryRowInfo *ri = ttv_state_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, r);
-      g_autoptr (GArray) marks = ttv_state_history_query_marks (H (), r, ri->birth, ri->end);
+      const TtvHistoryRowInfo *ri = ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, r);
+      g_autoptr (GArray) marks = ttv_history_query_marks (H (), r, ri->birth, ri->end);
 
       for (guint m = 0; marks && m < marks->len && !earlier; m++)
         {
@@ -1035,7 +1037,7 @@ test_controlflow_names (void)
           if (mk->kind != TTV_HISTORY_MARK_EXEC || !mk->name || g_strcmp0 (mk->name, ri->name) == 0)
             continue;
           for (guint o = 0; o < n && !someones_last; o++)
-            someones_last = g_strcmp0 (ttv_state_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, o)->name,
+            someones_last = g_strcmp0 (ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, o)->name,
                                        mk->name) == 0;
           if (someones_last)
             continue;
@@ -1099,7 +1101,7 @@ test_resources_hide_idle (void)
   t1 = t0 + 50000;
   ttv_tab_state_set_time_window (sample.state, t0, t1);
   for (TtvHistoryRowKind k = TTV_HISTORY_ROW_CPU; k < TTV_HISTORY_ROW_N_KINDS; k++)
-    for (guint r = 0; r < ttv_state_history_get_n_rows (H (), k); r++)
+    for (guint r = 0; r < ttv_history_get_n_rows (H (), k); r++)
       {
         g_autofree gboolean *busy = active_pixels (k, r, t0, t1, 1, k == TTV_HISTORY_ROW_CPU ? cpu_busy : irq_active);
 
@@ -1124,7 +1126,7 @@ test_resources_hide_idle (void)
   ttv_test_set_search (res, "cpu ");
   g_action_group_activate_action (group, "render", g_variant_new ("(sii)", png, 800, 600));
   s = ttv_test_load_png (png);
-  g_assert_cmpuint (ttv_test_count_rows (s), ==, ttv_state_history_get_n_rows (H (), TTV_HISTORY_ROW_CPU));
+  g_assert_cmpuint (ttv_test_count_rows (s), ==, ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_CPU));
   cairo_surface_destroy (s);
   ttv_tab_state_set_time_window (sample.state, s0, s1);
   gtk_widget_destroy (res);

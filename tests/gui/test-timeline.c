@@ -9,7 +9,9 @@
 #include "ttv-context.h"
 #include "ttv-gui-test-util.h"
 #include "ttv-history-pass.h"
-#include "ttv-state-history.h"
+#include "ttv-settings.h"
+#include "ttv-viewer-history.h"
+#include "ttv-history.h"
 #include "ttv-state-tracker.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
@@ -22,7 +24,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-static TtvStateHistory *sample_history;
+static TtvHistory *sample_history;
 
 static const char *
 sample_path (void)
@@ -43,16 +45,16 @@ open_sample (void)
   return ts;
 }
 
-static const TtvStateHistory *
+static const TtvHistory *
 history (void)
 {
   if (!sample_history)
     {
       g_autoptr (TtvTraceset) ts = open_sample ();
       g_autoptr (GError) error = NULL;
-      TtvStateHistoryOptions opt = { .no_cache = TRUE };
+      TtvHistoryOptions opt = { .no_cache = TRUE };
 
-      sample_history = ttv_state_history_build (ts, &opt, NULL, NULL, NULL, &error);
+      sample_history = ttv_history_build (ts, &opt, NULL, NULL, NULL, &error);
       g_assert_no_error (error);
     }
   return sample_history;
@@ -108,7 +110,7 @@ configured_color (const char *name)
 
 /* The longest RUN-user interval of a process row other than pid 0. */
 static gboolean
-find_user_run (const TtvStateHistory *h, guint *row_out, TtvHistoryInterval *out)
+find_user_run (const TtvHistory *h, guint *row_out, TtvHistoryInterval *out)
 {
   return ttv_test_find_interval (h, TTV_PROCESS_RUN, TTV_MODE_USER, row_out, out);
 }
@@ -117,33 +119,33 @@ find_user_run (const TtvStateHistory *h, guint *row_out, TtvHistoryInterval *out
  * again from the history: the leader born last before the thread), -1 when
  * the row is no thread of another process or its leader has no row. */
 static gint
-leader_of (const TtvStateHistory *h, guint r)
+leader_of (const TtvHistory *h, guint r)
 {
-  const TtvHistoryRowInfo *t = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
-  guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  const TtvHistoryRowInfo *t = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
+  guint n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
   gint best = -1;
 
   if (t->cpu >= 0 || t->tgid == t->id || t->tgid == 0 || t->tgid == TTV_PID_NONE)
     return -1;
   for (guint i = 0; i < n; i++)
     {
-      const TtvHistoryRowInfo *l = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
+      const TtvHistoryRowInfo *l = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
 
       if (l->cpu < 0 && l->id == t->tgid && l->birth <= t->birth
-          && (best < 0 || l->birth > ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, best)->birth))
+          && (best < 0 || l->birth > ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, best)->birth))
         best = (gint) i;
     }
   return best;
 }
 
-static const TtvStateHistory *sort_history;
+static const TtvHistory *sort_history;
 
 static int
 compare_pid_order (gconstpointer a, gconstpointer b)
 {
   guint x = *(const guint *) a, y = *(const guint *) b;
-  const TtvHistoryRowInfo *p = ttv_state_history_get_row (sort_history, TTV_HISTORY_ROW_PROCESS, x);
-  const TtvHistoryRowInfo *q = ttv_state_history_get_row (sort_history, TTV_HISTORY_ROW_PROCESS, y);
+  const TtvHistoryRowInfo *p = ttv_history_get_row (sort_history, TTV_HISTORY_ROW_PROCESS, x);
+  const TtvHistoryRowInfo *q = ttv_history_get_row (sort_history, TTV_HISTORY_ROW_PROCESS, y);
 
   if (p->id != q->id)
     return p->id < q->id ? -1 : 1;
@@ -155,9 +157,9 @@ compare_pid_order (gconstpointer a, gconstpointer b)
 /* Where the control flow view shows history row @row, everything expanded
  * and sorted by PID: processes by PID, each followed by its threads. */
 static guint
-display_index (const TtvStateHistory *h, guint row)
+display_index (const TtvHistory *h, guint row)
 {
-  guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), pos = 0;
+  guint n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), pos = 0;
   g_autoptr (GArray) top = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree gint *leader = g_new (gint, n);
 
@@ -192,7 +194,7 @@ display_index (const TtvStateHistory *h, guint row)
 static void
 test_render_controlflow (void)
 {
-  const TtvStateHistory *h;
+  const TtvHistory *h;
   TtvHistoryInterval iv = { 0 };
   guint row = 0, n_rows, matches = 0;
   TtvTime len, t0, t1;
@@ -209,7 +211,7 @@ test_render_controlflow (void)
     }
   h = history ();
   g_assert_true (find_user_run (h, &row, &iv));
-  n_rows = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  n_rows = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
   /* The run fills the middle third of the window. */
   len = iv.end - iv.start;
   t0 = iv.start - len;
@@ -252,7 +254,7 @@ test_render_controlflow (void)
     int y = ttv_test_header_of (s) + (int) display_index (h, row) * TTV_TIMELINE_ROW_HEIGHT
             + TTV_TIMELINE_ROW_HEIGHT / 2 + 2;
 
-    if (ttv_state_history_get_interval_at (h, TTV_HISTORY_ROW_PROCESS, row, t0 + len / 6, &before)
+    if (ttv_history_get_interval_at (h, TTV_HISTORY_ROW_PROCESS, row, t0 + len / 6, &before)
         && before.end < iv.start
         && !(ttv_history_state_low (before.state) == TTV_PROCESS_RUN
              && ttv_history_state_mode (before.state) == TTV_MODE_USER))
@@ -266,7 +268,7 @@ test_render_controlflow (void)
 static void
 test_render_resources (void)
 {
-  const TtvStateHistory *h;
+  const TtvHistory *h;
   guint n = 0;
   g_autofree char *dir = NULL, *png = NULL, *svg = NULL, *err = NULL;
   cairo_surface_t *s;
@@ -278,7 +280,7 @@ test_render_resources (void)
     }
   h = history ();
   for (TtvHistoryRowKind k = TTV_HISTORY_ROW_CPU; k < TTV_HISTORY_ROW_N_KINDS; k++)
-    n += ttv_state_history_get_n_rows (h, k);
+    n += ttv_history_get_n_rows (h, k);
   g_assert_cmpuint (n, >, 4);
   dir = g_dir_make_tmp ("ttv-render-XXXXXX", NULL);
   png = g_build_filename (dir, "res.png", NULL);
@@ -324,9 +326,9 @@ test_render_real (void)
       g_autofree char *png = g_build_filename (dir, "real.png", NULL);
       g_autofree char *size = NULL, *err = NULL;
       g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
-      g_autoptr (TtvStateHistory) h = NULL;
+      g_autoptr (TtvHistory) h = NULL;
       g_autoptr (GError) error = NULL;
-      TtvStateHistoryOptions opt = { .no_cache = TRUE };
+      TtvHistoryOptions opt = { .no_cache = TRUE };
       cairo_surface_t *s;
       guint n;
 
@@ -334,9 +336,9 @@ test_render_real (void)
         continue;
       g_assert_true (ttv_traceset_add_path (ts, path, &error));
       g_assert_no_error (error);
-      h = ttv_state_history_build (ts, &opt, NULL, NULL, NULL, &error);
+      h = ttv_history_build (ts, &opt, NULL, NULL, NULL, &error);
       g_assert_no_error (error);
-      n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+      n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
       g_test_message ("%s: %u process rows", names[i], n);
       g_assert_cmpuint (n, >, 0);
       size = g_strdup_printf ("900x%u", MAX_HEADER + n * TTV_TIMELINE_ROW_HEIGHT + 10);
@@ -396,9 +398,9 @@ load_modules (void)
 /* A render height that shows every process row of @h, below a legend of
  * up to 8 lines (it wraps on narrow renders) and the ruler. */
 static int
-all_rows (const TtvStateHistory *h)
+all_rows (const TtvHistory *h)
 {
-  return 8 * TTV_TIMELINE_LEGEND_LINE + TTV_TIMELINE_RULER_HEIGHT + (int) (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS) + 2)
+  return 8 * TTV_TIMELINE_LEGEND_LINE + TTV_TIMELINE_RULER_HEIGHT + (int) (ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS) + 2)
          * TTV_TIMELINE_ROW_HEIGHT;
 }
 
@@ -419,7 +421,7 @@ render_rows (GtkWidget *viewer, const char *prefix, const char *path, int height
 
 typedef struct {
   GMainLoop *loop;
-  TtvStateHistory *history;
+  TtvHistory *history;
   GError *error;
 } PassWait;
 
@@ -435,11 +437,11 @@ pass_done (GObject *source, GAsyncResult *result, gpointer data)
 /* --- Threads as tree rows --------------------------------------------------- */
 
 static gboolean
-is_thread_of (const TtvStateHistory *h, guint32 pid, guint32 tgid)
+is_thread_of (const TtvHistory *h, guint32 pid, guint32 tgid)
 {
-  for (guint i = 0; i < ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); i++)
+  for (guint i = 0; i < ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); i++)
     {
-      const TtvHistoryRowInfo *t = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
+      const TtvHistoryRowInfo *t = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
 
       if (t->cpu < 0 && t->id == pid && t->tgid == tgid && pid != tgid)
         return TRUE;
@@ -449,14 +451,14 @@ is_thread_of (const TtvStateHistory *h, guint32 pid, guint32 tgid)
 
 /* Every thread shown right after its process's row, or after a sibling. */
 static void
-check_children_follow_parent (GtkWidget *cf, const TtvStateHistory *h)
+check_children_follow_parent (GtkWidget *cf, const TtvHistory *h)
 {
   g_autoptr (GArray) pids = ttv_test_shown_pids (cf);
-  guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), checked = 0;
+  guint n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), checked = 0;
 
   for (guint r = 0; r < n; r++)
     {
-      const TtvHistoryRowInfo *t = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
+      const TtvHistoryRowInfo *t = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
       gint l = leader_of (h, r);
       guint pos;
 
@@ -478,10 +480,10 @@ check_children_follow_parent (GtkWidget *cf, const TtvStateHistory *h)
 }
 
 static void
-check_tree (GtkWidget *cf, const TtvStateHistory *h, const char *png)
+check_tree (GtkWidget *cf, const TtvHistory *h, const char *png)
 {
   GActionGroup *group = gtk_widget_get_action_group (cf, "controlflow");
-  guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), n_top = 0, n_threads = 0;
+  guint n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), n_top = 0, n_threads = 0;
   gint thread = -1, leader = -1;
   guint leader_threads = 0, leader_pos = 0;
   const TtvHistoryRowInfo *ti, *li;
@@ -507,8 +509,8 @@ check_tree (GtkWidget *cf, const TtvStateHistory *h, const char *png)
   g_test_message ("%u process rows: %u at the top, %u threads under a process", n, n_top, n_threads);
   /* The sample has threads (ttv-gen makes some): the test means something. */
   g_assert_cmpint (thread, >=, 0);
-  ti = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, thread);
-  li = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, leader);
+  ti = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, thread);
+  li = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, leader);
 
   g_action_group_activate_action (group, "collapse-all", NULL);
   g_assert_cmpuint (render_rows (cf, "controlflow", png, all_rows (h)), ==, n_top);
@@ -557,20 +559,20 @@ check_tree (GtkWidget *cf, const TtvStateHistory *h, const char *png)
  * intervals: rows running or waiting for a CPU there (not the idle tasks),
  * and the processes of such threads. */
 static GHashTable *
-busy_pids (const TtvStateHistory *h, TtvTime t0, TtvTime t1)
+busy_pids (const TtvHistory *h, TtvTime t0, TtvTime t1)
 {
   GHashTable *pids = g_hash_table_new (NULL, NULL);
-  guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  guint n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
 
   for (guint r = 0; r < n; r++)
     {
-      const TtvHistoryRowInfo *info = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
+      const TtvHistoryRowInfo *info = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
       g_autoptr (GArray) ivs = NULL;
       gboolean busy = FALSE;
 
       if (info->id == 0 && info->cpu >= 0)
         continue;
-      ivs = ttv_state_history_query_intervals (h, TTV_HISTORY_ROW_PROCESS, r, t0, t1 - 1);
+      ivs = ttv_history_query_intervals (h, TTV_HISTORY_ROW_PROCESS, r, t0, t1 - 1);
       for (guint i = 0; i < ivs->len && !busy; i++)
         {
           const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
@@ -598,7 +600,7 @@ test_modules (void)
   GtkWidget *cf, *res;
   PassWait w = { 0 };
   gint *progress = g_atomic_rc_box_new0 (gint);
-  const TtvStateHistory *h;
+  const TtvHistory *h;
   guint n_proc, n_busy = 0;
   TtvTime t0, t1;
 
@@ -610,7 +612,7 @@ test_modules (void)
     }
   load_modules ();
   h = history ();
-  n_proc = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  n_proc = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
   ts = open_sample ();
   state = ttv_tab_state_new (ts);
   cf = g_object_ref_sink (ttv_viewer_registry_find ("controlflow")->new_viewer (state));
@@ -624,7 +626,7 @@ test_modules (void)
 
   /* The pass in a thread, then handed over: the views fill. */
   w.loop = g_main_loop_new (NULL, FALSE);
-  ttv_history_pass_run_async (ts, progress, cancel, pass_done, &w);
+  ttv_history_pass_run_async (ts, ttv_settings_get_history_cache_max (), progress, cancel, pass_done, &w);
   g_main_loop_run (w.loop);
   g_main_loop_unref (w.loop);
   g_assert_no_error (w.error);
@@ -669,7 +671,7 @@ test_modules (void)
     const TtvHistoryRowInfo *info;
 
     g_assert_true (find_user_run (h, &row, &iv));
-    info = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, row);
+    info = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, row);
     ttv_tab_state_set_time_window (state, iv.start + (iv.end - iv.start) / 3,
                                    iv.start + (iv.end - iv.start) / 3 + 1000);
     pids = ttv_test_shown_pids (cf);
@@ -890,14 +892,14 @@ reference_pids (TtvTraceset *ts, const char *word, TtvTime t0, TtvTime t1)
  * matching event, and the process (leader) of each such thread; in history
  * order, sorted for comparison. */
 static GArray *
-expected_rows (const TtvStateHistory *h, GHashTable *pids)
+expected_rows (const TtvHistory *h, GHashTable *pids)
 {
-  guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  guint n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
   g_autofree gboolean *show = g_new0 (gboolean, n);
   GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   for (guint r = 0; r < n; r++)
-    if (g_hash_table_contains (pids, GUINT_TO_POINTER (ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r)->id)))
+    if (g_hash_table_contains (pids, GUINT_TO_POINTER (ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r)->id)))
       {
         gint l = leader_of (h, r);
 
@@ -907,7 +909,7 @@ expected_rows (const TtvStateHistory *h, GHashTable *pids)
       }
   for (guint r = 0; r < n; r++)
     if (show[r])
-      g_array_append_val (out, ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r)->id);
+      g_array_append_val (out, ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r)->id);
   return out;
 }
 
@@ -949,7 +951,7 @@ test_filter_rows (void)
   GtkWidget *window, *cf;
   TtvTab *tab;
   TtvTabState *state;
-  const TtvStateHistory *h;
+  const TtvHistory *h;
   guint n_proc;
   TtvTime s0, s1;
 
@@ -960,7 +962,7 @@ test_filter_rows (void)
     }
   load_modules ();
   h = history ();
-  n_proc = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  n_proc = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
   ts = open_sample ();
   window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
   tab = TTV_TAB (ttv_tab_new (ts));
@@ -1058,7 +1060,7 @@ test_pass_cancel (void)
   g_autoptr (TtvTraceset) ts = NULL;
   g_autoptr (GCancellable) cancel = g_cancellable_new ();
   g_autoptr (GError) error = NULL;
-  g_autoptr (TtvStateHistory) h = NULL;
+  g_autoptr (TtvHistory) h = NULL;
 
   if (!sample_path ())
     {
@@ -1067,7 +1069,7 @@ test_pass_cancel (void)
     }
   ts = open_sample ();
   g_cancellable_cancel (cancel);
-  h = ttv_history_pass_build (ts, cancel, &error);
+  h = ttv_history_pass_build (ts, ttv_settings_get_history_cache_max (), cancel, &error);
   g_assert_null (h);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
@@ -1088,6 +1090,6 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/palette", test_palette);
   g_test_add_func ("/timeline/filter-rows", test_filter_rows);
   ret = g_test_run ();
-  g_clear_pointer (&sample_history, ttv_state_history_free);
+  g_clear_pointer (&sample_history, ttv_history_free);
   return ret;
 }

@@ -111,19 +111,19 @@ ttv_test_set_search (GtkWidget *viewer, const char *text)
 }
 
 gboolean
-ttv_test_find_interval (const TtvStateHistory *h, guint low, TtvExecMode mode, guint *row,
+ttv_test_find_interval (const TtvHistory *h, guint low, TtvExecMode mode, guint *row,
                         TtvHistoryInterval *out)
 {
   TtvTime best = 0;
 
-  for (guint r = 0; r < ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); r++)
+  for (guint r = 0; r < ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); r++)
     {
-      const TtvHistoryRowInfo *info = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
+      const TtvHistoryRowInfo *info = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
       g_autoptr (GArray) ivs = NULL;
 
       if (info->id == 0)
         continue;
-      ivs = ttv_state_history_query_intervals (h, TTV_HISTORY_ROW_PROCESS, r, G_MININT64, G_MAXINT64);
+      ivs = ttv_history_query_intervals (h, TTV_HISTORY_ROW_PROCESS, r, G_MININT64, G_MAXINT64);
       for (guint i = 0; i < ivs->len; i++)
         {
           const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);

@@ -3,7 +3,7 @@
  * shown pids and search, intervals of the history, the sanitizer hooks. */
 #pragma once
 
-#include "ttv-state-history.h"
+#include "ttv-history.h"
 
 #include <cairo.h>
 #include <gtk/gtk.h>
@@ -26,7 +26,7 @@ gboolean    ttv_test_pids_contain (GArray *pids, guint32 pid);
 void        ttv_test_set_search (GtkWidget *viewer, const char *text);
 /* The longest interval of a process row other than an idle task whose
  * state has status @low and mode @mode. */
-gboolean    ttv_test_find_interval (const TtvStateHistory *h, guint low, TtvExecMode mode, guint *row,
+gboolean    ttv_test_find_interval (const TtvHistory *h, guint low, TtvExecMode mode, guint *row,
                                     TtvHistoryInterval *out);
 
 G_END_DECLS

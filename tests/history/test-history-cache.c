@@ -4,6 +4,7 @@
  * not kept); and the memory a build holds under its limit, measured in
  * the process (peak resident memory), against a build kept in memory. */
 #include "ttv-history-test-util.h"
+#include "ttv-process-memory.h"
 
 #include <glib/gstdio.h>
 #include <fcntl.h>
@@ -39,26 +40,26 @@ test_evict_lru (void)
   g_autofree char *fresh = make_file (dir, "y.hist.456-def.tmp", 100, 10);
 
   /* Under the cap: nothing goes but the stale temporary file. */
-  g_assert_true (ttv_hist_cache_evict (dir, 12000, NULL));
+  g_assert_true (ttv_history_cache_evict (dir, 12000, NULL));
   g_assert_true (g_file_test (oldest, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (fresh, G_FILE_TEST_EXISTS));
 
   /* Used again: the oldest becomes the newest. */
-  ttv_hist_cache_touch (oldest);
+  ttv_history_cache_touch (oldest);
   /* Over the cap: the least recently used go first, until it fits. */
-  g_assert_true (ttv_hist_cache_evict (dir, 8500, NULL));
+  g_assert_true (ttv_history_cache_evict (dir, 8500, NULL));
   g_assert_false (g_file_test (middle, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (oldest, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (newest, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (other, G_FILE_TEST_EXISTS));   /* not ours */
 
   /* The file just written is kept while others can go... */
-  g_assert_true (ttv_hist_cache_evict (dir, 4000, oldest));
+  g_assert_true (ttv_history_cache_evict (dir, 4000, oldest));
   g_assert_true (g_file_test (oldest, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (newest, G_FILE_TEST_EXISTS));
   /* ... and goes itself when it alone is over the cap. */
-  g_assert_false (ttv_hist_cache_evict (dir, 1000, oldest));
+  g_assert_false (ttv_history_cache_evict (dir, 1000, oldest));
   g_assert_false (g_file_test (oldest, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (other, G_FILE_TEST_EXISTS));
   g_unlink (other);
@@ -69,19 +70,19 @@ test_evict_lru (void)
 static void
 test_limit (void)
 {
-  TtvStateHistoryOptions opt = { 0 };
+  TtvHistoryOptions opt = { 0 };
   g_unsetenv ("TTV_CACHE_MAX");
-  g_assert_cmpuint (ttv_hist_cache_limit (&opt, "/tmp"), ==, 0);   /* automatic */
+  g_assert_cmpuint (ttv_history_cache_limit (&opt, "/tmp"), ==, 0);   /* automatic */
   g_setenv ("TTV_CACHE_MAX", "300M", TRUE);
-  g_assert_cmpuint (ttv_hist_cache_limit (&opt, "/tmp"), ==, (guint64) 300 << 20);
+  g_assert_cmpuint (ttv_history_cache_limit (&opt, "/tmp"), ==, (guint64) 300 << 20);
   g_setenv ("TTV_CACHE_MAX", "2G", TRUE);
-  g_assert_cmpuint (ttv_hist_cache_limit (&opt, "/tmp"), ==, (guint64) 2 << 30);
+  g_assert_cmpuint (ttv_history_cache_limit (&opt, "/tmp"), ==, (guint64) 2 << 30);
   g_setenv ("TTV_CACHE_MAX", "12345", TRUE);
-  g_assert_cmpuint (ttv_hist_cache_limit (&opt, "/tmp"), ==, 12345);
+  g_assert_cmpuint (ttv_history_cache_limit (&opt, "/tmp"), ==, 12345);
   g_setenv ("TTV_CACHE_MAX", "lots", TRUE);
-  g_assert_cmpuint (ttv_hist_cache_limit (&opt, "/tmp"), ==, 0);
+  g_assert_cmpuint (ttv_history_cache_limit (&opt, "/tmp"), ==, 0);
   opt.cache_max_bytes = 777;   /* the option wins */
-  g_assert_cmpuint (ttv_hist_cache_limit (&opt, "/tmp"), ==, 777);
+  g_assert_cmpuint (ttv_history_cache_limit (&opt, "/tmp"), ==, 777);
   g_unsetenv ("TTV_CACHE_MAX");
 }
 
@@ -129,12 +130,12 @@ three_tear_down (Three *f, gconstpointer data)
   g_free (f->dir);
 }
 
-static TtvStateHistory *
+static TtvHistory *
 build_capped (TtvTraceset *ts, const char *cache_dir, guint64 cap)
 {
   g_autoptr (GError) error = NULL;
-  TtvStateHistoryOptions opt = { 0, FALSE, cache_dir, cap };
-  TtvStateHistory *h = ttv_state_history_build (ts, &opt, NULL, NULL, NULL, &error);
+  TtvHistoryOptions opt = { 0, FALSE, cache_dir, cap };
+  TtvHistory *h = ttv_history_build (ts, &opt, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (h);
   return h;
@@ -152,34 +153,34 @@ static void
 test_three_traces (Three *f, gconstpointer data)
 {
   g_autofree char *cache_dir = g_build_filename (f->dir, "cache", NULL);
-  g_autoptr (TtvStateHistory) h0 = build_capped (f->ts[0], cache_dir, G_MAXUINT64);
-  g_autofree char *p0 = g_strdup (ttv_state_history_get_cache_path (h0));
-  guint64 size = ttv_state_history_get_data_size (h0);
+  g_autoptr (TtvHistory) h0 = build_capped (f->ts[0], cache_dir, G_MAXUINT64);
+  g_autofree char *p0 = g_strdup (ttv_history_get_cache_path (h0));
+  guint64 size = ttv_history_get_data_size (h0);
   /* Room for two, not three (the histories are about the same size). */
   guint64 cap = size * 5 / 2;
   g_usleep (20000);
-  g_autoptr (TtvStateHistory) h1 = build_capped (f->ts[1], cache_dir, cap);
-  g_autofree char *p1 = g_strdup (ttv_state_history_get_cache_path (h1));
+  g_autoptr (TtvHistory) h1 = build_capped (f->ts[1], cache_dir, cap);
+  g_autofree char *p1 = g_strdup (ttv_history_get_cache_path (h1));
   g_assert_true (exists (p0) && exists (p1));
   /* Trace 0 used again: reused from its cache, and now the most recent. */
   g_usleep (20000);
-  g_autoptr (TtvStateHistory) again = build_capped (f->ts[0], cache_dir, cap);
-  g_assert_true (ttv_state_history_is_from_cache (again));
+  g_autoptr (TtvHistory) again = build_capped (f->ts[0], cache_dir, cap);
+  g_assert_true (ttv_history_is_from_cache (again));
   g_usleep (20000);
-  g_autoptr (TtvStateHistory) h2 = build_capped (f->ts[2], cache_dir, cap);
-  g_autofree char *p2 = g_strdup (ttv_state_history_get_cache_path (h2));
+  g_autoptr (TtvHistory) h2 = build_capped (f->ts[2], cache_dir, cap);
+  g_autofree char *p2 = g_strdup (ttv_history_get_cache_path (h2));
   g_assert_true (exists (p0));
   g_assert_false (exists (p1));   /* the least recently used */
   g_assert_true (exists (p2));
   /* The evicted one still answers (its file was open), and is rebuilt. */
   ttv_history_test_assert_same (h1, h1);
-  g_autoptr (TtvStateHistory) h1b = build_capped (f->ts[1], cache_dir, cap);
-  g_assert_false (ttv_state_history_is_from_cache (h1b));
+  g_autoptr (TtvHistory) h1b = build_capped (f->ts[1], cache_dir, cap);
+  g_assert_false (ttv_history_is_from_cache (h1b));
   ttv_history_test_assert_same (h1, h1b);
 
   /* A cap below one history: built and used, not kept. */
-  g_autoptr (TtvStateHistory) tiny = build_capped (f->ts[2], cache_dir, size / 2);
-  g_assert_null (ttv_state_history_get_cache_path (tiny));
+  g_autoptr (TtvHistory) tiny = build_capped (f->ts[2], cache_dir, size / 2);
+  g_assert_null (ttv_history_get_cache_path (tiny));
   g_assert_false (exists (p2));
   ttv_history_test_assert_same (h2, tiny);
 }
@@ -190,11 +191,9 @@ test_three_traces (Three *f, gconstpointer data)
 static gint64
 peak_kib (void)
 {
-  g_autofree char *status = NULL;
-  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
-  const char *line = strstr (status, "VmHWM:");
-  g_assert_nonnull (line);
-  return g_ascii_strtoll (line + 6, NULL, 10);
+  gint64 kib = ttv_process_status_kib ("VmHWM:");
+  g_assert_cmpint (kib, >, 0);
+  return kib;
 }
 
 static gboolean
@@ -216,9 +215,9 @@ reset_peak (void)
 static gint64
 rss_kib (void)
 {
-  g_autofree char *status = NULL;
-  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
-  return g_ascii_strtoll (strstr (status, "VmRSS:") + 6, NULL, 10);
+  gint64 kib = ttv_process_status_kib ("VmRSS:");
+  g_assert_cmpint (kib, >, 0);
+  return kib;
 }
 
 /* A build written to its file under a 1 MiB limit stays within a few MiB
@@ -251,20 +250,20 @@ test_memory_bound (void)
   g_autofree char *cache_dir = g_build_filename (f.dir, "cache", NULL);
 
   /* Opened and read once before: the trace's own structures are there. */
-  g_autoptr (TtvStateHistory) warm = ttv_history_test_build (f.ts, 1 << 20, FALSE, cache_dir);
-  g_remove (ttv_state_history_get_cache_path (warm));
-  gint64 data_kib = (gint64) ttv_state_history_get_data_size (warm) / 1024;
-  g_clear_pointer (&warm, ttv_state_history_free);
+  g_autoptr (TtvHistory) warm = ttv_history_test_build (f.ts, 1 << 20, FALSE, cache_dir);
+  g_remove (ttv_history_get_cache_path (warm));
+  gint64 data_kib = (gint64) ttv_history_get_data_size (warm) / 1024;
+  g_clear_pointer (&warm, ttv_history_free);
 
   g_assert_true (reset_peak ());
   gint64 base = rss_kib ();
-  g_autoptr (TtvStateHistory) bounded = ttv_history_test_build (f.ts, 1 << 20, FALSE, cache_dir);
+  g_autoptr (TtvHistory) bounded = ttv_history_test_build (f.ts, 1 << 20, FALSE, cache_dir);
   gint64 bounded_growth = peak_kib () - base;
-  g_assert_false (ttv_state_history_is_from_cache (bounded));
+  g_assert_false (ttv_history_is_from_cache (bounded));
 
   g_assert_true (reset_peak ());
   base = rss_kib ();
-  g_autoptr (TtvStateHistory) in_memory = ttv_history_test_build (f.ts, (gsize) 1 << 30, TRUE, NULL);
+  g_autoptr (TtvHistory) in_memory = ttv_history_test_build (f.ts, (gsize) 1 << 30, TRUE, NULL);
   gint64 memory_growth = peak_kib () - base;
 
   g_test_message ("history %" G_GINT64_FORMAT " KiB; peak growth: bounded %" G_GINT64_FORMAT

@@ -22,7 +22,7 @@ typedef enum {
 static GArray *
 random_records (GRand *rand, guint n, gint64 first, Steps steps)
 {
-  GArray *recs = g_array_new (FALSE, FALSE, sizeof (TtvHistRec));
+  GArray *recs = g_array_new (FALSE, FALSE, sizeof (TtvHistoryRec));
   gint64 t = first;
   for (guint i = 0; i < n; i++)
     {
@@ -44,7 +44,7 @@ random_records (GRand *rand, guint n, gint64 first, Steps steps)
         }
       if (i > 0)
         t = d > (guint64) G_MAXINT64 - (guint64) t ? G_MAXINT64 : (gint64) ((guint64) t + d);
-      TtvHistRec r;
+      TtvHistoryRec r;
       r.start = t;
       /* A few states that come back, as rows do; sometimes anything. */
       guint pick = g_rand_int_range (rand, 0, 10);
@@ -60,9 +60,9 @@ random_records (GRand *rand, guint n, gint64 first, Steps steps)
 /* Sequences coded into one representation in memory, as the builder
  * writes them: interleaved, each written out in runs. */
 typedef struct {
-  TtvHistWriter w;
-  TtvHistEncoder e[3];
-  TtvHistSeq seq[3];
+  TtvHistoryWriter w;
+  TtvHistoryEncoder e[3];
+  TtvHistorySeq seq[3];
 } Coded;
 
 /* Codes @recs into @c->seq[0] and two other sequences of their own
@@ -70,26 +70,26 @@ typedef struct {
 static void
 encode_interleaved (const GArray *recs, Coded *c, guint flush_every)
 {
-  ttv_hist_writer_init_memory (&c->w, 0, NULL);
+  ttv_history_writer_init_memory (&c->w, 0, NULL);
   static const guint8 zeros[24] = { 0 };
-  ttv_hist_writer_append (&c->w, zeros, 3);   /* nothing starts at 0 */
+  ttv_history_writer_append (&c->w, zeros, 3);   /* nothing starts at 0 */
   for (guint k = 0; k < 3; k++)
-    ttv_hist_encoder_init (&c->e[k]);
+    ttv_history_encoder_init (&c->e[k]);
   for (guint i = 0; i < recs->len; i++)
     {
-      const TtvHistRec *r = &g_array_index (recs, TtvHistRec, i);
-      ttv_hist_encoder_push (&c->e[0], &c->w, r);
-      TtvHistRec other = *r;
+      const TtvHistoryRec *r = &g_array_index (recs, TtvHistoryRec, i);
+      ttv_history_encoder_push (&c->e[0], &c->w, r);
+      TtvHistoryRec other = *r;
       other.key = (guint16) (i % 3);
-      ttv_hist_encoder_push (&c->e[1 + i % 2], &c->w, &other);
+      ttv_history_encoder_push (&c->e[1 + i % 2], &c->w, &other);
       if (flush_every && i % flush_every == flush_every - 1)
         for (guint k = 0; k < 3; k++)
-          ttv_hist_encoder_flush (&c->e[k], &c->w);
+          ttv_history_encoder_flush (&c->e[k], &c->w);
     }
   for (guint k = 0; k < 3; k++)
-    ttv_hist_encoder_finish (&c->e[k], &c->w);
+    ttv_history_encoder_finish (&c->e[k], &c->w);
   for (guint k = 0; k < 3; k++)
-    ttv_hist_encoder_seq (&c->e[k], c->w.bytes->data, c->w.bytes->len, &c->seq[k]);
+    ttv_history_encoder_seq (&c->e[k], c->w.bytes->data, c->w.bytes->len, &c->seq[k]);
 }
 
 static void
@@ -102,12 +102,12 @@ static void
 coded_clear (Coded *c)
 {
   for (guint k = 0; k < 3; k++)
-    ttv_hist_encoder_clear (&c->e[k]);
-  ttv_hist_writer_clear (&c->w);
+    ttv_history_encoder_clear (&c->e[k]);
+  ttv_history_writer_clear (&c->w);
 }
 
 static void
-assert_same_rec (const TtvHistRec *a, const TtvHistRec *b)
+assert_same_rec (const TtvHistoryRec *a, const TtvHistoryRec *b)
 {
   g_assert_cmpint (a->start, ==, b->start);
   g_assert_cmpuint (a->key, ==, b->key & 0xff);
@@ -122,7 +122,7 @@ brute_find (const GArray *recs, gint64 t)
 {
   gint64 found = -1;
   for (guint i = 0; i < recs->len; i++)
-    if (g_array_index (recs, TtvHistRec, i).start <= t)
+    if (g_array_index (recs, TtvHistoryRec, i).start <= t)
       found = i;
   return found;
 }
@@ -139,7 +139,7 @@ coded_file (Coded *c)
   return fd;
 }
 
-static void check_read (GRand *rand, const GArray *recs, const TtvHistSeq *seq);
+static void check_read (GRand *rand, const GArray *recs, const TtvHistorySeq *seq);
 
 static void
 check_sequence (GRand *rand, const GArray *recs)
@@ -149,34 +149,34 @@ check_sequence (GRand *rand, const GArray *recs)
   g_assert_cmpuint (coded.seq[0].n_recs, ==, recs->len);
   guint64 bad;
   for (guint k = 0; k < 3; k++)
-    g_assert_true (ttv_hist_seq_validate (&coded.seq[k], &bad));
+    g_assert_true (ttv_history_seq_validate (&coded.seq[k], &bad));
   /* In memory, then read from a file. */
   check_read (rand, recs, &coded.seq[0]);
   int fd = coded_file (&coded);
-  TtvHistSeq in_file = coded.seq[0];
+  TtvHistorySeq in_file = coded.seq[0];
   in_file.data = NULL;
   in_file.fd = fd;
-  g_assert_true (ttv_hist_seq_validate (&in_file, &bad));
+  g_assert_true (ttv_history_seq_validate (&in_file, &bad));
   check_read (rand, recs, &in_file);
   close (fd);
   coded_clear (&coded);
 }
 
 static void
-check_read (GRand *rand, const GArray *recs, const TtvHistSeq *seqp)
+check_read (GRand *rand, const GArray *recs, const TtvHistorySeq *seqp)
 {
-  const TtvHistSeq seq = *seqp;
+  const TtvHistorySeq seq = *seqp;
 
   /* Everything back, in order. */
-  TtvHistCursor c;
-  TtvHistRec rec;
-  ttv_hist_cursor_init (&c, &seq, 0);
+  TtvHistoryCursor c;
+  TtvHistoryRec rec;
+  ttv_history_cursor_init (&c, &seq, 0);
   for (guint i = 0; i < recs->len; i++)
     {
-      g_assert_true (ttv_hist_cursor_next (&c, &rec));
-      assert_same_rec (&rec, &g_array_index (recs, TtvHistRec, i));
+      g_assert_true (ttv_history_cursor_next (&c, &rec));
+      assert_same_rec (&rec, &g_array_index (recs, TtvHistoryRec, i));
     }
-  g_assert_false (ttv_hist_cursor_next (&c, &rec));
+  g_assert_false (ttv_history_cursor_next (&c, &rec));
 
   /* Finding: at, just before and after every record of a sample, and far. */
   gint64 probes[] = { G_MININT64, -1, 0, 1, G_MAXINT64 - 1, G_MAXINT64 };
@@ -189,29 +189,29 @@ check_read (GRand *rand, const GArray *recs, const TtvHistSeq *seqp)
         {
           guint j = recs->len < 200 ? (k - G_N_ELEMENTS (probes)) / 3
                                     : (guint) g_rand_int_range (rand, 0, (gint32) recs->len);
-          gint64 s = g_array_index (recs, TtvHistRec, j).start;
+          gint64 s = g_array_index (recs, TtvHistoryRec, j).start;
           gint off = (gint) ((k - G_N_ELEMENTS (probes)) % 3) - 1;
           t = off < 0 && s == G_MININT64 ? s : off > 0 && s == G_MAXINT64 ? s : s + off;
         }
       gint64 want = brute_find (recs, t);
-      gint64 got = ttv_hist_seq_find (&seq, t, &c, &rec);
+      gint64 got = ttv_history_seq_find (&seq, t, &c, &rec);
       g_assert_cmpint (got, ==, want);
       if (got >= 0)
         {
-          assert_same_rec (&rec, &g_array_index (recs, TtvHistRec, got));
+          assert_same_rec (&rec, &g_array_index (recs, TtvHistoryRec, got));
           /* The cursor goes on after it. */
           if ((guint64) got + 1 < recs->len)
             {
-              g_assert_true (ttv_hist_cursor_next (&c, &rec));
-              assert_same_rec (&rec, &g_array_index (recs, TtvHistRec, got + 1));
+              g_assert_true (ttv_history_cursor_next (&c, &rec));
+              assert_same_rec (&rec, &g_array_index (recs, TtvHistoryRec, got + 1));
             }
           else
-            g_assert_false (ttv_hist_cursor_next (&c, &rec));
+            g_assert_false (ttv_history_cursor_next (&c, &rec));
         }
       else if (recs->len > 0)
         {
-          g_assert_true (ttv_hist_cursor_next (&c, &rec));
-          assert_same_rec (&rec, &g_array_index (recs, TtvHistRec, 0));
+          g_assert_true (ttv_history_cursor_next (&c, &rec));
+          assert_same_rec (&rec, &g_array_index (recs, TtvHistoryRec, 0));
         }
     }
 }
@@ -248,25 +248,25 @@ test_codec_random (void)
 static void
 test_codec_clamp (void)
 {
-  g_autoptr (GArray) recs = g_array_new (FALSE, FALSE, sizeof (TtvHistRec));
+  g_autoptr (GArray) recs = g_array_new (FALSE, FALSE, sizeof (TtvHistoryRec));
   gint64 times[] = { 100, 50, 200, 10, 300 };
   for (guint i = 0; i < G_N_ELEMENTS (times); i++)
     {
-      TtvHistRec r = { times[i], 1, -1, 0, 0 };
+      TtvHistoryRec r = { times[i], 1, -1, 0, 0 };
       g_array_append_val (recs, r);
     }
   Coded coded;
   encode (recs, &coded);
-  const TtvHistSeq seq = coded.seq[0];
+  const TtvHistorySeq seq = coded.seq[0];
   guint64 bad;
-  g_assert_true (ttv_hist_seq_validate (&seq, &bad));
+  g_assert_true (ttv_history_seq_validate (&seq, &bad));
   gint64 want[] = { 100, 100, 200, 200, 300 };
-  TtvHistCursor c;
-  TtvHistRec rec;
-  ttv_hist_cursor_init (&c, &seq, 0);
+  TtvHistoryCursor c;
+  TtvHistoryRec rec;
+  ttv_history_cursor_init (&c, &seq, 0);
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
     {
-      g_assert_true (ttv_hist_cursor_next (&c, &rec));
+      g_assert_true (ttv_history_cursor_next (&c, &rec));
       g_assert_cmpint (rec.start, ==, want[i]);
     }
   coded_clear (&coded);
@@ -282,19 +282,19 @@ test_codec_damage (void)
   g_autoptr (GArray) recs = random_records (rand, 10000, 1000, STEPS_MIXED);
   Coded coded;
   encode_interleaved (recs, &coded, 300);
-  const TtvHistSeq good = coded.seq[0];
-  guint64 n_pieces = ttv_hist_n_pieces (good.n_blocks);
+  const TtvHistorySeq good = coded.seq[0];
+  guint64 n_pieces = ttv_history_n_pieces (good.n_blocks);
   g_assert_cmpuint (n_pieces, ==, 3);
   guint n_refused = 0;
   for (guint i = 0; i < 1000; i++)
     {
       g_autofree guint8 *bytes = g_memdup2 (good.data, good.size);
-      g_autofree TtvHistBlock *dir = g_memdup2 (good.dir, n_pieces * sizeof (TtvHistBlock));
-      TtvHistSeq seq = { bytes, -1, good.size, dir, good.n_blocks, good.n_recs };
+      g_autofree TtvHistoryBlock *dir = g_memdup2 (good.dir, n_pieces * sizeof (TtvHistoryBlock));
+      TtvHistorySeq seq = { bytes, -1, good.size, dir, good.n_blocks, good.n_recs };
       guint64 p = (guint64) g_rand_int_range (rand, 0, (gint32) n_pieces);
-      TtvHistBlock *piece = (TtvHistBlock *) (bytes + dir[p].offset);
-      guint k = (guint) g_rand_int_range (rand, 0, p + 1 < n_pieces ? TTV_HIST_PIECE
-                                          : (gint32) (good.n_blocks - p * TTV_HIST_PIECE));
+      TtvHistoryBlock *piece = (TtvHistoryBlock *) (bytes + dir[p].offset);
+      guint k = (guint) g_rand_int_range (rand, 0, p + 1 < n_pieces ? TTV_HISTORY_PIECE
+                                          : (gint32) (good.n_blocks - p * TTV_HISTORY_PIECE));
       switch (i % 6)
         {
         case 0: /* a byte of a block */
@@ -320,22 +320,22 @@ test_codec_damage (void)
           break;
         case 5: /* the count of records */
           seq.n_recs = (guint64) g_rand_int_range (rand, 0, (gint32) good.n_recs);
-          seq.n_blocks = ttv_hist_n_blocks (seq.n_recs);
+          seq.n_blocks = ttv_history_n_blocks (seq.n_recs);
           break;
         }
       guint64 bad;
-      gboolean ok = ttv_hist_seq_validate (&seq, &bad);
+      gboolean ok = ttv_history_seq_validate (&seq, &bad);
       n_refused += !ok;
       /* Whatever the check says, reading stays within the bytes (ASan). */
-      TtvHistCursor c;
-      TtvHistRec rec;
-      ttv_hist_cursor_init (&c, &seq, 0);
+      TtvHistoryCursor c;
+      TtvHistoryRec rec;
+      ttv_history_cursor_init (&c, &seq, 0);
       guint n = 0;
-      while (ttv_hist_cursor_next (&c, &rec))
+      while (ttv_history_cursor_next (&c, &rec))
         n++;
       g_assert_cmpuint (n, <=, seq.n_recs);
       for (guint j = 0; j < 5; j++)
-        ttv_hist_seq_find (&seq, g_array_index (recs, TtvHistRec, g_rand_int_range (rand, 0, 10000)).start, &c, &rec);
+        ttv_history_seq_find (&seq, g_array_index (recs, TtvHistoryRec, g_rand_int_range (rand, 0, 10000)).start, &c, &rec);
       if (ok)
         g_assert_cmpuint (n, ==, seq.n_recs);
     }
@@ -349,23 +349,23 @@ static void
 test_bin_counts (void)
 {
   for (guint64 n = 0; n < 4096; n++)
-    g_assert_cmpuint (ttv_hist_count_decode (ttv_hist_count_encode (n)), ==, n);
+    g_assert_cmpuint (ttv_history_count_decode (ttv_history_count_encode (n)), ==, n);
   g_autoptr (GRand) rand = g_rand_new_with_seed (3);
   guint64 prev = 0;
   for (guint i = 0; i < 100000; i++)
     {
       guint64 n = ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand)) >> g_rand_int_range (rand, 23, 64);
-      guint64 got = ttv_hist_count_decode (ttv_hist_count_encode (n));
+      guint64 got = ttv_history_count_decode (ttv_history_count_encode (n));
       g_assert_cmpfloat (fabs ((double) got - (double) n), <=, (double) n / 4096.0 + 0.5);
     }
   for (guint64 n = 1; n < (G_GUINT64_CONSTANT (4095) << 30); n = n * 3 / 2 + 1)
     {
-      guint64 got = ttv_hist_count_decode (ttv_hist_count_encode (n));
+      guint64 got = ttv_history_count_decode (ttv_history_count_encode (n));
       g_assert_cmpuint (got, >=, prev);
       prev = got;
     }
   /* Saturated beyond what it can tell. */
-  g_assert_cmpuint (ttv_hist_count_encode (G_MAXUINT64), ==, 0xffff);
+  g_assert_cmpuint (ttv_history_count_encode (G_MAXUINT64), ==, 0xffff);
 }
 
 /* ---- histories of simulated traces ---- */
@@ -390,13 +390,13 @@ fixture_set_up (Fixture *f, gconstpointer data)
 /* Every row: intervals contiguous and found again at their start and end,
  * exact pixels agree with the intervals. */
 static void
-check_rows (TtvStateHistory *h)
+check_rows (TtvHistory *h)
 {
   for (TtvHistoryRowKind kind = 0; kind < TTV_HISTORY_ROW_N_KINDS; kind++)
-    for (guint i = 0; i < ttv_state_history_get_n_rows (h, kind); i++)
+    for (guint i = 0; i < ttv_history_get_n_rows (h, kind); i++)
       {
-        const TtvHistoryRowInfo *info = ttv_state_history_get_row (h, kind, i);
-        g_autoptr (GArray) ivs = ttv_state_history_query_intervals (h, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
+        const TtvHistoryRowInfo *info = ttv_history_get_row (h, kind, i);
+        g_autoptr (GArray) ivs = ttv_history_query_intervals (h, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
         g_assert_cmpuint (ivs->len, <=, info->n_intervals);
         guint64 events = 0;
         for (guint k = 0; k < ivs->len; k++)
@@ -406,10 +406,10 @@ check_rows (TtvStateHistory *h)
             if (k > 0)
               g_assert_cmpint (iv->start, ==, g_array_index (ivs, TtvHistoryInterval, k - 1).end);
             TtvHistoryInterval at;
-            g_assert_true (ttv_state_history_get_interval_at (h, kind, i, iv->start, &at));
+            g_assert_true (ttv_history_get_interval_at (h, kind, i, iv->start, &at));
             g_assert_cmpuint (at.state, ==, iv->state);
             g_assert_cmpuint (at.aux, ==, iv->aux);
-            g_assert_true (ttv_state_history_get_interval_at (h, kind, i, iv->end - 1, &at));
+            g_assert_true (ttv_history_get_interval_at (h, kind, i, iv->end - 1, &at));
             g_assert_cmpuint (at.state, ==, iv->state);
             events += iv->n_events;
           }
@@ -418,22 +418,22 @@ check_rows (TtvStateHistory *h)
             const TtvHistoryInterval *last = &g_array_index (ivs, TtvHistoryInterval, ivs->len - 1);
             g_assert_cmpint (last->end, ==, info->end);
             TtvHistoryInterval at;
-            g_assert_false (ttv_state_history_get_interval_at (h, kind, i, info->end, &at));
-            g_assert_false (ttv_state_history_get_interval_at (h, kind, i,
+            g_assert_false (ttv_history_get_interval_at (h, kind, i, info->end, &at));
+            g_assert_false (ttv_history_get_interval_at (h, kind, i,
                                                                g_array_index (ivs, TtvHistoryInterval, 0).start - 1,
                                                                &at));
             /* A pixel per interval at most: read exactly. */
             TtvHistoryPixel px[8];
             gboolean exact;
             TtvTime t0 = g_array_index (ivs, TtvHistoryInterval, 0).start;
-            ttv_hist_query_pixels_full (h, kind, i, t0, last->end, 8, px, &exact);
+            ttv_history_query_pixels_full (h, kind, i, t0, last->end, 8, px, &exact);
             guint32 px_events = 0;
             for (guint p = 0; p < 8; p++)
               px_events += px[p].n_events;
             if (exact)
               g_assert_cmpuint (px_events, ==, events);
           }
-        g_autoptr (GArray) marks = ttv_state_history_query_marks (h, i, TTV_TIME_MIN, TTV_TIME_MAX);
+        g_autoptr (GArray) marks = ttv_history_query_marks (h, i, TTV_TIME_MIN, TTV_TIME_MAX);
         if (kind == TTV_HISTORY_ROW_PROCESS)
           g_assert_cmpuint (marks->len, ==, info->n_marks);
         for (guint k = 1; k < marks->len; k++)
@@ -445,22 +445,22 @@ check_rows (TtvStateHistory *h)
 static void
 test_many_rows (Fixture *f, gconstpointer data)
 {
-  g_autoptr (TtvStateHistory) h = ttv_history_test_build (f->ts, 0, TRUE, NULL);
-  guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), short_rows = 0;
+  g_autoptr (TtvHistory) h = ttv_history_test_build (f->ts, 0, TRUE, NULL);
+  guint n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), short_rows = 0;
   for (guint i = 0; i < n; i++)
-    short_rows += ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i)->n_intervals <= 2;
+    short_rows += ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i)->n_intervals <= 2;
   g_test_message ("%u process rows, %u with at most 2 intervals", n, short_rows);
   g_assert_cmpuint (n, >=, 500);
   g_assert_cmpuint (short_rows, >, 0);
   check_rows (h);
   /* Spilled and cached: the same. */
   g_autofree char *cache_dir = g_build_filename (f->dir, "cache", NULL);
-  g_autoptr (TtvStateHistory) spilled = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
-  g_assert_nonnull (ttv_state_history_get_cache_path (spilled));
+  g_autoptr (TtvHistory) spilled = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
+  g_assert_nonnull (ttv_history_get_cache_path (spilled));
   ttv_history_test_assert_same (h, spilled);
   check_rows (spilled);
-  g_autoptr (TtvStateHistory) reused = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
-  g_assert_true (ttv_state_history_is_from_cache (reused));
+  g_autoptr (TtvHistory) reused = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
+  g_assert_true (ttv_history_is_from_cache (reused));
   ttv_history_test_assert_same (h, reused);
 }
 
@@ -470,35 +470,35 @@ static void
 test_cache_damage (Fixture *f, gconstpointer data)
 {
   g_autofree char *cache_dir = g_build_filename (f->dir, "cache", NULL);
-  g_autoptr (TtvStateHistory) ref = ttv_history_test_build (f->ts, 0, TRUE, NULL);
-  g_autoptr (TtvStateHistory) h = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
-  g_autofree char *path = g_strdup (ttv_state_history_get_cache_path (h));
+  g_autoptr (TtvHistory) ref = ttv_history_test_build (f->ts, 0, TRUE, NULL);
+  g_autoptr (TtvHistory) h = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
+  g_autofree char *path = g_strdup (ttv_history_get_cache_path (h));
   g_assert_nonnull (path);
-  g_autofree char *fingerprint = ttv_hist_fingerprint (f->ts);
+  g_autofree char *fingerprint = ttv_history_fingerprint (f->ts);
   g_autofree char *contents = NULL;
   gsize size;
   g_assert_true (g_file_get_contents (path, &contents, &size, NULL));
-  g_clear_pointer (&h, ttv_state_history_free);
+  g_clear_pointer (&h, ttv_history_free);
 
   /* The file as written is good. */
   {
     g_autoptr (GError) error = NULL;
-    g_autoptr (TtvStateHistory) ok = ttv_hist_cache_load_full (path, fingerprint, &error);
+    g_autoptr (TtvHistory) ok = ttv_history_cache_load_full (path, fingerprint, &error);
     g_assert_no_error (error);
     ttv_history_test_assert_same (ref, ok);
   }
 
   g_autoptr (GRand) rand = g_rand_new_with_seed (99);
   g_autofree char *victim = g_build_filename (f->dir, "damaged.hist", NULL);
-  const TtvHistHeader *hd0 = (const TtvHistHeader *) contents;
+  const TtvHistoryHeader *hd0 = (const TtvHistoryHeader *) contents;
   guint n_refused = 0, n_tries = 300;
   for (guint i = 0; i < n_tries; i++)
     {
       g_autofree char *copy = g_memdup2 (contents, size);
       gsize len = size;
-      TtvHistHeader *hd = (TtvHistHeader *) copy;
-      TtvHistRow *rows = (TtvHistRow *) (copy + hd0->rows_offset);
-      TtvHistRow *row = &rows[g_rand_int_range (rand, 0, (gint32) hd0->n_rows)];
+      TtvHistoryHeader *hd = (TtvHistoryHeader *) copy;
+      TtvHistoryRow *rows = (TtvHistoryRow *) (copy + hd0->rows_offset);
+      TtvHistoryRow *row = &rows[g_rand_int_range (rand, 0, (gint32) hd0->n_rows)];
       switch (i % 8)
         {
         case 0: /* bytes anywhere after the header */
@@ -525,13 +525,13 @@ test_cache_damage (Fixture *f, gconstpointer data)
             row->n_marks += (guint64) g_rand_int_range (rand, 1, 40);
           break;
         case 5: /* a row's summary levels */
-          row->n_levels = (guint32) g_rand_int_range (rand, 1, TTV_HIST_MAX_LEVELS + 3);
+          row->n_levels = (guint32) g_rand_int_range (rand, 1, TTV_HISTORY_MAX_LEVELS + 3);
           row->levels_offset = (g_rand_int (rand) % size) & ~(guint64) 7;
           break;
         case 6: /* inside a summary level */
-          if (row->n_levels > 0 && row->levels_offset + sizeof (TtvHistLevel) <= size)
+          if (row->n_levels > 0 && row->levels_offset + sizeof (TtvHistoryLevel) <= size)
             {
-              TtvHistLevel *lv = (TtvHistLevel *) (copy + row->levels_offset);
+              TtvHistoryLevel *lv = (TtvHistoryLevel *) (copy + row->levels_offset);
               lv->offset = g_rand_boolean (rand) ? lv->offset : (g_rand_int (rand) % size) & ~(guint64) 7;
               lv->n_bins += (guint64) g_rand_int_range (rand, 0, 1000);
               lv->shift = (guint32) g_rand_int_range (rand, 0, 70);
@@ -546,7 +546,7 @@ test_cache_damage (Fixture *f, gconstpointer data)
       ttv_history_test_fix_checksum (copy, len);
       g_assert_true (g_file_set_contents (victim, copy, (gssize) len, NULL));
       g_autoptr (GError) error = NULL;
-      g_autoptr (TtvStateHistory) d = ttv_hist_cache_load_full (victim, fingerprint, &error);
+      g_autoptr (TtvHistory) d = ttv_history_cache_load_full (victim, fingerprint, &error);
       if (d == NULL)
         {
           n_refused++;
@@ -558,21 +558,21 @@ test_cache_damage (Fixture *f, gconstpointer data)
       /* Accepted (a harmless change): every query stays in bounds (ASan). */
       g_assert_no_error (error);
       for (TtvHistoryRowKind kind = 0; kind < TTV_HISTORY_ROW_N_KINDS; kind++)
-        for (guint r = 0; r < ttv_state_history_get_n_rows (d, kind); r++)
+        for (guint r = 0; r < ttv_history_get_n_rows (d, kind); r++)
           {
-            const TtvHistoryRowInfo *info = ttv_state_history_get_row (d, kind, r);
+            const TtvHistoryRowInfo *info = ttv_history_get_row (d, kind, r);
             /* Only whether they stay in bounds matters here. */
-            GArray *ivs = ttv_state_history_query_intervals (d, kind, r, TTV_TIME_MIN, TTV_TIME_MAX);
-            GArray *marks = ttv_state_history_query_marks (d, r, TTV_TIME_MIN, TTV_TIME_MAX);
+            GArray *ivs = ttv_history_query_intervals (d, kind, r, TTV_TIME_MIN, TTV_TIME_MAX);
+            GArray *marks = ttv_history_query_marks (d, r, TTV_TIME_MIN, TTV_TIME_MAX);
             TtvHistoryPixel px[64];
 
             g_clear_pointer (&ivs, g_array_unref);
             g_clear_pointer (&marks, g_array_unref);
-            ttv_state_history_query_pixels (d, kind, r, info->birth, info->end, 64, px);
-            ttv_state_history_query_pixels (d, kind, r, TTV_TIME_MIN, TTV_TIME_MAX, 3, px);
+            ttv_history_query_pixels (d, kind, r, info->birth, info->end, 64, px);
+            ttv_history_query_pixels (d, kind, r, TTV_TIME_MIN, TTV_TIME_MAX, 3, px);
             TtvHistoryInterval iv;
             TtvTime mid = (TtvTime) ((guint64) info->birth / 2 + (guint64) info->end / 2);
-            ttv_state_history_get_interval_at (d, kind, r, mid, &iv);
+            ttv_history_get_interval_at (d, kind, r, mid, &iv);
           }
     }
   g_test_message ("%u of %u damaged cache files refused", n_refused, n_tries);
@@ -582,17 +582,17 @@ test_cache_damage (Fixture *f, gconstpointer data)
    * check of every record, with the byte where. */
   for (guint r = 0; r < hd0->n_rows; r++)
     {
-      const TtvHistRow *row = (const TtvHistRow *) (contents + hd0->rows_offset) + r;
-      if (row->n_recs < 2 * TTV_HIST_BLOCK)
+      const TtvHistoryRow *row = (const TtvHistoryRow *) (contents + hd0->rows_offset) + r;
+      if (row->n_recs < 2 * TTV_HISTORY_BLOCK)
         continue;
-      const TtvHistBlock *dir = (const TtvHistBlock *) (contents + row->recs_dir_offset);
-      const TtvHistBlock *piece = (const TtvHistBlock *) (contents + dir[0].offset);
+      const TtvHistoryBlock *dir = (const TtvHistoryBlock *) (contents + row->recs_dir_offset);
+      const TtvHistoryBlock *piece = (const TtvHistoryBlock *) (contents + dir[0].offset);
       g_autofree char *copy = g_memdup2 (contents, size);
       copy[piece[1].offset] = 0;   /* a block of no records */
       ttv_history_test_fix_checksum (copy, size);
       g_assert_true (g_file_set_contents (victim, copy, (gssize) size, NULL));
       g_autoptr (GError) error = NULL;
-      g_assert_null (ttv_hist_cache_load_full (victim, fingerprint, &error));
+      g_assert_null (ttv_history_cache_load_full (victim, fingerprint, &error));
       g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
       g_autofree char *where = g_strdup_printf ("bad intervals at byte %" G_GUINT64_FORMAT, piece[1].offset);
       g_assert_nonnull (strstr (error->message, where));
@@ -601,26 +601,26 @@ test_cache_damage (Fixture *f, gconstpointer data)
 
   /* Damaged in place: the build refuses it, rebuilds and replaces it. */
   g_autofree char *copy = g_memdup2 (contents, size);
-  TtvHistRow *rows = (TtvHistRow *) (copy + hd0->rows_offset);
+  TtvHistoryRow *rows = (TtvHistoryRow *) (copy + hd0->rows_offset);
   rows[0].n_recs += 3;
   ttv_history_test_fix_checksum (copy, size);
   g_assert_true (g_file_set_contents (path, copy, (gssize) size, NULL));
-  g_autoptr (TtvStateHistory) rebuilt = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
-  g_assert_false (ttv_state_history_is_from_cache (rebuilt));
+  g_autoptr (TtvHistory) rebuilt = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
+  g_assert_false (ttv_history_is_from_cache (rebuilt));
   ttv_history_test_assert_same (ref, rebuilt);
-  g_autoptr (TtvStateHistory) again = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
-  g_assert_true (ttv_state_history_is_from_cache (again));
+  g_autoptr (TtvHistory) again = ttv_history_test_build (f->ts, 1024, FALSE, cache_dir);
+  g_assert_true (ttv_history_is_from_cache (again));
 
   /* An older version's file: refused by its version. */
-  ((TtvHistHeader *) copy)->version = 1;
+  ((TtvHistoryHeader *) copy)->version = 1;
   g_assert_true (g_file_set_contents (victim, copy, (gssize) size, NULL));
   g_autoptr (GError) error = NULL;
-  g_assert_null (ttv_hist_cache_load_full (victim, fingerprint, &error));
+  g_assert_null (ttv_history_cache_load_full (victim, fingerprint, &error));
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
   g_clear_error (&error);
   /* Empty. */
   g_assert_true (g_file_set_contents (victim, "", 0, NULL));
-  g_assert_null (ttv_hist_cache_load_full (victim, fingerprint, &error));
+  g_assert_null (ttv_history_cache_load_full (victim, fingerprint, &error));
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED);
 }
 

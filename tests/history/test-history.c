@@ -29,7 +29,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
 }
 
 /* In memory only, or spilled to the user's cache directory. */
-static TtvStateHistory *
+static TtvHistory *
 build (TtvTraceset *ts, gsize max_memory, gboolean no_cache)
 {
   return ttv_history_test_build (ts, max_memory, no_cache, NULL);
@@ -38,19 +38,19 @@ build (TtvTraceset *ts, gsize max_memory, gboolean no_cache)
 /* ---- golden checks against state_at ---- */
 
 static guint
-count_rows_at (TtvStateHistory *h, TtvTime t)
+count_rows_at (TtvHistory *h, TtvTime t)
 {
   guint n = 0;
   TtvHistoryInterval iv;
-  for (guint i = 0; i < ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); i++)
-    if (ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i)->id != 0
-        && ttv_state_history_get_interval_at (h, TTV_HISTORY_ROW_PROCESS, i, t, &iv))
+  for (guint i = 0; i < ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); i++)
+    if (ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i)->id != 0
+        && ttv_history_get_interval_at (h, TTV_HISTORY_ROW_PROCESS, i, t, &iv))
       n++;
   return n;
 }
 
 static void
-check_state (TtvStateHistory *h, const TtvState *s, TtvTime t)
+check_state (TtvHistory *h, const TtvState *s, TtvTime t)
 {
   TtvHistoryInterval iv;
   g_autoptr (GPtrArray) procs = ttv_state_list_processes (s);
@@ -58,15 +58,15 @@ check_state (TtvStateHistory *h, const TtvState *s, TtvTime t)
   for (guint i = 0; i < procs->len; i++)
     {
       const TtvProcessState *p = g_ptr_array_index (procs, i);
-      if (p->pid == 0 && ttv_state_history_find_row (h, TTV_HISTORY_ROW_CPU, (guint32) p->cpu, -1, t) < 0)
+      if (p->pid == 0 && ttv_history_find_row (h, TTV_HISTORY_ROW_CPU, (guint32) p->cpu, -1, t) < 0)
         continue;   /* a CPU without events yet */
       n_live += p->pid != 0;
-      gint row = ttv_state_history_find_row (h, TTV_HISTORY_ROW_PROCESS, p->pid, p->cpu, t);
+      gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, p->pid, p->cpu, t);
       if (row < 0)
         {
-          for (guint i = 0; i < ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); i++)
+          for (guint i = 0; i < ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); i++)
             {
-              const TtvHistoryRowInfo *r = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
+              const TtvHistoryRowInfo *r = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
               if (r->id == p->pid)
                 g_printerr ("row %u: cpu %d birth %" G_GINT64_FORMAT " end %" G_GINT64_FORMAT " dead %d n %" G_GUINT64_FORMAT "\n",
                             i, r->cpu, r->birth, r->end, r->dead, r->n_intervals);
@@ -74,7 +74,7 @@ check_state (TtvStateHistory *h, const TtvState *s, TtvTime t)
           g_error ("t=%" G_GINT64_FORMAT ": no history row for pid %u cpu %d (status %s)", t, p->pid, p->cpu,
                    ttv_process_status_name (p->status));
         }
-      g_assert_true (ttv_state_history_get_interval_at (h, TTV_HISTORY_ROW_PROCESS, (guint) row, t, &iv));
+      g_assert_true (ttv_history_get_interval_at (h, TTV_HISTORY_ROW_PROCESS, (guint) row, t, &iv));
       g_assert_cmpint (iv.start, <=, t);
       g_assert_cmpint (t, <, iv.end);
       if (ttv_history_state_low (iv.state) != p->status)
@@ -101,10 +101,10 @@ check_state (TtvStateHistory *h, const TtvState *s, TtvTime t)
   for (guint i = 0; i < cpus->len; i++)
     {
       const TtvCpuState *c = g_ptr_array_index (cpus, i);
-      gint row = ttv_state_history_find_row (h, TTV_HISTORY_ROW_CPU, (guint32) c->cpu, -1, t);
+      gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_CPU, (guint32) c->cpu, -1, t);
       if (row < 0)
         continue;
-      g_assert_true (ttv_state_history_get_interval_at (h, TTV_HISTORY_ROW_CPU, (guint) row, t, &iv));
+      g_assert_true (ttv_history_get_interval_at (h, TTV_HISTORY_ROW_CPU, (guint) row, t, &iv));
       g_assert_cmpuint (iv.aux, ==, c->running_pid);
       g_assert_cmpint (ttv_history_state_mode (iv.state), ==, ttv_state_get_cpu_mode (s, c->cpu));
       g_assert_cmpuint (ttv_history_state_low (iv.state), ==,
@@ -118,13 +118,13 @@ check_state (TtvStateHistory *h, const TtvState *s, TtvTime t)
       for (guint i = 0; i < irqs->len; i++)
         {
           const TtvIrqState *q = g_ptr_array_index (irqs, i);
-          gint row = ttv_state_history_find_row (h, kind, q->id, -1, t);
+          gint row = ttv_history_find_row (h, kind, q->id, -1, t);
           if (row < 0)
             {
               g_assert_cmpuint (q->active, ==, 0);
               continue;
             }
-          g_assert_true (ttv_state_history_get_interval_at (h, kind, (guint) row, t, &iv));
+          g_assert_true (ttv_history_get_interval_at (h, kind, (guint) row, t, &iv));
           g_assert_cmpuint (iv.aux, ==, q->active);
           g_assert_cmpuint (iv.state, ==, q->active > 0);
         }
@@ -133,26 +133,26 @@ check_state (TtvStateHistory *h, const TtvState *s, TtvTime t)
   for (guint i = 0; i < devs->len; i++)
     {
       const TtvBlockDevState *d = g_ptr_array_index (devs, i);
-      gint row = ttv_state_history_find_row (h, TTV_HISTORY_ROW_BLOCKDEV, d->dev, -1, t);
+      gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_BLOCKDEV, d->dev, -1, t);
       if (row < 0)
         {
           g_assert_cmpuint (d->pending, ==, 0);
           continue;
         }
-      g_assert_true (ttv_state_history_get_interval_at (h, TTV_HISTORY_ROW_BLOCKDEV, (guint) row, t, &iv));
+      g_assert_true (ttv_history_get_interval_at (h, TTV_HISTORY_ROW_BLOCKDEV, (guint) row, t, &iv));
       g_assert_cmpuint (iv.aux, ==, d->pending);
     }
 }
 
 static void
-check_golden (TtvTraceset *ts, TtvStateHistory *h, guint n_times)
+check_golden (TtvTraceset *ts, TtvHistory *h, guint n_times)
 {
   g_autoptr (GError) error = NULL;
   TtvCheckpointPolicy policy = { 2000, 0 };
   g_autoptr (TtvStateTracker) tr = ttv_state_tracker_new (ts, &policy);
   g_assert_true (ttv_state_tracker_build (tr, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (ttv_state_history_get_n_events (h), ==,
+  g_assert_cmpuint (ttv_history_get_n_events (h), ==,
                     ttv_state_get_n_events (ttv_state_tracker_get_state (tr)));
 
   g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (TtvTime));
@@ -188,13 +188,13 @@ check_golden (TtvTraceset *ts, TtvStateHistory *h, guint n_times)
 static void
 test_golden_sim (Fixture *f, gconstpointer data)
 {
-  g_autoptr (TtvStateHistory) h = build (f->ts, 0, TRUE);
-  g_assert_cmpuint (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU), ==, N_CPUS);
-  g_assert_cmpuint (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), >, 40);
-  g_assert_cmpuint (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_IRQ), >, 0);
-  g_assert_false (ttv_state_history_is_from_cache (h));
-  g_assert_null (ttv_state_history_get_cache_path (h));
-  g_assert_cmpuint (ttv_state_history_get_memory (h), >, 0);
+  g_autoptr (TtvHistory) h = build (f->ts, 0, TRUE);
+  g_assert_cmpuint (ttv_history_get_n_rows (h, TTV_HISTORY_ROW_CPU), ==, N_CPUS);
+  g_assert_cmpuint (ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), >, 40);
+  g_assert_cmpuint (ttv_history_get_n_rows (h, TTV_HISTORY_ROW_IRQ), >, 0);
+  g_assert_false (ttv_history_is_from_cache (h));
+  g_assert_null (ttv_history_get_cache_path (h));
+  g_assert_cmpuint (ttv_history_get_memory (h), >, 0);
   check_golden (f->ts, h, 300);
 }
 
@@ -202,20 +202,20 @@ test_golden_sim (Fixture *f, gconstpointer data)
 static void
 test_rows_and_marks (Fixture *f, gconstpointer data)
 {
-  g_autoptr (TtvStateHistory) h = build (f->ts, 0, TRUE);
+  g_autoptr (TtvHistory) h = build (f->ts, 0, TRUE);
   guint n_fork = 0, n_wakeup = 0, n_exec = 0, n_exit = 0, n_named = 0, n_thread_forks = 0;
-  guint n = ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  guint n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
   const TtvHistoryRowInfo *prev = NULL;
   for (guint i = 0; i < n; i++)
     {
-      const TtvHistoryRowInfo *r = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
+      const TtvHistoryRowInfo *r = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
       g_assert_cmpint (r->kind, ==, TTV_HISTORY_ROW_PROCESS);
       if (prev)
         g_assert_cmpuint (prev->id, <=, r->id);
       prev = r;
       n_named += r->name != NULL;
       g_assert_cmpint (r->birth, <=, r->end);
-      g_autoptr (GArray) marks = ttv_state_history_query_marks (h, i, TTV_TIME_MIN, TTV_TIME_MAX);
+      g_autoptr (GArray) marks = ttv_history_query_marks (h, i, TTV_TIME_MIN, TTV_TIME_MAX);
       g_assert_cmpuint (marks->len, ==, r->n_marks);
       for (guint k = 0; k < marks->len; k++)
         {
@@ -235,9 +235,9 @@ test_rows_and_marks (Fixture *f, gconstpointer data)
                 {
                   /* A thread: made by a thread of its process, whose
                    * parent it shares. */
-                  gint creator = ttv_state_history_find_row (h, TTV_HISTORY_ROW_PROCESS, m->other, -1, m->time);
+                  gint creator = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, m->other, -1, m->time);
                   g_assert_cmpint (creator, >=, 0);
-                  const TtvHistoryRowInfo *c = ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, (guint) creator);
+                  const TtvHistoryRowInfo *c = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, (guint) creator);
                   g_assert_cmpuint (c->tgid, ==, r->tgid);
                   g_assert_cmpuint (c->ppid, ==, r->ppid);
                   n_thread_forks++;
@@ -256,7 +256,7 @@ test_rows_and_marks (Fixture *f, gconstpointer data)
             }
         }
       /* Intervals tile the row's life. */
-      g_autoptr (GArray) ivs = ttv_state_history_query_intervals (h, TTV_HISTORY_ROW_PROCESS, i, TTV_TIME_MIN, TTV_TIME_MAX);
+      g_autoptr (GArray) ivs = ttv_history_query_intervals (h, TTV_HISTORY_ROW_PROCESS, i, TTV_TIME_MIN, TTV_TIME_MAX);
       for (guint k = 1; k < ivs->len; k++)
         {
           const TtvHistoryInterval *a = &g_array_index (ivs, TtvHistoryInterval, k - 1);
@@ -274,13 +274,13 @@ test_rows_and_marks (Fixture *f, gconstpointer data)
   /* CPU rows: running time adds up to the rows' cpu_time. */
   TtvTime cpu_time = 0;
   for (guint i = 0; i < n; i++)
-    cpu_time += ttv_state_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i)->cpu_time;
+    cpu_time += ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i)->cpu_time;
   g_assert_cmpint (cpu_time, >, 0);
   /* Out-of-range queries are empty, not crashes. */
-  g_autoptr (GArray) none = ttv_state_history_query_intervals (h, TTV_HISTORY_ROW_CPU, 999, 0, TTV_TIME_MAX);
+  g_autoptr (GArray) none = ttv_history_query_intervals (h, TTV_HISTORY_ROW_CPU, 999, 0, TTV_TIME_MAX);
   g_assert_cmpuint (none->len, ==, 0);
-  g_assert_null (ttv_state_history_get_row (h, TTV_HISTORY_ROW_N_KINDS, 0));
-  g_assert_cmpint (ttv_state_history_find_row (h, TTV_HISTORY_ROW_PROCESS, 987654, -1, 0), ==, -1);
+  g_assert_null (ttv_history_get_row (h, TTV_HISTORY_ROW_N_KINDS, 0));
+  g_assert_cmpint (ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, 987654, -1, 0), ==, -1);
 }
 
 /* ---- pixels ---- */
@@ -330,15 +330,15 @@ brute_pixels (GArray *ivs, TtvTime t0, TtvTime t1, guint width, TtvHistoryPixel 
 }
 
 static void
-check_pixels (TtvStateHistory *h, TtvHistoryRowKind kind, guint row, TtvTime t0, TtvTime t1, guint width,
+check_pixels (TtvHistory *h, TtvHistoryRowKind kind, guint row, TtvTime t0, TtvTime t1, guint width,
               guint *n_exact, guint *n_summary)
 {
-  g_autoptr (GArray) ivs = ttv_state_history_query_intervals (h, kind, row, t0, t1);
+  g_autoptr (GArray) ivs = ttv_history_query_intervals (h, kind, row, t0, t1);
   g_autofree TtvHistoryPixel *got = g_new (TtvHistoryPixel, width);
   g_autofree TtvHistoryPixel *want = g_new (TtvHistoryPixel, width);
   g_autofree double *share = g_new (double, width);
   gboolean exact;
-  guint64 cost = ttv_hist_query_pixels_full (h, kind, row, t0, t1, width, got, &exact);
+  guint64 cost = ttv_history_query_pixels_full (h, kind, row, t0, t1, width, got, &exact);
   brute_pixels (ivs, t0, t1, width, want, share);
   /* O(W): a bounded number of cells per pixel, at any zoom. */
   g_assert_cmpuint (cost, <=, 64 * (guint64) width + 4);
@@ -375,17 +375,17 @@ check_pixels (TtvStateHistory *h, TtvHistoryRowKind kind, guint row, TtvTime t0,
 static void
 test_pixels (Fixture *f, gconstpointer data)
 {
-  g_autoptr (TtvStateHistory) h = build (f->ts, 0, TRUE);
+  g_autoptr (TtvHistory) h = build (f->ts, 0, TRUE);
   TtvTime start = ttv_traceset_get_start (f->ts), end = ttv_traceset_get_end (f->ts);
   g_autoptr (GRand) rand = g_rand_new_with_seed (23);
   guint n_exact = 0, n_summary = 0;
   for (TtvHistoryRowKind kind = TTV_HISTORY_ROW_PROCESS; kind <= TTV_HISTORY_ROW_CPU; kind++)
     {
       /* The busiest row and a few random ones. */
-      guint n = ttv_state_history_get_n_rows (h, kind), busiest = 0;
+      guint n = ttv_history_get_n_rows (h, kind), busiest = 0;
       for (guint i = 0; i < n; i++)
-        if (ttv_state_history_get_row (h, kind, i)->n_intervals
-            > ttv_state_history_get_row (h, kind, busiest)->n_intervals)
+        if (ttv_history_get_row (h, kind, i)->n_intervals
+            > ttv_history_get_row (h, kind, busiest)->n_intervals)
           busiest = i;
       for (guint j = 0; j < 6; j++)
         {
@@ -407,11 +407,11 @@ test_pixels (Fixture *f, gconstpointer data)
 
   /* Degenerate windows. */
   TtvHistoryPixel px[4];
-  g_assert_cmpuint (ttv_state_history_query_pixels (h, TTV_HISTORY_ROW_CPU, 0, end, start, 4, px), ==, 0);
+  g_assert_cmpuint (ttv_history_query_pixels (h, TTV_HISTORY_ROW_CPU, 0, end, start, 4, px), ==, 0);
   g_assert_cmpuint (px[0].state, ==, TTV_HISTORY_STATE_NONE);
-  ttv_state_history_query_pixels (h, TTV_HISTORY_ROW_CPU, 0, start, start + 2, 4, px);
-  ttv_state_history_query_pixels (h, TTV_HISTORY_ROW_CPU, 99, start, end, 4, px);
-  ttv_state_history_query_pixels (h, TTV_HISTORY_ROW_CPU, 0, TTV_TIME_MIN, TTV_TIME_MAX, 4, px);
+  ttv_history_query_pixels (h, TTV_HISTORY_ROW_CPU, 0, start, start + 2, 4, px);
+  ttv_history_query_pixels (h, TTV_HISTORY_ROW_CPU, 99, start, end, 4, px);
+  ttv_history_query_pixels (h, TTV_HISTORY_ROW_CPU, 0, TTV_TIME_MIN, TTV_TIME_MAX, 4, px);
   g_assert_cmpuint (px[2].state, !=, TTV_HISTORY_STATE_NONE);
   g_assert_cmpuint (px[3].state, ==, TTV_HISTORY_STATE_NONE);
 }
@@ -440,25 +440,25 @@ static void
 test_cache (Fixture *f, gconstpointer data)
 {
   /* The reference, in memory. */
-  g_autoptr (TtvStateHistory) ref = build (f->ts, 0, TRUE);
+  g_autoptr (TtvHistory) ref = build (f->ts, 0, TRUE);
 
   /* A tiny memory limit: rows spill, the result lives in the cache file. */
-  g_autoptr (TtvStateHistory) h1 = build (f->ts, 4096, FALSE);
-  g_assert_false (ttv_state_history_is_from_cache (h1));
-  const char *path = ttv_state_history_get_cache_path (h1);
+  g_autoptr (TtvHistory) h1 = build (f->ts, 4096, FALSE);
+  g_assert_false (ttv_history_is_from_cache (h1));
+  const char *path = ttv_history_get_cache_path (h1);
   g_assert_nonnull (path);
   g_assert_true (g_str_has_prefix (path, g_get_user_cache_dir ()));
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-  g_assert_cmpuint (ttv_state_history_get_mapped_size (h1), >, 0);
-  g_assert_cmpuint (ttv_state_history_get_memory (h1), <, ttv_state_history_get_memory (ref));
+  g_assert_cmpuint (ttv_history_get_mapped_size (h1), >, 0);
+  g_assert_cmpuint (ttv_history_get_memory (h1), <, ttv_history_get_memory (ref));
   ttv_history_test_assert_same (ref, h1);
   g_autofree char *cache = g_strdup (path);
 
   /* Reopened unchanged: reused, no read. */
   {
     g_autoptr (TtvTraceset) ts = ttv_history_test_open (f->trace_dir);
-    g_autoptr (TtvStateHistory) h2 = build (ts, 4096, FALSE);
-    g_assert_true (ttv_state_history_is_from_cache (h2));
+    g_autoptr (TtvHistory) h2 = build (ts, 4096, FALSE);
+    g_assert_true (ttv_history_is_from_cache (h2));
     ttv_history_test_assert_same (ref, h2);
   }
 
@@ -469,11 +469,11 @@ test_cache (Fixture *f, gconstpointer data)
     struct utimbuf times = { 1000000000, 1000000000 };
     g_assert_cmpint (g_utime (victim, &times), ==, 0);
     g_autoptr (TtvTraceset) ts = ttv_history_test_open (f->trace_dir);
-    g_autoptr (TtvStateHistory) h3 = build (ts, 4096, FALSE);
-    g_assert_false (ttv_state_history_is_from_cache (h3));
+    g_autoptr (TtvHistory) h3 = build (ts, 4096, FALSE);
+    g_assert_false (ttv_history_is_from_cache (h3));
     ttv_history_test_assert_same (ref, h3);
-    g_autoptr (TtvStateHistory) h4 = build (ts, 4096, FALSE);
-    g_assert_true (ttv_state_history_is_from_cache (h4));
+    g_autoptr (TtvHistory) h4 = build (ts, 4096, FALSE);
+    g_assert_true (ttv_history_is_from_cache (h4));
   }
 
   /* Damaged cache files are rebuilt, never trusted. */
@@ -501,7 +501,7 @@ test_cache (Fixture *f, gconstpointer data)
           break;
         case 4: /* a row table pointing outside, checksum made right */
           {
-            TtvHistRow *rows = (TtvHistRow *) (copy + ((TtvHistHeader *) copy)->rows_offset);
+            TtvHistoryRow *rows = (TtvHistoryRow *) (copy + ((TtvHistoryHeader *) copy)->rows_offset);
             rows[0].recs_dir_offset = G_MAXUINT64 - 7;
             ttv_history_test_fix_checksum (copy, size);
           }
@@ -509,15 +509,15 @@ test_cache (Fixture *f, gconstpointer data)
         }
       g_assert_true (g_file_set_contents (cache, copy, (gssize) len, NULL));
       g_autoptr (TtvTraceset) ts = ttv_history_test_open (f->trace_dir);
-      g_autoptr (TtvStateHistory) h = build (ts, 4096, FALSE);
-      g_assert_false (ttv_state_history_is_from_cache (h));
+      g_autoptr (TtvHistory) h = build (ts, 4096, FALSE);
+      g_assert_false (ttv_history_is_from_cache (h));
       ttv_history_test_assert_same (ref, h);
     }
 
   /* no_cache never reads it. */
-  g_autoptr (TtvStateHistory) h5 = build (f->ts, 4096, TRUE);
-  g_assert_false (ttv_state_history_is_from_cache (h5));
-  g_assert_null (ttv_state_history_get_cache_path (h5));
+  g_autoptr (TtvHistory) h5 = build (f->ts, 4096, TRUE);
+  g_assert_false (ttv_history_is_from_cache (h5));
+  g_assert_null (ttv_history_get_cache_path (h5));
   ttv_history_test_assert_same (ref, h5);
   g_remove (cache);
 }
@@ -529,18 +529,18 @@ test_threads (Fixture *f, gconstpointer data)
 {
   g_autofree char *cache_dir = g_build_filename (f->dir, "cache-threads", NULL);
   g_setenv ("TTV_HISTORY_THREADS", "1", TRUE);
-  g_autoptr (TtvStateHistory) one = build (f->ts, 0, TRUE);
-  g_autoptr (TtvStateHistory) one_file = ttv_history_test_build (f->ts, 2048, FALSE, cache_dir);
-  g_remove (ttv_state_history_get_cache_path (one_file));
+  g_autoptr (TtvHistory) one = build (f->ts, 0, TRUE);
+  g_autoptr (TtvHistory) one_file = ttv_history_test_build (f->ts, 2048, FALSE, cache_dir);
+  g_remove (ttv_history_get_cache_path (one_file));
   g_setenv ("TTV_HISTORY_THREADS", "2", TRUE);
-  g_autoptr (TtvStateHistory) two = build (f->ts, 0, TRUE);
-  g_autoptr (TtvStateHistory) two_file = ttv_history_test_build (f->ts, 2048, FALSE, cache_dir);
+  g_autoptr (TtvHistory) two = build (f->ts, 0, TRUE);
+  g_autoptr (TtvHistory) two_file = ttv_history_test_build (f->ts, 2048, FALSE, cache_dir);
   g_unsetenv ("TTV_HISTORY_THREADS");
-  g_assert_false (ttv_state_history_is_from_cache (two_file));
+  g_assert_false (ttv_history_is_from_cache (two_file));
   ttv_history_test_assert_same (one, two);
   ttv_history_test_assert_same (one, one_file);
   ttv_history_test_assert_same (one, two_file);
-  g_remove (ttv_state_history_get_cache_path (two_file));
+  g_remove (ttv_history_get_cache_path (two_file));
 }
 
 /* Cancelling stops the build with an error. */
@@ -550,8 +550,8 @@ test_cancel (Fixture *f, gconstpointer data)
   g_autoptr (GCancellable) cancel = g_cancellable_new ();
   g_cancellable_cancel (cancel);
   g_autoptr (GError) error = NULL;
-  TtvStateHistoryOptions opt = { 0, TRUE, NULL };
-  g_autoptr (TtvStateHistory) h = ttv_state_history_build (f->ts, &opt, NULL, NULL, cancel, &error);
+  TtvHistoryOptions opt = { 0, TRUE, NULL };
+  g_autoptr (TtvHistory) h = ttv_history_build (f->ts, &opt, NULL, NULL, cancel, &error);
   g_assert_null (h);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
@@ -566,9 +566,9 @@ test_real_ctf (gconstpointer data)
   if (path == NULL)
     return;
   g_autoptr (TtvTraceset) ts = ttv_history_test_open (path);
-  g_autoptr (TtvStateHistory) h = build (ts, 0, TRUE);
-  g_assert_cmpuint (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_CPU), >, 0);
-  g_assert_cmpuint (ttv_state_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), >, 0);
+  g_autoptr (TtvHistory) h = build (ts, 0, TRUE);
+  g_assert_cmpuint (ttv_history_get_n_rows (h, TTV_HISTORY_ROW_CPU), >, 0);
+  g_assert_cmpuint (ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), >, 0);
   check_golden (ts, h, 200);
 }
 

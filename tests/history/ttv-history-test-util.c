@@ -37,46 +37,46 @@ ttv_history_test_open (const char *path)
   return ts;
 }
 
-TtvStateHistory *
+TtvHistory *
 ttv_history_test_build (TtvTraceset *ts, gsize max_memory, gboolean no_cache, const char *cache_dir)
 {
   g_autoptr (GError) error = NULL;
-  TtvStateHistoryOptions opt = { max_memory, no_cache, cache_dir };
-  TtvStateHistory *h = ttv_state_history_build (ts, &opt, NULL, NULL, NULL, &error);
+  TtvHistoryOptions opt = { max_memory, no_cache, cache_dir };
+  TtvHistory *h = ttv_history_build (ts, &opt, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (h);
   return h;
 }
 
 void
-ttv_history_test_assert_same (TtvStateHistory *a, TtvStateHistory *b)
+ttv_history_test_assert_same (TtvHistory *a, TtvHistory *b)
 {
   for (TtvHistoryRowKind kind = 0; kind < TTV_HISTORY_ROW_N_KINDS; kind++)
     {
-      guint n = ttv_state_history_get_n_rows (a, kind);
-      g_assert_cmpuint (n, ==, ttv_state_history_get_n_rows (b, kind));
+      guint n = ttv_history_get_n_rows (a, kind);
+      g_assert_cmpuint (n, ==, ttv_history_get_n_rows (b, kind));
       for (guint i = 0; i < n; i++)
         {
-          const TtvHistoryRowInfo *ra = ttv_state_history_get_row (a, kind, i);
-          const TtvHistoryRowInfo *rb = ttv_state_history_get_row (b, kind, i);
+          const TtvHistoryRowInfo *ra = ttv_history_get_row (a, kind, i);
+          const TtvHistoryRowInfo *rb = ttv_history_get_row (b, kind, i);
           g_assert_cmpuint (ra->id, ==, rb->id);
           g_assert_cmpstr (ra->name, ==, rb->name);
           g_assert_cmpint (ra->birth, ==, rb->birth);
           g_assert_cmpint (ra->end, ==, rb->end);
           g_assert_cmpuint (ra->n_events, ==, rb->n_events);
-          g_autoptr (GArray) ia = ttv_state_history_query_intervals (a, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
-          g_autoptr (GArray) ib = ttv_state_history_query_intervals (b, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
+          g_autoptr (GArray) ia = ttv_history_query_intervals (a, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
+          g_autoptr (GArray) ib = ttv_history_query_intervals (b, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
           g_assert_cmpmem (ia->data, ia->len * sizeof (TtvHistoryInterval), ib->data,
                            ib->len * sizeof (TtvHistoryInterval));
           if (kind == TTV_HISTORY_ROW_PROCESS)
             {
-              g_autoptr (GArray) ma = ttv_state_history_query_marks (a, i, TTV_TIME_MIN, TTV_TIME_MAX);
-              g_autoptr (GArray) mb = ttv_state_history_query_marks (b, i, TTV_TIME_MIN, TTV_TIME_MAX);
+              g_autoptr (GArray) ma = ttv_history_query_marks (a, i, TTV_TIME_MIN, TTV_TIME_MAX);
+              g_autoptr (GArray) mb = ttv_history_query_marks (b, i, TTV_TIME_MIN, TTV_TIME_MAX);
               g_assert_cmpuint (ma->len, ==, mb->len);
             }
           TtvHistoryPixel pa[300], pb[300];
-          ttv_state_history_query_pixels (a, kind, i, ra->birth, ra->end, 300, pa);
-          ttv_state_history_query_pixels (b, kind, i, ra->birth, ra->end, 300, pb);
+          ttv_history_query_pixels (a, kind, i, ra->birth, ra->end, 300, pa);
+          ttv_history_query_pixels (b, kind, i, ra->birth, ra->end, 300, pb);
           g_assert_cmpmem (pa, sizeof pa, pb, sizeof pb);
         }
     }
@@ -85,7 +85,7 @@ ttv_history_test_assert_same (TtvStateHistory *a, TtvStateHistory *b)
 void
 ttv_history_test_fix_checksum (char *data, gsize size)
 {
-  g_assert_cmpuint (size, >=, sizeof (TtvHistHeader));
-  TtvHistHeader *hd = (TtvHistHeader *) data;
-  hd->checksum = ttv_hist_hash ((const guint8 *) data + sizeof *hd, size - sizeof *hd);
+  g_assert_cmpuint (size, >=, sizeof (TtvHistoryHeader));
+  TtvHistoryHeader *hd = (TtvHistoryHeader *) data;
+  hd->checksum = ttv_history_hash ((const guint8 *) data + sizeof *hd, size - sizeof *hd);
 }

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "ttv-test-util.h"
-#include "ttv-state-history-private.h"
+#include "ttv-history-private.h"
 #include "ttv-traceset.h"
 
 G_BEGIN_DECLS
@@ -24,10 +24,10 @@ void             ttv_history_fixture_tear_down (TtvHistoryFixture *f, gconstpoin
 /* A new traceset of the trace at @path; fails the test on error. */
 TtvTraceset     *ttv_history_test_open (const char *path);
 /* The history of @ts built with these options; fails the test on error. */
-TtvStateHistory *ttv_history_test_build (TtvTraceset *ts, gsize max_memory, gboolean no_cache,
+TtvHistory *ttv_history_test_build (TtvTraceset *ts, gsize max_memory, gboolean no_cache,
                                          const char *cache_dir);
 /* Asserts that @a and @b hold the same rows, intervals, marks and pixels. */
-void             ttv_history_test_assert_same (TtvStateHistory *a, TtvStateHistory *b);
+void             ttv_history_test_assert_same (TtvHistory *a, TtvHistory *b);
 /* Makes the checksum of the cache file image @data (@size bytes, a header
  * first) right again after the test damaged it. */
 void             ttv_history_test_fix_checksum (char *data, gsize size);

@@ -6,7 +6,7 @@
  * tree's catalogue. */
 #include "ttv-config.h"
 
-#include "formats/ctf/ttv-ctf-writer.h"
+#include "ttv-ctf-writer.h"
 #include "ttv-locale.h"
 #include "ttv-test-util.h"
 #include "ttv-time.h"

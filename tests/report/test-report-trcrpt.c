@@ -5,7 +5,7 @@
  * after each event read here); and --follow on a trace that grows while it
  * is read. */
 #include "ttv-test-util.h"
-#include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-ltt-sim.h"
 #include "ttv-state-tracker.h"
 #include "ttv-traceset.h"
 

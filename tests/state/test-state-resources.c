@@ -7,7 +7,7 @@
 #include "ttv-state-test-util.h"
 #include "ttv-context.h"
 #include "ttv-state-block-requests.h"
-#include "ttv-state-history.h"
+#include "ttv-history.h"
 #include "ttv-state-tracker.h"
 
 #include <string.h>
@@ -402,12 +402,12 @@ truth_changes (const Truth *t, Resource r, guint32 id, TtvTime end)
 
 /* The same from the history's intervals of the row. */
 static GArray *
-history_changes (TtvStateHistory *h, Resource r, gint row, TtvTime start, TtvTime end)
+history_changes (TtvHistory *h, Resource r, gint row, TtvTime start, TtvTime end)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (Step));
   if (row < 0)
     return out;
-  g_autoptr (GArray) ivs = ttv_state_history_query_intervals (h, row_kind[r], (guint) row, start, end);
+  g_autoptr (GArray) ivs = ttv_history_query_intervals (h, row_kind[r], (guint) row, start, end);
   for (guint i = 0; i < ivs->len; i++)
     {
       const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
@@ -423,8 +423,8 @@ static void
 check_history (const Truth *t, TtvTraceset *ts, TtvTime start, TtvTime end)
 {
   g_autoptr (GError) error = NULL;
-  TtvStateHistoryOptions opt = { 0, TRUE, NULL };
-  g_autoptr (TtvStateHistory) h = ttv_state_history_build (ts, &opt, NULL, NULL, NULL, &error);
+  TtvHistoryOptions opt = { 0, TRUE, NULL };
+  g_autoptr (TtvHistory) h = ttv_history_build (ts, &opt, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   for (guint r = 0; r < R_N; r++)
     {
@@ -433,8 +433,8 @@ check_history (const Truth *t, TtvTraceset *ts, TtvTime start, TtvTime end)
         {
           guint32 id = g_array_index (ids, guint32, k);
           gint row = -1;
-          for (guint i = 0; i < ttv_state_history_get_n_rows (h, row_kind[r]); i++)
-            if (ttv_state_history_get_row (h, row_kind[r], i)->id == id)
+          for (guint i = 0; i < ttv_history_get_n_rows (h, row_kind[r]); i++)
+            if (ttv_history_get_row (h, row_kind[r], i)->id == id)
               row = (gint) i;
           g_autoptr (GArray) want = truth_changes (t, r, id, end);
           g_autoptr (GArray) got = history_changes (h, r, row, start, end);

@@ -2,7 +2,7 @@
  * Traces come from the simulated kernel (whose own state is the truth) and
  * from the real CTF kernel traces in ../shared/traces when present. */
 #include "ttv-test-util.h"
-#include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-ltt-sim.h"
 #include "ttv-context.h"
 #include "ttv-kernel-model.h"
 #include "ttv-state-tracker.h"

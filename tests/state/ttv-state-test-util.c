@@ -1,7 +1,7 @@
 /* ttv-state-test-util.c: see the header. */
 #include "ttv-state-test-util.h"
-#include "formats/ctf/ttv-ctf-sim.h"
-#include "formats/lttng/ttv-lttng-sim.h"
+#include "ttv-ctf-sim.h"
+#include "ttv-lttng-sim.h"
 
 void
 ttv_state_test_write_sim (const char *dir, TtvTestFormat format, const TtvSimOptions *so,

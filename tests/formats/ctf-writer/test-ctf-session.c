@@ -1,7 +1,7 @@
 /* test-ctf-session.c: LTTng session directories (kernel/ + ust/uid/UID/64-bit/)
  * and archives of them opened as one traceset (src/libttv/ttv-session.c). */
 #include "ttv-test-util.h"
-#include "formats/ctf/ttv-ctf-sim.h"
+#include "ttv-ctf-sim.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
 #include "ttv-session.h"

@@ -1,8 +1,8 @@
 /* test-ctf-writer.c: the CTF 1.8 writer and ttv-gen --format ctf, read back by
  * our CTF reader (values, state) and by babeltrace2 when it is installed. */
 #include "ttv-test-util.h"
-#include "formats/ctf/ttv-ctf-sim.h"
-#include "formats/ctf/ttv-ctf.h"
+#include "ttv-ctf-sim.h"
+#include "ttv-ctf.h"
 #include "ttv-context.h"
 #include "ttv-decoder.h"
 #include "ttv-error.h"

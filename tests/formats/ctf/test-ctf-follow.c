@@ -2,9 +2,9 @@
  * appends the packets (and metadata) of a generated trace to a live copy
  * while the library refreshes it and while ttv-report --follow reads it. */
 #include "ttv-test-util.h"
-#include "formats/ctf/ttv-ctf-sim.h"
-#include "formats/ctf/ttv-ctf-writer.h"
-#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-ctf-sim.h"
+#include "ttv-ctf-writer.h"
+#include "ttv-ctf-private.h"
 #include "ttv-error.h"
 #include "ttv-trace.h"
 

@@ -1,8 +1,8 @@
 /* test-ctf.c: the CTF 1.8 reader: TSDL parsing, packetized metadata, the real
  * LTTng traces (counts, babeltrace2 line format, seeks) and damaged copies. */
-#include "formats/ctf/ttv-ctf.h"
-#include "formats/ctf/ttv-ctf-private.h"
-#include "formats/ctf/ttv-ctf-text.h"
+#include "ttv-ctf.h"
+#include "ttv-ctf-private.h"
+#include "ttv-ctf-text.h"
 #include "ttv-error.h"
 #include "ttv-test-util.h"
 

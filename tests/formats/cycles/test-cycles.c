@@ -2,7 +2,7 @@
  * every event of a trace, the time the reader gave that event (LTT at
  * several clock rates, with heartbeats and sparse CPUs; LTTng 0.x); CTF
  * says it cannot. */
-#include "formats/ltt/ttv-ltt-writer.h"
+#include "ttv-ltt-writer.h"
 #include "ttv-test-util.h"
 
 #include <stdlib.h>

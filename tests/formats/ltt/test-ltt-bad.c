@@ -1,6 +1,6 @@
 /* test-ltt-bad.c: damaged LTT traces (written good, then broken) must give a
  * clear GError naming the file and offset, never a crash. */
-#include "formats/ltt/ttv-ltt.h"
+#include "ttv-ltt.h"
 #include "ttv-error.h"
 #include "ltt-test-util.h"
 

@@ -1,7 +1,7 @@
 /* test-ltt-roundtrip.c: traces written by ttv-ltt-writer and read back by the
  * LTT reader: every type, both byte orders, every arch_size, seeks, flight recorder. */
-#include "formats/ltt/ttv-ltt.h"
-#include "formats/ltt/ttv-ltt-private.h"
+#include "ttv-ltt.h"
+#include "ttv-ltt-private.h"
 #include "ttv-error.h"
 #include "ltt-test-util.h"
 
@@ -368,17 +368,17 @@ test_types (gconstpointer data)
     }
   g_assert_cmpuint (n_read, ==, written->len);
 
-  const GArray *procs = ttv_ltt_get_processes (t);
+  const GArray *procs = ttv_trace_get_processes (t);
   g_assert_cmpuint (procs->len, ==, 3);
-  const TtvLttProcess *p2 = &g_array_index (procs, TtvLttProcess, 2);
+  const TtvTraceProcess *p2 = &g_array_index (procs, TtvTraceProcess, 2);
   g_assert_cmpstr (p2->name, ==, "kworker/0:1");
   g_assert_cmpuint (p2->pid, ==, 3);
   g_assert_cmpuint (p2->fsgid, ==, 7);
   g_assert_cmpstr (p2->state_name, ==, "WaitUninterruptible");
   g_assert_cmpint (p2->time, ==, START);
-  const GArray *irqs = ttv_ltt_get_interrupts (t);
+  const GArray *irqs = ttv_trace_get_interrupts (t);
   g_assert_cmpuint (irqs->len, ==, 3);
-  const TtvLttInterrupt *i1 = &g_array_index (irqs, TtvLttInterrupt, 1);
+  const TtvTraceInterrupt *i1 = &g_array_index (irqs, TtvTraceInterrupt, 1);
   g_assert_cmpuint (i1->number, ==, 11);
   g_assert_cmpuint (i1->count, ==, 100);
   g_assert_cmpstr (i1->controller, ==, "IO-APIC");

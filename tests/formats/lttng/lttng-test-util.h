@@ -4,8 +4,8 @@
 
 #include "ttv-test-util.h"
 
-#include "formats/lttng/ttv-lttng-writer.h"
-#include "formats/lttng/ttv-lttng.h"
+#include "ttv-lttng-writer.h"
+#include "ttv-lttng.h"
 #include "ttv-error.h"
 #include "ttv-trace.h"
 

@@ -2,8 +2,8 @@
  * test appends the blocks (and markers) of a generated trace to a live copy
  * while the library refreshes it and while ttv-report --follow reads it. */
 #include "ttv-test-util.h"
-#include "formats/lttng/ttv-lttng-sim.h"
-#include "formats/lttng/ttv-lttng-private.h"
+#include "ttv-lttng-sim.h"
+#include "ttv-lttng-private.h"
 #include "ttv-error.h"
 #include "ttv-trace.h"
 

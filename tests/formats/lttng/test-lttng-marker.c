@@ -1,6 +1,6 @@
 /* test-lttng-marker.c: LTTng 0.x marker format strings to field types, for each
  * arch_size and alignment, the writer's inverse, and formats that do not parse. */
-#include "formats/lttng/ttv-lttng-private.h"
+#include "ttv-lttng-private.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* test-lttng-roundtrip.c: LTTng 0.x writer to reader round trips through every
  * header option, with seeks by time and by position checked against a linear scan. */
 #include "lttng-test-util.h"
-#include "formats/lttng/ttv-lttng-private.h"
+#include "ttv-lttng-private.h"
 
 typedef struct {
   TtvByteOrder order;

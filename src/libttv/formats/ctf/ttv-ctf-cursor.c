@@ -1,8 +1,8 @@
 /* ttv-ctf-cursor.c: reading the events of one CTF stream file in time order.
  * Packets that overlap in time are merged (one lane per open packet). */
-#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-ctf-private.h"
 #include "ttv-mapped.h"
-#include "formats/ctf/ttv-ctf.h"
+#include "ttv-ctf.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>

@@ -1,6 +1,6 @@
 /* ttv-ctf-lexer.c: TSDL tokens (identifiers, integers, strings, punctuation)
  * with line and column, for the CTF metadata parser (ttv-ctf-parser.c). */
-#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-ctf-private.h"
 
 #include <string.h>
 

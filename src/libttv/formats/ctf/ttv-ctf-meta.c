@@ -1,6 +1,6 @@
 /* ttv-ctf-meta.c: the resolution pass of the CTF reader: links event classes
  * to stream classes, finds clocks, prepares the event header fast path. */
-#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-ctf-private.h"
 
 #include <string.h>
 

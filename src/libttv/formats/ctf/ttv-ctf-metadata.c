@@ -1,6 +1,6 @@
 /* ttv-ctf-metadata.c: the first pass of the CTF reader, bytes in: a metadata
  * file, plain TSDL text or packetized (magic 0x75D11D57, either byte order). */
-#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-ctf-private.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>

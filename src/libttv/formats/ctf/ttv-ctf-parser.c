@@ -1,6 +1,6 @@
 /* ttv-ctf-parser.c: recursive-descent TSDL parser (CTF 1.8) building the
  * common type system and the trace model (CtfMeta) for the CTF reader. */
-#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-ctf-private.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>

@@ -1,7 +1,8 @@
 /* ttv-ctf-reader.c: the CTF format class: probe, open (metadata, stream
  * files, event types, trace info) and close.  Registered in ttv-formats.c. */
-#include "formats/ctf/ttv-ctf.h"
-#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-ctf.h"
+#include "ttv-ctf-private.h"
+#include "ttv-ctf-text.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -199,6 +200,15 @@ ctf_block_start (const TtvTracefile *tf, guint64 block)
   return pk->has_ts ? pk->t_begin : TTV_TIME_MIN;
 }
 
+static gint32
+ctf_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint32 scopes[TTV_EVENT_N_CONTEXTS],
+                     GError **error)
+{
+  return ttv_ctf_event_decode_contexts (event, decoder, &scopes[TTV_EVENT_CONTEXT_STREAM_EVENT],
+                                        &scopes[TTV_EVENT_CONTEXT_EVENT],
+                                        &scopes[TTV_EVENT_CONTEXT_PACKET], error);
+}
+
 const TtvFormatClass ttv_ctf_format_class = {
   .name = "ctf",
   .description = N_("Common Trace Format 1.8 (LTTng 2.x)"),
@@ -213,4 +223,7 @@ const TtvFormatClass ttv_ctf_format_class = {
   .decode_fields = ttv_ctf_cursor_decode_fields,
   .refresh = ttv_ctf_refresh,
   .block_start = ctf_block_start,
+  .decode_contexts = ctf_decode_contexts,
+  .event_type_has_context = ttv_ctf_event_type_has_context,
+  .append_babeltrace_line = ttv_ctf_append_babeltrace_line,
 };

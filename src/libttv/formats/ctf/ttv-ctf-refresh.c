@@ -1,6 +1,6 @@
 /* ttv-ctf-refresh.c: the CTF reader's refresh for traces still being written
  * (ttv-report --follow): metadata that grew, packets appended, new stream files. */
-#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-ctf-private.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>

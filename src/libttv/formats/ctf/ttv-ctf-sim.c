@@ -1,6 +1,6 @@
 /* ttv-ctf-sim.c: the simulated kernel's events translated to LTTng 2.x kernel
  * events and written with the CTF writer (see the header). */
-#include "formats/ctf/ttv-ctf-sim.h"
+#include "ttv-ctf-sim.h"
 
 #include "ttv-error.h"
 

@@ -2,8 +2,8 @@
  * kernel trace in CTF 1.8; ttv-gen --format ctf, the tests and the benchmarks call it. */
 #pragma once
 
-#include "formats/ctf/ttv-ctf-writer.h"
-#include "sim/ttv-sim.h"
+#include "ttv-ctf-writer.h"
+#include "ttv-sim.h"
 
 G_BEGIN_DECLS
 

@@ -1,6 +1,6 @@
 /* ttv-ctf-stream.c: CTF data stream files: packet headers and contexts, the
  * packet index (LTTng index/NAME.idx when valid, else a scan), lost events. */
-#include "formats/ctf/ttv-ctf-private.h"
+#include "ttv-ctf-private.h"
 #include "ttv-mapped.h"
 #include "ttv-error.h"
 

@@ -1,7 +1,7 @@
 /* ttv-ctf-text.c: babeltrace2's text.pretty line format (default options,
  * --clock-gmt) for CTF events; see ttv-ctf-text.h. */
-#include "formats/ctf/ttv-ctf-text.h"
-#include "formats/ctf/ttv-ctf.h"
+#include "ttv-ctf-text.h"
+#include "ttv-ctf.h"
 
 #include <inttypes.h>
 #include <string.h>

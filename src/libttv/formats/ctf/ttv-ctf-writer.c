@@ -1,6 +1,6 @@
 /* ttv-ctf-writer.c: writes CTF 1.8 as LTTng 2.x kernel traces look (see the
  * header); used by ttv-gen --format ctf through ttv-ctf-sim.c and by tests. */
-#include "formats/ctf/ttv-ctf-writer.h"
+#include "ttv-ctf-writer.h"
 
 #include "ttv-error.h"
 #include "ttv-writer-common.h"

@@ -15,13 +15,13 @@ typedef struct {
 static void
 process_clear (gpointer p)
 {
-  g_free (((TtvLttProcess *) p)->name);
+  g_free (((TtvTraceProcess *) p)->name);
 }
 
 static void
 interrupt_clear (gpointer p)
 {
-  TtvLttInterrupt *i = p;
+  TtvTraceInterrupt *i = p;
   g_free (i->controller);
   g_free (i->name);
 }
@@ -231,7 +231,7 @@ load_file (TtvTrace *trace, TtvLttTrace *lt, const char *name, GError **error)
       guint64 v;
       if (is_process)
         {
-          TtvLttProcess p = { 0 };
+          TtvTraceProcess p = { 0 };
           p.time = ev.time;
           p.name = field_dup_string (d, root, "name");
 #define U(field) (field_uint (d, root, #field, &v), p.field = (guint32) v)
@@ -245,7 +245,7 @@ load_file (TtvTrace *trace, TtvLttTrace *lt, const char *name, GError **error)
         }
       else
         {
-          TtvLttInterrupt i = { 0 };
+          TtvTraceInterrupt i = { 0 };
           i.time = ev.time;
           field_uint (d, root, "number", &v);
           i.number = (guint32) v;
@@ -269,9 +269,9 @@ load_file (TtvTrace *trace, TtvLttTrace *lt, const char *name, GError **error)
 gboolean
 ttv_ltt_control_load_state (TtvTrace *trace, TtvLttTrace *lt, GError **error)
 {
-  lt->processes = g_array_new (FALSE, TRUE, sizeof (TtvLttProcess));
+  lt->processes = g_array_new (FALSE, TRUE, sizeof (TtvTraceProcess));
   g_array_set_clear_func (lt->processes, process_clear);
-  lt->interrupts = g_array_new (FALSE, TRUE, sizeof (TtvLttInterrupt));
+  lt->interrupts = g_array_new (FALSE, TRUE, sizeof (TtvTraceInterrupt));
   g_array_set_clear_func (lt->interrupts, interrupt_clear);
   return load_file (trace, lt, "processes", error) && load_file (trace, lt, "interrupts", error);
 }

@@ -171,16 +171,16 @@ ltt_decode_fields (const TtvEvent *ev, TtvDecoder *decoder, GError **error)
   return root;
 }
 
-const GArray *
-ttv_ltt_get_processes (const TtvTrace *trace)
+static const GArray *
+ltt_get_processes (const TtvTrace *trace)
 {
   if (trace == NULL || trace->format != &ttv_ltt_format_class || trace->priv == NULL)
     return NULL;
   return ((TtvLttTrace *) trace->priv)->processes;
 }
 
-const GArray *
-ttv_ltt_get_interrupts (const TtvTrace *trace)
+static const GArray *
+ltt_get_interrupts (const TtvTrace *trace)
 {
   if (trace == NULL || trace->format != &ttv_ltt_format_class || trace->priv == NULL)
     return NULL;
@@ -208,6 +208,8 @@ const TtvFormatClass ttv_ltt_format_class = {
   .cursor_skip_block = ttv_ltt_cursor_skip_block,
   .cycles_to_time = ttv_ltt_cycles_to_time,
   .decode_fields = ltt_decode_fields,
+  .get_processes = ltt_get_processes,
+  .get_interrupts = ltt_get_interrupts,
   .refresh = ttv_ltt_refresh,
   .block_start = ltt_block_start,
 };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ttv-ltt.h"
+#include "ttv-ltt-writer.h"
 #include "ttv-error.h"
 
 #include <libxml/tree.h>
@@ -191,8 +192,8 @@ typedef struct {
   GPtrArray *facilities;        /* of TtvLttFacility *, owned */
   TtvLttCode *codes;            /* owned, n_codes entries */
   guint n_codes;
-  GArray *processes;            /* of TtvLttProcess, owned */
-  GArray *interrupts;           /* of TtvLttInterrupt, owned */
+  GArray *processes;            /* of TtvTraceProcess, owned */
+  GArray *interrupts;           /* of TtvTraceInterrupt, owned */
   TtvType *facility_load_type;  /* owned */
 } TtvLttTrace;
 

@@ -1,5 +1,5 @@
 /* ttv-ltt-sim.c: writes the simulated kernel as an LTT trace (see the header). */
-#include "formats/ltt/ttv-ltt-sim.h"
+#include "ttv-ltt-sim.h"
 
 typedef struct {
   TtvLttWriter *writer;           /* weak */

@@ -2,8 +2,8 @@
  * ttv-gen, the state tests and the benchmarks call it. */
 #pragma once
 
-#include "formats/ltt/ttv-ltt-writer.h"
-#include "sim/ttv-sim.h"
+#include "ttv-ltt-writer.h"
+#include "ttv-sim.h"
 
 G_BEGIN_DECLS
 

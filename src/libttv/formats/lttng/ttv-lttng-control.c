@@ -15,13 +15,13 @@ static const char * const process_state_names[] = {
 static void
 process_clear (gpointer p)
 {
-  g_free (((TtvLttProcess *) p)->name);
+  g_free (((TtvTraceProcess *) p)->name);
 }
 
 static void
 interrupt_clear (gpointer p)
 {
-  TtvLttInterrupt *i = p;
+  TtvTraceInterrupt *i = p;
   g_free (i->controller);
   g_free (i->name);
 }
@@ -68,7 +68,7 @@ load_file (TtvTrace *trace, TtvLttngTrace *priv, const char *path, GError **erro
       const TtvValue *root = ttv_decoder_get (d, (guint32) r);
       if (is_process)
         {
-          TtvLttProcess p = { .time = ev.time, .name = field_dup_string (d, root, "name") };
+          TtvTraceProcess p = { .time = ev.time, .name = field_dup_string (d, root, "name") };
 #define U(field) (p.field = field_u32 (d, root, #field))
           U (pid); U (ppid); U (tracer_pid); U (uid); U (euid); U (suid); U (fsuid);
           U (gid); U (egid); U (sgid); U (fsgid); U (state);
@@ -79,7 +79,7 @@ load_file (TtvTrace *trace, TtvLttngTrace *priv, const char *path, GError **erro
         }
       else
         {
-          TtvLttInterrupt i = {
+          TtvTraceInterrupt i = {
             .time = ev.time,
             .number = field_u32 (d, root, "number"),
             .count = field_u32 (d, root, "count"),
@@ -110,9 +110,9 @@ compare_numbered (gconstpointer a, gconstpointer b)
 gboolean
 ttv_lttng_control_read (TtvTrace *trace, TtvLttngTrace *priv, GError **error)
 {
-  priv->processes = g_array_new (FALSE, TRUE, sizeof (TtvLttProcess));
+  priv->processes = g_array_new (FALSE, TRUE, sizeof (TtvTraceProcess));
   g_array_set_clear_func (priv->processes, process_clear);
-  priv->interrupts = g_array_new (FALSE, TRUE, sizeof (TtvLttInterrupt));
+  priv->interrupts = g_array_new (FALSE, TRUE, sizeof (TtvTraceInterrupt));
   g_array_set_clear_func (priv->interrupts, interrupt_clear);
   g_autofree char *control = g_build_filename (trace->path, "control", NULL);
   g_autoptr (GDir) dir = g_dir_open (control, 0, NULL);
@@ -137,7 +137,7 @@ ttv_lttng_control_read (TtvTrace *trace, TtvLttngTrace *priv, GError **error)
 }
 
 const GArray *
-ttv_lttng_get_processes (const TtvTrace *trace)
+ttv_lttng_control_get_processes (const TtvTrace *trace)
 {
   if (trace->format != &ttv_lttng_format_class || trace->priv == NULL)
     return NULL;
@@ -145,7 +145,7 @@ ttv_lttng_get_processes (const TtvTrace *trace)
 }
 
 const GArray *
-ttv_lttng_get_interrupts (const TtvTrace *trace)
+ttv_lttng_control_get_interrupts (const TtvTrace *trace)
 {
   if (trace->format != &ttv_lttng_format_class || trace->priv == NULL)
     return NULL;

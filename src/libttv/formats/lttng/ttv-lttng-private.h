@@ -169,8 +169,8 @@ typedef struct {
   TtvLttngLayout layout;     /* of the cpu files (all agree) */
   TtvEventType **by_id[256]; /* owned arrays of 256 weak pointers, by facility then event id */
   GPtrArray *files;          /* of TtvLttngFile *, owned: one per tracefile */
-  GArray *processes;         /* of TtvLttProcess, owned */
-  GArray *interrupts;        /* of TtvLttInterrupt, owned */
+  GArray *processes;         /* of TtvTraceProcess, owned */
+  GArray *interrupts;        /* of TtvTraceInterrupt, owned */
   guint64 facilities_stamp;  /* sizes of control/facilities_N when last read live (0: never) */
 } TtvLttngTrace;
 
@@ -197,6 +197,12 @@ gboolean ttv_lttng_refresh (TtvTrace *trace, gboolean *changed, GError **error);
 /* --- ttv-lttng-control.c: initial state from control/processes_N, interrupts_N */
 
 gboolean ttv_lttng_control_read (TtvTrace *trace, TtvLttngTrace *priv, GError **error);
+/* The `process` and `interrupt` events (any channel) of those files, in the
+ * format-neutral types (state_name from seed 000's process state names,
+ * since markers carry no enum labels): TtvFormatClass get_processes and
+ * get_interrupts. */
+const GArray *ttv_lttng_control_get_processes (const TtvTrace *trace);
+const GArray *ttv_lttng_control_get_interrupts (const TtvTrace *trace);
 
 /* --- ttv-lttng-cursor.c ------------------------------------------------- */
 

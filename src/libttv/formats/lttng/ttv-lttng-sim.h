@@ -2,8 +2,8 @@
  * trace; ttv-gen --format lttng and the cross-format tests call it. */
 #pragma once
 
-#include "formats/lttng/ttv-lttng-writer.h"
-#include "sim/ttv-sim.h"
+#include "ttv-lttng-writer.h"
+#include "ttv-sim.h"
 
 G_BEGIN_DECLS
 

@@ -1,0 +1,101 @@
+/* ttv-context-private.h: the traceset context's insides, shared by the
+ * reading/seeking code (ttv-context.c) and the hook processing (ttv-context-process.c). */
+#pragma once
+
+#include "ttv-context.h"
+#include "ttv-merge-private.h"
+
+G_BEGIN_DECLS
+
+typedef gboolean (*TtvCursorNextFunc) (TtvCursor *cursor, TtvEvent *event, GError **error);
+
+typedef struct {
+  TtvEvent event;               /* the stream's next event, when !at_end */
+  TtvCursor *cursor;            /* owned */
+  TtvCursorNextFunc next;       /* the reader's cursor_next, cached */
+  TtvTracefile *tracefile;      /* weak */
+  guint trace;                  /* trace index */
+  gboolean at_end;
+  TtvHooks **dispatch;          /* weak: event hooks per type id of this trace */
+  guint n_dispatch;
+} TtvStream;
+
+typedef enum {
+  TTV_CONTEXT_READY,            /* streams hold their next events */
+  TTV_CONTEXT_AT_BEGIN,         /* not read yet: seek_begin on first use */
+  TTV_CONTEXT_UNSET,            /* a seek failed */
+  TTV_CONTEXT_FAILED,           /* reading failed: @error */
+} TtvContextState;
+
+typedef struct {
+  TtvHooks *event;              /* weak: identifies the begin */
+  TtvHooksById *by_id;          /* weak */
+} TtvRegistration;
+
+struct _TtvContext {
+  TtvTraceset *traceset;        /* owned reference */
+  guint n;                      /* streams */
+  guint32 shape;                /* ttv_traceset_get_shape_hash () */
+  TtvStream *streams;           /* owned, [n] */
+  TtvMerge merge;
+  TtvContextState state;
+  /* The winner's event was delivered and its cursor not yet advanced: the
+   * event stays valid until the next call. */
+  gboolean pending;
+  guint last_stream;
+  gboolean in_hooks;            /* process_middle is calling event hooks */
+  GError *error;                /* owned, in state FAILED */
+
+  /* Processing (ttv-context-process.c) */
+  GArray *registrations;        /* of TtvRegistration */
+  TtvHooks *event_hooks;        /* owned: all general event lists merged; NULL if none */
+  GPtrArray *owned_hooks;       /* of TtvHooks *, owned: per type lists */
+  TtvHooks ***dispatch;         /* owned, per trace: [n_event_types] weak lists */
+  TtvHookCall call;
+};
+
+/* Reads the failed stream's error into ctx->error (state FAILED). */
+void     ttv_context_fail_read (TtvContext *ctx, TtvStream *s, const TtvTracefilePosition *last,
+                                GError *reader_error);
+gboolean ttv_context_prepare_slow (TtvContext *ctx, GError **error);
+
+/* Moves the delivered stream's cursor to its next event. */
+G_ALWAYS_INLINE static inline gboolean
+ttv_context_advance (TtvContext *ctx)
+{
+  TtvStream *s = &ctx->streams[ttv_merge_winner (&ctx->merge)];
+  GError *local = NULL;
+  TtvTracefilePosition last = s->event.pos;
+  ctx->pending = FALSE;
+  if (G_LIKELY (s->next (s->cursor, &s->event, &local)))
+    {
+      ttv_merge_advance (&ctx->merge, s->event.time);
+      return TRUE;
+    }
+  if (G_UNLIKELY (local != NULL))
+    {
+      ttv_context_fail_read (ctx, s, &last, local);
+      return FALSE;
+    }
+  s->at_end = TRUE;
+  ttv_merge_advance_end (&ctx->merge);
+  return TRUE;
+}
+
+/* Makes the streams hold their next events (READY, nothing pending). */
+G_ALWAYS_INLINE static inline gboolean
+ttv_context_prepare (TtvContext *ctx, GError **error)
+{
+  if (G_UNLIKELY (ctx->state != TTV_CONTEXT_READY))
+    return ttv_context_prepare_slow (ctx, error);
+  if (ctx->pending && !ttv_context_advance (ctx))
+    {
+      g_propagate_error (error, g_error_copy (ctx->error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void     ttv_context_process_clear (TtvContext *ctx);
+
+G_END_DECLS

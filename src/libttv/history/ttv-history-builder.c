@@ -1,0 +1,1078 @@
+/* ttv-history-builder.c: building the state history in one read of
+ * a traceset (an observer on the state), written out to its cache file (or
+ * memory) while it is built so that memory stays bounded, then the
+ * summary levels, directories and row table.  Used by
+ * ttv_history_build's callers: the history pass, ttv-bench, tests. */
+#include "ttv-history-private.h"
+#include "ttv-history-coding-thread.h"
+#include "ttv-context.h"
+#include "ttv-error.h"
+#include "ttv-kernel-model.h"
+#include "ttv-state-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_CPU 4096
+/* Processes one event changes: a few (a switch, a fork, a wakeup). */
+#define MAX_DIRTY 16
+/* What the builder buffers by default before writing out (coded blocks). */
+#define DEFAULT_MAX_MEMORY ((gsize) 8 << 20)
+
+/* Threads a build uses: $TTV_HISTORY_THREADS, else 2 when there are two
+ * cores (reading, and coding or summaries). */
+static guint
+n_threads (void)
+{
+  const char *env = g_getenv ("TTV_HISTORY_THREADS");
+  guint n = env ? (guint) g_ascii_strtoull (env, NULL, 10) : MIN (g_get_num_processors (), 2);
+  return CLAMP (n, 1, 2);
+}
+
+typedef struct {
+  TtvHistoryRowKind kind;
+  guint32 id;
+  gint cpu;
+  guint32 tgid;
+  guint32 ppid;
+  GQuark name;
+  gint64 birth;
+  gint64 end;
+  gboolean open;
+  gboolean dead;
+  gint64 cpu_time;
+  guint64 n_events;
+  TtvHistoryEncoder recs;     /* coded records, written out as they fill */
+  TtvHistoryEncoder *marks;   /* owned, or NULL */
+  gboolean has_cur;        /* the current (open) interval */
+  gint64 cur_start;
+  guint32 cur_state;
+  guint32 cur_aux;
+  guint32 cur_count;
+} BRow;
+
+typedef struct {
+  BRow *row;
+  const TtvProcessState *p;
+} Dirty;
+
+typedef struct {
+  const TtvProcessState *p;   /* cache of the running task's row */
+  BRow *row;
+  BRow *cpu_row;
+  BRow *idle_row;
+} CpuCache;
+
+typedef struct {
+  TtvState *state;         /* weak */
+  gint64 origin;
+  GPtrArray *rows;         /* of BRow *, owned */
+  GHashTable *processes;   /* pid -> BRow * (open lives, pid >= PID_PAGES << PID_PAGE_BITS) */
+  BRow ***pid_pages;       /* the others: pages of BRow *, owned */
+  guint n_pid_pages;
+  GHashTable *resources[TTV_HISTORY_ROW_N_KINDS]; /* id -> BRow * (IRQ, soft IRQ, block devices) */
+  CpuCache *cpus;          /* MAX_CPU */
+  gint n_cpus;             /* highest CPU seen + 1 */
+  Dirty dirty[MAX_DIRTY];  /* processes an event changed */
+  guint n_dirty;
+  gint event_cpu;
+  /* Where the representation goes, and what codes records into it
+   * (written out beyond @max_memory bytes held). */
+  TtvHistoryWriter w;
+  gsize max_memory;
+  TtvHistoryCoder *coder;     /* owned, while the trace is read */
+  guint64 fingerprint_offset;
+  guint64 fingerprint_size;
+  /* Strings of the representation. */
+  GPtrArray *strings;      /* of char *, owned */
+  GHashTable *string_index; /* char * (in strings) -> index + 1 */
+  GHashTable *quark_index; /* GQuark -> index + 1 (large quarks) */
+  GArray *quark_small;     /* of guint32: index + 1 by quark, for quarks < QUARK_SMALL */
+} Builder;
+
+/* Live processes by pid: a direct table of pages for the usual pids, the
+ * hash table beyond (a lookup happens for many events). */
+#define PID_PAGE_BITS 12
+#define PID_PAGES 4096
+#define QUARK_SMALL (1u << 24)
+
+static inline BRow *
+pid_lookup (Builder *b, guint32 pid)
+{
+  guint32 page = pid >> PID_PAGE_BITS;
+  if (G_LIKELY (page < PID_PAGES))
+    return page < b->n_pid_pages && b->pid_pages[page] ? b->pid_pages[page][pid & ((1u << PID_PAGE_BITS) - 1)]
+                                                      : NULL;
+  return g_hash_table_lookup (b->processes, GUINT_TO_POINTER (pid));
+}
+
+static void
+pid_set (Builder *b, guint32 pid, BRow *r)
+{
+  guint32 page = pid >> PID_PAGE_BITS;
+  if (page >= PID_PAGES)
+    {
+      if (r)
+        g_hash_table_insert (b->processes, GUINT_TO_POINTER (pid), r);
+      else
+        g_hash_table_remove (b->processes, GUINT_TO_POINTER (pid));
+      return;
+    }
+  if (page >= b->n_pid_pages)
+    {
+      if (r == NULL)
+        return;
+      b->pid_pages = g_renew (BRow **, b->pid_pages, page + 1);
+      memset (b->pid_pages + b->n_pid_pages, 0, (page + 1 - b->n_pid_pages) * sizeof (BRow **));
+      b->n_pid_pages = page + 1;
+    }
+  if (b->pid_pages[page] == NULL)
+    {
+      if (r == NULL)
+        return;
+      b->pid_pages[page] = g_new0 (BRow *, 1u << PID_PAGE_BITS);
+    }
+  b->pid_pages[page][pid & ((1u << PID_PAGE_BITS) - 1)] = r;
+}
+
+static gint64
+clamp_time (Builder *b, TtvTime t)
+{
+  return t < b->origin ? b->origin : t;
+}
+
+static void
+brow_free (BRow *r)
+{
+  if (r == NULL)
+    return;
+  ttv_history_encoder_clear (&r->recs);
+  if (r->marks)
+    {
+      ttv_history_encoder_clear (r->marks);
+      g_free (r->marks);
+    }
+  g_free (r);
+}
+
+static BRow *
+new_row (Builder *b, TtvHistoryRowKind kind, guint32 id, gint64 t)
+{
+  BRow *r = g_new0 (BRow, 1);
+  r->kind = kind;
+  r->id = id;
+  r->cpu = -1;
+  r->ppid = TTV_PID_NONE;
+  r->birth = t;
+  r->end = t;
+  r->open = TRUE;
+  ttv_history_encoder_init (&r->recs);
+  g_ptr_array_add (b->rows, r);
+  return r;
+}
+
+static guint32 intern_quark (Builder *b, GQuark q);
+
+/* Adds @rec to @e; a full block goes to the coder when the next record
+ * comes (until then the last record may still be continued). */
+static inline void
+push_rec (Builder *b, TtvHistoryEncoder *e, const TtvHistoryRec *rec)
+{
+  if (G_UNLIKELY (e->n_pending == TTV_HISTORY_BLOCK))
+    ttv_history_coder_submit (b->coder, e, FALSE);
+  ttv_history_encoder_add (e, rec);
+}
+
+static void
+finish_encoder (Builder *b, TtvHistoryEncoder *e)
+{
+  if (!e->finished)
+    ttv_history_coder_submit (b->coder, e, TRUE);
+}
+
+/* Records hold string indices, not quarks (quarks differ between runs). */
+static inline guint32
+stored_aux (Builder *b, BRow *r, guint32 state, guint32 aux)
+{
+  if (r->kind == TTV_HISTORY_ROW_PROCESS && ((state >> 4) & 0xf) == TTV_MODE_SYSCALL)
+    return intern_quark (b, aux);
+  return aux;
+}
+
+/* The record of (@state, @aux) from @start with @count events. */
+static inline TtvHistoryRec
+make_rec (Builder *b, BRow *r, gint64 start, guint32 state, guint32 aux, guint32 count)
+{
+  TtvHistoryRec rec = { start, (guint16) (state & 0xff), (gint16) ((gint) ((state >> 8) & 0xfff) - 1),
+                     stored_aux (b, r, state, aux), count };
+  return rec;
+}
+
+/* The current interval ends: it becomes a record (the last pending one:
+ * blocks go to the coder only when the next record comes). */
+static void
+push_cur (Builder *b, BRow *r)
+{
+  TtvHistoryRec rec = make_rec (b, r, r->cur_start, r->cur_state, r->cur_aux, r->cur_count);
+  push_rec (b, &r->recs, &rec);
+}
+
+/* The row's state becomes (@state, @aux) at @t (it changed). */
+static void
+row_change (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
+{
+  guint32 carry = 0;
+  if (r->has_cur)
+    {
+      if (t > r->cur_start)
+        push_cur (b, r);
+      else
+        {
+          /* A zero-length interval: drop it, and continue the record
+           * before when it had this very state (and is still pending). */
+          carry = r->cur_count;
+          TtvHistoryEncoder *e = &r->recs;
+          if (e->n_pending > 0)
+            {
+              const TtvHistoryRec *last = &e->pending[e->n_pending - 1];
+              TtvHistoryRec rec = make_rec (b, r, last->start, state, aux, 0);
+              if (last->key == rec.key && last->cpu == rec.cpu && last->aux == rec.aux
+                  && last->count + carry <= TTV_HISTORY_MAX_COUNT)
+                {
+                  r->cur_start = last->start;
+                  r->cur_state = state;
+                  r->cur_aux = aux;
+                  r->cur_count = last->count + carry;
+                  e->n_pending--;
+                  e->n_recs--;
+                  return;
+                }
+            }
+        }
+    }
+  r->has_cur = TRUE;
+  r->cur_start = t;
+  r->cur_state = state;
+  r->cur_aux = aux;
+  r->cur_count = carry;
+}
+
+/* The row's state is (@state, @aux) at @t: mostly what it was already
+ * (this is called after every event). */
+static inline void
+row_set (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
+{
+  if (G_LIKELY (r->has_cur && r->cur_state == state && r->cur_aux == aux))
+    return;
+  row_change (b, r, t, state, aux);
+}
+
+/* One more event of the row at @t. */
+static void
+row_count (Builder *b, BRow *r, gint64 t)
+{
+  r->n_events++;
+  if (!r->has_cur)
+    return;
+  if (r->cur_count >= TTV_HISTORY_MAX_COUNT)
+    {
+      push_cur (b, r);
+      r->cur_start = MAX (t, r->cur_start);
+      r->cur_count = 0;
+    }
+  r->cur_count++;
+}
+
+static void
+close_row (Builder *b, BRow *r, gint64 t, gboolean dead)
+{
+  if (r->has_cur && t > r->cur_start)
+    push_cur (b, r);
+  /* No record follows: everything is written out, the buffers freed. */
+  finish_encoder (b, &r->recs);
+  if (r->marks)
+    finish_encoder (b, r->marks);
+  r->has_cur = FALSE;
+  r->end = MAX (t, r->birth);
+  r->open = FALSE;
+  r->dead = dead;
+}
+
+static void
+add_mark (Builder *b, BRow *r, gint64 t, TtvHistoryMarkKind kind, guint32 other)
+{
+  if (r->marks == NULL)
+    {
+      r->marks = g_new (TtvHistoryEncoder, 1);
+      ttv_history_encoder_init (r->marks);
+    }
+  TtvHistoryRec m = { t, (guint16) kind, -1, other, 0 };
+  push_rec (b, r->marks, &m);
+}
+
+/* ---- rows of processes and CPUs ---- */
+
+static BRow *
+idle_row (Builder *b, gint cpu, gint64 t)
+{
+  if (cpu < 0 || cpu >= MAX_CPU)
+    return NULL;
+  CpuCache *c = &b->cpus[cpu];
+  if (c->idle_row == NULL)
+    {
+      c->idle_row = new_row (b, TTV_HISTORY_ROW_PROCESS, 0, t);
+      c->idle_row->cpu = cpu;
+      c->idle_row->ppid = TTV_PID_NONE;
+    }
+  return c->idle_row;
+}
+
+static BRow *
+process_row (Builder *b, const TtvProcessState *p, gint64 t)
+{
+  if (p->pid == 0)
+    return idle_row (b, p->cpu, t);
+  BRow *r = pid_lookup (b, p->pid);
+  if (r == NULL)
+    {
+      r = new_row (b, TTV_HISTORY_ROW_PROCESS, p->pid, t);
+      if (p->creation_time != TTV_TIME_MIN)
+        r->birth = clamp_time (b, p->creation_time);
+      pid_set (b, p->pid, r);
+    }
+  return r;
+}
+
+static inline void
+eval_process (Builder *b, BRow *r, const TtvProcessState *p, gint64 t)
+{
+  guint32 state = p->status & 0xf;
+  guint32 aux = 0;
+  if (p->status == TTV_PROCESS_RUN)
+    {
+      const TtvExecFrame *top = &p->frames[p->depth - 1];
+      state |= (top->mode & 0xf) << 4;
+      aux = top->id;
+    }
+  gint cpu = p->cpu >= 0 && p->cpu < 0xffe ? p->cpu : -1;
+  state |= (guint32) (cpu + 1) << 8;
+  r->name = p->name ? p->name : r->name;
+  r->tgid = p->tgid;
+  r->ppid = p->ppid;
+  row_set (b, r, t, state, aux);
+}
+
+static inline void
+eval_cpu (Builder *b, BRow *r, const TtvCpuState *c, gint64 t)
+{
+  guint32 pid = c->running_pid;
+  guint32 cls = pid == TTV_PID_NONE ? TTV_HISTORY_CPU_UNKNOWN
+              : pid == 0 ? TTV_HISTORY_CPU_IDLE : TTV_HISTORY_CPU_BUSY;
+  guint32 mode = ttv_state_get_cpu_mode (b->state, c->cpu);
+  row_set (b, r, t, cls | mode << 4, pid);
+}
+
+/* After each event: the rows whose process changed, the event's CPU and
+ * what runs on it; the event counts for them. */
+static void
+after_event (Builder *b, gint cpu, TtvTime time)
+{
+  gint64 t = clamp_time (b, time);
+  for (guint i = 0; i < b->n_dirty; i++)
+    {
+      Dirty *d = &b->dirty[i];
+      if (d->row->open)
+        eval_process (b, d->row, d->p, t);
+    }
+  b->n_dirty = 0;
+  if (cpu < 0 || cpu >= MAX_CPU)
+    return;
+  const TtvCpuState *cs = ttv_state_get_cpu (b->state, cpu);
+  if (cs == NULL)
+    return;
+  CpuCache *c = &b->cpus[cpu];
+  if (c->cpu_row == NULL)
+    {
+      b->n_cpus = MAX (b->n_cpus, cpu + 1);
+      c->cpu_row = new_row (b, TTV_HISTORY_ROW_CPU, (guint32) cpu, t);
+      c->cpu_row->cpu = cpu;
+      /* The CPU's idle task exists from now on too (once per CPU). */
+      g_autoptr (GPtrArray) all = ttv_state_list_processes (b->state);
+      for (guint i = 0; i < all->len && ((TtvProcessState *) g_ptr_array_index (all, i))->pid == 0; i++)
+        {
+          const TtvProcessState *idle = g_ptr_array_index (all, i);
+          if (idle->cpu == cpu)
+            eval_process (b, idle_row (b, cpu, t), idle, t);
+        }
+    }
+  const TtvProcessState *p = ttv_state_get_running (b->state, cpu);
+  eval_cpu (b, c->cpu_row, cs, t);
+  row_count (b, c->cpu_row, t);
+  if (p == NULL)
+    return;
+  BRow *r;
+  if (c->p == p && c->row && c->row->open && c->row->id == p->pid)
+    r = c->row;
+  else
+    {
+      r = process_row (b, p, t);
+      c->p = p;
+      c->row = r;
+    }
+  if (r == NULL)
+    return;
+  eval_process (b, r, p, t);
+  row_count (b, r, t);
+}
+
+/* ---- the observer ---- */
+
+static void
+on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old, TtvTime time)
+{
+  Builder *b = data;
+  gint64 t = clamp_time (b, time);
+  BRow *r;
+  if (old == TTV_PROCESS_N_STATUS && p->pid != 0)
+    {
+      /* A new life of the pid (fork, or first sight). */
+      r = pid_lookup (b, p->pid);
+      if (r)
+        {
+          close_row (b, r, t, FALSE);
+          pid_set (b, p->pid, NULL);
+        }
+    }
+  r = process_row (b, p, t);
+  if (r == NULL)
+    return;
+  if (p->status == TTV_PROCESS_DEAD && p->pid != 0)
+    {
+      r->name = p->name ? p->name : r->name;
+      close_row (b, r, t, TRUE);
+      pid_set (b, p->pid, NULL);
+      /* The task is freed after this call: forget it. */
+      for (guint i = b->n_dirty; i-- > 0;)
+        if (b->dirty[i].p == p)
+          b->dirty[i] = b->dirty[--b->n_dirty];
+      for (gint c = 0; c < b->n_cpus; c++)
+        if (b->cpus[c].p == p)
+          b->cpus[c].p = NULL;
+      return;
+    }
+  Dirty d = { r, p };
+  if (b->n_dirty < MAX_DIRTY)
+    b->dirty[b->n_dirty++] = d;
+  else
+    eval_process (b, r, p, t);   /* now, then: the event goes on changing it */
+}
+
+static void
+on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
+             TtvTime start, TtvTime end)
+{
+  Builder *b = data;
+  if (cpu < 0 || cpu >= MAX_CPU)
+    return;
+  CpuCache *c = &b->cpus[cpu];
+  BRow *r = pid == 0 ? c->idle_row
+          : c->p && c->p->pid == pid && c->row && c->row->open ? c->row
+          : pid_lookup (b, pid);
+  if (r)
+    r->cpu_time += end - start;
+}
+
+static void
+on_mark (gpointer data, TtvStateMark kind, guint32 pid, guint32 other, TtvTime time)
+{
+  Builder *b = data;
+  if (pid == 0)
+    return;
+  BRow *r = pid_lookup (b, pid);
+  if (r == NULL)
+    return;
+  gint64 t = clamp_time (b, time);
+  switch (kind)
+    {
+    case TTV_STATE_MARK_FORK:
+      add_mark (b, r, t, TTV_HISTORY_MARK_FORK, other);
+      break;
+    case TTV_STATE_MARK_EXEC:
+      {
+        const TtvProcessState *p = ttv_state_get_process (b->state, pid);
+        if (p && p->name)
+          r->name = p->name;
+        add_mark (b, r, t, TTV_HISTORY_MARK_EXEC, intern_quark (b, p ? p->name : 0));
+      }
+      break;
+    case TTV_STATE_MARK_EXIT:
+      add_mark (b, r, t, TTV_HISTORY_MARK_EXIT, TTV_PID_NONE);
+      break;
+    case TTV_STATE_MARK_WAKEUP:
+      {
+        const TtvProcessState *waker = ttv_state_get_running (b->state, b->event_cpu);
+        add_mark (b, r, t, TTV_HISTORY_MARK_WAKEUP, waker ? waker->pid : TTV_PID_NONE);
+      }
+      break;
+    }
+}
+
+static void
+on_resource (gpointer data, TtvStateResource kind, guint32 id, guint count, TtvTime time)
+{
+  Builder *b = data;
+  TtvHistoryRowKind rk = kind == TTV_STATE_RESOURCE_IRQ ? TTV_HISTORY_ROW_IRQ
+                       : kind == TTV_STATE_RESOURCE_SOFTIRQ ? TTV_HISTORY_ROW_SOFTIRQ
+                       : TTV_HISTORY_ROW_BLOCKDEV;
+  gint64 t = clamp_time (b, time);
+  BRow *r = g_hash_table_lookup (b->resources[rk], GUINT_TO_POINTER (id));
+  if (r == NULL)
+    {
+      r = new_row (b, rk, id, t);
+      g_hash_table_insert (b->resources[rk], GUINT_TO_POINTER (id), r);
+    }
+  row_set (b, r, t, count > 0 ? 1 : 0, count);
+  row_count (b, r, t);
+}
+
+static const TtvStateObserver history_observer = {
+  .cpu_time = on_cpu_time,
+  .process_status = on_process_status,
+  .mark = on_mark,
+  .resource = on_resource,
+};
+
+/* ---- strings ---- */
+
+static guint32
+intern_string (Builder *b, const char *s)
+{
+  if (s == NULL)
+    return TTV_HISTORY_NO_STRING;
+  gpointer v = g_hash_table_lookup (b->string_index, s);
+  if (v)
+    return GPOINTER_TO_UINT (v) - 1;
+  char *copy = g_strdup (s);
+  g_ptr_array_add (b->strings, copy);
+  g_hash_table_insert (b->string_index, copy, GUINT_TO_POINTER (b->strings->len));
+  return b->strings->len - 1;
+}
+
+static guint32
+intern_quark (Builder *b, GQuark q)
+{
+  if (q == 0)
+    return TTV_HISTORY_NO_STRING;
+  if (G_LIKELY (q < QUARK_SMALL))
+    {
+      if (q < b->quark_small->len && g_array_index (b->quark_small, guint32, q))
+        return g_array_index (b->quark_small, guint32, q) - 1;
+      guint32 i = intern_string (b, g_quark_to_string (q));
+      if (q >= b->quark_small->len)
+        g_array_set_size (b->quark_small, q + 1);
+      g_array_index (b->quark_small, guint32, q) = i + 1;
+      return i;
+    }
+  gpointer v = g_hash_table_lookup (b->quark_index, GUINT_TO_POINTER (q));
+  if (v)
+    return GPOINTER_TO_UINT (v) - 1;
+  guint32 i = intern_string (b, g_quark_to_string (q));
+  g_hash_table_insert (b->quark_index, GUINT_TO_POINTER (q), GUINT_TO_POINTER (i + 1));
+  return i;
+}
+
+static gint
+compare_rows (gconstpointer pa, gconstpointer pb)
+{
+  const BRow *a = *(BRow * const *) pa;
+  const BRow *b = *(BRow * const *) pb;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  if (a->id != b->id)
+    return a->id < b->id ? -1 : 1;
+  if (a->cpu != b->cpu)
+    return a->cpu < b->cpu ? -1 : 1;
+  if (a->birth != b->birth)
+    return a->birth < b->birth ? -1 : 1;
+  return a->end < b->end ? -1 : a->end > b->end;
+}
+
+/* The summary of one row, to compute once every row has its place. */
+typedef struct {
+  TtvHistorySeq recs;
+  GArray *dir;             /* owned: the directory @recs reads (its row is gone) */
+  TtvHistoryLevel levels[TTV_HISTORY_MAX_LEVELS];
+  guint n_levels;
+  gint64 end;
+} SummaryJob;
+
+static void
+summary_job_clear (SummaryJob *job)
+{
+  g_array_unref (job->dir);
+}
+
+typedef struct {
+  Builder *b;
+  GArray *jobs;            /* of SummaryJob, largest first */
+  guint first, step;       /* the jobs this worker does */
+  gint *cancelled;         /* atomic, shared */
+} SummaryWork;
+
+static gpointer
+summary_work (gpointer data)
+{
+  SummaryWork *sw = data;
+  TtvHistoryWriter *w = &sw->b->w;
+  for (guint i = sw->first; i < sw->jobs->len && !g_atomic_int_get (sw->cancelled); i += sw->step)
+    {
+      SummaryJob *job = &g_array_index (sw->jobs, SummaryJob, i);
+      /* Read back from memory, or from the file (all written out). */
+      job->recs.data = w->bytes ? w->bytes->data : NULL;
+      job->recs.fd = w->fd;
+      job->recs.size = w->offset;
+      ttv_history_summary_write (w, &job->recs, sw->b->origin, job->end, job->levels, job->n_levels);
+    }
+  return NULL;
+}
+
+static gint
+compare_jobs (gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const SummaryJob *) a)->recs.n_recs, y = ((const SummaryJob *) b)->recs.n_recs;
+  return x > y ? -1 : x < y;
+}
+
+/* The summaries, on two threads when there are two cores: each reads its
+ * own rows' records and writes their bins in place. */
+static gboolean
+write_summaries (Builder *b, GArray *jobs, void (*progress) (double, gpointer), gpointer progress_data,
+                 GCancellable *cancel, GError **error)
+{
+  g_array_sort (jobs, compare_jobs);
+  gint cancelled = 0;
+  guint n = n_threads ();
+  SummaryWork other = { b, jobs, 1, n, &cancelled };
+  GThread *thread = n > 1 ? g_thread_new ("ttv-history-summary", summary_work, &other) : NULL;
+  /* This thread's share, a job at a time, with progress and cancel. */
+  for (guint i = 0; i < jobs->len && !cancelled; i += n)
+    {
+      SummaryWork one = { b, jobs, i, jobs->len, &cancelled };
+      summary_work (&one);
+      if (g_cancellable_is_cancelled (cancel))
+        g_atomic_int_set (&cancelled, 1);
+      if (progress)
+        progress (0.9 + 0.1 * (i + 1) / jobs->len, progress_data);
+    }
+  if (thread)
+    g_thread_join (thread);
+  return !g_cancellable_set_error_if_cancelled (cancel, error) && !b->w.failed;
+}
+
+/* After the records: per row its directories and summary levels, then the
+ * strings, the row table and the header.  The summary of a row is
+ * computed reading its records back (from memory, or from the file a
+ * window at a time). */
+static gboolean
+write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, gpointer),
+            gpointer progress_data, GCancellable *cancel, GError **error)
+{
+  TtvHistoryWriter *w = &b->w;
+  g_assert (b->coder == NULL);
+  for (guint i = 0; i < b->rows->len; i++)
+    {
+      BRow *r = g_ptr_array_index (b->rows, i);
+      ttv_history_encoder_finish (&r->recs, w);
+      if (r->marks)
+        ttv_history_encoder_finish (r->marks, w);
+    }
+  ttv_history_writer_align (w);
+  g_ptr_array_sort (b->rows, compare_rows);
+
+  TtvHistoryHeader hd;
+  memset (&hd, 0, sizeof hd);
+  g_autoptr (GArray) rows = g_array_sized_new (FALSE, TRUE, sizeof (TtvHistoryRow), b->rows->len);
+  g_autoptr (GArray) jobs = g_array_new (FALSE, FALSE, sizeof (SummaryJob));
+  g_array_set_clear_func (jobs, (GDestroyNotify) summary_job_clear);
+  ttv_history_writer_flush (w);
+  /* First every row's place (the writer may move its memory), then the
+   * summaries, filled in place. */
+  for (guint i = 0; i < b->rows->len && !w->failed; i++)
+    {
+      BRow *r = g_ptr_array_index (b->rows, i);
+      TtvHistoryRow fr;
+      memset (&fr, 0, sizeof fr);
+      fr.kind = r->kind;
+      fr.id = r->id;
+      fr.cpu = r->kind == TTV_HISTORY_ROW_PROCESS && r->id == 0 ? r->cpu : -1;
+      fr.tgid = r->tgid;
+      fr.ppid = r->ppid;
+      fr.name = intern_quark (b, r->name);
+      fr.birth = r->birth;
+      fr.end = r->end;
+      fr.cpu_time = r->cpu_time;
+      fr.n_events = r->n_events;
+      fr.dead = r->dead;
+
+      TtvHistorySeq recs, marks = { 0 };
+      ttv_history_encoder_seq (&r->recs, NULL, 0, &recs);
+      if (r->marks)
+        ttv_history_encoder_seq (r->marks, NULL, 0, &marks);
+      gsize dir_bytes = ttv_history_n_pieces (recs.n_blocks) * sizeof (TtvHistoryBlock);
+      gsize mark_dir_bytes = r->marks ? ttv_history_n_pieces (marks.n_blocks) * sizeof (TtvHistoryBlock) : 0;
+      TtvHistoryLevel levels[TTV_HISTORY_MAX_LEVELS];
+      guint n_levels = ttv_history_summary_plan (&recs, b->origin, r->end, levels);
+      gsize size = dir_bytes + mark_dir_bytes + n_levels * sizeof (TtvHistoryLevel);
+      for (guint k = 0; k < n_levels; k++)
+        size += (levels[k].n_bins * TTV_HISTORY_BIN_SIZE + 7) & ~(gsize) 7;
+
+      guint64 at = ttv_history_writer_reserve (w, size);
+      fr.n_recs = recs.n_recs;
+      fr.recs_dir_offset = at;
+      ttv_history_writer_pwrite (w, at, recs.dir, dir_bytes);
+      at += dir_bytes;
+      fr.n_marks = marks.n_recs;
+      fr.marks_dir_offset = at;
+      if (mark_dir_bytes)
+        ttv_history_writer_pwrite (w, at, marks.dir, mark_dir_bytes);
+      at += mark_dir_bytes;
+      fr.n_levels = n_levels;
+      fr.levels_offset = at;
+      at += n_levels * sizeof (TtvHistoryLevel);
+      for (guint k = 0; k < n_levels; k++)
+        {
+          levels[k].offset = at;
+          at += (levels[k].n_bins * TTV_HISTORY_BIN_SIZE + 7) & ~(gsize) 7;
+        }
+      if (n_levels)
+        {
+          ttv_history_writer_pwrite (w, fr.levels_offset, levels, n_levels * sizeof (TtvHistoryLevel));
+          SummaryJob job = { recs, g_steal_pointer (&r->recs.dir), { { 0 } }, n_levels, r->end };
+          memcpy (job.levels, levels, n_levels * sizeof (TtvHistoryLevel));
+          g_array_append_val (jobs, job);
+        }
+      g_array_append_val (rows, fr);
+      hd.n_rows_by_kind[r->kind]++;
+      /* Written: the row goes now, not after every row (a row is some 500
+       * bytes here, and traces have 100000s). */
+      brow_free (g_steal_pointer (&b->rows->pdata[i]));
+    }
+  if (w->failed || !write_summaries (b, jobs, progress, progress_data, cancel, error))
+    {
+      if (error && *error == NULL)
+        ttv_history_writer_set_error (w, w->bytes ? "memory" : "its file", error);
+      return FALSE;
+    }
+
+  hd.strings_offset = w->offset;
+  g_autoptr (GArray) index = g_array_sized_new (FALSE, FALSE, sizeof (guint64), b->strings->len);
+  for (guint i = 0; i < b->strings->len; i++)
+    {
+      const char *s = g_ptr_array_index (b->strings, i);
+      guint64 off = ttv_history_writer_append (w, s, strlen (s) + 1) - hd.strings_offset;
+      g_array_append_val (index, off);
+    }
+  hd.strings_size = w->offset - hd.strings_offset;
+  ttv_history_writer_align (w);
+  hd.string_index_offset = ttv_history_writer_append (w, index->data, index->len * sizeof (guint64));
+  hd.n_strings = b->strings->len;
+  hd.rows_offset = ttv_history_writer_append (w, rows->data, rows->len * sizeof (TtvHistoryRow));
+  hd.n_rows = rows->len;
+
+  memcpy (hd.magic, TTV_HISTORY_MAGIC, sizeof hd.magic);
+  hd.version = TTV_HISTORY_VERSION;
+  hd.bom = TTV_HISTORY_BOM;
+  hd.file_size = w->offset;
+  hd.fingerprint_offset = b->fingerprint_offset;
+  hd.fingerprint_size = b->fingerprint_size;
+  hd.n_events = n_events;
+  hd.origin = b->origin;
+  hd.start = b->origin;
+  hd.end = end;
+  /* Memory is not damaged between runs: only files carry a checksum. */
+  hd.checksum = w->bytes ? 0 : ttv_history_writer_checksum (w);
+  ttv_history_writer_pwrite (w, 0, &hd, sizeof hd);
+  if (!ttv_history_writer_flush (w))
+    {
+      ttv_history_writer_set_error (w, w->bytes ? "memory" : "its file", error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The history of the representation @b wrote, in memory or in its file. */
+static TtvHistory *
+open_written (Builder *b, GError **error)
+{
+  TtvHistory *h = g_new0 (TtvHistory, 1);
+  h->fd = -1;
+  if (b->w.bytes)
+    {
+      h->size = b->w.bytes->len;
+      h->heap = g_byte_array_free (g_steal_pointer (&b->w.bytes), FALSE);
+      h->data = h->heap;
+    }
+  else
+    {
+      /* The writer keeps its descriptor to give the file its name. */
+      h->fd = dup (b->w.fd);
+      h->size = (gsize) b->w.offset;
+      if (h->fd < 0)
+        {
+          ttv_history_writer_set_error (&b->w, "its file", error);
+          ttv_history_free (h);
+          return NULL;
+        }
+      posix_fadvise (h->fd, 0, 0, POSIX_FADV_RANDOM);
+    }
+  /* Just built: trusted, not read through again. */
+  if (!ttv_history_open_data (h, TRUE, error))
+    {
+      ttv_history_free (h);
+      return NULL;
+    }
+  return h;
+}
+
+static void
+builder_free (Builder *b)
+{
+  /* The coding thread first: it writes into the rows. */
+  ttv_history_coder_free (b->coder);
+  g_ptr_array_unref (b->rows);
+  g_hash_table_unref (b->processes);
+  for (guint i = 0; i < b->n_pid_pages; i++)
+    g_free (b->pid_pages[i]);
+  g_free (b->pid_pages);
+  g_array_unref (b->quark_small);
+  for (guint k = 0; k < TTV_HISTORY_ROW_N_KINDS; k++)
+    if (b->resources[k])
+      g_hash_table_unref (b->resources[k]);
+  g_free (b->cpus);
+  ttv_history_writer_clear (&b->w);
+  g_hash_table_unref (b->string_index);
+  g_hash_table_unref (b->quark_index);
+  g_ptr_array_unref (b->strings);
+  g_free (b);
+}
+
+/* Names of rows known only at the end: IRQs, block devices, live tasks. */
+static void
+name_rows (Builder *b)
+{
+  for (guint i = 0; i < b->rows->len; i++)
+    {
+      BRow *r = g_ptr_array_index (b->rows, i);
+      if (r->kind == TTV_HISTORY_ROW_PROCESS && r->open && r->id != 0)
+        {
+          const TtvProcessState *p = ttv_state_get_process (b->state, r->id);
+          if (p && p->name)
+            r->name = p->name;
+        }
+      else if (r->kind == TTV_HISTORY_ROW_BLOCKDEV)
+        {
+          char name[32];
+          g_snprintf (name, sizeof name, "%u:%u", r->id >> 20, r->id & 0xfffff);
+          r->name = g_quark_from_string (name);
+        }
+    }
+  g_autoptr (GPtrArray) irqs = ttv_state_list_irqs (b->state, FALSE);
+  for (guint i = 0; i < irqs->len; i++)
+    {
+      const TtvIrqState *q = g_ptr_array_index (irqs, i);
+      BRow *r = g_hash_table_lookup (b->resources[TTV_HISTORY_ROW_IRQ], GUINT_TO_POINTER (q->id));
+      if (r && q->name)
+        r->name = q->name;
+    }
+}
+
+/* Reads @ts once into the representation @w (taken) is writing; the
+ * writer is left in @b for the caller to commit. */
+static TtvHistory *
+build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *fingerprint,
+            void (*progress) (double, gpointer), gpointer progress_data, GCancellable *cancel,
+            Builder **builder, GError **error)
+{
+  *builder = NULL;
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
+  if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
+    {
+      ttv_history_writer_clear (w);
+      return NULL;
+    }
+  g_autoptr (GPtrArray) traces = g_ptr_array_new ();
+  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+    g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
+  g_autoptr (TtvKernelModel) model = ttv_kernel_model_new (traces);
+  g_autoptr (TtvState) state = ttv_state_new ();
+
+  TtvTime start = ttv_traceset_get_start (ts), end = ttv_traceset_get_end (ts);
+  Builder *b = g_new0 (Builder, 1);
+  *builder = b;
+  b->w = *w;
+  b->state = state;
+  b->origin = start == TTV_TIME_MAX ? 0 : start;
+  b->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) brow_free);
+  b->processes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint k = TTV_HISTORY_ROW_IRQ; k < TTV_HISTORY_ROW_N_KINDS; k++)
+    b->resources[k] = g_hash_table_new (g_direct_hash, g_direct_equal);
+  b->cpus = g_new0 (CpuCache, MAX_CPU);
+  b->event_cpu = -1;
+  b->max_memory = max_memory;
+  b->strings = g_ptr_array_new_with_free_func (g_free);
+  b->string_index = g_hash_table_new (g_str_hash, g_str_equal);
+  b->quark_index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  b->quark_small = g_array_new (FALSE, TRUE, sizeof (guint32));
+
+  /* The header's place, written last; the fingerprint first, so that a
+   * stale file is told by its first bytes. */
+  ttv_history_writer_reserve (&b->w, sizeof (TtvHistoryHeader));
+  b->fingerprint_size = strlen (fingerprint) + 1;
+  b->fingerprint_offset = ttv_history_writer_append (&b->w, fingerprint, b->fingerprint_size);
+  ttv_history_writer_align (&b->w);
+  b->coder = ttv_history_coder_new (&b->w, max_memory, n_threads () > 1);
+
+  ttv_state_add_observer (state, &history_observer, b);
+  for (guint i = 0; i < traces->len; i++)
+    ttv_kernel_model_apply_initial (model, state, g_ptr_array_index (traces, i));
+  after_event (b, -1, b->origin);
+
+  guint64 n = 0;
+  gint64 last = b->origin;
+  const TtvEvent *ev;
+  GError *local = NULL;
+  while ((ev = ttv_context_next (ctx, &local)) != NULL)
+    {
+      guint trace = ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
+      b->event_cpu = ev->tracefile->cpu;
+      ttv_kernel_model_apply (model, state, trace, ev);
+      after_event (b, b->event_cpu, ev->time);
+      last = MAX (last, ev->time);
+      if ((++n & 0xffff) == 0)
+        {
+          if (g_cancellable_set_error_if_cancelled (cancel, &local))
+            break;
+          if (progress && end > start)
+            progress (0.9 * (double) (ev->time - start) / (double) (end - start), progress_data);
+        }
+    }
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return NULL;
+    }
+  /* Rows alive at the end cover the last event's time too. */
+  gint64 hend = MAX (last, end == TTV_TIME_MIN ? last : end);
+  hend = MAX (hend, b->origin) + 1;
+  name_rows (b);
+  for (guint i = 0; i < b->rows->len; i++)
+    {
+      BRow *r = g_ptr_array_index (b->rows, i);
+      if (r->open)
+        {
+          close_row (b, r, hend, FALSE);
+          r->open = TRUE;   /* alive at the end */
+        }
+    }
+  ttv_state_remove_observer (state, &history_observer);
+  b->state = NULL;
+  g_clear_pointer (&b->coder, ttv_history_coder_free);
+  if (!write_tail (b, n, hend, progress, progress_data, cancel, error))
+    return NULL;
+  return open_written (b, error);
+}
+
+static gsize
+max_memory_of (const TtvHistoryOptions *opt)
+{
+  return opt->max_memory ? opt->max_memory : DEFAULT_MAX_MEMORY;
+}
+
+/* Without the cache: in memory up to max_memory, then in an unlinked
+ * temporary file. */
+static TtvHistory *
+build_uncached (TtvTraceset *ts, const TtvHistoryOptions *opt, const char *fingerprint,
+                void (*progress) (double, gpointer), gpointer progress_data, GCancellable *cancel,
+                GError **error)
+{
+  TtvHistoryWriter w;
+  Builder *b = NULL;
+  ttv_history_writer_init_memory (&w, max_memory_of (opt), NULL);
+  TtvHistory *h = build_into (ts, &w, max_memory_of (opt), fingerprint, progress, progress_data,
+                                   cancel, &b, error);
+  if (b)
+    builder_free (b);
+  return h;
+}
+
+TtvHistory *
+ttv_history_build (TtvTraceset *ts, const TtvHistoryOptions *opt,
+                         void (*progress) (double, gpointer), gpointer progress_data,
+                         GCancellable *cancel, GError **error)
+{
+  TtvHistoryOptions defaults = { 0 };
+  if (opt == NULL)
+    opt = &defaults;
+  if (g_cancellable_set_error_if_cancelled (cancel, error))
+    return NULL;
+  g_autofree char *fingerprint = ttv_history_fingerprint (ts);
+  g_autofree char *cache_path = opt->no_cache ? NULL : ttv_history_cache_path (ts, opt);
+  TtvHistory *h = NULL;
+  if (cache_path && g_file_test (cache_path, G_FILE_TEST_IS_REGULAR))
+    {
+      h = ttv_history_cache_load (cache_path, fingerprint);
+      if (h)
+        {
+          /* The most recently used now; and the cap may have changed. */
+          ttv_history_cache_touch (cache_path);
+          g_autofree char *dir = g_path_get_dirname (cache_path);
+          if (!ttv_history_cache_evict (dir, ttv_history_cache_limit (opt, dir), cache_path))
+            g_clear_pointer (&h->cache_path, g_free);
+          if (progress)
+            progress (1.0, progress_data);
+          return h;
+        }
+      /* Stale or damaged: rebuilt below and replaced. */
+    }
+  g_autoptr (GError) cache_error = NULL;
+  g_autofree char *dir = cache_path ? g_path_get_dirname (cache_path) : NULL;
+  TtvHistoryWriter w;
+  if (cache_path && ttv_history_writer_init_file (&w, dir, FALSE, &cache_error))
+    {
+      Builder *b = NULL;
+      h = build_into (ts, &w, max_memory_of (opt), fingerprint, progress, progress_data, cancel, &b,
+                      &cache_error);
+      if (h && !ttv_history_writer_commit (&b->w, cache_path, &cache_error))
+        {
+          /* Still right, only not kept for the next time. */
+          g_warning ("%s", cache_error->message);
+          g_clear_error (&cache_error);
+        }
+      else if (h)
+        {
+          h->cache_path = g_strdup (cache_path);
+          if (!ttv_history_cache_evict (dir, ttv_history_cache_limit (opt, dir), cache_path))
+            g_clear_pointer (&h->cache_path, g_free);
+        }
+      if (b)
+        builder_free (b);
+      if (h || g_error_matches (cache_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+          || !g_error_matches (cache_error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO))
+        {
+          if (h == NULL)
+            g_propagate_error (error, g_steal_pointer (&cache_error));
+          else if (progress)
+            progress (1.0, progress_data);
+          return h;
+        }
+    }
+  if (cache_error)
+    g_warning ("The state history is not cached: %s", cache_error->message);
+  h = build_uncached (ts, opt, fingerprint, progress, progress_data, cancel, error);
+  if (h && progress)
+    progress (1.0, progress_data);
+  return h;
+}

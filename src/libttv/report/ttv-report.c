@@ -1,0 +1,397 @@
+/* ttv-report.c: formatting events as report lines (see ttv-report.h).
+ * Fields come from the one decoder, so every format prints the same way. */
+#include "ttv-report.h"
+#include "ttv-event-owner.h"
+#include "ttv-hook-groups.h"
+
+#include <string.h>
+
+struct _TtvReportPrinter {
+  TtvReportOptions options;
+  TtvDecoder *decoder;       /* owned, reused for every event */
+  TtvTime previous_time;     /* for the babeltrace delta */
+};
+
+TtvReportPrinter *
+ttv_report_printer_new (const TtvReportOptions *options)
+{
+  TtvReportPrinter *p = g_new0 (TtvReportPrinter, 1);
+  p->options = *options;
+  p->decoder = ttv_decoder_new ();
+  p->previous_time = TTV_TIME_MIN;
+  return p;
+}
+
+void
+ttv_report_printer_free (TtvReportPrinter *p)
+{
+  if (p == NULL)
+    return;
+  ttv_decoder_free (p->decoder);
+  g_free (p);
+}
+
+static void
+append_json_string (GString *out, const char *s)
+{
+  g_string_append_c (out, '"');
+  for (; *s; s++)
+    {
+      guchar c = (guchar) *s;
+      if (c == '"' || c == '\\')
+        g_string_append_printf (out, "\\%c", c);
+      else if (c < 0x20)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_where (GString *out, const TtvReportOptions *o, const TtvEvent *ev)
+{
+  const TtvTracefile *tf = ev->tracefile;
+  if (o->show_trace)
+    g_string_append_printf (out, "%s/", tf->trace->name);
+  if (tf->cpu >= 0)
+    g_string_append_printf (out, "cpu%d", tf->cpu);
+  else
+    g_string_append (out, tf->name);
+}
+
+/* Appends the decoded fields, or a note saying why they could not be. */
+static gboolean
+decode (TtvReportPrinter *p, const TtvEvent *ev, gint32 *root, GError **error)
+{
+  ttv_decoder_reset (p->decoder);
+  *root = ttv_event_decode_fields (ev, p->decoder, error);
+  return *root >= 0;
+}
+
+/* The fields part of a line: by template when the format file has one,
+ * else "NAME: fields" (@with_name) or the fields alone. */
+static void
+append_description (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, gboolean with_name,
+                    GString *out)
+{
+  gint32 root;
+  g_autoptr (GError) error = NULL;
+  gboolean ok = decode (p, ev, &root, &error);
+  if (p->options.format_file)
+    {
+      if (ttv_format_file_append (p->options.format_file, ev, p->decoder, ok ? root : -1, state, out))
+        return;
+    }
+  if (with_name)
+    g_string_append (out, ev->type->full_name);
+  if (!ok)
+    g_string_append_printf (out, "%s<undecodable: %s>", with_name ? ": " : "", error ? error->message : "?");
+  else if (ttv_decoder_get (p->decoder, (guint32) root)->n_children > 0)
+    {
+      if (with_name)
+        g_string_append (out, ": ");
+      ttv_decoder_append_value (p->decoder, (guint32) root, TTV_VALUE_STYLE_PLAIN, out);
+    }
+}
+
+static void
+append_seconds (GString *out, TtvTime t, guint decimals)
+{
+  const char *sign = t < 0 ? "-" : "";
+  guint64 u = t < 0 ? (guint64) -t : (guint64) t;
+  guint64 frac = u % 1000000000u;
+  for (guint i = decimals; i < 9; i++)
+    frac /= 10;
+  g_string_append_printf (out, "%s%" G_GUINT64_FORMAT ".%0*" G_GUINT64_FORMAT, sign, u / 1000000000u,
+                          (int) decimals, frac);
+}
+
+static void
+pad_to (GString *out, gsize start, gsize width)
+{
+  while (out->len - start < width)
+    g_string_append_c (out, ' ');
+  g_string_append_c (out, ' ');
+}
+
+static void
+append_cell (GString *out, const char *text, gsize width)
+{
+  gsize start = out->len;
+  g_string_append (out, text);
+  pad_to (out, start, width);
+}
+
+static void
+trim_line (GString *out, gsize line_start)
+{
+  while (out->len > line_start && out->str[out->len - 1] == ' ')
+    g_string_truncate (out, out->len - 1);
+  g_string_append_c (out, '\n');
+}
+
+void
+ttv_report_printer_append_headings (TtvReportPrinter *p, GString *out)
+{
+  const TtvReportOptions *o = &p->options;
+  if (!o->column_layout)
+    return;
+  gsize line = out->len;
+  if (o->columns & TTV_REPORT_COLUMN_ID)
+    append_cell (out, "ID", 5);
+  if (o->timestamp == TTV_REPORT_TIMESTAMP_ELAPSED)
+    {
+      append_cell (out, "ELAPSED_SEC", 14);
+      append_cell (out, "DELTA_MSEC", 14);
+    }
+  else if (o->timestamp == TTV_REPORT_TIMESTAMP_US)
+    append_cell (out, "ELAPSED_SEC", 14);
+  else if (o->timestamp == TTV_REPORT_TIMESTAMP_NS)
+    {
+      append_cell (out, "ELAPSED_SEC", 14);
+      append_cell (out, "DELTA_USEC", 10);
+    }
+  if (o->columns & TTV_REPORT_COLUMN_CPU)
+    append_cell (out, "CPU", 4);
+  if (o->columns & TTV_REPORT_COLUMN_PID)
+    append_cell (out, "PID", 7);
+  if (o->columns & TTV_REPORT_COLUMN_TID)
+    append_cell (out, "TID", 7);
+  if (o->columns & TTV_REPORT_COLUMN_EXEC)
+    append_cell (out, "EXEC", 16);
+  if (o->columns & TTV_REPORT_COLUMN_SVC)
+    append_cell (out, "SVC", 16);
+  append_cell (out, "EVENT", 24);
+  if (o->two_line)
+    {
+      trim_line (out, line);
+      line = out->len;
+      g_string_append (out, "        ");
+    }
+  g_string_append (out, "DESCRIPTION");
+  trim_line (out, line);
+}
+
+static void
+append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, const char *suffix,
+                GString *out)
+{
+  const TtvReportOptions *o = &p->options;
+  gsize line = out->len, start;
+  const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
+  TtvTime delta = ev->time - (p->previous_time == TTV_TIME_MIN ? o->origin : p->previous_time);
+  if (o->columns & TTV_REPORT_COLUMN_ID)
+    {
+      start = out->len;
+      char id[TTV_EVENT_ID_LEN];
+      g_string_append (out, ttv_event_type_format_id (ev->type, id));
+      pad_to (out, start, 5);
+    }
+  if (o->timestamp != TTV_REPORT_TIMESTAMP_NONE)
+    {
+      start = out->len;
+      append_seconds (out, ev->time - o->origin, o->timestamp == TTV_REPORT_TIMESTAMP_US ? 6 : 9);
+      pad_to (out, start, 14);
+    }
+  if (o->timestamp == TTV_REPORT_TIMESTAMP_ELAPSED)
+    {
+      /* Milliseconds with nanosecond resolution: seconds scaled by 1000. */
+      start = out->len;
+      const char *sign = delta < 0 ? "-" : "";
+      guint64 u = delta < 0 ? (guint64) -delta : (guint64) delta;
+      g_string_append_printf (out, "%s%" G_GUINT64_FORMAT ".%06u", sign, u / 1000000u, (guint) (u % 1000000u));
+      pad_to (out, start, 14);
+    }
+  else if (o->timestamp == TTV_REPORT_TIMESTAMP_NS)
+    {
+      start = out->len;
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, delta / 1000);
+      pad_to (out, start, 10);
+    }
+  char buf[32];
+  if (o->columns & TTV_REPORT_COLUMN_CPU)
+    {
+      if (ev->tracefile->cpu >= 0)
+        g_snprintf (buf, sizeof buf, "%d", ev->tracefile->cpu);
+      else
+        g_strlcpy (buf, "-", sizeof buf);
+      append_cell (out, buf, 4);
+    }
+  /* No running process known (a userspace trace has no kernel state):
+   * what the event's own contexts say (vpid, vtid, procname). */
+  TtvEventOwner ctx = { -1, -1, "" };
+  if (proc == NULL && (o->columns & (TTV_REPORT_COLUMN_PID | TTV_REPORT_COLUMN_TID | TTV_REPORT_COLUMN_EXEC)))
+    ttv_event_owner_from_context (ev, p->decoder, &ctx);
+  if (o->columns & TTV_REPORT_COLUMN_PID)
+    {
+      gint64 pid = proc ? (proc->tgid ? proc->tgid : proc->pid) : ctx.pid;
+      g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, pid);
+      append_cell (out, pid >= 0 ? buf : "-", 7);
+    }
+  if (o->columns & TTV_REPORT_COLUMN_TID)
+    {
+      gint64 tid = proc ? proc->pid : ctx.tid;
+      g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, tid);
+      append_cell (out, tid >= 0 ? buf : "-", 7);
+    }
+  if (o->columns & TTV_REPORT_COLUMN_EXEC)
+    append_cell (out, proc && proc->name ? g_quark_to_string (proc->name) : !proc && ctx.name[0] ? ctx.name : "-", 16);
+  if (o->columns & TTV_REPORT_COLUMN_SVC)
+    {
+      const char *svc = state ? ttv_state_get_event_syscall (state, ev->tracefile->cpu) : NULL;
+      append_cell (out, svc ? svc : "-", 16);
+    }
+  start = out->len;
+  if (o->show_trace)
+    g_string_append_printf (out, "%s/", ev->tracefile->trace->name);
+  g_string_append (out, ev->type->full_name);
+  pad_to (out, start, 24);
+  if (o->two_line)
+    {
+      trim_line (out, line);
+      line = out->len;
+      g_string_append (out, "        ");
+    }
+  append_description (p, ev, state, FALSE, out);
+  if (suffix)
+    g_string_append_printf (out, " %s", suffix);
+  trim_line (out, line);
+}
+
+static void
+append_text (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
+             const TtvState *state, const char *suffix, GString *out)
+{
+  char buf[32];
+  g_string_append (out, ttv_time_to_string (ev->time, buf, sizeof buf));
+  g_string_append_c (out, ' ');
+  append_where (out, &p->options, ev);
+  if (p->options.show_state)
+    {
+      const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
+      if (proc)
+        g_string_append_printf (out, " pid %u %s %s", proc->pid,
+                                proc->name ? g_quark_to_string (proc->name) : "-",
+                                ttv_exec_mode_name (ttv_process_state_get_mode (proc)));
+      else
+        g_string_append (out, " pid - - unknown");
+    }
+  if (p->options.show_position && pos)
+    {
+      g_autofree char *token = ttv_position_to_string (pos);
+      g_string_append_printf (out, " @%s", token);
+    }
+  g_string_append_c (out, ' ');
+  append_description (p, ev, state, TRUE, out);
+  if (suffix)
+    g_string_append_printf (out, " %s", suffix);
+  g_string_append_c (out, '\n');
+}
+
+static void
+append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
+              const TtvState *state, GString *out)
+{
+  char buf[32];
+  const TtvTracefile *tf = ev->tracefile;
+  g_string_append_printf (out, "{\"time_ns\":%" G_GINT64_FORMAT ",\"time\":\"%s\",\"trace\":", ev->time,
+                          ttv_time_to_string (ev->time, buf, sizeof buf));
+  append_json_string (out, tf->trace->name);
+  g_string_append (out, ",\"tracefile\":");
+  append_json_string (out, tf->name);
+  if (tf->cpu >= 0)
+    g_string_append_printf (out, ",\"cpu\":%d", tf->cpu);
+  else
+    g_string_append (out, ",\"cpu\":null");
+  g_string_append (out, ",\"event\":");
+  append_json_string (out, ev->type->full_name);
+  if (pos)
+    {
+      g_autofree char *token = ttv_position_to_string (pos);
+      g_string_append (out, ",\"position\":");
+      append_json_string (out, token);
+    }
+  if (p->options.show_state)
+    {
+      const TtvProcessState *proc = state ? ttv_state_get_running (state, tf->cpu) : NULL;
+      if (proc)
+        {
+          g_string_append_printf (out, ",\"pid\":%u,\"process\":", proc->pid);
+          append_json_string (out, proc->name ? g_quark_to_string (proc->name) : "");
+          g_string_append (out, ",\"mode\":");
+          append_json_string (out, ttv_exec_mode_name (ttv_process_state_get_mode (proc)));
+        }
+      else
+        g_string_append (out, ",\"pid\":null,\"process\":null,\"mode\":null");
+    }
+  gint32 root;
+  g_autoptr (GError) error = NULL;
+  g_string_append (out, ",\"fields\":");
+  if (decode (p, ev, &root, &error))
+    ttv_decoder_append_value (p->decoder, (guint32) root, TTV_VALUE_STYLE_JSON, out);
+  else
+    {
+      g_string_append (out, "null,\"error\":");
+      append_json_string (out, error ? error->message : "?");
+    }
+  g_string_append (out, "}\n");
+}
+
+void
+ttv_report_printer_append_lost (TtvReportPrinter *p, const TtvTracefile *tf, const TtvLostRange *lost,
+                                GString *out)
+{
+  char b1[32], b2[32];
+  ttv_time_to_string (lost->start, b1, sizeof b1);
+  ttv_time_to_string (lost->end, b2, sizeof b2);
+  if (p->options.format == TTV_REPORT_JSONL)
+    {
+      g_string_append_printf (out, "{\"lost_events\":%" G_GUINT64_FORMAT ",\"start_ns\":%" G_GINT64_FORMAT
+                              ",\"end_ns\":%" G_GINT64_FORMAT ",\"trace\":", lost->count, lost->start, lost->end);
+      append_json_string (out, tf->trace->name);
+      g_string_append (out, ",\"tracefile\":");
+      append_json_string (out, tf->name);
+      g_string_append (out, "}\n");
+      return;
+    }
+  /* babeltrace2 prints lost events as a warning on stderr, not a line. */
+  if (p->options.format == TTV_REPORT_BABELTRACE)
+    return;
+  g_string_append_printf (out, "%s ", b1);
+  TtvEvent where = { .tracefile = (TtvTracefile *) tf };
+  append_where (out, &p->options, &where);
+  g_string_append_printf (out, " --- %" G_GUINT64_FORMAT " events lost between %s and %s ---\n",
+                          lost->count, b1, b2);
+}
+
+void
+ttv_report_printer_append (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
+                           const TtvState *state, GString *out)
+{
+  ttv_report_printer_append_full (p, ev, pos, state, NULL, out);
+}
+
+void
+ttv_report_printer_append_full (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
+                                const TtvState *state, const char *suffix, GString *out)
+{
+  switch (p->options.format)
+    {
+    case TTV_REPORT_TEXT:
+      if (p->options.column_layout)
+        append_columns (p, ev, state, suffix, out);
+      else
+        append_text (p, ev, pos, state, suffix, out);
+      break;
+    case TTV_REPORT_JSONL:
+      append_jsonl (p, ev, pos, state, out);
+      break;
+    case TTV_REPORT_BABELTRACE:
+      /* Only CTF events have babeltrace2's line; others print as text. */
+      if (!ttv_event_append_babeltrace_line (out, ev, p->previous_time, p->decoder))
+        append_text (p, ev, pos, state, suffix, out);
+      break;
+    }
+  p->previous_time = ev->time;
+}

@@ -1,0 +1,577 @@
+/* ttv-kernel-model.c: the kernel model tables and their binding to the
+ * event types of opened traces (see ttv-kernel-model.h). */
+#include "ttv-kernel-model.h"
+#include "ttv-field-accessor.h"
+#include "ttv-state-private.h"
+
+#include <string.h>
+
+/* LTT (seed 000) traces as ttv-gen writes them: facilities core and block. */
+static const TtvKernelModelEntry ltt_table[] = {
+  { "core.sched_switch", TTV_KM_SCHED_SWITCH, { "prev_pid", "next_pid", "prev_state" } },
+  { "core.process_fork", TTV_KM_FORK, { "parent_pid", "child_pid", "child_tgid" } },
+  { "core.process_exec", TTV_KM_EXEC, { "filename", "pid" } },
+  { "core.process_exit", TTV_KM_EXIT, { "pid" } },
+  { "core.process_free", TTV_KM_FREE, { "pid" } },
+  { "core.sched_wakeup", TTV_KM_WAKEUP, { "pid" } },
+  { "core.syscall_entry", TTV_KM_SYSCALL_ENTRY, { "syscall_id" } },
+  { "core.syscall_exit", TTV_KM_SYSCALL_EXIT, { NULL } },
+  { "core.trap_entry", TTV_KM_TRAP_ENTRY, { "trap_id" } },
+  { "core.trap_exit", TTV_KM_TRAP_EXIT, { NULL } },
+  { "core.irq_entry", TTV_KM_IRQ_ENTRY, { "irq_id" } },
+  { "core.irq_exit", TTV_KM_IRQ_EXIT, { NULL } },
+  { "core.soft_irq_entry", TTV_KM_SOFTIRQ_ENTRY, { "softirq_id" } },
+  { "core.soft_irq_exit", TTV_KM_SOFTIRQ_EXIT, { NULL } },
+  { "core.process", TTV_KM_PROCESS_DESCRIPTION, { "pid", NULL, "ppid", "name", "state" } },
+  { "core.interrupt", TTV_KM_IRQ_DESCRIPTION, { "number", "name" } },
+  { "block.request_issue", TTV_KM_BLOCK_ISSUE, { "dev", "sector", "nr_sector" } },
+  { "block.request_complete", TTV_KM_BLOCK_COMPLETE, { "dev", "sector", "nr_sector" } },
+  { NULL }
+};
+
+/* LTTng 2.x kernel traces (lttng-modules 2.1 to 2.13). */
+static const TtvKernelModelEntry lttng2_table[] = {
+  { "sched_switch", TTV_KM_SCHED_SWITCH, { "prev_tid", "next_tid", "prev_state", "prev_comm", "next_comm" } },
+  { "sched_process_fork", TTV_KM_FORK, { "parent_tid", "child_tid", "child_pid", "child_comm" } },
+  { "sched_process_exec", TTV_KM_EXEC, { "filename", "tid" } },
+  { "sched_process_exit", TTV_KM_EXIT, { "tid" } },
+  { "sched_process_free", TTV_KM_FREE, { "tid" } },
+  { "sched_wakeup", TTV_KM_WAKEUP, { "tid" } },
+  { "sched_wakeup_new", TTV_KM_WAKEUP, { "tid" } },
+  { "sched_waking", TTV_KM_WAKEUP, { "tid" } },
+  { "syscall_entry_*", TTV_KM_SYSCALL_ENTRY, { NULL } },
+  { "syscall_exit_*", TTV_KM_SYSCALL_EXIT, { NULL } },
+  { "compat_syscall_entry_*", TTV_KM_SYSCALL_ENTRY, { NULL } },
+  { "compat_syscall_exit_*", TTV_KM_SYSCALL_EXIT, { NULL } },
+  { "exit_syscall", TTV_KM_SYSCALL_EXIT, { NULL } },
+  { "sys_*", TTV_KM_SYSCALL_ENTRY, { NULL } },
+  /* Not lttng-modules events: ttv-gen's CTF traces name page faults so. */
+  { "trap_entry", TTV_KM_TRAP_ENTRY, { "trap_id" } },
+  { "trap_exit", TTV_KM_TRAP_EXIT, { NULL } },
+  { "irq_handler_entry", TTV_KM_IRQ_ENTRY, { "irq", "name" } },
+  { "irq_handler_exit", TTV_KM_IRQ_EXIT, { "irq" } },
+  { "softirq_entry", TTV_KM_SOFTIRQ_ENTRY, { "vec" } },
+  { "softirq_exit", TTV_KM_SOFTIRQ_EXIT, { "vec" } },
+  { "lttng_statedump_process_state", TTV_KM_PROCESS_DESCRIPTION, { "tid", "pid", "ppid", "name", "status" } },
+  { "lttng_statedump_interrupt", TTV_KM_IRQ_DESCRIPTION, { "irq", "name" } },
+  { "block_rq_issue", TTV_KM_BLOCK_ISSUE, { "dev", "sector", "nr_sector" } },
+  { "block_rq_complete", TTV_KM_BLOCK_COMPLETE, { "dev", "sector", "nr_sector" } },
+  /* A requeued request leaves the device until it is issued again. */
+  { "block_rq_requeue", TTV_KM_BLOCK_COMPLETE, { "dev", "sector", "nr_sector" } },
+  { NULL }
+};
+
+/* LTTng 0.x (seed 001) kernel markers, by channel.marker. */
+static const TtvKernelModelEntry lttng0_table[] = {
+  { "kernel.sched_schedule", TTV_KM_SCHED_SWITCH, { "prev_pid", "next_pid", "prev_state" } },
+  { "kernel.process_fork", TTV_KM_FORK, { "parent_pid", "child_pid", "child_tgid" } },
+  { "fs.exec", TTV_KM_EXEC, { "filename" } },
+  { "kernel.process_exit", TTV_KM_EXIT, { "pid" } },
+  { "kernel.process_free", TTV_KM_FREE, { "pid" } },
+  { "kernel.sched_try_wakeup", TTV_KM_WAKEUP, { "pid" } },
+  { "kernel.syscall_entry", TTV_KM_SYSCALL_ENTRY, { "syscall_id" } },
+  { "kernel.syscall_exit", TTV_KM_SYSCALL_EXIT, { NULL } },
+  { "kernel.trap_entry", TTV_KM_TRAP_ENTRY, { "trap_id" } },
+  { "kernel.trap_exit", TTV_KM_TRAP_EXIT, { NULL } },
+  { "kernel.irq_entry", TTV_KM_IRQ_ENTRY, { "irq_id" } },
+  { "kernel.irq_exit", TTV_KM_IRQ_EXIT, { NULL } },
+  { "kernel.softirq_entry", TTV_KM_SOFTIRQ_ENTRY, { "softirq_id" } },
+  { "kernel.softirq_exit", TTV_KM_SOFTIRQ_EXIT, { NULL } },
+  { "task_state.process_state", TTV_KM_PROCESS_DESCRIPTION, { "pid", "parent_pid", "name", "status" } },
+  { "irq_state.interrupt", TTV_KM_IRQ_DESCRIPTION, { "irq_id", "name" } },
+  { NULL }
+};
+
+/* Linux's softirq_to_name[] (IRQ_POLL was BLOCK_IOPOLL before 4.5). */
+static const char *const softirq_names[] = {
+  "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
+};
+
+const char *
+ttv_kernel_model_get_softirq_name (guint32 vec)
+{
+  return vec < G_N_ELEMENTS (softirq_names) ? softirq_names[vec] : NULL;
+}
+
+static const TtvKernelModelEntry *const tables[] = { ltt_table, lttng2_table, lttng0_table };
+
+/* Enum values are mapped once, at bind time, to what the state needs: a
+ * syscall's name as a quark, a task state as a status. */
+#define MAX_CACHED_ENUM 4096
+
+typedef struct {
+  TtvKernelAction action;
+  GQuark syscall;                       /* from the event name ("syscall_entry_read") */
+  TtvFieldAccessor fields[TTV_KM_MAX_FIELDS];
+  GArray *quark_by_value;               /* of GQuark: syscall enum labels, or NULL */
+  GArray *status_by_value;              /* of TtvProcessStatus: prev_state / status enum, or NULL */
+} Binding;
+
+struct _TtvKernelModel {
+  GPtrArray *per_trace;                 /* of GArray of Binding, indexed by event type id */
+  TtvDecoder *scratch;                  /* owned */
+};
+
+static gboolean
+entry_matches (const TtvKernelModelEntry *e, const TtvEventType *et, const char **suffix)
+{
+  gsize n = strlen (e->event);
+  *suffix = NULL;
+  if (n > 0 && e->event[n - 1] == '*')
+    {
+      if (strncmp (et->name, e->event, n - 1) == 0 && et->name[n - 1] != '\0')
+        {
+          *suffix = et->name + n - 1;
+          return TRUE;
+        }
+      return FALSE;
+    }
+  return strcmp (et->full_name, e->event) == 0 || strcmp (et->name, e->event) == 0;
+}
+
+static TtvProcessStatus status_from_label (const char *label);
+static TtvProcessStatus switch_label_status (const char *label);
+
+/* For an enum field with small values, the table value -> f(label). */
+static GArray *
+map_enum (const TtvFieldAccessor *acc, gsize elem_size, void (*fill) (const char *label, gpointer slot))
+{
+  if (!ttv_field_accessor_is_valid (acc) || acc->type->kind != TTV_TYPE_ENUM)
+    return NULL;
+  GArray *map = g_array_new (FALSE, TRUE, elem_size);
+  for (guint i = 0; i < acc->type->mappings->len; i++)
+    {
+      const TtvEnumMapping *m = &g_array_index (acc->type->mappings, TtvEnumMapping, i);
+      for (guint64 v = m->start; v <= m->end && v < MAX_CACHED_ENUM; v++)
+        {
+          if (v >= map->len)
+            g_array_set_size (map, (guint) v + 1);
+          fill (m->label, map->data + v * elem_size);
+        }
+    }
+  return map;
+}
+
+static void
+fill_quark (const char *label, gpointer slot)
+{
+  *(GQuark *) slot = g_quark_from_string (label);
+}
+
+static void
+fill_switch_status (const char *label, gpointer slot)
+{
+  *(TtvProcessStatus *) slot = switch_label_status (label);
+}
+
+static void
+fill_description_status (const char *label, gpointer slot)
+{
+  *(TtvProcessStatus *) slot = status_from_label (label);
+}
+
+static void
+binding_clear (gpointer data)
+{
+  Binding *b = data;
+  if (b->quark_by_value)
+    g_array_unref (b->quark_by_value);
+  if (b->status_by_value)
+    g_array_unref (b->status_by_value);
+}
+
+static void
+bind_event_type (Binding *b, const TtvEventType *et)
+{
+  memset (b, 0, sizeof *b);
+  for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+    for (const TtvKernelModelEntry *e = tables[t]; e->event; e++)
+      {
+        const char *suffix;
+        if (!entry_matches (e, et, &suffix))
+          continue;
+        b->action = e->action;
+        /* syscall_exit_unknown (LTTng 2.6+, ttv-gen) names no call. */
+        if (suffix && !(b->action == TTV_KM_SYSCALL_EXIT && g_str_equal (suffix, "unknown")))
+          b->syscall = g_quark_from_string (suffix);
+        for (guint i = 0; i < TTV_KM_MAX_FIELDS; i++)
+          if (e->fields[i])
+            ttv_field_accessor_init (&b->fields[i], et, e->fields[i]);
+        if (b->action == TTV_KM_SYSCALL_ENTRY)
+          b->quark_by_value = map_enum (&b->fields[0], sizeof (GQuark), fill_quark);
+        else if (b->action == TTV_KM_SCHED_SWITCH)
+          b->status_by_value = map_enum (&b->fields[2], sizeof (TtvProcessStatus), fill_switch_status);
+        else if (b->action == TTV_KM_PROCESS_DESCRIPTION)
+          b->status_by_value = map_enum (&b->fields[4], sizeof (TtvProcessStatus), fill_description_status);
+        return;
+      }
+}
+
+TtvKernelModel *
+ttv_kernel_model_new (GPtrArray *traces)
+{
+  TtvKernelModel *m = g_new0 (TtvKernelModel, 1);
+  m->per_trace = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  m->scratch = ttv_decoder_new ();
+  for (guint i = 0; i < traces->len; i++)
+    {
+      const TtvTrace *trace = g_ptr_array_index (traces, i);
+      GArray *bindings = g_array_sized_new (FALSE, TRUE, sizeof (Binding), trace->event_types->len);
+      g_array_set_clear_func (bindings, binding_clear);
+      g_array_set_size (bindings, trace->event_types->len);
+      for (guint j = 0; j < trace->event_types->len; j++)
+        bind_event_type (&g_array_index (bindings, Binding, j), g_ptr_array_index (trace->event_types, j));
+      g_ptr_array_add (m->per_trace, bindings);
+    }
+  return m;
+}
+
+void
+ttv_kernel_model_free (TtvKernelModel *m)
+{
+  if (m == NULL)
+    return;
+  g_ptr_array_unref (m->per_trace);
+  ttv_decoder_free (m->scratch);
+  g_free (m);
+}
+
+static const Binding *
+binding_for (const TtvKernelModel *m, guint trace_index, const TtvEventType *et)
+{
+  if (trace_index >= m->per_trace->len)
+    return NULL;
+  GArray *bindings = g_ptr_array_index (m->per_trace, trace_index);
+  return et->id < bindings->len ? &g_array_index (bindings, Binding, et->id) : NULL;
+}
+
+TtvKernelAction
+ttv_kernel_model_get_action (const TtvKernelModel *m, guint trace_index, const TtvEventType *et)
+{
+  const Binding *b = binding_for (m, trace_index, et);
+  return b ? b->action : TTV_KM_NONE;
+}
+
+static gboolean
+get_u32 (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *ev, guint32 *out)
+{
+  gint64 v;
+  if (!ttv_field_accessor_get_int (&b->fields[i], ev, m->scratch, &v))
+    return FALSE;
+  *out = (guint32) v;
+  return TRUE;
+}
+
+/* Status of a task leaving the CPU, from an enum label (LTT) or from the
+ * Linux task state bits (LTTng 2.x): 0 is runnable, EXIT_ZOMBIE (32) and
+ * EXIT_DEAD (16) end it, TASK_DEAD (64/128 depending on the kernel) too. */
+static TtvProcessStatus
+switch_label_status (const char *label)
+{
+  if (g_ascii_strcasecmp (label, "RUNNING") == 0 || g_ascii_strcasecmp (label, "TASK_RUNNING") == 0)
+    return TTV_PROCESS_WAIT_CPU;
+  if (g_ascii_strcasecmp (label, "ZOMBIE") == 0)
+    return TTV_PROCESS_ZOMBIE;
+  if (g_ascii_strcasecmp (label, "DEAD") == 0)
+    return TTV_PROCESS_DEAD;
+  return TTV_PROCESS_WAIT;
+}
+
+/* The status from the cached enum table when the value is in it. */
+static gboolean
+cached_status (const Binding *b, gint64 v, TtvProcessStatus *out)
+{
+  if (b->status_by_value == NULL || v < 0 || (guint64) v >= b->status_by_value->len)
+    return FALSE;
+  *out = g_array_index (b->status_by_value, TtvProcessStatus, v);
+  return TRUE;
+}
+
+/* Linux task state bits of a task leaving the CPU (LTTng 2.x): 0 is
+ * runnable, EXIT_DEAD (16) and EXIT_ZOMBIE (32) end it.  A preempted task
+ * is runnable too, whatever it was about to do: lttng-modules reports it as
+ * TASK_RUNNING | TASK_STATE_MAX, a lone bit above the state bits (1024 on
+ * Linux 3.x, 2048 or 4096 on 4.x; TASK_REPORT_MAX, 256, from 4.14 on).
+ * 512 alone is TASK_PARKED before 4.14: a parked kernel thread. */
+static TtvProcessStatus
+switch_number_status (gint64 v)
+{
+  if (v == 0 || ((v & 0xff) == 0 && v != 512))
+    return TTV_PROCESS_WAIT_CPU;
+  if (v & (16 | 32))
+    return TTV_PROCESS_ZOMBIE;
+  return TTV_PROCESS_WAIT;
+}
+
+/* Status named by a process description's enum label (seed 000's
+ * Running / WaitInterruptible / Zombie ..., LTTng's LTTNG_WAIT_CPU ...). */
+static TtvProcessStatus
+status_from_label (const char *label)
+{
+  if (strstr (label, "Zombie") || strstr (label, "ZOMBIE"))
+    return TTV_PROCESS_ZOMBIE;
+  if (g_str_equal (label, "Running") || strstr (label, "WAIT_CPU"))
+    return TTV_PROCESS_WAIT_CPU;
+  if (strstr (label, "WAIT_FORK"))
+    return TTV_PROCESS_WAIT_FORK;
+  if (strstr (label, "EXIT") || strstr (label, "DEAD"))
+    return TTV_PROCESS_EXIT;
+  return TTV_PROCESS_WAIT;
+}
+
+/* LTTng's statedump status numbers (1 wait-fork, 2 wait-cpu, 3 exit,
+ * 4 zombie, 5 wait). */
+static TtvProcessStatus
+description_number_status (gint64 v)
+{
+  switch (v)
+    {
+    case 1: return TTV_PROCESS_WAIT_FORK;
+    case 2: return TTV_PROCESS_WAIT_CPU;
+    case 3: return TTV_PROCESS_EXIT;
+    case 4: return TTV_PROCESS_ZOMBIE;
+    default: return TTV_PROCESS_WAIT;
+    }
+}
+
+/* A status field reads as an enum label (LTT) or as a number (LTTng). */
+typedef struct {
+  guint field;
+  TtvProcessStatus (*from_label) (const char *label);
+  TtvProcessStatus (*from_number) (gint64 value);
+} StatusField;
+
+static const StatusField switch_out = { 2, switch_label_status, switch_number_status };
+static const StatusField description = { 4, status_from_label, description_number_status };
+
+static TtvProcessStatus
+read_status (TtvKernelModel *m, const Binding *b, const TtvEvent *ev, const StatusField *sf)
+{
+  const TtvFieldAccessor *acc = &b->fields[sf->field];
+  gint64 v;
+  TtvProcessStatus status;
+  if (!ttv_field_accessor_get_int (acc, ev, m->scratch, &v))
+    return TTV_PROCESS_WAIT;
+  if (cached_status (b, v, &status))
+    return status;
+  if (acc->type->kind == TTV_TYPE_ENUM)
+    {
+      const char *label = ttv_type_enum_label (acc->type, (guint64) v);
+      return label ? sf->from_label (label) : TTV_PROCESS_WAIT;
+    }
+  return sf->from_number (v);
+}
+
+static guint32
+syscall_quark (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
+{
+  if (b->syscall)
+    return b->syscall;
+  const TtvFieldAccessor *acc = &b->fields[0];
+  gint64 v;
+  if (ttv_field_accessor_get_int (acc, ev, m->scratch, &v))
+    {
+      if (b->quark_by_value && v >= 0 && (guint64) v < b->quark_by_value->len
+          && g_array_index (b->quark_by_value, GQuark, v))
+        return g_array_index (b->quark_by_value, GQuark, v);
+      char name[32];
+      g_snprintf (name, sizeof name, "syscall_%" G_GINT64_FORMAT, v);
+      return g_quark_from_string (name);
+    }
+  return g_quark_from_static_string ("unknown");
+}
+
+static char *dup_string_field (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *ev);
+
+static void
+name_if_unnamed (TtvKernelModel *m, TtvState *s, const Binding *b, guint i, const TtvEvent *ev, guint32 pid)
+{
+  if (pid == 0 || !ttv_field_accessor_is_valid (&b->fields[i]))
+    return;
+  const TtvProcessState *p = ttv_state_get_process (s, pid);
+  if (p == NULL || p->name != 0)
+    return;
+  g_autofree char *name = dup_string_field (m, b, i, ev);
+  if (name && *name)
+    ttv_state_name_process (s, pid, name);
+}
+
+static char *
+dup_string_field (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *ev)
+{
+  gsize len = 0;
+  const char *s = ttv_field_accessor_get_string (&b->fields[i], ev, m->scratch, &len);
+  return s ? g_strndup (s, len) : NULL;
+}
+
+/* The request a block event is about; anonymous when the trace does not
+ * give its sector and size. */
+static gboolean
+read_block_request (TtvKernelModel *m, const Binding *b, const TtvEvent *ev, TtvBlockRequest *rq)
+{
+  gint64 sector, n;
+  memset (rq, 0, sizeof *rq);
+  if (!get_u32 (m, b, 0, ev, &rq->dev))
+    return FALSE;
+  if (ttv_field_accessor_get_int (&b->fields[1], ev, m->scratch, &sector)
+      && ttv_field_accessor_get_int (&b->fields[2], ev, m->scratch, &n))
+    {
+      rq->sector = (guint64) sector;
+      rq->n_sectors = (guint32) n;
+    }
+  else
+    rq->anonymous = TRUE;
+  return TRUE;
+}
+
+/* Events without a pid field are about the task running on their CPU. */
+static guint32
+running_pid (const TtvState *s, gint cpu)
+{
+  const TtvProcessState *p = ttv_state_get_running (s, cpu);
+  return p ? p->pid : TTV_PID_NONE;
+}
+
+void
+ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const TtvEvent *ev)
+{
+  ttv_state_begin_event (s, ev->time);
+  const Binding *b = binding_for (m, trace_index, ev->type);
+  if (b == NULL || b->action == TTV_KM_NONE)
+    return;
+  gint cpu = ev->tracefile->cpu;
+  TtvTime t = ev->time;
+  guint32 a = 0, c = 0, d = 0;
+
+  switch (b->action)
+    {
+    case TTV_KM_NONE:
+      break;
+    case TTV_KM_SCHED_SWITCH:
+      if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
+        {
+          ttv_state_sched_switch (s, cpu, a, c, read_status (m, b, ev, &switch_out), t);
+          /* LTTng names both tasks: the only names of tasks that existed
+           * before the trace when there is no statedump. */
+          name_if_unnamed (m, s, b, 3, ev, a);
+          name_if_unnamed (m, s, b, 4, ev, c);
+        }
+      break;
+    case TTV_KM_FORK:
+      if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
+        {
+          g_autofree char *name = dup_string_field (m, b, 3, ev);
+          if (!get_u32 (m, b, 2, ev, &d))
+            d = c;
+          ttv_state_fork (s, a, c, d, name, t);
+        }
+      break;
+    case TTV_KM_EXEC:
+      {
+        g_autofree char *filename = dup_string_field (m, b, 0, ev);
+        if (!get_u32 (m, b, 1, ev, &a))
+          a = running_pid (s, cpu);
+        if (a != TTV_PID_NONE)
+          ttv_state_exec (s, a, filename, t);
+      }
+      break;
+    case TTV_KM_EXIT:
+    case TTV_KM_FREE:
+    case TTV_KM_WAKEUP:
+      if (!get_u32 (m, b, 0, ev, &a))
+        a = running_pid (s, cpu);
+      if (a == TTV_PID_NONE)
+        break;
+      if (b->action == TTV_KM_EXIT)
+        ttv_state_exit (s, a, t);
+      else if (b->action == TTV_KM_FREE)
+        ttv_state_free_process (s, a, t);
+      else
+        ttv_state_wakeup (s, a, t);
+      break;
+    case TTV_KM_SYSCALL_ENTRY:
+      ttv_state_push_mode (s, cpu, TTV_MODE_SYSCALL, syscall_quark (m, b, ev), t);
+      break;
+    case TTV_KM_SYSCALL_EXIT:
+      ttv_state_syscall_exit (s, cpu, b->syscall, t);
+      break;
+    case TTV_KM_TRAP_ENTRY:
+      if (!get_u32 (m, b, 0, ev, &a))
+        a = 0;
+      ttv_state_push_mode (s, cpu, TTV_MODE_TRAP, a, t);
+      break;
+    case TTV_KM_TRAP_EXIT:
+      ttv_state_pop_mode (s, cpu, TTV_MODE_TRAP, t);
+      break;
+    case TTV_KM_IRQ_ENTRY:
+      if (get_u32 (m, b, 0, ev, &a))
+        {
+          g_autofree char *name = dup_string_field (m, b, 1, ev);
+          if (name)
+            ttv_state_name_irq (s, a, name);
+          ttv_state_push_mode (s, cpu, TTV_MODE_IRQ, a, t);
+        }
+      break;
+    case TTV_KM_IRQ_EXIT:
+      ttv_state_pop_mode (s, cpu, TTV_MODE_IRQ, t);
+      break;
+    case TTV_KM_SOFTIRQ_ENTRY:
+      if (get_u32 (m, b, 0, ev, &a))
+        ttv_state_push_mode (s, cpu, TTV_MODE_SOFTIRQ, a, t);
+      break;
+    case TTV_KM_SOFTIRQ_EXIT:
+      ttv_state_pop_mode (s, cpu, TTV_MODE_SOFTIRQ, t);
+      break;
+    case TTV_KM_PROCESS_DESCRIPTION:
+      if (get_u32 (m, b, 0, ev, &a))
+        {
+          g_autofree char *name = dup_string_field (m, b, 3, ev);
+          if (!get_u32 (m, b, 1, ev, &c))
+            c = a;
+          if (!get_u32 (m, b, 2, ev, &d))
+            d = TTV_PID_NONE;
+          ttv_state_declare_process (s, a, c, d, name, read_status (m, b, ev, &description), cpu, t);
+        }
+      break;
+    case TTV_KM_IRQ_DESCRIPTION:
+      if (get_u32 (m, b, 0, ev, &a))
+        {
+          g_autofree char *name = dup_string_field (m, b, 1, ev);
+          ttv_state_name_irq (s, a, name);
+        }
+      break;
+    case TTV_KM_BLOCK_ISSUE:
+    case TTV_KM_BLOCK_COMPLETE:
+      {
+        TtvBlockRequest rq;
+        if (!read_block_request (m, b, ev, &rq))
+          break;
+        if (b->action == TTV_KM_BLOCK_ISSUE)
+          ttv_state_block_issue (s, &rq, t);
+        else
+          ttv_state_block_complete (s, &rq, t);
+      }
+      break;
+    }
+}
+
+void
+ttv_kernel_model_apply_initial (TtvKernelModel *m, TtvState *s, const TtvTrace *trace)
+{
+  /* LTT and LTTng 0.x keep the processes and interrupts that existed at
+   * trace start in control files, outside the event stream. */
+  const GArray *procs = ttv_trace_get_processes (trace);
+  for (guint i = 0; procs && i < procs->len; i++)
+    {
+      const TtvTraceProcess *p = &g_array_index (procs, TtvTraceProcess, i);
+      ttv_state_declare_process (s, p->pid, p->pid, p->ppid, p->name,
+                                 p->state_name ? status_from_label (p->state_name) : TTV_PROCESS_WAIT,
+                                 -1, p->time);
+    }
+  const GArray *irqs = ttv_trace_get_interrupts (trace);
+  for (guint i = 0; irqs && i < irqs->len; i++)
+    {
+      const TtvTraceInterrupt *q = &g_array_index (irqs, TtvTraceInterrupt, i);
+      ttv_state_name_irq (s, q->number, q->name);
+    }
+}

@@ -1,0 +1,446 @@
+/* ttv-trace.c: opening a trace with the best reader, and the format-neutral
+ * bookkeeping that every reader shares (tracefiles, event types, info). */
+#include "ttv-trace.h"
+#include "ttv-trace-damage.h"
+#include "ttv-archive.h"
+#include "ttv-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <stdarg.h>
+
+static TtvTrace *
+trace_new (const char *path, const char *display_path)
+{
+  TtvTrace *t = g_new0 (TtvTrace, 1);
+  t->path = g_strdup (path);
+  t->display_path = g_strdup (display_path);
+  t->name = g_path_get_basename (display_path);
+  t->tracefiles = g_ptr_array_new ();
+  t->event_types = g_ptr_array_new ();
+  t->info_keys = g_ptr_array_new_with_free_func (g_free);
+  t->info = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  t->warnings = g_ptr_array_new_with_free_func (g_free);
+  t->start = t->packets_start = TTV_TIME_MAX;
+  t->end = t->packets_end = TTV_TIME_MIN;
+  return t;
+}
+
+/* The latest event of @tf from block @b on; TTV_TIME_MIN when there is none. */
+static TtvTime
+last_event_from (TtvCursor *c, TtvTime block_start)
+{
+  TtvEvent ev;
+  TtvTime last = TTV_TIME_MIN;
+  if (!ttv_cursor_seek_time (c, block_start, NULL))
+    return last;
+  while (ttv_cursor_next (c, &ev, NULL))
+    last = MAX (last, ev.time);
+  return last;
+}
+
+/* The first and last events of @tf, found cheaply: the first event the
+ * cursor delivers, and the latest one of the last block that holds any,
+ * blocks being read backwards from the end (never the whole file).  A
+ * tracefile that cannot be read keeps its packet bounds: reading it will
+ * say what is wrong. */
+static void
+find_event_span (TtvTracefile *tf)
+{
+  const TtvFormatClass *format = tf->trace->format;
+  tf->first_event = TTV_TIME_MAX;
+  tf->last_event = TTV_TIME_MIN;
+  if (tf->n_blocks == 0)
+    return;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+  TtvEvent ev;
+  if (c == NULL || !ttv_cursor_next (c, &ev, &error))
+    {
+      if (error && tf->start <= tf->end)
+        {
+          /* Unreadable: the packet bounds are all we know. */
+          tf->first_event = tf->start;
+          tf->last_event = tf->end;
+        }
+      return;
+    }
+  tf->first_event = ev.time;
+  tf->last_event = MAX (ev.time, format->block_start ? TTV_TIME_MIN : tf->end);
+  for (guint64 b = tf->n_blocks; format->block_start && b-- > 0;)
+    {
+      TtvTime begin = format->block_start (tf, b);
+      if (begin == TTV_TIME_MIN)
+        {
+          tf->last_event = MAX (ev.time, tf->end);
+          return;
+        }
+      TtvTime last = last_event_from (c, MAX (begin, ev.time));
+      if (last != TTV_TIME_MIN)
+        {
+          tf->last_event = last;
+          return;
+        }
+    }
+}
+
+/* The trace's span from its tracefiles' events (their packet bounds when no
+ * tracefile has an event). */
+static void
+update_span (TtvTrace *t)
+{
+  t->start = t->packets_start = TTV_TIME_MAX;
+  t->end = t->packets_end = TTV_TIME_MIN;
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    {
+      const TtvTracefile *tf = g_ptr_array_index (t->tracefiles, i);
+      t->packets_start = MIN (t->packets_start, tf->start);
+      t->packets_end = MAX (t->packets_end, tf->end);
+      t->start = MIN (t->start, tf->first_event);
+      t->end = MAX (t->end, tf->last_event);
+    }
+  if (t->start > t->end)
+    {
+      t->start = t->packets_start;
+      t->end = t->packets_end;
+    }
+}
+
+static void
+tracefile_free (TtvTracefile *tf)
+{
+  g_free (tf->name);
+  if (tf->lost)
+    g_array_unref (tf->lost);
+  g_free (tf);
+}
+
+static void
+event_type_free (TtvEventType *et)
+{
+  g_free (et->name);
+  g_free (et->facility);
+  g_free (et->full_name);
+  g_free (et->description);
+  if (et->fields)
+    ttv_type_unref (et->fields);
+  g_free (et);
+}
+
+void
+ttv_trace_close (TtvTrace *t)
+{
+  if (t == NULL)
+    return;
+  if (t->format && t->format->close)
+    t->format->close (t);
+  ttv_trace_damage_free (t->damage);
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    tracefile_free (g_ptr_array_index (t->tracefiles, i));
+  g_ptr_array_unref (t->tracefiles);
+  for (guint i = 0; i < t->event_types->len; i++)
+    event_type_free (g_ptr_array_index (t->event_types, i));
+  g_ptr_array_unref (t->event_types);
+  g_ptr_array_unref (t->info_keys);
+  g_hash_table_unref (t->info);
+  g_clear_pointer (&t->tail_warnings, g_ptr_array_unref);
+  g_ptr_array_unref (t->warnings);
+  g_free (t->path);
+  g_free (t->display_path);
+  g_free (t->name);
+  g_free (t);
+}
+
+static const TtvFormatClass *
+best_format (const char *dir)
+{
+  const TtvFormatClass *best = NULL;
+  guint best_score = 0;
+  for (const TtvFormatClass * const *f = ttv_formats_list (); *f; f++)
+    {
+      guint score = (*f)->probe (dir);
+      if (score > best_score)
+        {
+          best = *f;
+          best_score = score;
+        }
+    }
+  return best;
+}
+
+TtvTrace *
+ttv_trace_open (const char *path, GError **error)
+{
+  return ttv_trace_open_full (path, NULL, NULL, NULL, error);
+}
+
+TtvTrace *
+ttv_trace_open_full (const char *path, GCancellable *cancellable,
+                     void (*progress) (guint64 done, guint64 total, gpointer data),
+                     gpointer progress_data, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_autofree char *dir = NULL;
+
+  if (ttv_archive_is_archive (path))
+    {
+      dir = ttv_archive_extract_full (path, cancellable, progress, progress_data, error);
+      if (dir == NULL)
+        return NULL;
+    }
+  else if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_MISSING,
+                   g_file_test (path, G_FILE_TEST_EXISTS)
+                     ? _("%s: not a trace directory nor a .tar.gz, .tgz or .tar archive")
+                     : _("%s: no such file or directory"),
+                   path);
+      return NULL;
+    }
+  else
+    dir = g_strdup (path);
+
+  const TtvFormatClass *format = best_format (dir);
+  if (format == NULL)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNKNOWN_FORMAT,
+                   _("%s: not a trace that ttv can read (no LTT info/system.xml, "
+                     "LTTng 0.x cpu_N files or CTF metadata found)"),
+                   path);
+      return NULL;
+    }
+
+  TtvTrace *t = trace_new (dir, path);
+  if (!format->open (t, error))
+    {
+      /* close() is only for a trace the reader accepted. */
+      t->format = NULL;
+      ttv_trace_close (t);
+      return NULL;
+    }
+  t->format = format;
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    find_event_span (g_ptr_array_index (t->tracefiles, i));
+  update_span (t);
+  return t;
+}
+
+gboolean
+ttv_trace_refresh (TtvTrace *t, gboolean *changed, GError **error)
+{
+  g_return_val_if_fail (t != NULL && changed != NULL, FALSE);
+  *changed = FALSE;
+  if (t->format == NULL || t->format->refresh == NULL)
+    return TRUE;
+  if (!t->format->refresh (t, changed, error))
+    return FALSE;
+  if (!*changed)
+    return TRUE;
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    find_event_span (g_ptr_array_index (t->tracefiles, i));
+  update_span (t);
+  return TRUE;
+}
+
+TtvTracefile *
+ttv_trace_add_tracefile (TtvTrace *t, const char *name, gint cpu)
+{
+  TtvTracefile *tf = g_new0 (TtvTracefile, 1);
+  tf->trace = t;
+  tf->index = t->tracefiles->len;
+  tf->name = g_strdup (name);
+  tf->cpu = cpu;
+  tf->start = tf->first_event = TTV_TIME_MAX;
+  tf->end = tf->last_event = TTV_TIME_MIN;
+  tf->lost = g_array_new (FALSE, FALSE, sizeof (TtvLostRange));
+  g_ptr_array_add (t->tracefiles, tf);
+  return tf;
+}
+
+TtvEventType *
+ttv_trace_add_event_type (TtvTrace *t, const char *facility, const char *name, TtvType *fields)
+{
+  TtvEventType *et = g_new0 (TtvEventType, 1);
+  et->id = t->event_types->len;
+  et->name = g_strdup (name);
+  et->facility = g_strdup (facility);
+  et->full_name = facility ? g_strdup_printf ("%s.%s", facility, name) : g_strdup (name);
+  et->fields = fields ? fields : ttv_type_new_struct ();
+  ttv_type_finish (et->fields);
+  g_ptr_array_add (t->event_types, et);
+  return et;
+}
+
+void
+ttv_trace_set_info (TtvTrace *t, const char *key, const char *value)
+{
+  if (!g_hash_table_contains (t->info, key))
+    g_ptr_array_add (t->info_keys, g_strdup (key));
+  g_hash_table_insert (t->info, g_strdup (key), g_strdup (value));
+}
+
+const char *
+ttv_trace_get_info (const TtvTrace *t, const char *key)
+{
+  return g_hash_table_lookup (t->info, key);
+}
+
+void
+ttv_trace_add_warning (TtvTrace *t, const char *format, ...)
+{
+  va_list ap;
+  va_start (ap, format);
+  g_ptr_array_add (t->warnings, g_strdup_vprintf (format, ap));
+  va_end (ap);
+}
+
+void
+ttv_trace_add_tail_warning (TtvTrace *t, const char *format, ...)
+{
+  va_list ap;
+  va_start (ap, format);
+  char *text = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_ptr_array_add (t->warnings, text);
+  if (t->tail_warnings == NULL)
+    t->tail_warnings = g_ptr_array_new ();
+  g_ptr_array_add (t->tail_warnings, text);
+}
+
+const TtvEventType *
+ttv_trace_find_event_type (const TtvTrace *t, const char *name)
+{
+  for (guint i = 0; i < t->event_types->len; i++)
+    {
+      const TtvEventType *et = g_ptr_array_index (t->event_types, i);
+      if (g_strcmp0 (et->full_name, name) == 0)
+        return et;
+    }
+  for (guint i = 0; i < t->event_types->len; i++)
+    {
+      const TtvEventType *et = g_ptr_array_index (t->event_types, i);
+      if (g_strcmp0 (et->name, name) == 0)
+        return et;
+    }
+  return NULL;
+}
+
+gboolean
+ttv_trace_cycles_to_time (const TtvTrace *trace, guint64 cycles, TtvTime *time)
+{
+  g_return_val_if_fail (trace != NULL && time != NULL, FALSE);
+  if (trace->format == NULL || trace->format->cycles_to_time == NULL)
+    return FALSE;
+  return trace->format->cycles_to_time (trace, cycles, time);
+}
+
+TtvCursor *
+ttv_cursor_new (TtvTracefile *tf, GError **error)
+{
+  g_return_val_if_fail (tf != NULL, NULL);
+  TtvCursor *c = tf->trace->format->cursor_new (tf, error);
+  if (c)
+    c->tracefile = tf;
+  return c;
+}
+
+void
+ttv_cursor_free (TtvCursor *c)
+{
+  if (c)
+    c->tracefile->trace->format->cursor_free (c);
+}
+
+gboolean
+ttv_cursor_next (TtvCursor *c, TtvEvent *event, GError **error)
+{
+  if (G_UNLIKELY (c->tracefile->trace->damage != NULL))
+    return ttv_cursor_next_skipping_damage (c, event, error);
+  return c->tracefile->trace->format->cursor_next (c, event, error);
+}
+
+gboolean
+ttv_cursor_seek_time (TtvCursor *c, TtvTime time, GError **error)
+{
+  if (G_UNLIKELY (c->tracefile->trace->damage != NULL))
+    return ttv_cursor_seek_time_skipping_damage (c, time, error);
+  return c->tracefile->trace->format->cursor_seek_time (c, time, error);
+}
+
+gboolean
+ttv_cursor_seek_position (TtvCursor *c, const TtvTracefilePosition *pos, GError **error)
+{
+  return c->tracefile->trace->format->cursor_seek_position (c, pos, error);
+}
+
+TtvTracefile *
+ttv_cursor_get_tracefile (TtvCursor *c)
+{
+  return c->tracefile;
+}
+
+const GArray *
+ttv_trace_get_processes (const TtvTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  return trace->format && trace->format->get_processes ? trace->format->get_processes (trace) : NULL;
+}
+
+const GArray *
+ttv_trace_get_interrupts (const TtvTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  return trace->format && trace->format->get_interrupts ? trace->format->get_interrupts (trace) : NULL;
+}
+
+gboolean
+ttv_trace_has_event_contexts (const TtvTrace *trace)
+{
+  return trace->format != NULL && trace->format->decode_contexts != NULL;
+}
+
+gboolean
+ttv_event_type_has_context (const TtvTrace *trace, const TtvEventType *type, const char *name)
+{
+  if (trace->format == NULL || trace->format->event_type_has_context == NULL)
+    return FALSE;
+  return trace->format->event_type_has_context (trace, type, name);
+}
+
+gint32
+ttv_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder,
+                           gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error)
+{
+  const TtvFormatClass *format = event->tracefile->trace->format;
+  if (format->decode_contexts != NULL)
+    return format->decode_contexts (event, decoder, scopes, error);
+  for (guint i = 0; i < TTV_EVENT_N_CONTEXTS; i++)
+    scopes[i] = -1;
+  return format->decode_fields (event, decoder, error);
+}
+
+gboolean
+ttv_event_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime previous_time,
+                                  TtvDecoder *decoder)
+{
+  const TtvFormatClass *format = event->tracefile->trace->format;
+  if (format->append_babeltrace_line == NULL)
+    return FALSE;
+  format->append_babeltrace_line (out, event, previous_time, decoder);
+  return TRUE;
+}
+
+gint32
+ttv_event_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error)
+{
+  return event->tracefile->trace->format->decode_fields (event, decoder, error);
+}
+
+int
+ttv_tracefile_position_compare (const TtvTracefilePosition *a, const TtvTracefilePosition *b)
+{
+  if (a->block != b->block)
+    return a->block < b->block ? -1 : 1;
+  if (a->offset != b->offset)
+    return a->offset < b->offset ? -1 : 1;
+  return 0;
+}
