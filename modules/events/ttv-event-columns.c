@@ -130,11 +130,11 @@ ttv_event_columns_fill (TtvTabState *state, TtvEventRequest *request, const TtvE
 GSettings *
 ttv_event_columns_new_settings (void)
 {
-  g_autoptr (GSettings) columns = ttv_viewer_dup_settings (COLUMNS_KEY);
+  g_autoptr (GSettings) with_columns = ttv_viewer_dup_settings (COLUMNS_KEY);
 
   /* Both keys came in the same schema version, but an installed schema
    * older than this module must not crash it. */
-  return columns ? ttv_viewer_dup_settings (WIDTHS_KEY) : NULL;
+  return with_columns ? ttv_viewer_dup_settings (WIDTHS_KEY) : NULL;
 }
 
 gboolean

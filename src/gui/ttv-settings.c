@@ -5,7 +5,30 @@
 #include "ttv-settings.h"
 #include "ttv-viewer.h"
 
+#include "ttv-locale.h"
+
 #define SCHEMA_ID "org.ttv.Viewer"
+
+/* The schema: the one compiled into the build tree's data/ when the viewer
+ * runs from that tree (README's first command; an installed one may be
+ * stale or absent), unless GSETTINGS_SCHEMA_DIR says where; else the
+ * installed one. */
+static GSettingsSchema *
+lookup_schema (void)
+{
+  GSettingsSchemaSource *installed = g_settings_schema_source_get_default ();
+
+  if (ttv_running_from_build_tree () && !g_getenv ("GSETTINGS_SCHEMA_DIR"))
+    {
+      g_autofree char *dir = g_build_filename (TTV_BUILD_ROOT, "data", NULL);
+      g_autoptr (GSettingsSchemaSource) built
+        = g_settings_schema_source_new_from_directory (dir, installed, FALSE, NULL);
+      GSettingsSchema *schema = built ? g_settings_schema_source_lookup (built, SCHEMA_ID, FALSE) : NULL;
+      if (schema)
+        return schema;
+    }
+  return installed ? g_settings_schema_source_lookup (installed, SCHEMA_ID, TRUE) : NULL;
+}
 
 GSettings *
 ttv_settings_get (void)
@@ -15,12 +38,10 @@ ttv_settings_get (void)
 
   if (g_once_init_enter (&once))
     {
-      GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-      g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, SCHEMA_ID, TRUE)
-                                                  : NULL;
+      g_autoptr (GSettingsSchema) schema = lookup_schema ();
 
       if (schema)
-        settings = g_settings_new (SCHEMA_ID);
+        settings = g_settings_new_full (schema, NULL, NULL);
       else
         g_message ("GSettings schema " SCHEMA_ID " not found: preferences and recent traces "
                    "are not kept");

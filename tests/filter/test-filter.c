@@ -900,7 +900,7 @@ test_ctf_userspace (void)
   g_assert_cmpstr (exit_type->facility, ==, "lttng_ust_cyg_profile");
   g_assert_cmpstr (exit_type->name, ==, "func_exit");
   g_assert_true (ttv_trace_find_event_type (t, "func_exit") == exit_type);
-  static const char *const cases[] = {
+  static const char *const ust_cases[] = {
     "event.facility = lttng_ust_cyg_profile",
     "event.name = func_exit",
     "event.name = \"lttng_ust_cyg_profile:func_*\" & event.name != func_entry",
@@ -912,11 +912,11 @@ test_ctf_userspace (void)
     "state.tid = 16073 & state.process_name = glxgears & !state.pid & !state.ppid",
     "state.tid != 16073 | state.process_name != \"glx*\"",
   };
-  guint64 counts[G_N_ELEMENTS (cases)] = { 0 };
+  guint64 counts[G_N_ELEMENTS (ust_cases)] = { 0 };
   guint64 n = 0, exits = 0, cpu1 = 0;
-  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+  for (guint c = 0; c < G_N_ELEMENTS (ust_cases); c++)
     {
-      g_autoptr (TtvFilter) f = ttv_filter_new (cases[c], NULL, &error);
+      g_autoptr (TtvFilter) f = ttv_filter_new (ust_cases[c], NULL, &error);
       g_assert_no_error (error);
       g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
       g_assert_true (ttv_context_seek_begin (ctx, &error));
@@ -1017,7 +1017,7 @@ test_opcodes (void)
     const char *expr;
     guint code;
     TtvFilterVerdict verdict;
-  } cases[] = {
+  } opcode_cases[] = {
     { 0, "event.field.u8 = 1", INS_INT8, TTV_FILTER_DEPENDS },
     { 0, "event.field.s16 < -3", INS_INT16, TTV_FILTER_DEPENDS },
     { 2, "event.field.u32 != 0x61", INS_INT32, TTV_FILTER_DEPENDS },
@@ -1050,13 +1050,13 @@ test_opcodes (void)
     { 5, "event.field.u8 = 1", G_MAXUINT8, TTV_FILTER_NEVER },
     { 4, "event.field.u32 = 1 | cpu = 0", G_MAXUINT8, TTV_FILTER_ALWAYS },
   };
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (opcode_cases); i++)
     {
       TtvFilterVerdict verdict;
-      guint code = first_opcode (t, cases[i].type, cases[i].expr, &verdict);
-      if (code != cases[i].code || verdict != cases[i].verdict)
-        g_error ("'%s': opcode %u verdict %d, expected %u and %d", cases[i].expr, code, verdict,
-                 cases[i].code, cases[i].verdict);
+      guint code = first_opcode (t, opcode_cases[i].type, opcode_cases[i].expr, &verdict);
+      if (code != opcode_cases[i].code || verdict != opcode_cases[i].verdict)
+        g_error ("'%s': opcode %u verdict %d, expected %u and %d", opcode_cases[i].expr, code, verdict,
+                 opcode_cases[i].code, opcode_cases[i].verdict);
     }
   ttv_trace_close (t);
 }

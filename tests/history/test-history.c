@@ -64,12 +64,12 @@ check_state (TtvHistory *h, const TtvState *s, TtvTime t)
       gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, p->pid, p->cpu, t);
       if (row < 0)
         {
-          for (guint i = 0; i < ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); i++)
+          for (guint j = 0; j < ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); j++)
             {
-              const TtvHistoryRowInfo *r = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
+              const TtvHistoryRowInfo *r = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, j);
               if (r->id == p->pid)
                 g_printerr ("row %u: cpu %d birth %" G_GINT64_FORMAT " end %" G_GINT64_FORMAT " dead %d n %" G_GUINT64_FORMAT "\n",
-                            i, r->cpu, r->birth, r->end, r->dead, r->n_intervals);
+                            j, r->cpu, r->birth, r->end, r->dead, r->n_intervals);
             }
           g_error ("t=%" G_GINT64_FORMAT ": no history row for pid %u cpu %d (status %s)", t, p->pid, p->cpu,
                    ttv_process_status_name (p->status));

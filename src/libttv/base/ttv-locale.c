@@ -11,8 +11,8 @@
 /* TRUE when the running executable lies in the build tree it was built in:
  * then it is run uninstalled (from a developer's tree or by the tests), and
  * the installed catalogue may be missing or stale. */
-static gboolean
-running_from_build_tree (void)
+gboolean
+ttv_running_from_build_tree (void)
 {
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
   size_t root_len = strlen (TTV_BUILD_ROOT);
@@ -23,7 +23,7 @@ running_from_build_tree (void)
 const char *
 ttv_locale_dir (void)
 {
-  return running_from_build_tree () ? TTV_BUILD_LOCALEDIR : TTV_LOCALEDIR;
+  return ttv_running_from_build_tree () ? TTV_BUILD_LOCALEDIR : TTV_LOCALEDIR;
 }
 
 void

@@ -15,4 +15,10 @@ void ttv_locale_init (void);
  * that tree, else the installed localedir. */
 const char *ttv_locale_dir (void);
 
+/* TRUE when the running executable lies in the build tree it was built in
+ * (TTV_BUILD_ROOT): then it runs uninstalled, from a developer's tree or
+ * the tests, and installed data (catalogues, settings schema) may be
+ * missing or stale. */
+gboolean    ttv_running_from_build_tree (void);
+
 G_END_DECLS

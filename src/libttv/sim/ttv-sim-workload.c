@@ -264,6 +264,9 @@ new_kernel_threads (Builder *b, guint max)
   static const char *const global[] = { "rcu_gp", "rcu_sched", "kworker/u%u:0", "khungtaskd",
                                         "kcompactd0", "kswapd0", "jbd2/sda1-8", "kworker/u%u:2" };
   guint n = 0;
+  /* The names' formats are the literals above, each with one %u. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
   for (guint i = 0; i < G_N_ELEMENTS (global) && n < max && !full (b); i++, n++)
     {
       char name[16];
@@ -279,6 +282,7 @@ new_kernel_threads (Builder *b, guint max)
         k->cpu = c;
         k->bound = TRUE;
       }
+#pragma GCC diagnostic pop
 }
 
 /* Jobs of @shell already running when the trace starts. */
