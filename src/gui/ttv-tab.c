@@ -508,7 +508,7 @@ live_session_over (TtvTab *self)
       break;
     case TTV_LIVE_SOURCE_FAILED:
     default:
-      msg = g_strdup_printf (_("The live session “%s” stopped: %s  The views show what was received."),
+      msg = g_strdup_printf (_("The live session “%s” stopped: %s. The views show what was received."),
                              ttv_traceset_get_live_session (ts)->name, error ? error->message : "");
       ttv_tab_notify (self, "follow", GTK_MESSAGE_ERROR, msg);
       break;

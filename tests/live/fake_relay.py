@@ -380,3 +380,24 @@ class Connection:
         s.next += 1
         self.sent_packets += 1
         self.relay.served[s.name] = s.next
+
+
+def serve():
+    """python3 fake_relay.py TRACE [KEY=PYTHON-VALUE...]: serves TRACE with
+    that scenario, prints the port, and stops when standard input closes
+    (the GUI test holds it open)."""
+    import ast
+    import sys
+    kw = {}
+    for arg in sys.argv[2:]:
+        key, value = arg.split('=', 1)
+        kw[key] = ast.literal_eval(value)
+    relay = FakeRelay(Scenario(sys.argv[1] if sys.argv[1] != '-' else None, **kw))
+    sys.stdout.write('%d\n' % relay.port)
+    sys.stdout.flush()
+    sys.stdin.read()
+    relay.close()
+
+
+if __name__ == '__main__':
+    serve()
