@@ -2,7 +2,8 @@
  * relay (tests/live/fake_relay.py) serving a ttv-gen trace: the dialog lists
  * the relay's sessions without blocking the window, Open follows the chosen
  * one in a tab named after it whose views fill as packets arrive, whose time
- * window follows the newest events (and stays where the user put it), and
+ * window follows the newest events (growing, or sliding when zoomed on the
+ * end) and stays where the user moved it, and
  * which ends with every event of the trace counted in the status bar and
  * drawn in the event list, and a message that the session ended; a relay
  * that stalls stops the tab with a message, the views keep what came; an
@@ -60,6 +61,13 @@ relay_start (Relay *r, const char *const *scenario)
     }
   r->port = (guint16) g_ascii_strtoull (buf, NULL, 10);
   g_assert_cmpuint (r->port, >, 0);
+}
+
+/* Lifts the relay's next pause (scenario pause_after). */
+static void
+relay_resume (Relay *r)
+{
+  g_assert_cmpint (write (r->stdin_fd, "go\n", 3), ==, 3);
 }
 
 static void
@@ -213,14 +221,36 @@ new_window (void)
 
 /* --- Tests -------------------------------------------------------------------- */
 
-/* A whole session: the tab fills as it goes, its window follows the end,
- * and it ends with every event. */
+/* The events the index pass counted grew past *@data and the passes ran. */
+static gboolean
+grew (gpointer tab)
+{
+  guint64 *before = g_object_get_data (G_OBJECT (tab), "ttv-test-n");
+
+  return n_events (ttv_tab_get_state (tab)) > *before && !ttv_tab_is_busy (tab);
+}
+
+/* Resumes the relay and waits for the tab to show more events. */
+static void
+resume_and_grow (Relay *relay, TtvTab *tab)
+{
+  guint64 n = n_events (ttv_tab_get_state (tab));
+
+  g_object_set_data (G_OBJECT (tab), "ttv-test-n", &n);
+  relay_resume (relay);
+  ttv_gui_test_spin_until (grew, tab);
+}
+
+/* A whole session, held by the relay after 4, 8 and 12 packets: the tab
+ * fills as it goes, its window shows everything while the user leaves it
+ * alone, slides when zoomed on the end, stays where the user moved it, and
+ * the tab ends with every event of the trace. */
 static void
 test_follow (void)
 {
   Relay relay;
-  const char *const scenario[] = { "interval=0.15", "tail=0.2", "hostname='fakehost'", "session='gui-live'",
-                                   NULL };
+  const char *const scenario[] = { "interval=0.02", "tail=0.2", "pause_after=[4, 8, 12]",
+                                   "hostname='fakehost'", "session='gui-live'", NULL };
   GtkWidget *window = new_window ();
   g_autofree char *address = NULL;
   TtvLiveDialog *dialog;
@@ -233,7 +263,6 @@ test_follow (void)
   relay_start (&relay, scenario);
   address = g_strdup_printf ("127.0.0.1:%u", relay.port);
   dialog = list_sessions (window, address);
-  g_test_message ("dialog: %s", ttv_live_dialog_get_status (dialog));
   g_assert_nonnull (strstr (ttv_live_dialog_get_status (dialog), "serves 1 live session"));
   tab = open_session (window, dialog, "gui-live");
   state = ttv_tab_get_state (tab);
@@ -241,73 +270,49 @@ test_follow (void)
   g_assert_cmpstr (title, ==, "gui-live");
   g_assert_true (ttv_tab_get_following (tab));
 
-  /* Events while the session runs, the window on the newest. */
+  /* Events while the session runs, all shown. */
   ttv_gui_test_spin_until (has_events, tab);
   g_assert_cmpuint (n_events (state), <, TRACE_EVENTS);
-  ttv_gui_test_spin_until (settled, tab);
-  relay_stop (&relay);
-
-  g_assert_cmpuint (n_events (state), ==, TRACE_EVENTS);
-  count = g_strdup_printf ("%u events", TRACE_EVENTS);
-  g_assert_true (g_str_has_prefix (ttv_status_bar_get_summary (ttv_tab_get_status_bar (tab)), count));
+  g_assert_cmpint (ttv_traceset_get_live_state (ttv_tab_state_get_traceset (state), NULL, NULL), ==,
+                   TTV_LIVE_SOURCE_RUNNING);
   ttv_tab_state_get_time_span (state, &start, &end);
   ttv_tab_state_get_time_window (state, &wstart, &wend);
   g_assert_cmpint (wstart, ==, start);
   g_assert_cmpint (wend, ==, end);
-  g_assert_nonnull (strstr (ttv_notifications_get_text (ttv_tab_get_notifications (tab), "follow"),
-                            "“gui-live” ended"));
-  g_assert_true (shot_has_rows (window, "live-view-follow.png"));
-  gtk_widget_destroy (window);
-}
 
-/* A window the user moved stays where it is while the session grows; one
- * zoomed on the end slides with it. */
-static gboolean
-grew (gpointer data)
-{
-  guint64 *before = g_object_get_data (G_OBJECT (data), "ttv-test-n");
-
-  return n_events (ttv_tab_get_state (data)) > *before && !ttv_tab_is_busy (data);
-}
-
-static void
-test_window_moved (void)
-{
-  Relay relay;
-  const char *const scenario[] = { "interval=0.2", "tail=0.2", NULL };
-  GtkWidget *window = new_window ();
-  g_autofree char *address = NULL;
-  TtvTab *tab;
-  TtvTabState *state;
-  TtvTime start, end, wstart, wend;
-  guint64 n;
-
-  relay_start (&relay, scenario);
-  address = g_strdup_printf ("127.0.0.1:%u", relay.port);
-  tab = open_session (window, list_sessions (window, address), "fake-session");
-  state = ttv_tab_get_state (tab);
-  ttv_gui_test_spin_until (has_events, tab);
-  ttv_gui_test_spin_until (ttv_gui_test_no_requests, state);
+  /* More: the whole span still shown. */
+  resume_and_grow (&relay, tab);
+  ttv_tab_state_get_time_span (state, &start, &end);
+  ttv_tab_state_get_time_window (state, &wstart, &wend);
+  g_assert_cmpint (wstart, ==, start);
+  g_assert_cmpint (wend, ==, end);
 
   /* Zoomed on the end: slides. */
-  ttv_tab_state_get_time_span (state, &start, &end);
   ttv_tab_state_set_time_window (state, end - 1000000, end);
-  n = n_events (state);
-  g_object_set_data (G_OBJECT (tab), "ttv-test-n", &n);
-  ttv_gui_test_spin_until (grew, tab);
+  resume_and_grow (&relay, tab);
   ttv_tab_state_get_time_span (state, &start, &end);
   ttv_tab_state_get_time_window (state, &wstart, &wend);
   g_assert_cmpint (wend, ==, end);
   g_assert_cmpint (wend - wstart, ==, 1000000);
 
-  /* Moved away from the end: stays. */
+  /* Moved away from the end: stays while the rest comes. */
   ttv_tab_state_set_time_window (state, start, start + 1000000);
+  relay_resume (&relay);
   ttv_gui_test_spin_until (settled, tab);
   relay_stop (&relay);
   ttv_tab_state_get_time_window (state, &wstart, &wend);
   g_assert_cmpint (wstart, ==, start);
   g_assert_cmpint (wend, ==, start + 1000000);
+
   g_assert_cmpuint (n_events (state), ==, TRACE_EVENTS);
+  count = g_strdup_printf ("%u events", TRACE_EVENTS);
+  g_assert_true (g_str_has_prefix (ttv_status_bar_get_summary (ttv_tab_get_status_bar (tab)), count));
+  g_assert_nonnull (strstr (ttv_notifications_get_text (ttv_tab_get_notifications (tab), "follow"),
+                            "“gui-live” ended"));
+  /* The whole session drawn. */
+  ttv_tab_state_get_time_span (state, &start, &end);
+  ttv_tab_state_set_time_window (state, start, end);
+  g_assert_true (shot_has_rows (window, "live-view-follow.png"));
   gtk_widget_destroy (window);
 }
 
@@ -413,7 +418,6 @@ main (int argc, char **argv)
   gtk_test_init (&argc, &argv, NULL);
   ttv_gui_test_load_modules ((const char *const[]) { TTV_EVENTS_MODULE_PATH, NULL });
   g_test_add_func ("/gui/live/follow", test_follow);
-  g_test_add_func ("/gui/live/window-moved", test_window_moved);
   g_test_add_func ("/gui/live/relay-stalls", test_relay_stalls);
   g_test_add_func ("/gui/live/no-relay", test_no_relay);
   g_test_add_func ("/gui/live/relayd", test_relayd);

@@ -79,6 +79,9 @@ class Scenario:
         self.interval = kw.get('interval', 0.01)               # seconds between packets of a stream
         self.tail = kw.get('tail', 0.1)                        # beacons after the last packet
         self.path = kw.get('path', 'kernel')
+        # The session holds still after these many packets, until resumed
+        # (FakeRelay.resume, or "go" on the standard input of serve()).
+        self.pause_after = kw.get('pause_after', [])
 
 
 class FakeRelay:
@@ -90,6 +93,7 @@ class FakeRelay:
         self.server.listen(4)
         self.port = self.server.getsockname()[1]
         self.served = {}            # stream file name -> packets sent whole
+        self.resumed = 0            # pauses lifted
         self.stop = threading.Event()
         self.threads = []
         self.thread = threading.Thread(target=self.accept_loop, daemon=True)
@@ -107,6 +111,9 @@ class FakeRelay:
             t = threading.Thread(target=Connection(self, conn).run, daemon=True)
             t.start()
             self.threads.append(t)
+
+    def resume(self):
+        self.resumed += 1
 
     def close(self):
         self.stop.set()
@@ -344,7 +351,8 @@ class Connection:
         if self.late_stream_pending() or (sc.trace and self.metadata_sent < self.points[1]):
             self.send(struct.pack('>QQQQQQQII', 0, 0, 0, 0, 0, 0, 0, INDEX_RETRY, flags))
             return
-        if s.next < len(s.packets) and now >= s.next * sc.interval:
+        paused = [p for p in sc.pause_after if self.sent_packets >= p][self.relay.resumed:]
+        if s.next < len(s.packets) and now >= s.next * sc.interval and not paused:
             off, size, content, tb, te = s.packets[s.next]
             bits = size * 8
             if fault == 'huge-packet':
@@ -395,7 +403,9 @@ def serve():
     relay = FakeRelay(Scenario(sys.argv[1] if sys.argv[1] != '-' else None, **kw))
     sys.stdout.write('%d\n' % relay.port)
     sys.stdout.flush()
-    sys.stdin.read()
+    for line in sys.stdin:
+        if line.strip() == 'go':
+            relay.resume()
     relay.close()
 
 

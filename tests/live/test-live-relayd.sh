@@ -110,7 +110,15 @@ else
   follower_pid=$!
 fi
 
-sleep 0.5
+# The events are emitted once ttv is attached (slow to start under ASan):
+# the relay then lists one viewer on the session.
+i=0
+until timeout 10 "$report" "net://$relay" 2>/dev/null | grep -F "$url (" | grep -qF "viewers attached: 1;"; do
+  i=$((i + 1))
+  [ $i -lt 300 ] || { cat "$work/gui.txt" "$work/live.err" 2>/dev/null; fail "ttv did not attach to $url"; }
+  kill -0 "$follower_pid" 2>/dev/null || { cat "$work/gui.txt" "$work/live.err" 2>/dev/null; fail "ttv stopped before attaching"; }
+  sleep 0.1
+done
 timeout -k 5 30 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
   env LTTNG_HOME="$LTTNG_HOME" HOME="$HOME" LTTNG_UST_REGISTER_TIMEOUT=5000 "$app" "$rounds" 20000 &
 app_pid=$!
