@@ -32,8 +32,8 @@ ttv_traceset_live_free (TtvTracesetLive *live)
 }
 
 /* Opens the traces that received metadata since the last refresh.  One that
- * does not open yet (its metadata is still partial) is tried again at the
- * next refresh; once the session ended, that is an error. */
+ * does not open yet (no whole declaration of its trace yet) is tried again at
+ * the next refresh; once the session ended, that is an error. */
 static gboolean
 open_new_traces (TtvTraceset *ts, TtvTracesetLive *live, GPtrArray *dirs, gboolean ended, gboolean *changed,
                  GError **error)
@@ -47,7 +47,7 @@ open_new_traces (TtvTraceset *ts, TtvTracesetLive *live, GPtrArray *dirs, gboole
         continue;
       g_autofree char *path = g_build_filename (spool, dir, NULL);
       g_autoptr (GError) local = NULL;
-      TtvTrace *trace = ttv_trace_open (path, &local);
+      TtvTrace *trace = ttv_trace_open_growing (path, &local);
       if (trace == NULL)
         {
           if (!ended)

@@ -73,8 +73,7 @@ client_read (gpointer source, void *buf, gsize n, GError **error)
     {
       c->broken = TRUE;
       g_set_error (error, TTV_LIVE_ERROR, TTV_LIVE_ERROR_CLOSED,
-                   _("the relay %s closed the connection in its reply to %s (%" G_GSIZE_FORMAT " of %"
-                     G_GSIZE_FORMAT " bytes received)"),
+                   _("the relay %s closed the connection in its reply to %s (%zu of %zu bytes received)"),
                    c->relay, ttv_live_command_name (c->command), got, n);
       return FALSE;
     }

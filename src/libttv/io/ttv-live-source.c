@@ -99,13 +99,14 @@ describe_sessions (GPtrArray *sessions)
 {
   if (sessions->len == 0)
     return g_strdup (_("it serves no live session"));
-  g_autoptr (GString) s = g_string_new (_("it serves"));
+  g_autoptr (GString) list = g_string_new (NULL);
   for (guint i = 0; i < sessions->len; i++)
     {
       const TtvLiveSessionInfo *info = sessions->pdata[i];
-      g_string_append_printf (s, "%s %s/%s", i ? "," : "", info->hostname, info->name);
+      g_string_append_printf (list, "%s%s/%s", i ? ", " : "", info->hostname, info->name);
     }
-  return g_string_free (g_steal_pointer (&s), FALSE);
+  /* TRANSLATORS: %s is a list of HOST/SESSION, separated by commas. */
+  return g_strdup_printf (_("it serves %s"), list->str);
 }
 
 /* The newest session of that host and name (a name is reused once a

@@ -111,7 +111,10 @@ ctf_open (TtvTrace *trace, GError **error)
   /* Sized before reading: metadata growing meanwhile is seen by a refresh. */
   GStatBuf mst;
   guint64 meta_size = g_stat (meta_path, &mst) == 0 ? (guint64) mst.st_size : 0;
-  g_autofree char *text = ttv_ctf_metadata_read (meta_path, &len, error);
+  /* Still being written, its last declaration may be partly there. */
+  g_autofree char *text = trace->flags & TTV_TRACE_FLAG_GROWING
+                            ? ttv_ctf_metadata_read_complete (meta_path, &len, &meta_size, error)
+                            : ttv_ctf_metadata_read (meta_path, &len, error);
   if (text == NULL)
     return FALSE;
   g_autoptr (CtfMeta) meta = ttv_ctf_parse (text, len, meta_path, error);
