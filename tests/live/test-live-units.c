@@ -129,25 +129,65 @@ put_fixed (GByteArray *a, const char *s, guint size)
   g_byte_array_append (a, field, size);
 }
 
+/* A session list of one session, as protocol 2.@minor lays it out: fixed
+ * fields before 2.15 (@host, @name), else lengths (@host_len, @name_len:
+ * G_MAXUINT32 for the strings' own), the trace format and the strings. */
+static void
+put_one_session (GByteArray *a, guint minor, guint64 id, const char *host, const char *name, guint32 host_len,
+                 guint32 name_len, guint32 format)
+{
+  g_byte_array_set_size (a, 0);
+  put32 (a, 1);
+  put64 (a, id);
+  put32 (a, 1000000);
+  put32 (a, 1);
+  put32 (a, 5);
+  if (minor < 15)
+    {
+      put_fixed (a, host, TTV_LIVE_HOST_NAME_MAX);
+      put_fixed (a, name, TTV_LIVE_NAME_MAX);
+      return;
+    }
+  put32 (a, host_len == G_MAXUINT32 ? (guint32) strlen (host) : host_len);
+  put32 (a, name_len == G_MAXUINT32 ? (guint32) strlen (name) : name_len);
+  put32 (a, format);
+  g_byte_array_append (a, (const guint8 *) host, (guint) strlen (host));
+  g_byte_array_append (a, (const guint8 *) name, (guint) strlen (name));
+}
+
+/* The list in @b, read in protocol 2.@minor: NULL with the error's @code
+ * and @message when @code >= 0. */
+static GPtrArray *
+read_list (Bytes *b, guint minor, gint code, const char *message)
+{
+  TtvLiveInput in = { bytes_read, b };
+  g_autoptr (GError) error = NULL;
+  GPtrArray *list;
+
+  b->pos = 0;
+  list = ttv_live_read_session_list (&in, minor, &error);
+  if (code < 0)
+    {
+      g_assert_no_error (error);
+      return list;
+    }
+  g_assert_null (list);
+  g_assert_error (error, TTV_LIVE_ERROR, code);
+  g_assert_nonnull (strstr (error->message, message));
+  return NULL;
+}
+
 static void
 test_session_lists (void)
 {
   g_autoptr (GByteArray) a = g_byte_array_new ();
-  g_autoptr (GError) error = NULL;
   Bytes b = { a, 0 };
-  TtvLiveInput in = { bytes_read, &b };
   g_autofree char *long_name = g_strnfill (300, 'n');
+  g_autofree char *unterminated = g_strnfill (TTV_LIVE_NAME_MAX, 'x');
 
   /* 2.4: fixed fields. */
-  put32 (a, 1);
-  put64 (a, 9);
-  put32 (a, 1000000);
-  put32 (a, 1);
-  put32 (a, 5);
-  put_fixed (a, "box", TTV_LIVE_HOST_NAME_MAX);
-  put_fixed (a, "demo", TTV_LIVE_NAME_MAX);
-  g_autoptr (GPtrArray) l24 = ttv_live_read_session_list (&in, 13, &error);
-  g_assert_no_error (error);
+  put_one_session (a, 13, 9, "box", "demo", 0, 0, 0);
+  g_autoptr (GPtrArray) l24 = read_list (&b, 13, -1, NULL);
   g_assert_cmpuint (l24->len, ==, 1);
   const TtvLiveSessionInfo *s = l24->pdata[0];
   g_assert_cmpuint (s->id, ==, 9);
@@ -159,84 +199,24 @@ test_session_lists (void)
   g_assert_cmpuint (s->trace_format, ==, TTV_LIVE_TRACE_FORMAT_CTF_1_8);
 
   /* 2.15: lengths, names longer than 2.4 allowed, the trace format. */
-  g_byte_array_set_size (a, 0);
-  b.pos = 0;
-  put32 (a, 1);
-  put64 (a, 10);
-  put32 (a, 200000);
-  put32 (a, 0);
-  put32 (a, 3);
-  put32 (a, 3);
-  put32 (a, 300);
-  put32 (a, TTV_LIVE_TRACE_FORMAT_CTF_2);
-  g_byte_array_append (a, (const guint8 *) "box", 3);
-  g_byte_array_append (a, (const guint8 *) long_name, 300);
-  g_autoptr (GPtrArray) l215 = ttv_live_read_session_list (&in, 15, &error);
-  g_assert_no_error (error);
+  put_one_session (a, 15, 10, "box", long_name, G_MAXUINT32, G_MAXUINT32, TTV_LIVE_TRACE_FORMAT_CTF_2);
+  g_autoptr (GPtrArray) l215 = read_list (&b, 15, -1, NULL);
   s = l215->pdata[0];
   g_assert_cmpstr (s->name, ==, long_name);
   g_assert_cmpuint (s->trace_format, ==, TTV_LIVE_TRACE_FORMAT_CTF_2);
 
-  /* Refused: too many, too long, no terminator, an unknown format. */
+  /* Refused: too many, too long, no terminator, an unknown format, cut short. */
   g_byte_array_set_size (a, 0);
-  b.pos = 0;
   put32 (a, TTV_LIVE_MAX_SESSIONS + 1);
-  g_assert_null (ttv_live_read_session_list (&in, 13, &error));
-  g_assert_error (error, TTV_LIVE_ERROR, TTV_LIVE_ERROR_TOO_LARGE);
-  g_clear_error (&error);
-
-  g_byte_array_set_size (a, 0);
-  b.pos = 0;
-  put32 (a, 1);
-  put64 (a, 1);
-  put32 (a, 0);
-  put32 (a, 0);
-  put32 (a, 0);
-  put32 (a, TTV_LIVE_MAX_NAME + 1);
-  put32 (a, 1);
-  put32 (a, 0);
-  g_assert_null (ttv_live_read_session_list (&in, 15, &error));
-  g_assert_error (error, TTV_LIVE_ERROR, TTV_LIVE_ERROR_TOO_LARGE);
-  g_assert_nonnull (strstr (error->message, "host name of 4097 bytes"));
-  g_clear_error (&error);
-
-  g_byte_array_set_size (a, 0);
-  b.pos = 0;
-  put32 (a, 1);
-  put64 (a, 1);
-  put32 (a, 0);
-  put32 (a, 0);
-  put32 (a, 0);
-  put_fixed (a, "box", TTV_LIVE_HOST_NAME_MAX);
-  g_autofree char *unterminated = g_strnfill (TTV_LIVE_NAME_MAX, 'x');
-  put_fixed (a, unterminated, TTV_LIVE_NAME_MAX);
-  g_assert_null (ttv_live_read_session_list (&in, 13, &error));
-  g_assert_error (error, TTV_LIVE_ERROR, TTV_LIVE_ERROR_PROTOCOL);
-  g_clear_error (&error);
-
-  g_byte_array_set_size (a, 0);
-  b.pos = 0;
-  put32 (a, 1);
-  put64 (a, 1);
-  put32 (a, 0);
-  put32 (a, 0);
-  put32 (a, 0);
-  put32 (a, 1);
-  put32 (a, 1);
-  put32 (a, 7);
-  g_byte_array_append (a, (const guint8 *) "hs", 2);
-  g_assert_null (ttv_live_read_session_list (&in, 15, &error));
-  g_assert_error (error, TTV_LIVE_ERROR, TTV_LIVE_ERROR_PROTOCOL);
-  g_assert_nonnull (strstr (error->message, "unknown trace format 7"));
-  g_clear_error (&error);
-
-  /* Cut short: the input's error comes through. */
-  g_byte_array_set_size (a, 0);
-  b.pos = 0;
-  put32 (a, 2);
-  put64 (a, 1);
-  g_assert_null (ttv_live_read_session_list (&in, 13, &error));
-  g_assert_error (error, TTV_LIVE_ERROR, TTV_LIVE_ERROR_CLOSED);
+  read_list (&b, 13, TTV_LIVE_ERROR_TOO_LARGE, "announces 65537 sessions");
+  put_one_session (a, 15, 1, "h", "s", TTV_LIVE_MAX_NAME + 1, 1, 0);
+  read_list (&b, 15, TTV_LIVE_ERROR_TOO_LARGE, "host name of 4097 bytes");
+  put_one_session (a, 13, 1, "box", unterminated, 0, 0, 0);
+  read_list (&b, 13, TTV_LIVE_ERROR_PROTOCOL, "without its terminating NUL byte");
+  put_one_session (a, 15, 1, "h", "s", G_MAXUINT32, G_MAXUINT32, 7);
+  read_list (&b, 15, TTV_LIVE_ERROR_PROTOCOL, "unknown trace format 7");
+  g_byte_array_set_size (a, a->len - 1);
+  read_list (&b, 15, TTV_LIVE_ERROR_CLOSED, "closed");
 }
 
 static void

@@ -2,6 +2,7 @@
  * ttv-live-spool.h): safe names, appends that leave no partial data behind,
  * removal of the spool and of those that dead processes left. */
 #include "ttv-live-spool.h"
+#include "ttv-remove-tree.h"
 #include "ttv-error.h"
 
 #include <errno.h>
@@ -17,27 +18,6 @@ struct _TtvLiveSpool {
   GHashTable *files;          /* "dir/name" -> GINT_TO_POINTER (fd + 1), owned */
   guint64 size;
 };
-
-/* Removes @path and everything below it, never following a link. */
-static void
-remove_tree (const char *path)
-{
-  GStatBuf st;
-  if (g_lstat (path, &st) != 0)
-    return;
-  if (S_ISDIR (st.st_mode))
-    {
-      g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-      for (const char *name; dir && (name = g_dir_read_name (dir));)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
 
 static char *
 spool_root (void)
@@ -59,7 +39,7 @@ remove_stale (const char *root)
       if (kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
         continue;
       g_autofree char *path = g_build_filename (root, name, NULL);
-      remove_tree (path);
+      ttv_remove_tree (path);
     }
 }
 
@@ -100,7 +80,7 @@ ttv_live_spool_free (TtvLiveSpool *spool)
   while (g_hash_table_iter_next (&it, NULL, &fd))
     close (GPOINTER_TO_INT (fd) - 1);
   g_hash_table_unref (spool->files);
-  remove_tree (spool->path);
+  ttv_remove_tree (spool->path);
   g_free (spool->path);
   g_free (spool);
 }
