@@ -47,6 +47,10 @@ def packetize(text, content=4096):
     return out
 
 
+# An event record class no packet uses, as a CTF 2 fragment.
+LATE_EVENT_CTF2 = (b'\x1e{"type": "event-record-class", "id": 9999, "data-stream-class-id": 0, '
+                   b'"name": "ttv_live_late_event"}\n')
+
 # An event class no packet uses: metadata that grows after the trace opened.
 LATE_EVENT = b'''
 event {
@@ -179,8 +183,9 @@ class Connection:
         if sc.trace is None:
             return
         text = open(os.path.join(sc.trace, 'metadata'), 'rb').read()
+        late = LATE_EVENT_CTF2 if text.startswith(b'\x1e') else LATE_EVENT
         trace_part = packetize(text) if sc.packetized else text
-        late_part = packetize(LATE_EVENT, 64) if sc.packetized else LATE_EVENT
+        late_part = packetize(late, 64) if sc.packetized else late
         self.metadata = trace_part + late_part
         # Where the metadata the relay has ends, as the session goes: a
         # third of the trace's (cut inside a declaration), all of it, half

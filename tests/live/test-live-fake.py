@@ -103,10 +103,15 @@ def url(relay, session='fake-session', host='fakehost'):
     return 'net://127.0.0.1:%d/host/%s/%s' % (relay.port, host, session)
 
 
-def follow(name, reference, **kw):
+def skip(name, why):
+    results.append((True, name, ''))
+    print('ok %d - %s # SKIP %s' % (len(results), name, why))
+
+
+def follow(name, reference, trace=TRACE, **kw):
     """A whole session: the same events as the trace, exit 0, no spool left."""
     cache = os.path.join(WORK, 'cache-' + name)
-    relay = fake_relay.FakeRelay(fake_relay.Scenario(TRACE, **kw))
+    relay = fake_relay.FakeRelay(fake_relay.Scenario(trace, **kw))
     try:
         code, out, err, _ = report([url(relay)], cache=cache)
     finally:
@@ -164,6 +169,19 @@ def main():
     follow('late-stream', reference, late_stream=True)
     follow('protocol-2.15', reference, minor=15)
     follow('slow-session', reference, interval=0.05, tail=0.3)
+
+    # --- A CTF 2 session (protocol 2.15 offers them) --------------------------
+    ctf2 = os.path.join(WORK, 'trace-ctf2')
+    gen = subprocess.run([GEN, '-f', 'ctf2', '-o', ctf2, '-n', '4000', '-c', '3', '-b', '4096', '-s', '7', '-q'],
+                         capture_output=True, text=True)
+    if gen.returncode != 0:
+        for n in ('ctf2-session', 'ctf2-session-packetized'):
+            skip(n, 'ttv-gen writes no CTF 2 trace here: %s' % (gen.stderr.strip().splitlines() or [''])[-1])
+    else:
+        code, reference2, err, _ = report([ctf2])
+        assert code == 0 and reference2.count('\n') == 4000, err
+        follow('ctf2-session', reference2, trace=ctf2, minor=15, trace_format=1)
+        follow('ctf2-session-packetized', reference2, trace=ctf2, minor=15, trace_format=1, packetized=True)
 
     # --- Session lists --------------------------------------------------------
     relay = fake_relay.FakeRelay(fake_relay.Scenario(
