@@ -166,11 +166,12 @@ replay_to_context (TtvStateTracker *tracker, TtvTraceset *ts, TtvContext *ctx, G
 }
 
 /* What a reader noticed but could live with (a truncated file, a missing
- * beginning) goes to stderr, so that the report itself stays clean. */
+ * beginning) goes to stderr, so that the report itself stays clean; from
+ * trace @from on (a live session's traces come as it goes). */
 static void
-print_warnings (TtvTraceset *ts)
+print_warnings (TtvTraceset *ts, guint from)
 {
-  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+  for (guint i = from; i < ttv_traceset_get_n_traces (ts); i++)
     {
       const TtvTrace *t = ttv_traceset_get_trace (ts, i);
       if (t->flags & TTV_TRACE_FLAG_BEGINNING_MISSING)
@@ -684,7 +685,9 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
               for (next_lost = 0; next_lost < lost->len && mark.started
                                   && g_array_index (lost, LostMark, next_lost).range.start <= mark.last_time;)
                 next_lost++;
-              /* Traces a live session gained: the state must know them. */
+              /* Traces a live session gained: their warnings, and the state
+               * must know them. */
+              print_warnings (ts, n_traces);
               if (tracker && ttv_traceset_get_n_traces (ts) != n_traces)
                 {
                   g_clear_pointer (&tracker, ttv_state_tracker_free);
@@ -942,7 +945,7 @@ run (void)
   for (guint i = 0; args.traces[i]; i++)
     if (!ttv_traceset_add_path (ts, args.traces[i], &error))
       return fail (EXIT_READ, error->message);
-  print_warnings (ts);
+  print_warnings (ts, 0);
   if (!ttv_traceset_is_live (ts))       /* its event types are still to come */
     warn_unmatched (ts, &x);
   for (guint i = 0; args.keep_going && i < ttv_traceset_get_n_traces (ts); i++)
