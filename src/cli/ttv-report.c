@@ -589,6 +589,30 @@ live_is_over (TtvTraceset *ts)
   return ttv_traceset_is_live (ts) && ttv_traceset_get_live_state (ts, NULL, NULL) != TTV_LIVE_SOURCE_RUNNING;
 }
 
+/* A live session's stream that arrives after later events of other streams
+ * were printed (a new application's buffers) brings events that can no
+ * longer be printed in order: say how many, rather than nothing.  @known
+ * holds the tracefiles seen so far. */
+static void
+warn_late_streams (TtvTraceset *ts, GHashTable *known, const FollowMark *mark)
+{
+  for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
+    {
+      TtvTracefile *tf = ttv_traceset_get_tracefile (ts, i);
+      if (!g_hash_table_add (known, tf) || !mark->started || tf->first_event >= mark->last_time)
+        continue;
+      g_autoptr (TtvCursor) c = ttv_cursor_new (tf, NULL);
+      TtvEvent ev;
+      guint64 n = 0;
+      while (c && ttv_cursor_next (c, &ev, NULL) && ev.time < mark->last_time)
+        n++;
+      if (n > 0)
+        g_printerr (_("ttv-report: warning: %s: %" PRIu64 " events of stream %s came after later events "
+                      "were printed; they are not printed\n"),
+                    tf->trace->display_path, n, tf->name);
+    }
+}
+
 /* Refreshes the traceset (a new context is needed: cursors cannot live
  * across a refresh) and puts the context after the last event read. */
 static TtvContext *
@@ -645,6 +669,9 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
   g_autoptr (TtvReportPrinter) printer = NULL;
   g_autoptr (GArray) lost = collect_lost (ts);
   guint n_traces = ttv_traceset_get_n_traces (ts);
+  g_autoptr (GHashTable) known_streams = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
+    g_hash_table_add (known_streams, ttv_traceset_get_tracefile (ts, i));
   g_autoptr (GString) suffix = g_string_new (NULL);
   gboolean headings = x->column_layout && !args.no_headings && !args.stats;
   guint next_lost = 0;
@@ -688,6 +715,8 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
               /* Traces a live session gained: their warnings, and the state
                * must know them. */
               print_warnings (ts, n_traces);
+              if (ttv_traceset_is_live (ts))
+                warn_late_streams (ts, known_streams, &mark);
               if (tracker && ttv_traceset_get_n_traces (ts) != n_traces)
                 {
                   g_clear_pointer (&tracker, ttv_state_tracker_free);

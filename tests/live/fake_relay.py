@@ -80,6 +80,10 @@ class Scenario:
         self.after = kw.get('after', 0)
         self.packetized = kw.get('packetized', False)
         self.late_stream = kw.get('late_stream', False)
+        # Streams but the first are announced after this many packets (0:
+        # the first waits for them, so that no event comes late).
+        self.late_after = kw.get('late_after', 0)
+        self.late_delay = kw.get('late_delay', 0)              # and after this many seconds
         self.interval = kw.get('interval', 0.01)               # seconds between packets of a stream
         self.tail = kw.get('tail', 0.1)                        # beacons after the last packet
         self.path = kw.get('path', 'kernel')
@@ -211,11 +215,15 @@ class Connection:
     def late_stream_pending(self):
         return self.sc.late_stream and len(self.announced_streams) < len(self.streams)
 
+    def late_stream_due(self):
+        return (self.late_stream_pending() and self.sent_packets >= self.sc.late_after
+                and time.monotonic() - self.start >= self.sc.late_delay)
+
     def flags(self):
         f = 0
         if self.metadata_available() > self.metadata_sent:
             f |= FLAG_NEW_METADATA
-        if self.late_stream_pending():
+        if self.late_stream_due():
             f |= FLAG_NEW_STREAM
         return f
 
@@ -298,7 +306,7 @@ class Connection:
         self.send(struct.pack('>II', 1, len(records)) + b''.join(records))
 
     def new_streams(self):
-        if self.late_stream_pending():
+        if self.late_stream_due():
             new = [s for s in self.streams if s not in self.announced_streams]
             self.announced_streams = list(self.streams)
             self.send(struct.pack('>II', 1, len(new)) + b''.join(self.stream_record(s) for s in new))
@@ -352,8 +360,9 @@ class Connection:
             return
         flags = self.flags()
         now = time.monotonic() - self.start
-        # Nothing before the late stream is announced (its events are early).
-        if self.late_stream_pending() or (sc.trace and self.metadata_sent < self.points[1]):
+        # Nothing before the late stream is announced (its events are early),
+        # unless it is to come late.
+        if (self.late_stream_pending() and sc.late_after == 0) or (sc.trace and self.metadata_sent < self.points[1]):
             self.send(struct.pack('>QQQQQQQII', 0, 0, 0, 0, 0, 0, 0, INDEX_RETRY, flags))
             return
         paused = [p for p in sc.pause_after if self.sent_packets >= p][self.relay.resumed:]

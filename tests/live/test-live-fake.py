@@ -170,6 +170,17 @@ def main():
     follow('protocol-2.15', reference, minor=15)
     follow('slow-session', reference, interval=0.05, tail=0.3)
 
+    # --- Streams that come after later events were printed --------------------
+    cache = os.path.join(WORK, 'cache-late')
+    relay = fake_relay.FakeRelay(fake_relay.Scenario(TRACE, late_stream=True, late_after=6, late_delay=1.0, tail=1.0))
+    code, out, err, _ = report([url(relay)], cache=cache)
+    relay.close()
+    late = [int(n) for n in re.findall(r'warning: .*: (\d+) events of stream channel0_\d came after later events '
+                                       r'were printed; they are not printed', err)]
+    ok(code == 0 and late and sum(late) + out.count('\n') == 4000 and is_subsequence(out, reference),
+       'late streams: the events that cannot come in order are counted in a warning, the others printed',
+       'exit %d, %d printed, late %s\n%s' % (code, out.count('\n'), late, err))
+
     # --- A CTF 2 session (protocol 2.15 offers them) --------------------------
     ctf2 = os.path.join(WORK, 'trace-ctf2')
     gen = subprocess.run([GEN, '-f', 'ctf2', '-o', ctf2, '-n', '4000', '-c', '3', '-b', '4096', '-s', '7', '-q'],
