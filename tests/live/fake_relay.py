@@ -24,14 +24,17 @@ class Stop(Exception):
 
 def read_packets(path):
     """(offset, size bytes, content bits, ts_begin, ts_end) of each packet of
-    a ttv-gen CTF stream file (little-endian: header magic, uuid, stream_id;
-    context timestamp_begin, timestamp_end, content_size, packet_size)."""
+    a ttv-gen CTF stream file (little-endian: header magic, uuid, stream
+    class id as u32 in CTF 1.8, as u64 aligned to 8 in CTF 2; context
+    timestamp_begin, timestamp_end, content_size, packet_size)."""
     data = open(path, 'rb').read()
+    metadata = open(os.path.join(os.path.dirname(path), 'metadata'), 'rb').read()
+    context = 32 if b'\x1e{"type":"preamble"' in metadata else 24
     packets, off = [], 0
     while off < len(data):
         magic, = struct.unpack_from('<I', data, off)
         assert magic == PACKET_MAGIC, '%s: not a ttv-gen CTF stream' % path
-        tb, te, content, size = struct.unpack_from('<QQQQ', data, off + 24)
+        tb, te, content, size = struct.unpack_from('<QQQQ', data, off + context)
         packets.append((off, size // 8, content, tb, te))
         off += size // 8
     return data, packets
@@ -45,6 +48,19 @@ def packetize(text, content=4096):
         bits = (37 + len(chunk)) * 8
         out += struct.pack('<I16sIIIBBBBB', METADATA_MAGIC, b'\0' * 16, 0, bits, bits, 0, 0, 0, 1, 8) + chunk
     return out
+
+
+def unpacketize(data):
+    """The text of packetized metadata (little-endian, as ttv-gen writes it),
+    or @data itself when it is text."""
+    if len(data) < 4 or struct.unpack_from('<I', data, 0)[0] != METADATA_MAGIC:
+        return data
+    text, off = b'', 0
+    while off < len(data):
+        content, size = struct.unpack_from('<II', data, off + 24)
+        text += data[off + 37:off + content // 8]
+        off += size // 8
+    return text
 
 
 # An event record class no packet uses, as a CTF 2 fragment.
@@ -186,7 +202,7 @@ class Connection:
         self.metadata = b''
         if sc.trace is None:
             return
-        text = open(os.path.join(sc.trace, 'metadata'), 'rb').read()
+        text = unpacketize(open(os.path.join(sc.trace, 'metadata'), 'rb').read())
         late = LATE_EVENT_CTF2 if text.startswith(b'\x1e') else LATE_EVENT
         trace_part = packetize(text) if sc.packetized else text
         late_part = packetize(late, 64) if sc.packetized else late
