@@ -243,10 +243,10 @@ class Connection:
             f |= FLAG_NEW_STREAM
         return f
 
-    def stream_record(self, s, metadata=False, path=None, channel=None):
+    def stream_record(self, s, metadata=False, path=None, channel=None, trace_id=7, stream_id=1):
         path = (path or self.sc.path).encode()
         channel = (channel or ('metadata' if metadata else s.name)).encode()
-        return struct.pack('>QQI', 1 if metadata else s.id, 7, 1 if metadata else 0) + \
+        return struct.pack('>QQI', stream_id if metadata else s.id, trace_id, 1 if metadata else 0) + \
             path.ljust(4096, b'\0') + channel.ljust(255, b'\0')
 
     def handle(self, cmd, payload):
@@ -314,6 +314,8 @@ class Connection:
             self.send(struct.pack('>II', 1, 1 << 30))
             return
         records = [self.stream_record(None, metadata=True)] if self.metadata else []
+        if sc.fault == 'two-traces-one-dir':
+            records.append(self.stream_record(None, metadata=True, trace_id=8, stream_id=2))
         for s in self.announced_streams:
             if sc.fault == 'bad-path':
                 records.append(self.stream_record(s, path='../../escape'))

@@ -25,6 +25,7 @@ REPORT, GEN = sys.argv[1], sys.argv[2]
 WORK = tempfile.mkdtemp(prefix='ttv-live-fake-')
 TRACE = os.path.join(WORK, 'trace')
 results = []
+NO_EVENTS = dict(events=False)    # a fault before any packet
 
 
 def report(args, env_extra=None, timeout=30, cache=None):
@@ -229,22 +230,24 @@ def main():
 
     run_faults([
         ('no-such-session', r'has no live session .fake-session. of host .fakehost.: it serves fakehost/real',
-         dict(session='real'), dict(events=False)),
-        ('wrong-major', r'speaks the live protocol 3\.13; ttv speaks 2\.4 to 2\.15', dict(major=3), dict(events=False)),
-        ('too-old', r'speaks the live protocol 2\.3;', dict(minor=3), dict(events=False)),
+         dict(session='real'), NO_EVENTS),
+        ('wrong-major', r'speaks the live protocol 3\.13; ttv speaks 2\.4 to 2\.15', dict(major=3), NO_EVENTS),
+        ('too-old', r'speaks the live protocol 2\.3;', dict(minor=3), NO_EVENTS),
         ('close-on-connect', r'closed the connection during the version check', dict(fault='close-on-connect'),
-         dict(events=False)),
+         NO_EVENTS),
         ('huge-session-list', r'announces 4294967295 sessions \(at most 65536 accepted\)',
-         dict(fault='huge-list'), dict(events=False)),
+         dict(fault='huge-list'), NO_EVENTS),
         ('truncated-session-list', r'closed the connection in its reply to LIST_SESSIONS \(\d+ of 339 bytes',
-         dict(fault='truncated-list'), dict(events=False)),
+         dict(fault='truncated-list'), NO_EVENTS),
         ('unterminated-name', r'answered LIST_SESSIONS wrongly: .*without its terminating NUL',
-         dict(fault='unterminated-name'), dict(events=False)),
+         dict(fault='unterminated-name'), NO_EVENTS),
         ('attach-refused', r'refused to attach to session 1: another viewer is attached',
-         dict(fault='attach-refused'), dict(events=False)),
-        ('huge-stream-count', r'announces 1073741824 streams', dict(fault='huge-streams'), dict(events=False)),
-        ('hostile-path', r'names a stream .\.\./\.\./escape/channel0_0.', dict(fault='bad-path'), dict(events=False)),
-        ('huge-metadata', r'a metadata reply announces 1099511627776 bytes', dict(fault='huge-metadata'), dict(events=False)),
+         dict(fault='attach-refused'), NO_EVENTS),
+        ('huge-stream-count', r'announces 1073741824 streams', dict(fault='huge-streams'), NO_EVENTS),
+        ('hostile-path', r'names a stream .\.\./\.\./escape/channel0_0.', dict(fault='bad-path'), NO_EVENTS),
+        ('two-traces-one-directory', r'announces stream 2 \(kernel/metadata\): another trace is in that directory',
+         dict(fault='two-traces-one-dir'), NO_EVENTS),
+        ('huge-metadata', r'a metadata reply announces 1099511627776 bytes', dict(fault='huge-metadata'), NO_EVENTS),
         ('huge-packet', r'answered GET_NEXT_INDEX wrongly: an index announces a packet of 137438953472 bytes',
          dict(fault='huge-packet', after=4)),
         ('wrong-packet-length', r'answered GET_PACKET wrongly: \d+ bytes instead of the \d+ asked for',

@@ -21,6 +21,9 @@ G_BEGIN_DECLS
 #define TTV_LIVE_MAX_NAME 4096                    /* a 2.15 host or session name */
 #define TTV_LIVE_MAX_PACKET (256u << 20)          /* bytes of one data packet */
 #define TTV_LIVE_MAX_METADATA (256u << 20)        /* bytes of one metadata reply */
+/* And on a whole session. */
+#define TTV_LIVE_MAX_SESSION_STREAMS 65536
+#define TTV_LIVE_MAX_TRACE_METADATA (G_GUINT64_CONSTANT (1) << 30)   /* bytes of one trace's metadata */
 
 /* Fixed sizes of the 2.4 structures (lttng-viewer-abi.h). */
 #define TTV_LIVE_PATH_MAX 4096

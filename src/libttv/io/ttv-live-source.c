@@ -170,6 +170,9 @@ check_stream (TtvLiveSource *src, const TtvLiveStreamInfo *info, GError **error)
   LiveTrace *t = find_trace (src, info->ctf_trace_id);
   if (t && strcmp (t->dir, info->path) != 0)
     return stream_error (error, src->relay, info, _("its trace is in another directory"));
+  for (guint i = 0; t == NULL && i < src->traces->len; i++)
+    if (strcmp (((LiveTrace *) src->traces->pdata[i])->dir, info->path) == 0)
+      return stream_error (error, src->relay, info, _("another trace is in that directory"));
   for (guint i = 0; i < src->streams->len; i++)
     {
       const LiveStream *s = src->streams->pdata[i];
@@ -184,13 +187,23 @@ check_stream (TtvLiveSource *src, const TtvLiveStreamInfo *info, GError **error)
 static gboolean
 add_streams (TtvLiveSource *src, GPtrArray *infos, GError **error)
 {
-  for (guint i = 0; i < infos->len; i++)
-    if (!check_stream (src, infos->pdata[i], error))
+  if (src->streams->len + src->traces->len + infos->len > TTV_LIVE_MAX_SESSION_STREAMS)
+    {
+      g_set_error (error, TTV_LIVE_ERROR, TTV_LIVE_ERROR_TOO_LARGE,
+                   _("the relay %s announces more than %u streams in session “%s”"), src->relay,
+                   TTV_LIVE_MAX_SESSION_STREAMS, src->session->name);
       return FALSE;
+    }
+  /* Each checked against those before it, the same reply's included. */
   g_mutex_lock (&src->lock);
   for (guint i = 0; i < infos->len; i++)
     {
       const TtvLiveStreamInfo *info = infos->pdata[i];
+      if (!check_stream (src, info, error))
+        {
+          g_mutex_unlock (&src->lock);
+          return FALSE;
+        }
       LiveTrace *t = find_trace (src, info->ctf_trace_id);
       if (t == NULL)
         {
@@ -291,6 +304,13 @@ fetch_metadata (TtvLiveSource *src, LiveTrace *t, gboolean *progress, GError **e
         }
       if (src->buffer->len == 0)
         return TRUE;            /* none for now (a clear in progress): ask again next round */
+      if (t->metadata_bytes + src->buffer->len > TTV_LIVE_MAX_TRACE_METADATA)
+        {
+          g_set_error (error, TTV_LIVE_ERROR, TTV_LIVE_ERROR_TOO_LARGE,
+                       _("the relay %s sends more than %" PRIu64 " bytes of metadata for trace %s"), src->relay,
+                       TTV_LIVE_MAX_TRACE_METADATA, t->dir);
+          return FALSE;
+        }
       g_mutex_lock (&src->lock);
       gboolean ok = ttv_live_spool_append (src->spool, t->dir, "metadata", src->buffer->data, src->buffer->len, error);
       if (ok)
