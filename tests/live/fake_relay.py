@@ -380,7 +380,8 @@ class Connection:
         now = time.monotonic() - self.start
         # Nothing before the late stream is announced (its events are early),
         # unless it is to come late.
-        if (self.late_stream_pending() and sc.late_after == 0) or (sc.trace and self.metadata_sent < self.points[1]):
+        held = self.late_stream_pending() and sc.late_after == 0
+        if held or (sc.trace and self.metadata_sent < self.points[1]):
             self.send(struct.pack('>QQQQQQQII', 0, 0, 0, 0, 0, 0, 0, INDEX_RETRY, flags))
             return
         paused = [p for p in sc.pause_after if self.sent_packets >= p][self.relay.resumed:]

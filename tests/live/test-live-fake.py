@@ -117,7 +117,8 @@ def follow(name, reference, trace=TRACE, **kw):
         code, out, err, _ = report([url(relay)], cache=cache)
     finally:
         relay.close()
-    ok(code == 0 and tie_sorted(out) == tie_sorted(reference) and err == '', name + ': every event, in order, exit 0',
+    ok(code == 0 and tie_sorted(out) == tie_sorted(reference) and err == '',
+       name + ': every event, in order, exit 0',
        'exit %d, %d of %d lines, %s\n%s' % (code, out.count('\n'), reference.count('\n'),
                                            first_difference(tie_sorted(out), tie_sorted(reference)), err))
     ok(spool_left(cache) == [], name + ': the spool is removed', spool_left(cache))
@@ -138,7 +139,8 @@ def fault(name, message, kw, env=None, events=True, max_seconds=15):
               (seconds < max_seconds, name + ': stops within %d s' % max_seconds, '%.1f s' % seconds)]
     if events:
         expected = truncated_reference(relay.served, name)
-        checks.append((tie_sorted(out) == tie_sorted(expected) and sum(relay.served.values()) >= kw.get('after', 0),
+        all_printed = tie_sorted(out) == tie_sorted(expected)
+        checks.append((all_printed and sum(relay.served.values()) >= kw.get('after', 0),
                        name + ': the events received before the fault, all printed',
                        '%d lines printed, %d expected (packets %s)' % (out.count('\n'), expected.count('\n'),
                                                                        relay.served)))
@@ -173,7 +175,8 @@ def main():
 
     # --- Streams that come after later events were printed --------------------
     cache = os.path.join(WORK, 'cache-late')
-    relay = fake_relay.FakeRelay(fake_relay.Scenario(TRACE, late_stream=True, late_after=6, late_delay=1.0, tail=1.0))
+    relay = fake_relay.FakeRelay(fake_relay.Scenario(TRACE, late_stream=True, late_after=6, late_delay=1.0,
+                                                     tail=1.0))
     code, out, err, _ = report([url(relay)], cache=cache)
     relay.close()
     late = [int(n) for n in re.findall(r'warning: .*: (\d+) events of stream channel0_\d came after later events '
@@ -247,7 +250,8 @@ def main():
         ('hostile-path', r'names a stream .\.\./\.\./escape/channel0_0.', dict(fault='bad-path'), NO_EVENTS),
         ('two-traces-one-directory', r'announces stream 2 \(kernel/metadata\): another trace is in that directory',
          dict(fault='two-traces-one-dir'), NO_EVENTS),
-        ('huge-metadata', r'a metadata reply announces 1099511627776 bytes', dict(fault='huge-metadata'), NO_EVENTS),
+        ('huge-metadata', r'a metadata reply announces 1099511627776 bytes', dict(fault='huge-metadata'),
+         NO_EVENTS),
         ('huge-packet', r'answered GET_NEXT_INDEX wrongly: an index announces a packet of 137438953472 bytes',
          dict(fault='huge-packet', after=4)),
         ('wrong-packet-length', r'answered GET_PACKET wrongly: \d+ bytes instead of the \d+ asked for',
