@@ -56,6 +56,9 @@ open_new_traces (TtvTraceset *ts, TtvTracesetLive *live, GPtrArray *dirs, gboole
                        local->message);
           return FALSE;
         }
+      /* Its files are the spool's, removed at close: nothing (bookmarks)
+       * is to be saved in them. */
+      trace->flags |= TTV_TRACE_FLAG_READ_ONLY;
       g_free (trace->name);
       trace->name = g_strdup (dir);
       g_free (trace->display_path);
