@@ -246,7 +246,15 @@ ttv_tab_state_refresh (TtvTabState *self, gboolean *changed, GError **error)
   /* New tracefiles (a live session's streams, traces): positions the views
    * keep no longer match; to them it is another traceset. */
   if (ttv_traceset_get_shape_hash (self->traceset) != shape)
-    g_signal_emit (self, signals[SIG_TRACESET_CHANGED], 0);
+    {
+      /* The state pass's checkpoints hold positions of the old shape: drop
+       * them until the passes, run again on the new data, bring new ones. */
+      g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
+      g_clear_pointer (&self->model, ttv_kernel_model_free);
+      g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
+      g_clear_pointer (&self->statistics, ttv_statistics_free);
+      g_signal_emit (self, signals[SIG_TRACESET_CHANGED], 0);
+    }
   if (was_empty)
     {
       /* The first events of a live session: show them all. */
