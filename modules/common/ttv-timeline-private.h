@@ -70,8 +70,6 @@ gint        ttv_timeline_row_at (TtvTimeline *self, const TimelineLayout *l, dou
 /* The process row of @pid at @time (pid 0: the idle task of @cpu), else
  * the pid's first row; -1 when none. */
 gint        ttv_timeline_find_process (TtvViewerHistory *history, guint32 pid, gint cpu, TtvTime time);
-/* The name of process row @row at @time (its last exec before), borrowed. */
-const char *ttv_timeline_process_name_at (TtvViewerHistory *history, guint row, TtvTime time);
 
 /* ttv-timeline-draw.c */
 /* The header's height at @width (the legend wraps). */

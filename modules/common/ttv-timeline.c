@@ -4,7 +4,6 @@
  * ttv-timeline-draw.c, the tooltips in ttv-timeline-tooltip.c. */
 #include "ttv-timeline-private.h"
 
-#include "ttv-view-export.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -144,8 +143,8 @@ ttv_timeline_row_at (TtvTimeline *self, const TimelineLayout *l, double y)
 gint
 ttv_timeline_find_process (TtvViewerHistory *history, guint32 pid, gint cpu, TtvTime time)
 {
-  gint row = ttv_viewer_history_find_row (history, TTV_HISTORY_ROW_PROCESS, pid, cpu, time);
-  guint lo = 0, hi = ttv_viewer_history_get_n_rows (history, TTV_HISTORY_ROW_PROCESS);
+  gint row = ttv_viewer_history_find_row (history, TTV_VIEWER_ROW_PROCESS, pid, cpu, time);
+  guint lo = 0, hi = ttv_viewer_history_get_n_rows (history, TTV_VIEWER_ROW_PROCESS);
 
   if (row >= 0 || pid == 0)
     return row;
@@ -155,56 +154,15 @@ ttv_timeline_find_process (TtvViewerHistory *history, guint32 pid, gint cpu, Ttv
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (ttv_viewer_history_get_row (history, TTV_HISTORY_ROW_PROCESS, mid)->id < pid)
+      if (ttv_viewer_history_get_row (history, TTV_VIEWER_ROW_PROCESS, mid)->id < pid)
         lo = mid + 1;
       else
         hi = mid;
     }
-  if (lo < ttv_viewer_history_get_n_rows (history, TTV_HISTORY_ROW_PROCESS)
-      && ttv_viewer_history_get_row (history, TTV_HISTORY_ROW_PROCESS, lo)->id == pid)
+  if (lo < ttv_viewer_history_get_n_rows (history, TTV_VIEWER_ROW_PROCESS)
+      && ttv_viewer_history_get_row (history, TTV_VIEWER_ROW_PROCESS, lo)->id == pid)
     return (gint) lo;
   return -1;
-}
-
-static const char *
-name_at (TtvViewerHistory *history, guint row, TtvTime time, guint depth)
-{
-  const TtvHistoryRowInfo *info = ttv_viewer_history_get_row (history, TTV_HISTORY_ROW_PROCESS, row);
-  g_autoptr (GArray) marks = NULL;
-  const char *before = NULL;
-  guint32 parent = TTV_VIEWER_PID_NONE;
-
-  if (!info)
-    return NULL;
-  /* The row's name is its last: before an exec it had the previous exec's
-   * name, or before the first one, its parent's at the fork. */
-  marks = ttv_viewer_history_query_marks (history, row, info->birth, info->end);
-  for (guint m = 0; marks && m < marks->len; m++)
-    {
-      const TtvHistoryMark *mk = &g_array_index (marks, TtvHistoryMark, m);
-
-      if (mk->kind == TTV_HISTORY_MARK_FORK && parent == TTV_VIEWER_PID_NONE)
-        parent = mk->other;
-      if (mk->kind != TTV_HISTORY_MARK_EXEC || !mk->name)
-        continue;
-      if (mk->time > time)
-        {
-          gint prow;
-
-          if (before || parent == TTV_VIEWER_PID_NONE || depth > 8)
-            return before;
-          prow = ttv_timeline_find_process (history, parent, -1, info->birth);
-          return prow >= 0 && (guint) prow != row ? name_at (history, (guint) prow, info->birth, depth + 1) : NULL;
-        }
-      before = mk->name;
-    }
-  return info->name;
-}
-
-const char *
-ttv_timeline_process_name_at (TtvViewerHistory *history, guint row, TtvTime time)
-{
-  return name_at (history, row, time, 0);
 }
 
 /* The layout of the widget as shown. */
@@ -559,9 +517,9 @@ index_rows (TtvTimeline *self)
   for (guint i = 0; self->rows && self->history && i < self->rows->len; i++)
     {
       const TtvTimelineRow *r = self->rows->pdata[i];
-      const TtvHistoryRowInfo *info;
+      const TtvViewerRowInfo *info;
 
-      if (r->kind != TTV_HISTORY_ROW_PROCESS)
+      if (r->kind != TTV_VIEWER_ROW_PROCESS)
         continue;
       info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
       if (info && !g_hash_table_contains (self->pid_rows, GUINT_TO_POINTER (info->id)))
@@ -573,7 +531,7 @@ index_rows (TtvTimeline *self)
 
       for (guint m = 0; r->merged && m < r->merged->len; m++)
         {
-          const TtvHistoryRowInfo *info =
+          const TtvViewerRowInfo *info =
             ttv_viewer_history_get_row (self->history, r->kind, g_array_index (r->merged, guint, m));
 
           if (info && !g_hash_table_contains (self->pid_rows, GUINT_TO_POINTER (info->id)))
@@ -609,7 +567,7 @@ void
 ttv_timeline_set_rows (TtvTimeline *self, GPtrArray *rows)
 {
   gboolean had_cursor;
-  TtvHistoryRowKind kind = 0;
+  TtvViewerRowKind kind = 0;
   guint row = 0;
 
   g_return_if_fail (TTV_IS_TIMELINE (self));
@@ -819,7 +777,7 @@ ttv_timeline_render (TtvTimeline *self, const char *path, int width, int height,
     }
   /* What is shown: scrolled as the widget is (the widget's own page). */
   job.scroll = gtk_adjustment_get_value (self->vadj);
-  return ttv_view_export_to_file (path, width, height, render_draw, &job, error);
+  return ttv_viewer_write_image (path, width, height, render_draw, &job, error);
 }
 
 static gboolean
@@ -859,7 +817,7 @@ act_render (GSimpleAction *action, GVariant *param, gpointer data)
 static void
 act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  ttv_view_export_dialog (data, _("Export View (.png or .svg)"), "view.png", save_shown);
+  ttv_viewer_export_dialog (data, _("Export View (.png or .svg)"), "view.png", save_shown);
 }
 
 /* The palette is edited in Preferences (win.preferences of the main

@@ -5,7 +5,6 @@
  * sorted by a click on their title, rows searched by any name the process
  * had, hidden when idle, and limited to the processes that ran the tab's
  * filter's events.  Drawing and navigation: modules/common/ttv-timeline*.c. */
-#include "ttv-process-names.h"
 #include "ttv-timeline.h"
 #include "ttv-view-axis.h"
 
@@ -30,7 +29,7 @@ struct _TtvControlflowViewer {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[4];
+  gulong handlers[5];
   GSimpleActionGroup *actions; /* owned */
   TtvTimeline *timeline;       /* weak: a child */
   GtkWidget *search;
@@ -78,7 +77,7 @@ sort_key (TtvControlflowViewer *self)
 
 /* A process row and its place in the tree. */
 typedef struct {
-  const TtvHistoryRowInfo *info;
+  const TtvViewerRowInfo *info;
   guint row;
   gint parent;                 /* index of the leader's node, -1: top level */
   GArray *children;            /* of guint node indices, NULL when none */
@@ -128,27 +127,41 @@ compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
   return c;
 }
 
+/* "bash → gcc", "sh → … → make" (the first and the last); @names may be
+ * NULL: @name. */
+static char *
+join_names (const char *const *names, const char *name)
+{
+  guint n = names ? g_strv_length ((char **) names) : 0;
+
+  if (n == 0)
+    return g_strdup (name ? name : "");
+  if (n <= 2)
+    return g_strjoinv (" → ", (char **) names);
+  return g_strdup_printf ("%s → … → %s", names[0], names[n - 1]);
+}
+
 /* The name column: every name the row had ("bash → gcc"); an idle task
  * is its CPU's ("swapper/1"). */
 static char *
-row_name (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint row)
+row_name (TtvControlflowViewer *self, const TtvViewerRowInfo *info, guint row)
 {
   const char *name = info->name && *info->name ? info->name : _("(unnamed)");
   const char *const *names = self->names && row < self->names->len ? self->names->pdata[row] : NULL;
 
   if (ttv_timeline_is_idle_task (info) && !strchr (name, '/'))
     return g_strdup_printf ("%s/%d", name, info->cpu);
-  return ttv_process_names_join (names, name);
+  return join_names (names, name);
 }
 
 static TtvTimelineRow *
-new_row (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint row, guint n_threads,
+new_row (TtvControlflowViewer *self, const TtvViewerRowInfo *info, guint row, guint n_threads,
          TtvTime origin)
 {
   g_autofree char *name = row_name (self, info, row);
   g_autofree char *label = n_threads > 1 ? g_strdup_printf (_("%s (%u threads)"), name, n_threads)
                                          : g_strdup (name);
-  TtvTimelineRow *r = ttv_timeline_row_new (TTV_HISTORY_ROW_PROCESS, row, label);
+  TtvTimelineRow *r = ttv_timeline_row_new (TTV_VIEWER_ROW_PROCESS, row, label);
   const char *const *names = self->names && row < self->names->len ? self->names->pdata[row] : NULL;
   g_autofree char *birth = ttv_viewer_format_duration (info->birth - origin);
 
@@ -170,7 +183,7 @@ new_row (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint row, g
 }
 
 static gboolean
-is_thread_of_other (const TtvHistoryRowInfo *info)
+is_thread_of_other (const TtvViewerRowInfo *info)
 {
   return info->cpu < 0 && info->tgid != 0 && info->tgid != TTV_VIEWER_PID_NONE && info->tgid != info->id;
 }
@@ -236,7 +249,7 @@ name_matches (const char *name, const char *needle)
 
 /* The search matches the PID or any name the process had. */
 static gboolean
-row_matches (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint row, const char *needle)
+row_matches (TtvControlflowViewer *self, const TtvViewerRowInfo *info, guint row, const char *needle)
 {
   const char *const *names = self->names && row < self->names->len ? self->names->pdata[row] : NULL;
 
@@ -300,16 +313,16 @@ refresh_rows (TtvControlflowViewer *self)
     }
   ttv_tab_state_get_time_window (self->state, &t0, &t1);
   ttv_tab_state_get_time_span (self->state, &origin, &span_end);
-  n = ttv_viewer_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  n = ttv_viewer_history_get_n_rows (h, TTV_VIEWER_ROW_PROCESS);
   for (guint i = 0; i < n; i++)
     {
-      Node node = { ttv_viewer_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i), i, -1, NULL, TRUE, TRUE };
+      Node node = { ttv_viewer_history_get_row (h, TTV_VIEWER_ROW_PROCESS, i), i, -1, NULL, TRUE, TRUE };
 
       /* Running or waiting for a CPU in the window (a few intervals read
        * per row); the idle tasks are idle by nature. */
       if (hide_idle)
         node.busy = !ttv_timeline_is_idle_task (node.info)
-                    && ttv_timeline_row_is_busy (h, TTV_HISTORY_ROW_PROCESS, i, t0, t1);
+                    && ttv_timeline_row_is_busy (h, TTV_VIEWER_ROW_PROCESS, i, t0, t1);
       node.match = row_matches (self, node.info, i, needle);
       g_array_append_val (nodes, node);
     }
@@ -400,7 +413,7 @@ filter_job_free (gpointer data)
 }
 
 static gboolean
-filter_event (TtvEventRequest *request, const TtvEvent *event, gpointer data)
+filter_event (TtvEventRequest *request, const TtvViewerEvent *event, gpointer data)
 {
   FilterJob *job = data;
   TtvViewerProcessInfo info;
@@ -460,7 +473,7 @@ start_filter (TtvControlflowViewer *self)
     }
   self->filter_pending = TRUE;
   ttv_timeline_set_status (self->timeline, _("filtering…"));
-  /* The pids come with the state: wait for it ("statistics-changed"). */
+  /* The pids come with the state: wait for it ("state-ready"). */
   if (!h || !ttv_tab_state_is_state_ready (self->state))
     return;
   ttv_tab_state_get_time_window (self->state, &t0, &t1);
@@ -478,7 +491,7 @@ static void
 names_done (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr (GError) error = NULL;
-  GPtrArray *names = ttv_process_names_run_finish (result, &error);
+  GPtrArray *names = g_task_propagate_pointer (G_TASK (result), &error);
   TtvControlflowViewer *self = data;   /* owned reference */
 
   if (names && self->state)
@@ -495,17 +508,40 @@ names_done (GObject *source, GAsyncResult *result, gpointer data)
   g_object_unref (self);
 }
 
+static void
+names_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
+{
+  GError *error = NULL;
+  GPtrArray *names = ttv_viewer_history_dup_all_process_names (data, cancel, &error);
+
+  if (names)
+    g_task_return_pointer (task, names, (GDestroyNotify) g_ptr_array_unref);
+  else
+    g_task_return_error (task, error);
+}
+
 /* The names the processes had come later, from a worker thread, once the
  * view is shown (a headless render or a hidden tab does not pay for it). */
 static void
 find_names (TtvControlflowViewer *self)
 {
   TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
+  g_autoptr (GTask) task = NULL;
 
   if (!h || self->names || self->names_cancel)
     return;
   self->names_cancel = g_cancellable_new ();
-  ttv_process_names_run_async (h, self->names_cancel, names_done, g_object_ref (self));
+  task = g_task_new (NULL, self->names_cancel, names_done, g_object_ref (self));
+  g_task_set_task_data (task, ttv_viewer_history_ref (h), (GDestroyNotify) ttv_viewer_history_unref);
+  g_task_run_in_thread (task, names_thread);
+}
+
+/* A filter waits for the state and the history: it can start now. */
+static void
+start_waiting_filter (TtvControlflowViewer *self)
+{
+  if (self->filter_pending && !self->job)
+    start_filter (self);
 }
 
 static void
@@ -513,9 +549,7 @@ history_changed (TtvControlflowViewer *self)
 {
   g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (self->state);
 
-  /* The state may have become ready: a waiting filter can start. */
-  if (self->filter_pending && !self->job)
-    start_filter (self);
+  start_waiting_filter (self);
   if (h == ttv_timeline_get_history (self->timeline))
     return;
   g_hash_table_remove_all (self->toggled);
@@ -806,7 +840,8 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->timeline), TRUE, TRUE, 0);
 
-  self->handlers[0] = g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (history_changed), self);
+  self->handlers[0] = g_signal_connect_swapped (state, "history-changed", G_CALLBACK (history_changed), self);
+  self->handlers[4] = g_signal_connect_swapped (state, "state-ready", G_CALLBACK (start_waiting_filter), self);
   self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (history_changed), self);
   self->handlers[2] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (window_changed), self);
   self->handlers[3] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (start_filter), self);
@@ -826,6 +861,7 @@ static const TtvViewerInfo info = {
   .icon_name = "view-list-symbolic",
   .menu_label = N_("_Control Flow"),
   .new_viewer = ttv_controlflow_viewer_new,
+  .translation_domain = GETTEXT_PACKAGE,
   .show_by_default = TRUE,
 };
 
@@ -834,9 +870,5 @@ TTV_VIEWER_MODULE (controlflow_init)
 static void
 controlflow_init (void)
 {
-  TtvViewerInfo copy = info;
-
-  copy.title = g_dgettext (GETTEXT_PACKAGE, info.title);
-  copy.menu_label = g_dgettext (GETTEXT_PACKAGE, info.menu_label);
-  ttv_viewer_register (&copy);
+  ttv_viewer_register (&info);
 }

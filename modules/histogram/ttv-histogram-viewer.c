@@ -7,7 +7,6 @@
  * spread over the columns it covers); export as PNG or SVG (histogram.export
  * with a path, histogram.render for ttv --render). */
 #include "ttv-view-axis.h"
-#include "ttv-view-export.h"
 #include "ttv-viewer.h"
 
 #include <glib/gi18n-lib.h>
@@ -30,7 +29,7 @@ typedef struct {
   double *heights;             /* owned: 0..1 per column */
   guint64 max_count;           /* the tallest column's events, rounded up */
   TtvTime span_start, span_end;
-  GArray *lost;                /* of TtvLostRange, owned */
+  GArray *lost;                /* of TtvViewerLostEvents, owned */
 } Cache;
 
 struct _TtvHistogramViewer {
@@ -75,7 +74,7 @@ typedef struct {
   guint width;
   gboolean log_scale;
   TtvTime span_start, span_end;
-  GArray *lost;                /* owned, of TtvLostRange */
+  GArray *lost;                /* owned, of TtvViewerLostEvents */
 } BuildJob;
 
 static void
@@ -190,7 +189,7 @@ new_job (TtvHistogramViewer *self, guint width)
   job->width = MAX (width, 1);
   job->log_scale = log_scale (self);
   ttv_tab_state_get_time_span (self->state, &job->span_start, &job->span_end);
-  job->lost = ttv_view_axis_dup_lost (self->state, job->span_start, job->span_end);
+  job->lost = ttv_tab_state_dup_lost_events (self->state, job->span_start, job->span_end);
   return job;
 }
 
@@ -234,7 +233,7 @@ show_count (TtvHistogramViewer *self)
 }
 
 static gboolean
-count_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+count_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
 {
   TtvHistogramViewer *self = data;
   const char *type = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->types));
@@ -247,7 +246,7 @@ count_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
     return TRUE;
   ttv_tab_state_get_time_span (self->state, &ss, &se);
   /* The bins of the first read's density: equal widths over the span. */
-  bin = se > ss ? (guint) ((double) (ev->time - ss) / (double) (se - ss) * n) : 0;
+  bin = se > ss ? (guint) ((double) (ttv_viewer_event_get_time (ev) - ss) / (double) (se - ss) * n) : 0;
   g_array_index (self->filtered, guint32, MIN (bin, n - 1))++;
   self->n_matched++;
   now = g_get_monotonic_time ();
@@ -329,13 +328,13 @@ fill_types (TtvHistogramViewer *self)
     gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->types), "");
 }
 
+/* The density (hence the bins) came, or went with the traceset. */
 static void
-statistics_changed (TtvHistogramViewer *self)
+density_changed (TtvHistogramViewer *self)
 {
   g_signal_handlers_block_by_func (self->types, type_changed, self);
   fill_types (self);
   g_signal_handlers_unblock_by_func (self->types, type_changed, self);
-  /* The density (hence the bins) or the state a filter reads changed. */
   recount (self);
 }
 
@@ -540,7 +539,7 @@ area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *to
   length = ttv_viewer_format_duration (b - a);
   text = g_string_new (NULL);
   g_string_append_printf (text, _("%.0f events from %s for %s"), c->counts[col], from, length);
-  lost = ttv_view_axis_dup_lost (self->state, a, b);
+  lost = ttv_tab_state_dup_lost_events (self->state, a, b);
   if (ttv_view_axis_lost_between (lost, a, b, &n_lost))
     {
       if (n_lost)
@@ -573,7 +572,7 @@ save_shown (GtkWidget *widget, const char *path, GError **error)
 {
   TtvHistogramViewer *self = TTV_HISTOGRAM_VIEWER (widget);
 
-  return ttv_view_export_to_file (path, MAX (gtk_widget_get_allocated_width (self->area), 1),
+  return ttv_viewer_write_image (path, MAX (gtk_widget_get_allocated_width (self->area), 1),
                                   MAX (gtk_widget_get_allocated_height (self->area), 1), draw_to, self,
                                   error);
 }
@@ -611,14 +610,14 @@ act_render (GSimpleAction *action, GVariant *param, gpointer data)
   self->cache = job->density ? build_cache (job) : NULL;
   build_job_free (job);
   publish_counts (self);
-  if (!ttv_view_export_to_file (path, w, h, draw_to, self, &error))
+  if (!ttv_viewer_write_image (path, w, h, draw_to, self, &error))
     g_warning ("%s", error->message);
 }
 
 static void
 act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  ttv_view_export_dialog (data, _("Export Histogram (.png or .svg)"), "histogram.png", save_shown);
+  ttv_viewer_export_dialog (data, _("Export Histogram (.png or .svg)"), "histogram.png", save_shown);
 }
 
 /* --- Construction ---------------------------------------------------------- */
@@ -715,8 +714,8 @@ ttv_histogram_viewer_new (TtvTabState *state)
 
   fill_types (self);
   g_signal_connect_swapped (self->types, "changed", G_CALLBACK (type_changed), self);
-  self->handlers[0] = g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (statistics_changed), self);
-  self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (statistics_changed), self);
+  self->handlers[0] = g_signal_connect_swapped (state, "density-ready", G_CALLBACK (density_changed), self);
+  self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (density_changed), self);
   self->handlers[2] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   self->handlers[3] = g_signal_connect_swapped (state, "current-time-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   self->handlers[5] = g_signal_connect_swapped (state, "selection-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
@@ -731,6 +730,7 @@ static const TtvViewerInfo info = {
   .icon_name = "utilities-system-monitor-symbolic",
   .menu_label = N_("_Histogram"),
   .new_viewer = ttv_histogram_viewer_new,
+  .translation_domain = GETTEXT_PACKAGE,
 };
 
 TTV_VIEWER_MODULE (histogram_init)
@@ -738,9 +738,5 @@ TTV_VIEWER_MODULE (histogram_init)
 static void
 histogram_init (void)
 {
-  TtvViewerInfo copy = info;
-
-  copy.title = g_dgettext (GETTEXT_PACKAGE, info.title);
-  copy.menu_label = g_dgettext (GETTEXT_PACKAGE, info.menu_label);
-  ttv_viewer_register (&copy);
+  ttv_viewer_register (&info);
 }

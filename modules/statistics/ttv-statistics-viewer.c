@@ -5,7 +5,6 @@
  * shown, and the headless render of ttv --render (statistics.* actions). */
 #include "ttv-stats-format.h"
 #include "ttv-stats-table.h"
-#include "ttv-view-export.h"
 #include "ttv-viewer.h"
 
 #include <glib/gi18n-lib.h>
@@ -44,15 +43,17 @@ static void
 fill (GtkTreeStore *store, GtkTreeIter *parent, const TtvViewerStatsNode *node)
 {
   GtkTreeIter iter;
+  guint64 count = ttv_viewer_stats_node_get_count (node);
+  TtvTime total = ttv_viewer_stats_node_get_total (node), min = ttv_viewer_stats_node_get_min (node);
   /* An average only for durations (nodes with a minimum). */
-  gint64 average = node->min >= 0 && node->count > 0 ? node->total / (gint64) node->count : -1;
+  gint64 average = min >= 0 && count > 0 ? total / (gint64) count : -1;
 
-  gtk_tree_store_insert_with_values (store, &iter, parent, -1, COL_NAME, node->name,
-                                     COL_COUNT, node->count, COL_TOTAL, node->total,
-                                     COL_AVERAGE, average, COL_MIN, node->min, COL_MAX, node->max,
-                                     COL_KEY, node->key, -1);
-  for (guint i = 0; i < node->children->len; i++)
-    fill (store, &iter, node->children->pdata[i]);
+  gtk_tree_store_insert_with_values (store, &iter, parent, -1, COL_NAME, ttv_viewer_stats_node_get_name (node),
+                                     COL_COUNT, count, COL_TOTAL, total, COL_AVERAGE, average,
+                                     COL_MIN, min, COL_MAX, ttv_viewer_stats_node_get_max (node),
+                                     COL_KEY, ttv_viewer_stats_node_get_key (node), -1);
+  for (guint i = 0; i < ttv_viewer_stats_node_get_n_children (node); i++)
+    fill (store, &iter, ttv_viewer_stats_node_get_child (node, i));
 }
 
 static char *
@@ -101,7 +102,7 @@ show_tree (TtvStatisticsViewer *self, TtvViewerStatsNode *root)
     return;
   self->shown = ttv_viewer_stats_node_ref (root);
   fill (self->store, NULL, root);
-  g_hash_table_add (keys, g_strdup (root->key));
+  g_hash_table_add (keys, g_strdup (ttv_viewer_stats_node_get_key (root)));
   g_object_set_data (G_OBJECT (self), "expanded-keys", keys);
   gtk_tree_model_foreach (GTK_TREE_MODEL (self->store), expand_if_kept, self);
   g_object_set_data (G_OBJECT (self), "expanded-keys", NULL);
@@ -372,7 +373,8 @@ image_title (TtvStatisticsViewer *self)
   guint n = ttv_tab_state_get_n_traces (self->state);
 
   for (guint i = 0; i < n && i < 3; i++)
-    g_string_append_printf (title, "%s%s", i ? ", " : "", ttv_tab_state_get_trace (self->state, i)->name);
+    g_string_append_printf (title, "%s%s", i ? ", " : "",
+                            ttv_viewer_trace_get_name (ttv_tab_state_get_trace (self->state, i)));
   if (n > 3)
     g_string_append (title, ", …");
   g_string_append_printf (title, ": %s", self->title ? self->title : "");
@@ -530,13 +532,13 @@ save_image (GtkWidget *view, const char *path, GError **error)
 static void
 act_export_csv (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  ttv_view_export_dialog (data, _("Export Statistics as CSV"), "statistics.csv", save_csv);
+  ttv_viewer_export_dialog (data, _("Export Statistics as CSV"), "statistics.csv", save_csv);
 }
 
 static void
 act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  ttv_view_export_dialog (data, _("Export Statistics (.png or .svg)"), "statistics.png", save_image);
+  ttv_viewer_export_dialog (data, _("Export Statistics (.png or .svg)"), "statistics.png", save_image);
 }
 
 static void
@@ -731,7 +733,7 @@ ttv_statistics_viewer_new (TtvTabState *state)
   gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->view));
   gtk_box_pack_start (GTK_BOX (self), scrolled, TRUE, TRUE, 0);
 
-  self->handlers[0] = g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (refresh), self);
+  self->handlers[0] = g_signal_connect_swapped (state, "state-ready", G_CALLBACK (refresh), self);
   self->handlers[1] = g_signal_connect_swapped (state, "selection-changed", G_CALLBACK (refresh), self);
   self->handlers[2] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (refresh), self);
   refresh (self);
@@ -745,6 +747,7 @@ static const TtvViewerInfo info = {
   .icon_name = "x-office-spreadsheet-symbolic",
   .menu_label = N_("_Statistics"),
   .new_viewer = ttv_statistics_viewer_new,
+  .translation_domain = GETTEXT_PACKAGE,
 };
 
 TTV_VIEWER_MODULE (statistics_init)
@@ -752,9 +755,5 @@ TTV_VIEWER_MODULE (statistics_init)
 static void
 statistics_init (void)
 {
-  TtvViewerInfo copy = info;
-
-  copy.title = g_dgettext (GETTEXT_PACKAGE, info.title);
-  copy.menu_label = g_dgettext (GETTEXT_PACKAGE, info.menu_label);
-  ttv_viewer_register (&copy);
+  ttv_viewer_register (&info);
 }

@@ -9,7 +9,6 @@
 
 #include "ttv-history-pass.h"
 #include "ttv-settings.h"
-#include "ttv-viewer-history.h"
 #include "ttv-indexer.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-viewer-registry.h"
@@ -36,12 +35,12 @@ parse_time (const char *text, TtvTime base, TtvTime *out, GError **error)
 
   if (text[0] == '+')
     {
-      if (!ttv_viewer_time_parse (text + 1, &t, error))
+      if (!ttv_time_parse (text + 1, &t, error))
         return FALSE;
       *out = base + t;
       return TRUE;
     }
-  return ttv_viewer_time_parse (text, out, error);
+  return ttv_time_parse (text, out, error);
 }
 
 static gboolean
@@ -104,8 +103,8 @@ run_index (TtvTabState *state, TtvTraceset *ts, GError **error)
 
   if (!result)
     return FALSE;
-  ttv_tab_state_set_type_density (state, g_steal_pointer (&result->type_density));
-  ttv_tab_state_set_statistics (state, result->n_events, TRUE, g_steal_pointer (&result->density));
+  ttv_tab_state_set_density (state, result->n_events, g_steal_pointer (&result->density),
+                             g_steal_pointer (&result->type_density));
   return TRUE;
 }
 

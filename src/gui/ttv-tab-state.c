@@ -5,11 +5,11 @@
 #include "ttv-tab-state-private.h"
 #include "ttv-event-reader.h"
 #include "ttv-time-display.h"
+#include "ttv-open-bench.h"
+#include "ttv-viewer-history.h"
 
-#include "ttv-decoder.h"
 #include "ttv-kernel-model.h"
 #include "ttv-position.h"
-#include "ttv-state-pass.h"
 #include "ttv-stats-tree.h"
 
 #include <glib/gi18n.h>
@@ -26,8 +26,10 @@ enum {
   SIG_SELECTION_CHANGED,
   SIG_FILTER_CHANGED,
   SIG_BOOKMARKS_CHANGED,
-  SIG_STATISTICS_CHANGED,
   SIG_TIME_FORMAT_CHANGED,
+  SIG_DENSITY_READY,
+  SIG_STATE_READY,
+  SIG_HISTORY_CHANGED,
   N_SIGNALS
 };
 
@@ -38,8 +40,12 @@ typedef enum {
   REQUEST_FROM_POSITION,
 } RequestKind;
 
+/* Reference counted: the queue holds one until the request finishes
+ * (ttv-viewer-request.h: valid until its done callback returns, longer
+ * for a holder of a reference). */
 struct _TtvEventRequest {
-  TtvTabState *state;            /* weak */
+  gint ref_count;
+  TtvTabState *state;            /* weak, NULL once finished */
   gpointer owner;                /* weak, compared only */
   RequestKind kind;
   TtvTime start, end;
@@ -50,6 +56,7 @@ struct _TtvEventRequest {
   gboolean started;
   gboolean in_delivery;
   gboolean cancelled;
+  gboolean finished;             /* its done callback has run */
   TtvRequestFlags flags;
   TtvEventFunc event_func;
   TtvRequestDoneFunc done_func;
@@ -79,7 +86,8 @@ struct _TtvTabState {
   TtvSharedTracker *shared;      /* owned reference, NULL until the state pass is done */
   TtvKernelModel *model;         /* owned, with @shared: applies events to requests' states */
   TtvStatistics *statistics;     /* owned, with @shared */
-  TtvViewerStatsNode *stats;     /* owned: their tree, made when first asked for */
+  TtvStatsNode *stats;           /* owned: their tree, made when first asked for */
+  TtvViewerHistory *history;     /* owned, NULL until built */
 
   GQueue requests;               /* of TtvEventRequest *, owned */
   TtvEventReader *reader;          /* owned, created on first use */
@@ -114,8 +122,9 @@ ttv_tab_state_finalize (GObject *object)
   g_clear_pointer (&self->type_density, g_hash_table_unref);
   g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
   g_clear_pointer (&self->model, ttv_kernel_model_free);
-  g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
+  g_clear_pointer (&self->stats, ttv_stats_node_unref);
   g_clear_pointer (&self->statistics, ttv_statistics_free);
+  g_clear_pointer (&self->history, ttv_viewer_history_unref);
   g_free (self->filter);
   ttv_viewer_filter_free (self->filter_prog);
   G_OBJECT_CLASS (ttv_tab_state_parent_class)->finalize (object);
@@ -127,7 +136,8 @@ ttv_tab_state_class_init (TtvTabStateClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   static const char *const names[N_SIGNALS] = {
     "traceset-changed", "time-window-changed", "current-time-changed", "selection-changed",
-    "filter-changed", "bookmarks-changed", "statistics-changed", "time-format-changed",
+    "filter-changed", "bookmarks-changed", "time-format-changed", "density-ready", "state-ready",
+    "history-changed",
   };
 
   object_class->dispose = ttv_tab_state_dispose;
@@ -179,15 +189,16 @@ ttv_tab_state_get_traceset (TtvTabState *self)
 static void
 cancel_matching (TtvTabState *self, gpointer owner, TtvRequestFlags flags, gboolean all)
 {
-  /* Copy first: done callbacks may queue new requests. */
-  g_autoptr (GPtrArray) victims = g_ptr_array_new ();
+  /* Copy first: done callbacks may queue new requests, or cancel others
+   * of the victims (held meanwhile: cancelling them again does nothing). */
+  g_autoptr (GPtrArray) victims = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_event_request_unref);
 
   for (GList *l = self->requests.head; l; l = l->next)
     {
       TtvEventRequest *req = l->data;
 
       if (all || (owner && req->owner == owner) || (req->flags & flags))
-        g_ptr_array_add (victims, req);
+        g_ptr_array_add (victims, ttv_event_request_ref (req));
     }
   for (guint i = 0; i < victims->len; i++)
     ttv_event_request_cancel (victims->pdata[i]);
@@ -196,6 +207,8 @@ cancel_matching (TtvTabState *self, gpointer owner, TtvRequestFlags flags, gbool
 void
 ttv_tab_state_set_traceset (TtvTabState *self, TtvTraceset *traceset)
 {
+  gboolean had_history;
+
   g_return_if_fail (TTV_IS_TAB_STATE (self));
   g_return_if_fail (traceset != NULL);
 
@@ -215,10 +228,14 @@ ttv_tab_state_set_traceset (TtvTabState *self, TtvTraceset *traceset)
   g_clear_pointer (&self->type_density, g_hash_table_unref);
   g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
   g_clear_pointer (&self->model, ttv_kernel_model_free);
-  g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
+  g_clear_pointer (&self->stats, ttv_stats_node_unref);
   g_clear_pointer (&self->statistics, ttv_statistics_free);
+  had_history = self->history != NULL;
+  g_clear_pointer (&self->history, ttv_viewer_history_unref);
   g_signal_emit (self, signals[SIG_TRACESET_CHANGED], 0);
   g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
+  if (had_history)
+    g_signal_emit (self, signals[SIG_HISTORY_CHANGED], 0);
 }
 
 gboolean
@@ -265,12 +282,12 @@ ttv_tab_state_get_n_traces (TtvTabState *self)
   return self->traceset ? ttv_traceset_get_n_traces (self->traceset) : 0;
 }
 
-TtvTrace *
+TtvViewerTrace *
 ttv_tab_state_get_trace (TtvTabState *self, guint index)
 {
   g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
   g_return_val_if_fail (index < ttv_tab_state_get_n_traces (self), NULL);
-  return ttv_traceset_get_trace (self->traceset, index);
+  return (TtvViewerTrace *) ttv_traceset_get_trace (self->traceset, index);
 }
 
 void
@@ -455,7 +472,8 @@ ttv_tab_state_filter_needs_state (TtvTabState *self)
 }
 
 gboolean
-ttv_tab_state_event_matches_filter (TtvTabState *self, TtvEventRequest *request, const TtvEvent *event)
+ttv_tab_state_event_matches_filter (TtvTabState *self, TtvEventRequest *request,
+                                    const TtvViewerEvent *event)
 {
   g_return_val_if_fail (TTV_IS_TAB_STATE (self), TRUE);
 
@@ -561,18 +579,18 @@ ttv_tab_state_replace_bookmark (TtvTabState *self, guint index, TtvViewerBookmar
 }
 
 void
-ttv_tab_state_set_statistics (TtvTabState *self, guint64 n_events, gboolean complete, GArray *density)
+ttv_tab_state_set_density (TtvTabState *self, guint64 n_events, GArray *density,
+                           GHashTable *type_density)
 {
   g_return_if_fail (TTV_IS_TAB_STATE (self));
 
   self->n_events = n_events;
-  self->n_events_complete = complete;
-  if (density)
-    {
-      g_clear_pointer (&self->density, g_array_unref);
-      self->density = density;
-    }
-  g_signal_emit (self, signals[SIG_STATISTICS_CHANGED], 0);
+  self->n_events_complete = TRUE;
+  g_clear_pointer (&self->density, g_array_unref);
+  self->density = density;
+  g_clear_pointer (&self->type_density, g_hash_table_unref);
+  self->type_density = type_density;
+  g_signal_emit (self, signals[SIG_DENSITY_READY], 0);
 }
 
 /* --- Requests -------------------------------------------------------------- */
@@ -595,6 +613,7 @@ request_new (TtvTabState *self, gpointer owner, TtvRequestFlags flags, TtvEventF
   if (flags & TTV_REQUEST_REPLACE && owner)
     cancel_matching (self, owner, 0, FALSE);
   req = g_new0 (TtvEventRequest, 1);
+  req->ref_count = 1;
   req->state = self;
   req->owner = owner;
   req->flags = flags;
@@ -668,6 +687,30 @@ ttv_event_request_dup_position (TtvEventRequest *req)
   return (TtvViewerPosition *) ttv_event_reader_dup_event_position (req->state->reader);
 }
 
+TtvEventRequest *
+ttv_event_request_ref (TtvEventRequest *req)
+{
+  g_return_val_if_fail (req != NULL, NULL);
+  g_atomic_int_inc (&req->ref_count);
+  return req;
+}
+
+void
+ttv_event_request_unref (TtvEventRequest *req)
+{
+  if (req && g_atomic_int_dec_and_test (&req->ref_count))
+    g_free (req);
+}
+
+gboolean
+ttv_event_request_is_finished (TtvEventRequest *req)
+{
+  g_return_val_if_fail (req != NULL, TRUE);
+  return req->finished;
+}
+
+/* Takes the request out of the queue, calls its done callback, frees what
+ * it holds and drops the queue's reference. */
 static void
 request_finish (TtvEventRequest *req, TtvRequestStatus status, const GError *error)
 {
@@ -676,13 +719,19 @@ request_finish (TtvEventRequest *req, TtvRequestStatus status, const GError *err
   g_queue_remove (&self->requests, req);
   if (self->positioned == req)
     self->positioned = NULL;
+  req->finished = TRUE;
   if (req->done_func)
     req->done_func (req, status, error, req->user_data);
   if (req->destroy)
     req->destroy (req->user_data);
-  ttv_viewer_position_free (req->pos);
-  ttv_state_free (req->sys_state);
-  g_free (req);
+  g_clear_pointer (&req->pos, ttv_viewer_position_free);
+  g_clear_pointer (&req->sys_state, ttv_state_free);
+  req->state = NULL;
+  req->event_func = NULL;
+  req->done_func = NULL;
+  req->destroy = NULL;
+  req->user_data = NULL;
+  ttv_event_request_unref (req);
 }
 
 void
@@ -690,6 +739,8 @@ ttv_event_request_cancel (TtvEventRequest *req)
 {
   g_return_if_fail (req != NULL);
 
+  if (req->finished)
+    return;
   if (req->in_delivery)
     req->cancelled = TRUE;
   else
@@ -861,12 +912,13 @@ serve_idle (gpointer data)
       if (req->sys_state)
         ttv_kernel_model_apply (self->model, req->sys_state, trace_index_of (self, ev), ev);
       if (ev->time >= req->start
-          && (!(req->flags & TTV_REQUEST_FILTERED) || ttv_tab_state_event_matches_filter (self, req, ev)))
+          && (!(req->flags & TTV_REQUEST_FILTERED)
+              || ttv_tab_state_event_matches_filter (self, req, (const TtvViewerEvent *) ev)))
         {
           req->delivered++;
           req->in_delivery = TRUE;
           req->current = ev;
-          go_on = req->event_func (req, ev, req->user_data);
+          go_on = req->event_func (req, (const TtvViewerEvent *) ev, req->user_data);
           req->current = NULL;
           req->in_delivery = FALSE;
           if (req->cancelled || self->shut_down)
@@ -909,14 +961,6 @@ out:
 /* --- State and statistics -------------------------------------------------- */
 
 void
-ttv_tab_state_set_type_density (TtvTabState *self, GHashTable *type_density)
-{
-  g_return_if_fail (TTV_IS_TAB_STATE (self));
-  g_clear_pointer (&self->type_density, g_hash_table_unref);
-  self->type_density = type_density;
-}
-
-void
 ttv_tab_state_set_state_pass (TtvTabState *self, TtvStateTracker *tracker, TtvStatistics *statistics)
 {
   g_autoptr (GPtrArray) traces = g_ptr_array_new ();
@@ -924,7 +968,7 @@ ttv_tab_state_set_state_pass (TtvTabState *self, TtvStateTracker *tracker, TtvSt
   g_return_if_fail (TTV_IS_TAB_STATE (self));
   g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
   g_clear_pointer (&self->model, ttv_kernel_model_free);
-  g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
+  g_clear_pointer (&self->stats, ttv_stats_node_unref);
   g_clear_pointer (&self->statistics, ttv_statistics_free);
   if (tracker)
     {
@@ -936,7 +980,8 @@ ttv_tab_state_set_state_pass (TtvTabState *self, TtvStateTracker *tracker, TtvSt
     }
   else
     ttv_statistics_free (statistics);
-  g_signal_emit (self, signals[SIG_STATISTICS_CHANGED], 0);
+  if (tracker)
+    g_signal_emit (self, signals[SIG_STATE_READY], 0);
   /* Until now state.* terms were false: filtered views start again. */
   if (tracker && ttv_tab_state_filter_needs_state (self))
     filter_changed (self);
@@ -992,18 +1037,9 @@ ttv_tab_state_get_process_at (TtvTabState *self, TtvTime time, gint cpu, TtvView
   return fill_process_info (state, cpu, info);
 }
 
-/* The plugin API's names for the analysis layer's tree nodes. */
-TtvViewerStatsNode *
-ttv_viewer_stats_node_ref (TtvViewerStatsNode *node)
-{
-  return ttv_stats_node_ref (node);
-}
-
-void
-ttv_viewer_stats_node_unref (TtvViewerStatsNode *node)
-{
-  ttv_stats_node_unref (node);
-}
+/* The SDK's statistics nodes are the analysis layer's tree nodes, read
+ * through accessors (ttv-viewer-stats-node.c). */
+#define VIEWER_NODE(n) ((TtvViewerStatsNode *) (n))
 
 TtvViewerStatsNode *
 ttv_tab_state_get_statistics (TtvTabState *self)
@@ -1011,7 +1047,7 @@ ttv_tab_state_get_statistics (TtvTabState *self)
   g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
   if (self->stats == NULL && self->statistics)
     self->stats = ttv_stats_tree_new (self->statistics, self->traceset);
-  return self->stats;
+  return VIEWER_NODE (self->stats);
 }
 
 /* A statistics computation in a thread: counted, so that the traceset is
@@ -1054,7 +1090,21 @@ TtvViewerStatsNode *
 ttv_tab_state_compute_statistics_finish (TtvTabState *self, GAsyncResult *result, GError **error)
 {
   g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
-  return ttv_interval_stats_run_finish (result, error);
+  return VIEWER_NODE (ttv_interval_stats_run_finish (result, error));
+}
+
+TtvViewerStatsNode *
+ttv_tab_state_compute_statistics (TtvTabState *self, TtvTime start, TtvTime end,
+                                  GCancellable *cancellable, GError **error)
+{
+  TtvStatsNode *node;
+
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  self->n_workers++;
+  node = ttv_interval_stats_run (self->traceset, self->shared, MIN (start, end), MAX (start, end),
+                                 cancellable, error);
+  self->n_workers--;
+  return VIEWER_NODE (node);
 }
 
 GArray *
@@ -1102,49 +1152,61 @@ ttv_tab_state_dup_density_names (TtvTabState *self)
   return (GStrv) g_ptr_array_free (names, FALSE);
 }
 
-/* --- Helpers for modules --------------------------------------------------- */
+/* --- State history ----------------------------------------------------------- */
 
-char *
-ttv_viewer_time_to_string (TtvTime time)
+void
+ttv_tab_state_set_history (TtvTabState *self, TtvHistory *history)
 {
-  return ttv_time_dup_string (time);
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  g_clear_pointer (&self->history, ttv_viewer_history_unref);
+  if (history)
+    self->history = ttv_viewer_history_new (history);
+  g_signal_emit (self, signals[SIG_HISTORY_CHANGED], 0);
+  if (history)
+    ttv_open_bench_background_done (ttv_history_is_from_cache (history));
 }
 
-char *
-ttv_viewer_format_duration (TtvTime duration)
+TtvViewerHistory *
+ttv_tab_state_dup_history (TtvTabState *self)
 {
-  return ttv_time_dup_duration (duration);
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  return self->history ? ttv_viewer_history_ref (self->history) : NULL;
 }
 
-gboolean
-ttv_viewer_time_parse (const char *text, TtvTime *time, GError **error)
+/* --- Lost events ------------------------------------------------------------- */
+
+static gint
+compare_lost (gconstpointer a, gconstpointer b)
 {
-  return ttv_time_parse (text, time, error);
+  const TtvViewerLostEvents *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
 }
 
-const char *
-ttv_viewer_event_get_name (const TtvEvent *event)
+GArray *
+ttv_tab_state_dup_lost_events (TtvTabState *self, TtvTime t0, TtvTime t1)
 {
-  g_return_val_if_fail (event != NULL && event->type != NULL, "");
-  return event->type->full_name ? event->type->full_name : event->type->name;
-}
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (TtvViewerLostEvents));
 
-char *
-ttv_viewer_event_dup_fields (const TtvEvent *event)
-{
-  /* The main thread only: one decoder reused for every call. */
-  static TtvDecoder *decoder;
-  g_autoptr (GError) error = NULL;
-  GString *out = g_string_new (NULL);
-  gint32 root;
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), out);
+  for (guint t = 0; t < ttv_traceset_get_n_traces (self->traceset); t++)
+    {
+      const TtvTrace *trace = ttv_traceset_get_trace (self->traceset, t);
 
-  if (!decoder)
-    decoder = ttv_decoder_new ();
-  ttv_decoder_reset (decoder);
-  root = ttv_event_decode_fields (event, decoder, &error);
-  if (root < 0)
-    g_string_append_printf (out, "<%s>", error ? error->message : _("undecodable"));
-  else
-    ttv_decoder_append_value (decoder, root, TTV_VALUE_STYLE_PLAIN, out);
-  return g_string_free (out, FALSE);
+      for (guint f = 0; f < trace->tracefiles->len; f++)
+        {
+          const TtvTracefile *tf = trace->tracefiles->pdata[f];
+
+          for (guint i = 0; tf->lost && i < tf->lost->len; i++)
+            {
+              const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, i);
+              TtvViewerLostEvents l = { r->start, r->end, r->count, t, f };
+
+              if (r->end >= t0 && r->start <= t1)
+                g_array_append_val (out, l);
+            }
+        }
+    }
+  g_array_sort (out, compare_lost);
+  return out;
 }

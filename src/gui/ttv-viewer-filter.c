@@ -119,9 +119,9 @@ ttv_viewer_filter_needs_state (const TtvViewerFilter *self)
 }
 
 gboolean
-ttv_viewer_filter_matches (TtvViewerFilter *self, TtvEventRequest *request, const TtvEvent *event)
+ttv_viewer_filter_matches (TtvViewerFilter *self, TtvEventRequest *request, const TtvViewerEvent *event)
 {
   const TtvState *state = request ? ttv_event_request_get_state (request) : NULL;
 
-  return ttv_filter_matches (self->filter, event, state);
+  return ttv_filter_matches (self->filter, (const TtvEvent *) event, state);
 }

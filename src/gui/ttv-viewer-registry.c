@@ -14,6 +14,8 @@ static GHashTable *loaded;   /* module basenames already loaded */
 void
 ttv_viewer_register (const TtvViewerInfo *info)
 {
+  TtvViewerInfo *copy;
+
   g_return_if_fail (info != NULL);
   g_return_if_fail (info->name != NULL && info->new_viewer != NULL);
 
@@ -24,7 +26,14 @@ ttv_viewer_register (const TtvViewerInfo *info)
       g_warning ("viewer '%s' registered twice; keeping the first", info->name);
       return;
     }
-  g_ptr_array_add (viewers, g_memdup2 (info, sizeof *info));
+  copy = g_memdup2 (info, sizeof *info);
+  /* The module's titles in the user's language, from its own catalogue. */
+  if (info->translation_domain)
+    {
+      copy->title = info->title ? g_dgettext (info->translation_domain, info->title) : NULL;
+      copy->menu_label = info->menu_label ? g_dgettext (info->translation_domain, info->menu_label) : NULL;
+    }
+  g_ptr_array_add (viewers, copy);
 }
 
 guint

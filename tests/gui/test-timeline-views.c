@@ -65,8 +65,8 @@ sample_setup (void)
   sample.vh = ttv_tab_state_dup_history (sample.state);
   index = ttv_indexer_run (sample.ts, TTV_INDEXER_DENSITY_BINS, NULL, &error);
   g_assert_no_error (error);
-  ttv_tab_state_set_type_density (sample.state, g_steal_pointer (&index->type_density));
-  ttv_tab_state_set_statistics (sample.state, index->n_events, TRUE, g_steal_pointer (&index->density));
+  ttv_tab_state_set_density (sample.state, index->n_events, g_steal_pointer (&index->density),
+                             g_steal_pointer (&index->type_density));
   sample.dir = g_dir_make_tmp ("ttv-views-XXXXXX", NULL);
   return TRUE;
 }
@@ -141,7 +141,7 @@ rows_of (TtvHistoryRowKind kind)
     {
       g_autofree char *label = g_strdup_printf ("row %u", i);
 
-      g_ptr_array_add (rows, ttv_timeline_row_new (kind, i, label));
+      g_ptr_array_add (rows, ttv_timeline_row_new ((TtvViewerRowKind) kind, i, label));
     }
   return rows;
 }
@@ -842,7 +842,7 @@ test_idle_tasks (void)
 
       if (info->id != 0 || info->cpu < 0)
         continue;
-      g_assert_true (ttv_timeline_is_idle_task (info));
+      g_assert_true (ttv_timeline_is_idle_task ((const TtvViewerRowInfo *) info));
       ivs = ttv_history_query_intervals (H (), TTV_HISTORY_ROW_PROCESS, r, G_MININT64, G_MAXINT64);
       /* A long idle stretch, and a long stretch of others running: zoomed
        * on each, the row's middle is CPU idle, then nothing. */
@@ -1147,7 +1147,7 @@ count_events (const char *type)
 
   g_assert_true (ttv_context_seek_begin (ctx, &error));
   while ((ev = ttv_context_next (ctx, &error)))
-    if (!type || g_strcmp0 (ttv_viewer_event_get_name (ev), type) == 0)
+    if (!type || g_strcmp0 (ttv_viewer_event_get_name (TTV_GUI_TEST_EVENT (ev)), type) == 0)
       n++;
   g_assert_no_error (error);
   return n;

@@ -9,6 +9,7 @@
 #include "ttv-context.h"
 #include "ttv-gui-test-util.h"
 #include "ttv-history-pass.h"
+#include "ttv-palette-editor.h"
 #include "ttv-settings.h"
 #include "ttv-viewer-history.h"
 #include "ttv-history.h"
@@ -637,7 +638,7 @@ test_modules (void)
   {
     g_autoptr (TtvViewerHistory) vh = ttv_tab_state_dup_history (state);
     g_assert_nonnull (vh);
-    g_assert_cmpuint (ttv_viewer_history_get_n_rows (vh, TTV_HISTORY_ROW_PROCESS), ==, n_proc);
+    g_assert_cmpuint (ttv_viewer_history_get_n_rows (vh, TTV_VIEWER_ROW_PROCESS), ==, n_proc);
   }
   g_assert_cmpuint (render_rows (cf, "controlflow", png, all_rows (h)), ==, n_proc);
 
@@ -878,7 +879,7 @@ reference_pids (TtvTraceset *ts, const char *word, TtvTime t0, TtvTime t1)
       const TtvProcessState *p;
 
       ttv_state_tracker_apply (tracker, NULL, ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx)), ev);
-      if (ev->time < t0 || !strstr (ttv_viewer_event_get_name (ev), word))
+      if (ev->time < t0 || !strstr (ttv_viewer_event_get_name (TTV_GUI_TEST_EVENT (ev)), word))
         continue;
       p = ttv_state_get_running (ttv_state_tracker_get_state (tracker), ev->tracefile->cpu);
       if (p)

@@ -9,6 +9,10 @@
 
 G_BEGIN_DECLS
 
+/* The SDK's handle of a libttv event (the application hands its events to
+ * modules so; tests compare what modules show with what libttv reads). */
+#define TTV_GUI_TEST_EVENT(ev) ((const TtvViewerEvent *) (ev))
+
 /* The sample trace ($TTV_SAMPLE_TRACE) as a traceset, or NULL when absent. */
 TtvTraceset *ttv_gui_test_open_sample (void);
 /* Runs the main loop until @cond (@data) is true; fails the test after 60 s. */
