@@ -15,6 +15,7 @@ void
 ttv_viewer_register (const TtvViewerInfo *info)
 {
   TtvViewerInfo *copy;
+  guint i;
 
   g_return_if_fail (info != NULL);
   g_return_if_fail (info->name != NULL && info->new_viewer != NULL);
@@ -33,7 +34,12 @@ ttv_viewer_register (const TtvViewerInfo *info)
       copy->title = info->title ? g_dgettext (info->translation_domain, info->title) : NULL;
       copy->menu_label = info->menu_label ? g_dgettext (info->translation_domain, info->menu_label) : NULL;
     }
-  g_ptr_array_add (viewers, copy);
+  /* By name, whatever the order modules load and register in: the View
+   * menu keeps one order (a module may register several viewers). */
+  for (i = 0; i < viewers->len; i++)
+    if (strcmp (((TtvViewerInfo *) viewers->pdata[i])->name, copy->name) > 0)
+      break;
+  g_ptr_array_insert (viewers, (gint) i, copy);
 }
 
 guint

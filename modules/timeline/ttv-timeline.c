@@ -1,5 +1,5 @@
 /* ttv-timeline.c: the time-line widget of the control flow and resources
- * modules: rows, columns and history in, zoom, pan, select, resize the
+ * viewers: rows, columns and history in, zoom, pan, select, resize the
  * label area, keyboard rows, export and render out.  The drawing is in
  * ttv-timeline-draw.c, the tooltips in ttv-timeline-tooltip.c. */
 #include "ttv-timeline-private.h"
@@ -12,47 +12,9 @@
 #define DRAG_THRESHOLD 3.0
 #define EDGE_GRAB 4.0           /* pixels either side of the label area's edge */
 
-/* Each module compiling this file registers its own type name
- * (TTV_TIMELINE_TYPE_NAME from its meson.build): two modules in one process
- * must not both register "TtvTimeline". */
-#ifndef TTV_TIMELINE_TYPE_NAME
-#define TTV_TIMELINE_TYPE_NAME "TtvTimeline"
-#endif
-
-static gpointer ttv_timeline_parent_class;
 static guint toggle_row_signal, toggle_all_signal, column_clicked_signal;
-static void ttv_timeline_class_init (TtvTimelineClass *klass);
-static void ttv_timeline_init (TtvTimeline *self);
 
-static void
-ttv_timeline_intern_init (GTypeInstance *instance, gpointer klass)
-{
-  ttv_timeline_init ((TtvTimeline *) instance);
-}
-
-static void
-ttv_timeline_class_intern_init (gpointer klass, gpointer data)
-{
-  ttv_timeline_parent_class = g_type_class_peek_parent (klass);
-  ttv_timeline_class_init (klass);
-}
-
-GType
-ttv_timeline_get_type (void)
-{
-  static gsize type_id;
-
-  if (g_once_init_enter (&type_id))
-    {
-      GType t = g_type_register_static_simple (GTK_TYPE_GRID,
-                                               g_intern_static_string (TTV_TIMELINE_TYPE_NAME),
-                                               sizeof (TtvTimelineClass), ttv_timeline_class_intern_init,
-                                               sizeof (TtvTimeline), ttv_timeline_intern_init,
-                                               G_TYPE_FLAG_FINAL);
-      g_once_init_leave (&type_id, t);
-    }
-  return type_id;
-}
+G_DEFINE_FINAL_TYPE (TtvTimeline, ttv_timeline, GTK_TYPE_GRID)
 
 static void
 rgb_of (const GdkRGBA *c, double rgb[3])

@@ -1,10 +1,10 @@
-/* ttv-resources-viewer.c: the resources viewer module: one row per CPU
+/* ttv-resources-viewer.c: the resources viewer of the time-line module: one row per CPU
  * (idle, or the running task's mode, with its name when zoomed in), IRQ and
  * soft IRQ (active, named as the history names them) and block device
  * (busy), from the state history; rows searched and
- * hidden when idle.  Drawing and navigation: modules/common/ttv-timeline*.c,
+ * hidden when idle.  Drawing and navigation: ttv-timeline*.c,
  * shared with the control flow viewer. */
-#include "ttv-timeline.h"
+#include "ttv-timeline-viewers.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -154,7 +154,7 @@ ttv_resources_viewer_init (TtvResourcesViewer *self)
 {
 }
 
-static GtkWidget *
+GtkWidget *
 ttv_resources_viewer_new (TtvTabState *state)
 {
   static const GActionEntry actions[] = {
@@ -210,21 +210,4 @@ ttv_resources_viewer_new (TtvTabState *state)
   history_changed (self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);
-}
-
-static const TtvViewerInfo info = {
-  .name = "resources",
-  .title = N_("Resources"),
-  .icon_name = "computer-symbolic",
-  .menu_label = N_("_Resources"),
-  .new_viewer = ttv_resources_viewer_new,
-  .translation_domain = GETTEXT_PACKAGE,
-};
-
-TTV_VIEWER_MODULE (resources_init)
-
-static void
-resources_init (void)
-{
-  ttv_viewer_register (&info);
 }

@@ -1,11 +1,11 @@
-/* ttv-controlflow-viewer.c: the control flow viewer module: one row per
+/* ttv-controlflow-viewer.c: the control flow viewer of the time-line module: one row per
  * process (thread) of the state history with its states over time, marks
  * and wakeup arrows; the CPUs' idle tasks first; threads as expandable rows
  * under their process; columns (name, PID, TGID, PPID, CPU time, birth)
  * sorted by a click on their title, rows searched by any name the process
  * had, hidden when idle, and limited to the processes that ran the tab's
- * filter's events.  Drawing and navigation: modules/common/ttv-timeline*.c. */
-#include "ttv-timeline.h"
+ * filter's events.  Drawing and navigation: ttv-timeline*.c. */
+#include "ttv-timeline-viewers.h"
 #include "ttv-view-axis.h"
 
 #include <glib/gi18n-lib.h>
@@ -732,7 +732,7 @@ ttv_controlflow_viewer_init (TtvControlflowViewer *self)
   self->toggled = g_hash_table_new (NULL, NULL);
 }
 
-static GtkWidget *
+GtkWidget *
 ttv_controlflow_viewer_new (TtvTabState *state)
 {
   static const GActionEntry actions[] = {
@@ -853,22 +853,4 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   start_filter (self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);
-}
-
-static const TtvViewerInfo info = {
-  .name = "controlflow",
-  .title = N_("Control Flow"),
-  .icon_name = "view-list-symbolic",
-  .menu_label = N_("_Control Flow"),
-  .new_viewer = ttv_controlflow_viewer_new,
-  .translation_domain = GETTEXT_PACKAGE,
-  .show_by_default = TRUE,
-};
-
-TTV_VIEWER_MODULE (controlflow_init)
-
-static void
-controlflow_init (void)
-{
-  ttv_viewer_register (&info);
 }

@@ -1,5 +1,5 @@
-/* ttv-timeline.h: the time-line widget shared by the control flow and
- * resources viewer modules (compiled into both): rows of states drawn from
+/* ttv-timeline.h: the time-line widget of the time-line module, which its
+ * control flow and resources viewers are made of: rows of states drawn from
  * the state history, a label area with columns, navigation, selection,
  * wakeup and fork arrows, tooltips, export and render. */
 #pragma once
