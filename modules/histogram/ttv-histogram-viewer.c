@@ -176,21 +176,31 @@ log_scale (TtvHistogramViewer *self)
   return g_variant_get_boolean (v);
 }
 
-/* What a cache of @width columns is built from (the current event type,
- * filter and scale); NULL before the first read (no density yet). */
+/* What a cache of @width columns of @state is built from: @density
+ * (taken; NULL before the first read) and the scale. */
+static BuildJob *
+job_new (TtvTabState *state, GArray *density, guint width, gboolean log)
+{
+  BuildJob *job = g_new0 (BuildJob, 1);
+
+  job->density = density;
+  job->width = MAX (width, 1);
+  job->log_scale = log;
+  ttv_tab_state_get_time_span (state, &job->span_start, &job->span_end);
+  job->lost = ttv_tab_state_dup_lost_events (state, job->span_start, job->span_end);
+  return job;
+}
+
+/* The cache's source as the viewer shows it: the event type, the filter,
+ * the scale chosen. */
 static BuildJob *
 new_job (TtvHistogramViewer *self, guint width)
 {
   const char *type = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->types));
-  BuildJob *job = g_new0 (BuildJob, 1);
 
-  job->density = self->filtered ? g_array_copy (self->filtered)
-                                : ttv_tab_state_dup_density (self->state, type && *type ? type : NULL);
-  job->width = MAX (width, 1);
-  job->log_scale = log_scale (self);
-  ttv_tab_state_get_time_span (self->state, &job->span_start, &job->span_end);
-  job->lost = ttv_tab_state_dup_lost_events (self->state, job->span_start, job->span_end);
-  return job;
+  return job_new (self->state, self->filtered ? g_array_copy (self->filtered)
+                                              : ttv_tab_state_dup_density (self->state, type && *type ? type : NULL),
+                  width, log_scale (self));
 }
 
 static void
@@ -379,10 +389,19 @@ draw_title (const Cache *c, cairo_t *cr, double width)
   cairo_show_text (cr, title);
 }
 
+/* What one drawing is made of, with or without a widget. */
+typedef struct {
+  TtvTabState *state;          /* the time window, selection, current time */
+  const Cache *cache;          /* may be NULL: no density yet */
+  GSettings *settings;         /* may be NULL: the palette's defaults */
+  gboolean dragging;           /* a drag selecting the time window, from x0 to x1 */
+  double drag_x0, drag_x1;
+} Paint;
+
 static void
-draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double height)
+draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
 {
-  const Cache *c = self->cache;
+  const Cache *c = p->cache;
   TtvTime ss, se, ws, we, now, s0, s1;
   double top, plot_h, bottom, lost_rgb[3];
   GdkRGBA lost_color;
@@ -400,14 +419,14 @@ draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double heig
     }
   ss = c->span_start;
   se = c->span_end;
-  ttv_palette_get_rgba (self->settings, TTV_PALETTE_LOST_EVENTS, &lost_color);
+  ttv_palette_get_rgba (p->settings, TTV_PALETTE_LOST_EVENTS, &lost_color);
   lost_rgb[0] = lost_color.red;
   lost_rgb[1] = lost_color.green;
   lost_rgb[2] = lost_color.blue;
   plot_band (height, &top, &plot_h);
   bottom = top + plot_h;
   /* The time window, shaded. */
-  ttv_tab_state_get_time_window (self->state, &ws, &we);
+  ttv_tab_state_get_time_window (p->state, &ws, &we);
   cairo_set_source_rgb (cr, 0.88, 0.93, 1.0);
   cairo_rectangle (cr, x_of (ws, ss, se, width), top,
                    MAX (1, x_of (we, ss, se, width) - x_of (ws, ss, se, width)), plot_h);
@@ -425,7 +444,7 @@ draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double heig
   cairo_fill (cr);
   ttv_view_axis_draw_counts (cr, 0, top, width, plot_h, c->max_count, c->log_scale);
   /* The selection: a tint and its edges. */
-  if (ttv_tab_state_get_selection (self->state, &s0, &s1))
+  if (ttv_tab_state_get_selection (p->state, &s0, &s1))
     {
       double a = x_of (s0, ss, se, width), b = x_of (s1, ss, se, width);
       GdkRGBA sel;
@@ -446,7 +465,7 @@ draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double heig
   cairo_fill (cr);
   ttv_view_axis_draw_time (cr, 0, bottom + LOST_HEIGHT, width, RULER_HEIGHT, ss, ss, se);
   /* The current time. */
-  now = ttv_tab_state_get_current_time (self->state);
+  now = ttv_tab_state_get_current_time (p->state);
   {
     GdkRGBA now_color;
 
@@ -456,9 +475,9 @@ draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double heig
   cairo_rectangle (cr, floor (x_of (now, ss, se, width)), top, 1, plot_h + LOST_HEIGHT);
   cairo_fill (cr);
   draw_title (c, cr, width);
-  if (self->dragging)
+  if (p->dragging)
     {
-      double a = MIN (self->drag_x0, self->drag_x1), b = MAX (self->drag_x0, self->drag_x1);
+      double a = MIN (p->drag_x0, p->drag_x1), b = MAX (p->drag_x0, p->drag_x1);
 
       cairo_set_source_rgba (cr, 0.1, 0.3, 0.9, 0.25);
       cairo_rectangle (cr, a, top, MAX (b - a, 1), plot_h);
@@ -466,10 +485,21 @@ draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double heig
     }
 }
 
+/* What the widget shows. */
+static Paint
+shown (TtvHistogramViewer *self)
+{
+  Paint p = { self->state, self->cache, self->settings, self->dragging, self->drag_x0, self->drag_x1 };
+
+  return p;
+}
+
 static gboolean
 area_draw (GtkWidget *area, cairo_t *cr, TtvHistogramViewer *self)
 {
-  draw_histogram (self, cr, gtk_widget_get_allocated_width (area), gtk_widget_get_allocated_height (area));
+  Paint p = shown (self);
+
+  draw_histogram (&p, cr, gtk_widget_get_allocated_width (area), gtk_widget_get_allocated_height (area));
   return GDK_EVENT_STOP;
 }
 
@@ -564,7 +594,9 @@ change_log_scale (GSimpleAction *action, GVariant *value, gpointer data)
 static void
 draw_to (gpointer data, cairo_t *cr, int width, int height)
 {
-  draw_histogram (data, cr, width, height);
+  Paint p = shown (data);
+
+  draw_histogram (&p, cr, width, height);
 }
 
 static gboolean
@@ -724,12 +756,28 @@ ttv_histogram_viewer_new (TtvTabState *state)
   return GTK_WIDGET (self);
 }
 
+/* ttv --render histogram: every event of the traceset, linear scale, as a
+ * new viewer shows it; the bars built at the image's width, here. */
+static gboolean
+render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
+{
+  g_autoptr (GSettings) settings = ttv_viewer_dup_settings (TTV_PALETTE_SETTINGS_KEY);
+  BuildJob *job = job_new (state, ttv_tab_state_dup_density (state, NULL), (guint) width, FALSE);
+  g_autoptr (Cache) cache = job->density ? build_cache (job) : NULL;
+  Paint p = { state, cache, settings, FALSE, 0, 0 };
+
+  build_job_free (job);
+  draw_histogram (&p, cr, width, height);
+  return TRUE;
+}
+
 static const TtvViewerInfo info = {
   .name = "histogram",
   .title = N_("Histogram"),
   .icon_name = "utilities-system-monitor-symbolic",
   .menu_label = N_("_Histogram"),
   .new_viewer = ttv_histogram_viewer_new,
+  .render = render,
   .translation_domain = GETTEXT_PACKAGE,
 };
 

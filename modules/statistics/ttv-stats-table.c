@@ -324,6 +324,16 @@ write_png (const Layout *l, const char *path, GError **error)
   return ttv_viewer_write_image (path, l->width, l->height, draw_png, (gpointer) l, error);
 }
 
+void
+ttv_stats_table_draw (const TtvStatsTable *t, cairo_t *cr, int width, int height)
+{
+  Layout l;
+
+  layout_init (&l, t, width, height);
+  draw_png (&l, cr, l.width, l.height);
+  layout_clear (&l);
+}
+
 /* --- SVG ------------------------------------------------------------------------ */
 
 static void

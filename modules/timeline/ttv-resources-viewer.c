@@ -4,6 +4,7 @@
  * (busy), from the state history; rows searched and
  * hidden when idle.  Drawing and navigation: ttv-timeline*.c,
  * shared with the control flow viewer. */
+#include "ttv-timeline-view.h"
 #include "ttv-timeline-viewers.h"
 
 #include <glib/gi18n-lib.h>
@@ -53,6 +54,12 @@ row_label (TtvViewerRowKind kind, const TtvViewerRowInfo *info)
     }
 }
 
+static const TtvPaletteColor legend[] = {
+  TTV_PALETTE_CPU_IDLE, TTV_PALETTE_RUN_USER, TTV_PALETTE_RUN_SYSCALL,
+  TTV_PALETTE_RUN_TRAP, TTV_PALETTE_RUN_IRQ, TTV_PALETTE_RUN_SOFTIRQ, TTV_PALETTE_RUN_UNKNOWN,
+  TTV_PALETTE_IRQ_ACTIVE, TTV_PALETTE_BLOCKDEV_BUSY, TTV_PALETTE_UNKNOWN, TTV_PALETTE_MIXED,
+};
+
 static const TtvViewerRowKind kinds[] = {
   TTV_VIEWER_ROW_CPU, TTV_VIEWER_ROW_IRQ, TTV_VIEWER_ROW_SOFTIRQ, TTV_VIEWER_ROW_BLOCKDEV,
 };
@@ -65,26 +72,17 @@ hide_idle (TtvResourcesViewer *self)
   return g_variant_get_boolean (v);
 }
 
-/* The rows that pass the search (on the label) and hide idle (a row doing
- * nothing in the time window: a few intervals read per row). */
-static void
-refresh_rows (TtvResourcesViewer *self)
+/* The rows of @h that pass the search (@needle, casefolded, on the label)
+ * and hide idle (a row doing nothing in @state's time window: a few
+ * intervals read per row); *@n_all (may be NULL): the rows there are. */
+static GPtrArray *
+build_rows (TtvViewerHistory *h, TtvTabState *state, const char *needle, gboolean idle, guint *n_all)
 {
-  TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
-  g_autofree char *needle = g_utf8_casefold (gtk_entry_get_text (GTK_ENTRY (self->search)), -1);
-  gboolean idle = hide_idle (self);
-  GPtrArray *rows;
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
   guint n = 0;
   TtvTime t0, t1;
 
-  if (!h)
-    {
-      ttv_timeline_set_rows (self->timeline, NULL);
-      gtk_label_set_text (GTK_LABEL (self->count_label), "");
-      return;
-    }
-  ttv_tab_state_get_time_window (self->state, &t0, &t1);
-  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
+  ttv_tab_state_get_time_window (state, &t0, &t1);
   for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
     for (guint i = 0; i < ttv_viewer_history_get_n_rows (h, kinds[k]); i++, n++)
       {
@@ -97,11 +95,29 @@ refresh_rows (TtvResourcesViewer *self)
           continue;
         g_ptr_array_add (rows, ttv_timeline_row_new (kinds[k], i, label));
       }
-  {
-    g_autofree char *text = g_strdup_printf (_("%u of %u rows"), rows->len, n);
+  if (n_all)
+    *n_all = n;
+  return rows;
+}
 
-    gtk_label_set_text (GTK_LABEL (self->count_label), text);
-  }
+static void
+refresh_rows (TtvResourcesViewer *self)
+{
+  TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
+  g_autofree char *needle = g_utf8_casefold (gtk_entry_get_text (GTK_ENTRY (self->search)), -1);
+  g_autofree char *text = NULL;
+  GPtrArray *rows;
+  guint n;
+
+  if (!h)
+    {
+      ttv_timeline_set_rows (self->timeline, NULL);
+      gtk_label_set_text (GTK_LABEL (self->count_label), "");
+      return;
+    }
+  rows = build_rows (h, self->state, needle, hide_idle (self), &n);
+  text = g_strdup_printf (_("%u of %u rows"), rows->len, n);
+  gtk_label_set_text (GTK_LABEL (self->count_label), text);
   ttv_timeline_set_rows (self->timeline, rows);
 }
 
@@ -160,11 +176,6 @@ ttv_resources_viewer_new (TtvTabState *state)
   static const GActionEntry actions[] = {
     { "hide-idle", NULL, NULL, "false", change_state, { 0 } },
   };
-  static const TtvPaletteColor legend[] = {
-    TTV_PALETTE_CPU_IDLE, TTV_PALETTE_RUN_USER, TTV_PALETTE_RUN_SYSCALL,
-    TTV_PALETTE_RUN_TRAP, TTV_PALETTE_RUN_IRQ, TTV_PALETTE_RUN_SOFTIRQ, TTV_PALETTE_RUN_UNKNOWN,
-    TTV_PALETTE_IRQ_ACTIVE, TTV_PALETTE_BLOCKDEV_BUSY, TTV_PALETTE_UNKNOWN, TTV_PALETTE_MIXED,
-  };
   const TtvTimelineColumn columns[] = { { _("Resource"), 100, FALSE } };
   TtvResourcesViewer *self = g_object_new (TTV_TYPE_RESOURCES_VIEWER,
                                            "orientation", GTK_ORIENTATION_VERTICAL, NULL);
@@ -210,4 +221,25 @@ ttv_resources_viewer_new (TtvTabState *state)
   history_changed (self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);
+}
+
+/* ttv --render resources: every row of the history, as a new viewer shows
+ * them. */
+gboolean
+ttv_resources_viewer_render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
+{
+  g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (state);
+  g_autoptr (GSettings) colors = ttv_viewer_dup_settings (TTV_PALETTE_SETTINGS_KEY);
+  const TtvTimelineColumn columns[] = { { _("Resource"), 100, FALSE } };
+  TtvTimelineView v;
+  gboolean ok;
+
+  ttv_timeline_view_init (&v, state, legend, G_N_ELEMENTS (legend), colors);
+  ttv_timeline_view_set_columns (&v, columns, G_N_ELEMENTS (columns));
+  ttv_timeline_view_set_history (&v, h);
+  if (h)
+    ttv_timeline_view_set_rows (&v, build_rows (h, state, "", FALSE, NULL));
+  ok = ttv_timeline_view_render (&v, cr, width, height, 0, error);
+  ttv_timeline_view_clear (&v);
+  return ok;
 }

@@ -2,7 +2,7 @@
  * ruler, each visible row's states from one query_pixels() (O(width) at
  * any zoom) with mixed pixels marked, names on CPU rows, marks, wakeup
  * and fork arrows, lost events, selection and current time. */
-#include "ttv-timeline-private.h"
+#include "ttv-timeline-view.h"
 
 #include "ttv-view-axis.h"
 
@@ -30,7 +30,7 @@ set_rgb (cairo_t *cr, const double rgb[3])
 
 /* What a legend entry's swatch looks like. */
 static void
-draw_swatch (TtvTimeline *self, cairo_t *cr, TtvPaletteColor c, double x, double y)
+draw_swatch (TtvTimelineView *self, cairo_t *cr, TtvPaletteColor c, double x, double y)
 {
   set_rgb (cr, self->colors[c]);
   switch (c)
@@ -81,7 +81,7 @@ draw_swatch (TtvTimeline *self, cairo_t *cr, TtvPaletteColor c, double x, double
 
 /* The legend's entries: the view's, and lost events when the traceset lost some. */
 static GArray *
-legend_entries (TtvTimeline *self)
+legend_entries (TtvTimelineView *self)
 {
   GArray *entries = g_array_copy (self->legend);
   TtvTime s0, s1;
@@ -100,7 +100,7 @@ legend_entries (TtvTimeline *self)
 /* Lays the legend out in lines of @width; draws it when @cr_draw is set.
  * Returns the number of lines. */
 static guint
-layout_legend (TtvTimeline *self, cairo_t *cr, gboolean draw, double width)
+layout_legend (TtvTimelineView *self, cairo_t *cr, gboolean draw, double width)
 {
   g_autoptr (GArray) entries = legend_entries (self);
   double x = 4;
@@ -136,7 +136,7 @@ layout_legend (TtvTimeline *self, cairo_t *cr, gboolean draw, double width)
 }
 
 double
-ttv_timeline_header_height (TtvTimeline *self, double width)
+ttv_timeline_view_header_height (TtvTimelineView *self, double width)
 {
   static cairo_surface_t *scratch;
   cairo_t *cr;
@@ -156,7 +156,7 @@ ttv_timeline_header_height (TtvTimeline *self, double width)
 /* --- Label area ---------------------------------------------------------------- */
 
 guint
-ttv_timeline_column_layout (TtvTimeline *self, double label, double *x, double *w)
+ttv_timeline_view_column_layout (TtvTimelineView *self, double label, double *x, double *w)
 {
   guint n = self->columns->len;
   double others = 0;
@@ -209,10 +209,10 @@ show_text_in (cairo_t *cr, const char *text, double x, double w, double baseline
 
 /* The column titles over the label area, the sorted one marked. */
 static void
-draw_titles (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, double y)
+draw_titles (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, double y)
 {
   double x[16], w[16];
-  guint n = self->columns->len ? ttv_timeline_column_layout (self, l->label, x, w) : 0;
+  guint n = self->columns->len ? ttv_timeline_view_column_layout (self, l->label, x, w) : 0;
 
   cairo_set_font_size (cr, 10);
   for (guint i = 0; i < n && i < 16; i++)
@@ -237,11 +237,11 @@ draw_titles (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, double y)
 /* A row's label area: stripe, indent, expander triangle, columns; the
  * keyboard row framed. */
 static void
-draw_label (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
+draw_label (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
             gint index, double y)
 {
   double x[16], w[16];
-  guint n = ttv_timeline_column_layout (self, l->label, x, w);
+  guint n = ttv_timeline_view_column_layout (self, l->label, x, w);
   double tx = 4 + r->depth * TTV_TIMELINE_INDENT;
   double baseline = y + TTV_TIMELINE_ROW_HEIGHT - 5;
 
@@ -288,7 +288,7 @@ draw_label (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const TtvTi
       show_text_in (cr, r->cells[i - 1], x[i], w[i], baseline,
                     g_array_index (self->columns, Column, i).numeric);
     }
-  if (index == self->cursor && gtk_widget_has_focus (self->area))
+  if (index == self->cursor && self->focused)
     {
       /* Inside the stripe's edge, so that the stripe colour stays countable. */
       cairo_set_source_rgb (cr, 0.2, 0.4, 0.9);
@@ -326,7 +326,7 @@ state_weight (guint16 state)
  * run, and the collapsed row must not look idle then.  Per pixel, the
  * busiest state of the group (state_weight); O(width) per thread. */
 static void
-merge_pixels (TtvTimeline *self, const TtvTimelineRow *r, const TimelineLayout *l, guint w,
+merge_pixels (TtvTimelineView *self, const TtvTimelineRow *r, const TimelineLayout *l, guint w,
               TtvViewerPixel *px)
 {
   g_autofree TtvViewerPixel *other = g_new (TtvViewerPixel, MAX (w, 1));
@@ -370,7 +370,7 @@ hides_activity (TtvViewerRowKind kind, const TtvViewerPixel *px)
  * IRQ, soft IRQ and disk rows show any activity (a thinner bar where it
  * is not dominant); other rows mark mixed pixels at the bar's bottom. */
 static void
-draw_states (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
+draw_states (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
              gboolean idle_task, const TtvViewerPixel *px, guint w, double y)
 {
   double top = y + TTV_TIMELINE_BAR_INSET, bar = TTV_TIMELINE_ROW_HEIGHT - 2 * TTV_TIMELINE_BAR_INSET;
@@ -431,7 +431,7 @@ draw_states (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const TtvT
 /* Zoomed in on a CPU row: the name of the task in each busy interval wide
  * enough for it. */
 static void
-draw_cpu_names (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
+draw_cpu_names (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
                 double y)
 {
   const TtvViewerRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
@@ -495,7 +495,7 @@ row_marks_clear (gpointer data)
 /* The marks of a visible process row, unless too dense to tell apart
  * (estimated from the row's total first: a frame stays O(width)). */
 static GArray *
-query_marks (TtvTimeline *self, const TimelineLayout *l, const TtvTimelineRow *r, gboolean *too_dense)
+query_marks (TtvTimelineView *self, const TimelineLayout *l, const TtvTimelineRow *r, gboolean *too_dense)
 {
   const TtvViewerRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
   GArray *marks;
@@ -535,7 +535,7 @@ mark_color (TtvViewerMarkKind kind)
 }
 
 static void
-draw_marks (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const GArray *marks, double y)
+draw_marks (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const GArray *marks, double y)
 {
   for (guint i = 0; i < marks->len; i++)
     {
@@ -555,7 +555,7 @@ draw_marks (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const GArra
  * next running interval (@from itself when it already runs) and its CPU,
  * or -1. */
 static TtvTime
-next_run (TtvTimeline *self, guint row, TtvTime from, TtvTime limit, gint *cpu)
+next_run (TtvTimelineView *self, guint row, TtvTime from, TtvTime limit, gint *cpu)
 {
   TtvViewerInterval iv;
   TtvTime t = from;
@@ -578,7 +578,7 @@ next_run (TtvTimeline *self, guint row, TtvTime from, TtvTime limit, gint *cpu)
 }
 
 static gint
-idle_task_row (TtvTimeline *self, gint cpu)
+idle_task_row (TtvTimelineView *self, gint cpu)
 {
   for (guint i = 0; i < self->rows->len; i++)
     {
@@ -598,7 +598,7 @@ idle_task_row (TtvTimeline *self, gint cpu)
  * task runs on next if that CPU idled then (an interrupt on an idle CPU
  * wakes a task there), else of the only CPU that idled. */
 static gint
-source_row (TtvTimeline *self, guint32 pid, TtvTime time, gint run_cpu)
+source_row (TtvTimelineView *self, guint32 pid, TtvTime time, gint run_cpu)
 {
   guint found = 0, n_cpus;
   gint idle_cpu = -1;
@@ -650,7 +650,7 @@ draw_arrow (cairo_t *cr, double x0, double y0, double x1, double y1)
 /* Arrows from the waker's (parent's) row at the wakeup (fork) to the
  * woken (child) row where it next runs, when few enough are visible. */
 static void
-draw_arrows (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const GArray *visible)
+draw_arrows (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const GArray *visible)
 {
   guint n = 0;
 
@@ -709,7 +709,7 @@ draw_arrows (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const GArr
 /* --- Header overlays ------------------------------------------------------------- */
 
 static void
-draw_status (TtvTimeline *self, cairo_t *cr, double width, double height)
+draw_status (TtvTimelineView *self, cairo_t *cr, double width, double height)
 {
   cairo_text_extents_t ext;
 
@@ -728,7 +728,7 @@ draw_status (TtvTimeline *self, cairo_t *cr, double width, double height)
 /* The selection: its edges over the rows and a tint in the ruler band
  * only, so that the states inside stay readable. */
 static void
-draw_selection (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l)
+draw_selection (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
 {
   TtvTime s0, s1;
   double a, b, ruler = l->header - TTV_TIMELINE_RULER_HEIGHT;
@@ -749,7 +749,7 @@ draw_selection (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l)
 }
 
 static void
-draw_header (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l)
+draw_header (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
 {
   double ruler = l->header - TTV_TIMELINE_RULER_HEIGHT;
   g_autoptr (GArray) lost = ttv_tab_state_dup_lost_events (self->state, l->t0, l->t1);
@@ -763,7 +763,7 @@ draw_header (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l)
   cairo_fill (cr);
   draw_titles (self, cr, l, ruler);
   ttv_view_axis_draw_time (cr, l->label, ruler, l->plot, TTV_TIMELINE_RULER_HEIGHT,
-                           ttv_timeline_origin (self), l->t0, l->t1);
+                           ttv_timeline_view_origin (self), l->t0, l->t1);
   /* Lost events: marks along the ruler's bottom. */
   ttv_view_axis_draw_lost (cr, lost, l->label, l->header - 4, l->plot, 4, l->t0, l->t1,
                            self->colors[TTV_PALETTE_LOST_EVENTS]);
@@ -774,7 +774,7 @@ draw_header (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l)
 }
 
 void
-ttv_timeline_draw_view (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, double clip_y0,
+ttv_timeline_view_draw (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, double clip_y0,
                         double clip_y1)
 {
   guint w = (guint) l->plot;

@@ -11,6 +11,7 @@ static const TtvViewerInfo controlflow = {
   .icon_name = "view-list-symbolic",
   .menu_label = N_("_Control Flow"),
   .new_viewer = ttv_controlflow_viewer_new,
+  .render = ttv_controlflow_viewer_render,
   .show_by_default = TRUE,
   .translation_domain = GETTEXT_PACKAGE,
 };
@@ -21,6 +22,7 @@ static const TtvViewerInfo resources = {
   .icon_name = "computer-symbolic",
   .menu_label = N_("_Resources"),
   .new_viewer = ttv_resources_viewer_new,
+  .render = ttv_resources_viewer_render,
   .translation_domain = GETTEXT_PACKAGE,
 };
 

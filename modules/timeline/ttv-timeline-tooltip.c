@@ -2,7 +2,7 @@
  * pointer: the row, its state there (interval start, duration, syscall,
  * trap or IRQ), the task on a CPU, a mixed pixel, nearby marks, lost
  * events, the time relative to the traceset's start and absolute. */
-#include "ttv-timeline-private.h"
+#include "ttv-timeline-view.h"
 
 #include "ttv-view-axis.h"
 
@@ -43,7 +43,7 @@ append_frame (GString *text, const TtvViewerInterval *iv)
 }
 
 static void
-append_task (TtvTimeline *self, GString *text, guint32 pid, gint cpu, TtvTime t)
+append_task (TtvTimelineView *self, GString *text, guint32 pid, gint cpu, TtvTime t)
 {
   gint prow = ttv_timeline_find_process (self->history, pid, cpu, t);
   const char *name = prow >= 0 ? ttv_viewer_history_get_process_name_at (self->history, (guint) prow, t) : NULL;
@@ -55,7 +55,7 @@ append_task (TtvTimeline *self, GString *text, guint32 pid, gint cpu, TtvTime t)
 }
 
 static void
-append_interval (TtvTimeline *self, GString *text, const TtvTimelineRow *r, gboolean idle_task, TtvTime t)
+append_interval (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, gboolean idle_task, TtvTime t)
 {
   TtvViewerInterval iv;
   g_autofree char *from = NULL, *length = NULL;
@@ -72,7 +72,7 @@ append_interval (TtvTimeline *self, GString *text, const TtvTimelineRow *r, gboo
     append_frame (text, &iv);
   if (r->kind == TTV_VIEWER_ROW_PROCESS && iv.cpu >= 0)
     g_string_append_printf (text, _(", CPU %d"), iv.cpu);
-  from = ttv_view_axis_format_time (iv.start, ttv_timeline_origin (self));
+  from = ttv_view_axis_format_time (iv.start, ttv_timeline_view_origin (self));
   length = ttv_viewer_format_duration (iv.end - iv.start);
   g_string_append_printf (text, _("\nFrom %s for %s"), from, length);
   if (r->kind == TTV_VIEWER_ROW_CPU && iv.aux != TTV_VIEWER_PID_NONE
@@ -91,7 +91,7 @@ append_interval (TtvTimeline *self, GString *text, const TtvTimelineRow *r, gboo
 
 /* The pixel under the pointer, when it hides something. */
 static void
-append_pixel (TtvTimeline *self, GString *text, const TtvTimelineRow *r, const TimelineLayout *l, double x)
+append_pixel (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, const TimelineLayout *l, double x)
 {
   TtvViewerPixel px;
   TtvTime a = ttv_timeline_time_of_x (l, floor (x)), b = ttv_timeline_time_of_x (l, floor (x) + 1);
@@ -110,7 +110,7 @@ append_pixel (TtvTimeline *self, GString *text, const TtvTimelineRow *r, const T
 }
 
 static const char *
-pid_name (TtvTimeline *self, guint32 pid, TtvTime t)
+pid_name (TtvTimelineView *self, guint32 pid, TtvTime t)
 {
   gint row;
 
@@ -121,7 +121,7 @@ pid_name (TtvTimeline *self, guint32 pid, TtvTime t)
 }
 
 static void
-append_marks (TtvTimeline *self, GString *text, const TtvTimelineRow *r, const TimelineLayout *l, double x)
+append_marks (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, const TimelineLayout *l, double x)
 {
   TtvTime a = ttv_timeline_time_of_x (l, x - MARK_REACH), b = ttv_timeline_time_of_x (l, x + MARK_REACH);
   g_autoptr (GArray) marks = NULL;
@@ -133,7 +133,7 @@ append_marks (TtvTimeline *self, GString *text, const TtvTimelineRow *r, const T
   for (guint i = 0; marks && i < marks->len && shown < 5; i++, shown++)
     {
       const TtvViewerMark *m = &g_array_index (marks, TtvViewerMark, i);
-      g_autofree char *when = ttv_view_axis_format_time (m->time, ttv_timeline_origin (self));
+      g_autofree char *when = ttv_view_axis_format_time (m->time, ttv_timeline_view_origin (self));
       const char *other = pid_name (self, m->other, m->time);
 
       switch (m->kind)
@@ -161,7 +161,7 @@ append_marks (TtvTimeline *self, GString *text, const TtvTimelineRow *r, const T
 }
 
 static void
-append_lost (TtvTimeline *self, GString *text, const TimelineLayout *l, double x)
+append_lost (TtvTimelineView *self, GString *text, const TimelineLayout *l, double x)
 {
   /* The marks are at least 2 px wide: a pixel either side counts. */
   TtvTime a = ttv_timeline_time_of_x (l, x - 1), b = ttv_timeline_time_of_x (l, x + 2);
@@ -180,7 +180,7 @@ append_lost (TtvTimeline *self, GString *text, const TimelineLayout *l, double x
   for (guint i = 0; i < lost->len && i < 3; i++)
     {
       const TtvViewerLostEvents *r = &g_array_index (lost, TtvViewerLostEvents, i);
-      g_autofree char *from = ttv_view_axis_format_time (r->start, ttv_timeline_origin (self));
+      g_autofree char *from = ttv_view_axis_format_time (r->start, ttv_timeline_view_origin (self));
       g_autofree char *length = ttv_viewer_format_duration (r->end - r->start);
 
       g_string_append_printf (text, _("\n  from %s for %s"), from, length);
@@ -188,9 +188,10 @@ append_lost (TtvTimeline *self, GString *text, const TimelineLayout *l, double x
 }
 
 char *
-ttv_timeline_dup_tooltip (TtvTimeline *self, double x, double y)
+ttv_timeline_view_dup_tooltip (TtvTimelineView *self, const TimelineLayout *layout, double x, double y,
+                               gboolean sortable)
 {
-  TimelineLayout l;
+  TimelineLayout l = *layout;
   gint i;
   const TtvTimelineRow *r;
   const TtvViewerRowInfo *info;
@@ -199,33 +200,28 @@ ttv_timeline_dup_tooltip (TtvTimeline *self, double x, double y)
   g_autofree char *when = NULL;
   GString *text;
 
-  g_return_val_if_fail (TTV_IS_TIMELINE (self), NULL);
-  ttv_timeline_layout (self, &l, MAX (gtk_widget_get_allocated_width (self->area), 1),
-                       MAX (gtk_widget_get_allocated_height (self->area), 1),
-                       gtk_adjustment_get_value (self->vadj));
   if (y >= l.header - TTV_TIMELINE_RULER_HEIGHT && y < l.header)
     {
       if (x < l.label)
         return fabs (x - l.label) <= 4 ? g_strdup (_("Drag to resize the labels"))
-               : g_signal_has_handler_pending (self, g_signal_lookup ("column-clicked", G_OBJECT_TYPE (self)), 0, FALSE)
-               ? g_strdup (_("Click a title to sort by it; drag the edge to resize"))
+               : sortable ? g_strdup (_("Click a title to sort by it; drag the edge to resize"))
                : NULL;
       /* The ruler: the time, and lost events. */
       t = ttv_timeline_time_of_x (&l, x);
-      when = ttv_view_axis_format_time (t, ttv_timeline_origin (self));
+      when = ttv_view_axis_format_time (t, ttv_timeline_view_origin (self));
       text = g_string_new (NULL);
       g_string_append_printf (text, _("Time %s"), when);
       append_lost (self, text, &l, x);
       return g_string_free (text, FALSE);
     }
-  i = ttv_timeline_row_at (self, &l, y);
+  i = ttv_timeline_view_row_at (self, &l, y);
   if (i < 0 || !self->history || x < l.label)
     return NULL;
   r = self->rows->pdata[i];
   info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
   idle_task = r->kind == TTV_VIEWER_ROW_PROCESS && info && ttv_timeline_is_idle_task (info);
   t = ttv_timeline_time_of_x (&l, x);
-  when = ttv_view_axis_format_time (t, ttv_timeline_origin (self));
+  when = ttv_view_axis_format_time (t, ttv_timeline_view_origin (self));
   text = g_string_new (r->label);
   if (info && r->kind == TTV_VIEWER_ROW_PROCESS && !idle_task)
     {

@@ -10,5 +10,11 @@ G_BEGIN_DECLS
 
 GtkWidget  *ttv_controlflow_viewer_new (TtvTabState *state);
 GtkWidget  *ttv_resources_viewer_new (TtvTabState *state);
+/* The display-free renders (TtvViewerRenderFunc): what a new viewer of
+ * @state shows, drawn without a widget. */
+gboolean    ttv_controlflow_viewer_render (TtvTabState *state, cairo_t *cr, int width, int height,
+                                           GError **error);
+gboolean    ttv_resources_viewer_render (TtvTabState *state, cairo_t *cr, int width, int height,
+                                         GError **error);
 
 G_END_DECLS

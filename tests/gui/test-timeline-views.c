@@ -1113,7 +1113,9 @@ test_histogram_render (void)
     const char *argv[] = { TTV_EXE_PATH, "--render", "histogram", "--trace", path, "--size", "2000x300",
                            "-o", png, NULL };
 
-    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+    g_auto (GStrv) env = ttv_gui_test_headless_environ ();   /* no display: none is needed */
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
                                  &err, &status, &error));
     g_assert_no_error (error);
     g_test_message ("%s", err);

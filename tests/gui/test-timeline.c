@@ -79,13 +79,15 @@ run_ttv (const char *const *args, char **err)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
+  g_auto (GStrv) env = ttv_gui_test_headless_environ ();
   gint status = -1;
 
   g_ptr_array_add (argv, (gpointer) TTV_EXE_PATH);
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  /* No display: a render needs none. */
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL,
                                NULL, err, &status, &error));
   g_assert_no_error (error);
   if (g_spawn_check_wait_status (status, &error))
