@@ -1,7 +1,8 @@
 /* ttv-tab-state-private.h: the parts of TtvTabState that only the
  * application (window, tab, bookmarks panel, render, tests) uses, not
- * modules: the traceset itself, the bookmarks' editing, and the hand-over
- * of the background passes' results. */
+ * modules: the traceset itself, the bookmarks' editing, the hand-over of
+ * the background passes' results, and its two parts (request queue,
+ * analysis results). */
 #pragma once
 
 #include "ttv-history.h"
@@ -56,9 +57,12 @@ void        ttv_tab_state_set_state_pass (TtvTabState *state, TtvStateTracker *t
 /* The state history (transfer full; NULL forgets it); emits "history-changed". */
 void        ttv_tab_state_set_history (TtvTabState *state, TtvHistory *history);
 
-/* The state a request tracks (TTV_REQUEST_WITH_STATE, or a filter on
- * state.*), borrowed, NULL when none. */
-const TtvState *ttv_event_request_get_state (TtvEventRequest *request);
+/* The tab's request queue (ttv-request-queue.h) and analysis results
+ * (ttv-tab-analysis.h), which the state owns; borrowed. */
+typedef struct _TtvRequestQueue TtvRequestQueue;
+typedef struct _TtvTabAnalysis TtvTabAnalysis;
+TtvRequestQueue *ttv_tab_state_get_request_queue (TtvTabState *state);
+TtvTabAnalysis *ttv_tab_state_get_analysis (TtvTabState *state);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerBookmark, ttv_viewer_bookmark_free)
 

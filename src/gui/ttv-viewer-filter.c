@@ -4,6 +4,7 @@
 #include "ttv-config.h"
 
 #include "ttv-settings.h"
+#include "ttv-request-queue.h"
 #include "ttv-tab-state-private.h"
 
 #include "ttv-error.h"
