@@ -586,14 +586,25 @@ ttv_stats_oracle_compute (const char *report, const char *trace, gint64 start, g
                           gint64 *first, gint64 *last)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GSubprocess) proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, report,
-                                                   "--format=jsonl", trace, NULL);
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  const char *lsan = g_getenv ("LSAN_OPTIONS");
+  g_autoptr (GSubprocess) proc = NULL;
   g_autoptr (GDataInputStream) in = NULL;
   Oracle o = { start, end };
   gboolean past_end = FALSE;
   gint64 first_time = G_MAXINT64, last_time = G_MININT64;
   char *line;
 
+  /* The GUI tests' leak checks unwind every allocation whole (to tell
+   * GTK's process-long caches from leaks): ttv-report, which makes none of
+   * those, prints the trace many times faster with the usual unwinder. */
+  if (lsan && strstr (lsan, "fast_unwind_on_malloc=0"))
+    {
+      g_autofree char *fast = g_strconcat (lsan, ":fast_unwind_on_malloc=1", NULL);
+
+      g_subprocess_launcher_setenv (launcher, "LSAN_OPTIONS", fast, TRUE);
+    }
+  proc = g_subprocess_launcher_spawn (launcher, &error, report, "--format=jsonl", trace, NULL);
   g_assert_no_error (error);
   o.rows = ttv_stats_oracle_rows_new ();
   o.cpus = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) cpu_free);
