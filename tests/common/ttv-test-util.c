@@ -28,21 +28,6 @@ ttv_test_remove_tree (const char *path)
   g_remove (path);
 }
 
-char *
-ttv_test_dup_shared_ctf_trace (const char *name)
-{
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
-  char *path = g_build_filename (shared ? shared : "../shared", "traces", "ctf", name, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_autofree char *msg = g_strdup_printf ("%s absent: the shared traces are not beside the project", path);
-      g_test_skip (msg);
-      g_free (path);
-      return NULL;
-    }
-  return path;
-}
-
 void
 ttv_test_write_ltt_simulation (const char *trace_dir, TtvSim *sim, guint32 block_size,
                                guint n_cpu_slots, TtvSimEmitFunc tap, gpointer tap_data)
