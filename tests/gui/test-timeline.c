@@ -15,6 +15,7 @@
 #include "ttv-state-tracker.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
+#include "ttv-test-util.h"
 #include "ttv-timeline-test-util.h"
 #include "ttv-timeline.h"
 #include "ttv-viewer-registry.h"
@@ -310,19 +311,13 @@ test_render_resources (void)
 static void
 test_render_real (void)
 {
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
   const char *names[] = { "arm64-kernel", "bigendian-kernel", "scp-kernel" };
   g_autofree char *dir = NULL;
 
-  if (!shared || !g_file_test (shared, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("TTV_SHARED_DIR is not set or absent: no real traces");
-      return;
-    }
   dir = g_dir_make_tmp ("ttv-render-XXXXXX", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autofree char *path = g_build_filename (shared, "traces", "ctf", names[i], NULL);
+      g_autofree char *path = ttv_test_dup_shared_ctf_trace (names[i]);
       g_autofree char *png = g_build_filename (dir, "real.png", NULL);
       g_autofree char *size = NULL, *err = NULL;
       g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
@@ -332,7 +327,7 @@ test_render_real (void)
       cairo_surface_t *s;
       guint n;
 
-      if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+      if (!path)
         continue;
       g_assert_true (ttv_traceset_add_path (ts, path, &error));
       g_assert_no_error (error);

@@ -3,6 +3,7 @@
 #include "ttv-archive.h"
 #include "ttv-bookmarks.h"
 #include "ttv-error.h"
+#include "ttv-test-util.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -387,13 +388,13 @@ test_trace_ctf (void)
   fake_trace_free (t);
 
   /* A real one: babeltrace2 still reads all of it with our file inside. */
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
-  g_autofree char *src = shared ? g_build_filename (shared, "traces", "ctf", "bigendian-kernel",
-                                                    NULL) : NULL;
+  g_autofree char *src = ttv_test_dup_shared_ctf_trace ("bigendian-kernel");
   g_autofree char *bt2 = g_find_program_in_path ("babeltrace2");
-  if (src == NULL || !g_file_test (src, G_FILE_TEST_IS_DIR) || bt2 == NULL)
+  if (src == NULL)
+    return;
+  if (bt2 == NULL)
     {
-      g_test_skip ("needs $TTV_SHARED_DIR/traces/ctf/bigendian-kernel and babeltrace2");
+      g_test_skip ("babeltrace2 is not installed");
       return;
     }
   g_autofree char *dest = tmp_path ("ctf-real");

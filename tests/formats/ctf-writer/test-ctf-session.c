@@ -103,15 +103,10 @@ make_tar_gz (const char *parent, const char *member, const char *archive)
 static void
 test_shared_session (void)
 {
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
-  g_autofree char *kernel_src = shared ? g_build_filename (shared, "traces", "ctf", "bigendian-kernel", NULL) : NULL;
-  g_autofree char *ust_src = shared ? g_build_filename (shared, "traces", "ctf", "glxgears-ust", NULL) : NULL;
-  if (kernel_src == NULL || !g_file_test (kernel_src, G_FILE_TEST_IS_DIR)
-      || !g_file_test (ust_src, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found: no real traces to assemble a session from");
-      return;
-    }
+  g_autofree char *kernel_src = ttv_test_dup_shared_ctf_trace ("bigendian-kernel");
+  g_autofree char *ust_src = kernel_src ? ttv_test_dup_shared_ctf_trace ("glxgears-ust") : NULL;
+  if (ust_src == NULL)
+    return;
   g_autofree char *session = g_build_filename (tmp_root, "session-20240101-120000", NULL);
   g_autofree char *kernel = g_build_filename (session, "kernel", NULL);
   g_autofree char *ust = g_build_filename (session, "ust", "uid", "1000", "64-bit", NULL);

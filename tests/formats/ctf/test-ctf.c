@@ -12,28 +12,12 @@
 
 /* --- helpers ----------------------------------------------------------- */
 
-static char *
-trace_dir (const char *name)
-{
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
-  if (shared == NULL)
-    return NULL;
-  char *dir = g_build_filename (shared, "traces", "ctf", name, NULL);
-  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
-    {
-      g_free (dir);
-      return NULL;
-    }
-  return dir;
-}
-
+/* The real trace @name of ../shared/traces/ctf, or return after marking
+ * the test skipped. */
 #define NEED_TRACE(var, name)                                                   \
-  g_autofree char *var = trace_dir (name);                                      \
+  g_autofree char *var = ttv_test_dup_shared_ctf_trace (name);                  \
   if (var == NULL)                                                              \
-    {                                                                           \
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf/" name " not found (set TTV_SHARED_DIR)"); \
-      return;                                                                   \
-    }
+    return;
 
 /* Reads every stream merged in time order (ties: lower tracefile first),
  * calling @fn on each event; returns the count. */
@@ -314,12 +298,7 @@ static void
 test_counts (gconstpointer data)
 {
   const char *const *spec = data;
-  g_autofree char *dir = trace_dir (spec[0]);
-  if (dir == NULL)
-    {
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found (set TTV_SHARED_DIR)");
-      return;
-    }
+  NEED_TRACE (dir, spec[0]);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
@@ -438,12 +417,7 @@ static void
 test_babeltrace (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *dir = trace_dir (name);
-  if (dir == NULL)
-    {
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found (set TTV_SHARED_DIR)");
-      return;
-    }
+  NEED_TRACE (dir, name);
   g_autofree char *bt = g_find_program_in_path ("babeltrace2");
   if (bt == NULL)
     {
@@ -499,12 +473,7 @@ static void
 test_seek (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *dir = trace_dir (name);
-  if (dir == NULL)
-    {
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found (set TTV_SHARED_DIR)");
-      return;
-    }
+  NEED_TRACE (dir, name);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
