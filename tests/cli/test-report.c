@@ -108,7 +108,7 @@ static const BadCase bad_cases[] = {
 };
 
 static void
-test_bad (void)
+test_bad (gconstpointer unused)
 {
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     {
@@ -127,7 +127,7 @@ test_bad (void)
  * prints is the undamaged trace's report (the damaged copy differs only in
  * cpu/0) less one run of consecutive cpu 0 events: the damaged block's. */
 static void
-test_keep_going (void)
+test_keep_going (gconstpointer unused)
 {
   g_auto (TtvTestRun) good = { 0 };
   g_auto (TtvTestRun) bad = { 0 };
@@ -173,7 +173,7 @@ test_keep_going (void)
 }
 
 static void
-test_usage (void)
+test_usage (gconstpointer unused)
 {
   static const char *const cases[][4] = {
     { "--format=xml", "good/small-ltt", NULL },
@@ -218,7 +218,7 @@ line_time_ns (const char *line)
 /* --start, --end and --count select exactly what filtering the full
  * report by time and count selects. */
 static void
-test_window (void)
+test_window (gconstpointer unused)
 {
   g_auto (TtvTestRun) full;
   RUN (&full, "good/small-ltt");
@@ -260,7 +260,7 @@ test_window (void)
 
 /* --after TOKEN continues right after the event that printed TOKEN. */
 static void
-test_after (void)
+test_after (gconstpointer unused)
 {
   g_auto (TtvTestRun) full;
   RUN (&full, "--position", "good/small-ltt-be32");
@@ -288,7 +288,7 @@ test_after (void)
 
 /* Two traces merge by time; equal times keep the command line's order. */
 static void
-test_multi (void)
+test_multi (gconstpointer unused)
 {
   g_auto (TtvTestRun) a;
   RUN (&a, "--format=jsonl", "good/small-ltt");
@@ -323,7 +323,7 @@ test_multi (void)
 
 /* A .tar.gz of a trace reports exactly as the directory. */
 static void
-test_archive (void)
+test_archive (gconstpointer unused)
 {
   g_autofree char *tmp = g_dir_make_tmp ("ttv-report-XXXXXX", NULL);
   g_autofree char *tgz = g_build_filename (tmp, "small-ltt.tar.gz", NULL);
@@ -342,71 +342,20 @@ test_archive (void)
   g_rmdir (tmp);
 }
 
-static gint
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-/* Checksums of every file under the committed traces. */
-static void
-hash_tree (const char *dir, GString *out)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  if (d == NULL)
-    return;
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-  while ((name = g_dir_read_name (d)))
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  for (guint i = 0; i < names->len; i++)
-    {
-      g_autofree char *path = g_build_filename (dir, g_ptr_array_index (names, i), NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        {
-          hash_tree (path, out);
-          continue;
-        }
-      g_autofree char *contents = NULL;
-      gsize len = 0;
-      if (g_file_get_contents (path, &contents, &len, NULL))
-        {
-          g_autofree char *sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (guchar *) contents, len);
-          g_string_append_printf (out, "%s %s\n", path, sum);
-        }
-    }
-}
-
-static GString *tree_before;
-
-static void
-test_untouched (void)
-{
-  g_autoptr (GString) after = g_string_new (NULL);
-  hash_tree (data_dir (), after);
-  g_assert_cmpstr (after->str, ==, tree_before->str);
-}
-
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  tree_before = g_string_new (NULL);
-  hash_tree (data_dir (), tree_before);
-  g_test_add_data_func ("/cli/report/golden-small-ltt", "small-ltt", test_golden);
-  g_test_add_data_func ("/cli/report/golden-small-ltt-be32", "small-ltt-be32", test_golden);
-  g_test_add_data_func ("/cli/report/golden-small-lttng", "small-lttng", test_golden);
-  g_test_add_func ("/cli/report/bad-traces", test_bad);
-  g_test_add_func ("/cli/report/keep-going", test_keep_going);
-  g_test_add_func ("/cli/report/usage", test_usage);
-  g_test_add_func ("/cli/report/window", test_window);
-  g_test_add_func ("/cli/report/after", test_after);
-  g_test_add_func ("/cli/report/multi", test_multi);
-  g_test_add_func ("/cli/report/archive", test_archive);
-  /* Last: nothing above wrote into the traces. */
-  g_test_add_func ("/cli/report/traces-untouched", test_untouched);
-  int status = g_test_run ();
-  g_string_free (tree_before, TRUE);
-  return status;
+  /* Every test reads the committed traces and checks it left them as they were. */
+  ttv_test_add_guarded ("/cli/report/golden-small-ltt", data_dir (), "small-ltt", test_golden);
+  ttv_test_add_guarded ("/cli/report/golden-small-ltt-be32", data_dir (), "small-ltt-be32", test_golden);
+  ttv_test_add_guarded ("/cli/report/golden-small-lttng", data_dir (), "small-lttng", test_golden);
+  ttv_test_add_guarded ("/cli/report/bad-traces", data_dir (), NULL, test_bad);
+  ttv_test_add_guarded ("/cli/report/keep-going", data_dir (), NULL, test_keep_going);
+  ttv_test_add_guarded ("/cli/report/usage", data_dir (), NULL, test_usage);
+  ttv_test_add_guarded ("/cli/report/window", data_dir (), NULL, test_window);
+  ttv_test_add_guarded ("/cli/report/after", data_dir (), NULL, test_after);
+  ttv_test_add_guarded ("/cli/report/multi", data_dir (), NULL, test_multi);
+  ttv_test_add_guarded ("/cli/report/archive", data_dir (), NULL, test_archive);
+  return g_test_run ();
 }
