@@ -201,14 +201,13 @@ static void
 test_generated (gconstpointer data)
 {
   const char *format = data;
-  g_autofree char *dir = g_dir_make_tmp ("ttv-report-stats-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = g_build_filename (dir, "trace", NULL);
   const char *argv[] = { TTV_GEN_PATH, "-q", "-f", format, "--cpu-ids", "0,1,3,6", "-p", "30",
                          "-n", "30000", "-s", "7", "-o", trace, NULL };
   g_free (ttv_test_run_ok (argv));
 
   check_trace (trace);
-  ttv_test_remove_tree (dir);
 }
 
 static void
@@ -225,7 +224,7 @@ test_real_ctf (gconstpointer data)
 static void
 test_idle (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-report-stats-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = g_build_filename (dir, "trace", NULL);
   const char *gen[] = { TTV_GEN_PATH, "-q", "--cpu-ids", "0,2", "-p", "8", "-n", "20000", "-o", trace, NULL };
   const char *argv[] = { TTV_REPORT_PATH, "--stats", trace, NULL };
@@ -245,7 +244,6 @@ test_idle (void)
     if (g_str_has_prefix (key, "process/") && !strchr ((char *) key + 8, '/'))
       top = MAX (top, ((TtvOracleRow *) value)->total);
   g_assert_cmpint (swapper, <, top);
-  ttv_test_remove_tree (dir);
 }
 
 /* A missing trace: a message naming it, exit status 1, no statistics. */

@@ -325,7 +325,7 @@ test_multi (gconstpointer unused)
 static void
 test_archive (gconstpointer unused)
 {
-  g_autofree char *tmp = g_dir_make_tmp ("ttv-report-XXXXXX", NULL);
+  const char *tmp = ttv_test_get_tmp_dir ();
   g_autofree char *tgz = g_build_filename (tmp, "small-ltt.tar.gz", NULL);
   g_autofree char *good = g_build_filename (data_dir (), "good", NULL);
   const char *tar_argv[] = { "tar", "-C", good, "-czf", tgz, "small-ltt", NULL };
@@ -338,8 +338,6 @@ test_archive (gconstpointer unused)
   RUN (&a, "--state", tgz);
   g_assert_cmpint (a.status, ==, 0);
   g_assert_cmpstr (a.out, ==, d.out);
-  g_remove (tgz);
-  g_rmdir (tmp);
 }
 
 int

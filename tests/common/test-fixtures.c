@@ -288,15 +288,20 @@ static void
 test_tmp_path (void)
 {
   g_autofree char *a = ttv_test_dup_tmp_path ("trace");
-  g_autofree char *b = NULL, *c = NULL;
+  g_autofree char *b = ttv_test_dup_tmp_path ("trace");
+  g_autofree char *c = NULL, *d = NULL;
+  g_autofree char *made = g_build_filename (ttv_test_get_tmp_dir (), "made", NULL);
+  g_autofree char *first = g_build_filename (ttv_test_get_tmp_dir (), "trace", NULL);
 
-  g_assert_cmpint (g_mkdir (a, 0700), ==, 0);
-  b = ttv_test_dup_tmp_path ("trace");
-  g_assert_true (g_str_has_suffix (a, "/trace"));
+  /* Given, not made yet: still taken. */
+  g_assert_cmpstr (a, ==, first);
   g_assert_true (g_str_has_suffix (b, "/trace-2"));
-  g_assert_cmpint (g_mkdir (b, 0700), ==, 0);
   c = ttv_test_dup_tmp_path ("trace");
   g_assert_true (g_str_has_suffix (c, "/trace-3"));
+  /* Made by the test: taken. */
+  g_assert_cmpint (g_mkdir (made, 0700), ==, 0);
+  d = ttv_test_dup_tmp_path ("made");
+  g_assert_true (g_str_has_suffix (d, "/made-2"));
 }
 
 int

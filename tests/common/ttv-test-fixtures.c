@@ -134,7 +134,10 @@ ttv_test_get_tmp_dir (void)
       /* Outside any test: the program's own, for what its tests share. */
       if (program_tmp_dir == NULL)
         {
-          g_autofree char *program = g_path_get_basename (g_get_prgname () ? g_get_prgname () : "test");
+          /* Before g_test_init() (XDG folders are set before GTK reads
+           * them), the program has no name yet: its file's. */
+          g_autofree char *exe = g_get_prgname () ? NULL : g_file_read_link ("/proc/self/exe", NULL);
+          g_autofree char *program = g_path_get_basename (g_get_prgname () ? g_get_prgname () : exe ? exe : "test");
           program_tmp_dir = make_tmp_dir (program);
           atexit (remove_program_tmp_dir);
         }
@@ -150,18 +153,25 @@ ttv_test_get_tmp_dir (void)
   return test_tmp_dir;
 }
 
+/* The paths ttv_test_dup_tmp_path() gave (in directories of their own:
+ * they never meet again). */
+static GHashTable *given_paths;
+
 char *
 ttv_test_dup_tmp_path (const char *name)
 {
   const char *dir = ttv_test_get_tmp_dir ();
   char *path = g_build_filename (dir, name, NULL);
 
-  for (guint n = 2; g_file_test (path, G_FILE_TEST_EXISTS); n++)
+  if (given_paths == NULL)
+    given_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint n = 2; g_file_test (path, G_FILE_TEST_EXISTS) || g_hash_table_contains (given_paths, path); n++)
     {
       g_autofree char *numbered = g_strdup_printf ("%s-%u", name, n);
       g_free (path);
       path = g_build_filename (dir, numbered, NULL);
     }
+  g_hash_table_add (given_paths, g_strdup (path));
   return path;
 }
 

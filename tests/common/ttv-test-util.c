@@ -12,6 +12,11 @@
 void
 ttv_test_remove_tree (const char *path)
 {
+  GStatBuf st;
+
+  /* A test may have made a folder read-only (a read-only trace). */
+  if (g_lstat (path, &st) == 0 && S_ISDIR (st.st_mode) && (st.st_mode & 0700) != 0700)
+    g_chmod (path, st.st_mode | 0700);
   g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   if (dir)
     {

@@ -35,8 +35,8 @@ G_BEGIN_DECLS
  * paths go to the test log) to look at after a failure. */
 const char *ttv_test_get_tmp_dir (void);
 
-/* A path not yet used in the test's temporary directory: @name, or @name-2,
- * @name-3... when taken (nothing is made there). */
+/* A path in the test's temporary directory that is neither there nor given
+ * before: @name, or @name-2, @name-3... (nothing is made there). */
 char *ttv_test_dup_tmp_path (const char *name);
 
 /* The path of ../shared/traces/@relative ("ctf/arm64-kernel",

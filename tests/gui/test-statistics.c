@@ -18,7 +18,7 @@ typedef struct {
   GtkWidget *viewer;
   GActionGroup *actions;
   GtkTreeView *view;
-  char *dir;                 /* a temporary folder for exports */
+  const char *dir;           /* the test's temporary directory, for exports */
 } Fixture;
 
 static const char *const modules[] = { TTV_STATISTICS_MODULE_PATH, NULL };
@@ -73,15 +73,13 @@ fixture_open (Fixture *f, const char *trace)
   f->view = GTK_TREE_VIEW (ttv_gui_test_find_widget (f->viewer, GTK_TYPE_TREE_VIEW, NULL));
   g_assert_nonnull (f->view);
   ttv_gui_test_spin_until (view_settled, f);
-  f->dir = g_dir_make_tmp ("ttv-statistics-XXXXXX", NULL);
+  f->dir = ttv_test_get_tmp_dir ();
 }
 
 static void
 fixture_close (Fixture *f)
 {
   ttv_gui_test_tab_teardown (&f->tab);
-  ttv_test_remove_tree (f->dir);
-  g_free (f->dir);
 }
 
 /* A trace of ttv-gen in @dir: CPU ids 0, 2 and 10 (names that sort
@@ -317,11 +315,10 @@ check_against_oracle (const char *trace)
 static void
 test_oracle_generated (gconstpointer data)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-statistics-gen-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = generate (dir, data);
 
   check_against_oracle (trace);
-  ttv_test_remove_tree (dir);
 }
 
 static void
@@ -463,7 +460,7 @@ save_shot (Fixture *f, const char *name)
 static void
 test_sort (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-statistics-gen-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = generate (dir, "ltt");
   g_autoptr (GPtrArray) cpus = NULL, procs = NULL;
   g_autoptr (GArray) totals = NULL, totals2 = NULL;
@@ -509,7 +506,6 @@ test_sort (void)
   }
   save_shot (&f, "ttv-statistics-sorted.png");
   fixture_close (&f);
-  ttv_test_remove_tree (dir);
 }
 
 /* --- Copy ---------------------------------------------------------------------- */
@@ -607,7 +603,7 @@ clipboard_text (void)
 static void
 test_copy (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-statistics-gen-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = generate (dir, "ltt");
   const char *const two[] = { "cpu/2", "syscall/read", NULL };
   const char *const one[] = { "irq/0", NULL };
@@ -638,7 +634,6 @@ test_copy (void)
   assert_copied_row (lines2[0], g_hash_table_lookup (csv, "irq/0"));
   g_assert_true (g_str_has_prefix (lines2[0], "IRQ 0 timer\t"));
   fixture_close (&f);
-  ttv_test_remove_tree (dir);
 }
 
 /* --- Images ---------------------------------------------------------------------- */
@@ -769,7 +764,7 @@ scope_text (Fixture *f)
 static void
 test_export_image (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-statistics-gen-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = generate (dir, "ctf");
   g_autoptr (GHashTable) csv = NULL;
   g_autoptr (GtkTreePath) procs = NULL, cpus = NULL;
@@ -842,7 +837,6 @@ test_export_image (void)
   g_assert_nonnull (strstr (scope_text (&f), "/nonexistent/dir/x.csv"));
   g_ptr_array_unref (texts);
   fixture_close (&f);
-  ttv_test_remove_tree (dir);
 }
 
 /* --- ttv --render statistics ------------------------------------------------------ */
@@ -864,7 +858,7 @@ run_status (const char *const *argv, char **err)
 static void
 test_render (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-statistics-gen-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = generate (dir, "lttng");
   g_autofree char *png = g_build_filename (dir, "render.png", NULL);
   g_autofree char *svg = g_build_filename (dir, "render.svg", NULL);
@@ -919,7 +913,6 @@ test_render (void)
     g_assert_cmpint (run_status (argv, &err3), ==, 1);
     g_assert_nonnull (strstr (err3, "/nonexistent/trace"));
   }
-  ttv_test_remove_tree (dir);
 }
 
 int

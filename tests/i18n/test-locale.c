@@ -198,7 +198,7 @@ static void
 test_report_float_fields (gconstpointer unused)
 {
   static const double ratios[] = { 1.25, -0.5, 3.75e-5 };
-  g_autofree char *dir = g_dir_make_tmp ("ttv-locale-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = g_build_filename (dir, "floats", NULL);
   static const char *const formats[] = { "text", "jsonl" };
 
@@ -220,7 +220,6 @@ test_report_float_fields (gconstpointer unused)
           g_assert_nonnull (strstr (fr.out, c_text));
         }
     }
-  ttv_test_remove_tree (dir);
 }
 
 /* Run from the build tree, the catalogue is the one compiled there. */
