@@ -1,6 +1,7 @@
 /* ttv-test-util.c: helpers shared by the tests (see ttv-test-util.h). */
 #include "ttv-test-util.h"
 #include "ttv-error.h"
+#include "ttv-traceset.h"
 
 #include <fcntl.h>
 #include <glib/gstdio.h>
@@ -158,6 +159,18 @@ ttv_test_assert_same_lines (GPtrArray *got, GPtrArray *want)
       g_error ("line %u:\n got  %s\n want %s", i + 1, (char *) g_ptr_array_index (got, i),
                (char *) g_ptr_array_index (want, i));
   g_assert_cmpuint (got->len, ==, want->len);
+}
+
+void
+ttv_test_trace_span (const char *trace, gint64 *first, gint64 *last)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+
+  g_assert_true (ttv_traceset_add_path (ts, trace, &error));
+  g_assert_no_error (error);
+  *first = ttv_traceset_get_start (ts);
+  *last = ttv_traceset_get_end (ts);
 }
 
 guint64

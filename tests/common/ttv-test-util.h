@@ -105,6 +105,10 @@ GPtrArray *ttv_test_split (const char *text, const char *separators);
 /* Fails the test at the first line that differs, or when the counts differ. */
 void  ttv_test_assert_same_lines (GPtrArray *got, GPtrArray *want);
 
+/* The span of @trace's events (first and last event times) as libttv
+ * reads it; fails the test when it does not open. */
+void  ttv_test_trace_span (const char *trace, gint64 *first, gint64 *last);
+
 /* Decodes the fields of every event of @t (each must decode); returns
  * how many there were. */
 guint64 ttv_test_decode_all (TtvTrace *t);
