@@ -64,7 +64,9 @@ static const GoldenCase golden_cases[] = {
   { "info", { "--info", NULL } },
   { "list-events", { "--list-events", NULL } },
   { "state", { "--state", "--position", NULL } },
-  { "stats", { "--stats", NULL } },
+  { "stats", { "--stats-tables", NULL } },
+  { "stats-tree", { "--stats", NULL } },
+  { "density", { "--density", "--density-bins=32", "--density-types", NULL } },
   { "state-at", { "--state-at", "+0.005", NULL } },
 };
 
@@ -340,20 +342,30 @@ test_archive (gconstpointer unused)
   g_assert_cmpstr (a.out, ==, d.out);
 }
 
+/* Every test reads the committed traces and checks it left them as they
+ * were; but TTV_UPDATE_GOLDEN=1 rewrites the golden outputs beside them. */
+static void
+add_test (const char *path, gconstpointer data, GTestDataFunc func)
+{
+  if (g_getenv ("TTV_UPDATE_GOLDEN"))
+    g_test_add_data_func (path, data, func);
+  else
+    ttv_test_add_guarded (path, data_dir (), data, func);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  /* Every test reads the committed traces and checks it left them as they were. */
-  ttv_test_add_guarded ("/cli/report/golden-small-ltt", data_dir (), "small-ltt", test_golden);
-  ttv_test_add_guarded ("/cli/report/golden-small-ltt-be32", data_dir (), "small-ltt-be32", test_golden);
-  ttv_test_add_guarded ("/cli/report/golden-small-lttng", data_dir (), "small-lttng", test_golden);
-  ttv_test_add_guarded ("/cli/report/bad-traces", data_dir (), NULL, test_bad);
-  ttv_test_add_guarded ("/cli/report/keep-going", data_dir (), NULL, test_keep_going);
-  ttv_test_add_guarded ("/cli/report/usage", data_dir (), NULL, test_usage);
-  ttv_test_add_guarded ("/cli/report/window", data_dir (), NULL, test_window);
-  ttv_test_add_guarded ("/cli/report/after", data_dir (), NULL, test_after);
-  ttv_test_add_guarded ("/cli/report/multi", data_dir (), NULL, test_multi);
-  ttv_test_add_guarded ("/cli/report/archive", data_dir (), NULL, test_archive);
+  add_test ("/cli/report/golden-small-ltt", "small-ltt", test_golden);
+  add_test ("/cli/report/golden-small-ltt-be32", "small-ltt-be32", test_golden);
+  add_test ("/cli/report/golden-small-lttng", "small-lttng", test_golden);
+  add_test ("/cli/report/bad-traces", NULL, test_bad);
+  add_test ("/cli/report/keep-going", NULL, test_keep_going);
+  add_test ("/cli/report/usage", NULL, test_usage);
+  add_test ("/cli/report/window", NULL, test_window);
+  add_test ("/cli/report/after", NULL, test_after);
+  add_test ("/cli/report/multi", NULL, test_multi);
+  add_test ("/cli/report/archive", NULL, test_archive);
   return g_test_run ();
 }

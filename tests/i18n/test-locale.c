@@ -144,13 +144,17 @@ test_report_fr_fr (gconstpointer unused)
 }
 
 /* What scripts read (JSON lines, statistics with their decimals, the
- * state) is the same bytes in French: numbers keep their '.'. */
+ * density, the state) is the same bytes in French: numbers keep their
+ * '.', and the statistics tree its names as written. */
 static void
 test_report_machine_output (gconstpointer unused)
 {
-  static const char *const cases[][4] = {
+  static const char *const cases[][5] = {
     { "-f", "jsonl", "good/small-ltt", NULL },
     { "--stats", "good/small-ltt", NULL },
+    { "--stats", "-f", "csv", "good/small-ltt", NULL },
+    { "--stats-tables", "good/small-ltt", NULL },
+    { "--density", "--density-types", "good/small-ltt", NULL },
     { "--state-at", "+0.0005", "good/small-ltt", NULL },
   };
 
