@@ -171,12 +171,6 @@ parse_text (const char *text)
 
 /* --- Checks -------------------------------------------------------------------- */
 
-static char *
-seconds (gint64 ns)
-{
-  return g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, ns / 1000000000, ns % 1000000000);
-}
-
 /* `ttv-report --density --density-types ARGS... TRACE` in @format. */
 static char *
 run_density (const char *trace, const char *format, const char *const *args)
@@ -326,7 +320,7 @@ check_trace (const char *trace, gboolean count_events)
   a = want->start + (want->end - want->start) * 2 / 10;
   b = want->start + (want->end - want->start) * 7 / 10;
   {
-    g_autofree char *from = seconds (a), *to = seconds (b);
+    g_autofree char *from = ttv_test_dup_seconds (a), *to = ttv_test_dup_seconds (b);
     const char *window[] = { "--start", from, "--end", to, NULL };
     const char *args[] = { "--density-bins=64", "--start", from, "--end", to, NULL };
     g_autofree char *wcsv = run_density (trace, "csv", args);
@@ -344,7 +338,7 @@ check_trace (const char *trace, gboolean count_events)
   /* More bins than nanoseconds: most are empty, none overlaps. */
   if (count_events)
     {
-      g_autofree char *from = seconds (want->start), *to = seconds (want->start + 300);
+      g_autofree char *from = ttv_test_dup_seconds (want->start), *to = ttv_test_dup_seconds (want->start + 300);
       const char *window[] = { "--start", from, "--end", to, NULL };
       const char *args[] = { "--start", from, "--end", to, NULL };
       g_autofree char *ncsv = run_density (trace, "csv", args);
@@ -389,16 +383,10 @@ test_real (gconstpointer name)
     check_trace (trace, TRUE);
 }
 
-typedef struct {
-  const char *args[6];
-  int status;
-  const char *message;
-} BadCase;
-
 #define GOOD_TRACE TTV_TEST_SRCDIR "/data/traces/good/small-ltt"
 #define BAD_TRACE TTV_TEST_SRCDIR "/data/traces/bad/unknown-event-id"
 
-static const BadCase bad_cases[] = {
+static const TtvTestBadRun bad_cases[] = {
   { { "--density", "/nonexistent/trace" }, 1, "/nonexistent/trace" },
   { { "--density", BAD_TRACE }, 1, "unknown-event-id/cpu/0: byte offset 1052 (block 1): unknown event id 32766" },
   { { "--density", "--density-bins=0", GOOD_TRACE }, 2, "--density-bins: expected a number of bins from 1 to 16384" },
@@ -415,22 +403,7 @@ static const BadCase bad_cases[] = {
 static void
 test_bad_input (void)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
-    {
-      const BadCase *c = &bad_cases[i];
-      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-      g_auto (TtvTestRun) r = { 0 };
-
-      g_ptr_array_add (argv, (gpointer) TTV_REPORT_PATH);
-      for (guint j = 0; j < G_N_ELEMENTS (c->args) && c->args[j]; j++)
-        g_ptr_array_add (argv, (gpointer) c->args[j]);
-      g_ptr_array_add (argv, NULL);
-      ttv_test_run (&r, NULL, NULL, (const char *const *) argv->pdata);
-      g_test_message ("%s %s: %s", c->args[0], c->args[1], r.err);
-      g_assert_cmpint (r.status, ==, c->status);
-      g_assert_nonnull (strstr (r.err, c->message));
-      g_assert_cmpstr (r.out, ==, "");
-    }
+  ttv_test_assert_runs_fail (TTV_REPORT_PATH, bad_cases, G_N_ELEMENTS (bad_cases));
 }
 
 /* Past damaged blocks: the density of what could be read, the damage

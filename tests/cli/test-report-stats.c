@@ -161,12 +161,6 @@ assert_within (GHashTable *rows, gint64 span)
 
 /* --- Cases -------------------------------------------------------------------- */
 
-static char *
-seconds (gint64 ns)
-{
-  return g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, ns / 1000000000, ns % 1000000000);
-}
-
 /* ttv-report --stats, the tree, as CSV: its rows as the oracle's. */
 static GHashTable *
 report_tree (const char *trace, const char *start, const char *end)
@@ -188,28 +182,19 @@ check_trace (const char *trace)
   g_autofree char *text = ttv_test_run_ok (argv);
   g_autoptr (GHashTable) got = parse_stats (text);
   g_autoptr (GHashTable) tree = report_tree (trace, NULL, NULL);
-  g_autoptr (GPtrArray) want = NULL;
-  gint64 first, last, oracle_first, oracle_last, a, b;
-
+  gint64 first, last, a, b;
   /* The whole trace, and a window from 30% to 60% of the events' span
-   * (CPU time clipped to it): the statistics of both in one read. */
-  ttv_test_trace_span (trace, &first, &last);
-  a = first + (last - first) * 3 / 10;
-  b = first + (last - first) * 6 / 10;
-  {
-    const gint64 bounds[] = { G_MININT64, G_MAXINT64, a, b };
+   * (CPU time clipped to it). */
+  g_autoptr (GPtrArray) want = ttv_stats_oracle_compute_whole_and_window (TTV_REPORT_PATH, trace, &a, &b);
 
-    want = ttv_stats_oracle_compute_windows (TTV_REPORT_PATH, trace, bounds, 2, &oracle_first, &oracle_last);
-  }
-  g_assert_cmpint (oracle_first, ==, first);
-  g_assert_cmpint (oracle_last, ==, last);
+  ttv_test_trace_span (trace, &first, &last);
   ttv_stats_oracle_assert_same (got, want->pdata[0], "whole trace");
   ttv_stats_oracle_assert_sums (got);
   assert_within (got, last - first);
   ttv_stats_oracle_assert_same (tree, want->pdata[0], "whole trace, tree");
   ttv_stats_oracle_assert_sums (tree);
   {
-    g_autofree char *sa = seconds (a), *sb = seconds (b);
+    g_autofree char *sa = ttv_test_dup_seconds (a), *sb = ttv_test_dup_seconds (b);
     const char *wargv[] = { TTV_REPORT_PATH, "--stats-tables", "--start", sa, "--end", sb, trace, NULL };
     g_autofree char *wtext = ttv_test_run_ok (wargv);
     g_autoptr (GHashTable) wgot = parse_stats (wtext);
@@ -276,16 +261,10 @@ test_idle (void)
 
 /* Bad input: a message naming what is wrong, the exit status of its kind
  * (1: a trace, 2: usage), no statistics. */
-typedef struct {
-  const char *args[6];
-  int status;
-  const char *message;
-} BadCase;
-
 #define BAD_TRACE TTV_TEST_SRCDIR "/data/traces/bad/unknown-event-id"
 #define GOOD_TRACE TTV_TEST_SRCDIR "/data/traces/good/small-ltt"
 
-static const BadCase bad_cases[] = {
+static const TtvTestBadRun bad_cases[] = {
   { { "--stats", "/nonexistent/trace" }, 1, "/nonexistent/trace" },
   { { "--stats-tables", "/nonexistent/trace" }, 1, "/nonexistent/trace" },
   { { "--stats", BAD_TRACE }, 1, "unknown-event-id/cpu/0: byte offset 1052 (block 1): unknown event id 32766" },
@@ -300,22 +279,7 @@ static const BadCase bad_cases[] = {
 static void
 test_bad_input (void)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
-    {
-      const BadCase *c = &bad_cases[i];
-      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-      g_auto (TtvTestRun) r = { 0 };
-
-      g_ptr_array_add (argv, (gpointer) TTV_REPORT_PATH);
-      for (guint j = 0; j < G_N_ELEMENTS (c->args) && c->args[j]; j++)
-        g_ptr_array_add (argv, (gpointer) c->args[j]);
-      g_ptr_array_add (argv, NULL);
-      ttv_test_run (&r, NULL, NULL, (const char *const *) argv->pdata);
-      g_test_message ("%s: %s", c->args[0], r.err);
-      g_assert_cmpint (r.status, ==, c->status);
-      g_assert_nonnull (strstr (r.err, c->message));
-      g_assert_cmpstr (r.out, ==, "");
-    }
+  ttv_test_assert_runs_fail (TTV_REPORT_PATH, bad_cases, G_N_ELEMENTS (bad_cases));
 }
 
 /* Past damaged blocks (--keep-going): the tree of what could be read, the

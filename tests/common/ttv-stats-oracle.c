@@ -771,6 +771,25 @@ ttv_stats_oracle_compute_windows (const char *report, const char *trace, const g
   return windows;
 }
 
+GPtrArray *
+ttv_stats_oracle_compute_whole_and_window (const char *report, const char *trace, gint64 *a, gint64 *b)
+{
+  gint64 first, last, oracle_first, oracle_last;
+  GPtrArray *windows;
+
+  ttv_test_trace_span (trace, &first, &last);
+  *a = first + (last - first) * 3 / 10;
+  *b = first + (last - first) * 6 / 10;
+  {
+    const gint64 bounds[] = { G_MININT64, G_MAXINT64, *a, *b };
+
+    windows = ttv_stats_oracle_compute_windows (report, trace, bounds, 2, &oracle_first, &oracle_last);
+  }
+  g_assert_cmpint (oracle_first, ==, first);
+  g_assert_cmpint (oracle_last, ==, last);
+  return windows;
+}
+
 GHashTable *
 ttv_stats_oracle_compute (const char *report, const char *trace, gint64 start, gint64 end,
                           gint64 *first, gint64 *last)

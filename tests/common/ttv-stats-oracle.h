@@ -41,6 +41,12 @@ GHashTable *ttv_stats_oracle_compute (const char *report, const char *trace, gin
  * GHashTable * a window, as ttv_stats_oracle_compute() does. */
 GPtrArray  *ttv_stats_oracle_compute_windows (const char *report, const char *trace, const gint64 *bounds,
                                               guint n_windows, gint64 *first, gint64 *last);
+/* The statistics of the whole trace and of a window from 30% to 60% of the
+ * span of its events (@a to @b, from libttv's reading of the trace, which
+ * is checked to be the oracle's first and last events), in one read: the
+ * cases the statistics tests check. */
+GPtrArray  *ttv_stats_oracle_compute_whole_and_window (const char *report, const char *trace, gint64 *a,
+                                                       gint64 *b);
 /* The same computed in this process (what ttv-stats-oracle runs), and the
  * text it prints for ttv_stats_oracle_compute_windows(). */
 GPtrArray  *ttv_stats_oracle_compute_windows_here (const char *report, const char *trace, const gint64 *bounds,

@@ -90,6 +90,35 @@ ttv_test_run (TtvTestRun *r, const char *cwd, char **envp, const char *const *ar
 }
 
 void
+ttv_test_assert_runs_fail (const char *program, const TtvTestBadRun *cases, guint n_cases)
+{
+  for (guint c = 0; c < n_cases; c++)
+    {
+      const char *const *args = cases[c].args;
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      g_autofree char *shown = NULL;
+      g_auto (TtvTestRun) r = { 0 };
+
+      g_ptr_array_add (argv, (gpointer) program);
+      for (guint i = 0; i < G_N_ELEMENTS (cases[c].args) && args[i]; i++)
+        g_ptr_array_add (argv, (gpointer) args[i]);
+      g_ptr_array_add (argv, NULL);
+      shown = g_strjoinv (" ", (char **) argv->pdata + 1);
+      ttv_test_run (&r, NULL, NULL, (const char *const *) argv->pdata);
+      g_test_message ("%s: exit %d: %s", shown, r.status, r.err);
+      if (r.status != cases[c].status || !strstr (r.err, cases[c].message) || *r.out)
+        g_error ("%s: exit %d (want %d), stderr «%s» (want «%s»), %" G_GSIZE_FORMAT " bytes of output (want none)",
+                 shown, r.status, cases[c].status, r.err, cases[c].message, strlen (r.out));
+    }
+}
+
+char *
+ttv_test_dup_seconds (gint64 ns)
+{
+  return g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, ns / 1000000000, ns % 1000000000);
+}
+
+void
 ttv_test_copy_file (const char *from, const char *to)
 {
   g_autofree char *data = NULL;

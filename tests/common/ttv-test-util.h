@@ -87,6 +87,22 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TtvTestRun, ttv_test_run_clear)
  * @envp (NULL: this one) into @r; fails the test unless it exits normally. */
 void  ttv_test_run (TtvTestRun *r, const char *cwd, char **envp, const char *const *argv);
 
+/* A run of a program on bad input: its arguments (NULL-terminated), the
+ * exit status it must give, and what its message must hold. */
+typedef struct {
+  const char *args[8];
+  int status;
+  const char *message;
+} TtvTestBadRun;
+
+/* Runs @program with each case's arguments and fails the test unless it
+ * exits with the case's status, printing nothing on its standard output
+ * and a message holding the case's on its standard error. */
+void  ttv_test_assert_runs_fail (const char *program, const TtvTestBadRun *cases, guint n_cases);
+
+/* @ns as seconds to the nanosecond, "S.NNNNNNNNN" (what --start reads). */
+char *ttv_test_dup_seconds (gint64 ns);
+
 /* --- Files and text ---------------------------------------------------- */
 
 /* Copies file @from to @to (replacing it); fails the test on error. */
