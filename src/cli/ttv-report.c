@@ -3,6 +3,7 @@
  * A thin program: everything it prints comes from libttv. */
 #include "ttv-config.h"
 
+#include "ttv-analysis-print.h"
 #include "ttv-archive.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
@@ -12,6 +13,7 @@
 #include "ttv-live-url.h"
 #include "ttv-locale.h"
 #include "ttv-report.h"
+#include "ttv-state-pass.h"
 #include "ttv-state-tracker.h"
 #include "ttv-trace-damage.h"
 #include "ttv-trace-info.h"
@@ -22,6 +24,14 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+
+/* What is asked for: --stats, the viewer's statistics tree, or
+ * --stats-tables, the tables --stats printed before. */
+typedef enum {
+  STATS_NONE,
+  STATS_TREE,
+  STATS_TABLES,
+} StatsKind;
 
 typedef struct {
   char *format;
@@ -36,7 +46,12 @@ typedef struct {
   gboolean list_events;
   gboolean position;
   gboolean state;
-  gboolean stats;
+  gboolean stats_tree;
+  gboolean stats_tables;
+  StatsKind stats;          /* from the two above */
+  gboolean density;
+  gint64 density_bins;
+  gboolean density_types;
   char **traces;
   /* trcrpt-style selection and layout (issue 8) */
   char **include;
@@ -59,11 +74,11 @@ typedef struct {
   gboolean help;
 } ReportArgs;
 
-/* page_size: G_MININT64 when not given (0 and below are refused). */
-static ReportArgs args = { .count = -1, .page_size = G_MININT64 };
+/* page_size, density_bins: G_MININT64 when not given (0 and below are refused). */
+static ReportArgs args = { .count = -1, .page_size = G_MININT64, .density_bins = G_MININT64 };
 
 static const GOptionEntry entries[] = {
-  { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl or babeltrace"), "FORMAT" },
+  { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl or babeltrace; csv with --stats and --density"), "FORMAT" },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args.output, N_("Write to FILE instead of standard output"), "FILE" },
   { "info", 0, 0, G_OPTION_ARG_NONE, &args.info, N_("Describe the traces: system, time span, tracefiles"), NULL },
   { "list-events", 'j', 0, G_OPTION_ARG_NONE, &args.list_events, N_("List the event types with their fields"), NULL },
@@ -74,7 +89,11 @@ static const GOptionEntry entries[] = {
   { "position", 0, 0, G_OPTION_ARG_NONE, &args.position, N_("Print each event's position token"), NULL },
   { "state", 0, 0, G_OPTION_ARG_NONE, &args.state, N_("Print the pid, process name and execution mode at each event"), NULL },
   { "state-at", 0, 0, G_OPTION_ARG_STRING, &args.state_at, N_("Print the whole system state at time T"), "T" },
-  { "stats", 0, 0, G_OPTION_ARG_NONE, &args.stats, N_("Print statistics instead of events"), NULL },
+  { "stats", 0, 0, G_OPTION_ARG_NONE, &args.stats_tree, N_("Print the statistics tree of the viewer's statistics view instead of events"), NULL },
+  { "stats-tables", 0, 0, G_OPTION_ARG_NONE, &args.stats_tables, N_("Print the statistics as the aligned tables --stats printed before instead of events"), NULL },
+  { "density", 0, 0, G_OPTION_ARG_NONE, &args.density, N_("Print the event density of the viewer's histogram: events per bin of time"), NULL },
+  { "density-bins", 0, 0, G_OPTION_ARG_INT64, &args.density_bins, N_("With --density: N bins (default 1024, the histogram's)"), "N" },
+  { "density-types", 0, 0, G_OPTION_ARG_NONE, &args.density_types, N_("With --density: the events of each event type too"), NULL },
   { "checkpoint-interval", 0, 0, G_OPTION_ARG_INT64, &args.checkpoint_interval, N_("Events between state checkpoints (default 100000)"), "N" },
   { "include", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &args.include, N_("Print only these event types: names, globs, ids or @group, separated by commas or blanks"), "LIST" },
   { "exclude", 'k', 0, G_OPTION_ARG_STRING_ARRAY, &args.exclude, N_("Do not print these event types (same forms as -d)"), "LIST" },
@@ -652,7 +671,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
 
   TtvCheckpointPolicy policy = { (guint64) MAX (args.checkpoint_interval, 0), 0 };
   g_autoptr (TtvStateTracker) tracker = NULL;
-  if (args.state || args.stats || extras_need_state (x))
+  if (args.state || args.stats == STATS_TABLES || extras_need_state (x))
     {
       tracker = ttv_state_tracker_new (ts, &policy);
       if (!replay_to_context (tracker, ts, ctx, &error))
@@ -661,7 +680,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
           return fail (EXIT_READ, error->message);
         }
       /* Statistics of what follows: CPU time from @start on. */
-      if (args.stats)
+      if (args.stats == STATS_TABLES)
         ttv_statistics_set_start (ttv_state_tracker_get_statistics (tracker), start);
     }
 
@@ -673,7 +692,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
   for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
     g_hash_table_add (known_streams, ttv_traceset_get_tracefile (ts, i));
   g_autoptr (GString) suffix = g_string_new (NULL);
-  gboolean headings = x->column_layout && !args.no_headings && !args.stats;
+  gboolean headings = x->column_layout && !args.no_headings && args.stats != STATS_TABLES;
   guint next_lost = 0;
   guint64 printed = 0;
   FollowMark mark = { FALSE, 0, 0 };
@@ -766,7 +785,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
           || (x->user && !ttv_filter_matches (x->user, ev, state)))
         continue;
       printed++;
-      if (args.stats)
+      if (args.stats == STATS_TABLES)
         continue;
       if (printer == NULL)
         {
@@ -790,7 +809,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
         break;
     }
   ttv_context_free (ctx);
-  if (args.stats && error == NULL)
+  if (args.stats == STATS_TABLES && error == NULL)
     {
       TtvStatistics *stats = ttv_state_tracker_get_statistics (tracker);
       const TtvState *state = ttv_state_tracker_get_state (tracker);
@@ -813,6 +832,81 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
       return fail (EXIT_READ, msg);
     }
   return 0;
+}
+
+/* --- What the viewer computes: the statistics tree, the density -------------- */
+
+/* --stats: the tree of the statistics view, of the events from @start to
+ * @end (TTV_TIME_MIN, TTV_TIME_MAX: the whole traceset), with the names
+ * as written whatever the language. */
+static int
+print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvPrintFormat format, Output *o)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvStatistics) stats = ttv_interval_statistics_run (ts, start, end, NULL, &error);
+  g_autoptr (TtvStatsNode) root = NULL;
+
+  if (!stats)
+    return fail (EXIT_READ, error->message);
+  root = ttv_stats_tree_new_full (stats, ts, FALSE);
+  ttv_stats_tree_append (root, format, o->buf);
+  if (!output_flush (o, TRUE, &error))
+    return fail (EXIT_READ, error->message);
+  return 0;
+}
+
+/* --density: the histogram's bins over the traceset's span, or over the
+ * window --start and --end give. */
+static int
+print_density (TtvTraceset *ts, TtvTime start, TtvTime end, TtvPrintFormat format, Output *o)
+{
+  g_autoptr (GError) error = NULL;
+  guint bins = args.density_bins != G_MININT64 ? (guint) args.density_bins : TTV_INDEXER_DENSITY_BINS;
+  g_autoptr (TtvIndexResult) density = args.start || args.end
+                                         ? ttv_indexer_run_range (ts, bins, start, end, NULL, &error)
+                                         : ttv_indexer_run (ts, bins, NULL, &error);
+
+  if (!density)
+    return fail (EXIT_READ, error->message);
+  ttv_density_append (density, args.density_types, format, o->buf);
+  if (!output_flush (o, TRUE, &error))
+    return fail (EXIT_READ, error->message);
+  return 0;
+}
+
+/* The --format of --stats and --density. */
+static gboolean
+parse_print_format (TtvPrintFormat *format)
+{
+  if (args.format == NULL || g_str_equal (args.format, "text"))
+    *format = TTV_PRINT_TEXT;
+  else if (g_str_equal (args.format, "jsonl"))
+    *format = TTV_PRINT_JSONL;
+  else if (g_str_equal (args.format, "csv"))
+    *format = TTV_PRINT_CSV;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The options of --stats and --density that cannot go together. */
+static const char *
+analysis_usage_error (void)
+{
+  if (args.stats_tree && args.stats_tables)
+    return _("--stats and --stats-tables cannot be used together");
+  args.stats = args.stats_tree ? STATS_TREE : args.stats_tables ? STATS_TABLES : STATS_NONE;
+  if (args.density && args.stats != STATS_NONE)
+    return _("--density and --stats cannot be used together");
+  if ((args.density_bins != G_MININT64 || args.density_types) && !args.density)
+    return _("--density-bins and --density-types go with --density");
+  /* Per event type, each bin of each type takes memory: 16384 bins of
+   * the 541 types of a real kernel trace take 35 MB. */
+  if (args.density_bins != G_MININT64 && (args.density_bins < 1 || args.density_bins > 16384))
+    return _("--density-bins: expected a number of bins from 1 to 16384");
+  if (args.stats == STATS_TABLES && args.format && !g_str_equal (args.format, "text"))
+    return _("--stats-tables prints text tables only: --format=jsonl and csv go with --stats");
+  return NULL;
 }
 
 static int
@@ -898,9 +992,9 @@ check_live_args (TtvLiveUrl **list)
       *list = g_steal_pointer (&url);
       return 0;
     }
-  if (args.stats || args.state_at || args.info || args.list_events || args.after)
-    return fail (EXIT_USAGE, _("a live session is printed as it goes: --stats, --state-at, --info, --list-events "
-                               "and --after need a trace that is complete"));
+  if (args.stats || args.density || args.state_at || args.info || args.list_events || args.after)
+    return fail (EXIT_USAGE, _("a live session is printed as it goes: --stats, --density, --state-at, --info, "
+                               "--list-events and --after need a trace that is complete"));
   if ((args.start && args.start[0] == '+') || (args.end && args.end[0] == '+'))
     return fail (EXIT_USAGE, _("with a live session, --start and --end take absolute times (the session's start "
                                "is not known yet)"));
@@ -912,9 +1006,17 @@ static int
 run (void)
 {
   g_autoptr (GError) error = NULL;
-  TtvReportFormat format;
-  if (!parse_format (&format))
-    return fail (EXIT_USAGE, _("--format: expected text, jsonl or babeltrace"));
+  TtvReportFormat format = TTV_REPORT_TEXT;
+  TtvPrintFormat print_format = TTV_PRINT_TEXT;
+  const char *usage = analysis_usage_error ();
+  if (usage)
+    return fail (EXIT_USAGE, usage);
+  gboolean analysis = args.stats == STATS_TREE || args.density;
+  if (analysis && !parse_print_format (&print_format))
+    return fail (EXIT_USAGE, _("--format: --stats and --density print text, jsonl or csv"));
+  if (!analysis && !parse_format (&format))
+    return fail (EXIT_USAGE, g_strcmp0 (args.format, "csv") == 0 ? _("--format=csv goes with --stats and --density")
+                                                                : _("--format: expected text, jsonl or babeltrace"));
   if (args.check_format)
     {
       g_autoptr (TtvFormatFile) ff = ttv_format_file_load (args.check_format, &error);
@@ -944,9 +1046,9 @@ run (void)
     return fail (EXIT_USAGE, _("--columns, --timestamp, -h, --page-size and --two-line need --format=text"));
   if (x.format_file && format == TTV_REPORT_JSONL)
     return fail (EXIT_USAGE, _("-t describes text lines: --format=jsonl prints every field as it is"));
-  if (args.follow && (args.stats || args.state_at || args.info || args.list_events || args.after))
-    return fail (EXIT_USAGE, _("--follow prints events: it cannot be used with --stats, --state-at, --info, "
-                               "--list-events or --after"));
+  if (args.follow && (args.stats || args.density || args.state_at || args.info || args.list_events || args.after))
+    return fail (EXIT_USAGE, _("--follow prints events: it cannot be used with --stats, --density, --state-at, "
+                               "--info, --list-events or --after"));
   if (args.traces == NULL || args.traces[0] == NULL)
     return fail (EXIT_USAGE, _("no trace given (try --help)"));
   g_autoptr (TtvLiveUrl) list_url = NULL;
@@ -987,6 +1089,15 @@ run (void)
     return fail (EXIT_USAGE, error->message);
   if (args.after && args.start)
     return fail (EXIT_USAGE, _("--after and --start cannot be used together"));
+  if (analysis && args.start && args.end && start > end)
+    return fail (EXIT_USAGE, _("--start is after --end"));
+  /* --density's bins cover the span, or what --start and --end give of it. */
+  if (args.density && !args.start)
+    start = ttv_traceset_get_start (ts);
+  if (args.density && !args.end)
+    end = ttv_traceset_get_end (ts);
+  if (args.density && start > end)
+    return fail (EXIT_USAGE, _("--density: --start is after the end of the traces"));
 
   Output o = { stdout, g_string_sized_new (1u << 17) };
   int status = 0;
@@ -1012,6 +1123,10 @@ run (void)
     }
   else if (args.state_at)
     status = print_state_at (ts, at, &o);
+  else if (args.stats == STATS_TREE)
+    status = print_stats_tree (ts, start, end, print_format, &o);
+  else if (args.density)
+    status = print_density (ts, start, end, print_format, &o);
   else
     {
       if (args.follow)

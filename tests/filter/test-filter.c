@@ -17,16 +17,14 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-static char *tmp_dir;
 static char *trace_dir;
 
 static void
 make_trace (void)
 {
   g_autoptr (GError) error = NULL;
-  tmp_dir = g_dir_make_tmp ("ttv-filter-XXXXXX", &error);
-  g_assert_no_error (error);
-  trace_dir = g_build_filename (tmp_dir, "trace", NULL);
+  /* Made in main(): in the program's temporary directory, for every test. */
+  trace_dir = g_build_filename (ttv_test_get_tmp_dir (), "trace", NULL);
   TtvSimOptions so;
   ttv_sim_options_init (&so);
   so.seed = 11;
@@ -1098,8 +1096,6 @@ main (int argc, char **argv)
   g_test_add_func ("/filter/format-file", test_format_file);
   g_test_add_func ("/filter/timers", test_timers);
   int status = g_test_run ();
-  ttv_test_remove_tree (tmp_dir);
   g_free (trace_dir);
-  g_free (tmp_dir);
   return status;
 }

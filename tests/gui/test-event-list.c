@@ -669,8 +669,7 @@ lost_events_trace (void)
 
   if (!src)
     return NULL;
-  dst = g_dir_make_tmp ("ttv-lost-XXXXXX", &error);
-  g_assert_no_error (error);
+  dst = ttv_test_dup_tmp_path ("lost-events");
   ttv_test_copy_dir (src, dst);
   {
     g_autoptr (TtvTrace) t = ttv_trace_open (dst, &error);
@@ -787,7 +786,6 @@ test_lost_events (void)
       g_assert_cmpuint (check_lost_rows (&f, ref, (const TtvLostRange *) tf->lost->data, tf->lost->len), ==, 1);
     }
   fixture_close (&f);
-  ttv_test_remove_tree (dir);
 }
 
 /* --- Find -------------------------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include "ttv-error.h"
 #include "ttv-filter-bar.h"
 #include "ttv-gui-test-util.h"
+#include "ttv-test-util.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
 #include "ttv-viewer-registry.h"
@@ -244,8 +245,7 @@ test_groups_file (void)
       const char *n = ((RefEvent *) ref->pdata[i])->name;
       expected += strcmp (n, a) == 0 || strcmp (n, b) == 0;
     }
-  g_autofree char *dir = g_dir_make_tmp ("ttv-groups-XXXXXX", &error);
-  g_assert_no_error (error);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *path = g_build_filename (dir, "groups", NULL);
   g_autofree char *text = g_strdup_printf ("# mine\nmine: %s\nmine: %s\n", a, b);
   g_assert_true (g_file_set_contents (path, text, -1, &error));
@@ -274,8 +274,6 @@ test_groups_file (void)
   g_assert_nonnull (strstr (error->message, "unknown hook group 'mine'"));
   g_clear_error (&error);
   g_assert_true (ttv_tab_state_set_filter (f.state, "event.group = sched", &error));
-  g_remove (path);
-  g_rmdir (dir);
   ttv_gui_test_tab_teardown (&f);
 }
 

@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static char *tmp_base;          /* per run: traces, archives, XDG folders */
+static const char *tmp_base;    /* the program's temporary directory: traces, archives, XDG folders */
 
 static char *
 run_sh (const char *script)
@@ -1507,10 +1507,8 @@ int
 main (int argc, char **argv)
 {
   g_autofree char *cache = NULL, *data = NULL, *config = NULL;
-  int ret;
 
-  tmp_base = g_dir_make_tmp ("ttv-test-shell-XXXXXX", NULL);
-  g_assert_nonnull (tmp_base);
+  tmp_base = ttv_test_get_tmp_dir ();
   cache = g_build_filename (tmp_base, "cache", NULL);
   data = g_build_filename (tmp_base, "data", NULL);
   config = g_build_filename (tmp_base, "config", NULL);
@@ -1543,9 +1541,5 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/preferences/bookmarks-panel", test_bookmarks_panel_preference);
   g_test_add_func ("/gui/shell/preferences/checkpoint-default", test_checkpoint_default);
   g_test_add_func ("/gui/shell/preferences/time-format", test_time_format_preference);
-  ret = g_test_run ();
-
-  ttv_test_remove_tree (tmp_base);
-  g_free (tmp_base);
-  return ret;
+  return g_test_run ();
 }

@@ -16,6 +16,7 @@
 #include "ttv-state-tracker.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
+#include "ttv-test-util.h"
 #include "ttv-timeline-test-util.h"
 #include "ttv-timeline.h"
 #include "ttv-viewer-registry.h"
@@ -213,7 +214,8 @@ test_render_controlflow (void)
   TtvHistoryInterval iv = { 0 };
   guint row = 0, n_rows, matches = 0;
   TtvTime len, t0, t1;
-  g_autofree char *dir = NULL, *png = NULL, *window = NULL, *size = NULL, *err = NULL;
+  const char *dir;
+  g_autofree char *png = NULL, *window = NULL, *size = NULL, *err = NULL;
   g_autofree char *a = NULL, *b = NULL;
   cairo_surface_t *s;
   int width = 1000, height, plot;
@@ -236,7 +238,7 @@ test_render_controlflow (void)
   window = g_strdup_printf ("%s:%s", a, b);
   height = MAX_HEADER + (int) n_rows * TTV_TIMELINE_ROW_HEIGHT + 20;
   size = g_strdup_printf ("%dx%d", width, height);
-  dir = g_dir_make_tmp ("ttv-render-XXXXXX", NULL);
+  dir = ttv_test_get_tmp_dir ();
   png = g_build_filename (dir, "cf.png", NULL);
   {
     const char *args[] = { "--render", "controlflow", "--trace", sample_path (), "--window", window,
@@ -276,8 +278,6 @@ test_render_controlflow (void)
       g_assert_cmphex (ttv_test_pixel (s, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot / 6, y), !=, expected);
   }
   cairo_surface_destroy (s);
-  g_unlink (png);
-  g_rmdir (dir);
 }
 
 static void
@@ -285,7 +285,8 @@ test_render_resources (void)
 {
   const TtvHistory *h;
   guint n = 0;
-  g_autofree char *dir = NULL, *png = NULL, *svg = NULL, *err = NULL;
+  const char *dir;
+  g_autofree char *png = NULL, *svg = NULL, *err = NULL;
   cairo_surface_t *s;
 
   if (!sample_path ())
@@ -297,7 +298,7 @@ test_render_resources (void)
   for (TtvHistoryRowKind k = TTV_HISTORY_ROW_CPU; k < TTV_HISTORY_ROW_N_KINDS; k++)
     n += ttv_history_get_n_rows (h, k);
   g_assert_cmpuint (n, >, 4);
-  dir = g_dir_make_tmp ("ttv-render-XXXXXX", NULL);
+  dir = ttv_test_get_tmp_dir ();
   png = g_build_filename (dir, "res.png", NULL);
   svg = g_build_filename (dir, "res.svg", NULL);
   {
@@ -316,28 +317,18 @@ test_render_resources (void)
     g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
     g_assert_nonnull (strstr (text, "<svg"));
   }
-  g_unlink (png);
-  g_unlink (svg);
-  g_rmdir (dir);
 }
 
 /* The real LTTng kernel traces of ../shared: one row per process row. */
 static void
 test_render_real (void)
 {
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
   const char *names[] = { "arm64-kernel", "bigendian-kernel", "scp-kernel" };
-  g_autofree char *dir = NULL;
+  const char *dir = ttv_test_get_tmp_dir ();
 
-  if (!shared || !g_file_test (shared, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("TTV_SHARED_DIR is not set or absent: no real traces");
-      return;
-    }
-  dir = g_dir_make_tmp ("ttv-render-XXXXXX", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autofree char *path = g_build_filename (shared, "traces", "ctf", names[i], NULL);
+      g_autofree char *path = ttv_test_dup_shared_ctf_trace (names[i]);
       g_autofree char *png = g_build_filename (dir, "real.png", NULL);
       g_autofree char *size = NULL, *err = NULL;
       g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
@@ -347,7 +338,7 @@ test_render_real (void)
       cairo_surface_t *s;
       guint n;
 
-      if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+      if (!path)
         continue;
       g_assert_true (ttv_traceset_add_path (ts, path, &error));
       g_assert_no_error (error);
@@ -366,22 +357,22 @@ test_render_real (void)
       cairo_surface_destroy (s);
       g_unlink (png);
     }
-  g_rmdir (dir);
 }
 
 static void
 test_render_bad (void)
 {
   const char *sample = sample_path ();
+  g_autofree char *out = g_build_filename (ttv_test_get_tmp_dir (), "x.png", NULL);
   const char *cases[][10] = {
-    { "--render", "controlflow", "--trace", sample, "--size", "0x10", "-o", "/tmp/x.png", NULL },
-    { "--render", "controlflow", "--trace", sample, "--size", "big", "-o", "/tmp/x.png", NULL },
-    { "--render", "controlflow", "--trace", sample, "--window", "+2:+1", "-o", "/tmp/x.png", NULL },
-    { "--render", "controlflow", "--trace", sample, "--window", "abc", "-o", "/tmp/x.png", NULL },
-    { "--render", "no-such-view", "--trace", sample, "-o", "/tmp/x.png", NULL },
-    { "--render", "controlflow", "--trace", "/nonexistent/trace", "-o", "/tmp/x.png", NULL },
+    { "--render", "controlflow", "--trace", sample, "--size", "0x10", "-o", out, NULL },
+    { "--render", "controlflow", "--trace", sample, "--size", "big", "-o", out, NULL },
+    { "--render", "controlflow", "--trace", sample, "--window", "+2:+1", "-o", out, NULL },
+    { "--render", "controlflow", "--trace", sample, "--window", "abc", "-o", out, NULL },
+    { "--render", "no-such-view", "--trace", sample, "-o", out, NULL },
+    { "--render", "controlflow", "--trace", "/nonexistent/trace", "-o", out, NULL },
     { "--render", "controlflow", "--trace", sample, "-o", "/nonexistent/dir/x.png", NULL },
-    { "--render", "controlflow", "--trace", sample, "--size", "100x100", "-o", "/tmp/x.png", NULL },
+    { "--render", "controlflow", "--trace", sample, "--size", "100x100", "-o", out, NULL },
     { "--render", "controlflow", NULL },
   };
 
@@ -398,6 +389,7 @@ test_render_bad (void)
       g_assert_cmpint (run_ttv (cases[i], &err), ==, 1);
       g_assert_nonnull (strstr (err, "ttv: "));
     }
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
 }
 
 /* --- In process: the modules on a tab state ------------------------------- */
@@ -611,7 +603,8 @@ test_modules (void)
   g_autoptr (TtvTraceset) ts = NULL;
   g_autoptr (TtvTabState) state = NULL;
   g_autoptr (GCancellable) cancel = g_cancellable_new ();
-  g_autofree char *dir = NULL, *png = NULL, *svg = NULL;
+  const char *dir;
+  g_autofree char *png = NULL, *svg = NULL;
   GtkWidget *cf, *res;
   PassWait w = { 0 };
   gint *progress = g_atomic_rc_box_new0 (gint);
@@ -632,7 +625,7 @@ test_modules (void)
   state = ttv_tab_state_new (ts);
   cf = g_object_ref_sink (ttv_viewer_registry_find ("controlflow")->new_viewer (state));
   res = g_object_ref_sink (ttv_viewer_registry_find ("resources")->new_viewer (state));
-  dir = g_dir_make_tmp ("ttv-render-XXXXXX", NULL);
+  dir = ttv_test_get_tmp_dir ();
   png = g_build_filename (dir, "v.png", NULL);
   svg = g_build_filename (dir, "v.svg", NULL);
   /* No history yet: no rows. */
@@ -779,9 +772,6 @@ test_modules (void)
   g_object_unref (cf);
   g_object_unref (res);
   ttv_tab_state_shutdown (state);
-  g_unlink (png);
-  g_unlink (svg);
-  g_rmdir (dir);
 }
 
 /* --- The palette and its Preferences section ------------------------------- */

@@ -4,6 +4,7 @@
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
+#include "ttv-test-util.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-viewer-registry.h"
 
@@ -427,7 +428,7 @@ test_events_and_traces (void)
 static void
 test_bad_modules (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-gui-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *junk = g_build_filename (dir, "libjunk.so", NULL);
   g_autoptr (GError) error = NULL;
 
@@ -442,8 +443,6 @@ test_bad_modules (void)
   /* A real library without our entry point. */
   g_assert_false (ttv_viewer_registry_load_module (TTV_PLAIN_LIBRARY_PATH, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
-  g_unlink (junk);
-  g_rmdir (dir);
 }
 
 int

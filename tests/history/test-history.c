@@ -26,7 +26,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
   so.n_cpus = N_CPUS;
   so.n_processes = 40;
   so.max_events = GPOINTER_TO_SIZE (data);
-  ttv_history_fixture_set_up (f, "ttv-history-XXXXXX", &so);
+  ttv_history_fixture_set_up (f, &so);
 }
 
 /* In memory only, or spilled to the user's cache directory. */

@@ -166,10 +166,10 @@ state_before (IntervalJob *job, TtvKernelModel *model, GPtrArray *traces, GError
   return state;
 }
 
-/* The statistics of @job's interval; NULL with @error, also when
- * @cancellable was cancelled. */
-static TtvStatsNode *
-interval_stats (IntervalJob *job, GCancellable *cancellable, GError **error)
+/* The statistics of the job's interval (NULL with @error when reading
+ * fails or @cancellable is cancelled). */
+static TtvStatistics *
+interval_statistics (IntervalJob *job, GCancellable *cancellable, GError **error)
 {
   TtvTraceset *ts = job->traceset;
   g_autoptr (GPtrArray) traces = g_ptr_array_new ();
@@ -216,36 +216,30 @@ interval_stats (IntervalJob *job, GCancellable *cancellable, GError **error)
   /* CPU time up to the end of the interval, or of the events when they
    * end before it: what follows the last event is not known. */
   ttv_statistics_account_until (stats, state, ev ? job->end : ttv_state_get_time (state));
-  return ttv_stats_tree_new (stats, ts);
+  return g_steal_pointer (&stats);
 }
 
 static void
 interval_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
+  IntervalJob *job = data;
   GError *error = NULL;
-  TtvStatsNode *root = interval_stats (data, cancellable, &error);
+  g_autoptr (TtvStatistics) stats = interval_statistics (job, cancellable, &error);
 
-  if (root)
-    g_task_return_pointer (task, root, (GDestroyNotify) ttv_stats_node_unref);
-  else
-    g_task_return_error (task, error);
+  if (!stats)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, ttv_stats_tree_new (stats, job->traceset),
+                         (GDestroyNotify) ttv_stats_node_unref);
 }
 
-TtvStatsNode *
-ttv_interval_stats_run (TtvTraceset *traceset, TtvSharedTracker *shared, TtvTime start, TtvTime end,
-                        GCancellable *cancellable, GError **error)
+static GTask *
+new_interval_task (TtvTraceset *traceset, TtvSharedTracker *shared, TtvTime start, TtvTime end,
+                   GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
 {
-  IntervalJob job = { traceset, shared, start, end };
-
-  return interval_stats (&job, cancellable, error);
-}
-
-void
-ttv_interval_stats_run_async (TtvTraceset *traceset, TtvSharedTracker *shared, TtvTime start,
-                              TtvTime end, GCancellable *cancellable, GAsyncReadyCallback callback,
-                              gpointer user_data)
-{
-  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
   IntervalJob *job = g_new0 (IntervalJob, 1);
 
   job->traceset = ttv_traceset_ref (traceset);
@@ -253,7 +247,36 @@ ttv_interval_stats_run_async (TtvTraceset *traceset, TtvSharedTracker *shared, T
   job->start = start;
   job->end = end;
   g_task_set_task_data (task, job, (GDestroyNotify) interval_job_free);
+  return task;
+}
+
+void
+ttv_interval_stats_run_async (TtvTraceset *traceset, TtvSharedTracker *shared, TtvTime start,
+                              TtvTime end, GCancellable *cancellable, GAsyncReadyCallback callback,
+                              gpointer user_data)
+{
+  g_autoptr (GTask) task = new_interval_task (traceset, shared, start, end, cancellable, callback, user_data);
+
   g_task_run_in_thread (task, interval_thread);
+}
+
+TtvStatsNode *
+ttv_interval_stats_run (TtvTraceset *traceset, TtvSharedTracker *shared, TtvTime start, TtvTime end,
+                        GCancellable *cancellable, GError **error)
+{
+  IntervalJob job = { traceset, shared, start, end };
+  g_autoptr (TtvStatistics) stats = interval_statistics (&job, cancellable, error);
+
+  return stats ? ttv_stats_tree_new (stats, traceset) : NULL;
+}
+
+TtvStatistics *
+ttv_interval_statistics_run (TtvTraceset *traceset, TtvTime start, TtvTime end, GCancellable *cancellable,
+                             GError **error)
+{
+  IntervalJob job = { traceset, NULL, start, end };
+
+  return interval_statistics (&job, cancellable, error);
 }
 
 TtvStatsNode *

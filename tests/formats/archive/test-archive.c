@@ -2,6 +2,7 @@
  * hostile archives and the atomic member rewrite (ttv-archive.c). */
 #include "ttv-archive.h"
 #include "ttv-error.h"
+#include "ttv-test-util.h"
 #include "ttv-trace.h"
 
 #include <archive.h>
@@ -15,7 +16,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static char *tmp_base;          /* per process: archives, cache and data homes */
+static const char *tmp_base;    /* the program's temporary directory: archives, cache and data homes */
 
 typedef enum { M_FILE, M_DIR, M_SYMLINK, M_HARDLINK, M_CHAR, M_FIFO } MemberType;
 
@@ -815,19 +816,11 @@ test_extract_cancel (void)
   g_array_unref (log.done);
 }
 
-static int
-remove_one (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-  remove (path);
-  return 0;
-}
-
 int
 main (int argc, char **argv)
 {
   /* A private cache per run: tests look at everything in it. */
-  tmp_base = g_dir_make_tmp ("ttv-test-archive-XXXXXX", NULL);
-  g_assert_nonnull (tmp_base);
+  tmp_base = ttv_test_get_tmp_dir ();
   g_autofree char *cache = g_build_filename (tmp_base, "cache", NULL);
   g_autofree char *data = g_build_filename (tmp_base, "data", NULL);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
@@ -862,9 +855,5 @@ main (int argc, char **argv)
   g_test_add_data_func ("/archive/replace/cancel-in-copy", GINT_TO_POINTER (TRUE),
                         test_replace_cancel);
   g_test_add_func ("/archive/extract/cancel", test_extract_cancel);
-  int ret = g_test_run ();
-
-  nftw (tmp_base, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-  g_free (tmp_base);
-  return ret;
+  return g_test_run ();
 }

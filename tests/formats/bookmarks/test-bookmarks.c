@@ -3,15 +3,15 @@
 #include "ttv-archive.h"
 #include "ttv-bookmarks.h"
 #include "ttv-error.h"
+#include "ttv-test-util.h"
 
 #include <archive.h>
 #include <archive_entry.h>
-#include <ftw.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
 
-static char *tmp_base;
+static const char *tmp_base;    /* the program's temporary directory */
 
 /* The seed's own forms, values bare as the seed writes them, and quoted. */
 static const char seed_doc[] =
@@ -387,13 +387,13 @@ test_trace_ctf (void)
   fake_trace_free (t);
 
   /* A real one: babeltrace2 still reads all of it with our file inside. */
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
-  g_autofree char *src = shared ? g_build_filename (shared, "traces", "ctf", "bigendian-kernel",
-                                                    NULL) : NULL;
+  g_autofree char *src = ttv_test_dup_shared_ctf_trace ("bigendian-kernel");
   g_autofree char *bt2 = g_find_program_in_path ("babeltrace2");
-  if (src == NULL || !g_file_test (src, G_FILE_TEST_IS_DIR) || bt2 == NULL)
+  if (src == NULL)
+    return;
+  if (bt2 == NULL)
     {
-      g_test_skip ("needs $TTV_SHARED_DIR/traces/ctf/bigendian-kernel and babeltrace2");
+      g_test_skip ("babeltrace2 is not installed");
       return;
     }
   g_autofree char *dest = tmp_path ("ctf-real");
@@ -706,18 +706,10 @@ test_trace_archive_cancel (void)
   fake_trace_free (t);
 }
 
-static int
-remove_one (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-  remove (path);
-  return 0;
-}
-
 int
 main (int argc, char **argv)
 {
-  tmp_base = g_dir_make_tmp ("ttv-test-bookmarks-XXXXXX", NULL);
-  g_assert_nonnull (tmp_base);
+  tmp_base = ttv_test_get_tmp_dir ();
   g_autofree char *cache = g_build_filename (tmp_base, "cache", NULL);
   g_autofree char *data = g_build_filename (tmp_base, "data", NULL);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
@@ -743,9 +735,5 @@ main (int argc, char **argv)
   g_test_add_func ("/bookmarks/save/hand-edits", test_save_keeps_hand_edits);
   g_test_add_func ("/bookmarks/trace/places", test_trace_places);
   g_test_add_func ("/bookmarks/trace/archive-cancel", test_trace_archive_cancel);
-  int ret = g_test_run ();
-
-  nftw (tmp_base, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-  g_free (tmp_base);
-  return ret;
+  return g_test_run ();
 }

@@ -13,7 +13,6 @@
 
 #define PACKET 4096u
 
-static char *tmp_dir;
 static char *src_dir;   /* the finished trace */
 
 /* --- The finished trace, packet by packet ----------------------------- */
@@ -53,7 +52,7 @@ n_file_blocks (TtvTracefile *tf)
 static TtvTestLive *
 live_new (const char *name)
 {
-  g_autofree char *dir = g_build_filename (tmp_dir, name, NULL);
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
   TtvTestLive *l = ttv_test_live_new (src_dir, dir, PACKET, file_block, n_file_blocks);
   g_assert_cmpuint (l->streams->len, ==, 3);
   return l;
@@ -208,7 +207,7 @@ test_corrupt (void)
   g_autoptr (TtvTestLive) l = live_new ("live-corrupt");
   copy_metadata (l->dir);
   /* Stream 1's second packet with a bad magic. */
-  ttv_test_live_corrupt (l, TTV_REPORT_PATH, tmp_dir, 0);
+  ttv_test_live_corrupt (l, TTV_REPORT_PATH, ttv_test_get_tmp_dir (), 0);
 }
 
 /* --- (b) ttv-report --follow ------------------------------------------ */
@@ -223,7 +222,7 @@ test_report (void)
   for (guint i = 0; i < l->streams->len; i++)
     ttv_test_live_packets (l, i, 1);
   ttv_test_live_write (l, 0, PACKET + PACKET / 2);
-  g_autofree char *out_path = g_build_filename (tmp_dir, "follow-ctf.txt", NULL);
+  g_autofree char *out_path = g_build_filename (ttv_test_get_tmp_dir (), "follow-ctf.txt", NULL);
   ttv_test_live_follow_report (l, TTV_REPORT_PATH, out_path, FALSE);
 }
 
@@ -273,10 +272,10 @@ write_tie_trace (const char *dir, const TtvTime *times0, guint n0, const TtvTime
 static void
 test_tie (void)
 {
-  g_autofree char *probe = g_build_filename (tmp_dir, "tie-probe", NULL);
-  g_autofree char *src = g_build_filename (tmp_dir, "tie-src", NULL);
-  g_autofree char *live_dir = g_build_filename (tmp_dir, "tie-live", NULL);
-  g_autofree char *out_path = g_build_filename (tmp_dir, "follow-tie.txt", NULL);
+  g_autofree char *probe = g_build_filename (ttv_test_get_tmp_dir (), "tie-probe", NULL);
+  g_autofree char *src = g_build_filename (ttv_test_get_tmp_dir (), "tie-src", NULL);
+  g_autofree char *live_dir = g_build_filename (ttv_test_get_tmp_dir (), "tie-live", NULL);
+  g_autofree char *out_path = g_build_filename (ttv_test_get_tmp_dir (), "follow-tie.txt", NULL);
   TtvTime times0[200], times1[2] = { TIE_BASE + 1, TIE_BASE + TIE_T };
   guint k;
 
@@ -334,7 +333,7 @@ test_real (gconstpointer data)
   g_autoptr (TtvTrace) orig = ttv_trace_open (src, &error);
   g_assert_no_error (error);
   g_autofree char *dir_name = g_strconcat ("real-", name, NULL);
-  g_autofree char *live = g_build_filename (tmp_dir, dir_name, NULL);
+  g_autofree char *live = g_build_filename (ttv_test_get_tmp_dir (), dir_name, NULL);
   g_assert_cmpint (g_mkdir_with_parents (live, 0755), ==, 0);
 
   /* Metadata packets one by one, until the trace opens (LTTng may cut a
@@ -434,9 +433,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  tmp_dir = g_dir_make_tmp ("ttv-ctf-follow-XXXXXX", NULL);
-  g_assert_nonnull (tmp_dir);
-  src_dir = g_build_filename (tmp_dir, "src", NULL);
+  /* The finished trace, in the program's temporary directory, for every test. */
+  src_dir = g_build_filename (ttv_test_get_tmp_dir (), "src", NULL);
   make_source ();
   g_test_add_func ("/ctf/follow/refresh", test_refresh);
   g_test_add_data_func ("/ctf/follow/metadata-text", GINT_TO_POINTER (FALSE), test_metadata);
@@ -451,8 +449,6 @@ main (int argc, char **argv)
       g_test_add_data_func (path, real[i], test_real);
     }
   int status = g_test_run ();
-  ttv_test_remove_tree (tmp_dir);
   g_free (src_dir);
-  g_free (tmp_dir);
   return status;
 }

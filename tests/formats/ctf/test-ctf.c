@@ -12,28 +12,12 @@
 
 /* --- helpers ----------------------------------------------------------- */
 
-static char *
-trace_dir (const char *name)
-{
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
-  if (shared == NULL)
-    return NULL;
-  char *dir = g_build_filename (shared, "traces", "ctf", name, NULL);
-  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
-    {
-      g_free (dir);
-      return NULL;
-    }
-  return dir;
-}
-
+/* The real trace @name of ../shared/traces/ctf, or return after marking
+ * the test skipped. */
 #define NEED_TRACE(var, name)                                                   \
-  g_autofree char *var = trace_dir (name);                                      \
+  g_autofree char *var = ttv_test_dup_shared_ctf_trace (name);                  \
   if (var == NULL)                                                              \
-    {                                                                           \
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf/" name " not found (set TTV_SHARED_DIR)"); \
-      return;                                                                   \
-    }
+    return;
 
 /* Reads every stream merged in time order (ties: lower tracefile first),
  * calling @fn on each event; returns the count. */
@@ -314,12 +298,7 @@ static void
 test_counts (gconstpointer data)
 {
   const char *const *spec = data;
-  g_autofree char *dir = trace_dir (spec[0]);
-  if (dir == NULL)
-    {
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found (set TTV_SHARED_DIR)");
-      return;
-    }
+  NEED_TRACE (dir, spec[0]);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
@@ -438,12 +417,7 @@ static void
 test_babeltrace (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *dir = trace_dir (name);
-  if (dir == NULL)
-    {
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found (set TTV_SHARED_DIR)");
-      return;
-    }
+  NEED_TRACE (dir, name);
   g_autofree char *bt = g_find_program_in_path ("babeltrace2");
   if (bt == NULL)
     {
@@ -499,12 +473,7 @@ static void
 test_seek (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *dir = trace_dir (name);
-  if (dir == NULL)
-    {
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found (set TTV_SHARED_DIR)");
-      return;
-    }
+  NEED_TRACE (dir, name);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
@@ -573,13 +542,13 @@ test_scp_overlap (void)
 /* --- damaged copies ---------------------------------------------------- */
 
 /* Copies a trace (stream files, text metadata with @from replaced by @to)
- * into a new temporary directory. */
+ * into a new directory in the test's temporary directory. */
 static char *
 copy_trace (const char *src, const char *from, const char *to)
 {
   g_autoptr (GError) error = NULL;
-  char *dst = g_dir_make_tmp ("ttv-ctf-XXXXXX", &error);
-  g_assert_no_error (error);
+  char *dst = ttv_test_dup_tmp_path ("copy");
+  g_assert_cmpint (g_mkdir (dst, 0755), ==, 0);
   g_autoptr (GDir) d = g_dir_open (src, 0, &error);
   g_assert_no_error (error);
   for (const char *name; (name = g_dir_read_name (d));)
@@ -608,18 +577,6 @@ copy_trace (const char *src, const char *from, const char *to)
         }
     }
   return dst;
-}
-
-static void
-remove_tree (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  for (const char *name; d && (name = g_dir_read_name (d));)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_remove (p);
-    }
-  g_rmdir (dir);
 }
 
 static gboolean
@@ -671,7 +628,6 @@ test_lost_events (void)
   g_assert_cmpint (a->end, ==, g_array_index (sf->packets, CtfPacket, 3).t_end);
   g_assert_cmpint (b->start, <, b->end);
   g_assert_cmpuint (read_file (tf, &error), ==, 110771);
-  remove_tree (dir);
 }
 
 static void
@@ -686,7 +642,6 @@ test_bad_metadata (void)
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_SYNTAX);
   g_test_message ("%s", error->message);
   g_assert_true (strstr (error->message, "metadata:12:12: syntax error: expected “;”, found “junk”") != NULL);
-  remove_tree (dir);
 }
 
 static void
@@ -718,7 +673,6 @@ test_truncated_packet (void)
   g_assert_no_error (error);
   g_assert_cmpuint (n, >, 1000);
   g_assert_cmpuint (n, <, 110771);
-  remove_tree (dir);
 }
 
 static void
@@ -752,7 +706,6 @@ test_bad_magic_and_stream_id (void)
   g_assert_no_error (error);
   g_assert_cmpuint (read_file (tf2, &error), >, 0);
   g_assert_no_error (error);
-  remove_tree (dir);
 }
 
 static void
@@ -778,7 +731,6 @@ test_sequence_past_end (void)
     "\t\tinteger { size = 64; align = 8; signed = 0; encoding = none; base = 16; } _call_site;",
     "uint64_t _addr; uint64_t _call_site[_addr];");
   expect_read_error (dir, "runs past the end of the data");
-  remove_tree (dir);
 }
 
 static void
@@ -787,19 +739,17 @@ test_variant_no_option (void)
   NEED_TRACE (src, "glxgears-ust");
   g_autofree char *dir = copy_trace (src, "compact = 0 ... 30", "compact = 1 ... 30");
   expect_read_error (dir, "variant tag 0 selects no option");
-  remove_tree (dir);
   /* Same through the generic header path (the fast path does not apply). */
   g_autofree char *dir2 = copy_trace (src, "compact = 0 ... 30, extended = 31",
                                       "compact = 1 ... 30, extended = 31, other = 40");
   expect_read_error (dir2, "selects no option");
-  remove_tree (dir2);
 }
 
 static void
 test_garbage_dirs (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("ttv-ctf-XXXXXX", &error);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
   /* Not CTF: probe says no. */
   g_assert_true (g_file_set_contents (meta, "hello", -1, NULL));
@@ -827,7 +777,6 @@ test_garbage_dirs (void)
   t = ttv_trace_open (dir, &error);
   g_assert_null (t);
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED);
-  remove_tree (dir);
 }
 
 int

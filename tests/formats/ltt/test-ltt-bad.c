@@ -145,7 +145,6 @@ test_good (void)
   g_assert_cmpint (read_all (t, &error), ==, 200);
   g_assert_no_error (error);
   g_clear_pointer (&t, ttv_trace_close);
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -170,7 +169,6 @@ test_truncated (void)
   g_assert_cmpint (n, >, 0);
   g_assert_cmpint (n, <, 200);
   g_clear_pointer (&t, ttv_trace_close);
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -184,7 +182,6 @@ test_last_event_offset (void)
   off = GUINT32_TO_LE (0xFFFFFFF0);    /* outside the block */
   patch (cpu, 2 * BLOCK - 4, &off, 4);
   assert_open_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "byte offset");
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -196,7 +193,6 @@ test_unknown_event (void)
   patch (cpu, BLOCK + 28, &id, 2);   /* first event of block 1 */
   g_autofree char *where = g_strdup_printf ("byte offset %u", BLOCK + 28);
   assert_read_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "cpu/0", "9999", where, NULL);
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -211,7 +207,6 @@ test_event_past_end (void)
   guint32 off = GUINT32_TO_LE (40);
   patch (cpu, BLOCK - 4, &off, 4);
   assert_read_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "runs past", "cpu/0", NULL);
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -227,7 +222,6 @@ test_string_without_nul (void)
       data[i + 3] = 'd';
   g_assert_true (g_file_set_contents (cpu, data, (gssize) len, NULL));
   assert_read_fails (dir, -1, "cpu/0", NULL);
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -250,7 +244,6 @@ test_checksum (void)
                                                 strstr (text, "<event "));
   g_assert_true (g_file_set_contents (xml, described, -1, NULL));
   ttv_trace_close (open_ok (dir));
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -286,7 +279,6 @@ test_malformed_xml (void)
       g_assert_true (g_file_set_contents (path, cases[i].contents, -1, NULL));
       assert_open_fails (dir, cases[i].code, cases[i].part);
     }
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -296,7 +288,6 @@ test_missing_system (void)
   g_autofree char *sys = file_in (dir, "info/system.xml");
   g_assert_cmpint (g_unlink (sys), ==, 0);
   assert_open_fails (dir, TTV_FORMAT_ERROR_MISSING, "system.xml");
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -320,7 +311,6 @@ test_hostile_sequence (void)
   guint32 n = 0xFFFFFFFF;
   patch (cpu, 36, &n, 4);   /* header 28..34, prefix aligned to 36 */
   assert_read_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "cpu/0", NULL);
-  ltt_test_remove_trace (dir);
 }
 
 int
