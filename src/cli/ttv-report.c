@@ -179,28 +179,35 @@ print_warnings (TtvTraceset *ts)
         {
           /* A live trace's last block or packet is normally partly written:
            * --follow reads it once it is whole. */
-          gpointer w = g_ptr_array_index (t->warnings, j);
-          if (!(args.follow && t->tail_warnings && g_ptr_array_find (t->tail_warnings, w, NULL)))
-            g_printerr (_("ttv-report: warning: %s\n"), (const char *) w);
+          const char *w = g_ptr_array_index (t->warnings, j);
+          if (args.follow && ttv_trace_warning_is_tail (t, w))
+            continue;
+          if (ttv_trace_warning_loses_events (t, w))
+            g_printerr (_("ttv-report: damaged data skipped: %s\n"), w);
+          else
+            g_printerr (_("ttv-report: warning: %s\n"), w);
         }
     }
 }
 
-/* --keep-going: what was skipped, each place once; TRUE when anything was
- * (the report is then incomplete, and says so by its exit status). */
+/* --keep-going: what was skipped while reading, each place once.  TRUE
+ * when some trace lost events to damage, found then or while opening: the
+ * report is incomplete, and says so by its exit status, whatever it prints. */
 static gboolean
 report_damage (TtvTraceset *ts)
 {
-  guint n = 0;
+  gboolean damaged = FALSE;
 
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     {
-      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (ttv_traceset_get_trace (ts, i));
+      const TtvTrace *t = ttv_traceset_get_trace (ts, i);
+      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (t);
 
-      for (guint j = 0; j < damage->len; j++, n++)
+      for (guint j = 0; j < damage->len; j++)
         g_printerr (_("ttv-report: damaged data skipped: %s\n"), (const char *) damage->pdata[j]);
+      damaged |= ttv_trace_is_damaged (t, args.follow);
     }
-  return n > 0;
+  return damaged;
 }
 
 static gboolean

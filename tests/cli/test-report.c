@@ -103,8 +103,9 @@ static const BadCase bad_cases[] = {
   { "malformed-eventdefs", 1, "bad/malformed-eventdefs/eventdefs/core.xml:5: malformed XML" },
   { "missing-system-xml", 1, "bad/missing-system-xml/info/system.xml" },
   { "unknown-event-id", 1, "bad/unknown-event-id/cpu/0: byte offset 1052 (block 1): unknown event id 32766" },
-  /* Whole blocks still read; the rest is a warning, not a failure. */
-  { "truncated-cpu", 0, "warning: bad/truncated-cpu/cpu/0: truncated" },
+  /* Whole blocks still read, but the events of the partial one are lost:
+   * the report is not whole, and its exit status says so. */
+  { "truncated-cpu", 1, "damaged data skipped: bad/truncated-cpu/cpu/0: truncated" },
 };
 
 static void
