@@ -51,9 +51,13 @@ struct _TtvTab {
   guint progress_timeout;
   guint follow_timeout;         /* following a live trace: the refresh timer */
   guint n_damage_shown;         /* damaged places the message names */
+  gboolean damaged;             /* some events of the traceset are lost to damage */
 };
 
 G_DEFINE_FINAL_TYPE (TtvTab, ttv_tab, GTK_TYPE_BOX)
+
+enum { PROP_0, PROP_DAMAGED, N_PROPS };
+static GParamSpec *props[N_PROPS];
 
 static void start_stage (TtvTab *self, Stage stage);
 
@@ -278,8 +282,10 @@ restart_clicked (gpointer data)
   start_stage (self, self->stage);
 }
 
-/* The readers skip damaged blocks (the passes read everything else); the
- * message names each place, file and byte offset. */
+/* Damage that loses events, found while opening a trace (its damage
+ * warnings) or skipped by the readers while the passes read everything
+ * else: one message names each place, file and byte offset, and the tab
+ * is marked (the "damaged" property: the window shows it on the tab). */
 static void
 show_damage (TtvTab *self)
 {
@@ -289,7 +295,10 @@ show_damage (TtvTab *self)
 
   for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
     {
-      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (ttv_tab_state_get_trace (self->state, t));
+      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
+      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (trace);
+      for (guint i = 0; trace->damage_warnings && i < trace->damage_warnings->len; i++, n++)
+        g_string_append_printf (text, "\n• %s", (const char *) trace->damage_warnings->pdata[i]);
       for (guint i = 0; i < damage->len; i++, n++)
         g_string_append_printf (text, "\n• %s", (const char *) damage->pdata[i]);
     }
@@ -297,6 +306,18 @@ show_damage (TtvTab *self)
     return;
   self->n_damage_shown = n;
   ttv_tab_notify (self, "damage", GTK_MESSAGE_WARNING, text->str);
+  if (!self->damaged)
+    {
+      self->damaged = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DAMAGED]);
+    }
+}
+
+gboolean
+ttv_tab_get_damaged (TtvTab *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB (self), FALSE);
+  return self->damaged;
 }
 
 static void
@@ -581,10 +602,32 @@ ttv_tab_finalize (GObject *object)
 }
 
 static void
+ttv_tab_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  TtvTab *self = TTV_TAB (object);
+
+  switch (id)
+    {
+    case PROP_DAMAGED:
+      g_value_set_boolean (value, self->damaged);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
 ttv_tab_class_init (TtvTabClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = ttv_tab_dispose;
-  G_OBJECT_CLASS (klass)->finalize = ttv_tab_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = ttv_tab_dispose;
+  object_class->finalize = ttv_tab_finalize;
+  object_class->get_property = ttv_tab_get_property;
+  props[PROP_DAMAGED] = g_param_spec_boolean ("damaged", NULL, NULL, FALSE,
+                                              G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
+                                              | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
 static void
@@ -644,6 +687,9 @@ show_trace_warnings (TtvTab *self)
       for (guint w = 0; trace->warnings && w < trace->warnings->len; w++)
         {
           g_autofree char *key = g_strdup_printf ("warning-%u-%u", t, w);
+          /* Damage is in the damage message (show_damage). */
+          if (ttv_trace_warning_loses_events (trace, trace->warnings->pdata[w]))
+            continue;
           ttv_tab_notify (self, key, GTK_MESSAGE_WARNING, trace->warnings->pdata[w]);
         }
     }
@@ -672,6 +718,7 @@ ttv_tab_new (TtvTraceset *traceset)
 
   show_default_viewers (self);
   show_trace_warnings (self);
+  show_damage (self);
   ttv_tab_bookmarks_load (self->bookmarks);
   start_stage (self, STAGE_INDEX);
   gtk_widget_show_all (GTK_WIDGET (self));

@@ -25,6 +25,8 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static char *tmp_base;          /* per run: traces, archives, XDG folders */
 
@@ -653,8 +655,11 @@ test_damaged_block (void)
   fclose (f);
 
   shell_open (&s, dir);
+  /* The damage is only found while reading. */
+  g_assert_false (ttv_tab_get_damaged (s.tab));
   ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
   ttv_gui_test_spin_until (history_ready, s.state);
+  g_assert_true (ttv_tab_get_damaged (s.tab));
   text = ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "damage");
   g_test_message ("%s", text);
   g_assert_nonnull (text);
@@ -672,6 +677,49 @@ test_damaged_block (void)
                                    expected));
   g_assert_null (ttv_status_bar_get_job_text (ttv_tab_get_status_bar (s.tab),
                                               TTV_STATUS_JOB_BACKGROUND));
+  shell_close (&s);
+}
+
+/* Damage found while opening (a CPU file cut in a block, another one a
+ * FIFO): the tab is marked at once and the damage message names both,
+ * not the plain warnings; reading the FIFO never blocks. */
+static void
+test_damage_at_open (void)
+{
+  g_autofree char *dir = copy_sample ("damaged-at-open");
+  g_autofree char *cpu0 = NULL, *cpu1 = NULL;
+  const char *text;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  cpu0 = g_build_filename (dir, "cpu", "0", NULL);
+  cpu1 = g_build_filename (dir, "cpu", "1", NULL);
+  g_assert_cmpint (truncate (cpu0, 65536 + 1000), ==, 0);
+  g_assert_cmpint (g_unlink (cpu1), ==, 0);
+  g_assert_cmpint (mkfifo (cpu1, 0644), ==, 0);
+
+  shell_open (&s, dir);
+  g_assert_true (ttv_tab_get_damaged (s.tab));
+  text = ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "damage");
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, cpu0));
+  g_assert_nonnull (strstr (text, "truncated"));
+  g_assert_nonnull (strstr (text, cpu1));
+  g_assert_nonnull (strstr (text, "FIFO"));
+  g_assert_null (ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "warning-0-0"));
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
+  shell_close (&s);
+
+  /* An intact trace is not marked. */
+  g_autofree char *intact = copy_sample ("intact");
+  shell_open (&s, intact);
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
+  g_assert_false (ttv_tab_get_damaged (s.tab));
+  g_assert_null (ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "damage"));
   shell_close (&s);
 }
 
@@ -1526,6 +1574,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/read-only/user-folder-and-dont-save", test_read_only_user_dir_and_dont_save);
   g_test_add_func ("/gui/shell/info-dialog", test_info_dialog);
   g_test_add_func ("/gui/shell/damaged-block", test_damaged_block);
+  g_test_add_func ("/gui/shell/damage-at-open", test_damage_at_open);
   g_test_add_func ("/gui/shell/bookmarks/hand-written-cycles", test_hand_written_cycles);
   g_test_add_func ("/gui/shell/bookmarks/delete-undo", test_delete_undo);
   g_test_add_func ("/gui/shell/bookmarks/dialog-after-close", test_dialog_after_close);
