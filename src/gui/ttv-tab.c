@@ -490,6 +490,7 @@ void
 ttv_tab_add_trace (TtvTab *self, TtvTrace *trace)
 {
   TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
+  guint index = ttv_traceset_get_n_traces (ts);
 
   /* Stop everything that reads the traceset before it changes. */
   cancel_passes (self);
@@ -499,7 +500,7 @@ ttv_tab_add_trace (TtvTab *self, TtvTrace *trace)
   skip_damage (ts);
   ttv_tab_state_set_traceset (self->state, ts);
   ttv_traceset_unref (ts);
-  ttv_tab_bookmarks_load (self->bookmarks);
+  ttv_tab_bookmarks_load (self->bookmarks, index);
   start_stage (self, STAGE_INDEX);
 }
 
@@ -719,7 +720,7 @@ ttv_tab_new (TtvTraceset *traceset)
   show_default_viewers (self);
   show_trace_warnings (self);
   show_damage (self);
-  ttv_tab_bookmarks_load (self->bookmarks);
+  ttv_tab_bookmarks_load (self->bookmarks, 0);
   start_stage (self, STAGE_INDEX);
   gtk_widget_show_all (GTK_WIDGET (self));
   if (ttv_settings_get ())

@@ -106,8 +106,16 @@ typedef struct {
 
 /* @read_only: as a trace on a read-only file system (root, who runs the
  * tests here, ignores permissions). */
+static gboolean
+bookmarks_loaded (gpointer tab)
+{
+  return !ttv_tab_bookmarks_is_loading (ttv_tab_get_bookmarks (tab));
+}
+
+/* Opens @path in a new window; with @wait, until its bookmarks are read
+ * (which lets the first background passes run too). */
 static void
-shell_open_full (Shell *s, const char *path, gboolean read_only)
+shell_open_full (Shell *s, const char *path, gboolean read_only, gboolean wait)
 {
   g_autoptr (GError) error = NULL;
 
@@ -123,12 +131,15 @@ shell_open_full (Shell *s, const char *path, gboolean read_only)
   gtk_container_add (GTK_CONTAINER (s->window), GTK_WIDGET (s->tab));
   gtk_widget_show_all (s->window);
   s->state = ttv_tab_get_state (s->tab);
+  /* The bookmarks are read in the background. */
+  if (wait)
+    ttv_gui_test_spin_until (bookmarks_loaded, s->tab);
 }
 
 static void
 shell_open (Shell *s, const char *path)
 {
-  shell_open_full (s, path, FALSE);
+  shell_open_full (s, path, FALSE, TRUE);
 }
 
 static void
@@ -341,7 +352,7 @@ find_read_only_dialog (void)
 static void
 shell_open_read_only (Shell *s, const char *path)
 {
-  shell_open_full (s, path, TRUE);
+  shell_open_full (s, path, TRUE, TRUE);
 }
 
 static char *
@@ -530,7 +541,7 @@ test_info_dialog (void)
       g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
       return;
     }
-  shell_open (&s, dir);
+  shell_open_full (&s, dir, FALSE, FALSE);
   trace = ttv_tab_state_get_trace (s.state, 0);
   /* Opened before the first read ends: the counts come later. */
   dialog = ttv_info_dialog_new (GTK_WINDOW (s.window), s.state);
@@ -654,7 +665,7 @@ test_damaged_block (void)
     fputc (0xff, f);
   fclose (f);
 
-  shell_open (&s, dir);
+  shell_open_full (&s, dir, FALSE, FALSE);
   /* The damage is only found while reading. */
   g_assert_false (ttv_tab_get_damaged (s.tab));
   ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
@@ -720,6 +731,66 @@ test_damage_at_open (void)
   ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
   g_assert_false (ttv_tab_get_damaged (s.tab));
   g_assert_null (ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "damage"));
+  shell_close (&s);
+}
+
+/* --- Bookmarks read in the background ------------------------------------------------ */
+
+static guint
+count_locations (const char *path)
+{
+  g_autofree char *text = NULL;
+  guint n = 0;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  for (const char *p = text; (p = strstr (p, "<location")); p++)
+    n++;
+  return n;
+}
+
+/* A FIFO in place of bookmarks.xml: the tab opens at once, says why the
+ * bookmarks are not loaded; a large file is read in the background, and a
+ * bookmark added meanwhile is saved with all the others once it is read. */
+static void
+test_bookmarks_background (void)
+{
+  g_autofree char *dir = copy_sample ("bookmarks-fifo");
+  g_autofree char *file = NULL;
+  const char *text;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  file = g_build_filename (dir, "info", "bookmarks.xml", NULL);
+  g_assert_cmpint (mkfifo (file, 0644), ==, 0);
+  gint64 t0 = g_get_monotonic_time ();
+  shell_open_full (&s, dir, FALSE, FALSE);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+  ttv_gui_test_spin_until (bookmarks_loaded, s.tab);
+  text = ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "bookmark-load");
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "FIFO"));
+  shell_close (&s);
+
+  g_autofree char *big_dir = copy_sample ("bookmarks-big");
+  g_autofree char *big = g_build_filename (big_dir, "info", "bookmarks.xml", NULL);
+  g_autoptr (GString) doc = g_string_new ("<bookmarks>\n");
+  TtvTime start, end;
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_printf (doc, "  <location name=\"b%u\" time=\"%u.5\">note %u</location>\n", i,
+                            1700000000 + i % 7, i);
+  g_string_append (doc, "</bookmarks>\n");
+  g_assert_true (g_file_set_contents (big, doc->str, (gssize) doc->len, NULL));
+  shell_open_full (&s, big_dir, FALSE, FALSE);
+  g_assert_true (ttv_tab_bookmarks_is_loading (ttv_tab_get_bookmarks (s.tab)));
+  ttv_tab_state_get_time_span (s.state, &start, &end);
+  add_bookmark (&s, "added-while-loading", start + 5);
+  ttv_gui_test_spin_until (bookmarks_loaded, s.tab);
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  g_assert_cmpuint (ttv_tab_state_get_bookmarks (s.state)->len, ==, 20001);
+  g_assert_cmpuint (count_locations (big), ==, 20001);
   shell_close (&s);
 }
 
@@ -876,7 +947,7 @@ test_cancel_restart (void)
       g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
       return;
     }
-  shell_open (&s, dir);
+  shell_open_full (&s, dir, FALSE, FALSE);
   bar = ttv_tab_get_status_bar (s.tab);
   g_assert_true (ttv_tab_is_busy (s.tab));
   g_assert_nonnull (ttv_status_bar_get_job_text (bar, TTV_STATUS_JOB_BACKGROUND));
@@ -1575,6 +1646,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/info-dialog", test_info_dialog);
   g_test_add_func ("/gui/shell/damaged-block", test_damaged_block);
   g_test_add_func ("/gui/shell/damage-at-open", test_damage_at_open);
+  g_test_add_func ("/gui/shell/bookmarks-background", test_bookmarks_background);
   g_test_add_func ("/gui/shell/bookmarks/hand-written-cycles", test_hand_written_cycles);
   g_test_add_func ("/gui/shell/bookmarks/delete-undo", test_delete_undo);
   g_test_add_func ("/gui/shell/bookmarks/dialog-after-close", test_dialog_after_close);

@@ -1,6 +1,7 @@
 /* ttv-archive.c: traces packed as .tar.gz / .tgz / .tar, extracted safely into
  * a per-archive cache, and rewritten atomically.  Used by ttv_trace_open and bookmarks. */
 #include "ttv-archive.h"
+#include "ttv-atomic-file.h"
 #include "ttv-error.h"
 
 #include <archive.h>
@@ -823,6 +824,8 @@ ttv_archive_extract_full (const char *archive_path, GCancellable *cancellable,
   int fd = open_archive (archive_path, real, &st, error);
   if (fd < 0)
     return NULL;
+  /* What a killed rewrite (a bookmark save) left beside the archive. */
+  ttv_atomic_file_clean_stale (real);
 
   g_autofree char *cache = ttv_archive_dup_cache_dir ();
   if (g_mkdir_with_parents (cache, 0700) != 0)
@@ -1250,62 +1253,33 @@ ttv_archive_replace_member_full (const char *archive_path, const char *member_pa
   progress.base = progress.total / 2;
   g_autofree char *old_stamp = make_stamp (real, &st);
 
-  g_autofree char *dir = g_path_get_dirname (real);
-  g_autofree char *base = g_path_get_basename (real);
-  g_autofree char *tmp = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
-  int out_fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0600);
-  if (out_fd < 0)
+  /* Written beside the archive, locked while written (a killed rewrite's
+   * copy is removed by the next one), fsync'ed, renamed over it. */
+  g_autoptr (GError) local = NULL;
+  TtvAtomicFile *out = ttv_atomic_file_begin (real, &local);
+  if (out == NULL)
     {
-      int errsv = errno;
       close (in_fd);
       g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
-                   _("%s: cannot write beside the archive (%s): %s"), archive_path, dir,
-                   g_strerror (errsv));
+                   _("%s: cannot write beside the archive: %s"), archive_path, local->message);
       return FALSE;
     }
-
+  int out_fd = ttv_atomic_file_get_fd (out);
   gboolean ok = copy_replacing (archive_path, in_fd, out_fd, new_name, target, contents, length,
                                 &progress, error);
   close (in_fd);
-  if (ok)
-    {
-      if (fchmod (out_fd, st.st_mode & 0777) != 0 && fchmod (out_fd, 0644) != 0)
-        { /* keep 0600: still readable by its owner */ }
-      if (geteuid () == 0 && fchown (out_fd, st.st_uid, st.st_gid) != 0)
-        { /* best effort */ }
-      if (fsync (out_fd) != 0)
-        {
-          int errsv = errno;
-          g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
-                       _("%s: cannot write the new archive: %s"), archive_path,
-                       g_strerror (errsv));
-          ok = FALSE;
-        }
-    }
-  if (close (out_fd) != 0 && ok)
-    {
-      int errsv = errno;
-      g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
-                   _("%s: cannot write the new archive: %s"), archive_path, g_strerror (errsv));
-      ok = FALSE;
-    }
-  if (ok && rename (tmp, real) != 0)
-    {
-      int errsv = errno;
-      g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
-                   _("%s: cannot replace the archive: %s"), archive_path, g_strerror (errsv));
-      ok = FALSE;
-    }
   if (!ok)
     {
-      g_unlink (tmp);
+      ttv_atomic_file_abort (out);
       return FALSE;
     }
-  int dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0)
+  if (geteuid () == 0 && fchown (out_fd, st.st_uid, st.st_gid) != 0)
+    { /* best effort */ }
+  if (!ttv_atomic_file_commit (out, (int) (st.st_mode & 0777), &local))
     {
-      fsync (dir_fd);   /* makes the rename itself durable */
-      close (dir_fd);
+      g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
+                   _("%s: cannot write the new archive: %s"), archive_path, local->message);
+      return FALSE;
     }
 
   /* The member relative to the extracted trace folder, as the cache holds it. */

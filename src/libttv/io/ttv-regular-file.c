@@ -82,9 +82,14 @@ ttv_regular_file_open (const char *path, struct stat *st_out, GError **error)
     }
   if (!S_ISREG (st.st_mode))
     {
+      struct stat lst;
       close (fd);
-      g_set_error (error, G_FILE_ERROR, S_ISDIR (st.st_mode) ? G_FILE_ERROR_ISDIR : G_FILE_ERROR_INVAL,
-                   _("%s is %s, not a file"), path, ttv_file_kind_describe (st.st_mode));
+      if (lstat (path, &lst) == 0 && S_ISLNK (lst.st_mode))
+        g_set_error (error, G_FILE_ERROR, S_ISDIR (st.st_mode) ? G_FILE_ERROR_ISDIR : G_FILE_ERROR_INVAL,
+                     _("%s is a symbolic link to %s, not a file"), path, ttv_file_kind_describe (st.st_mode));
+      else
+        g_set_error (error, G_FILE_ERROR, S_ISDIR (st.st_mode) ? G_FILE_ERROR_ISDIR : G_FILE_ERROR_INVAL,
+                     _("%s is %s, not a file"), path, ttv_file_kind_describe (st.st_mode));
       return -1;
     }
   /* Reads of a regular file never block anyway; clear the flag so that no

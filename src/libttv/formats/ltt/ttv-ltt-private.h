@@ -6,6 +6,8 @@
 #include "ttv-ltt-writer.h"
 #include "ttv-error.h"
 
+#include "ttv-safe-xml.h"
+
 #include <libxml/tree.h>
 
 G_BEGIN_DECLS
@@ -55,8 +57,6 @@ guint32  ttv_ltt_crc32 (const guint8 *data, gsize len);
 guint32  ttv_ltt_facility_checksum (xmlNode *facility);
 /* Value of attribute @name, or NULL (g_free). */
 char    *ttv_ltt_xml_attr (xmlNode *node, const char *name);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlDoc, xmlFreeDoc)
 
 /* --- eventdefs (ttv-ltt-eventdefs.c) --- */
 typedef struct {
