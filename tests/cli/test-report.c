@@ -198,6 +198,49 @@ test_usage (void)
   g_assert_nonnull (strstr (r.err, "good/no-such-trace"));
 }
 
+/* Arguments GOption accepts but that make no sense are refused, naming
+ * the option; times past the representable range saturate. */
+static void
+test_arguments (void)
+{
+  static const char *const cases[][6] = {
+    { "-n", "-1", "good/small-ltt", NULL, "-n: expected a number of events, 0 or more" },
+    { "--checkpoint-interval=0", "good/small-ltt", NULL, "--checkpoint-interval: expected a number of events above 0" },
+    { "--checkpoint-interval=-5", "good/small-ltt", NULL, "--checkpoint-interval: expected a number of events above 0" },
+    { "--start=+0.002", "--end=+0.001", "good/small-ltt", NULL, "--start +0.002 is after --end +0.001" },
+    /* Not UTF-8 (LANG=C.UTF-8) or not ASCII (LANG=C). */
+    { "--filter", "event.name = \"\xff\"", "good/small-ltt", NULL, "(byte 0xff at byte 14)" },
+    { "-d", "sched\xc3", "good/small-ltt", NULL, "-d: the value is not " },
+    { "--state-at", "+0.5\xfe", "good/small-ltt", NULL, "--state-at: the value is not " },
+    { "--state-at=+9223372036.854775807x", "good/small-ltt", NULL, "--state-at: " },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *const *argv = cases[i];
+      guint n = 0;
+      while (argv[n])
+        n++;
+      const char *want = argv[n + 1];
+      g_auto (TtvTestRun) r;
+      run_report (&r, argv);
+      if (r.status != 2 || strstr (r.err, want) == NULL || !g_utf8_validate (r.err, -1, NULL))
+        g_error ("%s: exit %d, stderr «%s»: want exit 2 and «%s»", argv[0], r.status, r.err, want);
+    }
+
+  /* --end past the last representable time: everything, as without it;
+   * --state-at likewise: the state at the end. */
+  g_auto (TtvTestRun) all;
+  g_auto (TtvTestRun) to_end;
+  g_auto (TtvTestRun) state_end;
+  RUN (&all, "good/small-ltt");
+  RUN (&to_end, "--start=+0", "--end=+9223372036.854775807", "good/small-ltt");
+  g_assert_cmpint (to_end.status, ==, 0);
+  g_assert_cmpstr (to_end.out, ==, all.out);
+  RUN (&state_end, "--state-at=+9223372036.854775807", "good/small-ltt");
+  g_assert_cmpint (state_end.status, ==, 0);
+  g_assert_nonnull (strstr (state_end.out, "pid"));
+}
+
 static GPtrArray *
 lines_of (const char *text)
 {
@@ -401,6 +444,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/report/bad-traces", test_bad);
   g_test_add_func ("/cli/report/keep-going", test_keep_going);
   g_test_add_func ("/cli/report/usage", test_usage);
+  g_test_add_func ("/cli/report/arguments", test_arguments);
   g_test_add_func ("/cli/report/window", test_window);
   g_test_add_func ("/cli/report/after", test_after);
   g_test_add_func ("/cli/report/multi", test_multi);
