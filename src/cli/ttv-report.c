@@ -1005,6 +1005,8 @@ int
 main (int argc, char **argv)
 {
   ttv_locale_init ();
+  /* What an archive extraction killed midway left in the cache goes now. */
+  ttv_archive_clean_dead ();
 
   g_autoptr (GOptionContext) oc = g_option_context_new (_("TRACE… — print trace events, statistics or state"));
   g_option_context_add_main_entries (oc, entries, GETTEXT_PACKAGE);
