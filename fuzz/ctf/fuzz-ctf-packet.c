@@ -2,9 +2,11 @@
  * file under fixed LTTng-UST metadata: index, cursor, seeks, decoding, text. */
 #include "ttv-ctf.h"
 #include "ttv-ctf-text.h"
+#include "../fuzz-files.h"
 
 #include <glib/gstdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
@@ -48,11 +50,7 @@ static char *dir;
 static void
 remove_dir (void)
 {
-  g_autofree char *m = g_build_filename (dir, "metadata", NULL);
-  g_autofree char *s = g_build_filename (dir, "stream_0", NULL);
-  g_remove (m);
-  g_remove (s);
-  g_rmdir (dir);
+  fuzz_remove_tree (dir);
 }
 
 int
@@ -60,14 +58,13 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
 {
   if (dir == NULL)
     {
-      dir = g_dir_make_tmp ("ttv-fuzz-ctf-XXXXXX", NULL);
-      g_assert (dir != NULL);
+      dir = fuzz_make_tmp_dir ("ttv-fuzz-ctf");
       g_autofree char *m = g_build_filename (dir, "metadata", NULL);
-      g_assert (g_file_set_contents (m, metadata, -1, NULL));
+      fuzz_write_file (m, metadata, strlen (metadata));
       atexit (remove_dir);
     }
   g_autofree char *s = g_build_filename (dir, "stream_0", NULL);
-  g_assert (g_file_set_contents (s, (const char *) data, (gssize) size, NULL));
+  fuzz_write_file (s, data, size);
 
   GError *error = NULL;
   TtvTrace *t = ttv_trace_open (dir, &error);

@@ -10,28 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fuzz-files.h"
+
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
 static char *skeleton_dir;
-
-static void
-skeleton_rmrf (const char *path)
-{
-  GDir *d = g_dir_open (path, 0, NULL);
-  const char *n;
-  while (d && (n = g_dir_read_name (d)))
-    {
-      char *p = g_build_filename (path, n, NULL);
-      if (g_file_test (p, G_FILE_TEST_IS_DIR))
-        skeleton_rmrf (p);
-      else
-        g_unlink (p);
-      g_free (p);
-    }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (path);
-}
 
 static void
 skeleton_cleanup (void)
@@ -39,7 +22,7 @@ skeleton_cleanup (void)
   if (skeleton_dir)
     {
       char *parent = g_path_get_dirname (skeleton_dir);
-      skeleton_rmrf (parent);
+      fuzz_remove_tree (parent);
       g_free (parent);
     }
 }
@@ -58,8 +41,7 @@ skeleton_get (void)
 {
   if (skeleton_dir)
     return skeleton_dir;
-  char *tmp = g_dir_make_tmp ("ttv-fuzz-ltt-XXXXXX", NULL);
-  g_assert (tmp);
+  char *tmp = fuzz_make_tmp_dir ("ttv-fuzz-ltt");
   skeleton_dir = g_build_filename (tmp, "trace", NULL);
   g_free (tmp);
   atexit (skeleton_cleanup);
@@ -132,16 +114,11 @@ skeleton_get (void)
   return skeleton_dir;
 }
 
-/* Plain write: g_file_set_contents() fsyncs, far too slow per input. */
 static void
 skeleton_write (const char *rel, const guint8 *data, size_t size)
 {
   char *path = g_build_filename (skeleton_get (), rel, NULL);
-  FILE *f = fopen (path, "wb");
-  g_assert (f);
-  if (size)
-    fwrite (data, 1, size, f);
-  fclose (f);
+  fuzz_write_file (path, data, size);
   g_free (path);
 }
 

@@ -48,6 +48,9 @@ void     ttv_ltt_arch_sizes (TtvLttArchSize arch, guint *short_bits, guint *int_
 const char *ttv_ltt_arch_name (TtvLttArchSize arch);
 /* Reads @path; fills @sys, and @trace's info when @trace is not NULL. */
 gboolean ttv_ltt_system_read (const char *path, TtvTrace *trace, TtvLttSystem *sys, GError **error);
+/* The same from @length bytes at @data (NULL: the file @path). */
+gboolean ttv_ltt_system_parse (const char *path, const char *data, gsize length, TtvTrace *trace,
+                               TtvLttSystem *sys, GError **error);
 
 /* --- XML helpers (ttv-ltt-xml.c) --- */
 /* Parses @data (or the file @path when @data is NULL); errors name @path and the line. */
