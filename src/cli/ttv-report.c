@@ -119,9 +119,8 @@ parse_time_arg (const char *option, const char *text, TtvTraceset *ts, TtvTime *
   g_autoptr (GError) local = NULL;
   TtvTime start = ttv_traceset_get_start (ts);
   /* A traceset without events has no first event to count from. */
-  if (start > ttv_traceset_get_end (ts))
-    start = TTV_TIME_MAX;
-  if (!ttv_time_parse_argument (text, start, out, &local))
+  gboolean has_start = start <= ttv_traceset_get_end (ts);
+  if (!ttv_time_parse_argument (text, has_start ? &start : NULL, out, &local))
     {
       g_autofree char *shown = ttv_escape_for_display (local->message, -1);
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT, "%s: %s", option, shown);

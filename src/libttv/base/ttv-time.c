@@ -107,7 +107,7 @@ bad:
 }
 
 gboolean
-ttv_time_parse_argument (const char *text, TtvTime origin, TtvTime *out, GError **error)
+ttv_time_parse_argument (const char *text, const TtvTime *origin, TtvTime *out, GError **error)
 {
   g_return_val_if_fail (text != NULL && out != NULL, FALSE);
   gboolean relative = text[0] == '+';
@@ -115,13 +115,13 @@ ttv_time_parse_argument (const char *text, TtvTime origin, TtvTime *out, GError 
     return FALSE;
   if (!relative)
     return TRUE;
-  if (origin == TTV_TIME_MAX)
+  if (origin == NULL)
     {
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
                    _("“%s” counts from the first event, but there is no event"), text);
       return FALSE;
     }
-  if (__builtin_add_overflow (origin, *out, out))
+  if (__builtin_add_overflow (*origin, *out, out))
     *out = *out < 0 ? TTV_TIME_MAX : TTV_TIME_MIN;  /* wrapped the other way */
   return TRUE;
 }

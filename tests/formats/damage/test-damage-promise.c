@@ -132,7 +132,9 @@ test_library (gconstpointer data)
   g_autoptr (GPtrArray) variants = ttv_damage_list (in->dir, in->format, 20240601, 8);
   n_checked = 0;
   for (guint i = 0; i < variants->len; i++)
-    check_variant (in, variants->pdata[i], good.n_events);
+    {
+      check_variant (in, variants->pdata[i], good.n_events);
+    }
   g_test_message ("%s: %u damaged variants", in->dir, n_checked);
 }
 
@@ -167,28 +169,30 @@ run_report (TtvTestRun *r, const char *const *mode, const char *dir)
     g_error ("ttv-report %s: does not end", dir);
 }
 
-/* The output modes; the last two read no event (the CTF-only babeltrace
- * form is run on CTF only). */
+/* The output modes: those that print a line per event first, then those
+ * that print tables from the events, then those that read no event (the
+ * babeltrace form is run on CTF only). */
 static const char *const modes[][4] = {
   { NULL },
   { "--keep-going", NULL },
   { "-f", "jsonl", NULL },
-  { "--stats", NULL },
-  { "--keep-going", "--stats", NULL },
   { "--state", NULL },
   { "--keep-going", "--state", NULL },
+  { "-f", "babeltrace", NULL },
+  { "--stats", NULL },
+  { "--keep-going", "--stats", NULL },
   { "--state-at", "+0.001", NULL },
   { "--info", NULL },
   { "-j", NULL },
-  { "-f", "babeltrace", NULL },
 };
-#define FIRST_MODE_WITHOUT_EVENTS 8
+#define FIRST_MODE_WITHOUT_LINES 6
+#define FIRST_MODE_WITHOUT_EVENTS 9
 
 /* Damage the readers find while opening (not by reading events). */
 static gboolean
 found_at_open (const TtvDamageVariant *v)
 {
-  return v->kind != TTV_DAMAGE_FLIP && v->kind != TTV_DAMAGE_TIME_OVERFLOW;
+  return v->kind != TTV_DAMAGE_FLIP && v->kind != TTV_DAMAGE_EQUAL_TIMES;
 }
 
 static gboolean
@@ -203,7 +207,7 @@ test_report (gconstpointer data)
   const Input *in = data;
   g_autoptr (GPtrArray) variants = ttv_damage_list (in->dir, in->format, 20240601, 2);
   g_autofree char *dir = g_build_filename (tmp_base, "report-variant", NULL);
-  gboolean kind_seen[TTV_DAMAGE_TIME_OVERFLOW + 1] = { FALSE };
+  gboolean kind_seen[TTV_DAMAGE_EQUAL_TIMES + 1] = { FALSE };
   guint good_lines[G_N_ELEMENTS (modes)];
 
   for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
@@ -227,7 +231,7 @@ test_report (gconstpointer data)
       /* Every mode on the kinds that reach the readers' deepest paths;
        * the plain and --keep-going reports on the others. */
       gboolean all_modes = v->kind == TTV_DAMAGE_TRUNCATE || v->kind == TTV_DAMAGE_ZERO
-                           || v->kind == TTV_DAMAGE_FIFO || v->kind == TTV_DAMAGE_TIME_OVERFLOW;
+                           || v->kind == TTV_DAMAGE_FIFO || v->kind == TTV_DAMAGE_EQUAL_TIMES;
       for (guint m = 0; m < (all_modes ? G_N_ELEMENTS (modes) : 2); m++)
         {
           g_auto (TtvTestRun) r;
@@ -240,7 +244,9 @@ test_report (gconstpointer data)
             g_error ("ttv-report %s on %s (%s): exit 0 after losing events", opts, in->dir, v->name);
           if (v->only_warned && r.status == 0 && strstr (r.err, "warning: ") == NULL)
             g_error ("ttv-report %s on %s (%s): no warning", opts, in->dir, v->name);
-          if (r.status == 0 && !v->only_warned && count_lines (r.out) != good_lines[m])
+          /* A report that says nothing printed every event (tables change
+           * with values, which a flipped bit may change without loss). */
+          if (r.status == 0 && !v->only_warned && m < FIRST_MODE_WITHOUT_LINES && count_lines (r.out) != good_lines[m])
             g_error ("ttv-report %s on %s (%s): exit 0 with %u lines instead of %u", opts, in->dir, v->name,
                      count_lines (r.out), good_lines[m]);
           if (r.status != 0 && r.status != 1)

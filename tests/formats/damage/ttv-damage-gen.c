@@ -214,8 +214,7 @@ find_ctf_sizes (const guint8 *data, gsize len, gboolean big, guint *content_off)
 }
 
 static void
-add_ctf (GPtrArray *out, const char *file, const guint8 *data, gsize len, GRand *r, guint n_flips,
-         gboolean first)
+add_ctf (GPtrArray *out, const char *file, const guint8 *data, gsize len, GRand *r, guint n_flips)
 {
   gboolean big = read_uint (data, 4, FALSE) != 0xC1FC1FC1u;
   guint content_off = 0;
@@ -240,15 +239,6 @@ add_ctf (GPtrArray *out, const char *file, const guint8 *data, gsize len, GRand 
       add_zero (out, file, last + content_off + 8, 8, TRUE, "the last packet's packet_size");
       add_zero (out, file, last + content_off, 8, TRUE, "the last packet's content_size");
     }
-  if (first)
-    {
-      /* timestamp_begin is the first field of the context (two before
-       * content_size); the first event follows the context's last field. */
-      TtvDamageVariant *v = add (out, TTV_DAMAGE_TIME_OVERFLOW, file, TRUE,
-                                 "packet 0 at the last representable time, its first event damaged");
-      v->offset = content_off - 16 + (big ? 0 : 7);
-      v->offset2 = content_off + 16 + 8 + 4;
-    }
 }
 
 GPtrArray *
@@ -271,9 +261,19 @@ ttv_damage_list (const char *trace_dir, const char *format, guint32 seed, guint 
       else if (strcmp (format, "lttng") == 0)
         add_lttng (out, file, data, len, r, n_flips);
       else
-        add_ctf (out, file, data, len, r, n_flips, i == 0);
+        add_ctf (out, file, data, len, r, n_flips);
       if (i == files->len - 1)
         add_not_files (out, file, strcmp (format, "ctf") != 0);
+    }
+  if (strcmp (format, "ctf") == 0)
+    {
+      /* Every event at one time, and damage after some were read: reading
+       * on past it must move forward (it once sought back to the same
+       * time, forever).  The statedump's process events follow its
+       * interrupts at the start of LTTng's kernel traces. */
+      TtvDamageVariant *v = add (out, TTV_DAMAGE_EQUAL_TIMES, "metadata", TRUE,
+                                 "every event at the last time there is, an event class damaged");
+      v->source = g_strdup ("lttng_statedump_process_state");
     }
   if (strcmp (format, "ltt") == 0)
     {
@@ -337,6 +337,41 @@ errno_error (GError **error, const char *path)
   return FALSE;
 }
 
+/* The TSDL of @path with every clock at 1 Hz and a 100,000-byte array
+ * before the fields of event class @event (else of the second one). */
+static gboolean
+damage_metadata (const char *path, const char *event, GError **error)
+{
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents (path, &text, NULL, error))
+    return FALSE;
+  g_autoptr (GString) out = g_string_new (NULL);
+  const char *fields = "fields := struct {";
+  g_autofree char *named = g_strdup_printf ("name = \"%s\";", event);
+  const char *at = strstr (text, named);
+  at = at ? strstr (at, fields) : NULL;
+  if (at == NULL)
+    {
+      at = strstr (text, fields);
+      at = at ? strstr (at + 1, fields) : NULL;
+    }
+  g_assert_nonnull (at);
+  at += strlen (fields);
+  g_string_append_len (out, text, at - text);
+  g_string_append (out, " integer { size = 8; align = 8; signed = 0; } _ttv_damage[100000];");
+  g_string_append (out, at);
+  /* freq = N; -> freq = 1; */
+  for (char *f = strstr (out->str, "freq ="); f; f = strstr (f + 1, "freq ="))
+    {
+      char *end = strchr (f, ';');
+      gsize pos = (gsize) (f - out->str);
+      g_string_erase (out, (gssize) pos, end - f);
+      g_string_insert (out, (gssize) pos, "freq = 1");
+      f = out->str + pos;
+    }
+  return g_file_set_contents (path, out->str, (gssize) out->len, error);
+}
+
 gboolean
 ttv_damage_write (const char *trace_dir, const TtvDamageVariant *v, const char *out_dir, GError **error)
 {
@@ -346,7 +381,6 @@ ttv_damage_write (const char *trace_dir, const TtvDamageVariant *v, const char *
   g_autofree char *data = NULL;
   gsize len = 0;
   static const guint8 zeros[8] = { 0 };
-  static const guint8 ones[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
   switch (v->kind)
     {
@@ -359,14 +393,8 @@ ttv_damage_write (const char *trace_dir, const TtvDamageVariant *v, const char *
       return g_file_set_contents (path, data, (gssize) len, error);
     case TTV_DAMAGE_ZERO:
       return patch (path, v->offset, zeros, v->width, error);
-    case TTV_DAMAGE_TIME_OVERFLOW:
-      {
-        if (!g_file_get_contents (path, &data, &len, error))
-          return FALSE;
-        data[v->offset] |= (char) 0x80;
-        memcpy (data + v->offset2, ones, sizeof ones);
-        return g_file_set_contents (path, data, (gssize) len, error);
-      }
+    case TTV_DAMAGE_EQUAL_TIMES:
+      return damage_metadata (path, v->source, error);
     case TTV_DAMAGE_COPY:
       {
         g_autofree char *source = g_build_filename (out_dir, v->source, NULL);

@@ -18,16 +18,18 @@ typedef enum {
   TTV_DAMAGE_LINK_DEVICE,       /* a symbolic link to /dev/zero, */
   TTV_DAMAGE_EMPTY,             /* an empty file, */
   TTV_DAMAGE_COPY,              /* a copy of the file @source (a control file over a CPU's) */
-  TTV_DAMAGE_TIME_OVERFLOW,     /* bit 63 of a packet's timestamp_begin at @offset set, so that its
-                                 * events all fall at the last representable time, and a byte of its
-                                 * first event at @offset2 overwritten */
+  TTV_DAMAGE_EQUAL_TIMES,       /* CTF metadata: the clock at 1 Hz, so that every time is past the
+                                 * range and all are the same, the last one, and an event class
+                                 * (@source, else the second declared) made to run past its packet,
+                                 * so that reading fails after other events of the packet */
 } TtvDamageKind;
 
 typedef struct {
   char *name;                   /* owned: what is done, for messages: "cpu/1: truncated at 1543" */
   TtvDamageKind kind;
   char *file;                   /* owned: the damaged file, relative to the trace */
-  char *source;                 /* owned: COPY: the file copied over @file, relative to the trace */
+  char *source;                 /* owned: COPY: the file copied over @file, relative to the trace;
+                                 * EQUAL_TIMES: the event class to damage */
   guint64 offset, offset2;
   guint bit;                    /* FLIP */
   guint width;                  /* ZERO */
