@@ -7,6 +7,7 @@
 #include "ttv-archive.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
+#include "ttv-escape.h"
 #include "ttv-filter.h"
 #include "ttv-format-file.h"
 #include "ttv-hook-groups.h"
@@ -74,39 +75,42 @@ typedef struct {
   gboolean help;
 } ReportArgs;
 
-/* page_size, density_bins: G_MININT64 when not given (0 and below are refused). */
-static ReportArgs args = { .count = -1, .page_size = G_MININT64, .density_bins = G_MININT64 };
+/* NOT_GIVEN: an integer option that was not given (values below its
+ * minimum are refused). */
+#define NOT_GIVEN G_MININT64
+static ReportArgs args = { .count = NOT_GIVEN, .checkpoint_interval = NOT_GIVEN, .page_size = NOT_GIVEN,
+                           .density_bins = NOT_GIVEN };
 
 static const GOptionEntry entries[] = {
-  { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl or babeltrace; csv with --stats and --density"), "FORMAT" },
+  { "format", 'f', 0, G_OPTION_ARG_FILENAME, &args.format, N_("Output format: text (default), jsonl or babeltrace; csv with --stats and --density"), "FORMAT" },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args.output, N_("Write to FILE instead of standard output"), "FILE" },
   { "info", 0, 0, G_OPTION_ARG_NONE, &args.info, N_("Describe the traces: system, time span, tracefiles"), NULL },
   { "list-events", 'j', 0, G_OPTION_ARG_NONE, &args.list_events, N_("List the event types with their fields"), NULL },
-  { "start", 0, 0, G_OPTION_ARG_STRING, &args.start, N_("First time to print: seconds since the epoch, or +seconds from the trace start"), "T" },
-  { "end", 0, 0, G_OPTION_ARG_STRING, &args.end, N_("Last time to print (same forms as --start)"), "T" },
+  { "start", 0, 0, G_OPTION_ARG_FILENAME, &args.start, N_("First time to print: seconds since the epoch, or +seconds from the trace start"), "T" },
+  { "end", 0, 0, G_OPTION_ARG_FILENAME, &args.end, N_("Last time to print (same forms as --start)"), "T" },
   { "count", 'n', 0, G_OPTION_ARG_INT64, &args.count, N_("Print at most N events"), "N" },
-  { "after", 0, 0, G_OPTION_ARG_STRING, &args.after, N_("Print the events after the one at POSITION (a token printed by --position)"), "POSITION" },
+  { "after", 0, 0, G_OPTION_ARG_FILENAME, &args.after, N_("Print the events after the one at POSITION (a token printed by --position)"), "POSITION" },
   { "position", 0, 0, G_OPTION_ARG_NONE, &args.position, N_("Print each event's position token"), NULL },
   { "state", 0, 0, G_OPTION_ARG_NONE, &args.state, N_("Print the pid, process name and execution mode at each event"), NULL },
-  { "state-at", 0, 0, G_OPTION_ARG_STRING, &args.state_at, N_("Print the whole system state at time T"), "T" },
+  { "state-at", 0, 0, G_OPTION_ARG_FILENAME, &args.state_at, N_("Print the whole system state at time T"), "T" },
   { "stats", 0, 0, G_OPTION_ARG_NONE, &args.stats_tree, N_("Print the statistics tree of the viewer's statistics view instead of events"), NULL },
   { "stats-tables", 0, 0, G_OPTION_ARG_NONE, &args.stats_tables, N_("Print the statistics as the aligned tables --stats printed before instead of events"), NULL },
   { "density", 0, 0, G_OPTION_ARG_NONE, &args.density, N_("Print the event density of the viewer's histogram: events per bin of time"), NULL },
   { "density-bins", 0, 0, G_OPTION_ARG_INT64, &args.density_bins, N_("With --density: N bins (default 1024, the histogram's)"), "N" },
   { "density-types", 0, 0, G_OPTION_ARG_NONE, &args.density_types, N_("With --density: the events of each event type too"), NULL },
   { "checkpoint-interval", 0, 0, G_OPTION_ARG_INT64, &args.checkpoint_interval, N_("Events between state checkpoints (default 100000)"), "N" },
-  { "include", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &args.include, N_("Print only these event types: names, globs, ids or @group, separated by commas or blanks"), "LIST" },
-  { "exclude", 'k', 0, G_OPTION_ARG_STRING_ARRAY, &args.exclude, N_("Do not print these event types (same forms as -d)"), "LIST" },
-  { "process", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &args.processes, N_("Print only events of these processes: names or pids, separated by commas or blanks"), "LIST" },
-  { "thread", 'T', 0, G_OPTION_ARG_STRING_ARRAY, &args.threads, N_("Print only events of these threads (tids); !TID excludes one"), "LIST" },
+  { "include", 'd', 0, G_OPTION_ARG_FILENAME_ARRAY, &args.include, N_("Print only these event types: names, globs, ids or @group, separated by commas or blanks"), "LIST" },
+  { "exclude", 'k', 0, G_OPTION_ARG_FILENAME_ARRAY, &args.exclude, N_("Do not print these event types (same forms as -d)"), "LIST" },
+  { "process", 'p', 0, G_OPTION_ARG_FILENAME_ARRAY, &args.processes, N_("Print only events of these processes: names or pids, separated by commas or blanks"), "LIST" },
+  { "thread", 'T', 0, G_OPTION_ARG_FILENAME_ARRAY, &args.threads, N_("Print only events of these threads (tids); !TID excludes one"), "LIST" },
   { "groups", 0, 0, G_OPTION_ARG_FILENAME, &args.groups_file, N_("Read more hook groups from FILE (NAME: PATTERN…)"), "FILE" },
   { "list-groups", 0, 0, G_OPTION_ARG_NONE, &args.list_groups, N_("List the hook groups and their patterns"), NULL },
-  { "filter", 0, 0, G_OPTION_ARG_STRING, &args.filter, N_("Print only events matching EXPR (see ttv-report(1), FILTERS)"), "EXPR" },
-  { "timer", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args.timers, N_("Show the time from a START event to the next END event of the same thread"), "START:END" },
+  { "filter", 0, 0, G_OPTION_ARG_FILENAME, &args.filter, N_("Print only events matching EXPR (see ttv-report(1), FILTERS)"), "EXPR" },
+  { "timer", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.timers, N_("Show the time from a START event to the next END event of the same thread"), "START:END" },
   { "format-file", 't', 0, G_OPTION_ARG_FILENAME, &args.format_file, N_("Describe events with the templates of FILE"), "FILE" },
   { "check-format", 'c', 0, G_OPTION_ARG_FILENAME, &args.check_format, N_("Check the format file FILE and exit"), "FILE" },
-  { "columns", 0, 0, G_OPTION_ARG_STRING, &args.columns, N_("Column layout with these columns: id,cpu,pid,tid,exec,svc (or all)"), "LIST" },
-  { "timestamp", 0, 0, G_OPTION_ARG_STRING, &args.timestamp, N_("Column layout time columns: elapsed (default), us, ns or none"), "MODE" },
+  { "columns", 0, 0, G_OPTION_ARG_FILENAME, &args.columns, N_("Column layout with these columns: id,cpu,pid,tid,exec,svc (or all)"), "LIST" },
+  { "timestamp", 0, 0, G_OPTION_ARG_FILENAME, &args.timestamp, N_("Column layout time columns: elapsed (default), us, ns or none"), "MODE" },
   { "no-headings", 'h', 0, G_OPTION_ARG_NONE, &args.no_headings, N_("Column layout without column headings"), NULL },
   { "page-size", 0, 0, G_OPTION_ARG_INT64, &args.page_size, N_("Column layout: repeat the headings every N events"), "N" },
   { "two-line", 0, 0, G_OPTION_ARG_NONE, &args.two_line, N_("Column layout: the description on a second line"), NULL },
@@ -128,20 +132,111 @@ fail (int code, const char *message)
   return code;
 }
 
-/* T is absolute seconds, or +seconds relative to the traceset start. */
+/* T is absolute seconds, or +seconds relative to the traceset start (a
+ * time past the representable range is its end: ttv_time_parse_argument). */
 static gboolean
 parse_time_arg (const char *option, const char *text, TtvTraceset *ts, TtvTime *out, GError **error)
 {
-  gboolean relative = text[0] == '+';
   g_autoptr (GError) local = NULL;
-  if (!ttv_time_parse (relative ? text + 1 : text, out, &local))
+  TtvTime start = ttv_traceset_get_start (ts);
+  /* A traceset without events has no first event to count from. */
+  gboolean has_start = start <= ttv_traceset_get_end (ts);
+  if (!ttv_time_parse_argument (text, has_start ? &start : NULL, out, &local))
     {
-      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT, "%s: %s", option, local->message);
+      g_autofree char *shown = ttv_escape_for_display (local->message, -1);
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT, "%s: %s", option, shown);
       return FALSE;
     }
-  if (relative)
-    *out += ttv_traceset_get_start (ts);
   return TRUE;
+}
+
+/* --- Checking the arguments --------------------------------------------------------- */
+
+/* The options whose values are text (not file names): GOption would refuse
+ * one that is not in the locale's encoding without naming it, so they are
+ * read as bytes and converted here. */
+typedef struct {
+  const char *name;
+  char **value;                 /* or */
+  char ***values;
+} TextOption;
+
+static const TextOption text_options[] = {
+  { "--format", &args.format, NULL }, { "--start", &args.start, NULL }, { "--end", &args.end, NULL },
+  { "--after", &args.after, NULL }, { "--state-at", &args.state_at, NULL }, { "--filter", &args.filter, NULL },
+  { "--columns", &args.columns, NULL }, { "--timestamp", &args.timestamp, NULL },
+  { "-d", NULL, &args.include }, { "-k", NULL, &args.exclude }, { "-p", NULL, &args.processes },
+  { "-T", NULL, &args.threads }, { "--timer", NULL, &args.timers },
+};
+
+/* @value (bytes from the command line) as UTF-8, replacing it; FALSE with
+ * a message naming @option and where the bad byte is. */
+static gboolean
+option_to_utf8 (const char *option, char **value, GError **error)
+{
+  const char *end;
+  if (*value == NULL)
+    return TRUE;
+  if (g_get_charset (NULL))
+    {
+      if (g_utf8_validate (*value, -1, &end))
+        return TRUE;
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("%s: the value is not valid UTF-8 (byte 0x%02x at byte %zu)"), option,
+                   (guchar) *end, (gsize) (end - *value));
+      return FALSE;
+    }
+  gsize read = 0;
+  g_autoptr (GError) local = NULL;
+  char *utf8 = g_locale_to_utf8 (*value, -1, &read, NULL, &local);
+  if (utf8 == NULL)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("%s: the value is not text in the locale's encoding (byte 0x%02x at byte %zu)"),
+                   option, (guchar) (*value)[read], read);
+      return FALSE;
+    }
+  g_free (*value);
+  *value = utf8;
+  return TRUE;
+}
+
+/* What GOption cannot check: text in the right encoding, counts in range. */
+static gboolean
+check_arguments (GError **error)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (text_options); i++)
+    {
+      const TextOption *o = &text_options[i];
+      if (o->value && !option_to_utf8 (o->name, o->value, error))
+        return FALSE;
+      for (guint j = 0; o->values && *o->values && (*o->values)[j]; j++)
+        if (!option_to_utf8 (o->name, &(*o->values)[j], error))
+          return FALSE;
+    }
+  if (args.count != NOT_GIVEN && args.count < 0)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("-n: expected a number of events, 0 or more, not %" PRId64), args.count);
+      return FALSE;
+    }
+  if (args.checkpoint_interval != NOT_GIVEN && args.checkpoint_interval <= 0)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("--checkpoint-interval: expected a number of events above 0, not %" PRId64),
+                   args.checkpoint_interval);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static TtvCheckpointPolicy
+checkpoint_policy (void)
+{
+  /* 0: the default interval. */
+  TtvCheckpointPolicy policy = { args.checkpoint_interval == NOT_GIVEN ? 0 : (guint64) args.checkpoint_interval,
+                                 0 };
+  return policy;
 }
 
 typedef struct {
@@ -200,28 +295,35 @@ print_warnings (TtvTraceset *ts, guint from)
         {
           /* A live trace's last block or packet is normally partly written:
            * --follow reads it once it is whole. */
-          gpointer w = g_ptr_array_index (t->warnings, j);
-          if (!(args.follow && t->tail_warnings && g_ptr_array_find (t->tail_warnings, w, NULL)))
-            g_printerr (_("ttv-report: warning: %s\n"), (const char *) w);
+          const char *w = g_ptr_array_index (t->warnings, j);
+          if (args.follow && ttv_trace_warning_is_tail (t, w))
+            continue;
+          if (ttv_trace_warning_loses_events (t, w))
+            g_printerr (_("ttv-report: damaged data skipped: %s\n"), w);
+          else
+            g_printerr (_("ttv-report: warning: %s\n"), w);
         }
     }
 }
 
-/* --keep-going: what was skipped, each place once; TRUE when anything was
- * (the report is then incomplete, and says so by its exit status). */
+/* --keep-going: what was skipped while reading, each place once.  TRUE
+ * when some trace lost events to damage, found then or while opening: the
+ * report is incomplete, and says so by its exit status, whatever it prints. */
 static gboolean
 report_damage (TtvTraceset *ts)
 {
-  guint n = 0;
+  gboolean damaged = FALSE;
 
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     {
-      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (ttv_traceset_get_trace (ts, i));
+      const TtvTrace *t = ttv_traceset_get_trace (ts, i);
+      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (t);
 
-      for (guint j = 0; j < damage->len; j++, n++)
+      for (guint j = 0; j < damage->len; j++)
         g_printerr (_("ttv-report: damaged data skipped: %s\n"), (const char *) damage->pdata[j]);
+      damaged |= ttv_trace_is_damaged (t, args.follow);
     }
-  return n > 0;
+  return damaged;
 }
 
 static gboolean
@@ -371,8 +473,9 @@ append_list (GString *expr, char **lists, ListKind kind, gboolean negate_all, gb
             {
               if (!ttv_hook_groups_has (groups, item + 1))
                 {
+                  g_autofree char *shown = ttv_escape_for_display (item, -1);
                   g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                               _("%s: unknown hook group %s (see --list-groups)"), option, item);
+                               _("%s: unknown hook group %s (see --list-groups)"), option, shown);
                   return FALSE;
                 }
               g_string_append (alt, "event.group = ");
@@ -397,8 +500,9 @@ append_list (GString *expr, char **lists, ListKind kind, gboolean negate_all, gb
             g_string_append_printf (alt, "%s = %s", kind == LIST_PROCESSES ? "state.pid" : "state.tid", item);
           else
             {
+              g_autofree char *shown = ttv_escape_for_display (item, -1);
               g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                           _("%s: '%s' is not a thread id"), option, item);
+                           _("%s: '%s' is not a thread id"), option, shown);
               return FALSE;
             }
         }
@@ -436,8 +540,9 @@ parse_columns (Extras *x, GError **error)
           }
       if (!found)
         {
+          g_autofree char *shown = ttv_escape_for_display (item, -1);
           g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                       _("--columns: unknown column '%s': expected id, cpu, pid, tid, exec, svc or all"), item);
+                       _("--columns: unknown column '%s': expected id, cpu, pid, tid, exec, svc or all"), shown);
           return FALSE;
         }
     }
@@ -460,7 +565,7 @@ parse_columns (Extras *x, GError **error)
           return FALSE;
         }
     }
-  if (args.page_size != G_MININT64 && args.page_size <= 0)
+  if (args.page_size != NOT_GIVEN && args.page_size <= 0)
     {
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
                    _("--page-size: expected a number of events above 0, not %" PRId64), args.page_size);
@@ -486,7 +591,8 @@ extras_init (Extras *x, GError **error)
     return FALSE;
   if (expr->len && (x->selection = ttv_filter_new (expr->str, x->groups, error)) == NULL)
     {
-      g_prefix_error (error, "%s: ", expr->str);
+      g_autofree char *shown = ttv_escape_for_display (expr->str, -1);
+      g_prefix_error (error, "%s: ", shown);
       return FALSE;
     }
   if (args.filter && (x->user = ttv_filter_new (args.filter, x->groups, error)) == NULL)
@@ -537,8 +643,11 @@ warn_unmatched (TtvTraceset *ts, const Extras *x)
       g_autoptr (GPtrArray) items = split_list (opts[o].lists, opts[o].option, NULL);
       for (guint i = 0; items && i < items->len; i++)
         if (!item_matches_some_type (ts, x->groups, g_ptr_array_index (items, i)))
-          g_printerr (_("ttv-report: warning: %s: '%s' matches no event type of the traces (see -j)\n"),
-                      opts[o].option, (const char *) g_ptr_array_index (items, i));
+          {
+            g_autofree char *shown = ttv_escape_for_display (g_ptr_array_index (items, i), -1);
+            g_printerr (_("ttv-report: warning: %s: '%s' matches no event type of the traces (see -j)\n"),
+                        opts[o].option, shown);
+          }
     }
   for (guint i = 0; i < ttv_timer_set_get_n_rules (x->timers); i++)
     {
@@ -546,8 +655,11 @@ warn_unmatched (TtvTraceset *ts, const Extras *x)
       ttv_timer_set_get_rule (x->timers, i, &sides[0], &sides[1]);
       for (guint k = 0; k < 2; k++)
         if (!item_matches_some_type (ts, x->groups, sides[k]))
-          g_printerr (_("ttv-report: warning: timer %s:%s: '%s' matches no event type of the traces (see -j)\n"),
-                      sides[0], sides[1], sides[k]);
+          {
+            g_autofree char *a = ttv_escape_for_display (sides[0], -1), *b = ttv_escape_for_display (sides[1], -1);
+            g_printerr (_("ttv-report: warning: timer %s:%s: '%s' matches no event type of the traces (see -j)\n"),
+                        a, b, k == 0 ? a : b);
+          }
     }
 }
 
@@ -669,7 +781,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
                    error->message);
     }
 
-  TtvCheckpointPolicy policy = { (guint64) MAX (args.checkpoint_interval, 0), 0 };
+  TtvCheckpointPolicy policy = checkpoint_policy ();
   g_autoptr (TtvStateTracker) tracker = NULL;
   if (args.state || args.stats == STATS_TABLES || extras_need_state (x))
     {
@@ -700,7 +812,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
   gboolean final = FALSE;
   for (;;)
     {
-      if (args.count >= 0 && printed >= (guint64) args.count)
+      if (args.count != NOT_GIVEN && printed >= (guint64) args.count)
         break;
       if (args.follow)
         {
@@ -913,7 +1025,7 @@ static int
 print_state_at (TtvTraceset *ts, TtvTime at, Output *o)
 {
   g_autoptr (GError) error = NULL;
-  TtvCheckpointPolicy policy = { (guint64) MAX (args.checkpoint_interval, 0), 0 };
+  TtvCheckpointPolicy policy = checkpoint_policy ();
   g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (ts, &policy);
   if (!ttv_state_tracker_build (tracker, NULL, NULL, NULL, &error))
     return fail (EXIT_READ, error->message);
@@ -1087,6 +1199,12 @@ run (void)
       || (args.end && !parse_time_arg ("--end", args.end, ts, &end, &error))
       || (args.state_at && !parse_time_arg ("--state-at", args.state_at, ts, &at, &error)))
     return fail (EXIT_USAGE, error->message);
+  if (start > end)
+    {
+      g_autofree char *msg = g_strdup_printf (_("--start %s is after --end %s: no event can be printed"),
+                                              args.start, args.end);
+      return fail (EXIT_USAGE, msg);
+    }
   if (args.after && args.start)
     return fail (EXIT_USAGE, _("--after and --start cannot be used together"));
   if (analysis && args.start && args.end && start > end)
@@ -1152,6 +1270,8 @@ int
 main (int argc, char **argv)
 {
   ttv_locale_init ();
+  /* What an archive extraction killed midway left in the cache goes now. */
+  ttv_archive_clean_dead ();
 
   g_autoptr (GOptionContext) oc = g_option_context_new (_("TRACE… — print trace events, statistics or state"));
   g_option_context_add_main_entries (oc, entries, GETTEXT_PACKAGE);
@@ -1163,8 +1283,11 @@ main (int argc, char **argv)
   /* -h is trcrpt's "no headings"; help stays on --help and -?. */
   g_option_context_set_help_enabled (oc, FALSE);
   g_autoptr (GError) error = NULL;
-  if (!g_option_context_parse (oc, &argc, &argv, &error))
-    return fail (EXIT_USAGE, error->message);
+  if (!g_option_context_parse (oc, &argc, &argv, &error) || !check_arguments (&error))
+    {
+      g_autofree char *shown = ttv_escape_for_display (error->message, -1);
+      return fail (EXIT_USAGE, shown);
+    }
   if (args.help)
     {
       g_autofree char *help = g_option_context_get_help (oc, TRUE, NULL);

@@ -119,6 +119,13 @@ add_tab (TtvWindow *self, TtvTraceset *ts)
   gtk_widget_set_tooltip_text (close, _("Close this tab (Ctrl+W)"));
   g_object_set_data (G_OBJECT (close), "ttv-tab", tab);
   g_signal_connect (close, "clicked", G_CALLBACK (tab_close_clicked), self);
+  /* A damaged traceset says so on its tab, whichever tab is shown. */
+  GtkWidget *damaged = gtk_image_new_from_icon_name ("dialog-warning-symbolic", GTK_ICON_SIZE_MENU);
+  gtk_widget_set_tooltip_text (damaged, _("Damaged data was skipped: some events of this traceset are "
+                                          "missing"));
+  gtk_widget_set_no_show_all (damaged, TRUE);
+  g_object_bind_property (tab, "damaged", damaged, "visible", G_BINDING_SYNC_CREATE);
+  gtk_box_pack_start (GTK_BOX (label_box), damaged, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (label_box), label, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (label_box), close, FALSE, FALSE, 0);
   gtk_widget_show_all (label_box);

@@ -402,7 +402,7 @@ static const TtvTestBadRun bad_cases[] = {
   { { "--density", "--format=babeltrace", GOOD_TRACE }, 2, "--stats and --density print text, jsonl or csv" },
   { { "--density", "--follow", GOOD_TRACE }, 2, "cannot be used with --stats, --density" },
   { { "--density", "--start", "+5", GOOD_TRACE }, 2, "--density: --start is after the end of the traces" },
-  { { "--density", "--start", "+0.009", "--end", "+0.001", GOOD_TRACE }, 2, "--start is after --end" },
+  { { "--density", "--start", "+0.009", "--end", "+0.001", GOOD_TRACE }, 2, "is after --end" },
 };
 
 static void

@@ -105,8 +105,9 @@ static const BadCase bad_cases[] = {
   { "malformed-eventdefs", 1, "bad/malformed-eventdefs/eventdefs/core.xml:5: malformed XML" },
   { "missing-system-xml", 1, "bad/missing-system-xml/info/system.xml" },
   { "unknown-event-id", 1, "bad/unknown-event-id/cpu/0: byte offset 1052 (block 1): unknown event id 32766" },
-  /* Whole blocks still read; the rest is a warning, not a failure. */
-  { "truncated-cpu", 0, "warning: bad/truncated-cpu/cpu/0: truncated" },
+  /* Whole blocks still read, but the events of the partial one are lost:
+   * the report is not whole, and its exit status says so. */
+  { "truncated-cpu", 1, "damaged data skipped: bad/truncated-cpu/cpu/0: truncated" },
 };
 
 static void
@@ -197,6 +198,49 @@ test_usage (gconstpointer unused)
   RUN (&r, "good/no-such-trace");
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "good/no-such-trace"));
+}
+
+/* Arguments GOption accepts but that make no sense are refused, naming
+ * the option; times past the representable range saturate. */
+static void
+test_arguments (gconstpointer unused)
+{
+  static const char *const cases[][6] = {
+    { "-n", "-1", "good/small-ltt", NULL, "-n: expected a number of events, 0 or more" },
+    { "--checkpoint-interval=0", "good/small-ltt", NULL, "--checkpoint-interval: expected a number of events above 0" },
+    { "--checkpoint-interval=-5", "good/small-ltt", NULL, "--checkpoint-interval: expected a number of events above 0" },
+    { "--start=+0.002", "--end=+0.001", "good/small-ltt", NULL, "--start +0.002 is after --end +0.001" },
+    /* Not UTF-8 (LANG=C.UTF-8) or not ASCII (LANG=C). */
+    { "--filter", "event.name = \"\xff\"", "good/small-ltt", NULL, "(byte 0xff at byte 14)" },
+    { "-d", "sched\xc3", "good/small-ltt", NULL, "-d: the value is not " },
+    { "--state-at", "+0.5\xfe", "good/small-ltt", NULL, "--state-at: the value is not " },
+    { "--state-at=+9223372036.854775807x", "good/small-ltt", NULL, "--state-at: " },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *const *argv = cases[i];
+      guint n = 0;
+      while (argv[n])
+        n++;
+      const char *want = argv[n + 1];
+      g_auto (TtvTestRun) r;
+      run_report (&r, argv);
+      if (r.status != 2 || strstr (r.err, want) == NULL || !g_utf8_validate (r.err, -1, NULL))
+        g_error ("%s: exit %d, stderr «%s»: want exit 2 and «%s»", argv[0], r.status, r.err, want);
+    }
+
+  /* --end past the last representable time: everything, as without it;
+   * --state-at likewise: the state at the end. */
+  g_auto (TtvTestRun) all;
+  g_auto (TtvTestRun) to_end;
+  g_auto (TtvTestRun) state_end;
+  RUN (&all, "good/small-ltt");
+  RUN (&to_end, "--start=+0", "--end=+9223372036.854775807", "good/small-ltt");
+  g_assert_cmpint (to_end.status, ==, 0);
+  g_assert_cmpstr (to_end.out, ==, all.out);
+  RUN (&state_end, "--state-at=+9223372036.854775807", "good/small-ltt");
+  g_assert_cmpint (state_end.status, ==, 0);
+  g_assert_nonnull (strstr (state_end.out, "pid"));
 }
 
 static GPtrArray *
@@ -363,6 +407,7 @@ main (int argc, char **argv)
   add_test ("/cli/report/bad-traces", NULL, test_bad);
   add_test ("/cli/report/keep-going", NULL, test_keep_going);
   add_test ("/cli/report/usage", NULL, test_usage);
+  add_test ("/cli/report/arguments", NULL, test_arguments);
   add_test ("/cli/report/window", NULL, test_window);
   add_test ("/cli/report/after", NULL, test_after);
   add_test ("/cli/report/multi", NULL, test_multi);

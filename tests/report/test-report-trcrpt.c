@@ -982,7 +982,8 @@ test_follow_start (void)
   g_assert_true (g_file_get_contents (cpu0, &data, &len, NULL));
   g_assert_true (g_file_set_contents (cpu0, data, (gssize) (len - 100), NULL));
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (report (NULL, &err, "-n", "1", live, NULL), ==, 0);
+  /* Read as it is, the partial block's events are lost: exit 1. */
+  g_assert_cmpint (report (NULL, &err, "-n", "1", live, NULL), ==, 1);
   g_assert_nonnull (strstr (err, "truncated"));
   g_autofree char *out_path = g_build_filename (ttv_test_get_tmp_dir (), "partial.txt", NULL);
   g_autofree char *err_path = g_build_filename (ttv_test_get_tmp_dir (), "partial.err", NULL);

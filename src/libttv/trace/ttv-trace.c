@@ -143,6 +143,7 @@ ttv_trace_close (TtvTrace *t)
   g_ptr_array_unref (t->info_keys);
   g_hash_table_unref (t->info);
   g_clear_pointer (&t->tail_warnings, g_ptr_array_unref);
+  g_clear_pointer (&t->damage_warnings, g_ptr_array_unref);
   g_ptr_array_unref (t->warnings);
   g_free (t->path);
   g_free (t->display_path);
@@ -298,12 +299,32 @@ ttv_trace_get_info (const TtvTrace *t, const char *key)
   return g_hash_table_lookup (t->info, key);
 }
 
+/* A warning, added to @warnings and to the subsets its kind names. */
+static void
+add_warning (TtvTrace *t, gboolean tail, gboolean damage, const char *format, va_list ap)
+{
+  char *text = g_strdup_vprintf (format, ap);
+  g_ptr_array_add (t->warnings, text);
+  if (tail)
+    {
+      if (t->tail_warnings == NULL)
+        t->tail_warnings = g_ptr_array_new ();
+      g_ptr_array_add (t->tail_warnings, text);
+    }
+  if (damage)
+    {
+      if (t->damage_warnings == NULL)
+        t->damage_warnings = g_ptr_array_new ();
+      g_ptr_array_add (t->damage_warnings, text);
+    }
+}
+
 void
 ttv_trace_add_warning (TtvTrace *t, const char *format, ...)
 {
   va_list ap;
   va_start (ap, format);
-  g_ptr_array_add (t->warnings, g_strdup_vprintf (format, ap));
+  add_warning (t, FALSE, FALSE, format, ap);
   va_end (ap);
 }
 
@@ -312,12 +333,40 @@ ttv_trace_add_tail_warning (TtvTrace *t, const char *format, ...)
 {
   va_list ap;
   va_start (ap, format);
-  char *text = g_strdup_vprintf (format, ap);
+  add_warning (t, TRUE, FALSE, format, ap);
   va_end (ap);
-  g_ptr_array_add (t->warnings, text);
-  if (t->tail_warnings == NULL)
-    t->tail_warnings = g_ptr_array_new ();
-  g_ptr_array_add (t->tail_warnings, text);
+}
+
+void
+ttv_trace_add_damage_warning (TtvTrace *t, const char *format, ...)
+{
+  va_list ap;
+  va_start (ap, format);
+  add_warning (t, FALSE, TRUE, format, ap);
+  va_end (ap);
+}
+
+void
+ttv_trace_add_tail_damage_warning (TtvTrace *t, const char *format, ...)
+{
+  va_list ap;
+  va_start (ap, format);
+  add_warning (t, TRUE, TRUE, format, ap);
+  va_end (ap);
+}
+
+gboolean
+ttv_trace_warning_is_tail (const TtvTrace *t, const char *warning)
+{
+  g_return_val_if_fail (t != NULL, FALSE);
+  return t->tail_warnings && g_ptr_array_find (t->tail_warnings, warning, NULL);
+}
+
+gboolean
+ttv_trace_warning_loses_events (const TtvTrace *t, const char *warning)
+{
+  g_return_val_if_fail (t != NULL, FALSE);
+  return t->damage_warnings && g_ptr_array_find (t->damage_warnings, warning, NULL);
 }
 
 const TtvEventType *

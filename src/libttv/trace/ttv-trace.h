@@ -137,6 +137,9 @@ struct _TtvTrace {
   GPtrArray *tail_warnings;       /* of char *, weak, NULL when none: those of @warnings about a
                                    * partly written last block or packet, normal while a trace
                                    * is being written */
+  GPtrArray *damage_warnings;     /* of char *, weak, NULL when none: those of @warnings about
+                                   * damage found while opening that loses events (the reader
+                                   * will not deliver them); see ttv_trace_is_damaged() */
   TtvTraceDamage *damage;         /* owned; NULL: reading stops at damaged data (ttv-trace-damage.h) */
   gpointer priv;                  /* reader-private */
 };
@@ -221,6 +224,18 @@ const char *ttv_trace_get_info (const TtvTrace *trace, const char *key);
 void        ttv_trace_add_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* The same for a partly written last block or packet (also in tail_warnings). */
 void        ttv_trace_add_tail_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Damage found while opening that drops or skips events: a file or the
+ * rest of a stream that will not be read (also in damage_warnings).  Such
+ * a trace is not whole: ttv-report exits non-zero and the viewer says so. */
+void        ttv_trace_add_damage_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* The same for a partly written last block or packet whose events are
+ * dropped (in tail_warnings and damage_warnings: not damage while the
+ * trace is still being written). */
+void        ttv_trace_add_tail_damage_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Whether warning @warning (an element of trace->warnings) is in
+ * tail_warnings / damage_warnings. */
+gboolean    ttv_trace_warning_is_tail (const TtvTrace *trace, const char *warning);
+gboolean    ttv_trace_warning_loses_events (const TtvTrace *trace, const char *warning);
 /* Re-reads what a live trace appended (TtvFormatClass.refresh) and updates
  * the trace's start and end; *changed tells whether anything was added.
  * No cursor of the trace may exist during the call. */

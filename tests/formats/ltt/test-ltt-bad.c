@@ -4,6 +4,10 @@
 #include "ttv-error.h"
 #include "ltt-test-util.h"
 
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #define START ((TtvTime) 1600000000 * TTV_NSEC_PER_SEC)
 #define BLOCK 512
 
@@ -281,6 +285,48 @@ test_malformed_xml (void)
     }
 }
 
+/* Hostile XML in place of system.xml and an eventdefs file: refused at
+ * once, before libxml2's quadratic duplicate-attribute check or its
+ * nesting, and a FIFO or /dev/zero in their place neither blocks nor
+ * grows without bound. */
+static void
+test_hostile_xml (void)
+{
+  g_autofree char *dir = write_good ();
+  g_autofree char *sys = file_in (dir, "info/system.xml");
+  g_autofree char *core = file_in (dir, "eventdefs/core.xml");
+  g_autofree char *good_sys = NULL;
+  g_assert_true (g_file_get_contents (sys, &good_sys, NULL, NULL));
+
+  /* 200,000 attributes on one element. */
+  g_autoptr (GString) many = g_string_new ("<system arch_size=\"ILP32\" ltt_block_size=\"512\"");
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_printf (many, " a%u=\"1\"", i);
+  g_string_append (many, "/>");
+  g_assert_true (g_file_set_contents (sys, many->str, (gssize) many->len, NULL));
+  gint64 t0 = g_get_monotonic_time ();
+  assert_open_fails (dir, TTV_FORMAT_ERROR_UNSUPPORTED, "more than 64 attributes");
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+
+  /* Elements nested 100,000 deep in an eventdefs file. */
+  g_assert_true (g_file_set_contents (sys, good_sys, -1, NULL));
+  g_autoptr (GString) deep = g_string_new ("<facility name=\"core\">");
+  for (guint i = 0; i < 100000; i++)
+    g_string_append (deep, "<a>");
+  g_assert_true (g_file_set_contents (core, deep->str, (gssize) deep->len, NULL));
+  assert_open_fails (dir, TTV_FORMAT_ERROR_UNSUPPORTED, "nested more than 128 deep");
+
+  /* A FIFO, then /dev/zero, as system.xml. */
+  g_assert_cmpint (g_unlink (sys), ==, 0);
+  g_assert_cmpint (mkfifo (sys, 0644), ==, 0);
+  assert_open_fails (dir, TTV_FORMAT_ERROR_IO, "FIFO");
+  g_assert_cmpint (g_unlink (sys), ==, 0);
+  g_assert_cmpint (symlink ("/dev/zero", sys), ==, 0);
+  assert_open_fails (dir, TTV_FORMAT_ERROR_IO, "character device");
+  g_assert_cmpint (g_unlink (sys), ==, 0);
+  ttv_test_remove_tree (dir);
+}
+
 static void
 test_missing_system (void)
 {
@@ -326,6 +372,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ltt/bad/checksum-mismatch", test_checksum);
   g_test_add_func ("/ltt/bad/malformed-xml", test_malformed_xml);
   g_test_add_func ("/ltt/bad/missing-system-xml", test_missing_system);
+  g_test_add_func ("/ltt/bad/hostile-xml", test_hostile_xml);
   g_test_add_func ("/ltt/bad/hostile-sequence", test_hostile_sequence);
   return g_test_run ();
 }

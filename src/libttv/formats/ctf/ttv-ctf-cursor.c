@@ -33,7 +33,10 @@ typedef struct {
   guint n_lanes;
   guint64 next_packet;    /* first packet not opened yet */
   GError *error;          /* sticky: set once reading failed */
+  guint64 failed_packet;  /* the packet @error is about (NO_PACKET: none) */
 } CtfCursor;
+
+#define NO_PACKET G_MAXUINT64
 
 static gboolean
 event_error (GError **error, const CtfStreamFile *sf, const Lane *l, guint64 bit, const char *what)
@@ -356,7 +359,10 @@ lanes_fill (CtfCursor *c, GError **error)
         }
       Lane *l = &c->lanes[c->n_lanes];
       if (!lane_open (c, l, c->next_packet, error))
-        return FALSE;
+        {
+          c->failed_packet = c->next_packet;
+          return FALSE;
+        }
       c->next_packet++;
       c->n_lanes++;
     }
@@ -394,7 +400,10 @@ ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error)
   *event = best->head;
   /* A bad event after this one is reported by the next call. */
   if (!lane_advance (c, best, &c->error))
-    best->has_head = FALSE;
+    {
+      best->has_head = FALSE;
+      c->failed_packet = best->packet;
+    }
   if (!best->has_head)
     lanes_drop_empty (c);
   return TRUE;
@@ -435,6 +444,7 @@ reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
       if (p > q && pk->t_begin > t && (b < 0 || p > (guint64) b))
         break;
       Lane *l = &c->lanes[c->n_lanes];
+      c->failed_packet = p;
       if (!lane_open (c, l, p, error))
         return FALSE;
       c->next_packet++;
@@ -453,12 +463,40 @@ reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
           if (!lane_advance (c, l, error))
             return FALSE;
         }
+      c->failed_packet = NO_PACKET;
       if (!sf->overlapping && l->has_head)
         break;
       if (!l->has_head && b < 0)
         c->n_lanes--;
     }
   lanes_drop_empty (c);
+  return TRUE;
+}
+
+/* After damage (a failed next or seek): the packet that failed is dropped,
+ * the others read on.  Always moves forward, so that reading on past
+ * damage ends even where every event has the same time. */
+gboolean
+ttv_ctf_cursor_skip_block (TtvCursor *cursor, GError **error)
+{
+  CtfCursor *c = (CtfCursor *) cursor;
+  guint64 failed = c->failed_packet;
+
+  g_clear_error (&c->error);
+  c->failed_packet = NO_PACKET;
+  if (failed == NO_PACKET)
+    {
+      /* Nothing to point at: the rest of the stream is lost. */
+      c->n_lanes = 0;
+      c->next_packet = c->sf->packets->len;
+      return TRUE;
+    }
+  for (guint i = 0; i < c->n_lanes; i++)
+    if (c->lanes[i].packet == failed)
+      c->lanes[i].has_head = FALSE;
+  lanes_drop_empty (c);
+  if (c->next_packet <= failed)
+    c->next_packet = failed + 1;
   return TRUE;
 }
 
@@ -479,6 +517,7 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
   CtfCursor *c = (CtfCursor *) cursor;
   CtfStreamFile *sf = c->sf;
   g_clear_error (&c->error);
+  c->failed_packet = NO_PACKET;
   c->n_lanes = 0;
   if (pos->block >= sf->packets->len)
     {
@@ -571,6 +610,7 @@ ttv_ctf_cursor_new (TtvTracefile *tf, GError **error)
   CtfCursor *c = g_new0 (CtfCursor, 1);
   c->sf = tf->priv;
   c->decoder = ttv_decoder_new ();
+  c->failed_packet = NO_PACKET;
   /* When the first packet cannot be read, next() reports it. */
   reposition (c, TTV_TIME_MIN, -1, 0, &c->error);
   return (TtvCursor *) c;

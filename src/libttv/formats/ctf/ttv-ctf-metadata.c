@@ -1,6 +1,7 @@
 /* ttv-ctf-metadata.c: the first pass of the CTF reader, bytes in: a metadata
  * file, plain TSDL text or packetized (magic 0x75D11D57, either byte order). */
 #include "ttv-ctf-private.h"
+#include "ttv-regular-file.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -108,6 +109,8 @@ whole_metadata_packets (const guint8 *data, gsize len)
   return pos;
 }
 
+#define TTV_CTF_METADATA_MAX_BYTES ((gsize) 1 << 30)
+
 char *
 ttv_ctf_metadata_load (const char *path, gboolean live, gsize *len, gboolean *packetized,
                        guint64 *file_size, GError **error)
@@ -115,7 +118,9 @@ ttv_ctf_metadata_load (const char *path, gboolean live, gsize *len, gboolean *pa
   g_autofree char *contents = NULL;
   gsize size = 0;
   g_autoptr (GError) local = NULL;
-  if (!g_file_get_contents (path, &contents, &size, &local))
+  /* A metadata file is text of a few megabytes at most: a FIFO or a
+   * device in its place must neither block nor be read forever. */
+  if (!ttv_regular_file_read (path, TTV_CTF_METADATA_MAX_BYTES, &contents, &size, &local))
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
       return NULL;

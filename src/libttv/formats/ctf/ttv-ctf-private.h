@@ -9,6 +9,7 @@ G_BEGIN_DECLS
 #define TTV_CTF_METADATA_MAGIC 0x75D11D57u
 #define TTV_CTF_PACKET_MAGIC 0xC1FC1FC1u
 #define TTV_CTF_INDEX_MAGIC 0xC1F1DCC1u
+#define CTF_INDEX_HEADER_BYTES 16   /* LTTng index/NAME.idx: magic, major, minor, entry size */
 
 /* --- Pass 1: metadata bytes -> TSDL text (ttv-ctf-metadata.c) ---------- */
 
@@ -219,8 +220,11 @@ gboolean ttv_ctf_refresh (TtvTrace *trace, gboolean *changed, GError **error);
 /* The sorted names of @trace_path's stream files: its regular, non-empty
  * files but "metadata" and hidden ones, less those whose full path is in
  * @known (may be NULL); NULL with @error when the directory cannot be
- * read (ttv-ctf-reader.c). */
-GPtrArray *ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, GError **error);
+ * read (ttv-ctf-reader.c).  What is skipped is said in @trace's warnings
+ * (@trace NULL: nothing is said): an empty file, and as damage, anything
+ * but a regular file (a folder but index/, a FIFO, a device, a dead link). */
+GPtrArray *ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, TtvTrace *trace,
+                                      GError **error);
 void     ttv_ctf_add_event_types (TtvTrace *trace, CtfMeta *m, guint from, const char *meta_path);
 /* Decodes packet @index's header and context into @decoder (scopes
  * "trace.packet.header" and "stream.packet.context") and fills events_bit. */
@@ -233,6 +237,7 @@ TtvCursor *ttv_ctf_cursor_new (TtvTracefile *tracefile, GError **error);
 void       ttv_ctf_cursor_free (TtvCursor *cursor);
 gboolean   ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error);
 gboolean   ttv_ctf_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error);
+gboolean   ttv_ctf_cursor_skip_block (TtvCursor *cursor, GError **error);
 gboolean   ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos,
                                          GError **error);
 gint32     ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error);

@@ -4,6 +4,7 @@
 #include "ttv-ctf-private.h"
 #include "ttv-ctf-text.h"
 #include "ttv-error.h"
+#include "ttv-regular-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -44,8 +45,38 @@ compare_names (gconstpointer a, gconstpointer b)
   return strcmp (*(char * const *) a, *(char * const *) b);
 }
 
+/* Says why the entry @name of a trace folder, which is not a regular file
+ * with data, is not read as a stream (@trace NULL: in silence).  An empty
+ * file is normal (LTTng leaves one for a stream that recorded nothing);
+ * anything else in a stream's place loses its events. */
+static void
+warn_not_a_stream (TtvTrace *trace, const char *full, const char *name)
+{
+  if (trace == NULL || (strcmp (name, "index") == 0 && g_file_test (full, G_FILE_TEST_IS_DIR)))
+    return;                     /* LTTng's packet indexes */
+  guint64 size = 0;
+  g_autofree char *problem = ttv_regular_file_dup_problem (full, &size);
+  if (problem)
+    {
+      ttv_trace_add_damage_warning (trace, _("%s; not read as a stream"), problem);
+      return;
+    }
+  if (size > 0)
+    return;
+  /* LTTng's index of the stream says whether it had packets. */
+  g_autofree char *dir = g_path_get_dirname (full);
+  g_autofree char *idx_name = g_strconcat (name, ".idx", NULL);
+  g_autofree char *idx = g_build_filename (dir, "index", idx_name, NULL);
+  guint64 idx_size = 0;
+  g_autofree char *idx_problem = ttv_regular_file_dup_problem (idx, &idx_size);
+  if (idx_problem == NULL && idx_size > CTF_INDEX_HEADER_BYTES)
+    ttv_trace_add_damage_warning (trace, _("%s is empty, but its index %s lists packets; not read"), full, idx);
+  else
+    ttv_trace_add_warning (trace, _("%s: empty stream file (no packet); nothing to read"), full);
+}
+
 GPtrArray *
-ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, GError **error)
+ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, TtvTrace *trace, GError **error)
 {
   /* Stream files: every regular, non-empty file but the metadata. */
   g_autoptr (GError) local = NULL;
@@ -61,10 +92,14 @@ ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, GError **e
       if (name[0] == '.' || strcmp (name, "metadata") == 0)
         continue;
       g_autofree char *full = g_build_filename (trace_path, name, NULL);
-      GStatBuf st;
-      if ((known && g_hash_table_contains (known, full)) || g_stat (full, &st) != 0 || !S_ISREG (st.st_mode)
-          || st.st_size == 0)
+      if (known && g_hash_table_contains (known, full))
         continue;
+      GStatBuf st;
+      if (g_stat (full, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size == 0)
+        {
+          warn_not_a_stream (trace, full, name);
+          continue;
+        }
       g_ptr_array_add (names, g_strdup (name));
     }
   g_ptr_array_sort (names, compare_names);
@@ -128,7 +163,7 @@ ctf_open (TtvTrace *trace, GError **error)
       return FALSE;
     }
 
-  g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (trace->path, NULL, error);
+  g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (trace->path, NULL, trace, error);
   if (names == NULL)
     return FALSE;
 
@@ -242,6 +277,7 @@ const TtvFormatClass ttv_ctf_format_class = {
   .cursor_next = ttv_ctf_cursor_next,
   .cursor_seek_time = ttv_ctf_cursor_seek_time,
   .cursor_seek_position = ttv_ctf_cursor_seek_position,
+  .cursor_skip_block = ttv_ctf_cursor_skip_block,
   .decode_fields = ttv_ctf_cursor_decode_fields,
   .refresh = ttv_ctf_refresh,
   .block_start = ctf_block_start,

@@ -1,6 +1,7 @@
 /* ttv-ctf-refresh.c: the CTF reader's refresh for traces still being written
  * (ttv-report --follow): metadata that grew, packets appended, new stream files. */
 #include "ttv-ctf-private.h"
+#include "ttv-regular-file.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -133,7 +134,7 @@ refresh_stream (TtvTrace *trace, CtfStreamFile *sf, gboolean *changed, GError **
       return FALSE;
     }
   g_autoptr (GError) local = NULL;
-  GMappedFile *map = g_mapped_file_new (sf->path, FALSE, &local);
+  GMappedFile *map = ttv_regular_file_map (sf->path, &local);
   if (map == NULL)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
@@ -161,7 +162,7 @@ add_new_streams (TtvTrace *trace, CtfTracePriv *priv, gboolean *changed, GError 
       CtfStreamFile *sf = g_ptr_array_index (priv->files, i);
       g_hash_table_add (known, sf->path);
     }
-  g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (trace->path, known, NULL);
+  g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (trace->path, known, NULL, NULL);
   if (names == NULL)
     return TRUE;
   for (guint i = 0; i < names->len; i++)

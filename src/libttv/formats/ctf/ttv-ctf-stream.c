@@ -2,19 +2,21 @@
  * packet index (LTTng index/NAME.idx when valid, else a scan), lost events. */
 #include "ttv-ctf-private.h"
 #include "ttv-mapped.h"
+#include "ttv-regular-file.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
 #include <string.h>
 
-#define IDX_HEADER_BYTES 16
 #define IDX_ENTRY_MIN_BYTES 56
+#define IDX_MAX_BYTES ((gsize) 1 << 30)
 
 typedef struct {
   CtfStreamClass *sc;
   guint64 stream_instance_id;
   guint64 packet_bits, content_bits;  /* 0 when absent */
+  gboolean has_packet_size, has_content_size;  /* a size of 0 is damage, not absence */
   guint64 ts_begin, ts_end;
   gboolean has_ts_begin, has_ts_end;
   guint64 events_discarded;
@@ -104,8 +106,9 @@ read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
           g_autofree char *msg = g_strdup_printf (_("truncated or invalid packet context (%s)"), local->message);
           return head_error (error, local->code, sf, offset, msg);
         }
-      get_uint (d, cn, "packet_size", &h->packet_bits);
-      if (!get_uint (d, cn, "content_size", &h->content_bits))
+      h->has_packet_size = get_uint (d, cn, "packet_size", &h->packet_bits);
+      h->has_content_size = get_uint (d, cn, "content_size", &h->content_bits);
+      if (!h->has_content_size)
         h->content_bits = h->packet_bits;
       h->has_ts_begin = get_uint (d, cn, "timestamp_begin", &h->ts_begin);
       h->has_ts_end = get_uint (d, cn, "timestamp_end", &h->ts_end);
@@ -175,22 +178,28 @@ load_index (CtfStreamFile *sf, const char *dir, const char *name, TtvTrace *trac
   g_autofree char *idx = g_build_filename (path, file, NULL);
   g_autofree char *contents = NULL;
   gsize len = 0;
-  if (!g_file_get_contents (idx, &contents, &len, NULL))
-    return FALSE;
+  g_autoptr (GError) local = NULL;
+  if (!ttv_regular_file_read (idx, IDX_MAX_BYTES, &contents, &len, &local))
+    {
+      /* No index is normal; an index that is not a file is worth a word. */
+      if (!g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        ttv_trace_add_warning (trace, _("%s; rebuilding the packet index from the stream"), local->message);
+      return FALSE;
+    }
   const guint8 *p = (const guint8 *) contents;
   const char *why = NULL;
   guint32 entry = 0;
-  if (len < IDX_HEADER_BYTES || be32 (p) != TTV_CTF_INDEX_MAGIC)
+  if (len < CTF_INDEX_HEADER_BYTES || be32 (p) != TTV_CTF_INDEX_MAGIC)
     why = "bad magic";
   else if (be32 (p + 4) != 1)
     why = "unknown major version";
   else if ((entry = be32 (p + 12)) < IDX_ENTRY_MIN_BYTES || entry > 4096)
     why = "bad entry size";
-  else if ((len - IDX_HEADER_BYTES) % entry != 0 || len == IDX_HEADER_BYTES)
+  else if ((len - CTF_INDEX_HEADER_BYTES) % entry != 0 || len == CTF_INDEX_HEADER_BYTES)
     why = "size is not a whole number of entries";
   guint64 expect_offset = 0;
   g_autoptr (GArray) packets = g_array_new (FALSE, TRUE, sizeof (CtfPacket));
-  for (gsize at = IDX_HEADER_BYTES; !why && at + entry <= len; at += entry)
+  for (gsize at = CTF_INDEX_HEADER_BYTES; !why && at + entry <= len; at += entry)
     {
       CtfPacket pk = { 0 };
       pk.offset = be64 (p + at);
@@ -220,10 +229,40 @@ load_index (CtfStreamFile *sf, const char *dir, const char *name, TtvTrace *trac
   return TRUE;
 }
 
+/* What is wrong with the sizes of packet @pk (@avail bits left in the
+ * file), or NULL.  A size of 0 is damage: LTTng never writes one, and
+ * taking it for "absent" reads the rest of the file, padding included, as
+ * events. */
+static char *
+dup_size_problem (const PacketHead *h, const CtfPacket *pk)
+{
+  if (h->has_packet_size && h->packet_bits == 0)
+    return g_strdup (_("packet_size is 0"));
+  if (h->has_content_size && h->content_bits == 0 && pk->events_bit > 0)
+    return g_strdup (_("content_size is 0"));
+  if (pk->packet_bits % 8 || pk->content_bits > pk->packet_bits || pk->events_bit > pk->content_bits
+      || pk->packet_bits < 8)
+    return g_strdup_printf (_("inconsistent sizes (content %" PRIu64 " bits, packet %" PRIu64
+                              " bits, header and context %" PRIu64 " bits)"),
+                            pk->content_bits, pk->packet_bits, pk->events_bit);
+  return NULL;
+}
+
+/* Whether the packet's own size can still be trusted to find the next
+ * packet when its content size is wrong. */
+static gboolean
+packet_size_usable (const PacketHead *h, const CtfPacket *pk, guint64 avail)
+{
+  return h->has_packet_size && pk->packet_bits % 8 == 0 && pk->packet_bits >= pk->events_bit
+         && pk->packet_bits >= 8 && pk->packet_bits <= avail;
+}
+
 /* Indexes the packets from byte @offset on.  Opening (@live FALSE), damage
- * becomes a warning and ends the stream.  Following a trace still being
- * written (@live TRUE), a trailing packet that is not whole yet is left for
- * later, and damage in a whole packet is an error. */
+ * becomes a damage warning (events are lost: ttv_trace_is_damaged) and
+ * ends the stream, or skips the packet when its size still says where the
+ * next one starts.  Following a trace still being written (@live TRUE), a
+ * trailing packet that is not whole yet is left for later, and damage in a
+ * whole packet is an error. */
 static gboolean
 scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset, gboolean live,
               GError **live_error)
@@ -243,9 +282,9 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
               return FALSE;
             }
           if (g_error_matches (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED))
-            ttv_trace_add_tail_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
+            ttv_trace_add_tail_damage_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
           else
-            ttv_trace_add_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
+            ttv_trace_add_damage_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
           break;
         }
       if (sf->sc == NULL)
@@ -258,37 +297,39 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
           if (live)
             return head_error (live_error, TTV_FORMAT_ERROR_CORRUPT, sf, offset,
                                _("packet of another stream class than the file's first packet"));
-          ttv_trace_add_warning (trace, _("%s: packet at byte offset %" PRIu64
-                                          " belongs to another stream class; ignoring the rest of the stream"),
-                                 sf->path, offset);
+          ttv_trace_add_damage_warning (trace, _("%s: packet at byte offset %" PRIu64
+                                                 " belongs to another stream class; ignoring the rest of the stream"),
+                                        sf->path, offset);
           break;
         }
       CtfPacket pk = { 0 };
       pk.offset = offset;
-      pk.packet_bits = h.packet_bits ? h.packet_bits : avail;
-      pk.content_bits = h.content_bits ? h.content_bits : pk.packet_bits;
+      pk.packet_bits = h.has_packet_size ? h.packet_bits : avail;
+      pk.content_bits = h.has_content_size ? h.content_bits : pk.packet_bits;
       pk.ts_begin = h.ts_begin;
       pk.ts_end = h.has_ts_end ? h.ts_end : h.ts_begin;
       pk.has_ts = h.has_ts_begin;
       pk.events_discarded = h.events_discarded;
       pk.events_bit = h.events_bit;
       pk.cpu_id = h.cpu_id;
-      if (live && h.packet_bits == 0)
+      if (live && !h.has_packet_size)
         return TRUE;            /* without a size, a packet is whole only when the trace is */
-      if (pk.packet_bits % 8 || pk.content_bits > pk.packet_bits || pk.events_bit > pk.content_bits
-          || pk.packet_bits < 8)
+      g_autofree char *problem = dup_size_problem (&h, &pk);
+      if (problem)
         {
           if (live)
+            return head_error (live_error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, problem);
+          if (packet_size_usable (&h, &pk, avail))
             {
-              g_autofree char *msg = g_strdup_printf (_("inconsistent sizes (content %" PRIu64
-                                                        " bits, packet %" PRIu64 " bits)"),
-                                                      pk.content_bits, pk.packet_bits);
-              return head_error (live_error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
+              ttv_trace_add_damage_warning (trace, _("%s: packet at byte offset %" PRIu64 ": %s; "
+                                                     "skipping the packet"),
+                                            sf->path, offset, problem);
+              offset += pk.packet_bits / 8;
+              continue;
             }
-          ttv_trace_add_warning (trace, _("%s: packet at byte offset %" PRIu64
-                                          " has inconsistent sizes (content %" PRIu64
-                                          " bits, packet %" PRIu64 " bits); ignoring the rest of the stream"),
-                                 sf->path, offset, pk.content_bits, pk.packet_bits);
+          ttv_trace_add_damage_warning (trace, _("%s: packet at byte offset %" PRIu64 ": %s; "
+                                                 "ignoring the rest of the stream"),
+                                        sf->path, offset, problem);
           break;
         }
       if (live && pk.packet_bits > avail)
@@ -297,10 +338,10 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
         {
           if (pk.content_bits > avail)
             {
-              ttv_trace_add_tail_warning (trace, _("%s: packet at byte offset %" PRIu64
-                                              " is truncated (%" PRIu64 " of %" PRIu64
-                                              " bytes present); ignoring it"),
-                                     sf->path, offset, avail / 8, pk.packet_bits / 8);
+              ttv_trace_add_tail_damage_warning (trace, _("%s: packet at byte offset %" PRIu64
+                                                          " is truncated (%" PRIu64 " of %" PRIu64
+                                                          " bytes present); ignoring it"),
+                                                 sf->path, offset, avail / 8, pk.packet_bits / 8);
               break;
             }
           ttv_trace_add_tail_warning (trace, _("%s: the padding of the last packet (byte offset %" PRIu64
@@ -352,7 +393,7 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autoptr (GError) local = NULL;
-  GMappedFile *map = g_mapped_file_new (path, FALSE, &local);
+  GMappedFile *map = ttv_regular_file_map (path, &local);
   if (!map)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);

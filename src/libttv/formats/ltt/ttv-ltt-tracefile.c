@@ -3,6 +3,7 @@
 #include "ttv-ltt-private.h"
 #include "ttv-decoder.h"
 #include "ttv-mapped.h"
+#include "ttv-regular-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -118,13 +119,14 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
   f->freq = sys->freq;
   f->blocks = g_array_new (FALSE, FALSE, sizeof (TtvLttBlock));
 
-  f->map = g_mapped_file_new (path, FALSE, &local);
+  /* A FIFO or a device in a tracefile's place is refused, not waited on. */
+  f->map = ttv_regular_file_map (path, &local);
   if (f->map == NULL)
     {
       g_set_error (error, TTV_FORMAT_ERROR,
                    g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT)
                      ? TTV_FORMAT_ERROR_MISSING : TTV_FORMAT_ERROR_IO,
-                   _("%s: cannot map: %s"), path, local->message);
+                   "%s", local->message);
       ttv_ltt_file_free (f);
       return NULL;
     }
@@ -133,10 +135,10 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
   guint64 n = f->size / f->block_size;
   guint64 rest = f->size % f->block_size;
   if (rest && trace)
-    ttv_trace_add_tail_warning (trace, _("%s: truncated: the last %" PRIu64
-                                    " bytes (from byte offset %" PRIu64
-                                    ") are not a whole block of %u bytes and were ignored"),
-                           path, rest, n * f->block_size, f->block_size);
+    ttv_trace_add_tail_damage_warning (trace, _("%s: truncated: the last %" PRIu64
+                                                " bytes (from byte offset %" PRIu64
+                                                ") are not a whole block of %u bytes and were ignored"),
+                                       path, rest, n * f->block_size, f->block_size);
   g_array_set_size (f->blocks, n);
   f->min_block_id = G_MAXUINT32;
   for (guint64 s = 0; s < n; s++)
