@@ -720,23 +720,67 @@ live_is_over (TtvTraceset *ts)
   return ttv_traceset_is_live (ts) && ttv_traceset_get_live_state (ts, NULL, NULL) != TTV_LIVE_SOURCE_RUNNING;
 }
 
+/* What warn_late_streams() knows of one stream of a live session. */
+typedef struct {
+  gboolean caught_up;            /* its data reached the printed events: never late again */
+  gboolean has_last;             /* @last is the last event counted late */
+  TtvTracefilePosition last;
+  TtvTime last_time;
+} LateScan;
+
+/* Counts the events of @tf, after those counted before, that come before
+ * @until; TRUE in @caught_up when it has an event at or after @until. */
+static guint64
+count_late_events (TtvTracefile *tf, LateScan *scan, TtvTime until)
+{
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, NULL);
+  TtvEvent ev;
+  guint64 n = 0;
+
+  if (c == NULL || (scan->has_last && !ttv_cursor_seek_time (c, scan->last_time, NULL)))
+    return 0;
+  while (ttv_cursor_next (c, &ev, NULL))
+    {
+      if (scan->has_last && ttv_tracefile_position_compare (&ev.pos, &scan->last) <= 0)
+        continue;
+      if (ev.time >= until)
+        {
+          scan->caught_up = TRUE;
+          break;
+        }
+      scan->has_last = TRUE;
+      scan->last = ev.pos;
+      scan->last_time = ev.time;
+      n++;
+    }
+  return n;
+}
+
 /* A live session's stream that arrives after later events of other streams
  * were printed (a new application's buffers) brings events that can no
- * longer be printed in order: say how many, rather than nothing.  @known
- * holds the tracefiles seen so far. */
+ * longer be printed in order: say how many, rather than nothing.  Until its
+ * data reaches the printed events, each packet it gains may bring more.
+ * @known maps the tracefiles seen so far to their LateScan. */
 static void
 warn_late_streams (TtvTraceset *ts, GHashTable *known, const FollowMark *mark)
 {
   for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
     {
       TtvTracefile *tf = ttv_traceset_get_tracefile (ts, i);
-      if (!g_hash_table_add (known, tf) || !mark->started || tf->first_event >= mark->last_time)
+      LateScan *scan = g_hash_table_lookup (known, tf);
+      if (scan == NULL)
+        {
+          scan = g_new0 (LateScan, 1);
+          g_hash_table_insert (known, tf, scan);
+        }
+      if (scan->caught_up)
         continue;
-      g_autoptr (TtvCursor) c = ttv_cursor_new (tf, NULL);
-      TtvEvent ev;
-      guint64 n = 0;
-      while (c && ttv_cursor_next (c, &ev, NULL) && ev.time < mark->last_time)
-        n++;
+      if (!mark->started || tf->first_event >= mark->last_time)
+        {
+          scan->caught_up = TRUE;       /* printed in order, as the others */
+          continue;
+        }
+      guint64 n = count_late_events (tf, scan, mark->last_time);
       if (n > 0)
         g_printerr (_("ttv-report: warning: %s: %" PRIu64 " events of stream %s came after later events "
                       "were printed; they are not printed\n"),
@@ -800,9 +844,14 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
   g_autoptr (TtvReportPrinter) printer = NULL;
   g_autoptr (GArray) lost = collect_lost (ts);
   guint n_traces = ttv_traceset_get_n_traces (ts);
-  g_autoptr (GHashTable) known_streams = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) known_streams = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
-    g_hash_table_add (known_streams, ttv_traceset_get_tracefile (ts, i));
+    {
+      LateScan *scan = g_new0 (LateScan, 1);
+
+      scan->caught_up = TRUE;           /* read in order from the start */
+      g_hash_table_insert (known_streams, ttv_traceset_get_tracefile (ts, i), scan);
+    }
   g_autoptr (GString) suffix = g_string_new (NULL);
   gboolean headings = x->column_layout && !args.no_headings && args.stats != STATS_TABLES;
   guint next_lost = 0;
