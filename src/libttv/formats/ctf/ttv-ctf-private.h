@@ -113,6 +113,7 @@ struct _CtfStreamClass {
   GPtrArray *by_id;         /* of CtfEventClass *, weak, indexed by id (dense ids), may be NULL */
   GHashTable *by_id_hash;   /* guint64* -> CtfEventClass *, for sparse ids */
   CtfClock *clock;          /* weak: the clock of the timestamps, may be NULL */
+  gboolean has_time;        /* its events have a time (a clock or timestamp fields) */
   /* LTTng header fast path (align and size in bits). */
   CtfHeaderKind header_kind;
   TtvByteOrder header_order;
@@ -187,12 +188,18 @@ typedef struct {
   CtfMeta *meta;            /* owned */
   GPtrArray *files;         /* of CtfStreamFile *, owned */
   char *hostname;           /* owned, may be NULL */
+  /* What babeltrace2 prints after the time from the trace's environment:
+   * "HOST:PROCNAME:(VPID) " (each part when present), NULL for none. */
+  char *babeltrace_prefix;  /* owned */
   /* What was parsed, so that a refresh sees metadata that grew. */
   char *metadata_text;      /* owned */
   gsize metadata_len;
   guint64 metadata_size;    /* bytes of the metadata file */
 } CtfTracePriv;
 
+/* The last value with @role among @v's members and below (structs and
+ * variants), NULL when none has it. */
+const TtvValue *ttv_ctf_find_role (const TtvDecoder *decoder, const TtvValue *v, guint32 role);
 /* Opens a data stream file and builds its packet index. */
 CtfStreamFile *ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name,
                                          TtvTrace *trace, GError **error);

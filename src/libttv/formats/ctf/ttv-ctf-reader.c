@@ -34,6 +34,7 @@ priv_free (CtfTracePriv *priv)
     g_ptr_array_unref (priv->files);
   ttv_ctf_meta_free (priv->meta);
   g_free (priv->hostname);
+  g_free (priv->babeltrace_prefix);
   g_free (priv->metadata_text);
   g_free (priv);
 }
@@ -103,6 +104,40 @@ ttv_ctf_add_event_types (TtvTrace *trace, CtfMeta *m, guint from, const char *me
     }
 }
 
+static const char *
+env_entry (const CtfMeta *m, const char *key, gboolean *is_string)
+{
+  for (guint i = 0; i < m->env_keys->len; i++)
+    if (strcmp (g_ptr_array_index (m->env_keys, i), key) == 0)
+      {
+        *is_string = GPOINTER_TO_INT (g_ptr_array_index (m->env_is_string, i));
+        return g_ptr_array_index (m->env_values, i);
+      }
+  return NULL;
+}
+
+/* babeltrace2's default fields after the time: the environment's hostname,
+ * procname and vpid (per-process userspace traces), joined by ':'. */
+static char *
+babeltrace_prefix (const CtfMeta *m)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  gboolean str;
+  const char *host = env_entry (m, "hostname", &str);
+  if (host && str)
+    g_string_append (s, host);
+  const char *proc = env_entry (m, "procname", &str);
+  if (proc && str)
+    g_string_append_printf (s, "%s%s", s->len ? ":" : "", proc);
+  const char *vpid = env_entry (m, "vpid", &str);
+  if (vpid && !str)
+    g_string_append_printf (s, "%s(%s)", s->len ? ":" : "", vpid);
+  if (s->len == 0)
+    return NULL;
+  g_string_append_c (s, ' ');
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
 static gboolean
 ctf_open (TtvTrace *trace, GError **error)
 {
@@ -142,6 +177,7 @@ ctf_open (TtvTrace *trace, GError **error)
     ttv_trace_set_info (trace, g_ptr_array_index (m->env_keys, i), g_ptr_array_index (m->env_values, i));
   const char *host = ttv_trace_get_info (trace, "hostname");
   priv->hostname = g_strdup (host);
+  priv->babeltrace_prefix = babeltrace_prefix (m);
 
   ttv_ctf_add_event_types (trace, m, 0, meta_path);
 

@@ -18,9 +18,40 @@ typedef struct {
   guint64 ts_begin, ts_end;
   gboolean has_ts_begin, has_ts_end;
   guint64 events_discarded;
+  guint64 seq_num;
+  gboolean has_seq_num;
   gint64 cpu_id;
   guint64 events_bit;
 } PacketHead;
+
+const TtvValue *
+ttv_ctf_find_role (const TtvDecoder *d, const TtvValue *v, guint32 role)
+{
+  const TtvValue *best = NULL;
+  for (guint32 i = 0; i < v->n_children; i++)
+    {
+      const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
+      if (c->type->roles & role)
+        best = c;
+      else if (c->type->kind == TTV_TYPE_STRUCT || c->type->kind == TTV_TYPE_VARIANT)
+        {
+          const TtvValue *below = ttv_ctf_find_role (d, c, role);
+          if (below)
+            best = below;
+        }
+    }
+  return best;
+}
+
+/* The unsigned integer of @role in the decoded scope @node. */
+static gboolean
+get_role (TtvDecoder *d, gint32 node, guint32 role, guint64 *out)
+{
+  if (node < 0)
+    return FALSE;
+  const TtvValue *v = ttv_ctf_find_role (d, ttv_decoder_get (d, (guint32) node), role);
+  return v && ttv_value_get_uint (v, out);
+}
 
 static gboolean
 get_uint (TtvDecoder *d, gint32 node, const char *name, guint64 *out)
@@ -61,14 +92,14 @@ read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
           return head_error (error, local->code, sf, offset, msg);
         }
       guint64 magic;
-      if (get_uint (d, hn, "magic", &magic) && magic != TTV_CTF_PACKET_MAGIC)
+      if (get_role (d, hn, TTV_ROLE_PACKET_MAGIC, &magic) && magic != TTV_CTF_PACKET_MAGIC)
         {
           g_autofree char *msg = g_strdup_printf (_("bad packet magic 0x%08" PRIx64 " (expected 0x%08x)"),
                                                   magic, TTV_CTF_PACKET_MAGIC);
           return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
         }
       const TtvValue *hv = ttv_decoder_get (d, (guint32) hn);
-      const TtvValue *uuid = ttv_decoder_get_field (d, hv, "uuid");
+      const TtvValue *uuid = ttv_ctf_find_role (d, hv, TTV_ROLE_METADATA_UUID);
       if (uuid && m->has_uuid && uuid->n_children == 16)
         {
           for (guint i = 0; i < 16; i++)
@@ -77,7 +108,7 @@ read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
                                  _("packet uuid differs from the trace uuid in the metadata"));
         }
       guint64 sid;
-      if (get_uint (d, hn, "stream_id", &sid))
+      if (get_role (d, hn, TTV_ROLE_STREAM_CLASS_ID, &sid))
         {
           h->sc = ttv_ctf_meta_find_stream (m, sid);
           if (!h->sc)
@@ -86,7 +117,7 @@ read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
               return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
             }
         }
-      get_uint (d, hn, "stream_instance_id", &h->stream_instance_id);
+      get_role (d, hn, TTV_ROLE_STREAM_ID, &h->stream_instance_id);
     }
   if (!h->sc)
     {
@@ -104,12 +135,13 @@ read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
           g_autofree char *msg = g_strdup_printf (_("truncated or invalid packet context (%s)"), local->message);
           return head_error (error, local->code, sf, offset, msg);
         }
-      get_uint (d, cn, "packet_size", &h->packet_bits);
-      if (!get_uint (d, cn, "content_size", &h->content_bits))
+      get_role (d, cn, TTV_ROLE_PACKET_TOTAL_BITS, &h->packet_bits);
+      if (!get_role (d, cn, TTV_ROLE_PACKET_CONTENT_BITS, &h->content_bits))
         h->content_bits = h->packet_bits;
-      h->has_ts_begin = get_uint (d, cn, "timestamp_begin", &h->ts_begin);
-      h->has_ts_end = get_uint (d, cn, "timestamp_end", &h->ts_end);
-      get_uint (d, cn, "events_discarded", &h->events_discarded);
+      h->has_ts_begin = get_role (d, cn, TTV_ROLE_CLOCK_TIMESTAMP, &h->ts_begin);
+      h->has_ts_end = get_role (d, cn, TTV_ROLE_PACKET_END_TIMESTAMP, &h->ts_end);
+      get_role (d, cn, TTV_ROLE_DISCARDED_EVENTS, &h->events_discarded);
+      h->has_seq_num = get_role (d, cn, TTV_ROLE_PACKET_SEQ_NUM, &h->seq_num);
       guint64 cpu;
       if (get_uint (d, cn, "cpu_id", &cpu) && cpu < G_MAXINT32)
         h->cpu_id = (gint64) cpu;

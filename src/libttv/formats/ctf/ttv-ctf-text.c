@@ -2,16 +2,11 @@
  * --clock-gmt) for CTF events; see ttv-ctf-text.h. */
 #include "ttv-ctf-text.h"
 #include "ttv-ctf.h"
+#include "ttv-ctf-private.h"
 
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
-
-/* Packet context members babeltrace2 does not show (they have a meaning). */
-static const char *const packet_meaning[] = {
-  "timestamp_begin", "timestamp_end", "events_discarded", "content_size", "packet_size",
-  "packet_seq_num", NULL,
-};
 
 static gboolean
 is_text (const TtvType *t)
@@ -22,16 +17,17 @@ is_text (const TtvType *t)
 }
 
 /* babeltrace2 keeps in its trace model only what has no special meaning:
- * integers mapped to a clock vanish, and compounds with nothing left. */
+ * integers with a role (the packet context's sizes, times and counters)
+ * or mapped to a clock vanish, and compounds with nothing left. */
 static gboolean
 visible (const TtvType *t)
 {
   switch (t->kind)
     {
     case TTV_TYPE_INTEGER:
-      return t->clock_name == NULL;
+      return t->clock_name == NULL && t->roles == 0;
     case TTV_TYPE_ENUM:
-      return t->container == NULL || t->container->clock_name == NULL;
+      return t->roles == 0 && (t->container == NULL || t->container->clock_name == NULL);
     case TTV_TYPE_ARRAY:
     case TTV_TYPE_SEQUENCE:
       return visible (t->element);
@@ -162,7 +158,7 @@ append_enum (GString *out, const TtvType *t, guint64 raw)
 static void append_value (GString *out, const TtvDecoder *d, const TtvValue *v);
 
 static void
-append_struct (GString *out, const TtvDecoder *d, const TtvValue *v, const char *const *hide)
+append_struct (GString *out, const TtvDecoder *d, const TtvValue *v)
 {
   g_string_append_c (out, '{');
   guint printed = 0;
@@ -170,8 +166,6 @@ append_struct (GString *out, const TtvDecoder *d, const TtvValue *v, const char 
     {
       const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
       if (!visible (c->type))
-        continue;
-      if (hide && c->name && g_strv_contains (hide, c->name))
         continue;
       g_string_append (out, printed++ ? ", " : " ");
       g_string_append_printf (out, "%s = ", c->name ? c->name : "");
@@ -223,9 +217,14 @@ append_value (GString *out, const TtvDecoder *d, const TtvValue *v)
       g_string_append (out, " ]");
       break;
     case TTV_TYPE_STRUCT:
-      append_struct (out, d, v, NULL);
+      append_struct (out, d, v);
       break;
     case TTV_TYPE_VARIANT:
+      if (t->optional && v->n_children == 0)
+        {
+          g_string_append (out, "<none>");
+          break;
+        }
       g_string_append (out, "{ ");
       if (v->n_children == 1)
         append_value (out, d, ttv_decoder_get (d, v->first_child));
@@ -255,18 +254,23 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
                                 TtvDecoder *decoder)
 {
   g_return_if_fail (out != NULL && event != NULL && decoder != NULL);
-  append_time (out, event->time);
-  if (previous_time == TTV_TIME_MIN)
-    g_string_append (out, "(+?.\?\?\?\?\?\?\?\?\?) ");
-  else
+  const CtfStreamFile *sf = event->tracefile->priv;
+  /* A stream without a clock has no time to print (nor a delta). */
+  if (sf->sc->has_time)
     {
-      guint64 delta = (guint64) event->time - (guint64) previous_time;
-      g_string_append_printf (out, "(+%" PRIu64 ".%09" PRIu64 ") ", delta / 1000000000u,
-                              delta % 1000000000u);
+      append_time (out, event->time);
+      if (previous_time == TTV_TIME_MIN)
+        g_string_append (out, "(+?.\?\?\?\?\?\?\?\?\?) ");
+      else
+        {
+          guint64 delta = (guint64) event->time - (guint64) previous_time;
+          g_string_append_printf (out, "(+%" PRIu64 ".%09" PRIu64 ") ", delta / 1000000000u,
+                                  delta % 1000000000u);
+        }
     }
-  const char *host = ttv_trace_get_info (event->tracefile->trace, "hostname");
-  if (host)
-    g_string_append_printf (out, "%s ", host);
+  const CtfTracePriv *priv = event->tracefile->trace->priv;
+  if (priv->babeltrace_prefix)
+    g_string_append (out, priv->babeltrace_prefix);
   g_string_append_printf (out, "%s: ", event->type->full_name);
 
   gint32 sctx = -1, ectx = -1, pctx = -1;
@@ -281,15 +285,9 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
   if (pctx >= 0)
     {
       const TtvValue *v = ttv_decoder_get (decoder, (guint32) pctx);
-      gboolean any = v->n_children == 0;
-      for (guint32 i = 0; i < v->n_children && !any; i++)
+      if (visible (v->type))
         {
-          const TtvValue *c = ttv_decoder_get (decoder, v->first_child + i);
-          any = visible (c->type) && !g_strv_contains (packet_meaning, c->name);
-        }
-      if (any)
-        {
-          append_struct (out, decoder, v, packet_meaning);
+          append_struct (out, decoder, v);
           first = FALSE;
         }
     }
@@ -304,7 +302,7 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
       if (!first)
         g_string_append (out, ", ");
       first = FALSE;
-      append_struct (out, decoder, v, NULL);
+      append_struct (out, decoder, v);
     }
   g_string_append_c (out, '\n');
 }
