@@ -113,8 +113,8 @@ static const char tsdl[] =
   "    u4 _bits; struct s _s; string _str;\n"
   "    floating_point { exp_dig = 11; mant_dig = 53; align = 64; } _d;\n"
   "    uint8_t _len; int _seq[_len]; int _mat[2][3];\n"
-  "    variant <_e> { uint8_t A; string B; } _v;\n"
   "    enum : uint8_t { X, Y } _e;\n"
+  "    variant <_e> { uint8_t X; string Y; } _v;\n"
   "    variant <event.fields.e> { uint8_t X; int Y; } _w;\n"
   "  };\n"
   "};\n"
@@ -151,8 +151,8 @@ test_parse (void)
   g_autofree char *sig = ttv_type_dup_signature (f);
   g_assert_cmpstr (sig, ==,
                    "struct { uint4 bits; struct { uint32 a; enum8 { A, B, C, D x, E, F } e; } s; string str;"
-                   " float64 d; uint8 len; int32[len] seq; int32[3][2] mat; variant { uint8 A; string B; } v;"
-                   " enum8 { X, Y } e; variant { uint8 X; int32 Y; } w; }");
+                   " float64 d; uint8 len; int32[len] seq; int32[3][2] mat; enum8 { X, Y } e;"
+                   " variant { uint8 X; string Y; } v; variant { uint8 X; int32 Y; } w; }");
   const TtvType *bits = ((TtvField *) g_ptr_array_index (f->fields, 0))->type;
   g_assert_cmpuint (bits->align_bits, ==, 1);
   g_assert_cmpint (bits->byte_order, ==, TTV_BYTE_ORDER_LITTLE);
@@ -180,16 +180,48 @@ test_decode_parsed (void)
   g_autoptr (CtfMeta) m = ttv_ctf_parse (tsdl, strlen (tsdl), "meta", &error);
   g_assert_no_error (error);
   CtfEventClass *ec = ttv_ctf_stream_find_event (ttv_ctf_meta_find_stream (m, 3), 7);
-  /* bits(4, le) pad to 64: a(32 be) e(8) | "hi\0" | pad to 64 | d(64) | len=2 | pad | seq 2 x 32 |
-   * mat 6 x 32 | v: tag e is decoded later -> resolved? v refers to "e" which
-   * comes after it, so it must fail cleanly. */
+  /* bits(4, le) pad to 64: a(32 be) e(8) | "" | pad to 64 | d(64) | len=0 |
+   * mat 6 x 32 | e = X | v = X: uint8 | w: uint8. */
   guint8 buf[128] = { 0 };
   buf[0] = 0x0a;
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   guint64 pos = 0;
   gint32 root = ttv_decoder_decode (d, ec->fields, "event.fields", buf, sizeof buf * 8, &pos, &error);
-  g_assert_cmpint (root, <, 0);
-  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID);
+  g_assert_no_error (error);
+  g_assert_cmpint (root, >=, 0);
+  const TtvValue *v = ttv_decoder_get_field (d, ttv_decoder_get (d, (guint32) root), "v");
+  g_assert_nonnull (v);
+  g_assert_cmpuint (v->n_children, ==, 1);
+  g_assert_cmpstr (ttv_decoder_get (d, v->first_child)->name, ==, "X");
+}
+
+/* A reference to a field declared after it, or to one that cannot be a
+ * length or a tag, is refused at open with where it was declared. */
+static void
+test_bad_references (void)
+{
+  static const char *const bad[][2] = {
+    { "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+      "event { fields := struct {\n  variant <e> { u8 X; u8 Y; } v;\n  enum : u8 { X, Y } e; }; };",
+      "/x/metadata:3:3: the selector “e” of this variant or optional is not a field declared before it" },
+    { "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+      "event { fields := struct {\n  u8 n;\n  variant <n> { u8 X; u8 Y; } v; }; };",
+      "/x/metadata:4:3: the selector “n” of this variant or optional is an integer, not an enumeration" },
+    { "typealias integer { size = 8; align = 8; signed = true; } := s8;\n"
+      "event { fields := struct {\n  s8 n;\n  s8 seq[n]; }; };",
+      "/x/metadata:4:6: the length “n” of this sequence or string is a signed integer, not an unsigned integer" },
+    { "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+      "event { fields := struct {\n  u8 seq[stream.event.context.n]; }; };",
+      "/x/metadata:3:6: the length “stream.event.context.n” of this sequence or string is not a field declared before it" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (CtfMeta) m = ttv_ctf_parse (bad[i][0], strlen (bad[i][0]), "/x/metadata", &error);
+      g_assert_null (m);
+      g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID);
+      g_assert_cmpstr (error->message, ==, bad[i][1]);
+    }
 }
 
 static void
@@ -836,6 +868,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ctf/metadata/parse", test_parse);
   g_test_add_func ("/ctf/metadata/decode-order", test_decode_parsed);
+  g_test_add_func ("/ctf/metadata/bad-references", test_bad_references);
   g_test_add_func ("/ctf/metadata/syntax-errors", test_syntax_errors);
   g_test_add_func ("/ctf/metadata/packetized", test_packetized);
   g_test_add_func ("/ctf/clock/overflow", test_clock_overflow);

@@ -75,10 +75,12 @@ ttv_ctf_metadata_unpack (const guint8 *data, gsize len, const char *path, gsize 
       pos += packet_bits / 8;
     }
   /* The lexer stops at a NUL: a packet padded with zeros would end the text. */
-  if (memchr (text->str, '\0', text->len))
+  const char *nul = memchr (text->str, '\0', text->len);
+  if (nul)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                   _("%s: metadata text contains a NUL byte"), path);
+                   _("%s: the metadata text holds a NUL byte at offset %zu of the text"), path,
+                   (gsize) (nul - text->str));
       return NULL;
     }
   *out_len = text->len;
@@ -140,10 +142,12 @@ ttv_ctf_metadata_read (const char *path, gsize *len, GError **error)
   g_autofree char *text = ttv_ctf_metadata_load (path, FALSE, &size, &packetized, NULL, error);
   if (text == NULL)
     return NULL;
-  if (!packetized && memchr (text, '\0', size))
+  const char *nul = packetized ? NULL : memchr (text, '\0', size);
+  if (nul)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                   _("%s: neither packetized metadata nor text (NUL byte found)"), path);
+                   _("%s: neither packetized metadata nor text (NUL byte at byte offset %zu)"), path,
+                   (gsize) (nul - text));
       return NULL;
     }
   *len = size;

@@ -32,7 +32,18 @@ typedef struct {
   CtfMeta *meta;
   TtvByteOrder order;
   guint depth;
+  /* Where each sequence and variant with a reference was declared, for the
+   * resolution pass's messages: TtvType * -> "PATH:LINE:COLUMN". */
+  GHashTable *where;
+  CtfToken version_at;  /* the trace block's last major/minor attribute */
 } Parser;
+
+static void
+remember_where (Parser *p, const TtvType *t, const CtfToken *at)
+{
+  g_hash_table_replace (p->where, (gpointer) t,
+                        g_strdup_printf ("%s:%u:%u", p->path, at->line, at->column));
+}
 
 /* --- tokens ------------------------------------------------------------ */
 
@@ -672,9 +683,11 @@ parse_variant (Parser *p)
       TtvType *copy = ttv_type_copy (t);
       g_free (copy->ref);
       copy->ref = g_steal_pointer (&tag);
+      remember_where (p, copy, &kw);
       return copy;
     }
   g_autoptr (TtvType) v = ttv_type_new_variant_ref (tag ? tag : "");
+  remember_where (p, v, &kw);
   if (!parse_struct_body (p, v))
     return NULL;
   if (name)
@@ -768,6 +781,7 @@ parse_declarator (Parser *p, TtvType *base, char **name_out)
     ;
   if (p->tok.kind != CTF_TOK_IDENT)
     return fail (p, _("a declarator name")), NULL;
+  CtfToken at = p->tok;
   *name_out = ttv_ctf_token_dup (&p->tok);
   next (p);
   /* Dimensions, outermost first. */
@@ -802,7 +816,10 @@ parse_declarator (Parser *p, TtvType *base, char **name_out)
       if (d[0] == '#')
         t = ttv_type_new_array (t, g_ascii_strtoull (d + 1, NULL, 10));
       else
-        t = ttv_type_new_sequence_ref (t, d);
+        {
+          t = ttv_type_new_sequence_ref (t, d);
+          remember_where (p, t, &at);
+        }
     }
   g_ptr_array_unref (dims);
   return t;
@@ -957,6 +974,7 @@ apply_value (Parser *p, Block *b, const CtfToken *at, const char *key, const Val
             m->major = (guint) x;
           else
             m->minor = (guint) x;
+          p->version_at = *at;
         }
       else if (!strcmp (key, "uuid"))
         {
@@ -1281,6 +1299,7 @@ ttv_ctf_parse (const char *text, gsize len, const char *path, GError **error)
   Parser p = { 0 };
   ttv_ctf_lexer_init (&p.lx, text, len);
   p.path = path;
+  p.where = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   p.scopes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   p.meta = ttv_ctf_meta_new ();
   p.meta->path = g_strdup (path);
@@ -1289,13 +1308,28 @@ ttv_ctf_parse (const char *text, gsize len, const char *path, GError **error)
   push_scope (&p);
   next (&p);
   gboolean ok = parse_top (&p);
+  if (ok && (p.meta->major != 1 || p.meta->minor != 8))
+    {
+      g_set_error (&p.error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED,
+                   _("%s:%u:%u: CTF version %u.%u is not supported (TSDL metadata is CTF 1.8)"),
+                   path, p.version_at.line, p.version_at.column, p.meta->major, p.meta->minor);
+      ok = FALSE;
+    }
   g_ptr_array_unref (p.scopes);
   if (!ok)
     {
+      g_hash_table_unref (p.where);
       g_propagate_error (error, p.error);
       ttv_ctf_meta_free (p.meta);
       return NULL;
     }
   ttv_ctf_meta_finish (p.meta);
+  ok = ttv_ctf_resolve_refs (p.meta, p.where, error);
+  g_hash_table_unref (p.where);
+  if (!ok)
+    {
+      ttv_ctf_meta_free (p.meta);
+      return NULL;
+    }
   return p.meta;
 }

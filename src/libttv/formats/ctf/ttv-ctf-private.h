@@ -144,6 +144,11 @@ void     ttv_ctf_meta_free (CtfMeta *meta);
 /* Parses TSDL @text into a model (types finished, event classes linked to
  * stream classes, clocks resolved).  Errors name @path, line and column. */
 CtfMeta *ttv_ctf_parse (const char *text, gsize len, const char *path, GError **error);
+/* Checks every reference of the model (sequence and string lengths,
+ * variant selectors) against what it names (ttv-ctf-resolve.c); @where
+ * (TtvType * -> location text, may be NULL) says where each was declared
+ * for the message. */
+gboolean        ttv_ctf_resolve_refs (const CtfMeta *meta, GHashTable *where, GError **error);
 /* Resolution pass (ttv-ctf-meta.c), run by ttv_ctf_parse(). */
 void            ttv_ctf_meta_finish (CtfMeta *meta);
 CtfStreamClass *ttv_ctf_meta_find_stream (const CtfMeta *meta, guint64 id);
@@ -182,6 +187,8 @@ typedef struct {
   GArray *packets;          /* of CtfPacket */
   gboolean from_index;      /* packets came from index/NAME.idx */
   gboolean overlapping;     /* some packet begins before the previous one ends */
+  guint64 index_claimed_end; /* where LTTng's index says the last packet ends, when past the file */
+  GError *open_error;       /* owned: damage that makes the stream unreadable at open */
 } CtfStreamFile;
 
 typedef struct {

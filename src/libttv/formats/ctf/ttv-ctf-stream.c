@@ -233,6 +233,11 @@ load_index (CtfStreamFile *sf, const char *dir, const char *name, TtvTrace *trac
       pk.events_discarded = be64 (p + at + 40);
       pk.has_ts = TRUE;
       pk.cpu_id = -1;
+      /* An entry LTTng wrote for a packet the file no longer holds whole:
+       * remembered, the packet header decides (scan_packets). */
+      if (pk.offset == expect_offset && pk.offset < sf->size && pk.packet_bits % 8 == 0
+          && pk.packet_bits / 8 > sf->size - pk.offset)
+        sf->index_claimed_end = pk.offset + pk.packet_bits / 8;
       if (pk.offset != expect_offset || pk.packet_bits % 8 || pk.packet_bits == 0
           || pk.content_bits > pk.packet_bits || pk.packet_bits / 8 > sf->size
           || pk.offset > sf->size - pk.packet_bits / 8)
@@ -335,6 +340,17 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
                                      sf->path, offset, avail / 8, pk.packet_bits / 8);
               break;
             }
+          /* The index LTTng wrote after the packet says the same size: the
+           * file lost its end (a packet being written has no entry yet). */
+          if (!live && sf->index_claimed_end == offset + pk.packet_bits / 8)
+            {
+              g_set_error (&sf->open_error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+                           _("%s: packet at byte offset %" PRIu64 " is %" PRIu64 " bytes long (its header"
+                             " and the index agree) but the file ends %" PRIu64 " bytes after it:"
+                             " the stream file is truncated"),
+                           sf->path, offset, pk.packet_bits / 8, avail / 8);
+              break;
+            }
           ttv_trace_add_tail_warning (trace, _("%s: the padding of the last packet (byte offset %" PRIu64
                                           ") is truncated"), sf->path, offset);
           pk.packet_bits = avail;
@@ -422,6 +438,14 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
     }
   if (!sf->from_index)
     scan_packets (sf, trace, d, 0, FALSE, NULL);
+  if (sf->open_error)
+    {
+      g_propagate_error (error, g_steal_pointer (&sf->open_error));
+      ttv_mapped_release (sf->data, sf->size);
+      sf->tracefile->priv = NULL;
+      ttv_ctf_stream_file_free (sf);
+      return NULL;
+    }
   if (sf->packets->len > 0)
     sf->tracefile->cpu = (gint) g_array_index (sf->packets, CtfPacket, 0).cpu_id;
   finish_index (sf, trace, 0);
@@ -472,6 +496,7 @@ ttv_ctf_stream_file_free (CtfStreamFile *sf)
   if (sf == NULL)
     return;
   g_free (sf->path);
+  g_clear_error (&sf->open_error);
   if (sf->map)
     g_mapped_file_unref (sf->map);
   g_array_unref (sf->packets);
