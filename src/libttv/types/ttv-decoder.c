@@ -696,7 +696,8 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
     case TTV_TYPE_ENUM:
       {
         guint64 raw;
-        ok = read_uint (t, buf, buf_bits, pos, &raw, error);
+        /* An enum's encoding (LEB128, bit order) is its container's. */
+        ok = read_uint (t->container ? t->container : t, buf, buf_bits, pos, &raw, error);
         if (ok && t->is_signed && t->size_bits < 64 && (raw >> (t->size_bits - 1)) & 1)
           raw |= ~(guint64) 0 << t->size_bits;
         self->v.u = raw;

@@ -78,5 +78,24 @@ for dir in "$traces"/bt2-suite/fail/*; do
   fi
 done
 
+if [ -d "$traces/ctf2" ]; then
+  for dir in "$traces"/ctf2/*; do
+    name=$(basename "$dir")
+    [ -d "$traces/bt2-suite/succeed/$name" ] || continue
+    if [ -z "$bt" ]; then skip "ctf2/$name: babeltrace2 not in PATH"; continue; fi
+    reference "$name" "$work/bt.out"
+    compare "ctf2/$name (CTF 2 twin of succeed/$name)" "$dir" "$work/bt.out"
+  done
+  if [ -d "$traces/ctf2/vl-ints" ]; then
+    want='vu1a = 0, vu1b = 77, vu2 = 177, vu3 = 43123, vu4 = 21829382, vu5 = 5121829382, vu6 = 95121829382, vu7 = 13895121829382, vu8 = 913895121855555, vu9 = 333333333333333333, vu10 = 18446744073709551615, vi1a = 0, vi1b = -1, vi1c = 23, vi2 = -156, vi3 = 8556, vi4 = -100101001, vi5 = 8288491823, vi6 = -171717171717, vi7 = 123456787654321, vi8 = -1121231234123450, vi9 = 99999999999999999, vi10a = 9223372036853775807, vi10b = 9223372036854775807, vi10c = -9223372036854775808'
+    if timeout 60 "$report" --format=babeltrace "$traces/ctf2/vl-ints" >"$work/ttv.out" 2>"$work/ttv.err" \
+       && [ "$(cat "$work/ttv.out")" = "test: { $want }" ]; then
+      ok "ctf2/vl-ints: the values of its README"
+    else
+      not_ok "ctf2/vl-ints: $(head -c 300 "$work/ttv.out") $(head -c 300 "$work/ttv.err")"
+    fi
+  fi
+fi
+
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -1,6 +1,7 @@
 /* ttv-ctf-metadata.c: the first pass of the CTF reader, bytes in: a metadata
- * file, plain TSDL text or packetized (magic 0x75D11D57, either byte order). */
-#include "ttv-ctf-private.h"
+ * file, plain text or packetized (magic 0x75D11D57, either byte order), whose
+ * text is TSDL (CTF 1.8) or a JSON text sequence (CTF 2). */
+#include "ttv-ctf2-private.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -24,7 +25,18 @@ ttv_ctf_metadata_looks_valid (const guint8 *data, gsize len)
   if (len >= 4 && (read_u32 (data, FALSE) == TTV_CTF_METADATA_MAGIC
                    || read_u32 (data, TRUE) == TTV_CTF_METADATA_MAGIC))
     return TRUE;
+  if (ttv_ctf2_text_is_json_sequence ((const char *) data, len))
+    return TRUE;
   return len >= 6 && memcmp (data, "/* CTF", 6) == 0;
+}
+
+CtfMeta *
+ttv_ctf_metadata_parse (const char *text, gsize len, const char *path, gboolean whole_only,
+                        GError **error)
+{
+  if (ttv_ctf2_text_is_json_sequence (text, len))
+    return ttv_ctf2_parse (text, len, path, whole_only, error);
+  return ttv_ctf_parse (text, len, path, error);
 }
 
 char *

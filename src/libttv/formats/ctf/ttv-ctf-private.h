@@ -22,8 +22,14 @@ char *ttv_ctf_metadata_read (const char *path, gsize *len, GError **error);
  * back as it is, unchecked (*packetized FALSE). */
 char *ttv_ctf_metadata_load (const char *path, gboolean live, gsize *len, gboolean *packetized,
                              guint64 *file_size, GError **error);
-/* TRUE when @data starts like CTF metadata (packet magic or "/ * CTF" text). */
+/* TRUE when @data starts like CTF metadata (packet magic, "/ * CTF" text or
+ * a CTF 2 JSON text sequence). */
 gboolean ttv_ctf_metadata_looks_valid (const guint8 *data, gsize len);
+typedef struct _CtfMeta CtfMeta;
+/* The metadata text as a model: TSDL or, starting with RS, CTF 2 (see
+ * ttv_ctf2_parse for @whole_only). */
+CtfMeta *ttv_ctf_metadata_parse (const char *text, gsize len, const char *path, gboolean whole_only,
+                                 GError **error);
 /* Packetized metadata -> text; @path is only used in messages. */
 char *ttv_ctf_metadata_unpack (const guint8 *data, gsize len, const char *path, gsize *out_len,
                                GError **error);
@@ -123,7 +129,7 @@ struct _CtfStreamClass {
   guint64 h_compact_start, h_compact_end;
 };
 
-typedef struct {
+struct _CtfMeta {
   guint major, minor;
   guint8 uuid[16];
   gboolean has_uuid;
@@ -137,7 +143,7 @@ typedef struct {
   GPtrArray *streams;       /* of CtfStreamClass *, owned */
   GPtrArray *events;        /* of CtfEventClass *, owned, in metadata order */
   char *path;               /* owned: metadata path, for messages */
-} CtfMeta;
+};
 
 CtfMeta *ttv_ctf_meta_new (void);
 void     ttv_ctf_meta_free (CtfMeta *meta);

@@ -45,6 +45,13 @@ compare_names (gconstpointer a, gconstpointer b)
   return strcmp (*(char * const *) a, *(char * const *) b);
 }
 
+/* Files that travel with traces as documentation, never data streams. */
+static gboolean
+is_documentation (const char *name)
+{
+  return g_str_has_prefix (name, "README") || g_str_has_suffix (name, ".md") || g_str_has_suffix (name, ".txt");
+}
+
 GPtrArray *
 ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, GError **error)
 {
@@ -59,7 +66,7 @@ ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, GError **e
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   for (const char *name; (name = g_dir_read_name (dir));)
     {
-      if (name[0] == '.' || strcmp (name, "metadata") == 0)
+      if (name[0] == '.' || strcmp (name, "metadata") == 0 || is_documentation (name))
         continue;
       g_autofree char *full = g_build_filename (trace_path, name, NULL);
       GStatBuf st;
@@ -149,16 +156,9 @@ ctf_open (TtvTrace *trace, GError **error)
   g_autofree char *text = ttv_ctf_metadata_read (meta_path, &len, error);
   if (text == NULL)
     return FALSE;
-  g_autoptr (CtfMeta) meta = ttv_ctf_parse (text, len, meta_path, error);
+  g_autoptr (CtfMeta) meta = ttv_ctf_metadata_parse (text, len, meta_path, FALSE, error);
   if (meta == NULL)
     return FALSE;
-  if (meta->major != 1 || meta->minor != 8)
-    {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED,
-                   _("%s: CTF version %u.%u is not supported (only 1.8)"), meta_path,
-                   meta->major, meta->minor);
-      return FALSE;
-    }
 
   g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (trace->path, NULL, error);
   if (names == NULL)
@@ -173,6 +173,8 @@ ctf_open (TtvTrace *trace, GError **error)
   priv->metadata_len = len;
   priv->metadata_text = g_steal_pointer (&text);
 
+  /* Which CTF, then the environment the tracer recorded. */
+  ttv_trace_set_info (trace, "ctf_version", m->major >= 2 ? "2" : "1.8");
   for (guint i = 0; i < m->env_keys->len; i++)
     ttv_trace_set_info (trace, g_ptr_array_index (m->env_keys, i), g_ptr_array_index (m->env_values, i));
   const char *host = ttv_trace_get_info (trace, "hostname");
@@ -247,7 +249,7 @@ ctf_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint32 scopes[T
 
 const TtvFormatClass ttv_ctf_format_class = {
   .name = "ctf",
-  .description = N_("Common Trace Format 1.8 (LTTng 2.x)"),
+  .description = N_("Common Trace Format 1.8 and 2 (LTTng 2.x)"),
   .probe = ctf_probe,
   .open = ctf_open,
   .close = ctf_close,

@@ -1,6 +1,6 @@
 /* ttv-ctf-refresh.c: the CTF reader's refresh for traces still being written
  * (ttv-report --follow): metadata that grew, packets appended, new stream files. */
-#include "ttv-ctf-private.h"
+#include "ttv-ctf2-private.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -20,6 +20,15 @@ read_metadata_text (const char *path, gsize *out_len, guint64 *size, GError **er
   g_autofree char *contents = ttv_ctf_metadata_load (path, TRUE, &len, &packetized, size, error);
   if (contents == NULL)
     return NULL;
+  if (ttv_ctf2_text_is_json_sequence (contents, len))
+    {
+      /* CTF 2: whole fragments, up to the last one ended by a line feed. */
+      const char *last_rs = memrchr (contents, '\x1e', len);
+      gsize cut = len > 0 && contents[len - 1] == '\n' ? len : (gsize) (last_rs - contents);
+      contents[cut] = '\0';
+      *out_len = cut;
+      return g_steal_pointer (&contents);
+    }
   gsize cut = 0;
   for (gsize i = 0; i + 2 < len; i++)
     if (contents[i] == '\n' && contents[i + 1] == '}' && contents[i + 2] == ';')
@@ -130,7 +139,7 @@ refresh_metadata (TtvTrace *trace, CtfTracePriv *priv, gboolean *changed, GError
     }
   if (memcmp (text, priv->metadata_text, priv->metadata_len) != 0)
     return cannot_follow (error, path, _("it was rewritten, not appended to"));
-  g_autoptr (CtfMeta) m2 = ttv_ctf_parse (text, len, path, error);
+  g_autoptr (CtfMeta) m2 = ttv_ctf_metadata_parse (text, len, path, TRUE, error);
   if (m2 == NULL)
     return FALSE;
   guint n_types = trace->event_types->len;
