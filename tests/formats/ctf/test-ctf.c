@@ -195,6 +195,30 @@ test_decode_parsed (void)
   g_assert_cmpstr (ttv_decoder_get (d, v->first_child)->name, ==, "X");
 }
 
+/* 64-bit unsigned enum ranges above INT64_MAX (LTTng writes them). */
+static void
+test_enum_64 (void)
+{
+  static const char text[] =
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+    "event { fields := struct { enum : uint64_t { LOW = 0 ... 9223372036854775807,\n"
+    "  HIGH = 9223372036854775808 ... 18446744073709551614, MAX = 18446744073709551615 } v;\n"
+    "  enum : uint8_t { MINUS_ONE = -1 } w; }; };";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtfMeta) m = ttv_ctf_parse (text, strlen (text), "meta", &error);
+  g_assert_no_error (error);
+  const CtfEventClass *ec = g_ptr_array_index (m->events, 0);
+  const TtvType *e = ((TtvField *) g_ptr_array_index (ec->fields->fields, 0))->type;
+  g_assert_cmpstr (ttv_type_enum_label (e, 1), ==, "LOW");
+  g_assert_cmpstr (ttv_type_enum_label (e, G_GUINT64_CONSTANT (9223372036854775808)), ==, "HIGH");
+  g_assert_cmpstr (ttv_type_enum_label (e, G_MAXUINT64 - 1), ==, "HIGH");
+  g_assert_cmpstr (ttv_type_enum_label (e, G_MAXUINT64), ==, "MAX");
+  /* A negative value of an unsigned container: two's complement. */
+  const TtvType *w = ((TtvField *) g_ptr_array_index (ec->fields->fields, 1))->type;
+  g_assert_cmpstr (ttv_type_enum_label (w, G_MAXUINT64), ==, "MINUS_ONE");
+}
+
 /* A reference to a field declared after it, or to one that cannot be a
  * length or a tag, is refused at open with where it was declared. */
 static void
@@ -869,6 +893,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/metadata/parse", test_parse);
   g_test_add_func ("/ctf/metadata/decode-order", test_decode_parsed);
   g_test_add_func ("/ctf/metadata/bad-references", test_bad_references);
+  g_test_add_func ("/ctf/metadata/enum-64", test_enum_64);
   g_test_add_func ("/ctf/metadata/syntax-errors", test_syntax_errors);
   g_test_add_func ("/ctf/metadata/packetized", test_packetized);
   g_test_add_func ("/ctf/clock/overflow", test_clock_overflow);

@@ -481,14 +481,28 @@ parse_string (Parser *p)
   return t;
 }
 
+/* An enumerator value as its 64 bits: from -2^63 for signed containers, up
+ * to 2^64 - 1 for unsigned ones (LTTng writes 64-bit unsigned ranges above
+ * INT64_MAX); a negative value of an unsigned container is read as two's
+ * complement, as older tracers meant it. */
 static gboolean
-parse_signed_int (Parser *p, gint64 *out)
+parse_enum_value (Parser *p, gboolean is_signed, guint64 *out)
 {
   CtfToken at = p->tok;
   Value v;
   if (!parse_value (p, &v))
     return FALSE;
-  gboolean ok = value_int (p, &at, &v, out);
+  gboolean ok = TRUE;
+  if (is_signed || v.negative)
+    {
+      gint64 s = 0;
+      ok = value_int (p, &at, &v, &s);
+      *out = (guint64) s;
+    }
+  else if (v.kind != VAL_INT)
+    ok = invalid (p, &at, _("expected an integer value"));
+  else
+    *out = v.u;
   value_clear (&v);
   return ok;
 }
@@ -533,7 +547,8 @@ parse_enum (Parser *p)
   if (container->kind != TTV_TYPE_INTEGER)
     return invalid (p, &kw, _("enum container must be an integer")), NULL;
   g_autoptr (TtvType) e = ttv_type_new_enum (ttv_type_ref (container));
-  gint64 next_value = 0;
+  guint64 next_value = 0;
+  gboolean is_signed = container->is_signed;
   while (!is (p, "}"))
     {
       g_autofree char *label = NULL;
@@ -544,22 +559,22 @@ parse_enum (Parser *p)
       else
         return fail (p, _("an enumerator label")), NULL;
       next (p);
-      gint64 start = next_value, end = next_value;
+      guint64 start = next_value, end = next_value;
       if (accept (p, "="))
         {
-          if (!parse_signed_int (p, &start))
+          if (!parse_enum_value (p, is_signed, &start))
             return NULL;
           end = start;
           if (p->tok.kind == CTF_TOK_ELLIPSIS)
             {
               next (p);
-              if (!parse_signed_int (p, &end))
+              if (!parse_enum_value (p, is_signed, &end))
                 return NULL;
             }
         }
-      if (container->is_signed ? end < start : (guint64) end < (guint64) start)
+      if (is_signed ? (gint64) end < (gint64) start : end < start)
         return invalid (p, &kw, _("enum range ends before it starts")), NULL;
-      ttv_type_add_mapping (e, label, (guint64) start, (guint64) end);
+      ttv_type_add_mapping (e, label, start, end);
       next_value = end + 1;
       if (!accept (p, ","))
         break;

@@ -81,6 +81,17 @@ static void
 append_integer (GString *out, const TtvType *t, guint64 raw)
 {
   guint len = t->size_bits;
+  /* CTF 2 booleans and bit arrays, as babeltrace2 2.1 prints them. */
+  if (t->int_kind == TTV_INT_BOOLEAN)
+    {
+      g_string_append (out, raw ? "true" : "false");
+      return;
+    }
+  if (t->int_kind == TTV_INT_BIT_ARRAY && !t->mappings)
+    {
+      g_string_append_printf (out, "0x%" PRIX64, raw);
+      return;
+    }
   switch (t->base)
     {
     case 2:
@@ -118,8 +129,7 @@ append_integer (GString *out, const TtvType *t, guint64 raw)
 static gboolean
 mapping_hit (const TtvType *t, const TtvEnumMapping *m, guint64 raw)
 {
-  return t->is_signed ? ((gint64) raw >= (gint64) m->start && (gint64) raw <= (gint64) m->end)
-                      : (raw >= m->start && raw <= m->end);
+  return ttv_type_mapping_matches (t, m, raw);
 }
 
 static void
