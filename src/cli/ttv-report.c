@@ -599,6 +599,35 @@ follow_refresh (TtvTraceset *ts, TtvContext *old, const FollowMark *mark, TtvTim
   return g_steal_pointer (&ctx);
 }
 
+/* --stats: what the tracer lost in [@start, @end], by tracefile. */
+static void
+append_lost_summary (const GArray *lost, TtvTime start, TtvTime end, GString *out)
+{
+  guint64 events = 0, packets = 0;
+  guint n = 0;
+  for (guint i = 0; i < lost->len; i++)
+    {
+      const LostMark *m = &g_array_index (lost, LostMark, i);
+      if (m->range.end < start || m->range.start > end)
+        continue;
+      events += m->range.count;
+      packets += m->range.packets;
+      n++;
+    }
+  if (n == 0)
+    return;
+  g_string_append_printf (out, "\nlost by the tracer: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
+                          " packets, in %u ranges\n", events, packets, n);
+  for (guint i = 0; i < lost->len; i++)
+    {
+      const LostMark *m = &g_array_index (lost, LostMark, i);
+      if (m->range.end < start || m->range.start > end)
+        continue;
+      g_string_append_printf (out, "  %s/%s\n", m->tracefile->trace->name, m->tracefile->name);
+      ttv_lost_range_append_text (&m->range, out);
+    }
+}
+
 static int
 print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportFormat format, Extras *x)
 {
@@ -632,6 +661,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
   g_autoptr (TtvReportPrinter) printer = ttv_report_printer_new (&options);
   g_autoptr (GArray) lost = collect_lost (ts);
   g_autoptr (GString) suffix = g_string_new (NULL);
+  g_autoptr (GString) warnings = g_string_new (NULL);
   gboolean headings = x->column_layout && !args.no_headings && !args.stats;
   guint next_lost = 0;
   guint64 printed = 0;
@@ -714,8 +744,18 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
       for (; next_lost < lost->len && g_array_index (lost, LostMark, next_lost).range.start <= ev->time; next_lost++)
         {
           const LostMark *lmark = &g_array_index (lost, LostMark, next_lost);
-          if (lmark->range.end >= start)
-            ttv_report_printer_append_lost (printer, lmark->tracefile, &lmark->range, o->buf);
+          if (lmark->range.end < start)
+            continue;
+          ttv_report_printer_append_lost (printer, lmark->tracefile, &lmark->range, o->buf, warnings);
+          if (warnings->len)
+            {
+              /* As babeltrace2: on stderr, after the lines before it. */
+              if (!output_flush (o, TRUE, &error))
+                break;
+              fflush (o->out);
+              fputs (warnings->str, stderr);
+              g_string_truncate (warnings, 0);
+            }
         }
       ttv_report_printer_append_full (printer, ev, pos, state, suffix->len ? suffix->str : NULL, o->buf);
       if (!output_flush (o, FALSE, &error))
@@ -730,6 +770,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
        * it: what follows the last event is not known. */
       ttv_statistics_account_until (stats, state, past_end ? end : ttv_state_get_time (state));
       ttv_statistics_append_text (stats, o->buf);
+      append_lost_summary (lost, start, end, o->buf);
     }
   GError *flush_error = NULL;
   if (!output_flush (o, TRUE, &flush_error) && error == NULL)

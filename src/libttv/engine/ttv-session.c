@@ -87,6 +87,7 @@ ttv_session_add_traces (TtvTraceset *ts, const char *dir, const char *display_ro
       t->display_path = g_build_filename (display_root ? display_root : dir, rel, NULL);
       g_free (t->name);
       t->name = g_strdup (rel);
+      t->session_rel = g_strdup (rel);
       g_ptr_array_add (traces, t);
     }
   for (guint i = 0; i < traces->len; i++)

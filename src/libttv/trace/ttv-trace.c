@@ -146,6 +146,7 @@ ttv_trace_close (TtvTrace *t)
   g_ptr_array_unref (t->warnings);
   g_free (t->path);
   g_free (t->display_path);
+  g_free (t->session_rel);
   g_free (t->name);
   g_free (t);
 }
@@ -426,6 +427,16 @@ ttv_event_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime p
   if (format->append_babeltrace_line == NULL)
     return FALSE;
   format->append_babeltrace_line (out, event, previous_time, decoder);
+  return TRUE;
+}
+
+gboolean
+ttv_tracefile_append_babeltrace_lost (GString *out, const TtvTracefile *tracefile, const TtvLostRange *lost)
+{
+  const TtvFormatClass *format = tracefile->trace->format;
+  if (format->append_babeltrace_lost == NULL)
+    return FALSE;
+  format->append_babeltrace_lost (out, tracefile, lost);
   return TRUE;
 }
 

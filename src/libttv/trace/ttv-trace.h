@@ -84,11 +84,24 @@ typedef enum {
   TTV_EVENT_N_CONTEXTS
 } TtvEventContext;
 
-/* A range of events the tracer lost (CTF events_discarded, LTT/LTTng lost blocks). */
+/* Flags of a TtvLostRange. */
+typedef enum {
+  /* The stream's first packet counted discarded events (a snapshot, or a
+   * trace whose beginning was overwritten): lost since the stream began,
+   * up to @end. */
+  TTV_LOST_SINCE_STREAM_START = 1 << 0,
+  /* The packets have no times: where the loss happened is unknown. */
+  TTV_LOST_TIME_UNKNOWN = 1 << 1,
+} TtvLostFlags;
+
+/* A range of events the tracer lost (CTF events_discarded and packet
+ * sequence gaps, LTT/LTTng lost blocks). */
 typedef struct {
   TtvTime start;
   TtvTime end;
   guint64 count;                  /* events lost; 0 if unknown */
+  guint64 packets;                /* whole packets lost (CTF packet_seq_num gaps); 0: none */
+  TtvLostFlags flags;
 } TtvLostRange;
 
 struct _TtvTracefile {
@@ -135,6 +148,8 @@ struct _TtvTrace {
                                    * partly written last block or packet, normal while a trace
                                    * is being written */
   TtvTraceDamage *damage;         /* owned; NULL: reading stops at damaged data (ttv-trace-damage.h) */
+  char *session_rel;              /* owned, may be NULL: its path inside the session directory it was
+                                   * found in (ttv-session.c) */
   gpointer priv;                  /* reader-private */
 };
 
@@ -188,6 +203,10 @@ struct _TtvFormatClass {
    * (see ttv_event_append_babeltrace_line). */
   void      (*append_babeltrace_line) (GString *out, const TtvEvent *event, TtvTime previous_time,
                                        TtvDecoder *decoder);
+  /* Optional: appends the warning babeltrace2 prints on stderr for @lost
+   * of @tracefile (see ttv_tracefile_append_babeltrace_lost). */
+  void      (*append_babeltrace_lost) (GString *out, const TtvTracefile *tracefile,
+                                       const TtvLostRange *lost);
   /* Optional (NULL: none): the processes and interrupts the trace recorded
    * at its start, of TtvTraceProcess / TtvTraceInterrupt, borrowed. */
   const GArray *(*get_processes)  (const TtvTrace *trace);
@@ -265,6 +284,12 @@ gint32      ttv_event_decode_contexts (const TtvEvent *event, TtvDecoder *decode
  * the event's format has no babeltrace2 form. */
 gboolean    ttv_event_append_babeltrace_line (GString *out, const TtvEvent *event,
                                               TtvTime previous_time, TtvDecoder *decoder);
+/* Appends the warning `babeltrace2` prints on stderr for the events or
+ * packets @lost in @tracefile ("WARNING: Tracer discarded 3 events between
+ * [...] and [...] in trace ..."), with its newline; FALSE, appending
+ * nothing, when the tracefile's format has no babeltrace2 form. */
+gboolean    ttv_tracefile_append_babeltrace_lost (GString *out, const TtvTracefile *tracefile,
+                                                  const TtvLostRange *lost);
 int         ttv_tracefile_position_compare (const TtvTracefilePosition *a, const TtvTracefilePosition *b);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvTrace, ttv_trace_close)

@@ -30,18 +30,26 @@ skip () { n=$((n + 1)); echo "ok $n - $* # SKIP"; }
 # ctf-meta-update-value-storing-indexes.c, docs/ctf.md); its stream is empty.
 KNOWN="meta-ctx-sequence"
 
-reference () {  # reference NAME OUT: babeltrace2's text for succeed/NAME
-  "$bt" --clock-gmt "$traces/bt2-suite/succeed/$1" >"$2" 2>/dev/null
+reference () {  # reference NAME OUT: babeltrace2's text for succeed/NAME (and OUT.warnings)
+  "$bt" --clock-gmt "$traces/bt2-suite/succeed/$1" >"$2" 2>"$2.err"
+  grep '^WARNING: Tracer' "$2.err" | sed 's|within stream "[^"]*/|within stream "|' >"$2.warnings"
 }
 
-compare () {  # compare LABEL TRACE REFERENCE
+compare () {  # compare LABEL TRACE REFERENCE: the lines, and the lost-event warnings on
+              # stderr (stream file names without their folder: the twins' differ)
   if ! timeout 60 "$report" --format=babeltrace "$2" >"$work/ttv.out" 2>"$work/ttv.err"; then
     not_ok "$1: ttv-report failed: $(head -c 300 "$work/ttv.err")"
-  elif cmp -s "$3" "$work/ttv.out"; then
-    ok "$1 ($(wc -l <"$3") lines)"
-  else
+    return
+  fi
+  grep '^WARNING: Tracer' "$work/ttv.err" | sed 's|within stream "[^"]*/|within stream "|' >"$work/ttv.warnings"
+  if ! cmp -s "$3" "$work/ttv.out"; then
     not_ok "$1 differs from babeltrace2:"
     diff "$3" "$work/ttv.out" | head -n 6 | sed 's/^/#   /'
+  elif ! cmp -s "$3.warnings" "$work/ttv.warnings"; then
+    not_ok "$1: the warnings on stderr differ from babeltrace2's:"
+    diff "$3.warnings" "$work/ttv.warnings" | head -n 6 | sed 's/^/#   /'
+  else
+    ok "$1 ($(wc -l <"$3") lines, $(wc -l <"$3.warnings") lost-event warnings)"
   fi
 }
 

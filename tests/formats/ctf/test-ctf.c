@@ -2,6 +2,7 @@
  * LTTng traces (counts, babeltrace2 line format, seeks) and damaged copies. */
 #include "ttv-ctf.h"
 #include "ttv-ctf-private.h"
+#include "ttv-ctf-writer.h"
 #include "ttv-ctf-text.h"
 #include "ttv-error.h"
 #include "ttv-test-util.h"
@@ -334,15 +335,18 @@ test_packetized (void)
 static void
 test_clock_overflow (void)
 {
-  /* An offset whose nanoseconds do not fit in 64 bits saturates. */
+  /* An offset whose nanoseconds do not fit in 64 bits: times are relative
+   * to it, their spacing kept (not all saturated to one value). */
   const char *text = "clock { name = c; freq = 1000; offset_s = 9223372036854775807;"
                      " offset = 18446744073709551615; };"
                      "clock { name = n; freq = 3; offset_s = -5; offset = -1; };";
   g_autoptr (GError) error = NULL;
   g_autoptr (CtfMeta) m = ttv_ctf_parse (text, strlen (text), "m", &error);
   g_assert_no_error (error);
-  g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "c"), 0), ==, TTV_TIME_MAX);
-  g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "c"), G_MAXUINT64), ==, TTV_TIME_MAX);
+  g_assert_true (ttv_ctf_meta_find_clock (m, "c")->relative);
+  g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "c"), 0), ==, 0);
+  g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "c"), 1500), ==, 1500000000);
+  g_assert_false (ttv_ctf_meta_find_clock (m, "n")->relative);
   /* -5 s - 1/3 s, then + 1 cycle = 1/3 s. */
   g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "n"), 0), ==,
                    G_GINT64_CONSTANT (-5333333334));
@@ -691,6 +695,59 @@ has_warning (TtvTrace *t, const char *a, const char *b)
   return FALSE;
 }
 
+/* A clock offset past what 64-bit nanoseconds since the epoch hold (a real
+ * trace has offset_s = 1351530929945824323): times relative to the offset,
+ * spacing kept, one warning naming the clock; never saturated. */
+static void
+test_clock_offset_overflow (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("ttv-ctf-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *dir = g_build_filename (root, "trace", NULL);
+  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
+                             .packet_size = 4096, .clock_offset = 1700000000 * TTV_NSEC_PER_SEC };
+  TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
+  g_assert_no_error (error);
+  g_autoptr (TtvType) fields = ttv_type_new_struct ();
+  ttv_type_add_field (fields, "x", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+  gint id = ttv_ctf_writer_add_event (w, "tick", fields, &error);
+  g_assert_no_error (error);
+  static const TtvTime at[] = { 1000, 2500, 2500, 9000 };
+  for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+    {
+      TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
+      g_assert_true (ttv_ctf_writer_write_event (w, 0, wo.clock_offset + at[i], (guint) id, &v, 1, &error));
+    }
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+  g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (meta, &text, NULL, NULL));
+  g_autoptr (GString) edited = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (edited, "offset_s = 1700000000;", "offset_s = 1351530929945824323;", 1), ==, 1);
+  g_assert_true (g_file_set_contents (meta, edited->str, -1, NULL));
+
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_true (has_warning (t, "clock “monotonic”", "out of the range of 64-bit nanoseconds"));
+  guint n_warnings = 0;
+  for (guint i = 0; i < t->warnings->len; i++)
+    n_warnings += strstr (g_ptr_array_index (t->warnings, i), "monotonic") != NULL;
+  g_assert_cmpuint (n_warnings, ==, 1);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+  TtvEvent ev;
+  guint n = 0;
+  while (ttv_cursor_next (c, &ev, &error))
+    {
+      g_assert_cmpint (ev.time, ==, at[n]);
+      n++;
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (at));
+  ttv_test_remove_tree (root);
+}
+
 static void
 test_lost_events (void)
 {
@@ -894,6 +951,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/metadata/decode-order", test_decode_parsed);
   g_test_add_func ("/ctf/metadata/bad-references", test_bad_references);
   g_test_add_func ("/ctf/metadata/enum-64", test_enum_64);
+  g_test_add_func ("/ctf/clock-offset-overflow", test_clock_offset_overflow);
   g_test_add_func ("/ctf/metadata/syntax-errors", test_syntax_errors);
   g_test_add_func ("/ctf/metadata/packetized", test_packetized);
   g_test_add_func ("/ctf/clock/overflow", test_clock_overflow);

@@ -141,6 +141,12 @@ clock_prepare (CtfClock *c)
     }
   secs += q;
   c->base_ns = secs * 1000000000 + r * 1000000000 / f;
+  /* Keep room for 2^62 ns (146 years) of clock values after the offset:
+   * an offset beyond would saturate every time to one value and lose the
+   * events' spacing. */
+  c->relative = c->base_ns > (__int128) TTV_TIME_MAX / 2 || c->base_ns < (__int128) TTV_TIME_MIN / 2;
+  if (c->relative)
+    c->base_ns = 0;
 }
 
 static const TtvField *

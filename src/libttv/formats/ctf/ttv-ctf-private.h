@@ -84,6 +84,10 @@ typedef struct {
   gboolean absolute;
   /* Precomputed: time = base_ns + value * 1e9 / freq (saturated). */
   __int128 base_ns;
+  /* The offset puts times past what TtvTime (64-bit ns since the epoch)
+   * holds: base_ns is 0, times are relative to the offset (their spacing
+   * kept), and the trace says so in a warning. */
+  gboolean relative;
 } CtfClock;
 
 typedef struct _CtfStreamClass CtfStreamClass;
@@ -179,6 +183,8 @@ typedef struct {
   guint64 events_bit;       /* where the first event starts; 0 = not read yet */
   gint64 cpu_id;            /* -1 when absent */
   gboolean has_ts;
+  guint64 seq_num;          /* packet sequence number, when has_seq_num */
+  gboolean has_seq_num;
 } CtfPacket;
 
 typedef struct {

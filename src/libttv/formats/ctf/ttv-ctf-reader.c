@@ -145,6 +145,29 @@ babeltrace_prefix (const CtfMeta *m)
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
+/* A clock whose offset overflows 64-bit nanoseconds since the epoch: its
+ * times are relative to the offset (ttv-ctf-meta.c); say so, once. */
+static void
+warn_relative_clocks (TtvTrace *trace, const CtfMeta *m, const char *meta_path)
+{
+  for (guint i = 0; i < m->clocks->len; i++)
+    {
+      const CtfClock *c = g_ptr_array_index (m->clocks, i);
+      if (!c->relative)
+        continue;
+      char secs[48], cycles[48];
+      g_snprintf (secs, sizeof secs, "%s%" G_GUINT64_FORMAT, c->offset_s < 0 ? "-" : "",
+                  (guint64) (c->offset_s < 0 ? -c->offset_s : c->offset_s));
+      g_snprintf (cycles, sizeof cycles, "%s%" G_GUINT64_FORMAT, c->offset < 0 ? "-" : "",
+                  (guint64) (c->offset < 0 ? -c->offset : c->offset));
+      ttv_trace_add_warning (trace, _("%s: clock “%s”: its offset (%s s and %s cycles at %" PRIu64 " Hz) is"
+                                      " out of the range of 64-bit nanoseconds since the epoch; its times"
+                                      " are shown from that offset (as if it were 0), the spacing of the"
+                                      " events kept"),
+                             meta_path, c->name, secs, cycles, c->freq);
+    }
+}
+
 static gboolean
 ctf_open (TtvTrace *trace, GError **error)
 {
@@ -182,6 +205,7 @@ ctf_open (TtvTrace *trace, GError **error)
   priv->babeltrace_prefix = babeltrace_prefix (m);
 
   ttv_ctf_add_event_types (trace, m, 0, meta_path);
+  warn_relative_clocks (trace, m, meta_path);
 
   for (guint i = 0; i < names->len; i++)
     {
@@ -264,4 +288,5 @@ const TtvFormatClass ttv_ctf_format_class = {
   .decode_contexts = ctf_decode_contexts,
   .event_type_has_context = ttv_ctf_event_type_has_context,
   .append_babeltrace_line = ttv_ctf_append_babeltrace_line,
+  .append_babeltrace_lost = ttv_ctf_append_babeltrace_lost,
 };

@@ -177,6 +177,11 @@ ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, TtvDecoder *d,
       pk->has_ts = TRUE;
     }
   pk->cpu_id = h.cpu_id;
+  if (!pk->has_seq_num && h.has_seq_num)
+    {
+      pk->seq_num = h.seq_num;
+      pk->has_seq_num = TRUE;
+    }
   return TRUE;
 }
 
@@ -231,6 +236,13 @@ load_index (CtfStreamFile *sf, const char *dir, const char *name, TtvTrace *trac
       pk.ts_begin = be64 (p + at + 24);
       pk.ts_end = be64 (p + at + 32);
       pk.events_discarded = be64 (p + at + 40);
+      /* Index 1.1 (entries of 72 bytes or more): stream instance id, then
+       * the packet's sequence number. */
+      if (entry >= 72)
+        {
+          pk.seq_num = be64 (p + at + 64);
+          pk.has_seq_num = TRUE;
+        }
       pk.has_ts = TRUE;
       pk.cpu_id = -1;
       /* An entry LTTng wrote for a packet the file no longer holds whole:
@@ -310,6 +322,8 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
       pk.events_discarded = h.events_discarded;
       pk.events_bit = h.events_bit;
       pk.cpu_id = h.cpu_id;
+      pk.seq_num = h.seq_num;
+      pk.has_seq_num = h.has_seq_num;
       if (live && h.packet_bits == 0)
         return TRUE;            /* without a size, a packet is whole only when the trace is */
       if (pk.packet_bits % 8 || pk.content_bits > pk.packet_bits || pk.events_bit > pk.content_bits
@@ -379,14 +393,33 @@ finish_index (CtfStreamFile *sf, TtvTrace *trace, guint from)
           tf->start = MIN (tf->start, pk->t_begin);
           tf->end = MAX (tf->end, pk->t_end);
         }
+      TtvLostFlags unknown = pk->has_ts ? 0 : TTV_LOST_TIME_UNKNOWN;
       if (i == 0)
-        continue;
+        {
+          /* Counted since the stream began: a snapshot, or a buffer whose
+           * oldest packets were overwritten (babeltrace2 says the tracer
+           * "may have discarded" them). */
+          if (pk->events_discarded > 0)
+            {
+              TtvLostRange r = { pk->t_begin, pk->t_end, pk->events_discarded, 0,
+                                 TTV_LOST_SINCE_STREAM_START | unknown };
+              g_array_append_val (tf->lost, r);
+            }
+          continue;
+        }
       const CtfPacket *prev = &g_array_index (sf->packets, CtfPacket, i - 1);
       if (pk->t_begin < prev->t_end)
         sf->overlapping = TRUE;
       if (pk->events_discarded > prev->events_discarded)
         {
-          TtvLostRange r = { prev->t_end, pk->t_end, pk->events_discarded - prev->events_discarded };
+          TtvLostRange r = { prev->t_end, pk->t_end, pk->events_discarded - prev->events_discarded, 0, unknown };
+          g_array_append_val (tf->lost, r);
+        }
+      /* A gap in the packets' sequence numbers: packets lost whole
+       * (overwrite mode, snapshots), their events not counted. */
+      if (prev->has_seq_num && pk->has_seq_num && pk->seq_num > prev->seq_num + 1)
+        {
+          TtvLostRange r = { prev->t_end, pk->t_begin, 0, pk->seq_num - prev->seq_num - 1, unknown };
           g_array_append_val (tf->lost, r);
         }
     }

@@ -244,6 +244,22 @@ append_value (GString *out, const TtvDecoder *d, const TtvValue *v)
 }
 
 static void
+append_clock (GString *out, TtvTime t)
+{
+  gint64 sec = t / TTV_NSEC_PER_SEC, ns = t % TTV_NSEC_PER_SEC;
+  if (ns < 0)
+    {
+      ns += TTV_NSEC_PER_SEC;
+      sec--;
+    }
+  time_t tt = (time_t) sec;
+  struct tm tm;
+  if (gmtime_r (&tt, &tm) == NULL)
+    memset (&tm, 0, sizeof tm);
+  g_string_append_printf (out, "%02d:%02d:%02d.%09" PRId64, tm.tm_hour, tm.tm_min, tm.tm_sec, ns);
+}
+
+static void
 append_time (GString *out, TtvTime t)
 {
   gint64 sec = t / TTV_NSEC_PER_SEC, ns = t % TTV_NSEC_PER_SEC;
@@ -315,4 +331,70 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
       append_struct (out, decoder, v);
     }
   g_string_append_c (out, '\n');
+}
+
+/* babeltrace2's stream id: the stream instance id, else the place of the
+ * file among the files of its stream class (as it numbers them). */
+static guint64
+stream_id (const CtfStreamFile *sf)
+{
+  if (sf->meta->packet_header && (ttv_type_collect_roles (sf->meta->packet_header) & TTV_ROLE_STREAM_ID))
+    return sf->stream_instance_id;
+  const CtfTracePriv *priv = sf->tracefile->trace->priv;
+  guint64 n = 0;
+  for (guint i = 0; i < priv->files->len; i++)
+    {
+      const CtfStreamFile *o = g_ptr_array_index (priv->files, i);
+      if (o == sf)
+        break;
+      n += o->sc == sf->sc;
+    }
+  return n;
+}
+
+void
+ttv_ctf_append_babeltrace_lost (GString *out, const TtvTracefile *tf, const TtvLostRange *lost)
+{
+  g_return_if_fail (out != NULL && tf != NULL && lost != NULL);
+  const CtfStreamFile *sf = tf->priv;
+  const CtfMeta *m = sf->meta;
+  const TtvTrace *trace = tf->trace;
+  gboolean packets = lost->packets > 0;
+  guint64 count = packets ? lost->packets : lost->count;
+  const char *what = packets ? "packet" : "event";
+  /* babeltrace2 2.0 knows no count for the stream's first packet. */
+  if (!packets && (lost->flags & TTV_LOST_SINCE_STREAM_START))
+    g_string_append_printf (out, "WARNING: Tracer may have discarded %ss ", what);
+  else
+    g_string_append_printf (out, "WARNING: Tracer discarded %" PRIu64 " %s%s ", count, what, count == 1 ? "" : "s");
+  if (lost->flags & TTV_LOST_TIME_UNKNOWN)
+    g_string_append (out, "(unknown time range)");
+  else
+    {
+      g_string_append (out, "between [");
+      append_clock (out, lost->start);
+      g_string_append (out, "] and [");
+      append_clock (out, lost->end);
+      g_string_append_c (out, ']');
+    }
+  /* The trace's name: the host, then where it was found in a session. */
+  const char *host = ttv_trace_get_info (trace, "hostname");
+  g_string_append (out, " in trace \"");
+  if (host)
+    g_string_append_printf (out, "%s%s", host, trace->session_rel ? "/" : "");
+  if (trace->session_rel)
+    g_string_append (out, trace->session_rel);
+  g_string_append (out, "\" ");
+  if (m->has_uuid)
+    {
+      const guint8 *u = m->uuid;
+      g_string_append_printf (out, "(UUID: %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x) ",
+                              u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
+                              u[13], u[14], u[15]);
+    }
+  else
+    g_string_append (out, "(no UUID) ");
+  g_autofree char *path = g_canonicalize_filename (sf->path, NULL);
+  g_string_append_printf (out, "within stream \"%s\" (stream class ID: %" PRIu64 ", stream ID: %" PRIu64 ").\n",
+                          path, sf->sc ? sf->sc->id : 0, stream_id (sf));
 }
