@@ -147,6 +147,7 @@ ttv_trace_close (TtvTrace *t)
   g_free (t->path);
   g_free (t->display_path);
   g_free (t->session_rel);
+  g_clear_pointer (&t->more_paths, g_ptr_array_unref);
   g_free (t->name);
   g_free (t);
 }
@@ -214,6 +215,31 @@ ttv_trace_open_full (const char *path, GCancellable *cancellable,
   if (!format->open (t, error))
     {
       /* close() is only for a trace the reader accepted. */
+      t->format = NULL;
+      ttv_trace_close (t);
+      return NULL;
+    }
+  t->format = format;
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    find_event_span (g_ptr_array_index (t->tracefiles, i));
+  update_span (t);
+  return t;
+}
+
+TtvTrace *
+ttv_trace_open_group (const char *const *paths, guint n, GError **error)
+{
+  g_return_val_if_fail (paths != NULL && n > 0, NULL);
+  if (n == 1)
+    return ttv_trace_open (paths[0], error);
+  const TtvFormatClass *format = best_format (paths[0]);
+  g_return_val_if_fail (format != NULL && format->identity != NULL, NULL);
+  TtvTrace *t = trace_new (paths[0], paths[0]);
+  t->more_paths = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 1; i < n; i++)
+    g_ptr_array_add (t->more_paths, g_strdup (paths[i]));
+  if (!format->open (t, error))
+    {
       t->format = NULL;
       ttv_trace_close (t);
       return NULL;

@@ -149,7 +149,12 @@ struct _TtvTrace {
                                    * is being written */
   TtvTraceDamage *damage;         /* owned; NULL: reading stops at damaged data (ttv-trace-damage.h) */
   char *session_rel;              /* owned, may be NULL: its path inside the session directory it was
-                                   * found in (ttv-session.c) */
+                                   * found in (ttv-session.c); NULL for a trace opened alone or one
+                                   * found in several directories (as babeltrace2 names traces) */
+  /* Other directories holding more of this same trace (LTTng session
+   * chunks after a rotation, snapshots), in order; NULL for one
+   * directory.  Only formats with an identity() are given several. */
+  GPtrArray *more_paths;          /* of char *, owned */
   gpointer priv;                  /* reader-private */
 };
 
@@ -158,6 +163,11 @@ struct _TtvFormatClass {
   const char *description;
   /* 0: not mine; 100: certainly mine.  Must not fail loudly. */
   guint     (*probe)        (const char *path);
+  /* Optional: what identifies the trace in directory @path (a CTF trace's
+   * UUID), so that directories of the same trace (session chunks,
+   * snapshots) open as one trace (ttv_trace_open_group); NULL when @path
+   * holds no such identity.  Newly allocated. */
+  char     *(*identity)     (const char *path);
   /* Fills a trace allocated by ttv_trace_new(): tracefiles with their
    * index, event types, info, start/end. */
   gboolean  (*open)         (TtvTrace *trace, GError **error);
@@ -224,6 +234,10 @@ TtvTrace   *ttv_trace_open_full (const char *path, GCancellable *cancellable,
                                  void (*progress) (guint64 done, guint64 total, gpointer data),
                                  gpointer progress_data, GError **error);
 void        ttv_trace_close (TtvTrace *trace);
+/* Opens the directories @paths (@n of them, of one format with the same
+ * identity()) as one trace: trace->path is the first, the others
+ * trace->more_paths.  One path: ttv_trace_open. */
+TtvTrace   *ttv_trace_open_group (const char *const *paths, guint n, GError **error);
 /* Called by readers from their open(). */
 TtvTracefile *ttv_trace_add_tracefile (TtvTrace *trace, const char *name, gint cpu);
 TtvEventType *ttv_trace_add_event_type (TtvTrace *trace, const char *facility, const char *name,

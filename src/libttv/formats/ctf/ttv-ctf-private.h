@@ -201,6 +201,10 @@ typedef struct {
   gboolean overlapping;     /* some packet begins before the previous one ends */
   guint64 index_claimed_end; /* where LTTng's index says the last packet ends, when past the file */
   GError *open_error;       /* owned: damage that makes the stream unreadable at open */
+  /* The first file of the same stream when it continues in several
+   * directories (ttv-ctf-group.c), else NULL; babeltrace2 names the stream
+   * after it. */
+  const void *stream_first; /* weak: a CtfStreamFile * */
 } CtfStreamFile;
 
 typedef struct {
@@ -223,6 +227,17 @@ const TtvValue *ttv_ctf_find_role (const TtvDecoder *decoder, const TtvValue *v,
 CtfStreamFile *ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name,
                                          TtvTrace *trace, GError **error);
 void     ttv_ctf_stream_file_free (CtfStreamFile *sf);
+/* Recomputes @sf's times, range and lost events from its packets (after
+ * some were dropped); @before, may be NULL, is the same stream's packet
+ * just before them in another file. */
+void     ttv_ctf_stream_file_reindex (CtfStreamFile *sf, const CtfPacket *before);
+/* Directories of one trace (ttv-ctf-group.c): the label of each for its
+ * tracefiles' names (what tells them apart: "archives/CHUNK"), of char *. */
+GPtrArray *ttv_ctf_group_labels (const char *const *dirs, guint n);
+/* Files of one stream found in several directories: packets already read
+ * from an earlier one are dropped, losses between files found
+ * (ttv-ctf-group.c). */
+void     ttv_ctf_group_streams (GPtrArray *files);
 /* A trace still being written (ttv-ctf-refresh.c): after the caller mapped
  * the grown file (sf->map, data, size), indexes the whole packets after the
  * known ones; an incomplete trailing packet is left for later, a damaged

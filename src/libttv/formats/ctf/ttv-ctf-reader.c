@@ -168,10 +168,58 @@ warn_relative_clocks (TtvTrace *trace, const CtfMeta *m, const char *meta_path)
     }
 }
 
+/* The directory whose metadata to read: each directory of a trace in
+ * several holds the metadata stream as far as it had gone; the longest
+ * knows every class. */
+static const char *
+metadata_dir (const GPtrArray *dirs)
+{
+  const char *best = g_ptr_array_index (dirs, 0);
+  guint64 best_size = 0;
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      g_autofree char *p = g_build_filename (g_ptr_array_index (dirs, i), "metadata", NULL);
+      GStatBuf st;
+      if (g_stat (p, &st) == 0 && (guint64) st.st_size > best_size)
+        {
+          best = g_ptr_array_index (dirs, i);
+          best_size = (guint64) st.st_size;
+        }
+    }
+  return best;
+}
+
+/* Opens the stream files of @dir; those of a trace in several
+ * directories are named LABEL/FILE. */
+static gboolean
+open_streams (TtvTrace *trace, CtfTracePriv *priv, const char *dir, const char *label, GError **error)
+{
+  g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (dir, NULL, error);
+  if (names == NULL)
+    return FALSE;
+  for (guint i = 0; i < names->len; i++)
+    {
+      CtfStreamFile *sf = ttv_ctf_stream_file_open (priv->meta, dir, g_ptr_array_index (names, i), trace, error);
+      if (sf == NULL)
+        return FALSE;
+      g_ptr_array_add (priv->files, sf);
+      if (label)
+        {
+          g_free (sf->tracefile->name);
+          sf->tracefile->name = g_build_filename (label, g_ptr_array_index (names, i), NULL);
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 ctf_open (TtvTrace *trace, GError **error)
 {
-  g_autofree char *meta_path = g_build_filename (trace->path, "metadata", NULL);
+  g_autoptr (GPtrArray) dirs = g_ptr_array_new ();
+  g_ptr_array_add (dirs, trace->path);
+  for (guint i = 0; trace->more_paths && i < trace->more_paths->len; i++)
+    g_ptr_array_add (dirs, g_ptr_array_index (trace->more_paths, i));
+  g_autofree char *meta_path = g_build_filename (metadata_dir (dirs), "metadata", NULL);
   gsize len = 0;
   /* Sized before reading: metadata growing meanwhile is seen by a refresh. */
   GStatBuf mst;
@@ -181,10 +229,6 @@ ctf_open (TtvTrace *trace, GError **error)
     return FALSE;
   g_autoptr (CtfMeta) meta = ttv_ctf_metadata_parse (text, len, meta_path, FALSE, error);
   if (meta == NULL)
-    return FALSE;
-
-  g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (trace->path, NULL, error);
-  if (names == NULL)
     return FALSE;
 
   CtfTracePriv *priv = g_new0 (CtfTracePriv, 1);
@@ -207,19 +251,59 @@ ctf_open (TtvTrace *trace, GError **error)
   ttv_ctf_add_event_types (trace, m, 0, meta_path);
   warn_relative_clocks (trace, m, meta_path);
 
-  for (guint i = 0; i < names->len; i++)
-    {
-      CtfStreamFile *sf = ttv_ctf_stream_file_open (m, trace->path, g_ptr_array_index (names, i),
-                                                    trace, error);
-      if (sf == NULL)
-        {
-          priv_free (priv);
-          trace->priv = NULL;
-          return FALSE;
-        }
-      g_ptr_array_add (priv->files, sf);
-    }
+  g_autoptr (GPtrArray) labels = dirs->len > 1
+                                   ? ttv_ctf_group_labels ((const char *const *) dirs->pdata, dirs->len) : NULL;
+  for (guint i = 0; i < dirs->len; i++)
+    if (!open_streams (trace, priv, g_ptr_array_index (dirs, i), labels ? g_ptr_array_index (labels, i) : NULL,
+                       error))
+      {
+        priv_free (priv);
+        trace->priv = NULL;
+        return FALSE;
+      }
+  if (dirs->len > 1)
+    ttv_ctf_group_streams (priv->files);
   return TRUE;
+}
+
+/* The trace's UUID: from the first metadata packet's header (LTTng
+ * packetizes its metadata), else from the parsed metadata. */
+static char *
+ctf_identity (const char *path)
+{
+  g_autofree char *meta_path = g_build_filename (path, "metadata", NULL);
+  guint8 uuid[16];
+  gboolean have = FALSE;
+  FILE *f = g_fopen (meta_path, "rb");
+  if (f == NULL)
+    return NULL;
+  guint8 head[20];
+  gsize n = fread (head, 1, sizeof head, f);
+  fclose (f);
+  static const guint8 zero[16] = { 0 };
+  if (n == sizeof head && ttv_ctf_metadata_looks_valid (head, n) && head[0] != '/' && head[0] != 0x1e
+      && memcmp (head + 4, zero, 16) != 0)
+    {
+      memcpy (uuid, head + 4, 16);
+      have = TRUE;
+    }
+  else
+    {
+      gsize len = 0;
+      g_autofree char *text = ttv_ctf_metadata_read (meta_path, &len, NULL);
+      g_autoptr (CtfMeta) m = text ? ttv_ctf_metadata_parse (text, len, meta_path, FALSE, NULL) : NULL;
+      if (m && m->has_uuid)
+        {
+          memcpy (uuid, m->uuid, 16);
+          have = TRUE;
+        }
+    }
+  if (!have)
+    return NULL;
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < 16; i++)
+    g_string_append_printf (s, "%02x", uuid[i]);
+  return g_string_free (s, FALSE);
 }
 
 static void
@@ -275,6 +359,7 @@ const TtvFormatClass ttv_ctf_format_class = {
   .name = "ctf",
   .description = N_("Common Trace Format 1.8 and 2 (LTTng 2.x)"),
   .probe = ctf_probe,
+  .identity = ctf_identity,
   .open = ctf_open,
   .close = ctf_close,
   .cursor_new = ttv_ctf_cursor_new,

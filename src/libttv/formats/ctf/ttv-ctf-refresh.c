@@ -228,7 +228,9 @@ ttv_ctf_refresh (TtvTrace *trace, gboolean *changed, GError **error)
 {
   CtfTracePriv *priv = trace->priv;
   *changed = FALSE;
-  if (priv == NULL)
+  /* A trace in several directories is archived chunks or snapshots: they
+   * do not grow. */
+  if (priv == NULL || trace->more_paths)
     return TRUE;
   /* Metadata first: new packets may use the classes it adds. */
   if (!refresh_metadata (trace, priv, changed, error))

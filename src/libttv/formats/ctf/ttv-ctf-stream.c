@@ -375,9 +375,11 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
   return TRUE;
 }
 
-/* Times, the tracefile's range, overlaps and lost events of packets @from..end. */
+/* Times, the tracefile's range, overlaps and lost events of packets
+ * @from..end; @before (may be NULL) is the packet of the same stream before
+ * packet 0, in another file (session chunks, snapshots). */
 static void
-finish_index (CtfStreamFile *sf, TtvTrace *trace, guint from)
+finish_index (CtfStreamFile *sf, guint from, const CtfPacket *before)
 {
   TtvTracefile *tf = sf->tracefile;
   CtfClock *clock = sf->sc ? sf->sc->clock : NULL;
@@ -394,7 +396,8 @@ finish_index (CtfStreamFile *sf, TtvTrace *trace, guint from)
           tf->end = MAX (tf->end, pk->t_end);
         }
       TtvLostFlags unknown = pk->has_ts ? 0 : TTV_LOST_TIME_UNKNOWN;
-      if (i == 0)
+      const CtfPacket *prev = i > 0 ? &g_array_index (sf->packets, CtfPacket, i - 1) : before;
+      if (prev == NULL)
         {
           /* Counted since the stream began: a snapshot, or a buffer whose
            * oldest packets were overwritten (babeltrace2 says the tracer
@@ -407,8 +410,7 @@ finish_index (CtfStreamFile *sf, TtvTrace *trace, guint from)
             }
           continue;
         }
-      const CtfPacket *prev = &g_array_index (sf->packets, CtfPacket, i - 1);
-      if (pk->t_begin < prev->t_end)
+      if (i > 0 && pk->t_begin < prev->t_end)
         sf->overlapping = TRUE;
       if (pk->events_discarded > prev->events_discarded)
         {
@@ -424,7 +426,17 @@ finish_index (CtfStreamFile *sf, TtvTrace *trace, guint from)
         }
     }
   tf->n_blocks = sf->packets->len;
-  (void) trace;
+}
+
+void
+ttv_ctf_stream_file_reindex (CtfStreamFile *sf, const CtfPacket *before)
+{
+  TtvTracefile *tf = sf->tracefile;
+  tf->start = TTV_TIME_MAX;
+  tf->end = TTV_TIME_MIN;
+  g_array_set_size (tf->lost, 0);
+  sf->overlapping = FALSE;
+  finish_index (sf, 0, before);
 }
 
 CtfStreamFile *
@@ -481,7 +493,7 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
     }
   if (sf->packets->len > 0)
     sf->tracefile->cpu = (gint) g_array_index (sf->packets, CtfPacket, 0).cpu_id;
-  finish_index (sf, trace, 0);
+  finish_index (sf, 0, NULL);
   /* Indexing touched every packet header: give the pages back. */
   ttv_mapped_release (sf->data, sf->size);
   return sf;
@@ -517,7 +529,7 @@ ttv_ctf_stream_file_index_more (CtfStreamFile *sf, TtvTrace *trace, GError **err
     {
       if (from == 0 && sf->packets->len > 0)
         sf->tracefile->cpu = (gint) g_array_index (sf->packets, CtfPacket, 0).cpu_id;
-      finish_index (sf, trace, from);
+      finish_index (sf, from, NULL);
       sf->tracefile->size = sf->size;
     }
   return TRUE;

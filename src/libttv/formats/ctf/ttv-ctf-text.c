@@ -394,7 +394,8 @@ ttv_ctf_append_babeltrace_lost (GString *out, const TtvTracefile *tf, const TtvL
     }
   else
     g_string_append (out, "(no UUID) ");
-  g_autofree char *path = g_canonicalize_filename (sf->path, NULL);
+  const CtfStreamFile *first = sf->stream_first ? sf->stream_first : sf;
+  g_autofree char *path = g_canonicalize_filename (first->path, NULL);
   g_string_append_printf (out, "within stream \"%s\" (stream class ID: %" PRIu64 ", stream ID: %" PRIu64 ").\n",
                           path, sf->sc ? sf->sc->id : 0, stream_id (sf));
 }
