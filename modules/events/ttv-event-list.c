@@ -49,6 +49,7 @@ typedef struct {
   TtvTime start;
   TtvTime end;                     /* the first time known again */
   guint64 count;
+  guint64 packets;                 /* whole packets lost (sequence numbers missing) */
   const TtvTracefile *tracefile;   /* weak */
 } LostMark;
 
@@ -186,7 +187,7 @@ collect_lost (TtvEventList *self)
           for (guint i = 0; tf->lost && i < tf->lost->len; i++)
             {
               const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, i);
-              LostMark m = { r->start, r->end, r->count, tf };
+              LostMark m = { r->start, r->end, r->count, r->packets, tf };
 
               g_array_append_val (self->lost, m);
             }
@@ -214,10 +215,24 @@ lost_row_new (TtvEventList *self, const LostMark *m, const Row *next)
 
       row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", text, NULL);
     }
+  else if (m->packets)
+    {
+      /* A gap in the packets' sequence numbers: how many events they held
+       * is unknown. */
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, m->packets);
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s packet lost", "%s packets lost",
+                                                            (gulong) MIN (m->packets, G_MAXULONG)), n);
+
+      row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", text, NULL);
+    }
   else
     row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", _("Events lost"), NULL);
-  row->text[COL_FIELDS] = g_strdup_printf (_("Events lost from here until %s: the tracer's buffers were full"),
-                                           end);
+  if (m->packets && !m->count)
+    row->text[COL_FIELDS] = g_strdup_printf (_("Packets lost whole from here until %s: their sequence numbers "
+                                               "are missing from the stream"), end);
+  else
+    row->text[COL_FIELDS] = g_strdup_printf (_("Events lost from here until %s: the tracer's buffers were full"),
+                                             end);
   return row;
 }
 

@@ -149,7 +149,8 @@ test_round_trip (gconstpointer data)
   ttv_test_remove_tree (d2);
 }
 
-/* The command line: ttv-gen -f ctf2, then the babeltrace2 text of both. */
+/* The command line: ttv-gen -f ctf2 (a folder and a .tar.gz), then the
+ * babeltrace2 text of each. */
 static void
 test_ttv_gen (void)
 {
@@ -168,8 +169,16 @@ test_ttv_gen (void)
   const char *i2[] = { TTV_REPORT_PATH, "--info", d2, NULL };
   g_autofree char *info = ttv_test_run_ok (i2);
   g_assert_nonnull (strstr (info, "ctf_version  2"));
+  /* Written straight into a .tar.gz, read from it: the same events. */
+  g_autofree char *a2 = g_build_filename (tmp_root, "gen-ctf2.tar.gz", NULL);
+  const char *gen3[] = { TTV_GEN_PATH, "-q", "-f", "ctf2", "-n", "30000", "-o", a2, NULL };
+  g_free (ttv_test_run_ok (gen3));
+  const char *r3[] = { TTV_REPORT_PATH, "--format=babeltrace", a2, NULL };
+  g_autofree char *o3 = ttv_test_run_ok (r3);
+  g_assert_cmpstr (o3, ==, o2);
   ttv_test_remove_tree (d1);
   ttv_test_remove_tree (d2);
+  g_unlink (a2);
 }
 
 int
