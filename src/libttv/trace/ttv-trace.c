@@ -169,6 +169,24 @@ best_format (const char *dir)
   return best;
 }
 
+/* @format's open of the new trace @t, then its span; @t is freed on error. */
+static TtvTrace *
+format_open (TtvTrace *t, const TtvFormatClass *format, GError **error)
+{
+  if (!format->open (t, error))
+    {
+      /* close() is only for a trace the reader accepted. */
+      t->format = NULL;
+      ttv_trace_close (t);
+      return NULL;
+    }
+  t->format = format;
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    find_event_span (g_ptr_array_index (t->tracefiles, i));
+  update_span (t);
+  return t;
+}
+
 /* The best reader's open of @dir (@path is what the user gave). */
 static TtvTrace *
 open_dir (const char *dir, const char *path, TtvTraceFlags flags, GError **error)
@@ -185,18 +203,7 @@ open_dir (const char *dir, const char *path, TtvTraceFlags flags, GError **error
 
   TtvTrace *t = trace_new (dir, path);
   t->flags = flags;
-  if (!format->open (t, error))
-    {
-      /* close() is only for a trace the reader accepted. */
-      t->format = NULL;
-      ttv_trace_close (t);
-      return NULL;
-    }
-  t->format = format;
-  for (guint i = 0; i < t->tracefiles->len; i++)
-    find_event_span (g_ptr_array_index (t->tracefiles, i));
-  update_span (t);
-  return t;
+  return format_open (t, format, error);
 }
 
 TtvTrace *
@@ -252,17 +259,7 @@ ttv_trace_open_group (const char *const *paths, guint n, GError **error)
   t->more_paths = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 1; i < n; i++)
     g_ptr_array_add (t->more_paths, g_strdup (paths[i]));
-  if (!format->open (t, error))
-    {
-      t->format = NULL;
-      ttv_trace_close (t);
-      return NULL;
-    }
-  t->format = format;
-  for (guint i = 0; i < t->tracefiles->len; i++)
-    find_event_span (g_ptr_array_index (t->tracefiles, i));
-  update_span (t);
-  return t;
+  return format_open (t, format, error);
 }
 
 gboolean

@@ -8,8 +8,7 @@
 # reference for the text and for the lost-event warnings.  TAP output.
 # Usage: test-ctf-sessions.sh APP TTV_REPORT WORK_DIR   (exit 77: skipped)
 # Root only: the session daemon runs as "nobody" with LTTNG_HOME under
-# WORK_DIR (see tests/formats/ctf-ust).  Every step has a timeout and the
-# daemon is always killed.
+# WORK_DIR (tests/common/lttng-record-lib.sh).
 set -u
 app=$1
 report=$2
@@ -33,33 +32,14 @@ check () {  # check DESCRIPTION COMMAND...: ok when COMMAND succeeds
   if "$@" >"$work/check.log" 2>&1; then ok "$d"; else not_ok "$d"; sed 's/^/#   /' "$work/check.log" | head -n 15; fi
 }
 
-rm -rf "$work"
-mkdir -p "$work/home" "$work/out"
-chown -R 65534:65534 "$work" || skip_all "cannot give $work to user nobody"
-chmod 755 "$work"
-export LTTNG_HOME="$work/home"
-export HOME="$work/home"
-run () {  # run SECONDS COMMAND...: as nobody, with a timeout
-  t=$1; shift
-  timeout -k 5 "$t" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-    env LTTNG_HOME="$LTTNG_HOME" HOME="$HOME" LTTNG_UST_REGISTER_TIMEOUT=5000 "$@"
-}
+. "$(dirname "$0")/../../common/lttng-record-lib.sh"
+lttng_record_init "$work" skip_all
 lt () { run 30 lttng "$@" >>"$work/lttng.log" 2>&1 || { tail -n 5 "$work/lttng.log"; return 1; }; }
-
-cleanup () {
-  pid=$(cat "$work/home/.lttng/lttng-sessiond.pid" 2>/dev/null || true)
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill "$pid" 2>/dev/null
-    i=0
-    while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    kill -9 "$pid" 2>/dev/null || true
-  fi
-}
+cleanup () { lttng_sessiond_kill; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-run 20 lttng-sessiond --daemonize --no-kernel >"$work/sessiond.log" 2>&1 \
-  || { cat "$work/sessiond.log"; skip_all "lttng-sessiond cannot start here"; }
+lttng_sessiond_start skip_all
 lt create probe --output="$work/out/probe" && lt destroy probe \
   || skip_all "lttng create fails here (daemon not usable)"
 

@@ -362,55 +362,40 @@ test_errors (void)
                 "preamble version is not 2");
   expect_error (RS "{\"type\":\"trace-class\"}", TTV_FORMAT_ERROR_INVALID, "/t/metadata:1:2",
                 "begins with a preamble fragment");
-  {
-    g_autofree char *t = g_strconcat (preamble, dsc, RS "{\"type\":\"event-record-class\",\"payload-field-class\":"
-                                      "{\"type\":\"structure\",\"member-classes\":[{\"name\":\"x\",\"field-class\":"
-                                      "{\"type\":\"fixed-length-unsigned-integer\",\"length\":0,"
-                                      "\"byte-order\":\"little-endian\"}}]}}\n", NULL);
-    expect_error (t, TTV_FORMAT_ERROR_INVALID, "/t/metadata:3:", "“length” must be a positive integer");
-  }
-  {
-    g_autofree char *t = g_strconcat (preamble, dsc, RS "{\"type\":\"event-record-class\",\"payload-field-class\":"
-                                      "{\"type\":\"structure\",\"member-classes\":[{\"name\":\"x\",\"field-class\":"
-                                      "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8}}]}}\n", NULL);
-    expect_error (t, TTV_FORMAT_ERROR_INVALID, "/t/metadata:3:", "needs the property “byte-order”");
-  }
-  {
-    g_autofree char *t = g_strconcat (preamble, dsc, RS "{\"type\":\"event-record-class\",\"payload-field-class\":"
-                                      "{\"type\":\"structure\",\"member-classes\":[{\"name\":\"x\",\"field-class\":"
-                                      "{\"type\":\"quantum-integer\"}}]}}\n", NULL);
-    expect_error (t, TTV_FORMAT_ERROR_INVALID, "/t/metadata:3:", "unknown field class type “quantum-integer”");
-  }
-  /* Conversion: what CTF 2 forbids, and what ttv does not support. */
-  {
-    g_autofree char *t = g_strconcat (preamble, dsc, RS "{\"type\":\"event-record-class\",\"payload-field-class\":"
-                                      "{\"type\":\"structure\",\"member-classes\":[{\"name\":\"x\",\"field-class\":"
-                                      "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,\"byte-order\":\"le\","
-                                      "\"roles\":[\"packet-magic-number\"]}}]}}\n", NULL);
-    expect_error (t, TTV_FORMAT_ERROR_INVALID, "/t/metadata:3:", "the role “packet-magic-number” is not allowed here");
-  }
-  {
-    g_autofree char *t = g_strconcat (preamble, dsc, RS "{\"type\":\"event-record-class\",\"payload-field-class\":"
-                                      "{\"type\":\"structure\",\"member-classes\":[{\"name\":\"x\",\"field-class\":"
-                                      "{\"type\":\"fixed-length-floating-point-number\",\"length\":128,"
-                                      "\"byte-order\":\"little-endian\"}}]}}\n", NULL);
-    expect_error (t, TTV_FORMAT_ERROR_UNSUPPORTED, "/t/metadata:3:", "floating-point numbers of 128 bits");
-  }
-  {
-    g_autofree char *t = g_strconcat (preamble, dsc, RS "{\"type\":\"event-record-class\",\"payload-field-class\":"
-                                      "{\"type\":\"structure\",\"member-classes\":[{\"name\":\"x\",\"field-class\":"
-                                      "\"nowhere\"}]}}\n", NULL);
-    expect_error (t, TTV_FORMAT_ERROR_INVALID, "/t/metadata:3:", "no field class alias “nowhere”");
-  }
-  {
-    g_autofree char *t = g_strconcat (preamble, dsc, RS "{\"type\":\"event-record-class\",\"payload-field-class\":"
-                                      "{\"type\":\"structure\",\"member-classes\":[{\"name\":\"s\",\"field-class\":"
-                                      "{\"type\":\"dynamic-length-string\",\"length-field-location\":{\"path\":[\"n\"]}}},"
-                                      "{\"name\":\"n\",\"field-class\":{\"type\":\"variable-length-unsigned-integer\"}}]}}\n",
-                                      NULL);
-    expect_error (t, TTV_FORMAT_ERROR_INVALID, "/t/metadata:3:",
-                  "the length “n” of this sequence or string is not a field declared before it");
-  }
+  /* A payload member that validation refuses, that CTF 2 forbids, or that
+   * ttv does not support. */
+  static const struct {
+    const char *members;
+    gint code;
+    const char *message;
+  } payloads[] = {
+    { "{\"name\":\"x\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\","
+      "\"length\":0,\"byte-order\":\"little-endian\"}}",
+      TTV_FORMAT_ERROR_INVALID, "“length” must be a positive integer" },
+    { "{\"name\":\"x\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\",\"length\":8}}",
+      TTV_FORMAT_ERROR_INVALID, "needs the property “byte-order”" },
+    { "{\"name\":\"x\",\"field-class\":{\"type\":\"quantum-integer\"}}",
+      TTV_FORMAT_ERROR_INVALID, "unknown field class type “quantum-integer”" },
+    { "{\"name\":\"x\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\","
+      "\"length\":8,\"byte-order\":\"le\",\"roles\":[\"packet-magic-number\"]}}",
+      TTV_FORMAT_ERROR_INVALID, "the role “packet-magic-number” is not allowed here" },
+    { "{\"name\":\"x\",\"field-class\":{\"type\":\"fixed-length-floating-point-number\","
+      "\"length\":128,\"byte-order\":\"little-endian\"}}",
+      TTV_FORMAT_ERROR_UNSUPPORTED, "floating-point numbers of 128 bits" },
+    { "{\"name\":\"x\",\"field-class\":\"nowhere\"}",
+      TTV_FORMAT_ERROR_INVALID, "no field class alias “nowhere”" },
+    { "{\"name\":\"s\",\"field-class\":{\"type\":\"dynamic-length-string\","
+      "\"length-field-location\":{\"path\":[\"n\"]}}},"
+      "{\"name\":\"n\",\"field-class\":{\"type\":\"variable-length-unsigned-integer\"}}",
+      TTV_FORMAT_ERROR_INVALID, "the length “n” of this sequence or string is not a field declared before it" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (payloads); i++)
+    {
+      g_autofree char *t = g_strconcat (preamble, dsc, RS "{\"type\":\"event-record-class\",\"payload-field-class\":"
+                                        "{\"type\":\"structure\",\"member-classes\":[", payloads[i].members,
+                                        "]}}\n", NULL);
+      expect_error (t, payloads[i].code, "/t/metadata:3:", payloads[i].message);
+    }
   {
     g_autofree char *t = g_strconcat (preamble, dsc, RS "{\"type\":\"event-record-class\",\"data-stream-class-id\":9}\n", NULL);
     expect_error (t, TTV_FORMAT_ERROR_INVALID, "/t/metadata:3:", "no data stream class 9");

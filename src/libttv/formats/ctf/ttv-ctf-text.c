@@ -262,17 +262,9 @@ append_clock (GString *out, TtvTime t)
 static void
 append_time (GString *out, TtvTime t)
 {
-  gint64 sec = t / TTV_NSEC_PER_SEC, ns = t % TTV_NSEC_PER_SEC;
-  if (ns < 0)
-    {
-      ns += TTV_NSEC_PER_SEC;
-      sec--;
-    }
-  time_t tt = (time_t) sec;
-  struct tm tm;
-  if (gmtime_r (&tt, &tm) == NULL)
-    memset (&tm, 0, sizeof tm);
-  g_string_append_printf (out, "[%02d:%02d:%02d.%09" PRId64 "] ", tm.tm_hour, tm.tm_min, tm.tm_sec, ns);
+  g_string_append_c (out, '[');
+  append_clock (out, t);
+  g_string_append (out, "] ");
 }
 
 void

@@ -87,14 +87,10 @@ fail (Conv *c, const Ctf2Json *at, gint code, const char *format, ...) G_GNUC_PR
 static gboolean
 fail (Conv *c, const Ctf2Json *at, gint code, const char *format, ...)
 {
-  if (c->error)
-    return FALSE;
   va_list ap;
   va_start (ap, format);
-  g_autofree char *msg = g_strdup_vprintf (format, ap);
+  ttv_ctf2_set_error_va (&c->error, code, c->path, c->text, at->offset, format, ap);
   va_end (ap);
-  g_autofree char *where = ttv_ctf2_where (c->path, c->text, at->offset);
-  g_set_error (&c->error, TTV_FORMAT_ERROR, code, "%s: %s", where, msg);
   return FALSE;
 }
 
@@ -345,25 +341,32 @@ convert_string (Conv *c, const Ctf2Json *fc, const char *type)
 }
 
 /* BLOBs are arrays of bytes shown in hexadecimal, as TSDL's uint8_t[16]. */
+/* An array of @element (taken) with the static "length" of @fc, or a
+ * sequence whose length is at its "length-field-location". */
+static TtvType *
+new_sized (Conv *c, const Ctf2Json *fc, TtvType *element, gboolean is_static)
+{
+  if (is_static)
+    return ttv_type_new_array (element, json_u64 (ttv_ctf2_json_get (fc, "length"), 0));
+  g_autofree char *ref = location_ref (c, ttv_ctf2_json_get (fc, "length-field-location"));
+  if (ref == NULL)
+    {
+      ttv_type_unref (element);
+      return NULL;
+    }
+  TtvType *t = ttv_type_new_sequence_ref (element, ref);
+  remember_where (c, t, fc);
+  return t;
+}
+
 static TtvType *
 convert_blob (Conv *c, const Ctf2Json *fc, const char *type, Scope scope)
 {
   TtvType *byte = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
   byte->base = 16;
-  TtvType *t;
-  if (strcmp (type, "static-length-blob") == 0)
-    t = ttv_type_new_array (byte, json_u64 (ttv_ctf2_json_get (fc, "length"), 0));
-  else
-    {
-      g_autofree char *ref = location_ref (c, ttv_ctf2_json_get (fc, "length-field-location"));
-      if (ref == NULL)
-        {
-          ttv_type_unref (byte);
-          return NULL;
-        }
-      t = ttv_type_new_sequence_ref (byte, ref);
-      remember_where (c, t, fc);
-    }
+  TtvType *t = new_sized (c, fc, byte, strcmp (type, "static-length-blob") == 0);
+  if (t == NULL)
+    return NULL;
   const char *media = ttv_ctf2_json_get_string (fc, "media-type");
   t->media_type = g_strdup (media ? media : "application/octet-stream");
   if (!apply_roles (c, fc, t, scope, TRUE))
@@ -421,20 +424,9 @@ convert_array (Conv *c, const Ctf2Json *fc, const char *type, Scope scope)
   TtvType *element = convert_fc (c, ttv_ctf2_json_get (fc, "element-field-class"), scope);
   if (element == NULL)
     return NULL;
-  TtvType *t;
-  if (strcmp (type, "static-length-array") == 0)
-    t = ttv_type_new_array (element, json_u64 (ttv_ctf2_json_get (fc, "length"), 0));
-  else
-    {
-      g_autofree char *ref = location_ref (c, ttv_ctf2_json_get (fc, "length-field-location"));
-      if (ref == NULL)
-        {
-          ttv_type_unref (element);
-          return NULL;
-        }
-      t = ttv_type_new_sequence_ref (element, ref);
-      remember_where (c, t, fc);
-    }
+  TtvType *t = new_sized (c, fc, element, strcmp (type, "static-length-array") == 0);
+  if (t == NULL)
+    return NULL;
   t->align_bits = MAX (t->align_bits, min_align (fc));
   return t;
 }

@@ -29,6 +29,17 @@ ttv_ctf2_where (const char *path, const char *text, gsize offset)
   return g_strdup_printf ("%s:%u:%u (byte offset %zu)", path, line, column, offset);
 }
 
+void
+ttv_ctf2_set_error_va (GError **error, gint code, const char *path, const char *text, gsize offset,
+                       const char *format, va_list ap)
+{
+  if (*error)
+    return;
+  g_autofree char *msg = g_strdup_vprintf (format, ap);
+  g_autofree char *where = ttv_ctf2_where (path, text, offset);
+  g_set_error (error, TTV_FORMAT_ERROR, code, "%s: %s", where, msg);
+}
+
 static Ctf2Json *
 fail (Parser *p, gsize at, const char *message)
 {

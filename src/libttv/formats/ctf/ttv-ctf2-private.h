@@ -83,6 +83,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Ctf2Json, ttv_ctf2_json_free)
 
 /* "PATH:LINE:COLUMN (byte offset N)" for messages about @offset of @text. */
 char *ttv_ctf2_where (const char *path, const char *text, gsize offset);
+/* Sets *@error (when not set yet) to "WHERE: MESSAGE", WHERE as above:
+ * the later passes' errors. */
+void  ttv_ctf2_set_error_va (GError **error, gint code, const char *path, const char *text, gsize offset,
+                             const char *format, va_list ap) G_GNUC_PRINTF (6, 0);
 
 /* --- Pass 3: validation (ttv-ctf2-validate.c) ------------------------- */
 

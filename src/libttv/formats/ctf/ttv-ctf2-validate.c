@@ -295,14 +295,10 @@ fail (Validator *v, const Ctf2Json *at, const char *format, ...) G_GNUC_PRINTF (
 static gboolean
 fail (Validator *v, const Ctf2Json *at, const char *format, ...)
 {
-  if (v->error)
-    return FALSE;
   va_list ap;
   va_start (ap, format);
-  g_autofree char *msg = g_strdup_vprintf (format, ap);
+  ttv_ctf2_set_error_va (&v->error, TTV_FORMAT_ERROR_INVALID, v->path, v->text, at->offset, format, ap);
   va_end (ap);
-  g_autofree char *where = ttv_ctf2_where (v->path, v->text, at->offset);
-  g_set_error (&v->error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID, "%s: %s", where, msg);
   return FALSE;
 }
 
