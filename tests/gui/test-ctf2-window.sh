@@ -42,7 +42,10 @@ open_and_check () {
   got=$(sed -n 's/^span: //p' "$TTV_TEST_MODULE_LOG" | head -n 1)
   check "its span is ttv-report's ($want)" '[ "$got" = "$want" ]'
   check "the screenshot of $3 shows a drawn event list" 'shoot "$SHOTS/$shot"'
-  click_first_row "$win"
+  # A row, for the focus (the rows of a kernel trace's statedump are all
+  # at the current time: the module logs no change), then End.
+  xdotool mousemove --window "$win" 200 340 click 1
+  sleep 0.5
   xdotool key --clearmodifiers End
   last=${want#* }
   check "End selects the last event of $3 ($last)" 'wait_for "[ \"\$(current)\" = $last ]" 300'
