@@ -241,11 +241,13 @@ ttv_view_axis_draw_lost (cairo_t *cr, const GArray *lost, double x, double y, do
 }
 
 gboolean
-ttv_view_axis_lost_between (const GArray *lost, TtvTime t0, TtvTime t1, guint64 *count)
+ttv_view_axis_lost_between (const GArray *lost, TtvTime t0, TtvTime t1, guint64 *count,
+                            guint64 *packets)
 {
   gboolean any = FALSE;
 
   *count = 0;
+  *packets = 0;
   for (guint i = 0; lost && i < lost->len; i++)
     {
       const TtvViewerLostEvents *r = &g_array_index (lost, TtvViewerLostEvents, i);
@@ -254,6 +256,7 @@ ttv_view_axis_lost_between (const GArray *lost, TtvTime t0, TtvTime t1, guint64 
         {
           any = TRUE;
           *count += r->count;
+          *packets += r->packets;
         }
     }
   return any;

@@ -35,8 +35,9 @@ void        ttv_view_axis_draw_counts (cairo_t *cr, double x, double y, double w
 void        ttv_view_axis_draw_lost (cairo_t *cr, const GArray *lost, double x, double y,
                                      double width, double height, TtvTime t0, TtvTime t1,
                                      const double rgb[3]);
-/* The events lost in the ranges of @lost meeting [@t0, @t1], and whether
- * any does (a count may be unknown: 0). */
-gboolean    ttv_view_axis_lost_between (const GArray *lost, TtvTime t0, TtvTime t1, guint64 *count);
+/* The events and whole packets lost in the ranges of @lost meeting [@t0,
+ * @t1], and whether any does (a count may be unknown: 0). */
+gboolean    ttv_view_axis_lost_between (const GArray *lost, TtvTime t0, TtvTime t1, guint64 *count,
+                                        guint64 *packets);
 
 G_END_DECLS

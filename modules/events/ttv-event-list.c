@@ -182,10 +182,24 @@ lost_row_new (TtvEventList *self, const LostMark *m, const Row *next)
 
       row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", text, NULL);
     }
+  else if (m->packets)
+    {
+      /* A gap in the packets' sequence numbers: how many events they held
+       * is unknown. */
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, m->packets);
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s packet lost", "%s packets lost",
+                                                            (gulong) MIN (m->packets, G_MAXULONG)), n);
+
+      row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", text, NULL);
+    }
   else
     row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", _("Events lost"), NULL);
-  row->text[COL_FIELDS] = g_strdup_printf (_("Events lost from here until %s: the tracer's buffers were full"),
-                                           end);
+  if (m->packets && !m->count)
+    row->text[COL_FIELDS] = g_strdup_printf (_("Packets lost whole from here until %s: their sequence numbers "
+                                               "are missing from the stream"), end);
+  else
+    row->text[COL_FIELDS] = g_strdup_printf (_("Events lost from here until %s: the tracer's buffers were full"),
+                                             end);
   return row;
 }
 

@@ -558,7 +558,7 @@ area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *to
   g_autoptr (GArray) lost = NULL;
   TtvTime a, b;
   guint col;
-  guint64 n_lost;
+  guint64 n_lost, n_lost_packets;
 
   if (!c || c->width == 0)
     return FALSE;
@@ -570,11 +570,13 @@ area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *to
   text = g_string_new (NULL);
   g_string_append_printf (text, _("%.0f events from %s for %s"), c->counts[col], from, length);
   lost = ttv_tab_state_dup_lost_events (self->state, a, b);
-  if (ttv_view_axis_lost_between (lost, a, b, &n_lost))
+  if (ttv_view_axis_lost_between (lost, a, b, &n_lost, &n_lost_packets))
     {
       if (n_lost)
         g_string_append_printf (text, _("\nLost events: %" PRIu64 " lost by the tracer here"), n_lost);
-      else
+      if (n_lost_packets)
+        g_string_append_printf (text, _("\nLost packets: %" PRIu64 " lost whole here"), n_lost_packets);
+      if (!n_lost && !n_lost_packets)
         g_string_append (text, _("\nLost events: the tracer lost events here"));
     }
   g_string_append (text, _("\nDrag to select the time window, click to set the current time"));

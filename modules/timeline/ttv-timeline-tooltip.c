@@ -166,16 +166,22 @@ append_lost (TtvTimelineView *self, GString *text, const TimelineLayout *l, doub
   /* The marks are at least 2 px wide: a pixel either side counts. */
   TtvTime a = ttv_timeline_time_of_x (l, x - 1), b = ttv_timeline_time_of_x (l, x + 2);
   g_autoptr (GArray) lost = ttv_tab_state_dup_lost_events (self->state, a, b);
-  guint64 count;
+  guint64 count, packets;
 
-  if (!ttv_view_axis_lost_between (lost, a, b, &count))
+  if (!ttv_view_axis_lost_between (lost, a, b, &count, &packets))
     return;
   if (count > 0)
     g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "\nLost events: %" PRIu64
                                                " event lost by the tracer here",
                                                "\nLost events: %" PRIu64
                                                " events lost by the tracer here", count), count);
-  else
+  if (packets > 0)
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "\nLost packets: %" PRIu64
+                                               " packet lost whole here (its sequence number is missing)",
+                                               "\nLost packets: %" PRIu64
+                                               " packets lost whole here (their sequence numbers are missing)",
+                                               packets), packets);
+  if (count == 0 && packets == 0)
     g_string_append (text, _("\nLost events: the tracer lost events here"));
   for (guint i = 0; i < lost->len && i < 3; i++)
     {

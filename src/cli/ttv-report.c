@@ -813,6 +813,35 @@ follow_refresh (TtvTraceset *ts, TtvContext *old, const FollowMark *mark, TtvTim
   return g_steal_pointer (&ctx);
 }
 
+/* --stats: what the tracer lost in [@start, @end], by tracefile. */
+static void
+append_lost_summary (const GArray *lost, TtvTime start, TtvTime end, GString *out)
+{
+  guint64 events = 0, packets = 0;
+  guint n = 0;
+  for (guint i = 0; i < lost->len; i++)
+    {
+      const LostMark *m = &g_array_index (lost, LostMark, i);
+      if (m->range.end < start || m->range.start > end)
+        continue;
+      events += m->range.count;
+      packets += m->range.packets;
+      n++;
+    }
+  if (n == 0)
+    return;
+  g_string_append_printf (out, "\nlost by the tracer: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
+                          " packets, in %u ranges\n", events, packets, n);
+  for (guint i = 0; i < lost->len; i++)
+    {
+      const LostMark *m = &g_array_index (lost, LostMark, i);
+      if (m->range.end < start || m->range.start > end)
+        continue;
+      g_string_append_printf (out, "  %s/%s\n", m->tracefile->trace->name, m->tracefile->name);
+      ttv_lost_range_append_text (&m->range, out);
+    }
+}
+
 static int
 print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportFormat format, Extras *x)
 {
@@ -853,6 +882,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
       g_hash_table_insert (known_streams, ttv_traceset_get_tracefile (ts, i), scan);
     }
   g_autoptr (GString) suffix = g_string_new (NULL);
+  g_autoptr (GString) warnings = g_string_new (NULL);
   gboolean headings = x->column_layout && !args.no_headings && args.stats != STATS_TABLES;
   guint next_lost = 0;
   guint64 printed = 0;
@@ -962,8 +992,18 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
       for (; next_lost < lost->len && g_array_index (lost, LostMark, next_lost).range.start <= ev->time; next_lost++)
         {
           const LostMark *lmark = &g_array_index (lost, LostMark, next_lost);
-          if (lmark->range.end >= start)
-            ttv_report_printer_append_lost (printer, lmark->tracefile, &lmark->range, o->buf);
+          if (lmark->range.end < start)
+            continue;
+          ttv_report_printer_append_lost (printer, lmark->tracefile, &lmark->range, o->buf, warnings);
+          if (warnings->len)
+            {
+              /* As babeltrace2: on stderr, after the lines before it. */
+              if (!output_flush (o, TRUE, &error))
+                break;
+              fflush (o->out);
+              fputs (warnings->str, stderr);
+              g_string_truncate (warnings, 0);
+            }
         }
       ttv_report_printer_append_full (printer, ev, pos, state, suffix->len ? suffix->str : NULL, o->buf);
       if (!output_flush (o, FALSE, &error))
@@ -978,6 +1018,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
        * it: what follows the last event is not known. */
       ttv_statistics_account_until (stats, state, past_end ? end : ttv_state_get_time (state));
       ttv_statistics_append_text (stats, o->buf);
+      append_lost_summary (lost, start, end, o->buf);
     }
   GError *flush_error = NULL;
   if (!output_flush (o, TRUE, &flush_error) && error == NULL)

@@ -104,7 +104,7 @@ static void
 fill_summary (TtvInfoDialog *self)
 {
   guint row = 0, n_traces = ttv_tab_state_get_n_traces (self->state), n_types = 0, n_files = 0;
-  guint64 lost = 0;
+  guint64 lost = 0, lost_packets = 0;
   TtvTime start, end;
   gboolean complete;
   guint64 n_events = ttv_tab_state_get_event_count (self->state, &complete);
@@ -124,7 +124,10 @@ fill_summary (TtvInfoDialog *self)
         {
           const TtvTracefile *tf = trace->tracefiles->pdata[i];
           for (guint j = 0; tf->lost && j < tf->lost->len; j++)
-            lost += g_array_index (tf->lost, TtvLostRange, j).count;
+            {
+              lost += g_array_index (tf->lost, TtvLostRange, j).count;
+              lost_packets += g_array_index (tf->lost, TtvLostRange, j).packets;
+            }
         }
     }
   ttv_tab_state_get_time_span (self->state, &start, &end);
@@ -148,6 +151,11 @@ fill_summary (TtvInfoDialog *self)
     {
       g_autofree char *n = dup_count (lost);
       add_summary_row (self, &row, _("Events lost by the tracer"), n);
+    }
+  if (lost_packets)
+    {
+      g_autofree char *n = dup_count (lost_packets);
+      add_summary_row (self, &row, _("Packets lost by the tracer"), n);
     }
   for (guint t = 0; t < n_traces; t++)
     {

@@ -585,7 +585,7 @@ ttv_tab_state_dup_lost_events (TtvTabState *self, TtvTime t0, TtvTime t1)
           for (guint i = 0; tf->lost && i < tf->lost->len; i++)
             {
               const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, i);
-              TtvViewerLostEvents l = { r->start, r->end, r->count, t, f };
+              TtvViewerLostEvents l = { r->start, r->end, r->count, r->packets, t, f };
 
               if (r->end >= t0 && r->start <= t1)
                 g_array_append_val (out, l);

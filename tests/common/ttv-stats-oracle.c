@@ -87,24 +87,55 @@ parse_value (const char **p)
     }
   if (**p == '{' || **p == '[')
     {
+      /* Objects and arrays are skipped, but for an enum's
+       * {"value": N, "labels": [...]}: its first label, else its number. */
       char close = **p == '{' ? '}' : ']';
+      Value *number = NULL, *label = NULL;
       for ((*p)++, skip_space (p); **p != close; skip_space (p))
         {
+          g_autofree char *key = NULL;
           if (close == '}')
             {
-              g_free (parse_string (p));
+              key = parse_string (p);
               skip_space (p);
               g_assert_cmpint (*(*p)++, ==, ':');
             }
-          Value *v = parse_value (p);
-          if (v)
-            value_free (v);
+          skip_space (p);
+          if (key && strcmp (key, "labels") == 0 && **p == '[')
+            {
+              (*p)++;
+              skip_space (p);
+              if (**p == '"')
+                {
+                  label = g_new0 (Value, 1);
+                  label->is_string = TRUE;
+                  label->string = parse_string (p);
+                }
+              (*p)--;
+              *p = strchr (*p, ']');
+              g_assert_nonnull (*p);
+              (*p)++;
+            }
+          else
+            {
+              Value *v = parse_value (p);
+              if (v && key && strcmp (key, "value") == 0 && number == NULL)
+                number = v;
+              else if (v)
+                value_free (v);
+            }
           skip_space (p);
           if (**p == ',')
             (*p)++;
         }
       (*p)++;
-      return NULL;
+      if (label)
+        {
+          if (number)
+            value_free (number);
+          return label;
+        }
+      return number;
     }
   if (**p == '-' || g_ascii_isdigit (**p))
     {

@@ -958,7 +958,22 @@ test_lost_events (void)
     g_assert_nonnull (strstr (text, "Lost events: 123 events"));
     g_assert_null (strstr (away, "Lost events"));
   }
-  g_array_set_size (tf->lost, tf->lost->len - 1);
+  /* Whole packets lost (a gap in CTF packet sequence numbers): how many
+   * events is unknown, the packets are counted. */
+  lost.start = s0 + (s1 - s0) * 60 / 100;
+  lost.end = s0 + (s1 - s0) * 62 / 100;
+  lost.count = 0;
+  lost.packets = 3;
+  g_array_append_val (tf->lost, lost);
+  {
+    double x = x_of (&v, gtk_widget_get_allocated_width (v.area), s0, s1, s0 + (s1 - s0) * 61 / 100);
+    g_autofree char *text = ttv_timeline_dup_tooltip (v.timeline, x, ttv_timeline_get_header_height (v.timeline) - 3);
+
+    g_test_message ("ruler tooltip: %s", text);
+    g_assert_nonnull (strstr (text, "Lost packets: 3 packets lost whole here"));
+    g_assert_null (strstr (text, "Lost events"));
+  }
+  g_array_set_size (tf->lost, tf->lost->len - 2);
   view_close (&v);
 }
 

@@ -61,6 +61,7 @@ typedef struct {
   TtvTime start;
   TtvTime end;                 /* the first time known again */
   guint64 count;               /* events lost; 0 when unknown */
+  guint64 packets;             /* whole packets lost (CTF packet sequence numbers missing) */
   guint trace;                 /* index of the trace in the tab */
   guint stream;                /* index of the stream in its trace */
 } TtvViewerLostEvents;

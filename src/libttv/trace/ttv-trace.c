@@ -147,6 +147,8 @@ ttv_trace_close (TtvTrace *t)
   g_ptr_array_unref (t->warnings);
   g_free (t->path);
   g_free (t->display_path);
+  g_free (t->session_rel);
+  g_clear_pointer (&t->more_paths, g_ptr_array_unref);
   g_free (t->name);
   g_free (t);
 }
@@ -168,6 +170,24 @@ best_format (const char *dir)
   return best;
 }
 
+/* @format's open of the new trace @t, then its span; @t is freed on error. */
+static TtvTrace *
+format_open (TtvTrace *t, const TtvFormatClass *format, GError **error)
+{
+  if (!format->open (t, error))
+    {
+      /* close() is only for a trace the reader accepted. */
+      t->format = NULL;
+      ttv_trace_close (t);
+      return NULL;
+    }
+  t->format = format;
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    find_event_span (g_ptr_array_index (t->tracefiles, i));
+  update_span (t);
+  return t;
+}
+
 /* The best reader's open of @dir (@path is what the user gave). */
 static TtvTrace *
 open_dir (const char *dir, const char *path, TtvTraceFlags flags, GError **error)
@@ -184,18 +204,7 @@ open_dir (const char *dir, const char *path, TtvTraceFlags flags, GError **error
 
   TtvTrace *t = trace_new (dir, path);
   t->flags = flags;
-  if (!format->open (t, error))
-    {
-      /* close() is only for a trace the reader accepted. */
-      t->format = NULL;
-      ttv_trace_close (t);
-      return NULL;
-    }
-  t->format = format;
-  for (guint i = 0; i < t->tracefiles->len; i++)
-    find_event_span (g_ptr_array_index (t->tracefiles, i));
-  update_span (t);
-  return t;
+  return format_open (t, format, error);
 }
 
 TtvTrace *
@@ -237,6 +246,21 @@ ttv_trace_open_growing (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
   return open_dir (path, path, TTV_TRACE_FLAG_GROWING, error);
+}
+
+TtvTrace *
+ttv_trace_open_group (const char *const *paths, guint n, GError **error)
+{
+  g_return_val_if_fail (paths != NULL && n > 0, NULL);
+  if (n == 1)
+    return ttv_trace_open (paths[0], error);
+  const TtvFormatClass *format = best_format (paths[0]);
+  g_return_val_if_fail (format != NULL && format->identity != NULL, NULL);
+  TtvTrace *t = trace_new (paths[0], paths[0]);
+  t->more_paths = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 1; i < n; i++)
+    g_ptr_array_add (t->more_paths, g_strdup (paths[i]));
+  return format_open (t, format, error);
 }
 
 gboolean
@@ -489,6 +513,16 @@ ttv_event_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime p
   if (format->append_babeltrace_line == NULL)
     return FALSE;
   format->append_babeltrace_line (out, event, previous_time, decoder);
+  return TRUE;
+}
+
+gboolean
+ttv_tracefile_append_babeltrace_lost (GString *out, const TtvTracefile *tracefile, const TtvLostRange *lost)
+{
+  const TtvFormatClass *format = tracefile->trace->format;
+  if (format->append_babeltrace_lost == NULL)
+    return FALSE;
+  format->append_babeltrace_lost (out, tracefile, lost);
   return TRUE;
 }
 

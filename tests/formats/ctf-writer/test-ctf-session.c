@@ -148,7 +148,8 @@ test_generated_session (void)
   g_autofree char *kernel = g_build_filename (session, "kernel", NULL);
   g_autofree char *ust = g_build_filename (session, "ust", "pid", "app-42-20240101-120000", NULL);
   g_autofree char *hidden = g_build_filename (session, ".snapshot", NULL);
-  g_autofree char *deep = g_build_filename (session, "a", "b", "c", "d", "e", "f", NULL);
+  /* Deeper than any layout LTTng writes (a rotated session is 6 levels). */
+  g_autofree char *deep = g_build_filename (session, "a", "b", "c", "d", "e", "f", "g", "h", "i", NULL);
   guint64 nk, nu, nh, nd;
   write_trace (kernel, 1, 3000, &nk);
   write_trace (ust, 2, 2000, &nu);

@@ -63,22 +63,6 @@ update_clock (guint64 *clock, guint64 ts, guint bits)
   *clock = v;
 }
 
-/* Last integer or enum named @name in a decoded tree, depth first. */
-static const TtvValue *
-find_last (const TtvDecoder *d, const TtvValue *v, const char *name, const TtvValue *best)
-{
-  for (guint32 i = 0; i < v->n_children; i++)
-    {
-      const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
-      if (c->name && strcmp (c->name, name) == 0
-          && (c->type->kind == TTV_TYPE_INTEGER || c->type->kind == TTV_TYPE_ENUM))
-        best = c;
-      if (c->type->kind == TTV_TYPE_STRUCT || c->type->kind == TTV_TYPE_VARIANT)
-        best = find_last (d, c, name, best);
-    }
-  return best;
-}
-
 typedef struct {
   gint32 packet_header, packet_ctx, header, stream_ctx, event_ctx, payload;
   guint64 payload_bit;
@@ -141,10 +125,10 @@ decode_all (CtfStreamFile *sf, const Lane *l, guint64 hdr_bit, TtvDecoder *d,
       if (n->header >= 0)
         {
           const TtvValue *root = ttv_decoder_get (d, (guint32) n->header);
-          const TtvValue *idv = find_last (d, root, "id", NULL);
+          const TtvValue *idv = ttv_ctf_find_role (d, root, TTV_ROLE_EVENT_CLASS_ID);
           if (idv)
             ttv_value_get_uint (idv, &id);
-          const TtvValue *ts = find_last (d, root, "timestamp", NULL);
+          const TtvValue *ts = ttv_ctf_find_role (d, root, TTV_ROLE_CLOCK_TIMESTAMP);
           if (clock && ts && ts->type->kind == TTV_TYPE_INTEGER)
             update_clock (clock, ts->v.u, ts->type->size_bits);
         }

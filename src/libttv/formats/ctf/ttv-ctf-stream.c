@@ -20,9 +20,40 @@ typedef struct {
   guint64 ts_begin, ts_end;
   gboolean has_ts_begin, has_ts_end;
   guint64 events_discarded;
+  guint64 seq_num;
+  gboolean has_seq_num;
   gint64 cpu_id;
   guint64 events_bit;
 } PacketHead;
+
+const TtvValue *
+ttv_ctf_find_role (const TtvDecoder *d, const TtvValue *v, guint32 role)
+{
+  const TtvValue *best = NULL;
+  for (guint32 i = 0; i < v->n_children; i++)
+    {
+      const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
+      if (c->type->roles & role)
+        best = c;
+      else if (c->type->kind == TTV_TYPE_STRUCT || c->type->kind == TTV_TYPE_VARIANT)
+        {
+          const TtvValue *below = ttv_ctf_find_role (d, c, role);
+          if (below)
+            best = below;
+        }
+    }
+  return best;
+}
+
+/* The unsigned integer of @role in the decoded scope @node. */
+static gboolean
+get_role (TtvDecoder *d, gint32 node, guint32 role, guint64 *out)
+{
+  if (node < 0)
+    return FALSE;
+  const TtvValue *v = ttv_ctf_find_role (d, ttv_decoder_get (d, (guint32) node), role);
+  return v && ttv_value_get_uint (v, out);
+}
 
 static gboolean
 get_uint (TtvDecoder *d, gint32 node, const char *name, guint64 *out)
@@ -63,14 +94,14 @@ read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
           return head_error (error, local->code, sf, offset, msg);
         }
       guint64 magic;
-      if (get_uint (d, hn, "magic", &magic) && magic != TTV_CTF_PACKET_MAGIC)
+      if (get_role (d, hn, TTV_ROLE_PACKET_MAGIC, &magic) && magic != TTV_CTF_PACKET_MAGIC)
         {
           g_autofree char *msg = g_strdup_printf (_("bad packet magic 0x%08" PRIx64 " (expected 0x%08x)"),
                                                   magic, TTV_CTF_PACKET_MAGIC);
           return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
         }
       const TtvValue *hv = ttv_decoder_get (d, (guint32) hn);
-      const TtvValue *uuid = ttv_decoder_get_field (d, hv, "uuid");
+      const TtvValue *uuid = ttv_ctf_find_role (d, hv, TTV_ROLE_METADATA_UUID);
       if (uuid && m->has_uuid && uuid->n_children == 16)
         {
           for (guint i = 0; i < 16; i++)
@@ -79,7 +110,7 @@ read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
                                  _("packet uuid differs from the trace uuid in the metadata"));
         }
       guint64 sid;
-      if (get_uint (d, hn, "stream_id", &sid))
+      if (get_role (d, hn, TTV_ROLE_STREAM_CLASS_ID, &sid))
         {
           h->sc = ttv_ctf_meta_find_stream (m, sid);
           if (!h->sc)
@@ -88,7 +119,7 @@ read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
               return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
             }
         }
-      get_uint (d, hn, "stream_instance_id", &h->stream_instance_id);
+      get_role (d, hn, TTV_ROLE_STREAM_ID, &h->stream_instance_id);
     }
   if (!h->sc)
     {
@@ -106,13 +137,14 @@ read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
           g_autofree char *msg = g_strdup_printf (_("truncated or invalid packet context (%s)"), local->message);
           return head_error (error, local->code, sf, offset, msg);
         }
-      h->has_packet_size = get_uint (d, cn, "packet_size", &h->packet_bits);
-      h->has_content_size = get_uint (d, cn, "content_size", &h->content_bits);
+      h->has_packet_size = get_role (d, cn, TTV_ROLE_PACKET_TOTAL_BITS, &h->packet_bits);
+      h->has_content_size = get_role (d, cn, TTV_ROLE_PACKET_CONTENT_BITS, &h->content_bits);
       if (!h->has_content_size)
         h->content_bits = h->packet_bits;
-      h->has_ts_begin = get_uint (d, cn, "timestamp_begin", &h->ts_begin);
-      h->has_ts_end = get_uint (d, cn, "timestamp_end", &h->ts_end);
-      get_uint (d, cn, "events_discarded", &h->events_discarded);
+      h->has_ts_begin = get_role (d, cn, TTV_ROLE_CLOCK_TIMESTAMP, &h->ts_begin);
+      h->has_ts_end = get_role (d, cn, TTV_ROLE_PACKET_END_TIMESTAMP, &h->ts_end);
+      get_role (d, cn, TTV_ROLE_DISCARDED_EVENTS, &h->events_discarded);
+      h->has_seq_num = get_role (d, cn, TTV_ROLE_PACKET_SEQ_NUM, &h->seq_num);
       guint64 cpu;
       if (get_uint (d, cn, "cpu_id", &cpu) && cpu < G_MAXINT32)
         h->cpu_id = (gint64) cpu;
@@ -148,6 +180,11 @@ ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, TtvDecoder *d,
       pk->has_ts = TRUE;
     }
   pk->cpu_id = h.cpu_id;
+  if (!pk->has_seq_num && h.has_seq_num)
+    {
+      pk->seq_num = h.seq_num;
+      pk->has_seq_num = TRUE;
+    }
   return TRUE;
 }
 
@@ -208,8 +245,20 @@ load_index (CtfStreamFile *sf, const char *dir, const char *name, TtvTrace *trac
       pk.ts_begin = be64 (p + at + 24);
       pk.ts_end = be64 (p + at + 32);
       pk.events_discarded = be64 (p + at + 40);
+      /* Index 1.1 (entries of 72 bytes or more): stream instance id, then
+       * the packet's sequence number. */
+      if (entry >= 72)
+        {
+          pk.seq_num = be64 (p + at + 64);
+          pk.has_seq_num = TRUE;
+        }
       pk.has_ts = TRUE;
       pk.cpu_id = -1;
+      /* An entry LTTng wrote for a packet the file no longer holds whole:
+       * remembered, the packet header decides (scan_packets). */
+      if (pk.offset == expect_offset && pk.offset < sf->size && pk.packet_bits % 8 == 0
+          && pk.packet_bits / 8 > sf->size - pk.offset)
+        sf->index_claimed_end = pk.offset + pk.packet_bits / 8;
       if (pk.offset != expect_offset || pk.packet_bits % 8 || pk.packet_bits == 0
           || pk.content_bits > pk.packet_bits || pk.packet_bits / 8 > sf->size
           || pk.offset > sf->size - pk.packet_bits / 8)
@@ -312,6 +361,8 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
       pk.events_discarded = h.events_discarded;
       pk.events_bit = h.events_bit;
       pk.cpu_id = h.cpu_id;
+      pk.seq_num = h.seq_num;
+      pk.has_seq_num = h.has_seq_num;
       if (live && !h.has_packet_size)
         return TRUE;            /* without a size, a packet is whole only when the trace is */
       g_autofree char *problem = dup_size_problem (&h, &pk);
@@ -344,6 +395,17 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
                                                  sf->path, offset, avail / 8, pk.packet_bits / 8);
               break;
             }
+          /* The index LTTng wrote after the packet says the same size: the
+           * file lost its end (a packet being written has no entry yet). */
+          if (!live && sf->index_claimed_end == offset + pk.packet_bits / 8)
+            {
+              g_set_error (&sf->open_error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+                           _("%s: packet at byte offset %" PRIu64 " is %" PRIu64 " bytes long (its header"
+                             " and the index agree) but the file ends %" PRIu64 " bytes after it:"
+                             " the stream file is truncated"),
+                           sf->path, offset, pk.packet_bits / 8, avail / 8);
+              break;
+            }
           ttv_trace_add_tail_warning (trace, _("%s: the padding of the last packet (byte offset %" PRIu64
                                           ") is truncated"), sf->path, offset);
           pk.packet_bits = avail;
@@ -354,9 +416,11 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
   return TRUE;
 }
 
-/* Times, the tracefile's range, overlaps and lost events of packets @from..end. */
+/* Times, the tracefile's range, overlaps and lost events of packets
+ * @from..end; @before (may be NULL) is the packet of the same stream before
+ * packet 0, in another file (session chunks, snapshots). */
 static void
-finish_index (CtfStreamFile *sf, TtvTrace *trace, guint from)
+finish_index (CtfStreamFile *sf, guint from, const CtfPacket *before)
 {
   TtvTracefile *tf = sf->tracefile;
   CtfClock *clock = sf->sc ? sf->sc->clock : NULL;
@@ -372,19 +436,48 @@ finish_index (CtfStreamFile *sf, TtvTrace *trace, guint from)
           tf->start = MIN (tf->start, pk->t_begin);
           tf->end = MAX (tf->end, pk->t_end);
         }
-      if (i == 0)
-        continue;
-      const CtfPacket *prev = &g_array_index (sf->packets, CtfPacket, i - 1);
-      if (pk->t_begin < prev->t_end)
+      TtvLostFlags unknown = pk->has_ts ? 0 : TTV_LOST_TIME_UNKNOWN;
+      const CtfPacket *prev = i > 0 ? &g_array_index (sf->packets, CtfPacket, i - 1) : before;
+      if (prev == NULL)
+        {
+          /* Counted since the stream began: a snapshot, or a buffer whose
+           * oldest packets were overwritten (babeltrace2 says the tracer
+           * "may have discarded" them). */
+          if (pk->events_discarded > 0)
+            {
+              TtvLostRange r = { pk->t_begin, pk->t_end, pk->events_discarded, 0,
+                                 TTV_LOST_SINCE_STREAM_START | unknown };
+              g_array_append_val (tf->lost, r);
+            }
+          continue;
+        }
+      if (i > 0 && pk->t_begin < prev->t_end)
         sf->overlapping = TRUE;
       if (pk->events_discarded > prev->events_discarded)
         {
-          TtvLostRange r = { prev->t_end, pk->t_end, pk->events_discarded - prev->events_discarded };
+          TtvLostRange r = { prev->t_end, pk->t_end, pk->events_discarded - prev->events_discarded, 0, unknown };
+          g_array_append_val (tf->lost, r);
+        }
+      /* A gap in the packets' sequence numbers: packets lost whole
+       * (overwrite mode, snapshots), their events not counted. */
+      if (prev->has_seq_num && pk->has_seq_num && pk->seq_num > prev->seq_num + 1)
+        {
+          TtvLostRange r = { prev->t_end, pk->t_begin, 0, pk->seq_num - prev->seq_num - 1, unknown };
           g_array_append_val (tf->lost, r);
         }
     }
   tf->n_blocks = sf->packets->len;
-  (void) trace;
+}
+
+void
+ttv_ctf_stream_file_reindex (CtfStreamFile *sf, const CtfPacket *before)
+{
+  TtvTracefile *tf = sf->tracefile;
+  tf->start = TTV_TIME_MAX;
+  tf->end = TTV_TIME_MIN;
+  g_array_set_size (tf->lost, 0);
+  sf->overlapping = FALSE;
+  finish_index (sf, 0, before);
 }
 
 CtfStreamFile *
@@ -431,9 +524,17 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
     }
   if (!sf->from_index)
     scan_packets (sf, trace, d, 0, FALSE, NULL);
+  if (sf->open_error)
+    {
+      g_propagate_error (error, g_steal_pointer (&sf->open_error));
+      ttv_mapped_release (sf->data, sf->size);
+      sf->tracefile->priv = NULL;
+      ttv_ctf_stream_file_free (sf);
+      return NULL;
+    }
   if (sf->packets->len > 0)
     sf->tracefile->cpu = (gint) g_array_index (sf->packets, CtfPacket, 0).cpu_id;
-  finish_index (sf, trace, 0);
+  finish_index (sf, 0, NULL);
   /* Indexing touched every packet header: give the pages back. */
   ttv_mapped_release (sf->data, sf->size);
   return sf;
@@ -469,7 +570,7 @@ ttv_ctf_stream_file_index_more (CtfStreamFile *sf, TtvTrace *trace, GError **err
     {
       if (from == 0 && sf->packets->len > 0)
         sf->tracefile->cpu = (gint) g_array_index (sf->packets, CtfPacket, 0).cpu_id;
-      finish_index (sf, trace, from);
+      finish_index (sf, from, NULL);
       sf->tracefile->size = sf->size;
     }
   return TRUE;
@@ -481,6 +582,7 @@ ttv_ctf_stream_file_free (CtfStreamFile *sf)
   if (sf == NULL)
     return;
   g_free (sf->path);
+  g_clear_error (&sf->open_error);
   if (sf->map)
     g_mapped_file_unref (sf->map);
   g_array_unref (sf->packets);

@@ -2,16 +2,11 @@
  * --clock-gmt) for CTF events; see ttv-ctf-text.h. */
 #include "ttv-ctf-text.h"
 #include "ttv-ctf.h"
+#include "ttv-ctf-private.h"
 
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
-
-/* Packet context members babeltrace2 does not show (they have a meaning). */
-static const char *const packet_meaning[] = {
-  "timestamp_begin", "timestamp_end", "events_discarded", "content_size", "packet_size",
-  "packet_seq_num", NULL,
-};
 
 static gboolean
 is_text (const TtvType *t)
@@ -22,16 +17,17 @@ is_text (const TtvType *t)
 }
 
 /* babeltrace2 keeps in its trace model only what has no special meaning:
- * integers mapped to a clock vanish, and compounds with nothing left. */
+ * integers with a role (the packet context's sizes, times and counters)
+ * or mapped to a clock vanish, and compounds with nothing left. */
 static gboolean
 visible (const TtvType *t)
 {
   switch (t->kind)
     {
     case TTV_TYPE_INTEGER:
-      return t->clock_name == NULL;
+      return t->clock_name == NULL && t->roles == 0;
     case TTV_TYPE_ENUM:
-      return t->container == NULL || t->container->clock_name == NULL;
+      return t->roles == 0 && (t->container == NULL || t->container->clock_name == NULL);
     case TTV_TYPE_ARRAY:
     case TTV_TYPE_SEQUENCE:
       return visible (t->element);
@@ -85,6 +81,17 @@ static void
 append_integer (GString *out, const TtvType *t, guint64 raw)
 {
   guint len = t->size_bits;
+  /* CTF 2 booleans and bit arrays, as babeltrace2 2.1 prints them. */
+  if (t->int_kind == TTV_INT_BOOLEAN)
+    {
+      g_string_append (out, raw ? "true" : "false");
+      return;
+    }
+  if (t->int_kind == TTV_INT_BIT_ARRAY && !t->mappings)
+    {
+      g_string_append_printf (out, "0x%" PRIX64, raw);
+      return;
+    }
   switch (t->base)
     {
     case 2:
@@ -122,8 +129,7 @@ append_integer (GString *out, const TtvType *t, guint64 raw)
 static gboolean
 mapping_hit (const TtvType *t, const TtvEnumMapping *m, guint64 raw)
 {
-  return t->is_signed ? ((gint64) raw >= (gint64) m->start && (gint64) raw <= (gint64) m->end)
-                      : (raw >= m->start && raw <= m->end);
+  return ttv_type_mapping_matches (t, m, raw);
 }
 
 static void
@@ -162,7 +168,7 @@ append_enum (GString *out, const TtvType *t, guint64 raw)
 static void append_value (GString *out, const TtvDecoder *d, const TtvValue *v);
 
 static void
-append_struct (GString *out, const TtvDecoder *d, const TtvValue *v, const char *const *hide)
+append_struct (GString *out, const TtvDecoder *d, const TtvValue *v)
 {
   g_string_append_c (out, '{');
   guint printed = 0;
@@ -170,8 +176,6 @@ append_struct (GString *out, const TtvDecoder *d, const TtvValue *v, const char 
     {
       const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
       if (!visible (c->type))
-        continue;
-      if (hide && c->name && g_strv_contains (hide, c->name))
         continue;
       g_string_append (out, printed++ ? ", " : " ");
       g_string_append_printf (out, "%s = ", c->name ? c->name : "");
@@ -223,9 +227,14 @@ append_value (GString *out, const TtvDecoder *d, const TtvValue *v)
       g_string_append (out, " ]");
       break;
     case TTV_TYPE_STRUCT:
-      append_struct (out, d, v, NULL);
+      append_struct (out, d, v);
       break;
     case TTV_TYPE_VARIANT:
+      if (t->optional && v->n_children == 0)
+        {
+          g_string_append (out, "<none>");
+          break;
+        }
       g_string_append (out, "{ ");
       if (v->n_children == 1)
         append_value (out, d, ttv_decoder_get (d, v->first_child));
@@ -235,7 +244,7 @@ append_value (GString *out, const TtvDecoder *d, const TtvValue *v)
 }
 
 static void
-append_time (GString *out, TtvTime t)
+append_clock (GString *out, TtvTime t)
 {
   gint64 sec = t / TTV_NSEC_PER_SEC, ns = t % TTV_NSEC_PER_SEC;
   if (ns < 0)
@@ -247,7 +256,15 @@ append_time (GString *out, TtvTime t)
   struct tm tm;
   if (gmtime_r (&tt, &tm) == NULL)
     memset (&tm, 0, sizeof tm);
-  g_string_append_printf (out, "[%02d:%02d:%02d.%09" PRId64 "] ", tm.tm_hour, tm.tm_min, tm.tm_sec, ns);
+  g_string_append_printf (out, "%02d:%02d:%02d.%09" PRId64, tm.tm_hour, tm.tm_min, tm.tm_sec, ns);
+}
+
+static void
+append_time (GString *out, TtvTime t)
+{
+  g_string_append_c (out, '[');
+  append_clock (out, t);
+  g_string_append (out, "] ");
 }
 
 void
@@ -255,18 +272,23 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
                                 TtvDecoder *decoder)
 {
   g_return_if_fail (out != NULL && event != NULL && decoder != NULL);
-  append_time (out, event->time);
-  if (previous_time == TTV_TIME_MIN)
-    g_string_append (out, "(+?.\?\?\?\?\?\?\?\?\?) ");
-  else
+  const CtfStreamFile *sf = event->tracefile->priv;
+  /* A stream without a clock has no time to print (nor a delta). */
+  if (sf->sc->has_time)
     {
-      guint64 delta = (guint64) event->time - (guint64) previous_time;
-      g_string_append_printf (out, "(+%" PRIu64 ".%09" PRIu64 ") ", delta / 1000000000u,
-                              delta % 1000000000u);
+      append_time (out, event->time);
+      if (previous_time == TTV_TIME_MIN)
+        g_string_append (out, "(+?.\?\?\?\?\?\?\?\?\?) ");
+      else
+        {
+          guint64 delta = (guint64) event->time - (guint64) previous_time;
+          g_string_append_printf (out, "(+%" PRIu64 ".%09" PRIu64 ") ", delta / 1000000000u,
+                                  delta % 1000000000u);
+        }
     }
-  const char *host = ttv_trace_get_info (event->tracefile->trace, "hostname");
-  if (host)
-    g_string_append_printf (out, "%s ", host);
+  const CtfTracePriv *priv = event->tracefile->trace->priv;
+  if (priv->babeltrace_prefix)
+    g_string_append (out, priv->babeltrace_prefix);
   g_string_append_printf (out, "%s: ", event->type->full_name);
 
   gint32 sctx = -1, ectx = -1, pctx = -1;
@@ -281,15 +303,9 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
   if (pctx >= 0)
     {
       const TtvValue *v = ttv_decoder_get (decoder, (guint32) pctx);
-      gboolean any = v->n_children == 0;
-      for (guint32 i = 0; i < v->n_children && !any; i++)
+      if (visible (v->type))
         {
-          const TtvValue *c = ttv_decoder_get (decoder, v->first_child + i);
-          any = visible (c->type) && !g_strv_contains (packet_meaning, c->name);
-        }
-      if (any)
-        {
-          append_struct (out, decoder, v, packet_meaning);
+          append_struct (out, decoder, v);
           first = FALSE;
         }
     }
@@ -304,7 +320,74 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
       if (!first)
         g_string_append (out, ", ");
       first = FALSE;
-      append_struct (out, decoder, v, NULL);
+      append_struct (out, decoder, v);
     }
   g_string_append_c (out, '\n');
+}
+
+/* babeltrace2's stream id: the stream instance id, else the place of the
+ * file among the files of its stream class (as it numbers them). */
+static guint64
+stream_id (const CtfStreamFile *sf)
+{
+  if (sf->meta->packet_header && (ttv_type_collect_roles (sf->meta->packet_header) & TTV_ROLE_STREAM_ID))
+    return sf->stream_instance_id;
+  const CtfTracePriv *priv = sf->tracefile->trace->priv;
+  guint64 n = 0;
+  for (guint i = 0; i < priv->files->len; i++)
+    {
+      const CtfStreamFile *o = g_ptr_array_index (priv->files, i);
+      if (o == sf)
+        break;
+      n += o->sc == sf->sc;
+    }
+  return n;
+}
+
+void
+ttv_ctf_append_babeltrace_lost (GString *out, const TtvTracefile *tf, const TtvLostRange *lost)
+{
+  g_return_if_fail (out != NULL && tf != NULL && lost != NULL);
+  const CtfStreamFile *sf = tf->priv;
+  const CtfMeta *m = sf->meta;
+  const TtvTrace *trace = tf->trace;
+  gboolean packets = lost->packets > 0;
+  guint64 count = packets ? lost->packets : lost->count;
+  const char *what = packets ? "packet" : "event";
+  /* babeltrace2 2.0 knows no count for the stream's first packet. */
+  if (!packets && (lost->flags & TTV_LOST_SINCE_STREAM_START))
+    g_string_append_printf (out, "WARNING: Tracer may have discarded %ss ", what);
+  else
+    g_string_append_printf (out, "WARNING: Tracer discarded %" PRIu64 " %s%s ", count, what, count == 1 ? "" : "s");
+  if (lost->flags & TTV_LOST_TIME_UNKNOWN)
+    g_string_append (out, "(unknown time range)");
+  else
+    {
+      g_string_append (out, "between [");
+      append_clock (out, lost->start);
+      g_string_append (out, "] and [");
+      append_clock (out, lost->end);
+      g_string_append_c (out, ']');
+    }
+  /* The trace's name: the host, then where it was found in a session. */
+  const char *host = ttv_trace_get_info (trace, "hostname");
+  g_string_append (out, " in trace \"");
+  if (host)
+    g_string_append_printf (out, "%s%s", host, trace->session_rel ? "/" : "");
+  if (trace->session_rel)
+    g_string_append (out, trace->session_rel);
+  g_string_append (out, "\" ");
+  if (m->has_uuid)
+    {
+      const guint8 *u = m->uuid;
+      g_string_append_printf (out, "(UUID: %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x) ",
+                              u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
+                              u[13], u[14], u[15]);
+    }
+  else
+    g_string_append (out, "(no UUID) ");
+  const CtfStreamFile *first = sf->stream_first ? sf->stream_first : sf;
+  g_autofree char *path = g_canonicalize_filename (first->path, NULL);
+  g_string_append_printf (out, "within stream \"%s\" (stream class ID: %" PRIu64 ", stream ID: %" PRIu64 ").\n",
+                          path, sf->sc ? sf->sc->id : 0, stream_id (sf));
 }
