@@ -3,6 +3,7 @@
  * A thin program: everything it prints comes from libttv. */
 #include "ttv-config.h"
 
+#include "ttv-analysis-print.h"
 #include "ttv-archive.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
@@ -56,13 +57,22 @@ typedef struct {
   gboolean keep_going;
   gboolean list_groups;
   gboolean help;
+  /* kernel analyses (issue 17) */
+  char *analysis;
+  char *table;
+  char *group_by;
+  gboolean records;
+  gboolean no_cache;
+  gint64 top;
+  gint64 bins;
+  gint64 tid;
 } ReportArgs;
 
 /* page_size: G_MININT64 when not given (0 and below are refused). */
-static ReportArgs args = { .count = -1, .page_size = G_MININT64 };
+static ReportArgs args = { .count = -1, .page_size = G_MININT64, .tid = -1 };
 
 static const GOptionEntry entries[] = {
-  { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl or babeltrace"), "FORMAT" },
+  { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl, babeltrace, or csv (with --analysis)"), "FORMAT" },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args.output, N_("Write to FILE instead of standard output"), "FILE" },
   { "info", 0, 0, G_OPTION_ARG_NONE, &args.info, N_("Describe the traces: system, time span, tracefiles"), NULL },
   { "list-events", 'j', 0, G_OPTION_ARG_NONE, &args.list_events, N_("List the event types with their fields"), NULL },
@@ -93,6 +103,15 @@ static const GOptionEntry entries[] = {
   { "follow", 0, 0, G_OPTION_ARG_NONE, &args.follow, N_("Keep reading a trace still being written, until interrupted"), NULL },
   { "keep-going", 0, 0, G_OPTION_ARG_NONE, &args.keep_going,
     N_("Read on past damaged blocks or packets: each is named on stderr, and the exit status is 1"), NULL },
+  { "analysis", 0, 0, G_OPTION_ARG_STRING, &args.analysis,
+    N_("Print an analysis instead of events: cpu, syscalls, sched, irq, block, futex, critical-path (list: all)"), "NAME" },
+  { "records", 0, 0, G_OPTION_ARG_NONE, &args.records, N_("--analysis: every record instead of statistics"), NULL },
+  { "table", 0, 0, G_OPTION_ARG_STRING, &args.table, N_("--analysis: only this table of the analysis"), "TABLE" },
+  { "group-by", 0, 0, G_OPTION_ARG_STRING, &args.group_by, N_("--analysis: statistics per value of this column"), "COLUMN" },
+  { "top", 0, 0, G_OPTION_ARG_INT64, &args.top, N_("--analysis: only the N longest records, or N busiest threads"), "N" },
+  { "bins", 0, 0, G_OPTION_ARG_INT64, &args.bins, N_("--analysis cpu: CPU usage in N bins of the window"), "N" },
+  { "tid", 0, 0, G_OPTION_ARG_INT64, &args.tid, N_("--analysis: this thread only; the thread of critical-path"), "TID" },
+  { "no-cache", 0, 0, G_OPTION_ARG_NONE, &args.no_cache, N_("--analysis: neither read nor write the results' cache"), NULL },
   { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
@@ -756,10 +775,101 @@ print_state_at (TtvTraceset *ts, TtvTime at, Output *o)
   return 0;
 }
 
+static int
+list_analyses (void)
+{
+  const TtvAnalysisClass *const *classes = ttv_analysis_list_classes ();
+  for (guint i = 0; classes[i]; i++)
+    {
+      g_print ("%-14s %s: %s\n", classes[i]->name, _(classes[i]->title), _(classes[i]->description));
+      for (guint k = 0; k < classes[i]->n_tables; k++)
+        {
+          const TtvAnalysisTableSpec *spec = classes[i]->tables[k];
+          g_print ("  %s:", spec->name);
+          for (guint c = 0; c < spec->n_columns; c++)
+            g_print (" %s", spec->columns[c].name);
+          g_print ("\n");
+        }
+    }
+  g_print ("%-14s %s\n", "critical-path", _("What a thread (--tid) waited for, back through the threads and devices "
+                                              "that woke it (from sched and cpu)"));
+  return 0;
+}
+
+static void
+analysis_progress (double fraction, gpointer data)
+{
+}
+
+/* The result of analysis @klass over @ts, from the cache when it holds it. */
+static TtvAnalysisResult *
+run_analysis (TtvTraceset *ts, const TtvAnalysisClass *klass, GError **error)
+{
+  TtvAnalysisOptions opt = { 0 };
+  opt.no_cache = args.no_cache || g_getenv ("TTV_HISTORY_NO_CACHE") != NULL;
+  return ttv_analysis_run_one (ts, klass, &opt, analysis_progress, NULL, NULL, error);
+}
+
+static int
+print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
+{
+  g_autoptr (GError) error = NULL;
+  TtvAnalysisPrintOptions po;
+  ttv_analysis_print_options_init (&po);
+  po.format = args.format && g_str_equal (args.format, "jsonl") ? TTV_ANALYSIS_FORMAT_JSONL
+            : args.format && g_str_equal (args.format, "csv") ? TTV_ANALYSIS_FORMAT_CSV : TTV_ANALYSIS_FORMAT_TEXT;
+  po.start = start;
+  po.end = end;
+  po.records = args.records;
+  po.table = args.table;
+  po.group_by = args.group_by;
+  po.top = (guint64) args.top;
+  po.bins = (guint) args.bins;
+  po.tid = args.tid >= 0 ? (guint32) args.tid : G_MAXUINT32;
+  po.traceset = ts;
+  if (g_str_equal (args.analysis, "critical-path"))
+    {
+      if (args.tid < 0)
+        return fail (EXIT_USAGE, _("--analysis critical-path: which thread? (--tid TID)"));
+      g_autoptr (TtvAnalysisResult) sched = run_analysis (ts, &ttv_sched_analysis, &error);
+      g_autoptr (TtvAnalysisResult) cpu = sched ? run_analysis (ts, &ttv_cpu_usage_analysis, &error) : NULL;
+      if (cpu == NULL)
+        return fail (EXIT_READ, error->message);
+      TtvTime t0, t1;
+      ttv_analysis_result_get_time_range (sched, &t0, &t1);
+      t0 = MAX (t0, start);
+      t1 = MIN (t1, end);
+      g_autoptr (GArray) path = ttv_critical_path_compute (sched, cpu, (guint32) args.tid, t0, t1, &error);
+      if (path == NULL)
+        return fail (EXIT_READ, error->message);
+      ttv_critical_path_print (path, (guint32) args.tid, &po, o->buf);
+    }
+  else
+    {
+      const TtvAnalysisClass *klass = ttv_analysis_find_class (args.analysis);
+      if (klass == NULL)
+        {
+          g_autofree char *msg = g_strdup_printf (_("--analysis: no analysis %s (--analysis list names them)"),
+                                                  args.analysis);
+          return fail (EXIT_USAGE, msg);
+        }
+      g_autoptr (TtvAnalysisResult) result = run_analysis (ts, klass, &error);
+      if (result == NULL)
+        return fail (EXIT_READ, error->message);
+      if (!ttv_analysis_print (result, &po, o->buf, &error))
+        return fail (g_error_matches (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT) ? EXIT_USAGE : EXIT_READ,
+                     error->message);
+    }
+  if (!output_flush (o, TRUE, &error))
+    return fail (EXIT_READ, error->message);
+  return 0;
+}
+
 static gboolean
 parse_format (TtvReportFormat *format)
 {
-  if (args.format == NULL || g_str_equal (args.format, "text"))
+  /* CSV is only an analysis's; --analysis checks it. */
+  if (args.format == NULL || g_str_equal (args.format, "text") || g_str_equal (args.format, "csv"))
     *format = TTV_REPORT_TEXT;
   else if (g_str_equal (args.format, "jsonl"))
     *format = TTV_REPORT_JSONL;
@@ -776,7 +886,20 @@ run (void)
   g_autoptr (GError) error = NULL;
   TtvReportFormat format;
   if (!parse_format (&format))
-    return fail (EXIT_USAGE, _("--format: expected text, jsonl or babeltrace"));
+    return fail (EXIT_USAGE, _("--format: expected text, jsonl, babeltrace or csv"));
+  if (args.format && g_str_equal (args.format, "csv") && !args.analysis)
+    return fail (EXIT_USAGE, _("--format=csv prints analyses: use it with --analysis"));
+  if (!args.analysis && (args.records || args.table || args.group_by || args.top || args.bins || args.tid >= 0
+                         || args.no_cache))
+    return fail (EXIT_USAGE, _("--records, --table, --group-by, --top, --bins, --tid and --no-cache go with --analysis"));
+  if (args.analysis && g_str_equal (args.analysis, "list"))
+    return list_analyses ();
+  if (args.analysis && (args.stats || args.state_at || args.info || args.list_events || args.follow || args.after
+                        || args.state || (args.format && g_str_equal (args.format, "babeltrace"))))
+    return fail (EXIT_USAGE, _("--analysis prints an analysis: it cannot be used with --stats, --state, --state-at, "
+                               "--info, --list-events, --follow, --after or --format=babeltrace"));
+  if (args.top < 0 || args.bins < 0 || args.bins > 100000 || args.tid > G_MAXUINT32)
+    return fail (EXIT_USAGE, _("--top, --bins and --tid take a number of 0 or more (at most 100000 bins)"));
   if (args.check_format)
     {
       g_autoptr (TtvFormatFile) ff = ttv_format_file_load (args.check_format, &error);
@@ -862,6 +985,8 @@ run (void)
     }
   else if (args.state_at)
     status = print_state_at (ts, at, &o);
+  else if (args.analysis)
+    status = print_analysis (ts, start, end, &o);
   else
     {
       if (args.follow)
@@ -922,5 +1047,8 @@ main (int argc, char **argv)
   g_free (args.check_format);
   g_free (args.columns);
   g_free (args.timestamp);
+  g_free (args.analysis);
+  g_free (args.table);
+  g_free (args.group_by);
   return status;
 }
