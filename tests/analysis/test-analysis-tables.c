@@ -9,6 +9,7 @@
 #include "ttv-test-util.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -377,10 +378,39 @@ test_cache (void)
   fixture_close (&f);
 }
 
+/* Buckets: the largest whose lower bound is at most the duration, four
+ * per power of two, every duration in one. */
+static void
+test_buckets (void)
+{
+  g_assert_cmpuint (ttv_duration_bucket (-5), ==, 0);
+  g_assert_cmpuint (ttv_duration_bucket (0), ==, 0);
+  g_assert_cmpuint (ttv_duration_bucket (1), ==, 1);
+  g_assert_cmpint (ttv_duration_bucket_lower (0), ==, 0);
+  g_assert_cmpint (ttv_duration_bucket_lower (5), ==, 2);     /* ceil (2^1) */
+  g_assert_cmpint (ttv_duration_bucket_lower (6), ==, 3);     /* ceil (2^1.25) */
+  g_autoptr (GRand) rand = g_rand_new_with_seed (3);
+  for (guint i = 0; i < 200000; i++)
+    {
+      TtvTime d = i < 100000 ? (TtvTime) i : (TtvTime) (g_rand_double (rand) * exp2 (g_rand_double_range (rand, 0, 62)));
+      if (i % 1000 == 999)
+        d = (TtvTime) 1 << (i / 1000 % 62);
+      guint b = ttv_duration_bucket (d);
+      g_assert_cmpuint (b, <, TTV_DURATION_BUCKETS);
+      if (d >= 1)
+        {
+          g_assert_cmpint (ttv_duration_bucket_lower (b), <=, d);
+          if (b + 1 < TTV_DURATION_BUCKETS)
+            g_assert_cmpint (ttv_duration_bucket_lower (b + 1), >, d);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/analysis/tables/buckets", test_buckets);
   g_test_add_func ("/analysis/tables/queries", test_queries);
   g_test_add_func ("/analysis/tables/cache", test_cache);
   return g_test_run ();

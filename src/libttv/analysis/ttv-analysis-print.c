@@ -3,8 +3,8 @@
  * rows of cells with a text and a JSON form), printed in the chosen
  * format: times and durations are seconds with nanoseconds in text and
  * CSV, integers of nanoseconds in JSON. */
+#include "ttv-analysis-print.h"
 #include "ttv-analysis-private.h"
-#include "ttv-kernel-analyses.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
 
