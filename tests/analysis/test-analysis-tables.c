@@ -85,6 +85,46 @@ selected (TtvQueryMode mode, const void *r, TtvTime t0, TtvTime t1)
   return mode == TTV_QUERY_START_IN ? s >= t0 && s <= t1 : s <= t1 && e >= t0;
 }
 
+static gint
+compare_pair_desc (gconstpointer a, gconstpointer b)
+{
+  const TtvTime *x = a, *y = b;  /* duration, start */
+  if (x[0] != y[0])
+    return x[0] > y[0] ? -1 : 1;
+  return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* The longest records of a window: the walk's, sorted, cut. */
+static void
+check_longest (const TtvAnalysisTable *t, GArray *all, TtvTime t0, TtvTime t1)
+{
+  gsize size = ttv_analysis_table_get_spec (t)->record_size;
+  g_autoptr (GArray) want = g_array_new (FALSE, FALSE, 2 * sizeof (TtvTime));
+  for (guint i = 0; i < all->len; i++)
+    {
+      const guint8 *r = REC (all, i, size);
+      TtvTime pair[2] = { ttv_analysis_record_end (r) - ttv_analysis_record_start (r), ttv_analysis_record_start (r) };
+      if (pair[1] >= t0 && pair[1] <= t1)
+        g_array_append_vals (want, pair, 1);
+    }
+  g_array_sort (want, compare_pair_desc);
+  static const guint maxes[] = { 1, 7, 100, 100000 };
+  for (guint m = 0; m < G_N_ELEMENTS (maxes); m++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GArray) got = ttv_analysis_table_query_longest (t, t0, t1, maxes[m], &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (got->len, ==, MIN (maxes[m], want->len));
+      for (guint i = 0; i < got->len; i++)
+        {
+          const guint8 *r = REC (got, i, size);
+          const TtvTime *w = &g_array_index (want, TtvTime, 2 * i);
+          g_assert_cmpint (ttv_analysis_record_end (r) - ttv_analysis_record_start (r), ==, w[0]);
+          g_assert_cmpint (ttv_analysis_record_start (r), ==, w[1]);
+        }
+    }
+}
+
 /* Random windows: the queries select what a walk selects. */
 static void
 check_windows (const TtvAnalysisTable *t, GArray *all, GRand *rand)
@@ -179,6 +219,7 @@ check_windows (const TtvAnalysisTable *t, GArray *all, GRand *rand)
         }
       if (exact)
         g_assert_cmpuint (total, ==, all_want.count);
+      check_longest (t, all, t0, t1);
     }
 }
 
@@ -273,6 +314,25 @@ test_queries (void)
         g_autoptr (TtvAnalysis) a = run (&f, *c, cached);
         check_tables (a, rand);
       }
+  fixture_close (&f);
+}
+
+/* The longest calls of windows too full for the records' own scatter
+ * (more than 32 a column): found from the summaries as from a walk. */
+static void
+test_longest (void)
+{
+  Fixture f;
+  fixture_open (&f, 250000);
+  g_autoptr (TtvAnalysis) a = run (&f, &ttv_syscall_analysis, FALSE);
+  const TtvAnalysisTable *t = ttv_analysis_find_table (a, "calls");
+  g_autoptr (GArray) all = all_records (t);
+  g_assert_cmpuint (all->len, >, 512 * 32);
+  TtvTime lo = ttv_analysis_record_start (all->data);
+  TtvTime hi = ttv_analysis_record_end (REC (all, all->len - 1, ttv_analysis_table_get_spec (t)->record_size));
+  check_longest (t, all, TTV_TIME_MIN, TTV_TIME_MAX);
+  check_longest (t, all, lo, hi);
+  check_longest (t, all, lo + (hi - lo) / 7, hi - (hi - lo) / 5);
   fixture_close (&f);
 }
 
@@ -412,6 +472,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analysis/tables/buckets", test_buckets);
   g_test_add_func ("/analysis/tables/queries", test_queries);
+  g_test_add_func ("/analysis/tables/longest", test_longest);
   g_test_add_func ("/analysis/tables/cache", test_cache);
   return g_test_run ();
 }

@@ -563,18 +563,6 @@ add_group (GArray *row, const TtvAnalysis *r, const TtvAnalysisTable *t, const T
     }
 }
 
-/* The name of a group of a table grouped by a number (an IRQ line): what
- * the analysis stored for it. */
-static const char *
-group_name (const TtvAnalysis *r, const TtvAnalysisTable *t, gint64 key)
-{
-  g_autofree char *name_key = g_strdup_printf ("name/%s/%" G_GINT64_FORMAT,
-                                               ttv_analysis_table_get_spec (t)->name, key);
-  gint64 index;
-  return ttv_analysis_get_value (r, name_key, &index) ? ttv_analysis_get_string (r, (guint32) index)
-                                                              : NULL;
-}
-
 static gboolean
 print_stats (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
              GString *out, GError **error)
@@ -633,7 +621,7 @@ print_stats (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
       else
         add_text (row, _("all"));
       if (named)
-        add_text (row, i < groups->len ? group_name (r, t, d->key) : NULL);
+        add_text (row, i < groups->len ? ttv_analysis_get_group_name (r, t, d->key) : NULL);
       add_int (row, (gint64) d->count);
       Cell rate = { g_strdup_printf ("%.2f", seconds > 0 ? d->count / seconds : 0.0),
                     g_strdup_printf ("%.6f", seconds > 0 ? d->count / seconds : 0.0) };

@@ -484,3 +484,12 @@ ttv_analysis_format_value (const TtvAnalysis *r, const TtvAnalysisColumn *c, con
       return g_strdup_printf ("%" G_GINT64_FORMAT, v);
     }
 }
+
+const char *
+ttv_analysis_get_group_name (const TtvAnalysis *r, const TtvAnalysisTable *t, gint64 key)
+{
+  g_autofree char *name_key = g_strdup_printf ("name/%s/%" G_GINT64_FORMAT, ttv_analysis_table_get_spec (t)->name,
+                                               key);
+  gint64 index;
+  return ttv_analysis_get_value (r, name_key, &index) ? ttv_analysis_get_string (r, (guint32) index) : NULL;
+}

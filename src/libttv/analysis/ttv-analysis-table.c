@@ -733,6 +733,122 @@ ttv_analysis_table_scatter (const TtvAnalysisTable *t, TtvTime t0, TtvTime t1, g
   return TRUE;
 }
 
+/* ---- the longest records ---- */
+
+typedef struct {
+  GArray *out;
+  TtvTime t0, t1;
+  TtvTime at_least;
+} LongScan;
+
+static gboolean
+long_entry (const void *record, gpointer data)
+{
+  LongScan *ls = data;
+  gint64 start = ttv_analysis_record_start (record);
+  if (start >= ls->t0 && start <= ls->t1 && ttv_analysis_record_end (record) - start >= ls->at_least)
+    g_array_append_vals (ls->out, record, 1);
+  return TRUE;
+}
+
+static gint
+compare_longest (gconstpointer a, gconstpointer b)
+{
+  gint64 da = ttv_analysis_record_end (a) - ttv_analysis_record_start (a);
+  gint64 db = ttv_analysis_record_end (b) - ttv_analysis_record_start (b);
+  if (da != db)
+    return da > db ? -1 : 1;
+  gint64 sa = ttv_analysis_record_start (a), sb = ttv_analysis_record_start (b);
+  return sa < sb ? -1 : sa > sb;
+}
+
+/* The start of column @x of @width splitting [t0, t0 + span) evenly, in
+ * integers (a double loses nanoseconds at epoch times). */
+static TtvTime
+column_start (TtvTime t0, guint64 span, guint width, guint x)
+{
+  return t0 + (TtvTime) ((span / width) * x + (span % width) * x / width);
+}
+
+#define LONGEST_COLUMNS 512
+
+/* Whether a scatter column holds a duration of @bucket or longer. */
+static gboolean
+column_reaches (const TtvScatterColumn *c, guint bucket)
+{
+  for (guint b = bucket; b < TTV_DURATION_BUCKETS; b++)
+    if ((c->mask[b / 64] >> (b % 64)) & 1)
+      return TRUE;
+  return FALSE;
+}
+
+GArray *
+ttv_analysis_table_query_longest (const TtvAnalysisTable *t, TtvTime t0, TtvTime t1, guint max, GError **error)
+{
+  g_autoptr (GArray) out = g_array_new (FALSE, FALSE, (guint) t->spec->record_size);
+  if (max == 0 || t1 < t0 || t->h.main.n_entries == 0)
+    return g_steal_pointer (&out);
+  LongScan ls = { out, t0, t1, 0 };
+  /* The shortest duration bucket that the longest @max reach. */
+  guint64 counts[TTV_DURATION_BUCKETS];
+  if (!ttv_analysis_table_histogram (t, t0, t1, counts, error))
+    return NULL;
+  guint64 n = 0;
+  guint bucket = TTV_DURATION_BUCKETS;
+  while (bucket > 0 && n < max)
+    n += counts[--bucket];
+  ls.at_least = ttv_duration_bucket_lower (bucket);
+  gboolean exact;
+  TtvScatterColumn columns[LONGEST_COLUMNS];
+  /* Columns over the traced time only (the first and last reach out to
+   * the window's edges). */
+  TtvTime first, last;
+  ttv_analysis_get_time_range (t->result, &first, &last);
+  TtvTime c0 = MAX (t0, first), end = MIN (t1, last);
+  end = end == G_MAXINT64 ? end : end + 1;
+  guint64 span = end > c0 ? (guint64) end - (guint64) c0 : 0;
+  if (bucket == 0 || span < LONGEST_COLUMNS
+      || !ttv_analysis_table_scatter (t, c0, end, LONGEST_COLUMNS, columns, &exact, NULL))
+    {
+      if (!ttv_analysis_table_foreach (t, TTV_QUERY_START_IN, t0, t1, long_entry, &ls, error))
+        return NULL;
+    }
+  else
+    {
+      /* Only the columns holding such a duration, each widened by one
+       * column on both sides (the summaries' bins do not fall on the
+       * columns' edges); columns [a, z) at a time, never twice. */
+      guint done = 0;
+      for (guint x = 0; x < LONGEST_COLUMNS; x++)
+        {
+          if (!column_reaches (&columns[x], bucket))
+            continue;
+          guint a = x > done ? x - 1 : done;
+          while (x + 1 < LONGEST_COLUMNS && column_reaches (&columns[x + 1], bucket))
+            x++;
+          guint z = MIN (x + 2, LONGEST_COLUMNS);
+          TtvTime lo = a == 0 ? t0 : column_start (c0, span, LONGEST_COLUMNS, a);
+          TtvTime hi = z == LONGEST_COLUMNS ? t1 : column_start (c0, span, LONGEST_COLUMNS, z) - 1;
+          if (!ttv_analysis_table_foreach (t, TTV_QUERY_START_IN, lo, hi, long_entry, &ls, error))
+            return NULL;
+          done = z;
+        }
+    }
+  g_array_sort (out, compare_longest);
+  if (out->len > max)
+    g_array_set_size (out, max);
+  return g_steal_pointer (&out);
+}
+
+const TtvAnalysisColumn *
+ttv_analysis_table_get_group_column (const TtvAnalysisTable *t)
+{
+  for (guint c = 0; c < t->spec->n_columns && t->spec->group_offset >= 0; c++)
+    if (t->spec->columns[c].offset == t->spec->group_offset)
+      return &t->spec->columns[c];
+  return NULL;
+}
+
 static void
 summary_from_stored (TtvDurationSummary *out, const TtvAnalysisStats *s)
 {

@@ -147,6 +147,15 @@ gboolean    ttv_analysis_table_sum_series_bins (const TtvAnalysisTable *table, g
                                                 const TtvTime *edges, guint n_edges, TtvTime *sums,
                                                 GError **error);
 
+/* The @max longest records that start in [t0, t1], longest first (ties:
+ * earliest first): the histogram says how long they are at least, the
+ * scatter summary where such records start, and only those places are
+ * read.  Tables without summaries are read whole over the window. */
+GArray     *ttv_analysis_table_query_longest (const TtvAnalysisTable *table, TtvTime t0, TtvTime t1, guint max,
+                                              GError **error);
+/* The column the statistics group by, or NULL. */
+const TtvAnalysisColumn *ttv_analysis_table_get_group_column (const TtvAnalysisTable *table);
+
 /* Summaries of the records that start in [t0, t1] (summaries tables). */
 /* The count of each duration bucket: exact, in O(bins + records of the
  * two partial bins at the edges). */

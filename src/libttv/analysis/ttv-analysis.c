@@ -425,7 +425,8 @@ ttv_analysis_load (const char *path, TtvTraceset *ts, const TtvAnalysisClass *cl
 
 typedef struct {
   TtvTraceset *traceset;        /* owned reference */
-  const TtvAnalysisClass *cls;
+  GPtrArray *classes;           /* of const TtvAnalysisClass * */
+  gboolean many;                /* returns the GPtrArray, not the one analysis */
   TtvAnalysisOptions options;   /* strings owned (debug_dirs a GStrv) */
   gint *progress;               /* owned reference (g_atomic_rc_box) */
 } RunJob;
@@ -434,6 +435,7 @@ static void
 run_job_free (RunJob *job)
 {
   ttv_traceset_unref (job->traceset);
+  g_ptr_array_unref (job->classes);
   g_strfreev ((char **) job->options.debug_dirs);
   g_free ((char *) job->options.table);
   g_free ((char *) job->options.group_by);
@@ -456,21 +458,28 @@ run_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
 {
   RunJob *job = data;
   GError *error = NULL;
-  TtvAnalysis *a = ttv_analysis_run (job->traceset, job->cls, &job->options, job_progress, job,
-                                     cancel, &error);
-  if (a)
-    g_task_return_pointer (task, a, (GDestroyNotify) ttv_analysis_unref);
-  else
+  GPtrArray *results = ttv_analysis_run_many (job->traceset, job->classes, &job->options, job_progress, job,
+                                              cancel, &error);
+  if (results == NULL)
     g_task_return_error (task, error);
+  else if (job->many)
+    g_task_return_pointer (task, results, (GDestroyNotify) g_ptr_array_unref);
+  else
+    {
+      TtvAnalysis *a = ttv_analysis_ref (g_ptr_array_index (results, 0));
+      g_ptr_array_unref (results);
+      g_task_return_pointer (task, a, (GDestroyNotify) ttv_analysis_unref);
+    }
 }
 
-void
-ttv_analysis_run_async (TtvTraceset *ts, const TtvAnalysisClass *cls, const TtvAnalysisOptions *options,
-                        gint *progress, GCancellable *cancel, GAsyncReadyCallback callback, gpointer user_data)
+static void
+run_in_thread (TtvTraceset *ts, GPtrArray *classes, gboolean many, const TtvAnalysisOptions *options,
+               gint *progress, GCancellable *cancel, GAsyncReadyCallback callback, gpointer user_data)
 {
   RunJob *job = g_new0 (RunJob, 1);
   job->traceset = ttv_traceset_ref (ts);
-  job->cls = cls;
+  job->classes = g_ptr_array_copy (classes, NULL, NULL);
+  job->many = many;
   if (options)
     job->options = *options;
   job->options.debug_dirs = (const char *const *) g_strdupv ((char **) job->options.debug_dirs);
@@ -480,9 +489,34 @@ ttv_analysis_run_async (TtvTraceset *ts, const TtvAnalysisClass *cls, const TtvA
   job->options.traceset = NULL;
   job->progress = progress ? g_atomic_rc_box_acquire (progress) : NULL;
   g_autoptr (GTask) task = g_task_new (NULL, cancel, callback, user_data);
-  g_task_set_source_tag (task, ttv_analysis_run_async);
+  g_task_set_source_tag (task, many ? (gpointer) ttv_analysis_run_many_async : (gpointer) ttv_analysis_run_async);
   g_task_set_task_data (task, job, (GDestroyNotify) run_job_free);
   g_task_run_in_thread (task, run_thread);
+}
+
+void
+ttv_analysis_run_async (TtvTraceset *ts, const TtvAnalysisClass *cls, const TtvAnalysisOptions *options,
+                        gint *progress, GCancellable *cancel, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GPtrArray) classes = g_ptr_array_new ();
+  g_ptr_array_add (classes, (gpointer) cls);
+  run_in_thread (ts, classes, FALSE, options, progress, cancel, callback, user_data);
+}
+
+void
+ttv_analysis_run_many_async (TtvTraceset *ts, GPtrArray *classes, const TtvAnalysisOptions *options,
+                             gint *progress, GCancellable *cancel, GAsyncReadyCallback callback,
+                             gpointer user_data)
+{
+  g_return_if_fail (classes != NULL && classes->len > 0);
+  run_in_thread (ts, classes, TRUE, options, progress, cancel, callback, user_data);
+}
+
+GPtrArray *
+ttv_analysis_run_many_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 TtvAnalysis *

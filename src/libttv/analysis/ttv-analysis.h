@@ -174,6 +174,13 @@ void         ttv_analysis_run_async (TtvTraceset *ts, const TtvAnalysisClass *cl
                                      const TtvAnalysisOptions *options, gint *progress,
                                      GCancellable *cancel, GAsyncReadyCallback callback, gpointer user_data);
 TtvAnalysis *ttv_analysis_run_finish (GAsyncResult *result, GError **error);
+/* ttv_analysis_run_many() in a worker thread, as above; finish gives the
+ * analyses in @classes' order (transfer full). */
+void         ttv_analysis_run_many_async (TtvTraceset *ts, GPtrArray *classes,
+                                          const TtvAnalysisOptions *options, gint *progress,
+                                          GCancellable *cancel, GAsyncReadyCallback callback,
+                                          gpointer user_data);
+GPtrArray   *ttv_analysis_run_many_finish (GAsyncResult *result, GError **error);
 
 TtvAnalysis *ttv_analysis_ref (TtvAnalysis *analysis);
 void         ttv_analysis_unref (TtvAnalysis *analysis);
@@ -217,6 +224,10 @@ guint64      ttv_analysis_get_file_size (const TtvAnalysis *analysis);
  * enum labels by name; caller frees. */
 char        *ttv_analysis_format_value (const TtvAnalysis *analysis, const TtvAnalysisColumn *column,
                                         const void *record, TtvTime relative_to);
+/* The name of a statistics group of @table keyed by a number (an IRQ
+ * line, a soft IRQ vector): what the analysis stored for it, else NULL. */
+const char  *ttv_analysis_get_group_name (const TtvAnalysis *analysis, const TtvAnalysisTable *table,
+                                          gint64 key);
 
 /* The cache file of @cls's tables for @ts (whether it exists or not). */
 char        *ttv_analysis_cache_path (TtvTraceset *ts, const TtvAnalysisClass *cls,
