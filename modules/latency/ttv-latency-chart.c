@@ -168,13 +168,15 @@ ttv_latency_draw_scatter (cairo_t *cr, const TtvLatencyData *d, const TtvLatency
   /* The selected record, ringed. */
   if (selection && selection[0] >= d->t0 && selection[0] <= d->t1)
     {
+      /* A selection as long as no record drawn here is no record's. */
       double x = f->px + (double) (selection[0] - d->t0) / (double) MAX (d->t1 - d->t0, 1) * f->pw;
       double y = f->py + f->ph - along (s, MAX ((double) (selection[1] - selection[0]), 1), f->ph);
       GdkRGBA sel;
       ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &sel);
       cairo_set_source_rgba (cr, sel.red, sel.green, sel.blue, 0.95);
       cairo_set_line_width (cr, 2);
-      cairo_arc (cr, x, CLAMP (y, f->py, f->py + f->ph), 6, 0, 2 * G_PI);
+      if (y >= f->py - 1 && y <= f->py + f->ph + 1)
+        cairo_arc (cr, x, y, 6, 0, 2 * G_PI);
       cairo_stroke (cr);
       cairo_set_line_width (cr, 1);
     }

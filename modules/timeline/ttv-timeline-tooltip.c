@@ -73,10 +73,10 @@ append_why (TtvTimelineView *self, GString *text, const TtvViewerRowInfo *info, 
   static const char *const states[] = { N_("S, interruptible"), N_("D, uninterruptible"), N_("other") };
   g_autofree char *off = ttv_viewer_format_duration (b.end - b.start);
   if (*b.syscall)
-    g_string_append_printf (text, _("\nWhy: blocked in %s (%s) for %s"), b.syscall,
+    g_string_append_printf (text, _("\nWhy: blocked in %s (%s), off its CPU for %s"), b.syscall,
                             _(states[MIN ((guint) b.state, 2)]), off);
   else
-    g_string_append_printf (text, _("\nWhy: blocked (%s) for %s"), _(states[MIN ((guint) b.state, 2)]), off);
+    g_string_append_printf (text, _("\nWhy: blocked (%s), off its CPU for %s"), _(states[MIN ((guint) b.state, 2)]), off);
   if (b.unfinished && b.woken == b.end)
     {
       g_string_append (text, _("\nNot woken before the trace's end"));

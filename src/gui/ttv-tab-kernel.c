@@ -569,6 +569,14 @@ ttv_viewer_table_dup_statistics (TtvViewerTable *table, TtvTime t0, TtvTime t1, 
                                  GError **error)
 {
   TtvDurationSummary every;
+  /* Over everything the analysis saw: the statistics stored at build time. */
+  TtvTime first, last;
+  ttv_analysis_get_time_range (table->analysis, &first, &last);
+  if (t0 <= first && t1 >= last)
+    {
+      t0 = TTV_TIME_MIN;
+      t1 = TTV_TIME_MAX;
+    }
   g_autoptr (GArray) groups = ttv_analysis_table_summarize (table->table, t0, t1, &every, error);
   if (groups == NULL)
     return NULL;
