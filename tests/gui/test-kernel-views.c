@@ -17,6 +17,7 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #define CLIENT 4194301u   /* the probe's threads (src/libttv/sim/ttv-sim-probe.c) */
 #define SERVER 4194302u
@@ -480,6 +481,95 @@ test_why (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+/* --- ttv --render, no display at all ----------------------------------------------------- */
+
+/* Runs `ttv --render` with @args without a display; its exit status, and
+ * its error output in *@err. */
+static int
+render (const char *const *args, char **err)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) TTV_EXE_PATH);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_auto (GStrv) env = ttv_gui_test_headless_environ ();
+  g_autoptr (GError) error = NULL;
+  int status;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err,
+                               &status, &error));
+  g_assert_no_error (error);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+/* Pixels of @s within 40 per channel of @rgb. */
+static guint
+count_near (cairo_surface_t *s, guint32 rgb)
+{
+  guint n = 0;
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        guint32 p = ttv_test_pixel (s, x, y);
+        gboolean near = TRUE;
+        for (guint shift = 0; shift < 24; shift += 8)
+          near = near && ABS ((gint) ((p >> shift) & 0xff) - (gint) ((rgb >> shift) & 0xff)) <= 40;
+        n += near;
+      }
+  return n;
+}
+
+/* Every view renders to PNG with no display: the scatter's marks, the CPU
+ * lines, the path's device segments are there; wrong requests are refused
+ * with a message and no file. */
+static void
+test_render (void)
+{
+  setup_trace ();
+  static const struct { const char *view; guint32 rgb; guint at_least; } views[] = {
+    { "syscall-latency", 0x3a5cbf, 300 }, { "sched-latency", 0x3a5cbf, 100 }, { "irq-latency", 0x3a5cbf, 100 },
+    { "block-latency", 0x3a5cbf, 50 }, { "futex-latency", 0x3a5cbf, 20 }, { "cpu-usage", 0x1a1a1a, 200 },
+    { "critical-path", 0x387dcc, 500 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      g_autofree char *png = g_build_filename (dir, "render.png", NULL);
+      g_autofree char *err = NULL;
+      /* The latency views of every thread; the others of the probe's client. */
+      gboolean of_thread = !g_str_has_suffix (views[i].view, "-latency");
+      const char *args[] = { "--render", views[i].view, "--trace", trace, "--size", "1280x800", "-o", png,
+                             "--window", "+0.02:+0.12", of_thread ? "--thread" : NULL, "4194301", NULL };
+      g_assert_cmpint (render (args, &err), ==, 0);
+      cairo_surface_t *s = ttv_test_load_png (png);
+      g_assert_cmpint (cairo_image_surface_get_width (s), ==, 1280);
+      guint n = count_near (s, views[i].rgb);
+      g_test_message ("%s: %u pixels near #%06x", views[i].view, n, views[i].rgb);
+      g_assert_cmpuint (n, >=, views[i].at_least);
+      cairo_surface_destroy (s);
+      g_unlink (png);
+    }
+  /* The critical path is a thread's; a view needs room; a tid is a number. */
+  static const char *const bad[][12] = {
+    { "--render", "critical-path", "--trace", NULL, "-o", NULL, NULL },
+    { "--render", "syscall-latency", "--trace", NULL, "-o", NULL, "--size", "100x50", NULL },
+    { "--render", "cpu-usage", "--trace", NULL, "-o", NULL, "--thread", "-5", NULL },
+  };
+  static const char *const says[] = { "give one with --thread", "at least 320x200", "--thread must be" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *png = g_build_filename (dir, "bad.png", NULL);
+      const char *args[12];
+      for (guint k = 0; k < 12; k++)
+        args[k] = k == 3 ? trace : k == 5 ? png : bad[i][k];
+      g_autofree char *err = NULL;
+      g_assert_cmpint (render (args, &err), ==, 1);
+      g_test_message ("%s", err);
+      g_assert_nonnull (strstr (err, says[i]));
+      g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -489,6 +579,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/kernel/cpu-usage", test_cpu_usage);
   g_test_add_func ("/gui/kernel/critical-path", test_critical_path);
   g_test_add_func ("/gui/kernel/why", test_why);
+  g_test_add_func ("/gui/kernel/render", test_render);
   int status = g_test_run ();
   if (dir)
     ttv_test_remove_tree (dir);
