@@ -160,8 +160,10 @@ ttv_latency_draw_scatter (cairo_t *cr, const TtvLatencyData *d, const TtvLatency
             continue;
           double y0 = f->py + f->ph - along (s, (double) ttv_viewer_duration_bucket_lower (b + 1), f->ph);
           double y1 = f->py + f->ph - along (s, MAX ((double) ttv_viewer_duration_bucket_lower (b), 1), f->ph);
-          double h = MAX (y1 - y0, 2);
-          cairo_rectangle (cr, f->px + x * colw, MIN (y0, y1 - 2), MAX (colw, 2), h);
+          /* Whole pixels, 2 at least: cairo's fast path for aligned boxes. */
+          double top = floor (MIN (y0, y1 - 2)), bottom = MAX (ceil (y1), top + 2);
+          double left = floor (f->px + x * colw);
+          cairo_rectangle (cr, left, top, MAX (floor (f->px + (x + 1) * colw) - left, 2), bottom - top);
         }
     }
   cairo_fill (cr);

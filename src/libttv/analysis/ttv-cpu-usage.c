@@ -34,10 +34,20 @@ typedef struct {
   TtvCpuSlice slice;
 } Pending;
 
+/* What the CPU time of threads is shown with, without a read: each
+ * thread's last name and process, and whether it had another name before
+ * (then the name of a window is read from its slices). */
+typedef struct {
+  guint32 name;
+  guint32 tgid;
+  gboolean renamed;
+} ThreadName;
+
 typedef struct {
   TtvAnalysisBuilder *b;
   TtvTableBuilder *slices;
   Pending *cpus;            /* MAX_CPU */
+  GHashTable *names;        /* tid -> ThreadName */
 } CpuUsage;
 
 static gpointer
@@ -48,6 +58,7 @@ cpu_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **e
   u->b = b;
   u->slices = ttv_analysis_builder_get_table (b, 0);
   u->cpus = g_new0 (Pending, MAX_CPU);
+  u->names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   return u;
 }
 
@@ -56,6 +67,7 @@ cpu_free (gpointer data)
 {
   CpuUsage *u = data;
   g_free (u->cpus);
+  g_hash_table_unref (u->names);
   g_free (u);
 }
 
@@ -64,7 +76,19 @@ flush (CpuUsage *u, gint cpu)
 {
   Pending *p = &u->cpus[cpu];
   if (p->open && p->slice.end > p->slice.start)
-    ttv_table_builder_push (u->slices, &p->slice);
+    {
+      ttv_table_builder_push (u->slices, &p->slice);
+      ThreadName *n = g_hash_table_lookup (u->names, GUINT_TO_POINTER (p->slice.key));
+      if (n == NULL)
+        {
+          n = g_new0 (ThreadName, 1);
+          n->name = p->slice.name;
+          g_hash_table_insert (u->names, GUINT_TO_POINTER (p->slice.key), n);
+        }
+      n->renamed |= n->name != p->slice.name;
+      n->name = p->slice.name;
+      n->tgid = p->slice.tgid;
+    }
   p->open = FALSE;
 }
 
@@ -127,6 +151,22 @@ cpu_finish (gpointer data, TtvTime end)
     }
   for (gint cpu = 0; cpu < MAX_CPU; cpu++)
     flush (u, cpu);
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, u->names);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      const ThreadName *n = value;
+      char name[48];
+      g_snprintf (name, sizeof name, "thread/%u", GPOINTER_TO_UINT (key));
+      /* The name's string, the tgid, the renaming: one value. */
+      ttv_analysis_builder_set_value (u->b, name, (gint64) ((guint64) n->tgid << 32 | n->name));
+      if (n->renamed)
+        {
+          g_snprintf (name, sizeof name, "renamed/%u", GPOINTER_TO_UINT (key));
+          ttv_analysis_builder_set_value (u->b, name, 1);
+        }
+    }
 }
 
 static const TtvStateObserver cpu_observer = { .cpu_time = on_cpu_time };
@@ -143,7 +183,7 @@ const TtvAnalysisClass ttv_cpu_usage_analysis = {
   .free = cpu_free,
   .tables = tables,
   .n_tables = G_N_ELEMENTS (tables),
-  .version = 1,
+  .version = 2,
   .observer = &cpu_observer,
   .after_event = cpu_after_event,
 };
@@ -226,30 +266,34 @@ ttv_cpu_usage_top_threads (const TtvAnalysis *r, TtvTime t0, TtvTime t1, GError 
           idle.cpu_time += sum;
           continue;
         }
-      /* The name the thread had last in the window. */
-      g_autoptr (GArray) slices = ttv_analysis_table_query_series (t, 1, key, t1, t1, error);
-      if (slices == NULL)
+      /* Its last name (the one it had last in the window when it had several). */
+      TtvThreadUsage u = { key, key, "", sum };
+      char name_key[48];
+      gint64 v;
+      g_snprintf (name_key, sizeof name_key, "thread/%u", key);
+      if (ttv_analysis_get_value (r, name_key, &v))
         {
-          g_array_unref (out);
-          return NULL;
+          u.name = ttv_analysis_get_string (r, (guint32) v);
+          u.tgid = (guint32) ((guint64) v >> 32);
         }
-      if (slices->len == 0)
+      g_snprintf (name_key, sizeof name_key, "renamed/%u", key);
+      if (ttv_analysis_get_value (r, name_key, &v))
         {
-          g_clear_pointer (&slices, g_array_unref);
-          slices = ttv_analysis_table_query_series (t, 1, key, t0, t1, error);
+          g_autoptr (GArray) slices = ttv_analysis_table_query_series (t, 1, key, t0, t1, error);
           if (slices == NULL)
             {
               g_array_unref (out);
               return NULL;
             }
+          if (slices->len > 0)
+            {
+              const TtvCpuSlice *s = &g_array_index (slices, TtvCpuSlice, slices->len - 1);
+              u.tgid = s->tgid;
+              u.name = ttv_analysis_get_string (r, s->name);
+            }
         }
-      TtvThreadUsage u = { key, key, "", sum };
-      if (slices->len > 0)
-        {
-          const TtvCpuSlice *s = &g_array_index (slices, TtvCpuSlice, slices->len - 1);
-          u.tgid = s->tgid;
-          u.name = ttv_analysis_get_string (r, s->name);
-        }
+      if (u.name == NULL)
+        u.name = "";
       g_array_append_val (out, u);
     }
   if (idle.cpu_time > 0)
