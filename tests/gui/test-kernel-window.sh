@@ -30,7 +30,7 @@ view_drawn () { has_contrast "$1" 900x200+20+330 && has_contrast "$1" 900x120+20
 # no longer the picture of the view before it ($prev).
 shoot_viewer () {
   show_viewer "$1"
-  shoot_until "$SHOTS/$1.png" 150 new_view_drawn
+  shoot_until "$SHOTS/$1.png" 600 new_view_drawn
 }
 new_view_drawn () { view_drawn "$1" && { [ -z "$prev" ] || differ "$prev" "$1" 2000; }; }
 prev=""
