@@ -1,0 +1,19 @@
+/* ttv-analysis-registry.c: every analysis ttv knows, in the order
+ * ttv-report --analysis lists them (see ttv-analysis.h). */
+#include "ttv-analysis.h"
+#include "ttv-kernel-analyses.h"
+
+const TtvAnalysisClass * const *
+ttv_analysis_list (void)
+{
+  static const TtvAnalysisClass *const classes[] = {
+    &ttv_cpu_usage_analysis,
+    &ttv_syscall_analysis,
+    &ttv_sched_analysis,
+    &ttv_irq_analysis,
+    &ttv_block_analysis,
+    &ttv_futex_analysis,
+    NULL
+  };
+  return classes;
+}
