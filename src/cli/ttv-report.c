@@ -3,6 +3,7 @@
  * A thin program: everything it prints comes from libttv. */
 #include "ttv-config.h"
 
+#include "ttv-analysis.h"
 #include "ttv-archive.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
@@ -56,13 +57,23 @@ typedef struct {
   gboolean keep_going;
   gboolean list_groups;
   gboolean help;
+  /* analyses (issues 17, 18) */
+  char *analysis;
+  char **symbol_dirs;
+  gint64 rows;
 } ReportArgs;
 
 /* page_size: G_MININT64 when not given (0 and below are refused). */
 static ReportArgs args = { .count = -1, .page_size = G_MININT64 };
 
 static const GOptionEntry entries[] = {
-  { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl or babeltrace"), "FORMAT" },
+  { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl or babeltrace; "
+    "with --analysis: text, jsonl, csv or folded"), "FORMAT" },
+  { "analysis", 'a', 0, G_OPTION_ARG_STRING, &args.analysis,
+    N_("Print an analysis of the traces instead of events (list: the analyses)"), "NAME" },
+  { "symbols", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.symbol_dirs,
+    N_("--analysis: look for the traced binaries and their debug files in DIR first"), "DIR" },
+  { "rows", 0, 0, G_OPTION_ARG_INT64, &args.rows, N_("--analysis, text: at most N rows per table"), "N" },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args.output, N_("Write to FILE instead of standard output"), "FILE" },
   { "info", 0, 0, G_OPTION_ARG_NONE, &args.info, N_("Describe the traces: system, time span, tracefiles"), NULL },
   { "list-events", 'j', 0, G_OPTION_ARG_NONE, &args.list_events, N_("List the event types with their fields"), NULL },
@@ -695,7 +706,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
       g_string_truncate (suffix, 0);
       if (ttv_timer_set_get_n_rules (x->timers) > 0)
         {
-          const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
+          const TtvProcessState *proc = state ? ttv_state_get_event_process (state, ev->tracefile->cpu) : NULL;
           TtvTime elapsed;
           if (ttv_timer_set_process (x->timers, ev, proc ? (gint64) proc->pid : -2 - (gint64) ttv_context_get_stream (ctx),
                                      &elapsed))
@@ -756,6 +767,71 @@ print_state_at (TtvTraceset *ts, TtvTime at, Output *o)
   return 0;
 }
 
+static void
+analysis_progress (double fraction, gpointer data)
+{
+  (void) fraction;
+  (void) data;
+}
+
+/* --analysis NAME: one read of the traces, then the analysis' report over
+ * --start..--end. */
+static int
+print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
+{
+  g_autoptr (GError) error = NULL;
+  const TtvAnalysisClass *cls = ttv_analysis_find (args.analysis);
+  TtvAnalysisFormat format = TTV_ANALYSIS_FORMAT_TEXT;
+  if (args.format && !ttv_analysis_format_parse (args.format, &format))
+    {
+      g_autofree char *msg = g_strdup_printf (_("--format: expected text, jsonl, csv or folded with --analysis"));
+      return fail (EXIT_USAGE, msg);
+    }
+  if (!(cls->formats & TTV_ANALYSIS_FORMAT_BIT (format)))
+    {
+      g_autofree char *msg = g_strdup_printf (_("--analysis %s has no %s output"), cls->name,
+                                              ttv_analysis_format_name (format));
+      return fail (EXIT_USAGE, msg);
+    }
+  TtvAnalysisOptions options = { 0 };
+  options.debug_dirs = (const char *const *) args.symbol_dirs;
+  options.max_rows = (guint) CLAMP (args.rows, 0, G_MAXUINT);
+  if (start != TTV_TIME_MIN || end != TTV_TIME_MAX)
+    {
+      options.start = start == TTV_TIME_MIN ? ttv_traceset_get_start (ts) : start;
+      options.end = end == TTV_TIME_MAX ? ttv_traceset_get_end (ts) : end;
+    }
+  g_autoptr (TtvAnalysis) analysis = ttv_analysis_run (ts, cls, &options, analysis_progress, NULL, NULL, &error);
+  if (analysis == NULL || !ttv_analysis_write (analysis, format, &options, o->buf, &error)
+      || !output_flush (o, TRUE, &error))
+    return fail (EXIT_READ, error->message);
+  return 0;
+}
+
+/* --analysis list, or an unknown name: what there is. */
+static int
+list_analyses (gboolean unknown)
+{
+  GString *text = g_string_new (NULL);
+  if (unknown)
+    g_string_append_printf (text, _("ttv-report: unknown analysis '%s'; the analyses are:\n"), args.analysis);
+  for (const TtvAnalysisClass *const *c = ttv_analysis_list (); *c; c++)
+    {
+      g_string_append_printf (text, "  %-12s %s (", (*c)->name, _((*c)->description));
+      for (guint f = 0; f < TTV_ANALYSIS_N_FORMATS; f++)
+        if ((*c)->formats & TTV_ANALYSIS_FORMAT_BIT (f))
+          g_string_append_printf (text, "%s%s", text->str[text->len - 1] == '(' ? "" : ", ",
+                                  ttv_analysis_format_name (f));
+      g_string_append (text, ")\n");
+    }
+  if (unknown)
+    g_printerr ("%s", text->str);
+  else
+    g_print ("%s", text->str);
+  g_string_free (text, TRUE);
+  return unknown ? EXIT_USAGE : 0;
+}
+
 static gboolean
 parse_format (TtvReportFormat *format)
 {
@@ -774,8 +850,17 @@ static int
 run (void)
 {
   g_autoptr (GError) error = NULL;
-  TtvReportFormat format;
-  if (!parse_format (&format))
+  TtvReportFormat format = TTV_REPORT_TEXT;
+  if (args.analysis && (g_str_equal (args.analysis, "list") || ttv_analysis_find (args.analysis) == NULL))
+    return list_analyses (!g_str_equal (args.analysis, "list"));
+  if (args.analysis && (args.stats || args.state_at || args.follow || args.info || args.list_events))
+    return fail (EXIT_USAGE, _("--analysis prints an analysis: it cannot be used with --stats, --state-at, "
+                               "--follow, --info or --list-events"));
+  if (!args.analysis && (args.symbol_dirs || args.rows))
+    return fail (EXIT_USAGE, _("--symbols and --rows go with --analysis"));
+  if (args.rows < 0)
+    return fail (EXIT_USAGE, _("--rows: expected a number of rows, 0 for all"));
+  if (!args.analysis && !parse_format (&format))
     return fail (EXIT_USAGE, _("--format: expected text, jsonl or babeltrace"));
   if (args.check_format)
     {
@@ -862,6 +947,8 @@ run (void)
     }
   else if (args.state_at)
     status = print_state_at (ts, at, &o);
+  else if (args.analysis)
+    status = print_analysis (ts, start, end, &o);
   else
     {
       if (args.follow)
@@ -922,5 +1009,7 @@ main (int argc, char **argv)
   g_free (args.check_format);
   g_free (args.columns);
   g_free (args.timestamp);
+  g_free (args.analysis);
+  g_strfreev (args.symbol_dirs);
   return status;
 }
