@@ -6,6 +6,8 @@
  * non-negative and the call paths built. */
 #include "ttv-callstack-private.h"
 
+#include "ttv-ust-thread.h"
+
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -81,28 +83,12 @@ callstack_free (gpointer self)
 static Thread *
 thread_for (TtvCallstack *cs, const TtvUstEvent *e)
 {
-  const TtvState *state = ttv_analysis_pass_get_state (cs->pass);
-  const TtvProcessState *p = state ? ttv_state_get_event_process (state, e->cpu) : NULL;
-  ThreadKey key = { e->trace, TTV_PID_NONE, -1 };
-  guint32 pid = TTV_PID_NONE;
-  const char *name = e->procname;
-  if (p)
-    {
-      key.tid = p->pid;
-      pid = p->tgid;
-      name = p->name ? g_quark_to_string (p->name) : name;
-    }
-  else if (e->vtid >= 0 && e->vtid < G_MAXUINT32)
-    {
-      key.tid = (guint32) e->vtid;
-      pid = e->vpid >= 0 && e->vpid < G_MAXUINT32 ? (guint32) e->vpid : TTV_PID_NONE;
-    }
-  else
-    {
-      /* No thread id in the trace: the process's events are one thread. */
-      key.vpid = e->vpid;
-      pid = e->vpid >= 0 && e->vpid < G_MAXUINT32 ? (guint32) e->vpid : TTV_PID_NONE;
-    }
+  TtvUstThread who;
+  ttv_ust_thread_of (ttv_analysis_pass_get_state (cs->pass), e, &who);
+  /* Without a thread id, the process's events are one thread. */
+  ThreadKey key = { who.trace, who.tid, who.tid == TTV_PID_NONE ? who.vpid : -1 };
+  guint32 pid = who.pid;
+  const char *name = who.name;
   guint index = GPOINTER_TO_UINT (g_hash_table_lookup (cs->thread_index, &key));
   Thread *t;
   if (index == 0)

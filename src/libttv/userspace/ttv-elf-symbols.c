@@ -345,25 +345,51 @@ find_cu (Dwarf *dwarf, guint64 addr, Dwarf_Die *cu)
   return FALSE;
 }
 
-/* The subprogram DIE around @addr, for files whose symbol table lacks it. */
-static const char *
-dwarf_function (TtvElfSymbols *e, guint64 addr, guint64 *offset)
+/* The outermost subprogram DIE around @addr (an inlined one is part of its
+ * caller's code) into @die; FALSE when none. */
+static gboolean
+find_subprogram (TtvElfSymbols *e, guint64 addr, Dwarf_Die *die)
 {
   Dwarf *dwarf = get_dwarf (e);
   Dwarf_Die cu, *scopes = NULL;
   if (dwarf == NULL || !find_cu (dwarf, addr, &cu))
-    return NULL;
+    return FALSE;
   int n = dwarf_getscopes (&cu, addr, &scopes);
-  const char *name = NULL;
-  /* Outermost subprogram: an inlined one is part of its caller's code. */
-  for (int i = n - 1; i >= 0 && name == NULL; i--)
-    {
-      Dwarf_Addr low;
-      if (dwarf_tag (&scopes[i]) == DW_TAG_subprogram && (name = dwarf_diename (&scopes[i])) != NULL)
-        *offset = dwarf_lowpc (&scopes[i], &low) == 0 && low <= addr ? addr - low : 0;
-    }
+  gboolean found = FALSE;
+  for (int i = n - 1; i >= 0 && !found; i--)
+    if (dwarf_tag (&scopes[i]) == DW_TAG_subprogram)
+      {
+        *die = scopes[i];
+        found = TRUE;
+      }
   free (scopes);
+  return found;
+}
+
+/* The name of the subprogram around @addr, for files whose symbol table
+ * lacks it. */
+static const char *
+dwarf_function (TtvElfSymbols *e, guint64 addr, guint64 *offset)
+{
+  Dwarf_Die die;
+  Dwarf_Addr low;
+  const char *name = find_subprogram (e, addr, &die) ? dwarf_diename (&die) : NULL;
+  if (name)
+    *offset = dwarf_lowpc (&die, &low) == 0 && low <= addr ? addr - low : 0;
   return name;
+}
+
+const char *
+ttv_elf_symbols_lookup_declaration (TtvElfSymbols *e, guint64 addr, guint *line)
+{
+  Dwarf_Die die;
+  int lineno;
+  if (!find_subprogram (e, addr, &die) || dwarf_decl_line (&die, &lineno) != 0 || lineno <= 0)
+    return NULL;
+  const char *file = dwarf_decl_file (&die);
+  if (file)
+    *line = (guint) lineno;
+  return file;
 }
 
 const char *

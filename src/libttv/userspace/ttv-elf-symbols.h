@@ -39,6 +39,10 @@ const char *ttv_elf_symbols_lookup_function (TtvElfSymbols *elf, guint64 addr, g
  * or NULL. */
 const char *ttv_elf_symbols_lookup_line (TtvElfSymbols *elf, guint64 addr, guint *line);
 
+/* Where the function containing @addr is declared (DW_AT_decl_file and
+ * decl_line of its subprogram), or NULL. */
+const char *ttv_elf_symbols_lookup_declaration (TtvElfSymbols *elf, guint64 addr, guint *line);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvElfSymbols, ttv_elf_symbols_free)
 
 G_END_DECLS

@@ -144,7 +144,11 @@ resolve_in (TtvSymbolizer *s, const TtvBinMapping *m, guint64 addr, gboolean ret
       out->function = ttv_elf_symbols_lookup_function (b->functions, look, &out->offset);
       out->offset += file_addr - look;
     }
-  if (b->lines)
+  /* A function's own address: where it is declared, rather than the line
+   * its first instruction belongs to (the opening brace, or a prologue). */
+  if (b->lines && out->function && out->offset == 0 && !return_address)
+    out->file = ttv_elf_symbols_lookup_declaration (b->lines, look, &out->line);
+  if (b->lines && out->file == NULL)
     out->file = ttv_elf_symbols_lookup_line (b->lines, look, &out->line);
 }
 
@@ -193,6 +197,13 @@ ttv_symbol_append (GString *out, const TtvSymbol *sym, guint64 addr, gboolean wi
       g_string_append (out, sym->function);
       if (sym->offset)
         g_string_append_printf (out, "+0x%" G_GINT64_MODIFIER "x", sym->offset);
+    }
+  else if (sym && sym->binary)
+    {
+      /* No symbol covers it, but where it is in its binary is exact. */
+      const char *base = strrchr (sym->binary, '/');
+      g_string_append_printf (out, "%s+0x%" G_GINT64_MODIFIER "x", base ? base + 1 : sym->binary,
+                              sym->binary_offset);
     }
   else
     g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", addr);

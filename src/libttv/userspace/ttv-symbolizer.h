@@ -46,8 +46,9 @@ gboolean    ttv_symbolizer_resolve (TtvSymbolizer *symbolizer, guint trace, gint
  * (recorded path, description), in the order they were first met. */
 void        ttv_symbolizer_list_binaries (TtvSymbolizer *symbolizer, GPtrArray *paths, GPtrArray *found);
 
-/* "name+0x1a" / "name" / "0x7f3c…" (the address in hex when no function
- * is known), then " (file.c:12)" when the line is known. */
+/* "name+0x1a" / "name", else "libfoo.so.1+0x3c8" (the offset in its
+ * binary when no symbol covers it), else "0x7f3c…" (the address in hex:
+ * no binary known there), then " (file.c:12)" when the line is known. */
 void        ttv_symbol_append (GString *out, const TtvSymbol *symbol, guint64 addr, gboolean with_line);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvSymbolizer, ttv_symbolizer_free)

@@ -1,0 +1,147 @@
+#!/bin/sh
+# test-userspace.sh: the userspace analyses on real traces recorded here.
+# Builds ustwork.c and ustplugin.c with -finstrument-functions -g, records
+# them under LTTng-UST's helper libraries (cyg-profile, libc wrapper, dl)
+# three ways (full: ip and vtid contexts, a second thread and a dlopen'ed
+# plugin; vtid: no ip; bare: no context, the fast cyg-profile), checks each
+# with check-userspace.py, then where the symbols are looked for: a binary
+# moved away (found in --symbols), stripped with its debug file by build id
+# or by debug link, and rebuilt (never used: another build id).
+# Usage: test-userspace.sh CC TTV_REPORT SOURCE_DIR WORK_DIR   (exit 77: skipped)
+# Root only: the session daemon runs as user nobody with LTTNG_HOME under
+# WORK_DIR (see tests/formats/ctf-ust/test-ctf-ust.sh).
+set -u
+cc=$1
+report=$2
+src=$3
+work=$4
+
+skip () { echo "SKIP: $*"; exit 77; }
+fail () { echo "FAIL: $*"; exit 1; }
+
+[ "$(id -u)" = 0 ] || skip "not root: this test records traces only as root"
+for p in lttng lttng-sessiond timeout setpriv python3 objcopy strip readelf; do
+  command -v "$p" >/dev/null 2>&1 || skip "$p not in PATH (lttng-tools, util-linux, python3, binutils needed)"
+done
+lib=""
+for d in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib; do
+  [ -e "$d/liblttng-ust-cyg-profile.so.1" ] && lib=$d && break
+done
+[ -n "$lib" ] || skip "liblttng-ust-cyg-profile.so.1 not found (liblttng-ust1)"
+bt=$(command -v babeltrace2 || true)
+
+rm -rf "$work"
+mkdir -p "$work/home" "$work/bin" "$work/out"
+flags="-g -O0 -finstrument-functions"
+"$cc" $flags -fPIC -shared -o "$work/bin/libustplugin.so" "$src/ustplugin.c" || fail "cannot build ustplugin.c"
+"$cc" $flags -o "$work/bin/ustwork" "$src/ustwork.c" -ldl -lpthread || fail "cannot build ustwork.c"
+cp "$src/ustwork.c" "$src/ustplugin.c" "$work/bin/"
+chown -R 65534:65534 "$work" || skip "cannot give $work to user nobody"
+chmod -R a+rX "$work"
+
+export LTTNG_HOME="$work/home"
+export HOME="$work/home"
+run () {  # run SECONDS COMMAND...: as nobody, with a timeout
+  t=$1; shift
+  timeout -k 5 "$t" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+    env LTTNG_HOME="$LTTNG_HOME" HOME="$HOME" LTTNG_UST_REGISTER_TIMEOUT=5000 "$@"
+}
+cleanup () {
+  pid=$(cat "$work/home/.lttng/lttng-sessiond.pid" 2>/dev/null || true)
+  if [ -n "${pid:-}" ] && kill -0 "$pid" 2>/dev/null; then
+    kill "$pid" 2>/dev/null
+    i=0
+    while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+}
+trap cleanup EXIT
+trap 'cleanup; exit 1' INT TERM
+
+run 20 lttng-sessiond --daemonize --no-kernel >"$work/sessiond.log" 2>&1 \
+  || { cat "$work/sessiond.log"; skip "lttng-sessiond cannot start here"; }
+
+# record NAME "EVENTS" "CONTEXTS" PRELOAD ARGS...: one session, one run.
+record () {
+  name=$1 events=$2 contexts=$3 preload=$4
+  shift 4
+  log="$work/$name.log"
+  run 20 lttng create "$name" --output="$work/out/$name" >"$log" 2>&1 \
+    || { cat "$log"; skip "lttng create fails here (daemon not usable)"; }
+  for e in $events; do
+    run 20 lttng enable-event -u "$e" >>"$log" 2>&1 || { cat "$log"; fail "enable-event $e"; }
+  done
+  if [ -n "$contexts" ]; then
+    run 20 lttng add-context -u $contexts >>"$log" 2>&1 || { cat "$log"; fail "add-context $contexts"; }
+  fi
+  run 20 lttng start >>"$log" 2>&1 || { cat "$log"; fail "start"; }
+  run 30 env LD_PRELOAD="$preload" "$work/bin/ustwork" "$@" || fail "ustwork $* failed under $preload"
+  run 30 lttng stop >>"$log" 2>&1 || { cat "$log"; fail "stop"; }
+  run 30 lttng destroy >>"$log" 2>&1 || { cat "$log"; fail "destroy"; }
+  meta=$(find "$work/out/$name" -name metadata -type f | head -n 1)
+  [ -n "$meta" ] || { cat "$log"; skip "no trace recorded (the program did not register with the daemon)"; }
+  dirname "$meta"
+}
+
+cyg="$lib/liblttng-ust-cyg-profile.so.1"
+fast="$lib/liblttng-ust-cyg-profile-fast.so.1"
+libc="$lib/liblttng-ust-libc-wrapper.so.1"
+dl="$lib/liblttng-ust-dl.so.1"
+full=$(record full 'lttng_ust_cyg_profile:* lttng_ust_libc:* lttng_ust_statedump:* lttng_ust_dl:*' \
+  '-t vpid -t vtid -t procname -t ip' "$cyg:$libc:$dl" "$work/bin/libustplugin.so" threads) || exit $?
+vtid=$(record vtid 'lttng_ust_cyg_profile:* lttng_ust_libc:* lttng_ust_statedump:*' \
+  '-t vpid -t vtid -t procname' "$cyg:$libc" - threads) || exit $?
+bare=$(record bare 'lttng_ust_cyg_profile_fast:* lttng_ust_libc:* lttng_ust_statedump:*' '' "$fast:$libc" -) \
+  || exit $?
+cleanup
+
+python3 "$src/check-userspace.py" full "$report" "$full" "$src" "$bt" || exit 1
+python3 "$src/check-userspace.py" vtid "$report" "$vtid" "$src" "$bt" || exit 1
+python3 "$src/check-userspace.py" bare "$report" "$bare" "$src" "$bt" || exit 1
+
+# --- Where symbols come from --------------------------------------------------
+# names FILE: the function names the call stack report resolved, sorted.
+names () {
+  "$report" --analysis callstack --format jsonl "$@" "$full" \
+    | python3 -c 'import json, sys
+print(" ".join(sorted(r["name"] for r in map(json.loads, sys.stdin) if r["type"] == "function" and r["resolved"])))'
+}
+all="churn fib helper leaf main make_leak plugin_inner plugin_work run_plugin run_worker worker"
+plugin_only="plugin_inner plugin_work"
+[ "$(names)" = "$all" ] || fail "at the recorded paths: resolved $(names)"
+
+bin="$work/bin"
+syms="$work/symbols"
+mkdir -p "$syms"
+mv "$bin/ustwork" "$bin/ustwork.moved"
+[ "$(names)" = "$plugin_only" ] || fail "binary moved away, yet resolved: $(names)"
+cp "$bin/ustwork.moved" "$syms/ustwork"
+[ "$(names --symbols "$syms")" = "$all" ] || fail "binary in --symbols: resolved $(names --symbols "$syms")"
+rm "$syms/ustwork"
+
+# Stripped, its debug information by build id under --symbols.
+id=$(readelf -n "$bin/ustwork.moved" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
+[ -n "$id" ] || fail "no build id in ustwork"
+mkdir -p "$syms/.build-id/$(echo "$id" | cut -c1-2)"
+objcopy --only-keep-debug "$bin/ustwork.moved" "$syms/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug"
+strip -s -o "$bin/ustwork" "$bin/ustwork.moved"
+[ "$(names --symbols "$syms")" = "$all" ] || fail "stripped, debug file by build id: resolved $(names --symbols "$syms")"
+"$report" --analysis callstack "$full" --symbols "$syms" | grep -q "ustwork.c:" \
+  || fail "stripped, debug file by build id: no source lines"
+
+# Stripped, with a debug link to a file beside it.
+rm -rf "$syms"
+objcopy --only-keep-debug "$bin/ustwork.moved" "$bin/ustwork.debug"
+strip -s -o "$bin/ustwork" "$bin/ustwork.moved"
+objcopy --add-gnu-debuglink="$bin/ustwork.debug" "$bin/ustwork"
+[ "$(names)" = "$all" ] || fail "stripped, debug link beside it: resolved $(names)"
+
+# Rebuilt: another build id at the recorded path is never used.
+rm -f "$bin/ustwork.debug"
+{ cat "$bin/ustwork.c"; echo 'int ustwork_rebuilt = 1;'; } >"$work/rebuilt.c"
+"$cc" $flags -o "$bin/ustwork" "$work/rebuilt.c" -ldl -lpthread || fail "cannot rebuild ustwork.c"
+[ "$(names)" = "$plugin_only" ] || fail "a rebuilt binary was used: resolved $(names)"
+"$report" --analysis callstack --format jsonl "$full" | grep -q '"symbols":"not found: [^"]*another build id' \
+  || fail "the rebuilt binary is not reported as another build id"
+echo "ok: three recordings, symbols beside, by build id, by debug link, never from another build"
+exit 0
