@@ -3,7 +3,7 @@
  * A thin program: everything it prints comes from libttv. */
 #include "ttv-config.h"
 
-#include "ttv-analysis.h"
+#include "ttv-analysis-print.h"
 #include "ttv-archive.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
@@ -57,23 +57,24 @@ typedef struct {
   gboolean keep_going;
   gboolean list_groups;
   gboolean help;
-  /* analyses (issues 17, 18) */
+  /* kernel analyses (issue 17) */
   char *analysis;
+  char *table;
+  char *group_by;
+  gboolean records;
+  gboolean no_cache;
+  gint64 top;
+  gint64 bins;
+  gint64 tid;
+  /* userspace analyses (issue 18) */
   char **symbol_dirs;
-  gint64 rows;
 } ReportArgs;
 
 /* page_size: G_MININT64 when not given (0 and below are refused). */
-static ReportArgs args = { .count = -1, .page_size = G_MININT64 };
+static ReportArgs args = { .count = -1, .page_size = G_MININT64, .tid = -1 };
 
 static const GOptionEntry entries[] = {
-  { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl or babeltrace; "
-    "with --analysis: text, jsonl, csv or folded"), "FORMAT" },
-  { "analysis", 'a', 0, G_OPTION_ARG_STRING, &args.analysis,
-    N_("Print an analysis of the traces instead of events (list: the analyses)"), "NAME" },
-  { "symbols", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.symbol_dirs,
-    N_("--analysis: look for the traced binaries and their debug files in DIR first"), "DIR" },
-  { "rows", 0, 0, G_OPTION_ARG_INT64, &args.rows, N_("--analysis, text: at most N rows per table"), "N" },
+  { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl, babeltrace, or csv and folded (with --analysis)"), "FORMAT" },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args.output, N_("Write to FILE instead of standard output"), "FILE" },
   { "info", 0, 0, G_OPTION_ARG_NONE, &args.info, N_("Describe the traces: system, time span, tracefiles"), NULL },
   { "list-events", 'j', 0, G_OPTION_ARG_NONE, &args.list_events, N_("List the event types with their fields"), NULL },
@@ -104,6 +105,17 @@ static const GOptionEntry entries[] = {
   { "follow", 0, 0, G_OPTION_ARG_NONE, &args.follow, N_("Keep reading a trace still being written, until interrupted"), NULL },
   { "keep-going", 0, 0, G_OPTION_ARG_NONE, &args.keep_going,
     N_("Read on past damaged blocks or packets: each is named on stderr, and the exit status is 1"), NULL },
+  { "analysis", 0, 0, G_OPTION_ARG_STRING, &args.analysis,
+    N_("Print an analysis instead of events: cpu, syscalls, sched, irq, block, futex, critical-path, callstack, memory (list: all)"), "NAME" },
+  { "records", 0, 0, G_OPTION_ARG_NONE, &args.records, N_("--analysis: every record instead of statistics"), NULL },
+  { "table", 0, 0, G_OPTION_ARG_STRING, &args.table, N_("--analysis: only this table of the analysis"), "TABLE" },
+  { "group-by", 0, 0, G_OPTION_ARG_STRING, &args.group_by, N_("--analysis: statistics per value of this column"), "COLUMN" },
+  { "top", 0, 0, G_OPTION_ARG_INT64, &args.top, N_("--analysis: only the N longest records, or N busiest threads"), "N" },
+  { "bins", 0, 0, G_OPTION_ARG_INT64, &args.bins, N_("--analysis cpu: CPU usage in N bins of the window"), "N" },
+  { "tid", 0, 0, G_OPTION_ARG_INT64, &args.tid, N_("--analysis: this thread only; the thread of critical-path"), "TID" },
+  { "no-cache", 0, 0, G_OPTION_ARG_NONE, &args.no_cache, N_("--analysis: neither read nor write the results' cache"), NULL },
+  { "symbols", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.symbol_dirs,
+    N_("--analysis callstack, memory: look for the traced binaries and their debug files in DIR first"), "DIR" },
   { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
@@ -706,7 +718,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
       g_string_truncate (suffix, 0);
       if (ttv_timer_set_get_n_rules (x->timers) > 0)
         {
-          const TtvProcessState *proc = state ? ttv_state_get_event_process (state, ev->tracefile->cpu) : NULL;
+          const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
           TtvTime elapsed;
           if (ttv_timer_set_process (x->timers, ev, proc ? (gint64) proc->pid : -2 - (gint64) ttv_context_get_stream (ctx),
                                      &elapsed))
@@ -767,75 +779,104 @@ print_state_at (TtvTraceset *ts, TtvTime at, Output *o)
   return 0;
 }
 
+static int
+list_analyses (void)
+{
+  const TtvAnalysisClass *const *classes = ttv_analysis_list_classes ();
+  for (guint i = 0; classes[i]; i++)
+    {
+      g_print ("%-14s %s: %s\n", classes[i]->name, _(classes[i]->title), _(classes[i]->description));
+      for (guint k = 0; k < classes[i]->n_tables; k++)
+        {
+          const TtvAnalysisTableSpec *spec = classes[i]->tables[k];
+          g_print ("  %s:", spec->name);
+          for (guint c = 0; c < spec->n_columns; c++)
+            g_print (" %s", spec->columns[c].name);
+          g_print ("\n");
+        }
+    }
+  g_print ("%-14s %s\n", "critical-path", _("What a thread (--tid) waited for, back through the threads and devices "
+                                              "that woke it (from sched and cpu)"));
+  return 0;
+}
+
 static void
 analysis_progress (double fraction, gpointer data)
 {
-  (void) fraction;
-  (void) data;
 }
 
-/* --analysis NAME: one read of the traces, then the analysis' report over
- * --start..--end. */
+/* The result of analysis @klass over @ts, from the cache when it holds it. */
+static TtvAnalysisResult *
+run_analysis (TtvTraceset *ts, const TtvAnalysisClass *klass, GError **error)
+{
+  TtvAnalysisOptions opt = { 0 };
+  opt.no_cache = args.no_cache || g_getenv ("TTV_HISTORY_NO_CACHE") != NULL;
+  opt.debug_dirs = (const char *const *) args.symbol_dirs;
+  return ttv_analysis_run_one (ts, klass, &opt, analysis_progress, NULL, NULL, error);
+}
+
 static int
 print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
 {
   g_autoptr (GError) error = NULL;
-  const TtvAnalysisClass *cls = ttv_analysis_find (args.analysis);
-  TtvAnalysisFormat format = TTV_ANALYSIS_FORMAT_TEXT;
-  if (args.format && !ttv_analysis_format_parse (args.format, &format))
+  TtvAnalysisPrintOptions po;
+  ttv_analysis_print_options_init (&po);
+  po.format = args.format && g_str_equal (args.format, "jsonl") ? TTV_ANALYSIS_FORMAT_JSONL
+            : args.format && g_str_equal (args.format, "csv") ? TTV_ANALYSIS_FORMAT_CSV
+            : args.format && g_str_equal (args.format, "folded") ? TTV_ANALYSIS_FORMAT_FOLDED : TTV_ANALYSIS_FORMAT_TEXT;
+  po.start = start;
+  po.end = end;
+  po.records = args.records;
+  po.table = args.table;
+  po.group_by = args.group_by;
+  po.top = (guint64) args.top;
+  po.bins = (guint) args.bins;
+  po.tid = args.tid >= 0 ? (guint32) args.tid : G_MAXUINT32;
+  po.traceset = ts;
+  if (g_str_equal (args.analysis, "critical-path"))
     {
-      g_autofree char *msg = g_strdup_printf (_("--format: expected text, jsonl, csv or folded with --analysis"));
-      return fail (EXIT_USAGE, msg);
+      if (args.tid < 0)
+        return fail (EXIT_USAGE, _("--analysis critical-path: which thread? (--tid TID)"));
+      g_autoptr (TtvAnalysisResult) sched = run_analysis (ts, &ttv_sched_analysis, &error);
+      g_autoptr (TtvAnalysisResult) cpu = sched ? run_analysis (ts, &ttv_cpu_usage_analysis, &error) : NULL;
+      if (cpu == NULL)
+        return fail (EXIT_READ, error->message);
+      TtvTime t0, t1;
+      ttv_analysis_result_get_time_range (sched, &t0, &t1);
+      t0 = MAX (t0, start);
+      t1 = MIN (t1, end);
+      g_autoptr (GArray) path = ttv_critical_path_compute (sched, cpu, (guint32) args.tid, t0, t1, &error);
+      if (path == NULL)
+        return fail (EXIT_READ, error->message);
+      ttv_critical_path_print (path, (guint32) args.tid, &po, o->buf);
     }
-  if (!(cls->formats & TTV_ANALYSIS_FORMAT_BIT (format)))
+  else
     {
-      g_autofree char *msg = g_strdup_printf (_("--analysis %s has no %s output"), cls->name,
-                                              ttv_analysis_format_name (format));
-      return fail (EXIT_USAGE, msg);
+      const TtvAnalysisClass *klass = ttv_analysis_find_class (args.analysis);
+      if (klass == NULL)
+        {
+          g_autofree char *msg = g_strdup_printf (_("--analysis: no analysis %s (--analysis list names them)"),
+                                                  args.analysis);
+          return fail (EXIT_USAGE, msg);
+        }
+      g_autoptr (TtvAnalysisResult) result = run_analysis (ts, klass, &error);
+      if (result == NULL)
+        return fail (EXIT_READ, error->message);
+      if (!ttv_analysis_print (result, &po, o->buf, &error))
+        return fail (g_error_matches (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT) ? EXIT_USAGE : EXIT_READ,
+                     error->message);
     }
-  TtvAnalysisOptions options = { 0 };
-  options.debug_dirs = (const char *const *) args.symbol_dirs;
-  options.max_rows = (guint) CLAMP (args.rows, 0, G_MAXUINT);
-  if (start != TTV_TIME_MIN || end != TTV_TIME_MAX)
-    {
-      options.start = start == TTV_TIME_MIN ? ttv_traceset_get_start (ts) : start;
-      options.end = end == TTV_TIME_MAX ? ttv_traceset_get_end (ts) : end;
-    }
-  g_autoptr (TtvAnalysis) analysis = ttv_analysis_run (ts, cls, &options, analysis_progress, NULL, NULL, &error);
-  if (analysis == NULL || !ttv_analysis_write (analysis, format, &options, o->buf, &error)
-      || !output_flush (o, TRUE, &error))
+  if (!output_flush (o, TRUE, &error))
     return fail (EXIT_READ, error->message);
   return 0;
-}
-
-/* --analysis list, or an unknown name: what there is. */
-static int
-list_analyses (gboolean unknown)
-{
-  GString *text = g_string_new (NULL);
-  if (unknown)
-    g_string_append_printf (text, _("ttv-report: unknown analysis '%s'; the analyses are:\n"), args.analysis);
-  for (const TtvAnalysisClass *const *c = ttv_analysis_list (); *c; c++)
-    {
-      g_string_append_printf (text, "  %-12s %s (", (*c)->name, _((*c)->description));
-      for (guint f = 0; f < TTV_ANALYSIS_N_FORMATS; f++)
-        if ((*c)->formats & TTV_ANALYSIS_FORMAT_BIT (f))
-          g_string_append_printf (text, "%s%s", text->str[text->len - 1] == '(' ? "" : ", ",
-                                  ttv_analysis_format_name (f));
-      g_string_append (text, ")\n");
-    }
-  if (unknown)
-    g_printerr ("%s", text->str);
-  else
-    g_print ("%s", text->str);
-  g_string_free (text, TRUE);
-  return unknown ? EXIT_USAGE : 0;
 }
 
 static gboolean
 parse_format (TtvReportFormat *format)
 {
-  if (args.format == NULL || g_str_equal (args.format, "text"))
+  /* CSV and folded stacks are only analyses'; --analysis checks them. */
+  if (args.format == NULL || g_str_equal (args.format, "text") || g_str_equal (args.format, "csv")
+      || g_str_equal (args.format, "folded"))
     *format = TTV_REPORT_TEXT;
   else if (g_str_equal (args.format, "jsonl"))
     *format = TTV_REPORT_JSONL;
@@ -850,18 +891,23 @@ static int
 run (void)
 {
   g_autoptr (GError) error = NULL;
-  TtvReportFormat format = TTV_REPORT_TEXT;
-  if (args.analysis && (g_str_equal (args.analysis, "list") || ttv_analysis_find (args.analysis) == NULL))
-    return list_analyses (!g_str_equal (args.analysis, "list"));
-  if (args.analysis && (args.stats || args.state_at || args.follow || args.info || args.list_events))
-    return fail (EXIT_USAGE, _("--analysis prints an analysis: it cannot be used with --stats, --state-at, "
-                               "--follow, --info or --list-events"));
-  if (!args.analysis && (args.symbol_dirs || args.rows))
-    return fail (EXIT_USAGE, _("--symbols and --rows go with --analysis"));
-  if (args.rows < 0)
-    return fail (EXIT_USAGE, _("--rows: expected a number of rows, 0 for all"));
-  if (!args.analysis && !parse_format (&format))
-    return fail (EXIT_USAGE, _("--format: expected text, jsonl or babeltrace"));
+  TtvReportFormat format;
+  if (!parse_format (&format))
+    return fail (EXIT_USAGE, _("--format: expected text, jsonl, babeltrace, csv or folded"));
+  if (args.format && (g_str_equal (args.format, "csv") || g_str_equal (args.format, "folded")) && !args.analysis)
+    return fail (EXIT_USAGE, _("--format=csv and --format=folded print analyses: use them with --analysis"));
+  if (!args.analysis && (args.records || args.table || args.group_by || args.top || args.bins || args.tid >= 0
+                         || args.no_cache || args.symbol_dirs))
+    return fail (EXIT_USAGE, _("--records, --table, --group-by, --top, --bins, --tid, --no-cache and --symbols go "
+                               "with --analysis"));
+  if (args.analysis && g_str_equal (args.analysis, "list"))
+    return list_analyses ();
+  if (args.analysis && (args.stats || args.state_at || args.info || args.list_events || args.follow || args.after
+                        || args.state || (args.format && g_str_equal (args.format, "babeltrace"))))
+    return fail (EXIT_USAGE, _("--analysis prints an analysis: it cannot be used with --stats, --state, --state-at, "
+                               "--info, --list-events, --follow, --after or --format=babeltrace"));
+  if (args.top < 0 || args.bins < 0 || args.bins > 100000 || args.tid > G_MAXUINT32)
+    return fail (EXIT_USAGE, _("--top, --bins and --tid take a number of 0 or more (at most 100000 bins)"));
   if (args.check_format)
     {
       g_autoptr (TtvFormatFile) ff = ttv_format_file_load (args.check_format, &error);
@@ -1011,5 +1057,7 @@ main (int argc, char **argv)
   g_free (args.timestamp);
   g_free (args.analysis);
   g_strfreev (args.symbol_dirs);
+  g_free (args.table);
+  g_free (args.group_by);
   return status;
 }

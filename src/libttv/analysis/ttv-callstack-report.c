@@ -179,7 +179,7 @@ text_binaries (const Report *r, GString *out)
 }
 
 static void
-write_text (const Report *r, const TtvAnalysisOptions *options, GString *out)
+write_text (const Report *r, guint max_rows, GString *out)
 {
   g_autofree char *span = duration (r->t1 - r->t0);
   g_string_append_printf (out, _("Call stacks over %s: "), span);
@@ -197,9 +197,9 @@ write_text (const Report *r, const TtvAnalysisOptions *options, GString *out)
                               "-finstrument-functions under LD_PRELOAD=liblttng-ust-cyg-profile.so.\n"));
       return;
     }
-  text_threads (r, out, options->max_rows);
-  text_functions (r, out, options->max_rows);
-  text_tree (r, out, options->max_rows);
+  text_threads (r, out, max_rows);
+  text_functions (r, out, max_rows);
+  text_tree (r, out, max_rows);
   text_binaries (r, out);
 }
 
@@ -321,19 +321,51 @@ write_folded (const Report *r, GString *out)
     }
 }
 
-gboolean
-ttv_callstack_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOptions *options,
-                     GString *out, GError **error)
+/* The function statistics as CSV. */
+static void
+write_csv (const Report *r, GString *out)
 {
-  TtvCallstack *cs = self;
+  const char *headings[] = { "function", "address", "file", "line", "binary", "calls", "incomplete", "total_ns",
+                             "self_ns", "min_ns", "mean_ns", "max_ns", "p50_ns", "p90_ns", "p99_ns" };
+  g_autoptr (TtvTable) table = ttv_table_new (G_N_ELEMENTS (headings), headings);
+  for (guint i = 0; i < r->functions->len; i++)
+    {
+      const TtvCallstackFunctionStats *s = &g_array_index (r->functions, TtvCallstackFunctionStats, i);
+      const TtvCallstackFunction *f = ttv_callstack_get_function (r->cs, s->function);
+      GPtrArray *row = g_ptr_array_new ();
+      g_ptr_array_add (row, g_strdup (f->name));
+      g_ptr_array_add (row, g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", f->addr));
+      g_ptr_array_add (row, g_strdup (f->file ? f->file : ""));
+      g_ptr_array_add (row, f->line ? g_strdup_printf ("%u", f->line) : g_strdup (""));
+      g_ptr_array_add (row, g_strdup (f->binary ? f->binary : ""));
+      g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, s->calls));
+      g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, s->incomplete));
+      const TtvTime values[] = { s->total, s->self, s->min, (TtvTime) (s->mean + 0.5), s->max, s->p50, s->p90,
+                                 s->p99 };
+      for (guint k = 0; k < G_N_ELEMENTS (values); k++)
+        g_ptr_array_add (row, s->min < 0 && k >= 2 ? g_strdup ("") : g_strdup_printf ("%" G_GINT64_FORMAT, values[k]));
+      ttv_table_add_row_take (table, row);
+    }
+  ttv_table_append_csv (table, out);
+}
+
+gboolean
+ttv_callstack_print (const TtvAnalysisResult *result, const TtvAnalysisPrintOptions *options, GString *out,
+                     GError **error)
+{
+  const TtvCallstack *cs = ttv_callstack_from_result (result);
   Report r = { cs, 0, 0, NULL, NULL };
-  ttv_analysis_options_get_range (options, cs->traceset, &r.t0, &r.t1);
+  r.t0 = options->start == TTV_TIME_MIN ? ttv_traceset_get_start (cs->traceset) : options->start;
+  r.t1 = options->end == TTV_TIME_MAX ? ttv_traceset_get_end (cs->traceset) : options->end;
   r.nodes = ttv_callstack_dup_node_stats (cs, r.t0, r.t1, NULL);
   r.functions = ttv_callstack_dup_function_stats (cs, r.t0, r.t1, NULL);
-  if (format == TTV_ANALYSIS_FORMAT_TEXT)
-    write_text (&r, options, out);
-  else if (format == TTV_ANALYSIS_FORMAT_JSONL)
+  guint max_rows = (guint) MIN (options->top, G_MAXUINT);
+  if (options->format == TTV_ANALYSIS_FORMAT_TEXT)
+    write_text (&r, max_rows, out);
+  else if (options->format == TTV_ANALYSIS_FORMAT_JSONL)
     write_jsonl (&r, out);
+  else if (options->format == TTV_ANALYSIS_FORMAT_CSV)
+    write_csv (&r, out);
   else
     write_folded (&r, out);
   g_array_unref (r.nodes);

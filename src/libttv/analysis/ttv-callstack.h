@@ -14,7 +14,7 @@
 
 G_BEGIN_DECLS
 
-extern const TtvAnalysisClass ttv_callstack_analysis_class;
+extern const TtvAnalysisClass ttv_callstack_analysis;      /* "callstack" */
 
 typedef struct _TtvCallstack TtvCallstack;
 
@@ -69,7 +69,8 @@ typedef struct {
   gboolean recursive;           /* the function is also an ancestor: its time is counted there */
 } TtvCallstackNode;
 
-TtvCallstack *ttv_callstack_from_analysis (const TtvAnalysis *analysis);   /* borrowed */
+/* The call stacks a result of ttv_callstack_analysis holds (borrowed). */
+TtvCallstack *ttv_callstack_from_result (const TtvAnalysisResult *result);
 
 guint       ttv_callstack_get_n_threads (const TtvCallstack *cs);
 const TtvCallstackThread *ttv_callstack_get_thread (const TtvCallstack *cs, guint thread);

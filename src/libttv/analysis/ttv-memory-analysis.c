@@ -54,7 +54,7 @@ typedef struct {
 
 struct _TtvMemory {
   TtvTraceset *traceset;        /* owned reference */
-  TtvAnalysisPass *pass;        /* weak: during the pass */
+  TtvAnalysisBuilder *builder;  /* weak: during the pass */
   TtvUstModel *model;           /* owned; NULL after the pass */
   TtvSymbolizer *symbolizer;    /* owned */
   GPtrArray *processes;         /* of Process *, owned */
@@ -251,7 +251,7 @@ static void
 on_memory_event (TtvMemory *m, const TtvUstEvent *e)
 {
   TtvUstThread who;
-  ttv_ust_thread_of (ttv_analysis_pass_get_state (m->pass), e, &who);
+  ttv_ust_thread_of (ttv_analysis_builder_get_state (m->builder), e, &who);
   Process *p = process_for (m, &who, e);
   guint64 size = e->size;
   switch (e->action)
@@ -322,7 +322,7 @@ static void
 on_function_event (TtvMemory *m, const TtvUstEvent *e)
 {
   TtvUstThread who;
-  ttv_ust_thread_of (ttv_analysis_pass_get_state (m->pass), e, &who);
+  ttv_ust_thread_of (ttv_analysis_builder_get_state (m->builder), e, &who);
   StackKey key = { who.trace, who.tid, who.tid == TTV_PID_NONE ? who.vpid : -1 };
   GArray *stack = g_hash_table_lookup (m->stacks, &key);
   if (stack == NULL)
@@ -343,15 +343,15 @@ on_function_event (TtvMemory *m, const TtvUstEvent *e)
   g_array_set_size (stack, i > 0 ? i - 1 : 0);
 }
 
-static gboolean
-on_event (gpointer data, gpointer call_data)
+static void
+memory_after_event (gpointer self, const TtvAnalysisEvent *ae)
 {
-  TtvMemory *m = data;
-  const TtvHookCall *call = call_data;
+  TtvMemory *m = self;
   TtvUstEvent e;
-  if (!ttv_ust_model_read (m->model, call->trace, call->event, &e))
-    return FALSE;
-  switch (e.action)
+  TtvUstAction action = ttv_ust_model_get_action (m->model, ae->trace, ae->event->type);
+  if (action == TTV_UST_NONE || !ttv_ust_model_read (m->model, ae->trace, ae->event, &e))
+    return;
+  switch (action)
     {
     case TTV_UST_FUNC_ENTRY:
     case TTV_UST_FUNC_EXIT:
@@ -368,39 +368,27 @@ on_event (gpointer data, gpointer call_data)
       on_memory_event (m, &e);
       break;
     }
-  return FALSE;
 }
 
 static gpointer
-memory_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **error)
+memory_begin (TtvAnalysisBuilder *builder)
 {
-  static const TtvUstAction actions[] = {
-    TTV_UST_MALLOC, TTV_UST_CALLOC, TTV_UST_REALLOC, TTV_UST_MEMALIGN, TTV_UST_POSIX_MEMALIGN, TTV_UST_FREE,
-    TTV_UST_FUNC_ENTRY, TTV_UST_FUNC_EXIT, TTV_UST_BIN_INFO, TTV_UST_LOAD, TTV_UST_UNLOAD, TTV_UST_BUILD_ID,
-    TTV_UST_DEBUG_LINK,
-  };
-  TtvTraceset *ts = ttv_analysis_pass_get_traceset (pass);
+  TtvTraceset *ts = ttv_analysis_builder_get_traceset (builder);
   TtvMemory *m = g_new0 (TtvMemory, 1);
   m->traceset = ttv_traceset_ref (ts);
-  m->pass = pass;
+  m->builder = builder;
   g_autoptr (GPtrArray) traces = g_ptr_array_new ();
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
   m->model = ttv_ust_model_new (traces);
   m->has_functions = ttv_ust_model_has_action (m->model, TTV_UST_FUNC_ENTRY);
-  m->symbolizer = ttv_symbolizer_new (options->debug_dirs, NULL);
+  m->symbolizer = ttv_symbolizer_new (ttv_analysis_builder_get_options (builder)->debug_dirs, NULL);
   m->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) process_free);
   m->process_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   m->sites = g_array_new (FALSE, FALSE, sizeof (Site));
   m->site_index = g_hash_table_new_full (site_key_hash, site_key_equal, g_free, NULL);
   m->stacks = g_hash_table_new_full (stack_key_hash, stack_key_equal, g_free, (GDestroyNotify) g_array_unref);
   m->strings = g_string_chunk_new (4096);
-  for (guint a = 0; a < G_N_ELEMENTS (actions); a++)
-    {
-      g_autoptr (GPtrArray) names = ttv_ust_model_dup_event_names (m->model, actions[a]);
-      for (guint i = 0; i < names->len; i++)
-        ttv_analysis_pass_add_hook (pass, g_ptr_array_index (names, i), on_event, m, TTV_PRIO_DEFAULT);
-    }
   return m;
 }
 
@@ -486,7 +474,7 @@ summarise_points (Process *p)
 }
 
 static void
-memory_finish (gpointer self, TtvTime end)
+memory_end (gpointer self, const TtvState *state, TtvTime end)
 {
   TtvMemory *m = self;
   name_sites (m);
@@ -516,19 +504,26 @@ memory_finish (gpointer self, TtvTime end)
       summarise_points (p);
     }
   g_array_sort (m->leaks, compare_leaks);
+  ttv_analysis_builder_set_value (m->builder, "processes", m->processes->len);
+  ttv_analysis_builder_set_value (m->builder, "blocks_never_freed", m->leaks->len);
   g_hash_table_remove_all (m->stacks);
   g_clear_pointer (&m->model, ttv_ust_model_free);
-  m->pass = NULL;
+  m->builder = NULL;
+}
+
+static gpointer
+memory_steal (gpointer self)
+{
+  return self;
 }
 
 /* --- Queries ------------------------------------------------------------------- */
 
 TtvMemory *
-ttv_memory_from_analysis (const TtvAnalysis *analysis)
+ttv_memory_from_result (const TtvAnalysisResult *result)
 {
-  g_return_val_if_fail (analysis != NULL, NULL);
-  g_return_val_if_fail (ttv_analysis_get_class (analysis) == &ttv_memory_analysis_class, NULL);
-  return ttv_analysis_get_data (analysis);
+  g_return_val_if_fail (ttv_analysis_result_get_class (result) == &ttv_memory_analysis, NULL);
+  return ttv_analysis_result_get_data (result);
 }
 
 guint
@@ -706,15 +701,17 @@ ttv_memory_get_traceset (const TtvMemory *m)
   return m->traceset;
 }
 
-const TtvAnalysisClass ttv_memory_analysis_class = {
+const TtvAnalysisClass ttv_memory_analysis = {
   .name = "memory",
   .title = N_("Memory"),
-  .description = N_("Memory in use per process and potential leaks, from lttng-ust-libc-wrapper events"),
-  .formats = TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_TEXT) | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_JSONL)
-             | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_CSV),
-  .needs_state = TRUE,
-  .attach = memory_attach,
-  .finish = memory_finish,
+  .description = N_("Memory in use per process and potential leaks, from lttng-ust-libc-wrapper events "
+                    "(text, jsonl, csv)"),
+  .version = 1,
+  .begin = memory_begin,
+  .after_event = memory_after_event,
+  .end = memory_end,
   .free = memory_free,
-  .write = ttv_memory_write,
+  .steal_data = memory_steal,
+  .free_data = memory_free,
+  .print = ttv_memory_print,
 };

@@ -13,7 +13,7 @@
 
 G_BEGIN_DECLS
 
-extern const TtvAnalysisClass ttv_memory_analysis_class;
+extern const TtvAnalysisClass ttv_memory_analysis;         /* "memory" */
 
 typedef struct _TtvMemory TtvMemory;
 
@@ -91,7 +91,8 @@ typedef struct {
   guint64 bytes;                /* in use from @time on */
 } TtvMemoryPoint;
 
-TtvMemory  *ttv_memory_from_analysis (const TtvAnalysis *analysis);   /* borrowed */
+/* The memory a result of ttv_memory_analysis holds (borrowed). */
+TtvMemory  *ttv_memory_from_result (const TtvAnalysisResult *result);
 
 guint       ttv_memory_get_n_processes (const TtvMemory *memory);
 const TtvMemoryProcess *ttv_memory_get_process (const TtvMemory *memory, guint process);
