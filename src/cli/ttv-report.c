@@ -68,6 +68,7 @@ typedef struct {
   gint64 tid;
   /* userspace analyses (issue 18) */
   char **symbol_dirs;
+  gboolean symbols_only;
 } ReportArgs;
 
 /* page_size: G_MININT64 when not given (0 and below are refused). */
@@ -116,6 +117,8 @@ static const GOptionEntry entries[] = {
   { "no-cache", 0, 0, G_OPTION_ARG_NONE, &args.no_cache, N_("--analysis: neither read nor write the results' cache"), NULL },
   { "symbols", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.symbol_dirs,
     N_("--analysis callstack, memory: look for the traced binaries and their debug files in DIR first"), "DIR" },
+  { "symbols-only", 0, 0, G_OPTION_ARG_NONE, &args.symbols_only,
+    N_("--analysis callstack, memory: look for them in the --symbols directories only"), NULL },
   { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
@@ -812,6 +815,7 @@ run_analysis (TtvTraceset *ts, const TtvAnalysisClass *klass, GError **error)
   TtvAnalysisOptions opt = { 0 };
   opt.no_cache = args.no_cache || g_getenv ("TTV_HISTORY_NO_CACHE") != NULL;
   opt.debug_dirs = (const char *const *) args.symbol_dirs;
+  opt.symbols_only_in_dirs = args.symbols_only;
   return ttv_analysis_run_one (ts, klass, &opt, analysis_progress, NULL, NULL, error);
 }
 
@@ -897,9 +901,9 @@ run (void)
   if (args.format && (g_str_equal (args.format, "csv") || g_str_equal (args.format, "folded")) && !args.analysis)
     return fail (EXIT_USAGE, _("--format=csv and --format=folded print analyses: use them with --analysis"));
   if (!args.analysis && (args.records || args.table || args.group_by || args.top || args.bins || args.tid >= 0
-                         || args.no_cache || args.symbol_dirs))
-    return fail (EXIT_USAGE, _("--records, --table, --group-by, --top, --bins, --tid, --no-cache and --symbols go "
-                               "with --analysis"));
+                         || args.no_cache || args.symbol_dirs || args.symbols_only))
+    return fail (EXIT_USAGE, _("--records, --table, --group-by, --top, --bins, --tid, --no-cache, --symbols and "
+                               "--symbols-only go with --analysis"));
   if (args.analysis && g_str_equal (args.analysis, "list"))
     return list_analyses ();
   if (args.analysis && (args.stats || args.state_at || args.info || args.list_events || args.follow || args.after

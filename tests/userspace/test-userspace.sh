@@ -109,6 +109,9 @@ print(" ".join(sorted(r["name"] for r in map(json.loads, sys.stdin) if r["type"]
 all="churn fib helper leaf main make_leak plugin_inner plugin_work run_plugin run_worker worker"
 plugin_only="plugin_inner plugin_work"
 [ "$(names)" = "$all" ] || fail "at the recorded paths: resolved $(names)"
+mkdir -p "$work/empty"
+[ -z "$(names --symbols "$work/empty" --symbols-only)" ] \
+  || fail "--symbols-only with an empty directory, yet resolved: $(names --symbols "$work/empty" --symbols-only)"
 
 bin="$work/bin"
 syms="$work/symbols"

@@ -131,6 +131,7 @@ typedef struct _TtvAnalysisOptions {
                                  * cached (0: 8 MiB) */
   const char *const *debug_dirs; /* weak, NULL-terminated, may be NULL: where the userspace
                                   * analyses look for traced binaries and debug files first */
+  gboolean symbols_only_in_dirs; /* and nowhere else (not at the paths the trace recorded) */
 } TtvAnalysisOptions;
 
 /* The results of @classes over @ts, in that order: each from its cache

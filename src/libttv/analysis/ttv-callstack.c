@@ -244,6 +244,7 @@ static gpointer
 callstack_begin (TtvAnalysisBuilder *builder)
 {
   TtvTraceset *ts = ttv_analysis_builder_get_traceset (builder);
+  const TtvAnalysisOptions *options = ttv_analysis_builder_get_options (builder);
   TtvCallstack *cs = g_new0 (TtvCallstack, 1);
   cs->traceset = ttv_traceset_ref (ts);
   cs->builder = builder;
@@ -251,7 +252,7 @@ callstack_begin (TtvAnalysisBuilder *builder)
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
   cs->model = ttv_ust_model_new (traces);
-  cs->symbolizer = ttv_symbolizer_new (ttv_analysis_builder_get_options (builder)->debug_dirs, NULL);
+  cs->symbolizer = ttv_symbolizer_new (options->debug_dirs, NULL, options->symbols_only_in_dirs);
   cs->threads = g_ptr_array_new_with_free_func ((GDestroyNotify) thread_free);
   cs->thread_index = g_hash_table_new_full (thread_key_hash, thread_key_equal, g_free, NULL);
   cs->functions = g_array_new (FALSE, FALSE, sizeof (Function));

@@ -374,6 +374,7 @@ static gpointer
 memory_begin (TtvAnalysisBuilder *builder)
 {
   TtvTraceset *ts = ttv_analysis_builder_get_traceset (builder);
+  const TtvAnalysisOptions *options = ttv_analysis_builder_get_options (builder);
   TtvMemory *m = g_new0 (TtvMemory, 1);
   m->traceset = ttv_traceset_ref (ts);
   m->builder = builder;
@@ -382,7 +383,7 @@ memory_begin (TtvAnalysisBuilder *builder)
     g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
   m->model = ttv_ust_model_new (traces);
   m->has_functions = ttv_ust_model_has_action (m->model, TTV_UST_FUNC_ENTRY);
-  m->symbolizer = ttv_symbolizer_new (ttv_analysis_builder_get_options (builder)->debug_dirs, NULL);
+  m->symbolizer = ttv_symbolizer_new (options->debug_dirs, NULL, options->symbols_only_in_dirs);
   m->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) process_free);
   m->process_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   m->sites = g_array_new (FALSE, FALSE, sizeof (Site));

@@ -113,7 +113,7 @@ try_debug (const TtvBinMapping *m, guint32 crc, gboolean has_crc, const char *pa
 }
 
 static TtvElfSymbols *
-find_binary (const TtvBinMapping *m, const char *const *dirs, Search *s)
+find_binary (const TtvBinMapping *m, const char *const *dirs, gboolean recorded, Search *s)
 {
   TtvElfSymbols *found = NULL;
   gboolean absolute = g_path_is_absolute (m->path);
@@ -131,14 +131,14 @@ find_binary (const TtvBinMapping *m, const char *const *dirs, Search *s)
           found = try_binary (m, flat, s);
         }
     }
-  if (!found && absolute)
+  if (!found && absolute && recorded)
     found = try_binary (m, m->path, s);
   return found;
 }
 
 static TtvElfSymbols *
 find_debug (const TtvBinMapping *m, TtvElfSymbols *binary, const char *const *dirs,
-            const char *const *debug_dirs, Search *s)
+            const char *const *debug_dirs, gboolean recorded, Search *s)
 {
   TtvElfSymbols *found = NULL;
   /* By build id: .build-id/ab/cdef....debug */
@@ -164,8 +164,11 @@ find_debug (const TtvBinMapping *m, TtvElfSymbols *binary, const char *const *di
     return found;
   g_autofree char *dir = g_path_get_dirname (m->path);
   g_autoptr (GPtrArray) candidates = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (candidates, g_build_filename (dir, link, NULL));
-  g_ptr_array_add (candidates, g_build_filename (dir, ".debug", link, NULL));
+  if (recorded)
+    {
+      g_ptr_array_add (candidates, g_build_filename (dir, link, NULL));
+      g_ptr_array_add (candidates, g_build_filename (dir, ".debug", link, NULL));
+    }
   for (guint i = 0; debug_dirs && debug_dirs[i]; i++)
     g_ptr_array_add (candidates, g_build_filename (debug_dirs[i], dir, link, NULL));
   for (guint i = 0; dirs && dirs[i]; i++)
@@ -179,17 +182,16 @@ find_debug (const TtvBinMapping *m, TtvElfSymbols *binary, const char *const *di
   return found;
 }
 
-void
-ttv_debug_files_find (const TtvBinMapping *m, const char *const *dirs, const char *const *debug_dirs,
-                      TtvDebugFiles *out)
+static void
+find_files (const TtvBinMapping *m, const char *const *dirs, const char *const *debug_dirs, gboolean recorded,
+            TtvDebugFiles *out)
 {
   memset (out, 0, sizeof *out);
   Search s = { g_string_new (NULL) };
-  debug_dirs = debug_dirs ? debug_dirs : default_debug_dirs;
-  out->binary = find_binary (m, dirs, &s);
+  out->binary = find_binary (m, dirs, recorded, &s);
   /* A binary with its own symbols and lines needs no debug file. */
   if (!(out->binary && ttv_elf_symbols_has_functions (out->binary) && ttv_elf_symbols_has_lines (out->binary)))
-    out->debug = find_debug (m, out->binary, dirs, debug_dirs, &s);
+    out->debug = find_debug (m, out->binary, dirs, debug_dirs, recorded, &s);
   if (out->binary || out->debug)
     out->why = out->debug && out->binary
                  ? g_strdup_printf (_("%s, debug information in %s"), ttv_elf_symbols_get_path (out->binary),
@@ -200,4 +202,17 @@ ttv_debug_files_find (const TtvBinMapping *m, const char *const *dirs, const cha
   else
     out->why = g_strdup (_("not found"));
   g_string_free (s.refused, TRUE);
+}
+
+void
+ttv_debug_files_find (const TtvBinMapping *m, const char *const *dirs, const char *const *debug_dirs,
+                      TtvDebugFiles *out)
+{
+  find_files (m, dirs, debug_dirs ? debug_dirs : default_debug_dirs, TRUE, out);
+}
+
+void
+ttv_debug_files_find_in (const TtvBinMapping *m, const char *const *dirs, TtvDebugFiles *out)
+{
+  find_files (m, dirs, NULL, FALSE, out);
 }

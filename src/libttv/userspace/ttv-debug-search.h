@@ -26,6 +26,9 @@ typedef struct {
  * binary, in its .debug folder and under the same directories. */
 void     ttv_debug_files_find (const TtvBinMapping *mapping, const char *const *dirs,
                                const char *const *debug_dirs, TtvDebugFiles *out);
+/* The same in @dirs only: neither the recorded path, nor the directories
+ * beside it, nor the default debug directory (a trace from elsewhere). */
+void     ttv_debug_files_find_in (const TtvBinMapping *mapping, const char *const *dirs, TtvDebugFiles *out);
 void     ttv_debug_files_clear (TtvDebugFiles *files);
 
 /* The CRC-32 .gnu_debuglink uses (the zlib / IEEE 802.3 one) of a file;

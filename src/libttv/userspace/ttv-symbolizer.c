@@ -30,6 +30,7 @@ struct _TtvSymbolizer {
   GMutex lock;                  /* every entry point takes it */
   char **dirs;                  /* owned, may be NULL */
   char **debug_dirs;            /* owned, may be NULL */
+  gboolean only_dirs;
   TtvBinMap *map;               /* owned */
   GHashTable *binaries;         /* build id hex or path -> Binary *, owned */
   GPtrArray *order;             /* of Binary *, weak: first met first */
@@ -59,9 +60,10 @@ cache_equal (gconstpointer a, gconstpointer b)
 }
 
 TtvSymbolizer *
-ttv_symbolizer_new (const char *const *dirs, const char *const *debug_dirs)
+ttv_symbolizer_new (const char *const *dirs, const char *const *debug_dirs, gboolean only_dirs)
 {
   TtvSymbolizer *s = g_new0 (TtvSymbolizer, 1);
+  s->only_dirs = only_dirs;
   g_mutex_init (&s->lock);
   s->dirs = g_strdupv ((char **) dirs);
   s->debug_dirs = g_strdupv ((char **) debug_dirs);
@@ -117,7 +119,10 @@ binary_of (TtvSymbolizer *s, const TtvBinMapping *m)
     return b;
   b = g_new0 (Binary, 1);
   b->path = g_strdup (m->path);
-  ttv_debug_files_find (m, (const char *const *) s->dirs, (const char *const *) s->debug_dirs, &b->files);
+  if (s->only_dirs)
+    ttv_debug_files_find_in (m, (const char *const *) s->dirs, &b->files);
+  else
+    ttv_debug_files_find (m, (const char *const *) s->dirs, (const char *const *) s->debug_dirs, &b->files);
   TtvElfSymbols *bin = b->files.binary, *dbg = b->files.debug;
   b->functions = dbg && ttv_elf_symbols_has_functions (dbg) ? dbg
                : bin && ttv_elf_symbols_has_functions (bin) ? bin : dbg ? dbg : bin;

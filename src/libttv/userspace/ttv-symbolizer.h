@@ -24,8 +24,9 @@ typedef struct _TtvSymbolizer TtvSymbolizer;
 
 /* @dirs: the user's directories of binaries and debug files (may be
  * NULL); @debug_dirs: where debug files are installed (NULL:
- * /usr/lib/debug).  Both are copied. */
-TtvSymbolizer *ttv_symbolizer_new (const char *const *dirs, const char *const *debug_dirs);
+ * /usr/lib/debug); @only_dirs: look in @dirs only, never at the recorded
+ * paths nor in @debug_dirs (a trace from another machine).  Copied. */
+TtvSymbolizer *ttv_symbolizer_new (const char *const *dirs, const char *const *debug_dirs, gboolean only_dirs);
 void        ttv_symbolizer_free (TtvSymbolizer *symbolizer);
 
 /* Feeds a statedump or dl event (others are ignored). */
