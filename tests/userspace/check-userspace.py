@@ -7,7 +7,9 @@ outputs (text, JSON lines, folded stacks) against one another.
 
 Usage: check-userspace.py VARIANT REPORT TRACE SOURCE_DIR [BABELTRACE2]
   VARIANT: full (ip, vtid, threads, plugin), vtid (threads, no ip), bare (no
-  context, the fast cyg-profile variant).  Exits 1 naming the first mismatch."""
+  context, the fast cyg-profile variant), merged (TRACE is KERNEL,FULL: the
+  full trace with a kernel trace of the same machine whose tids are the
+  vtids + 100000).  Exits 1 naming the first mismatch."""
 import collections
 import json
 import os
@@ -17,8 +19,12 @@ import sys
 
 variant, report, trace, source = sys.argv[1:5]
 babeltrace = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] else None
-threads = variant in ('full', 'vtid')
-plugin = variant == 'full'
+traces = trace.split(',')
+threads = variant in ('full', 'vtid', 'merged')
+plugin = variant in ('full', 'merged')
+OFFSET = 100000
+if variant == 'merged':
+    babeltrace = None       # the merged traceset is checked against the full one
 
 
 def fail(message):
@@ -26,8 +32,8 @@ def fail(message):
     sys.exit(1)
 
 
-def run(*args):
-    done = subprocess.run([report, *args, trace], capture_output=True, text=True, timeout=120)
+def run(*args, on=None):
+    done = subprocess.run([report, *args, *(on or traces)], capture_output=True, text=True, timeout=120)
     if done.returncode != 0:
         fail(f'ttv-report {" ".join(args)} exited {done.returncode}: {done.stderr}')
     return done.stdout
@@ -259,7 +265,7 @@ if len(program_sites) != 1:
 leak = program_sites[0]
 if leak['blocks'] != 1 or leak['bytes'] != 4096 or leak['function'] != 'make_leak':
     fail(f'the leak found is not make_leak\'s 4096 bytes: {leak}')
-if variant == 'full':
+if variant in ('full', 'merged'):
     if leak['site_kind'] != 'ip' or (os.path.basename(leak['file']), leak['line']) != lines['LEAK']:
         fail(f'the leak is not at the malloc of make_leak ({lines["LEAK"]}): {leak}')
     if [s for s in sites if s['site_kind'] == 'unknown']:
@@ -286,5 +292,25 @@ if 'make_leak' not in memory_text or '4096' not in memory_text:
 csv = run('--analysis', 'memory', '--format', 'csv').splitlines()
 if not csv[0].startswith('pid,process,tid,ptr,size') or sum(',4096,' in line for line in csv) != 1:
     fail('the CSV does not list the leak once')
+# 8. With the kernel's trace: the call stacks are the kernel threads,
+#    every userspace event is theirs, and no thread is known by its vtid.
+if variant == 'merged':
+    alone = jsonl(run('--analysis', 'callstack', '--format', 'jsonl', on=traces[1:]))
+    vtids = sorted(r['tid'] for r in alone if r['type'] == 'thread')
+    tids = sorted(t['tid'] for t in thread_records)
+    if tids != [v + OFFSET for v in vtids]:
+        fail(f'threads {tids}, the kernel\'s are {[v + OFFSET for v in vtids]}')
+    if {t['pid'] for t in thread_records} != {min(vtids) + OFFSET}:
+        fail(f'the threads are not in the kernel\'s process: {thread_records}')
+    events = jsonl(run('--format', 'jsonl', '--state'))
+    owners = collections.Counter(e.get('pid') for e in events if e['event'].startswith('lttng_ust_'))
+    stray = {pid: n for pid, n in owners.items() if pid is None or pid < OFFSET}
+    if stray:
+        fail(f'userspace events not on the kernel\'s threads: {stray}')
+    state = run('--state-at', str(max(t['last'] for t in thread_records) / 1e9))
+    for v in vtids:
+        if re.search(rf'^process {v} ', state, re.M):
+            fail(f'the state knows a process by its vtid {v}:\n{state}')
+
 print(f'ok ({variant}): {sum(want.values())} calls in {len(want)} paths, {len(per_name)} functions, '
       f'leak of 4096 bytes in make_leak')

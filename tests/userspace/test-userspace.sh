@@ -7,7 +7,9 @@
 # with check-userspace.py, then where the symbols are looked for: a binary
 # moved away (found in --symbols), stripped with its debug file by build id
 # or by debug link, and rebuilt (never used: another build id).
-# Usage: test-userspace.sh CC TTV_REPORT SOURCE_DIR WORK_DIR   (exit 77: skipped)
+# Last, the full trace with the kernel trace of the same machine that
+# ttv-kernel-for-ust writes from it: call stacks on the kernel's threads.
+# Usage: test-userspace.sh CC TTV_REPORT SOURCE_DIR WORK_DIR KERNEL_FOR_UST   (exit 77: skipped)
 # Root only: the session daemon runs as user nobody with LTTNG_HOME under
 # WORK_DIR (see tests/formats/ctf-ust/test-ctf-ust.sh).
 set -u
@@ -15,6 +17,7 @@ cc=$1
 report=$2
 src=$3
 work=$4
+kernel_for_ust=$5
 
 skip () { echo "SKIP: $*"; exit 77; }
 fail () { echo "FAIL: $*"; exit 1; }
@@ -98,6 +101,8 @@ cleanup
 python3 "$src/check-userspace.py" full "$report" "$full" "$src" "$bt" || exit 1
 python3 "$src/check-userspace.py" vtid "$report" "$vtid" "$src" "$bt" || exit 1
 python3 "$src/check-userspace.py" bare "$report" "$bare" "$src" "$bt" || exit 1
+"$kernel_for_ust" "$full" "$work/kernel" 100000 || fail "cannot write the kernel trace"
+python3 "$src/check-userspace.py" merged "$report" "$work/kernel,$full" "$src" || exit 1
 
 # --- Where symbols come from --------------------------------------------------
 # names FILE: the function names the call stack report resolved, sorted.
