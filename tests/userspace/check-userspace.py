@@ -292,7 +292,21 @@ if 'make_leak' not in memory_text or '4096' not in memory_text:
 csv = run('--analysis', 'memory', '--format', 'csv').splitlines()
 if not csv[0].startswith('pid,process,tid,ptr,size') or sum(',4096,' in line for line in csv) != 1:
     fail('the CSV does not list the leak once')
-# 8. With the kernel's trace: the call stacks are the kernel threads,
+# 8. The binaries: where the program and its plugin were, when the plugin
+#    was loaded and unloaded, and that their symbols come from themselves.
+if variant == 'full':
+    binaries = {os.path.basename(b['path']): b for b in jsonl(run('--analysis', 'symbols', '--format', 'jsonl'))}
+    for name in ('ustwork', 'libustplugin.so'):
+        b = binaries.get(name)
+        if b is None or not b['build_id'] or b['symbols'] != b['path']:
+            fail(f'symbols analysis: {name}: {b}')
+    plugin_binary = binaries['libustplugin.so']
+    if 'loaded' not in plugin_binary or not plugin_binary['loaded'] < plugin_binary.get('unloaded', 0):
+        fail(f'the plugin was dlopened and dlclosed: {plugin_binary}')
+    if 'loaded' in binaries['ustwork']:
+        fail('the program was described by the statedump, not loaded during the trace')
+
+# 9. With the kernel's trace: the call stacks are the kernel threads,
 #    every userspace event is theirs, and no thread is known by its vtid.
 if variant == 'merged':
     alone = jsonl(run('--analysis', 'callstack', '--format', 'jsonl', on=traces[1:]))

@@ -4,6 +4,7 @@
 #include "ttv-callstack.h"
 #include "ttv-kernel-analyses.h"
 #include "ttv-memory-analysis.h"
+#include "ttv-symbols-analysis.h"
 
 static const TtvAnalysisClass *const classes[] = {
   &ttv_cpu_usage_analysis,
@@ -14,6 +15,7 @@ static const TtvAnalysisClass *const classes[] = {
   &ttv_futex_analysis,
   &ttv_callstack_analysis,
   &ttv_memory_analysis,
+  &ttv_symbols_analysis,
   NULL
 };
 

@@ -200,6 +200,22 @@ ttv_bin_map_list (const TtvBinMap *map, guint trace, gint64 vpid)
   return list;
 }
 
+GArray *
+ttv_bin_map_dup_processes (const TtvBinMap *map)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GHashTableIter it;
+  gpointer key;
+  g_hash_table_iter_init (&it, map->processes);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    {
+      const Process *p = key;
+      gint64 pair[2] = { p->trace, p->vpid };
+      g_array_append_vals (out, pair, 2);
+    }
+  return out;
+}
+
 guint
 ttv_bin_map_get_n_processes (const TtvBinMap *map)
 {

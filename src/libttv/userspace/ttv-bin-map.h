@@ -36,6 +36,9 @@ const TtvBinMapping *ttv_bin_map_lookup (const TtvBinMap *map, guint trace, gint
                                          TtvTime time);
 /* Every mapping of the process (of TtvBinMapping *, borrowed), by address. */
 GPtrArray   *ttv_bin_map_list (const TtvBinMap *map, guint trace, gint64 vpid);
+/* The processes described, as (trace, vpid) pairs: of gint64, two per
+ * process, in no particular order; transfer full. */
+GArray      *ttv_bin_map_dup_processes (const TtvBinMap *map);
 /* Processes described, and mappings in all. */
 guint        ttv_bin_map_get_n_processes (const TtvBinMap *map);
 guint        ttv_bin_map_get_n_mappings (const TtvBinMap *map);

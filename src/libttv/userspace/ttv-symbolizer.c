@@ -181,6 +181,21 @@ ttv_symbolizer_resolve (TtvSymbolizer *s, guint trace, gint64 vpid, guint64 addr
   return m != NULL;
 }
 
+const TtvBinMap *
+ttv_symbolizer_get_bin_map (TtvSymbolizer *s)
+{
+  return s->map;
+}
+
+const char *
+ttv_symbolizer_describe (TtvSymbolizer *s, const TtvBinMapping *m)
+{
+  g_mutex_lock (&s->lock);
+  const char *why = binary_of (s, m)->files.why;
+  g_mutex_unlock (&s->lock);
+  return why;
+}
+
 void
 ttv_symbolizer_list_binaries (TtvSymbolizer *s, GPtrArray *paths, GPtrArray *found)
 {

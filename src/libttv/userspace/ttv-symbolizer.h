@@ -47,6 +47,13 @@ gboolean    ttv_symbolizer_resolve (TtvSymbolizer *symbolizer, guint trace, gint
  * (recorded path, description), in the order they were first met. */
 void        ttv_symbolizer_list_binaries (TtvSymbolizer *symbolizer, GPtrArray *paths, GPtrArray *found);
 
+/* The processes' binaries (borrowed; read it once the events are all
+ * applied: it is not locked). */
+const TtvBinMap *ttv_symbolizer_get_bin_map (TtvSymbolizer *symbolizer);
+/* Where @mapping's symbols come from on this machine (looked for now if
+ * not yet): a file, or why none was taken. */
+const char *ttv_symbolizer_describe (TtvSymbolizer *symbolizer, const TtvBinMapping *mapping);
+
 /* "name+0x1a" / "name", else "libfoo.so.1+0x3c8" (the offset in its
  * binary when no symbol covers it), else "0x7f3c…" (the address in hex:
  * no binary known there), then " (file.c:12)" when the line is known. */

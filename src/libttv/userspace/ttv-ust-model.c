@@ -204,7 +204,7 @@ read_arguments (const Fields *f, TtvUstEvent *e)
              && get_uint (f, "ptr", &e->ptr);
     case TTV_UST_POSIX_MEMALIGN:
       {
-        guint64 result;
+        guint64 result = 0;
         gboolean ok = get_uint (f, "out_ptr", &e->ptr) && get_uint (f, "alignment", &e->alignment)
                       && get_uint (f, "size", &e->size) && get_uint (f, "result", &result);
         e->result = (gint32) result;
