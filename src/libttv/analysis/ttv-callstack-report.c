@@ -355,8 +355,9 @@ ttv_callstack_print (const TtvAnalysisResult *result, const TtvAnalysisPrintOpti
 {
   const TtvCallstack *cs = ttv_callstack_from_result (result);
   Report r = { cs, 0, 0, NULL, NULL };
-  r.t0 = options->start == TTV_TIME_MIN ? ttv_traceset_get_start (cs->traceset) : options->start;
-  r.t1 = options->end == TTV_TIME_MAX ? ttv_traceset_get_end (cs->traceset) : options->end;
+  ttv_analysis_result_get_time_range (result, &r.t0, &r.t1);
+  r.t0 = MAX (r.t0, options->start);
+  r.t1 = MAX (r.t0, MIN (r.t1, options->end));
   r.nodes = ttv_callstack_dup_node_stats (cs, r.t0, r.t1, NULL);
   r.functions = ttv_callstack_dup_function_stats (cs, r.t0, r.t1, NULL);
   guint max_rows = (guint) MIN (options->top, G_MAXUINT);

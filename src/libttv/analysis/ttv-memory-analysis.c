@@ -696,12 +696,6 @@ ttv_memory_dup_leak_groups (const TtvMemory *m)
   return groups;
 }
 
-TtvTraceset *
-ttv_memory_get_traceset (const TtvMemory *m)
-{
-  return m->traceset;
-}
-
 const TtvAnalysisClass ttv_memory_analysis = {
   .name = "memory",
   .title = N_("Memory"),

@@ -9,7 +9,5 @@ G_BEGIN_DECLS
 
 gboolean ttv_memory_print (const TtvAnalysisResult *result, const TtvAnalysisPrintOptions *options,
                            GString *out, GError **error);
-/* The traceset the analysis read (borrowed). */
-TtvTraceset *ttv_memory_get_traceset (const TtvMemory *memory);
 
 G_END_DECLS

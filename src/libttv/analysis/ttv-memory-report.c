@@ -219,9 +219,10 @@ ttv_memory_print (const TtvAnalysisResult *result, const TtvAnalysisPrintOptions
                   GError **error)
 {
   const TtvMemory *m = ttv_memory_from_result (result);
-  TtvTraceset *ts = ttv_memory_get_traceset (m);
-  TtvTime t0 = options->start == TTV_TIME_MIN ? ttv_traceset_get_start (ts) : options->start;
-  TtvTime t1 = options->end == TTV_TIME_MAX ? ttv_traceset_get_end (ts) : options->end;
+  TtvTime t0, t1;
+  ttv_analysis_result_get_time_range (result, &t0, &t1);
+  t0 = MAX (t0, options->start);
+  t1 = MAX (t0, MIN (t1, options->end));
   if (options->format == TTV_ANALYSIS_FORMAT_TEXT)
     write_text (m, (guint) MIN (options->top, G_MAXUINT), out);
   else if (options->format == TTV_ANALYSIS_FORMAT_JSONL)
