@@ -4,7 +4,6 @@
  * the userspace model, the binaries' map, the symbolizer (in an empty
  * directory only: the recorded paths are never opened) and the call stack
  * and memory analyses, every report format included. */
-#include "ttv-analysis-print.h"
 #include "ttv-callstack.h"
 #include "ttv-memory-analysis.h"
 #include "ttv-trace-damage.h"
@@ -65,29 +64,26 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   options.no_cache = TRUE;
   options.debug_dirs = dirs;
   options.symbols_only_in_dirs = TRUE;
-  const TtvAnalysisClass *classes[] = { &ttv_callstack_analysis, &ttv_memory_analysis };
-  GPtrArray *results = ttv_analysis_run (ts, classes, G_N_ELEMENTS (classes), &options, NULL, NULL, NULL, &error);
+  g_autoptr (GPtrArray) classes = g_ptr_array_new ();
+  g_ptr_array_add (classes, (gpointer) &ttv_callstack_analysis);
+  g_ptr_array_add (classes, (gpointer) &ttv_memory_analysis);
+  GPtrArray *results = ttv_analysis_run_many (ts, classes, &options, NULL, NULL, NULL, &error);
   if (results == NULL)
     g_clear_error (&error);
+  options.max_rows = 5;
   for (guint i = 0; results && i < results->len; i++)
-    {
-      const TtvAnalysisResult *r = g_ptr_array_index (results, i);
-      TtvAnalysisPrintOptions po;
-      ttv_analysis_print_options_init (&po);
-      po.top = 5;
-      for (guint f = TTV_ANALYSIS_FORMAT_TEXT; f <= TTV_ANALYSIS_FORMAT_FOLDED; f++)
-        {
-          GString *out = g_string_new (NULL);
-          po.format = f;
-          if (!ttv_analysis_print (r, &po, out, &error))
-            g_clear_error (&error);
-          g_string_free (out, TRUE);
-        }
-    }
+    for (guint f = 0; f < TTV_ANALYSIS_N_FORMATS; f++)
+      {
+        const TtvAnalysis *a = g_ptr_array_index (results, i);
+        GString *out = g_string_new (NULL);
+        if (!ttv_analysis_write (a, f, &options, out, &error))
+          g_clear_error (&error);
+        g_string_free (out, TRUE);
+      }
   if (results)
     {
       /* What the views ask: the calls and stacks of every thread. */
-      TtvCallstack *cs = ttv_callstack_from_result (g_ptr_array_index (results, 0));
+      TtvCallstack *cs = ttv_callstack_from_analysis (g_ptr_array_index (results, 0));
       for (guint t = 0; t < ttv_callstack_get_n_threads (cs); t++)
         {
           const TtvCallstackThread *th = ttv_callstack_get_thread (cs, t);
@@ -95,7 +91,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
             g_array_unref (ttv_callstack_query_calls (cs, t, d, th->first, th->last, 1 + (th->last - th->first) / 100));
           g_array_unref (ttv_callstack_dup_stack_at (cs, t, th->first + (th->last - th->first) / 2));
         }
-      TtvMemory *m = ttv_memory_from_result (g_ptr_array_index (results, 1));
+      TtvMemory *m = ttv_memory_from_analysis (g_ptr_array_index (results, 1));
       for (guint p = 0; p < ttv_memory_get_n_processes (m); p++)
         {
           const TtvMemoryProcess *proc = ttv_memory_get_process (m, p);

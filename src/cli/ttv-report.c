@@ -75,7 +75,7 @@ typedef struct {
 static ReportArgs args = { .count = -1, .page_size = G_MININT64, .tid = -1 };
 
 static const GOptionEntry entries[] = {
-  { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl, babeltrace, or csv and folded (with --analysis)"), "FORMAT" },
+  { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl, babeltrace; with --analysis: text, jsonl, csv or folded"), "FORMAT" },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args.output, N_("Write to FILE instead of standard output"), "FILE" },
   { "info", 0, 0, G_OPTION_ARG_NONE, &args.info, N_("Describe the traces: system, time span, tracefiles"), NULL },
   { "list-events", 'j', 0, G_OPTION_ARG_NONE, &args.list_events, N_("List the event types with their fields"), NULL },
@@ -107,7 +107,7 @@ static const GOptionEntry entries[] = {
   { "keep-going", 0, 0, G_OPTION_ARG_NONE, &args.keep_going,
     N_("Read on past damaged blocks or packets: each is named on stderr, and the exit status is 1"), NULL },
   { "analysis", 0, 0, G_OPTION_ARG_STRING, &args.analysis,
-    N_("Print an analysis instead of events: cpu, syscalls, sched, irq, block, futex, critical-path, callstack, memory (list: all)"), "NAME" },
+    N_("Print an analysis instead of events: cpu, syscalls, sched, irq, block, futex, critical-path (list: all)"), "NAME" },
   { "records", 0, 0, G_OPTION_ARG_NONE, &args.records, N_("--analysis: every record instead of statistics"), NULL },
   { "table", 0, 0, G_OPTION_ARG_STRING, &args.table, N_("--analysis: only this table of the analysis"), "TABLE" },
   { "group-by", 0, 0, G_OPTION_ARG_STRING, &args.group_by, N_("--analysis: statistics per value of this column"), "COLUMN" },
@@ -116,9 +116,9 @@ static const GOptionEntry entries[] = {
   { "tid", 0, 0, G_OPTION_ARG_INT64, &args.tid, N_("--analysis: this thread only; the thread of critical-path"), "TID" },
   { "no-cache", 0, 0, G_OPTION_ARG_NONE, &args.no_cache, N_("--analysis: neither read nor write the results' cache"), NULL },
   { "symbols", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.symbol_dirs,
-    N_("--analysis callstack, memory: look for the traced binaries and their debug files in DIR first"), "DIR" },
+    N_("--analysis callstack, memory, symbols: look for the traced binaries and their debug files in DIR first"), "DIR" },
   { "symbols-only", 0, 0, G_OPTION_ARG_NONE, &args.symbols_only,
-    N_("--analysis callstack, memory: look for them in the --symbols directories only"), NULL },
+    N_("--analysis callstack, memory, symbols: look for them in the --symbols directories only"), NULL },
   { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
@@ -785,16 +785,15 @@ print_state_at (TtvTraceset *ts, TtvTime at, Output *o)
 static int
 list_analyses (void)
 {
-  const TtvAnalysisClass *const *classes = ttv_analysis_list_classes ();
-  for (guint i = 0; classes[i]; i++)
+  for (const TtvAnalysisClass *const *c = ttv_analysis_list (); *c; c++)
     {
-      g_print ("%-14s %s: %s\n", classes[i]->name, _(classes[i]->title), _(classes[i]->description));
-      for (guint k = 0; k < classes[i]->n_tables; k++)
+      g_print ("%-14s %s: %s\n", (*c)->name, _((*c)->title), _((*c)->description));
+      for (guint k = 0; k < (*c)->n_tables; k++)
         {
-          const TtvAnalysisTableSpec *spec = classes[i]->tables[k];
+          const TtvAnalysisTableSpec *spec = (*c)->tables[k];
           g_print ("  %s:", spec->name);
-          for (guint c = 0; c < spec->n_columns; c++)
-            g_print (" %s", spec->columns[c].name);
+          for (guint i = 0; i < spec->n_columns; i++)
+            g_print (" %s", spec->columns[i].name);
           g_print ("\n");
         }
     }
@@ -808,77 +807,97 @@ analysis_progress (double fraction, gpointer data)
 {
 }
 
-/* The result of analysis @klass over @ts, from the cache when it holds it. */
-static TtvAnalysisResult *
-run_analysis (TtvTraceset *ts, const TtvAnalysisClass *klass, GError **error)
+static void
+analysis_options (TtvAnalysisOptions *opt, TtvTraceset *ts, TtvTime start, TtvTime end)
 {
-  TtvAnalysisOptions opt = { 0 };
-  opt.no_cache = args.no_cache || g_getenv ("TTV_HISTORY_NO_CACHE") != NULL;
-  opt.debug_dirs = (const char *const *) args.symbol_dirs;
-  opt.symbols_only_in_dirs = args.symbols_only;
-  return ttv_analysis_run_one (ts, klass, &opt, analysis_progress, NULL, NULL, error);
+  memset (opt, 0, sizeof *opt);
+  /* 0 / 0 is the whole traceset. */
+  if (start != TTV_TIME_MIN || end != TTV_TIME_MAX)
+    {
+      opt->start = start == TTV_TIME_MIN ? ttv_traceset_get_start (ts) : start;
+      opt->end = end == TTV_TIME_MAX ? ttv_traceset_get_end (ts) : end;
+    }
+  opt->records = args.records;
+  opt->table = args.table;
+  opt->group_by = args.group_by;
+  opt->top = (guint64) args.top;
+  opt->bins = (guint) args.bins;
+  opt->one_thread = args.tid >= 0;
+  opt->tid = args.tid >= 0 ? (guint32) args.tid : 0;
+  opt->traceset = ts;
+  opt->no_cache = args.no_cache || g_getenv ("TTV_HISTORY_NO_CACHE") != NULL;
+  opt->debug_dirs = (const char *const *) args.symbol_dirs;
+  opt->symbols_only_in_dirs = args.symbols_only;
+  opt->max_rows = (guint) MIN ((guint64) MAX (args.top, 0), G_MAXUINT);
 }
 
+static int
+print_critical_path (TtvTraceset *ts, const TtvAnalysisOptions *opt, TtvAnalysisFormat format, Output *o)
+{
+  g_autoptr (GError) error = NULL;
+  if (!opt->one_thread)
+    return fail (EXIT_USAGE, _("--analysis critical-path: which thread? (--tid TID)"));
+  if (format != TTV_ANALYSIS_FORMAT_TEXT && format != TTV_ANALYSIS_FORMAT_JSONL && format != TTV_ANALYSIS_FORMAT_CSV)
+    return fail (EXIT_USAGE, _("--analysis critical-path: --format is text, jsonl or csv"));
+  g_autoptr (TtvAnalysis) sched = ttv_analysis_run (ts, &ttv_sched_analysis, opt, analysis_progress, NULL, NULL, &error);
+  g_autoptr (TtvAnalysis) cpu = sched ? ttv_analysis_run (ts, &ttv_cpu_usage_analysis, opt, analysis_progress, NULL,
+                                                          NULL, &error) : NULL;
+  if (cpu == NULL)
+    return fail (EXIT_READ, error->message);
+  TtvTime t0, t1;
+  ttv_analysis_options_get_range (opt, ts, &t0, &t1);
+  g_autoptr (GArray) path = ttv_critical_path_compute (sched, cpu, opt->tid, t0, t1, &error);
+  if (path == NULL)
+    return fail (EXIT_READ, error->message);
+  ttv_critical_path_print (path, opt->tid, format, o->buf);
+  return 0;
+}
+
+/* --analysis NAME: one read of the traces (or their cached results), then
+ * the analysis's report over --start..--end. */
 static int
 print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
 {
   g_autoptr (GError) error = NULL;
-  TtvAnalysisPrintOptions po;
-  ttv_analysis_print_options_init (&po);
-  po.format = args.format && g_str_equal (args.format, "jsonl") ? TTV_ANALYSIS_FORMAT_JSONL
-            : args.format && g_str_equal (args.format, "csv") ? TTV_ANALYSIS_FORMAT_CSV
-            : args.format && g_str_equal (args.format, "folded") ? TTV_ANALYSIS_FORMAT_FOLDED : TTV_ANALYSIS_FORMAT_TEXT;
-  po.start = start;
-  po.end = end;
-  po.records = args.records;
-  po.table = args.table;
-  po.group_by = args.group_by;
-  po.top = (guint64) args.top;
-  po.bins = (guint) args.bins;
-  po.tid = args.tid >= 0 ? (guint32) args.tid : G_MAXUINT32;
-  po.traceset = ts;
+  TtvAnalysisFormat format = TTV_ANALYSIS_FORMAT_TEXT;
+  if (args.format && !ttv_analysis_format_parse (args.format, &format))
+    return fail (EXIT_USAGE, _("--format: expected text, jsonl, csv or folded with --analysis"));
+  TtvAnalysisOptions opt;
+  analysis_options (&opt, ts, start, end);
+  int status = 0;
   if (g_str_equal (args.analysis, "critical-path"))
-    {
-      if (args.tid < 0)
-        return fail (EXIT_USAGE, _("--analysis critical-path: which thread? (--tid TID)"));
-      g_autoptr (TtvAnalysisResult) sched = run_analysis (ts, &ttv_sched_analysis, &error);
-      g_autoptr (TtvAnalysisResult) cpu = sched ? run_analysis (ts, &ttv_cpu_usage_analysis, &error) : NULL;
-      if (cpu == NULL)
-        return fail (EXIT_READ, error->message);
-      TtvTime t0, t1;
-      ttv_analysis_result_get_time_range (sched, &t0, &t1);
-      t0 = MAX (t0, start);
-      t1 = MIN (t1, end);
-      g_autoptr (GArray) path = ttv_critical_path_compute (sched, cpu, (guint32) args.tid, t0, t1, &error);
-      if (path == NULL)
-        return fail (EXIT_READ, error->message);
-      ttv_critical_path_print (path, (guint32) args.tid, &po, o->buf);
-    }
+    status = print_critical_path (ts, &opt, format, o);
   else
     {
-      const TtvAnalysisClass *klass = ttv_analysis_find_class (args.analysis);
-      if (klass == NULL)
+      const TtvAnalysisClass *cls = ttv_analysis_find (args.analysis);
+      if (cls == NULL)
         {
           g_autofree char *msg = g_strdup_printf (_("--analysis: no analysis %s (--analysis list names them)"),
                                                   args.analysis);
           return fail (EXIT_USAGE, msg);
         }
-      g_autoptr (TtvAnalysisResult) result = run_analysis (ts, klass, &error);
-      if (result == NULL)
+      if (!(cls->formats & TTV_ANALYSIS_FORMAT_BIT (format)))
+        {
+          g_autofree char *msg = g_strdup_printf (_("--analysis %s has no %s output"), cls->name,
+                                                  ttv_analysis_format_name (format));
+          return fail (EXIT_USAGE, msg);
+        }
+      g_autoptr (TtvAnalysis) analysis = ttv_analysis_run (ts, cls, &opt, analysis_progress, NULL, NULL, &error);
+      if (analysis == NULL)
         return fail (EXIT_READ, error->message);
-      if (!ttv_analysis_print (result, &po, o->buf, &error))
+      if (!ttv_analysis_write (analysis, format, &opt, o->buf, &error))
         return fail (g_error_matches (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT) ? EXIT_USAGE : EXIT_READ,
                      error->message);
     }
-  if (!output_flush (o, TRUE, &error))
+  if (status == 0 && !output_flush (o, TRUE, &error))
     return fail (EXIT_READ, error->message);
-  return 0;
+  return status;
 }
 
 static gboolean
 parse_format (TtvReportFormat *format)
 {
-  /* CSV and folded stacks are only analyses'; --analysis checks them. */
+  /* CSV and folded are an analysis's; --analysis checks them. */
   if (args.format == NULL || g_str_equal (args.format, "text") || g_str_equal (args.format, "csv")
       || g_str_equal (args.format, "folded"))
     *format = TTV_REPORT_TEXT;
@@ -899,7 +918,7 @@ run (void)
   if (!parse_format (&format))
     return fail (EXIT_USAGE, _("--format: expected text, jsonl, babeltrace, csv or folded"));
   if (args.format && (g_str_equal (args.format, "csv") || g_str_equal (args.format, "folded")) && !args.analysis)
-    return fail (EXIT_USAGE, _("--format=csv and --format=folded print analyses: use them with --analysis"));
+    return fail (EXIT_USAGE, _("--format=csv and folded print analyses: use them with --analysis"));
   if (!args.analysis && (args.records || args.table || args.group_by || args.top || args.bins || args.tid >= 0
                          || args.no_cache || args.symbol_dirs || args.symbols_only))
     return fail (EXIT_USAGE, _("--records, --table, --group-by, --top, --bins, --tid, --no-cache, --symbols and "
@@ -1059,8 +1078,8 @@ main (int argc, char **argv)
   g_free (args.check_format);
   g_free (args.columns);
   g_free (args.timestamp);
-  g_free (args.analysis);
   g_strfreev (args.symbol_dirs);
+  g_free (args.analysis);
   g_free (args.table);
   g_free (args.group_by);
   return status;

@@ -3,7 +3,8 @@
  * rows of cells with a text and a JSON form), printed in the chosen
  * format: times and durations are seconds with nanoseconds in text and
  * CSV, integers of nanoseconds in JSON. */
-#include "ttv-analysis-print.h"
+#include "ttv-analysis-private.h"
+#include "ttv-kernel-analyses.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
 
@@ -224,8 +225,21 @@ sheet_print (const Sheet *s, TtvAnalysisFormat format, GString *out)
     }
 }
 
+/* What a report prints, resolved from the options. */
+typedef struct {
+  TtvAnalysisFormat format;
+  TtvTime start, end;           /* TTV_TIME_MIN, TTV_TIME_MAX: the whole trace */
+  gboolean records;
+  const char *table;
+  const char *group_by;
+  guint64 top;
+  guint bins;
+  guint32 tid;                  /* G_MAXUINT32: every thread */
+  TtvTraceset *traceset;
+} Print;
+
 static void
-print_heading (GString *out, const TtvAnalysisPrintOptions *o, const char *title, const char *table,
+print_heading (GString *out, const Print *o, const char *title, const char *table,
                guint64 count)
 {
   if (o->format != TTV_ANALYSIS_FORMAT_TEXT)
@@ -235,22 +249,12 @@ print_heading (GString *out, const TtvAnalysisPrintOptions *o, const char *title
   g_string_append_printf (out, "%s: %s (%" G_GUINT64_FORMAT ")\n", title, table, count);
 }
 
-void
-ttv_analysis_print_options_init (TtvAnalysisPrintOptions *o)
-{
-  memset (o, 0, sizeof *o);
-  o->format = TTV_ANALYSIS_FORMAT_TEXT;
-  o->start = TTV_TIME_MIN;
-  o->end = TTV_TIME_MAX;
-  o->tid = G_MAXUINT32;
-}
-
 /* The window clipped to the result's span (for rates and shares). */
 static void
-window (const TtvAnalysisResult *r, const TtvAnalysisPrintOptions *o, TtvTime *t0, TtvTime *t1)
+window (const TtvAnalysis *r, const Print *o, TtvTime *t0, TtvTime *t1)
 {
   TtvTime s, e;
-  ttv_analysis_result_get_time_range (r, &s, &e);
+  ttv_analysis_get_time_range (r, &s, &e);
   *t0 = MAX (o->start, s);
   *t1 = MIN (o->end, e);
   if (*t1 < *t0)
@@ -260,7 +264,7 @@ window (const TtvAnalysisResult *r, const TtvAnalysisPrintOptions *o, TtvTime *t
 /* ---- values of records ---- */
 
 static void
-add_value (GArray *row, const TtvAnalysisResult *r, const TtvAnalysisColumn *col, const void *record)
+add_value (GArray *row, const TtvAnalysis *r, const TtvAnalysisColumn *col, const void *record)
 {
   gint64 v = ttv_analysis_column_get (col, record);
   switch (col->type)
@@ -299,7 +303,7 @@ add_value (GArray *row, const TtvAnalysisResult *r, const TtvAnalysisColumn *col
       break;
     default:
       {
-        g_autofree char *t = ttv_analysis_result_format_value (r, col, record, TTV_TIME_MIN);
+        g_autofree char *t = ttv_analysis_format_value (r, col, record, TTV_TIME_MIN);
         add_text (row, t);
       }
       break;
@@ -401,11 +405,11 @@ compare_duration_desc (gconstpointer a, gconstpointer b)
 }
 
 static gboolean
-print_records (const TtvAnalysisResult *r, const TtvAnalysisTable *t, const TtvAnalysisPrintOptions *o,
+print_records (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
                GString *out, GError **error)
 {
   const TtvAnalysisTableSpec *spec = ttv_analysis_table_get_spec (t);
-  const TtvAnalysisClass *klass = ttv_analysis_result_get_class (r);
+  const TtvAnalysisClass *cls = ttv_analysis_get_class (r);
   g_autoptr (GArray) records = ttv_analysis_table_query (t, TTV_QUERY_START_IN, o->start, o->end, error);
   if (records == NULL)
     return FALSE;
@@ -427,8 +431,8 @@ print_records (const TtvAnalysisResult *r, const TtvAnalysisTable *t, const TtvA
       if (records->len > o->top)
         g_array_set_size (records, (guint) o->top);
     }
-  gboolean args = o->traceset && klass == &ttv_syscall_analysis;
-  g_autoptr (Sheet) s = sheet_new (klass->name, spec->name);
+  gboolean args = o->traceset && cls == &ttv_syscall_analysis;
+  g_autoptr (Sheet) s = sheet_new (cls->name, spec->name);
   for (guint c = 0; c < spec->n_columns; c++)
     sheet_column (s, spec->columns[c].name, spec->columns[c].title, is_right (spec->columns[c].type));
   if (args)
@@ -447,7 +451,7 @@ print_records (const TtvAnalysisResult *r, const TtvAnalysisTable *t, const TtvA
         }
     }
   args_reader_clear (&reader);
-  print_heading (out, o, _(klass->title), spec->name, records->len);
+  print_heading (out, o, _(cls->title), spec->name, records->len);
   sheet_print (s, o->format, out);
   return TRUE;
 }
@@ -509,7 +513,7 @@ compare_summary_total (gconstpointer a, gconstpointer b)
 }
 
 static void
-add_group (GArray *row, const TtvAnalysisResult *r, const TtvAnalysisTable *t, const TtvAnalysisColumn *col,
+add_group (GArray *row, const TtvAnalysis *r, const TtvAnalysisTable *t, const TtvAnalysisColumn *col,
            gint64 key)
 {
   if (col == NULL)
@@ -520,7 +524,7 @@ add_group (GArray *row, const TtvAnalysisResult *r, const TtvAnalysisTable *t, c
   switch (col->type)
     {
     case TTV_COLUMN_STRING:
-      add_text (row, ttv_analysis_result_get_string (r, (guint32) key));
+      add_text (row, ttv_analysis_get_string (r, (guint32) key));
       break;
     case TTV_COLUMN_HEX:
       {
@@ -561,21 +565,21 @@ add_group (GArray *row, const TtvAnalysisResult *r, const TtvAnalysisTable *t, c
 /* The name of a group of a table grouped by a number (an IRQ line): what
  * the analysis stored for it. */
 static const char *
-group_name (const TtvAnalysisResult *r, const TtvAnalysisTable *t, gint64 key)
+group_name (const TtvAnalysis *r, const TtvAnalysisTable *t, gint64 key)
 {
   g_autofree char *name_key = g_strdup_printf ("name/%s/%" G_GINT64_FORMAT,
                                                ttv_analysis_table_get_spec (t)->name, key);
   gint64 index;
-  return ttv_analysis_result_get_value (r, name_key, &index) ? ttv_analysis_result_get_string (r, (guint32) index)
+  return ttv_analysis_get_value (r, name_key, &index) ? ttv_analysis_get_string (r, (guint32) index)
                                                               : NULL;
 }
 
 static gboolean
-print_stats (const TtvAnalysisResult *r, const TtvAnalysisTable *t, const TtvAnalysisPrintOptions *o,
+print_stats (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
              GString *out, GError **error)
 {
   const TtvAnalysisTableSpec *spec = ttv_analysis_table_get_spec (t);
-  const TtvAnalysisClass *klass = ttv_analysis_result_get_class (r);
+  const TtvAnalysisClass *cls = ttv_analysis_get_class (r);
   const TtvAnalysisColumn *col = NULL;
   if (o->group_by)
     {
@@ -602,7 +606,7 @@ print_stats (const TtvAnalysisResult *r, const TtvAnalysisTable *t, const TtvAna
   /* Numbered groups (IRQ lines, vectors) with their names. */
   gboolean named = col && col->type == TTV_COLUMN_UINT && ttv_analysis_table_find_column (t, "name");
   g_autofree char *stats_name = g_strdup_printf ("%s/stats", spec->name);
-  g_autoptr (Sheet) s = sheet_new (klass->name, stats_name);
+  g_autoptr (Sheet) s = sheet_new (cls->name, stats_name);
   sheet_column (s, col ? col->name : "group", col ? col->title : N_("Group"), col && is_right (col->type)
                 && col->type != TTV_COLUMN_INT);
   if (named)
@@ -642,7 +646,7 @@ print_stats (const TtvAnalysisResult *r, const TtvAnalysisTable *t, const TtvAna
       add_ns (row, d->p90);
       add_ns (row, d->p99);
     }
-  print_heading (out, o, _(klass->title), stats_name, all.count);
+  print_heading (out, o, _(cls->title), stats_name, all.count);
   sheet_print (s, o->format, out);
   return TRUE;
 }
@@ -650,7 +654,7 @@ print_stats (const TtvAnalysisResult *r, const TtvAnalysisTable *t, const TtvAna
 /* ---- CPU usage ---- */
 
 static gboolean
-print_cpu (const TtvAnalysisResult *r, const TtvAnalysisPrintOptions *o, GString *out, GError **error)
+print_cpu (const TtvAnalysis *r, const Print *o, GString *out, GError **error)
 {
   TtvTime t0, t1;
   window (r, o, &t0, &t1);
@@ -742,7 +746,7 @@ print_cpu (const TtvAnalysisResult *r, const TtvAnalysisPrintOptions *o, GString
 /* ---- block I/O throughput ---- */
 
 static gboolean
-print_block_usage (const TtvAnalysisResult *r, const TtvAnalysisPrintOptions *o, gboolean by_process,
+print_block_usage (const TtvAnalysis *r, const Print *o, gboolean by_process,
                    GString *out, GError **error)
 {
   TtvTime t0, t1;
@@ -789,35 +793,33 @@ print_block_usage (const TtvAnalysisResult *r, const TtvAnalysisPrintOptions *o,
 }
 
 gboolean
-ttv_analysis_print (const TtvAnalysisResult *r, const TtvAnalysisPrintOptions *o, GString *out, GError **error)
+ttv_analysis_print (const TtvAnalysis *r, TtvAnalysisFormat format, const TtvAnalysisOptions *options, GString *out,
+                    GError **error)
 {
-  const TtvAnalysisClass *klass = ttv_analysis_result_get_class (r);
-  if (klass->print)
-    return klass->print (r, o, out, error);
-  if (o->format == TTV_ANALYSIS_FORMAT_FOLDED)
-    {
-      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                   _("--format=folded: the %s analysis has no stacks (the callstack analysis has)"), klass->name);
-      return FALSE;
-    }
-  if (o->table && ttv_analysis_result_find_table (r, o->table) == NULL)
+  gboolean whole = options->start == 0 && options->end == 0;
+  Print print = { format, whole ? TTV_TIME_MIN : options->start, whole ? TTV_TIME_MAX : options->end,
+                  options->records, options->table, options->group_by, options->top, options->bins,
+                  options->one_thread ? options->tid : G_MAXUINT32, options->traceset };
+  const Print *o = &print;
+  const TtvAnalysisClass *cls = ttv_analysis_get_class (r);
+  if (o->table && ttv_analysis_find_table (r, o->table) == NULL)
     {
       GString *names = g_string_new (NULL);
-      for (guint i = 0; i < klass->n_tables; i++)
-        g_string_append_printf (names, "%s%s", i ? ", " : "", klass->tables[i]->name);
+      for (guint i = 0; i < cls->n_tables; i++)
+        g_string_append_printf (names, "%s%s", i ? ", " : "", cls->tables[i]->name);
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                   _("--table: the %s analysis has no table %s (it has %s)"), klass->name, o->table, names->str);
+                   _("--table: the %s analysis has no table %s (it has %s)"), cls->name, o->table, names->str);
       g_string_free (names, TRUE);
       return FALSE;
     }
-  if (!o->records && !o->table && klass == &ttv_cpu_usage_analysis)
+  if (!o->records && !o->table && cls == &ttv_cpu_usage_analysis)
     return print_cpu (r, o, out, error);
-  if (!o->records && !o->table && klass == &ttv_block_analysis
+  if (!o->records && !o->table && cls == &ttv_block_analysis
       && (!print_block_usage (r, o, FALSE, out, error) || !print_block_usage (r, o, TRUE, out, error)))
     return FALSE;
-  for (guint i = 0; i < ttv_analysis_result_get_n_tables (r); i++)
+  for (guint i = 0; i < ttv_analysis_get_n_tables (r); i++)
     {
-      const TtvAnalysisTable *t = ttv_analysis_result_get_table (r, i);
+      const TtvAnalysisTable *t = ttv_analysis_get_table (r, i);
       const TtvAnalysisTableSpec *spec = ttv_analysis_table_get_spec (t);
       if (o->table && !g_str_equal (o->table, spec->name))
         continue;
@@ -851,8 +853,10 @@ compare_share (gconstpointer a, gconstpointer b)
 }
 
 void
-ttv_critical_path_print (GArray *segments, guint32 tid, const TtvAnalysisPrintOptions *o, GString *out)
+ttv_critical_path_print (GArray *segments, guint32 tid, TtvAnalysisFormat format, GString *out)
 {
+  Print print = { format, TTV_TIME_MIN, TTV_TIME_MAX, FALSE, NULL, NULL, 0, 0, G_MAXUINT32, NULL };
+  const Print *o = &print;
   g_autoptr (Sheet) s = sheet_new ("critical-path", "segments");
   sheet_column (s, "start", N_("Start"), TRUE);
   sheet_column (s, "end", N_("End"), TRUE);

@@ -149,7 +149,7 @@ typedef struct {
 } TtvAnalysisSeries;
 
 struct _TtvAnalysisTable {
-  const TtvAnalysisResult *result;   /* weak: the owner */
+  const TtvAnalysis *result;   /* weak: the owner */
   const TtvAnalysisTableSpec *spec;  /* weak: static */
   TtvAnalysisTableHeader h;
   TtvAnalysisSeq main;
@@ -160,9 +160,10 @@ struct _TtvAnalysisTable {
   TtvAnalysisStats *stats;           /* owned, n_groups + 1 */
 };
 
-struct _TtvAnalysisResult {
+struct _TtvAnalysis {
   gint ref_count;
-  const TtvAnalysisClass *klass;     /* weak: static */
+  const TtvAnalysisClass *cls;     /* weak: static */
+  gpointer data;                     /* owned through cls->free: an analysis without tables */
   TtvAnalysisSource src;
   guint8 *heap;                      /* owned blob, or NULL */
   TtvAnalysisHeader header;
@@ -174,18 +175,23 @@ struct _TtvAnalysisResult {
   gboolean from_cache;
   char *cache_path;
   gsize memory;
-  gpointer data;                     /* owned through klass->free_data: steal_data's, or NULL */
 };
 
-/* Reads and checks the result in @r->src (header, bounds, every index;
+/* An analysis without tables: @cls's @data (taken). */
+TtvAnalysis *ttv_analysis_new_data (const TtvAnalysisClass *cls, gpointer data);
+/* Reads and checks the tables in @r->src (header, bounds, every index;
  * @fingerprint: the trace it must describe, NULL: not compared). */
-gboolean ttv_analysis_result_open (TtvAnalysisResult *r, const char *what, const char *fingerprint,
+gboolean ttv_analysis_open_tables (TtvAnalysis *r, const char *what, const char *fingerprint,
                                    GError **error);
+/* The generic report of an analysis with tables (ttv-analysis-print.c). */
+gboolean ttv_analysis_print (const TtvAnalysis *analysis, TtvAnalysisFormat format,
+                             const TtvAnalysisOptions *options, GString *out, GError **error);
+
 /* Loads and checks a result file (@fingerprint NULL: not compared). */
-TtvAnalysisResult *ttv_analysis_result_load_file (const char *path, const char *fingerprint,
-                                                  const TtvAnalysisClass *klass, GError **error);
-/* A result of @klass over @src (taken), not yet opened. */
-TtvAnalysisResult *ttv_analysis_result_new (const TtvAnalysisClass *klass, const TtvAnalysisSource *src,
+TtvAnalysis *ttv_analysis_load_file (const char *path, const char *fingerprint,
+                                                  const TtvAnalysisClass *cls, GError **error);
+/* An analysis with tables of @cls over @src (taken), not yet opened. */
+TtvAnalysis *ttv_analysis_new_tables (const TtvAnalysisClass *cls, const TtvAnalysisSource *src,
                                             guint8 *heap);
 
 /* Loads sequence @h (its chunk summaries) and builds its tree. */
@@ -240,6 +246,23 @@ void     ttv_table_builder_free (TtvTableBuilder *t);
 TtvTableBuilder *ttv_table_builder_new (TtvAnalysisBuilder *owner, const TtvAnalysisTableSpec *spec,
                                         TtvTime origin, TtvTime end);
 gsize    ttv_table_builder_memory (const TtvTableBuilder *t);
+
+/* A builder for @cls's tables over @ts, written to its cache file
+ * unless options say no (then memory, a temporary file beyond). */
+TtvAnalysisBuilder *ttv_analysis_builder_new (TtvTraceset *ts, const TtvAnalysisClass *cls,
+                                              const TtvAnalysisOptions *options, TtvState *state, GError **error);
+void     ttv_analysis_builder_free (TtvAnalysisBuilder *builder);
+void     ttv_analysis_builder_set_n_events (TtvAnalysisBuilder *builder, guint64 n);
+void     ttv_analysis_builder_set_state (TtvAnalysisBuilder *builder, TtvState *state);
+/* After the last event: the tables, strings, values and header. */
+gboolean ttv_analysis_builder_write_tail (TtvAnalysisBuilder *builder, GCancellable *cancel, GError **error);
+/* The analysis the builder wrote, committed to the cache when it has a path. */
+TtvAnalysis *ttv_analysis_builder_open (TtvAnalysisBuilder *builder, const TtvAnalysisOptions *options,
+                                        GError **error);
+/* What a cache file of @cls must match: the trace and the class's version. */
+char    *ttv_analysis_fingerprint (TtvTraceset *ts, const TtvAnalysisClass *cls);
+/* A cache file just reused: marked used, the cache's cap applied. */
+void     ttv_analysis_cache_reused (const char *path, const TtvAnalysisOptions *options);
 
 /* Sorts records by start, then end, then their bytes. */
 void     ttv_analysis_records_sort (GArray *records, gsize record_size);

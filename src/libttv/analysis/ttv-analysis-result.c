@@ -14,25 +14,30 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-TtvAnalysisResult *
-ttv_analysis_result_new (const TtvAnalysisClass *klass, const TtvAnalysisSource *src, guint8 *heap)
+TtvAnalysis *
+ttv_analysis_new_tables (const TtvAnalysisClass *cls, const TtvAnalysisSource *src, guint8 *heap)
 {
-  TtvAnalysisResult *r = g_new0 (TtvAnalysisResult, 1);
+  TtvAnalysis *r = g_new0 (TtvAnalysis, 1);
   r->ref_count = 1;
-  r->klass = klass;
+  r->cls = cls;
   r->src = *src;
   r->heap = heap;
   return r;
 }
 
-gpointer
-ttv_analysis_result_get_data (const TtvAnalysisResult *r)
+TtvAnalysis *
+ttv_analysis_new_data (const TtvAnalysisClass *cls, gpointer data)
 {
-  return r->data;
+  TtvAnalysis *r = g_new0 (TtvAnalysis, 1);
+  r->ref_count = 1;
+  r->cls = cls;
+  r->data = data;
+  r->src.fd = -1;
+  return r;
 }
 
-TtvAnalysisResult *
-ttv_analysis_result_ref (TtvAnalysisResult *r)
+TtvAnalysis *
+ttv_analysis_ref (TtvAnalysis *r)
 {
   g_atomic_int_inc (&r->ref_count);
   return r;
@@ -55,12 +60,12 @@ table_clear (TtvAnalysisTable *t)
 }
 
 void
-ttv_analysis_result_unref (TtvAnalysisResult *r)
+ttv_analysis_unref (TtvAnalysis *r)
 {
   if (r == NULL || !g_atomic_int_dec_and_test (&r->ref_count))
     return;
-  if (r->data && r->klass->free_data)
-    r->klass->free_data (r->data);
+  if (r->data && r->cls->free)
+    r->cls->free (r->data);
   for (guint i = 0; r->tables && i < r->n_tables; i++)
     table_clear (&r->tables[i]);
   g_free (r->tables);
@@ -107,11 +112,11 @@ dup_bytes (const TtvAnalysisSource *src, guint64 offset, gsize len)
 }
 
 static gboolean
-open_table (TtvAnalysisResult *r, guint i, const TtvAnalysisTableHeader *th, const char *what, GError **error)
+open_table (TtvAnalysis *r, guint i, const TtvAnalysisTableHeader *th, const char *what, GError **error)
 {
   const TtvAnalysisSource *src = &r->src;
   TtvAnalysisTable *t = &r->tables[i];
-  const TtvAnalysisTableSpec *spec = r->klass->tables[i];
+  const TtvAnalysisTableSpec *spec = r->cls->tables[i];
   guint64 at = r->header.tables_offset + i * sizeof *th;
   t->result = r;
   t->spec = spec;
@@ -191,7 +196,7 @@ open_table (TtvAnalysisResult *r, guint i, const TtvAnalysisTableHeader *th, con
 }
 
 gboolean
-ttv_analysis_result_open (TtvAnalysisResult *r, const char *what, const char *fingerprint, GError **error)
+ttv_analysis_open_tables (TtvAnalysis *r, const char *what, const char *fingerprint, GError **error)
 {
   const TtvAnalysisSource *src = &r->src;
   TtvAnalysisHeader *hd = &r->header;
@@ -249,7 +254,7 @@ ttv_analysis_result_open (TtvAnalysisResult *r, const char *what, const char *fi
       g_hash_table_insert (r->values, (gpointer) r->strings[values[2 * i]], g_memdup2 (&values[2 * i + 1], sizeof (gint64)));
     }
   /* Tables. */
-  if (hd->n_tables != r->klass->n_tables
+  if (hd->n_tables != r->cls->n_tables
       || !fits (src->size, hd->tables_offset, hd->n_tables, sizeof (TtvAnalysisTableHeader)))
     BAD (0, _("%s: bad table list at byte %" PRIu64), what, hd->tables_offset);
   g_autofree TtvAnalysisTableHeader *headers = dup_bytes (src, hd->tables_offset,
@@ -301,8 +306,8 @@ check_sum (int fd, guint64 size, const char *path, GError **error)
   return TRUE;
 }
 
-TtvAnalysisResult *
-ttv_analysis_result_load_file (const char *path, const char *fingerprint, const TtvAnalysisClass *klass,
+TtvAnalysis *
+ttv_analysis_load_file (const char *path, const char *fingerprint, const TtvAnalysisClass *cls,
                                GError **error)
 {
   int fd = open (path, O_RDONLY | O_CLOEXEC);
@@ -320,32 +325,32 @@ ttv_analysis_result_load_file (const char *path, const char *fingerprint, const 
       return NULL;
     }
   TtvAnalysisSource src = { NULL, fd, (guint64) st.st_size, NULL };
-  TtvAnalysisResult *r = ttv_analysis_result_new (klass, &src, NULL);
+  TtvAnalysis *r = ttv_analysis_new_tables (cls, &src, NULL);
   r->cache_path = g_strdup (path);
   r->src.what = r->cache_path;
   r->from_cache = TRUE;
   /* The description first (a stale file costs a few bytes), then every byte. */
-  if (!ttv_analysis_result_open (r, path, fingerprint, error) || !check_sum (fd, src.size, path, error))
+  if (!ttv_analysis_open_tables (r, path, fingerprint, error) || !check_sum (fd, src.size, path, error))
     {
-      ttv_analysis_result_unref (r);
+      ttv_analysis_unref (r);
       return NULL;
     }
   posix_fadvise (fd, 0, 0, POSIX_FADV_RANDOM);
   return r;
 }
 
-TtvAnalysisResult *
-ttv_analysis_result_load_bytes (GBytes *bytes, const char *fingerprint, const TtvAnalysisClass *klass,
+TtvAnalysis *
+ttv_analysis_load_bytes (GBytes *bytes, const char *fingerprint, const TtvAnalysisClass *cls,
                                 GError **error)
 {
   gsize size;
   const guint8 *data = g_bytes_get_data (bytes, &size);
   guint8 *heap = g_memdup2 (data, MAX (size, 1));
   TtvAnalysisSource src = { heap, -1, size, "analysis results" };
-  TtvAnalysisResult *r = ttv_analysis_result_new (klass, &src, heap);
-  if (!ttv_analysis_result_open (r, src.what, fingerprint, error))
+  TtvAnalysis *r = ttv_analysis_new_tables (cls, &src, heap);
+  if (!ttv_analysis_open_tables (r, src.what, fingerprint, error))
     {
-      ttv_analysis_result_unref (r);
+      ttv_analysis_unref (r);
       return NULL;
     }
   return r;
@@ -354,25 +359,31 @@ ttv_analysis_result_load_bytes (GBytes *bytes, const char *fingerprint, const Tt
 /* ---- getters ---- */
 
 const TtvAnalysisClass *
-ttv_analysis_result_get_class (const TtvAnalysisResult *r)
+ttv_analysis_get_class (const TtvAnalysis *r)
 {
-  return r->klass;
+  return r->cls;
+}
+
+gpointer
+ttv_analysis_get_data (const TtvAnalysis *r)
+{
+  return r->data;
 }
 
 guint
-ttv_analysis_result_get_n_tables (const TtvAnalysisResult *r)
+ttv_analysis_get_n_tables (const TtvAnalysis *r)
 {
   return r->n_tables;
 }
 
 const TtvAnalysisTable *
-ttv_analysis_result_get_table (const TtvAnalysisResult *r, guint index)
+ttv_analysis_get_table (const TtvAnalysis *r, guint index)
 {
   return index < r->n_tables ? &r->tables[index] : NULL;
 }
 
 const TtvAnalysisTable *
-ttv_analysis_result_find_table (const TtvAnalysisResult *r, const char *name)
+ttv_analysis_find_table (const TtvAnalysis *r, const char *name)
 {
   for (guint i = 0; i < r->n_tables; i++)
     if (g_str_equal (r->tables[i].spec->name, name))
@@ -381,7 +392,7 @@ ttv_analysis_result_find_table (const TtvAnalysisResult *r, const char *name)
 }
 
 const char *
-ttv_analysis_result_get_string (const TtvAnalysisResult *r, guint32 index)
+ttv_analysis_get_string (const TtvAnalysis *r, guint32 index)
 {
   if (index == TTV_ANALYSIS_NO_STRING)
     return "";
@@ -389,53 +400,53 @@ ttv_analysis_result_get_string (const TtvAnalysisResult *r, guint32 index)
 }
 
 gboolean
-ttv_analysis_result_get_value (const TtvAnalysisResult *r, const char *key, gint64 *value)
+ttv_analysis_get_value (const TtvAnalysis *r, const char *key, gint64 *value)
 {
-  const gint64 *v = g_hash_table_lookup (r->values, key);
+  const gint64 *v = r->values ? g_hash_table_lookup (r->values, key) : NULL;
   if (v && value)
     *value = *v;
   return v != NULL;
 }
 
 void
-ttv_analysis_result_get_time_range (const TtvAnalysisResult *r, TtvTime *start, TtvTime *end)
+ttv_analysis_get_time_range (const TtvAnalysis *r, TtvTime *start, TtvTime *end)
 {
   *start = r->header.start;
   *end = r->header.end;
 }
 
 guint64
-ttv_analysis_result_get_n_events (const TtvAnalysisResult *r)
+ttv_analysis_get_n_events (const TtvAnalysis *r)
 {
   return r->header.n_events;
 }
 
 gboolean
-ttv_analysis_result_is_from_cache (const TtvAnalysisResult *r)
+ttv_analysis_is_from_cache (const TtvAnalysis *r)
 {
   return r->from_cache;
 }
 
 const char *
-ttv_analysis_result_get_cache_path (const TtvAnalysisResult *r)
+ttv_analysis_get_cache_path (const TtvAnalysis *r)
 {
   return r->cache_path;
 }
 
 gsize
-ttv_analysis_result_get_memory (const TtvAnalysisResult *r)
+ttv_analysis_get_memory (const TtvAnalysis *r)
 {
   return r->memory;
 }
 
 guint64
-ttv_analysis_result_get_file_size (const TtvAnalysisResult *r)
+ttv_analysis_get_file_size (const TtvAnalysis *r)
 {
   return r->src.fd >= 0 ? r->src.size : 0;
 }
 
 char *
-ttv_analysis_result_format_value (const TtvAnalysisResult *r, const TtvAnalysisColumn *c, const void *record,
+ttv_analysis_format_value (const TtvAnalysis *r, const TtvAnalysisColumn *c, const void *record,
                                   TtvTime relative_to)
 {
   gint64 v = ttv_analysis_column_get (c, record);
@@ -458,7 +469,7 @@ ttv_analysis_result_format_value (const TtvAnalysisResult *r, const TtvAnalysisC
     case TTV_COLUMN_CPU:
       return v < 0 ? g_strdup ("") : g_strdup_printf ("%d", (gint) v);
     case TTV_COLUMN_STRING:
-      return g_strdup (ttv_analysis_result_get_string (r, (guint32) v));
+      return g_strdup (ttv_analysis_get_string (r, (guint32) v));
     case TTV_COLUMN_ENUM:
       {
         guint n = 0;

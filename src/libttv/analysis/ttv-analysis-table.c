@@ -390,6 +390,23 @@ ttv_analysis_table_dup_series_keys (const TtvAnalysisTable *t, guint which)
   return keys;
 }
 
+gboolean
+ttv_analysis_table_get_series_span (const TtvAnalysisTable *t, guint which, guint32 key, TtvTime *first_start,
+                                    TtvTime *last_end)
+{
+  const TtvAnalysisSeries *s = find_series (t, which, key);
+  if (s == NULL || s->seq.h.n_chunks == 0)
+    return FALSE;
+  *first_start = G_MAXINT64;
+  *last_end = G_MININT64;
+  for (guint64 c = 0; c < s->seq.h.n_chunks; c++)
+    {
+      *first_start = MIN (*first_start, s->seq.chunks[c].min_start);
+      *last_end = MAX (*last_end, s->seq.chunks[c].max_end);
+    }
+  return TRUE;
+}
+
 typedef struct {
   const TtvAnalysisTable *table;
   TtvTime t0, t1;

@@ -133,6 +133,10 @@ GArray     *ttv_analysis_table_dup_series_keys (const TtvAnalysisTable *table, g
  * O(log n + answer). */
 GArray     *ttv_analysis_table_query_series (const TtvAnalysisTable *table, guint which, guint32 key,
                                              TtvTime t0, TtvTime t1, GError **error);
+/* The first start and the last end of one series' records; FALSE when
+ * the series has none.  O(1). */
+gboolean    ttv_analysis_table_get_series_span (const TtvAnalysisTable *table, guint which, guint32 key,
+                                                TtvTime *first_start, TtvTime *last_end);
 /* The sum over one series of its records' durations clipped to [t0, t1]
  * (CPU time of a thread, busy time of a CPU): O(log n), two reads. */
 gboolean    ttv_analysis_table_sum_series (const TtvAnalysisTable *table, guint which, guint32 key,

@@ -1,192 +1,129 @@
-/* ttv-analysis.c: running analyses (see ttv-analysis.h): the cache
- * lookup, the one read that feeds every analysis not found there (the
- * kernel model's state, its observer fanned out to the analyses, their
- * calls before and after each event), and the results. */
+/* ttv-analysis.c: running analyses over a traceset in one read (see
+ * ttv-analysis.h): the cache lookup of analyses with tables, the pass
+ * (the kernel model's state at TTV_PRIO_STATE, its observer fanned out to
+ * the analyses, their hooks and calls before and after each event), the
+ * results and their reports.  The list of classes is in
+ * ttv-analysis-registry.c. */
 #include "ttv-analysis-private.h"
-#include "ttv-context.h"
+
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
 #include <string.h>
-#include <unistd.h>
 
-/* What a build buffers by default before going on in a file (no cache). */
-#define DEFAULT_MAX_MEMORY ((gsize) 8 << 20)
+typedef struct {
+  const TtvAnalysisClass *cls;  /* weak: static */
+  gpointer self;                /* owned through cls->free until the analysis takes it */
+  TtvAnalysisBuilder *builder;  /* owned, or NULL: a class without tables */
+} Attached;
 
-struct _TtvAnalysisBuilder {
-  const TtvAnalysisClass *klass;      /* weak: static */
-  gpointer self;                      /* the analysis's own data */
-  TtvTraceset *traceset;              /* weak */
-  TtvState *state;                    /* weak */
-  TtvHistoryWriter w;
-  char *cache_path;                   /* owned: committed there when done, or NULL */
-  char *fingerprint;                  /* owned */
-  TtvTableBuilder **tables;           /* owned, klass->n_tables */
-  GPtrArray *strings;                 /* of char *, owned */
-  GHashTable *string_index;           /* char * (in strings) -> index + 1 */
-  GHashTable *quark_index;            /* GQuark -> index + 1 */
-  GArray *values;                     /* of gint64 pairs (string index, value) */
-  const TtvAnalysisOptions *options;  /* weak: the run's */
-  guint64 n_events;
-  TtvTime start, end;
+struct _TtvAnalysisPass {
+  TtvTraceset *traceset;        /* weak: the run's */
+  TtvHooks *hooks;              /* owned: hooks for every event */
+  TtvHooksById *by_name;        /* owned: hooks by event name */
+  TtvKernelModel *model;        /* owned, NULL when no class needs the state */
+  TtvState *state;              /* owned, or NULL */
+  GArray *attached;             /* of Attached */
+  TtvAnalysisBuilder *attaching; /* weak: the builder of the class attach() runs for */
+  TtvAnalysisEvent ev;          /* the event being delivered, as before/after_event see it */
+  gboolean any_before, any_after;
 };
 
-/* ---- the builder's API ---- */
-
-TtvTableBuilder *
-ttv_analysis_builder_get_table (TtvAnalysisBuilder *b, guint index)
+TtvTraceset *
+ttv_analysis_pass_get_traceset (TtvAnalysisPass *pass)
 {
-  g_return_val_if_fail (index < b->klass->n_tables, NULL);
-  return b->tables[index];
-}
-
-TtvHistoryWriter *
-ttv_analysis_builder_get_writer (TtvAnalysisBuilder *b)
-{
-  return &b->w;
-}
-
-guint32
-ttv_analysis_builder_intern (TtvAnalysisBuilder *b, const char *text)
-{
-  if (text == NULL)
-    return TTV_ANALYSIS_NO_STRING;
-  gpointer found = g_hash_table_lookup (b->string_index, text);
-  if (found)
-    return GPOINTER_TO_UINT (found) - 1;
-  char *copy = g_strdup (text);
-  g_ptr_array_add (b->strings, copy);
-  g_hash_table_insert (b->string_index, copy, GUINT_TO_POINTER (b->strings->len));
-  return b->strings->len - 1;
-}
-
-guint32
-ttv_analysis_builder_intern_quark (TtvAnalysisBuilder *b, GQuark quark)
-{
-  if (quark == 0)
-    return TTV_ANALYSIS_NO_STRING;
-  gpointer found = g_hash_table_lookup (b->quark_index, GUINT_TO_POINTER (quark));
-  if (found)
-    return GPOINTER_TO_UINT (found) - 1;
-  guint32 index = ttv_analysis_builder_intern (b, g_quark_to_string (quark));
-  g_hash_table_insert (b->quark_index, GUINT_TO_POINTER (quark), GUINT_TO_POINTER (index + 1));
-  return index;
+  return pass->traceset;
 }
 
 void
-ttv_analysis_builder_set_value (TtvAnalysisBuilder *b, const char *key, gint64 value)
+ttv_analysis_pass_add_hook (TtvAnalysisPass *pass, const char *event_name, TtvHook hook,
+                            gpointer hook_data, guint prio)
 {
-  gint64 pair[2] = { ttv_analysis_builder_intern (b, key), value };
-  for (guint i = 0; i < b->values->len; i += 2)
-    if (g_array_index (b->values, gint64, i) == pair[0])
-      {
-        g_array_index (b->values, gint64, i + 1) = value;
-        return;
-      }
-  g_array_append_vals (b->values, pair, 2);
-}
-
-const TtvAnalysisOptions *
-ttv_analysis_builder_get_options (TtvAnalysisBuilder *b)
-{
-  return b->options;
-}
-
-TtvTraceset *
-ttv_analysis_builder_get_traceset (TtvAnalysisBuilder *b)
-{
-  return b->traceset;
+  g_return_if_fail (pass != NULL && hook != NULL);
+  ttv_hooks_add (event_name ? ttv_hooks_by_id_find (pass->by_name, event_name) : pass->hooks,
+                 hook, hook_data, prio);
 }
 
 const TtvState *
-ttv_analysis_builder_get_state (TtvAnalysisBuilder *b)
+ttv_analysis_pass_get_state (TtvAnalysisPass *pass)
 {
-  return b->state;
+  return pass->state;
+}
+
+TtvAnalysisBuilder *
+ttv_analysis_pass_get_builder (TtvAnalysisPass *pass)
+{
+  return pass->attaching;
+}
+
+const char *
+ttv_analysis_format_name (TtvAnalysisFormat format)
+{
+  static const char *const names[] = { "text", "jsonl", "csv", "folded" };
+  return format < TTV_ANALYSIS_N_FORMATS ? names[format] : "?";
+}
+
+gboolean
+ttv_analysis_format_parse (const char *name, TtvAnalysisFormat *format)
+{
+  for (guint f = 0; f < TTV_ANALYSIS_N_FORMATS; f++)
+    if (g_strcmp0 (name, ttv_analysis_format_name (f)) == 0)
+      {
+        *format = f;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const TtvAnalysisClass *
+ttv_analysis_find (const char *name)
+{
+  for (const TtvAnalysisClass *const *c = ttv_analysis_list (); *c; c++)
+    if (g_strcmp0 ((*c)->name, name) == 0)
+      return *c;
+  return NULL;
 }
 
 void
-ttv_analysis_writer_source (TtvHistoryWriter *w, TtvAnalysisSource *src)
+ttv_analysis_options_get_range (const TtvAnalysisOptions *options, TtvTraceset *ts,
+                                TtvTime *start, TtvTime *end)
 {
-  ttv_history_writer_flush (w);
-  src->data = w->bytes ? w->bytes->data : NULL;
-  src->fd = w->bytes ? -1 : w->fd;
-  src->size = w->offset;
-  src->what = "analysis results";
+  gboolean set = options && (options->start != 0 || options->end != 0);
+  *start = set ? options->start : ttv_traceset_get_start (ts);
+  *end = set ? options->end : ttv_traceset_get_end (ts);
+  /* An empty traceset has no span: start and end are unset. */
+  if (*start > *end)
+    *start = *end = 0;
 }
 
-static void
-builder_free (TtvAnalysisBuilder *b)
+gboolean
+ttv_analysis_write (const TtvAnalysis *a, TtvAnalysisFormat format, const TtvAnalysisOptions *options,
+                    GString *out, GError **error)
 {
-  if (b == NULL)
-    return;
-  if (b->self && b->klass->free)
-    b->klass->free (b->self);
-  for (guint i = 0; b->tables && i < b->klass->n_tables; i++)
-    ttv_table_builder_free (b->tables[i]);
-  g_free (b->tables);
-  ttv_history_writer_clear (&b->w);
-  g_free (b->cache_path);
-  g_free (b->fingerprint);
-  g_ptr_array_unref (b->strings);
-  g_hash_table_unref (b->string_index);
-  g_hash_table_unref (b->quark_index);
-  g_array_unref (b->values);
-  g_free (b);
-}
-
-/* ---- cache files ---- */
-
-static void
-history_options (const TtvAnalysisOptions *opt, TtvHistoryOptions *h)
-{
-  memset (h, 0, sizeof *h);
-  if (opt)
+  static const TtvAnalysisOptions whole = { 0 };
+  if (format >= TTV_ANALYSIS_N_FORMATS || !(a->cls->formats & TTV_ANALYSIS_FORMAT_BIT (format)))
     {
-      h->cache_dir = opt->cache_dir;
-      h->cache_max_bytes = opt->cache_max_bytes;
-      h->no_cache = opt->no_cache;
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("the %s analysis has no %s output"), a->cls->name, ttv_analysis_format_name (format));
+      return FALSE;
     }
+  options = options ? options : &whole;
+  if (a->cls->write)
+    return a->cls->write (a->data, format, options, out, error);
+  return ttv_analysis_print (a, format, options, out, error);
 }
 
-char *
-ttv_analysis_cache_path (TtvTraceset *ts, const TtvAnalysisClass *klass, const TtvAnalysisOptions *opt)
-{
-  TtvHistoryOptions h;
-  history_options (opt, &h);
-  g_autofree char *history = ttv_history_cache_path (ts, &h);
-  /* Beside the state history ("<sha>.hist"), under one cap. */
-  gsize n = strlen (history);
-  if (g_str_has_suffix (history, ".hist"))
-    history[n - 5] = '\0';
-  return g_strdup_printf ("%s.%s.ttva", history, klass->name);
-}
-
-/* What a result must match: the trace (as the state history's), and the
- * analysis with the version of what it stores. */
-static char *
-fingerprint_of (TtvTraceset *ts, const TtvAnalysisClass *klass)
-{
-  g_autofree char *trace = ttv_history_fingerprint (ts);
-  return g_strdup_printf ("%sanalysis %s %u layout %u\n", trace, klass->name, klass->version,
-                          TTV_ANALYSIS_VERSION);
-}
-
-/* ---- the one read ---- */
-
-typedef struct {
-  TtvAnalysisBuilder **builders;
-  guint n;
-} Fanout;
+/* --- One read for several analyses ---------------------------------------------- */
 
 #define FANOUT(cb, ...) \
   G_STMT_START { \
-    Fanout *f_ = data; \
-    for (guint i_ = 0; i_ < f_->n; i_++) \
+    TtvAnalysisPass *p_ = data; \
+    for (guint i_ = 0; i_ < p_->attached->len; i_++) \
       { \
-        const TtvStateObserver *o_ = f_->builders[i_]->klass->observer; \
+        const Attached *a_ = &g_array_index (p_->attached, Attached, i_); \
+        const TtvStateObserver *o_ = a_->cls->observer; \
         if (o_ && o_->cb) \
-          o_->cb (f_->builders[i_]->self, __VA_ARGS__); \
+          o_->cb (a_->self, __VA_ARGS__); \
       } \
   } G_STMT_END
 
@@ -224,336 +161,336 @@ static const TtvStateObserver fanout_observer = {
   fan_cpu_time, fan_frame_end, fan_process_status, fan_mark, fan_resource,
 };
 
-static TtvAnalysisBuilder *
-builder_new (TtvTraceset *ts, const TtvAnalysisClass *klass, const TtvAnalysisOptions *opt, TtvState *state,
-             GError **error)
-{
-  static const TtvAnalysisOptions defaults = { 0 };
-  TtvAnalysisBuilder *b = g_new0 (TtvAnalysisBuilder, 1);
-  b->klass = klass;
-  b->options = opt ? opt : &defaults;
-  b->traceset = ts;
-  b->state = state;
-  b->fingerprint = fingerprint_of (ts, klass);
-  b->strings = g_ptr_array_new_with_free_func (g_free);
-  b->string_index = g_hash_table_new (g_str_hash, g_str_equal);
-  b->quark_index = g_hash_table_new (g_direct_hash, g_direct_equal);
-  b->values = g_array_new (FALSE, FALSE, sizeof (gint64));
-  b->start = ttv_traceset_get_start (ts);
-  b->end = ttv_traceset_get_end (ts);
-  if (b->start == TTV_TIME_MAX)
-    b->start = b->end = 0;
-  gsize max_memory = opt && opt->max_memory ? opt->max_memory : DEFAULT_MAX_MEMORY;
-  g_autoptr (GError) cache_error = NULL;
-  gboolean in_file = FALSE;
-  if (!(opt && opt->no_cache) && klass->steal_data == NULL)
-    {
-      b->cache_path = ttv_analysis_cache_path (ts, klass, opt);
-      g_autofree char *dir = g_path_get_dirname (b->cache_path);
-      in_file = ttv_history_writer_init_file (&b->w, dir, FALSE, &cache_error);
-      if (!in_file)
-        {
-          g_warning ("The %s analysis is not cached: %s", klass->name, cache_error->message);
-          g_clear_pointer (&b->cache_path, g_free);
-        }
-    }
-  if (!in_file)
-    ttv_history_writer_init_memory (&b->w, max_memory, NULL);
-  b->w.header_size = sizeof (TtvAnalysisHeader);
-  /* The header's place, written last; the fingerprint first, so that a
-   * stale file is told by its first bytes. */
-  ttv_history_writer_reserve (&b->w, sizeof (TtvAnalysisHeader));
-  ttv_history_writer_append (&b->w, b->fingerprint, strlen (b->fingerprint) + 1);
-  ttv_history_writer_align (&b->w);
-  b->tables = g_new0 (TtvTableBuilder *, MAX (klass->n_tables, 1));
-  for (guint i = 0; i < klass->n_tables; i++)
-    b->tables[i] = ttv_table_builder_new (b, klass->tables[i], b->start, b->end);
-  b->self = klass->begin (b);
-  if (b->w.failed)
-    {
-      ttv_history_writer_set_error (&b->w, klass->name, error);
-      builder_free (b);
-      return NULL;
-    }
-  return b;
-}
-
-/* Everything after the tables' data: table headers, values, strings,
- * then the header at the start. */
+/* The hooks of the pass itself: the event as analyses see it, the calls
+ * before it is applied, the state, the calls after. */
 static gboolean
-builder_write_tail (TtvAnalysisBuilder *b, GCancellable *cancel, GError **error)
+prologue_hook (gpointer data, gpointer call_data)
 {
-  TtvHistoryWriter *w = &b->w;
-  g_autoptr (GArray) headers = g_array_new (FALSE, TRUE, sizeof (TtvAnalysisTableHeader));
-  for (guint i = 0; i < b->klass->n_tables; i++)
-    {
-      TtvAnalysisTableHeader th;
-      guint32 name = ttv_analysis_builder_intern (b, b->klass->tables[i]->name);
-      if (!ttv_table_builder_finish (b->tables[i], w, &th, name, cancel, error))
-        return FALSE;
-      g_array_append_val (headers, th);
-      /* Its buffers go now. */
-      ttv_table_builder_free (g_steal_pointer (&b->tables[i]));
-    }
-  TtvAnalysisHeader hd;
-  memset (&hd, 0, sizeof hd);
-  ttv_history_writer_align (w);
-  hd.tables_offset = ttv_history_writer_append (w, headers->data, headers->len * sizeof (TtvAnalysisTableHeader));
-  hd.n_tables = headers->len;
-  ttv_history_writer_align (w);
-  hd.values_offset = ttv_history_writer_append (w, b->values->data, b->values->len * sizeof (gint64));
-  hd.n_values = b->values->len / 2;
-  hd.strings_offset = w->offset;
-  g_autoptr (GArray) index = g_array_sized_new (FALSE, FALSE, sizeof (guint64), b->strings->len);
-  for (guint i = 0; i < b->strings->len; i++)
-    {
-      const char *s = g_ptr_array_index (b->strings, i);
-      guint64 off = ttv_history_writer_append (w, s, strlen (s) + 1) - hd.strings_offset;
-      g_array_append_val (index, off);
-    }
-  hd.strings_size = w->offset - hd.strings_offset;
-  ttv_history_writer_align (w);
-  hd.string_index_offset = ttv_history_writer_append (w, index->data, index->len * sizeof (guint64));
-  hd.n_strings = b->strings->len;
-  memcpy (hd.magic, TTV_ANALYSIS_MAGIC, sizeof hd.magic);
-  hd.version = TTV_ANALYSIS_VERSION;
-  hd.bom = TTV_ANALYSIS_BOM;
-  hd.file_size = w->offset;
-  hd.fingerprint_offset = sizeof hd;
-  hd.fingerprint_size = strlen (b->fingerprint) + 1;
-  hd.n_events = b->n_events;
-  hd.start = b->start;
-  hd.end = b->end;
-  /* Memory is not damaged between runs: only files carry a checksum. */
-  hd.checksum = w->bytes ? 0 : ttv_history_writer_checksum (w);
-  ttv_history_writer_pwrite (w, 0, &hd, sizeof hd);
-  if (!ttv_history_writer_flush (w))
-    {
-      ttv_history_writer_set_error (w, b->klass->name, error);
-      return FALSE;
-    }
-  return TRUE;
+  TtvAnalysisPass *pass = data;
+  const TtvHookCall *call = call_data;
+  pass->ev.event = call->event;
+  pass->ev.trace = call->trace;
+  pass->ev.action = ttv_kernel_model_get_action (pass->model, call->trace, call->event->type);
+  if (pass->any_before)
+    for (guint i = 0; i < pass->attached->len; i++)
+      {
+        const Attached *a = &g_array_index (pass->attached, Attached, i);
+        if (a->cls->before_event)
+          a->cls->before_event (a->self, &pass->ev);
+      }
+  return FALSE;
 }
 
-/* The result @b wrote: committed to the cache when it has a path. */
-static TtvAnalysisResult *
-builder_open (TtvAnalysisBuilder *b, const TtvAnalysisOptions *opt, GError **error)
-{
-  TtvAnalysisSource src = { NULL, -1, b->w.offset, NULL };
-  guint8 *heap = NULL;
-  if (b->w.bytes)
-    {
-      src.size = b->w.bytes->len;
-      heap = g_byte_array_free (g_steal_pointer (&b->w.bytes), FALSE);
-      src.data = heap;
-    }
-  else
-    {
-      src.fd = dup (b->w.fd);
-      if (src.fd < 0)
-        {
-          ttv_history_writer_set_error (&b->w, b->klass->name, error);
-          return NULL;
-        }
-    }
-  TtvAnalysisResult *r = ttv_analysis_result_new (b->klass, &src, heap);
-  if (b->cache_path)
-    {
-      g_autoptr (GError) commit_error = NULL;
-      if (ttv_history_writer_commit (&b->w, b->cache_path, &commit_error))
-        {
-          r->cache_path = g_strdup (b->cache_path);
-          TtvHistoryOptions h;
-          history_options (opt, &h);
-          g_autofree char *dir = g_path_get_dirname (b->cache_path);
-          if (!ttv_history_cache_evict (dir, ttv_history_cache_limit (&h, dir), b->cache_path))
-            g_clear_pointer (&r->cache_path, g_free);
-        }
-      else
-        /* Still right, only not kept for the next time. */
-        g_warning ("%s", commit_error->message);
-    }
-  r->src.what = r->cache_path ? r->cache_path : "analysis results";
-  /* Just built: trusted, not read through again. */
-  if (!ttv_analysis_result_open (r, r->src.what, NULL, error))
-    {
-      ttv_analysis_result_unref (r);
-      return NULL;
-    }
-  return r;
-}
-
-/* Reads @ts once for @builders (n of them); FALSE with @error. */
 static gboolean
-read_traceset (TtvTraceset *ts, TtvAnalysisBuilder **builders, guint n, TtvKernelModel *model, TtvState *state,
-               void (*progress) (double, gpointer), gpointer progress_data, GCancellable *cancel, GError **error)
+state_hook (gpointer data, gpointer call_data)
 {
-  g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
+  TtvAnalysisPass *pass = data;
+  const TtvHookCall *call = call_data;
+  ttv_kernel_model_apply (pass->model, pass->state, call->trace, call->event);
+  if (pass->any_after)
+    for (guint i = 0; i < pass->attached->len; i++)
+      {
+        const Attached *a = &g_array_index (pass->attached, Attached, i);
+        if (a->cls->after_event)
+          a->cls->after_event (a->self, &pass->ev);
+      }
+  return FALSE;
+}
+
+typedef struct {
+  void (*progress) (double, gpointer);
+  gpointer data;
+  TtvTime start, end;
+  GCancellable *cancel;
+} PassProgress;
+
+/* Reads the traceset through the pass's hooks in slices, so that progress
+ * and cancellation are seen often; the last event's time in *@last. */
+static gboolean
+read_traceset (TtvAnalysisPass *pass, const PassProgress *pp, guint64 *n_events, TtvTime *last, GError **error)
+{
+  g_autoptr (TtvContext) ctx = ttv_context_new (pass->traceset, error);
   if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
     return FALSE;
-  TtvTime start = ttv_traceset_get_start (ts), end = ttv_traceset_get_end (ts);
-  TtvAnalysisEvent ae = { ts, model, state, NULL, 0, TTV_KM_NONE };
-  gboolean any_before = FALSE, any_after = FALSE;
-  for (guint i = 0; i < n; i++)
+  g_autoptr (TtvHooks) hooks = ttv_hooks_new ();
+  if (pass->state)
     {
-      any_before |= builders[i]->klass->before_event != NULL;
-      any_after |= builders[i]->klass->after_event != NULL;
+      /* Just before the state: what analyses read of the state before the
+       * event; the state, then what they read after it. */
+      ttv_hooks_add (hooks, prologue_hook, pass, TTV_PRIO_STATE);
+      ttv_hooks_add (hooks, state_hook, pass, TTV_PRIO_STATE);
     }
-  guint64 count = 0;
-  TtvTime last = start == TTV_TIME_MAX ? 0 : start;
-  const TtvEvent *ev;
+  ttv_hooks_add_list (hooks, pass->hooks);
+  ttv_context_process_begin (ctx, NULL, NULL, NULL, hooks, pass->by_name);
   GError *local = NULL;
-  while ((ev = ttv_context_next (ctx, &local)) != NULL)
+  const TtvEvent *next;
+  guint64 n, total = 0;
+  *last = pp->start == TTV_TIME_MAX ? 0 : pp->start;
+  while ((n = ttv_context_process_middle (ctx, TTV_TIME_MAX, 1u << 16, NULL, &local)) > 0 && local == NULL)
     {
-      ae.trace = ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
-      ae.event = ev;
-      ae.action = ttv_kernel_model_get_action (model, ae.trace, ev->type);
-      if (any_before)
-        for (guint i = 0; i < n; i++)
-          if (builders[i]->klass->before_event)
-            builders[i]->klass->before_event (builders[i]->self, &ae);
-      ttv_kernel_model_apply (model, state, ae.trace, ev);
-      if (any_after)
-        for (guint i = 0; i < n; i++)
-          if (builders[i]->klass->after_event)
-            builders[i]->klass->after_event (builders[i]->self, &ae);
-      last = MAX (last, ev->time);
-      if ((++count & 0xffff) == 0)
-        {
-          if (g_cancellable_set_error_if_cancelled (cancel, &local))
-            break;
-          if (progress && end > start)
-            progress (0.9 * (double) (ev->time - start) / (double) (end - start), progress_data);
-        }
+      total += n;
+      if (pass->state)
+        *last = MAX (*last, ttv_state_get_time (pass->state));
+      if (g_cancellable_set_error_if_cancelled (pp->cancel, &local) || (next = ttv_context_peek (ctx, &local)) == NULL)
+        break;
+      if (pp->progress && pp->end > pp->start)
+        pp->progress (0.9 * (double) (next->time - pp->start) / (double) (pp->end - pp->start), pp->data);
     }
+  ttv_context_process_end (ctx, NULL, NULL, NULL, hooks, pass->by_name);
   if (local)
     {
       g_propagate_error (error, local);
       return FALSE;
     }
-  for (guint i = 0; i < n; i++)
-    {
-      builders[i]->n_events = count;
-      if (builders[i]->klass->end)
-        builders[i]->klass->end (builders[i]->self, state, last);
-    }
+  *n_events = total;
+  if (pass->state == NULL)
+    *last = pp->end;
   return TRUE;
 }
 
-static GPtrArray *
-build (TtvTraceset *ts, const TtvAnalysisClass *const *classes, guint n, const TtvAnalysisOptions *opt,
-       void (*progress) (double, gpointer), gpointer progress_data, GCancellable *cancel, GError **error)
+static void
+pass_clear (TtvAnalysisPass *pass)
 {
+  for (guint i = 0; pass->attached && i < pass->attached->len; i++)
+    {
+      Attached *a = &g_array_index (pass->attached, Attached, i);
+      if (a->self && a->cls->free)
+        a->cls->free (a->self);
+      ttv_analysis_builder_free (a->builder);
+    }
+  if (pass->attached)
+    g_array_unref (pass->attached);
+  if (pass->state)
+    {
+      ttv_state_remove_observer (pass->state, &fanout_observer);
+      ttv_state_free (pass->state);
+    }
+  if (pass->model)
+    ttv_kernel_model_free (pass->model);
+  ttv_hooks_free (pass->hooks);
+  ttv_hooks_by_id_free (pass->by_name);
+}
+
+static gboolean
+has_tables (const TtvAnalysisClass *cls)
+{
+  return cls->n_tables > 0;
+}
+
+/* Reads @ts once for @classes; the analyses in their order. */
+static GPtrArray *
+run_pass (TtvTraceset *ts, GPtrArray *classes, const TtvAnalysisOptions *options,
+          void (*progress) (double, gpointer), gpointer progress_data, GCancellable *cancel, GError **error)
+{
+  TtvAnalysisPass pass = { ts, ttv_hooks_new (), ttv_hooks_by_id_new (), NULL, NULL,
+                           g_array_new (FALSE, TRUE, sizeof (Attached)), NULL, { ts }, FALSE, FALSE };
+  gboolean state = FALSE;
+  for (guint i = 0; i < classes->len; i++)
+    {
+      const TtvAnalysisClass *cls = g_ptr_array_index (classes, i);
+      state |= cls->needs_state || has_tables (cls);
+    }
   g_autoptr (GPtrArray) traces = g_ptr_array_new ();
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
-  g_autoptr (TtvKernelModel) model = ttv_kernel_model_new (traces);
-  g_autoptr (TtvState) state = ttv_state_new ();
-  g_autofree TtvAnalysisBuilder **builders = g_new0 (TtvAnalysisBuilder *, MAX (n, 1));
-  GPtrArray *results = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_analysis_result_unref);
+  if (state)
+    {
+      pass.model = ttv_kernel_model_new (traces);
+      pass.state = ttv_state_new ();
+      pass.ev.model = pass.model;
+      pass.ev.state = pass.state;
+    }
   gboolean ok = TRUE;
-  for (guint i = 0; i < n && ok; i++)
-    ok = (builders[i] = builder_new (ts, classes[i], opt, state, error)) != NULL;
-  Fanout fan = { builders, n };
-  if (ok)
+  for (guint i = 0; i < classes->len && ok; i++)
     {
-      ttv_state_add_observer (state, &fanout_observer, &fan);
+      Attached a = { g_ptr_array_index (classes, i), NULL, NULL };
+      if (has_tables (a.cls))
+        ok = (a.builder = ttv_analysis_builder_new (ts, a.cls, options, pass.state, error)) != NULL;
+      pass.attaching = a.builder;
+      if (ok)
+        ok = (a.self = a.cls->attach (&pass, options, error)) != NULL;
+      pass.attaching = NULL;
+      pass.any_before |= a.cls->before_event != NULL;
+      pass.any_after |= a.cls->after_event != NULL;
+      g_array_append_val (pass.attached, a);
+    }
+  guint64 n_events = 0;
+  TtvTime last = 0;
+  if (ok && state)
+    {
+      ttv_state_add_observer (pass.state, &fanout_observer, &pass);
       for (guint i = 0; i < traces->len; i++)
-        ttv_kernel_model_apply_initial (model, state, g_ptr_array_index (traces, i));
-      ok = read_traceset (ts, builders, n, model, state, progress, progress_data, cancel, error);
-      ttv_state_remove_observer (state, &fanout_observer);
+        ttv_kernel_model_apply_initial (pass.model, pass.state, g_ptr_array_index (traces, i));
     }
-  for (guint i = 0; i < n && ok; i++)
+  PassProgress pp = { progress, progress_data, ttv_traceset_get_start (ts), ttv_traceset_get_end (ts), cancel };
+  ok = ok && read_traceset (&pass, &pp, &n_events, &last, error);
+  if (ok)
+    for (guint i = 0; i < pass.attached->len; i++)
+      {
+        Attached *a = &g_array_index (pass.attached, Attached, i);
+        if (a->cls->finish)
+          a->cls->finish (a->self, last);
+      }
+  g_autoptr (GPtrArray) result = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_analysis_unref);
+  for (guint i = 0; i < pass.attached->len && ok; i++)
     {
-      builders[i]->state = NULL;
-      ok = builder_write_tail (builders[i], cancel, error);
-      TtvAnalysisResult *r = ok ? builder_open (builders[i], opt, error) : NULL;
-      ok = r != NULL;
-      if (r && classes[i]->steal_data)
+      Attached *a = &g_array_index (pass.attached, Attached, i);
+      TtvAnalysis *done;
+      if (a->builder == NULL)
+        done = ttv_analysis_new_data (a->cls, g_steal_pointer (&a->self));
+      else
         {
-          r->data = classes[i]->steal_data (builders[i]->self);
-          builders[i]->self = NULL;
+          /* The analysis is its tables: its data goes, then the tables are
+           * written, before the next one's (memory). */
+          if (a->cls->free)
+            a->cls->free (g_steal_pointer (&a->self));
+          ttv_analysis_builder_set_n_events (a->builder, n_events);
+          ttv_analysis_builder_set_state (a->builder, NULL);
+          done = ttv_analysis_builder_write_tail (a->builder, cancel, error)
+                   ? ttv_analysis_builder_open (a->builder, options, error) : NULL;
+          g_clear_pointer (&a->builder, ttv_analysis_builder_free);
         }
-      if (r)
-        g_ptr_array_add (results, r);
-      /* Written: its memory goes before the next one writes. */
-      g_clear_pointer (&builders[i], builder_free);
+      ok = done != NULL;
+      if (done)
+        g_ptr_array_add (result, done);
     }
-  for (guint i = 0; i < n; i++)
-    builder_free (builders[i]);
-  if (!ok)
-    g_clear_pointer (&results, g_ptr_array_unref);
-  return results;
+  pass_clear (&pass);
+  return ok ? g_steal_pointer (&result) : NULL;
 }
 
 GPtrArray *
-ttv_analysis_run (TtvTraceset *ts, const TtvAnalysisClass *const *classes, guint n, const TtvAnalysisOptions *opt,
-                  void (*progress) (double, gpointer), gpointer progress_data, GCancellable *cancel, GError **error)
+ttv_analysis_run_many (TtvTraceset *ts, GPtrArray *classes, const TtvAnalysisOptions *options,
+                       void (*progress) (double, gpointer), gpointer progress_data,
+                       GCancellable *cancel, GError **error)
 {
+  static const TtvAnalysisOptions defaults = { 0 };
+  g_return_val_if_fail (ts != NULL && classes != NULL, NULL);
+  options = options ? options : &defaults;
   if (g_cancellable_set_error_if_cancelled (cancel, error))
     return NULL;
-  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_analysis_result_unref);
-  g_ptr_array_set_size (out, n);
+  g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_analysis_unref);
+  g_ptr_array_set_size (out, classes->len);
   g_autoptr (GPtrArray) missing = g_ptr_array_new ();
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < classes->len; i++)
     {
-      if ((opt && opt->no_cache) || classes[i]->steal_data)
+      const TtvAnalysisClass *cls = g_ptr_array_index (classes, i);
+      if (has_tables (cls) && cls->version > 0 && !options->no_cache)
         {
-          g_ptr_array_add (missing, (gpointer) classes[i]);
-          continue;
-        }
-      g_autofree char *path = ttv_analysis_cache_path (ts, classes[i], opt);
-      TtvAnalysisResult *r = NULL;
-      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        {
+          g_autofree char *path = ttv_analysis_cache_path (ts, cls, options);
           g_autoptr (GError) load_error = NULL;
-          r = ttv_analysis_result_load (path, ts, classes[i], &load_error);
-          if (r == NULL)
+          TtvAnalysis *a = g_file_test (path, G_FILE_TEST_IS_REGULAR)
+                             ? ttv_analysis_load (path, ts, cls, &load_error) : NULL;
+          if (load_error)
             g_debug ("analysis cache not used: %s", load_error->message);
+          if (a)
+            {
+              ttv_analysis_cache_reused (path, options);
+              out->pdata[i] = a;
+              continue;
+            }
         }
-      if (r)
-        {
-          /* The most recently used now; and the cap may have changed. */
-          ttv_history_cache_touch (path);
-          TtvHistoryOptions h;
-          history_options (opt, &h);
-          g_autofree char *dir = g_path_get_dirname (path);
-          ttv_history_cache_evict (dir, ttv_history_cache_limit (&h, dir), path);
-          out->pdata[i] = r;
-        }
-      else
-        g_ptr_array_add (missing, (gpointer) classes[i]);
+      g_ptr_array_add (missing, (gpointer) cls);
     }
   if (missing->len > 0)
     {
-      g_autoptr (GPtrArray) built = build (ts, (const TtvAnalysisClass *const *) missing->pdata, missing->len, opt,
-                                           progress, progress_data, cancel, error);
+      g_autoptr (GPtrArray) built = run_pass (ts, missing, options, progress, progress_data, cancel, error);
       if (built == NULL)
-        {
-          g_ptr_array_unref (out);
-          return NULL;
-        }
-      for (guint i = 0, j = 0; i < n; i++)
+        return NULL;
+      for (guint i = 0, j = 0; i < classes->len; i++)
         if (out->pdata[i] == NULL)
-          out->pdata[i] = ttv_analysis_result_ref (g_ptr_array_index (built, j++));
+          out->pdata[i] = ttv_analysis_ref (g_ptr_array_index (built, j++));
     }
   if (progress)
     progress (1.0, progress_data);
-  return out;
+  return g_steal_pointer (&out);
 }
 
-TtvAnalysisResult *
-ttv_analysis_run_one (TtvTraceset *ts, const TtvAnalysisClass *klass, const TtvAnalysisOptions *opt,
-                      void (*progress) (double, gpointer), gpointer progress_data, GCancellable *cancel,
-                      GError **error)
+TtvAnalysis *
+ttv_analysis_run (TtvTraceset *ts, const TtvAnalysisClass *cls, const TtvAnalysisOptions *options,
+                  void (*progress) (double, gpointer), gpointer progress_data,
+                  GCancellable *cancel, GError **error)
 {
-  g_autoptr (GPtrArray) results = ttv_analysis_run (ts, &klass, 1, opt, progress, progress_data, cancel, error);
-  return results ? ttv_analysis_result_ref (g_ptr_array_index (results, 0)) : NULL;
+  g_autoptr (GPtrArray) classes = g_ptr_array_new ();
+  g_ptr_array_add (classes, (gpointer) cls);
+  g_autoptr (GPtrArray) done = ttv_analysis_run_many (ts, classes, options, progress, progress_data,
+                                                     cancel, error);
+  return done ? ttv_analysis_ref (g_ptr_array_index (done, 0)) : NULL;
 }
 
-TtvAnalysisResult *
-ttv_analysis_result_load (const char *path, TtvTraceset *ts, const TtvAnalysisClass *klass, GError **error)
+TtvAnalysis *
+ttv_analysis_load (const char *path, TtvTraceset *ts, const TtvAnalysisClass *cls, GError **error)
 {
-  g_autofree char *fingerprint = ts ? fingerprint_of (ts, klass) : NULL;
-  return ttv_analysis_result_load_file (path, fingerprint, klass, error);
+  g_autofree char *fingerprint = ts ? ttv_analysis_fingerprint (ts, cls) : NULL;
+  return ttv_analysis_load_file (path, fingerprint, cls, error);
+}
+
+/* --- In a worker thread --------------------------------------------------------- */
+
+typedef struct {
+  TtvTraceset *traceset;        /* owned reference */
+  const TtvAnalysisClass *cls;
+  TtvAnalysisOptions options;   /* strings owned (debug_dirs a GStrv) */
+  gint *progress;               /* owned reference (g_atomic_rc_box) */
+} RunJob;
+
+static void
+run_job_free (RunJob *job)
+{
+  ttv_traceset_unref (job->traceset);
+  g_strfreev ((char **) job->options.debug_dirs);
+  g_free ((char *) job->options.table);
+  g_free ((char *) job->options.group_by);
+  g_free ((char *) job->options.cache_dir);
+  if (job->progress)
+    g_atomic_rc_box_release (job->progress);
+  g_free (job);
+}
+
+static void
+job_progress (double fraction, gpointer data)
+{
+  RunJob *job = data;
+  if (job->progress)
+    g_atomic_int_set (job->progress, (gint) CLAMP (fraction * 1000, 0, 1000));
+}
+
+static void
+run_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
+{
+  RunJob *job = data;
+  GError *error = NULL;
+  TtvAnalysis *a = ttv_analysis_run (job->traceset, job->cls, &job->options, job_progress, job,
+                                     cancel, &error);
+  if (a)
+    g_task_return_pointer (task, a, (GDestroyNotify) ttv_analysis_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+ttv_analysis_run_async (TtvTraceset *ts, const TtvAnalysisClass *cls, const TtvAnalysisOptions *options,
+                        gint *progress, GCancellable *cancel, GAsyncReadyCallback callback, gpointer user_data)
+{
+  RunJob *job = g_new0 (RunJob, 1);
+  job->traceset = ttv_traceset_ref (ts);
+  job->cls = cls;
+  if (options)
+    job->options = *options;
+  job->options.debug_dirs = (const char *const *) g_strdupv ((char **) job->options.debug_dirs);
+  job->options.table = g_strdup (job->options.table);
+  job->options.group_by = g_strdup (job->options.group_by);
+  job->options.cache_dir = g_strdup (job->options.cache_dir);
+  job->options.traceset = NULL;
+  job->progress = progress ? g_atomic_rc_box_acquire (progress) : NULL;
+  g_autoptr (GTask) task = g_task_new (NULL, cancel, callback, user_data);
+  g_task_set_source_tag (task, ttv_analysis_run_async);
+  g_task_set_task_data (task, job, (GDestroyNotify) run_job_free);
+  g_task_run_in_thread (task, run_thread);
+}
+
+TtvAnalysis *
+ttv_analysis_run_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -68,8 +68,9 @@ queue_free (GQueue *q)
 }
 
 static gpointer
-block_begin (TtvAnalysisBuilder *b)
+block_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **error)
 {
+  TtvAnalysisBuilder *b = ttv_analysis_pass_get_builder (pass);
   Block *k = g_new0 (Block, 1);
   k->b = b;
   k->requests = ttv_analysis_builder_get_table (b, 0);
@@ -146,8 +147,18 @@ block_before_event (gpointer data, const TtvAnalysisEvent *ev)
 }
 
 const TtvAnalysisClass ttv_block_analysis = {
-  "block", N_("Block I/O"), N_("Block request latency from issue to completion, and throughput per disk and process"),
-  1, tables, G_N_ELEMENTS (tables), block_begin, NULL, block_before_event, NULL, NULL, block_free,
+  .name = "block",
+  .title = N_("Block I/O"),
+  .description = N_("Block request latency from issue to completion, and throughput per disk and process"),
+  .formats = TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_TEXT) | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_JSONL)
+             | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_CSV),
+  .needs_state = TRUE,
+  .attach = block_attach,
+  .free = block_free,
+  .tables = tables,
+  .n_tables = G_N_ELEMENTS (tables),
+  .version = 1,
+  .before_event = block_before_event,
 };
 
 /* ---- throughput ---- */
@@ -155,7 +166,7 @@ const TtvAnalysisClass ttv_block_analysis = {
 typedef struct {
   GHashTable *by_key;           /* key -> TtvBlockUsage * */
   gboolean by_process;
-  const TtvAnalysisResult *result;
+  const TtvAnalysis *result;
   TtvTime t0, t1;
 } UsageScan;
 
@@ -173,7 +184,7 @@ usage_record (const void *record, gpointer data)
     {
       use = g_new0 (TtvBlockUsage, 1);
       use->key = key;
-      use->name = ttv_analysis_result_get_string (u->result, u->by_process ? r->name : r->device);
+      use->name = ttv_analysis_get_string (u->result, u->by_process ? r->name : r->device);
       g_hash_table_insert (u->by_key, GUINT_TO_POINTER (key), use);
     }
   use->requests++;
@@ -196,12 +207,12 @@ compare_bytes (gconstpointer a, gconstpointer b)
 }
 
 GArray *
-ttv_block_usage (const TtvAnalysisResult *r, gboolean by_process, TtvTime t0, TtvTime t1, GError **error)
+ttv_block_usage (const TtvAnalysis *r, gboolean by_process, TtvTime t0, TtvTime t1, GError **error)
 {
-  g_return_val_if_fail (ttv_analysis_result_get_class (r) == &ttv_block_analysis, NULL);
+  g_return_val_if_fail (ttv_analysis_get_class (r) == &ttv_block_analysis, NULL);
   UsageScan u = { g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free), by_process, r, t0, t1 };
   GArray *out = NULL;
-  if (ttv_analysis_table_foreach (ttv_analysis_result_get_table (r, 0), TTV_QUERY_OVERLAP, t0, t1, usage_record,
+  if (ttv_analysis_table_foreach (ttv_analysis_get_table (r, 0), TTV_QUERY_OVERLAP, t0, t1, usage_record,
                                   &u, error))
     {
       out = g_array_new (FALSE, TRUE, sizeof (TtvBlockUsage));

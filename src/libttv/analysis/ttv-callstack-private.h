@@ -3,7 +3,6 @@
  * (ttv-callstack-query.c) and its reports (ttv-callstack-report.c). */
 #pragma once
 
-#include "ttv-analysis-print.h"
 #include "ttv-callstack.h"
 #include "ttv-ust-model.h"
 
@@ -53,7 +52,7 @@ typedef struct {
 
 struct _TtvCallstack {
   TtvTraceset *traceset;        /* owned reference */
-  TtvAnalysisBuilder *builder;  /* weak: during the pass only */
+  TtvAnalysisPass *pass;        /* weak: during the pass only */
   TtvUstModel *model;           /* owned; NULL after finish */
   TtvSymbolizer *symbolizer;    /* owned */
   GPtrArray *threads;           /* of Thread *, owned, in order of appearance */
@@ -70,8 +69,8 @@ struct _TtvCallstack {
 void ttv_callstack_free_array (gpointer array);
 /* Merges each thread's levels and builds the call path tree (ttv-callstack.c). */
 void ttv_callstack_finish_threads (TtvCallstack *cs, TtvTime end);
-/* The report (ttv-callstack-report.c). */
-gboolean ttv_callstack_print (const TtvAnalysisResult *result, const TtvAnalysisPrintOptions *options,
+/* The report writer (ttv-callstack-report.c). */
+gboolean ttv_callstack_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOptions *options,
                               GString *out, GError **error);
 
 G_END_DECLS

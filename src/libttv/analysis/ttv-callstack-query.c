@@ -13,6 +13,14 @@ ttv_callstack_free_array (gpointer array)
     g_array_unref (array);
 }
 
+TtvCallstack *
+ttv_callstack_from_analysis (const TtvAnalysis *analysis)
+{
+  g_return_val_if_fail (analysis != NULL, NULL);
+  g_return_val_if_fail (ttv_analysis_get_class (analysis) == &ttv_callstack_analysis, NULL);
+  return ttv_analysis_get_data (analysis);
+}
+
 guint
 ttv_callstack_get_n_threads (const TtvCallstack *cs)
 {

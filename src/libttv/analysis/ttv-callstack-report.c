@@ -179,7 +179,7 @@ text_binaries (const Report *r, GString *out)
 }
 
 static void
-write_text (const Report *r, guint max_rows, GString *out)
+write_text (const Report *r, const TtvAnalysisOptions *options, GString *out)
 {
   g_autofree char *span = duration (r->t1 - r->t0);
   g_string_append_printf (out, _("Call stacks over %s: "), span);
@@ -197,9 +197,9 @@ write_text (const Report *r, guint max_rows, GString *out)
                               "-finstrument-functions under LD_PRELOAD=liblttng-ust-cyg-profile.so.\n"));
       return;
     }
-  text_threads (r, out, max_rows);
-  text_functions (r, out, max_rows);
-  text_tree (r, out, max_rows);
+  text_threads (r, out, options->max_rows);
+  text_functions (r, out, options->max_rows);
+  text_tree (r, out, options->max_rows);
   text_binaries (r, out);
 }
 
@@ -350,22 +350,19 @@ write_csv (const Report *r, GString *out)
 }
 
 gboolean
-ttv_callstack_print (const TtvAnalysisResult *result, const TtvAnalysisPrintOptions *options, GString *out,
-                     GError **error)
+ttv_callstack_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOptions *options,
+                     GString *out, GError **error)
 {
-  const TtvCallstack *cs = ttv_callstack_from_result (result);
+  TtvCallstack *cs = self;
   Report r = { cs, 0, 0, NULL, NULL };
-  ttv_analysis_result_get_time_range (result, &r.t0, &r.t1);
-  r.t0 = MAX (r.t0, options->start);
-  r.t1 = MAX (r.t0, MIN (r.t1, options->end));
+  ttv_analysis_options_get_range (options, cs->traceset, &r.t0, &r.t1);
   r.nodes = ttv_callstack_dup_node_stats (cs, r.t0, r.t1, NULL);
   r.functions = ttv_callstack_dup_function_stats (cs, r.t0, r.t1, NULL);
-  guint max_rows = (guint) MIN (options->top, G_MAXUINT);
-  if (options->format == TTV_ANALYSIS_FORMAT_TEXT)
-    write_text (&r, max_rows, out);
-  else if (options->format == TTV_ANALYSIS_FORMAT_JSONL)
+  if (format == TTV_ANALYSIS_FORMAT_TEXT)
+    write_text (&r, options, out);
+  else if (format == TTV_ANALYSIS_FORMAT_JSONL)
     write_jsonl (&r, out);
-  else if (options->format == TTV_ANALYSIS_FORMAT_CSV)
+  else if (format == TTV_ANALYSIS_FORMAT_CSV)
     write_csv (&r, out);
   else
     write_folded (&r, out);

@@ -84,7 +84,7 @@ static Thread *
 thread_for (TtvCallstack *cs, const TtvUstEvent *e)
 {
   TtvUstThread who;
-  ttv_ust_thread_of (ttv_analysis_builder_get_state (cs->builder), e, &who);
+  ttv_ust_thread_of (ttv_analysis_pass_get_state (cs->pass), e, &who);
   /* Without a thread id, the process's events are one thread. */
   ThreadKey key = { who.trace, who.tid, who.tid == TTV_PID_NONE ? who.vpid : -1 };
   guint32 pid = who.pid;
@@ -212,42 +212,55 @@ on_function_exit (TtvCallstack *cs, Thread *t, const TtvUstEvent *e)
     exit_unseen (cs, t, function_for (cs, t, e->addr, e->time), e->time);
 }
 
-static void
-callstack_after_event (gpointer self, const TtvAnalysisEvent *ae)
+static gboolean
+on_function_event (gpointer data, gpointer call_data)
 {
-  TtvCallstack *cs = self;
+  TtvCallstack *cs = data;
+  const TtvHookCall *call = call_data;
   TtvUstEvent e;
-  TtvUstAction action = ttv_ust_model_get_action (cs->model, ae->trace, ae->event->type);
-  if (action == TTV_UST_NONE || !ttv_ust_model_read (cs->model, ae->trace, ae->event, &e))
-    return;
-  switch (action)
+  if (!ttv_ust_model_read (cs->model, call->trace, call->event, &e))
+    return FALSE;
+  Thread *t = thread_for (cs, &e);
+  if (e.action == TTV_UST_FUNC_ENTRY)
+    on_function_entry (cs, t, &e);
+  else
+    on_function_exit (cs, t, &e);
+  return FALSE;
+}
+
+static gboolean
+on_binary_event (gpointer data, gpointer call_data)
+{
+  TtvCallstack *cs = data;
+  const TtvHookCall *call = call_data;
+  TtvUstEvent e;
+  if (ttv_ust_model_read (cs->model, call->trace, call->event, &e))
+    ttv_symbolizer_apply (cs->symbolizer, &e);
+  return FALSE;
+}
+
+/* Every event of these actions goes to @hook. */
+static void
+hook_actions (TtvCallstack *cs, const TtvUstAction *actions, guint n, TtvHook hook)
+{
+  for (guint a = 0; a < n; a++)
     {
-    case TTV_UST_FUNC_ENTRY:
-      on_function_entry (cs, thread_for (cs, &e), &e);
-      break;
-    case TTV_UST_FUNC_EXIT:
-      on_function_exit (cs, thread_for (cs, &e), &e);
-      break;
-    case TTV_UST_BIN_INFO:
-    case TTV_UST_LOAD:
-    case TTV_UST_UNLOAD:
-    case TTV_UST_BUILD_ID:
-    case TTV_UST_DEBUG_LINK:
-      ttv_symbolizer_apply (cs->symbolizer, &e);
-      break;
-    default:
-      break;
+      g_autoptr (GPtrArray) names = ttv_ust_model_dup_event_names (cs->model, actions[a]);
+      for (guint i = 0; i < names->len; i++)
+        ttv_analysis_pass_add_hook (cs->pass, g_ptr_array_index (names, i), hook, cs, TTV_PRIO_DEFAULT);
     }
 }
 
 static gpointer
-callstack_begin (TtvAnalysisBuilder *builder)
+callstack_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **error)
 {
-  TtvTraceset *ts = ttv_analysis_builder_get_traceset (builder);
-  const TtvAnalysisOptions *options = ttv_analysis_builder_get_options (builder);
+  static const TtvUstAction functions[] = { TTV_UST_FUNC_ENTRY, TTV_UST_FUNC_EXIT };
+  static const TtvUstAction binaries[] = { TTV_UST_BIN_INFO, TTV_UST_LOAD, TTV_UST_UNLOAD, TTV_UST_BUILD_ID,
+                                           TTV_UST_DEBUG_LINK };
+  TtvTraceset *ts = ttv_analysis_pass_get_traceset (pass);
   TtvCallstack *cs = g_new0 (TtvCallstack, 1);
   cs->traceset = ttv_traceset_ref (ts);
-  cs->builder = builder;
+  cs->pass = pass;
   g_autoptr (GPtrArray) traces = g_ptr_array_new ();
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
@@ -262,6 +275,8 @@ callstack_begin (TtvAnalysisBuilder *builder)
   /* Function 0 stands for the unnamed function of a fast-variant exit. */
   Function unknown = { { 0, N_("[unknown]"), FALSE, NULL, 0, NULL, TTV_PID_NONE }, 0, -1, 0 };
   g_array_append_val (cs->functions, unknown);
+  hook_actions (cs, functions, G_N_ELEMENTS (functions), on_function_event);
+  hook_actions (cs, binaries, G_N_ELEMENTS (binaries), on_binary_event);
   return cs;
 }
 
@@ -418,42 +433,24 @@ ttv_callstack_finish_threads (TtvCallstack *cs, TtvTime end)
 }
 
 static void
-callstack_end (gpointer self, const TtvState *state, TtvTime end)
+callstack_finish (gpointer self, TtvTime end)
 {
   TtvCallstack *cs = self;
   ttv_callstack_finish_threads (cs, end);
-  /* What it counted, for whoever reads the result's values. */
-  ttv_analysis_builder_set_value (cs->builder, "threads", cs->threads->len);
-  ttv_analysis_builder_set_value (cs->builder, "calls", (gint64) cs->n_calls);
-  ttv_analysis_builder_set_value (cs->builder, "mismatched_exits", (gint64) cs->n_mismatches);
   g_clear_pointer (&cs->model, ttv_ust_model_free);
-  cs->builder = NULL;
-}
-
-static gpointer
-callstack_steal (gpointer self)
-{
-  return self;
-}
-
-TtvCallstack *
-ttv_callstack_from_result (const TtvAnalysisResult *result)
-{
-  g_return_val_if_fail (ttv_analysis_result_get_class (result) == &ttv_callstack_analysis, NULL);
-  return ttv_analysis_result_get_data (result);
+  cs->pass = NULL;
 }
 
 const TtvAnalysisClass ttv_callstack_analysis = {
   .name = "callstack",
   .title = N_("Call stacks"),
   .description = N_("Function calls per thread from lttng-ust-cyg-profile events: flame graph and function "
-                    "statistics (text, jsonl, folded)"),
-  .version = 1,
-  .begin = callstack_begin,
-  .after_event = callstack_after_event,
-  .end = callstack_end,
+                    "statistics (text, jsonl, csv, folded)"),
+  .formats = TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_TEXT) | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_JSONL)
+             | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_CSV) | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_FOLDED),
+  .needs_state = TRUE,
+  .attach = callstack_attach,
+  .finish = callstack_finish,
   .free = callstack_free,
-  .steal_data = callstack_steal,
-  .free_data = callstack_free,
-  .print = ttv_callstack_print,
+  .write = ttv_callstack_write,
 };

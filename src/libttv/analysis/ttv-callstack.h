@@ -69,8 +69,7 @@ typedef struct {
   gboolean recursive;           /* the function is also an ancestor: its time is counted there */
 } TtvCallstackNode;
 
-/* The call stacks a result of ttv_callstack_analysis holds (borrowed). */
-TtvCallstack *ttv_callstack_from_result (const TtvAnalysisResult *result);
+TtvCallstack *ttv_callstack_from_analysis (const TtvAnalysis *analysis);   /* borrowed */
 
 guint       ttv_callstack_get_n_threads (const TtvCallstack *cs);
 const TtvCallstackThread *ttv_callstack_get_thread (const TtvCallstack *cs, guint thread);

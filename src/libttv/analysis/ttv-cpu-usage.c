@@ -41,8 +41,9 @@ typedef struct {
 } CpuUsage;
 
 static gpointer
-cpu_begin (TtvAnalysisBuilder *b)
+cpu_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **error)
 {
+  TtvAnalysisBuilder *b = ttv_analysis_pass_get_builder (pass);
   CpuUsage *u = g_new0 (CpuUsage, 1);
   u->b = b;
   u->slices = ttv_analysis_builder_get_table (b, 0);
@@ -111,9 +112,10 @@ cpu_after_event (gpointer data, const TtvAnalysisEvent *ev)
 }
 
 static void
-cpu_end (gpointer data, const TtvState *state, TtvTime end)
+cpu_finish (gpointer data, TtvTime end)
 {
   CpuUsage *u = data;
+  const TtvState *state = ttv_analysis_builder_get_state (u->b);
   /* What still runs counts up to the last event, as in the statistics. */
   g_autoptr (GPtrArray) cpus = ttv_state_list_cpus (state);
   for (guint i = 0; i < cpus->len; i++)
@@ -130,27 +132,39 @@ cpu_end (gpointer data, const TtvState *state, TtvTime end)
 static const TtvStateObserver cpu_observer = { .cpu_time = on_cpu_time };
 
 const TtvAnalysisClass ttv_cpu_usage_analysis = {
-  "cpu", N_("CPU usage"), N_("Busy time per CPU and CPU time per thread over time"), 1,
-  tables, G_N_ELEMENTS (tables), cpu_begin, &cpu_observer, NULL, cpu_after_event, cpu_end, cpu_free,
+  .name = "cpu",
+  .title = N_("CPU usage"),
+  .description = N_("Busy time per CPU and CPU time per thread over time"),
+  .formats = TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_TEXT) | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_JSONL)
+             | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_CSV),
+  .needs_state = TRUE,
+  .attach = cpu_attach,
+  .finish = cpu_finish,
+  .free = cpu_free,
+  .tables = tables,
+  .n_tables = G_N_ELEMENTS (tables),
+  .version = 1,
+  .observer = &cpu_observer,
+  .after_event = cpu_after_event,
 };
 
 /* ---- queries ---- */
 
 static const TtvAnalysisTable *
-slices_of (const TtvAnalysisResult *r)
+slices_of (const TtvAnalysis *r)
 {
-  return ttv_analysis_result_get_class (r) == &ttv_cpu_usage_analysis ? ttv_analysis_result_get_table (r, 0) : NULL;
+  return ttv_analysis_get_class (r) == &ttv_cpu_usage_analysis ? ttv_analysis_get_table (r, 0) : NULL;
 }
 
 GArray *
-ttv_cpu_usage_list_cpus (const TtvAnalysisResult *r)
+ttv_cpu_usage_list_cpus (const TtvAnalysis *r)
 {
   const TtvAnalysisTable *t = slices_of (r);
   return t ? ttv_analysis_table_dup_series_keys (t, 0) : g_array_new (FALSE, FALSE, sizeof (guint32));
 }
 
 gboolean
-ttv_cpu_usage_get_busy_bins (const TtvAnalysisResult *r, gint cpu, const TtvTime *edges, guint n_edges,
+ttv_cpu_usage_get_busy_bins (const TtvAnalysis *r, gint cpu, const TtvTime *edges, guint n_edges,
                              TtvTime *busy, GError **error)
 {
   const TtvAnalysisTable *t = slices_of (r);
@@ -172,7 +186,7 @@ ttv_cpu_usage_get_busy_bins (const TtvAnalysisResult *r, gint cpu, const TtvTime
 }
 
 gboolean
-ttv_cpu_usage_get_busy (const TtvAnalysisResult *r, gint cpu, TtvTime t0, TtvTime t1, TtvTime *busy,
+ttv_cpu_usage_get_busy (const TtvAnalysis *r, gint cpu, TtvTime t0, TtvTime t1, TtvTime *busy,
                         GError **error)
 {
   TtvTime edges[2] = { t0, MAX (t0, t1) };
@@ -189,7 +203,7 @@ compare_usage (gconstpointer a, gconstpointer b)
 }
 
 GArray *
-ttv_cpu_usage_top_threads (const TtvAnalysisResult *r, TtvTime t0, TtvTime t1, GError **error)
+ttv_cpu_usage_top_threads (const TtvAnalysis *r, TtvTime t0, TtvTime t1, GError **error)
 {
   const TtvAnalysisTable *t = slices_of (r);
   g_return_val_if_fail (t != NULL, NULL);
@@ -234,7 +248,7 @@ ttv_cpu_usage_top_threads (const TtvAnalysisResult *r, TtvTime t0, TtvTime t1, G
         {
           const TtvCpuSlice *s = &g_array_index (slices, TtvCpuSlice, slices->len - 1);
           u.tgid = s->tgid;
-          u.name = ttv_analysis_result_get_string (r, s->name);
+          u.name = ttv_analysis_get_string (r, s->name);
         }
       g_array_append_val (out, u);
     }

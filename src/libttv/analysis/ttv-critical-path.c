@@ -20,11 +20,13 @@ typedef struct {
   gint next;                    /* the last episode not yet passed */
   const char *name;
   guint32 tgid;
+  TtvTime birth;                /* the thread's first record: the path starts there */
 } Frame;
 
 typedef struct {
-  const TtvAnalysisResult *sched, *cpu;
+  const TtvAnalysis *sched, *cpu;
   const TtvAnalysisTable *blocked;
+  const TtvAnalysisTable *wakeups;
   const TtvAnalysisTable *slices;
   GArray *out;                  /* of TtvPathSegment, backward */
   GError **error;
@@ -33,7 +35,7 @@ typedef struct {
 static const char *
 string_of (const Walk *w, guint32 index)
 {
-  return ttv_analysis_result_get_string (w->sched, index);
+  return ttv_analysis_get_string (w->sched, index);
 }
 
 static void
@@ -98,6 +100,19 @@ frame_init (Walk *w, Frame *f, guint32 tid, TtvTime a, TtvTime t, const char *na
   if (f->episodes == NULL)
     return FALSE;
   f->next = (gint) f->episodes->len - 1;
+  /* Before its first record the thread did not exist (or the trace says
+   * nothing of it): nothing to explain there. */
+  TtvTime first, last;
+  f->birth = G_MAXINT64;
+  if (ttv_analysis_table_get_series_span (w->blocked, 0, tid, &first, &last))
+    f->birth = MIN (f->birth, first);
+  if (ttv_analysis_table_get_series_span (w->wakeups, 0, tid, &first, &last))
+    f->birth = MIN (f->birth, first);
+  if (w->slices && ttv_analysis_table_get_series_span (w->slices, 1, tid, &first, &last))
+    f->birth = MIN (f->birth, first);
+  if (f->birth == G_MAXINT64 || tid == 0)
+    f->birth = G_MININT64;
+  f->a = MAX (f->a, MIN (f->birth, f->t));
   if (f->episodes->len > 0)
     {
       const TtvBlockedRecord *e = &g_array_index (f->episodes, TtvBlockedRecord, 0);
@@ -158,13 +173,13 @@ frame_step (Walk *w, Frame *f, guint depth, Frame *child, gboolean *pushed)
 }
 
 GArray *
-ttv_critical_path_compute (const TtvAnalysisResult *sched, const TtvAnalysisResult *cpu, guint32 tid, TtvTime t0,
+ttv_critical_path_compute (const TtvAnalysis *sched, const TtvAnalysis *cpu, guint32 tid, TtvTime t0,
                            TtvTime t1, GError **error)
 {
-  g_return_val_if_fail (ttv_analysis_result_get_class (sched) == &ttv_sched_analysis, NULL);
-  g_return_val_if_fail (cpu == NULL || ttv_analysis_result_get_class (cpu) == &ttv_cpu_usage_analysis, NULL);
-  Walk w = { sched, cpu, ttv_analysis_result_find_table (sched, "blocked"),
-             cpu ? ttv_analysis_result_find_table (cpu, "slices") : NULL,
+  g_return_val_if_fail (ttv_analysis_get_class (sched) == &ttv_sched_analysis, NULL);
+  g_return_val_if_fail (cpu == NULL || ttv_analysis_get_class (cpu) == &ttv_cpu_usage_analysis, NULL);
+  Walk w = { sched, cpu, ttv_analysis_find_table (sched, "blocked"), ttv_analysis_find_table (sched, "wakeups"),
+             cpu ? ttv_analysis_find_table (cpu, "slices") : NULL,
              g_array_new (FALSE, TRUE, sizeof (TtvPathSegment)), error };
   if (t1 <= t0)
     return w.out;

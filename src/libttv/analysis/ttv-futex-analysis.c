@@ -62,8 +62,9 @@ typedef struct {
 } Futex;
 
 static gpointer
-futex_begin (TtvAnalysisBuilder *b)
+futex_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **error)
 {
+  TtvAnalysisBuilder *b = ttv_analysis_pass_get_builder (pass);
   Futex *f = g_new0 (Futex, 1);
   f->b = b;
   f->waits = ttv_analysis_builder_get_table (b, 0);
@@ -172,7 +173,18 @@ on_frame_end (gpointer data, gint cpu, guint32 pid, const TtvExecFrame *frame, T
 static const TtvStateObserver futex_observer = { .frame_end = on_frame_end, .process_status = on_process_status };
 
 const TtvAnalysisClass ttv_futex_analysis = {
-  "futex", N_("Futex waits"), N_("Time threads spend waiting on each futex (user-space locks and conditions)"), 1,
-  tables, G_N_ELEMENTS (tables), futex_begin, &futex_observer, futex_before_event, futex_after_event, NULL,
-  futex_free,
+  .name = "futex",
+  .title = N_("Futex waits"),
+  .description = N_("Time threads spend waiting on each futex (user-space locks and conditions)"),
+  .formats = TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_TEXT) | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_JSONL)
+             | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_CSV),
+  .needs_state = TRUE,
+  .attach = futex_attach,
+  .free = futex_free,
+  .tables = tables,
+  .n_tables = G_N_ELEMENTS (tables),
+  .version = 1,
+  .observer = &futex_observer,
+  .before_event = futex_before_event,
+  .after_event = futex_after_event,
 };

@@ -60,8 +60,9 @@ typedef struct {
 } Irq;
 
 static gpointer
-irq_begin (TtvAnalysisBuilder *b)
+irq_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **error)
 {
+  TtvAnalysisBuilder *b = ttv_analysis_pass_get_builder (pass);
   Irq *q = g_new0 (Irq, 1);
   q->b = b;
   q->irqs = ttv_analysis_builder_get_table (b, 0);
@@ -143,9 +144,10 @@ name_group (Irq *q, const char *table, guint32 id, guint32 name)
 
 /* The names of the lines and vectors, for the statistics by number. */
 static void
-irq_end (gpointer data, const TtvState *state, TtvTime end)
+irq_finish (gpointer data, TtvTime end)
 {
   Irq *q = data;
+  const TtvState *state = ttv_analysis_builder_get_state (q->b);
   g_autoptr (GPtrArray) irqs = ttv_state_list_irqs (state, FALSE);
   for (guint i = 0; i < irqs->len; i++)
     {
@@ -163,6 +165,18 @@ irq_end (gpointer data, const TtvState *state, TtvTime end)
 static const TtvStateObserver irq_observer = { .frame_end = on_frame_end };
 
 const TtvAnalysisClass ttv_irq_analysis = {
-  "irq", N_("IRQs"), N_("IRQ and soft IRQ durations and rates, and soft IRQ raise to entry latency"), 1,
-  tables, G_N_ELEMENTS (tables), irq_begin, &irq_observer, irq_before_event, NULL, irq_end, irq_free,
+  .name = "irq",
+  .title = N_("IRQs"),
+  .description = N_("IRQ and soft IRQ durations and rates, and soft IRQ raise to entry latency"),
+  .formats = TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_TEXT) | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_JSONL)
+             | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_CSV),
+  .needs_state = TRUE,
+  .attach = irq_attach,
+  .finish = irq_finish,
+  .free = irq_free,
+  .tables = tables,
+  .n_tables = G_N_ELEMENTS (tables),
+  .version = 1,
+  .observer = &irq_observer,
+  .before_event = irq_before_event,
 };

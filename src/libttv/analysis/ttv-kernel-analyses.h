@@ -2,8 +2,7 @@
  * slow": CPU usage, system calls, scheduling (wakeup latency and why each
  * thread was blocked), IRQs and soft IRQs, block I/O and futex waits, each
  * an analysis class over the kernel model's vocabulary (so LTT, LTTng 0.x
- * and every LTTng 2.x naming alike), with the records its tables hold; and
- * the registry of every analysis ttv knows.  docs/analyses.md says what
+ * and every LTTng 2.x naming alike), with the records its tables hold.  docs/analyses.md says what
  * each measures, from which events, and its limits.  Used by ttv-report
  * --analysis, the viewer's analysis pass and the tests. */
 #pragma once
@@ -12,14 +11,7 @@
 
 G_BEGIN_DECLS
 
-/* --- The registry ---------------------------------------------------------------- */
-
-/* Every analysis, in the order reports and menus list them (kernel ones
- * first); NULL-terminated, static. */
-const TtvAnalysisClass *const *ttv_analysis_list_classes (void);
-/* The analysis named @name, or NULL. */
-const TtvAnalysisClass *ttv_analysis_find_class (const char *name);
-
+/* The classes (listed by ttv_analysis_list()). */
 extern const TtvAnalysisClass ttv_cpu_usage_analysis;      /* "cpu" */
 extern const TtvAnalysisClass ttv_syscall_analysis;        /* "syscalls" */
 extern const TtvAnalysisClass ttv_sched_analysis;          /* "sched" */
@@ -63,17 +55,17 @@ typedef struct {
 } TtvThreadUsage;
 
 /* The CPUs that ran anything, sorted. */
-GArray     *ttv_cpu_usage_list_cpus (const TtvAnalysisResult *result);
+GArray     *ttv_cpu_usage_list_cpus (const TtvAnalysis *result);
 /* Busy time of @cpu in [t0, t1] (all CPUs together: @cpu = -1). */
-gboolean    ttv_cpu_usage_get_busy (const TtvAnalysisResult *result, gint cpu, TtvTime t0, TtvTime t1,
+gboolean    ttv_cpu_usage_get_busy (const TtvAnalysis *result, gint cpu, TtvTime t0, TtvTime t1,
                                     TtvTime *busy, GError **error);
 /* Busy time of @cpu (-1: all) in each of the @n_edges - 1 bins between
  * sorted @edges: an XY chart's points, O(n_edges) reads. */
-gboolean    ttv_cpu_usage_get_busy_bins (const TtvAnalysisResult *result, gint cpu, const TtvTime *edges,
+gboolean    ttv_cpu_usage_get_busy_bins (const TtvAnalysis *result, gint cpu, const TtvTime *edges,
                                          guint n_edges, TtvTime *busy, GError **error);
 /* CPU time of every thread that ran in [t0, t1], largest first (of
  * TtvThreadUsage); their sum is the CPUs' busy time. */
-GArray     *ttv_cpu_usage_top_threads (const TtvAnalysisResult *result, TtvTime t0, TtvTime t1, GError **error);
+GArray     *ttv_cpu_usage_top_threads (const TtvAnalysis *result, TtvTime t0, TtvTime t1, GError **error);
 
 /* --- System calls: table "calls" ------------------------------------------------------
  * Every call whose entry and exit the trace holds, entry to exit.  Series
@@ -179,7 +171,7 @@ typedef struct {
 
 /* Bytes and requests completed in [t0, t1], per device (@by_process
  * FALSE) or per issuing process, most bytes first (of TtvBlockUsage). */
-GArray     *ttv_block_usage (const TtvAnalysisResult *result, gboolean by_process, TtvTime t0, TtvTime t1,
+GArray     *ttv_block_usage (const TtvAnalysis *result, gboolean by_process, TtvTime t0, TtvTime t1,
                              GError **error);
 
 /* --- Futex waits: table "waits" --------------------------------------------------------------
@@ -224,7 +216,7 @@ typedef struct {
  * devices that woke it, as segments in time order covering [t0, t1] (of
  * TtvPathSegment).  @sched is the "sched" result; @cpu (may be NULL) the
  * "cpu" result, which splits the running segments from the preempted. */
-GArray     *ttv_critical_path_compute (const TtvAnalysisResult *sched, const TtvAnalysisResult *cpu,
+GArray     *ttv_critical_path_compute (const TtvAnalysis *sched, const TtvAnalysis *cpu,
                                        guint32 tid, TtvTime t0, TtvTime t1, GError **error);
 const char *ttv_path_kind_name (TtvPathKind kind);
 

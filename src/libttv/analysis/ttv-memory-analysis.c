@@ -54,7 +54,7 @@ typedef struct {
 
 struct _TtvMemory {
   TtvTraceset *traceset;        /* owned reference */
-  TtvAnalysisBuilder *builder;  /* weak: during the pass */
+  TtvAnalysisPass *pass;        /* weak: during the pass */
   TtvUstModel *model;           /* owned; NULL after the pass */
   TtvSymbolizer *symbolizer;    /* owned */
   GPtrArray *processes;         /* of Process *, owned */
@@ -251,7 +251,7 @@ static void
 on_memory_event (TtvMemory *m, const TtvUstEvent *e)
 {
   TtvUstThread who;
-  ttv_ust_thread_of (ttv_analysis_builder_get_state (m->builder), e, &who);
+  ttv_ust_thread_of (ttv_analysis_pass_get_state (m->pass), e, &who);
   Process *p = process_for (m, &who, e);
   guint64 size = e->size;
   switch (e->action)
@@ -322,7 +322,7 @@ static void
 on_function_event (TtvMemory *m, const TtvUstEvent *e)
 {
   TtvUstThread who;
-  ttv_ust_thread_of (ttv_analysis_builder_get_state (m->builder), e, &who);
+  ttv_ust_thread_of (ttv_analysis_pass_get_state (m->pass), e, &who);
   StackKey key = { who.trace, who.tid, who.tid == TTV_PID_NONE ? who.vpid : -1 };
   GArray *stack = g_hash_table_lookup (m->stacks, &key);
   if (stack == NULL)
@@ -343,15 +343,15 @@ on_function_event (TtvMemory *m, const TtvUstEvent *e)
   g_array_set_size (stack, i > 0 ? i - 1 : 0);
 }
 
-static void
-memory_after_event (gpointer self, const TtvAnalysisEvent *ae)
+static gboolean
+on_event (gpointer data, gpointer call_data)
 {
-  TtvMemory *m = self;
+  TtvMemory *m = data;
+  const TtvHookCall *call = call_data;
   TtvUstEvent e;
-  TtvUstAction action = ttv_ust_model_get_action (m->model, ae->trace, ae->event->type);
-  if (action == TTV_UST_NONE || !ttv_ust_model_read (m->model, ae->trace, ae->event, &e))
-    return;
-  switch (action)
+  if (!ttv_ust_model_read (m->model, call->trace, call->event, &e))
+    return FALSE;
+  switch (e.action)
     {
     case TTV_UST_FUNC_ENTRY:
     case TTV_UST_FUNC_EXIT:
@@ -368,16 +368,21 @@ memory_after_event (gpointer self, const TtvAnalysisEvent *ae)
       on_memory_event (m, &e);
       break;
     }
+  return FALSE;
 }
 
 static gpointer
-memory_begin (TtvAnalysisBuilder *builder)
+memory_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **error)
 {
-  TtvTraceset *ts = ttv_analysis_builder_get_traceset (builder);
-  const TtvAnalysisOptions *options = ttv_analysis_builder_get_options (builder);
+  static const TtvUstAction actions[] = {
+    TTV_UST_MALLOC, TTV_UST_CALLOC, TTV_UST_REALLOC, TTV_UST_MEMALIGN, TTV_UST_POSIX_MEMALIGN, TTV_UST_FREE,
+    TTV_UST_FUNC_ENTRY, TTV_UST_FUNC_EXIT, TTV_UST_BIN_INFO, TTV_UST_LOAD, TTV_UST_UNLOAD, TTV_UST_BUILD_ID,
+    TTV_UST_DEBUG_LINK,
+  };
+  TtvTraceset *ts = ttv_analysis_pass_get_traceset (pass);
   TtvMemory *m = g_new0 (TtvMemory, 1);
   m->traceset = ttv_traceset_ref (ts);
-  m->builder = builder;
+  m->pass = pass;
   g_autoptr (GPtrArray) traces = g_ptr_array_new ();
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
@@ -390,6 +395,12 @@ memory_begin (TtvAnalysisBuilder *builder)
   m->site_index = g_hash_table_new_full (site_key_hash, site_key_equal, g_free, NULL);
   m->stacks = g_hash_table_new_full (stack_key_hash, stack_key_equal, g_free, (GDestroyNotify) g_array_unref);
   m->strings = g_string_chunk_new (4096);
+  for (guint a = 0; a < G_N_ELEMENTS (actions); a++)
+    {
+      g_autoptr (GPtrArray) names = ttv_ust_model_dup_event_names (m->model, actions[a]);
+      for (guint i = 0; i < names->len; i++)
+        ttv_analysis_pass_add_hook (pass, g_ptr_array_index (names, i), on_event, m, TTV_PRIO_DEFAULT);
+    }
   return m;
 }
 
@@ -475,7 +486,7 @@ summarise_points (Process *p)
 }
 
 static void
-memory_end (gpointer self, const TtvState *state, TtvTime end)
+memory_finish (gpointer self, TtvTime end)
 {
   TtvMemory *m = self;
   name_sites (m);
@@ -505,26 +516,19 @@ memory_end (gpointer self, const TtvState *state, TtvTime end)
       summarise_points (p);
     }
   g_array_sort (m->leaks, compare_leaks);
-  ttv_analysis_builder_set_value (m->builder, "processes", m->processes->len);
-  ttv_analysis_builder_set_value (m->builder, "blocks_never_freed", m->leaks->len);
   g_hash_table_remove_all (m->stacks);
   g_clear_pointer (&m->model, ttv_ust_model_free);
-  m->builder = NULL;
-}
-
-static gpointer
-memory_steal (gpointer self)
-{
-  return self;
+  m->pass = NULL;
 }
 
 /* --- Queries ------------------------------------------------------------------- */
 
 TtvMemory *
-ttv_memory_from_result (const TtvAnalysisResult *result)
+ttv_memory_from_analysis (const TtvAnalysis *analysis)
 {
-  g_return_val_if_fail (ttv_analysis_result_get_class (result) == &ttv_memory_analysis, NULL);
-  return ttv_analysis_result_get_data (result);
+  g_return_val_if_fail (analysis != NULL, NULL);
+  g_return_val_if_fail (ttv_analysis_get_class (analysis) == &ttv_memory_analysis, NULL);
+  return ttv_analysis_get_data (analysis);
 }
 
 guint
@@ -696,17 +700,22 @@ ttv_memory_dup_leak_groups (const TtvMemory *m)
   return groups;
 }
 
+TtvTraceset *
+ttv_memory_get_traceset (const TtvMemory *m)
+{
+  return m->traceset;
+}
+
 const TtvAnalysisClass ttv_memory_analysis = {
   .name = "memory",
   .title = N_("Memory"),
   .description = N_("Memory in use per process and potential leaks, from lttng-ust-libc-wrapper events "
                     "(text, jsonl, csv)"),
-  .version = 1,
-  .begin = memory_begin,
-  .after_event = memory_after_event,
-  .end = memory_end,
+  .formats = TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_TEXT) | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_JSONL)
+             | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_CSV),
+  .needs_state = TRUE,
+  .attach = memory_attach,
+  .finish = memory_finish,
   .free = memory_free,
-  .steal_data = memory_steal,
-  .free_data = memory_free,
-  .print = ttv_memory_print,
+  .write = ttv_memory_write,
 };

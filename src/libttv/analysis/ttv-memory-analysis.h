@@ -91,8 +91,7 @@ typedef struct {
   guint64 bytes;                /* in use from @time on */
 } TtvMemoryPoint;
 
-/* The memory a result of ttv_memory_analysis holds (borrowed). */
-TtvMemory  *ttv_memory_from_result (const TtvAnalysisResult *result);
+TtvMemory  *ttv_memory_from_analysis (const TtvAnalysis *analysis);   /* borrowed */
 
 guint       ttv_memory_get_n_processes (const TtvMemory *memory);
 const TtvMemoryProcess *ttv_memory_get_process (const TtvMemory *memory, guint process);

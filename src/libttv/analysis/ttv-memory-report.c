@@ -5,7 +5,6 @@
 #include "ttv-memory-private.h"
 
 #include "ttv-analysis-output.h"
-#include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -86,7 +85,7 @@ text_leaks (const TtvMemory *m, GString *out, guint max_rows)
 }
 
 static void
-write_text (const TtvMemory *m, guint max_rows, GString *out)
+write_text (const TtvMemory *m, const TtvAnalysisOptions *options, GString *out)
 {
   if (ttv_memory_get_n_processes (m) == 0)
     {
@@ -95,8 +94,8 @@ write_text (const TtvMemory *m, guint max_rows, GString *out)
       return;
     }
   g_string_append (out, _("Memory per process (bytes the program asked for):\n"));
-  text_processes (m, out, max_rows);
-  text_leaks (m, out, max_rows);
+  text_processes (m, out, options->max_rows);
+  text_leaks (m, out, options->max_rows);
 }
 
 static void
@@ -124,8 +123,10 @@ json_process_id (const TtvMemoryProcess *p, GString *out)
 }
 
 static void
-write_jsonl (const TtvMemory *m, TtvTime t0, TtvTime t1, GString *out)
+write_jsonl (const TtvMemory *m, const TtvAnalysisOptions *options, GString *out)
 {
+  TtvTime t0, t1;
+  ttv_analysis_options_get_range (options, ttv_memory_get_traceset (m), &t0, &t1);
   for (guint i = 0; i < ttv_memory_get_n_processes (m); i++)
     {
       const TtvMemoryProcess *p = ttv_memory_get_process (m, i);
@@ -215,25 +216,15 @@ write_csv (const TtvMemory *m, GString *out)
 }
 
 gboolean
-ttv_memory_print (const TtvAnalysisResult *result, const TtvAnalysisPrintOptions *options, GString *out,
+ttv_memory_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOptions *options, GString *out,
                   GError **error)
 {
-  const TtvMemory *m = ttv_memory_from_result (result);
-  TtvTime t0, t1;
-  ttv_analysis_result_get_time_range (result, &t0, &t1);
-  t0 = MAX (t0, options->start);
-  t1 = MAX (t0, MIN (t1, options->end));
-  if (options->format == TTV_ANALYSIS_FORMAT_TEXT)
-    write_text (m, (guint) MIN (options->top, G_MAXUINT), out);
-  else if (options->format == TTV_ANALYSIS_FORMAT_JSONL)
-    write_jsonl (m, t0, t1, out);
-  else if (options->format == TTV_ANALYSIS_FORMAT_CSV)
-    write_csv (m, out);
+  const TtvMemory *m = self;
+  if (format == TTV_ANALYSIS_FORMAT_TEXT)
+    write_text (m, options, out);
+  else if (format == TTV_ANALYSIS_FORMAT_JSONL)
+    write_jsonl (m, options, out);
   else
-    {
-      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                   _("--format=folded: the memory analysis has no stacks (the callstack analysis has)"));
-      return FALSE;
-    }
+    write_csv (m, out);
   return TRUE;
 }

@@ -84,8 +84,9 @@ typedef struct {
 } Sched;
 
 static gpointer
-sched_begin (TtvAnalysisBuilder *b)
+sched_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **error)
 {
+  TtvAnalysisBuilder *b = ttv_analysis_pass_get_builder (pass);
   Sched *s = g_new0 (Sched, 1);
   s->b = b;
   s->wakeups = ttv_analysis_builder_get_table (b, 0);
@@ -211,6 +212,7 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
           e->cpu = s->cpu;
           e->waker_cpu = -1;
           e->waker_tid = TTV_PID_NONE;
+          e->waker_name = TTV_ANALYSIS_NO_STRING;
           e->syscall = ttv_analysis_builder_intern_quark (s->b, innermost_syscall (p));
           e->state = blocked_state (s->prev_state);
         }
@@ -293,9 +295,10 @@ compare_tid (gconstpointer a, gconstpointer b)
 }
 
 static void
-sched_end (gpointer data, const TtvState *state, TtvTime end)
+sched_finish (gpointer data, TtvTime end)
 {
   Sched *s = data;
+  const TtvState *state = ttv_analysis_builder_get_state (s->b);
   /* Episodes still open: blocked (or woken, not yet run) at the end. */
   g_autoptr (GArray) tids = g_array_new (FALSE, FALSE, sizeof (guint32));
   GHashTableIter it;
@@ -325,7 +328,18 @@ sched_end (gpointer data, const TtvState *state, TtvTime end)
 static const TtvStateObserver sched_observer = { .process_status = on_process_status, .mark = on_mark };
 
 const TtvAnalysisClass ttv_sched_analysis = {
-  "sched", N_("Scheduling"), N_("Wakeup to running latency, and why each thread was off its CPU"), 1,
-  tables, G_N_ELEMENTS (tables), sched_begin, &sched_observer, sched_before_event, NULL, sched_end,
-  sched_free,
+  .name = "sched",
+  .title = N_("Scheduling"),
+  .description = N_("Wakeup to running latency, and why each thread was off its CPU"),
+  .formats = TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_TEXT) | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_JSONL)
+             | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_CSV),
+  .needs_state = TRUE,
+  .attach = sched_attach,
+  .finish = sched_finish,
+  .free = sched_free,
+  .tables = tables,
+  .n_tables = G_N_ELEMENTS (tables),
+  .version = 1,
+  .observer = &sched_observer,
+  .before_event = sched_before_event,
 };

@@ -4,8 +4,6 @@
 #include "ttv-symbols-analysis.h"
 
 #include "ttv-analysis-output.h"
-#include "ttv-analysis-print.h"
-#include "ttv-error.h"
 #include "ttv-ust-model.h"
 
 #include <glib/gi18n-lib.h>
@@ -15,7 +13,6 @@ struct _TtvSymbols {
   TtvTraceset *traceset;        /* owned reference */
   TtvUstModel *model;           /* owned during the pass */
   TtvSymbolizer *symbolizer;    /* owned */
-  TtvAnalysisBuilder *builder;  /* weak, during the pass */
 };
 
 static void
@@ -28,64 +25,51 @@ symbols_free (gpointer self)
   g_free (s);
 }
 
-static gpointer
-symbols_begin (TtvAnalysisBuilder *builder)
+static gboolean
+on_binary_event (gpointer data, gpointer call_data)
 {
-  TtvTraceset *ts = ttv_analysis_builder_get_traceset (builder);
-  const TtvAnalysisOptions *options = ttv_analysis_builder_get_options (builder);
+  TtvSymbols *s = data;
+  const TtvHookCall *call = call_data;
+  TtvUstEvent e;
+  if (ttv_ust_model_read (s->model, call->trace, call->event, &e))
+    ttv_symbolizer_apply (s->symbolizer, &e);
+  return FALSE;
+}
+
+static gpointer
+symbols_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **error)
+{
+  static const TtvUstAction actions[] = { TTV_UST_BIN_INFO, TTV_UST_LOAD, TTV_UST_UNLOAD, TTV_UST_BUILD_ID,
+                                          TTV_UST_DEBUG_LINK };
+  TtvTraceset *ts = ttv_analysis_pass_get_traceset (pass);
   TtvSymbols *s = g_new0 (TtvSymbols, 1);
   s->traceset = ttv_traceset_ref (ts);
-  s->builder = builder;
   g_autoptr (GPtrArray) traces = g_ptr_array_new ();
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
   s->model = ttv_ust_model_new (traces);
   s->symbolizer = ttv_symbolizer_new (options->debug_dirs, NULL, options->symbols_only_in_dirs);
+  for (guint a = 0; a < G_N_ELEMENTS (actions); a++)
+    {
+      g_autoptr (GPtrArray) names = ttv_ust_model_dup_event_names (s->model, actions[a]);
+      for (guint i = 0; i < names->len; i++)
+        ttv_analysis_pass_add_hook (pass, g_ptr_array_index (names, i), on_binary_event, s, TTV_PRIO_DEFAULT);
+    }
   return s;
 }
 
 static void
-symbols_after_event (gpointer self, const TtvAnalysisEvent *ae)
-{
-  TtvSymbols *s = self;
-  TtvUstEvent e;
-  switch (ttv_ust_model_get_action (s->model, ae->trace, ae->event->type))
-    {
-    case TTV_UST_BIN_INFO:
-    case TTV_UST_LOAD:
-    case TTV_UST_UNLOAD:
-    case TTV_UST_BUILD_ID:
-    case TTV_UST_DEBUG_LINK:
-      if (ttv_ust_model_read (s->model, ae->trace, ae->event, &e))
-        ttv_symbolizer_apply (s->symbolizer, &e);
-      break;
-    default:
-      break;
-    }
-}
-
-static void
-symbols_end (gpointer self, const TtvState *state, TtvTime end)
+symbols_finish (gpointer self, TtvTime end)
 {
   TtvSymbols *s = self;
   g_clear_pointer (&s->model, ttv_ust_model_free);
-  const TtvBinMap *map = ttv_symbolizer_get_bin_map (s->symbolizer);
-  ttv_analysis_builder_set_value (s->builder, "processes", ttv_bin_map_get_n_processes (map));
-  ttv_analysis_builder_set_value (s->builder, "binaries", ttv_bin_map_get_n_mappings (map));
-  s->builder = NULL;
-}
-
-static gpointer
-symbols_steal (gpointer self)
-{
-  return self;
 }
 
 TtvSymbols *
-ttv_symbols_from_result (const TtvAnalysisResult *result)
+ttv_symbols_from_analysis (const TtvAnalysis *analysis)
 {
-  g_return_val_if_fail (ttv_analysis_result_get_class (result) == &ttv_symbols_analysis, NULL);
-  return ttv_analysis_result_get_data (result);
+  g_return_val_if_fail (ttv_analysis_get_class (analysis) == &ttv_symbols_analysis, NULL);
+  return ttv_analysis_get_data (analysis);
 }
 
 TtvSymbolizer *
@@ -132,15 +116,9 @@ compare_pairs (gconstpointer a, gconstpointer b)
 }
 
 static gboolean
-symbols_print (const TtvAnalysisResult *result, const TtvAnalysisPrintOptions *o, GString *out, GError **error)
+symbols_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOptions *o, GString *out, GError **error)
 {
-  TtvSymbols *s = ttv_symbols_from_result (result);
-  if (o->format == TTV_ANALYSIS_FORMAT_FOLDED)
-    {
-      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                   _("--format=folded: the %s analysis has no stacks (the callstack analysis has)"), "symbols");
-      return FALSE;
-    }
+  TtvSymbols *s = self;
   const TtvBinMap *map = ttv_symbolizer_get_bin_map (s->symbolizer);
   g_autoptr (GArray) processes = ttv_bin_map_dup_processes (map);
   /* Sorted by trace then vpid: (trace, vpid) pairs, two gint64 each. */
@@ -148,7 +126,7 @@ symbols_print (const TtvAnalysisResult *result, const TtvAnalysisPrintOptions *o
   const char *headings[] = { _(">VPID"), _("BASE"), _(">SIZE"), _("BINARY"), _("BUILD ID"), _("LOADED"),
                              _("UNLOADED"), _("SYMBOLS FROM") };
   const char *keys[] = { "vpid", "base", "size", "path", "build_id", "loaded", "unloaded", "symbols" };
-  g_autoptr (TtvTable) table = ttv_table_new (G_N_ELEMENTS (headings), o->format == TTV_ANALYSIS_FORMAT_CSV
+  g_autoptr (TtvTable) table = ttv_table_new (G_N_ELEMENTS (headings), format == TTV_ANALYSIS_FORMAT_CSV
                                                                         ? keys : headings);
   for (guint p = 0; p + 1 < processes->len; p += 2)
     {
@@ -161,7 +139,7 @@ symbols_print (const TtvAnalysisResult *result, const TtvAnalysisPrintOptions *o
           char id[2 * TTV_UST_MAX_BUILD_ID + 1];
           ttv_ust_build_id_to_hex (m->build_id, m->build_id_len, id);
           const char *why = m->memsz ? ttv_symbolizer_describe (s->symbolizer, m) : "";
-          if (o->format == TTV_ANALYSIS_FORMAT_JSONL)
+          if (format == TTV_ANALYSIS_FORMAT_JSONL)
             {
               g_string_append (out, "{\"type\":\"binary\"");
               ttv_json_append_member_int (out, "trace", trace);
@@ -192,15 +170,15 @@ symbols_print (const TtvAnalysisResult *result, const TtvAnalysisPrintOptions *o
           ttv_table_add_row_take (table, row);
         }
     }
-  if (o->format == TTV_ANALYSIS_FORMAT_CSV)
+  if (format == TTV_ANALYSIS_FORMAT_CSV)
     ttv_table_append_csv (table, out);
-  else if (o->format == TTV_ANALYSIS_FORMAT_TEXT && ttv_table_get_n_rows (table) == 0)
+  else if (format == TTV_ANALYSIS_FORMAT_TEXT && ttv_table_get_n_rows (table) == 0)
     g_string_append (out, _("The traces describe no binary: record the lttng_ust_statedump and lttng_ust_dl "
                             "events (LD_PRELOAD=liblttng-ust-dl.so) to name addresses.\n"));
-  else if (o->format == TTV_ANALYSIS_FORMAT_TEXT)
+  else if (format == TTV_ANALYSIS_FORMAT_TEXT)
     {
       g_string_append (out, _("Binaries of the traced processes, and where their symbols come from:\n"));
-      ttv_table_append_text (table, out, "  ", (guint) MIN (o->top, G_MAXUINT));
+      ttv_table_append_text (table, out, "  ", o->max_rows);
     }
   return TRUE;
 }
@@ -210,12 +188,10 @@ const TtvAnalysisClass ttv_symbols_analysis = {
   .title = N_("Binaries and symbols"),
   .description = N_("The binaries of the traced processes (lttng_ust_statedump and lttng_ust_dl events) and "
                     "where their symbols are on this machine (text, jsonl, csv)"),
-  .version = 1,
-  .begin = symbols_begin,
-  .after_event = symbols_after_event,
-  .end = symbols_end,
+  .formats = TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_TEXT) | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_JSONL)
+             | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_CSV),
+  .attach = symbols_attach,
+  .finish = symbols_finish,
   .free = symbols_free,
-  .steal_data = symbols_steal,
-  .free_data = symbols_free,
-  .print = symbols_print,
+  .write = symbols_write,
 };

@@ -15,8 +15,8 @@ extern const TtvAnalysisClass ttv_symbols_analysis;         /* "symbols" */
 
 typedef struct _TtvSymbols TtvSymbols;
 
-/* The symbols a result of ttv_symbols_analysis holds (borrowed). */
-TtvSymbols *ttv_symbols_from_result (const TtvAnalysisResult *result);
+/* The symbols an analysis of ttv_symbols_analysis holds (borrowed). */
+TtvSymbols *ttv_symbols_from_analysis (const TtvAnalysis *analysis);
 TtvSymbolizer *ttv_symbols_get_symbolizer (const TtvSymbols *symbols);   /* borrowed */
 /* Whether the traces recorded any binary (without, nothing resolves). */
 gboolean    ttv_symbols_has_binaries (const TtvSymbols *symbols);

@@ -39,8 +39,9 @@ typedef struct {
 } Syscalls;
 
 static gpointer
-syscalls_begin (TtvAnalysisBuilder *b)
+syscalls_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **error)
 {
+  TtvAnalysisBuilder *b = ttv_analysis_pass_get_builder (pass);
   Syscalls *s = g_new0 (Syscalls, 1);
   s->b = b;
   s->calls = ttv_analysis_builder_get_table (b, 0);
@@ -89,9 +90,19 @@ on_frame_end (gpointer data, gint cpu, guint32 pid, const TtvExecFrame *frame, T
 static const TtvStateObserver syscalls_observer = { .frame_end = on_frame_end };
 
 const TtvAnalysisClass ttv_syscall_analysis = {
-  "syscalls", N_("System calls"), N_("Every system call from entry to exit, per thread, with its return value"),
-  1, tables, G_N_ELEMENTS (tables), syscalls_begin, &syscalls_observer, syscalls_before_event, NULL, NULL,
-  syscalls_free,
+  .name = "syscalls",
+  .title = N_("System calls"),
+  .description = N_("Every system call from entry to exit, per thread, with its return value"),
+  .formats = TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_TEXT) | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_JSONL)
+             | TTV_ANALYSIS_FORMAT_BIT (TTV_ANALYSIS_FORMAT_CSV),
+  .needs_state = TRUE,
+  .attach = syscalls_attach,
+  .free = syscalls_free,
+  .tables = tables,
+  .n_tables = G_N_ELEMENTS (tables),
+  .version = 1,
+  .observer = &syscalls_observer,
+  .before_event = syscalls_before_event,
 };
 
 /* ---- arguments ---- */
