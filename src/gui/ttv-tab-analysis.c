@@ -119,6 +119,12 @@ ttv_tab_analysis_set_history (TtvTabAnalysis *a, TtvHistory *history)
     a->history = ttv_viewer_history_new (history);
 }
 
+void
+ttv_tab_analysis_add_workers (TtvTabAnalysis *a, gint delta)
+{
+  a->n_workers = (guint) ((gint) a->n_workers + delta);
+}
+
 guint
 ttv_tab_analysis_get_n_workers (TtvTabAnalysis *a)
 {

@@ -25,6 +25,7 @@ enum {
   SIG_DENSITY_READY,
   SIG_STATE_READY,
   SIG_HISTORY_CHANGED,
+  SIG_USERSPACE_READY,
   N_SIGNALS
 };
 
@@ -79,7 +80,7 @@ ttv_tab_state_class_init (TtvTabStateClass *klass)
   static const char *const names[N_SIGNALS] = {
     "traceset-changed", "time-window-changed", "current-time-changed", "selection-changed",
     "filter-changed", "bookmarks-changed", "time-format-changed", "density-ready", "state-ready",
-    "history-changed",
+    "history-changed", "userspace-ready",
   };
 
   object_class->dispose = ttv_tab_state_dispose;

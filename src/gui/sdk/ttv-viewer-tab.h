@@ -33,7 +33,10 @@ G_BEGIN_DECLS
  *                          pass computes;
  *   "history-changed"      ttv_tab_state_dup_history() gives another history:
  *                          the one just built, or none (NULL) after the
- *                          traceset changed. */
+ *                          traceset changed;
+ *   "userspace-ready"      a userspace analysis asked for is there, or they
+ *                          were dropped after the traceset changed
+ *                          (ttv-viewer-userspace.h). */
 
 /* --- Traces and times --------------------------------------------------------- */
 
