@@ -22,81 +22,19 @@ kernel_for_ust=$5
 skip () { echo "SKIP: $*"; exit 77; }
 fail () { echo "FAIL: $*"; exit 1; }
 
-[ "$(id -u)" = 0 ] || skip "not root: this test records traces only as root"
-for p in lttng lttng-sessiond timeout setpriv python3 objcopy strip readelf; do
-  command -v "$p" >/dev/null 2>&1 || skip "$p not in PATH (lttng-tools, util-linux, python3, binutils needed)"
-done
-lib=""
-for d in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib; do
-  [ -e "$d/liblttng-ust-cyg-profile.so.1" ] && lib=$d && break
-done
-[ -n "$lib" ] || skip "liblttng-ust-cyg-profile.so.1 not found (liblttng-ust1)"
-bt=$(command -v babeltrace2 || true)
-
-rm -rf "$work"
-mkdir -p "$work/home" "$work/bin" "$work/out"
-flags="-g -O0 -finstrument-functions"
-"$cc" $flags -fPIC -shared -o "$work/bin/libustplugin.so" "$src/ustplugin.c" || fail "cannot build ustplugin.c"
-"$cc" $flags -o "$work/bin/ustwork" "$src/ustwork.c" -ldl -lpthread || fail "cannot build ustwork.c"
-cp "$src/ustwork.c" "$src/ustplugin.c" "$work/bin/"
-chown -R 65534:65534 "$work" || skip "cannot give $work to user nobody"
-chmod -R a+rX "$work"
-
-export LTTNG_HOME="$work/home"
-export HOME="$work/home"
-run () {  # run SECONDS COMMAND...: as nobody, with a timeout
-  t=$1; shift
-  timeout -k 5 "$t" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-    env LTTNG_HOME="$LTTNG_HOME" HOME="$HOME" LTTNG_UST_REGISTER_TIMEOUT=5000 "$@"
-}
-cleanup () {
-  pid=$(cat "$work/home/.lttng/lttng-sessiond.pid" 2>/dev/null || true)
-  if [ -n "${pid:-}" ] && kill -0 "$pid" 2>/dev/null; then
-    kill "$pid" 2>/dev/null
-    i=0
-    while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    kill -9 "$pid" 2>/dev/null || true
-  fi
-}
-trap cleanup EXIT
-trap 'cleanup; exit 1' INT TERM
-
-run 20 lttng-sessiond --daemonize --no-kernel >"$work/sessiond.log" 2>&1 \
-  || { cat "$work/sessiond.log"; skip "lttng-sessiond cannot start here"; }
-
-# record NAME "EVENTS" "CONTEXTS" PRELOAD ARGS...: one session, one run.
-record () {
-  name=$1 events=$2 contexts=$3 preload=$4
-  shift 4
-  log="$work/$name.log"
-  run 20 lttng create "$name" --output="$work/out/$name" >"$log" 2>&1 \
-    || { cat "$log"; skip "lttng create fails here (daemon not usable)"; }
-  for e in $events; do
-    run 20 lttng enable-event -u "$e" >>"$log" 2>&1 || { cat "$log"; fail "enable-event $e"; }
-  done
-  if [ -n "$contexts" ]; then
-    run 20 lttng add-context -u $contexts >>"$log" 2>&1 || { cat "$log"; fail "add-context $contexts"; }
-  fi
-  run 20 lttng start >>"$log" 2>&1 || { cat "$log"; fail "start"; }
-  run 30 env LD_PRELOAD="$preload" "$work/bin/ustwork" "$@" || fail "ustwork $* failed under $preload"
-  run 30 lttng stop >>"$log" 2>&1 || { cat "$log"; fail "stop"; }
-  run 30 lttng destroy >>"$log" 2>&1 || { cat "$log"; fail "destroy"; }
-  meta=$(find "$work/out/$name" -name metadata -type f | head -n 1)
-  [ -n "$meta" ] || { cat "$log"; skip "no trace recorded (the program did not register with the daemon)"; }
-  dirname "$meta"
-}
+# shellcheck source=tests/userspace/ust-record-lib.sh
+. "$src/ust-record-lib.sh"
+ust_setup
 
 cyg="$lib/liblttng-ust-cyg-profile.so.1"
 fast="$lib/liblttng-ust-cyg-profile-fast.so.1"
 libc="$lib/liblttng-ust-libc-wrapper.so.1"
-dl="$lib/liblttng-ust-dl.so.1"
-full=$(record full 'lttng_ust_cyg_profile:* lttng_ust_libc:* lttng_ust_statedump:* lttng_ust_dl:*' \
-  '-t vpid -t vtid -t procname -t ip' "$cyg:$libc:$dl" "$work/bin/libustplugin.so" threads) || exit $?
+full=$(record_full) || exit $?
 vtid=$(record vtid 'lttng_ust_cyg_profile:* lttng_ust_libc:* lttng_ust_statedump:*' \
   '-t vpid -t vtid -t procname' "$cyg:$libc" - threads) || exit $?
 bare=$(record bare 'lttng_ust_cyg_profile_fast:* lttng_ust_libc:* lttng_ust_statedump:*' '' "$fast:$libc" -) \
   || exit $?
-cleanup
+ust_cleanup
 
 python3 "$src/check-userspace.py" full "$report" "$full" "$src" "$bt" || exit 1
 python3 "$src/check-userspace.py" vtid "$report" "$vtid" "$src" "$bt" || exit 1
