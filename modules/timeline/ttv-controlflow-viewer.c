@@ -917,24 +917,15 @@ ttv_controlflow_viewer_new (TtvTabState *state)
 gboolean
 ttv_controlflow_viewer_render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
 {
-  g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (state);
-  g_autoptr (GSettings) colors = ttv_viewer_dup_settings (TTV_PALETTE_SETTINGS_KEY);
-  g_autoptr (GSettings) arrows = ttv_viewer_dup_settings ("timeline-arrows");
   RowChoice c = { .key = SORT_PID, .needle = "" };
   TtvTimelineColumn columns[N_COLUMNS];
   TtvTimelineView v;
-  gboolean ok;
 
-  ttv_timeline_view_init (&v, state, legend, G_N_ELEMENTS (legend), colors);
   get_columns (columns);
-  ttv_timeline_view_set_columns (&v, columns, N_COLUMNS);
+  ttv_timeline_view_init_render (&v, state, legend, G_N_ELEMENTS (legend), columns, N_COLUMNS);
   v.label_width = TTV_TIMELINE_PROCESS_LABEL_WIDTH;
   v.sort_column = SORT_PID;
-  v.show_arrows = !arrows || g_settings_get_boolean (arrows, "timeline-arrows");
-  ttv_timeline_view_set_history (&v, h);
-  if (h)
-    ttv_timeline_view_set_rows (&v, build_rows (h, state, &c, NULL));
-  ok = ttv_timeline_view_render (&v, cr, width, height, 0, error);
-  ttv_timeline_view_clear (&v);
-  return ok;
+  if (v.history)
+    ttv_timeline_view_set_rows (&v, build_rows (v.history, state, &c, NULL));
+  return ttv_timeline_view_render_once (&v, cr, width, height, error);
 }

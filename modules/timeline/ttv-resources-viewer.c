@@ -228,18 +228,11 @@ ttv_resources_viewer_new (TtvTabState *state)
 gboolean
 ttv_resources_viewer_render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
 {
-  g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (state);
-  g_autoptr (GSettings) colors = ttv_viewer_dup_settings (TTV_PALETTE_SETTINGS_KEY);
   const TtvTimelineColumn columns[] = { { _("Resource"), 100, FALSE } };
   TtvTimelineView v;
-  gboolean ok;
 
-  ttv_timeline_view_init (&v, state, legend, G_N_ELEMENTS (legend), colors);
-  ttv_timeline_view_set_columns (&v, columns, G_N_ELEMENTS (columns));
-  ttv_timeline_view_set_history (&v, h);
-  if (h)
-    ttv_timeline_view_set_rows (&v, build_rows (h, state, "", FALSE, NULL));
-  ok = ttv_timeline_view_render (&v, cr, width, height, 0, error);
-  ttv_timeline_view_clear (&v);
-  return ok;
+  ttv_timeline_view_init_render (&v, state, legend, G_N_ELEMENTS (legend), columns, G_N_ELEMENTS (columns));
+  if (v.history)
+    ttv_timeline_view_set_rows (&v, build_rows (v.history, state, "", FALSE, NULL));
+  return ttv_timeline_view_render_once (&v, cr, width, height, error);
 }

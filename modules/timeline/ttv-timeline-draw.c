@@ -461,7 +461,7 @@ draw_cpu_names (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, con
       if (ttv_viewer_state_low (iv->state) != TTV_VIEWER_CPU_BUSY || iv->aux == TTV_VIEWER_PID_NONE
           || b - a < 24)
         continue;
-      prow = ttv_timeline_find_process (self->history, iv->aux, (gint) info->id, iv->start);
+      prow = ttv_viewer_history_find_process (self->history, iv->aux, (gint) info->id, iv->start);
       name = prow >= 0 ? ttv_viewer_history_get_process_name_at (self->history, (guint) prow, iv->start) : NULL;
       if (!name || !*name)
         continue;

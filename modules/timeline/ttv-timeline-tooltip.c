@@ -45,7 +45,7 @@ append_frame (GString *text, const TtvViewerInterval *iv)
 static void
 append_task (TtvTimelineView *self, GString *text, guint32 pid, gint cpu, TtvTime t)
 {
-  gint prow = ttv_timeline_find_process (self->history, pid, cpu, t);
+  gint prow = ttv_viewer_history_find_process (self->history, pid, cpu, t);
   const char *name = prow >= 0 ? ttv_viewer_history_get_process_name_at (self->history, (guint) prow, t) : NULL;
 
   if (name && *name)
@@ -116,7 +116,7 @@ pid_name (TtvTimelineView *self, guint32 pid, TtvTime t)
 
   if (pid == TTV_VIEWER_PID_NONE)
     return NULL;
-  row = ttv_timeline_find_process (self->history, pid, -1, t);
+  row = ttv_viewer_history_find_process (self->history, pid, -1, t);
   return row >= 0 ? ttv_viewer_history_get_process_name_at (self->history, (guint) row, t) : NULL;
 }
 

@@ -227,32 +227,30 @@ ttv_timeline_view_row_at (TtvTimelineView *v, const TimelineLayout *l, double y)
   return i >= 0 && (guint) i < v->rows->len ? i : -1;
 }
 
-gint
-ttv_timeline_find_process (TtvViewerHistory *history, guint32 pid, gint cpu, TtvTime time)
+/* --- Rendering ----------------------------------------------------------------- */
+
+void
+ttv_timeline_view_init_render (TtvTimelineView *v, TtvTabState *state, const TtvPaletteColor *legend,
+                               guint n_legend, const TtvTimelineColumn *columns, guint n_columns)
 {
-  gint row = ttv_viewer_history_find_row (history, TTV_VIEWER_ROW_PROCESS, pid, cpu, time);
-  guint lo = 0, hi = ttv_viewer_history_get_n_rows (history, TTV_VIEWER_ROW_PROCESS);
+  g_autoptr (GSettings) colors = ttv_viewer_dup_settings (TTV_PALETTE_SETTINGS_KEY);
+  g_autoptr (GSettings) arrows = ttv_viewer_dup_settings ("timeline-arrows");
+  g_autoptr (TtvViewerHistory) history = ttv_tab_state_dup_history (state);
 
-  if (row >= 0 || pid == 0)
-    return row;
-  /* Rows are sorted by pid, then birth: the pid's first life, when the
-   * CPU knew the task before the task's row began (at the trace start). */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (ttv_viewer_history_get_row (history, TTV_VIEWER_ROW_PROCESS, mid)->id < pid)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo < ttv_viewer_history_get_n_rows (history, TTV_VIEWER_ROW_PROCESS)
-      && ttv_viewer_history_get_row (history, TTV_VIEWER_ROW_PROCESS, lo)->id == pid)
-    return (gint) lo;
-  return -1;
+  ttv_timeline_view_init (v, state, legend, n_legend, colors);
+  ttv_timeline_view_set_columns (v, columns, n_columns);
+  v->show_arrows = !arrows || g_settings_get_boolean (arrows, "timeline-arrows");
+  ttv_timeline_view_set_history (v, history);
 }
 
-/* --- Rendering ----------------------------------------------------------------- */
+gboolean
+ttv_timeline_view_render_once (TtvTimelineView *v, cairo_t *cr, int width, int height, GError **error)
+{
+  gboolean ok = ttv_timeline_view_render (v, cr, width, height, 0, error);
+
+  ttv_timeline_view_clear (v);
+  return ok;
+}
 
 gboolean
 ttv_timeline_view_render (TtvTimelineView *v, cairo_t *cr, int width, int height, double scroll,

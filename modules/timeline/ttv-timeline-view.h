@@ -71,13 +71,20 @@ double      ttv_timeline_x_of_time (const TimelineLayout *l, TtvTime t);
 TtvTime     ttv_timeline_time_of_x (const TimelineLayout *l, double x);
 /* The display row at @y of layout @l, -1 when none. */
 gint        ttv_timeline_view_row_at (TtvTimelineView *v, const TimelineLayout *l, double y);
-/* The process row of @pid at @time (pid 0: the idle task of @cpu), else
- * the pid's first row; -1 when none. */
-gint        ttv_timeline_find_process (TtvViewerHistory *history, guint32 pid, gint cpu, TtvTime time);
 /* Draws @v at @width x @height on @cr, from the top (no scroll): the
  * display-free render.  FALSE with @error when the size is too small. */
 gboolean    ttv_timeline_view_render (TtvTimelineView *v, cairo_t *cr, int width, int height,
                                       double scroll, GError **error);
+
+/* A view of @state as a new viewer starts: @legend and @columns (copied),
+ * the palette and arrows settings, the tab's history (@v->history, NULL
+ * while there is none); for a display-free render. */
+void        ttv_timeline_view_init_render (TtvTimelineView *v, TtvTabState *state,
+                                           const TtvPaletteColor *legend, guint n_legend,
+                                           const TtvTimelineColumn *columns, guint n_columns);
+/* Draws @v at @width x @height, from the top, and clears it. */
+gboolean    ttv_timeline_view_render_once (TtvTimelineView *v, cairo_t *cr, int width, int height,
+                                           GError **error);
 
 /* ttv-timeline-draw.c */
 /* The header's height at @width (the legend wraps). */

@@ -149,6 +149,13 @@ ttv_viewer_history_find_row (TtvViewerHistory *vh, TtvViewerRowKind kind, guint3
   return ttv_history_find_row (vh->history, KIND (kind), id, cpu, time);
 }
 
+gint
+ttv_viewer_history_find_process (TtvViewerHistory *vh, guint32 pid, gint cpu, TtvTime time)
+{
+  g_return_val_if_fail (vh != NULL, -1);
+  return ttv_history_find_process (vh->history, pid, cpu, time);
+}
+
 gboolean
 ttv_viewer_history_get_interval_at (TtvViewerHistory *vh, TtvViewerRowKind kind, guint row,
                                     TtvTime time, TtvViewerInterval *out)

@@ -670,35 +670,6 @@ test_arrows (void)
 
 /* --- Whole-trace zoom: what the dominant state hides ------------------------------ */
 
-/* Per pixel of [t0, t1) over @w pixels, whether an interval of @row in a
- * state @busy says is there overlaps it (from the exact intervals). */
-static gboolean *
-active_pixels (TtvHistoryRowKind kind, guint row, TtvTime t0, TtvTime t1, guint w,
-               gboolean (*busy) (guint16 state))
-{
-  g_autoptr (GArray) ivs = ttv_history_query_intervals (H (), kind, row, t0, t1);
-  gboolean *out = g_new0 (gboolean, w);
-
-  for (guint i = 0; i < ivs->len; i++)
-    {
-      const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
-      double a, b;
-
-      if (!busy (iv->state) || iv->end <= t0 || iv->start >= t1)
-        continue;
-      a = (double) (MAX (iv->start, t0) - t0) / (double) (t1 - t0) * w;
-      b = (double) (MIN (iv->end, t1) - t0) / (double) (t1 - t0) * w;
-      for (guint x = (guint) a; x < w && x < b; x++)
-        out[x] = TRUE;
-    }
-  return out;
-}
-
-static gboolean
-irq_active (guint16 state)
-{
-  return ttv_history_state_low (state) != 0;
-}
 
 static gboolean
 process_runs (guint16 state)
@@ -760,7 +731,8 @@ test_whole_trace (void)
     g_assert_cmpuint (n_irq, >, 0);
     for (guint r = 0; r < n_irq; r++)
       {
-        g_autofree gboolean *expected = active_pixels (TTV_HISTORY_ROW_IRQ, r, s0, s1, plot, irq_active);
+        g_autofree gboolean *expected = ttv_test_active_pixels (H (), TTV_HISTORY_ROW_IRQ, r, s0, s1, plot,
+                                                                ttv_test_irq_active);
         g_autofree gboolean *drawn = g_new0 (gboolean, plot);
         /* The bar's middle: both the full and the thin bar cover it. */
         int y = header + r * TTV_TIMELINE_ROW_HEIGHT + TTV_TIMELINE_ROW_HEIGHT / 2;

@@ -1091,35 +1091,6 @@ test_pass_cancel (void)
 
 /* --- The modules on the sample with its history ---------------------------------- */
 
-/* Per pixel of [t0, t1) over @w pixels, whether an interval of @row in a
- * state @busy says is there overlaps it (from the exact intervals). */
-static gboolean *
-active_pixels (TtvHistoryRowKind kind, guint row, TtvTime t0, TtvTime t1, guint w,
-               gboolean (*busy) (guint16 state))
-{
-  g_autoptr (GArray) ivs = ttv_history_query_intervals (history (), kind, row, t0, t1);
-  gboolean *out = g_new0 (gboolean, w);
-
-  for (guint i = 0; i < ivs->len; i++)
-    {
-      const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
-      double a, b;
-
-      if (!busy (iv->state) || iv->end <= t0 || iv->start >= t1)
-        continue;
-      a = (double) (MAX (iv->start, t0) - t0) / (double) (t1 - t0) * w;
-      b = (double) (MIN (iv->end, t1) - t0) / (double) (t1 - t0) * w;
-      for (guint x = (guint) a; x < w && x < b; x++)
-        out[x] = TRUE;
-    }
-  return out;
-}
-
-static gboolean
-irq_active (guint16 state)
-{
-  return ttv_history_state_low (state) != 0;
-}
 
 /* --- The control flow module: names and search ---------------------------------- */
 
@@ -1232,7 +1203,8 @@ test_resources_hide_idle (void)
   for (TtvHistoryRowKind k = TTV_HISTORY_ROW_CPU; k < TTV_HISTORY_ROW_N_KINDS; k++)
     for (guint r = 0; r < ttv_history_get_n_rows (history (), k); r++)
       {
-        g_autofree gboolean *busy = active_pixels (k, r, t0, t1, 1, k == TTV_HISTORY_ROW_CPU ? cpu_busy : irq_active);
+        g_autofree gboolean *busy = ttv_test_active_pixels (history (), k, r, t0, t1, 1,
+                                                            k == TTV_HISTORY_ROW_CPU ? cpu_busy : ttv_test_irq_active);
 
         expected += busy[0];
         all++;

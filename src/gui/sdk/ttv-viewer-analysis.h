@@ -194,6 +194,11 @@ const TtvViewerRowInfo *ttv_viewer_history_get_row (TtvViewerHistory *history,
  * the pid; pid 0: the idle task of CPU @cpu, ignored otherwise), or -1. */
 gint        ttv_viewer_history_find_row (TtvViewerHistory *history, TtvViewerRowKind kind,
                                          guint32 id, gint cpu, TtvTime time);
+/* The process row of @pid at @time (pid 0: the idle task of CPU @cpu), else
+ * the pid's first row (a task the trace knew before its row began, at the
+ * trace's start); -1 when none. */
+gint        ttv_viewer_history_find_process (TtvViewerHistory *history, guint32 pid, gint cpu,
+                                             TtvTime time);
 /* The interval of a row containing @time; FALSE when the row does not exist then. */
 gboolean    ttv_viewer_history_get_interval_at (TtvViewerHistory *history, TtvViewerRowKind kind,
                                                 guint row, TtvTime time, TtvViewerInterval *out);

@@ -16,7 +16,7 @@
 #define DEFAULT_MAX_MEMORY ((gsize) 8 << 20)
 
 struct _TtvAnalysisBuilder {
-  const TtvAnalysisClass *cls;      /* weak: static */
+  const TtvAnalysisClass *cls;        /* weak: static */
   TtvTraceset *traceset;              /* weak */
   TtvState *state;                    /* weak */
   TtvHistoryWriter w;
@@ -25,7 +25,8 @@ struct _TtvAnalysisBuilder {
   TtvTableBuilder **tables;           /* owned, cls->n_tables */
   GPtrArray *strings;                 /* of char *, owned */
   GHashTable *string_index;           /* char * (in strings) -> index + 1 */
-  GHashTable *quark_index;            /* GQuark -> index + 1 */
+  GHashTable *quark_index;            /* GQuark -> index + 1 (large quarks) */
+  GArray *quark_small;                /* of guint32: index + 1 by quark, below QUARK_SMALL */
   GArray *values;                     /* of gint64 pairs (string index, value) */
   guint64 n_events;
   TtvTime start, end;
@@ -60,16 +61,29 @@ ttv_analysis_builder_intern (TtvAnalysisBuilder *b, const char *text)
   return b->strings->len - 1;
 }
 
+/* Names come as quarks, mostly small ones: a direct table for those (one
+ * lookup per record of most analyses). */
+#define QUARK_SMALL (1u << 20)
+
 guint32
 ttv_analysis_builder_intern_quark (TtvAnalysisBuilder *b, GQuark quark)
 {
   if (quark == 0)
     return TTV_ANALYSIS_NO_STRING;
-  gpointer found = g_hash_table_lookup (b->quark_index, GUINT_TO_POINTER (quark));
+  if (quark < QUARK_SMALL && quark < b->quark_small->len && g_array_index (b->quark_small, guint32, quark))
+    return g_array_index (b->quark_small, guint32, quark) - 1;
+  gpointer found = quark < QUARK_SMALL ? NULL : g_hash_table_lookup (b->quark_index, GUINT_TO_POINTER (quark));
   if (found)
     return GPOINTER_TO_UINT (found) - 1;
   guint32 index = ttv_analysis_builder_intern (b, g_quark_to_string (quark));
-  g_hash_table_insert (b->quark_index, GUINT_TO_POINTER (quark), GUINT_TO_POINTER (index + 1));
+  if (quark < QUARK_SMALL)
+    {
+      if (quark >= b->quark_small->len)
+        g_array_set_size (b->quark_small, quark + 1);
+      g_array_index (b->quark_small, guint32, quark) = index + 1;
+    }
+  else
+    g_hash_table_insert (b->quark_index, GUINT_TO_POINTER (quark), GUINT_TO_POINTER (index + 1));
   return index;
 }
 
@@ -122,6 +136,7 @@ ttv_analysis_builder_free (TtvAnalysisBuilder *b)
   g_ptr_array_unref (b->strings);
   g_hash_table_unref (b->string_index);
   g_hash_table_unref (b->quark_index);
+  g_array_unref (b->quark_small);
   g_array_unref (b->values);
   g_free (b);
 }
@@ -186,6 +201,7 @@ ttv_analysis_builder_new (TtvTraceset *ts, const TtvAnalysisClass *cls, const Tt
   b->strings = g_ptr_array_new_with_free_func (g_free);
   b->string_index = g_hash_table_new (g_str_hash, g_str_equal);
   b->quark_index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  b->quark_small = g_array_new (FALSE, TRUE, sizeof (guint32));
   b->values = g_array_new (FALSE, FALSE, sizeof (gint64));
   b->start = ttv_traceset_get_start (ts);
   b->end = ttv_traceset_get_end (ts);

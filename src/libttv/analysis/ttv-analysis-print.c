@@ -3,8 +3,8 @@
  * rows of cells with a text and a JSON form), printed in the chosen
  * format: times and durations are seconds with nanoseconds in text and
  * CSV, integers of nanoseconds in JSON. */
+#include "ttv-analysis-print.h"
 #include "ttv-analysis-private.h"
-#include "ttv-kernel-analyses.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
 
@@ -360,7 +360,8 @@ args_reader_get (ArgsReader *a, const TtvSyscallRecord *call)
     }
   g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT "/%d", call->start, call->cpu);
   char *found = NULL;
-  if (g_hash_table_steal_extended (a->pending, key, NULL, (gpointer *) &found))
+  g_autofree char *found_key = NULL;   /* stolen with its value: ours to free */
+  if (g_hash_table_steal_extended (a->pending, key, (gpointer *) &found_key, (gpointer *) &found))
     return found;
   if (a->at == TTV_TIME_MIN || call->start < a->at || call->start - a->at > 10 * G_GINT64_CONSTANT (1000000))
     {

@@ -230,6 +230,8 @@ struct _TtvTableBuilder {
   const TtvAnalysisTableSpec *spec;  /* weak: static */
   TtvAnalysisSeqWriter main;
   GHashTable *series[TTV_ANALYSIS_MAX_SERIES];   /* key -> TtvAnalysisSeqWriter *, owned */
+  guint32 last_key[TTV_ANALYSIS_MAX_SERIES];      /* the series of the last record, */
+  TtvAnalysisSeqWriter *last_series[TTV_ANALYSIS_MAX_SERIES];   /* and its writer (weak), or NULL */
   /* Duration histogram by start time (summaries): per bin, counts per
    * bucket, allocated when a record first falls in the bin. */
   gint64 origin;

@@ -299,6 +299,31 @@ level_entry (const void *record, guint64 index, gpointer data)
   return TRUE;
 }
 
+/* Merges the histogram's bins 2^@merge at a time. */
+static void
+coarsen_histogram (TtvTableBuilder *t, guint merge)
+{
+  if (merge == 0)
+    return;
+  guint32 n = ((t->hist_bins - 1) >> merge) + 1;
+  guint32 **bins = g_new0 (guint32 *, n);
+  for (guint32 b = 0; b < t->hist_bins; b++)
+    {
+      if (t->hist[b] == NULL)
+        continue;
+      guint32 *to = bins[b >> merge];
+      if (to == NULL)
+        to = bins[b >> merge] = g_new0 (guint32, TTV_DURATION_BUCKETS);
+      for (guint k = 0; k < TTV_DURATION_BUCKETS; k++)
+        to[k] += t->hist[b][k];
+      g_free (t->hist[b]);
+    }
+  g_free (t->hist);
+  t->hist = bins;
+  t->hist_bins = n;
+  t->hist_shift += merge;
+}
+
 gboolean
 ttv_analysis_summaries_write (TtvTableBuilder *t, TtvHistoryWriter *w, const TtvAnalysisSource *src,
                               const TtvAnalysisSeqHeader *main, TtvAnalysisTableHeader *h, GCancellable *cancel,
@@ -319,6 +344,12 @@ ttv_analysis_summaries_write (TtvTableBuilder *t, TtvHistoryWriter *w, const Ttv
     {
       /* Level 0 has the histogram's bins; the others, 8 times finer each,
        * while they have few bins for the records. */
+      /* Fewer, wider bins for a small table: as many as it has records
+       * over 8, at least 16 (the histogram's were planned for any size). */
+      guint merge = 0;
+      while ((t->hist_bins >> merge) > 16 && ((guint64) t->hist_bins >> merge) * 8 > main->n_entries)
+        merge++;
+      coarsen_histogram (t, merge);
       guint32 shift = t->hist_shift;
       guint64 n_bins = t->hist_bins;
       for (;;)

@@ -15,7 +15,10 @@
 
 /* ---- durations on a log scale ---- */
 
-static TtvTime bucket_lower[TTV_DURATION_BUCKETS];
+/* lower(b) = ceil(2^((b - 1) / 4)) for b >= 1; by_log2[k] holds the
+ * buckets whose lower bounds have k as their floor(log2). */
+static TtvTime bucket_lower[TTV_DURATION_BUCKETS + 1];
+static guint8 first_of_log2[64];
 
 static void
 init_buckets (void)
@@ -26,6 +29,15 @@ init_buckets (void)
       bucket_lower[0] = G_MININT64;
       for (guint b = 1; b < TTV_DURATION_BUCKETS; b++)
         bucket_lower[b] = (TtvTime) ceil (exp2 ((double) (b - 1) / 4.0));
+      bucket_lower[TTV_DURATION_BUCKETS] = G_MAXINT64;
+      /* The first bucket whose lower bound is >= 2^k. */
+      for (guint k = 0; k < 64; k++)
+        {
+          guint b = 1;
+          while (b < TTV_DURATION_BUCKETS && bucket_lower[b] < (TtvTime) MIN ((guint64) 1 << k, (guint64) G_MAXINT64))
+            b++;
+          first_of_log2[k] = (guint8) MIN (b, TTV_DURATION_BUCKETS);
+        }
       g_once_init_leave (&done, 1);
     }
 }
@@ -36,17 +48,17 @@ ttv_duration_bucket (TtvTime d)
   init_buckets ();
   if (d < 1)
     return 0;
-  /* The largest b with lower(b) <= d. */
-  guint lo = 1, hi = TTV_DURATION_BUCKETS;
-  while (hi - lo > 1)
-    {
-      guint mid = (lo + hi) / 2;
-      if (bucket_lower[mid] <= d)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  return lo;
+  /* The largest b with lower(b) <= d: from the first bucket at 2^k, at
+   * most a few steps either way (four buckets per power of two). */
+  guint k = 63 - (guint) __builtin_clzll ((guint64) d);
+  guint b = first_of_log2[k];
+  if (b >= TTV_DURATION_BUCKETS)
+    return TTV_DURATION_BUCKETS - 1;
+  while (b > 1 && bucket_lower[b] > d)
+    b--;
+  while (b + 1 < TTV_DURATION_BUCKETS && bucket_lower[b + 1] <= d)
+    b++;
+  return b;
 }
 
 TtvTime
@@ -188,13 +200,17 @@ ttv_table_builder_push (TtvTableBuilder *t, const void *record)
       if (t->series[k] == NULL)
         continue;
       guint32 key = get_u32 (record, t->spec->series_offset[k]);
-      TtvAnalysisSeqWriter *s = g_hash_table_lookup (t->series[k], GUINT_TO_POINTER (key));
+      /* Consecutive records are often of one series (a CPU's, a thread's). */
+      TtvAnalysisSeqWriter *s = t->last_series[k] && t->last_key[k] == key
+                                  ? t->last_series[k] : g_hash_table_lookup (t->series[k], GUINT_TO_POINTER (key));
       if (s == NULL)
         {
           s = g_new (TtvAnalysisSeqWriter, 1);
           ttv_analysis_seq_writer_init (s, sizeof (TtvAnalysisSeriesEntry));
           g_hash_table_insert (t->series[k], GUINT_TO_POINTER (key), s);
         }
+      t->last_key[k] = key;
+      t->last_series[k] = s;
       TtvAnalysisSeriesEntry e = { start, end, index };
       ttv_analysis_seq_writer_add (s, w, &e);
     }
@@ -246,6 +262,7 @@ ttv_table_builder_finish (TtvTableBuilder *t, TtvHistoryWriter *w, TtvAnalysisTa
           ttv_analysis_seq_writer_finish (g_hash_table_lookup (t->series[k], GUINT_TO_POINTER (v)), w, &sk.seq);
           /* Done: its buffers go now, not after every series. */
           g_hash_table_remove (t->series[k], GUINT_TO_POINTER (v));
+          t->last_series[k] = NULL;
           g_array_append_val (dir, sk);
         }
       ttv_history_writer_align (w);

@@ -70,10 +70,11 @@ ttv_syscall_exit_matches (const TtvSyscallExit *x, gint cpu)
 /* ---- file descriptors ---- */
 
 typedef struct {
+  gboolean active;         /* in a call (or its exit being applied) */
   GQuark syscall;
   gint64 fd;               /* -1: no fd argument */
   char *filename;          /* owned, or NULL: its filename argument */
-  char *file;              /* owned, or NULL: the file its fd is, or its filename */
+  const char *file;        /* the file its fd is (in @files), or its filename, or NULL */
   guint64 uaddr;
   guint32 op;
   gboolean has_futex;
@@ -81,17 +82,27 @@ typedef struct {
 } Call;
 
 struct _TtvFdTracker {
-  GHashTable *files;       /* "tgid/fd" -> filename, owned */
-  GHashTable *calls;       /* tid -> Call *, owned: the call each thread is in */
-  guint32 ended;           /* the thread whose call the last event ended, or TTV_PID_NONE */
+  GHashTable *names;       /* every file name seen, owned: what @files and calls point to
+                            * (a call keeps its file even when another thread closes it) */
+  GHashTable *files;       /* tgid << 32 | fd (gint64 *, owned) -> name in @names */
+  GHashTable *calls;       /* tid -> Call *, owned: each thread's last call, reused */
+  Call *ended;             /* the call the last event ended, or NULL */
   GQuark open, openat, creat, close;
 };
+
+/* tgid << 32 | fd keys: g_int64_hash (the halves xored) collides for
+ * every small tgid and fd. */
+static guint
+fd_hash (gconstpointer p)
+{
+  guint64 v = *(const guint64 *) p * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  return (guint) (v >> 32);
+}
 
 static void
 call_free (Call *c)
 {
   g_free (c->filename);
-  g_free (c->file);
   g_free (c);
 }
 
@@ -99,13 +110,13 @@ TtvFdTracker *
 ttv_fd_tracker_new (void)
 {
   TtvFdTracker *t = g_new0 (TtvFdTracker, 1);
-  t->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  t->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  t->files = g_hash_table_new_full (fd_hash, g_int64_equal, g_free, NULL);
   t->calls = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) call_free);
   t->open = g_quark_from_static_string ("open");
   t->openat = g_quark_from_static_string ("openat");
   t->creat = g_quark_from_static_string ("creat");
   t->close = g_quark_from_static_string ("close");
-  t->ended = TTV_PID_NONE;
   return t;
 }
 
@@ -116,13 +127,27 @@ ttv_fd_tracker_free (TtvFdTracker *t)
     return;
   g_hash_table_unref (t->files);
   g_hash_table_unref (t->calls);
+  g_hash_table_unref (t->names);
   g_free (t);
 }
 
-static char *
+static gint64
 fd_key (guint32 tgid, gint64 fd)
 {
-  return g_strdup_printf ("%u/%" G_GINT64_FORMAT, tgid, fd);
+  return (gint64) ((guint64) tgid << 32 | (guint32) fd);
+}
+
+/* @name (taken) as the file @fd of @tgid. */
+static void
+set_file (TtvFdTracker *t, guint32 tgid, gint64 fd, char *name)
+{
+  gint64 key = fd_key (tgid, fd);
+  char *interned = g_hash_table_lookup (t->names, name);
+  if (interned)
+    g_free (name);
+  else
+    g_hash_table_add (t->names, interned = name);
+  g_hash_table_replace (t->files, g_memdup2 (&key, sizeof key), interned);
 }
 
 static guint32
@@ -136,20 +161,22 @@ void
 ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
 {
   /* A call stays known while its exit is applied, then goes. */
-  if (t->ended != TTV_PID_NONE)
+  if (t->ended)
     {
-      g_hash_table_remove (t->calls, GUINT_TO_POINTER (t->ended));
-      t->ended = TTV_PID_NONE;
+      t->ended->active = FALSE;
+      t->ended = NULL;
     }
   switch (ev->action)
     {
     case TTV_KM_FD_DESCRIPTION:
       {
         gint64 pid, fd;
-        g_autofree char *name = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_FD_FILENAME);
+        char *name = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_FD_FILENAME);
         if (name && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_PID, &pid)
             && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_FD, &fd))
-          g_hash_table_replace (t->files, fd_key ((guint32) pid, fd), g_steal_pointer (&name));
+          set_file (t, (guint32) pid, fd, name);
+        else
+          g_free (name);
       }
       break;
     case TTV_KM_SYSCALL_ENTRY:
@@ -157,19 +184,28 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
         const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
         if (p == NULL || p->pid == 0)
           break;
-        Call *c = g_new0 (Call, 1);
+        Call *c = g_hash_table_lookup (t->calls, GUINT_TO_POINTER (p->pid));
+        if (c == NULL)
+          {
+            c = g_new0 (Call, 1);
+            g_hash_table_insert (t->calls, GUINT_TO_POINTER (p->pid), c);
+          }
+        g_clear_pointer (&c->filename, g_free);
+        c->active = TRUE;
+        c->file = NULL;
+        c->has_futex = FALSE;
         c->cpu = ev->event->tracefile->cpu;
         c->syscall = ttv_kernel_model_get_syscall (ev->model, ev->trace, ev->event);
         if (!ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_FD, &c->fd))
           c->fd = -1;
-        c->filename = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_FILENAME);
         if (c->fd >= 0)
           {
-            g_autofree char *key = fd_key (tgid_of (ev->state, p->pid), c->fd);
-            c->file = g_strdup (g_hash_table_lookup (t->files, key));
+            gint64 key = fd_key (p->tgid, c->fd);
+            c->file = g_hash_table_lookup (t->files, &key);
           }
-        else if (c->filename)
-          c->file = g_strdup (c->filename);
+        else if ((c->filename = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event,
+                                                              TTV_KM_SYSCALL_FILENAME)))
+          c->file = c->filename;
         gint64 uaddr, op;
         if (ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_UADDR, &uaddr)
             && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_OP, &op))
@@ -178,7 +214,6 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
             c->op = (guint32) op;
             c->has_futex = TRUE;
           }
-        g_hash_table_replace (t->calls, GUINT_TO_POINTER (p->pid), c);
       }
       break;
     case TTV_KM_SYSCALL_EXIT:
@@ -186,21 +221,21 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
         const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
         Call *c = p ? g_hash_table_lookup (t->calls, GUINT_TO_POINTER (p->pid)) : NULL;
         gint64 ret;
-        if (c == NULL)
+        if (c == NULL || !c->active)
           break;
         if (ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_RET, &ret))
           {
             guint32 tgid = tgid_of (ev->state, p->pid);
             if ((c->syscall == t->open || c->syscall == t->openat || c->syscall == t->creat) && ret >= 0
                 && c->filename)
-              g_hash_table_replace (t->files, fd_key (tgid, ret), g_strdup (c->filename));
+              set_file (t, tgid, ret, g_strdup (c->filename));
             else if (c->syscall == t->close && ret == 0 && c->fd >= 0)
               {
-                g_autofree char *key = fd_key (tgid, c->fd);
-                g_hash_table_remove (t->files, key);
+                gint64 key = fd_key (tgid, c->fd);
+                g_hash_table_remove (t->files, &key);
               }
           }
-        t->ended = p->pid;
+        t->ended = c;
       }
       break;
     default:
@@ -208,24 +243,31 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
     }
 }
 
+static Call *
+active_call (TtvFdTracker *t, guint32 tid)
+{
+  Call *c = g_hash_table_lookup (t->calls, GUINT_TO_POINTER (tid));
+  return c && c->active ? c : NULL;
+}
+
 const char *
 ttv_fd_tracker_get_file (TtvFdTracker *t, guint32 tid)
 {
-  Call *c = g_hash_table_lookup (t->calls, GUINT_TO_POINTER (tid));
+  Call *c = active_call (t, tid);
   return c ? c->file : NULL;
 }
 
 gint
 ttv_fd_tracker_get_entry_cpu (TtvFdTracker *t, guint32 tid, gint otherwise)
 {
-  Call *c = g_hash_table_lookup (t->calls, GUINT_TO_POINTER (tid));
+  Call *c = active_call (t, tid);
   return c ? c->cpu : otherwise;
 }
 
 gboolean
 ttv_fd_tracker_get_futex (TtvFdTracker *t, guint32 tid, guint64 *uaddr, guint32 *op)
 {
-  Call *c = g_hash_table_lookup (t->calls, GUINT_TO_POINTER (tid));
+  Call *c = active_call (t, tid);
   if (c == NULL || !c->has_futex)
     return FALSE;
   *uaddr = c->uaddr;

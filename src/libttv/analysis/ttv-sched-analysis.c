@@ -115,6 +115,8 @@ thread_get (Sched *s, guint32 tid)
   return t;
 }
 
+static void note_wakeup (Sched *s, Thread *t, guint32 pid, TtvTime time, gboolean is_new);
+
 static void
 sched_before_event (gpointer data, const TtvAnalysisEvent *ev)
 {
@@ -133,9 +135,18 @@ sched_before_event (gpointer data, const TtvAnalysisEvent *ev)
     }
   else if (ev->action == TTV_KM_WAKEUP)
     {
-      gint64 v;
+      gint64 v, tid;
       if (ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_WAKEUP_PRIO, &v))
         s->wakeup_prio = v;
+      /* A task the trace has not shown yet (no statedump, no switch): the
+       * state learns of it when it runs, but it was blocked and is woken now. */
+      if (ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_WAKEUP_TID, &tid) && tid > 0
+          && ttv_state_get_process (ev->state, (guint32) tid) == NULL)
+        {
+          Thread *t = thread_get (s, (guint32) tid);
+          if (!t->woken)
+            note_wakeup (s, t, (guint32) tid, ev->event->time, FALSE);
+        }
     }
 }
 
@@ -161,7 +172,7 @@ innermost_syscall (const TtvProcessState *p)
 }
 
 static void
-note_wakeup (Sched *s, Thread *t, const TtvProcessState *p, TtvTime time, gboolean is_new)
+note_wakeup (Sched *s, Thread *t, guint32 pid, TtvTime time, gboolean is_new)
 {
   const TtvState *state = ttv_analysis_builder_get_state (s->b);
   TtvKernelActor a;
@@ -170,7 +181,7 @@ note_wakeup (Sched *s, Thread *t, const TtvProcessState *p, TtvTime time, gboole
   TtvWakeupRecord *w = &t->wakeup;
   memset (w, 0, sizeof *w);
   w->start = time;
-  w->tid = p->pid;
+  w->tid = pid;
   w->prio = s->wakeup_prio;
   w->waker_cpu = s->cpu;
   w->waker_kind = a.kind;
@@ -199,8 +210,8 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
   switch (p->status)
     {
     case TTV_PROCESS_WAIT:
-      /* Off its CPU, blocked (not a statedump's description). */
-      if (s->action == TTV_KM_SCHED_SWITCH && (old == TTV_PROCESS_RUN || old == TTV_PROCESS_UNNAMED))
+      /* Off its CPU, blocked: only a switch says so (a statedump describes). */
+      if (s->action == TTV_KM_SCHED_SWITCH)
         {
           Thread *t = thread_get (s, p->pid);
           t->blocked = TRUE;
@@ -219,7 +230,7 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
       break;
     case TTV_PROCESS_WAIT_CPU:
       if (s->action == TTV_KM_WAKEUP && (old == TTV_PROCESS_WAIT || old == TTV_PROCESS_UNNAMED))
-        note_wakeup (s, thread_get (s, p->pid), p, time, FALSE);
+        note_wakeup (s, thread_get (s, p->pid), p->pid, time, FALSE);
       else if (old == TTV_PROCESS_RUN)
         {
           /* Preempted: not a wakeup; a wakeup still pending is not either. */
@@ -284,7 +295,7 @@ on_mark (gpointer data, TtvStateMark kind, guint32 pid, guint32 other, TtvTime t
     return;
   Thread *t = thread_get (s, pid);
   if (!t->woken)
-    note_wakeup (s, t, p, time, TRUE);
+    note_wakeup (s, t, pid, time, TRUE);
 }
 
 static gint

@@ -12,18 +12,16 @@
 
 /* --- One row at a time -------------------------------------------------------- */
 
-/* The process row of @pid at @time, else the pid's first row (its first
- * life, when the task was known before its row began: at the trace start);
- * -1 when none. */
-static gint
-find_process (const TtvHistory *h, guint32 pid, TtvTime time)
+gint
+ttv_history_find_process (const TtvHistory *h, guint32 pid, gint cpu, TtvTime time)
 {
-  gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, pid, -1, time);
+  gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, pid, cpu, time);
   guint lo = 0, hi = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
 
   if (row >= 0 || pid == 0)
     return row;
-  /* Rows are sorted by pid, then birth. */
+  /* Rows are sorted by pid, then birth: the pid's first life, when the
+   * task was known before its row began (at the trace start). */
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
@@ -66,7 +64,7 @@ name_at (const TtvHistory *h, guint row, TtvTime time, guint depth)
 
           if (before || parent == TTV_PID_NONE || depth > 8)
             return before;
-          prow = find_process (h, parent, info->birth);
+          prow = ttv_history_find_process (h, parent, -1, info->birth);
           return prow >= 0 && (guint) prow != row ? name_at (h, (guint) prow, info->birth, depth + 1)
                                                   : NULL;
         }

@@ -160,6 +160,10 @@ const char      *ttv_history_row_kind_name (TtvHistoryRowKind kind);
  * a child starts with its parent's name at the fork, each exec names it
  * anew; a row's own name is its last. */
 
+/* The process row of @pid at @time (pid 0: the idle task of CPU @cpu),
+ * else the pid's first row (its first life: a task the trace knew before
+ * its row began); -1 when none. */
+gint             ttv_history_find_process (const TtvHistory *h, guint32 pid, gint cpu, TtvTime time);
 /* The name process row @row had at @time (the history's string), or NULL. */
 const char      *ttv_history_get_process_name_at (const TtvHistory *h, guint row, TtvTime time);
 /* Every name process row @row had, oldest first, without repeats; NULL
