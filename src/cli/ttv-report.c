@@ -107,13 +107,14 @@ static const GOptionEntry entries[] = {
   { "keep-going", 0, 0, G_OPTION_ARG_NONE, &args.keep_going,
     N_("Read on past damaged blocks or packets: each is named on stderr, and the exit status is 1"), NULL },
   { "analysis", 0, 0, G_OPTION_ARG_STRING, &args.analysis,
-    N_("Print an analysis instead of events: cpu, syscalls, sched, irq, block, futex, critical-path (list: all)"), "NAME" },
+    N_("Print an analysis instead of events: cpu, syscalls, sched, irq, block, futex, critical-path, callstack, "
+       "memory, symbols (list: all)"), "NAME" },
   { "records", 0, 0, G_OPTION_ARG_NONE, &args.records, N_("--analysis: every record instead of statistics"), NULL },
   { "table", 0, 0, G_OPTION_ARG_STRING, &args.table, N_("--analysis: only this table of the analysis"), "TABLE" },
   { "group-by", 0, 0, G_OPTION_ARG_STRING, &args.group_by, N_("--analysis: statistics per value of this column"), "COLUMN" },
-  { "top", 0, 0, G_OPTION_ARG_INT64, &args.top, N_("--analysis: only the N longest records, or N busiest threads"), "N" },
+  { "top", 0, 0, G_OPTION_ARG_INT64, &args.top, N_("--analysis: only the N longest records, or N busiest threads (callstack, memory: N rows per table)"), "N" },
   { "bins", 0, 0, G_OPTION_ARG_INT64, &args.bins, N_("--analysis cpu: CPU usage in N bins of the window"), "N" },
-  { "tid", 0, 0, G_OPTION_ARG_INT64, &args.tid, N_("--analysis: this thread only; the thread of critical-path"), "TID" },
+  { "tid", 0, 0, G_OPTION_ARG_INT64, &args.tid, N_("--analysis: this thread only (callstack too); the thread of critical-path"), "TID" },
   { "no-cache", 0, 0, G_OPTION_ARG_NONE, &args.no_cache, N_("--analysis: neither read nor write the results' cache"), NULL },
   { "symbols", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.symbol_dirs,
     N_("--analysis callstack, memory, symbols: look for the traced binaries and their debug files in DIR first"), "DIR" },
@@ -880,6 +881,12 @@ print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
         {
           g_autofree char *msg = g_strdup_printf (_("--analysis %s has no %s output"), cls->name,
                                                   ttv_analysis_format_name (format));
+          return fail (EXIT_USAGE, msg);
+        }
+      if (cls->n_tables == 0 && (args.records || args.table || args.group_by || args.bins))
+        {
+          g_autofree char *msg = g_strdup_printf (_("--analysis %s has no tables: --records, --table, --group-by "
+                                                    "and --bins do not apply"), cls->name);
           return fail (EXIT_USAGE, msg);
         }
       g_autoptr (TtvAnalysis) analysis = ttv_analysis_run (ts, cls, &opt, analysis_progress, NULL, NULL, &error);

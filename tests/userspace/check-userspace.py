@@ -193,6 +193,20 @@ for name, calls in per_name.items():
     if not re.search(rf'^  {name} +{calls} ', text, re.M):
         fail(f'the text report lacks "{name}  {calls}" in its function table:\n{text}')
 
+# 5b. --tid reports one thread: the worker's calls, and only them.
+if threads:
+    worker = next(t for t in thread_records if t['name'] == 'ustworker')
+    one = jsonl(run('--analysis', 'callstack', '--format', 'jsonl', '--tid', str(worker['tid'])))
+    if [t['tid'] for t in one if t['type'] == 'thread'] != [worker['tid']]:
+        fail('--tid: other threads reported')
+    got_one = {tuple(n['path'][1:]): n['calls'] for n in one if n['type'] == 'node' and len(n['path']) > 1}
+    if got_one != {p: c for p, c in want.items() if p[0] == 'worker'}:
+        fail(f'--tid {worker["tid"]}: call tree {got_one}')
+    bad = subprocess.run([report, '--analysis', 'memory', '--tid', str(worker['tid']), *traces],
+                         capture_output=True, text=True, timeout=120)
+    if bad.returncode != 2 or 'tid' not in bad.stderr:
+        fail(f'--analysis memory --tid: exit {bad.returncode}, {bad.stderr!r} (expected a usage error)')
+
 # 6. Independently, from babeltrace2's reading of the same events: per
 #    thread, the stack of calls, each path's calls and time.
 if babeltrace:

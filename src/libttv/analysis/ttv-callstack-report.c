@@ -6,6 +6,7 @@
 #include "ttv-callstack-private.h"
 
 #include "ttv-analysis-output.h"
+#include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -16,7 +17,19 @@ typedef struct {
   TtvTime t0, t1;
   GArray *nodes;                /* of TtvCallstackNodeStats */
   GArray *functions;            /* of TtvCallstackFunctionStats */
+  GArray *only;                 /* of guint: the threads reported (--tid), NULL: all */
 } Report;
+
+static gboolean
+reported (const Report *r, guint thread)
+{
+  if (r->only == NULL)
+    return TRUE;
+  for (guint i = 0; i < r->only->len; i++)
+    if (g_array_index (r->only, guint, i) == thread)
+      return TRUE;
+  return FALSE;
+}
 
 static char *
 duration (TtvTime t)
@@ -42,6 +55,8 @@ text_threads (const Report *r, GString *out, guint max_rows)
   g_autoptr (TtvTable) table = ttv_table_new (G_N_ELEMENTS (headings), headings);
   for (guint i = 0; i < r->cs->threads->len; i++)
     {
+      if (!reported (r, i))
+        continue;
       const Thread *t = g_ptr_array_index (r->cs->threads, i);
       g_autoptr (GArray) only = g_array_new (FALSE, FALSE, sizeof (guint));
       g_array_append_val (only, i);
@@ -182,11 +197,18 @@ static void
 write_text (const Report *r, const TtvAnalysisOptions *options, GString *out)
 {
   g_autofree char *span = duration (r->t1 - r->t0);
+  guint n_threads = 0;
+  guint64 n_calls = 0;
+  for (guint i = 0; i < r->cs->threads->len; i++)
+    if (reported (r, i))
+      {
+        n_threads++;
+        n_calls += ((const Thread *) g_ptr_array_index (r->cs->threads, i))->pub.n_calls;
+      }
   g_string_append_printf (out, _("Call stacks over %s: "), span);
-  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads", r->cs->threads->len),
-                          r->cs->threads->len);
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads", n_threads), n_threads);
   g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, ", %" PRIu64 " call", ", %" PRIu64 " calls",
-                                            (gulong) MIN (r->cs->n_calls, G_MAXULONG)), (guint64) r->cs->n_calls);
+                                            (gulong) MIN (n_calls, G_MAXULONG)), n_calls);
   if (r->cs->n_mismatches)
     g_string_append_printf (out, _(", %" PRIu64 " exits without their entry on the stack (lost "
                                    "events or longjmp)"), (guint64) r->cs->n_mismatches);
@@ -265,6 +287,8 @@ write_jsonl (const Report *r, GString *out)
   g_string_append (out, "}\n");
   for (guint i = 0; i < r->cs->threads->len; i++)
     {
+      if (!reported (r, i))
+        continue;
       const Thread *t = g_ptr_array_index (r->cs->threads, i);
       g_string_append (out, "{\"type\":\"thread\"");
       ttv_json_append_member_int (out, "tid", t->pub.tid == TTV_PID_NONE ? -1 : (gint64) t->pub.tid);
@@ -354,10 +378,26 @@ ttv_callstack_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisO
                      GString *out, GError **error)
 {
   TtvCallstack *cs = self;
-  Report r = { cs, 0, 0, NULL, NULL };
+  Report r = { cs, 0, 0, NULL, NULL, NULL };
   ttv_analysis_options_get_range (options, cs->traceset, &r.t0, &r.t1);
-  r.nodes = ttv_callstack_dup_node_stats (cs, r.t0, r.t1, NULL);
-  r.functions = ttv_callstack_dup_function_stats (cs, r.t0, r.t1, NULL);
+  if (options->one_thread)
+    {
+      /* --tid: that thread (a vtid may name one thread in each of several
+       * PID namespaces: each of them). */
+      r.only = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint i = 0; i < cs->threads->len; i++)
+        if (((const Thread *) g_ptr_array_index (cs->threads, i))->pub.tid == options->tid)
+          g_array_append_val (r.only, i);
+      if (r.only->len == 0)
+        {
+          g_array_unref (r.only);
+          g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                       _("--tid %u: no thread %u made calls in the trace"), options->tid, options->tid);
+          return FALSE;
+        }
+    }
+  r.nodes = ttv_callstack_dup_node_stats (cs, r.t0, r.t1, r.only);
+  r.functions = ttv_callstack_dup_function_stats (cs, r.t0, r.t1, r.only);
   if (format == TTV_ANALYSIS_FORMAT_TEXT)
     write_text (&r, options, out);
   else if (format == TTV_ANALYSIS_FORMAT_JSONL)
@@ -368,5 +408,7 @@ ttv_callstack_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisO
     write_folded (&r, out);
   g_array_unref (r.nodes);
   g_array_unref (r.functions);
+  if (r.only)
+    g_array_unref (r.only);
   return TRUE;
 }

@@ -5,6 +5,7 @@
 #include "ttv-memory-private.h"
 
 #include "ttv-analysis-output.h"
+#include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -220,6 +221,12 @@ ttv_memory_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOpti
                   GError **error)
 {
   const TtvMemory *m = self;
+  if (options->one_thread)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("--analysis memory reports per process: --tid does not apply"));
+      return FALSE;
+    }
   if (format == TTV_ANALYSIS_FORMAT_TEXT)
     write_text (m, options, out);
   else if (format == TTV_ANALYSIS_FORMAT_JSONL)

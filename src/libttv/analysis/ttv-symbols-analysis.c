@@ -4,6 +4,7 @@
 #include "ttv-symbols-analysis.h"
 
 #include "ttv-analysis-output.h"
+#include "ttv-error.h"
 #include "ttv-ust-model.h"
 
 #include <glib/gi18n-lib.h>
@@ -119,6 +120,12 @@ static gboolean
 symbols_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOptions *o, GString *out, GError **error)
 {
   TtvSymbols *s = self;
+  if (o->one_thread)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("--analysis symbols reports per process: --tid does not apply"));
+      return FALSE;
+    }
   const TtvBinMap *map = ttv_symbolizer_get_bin_map (s->symbolizer);
   g_autoptr (GArray) processes = ttv_bin_map_dup_processes (map);
   /* Sorted by trace then vpid: (trace, vpid) pairs, two gint64 each. */
