@@ -11,6 +11,7 @@
 #include "ttv-symbols-analysis.h"
 #include "ttv-tab-analysis.h"
 #include "ttv-tab-state-private.h"
+#include "ttv-ust-model.h"
 
 #include <string.h>
 
@@ -401,8 +402,9 @@ ttv_tab_state_dup_event_symbol (TtvTabState *state, const TtvViewerEvent *event,
   gint64 vpid;
   if (!ttv_viewer_event_get_field_int (event, "vpid", &vpid))
     vpid = -1;
-  /* ip and call_site are where a call returns to: the call's line. */
-  gboolean return_address = g_str_equal (field, "ip") || g_str_equal (field, "call_site");
+  /* ip (but cyg-profile's) and call_site are where a call returns to: the
+   * call's line. */
+  gboolean return_address = ttv_ust_field_is_return_address (ttv_viewer_event_get_name (event), field);
   const TtvSymbols *symbols = ttv_symbols_from_analysis (userspace_of (state)->runs[TTV_VIEWER_USERSPACE_SYMBOLS].result);
   return ttv_symbols_dup_name (symbols, index, vpid, addr, ttv_viewer_event_get_time (event), return_address);
 }

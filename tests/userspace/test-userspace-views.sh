@@ -7,12 +7,15 @@
 # the control flow showing the program's threads, with a screenshot of each step (kept in $TTV_GUI_SHOTS when set) and the
 # colours each view must draw checked in it.
 # Run by meson under dbus-run-session + xvfb-run, as root (the recording).
-# Usage: test-userspace-views.sh TTV CC SOURCE_DIR WORK_DIR
+# Last, the event list's Symbol column on the same trace (test-event-list's
+# /gui/event-list/symbol-column, given the trace).
+# Usage: test-userspace-views.sh TTV CC SOURCE_DIR WORK_DIR [TEST_EVENT_LIST]
 set -u
 TTV=$1
 cc=$2
 src=$3
 work=$4
+test_event_list=${5:-}
 
 skip () { echo "1..0 # SKIP $*"; exit 0; }
 fail () { echo "Bail out! $*"; exit 1; }
@@ -48,7 +51,7 @@ blue_drawn () { [ "$(pixels "$1" "$BLUE")" -gt 8 ] 2>/dev/null; }
 text_drawn () { [ "$(pixels "$1" "$DARK")" -gt 90 ] 2>/dev/null; }
 threads_drawn () { [ "$(pixels "$1" "$UNKNOWN")" -gt 200 ] 2>/dev/null; }
 
-echo "1..13"
+echo "1..14"
 for v in callstack flamegraph functions memory; do
   "$TTV" --render "$v" --trace "$trace" --size 1100x500 -o "$SHOTS/render-$v.png" >>"$WORK/ttv.log" 2>&1
 done
@@ -109,4 +112,13 @@ show controlflow
 check "the control flow shows the program's threads (state unknown between their events)" \
   'shoot_until "$SHOTS/controlflow.png" 150 threads_drawn'
 stop_ttv
+
+# The event list names each userspace event's caller, and Find finds the
+# leak's malloc by it (a GTK test program of its own, on the same trace).
+if [ -n "$test_event_list" ]; then
+  check "the event list's Symbol column names the callers, Find finds make_leak's malloc" \
+    'TTV_UST_TRACE="$trace" "$test_event_list" -p /gui/event-list/symbol-column >>"$WORK/ttv.log" 2>&1'
+else
+  ok "the event list's Symbol column # SKIP no test-event-list given"
+fi
 gui_test_finish

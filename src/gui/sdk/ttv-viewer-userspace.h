@@ -172,7 +172,8 @@ GArray     *ttv_viewer_memory_dup_leaks (TtvViewerMemory *memory);
 /* --- Symbols (TTV_VIEWER_USERSPACE_SYMBOLS) -------------------------------------------- */
 
 /* The name of the address in @event's field or context member @field
- * ("ip": the caller of the traced function; "addr", "call_site"):
+ * ("ip": where the traced call returns to, named with the call's line;
+ * of a cyg-profile event, the function itself; "addr", "call_site"):
  * "main+0x26 (prog.c:11)", "libfoo.so+0x3c8", or the address in hex.
  * NULL when the event has no such integer, or the symbols are not there
  * yet (it asks for them).  Main thread only; caller frees. */

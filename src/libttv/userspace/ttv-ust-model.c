@@ -274,6 +274,14 @@ ttv_ust_model_read (TtvUstModel *m, guint trace, const TtvEvent *ev, TtvUstEvent
   return read_arguments (&f, out);
 }
 
+gboolean
+ttv_ust_field_is_return_address (const char *event_name, const char *field)
+{
+  if (g_str_equal (field, "call_site"))
+    return TRUE;
+  return g_str_equal (field, "ip") && !g_str_has_prefix (event_name, "lttng_ust_cyg_profile");
+}
+
 void
 ttv_ust_build_id_to_hex (const guint8 *id, guint len, char *out)
 {

@@ -83,6 +83,13 @@ void         ttv_ust_build_id_to_hex (const guint8 *id, guint len, char *out);
 /* A build id back from hex (even length, 2..2 * TTV_UST_MAX_BUILD_ID digits). */
 gboolean     ttv_ust_build_id_from_hex (const char *hex, guint8 *id, guint *len);
 
+/* Whether @field of an event named @event_name holds a return address
+ * (the instruction after a call: the call is the one before it, and its
+ * line the call's): call_site, and the ip context of LTTng-UST's events
+ * but cyg-profile's, whose probes give the traced function's own address
+ * as their ip. */
+gboolean     ttv_ust_field_is_return_address (const char *event_name, const char *field);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvUstModel, ttv_ust_model_free)
 
 G_END_DECLS
