@@ -84,7 +84,7 @@ TtvTime     ttv_viewer_position_get_time (const TtvViewerPosition *pos);
  * For a viewer's own searches (the event list's Find by expression): the
  * same language and bare-word rule as the tab's filter. */
 
-/* NULL with @error (TTV_FILTER_ERROR, naming the column) when @text does
+/* NULL with @error (its message names the column) when @text does
  * not parse or is empty. */
 TtvViewerFilter *ttv_viewer_filter_new (const char *text, GError **error);
 void        ttv_viewer_filter_free (TtvViewerFilter *filter);

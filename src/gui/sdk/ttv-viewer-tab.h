@@ -76,7 +76,7 @@ GArray     *ttv_tab_state_dup_lost_events (TtvTabState *state, TtvTime t0, TtvTi
  * An expression of the filter language (docs/filters.md); a bare word such
  * as `sched` stands for `event.name = "*sched*"`; "" for none. */
 const char *ttv_tab_state_get_filter (TtvTabState *state);
-/* FALSE with @error (TTV_FILTER_ERROR, naming the column) when @filter
+/* FALSE with @error (its message names the column) when @filter
  * does not parse: the filter is then unchanged.  NULL or "": none. */
 gboolean    ttv_tab_state_set_filter (TtvTabState *state, const char *filter, GError **error);
 /* Whether the filter reads state.* (then it is exact only once the state is
