@@ -213,7 +213,7 @@ new_row (const RowChoice *c, const TtvViewerRowInfo *info, guint row, guint n_th
 
   r->cells = g_new0 (char *, 6);
   r->cells[0] = g_strdup_printf ("%u", info->id);
-  r->cells[1] = g_strdup_printf ("%u", info->tgid);
+  r->cells[1] = info->tgid == TTV_VIEWER_PID_NONE ? g_strdup ("—") : g_strdup_printf ("%u", info->tgid);
   r->cells[2] = info->ppid == TTV_VIEWER_PID_NONE ? g_strdup ("—") : g_strdup_printf ("%u", info->ppid);
   r->cells[3] = ttv_viewer_format_duration (info->cpu_time);
   r->cells[4] = g_strdup_printf ("+%s", birth);

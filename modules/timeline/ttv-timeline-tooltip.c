@@ -300,7 +300,10 @@ ttv_timeline_view_dup_tooltip (TtvTimelineView *self, const TimelineLayout *layo
   append_marks (self, text, r, &l, x);
   if (info && r->kind == TTV_VIEWER_ROW_PROCESS)
     {
-      g_string_append_printf (text, _("\nPID %u, TGID %u"), info->id, info->tgid);
+      if (info->tgid == TTV_VIEWER_PID_NONE)   /* a userspace thread of a trace without vpid */
+        g_string_append_printf (text, _("\nPID %u, process unknown"), info->id);
+      else
+        g_string_append_printf (text, _("\nPID %u, TGID %u"), info->id, info->tgid);
       if (info->ppid != TTV_VIEWER_PID_NONE)
         g_string_append_printf (text, _(", PPID %u"), info->ppid);
     }

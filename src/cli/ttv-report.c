@@ -83,6 +83,9 @@ typedef struct {
   gint64 top;
   gint64 bins;
   gint64 tid;
+  /* userspace analyses (issue 18) */
+  char **symbol_dirs;
+  gboolean symbols_only;
 } ReportArgs;
 
 /* NOT_GIVEN: an integer option that was not given (values below its
@@ -128,14 +131,19 @@ static const GOptionEntry entries[] = {
   { "keep-going", 0, 0, G_OPTION_ARG_NONE, &args.keep_going,
     N_("Read on past damaged blocks or packets: each is named on stderr, and the exit status is 1"), NULL },
   { "analysis", 0, 0, G_OPTION_ARG_STRING, &args.analysis,
-    N_("Print an analysis instead of events: cpu, syscalls, sched, irq, block, futex, critical-path (list: all)"), "NAME" },
+    N_("Print an analysis instead of events: cpu, syscalls, sched, irq, block, futex, critical-path, callstack, "
+       "memory, symbols (list: all)"), "NAME" },
   { "records", 0, 0, G_OPTION_ARG_NONE, &args.records, N_("--analysis: every record instead of statistics"), NULL },
   { "table", 0, 0, G_OPTION_ARG_STRING, &args.table, N_("--analysis: only this table of the analysis"), "TABLE" },
   { "group-by", 0, 0, G_OPTION_ARG_STRING, &args.group_by, N_("--analysis: statistics per value of this column"), "COLUMN" },
-  { "top", 0, 0, G_OPTION_ARG_INT64, &args.top, N_("--analysis: only the N longest records, or N busiest threads"), "N" },
+  { "top", 0, 0, G_OPTION_ARG_INT64, &args.top, N_("--analysis: only the N longest records, or N busiest threads (callstack, memory: N rows per table)"), "N" },
   { "bins", 0, 0, G_OPTION_ARG_INT64, &args.bins, N_("--analysis cpu: CPU usage in N bins of the window"), "N" },
-  { "tid", 0, 0, G_OPTION_ARG_INT64, &args.tid, N_("--analysis: this thread only; the thread of critical-path"), "TID" },
+  { "tid", 0, 0, G_OPTION_ARG_INT64, &args.tid, N_("--analysis: this thread only (callstack too); the thread of critical-path"), "TID" },
   { "no-cache", 0, 0, G_OPTION_ARG_NONE, &args.no_cache, N_("--analysis: neither read nor write the results' cache"), NULL },
+  { "symbols", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.symbol_dirs,
+    N_("--analysis callstack, memory, symbols: look for the traced binaries and their debug files in DIR first"), "DIR" },
+  { "symbols-only", 0, 0, G_OPTION_ARG_NONE, &args.symbols_only,
+    N_("--analysis callstack, memory, symbols: look for them in the --symbols directories only"), NULL },
   { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
@@ -1191,6 +1199,9 @@ analysis_options (TtvAnalysisOptions *opt, TtvTraceset *ts, TtvTime start, TtvTi
   opt->tid = args.tid >= 0 ? (guint32) args.tid : 0;
   opt->traceset = ts;
   opt->no_cache = args.no_cache || g_getenv ("TTV_HISTORY_NO_CACHE") != NULL;
+  opt->debug_dirs = (const char *const *) args.symbol_dirs;
+  opt->symbols_only_in_dirs = args.symbols_only;
+  opt->max_rows = (guint) MIN ((guint64) MAX (args.top, 0), G_MAXUINT);
 }
 
 static int
@@ -1242,6 +1253,12 @@ print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
         {
           g_autofree char *msg = g_strdup_printf (_("--analysis %s has no %s output"), cls->name,
                                                   ttv_analysis_format_name (format));
+          return fail (EXIT_USAGE, msg);
+        }
+      if (cls->n_tables == 0 && (args.records || args.table || args.group_by || args.bins))
+        {
+          g_autofree char *msg = g_strdup_printf (_("--analysis %s has no tables: --records, --table, --group-by "
+                                                    "and --bins do not apply"), cls->name);
           return fail (EXIT_USAGE, msg);
         }
       g_autoptr (TtvAnalysis) analysis = ttv_analysis_run (ts, cls, &opt, analysis_progress, NULL, NULL, &error);
@@ -1352,8 +1369,9 @@ run (void)
       && !args.analysis)
     return fail (EXIT_USAGE, _("--format=csv goes with --stats, --density and --analysis, folded with --analysis"));
   if (!args.analysis && (args.records || args.table || args.group_by || args.top || args.bins || args.tid >= 0
-                         || args.no_cache))
-    return fail (EXIT_USAGE, _("--records, --table, --group-by, --top, --bins, --tid and --no-cache go with --analysis"));
+                         || args.no_cache || args.symbol_dirs || args.symbols_only))
+    return fail (EXIT_USAGE, _("--records, --table, --group-by, --top, --bins, --tid, --no-cache, --symbols and "
+                               "--symbols-only go with --analysis"));
   if (args.analysis && g_str_equal (args.analysis, "list"))
     return list_analyses ();
   if (args.analysis && (args.stats != STATS_NONE || args.density || args.state_at || args.info || args.list_events
@@ -1548,6 +1566,7 @@ main (int argc, char **argv)
   g_free (args.check_format);
   g_free (args.columns);
   g_free (args.timestamp);
+  g_strfreev (args.symbol_dirs);
   g_free (args.analysis);
   g_free (args.table);
   g_free (args.group_by);

@@ -199,7 +199,7 @@ ttv_tab_state_dup_density_names (TtvTabState *state)
 gboolean
 ttv_tab_analysis_fill_process_info (const TtvState *state, gint cpu, TtvViewerProcessInfo *info)
 {
-  const TtvProcessState *p = state && cpu >= 0 ? ttv_state_get_running (state, cpu) : NULL;
+  const TtvProcessState *p = state && cpu >= 0 ? ttv_state_get_event_process (state, cpu) : NULL;
 
   memset (info, 0, sizeof *info);
   info->pid = TTV_VIEWER_PID_NONE;

@@ -27,6 +27,7 @@ enum {
   SIG_HISTORY_CHANGED,
   SIG_KERNEL_READY,
   SIG_SELECTED_THREAD_CHANGED,
+  SIG_USERSPACE_READY,
   N_SIGNALS
 };
 
@@ -82,7 +83,7 @@ ttv_tab_state_class_init (TtvTabStateClass *klass)
   static const char *const names[N_SIGNALS] = {
     "traceset-changed", "time-window-changed", "current-time-changed", "selection-changed",
     "filter-changed", "bookmarks-changed", "time-format-changed", "density-ready", "state-ready",
-    "history-changed", "kernel-ready", "selected-thread-changed",
+    "history-changed", "kernel-ready", "selected-thread-changed", "userspace-ready",
   };
 
   object_class->dispose = ttv_tab_state_dispose;

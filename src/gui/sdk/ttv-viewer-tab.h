@@ -37,6 +37,9 @@ G_BEGIN_DECLS
  *   "kernel-ready"         a kernel analysis a viewer asked for is there, or
  *                          they were dropped after the traceset changed
  *                          (ttv-viewer-kernel.h);
+ *   "userspace-ready"      a userspace analysis asked for is there, or they
+ *                          were dropped after the traceset changed
+ *                          (ttv-viewer-userspace.h);
  *
  * and "selected-thread-changed" (see below). */
 

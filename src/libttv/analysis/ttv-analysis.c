@@ -91,6 +91,9 @@ ttv_analysis_options_get_range (const TtvAnalysisOptions *options, TtvTraceset *
   gboolean set = options && (options->start != 0 || options->end != 0);
   *start = set ? options->start : ttv_traceset_get_start (ts);
   *end = set ? options->end : ttv_traceset_get_end (ts);
+  /* An empty traceset has no span: start and end are unset. */
+  if (*start > *end)
+    *start = *end = 0;
 }
 
 gboolean

@@ -39,6 +39,7 @@ typedef struct {
   TtvTime end;
   const char *const *debug_dirs; /* weak, NULL-terminated, may be NULL: directories searched for
                                   * binaries and debug files before the defaults (symbols) */
+  gboolean symbols_only_in_dirs; /* and nowhere else (not at the paths the trace recorded) */
   guint max_rows;              /* text tables: at most this many rows per table (0: all) */
   /* Reports of analyses with tables. */
   gboolean records;            /* every record rather than statistics */

@@ -1515,6 +1515,16 @@ ttv_sim_set_truth (TtvSim *sim, TtvSimTruth *truth)
   sim->truth = truth;
 }
 
+gboolean
+ttv_sim_take_event (TtvSim *sim)
+{
+  g_return_val_if_fail (sim != NULL, FALSE);
+  if (sim->opt.max_events && sim->n_events >= sim->opt.max_events)
+    return FALSE;
+  sim->n_events++;
+  return TRUE;
+}
+
 guint64
 ttv_sim_get_n_events (const TtvSim *sim)
 {

@@ -266,6 +266,11 @@ void     ttv_sim_set_truth (TtvSim *sim, TtvSimTruth *truth);
 void     ttv_sim_truth_finish (TtvSimTruth *truth, TtvTime end);
 
 guint64  ttv_sim_get_n_events (const TtvSim *sim);
+/* A writer's own event, one the simulation does not emit (the files a
+ * CTF statedump names): it counts towards the events asked for (-n).
+ * TRUE when there is room for it (it is then counted), FALSE when the
+ * count is reached: the writer leaves it out. */
+gboolean ttv_sim_take_event (TtvSim *sim);
 /* Time of the last emitted event (start time before the first). */
 TtvTime  ttv_sim_get_time (const TtvSim *sim);
 guint    ttv_sim_get_n_cpus (const TtvSim *sim);

@@ -1,6 +1,7 @@
 /* ttv-kernel-model.c: the kernel model tables and their binding to the
  * event types of opened traces (see ttv-kernel-model.h). */
 #include "ttv-kernel-model.h"
+#include "ttv-event-owner.h"
 #include "ttv-field-accessor.h"
 #include "ttv-state-private.h"
 
@@ -111,6 +112,7 @@ typedef struct {
   TtvFieldAccessor fields[TTV_KM_MAX_FIELDS];
   GArray *quark_by_value;               /* of GQuark: syscall enum labels, or NULL */
   GArray *status_by_value;              /* of TtvProcessStatus: prev_state / status enum, or NULL */
+  gboolean user_context;                /* a userspace event naming its thread (vtid, vpid, procname) */
 } Binding;
 
 struct _TtvKernelModel {
@@ -186,10 +188,20 @@ binding_clear (gpointer data)
     g_array_unref (b->status_by_value);
 }
 
+/* Userspace (LTTng-UST) events say which thread emitted them through
+ * their contexts; kernel events are about the task the kernel runs. */
+static gboolean
+names_user_thread (const TtvTrace *trace, const TtvEventType *et)
+{
+  return g_strcmp0 (ttv_trace_get_info (trace, "domain"), "ust") == 0
+         && (ttv_event_type_has_context (trace, et, "vtid") || ttv_event_type_has_context (trace, et, "vpid"));
+}
+
 static void
-bind_event_type (Binding *b, const TtvEventType *et)
+bind_event_type (Binding *b, const TtvTrace *trace, const TtvEventType *et)
 {
   memset (b, 0, sizeof *b);
+  b->user_context = names_user_thread (trace, et);
   for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
     for (const TtvKernelModelEntry *e = tables[t]; e->event; e++)
       {
@@ -227,7 +239,7 @@ ttv_kernel_model_new (GPtrArray *traces)
       g_array_set_clear_func (bindings, binding_clear);
       g_array_set_size (bindings, trace->event_types->len);
       for (guint j = 0; j < trace->event_types->len; j++)
-        bind_event_type (&g_array_index (bindings, Binding, j), g_ptr_array_index (trace->event_types, j));
+        bind_event_type (&g_array_index (bindings, Binding, j), trace, g_ptr_array_index (trace->event_types, j));
       g_ptr_array_add (m->per_trace, bindings);
     }
   return m;
@@ -472,6 +484,17 @@ running_pid (const TtvState *s, gint cpu)
   return p ? p->pid : TTV_PID_NONE;
 }
 
+static void
+apply_user_context (TtvKernelModel *m, TtvState *s, const TtvEvent *ev)
+{
+  TtvEventOwner owner;
+  if (!ttv_event_owner_from_context (ev, m->scratch, &owner) || owner.tid < 0)
+    return;
+  guint32 tgid = owner.pid >= 0 && owner.pid < G_MAXUINT32 ? (guint32) owner.pid : TTV_PID_NONE;
+  if (owner.tid < G_MAXUINT32)
+    ttv_state_user_event (s, ev->tracefile->cpu, (guint32) owner.tid, tgid, owner.name, ev->time);
+}
+
 gboolean
 ttv_kernel_model_get_int (TtvKernelModel *m, guint trace_index, const TtvEvent *ev, guint field,
                           gint64 *out)
@@ -507,6 +530,8 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
 {
   ttv_state_begin_event (s, ev->time);
   const Binding *b = binding_for (m, trace_index, ev->type);
+  if (b && b->user_context)
+    apply_user_context (m, s, ev);
   if (b == NULL || b->action == TTV_KM_NONE)
     return;
   gint cpu = ev->tracefile->cpu;

@@ -636,7 +636,8 @@ ctf_emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvS
         /* The files it has open. */
         gint fd;
         const char *filename;
-        for (guint k = 0; ttv_sim_get_process_file (sink->sim, pid, k, &fd, &filename); k++)
+        for (guint k = 0; ttv_sim_get_process_file (sink->sim, pid, k, &fd, &filename) && ttv_sim_take_event (sink->sim);
+             k++)
           {
             TtvScalar f[3] = { I ((gint32) pid), I (fd), S (filename) };
             if (!ttv_ctf_writer_write_event (sink->writer, cpu, time, (guint) sink->kind_handle[K_STATEDUMP_FD], f, 3,
