@@ -217,6 +217,25 @@ test_same_host (void)
   g_assert_null (strstr (state, "\nmachine "));
 }
 
+/* trace.host names a machine's traces in filters. */
+static void
+test_filter_host (void)
+{
+  g_autofree char *all = report ("-f", "jsonl", traces.alpha, traces.beta, NULL);
+  g_autofree char *beta = report ("--filter=trace.host == \"beta\"", "-f", "jsonl", traces.alpha, traces.beta);
+  g_autofree char *not_beta = report ("--filter=trace.host != be*", "-f", "jsonl", traces.alpha, traces.beta);
+  g_autoptr (GPtrArray) all_b = jsonl_of_trace (all, "beta");
+  g_autoptr (GPtrArray) got_b = jsonl_of_trace (beta, "beta");
+  g_autoptr (GPtrArray) got_a = jsonl_of_trace (beta, "alpha");
+  g_autoptr (GPtrArray) not_b = jsonl_of_trace (not_beta, "beta");
+  g_autoptr (GPtrArray) not_a = jsonl_of_trace (not_beta, "alpha");
+  g_autoptr (GPtrArray) all_a = jsonl_of_trace (all, "alpha");
+  ttv_test_assert_same_lines (got_b, all_b);
+  g_assert_cmpuint (got_a->len, ==, 0);
+  g_assert_cmpuint (not_b->len, ==, 0);
+  ttv_test_assert_same_lines (not_a, all_a);
+}
+
 static void
 test_gen_host_bad (void)
 {
@@ -237,6 +256,7 @@ main (int argc, char **argv)
   g_test_add_func ("/machines/state-lines", test_state_lines);
   g_test_add_func ("/machines/state-at", test_state_at);
   g_test_add_func ("/machines/same-host", test_same_host);
+  g_test_add_func ("/machines/filter-host", test_filter_host);
   g_test_add_func ("/machines/gen-host-bad", test_gen_host_bad);
   int status = g_test_run ();
   ttv_test_remove_tree (traces.alpha);
