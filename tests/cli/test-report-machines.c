@@ -28,7 +28,7 @@ generate (const char *out, const char *format, const char *host, const char *see
           const char *start)
 {
   const char *argv[] = { TTV_GEN_PATH, "-q", "-f", format, "--host", host, "-s", seed, "-c", cpus,
-                         "-p", "12", "-n", "4000", "--start-time", start, "-o", out, NULL };
+                         "-p", "12", "-n", "3000", "--start-time", start, "-o", out, NULL };
   g_free (ttv_test_run_ok (argv));
 }
 
@@ -187,7 +187,7 @@ state_section (const char *text, guint machine, const char *host)
 static void
 test_state_at (void)
 {
-  static const char *const times[] = { "1700000000.001", "1700000000.0015", "1700000000.003" };
+  static const char *const times[] = { "1700000000.0015", "1700000000.003" };
   for (guint i = 0; i < G_N_ELEMENTS (times); i++)
     {
       g_autofree char *at = g_strdup_printf ("--state-at=%s", times[i]);
@@ -215,6 +215,29 @@ test_same_host (void)
   g_assert_null (g_hash_table_lookup (rows, "cpu/machine/0"));
   g_autofree char *state = report ("--state-at=1700000000.003", traces.alpha, traces.alpha2, NULL, NULL);
   g_assert_null (strstr (state, "\nmachine "));
+}
+
+/* Traces without a host name (LTTng 0.x) are one machine when they come
+ * from one session directory, else one machine each. */
+static void
+test_session_without_host (void)
+{
+  g_autofree char *session = ttv_test_dup_tmp_path ("session");
+  g_autofree char *one = g_build_filename (session, "one", NULL);
+  g_autofree char *two = g_build_filename (session, "two", NULL);
+  const char *gen_one[] = { TTV_GEN_PATH, "-q", "-f", "lttng", "-c", "2", "-n", "1500", "-o", one, NULL };
+  const char *gen_two[] = { TTV_GEN_PATH, "-q", "-f", "lttng", "-s", "2", "-c", "2", "-n", "1500", "-o", two, NULL };
+  g_free (ttv_test_run_ok (gen_one));
+  g_free (ttv_test_run_ok (gen_two));
+
+  g_autofree char *together = report ("--state-at=1700000000.001", session, NULL, NULL, NULL);
+  g_assert_null (strstr (together, "\nmachine "));
+  g_autofree char *apart = report ("--state-at=1700000000.001", one, two, NULL, NULL);
+  g_assert_nonnull (strstr (apart, "\nmachine 0 one\n"));
+  g_assert_nonnull (strstr (apart, "\nmachine 1 two\n"));
+  g_autofree char *host = report ("--filter=trace.host", one, NULL, NULL, NULL);
+  g_assert_cmpstr (host, ==, "");
+  ttv_test_remove_tree (session);
 }
 
 /* trace.host names a machine's traces in filters. */
@@ -256,6 +279,7 @@ main (int argc, char **argv)
   g_test_add_func ("/machines/state-lines", test_state_lines);
   g_test_add_func ("/machines/state-at", test_state_at);
   g_test_add_func ("/machines/same-host", test_same_host);
+  g_test_add_func ("/machines/session-without-host", test_session_without_host);
   g_test_add_func ("/machines/filter-host", test_filter_host);
   g_test_add_func ("/machines/gen-host-bad", test_gen_host_bad);
   int status = g_test_run ();
