@@ -217,6 +217,38 @@ test_same_host (void)
   g_assert_null (strstr (state, "\nmachine "));
 }
 
+/* The real scp capture (one side, host VM1) beside a generated peer (host
+ * VM2) over the same seconds: each machine's CPUs, processes and state are
+ * those of its trace alone. */
+static void
+test_scp_with_peer (void)
+{
+  g_autofree char *scp = ttv_test_dup_shared_ctf_trace ("scp-kernel");
+  if (scp == NULL)
+    return;
+  g_autofree char *peer = ttv_test_dup_tmp_path ("vm2");
+  const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--host", "VM2", "-c", "2", "-n", "3000",
+                        "--start-time", "1361214076.6", "-o", peer, NULL };
+  g_free (ttv_test_run_ok (gen));
+
+  g_autoptr (GHashTable) both = stats_rows (scp, peer);
+  g_autoptr (GHashTable) scp_alone = stats_rows (scp, NULL);
+  g_autoptr (GHashTable) peer_alone = stats_rows (peer, NULL);
+  assert_machine_stats (both, scp_alone, 0);
+  assert_machine_stats (both, peer_alone, 1);
+
+  g_autofree char *at_both = report ("--state-at=1361214076.62", scp, peer, NULL, NULL);
+  g_autofree char *at_scp = report ("--state-at=1361214076.62", scp, NULL, NULL, NULL);
+  g_autofree char *at_peer = report ("--state-at=1361214076.62", peer, NULL, NULL, NULL);
+  g_autofree char *got_scp = state_section (at_both, 0, "VM1");
+  g_autofree char *got_peer = state_section (at_both, 1, "VM2");
+  g_autofree char *want_scp = state_section (at_scp, 0, NULL);
+  g_autofree char *want_peer = state_section (at_peer, 0, NULL);
+  g_assert_cmpstr (got_scp, ==, want_scp);
+  g_assert_cmpstr (got_peer, ==, want_peer);
+  ttv_test_remove_tree (peer);
+}
+
 /* Traces without a host name (LTTng 0.x) are one machine when they come
  * from one session directory, else one machine each. */
 static void
@@ -280,6 +312,7 @@ main (int argc, char **argv)
   g_test_add_func ("/machines/state-at", test_state_at);
   g_test_add_func ("/machines/same-host", test_same_host);
   g_test_add_func ("/machines/session-without-host", test_session_without_host);
+  g_test_add_func ("/machines/scp-kernel-with-peer", test_scp_with_peer);
   g_test_add_func ("/machines/filter-host", test_filter_host);
   g_test_add_func ("/machines/gen-host-bad", test_gen_host_bad);
   int status = g_test_run ();
