@@ -10,6 +10,7 @@
 
 #include "ttv-userspace-common.h"
 #include "ttv-view-axis.h"
+#include "ttv-view-state.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -244,14 +245,8 @@ static void
 analysis_ready (gpointer data)
 {
   TtvFlameChart *self = data;
-  g_clear_pointer (&self->cs, ttv_viewer_callstacks_unref);
-  self->cs = ttv_tab_state_dup_callstacks (self->state);
-  if (self->cs == NULL && ttv_tab_state_get_userspace_error (self->state, TTV_VIEWER_USERSPACE_CALLSTACKS) == NULL)
-    ttv_userspace_wait_start (self->wait);   /* dropped with the old traceset: ask again */
-  else if (self->cs && ttv_viewer_callstacks_get_n_threads (self->cs) == 0)
-    gtk_label_set_text (self->status, _("No function entry or exit in these traces: trace a program built with "
-                                        "-finstrument-functions under LD_PRELOAD=liblttng-ust-cyg-profile.so."));
-  else if (self->cs)
+  ttv_userspace_take_callstacks (self->state, self->wait, self->status, &self->cs);
+  if (self->cs && ttv_viewer_callstacks_get_n_threads (self->cs) > 0)
     {
       guint64 calls = 0;
       TtvViewerCallstackThread t;
@@ -436,10 +431,7 @@ ttv_flame_chart_dispose (GObject *object)
 {
   TtvFlameChart *self = TTV_FLAME_CHART (object);
   g_clear_pointer (&self->wait, ttv_userspace_wait_free);
-  if (self->state)
-    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
-      g_clear_signal_handler (&self->handlers[i], self->state);
-  g_clear_object (&self->state);
+  ttv_view_state_release (&self->state, self->handlers, G_N_ELEMENTS (self->handlers));
   g_clear_pointer (&self->cs, ttv_viewer_callstacks_unref);
   G_OBJECT_CLASS (ttv_flame_chart_parent_class)->dispose (object);
 }
@@ -471,12 +463,8 @@ ttv_flame_chart_init (TtvFlameChart *self)
   GtkWidget *bar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, self->vadj);
   gtk_box_pack_start (GTK_BOX (row), self->area, TRUE, TRUE, 0);
   gtk_box_pack_start (GTK_BOX (row), bar, FALSE, FALSE, 0);
-  self->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->status, 0);
-  gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->status), 6);
   gtk_box_pack_start (GTK_BOX (self), row, TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->status), FALSE, FALSE, 2);
+  self->status = ttv_userspace_status_new (GTK_BOX (self));
   g_signal_connect (self->area, "draw", G_CALLBACK (draw), self);
   g_signal_connect (self->area, "scroll-event", G_CALLBACK (on_scroll), self);
   g_signal_connect (self->area, "button-press-event", G_CALLBACK (on_press), self);

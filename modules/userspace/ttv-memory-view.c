@@ -9,6 +9,7 @@
 
 #include "ttv-userspace-common.h"
 #include "ttv-view-axis.h"
+#include "ttv-view-state.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -356,10 +357,7 @@ ttv_memory_view_dispose (GObject *object)
 {
   TtvMemoryView *self = TTV_MEMORY_VIEW (object);
   g_clear_pointer (&self->wait, ttv_userspace_wait_free);
-  if (self->state)
-    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
-      g_clear_signal_handler (&self->handlers[i], self->state);
-  g_clear_object (&self->state);
+  ttv_view_state_release (&self->state, self->handlers, G_N_ELEMENTS (self->handlers));
   g_clear_pointer (&self->memory, ttv_viewer_memory_unref);
   g_clear_object (&self->leaks);
   G_OBJECT_CLASS (ttv_memory_view_parent_class)->dispose (object);
@@ -413,12 +411,8 @@ ttv_memory_view_init (TtvMemoryView *self)
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_paned_pack1 (GTK_PANED (paned), self->area, TRUE, FALSE);
   gtk_paned_pack2 (GTK_PANED (paned), scroll, TRUE, TRUE);
-  self->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->status, 0);
-  gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->status), 6);
   gtk_box_pack_start (GTK_BOX (self), paned, TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->status), FALSE, FALSE, 2);
+  self->status = ttv_userspace_status_new (GTK_BOX (self));
   g_signal_connect (self->area, "draw", G_CALLBACK (draw), self);
   g_signal_connect (self->area, "scroll-event", G_CALLBACK (on_scroll), self);
   g_signal_connect (self->area, "button-press-event", G_CALLBACK (on_press), self);
