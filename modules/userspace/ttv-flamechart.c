@@ -31,7 +31,7 @@ struct _TtvFlameChart {
   GtkWidget *area;
   GtkLabel *status;
   GtkAdjustment *vadj;          /* rows scrolled by, in pixels */
-  gulong handlers[5];
+  gulong handlers[TTV_USERSPACE_TIME_VIEW_HANDLERS];
   int drag_button;
   double drag_x0, drag_x1;
   TtvTime drag_t0, drag_t1;     /* the window when a pan began */
@@ -479,12 +479,8 @@ GtkWidget *
 ttv_flame_chart_new (TtvTabState *state)
 {
   TtvFlameChart *self = g_object_new (TTV_TYPE_FLAME_CHART, NULL);
-  static const char *const redraws[] = { "time-window-changed", "current-time-changed", "selection-changed",
-                                         "time-format-changed" };
   self->state = g_object_ref (state);
-  for (guint i = 0; i < G_N_ELEMENTS (redraws); i++)
-    self->handlers[i] = g_signal_connect_swapped (state, redraws[i], G_CALLBACK (redraw), self);
-  self->handlers[4] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (traceset_changed), self);
+  ttv_userspace_follow_time_view (state, self->handlers, G_CALLBACK (redraw), G_CALLBACK (traceset_changed), self);
   ttv_viewer_watch_marker_colors (self->area);
   self->wait = ttv_userspace_wait_new (state, TTV_VIEWER_USERSPACE_CALLSTACKS, self->status, analysis_ready, self);
   analysis_ready (self);

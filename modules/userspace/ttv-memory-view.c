@@ -156,7 +156,7 @@ struct _TtvMemoryView {
   GtkWidget *area;
   GtkListStore *leaks;
   GtkLabel *status;
-  gulong handlers[5];
+  gulong handlers[TTV_USERSPACE_TIME_VIEW_HANDLERS];
   int drag_button;
   double drag_x0;
   TtvTime drag_t0, drag_t1;
@@ -425,12 +425,8 @@ GtkWidget *
 ttv_memory_view_new (TtvTabState *state)
 {
   TtvMemoryView *self = g_object_new (TTV_TYPE_MEMORY_VIEW, NULL);
-  static const char *const redraws[] = { "time-window-changed", "current-time-changed", "selection-changed",
-                                         "time-format-changed" };
   self->state = g_object_ref (state);
-  for (guint i = 0; i < G_N_ELEMENTS (redraws); i++)
-    self->handlers[i] = g_signal_connect_swapped (state, redraws[i], G_CALLBACK (redraw), self);
-  self->handlers[4] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (traceset_changed), self);
+  ttv_userspace_follow_time_view (state, self->handlers, G_CALLBACK (redraw), G_CALLBACK (traceset_changed), self);
   ttv_viewer_watch_marker_colors (self->area);
   self->wait = ttv_userspace_wait_new (state, TTV_VIEWER_USERSPACE_MEMORY, self->status, analysis_ready, self);
   analysis_ready (self);

@@ -177,3 +177,15 @@ ttv_userspace_status_new (GtkBox *view)
   gtk_box_pack_start (view, GTK_WIDGET (status), FALSE, FALSE, 2);
   return status;
 }
+
+void
+ttv_userspace_follow_time_view (TtvTabState *state, gulong handlers[TTV_USERSPACE_TIME_VIEW_HANDLERS],
+                                GCallback redraw, GCallback traceset_changed, gpointer view)
+{
+  static const char *const redraws[] = { "time-window-changed", "current-time-changed", "selection-changed",
+                                         "time-format-changed" };
+  G_STATIC_ASSERT (G_N_ELEMENTS (redraws) + 1 == TTV_USERSPACE_TIME_VIEW_HANDLERS);
+  for (guint i = 0; i < G_N_ELEMENTS (redraws); i++)
+    handlers[i] = g_signal_connect_swapped (state, redraws[i], redraw, view);
+  handlers[G_N_ELEMENTS (redraws)] = g_signal_connect_swapped (state, "traceset-changed", traceset_changed, view);
+}

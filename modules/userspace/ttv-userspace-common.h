@@ -40,6 +40,14 @@ void        ttv_userspace_wait_start (TtvUserspaceWait *wait);
 void        ttv_userspace_take_callstacks (TtvTabState *state, TtvUserspaceWait *wait, GtkLabel *status,
                                            TtvViewerCallstacks **cs);
 
+/* Connects the @redraw of a view over the time window (swapped, @view) to
+ * what changes its picture (the window, the current time, the selection,
+ * the time format) and its @traceset_changed to "traceset-changed"; the
+ * ids in @handlers. */
+#define TTV_USERSPACE_TIME_VIEW_HANDLERS 5
+void        ttv_userspace_follow_time_view (TtvTabState *state, gulong handlers[TTV_USERSPACE_TIME_VIEW_HANDLERS],
+                                            GCallback redraw, GCallback traceset_changed, gpointer view);
+
 /* The status line at the bottom of @view (packed there), left-aligned and
  * cut with "…". */
 GtkLabel   *ttv_userspace_status_new (GtkBox *view);
