@@ -21,6 +21,15 @@ ttv_view_job_run (GCancellable **computing, gpointer viewer, gpointer job, GDest
   g_task_run_in_thread (task, thread);
 }
 
+void
+ttv_view_job_return (GTask *task, gpointer result, GDestroyNotify result_free, GError *error)
+{
+  if (result)
+    g_task_return_pointer (task, result, result_free);
+  else
+    g_task_return_error (task, error);
+}
+
 gboolean
 ttv_view_job_is_stale (GAsyncResult *result)
 {

@@ -14,6 +14,9 @@ void        ttv_view_job_cancel (GCancellable **computing);
  * reference to @viewer as its data, which it releases. */
 void        ttv_view_job_run (GCancellable **computing, gpointer viewer, gpointer job, GDestroyNotify job_free,
                               GTaskThreadFunc thread, GAsyncReadyCallback done);
+/* From @thread: @result (freed with @result_free if never taken), or
+ * @error (taken over) when @result is NULL. */
+void        ttv_view_job_return (GTask *task, gpointer result, GDestroyNotify result_free, GError *error);
 /* TRUE when the job that gave @result was cancelled (its result is stale). */
 gboolean    ttv_view_job_is_stale (GAsyncResult *result);
 

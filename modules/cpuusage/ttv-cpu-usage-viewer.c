@@ -72,10 +72,7 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
   GError *error = NULL;
   TtvCpuUsagePicture *p = ttv_cpu_usage_picture_compute (job->usage, job->t0, job->t1, job->n_bins, job->r0, job->r1,
                                                          job->tid, &error);
-  if (p)
-    g_task_return_pointer (task, p, (GDestroyNotify) ttv_cpu_usage_picture_free);
-  else
-    g_task_return_error (task, error);
+  ttv_view_job_return (task, p, (GDestroyNotify) ttv_cpu_usage_picture_free, error);
 }
 
 static void

@@ -53,10 +53,7 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
   Job *job = data;
   GError *error = NULL;
   TtvPathPicture *p = ttv_path_picture_compute (job->state, job->tid, job->t0, job->t1, &error);
-  if (p)
-    g_task_return_pointer (task, p, (GDestroyNotify) ttv_path_picture_free);
-  else
-    g_task_return_error (task, error);
+  ttv_view_job_return (task, p, (GDestroyNotify) ttv_path_picture_free, error);
 }
 
 static void

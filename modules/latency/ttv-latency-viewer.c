@@ -96,10 +96,7 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
   GError *error = NULL;
   TtvLatencyData *d = ttv_latency_data_compute (job->table, job->t0, job->t1, job->width, job->tid, job->with_stats,
                                                 cancel, &error);
-  if (d)
-    g_task_return_pointer (task, d, (GDestroyNotify) ttv_latency_data_free);
-  else
-    g_task_return_error (task, error);
+  ttv_view_job_return (task, d, (GDestroyNotify) ttv_latency_data_free, error);
 }
 
 static void fill_stats (TtvLatencyViewer *self);
