@@ -249,24 +249,19 @@ fill_stats (TtvLatencyViewer *self)
                                         : &self->stats->all;
       if (s->count == 0)
         continue;
-      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, s->count);
-      g_autofree char *total = ttv_viewer_format_duration (s->total);
-      g_autofree char *min = ttv_viewer_format_duration (s->min);
-      g_autofree char *mean = ttv_viewer_format_duration ((TtvTime) llround (s->mean));
-      g_autofree char *max = ttv_viewer_format_duration (s->max);
-      g_autofree char *stddev = ttv_viewer_format_duration ((TtvTime) llround (s->stddev));
-      g_autofree char *p50 = ttv_viewer_format_duration (s->p50);
-      g_autofree char *p90 = ttv_viewer_format_duration (s->p90);
-      g_autofree char *p99 = ttv_viewer_format_duration (s->p99);
+      gint64 v[TTV_LATENCY_N_FIGURES];
+      ttv_latency_stats_figures (s, v);
+      g_auto (GStrv) t = g_new0 (char *, TTV_LATENCY_N_FIGURES + 1);
+      for (guint f = 0; f < TTV_LATENCY_N_FIGURES; f++)
+        t[f] = ttv_latency_figure_text (f, v[f]);
       gtk_list_store_insert_with_values (self->stats_store, NULL, -1,
                                          STAT_LABEL, i < self->stats->groups->len ? s->label : _("all"),
-                                         STAT_COUNT, count, STAT_TOTAL, total, STAT_MIN, min, STAT_MEAN, mean,
-                                         STAT_MAX, max, STAT_STDDEV, stddev, STAT_P50, p50, STAT_P90, p90,
-                                         STAT_P99, p99,
-                                         STAT_COUNT_V, (gint64) s->count, STAT_TOTAL_V, s->total,
-                                         STAT_MIN_V, s->min, STAT_MEAN_V, (gint64) llround (s->mean),
-                                         STAT_MAX_V, s->max, STAT_STDDEV_V, (gint64) llround (s->stddev),
-                                         STAT_P50_V, s->p50, STAT_P90_V, s->p90, STAT_P99_V, s->p99, -1);
+                                         STAT_COUNT, t[0], STAT_TOTAL, t[1], STAT_MIN, t[2], STAT_MEAN, t[3],
+                                         STAT_MAX, t[4], STAT_STDDEV, t[5], STAT_P50, t[6], STAT_P90, t[7],
+                                         STAT_P99, t[8],
+                                         STAT_COUNT_V, v[0], STAT_TOTAL_V, v[1], STAT_MIN_V, v[2], STAT_MEAN_V, v[3],
+                                         STAT_MAX_V, v[4], STAT_STDDEV_V, v[5], STAT_P50_V, v[6], STAT_P90_V, v[7],
+                                         STAT_P99_V, v[8], -1);
     }
 }
 
