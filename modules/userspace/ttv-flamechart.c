@@ -8,6 +8,7 @@
  * --render callstack. */
 #include "ttv-flamechart.h"
 
+#include "ttv-time-gestures.h"
 #include "ttv-userspace-common.h"
 #include "ttv-view-axis.h"
 #include "ttv-view-state.h"
@@ -32,10 +33,7 @@ struct _TtvFlameChart {
   GtkLabel *status;
   GtkAdjustment *vadj;          /* rows scrolled by, in pixels */
   gulong handlers[TTV_USERSPACE_TIME_VIEW_HANDLERS];
-  int drag_button;
-  double drag_x0, drag_x1;
-  TtvTime drag_t0, drag_t1;     /* the window when a pan began */
-  gboolean dragged;
+  TtvTimeGestures gestures;
 };
 
 G_DEFINE_FINAL_TYPE (TtvFlameChart, ttv_flame_chart, GTK_TYPE_BOX)
@@ -265,10 +263,7 @@ analysis_ready (gpointer data)
 static TtvTime
 time_at (TtvFlameChart *self, double x)
 {
-  TtvTime t0, t1;
-  ttv_tab_state_get_time_window (self->state, &t0, &t1);
-  double w = MAX (1, gtk_widget_get_allocated_width (self->area) - LABEL_WIDTH);
-  return t0 + (TtvTime) ((x - LABEL_WIDTH) / w * (double) (t1 - t0));
+  return ttv_time_gestures_time_at (&self->gestures, self->area, x);
 }
 
 /* The thread and depth under (@x, @y); FALSE on a header or nothing. */
@@ -310,15 +305,7 @@ on_scroll (GtkWidget *area, GdkEventScroll *ev, TtvFlameChart *self)
   TtvTime t0, t1;
   ttv_tab_state_get_time_window (self->state, &t0, &t1);
   if (ev->state & GDK_CONTROL_MASK)
-    {
-      /* Zoom around the pointer. */
-      double factor = dy < 0 ? 0.8 : 1.25;
-      TtvTime at = time_at (self, ev->x);
-      TtvTime n0 = at - (TtvTime) ((double) (at - t0) * factor);
-      TtvTime n1 = at + (TtvTime) ((double) (t1 - at) * factor);
-      if (n1 - n0 >= 100)
-        ttv_tab_state_set_time_window (self->state, n0, n1);
-    }
+    ttv_time_gestures_zoom (&self->gestures, area, ev->x, dy);
   else if ((ev->state & GDK_SHIFT_MASK) || dx != 0)
     {
       TtvTime shift = (TtvTime) ((dx != 0 ? dx : dy) * (double) (t1 - t0) / 10);
@@ -326,54 +313,6 @@ on_scroll (GtkWidget *area, GdkEventScroll *ev, TtvFlameChart *self)
     }
   else
     gtk_adjustment_set_value (self->vadj, gtk_adjustment_get_value (self->vadj) + dy * 3 * ROW_HEIGHT);
-  return GDK_EVENT_STOP;
-}
-
-static gboolean
-on_press (GtkWidget *area, GdkEventButton *ev, TtvFlameChart *self)
-{
-  if (ev->type != GDK_BUTTON_PRESS || ev->x < LABEL_WIDTH)
-    return GDK_EVENT_PROPAGATE;
-  self->drag_button = (ev->button == 1 && (ev->state & GDK_SHIFT_MASK)) ? 3 : (int) ev->button;
-  self->drag_x0 = self->drag_x1 = ev->x;
-  self->dragged = FALSE;
-  ttv_tab_state_get_time_window (self->state, &self->drag_t0, &self->drag_t1);
-  return GDK_EVENT_STOP;
-}
-
-static gboolean
-on_motion (GtkWidget *area, GdkEventMotion *ev, TtvFlameChart *self)
-{
-  if (!self->drag_button)
-    return GDK_EVENT_PROPAGATE;
-  self->drag_x1 = ev->x;
-  self->dragged |= fabs (self->drag_x1 - self->drag_x0) > 3;
-  if (!self->dragged)
-    return GDK_EVENT_STOP;
-  if (self->drag_button == 1)
-    {
-      double w = MAX (1, gtk_widget_get_allocated_width (area) - LABEL_WIDTH);
-      TtvTime shift = (TtvTime) ((self->drag_x0 - ev->x) / w * (double) (self->drag_t1 - self->drag_t0));
-      ttv_tab_state_set_time_window (self->state, self->drag_t0 + shift, self->drag_t1 + shift);
-    }
-  else if (self->drag_button == 3)
-    {
-      TtvTime a = time_at (self, self->drag_x0), b = time_at (self, ev->x);
-      ttv_tab_state_set_selection (self->state, MIN (a, b), MAX (a, b));
-    }
-  return GDK_EVENT_STOP;
-}
-
-static gboolean
-on_release (GtkWidget *area, GdkEventButton *ev, TtvFlameChart *self)
-{
-  if (!self->drag_button)
-    return GDK_EVENT_PROPAGATE;
-  if (!self->dragged && self->drag_button == 1)
-    ttv_tab_state_set_current_time (self->state, time_at (self, ev->x));
-  else if (!self->dragged && self->drag_button == 3)
-    ttv_tab_state_clear_selection (self->state);
-  self->drag_button = 0;
   return GDK_EVENT_STOP;
 }
 
@@ -467,9 +406,9 @@ ttv_flame_chart_init (TtvFlameChart *self)
   self->status = ttv_userspace_status_new (GTK_BOX (self));
   g_signal_connect (self->area, "draw", G_CALLBACK (draw), self);
   g_signal_connect (self->area, "scroll-event", G_CALLBACK (on_scroll), self);
-  g_signal_connect (self->area, "button-press-event", G_CALLBACK (on_press), self);
-  g_signal_connect (self->area, "motion-notify-event", G_CALLBACK (on_motion), self);
-  g_signal_connect (self->area, "button-release-event", G_CALLBACK (on_release), self);
+  g_signal_connect (self->area, "button-press-event", G_CALLBACK (ttv_time_gestures_press), &self->gestures);
+  g_signal_connect (self->area, "motion-notify-event", G_CALLBACK (ttv_time_gestures_motion), &self->gestures);
+  g_signal_connect (self->area, "button-release-event", G_CALLBACK (ttv_time_gestures_release), &self->gestures);
   g_signal_connect (self->area, "query-tooltip", G_CALLBACK (on_tooltip), self);
   g_signal_connect (self->area, "size-allocate", G_CALLBACK (on_size), self);
   g_signal_connect_swapped (self->vadj, "value-changed", G_CALLBACK (redraw), self);
@@ -480,6 +419,7 @@ ttv_flame_chart_new (TtvTabState *state)
 {
   TtvFlameChart *self = g_object_new (TTV_TYPE_FLAME_CHART, NULL);
   self->state = g_object_ref (state);
+  ttv_time_gestures_init (&self->gestures, state, LABEL_WIDTH, 0);
   ttv_userspace_follow_time_view (state, self->handlers, G_CALLBACK (redraw), G_CALLBACK (traceset_changed), self);
   ttv_viewer_watch_marker_colors (self->area);
   self->wait = ttv_userspace_wait_new (state, TTV_VIEWER_USERSPACE_CALLSTACKS, self->status, analysis_ready, self);
