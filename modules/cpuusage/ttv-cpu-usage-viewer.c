@@ -6,9 +6,14 @@
  * drag zooms.  Pictures come from a worker thread, drawn in O(pixels);
  * ttv --render cpu-usage draws the same. */
 #include "ttv-cpu-usage-chart.h"
+#include "ttv-view-bar.h"
+#include "ttv-view-drag.h"
+#include "ttv-view-export.h"
+#include "ttv-view-job.h"
+#include "ttv-view-list.h"
+#include "ttv-view-state.h"
 
 #include <glib/gi18n-lib.h>
-#include <math.h>
 #include <time.h>
 
 #define TTV_TYPE_CPU_USAGE_VIEWER (ttv_cpu_usage_viewer_get_type ())
@@ -27,8 +32,7 @@ struct _TtvCpuUsageViewer {
   GCancellable *computing;         /* owned, NULL when idle */
   guint progress_timer;
   gboolean filling;
-  gboolean dragging;
-  double drag_x0, drag_x1;
+  TtvViewDrag drag;
 };
 
 G_DEFINE_FINAL_TYPE (TtvCpuUsageViewer, ttv_cpu_usage_viewer, GTK_TYPE_BOX)
@@ -68,10 +72,7 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
   GError *error = NULL;
   TtvCpuUsagePicture *p = ttv_cpu_usage_picture_compute (job->usage, job->t0, job->t1, job->n_bins, job->r0, job->r1,
                                                          job->tid, &error);
-  if (p)
-    g_task_return_pointer (task, p, (GDestroyNotify) ttv_cpu_usage_picture_free);
-  else
-    g_task_return_error (task, error);
+  ttv_view_job_return (task, p, (GDestroyNotify) ttv_cpu_usage_picture_free, error);
 }
 
 static void
@@ -131,7 +132,7 @@ job_done (GObject *source, GAsyncResult *result, gpointer data)
   TtvCpuUsageViewer *self = data;   /* owned reference */
   GError *error = NULL;
   TtvCpuUsagePicture *p = g_task_propagate_pointer (G_TASK (result), &error);
-  if (!g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))) && self->state)
+  if (!ttv_view_job_is_stale (result) && self->state)
     {
       g_clear_object (&self->computing);
       if (p)
@@ -153,9 +154,7 @@ job_done (GObject *source, GAsyncResult *result, gpointer data)
 static void
 recompute (TtvCpuUsageViewer *self)
 {
-  if (self->computing)
-    g_cancellable_cancel (self->computing);
-  g_clear_object (&self->computing);
+  ttv_view_job_cancel (&self->computing);
   g_autoptr (TtvViewerCpuUsage) usage = ttv_tab_state_dup_cpu_usage (self->state);
   if (usage == NULL)
     return;
@@ -165,10 +164,7 @@ recompute (TtvCpuUsageViewer *self)
   threads_range (self->state, &job->r0, &job->r1);
   job->n_bins = bins_for (gtk_widget_get_allocated_width (self->chart));
   job->tid = ttv_tab_state_get_selected_thread (self->state);
-  self->computing = g_cancellable_new ();
-  g_autoptr (GTask) task = g_task_new (NULL, self->computing, job_done, g_object_ref (self));
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, job_thread);
+  ttv_view_job_run (&self->computing, self, job, (GDestroyNotify) job_free, job_thread, job_done);
 }
 
 static gboolean
@@ -228,13 +224,7 @@ chart_draw (GtkWidget *area, cairo_t *cr, TtvCpuUsageViewer *self)
   TtvTime ss, se;
   ttv_tab_state_get_time_span (self->state, &ss, &se);
   ttv_cpu_usage_draw_chart (cr, self->picture, 0, 0, w, h, ss, ttv_tab_state_get_current_time (self->state));
-  if (self->dragging)
-    {
-      double a = MIN (self->drag_x0, self->drag_x1), b = MAX (self->drag_x0, self->drag_x1);
-      cairo_set_source_rgba (cr, 0.1, 0.3, 0.9, 0.25);
-      cairo_rectangle (cr, a, TTV_CPU_USAGE_TOP, MAX (b - a, 1), h - TTV_CPU_USAGE_TOP - TTV_CPU_USAGE_BOTTOM);
-      cairo_fill (cr);
-    }
+  ttv_view_drag_draw_band (&self->drag, cr, TTV_CPU_USAGE_TOP, h - TTV_CPU_USAGE_TOP - TTV_CPU_USAGE_BOTTOM);
   return GDK_EVENT_STOP;
 }
 
@@ -247,37 +237,22 @@ time_at (TtvCpuUsageViewer *self, double x)
   return t0 + (TtvTime) (CLAMP ((x - TTV_CPU_USAGE_LEFT) / pw, 0, 1) * (double) (t1 - t0));
 }
 
-static gboolean
-chart_press (GtkWidget *area, GdkEventButton *ev, TtvCpuUsageViewer *self)
-{
-  if (ev->button != GDK_BUTTON_PRIMARY || ev->type != GDK_BUTTON_PRESS)
-    return GDK_EVENT_PROPAGATE;
-  self->dragging = TRUE;
-  self->drag_x0 = self->drag_x1 = ev->x;
-  return GDK_EVENT_STOP;
-}
-
-static gboolean
-chart_motion (GtkWidget *area, GdkEventMotion *ev, TtvCpuUsageViewer *self)
-{
-  if (!self->dragging)
-    return GDK_EVENT_PROPAGATE;
-  self->drag_x1 = ev->x;
-  gtk_widget_queue_draw (area);
-  return GDK_EVENT_STOP;
-}
-
+/* A drag zooms the window to its span, a click sets the current time. */
 static gboolean
 chart_release (GtkWidget *area, GdkEventButton *ev, TtvCpuUsageViewer *self)
 {
-  if (!self->dragging || ev->button != GDK_BUTTON_PRIMARY)
-    return GDK_EVENT_PROPAGATE;
-  self->dragging = FALSE;
-  if (fabs (ev->x - self->drag_x0) >= 3)
-    ttv_tab_state_set_time_window (self->state, time_at (self, MIN (ev->x, self->drag_x0)),
-                                   time_at (self, MAX (ev->x, self->drag_x0)));
-  else
-    ttv_tab_state_set_current_time (self->state, time_at (self, ev->x));
+  double a, b;
+  switch (ttv_view_drag_release (&self->drag, ev, &a, &b))
+    {
+    case TTV_VIEW_DRAG_NONE:
+      return GDK_EVENT_PROPAGATE;
+    case TTV_VIEW_DRAG_SPAN:
+      ttv_tab_state_set_time_window (self->state, time_at (self, a), time_at (self, b));
+      break;
+    case TTV_VIEW_DRAG_CLICK:
+      ttv_tab_state_set_current_time (self->state, time_at (self, a));
+      break;
+    }
   gtk_widget_queue_draw (area);
   return GDK_EVENT_STOP;
 }
@@ -319,39 +294,13 @@ draw_to (gpointer data, cairo_t *cr, int width, int height)
     ttv_cpu_usage_draw_picture (self->state, self->picture, cr, width, height);
 }
 
-static gboolean
-save_shown (GtkWidget *widget, const char *path, GError **error)
-{
-  return ttv_viewer_write_image (path, MAX (gtk_widget_get_allocated_width (widget), 200),
-                                  MAX (gtk_widget_get_allocated_height (widget), 200), draw_to, widget, error);
-}
-
-static void
-act_export (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  if (!save_shown (data, g_variant_get_string (param, NULL), &error))
-    g_warning ("%s", error->message);
-}
-
-static void
-act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  ttv_viewer_export_dialog (data, _("Export CPU Usage (.png or .svg)"), "cpu-usage.png", save_shown);
-}
-
 static void
 ttv_cpu_usage_viewer_dispose (GObject *object)
 {
   TtvCpuUsageViewer *self = TTV_CPU_USAGE_VIEWER (object);
-  if (self->computing)
-    g_cancellable_cancel (self->computing);
-  g_clear_object (&self->computing);
+  ttv_view_job_cancel (&self->computing);
   g_clear_handle_id (&self->progress_timer, g_source_remove);
-  if (self->state)
-    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
-      g_clear_signal_handler (&self->handlers[i], self->state);
-  g_clear_object (&self->state);
+  ttv_view_state_release (&self->state, self->handlers, G_N_ELEMENTS (self->handlers));
   g_clear_object (&self->store);
   g_clear_pointer (&self->picture, ttv_cpu_usage_picture_free);
   G_OBJECT_CLASS (ttv_cpu_usage_viewer_parent_class)->dispose (object);
@@ -373,57 +322,31 @@ threads_view_new (TtvCpuUsageViewer *self)
 {
   self->store = gtk_list_store_new (N_COLS, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
                                     G_TYPE_INT64);
-  GtkWidget *view = gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->store));
-  const struct { const char *title; gint column, sort; } cols[] = {
+  const TtvViewListColumn cols[] = {
     { _("Name"), COL_NAME, COL_NAME }, { _("TID"), COL_TID, COL_TID }, { _("PID"), COL_PID, COL_PID },
     { _("CPU time"), COL_TIME, COL_TIME_V }, { _("Share of busy time"), COL_SHARE, COL_TIME_V },
   };
-  for (guint c = 0; c < G_N_ELEMENTS (cols); c++)
-    {
-      GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
-      if (c > 0)
-        g_object_set (cell, "xalign", 1.0, NULL);
-      GtkTreeViewColumn *col = gtk_tree_view_column_new_with_attributes (cols[c].title, cell, "text", cols[c].column,
-                                                                          NULL);
-      gtk_tree_view_column_set_sort_column_id (col, cols[c].sort);
-      gtk_tree_view_column_set_resizable (col, TRUE);
-      gtk_tree_view_column_set_expand (col, c == 0);
-      gtk_tree_view_append_column (GTK_TREE_VIEW (view), col);
-    }
+  GtkWidget *view = ttv_view_list_new (GTK_TREE_MODEL (self->store), cols, G_N_ELEMENTS (cols), TRUE);
   gtk_widget_set_name (view, "cpu-usage-threads");
   g_signal_connect_swapped (gtk_tree_view_get_selection (GTK_TREE_VIEW (view)), "changed", G_CALLBACK (thread_picked),
                             self);
-  GtkWidget *s = gtk_scrolled_window_new (NULL, NULL);
-  gtk_container_add (GTK_CONTAINER (s), view);
   self->threads_view = view;
-  return s;
+  return ttv_view_list_scrolled (view);
 }
 
 static GtkWidget *
 ttv_cpu_usage_viewer_new (TtvTabState *state)
 {
-  static const GActionEntry actions[] = {
-    { "export", act_export, "s", NULL, NULL, { 0 } },
-    { "export-dialog", act_export_dialog, NULL, NULL, NULL, { 0 } },
-  };
   TtvCpuUsageViewer *self = g_object_new (TTV_TYPE_CPU_USAGE_VIEWER, "orientation", GTK_ORIENTATION_VERTICAL, NULL);
   self->state = g_object_ref (state);
   GSimpleActionGroup *group = g_simple_action_group_new ();
-  g_action_map_add_action_entries (G_ACTION_MAP (group), actions, G_N_ELEMENTS (actions), self);
+  ttv_view_export_add_actions (G_ACTION_MAP (group), GTK_WIDGET (self), _("Export CPU Usage (.png or .svg)"),
+                               "cpu-usage.png", draw_to);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "cpuusage", G_ACTION_GROUP (group));
   g_object_unref (group);
 
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
-  self->status = gtk_label_new ("");
-  gtk_widget_set_name (self->status, "cpu-usage-status");
-  gtk_label_set_ellipsize (GTK_LABEL (self->status), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (self->status), 0);
-  gtk_box_pack_start (GTK_BOX (bar), self->status, TRUE, TRUE, 0);
-  GtkWidget *w = gtk_button_new_with_mnemonic (_("E_xport…"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "cpuusage.export-dialog");
-  gtk_box_pack_end (GTK_BOX (bar), w, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (self), ttv_view_bar_new ("cpu-usage-status", "cpuusage.export-dialog", &self->status),
+                      FALSE, FALSE, 0);
 
   self->chart = gtk_drawing_area_new ();
   gtk_widget_set_name (self->chart, "cpu-usage-chart");
@@ -432,8 +355,8 @@ ttv_cpu_usage_viewer_new (TtvTabState *state)
   gtk_widget_set_has_tooltip (self->chart, TRUE);
   g_signal_connect (self->chart, "draw", G_CALLBACK (chart_draw), self);
   g_signal_connect (self->chart, "size-allocate", G_CALLBACK (chart_size), self);
-  g_signal_connect (self->chart, "button-press-event", G_CALLBACK (chart_press), self);
-  g_signal_connect (self->chart, "motion-notify-event", G_CALLBACK (chart_motion), self);
+  g_signal_connect (self->chart, "button-press-event", G_CALLBACK (ttv_view_drag_press), &self->drag);
+  g_signal_connect (self->chart, "motion-notify-event", G_CALLBACK (ttv_view_drag_motion), &self->drag);
   g_signal_connect (self->chart, "button-release-event", G_CALLBACK (chart_release), self);
   g_signal_connect (self->chart, "query-tooltip", G_CALLBACK (chart_tooltip), self);
   ttv_viewer_watch_marker_colors (self->chart);

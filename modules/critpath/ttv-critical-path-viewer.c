@@ -7,6 +7,11 @@
  * thread from the scheduling and CPU usage analyses; ttv --render
  * critical-path --thread TID draws the same. */
 #include "ttv-critical-path-chart.h"
+#include "ttv-view-bar.h"
+#include "ttv-view-export.h"
+#include "ttv-view-job.h"
+#include "ttv-view-list.h"
+#include "ttv-view-state.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -48,10 +53,7 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
   Job *job = data;
   GError *error = NULL;
   TtvPathPicture *p = ttv_path_picture_compute (job->state, job->tid, job->t0, job->t1, &error);
-  if (p)
-    g_task_return_pointer (task, p, (GDestroyNotify) ttv_path_picture_free);
-  else
-    g_task_return_error (task, error);
+  ttv_view_job_return (task, p, (GDestroyNotify) ttv_path_picture_free, error);
 }
 
 static void
@@ -97,7 +99,7 @@ job_done (GObject *source, GAsyncResult *result, gpointer data)
   TtvCriticalPathViewer *self = data;   /* owned reference */
   GError *error = NULL;
   TtvPathPicture *p = g_task_propagate_pointer (G_TASK (result), &error);
-  if (!g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))) && self->state)
+  if (!ttv_view_job_is_stale (result) && self->state)
     {
       g_clear_object (&self->computing);
       ttv_path_picture_free (self->picture);
@@ -133,9 +135,7 @@ progress_tick (gpointer data)
 static void
 recompute (TtvCriticalPathViewer *self)
 {
-  if (self->computing)
-    g_cancellable_cancel (self->computing);
-  g_clear_object (&self->computing);
+  ttv_view_job_cancel (&self->computing);
   guint32 tid = ttv_tab_state_get_selected_thread (self->state);
   gboolean ready = analyses_ready (self->state);
   if (!ready && !self->progress_timer && !ttv_tab_state_get_kernel_error (self->state, TTV_VIEWER_KERNEL_SCHED))
@@ -154,10 +154,7 @@ recompute (TtvCriticalPathViewer *self)
   job->state = g_object_ref (self->state);
   job->tid = tid;
   ttv_tab_state_get_time_window (self->state, &job->t0, &job->t1);
-  self->computing = g_cancellable_new ();
-  g_autoptr (GTask) task = g_task_new (NULL, self->computing, job_done, g_object_ref (self));
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, job_thread);
+  ttv_view_job_run (&self->computing, self, job, (GDestroyNotify) job_free, job_thread, job_done);
 }
 
 static gboolean
@@ -232,39 +229,13 @@ draw_to (gpointer data, cairo_t *cr, int width, int height)
     ttv_path_draw_picture (self->state, self->picture, cr, width, height);
 }
 
-static gboolean
-save_shown (GtkWidget *widget, const char *path, GError **error)
-{
-  return ttv_viewer_write_image (path, MAX (gtk_widget_get_allocated_width (widget), 200),
-                                  MAX (gtk_widget_get_allocated_height (widget), 200), draw_to, widget, error);
-}
-
-static void
-act_export (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  if (!save_shown (data, g_variant_get_string (param, NULL), &error))
-    g_warning ("%s", error->message);
-}
-
-static void
-act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  ttv_viewer_export_dialog (data, _("Export Critical Path (.png or .svg)"), "critical-path.png", save_shown);
-}
-
 static void
 ttv_critical_path_viewer_dispose (GObject *object)
 {
   TtvCriticalPathViewer *self = TTV_CRITICAL_PATH_VIEWER (object);
-  if (self->computing)
-    g_cancellable_cancel (self->computing);
-  g_clear_object (&self->computing);
+  ttv_view_job_cancel (&self->computing);
   g_clear_handle_id (&self->progress_timer, g_source_remove);
-  if (self->state)
-    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
-      g_clear_signal_handler (&self->handlers[i], self->state);
-  g_clear_object (&self->state);
+  ttv_view_state_release (&self->state, self->handlers, G_N_ELEMENTS (self->handlers));
   g_clear_object (&self->store);
   g_clear_pointer (&self->picture, ttv_path_picture_free);
   G_OBJECT_CLASS (ttv_critical_path_viewer_parent_class)->dispose (object);
@@ -285,55 +256,31 @@ static GtkWidget *
 rows_view_new (TtvCriticalPathViewer *self)
 {
   self->store = gtk_list_store_new (N_COLS, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_INT64, G_TYPE_UINT);
-  GtkWidget *view = gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->store));
-  const struct { const char *title; gint column, sort; } cols[] = {
+  const TtvViewListColumn cols[] = {
     { _("Participant"), COL_LABEL, COL_LABEL }, { _("Time on the path"), COL_TIME, COL_TIME_V },
     { _("Share of the window"), COL_SHARE, COL_TIME_V },
   };
-  for (guint c = 0; c < G_N_ELEMENTS (cols); c++)
-    {
-      GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
-      if (c > 0)
-        g_object_set (cell, "xalign", 1.0, NULL);
-      GtkTreeViewColumn *col = gtk_tree_view_column_new_with_attributes (cols[c].title, cell, "text", cols[c].column,
-                                                                          NULL);
-      gtk_tree_view_column_set_sort_column_id (col, cols[c].sort);
-      gtk_tree_view_column_set_expand (col, c == 0);
-      gtk_tree_view_append_column (GTK_TREE_VIEW (view), col);
-    }
+  GtkWidget *view = ttv_view_list_new (GTK_TREE_MODEL (self->store), cols, G_N_ELEMENTS (cols), FALSE);
   gtk_widget_set_name (view, "critical-path-participants");
   self->rows_view = view;
-  GtkWidget *s = gtk_scrolled_window_new (NULL, NULL);
-  gtk_container_add (GTK_CONTAINER (s), view);
-  return s;
+  return ttv_view_list_scrolled (view);
 }
 
 static GtkWidget *
 ttv_critical_path_viewer_new (TtvTabState *state)
 {
-  static const GActionEntry actions[] = {
-    { "export", act_export, "s", NULL, NULL, { 0 } },
-    { "export-dialog", act_export_dialog, NULL, NULL, NULL, { 0 } },
-  };
   TtvCriticalPathViewer *self = g_object_new (TTV_TYPE_CRITICAL_PATH_VIEWER, "orientation", GTK_ORIENTATION_VERTICAL,
                                               NULL);
   self->state = g_object_ref (state);
   GSimpleActionGroup *group = g_simple_action_group_new ();
-  g_action_map_add_action_entries (G_ACTION_MAP (group), actions, G_N_ELEMENTS (actions), self);
+  ttv_view_export_add_actions (G_ACTION_MAP (group), GTK_WIDGET (self), _("Export Critical Path (.png or .svg)"),
+                               "critical-path.png", draw_to);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "criticalpath", G_ACTION_GROUP (group));
   g_object_unref (group);
 
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
-  self->status = gtk_label_new ("");
-  gtk_widget_set_name (self->status, "critical-path-status");
-  gtk_label_set_ellipsize (GTK_LABEL (self->status), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (self->status), 0);
-  gtk_box_pack_start (GTK_BOX (bar), self->status, TRUE, TRUE, 0);
-  GtkWidget *w = gtk_button_new_with_mnemonic (_("E_xport…"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (w), "criticalpath.export-dialog");
-  gtk_box_pack_end (GTK_BOX (bar), w, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (self),
+                      ttv_view_bar_new ("critical-path-status", "criticalpath.export-dialog", &self->status), FALSE,
+                      FALSE, 0);
 
   self->chart = gtk_drawing_area_new ();
   gtk_widget_set_name (self->chart, "critical-path-chart");

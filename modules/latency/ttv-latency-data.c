@@ -8,6 +8,22 @@
 #include <string.h>
 
 void
+ttv_latency_stats_figures (const TtvViewerDurationStats *stats, gint64 figures[TTV_LATENCY_N_FIGURES])
+{
+  const gint64 all[TTV_LATENCY_N_FIGURES] = {
+    (gint64) stats->count, stats->total, stats->min, (gint64) llround (stats->mean), stats->max,
+    (gint64) llround (stats->stddev), stats->p50, stats->p90, stats->p99,
+  };
+  memcpy (figures, all, sizeof all);
+}
+
+char *
+ttv_latency_figure_text (guint figure, gint64 value)
+{
+  return figure == 0 ? g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) value) : ttv_viewer_format_duration (value);
+}
+
+void
 ttv_latency_data_free (TtvLatencyData *d)
 {
   if (d == NULL)

@@ -48,6 +48,15 @@ TtvLatencyData *ttv_latency_data_compute (TtvViewerTable *table, TtvTime t0, Ttv
                                           GError **error);
 void        ttv_latency_data_free (TtvLatencyData *data);
 
+/* The figures of a group's statistics, in the order the views show them:
+ * count, total, min, mean, max, std dev, p50, p90, p99 (ns but the count;
+ * the mean and std dev rounded). */
+#define TTV_LATENCY_N_FIGURES 9
+void        ttv_latency_stats_figures (const TtvViewerDurationStats *stats, gint64 figures[TTV_LATENCY_N_FIGURES]);
+/* Figure @figure (of the above) as shown: a count, or a duration with its
+ * unit. */
+char       *ttv_latency_figure_text (guint figure, gint64 value);
+
 /* --- Drawing (ttv-latency-chart.c) ---------------------------------------------- */
 
 /* The durations' log scale of a picture: decades around what it holds. */

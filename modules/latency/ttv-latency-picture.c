@@ -53,18 +53,15 @@ stats_table (const TtvLatencyData *d)
                                                            : &d->all;
       if (s->count == 0)
         continue;
-      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, s->count);
-      g_autofree char *total = ttv_viewer_format_duration (s->total);
-      g_autofree char *min = ttv_viewer_format_duration (s->min);
-      g_autofree char *mean = ttv_viewer_format_duration ((TtvTime) llround (s->mean));
-      g_autofree char *max = ttv_viewer_format_duration (s->max);
-      g_autofree char *stddev = ttv_viewer_format_duration ((TtvTime) llround (s->stddev));
-      g_autofree char *p50 = ttv_viewer_format_duration (s->p50);
-      g_autofree char *p90 = ttv_viewer_format_duration (s->p90);
-      g_autofree char *p99 = ttv_viewer_format_duration (s->p99);
-      const char *cells[10] = { i < d->groups->len ? s->label : _("all"), count, total, min, mean, max, stddev,
-                                p50, p90, p99 };
+      gint64 figures[TTV_LATENCY_N_FIGURES];
+      ttv_latency_stats_figures (s, figures);
+      char *texts[TTV_LATENCY_N_FIGURES];
+      const char *cells[1 + TTV_LATENCY_N_FIGURES] = { i < d->groups->len ? s->label : _("all") };
+      for (guint f = 0; f < TTV_LATENCY_N_FIGURES; f++)
+        cells[1 + f] = texts[f] = ttv_latency_figure_text (f, figures[f]);
       ttv_stats_table_add_row (t, 0, FALSE, FALSE, cells);
+      for (guint f = 0; f < TTV_LATENCY_N_FIGURES; f++)
+        g_free (texts[f]);
     }
   return t;
 }

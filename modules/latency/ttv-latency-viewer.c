@@ -7,7 +7,11 @@
  * a drag on the scatter zooms the window.  Pictures are computed in worker
  * threads (ttv-latency-data.c) and drawn in O(pixels). */
 #include "ttv-latency-viewer.h"
-
+#include "ttv-view-drag.h"
+#include "ttv-view-export.h"
+#include "ttv-view-job.h"
+#include "ttv-view-list.h"
+#include "ttv-view-state.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -41,8 +45,7 @@ struct _TtvLatencyViewer {
   GCancellable *computing;           /* owned: the picture's job */
   GCancellable *computing_stats;     /* owned: the statistics' job */
   guint progress_timer;
-  gboolean dragging;
-  double drag_x0, drag_x1;
+  TtvViewDrag drag;
   gboolean filling;                  /* the longest list is being filled: no selection from it */
 };
 
@@ -93,10 +96,7 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
   GError *error = NULL;
   TtvLatencyData *d = ttv_latency_data_compute (job->table, job->t0, job->t1, job->width, job->tid, job->with_stats,
                                                 cancel, &error);
-  if (d)
-    g_task_return_pointer (task, d, (GDestroyNotify) ttv_latency_data_free);
-  else
-    g_task_return_error (task, error);
+  ttv_view_job_return (task, d, (GDestroyNotify) ttv_latency_data_free, error);
 }
 
 static void fill_stats (TtvLatencyViewer *self);
@@ -110,7 +110,7 @@ job_done (GObject *source, GAsyncResult *result, gpointer data)
   GError *error = NULL;
   Job *job = g_task_get_task_data (G_TASK (result));
   TtvLatencyData *d = g_task_propagate_pointer (G_TASK (result), &error);
-  gboolean stale = g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result)));
+  gboolean stale = ttv_view_job_is_stale (result);
 
   if (!stale && self->state)
     {
@@ -147,9 +147,7 @@ static void
 start_job (TtvLatencyViewer *self, gboolean with_stats)
 {
   GCancellable **slot = with_stats ? &self->computing_stats : &self->computing;
-  if (*slot)
-    g_cancellable_cancel (*slot);
-  g_clear_object (slot);
+  ttv_view_job_cancel (slot);
   if (self->table == NULL)
     return;
   Job *job = g_new0 (Job, 1);
@@ -158,10 +156,7 @@ start_job (TtvLatencyViewer *self, gboolean with_stats)
   job->width = (guint) MAX (gtk_widget_get_allocated_width (self->scatter) - 66, 1);
   job->tid = shown_thread (self);
   job->with_stats = with_stats;
-  *slot = g_cancellable_new ();
-  g_autoptr (GTask) task = g_task_new (NULL, *slot, job_done, g_object_ref (self));
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, job_thread);
+  ttv_view_job_run (slot, self, job, (GDestroyNotify) job_free, job_thread, job_done);
 }
 
 /* The window, the thread or the table changed: both pictures again. */
@@ -254,24 +249,19 @@ fill_stats (TtvLatencyViewer *self)
                                         : &self->stats->all;
       if (s->count == 0)
         continue;
-      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, s->count);
-      g_autofree char *total = ttv_viewer_format_duration (s->total);
-      g_autofree char *min = ttv_viewer_format_duration (s->min);
-      g_autofree char *mean = ttv_viewer_format_duration ((TtvTime) llround (s->mean));
-      g_autofree char *max = ttv_viewer_format_duration (s->max);
-      g_autofree char *stddev = ttv_viewer_format_duration ((TtvTime) llround (s->stddev));
-      g_autofree char *p50 = ttv_viewer_format_duration (s->p50);
-      g_autofree char *p90 = ttv_viewer_format_duration (s->p90);
-      g_autofree char *p99 = ttv_viewer_format_duration (s->p99);
+      gint64 v[TTV_LATENCY_N_FIGURES];
+      ttv_latency_stats_figures (s, v);
+      g_auto (GStrv) t = g_new0 (char *, TTV_LATENCY_N_FIGURES + 1);
+      for (guint f = 0; f < TTV_LATENCY_N_FIGURES; f++)
+        t[f] = ttv_latency_figure_text (f, v[f]);
       gtk_list_store_insert_with_values (self->stats_store, NULL, -1,
                                          STAT_LABEL, i < self->stats->groups->len ? s->label : _("all"),
-                                         STAT_COUNT, count, STAT_TOTAL, total, STAT_MIN, min, STAT_MEAN, mean,
-                                         STAT_MAX, max, STAT_STDDEV, stddev, STAT_P50, p50, STAT_P90, p90,
-                                         STAT_P99, p99,
-                                         STAT_COUNT_V, (gint64) s->count, STAT_TOTAL_V, s->total,
-                                         STAT_MIN_V, s->min, STAT_MEAN_V, (gint64) llround (s->mean),
-                                         STAT_MAX_V, s->max, STAT_STDDEV_V, (gint64) llround (s->stddev),
-                                         STAT_P50_V, s->p50, STAT_P90_V, s->p90, STAT_P99_V, s->p99, -1);
+                                         STAT_COUNT, t[0], STAT_TOTAL, t[1], STAT_MIN, t[2], STAT_MEAN, t[3],
+                                         STAT_MAX, t[4], STAT_STDDEV, t[5], STAT_P50, t[6], STAT_P90, t[7],
+                                         STAT_P99, t[8],
+                                         STAT_COUNT_V, v[0], STAT_TOTAL_V, v[1], STAT_MIN_V, v[2], STAT_MEAN_V, v[3],
+                                         STAT_MAX_V, v[4], STAT_STDDEV_V, v[5], STAT_P50_V, v[6], STAT_P90_V, v[7],
+                                         STAT_P99_V, v[8], -1);
     }
 }
 
@@ -408,13 +398,7 @@ draw_scatter (GtkWidget *area, cairo_t *cr, TtvLatencyViewer *self)
   ttv_tab_state_get_time_span (self->state, &ss, &se);
   gboolean has_sel = ttv_tab_state_get_selection (self->state, &sel[0], &sel[1]);
   ttv_latency_draw_scatter (cr, self->picture, &s, &f, ss, has_sel ? sel : NULL);
-  if (self->dragging)
-    {
-      double a = MIN (self->drag_x0, self->drag_x1), b = MAX (self->drag_x0, self->drag_x1);
-      cairo_set_source_rgba (cr, 0.1, 0.3, 0.9, 0.25);
-      cairo_rectangle (cr, a, f.py, MAX (b - a, 1), f.ph);
-      cairo_fill (cr);
-    }
+  ttv_view_drag_draw_band (&self->drag, cr, f.py, f.ph);
   return GDK_EVENT_STOP;
 }
 
@@ -484,43 +468,27 @@ pick_record (TtvLatencyViewer *self, double x, double y, TtvTime *start, TtvTime
   return best < 12;
 }
 
-static gboolean
-scatter_press (GtkWidget *area, GdkEventButton *ev, TtvLatencyViewer *self)
-{
-  if (ev->button != GDK_BUTTON_PRIMARY || ev->type != GDK_BUTTON_PRESS)
-    return GDK_EVENT_PROPAGATE;
-  self->dragging = TRUE;
-  self->drag_x0 = self->drag_x1 = ev->x;
-  return GDK_EVENT_STOP;
-}
-
-static gboolean
-scatter_motion (GtkWidget *area, GdkEventMotion *ev, TtvLatencyViewer *self)
-{
-  if (!self->dragging)
-    return GDK_EVENT_PROPAGATE;
-  self->drag_x1 = ev->x;
-  gtk_widget_queue_draw (area);
-  return GDK_EVENT_STOP;
-}
-
+/* A drag zooms the window to its span; a click selects the record under
+ * it, else sets the current time. */
 static gboolean
 scatter_release (GtkWidget *area, GdkEventButton *ev, TtvLatencyViewer *self)
 {
-  if (!self->dragging || ev->button != GDK_BUTTON_PRIMARY)
-    return GDK_EVENT_PROPAGATE;
-  self->dragging = FALSE;
-  if (fabs (ev->x - self->drag_x0) >= 3)
-    ttv_tab_state_set_time_window (self->state, time_at (self, MIN (ev->x, self->drag_x0)),
-                                   time_at (self, MAX (ev->x, self->drag_x0)));
-  else
+  double a, b;
+  TtvTime s0, s1;
+  guint32 tid;
+  switch (ttv_view_drag_release (&self->drag, ev, &a, &b))
     {
-      TtvTime s0, s1;
-      guint32 tid;
+    case TTV_VIEW_DRAG_NONE:
+      return GDK_EVENT_PROPAGATE;
+    case TTV_VIEW_DRAG_SPAN:
+      ttv_tab_state_set_time_window (self->state, time_at (self, a), time_at (self, b));
+      break;
+    case TTV_VIEW_DRAG_CLICK:
       if (pick_record (self, ev->x, ev->y, &s0, &s1, &tid))
         select_record (self, s0, s1, tid);
       else
-        ttv_tab_state_set_current_time (self->state, time_at (self, ev->x));
+        ttv_tab_state_set_current_time (self->state, time_at (self, a));
+      break;
     }
   gtk_widget_queue_draw (area);
   return GDK_EVENT_STOP;
@@ -577,29 +545,6 @@ draw_to (gpointer data, cairo_t *cr, int width, int height)
                             flag (self, "log-scale"), cr, width, height);
 }
 
-static gboolean
-save_shown (GtkWidget *widget, const char *path, GError **error)
-{
-  TtvLatencyViewer *self = TTV_LATENCY_VIEWER (widget);
-  return ttv_viewer_write_image (path, MAX (gtk_widget_get_allocated_width (widget), 200),
-                                  MAX (gtk_widget_get_allocated_height (widget), 200), draw_to, self, error);
-}
-
-static void
-act_export (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  if (!save_shown (data, g_variant_get_string (param, NULL), &error))
-    g_warning ("%s", error->message);
-}
-
-static void
-act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  TtvLatencyViewer *self = data;
-  g_autofree char *file = g_strdup_printf ("%s.png", self->kind->name);
-  ttv_viewer_export_dialog (data, _("Export Latency View (.png or .svg)"), file, save_shown);
-}
 
 /* --- Construction ---------------------------------------------------------------------- */
 
@@ -608,17 +553,10 @@ ttv_latency_viewer_dispose (GObject *object)
 {
   TtvLatencyViewer *self = TTV_LATENCY_VIEWER (object);
 
-  if (self->computing)
-    g_cancellable_cancel (self->computing);
-  if (self->computing_stats)
-    g_cancellable_cancel (self->computing_stats);
-  g_clear_object (&self->computing);
-  g_clear_object (&self->computing_stats);
+  ttv_view_job_cancel (&self->computing);
+  ttv_view_job_cancel (&self->computing_stats);
   g_clear_handle_id (&self->progress_timer, g_source_remove);
-  if (self->state)
-    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
-      g_clear_signal_handler (&self->handlers[i], self->state);
-  g_clear_object (&self->state);
+  ttv_view_state_release (&self->state, self->handlers, G_N_ELEMENTS (self->handlers));
   g_clear_object (&self->actions);
   g_clear_object (&self->stats_store);
   g_clear_object (&self->longest_store);
@@ -664,31 +602,16 @@ stats_view_new (TtvLatencyViewer *self)
   for (guint c = 0; c < STAT_N_COLUMNS; c++)
     types[c] = c < STAT_N_TEXT ? G_TYPE_STRING : G_TYPE_INT64;
   self->stats_store = gtk_list_store_newv (STAT_N_COLUMNS, types);
-  GtkWidget *view = gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->stats_store));
   const char *titles[STAT_N_TEXT] = {
     _("Group"), _("Count"), _("Total"), _("Min"), _("Mean"), _("Max"), _("Std dev"), _("P50"), _("P90"), _("P99"),
   };
+  /* Each figure sorts by its number, stored after the text columns. */
+  TtvViewListColumn cols[STAT_N_TEXT];
   for (guint c = 0; c < STAT_N_TEXT; c++)
-    {
-      GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
-      if (c > 0)
-        g_object_set (cell, "xalign", 1.0, NULL);
-      GtkTreeViewColumn *col = gtk_tree_view_column_new_with_attributes (titles[c], cell, "text", (gint) c, NULL);
-      gtk_tree_view_column_set_sort_column_id (col, c == 0 ? STAT_LABEL : (gint) (STAT_N_TEXT + c - 1));
-      gtk_tree_view_column_set_resizable (col, TRUE);
-      gtk_tree_view_column_set_expand (col, c == 0);
-      gtk_tree_view_append_column (GTK_TREE_VIEW (view), col);
-    }
+    cols[c] = (TtvViewListColumn) { titles[c], (gint) c, c == 0 ? STAT_LABEL : (gint) (STAT_N_TEXT + c - 1) };
+  GtkWidget *view = ttv_view_list_new (GTK_TREE_MODEL (self->stats_store), cols, STAT_N_TEXT, TRUE);
   gtk_widget_set_name (view, "latency-statistics");
   return view;
-}
-
-static GtkWidget *
-scrolled (GtkWidget *child)
-{
-  GtkWidget *s = gtk_scrolled_window_new (NULL, NULL);
-  gtk_container_add (GTK_CONTAINER (s), child);
-  return s;
 }
 
 GtkWidget *
@@ -698,14 +621,15 @@ ttv_latency_viewer_new (TtvTabState *state, const TtvLatencyKind *kind)
     { "thread-only", NULL, NULL, "false", change_flag, { 0 } },
     { "log-scale", NULL, NULL, "false", change_flag, { 0 } },
     { "select-longest", act_select_longest, "u", NULL, NULL, { 0 } },
-    { "export", act_export, "s", NULL, NULL, { 0 } },
-    { "export-dialog", act_export_dialog, NULL, NULL, NULL, { 0 } },
   };
   TtvLatencyViewer *self = g_object_new (TTV_TYPE_LATENCY_VIEWER, "orientation", GTK_ORIENTATION_VERTICAL, NULL);
   self->state = g_object_ref (state);
   self->kind = kind;
   self->actions = g_simple_action_group_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), actions, G_N_ELEMENTS (actions), self);
+  g_autofree char *file = g_strdup_printf ("%s.png", kind->name);
+  ttv_view_export_add_actions (G_ACTION_MAP (self->actions), GTK_WIDGET (self), _("Export Latency View (.png or .svg)"),
+                               file, draw_to);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "latency", G_ACTION_GROUP (self->actions));
 
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -739,8 +663,8 @@ ttv_latency_viewer_new (TtvTabState *state, const TtvLatencyKind *kind)
   gtk_widget_set_has_tooltip (self->scatter, TRUE);
   g_signal_connect (self->scatter, "draw", G_CALLBACK (draw_scatter), self);
   g_signal_connect (self->scatter, "size-allocate", G_CALLBACK (scatter_size), self);
-  g_signal_connect (self->scatter, "button-press-event", G_CALLBACK (scatter_press), self);
-  g_signal_connect (self->scatter, "motion-notify-event", G_CALLBACK (scatter_motion), self);
+  g_signal_connect (self->scatter, "button-press-event", G_CALLBACK (ttv_view_drag_press), &self->drag);
+  g_signal_connect (self->scatter, "motion-notify-event", G_CALLBACK (ttv_view_drag_motion), &self->drag);
   g_signal_connect (self->scatter, "button-release-event", G_CALLBACK (scatter_release), self);
   g_signal_connect (self->scatter, "query-tooltip", G_CALLBACK (scatter_tooltip), self);
   ttv_viewer_watch_marker_colors (self->scatter);
@@ -755,10 +679,11 @@ ttv_latency_viewer_new (TtvTabState *state, const TtvLatencyKind *kind)
 
   GtkWidget *notebook = gtk_notebook_new ();
   self->stats_view = stats_view_new (self);
-  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), scrolled (self->stats_view), gtk_label_new (_("Statistics")));
+  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), ttv_view_list_scrolled (self->stats_view),
+                            gtk_label_new (_("Statistics")));
   self->longest_view = gtk_tree_view_new ();
   gtk_widget_set_name (self->longest_view, "latency-longest");
-  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), scrolled (self->longest_view),
+  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), ttv_view_list_scrolled (self->longest_view),
                             gtk_label_new (_("Longest")));
   g_signal_connect_swapped (gtk_tree_view_get_selection (GTK_TREE_VIEW (self->longest_view)), "changed",
                             G_CALLBACK (longest_activated), self);

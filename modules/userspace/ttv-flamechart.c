@@ -8,8 +8,10 @@
  * --render callstack. */
 #include "ttv-flamechart.h"
 
+#include "ttv-time-gestures.h"
 #include "ttv-userspace-common.h"
 #include "ttv-view-axis.h"
+#include "ttv-view-state.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -30,11 +32,8 @@ struct _TtvFlameChart {
   GtkWidget *area;
   GtkLabel *status;
   GtkAdjustment *vadj;          /* rows scrolled by, in pixels */
-  gulong handlers[5];
-  int drag_button;
-  double drag_x0, drag_x1;
-  TtvTime drag_t0, drag_t1;     /* the window when a pan began */
-  gboolean dragged;
+  gulong handlers[TTV_USERSPACE_TIME_VIEW_HANDLERS];
+  TtvTimeGestures gestures;
 };
 
 G_DEFINE_FINAL_TYPE (TtvFlameChart, ttv_flame_chart, GTK_TYPE_BOX)
@@ -244,14 +243,8 @@ static void
 analysis_ready (gpointer data)
 {
   TtvFlameChart *self = data;
-  g_clear_pointer (&self->cs, ttv_viewer_callstacks_unref);
-  self->cs = ttv_tab_state_dup_callstacks (self->state);
-  if (self->cs == NULL && ttv_tab_state_get_userspace_error (self->state, TTV_VIEWER_USERSPACE_CALLSTACKS) == NULL)
-    ttv_userspace_wait_start (self->wait);   /* dropped with the old traceset: ask again */
-  else if (self->cs && ttv_viewer_callstacks_get_n_threads (self->cs) == 0)
-    gtk_label_set_text (self->status, _("No function entry or exit in these traces: trace a program built with "
-                                        "-finstrument-functions under LD_PRELOAD=liblttng-ust-cyg-profile.so."));
-  else if (self->cs)
+  ttv_userspace_take_callstacks (self->state, self->wait, self->status, &self->cs);
+  if (self->cs && ttv_viewer_callstacks_get_n_threads (self->cs) > 0)
     {
       guint64 calls = 0;
       TtvViewerCallstackThread t;
@@ -270,10 +263,7 @@ analysis_ready (gpointer data)
 static TtvTime
 time_at (TtvFlameChart *self, double x)
 {
-  TtvTime t0, t1;
-  ttv_tab_state_get_time_window (self->state, &t0, &t1);
-  double w = MAX (1, gtk_widget_get_allocated_width (self->area) - LABEL_WIDTH);
-  return t0 + (TtvTime) ((x - LABEL_WIDTH) / w * (double) (t1 - t0));
+  return ttv_time_gestures_time_at (&self->gestures, self->area, x);
 }
 
 /* The thread and depth under (@x, @y); FALSE on a header or nothing. */
@@ -315,15 +305,7 @@ on_scroll (GtkWidget *area, GdkEventScroll *ev, TtvFlameChart *self)
   TtvTime t0, t1;
   ttv_tab_state_get_time_window (self->state, &t0, &t1);
   if (ev->state & GDK_CONTROL_MASK)
-    {
-      /* Zoom around the pointer. */
-      double factor = dy < 0 ? 0.8 : 1.25;
-      TtvTime at = time_at (self, ev->x);
-      TtvTime n0 = at - (TtvTime) ((double) (at - t0) * factor);
-      TtvTime n1 = at + (TtvTime) ((double) (t1 - at) * factor);
-      if (n1 - n0 >= 100)
-        ttv_tab_state_set_time_window (self->state, n0, n1);
-    }
+    ttv_time_gestures_zoom (&self->gestures, area, ev->x, dy);
   else if ((ev->state & GDK_SHIFT_MASK) || dx != 0)
     {
       TtvTime shift = (TtvTime) ((dx != 0 ? dx : dy) * (double) (t1 - t0) / 10);
@@ -331,54 +313,6 @@ on_scroll (GtkWidget *area, GdkEventScroll *ev, TtvFlameChart *self)
     }
   else
     gtk_adjustment_set_value (self->vadj, gtk_adjustment_get_value (self->vadj) + dy * 3 * ROW_HEIGHT);
-  return GDK_EVENT_STOP;
-}
-
-static gboolean
-on_press (GtkWidget *area, GdkEventButton *ev, TtvFlameChart *self)
-{
-  if (ev->type != GDK_BUTTON_PRESS || ev->x < LABEL_WIDTH)
-    return GDK_EVENT_PROPAGATE;
-  self->drag_button = (ev->button == 1 && (ev->state & GDK_SHIFT_MASK)) ? 3 : (int) ev->button;
-  self->drag_x0 = self->drag_x1 = ev->x;
-  self->dragged = FALSE;
-  ttv_tab_state_get_time_window (self->state, &self->drag_t0, &self->drag_t1);
-  return GDK_EVENT_STOP;
-}
-
-static gboolean
-on_motion (GtkWidget *area, GdkEventMotion *ev, TtvFlameChart *self)
-{
-  if (!self->drag_button)
-    return GDK_EVENT_PROPAGATE;
-  self->drag_x1 = ev->x;
-  self->dragged |= fabs (self->drag_x1 - self->drag_x0) > 3;
-  if (!self->dragged)
-    return GDK_EVENT_STOP;
-  if (self->drag_button == 1)
-    {
-      double w = MAX (1, gtk_widget_get_allocated_width (area) - LABEL_WIDTH);
-      TtvTime shift = (TtvTime) ((self->drag_x0 - ev->x) / w * (double) (self->drag_t1 - self->drag_t0));
-      ttv_tab_state_set_time_window (self->state, self->drag_t0 + shift, self->drag_t1 + shift);
-    }
-  else if (self->drag_button == 3)
-    {
-      TtvTime a = time_at (self, self->drag_x0), b = time_at (self, ev->x);
-      ttv_tab_state_set_selection (self->state, MIN (a, b), MAX (a, b));
-    }
-  return GDK_EVENT_STOP;
-}
-
-static gboolean
-on_release (GtkWidget *area, GdkEventButton *ev, TtvFlameChart *self)
-{
-  if (!self->drag_button)
-    return GDK_EVENT_PROPAGATE;
-  if (!self->dragged && self->drag_button == 1)
-    ttv_tab_state_set_current_time (self->state, time_at (self, ev->x));
-  else if (!self->dragged && self->drag_button == 3)
-    ttv_tab_state_clear_selection (self->state);
-  self->drag_button = 0;
   return GDK_EVENT_STOP;
 }
 
@@ -436,10 +370,7 @@ ttv_flame_chart_dispose (GObject *object)
 {
   TtvFlameChart *self = TTV_FLAME_CHART (object);
   g_clear_pointer (&self->wait, ttv_userspace_wait_free);
-  if (self->state)
-    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
-      g_clear_signal_handler (&self->handlers[i], self->state);
-  g_clear_object (&self->state);
+  ttv_view_state_release (&self->state, self->handlers, G_N_ELEMENTS (self->handlers));
   g_clear_pointer (&self->cs, ttv_viewer_callstacks_unref);
   G_OBJECT_CLASS (ttv_flame_chart_parent_class)->dispose (object);
 }
@@ -471,17 +402,13 @@ ttv_flame_chart_init (TtvFlameChart *self)
   GtkWidget *bar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, self->vadj);
   gtk_box_pack_start (GTK_BOX (row), self->area, TRUE, TRUE, 0);
   gtk_box_pack_start (GTK_BOX (row), bar, FALSE, FALSE, 0);
-  self->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->status, 0);
-  gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->status), 6);
   gtk_box_pack_start (GTK_BOX (self), row, TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->status), FALSE, FALSE, 2);
+  self->status = ttv_userspace_status_new (GTK_BOX (self));
   g_signal_connect (self->area, "draw", G_CALLBACK (draw), self);
   g_signal_connect (self->area, "scroll-event", G_CALLBACK (on_scroll), self);
-  g_signal_connect (self->area, "button-press-event", G_CALLBACK (on_press), self);
-  g_signal_connect (self->area, "motion-notify-event", G_CALLBACK (on_motion), self);
-  g_signal_connect (self->area, "button-release-event", G_CALLBACK (on_release), self);
+  g_signal_connect (self->area, "button-press-event", G_CALLBACK (ttv_time_gestures_press), &self->gestures);
+  g_signal_connect (self->area, "motion-notify-event", G_CALLBACK (ttv_time_gestures_motion), &self->gestures);
+  g_signal_connect (self->area, "button-release-event", G_CALLBACK (ttv_time_gestures_release), &self->gestures);
   g_signal_connect (self->area, "query-tooltip", G_CALLBACK (on_tooltip), self);
   g_signal_connect (self->area, "size-allocate", G_CALLBACK (on_size), self);
   g_signal_connect_swapped (self->vadj, "value-changed", G_CALLBACK (redraw), self);
@@ -491,12 +418,9 @@ GtkWidget *
 ttv_flame_chart_new (TtvTabState *state)
 {
   TtvFlameChart *self = g_object_new (TTV_TYPE_FLAME_CHART, NULL);
-  static const char *const redraws[] = { "time-window-changed", "current-time-changed", "selection-changed",
-                                         "time-format-changed" };
   self->state = g_object_ref (state);
-  for (guint i = 0; i < G_N_ELEMENTS (redraws); i++)
-    self->handlers[i] = g_signal_connect_swapped (state, redraws[i], G_CALLBACK (redraw), self);
-  self->handlers[4] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (traceset_changed), self);
+  ttv_time_gestures_init (&self->gestures, state, LABEL_WIDTH, 0);
+  ttv_userspace_follow_time_view (state, self->handlers, G_CALLBACK (redraw), G_CALLBACK (traceset_changed), self);
   ttv_viewer_watch_marker_colors (self->area);
   self->wait = ttv_userspace_wait_new (state, TTV_VIEWER_USERSPACE_CALLSTACKS, self->status, analysis_ready, self);
   analysis_ready (self);

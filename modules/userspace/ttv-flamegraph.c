@@ -8,7 +8,10 @@
  * flamegraph. */
 #include "ttv-flamegraph.h"
 
+#include "ttv-callstacks-job.h"
 #include "ttv-userspace-common.h"
+#include "ttv-view-job.h"
+#include "ttv-view-state.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -213,22 +216,10 @@ draw (GtkWidget *area, cairo_t *cr, TtvFlameGraph *self)
   return FALSE;
 }
 
-typedef struct {
-  TtvViewerCallstacks *cs;      /* owned reference */
-  TtvTime t0, t1;
-} Job;
-
-static void
-job_free (Job *job)
-{
-  ttv_viewer_callstacks_unref (job->cs);
-  g_free (job);
-}
-
 static void
 build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
 {
-  Job *job = data;
+  TtvCallstacksJob *job = data;
   g_task_return_pointer (task, graph_new (job->cs, job->t0, job->t1), (GDestroyNotify) graph_free);
 }
 
@@ -237,7 +228,7 @@ built (GObject *source, GAsyncResult *result, gpointer data)
 {
   TtvFlameGraph *self = data;
   g_autoptr (Graph) graph = g_task_propagate_pointer (G_TASK (result), NULL);
-  if (graph == NULL || g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+  if (graph == NULL || ttv_view_job_is_stale (result))
     {
       g_object_unref (self);
       return;
@@ -263,31 +254,14 @@ built (GObject *source, GAsyncResult *result, gpointer data)
 static void
 rebuild (TtvFlameGraph *self)
 {
-  if (self->building)
-    g_cancellable_cancel (self->building);
-  g_clear_object (&self->building);
-  if (self->cs == NULL)
-    return;
-  Job *job = g_new0 (Job, 1);
-  job->cs = ttv_viewer_callstacks_ref (self->cs);
-  ttv_userspace_get_interval (self->state, &job->t0, &job->t1);
-  self->building = g_cancellable_new ();
-  g_autoptr (GTask) task = g_task_new (NULL, self->building, built, g_object_ref (self));
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, build_thread);
+  ttv_callstacks_job_run (&self->building, self, self->state, self->cs, build_thread, built);
 }
 
 static void
 analysis_ready (gpointer data)
 {
   TtvFlameGraph *self = data;
-  g_clear_pointer (&self->cs, ttv_viewer_callstacks_unref);
-  self->cs = ttv_tab_state_dup_callstacks (self->state);
-  if (self->cs == NULL && ttv_tab_state_get_userspace_error (self->state, TTV_VIEWER_USERSPACE_CALLSTACKS) == NULL)
-    ttv_userspace_wait_start (self->wait);
-  else if (self->cs && ttv_viewer_callstacks_get_n_threads (self->cs) == 0)
-    gtk_label_set_text (self->status, _("No function entry or exit in these traces: trace a program built with "
-                                        "-finstrument-functions under LD_PRELOAD=liblttng-ust-cyg-profile.so."));
+  ttv_userspace_take_callstacks (self->state, self->wait, self->status, &self->cs);
   rebuild (self);
 }
 
@@ -374,14 +348,9 @@ static void
 ttv_flame_graph_dispose (GObject *object)
 {
   TtvFlameGraph *self = TTV_FLAME_GRAPH (object);
-  if (self->building)
-    g_cancellable_cancel (self->building);
-  g_clear_object (&self->building);
+  ttv_view_job_cancel (&self->building);
   g_clear_pointer (&self->wait, ttv_userspace_wait_free);
-  if (self->state)
-    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
-      g_clear_signal_handler (&self->handlers[i], self->state);
-  g_clear_object (&self->state);
+  ttv_view_state_release (&self->state, self->handlers, G_N_ELEMENTS (self->handlers));
   g_clear_pointer (&self->cs, ttv_viewer_callstacks_unref);
   g_clear_pointer (&self->graph, graph_free);
   g_clear_pointer (&self->boxes, g_array_unref);
@@ -405,12 +374,8 @@ ttv_flame_graph_init (TtvFlameGraph *self)
   gtk_widget_set_vexpand (self->area, TRUE);
   gtk_widget_set_has_tooltip (self->area, TRUE);
   gtk_widget_add_events (self->area, GDK_BUTTON_PRESS_MASK | GDK_KEY_PRESS_MASK);
-  self->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->status, 0);
-  gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->status), 6);
   gtk_box_pack_start (GTK_BOX (self), self->area, TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->status), FALSE, FALSE, 2);
+  self->status = ttv_userspace_status_new (GTK_BOX (self));
   g_signal_connect (self->area, "draw", G_CALLBACK (draw), self);
   g_signal_connect (self->area, "button-press-event", G_CALLBACK (on_press), self);
   g_signal_connect (self->area, "key-press-event", G_CALLBACK (on_key), self);

@@ -6,7 +6,10 @@
  * call stack analysis; ttv --render functions draws the table. */
 #include "ttv-functions-view.h"
 
+#include "ttv-callstacks-job.h"
 #include "ttv-userspace-common.h"
+#include "ttv-view-job.h"
+#include "ttv-view-state.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -91,22 +94,10 @@ struct _TtvFunctionsView {
 
 G_DEFINE_FINAL_TYPE (TtvFunctionsView, ttv_functions_view, GTK_TYPE_BOX)
 
-typedef struct {
-  TtvViewerCallstacks *cs;      /* owned reference */
-  TtvTime t0, t1;
-} Job;
-
-static void
-job_free (Job *job)
-{
-  ttv_viewer_callstacks_unref (job->cs);
-  g_free (job);
-}
-
 static void
 compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
 {
-  Job *job = data;
+  TtvCallstacksJob *job = data;
   g_task_return_pointer (task, compute_rows (job->cs, job->t0, job->t1), (GDestroyNotify) g_array_unref);
 }
 
@@ -115,7 +106,7 @@ computed (GObject *source, GAsyncResult *result, gpointer data)
 {
   TtvFunctionsView *self = data;
   g_autoptr (GArray) rows = g_task_propagate_pointer (G_TASK (result), NULL);
-  if (rows && !g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+  if (rows && !ttv_view_job_is_stale (result))
     {
       g_clear_object (&self->building);
       gtk_list_store_clear (self->store);
@@ -139,28 +130,14 @@ computed (GObject *source, GAsyncResult *result, gpointer data)
 static void
 recompute (TtvFunctionsView *self)
 {
-  if (self->building)
-    g_cancellable_cancel (self->building);
-  g_clear_object (&self->building);
-  if (self->cs == NULL)
-    return;
-  Job *job = g_new0 (Job, 1);
-  job->cs = ttv_viewer_callstacks_ref (self->cs);
-  ttv_userspace_get_interval (self->state, &job->t0, &job->t1);
-  self->building = g_cancellable_new ();
-  g_autoptr (GTask) task = g_task_new (NULL, self->building, computed, g_object_ref (self));
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, compute_thread);
+  ttv_callstacks_job_run (&self->building, self, self->state, self->cs, compute_thread, computed);
 }
 
 static void
 analysis_ready (gpointer data)
 {
   TtvFunctionsView *self = data;
-  g_clear_pointer (&self->cs, ttv_viewer_callstacks_unref);
-  self->cs = ttv_tab_state_dup_callstacks (self->state);
-  if (self->cs == NULL && ttv_tab_state_get_userspace_error (self->state, TTV_VIEWER_USERSPACE_CALLSTACKS) == NULL)
-    ttv_userspace_wait_start (self->wait);
+  ttv_userspace_take_callstacks (self->state, self->wait, NULL, &self->cs);
   recompute (self);
 }
 
@@ -186,14 +163,9 @@ static void
 ttv_functions_view_dispose (GObject *object)
 {
   TtvFunctionsView *self = TTV_FUNCTIONS_VIEW (object);
-  if (self->building)
-    g_cancellable_cancel (self->building);
-  g_clear_object (&self->building);
+  ttv_view_job_cancel (&self->building);
   g_clear_pointer (&self->wait, ttv_userspace_wait_free);
-  if (self->state)
-    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
-      g_clear_signal_handler (&self->handlers[i], self->state);
-  g_clear_object (&self->state);
+  ttv_view_state_release (&self->state, self->handlers, G_N_ELEMENTS (self->handlers));
   g_clear_pointer (&self->cs, ttv_viewer_callstacks_unref);
   g_clear_object (&self->store);
   G_OBJECT_CLASS (ttv_functions_view_parent_class)->dispose (object);

@@ -7,8 +7,10 @@
  * there.  The same painting serves ttv --render memory. */
 #include "ttv-memory-view.h"
 
+#include "ttv-time-gestures.h"
 #include "ttv-userspace-common.h"
 #include "ttv-view-axis.h"
+#include "ttv-view-state.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -155,11 +157,8 @@ struct _TtvMemoryView {
   GtkWidget *area;
   GtkListStore *leaks;
   GtkLabel *status;
-  gulong handlers[5];
-  int drag_button;
-  double drag_x0;
-  TtvTime drag_t0, drag_t1;
-  gboolean dragged;
+  gulong handlers[TTV_USERSPACE_TIME_VIEW_HANDLERS];
+  TtvTimeGestures gestures;
 };
 
 G_DEFINE_FINAL_TYPE (TtvMemoryView, ttv_memory_view, GTK_TYPE_BOX)
@@ -241,10 +240,7 @@ analysis_ready (gpointer data)
 static TtvTime
 time_at (TtvMemoryView *self, double x)
 {
-  TtvTime t0, t1;
-  ttv_tab_state_get_time_window (self->state, &t0, &t1);
-  double w = MAX (1, gtk_widget_get_allocated_width (self->area) - AXIS_WIDTH - 8);
-  return t0 + (TtvTime) ((x - AXIS_WIDTH) / w * (double) (t1 - t0));
+  return ttv_time_gestures_time_at (&self->gestures, self->area, x);
 }
 
 static gboolean
@@ -256,65 +252,12 @@ on_scroll (GtkWidget *area, GdkEventScroll *ev, TtvMemoryView *self)
   TtvTime t0, t1;
   ttv_tab_state_get_time_window (self->state, &t0, &t1);
   if (ev->state & GDK_CONTROL_MASK)
-    {
-      double factor = dy < 0 ? 0.8 : 1.25;
-      TtvTime at = time_at (self, ev->x);
-      TtvTime n0 = at - (TtvTime) ((double) (at - t0) * factor), n1 = at + (TtvTime) ((double) (t1 - at) * factor);
-      if (n1 - n0 >= 100)
-        ttv_tab_state_set_time_window (self->state, n0, n1);
-    }
+    ttv_time_gestures_zoom (&self->gestures, area, ev->x, dy);
   else
     {
       TtvTime shift = (TtvTime) ((dx != 0 ? dx : dy) * (double) (t1 - t0) / 10);
       ttv_tab_state_set_time_window (self->state, t0 + shift, t1 + shift);
     }
-  return GDK_EVENT_STOP;
-}
-
-static gboolean
-on_press (GtkWidget *area, GdkEventButton *ev, TtvMemoryView *self)
-{
-  if (ev->type != GDK_BUTTON_PRESS || ev->x < AXIS_WIDTH)
-    return GDK_EVENT_PROPAGATE;
-  self->drag_button = (ev->button == 1 && (ev->state & GDK_SHIFT_MASK)) ? 3 : (int) ev->button;
-  self->drag_x0 = ev->x;
-  self->dragged = FALSE;
-  ttv_tab_state_get_time_window (self->state, &self->drag_t0, &self->drag_t1);
-  return GDK_EVENT_STOP;
-}
-
-static gboolean
-on_motion (GtkWidget *area, GdkEventMotion *ev, TtvMemoryView *self)
-{
-  if (!self->drag_button)
-    return GDK_EVENT_PROPAGATE;
-  self->dragged |= fabs (ev->x - self->drag_x0) > 3;
-  if (!self->dragged)
-    return GDK_EVENT_STOP;
-  if (self->drag_button == 1)
-    {
-      double w = MAX (1, gtk_widget_get_allocated_width (area) - AXIS_WIDTH - 8);
-      TtvTime shift = (TtvTime) ((self->drag_x0 - ev->x) / w * (double) (self->drag_t1 - self->drag_t0));
-      ttv_tab_state_set_time_window (self->state, self->drag_t0 + shift, self->drag_t1 + shift);
-    }
-  else if (self->drag_button == 3)
-    {
-      TtvTime a = time_at (self, self->drag_x0), b = time_at (self, ev->x);
-      ttv_tab_state_set_selection (self->state, MIN (a, b), MAX (a, b));
-    }
-  return GDK_EVENT_STOP;
-}
-
-static gboolean
-on_release (GtkWidget *area, GdkEventButton *ev, TtvMemoryView *self)
-{
-  if (!self->drag_button)
-    return GDK_EVENT_PROPAGATE;
-  if (!self->dragged && self->drag_button == 1)
-    ttv_tab_state_set_current_time (self->state, time_at (self, ev->x));
-  else if (!self->dragged && self->drag_button == 3)
-    ttv_tab_state_clear_selection (self->state);
-  self->drag_button = 0;
   return GDK_EVENT_STOP;
 }
 
@@ -356,10 +299,7 @@ ttv_memory_view_dispose (GObject *object)
 {
   TtvMemoryView *self = TTV_MEMORY_VIEW (object);
   g_clear_pointer (&self->wait, ttv_userspace_wait_free);
-  if (self->state)
-    for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
-      g_clear_signal_handler (&self->handlers[i], self->state);
-  g_clear_object (&self->state);
+  ttv_view_state_release (&self->state, self->handlers, G_N_ELEMENTS (self->handlers));
   g_clear_pointer (&self->memory, ttv_viewer_memory_unref);
   g_clear_object (&self->leaks);
   G_OBJECT_CLASS (ttv_memory_view_parent_class)->dispose (object);
@@ -413,17 +353,13 @@ ttv_memory_view_init (TtvMemoryView *self)
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_paned_pack1 (GTK_PANED (paned), self->area, TRUE, FALSE);
   gtk_paned_pack2 (GTK_PANED (paned), scroll, TRUE, TRUE);
-  self->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->status, 0);
-  gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->status), 6);
   gtk_box_pack_start (GTK_BOX (self), paned, TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->status), FALSE, FALSE, 2);
+  self->status = ttv_userspace_status_new (GTK_BOX (self));
   g_signal_connect (self->area, "draw", G_CALLBACK (draw), self);
   g_signal_connect (self->area, "scroll-event", G_CALLBACK (on_scroll), self);
-  g_signal_connect (self->area, "button-press-event", G_CALLBACK (on_press), self);
-  g_signal_connect (self->area, "motion-notify-event", G_CALLBACK (on_motion), self);
-  g_signal_connect (self->area, "button-release-event", G_CALLBACK (on_release), self);
+  g_signal_connect (self->area, "button-press-event", G_CALLBACK (ttv_time_gestures_press), &self->gestures);
+  g_signal_connect (self->area, "motion-notify-event", G_CALLBACK (ttv_time_gestures_motion), &self->gestures);
+  g_signal_connect (self->area, "button-release-event", G_CALLBACK (ttv_time_gestures_release), &self->gestures);
   g_signal_connect (self->area, "query-tooltip", G_CALLBACK (on_tooltip), self);
 }
 
@@ -431,12 +367,9 @@ GtkWidget *
 ttv_memory_view_new (TtvTabState *state)
 {
   TtvMemoryView *self = g_object_new (TTV_TYPE_MEMORY_VIEW, NULL);
-  static const char *const redraws[] = { "time-window-changed", "current-time-changed", "selection-changed",
-                                         "time-format-changed" };
   self->state = g_object_ref (state);
-  for (guint i = 0; i < G_N_ELEMENTS (redraws); i++)
-    self->handlers[i] = g_signal_connect_swapped (state, redraws[i], G_CALLBACK (redraw), self);
-  self->handlers[4] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (traceset_changed), self);
+  ttv_time_gestures_init (&self->gestures, state, AXIS_WIDTH, 8);
+  ttv_userspace_follow_time_view (state, self->handlers, G_CALLBACK (redraw), G_CALLBACK (traceset_changed), self);
   ttv_viewer_watch_marker_colors (self->area);
   self->wait = ttv_userspace_wait_new (state, TTV_VIEWER_USERSPACE_MEMORY, self->status, analysis_ready, self);
   analysis_ready (self);

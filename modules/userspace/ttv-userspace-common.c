@@ -1,5 +1,5 @@
-/* ttv-userspace-common.c: colours, byte counts, the interval, text and
- * the waiting for an analysis (see ttv-userspace-common.h). */
+/* ttv-userspace-common.c: colours, byte counts, the interval, text, the
+ * waiting for an analysis and the status line (see ttv-userspace-common.h). */
 #include "ttv-userspace-common.h"
 
 #include <glib/gi18n-lib.h>
@@ -152,4 +152,40 @@ ttv_userspace_wait_free (TtvUserspaceWait *w)
   g_signal_handler_disconnect (w->state, w->handler);
   g_object_unref (w->state);
   g_free (w);
+}
+
+void
+ttv_userspace_take_callstacks (TtvTabState *state, TtvUserspaceWait *wait, GtkLabel *status,
+                               TtvViewerCallstacks **cs)
+{
+  g_clear_pointer (cs, ttv_viewer_callstacks_unref);
+  *cs = ttv_tab_state_dup_callstacks (state);
+  if (*cs == NULL && ttv_tab_state_get_userspace_error (state, TTV_VIEWER_USERSPACE_CALLSTACKS) == NULL)
+    ttv_userspace_wait_start (wait);   /* dropped with the old traceset: ask again */
+  else if (*cs && ttv_viewer_callstacks_get_n_threads (*cs) == 0 && status)
+    gtk_label_set_text (status, _("No function entry or exit in these traces: trace a program built with "
+                                  "-finstrument-functions under LD_PRELOAD=liblttng-ust-cyg-profile.so."));
+}
+
+GtkLabel *
+ttv_userspace_status_new (GtkBox *view)
+{
+  GtkLabel *status = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (status, 0);
+  gtk_label_set_ellipsize (status, PANGO_ELLIPSIZE_END);
+  gtk_widget_set_margin_start (GTK_WIDGET (status), 6);
+  gtk_box_pack_start (view, GTK_WIDGET (status), FALSE, FALSE, 2);
+  return status;
+}
+
+void
+ttv_userspace_follow_time_view (TtvTabState *state, gulong handlers[TTV_USERSPACE_TIME_VIEW_HANDLERS],
+                                GCallback redraw, GCallback traceset_changed, gpointer view)
+{
+  static const char *const redraws[] = { "time-window-changed", "current-time-changed", "selection-changed",
+                                         "time-format-changed" };
+  G_STATIC_ASSERT (G_N_ELEMENTS (redraws) + 1 == TTV_USERSPACE_TIME_VIEW_HANDLERS);
+  for (guint i = 0; i < G_N_ELEMENTS (redraws); i++)
+    handlers[i] = g_signal_connect_swapped (state, redraws[i], redraw, view);
+  handlers[G_N_ELEMENTS (redraws)] = g_signal_connect_swapped (state, "traceset-changed", traceset_changed, view);
 }

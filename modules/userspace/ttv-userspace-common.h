@@ -2,7 +2,8 @@
  * flame graph, functions and memory views of modules/userspace): a
  * function's colour, byte counts as people read them, the interval a view
  * describes (the selection, else the time window), and waiting for the
- * tab's analysis with a status line that says how far it is. */
+ * tab's analysis with a status line that says how far it is (or that the
+ * traces have no calls). */
 #pragma once
 
 #include "ttv-viewer.h"
@@ -32,5 +33,23 @@ TtvUserspaceWait *ttv_userspace_wait_new (TtvTabState *state, TtvViewerUserspace
 void        ttv_userspace_wait_free (TtvUserspaceWait *wait);
 /* Asks again (after "traceset-changed"). */
 void        ttv_userspace_wait_start (TtvUserspaceWait *wait);
+/* The tab's call stacks in *@cs (a new reference, the old one dropped);
+ * asks again through @wait when they went with the old traceset.  When
+ * the traces have no function entry or exit, says so in @status (unless
+ * NULL). */
+void        ttv_userspace_take_callstacks (TtvTabState *state, TtvUserspaceWait *wait, GtkLabel *status,
+                                           TtvViewerCallstacks **cs);
+
+/* Connects the @redraw of a view over the time window (swapped, @view) to
+ * what changes its picture (the window, the current time, the selection,
+ * the time format) and its @traceset_changed to "traceset-changed"; the
+ * ids in @handlers. */
+#define TTV_USERSPACE_TIME_VIEW_HANDLERS 5
+void        ttv_userspace_follow_time_view (TtvTabState *state, gulong handlers[TTV_USERSPACE_TIME_VIEW_HANDLERS],
+                                            GCallback redraw, GCallback traceset_changed, gpointer view);
+
+/* The status line at the bottom of @view (packed there), left-aligned and
+ * cut with "…". */
+GtkLabel   *ttv_userspace_status_new (GtkBox *view);
 
 G_END_DECLS

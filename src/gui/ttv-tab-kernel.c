@@ -8,6 +8,7 @@
 
 #include "ttv-kernel-analyses.h"
 #include "ttv-settings.h"
+#include "ttv-tab-analysis-run.h"
 #include "ttv-tab-analysis.h"
 #include "ttv-tab-state-private.h"
 
@@ -217,10 +218,7 @@ ttv_tab_state_compute_kernel (TtvTabState *state, TtvViewerKernelAnalysis which,
     return TRUE;
   TtvAnalysisOptions options;
   options_init (&options);
-  ttv_tab_analysis_add_workers (ttv_tab_state_get_analysis (state), 1);
-  TtvAnalysis *a = ttv_analysis_run (ttv_tab_state_get_traceset (state), class_of (which), &options, NULL, NULL,
-                                     cancellable, error);
-  ttv_tab_analysis_add_workers (ttv_tab_state_get_analysis (state), -1);
+  TtvAnalysis *a = ttv_tab_state_run_analysis (state, class_of (which), &options, cancellable, error);
   if (a == NULL)
     return FALSE;
   /* A background run of it still gives its result; this one is used now. */

@@ -9,6 +9,7 @@
 #include "ttv-memory-analysis.h"
 #include "ttv-settings.h"
 #include "ttv-symbols-analysis.h"
+#include "ttv-tab-analysis-run.h"
 #include "ttv-tab-analysis.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-ust-model.h"
@@ -100,6 +101,17 @@ dup_symbol_dirs (void)
   return settings ? g_settings_get_strv (settings, "symbol-directories") : NULL;
 }
 
+/* The options of a run: the symbols from @dirs (the user's directories,
+ * owned by the caller), no cache (the results are not kept). */
+static void
+options_init (TtvAnalysisOptions *options, GStrv *dirs)
+{
+  memset (options, 0, sizeof *options);
+  *dirs = dup_symbol_dirs ();
+  options->debug_dirs = (const char *const *) *dirs;
+  options->no_cache = TRUE;
+}
+
 static void
 run_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -143,10 +155,9 @@ ttv_tab_state_request_userspace (TtvTabState *state, TtvViewerUserspaceAnalysis 
   if (!run->progress)
     run->progress = g_atomic_rc_box_new0 (gint);
   g_atomic_int_set (run->progress, 0);
-  g_auto (GStrv) dirs = dup_symbol_dirs ();
-  TtvAnalysisOptions options = { 0 };
-  options.debug_dirs = (const char *const *) dirs;
-  options.no_cache = TRUE;
+  g_auto (GStrv) dirs = NULL;
+  TtvAnalysisOptions options;
+  options_init (&options, &dirs);
   Job *job = g_new0 (Job, 1);
   job->state = g_object_ref (state);
   job->which = which;
@@ -184,14 +195,10 @@ ttv_tab_state_compute_userspace (TtvTabState *state, TtvViewerUserspaceAnalysis 
   Run *run = &u->runs[which];
   if (run->result)
     return TRUE;
-  g_auto (GStrv) dirs = dup_symbol_dirs ();
-  TtvAnalysisOptions options = { 0 };
-  options.debug_dirs = (const char *const *) dirs;
-  options.no_cache = TRUE;
-  ttv_tab_analysis_add_workers (ttv_tab_state_get_analysis (state), 1);
-  TtvAnalysis *a = ttv_analysis_run (ttv_tab_state_get_traceset (state), class_of (which), &options, NULL, NULL,
-                                     cancellable, error);
-  ttv_tab_analysis_add_workers (ttv_tab_state_get_analysis (state), -1);
+  g_auto (GStrv) dirs = NULL;
+  TtvAnalysisOptions options;
+  options_init (&options, &dirs);
+  TtvAnalysis *a = ttv_tab_state_run_analysis (state, class_of (which), &options, cancellable, error);
   if (a == NULL)
     return FALSE;
   /* A background run of the same, if any, is no longer needed. */

@@ -124,11 +124,46 @@ add_ns_double (GArray *row, double v)
   g_array_append_val (row, c);
 }
 
+/* A hexadecimal number ("0x1f"), a string in JSON. */
+static void
+add_hex (GArray *row, gint64 v)
+{
+  g_autofree char *text = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) v);
+  add_text (row, text);
+}
+
+/* A priority, empty (null) where the record has none. */
+static void
+add_prio (GArray *row, gint64 v)
+{
+  if (v == TTV_ANALYSIS_NO_PRIO)
+    add_text (row, NULL);
+  else
+    add_int (row, v);
+}
+
+/* A thread or other 32-bit id, empty (null) for none (G_MAXUINT32). */
+static void
+add_id (GArray *row, gint64 v)
+{
+  if ((guint32) v == G_MAXUINT32)
+    add_text (row, NULL);
+  else
+    add_int (row, (guint32) v);
+}
+
+/* A real number with @text_digits decimals in text, @json_digits in JSON. */
+static void
+add_real (GArray *row, double v, int text_digits, int json_digits)
+{
+  Cell c = { g_strdup_printf ("%.*f", text_digits, v), g_strdup_printf ("%.*f", json_digits, v) };
+  g_array_append_val (row, c);
+}
+
 static void
 add_percent (GArray *row, double v)
 {
-  Cell c = { g_strdup_printf ("%.2f", v), g_strdup_printf ("%.4f", v) };
-  g_array_append_val (row, c);
+  add_real (row, v, 2, 4);
 }
 
 /* ---- printing sheets ---- */
@@ -274,23 +309,13 @@ add_value (GArray *row, const TtvAnalysis *r, const TtvAnalysisColumn *col, cons
       add_ns (row, v);
       break;
     case TTV_COLUMN_INT:
-      if (v == TTV_ANALYSIS_NO_PRIO)
-        add_text (row, NULL);
-      else
-        add_int (row, v);
+      add_prio (row, v);
       break;
     case TTV_COLUMN_HEX:
-      {
-        g_autofree char *t = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) v);
-        Cell c = { g_strdup (t), json_string (t) };
-        g_array_append_val (row, c);
-      }
+      add_hex (row, v);
       break;
     case TTV_COLUMN_TID:
-      if ((guint32) v == G_MAXUINT32)
-        add_text (row, NULL);
-      else
-        add_int (row, (guint32) v);
+      add_id (row, v);
       break;
     case TTV_COLUMN_CPU:
       if (v < 0)
@@ -528,10 +553,7 @@ add_group (GArray *row, const TtvAnalysis *r, const TtvAnalysisTable *t, const T
       add_text (row, ttv_analysis_get_string (r, (guint32) key));
       break;
     case TTV_COLUMN_HEX:
-      {
-        g_autofree char *text = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) key);
-        add_text (row, text);
-      }
+      add_hex (row, key);
       break;
     case TTV_COLUMN_ENUM:
       {
@@ -545,17 +567,11 @@ add_group (GArray *row, const TtvAnalysis *r, const TtvAnalysisTable *t, const T
       }
       break;
     case TTV_COLUMN_INT:
-      if (key == TTV_ANALYSIS_NO_PRIO)
-        add_text (row, NULL);
-      else
-        add_int (row, key);
+      add_prio (row, key);
       break;
     case TTV_COLUMN_TID:
     case TTV_COLUMN_UINT:
-      if ((guint32) key == G_MAXUINT32)
-        add_text (row, NULL);
-      else
-        add_int (row, (guint32) key);
+      add_id (row, key);
       break;
     default:
       add_int (row, key);
@@ -623,9 +639,7 @@ print_stats (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
       if (named)
         add_text (row, i < groups->len ? ttv_analysis_get_group_name (r, t, d->key) : NULL);
       add_int (row, (gint64) d->count);
-      Cell rate = { g_strdup_printf ("%.2f", seconds > 0 ? d->count / seconds : 0.0),
-                    g_strdup_printf ("%.6f", seconds > 0 ? d->count / seconds : 0.0) };
-      g_array_append_val (row, rate);
+      add_real (row, seconds > 0 ? d->count / seconds : 0.0, 2, 6);
       add_ns (row, d->total);
       add_ns (row, d->min);
       add_ns_double (row, d->mean);
@@ -760,20 +774,13 @@ print_block_usage (const TtvAnalysis *r, const Print *o, gboolean by_process,
       const TtvBlockUsage *u = &g_array_index (usage, TtvBlockUsage, i);
       GArray *row = sheet_row (s);
       if (by_process)
-        {
-          if (u->key == G_MAXUINT32)
-            add_text (row, NULL);
-          else
-            add_int (row, u->key);
-        }
+        add_id (row, u->key);
       add_text (row, u->name);
       add_int (row, (gint64) u->requests);
       add_int (row, (gint64) u->read_bytes);
       add_int (row, (gint64) u->write_bytes);
-      Cell rb = { g_strdup_printf ("%.0f", u->read_bytes / seconds), g_strdup_printf ("%.3f", u->read_bytes / seconds) };
-      g_array_append_val (row, rb);
-      Cell wb = { g_strdup_printf ("%.0f", u->write_bytes / seconds), g_strdup_printf ("%.3f", u->write_bytes / seconds) };
-      g_array_append_val (row, wb);
+      add_real (row, u->read_bytes / seconds, 0, 3);
+      add_real (row, u->write_bytes / seconds, 0, 3);
       add_ns (row, u->busy);
     }
   print_heading (out, o, _("Block I/O"), name, usage->len);
