@@ -119,7 +119,7 @@ ttv_tab_bookmarks_load (TtvTabBookmarks *self)
 
   for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
     {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
       g_autoptr (GError) error = NULL;
       g_autoptr (TtvBookmarks) list = ttv_bookmarks_load_for_trace (trace, &error);
       TtvBookmarksPlace place;
@@ -165,7 +165,7 @@ static gint
 trace_index_of (TtvTabBookmarks *self, TtvTrace *trace)
 {
   for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
-    if (ttv_tab_state_get_trace (self->state, t) == trace)
+    if (ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t) == trace)
       return (gint) t;
   return -1;
 }
@@ -195,7 +195,7 @@ save (TtvTabBookmarks *self, guint trace_index)
 
   if (trace_index >= ttv_tab_state_get_n_traces (self->state))
     return;
-  trace = ttv_tab_state_get_trace (self->state, trace_index);
+  trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), trace_index);
   if (!ttv_bookmarks_trace_is_writable (trace))
     switch (get_choice (self, trace_index))
       {
@@ -246,7 +246,7 @@ ask_response (GtkDialog *dialog, gint response, TtvTabBookmarks *self)
 static void
 ask_where (TtvTabBookmarks *self, guint trace_index)
 {
-  TtvTrace *trace = ttv_tab_state_get_trace (self->state, trace_index);
+  TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), trace_index);
   g_autofree char *beside = ttv_bookmarks_dup_path (trace, TTV_BOOKMARKS_BESIDE_TRACE);
   g_autofree char *user = ttv_bookmarks_dup_path (trace, TTV_BOOKMARKS_USER_DIR);
   gboolean beside_ok = ttv_bookmarks_place_is_writable (trace, TTV_BOOKMARKS_BESIDE_TRACE);
@@ -357,7 +357,7 @@ trace_for_time (TtvTabBookmarks *self, TtvTime t)
 {
   for (guint i = 0; i < ttv_tab_state_get_n_traces (self->state); i++)
     {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, i);
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), i);
       if (t >= trace->start && t <= trace->end)
         return i;
     }

@@ -9,7 +9,6 @@
 #include "ttv-bookmarks-panel.h"
 #include "ttv-filter-bar.h"
 #include "ttv-history-pass.h"
-#include "ttv-viewer-history.h"
 #include "ttv-indexer.h"
 #include "ttv-notifications.h"
 #include "ttv-settings.h"
@@ -289,7 +288,8 @@ show_damage (TtvTab *self)
 
   for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
     {
-      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (ttv_tab_state_get_trace (self->state, t));
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
+      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (trace);
       for (guint i = 0; i < damage->len; i++, n++)
         g_string_append_printf (text, "\n• %s", (const char *) damage->pdata[i]);
     }
@@ -361,8 +361,8 @@ index_done (GObject *source, GAsyncResult *result, gpointer data)
 
   if (r && self->state)
     {
-      ttv_tab_state_set_type_density (self->state, g_steal_pointer (&r->type_density));
-      ttv_tab_state_set_statistics (self->state, r->n_events, TRUE, g_steal_pointer (&r->density));
+      ttv_tab_state_set_density (self->state, r->n_events, g_steal_pointer (&r->density),
+                                 g_steal_pointer (&r->type_density));
     }
   stage_ended (self, r != NULL, error);
   g_object_unref (self);
@@ -586,8 +586,8 @@ ttv_tab_dup_title (TtvTab *self)
   if (n == 0)
     return g_strdup (_("(empty)"));
   if (n == 1)
-    return g_strdup (ttv_tab_state_get_trace (self->state, 0)->name);
-  return g_strdup_printf ("%s +%u", ttv_tab_state_get_trace (self->state, 0)->name, n - 1);
+    return g_strdup (ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), 0)->name);
+  return g_strdup_printf ("%s +%u", ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), 0)->name, n - 1);
 }
 
 /* --- Construction ---------------------------------------------------------- */
@@ -674,7 +674,7 @@ show_trace_warnings (TtvTab *self)
 {
   for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
     {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
       for (guint w = 0; trace->warnings && w < trace->warnings->len; w++)
         {
           g_autofree char *key = g_strdup_printf ("warning-%u-%u", t, w);

@@ -10,7 +10,7 @@
 #include "ttv-live-dialog.h"
 #include "ttv-live-url.h"
 #include "ttv-marker-colors.h"
-#include "ttv-palette.h"
+#include "ttv-palette-editor.h"
 #include "ttv-settings.h"
 #include "ttv-tab.h"
 #include "ttv-time-bar.h"
@@ -487,7 +487,7 @@ dup_start_folder (TtvWindow *self)
   const char *near = NULL;
 
   if (tab && ttv_tab_state_get_n_traces (ttv_tab_get_state (tab)) > 0)
-    near = ttv_tab_state_get_trace (ttv_tab_get_state (tab), 0)->display_path;
+    near = ttv_traceset_get_trace (ttv_tab_state_get_traceset (ttv_tab_get_state (tab)), 0)->display_path;
   else if (recent && recent[0])
     near = recent[0];
   if (near)

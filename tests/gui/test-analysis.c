@@ -32,7 +32,7 @@ typedef struct {
 } Collect;
 
 static gboolean
-on_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+on_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
 {
   Collect *c = data;
   TtvViewerProcessInfo info;
@@ -114,7 +114,7 @@ typedef struct {
 } Nth;
 
 static gboolean
-nth_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+nth_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
 {
   Nth *n = data;
 

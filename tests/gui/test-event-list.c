@@ -16,6 +16,7 @@
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
 #include "ttv-test-util.h"
+#include "ttv-time-display.h"
 #include "ttv-time-bar.h"
 
 #include <glib/gstdio.h>
@@ -193,7 +194,7 @@ read_reference (TtvTraceset *ts)
 
       ttv_state_tracker_apply (tracker, NULL, ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx)), ev);
       r->time = ev->time;
-      r->name = g_intern_string (ttv_viewer_event_get_name (ev));
+      r->name = g_intern_string (ttv_viewer_event_get_name (TTV_GUI_TEST_EVENT (ev)));
       r->cpu = ev->tracefile->cpu;
       p = ttv_state_get_running (ttv_state_tracker_get_state (tracker), ev->tracefile->cpu);
       if (p)
@@ -203,7 +204,7 @@ read_reference (TtvTraceset *ts)
         }
       if (events->len < REF_TEXT_EVENTS || events->len + REF_TEXT_EVENTS >= n)
       {
-        g_autofree char *fields = ttv_viewer_event_dup_fields (ev);
+        g_autofree char *fields = ttv_viewer_event_dup_fields (TTV_GUI_TEST_EVENT (ev));
 
         r->lower_text = g_strjoin ("\n", r->name, fields, r->mode ? r->mode : "", NULL);
         for (char *c = r->lower_text; *c; c++)
@@ -249,7 +250,7 @@ row_time (Fixture *f, gint row)
   g_autoptr (GError) error = NULL;
 
   g_assert_nonnull (text);
-  g_assert_true (ttv_tab_state_parse_time (f->state, text, ttv_tab_state_get_current_time (f->state), &t,
+  g_assert_true (ttv_time_display_parse (f->state, text, ttv_tab_state_get_current_time (f->state), &t,
                                            &error));
   g_assert_no_error (error);
   return t;
@@ -765,7 +766,7 @@ test_lost_events (void)
   g_assert_no_error (error);
   fixture_open (&f, ts);
   ref = read_reference (f.ts);
-  tf = ttv_tab_state_get_trace (f.state, 0)->tracefiles->pdata[0];
+  tf = ttv_traceset_get_trace (ttv_tab_state_get_traceset (f.state), 0)->tracefiles->pdata[0];
   g_assert_cmpuint (tf->lost->len, ==, 2);
   for (guint k = 0; k < tf->lost->len; k++)
     {

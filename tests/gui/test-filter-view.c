@@ -43,7 +43,7 @@ read_reference (TtvTraceset *ts)
     {
       RefEvent *r = g_new0 (RefEvent, 1);
 
-      r->name = g_strdup (ttv_viewer_event_get_name (ev));
+      r->name = g_strdup (ttv_viewer_event_get_name (TTV_GUI_TEST_EVENT (ev)));
       r->cpu = ev->tracefile->cpu;
       r->time = ev->time;
       g_ptr_array_add (events, r);
@@ -92,13 +92,14 @@ collect_clear (Collect *c)
 }
 
 static gboolean
-on_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+on_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
 {
   Collect *c = data;
   TtvViewerProcessInfo info;
+  gint cpu = ttv_viewer_event_get_cpu (ev);
 
   g_ptr_array_add (c->names, g_strdup (ttv_viewer_event_get_name (ev)));
-  g_array_append_val (c->cpus, ev->tracefile->cpu);
+  g_array_append_val (c->cpus, cpu);
   ttv_event_request_get_process (req, &info);
   g_array_append_val (c->tids, info.pid);
   return TRUE;

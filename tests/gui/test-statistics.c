@@ -852,9 +852,10 @@ run_status (const char *const *argv, char **err)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *out = NULL;
+  g_auto (GStrv) env = ttv_gui_test_headless_environ ();   /* no display: none is needed */
   int status = 0;
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, err,
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, err,
                                &status, &error));
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (status));

@@ -433,7 +433,7 @@ test_read_only_user_dir_and_dont_save (void)
     }
   beside = g_strconcat (dir, ".ttv-bookmarks.xml", NULL);
   shell_open_read_only (&s, dir);
-  user = ttv_bookmarks_dup_path (ttv_tab_state_get_trace (s.state, 0), TTV_BOOKMARKS_USER_DIR);
+  user = ttv_bookmarks_dup_path (ttv_traceset_get_trace (ttv_tab_state_get_traceset (s.state), 0), TTV_BOOKMARKS_USER_DIR);
   g_assert_true (g_str_has_prefix (user, tmp_base));
   ttv_tab_state_get_time_span (s.state, &start, &end);
   add_bookmark (&s, "mine", start + 1000);
@@ -529,7 +529,7 @@ test_info_dialog (void)
       return;
     }
   shell_open (&s, dir);
-  trace = ttv_tab_state_get_trace (s.state, 0);
+  trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (s.state), 0);
   /* Opened before the first read ends: the counts come later. */
   dialog = ttv_info_dialog_new (GTK_WINDOW (s.window), s.state);
   gtk_widget_show (dialog);
@@ -1033,7 +1033,7 @@ test_add_trace_archive (void)
   ttv_gui_test_spin_until (file_selected, &selected);
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
   ttv_gui_test_spin_until (traceset_has_two, tab);
-  g_assert_cmpstr (ttv_tab_state_get_trace (ttv_tab_get_state (tab), 1)->display_path, ==, tgz);
+  g_assert_cmpstr (ttv_traceset_get_trace (ttv_tab_state_get_traceset (ttv_tab_get_state (tab)), 1)->display_path, ==, tgz);
   title = ttv_tab_dup_title (tab);
   g_assert_cmpstr (title, ==, "add-base +1");
   ttv_gui_test_spin_until (window_idle, window);

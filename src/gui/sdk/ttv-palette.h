@@ -1,5 +1,6 @@
 /* ttv-palette.h: the named colours of the time-line views (control flow,
- * resources), shared by the Preferences dialog and the viewer modules. */
+ * resources), which the user edits in Preferences: what modules draw with.
+ * Part of the installed SDK: include ttv-viewer.h, not this file. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -8,8 +9,8 @@ G_BEGIN_DECLS
 
 /* The palette: names are the keys of the GSettings dictionary
  * org.ttv.Viewer timeline-colors ("run-user" -> "#33a02c"); a name missing
- * from the dictionary keeps its default.  Part of the plugin API (included
- * by ttv-viewer.h): new entries are added at the end only. */
+ * from the dictionary keeps its default.  New entries are added at the end
+ * only. */
 typedef enum {
   TTV_PALETTE_RUN_USER,
   TTV_PALETTE_RUN_SYSCALL,
@@ -39,17 +40,11 @@ typedef enum {
 /* The settings key holding the palette. */
 #define TTV_PALETTE_SETTINGS_KEY "timeline-colors"
 
-const char *ttv_palette_get_name (TtvPaletteColor color);     /* "run-user" */
-const char *ttv_palette_get_label (TtvPaletteColor color);    /* translated: "Running, user" */
-const char *ttv_palette_get_default (TtvPaletteColor color);  /* "#33a02c", also without the schema */
+/* Translated: "Running, user" (legends, tooltips). */
+const char *ttv_palette_get_label (TtvPaletteColor color);
 /* The colour @settings holds for @color (its default when absent or not a
- * colour).  @settings may be NULL: the default. */
+ * colour).  @settings may be NULL (ttv_viewer_dup_settings() found no
+ * schema): the default. */
 void        ttv_palette_get_rgba (GSettings *settings, TtvPaletteColor color, GdkRGBA *rgba);
-/* Writes @color as "#rrggbb" into the dictionary, the other names kept. */
-void        ttv_palette_set_rgba (GSettings *settings, TtvPaletteColor color, const GdkRGBA *rgba);
-/* The "Time line colours" section of the Preferences dialog: a colour
- * button per entry and "Reset to defaults"; follows changes made
- * elsewhere. */
-GtkWidget  *ttv_palette_editor_new (GSettings *settings);
 
 G_END_DECLS

@@ -1,18 +1,17 @@
-/* ttv-resources-viewer.c: the resources viewer module: one row per CPU
+/* ttv-resources-viewer.c: the resources viewer of the time-line module: one row per CPU
  * (idle, or the running task's mode, with its name when zoomed in), IRQ and
- * soft IRQ (active; soft IRQs named from the trace or the Linux vectors)
- * and block device (busy), from the state history; rows searched and
- * hidden when idle.  Drawing and navigation: modules/common/ttv-timeline*.c,
+ * soft IRQ (active, named as the history names them) and block device
+ * (busy), from the state history; rows searched and
+ * hidden when idle.  Drawing and navigation: ttv-timeline*.c,
  * shared with the control flow viewer. */
-#include "ttv-timeline.h"
+#include "ttv-timeline-view.h"
+#include "ttv-timeline-viewers.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
 #define TTV_TYPE_RESOURCES_VIEWER (ttv_resources_viewer_get_type ())
 G_DECLARE_FINAL_TYPE (TtvResourcesViewer, ttv_resources_viewer, TTV, RESOURCES_VIEWER, GtkBox)
-
-#define MAX_SOFTIRQ 32
 
 struct _TtvResourcesViewer {
   GtkBox parent_instance;
@@ -27,71 +26,20 @@ struct _TtvResourcesViewer {
 
 G_DEFINE_FINAL_TYPE (TtvResourcesViewer, ttv_resources_viewer, GTK_TYPE_BOX)
 
-/* Linux's soft IRQ vectors since 2.6.32 (include/linux/interrupt.h), the
- * kernels LTTng 2 traces: their softirq_entry gives the bare number. */
-static const char *const linux_softirqs[] = {
-  "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
-};
-
-static gboolean
-is_softirq_entry (const TtvEventType *type)
-{
-  return g_strcmp0 (type->name, "soft_irq_entry") == 0 || g_strcmp0 (type->name, "softirq_entry") == 0;
-}
-
-/* The names of the soft IRQ vectors: the labels of the soft IRQ entry
- * event's enumeration when the trace has one (LTT), else Linux's for CTF
- * kernel traces; NULL where unknown. */
-static void
-softirq_names (TtvTabState *state, const char *names[MAX_SOFTIRQ])
-{
-  memset (names, 0, MAX_SOFTIRQ * sizeof (char *));
-  for (guint t = 0; t < ttv_tab_state_get_n_traces (state); t++)
-    {
-      TtvTrace *trace = ttv_tab_state_get_trace (state, t);
-
-      for (guint e = 0; trace && e < trace->event_types->len; e++)
-        {
-          const TtvEventType *type = trace->event_types->pdata[e];
-
-          if (!type || !is_softirq_entry (type) || !type->fields || !type->fields->fields)
-            continue;
-          for (guint f = 0; f < type->fields->fields->len; f++)
-            {
-              const TtvField *field = type->fields->fields->pdata[f];
-
-              if (field->type->kind == TTV_TYPE_ENUM && field->type->mappings)
-                for (guint m = 0; m < field->type->mappings->len; m++)
-                  {
-                    const TtvEnumMapping *map = &g_array_index (field->type->mappings, TtvEnumMapping, m);
-
-                    for (guint64 v = map->start; v <= map->end && v < MAX_SOFTIRQ; v++)
-                      if (!names[v])
-                        names[v] = map->label;
-                  }
-              else if (trace->format && g_strcmp0 (trace->format->name, "ctf") == 0)
-                for (guint v = 0; v < G_N_ELEMENTS (linux_softirqs); v++)
-                  if (!names[v])
-                    names[v] = linux_softirqs[v];
-            }
-        }
-    }
-}
-
+/* The history names soft IRQs as the trace does (LTT's enumeration) or as
+ * Linux does (LTTng 2), devices by their numbers when it knows no other. */
 static char *
-row_label (TtvHistoryRowKind kind, const TtvHistoryRowInfo *info, const char *const *softirqs)
+row_label (TtvViewerRowKind kind, const TtvViewerRowInfo *info)
 {
   const char *name = info->name && *info->name ? info->name : NULL;
 
   switch (kind)
     {
-    case TTV_HISTORY_ROW_CPU:
+    case TTV_VIEWER_ROW_CPU:
       return g_strdup_printf (_("CPU %u"), info->id);
-    case TTV_HISTORY_ROW_IRQ:
+    case TTV_VIEWER_ROW_IRQ:
       return name ? g_strdup_printf (_("IRQ %u %s"), info->id, name) : g_strdup_printf (_("IRQ %u"), info->id);
-    case TTV_HISTORY_ROW_SOFTIRQ:
-      if (!name && info->id < MAX_SOFTIRQ)
-        name = softirqs[info->id];
+    case TTV_VIEWER_ROW_SOFTIRQ:
       return name ? g_strdup_printf (_("Soft IRQ %u %s"), info->id, name)
                   : g_strdup_printf (_("Soft IRQ %u"), info->id);
     default:
@@ -106,8 +54,14 @@ row_label (TtvHistoryRowKind kind, const TtvHistoryRowInfo *info, const char *co
     }
 }
 
-static const TtvHistoryRowKind kinds[] = {
-  TTV_HISTORY_ROW_CPU, TTV_HISTORY_ROW_IRQ, TTV_HISTORY_ROW_SOFTIRQ, TTV_HISTORY_ROW_BLOCKDEV,
+static const TtvPaletteColor legend[] = {
+  TTV_PALETTE_CPU_IDLE, TTV_PALETTE_RUN_USER, TTV_PALETTE_RUN_SYSCALL,
+  TTV_PALETTE_RUN_TRAP, TTV_PALETTE_RUN_IRQ, TTV_PALETTE_RUN_SOFTIRQ, TTV_PALETTE_RUN_UNKNOWN,
+  TTV_PALETTE_IRQ_ACTIVE, TTV_PALETTE_BLOCKDEV_BUSY, TTV_PALETTE_UNKNOWN, TTV_PALETTE_MIXED,
+};
+
+static const TtvViewerRowKind kinds[] = {
+  TTV_VIEWER_ROW_CPU, TTV_VIEWER_ROW_IRQ, TTV_VIEWER_ROW_SOFTIRQ, TTV_VIEWER_ROW_BLOCKDEV,
 };
 
 static gboolean
@@ -118,32 +72,21 @@ hide_idle (TtvResourcesViewer *self)
   return g_variant_get_boolean (v);
 }
 
-/* The rows that pass the search (on the label) and hide idle (a row doing
- * nothing in the time window: a few intervals read per row). */
-static void
-refresh_rows (TtvResourcesViewer *self)
+/* The rows of @h that pass the search (@needle, casefolded, on the label)
+ * and hide idle (a row doing nothing in @state's time window: a few
+ * intervals read per row); *@n_all (may be NULL): the rows there are. */
+static GPtrArray *
+build_rows (TtvViewerHistory *h, TtvTabState *state, const char *needle, gboolean idle, guint *n_all)
 {
-  TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
-  g_autofree char *needle = g_utf8_casefold (gtk_entry_get_text (GTK_ENTRY (self->search)), -1);
-  gboolean idle = hide_idle (self);
-  const char *softirqs[MAX_SOFTIRQ];
-  GPtrArray *rows;
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
   guint n = 0;
   TtvTime t0, t1;
 
-  if (!h)
-    {
-      ttv_timeline_set_rows (self->timeline, NULL);
-      gtk_label_set_text (GTK_LABEL (self->count_label), "");
-      return;
-    }
-  softirq_names (self->state, softirqs);
-  ttv_tab_state_get_time_window (self->state, &t0, &t1);
-  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
+  ttv_tab_state_get_time_window (state, &t0, &t1);
   for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
     for (guint i = 0; i < ttv_viewer_history_get_n_rows (h, kinds[k]); i++, n++)
       {
-        g_autofree char *label = row_label (kinds[k], ttv_viewer_history_get_row (h, kinds[k], i), softirqs);
+        g_autofree char *label = row_label (kinds[k], ttv_viewer_history_get_row (h, kinds[k], i));
         g_autofree char *folded = g_utf8_casefold (label, -1);
 
         if (*needle && !strstr (folded, needle))
@@ -152,11 +95,29 @@ refresh_rows (TtvResourcesViewer *self)
           continue;
         g_ptr_array_add (rows, ttv_timeline_row_new (kinds[k], i, label));
       }
-  {
-    g_autofree char *text = g_strdup_printf (_("%u of %u rows"), rows->len, n);
+  if (n_all)
+    *n_all = n;
+  return rows;
+}
 
-    gtk_label_set_text (GTK_LABEL (self->count_label), text);
-  }
+static void
+refresh_rows (TtvResourcesViewer *self)
+{
+  TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
+  g_autofree char *needle = g_utf8_casefold (gtk_entry_get_text (GTK_ENTRY (self->search)), -1);
+  g_autofree char *text = NULL;
+  GPtrArray *rows;
+  guint n;
+
+  if (!h)
+    {
+      ttv_timeline_set_rows (self->timeline, NULL);
+      gtk_label_set_text (GTK_LABEL (self->count_label), "");
+      return;
+    }
+  rows = build_rows (h, self->state, needle, hide_idle (self), &n);
+  text = g_strdup_printf (_("%u of %u rows"), rows->len, n);
+  gtk_label_set_text (GTK_LABEL (self->count_label), text);
   ttv_timeline_set_rows (self->timeline, rows);
 }
 
@@ -209,16 +170,11 @@ ttv_resources_viewer_init (TtvResourcesViewer *self)
 {
 }
 
-static GtkWidget *
+GtkWidget *
 ttv_resources_viewer_new (TtvTabState *state)
 {
   static const GActionEntry actions[] = {
     { "hide-idle", NULL, NULL, "false", change_state, { 0 } },
-  };
-  static const TtvPaletteColor legend[] = {
-    TTV_PALETTE_CPU_IDLE, TTV_PALETTE_RUN_USER, TTV_PALETTE_RUN_SYSCALL,
-    TTV_PALETTE_RUN_TRAP, TTV_PALETTE_RUN_IRQ, TTV_PALETTE_RUN_SOFTIRQ, TTV_PALETTE_RUN_UNKNOWN,
-    TTV_PALETTE_IRQ_ACTIVE, TTV_PALETTE_BLOCKDEV_BUSY, TTV_PALETTE_UNKNOWN, TTV_PALETTE_MIXED,
   };
   const TtvTimelineColumn columns[] = { { _("Resource"), 100, FALSE } };
   TtvResourcesViewer *self = g_object_new (TTV_TYPE_RESOURCES_VIEWER,
@@ -259,7 +215,7 @@ ttv_resources_viewer_new (TtvTabState *state)
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->timeline), TRUE, TRUE, 0);
 
-  self->handlers[0] = g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (history_changed), self);
+  self->handlers[0] = g_signal_connect_swapped (state, "history-changed", G_CALLBACK (history_changed), self);
   self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (history_changed), self);
   self->handlers[2] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (window_changed), self);
   history_changed (self);
@@ -267,22 +223,16 @@ ttv_resources_viewer_new (TtvTabState *state)
   return GTK_WIDGET (self);
 }
 
-static const TtvViewerInfo info = {
-  .name = "resources",
-  .title = N_("Resources"),
-  .icon_name = "computer-symbolic",
-  .menu_label = N_("_Resources"),
-  .new_viewer = ttv_resources_viewer_new,
-};
-
-TTV_VIEWER_MODULE (resources_init)
-
-static void
-resources_init (void)
+/* ttv --render resources: every row of the history, as a new viewer shows
+ * them. */
+gboolean
+ttv_resources_viewer_render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
 {
-  TtvViewerInfo copy = info;
+  const TtvTimelineColumn columns[] = { { _("Resource"), 100, FALSE } };
+  TtvTimelineView v;
 
-  copy.title = g_dgettext (GETTEXT_PACKAGE, info.title);
-  copy.menu_label = g_dgettext (GETTEXT_PACKAGE, info.menu_label);
-  ttv_viewer_register (&copy);
+  ttv_timeline_view_init_render (&v, state, legend, G_N_ELEMENTS (legend), columns, G_N_ELEMENTS (columns));
+  if (v.history)
+    ttv_timeline_view_set_rows (&v, build_rows (v.history, state, "", FALSE, NULL));
+  return ttv_timeline_view_render_once (&v, cr, width, height, error);
 }

@@ -1,12 +1,12 @@
-/* ttv-controlflow-viewer.c: the control flow viewer module: one row per
+/* ttv-controlflow-viewer.c: the control flow viewer of the time-line module: one row per
  * process (thread) of the state history with its states over time, marks
  * and wakeup arrows; the CPUs' idle tasks first; threads as expandable rows
  * under their process; columns (name, PID, TGID, PPID, CPU time, birth)
  * sorted by a click on their title, rows searched by any name the process
  * had, hidden when idle, and limited to the processes that ran the tab's
- * filter's events.  Drawing and navigation: modules/common/ttv-timeline*.c. */
-#include "ttv-process-names.h"
-#include "ttv-timeline.h"
+ * filter's events.  Drawing and navigation: ttv-timeline*.c. */
+#include "ttv-timeline-view.h"
+#include "ttv-timeline-viewers.h"
 #include "ttv-view-axis.h"
 
 #include <glib/gi18n-lib.h>
@@ -30,7 +30,7 @@ struct _TtvControlflowViewer {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[4];
+  gulong handlers[5];
   GSimpleActionGroup *actions; /* owned */
   TtvTimeline *timeline;       /* weak: a child */
   GtkWidget *search;
@@ -76,9 +76,49 @@ sort_key (TtvControlflowViewer *self)
   return SORT_PID;
 }
 
+/* What the legend shows and the label area's columns (the sort keys'). */
+static const TtvPaletteColor legend[] = {
+  TTV_PALETTE_RUN_USER, TTV_PALETTE_RUN_SYSCALL, TTV_PALETTE_RUN_TRAP,
+  TTV_PALETTE_RUN_IRQ, TTV_PALETTE_RUN_SOFTIRQ, TTV_PALETTE_RUN_UNKNOWN,
+  TTV_PALETTE_WAIT_CPU, TTV_PALETTE_WAIT_FORK, TTV_PALETTE_BLOCKED,
+  TTV_PALETTE_ZOMBIE, TTV_PALETTE_EXITED, TTV_PALETTE_UNKNOWN, TTV_PALETTE_CPU_IDLE,
+  TTV_PALETTE_MIXED, TTV_PALETTE_MARK_FORK, TTV_PALETTE_MARK_EXEC, TTV_PALETTE_MARK_EXIT,
+  TTV_PALETTE_WAKEUP,
+};
+
+#define N_COLUMNS SORT_N_KEYS
+
+static void
+get_columns (TtvTimelineColumn columns[N_COLUMNS])
+{
+  const TtvTimelineColumn all[N_COLUMNS] = {
+    { _("Name"), 100, FALSE },
+    { _("PID"), 50, TRUE },
+    { _("TGID"), 50, TRUE },
+    { _("PPID"), 50, TRUE },
+    { _("CPU time"), 72, TRUE },
+    { _("Birth"), 78, TRUE },
+  };
+
+  memcpy (columns, all, sizeof all);
+}
+
+/* What the rows are made of: the viewer's choices and what it learned
+ * (a render makes them as a new viewer would: every row, by PID). */
+typedef struct {
+  SortKey key;
+  gboolean descending;
+  gboolean hide_idle;          /* rows that neither run nor wait for a CPU go */
+  const char *needle;          /* the search, casefolded; "" for none */
+  GPtrArray *names;            /* per process row, its names (GStrv, NULL: one); may be NULL */
+  GHashTable *filter_pids;     /* the pids that ran the tab's filter's events; NULL: no filter */
+  gboolean collapse_all;       /* groups collapsed, but those in @toggled */
+  GHashTable *toggled;         /* history row of a leader + 1; may be NULL */
+} RowChoice;
+
 /* A process row and its place in the tree. */
 typedef struct {
-  const TtvHistoryRowInfo *info;
+  const TtvViewerRowInfo *info;
   guint row;
   gint parent;                 /* index of the leader's node, -1: top level */
   GArray *children;            /* of guint node indices, NULL when none */
@@ -128,28 +168,47 @@ compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
   return c;
 }
 
+/* "bash → gcc", "sh → … → make" (the first and the last); @names may be
+ * NULL: @name. */
+static char *
+join_names (const char *const *names, const char *name)
+{
+  guint n = names ? g_strv_length ((char **) names) : 0;
+
+  if (n == 0)
+    return g_strdup (name ? name : "");
+  if (n <= 2)
+    return g_strjoinv (" → ", (char **) names);
+  return g_strdup_printf ("%s → … → %s", names[0], names[n - 1]);
+}
+
 /* The name column: every name the row had ("bash → gcc"); an idle task
  * is its CPU's ("swapper/1"). */
+static const char *const *
+names_of (const RowChoice *c, guint row)
+{
+  return c->names && row < c->names->len ? c->names->pdata[row] : NULL;
+}
+
 static char *
-row_name (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint row)
+row_name (const RowChoice *c, const TtvViewerRowInfo *info, guint row)
 {
   const char *name = info->name && *info->name ? info->name : _("(unnamed)");
-  const char *const *names = self->names && row < self->names->len ? self->names->pdata[row] : NULL;
+  const char *const *names = names_of (c, row);
 
   if (ttv_timeline_is_idle_task (info) && !strchr (name, '/'))
     return g_strdup_printf ("%s/%d", name, info->cpu);
-  return ttv_process_names_join (names, name);
+  return join_names (names, name);
 }
 
 static TtvTimelineRow *
-new_row (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint row, guint n_threads,
-         TtvTime origin)
+new_row (const RowChoice *c, const TtvViewerRowInfo *info, guint row, guint n_threads, TtvTime origin)
 {
-  g_autofree char *name = row_name (self, info, row);
+  g_autofree char *name = row_name (c, info, row);
   g_autofree char *label = n_threads > 1 ? g_strdup_printf (_("%s (%u threads)"), name, n_threads)
                                          : g_strdup (name);
-  TtvTimelineRow *r = ttv_timeline_row_new (TTV_HISTORY_ROW_PROCESS, row, label);
-  const char *const *names = self->names && row < self->names->len ? self->names->pdata[row] : NULL;
+  TtvTimelineRow *r = ttv_timeline_row_new (TTV_VIEWER_ROW_PROCESS, row, label);
+  const char *const *names = names_of (c, row);
   g_autofree char *birth = ttv_viewer_format_duration (info->birth - origin);
 
   r->cells = g_new0 (char *, 6);
@@ -170,7 +229,7 @@ new_row (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint row, g
 }
 
 static gboolean
-is_thread_of_other (const TtvHistoryRowInfo *info)
+is_thread_of_other (const TtvViewerRowInfo *info)
 {
   return info->cpu < 0 && info->tgid != 0 && info->tgid != TTV_VIEWER_PID_NONE && info->tgid != info->id;
 }
@@ -236,11 +295,11 @@ name_matches (const char *name, const char *needle)
 
 /* The search matches the PID or any name the process had. */
 static gboolean
-row_matches (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint row, const char *needle)
+row_matches (const RowChoice *c, const TtvViewerRowInfo *info, guint row, const char *needle)
 {
-  const char *const *names = self->names && row < self->names->len ? self->names->pdata[row] : NULL;
+  const char *const *names = names_of (c, row);
 
-  if (self->filter_pids && !g_hash_table_contains (self->filter_pids, GUINT_TO_POINTER (info->id)))
+  if (c->filter_pids && !g_hash_table_contains (c->filter_pids, GUINT_TO_POINTER (info->id)))
     return FALSE;
   if (*needle)
     {
@@ -257,9 +316,17 @@ row_matches (TtvControlflowViewer *self, const TtvHistoryRowInfo *info, guint ro
 }
 
 static gboolean
+choice_expands (const RowChoice *c, guint leader_row)
+{
+  return c->collapse_all == (c->toggled && g_hash_table_contains (c->toggled, GUINT_TO_POINTER (leader_row + 1)));
+}
+
+static gboolean
 is_expanded (TtvControlflowViewer *self, guint leader_row)
 {
-  return self->collapse_all == g_hash_table_contains (self->toggled, GUINT_TO_POINTER (leader_row + 1));
+  RowChoice c = { .collapse_all = self->collapse_all, .toggled = self->toggled };
+
+  return choice_expands (&c, leader_row);
 }
 
 static void
@@ -272,51 +339,40 @@ publish_shown (TtvControlflowViewer *self, GArray *pids)
                                                         sizeof (guint32)));
 }
 
-/* Rebuilds the row list from the history and the toolbar's choices.
- * A group (leader + threads) shows when the leader or one of its threads
- * passes hide-idle, the search and the filter; a match inside a group that
- * its leader does not match opens the group, showing the matching threads. */
-static void
-refresh_rows (TtvControlflowViewer *self)
+/* The rows of @h as @c says: a group (leader + threads) shows when the
+ * leader or one of its threads passes hide-idle, the search and the
+ * filter; a match inside a group that its leader does not match opens the
+ * group, showing the matching threads.  @shown (may be NULL) gets the pids
+ * of the rows, in order. */
+static GPtrArray *
+build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray *shown)
 {
-  TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
   g_autoptr (GArray) nodes = g_array_new (FALSE, FALSE, sizeof (Node));
   g_autoptr (GArray) top = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr (GArray) shown = g_array_new (FALSE, FALSE, sizeof (guint32));
   GPtrArray *rows;
-  gboolean hide_idle = flag (self, "hide-idle");
-  const char *search = gtk_entry_get_text (GTK_ENTRY (self->search));
-  g_autofree char *needle = g_utf8_casefold (search, -1);
   TtvTime t0, t1, origin, span_end;
   SortData sd;
   guint n;
 
-  if (!h)
-    {
-      gtk_label_set_text (GTK_LABEL (self->count_label), "");
-      ttv_timeline_set_rows (self->timeline, NULL);
-      publish_shown (self, shown);
-      return;
-    }
-  ttv_tab_state_get_time_window (self->state, &t0, &t1);
-  ttv_tab_state_get_time_span (self->state, &origin, &span_end);
-  n = ttv_viewer_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  ttv_tab_state_get_time_window (state, &t0, &t1);
+  ttv_tab_state_get_time_span (state, &origin, &span_end);
+  n = ttv_viewer_history_get_n_rows (h, TTV_VIEWER_ROW_PROCESS);
   for (guint i = 0; i < n; i++)
     {
-      Node node = { ttv_viewer_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i), i, -1, NULL, TRUE, TRUE };
+      Node node = { ttv_viewer_history_get_row (h, TTV_VIEWER_ROW_PROCESS, i), i, -1, NULL, TRUE, TRUE };
 
       /* Running or waiting for a CPU in the window (a few intervals read
        * per row); the idle tasks are idle by nature. */
-      if (hide_idle)
+      if (c->hide_idle)
         node.busy = !ttv_timeline_is_idle_task (node.info)
-                    && ttv_timeline_row_is_busy (h, TTV_HISTORY_ROW_PROCESS, i, t0, t1);
-      node.match = row_matches (self, node.info, i, needle);
+                    && ttv_timeline_row_is_busy (h, TTV_VIEWER_ROW_PROCESS, i, t0, t1);
+      node.match = row_matches (c, node.info, i, c->needle);
       g_array_append_val (nodes, node);
     }
   link_threads (h, nodes);
   sd.nodes = nodes;
-  sd.key = sort_key (self);
-  sd.descending = flag (self, "sort-descending");
+  sd.key = c->key;
+  sd.descending = c->descending;
   for (guint i = 0; i < nodes->len; i++)
     {
       Node *node = &g_array_index (nodes, Node, i);
@@ -337,9 +393,9 @@ refresh_rows (TtvControlflowViewer *self)
       gboolean expanded, forced;
       TtvTimelineRow *r;
 
-      for (guint c = 0; node->children && c < node->children->len; c++)
+      for (guint k = 0; node->children && k < node->children->len; k++)
         {
-          const Node *child = &g_array_index (nodes, Node, g_array_index (node->children, guint, c));
+          const Node *child = &g_array_index (nodes, Node, g_array_index (node->children, guint, k));
 
           n_ok += child->match && child->busy;
         }
@@ -347,41 +403,68 @@ refresh_rows (TtvControlflowViewer *self)
         continue;
       /* A match inside the group, not on the leader: shown open. */
       forced = !node->match && n_ok > 0;
-      expanded = forced || is_expanded (self, node->row);
+      expanded = forced || choice_expands (c, node->row);
       /* "(N threads)" only on a row that draws them combined. */
-      r = new_row (self, node->info, node->row, n_ok > 0 && !expanded ? n_threads : 1, origin);
+      r = new_row (c, node->info, node->row, n_ok > 0 && !expanded ? n_threads : 1, origin);
       if (n_ok > 0)
         r->expander = expanded ? TTV_TIMELINE_EXPANDER_EXPANDED : TTV_TIMELINE_EXPANDER_COLLAPSED;
       if (n_ok > 0 && !expanded)
         {
           /* Collapsed: the row shows the whole process (every thread). */
           r->merged = g_array_sized_new (FALSE, FALSE, sizeof (guint), node->children->len);
-          for (guint c = 0; c < node->children->len; c++)
+          for (guint k = 0; k < node->children->len; k++)
             g_array_append_val (r->merged, g_array_index (nodes, Node,
-                                                          g_array_index (node->children, guint, c)).row);
+                                                          g_array_index (node->children, guint, k)).row);
         }
       g_ptr_array_add (rows, r);
-      g_array_append_val (shown, node->info->id);
-      for (guint c = 0; expanded && node->children && c < node->children->len; c++)
+      if (shown)
+        g_array_append_val (shown, node->info->id);
+      for (guint k = 0; expanded && node->children && k < node->children->len; k++)
         {
-          const Node *child = &g_array_index (nodes, Node, g_array_index (node->children, guint, c));
+          const Node *child = &g_array_index (nodes, Node, g_array_index (node->children, guint, k));
 
           if (!(child->match && child->busy))
             continue;
-          r = new_row (self, child->info, child->row, 1, origin);
+          r = new_row (c, child->info, child->row, 1, origin);
           r->depth = 1;
           g_ptr_array_add (rows, r);
-          g_array_append_val (shown, child->info->id);
+          if (shown)
+            g_array_append_val (shown, child->info->id);
         }
     }
   for (guint i = 0; i < nodes->len; i++)
     g_clear_pointer (&g_array_index (nodes, Node, i).children, g_array_unref);
-  {
-    g_autofree char *text = self->filter_pending && !self->filter_pids
-                            ? g_strdup_printf (_("%u of %u processes, filtering…"), rows->len, n)
-                            : g_strdup_printf (_("%u of %u processes"), rows->len, n);
-    gtk_label_set_text (GTK_LABEL (self->count_label), text);
-  }
+  return rows;
+}
+
+/* Rebuilds the row list from the history and the toolbar's choices. */
+static void
+refresh_rows (TtvControlflowViewer *self)
+{
+  TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
+  g_autoptr (GArray) shown = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree char *needle = g_utf8_casefold (gtk_entry_get_text (GTK_ENTRY (self->search)), -1);
+  RowChoice c = {
+    sort_key (self), flag (self, "sort-descending"), flag (self, "hide-idle"), needle, self->names,
+    self->filter_pids, self->collapse_all, self->toggled,
+  };
+  g_autofree char *text = NULL;
+  GPtrArray *rows;
+  guint n;
+
+  if (!h)
+    {
+      gtk_label_set_text (GTK_LABEL (self->count_label), "");
+      ttv_timeline_set_rows (self->timeline, NULL);
+      publish_shown (self, shown);
+      return;
+    }
+  rows = build_rows (h, self->state, &c, shown);
+  n = ttv_viewer_history_get_n_rows (h, TTV_VIEWER_ROW_PROCESS);
+  text = self->filter_pending && !self->filter_pids
+         ? g_strdup_printf (_("%u of %u processes, filtering…"), rows->len, n)
+         : g_strdup_printf (_("%u of %u processes"), rows->len, n);
+  gtk_label_set_text (GTK_LABEL (self->count_label), text);
   ttv_timeline_set_rows (self->timeline, rows);
   publish_shown (self, shown);
 }
@@ -400,7 +483,7 @@ filter_job_free (gpointer data)
 }
 
 static gboolean
-filter_event (TtvEventRequest *request, const TtvEvent *event, gpointer data)
+filter_event (TtvEventRequest *request, const TtvViewerEvent *event, gpointer data)
 {
   FilterJob *job = data;
   TtvViewerProcessInfo info;
@@ -460,7 +543,7 @@ start_filter (TtvControlflowViewer *self)
     }
   self->filter_pending = TRUE;
   ttv_timeline_set_status (self->timeline, _("filtering…"));
-  /* The pids come with the state: wait for it ("statistics-changed"). */
+  /* The pids come with the state: wait for it ("state-ready"). */
   if (!h || !ttv_tab_state_is_state_ready (self->state))
     return;
   ttv_tab_state_get_time_window (self->state, &t0, &t1);
@@ -478,7 +561,7 @@ static void
 names_done (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr (GError) error = NULL;
-  GPtrArray *names = ttv_process_names_run_finish (result, &error);
+  GPtrArray *names = g_task_propagate_pointer (G_TASK (result), &error);
   TtvControlflowViewer *self = data;   /* owned reference */
 
   if (names && self->state)
@@ -495,17 +578,40 @@ names_done (GObject *source, GAsyncResult *result, gpointer data)
   g_object_unref (self);
 }
 
+static void
+names_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
+{
+  GError *error = NULL;
+  GPtrArray *names = ttv_viewer_history_dup_all_process_names (data, cancel, &error);
+
+  if (names)
+    g_task_return_pointer (task, names, (GDestroyNotify) g_ptr_array_unref);
+  else
+    g_task_return_error (task, error);
+}
+
 /* The names the processes had come later, from a worker thread, once the
  * view is shown (a headless render or a hidden tab does not pay for it). */
 static void
 find_names (TtvControlflowViewer *self)
 {
   TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
+  g_autoptr (GTask) task = NULL;
 
   if (!h || self->names || self->names_cancel)
     return;
   self->names_cancel = g_cancellable_new ();
-  ttv_process_names_run_async (h, self->names_cancel, names_done, g_object_ref (self));
+  task = g_task_new (NULL, self->names_cancel, names_done, g_object_ref (self));
+  g_task_set_task_data (task, ttv_viewer_history_ref (h), (GDestroyNotify) ttv_viewer_history_unref);
+  g_task_run_in_thread (task, names_thread);
+}
+
+/* A filter waits for the state and the history: it can start now. */
+static void
+start_waiting_filter (TtvControlflowViewer *self)
+{
+  if (self->filter_pending && !self->job)
+    start_filter (self);
 }
 
 static void
@@ -513,9 +619,7 @@ history_changed (TtvControlflowViewer *self)
 {
   g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (self->state);
 
-  /* The state may have become ready: a waiting filter can start. */
-  if (self->filter_pending && !self->job)
-    start_filter (self);
+  start_waiting_filter (self);
   if (h == ttv_timeline_get_history (self->timeline))
     return;
   g_hash_table_remove_all (self->toggled);
@@ -698,7 +802,7 @@ ttv_controlflow_viewer_init (TtvControlflowViewer *self)
   self->toggled = g_hash_table_new (NULL, NULL);
 }
 
-static GtkWidget *
+GtkWidget *
 ttv_controlflow_viewer_new (TtvTabState *state)
 {
   static const GActionEntry actions[] = {
@@ -711,22 +815,7 @@ ttv_controlflow_viewer_new (TtvTabState *state)
     /* Read-only: the pids of the rows shown, in order (tests, scripts). */
     { "shown-pids", NULL, NULL, "@au []", NULL, { 0 } },
   };
-  static const TtvPaletteColor legend[] = {
-    TTV_PALETTE_RUN_USER, TTV_PALETTE_RUN_SYSCALL, TTV_PALETTE_RUN_TRAP,
-    TTV_PALETTE_RUN_IRQ, TTV_PALETTE_RUN_SOFTIRQ, TTV_PALETTE_RUN_UNKNOWN,
-    TTV_PALETTE_WAIT_CPU, TTV_PALETTE_WAIT_FORK, TTV_PALETTE_BLOCKED,
-    TTV_PALETTE_ZOMBIE, TTV_PALETTE_EXITED, TTV_PALETTE_UNKNOWN, TTV_PALETTE_CPU_IDLE,
-    TTV_PALETTE_MIXED, TTV_PALETTE_MARK_FORK, TTV_PALETTE_MARK_EXEC, TTV_PALETTE_MARK_EXIT,
-    TTV_PALETTE_WAKEUP,
-  };
-  const TtvTimelineColumn columns[] = {
-    { _("Name"), 100, FALSE },
-    { _("PID"), 50, TRUE },
-    { _("TGID"), 50, TRUE },
-    { _("PPID"), 50, TRUE },
-    { _("CPU time"), 72, TRUE },
-    { _("Birth"), 78, TRUE },
-  };
+  TtvTimelineColumn columns[N_COLUMNS];
   TtvControlflowViewer *self = g_object_new (TTV_TYPE_CONTROLFLOW_VIEWER,
                                              "orientation", GTK_ORIENTATION_VERTICAL, NULL);
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -736,7 +825,8 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   self->actions = g_simple_action_group_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), actions, G_N_ELEMENTS (actions), self);
   self->timeline = TTV_TIMELINE (ttv_timeline_new (state, legend, G_N_ELEMENTS (legend)));
-  ttv_timeline_set_columns (self->timeline, columns, G_N_ELEMENTS (columns));
+  get_columns (columns);
+  ttv_timeline_set_columns (self->timeline, columns, N_COLUMNS);
   ttv_timeline_set_label_width (self->timeline, TTV_TIMELINE_PROCESS_LABEL_WIDTH);
   ttv_timeline_set_sort_column (self->timeline, SORT_PID, FALSE);
   ttv_timeline_add_actions (self->timeline, G_ACTION_MAP (self->actions));
@@ -806,7 +896,8 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->timeline), TRUE, TRUE, 0);
 
-  self->handlers[0] = g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (history_changed), self);
+  self->handlers[0] = g_signal_connect_swapped (state, "history-changed", G_CALLBACK (history_changed), self);
+  self->handlers[4] = g_signal_connect_swapped (state, "state-ready", G_CALLBACK (start_waiting_filter), self);
   self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (history_changed), self);
   self->handlers[2] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (window_changed), self);
   self->handlers[3] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (start_filter), self);
@@ -820,23 +911,21 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   return GTK_WIDGET (self);
 }
 
-static const TtvViewerInfo info = {
-  .name = "controlflow",
-  .title = N_("Control Flow"),
-  .icon_name = "view-list-symbolic",
-  .menu_label = N_("_Control Flow"),
-  .new_viewer = ttv_controlflow_viewer_new,
-  .show_by_default = TRUE,
-};
-
-TTV_VIEWER_MODULE (controlflow_init)
-
-static void
-controlflow_init (void)
+/* ttv --render controlflow: every process row of the history, as a new
+ * viewer shows them (by PID, groups open, no search, the names a view
+ * finds once shown left out). */
+gboolean
+ttv_controlflow_viewer_render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
 {
-  TtvViewerInfo copy = info;
+  RowChoice c = { .key = SORT_PID, .needle = "" };
+  TtvTimelineColumn columns[N_COLUMNS];
+  TtvTimelineView v;
 
-  copy.title = g_dgettext (GETTEXT_PACKAGE, info.title);
-  copy.menu_label = g_dgettext (GETTEXT_PACKAGE, info.menu_label);
-  ttv_viewer_register (&copy);
+  get_columns (columns);
+  ttv_timeline_view_init_render (&v, state, legend, G_N_ELEMENTS (legend), columns, N_COLUMNS);
+  v.label_width = TTV_TIMELINE_PROCESS_LABEL_WIDTH;
+  v.sort_column = SORT_PID;
+  if (v.history)
+    ttv_timeline_view_set_rows (&v, build_rows (v.history, state, &c, NULL));
+  return ttv_timeline_view_render_once (&v, cr, width, height, error);
 }

@@ -1,5 +1,5 @@
-/* ttv-timeline.h: the time-line widget shared by the control flow and
- * resources viewer modules (compiled into both): rows of states drawn from
+/* ttv-timeline.h: the time-line widget of the time-line module, which its
+ * control flow and resources viewers are made of: rows of states drawn from
  * the state history, a label area with columns, navigation, selection,
  * wakeup and fork arrows, tooltips, export and render. */
 #pragma once
@@ -24,21 +24,21 @@ G_BEGIN_DECLS
  * through ttv-viewer.h. */
 
 /* Whether a process row is a CPU's idle task (pid 0, "swapper/N"). */
-gboolean    ttv_timeline_is_idle_task (const TtvHistoryRowInfo *info);
+gboolean    ttv_timeline_is_idle_task (const TtvViewerRowInfo *info);
 /* The colour of a row's visual state; FALSE when nothing is drawn there.
  * @idle_task: the row is a CPU's idle task (running means the CPU idles). */
-gboolean    ttv_timeline_color_of_state (TtvHistoryRowKind kind, gboolean idle_task, guint16 state,
+gboolean    ttv_timeline_color_of_state (TtvViewerRowKind kind, gboolean idle_task, guint16 state,
                                          TtvPaletteColor *color);
 /* A readable state name ("Running, user"); translated, static. */
-const char *ttv_timeline_describe_state (TtvHistoryRowKind kind, gboolean idle_task, guint16 state);
+const char *ttv_timeline_describe_state (TtvViewerRowKind kind, gboolean idle_task, guint16 state);
 /* Whether a pixel hides activity under its dominant state: the state
  * changed within it, or the row had events in a state that makes none
  * (a process that is not running, an idle CPU, an inactive IRQ). */
-gboolean    ttv_timeline_pixel_is_mixed (TtvHistoryRowKind kind, const TtvHistoryPixel *px);
+gboolean    ttv_timeline_pixel_is_mixed (TtvViewerRowKind kind, const TtvViewerPixel *px);
 /* Whether the row does something in [@t0, @t1): a process runs or waits
  * for a CPU, a CPU runs a task, an IRQ, soft IRQ or disk is active.
  * O(1) intervals read in practice (states alternate). */
-gboolean    ttv_timeline_row_is_busy (TtvViewerHistory *history, TtvHistoryRowKind kind, guint row,
+gboolean    ttv_timeline_row_is_busy (TtvViewerHistory *history, TtvViewerRowKind kind, guint row,
                                       TtvTime t0, TtvTime t1);
 
 /* Tree rows: a row with an expander stands for a group (a process and its
@@ -54,7 +54,7 @@ typedef enum {
 #define TTV_TIMELINE_EXPANDER_WIDTH 14 /* the triangle's column, at the row's indent */
 
 typedef struct {
-  TtvHistoryRowKind kind;
+  TtvViewerRowKind kind;
   guint row;                 /* index in the history's rows of @kind */
   char *label;               /* owned: the first column (and the tooltip's title) */
   GStrv cells;               /* owned, may be NULL: the text of the other columns */
@@ -66,7 +66,7 @@ typedef struct {
   GArray *merged;
 } TtvTimelineRow;
 
-TtvTimelineRow *ttv_timeline_row_new (TtvHistoryRowKind kind, guint row, const char *label);
+TtvTimelineRow *ttv_timeline_row_new (TtvViewerRowKind kind, guint row, const char *label);
 void        ttv_timeline_row_free (TtvTimelineRow *row);
 
 /* A column of the label area; the first one holds the tree and the label

@@ -2,7 +2,7 @@
  * ruler, each visible row's states from one query_pixels() (O(width) at
  * any zoom) with mixed pixels marked, names on CPU rows, marks, wakeup
  * and fork arrows, lost events, selection and current time. */
-#include "ttv-timeline-private.h"
+#include "ttv-timeline-view.h"
 
 #include "ttv-view-axis.h"
 
@@ -30,7 +30,7 @@ set_rgb (cairo_t *cr, const double rgb[3])
 
 /* What a legend entry's swatch looks like. */
 static void
-draw_swatch (TtvTimeline *self, cairo_t *cr, TtvPaletteColor c, double x, double y)
+draw_swatch (TtvTimelineView *self, cairo_t *cr, TtvPaletteColor c, double x, double y)
 {
   set_rgb (cr, self->colors[c]);
   switch (c)
@@ -81,14 +81,14 @@ draw_swatch (TtvTimeline *self, cairo_t *cr, TtvPaletteColor c, double x, double
 
 /* The legend's entries: the view's, and lost events when the traceset lost some. */
 static GArray *
-legend_entries (TtvTimeline *self)
+legend_entries (TtvTimelineView *self)
 {
   GArray *entries = g_array_copy (self->legend);
   TtvTime s0, s1;
   g_autoptr (GArray) lost = NULL;
 
   ttv_tab_state_get_time_span (self->state, &s0, &s1);
-  lost = ttv_view_axis_dup_lost (self->state, s0, s1);
+  lost = ttv_tab_state_dup_lost_events (self->state, s0, s1);
   if (lost->len > 0)
     {
       TtvPaletteColor c = TTV_PALETTE_LOST_EVENTS;
@@ -100,7 +100,7 @@ legend_entries (TtvTimeline *self)
 /* Lays the legend out in lines of @width; draws it when @cr_draw is set.
  * Returns the number of lines. */
 static guint
-layout_legend (TtvTimeline *self, cairo_t *cr, gboolean draw, double width)
+layout_legend (TtvTimelineView *self, cairo_t *cr, gboolean draw, double width)
 {
   g_autoptr (GArray) entries = legend_entries (self);
   double x = 4;
@@ -136,7 +136,7 @@ layout_legend (TtvTimeline *self, cairo_t *cr, gboolean draw, double width)
 }
 
 double
-ttv_timeline_header_height (TtvTimeline *self, double width)
+ttv_timeline_view_header_height (TtvTimelineView *self, double width)
 {
   static cairo_surface_t *scratch;
   cairo_t *cr;
@@ -156,7 +156,7 @@ ttv_timeline_header_height (TtvTimeline *self, double width)
 /* --- Label area ---------------------------------------------------------------- */
 
 guint
-ttv_timeline_column_layout (TtvTimeline *self, double label, double *x, double *w)
+ttv_timeline_view_column_layout (TtvTimelineView *self, double label, double *x, double *w)
 {
   guint n = self->columns->len;
   double others = 0;
@@ -209,10 +209,10 @@ show_text_in (cairo_t *cr, const char *text, double x, double w, double baseline
 
 /* The column titles over the label area, the sorted one marked. */
 static void
-draw_titles (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, double y)
+draw_titles (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, double y)
 {
   double x[16], w[16];
-  guint n = self->columns->len ? ttv_timeline_column_layout (self, l->label, x, w) : 0;
+  guint n = self->columns->len ? ttv_timeline_view_column_layout (self, l->label, x, w) : 0;
 
   cairo_set_font_size (cr, 10);
   for (guint i = 0; i < n && i < 16; i++)
@@ -237,11 +237,11 @@ draw_titles (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, double y)
 /* A row's label area: stripe, indent, expander triangle, columns; the
  * keyboard row framed. */
 static void
-draw_label (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
+draw_label (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
             gint index, double y)
 {
   double x[16], w[16];
-  guint n = ttv_timeline_column_layout (self, l->label, x, w);
+  guint n = ttv_timeline_view_column_layout (self, l->label, x, w);
   double tx = 4 + r->depth * TTV_TIMELINE_INDENT;
   double baseline = y + TTV_TIMELINE_ROW_HEIGHT - 5;
 
@@ -288,7 +288,7 @@ draw_label (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const TtvTi
       show_text_in (cr, r->cells[i - 1], x[i], w[i], baseline,
                     g_array_index (self->columns, Column, i).numeric);
     }
-  if (index == self->cursor && gtk_widget_has_focus (self->area))
+  if (index == self->cursor && self->focused)
     {
       /* Inside the stripe's edge, so that the stripe colour stays countable. */
       cairo_set_source_rgb (cr, 0.2, 0.4, 0.9);
@@ -306,17 +306,17 @@ draw_label (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const TtvTi
 static guint
 state_weight (guint16 state)
 {
-  if (state == TTV_HISTORY_STATE_NONE)
+  if (state == TTV_VIEWER_STATE_NONE)
     return 0;
-  switch ((TtvProcessStatus) ttv_history_state_low (state))
+  switch ((TtvViewerProcessStatus) ttv_viewer_state_low (state))
     {
-    case TTV_PROCESS_RUN: return 7;
-    case TTV_PROCESS_WAIT_CPU: return 6;
-    case TTV_PROCESS_WAIT_FORK: return 5;
-    case TTV_PROCESS_WAIT: return 4;
-    case TTV_PROCESS_ZOMBIE: return 3;
-    case TTV_PROCESS_EXIT: return 2;
-    case TTV_PROCESS_DEAD: return 0;
+    case TTV_VIEWER_PROCESS_RUN: return 7;
+    case TTV_VIEWER_PROCESS_WAIT_CPU: return 6;
+    case TTV_VIEWER_PROCESS_WAIT_FORK: return 5;
+    case TTV_VIEWER_PROCESS_WAIT: return 4;
+    case TTV_VIEWER_PROCESS_ZOMBIE: return 3;
+    case TTV_VIEWER_PROCESS_EXIT: return 2;
+    case TTV_VIEWER_PROCESS_DEAD: return 0;
     default: return 1;
     }
 }
@@ -326,10 +326,10 @@ state_weight (guint16 state)
  * run, and the collapsed row must not look idle then.  Per pixel, the
  * busiest state of the group (state_weight); O(width) per thread. */
 static void
-merge_pixels (TtvTimeline *self, const TtvTimelineRow *r, const TimelineLayout *l, guint w,
-              TtvHistoryPixel *px)
+merge_pixels (TtvTimelineView *self, const TtvTimelineRow *r, const TimelineLayout *l, guint w,
+              TtvViewerPixel *px)
 {
-  g_autofree TtvHistoryPixel *other = g_new (TtvHistoryPixel, MAX (w, 1));
+  g_autofree TtvViewerPixel *other = g_new (TtvViewerPixel, MAX (w, 1));
 
   for (guint m = 0; m < r->merged->len; m++)
     {
@@ -337,7 +337,7 @@ merge_pixels (TtvTimeline *self, const TtvTimelineRow *r, const TimelineLayout *
                                        l->t0, l->t1, w, other);
       for (guint x = 0; x < w; x++)
         {
-          if (other[x].state != TTV_HISTORY_STATE_NONE && px[x].state != TTV_HISTORY_STATE_NONE
+          if (other[x].state != TTV_VIEWER_STATE_NONE && px[x].state != TTV_VIEWER_STATE_NONE
               && other[x].state != px[x].state)
             px[x].n_states = MAX (px[x].n_states, 2);
           if (state_weight (other[x].state) > state_weight (px[x].state))
@@ -349,15 +349,15 @@ merge_pixels (TtvTimeline *self, const TtvTimelineRow *r, const TimelineLayout *
 }
 
 static gboolean
-is_resource_kind (TtvHistoryRowKind kind)
+is_resource_kind (TtvViewerRowKind kind)
 {
-  return kind == TTV_HISTORY_ROW_IRQ || kind == TTV_HISTORY_ROW_SOFTIRQ || kind == TTV_HISTORY_ROW_BLOCKDEV;
+  return kind == TTV_VIEWER_ROW_IRQ || kind == TTV_VIEWER_ROW_SOFTIRQ || kind == TTV_VIEWER_ROW_BLOCKDEV;
 }
 
 /* Whether a pixel needs a mark for what its dominant state hides (an
  * IRQ row active for all of it needs none). */
 static gboolean
-hides_activity (TtvHistoryRowKind kind, const TtvHistoryPixel *px)
+hides_activity (TtvViewerRowKind kind, const TtvViewerPixel *px)
 {
   TtvPaletteColor color;
 
@@ -370,8 +370,8 @@ hides_activity (TtvHistoryRowKind kind, const TtvHistoryPixel *px)
  * IRQ, soft IRQ and disk rows show any activity (a thinner bar where it
  * is not dominant); other rows mark mixed pixels at the bar's bottom. */
 static void
-draw_states (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
-             gboolean idle_task, const TtvHistoryPixel *px, guint w, double y)
+draw_states (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
+             gboolean idle_task, const TtvViewerPixel *px, guint w, double y)
 {
   double top = y + TTV_TIMELINE_BAR_INSET, bar = TTV_TIMELINE_ROW_HEIGHT - 2 * TTV_TIMELINE_BAR_INSET;
   gboolean resource = is_resource_kind (r->kind);
@@ -431,10 +431,10 @@ draw_states (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const TtvT
 /* Zoomed in on a CPU row: the name of the task in each busy interval wide
  * enough for it. */
 static void
-draw_cpu_names (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
+draw_cpu_names (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
                 double y)
 {
-  const TtvHistoryRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
+  const TtvViewerRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
   g_autoptr (GArray) ivs = NULL;
   TtvTime life, seen;
 
@@ -451,18 +451,18 @@ draw_cpu_names (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const T
   cairo_set_font_size (cr, 9);
   for (guint i = 0; i < ivs->len; i++)
     {
-      const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
+      const TtvViewerInterval *iv = &g_array_index (ivs, TtvViewerInterval, i);
       double a = MAX (ttv_timeline_x_of_time (l, iv->start), l->label);
       double b = MIN (ttv_timeline_x_of_time (l, iv->end), l->width);
       const char *name;
       gint prow;
       cairo_text_extents_t ext;
 
-      if (ttv_history_state_low (iv->state) != TTV_HISTORY_CPU_BUSY || iv->aux == TTV_VIEWER_PID_NONE
+      if (ttv_viewer_state_low (iv->state) != TTV_VIEWER_CPU_BUSY || iv->aux == TTV_VIEWER_PID_NONE
           || b - a < 24)
         continue;
-      prow = ttv_timeline_find_process (self->history, iv->aux, (gint) info->id, iv->start);
-      name = prow >= 0 ? ttv_timeline_process_name_at (self->history, (guint) prow, iv->start) : NULL;
+      prow = ttv_viewer_history_find_process (self->history, iv->aux, (gint) info->id, iv->start);
+      name = prow >= 0 ? ttv_viewer_history_get_process_name_at (self->history, (guint) prow, iv->start) : NULL;
       if (!name || !*name)
         continue;
       cairo_text_extents (cr, name, &ext);
@@ -481,7 +481,7 @@ draw_cpu_names (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const T
 
 typedef struct {
   guint index;                 /* display row */
-  GArray *marks;               /* owned, of TtvHistoryMark */
+  GArray *marks;               /* owned, of TtvViewerMark */
 } RowMarks;
 
 static void
@@ -495,9 +495,9 @@ row_marks_clear (gpointer data)
 /* The marks of a visible process row, unless too dense to tell apart
  * (estimated from the row's total first: a frame stays O(width)). */
 static GArray *
-query_marks (TtvTimeline *self, const TimelineLayout *l, const TtvTimelineRow *r, gboolean *too_dense)
+query_marks (TtvTimelineView *self, const TimelineLayout *l, const TtvTimelineRow *r, gboolean *too_dense)
 {
-  const TtvHistoryRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
+  const TtvViewerRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
   GArray *marks;
   TtvTime life, seen;
 
@@ -523,23 +523,23 @@ query_marks (TtvTimeline *self, const TimelineLayout *l, const TtvTimelineRow *r
 }
 
 static TtvPaletteColor
-mark_color (TtvHistoryMarkKind kind)
+mark_color (TtvViewerMarkKind kind)
 {
   switch (kind)
     {
-    case TTV_HISTORY_MARK_FORK: return TTV_PALETTE_MARK_FORK;
-    case TTV_HISTORY_MARK_EXEC: return TTV_PALETTE_MARK_EXEC;
-    case TTV_HISTORY_MARK_EXIT: return TTV_PALETTE_MARK_EXIT;
+    case TTV_VIEWER_MARK_FORK: return TTV_PALETTE_MARK_FORK;
+    case TTV_VIEWER_MARK_EXEC: return TTV_PALETTE_MARK_EXEC;
+    case TTV_VIEWER_MARK_EXIT: return TTV_PALETTE_MARK_EXIT;
     default: return TTV_PALETTE_WAKEUP;
     }
 }
 
 static void
-draw_marks (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const GArray *marks, double y)
+draw_marks (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const GArray *marks, double y)
 {
   for (guint i = 0; i < marks->len; i++)
     {
-      const TtvHistoryMark *m = &g_array_index (marks, TtvHistoryMark, i);
+      const TtvViewerMark *m = &g_array_index (marks, TtvViewerMark, i);
       double x = floor (ttv_timeline_x_of_time (l, m->time)) + 0.5;
 
       set_rgb (cr, self->colors[mark_color (m->kind)]);
@@ -555,17 +555,17 @@ draw_marks (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const GArra
  * next running interval (@from itself when it already runs) and its CPU,
  * or -1. */
 static TtvTime
-next_run (TtvTimeline *self, guint row, TtvTime from, TtvTime limit, gint *cpu)
+next_run (TtvTimelineView *self, guint row, TtvTime from, TtvTime limit, gint *cpu)
 {
-  TtvHistoryInterval iv;
+  TtvViewerInterval iv;
   TtvTime t = from;
 
   *cpu = -1;
   for (guint step = 0; step < 32 && t <= limit; step++)
     {
-      if (!ttv_viewer_history_get_interval_at (self->history, TTV_HISTORY_ROW_PROCESS, row, t, &iv))
+      if (!ttv_viewer_history_get_interval_at (self->history, TTV_VIEWER_ROW_PROCESS, row, t, &iv))
         return -1;
-      if (ttv_history_state_low (iv.state) == TTV_PROCESS_RUN)
+      if (ttv_viewer_state_low (iv.state) == TTV_VIEWER_PROCESS_RUN)
         {
           *cpu = iv.cpu;
           return MAX (iv.start, from);
@@ -578,12 +578,12 @@ next_run (TtvTimeline *self, guint row, TtvTime from, TtvTime limit, gint *cpu)
 }
 
 static gint
-idle_task_row (TtvTimeline *self, gint cpu)
+idle_task_row (TtvTimelineView *self, gint cpu)
 {
   for (guint i = 0; i < self->rows->len; i++)
     {
       const TtvTimelineRow *r = self->rows->pdata[i];
-      const TtvHistoryRowInfo *info = r->kind == TTV_HISTORY_ROW_PROCESS
+      const TtvViewerRowInfo *info = r->kind == TTV_VIEWER_ROW_PROCESS
                                       ? ttv_viewer_history_get_row (self->history, r->kind, r->row)
                                       : NULL;
 
@@ -598,7 +598,7 @@ idle_task_row (TtvTimeline *self, gint cpu)
  * task runs on next if that CPU idled then (an interrupt on an idle CPU
  * wakes a task there), else of the only CPU that idled. */
 static gint
-source_row (TtvTimeline *self, guint32 pid, TtvTime time, gint run_cpu)
+source_row (TtvTimelineView *self, guint32 pid, TtvTime time, gint run_cpu)
 {
   guint found = 0, n_cpus;
   gint idle_cpu = -1;
@@ -607,14 +607,14 @@ source_row (TtvTimeline *self, guint32 pid, TtvTime time, gint run_cpu)
     return -1;
   if (pid != 0)
     return (gint) GPOINTER_TO_UINT (g_hash_table_lookup (self->pid_rows, GUINT_TO_POINTER (pid))) - 1;
-  n_cpus = ttv_viewer_history_get_n_rows (self->history, TTV_HISTORY_ROW_CPU);
+  n_cpus = ttv_viewer_history_get_n_rows (self->history, TTV_VIEWER_ROW_CPU);
   for (guint c = 0; c < n_cpus; c++)
     {
-      TtvHistoryInterval iv;
-      const TtvHistoryRowInfo *cpu = ttv_viewer_history_get_row (self->history, TTV_HISTORY_ROW_CPU, c);
+      TtvViewerInterval iv;
+      const TtvViewerRowInfo *cpu = ttv_viewer_history_get_row (self->history, TTV_VIEWER_ROW_CPU, c);
 
-      if (ttv_viewer_history_get_interval_at (self->history, TTV_HISTORY_ROW_CPU, c, time, &iv)
-          && ttv_history_state_low (iv.state) == TTV_HISTORY_CPU_IDLE)
+      if (ttv_viewer_history_get_interval_at (self->history, TTV_VIEWER_ROW_CPU, c, time, &iv)
+          && ttv_viewer_state_low (iv.state) == TTV_VIEWER_CPU_IDLE)
         {
           if ((gint) cpu->id == run_cpu)
             return idle_task_row (self, run_cpu);
@@ -650,7 +650,7 @@ draw_arrow (cairo_t *cr, double x0, double y0, double x1, double y1)
 /* Arrows from the waker's (parent's) row at the wakeup (fork) to the
  * woken (child) row where it next runs, when few enough are visible. */
 static void
-draw_arrows (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const GArray *visible)
+draw_arrows (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const GArray *visible)
 {
   guint n = 0;
 
@@ -660,9 +660,9 @@ draw_arrows (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const GArr
 
       for (guint k = 0; k < rm->marks->len; k++)
         {
-          const TtvHistoryMark *m = &g_array_index (rm->marks, TtvHistoryMark, k);
+          const TtvViewerMark *m = &g_array_index (rm->marks, TtvViewerMark, k);
 
-          n += (m->kind == TTV_HISTORY_MARK_WAKEUP || m->kind == TTV_HISTORY_MARK_FORK)
+          n += (m->kind == TTV_VIEWER_MARK_WAKEUP || m->kind == TTV_VIEWER_MARK_FORK)
                && m->other != TTV_VIEWER_PID_NONE;
         }
     }
@@ -680,12 +680,12 @@ draw_arrows (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const GArr
 
       for (guint k = 0; k < rm->marks->len; k++)
         {
-          const TtvHistoryMark *m = &g_array_index (rm->marks, TtvHistoryMark, k);
+          const TtvViewerMark *m = &g_array_index (rm->marks, TtvViewerMark, k);
           gint from, cpu;
           TtvTime run;
           double yf, x0, x1;
 
-          if ((m->kind != TTV_HISTORY_MARK_WAKEUP && m->kind != TTV_HISTORY_MARK_FORK)
+          if ((m->kind != TTV_VIEWER_MARK_WAKEUP && m->kind != TTV_VIEWER_MARK_FORK)
               || m->other == TTV_VIEWER_PID_NONE)
             continue;
           run = next_run (self, r->row, m->time, l->t1 + (l->t1 - l->t0), &cpu);
@@ -697,7 +697,7 @@ draw_arrows (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const GArr
           x1 = ttv_timeline_x_of_time (l, run >= 0 ? run : m->time);
           /* Off the right edge: the line leaves the plot towards the run. */
           x1 = MIN (x1, l->width + 50);
-          set_rgb (cr, self->colors[m->kind == TTV_HISTORY_MARK_FORK ? TTV_PALETTE_MARK_FORK
+          set_rgb (cr, self->colors[m->kind == TTV_VIEWER_MARK_FORK ? TTV_PALETTE_MARK_FORK
                                                                      : TTV_PALETTE_WAKEUP]);
           draw_arrow (cr, x0, yf, x1, yt + (yt > yf ? -3 : 3));
           self->n_arrows_drawn++;
@@ -709,7 +709,7 @@ draw_arrows (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, const GArr
 /* --- Header overlays ------------------------------------------------------------- */
 
 static void
-draw_status (TtvTimeline *self, cairo_t *cr, double width, double height)
+draw_status (TtvTimelineView *self, cairo_t *cr, double width, double height)
 {
   cairo_text_extents_t ext;
 
@@ -728,7 +728,7 @@ draw_status (TtvTimeline *self, cairo_t *cr, double width, double height)
 /* The selection: its edges over the rows and a tint in the ruler band
  * only, so that the states inside stay readable. */
 static void
-draw_selection (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l)
+draw_selection (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
 {
   TtvTime s0, s1;
   double a, b, ruler = l->header - TTV_TIMELINE_RULER_HEIGHT;
@@ -749,10 +749,10 @@ draw_selection (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l)
 }
 
 static void
-draw_header (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l)
+draw_header (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
 {
   double ruler = l->header - TTV_TIMELINE_RULER_HEIGHT;
-  g_autoptr (GArray) lost = ttv_view_axis_dup_lost (self->state, l->t0, l->t1);
+  g_autoptr (GArray) lost = ttv_tab_state_dup_lost_events (self->state, l->t0, l->t1);
 
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_rectangle (cr, 0, 0, l->width, ruler);
@@ -763,7 +763,7 @@ draw_header (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l)
   cairo_fill (cr);
   draw_titles (self, cr, l, ruler);
   ttv_view_axis_draw_time (cr, l->label, ruler, l->plot, TTV_TIMELINE_RULER_HEIGHT,
-                           ttv_timeline_origin (self), l->t0, l->t1);
+                           ttv_timeline_view_origin (self), l->t0, l->t1);
   /* Lost events: marks along the ruler's bottom. */
   ttv_view_axis_draw_lost (cr, lost, l->label, l->header - 4, l->plot, 4, l->t0, l->t1,
                            self->colors[TTV_PALETTE_LOST_EVENTS]);
@@ -774,11 +774,11 @@ draw_header (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l)
 }
 
 void
-ttv_timeline_draw_view (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l, double clip_y0,
+ttv_timeline_view_draw (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, double clip_y0,
                         double clip_y1)
 {
   guint w = (guint) l->plot;
-  g_autofree TtvHistoryPixel *px = g_new (TtvHistoryPixel, MAX (w, 1));
+  g_autofree TtvViewerPixel *px = g_new (TtvViewerPixel, MAX (w, 1));
   g_autoptr (GArray) visible = g_array_new (FALSE, FALSE, sizeof (RowMarks));
   gboolean dense = FALSE;
   guint first;
@@ -807,8 +807,8 @@ ttv_timeline_draw_view (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l,
   for (guint i = first; i < self->rows->len; i++)
     {
       const TtvTimelineRow *r = self->rows->pdata[i];
-      const TtvHistoryRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
-      gboolean idle_task = r->kind == TTV_HISTORY_ROW_PROCESS && info && ttv_timeline_is_idle_task (info);
+      const TtvViewerRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
+      gboolean idle_task = r->kind == TTV_VIEWER_ROW_PROCESS && info && ttv_timeline_is_idle_task (info);
       double y = l->header + (double) i * TTV_TIMELINE_ROW_HEIGHT - l->scroll;
 
       gboolean damaged = y + TTV_TIMELINE_ROW_HEIGHT > clip_y0 && y < clip_y1;
@@ -823,12 +823,12 @@ ttv_timeline_draw_view (TtvTimeline *self, cairo_t *cr, const TimelineLayout *l,
           if (r->merged && r->merged->len > 0)
             merge_pixels (self, r, l, w, px);
           draw_states (self, cr, l, r, idle_task, px, w, y);
-          if (r->kind == TTV_HISTORY_ROW_CPU)
+          if (r->kind == TTV_VIEWER_ROW_CPU)
             draw_cpu_names (self, cr, l, r, y);
         }
       /* The marks of every visible row, damaged or not: the arrows (and
        * whether any is drawn) must not depend on what is redrawn. */
-      if (r->kind == TTV_HISTORY_ROW_PROCESS)
+      if (r->kind == TTV_VIEWER_ROW_PROCESS)
         {
           gboolean too_dense;
           RowMarks rm = { i, query_marks (self, l, r, &too_dense) };

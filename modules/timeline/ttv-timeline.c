@@ -1,10 +1,8 @@
 /* ttv-timeline.c: the time-line widget of the control flow and resources
- * modules: rows, columns and history in, zoom, pan, select, resize the
+ * viewers: rows, columns and history in, zoom, pan, select, resize the
  * label area, keyboard rows, export and render out.  The drawing is in
  * ttv-timeline-draw.c, the tooltips in ttv-timeline-tooltip.c. */
-#include "ttv-timeline-private.h"
-
-#include "ttv-view-export.h"
+#include "ttv-timeline-view.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -13,205 +11,43 @@
 #define DRAG_THRESHOLD 3.0
 #define EDGE_GRAB 4.0           /* pixels either side of the label area's edge */
 
-/* Each module compiling this file registers its own type name
- * (TTV_TIMELINE_TYPE_NAME from its meson.build): two modules in one process
- * must not both register "TtvTimeline". */
-#ifndef TTV_TIMELINE_TYPE_NAME
-#define TTV_TIMELINE_TYPE_NAME "TtvTimeline"
-#endif
+struct _TtvTimeline {
+  GtkGrid parent_instance;
 
-static gpointer ttv_timeline_parent_class;
+  TtvTimelineView view;        /* what is drawn */
+  gulong handlers[4];
+  GSettings *settings;         /* owned, NULL without the schema */
+  GActionMap *actions;         /* weak: the owner's, holding show-arrows */
+  GtkWidget *area;
+  GtkAdjustment *vadj;         /* weak: the scrollbar's */
+  guint adjust_id;             /* idle updating the scroll bar after an allocation */
+  double header;               /* the header's height at the area's width (last layout) */
+
+  /* Pointer interaction. */
+  gboolean pressed, panning, banding, resizing;
+  double press_x, press_y, cur_x;
+  TtvTime press_t0, press_t1;
+  double press_label_width;
+};
+
 static guint toggle_row_signal, toggle_all_signal, column_clicked_signal;
-static void ttv_timeline_class_init (TtvTimelineClass *klass);
-static void ttv_timeline_init (TtvTimeline *self);
 
-static void
-ttv_timeline_intern_init (GTypeInstance *instance, gpointer klass)
-{
-  ttv_timeline_init ((TtvTimeline *) instance);
-}
-
-static void
-ttv_timeline_class_intern_init (gpointer klass, gpointer data)
-{
-  ttv_timeline_parent_class = g_type_class_peek_parent (klass);
-  ttv_timeline_class_init (klass);
-}
-
-GType
-ttv_timeline_get_type (void)
-{
-  static gsize type_id;
-
-  if (g_once_init_enter (&type_id))
-    {
-      GType t = g_type_register_static_simple (GTK_TYPE_GRID,
-                                               g_intern_static_string (TTV_TIMELINE_TYPE_NAME),
-                                               sizeof (TtvTimelineClass), ttv_timeline_class_intern_init,
-                                               sizeof (TtvTimeline), ttv_timeline_intern_init,
-                                               G_TYPE_FLAG_FINAL);
-      g_once_init_leave (&type_id, t);
-    }
-  return type_id;
-}
-
-static void
-rgb_of (const GdkRGBA *c, double rgb[3])
-{
-  rgb[0] = c->red;
-  rgb[1] = c->green;
-  rgb[2] = c->blue;
-}
+G_DEFINE_FINAL_TYPE (TtvTimeline, ttv_timeline, GTK_TYPE_GRID)
 
 /* The palette and the marker colours, again whenever a setting changes. */
 static void
 load_colors (TtvTimeline *self)
 {
-  GdkRGBA now, sel;
-
-  for (guint i = 0; i < TTV_PALETTE_N_COLORS; i++)
-    {
-      GdkRGBA c;
-
-      ttv_palette_get_rgba (self->settings, i, &c);
-      rgb_of (&c, self->colors[i]);
-    }
-  ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_CURRENT_TIME, &now);
-  ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &sel);
-  rgb_of (&now, self->now_color);
-  rgb_of (&sel, self->sel_color);
+  ttv_timeline_view_load_colors (&self->view, self->settings);
   if (self->area)
     gtk_widget_queue_draw (self->area);
-}
-
-/* --- Geometry ------------------------------------------------------------------ */
-
-void
-ttv_timeline_get_window (TtvTimeline *self, TtvTime *t0, TtvTime *t1)
-{
-  ttv_tab_state_get_time_window (self->state, t0, t1);
-  if (*t1 <= *t0)
-    *t1 = *t0 + 1;
-}
-
-TtvTime
-ttv_timeline_origin (TtvTimeline *self)
-{
-  TtvTime s0, s1;
-
-  ttv_tab_state_get_time_span (self->state, &s0, &s1);
-  return s0;
-}
-
-void
-ttv_timeline_layout (TtvTimeline *self, TimelineLayout *l, double width, double height, double scroll)
-{
-  l->width = width;
-  l->height = height;
-  /* Until the user sets it, the labels take at most 45% of a narrow view. */
-  l->label = self->label_width_set ? self->label_width : MIN (self->label_width, floor (width * 0.45));
-  l->label = CLAMP (l->label, TTV_TIMELINE_LABEL_MIN, MAX (width - 1, TTV_TIMELINE_LABEL_MIN));
-  l->plot = MAX (floor (width - l->label), 1);
-  l->header = ttv_timeline_header_height (self, width);
-  l->scroll = scroll;
-  ttv_timeline_get_window (self, &l->t0, &l->t1);
-}
-
-double
-ttv_timeline_x_of_time (const TimelineLayout *l, TtvTime t)
-{
-  return l->label + (double) (t - l->t0) / (double) (l->t1 - l->t0) * l->plot;
-}
-
-TtvTime
-ttv_timeline_time_of_x (const TimelineLayout *l, double x)
-{
-  return l->t0 + (TtvTime) ((x - l->label) / l->plot * (double) (l->t1 - l->t0));
-}
-
-gint
-ttv_timeline_row_at (TtvTimeline *self, const TimelineLayout *l, double y)
-{
-  double v = y - l->header + l->scroll;
-  gint i;
-
-  if (y < l->header || !self->rows)
-    return -1;
-  i = (gint) floor (v / TTV_TIMELINE_ROW_HEIGHT);
-  return i >= 0 && (guint) i < self->rows->len ? i : -1;
-}
-
-gint
-ttv_timeline_find_process (TtvViewerHistory *history, guint32 pid, gint cpu, TtvTime time)
-{
-  gint row = ttv_viewer_history_find_row (history, TTV_HISTORY_ROW_PROCESS, pid, cpu, time);
-  guint lo = 0, hi = ttv_viewer_history_get_n_rows (history, TTV_HISTORY_ROW_PROCESS);
-
-  if (row >= 0 || pid == 0)
-    return row;
-  /* Rows are sorted by pid, then birth: the pid's first life, when the
-   * CPU knew the task before the task's row began (at the trace start). */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (ttv_viewer_history_get_row (history, TTV_HISTORY_ROW_PROCESS, mid)->id < pid)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo < ttv_viewer_history_get_n_rows (history, TTV_HISTORY_ROW_PROCESS)
-      && ttv_viewer_history_get_row (history, TTV_HISTORY_ROW_PROCESS, lo)->id == pid)
-    return (gint) lo;
-  return -1;
-}
-
-static const char *
-name_at (TtvViewerHistory *history, guint row, TtvTime time, guint depth)
-{
-  const TtvHistoryRowInfo *info = ttv_viewer_history_get_row (history, TTV_HISTORY_ROW_PROCESS, row);
-  g_autoptr (GArray) marks = NULL;
-  const char *before = NULL;
-  guint32 parent = TTV_VIEWER_PID_NONE;
-
-  if (!info)
-    return NULL;
-  /* The row's name is its last: before an exec it had the previous exec's
-   * name, or before the first one, its parent's at the fork. */
-  marks = ttv_viewer_history_query_marks (history, row, info->birth, info->end);
-  for (guint m = 0; marks && m < marks->len; m++)
-    {
-      const TtvHistoryMark *mk = &g_array_index (marks, TtvHistoryMark, m);
-
-      if (mk->kind == TTV_HISTORY_MARK_FORK && parent == TTV_VIEWER_PID_NONE)
-        parent = mk->other;
-      if (mk->kind != TTV_HISTORY_MARK_EXEC || !mk->name)
-        continue;
-      if (mk->time > time)
-        {
-          gint prow;
-
-          if (before || parent == TTV_VIEWER_PID_NONE || depth > 8)
-            return before;
-          prow = ttv_timeline_find_process (history, parent, -1, info->birth);
-          return prow >= 0 && (guint) prow != row ? name_at (history, (guint) prow, info->birth, depth + 1) : NULL;
-        }
-      before = mk->name;
-    }
-  return info->name;
-}
-
-const char *
-ttv_timeline_process_name_at (TtvViewerHistory *history, guint row, TtvTime time)
-{
-  return name_at (history, row, time, 0);
 }
 
 /* The layout of the widget as shown. */
 static void
 widget_layout (TtvTimeline *self, TimelineLayout *l)
 {
-  ttv_timeline_layout (self, l, MAX (gtk_widget_get_allocated_width (self->area), 1),
+  ttv_timeline_view_layout (&self->view, l, MAX (gtk_widget_get_allocated_width (self->area), 1),
                        MAX (gtk_widget_get_allocated_height (self->area), 1),
                        gtk_adjustment_get_value (self->vadj));
 }
@@ -227,13 +63,14 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeline *self)
 
   widget_layout (self, &l);
   self->header = l.header;
+  self->view.focused = gtk_widget_has_focus (area);
   cairo_clip_extents (cr, &x0, &y0, &x1, &y1);
-  ttv_timeline_draw_view (self, cr, &l, y0, y1);
+  ttv_timeline_view_draw (&self->view, cr, &l, y0, y1);
   if (self->banding)
     {
       double a = MIN (self->press_x, self->cur_x), b = MAX (self->press_x, self->cur_x);
 
-      cairo_set_source_rgba (cr, self->sel_color[0], self->sel_color[1], self->sel_color[2], 0.25);
+      cairo_set_source_rgba (cr, self->view.sel_color[0], self->view.sel_color[1], self->view.sel_color[2], 0.25);
       cairo_rectangle (cr, a, l.header, b - a, l.height);
       cairo_fill (cr);
     }
@@ -244,9 +81,9 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeline *self)
 static void
 update_adjustment (TtvTimeline *self)
 {
-  double header = ttv_timeline_header_height (self, MAX (gtk_widget_get_allocated_width (self->area), 1));
+  double header = ttv_timeline_view_header_height (&self->view, MAX (gtk_widget_get_allocated_width (self->area), 1));
   double page = MAX (gtk_widget_get_allocated_height (self->area) - header, 1);
-  double upper = (double) (self->rows ? self->rows->len : 0) * TTV_TIMELINE_ROW_HEIGHT;
+  double upper = (double) (self->view.rows ? self->view.rows->len : 0) * TTV_TIMELINE_ROW_HEIGHT;
 
   self->header = header;
   gtk_adjustment_configure (self->vadj, CLAMP (gtk_adjustment_get_value (self->vadj), 0, MAX (upper - page, 0)),
@@ -281,13 +118,13 @@ zoom_around (TtvTimeline *self, const TimelineLayout *l, double x, double factor
   TtvTime t, span_s, span_e;
   double left, right;
 
-  ttv_tab_state_get_time_span (self->state, &span_s, &span_e);
+  ttv_tab_state_get_time_span (self->view.state, &span_s, &span_e);
   t = x >= l->label ? ttv_timeline_time_of_x (l, x) : l->t0 + (l->t1 - l->t0) / 2;
   left = (double) (t - l->t0) * factor;
   right = (double) (l->t1 - t) * factor;
   if (left + right < 100)   /* 100 ns: enough zoom */
     return;
-  ttv_tab_state_set_time_window (self->state, MAX (t - (TtvTime) left, span_s),
+  ttv_tab_state_set_time_window (self->view.state, MAX (t - (TtvTime) left, span_s),
                                  MIN (t + (TtvTime) right, span_e));
 }
 
@@ -296,12 +133,12 @@ pan (TtvTimeline *self, TtvTime t0, TtvTime t1, TtvTime delta)
 {
   TtvTime span_s, span_e;
 
-  ttv_tab_state_get_time_span (self->state, &span_s, &span_e);
+  ttv_tab_state_get_time_span (self->view.state, &span_s, &span_e);
   if (t0 + delta < span_s)
     delta = span_s - t0;
   if (t1 + delta > span_e)
     delta = span_e - t1;
-  ttv_tab_state_set_time_window (self->state, t0 + delta, t1 + delta);
+  ttv_tab_state_set_time_window (self->view.state, t0 + delta, t1 + delta);
 }
 
 static gboolean
@@ -328,9 +165,9 @@ toggle (TtvTimeline *self, gint index, gboolean expand)
 {
   const TtvTimelineRow *r;
 
-  if (index < 0 || (guint) index >= self->rows->len)
+  if (index < 0 || (guint) index >= self->view.rows->len)
     return;
-  r = self->rows->pdata[index];
+  r = self->view.rows->pdata[index];
   if (r->expander == TTV_TIMELINE_EXPANDER_NONE
       || (r->expander == TTV_TIMELINE_EXPANDER_EXPANDED) == expand)
     return;
@@ -352,7 +189,7 @@ title_at (TtvTimeline *self, const TimelineLayout *l, double x, double y)
 
   if (y < l->header - TTV_TIMELINE_RULER_HEIGHT || y >= l->header || x >= l->label)
     return -1;
-  n = ttv_timeline_column_layout (self, l->label, cx, cw);
+  n = ttv_timeline_view_column_layout (&self->view, l->label, cx, cw);
   for (guint i = 0; i < n && i < 16; i++)
     if (x >= cx[i] && x < cx[i] + cw[i])
       return (gint) i;
@@ -380,7 +217,7 @@ area_press (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
     }
   if (ev->x < l.label && ev->button == 1)
     {
-      gint i = ttv_timeline_row_at (self, &l, ev->y), c = title_at (self, &l, ev->x, ev->y);
+      gint i = ttv_timeline_view_row_at (&self->view, &l, ev->y), c = title_at (self, &l, ev->x, ev->y);
 
       if (c >= 0)
         {
@@ -390,7 +227,7 @@ area_press (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
       gtk_widget_grab_focus (area);
       if (i >= 0)
         {
-          const TtvTimelineRow *r = self->rows->pdata[i];
+          const TtvTimelineRow *r = self->view.rows->pdata[i];
           double ex = 4 + r->depth * TTV_TIMELINE_INDENT;
 
           ttv_timeline_set_cursor (self, i);
@@ -407,7 +244,7 @@ area_press (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
   self->banding = ev->button == 3 || (ev->state & GDK_SHIFT_MASK);
   self->press_x = self->cur_x = ev->x;
   self->press_y = ev->y;
-  ttv_timeline_get_window (self, &self->press_t0, &self->press_t1);
+  ttv_timeline_view_get_window (&self->view, &self->press_t0, &self->press_t1);
   return GDK_EVENT_STOP;
 }
 
@@ -439,7 +276,7 @@ area_motion (GtkWidget *area, GdkEventMotion *ev, TtvTimeline *self)
   if (self->resizing)
     {
       ttv_timeline_set_label_width (self, self->press_label_width + ev->x - self->press_x);
-      self->label_width_set = TRUE;
+      self->view.label_width_set = TRUE;
     }
   else if (self->banding)
     gtk_widget_queue_draw (area);
@@ -468,12 +305,12 @@ area_release (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
     {
       self->banding = FALSE;
       if (fabs (ev->x - self->press_x) >= DRAG_THRESHOLD)
-        ttv_tab_state_set_selection (self->state, ttv_timeline_time_of_x (&l, MAX (MIN (ev->x, self->press_x), l.label)),
+        ttv_tab_state_set_selection (self->view.state, ttv_timeline_time_of_x (&l, MAX (MIN (ev->x, self->press_x), l.label)),
                                      ttv_timeline_time_of_x (&l, MAX (ev->x, self->press_x)));
       gtk_widget_queue_draw (area);
     }
   else if (!self->panning && ev->x >= l.label)
-    ttv_tab_state_set_current_time (self->state, ttv_timeline_time_of_x (&l, ev->x));
+    ttv_tab_state_set_current_time (self->view.state, ttv_timeline_time_of_x (&l, ev->x));
   self->panning = FALSE;
   return GDK_EVENT_STOP;
 }
@@ -484,8 +321,8 @@ area_release (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
 static gboolean
 area_key (GtkWidget *area, GdkEventKey *ev, TtvTimeline *self)
 {
-  gint n = (gint) self->rows->len, c = self->cursor;
-  const TtvTimelineRow *r = c >= 0 && c < n ? self->rows->pdata[c] : NULL;
+  gint n = (gint) self->view.rows->len, c = self->view.cursor;
+  const TtvTimelineRow *r = c >= 0 && c < n ? self->view.rows->pdata[c] : NULL;
 
   if (ev->state & (GDK_CONTROL_MASK | GDK_MOD1_MASK))
     return GDK_EVENT_PROPAGATE;
@@ -520,7 +357,7 @@ area_key (GtkWidget *area, GdkEventKey *ev, TtvTimeline *self)
         {
           gint p = c;
 
-          while (p > 0 && ((const TtvTimelineRow *) self->rows->pdata[p])->depth >= r->depth)
+          while (p > 0 && ((const TtvTimelineRow *) self->view.rows->pdata[p])->depth >= r->depth)
             p--;
           ttv_timeline_set_cursor (self, p);
         }
@@ -550,50 +387,22 @@ area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *to
 
 /* --- Public ---------------------------------------------------------------- */
 
-/* Process rows by pid, for the arrows (the first row of a pid; threads
- * folded into a collapsed row point at it). */
-static void
-index_rows (TtvTimeline *self)
+char *
+ttv_timeline_dup_tooltip (TtvTimeline *self, double x, double y)
 {
-  g_hash_table_remove_all (self->pid_rows);
-  for (guint i = 0; self->rows && self->history && i < self->rows->len; i++)
-    {
-      const TtvTimelineRow *r = self->rows->pdata[i];
-      const TtvHistoryRowInfo *info;
+  TimelineLayout l;
 
-      if (r->kind != TTV_HISTORY_ROW_PROCESS)
-        continue;
-      info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
-      if (info && !g_hash_table_contains (self->pid_rows, GUINT_TO_POINTER (info->id)))
-        g_hash_table_insert (self->pid_rows, GUINT_TO_POINTER (info->id), GUINT_TO_POINTER (i + 1));
-    }
-  for (guint i = 0; self->rows && self->history && i < self->rows->len; i++)
-    {
-      const TtvTimelineRow *r = self->rows->pdata[i];
-
-      for (guint m = 0; r->merged && m < r->merged->len; m++)
-        {
-          const TtvHistoryRowInfo *info =
-            ttv_viewer_history_get_row (self->history, r->kind, g_array_index (r->merged, guint, m));
-
-          if (info && !g_hash_table_contains (self->pid_rows, GUINT_TO_POINTER (info->id)))
-            g_hash_table_insert (self->pid_rows, GUINT_TO_POINTER (info->id), GUINT_TO_POINTER (i + 1));
-        }
-    }
+  g_return_val_if_fail (TTV_IS_TIMELINE (self), NULL);
+  widget_layout (self, &l);
+  return ttv_timeline_view_dup_tooltip (&self->view, &l, x, y,
+                                        g_signal_has_handler_pending (self, column_clicked_signal, 0, FALSE));
 }
 
 void
 ttv_timeline_set_history (TtvTimeline *self, TtvViewerHistory *history)
 {
   g_return_if_fail (TTV_IS_TIMELINE (self));
-  if (history)
-    ttv_viewer_history_ref (history);
-  g_clear_pointer (&self->history, ttv_viewer_history_unref);
-  self->history = history;
-  g_ptr_array_set_size (self->rows, 0);
-  self->has_tree = FALSE;
-  self->cursor = -1;
-  index_rows (self);
+  ttv_timeline_view_set_history (&self->view, history);
   update_adjustment (self);
   gtk_widget_queue_draw (self->area);
 }
@@ -602,48 +411,14 @@ TtvViewerHistory *
 ttv_timeline_get_history (TtvTimeline *self)
 {
   g_return_val_if_fail (TTV_IS_TIMELINE (self), NULL);
-  return self->history;
+  return self->view.history;
 }
 
 void
 ttv_timeline_set_rows (TtvTimeline *self, GPtrArray *rows)
 {
-  gboolean had_cursor;
-  TtvHistoryRowKind kind = 0;
-  guint row = 0;
-
   g_return_if_fail (TTV_IS_TIMELINE (self));
-  had_cursor = self->cursor >= 0 && (guint) self->cursor < self->rows->len;
-  if (had_cursor)
-    {
-      const TtvTimelineRow *r = self->rows->pdata[self->cursor];
-
-      kind = r->kind;
-      row = r->row;
-    }
-  g_ptr_array_unref (self->rows);
-  self->rows = rows ? rows : g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
-  /* The keyboard row stays on its history row (a collapse keeps the
-   * process under the cursor). */
-  self->cursor = -1;
-  for (guint i = 0; had_cursor && i < self->rows->len; i++)
-    {
-      const TtvTimelineRow *r = self->rows->pdata[i];
-
-      if (r->kind == kind && r->row == row)
-        {
-          self->cursor = (gint) i;
-          break;
-        }
-    }
-  self->has_tree = FALSE;
-  for (guint i = 0; i < self->rows->len && !self->has_tree; i++)
-    {
-      const TtvTimelineRow *r = self->rows->pdata[i];
-
-      self->has_tree = r->expander != TTV_TIMELINE_EXPANDER_NONE || r->depth > 0;
-    }
-  index_rows (self);
+  ttv_timeline_view_set_rows (&self->view, rows);
   update_adjustment (self);
   gtk_widget_queue_draw (self->area);
 }
@@ -652,28 +427,14 @@ const TtvTimelineRow *
 ttv_timeline_get_row (TtvTimeline *self, guint index)
 {
   g_return_val_if_fail (TTV_IS_TIMELINE (self), NULL);
-  return index < self->rows->len ? self->rows->pdata[index] : NULL;
-}
-
-static void
-column_clear (gpointer data)
-{
-  Column *c = data;
-
-  g_free (c->title);
+  return index < self->view.rows->len ? self->view.rows->pdata[index] : NULL;
 }
 
 void
 ttv_timeline_set_columns (TtvTimeline *self, const TtvTimelineColumn *columns, guint n_columns)
 {
   g_return_if_fail (TTV_IS_TIMELINE (self));
-  g_array_set_size (self->columns, 0);
-  for (guint i = 0; i < n_columns; i++)
-    {
-      Column c = { g_strdup (columns[i].title), columns[i].width, columns[i].numeric };
-
-      g_array_append_val (self->columns, c);
-    }
+  ttv_timeline_view_set_columns (&self->view, columns, n_columns);
   gtk_widget_queue_draw (self->area);
 }
 
@@ -681,8 +442,8 @@ void
 ttv_timeline_set_sort_column (TtvTimeline *self, gint column, gboolean descending)
 {
   g_return_if_fail (TTV_IS_TIMELINE (self));
-  self->sort_column = column;
-  self->sort_descending = descending;
+  self->view.sort_column = column;
+  self->view.sort_descending = descending;
   gtk_widget_queue_draw (self->area);
 }
 
@@ -705,7 +466,7 @@ ttv_timeline_set_label_width (TtvTimeline *self, double width)
   /* Before the widget has a size, any width up to 2000 px. */
   if (!gtk_widget_get_realized (self->area))
     max = 2000;
-  self->label_width = CLAMP (floor (width), TTV_TIMELINE_LABEL_MIN, max);
+  self->view.label_width = CLAMP (floor (width), TTV_TIMELINE_LABEL_MIN, max);
   gtk_widget_queue_draw (self->area);
 }
 
@@ -713,14 +474,14 @@ double
 ttv_timeline_get_header_height (TtvTimeline *self)
 {
   g_return_val_if_fail (TTV_IS_TIMELINE (self), 0);
-  return ttv_timeline_header_height (self, MAX (gtk_widget_get_allocated_width (self->area), 1));
+  return ttv_timeline_view_header_height (&self->view, MAX (gtk_widget_get_allocated_width (self->area), 1));
 }
 
 void
 ttv_timeline_set_show_arrows (TtvTimeline *self, gboolean show)
 {
   g_return_if_fail (TTV_IS_TIMELINE (self));
-  self->show_arrows = show;
+  self->view.show_arrows = show;
   gtk_widget_queue_draw (self->area);
 }
 
@@ -728,14 +489,14 @@ guint
 ttv_timeline_get_n_arrows_drawn (TtvTimeline *self)
 {
   g_return_val_if_fail (TTV_IS_TIMELINE (self), 0);
-  return self->n_arrows_drawn;
+  return self->view.n_arrows_drawn;
 }
 
 gint
 ttv_timeline_get_cursor (TtvTimeline *self)
 {
   g_return_val_if_fail (TTV_IS_TIMELINE (self), -1);
-  return self->cursor;
+  return self->view.cursor;
 }
 
 void
@@ -744,9 +505,9 @@ ttv_timeline_set_cursor (TtvTimeline *self, gint index)
   double top, page;
 
   g_return_if_fail (TTV_IS_TIMELINE (self));
-  if (index < 0 || (guint) index >= self->rows->len)
+  if (index < 0 || (guint) index >= self->view.rows->len)
     index = -1;
-  self->cursor = index;
+  self->view.cursor = index;
   if (index >= 0)
     {
       /* Scrolled into view. */
@@ -764,10 +525,10 @@ void
 ttv_timeline_set_status (TtvTimeline *self, const char *status)
 {
   g_return_if_fail (TTV_IS_TIMELINE (self));
-  if (g_strcmp0 (status, self->status) == 0)
+  if (g_strcmp0 (status, self->view.status) == 0)
     return;
-  g_free (self->status);
-  self->status = g_strdup (status);
+  g_free (self->view.status);
+  self->view.status = g_strdup (status);
   gtk_widget_queue_draw (self->area);
 }
 
@@ -775,7 +536,7 @@ guint
 ttv_timeline_get_n_rows (TtvTimeline *self)
 {
   g_return_val_if_fail (TTV_IS_TIMELINE (self), 0);
-  return self->rows->len;
+  return self->view.rows->len;
 }
 
 /* --- Export and render ----------------------------------------------------------- */
@@ -789,17 +550,8 @@ static void
 render_draw (gpointer data, cairo_t *cr, int width, int height)
 {
   RenderJob *job = data;
-  TimelineLayout l;
-  gint64 start = g_get_monotonic_time ();
 
-  ttv_timeline_layout (job->self, &l, width, height, job->scroll);
-  ttv_timeline_draw_view (job->self, cr, &l, 0, height);
-  cairo_surface_flush (cairo_get_target (cr));
-  /* bench/render: the drawing alone, without the PNG encoding. */
-  if (g_getenv ("TTV_BENCH_RENDER"))
-    g_print ("{\"bench\": \"timeline-draw\", \"rows\": %u, \"width\": %d, \"height\": %d, "
-             "\"draw_ms\": %.2f}\n", job->self->rows->len, width, height,
-             (g_get_monotonic_time () - start) / 1000.0);
+  ttv_timeline_view_render (&job->self->view, cr, width, height, job->scroll, NULL);
 }
 
 gboolean
@@ -809,7 +561,7 @@ ttv_timeline_render (TtvTimeline *self, const char *path, int width, int height,
   double header;
 
   g_return_val_if_fail (TTV_IS_TIMELINE (self), FALSE);
-  header = ttv_timeline_header_height (self, width);
+  header = ttv_timeline_view_header_height (&self->view, width);
   if (width < TTV_TIMELINE_LABEL_MIN + 100 || height < header + 1)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -819,7 +571,7 @@ ttv_timeline_render (TtvTimeline *self, const char *path, int width, int height,
     }
   /* What is shown: scrolled as the widget is (the widget's own page). */
   job.scroll = gtk_adjustment_get_value (self->vadj);
-  return ttv_view_export_to_file (path, width, height, render_draw, &job, error);
+  return ttv_viewer_write_image (path, width, height, render_draw, &job, error);
 }
 
 static gboolean
@@ -831,7 +583,7 @@ save_shown (GtkWidget *widget, const char *path, GError **error)
 
   return ttv_timeline_render (self, path, width,
                               MAX (gtk_widget_get_allocated_height (self->area),
-                                   (int) ttv_timeline_header_height (self, width) + 1),
+                                   (int) ttv_timeline_view_header_height (&self->view, width) + 1),
                               error);
 }
 
@@ -859,7 +611,7 @@ act_render (GSimpleAction *action, GVariant *param, gpointer data)
 static void
 act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  ttv_view_export_dialog (data, _("Export View (.png or .svg)"), "view.png", save_shown);
+  ttv_viewer_export_dialog (data, _("Export View (.png or .svg)"), "view.png", save_shown);
 }
 
 /* The palette is edited in Preferences (win.preferences of the main
@@ -905,7 +657,7 @@ ttv_timeline_add_actions (TtvTimeline *self, GActionMap *map)
     { "export-dialog", act_export_dialog, NULL, NULL, NULL, { 0 } },
     { "render", act_render, "(sii)", NULL, NULL, { 0 } },
     { "edit-colors", act_edit_colors, NULL, NULL, NULL, { 0 } },
-    { "show-arrows", NULL, NULL, self->show_arrows ? "true" : "false", change_show_arrows, { 0 } },
+    { "show-arrows", NULL, NULL, self->view.show_arrows ? "true" : "false", change_show_arrows, { 0 } },
   };
 
   g_action_map_add_action_entries (map, entries, G_N_ELEMENTS (entries), self);
@@ -923,14 +675,14 @@ ttv_timeline_dispose (GObject *object)
 {
   TtvTimeline *self = TTV_TIMELINE (object);
 
-  if (self->state)
+  if (self->view.state)
     for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
-      g_clear_signal_handler (&self->handlers[i], self->state);
-  g_clear_object (&self->state);
+      g_clear_signal_handler (&self->handlers[i], self->view.state);
   g_clear_object (&self->settings);
   g_clear_weak_pointer (&self->actions);
   g_clear_handle_id (&self->adjust_id, g_source_remove);
-  g_clear_pointer (&self->history, ttv_viewer_history_unref);
+  g_clear_object (&self->view.state);
+  g_clear_pointer (&self->view.history, ttv_viewer_history_unref);
   G_OBJECT_CLASS (ttv_timeline_parent_class)->dispose (object);
 }
 
@@ -939,11 +691,7 @@ ttv_timeline_finalize (GObject *object)
 {
   TtvTimeline *self = TTV_TIMELINE (object);
 
-  g_ptr_array_unref (self->rows);
-  g_hash_table_unref (self->pid_rows);
-  g_array_unref (self->legend);
-  g_array_unref (self->columns);
-  g_free (self->status);
+  ttv_timeline_view_clear (&self->view);
   G_OBJECT_CLASS (ttv_timeline_parent_class)->finalize (object);
 }
 
@@ -963,15 +711,6 @@ ttv_timeline_class_init (TtvTimelineClass *klass)
 static void
 ttv_timeline_init (TtvTimeline *self)
 {
-  self->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
-  self->pid_rows = g_hash_table_new (NULL, NULL);
-  self->legend = g_array_new (FALSE, FALSE, sizeof (TtvPaletteColor));
-  self->columns = g_array_new (FALSE, FALSE, sizeof (Column));
-  g_array_set_clear_func (self->columns, column_clear);
-  self->label_width = TTV_TIMELINE_LABEL_WIDTH;
-  self->sort_column = -1;
-  self->show_arrows = TRUE;
-  self->cursor = -1;
 }
 
 GtkWidget *
@@ -981,21 +720,19 @@ ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_leg
   g_autoptr (GSettings) arrows = ttv_viewer_dup_settings ("timeline-arrows");
   GtkWidget *scrollbar;
 
-  self->state = g_object_ref (state);
-  g_array_append_vals (self->legend, legend, n_legend);
-  self->settings = ttv_viewer_dup_settings ("timeline-colors");
+  self->settings = ttv_viewer_dup_settings (TTV_PALETTE_SETTINGS_KEY);
+  ttv_timeline_view_init (&self->view, state, legend, n_legend, self->settings);
   if (self->settings)
     {
       g_signal_connect_object (self->settings, "changed", G_CALLBACK (load_colors), self,
                                G_CONNECT_SWAPPED);
       if (arrows)
         {
-          self->show_arrows = g_settings_get_boolean (self->settings, "timeline-arrows");
+          self->view.show_arrows = g_settings_get_boolean (self->settings, "timeline-arrows");
           g_signal_connect_object (self->settings, "changed::timeline-arrows",
                                    G_CALLBACK (arrows_setting_changed), self, G_CONNECT_SWAPPED);
         }
     }
-  load_colors (self);
 
   self->area = gtk_drawing_area_new ();
   gtk_widget_set_hexpand (self->area, TRUE);

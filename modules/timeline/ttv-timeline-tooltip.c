@@ -2,7 +2,7 @@
  * pointer: the row, its state there (interval start, duration, syscall,
  * trap or IRQ), the task on a CPU, a mixed pixel, nearby marks, lost
  * events, the time relative to the traceset's start and absolute. */
-#include "ttv-timeline-private.h"
+#include "ttv-timeline-view.h"
 
 #include "ttv-view-axis.h"
 
@@ -14,26 +14,26 @@
 
 /* The frame of a running interval: syscall name, trap or IRQ number. */
 static void
-append_frame (GString *text, const TtvHistoryInterval *iv)
+append_frame (GString *text, const TtvViewerInterval *iv)
 {
   const char *syscall;
 
-  switch (ttv_history_state_mode (iv->state))
+  switch (ttv_viewer_state_mode (iv->state))
     {
-    case TTV_MODE_SYSCALL:
+    case TTV_VIEWER_MODE_SYSCALL:
       syscall = ttv_viewer_history_get_syscall_name (iv->aux);
       if (syscall)
         g_string_append_printf (text, " (%s)", syscall);
       break;
-    case TTV_MODE_TRAP:
+    case TTV_VIEWER_MODE_TRAP:
       if (iv->aux != TTV_VIEWER_PID_NONE)
         g_string_append_printf (text, _(" (trap %u)"), iv->aux);
       break;
-    case TTV_MODE_IRQ:
+    case TTV_VIEWER_MODE_IRQ:
       if (iv->aux != TTV_VIEWER_PID_NONE)
         g_string_append_printf (text, _(" (IRQ %u)"), iv->aux);
       break;
-    case TTV_MODE_SOFTIRQ:
+    case TTV_VIEWER_MODE_SOFTIRQ:
       if (iv->aux != TTV_VIEWER_PID_NONE)
         g_string_append_printf (text, _(" (soft IRQ %u)"), iv->aux);
       break;
@@ -43,10 +43,10 @@ append_frame (GString *text, const TtvHistoryInterval *iv)
 }
 
 static void
-append_task (TtvTimeline *self, GString *text, guint32 pid, gint cpu, TtvTime t)
+append_task (TtvTimelineView *self, GString *text, guint32 pid, gint cpu, TtvTime t)
 {
-  gint prow = ttv_timeline_find_process (self->history, pid, cpu, t);
-  const char *name = prow >= 0 ? ttv_timeline_process_name_at (self->history, (guint) prow, t) : NULL;
+  gint prow = ttv_viewer_history_find_process (self->history, pid, cpu, t);
+  const char *name = prow >= 0 ? ttv_viewer_history_get_process_name_at (self->history, (guint) prow, t) : NULL;
 
   if (name && *name)
     g_string_append_printf (text, _("\nRunning %s (PID %u)"), name, pid);
@@ -55,9 +55,9 @@ append_task (TtvTimeline *self, GString *text, guint32 pid, gint cpu, TtvTime t)
 }
 
 static void
-append_interval (TtvTimeline *self, GString *text, const TtvTimelineRow *r, gboolean idle_task, TtvTime t)
+append_interval (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, gboolean idle_task, TtvTime t)
 {
-  TtvHistoryInterval iv;
+  TtvViewerInterval iv;
   g_autofree char *from = NULL, *length = NULL;
 
   if (!ttv_viewer_history_get_interval_at (self->history, r->kind, r->row, t, &iv))
@@ -67,33 +67,33 @@ append_interval (TtvTimeline *self, GString *text, const TtvTimelineRow *r, gboo
     }
   g_string_append_c (text, '\n');
   g_string_append (text, ttv_timeline_describe_state (r->kind, idle_task, iv.state));
-  if ((r->kind == TTV_HISTORY_ROW_PROCESS && ttv_history_state_low (iv.state) == TTV_PROCESS_RUN)
-      || (r->kind == TTV_HISTORY_ROW_CPU && ttv_history_state_low (iv.state) != TTV_HISTORY_CPU_UNKNOWN))
+  if ((r->kind == TTV_VIEWER_ROW_PROCESS && ttv_viewer_state_low (iv.state) == TTV_VIEWER_PROCESS_RUN)
+      || (r->kind == TTV_VIEWER_ROW_CPU && ttv_viewer_state_low (iv.state) != TTV_VIEWER_CPU_UNKNOWN))
     append_frame (text, &iv);
-  if (r->kind == TTV_HISTORY_ROW_PROCESS && iv.cpu >= 0)
+  if (r->kind == TTV_VIEWER_ROW_PROCESS && iv.cpu >= 0)
     g_string_append_printf (text, _(", CPU %d"), iv.cpu);
-  from = ttv_view_axis_format_time (iv.start, ttv_timeline_origin (self));
+  from = ttv_view_axis_format_time (iv.start, ttv_timeline_view_origin (self));
   length = ttv_viewer_format_duration (iv.end - iv.start);
   g_string_append_printf (text, _("\nFrom %s for %s"), from, length);
-  if (r->kind == TTV_HISTORY_ROW_CPU && iv.aux != TTV_VIEWER_PID_NONE
-      && ttv_history_state_low (iv.state) == TTV_HISTORY_CPU_BUSY)
+  if (r->kind == TTV_VIEWER_ROW_CPU && iv.aux != TTV_VIEWER_PID_NONE
+      && ttv_viewer_state_low (iv.state) == TTV_VIEWER_CPU_BUSY)
     {
-      const TtvHistoryRowInfo *cpu = ttv_viewer_history_get_row (self->history, r->kind, r->row);
+      const TtvViewerRowInfo *cpu = ttv_viewer_history_get_row (self->history, r->kind, r->row);
 
       append_task (self, text, iv.aux, cpu ? (gint) cpu->id : -1, t);
     }
-  if ((r->kind == TTV_HISTORY_ROW_IRQ || r->kind == TTV_HISTORY_ROW_SOFTIRQ) && iv.aux > 1)
+  if ((r->kind == TTV_VIEWER_ROW_IRQ || r->kind == TTV_VIEWER_ROW_SOFTIRQ) && iv.aux > 1)
     g_string_append_printf (text, _(" (nested %u deep)"), iv.aux);
-  if (r->kind == TTV_HISTORY_ROW_BLOCKDEV && iv.aux > 0)
+  if (r->kind == TTV_VIEWER_ROW_BLOCKDEV && iv.aux > 0)
     g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, ", %u request pending",
                                                ", %u requests pending", iv.aux), iv.aux);
 }
 
 /* The pixel under the pointer, when it hides something. */
 static void
-append_pixel (TtvTimeline *self, GString *text, const TtvTimelineRow *r, const TimelineLayout *l, double x)
+append_pixel (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, const TimelineLayout *l, double x)
 {
-  TtvHistoryPixel px;
+  TtvViewerPixel px;
   TtvTime a = ttv_timeline_time_of_x (l, floor (x)), b = ttv_timeline_time_of_x (l, floor (x) + 1);
 
   if (b <= a)
@@ -110,41 +110,41 @@ append_pixel (TtvTimeline *self, GString *text, const TtvTimelineRow *r, const T
 }
 
 static const char *
-pid_name (TtvTimeline *self, guint32 pid, TtvTime t)
+pid_name (TtvTimelineView *self, guint32 pid, TtvTime t)
 {
   gint row;
 
   if (pid == TTV_VIEWER_PID_NONE)
     return NULL;
-  row = ttv_timeline_find_process (self->history, pid, -1, t);
-  return row >= 0 ? ttv_timeline_process_name_at (self->history, (guint) row, t) : NULL;
+  row = ttv_viewer_history_find_process (self->history, pid, -1, t);
+  return row >= 0 ? ttv_viewer_history_get_process_name_at (self->history, (guint) row, t) : NULL;
 }
 
 static void
-append_marks (TtvTimeline *self, GString *text, const TtvTimelineRow *r, const TimelineLayout *l, double x)
+append_marks (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, const TimelineLayout *l, double x)
 {
   TtvTime a = ttv_timeline_time_of_x (l, x - MARK_REACH), b = ttv_timeline_time_of_x (l, x + MARK_REACH);
   g_autoptr (GArray) marks = NULL;
   guint shown = 0;
 
-  if (r->kind != TTV_HISTORY_ROW_PROCESS)
+  if (r->kind != TTV_VIEWER_ROW_PROCESS)
     return;
   marks = ttv_viewer_history_query_marks (self->history, r->row, a, b);
   for (guint i = 0; marks && i < marks->len && shown < 5; i++, shown++)
     {
-      const TtvHistoryMark *m = &g_array_index (marks, TtvHistoryMark, i);
-      g_autofree char *when = ttv_view_axis_format_time (m->time, ttv_timeline_origin (self));
+      const TtvViewerMark *m = &g_array_index (marks, TtvViewerMark, i);
+      g_autofree char *when = ttv_view_axis_format_time (m->time, ttv_timeline_view_origin (self));
       const char *other = pid_name (self, m->other, m->time);
 
       switch (m->kind)
         {
-        case TTV_HISTORY_MARK_FORK:
+        case TTV_VIEWER_MARK_FORK:
           g_string_append_printf (text, _("\nForked by %s (PID %u) at %s"), other ? other : "?", m->other, when);
           break;
-        case TTV_HISTORY_MARK_EXEC:
+        case TTV_VIEWER_MARK_EXEC:
           g_string_append_printf (text, _("\nExec of %s at %s"), m->name ? m->name : "?", when);
           break;
-        case TTV_HISTORY_MARK_EXIT:
+        case TTV_VIEWER_MARK_EXIT:
           g_string_append_printf (text, _("\nExit at %s"), when);
           break;
         default:
@@ -161,11 +161,11 @@ append_marks (TtvTimeline *self, GString *text, const TtvTimelineRow *r, const T
 }
 
 static void
-append_lost (TtvTimeline *self, GString *text, const TimelineLayout *l, double x)
+append_lost (TtvTimelineView *self, GString *text, const TimelineLayout *l, double x)
 {
   /* The marks are at least 2 px wide: a pixel either side counts. */
   TtvTime a = ttv_timeline_time_of_x (l, x - 1), b = ttv_timeline_time_of_x (l, x + 2);
-  g_autoptr (GArray) lost = ttv_view_axis_dup_lost (self->state, a, b);
+  g_autoptr (GArray) lost = ttv_tab_state_dup_lost_events (self->state, a, b);
   guint64 count;
 
   if (!ttv_view_axis_lost_between (lost, a, b, &count))
@@ -179,8 +179,8 @@ append_lost (TtvTimeline *self, GString *text, const TimelineLayout *l, double x
     g_string_append (text, _("\nLost events: the tracer lost events here"));
   for (guint i = 0; i < lost->len && i < 3; i++)
     {
-      const TtvLostRange *r = &g_array_index (lost, TtvLostRange, i);
-      g_autofree char *from = ttv_view_axis_format_time (r->start, ttv_timeline_origin (self));
+      const TtvViewerLostEvents *r = &g_array_index (lost, TtvViewerLostEvents, i);
+      g_autofree char *from = ttv_view_axis_format_time (r->start, ttv_timeline_view_origin (self));
       g_autofree char *length = ttv_viewer_format_duration (r->end - r->start);
 
       g_string_append_printf (text, _("\n  from %s for %s"), from, length);
@@ -188,49 +188,45 @@ append_lost (TtvTimeline *self, GString *text, const TimelineLayout *l, double x
 }
 
 char *
-ttv_timeline_dup_tooltip (TtvTimeline *self, double x, double y)
+ttv_timeline_view_dup_tooltip (TtvTimelineView *self, const TimelineLayout *layout, double x, double y,
+                               gboolean sortable)
 {
-  TimelineLayout l;
+  TimelineLayout l = *layout;
   gint i;
   const TtvTimelineRow *r;
-  const TtvHistoryRowInfo *info;
+  const TtvViewerRowInfo *info;
   gboolean idle_task;
   TtvTime t;
   g_autofree char *when = NULL;
   GString *text;
 
-  g_return_val_if_fail (TTV_IS_TIMELINE (self), NULL);
-  ttv_timeline_layout (self, &l, MAX (gtk_widget_get_allocated_width (self->area), 1),
-                       MAX (gtk_widget_get_allocated_height (self->area), 1),
-                       gtk_adjustment_get_value (self->vadj));
   if (y >= l.header - TTV_TIMELINE_RULER_HEIGHT && y < l.header)
     {
       if (x < l.label)
         return fabs (x - l.label) <= 4 ? g_strdup (_("Drag to resize the labels"))
-               : g_signal_has_handler_pending (self, g_signal_lookup ("column-clicked", G_OBJECT_TYPE (self)), 0, FALSE)
-               ? g_strdup (_("Click a title to sort by it; drag the edge to resize"))
+               : sortable ? g_strdup (_("Click a title to sort by it; drag the edge to resize"))
                : NULL;
       /* The ruler: the time, and lost events. */
       t = ttv_timeline_time_of_x (&l, x);
-      when = ttv_view_axis_format_time (t, ttv_timeline_origin (self));
+      when = ttv_view_axis_format_time (t, ttv_timeline_view_origin (self));
       text = g_string_new (NULL);
       g_string_append_printf (text, _("Time %s"), when);
       append_lost (self, text, &l, x);
       return g_string_free (text, FALSE);
     }
-  i = ttv_timeline_row_at (self, &l, y);
+  i = ttv_timeline_view_row_at (self, &l, y);
   if (i < 0 || !self->history || x < l.label)
     return NULL;
   r = self->rows->pdata[i];
   info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
-  idle_task = r->kind == TTV_HISTORY_ROW_PROCESS && info && ttv_timeline_is_idle_task (info);
+  idle_task = r->kind == TTV_VIEWER_ROW_PROCESS && info && ttv_timeline_is_idle_task (info);
   t = ttv_timeline_time_of_x (&l, x);
-  when = ttv_view_axis_format_time (t, ttv_timeline_origin (self));
+  when = ttv_view_axis_format_time (t, ttv_timeline_view_origin (self));
   text = g_string_new (r->label);
-  if (info && r->kind == TTV_HISTORY_ROW_PROCESS && !idle_task)
+  if (info && r->kind == TTV_VIEWER_ROW_PROCESS && !idle_task)
     {
       /* The name as of @t, if the row's name changed. */
-      const char *then = ttv_timeline_process_name_at (self->history, r->row, t);
+      const char *then = ttv_viewer_history_get_process_name_at (self->history, r->row, t);
 
       if (then && g_strcmp0 (then, info->name) != 0)
         g_string_append_printf (text, _(" (named %s then)"), then);
@@ -238,7 +234,7 @@ ttv_timeline_dup_tooltip (TtvTimeline *self, double x, double y)
   append_interval (self, text, r, idle_task, t);
   append_pixel (self, text, r, &l, x);
   append_marks (self, text, r, &l, x);
-  if (info && r->kind == TTV_HISTORY_ROW_PROCESS)
+  if (info && r->kind == TTV_VIEWER_ROW_PROCESS)
     {
       g_string_append_printf (text, _("\nPID %u, TGID %u"), info->id, info->tgid);
       if (info->ppid != TTV_VIEWER_PID_NONE)

@@ -1,22 +1,28 @@
-/* ttv-view-export.c: a view's drawing written to PNG or SVG (Export…, the
- * "export" and "render" actions, ttv --render), and the Export… dialog;
- * used by the time line, the histogram and the statistics table. */
-#include "ttv-view-export.h"
+/* ttv-viewer-export.c: image files and the Export… dialog for viewer modules
+ * (sdk/ttv-viewer-module.h): a drawing written to PNG or SVG with cairo
+ * alone, no display needed (the views' Export…, `ttv --render`). */
+#include "ttv-config.h"
+
+#include "ttv-viewer.h"
 
 #include <cairo-svg.h>
-#include <glib/gi18n-lib.h>
+#include <glib/gi18n.h>
+
+#define MIN_SIZE 1
+#define MAX_SIZE 32767
 
 gboolean
-ttv_view_export_to_file (const char *path, int width, int height, TtvViewDrawFunc draw,
-                         gpointer data, GError **error)
+ttv_viewer_write_image (const char *path, int width, int height, TtvViewerDrawFunc draw,
+                        gpointer data, GError **error)
 {
-  gboolean svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
+  gboolean svg;
   cairo_surface_t *surface;
   cairo_status_t status;
   cairo_t *cr;
 
-  if (width < TTV_VIEW_EXPORT_MIN_SIZE || height < TTV_VIEW_EXPORT_MIN_SIZE
-      || width > TTV_VIEW_EXPORT_MAX_SIZE || height > TTV_VIEW_EXPORT_MAX_SIZE)
+  g_return_val_if_fail (path != NULL && draw != NULL, FALSE);
+  svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
+  if (width < MIN_SIZE || height < MIN_SIZE || width > MAX_SIZE || height > MAX_SIZE)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("Cannot draw %s at %dx%d: the size must be from 1x1 to 32767x32767"),
@@ -51,7 +57,7 @@ ttv_view_export_to_file (const char *path, int width, int height, TtvViewDrawFun
 static void
 chooser_response (GtkNativeDialog *dialog, gint response, GtkWidget *view)
 {
-  TtvViewSaveFunc save = g_object_get_data (G_OBJECT (dialog), "ttv-view-save");
+  TtvViewerSaveFunc save = g_object_get_data (G_OBJECT (dialog), "ttv-viewer-save");
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
@@ -75,17 +81,19 @@ chooser_response (GtkNativeDialog *dialog, gint response, GtkWidget *view)
 }
 
 void
-ttv_view_export_dialog (GtkWidget *view, const char *title, const char *file_name,
-                        TtvViewSaveFunc save)
+ttv_viewer_export_dialog (GtkWidget *view, const char *title, const char *file_name,
+                          TtvViewerSaveFunc save)
 {
-  GtkWidget *top = gtk_widget_get_toplevel (view);
-  GtkFileChooserNative *chooser =
-    gtk_file_chooser_native_new (title, GTK_IS_WINDOW (top) ? GTK_WINDOW (top) : NULL,
-                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  GtkWidget *top;
+  GtkFileChooserNative *chooser;
 
+  g_return_if_fail (GTK_IS_WIDGET (view) && save != NULL);
+  top = gtk_widget_get_toplevel (view);
+  chooser = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (top) ? GTK_WINDOW (top) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
   gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), file_name);
-  g_object_set_data (G_OBJECT (chooser), "ttv-view-save", save);
+  g_object_set_data (G_OBJECT (chooser), "ttv-viewer-save", save);
   g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), g_object_ref (view));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
