@@ -15,7 +15,8 @@ report=$1
 traces=$2/traces
 work=$3
 
-[ -d "$traces/bt2-suite" ] || { echo "1..0 # SKIP $traces/bt2-suite not found"; exit 77; }
+# With TAP, "1..0 # SKIP" and exit 0 is a skip (exit 77 would read as an error).
+[ -d "$traces/bt2-suite" ] || { echo "1..0 # SKIP $traces/bt2-suite not found (the shared traces are absent)"; exit 0; }
 bt=$(command -v babeltrace2 || true)
 rm -rf "$work"
 mkdir -p "$work"

@@ -14,7 +14,7 @@ app=$1
 report=$2
 work=$3
 
-skip_all () { echo "1..0 # SKIP $*"; exit 77; }
+skip_all () { echo "1..0 # SKIP $*"; exit 0; }   # TAP: a skip, not the 77 of exit-code tests
 [ "$(id -u)" = 0 ] || skip_all "not root: this test records traces only as root"
 for p in lttng lttng-sessiond timeout setpriv python3; do
   command -v "$p" >/dev/null 2>&1 || skip_all "$p not in PATH (lttng-tools, util-linux and python3 needed)"
