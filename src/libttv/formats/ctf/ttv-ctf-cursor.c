@@ -1,7 +1,6 @@
 /* ttv-ctf-cursor.c: reading the events of one CTF stream file in time order.
  * Packets that overlap in time are merged (one lane per open packet). */
 #include "ttv-ctf-private.h"
-#include "ttv-mapped.h"
 #include "ttv-ctf.h"
 #include "ttv-error.h"
 
@@ -11,6 +10,10 @@
 
 /* Packets open at once; only traces whose packets overlap use more than one. */
 #define MAX_LANES 16
+/* Mapped windows: one per lane, and one for seek_position's own lane, and
+ * one more so that the window of a packet read through stays mapped until
+ * the call after the one that returned its last event. */
+#define MAX_WINDOWS (MAX_LANES + 2)
 
 typedef struct {
   guint64 packet;
@@ -22,8 +25,14 @@ typedef struct {
   guint64 clock_before;   /* clock value before it (to re-read it) */
   guint64 next_bit;       /* where the event after the head starts */
   gboolean has_head;
+  guint window;           /* index in the cursor's windows */
   TtvEvent head;
 } Lane;
+
+typedef struct {
+  TtvFileWindow w;
+  guint users;            /* lanes reading through it; an unused window stays mapped */
+} CursorWindow;
 
 typedef struct {
   TtvCursor parent;
@@ -33,7 +42,56 @@ typedef struct {
   guint n_lanes;
   guint64 next_packet;    /* first packet not opened yet */
   GError *error;          /* sticky: set once reading failed */
+  CursorWindow windows[MAX_WINDOWS];
 } CtfCursor;
+
+/* A window holding @length bytes at @offset for a lane: one that already
+ * holds them, else an unused one moved there.  The windows nobody uses keep
+ * their mapping until needed, so that the event a call returned stays
+ * readable until the next call. */
+static const guint8 *
+window_acquire (CtfCursor *c, guint64 offset, guint64 length, guint *index, GError **error)
+{
+  guint free_one = MAX_WINDOWS;
+  for (guint i = 0; i < MAX_WINDOWS; i++)
+    {
+      CursorWindow *cw = &c->windows[i];
+      if (ttv_file_window_get_available (&cw->w, offset) >= length)
+        {
+          cw->users++;
+          *index = i;
+          return ttv_file_window_get (&cw->w, offset, length, NULL);
+        }
+      /* Moving a mapped window rather than mapping another keeps one
+       * mapping per lane. */
+      if (cw->users == 0 && (free_one == MAX_WINDOWS || (c->windows[free_one].w.map == NULL && cw->w.map)))
+        free_one = i;
+    }
+  g_assert (free_one < MAX_WINDOWS);
+  CursorWindow *cw = &c->windows[free_one];
+  const guint8 *p = ttv_file_window_map (&cw->w, offset, length, error);
+  if (p == NULL)
+    return NULL;
+  cw->users = 1;
+  *index = free_one;
+  return p;
+}
+
+static void
+window_release (CtfCursor *c, guint index)
+{
+  g_assert (c->windows[index].users > 0);
+  c->windows[index].users--;
+}
+
+/* Closes every lane. */
+static void
+lanes_reset (CtfCursor *c)
+{
+  for (guint i = 0; i < c->n_lanes; i++)
+    window_release (c, c->lanes[i].window);
+  c->n_lanes = 0;
+}
 
 static gboolean
 event_error (GError **error, const CtfStreamFile *sf, const Lane *l, guint64 bit, const char *what)
@@ -296,25 +354,32 @@ lane_advance (CtfCursor *c, Lane *l, GError **error)
   return lane_peek (c, l, error);
 }
 
-/* Opens packet @index on a lane positioned at its first event. */
+/* Opens packet @index on a lane positioned at its first event; the lane
+ * holds a window (lane_close gives it back), unless this fails. */
 static gboolean
 lane_open (CtfCursor *c, Lane *l, guint64 index, GError **error)
 {
   CtfStreamFile *sf = c->sf;
   memset (l, 0, sizeof *l);
   l->packet = index;
-  if (!ttv_ctf_packet_read_context (sf, index, c->decoder, NULL, NULL, error))
-    return FALSE;
   const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
-  l->pdata = sf->data + pk->offset;
+  l->pdata = window_acquire (c, pk->offset, (pk->content_bits + 7) / 8, &l->window, error);
+  if (l->pdata == NULL)
+    return FALSE;
+  if (!ttv_ctf_packet_read_context (sf, index, l->pdata, c->decoder, NULL, NULL, error))
+    {
+      window_release (c, l->window);
+      return FALSE;
+    }
+  pk = &g_array_index (sf->packets, CtfPacket, index);
   l->pbits = pk->content_bits;
   l->bit = pk->events_bit;
   l->clock_before = pk->ts_begin;
   return lane_peek (c, l, error);
 }
 
-/* Lanes whose packet is read through are closed, and their pages given back
- * (see ttv-mapped.h). */
+/* Lanes whose packet is read through are closed (their window stays mapped
+ * until another packet needs it: the event just returned lies in it). */
 static void
 lanes_drop_empty (CtfCursor *c)
 {
@@ -326,11 +391,8 @@ lanes_drop_empty (CtfCursor *c)
           c->lanes[j] = c->lanes[i];
         j++;
       }
-    else if (c->lanes[i].packet < c->sf->packets->len)
-      {
-        const CtfPacket *pk = &g_array_index (c->sf->packets, CtfPacket, c->lanes[i].packet);
-        ttv_mapped_release (c->sf->data + pk->offset, pk->packet_bits / 8);
-      }
+    else
+      window_release (c, c->lanes[i].window);
   c->n_lanes = j;
 }
 
@@ -359,6 +421,7 @@ lanes_fill (CtfCursor *c, GError **error)
         return FALSE;
       c->next_packet++;
       c->n_lanes++;
+      /* A packet without event is closed by the next turn. */
     }
 }
 
@@ -423,7 +486,7 @@ static gboolean
 reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
 {
   CtfStreamFile *sf = c->sf;
-  c->n_lanes = 0;
+  lanes_reset (c);
   guint64 q = first_packet_ending_after (sf, t);
   if (b >= 0 && (guint64) b < q)
     q = (guint64) b;
@@ -456,7 +519,7 @@ reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
       if (!sf->overlapping && l->has_head)
         break;
       if (!l->has_head && b < 0)
-        c->n_lanes--;
+        window_release (c, c->lanes[--c->n_lanes].window);
     }
   lanes_drop_empty (c);
   return TRUE;
@@ -479,7 +542,7 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
   CtfCursor *c = (CtfCursor *) cursor;
   CtfStreamFile *sf = c->sf;
   g_clear_error (&c->error);
-  c->n_lanes = 0;
+  lanes_reset (c);
   if (pos->block >= sf->packets->len)
     {
       g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
@@ -493,9 +556,13 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
     return fail_sticky (c, e, error);
   while (l.has_head && l.index < pos->index)
     if (!lane_advance (c, &l, &e))
-      return fail_sticky (c, e, error);
+      {
+        window_release (c, l.window);
+        return fail_sticky (c, e, error);
+      }
   if (!l.has_head || l.bit / 8 != pos->offset)
     {
+      window_release (c, l.window);
       g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
                    _("%s: packet %" PRIu64 " has no event %" PRIu64
                      " at byte offset %" PRIu64),
@@ -509,6 +576,7 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
       c->next_packet = pos->block + 1;
       return TRUE;
     }
+  window_release (c, l.window);
   if (!reposition (c, l.head.time, (gint64) pos->block, pos->index, &e))
     return fail_sticky (c, e, error);
   return TRUE;
@@ -570,6 +638,8 @@ ttv_ctf_cursor_new (TtvTracefile *tf, GError **error)
 {
   CtfCursor *c = g_new0 (CtfCursor, 1);
   c->sf = tf->priv;
+  for (guint i = 0; i < MAX_WINDOWS; i++)
+    c->windows[i].w = (TtvFileWindow) TTV_FILE_WINDOW_INIT (c->sf->file);
   c->decoder = ttv_decoder_new ();
   /* When the first packet cannot be read, next() reports it. */
   reposition (c, TTV_TIME_MIN, -1, 0, &c->error);
@@ -582,5 +652,7 @@ ttv_ctf_cursor_free (TtvCursor *cursor)
   CtfCursor *c = (CtfCursor *) cursor;
   ttv_decoder_free (c->decoder);
   g_clear_error (&c->error);
+  for (guint i = 0; i < MAX_WINDOWS; i++)
+    ttv_file_window_clear (&c->windows[i].w);
   g_free (c);
 }

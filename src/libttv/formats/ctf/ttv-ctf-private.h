@@ -2,6 +2,7 @@
  * (metadata bytes, TSDL lexer and parser, stream index, cursor, text output). */
 #pragma once
 
+#include "ttv-file-window.h"
 #include "ttv-trace.h"
 
 G_BEGIN_DECLS
@@ -173,8 +174,7 @@ typedef struct {
   TtvTracefile *tracefile;  /* weak */
   CtfMeta *meta;            /* weak */
   char *path;               /* owned */
-  GMappedFile *map;         /* owned */
-  const guint8 *data;       /* weak, into map */
+  TtvMappedFile *file;      /* owned: read through windows (cursors have their own) */
   guint64 size;
   CtfStreamClass *sc;       /* weak: from the first packet */
   guint64 stream_instance_id;
@@ -197,8 +197,8 @@ typedef struct {
 CtfStreamFile *ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name,
                                          TtvTrace *trace, GError **error);
 void     ttv_ctf_stream_file_free (CtfStreamFile *sf);
-/* A trace still being written (ttv-ctf-refresh.c): after the caller mapped
- * the grown file (sf->map, data, size), indexes the whole packets after the
+/* A trace still being written (ttv-ctf-refresh.c): after the caller took
+ * the grown file's size (sf->file, size), indexes the whole packets after the
  * known ones; an incomplete trailing packet is left for later, a damaged
  * one is an error naming the file and offset.  Updates sf->tracefile
  * (range, packet count, size, lost events), adding it to @trace once a
@@ -219,9 +219,11 @@ gboolean ttv_ctf_refresh (TtvTrace *trace, gboolean *changed, GError **error);
 GPtrArray *ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, GError **error);
 void     ttv_ctf_add_event_types (TtvTrace *trace, CtfMeta *m, guint from, const char *meta_path);
 /* Decodes packet @index's header and context into @decoder (scopes
- * "trace.packet.header" and "stream.packet.context") and fills events_bit. */
-gboolean ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, TtvDecoder *decoder,
-                                      gint32 *header_node, gint32 *context_node, GError **error);
+ * "trace.packet.header" and "stream.packet.context") from @data, the
+ * packet's bytes, and fills events_bit. */
+gboolean ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, const guint8 *data,
+                                      TtvDecoder *decoder, gint32 *header_node, gint32 *context_node,
+                                      GError **error);
 
 /* --- Pass 5: cursors (ttv-ctf-cursor.c) ------------------------------- */
 

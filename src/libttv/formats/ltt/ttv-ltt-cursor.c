@@ -1,7 +1,6 @@
 /* ttv-ltt-cursor.c: reading events of one LTT tracefile in time order: next,
  * seek by time (binary search over blocks) and by position.  The hot loop. */
 #include "ttv-ltt-private.h"
-#include "ttv-mapped.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -32,16 +31,6 @@ fine_index (const TtvLttFile *f, guint64 b)
   return b < f->n_fine ? g_atomic_pointer_get (&f->fine[b]) : NULL;
 }
 
-/* A block read through to its end will not be needed again soon. */
-static void
-release_block_pages (const TtvLttFile *f, guint64 b)
-{
-  if (b >= f->blocks->len)
-    return;
-  const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, b);
-  ttv_mapped_release (f->data + blk->slot * f->block_size, f->block_size);
-}
-
 /* Called when a block read from its first event is finished. */
 static void
 publish_fine_index (TtvLttCursor *c)
@@ -62,28 +51,41 @@ publish_fine_index (TtvLttCursor *c)
   g_array_unref (entries);
 }
 
-static void
-load_block (TtvLttCursor *c, guint64 b)
+/* The bytes of block @b, through the cursor's window (which moves when
+ * the block is not in it: the previous block's bytes are then gone). */
+static const guint8 *
+block_bytes (TtvLttCursor *c, guint64 b, GError **error)
+{
+  const TtvLttBlock *blk = &g_array_index (c->file->blocks, TtvLttBlock, b);
+  return ttv_file_window_get (&c->window, blk->slot * c->file->block_size, c->file->block_size, error);
+}
+
+/* Positions the iterator at the start of block @b (or at the end); FALSE
+ * when the block cannot be mapped (the iterator is then at the end). */
+static gboolean
+load_block (TtvLttCursor *c, guint64 b, GError **error)
 {
   TtvLttIter *it = &c->it;
   TtvLttFile *f = c->file;
   if (it->fine)
     g_array_unref (it->fine);
   memset (it, 0, sizeof *it);
-  if (b >= f->blocks->len)
+  const guint8 *base = b < f->blocks->len ? block_bytes (c, b, error) : NULL;
+  if (base == NULL)
     {
       it->block = f->blocks->len;
-      return;
+      return b >= f->blocks->len;
     }
   const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, b);
   it->block = b;
-  it->base = f->data + blk->slot * f->block_size;
+  it->base = base;
   it->offset = TTV_LTT_FIRST_EVENT;
   it->end_offset = blk->end_offset;
   it->cycles = it->block_cycles = blk->start_cycles;
   it->block_time = blk->start;
   if (b < f->n_fine && fine_index (f, b) == NULL)
     it->fine = g_array_new (FALSE, FALSE, sizeof (TtvLttFineEntry));
+  return TRUE;
 }
 
 void
@@ -92,8 +94,10 @@ ttv_ltt_cursor_init (TtvLttCursor *c, TtvLttFile *file, const TtvLttCode *codes,
   c->file = file;
   c->codes = codes;
   c->n_codes = n_codes;
+  c->window = (TtvFileWindow) TTV_FILE_WINDOW_INIT (file->file);
   c->skipper = ttv_decoder_new ();
-  load_block (c, 0);
+  c->load_error = NULL;
+  load_block (c, 0, &c->load_error);
 }
 
 void
@@ -103,6 +107,8 @@ ttv_ltt_cursor_clear (TtvLttCursor *c)
     g_array_unref (c->it.fine);
   c->it.fine = NULL;
   g_clear_pointer (&c->skipper, ttv_decoder_free);
+  g_clear_error (&c->load_error);
+  ttv_file_window_clear (&c->window);
 }
 
 static gboolean
@@ -151,13 +157,19 @@ ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
       guint64 off = it->offset;
       if (G_UNLIKELY (off + TTV_LTT_HEADER_SIZE > it->end_offset))
         {
+          if (G_UNLIKELY (c->load_error != NULL))
+            {
+              /* The first block could not be mapped when the cursor was made. */
+              g_propagate_error (error, g_steal_pointer (&c->load_error));
+              return FALSE;
+            }
           if (it->block >= c->file->blocks->len)
             return FALSE;
           if (off != it->end_offset)
             return bad_event (error, c, off, _("event header runs past the block_end event"));
           publish_fine_index (c);
-          release_block_pages (c->file, it->block);
-          load_block (c, it->block + 1);
+          if (!load_block (c, it->block + 1, error))
+            return FALSE;
           continue;
         }
       const guint8 *p = it->base + off;
@@ -308,11 +320,18 @@ stop_recording (TtvLttIter *it)
   it->fine = NULL;
 }
 
-static void
-restore_iter (TtvLttCursor *c, const TtvLttIter *saved)
+static gboolean
+restore_iter (TtvLttCursor *c, const TtvLttIter *saved, GError **error)
 {
   stop_recording (&c->it);
   c->it = *saved;
+  /* Reading ahead may have moved the window off the saved block. */
+  if (c->it.block < c->file->blocks->len && (c->it.base = block_bytes (c, c->it.block, error)) == NULL)
+    {
+      c->it.block = c->file->blocks->len;
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* Jumps to the last recorded event of the current block whose cycle count
@@ -353,7 +372,9 @@ ttv_ltt_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
       else
         hi = mid;
     }
-  load_block (c, lo);
+  g_clear_error (&c->load_error);
+  if (!load_block (c, lo, error))
+    return FALSE;
   stop_recording (&c->it);
   guint64 block = c->it.block;
   guint64 target = block_target_cycles (c, time);
@@ -380,10 +401,7 @@ ttv_ltt_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
           return TRUE;
         }
       if (ev.time >= time)
-        {
-          restore_iter (c, &saved);
-          return TRUE;
-        }
+        return restore_iter (c, &saved, error);
     }
 }
 
@@ -393,8 +411,8 @@ ttv_ltt_cursor_skip_block (TtvCursor *cursor, GError **error)
   TtvLttCursor *c = (TtvLttCursor *) cursor;
 
   /* A failed next() or seek left the iterator in the damaged block. */
-  load_block (c, c->it.block + 1);
-  return TRUE;
+  g_clear_error (&c->load_error);
+  return load_block (c, c->it.block + 1, error);
 }
 
 gboolean
@@ -405,13 +423,12 @@ ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
   if (pos->block >= n)
     {
       if (pos->block == n && pos->offset == 0 && pos->index == 0)
-        {
-          load_block (c, n);
-          return TRUE;
-        }
+        return load_block (c, n, error);
       goto bad;
     }
-  load_block (c, pos->block);
+  g_clear_error (&c->load_error);
+  if (!load_block (c, pos->block, error))
+    return FALSE;
   stop_recording (&c->it);
   /* Start from the last recorded event at or before the wanted one. */
   const TtvLttFineIndex *fi = fine_index (c->file, pos->block);
@@ -451,8 +468,7 @@ ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
         {
           if (ev.pos.offset != pos->offset)
             goto bad;
-          restore_iter (c, &saved);
-          return TRUE;
+          return restore_iter (c, &saved, error);
         }
     }
 

@@ -5,6 +5,7 @@
 #include "ttv-ltt.h"
 #include "ttv-ltt-writer.h"
 #include "ttv-error.h"
+#include "ttv-file-window.h"
 
 #include <libxml/tree.h>
 
@@ -95,8 +96,7 @@ typedef struct {
 
 typedef struct {
   char *path;                   /* owned: full path, for messages */
-  GMappedFile *map;             /* owned, NULL for an empty file */
-  const guint8 *data;
+  TtvMappedFile *file;          /* owned: read through windows (cursors have their own) */
   guint64 size;
   guint32 block_size;
   TtvByteOrder order;
@@ -124,7 +124,7 @@ typedef struct {
   TtvLttFineEntry entries[];
 } TtvLttFineIndex;
 
-/* Maps @path and indexes its blocks; @trace receives warnings (may be NULL). */
+/* Opens @path and indexes its blocks; @trace receives warnings (may be NULL). */
 TtvLttFile *ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace,
                                GError **error);
 void     ttv_ltt_file_free (TtvLttFile *file);
@@ -171,6 +171,8 @@ typedef struct {
   const TtvLttCode *codes;      /* weak */
   guint n_codes;
   TtvLttIter it;
+  TtvFileWindow window;         /* owned mapping: holds it.base */
+  GError *load_error;           /* owned: the first block could not be mapped (next() reports it) */
   TtvDecoder *skipper;          /* owned: walks variable-size payloads */
 } TtvLttCursor;
 
