@@ -1,6 +1,8 @@
 /* test-decoder.c: the common decoder on hand-built bytes: bit fields in both
  * byte orders, references for sequences and variants, and bad data. */
 #include "ttv-decoder.h"
+#include "ttv-decoder-private.h"
+#include "ttv-decode-plan.h"
 #include "ttv-error.h"
 
 #include <string.h>
@@ -109,6 +111,277 @@ test_bad_data (void)
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID);
 }
 
+/* --- plans against the walk of the type tree, on random types and bytes --- */
+
+typedef struct {
+  GRand *rand;
+  guint names;
+} Gen;
+
+static guint
+rnd (Gen *g, guint n)
+{
+  return (guint) g_rand_int_range (g->rand, 0, (gint32) n);
+}
+
+static guint
+random_align (Gen *g)
+{
+  static const guint aligns[] = { 1, 8, 8, 8, 16, 32, 64 };
+  return aligns[rnd (g, G_N_ELEMENTS (aligns))];
+}
+
+static TtvByteOrder
+random_order (Gen *g)
+{
+  return rnd (g, 3) ? TTV_BYTE_ORDER_LITTLE : TTV_BYTE_ORDER_BIG;
+}
+
+static TtvType *
+random_integer (Gen *g)
+{
+  static const guint sizes[] = { 8, 16, 32, 64 };
+  guint size = rnd (g, 3) ? sizes[rnd (g, 4)] : 1 + rnd (g, 64);
+  guint align = rnd (g, 4) ? MAX (size >= 8 && (size & (size - 1)) == 0 ? size : 1, 1) : random_align (g);
+  TtvType *t = ttv_type_new_integer (size, rnd (g, 2), random_order (g), align);
+  t->base = rnd (g, 4) ? 10 : 16;
+  return t;
+}
+
+/* A small count (2 to 4 bits) so that sequences and tags mostly fit. */
+static TtvType *
+random_count (Gen *g)
+{
+  return ttv_type_new_integer (2 + rnd (g, 3), FALSE, random_order (g), rnd (g, 2) ? 1 : 8);
+}
+
+static char *
+new_name (Gen *g)
+{
+  return g_strdup_printf ("f%u", g->names++);
+}
+
+static TtvType *random_type (Gen *g, guint depth, TtvType *parent);
+
+/* An enum over a small count whose labels name the options of a variant
+ * (some of them, with ranges, and a label without option). */
+static TtvType *
+random_tag_enum (Gen *g, TtvType *variant_options[], guint n_options, char *labels[])
+{
+  TtvType *e = ttv_type_new_enum (random_count (g));
+  for (guint i = 0; i < n_options; i++)
+    ttv_type_add_mapping (e, labels[i], i * 2, i * 2 + rnd (g, 2));
+  ttv_type_add_mapping (e, "nowhere", 15, 15);
+  (void) variant_options;
+  return e;
+}
+
+static void
+add_random_member (Gen *g, TtvType *s, guint depth)
+{
+  guint kind = rnd (g, depth > 3 ? 6 : 11);
+  g_autofree char *name = new_name (g);
+  switch (kind)
+    {
+    case 0: case 1: case 2:
+      ttv_type_add_field (s, name, random_integer (g), NULL);
+      break;
+    case 3:
+      ttv_type_add_field (s, name, ttv_type_new_float (rnd (g, 2) ? 32 : 64, random_order (g),
+                                                       rnd (g, 4) ? 32 : random_align (g)), NULL);
+      break;
+    case 4:
+      ttv_type_add_field (s, name, ttv_type_new_string (), NULL);
+      break;
+    case 5:
+      {
+        /* char text[N] */
+        TtvType *c = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+        c->encoding = TTV_ENCODING_UTF8;
+        ttv_type_add_field (s, name, ttv_type_new_array (c, rnd (g, 20)), NULL);
+        break;
+      }
+    case 6:
+      ttv_type_add_field (s, name, ttv_type_new_array (random_type (g, depth + 1, s), rnd (g, 4)), NULL);
+      break;
+    case 7: case 8:
+      {
+        /* A count, then a sequence of it (text or not), by reference or prefix. */
+        g_autofree char *count = new_name (g);
+        ttv_type_add_field (s, count, random_count (g), NULL);
+        TtvType *e;
+        if (rnd (g, 3) == 0)
+          {
+            e = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+            e->encoding = TTV_ENCODING_UTF8;
+          }
+        else
+          e = random_type (g, depth + 1, s);
+        ttv_type_add_field (s, name, rnd (g, 4) ? ttv_type_new_sequence_ref (e, count)
+                                                : ttv_type_new_sequence_prefixed (e, random_count (g)), NULL);
+        break;
+      }
+    case 9:
+      {
+        /* A tag (enum or integer), then a variant selected by it. */
+        guint n = 1 + rnd (g, 4);
+        char *labels[4];
+        TtvType *options[4];
+        for (guint i = 0; i < n; i++)
+          {
+            labels[i] = new_name (g);
+            options[i] = random_type (g, depth + 1, s);
+          }
+        g_autofree char *tag = new_name (g);
+        gboolean prefixed = rnd (g, 4) == 0;
+        TtvType *v;
+        if (prefixed)
+          v = ttv_type_new_variant_prefixed (random_count (g));
+        else
+          {
+            ttv_type_add_field (s, tag, rnd (g, 2) ? random_tag_enum (g, options, n, labels) : random_count (g), NULL);
+            v = ttv_type_new_variant_ref (tag);
+          }
+        for (guint i = 0; i < n; i++)
+          {
+            ttv_type_add_field (v, labels[i], options[i], NULL);
+            g_free (labels[i]);
+          }
+        ttv_type_add_field (s, name, v, NULL);
+        break;
+      }
+    default:
+      ttv_type_add_field (s, name, random_type (g, depth + 1, s), NULL);
+      break;
+    }
+}
+
+static TtvType *
+random_struct (Gen *g, guint depth)
+{
+  TtvType *s = ttv_type_new_struct ();
+  guint n = rnd (g, 7);
+  for (guint i = 0; i < n; i++)
+    add_random_member (g, s, depth);
+  return s;
+}
+
+static TtvType *
+random_type (Gen *g, guint depth, TtvType *parent)
+{
+  if (depth < 4 && rnd (g, 3) == 0)
+    return random_struct (g, depth);
+  return rnd (g, 5) ? random_integer (g) : rnd (g, 2) ? ttv_type_new_string ()
+                                                      : ttv_type_new_float (64, random_order (g), 64);
+}
+
+static void
+assert_same_nodes (const TtvDecoder *a, const TtvDecoder *b)
+{
+  g_assert_cmpuint (a->n_nodes, ==, b->n_nodes);
+  for (guint32 i = 0; i < a->n_nodes; i++)
+    if (memcmp (&a->nodes[i], &b->nodes[i], sizeof (TtvValue)) != 0)
+      g_error ("node %u differs (type kind %d, name %s)", i, a->nodes[i].type->kind,
+               a->nodes[i].name ? a->nodes[i].name : "-");
+}
+
+static void
+test_plans_match_walk (void)
+{
+  Gen g = { g_rand_new_with_seed (20261128), 0 };
+  g_autoptr (TtvDecoder) plan_d = ttv_decoder_new ();
+  g_autoptr (TtvDecoder) walk_d = ttv_decoder_new ();
+  guint8 buf[512];
+  guint decoded = 0, failed = 0, planned = 0;
+  for (guint t = 0; t < 2000; t++)
+    {
+      g_autoptr (TtvType) type = random_struct (&g, 0);
+      ttv_type_finish (type);
+      planned += ttv_decode_plan_get (type) != NULL;
+      for (guint k = 0; k < 24; k++)
+        {
+          guint len = rnd (&g, sizeof buf);
+          for (guint i = 0; i < len; i++)
+            buf[i] = (guint8) (rnd (&g, 3) ? rnd (&g, 4) : rnd (&g, 256));
+          /* Strings end somewhere. */
+          if (len && rnd (&g, 2))
+            buf[rnd (&g, len)] = 0;
+          guint64 start = MIN (rnd (&g, 16), len * 8);
+          guint64 p1 = start, p2 = start, p3 = start;
+          g_autoptr (GError) e1 = NULL;
+          g_autoptr (GError) e2 = NULL;
+          g_autoptr (GError) e3 = NULL;
+          ttv_decoder_reset (plan_d);
+          ttv_decoder_reset (walk_d);
+          gint32 r1 = ttv_decoder_decode (plan_d, type, "event.fields", buf, len * 8, &p1, &e1);
+          gint32 r2 = ttv_decoder_decode_walk (walk_d, type, "event.fields", buf, len * 8, &p2, &e2);
+          g_assert_cmpint (r1, ==, r2);
+          if (r1 < 0)
+            {
+              g_assert_cmpstr (e1->message, ==, e2->message);
+              g_assert_cmpint (e1->code, ==, e2->code);
+              failed++;
+            }
+          else
+            {
+              g_assert_cmpuint (p1, ==, p2);
+              assert_same_nodes (plan_d, walk_d);
+              g_autoptr (GString) o1 = g_string_new (NULL);
+              g_autoptr (GString) o2 = g_string_new (NULL);
+              ttv_decoder_append_value (plan_d, (guint32) r1, TTV_VALUE_STYLE_JSON, o1);
+              ttv_decoder_append_value (walk_d, (guint32) r2, TTV_VALUE_STYLE_JSON, o2);
+              g_assert_cmpstr (o1->str, ==, o2->str);
+              decoded++;
+            }
+          /* Skipping ends where decoding does (a value of fixed size is
+           * refused by skipping when its padding passes the end). */
+          gboolean s = ttv_decoder_skip (plan_d, type, buf, len * 8, &p3, &e3);
+          if (r1 < 0)
+            g_assert_false (s);
+          else if (p1 <= len * 8)
+            {
+              g_assert_true (s);
+              g_assert_cmpuint (p3, ==, p1);
+            }
+        }
+    }
+  g_test_message ("%u decoded, %u refused; %u types of 2000 with a plan", decoded, failed, planned);
+  /* Only references through variants or out of the type have none. */
+  g_assert_cmpuint (planned, >, 1900);
+  g_assert_cmpuint (decoded, >, 5000);
+  g_assert_cmpuint (failed, >, 5000);
+  g_rand_free (g.rand);
+}
+
+/* The plan of a kernel-like payload: flat, with a text array; read at
+ * constant offsets into the same nodes as the walk. */
+static void
+test_plan_text_array (void)
+{
+  g_autoptr (TtvType) s = ttv_type_new_struct ();
+  TtvType *c = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+  c->encoding = TTV_ENCODING_UTF8;
+  ttv_type_add_field (s, "comm", ttv_type_new_array (c, 16), NULL);
+  ttv_type_add_field (s, "tid", ttv_type_new_integer (32, TRUE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+  ttv_type_finish (s);
+  guint8 data[20] = { 'b', 'a', 's', 'h', 0 };
+  data[16] = 0xfe;
+  data[17] = data[18] = data[19] = 0xff;
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  guint64 pos = 0;
+  gint32 root = ttv_decoder_decode (d, s, NULL, data, sizeof data * 8, &pos, NULL);
+  const TtvValue *comm = ttv_decoder_get_field (d, ttv_decoder_get (d, root), "comm");
+  g_assert_cmpuint (comm->n_children, ==, 0);
+  g_assert_cmpuint (ttv_value_get_n_elements (comm), ==, 16);
+  g_assert_true (comm->v.string.str == (const char *) data);
+  TtvValue scratch;
+  g_assert_cmpuint (ttv_decoder_get_element (d, comm, 1, &scratch)->v.u, ==, 'a');
+  GString *out = g_string_new (NULL);
+  ttv_decoder_append_value (d, root, TTV_VALUE_STYLE_PLAIN, out);
+  g_assert_cmpstr (out->str, ==, "comm = \"bash\", tid = -2");
+  g_string_free (out, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -116,5 +389,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder/bits", test_bits);
   g_test_add_func ("/core/decoder/struct-refs", test_struct_refs);
   g_test_add_func ("/core/decoder/bad-data", test_bad_data);
+  g_test_add_func ("/core/decoder/plan-text-array", test_plan_text_array);
+  g_test_add_func ("/core/decoder/plans-match-walk", test_plans_match_walk);
   return g_test_run ();
 }

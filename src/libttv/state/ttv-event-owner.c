@@ -38,10 +38,11 @@ ttv_event_owner_from_context (const TtvEvent *ev, TtvDecoder *decoder, TtvEventO
                && v->type->element->size_bits == 8)
         {
           /* char procname[17]: the text up to the first NUL */
-          guint32 n = MIN (v->n_children, (guint32) sizeof out->name - 1);
+          guint32 n = MIN (ttv_value_get_n_elements (v), (guint32) sizeof out->name - 1);
           for (guint32 i = 0; i < n; i++)
             {
-              char c = (char) (guint8) ttv_decoder_get (decoder, v->first_child + i)->v.u;
+              TtvValue scratch;
+              char c = (char) (guint8) ttv_decoder_get_element (decoder, v, i, &scratch)->v.u;
               if (c == '\0')
                 break;
               out->name[i] = c;

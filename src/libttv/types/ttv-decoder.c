@@ -1,6 +1,7 @@
 /* ttv-decoder.c: the one decoder of the common type system (see ttv-decoder.h).
  * Bit-level reads cover CTF; LTT and LTTng 0.x are the byte-aligned case. */
 #include "ttv-decoder.h"
+#include "ttv-decode-plan.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -8,40 +9,17 @@
 #include <math.h>
 #include <string.h>
 
-/* Guards against hostile lengths: no event may expand to more nodes. */
-#define TTV_DECODER_MAX_NODES (1u << 24)
-#define TTV_DECODER_MAX_DEPTH 64
-
-typedef struct {
-  char *name;
-  guint32 node;
-} Scope;
-
-struct _TtvDecoder {
-  GArray *nodes;    /* of TtvValue */
-  GArray *scopes;   /* of Scope, in registration order */
-  /* Compound nodes being decoded, innermost last, for relative references:
-   * (node index, number of children filled so far). */
-  GArray *open;     /* of guint32 pairs */
-  guint depth;
-};
-
 TtvDecoder *
 ttv_decoder_new (void)
 {
   TtvDecoder *d = g_new0 (TtvDecoder, 1);
-  d->nodes = g_array_sized_new (FALSE, FALSE, sizeof (TtvValue), 64);
-  d->scopes = g_array_new (FALSE, FALSE, sizeof (Scope));
-  d->open = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
+  d->cap = 64;
+  d->nodes = g_new (TtvValue, d->cap);
+  d->scopes_cap = 8;
+  d->scopes = g_new (TtvDecoderScope, d->scopes_cap);
+  d->open_cap = 16;
+  d->open = g_new (guint32, d->open_cap * 2);
   return d;
-}
-
-static void
-clear_scopes (TtvDecoder *d)
-{
-  for (guint i = 0; i < d->scopes->len; i++)
-    g_free (g_array_index (d->scopes, Scope, i).name);
-  g_array_set_size (d->scopes, 0);
 }
 
 void
@@ -49,27 +27,57 @@ ttv_decoder_free (TtvDecoder *d)
 {
   if (d == NULL)
     return;
-  clear_scopes (d);
-  g_array_unref (d->nodes);
-  g_array_unref (d->scopes);
-  g_array_unref (d->open);
+  g_free (d->nodes);
+  g_free (d->scopes);
+  g_free (d->open);
   g_free (d);
 }
 
 void
 ttv_decoder_reset (TtvDecoder *d)
 {
-  g_array_set_size (d->nodes, 0);
-  g_array_set_size (d->open, 0);
-  clear_scopes (d);
+  d->n_nodes = 0;
+  d->n_open = 0;
+  d->n_scopes = 0;
   d->depth = 0;
+}
+
+void
+ttv_decoder_grow (TtvDecoder *d, guint32 n)
+{
+  guint64 want = (guint64) d->n_nodes + n;
+  guint64 cap = MAX ((guint64) d->cap, 64);
+  while (cap < want)
+    cap *= 2;
+  d->cap = (guint32) MIN (cap, (guint64) TTV_DECODER_MAX_NODES + 1);
+  d->nodes = g_renew (TtvValue, d->nodes, d->cap);
 }
 
 const TtvValue *
 ttv_decoder_get (const TtvDecoder *d, guint32 index)
 {
-  g_return_val_if_fail (index < d->nodes->len, NULL);
-  return &g_array_index (d->nodes, TtvValue, index);
+  g_return_val_if_fail (index < d->n_nodes, NULL);
+  return &d->nodes[index];
+}
+
+guint32
+ttv_value_get_n_elements (const TtvValue *v)
+{
+  if (v->type->kind != TTV_TYPE_ARRAY && v->type->kind != TTV_TYPE_SEQUENCE)
+    return 0;
+  return ttv_type_is_text_array (v->type) ? v->v.string.len : v->n_children;
+}
+
+const TtvValue *
+ttv_decoder_get_element (const TtvDecoder *d, const TtvValue *array, guint32 i, TtvValue *scratch)
+{
+  g_return_val_if_fail (i < ttv_value_get_n_elements (array), NULL);
+  if (!ttv_type_is_text_array (array->type))
+    return ttv_decoder_get (d, array->first_child + i);
+  memset (scratch, 0, sizeof *scratch);
+  scratch->type = array->type->element;
+  scratch->v.u = (guint8) array->v.string.str[i];
+  return scratch;
 }
 
 const TtvValue *
@@ -77,7 +85,7 @@ ttv_decoder_get_field (const TtvDecoder *d, const TtvValue *compound, const char
 {
   for (guint32 i = 0; i < compound->n_children; i++)
     {
-      const TtvValue *c = &g_array_index (d->nodes, TtvValue, compound->first_child + i);
+      const TtvValue *c = &d->nodes[compound->first_child + i];
       if (c->name && strcmp (c->name, name) == 0)
         return c;
     }
@@ -196,10 +204,7 @@ set_error_at (GError **error, gint code, guint64 bit_pos, const char *what)
 static guint32
 alloc_nodes (TtvDecoder *d, guint32 n)
 {
-  guint32 first = d->nodes->len;
-  g_array_set_size (d->nodes, first + n);
-  memset (&g_array_index (d->nodes, TtvValue, first), 0, sizeof (TtvValue) * n);
-  return first;
+  return ttv_decoder_alloc (d, n, NULL);
 }
 
 /* A reference split into its dot-separated names, without allocating:
@@ -242,7 +247,7 @@ child_named (const TtvDecoder *d, const TtvValue *compound, guint32 filled, cons
   const TtvValue *hit = NULL;
   for (guint32 c = 0; c < filled && c < compound->n_children; c++)
     {
-      const TtvValue *v = &g_array_index (d->nodes, TtvValue, compound->first_child + c);
+      const TtvValue *v = &d->nodes[compound->first_child + c];
       if (name_is (v->name, path, i))
         hit = v;
     }
@@ -254,11 +259,11 @@ child_named (const TtvDecoder *d, const TtvValue *compound, guint32 filled, cons
 static const TtvValue *
 find_in_node (const TtvDecoder *d, guint32 node, guint32 filled, const RefPath *path, guint first)
 {
-  const TtvValue *hit = child_named (d, &g_array_index (d->nodes, TtvValue, node), filled, path, first);
+  const TtvValue *hit = child_named (d, &d->nodes[node], filled, path, first);
   for (guint i = first + 1; hit && i < path->n; i++)
     {
       if (hit->type->kind == TTV_TYPE_VARIANT && hit->n_children == 1)
-        hit = &g_array_index (d->nodes, TtvValue, hit->first_child);
+        hit = &d->nodes[hit->first_child];
       hit = child_named (d, hit, hit->n_children, path, i);
     }
   return hit;
@@ -273,11 +278,11 @@ resolve_ref (const TtvDecoder *d, const char *ref)
     return NULL;
 
   /* Absolute: "<scope>.<path>", longest registered scope prefix first. */
-  const Scope *best = NULL;
+  const TtvDecoderScope *best = NULL;
   gsize best_len = 0;
-  for (guint i = 0; i < d->scopes->len; i++)
+  for (guint i = 0; i < d->n_scopes; i++)
     {
-      const Scope *s = &g_array_index (d->scopes, Scope, i);
+      const TtvDecoderScope *s = &d->scopes[i];
       gsize n = strlen (s->name);
       if (n > best_len && strncmp (ref, s->name, n) == 0 && ref[n] == '.')
         {
@@ -291,22 +296,22 @@ resolve_ref (const TtvDecoder *d, const char *ref)
       guint first = 0;
       while (first < path.n && path.name[first] < ref + best_len)
         first++;
-      const TtvValue *root = &g_array_index (d->nodes, TtvValue, best->node);
+      const TtvValue *root = &d->nodes[best->node];
       return first < path.n ? find_in_node (d, best->node, root->n_children, &path, first) : NULL;
     }
 
   /* Relative: enclosing compounds innermost first, then scope roots. */
-  for (guint i = d->open->len; i-- > 0;)
+  for (guint i = d->n_open; i-- > 0;)
     {
-      const guint32 *pair = &g_array_index (d->open, guint32, i * 2);
+      const guint32 *pair = &d->open[i * 2];
       const TtvValue *hit = find_in_node (d, pair[0], pair[1], &path, 0);
       if (hit)
         return hit;
     }
-  for (guint i = d->scopes->len; i-- > 0;)
+  for (guint i = d->n_scopes; i-- > 0;)
     {
-      const Scope *s = &g_array_index (d->scopes, Scope, i);
-      const TtvValue *root = &g_array_index (d->nodes, TtvValue, s->node);
+      const TtvDecoderScope *s = &d->scopes[i];
+      const TtvValue *root = &d->nodes[s->node];
       const TtvValue *hit = find_in_node (d, s->node, root->n_children, &path, 0);
       if (hit)
         return hit;
@@ -364,16 +369,21 @@ decode_compound_children (TtvDecoder *d, const TtvType *t, guint32 node, guint32
                           const TtvType *elem, const guint8 *buf, guint64 buf_bits,
                           guint64 *pos, GError **error)
 {
-  if (n > TTV_DECODER_MAX_NODES - d->nodes->len)
+  if (n > TTV_DECODER_MAX_NODES - d->n_nodes)
     return set_error_at (error, TTV_FORMAT_ERROR_CORRUPT, *pos,
                          _("Too many values in one event"));
   guint32 first = alloc_nodes (d, n);
-  TtvValue *self = &g_array_index (d->nodes, TtvValue, node);
+  TtvValue *self = &d->nodes[node];
   self->first_child = first;
   self->n_children = n;
-  guint32 pair[2] = { node, 0 };
-  g_array_append_vals (d->open, pair, 1);
-  guint open_index = d->open->len - 1;
+  if (d->n_open == d->open_cap)
+    {
+      d->open_cap *= 2;
+      d->open = g_renew (guint32, d->open, d->open_cap * 2);
+    }
+  guint open_index = d->n_open++;
+  d->open[open_index * 2] = node;
+  d->open[open_index * 2 + 1] = 0;
   for (guint32 i = 0; i < n; i++)
     {
       const TtvType *ct = elem;
@@ -384,14 +394,14 @@ decode_compound_children (TtvDecoder *d, const TtvType *t, guint32 node, guint32
           ct = f->type;
           name = f->name;
         }
-      TtvValue *c = &g_array_index (d->nodes, TtvValue, first + i);
+      TtvValue *c = &d->nodes[first + i];
       c->type = ct;
       c->name = name;
       if (!decode_into (d, ct, first + i, buf, buf_bits, pos, error))
         return FALSE;
-      g_array_index (d->open, guint32, open_index * 2 + 1) = i + 1;
+      d->open[open_index * 2 + 1] = i + 1;
     }
-  g_array_set_size (d->open, open_index);
+  d->n_open = open_index;
   return TRUE;
 }
 
@@ -399,7 +409,7 @@ static gboolean
 decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
              const guint8 *buf, guint64 buf_bits, guint64 *pos, GError **error)
 {
-  TtvValue *self = &g_array_index (d->nodes, TtvValue, node);
+  TtvValue *self = &d->nodes[node];
   self->type = t;
   if (++d->depth > TTV_DECODER_MAX_DEPTH)
     return set_error_at (error, TTV_FORMAT_ERROR_INVALID, *pos, _("Types nested too deeply"));
@@ -476,6 +486,20 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
             break;
           }
         *pos = ttv_align_up (*pos, t->element->align_bits);
+        if (ttv_type_is_text_array (t))
+          {
+            /* Text: one node viewing the bytes. */
+            if (*pos > buf_bits || (buf_bits - *pos) / 8 < n)
+              {
+                guint64 at = *pos + ((*pos > buf_bits ? 0 : (buf_bits - *pos) / 8) * 8);
+                ok = set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, at, _("Data ends inside an integer"));
+                break;
+              }
+            self->v.string.str = (const char *) buf + *pos / 8;
+            self->v.string.len = (guint32) n;
+            *pos += n * 8;
+            break;
+          }
         ok = decode_compound_children (d, t, node, (guint32) n, t->element, buf, buf_bits, pos, error);
       }
       break;
@@ -510,11 +534,11 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
           }
         self->v.u = tag;
         guint32 child = alloc_nodes (d, 1);
-        self = &g_array_index (d->nodes, TtvValue, node);
+        self = &d->nodes[node];
         self->first_child = child;
         self->n_children = 1;
         const TtvField *f = g_ptr_array_index (t->fields, opt);
-        TtvValue *c = &g_array_index (d->nodes, TtvValue, child);
+        TtvValue *c = &d->nodes[child];
         c->type = f->type;
         c->name = f->name;
         ok = decode_into (d, f->type, child, buf, buf_bits, pos, error);
@@ -525,22 +549,74 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
   return ok;
 }
 
+/* The walk of the type tree: the reference for what plans do, and what
+ * decodes types that have no plan (and finds the exact error when a plan
+ * fails). */
+static gint32
+decode_walk (TtvDecoder *d, const TtvType *type, guint32 root, const guint8 *buf, guint64 buf_bits,
+             guint64 *bit_pos, GError **error)
+{
+  d->nodes[root].type = type;
+  d->n_open = 0;
+  d->depth = 0;
+  if (!decode_into (d, type, root, buf, buf_bits, bit_pos, error))
+    return -1;
+  return (gint32) root;
+}
+
+static gint32
+decode (TtvDecoder *d, const TtvType *type, const char *scope_name, const guint8 *buf, guint64 buf_bits,
+        guint64 *bit_pos, gboolean with_plan, GError **error)
+{
+  if (G_UNLIKELY (d->n_nodes >= TTV_DECODER_MAX_NODES))
+    return set_error_at (error, TTV_FORMAT_ERROR_CORRUPT, *bit_pos, _("Too many values in one event")), -1;
+  guint32 root = alloc_nodes (d, 1);
+  const TtvDecodePlan *plan = with_plan ? ttv_decode_plan_get (type) : NULL;
+  gint32 r = -1;
+  if (plan)
+    {
+      guint64 pos = *bit_pos;
+      d->nodes[root].type = type;
+      if (G_LIKELY (ttv_decode_plan_run (plan, d, root, buf, buf_bits, &pos)))
+        {
+          *bit_pos = pos;
+          r = (gint32) root;
+        }
+      else
+        {
+          /* The walk finds what went wrong, with its message. */
+          d->n_nodes = root + 1;
+          memset (&d->nodes[root], 0, sizeof (TtvValue));
+        }
+    }
+  if (r < 0)
+    r = decode_walk (d, type, root, buf, buf_bits, bit_pos, error);
+  if (r >= 0 && scope_name)
+    {
+      if (d->n_scopes == d->scopes_cap)
+        {
+          d->scopes_cap *= 2;
+          d->scopes = g_renew (TtvDecoderScope, d->scopes, d->scopes_cap);
+        }
+      d->scopes[d->n_scopes].name = scope_name;
+      d->scopes[d->n_scopes++].node = root;
+    }
+  return r;
+}
+
 gint32
 ttv_decoder_decode (TtvDecoder *d, const TtvType *type, const char *scope_name,
                     const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
   g_return_val_if_fail (d != NULL && type != NULL && bit_pos != NULL, -1);
-  guint32 root = alloc_nodes (d, 1);
-  g_array_set_size (d->open, 0);
-  d->depth = 0;
-  if (!decode_into (d, type, root, buf, buf_bits, bit_pos, error))
-    return -1;
-  if (scope_name)
-    {
-      Scope s = { g_strdup (scope_name), root };
-      g_array_append_val (d->scopes, s);
-    }
-  return (gint32) root;
+  return decode (d, type, scope_name, buf, buf_bits, bit_pos, TRUE, error);
+}
+
+gint32
+ttv_decoder_decode_walk (TtvDecoder *d, const TtvType *type, const char *scope_name,
+                         const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  return decode (d, type, scope_name, buf, buf_bits, bit_pos, FALSE, error);
 }
 
 gboolean
@@ -555,9 +631,18 @@ ttv_decoder_skip (TtvDecoder *d, const TtvType *type, const guint8 *buf, guint64
       *bit_pos = p + (guint64) type->fixed_size_bits;
       return TRUE;
     }
-  guint32 mark = d->nodes->len;
+  const TtvDecodePlan *plan = ttv_decode_plan_get (type);
+  guint64 pos = *bit_pos;
+  if (plan && ttv_decode_plan_skip (plan, buf, buf_bits, &pos))
+    {
+      *bit_pos = pos;
+      return TRUE;
+    }
+  guint32 mark = d->n_nodes;
+  guint n_scopes = d->n_scopes;
   gboolean ok = ttv_decoder_decode (d, type, NULL, buf, buf_bits, bit_pos, error) >= 0;
-  g_array_set_size (d->nodes, mark);
+  d->n_nodes = mark;
+  d->n_scopes = n_scopes;
   return ok;
 }
 
@@ -636,6 +721,12 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
       break;
     case TTV_TYPE_ARRAY:
     case TTV_TYPE_SEQUENCE:
+      if (ttv_type_is_text_array (t))
+        {
+          const char *text = v->v.string.str;
+          append_json_string (out, text, text ? strnlen (text, v->v.string.len) : 0);
+          break;
+        }
       if (is_text_bytes (t))
         {
           GString *s = g_string_new (NULL);
@@ -686,4 +777,10 @@ void
 ttv_decoder_append_value (const TtvDecoder *d, guint32 index, TtvValueStyle style, GString *out)
 {
   append_node (d, ttv_decoder_get (d, index), style, out, TRUE);
+}
+
+void
+ttv_decoder_append_node (const TtvDecoder *d, const TtvValue *value, TtvValueStyle style, GString *out)
+{
+  append_node (d, value, style, out, TRUE);
 }

@@ -8,7 +8,10 @@
 G_BEGIN_DECLS
 
 /* One decoded node.  Children of a compound are contiguous in the decoder's
- * node array: first_child .. first_child + n_children - 1. */
+ * node array: first_child .. first_child + n_children - 1.  A text array
+ * (ttv_type_is_text_array) has no children: v.string views its bytes (len
+ * elements, NUL padding included, not NUL-terminated); read its elements
+ * with ttv_value_get_n_elements and ttv_decoder_get_element. */
 typedef struct {
   const TtvType *type;      /* weak */
   const char *name;         /* weak: field name, NULL for array elements */
@@ -19,7 +22,8 @@ typedef struct {
     guint64 u;              /* INTEGER unsigned, ENUM unsigned, VARIANT tag */
     double f;               /* FLOAT */
     struct {
-      const char *str;      /* weak: points into the decoded buffer, NUL-terminated */
+      const char *str;      /* weak: points into the decoded buffer; NUL-terminated for a
+                             * STRING, not for a text array */
       guint32 len;
     } string;
   } v;
@@ -34,10 +38,12 @@ void        ttv_decoder_reset (TtvDecoder *decoder);
 
 /* Decodes one value of @type from @buf (buf_bits long) at *bit_pos, which
  * advances past it; alignment is relative to @buf.  When @scope_name is set
- * (such as "event.fields" or "stream.packet.context"), the result becomes a
- * root that later references can name with that prefix.  Returns the node
- * index, or -1 with @error set (offsets in the message are in bytes from
- * @buf; readers prefix the file name). */
+ * (such as "event.fields" or "stream.packet.context"; kept by reference:
+ * a string literal), the result becomes a root that later references can
+ * name with that prefix.  Returns the node index, or -1 with @error set
+ * (offsets in the message are in bytes from @buf; readers prefix the file
+ * name).  Runs @type's compiled plan (ttv-decode-plan.c) when it has one:
+ * the same nodes as the walk of the type tree, without its dispatch. */
 gint32      ttv_decoder_decode (TtvDecoder *decoder, const TtvType *type, const char *scope_name,
                                 const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
                                 GError **error);
@@ -47,6 +53,12 @@ gboolean    ttv_decoder_skip (TtvDecoder *decoder, const TtvType *type,
                               GError **error);
 
 const TtvValue *ttv_decoder_get (const TtvDecoder *decoder, guint32 index);
+/* Elements of an array or sequence node (its children, or a text array's bytes). */
+guint32     ttv_value_get_n_elements (const TtvValue *array);
+/* Element @i (< ttv_value_get_n_elements) of an array or sequence node: its
+ * child node, or for a text array a node made in @scratch. */
+const TtvValue *ttv_decoder_get_element (const TtvDecoder *decoder, const TtvValue *array, guint32 i,
+                                         TtvValue *scratch);
 /* Child of a compound node by field name, or NULL. */
 const TtvValue *ttv_decoder_get_field (const TtvDecoder *decoder, const TtvValue *compound,
                                        const char *name);
@@ -62,6 +74,9 @@ typedef enum {
 /* Appends the value of node @index (a struct prints its members). */
 void        ttv_decoder_append_value (const TtvDecoder *decoder, guint32 index,
                                       TtvValueStyle style, GString *out);
+/* The same for a node of the decoder, or one made by ttv_decoder_get_element. */
+void        ttv_decoder_append_node (const TtvDecoder *decoder, const TtvValue *value,
+                                     TtvValueStyle style, GString *out);
 
 /* @pos rounded up to a multiple of @align (in bits; 0 and 1: no alignment).
  * Runs for every field: powers of two, the only alignments formats use,

@@ -200,6 +200,12 @@ append_value (GString *out, const TtvDecoder *d, const TtvValue *v)
       break;
     case TTV_TYPE_ARRAY:
     case TTV_TYPE_SEQUENCE:
+      if (ttv_type_is_text_array (t))
+        {
+          const char *text = v->v.string.str;
+          append_escaped (out, text, text ? strnlen (text, v->v.string.len) : 0);
+          break;
+        }
       if (is_text (t))
         {
           GString *s = g_string_new_len (NULL, 0);
