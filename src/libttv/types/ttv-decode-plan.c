@@ -62,19 +62,35 @@ struct _Op {
    * aligned start: their offsets (bits), and the struct's size. */
   guint32 *offsets;
   guint64 fixed_bits;
+  /* The same when every member is a byte-aligned integer, float or
+   * fixed-length text array, none referenced: one load each. */
+  struct _FlatLoad *loads;
   gboolean has_slots;     /* STRUCT: a member is referenced (skipping must read it) */
   /* VARIANT */
   const TtvType *tag_type;  /* weak: the referenced enum, NULL for an integer index */
   gint16 *tag_table;        /* enum tags < TAG_TABLE: option index, -1 for none */
 };
 
+/* One member of a struct read by loads alone. */
+typedef enum {
+  LOAD_U8, LOAD_S8, LOAD_U16, LOAD_S16, LOAD_U32, LOAD_S32, LOAD_U64,
+  LOAD_U16_SWAP, LOAD_S16_SWAP, LOAD_U32_SWAP, LOAD_S32_SWAP, LOAD_U64_SWAP,
+  LOAD_F32, LOAD_F32_SWAP, LOAD_TEXT,
+} LoadKind;
+
+typedef struct _FlatLoad {
+  guint32 byte;           /* offset from the struct's start */
+  guint32 kind;           /* LoadKind */
+  guint32 length;         /* LOAD_TEXT: elements */
+} FlatLoad;
+
 struct _TtvDecodePlan {
   Op root;
   GPtrArray *owned;       /* every allocation of the plan */
 };
 
-/* Stands for "this type has no plan" in type->plan. */
-static TtvDecodePlan no_plan;
+TtvDecodePlan ttv_decode_no_plan;
+#define no_plan ttv_decode_no_plan
 
 /* --- compiling ------------------------------------------------------- */
 
@@ -233,6 +249,30 @@ compile_array (Compiler *c, const TtvType *t, Op *op, guint level)
 
 /* Members at constant offsets from the struct's aligned start: each a
  * scalar whose alignment divides the struct's. */
+static gboolean
+is_fixed_text (const Op *m)
+{
+  return m->kind == OP_TEXT && m->count_kind == COUNT_FIXED && m->length <= G_MAXUINT32 / 8;
+}
+
+/* How a flat struct's member loads (FALSE: not by a load alone). */
+static gboolean
+load_kind (const Op *m, LoadKind *kind)
+{
+  if (m->slot != NO_SLOT)
+    return FALSE;
+  switch (m->kind)
+    {
+    case OP_U8: *kind = m->sign ? LOAD_S8 : LOAD_U8; return TRUE;
+    case OP_U16: *kind = m->swap ? (m->sign ? LOAD_S16_SWAP : LOAD_U16_SWAP) : m->sign ? LOAD_S16 : LOAD_U16; return TRUE;
+    case OP_U32: *kind = m->swap ? (m->sign ? LOAD_S32_SWAP : LOAD_U32_SWAP) : m->sign ? LOAD_S32 : LOAD_U32; return TRUE;
+    case OP_U64: case OP_F64: *kind = m->swap ? LOAD_U64_SWAP : LOAD_U64; return TRUE;
+    case OP_F32: *kind = m->swap ? LOAD_F32_SWAP : LOAD_F32; return TRUE;
+    case OP_TEXT: *kind = LOAD_TEXT; return is_fixed_text (m);
+    default: return FALSE;
+    }
+}
+
 static void
 compile_flat (Compiler *c, const TtvType *t, Op *op)
 {
@@ -240,25 +280,36 @@ compile_flat (Compiler *c, const TtvType *t, Op *op)
   for (guint i = 0; i < op->n_children; i++)
     {
       const Op *m = &op->children[i];
-      if (m->kind > OP_FBITS || op->align % m->align != 0)
+      guint align = m->kind == OP_TEXT ? m->elem_align : m->align;
+      if ((m->kind > OP_FBITS && !is_fixed_text (m)) || op->align % align != 0)
         return;
-      off = ttv_align_up (off, m->align) + m->size;
+      off = ttv_align_up (off, align) + (m->kind == OP_TEXT ? m->length * 8 : m->size);
+      if (off > G_MAXUINT32)
+        return;
     }
   op->offsets = owned_alloc0 (c, sizeof (guint32) * MAX (op->n_children, 1));
   off = 0;
   for (guint i = 0; i < op->n_children; i++)
     {
       const Op *m = &op->children[i];
-      off = ttv_align_up (off, m->align);
-      if (off > G_MAXUINT32)
-        {
-          op->offsets = NULL;
-          return;
-        }
+      off = ttv_align_up (off, m->kind == OP_TEXT ? m->elem_align : m->align);
       op->offsets[i] = (guint32) off;
-      off += m->size;
+      off += m->kind == OP_TEXT ? m->length * 8 : m->size;
     }
   op->fixed_bits = off;
+  if (op->align % 8 != 0)
+    return;
+  FlatLoad *loads = owned_alloc0 (c, sizeof (FlatLoad) * MAX (op->n_children, 1));
+  for (guint i = 0; i < op->n_children; i++)
+    {
+      LoadKind kind;
+      if (!load_kind (&op->children[i], &kind) || op->offsets[i] % 8 != 0)
+        return;
+      loads[i].byte = op->offsets[i] / 8;
+      loads[i].kind = kind;
+      loads[i].length = (guint32) op->children[i].length;
+    }
+  op->loads = loads;
 }
 
 static gboolean
@@ -375,12 +426,10 @@ ttv_decode_plan_free (gpointer p)
 }
 
 const TtvDecodePlan *
-ttv_decode_plan_get (const TtvType *type)
+ttv_decode_plan_compile (const TtvType *type)
 {
   TtvType *t = (TtvType *) type;
-  TtvDecodePlan *plan = g_atomic_pointer_get (&t->plan);
-  if (G_LIKELY (plan != NULL))
-    return plan == &no_plan ? NULL : plan;
+  TtvDecodePlan *plan;
   Compiler c = { .owned = g_ptr_array_new_with_free_func (g_free) };
   plan = g_new0 (TtvDecodePlan, 1);
   plan->root.slot = NO_SLOT;
@@ -439,12 +488,27 @@ load (const Op *op, const guint8 *p)
     }
 }
 
+/* A bit field: from one 64-bit load when the buffer has those bytes. */
+static inline guint64
+read_bits (const Op *op, const guint8 *buf, guint64 buf_bits, guint64 p)
+{
+  guint shift = (guint) (p & 7);
+  if (op->order == TTV_BYTE_ORDER_LITTLE && shift + op->size <= 64 && (p >> 3) + 8 <= (buf_bits >> 3))
+    {
+      guint64 w;
+      memcpy (&w, buf + (p >> 3), 8);
+      w = GUINT64_FROM_LE (w) >> shift;
+      return op->size < 64 ? w & ((G_GUINT64_CONSTANT (1) << op->size) - 1) : w;
+    }
+  return ttv_read_bits (buf, p, op->size, op->order);
+}
+
 /* Reads the scalar at bit @p (bounds checked by the caller). */
 static inline guint64
-read_scalar_at (const Op *op, const guint8 *buf, guint64 p)
+read_scalar_at (const Op *op, const guint8 *buf, guint64 buf_bits, guint64 p)
 {
   guint64 raw = op->kind == OP_BITS || op->kind == OP_FBITS
-                ? ttv_read_bits (buf, p, op->size, op->order)
+                ? read_bits (op, buf, buf_bits, p)
                 : load (op, buf + (p >> 3));
   if (op->sign && (raw >> (op->size - 1)) & 1)
     raw |= ~(guint64) 0 << op->size;
@@ -479,12 +543,52 @@ read_scalar (Run *r, const Op *op, guint64 *pos, guint64 *raw)
   guint64 p = ttv_align_up (*pos, op->align);
   if (G_UNLIKELY (p > r->bits || r->bits - p < op->size))
     return FALSE;
-  *raw = read_scalar_at (op, r->buf, p);
+  *raw = read_scalar_at (op, r->buf, r->bits, p);
   *pos = p + op->size;
   return TRUE;
 }
 
 static gboolean run_op (Run *r, const Op *op, guint32 node, guint64 *pos);
+
+/* The members of a flat struct whose bytes start at @b, into @v. */
+static void
+run_loads (const FlatLoad *loads, guint32 n, const guint8 *b, TtvValue *v)
+{
+  for (guint32 i = 0; i < n; i++)
+    {
+      const guint8 *q = b + loads[i].byte;
+      guint16 x16;
+      guint32 x32;
+      guint64 x64;
+      float f;
+      switch ((LoadKind) loads[i].kind)
+        {
+        case LOAD_U8: v[i].v.u = q[0]; break;
+        case LOAD_S8: v[i].v.s = (gint8) q[0]; break;
+        case LOAD_U16: memcpy (&x16, q, 2); v[i].v.u = x16; break;
+        case LOAD_S16: memcpy (&x16, q, 2); v[i].v.s = (gint16) x16; break;
+        case LOAD_U32: memcpy (&x32, q, 4); v[i].v.u = x32; break;
+        case LOAD_S32: memcpy (&x32, q, 4); v[i].v.s = (gint32) x32; break;
+        case LOAD_U64: memcpy (&x64, q, 8); v[i].v.u = x64; break;
+        case LOAD_U16_SWAP: memcpy (&x16, q, 2); v[i].v.u = GUINT16_SWAP_LE_BE (x16); break;
+        case LOAD_S16_SWAP: memcpy (&x16, q, 2); v[i].v.s = (gint16) GUINT16_SWAP_LE_BE (x16); break;
+        case LOAD_U32_SWAP: memcpy (&x32, q, 4); v[i].v.u = GUINT32_SWAP_LE_BE (x32); break;
+        case LOAD_S32_SWAP: memcpy (&x32, q, 4); v[i].v.s = (gint32) GUINT32_SWAP_LE_BE (x32); break;
+        case LOAD_U64_SWAP: memcpy (&x64, q, 8); v[i].v.u = GUINT64_SWAP_LE_BE (x64); break;
+        case LOAD_F32: memcpy (&f, q, 4); v[i].v.f = f; break;
+        case LOAD_F32_SWAP:
+          memcpy (&x32, q, 4);
+          x32 = GUINT32_SWAP_LE_BE (x32);
+          memcpy (&f, &x32, 4);
+          v[i].v.f = f;
+          break;
+        case LOAD_TEXT:
+          v[i].v.string.str = (const char *) q;
+          v[i].v.string.len = loads[i].length;
+          break;
+        }
+    }
+}
 
 static gboolean
 get_count (Run *r, const Op *op, guint64 *pos, guint64 *count)
@@ -567,6 +671,26 @@ run_array (Run *r, const Op *op, guint32 node, guint64 *pos)
   return TRUE;
 }
 
+static inline gboolean
+run_string (Run *r, guint32 node, guint64 *pos)
+{
+  guint64 p = ttv_align_up (*pos, 8);
+  if (p > r->bits)
+    return FALSE;
+  const char *s = (const char *) r->buf + p / 8;
+  const char *nul = memchr (s, '\0', (r->bits - p) / 8);
+  if (nul == NULL)
+    return FALSE;
+  if (r->d)
+    {
+      TtvValue *v = &r->d->nodes[node];
+      v->v.string.str = s;
+      v->v.string.len = (guint32) (nul - s);
+    }
+  *pos = p + ((guint64) (nul - s) + 1) * 8;
+  return TRUE;
+}
+
 static gboolean
 run_struct (Run *r, const Op *op, guint32 node, guint64 *pos)
 {
@@ -585,18 +709,49 @@ run_struct (Run *r, const Op *op, guint32 node, guint64 *pos)
       /* One bounds check, then loads at constant offsets. */
       if (G_UNLIKELY (p > r->bits || r->bits - p < op->fixed_bits))
         return FALSE;
+      *pos = p + op->fixed_bits;
+      if (op->loads && r->d)
+        {
+          run_loads (op->loads, n, r->buf + p / 8, &r->d->nodes[first]);
+          return TRUE;
+        }
       for (guint32 i = 0; i < n && (r->d || op->has_slots); i++)
         {
           const Op *m = &op->children[i];
-          store_scalar (r, m, first + i, read_scalar_at (m, r->buf, p + op->offsets[i]));
+          if (m->kind == OP_TEXT)
+            {
+              if (r->d)
+                {
+                  TtvValue *v = &r->d->nodes[first + i];
+                  v->v.string.str = (const char *) r->buf + (p + op->offsets[i]) / 8;
+                  v->v.string.len = (guint32) m->length;
+                }
+              continue;
+            }
+          store_scalar (r, m, first + i, read_scalar_at (m, r->buf, r->bits, p + op->offsets[i]));
         }
-      *pos = p + op->fixed_bits;
       return TRUE;
     }
   *pos = p;
   for (guint32 i = 0; i < n; i++)
-    if (!run_op (r, &op->children[i], first + i, pos))
-      return FALSE;
+    {
+      const Op *m = &op->children[i];
+      /* Scalars and strings here, the rest through run_op. */
+      if (m->kind <= OP_FBITS)
+        {
+          guint64 raw;
+          if (!read_scalar (r, m, pos, &raw))
+            return FALSE;
+          store_scalar (r, m, first + i, raw);
+        }
+      else if (m->kind == OP_STRING)
+        {
+          if (!run_string (r, first + i, pos))
+            return FALSE;
+        }
+      else if (!run_op (r, m, first + i, pos))
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -634,23 +789,7 @@ run_op (Run *r, const Op *op, guint32 node, guint64 *pos)
   switch (op->kind)
     {
     case OP_STRING:
-      {
-        guint64 p = ttv_align_up (*pos, 8);
-        if (p > r->bits)
-          return FALSE;
-        const char *s = (const char *) r->buf + p / 8;
-        const char *nul = memchr (s, '\0', (r->bits - p) / 8);
-        if (nul == NULL)
-          return FALSE;
-        if (r->d)
-          {
-            TtvValue *v = &r->d->nodes[node];
-            v->v.string.str = s;
-            v->v.string.len = (guint32) (nul - s);
-          }
-        *pos = p + ((guint64) (nul - s) + 1) * 8;
-        return TRUE;
-      }
+      return run_string (r, node, pos);
     case OP_TEXT:
     case OP_ARRAY:
       return run_array (r, op, node, pos);
@@ -667,6 +806,44 @@ run_op (Run *r, const Op *op, guint32 node, guint64 *pos)
         return TRUE;
       }
     }
+}
+
+gint32
+ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const TtvType *type, const guint8 *buf,
+                        guint64 buf_bits, guint64 *bit_pos)
+{
+  const Op *op = &plan->root;
+  guint32 root = d->n_nodes;
+  if (G_LIKELY (op->loads != NULL))
+    {
+      /* A flat struct (most payloads): its members are loads. */
+      guint64 p = ttv_align_up (*bit_pos, op->align);
+      guint32 n = op->n_children;
+      if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root))
+        return -1;
+      ttv_decoder_reserve (d, n + 1);
+      TtvValue *v = &d->nodes[root];
+      v->type = type;
+      v->name = NULL;
+      v->first_child = root + 1;
+      v->n_children = n;
+      memset (&v->v, 0, sizeof v->v);
+      memcpy (v + 1, op->tmpl, sizeof (TtvValue) * n);
+      run_loads (op->loads, n, buf + p / 8, v + 1);
+      d->n_nodes = root + 1 + n;
+      *bit_pos = p + op->fixed_bits;
+      return (gint32) root;
+    }
+  ttv_decoder_alloc (d, 1, NULL);
+  d->nodes[root].type = type;
+  guint64 pos = *bit_pos;
+  if (!ttv_decode_plan_run (plan, d, root, buf, buf_bits, &pos))
+    {
+      d->n_nodes = root;
+      return -1;
+    }
+  *bit_pos = pos;
+  return (gint32) root;
 }
 
 gboolean

@@ -570,27 +570,12 @@ decode (TtvDecoder *d, const TtvType *type, const char *scope_name, const guint8
 {
   if (G_UNLIKELY (d->n_nodes >= TTV_DECODER_MAX_NODES))
     return set_error_at (error, TTV_FORMAT_ERROR_CORRUPT, *bit_pos, _("Too many values in one event")), -1;
-  guint32 root = alloc_nodes (d, 1);
   const TtvDecodePlan *plan = with_plan ? ttv_decode_plan_get (type) : NULL;
-  gint32 r = -1;
-  if (plan)
-    {
-      guint64 pos = *bit_pos;
-      d->nodes[root].type = type;
-      if (G_LIKELY (ttv_decode_plan_run (plan, d, root, buf, buf_bits, &pos)))
-        {
-          *bit_pos = pos;
-          r = (gint32) root;
-        }
-      else
-        {
-          /* The walk finds what went wrong, with its message. */
-          d->n_nodes = root + 1;
-          memset (&d->nodes[root], 0, sizeof (TtvValue));
-        }
-    }
+  /* Without a plan, or when it fails, the walk (which finds what went
+   * wrong, with its message). */
+  gint32 r = plan ? ttv_decode_plan_decode (plan, d, type, buf, buf_bits, bit_pos) : -1;
   if (r < 0)
-    r = decode_walk (d, type, root, buf, buf_bits, bit_pos, error);
+    r = decode_walk (d, type, alloc_nodes (d, 1), buf, buf_bits, bit_pos, error);
   if (r >= 0 && scope_name)
     {
       if (d->n_scopes == d->scopes_cap)
@@ -599,9 +584,15 @@ decode (TtvDecoder *d, const TtvType *type, const char *scope_name, const guint8
           d->scopes = g_renew (TtvDecoderScope, d->scopes, d->scopes_cap);
         }
       d->scopes[d->n_scopes].name = scope_name;
-      d->scopes[d->n_scopes++].node = root;
+      d->scopes[d->n_scopes++].node = (guint32) r;
     }
   return r;
+}
+
+gboolean
+ttv_decoder_has_plan (const TtvType *type)
+{
+  return ttv_decode_plan_get (type) != NULL;
 }
 
 gint32

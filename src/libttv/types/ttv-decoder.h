@@ -47,6 +47,10 @@ void        ttv_decoder_reset (TtvDecoder *decoder);
 gint32      ttv_decoder_decode (TtvDecoder *decoder, const TtvType *type, const char *scope_name,
                                 const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
                                 GError **error);
+/* Whether values of @type decode by a compiled plan, which needs no other
+ * scope than its own (else by the walk of its tree, which may look names
+ * up in the scopes decoded before). */
+gboolean    ttv_decoder_has_plan (const TtvType *type);
 /* Advances *bit_pos past a value without keeping it (fast for fixed sizes). */
 gboolean    ttv_decoder_skip (TtvDecoder *decoder, const TtvType *type,
                               const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,

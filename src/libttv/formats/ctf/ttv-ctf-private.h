@@ -94,10 +94,22 @@ typedef struct {
   TtvType *fields;        /* owned, may be NULL */
   CtfStreamClass *stream; /* weak */
   TtvEventType *type;     /* weak */
-  /* Whether decoding its fields needs the packet header and context decoded
-   * first (a path into them): -1 until known. */
-  gint needs_packet_scopes;
+  /* Which other scopes its contexts and fields refer to (CTF_REFS_*, found
+   * on first use by the cursor, which sets it last; 0 until then), and
+   * what skipping an event takes after its header: for the stream event
+   * context, the context and the fields, alignment - 1 and fixed size in
+   * bits (-1: varies; 0 for a scope the class lacks). */
+  gint refs;
+  guint64 skip_mask[3];
+  gint64 skip_bits[3];
 } CtfEventClass;
+
+#define CTF_REFS_KNOWN 1
+#define CTF_REFS_TRACE_PACKET 2   /* trace.packet.header */
+#define CTF_REFS_STREAM_PACKET 4  /* stream.packet.context */
+#define CTF_REFS_HEADER 8         /* stream.event.header */
+#define CTF_REFS_FIELDS_ALONE 16  /* none of these, and its fields (at TtvEvent.payload_bit) and
+                                   * contexts decode by plans: the fields decode alone */
 
 typedef enum {
   CTF_HEADER_GENERIC,
@@ -236,7 +248,13 @@ gboolean   ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePo
 gint32     ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error);
 
 /* Per-event decode information kept in TtvEvent.priv (no allocation): the
- * bit offset of the event header from the packet start. */
-#define CTF_EVENT_HEADER_BIT(ev) ((guint64) GPOINTER_TO_SIZE ((ev)->priv))
+ * bit offset of the event header from the packet start, and its length in
+ * bits when it is an LTTng header shorter than 2^16 (else 0: decode it). */
+#define CTF_EVENT_PRIV(hdr_bit, hdr_end) \
+  GSIZE_TO_POINTER (((gsize) (hdr_bit) << 16) \
+                    | ((hdr_end) > (hdr_bit) && (hdr_end) - (hdr_bit) < 0x10000 ? (gsize) ((hdr_end) - (hdr_bit)) : 0))
+#define CTF_EVENT_HEADER_BIT(ev) ((guint64) GPOINTER_TO_SIZE ((ev)->priv) >> 16)
+#define CTF_EVENT_HEADER_END(ev) \
+  ((GPOINTER_TO_SIZE ((ev)->priv) & 0xffff) ? CTF_EVENT_HEADER_BIT (ev) + (GPOINTER_TO_SIZE ((ev)->priv) & 0xffff) : 0)
 
 G_END_DECLS
