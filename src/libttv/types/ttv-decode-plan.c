@@ -64,7 +64,8 @@ struct _Op {
   guint64 fixed_bits;
   /* The same when every member is a byte-aligned integer, float or
    * fixed-length text array, none referenced: one load each. */
-  struct _FlatLoad *loads;
+  TtvFlatMember *loads;
+  TtvFlatLayout *layout;  /* the same, for printers */
   gboolean has_slots;     /* STRUCT: a member is referenced (skipping must read it) */
   /* VARIANT */
   const TtvType *tag_type;  /* weak: the referenced enum, NULL for an integer index */
@@ -78,11 +79,9 @@ typedef enum {
   LOAD_F32, LOAD_F32_SWAP, LOAD_TEXT,
 } LoadKind;
 
-typedef struct _FlatLoad {
-  guint32 byte;           /* offset from the struct's start */
-  guint32 kind;           /* LoadKind */
-  guint32 length;         /* LOAD_TEXT: elements */
-} FlatLoad;
+/* One member of a struct read by loads alone: byte offset from the struct's
+ * start, LoadKind, elements of a text array. */
+typedef TtvFlatMember FlatLoad;
 
 struct _TtvDecodePlan {
   Op root;
@@ -306,10 +305,15 @@ compile_flat (Compiler *c, const TtvType *t, Op *op)
       if (!load_kind (&op->children[i], &kind) || op->offsets[i] % 8 != 0)
         return;
       loads[i].byte = op->offsets[i] / 8;
-      loads[i].kind = kind;
+      loads[i].load = kind;
       loads[i].length = (guint32) op->children[i].length;
     }
   op->loads = loads;
+  op->layout = owned_alloc0 (c, sizeof (TtvFlatLayout));
+  op->layout->align_bits = op->align;
+  op->layout->size_bits = op->fixed_bits;
+  op->layout->n_members = op->n_children;
+  op->layout->members = loads;
 }
 
 static gboolean
@@ -561,7 +565,7 @@ run_loads (const FlatLoad *loads, guint32 n, const guint8 *b, TtvValue *v)
       guint32 x32;
       guint64 x64;
       float f;
-      switch ((LoadKind) loads[i].kind)
+      switch ((LoadKind) loads[i].load)
         {
         case LOAD_U8: v[i].v.u = q[0]; break;
         case LOAD_S8: v[i].v.s = (gint8) q[0]; break;
@@ -588,6 +592,19 @@ run_loads (const FlatLoad *loads, guint32 n, const guint8 *b, TtvValue *v)
           break;
         }
     }
+}
+
+const TtvFlatLayout *
+ttv_type_get_flat_layout (const TtvType *type)
+{
+  const TtvDecodePlan *plan = ttv_decode_plan_get (type);
+  return plan && plan->root.kind == OP_STRUCT ? plan->root.layout : NULL;
+}
+
+void
+ttv_flat_layout_load (const TtvFlatLayout *layout, guint i, const guint8 *base, TtvValue *out)
+{
+  run_loads (&layout->members[i], 1, base, out);
 }
 
 static gboolean

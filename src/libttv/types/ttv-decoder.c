@@ -60,6 +60,13 @@ ttv_decoder_get (const TtvDecoder *d, guint32 index)
   return &d->nodes[index];
 }
 
+const TtvValue *
+ttv_decoder_get_children (const TtvDecoder *d, const TtvValue *compound)
+{
+  g_return_val_if_fail ((guint64) compound->first_child + compound->n_children <= d->n_nodes, NULL);
+  return &d->nodes[compound->first_child];
+}
+
 guint32
 ttv_value_get_n_elements (const TtvValue *v)
 {
@@ -564,29 +571,55 @@ decode_walk (TtvDecoder *d, const TtvType *type, guint32 root, const guint8 *buf
   return (gint32) root;
 }
 
-static gint32
-decode (TtvDecoder *d, const TtvType *type, const char *scope_name, const guint8 *buf, guint64 buf_bits,
-        guint64 *bit_pos, gboolean with_plan, GError **error)
+static void
+add_scope (TtvDecoder *d, const char *scope_name, guint32 root)
+{
+  if (d->n_scopes == d->scopes_cap)
+    {
+      d->scopes_cap *= 2;
+      d->scopes = g_renew (TtvDecoderScope, d->scopes, d->scopes_cap);
+    }
+  d->scopes[d->n_scopes].name = scope_name;
+  d->scopes[d->n_scopes++].node = root;
+}
+
+/* Without a plan, or when it fails, the walk (which finds what went wrong,
+ * with its message). */
+static G_NO_INLINE gint32
+decode_slow (TtvDecoder *d, const TtvType *type, const char *scope_name, const guint8 *buf,
+             guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
   if (G_UNLIKELY (d->n_nodes >= TTV_DECODER_MAX_NODES))
     return set_error_at (error, TTV_FORMAT_ERROR_CORRUPT, *bit_pos, _("Too many values in one event")), -1;
-  const TtvDecodePlan *plan = with_plan ? ttv_decode_plan_get (type) : NULL;
-  /* Without a plan, or when it fails, the walk (which finds what went
-   * wrong, with its message). */
-  gint32 r = plan ? ttv_decode_plan_decode (plan, d, type, buf, buf_bits, bit_pos) : -1;
-  if (r < 0)
-    r = decode_walk (d, type, alloc_nodes (d, 1), buf, buf_bits, bit_pos, error);
+  gint32 r = decode_walk (d, type, alloc_nodes (d, 1), buf, buf_bits, bit_pos, error);
   if (r >= 0 && scope_name)
-    {
-      if (d->n_scopes == d->scopes_cap)
-        {
-          d->scopes_cap *= 2;
-          d->scopes = g_renew (TtvDecoderScope, d->scopes, d->scopes_cap);
-        }
-      d->scopes[d->n_scopes].name = scope_name;
-      d->scopes[d->n_scopes++].node = (guint32) r;
-    }
+    add_scope (d, scope_name, (guint32) r);
   return r;
+}
+
+gint32
+ttv_decoder_decode (TtvDecoder *d, const TtvType *type, const char *scope_name,
+                    const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  const TtvDecodePlan *plan = ttv_decode_plan_get (type);
+  if (G_LIKELY (plan != NULL))
+    {
+      gint32 r = ttv_decode_plan_decode (plan, d, type, buf, buf_bits, bit_pos);
+      if (G_LIKELY (r >= 0))
+        {
+          if (scope_name)
+            add_scope (d, scope_name, (guint32) r);
+          return r;
+        }
+    }
+  return decode_slow (d, type, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+gint32
+ttv_decoder_decode_walk (TtvDecoder *d, const TtvType *type, const char *scope_name,
+                         const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  return decode_slow (d, type, scope_name, buf, buf_bits, bit_pos, error);
 }
 
 gboolean
@@ -595,20 +628,7 @@ ttv_decoder_has_plan (const TtvType *type)
   return ttv_decode_plan_get (type) != NULL;
 }
 
-gint32
-ttv_decoder_decode (TtvDecoder *d, const TtvType *type, const char *scope_name,
-                    const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
-{
-  g_return_val_if_fail (d != NULL && type != NULL && bit_pos != NULL, -1);
-  return decode (d, type, scope_name, buf, buf_bits, bit_pos, TRUE, error);
-}
 
-gint32
-ttv_decoder_decode_walk (TtvDecoder *d, const TtvType *type, const char *scope_name,
-                         const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
-{
-  return decode (d, type, scope_name, buf, buf_bits, bit_pos, FALSE, error);
-}
 
 gboolean
 ttv_decoder_skip (TtvDecoder *d, const TtvType *type, const guint8 *buf, guint64 buf_bits,

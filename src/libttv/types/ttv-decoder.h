@@ -47,6 +47,30 @@ void        ttv_decoder_reset (TtvDecoder *decoder);
 gint32      ttv_decoder_decode (TtvDecoder *decoder, const TtvType *type, const char *scope_name,
                                 const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
                                 GError **error);
+/* A struct whose members all load from constant offsets (integers,
+ * floats and text arrays on byte boundaries, no member referenced by
+ * another): most event payloads and contexts.  Printers read such a
+ * struct straight from the trace bytes, member by member, with
+ * ttv_flat_layout_load (the values of ttv_decoder_decode's nodes). */
+typedef struct {
+  guint32 byte;           /* offset from the struct's aligned start */
+  guint32 load;           /* how it loads (ttv-decode-plan.c) */
+  guint32 length;         /* text arrays: elements */
+} TtvFlatMember;
+
+typedef struct {
+  guint align_bits;       /* the struct's alignment */
+  guint64 size_bits;      /* its size */
+  guint n_members;
+  const TtvFlatMember *members;
+} TtvFlatLayout;
+
+/* @type's flat layout (owned by the type), or NULL when it has none. */
+const TtvFlatLayout *ttv_type_get_flat_layout (const TtvType *type);
+/* Member @i of a flat struct whose bytes start at @base into @out's value
+ * (out->type and the rest untouched). */
+void        ttv_flat_layout_load (const TtvFlatLayout *layout, guint i, const guint8 *base, TtvValue *out);
+
 /* Whether values of @type decode by a compiled plan, which needs no other
  * scope than its own (else by the walk of its tree, which may look names
  * up in the scopes decoded before). */
@@ -57,6 +81,8 @@ gboolean    ttv_decoder_skip (TtvDecoder *decoder, const TtvType *type,
                               GError **error);
 
 const TtvValue *ttv_decoder_get (const TtvDecoder *decoder, guint32 index);
+/* The children of a compound node, contiguous (first_child .. + n_children). */
+const TtvValue *ttv_decoder_get_children (const TtvDecoder *decoder, const TtvValue *compound);
 /* Elements of an array or sequence node (its children, or a text array's bytes). */
 guint32     ttv_value_get_n_elements (const TtvValue *array);
 /* Element @i (< ttv_value_get_n_elements) of an array or sequence node: its

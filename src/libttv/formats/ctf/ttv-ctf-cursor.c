@@ -267,18 +267,27 @@ refers_to (const CtfStreamClass *sc, const CtfEventClass *ec, const char *prefix
 /* The scopes that decoding @ec's events needs besides its own, and what
  * skipping them takes (worked out once; a race only computes the same
  * values twice; refs is set last). */
-static G_NO_INLINE gint class_refs_compute (const CtfStreamClass *sc, CtfEventClass *ec);
+static G_NO_INLINE gint class_refs_compute (const CtfStreamFile *sf, CtfEventClass *ec);
 
 static inline gint
-class_refs (const CtfStreamClass *sc, CtfEventClass *ec)
+class_refs (const CtfStreamFile *sf, CtfEventClass *ec)
 {
   gint refs = g_atomic_int_get (&ec->refs);
-  return G_LIKELY (refs != 0) ? refs : class_refs_compute (sc, ec);
+  return G_LIKELY (refs != 0) ? refs : class_refs_compute (sf, ec);
+}
+
+gint
+ttv_ctf_event_class_refs (const CtfStreamFile *sf, CtfEventClass *ec)
+{
+  return class_refs (sf, ec);
 }
 
 static gint
-class_refs_compute (const CtfStreamClass *sc, CtfEventClass *ec)
+class_refs_compute (const CtfStreamFile *sf, CtfEventClass *ec)
 {
+  const CtfStreamClass *sc = sf->sc;
+  const TtvType *ph = sf->meta->packet_header;
+  ec->packet_context_bit = ph == NULL ? 0 : ph->fixed_size_bits >= 0 ? ph->fixed_size_bits : -1;
   gint refs;
   const TtvType *scopes[3] = { sc->event_context, ec->context, ec->fields };
   for (guint i = 0; i < 3; i++)
@@ -295,7 +304,10 @@ class_refs_compute (const CtfStreamClass *sc, CtfEventClass *ec)
     refs |= CTF_REFS_STREAM_PACKET;
   if (refers_to (sc, ec, "stream.event.header."))
     refs |= CTF_REFS_HEADER;
-  if (refs == CTF_REFS_KNOWN && ec->fields && ttv_decoder_has_plan (ec->fields)
+  if (ttv_type_refers_to (sc->packet_context, "trace.packet."))
+    refs |= CTF_REFS_PACKET_CONTEXT_NEEDS_HEADER;
+  if ((refs & ~CTF_REFS_PACKET_CONTEXT_NEEDS_HEADER) == CTF_REFS_KNOWN && ec->fields
+      && ttv_decoder_has_plan (ec->fields)
       && (!sc->event_context || ttv_decoder_has_plan (sc->event_context))
       && (!ec->context || ttv_decoder_has_plan (ec->context)))
     refs |= CTF_REFS_FIELDS_ALONE;
@@ -320,9 +332,9 @@ decode_all (CtfStreamFile *sf, const Lane *l, guint64 hdr_bit, guint64 hdr_end, 
   Nodes none = { -1, -1, -1, -1, -1, -1, 0 };
   *n = none;
   ttv_decoder_reset (d);
-  gint refs = *ec ? class_refs (sc, *ec) & ~CTF_REFS_FIELDS_ALONE
+  gint refs = *ec ? class_refs (sf, *ec) & ~CTF_REFS_FIELDS_ALONE
                   : CTF_REFS_TRACE_PACKET | CTF_REFS_STREAM_PACKET | CTF_REFS_HEADER;
-  if (with_packet && ttv_type_refers_to (sc->packet_context, "trace.packet."))
+  if (with_packet && (refs & CTF_REFS_PACKET_CONTEXT_NEEDS_HEADER))
     refs |= CTF_REFS_TRACE_PACKET;
   if ((refs & CTF_REFS_TRACE_PACKET) && m->packet_header
       && (n->packet_header = ttv_decoder_decode (d, m->packet_header, "trace.packet.header",
@@ -330,8 +342,10 @@ decode_all (CtfStreamFile *sf, const Lane *l, guint64 hdr_bit, guint64 hdr_end, 
     return event_error (error, sf, l, 0, local->message);
   if ((with_packet || (refs & CTF_REFS_STREAM_PACKET)) && sc->packet_context)
     {
-      if (n->packet_header < 0 && m->packet_header
-          && !ttv_decoder_skip (d, m->packet_header, l->pdata, l->pbits, &pos, &local))
+      if (n->packet_header < 0 && *ec && (*ec)->packet_context_bit >= 0)
+        pos = (guint64) (*ec)->packet_context_bit;
+      else if (n->packet_header < 0 && m->packet_header
+               && !ttv_decoder_skip (d, m->packet_header, l->pdata, l->pbits, &pos, &local))
         return event_error (error, sf, l, 0, local->message);
       n->packet_ctx = ttv_decoder_decode (d, sc->packet_context, "stream.packet.context", l->pdata, l->pbits,
                                           &pos, &local);
@@ -466,7 +480,7 @@ lane_read (CtfCursor *c, Lane *l, TtvEvent *ev, GError **error)
           g_autofree char *msg = g_strdup_printf (_("unknown event id %" PRIu64), id);
           return event_error (error, sf, l, l->bit, msg);
         }
-      class_refs (sc, ec);
+      class_refs (sf, ec);
       guint64 payload = 0;
       gboolean fixed = (ec->skip_bits[0] | ec->skip_bits[1] | ec->skip_bits[2]) >= 0;
       if (G_LIKELY (fixed))
@@ -870,7 +884,7 @@ ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError
 {
   CtfEventClass *ec = event->type->priv;
   const CtfStreamFile *sf = event->tracefile->priv;
-  if (G_LIKELY (class_refs (sf->sc, ec) & CTF_REFS_FIELDS_ALONE))
+  if (G_LIKELY (class_refs (sf, ec) & CTF_REFS_FIELDS_ALONE))
     {
       /* The fields alone, where the cursor found them (the same nodes as
        * with the other scopes decoded first: their plan needs none). */

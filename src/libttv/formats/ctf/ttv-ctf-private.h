@@ -82,6 +82,9 @@ typedef struct {
 } CtfClock;
 
 typedef struct _CtfStreamClass CtfStreamClass;
+/* What babeltrace2's line shows of an event class (ttv-ctf-text.c). */
+typedef struct _CtfTextPlan CtfTextPlan;
+void ttv_ctf_text_plan_free (CtfTextPlan *plan);
 
 typedef struct {
   char *name;             /* owned: exact CTF name */
@@ -102,6 +105,9 @@ typedef struct {
   gint refs;
   guint64 skip_mask[3];
   gint64 skip_bits[3];
+  gint64 packet_context_bit;  /* where its packets' context starts (after a packet header of
+                               * fixed size), or -1 */
+  CtfTextPlan *text;      /* owned, made by the first line printed */
 } CtfEventClass;
 
 #define CTF_REFS_KNOWN 1
@@ -110,6 +116,8 @@ typedef struct {
 #define CTF_REFS_HEADER 8         /* stream.event.header */
 #define CTF_REFS_FIELDS_ALONE 16  /* none of these, and its fields (at TtvEvent.payload_bit) and
                                    * contexts decode by plans: the fields decode alone */
+#define CTF_REFS_PACKET_CONTEXT_NEEDS_HEADER 32  /* its stream's packet context refers to trace.packet.header */
+
 
 typedef enum {
   CTF_HEADER_GENERIC,
@@ -246,6 +254,8 @@ gboolean   ttv_ctf_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **e
 gboolean   ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos,
                                          GError **error);
 gint32     ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error);
+/* @ec's CTF_REFS_* (and skip sizes, packet_context_bit), worked out on first use. */
+gint       ttv_ctf_event_class_refs (const CtfStreamFile *sf, CtfEventClass *ec);
 
 /* Per-event decode information kept in TtvEvent.priv (no allocation): the
  * bit offset of the event header from the packet start, and its length in
