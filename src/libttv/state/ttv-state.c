@@ -800,7 +800,7 @@ ttv_state_get_memory_size (const TtvState *s)
 {
   return sizeof *s
          + (ttv_id_table_size (&s->processes) + s->cpus->len) * (sizeof (TtvProcessState) + 16)
-         + s->processes.dense->len * sizeof (gpointer)
+         + ttv_id_table_get_memory (&s->processes)
          + s->cpus->len * sizeof (CpuSlot)
          + (ttv_id_table_size (&s->irqs) + ttv_id_table_size (&s->softirqs)) * (sizeof (TtvIrqState) + 16)
          + ttv_id_table_size (&s->blockdevs) * (sizeof (TtvBlockDevState) + 16)

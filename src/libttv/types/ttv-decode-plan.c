@@ -845,7 +845,9 @@ ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const TtvType 
       v->first_child = root + 1;
       v->n_children = n;
       memset (&v->v, 0, sizeof v->v);
-      memcpy (v + 1, op->tmpl, sizeof (TtvValue) * n);
+      /* A few nodes: copied inline (a call to memcpy costs more). */
+      for (guint32 i = 0; i < n; i++)
+        v[i + 1] = op->tmpl[i];
       run_loads (op->loads, n, buf + p / 8, v + 1);
       d->n_nodes = root + 1 + n;
       *bit_pos = p + op->fixed_bits;

@@ -571,14 +571,18 @@ decode_walk (TtvDecoder *d, const TtvType *type, guint32 root, const guint8 *buf
   return (gint32) root;
 }
 
-static void
+static G_NO_INLINE void
+grow_scopes (TtvDecoder *d)
+{
+  d->scopes_cap *= 2;
+  d->scopes = g_renew (TtvDecoderScope, d->scopes, d->scopes_cap);
+}
+
+static inline void
 add_scope (TtvDecoder *d, const char *scope_name, guint32 root)
 {
-  if (d->n_scopes == d->scopes_cap)
-    {
-      d->scopes_cap *= 2;
-      d->scopes = g_renew (TtvDecoderScope, d->scopes, d->scopes_cap);
-    }
+  if (G_UNLIKELY (d->n_scopes == d->scopes_cap))
+    grow_scopes (d);
   d->scopes[d->n_scopes].name = scope_name;
   d->scopes[d->n_scopes++].node = root;
 }

@@ -46,6 +46,9 @@ typedef struct {
   guint64 c_ts_value_mask;
   guint64 e_mask, e_id_mask, e_ts_mask;  /* extended (32-bit id, 64-bit timestamp) */
   gboolean e_fast;
+  /* Where a compact header's timestamp starts after its id, when that does
+   * not depend on where the header is (else -1). */
+  gint c_ts_offset;
 } HeaderFast;
 
 typedef struct {
@@ -55,6 +58,7 @@ typedef struct {
   const CtfClock *clock;  /* weak */
   gboolean ns_clock;      /* 1 GHz clock whose offset fits: time = base + value */
   gint64 ns_base;
+  guint64 ns_limit;       /* largest value that converts so without overflow */
   TtvDecoder *decoder;    /* owned */
   Lane lanes[MAX_LANES];  /* ordered by packet */
   guint n_lanes;
@@ -202,6 +206,9 @@ header_fast_init (HeaderFast *hf, const CtfStreamClass *sc)
   hf->e_ts_mask = mask_of (sc->h_e_ts_align);
   hf->e_fast = sc->h_e_id_bits == 32 && sc->h_e_ts_bits == 64 && MAX (sc->h_e_align, sc->h_e_id_align) >= 8
                && sc->h_e_ts_align >= 8;
+  guint64 a = hf->align_mask + 1;
+  hf->c_ts_offset = a % (hf->c_mask + 1) == 0 && a % (hf->c_ts_mask + 1) == 0
+                    ? (gint) align_mask (align_mask (hf->id_bits, hf->c_mask), hf->c_ts_mask) : -1;
   hf->fast = TRUE;
 }
 
@@ -226,7 +233,8 @@ read_lttng_header (CtfCursor *c, const Lane *l, guint64 *pos, guint64 *id, guint
       guint64 v = w & hf->id_mask;
       if (G_LIKELY (v >= hf->c_start && v <= hf->c_end))
         {
-          guint64 q = align_mask (align_mask (p + hf->id_bits, hf->c_mask), hf->c_ts_mask);
+          guint64 q = G_LIKELY (hf->c_ts_offset >= 0) ? p + (guint64) hf->c_ts_offset
+                      : align_mask (align_mask (p + hf->id_bits, hf->c_mask), hf->c_ts_mask);
           guint64 off = q - p;
           if (G_LIKELY (off + hf->c_ts_bits <= 64))
             {
@@ -453,6 +461,42 @@ read_lttng_header_slow (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 
   return TRUE;
 }
 
+static G_NO_INLINE gboolean
+unknown_id_error (GError **error, const CtfStreamFile *sf, const Lane *l, guint64 id)
+{
+  g_autofree char *msg = g_strdup_printf (_("unknown event id %" PRIu64), id);
+  return event_error (error, sf, l, l->bit, msg);
+}
+
+/* Sizes that vary, or damage: skips each scope of the event in turn from
+ * *pos (the end of its header), with the messages of the decoder. */
+static G_NO_INLINE gboolean
+lane_skip_scopes (CtfCursor *c, Lane *l, CtfEventClass **ec, guint64 *pos, guint64 *payload, guint64 hdr_end,
+                  GError **error)
+{
+  CtfStreamFile *sf = c->sf;
+  CtfStreamClass *sc = sf->sc;
+  g_autoptr (GError) local = NULL;
+  gboolean ok = TRUE;
+  if (sc->event_context)
+    ok = ttv_decoder_skip (c->decoder, sc->event_context, l->pdata, l->pbits, pos, &local);
+  if (ok && (*ec)->context)
+    ok = ttv_decoder_skip (c->decoder, (*ec)->context, l->pdata, l->pbits, pos, &local);
+  *payload = *pos;
+  if (ok && (*ec)->fields)
+    ok = ttv_decoder_skip (c->decoder, (*ec)->fields, l->pdata, l->pbits, pos, &local);
+  if (!ok && local->code != TTV_FORMAT_ERROR_INVALID)
+    return event_error (error, sf, l, l->bit, local->message);
+  if (!ok)
+    {
+      /* A reference to another scope: decode with the scopes. */
+      Nodes n;
+      if (!decode_all (sf, l, l->bit, hdr_end, c->decoder, ec, NULL, pos, &n, FALSE, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* Decodes the event at l->bit (before the end of the packet's content)
  * into @ev, and where the next one starts and its clock before it into
  * l->next_bit and l->clock. */
@@ -476,10 +520,7 @@ lane_read (CtfCursor *c, Lane *l, TtvEvent *ev, GError **error)
       ec = G_LIKELY (sc->by_id && id < sc->by_id->len) ? g_ptr_array_index (sc->by_id, id)
                                                         : ttv_ctf_stream_find_event (sc, id);
       if (G_UNLIKELY (ec == NULL))
-        {
-          g_autofree char *msg = g_strdup_printf (_("unknown event id %" PRIu64), id);
-          return event_error (error, sf, l, l->bit, msg);
-        }
+        return unknown_id_error (error, sf, l, id);
       class_refs (sf, ec);
       guint64 payload = 0;
       gboolean fixed = (ec->skip_bits[0] | ec->skip_bits[1] | ec->skip_bits[2]) >= 0;
@@ -492,27 +533,9 @@ lane_read (CtfCursor *c, Lane *l, TtvEvent *ev, GError **error)
         }
       if (!fixed || G_UNLIKELY (pos > l->pbits))
         {
-          /* Sizes that vary, or damage: skip each scope in turn, with the
-           * messages of the decoder. */
           pos = hdr_end;
-          g_autoptr (GError) local = NULL;
-          gboolean ok = TRUE;
-          if (sc->event_context)
-            ok = ttv_decoder_skip (c->decoder, sc->event_context, l->pdata, l->pbits, &pos, &local);
-          if (ok && ec->context)
-            ok = ttv_decoder_skip (c->decoder, ec->context, l->pdata, l->pbits, &pos, &local);
-          payload = pos;
-          if (ok && ec->fields)
-            ok = ttv_decoder_skip (c->decoder, ec->fields, l->pdata, l->pbits, &pos, &local);
-          if (!ok && local->code != TTV_FORMAT_ERROR_INVALID)
-            return event_error (error, sf, l, l->bit, local->message);
-          if (!ok)
-            {
-              /* A reference to another scope: decode with the scopes. */
-              Nodes n;
-              if (!decode_all (sf, l, l->bit, hdr_end, c->decoder, &ec, NULL, &pos, &n, FALSE, error))
-                return FALSE;
-            }
+          if (!lane_skip_scopes (c, l, &ec, &pos, &payload, hdr_end, error))
+            return FALSE;
         }
       ev->payload_bit = payload;
     }
@@ -527,12 +550,7 @@ lane_read (CtfCursor *c, Lane *l, TtvEvent *ev, GError **error)
     return event_error (error, sf, l, l->bit, _("event of no size or past the packet content"));
   l->clock = clock;
   l->next_bit = pos;
-  gint64 t;
-  if (G_LIKELY (c->ns_clock) && !__builtin_add_overflow (c->ns_base, (gint64) (clock & G_MAXINT64), &t)
-      && clock <= (guint64) G_MAXINT64)
-    ev->time = t;
-  else
-    ev->time = ttv_ctf_clock_to_time (c->clock, clock);
+  ev->time = G_LIKELY (clock <= c->ns_limit) ? c->ns_base + (gint64) clock : ttv_ctf_clock_to_time (c->clock, clock);
   ev->cycles = clock;
   ev->type = ec->type;
   ev->tracefile = sf->tracefile;
@@ -850,9 +868,46 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
   return TRUE;
 }
 
+/* The scopes of an event of a class that refers to no other scope and whose
+ * scopes all have plans, each decoded where it is known to start: the
+ * same nodes as decode_all.  FALSE when that does not apply or fails (the
+ * caller then takes decode_all, which reports the error). */
+static gboolean
+decode_scopes_alone (const TtvEvent *event, TtvDecoder *d, CtfEventClass *ec, Nodes *n, gboolean with_packet)
+{
+  const CtfStreamFile *sf = event->tracefile->priv;
+  const CtfStreamClass *sc = sf->sc;
+  guint64 hdr_end = CTF_EVENT_HEADER_END (event);
+  if (!(class_refs (sf, ec) & CTF_REFS_FIELDS_ALONE) || hdr_end == 0
+      || (with_packet && sc->packet_context && ec->packet_context_bit < 0))
+    return FALSE;
+  const guint8 *data = event->data;
+  guint64 bits = event->data_bits;
+  Nodes none = { -1, -1, -1, -1, -1, -1, 0 };
+  *n = none;
+  ttv_decoder_reset (d);
+  guint64 pos = (guint64) ec->packet_context_bit;
+  if (with_packet && sc->packet_context
+      && (n->packet_ctx = ttv_decoder_decode (d, sc->packet_context, "stream.packet.context", data, bits, &pos,
+                                              NULL)) < 0)
+    return FALSE;
+  pos = hdr_end;
+  if (sc->event_context
+      && (n->stream_ctx = ttv_decoder_decode (d, sc->event_context, "stream.event.context", data, bits, &pos,
+                                              NULL)) < 0)
+    return FALSE;
+  if (ec->context
+      && (n->event_ctx = ttv_decoder_decode (d, ec->context, "event.context", data, bits, &pos, NULL)) < 0)
+    return FALSE;
+  n->payload_bit = pos;
+  return (n->payload = ttv_decoder_decode (d, ec->fields, "event.fields", data, bits, &pos, NULL)) >= 0;
+}
+
 static gint32
 decode_event (const TtvEvent *event, TtvDecoder *decoder, Nodes *n, gboolean with_packet, GError **error)
 {
+  if (G_LIKELY (decode_scopes_alone (event, decoder, event->type->priv, n, with_packet)))
+    return n->payload;
   CtfStreamFile *sf = event->tracefile->priv;
   /* Only what decode_all reads of a lane. */
   Lane l;
@@ -903,7 +958,7 @@ ttv_ctf_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint3
                                gint32 *event_ctx, gint32 *packet_ctx, GError **error)
 {
   g_return_val_if_fail (event != NULL && decoder != NULL, -1);
-  g_return_val_if_fail (ttv_ctf_trace_is_ctf (event->tracefile->trace), -1);
+  g_return_val_if_fail (event->tracefile->trace->format == &ttv_ctf_format_class, -1);
   Nodes n;
   gint32 r = decode_event (event, decoder, &n, TRUE, error);
   if (stream_ctx)
@@ -928,6 +983,7 @@ ttv_ctf_cursor_new (TtvTracefile *tf, GError **error)
     {
       c->ns_clock = TRUE;
       c->ns_base = (gint64) c->clock->base_ns;
+      c->ns_limit = c->ns_base >= 0 ? (guint64) (TTV_TIME_MAX - c->ns_base) : (guint64) TTV_TIME_MAX;
     }
   for (guint i = 0; i < MAX_WINDOWS; i++)
     c->windows[i].w = (TtvFileWindow) TTV_FILE_WINDOW_INIT (c->sf->file);

@@ -262,7 +262,7 @@ gint       ttv_ctf_event_class_refs (const CtfStreamFile *sf, CtfEventClass *ec)
  * bits when it is an LTTng header shorter than 2^16 (else 0: decode it). */
 #define CTF_EVENT_PRIV(hdr_bit, hdr_end) \
   GSIZE_TO_POINTER (((gsize) (hdr_bit) << 16) \
-                    | ((hdr_end) > (hdr_bit) && (hdr_end) - (hdr_bit) < 0x10000 ? (gsize) ((hdr_end) - (hdr_bit)) : 0))
+                    | ((gsize) ((hdr_end) - (hdr_bit)) < 0x10000 ? (gsize) ((hdr_end) - (hdr_bit)) : 0))
 #define CTF_EVENT_HEADER_BIT(ev) ((guint64) GPOINTER_TO_SIZE ((ev)->priv) >> 16)
 #define CTF_EVENT_HEADER_END(ev) \
   ((GPOINTER_TO_SIZE ((ev)->priv) & 0xffff) ? CTF_EVENT_HEADER_BIT (ev) + (GPOINTER_TO_SIZE ((ev)->priv) & 0xffff) : 0)

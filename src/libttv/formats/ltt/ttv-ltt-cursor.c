@@ -95,6 +95,7 @@ ttv_ltt_cursor_init (TtvLttCursor *c, TtvLttFile *file, const TtvLttCode *codes,
   c->codes = codes;
   c->n_codes = n_codes;
   c->window = (TtvFileWindow) TTV_FILE_WINDOW_INIT (file->file);
+  c->fast = file->order == TTV_BYTE_ORDER_NATIVE && file->freq == 1000000000u && n_codes > 0;
   c->skipper = ttv_decoder_new ();
   c->load_error = NULL;
   load_block (c, 0, &c->load_error);
@@ -145,10 +146,56 @@ rd64 (const guint8 *p, gboolean swap)
   return swap ? GUINT64_SWAP_LE_BE (v) : v;
 }
 
+static gboolean next_slow (TtvLttCursor *c, TtvEvent *ev, GError **error);
+
+/* The hot loop of every LTT read: an event of fixed size inside the block,
+ * in the machine's byte order, with a 1 GHz clock, takes this way; any
+ * other (block ends, heartbeats, variable sizes, damage) next_slow. */
 gboolean
 ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
 {
   TtvLttCursor *c = (TtvLttCursor *) cursor;
+  TtvLttIter *it = &c->it;
+  guint64 off = it->offset;
+  if (G_LIKELY (c->fast && off + TTV_LTT_HEADER_SIZE <= it->end_offset))
+    {
+      const guint8 *p = it->base + off;
+      guint16 id;
+      guint32 delta;
+      memcpy (&id, p, 2);
+      memcpy (&delta, p + 2, 4);
+      const TtvLttCode *code = &c->codes[MIN (id, c->n_codes - 1)];
+      guint64 payload = off + TTV_LTT_HEADER_SIZE;
+      guint64 next = ((payload + code->align_mask) & ~(guint64) code->align_mask) + code->fixed_size;
+      /* Unknown and builtin codes, variable sizes (fixed_size G_MAXUINT32),
+       * events past the block end and the events a fine index being
+       * recorded notes all fail one of these. */
+      if (G_LIKELY (id < c->n_codes && code->kind == TTV_LTT_CODE_KIND_EVENT && code->fixed_size != G_MAXUINT32
+                    && next <= it->end_offset && (it->fine == NULL || it->index % TTV_LTT_FINE_STEP != 0)))
+        {
+          guint64 cycles = it->cycles + delta;
+          it->cycles = cycles;
+          ev->cycles = cycles;
+          ev->time = (TtvTime) ((guint64) it->block_time + (cycles - it->block_cycles));
+          ev->type = code->type;
+          ev->tracefile = c->parent.tracefile;
+          ev->pos.block = it->block;
+          ev->pos.offset = off;
+          ev->pos.index = it->index++;
+          ev->data = it->base;
+          ev->data_bits = it->end_offset * 8;
+          ev->payload_bit = payload * 8;
+          ev->priv = (gpointer) code;
+          it->offset = next;
+          return TRUE;
+        }
+    }
+  return next_slow (c, ev, error);
+}
+
+static G_NO_INLINE gboolean
+next_slow (TtvLttCursor *c, TtvEvent *ev, GError **error)
+{
   TtvLttIter *it = &c->it;
   const gboolean swap = c->file->order != TTV_BYTE_ORDER_NATIVE;
 

@@ -172,6 +172,7 @@ typedef struct {
   guint n_codes;
   TtvLttIter it;
   TtvFileWindow window;         /* owned mapping: holds it.base */
+  gboolean fast;                /* native byte order and a 1 GHz clock (ttv_ltt_cursor_next) */
   GError *load_error;           /* owned: the first block could not be mapped (next() reports it) */
   TtvDecoder *skipper;          /* owned: walks variable-size payloads */
 } TtvLttCursor;
