@@ -8,6 +8,7 @@
 #include "ttv-sim.h"
 #include "ttv-error.h"
 #include "ttv-locale.h"
+#include "ttv-remove-tree.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -286,27 +287,6 @@ pack (const char *dir, const char *archive_path, OutKind kind, GError **error)
   if (!ok)
     g_unlink (tmp);
   return ok;
-}
-
-static void
-remove_tree (const char *path)
-{
-  GStatBuf st;
-  if (g_lstat (path, &st) != 0)
-    return;
-  if (S_ISDIR (st.st_mode))
-    {
-      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
-      const char *n;
-      while (d && (n = g_dir_read_name (d)))
-        {
-          g_autofree char *child = g_build_filename (path, n, NULL);
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
 }
 
 static guint
@@ -595,7 +575,7 @@ main (int argc, char **argv)
     {
       dir = g_strdup (opt_output);
       if (opt_replace)
-        remove_tree (dir);   /* checked to be a trace by build_options() */
+        ttv_remove_tree (dir);   /* checked to be a trace by build_options() */
     }
   else
     {
@@ -621,7 +601,7 @@ main (int argc, char **argv)
   if (ok && kind != OUT_DIR)
     ok = pack (dir, opt_output, kind, &error);
   if (work_root)
-    remove_tree (work_root);
+    ttv_remove_tree (work_root);
   if (!ok)
     {
       g_printerr ("ttv-gen: %s\n", error->message);

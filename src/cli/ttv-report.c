@@ -9,6 +9,7 @@
 #include "ttv-filter.h"
 #include "ttv-format-file.h"
 #include "ttv-hook-groups.h"
+#include "ttv-live-url.h"
 #include "ttv-locale.h"
 #include "ttv-report.h"
 #include "ttv-state-tracker.h"
@@ -165,11 +166,12 @@ replay_to_context (TtvStateTracker *tracker, TtvTraceset *ts, TtvContext *ctx, G
 }
 
 /* What a reader noticed but could live with (a truncated file, a missing
- * beginning) goes to stderr, so that the report itself stays clean. */
+ * beginning) goes to stderr, so that the report itself stays clean; from
+ * trace @from on (a live session's traces come as it goes). */
 static void
-print_warnings (TtvTraceset *ts)
+print_warnings (TtvTraceset *ts, guint from)
 {
-  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+  for (guint i = from; i < ttv_traceset_get_n_traces (ts); i++)
     {
       const TtvTrace *t = ttv_traceset_get_trace (ts, i);
       if (t->flags & TTV_TRACE_FLAG_BEGINNING_MISSING)
@@ -552,11 +554,17 @@ on_signal (int sig)
 
 /* Events before this time are final: every tracefile (a CPU's buffer, a
  * CTF stream with or without a CPU) has reached it, and a tracefile's next
- * block starts no earlier than its last one ends. */
+ * block starts no earlier than its last one ends.  A live session knows
+ * better: its relay says how far each stream is, packets or not. */
 static TtvTime
 follow_watermark (TtvTraceset *ts)
 {
   TtvTime w = TTV_TIME_MAX;
+  if (ttv_traceset_is_live (ts))
+    {
+      ttv_traceset_get_live_state (ts, &w, NULL);
+      return w;
+    }
   for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
     {
       const TtvTracefile *tf = ttv_traceset_get_tracefile (ts, i);
@@ -573,6 +581,37 @@ typedef struct {
   TtvTime last_time;        /* time of the last event read */
   guint64 n_at_last;        /* events read at exactly last_time */
 } FollowMark;
+
+/* A live session that ended or whose relay failed sends nothing more. */
+static gboolean
+live_is_over (TtvTraceset *ts)
+{
+  return ttv_traceset_is_live (ts) && ttv_traceset_get_live_state (ts, NULL, NULL) != TTV_LIVE_SOURCE_RUNNING;
+}
+
+/* A live session's stream that arrives after later events of other streams
+ * were printed (a new application's buffers) brings events that can no
+ * longer be printed in order: say how many, rather than nothing.  @known
+ * holds the tracefiles seen so far. */
+static void
+warn_late_streams (TtvTraceset *ts, GHashTable *known, const FollowMark *mark)
+{
+  for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
+    {
+      TtvTracefile *tf = ttv_traceset_get_tracefile (ts, i);
+      if (!g_hash_table_add (known, tf) || !mark->started || tf->first_event >= mark->last_time)
+        continue;
+      g_autoptr (TtvCursor) c = ttv_cursor_new (tf, NULL);
+      TtvEvent ev;
+      guint64 n = 0;
+      while (c && ttv_cursor_next (c, &ev, NULL) && ev.time < mark->last_time)
+        n++;
+      if (n > 0)
+        g_printerr (_("ttv-report: warning: %s: %" PRIu64 " events of stream %s came after later events "
+                      "were printed; they are not printed\n"),
+                    tf->trace->display_path, n, tf->name);
+    }
+}
 
 /* Refreshes the traceset (a new context is needed: cursors cannot live
  * across a refresh) and puts the context after the last event read. */
@@ -626,11 +665,13 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
         ttv_statistics_set_start (ttv_state_tracker_get_statistics (tracker), start);
     }
 
-  TtvReportOptions options = { format, args.position, args.state, ttv_traceset_get_n_traces (ts) > 1,
-                               x->column_layout, x->columns, x->timestamp, args.two_line,
-                               ttv_traceset_get_start (ts), x->format_file };
-  g_autoptr (TtvReportPrinter) printer = ttv_report_printer_new (&options);
+  /* Made at the first event: a live session has no trace before. */
+  g_autoptr (TtvReportPrinter) printer = NULL;
   g_autoptr (GArray) lost = collect_lost (ts);
+  guint n_traces = ttv_traceset_get_n_traces (ts);
+  g_autoptr (GHashTable) known_streams = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
+    g_hash_table_add (known_streams, ttv_traceset_get_tracefile (ts, i));
   g_autoptr (GString) suffix = g_string_new (NULL);
   gboolean headings = x->column_layout && !args.no_headings && !args.stats;
   guint next_lost = 0;
@@ -664,6 +705,26 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
               /* Interrupted: one last refresh, then everything left. */
               if ((ctx = follow_refresh (ts, ctx, &mark, start, &error)) == NULL)
                 break;
+              /* A live session that is over has everything in the spool now. */
+              final = final || live_is_over (ts);
+              g_array_unref (lost);
+              lost = collect_lost (ts);
+              for (next_lost = 0; next_lost < lost->len && mark.started
+                                  && g_array_index (lost, LostMark, next_lost).range.start <= mark.last_time;)
+                next_lost++;
+              /* Traces a live session gained: their warnings, and the state
+               * must know them. */
+              print_warnings (ts, n_traces);
+              if (ttv_traceset_is_live (ts))
+                warn_late_streams (ts, known_streams, &mark);
+              if (tracker && ttv_traceset_get_n_traces (ts) != n_traces)
+                {
+                  g_clear_pointer (&tracker, ttv_state_tracker_free);
+                  tracker = ttv_state_tracker_new (ts, &policy);
+                  if (!replay_to_context (tracker, ts, ctx, &error))
+                    break;
+                }
+              n_traces = ttv_traceset_get_n_traces (ts);
               continue;
             }
         }
@@ -707,6 +768,13 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
       printed++;
       if (args.stats)
         continue;
+      if (printer == NULL)
+        {
+          TtvReportOptions options = { format, args.position, args.state, ttv_traceset_get_n_traces (ts) > 1,
+                                       x->column_layout, x->columns, x->timestamp, args.two_line,
+                                       ttv_traceset_get_start (ts), x->format_file };
+          printer = ttv_report_printer_new (&options);
+        }
       if (headings && (printed == 1 || (args.page_size > 0 && (printed - 1) % (guint64) args.page_size == 0)))
         ttv_report_printer_append_headings (printer, o->buf);
       /* Lost events are shown where they happened, before the first event
@@ -736,6 +804,14 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
     error = flush_error;
   if (error)
     return fail (EXIT_READ, error->message);
+  /* Everything the relay sent is printed: now say why it stopped. */
+  const GError *live_error = NULL;
+  if (ttv_traceset_is_live (ts)
+      && ttv_traceset_get_live_state (ts, NULL, &live_error) == TTV_LIVE_SOURCE_FAILED)
+    {
+      g_autofree char *msg = g_strdup_printf (_("the live session stopped: %s"), live_error->message);
+      return fail (EXIT_READ, msg);
+    }
   return 0;
 }
 
@@ -768,6 +844,68 @@ parse_format (TtvReportFormat *format)
   else
     return FALSE;
   return TRUE;
+}
+
+/* net://RELAY[:PORT][/host/HOSTNAME]: the sessions the relay serves, one
+ * URL to follow a line. */
+static int
+list_live_sessions (const TtvLiveUrl *url, Output *o)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) sessions = ttv_live_list_sessions (url, NULL, NULL, &error);
+  if (sessions == NULL)
+    return fail (EXIT_READ, error->message);
+  if (sessions->len == 0)
+    {
+      g_autofree char *relay = ttv_live_url_dup_relay (url);
+      g_autofree char *msg = url->target_host
+                               ? g_strdup_printf (_("the relay %s serves no live session of host %s"), relay,
+                                                  url->target_host)
+                               : g_strdup_printf (_("the relay %s serves no live session"), relay);
+      g_printerr ("ttv-report: %s\n", msg);
+      return 0;
+    }
+  for (guint i = 0; i < sessions->len; i++)
+    {
+      const TtvLiveSessionInfo *s = sessions->pdata[i];
+      g_autofree char *session_url = ttv_live_url_build (url->relay_host, url->port, s->hostname, s->name);
+      g_string_append_printf (o->buf, _("%s (%s; streams: %u; viewers attached: %u; live timer: %u µs)\n"),
+                              session_url, s->trace_format == TTV_LIVE_TRACE_FORMAT_CTF_2 ? "CTF 2" : "CTF 1.8",
+                              s->streams, s->clients, s->live_timer_us);
+    }
+  if (!output_flush (o, TRUE, &error))
+    return fail (EXIT_READ, error->message);
+  return 0;
+}
+
+/* A live session (a net:// URL) is read alone and followed as it goes;
+ * without a session, the URL asks for the list.  *list gets the URL to list. */
+static int
+check_live_args (TtvLiveUrl **list)
+{
+  g_autoptr (GError) error = NULL;
+  guint n = g_strv_length (args.traces);
+  for (guint i = 0; i < n; i++)
+    if (ttv_live_url_is_live (args.traces[i]) && n > 1)
+      return fail (EXIT_USAGE, _("a live session is read on its own: give one net:// URL and no other trace"));
+  if (!ttv_live_url_is_live (args.traces[0]))
+    return 0;
+  g_autoptr (TtvLiveUrl) url = ttv_live_url_parse (args.traces[0], &error);
+  if (url == NULL)
+    return fail (EXIT_USAGE, error->message);
+  if (url->session == NULL)
+    {
+      *list = g_steal_pointer (&url);
+      return 0;
+    }
+  if (args.stats || args.state_at || args.info || args.list_events || args.after)
+    return fail (EXIT_USAGE, _("a live session is printed as it goes: --stats, --state-at, --info, --list-events "
+                               "and --after need a trace that is complete"));
+  if ((args.start && args.start[0] == '+') || (args.end && args.end[0] == '+'))
+    return fail (EXIT_USAGE, _("with a live session, --start and --end take absolute times (the session's start "
+                               "is not known yet)"));
+  args.follow = TRUE;
+  return 0;
 }
 
 static int
@@ -811,6 +949,17 @@ run (void)
                                "--list-events or --after"));
   if (args.traces == NULL || args.traces[0] == NULL)
     return fail (EXIT_USAGE, _("no trace given (try --help)"));
+  g_autoptr (TtvLiveUrl) list_url = NULL;
+  int live_status = check_live_args (&list_url);
+  if (live_status != 0)
+    return live_status;
+  if (list_url)
+    {
+      Output lo = { stdout, g_string_new (NULL) };
+      int status = list_live_sessions (list_url, &lo);
+      g_string_free (lo.buf, TRUE);
+      return status;
+    }
 
   /* An archive is extracted once: nothing written to the trace later
    * would ever reach the copy, so following it would wait forever. */
@@ -825,8 +974,9 @@ run (void)
   for (guint i = 0; args.traces[i]; i++)
     if (!ttv_traceset_add_path (ts, args.traces[i], &error))
       return fail (EXIT_READ, error->message);
-  print_warnings (ts);
-  warn_unmatched (ts, &x);
+  print_warnings (ts, 0);
+  if (!ttv_traceset_is_live (ts))       /* its event types are still to come */
+    warn_unmatched (ts, &x);
   for (guint i = 0; args.keep_going && i < ttv_traceset_get_n_traces (ts); i++)
     ttv_trace_set_skip_damage (ttv_traceset_get_trace (ts, i), TRUE);
 
@@ -891,7 +1041,10 @@ main (int argc, char **argv)
   g_autoptr (GOptionContext) oc = g_option_context_new (_("TRACE… — print trace events, statistics or state"));
   g_option_context_add_main_entries (oc, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (oc, _("A TRACE is a trace directory (LTT, LTTng 0.x, CTF) or a .tar.gz, .tgz or .tar of one.\n"
-                                          "Several traces are merged into one traceset in time order."));
+                                          "Several traces are merged into one traceset in time order.\n"
+                                          "net://RELAY[:PORT]/host/HOSTNAME/SESSION follows a live LTTng session "
+                                          "through lttng-relayd until it ends;\n"
+                                          "net://RELAY[:PORT] lists the sessions the relay serves."));
   /* -h is trcrpt's "no headings"; help stays on --help and -?. */
   g_option_context_set_help_enabled (oc, FALSE);
   g_autoptr (GError) error = NULL;

@@ -5,6 +5,7 @@
 
 #include "ttv-application.h"
 
+#include "ttv-live-url.h"
 #include "ttv-settings.h"
 #include "ttv-viewer-registry.h"
 #include "ttv-window.h"
@@ -71,7 +72,8 @@ ttv_application_add_recent (TtvApplication *self, const char *path)
 
   if (!self->settings)
     return;
-  absolute = g_canonicalize_filename (path, NULL);
+  /* A live session's URL is no file name. */
+  absolute = ttv_live_url_is_live (path) ? g_strdup (path) : g_canonicalize_filename (path, NULL);
   old = g_settings_get_strv (self->settings, "recent-traces");
   builder = g_strv_builder_new ();
   g_strv_builder_add (builder, absolute);
@@ -162,6 +164,7 @@ ttv_application_startup (GApplication *app)
     { "win.find", { "<Primary>f", NULL } },
     { "win.filter", { "<Primary>l", NULL } },
     { "win.follow", { "<Primary><Shift>f", NULL } },
+    { "win.open-live", { "<Primary><Shift>l", NULL } },
     { "win.info", { "<Primary>i", NULL } },
     { "win.preferences", { "<Primary>comma", NULL } },
     /* GtkApplication adds it from gtk/help-overlay.ui (ttv-help-overlay.ui). */

@@ -224,7 +224,9 @@ ttv_tab_state_set_traceset (TtvTabState *self, TtvTraceset *traceset)
 gboolean
 ttv_tab_state_refresh (TtvTabState *self, gboolean *changed, GError **error)
 {
-  TtvTime old_end = self->span_end;
+  TtvTime old_start = self->span_start, old_end = self->span_end;
+  gboolean was_empty;
+  guint32 shape;
 
   g_return_val_if_fail (TTV_IS_TAB_STATE (self), FALSE);
 
@@ -234,14 +236,30 @@ ttv_tab_state_refresh (TtvTabState *self, gboolean *changed, GError **error)
   /* The formats refresh only without live cursors. */
   g_clear_pointer (&self->reader, ttv_event_reader_free);
   self->positioned = NULL;
+  was_empty = ttv_traceset_get_n_tracefiles (self->traceset) == 0;
+  shape = ttv_traceset_get_shape_hash (self->traceset);
   if (!ttv_traceset_refresh (self->traceset, changed, error))
     return FALSE;
   if (!*changed)
     return TRUE;
   update_span (self);
-  /* A window that showed the end keeps showing it, as `tail -f`. */
-  if (self->window_end == old_end && self->span_end > old_end)
+  /* New tracefiles (a live session's streams, traces): positions the views
+   * keep no longer match; to them it is another traceset. */
+  if (ttv_traceset_get_shape_hash (self->traceset) != shape)
+    g_signal_emit (self, signals[SIG_TRACESET_CHANGED], 0);
+  if (was_empty)
     {
+      /* The first events of a live session: show them all. */
+      self->window_start = self->current_time = self->span_start;
+      self->window_end = self->span_end;
+      g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
+    }
+  else if (self->window_end == old_end && self->span_end > old_end)
+    {
+      /* A window that showed the end keeps showing it, as `tail -f`: the
+       * whole span grows, a zoomed window slides. */
+      if (self->window_start != old_start)
+        self->window_start += self->span_end - old_end;
       self->window_end = self->span_end;
       g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
     }

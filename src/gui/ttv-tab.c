@@ -486,6 +486,37 @@ ttv_tab_add_trace (TtvTab *self, TtvTrace *trace)
 
 #define FOLLOW_INTERVAL_MS 1000
 
+/* A live session that ended, or whose relay failed, sends nothing more:
+ * say so (the views keep everything received) and stop following. */
+static gboolean
+live_session_over (TtvTab *self)
+{
+  TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
+  const GError *error = NULL;
+  g_autofree char *msg = NULL;
+
+  if (!ttv_traceset_is_live (ts))
+    return FALSE;
+  switch (ttv_traceset_get_live_state (ts, NULL, &error))
+    {
+    case TTV_LIVE_SOURCE_RUNNING:
+      return FALSE;
+    case TTV_LIVE_SOURCE_ENDED:
+      msg = g_strdup_printf (_("The live session “%s” ended; the views show all of it."),
+                             ttv_traceset_get_live_session (ts)->name);
+      ttv_tab_notify (self, "follow", GTK_MESSAGE_INFO, msg);
+      break;
+    case TTV_LIVE_SOURCE_FAILED:
+    default:
+      msg = g_strdup_printf (_("The live session “%s” stopped: %s. The views show what was received."),
+                             ttv_traceset_get_live_session (ts)->name, error ? error->message : "");
+      ttv_tab_notify (self, "follow", GTK_MESSAGE_ERROR, msg);
+      break;
+    }
+  self->follow_timeout = 0;
+  return TRUE;
+}
+
 /* Once a second: what the tracer appended, unless background passes or
  * requests are reading the traceset (then next time).  New data runs the
  * background passes again, which bring the views up to date. */
@@ -507,7 +538,7 @@ follow_tick (gpointer data)
     }
   if (changed)
     start_stage (self, STAGE_INDEX);
-  return G_SOURCE_CONTINUE;
+  return live_session_over (self) ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
 }
 
 void
@@ -549,6 +580,9 @@ ttv_tab_dup_title (TtvTab *self)
 {
   guint n = ttv_tab_state_get_n_traces (self->state);
 
+  /* A live session is named after itself, whatever traces came yet. */
+  if (ttv_traceset_is_live (ttv_tab_state_get_traceset (self->state)))
+    return g_strdup (ttv_traceset_get_live_session (ttv_tab_state_get_traceset (self->state))->name);
   if (n == 0)
     return g_strdup (_("(empty)"));
   if (n == 1)

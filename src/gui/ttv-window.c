@@ -7,6 +7,8 @@
 
 #include "ttv-application.h"
 #include "ttv-info-dialog.h"
+#include "ttv-live-dialog.h"
+#include "ttv-live-url.h"
 #include "ttv-marker-colors.h"
 #include "ttv-palette.h"
 #include "ttv-settings.h"
@@ -297,6 +299,132 @@ ttv_window_cancel_open (TtvWindow *self)
   gtk_button_clicked (self->busy_cancel);
 }
 
+/* The busy box with Cancel, and a new cancellable for what starts (an
+ * open still under way is cancelled). */
+static void
+start_busy (TtvWindow *self, const char *text)
+{
+  if (self->open_cancel)
+    g_cancellable_cancel (self->open_cancel);
+  g_clear_object (&self->open_cancel);
+  self->open_cancel = g_cancellable_new ();
+  g_atomic_int_set (self->open_progress, 0);
+  gtk_label_set_text (self->busy_label, text);
+  gtk_widget_show (self->busy_box);
+  if (!self->pulse_id)
+    self->pulse_id = g_timeout_add (100, pulse, self);
+}
+
+/* --- Live sessions (docs/live.md) ------------------------------------------ */
+
+static void
+live_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  GError *error = NULL;
+
+  if (ttv_traceset_add_live (ts, data, cancellable, &error))
+    g_task_return_pointer (task, g_steal_pointer (&ts), (GDestroyNotify) ttv_traceset_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+live_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  TtvWindow *self = data;  /* owned reference */
+  const char *url = g_task_get_task_data (G_TASK (result));
+  gboolean cancelled = g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result)));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTraceset) ts = g_task_propagate_pointer (G_TASK (result), &error);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (g_task_get_cancellable (G_TASK (result)) == self->open_cancel)
+    {
+      g_clear_object (&self->open_cancel);
+      stop_busy (self);
+    }
+  if (!cancelled && gtk_widget_get_realized (GTK_WIDGET (self)))
+    {
+      if (ts)
+        {
+          if (app)
+            ttv_application_add_recent (TTV_APPLICATION (app), url);
+          add_tab (self, ts);
+          /* Its views follow the session as it goes, until it ends. */
+          ttv_tab_set_following (current_tab (self), TRUE);
+          update_actions (self);
+        }
+      else
+        {
+          g_autofree char *msg = g_strdup_printf (_("Cannot follow “%s”:\n%s"), url, error->message);
+          error_dialog (self, _("Cannot open live session"), msg);
+        }
+    }
+  g_object_unref (self);
+}
+
+void
+ttv_window_open_live (TtvWindow *self, const char *url)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (TTV_IS_WINDOW (self) && url != NULL);
+  start_busy (self, _("Connecting to the relay…"));
+  task = g_task_new (NULL, self->open_cancel, live_done, g_object_ref (self));
+  g_task_set_task_data (task, g_strdup (url), g_free);
+  g_task_run_in_thread (task, live_thread);
+}
+
+static void
+live_dialog_response (GtkDialog *dialog, gint response, TtvWindow *self)
+{
+  g_autofree char *url = ttv_live_dialog_dup_url (TTV_LIVE_DIALOG (dialog));
+  GSettings *settings = ttv_settings_get ();
+
+  if (response == GTK_RESPONSE_ACCEPT && url)
+    {
+      if (settings)
+        g_settings_set_string (settings, "live-relay", ttv_live_dialog_get_relay (TTV_LIVE_DIALOG (dialog)));
+      ttv_window_open_live (self, url);
+    }
+  gtk_widget_destroy (GTK_WIDGET (dialog));
+}
+
+GtkWidget *
+ttv_window_choose_live (TtvWindow *self)
+{
+  GSettings *settings = ttv_settings_get ();
+  g_autofree char *relay = settings ? g_settings_get_string (settings, "live-relay") : NULL;
+  GtkWidget *dialog;
+
+  g_return_val_if_fail (TTV_IS_WINDOW (self), NULL);
+  dialog = ttv_live_dialog_new (GTK_WINDOW (self), relay);
+  g_signal_connect (dialog, "response", G_CALLBACK (live_dialog_response), self);
+  gtk_widget_show (dialog);
+  return dialog;
+}
+
+/* A live URL among @paths: it is opened alone, as a live session. */
+static gboolean
+open_live_path (TtvWindow *self, const char *const *paths, gboolean add_to_current)
+{
+  const char *live = NULL;
+  guint n = 0;
+
+  for (; paths[n]; n++)
+    if (ttv_live_url_is_live (paths[n]))
+      live = paths[n];
+  if (live == NULL)
+    return FALSE;
+  if (n > 1 || add_to_current)
+    error_dialog (self, _("Cannot open live session"),
+                  _("A live session opens in a tab of its own, without other traces."));
+  else
+    ttv_window_open_live (self, live);
+  return TRUE;
+}
+
 void
 ttv_window_open (TtvWindow *self, const char *const *paths, gboolean add_to_current)
 {
@@ -304,12 +432,9 @@ ttv_window_open (TtvWindow *self, const char *const *paths, gboolean add_to_curr
   OpenJob *job;
 
   g_return_if_fail (TTV_IS_WINDOW (self));
-  if (!paths || !paths[0])
+  if (!paths || !paths[0] || open_live_path (self, paths, add_to_current))
     return;
-  if (self->open_cancel)
-    g_cancellable_cancel (self->open_cancel);
-  g_clear_object (&self->open_cancel);
-  self->open_cancel = g_cancellable_new ();
+  start_busy (self, _("Opening…"));
 
   job = g_new0 (OpenJob, 1);
   job->paths = g_strdupv ((char **) paths);
@@ -317,12 +442,6 @@ ttv_window_open (TtvWindow *self, const char *const *paths, gboolean add_to_curr
   job->traces = g_ptr_array_new_with_free_func (trace_close0);
   job->errors = g_ptr_array_new_with_free_func (g_free);
   job->progress = g_atomic_rc_box_acquire (self->open_progress);
-  g_atomic_int_set (self->open_progress, 0);
-
-  gtk_label_set_text (self->busy_label, _("Opening…"));
-  gtk_widget_show (self->busy_box);
-  if (!self->pulse_id)
-    self->pulse_id = g_timeout_add (100, pulse, self);
 
   task = g_task_new (NULL, self->open_cancel, open_done, g_object_ref (self));
   g_task_set_task_data (task, job, (GDestroyNotify) open_job_free);
@@ -488,6 +607,12 @@ act_show_bookmarks (GSimpleAction *a, GVariant *state, gpointer self)
 }
 
 static void
+act_open_live (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  ttv_window_choose_live (self);
+}
+
+static void
 act_info (GSimpleAction *a, GVariant *p, gpointer self)
 {
   TtvTab *tab = current_tab (self);
@@ -575,6 +700,7 @@ static const GActionEntry win_entries[] = {
   { "show-viewer", act_show_viewer, "s", NULL, NULL, { 0 } },
   { "show-bookmarks", NULL, NULL, "true", act_show_bookmarks, { 0 } },
   { "follow", NULL, NULL, "false", act_follow, { 0 } },
+  { "open-live", act_open_live, NULL, NULL, NULL, { 0 } },
   { "filter", act_filter, NULL, NULL, NULL, { 0 } },
 };
 

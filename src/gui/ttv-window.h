@@ -19,6 +19,13 @@ GtkWidget  *ttv_window_get_current_tab (TtvWindow *self);
 guint       ttv_window_get_n_tabs (TtvWindow *self);
 /* Asks for trace folders (@folder) or archives to open in new tabs. */
 void        ttv_window_choose (TtvWindow *self, gboolean folder);
+/* Follows the live session at @url (net://RELAY[:PORT]/host/HOSTNAME/SESSION)
+ * in a new tab, attaching in a worker thread (ttv_window_open sends live
+ * URLs here too). */
+void        ttv_window_open_live (TtvWindow *self, const char *url);
+/* File > Open Live Session: the dialog (returned, for tests) that lists a
+ * relay's sessions and opens the chosen one. */
+GtkWidget  *ttv_window_choose_live (TtvWindow *self);
 
 /* Whether an open started by ttv_window_open is still under way (also
  * while a cancelled one winds down); cancel it as the Cancel button does. */

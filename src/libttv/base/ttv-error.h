@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 #define TTV_ENGINE_ERROR (ttv_engine_error_quark ())
 #define TTV_USAGE_ERROR (ttv_usage_error_quark ())
 #define TTV_FILTER_ERROR (ttv_filter_error_quark ())
+#define TTV_LIVE_ERROR (ttv_live_error_quark ())
 
 typedef enum {
   TTV_FORMAT_ERROR_UNKNOWN_FORMAT,  /* no reader recognises the path */
@@ -48,10 +49,26 @@ typedef enum {
   TTV_FILTER_ERROR_IO,              /* a groups or format file cannot be read */
 } TtvFilterError;
 
+/* Live sessions through lttng-relayd (docs/live.md): messages name the
+ * relay (host:port) and, for a reply, the command it answers. */
+typedef enum {
+  TTV_LIVE_ERROR_URL,               /* not a net://HOST[:PORT][/host/HOSTNAME/SESSION] URL */
+  TTV_LIVE_ERROR_CONNECT,           /* the relay cannot be reached */
+  TTV_LIVE_ERROR_VERSION,           /* the relay speaks an incompatible protocol version */
+  TTV_LIVE_ERROR_CLOSED,            /* the relay closed the connection */
+  TTV_LIVE_ERROR_TIMEOUT,           /* the relay stopped answering */
+  TTV_LIVE_ERROR_PROTOCOL,          /* a reply that breaks the protocol (garbage, wrong size) */
+  TTV_LIVE_ERROR_TOO_LARGE,         /* a reply announces more than ttv accepts */
+  TTV_LIVE_ERROR_NO_SESSION,        /* no such session on the relay */
+  TTV_LIVE_ERROR_REFUSED,           /* the relay refused a request (attach, packet) */
+  TTV_LIVE_ERROR_SPOOL,             /* the local copy of the session cannot be written */
+} TtvLiveError;
+
 GQuark ttv_format_error_quark (void);
 GQuark ttv_archive_error_quark (void);
 GQuark ttv_engine_error_quark (void);
 GQuark ttv_usage_error_quark (void);
 GQuark ttv_filter_error_quark (void);
+GQuark ttv_live_error_quark (void);
 
 G_END_DECLS

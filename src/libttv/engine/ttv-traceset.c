@@ -1,21 +1,13 @@
 /* ttv-traceset.c: the traceset, an ordered list of traces with a flat
  * numbering of all their tracefiles (streams).  Used by the context engine. */
 #include "ttv-traceset.h"
+#include "ttv-traceset-private.h"
 
 #include "ttv-archive.h"
+#include "ttv-live-url.h"
 #include "ttv-session.h"
 
 #include <string.h>
-
-struct _TtvTraceset {
-  gint ref_count;
-  GPtrArray *traces;            /* of TtvTrace *, owned */
-  GPtrArray *streams;           /* of TtvTracefile *, weak: all tracefiles in order */
-  GArray *stream_trace;         /* of guint: trace index of each stream */
-  GArray *first_stream;         /* of guint: per trace */
-  TtvTime start;
-  TtvTime end;
-};
 
 static void
 trace_free_cb (gpointer p)
@@ -54,6 +46,8 @@ ttv_traceset_unref (TtvTraceset *ts)
   g_array_unref (ts->stream_trace);
   g_array_unref (ts->first_stream);
   g_ptr_array_unref (ts->traces);
+  /* After the traces: they read the spool. */
+  ttv_traceset_live_free (ts->live);
   g_free (ts);
 }
 
@@ -81,6 +75,8 @@ gboolean
 ttv_traceset_add_path (TtvTraceset *ts, const char *path, GError **error)
 {
   g_return_val_if_fail (ts != NULL && path != NULL, FALSE);
+  if (ttv_live_url_is_live (path))
+    return ttv_traceset_add_live (ts, path, NULL, error);
   /* A session directory (or an archive of one): every trace below it. */
   g_autofree char *dir = NULL;
   if (ttv_archive_is_archive (path))
@@ -104,29 +100,17 @@ ttv_traceset_add_path (TtvTraceset *ts, const char *path, GError **error)
   return TRUE;
 }
 
-gboolean
-ttv_traceset_refresh (TtvTraceset *ts, gboolean *changed, GError **error)
+void
+ttv_traceset_renumber (TtvTraceset *ts)
 {
-  g_return_val_if_fail (ts != NULL && changed != NULL, FALSE);
-  *changed = FALSE;
-  for (guint i = 0; i < ts->traces->len; i++)
-    {
-      gboolean c = FALSE;
-      if (!ttv_trace_refresh (g_ptr_array_index (ts->traces, i), &c, error))
-        return FALSE;
-      *changed |= c;
-    }
-  if (!*changed)
-    return TRUE;
   g_ptr_array_set_size (ts->streams, 0);
   g_array_set_size (ts->stream_trace, 0);
   g_array_set_size (ts->first_stream, 0);
   ts->start = TTV_TIME_MAX;
   ts->end = TTV_TIME_MIN;
-  g_autoptr (GPtrArray) traces = g_ptr_array_ref (ts->traces);
-  for (guint i = 0; i < traces->len; i++)
+  for (guint i = 0; i < ts->traces->len; i++)
     {
-      TtvTrace *trace = g_ptr_array_index (traces, i);
+      TtvTrace *trace = g_ptr_array_index (ts->traces, i);
       g_array_append_val (ts->first_stream, ts->streams->len);
       for (guint j = 0; j < trace->tracefiles->len; j++)
         {
@@ -139,6 +123,32 @@ ttv_traceset_refresh (TtvTraceset *ts, gboolean *changed, GError **error)
           ts->end = MAX (ts->end, trace->end);
         }
     }
+}
+
+gboolean
+ttv_traceset_refresh_traces (TtvTraceset *ts, gboolean *changed, GError **error)
+{
+  for (guint i = 0; i < ts->traces->len; i++)
+    {
+      gboolean c = FALSE;
+      if (!ttv_trace_refresh (g_ptr_array_index (ts->traces, i), &c, error))
+        return FALSE;
+      *changed |= c;
+    }
+  return TRUE;
+}
+
+gboolean
+ttv_traceset_refresh (TtvTraceset *ts, gboolean *changed, GError **error)
+{
+  g_return_val_if_fail (ts != NULL && changed != NULL, FALSE);
+  *changed = FALSE;
+  if (ts->live)
+    return ttv_traceset_live_refresh (ts, changed, error);
+  if (!ttv_traceset_refresh_traces (ts, changed, error))
+    return FALSE;
+  if (*changed)
+    ttv_traceset_renumber (ts);
   return TRUE;
 }
 

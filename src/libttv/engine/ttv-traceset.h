@@ -2,6 +2,7 @@
  * The traceset context merges their tracefiles; tabs, the CLI and bench hold one. */
 #pragma once
 
+#include "ttv-live-source.h"
 #include "ttv-trace.h"
 
 G_BEGIN_DECLS
@@ -38,6 +39,27 @@ gboolean    ttv_traceset_refresh (TtvTraceset *ts, gboolean *changed, GError **e
  * names, block counts and time ranges), stored in positions so that a
  * position saved for another traceset is refused. */
 guint32     ttv_traceset_get_shape_hash (const TtvTraceset *ts);
+
+/* --- Live sessions (docs/live.md) ---------------------------------------- */
+
+/* Follows the live LTTng session that @url names
+ * (net://RELAY[:PORT]/host/HOSTNAME/SESSION): attaches to it through the
+ * relay from its beginning and opens the traces that arrived already; then
+ * each ttv_traceset_refresh adds what arrived since, new traces included
+ * (after the others).  @ts must be empty.  Waits for the relay's answers
+ * (each at most ttv_live_client_get_timeout); @cancellable stops that. */
+gboolean    ttv_traceset_add_live (TtvTraceset *ts, const char *url, GCancellable *cancellable, GError **error);
+gboolean    ttv_traceset_is_live (const TtvTraceset *ts);
+/* As of the last refresh: whether the session goes on, ended, or its relay
+ * failed (*error, borrowed, says how); *horizon: no event before it is
+ * still to come (TTV_TIME_MAX once the session ended or failed, TTV_TIME_MIN
+ * while some stream has told nothing yet). */
+TtvLiveSourceState ttv_traceset_get_live_state (const TtvTraceset *ts, TtvTime *horizon, const GError **error);
+/* The live session (NULL when @ts is not live) and the URL it was given. */
+const TtvLiveSessionInfo *ttv_traceset_get_live_session (const TtvTraceset *ts);
+const char *ttv_traceset_get_live_url (const TtvTraceset *ts);
+/* Bytes received from the relay, as of the last refresh. */
+guint64     ttv_traceset_get_live_received (const TtvTraceset *ts);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvTraceset, ttv_traceset_unref)
 

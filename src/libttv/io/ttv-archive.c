@@ -1,13 +1,13 @@
 /* ttv-archive.c: traces packed as .tar.gz / .tgz / .tar, extracted safely into
  * a per-archive cache, and rewritten atomically.  Used by ttv_trace_open and bookmarks. */
 #include "ttv-archive.h"
+#include "ttv-remove-tree.h"
 #include "ttv-error.h"
 
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <inttypes.h>
@@ -623,20 +623,6 @@ extract_to (const char *archive_path, int fd, const char *root, Progress *progre
 
 /* --- The cache ------------------------------------------------------------ */
 
-static int
-remove_one (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-  remove (path);
-  return 0;
-}
-
-/* Removes a tree without following any link in it. */
-static void
-remove_tree (const char *path)
-{
-  nftw (path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-}
-
 static char *
 cache_key (const char *real_path)
 {
@@ -712,7 +698,7 @@ discard_dir (const char *path)
   g_autofree char *old = g_strdup_printf ("%s.old-%d-%08x", path, (int) getpid (),
                                           g_random_int ());
   if (rename (path, old) == 0)
-    remove_tree (old);
+    ttv_remove_tree (old);
 }
 
 void
@@ -744,7 +730,7 @@ ttv_archive_clean_stale (guint max_age_days)
         {
           /* Left by a crashed or concurrent extraction: only when surely dead. */
           if (lstat (path, &st) == 0 && now - (gint64) st.st_mtim.tv_sec >= 86400)
-            remove_tree (path);
+            ttv_remove_tree (path);
         }
     }
   for (guint i = 0; i < doomed->len; i++)
@@ -876,7 +862,7 @@ ttv_archive_extract_full (const char *archive_path, GCancellable *cancellable,
     }
   if (!ok)
     {
-      remove_tree (tmp);
+      ttv_remove_tree (tmp);
       return NULL;
     }
 
@@ -889,13 +875,13 @@ ttv_archive_extract_full (const char *archive_path, GCancellable *cancellable,
         {
           if (stamp_matches (entry_dir, stamp))
             {
-              remove_tree (tmp);        /* another process extracted it meanwhile */
+              ttv_remove_tree (tmp);        /* another process extracted it meanwhile */
               break;
             }
           discard_dir (entry_dir);      /* stale: the archive changed */
           continue;
         }
-      remove_tree (tmp);
+      ttv_remove_tree (tmp);
       g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
                    _("%s: cannot move the extracted trace into the cache %s: %s"),
                    archive_path, cache, g_strerror (errsv));

@@ -167,6 +167,36 @@ best_format (const char *dir)
   return best;
 }
 
+/* The best reader's open of @dir (@path is what the user gave). */
+static TtvTrace *
+open_dir (const char *dir, const char *path, TtvTraceFlags flags, GError **error)
+{
+  const TtvFormatClass *format = best_format (dir);
+  if (format == NULL)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNKNOWN_FORMAT,
+                   _("%s: not a trace that ttv can read (no LTT info/system.xml, "
+                     "LTTng 0.x cpu_N files or CTF metadata found)"),
+                   path);
+      return NULL;
+    }
+
+  TtvTrace *t = trace_new (dir, path);
+  t->flags = flags;
+  if (!format->open (t, error))
+    {
+      /* close() is only for a trace the reader accepted. */
+      t->format = NULL;
+      ttv_trace_close (t);
+      return NULL;
+    }
+  t->format = format;
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    find_event_span (g_ptr_array_index (t->tracefiles, i));
+  update_span (t);
+  return t;
+}
+
 TtvTrace *
 ttv_trace_open (const char *path, GError **error)
 {
@@ -198,30 +228,14 @@ ttv_trace_open_full (const char *path, GCancellable *cancellable,
     }
   else
     dir = g_strdup (path);
+  return open_dir (dir, path, 0, error);
+}
 
-  const TtvFormatClass *format = best_format (dir);
-  if (format == NULL)
-    {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNKNOWN_FORMAT,
-                   _("%s: not a trace that ttv can read (no LTT info/system.xml, "
-                     "LTTng 0.x cpu_N files or CTF metadata found)"),
-                   path);
-      return NULL;
-    }
-
-  TtvTrace *t = trace_new (dir, path);
-  if (!format->open (t, error))
-    {
-      /* close() is only for a trace the reader accepted. */
-      t->format = NULL;
-      ttv_trace_close (t);
-      return NULL;
-    }
-  t->format = format;
-  for (guint i = 0; i < t->tracefiles->len; i++)
-    find_event_span (g_ptr_array_index (t->tracefiles, i));
-  update_span (t);
-  return t;
+TtvTrace *
+ttv_trace_open_growing (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  return open_dir (path, path, TTV_TRACE_FLAG_GROWING, error);
 }
 
 gboolean

@@ -109,6 +109,9 @@ struct _TtvTracefile {
 typedef enum {
   TTV_TRACE_FLAG_BEGINNING_MISSING = 1 << 0,  /* flight recorder: oldest data overwritten */
   TTV_TRACE_FLAG_READ_ONLY = 1 << 1,
+  /* Still being written (ttv_trace_open_growing): what its end holds partly
+   * written (a declaration, a packet) is left for a refresh, not refused. */
+  TTV_TRACE_FLAG_GROWING = 1 << 2,
 } TtvTraceFlags;
 
 struct _TtvTrace {
@@ -206,6 +209,10 @@ TtvTrace   *ttv_trace_open (const char *path, GError **error);
 TtvTrace   *ttv_trace_open_full (const char *path, GCancellable *cancellable,
                                  void (*progress) (guint64 done, guint64 total, gpointer data),
                                  gpointer progress_data, GError **error);
+/* Opens the trace directory @path, which a tracer or a live session is
+ * still writing (TTV_TRACE_FLAG_GROWING, for the reader's open): a partly
+ * written end waits for ttv_trace_refresh. */
+TtvTrace   *ttv_trace_open_growing (const char *path, GError **error);
 void        ttv_trace_close (TtvTrace *trace);
 /* Called by readers from their open(). */
 TtvTracefile *ttv_trace_add_tracefile (TtvTrace *trace, const char *name, gint cpu);

@@ -1,17 +1,21 @@
 /* ttv-ust-app.c: the instrumented program of the recorded userspace trace
- * test (tests/formats/ctf-ust): emits each ttv_test event over a range of
- * values, including the extremes of every integer size. */
+ * test (tests/formats/ctf-ust) and of the live session tests (tests/live):
+ * emits each ttv_test event over a range of values, including the extremes
+ * of every integer size.  Usage: ttv-ust-app [ROUNDS [PAUSE_US]]: 14 events,
+ * then ROUNDS rounds of 4 events, PAUSE_US microseconds apart (a known rate). */
 #define TRACEPOINT_CREATE_PROBES
 #define TRACEPOINT_DEFINE
 #include "ttv-test-tp.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int
 main (int argc, char **argv)
 {
   int rounds = argc > 1 ? atoi (argv[1]) : 20;
+  int pause_us = argc > 2 ? atoi (argv[2]) : 0;
   static const int64_t extremes[] = {
     0, 1, -1, 127, -128, 255, 32767, -32768, 65535, 2147483647, -2147483647 - 1,
     4294967295LL, INT64_MAX, INT64_MIN,
@@ -22,7 +26,6 @@ main (int argc, char **argv)
     "hello", "x", "a \"quoted\" \\ string?", "tab\tnew\nline", "0123456789abcdef", "\xc3\xa9t\xc3\xa9",
   };
   static const int colors[] = { 0, 1, 10, 15, 19, -3, 7 };
-  (void) argv;
   for (unsigned i = 0; i < sizeof extremes / sizeof extremes[0]; i++)
     tracepoint (ttv_test, integers, extremes[i]);
   for (int r = 0; r < rounds; r++)
@@ -35,6 +38,8 @@ main (int argc, char **argv)
       strncpy (padded, s, sizeof padded - 1);
       tracepoint (ttv_test, texts, s, padded, values, (unsigned) (strlen (s) < 8 ? strlen (s) : 8));
       tracepoint (ttv_test, empty);
+      if (pause_us > 0)
+        usleep ((useconds_t) pause_us);
     }
   return 0;
 }

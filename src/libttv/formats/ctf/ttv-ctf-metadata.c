@@ -149,3 +149,28 @@ ttv_ctf_metadata_read (const char *path, gsize *len, GError **error)
   *len = size;
   return g_steal_pointer (&text);
 }
+
+/* LTTng cuts its metadata into packets anywhere, even inside a
+ * declaration; the rest comes with the next packet. */
+char *
+ttv_ctf_metadata_read_complete (const char *path, gsize *out_len, guint64 *size, GError **error)
+{
+  gsize len = 0;
+  gboolean packetized;
+  g_autofree char *contents = ttv_ctf_metadata_load (path, TRUE, &len, &packetized, size, error);
+  if (contents == NULL)
+    return NULL;
+  gsize cut = 0;
+  for (gsize i = 0; i + 2 < len; i++)
+    if (contents[i] == '\n' && contents[i + 1] == '}' && contents[i + 2] == ';')
+      cut = i + 3;
+  if (memchr (contents, '\0', cut))
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+                   _("%s: neither packetized metadata nor text (NUL byte found)"), path);
+      return NULL;
+    }
+  contents[cut] = '\0';
+  *out_len = cut;
+  return g_steal_pointer (&contents);
+}

@@ -23,6 +23,10 @@ char *ttv_ctf_metadata_read (const char *path, gsize *len, GError **error);
  * back as it is, unchecked (*packetized FALSE). */
 char *ttv_ctf_metadata_load (const char *path, gboolean live, gsize *len, gboolean *packetized,
                              guint64 *file_size, GError **error);
+/* A trace still being written: the metadata text as far as it is complete
+ * (whole packets, and of their text the declarations up to the last
+ * top-level "};"), NULL with @error; *size gets the file's size. */
+char *ttv_ctf_metadata_read_complete (const char *path, gsize *len, guint64 *size, GError **error);
 /* TRUE when @data starts like CTF metadata (packet magic or "/ * CTF" text). */
 gboolean ttv_ctf_metadata_looks_valid (const guint8 *data, gsize len);
 /* Packetized metadata -> text; @path is only used in messages. */

@@ -111,7 +111,10 @@ ctf_open (TtvTrace *trace, GError **error)
   /* Sized before reading: metadata growing meanwhile is seen by a refresh. */
   GStatBuf mst;
   guint64 meta_size = g_stat (meta_path, &mst) == 0 ? (guint64) mst.st_size : 0;
-  g_autofree char *text = ttv_ctf_metadata_read (meta_path, &len, error);
+  /* Still being written, its last declaration may be partly there. */
+  g_autofree char *text = trace->flags & TTV_TRACE_FLAG_GROWING
+                            ? ttv_ctf_metadata_read_complete (meta_path, &len, &meta_size, error)
+                            : ttv_ctf_metadata_read (meta_path, &len, error);
   if (text == NULL)
     return FALSE;
   g_autoptr (CtfMeta) meta = ttv_ctf_parse (text, len, meta_path, error);
@@ -200,6 +203,25 @@ ctf_block_start (const TtvTracefile *tf, guint64 block)
   return pk->has_ts ? pk->t_begin : TTV_TIME_MIN;
 }
 
+/* Through the clock of the first stream class that has one: LTTng gives
+ * every stream class of a trace the same clock (live beacons, cycle=
+ * bookmarks). */
+static gboolean
+ctf_cycles_to_time (const TtvTrace *trace, guint64 cycles, TtvTime *time)
+{
+  const CtfTracePriv *priv = trace->priv;
+  for (guint i = 0; priv && i < priv->meta->streams->len; i++)
+    {
+      const CtfStreamClass *sc = g_ptr_array_index (priv->meta->streams, i);
+      if (sc->clock)
+        {
+          *time = ttv_ctf_clock_to_time (sc->clock, cycles);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static gint32
 ctf_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint32 scopes[TTV_EVENT_N_CONTEXTS],
                      GError **error)
@@ -223,6 +245,7 @@ const TtvFormatClass ttv_ctf_format_class = {
   .decode_fields = ttv_ctf_cursor_decode_fields,
   .refresh = ttv_ctf_refresh,
   .block_start = ctf_block_start,
+  .cycles_to_time = ctf_cycles_to_time,
   .decode_contexts = ctf_decode_contexts,
   .event_type_has_context = ttv_ctf_event_type_has_context,
   .append_babeltrace_line = ttv_ctf_append_babeltrace_line,

@@ -8,33 +8,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* The metadata text as far as it is complete, NULL with @error: whole
- * packets, and of their text the declarations up to the last top-level
- * "};" (LTTng cuts its metadata into packets anywhere, even inside a
- * declaration; the rest comes with the next packet). */
-static char *
-read_metadata_text (const char *path, gsize *out_len, guint64 *size, GError **error)
-{
-  gsize len = 0;
-  gboolean packetized;
-  g_autofree char *contents = ttv_ctf_metadata_load (path, TRUE, &len, &packetized, size, error);
-  if (contents == NULL)
-    return NULL;
-  gsize cut = 0;
-  for (gsize i = 0; i + 2 < len; i++)
-    if (contents[i] == '\n' && contents[i + 1] == '}' && contents[i + 2] == ';')
-      cut = i + 3;
-  if (memchr (contents, '\0', cut))
-    {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                   _("%s: neither packetized metadata nor text (NUL byte found)"), path);
-      return NULL;
-    }
-  contents[cut] = '\0';
-  *out_len = cut;
-  return g_steal_pointer (&contents);
-}
-
 static gboolean
 cannot_follow (GError **error, const char *path, const char *why)
 {
@@ -118,7 +91,7 @@ refresh_metadata (TtvTrace *trace, CtfTracePriv *priv, gboolean *changed, GError
     return TRUE;
   gsize len = 0;
   guint64 size = 0;
-  g_autofree char *text = read_metadata_text (path, &len, &size, error);
+  g_autofree char *text = ttv_ctf_metadata_read_complete (path, &len, &size, error);
   if (text == NULL)
     return FALSE;
   if (len <= priv->metadata_len)
