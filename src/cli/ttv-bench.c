@@ -472,6 +472,7 @@ bench_seek (char **paths, GString *out, GError **error)
   g_autoptr (GRand) rand = g_rand_new_with_seed ((guint32) opt_seed);
   g_autoptr (GArray) us = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) cpu_us = g_array_new (FALSE, FALSE, sizeof (double));
+  gboolean peak = reset_peak_rss ();
   for (gint64 i = 0; i < opt_samples; i++)
     {
       TtvTime t = start + (TtvTime) (g_rand_double (rand) * (double) (end - start));
@@ -487,7 +488,8 @@ bench_seek (char **paths, GString *out, GError **error)
       g_array_append_val (cpu_us, c);
     }
   print_json_head (out, opt_after_read ? "seek_time" : "seek_time_cold", paths);
-  g_string_append_printf (out, ",\"samples\":%" G_GINT64_FORMAT, opt_samples);
+  g_string_append_printf (out, ",\"samples\":%" G_GINT64_FORMAT ",\"peak_rss_kib\":%" G_GUINT64_FORMAT,
+                          opt_samples, peak ? peak_rss_kib () : 0);
   append_latency (out, "seek", us);
   append_latency (out, "seek_cpu", cpu_us);
   g_string_append (out, "}\n");
