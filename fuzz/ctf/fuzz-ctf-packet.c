@@ -1,10 +1,14 @@
 /* fuzz-ctf-packet.c: libFuzzer target reading arbitrary bytes as a CTF stream
- * file under fixed LTTng-UST metadata: index, cursor, seeks, decoding, text. */
+ * file under fixed LTTng-UST metadata: index, cursor, seeks, decoding, text.
+ * The trace is opened once; each input is a stream file opened in it. */
 #include "ttv-ctf.h"
 #include "ttv-ctf-text.h"
+#include "ttv-ctf-private.h"
+#include "../fuzz-files.h"
 
 #include <glib/gstdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
@@ -44,64 +48,84 @@ static const char metadata[] =
   "    integer { size = 3; align = 1; signed = 1; base = 2; } _b; integer { size = 9; align = 1; base = 8; } _o; }; };\n";
 
 static char *dir;
+static TtvTrace *trace;         /* the metadata, parsed once: the stream changes per input */
 
 static void
 remove_dir (void)
 {
-  g_autofree char *m = g_build_filename (dir, "metadata", NULL);
-  g_autofree char *s = g_build_filename (dir, "stream_0", NULL);
-  g_remove (m);
-  g_remove (s);
-  g_rmdir (dir);
+  ttv_trace_close (trace);
+  fuzz_remove_tree (dir);
+}
+
+/* The stream file's tracefile, taken out of the trace again. */
+static void
+drop_stream (CtfStreamFile *sf)
+{
+  TtvTracefile *tf = sf->tracefile;
+  g_ptr_array_remove (trace->tracefiles, tf);
+  g_free (tf->name);
+  if (tf->lost)
+    g_array_unref (tf->lost);
+  g_free (tf);
+  ttv_ctf_stream_file_free (sf);
+  g_ptr_array_set_size (trace->warnings, 0);
+  g_clear_pointer (&trace->tail_warnings, g_ptr_array_unref);
+  g_clear_pointer (&trace->damage_warnings, g_ptr_array_unref);
 }
 
 int
 LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
 {
+  GError *error = NULL;
   if (dir == NULL)
     {
-      dir = g_dir_make_tmp ("ttv-fuzz-ctf-XXXXXX", NULL);
-      g_assert (dir != NULL);
+      dir = fuzz_make_tmp_dir ("ttv-fuzz-ctf");
       g_autofree char *m = g_build_filename (dir, "metadata", NULL);
-      g_assert (g_file_set_contents (m, metadata, -1, NULL));
+      fuzz_write_file (m, metadata, strlen (metadata));
+      /* Opened once, without a stream (parsing the metadata is most of
+       * the cost of opening). */
+      trace = ttv_trace_open (dir, &error);
+      g_assert_no_error (error);
       atexit (remove_dir);
     }
   g_autofree char *s = g_build_filename (dir, "stream_0", NULL);
-  g_assert (g_file_set_contents (s, (const char *) data, (gssize) size, NULL));
-
-  GError *error = NULL;
-  TtvTrace *t = ttv_trace_open (dir, &error);
-  g_assert_no_error (error);
+  fuzz_write_file (s, data, size);
+  CtfTracePriv *priv = trace->priv;
+  CtfStreamFile *sf = ttv_ctf_stream_file_open (priv->meta, dir, "stream_0", trace, &error);
+  if (sf == NULL)
+    {
+      g_assert (error != NULL);
+      g_error_free (error);
+      return 0;
+    }
   TtvDecoder *d = ttv_decoder_new ();
   GString *line = g_string_new (NULL);
-  for (guint i = 0; i < t->tracefiles->len; i++)
+  TtvCursor *c = ttv_cursor_new (sf->tracefile, &error);
+  TtvEvent ev, mid = { 0 };
+  guint n = 0;
+  TtvTime prev = TTV_TIME_MIN;
+  g_assert_no_error (error);
+  while (ttv_cursor_next (c, &ev, &error))
     {
-      TtvCursor *c = ttv_cursor_new (g_ptr_array_index (t->tracefiles, i), &error);
-      TtvEvent ev, mid = { 0 };
-      guint n = 0;
-      TtvTime prev = TTV_TIME_MIN;
-      while (ttv_cursor_next (c, &ev, &error))
-        {
-          g_string_truncate (line, 0);
-          ttv_ctf_append_babeltrace_line (line, &ev, prev, d);
-          prev = ev.time;
-          if (n++ == 3)
-            mid = ev;
-        }
-      g_clear_error (&error);
-      if (n > 3)
-        {
-          /* Seeking back to an event delivered before finds it again. */
-          g_assert (ttv_cursor_seek_position (c, &mid.pos, &error));
-          g_assert (ttv_cursor_next (c, &ev, &error));
-          g_assert (ev.pos.index == mid.pos.index && ev.pos.block == mid.pos.block);
-          ttv_cursor_seek_time (c, mid.time, &error);
-          g_clear_error (&error);
-        }
-      ttv_cursor_free (c);
+      g_string_truncate (line, 0);
+      ttv_ctf_append_babeltrace_line (line, &ev, prev, d);
+      prev = ev.time;
+      if (n++ == 3)
+        mid = ev;
     }
+  g_clear_error (&error);
+  if (n > 3)
+    {
+      /* Seeking back to an event delivered before finds it again. */
+      g_assert (ttv_cursor_seek_position (c, &mid.pos, &error));
+      g_assert (ttv_cursor_next (c, &ev, &error));
+      g_assert (ev.pos.index == mid.pos.index && ev.pos.block == mid.pos.block);
+      ttv_cursor_seek_time (c, mid.time, &error);
+      g_clear_error (&error);
+    }
+  ttv_cursor_free (c);
   g_string_free (line, TRUE);
   ttv_decoder_free (d);
-  ttv_trace_close (t);
+  drop_stream (sf);
   return 0;
 }

@@ -10,28 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fuzz-files.h"
+
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
 static char *skeleton_dir;
-
-static void
-skeleton_rmrf (const char *path)
-{
-  GDir *d = g_dir_open (path, 0, NULL);
-  const char *n;
-  while (d && (n = g_dir_read_name (d)))
-    {
-      char *p = g_build_filename (path, n, NULL);
-      if (g_file_test (p, G_FILE_TEST_IS_DIR))
-        skeleton_rmrf (p);
-      else
-        g_unlink (p);
-      g_free (p);
-    }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (path);
-}
 
 static void
 skeleton_cleanup (void)
@@ -39,7 +22,7 @@ skeleton_cleanup (void)
   if (skeleton_dir)
     {
       char *parent = g_path_get_dirname (skeleton_dir);
-      skeleton_rmrf (parent);
+      fuzz_remove_tree (parent);
       g_free (parent);
     }
 }
@@ -58,8 +41,7 @@ skeleton_get (void)
 {
   if (skeleton_dir)
     return skeleton_dir;
-  char *tmp = g_dir_make_tmp ("ttv-fuzz-ltt-XXXXXX", NULL);
-  g_assert (tmp);
+  char *tmp = fuzz_make_tmp_dir ("ttv-fuzz-ltt");
   skeleton_dir = g_build_filename (tmp, "trace", NULL);
   g_free (tmp);
   atexit (skeleton_cleanup);
@@ -132,21 +114,18 @@ skeleton_get (void)
   return skeleton_dir;
 }
 
-/* Plain write: g_file_set_contents() fsyncs, far too slow per input. */
 static void
 skeleton_write (const char *rel, const guint8 *data, size_t size)
 {
   char *path = g_build_filename (skeleton_get (), rel, NULL);
-  FILE *f = fopen (path, "wb");
-  g_assert (f);
-  if (size)
-    fwrite (data, 1, size, f);
-  fclose (f);
+  fuzz_write_file (path, data, size);
   g_free (path);
 }
 
 /* Opens the skeleton, reads and decodes every event; errors are expected. */
-static void
+static void skeleton_read_cursor (TtvCursor *c, TtvDecoder *d);
+
+static inline void
 skeleton_read_all (void)
 {
   GError *error = NULL;
@@ -160,27 +139,71 @@ skeleton_read_all (void)
   for (guint f = 0; f < t->tracefiles->len; f++)
     {
       TtvCursor *c = ttv_cursor_new (g_ptr_array_index (t->tracefiles, f), &error);
-      TtvEvent ev;
-      guint n = 0;
-      while (c && ttv_cursor_next (c, &ev, &error))
+      if (c)
         {
-          ttv_decoder_reset (d);
-          if (ttv_event_decode_fields (&ev, d, &error) < 0)
-            g_clear_error (&error);
-          if (++n == 20)
-            {
-              /* Seek back and forth once. */
-              TtvTracefilePosition pos = ev.pos;
-              if (!ttv_cursor_seek_time (c, ev.time, &error))
-                break;
-              if (!ttv_cursor_seek_position (c, &pos, &error))
-                break;
-            }
+          skeleton_read_cursor (c, d);
+          ttv_cursor_free (c);
         }
       g_clear_error (&error);
-      if (c)
-        ttv_cursor_free (c);
     }
   ttv_decoder_free (d);
   ttv_trace_close (t);
+}
+
+/* Reads every event of @c (decoding each), seeking back and forth once. */
+static void
+skeleton_read_cursor (TtvCursor *c, TtvDecoder *d)
+{
+  GError *error = NULL;
+  TtvEvent ev;
+  guint n = 0;
+  while (ttv_cursor_next (c, &ev, &error))
+    {
+      ttv_decoder_reset (d);
+      if (ttv_event_decode_fields (&ev, d, &error) < 0)
+        g_clear_error (&error);
+      if (++n == 20)
+        {
+          TtvTracefilePosition pos = ev.pos;
+          if (!ttv_cursor_seek_time (c, ev.time, &error))
+            break;
+          if (!ttv_cursor_seek_position (c, &pos, &error))
+            break;
+        }
+    }
+  g_clear_error (&error);
+}
+
+/* The skeleton opened once (system.xml, eventdefs and control files are
+ * most of the cost of opening); the file @rel (beside cpu/0, which the
+ * trace keeps mapped) is opened in it for each input and read as a CPU's
+ * tracefile of the trace would be. */
+static inline void
+skeleton_read_tracefile (const char *rel)
+{
+  static TtvTrace *trace;
+  GError *error = NULL;
+  if (trace == NULL)
+    {
+      trace = ttv_trace_open (skeleton_get (), &error);
+      g_assert_no_error (error);
+    }
+  char *path = g_build_filename (skeleton_dir, rel, NULL);
+  TtvLttTrace *lt = trace->priv;
+  TtvLttFile *f = ttv_ltt_file_open (path, &lt->sys, NULL, &error);
+  g_free (path);
+  if (f == NULL)
+    {
+      g_clear_error (&error);
+      return;
+    }
+  TtvTracefile tf = { .trace = trace, .name = (char *) "cpu/0", .cpu = 0 };
+  ttv_ltt_tracefile_fill (&tf, f);
+  TtvCursor *c = ttv_cursor_new (&tf, &error);
+  TtvDecoder *d = ttv_decoder_new ();
+  g_assert_no_error (error);
+  skeleton_read_cursor (c, d);
+  ttv_cursor_free (c);
+  ttv_decoder_free (d);
+  ttv_ltt_file_free (f);
 }

@@ -3,31 +3,13 @@
 #include "ttv-lttng-private.h"
 #include "ttv-lttng-writer.h"
 #include "ttv-lttng.h"
+#include "../fuzz-files.h"
 
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
-
-static void
-rmrf (const char *path)
-{
-  GDir *d = g_dir_open (path, 0, NULL);
-  const char *n;
-  while (d && (n = g_dir_read_name (d)))
-    {
-      char *p = g_build_filename (path, n, NULL);
-      if (g_file_test (p, G_FILE_TEST_IS_DIR))
-        rmrf (p);
-      else
-        g_unlink (p);
-      g_free (p);
-    }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (path);
-}
 
 static void
 add_int (TtvType *st, const char *name, guint bits, gboolean is_signed, TtvNativeSize native)
@@ -84,27 +66,46 @@ write_control (const char *dir, const guint8 *data, size_t size)
 }
 
 static char *base;
+static char *dir;
+static guint8 last_header[TTV_LTTNG_HEADER_SIZE];
+static gboolean have_control;
 
 static void
 remove_base (void)
 {
-  rmrf (base);
+  fuzz_remove_tree (base);
+  g_free (base);
+  g_free (dir);
+}
+
+/* The control files depend only on the first header: rewritten when it
+ * changes, not for each input (the writer costs far more than a read). */
+static gboolean
+update_control (const guint8 *data, size_t size)
+{
+  guint8 header[TTV_LTTNG_HEADER_SIZE] = { 0 };
+  memcpy (header, data, MIN (size, sizeof header));
+  if (have_control && memcmp (header, last_header, sizeof header) == 0)
+    return TRUE;
+  fuzz_remove_tree (dir);
+  have_control = write_control (dir, data, size);
+  memcpy (last_header, header, sizeof header);
+  return have_control;
 }
 
 int
 LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
 {
-  static guint64 n;
   if (base == NULL)
     {
-      base = g_dir_make_tmp ("ttv-fuzz-lttng-XXXXXX", NULL);
-      g_assert (base != NULL);
+      base = fuzz_make_tmp_dir ("ttv-fuzz-lttng");
+      dir = g_build_filename (base, "t", NULL);
       atexit (remove_base);
     }
-  char *dir = g_strdup_printf ("%s/t%" G_GUINT64_FORMAT, base, n++);
   char *cpu0 = g_build_filename (dir, "cpu_0", NULL);
-  if (write_control (dir, data, size) && g_file_set_contents (cpu0, (const char *) data, size, NULL))
+  if (update_control (data, size))
     {
+      fuzz_write_file (cpu0, data, size);
       GError *error = NULL;
       TtvTrace *trace = ttv_trace_open (dir, &error);
       if (trace)
@@ -147,8 +148,6 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
           g_error_free (error);
         }
     }
-  rmrf (dir);
   g_free (cpu0);
-  g_free (dir);
   return 0;
 }

@@ -209,31 +209,6 @@ ttv_view_axis_draw_counts (cairo_t *cr, double x, double y, double width, double
   cairo_restore (cr);
 }
 
-GArray *
-ttv_view_axis_dup_lost (TtvTabState *state, TtvTime t0, TtvTime t1)
-{
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (TtvLostRange));
-
-  for (guint t = 0; t < ttv_tab_state_get_n_traces (state); t++)
-    {
-      TtvTrace *trace = ttv_tab_state_get_trace (state, t);
-
-      for (guint f = 0; trace && f < trace->tracefiles->len; f++)
-        {
-          const TtvTracefile *tf = trace->tracefiles->pdata[f];
-
-          for (guint i = 0; tf->lost && i < tf->lost->len; i++)
-            {
-              const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, i);
-
-              if (r->end >= t0 && r->start <= t1)
-                g_array_append_val (out, *r);
-            }
-        }
-    }
-  return out;
-}
-
 void
 ttv_view_axis_draw_lost (cairo_t *cr, const GArray *lost, double x, double y, double width,
                          double height, TtvTime t0, TtvTime t1, const double rgb[3])
@@ -245,7 +220,7 @@ ttv_view_axis_draw_lost (cairo_t *cr, const GArray *lost, double x, double y, do
   cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
   for (guint i = 0; i < lost->len; i++)
     {
-      const TtvLostRange *r = &g_array_index (lost, TtvLostRange, i);
+      const TtvViewerLostEvents *r = &g_array_index (lost, TtvViewerLostEvents, i);
       double a, b;
 
       if (r->end < t0 || r->start > t1)
@@ -266,19 +241,22 @@ ttv_view_axis_draw_lost (cairo_t *cr, const GArray *lost, double x, double y, do
 }
 
 gboolean
-ttv_view_axis_lost_between (const GArray *lost, TtvTime t0, TtvTime t1, guint64 *count)
+ttv_view_axis_lost_between (const GArray *lost, TtvTime t0, TtvTime t1, guint64 *count,
+                            guint64 *packets)
 {
   gboolean any = FALSE;
 
   *count = 0;
+  *packets = 0;
   for (guint i = 0; lost && i < lost->len; i++)
     {
-      const TtvLostRange *r = &g_array_index (lost, TtvLostRange, i);
+      const TtvViewerLostEvents *r = &g_array_index (lost, TtvViewerLostEvents, i);
 
       if (r->end >= t0 && r->start <= t1)
         {
           any = TRUE;
           *count += r->count;
+          *packets += r->packets;
         }
     }
   return any;

@@ -30,16 +30,14 @@ void        ttv_view_axis_draw_time (cairo_t *cr, double x, double y, double wid
 void        ttv_view_axis_draw_counts (cairo_t *cr, double x, double y, double width, double height,
                                        guint64 max, gboolean log_scale);
 
-/* Lost events: the ranges of every tracefile of the tab's traces that meet
- * [@t0, @t1] (of TtvLostRange, transfer full, never NULL). */
-GArray     *ttv_view_axis_dup_lost (TtvTabState *state, TtvTime t0, TtvTime t1);
-/* Draws @lost (from ttv_view_axis_dup_lost()) as marks of at least 2 px
+/* Draws @lost (of TtvViewerLostEvents: ttv_tab_state_dup_lost_events()) as marks of at least 2 px
  * in the band (@x, @y, @width, @height) over [@t0, @t1], in @rgb. */
 void        ttv_view_axis_draw_lost (cairo_t *cr, const GArray *lost, double x, double y,
                                      double width, double height, TtvTime t0, TtvTime t1,
                                      const double rgb[3]);
-/* The events lost in the ranges of @lost meeting [@t0, @t1], and whether
- * any does (a count may be unknown: 0). */
-gboolean    ttv_view_axis_lost_between (const GArray *lost, TtvTime t0, TtvTime t1, guint64 *count);
+/* The events and whole packets lost in the ranges of @lost meeting [@t0,
+ * @t1], and whether any does (a count may be unknown: 0). */
+gboolean    ttv_view_axis_lost_between (const GArray *lost, TtvTime t0, TtvTime t1, guint64 *count,
+                                        guint64 *packets);
 
 G_END_DECLS

@@ -97,18 +97,18 @@ width_samples (TtvEventColumnView *self, TtvEventColumn c)
     case TTV_EVENT_COLUMN_EVENT:
       for (guint t = 0; t < n_traces; t++)
         {
-          TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
+          const TtvViewerTrace *trace = ttv_tab_state_get_trace (self->state, t);
 
           if (c == TTV_EVENT_COLUMN_TRACE)
-            g_ptr_array_add (samples, g_strdup (trace->name));
-          for (guint f = 0; c == TTV_EVENT_COLUMN_CPU && f < trace->tracefiles->len; f++)
-            g_ptr_array_add (samples, ttv_event_columns_dup_cpu (trace->tracefiles->pdata[f]));
-          for (guint e = 0; c == TTV_EVENT_COLUMN_EVENT && e < trace->event_types->len; e++)
+            g_ptr_array_add (samples, g_strdup (ttv_viewer_trace_get_name (trace)));
+          for (guint f = 0; c == TTV_EVENT_COLUMN_CPU && f < ttv_viewer_trace_get_n_streams (trace); f++)
+            g_ptr_array_add (samples, ttv_event_columns_dup_cpu (trace, f));
+          for (guint e = 0; c == TTV_EVENT_COLUMN_EVENT && e < ttv_viewer_trace_get_n_event_types (trace); e++)
             {
-              const TtvEventType *type = trace->event_types->pdata[e];
+              const char *name = ttv_viewer_trace_get_event_type_name (trace, e);
 
-              if (type)
-                g_ptr_array_add (samples, g_strdup (type->full_name ? type->full_name : type->name));
+              if (name)
+                g_ptr_array_add (samples, g_strdup (name));
             }
         }
       break;

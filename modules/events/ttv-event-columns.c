@@ -34,9 +34,11 @@ ttv_event_column_get_title (TtvEventColumn column)
 }
 
 char *
-ttv_event_columns_dup_cpu (const TtvTracefile *tracefile)
+ttv_event_columns_dup_cpu (const TtvViewerTrace *trace, guint stream)
 {
-  return tracefile->cpu >= 0 ? g_strdup_printf ("%d", tracefile->cpu) : g_strdup (tracefile->name);
+  gint cpu = ttv_viewer_trace_get_stream_cpu (trace, stream);
+
+  return cpu >= 0 ? g_strdup_printf ("%d", cpu) : g_strdup (ttv_viewer_trace_get_stream_name (trace, stream));
 }
 
 /* "syscall read" inside a call, "user ← read" on the exit that ends it, and
@@ -56,27 +58,27 @@ append_mode (GString *out, const TtvViewerProcessInfo *info)
 
 void
 ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState *state,
-                               const TtvEvent *event, const TtvViewerProcessInfo *info)
+                               const TtvViewerEvent *event, const TtvViewerProcessInfo *info)
 {
-  const TtvTracefile *tf = event->tracefile;
+  const TtvViewerTrace *trace = ttv_viewer_event_get_trace (event);
 
   switch (column)
     {
     case TTV_EVENT_COLUMN_TIME:
       {
-        g_autofree char *time = ttv_tab_state_format_time (state, event->time);
+        g_autofree char *time = ttv_tab_state_format_time (state, ttv_viewer_event_get_time (event));
 
         g_string_append (out, time);
       }
       break;
     case TTV_EVENT_COLUMN_TRACE:
-      g_string_append (out, tf->trace->name);
+      g_string_append (out, ttv_viewer_trace_get_name (trace));
       break;
     case TTV_EVENT_COLUMN_CPU:
-      if (tf->cpu >= 0)
-        g_string_append_printf (out, "%d", tf->cpu);
+      if (ttv_viewer_event_get_cpu (event) >= 0)
+        g_string_append_printf (out, "%d", ttv_viewer_event_get_cpu (event));
       else
-        g_string_append (out, tf->name);
+        g_string_append (out, ttv_viewer_trace_get_stream_name (trace, ttv_viewer_event_get_stream (event)));
       break;
     case TTV_EVENT_COLUMN_EVENT:
       g_string_append (out, ttv_viewer_event_get_name (event));
@@ -107,7 +109,7 @@ ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState 
 }
 
 void
-ttv_event_columns_fill (TtvTabState *state, TtvEventRequest *request, const TtvEvent *event,
+ttv_event_columns_fill (TtvTabState *state, TtvEventRequest *request, const TtvViewerEvent *event,
                         guint which, char *text[TTV_EVENT_N_COLUMNS])
 {
   TtvViewerProcessInfo info;

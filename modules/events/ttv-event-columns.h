@@ -38,15 +38,15 @@ const char *ttv_event_column_get_title (TtvEventColumn column);
  * state).  The time is in the user's format; the delta is never filled:
  * it depends on the row before. */
 void        ttv_event_columns_fill (TtvTabState *state, TtvEventRequest *request,
-                                    const TtvEvent *event, guint columns,
+                                    const TtvViewerEvent *event, guint columns,
                                     char *text[TTV_EVENT_N_COLUMNS]);
 /* Appends to @out what @column shows for @event: @info is the process
  * running (from ttv_event_request_get_process()), NULL when unknown (the
  * process columns then show nothing).  The delta shows nothing here. */
 void        ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState *state,
-                                           const TtvEvent *event, const TtvViewerProcessInfo *info);
-/* A CPU's text: its number, or the stream's name when it has none. */
-char       *ttv_event_columns_dup_cpu (const TtvTracefile *tracefile);
+                                           const TtvViewerEvent *event, const TtvViewerProcessInfo *info);
+/* A CPU's text: stream @stream's CPU number, or its name when it has none. */
+char       *ttv_event_columns_dup_cpu (const TtvViewerTrace *trace, guint stream);
 
 /* --- What the user chose (GSettings org.ttv.Viewer, NULL: defaults) ---- */
 

@@ -11,8 +11,6 @@
 #include "ttv-event-matcher.h"
 
 #include <glib/gi18n-lib.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define COL_TIME TTV_EVENT_COLUMN_TIME
@@ -44,13 +42,8 @@ typedef struct {
   gboolean lost;              /* a lost-events marker, not an event */
 } Row;
 
-/* A range of lost events of one tracefile. */
-typedef struct {
-  TtvTime start;
-  TtvTime end;                     /* the first time known again */
-  guint64 count;
-  const TtvTracefile *tracefile;   /* weak */
-} LostMark;
+/* A range of lost events of one stream (the tab's, sorted by start). */
+typedef TtvViewerLostEvents LostMark;
 
 #define EVENT_REQUEST_FLAGS (TTV_REQUEST_REPLACE | TTV_REQUEST_FILTERED | TTV_REQUEST_STALE_ON_FILTER \
                              | TTV_REQUEST_WITH_STATE)
@@ -89,7 +82,7 @@ struct _TtvEventList {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[6];
+  gulong handlers[7];
 
   GtkTreeView *view;
   TtvEventColumnView *column_view;   /* owned: columns, their menu and settings */
@@ -122,7 +115,7 @@ struct _TtvEventList {
   gboolean tail;
   TtvTime tail_span_end;       /* the traceset's end when the rows were fetched */
   GArray *lost;                /* of LostMark, by start time */
-  gboolean bench_pending;      /* TTV_BENCH_FIRST_PAINT: report the first drawn rows */
+  gboolean first_paint_pending;  /* the first drawn rows are not announced yet */
 };
 
 G_DEFINE_FINAL_TYPE (TtvEventList, ttv_event_list, GTK_TYPE_BOX)
@@ -148,11 +141,11 @@ row_free (Row *row)
 }
 
 static Row *
-row_new (TtvEventList *self, TtvEventRequest *req, const TtvEvent *ev)
+row_new (TtvEventList *self, TtvEventRequest *req, const TtvViewerEvent *ev)
 {
   Row *row = g_new0 (Row, 1);
 
-  row->time = ev->time;
+  row->time = ttv_viewer_event_get_time (ev);
   row->pos = ttv_event_request_dup_position (req);
   /* The time and delta are written when shown: they follow the time format. */
   ttv_event_columns_fill (self->state, req, ev, TTV_EVENT_COLUMNS_ALL
@@ -163,36 +156,11 @@ row_new (TtvEventList *self, TtvEventRequest *req, const TtvEvent *ev)
 
 /* --- Lost events ----------------------------------------------------------- */
 
-static gint
-compare_lost (gconstpointer a, gconstpointer b)
-{
-  const LostMark *x = a, *y = b;
-
-  return x->start < y->start ? -1 : x->start > y->start;
-}
-
 static void
 collect_lost (TtvEventList *self)
 {
-  g_array_set_size (self->lost, 0);
-  for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
-    {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
-
-      for (guint f = 0; f < trace->tracefiles->len; f++)
-        {
-          const TtvTracefile *tf = trace->tracefiles->pdata[f];
-
-          for (guint i = 0; tf->lost && i < tf->lost->len; i++)
-            {
-              const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, i);
-              LostMark m = { r->start, r->end, r->count, tf };
-
-              g_array_append_val (self->lost, m);
-            }
-        }
-    }
-  g_array_sort (self->lost, compare_lost);
+  g_array_unref (self->lost);
+  self->lost = ttv_tab_state_dup_lost_events (self->state, TTV_TIME_MIN, TTV_TIME_MAX);
 }
 
 static Row *
@@ -204,8 +172,8 @@ lost_row_new (TtvEventList *self, const LostMark *m, const Row *next)
   row->lost = TRUE;
   row->time = m->start;
   row->pos = ttv_viewer_position_copy (next->pos);
-  row->text[COL_TRACE] = g_strdup (m->tracefile->trace->name);
-  row->text[COL_CPU] = ttv_event_columns_dup_cpu (m->tracefile);
+  row->text[COL_TRACE] = g_strdup (ttv_viewer_trace_get_name (ttv_tab_state_get_trace (self->state, m->trace)));
+  row->text[COL_CPU] = ttv_event_columns_dup_cpu (ttv_tab_state_get_trace (self->state, m->trace), m->stream);
   if (m->count)
     {
       g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, m->count);
@@ -214,10 +182,24 @@ lost_row_new (TtvEventList *self, const LostMark *m, const Row *next)
 
       row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", text, NULL);
     }
+  else if (m->packets)
+    {
+      /* A gap in the packets' sequence numbers: how many events they held
+       * is unknown. */
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, m->packets);
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s packet lost", "%s packets lost",
+                                                            (gulong) MIN (m->packets, G_MAXULONG)), n);
+
+      row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", text, NULL);
+    }
   else
     row->text[COL_EVENT] = g_strconcat (LOST_SIGN " ", _("Events lost"), NULL);
-  row->text[COL_FIELDS] = g_strdup_printf (_("Events lost from here until %s: the tracer's buffers were full"),
-                                           end);
+  if (m->packets && !m->count)
+    row->text[COL_FIELDS] = g_strdup_printf (_("Packets lost whole from here until %s: their sequence numbers "
+                                               "are missing from the stream"), end);
+  else
+    row->text[COL_FIELDS] = g_strdup_printf (_("Events lost from here until %s: the tracer's buffers were full"),
+                                             end);
   return row;
 }
 
@@ -411,43 +393,18 @@ show_rows (TtvEventList *self)
   update_scrollbar (self);
 }
 
-/* --- Bench: TTV_BENCH_FIRST_PAINT ------------------------------------------ */
+/* --- The first drawn rows --------------------------------------------------- */
 
-/* A "Field:   N kB" line of /proc/self/status, or -1. */
-static gint64
-status_kib (const char *field)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return -1;
-  line = strstr (status, field);
-  return line ? g_ascii_strtoll (line + strlen (field), NULL, 10) : -1;
-}
-
-/* After the first frame that shows rows: one JSON line, then quit (unless
- * the bench waits for the background passes, TTV_BENCH_BACKGROUND). */
+/* The first frame that shows rows is announced to the host once (its open
+ * benchmark measures the time to it), then the handler goes. */
 static gboolean
-bench_drawn (GtkWidget *widget, cairo_t *cr, TtvEventList *self)
+first_rows_drawn (GtkWidget *widget, cairo_t *cr, TtvEventList *self)
 {
-  const char *t0 = g_getenv ("TTV_BENCH_T0");
-  gint64 now = g_get_monotonic_time ();
-  GApplication *app = g_application_get_default ();
-
-  if (!self->bench_pending || !self->rows->len)
+  if (!self->first_paint_pending || !self->rows->len)
     return GDK_EVENT_PROPAGATE;
-  self->bench_pending = FALSE;
-  /* RssFile: pages of the memory-mapped trace (page cache, reclaimable);
-   * RssAnon: the viewer's own memory. */
-  printf ("{\"bench\": \"gui-first-paint\", \"seconds\": %.3f, \"rows\": %u, \"rss_kib\": %"
-          G_GINT64_FORMAT ", \"rss_anon_kib\": %" G_GINT64_FORMAT ", \"rss_file_kib\": %"
-          G_GINT64_FORMAT "}\n",
-          t0 ? (now - g_ascii_strtoll (t0, NULL, 10)) / 1e6 : -1.0, self->rows->len,
-          status_kib ("VmRSS:"), status_kib ("RssAnon:"), status_kib ("RssFile:"));
-  fflush (stdout);
-  if (app && !g_getenv ("TTV_BENCH_BACKGROUND"))
-    g_application_quit (app);
+  self->first_paint_pending = FALSE;
+  g_signal_handlers_disconnect_by_func (widget, first_rows_drawn, self);
+  ttv_viewer_notify_first_paint (GTK_WIDGET (self), self->rows->len);
   return GDK_EVENT_PROPAGATE;
 }
 
@@ -495,7 +452,7 @@ set_first_delta (TtvEventList *self, const TtvViewerPosition *first, TtvTime pre
 /* --- Fetching forward ------------------------------------------------------ */
 
 static gboolean
-collect_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+collect_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
 {
   TtvEventList *self = data;
 
@@ -576,12 +533,12 @@ back_scan_free (BackScan *scan)
 }
 
 static gboolean
-back_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+back_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
 {
   BackScan *scan = data;
   g_autoptr (TtvViewerPosition) pos = NULL;
 
-  if (scan->anchor && ev->time >= scan->anchor_time)
+  if (scan->anchor && ttv_viewer_event_get_time (ev) >= scan->anchor_time)
     {
       pos = ttv_event_request_dup_position (req);
       if (ttv_viewer_position_compare (pos, scan->anchor) >= 0)
@@ -946,7 +903,6 @@ restart (TtvEventList *self)
   fetch_from_time (self, ttv_tab_state_get_current_time (self->state), SELECT_TIME);
 }
 
-/* The state pass finished: the rows on screen get their process columns. */
 /* A followed trace grew (File > Follow Live Trace): rows that showed the
  * end show the new events, the last one selected if it was. */
 static void
@@ -972,12 +928,20 @@ follow_tail (TtvEventList *self)
     }
 }
 
+/* The first read is done: the scroll bar's scale (the event count), and a
+ * followed trace's new events. */
 static void
-statistics_changed (TtvTabState *state, TtvEventList *self)
+density_ready (TtvEventList *self)
 {
   update_scrollbar (self);
   follow_tail (self);
-  if (self->rows_have_state || !ttv_tab_state_is_state_ready (state) || self->fetching)
+}
+
+/* The state pass is done: the rows on screen get their process columns. */
+static void
+state_ready (TtvEventList *self)
+{
+  if (self->rows_have_state || !ttv_tab_state_is_state_ready (self->state) || self->fetching)
     return;
   if (self->rows->len)
     fetch_from_position (self, ((Row *) self->rows->pdata[0])->pos, self->prev_time, SELECT_NONE, 0);
@@ -1020,7 +984,7 @@ find_job_free (FindJob *job)
 }
 
 static gboolean
-find_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+find_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
 {
   FindJob *job = data;
 
@@ -1377,14 +1341,11 @@ ttv_event_list_new (TtvTabState *state)
   self->handlers[5] = g_signal_connect_swapped (state, "time-format-changed",
                                                 G_CALLBACK (time_format_changed), self);
   self->handlers[4] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (follow_tail), self);
-  self->handlers[3] = g_signal_connect (state, "statistics-changed",
-                                        G_CALLBACK (statistics_changed), self);
+  self->handlers[3] = g_signal_connect_swapped (state, "density-ready", G_CALLBACK (density_ready), self);
+  self->handlers[6] = g_signal_connect_swapped (state, "state-ready", G_CALLBACK (state_ready), self);
   collect_lost (self);
-  if (g_getenv ("TTV_BENCH_FIRST_PAINT"))
-    {
-      self->bench_pending = TRUE;
-      g_signal_connect_after (self->view, "draw", G_CALLBACK (bench_drawn), self);
-    }
+  self->first_paint_pending = TRUE;
+  g_signal_connect_after (self->view, "draw", G_CALLBACK (first_rows_drawn), self);
 
   self->n_visible = 40;   /* until the first allocation */
   fetch_from_position (self, NULL, TTV_TIME_MIN, SELECT_NONE, 0);

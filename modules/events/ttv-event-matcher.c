@@ -75,7 +75,7 @@ static const TtvEventColumn search_order[] = {
 };
 
 gboolean
-ttv_event_matcher_matches (TtvEventMatcher *self, TtvEventRequest *request, const TtvEvent *event)
+ttv_event_matcher_matches (TtvEventMatcher *self, TtvEventRequest *request, const TtvViewerEvent *event)
 {
   TtvViewerProcessInfo info;
   gboolean known;

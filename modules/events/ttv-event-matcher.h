@@ -19,7 +19,7 @@ void        ttv_event_matcher_free (TtvEventMatcher *matcher);
 gboolean    ttv_event_matcher_needs_state (const TtvEventMatcher *matcher);
 /* @request: the request delivering @event. */
 gboolean    ttv_event_matcher_matches (TtvEventMatcher *matcher, TtvEventRequest *request,
-                                       const TtvEvent *event);
+                                       const TtvViewerEvent *event);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvEventMatcher, ttv_event_matcher_free)
 

@@ -10,6 +10,7 @@ static const TtvViewerInfo info = {
   .icon_name = "view-list-symbolic",
   .menu_label = N_("_Detailed Event List"),
   .new_viewer = ttv_event_list_new,
+  .translation_domain = GETTEXT_PACKAGE,
   .find = ttv_event_list_find,
   .show_by_default = TRUE,
 };
@@ -19,9 +20,5 @@ TTV_VIEWER_MODULE (events_init)
 static void
 events_init (void)
 {
-  TtvViewerInfo copy = info;
-
-  copy.title = g_dgettext (GETTEXT_PACKAGE, info.title);
-  copy.menu_label = g_dgettext (GETTEXT_PACKAGE, info.menu_label);
-  ttv_viewer_register (&copy);
+  ttv_viewer_register (&info);
 }

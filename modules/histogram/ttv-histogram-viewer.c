@@ -7,7 +7,6 @@
  * spread over the columns it covers); export as PNG or SVG (histogram.export
  * with a path, histogram.render for ttv --render). */
 #include "ttv-view-axis.h"
-#include "ttv-view-export.h"
 #include "ttv-viewer.h"
 
 #include <glib/gi18n-lib.h>
@@ -30,7 +29,7 @@ typedef struct {
   double *heights;             /* owned: 0..1 per column */
   guint64 max_count;           /* the tallest column's events, rounded up */
   TtvTime span_start, span_end;
-  GArray *lost;                /* of TtvLostRange, owned */
+  GArray *lost;                /* of TtvViewerLostEvents, owned */
 } Cache;
 
 struct _TtvHistogramViewer {
@@ -75,7 +74,7 @@ typedef struct {
   guint width;
   gboolean log_scale;
   TtvTime span_start, span_end;
-  GArray *lost;                /* owned, of TtvLostRange */
+  GArray *lost;                /* owned, of TtvViewerLostEvents */
 } BuildJob;
 
 static void
@@ -177,21 +176,31 @@ log_scale (TtvHistogramViewer *self)
   return g_variant_get_boolean (v);
 }
 
-/* What a cache of @width columns is built from (the current event type,
- * filter and scale); NULL before the first read (no density yet). */
+/* What a cache of @width columns of @state is built from: @density
+ * (taken; NULL before the first read) and the scale. */
+static BuildJob *
+job_new (TtvTabState *state, GArray *density, guint width, gboolean log)
+{
+  BuildJob *job = g_new0 (BuildJob, 1);
+
+  job->density = density;
+  job->width = MAX (width, 1);
+  job->log_scale = log;
+  ttv_tab_state_get_time_span (state, &job->span_start, &job->span_end);
+  job->lost = ttv_tab_state_dup_lost_events (state, job->span_start, job->span_end);
+  return job;
+}
+
+/* The cache's source as the viewer shows it: the event type, the filter,
+ * the scale chosen. */
 static BuildJob *
 new_job (TtvHistogramViewer *self, guint width)
 {
   const char *type = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->types));
-  BuildJob *job = g_new0 (BuildJob, 1);
 
-  job->density = self->filtered ? g_array_copy (self->filtered)
-                                : ttv_tab_state_dup_density (self->state, type && *type ? type : NULL);
-  job->width = MAX (width, 1);
-  job->log_scale = log_scale (self);
-  ttv_tab_state_get_time_span (self->state, &job->span_start, &job->span_end);
-  job->lost = ttv_view_axis_dup_lost (self->state, job->span_start, job->span_end);
-  return job;
+  return job_new (self->state, self->filtered ? g_array_copy (self->filtered)
+                                              : ttv_tab_state_dup_density (self->state, type && *type ? type : NULL),
+                  width, log_scale (self));
 }
 
 static void
@@ -234,7 +243,7 @@ show_count (TtvHistogramViewer *self)
 }
 
 static gboolean
-count_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+count_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
 {
   TtvHistogramViewer *self = data;
   const char *type = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->types));
@@ -247,7 +256,7 @@ count_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
     return TRUE;
   ttv_tab_state_get_time_span (self->state, &ss, &se);
   /* The bins of the first read's density: equal widths over the span. */
-  bin = se > ss ? (guint) ((double) (ev->time - ss) / (double) (se - ss) * n) : 0;
+  bin = se > ss ? (guint) ((double) (ttv_viewer_event_get_time (ev) - ss) / (double) (se - ss) * n) : 0;
   g_array_index (self->filtered, guint32, MIN (bin, n - 1))++;
   self->n_matched++;
   now = g_get_monotonic_time ();
@@ -329,13 +338,13 @@ fill_types (TtvHistogramViewer *self)
     gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->types), "");
 }
 
+/* The density (hence the bins) came, or went with the traceset. */
 static void
-statistics_changed (TtvHistogramViewer *self)
+density_changed (TtvHistogramViewer *self)
 {
   g_signal_handlers_block_by_func (self->types, type_changed, self);
   fill_types (self);
   g_signal_handlers_unblock_by_func (self->types, type_changed, self);
-  /* The density (hence the bins) or the state a filter reads changed. */
   recount (self);
 }
 
@@ -380,10 +389,19 @@ draw_title (const Cache *c, cairo_t *cr, double width)
   cairo_show_text (cr, title);
 }
 
+/* What one drawing is made of, with or without a widget. */
+typedef struct {
+  TtvTabState *state;          /* the time window, selection, current time */
+  const Cache *cache;          /* may be NULL: no density yet */
+  GSettings *settings;         /* may be NULL: the palette's defaults */
+  gboolean dragging;           /* a drag selecting the time window, from x0 to x1 */
+  double drag_x0, drag_x1;
+} Paint;
+
 static void
-draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double height)
+draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
 {
-  const Cache *c = self->cache;
+  const Cache *c = p->cache;
   TtvTime ss, se, ws, we, now, s0, s1;
   double top, plot_h, bottom, lost_rgb[3];
   GdkRGBA lost_color;
@@ -401,14 +419,14 @@ draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double heig
     }
   ss = c->span_start;
   se = c->span_end;
-  ttv_palette_get_rgba (self->settings, TTV_PALETTE_LOST_EVENTS, &lost_color);
+  ttv_palette_get_rgba (p->settings, TTV_PALETTE_LOST_EVENTS, &lost_color);
   lost_rgb[0] = lost_color.red;
   lost_rgb[1] = lost_color.green;
   lost_rgb[2] = lost_color.blue;
   plot_band (height, &top, &plot_h);
   bottom = top + plot_h;
   /* The time window, shaded. */
-  ttv_tab_state_get_time_window (self->state, &ws, &we);
+  ttv_tab_state_get_time_window (p->state, &ws, &we);
   cairo_set_source_rgb (cr, 0.88, 0.93, 1.0);
   cairo_rectangle (cr, x_of (ws, ss, se, width), top,
                    MAX (1, x_of (we, ss, se, width) - x_of (ws, ss, se, width)), plot_h);
@@ -426,7 +444,7 @@ draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double heig
   cairo_fill (cr);
   ttv_view_axis_draw_counts (cr, 0, top, width, plot_h, c->max_count, c->log_scale);
   /* The selection: a tint and its edges. */
-  if (ttv_tab_state_get_selection (self->state, &s0, &s1))
+  if (ttv_tab_state_get_selection (p->state, &s0, &s1))
     {
       double a = x_of (s0, ss, se, width), b = x_of (s1, ss, se, width);
       GdkRGBA sel;
@@ -447,7 +465,7 @@ draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double heig
   cairo_fill (cr);
   ttv_view_axis_draw_time (cr, 0, bottom + LOST_HEIGHT, width, RULER_HEIGHT, ss, ss, se);
   /* The current time. */
-  now = ttv_tab_state_get_current_time (self->state);
+  now = ttv_tab_state_get_current_time (p->state);
   {
     GdkRGBA now_color;
 
@@ -457,9 +475,9 @@ draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double heig
   cairo_rectangle (cr, floor (x_of (now, ss, se, width)), top, 1, plot_h + LOST_HEIGHT);
   cairo_fill (cr);
   draw_title (c, cr, width);
-  if (self->dragging)
+  if (p->dragging)
     {
-      double a = MIN (self->drag_x0, self->drag_x1), b = MAX (self->drag_x0, self->drag_x1);
+      double a = MIN (p->drag_x0, p->drag_x1), b = MAX (p->drag_x0, p->drag_x1);
 
       cairo_set_source_rgba (cr, 0.1, 0.3, 0.9, 0.25);
       cairo_rectangle (cr, a, top, MAX (b - a, 1), plot_h);
@@ -467,10 +485,21 @@ draw_histogram (TtvHistogramViewer *self, cairo_t *cr, double width, double heig
     }
 }
 
+/* What the widget shows. */
+static Paint
+shown (TtvHistogramViewer *self)
+{
+  Paint p = { self->state, self->cache, self->settings, self->dragging, self->drag_x0, self->drag_x1 };
+
+  return p;
+}
+
 static gboolean
 area_draw (GtkWidget *area, cairo_t *cr, TtvHistogramViewer *self)
 {
-  draw_histogram (self, cr, gtk_widget_get_allocated_width (area), gtk_widget_get_allocated_height (area));
+  Paint p = shown (self);
+
+  draw_histogram (&p, cr, gtk_widget_get_allocated_width (area), gtk_widget_get_allocated_height (area));
   return GDK_EVENT_STOP;
 }
 
@@ -529,7 +558,7 @@ area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *to
   g_autoptr (GArray) lost = NULL;
   TtvTime a, b;
   guint col;
-  guint64 n_lost;
+  guint64 n_lost, n_lost_packets;
 
   if (!c || c->width == 0)
     return FALSE;
@@ -540,12 +569,14 @@ area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *to
   length = ttv_viewer_format_duration (b - a);
   text = g_string_new (NULL);
   g_string_append_printf (text, _("%.0f events from %s for %s"), c->counts[col], from, length);
-  lost = ttv_view_axis_dup_lost (self->state, a, b);
-  if (ttv_view_axis_lost_between (lost, a, b, &n_lost))
+  lost = ttv_tab_state_dup_lost_events (self->state, a, b);
+  if (ttv_view_axis_lost_between (lost, a, b, &n_lost, &n_lost_packets))
     {
       if (n_lost)
         g_string_append_printf (text, _("\nLost events: %" PRIu64 " lost by the tracer here"), n_lost);
-      else
+      if (n_lost_packets)
+        g_string_append_printf (text, _("\nLost packets: %" PRIu64 " lost whole here"), n_lost_packets);
+      if (!n_lost && !n_lost_packets)
         g_string_append (text, _("\nLost events: the tracer lost events here"));
     }
   g_string_append (text, _("\nDrag to select the time window, click to set the current time"));
@@ -565,7 +596,9 @@ change_log_scale (GSimpleAction *action, GVariant *value, gpointer data)
 static void
 draw_to (gpointer data, cairo_t *cr, int width, int height)
 {
-  draw_histogram (data, cr, width, height);
+  Paint p = shown (data);
+
+  draw_histogram (&p, cr, width, height);
 }
 
 static gboolean
@@ -573,7 +606,7 @@ save_shown (GtkWidget *widget, const char *path, GError **error)
 {
   TtvHistogramViewer *self = TTV_HISTOGRAM_VIEWER (widget);
 
-  return ttv_view_export_to_file (path, MAX (gtk_widget_get_allocated_width (self->area), 1),
+  return ttv_viewer_write_image (path, MAX (gtk_widget_get_allocated_width (self->area), 1),
                                   MAX (gtk_widget_get_allocated_height (self->area), 1), draw_to, self,
                                   error);
 }
@@ -611,14 +644,14 @@ act_render (GSimpleAction *action, GVariant *param, gpointer data)
   self->cache = job->density ? build_cache (job) : NULL;
   build_job_free (job);
   publish_counts (self);
-  if (!ttv_view_export_to_file (path, w, h, draw_to, self, &error))
+  if (!ttv_viewer_write_image (path, w, h, draw_to, self, &error))
     g_warning ("%s", error->message);
 }
 
 static void
 act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  ttv_view_export_dialog (data, _("Export Histogram (.png or .svg)"), "histogram.png", save_shown);
+  ttv_viewer_export_dialog (data, _("Export Histogram (.png or .svg)"), "histogram.png", save_shown);
 }
 
 /* --- Construction ---------------------------------------------------------- */
@@ -715,8 +748,8 @@ ttv_histogram_viewer_new (TtvTabState *state)
 
   fill_types (self);
   g_signal_connect_swapped (self->types, "changed", G_CALLBACK (type_changed), self);
-  self->handlers[0] = g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (statistics_changed), self);
-  self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (statistics_changed), self);
+  self->handlers[0] = g_signal_connect_swapped (state, "density-ready", G_CALLBACK (density_changed), self);
+  self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (density_changed), self);
   self->handlers[2] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   self->handlers[3] = g_signal_connect_swapped (state, "current-time-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   self->handlers[5] = g_signal_connect_swapped (state, "selection-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
@@ -725,12 +758,29 @@ ttv_histogram_viewer_new (TtvTabState *state)
   return GTK_WIDGET (self);
 }
 
+/* ttv --render histogram: every event of the traceset, linear scale, as a
+ * new viewer shows it; the bars built at the image's width, here. */
+static gboolean
+render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
+{
+  g_autoptr (GSettings) settings = ttv_viewer_dup_settings (TTV_PALETTE_SETTINGS_KEY);
+  BuildJob *job = job_new (state, ttv_tab_state_dup_density (state, NULL), (guint) width, FALSE);
+  g_autoptr (Cache) cache = job->density ? build_cache (job) : NULL;
+  Paint p = { state, cache, settings, FALSE, 0, 0 };
+
+  build_job_free (job);
+  draw_histogram (&p, cr, width, height);
+  return TRUE;
+}
+
 static const TtvViewerInfo info = {
   .name = "histogram",
   .title = N_("Histogram"),
   .icon_name = "utilities-system-monitor-symbolic",
   .menu_label = N_("_Histogram"),
   .new_viewer = ttv_histogram_viewer_new,
+  .render = render,
+  .translation_domain = GETTEXT_PACKAGE,
 };
 
 TTV_VIEWER_MODULE (histogram_init)
@@ -738,9 +788,5 @@ TTV_VIEWER_MODULE (histogram_init)
 static void
 histogram_init (void)
 {
-  TtvViewerInfo copy = info;
-
-  copy.title = g_dgettext (GETTEXT_PACKAGE, info.title);
-  copy.menu_label = g_dgettext (GETTEXT_PACKAGE, info.menu_label);
-  ttv_viewer_register (&copy);
+  ttv_viewer_register (&info);
 }

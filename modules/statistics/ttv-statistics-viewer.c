@@ -5,7 +5,6 @@
  * shown, and the headless render of ttv --render (statistics.* actions). */
 #include "ttv-stats-format.h"
 #include "ttv-stats-table.h"
-#include "ttv-view-export.h"
 #include "ttv-viewer.h"
 
 #include <glib/gi18n-lib.h>
@@ -44,15 +43,17 @@ static void
 fill (GtkTreeStore *store, GtkTreeIter *parent, const TtvViewerStatsNode *node)
 {
   GtkTreeIter iter;
+  guint64 count = ttv_viewer_stats_node_get_count (node);
+  TtvTime total = ttv_viewer_stats_node_get_total (node), min = ttv_viewer_stats_node_get_min (node);
   /* An average only for durations (nodes with a minimum). */
-  gint64 average = node->min >= 0 && node->count > 0 ? node->total / (gint64) node->count : -1;
+  gint64 average = min >= 0 && count > 0 ? total / (gint64) count : -1;
 
-  gtk_tree_store_insert_with_values (store, &iter, parent, -1, COL_NAME, node->name,
-                                     COL_COUNT, node->count, COL_TOTAL, node->total,
-                                     COL_AVERAGE, average, COL_MIN, node->min, COL_MAX, node->max,
-                                     COL_KEY, node->key, -1);
-  for (guint i = 0; i < node->children->len; i++)
-    fill (store, &iter, node->children->pdata[i]);
+  gtk_tree_store_insert_with_values (store, &iter, parent, -1, COL_NAME, ttv_viewer_stats_node_get_name (node),
+                                     COL_COUNT, count, COL_TOTAL, total, COL_AVERAGE, average,
+                                     COL_MIN, min, COL_MAX, ttv_viewer_stats_node_get_max (node),
+                                     COL_KEY, ttv_viewer_stats_node_get_key (node), -1);
+  for (guint i = 0; i < ttv_viewer_stats_node_get_n_children (node); i++)
+    fill (store, &iter, ttv_viewer_stats_node_get_child (node, i));
 }
 
 static char *
@@ -101,7 +102,7 @@ show_tree (TtvStatisticsViewer *self, TtvViewerStatsNode *root)
     return;
   self->shown = ttv_viewer_stats_node_ref (root);
   fill (self->store, NULL, root);
-  g_hash_table_add (keys, g_strdup (root->key));
+  g_hash_table_add (keys, g_strdup (ttv_viewer_stats_node_get_key (root)));
   g_object_set_data (G_OBJECT (self), "expanded-keys", keys);
   gtk_tree_model_foreach (GTK_TREE_MODEL (self->store), expand_if_kept, self);
   g_object_set_data (G_OBJECT (self), "expanded-keys", NULL);
@@ -366,23 +367,24 @@ table_rows (TtvStatisticsViewer *self, TtvStatsTable *table, GtkTreeIter *parent
 
 /* "trace, trace: Statistics of…": an image says what it shows. */
 static char *
-image_title (TtvStatisticsViewer *self)
+image_title (TtvTabState *state, const char *scope)
 {
   g_autoptr (GString) title = g_string_new (NULL);
-  guint n = ttv_tab_state_get_n_traces (self->state);
+  guint n = ttv_tab_state_get_n_traces (state);
 
   for (guint i = 0; i < n && i < 3; i++)
-    g_string_append_printf (title, "%s%s", i ? ", " : "", ttv_tab_state_get_trace (self->state, i)->name);
+    g_string_append_printf (title, "%s%s", i ? ", " : "",
+                            ttv_viewer_trace_get_name (ttv_tab_state_get_trace (state, i)));
   if (n > 3)
     g_string_append (title, ", …");
-  g_string_append_printf (title, ": %s", self->title ? self->title : "");
+  g_string_append_printf (title, ": %s", scope ? scope : "");
   return g_string_free (g_steal_pointer (&title), FALSE);
 }
 
+/* A table with the view's columns, no rows yet. */
 static TtvStatsTable *
-shown_table (TtvStatisticsViewer *self)
+new_table (const char *title)
 {
-  g_autofree char *title = image_title (self);
   TtvStatsTable *table = ttv_stats_table_new (title, N_SHOWN);
 
   for (guint c = 0; c < N_SHOWN; c++)
@@ -390,6 +392,15 @@ shown_table (TtvStatisticsViewer *self)
       table->headers[c] = g_dgettext (GETTEXT_PACKAGE, column_titles[c]);
       table->right_aligned[c] = c != COL_NAME;
     }
+  return table;
+}
+
+static TtvStatsTable *
+shown_table (TtvStatisticsViewer *self)
+{
+  g_autofree char *title = image_title (self->state, self->title);
+  TtvStatsTable *table = new_table (title);
+
   table_rows (self, table, NULL, 0);
   return table;
 }
@@ -403,86 +414,89 @@ export_image (TtvStatisticsViewer *self, const char *path, int width, int height
   return ttv_stats_table_write (table, path, width, height, error);
 }
 
-/* --- Headless render (ttv --render statistics) ------------------------------- */
+/* --- Display-free render (ttv --render statistics) ------------------------------
+ * The tree a new viewer of the time window would show, its groups open,
+ * as a table: drawn with cairo, or written as SVG text. */
 
-typedef struct {
-  TtvTabState *state;          /* weak */
-  TtvViewerStatsNode *root;
-  GError *error;
-  gboolean done;
-} Wait;
-
+/* What a node's row shows, as the view writes it (cell_text). */
 static void
-wait_done (GObject *source, GAsyncResult *result, gpointer data)
+node_cells (const TtvViewerStatsNode *node, char *cells[N_SHOWN])
 {
-  Wait *w = data;
+  guint64 count = ttv_viewer_stats_node_get_count (node);
+  TtvTime total = ttv_viewer_stats_node_get_total (node), min = ttv_viewer_stats_node_get_min (node);
 
-  w->root = ttv_tab_state_compute_statistics_finish (w->state, result, &w->error);
-  w->done = TRUE;
+  cells[COL_NAME] = g_strdup (ttv_viewer_stats_node_get_name (node));
+  cells[COL_COUNT] = ttv_stats_format_count (count, TRUE);
+  cells[COL_TOTAL] = ttv_stats_format_duration (total);
+  cells[COL_AVERAGE] = ttv_stats_format_duration (min >= 0 && count > 0 ? total / (gint64) count : -1);
+  cells[COL_MIN] = ttv_stats_format_duration (min);
+  cells[COL_MAX] = ttv_stats_format_duration (ttv_viewer_stats_node_get_max (node));
 }
 
-/* The statistics of the tab's time window (the whole traceset when it
- * shows it all), computed here and now: a render has no background pass
- * and nothing else to do meanwhile. */
-static TtvViewerStatsNode *
-window_statistics (TtvStatisticsViewer *self, GError **error)
+/* @node's row and, when open (the root and its groups), its children's. */
+static void
+tree_rows (TtvStatsTable *table, const TtvViewerStatsNode *node, guint depth)
 {
-  TtvTime w0, w1, s0, s1;
-  Wait w = { self->state, NULL, NULL, FALSE };
+  guint n = ttv_viewer_stats_node_get_n_children (node);
+  gboolean open = depth < 2 && n > 0;
+  char *cells[N_SHOWN];
 
-  ttv_tab_state_get_time_window (self->state, &w0, &w1);
-  ttv_tab_state_get_time_span (self->state, &s0, &s1);
+  node_cells (node, cells);
+  ttv_stats_table_add_row (table, depth, n > 0, open, (const char *const *) cells);
+  for (gint c = 0; c < N_SHOWN; c++)
+    g_free (cells[c]);
+  for (guint i = 0; open && i < n; i++)
+    tree_rows (table, ttv_viewer_stats_node_get_child (node, i), depth + 1);
+}
+
+/* The statistics of @state's time window (the whole traceset when it shows
+ * it all), computed here and now, as a table titled with what it is of. */
+static TtvStatsTable *
+window_table (TtvTabState *state, GError **error)
+{
+  g_autoptr (TtvViewerStatsNode) root = NULL;
+  g_autofree char *scope = NULL, *title = NULL;
+  TtvStatsTable *table;
+  TtvTime w0, w1, s0, s1;
+
+  ttv_tab_state_get_time_window (state, &w0, &w1);
+  ttv_tab_state_get_time_span (state, &s0, &s1);
   if (w0 <= s0 && w1 >= s1)
     {
-      set_scope (self, _("Statistics of the whole traceset"));
-      if (ttv_tab_state_get_statistics (self->state))
-        return ttv_viewer_stats_node_ref (ttv_tab_state_get_statistics (self->state));
+      scope = g_strdup (_("Statistics of the whole traceset"));
+      if (ttv_tab_state_get_statistics (state))
+        root = ttv_viewer_stats_node_ref (ttv_tab_state_get_statistics (state));
     }
   else
-    {
-      g_autofree char *msg = interval_scope (FALSE, w0, w1);
-      set_scope (self, msg);
-    }
-  ttv_tab_state_compute_statistics_async (self->state, w0, w1, NULL, wait_done, &w);
-  while (!w.done)
-    g_main_context_iteration (NULL, TRUE);
-  if (w.error)
-    g_propagate_error (error, w.error);
-  return w.root;
+    scope = interval_scope (FALSE, w0, w1);
+  if (!root)
+    root = ttv_tab_state_compute_statistics (state, w0, w1, NULL, error);
+  if (!root)
+    return NULL;
+  title = image_title (state, scope);
+  table = new_table (title);
+  tree_rows (table, root, 0);
+  return table;
 }
 
-/* Opens the tree and its groups: the CPUs, processes, syscalls... */
-static void
-expand_groups (TtvStatisticsViewer *self)
+static gboolean
+render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
 {
-  g_autoptr (GtkTreePath) root = gtk_tree_path_new_first ();
+  g_autoptr (TtvStatsTable) table = window_table (state, error);
 
-  gtk_tree_view_expand_row (self->view, root, FALSE);
-  gtk_tree_path_down (root);
-  for (GtkTreeIter iter; gtk_tree_model_get_iter (GTK_TREE_MODEL (self->store), &iter, root);
-       gtk_tree_path_next (root))
-    gtk_tree_view_expand_row (self->view, root, FALSE);
+  if (!table)
+    return FALSE;
+  ttv_stats_table_draw (table, cr, width, height);
+  return TRUE;
 }
 
-static void
-act_render (GSimpleAction *action, GVariant *param, gpointer data)
+/* The SVG as text, so that its names and numbers stay searchable. */
+static gboolean
+write_svg (TtvTabState *state, const char *path, int width, int height, GError **error)
 {
-  TtvStatisticsViewer *self = data;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (TtvViewerStatsNode) root = NULL;
-  const char *path;
-  gint32 w, h;
+  g_autoptr (TtvStatsTable) table = window_table (state, error);
 
-  g_variant_get (param, "(&sii)", &path, &w, &h);
-  cancel_job (self);
-  root = window_statistics (self, &error);
-  if (root)
-    {
-      show_tree (self, root);
-      expand_groups (self);
-    }
-  if (!root || !export_image (self, path, w, h, &error))
-    g_warning ("%s", error->message);
+  return table && ttv_stats_table_write (table, path, width, height, error);
 }
 
 /* --- Actions ---------------------------------------------------------------- */
@@ -530,13 +544,13 @@ save_image (GtkWidget *view, const char *path, GError **error)
 static void
 act_export_csv (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  ttv_view_export_dialog (data, _("Export Statistics as CSV"), "statistics.csv", save_csv);
+  ttv_viewer_export_dialog (data, _("Export Statistics as CSV"), "statistics.csv", save_csv);
 }
 
 static void
 act_export_dialog (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  ttv_view_export_dialog (data, _("Export Statistics (.png or .svg)"), "statistics.png", save_image);
+  ttv_viewer_export_dialog (data, _("Export Statistics (.png or .svg)"), "statistics.png", save_image);
 }
 
 static void
@@ -685,7 +699,6 @@ ttv_statistics_viewer_new (TtvTabState *state)
     { "export-csv-to", act_export_csv_to, "s", NULL, NULL, { 0 } },
     { "export", act_export, "s", NULL, NULL, { 0 } },
     { "export-dialog", act_export_dialog, NULL, NULL, NULL, { 0 } },
-    { "render", act_render, "(sii)", NULL, NULL, { 0 } },
     { "copy", act_copy, NULL, NULL, NULL, { 0 } },
     { "expand-all", act_expand_all, NULL, NULL, NULL, { 0 } },
     { "collapse-all", act_collapse_all, NULL, NULL, NULL, { 0 } },
@@ -731,7 +744,7 @@ ttv_statistics_viewer_new (TtvTabState *state)
   gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->view));
   gtk_box_pack_start (GTK_BOX (self), scrolled, TRUE, TRUE, 0);
 
-  self->handlers[0] = g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (refresh), self);
+  self->handlers[0] = g_signal_connect_swapped (state, "state-ready", G_CALLBACK (refresh), self);
   self->handlers[1] = g_signal_connect_swapped (state, "selection-changed", G_CALLBACK (refresh), self);
   self->handlers[2] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (refresh), self);
   refresh (self);
@@ -745,6 +758,9 @@ static const TtvViewerInfo info = {
   .icon_name = "x-office-spreadsheet-symbolic",
   .menu_label = N_("_Statistics"),
   .new_viewer = ttv_statistics_viewer_new,
+  .render = render,
+  .write_svg = write_svg,
+  .translation_domain = GETTEXT_PACKAGE,
 };
 
 TTV_VIEWER_MODULE (statistics_init)
@@ -752,9 +768,5 @@ TTV_VIEWER_MODULE (statistics_init)
 static void
 statistics_init (void)
 {
-  TtvViewerInfo copy = info;
-
-  copy.title = g_dgettext (GETTEXT_PACKAGE, info.title);
-  copy.menu_label = g_dgettext (GETTEXT_PACKAGE, info.menu_label);
-  ttv_viewer_register (&copy);
+  ttv_viewer_register (&info);
 }

@@ -2,7 +2,7 @@
  * The layout is measured once with pango; then one drawing routine paints
  * it through a painter: cairo for PNG, SVG elements for SVG. */
 #include "ttv-stats-table.h"
-#include "ttv-view-export.h"
+#include "ttv-viewer.h"
 
 #include <cairo.h>
 #include <gio/gio.h>
@@ -321,7 +321,17 @@ draw_png (gpointer data, cairo_t *cr, int width, int height)
 static gboolean
 write_png (const Layout *l, const char *path, GError **error)
 {
-  return ttv_view_export_to_file (path, l->width, l->height, draw_png, (gpointer) l, error);
+  return ttv_viewer_write_image (path, l->width, l->height, draw_png, (gpointer) l, error);
+}
+
+void
+ttv_stats_table_draw (const TtvStatsTable *t, cairo_t *cr, int width, int height)
+{
+  Layout l;
+
+  layout_init (&l, t, width, height);
+  draw_png (&l, cr, l.width, l.height);
+  layout_clear (&l);
 }
 
 /* --- SVG ------------------------------------------------------------------------ */

@@ -3,6 +3,7 @@
  * numbers stay searchable and selectable); for export and ttv --render. */
 #pragma once
 
+#include <cairo.h>
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -37,6 +38,10 @@ void        ttv_stats_table_get_natural_size (const TtvStatsTable *table, int *w
  * rows that do not fit end with a line saying how many were left out. */
 gboolean    ttv_stats_table_write (const TtvStatsTable *table, const char *path, int width, int height,
                                    GError **error);
+
+/* Draws the table on @cr as ttv_stats_table_write() writes a PNG of
+ * @width x @height pixels. */
+void        ttv_stats_table_draw (const TtvStatsTable *table, cairo_t *cr, int width, int height);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvStatsTable, ttv_stats_table_free)
 

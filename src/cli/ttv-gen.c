@@ -93,12 +93,13 @@ generate_lttng (const GenOptions *o, const char *dir, GenStats *stats, GError **
 /* --- CTF 1.8 (LTTng 2.x kernel trace layout) ------------------------------- */
 
 static gboolean
-generate_ctf (const GenOptions *o, const char *dir, GenStats *stats, GError **error)
+write_ctf (const GenOptions *o, const char *dir, TtvCtfMetadataFormat metadata, GenStats *stats,
+           GError **error)
 {
   if (o->flight_blocks)
     {
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                   _("--flight-recorder is not supported with --format ctf"));
+                   _("--flight-recorder is not supported with --format ctf or ctf2"));
       return FALSE;
     }
   g_autoptr (TtvSim) sim = ttv_sim_new (&o->sim, error);
@@ -110,6 +111,7 @@ generate_ctf (const GenOptions *o, const char *dir, GenStats *stats, GError **er
     .packet_size = o->block_size,
     .long_bits = o->sim.long_bits,
     .hostname = "ttv-gen",
+    .metadata = metadata,
   };
   TtvCtfSimStats s = { 0 };
   if (!ttv_ctf_write_simulation (dir, sim, &wo, NULL, NULL, &s, error))
@@ -118,6 +120,20 @@ generate_ctf (const GenOptions *o, const char *dir, GenStats *stats, GError **er
   stats->first = s.first;
   stats->last = s.last;
   return TRUE;
+}
+
+static gboolean
+generate_ctf (const GenOptions *o, const char *dir, GenStats *stats, GError **error)
+{
+  return write_ctf (o, dir, TTV_CTF_METADATA_TSDL, stats, error);
+}
+
+/* --- CTF 2 (LTTng 2.15's default) ----------------------------------------- */
+
+static gboolean
+generate_ctf2 (const GenOptions *o, const char *dir, GenStats *stats, GError **error)
+{
+  return write_ctf (o, dir, TTV_CTF_METADATA_CTF2, stats, error);
 }
 
 /* One entry per output format. */
@@ -130,6 +146,7 @@ static const GenFormat formats[] = {
   { "ltt", generate_ltt },
   { "lttng", generate_lttng },
   { "ctf", generate_ctf },
+  { "ctf2", generate_ctf2 },
 };
 
 /* --- Archives ------------------------------------------------------------- */
@@ -343,7 +360,7 @@ parse_flight (const char *name, const char *value, gpointer data, GError **error
 }
 
 static const GOptionEntry entries[] = {
-  { "format", 'f', 0, G_OPTION_ARG_STRING, &opt_format, N_("Trace format to write: ltt (default), lttng (LTTng 0.x) or ctf (CTF 1.8, LTTng 2.x kernel)"), N_("FORMAT") },
+  { "format", 'f', 0, G_OPTION_ARG_STRING, &opt_format, N_("Trace format to write: ltt (default), lttng (LTTng 0.x), ctf (CTF 1.8, LTTng 2.x kernel) or ctf2 (CTF 2, LTTng 2.15 kernel)"), N_("FORMAT") },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
     N_("Where to write: a directory (must not exist or be empty), or an archive ending in .tar.gz, .tgz or .tar"), N_("PATH") },
   { "seed", 's', 0, G_OPTION_ARG_STRING, &opt_seed, N_("Random seed; the same seed and options give the same trace (default 1)"), N_("N") },
@@ -425,7 +442,7 @@ build_options (GenOptions *o, GArray *cpu_ids, const GenFormat **format, GError 
     if (g_ascii_strcasecmp (fname, formats[i].name) == 0)
       *format = &formats[i];
   if (!*format)
-    return usage_error (error, _("--format: unknown format “%s” (known: ltt, lttng, ctf)"), fname);
+    return usage_error (error, _("--format: unknown format “%s” (known: ltt, lttng, ctf, ctf2)"), fname);
 
   if (!opt_output || !*opt_output)
     return usage_error (error, _("-o/--output: say where to write the trace"));

@@ -3,15 +3,18 @@
  * A thin program: everything it prints comes from libttv. */
 #include "ttv-config.h"
 
+#include "ttv-analysis-print.h"
 #include "ttv-archive.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
+#include "ttv-escape.h"
 #include "ttv-filter.h"
 #include "ttv-format-file.h"
 #include "ttv-hook-groups.h"
 #include "ttv-live-url.h"
 #include "ttv-locale.h"
 #include "ttv-report.h"
+#include "ttv-state-pass.h"
 #include "ttv-state-tracker.h"
 #include "ttv-trace-damage.h"
 #include "ttv-trace-info.h"
@@ -22,6 +25,14 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+
+/* What is asked for: --stats, the viewer's statistics tree, or
+ * --stats-tables, the tables --stats printed before. */
+typedef enum {
+  STATS_NONE,
+  STATS_TREE,
+  STATS_TABLES,
+} StatsKind;
 
 typedef struct {
   char *format;
@@ -36,7 +47,12 @@ typedef struct {
   gboolean list_events;
   gboolean position;
   gboolean state;
-  gboolean stats;
+  gboolean stats_tree;
+  gboolean stats_tables;
+  StatsKind stats;          /* from the two above */
+  gboolean density;
+  gint64 density_bins;
+  gboolean density_types;
   char **traces;
   /* trcrpt-style selection and layout (issue 8) */
   char **include;
@@ -59,35 +75,42 @@ typedef struct {
   gboolean help;
 } ReportArgs;
 
-/* page_size: G_MININT64 when not given (0 and below are refused). */
-static ReportArgs args = { .count = -1, .page_size = G_MININT64 };
+/* NOT_GIVEN: an integer option that was not given (values below its
+ * minimum are refused). */
+#define NOT_GIVEN G_MININT64
+static ReportArgs args = { .count = NOT_GIVEN, .checkpoint_interval = NOT_GIVEN, .page_size = NOT_GIVEN,
+                           .density_bins = NOT_GIVEN };
 
 static const GOptionEntry entries[] = {
-  { "format", 'f', 0, G_OPTION_ARG_STRING, &args.format, N_("Output format: text (default), jsonl or babeltrace"), "FORMAT" },
+  { "format", 'f', 0, G_OPTION_ARG_FILENAME, &args.format, N_("Output format: text (default), jsonl or babeltrace; csv with --stats and --density"), "FORMAT" },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args.output, N_("Write to FILE instead of standard output"), "FILE" },
   { "info", 0, 0, G_OPTION_ARG_NONE, &args.info, N_("Describe the traces: system, time span, tracefiles"), NULL },
   { "list-events", 'j', 0, G_OPTION_ARG_NONE, &args.list_events, N_("List the event types with their fields"), NULL },
-  { "start", 0, 0, G_OPTION_ARG_STRING, &args.start, N_("First time to print: seconds since the epoch, or +seconds from the trace start"), "T" },
-  { "end", 0, 0, G_OPTION_ARG_STRING, &args.end, N_("Last time to print (same forms as --start)"), "T" },
+  { "start", 0, 0, G_OPTION_ARG_FILENAME, &args.start, N_("First time to print: seconds since the epoch, or +seconds from the trace start"), "T" },
+  { "end", 0, 0, G_OPTION_ARG_FILENAME, &args.end, N_("Last time to print (same forms as --start)"), "T" },
   { "count", 'n', 0, G_OPTION_ARG_INT64, &args.count, N_("Print at most N events"), "N" },
-  { "after", 0, 0, G_OPTION_ARG_STRING, &args.after, N_("Print the events after the one at POSITION (a token printed by --position)"), "POSITION" },
+  { "after", 0, 0, G_OPTION_ARG_FILENAME, &args.after, N_("Print the events after the one at POSITION (a token printed by --position)"), "POSITION" },
   { "position", 0, 0, G_OPTION_ARG_NONE, &args.position, N_("Print each event's position token"), NULL },
   { "state", 0, 0, G_OPTION_ARG_NONE, &args.state, N_("Print the pid, process name and execution mode at each event"), NULL },
-  { "state-at", 0, 0, G_OPTION_ARG_STRING, &args.state_at, N_("Print the whole system state at time T"), "T" },
-  { "stats", 0, 0, G_OPTION_ARG_NONE, &args.stats, N_("Print statistics instead of events"), NULL },
+  { "state-at", 0, 0, G_OPTION_ARG_FILENAME, &args.state_at, N_("Print the whole system state at time T"), "T" },
+  { "stats", 0, 0, G_OPTION_ARG_NONE, &args.stats_tree, N_("Print the statistics tree of the viewer's statistics view instead of events"), NULL },
+  { "stats-tables", 0, 0, G_OPTION_ARG_NONE, &args.stats_tables, N_("Print the statistics as the aligned tables --stats printed before instead of events"), NULL },
+  { "density", 0, 0, G_OPTION_ARG_NONE, &args.density, N_("Print the event density of the viewer's histogram: events per bin of time"), NULL },
+  { "density-bins", 0, 0, G_OPTION_ARG_INT64, &args.density_bins, N_("With --density: N bins (default 1024, the histogram's)"), "N" },
+  { "density-types", 0, 0, G_OPTION_ARG_NONE, &args.density_types, N_("With --density: the events of each event type too"), NULL },
   { "checkpoint-interval", 0, 0, G_OPTION_ARG_INT64, &args.checkpoint_interval, N_("Events between state checkpoints (default 100000)"), "N" },
-  { "include", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &args.include, N_("Print only these event types: names, globs, ids or @group, separated by commas or blanks"), "LIST" },
-  { "exclude", 'k', 0, G_OPTION_ARG_STRING_ARRAY, &args.exclude, N_("Do not print these event types (same forms as -d)"), "LIST" },
-  { "process", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &args.processes, N_("Print only events of these processes: names or pids, separated by commas or blanks"), "LIST" },
-  { "thread", 'T', 0, G_OPTION_ARG_STRING_ARRAY, &args.threads, N_("Print only events of these threads (tids); !TID excludes one"), "LIST" },
+  { "include", 'd', 0, G_OPTION_ARG_FILENAME_ARRAY, &args.include, N_("Print only these event types: names, globs, ids or @group, separated by commas or blanks"), "LIST" },
+  { "exclude", 'k', 0, G_OPTION_ARG_FILENAME_ARRAY, &args.exclude, N_("Do not print these event types (same forms as -d)"), "LIST" },
+  { "process", 'p', 0, G_OPTION_ARG_FILENAME_ARRAY, &args.processes, N_("Print only events of these processes: names or pids, separated by commas or blanks"), "LIST" },
+  { "thread", 'T', 0, G_OPTION_ARG_FILENAME_ARRAY, &args.threads, N_("Print only events of these threads (tids); !TID excludes one"), "LIST" },
   { "groups", 0, 0, G_OPTION_ARG_FILENAME, &args.groups_file, N_("Read more hook groups from FILE (NAME: PATTERN…)"), "FILE" },
   { "list-groups", 0, 0, G_OPTION_ARG_NONE, &args.list_groups, N_("List the hook groups and their patterns"), NULL },
-  { "filter", 0, 0, G_OPTION_ARG_STRING, &args.filter, N_("Print only events matching EXPR (see ttv-report(1), FILTERS)"), "EXPR" },
-  { "timer", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args.timers, N_("Show the time from a START event to the next END event of the same thread"), "START:END" },
+  { "filter", 0, 0, G_OPTION_ARG_FILENAME, &args.filter, N_("Print only events matching EXPR (see ttv-report(1), FILTERS)"), "EXPR" },
+  { "timer", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.timers, N_("Show the time from a START event to the next END event of the same thread"), "START:END" },
   { "format-file", 't', 0, G_OPTION_ARG_FILENAME, &args.format_file, N_("Describe events with the templates of FILE"), "FILE" },
   { "check-format", 'c', 0, G_OPTION_ARG_FILENAME, &args.check_format, N_("Check the format file FILE and exit"), "FILE" },
-  { "columns", 0, 0, G_OPTION_ARG_STRING, &args.columns, N_("Column layout with these columns: id,cpu,pid,tid,exec,svc (or all)"), "LIST" },
-  { "timestamp", 0, 0, G_OPTION_ARG_STRING, &args.timestamp, N_("Column layout time columns: elapsed (default), us, ns or none"), "MODE" },
+  { "columns", 0, 0, G_OPTION_ARG_FILENAME, &args.columns, N_("Column layout with these columns: id,cpu,pid,tid,exec,svc (or all)"), "LIST" },
+  { "timestamp", 0, 0, G_OPTION_ARG_FILENAME, &args.timestamp, N_("Column layout time columns: elapsed (default), us, ns or none"), "MODE" },
   { "no-headings", 'h', 0, G_OPTION_ARG_NONE, &args.no_headings, N_("Column layout without column headings"), NULL },
   { "page-size", 0, 0, G_OPTION_ARG_INT64, &args.page_size, N_("Column layout: repeat the headings every N events"), "N" },
   { "two-line", 0, 0, G_OPTION_ARG_NONE, &args.two_line, N_("Column layout: the description on a second line"), NULL },
@@ -109,20 +132,111 @@ fail (int code, const char *message)
   return code;
 }
 
-/* T is absolute seconds, or +seconds relative to the traceset start. */
+/* T is absolute seconds, or +seconds relative to the traceset start (a
+ * time past the representable range is its end: ttv_time_parse_argument). */
 static gboolean
 parse_time_arg (const char *option, const char *text, TtvTraceset *ts, TtvTime *out, GError **error)
 {
-  gboolean relative = text[0] == '+';
   g_autoptr (GError) local = NULL;
-  if (!ttv_time_parse (relative ? text + 1 : text, out, &local))
+  TtvTime start = ttv_traceset_get_start (ts);
+  /* A traceset without events has no first event to count from. */
+  gboolean has_start = start <= ttv_traceset_get_end (ts);
+  if (!ttv_time_parse_argument (text, has_start ? &start : NULL, out, &local))
     {
-      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT, "%s: %s", option, local->message);
+      g_autofree char *shown = ttv_escape_for_display (local->message, -1);
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT, "%s: %s", option, shown);
       return FALSE;
     }
-  if (relative)
-    *out += ttv_traceset_get_start (ts);
   return TRUE;
+}
+
+/* --- Checking the arguments --------------------------------------------------------- */
+
+/* The options whose values are text (not file names): GOption would refuse
+ * one that is not in the locale's encoding without naming it, so they are
+ * read as bytes and converted here. */
+typedef struct {
+  const char *name;
+  char **value;                 /* or */
+  char ***values;
+} TextOption;
+
+static const TextOption text_options[] = {
+  { "--format", &args.format, NULL }, { "--start", &args.start, NULL }, { "--end", &args.end, NULL },
+  { "--after", &args.after, NULL }, { "--state-at", &args.state_at, NULL }, { "--filter", &args.filter, NULL },
+  { "--columns", &args.columns, NULL }, { "--timestamp", &args.timestamp, NULL },
+  { "-d", NULL, &args.include }, { "-k", NULL, &args.exclude }, { "-p", NULL, &args.processes },
+  { "-T", NULL, &args.threads }, { "--timer", NULL, &args.timers },
+};
+
+/* @value (bytes from the command line) as UTF-8, replacing it; FALSE with
+ * a message naming @option and where the bad byte is. */
+static gboolean
+option_to_utf8 (const char *option, char **value, GError **error)
+{
+  const char *end;
+  if (*value == NULL)
+    return TRUE;
+  if (g_get_charset (NULL))
+    {
+      if (g_utf8_validate (*value, -1, &end))
+        return TRUE;
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("%s: the value is not valid UTF-8 (byte 0x%02x at byte %zu)"), option,
+                   (guchar) *end, (gsize) (end - *value));
+      return FALSE;
+    }
+  gsize read = 0;
+  g_autoptr (GError) local = NULL;
+  char *utf8 = g_locale_to_utf8 (*value, -1, &read, NULL, &local);
+  if (utf8 == NULL)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("%s: the value is not text in the locale's encoding (byte 0x%02x at byte %zu)"),
+                   option, (guchar) (*value)[read], read);
+      return FALSE;
+    }
+  g_free (*value);
+  *value = utf8;
+  return TRUE;
+}
+
+/* What GOption cannot check: text in the right encoding, counts in range. */
+static gboolean
+check_arguments (GError **error)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (text_options); i++)
+    {
+      const TextOption *o = &text_options[i];
+      if (o->value && !option_to_utf8 (o->name, o->value, error))
+        return FALSE;
+      for (guint j = 0; o->values && *o->values && (*o->values)[j]; j++)
+        if (!option_to_utf8 (o->name, &(*o->values)[j], error))
+          return FALSE;
+    }
+  if (args.count != NOT_GIVEN && args.count < 0)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("-n: expected a number of events, 0 or more, not %" PRId64), args.count);
+      return FALSE;
+    }
+  if (args.checkpoint_interval != NOT_GIVEN && args.checkpoint_interval <= 0)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("--checkpoint-interval: expected a number of events above 0, not %" PRId64),
+                   args.checkpoint_interval);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static TtvCheckpointPolicy
+checkpoint_policy (void)
+{
+  /* 0: the default interval. */
+  TtvCheckpointPolicy policy = { args.checkpoint_interval == NOT_GIVEN ? 0 : (guint64) args.checkpoint_interval,
+                                 0 };
+  return policy;
 }
 
 typedef struct {
@@ -181,28 +295,35 @@ print_warnings (TtvTraceset *ts, guint from)
         {
           /* A live trace's last block or packet is normally partly written:
            * --follow reads it once it is whole. */
-          gpointer w = g_ptr_array_index (t->warnings, j);
-          if (!(args.follow && t->tail_warnings && g_ptr_array_find (t->tail_warnings, w, NULL)))
-            g_printerr (_("ttv-report: warning: %s\n"), (const char *) w);
+          const char *w = g_ptr_array_index (t->warnings, j);
+          if (args.follow && ttv_trace_warning_is_tail (t, w))
+            continue;
+          if (ttv_trace_warning_loses_events (t, w))
+            g_printerr (_("ttv-report: damaged data skipped: %s\n"), w);
+          else
+            g_printerr (_("ttv-report: warning: %s\n"), w);
         }
     }
 }
 
-/* --keep-going: what was skipped, each place once; TRUE when anything was
- * (the report is then incomplete, and says so by its exit status). */
+/* --keep-going: what was skipped while reading, each place once.  TRUE
+ * when some trace lost events to damage, found then or while opening: the
+ * report is incomplete, and says so by its exit status, whatever it prints. */
 static gboolean
 report_damage (TtvTraceset *ts)
 {
-  guint n = 0;
+  gboolean damaged = FALSE;
 
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     {
-      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (ttv_traceset_get_trace (ts, i));
+      const TtvTrace *t = ttv_traceset_get_trace (ts, i);
+      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (t);
 
-      for (guint j = 0; j < damage->len; j++, n++)
+      for (guint j = 0; j < damage->len; j++)
         g_printerr (_("ttv-report: damaged data skipped: %s\n"), (const char *) damage->pdata[j]);
+      damaged |= ttv_trace_is_damaged (t, args.follow);
     }
-  return n > 0;
+  return damaged;
 }
 
 static gboolean
@@ -352,8 +473,9 @@ append_list (GString *expr, char **lists, ListKind kind, gboolean negate_all, gb
             {
               if (!ttv_hook_groups_has (groups, item + 1))
                 {
+                  g_autofree char *shown = ttv_escape_for_display (item, -1);
                   g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                               _("%s: unknown hook group %s (see --list-groups)"), option, item);
+                               _("%s: unknown hook group %s (see --list-groups)"), option, shown);
                   return FALSE;
                 }
               g_string_append (alt, "event.group = ");
@@ -378,8 +500,9 @@ append_list (GString *expr, char **lists, ListKind kind, gboolean negate_all, gb
             g_string_append_printf (alt, "%s = %s", kind == LIST_PROCESSES ? "state.pid" : "state.tid", item);
           else
             {
+              g_autofree char *shown = ttv_escape_for_display (item, -1);
               g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                           _("%s: '%s' is not a thread id"), option, item);
+                           _("%s: '%s' is not a thread id"), option, shown);
               return FALSE;
             }
         }
@@ -417,8 +540,9 @@ parse_columns (Extras *x, GError **error)
           }
       if (!found)
         {
+          g_autofree char *shown = ttv_escape_for_display (item, -1);
           g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                       _("--columns: unknown column '%s': expected id, cpu, pid, tid, exec, svc or all"), item);
+                       _("--columns: unknown column '%s': expected id, cpu, pid, tid, exec, svc or all"), shown);
           return FALSE;
         }
     }
@@ -441,7 +565,7 @@ parse_columns (Extras *x, GError **error)
           return FALSE;
         }
     }
-  if (args.page_size != G_MININT64 && args.page_size <= 0)
+  if (args.page_size != NOT_GIVEN && args.page_size <= 0)
     {
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
                    _("--page-size: expected a number of events above 0, not %" PRId64), args.page_size);
@@ -467,7 +591,8 @@ extras_init (Extras *x, GError **error)
     return FALSE;
   if (expr->len && (x->selection = ttv_filter_new (expr->str, x->groups, error)) == NULL)
     {
-      g_prefix_error (error, "%s: ", expr->str);
+      g_autofree char *shown = ttv_escape_for_display (expr->str, -1);
+      g_prefix_error (error, "%s: ", shown);
       return FALSE;
     }
   if (args.filter && (x->user = ttv_filter_new (args.filter, x->groups, error)) == NULL)
@@ -518,8 +643,11 @@ warn_unmatched (TtvTraceset *ts, const Extras *x)
       g_autoptr (GPtrArray) items = split_list (opts[o].lists, opts[o].option, NULL);
       for (guint i = 0; items && i < items->len; i++)
         if (!item_matches_some_type (ts, x->groups, g_ptr_array_index (items, i)))
-          g_printerr (_("ttv-report: warning: %s: '%s' matches no event type of the traces (see -j)\n"),
-                      opts[o].option, (const char *) g_ptr_array_index (items, i));
+          {
+            g_autofree char *shown = ttv_escape_for_display (g_ptr_array_index (items, i), -1);
+            g_printerr (_("ttv-report: warning: %s: '%s' matches no event type of the traces (see -j)\n"),
+                        opts[o].option, shown);
+          }
     }
   for (guint i = 0; i < ttv_timer_set_get_n_rules (x->timers); i++)
     {
@@ -527,8 +655,11 @@ warn_unmatched (TtvTraceset *ts, const Extras *x)
       ttv_timer_set_get_rule (x->timers, i, &sides[0], &sides[1]);
       for (guint k = 0; k < 2; k++)
         if (!item_matches_some_type (ts, x->groups, sides[k]))
-          g_printerr (_("ttv-report: warning: timer %s:%s: '%s' matches no event type of the traces (see -j)\n"),
-                      sides[0], sides[1], sides[k]);
+          {
+            g_autofree char *a = ttv_escape_for_display (sides[0], -1), *b = ttv_escape_for_display (sides[1], -1);
+            g_printerr (_("ttv-report: warning: timer %s:%s: '%s' matches no event type of the traces (see -j)\n"),
+                        a, b, k == 0 ? a : b);
+          }
     }
 }
 
@@ -589,23 +720,67 @@ live_is_over (TtvTraceset *ts)
   return ttv_traceset_is_live (ts) && ttv_traceset_get_live_state (ts, NULL, NULL) != TTV_LIVE_SOURCE_RUNNING;
 }
 
+/* What warn_late_streams() knows of one stream of a live session. */
+typedef struct {
+  gboolean caught_up;            /* its data reached the printed events: never late again */
+  gboolean has_last;             /* @last is the last event counted late */
+  TtvTracefilePosition last;
+  TtvTime last_time;
+} LateScan;
+
+/* Counts the events of @tf, after those counted before, that come before
+ * @until; TRUE in @caught_up when it has an event at or after @until. */
+static guint64
+count_late_events (TtvTracefile *tf, LateScan *scan, TtvTime until)
+{
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, NULL);
+  TtvEvent ev;
+  guint64 n = 0;
+
+  if (c == NULL || (scan->has_last && !ttv_cursor_seek_time (c, scan->last_time, NULL)))
+    return 0;
+  while (ttv_cursor_next (c, &ev, NULL))
+    {
+      if (scan->has_last && ttv_tracefile_position_compare (&ev.pos, &scan->last) <= 0)
+        continue;
+      if (ev.time >= until)
+        {
+          scan->caught_up = TRUE;
+          break;
+        }
+      scan->has_last = TRUE;
+      scan->last = ev.pos;
+      scan->last_time = ev.time;
+      n++;
+    }
+  return n;
+}
+
 /* A live session's stream that arrives after later events of other streams
  * were printed (a new application's buffers) brings events that can no
- * longer be printed in order: say how many, rather than nothing.  @known
- * holds the tracefiles seen so far. */
+ * longer be printed in order: say how many, rather than nothing.  Until its
+ * data reaches the printed events, each packet it gains may bring more.
+ * @known maps the tracefiles seen so far to their LateScan. */
 static void
 warn_late_streams (TtvTraceset *ts, GHashTable *known, const FollowMark *mark)
 {
   for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
     {
       TtvTracefile *tf = ttv_traceset_get_tracefile (ts, i);
-      if (!g_hash_table_add (known, tf) || !mark->started || tf->first_event >= mark->last_time)
+      LateScan *scan = g_hash_table_lookup (known, tf);
+      if (scan == NULL)
+        {
+          scan = g_new0 (LateScan, 1);
+          g_hash_table_insert (known, tf, scan);
+        }
+      if (scan->caught_up)
         continue;
-      g_autoptr (TtvCursor) c = ttv_cursor_new (tf, NULL);
-      TtvEvent ev;
-      guint64 n = 0;
-      while (c && ttv_cursor_next (c, &ev, NULL) && ev.time < mark->last_time)
-        n++;
+      if (!mark->started || tf->first_event >= mark->last_time)
+        {
+          scan->caught_up = TRUE;       /* printed in order, as the others */
+          continue;
+        }
+      guint64 n = count_late_events (tf, scan, mark->last_time);
       if (n > 0)
         g_printerr (_("ttv-report: warning: %s: %" PRIu64 " events of stream %s came after later events "
                       "were printed; they are not printed\n"),
@@ -638,6 +813,35 @@ follow_refresh (TtvTraceset *ts, TtvContext *old, const FollowMark *mark, TtvTim
   return g_steal_pointer (&ctx);
 }
 
+/* --stats: what the tracer lost in [@start, @end], by tracefile. */
+static void
+append_lost_summary (const GArray *lost, TtvTime start, TtvTime end, GString *out)
+{
+  guint64 events = 0, packets = 0;
+  guint n = 0;
+  for (guint i = 0; i < lost->len; i++)
+    {
+      const LostMark *m = &g_array_index (lost, LostMark, i);
+      if (m->range.end < start || m->range.start > end)
+        continue;
+      events += m->range.count;
+      packets += m->range.packets;
+      n++;
+    }
+  if (n == 0)
+    return;
+  g_string_append_printf (out, "\nlost by the tracer: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
+                          " packets, in %u ranges\n", events, packets, n);
+  for (guint i = 0; i < lost->len; i++)
+    {
+      const LostMark *m = &g_array_index (lost, LostMark, i);
+      if (m->range.end < start || m->range.start > end)
+        continue;
+      g_string_append_printf (out, "  %s/%s\n", m->tracefile->trace->name, m->tracefile->name);
+      ttv_lost_range_append_text (&m->range, out);
+    }
+}
+
 static int
 print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportFormat format, Extras *x)
 {
@@ -650,9 +854,9 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
                    error->message);
     }
 
-  TtvCheckpointPolicy policy = { (guint64) MAX (args.checkpoint_interval, 0), 0 };
+  TtvCheckpointPolicy policy = checkpoint_policy ();
   g_autoptr (TtvStateTracker) tracker = NULL;
-  if (args.state || args.stats || extras_need_state (x))
+  if (args.state || args.stats == STATS_TABLES || extras_need_state (x))
     {
       tracker = ttv_state_tracker_new (ts, &policy);
       if (!replay_to_context (tracker, ts, ctx, &error))
@@ -661,7 +865,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
           return fail (EXIT_READ, error->message);
         }
       /* Statistics of what follows: CPU time from @start on. */
-      if (args.stats)
+      if (args.stats == STATS_TABLES)
         ttv_statistics_set_start (ttv_state_tracker_get_statistics (tracker), start);
     }
 
@@ -669,11 +873,17 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
   g_autoptr (TtvReportPrinter) printer = NULL;
   g_autoptr (GArray) lost = collect_lost (ts);
   guint n_traces = ttv_traceset_get_n_traces (ts);
-  g_autoptr (GHashTable) known_streams = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) known_streams = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
-    g_hash_table_add (known_streams, ttv_traceset_get_tracefile (ts, i));
+    {
+      LateScan *scan = g_new0 (LateScan, 1);
+
+      scan->caught_up = TRUE;           /* read in order from the start */
+      g_hash_table_insert (known_streams, ttv_traceset_get_tracefile (ts, i), scan);
+    }
   g_autoptr (GString) suffix = g_string_new (NULL);
-  gboolean headings = x->column_layout && !args.no_headings && !args.stats;
+  g_autoptr (GString) warnings = g_string_new (NULL);
+  gboolean headings = x->column_layout && !args.no_headings && args.stats != STATS_TABLES;
   guint next_lost = 0;
   guint64 printed = 0;
   FollowMark mark = { FALSE, 0, 0 };
@@ -681,7 +891,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
   gboolean final = FALSE;
   for (;;)
     {
-      if (args.count >= 0 && printed >= (guint64) args.count)
+      if (args.count != NOT_GIVEN && printed >= (guint64) args.count)
         break;
       if (args.follow)
         {
@@ -766,7 +976,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
           || (x->user && !ttv_filter_matches (x->user, ev, state)))
         continue;
       printed++;
-      if (args.stats)
+      if (args.stats == STATS_TABLES)
         continue;
       if (printer == NULL)
         {
@@ -782,15 +992,25 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
       for (; next_lost < lost->len && g_array_index (lost, LostMark, next_lost).range.start <= ev->time; next_lost++)
         {
           const LostMark *lmark = &g_array_index (lost, LostMark, next_lost);
-          if (lmark->range.end >= start)
-            ttv_report_printer_append_lost (printer, lmark->tracefile, &lmark->range, o->buf);
+          if (lmark->range.end < start)
+            continue;
+          ttv_report_printer_append_lost (printer, lmark->tracefile, &lmark->range, o->buf, warnings);
+          if (warnings->len)
+            {
+              /* As babeltrace2: on stderr, after the lines before it. */
+              if (!output_flush (o, TRUE, &error))
+                break;
+              fflush (o->out);
+              fputs (warnings->str, stderr);
+              g_string_truncate (warnings, 0);
+            }
         }
       ttv_report_printer_append_full (printer, ev, pos, state, suffix->len ? suffix->str : NULL, o->buf);
       if (!output_flush (o, FALSE, &error))
         break;
     }
   ttv_context_free (ctx);
-  if (args.stats && error == NULL)
+  if (args.stats == STATS_TABLES && error == NULL)
     {
       TtvStatistics *stats = ttv_state_tracker_get_statistics (tracker);
       const TtvState *state = ttv_state_tracker_get_state (tracker);
@@ -798,6 +1018,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
        * it: what follows the last event is not known. */
       ttv_statistics_account_until (stats, state, past_end ? end : ttv_state_get_time (state));
       ttv_statistics_append_text (stats, o->buf);
+      append_lost_summary (lost, start, end, o->buf);
     }
   GError *flush_error = NULL;
   if (!output_flush (o, TRUE, &flush_error) && error == NULL)
@@ -815,11 +1036,86 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
   return 0;
 }
 
+/* --- What the viewer computes: the statistics tree, the density -------------- */
+
+/* --stats: the tree of the statistics view, of the events from @start to
+ * @end (TTV_TIME_MIN, TTV_TIME_MAX: the whole traceset), with the names
+ * as written whatever the language. */
+static int
+print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvPrintFormat format, Output *o)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvStatistics) stats = ttv_interval_statistics_run (ts, start, end, NULL, &error);
+  g_autoptr (TtvStatsNode) root = NULL;
+
+  if (!stats)
+    return fail (EXIT_READ, error->message);
+  root = ttv_stats_tree_new_full (stats, ts, FALSE);
+  ttv_stats_tree_append (root, format, o->buf);
+  if (!output_flush (o, TRUE, &error))
+    return fail (EXIT_READ, error->message);
+  return 0;
+}
+
+/* --density: the histogram's bins over the traceset's span, or over the
+ * window --start and --end give. */
+static int
+print_density (TtvTraceset *ts, TtvTime start, TtvTime end, TtvPrintFormat format, Output *o)
+{
+  g_autoptr (GError) error = NULL;
+  guint bins = args.density_bins != G_MININT64 ? (guint) args.density_bins : TTV_INDEXER_DENSITY_BINS;
+  g_autoptr (TtvIndexResult) density = args.start || args.end
+                                         ? ttv_indexer_run_range (ts, bins, start, end, NULL, &error)
+                                         : ttv_indexer_run (ts, bins, NULL, &error);
+
+  if (!density)
+    return fail (EXIT_READ, error->message);
+  ttv_density_append (density, args.density_types, format, o->buf);
+  if (!output_flush (o, TRUE, &error))
+    return fail (EXIT_READ, error->message);
+  return 0;
+}
+
+/* The --format of --stats and --density. */
+static gboolean
+parse_print_format (TtvPrintFormat *format)
+{
+  if (args.format == NULL || g_str_equal (args.format, "text"))
+    *format = TTV_PRINT_TEXT;
+  else if (g_str_equal (args.format, "jsonl"))
+    *format = TTV_PRINT_JSONL;
+  else if (g_str_equal (args.format, "csv"))
+    *format = TTV_PRINT_CSV;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The options of --stats and --density that cannot go together. */
+static const char *
+analysis_usage_error (void)
+{
+  if (args.stats_tree && args.stats_tables)
+    return _("--stats and --stats-tables cannot be used together");
+  args.stats = args.stats_tree ? STATS_TREE : args.stats_tables ? STATS_TABLES : STATS_NONE;
+  if (args.density && args.stats != STATS_NONE)
+    return _("--density and --stats cannot be used together");
+  if ((args.density_bins != G_MININT64 || args.density_types) && !args.density)
+    return _("--density-bins and --density-types go with --density");
+  /* Per event type, each bin of each type takes memory: 16384 bins of
+   * the 541 types of a real kernel trace take 35 MB. */
+  if (args.density_bins != G_MININT64 && (args.density_bins < 1 || args.density_bins > 16384))
+    return _("--density-bins: expected a number of bins from 1 to 16384");
+  if (args.stats == STATS_TABLES && args.format && !g_str_equal (args.format, "text"))
+    return _("--stats-tables prints text tables only: --format=jsonl and csv go with --stats");
+  return NULL;
+}
+
 static int
 print_state_at (TtvTraceset *ts, TtvTime at, Output *o)
 {
   g_autoptr (GError) error = NULL;
-  TtvCheckpointPolicy policy = { (guint64) MAX (args.checkpoint_interval, 0), 0 };
+  TtvCheckpointPolicy policy = checkpoint_policy ();
   g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (ts, &policy);
   if (!ttv_state_tracker_build (tracker, NULL, NULL, NULL, &error))
     return fail (EXIT_READ, error->message);
@@ -898,9 +1194,9 @@ check_live_args (TtvLiveUrl **list)
       *list = g_steal_pointer (&url);
       return 0;
     }
-  if (args.stats || args.state_at || args.info || args.list_events || args.after)
-    return fail (EXIT_USAGE, _("a live session is printed as it goes: --stats, --state-at, --info, --list-events "
-                               "and --after need a trace that is complete"));
+  if (args.stats || args.density || args.state_at || args.info || args.list_events || args.after)
+    return fail (EXIT_USAGE, _("a live session is printed as it goes: --stats, --density, --state-at, --info, "
+                               "--list-events and --after need a trace that is complete"));
   if ((args.start && args.start[0] == '+') || (args.end && args.end[0] == '+'))
     return fail (EXIT_USAGE, _("with a live session, --start and --end take absolute times (the session's start "
                                "is not known yet)"));
@@ -912,9 +1208,17 @@ static int
 run (void)
 {
   g_autoptr (GError) error = NULL;
-  TtvReportFormat format;
-  if (!parse_format (&format))
-    return fail (EXIT_USAGE, _("--format: expected text, jsonl or babeltrace"));
+  TtvReportFormat format = TTV_REPORT_TEXT;
+  TtvPrintFormat print_format = TTV_PRINT_TEXT;
+  const char *usage = analysis_usage_error ();
+  if (usage)
+    return fail (EXIT_USAGE, usage);
+  gboolean analysis = args.stats == STATS_TREE || args.density;
+  if (analysis && !parse_print_format (&print_format))
+    return fail (EXIT_USAGE, _("--format: --stats and --density print text, jsonl or csv"));
+  if (!analysis && !parse_format (&format))
+    return fail (EXIT_USAGE, g_strcmp0 (args.format, "csv") == 0 ? _("--format=csv goes with --stats and --density")
+                                                                : _("--format: expected text, jsonl or babeltrace"));
   if (args.check_format)
     {
       g_autoptr (TtvFormatFile) ff = ttv_format_file_load (args.check_format, &error);
@@ -944,9 +1248,9 @@ run (void)
     return fail (EXIT_USAGE, _("--columns, --timestamp, -h, --page-size and --two-line need --format=text"));
   if (x.format_file && format == TTV_REPORT_JSONL)
     return fail (EXIT_USAGE, _("-t describes text lines: --format=jsonl prints every field as it is"));
-  if (args.follow && (args.stats || args.state_at || args.info || args.list_events || args.after))
-    return fail (EXIT_USAGE, _("--follow prints events: it cannot be used with --stats, --state-at, --info, "
-                               "--list-events or --after"));
+  if (args.follow && (args.stats || args.density || args.state_at || args.info || args.list_events || args.after))
+    return fail (EXIT_USAGE, _("--follow prints events: it cannot be used with --stats, --density, --state-at, "
+                               "--info, --list-events or --after"));
   if (args.traces == NULL || args.traces[0] == NULL)
     return fail (EXIT_USAGE, _("no trace given (try --help)"));
   g_autoptr (TtvLiveUrl) list_url = NULL;
@@ -985,8 +1289,23 @@ run (void)
       || (args.end && !parse_time_arg ("--end", args.end, ts, &end, &error))
       || (args.state_at && !parse_time_arg ("--state-at", args.state_at, ts, &at, &error)))
     return fail (EXIT_USAGE, error->message);
+  if (start > end)
+    {
+      g_autofree char *msg = g_strdup_printf (_("--start %s is after --end %s: no event can be printed"),
+                                              args.start, args.end);
+      return fail (EXIT_USAGE, msg);
+    }
   if (args.after && args.start)
     return fail (EXIT_USAGE, _("--after and --start cannot be used together"));
+  if (analysis && args.start && args.end && start > end)
+    return fail (EXIT_USAGE, _("--start is after --end"));
+  /* --density's bins cover the span, or what --start and --end give of it. */
+  if (args.density && !args.start)
+    start = ttv_traceset_get_start (ts);
+  if (args.density && !args.end)
+    end = ttv_traceset_get_end (ts);
+  if (args.density && start > end)
+    return fail (EXIT_USAGE, _("--density: --start is after the end of the traces"));
 
   Output o = { stdout, g_string_sized_new (1u << 17) };
   int status = 0;
@@ -1012,6 +1331,10 @@ run (void)
     }
   else if (args.state_at)
     status = print_state_at (ts, at, &o);
+  else if (args.stats == STATS_TREE)
+    status = print_stats_tree (ts, start, end, print_format, &o);
+  else if (args.density)
+    status = print_density (ts, start, end, print_format, &o);
   else
     {
       if (args.follow)
@@ -1037,6 +1360,8 @@ int
 main (int argc, char **argv)
 {
   ttv_locale_init ();
+  /* What an archive extraction killed midway left in the cache goes now. */
+  ttv_archive_clean_dead ();
 
   g_autoptr (GOptionContext) oc = g_option_context_new (_("TRACE… — print trace events, statistics or state"));
   g_option_context_add_main_entries (oc, entries, GETTEXT_PACKAGE);
@@ -1048,8 +1373,11 @@ main (int argc, char **argv)
   /* -h is trcrpt's "no headings"; help stays on --help and -?. */
   g_option_context_set_help_enabled (oc, FALSE);
   g_autoptr (GError) error = NULL;
-  if (!g_option_context_parse (oc, &argc, &argv, &error))
-    return fail (EXIT_USAGE, error->message);
+  if (!g_option_context_parse (oc, &argc, &argv, &error) || !check_arguments (&error))
+    {
+      g_autofree char *shown = ttv_escape_for_display (error->message, -1);
+      return fail (EXIT_USAGE, shown);
+    }
   if (args.help)
     {
       g_autofree char *help = g_option_context_get_help (oc, TRUE, NULL);

@@ -5,6 +5,7 @@
 
 #include "ttv-application.h"
 
+#include "ttv-archive.h"
 #include "ttv-live-url.h"
 #include "ttv-settings.h"
 #include "ttv-viewer-registry.h"
@@ -144,6 +145,15 @@ static const GActionEntry app_entries[] = {
   { "about", act_about, NULL, NULL, NULL, { 0 } },
 };
 
+/* What an archive extraction killed midway left in the cache (gigabytes
+ * perhaps) goes at start, away from the main loop. */
+static gpointer
+clean_dead_extractions (gpointer data)
+{
+  ttv_archive_clean_dead ();
+  return NULL;
+}
+
 static void
 ttv_application_startup (GApplication *app)
 {
@@ -172,6 +182,7 @@ ttv_application_startup (GApplication *app)
   };
 
   G_APPLICATION_CLASS (ttv_application_parent_class)->startup (app);
+  g_thread_unref (g_thread_new ("ttv-clean-cache", clean_dead_extractions, NULL));
 
   self->settings = ttv_settings_get ();
   if (self->settings)

@@ -3,6 +3,7 @@
 #include "ttv-config.h"
 
 #include "ttv-bookmark-dialog.h"
+#include "ttv-time-display.h"
 
 #include "ttv-error.h"
 
@@ -99,7 +100,7 @@ read_time (TtvBookmarkDialog *self, GtkEntry *entry, const char *label, TtvTime 
 {
   g_autoptr (GError) parse_error = NULL;
 
-  if (ttv_tab_state_parse_time (self->state, gtk_entry_get_text (entry), near, time, &parse_error))
+  if (ttv_time_display_parse (self->state, gtk_entry_get_text (entry), near, time, &parse_error))
     return TRUE;
   /* TRANSLATORS: "Start" or "End", then why the typed text is not a time */
   g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT, _("%s: %s"), label,

@@ -270,7 +270,7 @@ ttv_filter_bar_new (TtvTabState *state)
     g_signal_connect_object (self->settings, "changed::filter-history", G_CALLBACK (fill_combo), self,
                              G_CONNECT_SWAPPED);
   self->handlers[0] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (filter_changed), self);
-  self->handlers[1] = g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (update_status), self);
+  self->handlers[1] = g_signal_connect_swapped (state, "state-ready", G_CALLBACK (update_status), self);
   fill_combo (self);
   gtk_entry_set_text (self->entry, ttv_tab_state_get_filter (state));
   update_status (self);

@@ -76,7 +76,7 @@ dup_cpus (TtvTabState *state)
 
   for (guint t = 0; t < ttv_tab_state_get_n_traces (state); t++)
     {
-      TtvTrace *trace = ttv_tab_state_get_trace (state, t);
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (state), t);
       for (guint i = 0; i < trace->tracefiles->len; i++)
         {
           const TtvTracefile *tf = trace->tracefiles->pdata[i];
@@ -104,7 +104,7 @@ static void
 fill_summary (TtvInfoDialog *self)
 {
   guint row = 0, n_traces = ttv_tab_state_get_n_traces (self->state), n_types = 0, n_files = 0;
-  guint64 lost = 0;
+  guint64 lost = 0, lost_packets = 0;
   TtvTime start, end;
   gboolean complete;
   guint64 n_events = ttv_tab_state_get_event_count (self->state, &complete);
@@ -114,7 +114,7 @@ fill_summary (TtvInfoDialog *self)
     gtk_widget_destroy (l->data);
   for (guint t = 0; t < n_traces; t++)
     {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
       g_autofree char *what = g_strdup_printf ("%s\n%s", trace->display_path,
                                                trace->format->description);
       add_summary_row (self, &row, _("Trace"), what);
@@ -124,7 +124,10 @@ fill_summary (TtvInfoDialog *self)
         {
           const TtvTracefile *tf = trace->tracefiles->pdata[i];
           for (guint j = 0; tf->lost && j < tf->lost->len; j++)
-            lost += g_array_index (tf->lost, TtvLostRange, j).count;
+            {
+              lost += g_array_index (tf->lost, TtvLostRange, j).count;
+              lost_packets += g_array_index (tf->lost, TtvLostRange, j).packets;
+            }
         }
     }
   ttv_tab_state_get_time_span (self->state, &start, &end);
@@ -149,9 +152,14 @@ fill_summary (TtvInfoDialog *self)
       g_autofree char *n = dup_count (lost);
       add_summary_row (self, &row, _("Events lost by the tracer"), n);
     }
+  if (lost_packets)
+    {
+      g_autofree char *n = dup_count (lost_packets);
+      add_summary_row (self, &row, _("Packets lost by the tracer"), n);
+    }
   for (guint t = 0; t < n_traces; t++)
     {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
       if (trace->flags & TTV_TRACE_FLAG_BEGINNING_MISSING)
         add_summary_row (self, &row, _("Warning"),
                          _("the beginning of this trace is missing (flight recorder mode)"));
@@ -170,7 +178,7 @@ fill_system (TtvInfoDialog *self)
 
   for (guint t = 0; t < n_traces; t++)
     {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
       GtkTreeIter parent, iter;
 
       /* One group per trace when there are several. */
@@ -192,7 +200,7 @@ fill_tracefiles (TtvInfoDialog *self)
 {
   for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
     {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
       for (guint i = 0; i < trace->tracefiles->len; i++)
         {
           const TtvTracefile *tf = trace->tracefiles->pdata[i];
@@ -227,7 +235,7 @@ fill_types (TtvInfoDialog *self)
 
   for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
     {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
       for (guint i = 0; i < trace->event_types->len; i++)
         {
           const TtvEventType *et = trace->event_types->pdata[i];
@@ -295,7 +303,7 @@ fill_type_counts (TtvInfoDialog *self)
 }
 
 static void
-statistics_changed (TtvInfoDialog *self)
+density_ready (TtvInfoDialog *self)
 {
   fill_summary (self);
   fill_type_counts (self);
@@ -470,7 +478,7 @@ build_pages (TtvInfoDialog *self)
                             gtk_label_new (_("Summary")));
   system_view = add_tree_page (self, GTK_TREE_MODEL (self->system),
                                ttv_tab_state_get_n_traces (self->state) == 1
-                               && ttv_trace_get_info (ttv_tab_state_get_trace (self->state, 0), "tracer_name")
+                               && ttv_trace_get_info (ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), 0), "tracer_name")
                                ? _("Environment") : _("System"),
                                "info-system", sys_headings, sys_cols, G_N_ELEMENTS (sys_cols));
   gtk_tree_view_expand_all (system_view);
@@ -548,8 +556,8 @@ ttv_info_dialog_new (GtkWindow *parent, TtvTabState *state)
   fill_tracefiles (self);
   fill_types (self);
   gtk_tree_view_expand_all (self->types_view);
-  statistics_changed (self);
-  g_signal_connect_swapped (state, "statistics-changed", G_CALLBACK (statistics_changed), self);
+  density_ready (self);
+  g_signal_connect_swapped (state, "density-ready", G_CALLBACK (density_ready), self);
   gtk_widget_show_all (self->notebook);
   return GTK_WIDGET (self);
 }

@@ -1,9 +1,10 @@
-/* ttv-open-bench.c: the report of bench/gui-open once the background
- * passes are done (see ttv-open-bench.h); the first-paint report is the
- * event list's (modules/events). */
+/* ttv-open-bench.c: the reports of bench/gui-open (see ttv-open-bench.h):
+ * the first paint, which a viewer announces (ttv_viewer_notify_first_paint,
+ * the event list's rows), and the end of the background passes. */
 #include "ttv-config.h"
 
 #include "ttv-open-bench.h"
+#include "ttv-viewer.h"
 
 #include "ttv-process-memory.h"
 
@@ -25,19 +26,49 @@ read_memory (void)
   };
 }
 
+static double
+seconds_since_start (void)
+{
+  const char *t0 = g_getenv ("TTV_BENCH_T0");
+
+  return t0 ? (g_get_monotonic_time () - g_ascii_strtoll (t0, NULL, 10)) / 1e6 : -1.0;
+}
+
+/* After the first frame that shows rows: one JSON line, then quit (unless
+ * the bench waits for the background passes, TTV_BENCH_BACKGROUND).
+ * RssFile: pages of the memory-mapped trace (page cache, reclaimable);
+ * RssAnon: the viewer's own memory. */
+void
+ttv_viewer_notify_first_paint (GtkWidget *viewer, guint n_items)
+{
+  static gboolean done;
+  GApplication *app = g_application_get_default ();
+  Memory m;
+
+  if (done || !g_getenv ("TTV_BENCH_FIRST_PAINT"))
+    return;
+  done = TRUE;
+  m = read_memory ();
+  printf ("{\"bench\": \"gui-first-paint\", \"seconds\": %.3f, \"rows\": %u, \"rss_kib\": %"
+          G_GINT64_FORMAT ", \"rss_anon_kib\": %" G_GINT64_FORMAT ", \"rss_file_kib\": %"
+          G_GINT64_FORMAT "}\n",
+          seconds_since_start (), n_items, m.rss, m.anon, m.file);
+  fflush (stdout);
+  if (app && !g_getenv ("TTV_BENCH_BACKGROUND"))
+    g_application_quit (app);
+}
+
 static gboolean from_cache_seen;
 
 /* After the views had time to draw what the history changed. */
 static gboolean
 report (gpointer data)
 {
-  const char *t0 = g_getenv ("TTV_BENCH_T0");
-  gint64 now = g_get_monotonic_time ();
   Memory m = read_memory ();
   printf ("{\"bench\": \"gui-background-done\", \"seconds\": %.3f, \"history_from_cache\": %s, "
           "\"rss_kib\": %" G_GINT64_FORMAT ", \"rss_anon_kib\": %" G_GINT64_FORMAT
           ", \"rss_file_kib\": %" G_GINT64_FORMAT "}\n",
-          t0 ? (now - g_ascii_strtoll (t0, NULL, 10)) / 1e6 : -1.0, from_cache_seen ? "true" : "false",
+          seconds_since_start (), from_cache_seen ? "true" : "false",
           m.rss, m.anon, m.file);
   fflush (stdout);
   GApplication *app = g_application_get_default ();

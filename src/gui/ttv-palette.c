@@ -2,7 +2,7 @@
  * and defaults for the viewer modules, and the Preferences section editing them. */
 #include "ttv-config.h"
 
-#include "ttv-palette.h"
+#include "ttv-palette-editor.h"
 
 #include <glib/gi18n.h>
 #include <string.h>

@@ -1,22 +1,21 @@
-/* ttv-render.c: the headless render of ttv-main.c: opens the trace, runs
- * the tab's background stages a view draws from (the first read: event
- * count and density; the state history, or its cache), creates the view
- * for a tab state that no window shows and activates its "VIEW.render"
- * action (sii).  Any view module with that action renders. */
+/* ttv-render.c: the headless render of ttv-main.c, with no display at all:
+ * opens the trace, runs the tab's background stages a view draws from (the
+ * first read: event count and density; the state history, or its cache)
+ * for a tab state no window shows, and writes what the view module's
+ * display-free render (TtvViewerInfo.render) draws on cairo to a PNG or SVG
+ * file.  GTK is never initialised: no widget is made. */
 #include "ttv-config.h"
 
 #include "ttv-render.h"
 
 #include "ttv-history-pass.h"
 #include "ttv-settings.h"
-#include "ttv-viewer-history.h"
 #include "ttv-indexer.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-viewer-registry.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <gtk/gtk.h>
 #include <string.h>
 
 gboolean
@@ -36,12 +35,12 @@ parse_time (const char *text, TtvTime base, TtvTime *out, GError **error)
 
   if (text[0] == '+')
     {
-      if (!ttv_viewer_time_parse (text + 1, &t, error))
+      if (!ttv_time_parse (text + 1, &t, error))
         return FALSE;
       *out = base + t;
       return TRUE;
     }
-  return ttv_viewer_time_parse (text, out, error);
+  return ttv_time_parse (text, out, error);
 }
 
 static gboolean
@@ -104,8 +103,49 @@ run_index (TtvTabState *state, TtvTraceset *ts, GError **error)
 
   if (!result)
     return FALSE;
-  ttv_tab_state_set_type_density (state, g_steal_pointer (&result->type_density));
-  ttv_tab_state_set_statistics (state, result->n_events, TRUE, g_steal_pointer (&result->density));
+  ttv_tab_state_set_density (state, result->n_events, g_steal_pointer (&result->density),
+                             g_steal_pointer (&result->type_density));
+  return TRUE;
+}
+
+/* Draws the view once into @path: the module's SVG writer for .svg when
+ * it has one, else its render on a cairo surface; a failed render leaves
+ * no file. */
+typedef struct {
+  const TtvViewerInfo *info;
+  TtvTabState *state;
+  gboolean ok;
+  GError *error;
+} RenderCall;
+
+static void
+render_draw (gpointer data, cairo_t *cr, int width, int height)
+{
+  RenderCall *call = data;
+
+  call->ok = call->info->render (call->state, cr, width, height, &call->error);
+}
+
+static gboolean
+render_once (const TtvViewerInfo *info, TtvTabState *state, const char *path, int width, int height,
+             GError **error)
+{
+  RenderCall call = { info, state, FALSE, NULL };
+  gboolean svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
+
+  if (svg && info->write_svg)
+    return info->write_svg (state, path, width, height, error);
+  if (!ttv_viewer_write_image (path, width, height, render_draw, &call, error))
+    {
+      g_clear_error (&call.error);
+      return FALSE;
+    }
+  if (!call.ok)
+    {
+      g_unlink (path);
+      g_propagate_error (error, call.error);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -115,7 +155,7 @@ ttv_render_help (void)
 {
   return _("Headless render of a view to an image file:\n"
            "  ttv --render VIEW --trace TRACE [--window T0:T1] [--size WxH] -o FILE.png|.svg\n"
-           "  VIEW: controlflow, resources, histogram; ttv --render VIEW --help lists every option");
+           "  VIEW: controlflow, resources, histogram, statistics; ttv --render VIEW --help lists every option");
 }
 
 int
@@ -141,8 +181,6 @@ ttv_render_main (int argc, char **argv)
   g_autoptr (TtvTabState) state = NULL;
   TtvHistory *history;
   const TtvViewerInfo *info;
-  GtkWidget *widget;
-  GActionGroup *group;
   TtvTime t0, t1;
   int width = 1280, height = 800;
   gint64 start, indexed, built, rendered;
@@ -157,14 +195,16 @@ ttv_render_main (int argc, char **argv)
     return fail (error->message);
   if (repeat < 1 || repeat > 100000)
     return fail (_("--repeat must be from 1 to 100000"));
-  /* Widgets need GTK, GTK needs a display (the drawing itself does not). */
-  if (!gtk_init_check (NULL, NULL))
-    return fail (_("--render needs a display (DISPLAY or WAYLAND_DISPLAY; xvfb-run works)"));
   ttv_viewer_registry_load_modules ();
   info = ttv_viewer_registry_find (view);
   if (!info)
     {
       g_autofree char *msg = g_strdup_printf (_("No view named “%s”"), view);
+      return fail (msg);
+    }
+  if (!info->render)
+    {
+      g_autofree char *msg = g_strdup_printf (_("The view “%s” cannot render to a file"), view);
       return fail (msg);
     }
   trace = ttv_trace_open (trace_path, &error);
@@ -187,26 +227,15 @@ ttv_render_main (int argc, char **argv)
   ttv_tab_state_set_time_window (state, t0, t1);
   built = g_get_monotonic_time ();
 
-  widget = g_object_ref_sink (info->new_viewer (state));
-  group = gtk_widget_get_action_group (widget, info->name);
-  if (!group || !g_action_group_has_action (group, "render"))
-    {
-      g_autofree char *msg = g_strdup_printf (_("The view “%s” cannot render to a file"), view);
-      gtk_widget_destroy (widget);
-      g_object_unref (widget);
-      return fail (msg);
-    }
   g_unlink (output);
   for (gint i = 0; i < repeat; i++)
-    g_action_group_activate_action (group, "render", g_variant_new ("(sii)", output, width, height));
+    if (!render_once (info, state, output, width, height, &error))
+      {
+        g_autofree char *msg = g_strdup_printf (_("Rendering to “%s” failed: %s"), output, error->message);
+        ttv_tab_state_shutdown (state);
+        return fail (msg);
+      }
   rendered = g_get_monotonic_time ();
-  gtk_widget_destroy (widget);
-  g_object_unref (widget);
-  if (!g_file_test (output, G_FILE_TEST_IS_REGULAR))
-    {
-      g_autofree char *msg = g_strdup_printf (_("Rendering to “%s” failed"), output);
-      return fail (msg);
-    }
   if (timing)
     g_print ("{\"view\": \"%s\", \"width\": %d, \"height\": %d, \"window_ns\": %" G_GINT64_FORMAT
              ", \"index_ms\": %.1f, \"history_ms\": %.1f, \"frames\": %d, \"ms_per_frame\": %.2f}\n",

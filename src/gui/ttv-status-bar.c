@@ -208,7 +208,7 @@ ttv_status_bar_new (TtvTabState *state)
 {
   TtvStatusBar *self = g_object_new (TTV_TYPE_STATUS_BAR, NULL);
   static const char *const signals[] = {
-    "traceset-changed", "selection-changed", "statistics-changed",
+    "traceset-changed", "selection-changed", "density-ready",
   };
 
   self->state = g_object_ref (state);

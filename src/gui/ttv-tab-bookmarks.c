@@ -31,6 +31,10 @@ struct _TtvTabBookmarks {
   guint asking_trace;
   TtvViewerBookmark *deleted;    /* owned, NULL: nothing to undo */
   guint progress_timeout;
+  GCancellable *load_cancel;     /* owned: the loads under way */
+  GArray *loaded;                /* of gboolean, per trace index: its file was read */
+  GArray *save_pending;          /* of gboolean, per trace index: changed while loading */
+  guint n_loading;               /* loads under way */
 };
 
 static GtkWindow *
@@ -110,38 +114,109 @@ choice_for_place (TtvBookmarksPlace place)
   return place == TTV_BOOKMARKS_BESIDE_TRACE ? TTV_SAVE_CHOICE_BESIDE : TTV_SAVE_CHOICE_USER_DIR;
 }
 
-void
-ttv_tab_bookmarks_load (TtvTabBookmarks *self)
+static gboolean
+flag_get (GArray *flags, guint i)
 {
-  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_viewer_bookmark_free);
+  return i < flags->len && g_array_index (flags, gboolean, i);
+}
+
+static void
+flag_set (GArray *flags, guint i, gboolean value)
+{
+  if (i >= flags->len)
+    g_array_set_size (flags, i + 1);
+  g_array_index (flags, gboolean, i) = value;
+}
+
+/* What a load read in the background for one trace. */
+typedef struct {
+  TtvBookmarks *list;            /* owned, NULL when not read */
+  GError *error;                 /* owned, why not */
+  gboolean writable;
+  gboolean found;                /* @place holds a bookmarks file */
+  TtvBookmarksPlace place;
+} TraceLoad;
+
+typedef struct {
+  TtvTraceset *traceset;         /* owned reference: keeps the traces alive */
+  guint from, to;                /* trace indexes read */
+  TtvTrace **traces;             /* owned array of weak pointers: traces from..to (the
+                                  * traceset may grow meanwhile) */
+  TraceLoad *results;            /* owned, to - from of them */
+} LoadJob;
+
+static void
+load_job_free (LoadJob *job)
+{
+  for (guint i = 0; i < job->to - job->from; i++)
+    {
+      g_clear_pointer (&job->results[i].list, ttv_bookmarks_free);
+      g_clear_error (&job->results[i].error);
+    }
+  g_free (job->results);
+  g_free (job->traces);
+  ttv_traceset_unref (job->traceset);
+  g_free (job);
+}
+
+/* In a worker thread: files are read and parsed there, within limits and a
+ * time bound (ttv-safe-xml.c), so a hostile or slow file never stalls the
+ * window. */
+static void
+load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  LoadJob *job = data;
+
+  for (guint t = job->from; t < job->to && !g_cancellable_is_cancelled (cancellable); t++)
+    {
+      TtvTrace *trace = job->traces[t - job->from];
+      TraceLoad *r = &job->results[t - job->from];
+      r->list = ttv_bookmarks_load_for_trace (trace, &r->error);
+      r->writable = ttv_bookmarks_trace_is_writable (trace);
+      r->found = ttv_bookmarks_find_for_trace (trace, &r->place);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void save (TtvTabBookmarks *self, guint trace_index);
+
+/* Back in the main loop: the bookmarks read join those of the state (some
+ * may have been added while reading), and the saves asked for meanwhile run. */
+static void
+load_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GTask *task = G_TASK (result);
+  LoadJob *job = g_task_get_task_data (task);
+  TtvTabBookmarks *self = data;
   g_autoptr (GString) problems = g_string_new (NULL);
   g_autoptr (GString) read_only = g_string_new (NULL);
 
-  for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+    return;     /* the tab is gone, and @self with it */
+  self->n_loading--;
+  GPtrArray *current = ttv_tab_state_get_bookmarks (self->state);
+  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_viewer_bookmark_free);
+  for (guint i = 0; i < current->len; i++)
+    g_ptr_array_add (all, ttv_viewer_bookmark_copy (current->pdata[i]));
+  for (guint t = job->from; t < job->to && t < ttv_tab_state_get_n_traces (self->state); t++)
     {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
-      g_autoptr (GError) error = NULL;
-      g_autoptr (TtvBookmarks) list = ttv_bookmarks_load_for_trace (trace, &error);
-      TtvBookmarksPlace place;
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
+      TraceLoad *r = &job->results[t - job->from];
 
-      if (!ttv_bookmarks_trace_is_writable (trace))
+      if (!r->writable)
         {
           /* Bookmarks kept beside it or in the user folder before: the
            * choice was made then; keep it. */
-          if (get_choice (self, t) == TTV_SAVE_CHOICE_ASK && ttv_bookmarks_find_for_trace (trace, &place)
-              && place != TTV_BOOKMARKS_IN_TRACE)
-            set_choice (self, t, choice_for_place (place));
-          g_string_append_printf (read_only, "%s%s", read_only->len ? ", " : "",
-                                  trace->display_path);
+          if (get_choice (self, t) == TTV_SAVE_CHOICE_ASK && r->found && r->place != TTV_BOOKMARKS_IN_TRACE)
+            set_choice (self, t, choice_for_place (r->place));
+          g_string_append_printf (read_only, "%s%s", read_only->len ? ", " : "", trace->display_path);
         }
-      if (!list)
-        {
-          g_string_append_printf (problems, _("Bookmarks of %s not loaded: %s\n"),
-                                  trace->display_path, error->message);
-          continue;
-        }
-      for (guint i = 0; i < ttv_bookmarks_get_n (list); i++)
-        g_ptr_array_add (all, from_ttv_bookmark (ttv_bookmarks_get (list, i), t, trace));
+      if (r->list == NULL)
+        g_string_append_printf (problems, _("Bookmarks of %s not loaded: %s\n"), trace->display_path,
+                                r->error->message);
+      for (guint i = 0; r->list && i < ttv_bookmarks_get_n (r->list); i++)
+        g_ptr_array_add (all, from_ttv_bookmark (ttv_bookmarks_get (r->list, i), t, trace));
+      flag_set (self->loaded, t, TRUE);
     }
   ttv_tab_state_set_bookmarks (self->state, g_steal_pointer (&all));
   if (problems->len)
@@ -157,6 +232,44 @@ ttv_tab_bookmarks_load (TtvTabBookmarks *self)
                                                read_only->str);
       notify (self, "read-only", GTK_MESSAGE_INFO, text);
     }
+  for (guint t = job->from; t < job->to; t++)
+    if (flag_get (self->save_pending, t))
+      {
+        flag_set (self->save_pending, t, FALSE);
+        save (self, t);
+      }
+}
+
+void
+ttv_tab_bookmarks_load (TtvTabBookmarks *self, guint from)
+{
+  guint n = ttv_tab_state_get_n_traces (self->state);
+  LoadJob *job;
+  g_autoptr (GTask) task = NULL;
+
+  if (from >= n)
+    return;
+  job = g_new0 (LoadJob, 1);
+  job->traceset = ttv_traceset_ref (ttv_tab_state_get_traceset (self->state));
+  job->from = from;
+  job->to = n;
+  job->results = g_new0 (TraceLoad, n - from);
+  job->traces = g_new0 (TtvTrace *, n - from);
+  for (guint t = from; t < n; t++)
+    {
+      job->traces[t - from] = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
+      flag_set (self->loaded, t, FALSE);
+    }
+  self->n_loading++;
+  task = g_task_new (NULL, self->load_cancel, load_done, self);
+  g_task_set_task_data (task, job, (GDestroyNotify) load_job_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+gboolean
+ttv_tab_bookmarks_is_loading (TtvTabBookmarks *self)
+{
+  return self->n_loading > 0;
 }
 
 /* --- Saving ------------------------------------------------------------------ */
@@ -165,7 +278,7 @@ static gint
 trace_index_of (TtvTabBookmarks *self, TtvTrace *trace)
 {
   for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
-    if (ttv_tab_state_get_trace (self->state, t) == trace)
+    if (ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t) == trace)
       return (gint) t;
   return -1;
 }
@@ -195,7 +308,13 @@ save (TtvTabBookmarks *self, guint trace_index)
 
   if (trace_index >= ttv_tab_state_get_n_traces (self->state))
     return;
-  trace = ttv_tab_state_get_trace (self->state, trace_index);
+  if (!flag_get (self->loaded, trace_index))
+    {
+      /* Saving now would drop the file's bookmarks not read yet. */
+      flag_set (self->save_pending, trace_index, TRUE);
+      return;
+    }
+  trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), trace_index);
   if (!ttv_bookmarks_trace_is_writable (trace))
     switch (get_choice (self, trace_index))
       {
@@ -246,7 +365,7 @@ ask_response (GtkDialog *dialog, gint response, TtvTabBookmarks *self)
 static void
 ask_where (TtvTabBookmarks *self, guint trace_index)
 {
-  TtvTrace *trace = ttv_tab_state_get_trace (self->state, trace_index);
+  TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), trace_index);
   g_autofree char *beside = ttv_bookmarks_dup_path (trace, TTV_BOOKMARKS_BESIDE_TRACE);
   g_autofree char *user = ttv_bookmarks_dup_path (trace, TTV_BOOKMARKS_USER_DIR);
   gboolean beside_ok = ttv_bookmarks_place_is_writable (trace, TTV_BOOKMARKS_BESIDE_TRACE);
@@ -357,7 +476,7 @@ trace_for_time (TtvTabBookmarks *self, TtvTime t)
 {
   for (guint i = 0; i < ttv_tab_state_get_n_traces (self->state); i++)
     {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, i);
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), i);
       if (t >= trace->start && t <= trace->end)
         return i;
     }
@@ -551,6 +670,9 @@ ttv_tab_bookmarks_new (GtkWidget *tab, TtvTabState *state, TtvNotifications *not
   self->status = status;
   self->saver = ttv_bookmark_saver_new ();
   self->choices = g_array_new (FALSE, TRUE, sizeof (TtvSaveChoice));
+  self->loaded = g_array_new (FALSE, TRUE, sizeof (gboolean));
+  self->save_pending = g_array_new (FALSE, TRUE, sizeof (gboolean));
+  self->load_cancel = g_cancellable_new ();
   g_signal_connect (self->saver, "started", G_CALLBACK (save_started), self);
   g_signal_connect (self->saver, "finished", G_CALLBACK (save_finished), self);
   return self;
@@ -570,6 +692,11 @@ ttv_tab_bookmarks_free (TtvTabBookmarks *self)
       gtk_widget_destroy (self->asking);
     }
   g_array_unref (self->choices);
+  /* A load under way finishes alone, and then sees the cancellation. */
+  g_cancellable_cancel (self->load_cancel);
+  g_clear_object (&self->load_cancel);
+  g_array_unref (self->loaded);
+  g_array_unref (self->save_pending);
   g_clear_pointer (&self->deleted, ttv_viewer_bookmark_free);
   g_free (self);
 }

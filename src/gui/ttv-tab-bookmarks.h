@@ -29,9 +29,14 @@ TtvTabBookmarks *ttv_tab_bookmarks_new (GtkWidget *tab, TtvTabState *state,
  * up until it is done). */
 void        ttv_tab_bookmarks_free (TtvTabBookmarks *self);
 
-/* Reads every trace's bookmarks into the state; says which traces are
- * read-only.  Called when the tab opens and when a trace is added. */
-void        ttv_tab_bookmarks_load (TtvTabBookmarks *self);
+/* Reads the bookmarks of the traces from index @from on into the state,
+ * in the background (the files may be slow or hostile: they never hold up
+ * the window); says which traces are read-only.  A trace's changes made
+ * while its file is read are saved once it is read.  Called when the tab
+ * opens (0) and when a trace is added (its index). */
+void        ttv_tab_bookmarks_load (TtvTabBookmarks *self, guint from);
+/* Whether a load is under way. */
+gboolean    ttv_tab_bookmarks_is_loading (TtvTabBookmarks *self);
 void        ttv_tab_bookmarks_add_interactive (TtvTabBookmarks *self);
 /* Adds @bookmark (transfer full; its trace_index is set from its start
  * unless it has cycles) and saves. */

@@ -1,8 +1,12 @@
 /* ttv-tab-state-private.h: the parts of TtvTabState that only the
- * application (window, tab, bookmarks panel, tests) uses, not modules. */
+ * application (window, tab, bookmarks panel, render, tests) uses, not
+ * modules: the traceset itself, the bookmarks' editing, the hand-over of
+ * the background passes' results, and its two parts (request queue,
+ * analysis results). */
 #pragma once
 
-#include "ttv-state-tracker.h"
+#include "ttv-history.h"
+#include "ttv-state-pass.h"
 #include "ttv-traceset.h"
 #include "ttv-viewer.h"
 
@@ -11,7 +15,8 @@ G_BEGIN_DECLS
 /* Takes a reference on @traceset; the time window starts as the whole span. */
 TtvTabState *ttv_tab_state_new (TtvTraceset *traceset);
 TtvTraceset *ttv_tab_state_get_traceset (TtvTabState *state);          /* borrowed */
-/* Replaces the traceset (after adding a trace): cancels every request. */
+/* Replaces the traceset (after adding a trace): cancels every request and
+ * forgets every result of the background passes. */
 void        ttv_tab_state_set_traceset (TtvTabState *state, TtvTraceset *traceset);
 /* Re-reads what live traces appended (ttv_traceset_refresh) and extends the
  * time window when it showed the end.  Does nothing (TRUE, *@changed FALSE)
@@ -20,6 +25,8 @@ void        ttv_tab_state_set_traceset (TtvTabState *state, TtvTraceset *tracese
 gboolean    ttv_tab_state_refresh (TtvTabState *state, gboolean *changed, GError **error);
 /* Cancels every request; the state serves nothing more afterwards. */
 void        ttv_tab_state_shutdown (TtvTabState *state);
+/* Requests queued or running (tests, the status display). */
+guint       ttv_tab_state_get_n_requests (TtvTabState *state);
 
 /* Bookmarks: the state keeps them sorted and emits "bookmarks-changed";
  * saving is the tab's business. */
@@ -34,24 +41,28 @@ void        ttv_tab_state_add_bookmark (TtvTabState *state, TtvViewerBookmark *b
 void        ttv_tab_state_replace_bookmark (TtvTabState *state, guint index,
                                             TtvViewerBookmark *bookmark /* transfer full */);
 
-/* Background indexing results: @density (of guint32, transfer full, may be
- * NULL) counts events per bin over the traceset span. */
-void        ttv_tab_state_set_statistics (TtvTabState *state, guint64 n_events, gboolean complete,
-                                          GArray *density);
-/* Borrowed, may be NULL. */
+/* --- Results of the background passes, handed over on the main thread ------ */
+
+/* The first read: @n_events, @density (of guint32, events per bin over the
+ * span) and @type_density ("facility.event" -> GArray of guint32, the same
+ * bins), both transfer full and may be NULL; emits "density-ready". */
+void        ttv_tab_state_set_density (TtvTabState *state, guint64 n_events, GArray *density,
+                                       GHashTable *type_density);
+/* Borrowed, may be NULL (the time bar's overview). */
 GArray     *ttv_tab_state_get_density (TtvTabState *state);
-/* Per event type density (transfer full, may be NULL): "facility.event" ->
- * GArray of guint32, the same bins as the density.  No signal: call before
- * ttv_tab_state_set_statistics(). */
-void        ttv_tab_state_set_type_density (TtvTabState *state, GHashTable *type_density);
 /* The state pass's results (transfer full; both NULL: forget them); emits
- * "statistics-changed". */
+ * "state-ready" when there are some. */
 void        ttv_tab_state_set_state_pass (TtvTabState *state, TtvStateTracker *tracker,
                                           TtvStatistics *statistics);
+/* The state history (transfer full; NULL forgets it); emits "history-changed". */
+void        ttv_tab_state_set_history (TtvTabState *state, TtvHistory *history);
 
-/* The state a request tracks (TTV_REQUEST_WITH_STATE, or a filter on
- * state.*), borrowed, NULL when none. */
-const TtvState *ttv_event_request_get_state (TtvEventRequest *request);
+/* The tab's request queue (ttv-request-queue.h) and analysis results
+ * (ttv-tab-analysis.h), which the state owns; borrowed. */
+typedef struct _TtvRequestQueue TtvRequestQueue;
+typedef struct _TtvTabAnalysis TtvTabAnalysis;
+TtvRequestQueue *ttv_tab_state_get_request_queue (TtvTabState *state);
+TtvTabAnalysis *ttv_tab_state_get_analysis (TtvTabState *state);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerBookmark, ttv_viewer_bookmark_free)
 

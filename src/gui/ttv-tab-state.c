@@ -1,23 +1,18 @@
-/* ttv-tab-state.c: the shared, non-widget state of one tab and the servicing
- * of viewers' event requests in chunks on idle.  Every viewer observes it. */
+/* ttv-tab-state.c: a tab's view model: its traceset, time window, current
+ * time, selection, filter and bookmarks, and the signals every viewer of
+ * the tab observes.  It owns the tab's request queue (ttv-request-queue.c)
+ * and analysis results (ttv-tab-analysis.c), and announces what the
+ * background passes hand over. */
 #include "ttv-config.h"
 
 #include "ttv-tab-state-private.h"
-#include "ttv-event-reader.h"
+
+#include "ttv-open-bench.h"
+#include "ttv-request-queue.h"
+#include "ttv-tab-analysis.h"
 #include "ttv-time-display.h"
 
-#include "ttv-decoder.h"
-#include "ttv-kernel-model.h"
-#include "ttv-position.h"
-#include "ttv-state-pass.h"
-#include "ttv-stats-tree.h"
-
-#include <glib/gi18n.h>
 #include <string.h>
-
-/* One idle round reads at most this long, so that drawing and input keep up. */
-#define CHUNK_USEC 8000
-#define CHUNK_EVENTS 4096
 
 enum {
   SIG_TRACESET_CHANGED,
@@ -26,38 +21,14 @@ enum {
   SIG_SELECTION_CHANGED,
   SIG_FILTER_CHANGED,
   SIG_BOOKMARKS_CHANGED,
-  SIG_STATISTICS_CHANGED,
   SIG_TIME_FORMAT_CHANGED,
+  SIG_DENSITY_READY,
+  SIG_STATE_READY,
+  SIG_HISTORY_CHANGED,
   N_SIGNALS
 };
 
 static guint signals[N_SIGNALS];
-
-typedef enum {
-  REQUEST_RANGE,
-  REQUEST_FROM_POSITION,
-} RequestKind;
-
-struct _TtvEventRequest {
-  TtvTabState *state;            /* weak */
-  gpointer owner;                /* weak, compared only */
-  RequestKind kind;
-  TtvTime start, end;
-  guint64 max_events;            /* 0: no limit */
-  guint64 delivered;
-  TtvViewerPosition *pos;        /* owned: start, then resume point */
-  gboolean skip_one;             /* resuming: pos is the last delivered event */
-  gboolean started;
-  gboolean in_delivery;
-  gboolean cancelled;
-  TtvRequestFlags flags;
-  TtvEventFunc event_func;
-  TtvRequestDoneFunc done_func;
-  gpointer user_data;
-  GDestroyNotify destroy;
-  TtvState *sys_state;           /* owned: TTV_REQUEST_WITH_STATE, once the state is ready */
-  const TtvEvent *current;       /* weak: the event being delivered */
-};
 
 struct _TtvTabState {
   GObject parent_instance;
@@ -72,26 +43,11 @@ struct _TtvTabState {
   TtvViewerFilter *filter_prog;  /* owned, NULL when none */
   GPtrArray *bookmarks;          /* of TtvViewerBookmark *, owned */
 
-  guint64 n_events;
-  gboolean n_events_complete;
-  GArray *density;               /* owned, may be NULL */
-  GHashTable *type_density;      /* owned, may be NULL: name -> GArray of guint32 */
-  TtvSharedTracker *shared;      /* owned reference, NULL until the state pass is done */
-  TtvKernelModel *model;         /* owned, with @shared: applies events to requests' states */
-  TtvStatistics *statistics;     /* owned, with @shared */
-  TtvViewerStatsNode *stats;     /* owned: their tree, made when first asked for */
-
-  GQueue requests;               /* of TtvEventRequest *, owned */
-  TtvEventReader *reader;          /* owned, created on first use */
-  TtvEventRequest *positioned;   /* weak: the request the reader is positioned for */
-  guint n_workers;               /* statistics computations reading the traceset in threads */
-  guint idle_id;
-  gboolean shut_down;
+  TtvRequestQueue *queue;        /* owned: the viewers' event requests */
+  TtvTabAnalysis *analysis;      /* owned: what the background passes found */
 };
 
 G_DEFINE_FINAL_TYPE (TtvTabState, ttv_tab_state, G_TYPE_OBJECT)
-
-static void request_finish (TtvEventRequest *req, TtvRequestStatus status, const GError *error);
 
 static void
 ttv_tab_state_dispose (GObject *object)
@@ -107,15 +63,10 @@ ttv_tab_state_finalize (GObject *object)
 {
   TtvTabState *self = TTV_TAB_STATE (object);
 
-  g_clear_pointer (&self->reader, ttv_event_reader_free);
+  g_clear_pointer (&self->queue, ttv_request_queue_free);
+  g_clear_pointer (&self->analysis, ttv_tab_analysis_free);
   g_clear_pointer (&self->traceset, ttv_traceset_unref);
   g_clear_pointer (&self->bookmarks, g_ptr_array_unref);
-  g_clear_pointer (&self->density, g_array_unref);
-  g_clear_pointer (&self->type_density, g_hash_table_unref);
-  g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
-  g_clear_pointer (&self->model, ttv_kernel_model_free);
-  g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
-  g_clear_pointer (&self->statistics, ttv_statistics_free);
   g_free (self->filter);
   ttv_viewer_filter_free (self->filter_prog);
   G_OBJECT_CLASS (ttv_tab_state_parent_class)->finalize (object);
@@ -127,7 +78,8 @@ ttv_tab_state_class_init (TtvTabStateClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   static const char *const names[N_SIGNALS] = {
     "traceset-changed", "time-window-changed", "current-time-changed", "selection-changed",
-    "filter-changed", "bookmarks-changed", "statistics-changed", "time-format-changed",
+    "filter-changed", "bookmarks-changed", "time-format-changed", "density-ready", "state-ready",
+    "history-changed",
   };
 
   object_class->dispose = ttv_tab_state_dispose;
@@ -142,7 +94,8 @@ ttv_tab_state_init (TtvTabState *self)
 {
   self->filter = g_strdup ("");
   self->bookmarks = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_viewer_bookmark_free);
-  g_queue_init (&self->requests);
+  self->queue = ttv_request_queue_new (self);
+  self->analysis = ttv_tab_analysis_new ();
   ttv_time_display_watch (self);
 }
 
@@ -176,32 +129,28 @@ ttv_tab_state_get_traceset (TtvTabState *self)
   return self->traceset;
 }
 
-static void
-cancel_matching (TtvTabState *self, gpointer owner, TtvRequestFlags flags, gboolean all)
+TtvRequestQueue *
+ttv_tab_state_get_request_queue (TtvTabState *self)
 {
-  /* Copy first: done callbacks may queue new requests. */
-  g_autoptr (GPtrArray) victims = g_ptr_array_new ();
+  return self->queue;
+}
 
-  for (GList *l = self->requests.head; l; l = l->next)
-    {
-      TtvEventRequest *req = l->data;
-
-      if (all || (owner && req->owner == owner) || (req->flags & flags))
-        g_ptr_array_add (victims, req);
-    }
-  for (guint i = 0; i < victims->len; i++)
-    ttv_event_request_cancel (victims->pdata[i]);
+TtvTabAnalysis *
+ttv_tab_state_get_analysis (TtvTabState *self)
+{
+  return self->analysis;
 }
 
 void
 ttv_tab_state_set_traceset (TtvTabState *self, TtvTraceset *traceset)
 {
+  gboolean had_history;
+
   g_return_if_fail (TTV_IS_TAB_STATE (self));
   g_return_if_fail (traceset != NULL);
 
-  cancel_matching (self, NULL, 0, TRUE);
-  g_clear_pointer (&self->reader, ttv_event_reader_free);
-  self->positioned = NULL;
+  ttv_request_queue_cancel (self->queue, NULL, 0, TRUE);
+  ttv_request_queue_drop_reader (self->queue);
   ttv_traceset_ref (traceset);
   g_clear_pointer (&self->traceset, ttv_traceset_unref);
   self->traceset = traceset;
@@ -209,16 +158,11 @@ ttv_tab_state_set_traceset (TtvTabState *self, TtvTraceset *traceset)
   self->window_start = self->span_start;
   self->window_end = self->span_end;
   self->current_time = CLAMP (self->current_time, self->span_start, self->span_end);
-  self->n_events = 0;
-  self->n_events_complete = FALSE;
-  g_clear_pointer (&self->density, g_array_unref);
-  g_clear_pointer (&self->type_density, g_hash_table_unref);
-  g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
-  g_clear_pointer (&self->model, ttv_kernel_model_free);
-  g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
-  g_clear_pointer (&self->statistics, ttv_statistics_free);
+  had_history = ttv_tab_analysis_reset (self->analysis);
   g_signal_emit (self, signals[SIG_TRACESET_CHANGED], 0);
   g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
+  if (had_history)
+    g_signal_emit (self, signals[SIG_HISTORY_CHANGED], 0);
 }
 
 gboolean
@@ -231,11 +175,13 @@ ttv_tab_state_refresh (TtvTabState *self, gboolean *changed, GError **error)
   g_return_val_if_fail (TTV_IS_TAB_STATE (self), FALSE);
 
   *changed = FALSE;
-  if (!g_queue_is_empty (&self->requests) || self->n_workers > 0 || self->shut_down)
-    return TRUE;   /* busy: the caller tries again later */
+  /* Busy (requests, statistics in threads, or shut down): the caller tries
+   * again later. */
+  if (ttv_request_queue_get_length (self->queue) > 0 || ttv_tab_analysis_get_n_workers (self->analysis) > 0
+      || ttv_request_queue_is_shut_down (self->queue))
+    return TRUE;
   /* The formats refresh only without live cursors. */
-  g_clear_pointer (&self->reader, ttv_event_reader_free);
-  self->positioned = NULL;
+  ttv_request_queue_drop_reader (self->queue);
   was_empty = ttv_traceset_get_n_tracefiles (self->traceset) == 0;
   shape = ttv_traceset_get_shape_hash (self->traceset);
   if (!ttv_traceset_refresh (self->traceset, changed, error))
@@ -246,7 +192,15 @@ ttv_tab_state_refresh (TtvTabState *self, gboolean *changed, GError **error)
   /* New tracefiles (a live session's streams, traces): positions the views
    * keep no longer match; to them it is another traceset. */
   if (ttv_traceset_get_shape_hash (self->traceset) != shape)
-    g_signal_emit (self, signals[SIG_TRACESET_CHANGED], 0);
+    {
+      /* The state pass's checkpoints hold positions of the old shape: drop
+       * them until the passes, run again on the new data, bring new ones. */
+      gboolean had_history = ttv_tab_analysis_reset (self->analysis);
+
+      g_signal_emit (self, signals[SIG_TRACESET_CHANGED], 0);
+      if (had_history)
+        g_signal_emit (self, signals[SIG_HISTORY_CHANGED], 0);
+    }
   if (was_empty)
     {
       /* The first events of a live session: show them all. */
@@ -269,9 +223,15 @@ ttv_tab_state_refresh (TtvTabState *self, gboolean *changed, GError **error)
 void
 ttv_tab_state_shutdown (TtvTabState *self)
 {
-  self->shut_down = TRUE;
-  cancel_matching (self, NULL, 0, TRUE);
-  g_clear_handle_id (&self->idle_id, g_source_remove);
+  if (self->queue)
+    ttv_request_queue_shutdown (self->queue);
+}
+
+guint
+ttv_tab_state_get_n_requests (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), 0);
+  return ttv_request_queue_get_length (self->queue);
 }
 
 /* --- Getters --------------------------------------------------------------- */
@@ -283,12 +243,12 @@ ttv_tab_state_get_n_traces (TtvTabState *self)
   return self->traceset ? ttv_traceset_get_n_traces (self->traceset) : 0;
 }
 
-TtvTrace *
+TtvViewerTrace *
 ttv_tab_state_get_trace (TtvTabState *self, guint index)
 {
   g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
   g_return_val_if_fail (index < ttv_tab_state_get_n_traces (self), NULL);
-  return ttv_traceset_get_trace (self->traceset, index);
+  return (TtvViewerTrace *) ttv_traceset_get_trace (self->traceset, index);
 }
 
 void
@@ -343,22 +303,6 @@ ttv_tab_state_get_bookmarks (TtvTabState *self)
   return self->bookmarks;
 }
 
-guint64
-ttv_tab_state_get_event_count (TtvTabState *self, gboolean *complete)
-{
-  g_return_val_if_fail (TTV_IS_TAB_STATE (self), 0);
-  if (complete)
-    *complete = self->n_events_complete;
-  return self->n_events;
-}
-
-GArray *
-ttv_tab_state_get_density (TtvTabState *self)
-{
-  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
-  return self->density;
-}
-
 /* --- Setters --------------------------------------------------------------- */
 
 void
@@ -389,7 +333,7 @@ ttv_tab_state_set_time_window (TtvTabState *self, TtvTime start, TtvTime end)
     return;
   self->window_start = start;
   self->window_end = end;
-  cancel_matching (self, NULL, TTV_REQUEST_STALE_ON_TIME_WINDOW, FALSE);
+  ttv_request_queue_cancel (self->queue, NULL, TTV_REQUEST_STALE_ON_TIME_WINDOW, FALSE);
   g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
 }
 
@@ -402,7 +346,7 @@ ttv_tab_state_set_current_time (TtvTabState *self, TtvTime time)
   if (time == self->current_time)
     return;
   self->current_time = time;
-  cancel_matching (self, NULL, TTV_REQUEST_STALE_ON_CURRENT_TIME, FALSE);
+  ttv_request_queue_cancel (self->queue, NULL, TTV_REQUEST_STALE_ON_CURRENT_TIME, FALSE);
   g_signal_emit (self, signals[SIG_CURRENT_TIME_CHANGED], 0);
 }
 
@@ -441,7 +385,7 @@ ttv_tab_state_clear_selection (TtvTabState *self)
 static void
 filter_changed (TtvTabState *self)
 {
-  cancel_matching (self, NULL, TTV_REQUEST_STALE_ON_FILTER, FALSE);
+  ttv_request_queue_cancel (self->queue, NULL, TTV_REQUEST_STALE_ON_FILTER, FALSE);
   g_signal_emit (self, signals[SIG_FILTER_CHANGED], 0);
 }
 
@@ -473,17 +417,12 @@ ttv_tab_state_filter_needs_state (TtvTabState *self)
 }
 
 gboolean
-ttv_tab_state_event_matches_filter (TtvTabState *self, TtvEventRequest *request, const TtvEvent *event)
+ttv_tab_state_event_matches_filter (TtvTabState *self, TtvEventRequest *request,
+                                    const TtvViewerEvent *event)
 {
   g_return_val_if_fail (TTV_IS_TAB_STATE (self), TRUE);
 
   return !self->filter_prog || ttv_viewer_filter_matches (self->filter_prog, request, event);
-}
-
-const TtvState *
-ttv_event_request_get_state (TtvEventRequest *request)
-{
-  return request->sys_state;
 }
 
 /* --- Bookmarks ------------------------------------------------------------- */
@@ -578,591 +517,81 @@ ttv_tab_state_replace_bookmark (TtvTabState *self, guint index, TtvViewerBookmar
   g_signal_emit (self, signals[SIG_BOOKMARKS_CHANGED], 0);
 }
 
+/* --- What the background passes hand over -------------------------------------- */
+
 void
-ttv_tab_state_set_statistics (TtvTabState *self, guint64 n_events, gboolean complete, GArray *density)
+ttv_tab_state_set_density (TtvTabState *self, guint64 n_events, GArray *density,
+                           GHashTable *type_density)
 {
   g_return_if_fail (TTV_IS_TAB_STATE (self));
-
-  self->n_events = n_events;
-  self->n_events_complete = complete;
-  if (density)
-    {
-      g_clear_pointer (&self->density, g_array_unref);
-      self->density = density;
-    }
-  g_signal_emit (self, signals[SIG_STATISTICS_CHANGED], 0);
+  ttv_tab_analysis_set_density (self->analysis, n_events, density, type_density);
+  g_signal_emit (self, signals[SIG_DENSITY_READY], 0);
 }
 
-/* --- Requests -------------------------------------------------------------- */
-
-static gboolean serve_idle (gpointer data);
-
-static void
-ensure_idle (TtvTabState *self)
+GArray *
+ttv_tab_state_get_density (TtvTabState *self)
 {
-  if (!self->idle_id && !g_queue_is_empty (&self->requests) && !self->shut_down)
-    self->idle_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, serve_idle, self, NULL);
-}
-
-static TtvEventRequest *
-request_new (TtvTabState *self, gpointer owner, TtvRequestFlags flags, TtvEventFunc event_func,
-             TtvRequestDoneFunc done_func, gpointer user_data, GDestroyNotify destroy)
-{
-  TtvEventRequest *req;
-
-  if (flags & TTV_REQUEST_REPLACE && owner)
-    cancel_matching (self, owner, 0, FALSE);
-  req = g_new0 (TtvEventRequest, 1);
-  req->state = self;
-  req->owner = owner;
-  req->flags = flags;
-  req->event_func = event_func;
-  req->done_func = done_func;
-  req->user_data = user_data;
-  req->destroy = destroy;
-  return req;
-}
-
-static TtvEventRequest *
-request_queue (TtvTabState *self, TtvEventRequest *req)
-{
-  if (self->shut_down)
-    {
-      /* Still exactly one done call. */
-      g_queue_push_tail (&self->requests, req);
-      request_finish (req, TTV_REQUEST_CANCELLED, NULL);
-      return NULL;
-    }
-  g_queue_push_tail (&self->requests, req);
-  ensure_idle (self);
-  return req;
-}
-
-TtvEventRequest *
-ttv_tab_state_request_time_range (TtvTabState *self, gpointer owner, TtvTime start, TtvTime end,
-                                  guint64 max_events, TtvRequestFlags flags,
-                                  TtvEventFunc event_func, TtvRequestDoneFunc done_func,
-                                  gpointer user_data, GDestroyNotify destroy)
-{
-  TtvEventRequest *req;
-
   g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
-  g_return_val_if_fail (event_func != NULL, NULL);
-
-  req = request_new (self, owner, flags, event_func, done_func, user_data, destroy);
-  req->kind = REQUEST_RANGE;
-  req->start = start;
-  req->end = end;
-  req->max_events = max_events;
-  return request_queue (self, req);
-}
-
-TtvEventRequest *
-ttv_tab_state_request_from_position (TtvTabState *self, gpointer owner,
-                                     const TtvViewerPosition *pos, guint64 n_events,
-                                     TtvRequestFlags flags, TtvEventFunc event_func,
-                                     TtvRequestDoneFunc done_func, gpointer user_data,
-                                     GDestroyNotify destroy)
-{
-  TtvEventRequest *req;
-
-  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
-  g_return_val_if_fail (event_func != NULL, NULL);
-
-  req = request_new (self, owner, flags, event_func, done_func, user_data, destroy);
-  req->kind = REQUEST_FROM_POSITION;
-  req->pos = ttv_viewer_position_copy (pos);
-  req->start = TTV_TIME_MIN;
-  req->end = TTV_TIME_MAX;
-  req->max_events = n_events;
-  return request_queue (self, req);
-}
-
-TtvViewerPosition *
-ttv_event_request_dup_position (TtvEventRequest *req)
-{
-  g_return_val_if_fail (req != NULL, NULL);
-  g_return_val_if_fail (req->in_delivery, NULL);
-  return (TtvViewerPosition *) ttv_event_reader_dup_event_position (req->state->reader);
-}
-
-static void
-request_finish (TtvEventRequest *req, TtvRequestStatus status, const GError *error)
-{
-  TtvTabState *self = req->state;
-
-  g_queue_remove (&self->requests, req);
-  if (self->positioned == req)
-    self->positioned = NULL;
-  if (req->done_func)
-    req->done_func (req, status, error, req->user_data);
-  if (req->destroy)
-    req->destroy (req->user_data);
-  ttv_viewer_position_free (req->pos);
-  ttv_state_free (req->sys_state);
-  g_free (req);
-}
-
-void
-ttv_event_request_cancel (TtvEventRequest *req)
-{
-  g_return_if_fail (req != NULL);
-
-  if (req->in_delivery)
-    req->cancelled = TRUE;
-  else
-    request_finish (req, TTV_REQUEST_CANCELLED, NULL);
-}
-
-void
-ttv_tab_state_cancel_requests (TtvTabState *self, gpointer owner)
-{
-  g_return_if_fail (TTV_IS_TAB_STATE (self));
-  if (owner)
-    cancel_matching (self, owner, 0, FALSE);
-}
-
-guint
-ttv_tab_state_get_n_requests (TtvTabState *self)
-{
-  g_return_val_if_fail (TTV_IS_TAB_STATE (self), 0);
-  return self->requests.length;
-}
-
-static guint
-trace_index_of (TtvTabState *self, const TtvEvent *ev)
-{
-  guint n = ttv_traceset_get_n_traces (self->traceset);
-
-  for (guint i = 0; i < n; i++)
-    if (ttv_traceset_get_trace (self->traceset, i) == ev->tracefile->trace)
-      return i;
-  return 0;
-}
-
-/* The state just before the event at @pos: the state at the time before
- * it (nearest checkpoint and replay), then the events of the same time that
- * come before it in traceset order. */
-static TtvState *
-dup_state_before (TtvTabState *self, const TtvPosition *pos, GError **error)
-{
-  TtvTime t0 = ttv_position_get_time (pos);
-  g_autoptr (TtvState) state = ttv_shared_tracker_dup_state_at (self->shared,
-                                                                t0 == TTV_TIME_MIN ? t0 : t0 - 1,
-                                                                error);
-  g_autoptr (TtvContext) ctx = NULL;
-
-  if (!state)
-    return NULL;
-  ctx = ttv_context_new (self->traceset, error);
-  if (!ctx || !ttv_context_seek_time (ctx, t0, error))
-    return NULL;
-  for (guint guard = 0; guard < 1000000; guard++)
-    {
-      g_autoptr (TtvPosition) here = ttv_context_get_position (ctx, NULL);
-      const TtvEvent *ev;
-      GError *local = NULL;
-
-      if (!here || ttv_position_compare (here, pos) >= 0)
-        break;
-      ev = ttv_context_next (ctx, &local);
-      if (!ev)
-        {
-          if (local)
-            {
-              g_propagate_error (error, local);
-              return NULL;
-            }
-          break;
-        }
-      ttv_kernel_model_apply (self->model, state,
-                              ttv_traceset_get_stream_trace (self->traceset, ttv_context_get_stream (ctx)),
-                              ev);
-    }
-  return g_steal_pointer (&state);
-}
-
-/* Whether @req tracks the state along its events: asked for, or needed by
- * the tab's filter. */
-static gboolean
-needs_state (TtvTabState *self, TtvEventRequest *req)
-{
-  return (req->flags & TTV_REQUEST_WITH_STATE)
-         || ((req->flags & TTV_REQUEST_FILTERED) && ttv_tab_state_filter_needs_state (self));
-}
-
-/* Positions the reader for @req; FALSE with @error on failure. */
-static gboolean
-position_for (TtvTabState *self, TtvEventRequest *req, GError **error)
-{
-  if (!self->reader)
-    {
-      self->reader = ttv_event_reader_new (self->traceset, error);
-      if (!self->reader)
-        return FALSE;
-    }
-  if (self->positioned == req)
-    return TRUE;
-  self->positioned = NULL;
-  if (req->pos)
-    {
-      if (!ttv_event_reader_seek_position (self->reader, (const TtvPosition *) req->pos, error))
-        return FALSE;
-      if (req->skip_one)
-        {
-          const TtvEvent *ev;
-
-          if (!ttv_event_reader_next (self->reader, &ev, error) && error && *error)
-            return FALSE;
-        }
-    }
-  else if (!ttv_event_reader_seek_time (self->reader, req->start, error))
-    return FALSE;
-  if (needs_state (self, req) && self->shared && !req->sys_state)
-    {
-      g_autoptr (TtvViewerPosition) next = (TtvViewerPosition *) ttv_event_reader_dup_next_position (self->reader);
-
-      /* At the end of the traceset there is nothing to deliver. */
-      if (next)
-        {
-          req->sys_state = dup_state_before (self, (const TtvPosition *) next, error);
-          if (!req->sys_state)
-            return FALSE;
-        }
-    }
-  req->started = TRUE;
-  self->positioned = req;
-  return TRUE;
-}
-
-static gboolean
-serve_idle (gpointer data)
-{
-  TtvTabState *self = data;
-  TtvEventRequest *req = g_queue_peek_head (&self->requests);
-  gint64 deadline = g_get_monotonic_time () + CHUNK_USEC;
-  g_autoptr (GError) error = NULL;
-
-  if (!req)
-    {
-      self->idle_id = 0;
-      return G_SOURCE_REMOVE;
-    }
-  g_object_ref (self);
-  if (!position_for (self, req, &error))
-    {
-      request_finish (req, TTV_REQUEST_FAILED, error);
-      goto out;
-    }
-
-  for (guint n = 0;; n++)
-    {
-      const TtvEvent *ev;
-      gboolean go_on;
-
-      if (req->max_events && req->delivered >= req->max_events)
-        {
-          request_finish (req, TTV_REQUEST_COMPLETED, NULL);
-          goto out;
-        }
-      if (!ttv_event_reader_next (self->reader, &ev, &error))
-        {
-          self->positioned = NULL;
-          request_finish (req, error ? TTV_REQUEST_FAILED : TTV_REQUEST_COMPLETED, error);
-          goto out;
-        }
-      if (ev->time > req->end)
-        {
-          request_finish (req, TTV_REQUEST_COMPLETED, NULL);
-          goto out;
-        }
-      if (req->sys_state)
-        ttv_kernel_model_apply (self->model, req->sys_state, trace_index_of (self, ev), ev);
-      if (ev->time >= req->start
-          && (!(req->flags & TTV_REQUEST_FILTERED) || ttv_tab_state_event_matches_filter (self, req, ev)))
-        {
-          req->delivered++;
-          req->in_delivery = TRUE;
-          req->current = ev;
-          go_on = req->event_func (req, ev, req->user_data);
-          req->current = NULL;
-          req->in_delivery = FALSE;
-          if (req->cancelled || self->shut_down)
-            {
-              request_finish (req, TTV_REQUEST_CANCELLED, NULL);
-              goto out;
-            }
-          if (!go_on)
-            {
-              request_finish (req, TTV_REQUEST_STOPPED, NULL);
-              goto out;
-            }
-          /* The callback may have queued requests: they wait their turn. */
-        }
-      if (n % 64 == 63 && (n >= CHUNK_EVENTS || g_get_monotonic_time () > deadline))
-        break;
-    }
-
-  /* Give the others a turn: remember where this one stands. */
-  if (self->requests.length > 1)
-    {
-      ttv_viewer_position_free (req->pos);
-      req->pos = (TtvViewerPosition *) ttv_event_reader_dup_event_position (self->reader);
-      req->skip_one = TRUE;
-      g_queue_remove (&self->requests, req);
-      g_queue_push_tail (&self->requests, req);
-    }
-
-out:
-  if (g_queue_is_empty (&self->requests) || self->shut_down)
-    {
-      self->idle_id = 0;
-      g_object_unref (self);
-      return G_SOURCE_REMOVE;
-    }
-  g_object_unref (self);
-  return G_SOURCE_CONTINUE;
-}
-
-/* --- State and statistics -------------------------------------------------- */
-
-void
-ttv_tab_state_set_type_density (TtvTabState *self, GHashTable *type_density)
-{
-  g_return_if_fail (TTV_IS_TAB_STATE (self));
-  g_clear_pointer (&self->type_density, g_hash_table_unref);
-  self->type_density = type_density;
+  return ttv_tab_analysis_get_density (self->analysis);
 }
 
 void
 ttv_tab_state_set_state_pass (TtvTabState *self, TtvStateTracker *tracker, TtvStatistics *statistics)
 {
-  g_autoptr (GPtrArray) traces = g_ptr_array_new ();
-
   g_return_if_fail (TTV_IS_TAB_STATE (self));
-  g_clear_pointer (&self->shared, ttv_shared_tracker_unref);
-  g_clear_pointer (&self->model, ttv_kernel_model_free);
-  g_clear_pointer (&self->stats, ttv_viewer_stats_node_unref);
-  g_clear_pointer (&self->statistics, ttv_statistics_free);
-  if (tracker)
-    {
-      for (guint i = 0; i < ttv_traceset_get_n_traces (self->traceset); i++)
-        g_ptr_array_add (traces, ttv_traceset_get_trace (self->traceset, i));
-      self->shared = ttv_shared_tracker_new (tracker);
-      self->model = ttv_kernel_model_new (traces);
-      self->statistics = statistics;
-    }
-  else
-    ttv_statistics_free (statistics);
-  g_signal_emit (self, signals[SIG_STATISTICS_CHANGED], 0);
+  ttv_tab_analysis_set_state_pass (self->analysis, self->traceset, tracker, statistics);
+  if (!tracker)
+    return;
+  g_signal_emit (self, signals[SIG_STATE_READY], 0);
   /* Until now state.* terms were false: filtered views start again. */
-  if (tracker && ttv_tab_state_filter_needs_state (self))
+  if (ttv_tab_state_filter_needs_state (self))
     filter_changed (self);
 }
 
-gboolean
-ttv_tab_state_is_state_ready (TtvTabState *self)
-{
-  g_return_val_if_fail (TTV_IS_TAB_STATE (self), FALSE);
-  return self->shared != NULL;
-}
-
-static gboolean
-fill_process_info (const TtvState *state, gint cpu, TtvViewerProcessInfo *info)
-{
-  const TtvProcessState *p = state && cpu >= 0 ? ttv_state_get_running (state, cpu) : NULL;
-
-  memset (info, 0, sizeof *info);
-  info->pid = TTV_VIEWER_PID_NONE;
-  info->tgid = TTV_VIEWER_PID_NONE;
-  info->name = "";
-  info->mode = ttv_exec_mode_name (TTV_MODE_UNKNOWN);
-  if (!p)
-    return FALSE;
-  info->pid = p->pid;
-  info->tgid = p->tgid;
-  info->name = p->name ? g_quark_to_string (p->name) : "";
-  info->mode = ttv_exec_mode_name (ttv_process_state_get_mode (p));
-  info->syscall = ttv_state_get_event_syscall (state, cpu);
-  return TRUE;
-}
-
-gboolean
-ttv_event_request_get_process (TtvEventRequest *req, TtvViewerProcessInfo *info)
-{
-  g_return_val_if_fail (req != NULL && info != NULL, FALSE);
-  return fill_process_info (req->current ? req->sys_state : NULL,
-                            req->current ? req->current->tracefile->cpu : -1, info);
-}
-
-gboolean
-ttv_tab_state_get_process_at (TtvTabState *self, TtvTime time, gint cpu, TtvViewerProcessInfo *info)
-{
-  g_autoptr (TtvState) state = NULL;
-  g_autoptr (GError) error = NULL;
-
-  g_return_val_if_fail (TTV_IS_TAB_STATE (self), FALSE);
-  g_return_val_if_fail (info != NULL, FALSE);
-  if (self->shared)
-    state = ttv_shared_tracker_dup_state_at (self->shared, time, &error);
-  if (error)
-    g_warning ("state at %" G_GINT64_FORMAT ": %s", time, error->message);
-  return fill_process_info (state, cpu, info);
-}
-
-/* The plugin API's names for the analysis layer's tree nodes. */
-TtvViewerStatsNode *
-ttv_viewer_stats_node_ref (TtvViewerStatsNode *node)
-{
-  return ttv_stats_node_ref (node);
-}
-
 void
-ttv_viewer_stats_node_unref (TtvViewerStatsNode *node)
+ttv_tab_state_set_history (TtvTabState *self, TtvHistory *history)
 {
-  ttv_stats_node_unref (node);
-}
-
-TtvViewerStatsNode *
-ttv_tab_state_get_statistics (TtvTabState *self)
-{
-  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
-  if (self->stats == NULL && self->statistics)
-    self->stats = ttv_stats_tree_new (self->statistics, self->traceset);
-  return self->stats;
-}
-
-/* A statistics computation in a thread: counted, so that the traceset is
- * not refreshed under its feet. */
-typedef struct {
-  TtvTabState *self;             /* owned reference */
-  GAsyncReadyCallback callback;
-  gpointer user_data;
-} StatsCall;
-
-static void
-stats_call_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  StatsCall *call = data;
-
-  call->self->n_workers--;
-  call->callback (source, result, call->user_data);
-  g_object_unref (call->self);
-  g_free (call);
-}
-
-void
-ttv_tab_state_compute_statistics_async (TtvTabState *self, TtvTime start, TtvTime end,
-                                        GCancellable *cancellable, GAsyncReadyCallback callback,
-                                        gpointer user_data)
-{
-  StatsCall *call;
-
   g_return_if_fail (TTV_IS_TAB_STATE (self));
-  call = g_new0 (StatsCall, 1);
-  call->self = g_object_ref (self);
-  call->callback = callback;
-  call->user_data = user_data;
-  self->n_workers++;
-  ttv_interval_stats_run_async (self->traceset, self->shared, MIN (start, end), MAX (start, end),
-                                cancellable, stats_call_done, call);
+  ttv_tab_analysis_set_history (self->analysis, history);
+  g_signal_emit (self, signals[SIG_HISTORY_CHANGED], 0);
+  if (history)
+    ttv_open_bench_background_done (ttv_history_is_from_cache (history));
 }
 
-TtvViewerStatsNode *
-ttv_tab_state_compute_statistics_finish (TtvTabState *self, GAsyncResult *result, GError **error)
+/* --- Lost events ------------------------------------------------------------- */
+
+static gint
+compare_lost (gconstpointer a, gconstpointer b)
 {
-  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
-  return ttv_interval_stats_run_finish (result, error);
+  const TtvViewerLostEvents *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
 }
 
 GArray *
-ttv_tab_state_dup_density (TtvTabState *self, const char *event_name)
+ttv_tab_state_dup_lost_events (TtvTabState *self, TtvTime t0, TtvTime t1)
 {
-  GArray *src, *copy;
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (TtvViewerLostEvents));
 
-  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
-  if (!event_name)
-    src = self->density;
-  else
-    src = self->type_density ? g_hash_table_lookup (self->type_density, event_name) : NULL;
-  if (!src)
-    return event_name && self->density ? g_array_set_size (g_array_sized_new (FALSE, TRUE, sizeof (guint32),
-                                                                              self->density->len),
-                                                           self->density->len)
-                                       : NULL;
-  copy = g_array_sized_new (FALSE, FALSE, sizeof (guint32), src->len);
-  g_array_append_vals (copy, src->data, src->len);
-  return copy;
-}
-
-static gint
-compare_strings (gconstpointer a, gconstpointer b)
-{
-  return g_strcmp0 (*(char * const *) a, *(char * const *) b);
-}
-
-GStrv
-ttv_tab_state_dup_density_names (TtvTabState *self)
-{
-  GPtrArray *names = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer key;
-
-  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
-  if (self->type_density)
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), out);
+  for (guint t = 0; t < ttv_traceset_get_n_traces (self->traceset); t++)
     {
-      g_hash_table_iter_init (&iter, self->type_density);
-      while (g_hash_table_iter_next (&iter, &key, NULL))
-        g_ptr_array_add (names, g_strdup (key));
+      const TtvTrace *trace = ttv_traceset_get_trace (self->traceset, t);
+
+      for (guint f = 0; f < trace->tracefiles->len; f++)
+        {
+          const TtvTracefile *tf = trace->tracefiles->pdata[f];
+
+          for (guint i = 0; tf->lost && i < tf->lost->len; i++)
+            {
+              const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, i);
+              TtvViewerLostEvents l = { r->start, r->end, r->count, r->packets, t, f };
+
+              if (r->end >= t0 && r->start <= t1)
+                g_array_append_val (out, l);
+            }
+        }
     }
-  g_ptr_array_sort (names, compare_strings);
-  g_ptr_array_add (names, NULL);
-  return (GStrv) g_ptr_array_free (names, FALSE);
-}
-
-/* --- Helpers for modules --------------------------------------------------- */
-
-char *
-ttv_viewer_time_to_string (TtvTime time)
-{
-  return ttv_time_dup_string (time);
-}
-
-char *
-ttv_viewer_format_duration (TtvTime duration)
-{
-  return ttv_time_dup_duration (duration);
-}
-
-gboolean
-ttv_viewer_time_parse (const char *text, TtvTime *time, GError **error)
-{
-  return ttv_time_parse (text, time, error);
-}
-
-const char *
-ttv_viewer_event_get_name (const TtvEvent *event)
-{
-  g_return_val_if_fail (event != NULL && event->type != NULL, "");
-  return event->type->full_name ? event->type->full_name : event->type->name;
-}
-
-char *
-ttv_viewer_event_dup_fields (const TtvEvent *event)
-{
-  /* The main thread only: one decoder reused for every call. */
-  static TtvDecoder *decoder;
-  g_autoptr (GError) error = NULL;
-  GString *out = g_string_new (NULL);
-  gint32 root;
-
-  if (!decoder)
-    decoder = ttv_decoder_new ();
-  ttv_decoder_reset (decoder);
-  root = ttv_event_decode_fields (event, decoder, &error);
-  if (root < 0)
-    g_string_append_printf (out, "<%s>", error ? error->message : _("undecodable"));
-  else
-    ttv_decoder_append_value (decoder, root, TTV_VALUE_STYLE_PLAIN, out);
-  return g_string_free (out, FALSE);
+  g_array_sort (out, compare_lost);
+  return out;
 }

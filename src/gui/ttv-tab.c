@@ -9,7 +9,6 @@
 #include "ttv-bookmarks-panel.h"
 #include "ttv-filter-bar.h"
 #include "ttv-history-pass.h"
-#include "ttv-viewer-history.h"
 #include "ttv-indexer.h"
 #include "ttv-notifications.h"
 #include "ttv-settings.h"
@@ -51,9 +50,13 @@ struct _TtvTab {
   guint progress_timeout;
   guint follow_timeout;         /* following a live trace: the refresh timer */
   guint n_damage_shown;         /* damaged places the message names */
+  gboolean damaged;             /* some events of the traceset are lost to damage */
 };
 
 G_DEFINE_FINAL_TYPE (TtvTab, ttv_tab, GTK_TYPE_BOX)
+
+enum { PROP_0, PROP_DAMAGED, N_PROPS };
+static GParamSpec *props[N_PROPS];
 
 static void start_stage (TtvTab *self, Stage stage);
 
@@ -278,8 +281,10 @@ restart_clicked (gpointer data)
   start_stage (self, self->stage);
 }
 
-/* The readers skip damaged blocks (the passes read everything else); the
- * message names each place, file and byte offset. */
+/* Damage that loses events, found while opening a trace (its damage
+ * warnings) or skipped by the readers while the passes read everything
+ * else: one message names each place, file and byte offset, and the tab
+ * is marked (the "damaged" property: the window shows it on the tab). */
 static void
 show_damage (TtvTab *self)
 {
@@ -289,7 +294,10 @@ show_damage (TtvTab *self)
 
   for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
     {
-      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (ttv_tab_state_get_trace (self->state, t));
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
+      g_autoptr (GPtrArray) damage = ttv_trace_dup_damage (trace);
+      for (guint i = 0; trace->damage_warnings && i < trace->damage_warnings->len; i++, n++)
+        g_string_append_printf (text, "\n• %s", (const char *) trace->damage_warnings->pdata[i]);
       for (guint i = 0; i < damage->len; i++, n++)
         g_string_append_printf (text, "\n• %s", (const char *) damage->pdata[i]);
     }
@@ -297,6 +305,18 @@ show_damage (TtvTab *self)
     return;
   self->n_damage_shown = n;
   ttv_tab_notify (self, "damage", GTK_MESSAGE_WARNING, text->str);
+  if (!self->damaged)
+    {
+      self->damaged = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DAMAGED]);
+    }
+}
+
+gboolean
+ttv_tab_get_damaged (TtvTab *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB (self), FALSE);
+  return self->damaged;
 }
 
 static void
@@ -361,8 +381,8 @@ index_done (GObject *source, GAsyncResult *result, gpointer data)
 
   if (r && self->state)
     {
-      ttv_tab_state_set_type_density (self->state, g_steal_pointer (&r->type_density));
-      ttv_tab_state_set_statistics (self->state, r->n_events, TRUE, g_steal_pointer (&r->density));
+      ttv_tab_state_set_density (self->state, r->n_events, g_steal_pointer (&r->density),
+                                 g_steal_pointer (&r->type_density));
     }
   stage_ended (self, r != NULL, error);
   g_object_unref (self);
@@ -469,6 +489,7 @@ void
 ttv_tab_add_trace (TtvTab *self, TtvTrace *trace)
 {
   TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
+  guint index = ttv_traceset_get_n_traces (ts);
 
   /* Stop everything that reads the traceset before it changes. */
   cancel_passes (self);
@@ -478,7 +499,7 @@ ttv_tab_add_trace (TtvTab *self, TtvTrace *trace)
   skip_damage (ts);
   ttv_tab_state_set_traceset (self->state, ts);
   ttv_traceset_unref (ts);
-  ttv_tab_bookmarks_load (self->bookmarks);
+  ttv_tab_bookmarks_load (self->bookmarks, index);
   start_stage (self, STAGE_INDEX);
 }
 
@@ -586,8 +607,8 @@ ttv_tab_dup_title (TtvTab *self)
   if (n == 0)
     return g_strdup (_("(empty)"));
   if (n == 1)
-    return g_strdup (ttv_tab_state_get_trace (self->state, 0)->name);
-  return g_strdup_printf ("%s +%u", ttv_tab_state_get_trace (self->state, 0)->name, n - 1);
+    return g_strdup (ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), 0)->name);
+  return g_strdup_printf ("%s +%u", ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), 0)->name, n - 1);
 }
 
 /* --- Construction ---------------------------------------------------------- */
@@ -615,10 +636,32 @@ ttv_tab_finalize (GObject *object)
 }
 
 static void
+ttv_tab_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  TtvTab *self = TTV_TAB (object);
+
+  switch (id)
+    {
+    case PROP_DAMAGED:
+      g_value_set_boolean (value, self->damaged);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
 ttv_tab_class_init (TtvTabClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = ttv_tab_dispose;
-  G_OBJECT_CLASS (klass)->finalize = ttv_tab_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = ttv_tab_dispose;
+  object_class->finalize = ttv_tab_finalize;
+  object_class->get_property = ttv_tab_get_property;
+  props[PROP_DAMAGED] = g_param_spec_boolean ("damaged", NULL, NULL, FALSE,
+                                              G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
+                                              | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
 static void
@@ -674,10 +717,13 @@ show_trace_warnings (TtvTab *self)
 {
   for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
     {
-      TtvTrace *trace = ttv_tab_state_get_trace (self->state, t);
+      TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
       for (guint w = 0; trace->warnings && w < trace->warnings->len; w++)
         {
           g_autofree char *key = g_strdup_printf ("warning-%u-%u", t, w);
+          /* Damage is in the damage message (show_damage). */
+          if (ttv_trace_warning_loses_events (trace, trace->warnings->pdata[w]))
+            continue;
           ttv_tab_notify (self, key, GTK_MESSAGE_WARNING, trace->warnings->pdata[w]);
         }
     }
@@ -706,7 +752,8 @@ ttv_tab_new (TtvTraceset *traceset)
 
   show_default_viewers (self);
   show_trace_warnings (self);
-  ttv_tab_bookmarks_load (self->bookmarks);
+  show_damage (self);
+  ttv_tab_bookmarks_load (self->bookmarks, 0);
   start_stage (self, STAGE_INDEX);
   gtk_widget_show_all (GTK_WIDGET (self));
   if (ttv_settings_get ())

@@ -54,6 +54,9 @@ void        ttv_tab_focus_filter (TtvTab *self);
  * the time window extended when it showed the end (File > Follow). */
 void        ttv_tab_set_following (TtvTab *self, gboolean follow);
 gboolean    ttv_tab_get_following (TtvTab *self);
+/* Whether some events of the traceset are lost to damage (found while
+ * opening, or skipped while reading); notified as the "damaged" property. */
+gboolean    ttv_tab_get_damaged (TtvTab *self);
 /* Stops background work and requests (before the tab goes away). */
 void        ttv_tab_shutdown (TtvTab *self);
 

@@ -74,7 +74,7 @@ refresh (TtvTimeBar *self)
   set_entry_time (self, self->end_entry);
   set_entry_time (self, self->current_entry);
   gtk_button_set_label (GTK_BUTTON (self->format_button),
-                        format_button_label (ttv_viewer_get_time_format ()));
+                        format_button_label (ttv_time_display_get_format ()));
   gtk_widget_queue_draw (self->area);
 }
 
@@ -83,7 +83,7 @@ parse_entry (TtvTimeBar *self, GtkEntry *entry, TtvTime *out)
 {
   g_autoptr (GError) error = NULL;
 
-  if (ttv_tab_state_parse_time (self->state, gtk_entry_get_text (entry), entry_time (self, entry),
+  if (ttv_time_display_parse (self->state, gtk_entry_get_text (entry), entry_time (self, entry),
                                 out, &error))
     {
       gtk_style_context_remove_class (gtk_widget_get_style_context (GTK_WIDGET (entry)), "error");
@@ -180,7 +180,7 @@ label_width (TtvTimeBar *self, PangoLayout *layout, TtvTime a, TtvTime b, TtvTim
 
   for (int i = 0; i < 2; i++)
     {
-      g_autofree char *text = ttv_tab_state_format_tick (self->state, i ? b : a, step);
+      g_autofree char *text = ttv_time_display_format_tick (self->state, i ? b : a, step);
       int w;
 
       pango_layout_set_text (layout, text, -1);
@@ -195,17 +195,17 @@ static TtvTime
 ruler_step (TtvTimeBar *self, PangoLayout *layout, TtvTime ws, TtvTime we, double width)
 {
   double ns_per_px = (double) (we - ws) / width;
-  TtvTime step = ttv_tab_state_get_tick_step (self->state, (TtvTime) MIN (ns_per_px * 40, 4e18));
+  TtvTime step = ttv_time_display_tick_step (self->state, (TtvTime) MIN (ns_per_px * 40, 4e18));
 
   /* Longer labels (more decimals, bigger offsets) need more room. */
   for (int tries = 0; tries < 12; tries++)
     {
-      TtvTime first = ttv_tab_state_get_first_tick (self->state, ws, step);
+      TtvTime first = ttv_time_display_first_tick (self->state, ws, step);
 
       if (label_width (self, layout, first, we, step) + TICK_LABEL_GAP <= (double) step / ns_per_px
           || step >= G_MAXINT64 / 4)
         break;
-      step = ttv_tab_state_get_tick_step (self->state, step + 1);
+      step = ttv_time_display_tick_step (self->state, step + 1);
     }
   return step;
 }
@@ -217,10 +217,10 @@ draw_ticks (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, TtvTime ws, TtvTime 
   TtvTime step = ruler_step (self, layout, ws, we, width);
 
   cairo_set_line_width (cr, 1);
-  for (TtvTime t = ttv_tab_state_get_first_tick (self->state, ws, step); t <= we; t += step)
+  for (TtvTime t = ttv_time_display_first_tick (self->state, ws, step); t <= we; t += step)
     {
       double x = floor (time_to_x (t, ws, we, width)) + 0.5;
-      g_autofree char *text = ttv_tab_state_format_tick (self->state, t, step);
+      g_autofree char *text = ttv_time_display_format_tick (self->state, t, step);
 
       cairo_move_to (cr, x, RULER_HEIGHT - 6);
       cairo_line_to (cr, x, RULER_HEIGHT);
@@ -424,7 +424,7 @@ add_entry (TtvTimeBar *self, GtkBox *row, const char *name, const char *label, c
 {
   GtkWidget *l = gtk_label_new_with_mnemonic (label);
   GtkWidget *e = gtk_entry_new ();
-  /* What every entry accepts (ttv_tab_state_parse_time()). */
+  /* What every entry accepts (ttv_time_display_parse()). */
   g_autofree char *help = g_strdup_printf ("%s\n%s", tooltip,
                                            _("Type +S.N for seconds from the traceset start, S.N for "
                                              "seconds since the epoch, or a time of day such as "
@@ -480,7 +480,7 @@ ttv_time_bar_new (TtvTabState *state)
   GtkBox *row = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
   static const char *const sigs[] = {
     "time-window-changed", "current-time-changed", "selection-changed", "bookmarks-changed",
-    "statistics-changed", "traceset-changed", "time-format-changed",
+    "density-ready", "traceset-changed", "time-format-changed",
   };
 
   self->state = g_object_ref (state);

@@ -118,7 +118,7 @@ ttv_time_display_watch (TtvTabState *state)
 }
 
 TtvTimeFormat
-ttv_viewer_get_time_format (void)
+ttv_time_display_get_format (void)
 {
   ttv_time_display_get_settings ();
   return display_format;
@@ -134,43 +134,55 @@ origin_of (TtvTabState *state)
 }
 
 char *
+ttv_viewer_time_to_string (TtvTime time)
+{
+  return ttv_time_dup_string (time);
+}
+
+char *
+ttv_viewer_format_duration (TtvTime duration)
+{
+  return ttv_time_dup_duration (duration);
+}
+
+char *
 ttv_tab_state_format_time (TtvTabState *state, TtvTime time)
 {
   char buf[TTV_TIME_TEXT_MAX];
 
   g_return_val_if_fail (TTV_IS_TAB_STATE (state), NULL);
-  return g_strdup (ttv_time_format_text (time, ttv_viewer_get_time_format (), origin_of (state), 9,
+  return g_strdup (ttv_time_format_text (time, ttv_time_display_get_format (), origin_of (state), 9,
                                          buf, sizeof buf));
 }
 
 gboolean
-ttv_tab_state_parse_time (TtvTabState *state, const char *text, TtvTime near, TtvTime *time,
+ttv_time_display_parse (TtvTabState *state, const char *text, TtvTime near, TtvTime *time,
                           GError **error)
 {
   g_return_val_if_fail (TTV_IS_TAB_STATE (state), FALSE);
   g_return_val_if_fail (text != NULL && time != NULL, FALSE);
-  return ttv_time_parse_text (text, ttv_viewer_get_time_format (), origin_of (state), near, time, error);
+  return ttv_time_parse_text (text, ttv_time_display_get_format (), origin_of (state), near, time, error);
 }
 
 TtvTime
-ttv_tab_state_get_tick_step (TtvTabState *state, TtvTime min_step)
+ttv_time_display_tick_step (TtvTabState *state, TtvTime min_step)
 {
   return ttv_time_ticks_step (min_step);
 }
 
 TtvTime
-ttv_tab_state_get_first_tick (TtvTabState *state, TtvTime start, TtvTime step)
+ttv_time_display_first_tick (TtvTabState *state, TtvTime start, TtvTime step)
 {
   g_return_val_if_fail (TTV_IS_TAB_STATE (state), start);
-  return ttv_time_ticks_first (start, step, ttv_viewer_get_time_format (), origin_of (state));
+  return ttv_time_ticks_first (start, step, ttv_time_display_get_format (), origin_of (state));
 }
 
 char *
-ttv_tab_state_format_tick (TtvTabState *state, TtvTime tick, TtvTime step)
+ttv_time_display_format_tick (TtvTabState *state, TtvTime tick, TtvTime step)
 {
   char buf[TTV_TIME_TEXT_MAX];
 
   g_return_val_if_fail (TTV_IS_TAB_STATE (state), NULL);
-  return g_strdup (ttv_time_ticks_label (tick, step, ttv_viewer_get_time_format (), origin_of (state),
+  return g_strdup (ttv_time_ticks_label (tick, step, ttv_time_display_get_format (), origin_of (state),
                                          buf, sizeof buf));
 }

@@ -1,8 +1,10 @@
 /* ttv-time-display.h: the user's time format (GSettings "time-format"),
  * followed for the whole process; the tab states announce its changes.
- * The functions for viewers are in ttv-viewer.h ("Showing times"). */
+ * The functions for viewers are in sdk/ttv-viewer-tab.h ("Showing times");
+ * here those the application alone uses (its time bar and entries). */
 #pragma once
 
+#include "ttv-time.h"
 #include "ttv-viewer.h"
 
 G_BEGIN_DECLS
@@ -19,5 +21,21 @@ GtkWidget  *ttv_time_display_chooser_new (void);
 /* Makes @state emit "time-format-changed" when the setting changes (for
  * as long as @state lives). */
 void        ttv_time_display_watch (TtvTabState *state);
+
+/* The user's choice (relative until the settings say otherwise). */
+TtvTimeFormat ttv_time_display_get_format (void);
+/* Reads any form that any format shows, and "+S.N" from @state's traceset
+ * start; a time of day without a date is taken on the day that puts it
+ * closest to @near (typically the time the entry showed).  FALSE with
+ * @error naming the text when it is no time. */
+gboolean    ttv_time_display_parse (TtvTabState *state, const char *text, TtvTime near,
+                                    TtvTime *time, GError **error);
+/* A time ruler in the user's format: a round step >= @min_step (1-2-5
+ * below a minute, clock steps above), the first tick at or after @start,
+ * and a tick's label, as short as the step allows ("+0.25 s", "+90 min",
+ * "22:15"; caller frees). */
+TtvTime     ttv_time_display_tick_step (TtvTabState *state, TtvTime min_step);
+TtvTime     ttv_time_display_first_tick (TtvTabState *state, TtvTime start, TtvTime step);
+char       *ttv_time_display_format_tick (TtvTabState *state, TtvTime tick, TtvTime step);
 
 G_END_DECLS

@@ -4,6 +4,7 @@
 #include "ttv-config.h"
 
 #include "ttv-settings.h"
+#include "ttv-request-queue.h"
 #include "ttv-tab-state-private.h"
 
 #include "ttv-error.h"
@@ -119,9 +120,9 @@ ttv_viewer_filter_needs_state (const TtvViewerFilter *self)
 }
 
 gboolean
-ttv_viewer_filter_matches (TtvViewerFilter *self, TtvEventRequest *request, const TtvEvent *event)
+ttv_viewer_filter_matches (TtvViewerFilter *self, TtvEventRequest *request, const TtvViewerEvent *event)
 {
   const TtvState *state = request ? ttv_event_request_get_state (request) : NULL;
 
-  return ttv_filter_matches (self->filter, event, state);
+  return ttv_filter_matches (self->filter, (const TtvEvent *) event, state);
 }

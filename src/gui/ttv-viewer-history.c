@@ -1,22 +1,94 @@
-/* ttv-viewer-history.c: a tab's state history (built by the analysis
- * layer's history pass) handed to its TtvTabState and exported to viewer
- * modules as a refcounted TtvViewerHistory whose queries are the libttv
- * ones (libttv itself is not exported to modules). */
+/* ttv-viewer-history.c: the SDK's state history (sdk/ttv-viewer-analysis.h)
+ * over libttv's: a refcounted, immutable TtvViewerHistory whose queries are
+ * the history layer's.  The SDK's row, interval, mark and pixel types are
+ * its own; while they are laid out as libttv's (checked below, at compile
+ * time) the queries hand libttv's answers over as they are. */
 #include "ttv-config.h"
 
 #include "ttv-viewer-history.h"
 
-#include "ttv-open-bench.h"
-
-#include "ttv-tab-state-private.h"
-
-#define HISTORY_KEY "ttv-viewer-history"
+#include <stddef.h>
 
 struct _TtvViewerHistory {
   TtvHistory *history;    /* owned, immutable: read from any thread */
 };
 
-/* --- Hand-over to the tab's state ------------------------------------------ */
+/* --- The SDK's types are laid out as the history's ------------------------------
+ * When one of these fails, libttv changed: convert in the queries below
+ * rather than change the SDK (its layouts are the modules' ABI). */
+
+#define SAME_FIELD(sdk, lib, field)                                                     \
+  G_STATIC_ASSERT (offsetof (sdk, field) == offsetof (lib, field)                       \
+                   && sizeof (((sdk *) 0)->field) == sizeof (((lib *) 0)->field))
+
+G_STATIC_ASSERT (sizeof (TtvViewerRowInfo) == sizeof (TtvHistoryRowInfo));
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, kind);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, id);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, cpu);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, tgid);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, ppid);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, name);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, birth);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, end);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, dead);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, cpu_time);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, n_events);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, n_intervals);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, n_marks);
+
+G_STATIC_ASSERT (sizeof (TtvViewerInterval) == sizeof (TtvHistoryInterval));
+SAME_FIELD (TtvViewerInterval, TtvHistoryInterval, start);
+SAME_FIELD (TtvViewerInterval, TtvHistoryInterval, end);
+SAME_FIELD (TtvViewerInterval, TtvHistoryInterval, state);
+SAME_FIELD (TtvViewerInterval, TtvHistoryInterval, cpu);
+SAME_FIELD (TtvViewerInterval, TtvHistoryInterval, aux);
+SAME_FIELD (TtvViewerInterval, TtvHistoryInterval, n_events);
+
+G_STATIC_ASSERT (sizeof (TtvViewerMark) == sizeof (TtvHistoryMark));
+SAME_FIELD (TtvViewerMark, TtvHistoryMark, time);
+SAME_FIELD (TtvViewerMark, TtvHistoryMark, kind);
+SAME_FIELD (TtvViewerMark, TtvHistoryMark, other);
+SAME_FIELD (TtvViewerMark, TtvHistoryMark, name);
+
+G_STATIC_ASSERT (sizeof (TtvViewerPixel) == sizeof (TtvHistoryPixel));
+SAME_FIELD (TtvViewerPixel, TtvHistoryPixel, state);
+SAME_FIELD (TtvViewerPixel, TtvHistoryPixel, n_states);
+SAME_FIELD (TtvViewerPixel, TtvHistoryPixel, n_events);
+
+/* The numbers of the row kinds, mark kinds and visual states. */
+G_STATIC_ASSERT ((int) TTV_VIEWER_ROW_PROCESS == (int) TTV_HISTORY_ROW_PROCESS);
+G_STATIC_ASSERT ((int) TTV_VIEWER_ROW_CPU == (int) TTV_HISTORY_ROW_CPU);
+G_STATIC_ASSERT ((int) TTV_VIEWER_ROW_IRQ == (int) TTV_HISTORY_ROW_IRQ);
+G_STATIC_ASSERT ((int) TTV_VIEWER_ROW_SOFTIRQ == (int) TTV_HISTORY_ROW_SOFTIRQ);
+G_STATIC_ASSERT ((int) TTV_VIEWER_ROW_BLOCKDEV == (int) TTV_HISTORY_ROW_BLOCKDEV);
+G_STATIC_ASSERT ((int) TTV_VIEWER_ROW_N_KINDS == (int) TTV_HISTORY_ROW_N_KINDS);
+G_STATIC_ASSERT ((int) TTV_VIEWER_MARK_FORK == (int) TTV_HISTORY_MARK_FORK);
+G_STATIC_ASSERT ((int) TTV_VIEWER_MARK_EXEC == (int) TTV_HISTORY_MARK_EXEC);
+G_STATIC_ASSERT ((int) TTV_VIEWER_MARK_EXIT == (int) TTV_HISTORY_MARK_EXIT);
+G_STATIC_ASSERT ((int) TTV_VIEWER_MARK_WAKEUP == (int) TTV_HISTORY_MARK_WAKEUP);
+G_STATIC_ASSERT (TTV_VIEWER_STATE_NONE == TTV_HISTORY_STATE_NONE);
+G_STATIC_ASSERT ((int) TTV_VIEWER_PROCESS_UNNAMED == (int) TTV_PROCESS_UNNAMED);
+G_STATIC_ASSERT ((int) TTV_VIEWER_PROCESS_WAIT_FORK == (int) TTV_PROCESS_WAIT_FORK);
+G_STATIC_ASSERT ((int) TTV_VIEWER_PROCESS_WAIT_CPU == (int) TTV_PROCESS_WAIT_CPU);
+G_STATIC_ASSERT ((int) TTV_VIEWER_PROCESS_RUN == (int) TTV_PROCESS_RUN);
+G_STATIC_ASSERT ((int) TTV_VIEWER_PROCESS_WAIT == (int) TTV_PROCESS_WAIT);
+G_STATIC_ASSERT ((int) TTV_VIEWER_PROCESS_ZOMBIE == (int) TTV_PROCESS_ZOMBIE);
+G_STATIC_ASSERT ((int) TTV_VIEWER_PROCESS_EXIT == (int) TTV_PROCESS_EXIT);
+G_STATIC_ASSERT ((int) TTV_VIEWER_PROCESS_DEAD == (int) TTV_PROCESS_DEAD);
+G_STATIC_ASSERT ((int) TTV_VIEWER_MODE_UNKNOWN == (int) TTV_MODE_UNKNOWN);
+G_STATIC_ASSERT ((int) TTV_VIEWER_MODE_USER == (int) TTV_MODE_USER);
+G_STATIC_ASSERT ((int) TTV_VIEWER_MODE_SYSCALL == (int) TTV_MODE_SYSCALL);
+G_STATIC_ASSERT ((int) TTV_VIEWER_MODE_TRAP == (int) TTV_MODE_TRAP);
+G_STATIC_ASSERT ((int) TTV_VIEWER_MODE_IRQ == (int) TTV_MODE_IRQ);
+G_STATIC_ASSERT ((int) TTV_VIEWER_MODE_SOFTIRQ == (int) TTV_MODE_SOFTIRQ);
+G_STATIC_ASSERT ((int) TTV_VIEWER_CPU_UNKNOWN == (int) TTV_HISTORY_CPU_UNKNOWN);
+G_STATIC_ASSERT ((int) TTV_VIEWER_CPU_IDLE == (int) TTV_HISTORY_CPU_IDLE);
+G_STATIC_ASSERT ((int) TTV_VIEWER_CPU_BUSY == (int) TTV_HISTORY_CPU_BUSY);
+G_STATIC_ASSERT (TTV_VIEWER_PID_NONE == TTV_PID_NONE);
+
+#define KIND(k) ((TtvHistoryRowKind) (k))
+
+/* --- The wrapper ------------------------------------------------------------------- */
 
 static void
 history_clear (TtvViewerHistory *vh)
@@ -24,53 +96,25 @@ history_clear (TtvViewerHistory *vh)
   ttv_history_free (vh->history);
 }
 
-static void
-forget_history (TtvTabState *state)
-{
-  if (!g_object_get_data (G_OBJECT (state), HISTORY_KEY))
-    return;
-  g_object_set_data (G_OBJECT (state), HISTORY_KEY, NULL);
-  /* Viewers that saw "traceset-changed" before this handler ran learn it now. */
-  g_signal_emit_by_name (state, "statistics-changed");
-}
-
-void
-ttv_tab_state_set_history (TtvTabState *state, TtvHistory *history)
-{
-  TtvViewerHistory *vh = NULL;
-
-  g_return_if_fail (TTV_IS_TAB_STATE (state));
-  if (!g_object_get_data (G_OBJECT (state), HISTORY_KEY "-hooked"))
-    {
-      g_object_set_data (G_OBJECT (state), HISTORY_KEY "-hooked", GINT_TO_POINTER (1));
-      g_signal_connect (state, "traceset-changed", G_CALLBACK (forget_history), NULL);
-    }
-  if (history)
-    {
-      vh = g_atomic_rc_box_new0 (TtvViewerHistory);
-      vh->history = history;
-    }
-  g_object_set_data_full (G_OBJECT (state), HISTORY_KEY, vh, (GDestroyNotify) ttv_viewer_history_unref);
-  g_signal_emit_by_name (state, "statistics-changed");
-  if (history)
-    ttv_open_bench_background_done (ttv_history_is_from_cache (history));
-}
-
-/* --- The module API -------------------------------------------------------- */
-
 TtvViewerHistory *
-ttv_tab_state_dup_history (TtvTabState *state)
+ttv_viewer_history_new (TtvHistory *history)
 {
-  TtvViewerHistory *vh;
+  TtvViewerHistory *vh = g_atomic_rc_box_new0 (TtvViewerHistory);
 
-  g_return_val_if_fail (TTV_IS_TAB_STATE (state), NULL);
-  vh = g_object_get_data (G_OBJECT (state), HISTORY_KEY);
-  return vh ? ttv_viewer_history_ref (vh) : NULL;
+  vh->history = history;
+  return vh;
+}
+
+const TtvHistory *
+ttv_viewer_history_get_history (TtvViewerHistory *vh)
+{
+  return vh->history;
 }
 
 TtvViewerHistory *
 ttv_viewer_history_ref (TtvViewerHistory *history)
 {
+  g_return_val_if_fail (history != NULL, NULL);
   return g_atomic_rc_box_acquire (history);
 }
 
@@ -81,50 +125,59 @@ ttv_viewer_history_unref (TtvViewerHistory *history)
     g_atomic_rc_box_release_full (history, (GDestroyNotify) history_clear);
 }
 
+/* --- Queries ------------------------------------------------------------------------- */
+
 guint
-ttv_viewer_history_get_n_rows (TtvViewerHistory *vh, TtvHistoryRowKind kind)
+ttv_viewer_history_get_n_rows (TtvViewerHistory *vh, TtvViewerRowKind kind)
 {
   g_return_val_if_fail (vh != NULL, 0);
-  return ttv_history_get_n_rows (vh->history, kind);
+  return ttv_history_get_n_rows (vh->history, KIND (kind));
 }
 
-const TtvHistoryRowInfo *
-ttv_viewer_history_get_row (TtvViewerHistory *vh, TtvHistoryRowKind kind, guint row)
+const TtvViewerRowInfo *
+ttv_viewer_history_get_row (TtvViewerHistory *vh, TtvViewerRowKind kind, guint row)
 {
   g_return_val_if_fail (vh != NULL, NULL);
-  return ttv_history_get_row (vh->history, kind, row);
+  return (const TtvViewerRowInfo *) ttv_history_get_row (vh->history, KIND (kind), row);
 }
 
 gint
-ttv_viewer_history_find_row (TtvViewerHistory *vh, TtvHistoryRowKind kind, guint32 id, gint cpu,
+ttv_viewer_history_find_row (TtvViewerHistory *vh, TtvViewerRowKind kind, guint32 id, gint cpu,
                              TtvTime time)
 {
   g_return_val_if_fail (vh != NULL, -1);
-  return ttv_history_find_row (vh->history, kind, id, cpu, time);
+  return ttv_history_find_row (vh->history, KIND (kind), id, cpu, time);
+}
+
+gint
+ttv_viewer_history_find_process (TtvViewerHistory *vh, guint32 pid, gint cpu, TtvTime time)
+{
+  g_return_val_if_fail (vh != NULL, -1);
+  return ttv_history_find_process (vh->history, pid, cpu, time);
 }
 
 gboolean
-ttv_viewer_history_get_interval_at (TtvViewerHistory *vh, TtvHistoryRowKind kind, guint row,
-                                    TtvTime time, TtvHistoryInterval *out)
+ttv_viewer_history_get_interval_at (TtvViewerHistory *vh, TtvViewerRowKind kind, guint row,
+                                    TtvTime time, TtvViewerInterval *out)
 {
-  g_return_val_if_fail (vh != NULL, FALSE);
-  return ttv_history_get_interval_at (vh->history, kind, row, time, out);
+  g_return_val_if_fail (vh != NULL && out != NULL, FALSE);
+  return ttv_history_get_interval_at (vh->history, KIND (kind), row, time, (TtvHistoryInterval *) out);
 }
 
 GArray *
-ttv_viewer_history_query_intervals (TtvViewerHistory *vh, TtvHistoryRowKind kind, guint row,
+ttv_viewer_history_query_intervals (TtvViewerHistory *vh, TtvViewerRowKind kind, guint row,
                                     TtvTime t0, TtvTime t1)
 {
   g_return_val_if_fail (vh != NULL, NULL);
-  return ttv_history_query_intervals (vh->history, kind, row, t0, t1);
+  return ttv_history_query_intervals (vh->history, KIND (kind), row, t0, t1);
 }
 
 guint64
-ttv_viewer_history_query_pixels (TtvViewerHistory *vh, TtvHistoryRowKind kind, guint row,
-                                 TtvTime t0, TtvTime t1, guint width, TtvHistoryPixel *out)
+ttv_viewer_history_query_pixels (TtvViewerHistory *vh, TtvViewerRowKind kind, guint row,
+                                 TtvTime t0, TtvTime t1, guint width, TtvViewerPixel *out)
 {
   g_return_val_if_fail (vh != NULL, 0);
-  return ttv_history_query_pixels (vh->history, kind, row, t0, t1, width, out);
+  return ttv_history_query_pixels (vh->history, KIND (kind), row, t0, t1, width, (TtvHistoryPixel *) out);
 }
 
 GArray *
@@ -138,4 +191,26 @@ const char *
 ttv_viewer_history_get_syscall_name (guint32 aux)
 {
   return aux ? g_quark_to_string ((GQuark) aux) : NULL;
+}
+
+const char *
+ttv_viewer_history_get_process_name_at (TtvViewerHistory *vh, guint row, TtvTime time)
+{
+  g_return_val_if_fail (vh != NULL, NULL);
+  return ttv_history_get_process_name_at (vh->history, row, time);
+}
+
+GStrv
+ttv_viewer_history_dup_process_names (TtvViewerHistory *vh, guint row)
+{
+  g_return_val_if_fail (vh != NULL, NULL);
+  return ttv_history_dup_process_names (vh->history, row);
+}
+
+GPtrArray *
+ttv_viewer_history_dup_all_process_names (TtvViewerHistory *vh, GCancellable *cancellable,
+                                          GError **error)
+{
+  g_return_val_if_fail (vh != NULL, NULL);
+  return ttv_history_dup_all_process_names (vh->history, cancellable, error);
 }

@@ -1,5 +1,6 @@
-/* ttv-viewer-history.h: the hand-over of a built state history to the
- * tab's state, where modules find it (ttv_tab_state_dup_history). */
+/* ttv-viewer-history.h: a built state history wrapped as the SDK's
+ * refcounted TtvViewerHistory (held by the tab's state, which hands it to
+ * modules through ttv_tab_state_dup_history()). */
 #pragma once
 
 #include "ttv-history.h"
@@ -7,8 +8,9 @@
 
 G_BEGIN_DECLS
 
-/* Takes @history (transfer full; NULL forgets it) and emits
- * "statistics-changed".  Forgotten when the traceset changes. */
-void        ttv_tab_state_set_history (TtvTabState *state, TtvHistory *history);
+/* Takes @history (transfer full). */
+TtvViewerHistory *ttv_viewer_history_new (TtvHistory *history);
+/* Borrowed. */
+const TtvHistory *ttv_viewer_history_get_history (TtvViewerHistory *history);
 
 G_END_DECLS

@@ -14,6 +14,9 @@ static GHashTable *loaded;   /* module basenames already loaded */
 void
 ttv_viewer_register (const TtvViewerInfo *info)
 {
+  TtvViewerInfo *copy;
+  guint i;
+
   g_return_if_fail (info != NULL);
   g_return_if_fail (info->name != NULL && info->new_viewer != NULL);
 
@@ -24,7 +27,19 @@ ttv_viewer_register (const TtvViewerInfo *info)
       g_warning ("viewer '%s' registered twice; keeping the first", info->name);
       return;
     }
-  g_ptr_array_add (viewers, g_memdup2 (info, sizeof *info));
+  copy = g_memdup2 (info, sizeof *info);
+  /* The module's titles in the user's language, from its own catalogue. */
+  if (info->translation_domain)
+    {
+      copy->title = info->title ? g_dgettext (info->translation_domain, info->title) : NULL;
+      copy->menu_label = info->menu_label ? g_dgettext (info->translation_domain, info->menu_label) : NULL;
+    }
+  /* By name, whatever the order modules load and register in: the View
+   * menu keeps one order (a module may register several viewers). */
+  for (i = 0; i < viewers->len; i++)
+    if (strcmp (((TtvViewerInfo *) viewers->pdata[i])->name, copy->name) > 0)
+      break;
+  g_ptr_array_insert (viewers, (gint) i, copy);
 }
 
 guint

@@ -14,6 +14,7 @@ gboolean    ttv_viewer_registry_load_module (const char *path, GError **error);
 /* $TTV_MODULE_DIR (a search path), else the build tree's modules/ when the
  * program runs uninstalled, else libdir/ttv/modules. */
 char      **ttv_viewer_registry_dup_module_dirs (void);
+/* The registered viewers, sorted by name. */
 guint       ttv_viewer_registry_get_n_viewers (void);
 const TtvViewerInfo *ttv_viewer_registry_get_viewer (guint index);
 const TtvViewerInfo *ttv_viewer_registry_find (const char *name);

@@ -10,7 +10,7 @@
 #include "ttv-live-dialog.h"
 #include "ttv-live-url.h"
 #include "ttv-marker-colors.h"
-#include "ttv-palette.h"
+#include "ttv-palette-editor.h"
 #include "ttv-settings.h"
 #include "ttv-tab.h"
 #include "ttv-time-bar.h"
@@ -119,6 +119,13 @@ add_tab (TtvWindow *self, TtvTraceset *ts)
   gtk_widget_set_tooltip_text (close, _("Close this tab (Ctrl+W)"));
   g_object_set_data (G_OBJECT (close), "ttv-tab", tab);
   g_signal_connect (close, "clicked", G_CALLBACK (tab_close_clicked), self);
+  /* A damaged traceset says so on its tab, whichever tab is shown. */
+  GtkWidget *damaged = gtk_image_new_from_icon_name ("dialog-warning-symbolic", GTK_ICON_SIZE_MENU);
+  gtk_widget_set_tooltip_text (damaged, _("Damaged data was skipped: some events of this traceset are "
+                                          "missing"));
+  gtk_widget_set_no_show_all (damaged, TRUE);
+  g_object_bind_property (tab, "damaged", damaged, "visible", G_BINDING_SYNC_CREATE);
+  gtk_box_pack_start (GTK_BOX (label_box), damaged, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (label_box), label, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (label_box), close, FALSE, FALSE, 0);
   gtk_widget_show_all (label_box);
@@ -487,7 +494,7 @@ dup_start_folder (TtvWindow *self)
   const char *near = NULL;
 
   if (tab && ttv_tab_state_get_n_traces (ttv_tab_get_state (tab)) > 0)
-    near = ttv_tab_state_get_trace (ttv_tab_get_state (tab), 0)->display_path;
+    near = ttv_traceset_get_trace (ttv_tab_state_get_traceset (ttv_tab_get_state (tab)), 0)->display_path;
   else if (recent && recent[0])
     near = recent[0];
   if (near)

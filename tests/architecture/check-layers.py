@@ -11,8 +11,13 @@ include that points up the stack a compile error; this checks the rest:
   machinery: GApplication, GSettings, GModule, GObject signals) or
   implements the plugin API of ttv-viewer.h: logic that needs neither
   belongs in libttv, where ttv-report can use it too;
-- modules include no libttv header: only the plugin API (ttv-viewer.h,
-  ttv-palette.h), their own headers and modules/common.
+- the plugin SDK (src/gui/sdk, the headers installed for modules) includes
+  only its own headers and system ones: no header of the application or
+  of libttv, whose structures must not become the modules' ABI;
+- modules include no libttv header: only the plugin SDK (src/gui/sdk),
+  their own headers and modules/common (their include path holds
+  src/gui/sdk alone, so that a module builds as it would against the
+  installed SDK).
 Prints each violation as FILE:LINE: and exits 1 when there is one."""
 import os
 import re
@@ -90,8 +95,16 @@ for path in sources('src/gui'):
         problems.append(f'{rel(path)}:1: neither application code nor the plugin API: '
                         'GTK-free logic belongs in src/libttv')
 
-# Modules see the plugin API only.
-api = {'ttv-viewer.h', 'ttv-palette.h', 'ttv-config.h'}
+# The SDK is sealed: its headers include each other and system headers only.
+sdk_dir = os.path.join(root, 'src', 'gui', 'sdk')
+api = {n for n in os.listdir(sdk_dir) if n.endswith('.h')}
+for path in sources('src/gui/sdk'):
+    for number, header in includes(path):
+        if header not in api:
+            problems.append(f'{rel(path)}:{number}: the plugin SDK includes {header}: its headers '
+                            'may include each other and system headers only')
+
+# Modules see the plugin SDK only.
 for path in sources('modules'):
     module_dir = os.path.dirname(path)
     own = {n for n in os.listdir(module_dir) if n.endswith('.h')}

@@ -1,4 +1,5 @@
-/* test-report-stats.c: ttv-report --stats, run as a user would, against the
+/* test-report-stats.c: ttv-report --stats (the tree, as CSV) and
+ * --stats-tables, run as a user would, against the
  * statistics the tests compute themselves from ttv-report --format=jsonl
  * (tests/common/ttv-stats-oracle.c): counts per event type, CPU and
  * process, CPU time per CPU (busy by mode, idle) and per process and mode,
@@ -6,6 +7,7 @@
  * whole trace and over a window; on traces ttv-gen writes in each format
  * and on the real CTF kernel traces.  Plus the invariants (parts sum to
  * their whole) and bad input. */
+#include "ttv-stats-csv.h"
 #include "ttv-stats-oracle.h"
 #include "ttv-test-util.h"
 
@@ -159,39 +161,50 @@ assert_within (GHashTable *rows, gint64 span)
 
 /* --- Cases -------------------------------------------------------------------- */
 
-static char *
-seconds (gint64 ns)
+/* ttv-report --stats, the tree, as CSV: its rows as the oracle's. */
+static GHashTable *
+report_tree (const char *trace, const char *start, const char *end)
 {
-  return g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, ns / 1000000000, ns % 1000000000);
+  const char *whole[] = { TTV_REPORT_PATH, "--stats", "--format=csv", trace, NULL };
+  const char *window[] = { TTV_REPORT_PATH, "--stats", "--format=csv", "--start", start, "--end", end, trace, NULL };
+  g_autofree char *text = ttv_test_run_ok (start ? window : whole);
+  g_autoptr (GHashTable) csv = ttv_stats_csv_parse (text, NULL);
+
+  ttv_stats_csv_assert_group_sums (csv);
+  return ttv_stats_csv_to_oracle (csv);
 }
 
+/* The tree (--stats) and the tables (--stats-tables) against the oracle. */
 static void
 check_trace (const char *trace)
 {
-  const char *argv[] = { TTV_REPORT_PATH, "--stats", trace, NULL };
+  const char *argv[] = { TTV_REPORT_PATH, "--stats-tables", trace, NULL };
   g_autofree char *text = ttv_test_run_ok (argv);
   g_autoptr (GHashTable) got = parse_stats (text);
+  g_autoptr (GHashTable) tree = report_tree (trace, NULL, NULL);
   gint64 first, last, a, b;
-  g_autoptr (GHashTable) want = ttv_stats_oracle_compute (TTV_REPORT_PATH, trace, G_MININT64, G_MAXINT64,
-                                                          &first, &last);
+  /* The whole trace, and a window from 30% to 60% of the events' span
+   * (CPU time clipped to it). */
+  g_autoptr (GPtrArray) want = ttv_stats_oracle_compute_whole_and_window (TTV_REPORT_PATH, trace, &a, &b);
 
-  ttv_stats_oracle_assert_same (got, want, "whole trace");
+  ttv_test_trace_span (trace, &first, &last);
+  ttv_stats_oracle_assert_same (got, want->pdata[0], "whole trace");
   ttv_stats_oracle_assert_sums (got);
   assert_within (got, last - first);
-
-  /* A window from 30% to 60% of the events' span: CPU time clipped to it. */
-  a = first + (last - first) * 3 / 10;
-  b = first + (last - first) * 6 / 10;
+  ttv_stats_oracle_assert_same (tree, want->pdata[0], "whole trace, tree");
+  ttv_stats_oracle_assert_sums (tree);
   {
-    g_autofree char *sa = seconds (a), *sb = seconds (b);
-    const char *wargv[] = { TTV_REPORT_PATH, "--stats", "--start", sa, "--end", sb, trace, NULL };
+    g_autofree char *sa = ttv_test_dup_seconds (a), *sb = ttv_test_dup_seconds (b);
+    const char *wargv[] = { TTV_REPORT_PATH, "--stats-tables", "--start", sa, "--end", sb, trace, NULL };
     g_autofree char *wtext = ttv_test_run_ok (wargv);
     g_autoptr (GHashTable) wgot = parse_stats (wtext);
-    g_autoptr (GHashTable) wwant = ttv_stats_oracle_compute (TTV_REPORT_PATH, trace, a, b, NULL, NULL);
+    g_autoptr (GHashTable) wtree = report_tree (trace, sa, sb);
 
-    ttv_stats_oracle_assert_same (wgot, wwant, "window");
+    ttv_stats_oracle_assert_same (wgot, want->pdata[1], "window");
     ttv_stats_oracle_assert_sums (wgot);
     assert_within (wgot, b - a);
+    ttv_stats_oracle_assert_same (wtree, want->pdata[1], "window, tree");
+    ttv_stats_oracle_assert_sums (wtree);
     g_assert_cmpuint (ttv_stats_oracle_lookup (wgot, "traceset")->count, <,
                       ttv_stats_oracle_lookup (got, "traceset")->count);
   }
@@ -201,14 +214,13 @@ static void
 test_generated (gconstpointer data)
 {
   const char *format = data;
-  g_autofree char *dir = g_dir_make_tmp ("ttv-report-stats-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = g_build_filename (dir, "trace", NULL);
   const char *argv[] = { TTV_GEN_PATH, "-q", "-f", format, "--cpu-ids", "0,1,3,6", "-p", "30",
                          "-n", "30000", "-s", "7", "-o", trace, NULL };
   g_free (ttv_test_run_ok (argv));
 
   check_trace (trace);
-  ttv_test_remove_tree (dir);
 }
 
 static void
@@ -225,10 +237,10 @@ test_real_ctf (gconstpointer data)
 static void
 test_idle (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-report-stats-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = g_build_filename (dir, "trace", NULL);
   const char *gen[] = { TTV_GEN_PATH, "-q", "--cpu-ids", "0,2", "-p", "8", "-n", "20000", "-o", trace, NULL };
-  const char *argv[] = { TTV_REPORT_PATH, "--stats", trace, NULL };
+  const char *argv[] = { TTV_REPORT_PATH, "--stats-tables", trace, NULL };
   g_free (ttv_test_run_ok (gen));
   g_autofree char *text = ttv_test_run_ok (argv);
   g_autoptr (GHashTable) rows = parse_stats (text);
@@ -245,22 +257,46 @@ test_idle (void)
     if (g_str_has_prefix (key, "process/") && !strchr ((char *) key + 8, '/'))
       top = MAX (top, ((TtvOracleRow *) value)->total);
   g_assert_cmpint (swapper, <, top);
-  ttv_test_remove_tree (dir);
 }
 
-/* A missing trace: a message naming it, exit status 1, no statistics. */
+/* Bad input: a message naming what is wrong, the exit status of its kind
+ * (1: a trace, 2: usage), no statistics. */
+#define BAD_TRACE TTV_TEST_SRCDIR "/data/traces/bad/unknown-event-id"
+#define GOOD_TRACE TTV_TEST_SRCDIR "/data/traces/good/small-ltt"
+
+static const TtvTestBadRun bad_cases[] = {
+  { { "--stats", "/nonexistent/trace" }, 1, "/nonexistent/trace" },
+  { { "--stats-tables", "/nonexistent/trace" }, 1, "/nonexistent/trace" },
+  { { "--stats", BAD_TRACE }, 1, "unknown-event-id/cpu/0: byte offset 1052 (block 1): unknown event id 32766" },
+  { { "--stats", "--stats-tables", GOOD_TRACE }, 2, "--stats and --stats-tables cannot be used together" },
+  { { "--stats-tables", "--format=csv", GOOD_TRACE }, 2, "--stats-tables prints text tables only" },
+  { { "--stats", "--format=babeltrace", GOOD_TRACE }, 2, "--stats and --density print text, jsonl or csv" },
+  { { "--format=csv", GOOD_TRACE }, 2, "--format=csv goes with --stats and --density" },
+  { { "--stats", "--follow", GOOD_TRACE }, 2, "cannot be used with --stats" },
+  { { "--stats", "--start", "+0.009", "--end", "+0.001", GOOD_TRACE }, 2, "is after --end" },
+};
+
 static void
 test_bad_input (void)
 {
-  const char *argv[] = { TTV_REPORT_PATH, "--stats", "/nonexistent/trace", NULL };
-  g_autofree char *out = NULL, *err = NULL;
-  int status = 0;
+  ttv_test_assert_runs_fail (TTV_REPORT_PATH, bad_cases, G_N_ELEMENTS (bad_cases));
+}
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
-  g_assert_true (WIFEXITED (status));
-  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
-  g_assert_nonnull (strstr (err, "/nonexistent/trace"));
-  g_assert_null (strstr (out, "events"));
+/* Past damaged blocks (--keep-going): the tree of what could be read, the
+ * damage named, exit status 1. */
+static void
+test_keep_going (void)
+{
+  const char *argv[] = { TTV_REPORT_PATH, "--stats", "--format=csv", "--keep-going", BAD_TRACE, NULL };
+  g_auto (TtvTestRun) r = { 0 };
+  g_autoptr (GHashTable) csv = NULL;
+
+  ttv_test_run (&r, NULL, NULL, argv);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "damaged data skipped"));
+  g_assert_nonnull (strstr (r.err, "unknown-event-id/cpu/0: byte offset 1052"));
+  csv = ttv_stats_csv_parse (r.out, NULL);
+  g_assert_cmpuint (((TtvStatsCsvRow *) g_hash_table_lookup (csv, "traceset"))->count, >, 0);
 }
 
 int
@@ -275,5 +311,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/report-stats/ctf/scp-kernel", "scp-kernel", test_real_ctf);
   g_test_add_func ("/report-stats/idle", test_idle);
   g_test_add_func ("/report-stats/bad-input", test_bad_input);
+  g_test_add_func ("/report-stats/keep-going", test_keep_going);
   return g_test_run ();
 }

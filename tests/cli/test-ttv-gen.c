@@ -49,15 +49,6 @@ run_gen (const char *first, ...)
   return r;
 }
 
-static char *
-tmp_dir (void)
-{
-  g_autoptr (GError) error = NULL;
-  char *d = g_dir_make_tmp ("ttv-gen-test-XXXXXX", &error);
-  g_assert_no_error (error);
-  return d;
-}
-
 /* Relative paths of all files under @dir, sorted. */
 static void
 list_files (const char *root, const char *rel, GPtrArray *out)
@@ -118,7 +109,7 @@ trees_equal (const char *a, const char *b)
 static void
 test_determinism (void)
 {
-  g_autofree char *root = tmp_dir ();
+  const char *root = ttv_test_get_tmp_dir ();
   g_autofree char *a = g_build_filename (root, "a", NULL);
   g_autofree char *b = g_build_filename (root, "b", NULL);
   g_autofree char *c = g_build_filename (root, "c", NULL);
@@ -149,7 +140,6 @@ test_determinism (void)
       gboolean expected = id != 3 && id != 5;
       g_assert_true (g_file_test (p, G_FILE_TEST_EXISTS) == expected);
     }
-  ttv_test_remove_tree (root);
 }
 
 /* Counts the events of @path's tracefiles through the format-neutral API.
@@ -190,7 +180,7 @@ test_read_back (void)
       g_test_skip ("the LTT reader is not registered");
       return;
     }
-  g_autofree char *root = tmp_dir ();
+  const char *root = ttv_test_get_tmp_dir ();
   static const char * const arch[] = { "LP64", "ILP32", "LP32", "ILP64" };
   static const char * const endian[] = { "little", "big", "little", "big" };
   for (guint i = 0; i < G_N_ELEMENTS (arch); i++)
@@ -221,13 +211,12 @@ test_read_back (void)
   g_assert_cmpuint (n, <, 100000);
   g_assert_true (trace->flags & TTV_TRACE_FLAG_BEGINNING_MISSING);
   ttv_trace_close (trace);
-  ttv_test_remove_tree (root);
 }
 
 static void
 test_archive (void)
 {
-  g_autofree char *root = tmp_dir ();
+  const char *root = ttv_test_get_tmp_dir ();
   g_autofree char *tgz = g_build_filename (root, "sample.tar.gz", NULL);
   g_autofree char *tar = g_build_filename (root, "sample.tar", NULL);
   Run r = run_gen ("--events", "5000", "-o", tgz, NULL);
@@ -259,7 +248,6 @@ test_archive (void)
       g_assert_cmpuint (count_events (tgz, &trace), ==, 5000 - 4 - 50);
       ttv_trace_close (trace);
     }
-  ttv_test_remove_tree (root);
 }
 
 static void
@@ -286,7 +274,7 @@ test_bad_arguments (void)
     { { "--flight-recorder=none" }, "--flight-recorder" },
     { { "--no-such-option" }, "--no-such-option" },
   };
-  g_autofree char *root = tmp_dir ();
+  const char *root = ttv_test_get_tmp_dir ();
   g_autofree char *out = g_build_filename (root, "t", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -306,13 +294,12 @@ test_bad_arguments (void)
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "extra"));
   run_clear (&r);
-  ttv_test_remove_tree (root);
 }
 
 static void
 test_unwritable (void)
 {
-  g_autofree char *root = tmp_dir ();
+  const char *root = ttv_test_get_tmp_dir ();
   g_autofree char *file = g_build_filename (root, "plain-file", NULL);
   g_assert_true (g_file_set_contents (file, "x", 1, NULL));
 
@@ -338,7 +325,6 @@ test_unwritable (void)
   g_autofree char *contents = NULL;
   g_assert_true (g_file_get_contents (file, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "x");
-  ttv_test_remove_tree (root);
 }
 
 int

@@ -2,6 +2,7 @@
  * (see ttv-stats-oracle.h).  Deliberately shares nothing with libttv's
  * state: its own JSON reader, its own reading of the kernel events. */
 #include "ttv-stats-oracle.h"
+#include "ttv-test-util.h"
 
 #include <gio/gio.h>
 #include <string.h>
@@ -86,24 +87,55 @@ parse_value (const char **p)
     }
   if (**p == '{' || **p == '[')
     {
+      /* Objects and arrays are skipped, but for an enum's
+       * {"value": N, "labels": [...]}: its first label, else its number. */
       char close = **p == '{' ? '}' : ']';
+      Value *number = NULL, *label = NULL;
       for ((*p)++, skip_space (p); **p != close; skip_space (p))
         {
+          g_autofree char *key = NULL;
           if (close == '}')
             {
-              g_free (parse_string (p));
+              key = parse_string (p);
               skip_space (p);
               g_assert_cmpint (*(*p)++, ==, ':');
             }
-          Value *v = parse_value (p);
-          if (v)
-            value_free (v);
+          skip_space (p);
+          if (key && strcmp (key, "labels") == 0 && **p == '[')
+            {
+              (*p)++;
+              skip_space (p);
+              if (**p == '"')
+                {
+                  label = g_new0 (Value, 1);
+                  label->is_string = TRUE;
+                  label->string = parse_string (p);
+                }
+              (*p)--;
+              *p = strchr (*p, ']');
+              g_assert_nonnull (*p);
+              (*p)++;
+            }
+          else
+            {
+              Value *v = parse_value (p);
+              if (v && key && strcmp (key, "value") == 0 && number == NULL)
+                number = v;
+              else if (v)
+                value_free (v);
+            }
           skip_space (p);
           if (**p == ',')
             (*p)++;
         }
       (*p)++;
-      return NULL;
+      if (label)
+        {
+          if (number)
+            value_free (number);
+          return label;
+        }
+      return number;
     }
   if (**p == '-' || g_ascii_isdigit (**p))
     {
@@ -581,25 +613,103 @@ frames_free (GArray *frames)
   g_array_unref (frames);
 }
 
-GHashTable *
-ttv_stats_oracle_compute (const char *report, const char *trace, gint64 start, gint64 end,
-                          gint64 *first, gint64 *last)
+static void
+oracle_init (Oracle *o, gint64 start, gint64 end)
+{
+  memset (o, 0, sizeof *o);
+  o->start = start;
+  o->end = end;
+  o->rows = ttv_stats_oracle_rows_new ();
+  o->cpus = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) cpu_free);
+  o->tasks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) frames_free);
+  o->irq_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  o->last_time = G_MININT64;
+}
+
+/* One event for the window of @o. */
+static void
+oracle_event (Oracle *o, const Event *ev, gboolean *past_end)
+{
+  if (ev->time > o->end)
+    {
+      *past_end = TRUE;
+      return;
+    }
+  o->last_time = ev->time;
+  apply (o, ev);
+  if (ev->time >= o->start)
+    {
+      Cpu *c = cpu_get (o, ev->cpu);
+
+      row (o, "traceset")->count++;
+      row (o, "type/%s", ev->name)->count++;
+      row (o, "cpu/%d", ev->cpu)->count++;
+      if (c->known)
+        row (o, "process/%u", c->running)->count++;
+    }
+}
+
+/* The CPU time of what still runs, and the names of what ran; returns the
+ * rows, freeing the rest of @o. */
+static GHashTable *
+oracle_finish (Oracle *o, gboolean past_end)
+{
+  GHashTableIter it;
+  gpointer key, value;
+
+  if (o->last_time != G_MININT64)
+    account_all (o, past_end ? o->end : o->last_time);
+  g_hash_table_iter_init (&it, o->rows);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      TtvOracleRow *r = value;
+      guint64 n;
+
+      if (g_str_has_prefix (key, "irq/"))
+        {
+          n = g_ascii_strtoull ((char *) key + 4, NULL, 10);
+          r->name = g_strdup (g_hash_table_lookup (o->irq_names, GUINT_TO_POINTER ((guint) n)));
+        }
+      else if (g_str_has_prefix (key, "softirq/"))
+        {
+          n = g_ascii_strtoull ((char *) key + 8, NULL, 10);
+          r->name = n < G_N_ELEMENTS (softirq_names) ? g_strdup (softirq_names[n]) : NULL;
+        }
+    }
+  g_hash_table_unref (o->cpus);
+  g_hash_table_unref (o->tasks);
+  g_hash_table_unref (o->irq_names);
+  return o->rows;
+}
+
+GPtrArray *
+ttv_stats_oracle_compute_windows_here (const char *report, const char *trace, const gint64 *bounds,
+                                       guint n_windows, gint64 *first, gint64 *last)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GSubprocess) proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, report,
-                                                   "--format=jsonl", trace, NULL);
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  const char *lsan = g_getenv ("LSAN_OPTIONS");
+  g_autoptr (GSubprocess) proc = NULL;
   g_autoptr (GDataInputStream) in = NULL;
-  Oracle o = { start, end };
-  gboolean past_end = FALSE;
+  g_autofree Oracle *o = g_new0 (Oracle, n_windows);
+  g_autofree gboolean *past_end = g_new0 (gboolean, n_windows);
+  GPtrArray *windows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   gint64 first_time = G_MAXINT64, last_time = G_MININT64;
   char *line;
 
+  /* The GUI tests' leak checks unwind every allocation whole (to tell
+   * GTK's process-long caches from leaks): ttv-report, which makes none of
+   * those, prints the trace many times faster with the usual unwinder. */
+  if (lsan && strstr (lsan, "fast_unwind_on_malloc=0"))
+    {
+      g_autofree char *fast = g_strconcat (lsan, ":fast_unwind_on_malloc=1", NULL);
+
+      g_subprocess_launcher_setenv (launcher, "LSAN_OPTIONS", fast, TRUE);
+    }
+  proc = g_subprocess_launcher_spawn (launcher, &error, report, "--format=jsonl", trace, NULL);
   g_assert_no_error (error);
-  o.rows = ttv_stats_oracle_rows_new ();
-  o.cpus = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) cpu_free);
-  o.tasks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) frames_free);
-  o.irq_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  o.last_time = G_MININT64;
+  for (guint w = 0; w < n_windows; w++)
+    oracle_init (&o[w], bounds[2 * w], bounds[2 * w + 1]);
   in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
   g_buffered_input_stream_set_buffer_size (G_BUFFERED_INPUT_STREAM (in), 1 << 16);
   while ((line = g_data_input_stream_read_line (in, NULL, NULL, &error)) != NULL)
@@ -610,62 +720,126 @@ ttv_stats_oracle_compute (const char *report, const char *trace, gint64 start, g
       g_free (line);
       first_time = MIN (first_time, ev.time);
       last_time = MAX (last_time, ev.time);
-      if (ev.time > end)
-        past_end = TRUE;
-      else
-        {
-          o.last_time = ev.time;
-          apply (&o, &ev);
-          if (ev.time >= start)
-            {
-              Cpu *c = cpu_get (&o, ev.cpu);
-
-              row (&o, "traceset")->count++;
-              row (&o, "type/%s", ev.name)->count++;
-              row (&o, "cpu/%d", ev.cpu)->count++;
-              if (c->known)
-                row (&o, "process/%u", c->running)->count++;
-            }
-        }
+      for (guint w = 0; w < n_windows; w++)
+        oracle_event (&o[w], &ev, &past_end[w]);
       event_clear (&ev);
     }
   g_assert_no_error (error);
   g_assert_true (g_subprocess_wait_check (proc, NULL, &error));
   g_assert_no_error (error);
-  if (o.last_time != G_MININT64)
-    account_all (&o, past_end ? end : o.last_time);
   if (first)
     *first = first_time;
   if (last)
     *last = last_time;
+  for (guint w = 0; w < n_windows; w++)
+    g_ptr_array_add (windows, oracle_finish (&o[w], past_end[w]));
+  return windows;
+}
 
-  /* The names of what ran. */
+/* --- In a process of its own --------------------------------------------------- */
+
+/* What ttv-stats-oracle prints: "span FIRST LAST", then per window a line
+ * "window" and a row a line: KEY COUNT TOTAL MIN MAX [NAME], tab separated. */
+void
+ttv_stats_oracle_append_windows (GPtrArray *windows, gint64 first, gint64 last, GString *out)
+{
+  g_string_append_printf (out, "span\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\n", first, last);
+  for (guint w = 0; w < windows->len; w++)
+    {
+      GHashTableIter it;
+      gpointer key, value;
+
+      g_string_append (out, "window\n");
+      g_hash_table_iter_init (&it, windows->pdata[w]);
+      while (g_hash_table_iter_next (&it, &key, &value))
+        {
+          const TtvOracleRow *r = value;
+
+          g_string_append_printf (out, "%s\t%" G_GUINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT
+                                  "\t%" G_GINT64_FORMAT "%s%s\n", (char *) key, r->count, r->total, r->min,
+                                  r->max, r->name ? "\t" : "", r->name ? r->name : "");
+        }
+    }
+}
+
+GPtrArray *
+ttv_stats_oracle_compute_windows (const char *report, const char *trace, const gint64 *bounds,
+                                  guint n_windows, gint64 *first, gint64 *last)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_auto (GStrv) span = NULL;
+  GPtrArray *windows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  GHashTable *rows = NULL;
+
+  g_ptr_array_add (argv, g_strdup (TTV_STATS_ORACLE_PATH));
+  g_ptr_array_add (argv, g_strdup (report));
+  g_ptr_array_add (argv, g_strdup (trace));
+  for (guint i = 0; i < 2 * n_windows; i++)
+    g_ptr_array_add (argv, g_strdup_printf ("%" G_GINT64_FORMAT, bounds[i]));
+  g_ptr_array_add (argv, NULL);
+  text = ttv_test_run_ok ((const char *const *) argv->pdata);
+  lines = g_strsplit (text, "\n", -1);
+  span = g_strsplit (lines[0], "\t", 3);
+  g_assert_cmpstr (span[0], ==, "span");
+  g_assert_cmpuint (g_strv_length (span), ==, 3);
+  if (first)
+    *first = g_ascii_strtoll (span[1], NULL, 10);
+  if (last)
+    *last = g_ascii_strtoll (span[2], NULL, 10);
+  for (guint i = 1; lines[i] && *lines[i]; i++)
+    {
+      g_auto (GStrv) f = NULL;
+      TtvOracleRow *r;
+
+      if (strcmp (lines[i], "window") == 0)
+        {
+          rows = ttv_stats_oracle_rows_new ();
+          g_ptr_array_add (windows, rows);
+          continue;
+        }
+      f = g_strsplit (lines[i], "\t", 6);
+      g_assert_nonnull (rows);
+      g_assert_cmpuint (g_strv_length (f), >=, 5);
+      r = ttv_stats_oracle_row (rows, f[0]);
+      r->count = g_ascii_strtoull (f[1], NULL, 10);
+      r->total = g_ascii_strtoll (f[2], NULL, 10);
+      r->min = g_ascii_strtoll (f[3], NULL, 10);
+      r->max = g_ascii_strtoll (f[4], NULL, 10);
+      r->name = g_strdup (f[5]);
+    }
+  g_assert_cmpuint (windows->len, ==, n_windows);
+  return windows;
+}
+
+GPtrArray *
+ttv_stats_oracle_compute_whole_and_window (const char *report, const char *trace, gint64 *a, gint64 *b)
+{
+  gint64 first, last, oracle_first, oracle_last;
+  GPtrArray *windows;
+
+  ttv_test_trace_span (trace, &first, &last);
+  *a = first + (last - first) * 3 / 10;
+  *b = first + (last - first) * 6 / 10;
   {
-    GHashTableIter it;
-    gpointer key, value;
+    const gint64 bounds[] = { G_MININT64, G_MAXINT64, *a, *b };
 
-    g_hash_table_iter_init (&it, o.rows);
-    while (g_hash_table_iter_next (&it, &key, &value))
-      {
-        TtvOracleRow *r = value;
-        guint64 n;
-
-        if (g_str_has_prefix (key, "irq/"))
-          {
-            n = g_ascii_strtoull ((char *) key + 4, NULL, 10);
-            r->name = g_strdup (g_hash_table_lookup (o.irq_names, GUINT_TO_POINTER ((guint) n)));
-          }
-        else if (g_str_has_prefix (key, "softirq/"))
-          {
-            n = g_ascii_strtoull ((char *) key + 8, NULL, 10);
-            r->name = n < G_N_ELEMENTS (softirq_names) ? g_strdup (softirq_names[n]) : NULL;
-          }
-      }
+    windows = ttv_stats_oracle_compute_windows (report, trace, bounds, 2, &oracle_first, &oracle_last);
   }
-  g_hash_table_unref (o.cpus);
-  g_hash_table_unref (o.tasks);
-  g_hash_table_unref (o.irq_names);
-  return o.rows;
+  g_assert_cmpint (oracle_first, ==, first);
+  g_assert_cmpint (oracle_last, ==, last);
+  return windows;
+}
+
+GHashTable *
+ttv_stats_oracle_compute (const char *report, const char *trace, gint64 start, gint64 end,
+                          gint64 *first, gint64 *last)
+{
+  const gint64 bounds[] = { start, end };
+  g_autoptr (GPtrArray) windows = ttv_stats_oracle_compute_windows (report, trace, bounds, 1, first, last);
+
+  return g_hash_table_ref (windows->pdata[0]);
 }
 
 gint64

@@ -28,9 +28,30 @@ typedef struct {
  * window only, up to @end or to the last event when the events end before
  * it; durations count whole when they end inside it.  Returns key ->
  * TtvOracleRow *; fails the test when the report fails.  @first, @last
- * (may be NULL): the times of the trace's first and last events. */
+ * (may be NULL): the times of the trace's first and last events.
+ * The work (some allocations per event) happens in the ttv-stats-oracle
+ * program, apart from the test: under ASan with LeakSanitizer's slow
+ * stacks (the GUI tests'), in the test it would take a minute a trace;
+ * the test's environment passes on (the GUI tests give their children
+ * the shared suppressions and fast stacks). */
 GHashTable *ttv_stats_oracle_compute (const char *report, const char *trace, gint64 start, gint64 end,
                                       gint64 *first, gint64 *last);
+/* The statistics of several windows at once, in one read of the events:
+ * window i runs from @bounds[2 i] to @bounds[2 i + 1].  Returns a
+ * GHashTable * a window, as ttv_stats_oracle_compute() does. */
+GPtrArray  *ttv_stats_oracle_compute_windows (const char *report, const char *trace, const gint64 *bounds,
+                                              guint n_windows, gint64 *first, gint64 *last);
+/* The statistics of the whole trace and of a window from 30% to 60% of the
+ * span of its events (@a to @b, from libttv's reading of the trace, which
+ * is checked to be the oracle's first and last events), in one read: the
+ * cases the statistics tests check. */
+GPtrArray  *ttv_stats_oracle_compute_whole_and_window (const char *report, const char *trace, gint64 *a,
+                                                       gint64 *b);
+/* The same computed in this process (what ttv-stats-oracle runs), and the
+ * text it prints for ttv_stats_oracle_compute_windows(). */
+GPtrArray  *ttv_stats_oracle_compute_windows_here (const char *report, const char *trace, const gint64 *bounds,
+                                                   guint n_windows, gint64 *first, gint64 *last);
+void        ttv_stats_oracle_append_windows (GPtrArray *windows, gint64 first, gint64 last, GString *out);
 
 /* An empty table: key (owned) -> TtvOracleRow * (owned). */
 GHashTable *ttv_stats_oracle_rows_new (void);

@@ -1,6 +1,7 @@
 /* ttv-test-util.c: helpers shared by the tests (see ttv-test-util.h). */
 #include "ttv-test-util.h"
 #include "ttv-error.h"
+#include "ttv-traceset.h"
 
 #include <fcntl.h>
 #include <glib/gstdio.h>
@@ -12,6 +13,11 @@
 void
 ttv_test_remove_tree (const char *path)
 {
+  GStatBuf st;
+
+  /* A test may have made a folder read-only (a read-only trace). */
+  if (g_lstat (path, &st) == 0 && S_ISDIR (st.st_mode) && (st.st_mode & 0700) != 0700)
+    g_chmod (path, st.st_mode | 0700);
   g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   if (dir)
     {
@@ -26,21 +32,6 @@ ttv_test_remove_tree (const char *path)
         }
     }
   g_remove (path);
-}
-
-char *
-ttv_test_dup_shared_ctf_trace (const char *name)
-{
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
-  char *path = g_build_filename (shared ? shared : "../shared", "traces", "ctf", name, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_autofree char *msg = g_strdup_printf ("%s absent: the shared traces are not beside the project", path);
-      g_test_skip (msg);
-      g_free (path);
-      return NULL;
-    }
-  return path;
 }
 
 void
@@ -96,6 +87,35 @@ ttv_test_run (TtvTestRun *r, const char *cwd, char **envp, const char *const *ar
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (wait_status));
   r->status = WEXITSTATUS (wait_status);
+}
+
+void
+ttv_test_assert_runs_fail (const char *program, const TtvTestBadRun *cases, guint n_cases)
+{
+  for (guint c = 0; c < n_cases; c++)
+    {
+      const char *const *args = cases[c].args;
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      g_autofree char *shown = NULL;
+      g_auto (TtvTestRun) r = { 0 };
+
+      g_ptr_array_add (argv, (gpointer) program);
+      for (guint i = 0; i < G_N_ELEMENTS (cases[c].args) && args[i]; i++)
+        g_ptr_array_add (argv, (gpointer) args[i]);
+      g_ptr_array_add (argv, NULL);
+      shown = g_strjoinv (" ", (char **) argv->pdata + 1);
+      ttv_test_run (&r, NULL, NULL, (const char *const *) argv->pdata);
+      g_test_message ("%s: exit %d: %s", shown, r.status, r.err);
+      if (r.status != cases[c].status || !strstr (r.err, cases[c].message) || *r.out)
+        g_error ("%s: exit %d (want %d), stderr «%s» (want «%s»), %" G_GSIZE_FORMAT " bytes of output (want none)",
+                 shown, r.status, cases[c].status, r.err, cases[c].message, strlen (r.out));
+    }
+}
+
+char *
+ttv_test_dup_seconds (gint64 ns)
+{
+  return g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, ns / 1000000000, ns % 1000000000);
 }
 
 void
@@ -168,6 +188,18 @@ ttv_test_assert_same_lines (GPtrArray *got, GPtrArray *want)
       g_error ("line %u:\n got  %s\n want %s", i + 1, (char *) g_ptr_array_index (got, i),
                (char *) g_ptr_array_index (want, i));
   g_assert_cmpuint (got->len, ==, want->len);
+}
+
+void
+ttv_test_trace_span (const char *trace, gint64 *first, gint64 *last)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+
+  g_assert_true (ttv_traceset_add_path (ts, trace, &error));
+  g_assert_no_error (error);
+  *first = ttv_traceset_get_start (ts);
+  *last = ttv_traceset_get_end (ts);
 }
 
 guint64

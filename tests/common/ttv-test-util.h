@@ -1,7 +1,7 @@
-/* ttv-test-util.h: what many tests need: temporary trees, file copies, the
- * shared real traces, simulated traces written as LTT, live traces written
- * a block at a time, and ttv-report --follow run as a subprocess.  Linked
- * into the tests only. */
+/* ttv-test-util.h: what many tests need: the per-test fixtures (temporary
+ * directory, the shared real traces, traces left untouched), file copies,
+ * simulated traces written as LTT, live traces written a block at a time,
+ * and ttv-report --follow run as a subprocess.  Linked into the tests only. */
 #pragma once
 
 #include "ttv-ltt-sim.h"
@@ -11,12 +11,57 @@
 
 G_BEGIN_DECLS
 
-/* Deletes @path and everything below it (a test's temporary directory). */
-void  ttv_test_remove_tree (const char *path);
+/* --- Fixtures: what every test gets from these helpers ------------------- *
+ *
+ * A test's files go to its own temporary directory, the real traces of
+ * ../shared come from one helper that skips when they are absent, and a
+ * test that reads traces others keep (the committed ones, ../shared's)
+ * checks when it ends that it left them as they were.  Each fixture sets
+ * itself up on the first call inside a test and is torn down with the test
+ * (g_test_queue_destroy), so a test needs no set-up code in main(). */
 
-/* The path of ../shared/traces/ctf/@name (from $TTV_SHARED_DIR), or NULL
- * after marking the test skipped with a message saying why. */
+/* The running test's own temporary directory, made on the first call in
+ * the test as $TMPDIR/ttv-<test path>-XXXXXX (/cli/report/archive:
+ * ttv-cli-report-archive-Ab12Cd) and removed with everything in it when the
+ * test ends: passed, skipped, or failed.  A failure that ends the program
+ * (an assertion's abort, a crash, an _exit in a test subprocess, meson's
+ * SIGTERM or SIGKILL at a timeout) leaves nothing behind either: a watchdog
+ * process removes the directories of a program that ended without.
+ * Called outside any test (in main(), for set-up the tests share, such as
+ * XDG folders or a trace generated once), it is the program's own,
+ * ttv-<program>-XXXXXX, removed when the program exits.  The directory is
+ * removed before a g_test_add() fixture's teardown runs: such a teardown
+ * must not write into it.  TTV_TEST_KEEP_TMP=1 keeps every directory (their
+ * paths go to the test log) to look at after a failure. */
+const char *ttv_test_get_tmp_dir (void);
+
+/* A path in the test's temporary directory that is neither there nor given
+ * before: @name, or @name-2, @name-3... (nothing is made there). */
+char *ttv_test_dup_tmp_path (const char *name);
+
+/* The path of ../shared/traces/@relative ("ctf/arm64-kernel",
+ * "bt2-suite/succeed/...", "ctf2/...", from $TTV_SHARED_DIR, which meson
+ * sets), guarded as ttv_test_guard_tree() does; or NULL after marking the
+ * test skipped with a message naming the path that is absent.  Call it in
+ * the test (not in main()), and return when it gives NULL. */
+char *ttv_test_dup_shared_trace (const char *relative);
+/* ttv_test_dup_shared_trace ("ctf/@name"). */
 char *ttv_test_dup_shared_ctf_trace (const char *name);
+
+/* Checks, when the running test ends, that nothing under @path (a directory
+ * or a file) changed: no file added, removed or rewritten; fails the test
+ * naming what changed.  For the traces a test reads but must never write
+ * into. */
+void  ttv_test_guard_tree (const char *path);
+/* g_test_add_data_func() for a test that reads the traces under @tree:
+ * the test runs with @tree guarded (ttv_test_guard_tree()). */
+void  ttv_test_add_guarded (const char *testpath, const char *tree, gconstpointer data, GTestDataFunc func);
+/* A sorted line per entry under @path (names, sizes, SHA-256 of contents):
+ * two listings are equal when the trees are. */
+char *ttv_test_dup_tree_listing (const char *path);
+
+/* Deletes @path and everything below it. */
+void  ttv_test_remove_tree (const char *path);
 
 /* Writes @sim to @trace_dir as a little-endian LP64 LTT trace with blocks of
  * @block_size bytes; @tap (may be NULL) sees every event after it is
@@ -42,6 +87,22 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TtvTestRun, ttv_test_run_clear)
  * @envp (NULL: this one) into @r; fails the test unless it exits normally. */
 void  ttv_test_run (TtvTestRun *r, const char *cwd, char **envp, const char *const *argv);
 
+/* A run of a program on bad input: its arguments (NULL-terminated), the
+ * exit status it must give, and what its message must hold. */
+typedef struct {
+  const char *args[8];
+  int status;
+  const char *message;
+} TtvTestBadRun;
+
+/* Runs @program with each case's arguments and fails the test unless it
+ * exits with the case's status, printing nothing on its standard output
+ * and a message holding the case's on its standard error. */
+void  ttv_test_assert_runs_fail (const char *program, const TtvTestBadRun *cases, guint n_cases);
+
+/* @ns as seconds to the nanosecond, "S.NNNNNNNNN" (what --start reads). */
+char *ttv_test_dup_seconds (gint64 ns);
+
 /* --- Files and text ---------------------------------------------------- */
 
 /* Copies file @from to @to (replacing it); fails the test on error. */
@@ -59,6 +120,10 @@ GPtrArray *ttv_test_lines_of (const char *text);
 GPtrArray *ttv_test_split (const char *text, const char *separators);
 /* Fails the test at the first line that differs, or when the counts differ. */
 void  ttv_test_assert_same_lines (GPtrArray *got, GPtrArray *want);
+
+/* The span of @trace's events (first and last event times) as libttv
+ * reads it; fails the test when it does not open. */
+void  ttv_test_trace_span (const char *trace, gint64 *first, gint64 *last);
 
 /* Decodes the fields of every event of @t (each must decode); returns
  * how many there were. */

@@ -17,16 +17,14 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-static char *tmp_dir;
 static char *trace_dir;
 
 static void
 make_trace (void)
 {
   g_autoptr (GError) error = NULL;
-  tmp_dir = g_dir_make_tmp ("ttv-filter-XXXXXX", &error);
-  g_assert_no_error (error);
-  trace_dir = g_build_filename (tmp_dir, "trace", NULL);
+  /* Made in main(): in the program's temporary directory, for every test. */
+  trace_dir = g_build_filename (ttv_test_get_tmp_dir (), "trace", NULL);
   TtvSimOptions so;
   ttv_sim_options_init (&so);
   so.seed = 11;
@@ -83,6 +81,69 @@ test_syntax_errors (void)
   expect_error ("state.exec_mode != x*", TTV_FILTER_ERROR_BAD_VALUE, "column 20: expected a pattern matching an execution mode");
   g_autoptr (TtvFilter) ok = ttv_filter_new ("state.exec_mode = sys* | state.exec_mode != softirq | state.exec_mode", NULL, NULL);
   g_assert_nonnull (ok);
+}
+
+/* Hostile expressions: nesting deeper than the limit is a clear error
+ * (never a stack overflow), long chains of '|' and '&' parse and evaluate
+ * (a balanced tree, not a 100,000-deep one), lexing and parsing take time
+ * in proportion to the text, and what an error quotes is escaped. */
+static void
+test_hostile_expressions (void)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  g_string_append (text, "cpu");
+  for (guint i = 0; i < 40000; i++)
+    g_string_prepend_c (text, '!');
+  expect_error (text->str, TTV_FILTER_ERROR_SYNTAX, "column 257: the expression nests parentheses and '!' more than 256 deep");
+
+  g_string_truncate (text, 0);
+  for (guint i = 0; i < 50000; i++)
+    g_string_append_c (text, '(');
+  g_string_append (text, "cpu");
+  for (guint i = 0; i < 50000; i++)
+    g_string_append_c (text, ')');
+  expect_error (text->str, TTV_FILTER_ERROR_SYNTAX, "column 257: the expression nests");
+
+  /* 256 levels are fine. */
+  g_string_truncate (text, 0);
+  for (guint i = 0; i < 128; i++)
+    g_string_append (text, "!(");
+  g_string_append (text, "cpu = 0");
+  for (guint i = 0; i < 128; i++)
+    g_string_append_c (text, ')');
+  g_autoptr (TtvFilter) deep = ttv_filter_new (text->str, NULL, NULL);
+  g_assert_nonnull (deep);
+
+  /* A chain of 30,000 terms (a million bytes, 300,000 tokens), then
+   * twice as long: linear time. */
+  gint64 took[2];
+  for (guint round = 0; round < 2; round++)
+    {
+      g_string_truncate (text, 0);
+      guint n = 30000 * (round + 1);
+      for (guint i = 0; i < n; i++)
+        g_string_append_printf (text, "%s(cpu = %u & event.name != \"x%u\")", i ? " | " : "", i % 7, i);
+      gint64 t0 = g_get_monotonic_time ();
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TtvFilter) chain = ttv_filter_new (text->str, NULL, &error);
+      g_assert_no_error (error);
+      took[round] = g_get_monotonic_time () - t0;
+      g_autoptr (TtvTrace) t = ttv_trace_open (trace_dir, &error);
+      g_assert_no_error (error);
+      g_autoptr (TtvCursor) c = ttv_cursor_new (t->tracefiles->pdata[0], &error);
+      TtvEvent ev;
+      g_assert_true (ttv_cursor_next (c, &ev, &error));
+      g_assert_true (ttv_filter_matches (chain, &ev, NULL));
+    }
+  g_test_message ("30,000 terms parsed in %" G_GINT64_FORMAT " µs, 60,000 in %" G_GINT64_FORMAT " µs",
+                  took[0], took[1]);
+  g_assert_cmpint (took[1], <, 5 * took[0] + 200000);
+
+  /* Invalid UTF-8, a newline and a terminal escape in a string: escaped. */
+  expect_error ("event.group = \"\xff\x1b[31mred\nline\"", TTV_FILTER_ERROR_UNKNOWN_NAME,
+                "unknown hook group '\\xff\\e[31mred\\nline'");
+  expect_error ("cpu = \"\xfe\x01\"", TTV_FILTER_ERROR_BAD_VALUE, "found '\\xfe\\x01'");
 }
 
 /* --- evaluation against hand-written predicates ------------------------- */
@@ -1085,6 +1146,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   make_trace ();
   g_test_add_func ("/filter/syntax-errors", test_syntax_errors);
+  g_test_add_func ("/filter/hostile-expressions", test_hostile_expressions);
   g_test_add_func ("/filter/evaluation", test_evaluation);
   g_test_add_func ("/filter/verdicts", test_verdicts);
   g_test_add_func ("/filter/differential/synthetic", test_differential_synthetic);
@@ -1098,8 +1160,6 @@ main (int argc, char **argv)
   g_test_add_func ("/filter/format-file", test_format_file);
   g_test_add_func ("/filter/timers", test_timers);
   int status = g_test_run ();
-  ttv_test_remove_tree (tmp_dir);
   g_free (trace_dir);
-  g_free (tmp_dir);
   return status;
 }

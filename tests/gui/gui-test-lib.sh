@@ -24,6 +24,8 @@ gui_test_init () {
   failed=0
   pid=""
   trap gui_test_cleanup EXIT
+  # Killed (meson's timeout): the EXIT trap still cleans up.
+  trap 'exit 1' HUP INT TERM
 }
 
 gui_test_cleanup () {

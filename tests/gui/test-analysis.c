@@ -6,6 +6,7 @@
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
+#include "ttv-test-util.h"
 #include "ttv-state-tracker.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
@@ -32,7 +33,7 @@ typedef struct {
 } Collect;
 
 static gboolean
-on_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+on_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
 {
   Collect *c = data;
   TtvViewerProcessInfo info;
@@ -114,7 +115,7 @@ typedef struct {
 } Nth;
 
 static gboolean
-nth_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+nth_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
 {
   Nth *n = data;
 
@@ -218,7 +219,7 @@ test_histogram (void)
   GActionGroup *group;
   TtvTime ss, se, ws, we, want_s, want_e;
   double w;
-  g_autofree char *dir = g_dir_make_tmp ("ttv-hist-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *lin = g_build_filename (dir, "linear.png", NULL);
   g_autofree char *log = g_build_filename (dir, "log.png", NULL);
   g_autofree char *svg = g_build_filename (dir, "hist.svg", NULL);
@@ -316,10 +317,6 @@ test_histogram (void)
       p1 = g_build_filename (shots, "ttv-events-state.png", NULL);
       gdk_pixbuf_save (pix, p1, "png", NULL, NULL);
     }
-  g_remove (lin);
-  g_remove (log);
-  g_remove (svg);
-  g_rmdir (dir);
   ttv_gui_test_tab_teardown (&f);
 }
 

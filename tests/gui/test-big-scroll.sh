@@ -54,8 +54,8 @@ check "Home goes back to the first event ($first)" \
 # the next screenful, the old last row on top: each press moves the
 # current event by the rows that fit less one.  The rows that fit change
 # when the background passes' progress bar goes: wait for them to end (the
-# third statistics stage) and the layout to settle.
-wait_for '[ "$(grep -c "^statistics-changed" "$TTV_TEST_MODULE_LOG")" -ge 3 ]' 1200
+# third stage, the state history) and the layout to settle.
+wait_for '[ "$(grep -c "^history-changed" "$TTV_TEST_MODULE_LOG")" -ge 1 ]' 1200
 fit=""
 i=0
 while [ "$i" -lt 20 ] && [ "$fit" != "$(rows_fit)" ]; do

@@ -9,6 +9,7 @@
 #include "ttv-config.h"
 
 #include "ttv-ctf-private.h"
+#include "ttv-ctf-sim.h"
 #include "ttv-bookmarks-panel.h"
 #include "ttv-filter-bar.h"
 #include "ttv-gui-test-util.h"
@@ -16,6 +17,7 @@
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
 #include "ttv-test-util.h"
+#include "ttv-time-display.h"
 #include "ttv-time-bar.h"
 
 #include <glib/gstdio.h>
@@ -193,7 +195,7 @@ read_reference (TtvTraceset *ts)
 
       ttv_state_tracker_apply (tracker, NULL, ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx)), ev);
       r->time = ev->time;
-      r->name = g_intern_string (ttv_viewer_event_get_name (ev));
+      r->name = g_intern_string (ttv_viewer_event_get_name (TTV_GUI_TEST_EVENT (ev)));
       r->cpu = ev->tracefile->cpu;
       p = ttv_state_get_running (ttv_state_tracker_get_state (tracker), ev->tracefile->cpu);
       if (p)
@@ -203,7 +205,7 @@ read_reference (TtvTraceset *ts)
         }
       if (events->len < REF_TEXT_EVENTS || events->len + REF_TEXT_EVENTS >= n)
       {
-        g_autofree char *fields = ttv_viewer_event_dup_fields (ev);
+        g_autofree char *fields = ttv_viewer_event_dup_fields (TTV_GUI_TEST_EVENT (ev));
 
         r->lower_text = g_strjoin ("\n", r->name, fields, r->mode ? r->mode : "", NULL);
         for (char *c = r->lower_text; *c; c++)
@@ -249,7 +251,7 @@ row_time (Fixture *f, gint row)
   g_autoptr (GError) error = NULL;
 
   g_assert_nonnull (text);
-  g_assert_true (ttv_tab_state_parse_time (f->state, text, ttv_tab_state_get_current_time (f->state), &t,
+  g_assert_true (ttv_time_display_parse (f->state, text, ttv_tab_state_get_current_time (f->state), &t,
                                            &error));
   g_assert_no_error (error);
   return t;
@@ -668,8 +670,7 @@ lost_events_trace (void)
 
   if (!src)
     return NULL;
-  dst = g_dir_make_tmp ("ttv-lost-XXXXXX", &error);
-  g_assert_no_error (error);
+  dst = ttv_test_dup_tmp_path ("lost-events");
   ttv_test_copy_dir (src, dst);
   {
     g_autoptr (TtvTrace) t = ttv_trace_open (dst, &error);
@@ -705,7 +706,7 @@ check_lost_rows (Fixture *f, GPtrArray *ref, const TtvLostRange *ranges, guint n
       g_autofree char *colour = cell_text (f, row, MODEL_FOREGROUND);
       GtkTreeIter iter;
       PangoStyle style;
-      gboolean lost = g_str_has_suffix (event, "events lost") || g_str_has_suffix (event, "event lost");
+      gboolean lost = g_str_has_suffix (event, " lost");
 
       g_assert_true (gtk_tree_model_iter_nth_child (gtk_tree_view_get_model (f->view), &iter, NULL, row));
       gtk_tree_model_get (gtk_tree_view_get_model (f->view), &iter, MODEL_STYLE, &style, -1);
@@ -726,7 +727,10 @@ check_lost_rows (Fixture *f, GPtrArray *ref, const TtvLostRange *ranges, guint n
           if (ranges[k].start == start)
             range = &ranges[k];
         g_assert_nonnull (range);
-        want = g_strdup_printf ("\u26a0 %" G_GUINT64_FORMAT " events lost", range->count);
+        if (range->count)
+          want = g_strdup_printf ("\u26a0 %" G_GUINT64_FORMAT " events lost", range->count);
+        else
+          want = g_strdup_printf ("\u26a0 %" G_GUINT64_FORMAT " packets lost", range->packets);
         g_assert_cmpstr (event, ==, want);
         /* The first event at or after the range's start comes next. */
         for (guint i = 0; i < ref->len && next < 0; i++)
@@ -747,26 +751,26 @@ check_lost_rows (Fixture *f, GPtrArray *ref, const TtvLostRange *ranges, guint n
   return seen;
 }
 
+/* Opens @dir in a tab: each lost range of its first tracefile (@n_ranges)
+ * shows as one marker row where it happened, reached from before it and
+ * from elsewhere.  Removes @dir. */
 static void
-test_lost_events (void)
+check_lost_marks (const char *dir, guint n_ranges)
 {
-  g_autofree char *dir = lost_events_trace ();
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) ref = NULL;
   TtvTraceset *ts;
   const TtvTracefile *tf;
   Fixture f;
 
-  if (!dir)
-    return;   /* skipped, said why */
   settings_reset ();
   ts = ttv_traceset_new ();
   g_assert_true (ttv_traceset_add_path (ts, dir, &error));
   g_assert_no_error (error);
   fixture_open (&f, ts);
   ref = read_reference (f.ts);
-  tf = ttv_tab_state_get_trace (f.state, 0)->tracefiles->pdata[0];
-  g_assert_cmpuint (tf->lost->len, ==, 2);
+  tf = ttv_traceset_get_trace (ttv_tab_state_get_traceset (f.state), 0)->tracefiles->pdata[0];
+  g_assert_cmpuint (tf->lost->len, ==, n_ranges);
   for (guint k = 0; k < tf->lost->len; k++)
     {
       const TtvLostRange *range = &g_array_index (tf->lost, TtvLostRange, k);
@@ -786,7 +790,77 @@ test_lost_events (void)
       g_assert_cmpuint (check_lost_rows (&f, ref, (const TtvLostRange *) tf->lost->data, tf->lost->len), ==, 1);
     }
   fixture_close (&f);
-  ttv_test_remove_tree (dir);
+}
+
+static void
+test_lost_events (void)
+{
+  g_autofree char *dir = lost_events_trace ();
+
+  if (dir)    /* else skipped, said why */
+    check_lost_marks (dir, 2);
+}
+
+/* A CTF 2 kernel trace as LTTng 2.15 writes it (one CPU, 4 KiB packets)
+ * whose packet sequence numbers skip two packets after packet 2, and whose
+ * packets from 6 on say 9 events were discarded: a range of lost packets,
+ * then one of lost events. */
+static char *
+lost_packets_trace (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  static const guint cpus[] = { 0 };
+  char *dir = g_dir_make_tmp ("ttv-lost-packets-XXXXXX", &error);
+  TtvSimOptions so;
+
+  g_assert_no_error (error);
+  ttv_sim_options_init (&so);
+  so.seed = 5;
+  so.cpu_ids = cpus;
+  so.n_cpus = 1;
+  so.n_processes = 10;
+  so.max_events = 3000;
+  {
+    g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
+    TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
+                               .packet_size = 4096, .long_bits = 64, .hostname = "lost-host",
+                               .metadata = TTV_CTF_METADATA_CTF2 };
+    TtvCtfSimStats stats;
+
+    g_assert_no_error (error);
+    g_assert_true (ttv_ctf_write_simulation (dir, sim, &wo, NULL, NULL, &stats, &error));
+    g_assert_no_error (error);
+  }
+  {
+    g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+    CtfStreamFile *sf;
+
+    g_assert_no_error (error);
+    sf = ((TtvTracefile *) t->tracefiles->pdata[0])->priv;
+    for (guint i = 0; i < sf->packets->len; i++)
+      g_array_append_val (offsets, g_array_index (sf->packets, CtfPacket, i).offset);
+  }
+  g_assert_cmpuint (offsets->len, >, 8);
+  /* packet_seq_num and events_discarded: 64-bit little-endian after the
+   * magic, uuid, stream_id, stream_instance_id and four 64-bit context
+   * fields. */
+  for (guint i = 3; i < offsets->len; i++)
+    {
+      guint64 seq = GUINT64_TO_LE (i + 2), discarded = GUINT64_TO_LE (i < 6 ? 0 : 9);
+
+      ttv_test_patch_file (dir, "channel0_0", g_array_index (offsets, guint64, i) + 64, &seq, 8);
+      ttv_test_patch_file (dir, "channel0_0", g_array_index (offsets, guint64, i) + 72, &discarded, 8);
+    }
+  return dir;
+}
+
+static void
+test_lost_packets (void)
+{
+  g_autofree char *dir = lost_packets_trace ();
+
+  check_lost_marks (dir, 2);
 }
 
 /* --- Find -------------------------------------------------------------------------------- */
@@ -1052,6 +1126,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/event-list/time-format", test_time_format);
   g_test_add_func ("/gui/event-list/delta-after-jump", test_delta_after_jump);
   g_test_add_func ("/gui/event-list/lost-events", test_lost_events);
+  g_test_add_func ("/gui/event-list/lost-packets", test_lost_packets);
   g_test_add_func ("/gui/event-list/find-text", test_find_text);
   g_test_add_func ("/gui/event-list/find-keys", test_find_keys);
   g_test_add_func ("/gui/event-list/keyboard", test_keyboard_reaches_list);

@@ -8,6 +8,7 @@
 #include "ttv-error.h"
 #include "ttv-filter-bar.h"
 #include "ttv-gui-test-util.h"
+#include "ttv-test-util.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
 #include "ttv-viewer-registry.h"
@@ -43,7 +44,7 @@ read_reference (TtvTraceset *ts)
     {
       RefEvent *r = g_new0 (RefEvent, 1);
 
-      r->name = g_strdup (ttv_viewer_event_get_name (ev));
+      r->name = g_strdup (ttv_viewer_event_get_name (TTV_GUI_TEST_EVENT (ev)));
       r->cpu = ev->tracefile->cpu;
       r->time = ev->time;
       g_ptr_array_add (events, r);
@@ -92,13 +93,14 @@ collect_clear (Collect *c)
 }
 
 static gboolean
-on_event (TtvEventRequest *req, const TtvEvent *ev, gpointer data)
+on_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
 {
   Collect *c = data;
   TtvViewerProcessInfo info;
+  gint cpu = ttv_viewer_event_get_cpu (ev);
 
   g_ptr_array_add (c->names, g_strdup (ttv_viewer_event_get_name (ev)));
-  g_array_append_val (c->cpus, ev->tracefile->cpu);
+  g_array_append_val (c->cpus, cpu);
   ttv_event_request_get_process (req, &info);
   g_array_append_val (c->tids, info.pid);
   return TRUE;
@@ -243,8 +245,7 @@ test_groups_file (void)
       const char *n = ((RefEvent *) ref->pdata[i])->name;
       expected += strcmp (n, a) == 0 || strcmp (n, b) == 0;
     }
-  g_autofree char *dir = g_dir_make_tmp ("ttv-groups-XXXXXX", &error);
-  g_assert_no_error (error);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *path = g_build_filename (dir, "groups", NULL);
   g_autofree char *text = g_strdup_printf ("# mine\nmine: %s\nmine: %s\n", a, b);
   g_assert_true (g_file_set_contents (path, text, -1, &error));
@@ -273,8 +274,6 @@ test_groups_file (void)
   g_assert_nonnull (strstr (error->message, "unknown hook group 'mine'"));
   g_clear_error (&error);
   g_assert_true (ttv_tab_state_set_filter (f.state, "event.group = sched", &error));
-  g_remove (path);
-  g_rmdir (dir);
   ttv_gui_test_tab_teardown (&f);
 }
 

@@ -21,7 +21,7 @@
 /* A copy of the sample whose cpu files hold only their first block, and
  * the blocks still to append. */
 typedef struct {
-  char *dir;                 /* owned: the live trace */
+  char *dir;                 /* owned: the live trace, in the test's temporary directory */
   GPtrArray *paths;          /* of char *: the live cpu files */
   GPtrArray *data;           /* of GBytes *: the complete cpu files */
   guint next_block;
@@ -65,7 +65,7 @@ static void
 live_trace_init (LiveTrace *live)
 {
   memset (live, 0, sizeof *live);
-  live->dir = g_dir_make_tmp ("ttv-follow-XXXXXX", NULL);
+  live->dir = ttv_test_dup_tmp_path ("live");
   live->paths = g_ptr_array_new_with_free_func (g_free);
   live->data = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   copy_tree (g_getenv ("TTV_SAMPLE_TRACE"), live->dir, FALSE, live);
@@ -76,7 +76,6 @@ live_trace_init (LiveTrace *live)
 static void
 live_trace_clear (LiveTrace *live)
 {
-  ttv_test_remove_tree (live->dir);
   g_free (live->dir);
   g_ptr_array_unref (live->paths);
   g_ptr_array_unref (live->data);

@@ -22,7 +22,7 @@
 #include <signal.h>
 #include <string.h>
 
-static char *tmp_base;
+static const char *tmp_base;    /* the program's temporary directory */
 static char *trace_dir;          /* the ttv-gen trace the fake relay serves */
 #define TRACE_EVENTS 3000
 
@@ -403,8 +403,7 @@ main (int argc, char **argv)
   g_autofree char *cache = NULL, *gen_out = NULL;
   int ret, status = 0;
 
-  tmp_base = g_dir_make_tmp ("ttv-test-live-XXXXXX", NULL);
-  g_assert_nonnull (tmp_base);
+  tmp_base = ttv_test_get_tmp_dir ();
   cache = g_build_filename (tmp_base, "cache", NULL);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   trace_dir = g_build_filename (tmp_base, "trace", NULL);
@@ -422,8 +421,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/live/no-relay", test_no_relay);
   g_test_add_func ("/gui/live/relayd", test_relayd);
   ret = g_test_run ();
-  ttv_test_remove_tree (tmp_base);
   g_free (trace_dir);
-  g_free (tmp_base);
   return ret;
 }

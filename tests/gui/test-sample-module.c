@@ -21,8 +21,12 @@ typedef struct {
 static gboolean
 sample_setup (Sample *s)
 {
+  /* $TTV_SAMPLE_MODULE: the same module built elsewhere (test-install.sh). */
+  const char *path = g_getenv ("TTV_SAMPLE_MODULE") ? g_getenv ("TTV_SAMPLE_MODULE") : TTV_SAMPLE_MODULE_PATH;
+
   memset (s, 0, sizeof *s);
-  if (!ttv_gui_test_tab_setup (&s->f, (const char *const[]) { TTV_SAMPLE_MODULE_PATH, NULL }))
+  g_test_message ("module %s", path);
+  if (!ttv_gui_test_tab_setup (&s->f, (const char *const[]) { path, NULL }))
     return FALSE;
   g_assert_true (ttv_tab_show_viewer (s->f.tab, "inspector"));
   s->viewer = ttv_gui_test_find_widget (GTK_WIDGET (s->f.tab), GTK_TYPE_EVENT_BOX, NULL);

@@ -3,6 +3,7 @@
  * sizes, the rows left out, names escaped in the SVG, bad sizes and paths. */
 #include "ttv-stats-format.h"
 #include "ttv-stats-table.h"
+#include "ttv-test-util.h"
 
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gstdio.h>
@@ -74,7 +75,7 @@ png_size (const char *path, int *w, int *h)
 static void
 test_sizes (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-stats-table-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *png = g_build_filename (dir, "t.png", NULL);
   g_autoptr (TtvStatsTable) small = make_table (5);
   g_autoptr (TtvStatsTable) big = make_table (15);
@@ -101,8 +102,6 @@ test_sizes (void)
   g_assert_cmpint (w, ==, 2000);
   g_assert_cmpint (h, ==, 1000);
   g_assert_no_error (error);
-  g_remove (png);
-  g_rmdir (dir);
 }
 
 /* A title wider than the table: the table still spans the image (its
@@ -110,7 +109,7 @@ test_sizes (void)
 static void
 test_wide_title (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-stats-table-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *png = g_build_filename (dir, "t.png", NULL);
   g_autoptr (TtvStatsTable) t = make_table (2);
   g_autoptr (GError) error = NULL;
@@ -132,14 +131,12 @@ test_wide_title (void)
       grey += p[0] == 0xe6 && p[1] == 0xe6 && p[2] == 0xe6;
     }
   g_assert_cmpint (grey, >, 10);
-  g_remove (png);
-  g_rmdir (dir);
 }
 
 static void
 test_svg (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-stats-table-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *svg = g_build_filename (dir, "t.svg", NULL);
   g_autoptr (TtvStatsTable) t = make_table (40);
   g_autoptr (GError) error = NULL;
@@ -157,8 +154,6 @@ test_svg (void)
   g_assert_null (strstr (text, ">row 39</text>"));
   g_assert_nonnull (strstr (text, " more rows</text>"));
   g_assert_nonnull (strstr (text, "text-anchor=\"end\">1.234 ms</text>"));
-  g_remove (svg);
-  g_rmdir (dir);
 }
 
 static void
@@ -166,14 +161,15 @@ test_bad (void)
 {
   g_autoptr (TtvStatsTable) t = make_table (3);
   g_autoptr (GError) e1 = NULL, e2 = NULL, e3 = NULL;
+  g_autofree char *never = g_build_filename (ttv_test_get_tmp_dir (), "never.png", NULL);
 
   g_assert_false (ttv_stats_table_write (t, "/nonexistent/dir/t.png", 0, 0, &e1));
   g_assert_nonnull (strstr (e1->message, "/nonexistent/dir/t.png"));
   g_assert_false (ttv_stats_table_write (t, "/nonexistent/dir/t.svg", 0, 0, &e2));
   g_assert_nonnull (strstr (e2->message, "/nonexistent/dir/t.svg"));
-  g_assert_false (ttv_stats_table_write (t, "/tmp/never.png", 40000, 10, &e3));
+  g_assert_false (ttv_stats_table_write (t, never, 40000, 10, &e3));
   g_assert_error (e3, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
-  g_assert_false (g_file_test ("/tmp/never.png", G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (never, G_FILE_TEST_EXISTS));
 }
 
 int

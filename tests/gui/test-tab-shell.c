@@ -25,8 +25,10 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-static char *tmp_base;          /* per run: traces, archives, XDG folders */
+static const char *tmp_base;    /* the program's temporary directory: traces, archives, XDG folders */
 
 static char *
 run_sh (const char *script)
@@ -104,8 +106,16 @@ typedef struct {
 
 /* @read_only: as a trace on a read-only file system (root, who runs the
  * tests here, ignores permissions). */
+static gboolean
+bookmarks_loaded (gpointer tab)
+{
+  return !ttv_tab_bookmarks_is_loading (ttv_tab_get_bookmarks (tab));
+}
+
+/* Opens @path in a new window; with @wait, until its bookmarks are read
+ * (which lets the first background passes run too). */
 static void
-shell_open_full (Shell *s, const char *path, gboolean read_only)
+shell_open_full (Shell *s, const char *path, gboolean read_only, gboolean wait)
 {
   g_autoptr (GError) error = NULL;
 
@@ -121,12 +131,15 @@ shell_open_full (Shell *s, const char *path, gboolean read_only)
   gtk_container_add (GTK_CONTAINER (s->window), GTK_WIDGET (s->tab));
   gtk_widget_show_all (s->window);
   s->state = ttv_tab_get_state (s->tab);
+  /* The bookmarks are read in the background. */
+  if (wait)
+    ttv_gui_test_spin_until (bookmarks_loaded, s->tab);
 }
 
 static void
 shell_open (Shell *s, const char *path)
 {
-  shell_open_full (s, path, FALSE);
+  shell_open_full (s, path, FALSE, TRUE);
 }
 
 static void
@@ -339,7 +352,7 @@ find_read_only_dialog (void)
 static void
 shell_open_read_only (Shell *s, const char *path)
 {
-  shell_open_full (s, path, TRUE);
+  shell_open_full (s, path, TRUE, TRUE);
 }
 
 static char *
@@ -433,7 +446,7 @@ test_read_only_user_dir_and_dont_save (void)
     }
   beside = g_strconcat (dir, ".ttv-bookmarks.xml", NULL);
   shell_open_read_only (&s, dir);
-  user = ttv_bookmarks_dup_path (ttv_tab_state_get_trace (s.state, 0), TTV_BOOKMARKS_USER_DIR);
+  user = ttv_bookmarks_dup_path (ttv_traceset_get_trace (ttv_tab_state_get_traceset (s.state), 0), TTV_BOOKMARKS_USER_DIR);
   g_assert_true (g_str_has_prefix (user, tmp_base));
   ttv_tab_state_get_time_span (s.state, &start, &end);
   add_bookmark (&s, "mine", start + 1000);
@@ -528,8 +541,8 @@ test_info_dialog (void)
       g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
       return;
     }
-  shell_open (&s, dir);
-  trace = ttv_tab_state_get_trace (s.state, 0);
+  shell_open_full (&s, dir, FALSE, FALSE);
+  trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (s.state), 0);
   /* Opened before the first read ends: the counts come later. */
   dialog = ttv_info_dialog_new (GTK_WINDOW (s.window), s.state);
   gtk_widget_show (dialog);
@@ -652,9 +665,12 @@ test_damaged_block (void)
     fputc (0xff, f);
   fclose (f);
 
-  shell_open (&s, dir);
+  shell_open_full (&s, dir, FALSE, FALSE);
+  /* The damage is only found while reading. */
+  g_assert_false (ttv_tab_get_damaged (s.tab));
   ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
   ttv_gui_test_spin_until (history_ready, s.state);
+  g_assert_true (ttv_tab_get_damaged (s.tab));
   text = ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "damage");
   g_test_message ("%s", text);
   g_assert_nonnull (text);
@@ -672,6 +688,112 @@ test_damaged_block (void)
                                    expected));
   g_assert_null (ttv_status_bar_get_job_text (ttv_tab_get_status_bar (s.tab),
                                               TTV_STATUS_JOB_BACKGROUND));
+  shell_close (&s);
+}
+
+/* Damage found while opening (a CPU file cut in a block, another one a
+ * FIFO): the tab is marked at once and the damage message names both,
+ * not the plain warnings; reading the FIFO never blocks. */
+static void
+test_damage_at_open (void)
+{
+  g_autofree char *dir = copy_sample ("damaged-at-open");
+  g_autofree char *cpu0 = NULL, *cpu1 = NULL;
+  const char *text;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  cpu0 = g_build_filename (dir, "cpu", "0", NULL);
+  cpu1 = g_build_filename (dir, "cpu", "1", NULL);
+  g_assert_cmpint (truncate (cpu0, 65536 + 1000), ==, 0);
+  g_assert_cmpint (g_unlink (cpu1), ==, 0);
+  g_assert_cmpint (mkfifo (cpu1, 0644), ==, 0);
+
+  shell_open (&s, dir);
+  g_assert_true (ttv_tab_get_damaged (s.tab));
+  text = ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "damage");
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, cpu0));
+  g_assert_nonnull (strstr (text, "truncated"));
+  g_assert_nonnull (strstr (text, cpu1));
+  g_assert_nonnull (strstr (text, "FIFO"));
+  g_assert_null (ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "warning-0-0"));
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
+  shell_close (&s);
+
+  /* An intact trace is not marked. */
+  g_autofree char *intact = copy_sample ("intact");
+  shell_open (&s, intact);
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
+  g_assert_false (ttv_tab_get_damaged (s.tab));
+  g_assert_null (ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "damage"));
+  shell_close (&s);
+}
+
+/* --- Bookmarks read in the background ------------------------------------------------ */
+
+static guint
+count_locations (const char *path)
+{
+  g_autofree char *text = NULL;
+  guint n = 0;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  for (const char *p = text; (p = strstr (p, "<location")); p++)
+    n++;
+  return n;
+}
+
+/* A FIFO in place of bookmarks.xml: the tab opens at once, says why the
+ * bookmarks are not loaded; 5,000 bookmarks are read in the background,
+ * and one added meanwhile is saved with all the others once they are. */
+static void
+test_bookmarks_background (void)
+{
+  g_autofree char *dir = copy_sample ("bookmarks-fifo");
+  g_autofree char *file = NULL;
+  const char *text;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  file = g_build_filename (dir, "info", "bookmarks.xml", NULL);
+  g_assert_cmpint (mkfifo (file, 0644), ==, 0);
+  gint64 t0 = g_get_monotonic_time ();
+  shell_open_full (&s, dir, FALSE, FALSE);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+  ttv_gui_test_spin_until (bookmarks_loaded, s.tab);
+  text = ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "bookmark-load");
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "FIFO"));
+  shell_close (&s);
+
+  g_autofree char *big_dir = copy_sample ("bookmarks-big");
+  g_autofree char *big = g_build_filename (big_dir, "info", "bookmarks.xml", NULL);
+  g_autoptr (GString) doc = g_string_new ("<bookmarks>\n");
+  TtvTime start, end;
+  for (guint i = 0; i < 5000; i++)
+    g_string_append_printf (doc, "  <location name=\"b%u\" time=\"%u.5\">note %u</location>\n", i,
+                            1700000000 + i % 7, i);
+  g_string_append (doc, "</bookmarks>\n");
+  g_assert_true (g_file_set_contents (big, doc->str, (gssize) doc->len, NULL));
+  shell_open_full (&s, big_dir, FALSE, FALSE);
+  g_assert_true (ttv_tab_bookmarks_is_loading (ttv_tab_get_bookmarks (s.tab)));
+  ttv_tab_state_get_time_span (s.state, &start, &end);
+  add_bookmark (&s, "added-while-loading", start + 5);
+  ttv_gui_test_spin_until (bookmarks_loaded, s.tab);
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  text = ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "bookmark-load");
+  if (text)
+    g_error ("%s", text);
+  g_assert_cmpuint (ttv_tab_state_get_bookmarks (s.state)->len, ==, 5001);
+  g_assert_cmpuint (count_locations (big), ==, 5001);
   shell_close (&s);
 }
 
@@ -828,7 +950,7 @@ test_cancel_restart (void)
       g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
       return;
     }
-  shell_open (&s, dir);
+  shell_open_full (&s, dir, FALSE, FALSE);
   bar = ttv_tab_get_status_bar (s.tab);
   g_assert_true (ttv_tab_is_busy (s.tab));
   g_assert_nonnull (ttv_status_bar_get_job_text (bar, TTV_STATUS_JOB_BACKGROUND));
@@ -1033,7 +1155,7 @@ test_add_trace_archive (void)
   ttv_gui_test_spin_until (file_selected, &selected);
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
   ttv_gui_test_spin_until (traceset_has_two, tab);
-  g_assert_cmpstr (ttv_tab_state_get_trace (ttv_tab_get_state (tab), 1)->display_path, ==, tgz);
+  g_assert_cmpstr (ttv_traceset_get_trace (ttv_tab_state_get_traceset (ttv_tab_get_state (tab)), 1)->display_path, ==, tgz);
   title = ttv_tab_dup_title (tab);
   g_assert_cmpstr (title, ==, "add-base +1");
   ttv_gui_test_spin_until (window_idle, window);
@@ -1507,10 +1629,8 @@ int
 main (int argc, char **argv)
 {
   g_autofree char *cache = NULL, *data = NULL, *config = NULL;
-  int ret;
 
-  tmp_base = g_dir_make_tmp ("ttv-test-shell-XXXXXX", NULL);
-  g_assert_nonnull (tmp_base);
+  tmp_base = ttv_test_get_tmp_dir ();
   cache = g_build_filename (tmp_base, "cache", NULL);
   data = g_build_filename (tmp_base, "data", NULL);
   config = g_build_filename (tmp_base, "config", NULL);
@@ -1526,6 +1646,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/read-only/user-folder-and-dont-save", test_read_only_user_dir_and_dont_save);
   g_test_add_func ("/gui/shell/info-dialog", test_info_dialog);
   g_test_add_func ("/gui/shell/damaged-block", test_damaged_block);
+  g_test_add_func ("/gui/shell/damage-at-open", test_damage_at_open);
+  g_test_add_func ("/gui/shell/bookmarks-background", test_bookmarks_background);
   g_test_add_func ("/gui/shell/bookmarks/hand-written-cycles", test_hand_written_cycles);
   g_test_add_func ("/gui/shell/bookmarks/delete-undo", test_delete_undo);
   g_test_add_func ("/gui/shell/bookmarks/dialog-after-close", test_dialog_after_close);
@@ -1543,9 +1665,5 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/preferences/bookmarks-panel", test_bookmarks_panel_preference);
   g_test_add_func ("/gui/shell/preferences/checkpoint-default", test_checkpoint_default);
   g_test_add_func ("/gui/shell/preferences/time-format", test_time_format_preference);
-  ret = g_test_run ();
-
-  ttv_test_remove_tree (tmp_base);
-  g_free (tmp_base);
-  return ret;
+  return g_test_run ();
 }

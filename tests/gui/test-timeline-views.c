@@ -5,10 +5,11 @@
  * appear zoomed in and not zoomed out, IRQ activity and short runs show at
  * whole-trace zoom as the history's intervals say, the CPUs' idle tasks
  * draw CPU idle only, an export draws the rows as scrolled, lost events in
- * the legend and tooltip; the ruler's ticks; the control flow module's
- * names and search; the resources module's hide idle; the histogram
+ * the legend and tooltip; the ruler's ticks; the histogram
  * module's columns add up to the events counted from the trace, and
- * `ttv --render histogram` draws bars over (nearly) every column. */
+ * `ttv --render histogram` draws bars over (nearly) every column.  The
+ * widget is compiled in: this process must not load the time-line module,
+ * which registers the same type (test-timeline.c drives that module). */
 #include "ttv-config.h"
 
 #include "ttv-context.h"
@@ -65,8 +66,8 @@ sample_setup (void)
   sample.vh = ttv_tab_state_dup_history (sample.state);
   index = ttv_indexer_run (sample.ts, TTV_INDEXER_DENSITY_BINS, NULL, &error);
   g_assert_no_error (error);
-  ttv_tab_state_set_type_density (sample.state, g_steal_pointer (&index->type_density));
-  ttv_tab_state_set_statistics (sample.state, index->n_events, TRUE, g_steal_pointer (&index->density));
+  ttv_tab_state_set_density (sample.state, index->n_events, g_steal_pointer (&index->density),
+                             g_steal_pointer (&index->type_density));
   sample.dir = g_dir_make_tmp ("ttv-views-XXXXXX", NULL);
   return TRUE;
 }
@@ -141,7 +142,7 @@ rows_of (TtvHistoryRowKind kind)
     {
       g_autofree char *label = g_strdup_printf ("row %u", i);
 
-      g_ptr_array_add (rows, ttv_timeline_row_new (kind, i, label));
+      g_ptr_array_add (rows, ttv_timeline_row_new ((TtvViewerRowKind) kind, i, label));
     }
   return rows;
 }
@@ -669,35 +670,6 @@ test_arrows (void)
 
 /* --- Whole-trace zoom: what the dominant state hides ------------------------------ */
 
-/* Per pixel of [t0, t1) over @w pixels, whether an interval of @row in a
- * state @busy says is there overlaps it (from the exact intervals). */
-static gboolean *
-active_pixels (TtvHistoryRowKind kind, guint row, TtvTime t0, TtvTime t1, guint w,
-               gboolean (*busy) (guint16 state))
-{
-  g_autoptr (GArray) ivs = ttv_history_query_intervals (H (), kind, row, t0, t1);
-  gboolean *out = g_new0 (gboolean, w);
-
-  for (guint i = 0; i < ivs->len; i++)
-    {
-      const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
-      double a, b;
-
-      if (!busy (iv->state) || iv->end <= t0 || iv->start >= t1)
-        continue;
-      a = (double) (MAX (iv->start, t0) - t0) / (double) (t1 - t0) * w;
-      b = (double) (MIN (iv->end, t1) - t0) / (double) (t1 - t0) * w;
-      for (guint x = (guint) a; x < w && x < b; x++)
-        out[x] = TRUE;
-    }
-  return out;
-}
-
-static gboolean
-irq_active (guint16 state)
-{
-  return ttv_history_state_low (state) != 0;
-}
 
 static gboolean
 process_runs (guint16 state)
@@ -759,7 +731,8 @@ test_whole_trace (void)
     g_assert_cmpuint (n_irq, >, 0);
     for (guint r = 0; r < n_irq; r++)
       {
-        g_autofree gboolean *expected = active_pixels (TTV_HISTORY_ROW_IRQ, r, s0, s1, plot, irq_active);
+        g_autofree gboolean *expected = ttv_test_active_pixels (H (), TTV_HISTORY_ROW_IRQ, r, s0, s1, plot,
+                                                                ttv_test_irq_active);
         g_autofree gboolean *drawn = g_new0 (gboolean, plot);
         /* The bar's middle: both the full and the thin bar cover it. */
         int y = header + r * TTV_TIMELINE_ROW_HEIGHT + TTV_TIMELINE_ROW_HEIGHT / 2;
@@ -842,7 +815,7 @@ test_idle_tasks (void)
 
       if (info->id != 0 || info->cpu < 0)
         continue;
-      g_assert_true (ttv_timeline_is_idle_task (info));
+      g_assert_true (ttv_timeline_is_idle_task ((const TtvViewerRowInfo *) info));
       ivs = ttv_history_query_intervals (H (), TTV_HISTORY_ROW_PROCESS, r, G_MININT64, G_MAXINT64);
       /* A long idle stretch, and a long stretch of others running: zoomed
        * on each, the row's middle is CPU idle, then nothing. */
@@ -985,153 +958,23 @@ test_lost_events (void)
     g_assert_nonnull (strstr (text, "Lost events: 123 events"));
     g_assert_null (strstr (away, "Lost events"));
   }
-  g_array_set_size (tf->lost, tf->lost->len - 1);
-  view_close (&v);
-}
-
-/* --- The control flow module: names and search ---------------------------------- */
-
-typedef struct {
-  GtkWidget *cf;
-  const char *earlier;
-} NamesWait;
-
-/* The module found the names: searching an earlier one finds the row. */
-static gboolean
-earlier_name_found (gpointer data)
-{
-  NamesWait *w = data;
-  g_autoptr (GArray) pids = NULL;
-
-  ttv_test_set_search (w->cf, w->earlier);
-  pids = ttv_test_shown_pids (w->cf);
-  return pids->len > 0;
-}
-
-static void
-test_controlflow_names (void)
-{
-  const char *const modules[] = { TTV_CONTROLFLOW_MODULE_PATH, TTV_RESOURCES_MODULE_PATH,
-                                  TTV_HISTOGRAM_MODULE_PATH, NULL };
-  GtkWidget *cf, *window;
-  guint n, found_row = G_MAXUINT;
-  const char *earlier = NULL;
-  const TtvHistoryRowInfo *info = NULL;
-
-  if (!sample_setup ())
-    return;
-  ttv_gui_test_load_modules (modules);
-  n = ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS);
-  /* A row whose exec marks hold a name other than its last one, that no
-   * row has as its last name. */
-  for (guint r = 0; r < n && !earlier; r++)
-    {
-      const TtvHistoryRowInfo *ri = ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, r);
-      g_autoptr (GArray) marks = ttv_history_query_marks (H (), r, ri->birth, ri->end);
-
-      for (guint m = 0; marks && m < marks->len && !earlier; m++)
-        {
-          const TtvHistoryMark *mk = &g_array_index (marks, TtvHistoryMark, m);
-          gboolean someones_last = FALSE;
-
-          if (mk->kind != TTV_HISTORY_MARK_EXEC || !mk->name || g_strcmp0 (mk->name, ri->name) == 0)
-            continue;
-          for (guint o = 0; o < n && !someones_last; o++)
-            someones_last = g_strcmp0 (ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, o)->name,
-                                       mk->name) == 0;
-          if (someones_last)
-            continue;
-          earlier = mk->name;
-          found_row = r;
-          info = ri;
-        }
-    }
-  if (!earlier)
-    {
-      g_test_skip ("no process of the sample changed its name twice");
-      return;
-    }
-  g_test_message ("row %u: %s earlier, %s at the end", found_row, earlier, info->name);
-  cf = g_object_ref_sink (ttv_viewer_registry_find ("controlflow")->new_viewer (sample.state));
-  /* Shown in a window: the names are looked for once the view is mapped. */
-  window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
-  gtk_container_add (GTK_CONTAINER (window), cf);
-  gtk_widget_show_all (window);
+  /* Whole packets lost (a gap in CTF packet sequence numbers): how many
+   * events is unknown, the packets are counted. */
+  lost.start = s0 + (s1 - s0) * 60 / 100;
+  lost.end = s0 + (s1 - s0) * 62 / 100;
+  lost.count = 0;
+  lost.packets = 3;
+  g_array_append_val (tf->lost, lost);
   {
-    NamesWait w = { cf, earlier };
-    g_autoptr (GArray) pids = NULL;
+    double x = x_of (&v, gtk_widget_get_allocated_width (v.area), s0, s1, s0 + (s1 - s0) * 61 / 100);
+    g_autofree char *text = ttv_timeline_dup_tooltip (v.timeline, x, ttv_timeline_get_header_height (v.timeline) - 3);
 
-    /* The names come from a worker thread. */
-    ttv_gui_test_spin_until (earlier_name_found, &w);
-    pids = ttv_test_shown_pids (cf);
-    g_assert_true (ttv_test_pids_contain (pids, info->id));
+    g_test_message ("ruler tooltip: %s", text);
+    g_assert_nonnull (strstr (text, "Lost packets: 3 packets lost whole here"));
+    g_assert_null (strstr (text, "Lost events"));
   }
-  ttv_test_set_search (cf, "");
-  gtk_widget_destroy (window);
-  g_object_unref (cf);
-}
-
-/* --- The resources module: hide idle ------------------------------------------------ */
-
-static gboolean
-cpu_busy (guint16 state)
-{
-  return ttv_history_state_low (state) == TTV_HISTORY_CPU_BUSY;
-}
-
-static void
-test_resources_hide_idle (void)
-{
-  const char *const modules[] = { TTV_CONTROLFLOW_MODULE_PATH, TTV_RESOURCES_MODULE_PATH,
-                                  TTV_HISTOGRAM_MODULE_PATH, NULL };
-  g_autofree char *png = NULL;
-  GtkWidget *res;
-  GActionGroup *group;
-  TtvTime s0, s1, t0, t1;
-  guint expected = 0, all = 0;
-  cairo_surface_t *s;
-
-  if (!sample_setup ())
-    return;
-  ttv_gui_test_load_modules (modules);
-  png = g_build_filename (sample.dir, "res.png", NULL);
-  span (&s0, &s1);
-  /* 50 µs in the middle: some CPUs run tasks, most IRQs rest. */
-  t0 = s0 + (s1 - s0) / 2;
-  t1 = t0 + 50000;
-  ttv_tab_state_set_time_window (sample.state, t0, t1);
-  for (TtvHistoryRowKind k = TTV_HISTORY_ROW_CPU; k < TTV_HISTORY_ROW_N_KINDS; k++)
-    for (guint r = 0; r < ttv_history_get_n_rows (H (), k); r++)
-      {
-        g_autofree gboolean *busy = active_pixels (k, r, t0, t1, 1, k == TTV_HISTORY_ROW_CPU ? cpu_busy : irq_active);
-
-        expected += busy[0];
-        all++;
-      }
-  g_test_message ("resources over 50 µs: %u of %u rows busy", expected, all);
-  res = g_object_ref_sink (ttv_viewer_registry_find ("resources")->new_viewer (sample.state));
-  group = gtk_widget_get_action_group (res, "resources");
-  g_action_group_activate_action (group, "render", g_variant_new ("(sii)", png, 800, 600));
-  s = ttv_test_load_png (png);
-  g_assert_cmpuint (ttv_test_count_rows (s), ==, all);
-  cairo_surface_destroy (s);
-  g_action_group_change_action_state (group, "hide-idle", g_variant_new_boolean (TRUE));
-  g_action_group_activate_action (group, "render", g_variant_new ("(sii)", png, 800, 600));
-  s = ttv_test_load_png (png);
-  g_assert_cmpuint (ttv_test_count_rows (s), ==, expected);
-  g_assert_cmpuint (expected, <, all);
-  cairo_surface_destroy (s);
-  /* A search keeps the rows whose label holds the text. */
-  g_action_group_change_action_state (group, "hide-idle", g_variant_new_boolean (FALSE));
-  ttv_test_set_search (res, "cpu ");
-  g_action_group_activate_action (group, "render", g_variant_new ("(sii)", png, 800, 600));
-  s = ttv_test_load_png (png);
-  g_assert_cmpuint (ttv_test_count_rows (s), ==, ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_CPU));
-  cairo_surface_destroy (s);
-  ttv_tab_state_set_time_window (sample.state, s0, s1);
-  gtk_widget_destroy (res);
-  g_object_unref (res);
-  g_unlink (png);
+  g_array_set_size (tf->lost, tf->lost->len - 2);
+  view_close (&v);
 }
 
 /* --- The histogram module ---------------------------------------------------------- */
@@ -1147,7 +990,7 @@ count_events (const char *type)
 
   g_assert_true (ttv_context_seek_begin (ctx, &error));
   while ((ev = ttv_context_next (ctx, &error)))
-    if (!type || g_strcmp0 (ttv_viewer_event_get_name (ev), type) == 0)
+    if (!type || g_strcmp0 (ttv_viewer_event_get_name (TTV_GUI_TEST_EVENT (ev)), type) == 0)
       n++;
   g_assert_no_error (error);
   return n;
@@ -1175,8 +1018,7 @@ column_sum (GtkWidget *hist, guint *n_columns, guint *n_empty)
 static void
 test_histogram_counts (void)
 {
-  const char *const modules[] = { TTV_CONTROLFLOW_MODULE_PATH, TTV_RESOURCES_MODULE_PATH,
-                                  TTV_HISTOGRAM_MODULE_PATH, NULL };
+  const char *const modules[] = { TTV_HISTOGRAM_MODULE_PATH, NULL };
   g_autofree char *png = NULL;
   GtkWidget *hist, *combo;
   GActionGroup *group;
@@ -1258,7 +1100,9 @@ test_histogram_render (void)
     const char *argv[] = { TTV_EXE_PATH, "--render", "histogram", "--trace", path, "--size", "2000x300",
                            "-o", png, NULL };
 
-    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+    g_auto (GStrv) env = ttv_gui_test_headless_environ ();   /* no display: none is needed */
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
                                  &err, &status, &error));
     g_assert_no_error (error);
     g_test_message ("%s", err);
@@ -1295,8 +1139,6 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline-views/idle-tasks", test_idle_tasks);
   g_test_add_func ("/timeline-views/export-scrolled", test_export_scrolled);
   g_test_add_func ("/timeline-views/lost-events", test_lost_events);
-  g_test_add_func ("/timeline-views/controlflow-names", test_controlflow_names);
-  g_test_add_func ("/timeline-views/resources-hide-idle", test_resources_hide_idle);
   g_test_add_func ("/timeline-views/histogram-counts", test_histogram_counts);
   g_test_add_func ("/timeline-views/histogram-render", test_histogram_render);
   status = g_test_run ();

@@ -9,12 +9,14 @@
 #include "ttv-context.h"
 #include "ttv-gui-test-util.h"
 #include "ttv-history-pass.h"
+#include "ttv-palette-editor.h"
 #include "ttv-settings.h"
 #include "ttv-viewer-history.h"
 #include "ttv-history.h"
 #include "ttv-state-tracker.h"
 #include "ttv-tab-state-private.h"
 #include "ttv-tab.h"
+#include "ttv-test-util.h"
 #include "ttv-timeline-test-util.h"
 #include "ttv-timeline.h"
 #include "ttv-viewer-registry.h"
@@ -24,7 +26,9 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-static TtvHistory *sample_history;
+/* The sample with its history (built once): the tests' tab state. */
+static TtvTabState *sample_tab;        /* owned */
+static TtvViewerHistory *sample_vh;    /* owned: its history */
 
 static const char *
 sample_path (void)
@@ -45,19 +49,29 @@ open_sample (void)
   return ts;
 }
 
-static const TtvHistory *
-history (void)
+static TtvTabState *
+sample_state (void)
 {
-  if (!sample_history)
+  if (!sample_tab)
     {
       g_autoptr (TtvTraceset) ts = open_sample ();
       g_autoptr (GError) error = NULL;
       TtvHistoryOptions opt = { .no_cache = TRUE };
+      TtvHistory *h = ttv_history_build (ts, &opt, NULL, NULL, NULL, &error);
 
-      sample_history = ttv_history_build (ts, &opt, NULL, NULL, NULL, &error);
       g_assert_no_error (error);
+      sample_tab = ttv_tab_state_new (ts);
+      ttv_tab_state_set_history (sample_tab, h);
+      sample_vh = ttv_tab_state_dup_history (sample_tab);
     }
-  return sample_history;
+  return sample_tab;
+}
+
+static const TtvHistory *
+history (void)
+{
+  sample_state ();
+  return ttv_viewer_history_get_history (sample_vh);
 }
 
 /* Runs ttv with @argv (NULL-terminated, after the program); returns its status. */
@@ -66,13 +80,15 @@ run_ttv (const char *const *args, char **err)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
+  g_auto (GStrv) env = ttv_gui_test_headless_environ ();
   gint status = -1;
 
   g_ptr_array_add (argv, (gpointer) TTV_EXE_PATH);
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  /* No display: a render needs none. */
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL,
                                NULL, err, &status, &error));
   g_assert_no_error (error);
   if (g_spawn_check_wait_status (status, &error))
@@ -198,7 +214,8 @@ test_render_controlflow (void)
   TtvHistoryInterval iv = { 0 };
   guint row = 0, n_rows, matches = 0;
   TtvTime len, t0, t1;
-  g_autofree char *dir = NULL, *png = NULL, *window = NULL, *size = NULL, *err = NULL;
+  const char *dir;
+  g_autofree char *png = NULL, *window = NULL, *size = NULL, *err = NULL;
   g_autofree char *a = NULL, *b = NULL;
   cairo_surface_t *s;
   int width = 1000, height, plot;
@@ -221,7 +238,7 @@ test_render_controlflow (void)
   window = g_strdup_printf ("%s:%s", a, b);
   height = MAX_HEADER + (int) n_rows * TTV_TIMELINE_ROW_HEIGHT + 20;
   size = g_strdup_printf ("%dx%d", width, height);
-  dir = g_dir_make_tmp ("ttv-render-XXXXXX", NULL);
+  dir = ttv_test_get_tmp_dir ();
   png = g_build_filename (dir, "cf.png", NULL);
   {
     const char *args[] = { "--render", "controlflow", "--trace", sample_path (), "--window", window,
@@ -261,8 +278,6 @@ test_render_controlflow (void)
       g_assert_cmphex (ttv_test_pixel (s, TTV_TIMELINE_PROCESS_LABEL_WIDTH + plot / 6, y), !=, expected);
   }
   cairo_surface_destroy (s);
-  g_unlink (png);
-  g_rmdir (dir);
 }
 
 static void
@@ -270,7 +285,8 @@ test_render_resources (void)
 {
   const TtvHistory *h;
   guint n = 0;
-  g_autofree char *dir = NULL, *png = NULL, *svg = NULL, *err = NULL;
+  const char *dir;
+  g_autofree char *png = NULL, *svg = NULL, *err = NULL;
   cairo_surface_t *s;
 
   if (!sample_path ())
@@ -282,7 +298,7 @@ test_render_resources (void)
   for (TtvHistoryRowKind k = TTV_HISTORY_ROW_CPU; k < TTV_HISTORY_ROW_N_KINDS; k++)
     n += ttv_history_get_n_rows (h, k);
   g_assert_cmpuint (n, >, 4);
-  dir = g_dir_make_tmp ("ttv-render-XXXXXX", NULL);
+  dir = ttv_test_get_tmp_dir ();
   png = g_build_filename (dir, "res.png", NULL);
   svg = g_build_filename (dir, "res.svg", NULL);
   {
@@ -301,28 +317,18 @@ test_render_resources (void)
     g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
     g_assert_nonnull (strstr (text, "<svg"));
   }
-  g_unlink (png);
-  g_unlink (svg);
-  g_rmdir (dir);
 }
 
 /* The real LTTng kernel traces of ../shared: one row per process row. */
 static void
 test_render_real (void)
 {
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
   const char *names[] = { "arm64-kernel", "bigendian-kernel", "scp-kernel" };
-  g_autofree char *dir = NULL;
+  const char *dir = ttv_test_get_tmp_dir ();
 
-  if (!shared || !g_file_test (shared, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("TTV_SHARED_DIR is not set or absent: no real traces");
-      return;
-    }
-  dir = g_dir_make_tmp ("ttv-render-XXXXXX", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autofree char *path = g_build_filename (shared, "traces", "ctf", names[i], NULL);
+      g_autofree char *path = ttv_test_dup_shared_ctf_trace (names[i]);
       g_autofree char *png = g_build_filename (dir, "real.png", NULL);
       g_autofree char *size = NULL, *err = NULL;
       g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
@@ -332,7 +338,7 @@ test_render_real (void)
       cairo_surface_t *s;
       guint n;
 
-      if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+      if (!path)
         continue;
       g_assert_true (ttv_traceset_add_path (ts, path, &error));
       g_assert_no_error (error);
@@ -351,22 +357,22 @@ test_render_real (void)
       cairo_surface_destroy (s);
       g_unlink (png);
     }
-  g_rmdir (dir);
 }
 
 static void
 test_render_bad (void)
 {
   const char *sample = sample_path ();
+  g_autofree char *out = g_build_filename (ttv_test_get_tmp_dir (), "x.png", NULL);
   const char *cases[][10] = {
-    { "--render", "controlflow", "--trace", sample, "--size", "0x10", "-o", "/tmp/x.png", NULL },
-    { "--render", "controlflow", "--trace", sample, "--size", "big", "-o", "/tmp/x.png", NULL },
-    { "--render", "controlflow", "--trace", sample, "--window", "+2:+1", "-o", "/tmp/x.png", NULL },
-    { "--render", "controlflow", "--trace", sample, "--window", "abc", "-o", "/tmp/x.png", NULL },
-    { "--render", "no-such-view", "--trace", sample, "-o", "/tmp/x.png", NULL },
-    { "--render", "controlflow", "--trace", "/nonexistent/trace", "-o", "/tmp/x.png", NULL },
+    { "--render", "controlflow", "--trace", sample, "--size", "0x10", "-o", out, NULL },
+    { "--render", "controlflow", "--trace", sample, "--size", "big", "-o", out, NULL },
+    { "--render", "controlflow", "--trace", sample, "--window", "+2:+1", "-o", out, NULL },
+    { "--render", "controlflow", "--trace", sample, "--window", "abc", "-o", out, NULL },
+    { "--render", "no-such-view", "--trace", sample, "-o", out, NULL },
+    { "--render", "controlflow", "--trace", "/nonexistent/trace", "-o", out, NULL },
     { "--render", "controlflow", "--trace", sample, "-o", "/nonexistent/dir/x.png", NULL },
-    { "--render", "controlflow", "--trace", sample, "--size", "100x100", "-o", "/tmp/x.png", NULL },
+    { "--render", "controlflow", "--trace", sample, "--size", "100x100", "-o", out, NULL },
     { "--render", "controlflow", NULL },
   };
 
@@ -383,6 +389,7 @@ test_render_bad (void)
       g_assert_cmpint (run_ttv (cases[i], &err), ==, 1);
       g_assert_nonnull (strstr (err, "ttv: "));
     }
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
 }
 
 /* --- In process: the modules on a tab state ------------------------------- */
@@ -390,7 +397,7 @@ test_render_bad (void)
 static void
 load_modules (void)
 {
-  const char *const paths[] = { TTV_CONTROLFLOW_MODULE_PATH, TTV_RESOURCES_MODULE_PATH, NULL };
+  const char *const paths[] = { TTV_TIMELINE_MODULE_PATH, NULL };
 
   ttv_gui_test_load_modules (paths);
 }
@@ -596,7 +603,8 @@ test_modules (void)
   g_autoptr (TtvTraceset) ts = NULL;
   g_autoptr (TtvTabState) state = NULL;
   g_autoptr (GCancellable) cancel = g_cancellable_new ();
-  g_autofree char *dir = NULL, *png = NULL, *svg = NULL;
+  const char *dir;
+  g_autofree char *png = NULL, *svg = NULL;
   GtkWidget *cf, *res;
   PassWait w = { 0 };
   gint *progress = g_atomic_rc_box_new0 (gint);
@@ -617,7 +625,7 @@ test_modules (void)
   state = ttv_tab_state_new (ts);
   cf = g_object_ref_sink (ttv_viewer_registry_find ("controlflow")->new_viewer (state));
   res = g_object_ref_sink (ttv_viewer_registry_find ("resources")->new_viewer (state));
-  dir = g_dir_make_tmp ("ttv-render-XXXXXX", NULL);
+  dir = ttv_test_get_tmp_dir ();
   png = g_build_filename (dir, "v.png", NULL);
   svg = g_build_filename (dir, "v.svg", NULL);
   /* No history yet: no rows. */
@@ -637,7 +645,7 @@ test_modules (void)
   {
     g_autoptr (TtvViewerHistory) vh = ttv_tab_state_dup_history (state);
     g_assert_nonnull (vh);
-    g_assert_cmpuint (ttv_viewer_history_get_n_rows (vh, TTV_HISTORY_ROW_PROCESS), ==, n_proc);
+    g_assert_cmpuint (ttv_viewer_history_get_n_rows (vh, TTV_VIEWER_ROW_PROCESS), ==, n_proc);
   }
   g_assert_cmpuint (render_rows (cf, "controlflow", png, all_rows (h)), ==, n_proc);
 
@@ -764,9 +772,6 @@ test_modules (void)
   g_object_unref (cf);
   g_object_unref (res);
   ttv_tab_state_shutdown (state);
-  g_unlink (png);
-  g_unlink (svg);
-  g_rmdir (dir);
 }
 
 /* --- The palette and its Preferences section ------------------------------- */
@@ -878,7 +883,7 @@ reference_pids (TtvTraceset *ts, const char *word, TtvTime t0, TtvTime t1)
       const TtvProcessState *p;
 
       ttv_state_tracker_apply (tracker, NULL, ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx)), ev);
-      if (ev->time < t0 || !strstr (ttv_viewer_event_get_name (ev), word))
+      if (ev->time < t0 || !strstr (ttv_viewer_event_get_name (TTV_GUI_TEST_EVENT (ev)), word))
         continue;
       p = ttv_state_get_running (ttv_state_tracker_get_state (tracker), ev->tracefile->cpu);
       if (p)
@@ -1074,6 +1079,153 @@ test_pass_cancel (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* --- The modules on the sample with its history ---------------------------------- */
+
+
+/* --- The control flow module: names and search ---------------------------------- */
+
+typedef struct {
+  GtkWidget *cf;
+  const char *earlier;
+  guint32 pid;
+} NamesWait;
+
+/* The module found the names: searching an earlier one finds the row. */
+static gboolean
+earlier_name_found (gpointer data)
+{
+  NamesWait *w = data;
+  g_autoptr (GArray) pids = NULL;
+
+  ttv_test_set_search (w->cf, w->earlier);
+  pids = ttv_test_shown_pids (w->cf);
+  return ttv_test_pids_contain (pids, w->pid);
+}
+
+static void
+test_controlflow_names (void)
+{
+  GtkWidget *cf, *window;
+  guint n, found_row = G_MAXUINT;
+  const char *earlier = NULL;
+  const TtvHistoryRowInfo *info = NULL;
+
+  if (!sample_path ())
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set: no sample trace");
+      return;
+    }
+  load_modules ();
+  n = ttv_history_get_n_rows (history (), TTV_HISTORY_ROW_PROCESS);
+  /* A row with an earlier name (an exec's, or its parent's at the fork)
+   * that its last name does not hold: only the names over time find it. */
+  for (guint r = 0; r < n && !earlier; r++)
+    {
+      const TtvHistoryRowInfo *ri = ttv_history_get_row (history (), TTV_HISTORY_ROW_PROCESS, r);
+      g_auto (GStrv) names = ttv_history_dup_process_names (history (), r);
+      g_autofree char *last = g_utf8_casefold (ri->name ? ri->name : "", -1);
+
+      for (guint k = 0; names && names[k + 1] && !earlier; k++)
+        {
+          g_autofree char *name = g_utf8_casefold (names[k], -1);
+
+          if (!strstr (last, name))
+            {
+              earlier = g_intern_string (names[k]);
+              found_row = r;
+              info = ri;
+            }
+        }
+    }
+  if (!earlier)
+    {
+      g_test_skip ("no process of the sample changed its name twice");
+      return;
+    }
+  g_test_message ("row %u: %s earlier, %s at the end", found_row, earlier, info->name);
+  cf = g_object_ref_sink (ttv_viewer_registry_find ("controlflow")->new_viewer (sample_state ()));
+  /* Shown in a window: the names are looked for once the view is mapped. */
+  window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gtk_container_add (GTK_CONTAINER (window), cf);
+  gtk_widget_show_all (window);
+  {
+    NamesWait w = { cf, earlier, info->id };
+
+    /* The names come from a worker thread. */
+    ttv_gui_test_spin_until (earlier_name_found, &w);
+  }
+  ttv_test_set_search (cf, "");
+  gtk_widget_destroy (window);
+  g_object_unref (cf);
+}
+
+/* --- The resources module: hide idle ------------------------------------------------ */
+
+static gboolean
+cpu_busy (guint16 state)
+{
+  return ttv_history_state_low (state) == TTV_HISTORY_CPU_BUSY;
+}
+
+static void
+test_resources_hide_idle (void)
+{
+  g_autofree char *dir = NULL, *png = NULL;
+  GtkWidget *res;
+  GActionGroup *group;
+  TtvTime s0, s1, t0, t1;
+  guint expected = 0, all = 0;
+  cairo_surface_t *s;
+
+  if (!sample_path ())
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set: no sample trace");
+      return;
+    }
+  load_modules ();
+  dir = g_dir_make_tmp ("ttv-resources-XXXXXX", NULL);
+  png = g_build_filename (dir, "res.png", NULL);
+  ttv_tab_state_get_time_span (sample_state (), &s0, &s1);
+  /* 50 µs in the middle: some CPUs run tasks, most IRQs rest. */
+  t0 = s0 + (s1 - s0) / 2;
+  t1 = t0 + 50000;
+  ttv_tab_state_set_time_window (sample_state (), t0, t1);
+  for (TtvHistoryRowKind k = TTV_HISTORY_ROW_CPU; k < TTV_HISTORY_ROW_N_KINDS; k++)
+    for (guint r = 0; r < ttv_history_get_n_rows (history (), k); r++)
+      {
+        g_autofree gboolean *busy = ttv_test_active_pixels (history (), k, r, t0, t1, 1,
+                                                            k == TTV_HISTORY_ROW_CPU ? cpu_busy : ttv_test_irq_active);
+
+        expected += busy[0];
+        all++;
+      }
+  g_test_message ("resources over 50 µs: %u of %u rows busy", expected, all);
+  res = g_object_ref_sink (ttv_viewer_registry_find ("resources")->new_viewer (sample_state ()));
+  group = gtk_widget_get_action_group (res, "resources");
+  g_action_group_activate_action (group, "render", g_variant_new ("(sii)", png, 800, 600));
+  s = ttv_test_load_png (png);
+  g_assert_cmpuint (ttv_test_count_rows (s), ==, all);
+  cairo_surface_destroy (s);
+  g_action_group_change_action_state (group, "hide-idle", g_variant_new_boolean (TRUE));
+  g_action_group_activate_action (group, "render", g_variant_new ("(sii)", png, 800, 600));
+  s = ttv_test_load_png (png);
+  g_assert_cmpuint (ttv_test_count_rows (s), ==, expected);
+  g_assert_cmpuint (expected, <, all);
+  cairo_surface_destroy (s);
+  /* A search keeps the rows whose label holds the text. */
+  g_action_group_change_action_state (group, "hide-idle", g_variant_new_boolean (FALSE));
+  ttv_test_set_search (res, "cpu ");
+  g_action_group_activate_action (group, "render", g_variant_new ("(sii)", png, 800, 600));
+  s = ttv_test_load_png (png);
+  g_assert_cmpuint (ttv_test_count_rows (s), ==, ttv_history_get_n_rows (history (), TTV_HISTORY_ROW_CPU));
+  cairo_surface_destroy (s);
+  ttv_tab_state_set_time_window (sample_state (), s0, s1);
+  gtk_widget_destroy (res);
+  g_object_unref (res);
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1089,7 +1241,12 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/pass-cancel", test_pass_cancel);
   g_test_add_func ("/timeline/palette", test_palette);
   g_test_add_func ("/timeline/filter-rows", test_filter_rows);
+  g_test_add_func ("/timeline/controlflow-names", test_controlflow_names);
+  g_test_add_func ("/timeline/resources-hide-idle", test_resources_hide_idle);
   ret = g_test_run ();
-  g_clear_pointer (&sample_history, ttv_history_free);
+  g_clear_pointer (&sample_vh, ttv_viewer_history_unref);
+  if (sample_tab)
+    ttv_tab_state_shutdown (sample_tab);
+  g_clear_object (&sample_tab);
   return ret;
 }

@@ -59,6 +59,15 @@ ttv_gui_test_spin_pending (void)
     ;
 }
 
+GStrv
+ttv_gui_test_headless_environ (void)
+{
+  GStrv env = g_get_environ ();
+
+  env = g_environ_unsetenv (env, "DISPLAY");
+  return g_environ_unsetenv (env, "WAYLAND_DISPLAY");
+}
+
 gboolean
 ttv_gui_test_state_ready (gpointer tab_state)
 {

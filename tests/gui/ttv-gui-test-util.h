@@ -9,8 +9,16 @@
 
 G_BEGIN_DECLS
 
+/* The SDK's handle of a libttv event (the application hands its events to
+ * modules so; tests compare what modules show with what libttv reads). */
+#define TTV_GUI_TEST_EVENT(ev) ((const TtvViewerEvent *) (ev))
+
 /* The sample trace ($TTV_SAMPLE_TRACE) as a traceset, or NULL when absent. */
 TtvTraceset *ttv_gui_test_open_sample (void);
+/* This process's environment without DISPLAY and WAYLAND_DISPLAY: what
+ * `ttv --render` runs with in the tests, to prove it needs no display.
+ * Transfer full. */
+GStrv       ttv_gui_test_headless_environ (void);
 /* Runs the main loop until @cond (@data) is true; fails the test after 60 s. */
 void        ttv_gui_test_spin_until (gboolean (*cond) (gpointer), gpointer data);
 /* Runs the main loop for @ms milliseconds. */

@@ -5,7 +5,7 @@
 
 static const char *const signal_names[] = {
   "traceset-changed", "time-window-changed", "current-time-changed", "selection-changed",
-  "filter-changed", "bookmarks-changed", "statistics-changed",
+  "filter-changed", "bookmarks-changed", "density-ready", "state-ready", "history-changed",
 };
 
 static void

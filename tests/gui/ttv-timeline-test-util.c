@@ -139,3 +139,31 @@ ttv_test_find_interval (const TtvHistory *h, guint low, TtvExecMode mode, guint 
     }
   return best > 0;
 }
+
+gboolean *
+ttv_test_active_pixels (const TtvHistory *h, TtvHistoryRowKind kind, guint row, TtvTime t0, TtvTime t1,
+                        guint w, gboolean (*busy) (guint16 state))
+{
+  g_autoptr (GArray) ivs = ttv_history_query_intervals (h, kind, row, t0, t1);
+  gboolean *out = g_new0 (gboolean, w);
+
+  for (guint i = 0; i < ivs->len; i++)
+    {
+      const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
+      double a, b;
+
+      if (!busy (iv->state) || iv->end <= t0 || iv->start >= t1)
+        continue;
+      a = (double) (MAX (iv->start, t0) - t0) / (double) (t1 - t0) * w;
+      b = (double) (MIN (iv->end, t1) - t0) / (double) (t1 - t0) * w;
+      for (guint x = (guint) a; x < w && x < b; x++)
+        out[x] = TRUE;
+    }
+  return out;
+}
+
+gboolean
+ttv_test_irq_active (guint16 state)
+{
+  return ttv_history_state_low (state) != 0;
+}

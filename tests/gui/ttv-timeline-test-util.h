@@ -29,4 +29,12 @@ void        ttv_test_set_search (GtkWidget *viewer, const char *text);
 gboolean    ttv_test_find_interval (const TtvHistory *h, guint low, TtvExecMode mode, guint *row,
                                     TtvHistoryInterval *out);
 
+/* Per pixel of [t0, t1) over @w pixels, whether an interval of @row in a
+ * state @busy says is there overlaps it (from the exact intervals);
+ * transfer full. */
+gboolean   *ttv_test_active_pixels (const TtvHistory *h, TtvHistoryRowKind kind, guint row, TtvTime t0,
+                                    TtvTime t1, guint w, gboolean (*busy) (guint16 state));
+/* For ttv_test_active_pixels(): an IRQ, soft IRQ or disk row's activity. */
+gboolean    ttv_test_irq_active (guint16 state);
+
 G_END_DECLS

@@ -31,7 +31,7 @@ make_file (const char *dir, const char *name, gsize size, gint64 age)
 static void
 test_evict_lru (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-cache-evict-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *oldest = make_file (dir, "a.hist", 4000, 500);
   g_autofree char *middle = make_file (dir, "b.hist", 4000, 300);
   g_autofree char *newest = make_file (dir, "c.hist", 4000, 100);
@@ -62,9 +62,6 @@ test_evict_lru (void)
   g_assert_false (ttv_history_cache_evict (dir, 1000, oldest));
   g_assert_false (g_file_test (oldest, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (other, G_FILE_TEST_EXISTS));
-  g_unlink (other);
-  g_unlink (fresh);
-  g_rmdir (dir);
 }
 
 static void
@@ -89,7 +86,7 @@ test_limit (void)
 /* ---- with real histories ---- */
 
 typedef struct {
-  char *dir;
+  const char *dir;          /* the test's temporary directory */
   char *traces[3];
   TtvTraceset *ts[3];
 } Three;
@@ -97,7 +94,7 @@ typedef struct {
 static void
 three_set_up (Three *f, gconstpointer data)
 {
-  f->dir = g_dir_make_tmp ("ttv-cache-three-XXXXXX", NULL);
+  f->dir = ttv_test_get_tmp_dir ();
   static const guint cpu_ids[] = { 0, 1 };
   for (guint i = 0; i < 3; i++)
     {
@@ -126,8 +123,6 @@ three_tear_down (Three *f, gconstpointer data)
       ttv_traceset_unref (f->ts[i]);
       g_free (f->traces[i]);
     }
-  ttv_test_remove_tree (f->dir);
-  g_free (f->dir);
 }
 
 static TtvHistory *
@@ -246,7 +241,7 @@ test_memory_bound (void)
    * builder's memory limit makes their coded blocks go out early. */
   so.n_processes = 1500;
   so.max_events = 1500000;
-  ttv_history_fixture_set_up (&f, "ttv-cache-memory-XXXXXX", &so);
+  ttv_history_fixture_set_up (&f, &so);
   g_autofree char *cache_dir = g_build_filename (f.dir, "cache", NULL);
 
   /* Opened and read once before: the trace's own structures are there. */

@@ -384,7 +384,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
   so.n_cpus = G_N_ELEMENTS (cpu_ids);
   so.n_processes = GPOINTER_TO_UINT (data);
   so.max_events = 20000;
-  ttv_history_fixture_set_up (f, "ttv-history-codec-XXXXXX", &so);
+  ttv_history_fixture_set_up (f, &so);
 }
 
 /* Every row: intervals contiguous and found again at their start and end,

@@ -3,6 +3,7 @@
  * queries at any zoom, and the cache file (reuse, invalidation, damage). */
 #include "ttv-history-test-util.h"
 #include "ttv-context.h"
+#include "ttv-kernel-model.h"
 #include "ttv-state-tracker.h"
 
 #include <glib/gstdio.h>
@@ -25,7 +26,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
   so.n_cpus = N_CPUS;
   so.n_processes = 40;
   so.max_events = GPOINTER_TO_SIZE (data);
-  ttv_history_fixture_set_up (f, "ttv-history-XXXXXX", &so);
+  ttv_history_fixture_set_up (f, &so);
 }
 
 /* In memory only, or spilled to the user's cache directory. */
@@ -93,6 +94,10 @@ check_state (TtvHistory *h, const TtvState *s, TtvTime t)
             g_assert_cmpuint (iv.aux, ==, p->frames[p->depth - 1].id);
         }
       g_assert_cmpint (iv.cpu, ==, p->cpu);
+      /* Its name then, as the exec and fork marks tell it (the idle tasks
+       * and tasks the trace never named excepted). */
+      if (p->pid != 0 && p->name)
+        g_assert_cmpstr (ttv_history_get_process_name_at (h, (guint) row, t), ==, g_quark_to_string (p->name));
     }
   /* No row claims a task the state does not have. */
   g_assert_cmpuint (count_rows_at (h, t), ==, n_live);
@@ -556,6 +561,61 @@ test_cancel (Fixture *f, gconstpointer data)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* ---- names: processes over time, soft IRQs ---- */
+
+/* Soft IRQ rows carry the kernel's names of their vectors. */
+static void
+assert_softirqs_named (TtvHistory *h)
+{
+  guint n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_SOFTIRQ);
+
+  g_assert_cmpuint (n, >, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      const TtvHistoryRowInfo *r = ttv_history_get_row (h, TTV_HISTORY_ROW_SOFTIRQ, i);
+
+      g_assert_nonnull (ttv_kernel_model_get_softirq_name (r->id));
+      g_assert_cmpstr (r->name, ==, ttv_kernel_model_get_softirq_name (r->id));
+    }
+}
+
+/* Every process row's names, one row at a time and all at once, agree;
+ * the last is the row's own; some rows changed names (execs). */
+static void
+test_names (Fixture *f, gconstpointer data)
+{
+  g_autoptr (TtvHistory) h = build (f->ts, 0, TRUE);
+  g_autoptr (GPtrArray) all = ttv_history_dup_all_process_names (h, NULL, NULL);
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  guint n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), renamed = 0;
+
+  g_assert_nonnull (all);
+  g_assert_cmpuint (all->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const TtvHistoryRowInfo *r = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
+      g_auto (GStrv) one = ttv_history_dup_process_names (h, i);
+      char **names = all->pdata[i];
+
+      g_assert_true ((one == NULL) == (names == NULL));
+      if (!names)
+        continue;
+      g_assert_true (g_strv_equal ((const char *const *) one, (const char *const *) names));
+      renamed++;
+      g_assert_cmpuint (g_strv_length (names), >=, 2);
+      g_assert_cmpstr (names[g_strv_length (names) - 1], ==, r->name);
+      g_assert_cmpstr (ttv_history_get_process_name_at (h, i, r->end), ==, r->name);
+    }
+  g_assert_cmpuint (renamed, >, 0);
+  g_assert_null (ttv_history_dup_process_names (h, n));
+  assert_softirqs_named (h);
+  /* A cancelled pass says so. */
+  g_cancellable_cancel (cancel);
+  g_assert_null (ttv_history_dup_all_process_names (h, cancel, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 /* ---- the real CTF kernel traces ---- */
 
 static void
@@ -570,6 +630,9 @@ test_real_ctf (gconstpointer data)
   g_assert_cmpuint (ttv_history_get_n_rows (h, TTV_HISTORY_ROW_CPU), >, 0);
   g_assert_cmpuint (ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), >, 0);
   check_golden (ts, h, 200);
+  /* LTTng 2 gives bare vector numbers: Linux's names. */
+  if (ttv_history_get_n_rows (h, TTV_HISTORY_ROW_SOFTIRQ) > 0)
+    assert_softirqs_named (h);
 }
 
 int
@@ -581,6 +644,7 @@ main (int argc, char **argv)
   g_test_add ("/history/sim/pixels", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_pixels, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cache", Fixture, GSIZE_TO_POINTER (30000), fixture_set_up, test_cache, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/threads", Fixture, GSIZE_TO_POINTER (50000), fixture_set_up, test_threads, ttv_history_fixture_tear_down);
+  g_test_add ("/history/sim/names", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_names, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cancel", Fixture, GSIZE_TO_POINTER (5000), fixture_set_up, test_cancel, ttv_history_fixture_tear_down);
   g_test_add_data_func ("/history/ctf/arm64-kernel", "arm64-kernel", test_real_ctf);
   g_test_add_data_func ("/history/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);

@@ -3,11 +3,10 @@
 #include "ttv-history-test-util.h"
 
 void
-ttv_history_fixture_set_up (TtvHistoryFixture *f, const char *tmpl, const TtvSimOptions *so)
+ttv_history_fixture_set_up (TtvHistoryFixture *f, const TtvSimOptions *so)
 {
   g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp (tmpl, &error);
-  g_assert_no_error (error);
+  f->dir = ttv_test_get_tmp_dir ();
   f->trace_dir = g_build_filename (f->dir, "trace", NULL);
   g_autoptr (TtvSim) sim = ttv_sim_new (so, &error);
   g_assert_no_error (error);
@@ -22,9 +21,7 @@ void
 ttv_history_fixture_tear_down (TtvHistoryFixture *f, gconstpointer data)
 {
   ttv_traceset_unref (f->ts);
-  ttv_test_remove_tree (f->dir);
   g_free (f->trace_dir);
-  g_free (f->dir);
 }
 
 TtvTraceset *

@@ -9,16 +9,16 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  char *dir;                /* owned: a temporary directory, removed at tear-down */
+  const char *dir;          /* the test's temporary directory (ttv_test_get_tmp_dir) */
   char *trace_dir;          /* owned: dir/trace */
   TtvTraceset *ts;          /* owned: trace_dir, opened */
 } TtvHistoryFixture;
 
 /* Writes the simulation @so describes as an LTT trace (blocks of 16 KiB,
- * CPU slots up to its largest CPU id) in a new temporary directory named
- * after @tmpl ("ttv-xxx-XXXXXX") and opens it.  Fails the test on error. */
-void             ttv_history_fixture_set_up (TtvHistoryFixture *f, const char *tmpl, const TtvSimOptions *so);
-/* Frees @f and removes its directory; @data is unused (for g_test_add). */
+ * CPU slots up to its largest CPU id) in the test's temporary directory
+ * and opens it.  Fails the test on error. */
+void             ttv_history_fixture_set_up (TtvHistoryFixture *f, const TtvSimOptions *so);
+/* Frees @f; @data is unused (for g_test_add). */
 void             ttv_history_fixture_tear_down (TtvHistoryFixture *f, gconstpointer data);
 
 /* A new traceset of the trace at @path; fails the test on error. */

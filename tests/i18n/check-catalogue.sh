@@ -14,6 +14,7 @@ shift
 po="$src/po"
 work=$(mktemp -d "${TMPDIR:-/tmp}/ttv-catalogue-XXXXXX")
 trap 'rm -rf "$work"' EXIT
+trap 'exit 1' HUP INT TERM
 n=0
 failed=0
 ok () { n=$((n + 1)); echo "ok $n - $1"; }

@@ -17,6 +17,9 @@
 #include <locale.h>
 #include <string.h>
 
+/* The committed traces the reports run on. */
+#define TRACES_DIR TTV_TEST_SRCDIR "/data/traces"
+
 /* The languages a run can ask for. */
 typedef enum {
   LANG_ENGLISH,       /* LC_ALL=C */
@@ -58,7 +61,7 @@ run_report (TtvTestRun *r, Lang lang, const char *const *args)
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  ttv_test_run (r, TTV_TEST_SRCDIR "/data/traces", env, (const char *const *) argv->pdata);
+  ttv_test_run (r, TRACES_DIR, env, (const char *const *) argv->pdata);
 }
 
 #define RUN(r, lang, ...) run_report (r, lang, (const char *const[]) { __VA_ARGS__, NULL })
@@ -95,7 +98,7 @@ sorted_numbers (const char *text)
 static void
 check_bad_traces (Lang lang)
 {
-  g_autoptr (GDir) dir = g_dir_open (TTV_TEST_SRCDIR "/data/traces/bad", 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (TRACES_DIR "/bad", 0, NULL);
   g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   const char *name;
 
@@ -129,25 +132,29 @@ check_bad_traces (Lang lang)
 }
 
 static void
-test_report_language_fr (void)
+test_report_language_fr (gconstpointer unused)
 {
   check_bad_traces (LANG_LANGUAGE_FR);
 }
 
 static void
-test_report_fr_fr (void)
+test_report_fr_fr (gconstpointer unused)
 {
   check_bad_traces (LANG_FR_FR);
 }
 
 /* What scripts read (JSON lines, statistics with their decimals, the
- * state) is the same bytes in French: numbers keep their '.'. */
+ * density, the state) is the same bytes in French: numbers keep their
+ * '.', and the statistics tree its names as written. */
 static void
-test_report_machine_output (void)
+test_report_machine_output (gconstpointer unused)
 {
-  static const char *const cases[][4] = {
+  static const char *const cases[][5] = {
     { "-f", "jsonl", "good/small-ltt", NULL },
     { "--stats", "good/small-ltt", NULL },
+    { "--stats", "-f", "csv", "good/small-ltt", NULL },
+    { "--stats-tables", "good/small-ltt", NULL },
+    { "--density", "--density-types", "good/small-ltt", NULL },
     { "--state-at", "+0.0005", "good/small-ltt", NULL },
   };
 
@@ -192,10 +199,10 @@ write_float_trace (const char *dir, const double *ratios, guint n)
 /* Floating-point fields print as in C (babeltrace2 does the same), in
  * French too: "1.25", never "1,25" (which JSON and filters reject). */
 static void
-test_report_float_fields (void)
+test_report_float_fields (gconstpointer unused)
 {
   static const double ratios[] = { 1.25, -0.5, 3.75e-5 };
-  g_autofree char *dir = g_dir_make_tmp ("ttv-locale-XXXXXX", NULL);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = g_build_filename (dir, "floats", NULL);
   static const char *const formats[] = { "text", "jsonl" };
 
@@ -217,7 +224,6 @@ test_report_float_fields (void)
           g_assert_nonnull (strstr (fr.out, c_text));
         }
     }
-  ttv_test_remove_tree (dir);
 }
 
 /* Run from the build tree, the catalogue is the one compiled there. */
@@ -265,10 +271,11 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/locale/catalogue-dir", test_catalogue_dir);
-  g_test_add_func ("/locale/report/language-fr", test_report_language_fr);
-  g_test_add_func ("/locale/report/fr_FR", test_report_fr_fr);
-  g_test_add_func ("/locale/report/machine-output", test_report_machine_output);
-  g_test_add_func ("/locale/report/float-fields", test_report_float_fields);
+  /* The report tests read the committed traces and check they left them as they were. */
+  ttv_test_add_guarded ("/locale/report/language-fr", TRACES_DIR, NULL, test_report_language_fr);
+  ttv_test_add_guarded ("/locale/report/fr_FR", TRACES_DIR, NULL, test_report_fr_fr);
+  ttv_test_add_guarded ("/locale/report/machine-output", TRACES_DIR, NULL, test_report_machine_output);
+  ttv_test_add_guarded ("/locale/report/float-fields", TRACES_DIR, NULL, test_report_float_fields);
   g_test_add_func ("/locale/numbers-stay-c", test_numbers_stay_c);
   return g_test_run ();
 }

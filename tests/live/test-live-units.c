@@ -338,7 +338,7 @@ test_spool_names (void)
 static void
 test_spool_life (void)
 {
-  g_autofree char *cache = g_dir_make_tmp ("ttv-live-spool-XXXXXX", NULL);
+  const char *cache = ttv_test_get_tmp_dir ();
   g_autofree char *root = g_build_filename (cache, "ttv", "live", NULL);
   /* A spool left by a process that is gone (pid 0x7ffffffe never runs
    * here), and one of a running process (ours, as another spool). */
@@ -367,7 +367,6 @@ test_spool_life (void)
   g_autofree char *path = g_strdup (ttv_live_spool_get_path (spool));
   ttv_live_spool_free (spool);
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
-  ttv_test_remove_tree (cache);
 }
 
 int

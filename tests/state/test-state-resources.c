@@ -504,8 +504,7 @@ test_simulated (gconstpointer data)
   static const guint cpu_ids[] = { 0, 1, 3, 6 };
   TtvTestFormat format = GPOINTER_TO_UINT (data);
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("ttv-resources-XXXXXX", &error);
-  g_assert_no_error (error);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace_dir = g_build_filename (dir, "trace", NULL);
   TtvSimOptions so;
   ttv_sim_options_init (&so);
@@ -519,7 +518,6 @@ test_simulated (gconstpointer data)
   g_assert_true (ttv_traceset_add_path (ts, trace_dir, &error));
   g_assert_no_error (error);
   check_traceset (ts, 300);
-  ttv_test_remove_tree (dir);
 }
 
 /* ---- the request matching on its own: what real traces rarely show ---- */

@@ -248,8 +248,7 @@ test_simulated (gconstpointer data)
 {
   gboolean ctf = GPOINTER_TO_INT (data);
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("ttv-svc-XXXXXX", &error);
-  g_assert_no_error (error);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace_dir = g_build_filename (dir, "trace", NULL);
   TtvSimOptions so;
   ttv_sim_options_init (&so);
@@ -263,7 +262,6 @@ test_simulated (gconstpointer data)
   check_columns (trace_dir, want);
   check_filter (trace_dir, want, "read");
   check_format_file (trace_dir, want, ctf ? "syscall_exit_*" : "core.syscall_exit");
-  ttv_test_remove_tree (dir);
 }
 
 int

@@ -50,7 +50,7 @@ tap_event (gpointer data, gint stream, TtvTime time, guint event, const TtvScala
 }
 
 typedef struct {
-  char *dir;
+  const char *dir;          /* the test's temporary directory */
   TtvTraceset *ts;
   GArray *truths;
   GHashTable *final_names;  /* pid -> name at the end, for live processes */
@@ -62,8 +62,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
 {
   guint64 n_events = GPOINTER_TO_SIZE (data);
   g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ttv-state-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace_dir = g_build_filename (f->dir, "trace", NULL);
 
   TtvSimOptions so;
@@ -100,8 +99,6 @@ fixture_tear_down (Fixture *f, gconstpointer data)
   ttv_traceset_unref (f->ts);
   g_array_unref (f->truths);
   g_hash_table_unref (f->final_names);
-  ttv_test_remove_tree (f->dir);
-  g_free (f->dir);
 }
 
 static gint

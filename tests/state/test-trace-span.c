@@ -229,8 +229,7 @@ test_simulated (gconstpointer data)
 {
   TtvTestFormat format = GPOINTER_TO_UINT (data);
   g_autoptr (GError) error = NULL;
-  g_autofree char *tmp = g_dir_make_tmp ("ttv-span-XXXXXX", &error);
-  g_assert_no_error (error);
+  const char *tmp = ttv_test_get_tmp_dir ();
   g_autofree char *dir = g_build_filename (tmp, "trace", NULL);
   write_trace (format, dir);
   TtvTime start, end;
@@ -243,7 +242,6 @@ test_simulated (gconstpointer data)
   g_assert_true (r.failed);
   g_assert_cmpint (ttv_traceset_get_start (ts), ==, start);
   g_assert_cmpint (ttv_traceset_get_end (ts), ==, end);
-  ttv_test_remove_tree (tmp);
 }
 
 int

@@ -59,7 +59,7 @@ test_struct_refs (void)
   g_assert_cmpstr (out->str, ==, "n = 2, tag = B (1), seq = [ 4660, 22136 ], v = { B = \"hi\" }");
   g_string_truncate (out, 0);
   ttv_decoder_append_value (d, root, TTV_VALUE_STYLE_JSON, out);
-  g_assert_cmpstr (out->str, ==, "{\"n\":2,\"tag\":\"B\",\"seq\":[4660,22136],\"v\":{\"B\":\"hi\"}}");
+  g_assert_cmpstr (out->str, ==, "{\"n\":2,\"tag\":{\"value\":1,\"labels\":[\"B\"]},\"seq\":[4660,22136],\"v\":{\"B\":\"hi\"}}");
   g_string_free (out, TRUE);
 
   /* Absolute reference into a registered scope. */

@@ -257,6 +257,42 @@ test_duration (void)
     }
 }
 
+/* Command-line times: absolute, or after an origin, saturating at the ends
+ * of TtvTime instead of overflowing; no origin for "+S" without events. */
+static void
+test_parse_argument (void)
+{
+  g_autoptr (GError) error = NULL;
+  TtvTime t;
+
+  TtvTime origin = 1000;
+  g_assert_true (ttv_time_parse_argument ("12.5", &origin, &t, &error));
+  g_assert_cmpint (t, ==, 12500000000);
+  g_assert_true (ttv_time_parse_argument ("+0.000000005", &origin, &t, &error));
+  g_assert_cmpint (t, ==, 1005);
+  origin = 1700000000 * TTV_NSEC_PER_SEC;
+  g_assert_true (ttv_time_parse_argument ("+9223372036.854775807", &origin, &t, &error));
+  g_assert_cmpint (t, ==, TTV_TIME_MAX);
+  origin = -1700000000 * TTV_NSEC_PER_SEC;
+  g_assert_true (ttv_time_parse_argument ("+-9223372036.854775807", &origin, &t, &error));
+  g_assert_cmpint (t, ==, TTV_TIME_MIN);
+  origin = TTV_TIME_MAX - 1;
+  g_assert_true (ttv_time_parse_argument ("+0.5", &origin, &t, &error));
+  g_assert_cmpint (t, ==, TTV_TIME_MAX);
+  g_assert_no_error (error);
+  /* No origin: a traceset without events. */
+  g_assert_false (ttv_time_parse_argument ("+0.5", NULL, &t, &error));
+  g_assert_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "no event"));
+  g_clear_error (&error);
+  g_assert_true (ttv_time_parse_argument ("3", NULL, &t, &error));
+  origin = 0;
+  g_assert_false (ttv_time_parse_argument ("+", &origin, &t, &error));
+  g_clear_error (&error);
+  g_assert_false (ttv_time_parse_argument ("9223372036.854775808", &origin, &t, &error));
+  g_clear_error (&error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -266,6 +302,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/time/duration", test_duration);
   g_test_add_func ("/core/time/round-trip", test_round_trip);
   g_test_add_func ("/core/time/parse", test_parse);
+  g_test_add_func ("/core/time/parse-argument", test_parse_argument);
   g_test_add_func ("/core/time/format-text", test_format_text);
   g_test_add_func ("/core/time/format-names", test_format_names);
   g_test_add_func ("/core/time/parse-text", test_parse_text);

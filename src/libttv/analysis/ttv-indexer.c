@@ -8,6 +8,8 @@ typedef struct {
   TtvTraceset *traceset;    /* owned reference */
   guint n_bins;
   gint *progress;           /* owned reference: a g_atomic_rc_box shared with the tab */
+  gboolean range;           /* only the events in start..end (else the span, all of them) */
+  TtvTime start, end;
 } IndexJob;
 
 static void
@@ -26,6 +28,35 @@ ttv_index_result_free (TtvIndexResult *result)
   g_clear_pointer (&result->density, g_array_unref);
   g_clear_pointer (&result->type_density, g_hash_table_unref);
   g_free (result);
+}
+
+/* The bin of an event at @t: bins of equal width over @start..@end, an
+ * event at @end in the last. */
+static guint
+bin_of (TtvTime t, TtvTime start, TtvTime end, guint n_bins)
+{
+  double span = end > start ? (double) (end - start) : 1.0;
+  gint64 bin = (gint64) ((double) (t - start) / span * n_bins);
+
+  return (guint) CLAMP (bin, 0, (gint64) n_bins - 1);
+}
+
+TtvTime
+ttv_index_result_get_bin_start (const TtvIndexResult *result, guint bin)
+{
+  guint n = result->density->len;
+  TtvTime t;
+
+  g_return_val_if_fail (bin < n, result->end);
+  if (bin == 0)
+    return result->start;
+  /* Near start + bin × width, then exactly where bin_of() changes. */
+  t = result->start + (TtvTime) ((double) (result->end - result->start) * bin / n);
+  while (t > result->start && bin_of (t - 1, result->start, result->end, n) >= bin)
+    t--;
+  while (t < result->end && bin_of (t, result->start, result->end, n) < bin)
+    t++;
+  return t;
 }
 
 static GArray *
@@ -76,11 +107,13 @@ index_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
   IndexJob *job = data;
   TtvTraceset *ts = job->traceset;
   g_autoptr (TtvIndexResult) result = g_new0 (TtvIndexResult, 1);
-  TtvTime start = ttv_traceset_get_start (ts), end = ttv_traceset_get_end (ts);
-  double span = end > start ? (double) (end - start) : 1.0;
+  TtvTime start = job->range ? job->start : ttv_traceset_get_start (ts);
+  TtvTime end = job->range ? job->end : ttv_traceset_get_end (ts);
   guint n = ttv_traceset_get_n_tracefiles (ts);
   guint64 total_blocks = 0, done_blocks = 0;
 
+  result->start = start;
+  result->end = end;
   result->density = new_bins (job->n_bins);
   result->type_density = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                 (GDestroyNotify) g_array_unref);
@@ -97,16 +130,20 @@ index_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
       guint64 k = 0;
 
       cursor = ttv_cursor_new (tf, &error);
-      if (!cursor)
+      if (!cursor || (job->range && !ttv_cursor_seek_time (cursor, start, &error)))
         {
           g_task_return_error (task, error);
           return;
         }
       while (ttv_cursor_next (cursor, &ev, &error))
         {
-          gint64 bin = (gint64) ((double) (ev.time - start) / span * job->n_bins);
+          guint bin;
 
-          bin = CLAMP (bin, 0, (gint64) job->n_bins - 1);
+          if (job->range && ev.time > end)
+            break;
+          if (job->range && ev.time < start)
+            continue;
+          bin = bin_of (ev.time, start, end, job->n_bins);
           g_array_index (result->density, guint32, bin)++;
           if (ev.type)
             {
@@ -171,15 +208,34 @@ ttv_indexer_run_async (TtvTraceset *traceset, guint n_bins, gint *progress,
   g_task_run_in_thread (task, index_thread);
 }
 
-TtvIndexResult *
-ttv_indexer_run (TtvTraceset *traceset, guint n_bins, GCancellable *cancellable, GError **error)
+static TtvIndexResult *
+run_sync (TtvTraceset *traceset, guint n_bins, gboolean range, TtvTime start, TtvTime end,
+          GCancellable *cancellable, GError **error)
 {
   gint *progress = g_atomic_rc_box_new0 (gint);
   g_autoptr (GTask) task = new_task (traceset, n_bins, progress, cancellable, NULL, NULL);
+  IndexJob *job = g_task_get_task_data (task);
 
+  job->range = range;
+  job->start = start;
+  job->end = end;
   g_atomic_rc_box_release (progress);
   g_task_run_in_thread_sync (task, index_thread);
   return g_task_propagate_pointer (task, error);
+}
+
+TtvIndexResult *
+ttv_indexer_run (TtvTraceset *traceset, guint n_bins, GCancellable *cancellable, GError **error)
+{
+  return run_sync (traceset, n_bins, FALSE, 0, 0, cancellable, error);
+}
+
+TtvIndexResult *
+ttv_indexer_run_range (TtvTraceset *traceset, guint n_bins, TtvTime start, TtvTime end,
+                       GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (start <= end, NULL);
+  return run_sync (traceset, n_bins, TRUE, start, end, cancellable, error);
 }
 
 TtvIndexResult *

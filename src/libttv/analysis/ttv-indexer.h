@@ -13,11 +13,16 @@ G_BEGIN_DECLS
 
 typedef struct {
   guint64 n_events;
-  GArray *density;          /* of guint32, owned: events per bin over the span */
+  GArray *density;          /* of guint32, owned: events per bin over start..end */
   GHashTable *type_density; /* owned: "facility.event" -> GArray of guint32 (same bins) */
+  TtvTime start, end;       /* what the bins cover: the traceset's span, or the range asked for */
 } TtvIndexResult;
 
 void        ttv_index_result_free (TtvIndexResult *result);
+/* The first time that falls in bin @bin (bins of equal width over
+ * start..end; an event at @end falls in the last): bin @bin holds the
+ * events from its start up to, not including, the next bin's. */
+TtvTime     ttv_index_result_get_bin_start (const TtvIndexResult *result, guint bin);
 
 /* Reads every tracefile once in a thread.  *@progress (0..1000, allocated
  * with g_atomic_rc_box_new0: the task keeps a reference) is updated with
@@ -29,6 +34,10 @@ TtvIndexResult *ttv_indexer_run_finish (GAsyncResult *result, GError **error);
 /* The same, waited for (ttv --render, tests). */
 TtvIndexResult *ttv_indexer_run (TtvTraceset *traceset, guint n_bins, GCancellable *cancellable,
                                  GError **error);
+/* The events with @start <= time <= @end only, in @n_bins bins over that
+ * range; each tracefile read from @start (ttv-report --density --start). */
+TtvIndexResult *ttv_indexer_run_range (TtvTraceset *traceset, guint n_bins, TtvTime start, TtvTime end,
+                                       GCancellable *cancellable, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvIndexResult, ttv_index_result_free)
 

@@ -166,10 +166,11 @@ state_before (IntervalJob *job, TtvKernelModel *model, GPtrArray *traces, GError
   return state;
 }
 
-static void
-interval_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+/* The statistics of the job's interval (NULL with @error when reading
+ * fails or @cancellable is cancelled). */
+static TtvStatistics *
+interval_statistics (IntervalJob *job, GCancellable *cancellable, GError **error)
 {
-  IntervalJob *job = data;
   TtvTraceset *ts = job->traceset;
   g_autoptr (GPtrArray) traces = g_ptr_array_new ();
   g_autoptr (TtvKernelModel) model = NULL;
@@ -177,60 +178,68 @@ interval_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
   g_autoptr (TtvState) state = NULL;
   g_autoptr (TtvContext) ctx = NULL;
   const TtvEvent *ev;
-  GError *error = NULL;
+  GError *local = NULL;
   guint64 n = 0;
   gboolean seek;
 
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
   /* The state before the interval, then the interval's events applied with
-   * a model and statistics of this thread's own. */
+   * a model and statistics of this computation's own. */
   model = ttv_kernel_model_new (traces);
-  state = state_before (job, model, traces, &error);
+  state = state_before (job, model, traces, error);
   if (!state)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
+    return NULL;
   stats = ttv_statistics_new (traces);
   ttv_statistics_observe (stats, state);
   ttv_statistics_set_start (stats, job->start);
-  ctx = ttv_context_new (ts, &error);
-  seek = ctx && (job->shared ? ttv_context_seek_time (ctx, job->start, &error)
-                             : ttv_context_seek_begin (ctx, &error));
+  ctx = ttv_context_new (ts, error);
+  seek = ctx && (job->shared ? ttv_context_seek_time (ctx, job->start, error)
+                             : ttv_context_seek_begin (ctx, error));
   if (!seek)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  while ((ev = ttv_context_next (ctx, &error)) != NULL && ev->time <= job->end)
+    return NULL;
+  while ((ev = ttv_context_next (ctx, &local)) != NULL && ev->time <= job->end)
     {
       guint trace = ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
 
       ttv_kernel_model_apply (model, state, trace, ev);
       if (ev->time >= job->start)
         ttv_statistics_count_event (stats, trace, ev, state);
-      if ((++n & 0xffff) == 0 && g_task_return_error_if_cancelled (task))
-        return;
+      if ((++n & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
     }
-  if (error)
+  if (local)
     {
-      g_task_return_error (task, error);
-      return;
+      g_propagate_error (error, local);
+      return NULL;
     }
   /* CPU time up to the end of the interval, or of the events when they
    * end before it: what follows the last event is not known. */
   ttv_statistics_account_until (stats, state, ev ? job->end : ttv_state_get_time (state));
-  g_task_return_pointer (task, ttv_stats_tree_new (stats, ts),
+  return g_steal_pointer (&stats);
+}
+
+static void
+interval_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  IntervalJob *job = data;
+  GError *error = NULL;
+  g_autoptr (TtvStatistics) stats = interval_statistics (job, cancellable, &error);
+
+  if (!stats)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, ttv_stats_tree_new (stats, job->traceset),
                          (GDestroyNotify) ttv_stats_node_unref);
 }
 
-void
-ttv_interval_stats_run_async (TtvTraceset *traceset, TtvSharedTracker *shared, TtvTime start,
-                              TtvTime end, GCancellable *cancellable, GAsyncReadyCallback callback,
-                              gpointer user_data)
+static GTask *
+new_interval_task (TtvTraceset *traceset, TtvSharedTracker *shared, TtvTime start, TtvTime end,
+                   GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
 {
-  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
   IntervalJob *job = g_new0 (IntervalJob, 1);
 
   job->traceset = ttv_traceset_ref (traceset);
@@ -238,7 +247,36 @@ ttv_interval_stats_run_async (TtvTraceset *traceset, TtvSharedTracker *shared, T
   job->start = start;
   job->end = end;
   g_task_set_task_data (task, job, (GDestroyNotify) interval_job_free);
+  return task;
+}
+
+void
+ttv_interval_stats_run_async (TtvTraceset *traceset, TtvSharedTracker *shared, TtvTime start,
+                              TtvTime end, GCancellable *cancellable, GAsyncReadyCallback callback,
+                              gpointer user_data)
+{
+  g_autoptr (GTask) task = new_interval_task (traceset, shared, start, end, cancellable, callback, user_data);
+
   g_task_run_in_thread (task, interval_thread);
+}
+
+TtvStatsNode *
+ttv_interval_stats_run (TtvTraceset *traceset, TtvSharedTracker *shared, TtvTime start, TtvTime end,
+                        GCancellable *cancellable, GError **error)
+{
+  IntervalJob job = { traceset, shared, start, end };
+  g_autoptr (TtvStatistics) stats = interval_statistics (&job, cancellable, error);
+
+  return stats ? ttv_stats_tree_new (stats, traceset) : NULL;
+}
+
+TtvStatistics *
+ttv_interval_statistics_run (TtvTraceset *traceset, TtvTime start, TtvTime end, GCancellable *cancellable,
+                             GError **error)
+{
+  IntervalJob job = { traceset, NULL, start, end };
+
+  return interval_statistics (&job, cancellable, error);
 }
 
 TtvStatsNode *

@@ -46,6 +46,16 @@ void        ttv_interval_stats_run_async (TtvTraceset *traceset, TtvSharedTracke
                                           TtvTime start, TtvTime end, GCancellable *cancellable,
                                           GAsyncReadyCallback callback, gpointer user_data);
 TtvStatsNode *ttv_interval_stats_run_finish (GAsyncResult *result, GError **error);
+/* The same in the calling thread. */
+TtvStatsNode *ttv_interval_stats_run (TtvTraceset *traceset, TtvSharedTracker *shared,
+                                      TtvTime start, TtvTime end, GCancellable *cancellable,
+                                      GError **error);
+/* The statistics the interval job makes its tree of, computed here, by a
+ * replay from the start of the traceset (ttv-report --stats; TTV_TIME_MIN
+ * and TTV_TIME_MAX: the whole traceset, whose statistics are the state
+ * pass's). */
+TtvStatistics *ttv_interval_statistics_run (TtvTraceset *traceset, TtvTime start, TtvTime end,
+                                            GCancellable *cancellable, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvStatePassResult, ttv_state_pass_result_free)
 

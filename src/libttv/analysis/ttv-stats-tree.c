@@ -65,6 +65,22 @@ ttv_stats_node_new (const char *name, const char *key, guint64 count, TtvTime to
   return node;
 }
 
+/* @msgid in the user's language, or as written (ttv-report's output does
+ * not change with the language). */
+static const char *label (gboolean translate, const char *msgid) G_GNUC_FORMAT (2);
+
+static const char *
+label (gboolean translate, const char *msgid)
+{
+  return translate ? _(msgid) : msgid;
+}
+
+TtvTime
+ttv_stats_node_get_average (const TtvStatsNode *node)
+{
+  return node->min >= 0 && node->count > 0 ? node->total / (TtvTime) node->count : -1;
+}
+
 static TtvStatsNode *
 add (TtvStatsNode *parent, TtvStatsNode *child)
 {
@@ -93,11 +109,11 @@ add_duration (TtvStatsNode *group, const char *name, const char *key,
 }
 
 static void
-add_duration_group (TtvStatsNode *root, const TtvStatistics *stats, TtvDurationKind kind)
+add_duration_group (TtvStatsNode *root, const TtvStatistics *stats, TtvDurationKind kind, gboolean tr)
 {
   static const char *const keys[] = { "syscall", "irq", "softirq" };
   static const char *const titles[] = { N_("System calls"), N_("IRQs"), N_("Soft IRQs") };
-  TtvStatsNode *group = add_group (root, _(titles[kind]), keys[kind]);
+  TtvStatsNode *group = add_group (root, label (tr, titles[kind]), keys[kind]);
   g_autoptr (GArray) entries = ttv_statistics_list_durations (stats, kind);
 
   for (guint i = 0; i < entries->len; i++)
@@ -116,10 +132,11 @@ add_duration_group (TtvStatsNode *root, const TtvStatistics *stats, TtvDurationK
 
           key = g_strdup_printf ("%s/%u", keys[kind], e->id);
           if (e->name)
-            name = soft ? g_strdup_printf (_("Soft IRQ %u %s"), e->id, e->name)
-                        : g_strdup_printf (_("IRQ %u %s"), e->id, e->name);
+            name = soft ? g_strdup_printf (label (tr, N_("Soft IRQ %u %s")), e->id, e->name)
+                        : g_strdup_printf (label (tr, N_("IRQ %u %s")), e->id, e->name);
           else
-            name = soft ? g_strdup_printf (_("Soft IRQ %u"), e->id) : g_strdup_printf (_("IRQ %u"), e->id);
+            name = soft ? g_strdup_printf (label (tr, N_("Soft IRQ %u")), e->id)
+                        : g_strdup_printf (label (tr, N_("IRQ %u")), e->id);
         }
       add_duration (group, name, key, e->stats);
     }
@@ -128,7 +145,7 @@ add_duration_group (TtvStatsNode *root, const TtvStatistics *stats, TtvDurationK
 /* The CPU time of a CPU or a process split by mode, as children of @node
  * (whose total is their sum); the unknown mode only when it is not empty. */
 static void
-add_modes (TtvStatsNode *node, const TtvTime *times)
+add_modes (TtvStatsNode *node, const TtvTime *times, gboolean tr)
 {
   static const struct { TtvExecMode mode; const char *label; } modes[] = {
     { TTV_MODE_USER, N_("User") },
@@ -148,7 +165,7 @@ add_modes (TtvStatsNode *node, const TtvTime *times)
       if (modes[m].mode == TTV_MODE_UNKNOWN && time == 0)
         continue;
       key = g_strdup_printf ("%s/%s", node->key, ttv_exec_mode_name (modes[m].mode));
-      add (node, ttv_stats_node_new (_(modes[m].label), key, 0, time, -1, -1));
+      add (node, ttv_stats_node_new (label (tr, modes[m].label), key, 0, time, -1, -1));
       node->total += time;
     }
 }
@@ -157,41 +174,42 @@ add_modes (TtvStatsNode *node, const TtvTime *times)
  * its time by mode; the group sums them. */
 static TtvStatsNode *
 add_timed (TtvStatsNode *group, const char *name, const char *key, guint64 events,
-           const TtvTime *times)
+           const TtvTime *times, gboolean tr)
 {
   TtvStatsNode *node = add (group, ttv_stats_node_new (name, key, events, 0, -1, -1));
 
   if (times)
-    add_modes (node, times);
+    add_modes (node, times, tr);
   group->count += events;
   group->total = (group->total < 0 ? 0 : group->total) + node->total;
   return node;
 }
 
 static void
-add_cpus (TtvStatsNode *root, const TtvStatistics *stats)
+add_cpus (TtvStatsNode *root, const TtvStatistics *stats, gboolean tr)
 {
-  TtvStatsNode *group = add_group (root, _("CPUs"), "cpu");
+  TtvStatsNode *group = add_group (root, label (tr, N_("CPUs")), "cpu");
   g_autoptr (GPtrArray) cpus = ttv_statistics_list_cpus (stats);
 
   for (guint i = 0; i < cpus->len; i++)
     {
       const TtvCpuStats *c = cpus->pdata[i];
-      g_autofree char *name = c->cpu >= 0 ? g_strdup_printf (_("CPU %d"), c->cpu) : g_strdup (_("No CPU"));
+      g_autofree char *name = c->cpu >= 0 ? g_strdup_printf (label (tr, N_("CPU %d")), c->cpu)
+                                           : g_strdup (label (tr, N_("No CPU")));
       g_autofree char *key = g_strdup_printf ("cpu/%d", c->cpu);
       g_autofree char *idle_key = g_strdup_printf ("cpu/%d/idle", c->cpu);
-      TtvStatsNode *cn = add_timed (group, name, key, c->events, c->cpu >= 0 ? c->busy : NULL);
+      TtvStatsNode *cn = add_timed (group, name, key, c->events, c->cpu >= 0 ? c->busy : NULL, tr);
 
       /* The idle time beside the busy time, not part of the total. */
       if (c->cpu >= 0)
-        add (cn, ttv_stats_node_new (_("Idle"), idle_key, 0, c->idle, -1, -1));
+        add (cn, ttv_stats_node_new (label (tr, N_("Idle")), idle_key, 0, c->idle, -1, -1));
     }
 }
 
 static void
-add_processes (TtvStatsNode *root, const TtvStatistics *stats)
+add_processes (TtvStatsNode *root, const TtvStatistics *stats, gboolean tr)
 {
-  TtvStatsNode *group = add_group (root, _("Processes"), "process");
+  TtvStatsNode *group = add_group (root, label (tr, N_("Processes")), "process");
   g_autoptr (GPtrArray) procs = ttv_statistics_list_processes (stats);
 
   for (guint i = 0; i < procs->len; i++)
@@ -201,21 +219,27 @@ add_processes (TtvStatsNode *root, const TtvStatistics *stats)
                                                p->pid);
       g_autofree char *key = g_strdup_printf ("process/%u", p->pid);
 
-      add_timed (group, name, key, p->events, p->cpu_time);
+      add_timed (group, name, key, p->events, p->cpu_time, tr);
     }
 }
 
 TtvStatsNode *
 ttv_stats_tree_new (const TtvStatistics *stats, TtvTraceset *ts)
 {
-  TtvStatsNode *root = ttv_stats_node_new (_("Traceset"), "traceset",
-                                                 ttv_statistics_get_n_events (stats), -1, -1, -1);
+  return ttv_stats_tree_new_full (stats, ts, TRUE);
+}
+
+TtvStatsNode *
+ttv_stats_tree_new_full (const TtvStatistics *stats, TtvTraceset *ts, gboolean tr)
+{
+  TtvStatsNode *root = ttv_stats_node_new (label (tr, N_("Traceset")), "traceset",
+                                           ttv_statistics_get_n_events (stats), -1, -1, -1);
   TtvStatsNode *group;
   g_autoptr (GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
   guint n_traces = ttv_traceset_get_n_traces (ts);
 
   /* Per trace, with its event types. */
-  group = add_group (root, _("Traces"), "trace");
+  group = add_group (root, label (tr, N_("Traces")), "trace");
   for (guint t = 0; t < n_traces; t++)
     {
       TtvTrace *trace = ttv_traceset_get_trace (ts, t);
@@ -238,11 +262,11 @@ ttv_stats_tree_new (const TtvStatistics *stats, TtvTraceset *ts)
       group->count += tn->count;
     }
 
-  add_cpus (root, stats);
-  add_processes (root, stats);
+  add_cpus (root, stats, tr);
+  add_processes (root, stats, tr);
 
   /* Per event type, all traces together. */
-  group = add_group (root, _("Event types"), "type");
+  group = add_group (root, label (tr, N_("Event types")), "type");
   for (guint t = 0; t < n_traces; t++)
     {
       TtvTrace *trace = ttv_traceset_get_trace (ts, t);
@@ -268,8 +292,8 @@ ttv_stats_tree_new (const TtvStatistics *stats, TtvTraceset *ts)
         }
     }
 
-  add_duration_group (root, stats, TTV_DURATION_SYSCALL);
-  add_duration_group (root, stats, TTV_DURATION_IRQ);
-  add_duration_group (root, stats, TTV_DURATION_SOFTIRQ);
+  add_duration_group (root, stats, TTV_DURATION_SYSCALL, tr);
+  add_duration_group (root, stats, TTV_DURATION_IRQ, tr);
+  add_duration_group (root, stats, TTV_DURATION_SOFTIRQ, tr);
   return root;
 }

@@ -106,6 +106,26 @@ bad:
   return FALSE;
 }
 
+gboolean
+ttv_time_parse_argument (const char *text, const TtvTime *origin, TtvTime *out, GError **error)
+{
+  g_return_val_if_fail (text != NULL && out != NULL, FALSE);
+  gboolean relative = text[0] == '+';
+  if (!ttv_time_parse (relative ? text + 1 : text, out, error))
+    return FALSE;
+  if (!relative)
+    return TRUE;
+  if (origin == NULL)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("“%s” counts from the first event, but there is no event"), text);
+      return FALSE;
+    }
+  if (__builtin_add_overflow (*origin, *out, out))
+    *out = *out < 0 ? TTV_TIME_MAX : TTV_TIME_MIN;  /* wrapped the other way */
+  return TRUE;
+}
+
 /* --- Times as the viewer shows them ------------------------------------------ */
 
 static const char *const format_names[] = { "relative", "absolute", "utc", "local" };

@@ -56,6 +56,14 @@ char   *ttv_time_format_text (TtvTime t, TtvTimeFormat format, TtvTime origin, g
 gboolean ttv_time_parse_text (const char *text, TtvTimeFormat format, TtvTime origin, TtvTime near,
                               TtvTime *out, GError **error);
 
+/* A time on a command line (ttv-report --start, --end, --state-at):
+ * "S[.N]" seconds since the epoch, or "+S[.N]" after *@origin.  Past the
+ * range of TtvTime, "+S" saturates (an --end beyond the last
+ * representable time means "to the end").  @origin NULL means there is
+ * none (a traceset without events): "+S" is then an error
+ * (TTV_USAGE_ERROR) saying so, as is text of another form. */
+gboolean ttv_time_parse_argument (const char *text, const TtvTime *origin, TtvTime *out, GError **error);
+
 /* Converts a count of cycles at freq Hz into nanoseconds without overflow. */
 gint64  ttv_time_cycles_to_ns (guint64 cycles, guint64 freq_hz);
 

@@ -2,7 +2,9 @@
  * trace keeps it.  Used by the GUI's bookmarks panel and by ttv-report. */
 #include "ttv-bookmarks.h"
 #include "ttv-archive.h"
+#include "ttv-atomic-file.h"
 #include "ttv-error.h"
+#include "ttv-safe-xml.h"
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>
@@ -14,12 +16,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_FILE_SIZE (16 * 1024 * 1024)
 #define LTT_MEMBER "info/bookmarks.xml"
 #define CTF_MEMBER ".ttv-bookmarks.xml"
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlDoc, xmlFreeDoc)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlParserCtxt, xmlFreeParserCtxt)
+/* A bookmarks file is a few kilobytes; anything far beyond is hostile or
+ * not a bookmarks file, and is refused quickly (the viewer reads it in
+ * the background, but must not wait minutes for it). */
+static const TtvXmlLimits bookmark_limits = {
+  .max_bytes = 16u << 20,
+  .max_depth = 64,
+  .max_attributes = 64,
+  .max_seconds = 5,
+};
 
 struct _TtvBookmarks {
   GPtrArray *items;             /* of TtvBookmark *, owned */
@@ -218,120 +226,6 @@ ttv_bookmarks_equal (const TtvBookmarks *a, const TtvBookmarks *b)
 
 /* --- Reading ------------------------------------------------------------------ */
 
-/* Seed 000 writes attribute values bare (<location cpu=1 ...>), which XML
- * does not allow: quote them, inside start tags only, without adding lines
- * so that error line numbers still match the file. */
-static GString *
-quote_bare_attributes (const char *data, gsize length)
-{
-  GString *out = g_string_sized_new (length + 16);
-  const char *p = data, *end = data + length;
-
-  while (p < end)
-    {
-      if (*p != '<')
-        {
-          const char *lt = memchr (p, '<', (gsize) (end - p));
-          const char *stop = lt ? lt : end;
-          g_string_append_len (out, p, stop - p);
-          p = stop;
-          continue;
-        }
-      /* Markup that is not a start tag: copy to its end. */
-      const char *close = NULL;
-      gsize skip = 0;
-      if (end - p >= 4 && memcmp (p, "<!--", 4) == 0)
-        close = "-->";
-      else if (end - p >= 9 && memcmp (p, "<![CDATA[", 9) == 0)
-        close = "]]>";
-      else if (end - p >= 2 && p[1] == '?')
-        close = "?>";
-      if (close != NULL)
-        {
-          const char *q = g_strstr_len (p, end - p, close);
-          skip = q ? (gsize) (q - p) + strlen (close) : (gsize) (end - p);
-          g_string_append_len (out, p, (gssize) skip);
-          p += skip;
-          continue;
-        }
-      if (end - p >= 2 && (p[1] == '!' || p[1] == '/'))
-        {
-          /* DOCTYPE (with an internal subset) or an end tag. */
-          int depth = 0;
-          char quote = 0;
-          const char *q = p + 1;
-          for (; q < end; q++)
-            {
-              if (quote)
-                quote = *q == quote ? 0 : quote;
-              else if (*q == '"' || *q == '\'')
-                quote = *q;
-              else if (*q == '[')
-                depth++;
-              else if (*q == ']')
-                depth--;
-              else if (*q == '>' && depth <= 0)
-                break;
-            }
-          q = q < end ? q + 1 : end;
-          g_string_append_len (out, p, q - p);
-          p = q;
-          continue;
-        }
-      /* A start tag. */
-      g_string_append_c (out, *p++);
-      while (p < end && *p != '>')
-        {
-          if (*p == '"' || *p == '\'')
-            {
-              const char *q = memchr (p + 1, *p, (gsize) (end - p - 1));
-              q = q ? q + 1 : end;
-              g_string_append_len (out, p, q - p);
-              p = q;
-              continue;
-            }
-          if (*p == '<')
-            break;              /* malformed: let the parser say where */
-          g_string_append_c (out, *p);
-          if (*p++ != '=')
-            continue;
-          while (p < end && g_ascii_isspace (*p))
-            g_string_append_c (out, *p++);
-          if (p >= end || *p == '"' || *p == '\'' || *p == '>' || *p == '<')
-            continue;
-          g_string_append_c (out, '"');
-          while (p < end && !g_ascii_isspace (*p) && *p != '>' && *p != '<'
-                 && !(*p == '/' && p + 1 < end && p[1] == '>'))
-            {
-              if (*p == '"')
-                g_string_append (out, "&quot;");
-              else
-                g_string_append_c (out, *p);
-              p++;
-            }
-          g_string_append_c (out, '"');
-        }
-    }
-  return out;
-}
-
-typedef struct {
-  int line;
-  char *message;
-} FirstError;
-
-static void
-record_first_error (void *user_data, xmlErrorPtr e)
-{
-  xmlParserCtxtPtr ctxt = user_data;
-  FirstError *first = ctxt->_private;
-  if (first->message == NULL && e != NULL)
-    {
-      first->line = e->line;
-      first->message = g_strchomp (g_strdup (e->message ? e->message : "?"));
-    }
-}
-
 static gboolean
 invalid (GError **error, const char *file_name, xmlNodePtr node, const char *what)
 {
@@ -465,46 +359,20 @@ parse_location (xmlNodePtr node, const char *file_name, GError **error)
   return g_steal_pointer (&b);
 }
 
-/* The document of a bookmarks file, its root checked to be <bookmarks>. */
+/* The document of a bookmarks file, its root checked to be <bookmarks>:
+ * parsed within limits (a hostile file is refused, quickly). */
 static xmlDoc *
 parse_document (const char *data, gsize length, const char *file_name, GError **error)
 {
-  if (length > MAX_FILE_SIZE)
-    {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED,
-                   _("%s: %zu bytes is too large for a bookmarks file"),
-                   file_name, length);
-      return NULL;
-    }
-
-  g_autoptr (GString) fixed = quote_bare_attributes (data ? data : "", length);
-  g_autoptr (xmlParserCtxt) ctxt = xmlNewParserCtxt ();
-  if (ctxt == NULL)
-    {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("%s: out of memory"),
-                   file_name);
-      return NULL;
-    }
-  FirstError first = { 0, NULL };
-  ctxt->_private = &first;
-  ctxt->sax->serror = record_first_error;
-  g_autoptr (xmlDoc) doc = xmlCtxtReadMemory (ctxt, fixed->str, (int) fixed->len, file_name,
-                                               NULL, XML_PARSE_NONET);
-  if (doc == NULL || !ctxt->wellFormed)
-    {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_SYNTAX, _("%s:%d: %s"), file_name,
-                   first.line, first.message ? first.message : _("not well-formed XML"));
-      g_free (first.message);
-      return NULL;
-    }
-  g_free (first.message);
-
+  g_autoptr (xmlDoc) doc = ttv_xml_parse (data, length, file_name, &bookmark_limits, 0, error);
+  if (doc == NULL)
+    return NULL;
   xmlNodePtr root = xmlDocGetRootElement (doc);
-  if (root == NULL || xmlStrcmp (root->name, (const xmlChar *) "bookmarks") != 0)
+  if (xmlStrcmp (root->name, (const xmlChar *) "bookmarks") != 0)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID,
                    _("%s:%ld: the root element is <%s>, not <bookmarks>"), file_name,
-                   root ? xmlGetLineNo (root) : 0L, root ? (const char *) root->name : "");
+                   xmlGetLineNo (root), (const char *) root->name);
       return NULL;
     }
   return g_steal_pointer (&doc);
@@ -548,11 +416,13 @@ ttv_bookmarks_load (const char *path, GError **error)
   g_autofree char *data = NULL;
   gsize length = 0;
   g_autoptr (GError) local = NULL;
-  if (!g_file_get_contents (path, &data, &length, &local))
+  /* What killed saves left beside it goes now. */
+  ttv_atomic_file_clean_stale (path);
+  if (!ttv_xml_read_file (path, &bookmark_limits, &data, &length, &local))
     {
-      if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+      if (g_error_matches (local, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_MISSING))
         return ttv_bookmarks_new ();
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
+      g_propagate_error (error, g_steal_pointer (&local));
       return NULL;
     }
   return ttv_bookmarks_parse (data, length, path, error);
@@ -836,10 +706,9 @@ write_file (const char *path, const char *data, gsize length, GError **error)
                    _("%s: cannot create the folder: %s"), dir, g_strerror (errsv));
       return FALSE;
     }
-  /* path.XXXXXX in the same folder, fsync'ed, renamed over @path. */
-  if (!g_file_set_contents_full (path, data, (gssize) length,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                 0644, &local))
+  /* A temporary file in the same folder, fsync'ed, renamed over @path,
+   * the folder fsync'ed; those of killed saves are removed first. */
+  if (!ttv_atomic_file_set_contents (path, data, length, 0644, &local))
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
                    _("Cannot save the bookmarks: %s"), local->message);
@@ -855,7 +724,9 @@ dup_merged_for (const TtvBookmarks *l, const char *path, gsize *length)
   g_autofree char *old = NULL;
   gsize old_length = 0;
 
-  if (!g_file_get_contents (path, &old, &old_length, NULL))
+  /* Within limits: a FIFO or /dev/zero in its place must not block or
+   * fill the memory; it is replaced by a plain file. */
+  if (!ttv_xml_read_file (path, &bookmark_limits, &old, &old_length, NULL))
     return ttv_bookmarks_to_xml (l, length);
   return ttv_bookmarks_to_xml_merged (l, old, old_length, length);
 }
@@ -996,10 +867,25 @@ ttv_bookmarks_find_for_trace (const TtvTrace *trace, TtvBookmarksPlace *place)
   return FALSE;
 }
 
+/* What killed saves left in the places of @trace's bookmarks (and beside
+ * its archive) goes at each open and save. */
+static void
+clean_stale_saves (const TtvTrace *trace)
+{
+  for (TtvBookmarksPlace place = TTV_BOOKMARKS_IN_TRACE; place <= TTV_BOOKMARKS_USER_DIR; place++)
+    {
+      g_autofree char *file = ttv_bookmarks_dup_path (trace, place);
+      ttv_atomic_file_clean_stale (file);
+    }
+  if (opened_from_archive (trace))
+    ttv_atomic_file_clean_stale (trace->display_path);
+}
+
 TtvBookmarks *
 ttv_bookmarks_load_for_trace (const TtvTrace *trace, GError **error)
 {
   g_return_val_if_fail (trace != NULL, NULL);
+  clean_stale_saves (trace);
   TtvBookmarksPlace place;
   if (!ttv_bookmarks_find_for_trace (trace, &place))
     return ttv_bookmarks_new ();
@@ -1023,6 +909,7 @@ ttv_bookmarks_save_for_trace_full (const TtvBookmarks *l, const TtvTrace *trace,
   g_return_val_if_fail (l != NULL && trace != NULL, FALSE);
   gboolean archive = place == TTV_BOOKMARKS_IN_TRACE && opened_from_archive (trace);
   g_autofree char *file = ttv_bookmarks_dup_path (trace, place);
+  clean_stale_saves (trace);
 
   if (!ttv_bookmarks_place_is_writable (trace, place))
     {
@@ -1052,7 +939,7 @@ ttv_bookmarks_save_for_trace_full (const TtvBookmarks *l, const TtvTrace *trace,
    * extracts afresh). */
   g_autofree char *cached = NULL;
   gsize cached_length = 0;
-  if (!g_file_get_contents (file, &cached, &cached_length, NULL) || cached_length != length
+  if (!ttv_xml_read_file (file, &bookmark_limits, &cached, &cached_length, NULL) || cached_length != length
       || memcmp (cached, xml, length) != 0)
     write_file (file, xml, length, NULL);
   return TRUE;

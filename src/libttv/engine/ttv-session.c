@@ -62,6 +62,88 @@ ttv_session_find_traces (const char *dir, guint max_depth)
   return out;
 }
 
+/* The format that reads @dir best, or NULL. */
+static const TtvFormatClass *
+format_of (const char *dir)
+{
+  const TtvFormatClass *best = NULL;
+  guint best_score = 0;
+  for (const TtvFormatClass * const *f = ttv_formats_list (); *f; f++)
+    {
+      guint score = (*f)->probe (dir);
+      if (score > best_score)
+        best = *f, best_score = score;
+    }
+  return best;
+}
+
+/* Directories (relative paths) holding one trace. */
+typedef struct {
+  char *key;                 /* format name and identity, or the path alone */
+  GPtrArray *rels;           /* of char *, weak (into the found list) */
+} Group;
+
+static void
+group_free (Group *g)
+{
+  g_free (g->key);
+  g_ptr_array_unref (g->rels);
+  g_free (g);
+}
+
+/* The rels in groups of one identity, in order of first appearance. */
+static GPtrArray *
+group_traces (const char *dir, GPtrArray *rels)
+{
+  GPtrArray *groups = g_ptr_array_new_with_free_func ((GDestroyNotify) group_free);
+  g_autoptr (GHashTable) by_key = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < rels->len; i++)
+    {
+      char *rel = g_ptr_array_index (rels, i);
+      g_autofree char *path = g_build_filename (dir, rel, NULL);
+      const TtvFormatClass *f = format_of (path);
+      g_autofree char *id = f && f->identity ? f->identity (path) : NULL;
+      /* The chunks of one trace end alike (CHUNK/ust/uid/1000/64-bit,
+       * CHUNK/kernel): two traces that only share an identity (ttv-gen's
+       * are deterministic) stay apart. */
+      g_autofree char *base = g_path_get_basename (rel);
+      char *key = id ? g_strconcat (f->name, "|", id, "|", base, NULL) : g_strconcat ("path|", rel, NULL);
+      Group *g = g_hash_table_lookup (by_key, key);
+      if (g == NULL)
+        {
+          g = g_new0 (Group, 1);
+          g->key = key;
+          g->rels = g_ptr_array_new ();
+          g_ptr_array_add (groups, g);
+          g_hash_table_insert (by_key, g->key, g);
+        }
+      else
+        g_free (key);
+      g_ptr_array_add (g->rels, rel);
+    }
+  return groups;
+}
+
+/* The name of a trace of several directories: the path components their
+ * relative paths end with in common (ust/uid/1000/64-bit), else the first. */
+static char *
+group_name (const GPtrArray *rels)
+{
+  g_auto (GStrv) first = g_strsplit (g_ptr_array_index (rels, 0), G_DIR_SEPARATOR_S, -1);
+  guint n = g_strv_length (first), common = n;
+  for (guint i = 1; i < rels->len; i++)
+    {
+      g_auto (GStrv) other = g_strsplit (g_ptr_array_index (rels, i), G_DIR_SEPARATOR_S, -1);
+      guint m = g_strv_length (other), k = 0;
+      while (k < common && k < m && strcmp (first[n - 1 - k], other[m - 1 - k]) == 0)
+        k++;
+      common = k;
+    }
+  if (common == 0 || common == n)
+    return g_strdup (g_ptr_array_index (rels, 0));
+  return g_strjoinv (G_DIR_SEPARATOR_S, first + (n - common));
+}
+
 gboolean
 ttv_session_add_traces (TtvTraceset *ts, const char *dir, const char *display_root, GError **error)
 {
@@ -75,18 +157,24 @@ ttv_session_add_traces (TtvTraceset *ts, const char *dir, const char *display_ro
                    display_root ? display_root : dir);
       return FALSE;
     }
+  g_autoptr (GPtrArray) groups = group_traces (dir, rels);
   g_autoptr (GPtrArray) traces = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_trace_close);
-  for (guint i = 0; i < rels->len; i++)
+  for (guint i = 0; i < groups->len; i++)
     {
-      const char *rel = g_ptr_array_index (rels, i);
-      g_autofree char *path = g_build_filename (dir, rel, NULL);
-      TtvTrace *t = ttv_trace_open (path, error);
+      const Group *g = g_ptr_array_index (groups, i);
+      g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+      for (guint k = 0; k < g->rels->len; k++)
+        g_ptr_array_add (paths, g_build_filename (dir, g_ptr_array_index (g->rels, k), NULL));
+      TtvTrace *t = ttv_trace_open_group ((const char *const *) paths->pdata, paths->len, error);
       if (t == NULL)
         return FALSE;
+      g_autofree char *rel = group_name (g->rels);
       g_free (t->display_path);
       t->display_path = g_build_filename (display_root ? display_root : dir, rel, NULL);
       g_free (t->name);
       t->name = g_strdup (rel);
+      if (g->rels->len == 1)
+        t->session_rel = g_strdup (rel);
       g_ptr_array_add (traces, t);
     }
   for (guint i = 0; i < traces->len; i++)

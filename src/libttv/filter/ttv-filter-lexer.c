@@ -2,6 +2,7 @@
  * columns, so that the parser's errors can point at them. */
 #include "ttv-filter-private.h"
 #include "ttv-error.h"
+#include "ttv-escape.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -41,20 +42,44 @@ ttv_filter_tokens_free (GArray *tokens)
   g_array_unref (tokens);
 }
 
-/* The 1-based column of byte @offset of @expr, in characters (what an
- * editor shows), or in bytes where the text before it is not UTF-8. */
+/* Columns of tokens, counted as the lexer moves forward: in characters
+ * (what an editor shows), or in bytes once the text before is not UTF-8.
+ * Counting from the start for each token made lexing quadratic. */
+typedef struct {
+  const char *expr;
+  gsize offset;                 /* counted up to here */
+  guint column;                 /* of @offset, 1-based */
+  gboolean utf8;                /* the text up to @offset is UTF-8 */
+} Columns;
+
 static guint
-column_of (const char *expr, gsize offset)
+column_of (Columns *c, gsize offset)
 {
-  if (!g_utf8_validate (expr, (gssize) offset, NULL))
-    return (guint) offset + 1;
-  return (guint) g_utf8_strlen (expr, (gssize) offset) + 1;
+  if (offset < c->offset)
+    {
+      /* Never happens as tokens come in order; exact anyway. */
+      Columns from_start = { c->expr, 0, 1, TRUE };
+      return column_of (&from_start, offset);
+    }
+  gsize n = offset - c->offset;
+  const char *seg = c->expr + c->offset;
+  if (c->utf8 && g_utf8_validate (seg, (gssize) n, NULL))
+    c->column += (guint) g_utf8_strlen (seg, (gssize) n);
+  else
+    {
+      if (c->utf8)
+        c->column = (guint) c->offset + 1;   /* from now on, bytes */
+      c->utf8 = FALSE;
+      c->column += (guint) n;
+    }
+  c->offset = offset;
+  return c->column;
 }
 
 static void
-push (GArray *tokens, const char *expr, TtvFilterTokenKind kind, gsize offset, char *text)
+push (GArray *tokens, Columns *c, TtvFilterTokenKind kind, gsize offset, char *text)
 {
-  TtvFilterToken t = { kind, column_of (expr, offset), text };
+  TtvFilterToken t = { kind, column_of (c, offset), text };
   g_array_append_val (tokens, t);
 }
 
@@ -77,6 +102,7 @@ GArray *
 ttv_filter_lex (const char *expr, GError **error)
 {
   GArray *tokens = g_array_new (FALSE, FALSE, sizeof (TtvFilterToken));
+  Columns columns = { expr, 0, 1, TRUE };
   const char *p = expr;
   while (*p)
     {
@@ -101,12 +127,12 @@ ttv_filter_lex (const char *expr, GError **error)
             {
               g_string_free (s, TRUE);
               g_set_error (error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
-                           _("column %u: unterminated string: expected a closing '\"'"), column_of (expr, at));
+                           _("column %u: unterminated string: expected a closing '\"'"), column_of (&columns, at));
               ttv_filter_tokens_free (tokens);
               return NULL;
             }
           p++;
-          push (tokens, expr, TOK_STRING, at, g_string_free (s, FALSE));
+          push (tokens, &columns, TOK_STRING, at, g_string_free (s, FALSE));
           continue;
         }
       if (word_char_len (p) > 0)
@@ -115,7 +141,7 @@ ttv_filter_lex (const char *expr, GError **error)
           gsize n;
           while ((n = word_char_len (p)) > 0)
             p += n;
-          push (tokens, expr, TOK_WORD, at, g_strndup (start, (gsize) (p - start)));
+          push (tokens, &columns, TOK_WORD, at, g_strndup (start, (gsize) (p - start)));
           continue;
         }
       TtvFilterTokenKind kind = TOK_ERROR;
@@ -138,21 +164,22 @@ ttv_filter_lex (const char *expr, GError **error)
           if ((guchar) c >= 0x80 && (u == (gunichar) -1 || u == (gunichar) -2))
             g_set_error (error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
                          _("column %u: unexpected byte 0x%02x (the expression is not UTF-8)"),
-                         column_of (expr, at), (guchar) c);
+                         column_of (&columns, at), (guchar) c);
           else
             {
               char one[8] = { 0 };
               g_unichar_to_utf8 ((guchar) c < 0x80 ? (gunichar) c : u, one);
+              g_autofree char *shown = ttv_escape_for_display (one, -1);
               g_set_error (error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
-                           _("column %u: unexpected character '%s'"), column_of (expr, at), one);
+                           _("column %u: unexpected character '%s'"), column_of (&columns, at), shown);
             }
           ttv_filter_tokens_free (tokens);
           return NULL;
         }
-      push (tokens, expr, kind, at, NULL);
+      push (tokens, &columns, kind, at, NULL);
       p += len;
     }
-  push (tokens, expr, TOK_END, (gsize) (p - expr), NULL);
+  push (tokens, &columns, TOK_END, (gsize) (p - expr), NULL);
   /* The words "and", "or", "not" are operators too. */
   for (guint i = 0; i < tokens->len; i++)
     {

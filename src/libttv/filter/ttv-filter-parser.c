@@ -3,6 +3,7 @@
  * unary := '!' unary | '(' or ')' | NAME [OP VALUE]. */
 #include "ttv-filter-private.h"
 #include "ttv-error.h"
+#include "ttv-escape.h"
 
 #include <glib/gi18n-lib.h>
 #include <stdlib.h>
@@ -13,7 +14,13 @@ typedef struct {
   guint i;
   const TtvHookGroups *groups;
   GError **error;
+  guint nesting;            /* parentheses and '!' open around the current token */
 } Parser;
+
+/* Parentheses and '!' nested deeper than this are refused: the parser and
+ * every pass over the tree recurse once per level.  Chains of '&' or '|'
+ * do not nest: they become balanced trees. */
+#define MAX_NESTING 256
 
 static const struct {
   const char *name;
@@ -84,8 +91,11 @@ expected (Parser *p, const char *what)
 {
   const TtvFilterToken *t = peek (p);
   if (t->kind == TOK_WORD || t->kind == TOK_STRING)
-    g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
-                 _("column %u: expected %s, found '%s'"), t->column, what, t->text);
+    {
+      g_autofree char *shown = ttv_escape_for_display (t->text, -1);
+      g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
+                   _("column %u: expected %s, found '%s'"), t->column, what, shown);
+    }
   else
     g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
                  _("column %u: expected %s, found %s"), t->column, what, ttv_filter_token_describe (t->kind));
@@ -155,10 +165,11 @@ resolve_variable (Parser *p, const TtvFilterToken *t, TtvFilterNode *n)
       n->path = g_array_new (FALSE, FALSE, sizeof (TtvFilterPathStep));
       if (!parse_path (field, n->path))
         {
+          g_autofree char *shown = ttv_escape_for_display (t->text, -1);
           g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
                        _("column %u: expected a field path such as event.field.name, "
                          "event.field.a.b, event.field.list[2] or event.context.name, found '%s'"),
-                       t->column, t->text);
+                       t->column, shown);
           return FALSE;
         }
       return TRUE;
@@ -169,11 +180,12 @@ resolve_variable (Parser *p, const TtvFilterToken *t, TtvFilterNode *n)
         n->var = variables[i].var;
         return TRUE;
       }
+  g_autofree char *shown = ttv_escape_for_display (t->text, -1);
   g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_UNKNOWN_NAME,
                _("column %u: unknown name '%s': expected event.name, event.facility, event.id, "
                  "event.group, event.time, event.field.NAME, event.context.NAME, trace.name, tracefile.name, cpu, "
                  "state.pid, state.tid, state.ppid, state.process_name, state.exec_mode or state.syscall"),
-               t->column, t->text);
+               t->column, shown);
   return FALSE;
 }
 
@@ -307,8 +319,9 @@ parse_comparison (Parser *p)
         }
       else if (!ttv_hook_groups_has (p->groups, n->lit.text))
         {
+          g_autofree char *shown = ttv_escape_for_display (n->lit.text, -1);
           g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_UNKNOWN_NAME,
-                       _("column %u: unknown hook group '%s'"), v->column, n->lit.text);
+                       _("column %u: unknown hook group '%s'"), v->column, shown);
           ttv_filter_node_free (n);
           return NULL;
         }
@@ -318,12 +331,26 @@ parse_comparison (Parser *p)
     }
   if (bad)
     {
+      g_autofree char *shown = ttv_escape_for_display (v->text, -1);
       g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_BAD_VALUE,
-                   _("column %u: expected %s, found '%s'"), v->column, bad, v->text);
+                   _("column %u: expected %s, found '%s'"), v->column, bad, shown);
       ttv_filter_node_free (n);
       return NULL;
     }
   return n;
+}
+
+/* One more level of parentheses or '!' at token @t; FALSE (with the
+ * error) past MAX_NESTING. */
+static gboolean
+enter (Parser *p, const TtvFilterToken *t)
+{
+  if (++p->nesting <= MAX_NESTING)
+    return TRUE;
+  g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_SYNTAX,
+               _("column %u: the expression nests parentheses and '!' more than %u deep"), t->column,
+               MAX_NESTING);
+  return FALSE;
 }
 
 static TtvFilterNode *
@@ -332,8 +359,11 @@ parse_unary (Parser *p)
   const TtvFilterToken *t = peek (p);
   if (t->kind == TOK_NOT)
     {
+      if (!enter (p, t))
+        return NULL;
       take (p);
       TtvFilterNode *a = parse_unary (p);
+      p->nesting--;
       if (a == NULL)
         return NULL;
       TtvFilterNode *n = g_new0 (TtvFilterNode, 1);
@@ -344,8 +374,11 @@ parse_unary (Parser *p)
     }
   if (t->kind == TOK_LPAREN)
     {
+      if (!enter (p, t))
+        return NULL;
       take (p);
       TtvFilterNode *n = parse_or (p);
+      p->nesting--;
       if (n == NULL)
         return NULL;
       if (peek (p)->kind != TOK_RPAREN)
@@ -359,27 +392,47 @@ parse_unary (Parser *p)
   return parse_comparison (p);
 }
 
+/* The operands @items[lo..hi) joined by @kind as a balanced tree, so that
+ * a chain of n terms is log2(n) deep (AND and OR are associative: the
+ * order of the operands is kept). */
+static TtvFilterNode *
+balanced (TtvFilterNode **items, guint *columns, guint lo, guint hi, TtvFilterNodeKind kind)
+{
+  if (hi - lo == 1)
+    return items[lo];
+  guint mid = lo + (hi - lo) / 2;
+  TtvFilterNode *n = g_new0 (TtvFilterNode, 1);
+  n->kind = kind;
+  n->a = balanced (items, columns, lo, mid, kind);
+  n->b = balanced (items, columns, mid, hi, kind);
+  n->column = columns[mid];     /* the operator between the two halves */
+  return n;
+}
+
 static TtvFilterNode *
 parse_binary (Parser *p, TtvFilterTokenKind tok, TtvFilterNodeKind kind)
 {
-  TtvFilterNode *left = tok == TOK_OR ? parse_binary (p, TOK_AND, NODE_AND) : parse_unary (p);
-  while (left && peek (p)->kind == tok)
+  g_autoptr (GPtrArray) items = g_ptr_array_new ();
+  g_autoptr (GArray) columns = g_array_new (FALSE, FALSE, sizeof (guint));
+  TtvFilterNode *first = tok == TOK_OR ? parse_binary (p, TOK_AND, NODE_AND) : parse_unary (p);
+  guint no_column = 0;
+  if (first == NULL)
+    return NULL;
+  g_ptr_array_add (items, first);
+  g_array_append_val (columns, no_column);
+  while (peek (p)->kind == tok)
     {
       guint column = take (p)->column;
       TtvFilterNode *right = tok == TOK_OR ? parse_binary (p, TOK_AND, NODE_AND) : parse_unary (p);
       if (right == NULL)
         {
-          ttv_filter_node_free (left);
+          g_ptr_array_set_free_func (items, (GDestroyNotify) ttv_filter_node_free);
           return NULL;
         }
-      TtvFilterNode *n = g_new0 (TtvFilterNode, 1);
-      n->kind = kind;
-      n->a = left;
-      n->b = right;
-      n->column = column;
-      left = n;
+      g_ptr_array_add (items, right);
+      g_array_append_val (columns, column);
     }
-  return left;
+  return balanced ((TtvFilterNode **) items->pdata, (guint *) columns->data, 0, items->len, kind);
 }
 
 static TtvFilterNode *
@@ -391,7 +444,7 @@ parse_or (Parser *p)
 TtvFilterNode *
 ttv_filter_parse (GArray *tokens, const TtvHookGroups *groups, GError **error)
 {
-  Parser p = { tokens, 0, groups, error };
+  Parser p = { tokens, 0, groups, error, 0 };
   if (peek (&p)->kind == TOK_END)
     return expected (&p, _("an expression"));
   TtvFilterNode *n = parse_or (&p);

@@ -859,9 +859,10 @@ builder_free (Builder *b)
   g_free (b);
 }
 
-/* Names of rows known only at the end: IRQs, block devices, live tasks. */
+/* Names of rows known only at the end: IRQs, block devices, live tasks;
+ * soft IRQs as the first trace that names the vector does. */
 static void
-name_rows (Builder *b)
+name_rows (Builder *b, const TtvKernelModel *model, guint n_traces)
 {
   for (guint i = 0; i < b->rows->len; i++)
     {
@@ -878,6 +879,14 @@ name_rows (Builder *b)
           g_snprintf (name, sizeof name, "%u:%u", r->id >> 20, r->id & 0xfffff);
           r->name = g_quark_from_string (name);
         }
+      else if (r->kind == TTV_HISTORY_ROW_SOFTIRQ)
+        for (guint t = 0; t < n_traces && !r->name; t++)
+          {
+            const char *name = ttv_kernel_model_get_trace_softirq_name (model, t, r->id);
+
+            if (name)
+              r->name = g_quark_from_string (name);
+          }
     }
   g_autoptr (GPtrArray) irqs = ttv_state_list_irqs (b->state, FALSE);
   for (guint i = 0; i < irqs->len; i++)
@@ -967,7 +976,7 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   /* Rows alive at the end cover the last event's time too. */
   gint64 hend = MAX (last, end == TTV_TIME_MIN ? last : end);
   hend = MAX (hend, b->origin) + 1;
-  name_rows (b);
+  name_rows (b, model, traces->len);
   for (guint i = 0; i < b->rows->len; i++)
     {
       BRow *r = g_ptr_array_index (b->rows, i);

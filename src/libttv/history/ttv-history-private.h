@@ -411,8 +411,9 @@ typedef struct {
 } TtvHistoryRow;
 
 #define TTV_HISTORY_MAGIC "TTVHIST"
-#define TTV_HISTORY_VERSION 4u   /* 3: written while read (pieces), fixed-size bins; 4: per-CPU
-                               * interrupts, block requests matched by sector */
+#define TTV_HISTORY_VERSION 5u   /* 3: written while read (pieces), fixed-size bins; 4: per-CPU
+                               * interrupts, block requests matched by sector; 5: soft IRQ
+                               * rows named */
 #define TTV_HISTORY_BOM 0x01020304u
 
 typedef struct {

@@ -156,6 +156,25 @@ const char      *ttv_history_get_cache_path (const TtvHistory *h);
 
 const char      *ttv_history_row_kind_name (TtvHistoryRowKind kind);
 
+/* Process names over time (ttv-history-names.c), as the kernel gives them:
+ * a child starts with its parent's name at the fork, each exec names it
+ * anew; a row's own name is its last. */
+
+/* The process row of @pid at @time (pid 0: the idle task of CPU @cpu),
+ * else the pid's first row (its first life: a task the trace knew before
+ * its row began); -1 when none. */
+gint             ttv_history_find_process (const TtvHistory *h, guint32 pid, gint cpu, TtvTime time);
+/* The name process row @row had at @time (the history's string), or NULL. */
+const char      *ttv_history_get_process_name_at (const TtvHistory *h, guint row, TtvTime time);
+/* Every name process row @row had, oldest first, without repeats; NULL
+ * when it had one name only (its row's). */
+GStrv            ttv_history_dup_process_names (const TtvHistory *h, guint row);
+/* The same for every process row (of GStrv, NULL entries: one name),
+ * reading each row's marks once; NULL with @error when @cancellable was
+ * cancelled.  Safe from any thread. */
+GPtrArray       *ttv_history_dup_all_process_names (const TtvHistory *h, GCancellable *cancellable,
+                                                    GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvHistory, ttv_history_free)
 
 G_END_DECLS

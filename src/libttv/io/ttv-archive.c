@@ -1,6 +1,9 @@
 /* ttv-archive.c: traces packed as .tar.gz / .tgz / .tar, extracted safely into
  * a per-archive cache, and rewritten atomically.  Used by ttv_trace_open and bookmarks. */
 #include "ttv-archive.h"
+#include "ttv-atomic-file.h"
+#include "ttv-escape.h"
+#include "ttv-gunzip.h"
 #include "ttv-remove-tree.h"
 #include "ttv-error.h"
 
@@ -15,13 +18,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
-#define DEFAULT_SIZE_CAP (G_GUINT64_CONSTANT (16) << 30)
 #define DEFAULT_ENTRY_CAP G_GUINT64_CONSTANT (1000000)
+/* No trace compresses this well: an archive that says it expands more is
+ * refused before anything is written ($TTV_ARCHIVE_MAX_RATIO allows more). */
+#define DEFAULT_MAX_RATIO 200
+/* ...once it expands past this (tiny archives of empty files are fine). */
+#define RATIO_FLOOR_BYTES (G_GUINT64_CONSTANT (64) << 20)
 #define STAMP_NAME "stamp"
 #define ROOT_NAME "root"
 #define LAST_CLEAN_NAME "last-clean"
@@ -42,6 +51,8 @@ ttv_archive_set_entry_cap (guint64 max_entries)
   entry_cap = max_entries;
 }
 
+/* The cap set by ttv_archive_set_size_cap or $TTV_ARCHIVE_MAX_BYTES; 0:
+ * none (the free space decides). */
 static guint64
 get_size_cap (void)
 {
@@ -51,7 +62,34 @@ get_size_cap (void)
   guint64 v;
   if (env && g_ascii_string_to_unsigned (env, 10, 1, G_MAXUINT64, &v, NULL))
     return v;
-  return DEFAULT_SIZE_CAP;
+  return 0;
+}
+
+static guint64
+get_max_ratio (void)
+{
+  const char *env = g_getenv ("TTV_ARCHIVE_MAX_RATIO");
+  guint64 v;
+  if (env && g_ascii_string_to_unsigned (env, 10, 1, G_MAXUINT64, &v, NULL))
+    return v;
+  return DEFAULT_MAX_RATIO;
+}
+
+/* What an extraction into @cache may write: the cap when one is set, else
+ * nine tenths of the free space there (the cache must never fill the
+ * disk).  *@by_free_space says which. */
+static guint64
+extraction_limit (const char *cache, gboolean *by_free_space)
+{
+  guint64 cap = get_size_cap ();
+  struct statvfs vfs;
+  *by_free_space = FALSE;
+  if (cap != 0)
+    return cap;
+  *by_free_space = TRUE;
+  if (statvfs (cache, &vfs) != 0)
+    return G_MAXUINT64;         /* cannot tell: what is written is still counted */
+  return (guint64) vfs.f_bavail * vfs.f_frsize / 10 * 9;
 }
 
 static guint64
@@ -117,9 +155,10 @@ split_member (const char *archive_path, const char *raw, GPtrArray **out, GError
     }
   if (raw[0] == '/')
     {
+      g_autofree char *shown = ttv_escape_for_display (raw, -1);
       g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_HOSTILE,
                    _("%s: member “%s” has an absolute path; refusing to extract"),
-                   archive_path, raw);
+                   archive_path, shown);
       return FALSE;
     }
   g_autoptr (GPtrArray) comps = g_ptr_array_new_with_free_func (g_free);
@@ -130,9 +169,10 @@ split_member (const char *archive_path, const char *raw, GPtrArray **out, GError
         continue;
       if (strcmp (*p, "..") == 0)
         {
+          g_autofree char *shown = ttv_escape_for_display (raw, -1);
           g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_HOSTILE,
                        _("%s: member “%s” has a “..” component; refusing to extract"),
-                       archive_path, raw);
+                       archive_path, shown);
           return FALSE;
         }
       g_ptr_array_add (comps, g_strdup (*p));
@@ -176,13 +216,32 @@ check_symlink_target (const char *archive_path, const char *member, guint link_d
     }
   if (why == NULL)
     return TRUE;
+  g_autofree char *shown = ttv_escape_for_display (target, -1);
   g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_HOSTILE,
                _("%s: symbolic link “%s” → “%s” has %s; refusing to extract"),
-               archive_path, member, target ? target : "", why);
+               archive_path, member, shown, why);
   return FALSE;
 }
 
 /* --- Extraction ----------------------------------------------------------- */
+
+/* An archive being read: libarchive's reader, and our gzip layer when the
+ * archive is gzip (ttv-gunzip.c: libarchive does not check gzip's CRC-32). */
+typedef struct {
+  struct archive *a;            /* owned */
+  TtvGunzip *gunzip;            /* owned, NULL when libarchive decompresses */
+} Reader;
+
+/* Bytes of the archive file read so far. */
+static guint64
+reader_bytes_read (const Reader *r)
+{
+  if (r->gunzip)
+    return ttv_gunzip_get_compressed_bytes (r->gunzip);
+  /* -1: the last filter, i.e. the bytes read from the file itself. */
+  la_int64_t done = archive_filter_bytes (r->a, -1);
+  return (guint64) MAX (done, 0);
+}
 
 /* Cancellation and progress of one extraction or rewrite. */
 typedef struct {
@@ -192,26 +251,25 @@ typedef struct {
   guint64 base;                 /* archive bytes counted by earlier readings */
   guint64 total;
   gint64 last_us;               /* when func was last called */
+  const Reader *reader;         /* weak: the reading under way */
 } Progress;
 
-/* Between two blocks of data read from @r: FALSE with G_IO_ERROR_CANCELLED
- * once cancelled; reports how far the reading is, now and then. */
+/* Between two blocks of data: FALSE with G_IO_ERROR_CANCELLED once
+ * cancelled; reports how far the reading is, now and then. */
 static gboolean
-progress_step (Progress *p, struct archive *r, GError **error)
+progress_step (Progress *p, GError **error)
 {
   if (p == NULL)
     return TRUE;
   if (g_cancellable_set_error_if_cancelled (p->cancellable, error))
     return FALSE;
-  if (p->func)
+  if (p->func && p->reader)
     {
       gint64 now = g_get_monotonic_time ();
       if (now - p->last_us >= 20000)
         {
-          /* -1: the last filter, i.e. the bytes read from the file itself. */
-          la_int64_t done = archive_filter_bytes (r, -1);
           p->last_us = now;
-          p->func (p->base + (guint64) MAX (done, 0), p->total, p->data);
+          p->func (p->base + reader_bytes_read (p->reader), p->total, p->data);
         }
     }
   return TRUE;
@@ -221,7 +279,11 @@ typedef struct {
   const char *archive_path;     /* weak: for messages */
   int root_fd;
   guint64 total;                /* data bytes written so far */
-  guint64 cap;
+  guint64 declared;             /* data bytes the members read so far say they hold */
+  guint64 cap;                  /* of both */
+  gboolean cap_is_free_space;   /* @cap is the free space (else a set limit) */
+  guint64 archive_size;         /* bytes of the archive file, for the compression ratio */
+  guint64 max_ratio;
   guint64 n_entries;
   Progress *progress;           /* weak, may be NULL */
 } Extractor;
@@ -340,11 +402,46 @@ set_read_error (GError **error, const char *archive_path, struct archive *a)
 static void
 set_too_large (GError **error, Extractor *x, const char *member)
 {
-  g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_TOO_LARGE,
-               _("%s: member “%s” takes the extracted size past the limit of "
-                 "%" PRIu64 " bytes (set TTV_ARCHIVE_MAX_BYTES to allow more); "
-                 "refusing to extract"),
-               x->archive_path, member, x->cap);
+  if (x->cap_is_free_space)
+    g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_TOO_LARGE,
+                 _("%s: member “%s” takes the extracted size past %" PRIu64 " bytes, nine tenths of "
+                   "the free space of the cache folder; refusing to extract (free some space, or set "
+                   "TTV_ARCHIVE_MAX_BYTES)"),
+                 x->archive_path, member, x->cap);
+  else
+    g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_TOO_LARGE,
+                 _("%s: member “%s” takes the extracted size past the limit of "
+                   "%" PRIu64 " bytes (set TTV_ARCHIVE_MAX_BYTES to allow more); "
+                   "refusing to extract"),
+                 x->archive_path, member, x->cap);
+}
+
+/* Before a member's data is written: what the members say they hold must
+ * fit the cap, and must not be more than any trace expands (a
+ * decompression bomb says so in its headers, long before writing 20 GB). */
+static gboolean
+check_declared_size (Extractor *x, struct archive_entry *e, const char *member, GError **error)
+{
+  la_int64_t size = archive_entry_size_is_set (e) ? archive_entry_size (e) : 0;
+  if (size <= 0)
+    return TRUE;
+  if ((guint64) size > G_MAXUINT64 - x->declared || x->declared + (guint64) size > x->cap)
+    {
+      set_too_large (error, x, member);
+      return FALSE;
+    }
+  x->declared += (guint64) size;
+  if (x->declared > RATIO_FLOOR_BYTES && x->archive_size > 0
+      && x->declared / x->max_ratio > x->archive_size)
+    {
+      g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_TOO_LARGE,
+                   _("%s: with member “%s” the archive expands to more than %" PRIu64 " times its "
+                     "size of %" PRIu64 " bytes, which no trace does (a decompression bomb?); refusing "
+                     "to extract (set TTV_ARCHIVE_MAX_RATIO to allow more)"),
+                   x->archive_path, member, x->max_ratio, x->archive_size);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* The next block of the current member's data: TRUE with *@size bytes at
@@ -360,7 +457,7 @@ next_data_block (struct archive *a, const char *archive_path, Progress *progress
     return FALSE;
   if (r < ARCHIVE_WARN)
     *ok = set_read_error (error, archive_path, a);
-  else if (!progress_step (progress, a, error))
+  else if (!progress_step (progress, error))
     *ok = FALSE;
   return *ok;
 }
@@ -438,11 +535,12 @@ extract_hardlink (Extractor *x, const char *target_raw, int dir_fd, const char *
 {
   g_autoptr (GPtrArray) tcomps = NULL;
   g_autoptr (GError) local = NULL;
+  g_autofree char *shown = ttv_escape_for_display (target_raw, -1);
   if (!split_member (x->archive_path, target_raw, &tcomps, &local) || tcomps->len == 0)
     {
       g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_HOSTILE,
                    _("%s: hard link “%s” → “%s” leads outside the archive; refusing to extract"),
-                   x->archive_path, member, target_raw);
+                   x->archive_path, member, shown);
       return FALSE;
     }
   int tdir = open_dir_path (x->root_fd, tcomps, tcomps->len - 1, FALSE, x->archive_path,
@@ -457,7 +555,7 @@ extract_hardlink (Extractor *x, const char *target_raw, int dir_fd, const char *
       g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_HOSTILE,
                    _("%s: hard link “%s” → “%s” does not lead to a file extracted before it; "
                      "refusing to extract"),
-                   x->archive_path, member, target_raw);
+                   x->archive_path, member, shown);
       return FALSE;
     }
   gboolean ok = unlink_existing (dir_fd, leaf, x->archive_path, member, error);
@@ -475,6 +573,8 @@ extract_entry (Extractor *x, struct archive *a, struct archive_entry *e, GError 
 {
   const char *raw = archive_entry_pathname (e);
   g_autoptr (GPtrArray) comps = NULL;
+  /* Names from the archive reach the terminal only escaped. */
+  g_autofree char *member = ttv_escape_for_display (raw, -1);
 
   if (++x->n_entries > get_entry_cap ())
     {
@@ -492,7 +592,7 @@ extract_entry (Extractor *x, struct archive *a, struct archive_entry *e, GError 
     {
       g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_HOSTILE,
                    _("%s: member “%s” is a device, FIFO or socket; refusing to extract"),
-                   x->archive_path, raw);
+                   x->archive_path, member);
       return FALSE;
     }
   if (comps->len == 0)
@@ -501,15 +601,15 @@ extract_entry (Extractor *x, struct archive *a, struct archive_entry *e, GError 
         return TRUE;            /* "./" itself */
       g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_HOSTILE,
                    _("%s: member “%s” would replace the extraction folder; refusing to extract"),
-                   x->archive_path, raw);
+                   x->archive_path, member);
       return FALSE;
     }
   if (type == AE_IFLNK && hardlink == NULL
-      && !check_symlink_target (x->archive_path, raw, comps->len - 1,
+      && !check_symlink_target (x->archive_path, member, comps->len - 1,
                                 archive_entry_symlink (e), error))
     return FALSE;
 
-  int dir_fd = open_dir_path (x->root_fd, comps, comps->len - 1, TRUE, x->archive_path, raw,
+  int dir_fd = open_dir_path (x->root_fd, comps, comps->len - 1, TRUE, x->archive_path, member,
                               error);
   if (dir_fd < 0)
     return FALSE;
@@ -517,7 +617,7 @@ extract_entry (Extractor *x, struct archive *a, struct archive_entry *e, GError 
   gboolean ok = TRUE;
 
   if (hardlink != NULL)
-    ok = extract_hardlink (x, hardlink, dir_fd, leaf, raw, error);
+    ok = extract_hardlink (x, hardlink, dir_fd, leaf, member, error);
   else if (type == AE_IFDIR)
     {
       if (mkdirat (dir_fd, leaf, 0700 | (archive_entry_perm (e) & 0755)) != 0)
@@ -525,40 +625,44 @@ extract_entry (Extractor *x, struct archive *a, struct archive_entry *e, GError 
           struct stat st;
           if (errno != EEXIST)
             {
-              set_write_error (error, x->archive_path, raw, errno);
+              set_write_error (error, x->archive_path, member, errno);
               ok = FALSE;
             }
           else if (fstatat (dir_fd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR (st.st_mode))
             {
               g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_HOSTILE,
                            _("%s: folder “%s” would replace a file or link; refusing to extract"),
-                           x->archive_path, raw);
+                           x->archive_path, member);
               ok = FALSE;
             }
         }
     }
   else if (type == AE_IFLNK)
     {
-      ok = unlink_existing (dir_fd, leaf, x->archive_path, raw, error);
+      ok = unlink_existing (dir_fd, leaf, x->archive_path, member, error);
       if (ok && symlinkat (archive_entry_symlink (e), dir_fd, leaf) != 0)
         {
-          set_write_error (error, x->archive_path, raw, errno);
+          set_write_error (error, x->archive_path, member, errno);
           ok = FALSE;
         }
     }
   else
-    ok = extract_file (x, a, e, dir_fd, leaf, raw, error);
+    ok = check_declared_size (x, e, member, error)
+         && extract_file (x, a, e, dir_fd, leaf, member, error);
   close (dir_fd);
   return ok;
 }
 
+/* libarchive's reader for tar in any compression it has built in, but
+ * gzip when @with_gzip is FALSE (ttv-gunzip.c inflates it then). */
 static struct archive *
-reader_new (void)
+reader_new (gboolean with_gzip)
 {
   struct archive *a = archive_read_new ();
   /* Built-in decompressors only: support_filter_all would fall back to
    * running external programs (lrzip, lzop, ...) on hostile input. */
-  archive_read_support_filter_gzip (a);
+  if (with_gzip)
+    archive_read_support_filter_gzip (a);
   if (archive_bzlib_version () != NULL)
     archive_read_support_filter_bzip2 (a);
   if (archive_liblzma_version () != NULL)
@@ -573,14 +677,51 @@ reader_new (void)
   return a;
 }
 
-/* Starts reading the archive open on @fd: FALSE with a read error. */
+/* Starts reading the archive open on @fd (@data, @length: in memory when
+ * @fd is -1).  FALSE with a read error (the reader then needs clearing). */
 static gboolean
-reader_open (struct archive *a, int fd, const char *archive_path, GError **error)
+reader_open (Reader *r, int fd, const guint8 *data, gsize length, const char *archive_path,
+             GError **error)
 {
-  if (archive_read_open_fd (a, fd, 65536) != ARCHIVE_OK)
-    return set_read_error (error, archive_path, a);
+  guint8 head[2] = { 0 };
+  gsize n = fd >= 0 ? (gsize) MAX (pread (fd, head, sizeof head, 0), 0) : MIN (length, sizeof head);
+  if (fd < 0 && n > 0)
+    memcpy (head, data, n);
+  int status;
+  if (ttv_gunzip_is_gzip (head, n))
+    {
+      r->gunzip = fd >= 0 ? ttv_gunzip_new_fd (fd) : ttv_gunzip_new_memory (data, length);
+      r->a = reader_new (FALSE);
+      status = ttv_gunzip_open_archive (r->gunzip, r->a);
+    }
+  else
+    {
+      r->a = reader_new (TRUE);
+      status = fd >= 0 ? archive_read_open_fd (r->a, fd, 65536) : archive_read_open_memory (r->a, data, length);
+    }
+  if (status != ARCHIVE_OK)
+    return set_read_error (error, archive_path, r->a);
   return TRUE;
 }
+
+/* After the last member: the rest of the compressed data read too, so
+ * that a CRC-32 that does not match is seen. */
+static gboolean
+reader_finish (Reader *r, const char *archive_path, GError **error)
+{
+  if (r->gunzip && !ttv_gunzip_read_to_end (r->gunzip, r->a))
+    return set_read_error (error, archive_path, r->a);
+  return TRUE;
+}
+
+static void
+reader_clear (Reader *r)
+{
+  g_clear_pointer (&r->a, archive_read_free);
+  g_clear_pointer (&r->gunzip, ttv_gunzip_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Reader, reader_clear)
 
 /* Reads the next member's header into *@e: TRUE; FALSE at the end of the
  * archive, or after a read error (then set, with *@ok FALSE). */
@@ -599,29 +740,68 @@ reader_next (struct archive *a, const char *archive_path, struct archive_entry *
   return TRUE;
 }
 
-/* Extracts the archive open on @fd into the existing, empty directory @root. */
+/* Extracts the archive open on @fd (in memory at @data when @fd is -1,
+ * @archive_size bytes) into the existing, empty folder @root, writing at
+ * most @cap bytes (@cap_is_free_space: the cache's free space). */
 static gboolean
-extract_to (const char *archive_path, int fd, const char *root, Progress *progress,
-            GError **error)
+extract_to (const char *archive_path, int fd, const guint8 *data, guint64 archive_size, const char *root,
+            guint64 cap, gboolean cap_is_free_space, Progress *progress, GError **error)
 {
-  Extractor x = { archive_path, -1, 0, get_size_cap (), 0, progress };
+  Extractor x = { .archive_path = archive_path, .cap = cap, .cap_is_free_space = cap_is_free_space,
+                  .archive_size = archive_size, .max_ratio = get_max_ratio (), .progress = progress };
   x.root_fd = open (root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (x.root_fd < 0)
     {
       set_write_error (error, archive_path, ".", errno);
       return FALSE;
     }
-  struct archive *a = reader_new ();
-  gboolean ok = reader_open (a, fd, archive_path, error);
+  g_auto (Reader) r = { NULL, NULL };
+  gboolean ok = reader_open (&r, fd, data, archive_size, archive_path, error);
+  if (progress)
+    progress->reader = &r;
   struct archive_entry *e;
-  while (ok && reader_next (a, archive_path, &e, &ok, error))
-    ok = progress_step (progress, a, error) && extract_entry (&x, a, e, error);
-  archive_read_free (a);
+  while (ok && reader_next (r.a, archive_path, &e, &ok, error))
+    ok = progress_step (progress, error) && extract_entry (&x, r.a, e, error);
+  ok = ok && reader_finish (&r, archive_path, error);
+  if (progress)
+    progress->reader = NULL;
   close (x.root_fd);
   return ok;
 }
 
+gboolean
+ttv_archive_extract_bytes (const guint8 *data, gsize length, const char *name, const char *dir,
+                           GError **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+  gboolean by_free_space;
+  guint64 cap = extraction_limit (dir, &by_free_space);
+  return extract_to (name, -1, data, length, dir, cap, by_free_space, NULL, error);
+}
+
 /* --- The cache ------------------------------------------------------------ */
+
+/* Folders of the cache being written (KEY.tmp-*) or removed (KEY.old-*)
+ * are locked by their process for as long as it works on them: one whose
+ * lock is free was left by a process that died, and goes. */
+static int
+lock_dir (const char *path, gboolean wait)
+{
+  int fd = open (path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0 && flock (fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0)
+    {
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+/* Removes a tree at any depth, without following any link in it. */
+static void
+remove_tree (const char *path)
+{
+  ttv_remove_tree (path);
+}
 
 static char *
 cache_key (const char *real_path)
@@ -697,8 +877,43 @@ discard_dir (const char *path)
   /* Renamed first so that nobody picks up a half-removed cache. */
   g_autofree char *old = g_strdup_printf ("%s.old-%d-%08x", path, (int) getpid (),
                                           g_random_int ());
-  if (rename (path, old) == 0)
-    ttv_remove_tree (old);
+  if (rename (path, old) != 0)
+    return;
+  int lock = lock_dir (old, TRUE);
+  remove_tree (old);
+  if (lock >= 0)
+    close (lock);
+}
+
+static gboolean
+is_work_dir (const char *name)
+{
+  return strlen (name) > KEY_LEN && starts_with_key (name)
+         && (g_str_has_prefix (name + KEY_LEN, ".tmp-") || g_str_has_prefix (name + KEY_LEN, ".old-"));
+}
+
+void
+ttv_archive_clean_dead (void)
+{
+  g_autofree char *cache = ttv_archive_dup_cache_dir ();
+  g_autoptr (GDir) dir = g_dir_open (cache, 0, NULL);
+  const char *name;
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  while (dir && (name = g_dir_read_name (dir)) != NULL)
+    {
+      if (!is_work_dir (name))
+        continue;
+      g_autofree char *path = g_build_filename (cache, name, NULL);
+      struct stat st;
+      /* Made in the last seconds: perhaps not locked yet. */
+      if (lstat (path, &st) != 0 || !S_ISDIR (st.st_mode) || now - (gint64) st.st_mtim.tv_sec < 2)
+        continue;
+      int lock = lock_dir (path, FALSE);
+      if (lock < 0)
+        continue;               /* a live extraction or removal */
+      remove_tree (path);
+      close (lock);
+    }
 }
 
 void
@@ -724,17 +939,10 @@ ttv_archive_clean_stale (guint max_age_days)
           if (now - (gint64) st.st_mtim.tv_sec >= max_age)
             g_ptr_array_add (doomed, g_steal_pointer (&path));
         }
-      else if (strlen (name) > KEY_LEN && starts_with_key (name)
-               && (g_str_has_prefix (name + KEY_LEN, ".tmp-")
-                   || g_str_has_prefix (name + KEY_LEN, ".old-")))
-        {
-          /* Left by a crashed or concurrent extraction: only when surely dead. */
-          if (lstat (path, &st) == 0 && now - (gint64) st.st_mtim.tv_sec >= 86400)
-            ttv_remove_tree (path);
-        }
     }
   for (guint i = 0; i < doomed->len; i++)
     discard_dir (g_ptr_array_index (doomed, i));
+  ttv_archive_clean_dead ();
 }
 
 /* At most once a day, from ttv_archive_extract. */
@@ -809,6 +1017,8 @@ ttv_archive_extract_full (const char *archive_path, GCancellable *cancellable,
   int fd = open_archive (archive_path, real, &st, error);
   if (fd < 0)
     return NULL;
+  /* What a killed rewrite (a bookmark save) left beside the archive. */
+  ttv_atomic_file_clean_stale (real);
 
   g_autofree char *cache = ttv_archive_dup_cache_dir ();
   if (g_mkdir_with_parents (cache, 0700) != 0)
@@ -820,6 +1030,8 @@ ttv_archive_extract_full (const char *archive_path, GCancellable *cancellable,
                    g_strerror (errsv));
       return NULL;
     }
+  /* What extractions killed midway left goes at once, whatever its age. */
+  ttv_archive_clean_dead ();
   maybe_clean_stale (cache);
 
   g_autofree char *key = cache_key (real);
@@ -847,13 +1059,19 @@ ttv_archive_extract_full (const char *archive_path, GCancellable *cancellable,
                    g_strerror (errsv));
       return NULL;
     }
+  /* Held until the tree is in place or removed: if this process dies,
+   * the next extraction removes what it left. */
+  int lock = lock_dir (tmp, TRUE);
   g_autofree char *tmp_root = g_build_filename (tmp, ROOT_NAME, NULL);
   g_autofree char *tmp_stamp = g_build_filename (tmp, STAMP_NAME, NULL);
   gboolean ok = g_mkdir (tmp_root, 0700) == 0;
   if (!ok)
     set_write_error (error, archive_path, ".", errno);
-  Progress progress = { cancellable, progress_func, progress_data, 0, (guint64) st.st_size, 0 };
-  ok = ok && extract_to (archive_path, fd, tmp_root, &progress, error);
+  gboolean by_free_space;
+  guint64 cap = extraction_limit (cache, &by_free_space);
+  Progress progress = { cancellable, progress_func, progress_data, 0, (guint64) st.st_size, 0, NULL };
+  ok = ok && extract_to (archive_path, fd, NULL, (guint64) st.st_size, tmp_root, cap, by_free_space,
+                         &progress, error);
   close (fd);
   if (ok && !g_file_set_contents (tmp_stamp, stamp, -1, NULL))
     {
@@ -862,7 +1080,9 @@ ttv_archive_extract_full (const char *archive_path, GCancellable *cancellable,
     }
   if (!ok)
     {
-      ttv_remove_tree (tmp);
+      remove_tree (tmp);
+      if (lock >= 0)
+        close (lock);
       return NULL;
     }
 
@@ -875,18 +1095,22 @@ ttv_archive_extract_full (const char *archive_path, GCancellable *cancellable,
         {
           if (stamp_matches (entry_dir, stamp))
             {
-              ttv_remove_tree (tmp);        /* another process extracted it meanwhile */
+              remove_tree (tmp);        /* another process extracted it meanwhile */
               break;
             }
           discard_dir (entry_dir);      /* stale: the archive changed */
           continue;
         }
-      ttv_remove_tree (tmp);
+      remove_tree (tmp);
+      if (lock >= 0)
+        close (lock);
       g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
                    _("%s: cannot move the extracted trace into the cache %s: %s"),
                    archive_path, cache, g_strerror (errsv));
       return NULL;
     }
+  if (lock >= 0)
+    close (lock);
   return find_top (entry_root);
 }
 
@@ -918,8 +1142,10 @@ scan_prefix (const char *archive_path, const char *real, Progress *progress, cha
   int fd = open_archive (archive_path, real, &st, error);
   if (fd < 0)
     return FALSE;
-  struct archive *a = reader_new ();
-  gboolean ok = reader_open (a, fd, archive_path, error);
+  g_auto (Reader) r = { NULL, NULL };
+  gboolean ok = reader_open (&r, fd, NULL, 0, archive_path, error);
+  struct archive *a = r.a;
+  progress->reader = &r;
   gboolean top_is_dir = FALSE, top_is_file = FALSE, several = FALSE;
   g_autofree char *top = NULL, *raw_prefix = NULL;
   struct archive_entry *e;
@@ -964,7 +1190,8 @@ scan_prefix (const char *archive_path, const char *real, Progress *progress, cha
       else
         top_is_file = TRUE;
     }
-  archive_read_free (a);
+  ok = ok && reader_finish (&r, archive_path, error);
+  progress->reader = NULL;
   close (fd);
   if (!ok)
     return FALSE;
@@ -1021,16 +1248,19 @@ copy_replacing (const char *archive_path, int in_fd, int out_fd, const char *new
                 GPtrArray *target, const char *contents, gsize length, Progress *progress,
                 GError **error)
 {
-  struct archive *r = reader_new ();
+  g_auto (Reader) reader = { NULL, NULL };
+  struct archive *r = NULL;
   struct archive *w = NULL;
   gboolean replaced = FALSE;
   g_autofree char *buf = g_malloc (65536);
 
-  gboolean ok = reader_open (r, in_fd, archive_path, error);
+  gboolean ok = reader_open (&reader, in_fd, NULL, 0, archive_path, error);
+  r = reader.a;
+  progress->reader = &reader;
   struct archive_entry *e;
   while (ok && reader_next (r, archive_path, &e, &ok, error))
     {
-      if (!progress_step (progress, r, error))
+      if (!progress_step (progress, error))
         {
           ok = FALSE;
           break;
@@ -1055,6 +1285,9 @@ copy_replacing (const char *archive_path, int in_fd, int out_fd, const char *new
               if (code != ARCHIVE_FILTER_NONE && archive_write_add_filter (w, code) != ARCHIVE_OK)
                 ok = set_write_failed (error, archive_path, w);
             }
+          /* Gzip was inflated by ttv-gunzip.c, not by a filter of @r. */
+          if (ok && reader.gunzip && archive_write_add_filter_gzip (w) != ARCHIVE_OK)
+            ok = set_write_failed (error, archive_path, w);
           /* Level 3: about 8% larger than gzip's default 6 on trace data,
            * but 2.5 times faster, and this rewrite is what a bookmark
            * save waits for. */
@@ -1101,7 +1334,7 @@ copy_replacing (const char *archive_path, int in_fd, int out_fd, const char *new
             }
           if (n == 0)
             break;
-          if (!progress_step (progress, r, error))
+          if (!progress_step (progress, error))
             {
               ok = FALSE;
               break;
@@ -1136,7 +1369,7 @@ copy_replacing (const char *archive_path, int in_fd, int out_fd, const char *new
         ok = set_write_failed (error, archive_path, w);
       archive_write_free (w);
     }
-  archive_read_free (r);
+  progress->reader = NULL;
   return ok;
 }
 
@@ -1221,7 +1454,7 @@ ttv_archive_replace_member_full (const char *archive_path, const char *member_pa
   if (stat (real, &st) != 0)
     st.st_size = 0;
   /* Two readings: the scan for the prefix, then the copy. */
-  Progress progress = { cancellable, progress_func, progress_data, 0, 2 * (guint64) st.st_size, 0 };
+  Progress progress = { cancellable, progress_func, progress_data, 0, 2 * (guint64) st.st_size, 0, NULL };
   g_autofree char *prefix = NULL;
   if (!scan_prefix (archive_path, real, &progress, &prefix, error))
     return FALSE;
@@ -1236,62 +1469,33 @@ ttv_archive_replace_member_full (const char *archive_path, const char *member_pa
   progress.base = progress.total / 2;
   g_autofree char *old_stamp = make_stamp (real, &st);
 
-  g_autofree char *dir = g_path_get_dirname (real);
-  g_autofree char *base = g_path_get_basename (real);
-  g_autofree char *tmp = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
-  int out_fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0600);
-  if (out_fd < 0)
+  /* Written beside the archive, locked while written (a killed rewrite's
+   * copy is removed by the next one), fsync'ed, renamed over it. */
+  g_autoptr (GError) local = NULL;
+  TtvAtomicFile *out = ttv_atomic_file_begin (real, &local);
+  if (out == NULL)
     {
-      int errsv = errno;
       close (in_fd);
       g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
-                   _("%s: cannot write beside the archive (%s): %s"), archive_path, dir,
-                   g_strerror (errsv));
+                   _("%s: cannot write beside the archive: %s"), archive_path, local->message);
       return FALSE;
     }
-
+  int out_fd = ttv_atomic_file_get_fd (out);
   gboolean ok = copy_replacing (archive_path, in_fd, out_fd, new_name, target, contents, length,
                                 &progress, error);
   close (in_fd);
-  if (ok)
-    {
-      if (fchmod (out_fd, st.st_mode & 0777) != 0 && fchmod (out_fd, 0644) != 0)
-        { /* keep 0600: still readable by its owner */ }
-      if (geteuid () == 0 && fchown (out_fd, st.st_uid, st.st_gid) != 0)
-        { /* best effort */ }
-      if (fsync (out_fd) != 0)
-        {
-          int errsv = errno;
-          g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
-                       _("%s: cannot write the new archive: %s"), archive_path,
-                       g_strerror (errsv));
-          ok = FALSE;
-        }
-    }
-  if (close (out_fd) != 0 && ok)
-    {
-      int errsv = errno;
-      g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
-                   _("%s: cannot write the new archive: %s"), archive_path, g_strerror (errsv));
-      ok = FALSE;
-    }
-  if (ok && rename (tmp, real) != 0)
-    {
-      int errsv = errno;
-      g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
-                   _("%s: cannot replace the archive: %s"), archive_path, g_strerror (errsv));
-      ok = FALSE;
-    }
   if (!ok)
     {
-      g_unlink (tmp);
+      ttv_atomic_file_abort (out);
       return FALSE;
     }
-  int dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0)
+  if (geteuid () == 0 && fchown (out_fd, st.st_uid, st.st_gid) != 0)
+    { /* best effort */ }
+  if (!ttv_atomic_file_commit (out, (int) (st.st_mode & 0777), &local))
     {
-      fsync (dir_fd);   /* makes the rename itself durable */
-      close (dir_fd);
+      g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_WRITE,
+                   _("%s: cannot write the new archive: %s"), archive_path, local->message);
+      return FALSE;
     }
 
   /* The member relative to the extracted trace folder, as the cache holds it. */

@@ -14,8 +14,12 @@ gboolean ttv_archive_is_archive (const char *path);
  * archive's size and mtime are unchanged) and returns the directory holding
  * the trace: the archive's single top-level folder when there is one, else
  * the extraction root.  Refuses absolute paths, "..", links that lead
- * outside, device files and FIFOs, and more than the size cap
- * (ttv_archive_set_size_cap) of extracted data. */
+ * outside, device files and FIFOs; members whose sizes add up past the cap
+ * (ttv_archive_set_size_cap, else nine tenths of the cache's free space)
+ * or past 200 times the archive's size (a decompression bomb), before
+ * writing them; damaged gzip data (a CRC-32 or length that does not match,
+ * data cut short), naming what is wrong.  Names from the archive are
+ * escaped in messages. */
 char    *ttv_archive_extract (const char *archive_path, GError **error);
 
 /* Called from the thread doing the work, at most every few milliseconds,
@@ -29,14 +33,26 @@ char    *ttv_archive_extract_full (const char *archive_path, GCancellable *cance
                                    TtvArchiveProgressFunc progress, gpointer progress_data,
                                    GError **error);
 
-/* Cap on the total extracted size (default: 16 GiB, or $TTV_ARCHIVE_MAX_BYTES). */
+/* Cap on the total extracted size (default: $TTV_ARCHIVE_MAX_BYTES, else
+ * nine tenths of the free space of the cache folder; 0: the default). */
 void     ttv_archive_set_size_cap (guint64 max_bytes);
 /* Cap on the number of members (default: 1,000,000). */
 void     ttv_archive_set_entry_cap (guint64 max_entries);
 /* Where the caches live (default: g_get_user_cache_dir()/ttv/archives). */
 char    *ttv_archive_dup_cache_dir (void);
-/* Removes caches not used for @max_age_days (called at each extraction with 30). */
+/* Removes caches not used for @max_age_days (called once a day by
+ * extractions, with 30), and what ttv_archive_clean_dead removes. */
 void     ttv_archive_clean_stale (guint max_age_days);
+/* Removes what extractions and cache removals killed midway left (their
+ * lock is free), whatever its age: called at each extraction, and by the
+ * programs when they start. */
+void     ttv_archive_clean_dead (void);
+
+/* Extracts the archive held in memory (@length bytes at @data; @name for
+ * messages) into the existing, empty folder @dir, with every check of
+ * ttv_archive_extract but no cache (the fuzz target). */
+gboolean ttv_archive_extract_bytes (const guint8 *data, gsize length, const char *name, const char *dir,
+                                    GError **error);
 
 /* Rewrites @archive_path with member @member_path (relative to the trace
  * directory returned by ttv_archive_extract) replaced by, or added with,

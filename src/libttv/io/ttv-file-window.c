@@ -2,11 +2,10 @@
  * ttv-file-window.h). */
 #include "ttv-file-window.h"
 #include "ttv-error.h"
+#include "ttv-regular-file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
 #include <inttypes.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -21,23 +20,11 @@ struct _TtvMappedFile {
 TtvMappedFile *
 ttv_mapped_file_open (const char *path, GError **error)
 {
-  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
-    {
-      int e = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), _("Failed to open file “%s”: %s"),
-                   path, g_strerror (e));
-      return NULL;
-    }
+  /* A FIFO or a device in a trace's place is refused, never waited on. */
   struct stat st;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      int e = fstat (fd, &st) != 0 ? errno : EINVAL;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), _("Failed to open file “%s”: %s"),
-                   path, e == EINVAL ? _("not a regular file") : g_strerror (e));
-      close (fd);
-      return NULL;
-    }
+  int fd = ttv_regular_file_open (path, &st, error);
+  if (fd < 0)
+    return NULL;
   TtvMappedFile *f = g_new0 (TtvMappedFile, 1);
   f->path = g_strdup (path);
   f->fd = fd;

@@ -3,6 +3,7 @@
 #include "ttv-report.h"
 #include "ttv-event-owner.h"
 #include "ttv-hook-groups.h"
+#include "ttv-json-out.h"
 
 #include <string.h>
 
@@ -34,18 +35,7 @@ ttv_report_printer_free (TtvReportPrinter *p)
 static void
 append_json_string (GString *out, const char *s)
 {
-  g_string_append_c (out, '"');
-  for (; *s; s++)
-    {
-      guchar c = (guchar) *s;
-      if (c == '"' || c == '\\')
-        g_string_append_printf (out, "\\%c", c);
-      else if (c < 0x20)
-        g_string_append_printf (out, "\\u%04x", c);
-      else
-        g_string_append_c (out, (char) c);
-    }
-  g_string_append_c (out, '"');
+  ttv_json_append_string (out, s, -1);
 }
 
 static void
@@ -289,6 +279,61 @@ append_text (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
   g_string_append_c (out, '\n');
 }
 
+/* The members of a decoded context without a role for the reader (packet
+ * sizes, times and counters, which describe the packet, not the event). */
+static gboolean
+append_json_members (const TtvDecoder *d, guint32 node, GString *out)
+{
+  const TtvValue *v = ttv_decoder_get (d, node);
+  guint n = 0;
+  for (guint32 i = 0; i < v->n_children; i++)
+    {
+      const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
+      if (c->type->roles || c->type->clock_name)
+        continue;
+      g_string_append (out, n++ ? "," : "{");
+      append_json_string (out, c->name ? c->name : "");
+      g_string_append_c (out, ':');
+      ttv_decoder_append_value (d, v->first_child + i, TTV_VALUE_STYLE_JSON, out);
+    }
+  if (n)
+    g_string_append_c (out, '}');
+  return n > 0;
+}
+
+/* "contexts": {"packet": {...}, "stream": {...}, "event": {...}}, each
+ * scope the event has and that holds something (CTF's packet context,
+ * stream event context and event context), none when it has none. */
+static void
+append_json_contexts (TtvReportPrinter *p, const gint32 scopes[TTV_EVENT_N_CONTEXTS], GString *out)
+{
+  static const struct {
+    TtvEventContext scope;
+    const char *key;
+  } order[] = {
+    { TTV_EVENT_CONTEXT_PACKET, "packet" },
+    { TTV_EVENT_CONTEXT_STREAM_EVENT, "stream" },
+    { TTV_EVENT_CONTEXT_EVENT, "event" },
+  };
+  gsize start = out->len;
+  guint n = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      if (scopes[order[i].scope] < 0)
+        continue;
+      gsize mark = out->len;
+      g_string_append_printf (out, "%s\"%s\":", n ? "," : ",\"contexts\":{", order[i].key);
+      if (append_json_members (p->decoder, (guint32) scopes[order[i].scope], out))
+        n++;
+      else
+        g_string_truncate (out, mark);
+    }
+  if (n)
+    g_string_append_c (out, '}');
+  else
+    g_string_truncate (out, start);
+}
+
 static void
 append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
               const TtvState *state, GString *out)
@@ -327,9 +372,15 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
     }
   gint32 root;
   g_autoptr (GError) error = NULL;
+  gint32 scopes[TTV_EVENT_N_CONTEXTS];
+  ttv_decoder_reset (p->decoder);
+  root = ttv_event_decode_contexts (ev, p->decoder, scopes, &error);
   g_string_append (out, ",\"fields\":");
-  if (decode (p, ev, &root, &error))
-    ttv_decoder_append_value (p->decoder, (guint32) root, TTV_VALUE_STYLE_JSON, out);
+  if (root >= 0)
+    {
+      ttv_decoder_append_value (p->decoder, (guint32) root, TTV_VALUE_STYLE_JSON, out);
+      append_json_contexts (p, scopes, out);
+    }
   else
     {
       g_string_append (out, "null,\"error\":");
@@ -338,17 +389,33 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
   g_string_append (out, "}\n");
 }
 
+static void
+append_json_time (GString *out, const char *key, TtvTime t, gboolean known)
+{
+  if (known)
+    g_string_append_printf (out, ",\"%s\":%" G_GINT64_FORMAT, key, t);
+  else
+    g_string_append_printf (out, ",\"%s\":null", key);
+}
+
 void
 ttv_report_printer_append_lost (TtvReportPrinter *p, const TtvTracefile *tf, const TtvLostRange *lost,
-                                GString *out)
+                                GString *out, GString *err)
 {
   char b1[32], b2[32];
+  gboolean known = !(lost->flags & TTV_LOST_TIME_UNKNOWN);
+  gboolean since_start = (lost->flags & TTV_LOST_SINCE_STREAM_START) != 0;
   ttv_time_to_string (lost->start, b1, sizeof b1);
   ttv_time_to_string (lost->end, b2, sizeof b2);
   if (p->options.format == TTV_REPORT_JSONL)
     {
-      g_string_append_printf (out, "{\"lost_events\":%" G_GUINT64_FORMAT ",\"start_ns\":%" G_GINT64_FORMAT
-                              ",\"end_ns\":%" G_GINT64_FORMAT ",\"trace\":", lost->count, lost->start, lost->end);
+      g_string_append_printf (out, "{\"lost_events\":%" G_GUINT64_FORMAT ",\"lost_packets\":%" G_GUINT64_FORMAT,
+                              lost->count, lost->packets);
+      if (since_start)
+        g_string_append (out, ",\"since_stream_start\":true");
+      append_json_time (out, "start_ns", lost->start, known);
+      append_json_time (out, "end_ns", lost->end, known);
+      g_string_append (out, ",\"trace\":");
       append_json_string (out, tf->trace->name);
       g_string_append (out, ",\"tracefile\":");
       append_json_string (out, tf->name);
@@ -357,12 +424,27 @@ ttv_report_printer_append_lost (TtvReportPrinter *p, const TtvTracefile *tf, con
     }
   /* babeltrace2 prints lost events as a warning on stderr, not a line. */
   if (p->options.format == TTV_REPORT_BABELTRACE)
-    return;
-  g_string_append_printf (out, "%s ", b1);
+    {
+      if (err)
+        ttv_tracefile_append_babeltrace_lost (err, tf, lost);
+      return;
+    }
+  g_string_append_printf (out, "%s ", known ? b1 : "-");
   TtvEvent where = { .tracefile = (TtvTracefile *) tf };
   append_where (out, &p->options, &where);
-  g_string_append_printf (out, " --- %" G_GUINT64_FORMAT " events lost between %s and %s ---\n",
-                          lost->count, b1, b2);
+  g_string_append (out, " --- ");
+  if (lost->packets)
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT " packet%s", lost->packets, lost->packets == 1 ? "" : "s");
+  if (lost->packets && lost->count)
+    g_string_append (out, " and ");
+  if (lost->count || !lost->packets)
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT " events", lost->count);
+  if (!known)
+    g_string_append (out, " lost ---\n");
+  else if (since_start)
+    g_string_append_printf (out, " lost before %s (counted since the stream began) ---\n", b2);
+  else
+    g_string_append_printf (out, " lost between %s and %s ---\n", b1, b2);
 }
 
 void

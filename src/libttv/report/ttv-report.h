@@ -64,9 +64,11 @@ void              ttv_report_printer_append_full (TtvReportPrinter *printer, con
 /* Appends the column headings (column layout only; nothing otherwise). */
 void              ttv_report_printer_append_headings (TtvReportPrinter *printer, GString *out);
 
-/* Appends a line saying that @lost events of @tracefile were lost. */
+/* Appends a line saying that @lost events (or packets) of @tracefile were
+ * lost, to @out; in babeltrace2's format, what babeltrace2 prints on
+ * stderr goes to @err instead (may be NULL: not printed). */
 void              ttv_report_printer_append_lost (TtvReportPrinter *printer, const TtvTracefile *tracefile,
-                                                  const TtvLostRange *lost, GString *out);
+                                                  const TtvLostRange *lost, GString *out, GString *err);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvReportPrinter, ttv_report_printer_free)
 

@@ -101,6 +101,7 @@ static const TtvKernelModelEntry *const tables[] = { ltt_table, lttng2_table, lt
 
 typedef struct {
   TtvKernelAction action;
+  guint family;                         /* the table it matched: index in tables[] */
   GQuark syscall;                       /* from the event name ("syscall_entry_read") */
   TtvFieldAccessor fields[TTV_KM_MAX_FIELDS];
   GArray *quark_by_value;               /* of GQuark: syscall enum labels, or NULL */
@@ -191,6 +192,7 @@ bind_event_type (Binding *b, const TtvEventType *et)
         if (!entry_matches (e, et, &suffix))
           continue;
         b->action = e->action;
+        b->family = t;
         /* syscall_exit_unknown (LTTng 2.6+, ttv-gen) names no call. */
         if (suffix && !(b->action == TTV_KM_SYSCALL_EXIT && g_str_equal (suffix, "unknown")))
           b->syscall = g_quark_from_string (suffix);
@@ -243,6 +245,39 @@ binding_for (const TtvKernelModel *m, guint trace_index, const TtvEventType *et)
     return NULL;
   GArray *bindings = g_ptr_array_index (m->per_trace, trace_index);
   return et->id < bindings->len ? &g_array_index (bindings, Binding, et->id) : NULL;
+}
+
+const char *
+ttv_kernel_model_get_trace_softirq_name (const TtvKernelModel *m, guint trace_index, guint32 vec)
+{
+  GArray *bindings;
+
+  if (trace_index >= m->per_trace->len)
+    return NULL;
+  bindings = g_ptr_array_index (m->per_trace, trace_index);
+  for (guint i = 0; i < bindings->len; i++)
+    {
+      const Binding *b = &g_array_index (bindings, Binding, i);
+      const TtvFieldAccessor *acc = &b->fields[0];
+
+      if (b->action != TTV_KM_SOFTIRQ_ENTRY)
+        continue;
+      /* The trace's own labels (LTT's enumeration of the vectors). */
+      if (ttv_field_accessor_is_valid (acc) && acc->type->kind == TTV_TYPE_ENUM && acc->type->mappings)
+        {
+          for (guint m_i = 0; m_i < acc->type->mappings->len; m_i++)
+            {
+              const TtvEnumMapping *map = &g_array_index (acc->type->mappings, TtvEnumMapping, m_i);
+
+              if (vec >= map->start && vec <= map->end)
+                return map->label;
+            }
+        }
+      /* LTTng 2 gives the bare number of Linux's vector. */
+      else if (tables[b->family] == lttng2_table)
+        return ttv_kernel_model_get_softirq_name (vec);
+    }
+  return NULL;
 }
 
 TtvKernelAction

@@ -61,6 +61,13 @@ void            ttv_kernel_model_apply_initial (TtvKernelModel *model, TtvState 
  * LTT and LTTng trace: include/linux/interrupt.h, since 2.6.36). */
 const char     *ttv_kernel_model_get_softirq_name (guint32 vec);
 
+/* The name trace @trace_index gives soft IRQ vector @vec: the label of
+ * its soft IRQ entry event's enumeration when it has one (LTT), else
+ * Linux's for the LTTng 2 family, whose events give the bare number; NULL
+ * when unknown (LTTng 0.x). */
+const char     *ttv_kernel_model_get_trace_softirq_name (const TtvKernelModel *model,
+                                                         guint trace_index, guint32 vec);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvKernelModel, ttv_kernel_model_free)
 
 G_END_DECLS

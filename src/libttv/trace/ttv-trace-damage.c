@@ -75,6 +75,16 @@ ttv_trace_get_n_damage (const TtvTrace *trace)
   return n;
 }
 
+gboolean
+ttv_trace_is_damaged (const TtvTrace *trace, gboolean live)
+{
+  g_return_val_if_fail (trace != NULL, FALSE);
+  for (guint i = 0; trace->damage_warnings && i < trace->damage_warnings->len; i++)
+    if (!live || !ttv_trace_warning_is_tail (trace, trace->damage_warnings->pdata[i]))
+      return TRUE;
+  return ttv_trace_get_n_damage (trace) > 0;
+}
+
 static void
 record (TtvTraceDamage *d, const char *message)
 {

@@ -19,6 +19,13 @@ gboolean    ttv_trace_get_skip_damage (const TtvTrace *trace);
 GPtrArray  *ttv_trace_dup_damage (const TtvTrace *trace);
 guint       ttv_trace_get_n_damage (const TtvTrace *trace);
 
+/* Whether some events of @trace are lost to damage: found while opening
+ * (damage_warnings; those about a partly written last block or packet
+ * only when @live is FALSE, since a trace still being written has one) or
+ * skipped while reading.  What ttv-report's exit status and the viewer's
+ * damage mark say. */
+gboolean    ttv_trace_is_damaged (const TtvTrace *trace, gboolean live);
+
 /* The recovering forms of ttv_cursor_next / ttv_cursor_seek_time for a
  * trace that skips damage (the plain ones call them then).  Damage
  * (TTV_FORMAT_ERROR_CORRUPT) is recorded and the cursor moves to the next

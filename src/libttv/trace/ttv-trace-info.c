@@ -14,6 +14,27 @@ append_time (GString *out, const char *label, TtvTime t)
 }
 
 void
+ttv_lost_range_append_text (const TtvLostRange *r, GString *out)
+{
+  char b1[32], b2[32];
+  g_string_append (out, "    ");
+  if (r->packets)
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT " packets", r->packets);
+  if (r->packets && r->count)
+    g_string_append (out, " and ");
+  if (r->count || !r->packets)
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT " events", r->count);
+  if (r->flags & TTV_LOST_TIME_UNKNOWN)
+    g_string_append (out, " lost\n");
+  else if (r->flags & TTV_LOST_SINCE_STREAM_START)
+    g_string_append_printf (out, " lost before %s (counted since the stream began)\n",
+                            ttv_time_to_string (r->end, b2, sizeof b2));
+  else
+    g_string_append_printf (out, " lost between %s and %s\n", ttv_time_to_string (r->start, b1, sizeof b1),
+                            ttv_time_to_string (r->end, b2, sizeof b2));
+}
+
+void
 ttv_trace_append_info (const TtvTrace *t, GString *out)
 {
   g_string_append_printf (out, "trace          %s\n", t->display_path);
@@ -50,12 +71,7 @@ ttv_trace_append_info (const TtvTrace *t, GString *out)
                               tf->first_event == TTV_TIME_MAX ? "-" : ttv_time_to_string (tf->first_event, b1, sizeof b1),
                               tf->last_event == TTV_TIME_MIN ? "-" : ttv_time_to_string (tf->last_event, b2, sizeof b2));
       for (guint j = 0; tf->lost && j < tf->lost->len; j++)
-        {
-          const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, j);
-          g_string_append_printf (out, "    %" G_GUINT64_FORMAT " events lost between %s and %s\n", r->count,
-                                  ttv_time_to_string (r->start, b1, sizeof b1),
-                                  ttv_time_to_string (r->end, b2, sizeof b2));
-        }
+        ttv_lost_range_append_text (&g_array_index (tf->lost, TtvLostRange, j), out);
     }
   if (t->flags & TTV_TRACE_FLAG_BEGINNING_MISSING)
     g_string_append_printf (out, "%s\n", _("warning: the beginning of this trace is missing (flight recorder mode)"));

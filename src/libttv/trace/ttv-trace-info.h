@@ -9,6 +9,10 @@ G_BEGIN_DECLS
 /* System description, time span, tracefiles with their event spans and
  * blocks, lost events, warnings. */
 void ttv_trace_append_info (const TtvTrace *trace, GString *out);
+/* One indented line for a lost range: "    3 events lost between A and B",
+ * "    2 packets lost between ...", "... lost before B (counted since the
+ * stream began)". */
+void ttv_lost_range_append_text (const TtvLostRange *lost, GString *out);
 /* One line per event type: id, full name, field signature, description
  * (trcrpt -j). */
 void ttv_trace_append_event_types (const TtvTrace *trace, GString *out);

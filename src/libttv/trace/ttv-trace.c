@@ -143,9 +143,12 @@ ttv_trace_close (TtvTrace *t)
   g_ptr_array_unref (t->info_keys);
   g_hash_table_unref (t->info);
   g_clear_pointer (&t->tail_warnings, g_ptr_array_unref);
+  g_clear_pointer (&t->damage_warnings, g_ptr_array_unref);
   g_ptr_array_unref (t->warnings);
   g_free (t->path);
   g_free (t->display_path);
+  g_free (t->session_rel);
+  g_clear_pointer (&t->more_paths, g_ptr_array_unref);
   g_free (t->name);
   g_free (t);
 }
@@ -167,6 +170,24 @@ best_format (const char *dir)
   return best;
 }
 
+/* @format's open of the new trace @t, then its span; @t is freed on error. */
+static TtvTrace *
+format_open (TtvTrace *t, const TtvFormatClass *format, GError **error)
+{
+  if (!format->open (t, error))
+    {
+      /* close() is only for a trace the reader accepted. */
+      t->format = NULL;
+      ttv_trace_close (t);
+      return NULL;
+    }
+  t->format = format;
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    find_event_span (g_ptr_array_index (t->tracefiles, i));
+  update_span (t);
+  return t;
+}
+
 /* The best reader's open of @dir (@path is what the user gave). */
 static TtvTrace *
 open_dir (const char *dir, const char *path, TtvTraceFlags flags, GError **error)
@@ -183,18 +204,7 @@ open_dir (const char *dir, const char *path, TtvTraceFlags flags, GError **error
 
   TtvTrace *t = trace_new (dir, path);
   t->flags = flags;
-  if (!format->open (t, error))
-    {
-      /* close() is only for a trace the reader accepted. */
-      t->format = NULL;
-      ttv_trace_close (t);
-      return NULL;
-    }
-  t->format = format;
-  for (guint i = 0; i < t->tracefiles->len; i++)
-    find_event_span (g_ptr_array_index (t->tracefiles, i));
-  update_span (t);
-  return t;
+  return format_open (t, format, error);
 }
 
 TtvTrace *
@@ -236,6 +246,21 @@ ttv_trace_open_growing (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
   return open_dir (path, path, TTV_TRACE_FLAG_GROWING, error);
+}
+
+TtvTrace *
+ttv_trace_open_group (const char *const *paths, guint n, GError **error)
+{
+  g_return_val_if_fail (paths != NULL && n > 0, NULL);
+  if (n == 1)
+    return ttv_trace_open (paths[0], error);
+  const TtvFormatClass *format = best_format (paths[0]);
+  g_return_val_if_fail (format != NULL && format->identity != NULL, NULL);
+  TtvTrace *t = trace_new (paths[0], paths[0]);
+  t->more_paths = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 1; i < n; i++)
+    g_ptr_array_add (t->more_paths, g_strdup (paths[i]));
+  return format_open (t, format, error);
 }
 
 gboolean
@@ -298,12 +323,32 @@ ttv_trace_get_info (const TtvTrace *t, const char *key)
   return g_hash_table_lookup (t->info, key);
 }
 
+/* A warning, added to @warnings and to the subsets its kind names. */
+static void
+add_warning (TtvTrace *t, gboolean tail, gboolean damage, const char *format, va_list ap)
+{
+  char *text = g_strdup_vprintf (format, ap);
+  g_ptr_array_add (t->warnings, text);
+  if (tail)
+    {
+      if (t->tail_warnings == NULL)
+        t->tail_warnings = g_ptr_array_new ();
+      g_ptr_array_add (t->tail_warnings, text);
+    }
+  if (damage)
+    {
+      if (t->damage_warnings == NULL)
+        t->damage_warnings = g_ptr_array_new ();
+      g_ptr_array_add (t->damage_warnings, text);
+    }
+}
+
 void
 ttv_trace_add_warning (TtvTrace *t, const char *format, ...)
 {
   va_list ap;
   va_start (ap, format);
-  g_ptr_array_add (t->warnings, g_strdup_vprintf (format, ap));
+  add_warning (t, FALSE, FALSE, format, ap);
   va_end (ap);
 }
 
@@ -312,12 +357,40 @@ ttv_trace_add_tail_warning (TtvTrace *t, const char *format, ...)
 {
   va_list ap;
   va_start (ap, format);
-  char *text = g_strdup_vprintf (format, ap);
+  add_warning (t, TRUE, FALSE, format, ap);
   va_end (ap);
-  g_ptr_array_add (t->warnings, text);
-  if (t->tail_warnings == NULL)
-    t->tail_warnings = g_ptr_array_new ();
-  g_ptr_array_add (t->tail_warnings, text);
+}
+
+void
+ttv_trace_add_damage_warning (TtvTrace *t, const char *format, ...)
+{
+  va_list ap;
+  va_start (ap, format);
+  add_warning (t, FALSE, TRUE, format, ap);
+  va_end (ap);
+}
+
+void
+ttv_trace_add_tail_damage_warning (TtvTrace *t, const char *format, ...)
+{
+  va_list ap;
+  va_start (ap, format);
+  add_warning (t, TRUE, TRUE, format, ap);
+  va_end (ap);
+}
+
+gboolean
+ttv_trace_warning_is_tail (const TtvTrace *t, const char *warning)
+{
+  g_return_val_if_fail (t != NULL, FALSE);
+  return t->tail_warnings && g_ptr_array_find (t->tail_warnings, warning, NULL);
+}
+
+gboolean
+ttv_trace_warning_loses_events (const TtvTrace *t, const char *warning)
+{
+  g_return_val_if_fail (t != NULL, FALSE);
+  return t->damage_warnings && g_ptr_array_find (t->damage_warnings, warning, NULL);
 }
 
 const TtvEventType *
@@ -440,6 +513,16 @@ ttv_event_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime p
   if (format->append_babeltrace_line == NULL)
     return FALSE;
   format->append_babeltrace_line (out, event, previous_time, decoder);
+  return TRUE;
+}
+
+gboolean
+ttv_tracefile_append_babeltrace_lost (GString *out, const TtvTracefile *tracefile, const TtvLostRange *lost)
+{
+  const TtvFormatClass *format = tracefile->trace->format;
+  if (format->append_babeltrace_lost == NULL)
+    return FALSE;
+  format->append_babeltrace_lost (out, tracefile, lost);
   return TRUE;
 }
 

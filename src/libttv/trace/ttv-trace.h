@@ -84,11 +84,24 @@ typedef enum {
   TTV_EVENT_N_CONTEXTS
 } TtvEventContext;
 
-/* A range of events the tracer lost (CTF events_discarded, LTT/LTTng lost blocks). */
+/* Flags of a TtvLostRange. */
+typedef enum {
+  /* The stream's first packet counted discarded events (a snapshot, or a
+   * trace whose beginning was overwritten): lost since the stream began,
+   * up to @end. */
+  TTV_LOST_SINCE_STREAM_START = 1 << 0,
+  /* The packets have no times: where the loss happened is unknown. */
+  TTV_LOST_TIME_UNKNOWN = 1 << 1,
+} TtvLostFlags;
+
+/* A range of events the tracer lost (CTF events_discarded and packet
+ * sequence gaps, LTT/LTTng lost blocks). */
 typedef struct {
   TtvTime start;
   TtvTime end;
   guint64 count;                  /* events lost; 0 if unknown */
+  guint64 packets;                /* whole packets lost (CTF packet_seq_num gaps); 0: none */
+  TtvLostFlags flags;
 } TtvLostRange;
 
 struct _TtvTracefile {
@@ -137,7 +150,17 @@ struct _TtvTrace {
   GPtrArray *tail_warnings;       /* of char *, weak, NULL when none: those of @warnings about a
                                    * partly written last block or packet, normal while a trace
                                    * is being written */
+  GPtrArray *damage_warnings;     /* of char *, weak, NULL when none: those of @warnings about
+                                   * damage found while opening that loses events (the reader
+                                   * will not deliver them); see ttv_trace_is_damaged() */
   TtvTraceDamage *damage;         /* owned; NULL: reading stops at damaged data (ttv-trace-damage.h) */
+  char *session_rel;              /* owned, may be NULL: its path inside the session directory it was
+                                   * found in (ttv-session.c); NULL for a trace opened alone or one
+                                   * found in several directories (as babeltrace2 names traces) */
+  /* Other directories holding more of this same trace (LTTng session
+   * chunks after a rotation, snapshots), in order; NULL for one
+   * directory.  Only formats with an identity() are given several. */
+  GPtrArray *more_paths;          /* of char *, owned */
   gpointer priv;                  /* reader-private */
 };
 
@@ -146,6 +169,11 @@ struct _TtvFormatClass {
   const char *description;
   /* 0: not mine; 100: certainly mine.  Must not fail loudly. */
   guint     (*probe)        (const char *path);
+  /* Optional: what identifies the trace in directory @path (a CTF trace's
+   * UUID), so that directories of the same trace (session chunks,
+   * snapshots) open as one trace (ttv_trace_open_group); NULL when @path
+   * holds no such identity.  Newly allocated. */
+  char     *(*identity)     (const char *path);
   /* Fills a trace allocated by ttv_trace_new(): tracefiles with their
    * index, event types, info, start/end. */
   gboolean  (*open)         (TtvTrace *trace, GError **error);
@@ -193,6 +221,10 @@ struct _TtvFormatClass {
    * (see ttv_event_append_babeltrace_line). */
   void      (*append_babeltrace_line) (GString *out, const TtvEvent *event, TtvTime previous_time,
                                        TtvDecoder *decoder);
+  /* Optional: appends the warning babeltrace2 prints on stderr for @lost
+   * of @tracefile (see ttv_tracefile_append_babeltrace_lost). */
+  void      (*append_babeltrace_lost) (GString *out, const TtvTracefile *tracefile,
+                                       const TtvLostRange *lost);
   /* Optional (NULL: none): the processes and interrupts the trace recorded
    * at its start, of TtvTraceProcess / TtvTraceInterrupt, borrowed. */
   const GArray *(*get_processes)  (const TtvTrace *trace);
@@ -214,6 +246,10 @@ TtvTrace   *ttv_trace_open_full (const char *path, GCancellable *cancellable,
  * written end waits for ttv_trace_refresh. */
 TtvTrace   *ttv_trace_open_growing (const char *path, GError **error);
 void        ttv_trace_close (TtvTrace *trace);
+/* Opens the directories @paths (@n of them, of one format with the same
+ * identity()) as one trace: trace->path is the first, the others
+ * trace->more_paths.  One path: ttv_trace_open. */
+TtvTrace   *ttv_trace_open_group (const char *const *paths, guint n, GError **error);
 /* Called by readers from their open(). */
 TtvTracefile *ttv_trace_add_tracefile (TtvTrace *trace, const char *name, gint cpu);
 TtvEventType *ttv_trace_add_event_type (TtvTrace *trace, const char *facility, const char *name,
@@ -223,6 +259,18 @@ const char *ttv_trace_get_info (const TtvTrace *trace, const char *key);
 void        ttv_trace_add_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* The same for a partly written last block or packet (also in tail_warnings). */
 void        ttv_trace_add_tail_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Damage found while opening that drops or skips events: a file or the
+ * rest of a stream that will not be read (also in damage_warnings).  Such
+ * a trace is not whole: ttv-report exits non-zero and the viewer says so. */
+void        ttv_trace_add_damage_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* The same for a partly written last block or packet whose events are
+ * dropped (in tail_warnings and damage_warnings: not damage while the
+ * trace is still being written). */
+void        ttv_trace_add_tail_damage_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Whether warning @warning (an element of trace->warnings) is in
+ * tail_warnings / damage_warnings. */
+gboolean    ttv_trace_warning_is_tail (const TtvTrace *trace, const char *warning);
+gboolean    ttv_trace_warning_loses_events (const TtvTrace *trace, const char *warning);
 /* Re-reads what a live trace appended (TtvFormatClass.refresh) and updates
  * the trace's start and end; *changed tells whether anything was added.
  * No cursor of the trace may exist during the call. */
@@ -274,6 +322,12 @@ gint32      ttv_event_decode_contexts (const TtvEvent *event, TtvDecoder *decode
  * the event's format has no babeltrace2 form. */
 gboolean    ttv_event_append_babeltrace_line (GString *out, const TtvEvent *event,
                                               TtvTime previous_time, TtvDecoder *decoder);
+/* Appends the warning `babeltrace2` prints on stderr for the events or
+ * packets @lost in @tracefile ("WARNING: Tracer discarded 3 events between
+ * [...] and [...] in trace ..."), with its newline; FALSE, appending
+ * nothing, when the tracefile's format has no babeltrace2 form. */
+gboolean    ttv_tracefile_append_babeltrace_lost (GString *out, const TtvTracefile *tracefile,
+                                                  const TtvLostRange *lost);
 int         ttv_tracefile_position_compare (const TtvTracefilePosition *a, const TtvTracefilePosition *b);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvTrace, ttv_trace_close)

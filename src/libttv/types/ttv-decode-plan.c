@@ -132,8 +132,8 @@ align_of (const TtvType *t)
 static Op *
 resolve_ref (Compiler *c, const char *ref, const TtvType **type)
 {
-  if (ref == NULL || strchr (ref, '.') != NULL)
-    return NULL;  /* a path: maybe another scope, which only the walk sees */
+  if (ref == NULL || strchr (ref, '.') != NULL || ref[0] == '^')
+    return NULL;  /* a path (maybe another scope) or a CTF 2 climb: only the walk sees them */
   for (guint f = c->n_frames; f-- > 0;)
     {
       const Frame *fr = &c->frames[f];
@@ -172,6 +172,11 @@ static gboolean compile_op (Compiler *c, const TtvType *t, Op *op, guint level);
 static gboolean
 compile_scalar (const TtvType *t, Op *op)
 {
+  /* CTF 2 encodings (LEB128, reversed bits; an enum's are its
+   * container's) are the walk's. */
+  const TtvType *bits = t->kind == TTV_TYPE_ENUM && t->container ? t->container : t;
+  if (bits->leb128 || bits->reverse_bits || t->leb128 || t->reverse_bits)
+    return FALSE;
   op->size = (guint16) t->size_bits;
   op->align = align_of (t);
   op->order = t->byte_order;
@@ -357,8 +362,15 @@ option_of_tag (const TtvType *variant, const TtvType *tag_type, guint64 tag)
 {
   if (tag_type)
     {
+      /* As the walk: a label of one leading underscore also names the
+       * option without it. */
       const char *label = ttv_type_enum_label (tag_type, tag);
-      return label ? ttv_type_find_field (variant, label) : -1;
+      if (label == NULL)
+        return -1;
+      gint i = ttv_type_find_field (variant, label);
+      if (i < 0 && label[0] == '_')
+        i = ttv_type_find_field (variant, label + 1);
+      return i;
     }
   return tag < variant->fields->len ? (gint) tag : -1;
 }
@@ -367,6 +379,9 @@ static gboolean
 compile_variant (Compiler *c, const TtvType *t, Op *op, guint level)
 {
   op->kind = OP_VARIANT;
+  /* CTF 2 variants chosen by ranges, and optionals, are the walk's. */
+  if (t->option_ranges != NULL || t->optional)
+    return FALSE;
   const TtvType *ref_type;
   if (!compile_count (c, t, op, &ref_type))
     return FALSE;
@@ -406,8 +421,11 @@ compile_op (Compiler *c, const TtvType *t, Op *op, guint level)
     case TTV_TYPE_FLOAT:
       return compile_scalar (t, op);
     case TTV_TYPE_STRING:
+      /* NUL-terminated bytes only: CTF 2's sized and UTF-16/32 strings are
+       * the walk's. */
       op->kind = OP_STRING;
-      return TRUE;
+      return !t->static_length && t->ref == NULL
+             && (t->encoding == TTV_ENCODING_NONE || t->encoding == TTV_ENCODING_UTF8);
     case TTV_TYPE_ARRAY:
     case TTV_TYPE_SEQUENCE:
       return compile_array (c, t, op, level);

@@ -27,6 +27,10 @@ struct _TtvDecoder {
   guint32 *open;      /* owned, pairs, [open_cap * 2] */
   guint n_open, open_cap;
   guint depth;
+  /* Strings the bytes do not hold as NUL-terminated UTF-8 (CTF 2 static
+   * and dynamic lengths, UTF-16/32), converted for this event. */
+  GStringChunk *arena;
+  gboolean arena_used;
 };
 
 void ttv_decoder_grow (TtvDecoder *d, guint32 n);

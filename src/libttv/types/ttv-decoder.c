@@ -3,6 +3,7 @@
 #include "ttv-decoder.h"
 #include "ttv-decode-plan.h"
 #include "ttv-error.h"
+#include "ttv-json-out.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -19,6 +20,7 @@ ttv_decoder_new (void)
   d->scopes = g_new (TtvDecoderScope, d->scopes_cap);
   d->open_cap = 16;
   d->open = g_new (guint32, d->open_cap * 2);
+  d->arena = g_string_chunk_new (256);
   return d;
 }
 
@@ -30,6 +32,7 @@ ttv_decoder_free (TtvDecoder *d)
   g_free (d->nodes);
   g_free (d->scopes);
   g_free (d->open);
+  g_string_chunk_free (d->arena);
   g_free (d);
 }
 
@@ -40,6 +43,11 @@ ttv_decoder_reset (TtvDecoder *d)
   d->n_open = 0;
   d->n_scopes = 0;
   d->depth = 0;
+  if (d->arena_used)
+    {
+      g_string_chunk_clear (d->arena);
+      d->arena_used = FALSE;
+    }
 }
 
 void
@@ -261,6 +269,53 @@ child_named (const TtvDecoder *d, const TtvValue *compound, guint32 filled, cons
   return hit;
 }
 
+/* The element being decoded of array @node when it is open (-1: none). */
+static gint64
+open_element (const TtvDecoder *d, const TtvValue *node)
+{
+  for (guint i = d->n_open; i-- > 0;)
+    {
+      const guint32 *pair = &d->open[i * 2];
+      if (&d->nodes[pair[0]] == node)
+        return pair[1] < node->n_children ? (gint64) pair[1] : -1;
+    }
+  return -1;
+}
+
+/* How many children of @node are decoded: all of them unless it is open. */
+static guint32
+decoded_children (const TtvDecoder *d, guint32 node)
+{
+  for (guint i = d->n_open; i-- > 0;)
+    {
+      const guint32 *pair = &d->open[i * 2];
+      if (pair[0] == node)
+        return pair[1];
+    }
+  return d->nodes[node].n_children;
+}
+
+/* Through a variant to its option, and through an array being decoded to
+ * the element being decoded (CTF 2 field locations).  A text array is a
+ * view without children, never open: nothing is found in it. */
+static const TtvValue *
+step_into (const TtvDecoder *d, const TtvValue *v)
+{
+  while (v)
+    {
+      if (v->type->kind == TTV_TYPE_VARIANT && v->n_children == 1)
+        v = &d->nodes[v->first_child];
+      else if (v->type->kind == TTV_TYPE_ARRAY || v->type->kind == TTV_TYPE_SEQUENCE)
+        {
+          gint64 e = open_element (d, v);
+          v = e < 0 ? NULL : &d->nodes[v->first_child + (guint32) e];
+        }
+      else
+        break;
+    }
+  return v;
+}
+
 /* Looks @path (from component @first) up below @node, whose first @filled
  * children are decoded. */
 static const TtvValue *
@@ -269,20 +324,53 @@ find_in_node (const TtvDecoder *d, guint32 node, guint32 filled, const RefPath *
   const TtvValue *hit = child_named (d, &d->nodes[node], filled, path, first);
   for (guint i = first + 1; hit && i < path->n; i++)
     {
-      if (hit->type->kind == TTV_TYPE_VARIANT && hit->n_children == 1)
-        hit = &d->nodes[hit->first_child];
-      hit = child_named (d, hit, hit->n_children, path, i);
+      hit = step_into (d, hit);
+      hit = hit ? child_named (d, hit, hit->n_children, path, i) : NULL;
     }
   return hit;
+}
+
+/* The value a length or selector names, through the variant it may be. */
+static const TtvValue *
+resolve_value (const TtvValue *v, const TtvDecoder *d)
+{
+  while (v && v->type->kind == TTV_TYPE_VARIANT && v->n_children == 1)
+    v = &d->nodes[v->first_child];
+  return v;
+}
+
+/* CTF 2 location climbing @climb structures: only the structure that many
+ * above the innermost one being decoded is searched. */
+static const TtvValue *
+resolve_climbing (const TtvDecoder *d, guint climb, const RefPath *path)
+{
+  guint seen = 0;
+  for (guint i = d->n_open; i-- > 0;)
+    {
+      const guint32 *pair = &d->open[i * 2];
+      if (d->nodes[pair[0]].type->kind != TTV_TYPE_STRUCT)
+        continue;
+      if (seen++ == climb)
+        return find_in_node (d, pair[0], pair[1], path, 0);
+    }
+  return NULL;
 }
 
 /* Finds the integer a sequence length or variant tag refers to. */
 static const TtvValue *
 resolve_ref (const TtvDecoder *d, const char *ref)
 {
+  guint climb = 0;
+  while (*ref == '^')
+    {
+      climb++;
+      ref++;
+    }
   RefPath path;
   if (!ref_path_split (ref, &path))
     return NULL;
+  if (climb)
+    return resolve_value (resolve_climbing (d, climb, &path), d);
 
   /* Absolute: "<scope>.<path>", longest registered scope prefix first. */
   const TtvDecoderScope *best = NULL;
@@ -303,8 +391,11 @@ resolve_ref (const TtvDecoder *d, const char *ref)
       guint first = 0;
       while (first < path.n && path.name[first] < ref + best_len)
         first++;
-      const TtvValue *root = &d->nodes[best->node];
-      return first < path.n ? find_in_node (d, best->node, root->n_children, &path, first) : NULL;
+      /* The scope may be the one being decoded (a reference to an earlier
+       * member of the same scope by its absolute path). */
+      return first < path.n ? resolve_value (find_in_node (d, best->node, decoded_children (d, best->node),
+                                                           &path, first), d)
+                            : NULL;
     }
 
   /* Relative: enclosing compounds innermost first, then scope roots. */
@@ -313,15 +404,14 @@ resolve_ref (const TtvDecoder *d, const char *ref)
       const guint32 *pair = &d->open[i * 2];
       const TtvValue *hit = find_in_node (d, pair[0], pair[1], &path, 0);
       if (hit)
-        return hit;
+        return resolve_value (hit, d);
     }
   for (guint i = d->n_scopes; i-- > 0;)
     {
       const TtvDecoderScope *s = &d->scopes[i];
-      const TtvValue *root = &d->nodes[s->node];
-      const TtvValue *hit = find_in_node (d, s->node, root->n_children, &path, 0);
+      const TtvValue *hit = find_in_node (d, s->node, decoded_children (d, s->node), &path, 0);
       if (hit)
-        return hit;
+        return resolve_value (hit, d);
     }
   return NULL;
 }
@@ -329,15 +419,57 @@ resolve_ref (const TtvDecoder *d, const char *ref)
 static gboolean decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
                              const guint8 *buf, guint64 buf_bits, guint64 *pos, GError **error);
 
+/* LEB128 (CTF 2 variable-length integers): 7 bits a byte, least
+ * significant first; bits past 64 are dropped. */
+static gboolean
+read_leb128 (const TtvType *t, const guint8 *buf, guint64 buf_bits, guint64 *pos,
+             guint64 *out, GError **error)
+{
+  guint64 p = ttv_align_up (*pos, 8);
+  guint64 v = 0;
+  guint shift = 0;
+  guint8 b;
+  do
+    {
+      if (p > buf_bits || buf_bits - p < 8)
+        return set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p,
+                             _("Data ends inside a variable-length integer"));
+      b = buf[p >> 3];
+      p += 8;
+      if (shift < 64)
+        v |= (guint64) (b & 0x7F) << shift;
+      shift += 7;
+    }
+  while (b & 0x80);
+  if (t->is_signed && shift < 64 && (b & 0x40))
+    v |= ~(guint64) 0 << shift;
+  *out = v;
+  *pos = p;
+  return TRUE;
+}
+
+static guint64
+reverse_bits (guint64 v, guint n)
+{
+  guint64 r = 0;
+  for (guint i = 0; i < n; i++, v >>= 1)
+    r = (r << 1) | (v & 1);
+  return r;
+}
+
 static gboolean
 read_uint (const TtvType *t, const guint8 *buf, guint64 buf_bits, guint64 *pos,
            guint64 *out, GError **error)
 {
+  if (G_UNLIKELY (t->leb128))
+    return read_leb128 (t, buf, buf_bits, pos, out, error);
   guint64 p = ttv_align_up (*pos, t->align_bits);
   if (p > buf_bits || buf_bits - p < t->size_bits)
     return set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p,
                          _("Data ends inside an integer"));
   *out = ttv_read_bits (buf, p, t->size_bits, t->byte_order);
+  if (G_UNLIKELY (t->reverse_bits))
+    *out = reverse_bits (*out, t->size_bits);
   *pos = p + t->size_bits;
   return TRUE;
 }
@@ -359,16 +491,166 @@ get_count (TtvDecoder *d, const TtvType *t, const guint8 *buf, guint64 buf_bits,
   return TRUE;
 }
 
-/* Labels name variant options; an enum tag selects by label, an integer by index. */
+/* CTF 1.8 variants: an enum tag selects the option named by its label; a
+ * label of one leading underscore also names the option without it (field
+ * names lose one, labels do not: `_callsite` selects `string _callsite;`,
+ * stored as "callsite").  An integer tag selects by index. */
 static gint
 variant_option (const TtvType *t, const TtvValue *tag_value, guint64 tag)
 {
   if (tag_value && tag_value->type->kind == TTV_TYPE_ENUM)
     {
       const char *label = ttv_type_enum_label (tag_value->type, tag);
-      return label ? ttv_type_find_field (t, label) : -1;
+      if (label == NULL)
+        return -1;
+      gint i = ttv_type_find_field (t, label);
+      if (i < 0 && label[0] == '_')
+        i = ttv_type_find_field (t, label + 1);
+      return i;
     }
   return tag < t->fields->len ? (gint) tag : -1;
+}
+
+/* IEEE 754 binary16 to double. */
+static double
+half_to_double (guint16 h)
+{
+  guint e = (h >> 10) & 0x1F, m = h & 0x3FF;
+  double v;
+  if (e == 0)
+    v = ldexp ((double) m, -24);
+  else if (e == 31)
+    v = m ? NAN : INFINITY;
+  else
+    v = ldexp ((double) (m | 0x400), (int) e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+static guint
+encoding_unit (TtvEncoding e)
+{
+  switch (e)
+    {
+    case TTV_ENCODING_UTF16BE:
+    case TTV_ENCODING_UTF16LE:
+      return 2;
+    case TTV_ENCODING_UTF32BE:
+    case TTV_ENCODING_UTF32LE:
+      return 4;
+    default:
+      return 1;
+    }
+}
+
+/* UTF-16/32 code units to UTF-8 in the arena; bad units become U+FFFD. */
+static const char *
+units_to_utf8 (TtvDecoder *d, TtvEncoding enc, const guint8 *p, gsize units, guint32 *len)
+{
+  GString *tmp = g_string_sized_new (units + 1);
+  gboolean big = enc == TTV_ENCODING_UTF16BE || enc == TTV_ENCODING_UTF32BE;
+  guint unit = encoding_unit (enc);
+  for (gsize i = 0; i < units; i++)
+    {
+      const guint8 *u = p + i * unit;
+      gunichar c;
+      if (unit == 4)
+        c = big ? ((gunichar) u[0] << 24 | (gunichar) u[1] << 16 | (gunichar) u[2] << 8 | u[3])
+                : ((gunichar) u[3] << 24 | (gunichar) u[2] << 16 | (gunichar) u[1] << 8 | u[0]);
+      else
+        {
+          c = big ? ((gunichar) u[0] << 8 | u[1]) : ((gunichar) u[1] << 8 | u[0]);
+          if (c >= 0xD800 && c <= 0xDBFF && i + 1 < units)
+            {
+              const guint8 *v = u + 2;
+              gunichar lo = big ? ((gunichar) v[0] << 8 | v[1]) : ((gunichar) v[1] << 8 | v[0]);
+              if (lo >= 0xDC00 && lo <= 0xDFFF)
+                {
+                  c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
+                  i++;
+                }
+            }
+        }
+      if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        c = 0xFFFD;
+      g_string_append_unichar (tmp, c);
+    }
+  *len = (guint32) tmp->len;
+  const char *r = g_string_chunk_insert_len (d->arena, tmp->str, (gssize) tmp->len);
+  d->arena_used = TRUE;
+  g_string_free (tmp, TRUE);
+  return r;
+}
+
+/* Number of whole code units before the first all-zero one, or @units. */
+static gsize
+units_before_nul (const guint8 *p, gsize units, guint unit)
+{
+  if (unit == 1)
+    {
+      const guint8 *nul = memchr (p, 0, units);
+      return nul ? (gsize) (nul - p) : units;
+    }
+  for (gsize i = 0; i < units; i++)
+    {
+      gboolean zero = TRUE;
+      for (guint k = 0; k < unit; k++)
+        zero = zero && p[i * unit + k] == 0;
+      if (zero)
+        return i;
+    }
+  return units;
+}
+
+/* Strings: NUL-terminated, or of a static or dynamic number of bytes (CTF 2),
+ * in UTF-8 or UTF-16/32.  The value is always NUL-terminated UTF-8: a view
+ * into @buf when the bytes are that, else a copy in the arena. */
+static gboolean
+decode_string (TtvDecoder *d, const TtvType *t, TtvValue *self, const guint8 *buf,
+               guint64 buf_bits, guint64 *pos, GError **error)
+{
+  guint unit = encoding_unit (t->encoding);
+  guint64 p = ttv_align_up (*pos, 8);
+  if (p > buf_bits)
+    return set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p, _("Data ends before a string"));
+  const guint8 *s = buf + p / 8;
+  guint64 avail = (buf_bits - p) / 8;
+  gsize units, bytes;
+  if (t->static_length || t->ref)
+    {
+      guint64 n = t->length;
+      if (t->ref && !get_count (d, t, buf, buf_bits, pos, &n, error))
+        return FALSE;
+      if (n > avail)
+        return set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p, _("Data ends inside a string"));
+      units = units_before_nul (s, (gsize) n / unit, unit);
+      if (units == n / unit && n % unit)
+        return set_error_at (error, TTV_FORMAT_ERROR_CORRUPT, p,
+                             _("String length is not a whole number of code units"));
+      bytes = (gsize) n;
+    }
+  else
+    {
+      units = units_before_nul (s, (gsize) (avail / unit), unit);
+      if (units == avail / unit)
+        return set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p,
+                             _("String has no terminating NUL before the end of the data"));
+      bytes = (units + 1) * unit;
+    }
+  if (unit > 1)
+    self->v.string.str = units_to_utf8 (d, t->encoding, s, units, &self->v.string.len);
+  else if (units < bytes)
+    {
+      self->v.string.str = (const char *) s;   /* NUL-terminated in place */
+      self->v.string.len = (guint32) units;
+    }
+  else
+    {
+      self->v.string.str = g_string_chunk_insert_len (d->arena, (const char *) s, (gssize) units);
+      self->v.string.len = (guint32) units;
+      d->arena_used = TRUE;
+    }
+  *pos = p + (guint64) bytes * 8;
+  return TRUE;
 }
 
 static gboolean
@@ -428,7 +710,8 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
     case TTV_TYPE_ENUM:
       {
         guint64 raw;
-        ok = read_uint (t, buf, buf_bits, pos, &raw, error);
+        /* An enum's encoding (LEB128, bit order) is its container's. */
+        ok = read_uint (t->container ? t->container : t, buf, buf_bits, pos, &raw, error);
         if (ok && t->is_signed && t->size_bits < 64 && (raw >> (t->size_bits - 1)) & 1)
           raw |= ~(guint64) 0 << t->size_bits;
         self->v.u = raw;
@@ -438,7 +721,9 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
       {
         guint64 raw;
         ok = read_uint (t, buf, buf_bits, pos, &raw, error);
-        if (t->size_bits == 32)
+        if (t->size_bits == 16)
+          self->v.f = half_to_double ((guint16) raw);
+        else if (t->size_bits == 32)
           {
             guint32 r32 = (guint32) raw;
             float f;
@@ -450,25 +735,7 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
       }
       break;
     case TTV_TYPE_STRING:
-      {
-        guint64 p = ttv_align_up (*pos, 8);
-        if (p > buf_bits)
-          {
-            ok = set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p, _("Data ends before a string"));
-            break;
-          }
-        const char *s = (const char *) buf + p / 8;
-        const char *nul = memchr (s, '\0', (buf_bits - p) / 8);
-        if (nul == NULL)
-          {
-            ok = set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, p,
-                               _("String has no terminating NUL before the end of the data"));
-            break;
-          }
-        self->v.string.str = s;
-        self->v.string.len = (guint32) (nul - s);
-        *pos = p + ((guint64) (nul - s) + 1) * 8;
-      }
+      ok = decode_string (d, t, self, buf, buf_bits, pos, error);
       break;
     case TTV_TYPE_ARRAY:
     case TTV_TYPE_SEQUENCE:
@@ -530,7 +797,18 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
           }
         if (!ok)
           break;
-        gint opt = variant_option (t, tag_value, tag);
+        gint opt;
+        if (t->option_ranges == NULL)
+          opt = variant_option (t, tag_value, tag);
+        else if (t->optional && tag_value && tag_value->type->int_kind == TTV_INT_BOOLEAN)
+          opt = tag != 0 ? 0 : -1;
+        else
+          opt = ttv_type_select_option (t, tag, tag_value && tag_value->type->is_signed);
+        if (opt < 0 && t->optional)
+          {
+            self->v.u = tag;    /* absent: no child */
+            break;
+          }
         if (opt < 0)
           {
             g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
@@ -595,10 +873,17 @@ decode_slow (TtvDecoder *d, const TtvType *type, const char *scope_name, const g
 {
   if (G_UNLIKELY (d->n_nodes >= TTV_DECODER_MAX_NODES))
     return set_error_at (error, TTV_FORMAT_ERROR_CORRUPT, *bit_pos, _("Too many values in one event")), -1;
-  gint32 r = decode_walk (d, type, alloc_nodes (d, 1), buf, buf_bits, bit_pos, error);
-  if (r >= 0 && scope_name)
-    add_scope (d, scope_name, (guint32) r);
-  return r;
+  guint32 root = alloc_nodes (d, 1);
+  /* Registered first: its own members may name earlier ones by path. */
+  if (scope_name)
+    add_scope (d, scope_name, root);
+  if (decode_walk (d, type, root, buf, buf_bits, bit_pos, error) < 0)
+    {
+      if (scope_name)
+        d->n_scopes--;
+      return -1;
+    }
+  return (gint32) root;
 }
 
 gint32
@@ -632,8 +917,6 @@ ttv_decoder_has_plan (const TtvType *type)
   return ttv_decode_plan_get (type) != NULL;
 }
 
-
-
 gboolean
 ttv_decoder_skip (TtvDecoder *d, const TtvType *type, const guint8 *buf, guint64 buf_bits,
                   guint64 *bit_pos, GError **error)
@@ -664,6 +947,14 @@ ttv_decoder_skip (TtvDecoder *d, const TtvType *type, const guint8 *buf, guint64
 static void
 append_json_string (GString *out, const char *s, gsize len)
 {
+  ttv_json_append_string (out, s, (gssize) len);
+}
+
+/* Text reports quote strings with JSON's escapes for quotes, backslashes
+ * and control characters, other bytes as they are. */
+static void
+append_plain_string (GString *out, const char *s, gsize len)
+{
   g_string_append_c (out, '"');
   for (gsize i = 0; i < len; i++)
     {
@@ -689,12 +980,43 @@ static void
 append_integer (GString *out, const TtvValue *v, TtvValueStyle style)
 {
   const TtvType *t = v->type;
-  if (t->is_signed)
+  if (t->int_kind == TTV_INT_BOOLEAN)
+    g_string_append (out, v->v.u ? "true" : "false");
+  else if (t->is_signed)
     g_string_append_printf (out, "%" G_GINT64_FORMAT, v->v.s);
-  else if (t->base == 16 && style == TTV_VALUE_STYLE_PLAIN)
+  else if ((t->base == 16 || t->int_kind == TTV_INT_BIT_ARRAY) && style == TTV_VALUE_STYLE_PLAIN)
     g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", v->v.u);
   else
     g_string_append_printf (out, "%" G_GUINT64_FORMAT, v->v.u);
+}
+
+/* Every label that applies to an enum value: overlapping mappings give
+ * several, each label once, in the order of first declaration. */
+static guint
+append_enum_labels (GString *out, const TtvType *t, guint64 raw, gboolean json)
+{
+  guint n = 0;
+  for (guint i = 0; i < t->mappings->len; i++)
+    {
+      const TtvEnumMapping *m = &g_array_index (t->mappings, TtvEnumMapping, i);
+      if (!ttv_type_mapping_matches (t, m, raw))
+        continue;
+      gboolean seen = FALSE;
+      for (guint j = 0; j < i && !seen; j++)
+        {
+          const TtvEnumMapping *o = &g_array_index (t->mappings, TtvEnumMapping, j);
+          seen = strcmp (o->label, m->label) == 0 && ttv_type_mapping_matches (t, o, raw);
+        }
+      if (seen)
+        continue;
+      if (n++)
+        g_string_append (out, json ? "," : "|");
+      if (json)
+        append_json_string (out, m->label, strlen (m->label));
+      else
+        g_string_append (out, m->label);
+    }
+  return n;
 }
 
 static void
@@ -708,38 +1030,46 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
       append_integer (out, v, style);
       break;
     case TTV_TYPE_FLOAT:
-      if (json && !isfinite (v->v.f))
-        g_string_append (out, "null");
+      if (json)
+        ttv_json_append_double (out, v->v.f, t->size_bits <= 32 ? 32 : 64);
       else
         g_string_append_printf (out, "%g", v->v.f);
       break;
     case TTV_TYPE_STRING:
-      append_json_string (out, v->v.string.str, v->v.string.len);
+      if (json)
+        append_json_string (out, v->v.string.str, v->v.string.len);
+      else
+        append_plain_string (out, v->v.string.str, v->v.string.len);
       break;
     case TTV_TYPE_ENUM:
-      {
-        const char *label = ttv_type_enum_label (t, v->v.u);
-        if (json)
-          {
-            if (label)
-              append_json_string (out, label, strlen (label));
-            else
-              append_integer (out, v, style);
-          }
-        else
-          {
-            g_string_append_printf (out, "%s (", label ? label : "?");
-            append_integer (out, v, style);
-            g_string_append_c (out, ')');
-          }
-      }
+      /* One shape for every value: the number and the labels that apply. */
+      if (json)
+        {
+          g_string_append (out, "{\"value\":");
+          append_integer (out, v, style);
+          g_string_append (out, ",\"labels\":[");
+          append_enum_labels (out, t, v->v.u, TRUE);
+          g_string_append (out, "]}");
+        }
+      else
+        {
+          if (append_enum_labels (out, t, v->v.u, FALSE) == 0)
+            g_string_append_c (out, '?');
+          g_string_append (out, " (");
+          append_integer (out, v, style);
+          g_string_append_c (out, ')');
+        }
       break;
     case TTV_TYPE_ARRAY:
     case TTV_TYPE_SEQUENCE:
       if (ttv_type_is_text_array (t))
         {
           const char *text = v->v.string.str;
-          append_json_string (out, text, text ? strnlen (text, v->v.string.len) : 0);
+          gsize len = text ? strnlen (text, v->v.string.len) : 0;
+          if (json)
+            append_json_string (out, text, len);
+          else
+            append_plain_string (out, text, len);
           break;
         }
       if (is_text_bytes (t))
@@ -752,7 +1082,10 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
                 break;
               g_string_append_c (s, c);
             }
-          append_json_string (out, s->str, s->len);
+          if (json)
+            append_json_string (out, s->str, s->len);
+          else
+            append_plain_string (out, s->str, s->len);
           g_string_free (s, TRUE);
           break;
         }
@@ -764,8 +1097,17 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
         }
       g_string_append (out, json || v->n_children == 0 ? "]" : " ]");
       break;
-    case TTV_TYPE_STRUCT:
     case TTV_TYPE_VARIANT:
+      if (t->optional)
+        {
+          if (v->n_children == 0)
+            g_string_append (out, json ? "null" : "<none>");
+          else
+            append_node (d, ttv_decoder_get (d, v->first_child), style, out, FALSE);
+          break;
+        }
+      G_GNUC_FALLTHROUGH;
+    case TTV_TYPE_STRUCT:
       if (!top || json)
         g_string_append (out, json ? "{" : "{ ");
       for (guint32 i = 0; i < v->n_children; i++)

@@ -30,13 +30,13 @@ ttv_type_new_integer (guint size_bits, gboolean is_signed, TtvByteOrder order, g
 TtvType *
 ttv_type_new_float (guint size_bits, TtvByteOrder order, guint align_bits)
 {
-  g_return_val_if_fail (size_bits == 32 || size_bits == 64, NULL);
+  g_return_val_if_fail (size_bits == 16 || size_bits == 32 || size_bits == 64, NULL);
   TtvType *t = type_new (TTV_TYPE_FLOAT);
   t->size_bits = size_bits;
   t->byte_order = order;
   t->align_bits = align_bits ? align_bits : 1;
-  t->mant_dig = size_bits == 32 ? 24 : 53;
-  t->exp_dig = size_bits == 32 ? 8 : 11;
+  t->mant_dig = size_bits == 16 ? 11 : size_bits == 32 ? 24 : 53;
+  t->exp_dig = size_bits == 16 ? 5 : size_bits == 32 ? 8 : 11;
   return t;
 }
 
@@ -125,6 +125,52 @@ ttv_type_new_variant_ref (const char *tag_ref)
 }
 
 TtvType *
+ttv_type_new_variant_ranges (const char *selector_ref)
+{
+  TtvType *t = ttv_type_new_variant_ref (selector_ref);
+  t->option_ranges = g_array_new (FALSE, FALSE, sizeof (TtvOptionRange));
+  return t;
+}
+
+TtvType *
+ttv_type_new_optional (TtvType *type, const char *selector_ref)
+{
+  g_return_val_if_fail (type != NULL, NULL);
+  TtvType *t = ttv_type_new_variant_ranges (selector_ref);
+  t->optional = TRUE;
+  ttv_type_add_field (t, NULL, type, NULL);
+  return t;
+}
+
+void
+ttv_type_add_option_range (TtvType *variant, guint option, guint64 start, guint64 end)
+{
+  g_return_if_fail (variant != NULL && variant->option_ranges != NULL);
+  TtvOptionRange r = { option, start, end };
+  g_array_append_val (variant->option_ranges, r);
+}
+
+static gboolean
+in_range (gboolean is_signed, guint64 v, guint64 start, guint64 end)
+{
+  return is_signed ? ((gint64) v >= (gint64) start && (gint64) v <= (gint64) end)
+                   : (v >= start && v <= end);
+}
+
+gint
+ttv_type_select_option (const TtvType *t, guint64 selector, gboolean selector_signed)
+{
+  g_return_val_if_fail (t != NULL && t->kind == TTV_TYPE_VARIANT && t->option_ranges, -1);
+  for (guint i = 0; i < t->option_ranges->len; i++)
+    {
+      const TtvOptionRange *r = &g_array_index (t->option_ranges, TtvOptionRange, i);
+      if (in_range (selector_signed, selector, r->start, r->end))
+        return (gint) r->option;
+    }
+  return -1;
+}
+
+TtvType *
 ttv_type_ref (TtvType *type)
 {
   g_return_val_if_fail (type != NULL, NULL);
@@ -151,6 +197,9 @@ ttv_type_unref (TtvType *type)
   g_free (type->name);
   g_free (type->clock_name);
   g_free (type->ref);
+  g_free (type->media_type);
+  if (type->option_ranges)
+    g_array_unref (type->option_ranges);
   if (type->container)
     ttv_type_unref (type->container);
   if (type->element)
@@ -186,6 +235,9 @@ ttv_type_copy (const TtvType *src)
   t->name = g_strdup (src->name);
   t->clock_name = g_strdup (src->clock_name);
   t->ref = g_strdup (src->ref);
+  t->media_type = g_strdup (src->media_type);
+  if (src->option_ranges)
+    t->option_ranges = g_array_copy (src->option_ranges);
   /* Children are immutable once built, so sharing them is safe. */
   if (src->container)
     t->container = ttv_type_ref (src->container);
@@ -242,7 +294,8 @@ ttv_type_is_text_array (const TtvType *t)
 {
   const TtvType *e = t->element;
   return (t->kind == TTV_TYPE_ARRAY || t->kind == TTV_TYPE_SEQUENCE) && e->kind == TTV_TYPE_INTEGER
-         && e->size_bits == 8 && e->align_bits == 8 && e->encoding == TTV_ENCODING_UTF8;
+         && e->size_bits == 8 && e->align_bits == 8 && e->encoding == TTV_ENCODING_UTF8 && !e->leb128
+         && !e->reverse_bits && e->int_kind == TTV_INT_NUMBER && t->media_type == NULL;
 }
 
 gint
@@ -273,13 +326,35 @@ ttv_type_enum_label (const TtvType *enum_type, guint64 raw)
   for (guint i = 0; i < enum_type->mappings->len; i++)
     {
       const TtvEnumMapping *m = &g_array_index (enum_type->mappings, TtvEnumMapping, i);
-      gboolean hit = enum_type->is_signed
-        ? ((gint64) raw >= (gint64) m->start && (gint64) raw <= (gint64) m->end)
-        : (raw >= m->start && raw <= m->end);
-      if (hit)
+      if (ttv_type_mapping_matches (enum_type, m, raw))
         return m->label;
     }
   return NULL;
+}
+
+gboolean
+ttv_type_mapping_matches (const TtvType *t, const TtvEnumMapping *m, guint64 raw)
+{
+  if (!t->bit_flags)
+    return in_range (t->is_signed, raw, m->start, m->end);
+  /* A bit map flag: any of bits start..end set (indexes past 63 never are). */
+  if (m->start > 63 || m->end < m->start)
+    return FALSE;
+  guint64 last = MIN (m->end, 63);
+  guint64 width = last - m->start + 1;
+  guint64 mask = width >= 64 ? ~(guint64) 0 : ((G_GUINT64_CONSTANT (1) << width) - 1) << m->start;
+  return (raw & mask) != 0;
+}
+
+guint32
+ttv_type_collect_roles (const TtvType *t)
+{
+  if (t == NULL)
+    return 0;
+  guint32 roles = t->roles | ttv_type_collect_roles (t->container) | ttv_type_collect_roles (t->element);
+  for (guint i = 0; t->fields && i < t->fields->len; i++)
+    roles |= ttv_type_collect_roles (((const TtvField *) g_ptr_array_index (t->fields, i))->type);
+  return roles;
 }
 
 void
@@ -290,14 +365,15 @@ ttv_type_finish (TtvType *t)
     {
     case TTV_TYPE_INTEGER:
     case TTV_TYPE_FLOAT:
-      t->fixed_size_bits = t->size_bits;
+      t->fixed_size_bits = t->leb128 ? -1 : (gint64) t->size_bits;
       break;
     case TTV_TYPE_ENUM:
       ttv_type_finish (t->container);
-      t->fixed_size_bits = t->size_bits;
+      t->fixed_size_bits = t->container->fixed_size_bits;
       break;
     case TTV_TYPE_STRING:
-      t->fixed_size_bits = -1;
+      t->fixed_size_bits = t->static_length && t->length <= (guint64) G_MAXINT64 / 8
+                           ? (gint64) t->length * 8 : -1;
       break;
     case TTV_TYPE_ARRAY:
       ttv_type_finish (t->element);
@@ -421,27 +497,44 @@ append_signature (GString *s, const TtvType *t)
   switch (t->kind)
     {
     case TTV_TYPE_INTEGER:
-      g_string_append_printf (s, "%s%u", t->is_signed ? "int" : "uint", t->size_bits);
+      if (t->int_kind == TTV_INT_BOOLEAN)
+        g_string_append_printf (s, "bool%u", t->size_bits);
+      else if (t->int_kind == TTV_INT_BIT_ARRAY)
+        g_string_append_printf (s, "bits%u", t->size_bits);
+      else if (t->leb128)
+        g_string_append (s, t->is_signed ? "sleb128" : "uleb128");
+      else
+        g_string_append_printf (s, "%s%u", t->is_signed ? "int" : "uint", t->size_bits);
       break;
     case TTV_TYPE_FLOAT:
       g_string_append_printf (s, "float%u", t->size_bits);
       break;
     case TTV_TYPE_STRING:
       g_string_append (s, "string");
+      if (t->static_length)
+        g_string_append_printf (s, "[%" G_GUINT64_FORMAT "]", t->length);
+      else if (t->ref)
+        g_string_append_printf (s, "[%s]", t->ref);
       break;
     case TTV_TYPE_ENUM:
-      g_string_append_printf (s, "enum%u {", t->size_bits);
+      g_string_append_printf (s, "%s%u {", t->bit_flags ? "flags" : "enum", t->size_bits);
       for (guint i = 0; i < t->mappings->len; i++)
         g_string_append_printf (s, "%s%s", i ? ", " : " ",
                                 g_array_index (t->mappings, TtvEnumMapping, i).label);
       g_string_append (s, " }");
       break;
     case TTV_TYPE_ARRAY:
-      append_signature (s, t->element);
+      if (t->media_type)
+        g_string_append (s, "blob");
+      else
+        append_signature (s, t->element);
       g_string_append_printf (s, "[%" G_GUINT64_FORMAT "]", t->length);
       break;
     case TTV_TYPE_SEQUENCE:
-      append_signature (s, t->element);
+      if (t->media_type)
+        g_string_append (s, "blob");
+      else
+        append_signature (s, t->element);
       if (t->ref)
         g_string_append_printf (s, "[%s]", t->ref);
       else
@@ -449,13 +542,23 @@ append_signature (GString *s, const TtvType *t)
       break;
     case TTV_TYPE_STRUCT:
     case TTV_TYPE_VARIANT:
+      if (t->optional)
+        {
+          g_string_append (s, "optional<");
+          append_signature (s, ((const TtvField *) g_ptr_array_index (t->fields, 0))->type);
+          g_string_append_c (s, '>');
+          break;
+        }
       g_string_append (s, t->kind == TTV_TYPE_STRUCT ? "struct {" : "variant {");
       for (guint i = 0; i < t->fields->len; i++)
         {
           const TtvField *f = g_ptr_array_index (t->fields, i);
           g_string_append_c (s, ' ');
           append_signature (s, f->type);
-          g_string_append_printf (s, " %s;", f->name);
+          if (f->name)
+            g_string_append_printf (s, " %s;", f->name);
+          else
+            g_string_append_c (s, ';');
         }
       g_string_append (s, " }");
       break;

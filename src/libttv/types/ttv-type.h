@@ -32,7 +32,45 @@ typedef enum {
 typedef enum {
   TTV_ENCODING_NONE,
   TTV_ENCODING_UTF8,  /* integers of 8 bits in arrays/sequences print as text */
+  /* STRING only (CTF 2): the decoder hands out UTF-8 whatever the bytes were. */
+  TTV_ENCODING_UTF16BE,
+  TTV_ENCODING_UTF16LE,
+  TTV_ENCODING_UTF32BE,
+  TTV_ENCODING_UTF32LE,
 } TtvEncoding;
+
+/* What an INTEGER's bits are (CTF 2 field classes; plain numbers elsewhere). */
+typedef enum {
+  TTV_INT_NUMBER,
+  TTV_INT_BOOLEAN,    /* false when every bit is 0 */
+  TTV_INT_BIT_ARRAY,  /* bits without a number's meaning: shown in hexadecimal */
+} TtvIntegerKind;
+
+/* What a field means to the reader that decodes it: CTF 2's roles, which
+ * the CTF 1.8 reader gives to the members its specification reserves by
+ * name (magic, stream_id, timestamp_begin...).  A bit set of these. */
+typedef enum {
+  TTV_ROLE_PACKET_MAGIC = 1 << 0,
+  TTV_ROLE_METADATA_UUID = 1 << 1,
+  TTV_ROLE_STREAM_CLASS_ID = 1 << 2,
+  TTV_ROLE_STREAM_ID = 1 << 3,
+  TTV_ROLE_PACKET_TOTAL_BITS = 1 << 4,
+  TTV_ROLE_PACKET_CONTENT_BITS = 1 << 5,
+  TTV_ROLE_CLOCK_TIMESTAMP = 1 << 6,        /* default clock at packet begin / event */
+  TTV_ROLE_PACKET_END_TIMESTAMP = 1 << 7,
+  TTV_ROLE_DISCARDED_EVENTS = 1 << 8,       /* discarded event counter snapshot */
+  TTV_ROLE_PACKET_SEQ_NUM = 1 << 9,
+  TTV_ROLE_EVENT_CLASS_ID = 1 << 10,
+} TtvFieldRole;
+
+/* A range of selector values that chooses option @option of a VARIANT
+ * (CTF 2), or enables an optional; bounds inclusive, compared as signed
+ * numbers when the selector field is signed. */
+typedef struct {
+  guint option;
+  guint64 start;
+  guint64 end;
+} TtvOptionRange;
 
 /* Integers whose size depends on the traced machine (LTT "short", "medium",
  * "long"; LTTng 0.x "%ld", "%p").  Writers and readers resolve them for an
@@ -78,26 +116,54 @@ struct _TtvType {
   TtvEncoding encoding;
   char *clock_name;      /* owned, may be NULL: integer maps to this clock (CTF) */
   guint mant_dig, exp_dig; /* FLOAT */
+  guint32 roles;         /* TtvFieldRole bits (CTF), 0 for a plain field */
+
+  /* INTEGER (CTF 2): variable-length LEB128 (size_bits is then 64, the
+   * bytes vary), bits in the order opposite to the byte order's, and what
+   * the bits are. */
+  gboolean leb128;
+  gboolean reverse_bits;
+  TtvIntegerKind int_kind;
 
   /* ENUM: the integer container and the labels */
   TtvType *container;    /* owned reference */
   GArray *mappings;      /* of TtvEnumMapping, owned */
+  gboolean bit_flags;    /* ENUM (CTF 2 bit map): mappings are ranges of bit
+                          * indexes, a label applies when one of its bits is set */
 
   /* ARRAY and SEQUENCE */
   TtvType *element;      /* owned reference */
-  guint64 length;        /* ARRAY */
+  guint64 length;        /* ARRAY; STRING of static length: bytes */
+  char *media_type;      /* owned, may be NULL: ARRAY/SEQUENCE of bytes that is a
+                          * CTF 2 BLOB of this IANA media type */
 
-  /* SEQUENCE length / VARIANT tag: exactly one of the two is set.
+  /* STRING: NUL-terminated unless static_length (length bytes, padding
+   * after a NUL) or ref is set (the bytes are the value of that field);
+   * encoding is UTF8 or one of the UTF-16/32 ones. */
+  gboolean static_length;
+
+  /* SEQUENCE length / VARIANT tag (and STRING length): exactly one of the
+   * two is set.
    * prefix: an unsigned integer read right before the data (LTT style);
    * ref:    the name of an already decoded field (CTF style): a plain name is
    *         looked up in the enclosing structures, innermost first; a dotted
    *         path is looked up from a scope root such as "event.fields" or
-   *         "stream.event.context" (see TtvDecoder). */
+   *         "stream.event.context" (see TtvDecoder); a path after N '^'
+   *         (a CTF 2 field location that climbs N structures) is looked up
+   *         in the Nth structure enclosing the innermost one only. */
   TtvType *prefix;       /* owned reference */
   char *ref;             /* owned */
 
   /* STRUCT and VARIANT */
   GPtrArray *fields;     /* of TtvField *, owned */
+
+  /* VARIANT selected by ranges of an integer (CTF 2) rather than by the
+   * label of an enum tag (CTF 1.8) or a prefix (LTT): of TtvOptionRange,
+   * owned.  An optional is a VARIANT of one field (optional TRUE) that is
+   * present when its selector, a boolean, is true or, an integer, falls in
+   * option_ranges; absent, its value has no child. */
+  GArray *option_ranges;
+  gboolean optional;
 
   /* Filled by ttv_type_finish(): size of the type in bits when it never
    * varies (no string, sequence or variant inside), else -1; fixed-size
@@ -119,6 +185,14 @@ TtvType *ttv_type_new_sequence_ref      (TtvType *element, const char *length_re
 TtvType *ttv_type_new_struct  (void);
 TtvType *ttv_type_new_variant_prefixed (TtvType *tag_prefix);
 TtvType *ttv_type_new_variant_ref      (const char *tag_ref);
+/* CTF 2: a variant whose options are chosen by ranges of @selector_ref
+ * (ttv_type_add_option_range), and an optional of @type. */
+TtvType *ttv_type_new_variant_ranges   (const char *selector_ref);
+TtvType *ttv_type_new_optional         (TtvType *type /* transfer full */, const char *selector_ref);
+void     ttv_type_add_option_range     (TtvType *variant, guint option, guint64 start, guint64 end);
+/* Index of the option @selector (a signed number when @selector_signed)
+ * selects, -1 when none (optionals: 0 or -1). */
+gint     ttv_type_select_option        (const TtvType *variant, guint64 selector, gboolean selector_signed);
 
 TtvType *ttv_type_ref   (TtvType *type);
 void     ttv_type_unref (TtvType *type);
@@ -131,6 +205,11 @@ void     ttv_type_add_mapping (TtvType *enum_type, const char *label, guint64 st
 /* Index of the field named @name, or -1. */
 gint     ttv_type_find_field (const TtvType *compound, const char *name);
 const char *ttv_type_enum_label (const TtvType *enum_type, guint64 raw_value);
+/* Whether mapping @m of @enum_type applies to @raw_value (bit maps: one of
+ * its bits is set). */
+gboolean ttv_type_mapping_matches (const TtvType *enum_type, const TtvEnumMapping *m, guint64 raw_value);
+/* The roles of @compound's members (and below) ORed together. */
+guint32  ttv_type_collect_roles (const TtvType *type);
 /* TRUE when a sequence length or variant tag in the tree names a field
  * through a path starting with @prefix (such as "stream.packet."). */
 gboolean ttv_type_refers_to (const TtvType *type, const char *prefix);

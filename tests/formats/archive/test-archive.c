@@ -1,7 +1,9 @@
 /* test-archive.c: traces given as .tar.gz / .tar: safe extraction, the cache,
  * hostile archives and the atomic member rewrite (ttv-archive.c). */
 #include "ttv-archive.h"
+#include "ttv-remove-tree.h"
 #include "ttv-error.h"
+#include "ttv-test-util.h"
 #include "ttv-trace.h"
 
 #include <archive.h>
@@ -13,9 +15,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-static char *tmp_base;          /* per process: archives, cache and data homes */
+static const char *tmp_base;    /* the program's temporary directory: archives, cache and data homes */
 
 typedef enum { M_FILE, M_DIR, M_SYMLINK, M_HARDLINK, M_CHAR, M_FIFO } MemberType;
 
@@ -159,7 +163,10 @@ assert_no_leftovers (void)
     return;
   const char *name;
   while ((name = g_dir_read_name (d)) != NULL)
-    g_assert_null (strstr (name, ".tmp-"));
+    {
+      g_assert_null (strstr (name, ".tmp-"));
+      g_assert_null (strstr (name, ".old-"));
+    }
 }
 
 static void
@@ -815,19 +822,272 @@ test_extract_cancel (void)
   g_array_unref (log.done);
 }
 
-static int
-remove_one (const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+/* --- Depth, dead extractions, sizes, damaged gzip, names ------------------- */
+
+/* In a child extracting: once some data is written, says so on the pipe
+ * and waits to be killed. */
+static void
+stall_progress (guint64 done, guint64 total, gpointer data)
 {
-  remove (path);
-  return 0;
+  if (done < total / 4)
+    return;
+  char c = 1;
+  if (write (GPOINTER_TO_INT (data), &c, 1) != 1)
+    _exit (2);
+  for (;;)
+    pause ();
+}
+
+/* DEEP levels of DEEP_NAME: 5,400 bytes of path, beyond PATH_MAX. */
+#define DEEP 600
+#define DEEP_NAME "deep-dir"
+
+/* A folder DEEP levels deep under @dir, a file in each level. */
+static void
+make_deep_tree (const char *dir)
+{
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  int fd = open (dir, O_RDONLY | O_DIRECTORY);
+  g_assert_cmpint (fd, >=, 0);
+  for (guint i = 0; i < DEEP; i++)
+    {
+      int f = openat (fd, "f", O_WRONLY | O_CREAT, 0644);
+      g_assert_cmpint (f, >=, 0);
+      close (f);
+      g_assert_cmpint (mkdirat (fd, DEEP_NAME, 0755), ==, 0);
+      int next = openat (fd, DEEP_NAME, O_RDONLY | O_DIRECTORY);
+      g_assert_cmpint (next, >=, 0);
+      close (fd);
+      fd = next;
+    }
+  close (fd);
+}
+
+/* A tree deeper than PATH_MAX goes whole, by descriptor-relative calls
+ * (nftw and remove () gave up beyond PATH_MAX). */
+static void
+test_remove_deep_tree (void)
+{
+  g_autofree char *dir = tmp_path ("deep-remove");
+  make_deep_tree (dir);
+  g_assert_true (ttv_remove_tree (dir));
+  g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));
+}
+
+/* An archive whose paths are deeper than PATH_MAX: extracted or refused,
+ * it leaves nothing behind in the cache, and its cache entry goes whole
+ * when the archive changes. */
+static void
+test_deep_archive (void)
+{
+  g_autofree char *tgz = tmp_path ("deep.tar.gz");
+  g_autoptr (GString) name = g_string_new ("deep/");
+  for (guint i = 0; i < DEEP; i++)
+    g_string_append (name, DEEP_NAME "/");
+  g_string_append (name, "f");
+  Member m[] = { { name->str, M_FILE, "bottom", 0 } };
+  write_archive_full (tgz, TRUE, m, 1, 1700000000);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (tgz, &error);
+  g_test_message ("%s", error ? error->message : dir);
+  assert_no_leftovers ();
+  /* Changed: the old entry is moved aside and removed. */
+  write_archive_full (tgz, TRUE, m, 1, 1700000100);
+  g_clear_error (&error);
+  g_autofree char *again = ttv_archive_extract (tgz, &error);
+  g_assert_cmpint (again == NULL, ==, dir == NULL);
+  assert_no_leftovers ();
+
+  /* Refused after the deep tree was written: all of it goes. */
+  Member refused[] = { { name->str, M_FILE, "bottom", 0 }, { "deep/fifo", M_FIFO, NULL, 0 } };
+  g_autofree char *refused_tgz = tmp_path ("deep-refused.tar.gz");
+  write_archive_full (refused_tgz, TRUE, refused, 2, 1700000000);
+  g_clear_error (&error);
+  g_assert_null (ttv_archive_extract (refused_tgz, &error));
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_HOSTILE);
+  assert_no_leftovers ();
+  /* The other tests list the cache: not through this tree. */
+  if (again)
+    {
+      g_autofree char *root = g_path_get_dirname (again);
+      g_autofree char *entry = g_path_get_dirname (root);
+      g_assert_true (ttv_remove_tree (entry));
+    }
+}
+
+/* What an extraction killed midway left goes at the next extraction,
+ * whatever its age; a live one's folder (locked) stays. */
+static void
+test_dead_extraction (void)
+{
+  g_autofree char *tgz = write_large_archive ("dead.tar.gz", 8 << 20);
+  g_autofree char *cache = cache_dir ();
+  g_assert_cmpint (g_mkdir_with_parents (cache, 0700), ==, 0);
+  int sync_pipe[2];
+  g_assert_cmpint (pipe (sync_pipe), ==, 0);
+  pid_t pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      /* Stops in the middle of writing, says so, waits to be killed. */
+      close (sync_pipe[0]);
+      ttv_archive_extract_full (tgz, NULL, stall_progress, GINT_TO_POINTER (sync_pipe[1]), NULL);
+      _exit (1);
+    }
+  close (sync_pipe[1]);
+  char c;
+  g_assert_cmpint (read (sync_pipe[0], &c, 1), ==, 1);
+  close (sync_pipe[0]);
+  g_autofree char *tree = list_tree (cache);
+  g_assert_nonnull (strstr (tree, ".tmp-"));
+  /* Alive: its folder is left alone. */
+  ttv_archive_clean_dead ();
+  g_free (tree);
+  tree = list_tree (cache);
+  g_assert_nonnull (strstr (tree, ".tmp-"));
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (waitpid (pid, NULL, 0), ==, pid);
+  g_usleep (2100 * 1000);       /* past the age under which a folder may not be locked yet */
+
+  /* The next extraction (of any archive) removes it. */
+  g_autofree char *other = tmp_path ("dead-other.tgz");
+  write_archive (other, TRUE, good_trace, G_N_ELEMENTS (good_trace));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (other, &error);
+  g_assert_no_error (error);
+  assert_no_leftovers ();
+}
+
+/* A raw ustar header for a regular file @name declaring @size bytes
+ * (base-256 when it does not fit in octal), its checksum set. */
+static void
+ustar_header (guint8 block[512], const char *name, guint64 size)
+{
+  memset (block, 0, 512);
+  strcpy ((char *) block, name);
+  memcpy (block + 100, "0000644", 7);
+  memcpy (block + 108, "0000000", 7);
+  memcpy (block + 116, "0000000", 7);
+  block[124] = 0x80;            /* base-256 size */
+  for (int i = 0; i < 8; i++)
+    block[135 - i] = (guint8) (size >> (8 * i));
+  memcpy (block + 136, "14620000000", 11);
+  block[156] = '0';
+  memcpy (block + 257, "ustar", 6);
+  memcpy (block + 263, "00", 2);
+  memset (block + 148, ' ', 8);
+  guint sum = 0;
+  for (int i = 0; i < 512; i++)
+    sum += block[i];
+  g_snprintf ((char *) block + 148, 8, "%06o", sum);
+}
+
+/* Members that say they hold more than the cache can take, or more than
+ * 200 times the archive's size, are refused before anything is written. */
+static void
+test_declared_sizes (void)
+{
+  /* 2^60 bytes, beyond any free space. */
+  g_autofree char *tar = tmp_path ("huge.tar");
+  guint8 block[512 * 4] = { 0 };
+  ustar_header (block, "huge/cpu0", G_GUINT64_CONSTANT (1) << 60);
+  g_assert_true (g_file_set_contents (tar, (const char *) block, sizeof block, NULL));
+  g_autoptr (GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  g_autofree char *dir = ttv_archive_extract (tar, &error);
+  g_assert_null (dir);
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "free space"));
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 2 * G_USEC_PER_SEC);
+  assert_no_leftovers ();
+
+  /* 1 GiB said by a gzip archive of a few hundred bytes. */
+  g_autofree char *tgz = tmp_path ("bomb-header.tar.gz");
+  ustar_header (block, "bomb/cpu0", G_GUINT64_CONSTANT (1) << 30);
+  gsize n = sizeof block;
+  g_autofree guint8 *gz = NULL;
+  {
+    g_autoptr (GZlibCompressor) comp = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 9);
+    gz = g_malloc (4096);
+    gsize read, written;
+    g_assert_cmpint (g_converter_convert (G_CONVERTER (comp), block, n, gz, 4096, G_CONVERTER_INPUT_AT_END,
+                                          &read, &written, NULL), ==, G_CONVERTER_FINISHED);
+    n = written;
+  }
+  g_assert_true (g_file_set_contents (tgz, (const char *) gz, (gssize) n, NULL));
+  g_clear_error (&error);
+  dir = ttv_archive_extract (tgz, &error);
+  g_assert_null (dir);
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "200 times"));
+  assert_no_leftovers ();
+}
+
+/* gzip's CRC-32 and length are checked, a cut is called one; names from
+ * the archive are escaped in messages. */
+static void
+test_gzip_damage_and_names (void)
+{
+  g_autofree char *tgz = tmp_path ("crc.tar.gz");
+  write_archive (tgz, TRUE, good_trace, G_N_ELEMENTS (good_trace));
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (tgz, &data, &len, NULL));
+  data[len - 8] ^= 0x01;       /* the CRC-32 */
+  g_assert_true (g_file_set_contents (tgz, data, (gssize) len, NULL));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = ttv_archive_extract (tgz, &error);
+  g_assert_null (dir);
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_READ);
+  g_assert_nonnull (strstr (error->message, "CRC-32"));
+  assert_no_leftovers ();
+
+  data[len - 8] ^= 0x01;
+  data[len - 4] ^= 0x01;       /* the length */
+  g_assert_true (g_file_set_contents (tgz, data, (gssize) len, NULL));
+  g_clear_error (&error);
+  g_assert_null (ttv_archive_extract (tgz, &error));
+  g_assert_nonnull (strstr (error->message, "length"));
+
+  g_assert_true (g_file_set_contents (tgz, data, (gssize) len - 20, NULL));
+  g_clear_error (&error);
+  g_assert_null (ttv_archive_extract (tgz, &error));
+  g_assert_nonnull (strstr (error->message, "truncated"));
+  g_assert_null (strstr (error->message, "unknown error"));
+
+  /* A newline and an ANSI escape in a member's name. */
+  g_autofree char *evil = tmp_path ("evil-name.tgz");
+  const Member m[] = { { "/\x1b[31mred\nforged line", M_FILE, "x", 0 } };
+  write_archive (evil, TRUE, m, 1);
+  g_clear_error (&error);
+  g_assert_null (ttv_archive_extract (evil, &error));
+  g_assert_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_HOSTILE);
+  g_assert_null (strchr (error->message, '\n'));
+  g_assert_null (strchr (error->message, '\x1b'));
+  g_assert_nonnull (strstr (error->message, "\\e[31mred\\nforged line"));
+}
+
+/* The temporary copy of a rewrite killed midway goes when the archive is
+ * next opened. */
+static void
+test_dead_rewrite (void)
+{
+  g_autofree char *tgz = tmp_path ("rewrite-dead.tgz");
+  write_archive (tgz, TRUE, good_trace, G_N_ELEMENTS (good_trace));
+  g_autofree char *stale = tmp_path (".rewrite-dead.tgz.ttv-tmp-AbC123");
+  g_assert_true (g_file_set_contents (stale, "half a copy", -1, NULL));
+  struct timespec times[2] = { { time (NULL) - 60, 0 }, { time (NULL) - 60, 0 } };
+  g_assert_cmpint (utimensat (AT_FDCWD, stale, times, 0), ==, 0);
+  g_autofree char *dir = ttv_archive_extract (tgz, NULL);
+  g_assert_nonnull (dir);
+  g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
 }
 
 int
 main (int argc, char **argv)
 {
   /* A private cache per run: tests look at everything in it. */
-  tmp_base = g_dir_make_tmp ("ttv-test-archive-XXXXXX", NULL);
-  g_assert_nonnull (tmp_base);
+  tmp_base = ttv_test_get_tmp_dir ();
   g_autofree char *cache = g_build_filename (tmp_base, "cache", NULL);
   g_autofree char *data = g_build_filename (tmp_base, "data", NULL);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
@@ -862,9 +1122,11 @@ main (int argc, char **argv)
   g_test_add_data_func ("/archive/replace/cancel-in-copy", GINT_TO_POINTER (TRUE),
                         test_replace_cancel);
   g_test_add_func ("/archive/extract/cancel", test_extract_cancel);
-  int ret = g_test_run ();
-
-  nftw (tmp_base, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-  g_free (tmp_base);
-  return ret;
+  g_test_add_func ("/archive/cache/remove-deep-tree", test_remove_deep_tree);
+  g_test_add_func ("/archive/cache/deep-archive", test_deep_archive);
+  g_test_add_func ("/archive/cache/dead-extraction", test_dead_extraction);
+  g_test_add_func ("/archive/hostile/declared-sizes", test_declared_sizes);
+  g_test_add_func ("/archive/corrupt/gzip-and-names", test_gzip_damage_and_names);
+  g_test_add_func ("/archive/replace/dead-rewrite", test_dead_rewrite);
+  return g_test_run ();
 }

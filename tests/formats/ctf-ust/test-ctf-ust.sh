@@ -3,11 +3,8 @@
 # instrumented ttv-ust-app), then compares `ttv-report --format=babeltrace`
 # with `babeltrace2 --clock-gmt` on it, line for line.
 # Usage: test-ctf-ust.sh APP TTV_REPORT WORK_DIR   (exit 77: skipped)
-# Root only.  The session daemon runs as the unprivileged user "nobody" with
-# LTTNG_HOME (and so its run directory, $LTTNG_HOME/.lttng) under WORK_DIR:
-# a root daemon would use the machine-wide /var/run/lttng, which
-# lttng-tools 2.13 offers no way to move.  Every step has a timeout and the
-# daemon is always killed.
+# Root only: the session daemon runs as "nobody" with LTTNG_HOME under
+# WORK_DIR (tests/common/lttng-record-lib.sh).
 set -u
 app=$1
 report=$2
@@ -22,41 +19,19 @@ for p in lttng lttng-sessiond timeout setpriv; do
 done
 bt=$(command -v babeltrace2 || true)
 
-rm -rf "$work"
-mkdir -p "$work/home" "$work/out"
-chown -R 65534:65534 "$work" || skip "cannot give $work to user nobody"
-chmod 755 "$work"
+. "$(dirname "$0")/../../common/lttng-record-lib.sh"
+lttng_record_init "$work" skip
 # The app and lttng must be reachable by nobody.
 [ -x "$app" ] || fail "$app not built"
-
-export LTTNG_HOME="$work/home"
 export LTTNG_RUNDIR="$work/home/.lttng"   # honoured by newer lttng-tools; here LTTNG_HOME is what counts
-export HOME="$work/home"
-run () {  # run SECONDS COMMAND...: as nobody, with a timeout
-  t=$1; shift
-  timeout -k 5 "$t" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-    env LTTNG_HOME="$LTTNG_HOME" HOME="$HOME" LTTNG_UST_REGISTER_TIMEOUT=5000 "$@"
-}
 
+# The daemon's pid, kept: the daemon removes its pid file as it ends.
 pidfile="$work/home/sessiond.pid"
-cleanup () {
-  if [ -f "$pidfile" ]; then
-    pid=$(cat "$pidfile" 2>/dev/null || true)
-  else
-    pid=$(cat "$work/home/.lttng/lttng-sessiond.pid" 2>/dev/null || true)
-  fi
-  if [ -n "${pid:-}" ] && kill -0 "$pid" 2>/dev/null; then
-    kill "$pid" 2>/dev/null
-    i=0
-    while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    kill -9 "$pid" 2>/dev/null || true
-  fi
-}
+cleanup () { lttng_sessiond_kill "$(cat "$pidfile" 2>/dev/null || true)"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-run 20 lttng-sessiond --daemonize --no-kernel >"$work/sessiond.log" 2>&1 \
-  || { cat "$work/sessiond.log"; skip "lttng-sessiond cannot start here"; }
+lttng_sessiond_start skip
 pid=$(cat "$work/home/.lttng/lttng-sessiond.pid" 2>/dev/null || true)
 [ -n "$pid" ] && echo "$pid" > "$pidfile"
 

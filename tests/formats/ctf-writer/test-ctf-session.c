@@ -10,8 +10,6 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-static char *tmp_root;
-
 static void
 copy_tree (const char *from, const char *to)
 {
@@ -103,16 +101,11 @@ make_tar_gz (const char *parent, const char *member, const char *archive)
 static void
 test_shared_session (void)
 {
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
-  g_autofree char *kernel_src = shared ? g_build_filename (shared, "traces", "ctf", "bigendian-kernel", NULL) : NULL;
-  g_autofree char *ust_src = shared ? g_build_filename (shared, "traces", "ctf", "glxgears-ust", NULL) : NULL;
-  if (kernel_src == NULL || !g_file_test (kernel_src, G_FILE_TEST_IS_DIR)
-      || !g_file_test (ust_src, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found: no real traces to assemble a session from");
-      return;
-    }
-  g_autofree char *session = g_build_filename (tmp_root, "session-20240101-120000", NULL);
+  g_autofree char *kernel_src = ttv_test_dup_shared_ctf_trace ("bigendian-kernel");
+  g_autofree char *ust_src = kernel_src ? ttv_test_dup_shared_ctf_trace ("glxgears-ust") : NULL;
+  if (ust_src == NULL)
+    return;
+  g_autofree char *session = g_build_filename (ttv_test_get_tmp_dir (), "session-20240101-120000", NULL);
   g_autofree char *kernel = g_build_filename (session, "kernel", NULL);
   g_autofree char *ust = g_build_filename (session, "ust", "uid", "1000", "64-bit", NULL);
   copy_tree (kernel_src, kernel);
@@ -130,8 +123,8 @@ test_shared_session (void)
   /* Each subtrace alone still opens as before. */
   g_assert_cmpuint (count_path (kernel), ==, 14310);
 
-  g_autofree char *archive = g_build_filename (tmp_root, "session.tar.gz", NULL);
-  if (!make_tar_gz (tmp_root, "session-20240101-120000", archive))
+  g_autofree char *archive = g_build_filename (ttv_test_get_tmp_dir (), "session.tar.gz", NULL);
+  if (!make_tar_gz (ttv_test_get_tmp_dir (), "session-20240101-120000", archive))
     {
       g_test_message ("no working tar: archive case not checked");
       ttv_test_remove_tree (session);
@@ -151,11 +144,12 @@ test_shared_session (void)
 static void
 test_generated_session (void)
 {
-  g_autofree char *session = g_build_filename (tmp_root, "gen-session", NULL);
+  g_autofree char *session = g_build_filename (ttv_test_get_tmp_dir (), "gen-session", NULL);
   g_autofree char *kernel = g_build_filename (session, "kernel", NULL);
   g_autofree char *ust = g_build_filename (session, "ust", "pid", "app-42-20240101-120000", NULL);
   g_autofree char *hidden = g_build_filename (session, ".snapshot", NULL);
-  g_autofree char *deep = g_build_filename (session, "a", "b", "c", "d", "e", "f", NULL);
+  /* Deeper than any layout LTTng writes (a rotated session is 6 levels). */
+  g_autofree char *deep = g_build_filename (session, "a", "b", "c", "d", "e", "f", "g", "h", "i", NULL);
   guint64 nk, nu, nh, nd;
   write_trace (kernel, 1, 3000, &nk);
   write_trace (ust, 2, 2000, &nu);
@@ -184,9 +178,9 @@ test_generated_session (void)
   ttv_test_remove_tree (broken);
 
   /* No trace anywhere below: the usual "not a trace" error. */
-  g_autofree char *empty = g_build_filename (tmp_root, "empty", "x", "y", NULL);
+  g_autofree char *empty = g_build_filename (ttv_test_get_tmp_dir (), "empty", "x", "y", NULL);
   g_assert_cmpint (g_mkdir_with_parents (empty, 0755), ==, 0);
-  g_autofree char *empty_root = g_build_filename (tmp_root, "empty", NULL);
+  g_autofree char *empty_root = g_build_filename (ttv_test_get_tmp_dir (), "empty", NULL);
   g_assert_false (ttv_traceset_add_path (ts, empty_root, &error));
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNKNOWN_FORMAT);
   ttv_test_remove_tree (empty_root);
@@ -197,13 +191,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_autoptr (GError) error = NULL;
-  tmp_root = g_dir_make_tmp ("ttv-session-XXXXXX", &error);
-  g_assert_no_error (error);
   g_test_add_func ("/ctf-session/shared-traces", test_shared_session);
   g_test_add_func ("/ctf-session/generated", test_generated_session);
-  int status = g_test_run ();
-  ttv_test_remove_tree (tmp_root);
-  g_free (tmp_root);
-  return status;
+  return g_test_run ();
 }

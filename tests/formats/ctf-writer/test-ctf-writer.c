@@ -16,8 +16,6 @@
 #define N_CPUS 3
 static const guint cpu_ids[N_CPUS] = { 0, 1, 3 };
 
-static char *tmp_root;
-
 /* --- The simulation, recorded through the tap ---------------------------------- */
 
 typedef struct {
@@ -110,7 +108,7 @@ generate (const char *name, TtvByteOrder order, guint long_bits, TtvCtfHeaderKin
 {
   g_autoptr (GError) error = NULL;
   Generated *g = g_new0 (Generated, 1);
-  g->dir = g_build_filename (tmp_root, name, NULL);
+  g->dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
   TtvSimOptions so;
   ttv_sim_options_init (&so);
   so.seed = 11;
@@ -351,7 +349,7 @@ static void
 test_ttv_gen (gconstpointer data)
 {
   const char *variant = data;
-  g_autofree char *dir = g_build_filename (tmp_root, variant, NULL);
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), variant, NULL);
   gboolean big = g_str_equal (variant, "gen-be-ilp32");
   const char *argv[] = { TTV_GEN_PATH, "--format", "ctf", "--cpu-ids", "0,2,5", "--events", "20000",
                          "--seed", "5", "--block-size", "8192", "-q", "-o", dir,
@@ -388,7 +386,7 @@ test_types (gconstpointer data)
   TtvByteOrder order = variant & 1 ? TTV_BYTE_ORDER_BIG : TTV_BYTE_ORDER_LITTLE;
   TtvCtfHeaderKind header = variant & 2 ? TTV_CTF_HEADER_LARGE : TTV_CTF_HEADER_COMPACT;
   g_autofree char *name = g_strdup_printf ("types-%u", variant);
-  g_autofree char *dir = g_build_filename (tmp_root, name, NULL);
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
   g_autoptr (GError) error = NULL;
   TtvCtfWriterOptions wo = { .byte_order = order, .header = header, .packet_size = 512,
                              .clock_offset = 1600000000 * TTV_NSEC_PER_SEC + 5,
@@ -545,7 +543,7 @@ static void
 test_bad_arguments (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_build_filename (tmp_root, "bad", NULL);
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "bad", NULL);
   TtvCtfWriterOptions wo = { .packet_size = 100 };
   g_assert_null (ttv_ctf_writer_new (dir, &wo, &error));
   g_assert_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT);
@@ -608,9 +606,6 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_autoptr (GError) error = NULL;
-  tmp_root = g_dir_make_tmp ("ttv-ctf-writer-XXXXXX", &error);
-  g_assert_no_error (error);
 
   g_test_add_data_func ("/ctf-writer/sim/le64-compact", GUINT_TO_POINTER (0), test_sim);
   g_test_add_data_func ("/ctf-writer/sim/be32-large", GUINT_TO_POINTER (1), test_sim);
@@ -623,8 +618,5 @@ main (int argc, char **argv)
       g_test_add_data_func (path, GUINT_TO_POINTER (v), test_types);
     }
   g_test_add_func ("/ctf-writer/bad-arguments", test_bad_arguments);
-  int status = g_test_run ();
-  ttv_test_remove_tree (tmp_root);
-  g_free (tmp_root);
-  return status;
+  return g_test_run ();
 }

@@ -1,6 +1,7 @@
 /* test-ctf-follow.c: CTF traces still being written: a writer in the test
  * appends the packets (and metadata) of a generated trace to a live copy
- * while the library refreshes it and while ttv-report --follow reads it. */
+ * while the library refreshes it and while ttv-report --follow reads it;
+ * CTF 1.8 and CTF 2 (LTTng 2.15's JSON metadata, cut across packets). */
 #include "ttv-test-util.h"
 #include "ttv-ctf-sim.h"
 #include "ttv-ctf-writer.h"
@@ -13,13 +14,13 @@
 
 #define PACKET 4096u
 
-static char *tmp_dir;
 static char *src_dir;   /* the finished trace */
+static char *src2_dir;  /* the same simulation in CTF 2 */
 
 /* --- The finished trace, packet by packet ----------------------------- */
 
 static void
-make_source (void)
+make_source (const char *dir, TtvCtfMetadataFormat metadata)
 {
   static const guint cpu_ids[] = { 0, 1, 2 };
   TtvSimOptions so;
@@ -32,8 +33,9 @@ make_source (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
   g_assert_no_error (error);
-  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .packet_size = PACKET };
-  g_assert_true (ttv_ctf_write_simulation (src_dir, sim, &wo, NULL, NULL, NULL, &error));
+  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .packet_size = PACKET,
+                             .metadata = metadata };
+  g_assert_true (ttv_ctf_write_simulation (dir, sim, &wo, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
 }
 
@@ -49,22 +51,34 @@ n_file_blocks (TtvTracefile *tf)
   return tf->n_blocks;
 }
 
-/* The streams of the finished trace, to be written to @name in the tmp dir. */
+/* The streams of the finished trace @src, to be written to @name in the tmp dir. */
+static TtvTestLive *
+live_new_from (const char *src, const char *name)
+{
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
+  TtvTestLive *l = ttv_test_live_new (src, dir, PACKET, file_block, n_file_blocks);
+  g_assert_cmpuint (l->streams->len, ==, 3);
+  return l;
+}
+
 static TtvTestLive *
 live_new (const char *name)
 {
-  g_autofree char *dir = g_build_filename (tmp_dir, name, NULL);
-  TtvTestLive *l = ttv_test_live_new (src_dir, dir, PACKET, file_block, n_file_blocks);
-  g_assert_cmpuint (l->streams->len, ==, 3);
-  return l;
+  return live_new_from (src_dir, name);
+}
+
+static void
+copy_metadata_from (const char *src, const char *to_dir)
+{
+  g_autofree char *from = g_build_filename (src, "metadata", NULL);
+  g_autofree char *to = g_build_filename (to_dir, "metadata", NULL);
+  ttv_test_copy_file (from, to);
 }
 
 static void
 copy_metadata (const char *to_dir)
 {
-  g_autofree char *from = g_build_filename (src_dir, "metadata", NULL);
-  g_autofree char *to = g_build_filename (to_dir, "metadata", NULL);
-  ttv_test_copy_file (from, to);
+  copy_metadata_from (src_dir, to_dir);
 }
 
 /* --- (a) the library refresh ------------------------------------------ */
@@ -208,7 +222,7 @@ test_corrupt (void)
   g_autoptr (TtvTestLive) l = live_new ("live-corrupt");
   copy_metadata (l->dir);
   /* Stream 1's second packet with a bad magic. */
-  ttv_test_live_corrupt (l, TTV_REPORT_PATH, tmp_dir, 0);
+  ttv_test_live_corrupt (l, TTV_REPORT_PATH, ttv_test_get_tmp_dir (), 0);
 }
 
 /* --- (b) ttv-report --follow ------------------------------------------ */
@@ -223,7 +237,20 @@ test_report (void)
   for (guint i = 0; i < l->streams->len; i++)
     ttv_test_live_packets (l, i, 1);
   ttv_test_live_write (l, 0, PACKET + PACKET / 2);
-  g_autofree char *out_path = g_build_filename (tmp_dir, "follow-ctf.txt", NULL);
+  g_autofree char *out_path = g_build_filename (ttv_test_get_tmp_dir (), "follow-ctf.txt", NULL);
+  ttv_test_live_follow_report (l, TTV_REPORT_PATH, out_path, FALSE);
+}
+
+/* The same on the CTF 2 trace: LTTng 2.15 writes the whole metadata before
+ * the first data packet. */
+static void
+test_report_ctf2 (void)
+{
+  g_autoptr (TtvTestLive) l = live_new_from (src2_dir, "live-report-ctf2");
+  copy_metadata_from (src2_dir, l->dir);
+  for (guint i = 0; i < l->streams->len; i++)
+    ttv_test_live_packets (l, i, 1);
+  g_autofree char *out_path = g_build_filename (ttv_test_get_tmp_dir (), "follow-ctf2.txt", NULL);
   ttv_test_live_follow_report (l, TTV_REPORT_PATH, out_path, FALSE);
 }
 
@@ -273,10 +300,10 @@ write_tie_trace (const char *dir, const TtvTime *times0, guint n0, const TtvTime
 static void
 test_tie (void)
 {
-  g_autofree char *probe = g_build_filename (tmp_dir, "tie-probe", NULL);
-  g_autofree char *src = g_build_filename (tmp_dir, "tie-src", NULL);
-  g_autofree char *live_dir = g_build_filename (tmp_dir, "tie-live", NULL);
-  g_autofree char *out_path = g_build_filename (tmp_dir, "follow-tie.txt", NULL);
+  g_autofree char *probe = g_build_filename (ttv_test_get_tmp_dir (), "tie-probe", NULL);
+  g_autofree char *src = g_build_filename (ttv_test_get_tmp_dir (), "tie-src", NULL);
+  g_autofree char *live_dir = g_build_filename (ttv_test_get_tmp_dir (), "tie-live", NULL);
+  g_autofree char *out_path = g_build_filename (ttv_test_get_tmp_dir (), "follow-tie.txt", NULL);
   TtvTime times0[200], times1[2] = { TIE_BASE + 1, TIE_BASE + TIE_T };
   guint k;
 
@@ -323,22 +350,22 @@ count_events (TtvTracefile *tf)
   return n;
 }
 
+/* Rebuilds the finished trace @src (@name: for the copy's folder and the
+ * log) in a live copy, a metadata packet and a half data packet at a time,
+ * refreshing after each: at the end it is the same trace. */
 static void
-test_real (gconstpointer data)
+follow_rebuilt (const char *src, const char *name)
 {
-  const char *name = data;
-  g_autofree char *src = ttv_test_dup_shared_ctf_trace (name);
-  if (src == NULL)
-    return;
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) orig = ttv_trace_open (src, &error);
   g_assert_no_error (error);
   g_autofree char *dir_name = g_strconcat ("real-", name, NULL);
-  g_autofree char *live = g_build_filename (tmp_dir, dir_name, NULL);
+  g_autofree char *live = g_build_filename (ttv_test_get_tmp_dir (), dir_name, NULL);
   g_assert_cmpint (g_mkdir_with_parents (live, 0755), ==, 0);
 
   /* Metadata packets one by one, until the trace opens (LTTng may cut a
-   * declaration across packets), then the others with a refresh each. */
+   * declaration across packets), then the others with a refresh each;
+   * plain text metadata in eighths. */
   g_autofree char *src_meta = g_build_filename (src, "metadata", NULL);
   g_autofree char *meta = g_build_filename (live, "metadata", NULL);
   g_autofree char *mdata = NULL;
@@ -347,9 +374,14 @@ test_real (gconstpointer data)
   guint32 magic;
   memcpy (&magic, mdata, 4);
   gboolean big = GUINT32_FROM_BE (magic) == TTV_CTF_METADATA_MAGIC;
-  g_assert_true (big || GUINT32_FROM_LE (magic) == TTV_CTF_METADATA_MAGIC);
+  gboolean packets = big || GUINT32_FROM_LE (magic) == TTV_CTF_METADATA_MAGIC;
   g_autoptr (GArray) mends = g_array_new (FALSE, FALSE, sizeof (gsize));
-  for (gsize at = 0; at < mlen;)
+  for (guint k = 1; !packets && k <= 8; k++)
+    {
+      gsize at = mlen * k / 8;
+      g_array_append_val (mends, at);
+    }
+  for (gsize at = 0; packets && at < mlen;)
     {
       guint32 bits;
       memcpy (&bits, mdata + at + 28, 4);
@@ -417,7 +449,7 @@ test_real (gconstpointer data)
           steps++;
         }
     }
-  g_test_message ("%s: %u metadata packets, %u data packets appended", name, mends->len, steps);
+  g_test_message ("%s: %u metadata pieces, %u data packets appended", name, mends->len, steps);
   g_assert_cmpuint (t->tracefiles->len, ==, n_files);
   for (guint i = 0; i < n_files; i++)
     {
@@ -430,20 +462,55 @@ test_real (gconstpointer data)
     }
 }
 
+static void
+test_real (gconstpointer data)
+{
+  g_autofree char *src = ttv_test_dup_shared_ctf_trace (data);
+
+  if (src)
+    follow_rebuilt (src, data);
+}
+
+/* A real LTTng UST trace in CTF 2 (shared traces ctf2/), its JSON metadata
+ * fragments cut across packets. */
+static void
+test_real_ctf2 (gconstpointer data)
+{
+  g_autofree char *rel = g_strconcat ("../ctf2/", (const char *) data, NULL);
+  g_autofree char *src = ttv_test_dup_shared_ctf_trace (rel);
+  g_autofree char *name = g_strconcat ("ctf2-", (const char *) data, NULL);
+
+  if (src)
+    follow_rebuilt (src, name);
+}
+
+/* LTTng 2.15's kernel trace shape: 34 metadata packets, fragments cut
+ * anywhere in them. */
+static void
+test_generated_ctf2 (void)
+{
+  follow_rebuilt (src2_dir, "ctf2-generated");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  tmp_dir = g_dir_make_tmp ("ttv-ctf-follow-XXXXXX", NULL);
-  g_assert_nonnull (tmp_dir);
-  src_dir = g_build_filename (tmp_dir, "src", NULL);
-  make_source ();
+  /* The finished trace, in CTF 1.8 and CTF 2, in the program's temporary
+   * directory, for every test. */
+  src_dir = g_build_filename (ttv_test_get_tmp_dir (), "src", NULL);
+  src2_dir = g_build_filename (ttv_test_get_tmp_dir (), "src-ctf2", NULL);
+  make_source (src_dir, TTV_CTF_METADATA_TSDL);
+  make_source (src2_dir, TTV_CTF_METADATA_CTF2);
   g_test_add_func ("/ctf/follow/refresh", test_refresh);
   g_test_add_data_func ("/ctf/follow/metadata-text", GINT_TO_POINTER (FALSE), test_metadata);
   g_test_add_data_func ("/ctf/follow/metadata-packets", GINT_TO_POINTER (TRUE), test_metadata);
   g_test_add_func ("/ctf/follow/corrupt", test_corrupt);
   g_test_add_func ("/ctf/follow/report", test_report);
   g_test_add_func ("/ctf/follow/tie", test_tie);
+  g_test_add_func ("/ctf/follow/ctf2/report", test_report_ctf2);
+  g_test_add_func ("/ctf/follow/ctf2/generated", test_generated_ctf2);
+  g_test_add_data_func ("/ctf/follow/ctf2/real/trace-with-index", "trace-with-index", test_real_ctf2);
   static const char *const real[] = { "glxgears-ust", "arm64-kernel", "bigendian-kernel", "scp-kernel" };
   for (guint i = 0; i < G_N_ELEMENTS (real); i++)
     {
@@ -451,8 +518,7 @@ main (int argc, char **argv)
       g_test_add_data_func (path, real[i], test_real);
     }
   int status = g_test_run ();
-  ttv_test_remove_tree (tmp_dir);
   g_free (src_dir);
-  g_free (tmp_dir);
+  g_free (src2_dir);
   return status;
 }

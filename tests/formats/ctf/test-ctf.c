@@ -2,6 +2,7 @@
  * LTTng traces (counts, babeltrace2 line format, seeks) and damaged copies. */
 #include "ttv-ctf.h"
 #include "ttv-ctf-private.h"
+#include "ttv-ctf-writer.h"
 #include "ttv-ctf-text.h"
 #include "ttv-error.h"
 #include "ttv-test-util.h"
@@ -12,28 +13,12 @@
 
 /* --- helpers ----------------------------------------------------------- */
 
-static char *
-trace_dir (const char *name)
-{
-  const char *shared = g_getenv ("TTV_SHARED_DIR");
-  if (shared == NULL)
-    return NULL;
-  char *dir = g_build_filename (shared, "traces", "ctf", name, NULL);
-  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
-    {
-      g_free (dir);
-      return NULL;
-    }
-  return dir;
-}
-
+/* The real trace @name of ../shared/traces/ctf, or return after marking
+ * the test skipped. */
 #define NEED_TRACE(var, name)                                                   \
-  g_autofree char *var = trace_dir (name);                                      \
+  g_autofree char *var = ttv_test_dup_shared_ctf_trace (name);                  \
   if (var == NULL)                                                              \
-    {                                                                           \
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf/" name " not found (set TTV_SHARED_DIR)"); \
-      return;                                                                   \
-    }
+    return;
 
 /* Reads every stream merged in time order (ties: lower tracefile first),
  * calling @fn on each event; returns the count. */
@@ -113,8 +98,8 @@ static const char tsdl[] =
   "    u4 _bits; struct s _s; string _str;\n"
   "    floating_point { exp_dig = 11; mant_dig = 53; align = 64; } _d;\n"
   "    uint8_t _len; int _seq[_len]; int _mat[2][3];\n"
-  "    variant <_e> { uint8_t A; string B; } _v;\n"
   "    enum : uint8_t { X, Y } _e;\n"
+  "    variant <_e> { uint8_t X; string Y; } _v;\n"
   "    variant <event.fields.e> { uint8_t X; int Y; } _w;\n"
   "  };\n"
   "};\n"
@@ -151,8 +136,8 @@ test_parse (void)
   g_autofree char *sig = ttv_type_dup_signature (f);
   g_assert_cmpstr (sig, ==,
                    "struct { uint4 bits; struct { uint32 a; enum8 { A, B, C, D x, E, F } e; } s; string str;"
-                   " float64 d; uint8 len; int32[len] seq; int32[3][2] mat; variant { uint8 A; string B; } v;"
-                   " enum8 { X, Y } e; variant { uint8 X; int32 Y; } w; }");
+                   " float64 d; uint8 len; int32[len] seq; int32[3][2] mat; enum8 { X, Y } e;"
+                   " variant { uint8 X; string Y; } v; variant { uint8 X; int32 Y; } w; }");
   const TtvType *bits = ((TtvField *) g_ptr_array_index (f->fields, 0))->type;
   g_assert_cmpuint (bits->align_bits, ==, 1);
   g_assert_cmpint (bits->byte_order, ==, TTV_BYTE_ORDER_LITTLE);
@@ -180,16 +165,72 @@ test_decode_parsed (void)
   g_autoptr (CtfMeta) m = ttv_ctf_parse (tsdl, strlen (tsdl), "meta", &error);
   g_assert_no_error (error);
   CtfEventClass *ec = ttv_ctf_stream_find_event (ttv_ctf_meta_find_stream (m, 3), 7);
-  /* bits(4, le) pad to 64: a(32 be) e(8) | "hi\0" | pad to 64 | d(64) | len=2 | pad | seq 2 x 32 |
-   * mat 6 x 32 | v: tag e is decoded later -> resolved? v refers to "e" which
-   * comes after it, so it must fail cleanly. */
+  /* bits(4, le) pad to 64: a(32 be) e(8) | "" | pad to 64 | d(64) | len=0 |
+   * mat 6 x 32 | e = X | v = X: uint8 | w: uint8. */
   guint8 buf[128] = { 0 };
   buf[0] = 0x0a;
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   guint64 pos = 0;
   gint32 root = ttv_decoder_decode (d, ec->fields, "event.fields", buf, sizeof buf * 8, &pos, &error);
-  g_assert_cmpint (root, <, 0);
-  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID);
+  g_assert_no_error (error);
+  g_assert_cmpint (root, >=, 0);
+  const TtvValue *v = ttv_decoder_get_field (d, ttv_decoder_get (d, (guint32) root), "v");
+  g_assert_nonnull (v);
+  g_assert_cmpuint (v->n_children, ==, 1);
+  g_assert_cmpstr (ttv_decoder_get (d, v->first_child)->name, ==, "X");
+}
+
+/* 64-bit unsigned enum ranges above INT64_MAX (LTTng writes them). */
+static void
+test_enum_64 (void)
+{
+  static const char text[] =
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+    "event { fields := struct { enum : uint64_t { LOW = 0 ... 9223372036854775807,\n"
+    "  HIGH = 9223372036854775808 ... 18446744073709551614, MAX = 18446744073709551615 } v;\n"
+    "  enum : uint8_t { MINUS_ONE = -1 } w; }; };";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtfMeta) m = ttv_ctf_parse (text, strlen (text), "meta", &error);
+  g_assert_no_error (error);
+  const CtfEventClass *ec = g_ptr_array_index (m->events, 0);
+  const TtvType *e = ((TtvField *) g_ptr_array_index (ec->fields->fields, 0))->type;
+  g_assert_cmpstr (ttv_type_enum_label (e, 1), ==, "LOW");
+  g_assert_cmpstr (ttv_type_enum_label (e, G_GUINT64_CONSTANT (9223372036854775808)), ==, "HIGH");
+  g_assert_cmpstr (ttv_type_enum_label (e, G_MAXUINT64 - 1), ==, "HIGH");
+  g_assert_cmpstr (ttv_type_enum_label (e, G_MAXUINT64), ==, "MAX");
+  /* A negative value of an unsigned container: two's complement. */
+  const TtvType *w = ((TtvField *) g_ptr_array_index (ec->fields->fields, 1))->type;
+  g_assert_cmpstr (ttv_type_enum_label (w, G_MAXUINT64), ==, "MINUS_ONE");
+}
+
+/* A reference to a field declared after it, or to one that cannot be a
+ * length or a tag, is refused at open with where it was declared. */
+static void
+test_bad_references (void)
+{
+  static const char *const bad[][2] = {
+    { "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+      "event { fields := struct {\n  variant <e> { u8 X; u8 Y; } v;\n  enum : u8 { X, Y } e; }; };",
+      "/x/metadata:3:3: the selector “e” of this variant or optional is not a field declared before it" },
+    { "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+      "event { fields := struct {\n  u8 n;\n  variant <n> { u8 X; u8 Y; } v; }; };",
+      "/x/metadata:4:3: the selector “n” of this variant or optional is an integer, not an enumeration" },
+    { "typealias integer { size = 8; align = 8; signed = true; } := s8;\n"
+      "event { fields := struct {\n  s8 n;\n  s8 seq[n]; }; };",
+      "/x/metadata:4:6: the length “n” of this sequence or string is a signed integer, not an unsigned integer" },
+    { "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+      "event { fields := struct {\n  u8 seq[stream.event.context.n]; }; };",
+      "/x/metadata:3:6: the length “stream.event.context.n” of this sequence or string is not a field declared before it" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (CtfMeta) m = ttv_ctf_parse (bad[i][0], strlen (bad[i][0]), "/x/metadata", &error);
+      g_assert_null (m);
+      g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID);
+      g_assert_cmpstr (error->message, ==, bad[i][1]);
+    }
 }
 
 static void
@@ -278,15 +319,18 @@ test_packetized (void)
 static void
 test_clock_overflow (void)
 {
-  /* An offset whose nanoseconds do not fit in 64 bits saturates. */
+  /* An offset whose nanoseconds do not fit in 64 bits: times are relative
+   * to it, their spacing kept (not all saturated to one value). */
   const char *text = "clock { name = c; freq = 1000; offset_s = 9223372036854775807;"
                      " offset = 18446744073709551615; };"
                      "clock { name = n; freq = 3; offset_s = -5; offset = -1; };";
   g_autoptr (GError) error = NULL;
   g_autoptr (CtfMeta) m = ttv_ctf_parse (text, strlen (text), "m", &error);
   g_assert_no_error (error);
-  g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "c"), 0), ==, TTV_TIME_MAX);
-  g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "c"), G_MAXUINT64), ==, TTV_TIME_MAX);
+  g_assert_true (ttv_ctf_meta_find_clock (m, "c")->relative);
+  g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "c"), 0), ==, 0);
+  g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "c"), 1500), ==, 1500000000);
+  g_assert_false (ttv_ctf_meta_find_clock (m, "n")->relative);
   /* -5 s - 1/3 s, then + 1 cycle = 1/3 s. */
   g_assert_cmpint (ttv_ctf_clock_to_time (ttv_ctf_meta_find_clock (m, "n"), 0), ==,
                    G_GINT64_CONSTANT (-5333333334));
@@ -314,12 +358,7 @@ static void
 test_counts (gconstpointer data)
 {
   const char *const *spec = data;
-  g_autofree char *dir = trace_dir (spec[0]);
-  if (dir == NULL)
-    {
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found (set TTV_SHARED_DIR)");
-      return;
-    }
+  NEED_TRACE (dir, spec[0]);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
@@ -438,12 +477,7 @@ static void
 test_babeltrace (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *dir = trace_dir (name);
-  if (dir == NULL)
-    {
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found (set TTV_SHARED_DIR)");
-      return;
-    }
+  NEED_TRACE (dir, name);
   g_autofree char *bt = g_find_program_in_path ("babeltrace2");
   if (bt == NULL)
     {
@@ -499,12 +533,7 @@ static void
 test_seek (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *dir = trace_dir (name);
-  if (dir == NULL)
-    {
-      g_test_skip ("TTV_SHARED_DIR/traces/ctf not found (set TTV_SHARED_DIR)");
-      return;
-    }
+  NEED_TRACE (dir, name);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
@@ -573,13 +602,13 @@ test_scp_overlap (void)
 /* --- damaged copies ---------------------------------------------------- */
 
 /* Copies a trace (stream files, text metadata with @from replaced by @to)
- * into a new temporary directory. */
+ * into a new directory in the test's temporary directory. */
 static char *
 copy_trace (const char *src, const char *from, const char *to)
 {
   g_autoptr (GError) error = NULL;
-  char *dst = g_dir_make_tmp ("ttv-ctf-XXXXXX", &error);
-  g_assert_no_error (error);
+  char *dst = ttv_test_dup_tmp_path ("copy");
+  g_assert_cmpint (g_mkdir (dst, 0755), ==, 0);
   g_autoptr (GDir) d = g_dir_open (src, 0, &error);
   g_assert_no_error (error);
   for (const char *name; (name = g_dir_read_name (d));)
@@ -610,18 +639,6 @@ copy_trace (const char *src, const char *from, const char *to)
   return dst;
 }
 
-static void
-remove_tree (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  for (const char *name; d && (name = g_dir_read_name (d));)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_remove (p);
-    }
-  g_rmdir (dir);
-}
-
 static gboolean
 has_warning (TtvTrace *t, const char *a, const char *b)
 {
@@ -633,6 +650,59 @@ has_warning (TtvTrace *t, const char *a, const char *b)
         return TRUE;
     }
   return FALSE;
+}
+
+/* A clock offset past what 64-bit nanoseconds since the epoch hold (a real
+ * trace has offset_s = 1351530929945824323): times relative to the offset,
+ * spacing kept, one warning naming the clock; never saturated. */
+static void
+test_clock_offset_overflow (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("ttv-ctf-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *dir = g_build_filename (root, "trace", NULL);
+  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
+                             .packet_size = 4096, .clock_offset = 1700000000 * TTV_NSEC_PER_SEC };
+  TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
+  g_assert_no_error (error);
+  g_autoptr (TtvType) fields = ttv_type_new_struct ();
+  ttv_type_add_field (fields, "x", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+  gint id = ttv_ctf_writer_add_event (w, "tick", fields, &error);
+  g_assert_no_error (error);
+  static const TtvTime at[] = { 1000, 2500, 2500, 9000 };
+  for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+    {
+      TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
+      g_assert_true (ttv_ctf_writer_write_event (w, 0, wo.clock_offset + at[i], (guint) id, &v, 1, &error));
+    }
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+  g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (meta, &text, NULL, NULL));
+  g_autoptr (GString) edited = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (edited, "offset_s = 1700000000;", "offset_s = 1351530929945824323;", 1), ==, 1);
+  g_assert_true (g_file_set_contents (meta, edited->str, -1, NULL));
+
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_true (has_warning (t, "clock “monotonic”", "out of the range of 64-bit nanoseconds"));
+  guint n_warnings = 0;
+  for (guint i = 0; i < t->warnings->len; i++)
+    n_warnings += strstr (g_ptr_array_index (t->warnings, i), "monotonic") != NULL;
+  g_assert_cmpuint (n_warnings, ==, 1);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+  TtvEvent ev;
+  guint n = 0;
+  while (ttv_cursor_next (c, &ev, &error))
+    {
+      g_assert_cmpint (ev.time, ==, at[n]);
+      n++;
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (at));
+  ttv_test_remove_tree (root);
 }
 
 static void
@@ -671,7 +741,6 @@ test_lost_events (void)
   g_assert_cmpint (a->end, ==, g_array_index (sf->packets, CtfPacket, 3).t_end);
   g_assert_cmpint (b->start, <, b->end);
   g_assert_cmpuint (read_file (tf, &error), ==, 110771);
-  remove_tree (dir);
 }
 
 static void
@@ -686,7 +755,6 @@ test_bad_metadata (void)
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_SYNTAX);
   g_test_message ("%s", error->message);
   g_assert_true (strstr (error->message, "metadata:12:12: syntax error: expected “;”, found “junk”") != NULL);
-  remove_tree (dir);
 }
 
 static void
@@ -718,7 +786,6 @@ test_truncated_packet (void)
   g_assert_no_error (error);
   g_assert_cmpuint (n, >, 1000);
   g_assert_cmpuint (n, <, 110771);
-  remove_tree (dir);
 }
 
 static void
@@ -752,7 +819,6 @@ test_bad_magic_and_stream_id (void)
   g_assert_no_error (error);
   g_assert_cmpuint (read_file (tf2, &error), >, 0);
   g_assert_no_error (error);
-  remove_tree (dir);
 }
 
 static void
@@ -778,7 +844,6 @@ test_sequence_past_end (void)
     "\t\tinteger { size = 64; align = 8; signed = 0; encoding = none; base = 16; } _call_site;",
     "uint64_t _addr; uint64_t _call_site[_addr];");
   expect_read_error (dir, "runs past the end of the data");
-  remove_tree (dir);
 }
 
 static void
@@ -787,19 +852,17 @@ test_variant_no_option (void)
   NEED_TRACE (src, "glxgears-ust");
   g_autofree char *dir = copy_trace (src, "compact = 0 ... 30", "compact = 1 ... 30");
   expect_read_error (dir, "variant tag 0 selects no option");
-  remove_tree (dir);
   /* Same through the generic header path (the fast path does not apply). */
   g_autofree char *dir2 = copy_trace (src, "compact = 0 ... 30, extended = 31",
                                       "compact = 1 ... 30, extended = 31, other = 40");
   expect_read_error (dir2, "selects no option");
-  remove_tree (dir2);
 }
 
 static void
 test_garbage_dirs (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("ttv-ctf-XXXXXX", &error);
+  const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
   /* Not CTF: probe says no. */
   g_assert_true (g_file_set_contents (meta, "hello", -1, NULL));
@@ -827,7 +890,6 @@ test_garbage_dirs (void)
   t = ttv_trace_open (dir, &error);
   g_assert_null (t);
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED);
-  remove_tree (dir);
 }
 
 int
@@ -836,6 +898,9 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ctf/metadata/parse", test_parse);
   g_test_add_func ("/ctf/metadata/decode-order", test_decode_parsed);
+  g_test_add_func ("/ctf/metadata/bad-references", test_bad_references);
+  g_test_add_func ("/ctf/metadata/enum-64", test_enum_64);
+  g_test_add_func ("/ctf/clock-offset-overflow", test_clock_offset_overflow);
   g_test_add_func ("/ctf/metadata/syntax-errors", test_syntax_errors);
   g_test_add_func ("/ctf/metadata/packetized", test_packetized);
   g_test_add_func ("/ctf/clock/overflow", test_clock_overflow);

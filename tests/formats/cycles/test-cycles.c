@@ -9,8 +9,6 @@
 
 #define START ((TtvTime) 1700000000 * TTV_NSEC_PER_SEC)
 
-static char *tmp_base;
-
 /* Every event of every tracefile of @t against the conversion; @slack ns
  * allowed (the reader anchors each event on its own block; a cycle count
  * alone may be anchored on another CPU's block: rounding may differ by 1). */
@@ -46,7 +44,7 @@ test_ltt (gconstpointer data)
 {
   guint64 freq = GPOINTER_TO_SIZE (data);
   g_autofree char *name = g_strdup_printf ("ltt-%" G_GUINT64_FORMAT, freq);
-  g_autofree char *dir = g_build_filename (tmp_base, name, NULL);
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
   TtvLttWriterOptions o = {
     .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = TTV_LTT_ARCH_LP64, .block_size = 512,
     .cycles_per_second = freq, .start_time = START, .n_cpu_slots = 4,
@@ -89,7 +87,7 @@ test_ltt (gconstpointer data)
 static TtvTrace *
 gen_and_open (const char *format)
 {
-  g_autofree char *dir = g_build_filename (tmp_base, format, NULL);
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), format, NULL);
   g_autofree char *cmd = g_strdup_printf ("'%s' -q -f %s -n 20000 -c 2 -b 4096 -o '%s'",
                                           TTV_GEN_PATH, format, dir);
   g_autoptr (GError) error = NULL;
@@ -124,18 +122,11 @@ test_ctf (void)
 int
 main (int argc, char **argv)
 {
-  int ret;
-
-  tmp_base = g_dir_make_tmp ("ttv-test-cycles-XXXXXX", NULL);
-  g_assert_nonnull (tmp_base);
   g_test_init (&argc, &argv, NULL);
   g_test_add_data_func ("/cycles/ltt/1GHz", GSIZE_TO_POINTER (1000000000), test_ltt);
   g_test_add_data_func ("/cycles/ltt/2.4GHz", GSIZE_TO_POINTER (2400000000), test_ltt);
   g_test_add_data_func ("/cycles/ltt/33.3MHz", GSIZE_TO_POINTER (33333333), test_ltt);
   g_test_add_func ("/cycles/lttng", test_lttng);
   g_test_add_func ("/cycles/ctf", test_ctf);
-  ret = g_test_run ();
-  ttv_test_remove_tree (tmp_base);
-  g_free (tmp_base);
-  return ret;
+  return g_test_run ();
 }

@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static char *tmp_base;
-
 typedef struct {
   TtvTracefilePosition pos;
   TtvTime time;
@@ -79,8 +77,8 @@ static void
 test_skip (gconstpointer data)
 {
   const char *format = data;
-  g_autofree char *good_dir = g_build_filename (tmp_base, format, "good", NULL);
-  g_autofree char *bad_dir = g_build_filename (tmp_base, format, "bad", NULL);
+  g_autofree char *good_dir = g_build_filename (ttv_test_get_tmp_dir (), format, "good", NULL);
+  g_autofree char *bad_dir = g_build_filename (ttv_test_get_tmp_dir (), format, "bad", NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) good = g_array_new (FALSE, FALSE, sizeof (Seen));
   g_autoptr (GArray) bad = g_array_new (FALSE, FALSE, sizeof (Seen));
@@ -188,15 +186,8 @@ test_skip (gconstpointer data)
 int
 main (int argc, char **argv)
 {
-  int ret;
-
-  tmp_base = g_dir_make_tmp ("ttv-test-damage-XXXXXX", NULL);
-  g_assert_nonnull (tmp_base);
   g_test_init (&argc, &argv, NULL);
   g_test_add_data_func ("/damage/skip/ltt", "ltt", test_skip);
   g_test_add_data_func ("/damage/skip/lttng", "lttng", test_skip);
-  ret = g_test_run ();
-  ttv_test_remove_tree (tmp_base);
-  g_free (tmp_base);
-  return ret;
+  return g_test_run ();
 }

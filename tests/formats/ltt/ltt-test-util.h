@@ -10,23 +10,11 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-/* A fresh directory path (not created) inside a new temporary directory. */
+/* A fresh directory path (not created) in the test's temporary directory. */
 static inline char *
 ltt_test_tmp_trace (const char *name)
 {
-  char *tmp = g_dir_make_tmp ("ttv-ltt-test-XXXXXX", NULL);
-  g_assert_nonnull (tmp);
-  char *path = g_build_filename (tmp, name, NULL);
-  g_free (tmp);
-  return path;
-}
-
-static inline void
-ltt_test_remove_trace (const char *path)
-{
-  char *parent = g_path_get_dirname (path);
-  ttv_test_remove_tree (parent);
-  g_free (parent);
+  return ttv_test_dup_tmp_path (name);
 }
 
 /* The decoded tree of @index in the encoder's walk order (strings borrowed). */

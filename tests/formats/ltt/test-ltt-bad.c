@@ -4,6 +4,10 @@
 #include "ttv-error.h"
 #include "ltt-test-util.h"
 
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #define START ((TtvTime) 1600000000 * TTV_NSEC_PER_SEC)
 #define BLOCK 512
 
@@ -145,7 +149,6 @@ test_good (void)
   g_assert_cmpint (read_all (t, &error), ==, 200);
   g_assert_no_error (error);
   g_clear_pointer (&t, ttv_trace_close);
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -170,7 +173,6 @@ test_truncated (void)
   g_assert_cmpint (n, >, 0);
   g_assert_cmpint (n, <, 200);
   g_clear_pointer (&t, ttv_trace_close);
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -184,7 +186,6 @@ test_last_event_offset (void)
   off = GUINT32_TO_LE (0xFFFFFFF0);    /* outside the block */
   patch (cpu, 2 * BLOCK - 4, &off, 4);
   assert_open_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "byte offset");
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -196,7 +197,6 @@ test_unknown_event (void)
   patch (cpu, BLOCK + 28, &id, 2);   /* first event of block 1 */
   g_autofree char *where = g_strdup_printf ("byte offset %u", BLOCK + 28);
   assert_read_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "cpu/0", "9999", where, NULL);
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -211,7 +211,6 @@ test_event_past_end (void)
   guint32 off = GUINT32_TO_LE (40);
   patch (cpu, BLOCK - 4, &off, 4);
   assert_read_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "runs past", "cpu/0", NULL);
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -227,7 +226,6 @@ test_string_without_nul (void)
       data[i + 3] = 'd';
   g_assert_true (g_file_set_contents (cpu, data, (gssize) len, NULL));
   assert_read_fails (dir, -1, "cpu/0", NULL);
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -250,7 +248,6 @@ test_checksum (void)
                                                 strstr (text, "<event "));
   g_assert_true (g_file_set_contents (xml, described, -1, NULL));
   ttv_trace_close (open_ok (dir));
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -286,7 +283,48 @@ test_malformed_xml (void)
       g_assert_true (g_file_set_contents (path, cases[i].contents, -1, NULL));
       assert_open_fails (dir, cases[i].code, cases[i].part);
     }
-  ltt_test_remove_trace (dir);
+}
+
+/* Hostile XML in place of system.xml and an eventdefs file: refused at
+ * once, before libxml2's quadratic duplicate-attribute check or its
+ * nesting, and a FIFO or /dev/zero in their place neither blocks nor
+ * grows without bound. */
+static void
+test_hostile_xml (void)
+{
+  g_autofree char *dir = write_good ();
+  g_autofree char *sys = file_in (dir, "info/system.xml");
+  g_autofree char *core = file_in (dir, "eventdefs/core.xml");
+  g_autofree char *good_sys = NULL;
+  g_assert_true (g_file_get_contents (sys, &good_sys, NULL, NULL));
+
+  /* 200,000 attributes on one element. */
+  g_autoptr (GString) many = g_string_new ("<system arch_size=\"ILP32\" ltt_block_size=\"512\"");
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_printf (many, " a%u=\"1\"", i);
+  g_string_append (many, "/>");
+  g_assert_true (g_file_set_contents (sys, many->str, (gssize) many->len, NULL));
+  gint64 t0 = g_get_monotonic_time ();
+  assert_open_fails (dir, TTV_FORMAT_ERROR_UNSUPPORTED, "more than 64 attributes");
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+
+  /* Elements nested 100,000 deep in an eventdefs file. */
+  g_assert_true (g_file_set_contents (sys, good_sys, -1, NULL));
+  g_autoptr (GString) deep = g_string_new ("<facility name=\"core\">");
+  for (guint i = 0; i < 100000; i++)
+    g_string_append (deep, "<a>");
+  g_assert_true (g_file_set_contents (core, deep->str, (gssize) deep->len, NULL));
+  assert_open_fails (dir, TTV_FORMAT_ERROR_UNSUPPORTED, "nested more than 128 deep");
+
+  /* A FIFO, then /dev/zero, as system.xml. */
+  g_assert_cmpint (g_unlink (sys), ==, 0);
+  g_assert_cmpint (mkfifo (sys, 0644), ==, 0);
+  assert_open_fails (dir, TTV_FORMAT_ERROR_IO, "FIFO");
+  g_assert_cmpint (g_unlink (sys), ==, 0);
+  g_assert_cmpint (symlink ("/dev/zero", sys), ==, 0);
+  assert_open_fails (dir, TTV_FORMAT_ERROR_IO, "character device");
+  g_assert_cmpint (g_unlink (sys), ==, 0);
+  ttv_test_remove_tree (dir);
 }
 
 static void
@@ -296,7 +334,6 @@ test_missing_system (void)
   g_autofree char *sys = file_in (dir, "info/system.xml");
   g_assert_cmpint (g_unlink (sys), ==, 0);
   assert_open_fails (dir, TTV_FORMAT_ERROR_MISSING, "system.xml");
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -320,7 +357,6 @@ test_hostile_sequence (void)
   guint32 n = 0xFFFFFFFF;
   patch (cpu, 36, &n, 4);   /* header 28..34, prefix aligned to 36 */
   assert_read_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "cpu/0", NULL);
-  ltt_test_remove_trace (dir);
 }
 
 int
@@ -336,6 +372,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ltt/bad/checksum-mismatch", test_checksum);
   g_test_add_func ("/ltt/bad/malformed-xml", test_malformed_xml);
   g_test_add_func ("/ltt/bad/missing-system-xml", test_missing_system);
+  g_test_add_func ("/ltt/bad/hostile-xml", test_hostile_xml);
   g_test_add_func ("/ltt/bad/hostile-sequence", test_hostile_sequence);
   return g_test_run ();
 }

@@ -384,7 +384,6 @@ test_types (gconstpointer data)
   g_assert_cmpstr (i1->controller, ==, "IO-APIC");
   g_assert_cmpstr (i1->name, ==, "a");
   g_clear_pointer (&t, ttv_trace_close);
-  ltt_test_remove_trace (dir);
 }
 
 /* --- seeks on a multi-block trace ----------------------------------------- */
@@ -494,7 +493,6 @@ test_seek (void)
   g_clear_error (&error);
   g_clear_pointer (&c, ttv_cursor_free);
   g_clear_pointer (&t, ttv_trace_close);
-  ltt_test_remove_trace (dir);
 }
 
 static void
@@ -538,7 +536,6 @@ test_flight_recorder (void)
       g_assert_cmpint (ev.time, ==, tf->start);
     }
   g_clear_pointer (&t, ttv_trace_close);
-  ltt_test_remove_trace (dir);
 }
 
 /* Two versions of facility "core" (a module reloaded with changed events). */
@@ -581,7 +578,6 @@ test_facility_versions (void)
   g_assert_cmphex (x, ==, G_MAXUINT64);
   g_clear_pointer (&c, ttv_cursor_free);
   g_clear_pointer (&t, ttv_trace_close);
-  ltt_test_remove_trace (dir);
 }
 
 /* The seed's own system.xml style: unquoted attribute values. */
@@ -602,7 +598,6 @@ test_seed_xml (void)
   g_assert_cmpstr (ttv_trace_get_info (t, "node_name"), ==, "vaucluse");
   g_assert_cmpstr (ttv_trace_get_info (t, "description"), ==, "Some comments about the system");
   g_clear_pointer (&t, ttv_trace_close);
-  ltt_test_remove_trace (dir);
 
   /* An eventdefs file in the seed's style: unquoted values, typerefs, union. */
   g_autofree char *defs = g_build_filename (TTV_TEST_SRCDIR, "..", "fuzz", "ltt", "corpus", "eventdefs",
@@ -660,7 +655,6 @@ test_heartbeat (void)
   g_assert_no_error (error);
   g_clear_pointer (&c, ttv_cursor_free);
   g_clear_pointer (&t, ttv_trace_close);
-  ltt_test_remove_trace (dir);
 }
 
 int

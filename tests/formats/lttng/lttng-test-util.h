@@ -12,23 +12,11 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-/* A fresh trace directory path (not created) inside a new temporary directory. */
+/* A fresh trace directory path (not created) in the test's temporary directory. */
 static inline char *
 lttng_test_tmp_trace (void)
 {
-  char *tmp = g_dir_make_tmp ("ttv-lttng-test-XXXXXX", NULL);
-  g_assert_nonnull (tmp);
-  char *path = g_build_filename (tmp, "trace", NULL);
-  g_free (tmp);
-  return path;
-}
-
-static inline void
-lttng_test_remove_trace (const char *path)
-{
-  char *parent = g_path_get_dirname (path);
-  ttv_test_remove_tree (parent);
-  g_free (parent);
+  return ttv_test_dup_tmp_path ("trace");
 }
 
 /* --- The workload --------------------------------------------------------- */

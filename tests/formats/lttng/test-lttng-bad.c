@@ -101,7 +101,6 @@ test_valid (void)
   g_autofree char *dir = make_trace ();
   GError *error = read_all (dir);
   g_assert_no_error (error);
-  lttng_test_remove_trace (dir);
 }
 
 static void
@@ -121,7 +120,6 @@ test_magic (void)
   error = read_all (dir);
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
   assert_message (error, "cpu_0", "byte offset 40");
-  lttng_test_remove_trace (dir);
 }
 
 static void
@@ -133,7 +131,6 @@ test_lost_size (void)
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
   assert_message (error, "cpu_0", "byte offset 544");
   assert_message (error, "lost_size", NULL);
-  lttng_test_remove_trace (dir);
 }
 
 static void
@@ -146,7 +143,6 @@ test_event_size (void)
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
   assert_message (error, "cpu_0", "byte offset 101");
   assert_message (error, "event_size", NULL);
-  lttng_test_remove_trace (dir);
 }
 
 static void
@@ -158,7 +154,6 @@ test_unknown_event (void)
   g_autoptr (GError) error = read_all (dir);
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
   assert_message (error, "cpu_0", "byte offset 101");
-  lttng_test_remove_trace (dir);
 }
 
 static void
@@ -177,7 +172,6 @@ test_marker_format (void)
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_SYNTAX);
   assert_message (error, "facilities_0", "byte offset");
   assert_message (error, "%q", "kernel.sched_switch");
-  lttng_test_remove_trace (dir);
 }
 
 static void
@@ -199,7 +193,6 @@ test_truncated (void)
   error = read_all (dir);
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED);
   assert_message (error, "cpu_0", "byte offset 0");
-  lttng_test_remove_trace (dir);
 }
 
 static void
@@ -226,7 +219,6 @@ test_header_values (void)
   error = read_all (dir);
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
   assert_message (error, "cpu_0", "byte offset 512");
-  lttng_test_remove_trace (dir);
 }
 
 static void
@@ -240,7 +232,6 @@ test_probe (void)
   g_autofree char *moved = g_build_filename (dir, "control", "other", NULL);
   g_assert_cmpint (g_rename (fac, moved), ==, 0);
   g_assert_cmpuint (ttv_lttng_format_class.probe (dir), ==, 0);
-  lttng_test_remove_trace (dir);
 }
 
 static char *
@@ -298,7 +289,6 @@ test_random_damage (void)
   g_test_message ("%u of 300 damaged traces were refused", n_errors);
   g_assert_cmpuint (n_errors, >, 0);
   g_rand_free (r);
-  lttng_test_remove_trace (dir);
 }
 
 static void
@@ -340,7 +330,6 @@ test_writer_misuse (void)
   /* not empty any more */
   g_assert_null (ttv_lttng_writer_new (dir, &opts, &error));
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO);
-  lttng_test_remove_trace (dir);
 }
 
 int

@@ -12,7 +12,6 @@
 
 #define PACKET 1024u   /* buf_size: the writer's blocks */
 
-static char *tmp_dir;
 static char *src_dir;   /* the finished trace */
 
 /* --- The finished trace, block by block ------------------------------- */
@@ -53,7 +52,7 @@ n_file_blocks (TtvTracefile *tf)
 static TtvTestLive *
 live_new (const char *name)
 {
-  g_autofree char *dir = g_build_filename (tmp_dir, name, NULL);
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
   TtvTestLive *l = ttv_test_live_new (src_dir, dir, PACKET, file_block, n_file_blocks);
   g_assert_cmpuint (l->streams->len, ==, 3);
   return l;
@@ -183,7 +182,7 @@ test_corrupt (void)
   g_autoptr (TtvTestLive) l = live_new ("live-corrupt");
   copy_control (l->dir, FALSE);
   /* cpu_1's second block with a bad magic. */
-  ttv_test_live_corrupt (l, TTV_REPORT_PATH, tmp_dir, TTV_LTTNG_OFF_MAGIC);
+  ttv_test_live_corrupt (l, TTV_REPORT_PATH, ttv_test_get_tmp_dir (), TTV_LTTNG_OFF_MAGIC);
 }
 
 /* --- (b) ttv-report --follow ------------------------------------------ */
@@ -197,7 +196,7 @@ test_report (void)
    * each CPU got). */
   for (guint i = 0; i < l->streams->len; i++)
     ttv_test_live_packets (l, i, 1);
-  g_autofree char *out_path = g_build_filename (tmp_dir, "follow-lttng.txt", NULL);
+  g_autofree char *out_path = g_build_filename (ttv_test_get_tmp_dir (), "follow-lttng.txt", NULL);
   /* Opening refuses a cpu file that ends inside a block (docs/lttng-format.md):
    * half blocks are written once the report has opened the trace and
    * printed what the first blocks hold. */
@@ -208,17 +207,14 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  tmp_dir = g_dir_make_tmp ("ttv-lttng-follow-XXXXXX", NULL);
-  g_assert_nonnull (tmp_dir);
-  src_dir = g_build_filename (tmp_dir, "src", NULL);
+  /* The finished trace, in the program's temporary directory, for every test. */
+  src_dir = g_build_filename (ttv_test_get_tmp_dir (), "src", NULL);
   make_source ();
   g_test_add_func ("/lttng/follow/refresh", test_refresh);
   g_test_add_func ("/lttng/follow/markers", test_markers);
   g_test_add_func ("/lttng/follow/corrupt", test_corrupt);
   g_test_add_func ("/lttng/follow/report", test_report);
   int status = g_test_run ();
-  ttv_test_remove_tree (tmp_dir);
   g_free (src_dir);
-  g_free (tmp_dir);
   return status;
 }

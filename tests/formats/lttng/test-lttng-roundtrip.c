@@ -172,7 +172,6 @@ test_roundtrip (gconstpointer data)
     }
   g_rand_free (r);
   lttng_test_workload_free (wl);
-  lttng_test_remove_trace (dir);
 }
 
 /* The bytes of seed 001 at the offsets docs/lttng-format.md gives. */
@@ -239,7 +238,6 @@ test_layout_bytes (gconstpointer data)
       g_autofree char *p = g_build_filename (dir, "control", n, NULL);
       g_assert_true (g_file_test (p, G_FILE_TEST_IS_REGULAR));
     }
-  lttng_test_remove_trace (dir);
 }
 
 /* time = start_time + (tsc - start_tsc) * 1e9 * freq_scale / start_freq, floored. */

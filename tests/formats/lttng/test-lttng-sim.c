@@ -197,8 +197,6 @@ test_same_as_ltt (gconstpointer data)
   g_test_message ("%" G_GUINT64_FORMAT " cpu events compared", total);
   g_assert_cmpuint (total, >, 10000);
   check_same_state (ltt_dir, lttng_dir);
-  lttng_test_remove_trace (ltt_dir);
-  lttng_test_remove_trace (lttng_dir);
 }
 
 int

@@ -65,7 +65,10 @@ typedef struct {
   guint64 next_packet;    /* first packet not opened yet */
   GError *error;          /* sticky: set once reading failed */
   CursorWindow windows[MAX_WINDOWS];
+  guint64 failed_packet;  /* the packet @error is about (NO_PACKET: none) */
 } CtfCursor;
+
+#define NO_PACKET G_MAXUINT64
 
 /* A window holding @length bytes at @offset for a lane: one that already
  * holds them, else an unused one moved there.  The windows nobody uses keep
@@ -138,22 +141,6 @@ update_clock (guint64 *clock, guint64 ts, guint bits)
   if (ts < (*clock & mask))
     v += mask + 1;
   *clock = v;
-}
-
-/* Last integer or enum named @name in a decoded tree, depth first. */
-static const TtvValue *
-find_last (const TtvDecoder *d, const TtvValue *v, const char *name, const TtvValue *best)
-{
-  for (guint32 i = 0; i < v->n_children; i++)
-    {
-      const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
-      if (c->name && strcmp (c->name, name) == 0
-          && (c->type->kind == TTV_TYPE_INTEGER || c->type->kind == TTV_TYPE_ENUM))
-        best = c;
-      if (c->type->kind == TTV_TYPE_STRUCT || c->type->kind == TTV_TYPE_VARIANT)
-        best = find_last (d, c, name, best);
-    }
-  return best;
 }
 
 typedef struct {
@@ -384,10 +371,10 @@ decode_all (CtfStreamFile *sf, const Lane *l, guint64 hdr_bit, guint64 hdr_end, 
       if (n->header >= 0)
         {
           const TtvValue *root = ttv_decoder_get (d, (guint32) n->header);
-          const TtvValue *idv = find_last (d, root, "id", NULL);
+          const TtvValue *idv = ttv_ctf_find_role (d, root, TTV_ROLE_EVENT_CLASS_ID);
           if (idv)
             ttv_value_get_uint (idv, &id);
-          const TtvValue *ts = find_last (d, root, "timestamp", NULL);
+          const TtvValue *ts = ttv_ctf_find_role (d, root, TTV_ROLE_CLOCK_TIMESTAMP);
           if (clock && ts && ts->type->kind == TTV_TYPE_INTEGER)
             update_clock (clock, ts->v.u, ts->type->size_bits);
         }
@@ -662,7 +649,10 @@ lanes_fill (CtfCursor *c, GError **error)
         }
       Lane *l = &c->lanes[c->n_lanes];
       if (!lane_open (c, l, c->next_packet, error))
-        return FALSE;
+        {
+          c->failed_packet = c->next_packet;
+          return FALSE;
+        }
       c->next_packet++;
       c->n_lanes++;
       /* A packet without event is closed by the next turn. */
@@ -743,7 +733,10 @@ ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error)
   *event = best->head;
   /* A bad event after this one is reported by the next call. */
   if (!lane_advance (c, best, &c->error))
-    best->has_head = FALSE;
+    {
+      best->has_head = FALSE;
+      c->failed_packet = best->packet;
+    }
   if (!best->has_head)
     lanes_drop_empty (c);
   return TRUE;
@@ -784,6 +777,7 @@ reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
       if (p > q && pk->t_begin > t && (b < 0 || p > (guint64) b))
         break;
       Lane *l = &c->lanes[c->n_lanes];
+      c->failed_packet = p;
       if (!lane_open (c, l, p, error))
         return FALSE;
       c->next_packet++;
@@ -802,12 +796,40 @@ reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
           if (!lane_advance (c, l, error))
             return FALSE;
         }
+      c->failed_packet = NO_PACKET;
       if (!sf->overlapping && l->has_head)
         break;
       if (!l->has_head && b < 0)
         window_release (c, c->lanes[--c->n_lanes].window);
     }
   lanes_drop_empty (c);
+  return TRUE;
+}
+
+/* After damage (a failed next or seek): the packet that failed is dropped,
+ * the others read on.  Always moves forward, so that reading on past
+ * damage ends even where every event has the same time. */
+gboolean
+ttv_ctf_cursor_skip_block (TtvCursor *cursor, GError **error)
+{
+  CtfCursor *c = (CtfCursor *) cursor;
+  guint64 failed = c->failed_packet;
+
+  g_clear_error (&c->error);
+  c->failed_packet = NO_PACKET;
+  if (failed == NO_PACKET)
+    {
+      /* Nothing to point at: the rest of the stream is lost. */
+      lanes_reset (c);
+      c->next_packet = c->sf->packets->len;
+      return TRUE;
+    }
+  for (guint i = 0; i < c->n_lanes; i++)
+    if (c->lanes[i].packet == failed)
+      c->lanes[i].has_head = FALSE;
+  lanes_drop_empty (c);
+  if (c->next_packet <= failed)
+    c->next_packet = failed + 1;
   return TRUE;
 }
 
@@ -828,6 +850,7 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
   CtfCursor *c = (CtfCursor *) cursor;
   CtfStreamFile *sf = c->sf;
   g_clear_error (&c->error);
+  c->failed_packet = NO_PACKET;
   lanes_reset (c);
   if (pos->block >= sf->packets->len)
     {
@@ -988,6 +1011,7 @@ ttv_ctf_cursor_new (TtvTracefile *tf, GError **error)
   for (guint i = 0; i < MAX_WINDOWS; i++)
     c->windows[i].w = (TtvFileWindow) TTV_FILE_WINDOW_INIT (c->sf->file);
   c->decoder = ttv_decoder_new ();
+  c->failed_packet = NO_PACKET;
   /* When the first packet cannot be read, next() reports it. */
   reposition (c, TTV_TIME_MIN, -1, 0, &c->error);
   return (TtvCursor *) c;

@@ -142,6 +142,12 @@ clock_prepare (CtfClock *c)
     }
   secs += q;
   c->base_ns = secs * 1000000000 + r * 1000000000 / f;
+  /* Keep room for 2^62 ns (146 years) of clock values after the offset:
+   * an offset beyond would saturate every time to one value and lose the
+   * events' spacing. */
+  c->relative = c->base_ns > (__int128) TTV_TIME_MAX / 2 || c->base_ns < (__int128) TTV_TIME_MIN / 2;
+  if (c->relative)
+    c->base_ns = 0;
 }
 
 static const TtvField *
@@ -150,25 +156,73 @@ field_at (const TtvType *t, guint i)
   return t && t->fields && i < t->fields->len ? g_ptr_array_index (t->fields, i) : NULL;
 }
 
+/* The integer of @t (or below, through structs and variants) with @role,
+ * the last one when several have it. */
 static const TtvType *
-find_clocked (const TtvType *t, const char *name)
+find_role_type (const TtvType *t, guint32 role)
 {
-  gint i = ttv_type_find_field (t, name);
-  if (i < 0)
-    return NULL;
-  const TtvType *f = field_at (t, (guint) i)->type;
-  return f->kind == TTV_TYPE_INTEGER ? f : NULL;
+  const TtvType *best = NULL;
+  for (guint i = 0; t && t->fields && i < t->fields->len; i++)
+    {
+      const TtvType *f = field_at (t, i)->type;
+      if ((f->kind == TTV_TYPE_INTEGER || f->kind == TTV_TYPE_ENUM) && (f->roles & role))
+        best = f;
+      else if (f->kind == TTV_TYPE_STRUCT || f->kind == TTV_TYPE_VARIANT)
+        {
+          const TtvType *below = find_role_type (f, role);
+          if (below)
+            best = below;
+        }
+    }
+  return best;
 }
 
 static gboolean
-int_field (const TtvType *t, guint i, const char *name, gboolean want_clock)
+role_field (const TtvType *t, guint i, guint32 role)
 {
   const TtvField *f = field_at (t, i);
-  return f && strcmp (f->name, name) == 0 && f->type->kind == TTV_TYPE_INTEGER
-         && !f->type->is_signed && (!want_clock || f->type->clock_name != NULL);
+  return f && f->type->kind == TTV_TYPE_INTEGER && !f->type->is_signed && !f->type->leb128
+         && (f->type->roles & role);
 }
 
-/* Recognises LTTng's event_header_compact / event_header_large. */
+/* The selector values of the LTTng header's options: from the variant's
+ * ranges (CTF 2) or the id enum's labels (CTF 1.8).  The compact option is
+ * one range, the extended one a single value outside it. */
+static gboolean
+header_ranges (const TtvType *e, const TtvType *v, gint ic, gint ie, guint64 *cs, guint64 *ce, guint64 *xv)
+{
+  gboolean have_c = FALSE, have_x = FALSE;
+  if (v->option_ranges)
+    {
+      for (guint i = 0; i < v->option_ranges->len; i++)
+        {
+          const TtvOptionRange *r = &g_array_index (v->option_ranges, TtvOptionRange, i);
+          if ((gint) r->option == ic && !have_c)
+            *cs = r->start, *ce = r->end, have_c = TRUE;
+          else if ((gint) r->option == ie && !have_x && r->start == r->end)
+            *xv = r->start, have_x = TRUE;
+          else
+            return FALSE;
+        }
+    }
+  else
+    {
+      for (guint i = 0; i < e->mappings->len; i++)
+        {
+          const TtvEnumMapping *m = &g_array_index (e->mappings, TtvEnumMapping, i);
+          if (!strcmp (m->label, "compact") && !have_c)
+            *cs = m->start, *ce = m->end, have_c = TRUE;
+          else if (!strcmp (m->label, "extended") && !have_x && m->start == m->end)
+            *xv = m->start, have_x = TRUE;
+          else
+            return FALSE;
+        }
+    }
+  return have_c && have_x && (*xv < *cs || *xv > *ce);
+}
+
+/* Recognises LTTng's event_header_compact / event_header_large (by roles,
+ * so that CTF 1.8 and CTF 2 headers take the same fast path). */
 static void
 prepare_header (CtfStreamClass *sc)
 {
@@ -177,9 +231,13 @@ prepare_header (CtfStreamClass *sc)
   if (!h || h->fields->len != 2)
     return;
   const TtvField *fid = field_at (h, 0), *fv = field_at (h, 1);
-  if (strcmp (fid->name, "id") || fid->type->kind != TTV_TYPE_ENUM || fid->type->is_signed
-      || fv->type->kind != TTV_TYPE_VARIANT || g_strcmp0 (fv->type->ref, "id")
-      || fv->type->fields->len != 2)
+  if (fid->type->kind != TTV_TYPE_ENUM || fid->type->is_signed || fid->type->container->leb128
+      || fid->type->container->reverse_bits || !(fid->type->roles & TTV_ROLE_EVENT_CLASS_ID)
+      || fv->type->kind != TTV_TYPE_VARIANT || fv->type->optional || fv->type->fields->len != 2
+      || !fv->type->ref)
+    return;
+  g_autofree char *id_path = g_strconcat ("stream.event.header.", fid->name, NULL);
+  if (strcmp (fv->type->ref, fid->name) && strcmp (fv->type->ref, id_path))
     return;
   const TtvType *e = fid->type;
   const TtvType *v = fv->type;
@@ -188,35 +246,16 @@ prepare_header (CtfStreamClass *sc)
     return;
   const TtvType *c = field_at (v, (guint) ic)->type, *x = field_at (v, (guint) ie)->type;
   if (c->kind != TTV_TYPE_STRUCT || x->kind != TTV_TYPE_STRUCT || c->fields->len != 1
-      || x->fields->len != 2 || !int_field (c, 0, "timestamp", TRUE) || !int_field (x, 0, "id", FALSE)
-      || !int_field (x, 1, "timestamp", TRUE))
+      || x->fields->len != 2 || !role_field (c, 0, TTV_ROLE_CLOCK_TIMESTAMP)
+      || !role_field (x, 0, TTV_ROLE_EVENT_CLASS_ID) || !role_field (x, 1, TTV_ROLE_CLOCK_TIMESTAMP))
     return;
-  /* The mapping of labels must be exactly: compact = a ... b, extended = X,
-   * with X outside [a, b]; any other value selects no option. */
   guint64 cs = 0, ce = 0, xv = 0;
-  gboolean have_c = FALSE, have_x = FALSE;
-  for (guint i = 0; i < e->mappings->len; i++)
-    {
-      const TtvEnumMapping *m = &g_array_index (e->mappings, TtvEnumMapping, i);
-      if (!strcmp (m->label, "compact") && !have_c)
-        {
-          cs = m->start;
-          ce = m->end;
-          have_c = TRUE;
-        }
-      else if (!strcmp (m->label, "extended") && !have_x && m->start == m->end)
-        {
-          xv = m->start;
-          have_x = TRUE;
-        }
-      else
-        return;
-    }
-  if (!have_c || !have_x || (xv >= cs && xv <= ce) || x->fields->len != 2)
+  if (!header_ranges (e, v, ic, ie, &cs, &ce, &xv))
     return;
   const TtvType *cts = field_at (c, 0)->type, *xid = field_at (x, 0)->type, *xts = field_at (x, 1)->type;
   TtvByteOrder o = e->byte_order;
-  if (cts->byte_order != o || xid->byte_order != o || xts->byte_order != o)
+  if (cts->byte_order != o || xid->byte_order != o || xts->byte_order != o || cts->reverse_bits
+      || xid->reverse_bits || xts->reverse_bits)
     return;
   sc->header_order = o;
   sc->h_align = h->align_bits;
@@ -231,12 +270,90 @@ prepare_header (CtfStreamClass *sc)
   sc->h_e_id_align = xid->align_bits;
   sc->h_e_ts_bits = xts->size_bits;
   sc->h_e_ts_align = xts->align_bits;
-  /* compact range kept in the unused generic field below */
   sc->h_compact_start = cs;
   sc->h_compact_end = ce;
   if (xv > G_MAXUINT)
     return;
   sc->header_kind = CTF_HEADER_LTTNG;
+}
+
+/* --- CTF 1.8's reserved names as roles ------------------------------------ */
+
+/* Gives @role to the integer member @name of @compound, on a copy of its
+ * type: typealiases share one type between members (timestamp_begin and
+ * timestamp_end are often the same uint64_clock_monotonic_t). */
+static void
+give_role (TtvType *compound, const char *name, guint32 role)
+{
+  gint i = ttv_type_find_field (compound, name);
+  if (i < 0)
+    return;
+  TtvField *f = g_ptr_array_index (compound->fields, (guint) i);
+  gboolean integer = f->type->kind == TTV_TYPE_INTEGER || f->type->kind == TTV_TYPE_ENUM;
+  gboolean bytes = f->type->kind == TTV_TYPE_ARRAY && f->type->length == 16;
+  if (!(role == TTV_ROLE_METADATA_UUID ? bytes : integer) || (f->type->roles & role) == role)
+    return;
+  TtvType *copy = ttv_type_copy (f->type);
+  copy->roles |= role;
+  ttv_type_unref (f->type);
+  f->type = copy;
+}
+
+/* Every integer named @name in @t (through structs, variants and arrays),
+ * as babeltrace2 finds the event header's "id"; and integers mapped to a
+ * clock, which update it. */
+static void
+give_role_below (TtvType *t, const char *name, guint32 role, gboolean clocked)
+{
+  for (guint i = 0; t->fields && i < t->fields->len; i++)
+    {
+      TtvField *f = g_ptr_array_index (t->fields, i);
+      TtvType *ft = f->type;
+      if ((ft->kind == TTV_TYPE_INTEGER || ft->kind == TTV_TYPE_ENUM)
+          && (g_strcmp0 (f->name, name) == 0 || (clocked && ft->clock_name)))
+        give_role (t, f->name, role);
+      else if (ft->kind == TTV_TYPE_STRUCT || ft->kind == TTV_TYPE_VARIANT)
+        {
+          /* Shared struct types get their own copy before a member changes. */
+          if (ft->ref_count > 1)
+            {
+              f->type = ttv_type_copy (ft);
+              ttv_type_unref (ft);
+            }
+          give_role_below (f->type, name, role, clocked);
+        }
+    }
+}
+
+static void
+assign_tsdl_roles (CtfMeta *m)
+{
+  if (m->packet_header && m->packet_header->kind == TTV_TYPE_STRUCT)
+    {
+      give_role (m->packet_header, "magic", TTV_ROLE_PACKET_MAGIC);
+      give_role (m->packet_header, "uuid", TTV_ROLE_METADATA_UUID);
+      give_role (m->packet_header, "stream_id", TTV_ROLE_STREAM_CLASS_ID);
+      give_role (m->packet_header, "stream_instance_id", TTV_ROLE_STREAM_ID);
+    }
+  for (guint i = 0; i < m->streams->len; i++)
+    {
+      CtfStreamClass *s = g_ptr_array_index (m->streams, i);
+      TtvType *pc = s->packet_context;
+      if (pc && pc->kind == TTV_TYPE_STRUCT)
+        {
+          give_role (pc, "timestamp_begin", TTV_ROLE_CLOCK_TIMESTAMP);
+          give_role (pc, "timestamp_end", TTV_ROLE_PACKET_END_TIMESTAMP);
+          give_role (pc, "events_discarded", TTV_ROLE_DISCARDED_EVENTS);
+          give_role (pc, "packet_seq_num", TTV_ROLE_PACKET_SEQ_NUM);
+          give_role (pc, "packet_size", TTV_ROLE_PACKET_TOTAL_BITS);
+          give_role (pc, "content_size", TTV_ROLE_PACKET_CONTENT_BITS);
+        }
+      if (s->event_header && s->event_header->kind == TTV_TYPE_STRUCT)
+        {
+          give_role_below (s->event_header, "id", TTV_ROLE_EVENT_CLASS_ID, FALSE);
+          give_role_below (s->event_header, "timestamp", TTV_ROLE_CLOCK_TIMESTAMP, TRUE);
+        }
+    }
 }
 
 static void
@@ -251,6 +368,8 @@ ttv_ctf_meta_finish (CtfMeta *m)
 {
   for (guint i = 0; i < m->clocks->len; i++)
     clock_prepare (g_ptr_array_index (m->clocks, i));
+  if (m->major < 2)
+    assign_tsdl_roles (m);
   finish_type (m->packet_header);
   /* Traces with events but no stream block have one implicit stream class. */
   if (m->streams->len == 0)
@@ -267,22 +386,23 @@ ttv_ctf_meta_finish (CtfMeta *m)
       finish_type (s->event_context);
       prepare_header (s);
       /* The clock of the timestamps: the header's, the packet context's,
-       * or the only one. */
-      const TtvType *ts = NULL;
-      if (s->header_kind == CTF_HEADER_LTTNG)
-        {
-          const TtvType *v = field_at (s->event_header, 1)->type;
-          const TtvType *c = field_at (v, (guint) ttv_type_find_field (v, "compact"))->type;
-          ts = field_at (c, 0)->type;
-        }
-      if (!ts && s->event_header)
-        ts = find_clocked (s->event_header, "timestamp");
-      if (!ts && s->packet_context)
-        ts = find_clocked (s->packet_context, "timestamp_begin");
-      if (ts && ts->clock_name)
+       * or the only one (CTF 2 names it, the converter set clock_name). */
+      const TtvType *ts = find_role_type (s->event_header, TTV_ROLE_CLOCK_TIMESTAMP);
+      if (!ts)
+        ts = find_role_type (s->packet_context, TTV_ROLE_CLOCK_TIMESTAMP);
+      if (!s->clock && ts && ts->clock_name)
         s->clock = ttv_ctf_meta_find_clock (m, ts->clock_name);
-      if (!s->clock && m->clocks->len == 1)
-        s->clock = g_ptr_array_index (m->clocks, 0);
+      /* Events have a time when the stream class has a default clock: in
+       * CTF 2 when it names one, in CTF 1.8 when a timestamp field exists
+       * (mapped to a clock, or babeltrace2's implicit 1 GHz one). */
+      if (m->major < 2)
+        {
+          if (!s->clock && m->clocks->len == 1)
+            s->clock = g_ptr_array_index (m->clocks, 0);
+          s->has_time = ts != NULL;
+        }
+      else
+        s->has_time = s->clock != NULL;
     }
   for (guint i = 0; i < m->events->len; i++)
     {

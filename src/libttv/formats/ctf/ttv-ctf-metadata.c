@@ -1,6 +1,8 @@
 /* ttv-ctf-metadata.c: the first pass of the CTF reader, bytes in: a metadata
- * file, plain TSDL text or packetized (magic 0x75D11D57, either byte order). */
-#include "ttv-ctf-private.h"
+ * file, plain text or packetized (magic 0x75D11D57, either byte order), whose
+ * text is TSDL (CTF 1.8) or a JSON text sequence (CTF 2). */
+#include "ttv-ctf2-private.h"
+#include "ttv-regular-file.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -24,7 +26,18 @@ ttv_ctf_metadata_looks_valid (const guint8 *data, gsize len)
   if (len >= 4 && (read_u32 (data, FALSE) == TTV_CTF_METADATA_MAGIC
                    || read_u32 (data, TRUE) == TTV_CTF_METADATA_MAGIC))
     return TRUE;
+  if (ttv_ctf2_text_is_json_sequence ((const char *) data, len))
+    return TRUE;
   return len >= 6 && memcmp (data, "/* CTF", 6) == 0;
+}
+
+CtfMeta *
+ttv_ctf_metadata_parse (const char *text, gsize len, const char *path, gboolean whole_only,
+                        GError **error)
+{
+  if (ttv_ctf2_text_is_json_sequence (text, len))
+    return ttv_ctf2_parse (text, len, path, whole_only, error);
+  return ttv_ctf_parse (text, len, path, error);
 }
 
 char *
@@ -75,10 +88,12 @@ ttv_ctf_metadata_unpack (const guint8 *data, gsize len, const char *path, gsize 
       pos += packet_bits / 8;
     }
   /* The lexer stops at a NUL: a packet padded with zeros would end the text. */
-  if (memchr (text->str, '\0', text->len))
+  const char *nul = memchr (text->str, '\0', text->len);
+  if (nul)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                   _("%s: metadata text contains a NUL byte"), path);
+                   _("%s: the metadata text holds a NUL byte at offset %zu of the text"), path,
+                   (gsize) (nul - text->str));
       return NULL;
     }
   *out_len = text->len;
@@ -108,6 +123,8 @@ whole_metadata_packets (const guint8 *data, gsize len)
   return pos;
 }
 
+#define TTV_CTF_METADATA_MAX_BYTES ((gsize) 1 << 30)
+
 char *
 ttv_ctf_metadata_load (const char *path, gboolean live, gsize *len, gboolean *packetized,
                        guint64 *file_size, GError **error)
@@ -115,7 +132,9 @@ ttv_ctf_metadata_load (const char *path, gboolean live, gsize *len, gboolean *pa
   g_autofree char *contents = NULL;
   gsize size = 0;
   g_autoptr (GError) local = NULL;
-  if (!g_file_get_contents (path, &contents, &size, &local))
+  /* A metadata file is text of a few megabytes at most: a FIFO or a
+   * device in its place must neither block nor be read forever. */
+  if (!ttv_regular_file_read (path, TTV_CTF_METADATA_MAX_BYTES, &contents, &size, &local))
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
       return NULL;
@@ -140,10 +159,12 @@ ttv_ctf_metadata_read (const char *path, gsize *len, GError **error)
   g_autofree char *text = ttv_ctf_metadata_load (path, FALSE, &size, &packetized, NULL, error);
   if (text == NULL)
     return NULL;
-  if (!packetized && memchr (text, '\0', size))
+  const char *nul = packetized ? NULL : memchr (text, '\0', size);
+  if (nul)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
-                   _("%s: neither packetized metadata nor text (NUL byte found)"), path);
+                   _("%s: neither packetized metadata nor text (NUL byte at byte offset %zu)"), path,
+                   (gsize) (nul - text));
       return NULL;
     }
   *len = size;
@@ -151,7 +172,7 @@ ttv_ctf_metadata_read (const char *path, gsize *len, GError **error)
 }
 
 /* LTTng cuts its metadata into packets anywhere, even inside a
- * declaration; the rest comes with the next packet. */
+ * declaration or a JSON fragment; the rest comes with the next packet. */
 char *
 ttv_ctf_metadata_read_complete (const char *path, gsize *out_len, guint64 *size, GError **error)
 {
@@ -160,6 +181,15 @@ ttv_ctf_metadata_read_complete (const char *path, gsize *out_len, guint64 *size,
   g_autofree char *contents = ttv_ctf_metadata_load (path, TRUE, &len, &packetized, size, error);
   if (contents == NULL)
     return NULL;
+  if (ttv_ctf2_text_is_json_sequence (contents, len))
+    {
+      /* CTF 2: whole fragments, up to the last one ended by a line feed. */
+      const char *last_rs = memrchr (contents, '\x1e', len);
+      gsize cut = len > 0 && contents[len - 1] == '\n' ? len : (gsize) (last_rs - contents);
+      contents[cut] = '\0';
+      *out_len = cut;
+      return g_steal_pointer (&contents);
+    }
   gsize cut = 0;
   for (gsize i = 0; i + 2 < len; i++)
     if (contents[i] == '\n' && contents[i + 1] == '}' && contents[i + 2] == ';')

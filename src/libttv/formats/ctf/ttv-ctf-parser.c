@@ -32,7 +32,18 @@ typedef struct {
   CtfMeta *meta;
   TtvByteOrder order;
   guint depth;
+  /* Where each sequence and variant with a reference was declared, for the
+   * resolution pass's messages: TtvType * -> "PATH:LINE:COLUMN". */
+  GHashTable *where;
+  CtfToken version_at;  /* the trace block's last major/minor attribute */
 } Parser;
+
+static void
+remember_where (Parser *p, const TtvType *t, const CtfToken *at)
+{
+  g_hash_table_replace (p->where, (gpointer) t,
+                        g_strdup_printf ("%s:%u:%u", p->path, at->line, at->column));
+}
 
 /* --- tokens ------------------------------------------------------------ */
 
@@ -470,14 +481,28 @@ parse_string (Parser *p)
   return t;
 }
 
+/* An enumerator value as its 64 bits: from -2^63 for signed containers, up
+ * to 2^64 - 1 for unsigned ones (LTTng writes 64-bit unsigned ranges above
+ * INT64_MAX); a negative value of an unsigned container is read as two's
+ * complement, as older tracers meant it. */
 static gboolean
-parse_signed_int (Parser *p, gint64 *out)
+parse_enum_value (Parser *p, gboolean is_signed, guint64 *out)
 {
   CtfToken at = p->tok;
   Value v;
   if (!parse_value (p, &v))
     return FALSE;
-  gboolean ok = value_int (p, &at, &v, out);
+  gboolean ok = TRUE;
+  if (is_signed || v.negative)
+    {
+      gint64 s = 0;
+      ok = value_int (p, &at, &v, &s);
+      *out = (guint64) s;
+    }
+  else if (v.kind != VAL_INT)
+    ok = invalid (p, &at, _("expected an integer value"));
+  else
+    *out = v.u;
   value_clear (&v);
   return ok;
 }
@@ -522,7 +547,8 @@ parse_enum (Parser *p)
   if (container->kind != TTV_TYPE_INTEGER)
     return invalid (p, &kw, _("enum container must be an integer")), NULL;
   g_autoptr (TtvType) e = ttv_type_new_enum (ttv_type_ref (container));
-  gint64 next_value = 0;
+  guint64 next_value = 0;
+  gboolean is_signed = container->is_signed;
   while (!is (p, "}"))
     {
       g_autofree char *label = NULL;
@@ -533,22 +559,22 @@ parse_enum (Parser *p)
       else
         return fail (p, _("an enumerator label")), NULL;
       next (p);
-      gint64 start = next_value, end = next_value;
+      guint64 start = next_value, end = next_value;
       if (accept (p, "="))
         {
-          if (!parse_signed_int (p, &start))
+          if (!parse_enum_value (p, is_signed, &start))
             return NULL;
           end = start;
           if (p->tok.kind == CTF_TOK_ELLIPSIS)
             {
               next (p);
-              if (!parse_signed_int (p, &end))
+              if (!parse_enum_value (p, is_signed, &end))
                 return NULL;
             }
         }
-      if (container->is_signed ? end < start : (guint64) end < (guint64) start)
+      if (is_signed ? (gint64) end < (gint64) start : end < start)
         return invalid (p, &kw, _("enum range ends before it starts")), NULL;
-      ttv_type_add_mapping (e, label, (guint64) start, (guint64) end);
+      ttv_type_add_mapping (e, label, start, end);
       next_value = end + 1;
       if (!accept (p, ","))
         break;
@@ -672,9 +698,11 @@ parse_variant (Parser *p)
       TtvType *copy = ttv_type_copy (t);
       g_free (copy->ref);
       copy->ref = g_steal_pointer (&tag);
+      remember_where (p, copy, &kw);
       return copy;
     }
   g_autoptr (TtvType) v = ttv_type_new_variant_ref (tag ? tag : "");
+  remember_where (p, v, &kw);
   if (!parse_struct_body (p, v))
     return NULL;
   if (name)
@@ -768,6 +796,7 @@ parse_declarator (Parser *p, TtvType *base, char **name_out)
     ;
   if (p->tok.kind != CTF_TOK_IDENT)
     return fail (p, _("a declarator name")), NULL;
+  CtfToken at = p->tok;
   *name_out = ttv_ctf_token_dup (&p->tok);
   next (p);
   /* Dimensions, outermost first. */
@@ -802,7 +831,10 @@ parse_declarator (Parser *p, TtvType *base, char **name_out)
       if (d[0] == '#')
         t = ttv_type_new_array (t, g_ascii_strtoull (d + 1, NULL, 10));
       else
-        t = ttv_type_new_sequence_ref (t, d);
+        {
+          t = ttv_type_new_sequence_ref (t, d);
+          remember_where (p, t, &at);
+        }
     }
   g_ptr_array_unref (dims);
   return t;
@@ -957,6 +989,7 @@ apply_value (Parser *p, Block *b, const CtfToken *at, const char *key, const Val
             m->major = (guint) x;
           else
             m->minor = (guint) x;
+          p->version_at = *at;
         }
       else if (!strcmp (key, "uuid"))
         {
@@ -1280,6 +1313,7 @@ ttv_ctf_parse (const char *text, gsize len, const char *path, GError **error)
   Parser p = { 0 };
   ttv_ctf_lexer_init (&p.lx, text, len);
   p.path = path;
+  p.where = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   p.scopes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   p.meta = ttv_ctf_meta_new ();
   p.meta->path = g_strdup (path);
@@ -1288,13 +1322,28 @@ ttv_ctf_parse (const char *text, gsize len, const char *path, GError **error)
   push_scope (&p);
   next (&p);
   gboolean ok = parse_top (&p);
+  if (ok && (p.meta->major != 1 || p.meta->minor != 8))
+    {
+      g_set_error (&p.error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED,
+                   _("%s:%u:%u: CTF version %u.%u is not supported (TSDL metadata is CTF 1.8)"),
+                   path, p.version_at.line, p.version_at.column, p.meta->major, p.meta->minor);
+      ok = FALSE;
+    }
   g_ptr_array_unref (p.scopes);
   if (!ok)
     {
+      g_hash_table_unref (p.where);
       g_propagate_error (error, p.error);
       ttv_ctf_meta_free (p.meta);
       return NULL;
     }
   ttv_ctf_meta_finish (p.meta);
+  ok = ttv_ctf_resolve_refs (p.meta, p.where, error);
+  g_hash_table_unref (p.where);
+  if (!ok)
+    {
+      ttv_ctf_meta_free (p.meta);
+      return NULL;
+    }
   return p.meta;
 }

@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 #define TTV_CTF_METADATA_MAGIC 0x75D11D57u
 #define TTV_CTF_PACKET_MAGIC 0xC1FC1FC1u
 #define TTV_CTF_INDEX_MAGIC 0xC1F1DCC1u
+#define CTF_INDEX_HEADER_BYTES 16   /* LTTng index/NAME.idx: magic, major, minor, entry size */
 
 /* --- Pass 1: metadata bytes -> TSDL text (ttv-ctf-metadata.c) ---------- */
 
@@ -25,10 +26,17 @@ char *ttv_ctf_metadata_load (const char *path, gboolean live, gsize *len, gboole
                              guint64 *file_size, GError **error);
 /* A trace still being written: the metadata text as far as it is complete
  * (whole packets, and of their text the declarations up to the last
- * top-level "};"), NULL with @error; *size gets the file's size. */
+ * top-level "};", or for CTF 2 the whole fragments), NULL with @error;
+ * *size gets the file's size. */
 char *ttv_ctf_metadata_read_complete (const char *path, gsize *len, guint64 *size, GError **error);
-/* TRUE when @data starts like CTF metadata (packet magic or "/ * CTF" text). */
+/* TRUE when @data starts like CTF metadata (packet magic, "/ * CTF" text or
+ * a CTF 2 JSON text sequence). */
 gboolean ttv_ctf_metadata_looks_valid (const guint8 *data, gsize len);
+typedef struct _CtfMeta CtfMeta;
+/* The metadata text as a model: TSDL or, starting with RS, CTF 2 (see
+ * ttv_ctf2_parse for @whole_only). */
+CtfMeta *ttv_ctf_metadata_parse (const char *text, gsize len, const char *path, gboolean whole_only,
+                                 GError **error);
 /* Packetized metadata -> text; @path is only used in messages. */
 char *ttv_ctf_metadata_unpack (const guint8 *data, gsize len, const char *path, gsize *out_len,
                                GError **error);
@@ -83,6 +91,10 @@ typedef struct {
   gboolean absolute;
   /* Precomputed: time = base_ns + value * 1e9 / freq (saturated). */
   __int128 base_ns;
+  /* The offset puts times past what TtvTime (64-bit ns since the epoch)
+   * holds: base_ns is 0, times are relative to the offset (their spacing
+   * kept), and the trace says so in a warning. */
+  gboolean relative;
 } CtfClock;
 
 typedef struct _CtfStreamClass CtfStreamClass;
@@ -138,6 +150,7 @@ struct _CtfStreamClass {
   GPtrArray *by_id;         /* of CtfEventClass *, weak, indexed by id (dense ids), may be NULL */
   GHashTable *by_id_hash;   /* guint64* -> CtfEventClass *, for sparse ids */
   CtfClock *clock;          /* weak: the clock of the timestamps, may be NULL */
+  gboolean has_time;        /* its events have a time (a clock or timestamp fields) */
   /* LTTng header fast path (align and size in bits). */
   CtfHeaderKind header_kind;
   TtvByteOrder header_order;
@@ -147,7 +160,7 @@ struct _CtfStreamClass {
   guint64 h_compact_start, h_compact_end;
 };
 
-typedef struct {
+struct _CtfMeta {
   guint major, minor;
   guint8 uuid[16];
   gboolean has_uuid;
@@ -161,13 +174,18 @@ typedef struct {
   GPtrArray *streams;       /* of CtfStreamClass *, owned */
   GPtrArray *events;        /* of CtfEventClass *, owned, in metadata order */
   char *path;               /* owned: metadata path, for messages */
-} CtfMeta;
+};
 
 CtfMeta *ttv_ctf_meta_new (void);
 void     ttv_ctf_meta_free (CtfMeta *meta);
 /* Parses TSDL @text into a model (types finished, event classes linked to
  * stream classes, clocks resolved).  Errors name @path, line and column. */
 CtfMeta *ttv_ctf_parse (const char *text, gsize len, const char *path, GError **error);
+/* Checks every reference of the model (sequence and string lengths,
+ * variant selectors) against what it names (ttv-ctf-resolve.c); @where
+ * (TtvType * -> location text, may be NULL) says where each was declared
+ * for the message. */
+gboolean        ttv_ctf_resolve_refs (const CtfMeta *meta, GHashTable *where, GError **error);
 /* Resolution pass (ttv-ctf-meta.c), run by ttv_ctf_parse(). */
 void            ttv_ctf_meta_finish (CtfMeta *meta);
 CtfStreamClass *ttv_ctf_meta_find_stream (const CtfMeta *meta, guint64 id);
@@ -192,6 +210,8 @@ typedef struct {
   guint64 events_bit;       /* where the first event starts; 0 = not read yet */
   gint64 cpu_id;            /* -1 when absent */
   gboolean has_ts;
+  guint64 seq_num;          /* packet sequence number, when has_seq_num */
+  gboolean has_seq_num;
 } CtfPacket;
 
 typedef struct {
@@ -205,22 +225,45 @@ typedef struct {
   GArray *packets;          /* of CtfPacket */
   gboolean from_index;      /* packets came from index/NAME.idx */
   gboolean overlapping;     /* some packet begins before the previous one ends */
+  guint64 index_claimed_end; /* where LTTng's index says the last packet ends, when past the file */
+  GError *open_error;       /* owned: damage that makes the stream unreadable at open */
+  /* The first file of the same stream when it continues in several
+   * directories (ttv-ctf-group.c), else NULL; babeltrace2 names the stream
+   * after it. */
+  const void *stream_first; /* weak: a CtfStreamFile * */
 } CtfStreamFile;
 
 typedef struct {
   CtfMeta *meta;            /* owned */
   GPtrArray *files;         /* of CtfStreamFile *, owned */
   char *hostname;           /* owned, may be NULL */
+  /* What babeltrace2 prints after the time from the trace's environment:
+   * "HOST:PROCNAME:(VPID) " (each part when present), NULL for none. */
+  char *babeltrace_prefix;  /* owned */
   /* What was parsed, so that a refresh sees metadata that grew. */
   char *metadata_text;      /* owned */
   gsize metadata_len;
   guint64 metadata_size;    /* bytes of the metadata file */
 } CtfTracePriv;
 
+/* The last value with @role among @v's members and below (structs and
+ * variants), NULL when none has it. */
+const TtvValue *ttv_ctf_find_role (const TtvDecoder *decoder, const TtvValue *v, guint32 role);
 /* Opens a data stream file and builds its packet index. */
 CtfStreamFile *ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name,
                                          TtvTrace *trace, GError **error);
 void     ttv_ctf_stream_file_free (CtfStreamFile *sf);
+/* Recomputes @sf's times, range and lost events from its packets (after
+ * some were dropped); @before, may be NULL, is the same stream's packet
+ * just before them in another file. */
+void     ttv_ctf_stream_file_reindex (CtfStreamFile *sf, const CtfPacket *before);
+/* Directories of one trace (ttv-ctf-group.c): the label of each for its
+ * tracefiles' names (what tells them apart: "archives/CHUNK"), of char *. */
+GPtrArray *ttv_ctf_group_labels (const char *const *dirs, guint n);
+/* Files of one stream found in several directories: packets already read
+ * from an earlier one are dropped, losses between files found
+ * (ttv-ctf-group.c). */
+void     ttv_ctf_group_streams (GPtrArray *files);
 /* A trace still being written (ttv-ctf-refresh.c): after the caller took
  * the grown file's size (sf->file, size), indexes the whole packets after the
  * known ones; an incomplete trailing packet is left for later, a damaged
@@ -239,8 +282,11 @@ gboolean ttv_ctf_refresh (TtvTrace *trace, gboolean *changed, GError **error);
 /* The sorted names of @trace_path's stream files: its regular, non-empty
  * files but "metadata" and hidden ones, less those whose full path is in
  * @known (may be NULL); NULL with @error when the directory cannot be
- * read (ttv-ctf-reader.c). */
-GPtrArray *ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, GError **error);
+ * read (ttv-ctf-reader.c).  What is skipped is said in @trace's warnings
+ * (@trace NULL: nothing is said): an empty file, and as damage, anything
+ * but a regular file (a folder but index/, a FIFO, a device, a dead link). */
+GPtrArray *ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, TtvTrace *trace,
+                                      GError **error);
 void     ttv_ctf_add_event_types (TtvTrace *trace, CtfMeta *m, guint from, const char *meta_path);
 /* Decodes packet @index's header and context into @decoder (scopes
  * "trace.packet.header" and "stream.packet.context") from @data, the
@@ -255,6 +301,7 @@ TtvCursor *ttv_ctf_cursor_new (TtvTracefile *tracefile, GError **error);
 void       ttv_ctf_cursor_free (TtvCursor *cursor);
 gboolean   ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error);
 gboolean   ttv_ctf_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error);
+gboolean   ttv_ctf_cursor_skip_block (TtvCursor *cursor, GError **error);
 gboolean   ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos,
                                          GError **error);
 gint32     ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error);

@@ -4,6 +4,7 @@
 #include "ttv-ctf-private.h"
 #include "ttv-ctf-text.h"
 #include "ttv-error.h"
+#include "ttv-regular-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -34,6 +35,7 @@ priv_free (CtfTracePriv *priv)
     g_ptr_array_unref (priv->files);
   ttv_ctf_meta_free (priv->meta);
   g_free (priv->hostname);
+  g_free (priv->babeltrace_prefix);
   g_free (priv->metadata_text);
   g_free (priv);
 }
@@ -44,8 +46,45 @@ compare_names (gconstpointer a, gconstpointer b)
   return strcmp (*(char * const *) a, *(char * const *) b);
 }
 
+/* Says why the entry @name of a trace folder, which is not a regular file
+ * with data, is not read as a stream (@trace NULL: in silence).  An empty
+ * file is normal (LTTng leaves one for a stream that recorded nothing);
+ * anything else in a stream's place loses its events. */
+static void
+warn_not_a_stream (TtvTrace *trace, const char *full, const char *name)
+{
+  if (trace == NULL || (strcmp (name, "index") == 0 && g_file_test (full, G_FILE_TEST_IS_DIR)))
+    return;                     /* LTTng's packet indexes */
+  guint64 size = 0;
+  g_autofree char *problem = ttv_regular_file_dup_problem (full, &size);
+  if (problem)
+    {
+      ttv_trace_add_damage_warning (trace, _("%s; not read as a stream"), problem);
+      return;
+    }
+  if (size > 0)
+    return;
+  /* LTTng's index of the stream says whether it had packets. */
+  g_autofree char *dir = g_path_get_dirname (full);
+  g_autofree char *idx_name = g_strconcat (name, ".idx", NULL);
+  g_autofree char *idx = g_build_filename (dir, "index", idx_name, NULL);
+  guint64 idx_size = 0;
+  g_autofree char *idx_problem = ttv_regular_file_dup_problem (idx, &idx_size);
+  if (idx_problem == NULL && idx_size > CTF_INDEX_HEADER_BYTES)
+    ttv_trace_add_damage_warning (trace, _("%s is empty, but its index %s lists packets; not read"), full, idx);
+  else
+    ttv_trace_add_warning (trace, _("%s: empty stream file (no packet); nothing to read"), full);
+}
+
+/* Files that travel with traces as documentation, never data streams. */
+static gboolean
+is_documentation (const char *name)
+{
+  return g_str_has_prefix (name, "README") || g_str_has_suffix (name, ".md") || g_str_has_suffix (name, ".txt");
+}
+
 GPtrArray *
-ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, GError **error)
+ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, TtvTrace *trace, GError **error)
 {
   /* Stream files: every regular, non-empty file but the metadata. */
   g_autoptr (GError) local = NULL;
@@ -58,13 +97,17 @@ ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, GError **e
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   for (const char *name; (name = g_dir_read_name (dir));)
     {
-      if (name[0] == '.' || strcmp (name, "metadata") == 0)
+      if (name[0] == '.' || strcmp (name, "metadata") == 0 || is_documentation (name))
         continue;
       g_autofree char *full = g_build_filename (trace_path, name, NULL);
-      GStatBuf st;
-      if ((known && g_hash_table_contains (known, full)) || g_stat (full, &st) != 0 || !S_ISREG (st.st_mode)
-          || st.st_size == 0)
+      if (known && g_hash_table_contains (known, full))
         continue;
+      GStatBuf st;
+      if (g_stat (full, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size == 0)
+        {
+          warn_not_a_stream (trace, full, name);
+          continue;
+        }
       g_ptr_array_add (names, g_strdup (name));
     }
   g_ptr_array_sort (names, compare_names);
@@ -103,10 +146,115 @@ ttv_ctf_add_event_types (TtvTrace *trace, CtfMeta *m, guint from, const char *me
     }
 }
 
+static const char *
+env_entry (const CtfMeta *m, const char *key, gboolean *is_string)
+{
+  for (guint i = 0; i < m->env_keys->len; i++)
+    if (strcmp (g_ptr_array_index (m->env_keys, i), key) == 0)
+      {
+        *is_string = GPOINTER_TO_INT (g_ptr_array_index (m->env_is_string, i));
+        return g_ptr_array_index (m->env_values, i);
+      }
+  return NULL;
+}
+
+/* babeltrace2's default fields after the time: the environment's hostname,
+ * procname and vpid (per-process userspace traces), joined by ':'. */
+static char *
+babeltrace_prefix (const CtfMeta *m)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  gboolean str;
+  const char *host = env_entry (m, "hostname", &str);
+  if (host && str)
+    g_string_append (s, host);
+  const char *proc = env_entry (m, "procname", &str);
+  if (proc && str)
+    g_string_append_printf (s, "%s%s", s->len ? ":" : "", proc);
+  const char *vpid = env_entry (m, "vpid", &str);
+  if (vpid && !str)
+    g_string_append_printf (s, "%s(%s)", s->len ? ":" : "", vpid);
+  if (s->len == 0)
+    return NULL;
+  g_string_append_c (s, ' ');
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* A clock whose offset overflows 64-bit nanoseconds since the epoch: its
+ * times are relative to the offset (ttv-ctf-meta.c); say so, once. */
+static void
+warn_relative_clocks (TtvTrace *trace, const CtfMeta *m, const char *meta_path)
+{
+  for (guint i = 0; i < m->clocks->len; i++)
+    {
+      const CtfClock *c = g_ptr_array_index (m->clocks, i);
+      if (!c->relative)
+        continue;
+      char secs[48], cycles[48];
+      g_snprintf (secs, sizeof secs, "%s%" G_GUINT64_FORMAT, c->offset_s < 0 ? "-" : "",
+                  (guint64) (c->offset_s < 0 ? -c->offset_s : c->offset_s));
+      g_snprintf (cycles, sizeof cycles, "%s%" G_GUINT64_FORMAT, c->offset < 0 ? "-" : "",
+                  (guint64) (c->offset < 0 ? -c->offset : c->offset));
+      ttv_trace_add_warning (trace, _("%s: clock “%s”: its offset (%s s and %s cycles at %" PRIu64 " Hz) is"
+                                      " out of the range of 64-bit nanoseconds since the epoch; its times"
+                                      " are shown from that offset (as if it were 0), the spacing of the"
+                                      " events kept"),
+                             meta_path, c->name, secs, cycles, c->freq);
+    }
+}
+
+/* The directory whose metadata to read: each directory of a trace in
+ * several holds the metadata stream as far as it had gone; the longest
+ * knows every class. */
+static const char *
+metadata_dir (const GPtrArray *dirs)
+{
+  const char *best = g_ptr_array_index (dirs, 0);
+  guint64 best_size = 0;
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      g_autofree char *p = g_build_filename (g_ptr_array_index (dirs, i), "metadata", NULL);
+      GStatBuf st;
+      if (g_stat (p, &st) == 0 && (guint64) st.st_size > best_size)
+        {
+          best = g_ptr_array_index (dirs, i);
+          best_size = (guint64) st.st_size;
+        }
+    }
+  return best;
+}
+
+/* Opens the stream files of @dir; those of a trace in several
+ * directories are named LABEL/FILE. */
+static gboolean
+open_streams (TtvTrace *trace, CtfTracePriv *priv, const char *dir, const char *label, GError **error)
+{
+  g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (dir, NULL, trace, error);
+  if (names == NULL)
+    return FALSE;
+  for (guint i = 0; i < names->len; i++)
+    {
+      CtfStreamFile *sf = ttv_ctf_stream_file_open (priv->meta, dir, g_ptr_array_index (names, i), trace, error);
+      if (sf == NULL)
+        return FALSE;
+      g_ptr_array_add (priv->files, sf);
+      if (label)
+        {
+          g_free (sf->tracefile->name);
+          sf->tracefile->name = g_build_filename (label, g_ptr_array_index (names, i), NULL);
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 ctf_open (TtvTrace *trace, GError **error)
 {
-  g_autofree char *meta_path = g_build_filename (trace->path, "metadata", NULL);
+  g_autoptr (GPtrArray) dirs = g_ptr_array_new ();
+  g_ptr_array_add (dirs, trace->path);
+  for (guint i = 0; trace->more_paths && i < trace->more_paths->len; i++)
+    g_ptr_array_add (dirs, g_ptr_array_index (trace->more_paths, i));
+  g_autofree char *meta_path = g_build_filename (metadata_dir (dirs), "metadata", NULL);
   gsize len = 0;
   /* Sized before reading: metadata growing meanwhile is seen by a refresh. */
   GStatBuf mst;
@@ -117,19 +265,8 @@ ctf_open (TtvTrace *trace, GError **error)
                             : ttv_ctf_metadata_read (meta_path, &len, error);
   if (text == NULL)
     return FALSE;
-  g_autoptr (CtfMeta) meta = ttv_ctf_parse (text, len, meta_path, error);
+  g_autoptr (CtfMeta) meta = ttv_ctf_metadata_parse (text, len, meta_path, FALSE, error);
   if (meta == NULL)
-    return FALSE;
-  if (meta->major != 1 || meta->minor != 8)
-    {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED,
-                   _("%s: CTF version %u.%u is not supported (only 1.8)"), meta_path,
-                   meta->major, meta->minor);
-      return FALSE;
-    }
-
-  g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (trace->path, NULL, error);
-  if (names == NULL)
     return FALSE;
 
   CtfTracePriv *priv = g_new0 (CtfTracePriv, 1);
@@ -141,26 +278,70 @@ ctf_open (TtvTrace *trace, GError **error)
   priv->metadata_len = len;
   priv->metadata_text = g_steal_pointer (&text);
 
+  /* Which CTF, then the environment the tracer recorded. */
+  ttv_trace_set_info (trace, "ctf_version", m->major >= 2 ? "2" : "1.8");
   for (guint i = 0; i < m->env_keys->len; i++)
     ttv_trace_set_info (trace, g_ptr_array_index (m->env_keys, i), g_ptr_array_index (m->env_values, i));
   const char *host = ttv_trace_get_info (trace, "hostname");
   priv->hostname = g_strdup (host);
+  priv->babeltrace_prefix = babeltrace_prefix (m);
 
   ttv_ctf_add_event_types (trace, m, 0, meta_path);
+  warn_relative_clocks (trace, m, meta_path);
 
-  for (guint i = 0; i < names->len; i++)
-    {
-      CtfStreamFile *sf = ttv_ctf_stream_file_open (m, trace->path, g_ptr_array_index (names, i),
-                                                    trace, error);
-      if (sf == NULL)
-        {
-          priv_free (priv);
-          trace->priv = NULL;
-          return FALSE;
-        }
-      g_ptr_array_add (priv->files, sf);
-    }
+  g_autoptr (GPtrArray) labels = dirs->len > 1
+                                   ? ttv_ctf_group_labels ((const char *const *) dirs->pdata, dirs->len) : NULL;
+  for (guint i = 0; i < dirs->len; i++)
+    if (!open_streams (trace, priv, g_ptr_array_index (dirs, i), labels ? g_ptr_array_index (labels, i) : NULL,
+                       error))
+      {
+        priv_free (priv);
+        trace->priv = NULL;
+        return FALSE;
+      }
+  if (dirs->len > 1)
+    ttv_ctf_group_streams (priv->files);
   return TRUE;
+}
+
+/* The trace's UUID: from the first metadata packet's header (LTTng
+ * packetizes its metadata), else from the parsed metadata. */
+static char *
+ctf_identity (const char *path)
+{
+  g_autofree char *meta_path = g_build_filename (path, "metadata", NULL);
+  guint8 uuid[16];
+  gboolean have = FALSE;
+  FILE *f = g_fopen (meta_path, "rb");
+  if (f == NULL)
+    return NULL;
+  guint8 head[20];
+  gsize n = fread (head, 1, sizeof head, f);
+  fclose (f);
+  static const guint8 zero[16] = { 0 };
+  if (n == sizeof head && ttv_ctf_metadata_looks_valid (head, n) && head[0] != '/' && head[0] != 0x1e
+      && memcmp (head + 4, zero, 16) != 0)
+    {
+      memcpy (uuid, head + 4, 16);
+      have = TRUE;
+    }
+  else
+    {
+      gsize len = 0;
+      g_autofree char *text = ttv_ctf_metadata_read (meta_path, &len, NULL);
+      g_autoptr (CtfMeta) m = text ? ttv_ctf_metadata_parse (text, len, meta_path, FALSE, NULL) : NULL;
+      if (m && m->has_uuid)
+        {
+          memcpy (uuid, m->uuid, 16);
+          have = TRUE;
+        }
+    }
+  if (!have)
+    return NULL;
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < 16; i++)
+    g_string_append_printf (s, "%02x", uuid[i]);
+  return g_string_free (s, FALSE);
 }
 
 static void
@@ -233,8 +414,9 @@ ctf_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint32 scopes[T
 
 const TtvFormatClass ttv_ctf_format_class = {
   .name = "ctf",
-  .description = N_("Common Trace Format 1.8 (LTTng 2.x)"),
+  .description = N_("Common Trace Format 1.8 and 2 (LTTng 2.x)"),
   .probe = ctf_probe,
+  .identity = ctf_identity,
   .open = ctf_open,
   .close = ctf_close,
   .cursor_new = ttv_ctf_cursor_new,
@@ -242,6 +424,7 @@ const TtvFormatClass ttv_ctf_format_class = {
   .cursor_next = ttv_ctf_cursor_next,
   .cursor_seek_time = ttv_ctf_cursor_seek_time,
   .cursor_seek_position = ttv_ctf_cursor_seek_position,
+  .cursor_skip_block = ttv_ctf_cursor_skip_block,
   .decode_fields = ttv_ctf_cursor_decode_fields,
   .refresh = ttv_ctf_refresh,
   .block_start = ctf_block_start,
@@ -249,4 +432,5 @@ const TtvFormatClass ttv_ctf_format_class = {
   .decode_contexts = ctf_decode_contexts,
   .event_type_has_context = ttv_ctf_event_type_has_context,
   .append_babeltrace_line = ttv_ctf_append_babeltrace_line,
+  .append_babeltrace_lost = ttv_ctf_append_babeltrace_lost,
 };

@@ -1,6 +1,7 @@
 /* ttv-ctf-refresh.c: the CTF reader's refresh for traces still being written
  * (ttv-report --follow): metadata that grew, packets appended, new stream files. */
-#include "ttv-ctf-private.h"
+#include "ttv-ctf2-private.h"
+#include "ttv-regular-file.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -103,7 +104,7 @@ refresh_metadata (TtvTrace *trace, CtfTracePriv *priv, gboolean *changed, GError
     }
   if (memcmp (text, priv->metadata_text, priv->metadata_len) != 0)
     return cannot_follow (error, path, _("it was rewritten, not appended to"));
-  g_autoptr (CtfMeta) m2 = ttv_ctf_parse (text, len, path, error);
+  g_autoptr (CtfMeta) m2 = ttv_ctf_metadata_parse (text, len, path, TRUE, error);
   if (m2 == NULL)
     return FALSE;
   guint n_types = trace->event_types->len;
@@ -161,7 +162,7 @@ add_new_streams (TtvTrace *trace, CtfTracePriv *priv, gboolean *changed, GError 
       CtfStreamFile *sf = g_ptr_array_index (priv->files, i);
       g_hash_table_add (known, sf->path);
     }
-  g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (trace->path, known, NULL);
+  g_autoptr (GPtrArray) names = ttv_ctf_list_stream_files (trace->path, known, NULL, NULL);
   if (names == NULL)
     return TRUE;
   for (guint i = 0; i < names->len; i++)
@@ -192,7 +193,9 @@ ttv_ctf_refresh (TtvTrace *trace, gboolean *changed, GError **error)
 {
   CtfTracePriv *priv = trace->priv;
   *changed = FALSE;
-  if (priv == NULL)
+  /* A trace in several directories is archived chunks or snapshots: they
+   * do not grow. */
+  if (priv == NULL || trace->more_paths)
     return TRUE;
   /* Metadata first: new packets may use the classes it adds. */
   if (!refresh_metadata (trace, priv, changed, error))

@@ -1,25 +1,58 @@
 /* ttv-ctf-stream.c: CTF data stream files: packet headers and contexts, the
  * packet index (LTTng index/NAME.idx when valid, else a scan), lost events. */
 #include "ttv-ctf-private.h"
+#include "ttv-regular-file.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
 #include <string.h>
 
-#define IDX_HEADER_BYTES 16
 #define IDX_ENTRY_MIN_BYTES 56
+#define IDX_MAX_BYTES ((gsize) 1 << 30)
 
 typedef struct {
   CtfStreamClass *sc;
   guint64 stream_instance_id;
   guint64 packet_bits, content_bits;  /* 0 when absent */
+  gboolean has_packet_size, has_content_size;  /* a size of 0 is damage, not absence */
   guint64 ts_begin, ts_end;
   gboolean has_ts_begin, has_ts_end;
   guint64 events_discarded;
+  guint64 seq_num;
+  gboolean has_seq_num;
   gint64 cpu_id;
   guint64 events_bit;
 } PacketHead;
+
+const TtvValue *
+ttv_ctf_find_role (const TtvDecoder *d, const TtvValue *v, guint32 role)
+{
+  const TtvValue *best = NULL;
+  for (guint32 i = 0; i < v->n_children; i++)
+    {
+      const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
+      if (c->type->roles & role)
+        best = c;
+      else if (c->type->kind == TTV_TYPE_STRUCT || c->type->kind == TTV_TYPE_VARIANT)
+        {
+          const TtvValue *below = ttv_ctf_find_role (d, c, role);
+          if (below)
+            best = below;
+        }
+    }
+  return best;
+}
+
+/* The unsigned integer of @role in the decoded scope @node. */
+static gboolean
+get_role (TtvDecoder *d, gint32 node, guint32 role, guint64 *out)
+{
+  if (node < 0)
+    return FALSE;
+  const TtvValue *v = ttv_ctf_find_role (d, ttv_decoder_get (d, (guint32) node), role);
+  return v && ttv_value_get_uint (v, out);
+}
 
 static gboolean
 get_uint (TtvDecoder *d, gint32 node, const char *name, guint64 *out)
@@ -60,14 +93,14 @@ decode_head (CtfStreamFile *sf, const guint8 *buf, guint64 offset, guint64 avail
           return head_error (error, local->code, sf, offset, msg);
         }
       guint64 magic;
-      if (get_uint (d, hn, "magic", &magic) && magic != TTV_CTF_PACKET_MAGIC)
+      if (get_role (d, hn, TTV_ROLE_PACKET_MAGIC, &magic) && magic != TTV_CTF_PACKET_MAGIC)
         {
           g_autofree char *msg = g_strdup_printf (_("bad packet magic 0x%08" PRIx64 " (expected 0x%08x)"),
                                                   magic, TTV_CTF_PACKET_MAGIC);
           return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
         }
       const TtvValue *hv = ttv_decoder_get (d, (guint32) hn);
-      const TtvValue *uuid = ttv_decoder_get_field (d, hv, "uuid");
+      const TtvValue *uuid = ttv_ctf_find_role (d, hv, TTV_ROLE_METADATA_UUID);
       if (uuid && m->has_uuid && uuid->n_children == 16)
         {
           for (guint i = 0; i < 16; i++)
@@ -76,7 +109,7 @@ decode_head (CtfStreamFile *sf, const guint8 *buf, guint64 offset, guint64 avail
                                  _("packet uuid differs from the trace uuid in the metadata"));
         }
       guint64 sid;
-      if (get_uint (d, hn, "stream_id", &sid))
+      if (get_role (d, hn, TTV_ROLE_STREAM_CLASS_ID, &sid))
         {
           h->sc = ttv_ctf_meta_find_stream (m, sid);
           if (!h->sc)
@@ -85,7 +118,7 @@ decode_head (CtfStreamFile *sf, const guint8 *buf, guint64 offset, guint64 avail
               return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
             }
         }
-      get_uint (d, hn, "stream_instance_id", &h->stream_instance_id);
+      get_role (d, hn, TTV_ROLE_STREAM_ID, &h->stream_instance_id);
     }
   if (!h->sc)
     {
@@ -103,12 +136,14 @@ decode_head (CtfStreamFile *sf, const guint8 *buf, guint64 offset, guint64 avail
           g_autofree char *msg = g_strdup_printf (_("truncated or invalid packet context (%s)"), local->message);
           return head_error (error, local->code, sf, offset, msg);
         }
-      get_uint (d, cn, "packet_size", &h->packet_bits);
-      if (!get_uint (d, cn, "content_size", &h->content_bits))
+      h->has_packet_size = get_role (d, cn, TTV_ROLE_PACKET_TOTAL_BITS, &h->packet_bits);
+      h->has_content_size = get_role (d, cn, TTV_ROLE_PACKET_CONTENT_BITS, &h->content_bits);
+      if (!h->has_content_size)
         h->content_bits = h->packet_bits;
-      h->has_ts_begin = get_uint (d, cn, "timestamp_begin", &h->ts_begin);
-      h->has_ts_end = get_uint (d, cn, "timestamp_end", &h->ts_end);
-      get_uint (d, cn, "events_discarded", &h->events_discarded);
+      h->has_ts_begin = get_role (d, cn, TTV_ROLE_CLOCK_TIMESTAMP, &h->ts_begin);
+      h->has_ts_end = get_role (d, cn, TTV_ROLE_PACKET_END_TIMESTAMP, &h->ts_end);
+      get_role (d, cn, TTV_ROLE_DISCARDED_EVENTS, &h->events_discarded);
+      h->has_seq_num = get_role (d, cn, TTV_ROLE_PACKET_SEQ_NUM, &h->seq_num);
       guint64 cpu;
       if (get_uint (d, cn, "cpu_id", &cpu) && cpu < G_MAXINT32)
         h->cpu_id = (gint64) cpu;
@@ -173,6 +208,11 @@ ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, const guint8 *dat
       pk->has_ts = TRUE;
     }
   pk->cpu_id = h.cpu_id;
+  if (!pk->has_seq_num && h.has_seq_num)
+    {
+      pk->seq_num = h.seq_num;
+      pk->has_seq_num = TRUE;
+    }
   return TRUE;
 }
 
@@ -203,22 +243,28 @@ load_index (CtfStreamFile *sf, const char *dir, const char *name, TtvTrace *trac
   g_autofree char *idx = g_build_filename (path, file, NULL);
   g_autofree char *contents = NULL;
   gsize len = 0;
-  if (!g_file_get_contents (idx, &contents, &len, NULL))
-    return FALSE;
+  g_autoptr (GError) local = NULL;
+  if (!ttv_regular_file_read (idx, IDX_MAX_BYTES, &contents, &len, &local))
+    {
+      /* No index is normal; an index that is not a file is worth a word. */
+      if (!g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        ttv_trace_add_warning (trace, _("%s; rebuilding the packet index from the stream"), local->message);
+      return FALSE;
+    }
   const guint8 *p = (const guint8 *) contents;
   const char *why = NULL;
   guint32 entry = 0;
-  if (len < IDX_HEADER_BYTES || be32 (p) != TTV_CTF_INDEX_MAGIC)
+  if (len < CTF_INDEX_HEADER_BYTES || be32 (p) != TTV_CTF_INDEX_MAGIC)
     why = "bad magic";
   else if (be32 (p + 4) != 1)
     why = "unknown major version";
   else if ((entry = be32 (p + 12)) < IDX_ENTRY_MIN_BYTES || entry > 4096)
     why = "bad entry size";
-  else if ((len - IDX_HEADER_BYTES) % entry != 0 || len == IDX_HEADER_BYTES)
+  else if ((len - CTF_INDEX_HEADER_BYTES) % entry != 0 || len == CTF_INDEX_HEADER_BYTES)
     why = "size is not a whole number of entries";
   guint64 expect_offset = 0;
   g_autoptr (GArray) packets = g_array_new (FALSE, TRUE, sizeof (CtfPacket));
-  for (gsize at = IDX_HEADER_BYTES; !why && at + entry <= len; at += entry)
+  for (gsize at = CTF_INDEX_HEADER_BYTES; !why && at + entry <= len; at += entry)
     {
       CtfPacket pk = { 0 };
       pk.offset = be64 (p + at);
@@ -227,8 +273,20 @@ load_index (CtfStreamFile *sf, const char *dir, const char *name, TtvTrace *trac
       pk.ts_begin = be64 (p + at + 24);
       pk.ts_end = be64 (p + at + 32);
       pk.events_discarded = be64 (p + at + 40);
+      /* Index 1.1 (entries of 72 bytes or more): stream instance id, then
+       * the packet's sequence number. */
+      if (entry >= 72)
+        {
+          pk.seq_num = be64 (p + at + 64);
+          pk.has_seq_num = TRUE;
+        }
       pk.has_ts = TRUE;
       pk.cpu_id = -1;
+      /* An entry LTTng wrote for a packet the file no longer holds whole:
+       * remembered, the packet header decides (scan_packets). */
+      if (pk.offset == expect_offset && pk.offset < sf->size && pk.packet_bits % 8 == 0
+          && pk.packet_bits / 8 > sf->size - pk.offset)
+        sf->index_claimed_end = pk.offset + pk.packet_bits / 8;
       if (pk.offset != expect_offset || pk.packet_bits % 8 || pk.packet_bits == 0
           || pk.content_bits > pk.packet_bits || pk.packet_bits / 8 > sf->size
           || pk.offset > sf->size - pk.packet_bits / 8)
@@ -248,10 +306,40 @@ load_index (CtfStreamFile *sf, const char *dir, const char *name, TtvTrace *trac
   return TRUE;
 }
 
+/* What is wrong with the sizes of packet @pk (@avail bits left in the
+ * file), or NULL.  A size of 0 is damage: LTTng never writes one, and
+ * taking it for "absent" reads the rest of the file, padding included, as
+ * events. */
+static char *
+dup_size_problem (const PacketHead *h, const CtfPacket *pk)
+{
+  if (h->has_packet_size && h->packet_bits == 0)
+    return g_strdup (_("packet_size is 0"));
+  if (h->has_content_size && h->content_bits == 0 && pk->events_bit > 0)
+    return g_strdup (_("content_size is 0"));
+  if (pk->packet_bits % 8 || pk->content_bits > pk->packet_bits || pk->events_bit > pk->content_bits
+      || pk->packet_bits < 8)
+    return g_strdup_printf (_("inconsistent sizes (content %" PRIu64 " bits, packet %" PRIu64
+                              " bits, header and context %" PRIu64 " bits)"),
+                            pk->content_bits, pk->packet_bits, pk->events_bit);
+  return NULL;
+}
+
+/* Whether the packet's own size can still be trusted to find the next
+ * packet when its content size is wrong. */
+static gboolean
+packet_size_usable (const PacketHead *h, const CtfPacket *pk, guint64 avail)
+{
+  return h->has_packet_size && pk->packet_bits % 8 == 0 && pk->packet_bits >= pk->events_bit
+         && pk->packet_bits >= 8 && pk->packet_bits <= avail;
+}
+
 /* Indexes the packets from byte @offset on.  Opening (@live FALSE), damage
- * becomes a warning and ends the stream.  Following a trace still being
- * written (@live TRUE), a trailing packet that is not whole yet is left for
- * later, and damage in a whole packet is an error. */
+ * becomes a damage warning (events are lost: ttv_trace_is_damaged) and
+ * ends the stream, or skips the packet when its size still says where the
+ * next one starts.  Following a trace still being written (@live TRUE), a
+ * trailing packet that is not whole yet is left for later, and damage in a
+ * whole packet is an error. */
 static gboolean
 scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset, gboolean live,
               GError **live_error)
@@ -274,9 +362,9 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
               return FALSE;
             }
           if (g_error_matches (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED))
-            ttv_trace_add_tail_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
+            ttv_trace_add_tail_damage_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
           else
-            ttv_trace_add_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
+            ttv_trace_add_damage_warning (trace, _("%s; ignoring the rest of the stream"), error->message);
           break;
         }
       if (sf->sc == NULL)
@@ -289,37 +377,41 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
           if (live)
             return head_error (live_error, TTV_FORMAT_ERROR_CORRUPT, sf, offset,
                                _("packet of another stream class than the file's first packet"));
-          ttv_trace_add_warning (trace, _("%s: packet at byte offset %" PRIu64
-                                          " belongs to another stream class; ignoring the rest of the stream"),
-                                 sf->path, offset);
+          ttv_trace_add_damage_warning (trace, _("%s: packet at byte offset %" PRIu64
+                                                 " belongs to another stream class; ignoring the rest of the stream"),
+                                        sf->path, offset);
           break;
         }
       CtfPacket pk = { 0 };
       pk.offset = offset;
-      pk.packet_bits = h.packet_bits ? h.packet_bits : avail;
-      pk.content_bits = h.content_bits ? h.content_bits : pk.packet_bits;
+      pk.packet_bits = h.has_packet_size ? h.packet_bits : avail;
+      pk.content_bits = h.has_content_size ? h.content_bits : pk.packet_bits;
       pk.ts_begin = h.ts_begin;
       pk.ts_end = h.has_ts_end ? h.ts_end : h.ts_begin;
       pk.has_ts = h.has_ts_begin;
       pk.events_discarded = h.events_discarded;
       pk.events_bit = h.events_bit;
       pk.cpu_id = h.cpu_id;
-      if (live && h.packet_bits == 0)
+      pk.seq_num = h.seq_num;
+      pk.has_seq_num = h.has_seq_num;
+      if (live && !h.has_packet_size)
         return TRUE;            /* without a size, a packet is whole only when the trace is */
-      if (pk.packet_bits % 8 || pk.content_bits > pk.packet_bits || pk.events_bit > pk.content_bits
-          || pk.packet_bits < 8)
+      g_autofree char *problem = dup_size_problem (&h, &pk);
+      if (problem)
         {
           if (live)
+            return head_error (live_error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, problem);
+          if (packet_size_usable (&h, &pk, avail))
             {
-              g_autofree char *msg = g_strdup_printf (_("inconsistent sizes (content %" PRIu64
-                                                        " bits, packet %" PRIu64 " bits)"),
-                                                      pk.content_bits, pk.packet_bits);
-              return head_error (live_error, TTV_FORMAT_ERROR_CORRUPT, sf, offset, msg);
+              ttv_trace_add_damage_warning (trace, _("%s: packet at byte offset %" PRIu64 ": %s; "
+                                                     "skipping the packet"),
+                                            sf->path, offset, problem);
+              offset += pk.packet_bits / 8;
+              continue;
             }
-          ttv_trace_add_warning (trace, _("%s: packet at byte offset %" PRIu64
-                                          " has inconsistent sizes (content %" PRIu64
-                                          " bits, packet %" PRIu64 " bits); ignoring the rest of the stream"),
-                                 sf->path, offset, pk.content_bits, pk.packet_bits);
+          ttv_trace_add_damage_warning (trace, _("%s: packet at byte offset %" PRIu64 ": %s; "
+                                                 "ignoring the rest of the stream"),
+                                        sf->path, offset, problem);
           break;
         }
       if (live && pk.packet_bits > avail)
@@ -328,10 +420,21 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
         {
           if (pk.content_bits > avail)
             {
-              ttv_trace_add_tail_warning (trace, _("%s: packet at byte offset %" PRIu64
-                                              " is truncated (%" PRIu64 " of %" PRIu64
-                                              " bytes present); ignoring it"),
-                                     sf->path, offset, avail / 8, pk.packet_bits / 8);
+              ttv_trace_add_tail_damage_warning (trace, _("%s: packet at byte offset %" PRIu64
+                                                          " is truncated (%" PRIu64 " of %" PRIu64
+                                                          " bytes present); ignoring it"),
+                                                 sf->path, offset, avail / 8, pk.packet_bits / 8);
+              break;
+            }
+          /* The index LTTng wrote after the packet says the same size: the
+           * file lost its end (a packet being written has no entry yet). */
+          if (!live && sf->index_claimed_end == offset + pk.packet_bits / 8)
+            {
+              g_set_error (&sf->open_error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+                           _("%s: packet at byte offset %" PRIu64 " is %" PRIu64 " bytes long (its header"
+                             " and the index agree) but the file ends %" PRIu64 " bytes after it:"
+                             " the stream file is truncated"),
+                           sf->path, offset, pk.packet_bits / 8, avail / 8);
               break;
             }
           ttv_trace_add_tail_warning (trace, _("%s: the padding of the last packet (byte offset %" PRIu64
@@ -344,9 +447,11 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
   return TRUE;
 }
 
-/* Times, the tracefile's range, overlaps and lost events of packets @from..end. */
+/* Times, the tracefile's range, overlaps and lost events of packets
+ * @from..end; @before (may be NULL) is the packet of the same stream before
+ * packet 0, in another file (session chunks, snapshots). */
 static void
-finish_index (CtfStreamFile *sf, TtvTrace *trace, guint from)
+finish_index (CtfStreamFile *sf, guint from, const CtfPacket *before)
 {
   TtvTracefile *tf = sf->tracefile;
   CtfClock *clock = sf->sc ? sf->sc->clock : NULL;
@@ -362,19 +467,48 @@ finish_index (CtfStreamFile *sf, TtvTrace *trace, guint from)
           tf->start = MIN (tf->start, pk->t_begin);
           tf->end = MAX (tf->end, pk->t_end);
         }
-      if (i == 0)
-        continue;
-      const CtfPacket *prev = &g_array_index (sf->packets, CtfPacket, i - 1);
-      if (pk->t_begin < prev->t_end)
+      TtvLostFlags unknown = pk->has_ts ? 0 : TTV_LOST_TIME_UNKNOWN;
+      const CtfPacket *prev = i > 0 ? &g_array_index (sf->packets, CtfPacket, i - 1) : before;
+      if (prev == NULL)
+        {
+          /* Counted since the stream began: a snapshot, or a buffer whose
+           * oldest packets were overwritten (babeltrace2 says the tracer
+           * "may have discarded" them). */
+          if (pk->events_discarded > 0)
+            {
+              TtvLostRange r = { pk->t_begin, pk->t_end, pk->events_discarded, 0,
+                                 TTV_LOST_SINCE_STREAM_START | unknown };
+              g_array_append_val (tf->lost, r);
+            }
+          continue;
+        }
+      if (i > 0 && pk->t_begin < prev->t_end)
         sf->overlapping = TRUE;
       if (pk->events_discarded > prev->events_discarded)
         {
-          TtvLostRange r = { prev->t_end, pk->t_end, pk->events_discarded - prev->events_discarded };
+          TtvLostRange r = { prev->t_end, pk->t_end, pk->events_discarded - prev->events_discarded, 0, unknown };
+          g_array_append_val (tf->lost, r);
+        }
+      /* A gap in the packets' sequence numbers: packets lost whole
+       * (overwrite mode, snapshots), their events not counted. */
+      if (prev->has_seq_num && pk->has_seq_num && pk->seq_num > prev->seq_num + 1)
+        {
+          TtvLostRange r = { prev->t_end, pk->t_begin, 0, pk->seq_num - prev->seq_num - 1, unknown };
           g_array_append_val (tf->lost, r);
         }
     }
   tf->n_blocks = sf->packets->len;
-  (void) trace;
+}
+
+void
+ttv_ctf_stream_file_reindex (CtfStreamFile *sf, const CtfPacket *before)
+{
+  TtvTracefile *tf = sf->tracefile;
+  tf->start = TTV_TIME_MAX;
+  tf->end = TTV_TIME_MIN;
+  g_array_set_size (tf->lost, 0);
+  sf->overlapping = FALSE;
+  finish_index (sf, 0, before);
 }
 
 CtfStreamFile *
@@ -421,9 +555,16 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
     }
   if (!sf->from_index)
     scan_packets (sf, trace, d, 0, FALSE, NULL);
+  if (sf->open_error)
+    {
+      g_propagate_error (error, g_steal_pointer (&sf->open_error));
+      sf->tracefile->priv = NULL;
+      ttv_ctf_stream_file_free (sf);
+      return NULL;
+    }
   if (sf->packets->len > 0)
     sf->tracefile->cpu = (gint) g_array_index (sf->packets, CtfPacket, 0).cpu_id;
-  finish_index (sf, trace, 0);
+  finish_index (sf, 0, NULL);
   return sf;
 }
 
@@ -458,7 +599,7 @@ ttv_ctf_stream_file_index_more (CtfStreamFile *sf, TtvTrace *trace, GError **err
     {
       if (from == 0 && sf->packets->len > 0)
         sf->tracefile->cpu = (gint) g_array_index (sf->packets, CtfPacket, 0).cpu_id;
-      finish_index (sf, trace, from);
+      finish_index (sf, from, NULL);
       sf->tracefile->size = sf->size;
     }
   return TRUE;
@@ -470,6 +611,7 @@ ttv_ctf_stream_file_free (CtfStreamFile *sf)
   if (sf == NULL)
     return;
   g_free (sf->path);
+  g_clear_error (&sf->open_error);
   ttv_mapped_file_free (sf->file);
   g_array_unref (sf->packets);
   g_free (sf);

@@ -11,12 +11,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* Packet context members babeltrace2 does not show (they have a meaning). */
-static const char *const packet_meaning[] = {
-  "timestamp_begin", "timestamp_end", "events_discarded", "content_size", "packet_size",
-  "packet_seq_num", NULL,
-};
-
 static gboolean
 is_text (const TtvType *t)
 {
@@ -26,16 +20,17 @@ is_text (const TtvType *t)
 }
 
 /* babeltrace2 keeps in its trace model only what has no special meaning:
- * integers mapped to a clock vanish, and compounds with nothing left. */
+ * integers with a role (the packet context's sizes, times and counters)
+ * or mapped to a clock vanish, and compounds with nothing left. */
 static gboolean
 visible (const TtvType *t)
 {
   switch (t->kind)
     {
     case TTV_TYPE_INTEGER:
-      return t->clock_name == NULL;
+      return t->clock_name == NULL && t->roles == 0;
     case TTV_TYPE_ENUM:
-      return t->container == NULL || t->container->clock_name == NULL;
+      return t->roles == 0 && (t->container == NULL || t->container->clock_name == NULL);
     case TTV_TYPE_ARRAY:
     case TTV_TYPE_SEQUENCE:
       return visible (t->element);
@@ -187,8 +182,7 @@ owned (CtfTextPlan *plan, gpointer p)
 static gboolean
 mapping_hit (const TtvType *t, const TtvEnumMapping *m, guint64 raw)
 {
-  return t->is_signed ? ((gint64) raw >= (gint64) m->start && (gint64) raw <= (gint64) m->end)
-                      : (raw >= m->start && raw <= m->end);
+  return ttv_type_mapping_matches (t, m, raw);
 }
 
 /* The labels of @raw, in order of first appearance (a label may have
@@ -228,7 +222,7 @@ enum_labels (const TtvType *t, guint64 raw)
 static const Printer *compile (CtfTextPlan *plan, const TtvType *t);
 
 static const Printer *
-compile_struct (CtfTextPlan *plan, const TtvType *t, const char *const *hide)
+compile_struct (CtfTextPlan *plan, const TtvType *t)
 {
   Printer *p = owned (plan, g_new0 (Printer, 1));
   p->kind = P_STRUCT;
@@ -237,7 +231,7 @@ compile_struct (CtfTextPlan *plan, const TtvType *t, const char *const *hide)
   for (guint i = 0; i < t->fields->len; i++)
     {
       const TtvField *f = g_ptr_array_index (t->fields, i);
-      if (!visible (f->type) || (hide && f->name && g_strv_contains (hide, f->name)))
+      if (!visible (f->type))
         continue;
       Member *m = &p->members[p->n_members];
       char *prefix = owned (plan, g_strdup_printf ("%s%s = ", p->n_members ? ", " : " ", f->name ? f->name : ""));
@@ -254,7 +248,7 @@ static const Printer *
 compile (CtfTextPlan *plan, const TtvType *t)
 {
   if (t->kind == TTV_TYPE_STRUCT)
-    return compile_struct (plan, t, NULL);
+    return compile_struct (plan, t);
   Printer *p = owned (plan, g_new0 (Printer, 1));
   p->type = t;
   switch (t->kind)
@@ -333,24 +327,19 @@ plan_new (const TtvEvent *event, CtfEventClass *ec)
 {
   CtfTextPlan *plan = g_new0 (CtfTextPlan, 1);
   plan->owned = g_ptr_array_new_with_free_func (g_free);
-  const char *host = ttv_trace_get_info (event->tracefile->trace, "hostname");
-  plan->prefix = owned (plan, g_strdup_printf ("%s%s%s: ", host ? host : "", host ? " " : "",
+  /* The environment's host, procname and vpid as babeltrace2 shows them. */
+  const CtfTracePriv *priv = event->tracefile->trace->priv;
+  plan->prefix = owned (plan, g_strdup_printf ("%s%s: ", priv->babeltrace_prefix ? priv->babeltrace_prefix : "",
                                                event->type->full_name));
   plan->prefix_len = strlen (plan->prefix);
   const CtfStreamClass *sc = ec->stream;
-  /* The packet context when a member other than those with a meaning
-   * shows (or it has none). */
+  /* The packet context when a member without a meaning (a role) shows,
+   * or it has none. */
   const TtvType *pctx = sc ? sc->packet_context : NULL;
   if (pctx && pctx->kind == TTV_TYPE_STRUCT)
     {
-      gboolean any = pctx->fields->len == 0;
-      for (guint i = 0; i < pctx->fields->len && !any; i++)
-        {
-          const TtvField *f = g_ptr_array_index (pctx->fields, i);
-          any = visible (f->type) && !g_strv_contains (packet_meaning, f->name);
-        }
-      if (any)
-        plan->scopes[0] = compile_struct (plan, pctx, packet_meaning);
+      if (visible (pctx))
+        plan->scopes[0] = compile_struct (plan, pctx);
       plan->types[0] = pctx;
     }
   const TtvType *scopes[3] = { sc ? sc->event_context : NULL, ec->context, ec->fields ? ec->fields : empty_struct () };
@@ -373,6 +362,14 @@ static char *
 put_integer (char *p, const TtvType *t, guint64 raw)
 {
   guint len = t->size_bits;
+  /* CTF 2 booleans and bit arrays, as babeltrace2 2.1 prints them. */
+  if (G_UNLIKELY (t->int_kind == TTV_INT_BOOLEAN))
+    return raw ? TTV_TEXT_PUT_LITERAL (p, "true") : TTV_TEXT_PUT_LITERAL (p, "false");
+  if (G_UNLIKELY (t->int_kind == TTV_INT_BIT_ARRAY && !t->mappings))
+    {
+      p = TTV_TEXT_PUT_LITERAL (p, "0x");
+      return ttv_text_put_hex (p, raw, TRUE);
+    }
   switch (t->base)
     {
     case 2:
@@ -487,6 +484,11 @@ write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Pri
       write_struct (w, d, v, pr);
       break;
     case P_VARIANT:
+      if (pr->type->optional && v->n_children == 0)
+        {
+          w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 6), "<none>");
+          break;
+        }
       w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), "{ ");
       if (v->n_children == 1)
         {
@@ -503,9 +505,9 @@ write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Pri
     }
 }
 
-/* "[HH:MM:SS.nnnnnnnnn] " of @t's time of day in UTC. */
+/* "HH:MM:SS.nnnnnnnnn" of @t's time of day in UTC. */
 static char *
-put_time (char *p, TtvTime t)
+put_clock (char *p, TtvTime t)
 {
   gint64 sec = t / TTV_NSEC_PER_SEC, ns = t % TTV_NSEC_PER_SEC;
   if (ns < 0)
@@ -517,14 +519,21 @@ put_time (char *p, TtvTime t)
   if (day < 0)
     day += 86400;
   guint s = (guint) day;
-  *p++ = '[';
   p = ttv_text_put_2digits (p, s / 3600);
   *p++ = ':';
   p = ttv_text_put_2digits (p, s / 60 % 60);
   *p++ = ':';
   p = ttv_text_put_2digits (p, s % 60);
   *p++ = '.';
-  p = ttv_text_put_ns9 (p, (guint32) ns);
+  return ttv_text_put_ns9 (p, (guint32) ns);
+}
+
+/* "[HH:MM:SS.nnnnnnnnn] " of @t's time of day in UTC. */
+static char *
+put_time (char *p, TtvTime t)
+{
+  *p++ = '[';
+  p = put_clock (p, t);
   return TTV_TEXT_PUT_LITERAL (p, "] ");
 }
 
@@ -639,17 +648,22 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
   TtvTextWriter w;
   ttv_text_writer_begin (&w, out);
   char *p = ttv_text_writer_need (&w, 2 * TTV_TEXT_NUMBER_MAX + plan->prefix_len);
-  p = put_time (p, event->time);
-  if (previous_time == TTV_TIME_MIN)
-    p = TTV_TEXT_PUT_LITERAL (p, "(+?.\?\?\?\?\?\?\?\?\?) ");
-  else
+  const CtfStreamFile *sf = event->tracefile->priv;
+  /* A stream without a clock has no time to print (nor a delta). */
+  if (G_LIKELY (sf->sc->has_time))
     {
-      guint64 delta = (guint64) event->time - (guint64) previous_time;
-      p = TTV_TEXT_PUT_LITERAL (p, "(+");
-      p = ttv_text_put_u64 (p, delta / 1000000000u);
-      *p++ = '.';
-      p = ttv_text_put_ns9 (p, (guint32) (delta % 1000000000u));
-      p = TTV_TEXT_PUT_LITERAL (p, ") ");
+      p = put_time (p, event->time);
+      if (previous_time == TTV_TIME_MIN)
+        p = TTV_TEXT_PUT_LITERAL (p, "(+?.\?\?\?\?\?\?\?\?\?) ");
+      else
+        {
+          guint64 delta = (guint64) event->time - (guint64) previous_time;
+          p = TTV_TEXT_PUT_LITERAL (p, "(+");
+          p = ttv_text_put_u64 (p, delta / 1000000000u);
+          *p++ = '.';
+          p = ttv_text_put_ns9 (p, (guint32) (delta % 1000000000u));
+          p = TTV_TEXT_PUT_LITERAL (p, ") ");
+        }
     }
   w.p = ttv_text_put (p, plan->prefix, plan->prefix_len);
   gsize mark = (gsize) (w.p - out->str);
@@ -683,4 +697,71 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
   *ttv_text_writer_need (&w, 1) = '\n';
   w.p++;
   ttv_text_writer_end (&w);
+}
+
+/* babeltrace2's stream id: the stream instance id, else the place of the
+ * file among the files of its stream class (as it numbers them). */
+static guint64
+stream_id (const CtfStreamFile *sf)
+{
+  if (sf->meta->packet_header && (ttv_type_collect_roles (sf->meta->packet_header) & TTV_ROLE_STREAM_ID))
+    return sf->stream_instance_id;
+  const CtfTracePriv *priv = sf->tracefile->trace->priv;
+  guint64 n = 0;
+  for (guint i = 0; i < priv->files->len; i++)
+    {
+      const CtfStreamFile *o = g_ptr_array_index (priv->files, i);
+      if (o == sf)
+        break;
+      n += o->sc == sf->sc;
+    }
+  return n;
+}
+
+void
+ttv_ctf_append_babeltrace_lost (GString *out, const TtvTracefile *tf, const TtvLostRange *lost)
+{
+  g_return_if_fail (out != NULL && tf != NULL && lost != NULL);
+  const CtfStreamFile *sf = tf->priv;
+  const CtfMeta *m = sf->meta;
+  const TtvTrace *trace = tf->trace;
+  gboolean packets = lost->packets > 0;
+  guint64 count = packets ? lost->packets : lost->count;
+  const char *what = packets ? "packet" : "event";
+  /* babeltrace2 2.0 knows no count for the stream's first packet. */
+  if (!packets && (lost->flags & TTV_LOST_SINCE_STREAM_START))
+    g_string_append_printf (out, "WARNING: Tracer may have discarded %ss ", what);
+  else
+    g_string_append_printf (out, "WARNING: Tracer discarded %" PRIu64 " %s%s ", count, what, count == 1 ? "" : "s");
+  if (lost->flags & TTV_LOST_TIME_UNKNOWN)
+    g_string_append (out, "(unknown time range)");
+  else
+    {
+      char *p = TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 2 * TTV_TEXT_NUMBER_MAX + 16), "between [");
+      p = TTV_TEXT_PUT_LITERAL (put_clock (p, lost->start), "] and [");
+      p = put_clock (p, lost->end);
+      *p++ = ']';
+      ttv_text_commit (out, p);
+    }
+  /* The trace's name: the host, then where it was found in a session. */
+  const char *host = ttv_trace_get_info (trace, "hostname");
+  g_string_append (out, " in trace \"");
+  if (host)
+    g_string_append_printf (out, "%s%s", host, trace->session_rel ? "/" : "");
+  if (trace->session_rel)
+    g_string_append (out, trace->session_rel);
+  g_string_append (out, "\" ");
+  if (m->has_uuid)
+    {
+      const guint8 *u = m->uuid;
+      g_string_append_printf (out, "(UUID: %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x) ",
+                              u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
+                              u[13], u[14], u[15]);
+    }
+  else
+    g_string_append (out, "(no UUID) ");
+  const CtfStreamFile *first = sf->stream_first ? sf->stream_first : sf;
+  g_autofree char *path = g_canonicalize_filename (first->path, NULL);
+  g_string_append_printf (out, "within stream \"%s\" (stream class ID: %" PRIu64 ", stream ID: %" PRIu64 ").\n",
+                          path, sf->sc ? sf->sc->id : 0, stream_id (sf));
 }

@@ -13,4 +13,10 @@ G_BEGIN_DECLS
 void ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime previous_time,
                                      TtvDecoder *decoder);
 
+/* Appends the warning babeltrace2 prints on stderr when the tracer lost
+ * events or packets (@lost, of @tracefile of a CTF trace):
+ * "WARNING: Tracer discarded 17 events between [...] and [...] in trace
+ * \"HOST\" (UUID: ...) within stream \"PATH\" (stream class ID: 0, stream ID: 0).\n" */
+void ttv_ctf_append_babeltrace_lost (GString *out, const TtvTracefile *tracefile, const TtvLostRange *lost);
+
 G_END_DECLS

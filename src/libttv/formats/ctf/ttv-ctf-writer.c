@@ -1,6 +1,7 @@
 /* ttv-ctf-writer.c: writes CTF 1.8 as LTTng 2.x kernel traces look (see the
  * header); used by ttv-gen --format ctf through ttv-ctf-sim.c and by tests. */
 #include "ttv-ctf-writer.h"
+#include "ttv-ctf2-writer.h"
 
 #include "ttv-error.h"
 #include "ttv-writer-common.h"
@@ -31,6 +32,7 @@ typedef struct {
   guint n_in_packet;
   guint64 begin, end, prev;       /* clock values: packet begin, last event, header base */
   gboolean any;                   /* an event was written (end is valid) */
+  guint64 seq_num;                /* of the next packet (CTF 2 layout) */
 } Stream;
 
 struct _TtvCtfWriter {
@@ -466,9 +468,42 @@ stream_free (Stream *s)
   g_free (s);
 }
 
+/* The packet header and context of LTTng 2.15 (CTF 2): a stream instance id
+ * and a packet sequence number besides the CTF 1.8 ones. */
+static void
+fill_context_ctf2 (TtvCtfWriter *w, Stream *s)
+{
+  gboolean big = w->opt.byte_order == TTV_BYTE_ORDER_BIG;
+  guint8 *b = s->buf;
+  store (b, PACKET_MAGIC, 4, big);
+  memcpy (b + 4, w->opt.uuid, 16);
+  store (b + 20, 0, 4, big);                           /* stream_id */
+  store (b + 24, s->cpu_id, 8, big);                   /* stream_instance_id */
+  store (b + 32, s->begin, 8, big);
+  store (b + 40, s->end, 8, big);
+  store (b + 48, (guint64) s->pos * 8, 8, big);        /* content_size */
+  store (b + 56, (guint64) w->packet_size * 8, 8, big);
+  store (b + 64, s->seq_num++, 8, big);                /* packet_seq_num */
+  if (w->opt.long_bits == 32)
+    {
+      store (b + 72, 0, 4, big);                       /* events_discarded */
+      store (b + 76, s->cpu_id, 4, big);
+    }
+  else
+    {
+      store (b + 72, 0, 8, big);
+      store (b + 80, s->cpu_id, 4, big);
+    }
+}
+
 static void
 fill_context (TtvCtfWriter *w, Stream *s)
 {
+  if (w->opt.metadata == TTV_CTF_METADATA_CTF2)
+    {
+      fill_context_ctf2 (w, s);
+      return;
+    }
   gboolean big = w->opt.byte_order == TTV_BYTE_ORDER_BIG;
   guint8 *b = s->buf;
   store (b, PACKET_MAGIC, 4, big);
@@ -609,7 +644,10 @@ ttv_ctf_writer_new (const char *dir, const TtvCtfWriterOptions *options, GError 
   w->release = g_strdup (o.kernel_release ? o.kernel_release : "ttv-sim");
   w->version = g_strdup (o.kernel_version ? o.kernel_version : "#1 SMP");
   w->packet_size = o.packet_size;
-  w->context_end = o.long_bits == 32 ? 64 : 68;
+  if (o.metadata == TTV_CTF_METADATA_CTF2)
+    w->context_end = o.long_bits == 32 ? 80 : 84;
+  else
+    w->context_end = o.long_bits == 32 ? 64 : 68;
   w->events = g_ptr_array_new_with_free_func (event_class_free);
   w->streams = g_ptr_array_new_with_free_func ((GDestroyNotify) stream_free);
 
@@ -903,6 +941,37 @@ build_metadata (TtvCtfWriter *w)
   return g_string_free (m, FALSE);
 }
 
+static GByteArray *
+build_metadata_ctf2 (TtvCtfWriter *w)
+{
+  g_autofree const char **names = g_new0 (const char *, w->events->len + 1);
+  g_autofree TtvType **fields = g_new0 (TtvType *, w->events->len + 1);
+  for (guint i = 0; i < w->events->len; i++)
+    {
+      const EventClass *ec = g_ptr_array_index (w->events, i);
+      names[i] = ec->name;
+      fields[i] = ec->fields;
+    }
+  TtvCtf2MetadataInfo info = {
+    .byte_order = w->opt.byte_order,
+    .header = w->opt.header,
+    .long_bits = w->opt.long_bits,
+    .uuid = w->opt.uuid,
+    .clock_name = w->clock_name,
+    .clock_offset = w->opt.clock_offset,
+    .hostname = w->hostname,
+    .domain = w->domain,
+    .tracer_name = w->tracer_name,
+    .sysname = w->sysname,
+    .kernel_release = w->release,
+    .kernel_version = w->version,
+    .n_events = w->events->len,
+    .event_names = names,
+    .event_fields = fields,
+  };
+  return ttv_ctf2_writer_metadata (&info);
+}
+
 static void
 writer_free (TtvCtfWriter *w)
 {
@@ -934,7 +1003,13 @@ ttv_ctf_writer_close (TtvCtfWriter *w, GError **error)
         ok = ttv_writer_io_error (error, s->path, errno);
       s->file = NULL;
     }
-  if (ok)
+  if (ok && w->opt.metadata == TTV_CTF_METADATA_CTF2)
+    {
+      g_autoptr (GByteArray) meta = build_metadata_ctf2 (w);
+      g_autofree char *path = g_build_filename (w->dir, "metadata", NULL);
+      ok = g_file_set_contents (path, (const char *) meta->data, meta->len, error);
+    }
+  else if (ok)
     {
       g_autofree char *meta = build_metadata (w);
       g_autofree char *path = g_build_filename (w->dir, "metadata", NULL);

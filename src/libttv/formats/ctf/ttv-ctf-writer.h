@@ -1,5 +1,6 @@
-/* ttv-ctf-writer.h: writes CTF 1.8 traces laid out as LTTng 2.x kernel traces
- * (ttv-gen --format ctf, tests and benchmarks of the CTF reader). */
+/* ttv-ctf-writer.h: writes CTF 1.8 and CTF 2 traces laid out as LTTng 2.x
+ * kernel traces (ttv-gen --format ctf/ctf2, tests and benchmarks of the CTF
+ * reader). */
 #pragma once
 
 #include "ttv-encoder.h"
@@ -7,6 +8,17 @@
 #include "ttv-type.h"
 
 G_BEGIN_DECLS
+
+/* The metadata a writer writes, and with it the packet layout. */
+typedef enum {
+  /* CTF 1.8: plain TSDL text as lttng-modules 2.5 writes it. */
+  TTV_CTF_METADATA_TSDL,
+  /* CTF 2, as LTTng 2.15 writes it by default: packetized metadata (major
+   * 2) holding the JSON text sequence lttng-modules' CTF 2 serializer
+   * writes (field class aliases, roles), and packets with a
+   * stream_instance_id and a packet_seq_num. */
+  TTV_CTF_METADATA_CTF2,
+} TtvCtfMetadataFormat;
 
 typedef enum {
   TTV_CTF_HEADER_COMPACT,  /* 5-bit id + 27-bit time; id 31: 32-bit id + 64-bit time */
@@ -31,6 +43,7 @@ typedef struct {
   const char *kernel_release;
   const char *kernel_version;
   guint8 uuid[16];          /* all zero: derived from the options (deterministic) */
+  TtvCtfMetadataFormat metadata;
 } TtvCtfWriterOptions;
 
 typedef struct _TtvCtfWriter TtvCtfWriter;
@@ -64,7 +77,8 @@ guint64  ttv_ctf_writer_get_n_events (const TtvCtfWriter *w);
 guint64  ttv_ctf_writer_get_n_packets (const TtvCtfWriter *w);
 
 /* Flushes the last packets, writes `metadata` (plain TSDL text starting with
- * the CTF 1.8 signature comment) and frees @w, even on failure. */
+ * the CTF 1.8 signature comment, or CTF 2 metadata packets) and frees @w,
+ * even on failure. */
 gboolean ttv_ctf_writer_close (TtvCtfWriter *w, GError **error);
 /* Frees @w; the files already written stay (incomplete trace). */
 void     ttv_ctf_writer_abort (TtvCtfWriter *w);

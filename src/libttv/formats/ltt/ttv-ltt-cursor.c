@@ -44,7 +44,9 @@ publish_fine_index (TtvLttCursor *c)
     {
       TtvLttFineIndex *fi = g_malloc (sizeof *fi + entries->len * sizeof (TtvLttFineEntry));
       fi->n = entries->len;
-      memcpy (fi->entries, entries->data, entries->len * sizeof (TtvLttFineEntry));
+      /* A block without events has no entry (and a NULL array). */
+      if (entries->len > 0)
+        memcpy (fi->entries, entries->data, entries->len * sizeof (TtvLttFineEntry));
       if (!g_atomic_pointer_compare_and_exchange (&c->file->fine[it->block], NULL, fi))
         g_free (fi);
     }

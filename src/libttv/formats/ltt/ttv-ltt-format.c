@@ -1,6 +1,7 @@
 /* ttv-ltt-format.c: the LTT reader's TtvFormatClass: probe, open (system.xml,
  * eventdefs, control files, cpu block indexes), cursors, payload decoding. */
 #include "ttv-ltt-private.h"
+#include "ttv-regular-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -54,6 +55,49 @@ compare_cpu (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
+/* A CPU's file that is not a regular file (a FIFO, a device, a folder, a
+ * link loop) or is empty lost its events: said, and not read. */
+static gboolean
+cpu_file_is_readable (TtvTrace *trace, const char *path)
+{
+  guint64 size = 0;
+  g_autofree char *problem = ttv_regular_file_dup_problem (path, &size);
+  if (problem)
+    ttv_trace_add_damage_warning (trace, _("%s; not read as a CPU's events"), problem);
+  else if (size == 0)
+    ttv_trace_add_damage_warning (trace, _("%s is empty: the CPU's events are missing"), path);
+  return problem == NULL && size > 0;
+}
+
+/* Whether the first events of @f are the control events a control file
+ * holds and a CPU's file does not (a control file copied over a CPU's). */
+static gboolean
+looks_like_control_file (TtvLttFile *f, const TtvLttTrace *lt)
+{
+  TtvLttCursor c = { 0 };
+  TtvTracefile tf = { 0 };
+  TtvEvent ev;
+  gboolean control = TRUE;
+  guint seen = 0;
+
+  if (f->blocks->len == 0)
+    return FALSE;
+  c.parent.tracefile = &tf;
+  ttv_ltt_cursor_init (&c, f, lt->codes, lt->n_codes);
+  /* facility_load is not delivered: a cursor over a facilities file
+   * delivers nothing at all. */
+  g_autoptr (GError) error = NULL;
+  while (control && seen < 16 && ttv_ltt_cursor_next (&c.parent, &ev, &error))
+    {
+      control = ev.type && (g_strcmp0 (ev.type->name, "process") == 0
+                            || g_strcmp0 (ev.type->name, "interrupt") == 0);
+      seen++;
+    }
+  ttv_ltt_cursor_clear (&c);
+  /* Damage is for the reader to report where it is. */
+  return control && error == NULL;
+}
+
 static gboolean
 open_cpu_files (TtvTrace *trace, TtvLttTrace *lt, GError **error)
 {
@@ -88,9 +132,21 @@ open_cpu_files (TtvTrace *trace, TtvLttTrace *lt, GError **error)
           if (lt->sys.n_cpu && cf->cpu >= lt->sys.n_cpu)
             ttv_trace_add_warning (trace, _("%s: CPU %" PRIu64 " is beyond system.xml "
                                             "cpu=%u"), path, cf->cpu, lt->sys.n_cpu);
+          if (!cpu_file_is_readable (trace, path))
+            {
+              g_free (cf->name);
+              continue;
+            }
           TtvLttFile *f = ttv_ltt_file_open (path, &lt->sys, trace, error);
           if (f == NULL)
             ok = FALSE;
+          else if (looks_like_control_file (f, lt))
+            {
+              ttv_trace_add_damage_warning (trace, _("%s holds only control events (facility_load, process, "
+                                                     "interrupt), as a control file does, and no event of "
+                                                     "a CPU; not read"), path);
+              ttv_ltt_file_free (f);
+            }
           else
             {
               g_autofree char *tname = g_strdup_printf ("cpu/%" G_GUINT64_FORMAT, cf->cpu);

@@ -7,6 +7,8 @@
 #include "ttv-error.h"
 #include "ttv-file-window.h"
 
+#include "ttv-safe-xml.h"
+
 #include <libxml/tree.h>
 
 G_BEGIN_DECLS
@@ -47,6 +49,9 @@ void     ttv_ltt_arch_sizes (TtvLttArchSize arch, guint *short_bits, guint *int_
 const char *ttv_ltt_arch_name (TtvLttArchSize arch);
 /* Reads @path; fills @sys, and @trace's info when @trace is not NULL. */
 gboolean ttv_ltt_system_read (const char *path, TtvTrace *trace, TtvLttSystem *sys, GError **error);
+/* The same from @length bytes at @data (NULL: the file @path). */
+gboolean ttv_ltt_system_parse (const char *path, const char *data, gsize length, TtvTrace *trace,
+                               TtvLttSystem *sys, GError **error);
 
 /* --- XML helpers (ttv-ltt-xml.c) --- */
 /* Parses @data (or the file @path when @data is NULL); errors name @path and the line. */
@@ -56,8 +61,6 @@ guint32  ttv_ltt_crc32 (const guint8 *data, gsize len);
 guint32  ttv_ltt_facility_checksum (xmlNode *facility);
 /* Value of attribute @name, or NULL (g_free). */
 char    *ttv_ltt_xml_attr (xmlNode *node, const char *name);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlDoc, xmlFreeDoc)
 
 /* --- eventdefs (ttv-ltt-eventdefs.c) --- */
 typedef struct {

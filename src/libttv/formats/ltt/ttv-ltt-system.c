@@ -51,7 +51,14 @@ invalid (GError **error, const char *path, xmlNode *node, const char *attr, cons
 gboolean
 ttv_ltt_system_read (const char *path, TtvTrace *trace, TtvLttSystem *sys, GError **error)
 {
-  g_autoptr (xmlDoc) doc = ttv_ltt_xml_read (path, NULL, 0, error);
+  return ttv_ltt_system_parse (path, NULL, 0, trace, sys, error);
+}
+
+gboolean
+ttv_ltt_system_parse (const char *path, const char *data, gsize length, TtvTrace *trace,
+                      TtvLttSystem *sys, GError **error)
+{
+  g_autoptr (xmlDoc) doc = ttv_ltt_xml_read (path, data, length, error);
   if (doc == NULL)
     return FALSE;
   xmlNode *root = xmlDocGetRootElement (doc);

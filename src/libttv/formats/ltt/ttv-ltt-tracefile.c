@@ -118,13 +118,14 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
   f->freq = sys->freq;
   f->blocks = g_array_new (FALSE, FALSE, sizeof (TtvLttBlock));
 
+  /* A FIFO or a device in a tracefile's place is refused, not waited on. */
   f->file = ttv_mapped_file_open (path, &local);
   if (f->file == NULL)
     {
       g_set_error (error, TTV_FORMAT_ERROR,
                    g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT)
                      ? TTV_FORMAT_ERROR_MISSING : TTV_FORMAT_ERROR_IO,
-                   _("%s: cannot map: %s"), path, local->message);
+                   "%s", local->message);
       ttv_ltt_file_free (f);
       return NULL;
     }
@@ -132,10 +133,10 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
   guint64 n = f->size / f->block_size;
   guint64 rest = f->size % f->block_size;
   if (rest && trace)
-    ttv_trace_add_tail_warning (trace, _("%s: truncated: the last %" PRIu64
-                                    " bytes (from byte offset %" PRIu64
-                                    ") are not a whole block of %u bytes and were ignored"),
-                           path, rest, n * f->block_size, f->block_size);
+    ttv_trace_add_tail_damage_warning (trace, _("%s: truncated: the last %" PRIu64
+                                                " bytes (from byte offset %" PRIu64
+                                                ") are not a whole block of %u bytes and were ignored"),
+                                       path, rest, n * f->block_size, f->block_size);
   g_array_set_size (f->blocks, n);
   f->min_block_id = G_MAXUINT32;
   /* Only the first and last events of each block are read, through one

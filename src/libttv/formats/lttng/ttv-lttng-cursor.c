@@ -70,7 +70,19 @@ read_next (LttngCursor *c, TtvEvent *ev, gboolean *got, GError **error)
           continue;
         }
       if (eh.facility_id == TTV_LTTNG_CORE_FACILITY)
-        continue;   /* heartbeats (and stray core markers) are for the reader only */
+        {
+          /* Heartbeats (and stray core markers) are for the reader only;
+           * anything else there is an event whose facility byte was hit. */
+          if ((eh.event_id == TTV_LTTNG_CORE_TIME_HEARTBEAT && eh.size == 0)
+              || ((eh.event_id == TTV_LTTNG_CORE_MARKER_ID || eh.event_id == TTV_LTTNG_CORE_MARKER_FORMAT)
+                  && eh.size > 0))
+            continue;
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+                       _("%s: event at byte offset %" PRIu64 " has facility_id 0 (core) with event_id %u "
+                         "and event_size %u, which no core event has"),
+                       f->path, b->file_offset + eh.offset, eh.event_id, eh.size);
+          return FALSE;
+        }
       TtvEventType **table = c->trace->by_id[eh.facility_id];
       const TtvEventType *et = table ? table[eh.event_id] : NULL;
       if (et == NULL)

@@ -1,6 +1,7 @@
 /* ttv-lttng-index.c: maps one LTTng 0.x tracefile and indexes its blocks from
  * their headers only (never reading events), in time order for flight recorder rings. */
 #include "ttv-lttng-private.h"
+#include "ttv-regular-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -40,11 +41,11 @@ ttv_lttng_file_open_full (const char *path, gboolean live, GError **error)
   f->path = g_strdup (path);
   f->blocks = g_array_new (FALSE, FALSE, sizeof (TtvLttngBlock));
   g_autoptr (GError) local = NULL;
+  /* A FIFO or a device in a tracefile's place is refused, not waited on. */
   f->file = ttv_mapped_file_open (path, &local);
   if (f->file == NULL)
     {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, _("%s: cannot map the file: %s"),
-                   path, local->message);
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
       return NULL;
     }
   f->size = ttv_mapped_file_get_size (f->file);

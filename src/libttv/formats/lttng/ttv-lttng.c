@@ -2,6 +2,7 @@
  * Passes: layout (bytes), index (blocks), facilities (event types), cursor. */
 #include "ttv-lttng.h"
 #include "ttv-lttng-private.h"
+#include "ttv-regular-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
@@ -149,9 +150,29 @@ ttv_lttng_tracefile_fill (TtvTracefile *tf, TtvLttngFile *f)
     }
 }
 
+/* The cpu_N entries that ttv_lttng_list_cpus leaves out because they are
+ * not regular files (a FIFO, a device, a folder, a link loop): their
+ * events are lost, which the trace says. */
+static void
+warn_unreadable_cpus (TtvTrace *trace)
+{
+  g_autoptr (GDir) d = g_dir_open (trace->path, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name (d)))
+    {
+      if (cpu_number (name) < 0)
+        continue;
+      g_autofree char *path = g_build_filename (trace->path, name, NULL);
+      g_autofree char *problem = ttv_regular_file_dup_problem (path, NULL);
+      if (problem)
+        ttv_trace_add_damage_warning (trace, _("%s; not read as a CPU's events"), problem);
+    }
+}
+
 static gboolean
 lttng_open (TtvTrace *trace, GError **error)
 {
+  warn_unreadable_cpus (trace);
   g_autoptr (GArray) cpus = ttv_lttng_list_cpus (trace->path);
   if (cpus->len == 0)
     {

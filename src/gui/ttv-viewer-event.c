@@ -1,0 +1,290 @@
+/* ttv-viewer-event.c: the SDK's traces and events (sdk/ttv-viewer-event.h):
+ * accessors over libttv's TtvTrace and TtvEvent, which modules never see
+ * (the SDK's handles are those, cast), and field lookup by name through
+ * libttv's decoder. */
+#include "ttv-config.h"
+
+#include "ttv-viewer.h"
+
+#include "ttv-decoder.h"
+#include "ttv-trace.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#define TRACE(t) ((const TtvTrace *) (t))
+#define EVENT(e) ((const TtvEvent *) (e))
+
+/* --- Traces ------------------------------------------------------------------------- */
+
+const char *
+ttv_viewer_trace_get_name (const TtvViewerTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, "");
+  return TRACE (trace)->name;
+}
+
+const char *
+ttv_viewer_trace_get_path (const TtvViewerTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, "");
+  return TRACE (trace)->display_path ? TRACE (trace)->display_path : TRACE (trace)->path;
+}
+
+void
+ttv_viewer_trace_get_time_span (const TtvViewerTrace *trace, TtvTime *start, TtvTime *end)
+{
+  g_return_if_fail (trace != NULL);
+  if (start)
+    *start = TRACE (trace)->start;
+  if (end)
+    *end = TRACE (trace)->end;
+}
+
+const char *
+ttv_viewer_trace_get_info (const TtvViewerTrace *trace, const char *key)
+{
+  g_return_val_if_fail (trace != NULL && key != NULL, NULL);
+  return ttv_trace_get_info (TRACE (trace), key);
+}
+
+guint
+ttv_viewer_trace_get_n_streams (const TtvViewerTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, 0);
+  return TRACE (trace)->tracefiles->len;
+}
+
+static const TtvTracefile *
+stream_of (const TtvViewerTrace *trace, guint stream)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_return_val_if_fail (stream < TRACE (trace)->tracefiles->len, NULL);
+  return TRACE (trace)->tracefiles->pdata[stream];
+}
+
+const char *
+ttv_viewer_trace_get_stream_name (const TtvViewerTrace *trace, guint stream)
+{
+  const TtvTracefile *tf = stream_of (trace, stream);
+
+  return tf ? tf->name : "";
+}
+
+gint
+ttv_viewer_trace_get_stream_cpu (const TtvViewerTrace *trace, guint stream)
+{
+  const TtvTracefile *tf = stream_of (trace, stream);
+
+  return tf ? tf->cpu : -1;
+}
+
+guint
+ttv_viewer_trace_get_n_event_types (const TtvViewerTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, 0);
+  return TRACE (trace)->event_types->len;
+}
+
+static const TtvEventType *
+event_type_of (const TtvViewerTrace *trace, guint type)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  return type < TRACE (trace)->event_types->len ? TRACE (trace)->event_types->pdata[type] : NULL;
+}
+
+static const char *
+type_name (const TtvEventType *type)
+{
+  return type->full_name ? type->full_name : type->name;
+}
+
+const char *
+ttv_viewer_trace_get_event_type_name (const TtvViewerTrace *trace, guint type)
+{
+  const TtvEventType *et = event_type_of (trace, type);
+
+  return et ? type_name (et) : NULL;
+}
+
+GStrv
+ttv_viewer_trace_dup_event_type_fields (const TtvViewerTrace *trace, guint type)
+{
+  const TtvEventType *et = event_type_of (trace, type);
+  g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
+
+  for (guint i = 0; et && et->fields && et->fields->fields && i < et->fields->fields->len; i++)
+    {
+      const TtvField *field = et->fields->fields->pdata[i];
+
+      g_strv_builder_add (names, field->name);
+    }
+  return g_strv_builder_end (names);
+}
+
+/* --- Events ------------------------------------------------------------------------- */
+
+TtvTime
+ttv_viewer_event_get_time (const TtvViewerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return EVENT (event)->time;
+}
+
+const char *
+ttv_viewer_event_get_name (const TtvViewerEvent *event)
+{
+  g_return_val_if_fail (event != NULL && EVENT (event)->type != NULL, "");
+  return type_name (EVENT (event)->type);
+}
+
+const TtvViewerTrace *
+ttv_viewer_event_get_trace (const TtvViewerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, NULL);
+  return (const TtvViewerTrace *) EVENT (event)->tracefile->trace;
+}
+
+guint
+ttv_viewer_event_get_stream (const TtvViewerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, 0);
+  return EVENT (event)->tracefile->index;
+}
+
+gint
+ttv_viewer_event_get_cpu (const TtvViewerEvent *event)
+{
+  g_return_val_if_fail (event != NULL, -1);
+  return EVENT (event)->tracefile->cpu;
+}
+
+guint
+ttv_viewer_event_get_type_index (const TtvViewerEvent *event)
+{
+  g_return_val_if_fail (event != NULL && EVENT (event)->type != NULL, 0);
+  return EVENT (event)->type->id;
+}
+
+/* The main thread only (as the events): one decoder reused for every call. */
+static TtvDecoder *
+scratch_decoder (void)
+{
+  static TtvDecoder *decoder;
+
+  if (!decoder)
+    decoder = ttv_decoder_new ();
+  ttv_decoder_reset (decoder);
+  return decoder;
+}
+
+char *
+ttv_viewer_event_dup_fields (const TtvViewerEvent *event)
+{
+  TtvDecoder *decoder = scratch_decoder ();
+  g_autoptr (GError) error = NULL;
+  GString *out = g_string_new (NULL);
+  gint32 root;
+
+  g_return_val_if_fail (event != NULL, g_string_free (out, FALSE));
+  root = ttv_event_decode_fields (EVENT (event), decoder, &error);
+  if (root < 0)
+    g_string_append_printf (out, "<%s>", error ? error->message : _("undecodable"));
+  else
+    ttv_decoder_append_value (decoder, root, TTV_VALUE_STYLE_PLAIN, out);
+  return g_string_free (out, FALSE);
+}
+
+/* The field @name of @event decoded into the scratch decoder: the payload's
+ * member, else a context's (stream event, event, packet); NULL when none. */
+static const TtvValue *
+find_field (const TtvViewerEvent *event, const char *name, const TtvDecoder **decoder_out)
+{
+  TtvDecoder *decoder = scratch_decoder ();
+  gint32 scopes[TTV_EVENT_N_CONTEXTS];
+  gint32 payload;
+  const TtvValue *v = NULL;
+
+  g_return_val_if_fail (event != NULL && name != NULL, NULL);
+  payload = ttv_event_decode_contexts (EVENT (event), decoder, scopes, NULL);
+  if (payload < 0)
+    return NULL;
+  v = ttv_decoder_get_field (decoder, ttv_decoder_get (decoder, payload), name);
+  for (guint s = 0; !v && s < TTV_EVENT_N_CONTEXTS; s++)
+    if (scopes[s] >= 0)
+      v = ttv_decoder_get_field (decoder, ttv_decoder_get (decoder, scopes[s]), name);
+  *decoder_out = decoder;
+  return v;
+}
+
+gboolean
+ttv_viewer_event_get_field_int (const TtvViewerEvent *event, const char *name, gint64 *value)
+{
+  const TtvDecoder *decoder;
+  const TtvValue *v = find_field (event, name, &decoder);
+
+  return v && v->type->kind != TTV_TYPE_FLOAT && ttv_value_get_int (v, value);
+}
+
+gboolean
+ttv_viewer_event_get_field_uint (const TtvViewerEvent *event, const char *name, guint64 *value)
+{
+  const TtvDecoder *decoder;
+  const TtvValue *v = find_field (event, name, &decoder);
+
+  return v && v->type->kind != TTV_TYPE_FLOAT && ttv_value_get_uint (v, value);
+}
+
+/* Whether @type holds text as bytes (CTF's char arrays). */
+static gboolean
+is_text_bytes (const TtvType *type)
+{
+  const TtvType *e = type->element;
+
+  return (type->kind == TTV_TYPE_ARRAY || type->kind == TTV_TYPE_SEQUENCE) && e
+         && e->kind == TTV_TYPE_INTEGER && e->size_bits == 8 && e->encoding == TTV_ENCODING_UTF8;
+}
+
+char *
+ttv_viewer_event_dup_field_text (const TtvViewerEvent *event, const char *name)
+{
+  const TtvDecoder *decoder;
+  const TtvValue *v = find_field (event, name, &decoder);
+  GString *out;
+
+  if (!v)
+    return NULL;
+  switch (v->type->kind)
+    {
+    case TTV_TYPE_STRING:
+      return g_strndup (v->v.string.str, v->v.string.len);
+    case TTV_TYPE_ENUM:
+      {
+        const char *label = ttv_type_enum_label (v->type, v->v.u);
+
+        if (label)
+          return g_strdup (label);
+        return v->type->is_signed ? g_strdup_printf ("%" G_GINT64_FORMAT, v->v.s)
+                                  : g_strdup_printf ("%" G_GUINT64_FORMAT, v->v.u);
+      }
+    case TTV_TYPE_INTEGER:
+      return v->type->is_signed ? g_strdup_printf ("%" G_GINT64_FORMAT, v->v.s)
+                                : g_strdup_printf ("%" G_GUINT64_FORMAT, v->v.u);
+    default:
+      break;
+    }
+  out = g_string_new (NULL);
+  if (is_text_bytes (v->type))
+    for (guint32 i = 0; i < v->n_children; i++)
+      {
+        char c = (char) ttv_decoder_get (decoder, v->first_child + i)->v.u;
+
+        if (c == '\0')
+          break;
+        g_string_append_c (out, c);
+      }
+  else
+    ttv_decoder_append_value (decoder, (guint32) (v - ttv_decoder_get (decoder, 0)),
+                              TTV_VALUE_STYLE_PLAIN, out);
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,111 @@
+/* ttv-json-out.c: JSON strings from any bytes and floats that round-trip
+ * (see ttv-json-out.h); used by the decoder's JSON values and jsonl reports. */
+#include "ttv-json-out.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Length of the valid UTF-8 sequence at @p (at most @left bytes), 0 when
+ * the byte there does not start one. */
+static gsize
+utf8_sequence (const guchar *p, gsize left)
+{
+  guchar c = p[0];
+  gsize n;
+  gunichar min;
+  if (c < 0x80)
+    return 1;
+  if (c >= 0xC2 && c <= 0xDF)
+    n = 2, min = 0x80;
+  else if (c >= 0xE0 && c <= 0xEF)
+    n = 3, min = 0x800;
+  else if (c >= 0xF0 && c <= 0xF4)
+    n = 4, min = 0x10000;
+  else
+    return 0;
+  if (left < n)
+    return 0;
+  gunichar u = c & (0x7F >> n);
+  for (gsize i = 1; i < n; i++)
+    {
+      if ((p[i] & 0xC0) != 0x80)
+        return 0;
+      u = (u << 6) | (p[i] & 0x3F);
+    }
+  if (u < min || u > 0x10FFFF || (u >= 0xD800 && u <= 0xDFFF))
+    return 0;
+  return n;
+}
+
+void
+ttv_json_append_string (GString *out, const char *s, gssize len)
+{
+  gsize n = len < 0 ? strlen (s) : (gsize) len;
+  const guchar *p = (const guchar *) s;
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < n;)
+    {
+      guchar c = p[i];
+      if (c == '"' || c == '\\')
+        {
+          g_string_append_c (out, '\\');
+          g_string_append_c (out, (char) c);
+          i++;
+        }
+      else if (c < 0x20 || c == 0x7F)
+        {
+          static const char hex[] = "0123456789abcdef";
+          char esc[7] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0 };
+          g_string_append (out, esc);
+          i++;
+        }
+      else if (c < 0x80)
+        {
+          g_string_append_c (out, (char) c);
+          i++;
+        }
+      else
+        {
+          gsize k = utf8_sequence (p + i, n - i);
+          if (k == 0)
+            {
+              g_string_append (out, "\xEF\xBF\xBD");   /* U+FFFD */
+              i++;
+            }
+          else
+            {
+              g_string_append_len (out, (const char *) p + i, (gssize) k);
+              i += k;
+            }
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+void
+ttv_json_append_double (GString *out, double v, guint bits)
+{
+  if (isnan (v))
+    {
+      g_string_append (out, "\"NaN\"");
+      return;
+    }
+  if (isinf (v))
+    {
+      g_string_append (out, v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+      return;
+    }
+  char buf[40];
+  /* Shortest first: most values need far fewer than 17 digits. */
+  guint max = bits == 32 ? 9 : 17;
+  for (guint prec = 1; prec <= max; prec++)
+    {
+      char format[8];
+      g_snprintf (format, sizeof format, "%%.%ug", prec);
+      g_ascii_formatd (buf, sizeof buf, format, v);   /* '.' whatever the locale */
+      double back = g_ascii_strtod (buf, NULL);
+      if (bits == 32 ? (float) back == (float) v : back == v)
+        break;
+    }
+  g_string_append (out, buf);
+}

@@ -1,0 +1,264 @@
+/* ttv-history-names.c: the names of each process row over its life, as the
+ * kernel gives them: the history keeps a row's last name and an exec mark
+ * per exec; the name at birth is the parent's at the fork (a child starts
+ * with its parent's name), found through the parent's own execs.  Used by
+ * the control flow view (its labels, search, tooltips) through the plugin
+ * SDK. */
+#include "ttv-history.h"
+
+#include <gio/gio.h>
+
+#define MAX_DEPTH 16   /* parents followed for a birth name */
+
+/* --- One row at a time -------------------------------------------------------- */
+
+gint
+ttv_history_find_process (const TtvHistory *h, guint32 pid, gint cpu, TtvTime time)
+{
+  gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, pid, cpu, time);
+  guint lo = 0, hi = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+
+  if (row >= 0 || pid == 0)
+    return row;
+  /* Rows are sorted by pid, then birth: the pid's first life, when the
+   * task was known before its row began (at the trace start). */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, mid)->id < pid)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS)
+      && ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, lo)->id == pid)
+    return (gint) lo;
+  return -1;
+}
+
+static const char *
+name_at (const TtvHistory *h, guint row, TtvTime time, guint depth)
+{
+  const TtvHistoryRowInfo *info = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, row);
+  g_autoptr (GArray) marks = NULL;
+  const char *before = NULL;
+  guint32 parent = TTV_PID_NONE;
+
+  if (!info)
+    return NULL;
+  /* The row's name is its last: before an exec it had the previous exec's
+   * name, or before the first one, its parent's at the fork. */
+  marks = ttv_history_query_marks (h, row, info->birth, info->end);
+  for (guint m = 0; marks && m < marks->len; m++)
+    {
+      const TtvHistoryMark *mk = &g_array_index (marks, TtvHistoryMark, m);
+
+      if (mk->kind == TTV_HISTORY_MARK_FORK && parent == TTV_PID_NONE)
+        parent = mk->other;
+      if (mk->kind != TTV_HISTORY_MARK_EXEC || !mk->name)
+        continue;
+      if (mk->time > time)
+        {
+          gint prow;
+
+          if (before || parent == TTV_PID_NONE || depth > 8)
+            return before;
+          prow = ttv_history_find_process (h, parent, -1, info->birth);
+          return prow >= 0 && (guint) prow != row ? name_at (h, (guint) prow, info->birth, depth + 1)
+                                                  : NULL;
+        }
+      before = mk->name;
+    }
+  return info->name;
+}
+
+const char *
+ttv_history_get_process_name_at (const TtvHistory *h, guint row, TtvTime time)
+{
+  g_return_val_if_fail (h != NULL, NULL);
+  return name_at (h, row, time, 0);
+}
+
+/* --- Every row at once ---------------------------------------------------------
+ * Each row's marks read once; birth names shared between the children of
+ * a parent. */
+
+typedef struct {
+  TtvTime time;
+  const char *name;            /* the history's */
+} Exec;
+
+typedef struct {
+  gboolean read;               /* its marks were read */
+  GArray *execs;               /* of Exec, owned, NULL when none */
+  gboolean forked;             /* born in the trace (a fork mark) */
+  guint32 parent;              /* the fork mark's parent pid */
+  gboolean done;               /* birth name looked for */
+  const char *birth_name;      /* the history's, may be NULL */
+} RowNames;
+
+typedef struct {
+  const TtvHistory *h;
+  RowNames *rows;              /* owned */
+  guint n_rows;
+} Names;
+
+static const char *names_at (Names *n, guint row, TtvTime t, guint depth);
+
+static const char *
+birth_name (Names *n, guint row, guint depth)
+{
+  RowNames *rn = &n->rows[row];
+  const TtvHistoryRowInfo *info;
+  gint parent;
+
+  if (rn->done || depth > MAX_DEPTH)
+    return rn->birth_name;
+  rn->done = TRUE;
+  if (!rn->forked)
+    return NULL;
+  info = ttv_history_get_row (n->h, TTV_HISTORY_ROW_PROCESS, row);
+  parent = ttv_history_find_row (n->h, TTV_HISTORY_ROW_PROCESS, rn->parent, -1, info->birth);
+  if (parent >= 0 && (guint) parent != row)
+    rn->birth_name = names_at (n, (guint) parent, info->birth, depth + 1);
+  return rn->birth_name;
+}
+
+static const char *
+names_at (Names *n, guint row, TtvTime t, guint depth)
+{
+  RowNames *rn = &n->rows[row];
+
+  for (guint i = rn->execs ? rn->execs->len : 0; i > 0; i--)
+    {
+      const Exec *e = &g_array_index (rn->execs, Exec, i - 1);
+
+      if (e->time <= t)
+        return e->name;
+    }
+  if (!rn->execs)
+    return ttv_history_get_row (n->h, TTV_HISTORY_ROW_PROCESS, row)->name;
+  return birth_name (n, row, depth);
+}
+
+static void
+read_marks (Names *n, guint row)
+{
+  const TtvHistoryRowInfo *info = ttv_history_get_row (n->h, TTV_HISTORY_ROW_PROCESS, row);
+  g_autoptr (GArray) marks = NULL;
+  RowNames *rn = &n->rows[row];
+
+  if (rn->read || !info || info->n_marks == 0)
+    return;
+  rn->read = TRUE;
+  marks = ttv_history_query_marks (n->h, row, info->birth, info->end);
+  for (guint m = 0; marks && m < marks->len; m++)
+    {
+      const TtvHistoryMark *mk = &g_array_index (marks, TtvHistoryMark, m);
+
+      if (mk->kind == TTV_HISTORY_MARK_FORK && !rn->forked)
+        {
+          rn->forked = TRUE;
+          rn->parent = mk->other;
+        }
+      else if (mk->kind == TTV_HISTORY_MARK_EXEC && mk->name)
+        {
+          Exec e = { mk->time, mk->name };
+
+          if (!rn->execs)
+            rn->execs = g_array_new (FALSE, FALSE, sizeof (Exec));
+          g_array_append_val (rn->execs, e);
+        }
+    }
+}
+
+/* The names of @row, oldest first, without repeats; NULL for one name. */
+static GStrv
+row_names (Names *n, guint row)
+{
+  RowNames *rn = &n->rows[row];
+  g_autoptr (GStrvBuilder) builder = NULL;
+  const char *last;
+  guint count = 0;
+
+  if (!rn->execs)
+    return NULL;
+  builder = g_strv_builder_new ();
+  last = birth_name (n, row, 0);
+  if (last)
+    {
+      g_strv_builder_add (builder, last);
+      count++;
+    }
+  for (guint i = 0; i < rn->execs->len; i++)
+    {
+      const Exec *e = &g_array_index (rn->execs, Exec, i);
+
+      if (g_strcmp0 (e->name, last) == 0)
+        continue;
+      g_strv_builder_add (builder, e->name);
+      last = e->name;
+      count++;
+    }
+  return count > 1 ? g_strv_builder_end (builder) : NULL;
+}
+
+static void
+names_clear (Names *n)
+{
+  for (guint i = 0; n->rows && i < n->n_rows; i++)
+    g_clear_pointer (&n->rows[i].execs, g_array_unref);
+  g_free (n->rows);
+}
+
+GPtrArray *
+ttv_history_dup_all_process_names (const TtvHistory *h, GCancellable *cancellable, GError **error)
+{
+  Names n = { h, NULL, ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS) };
+  GPtrArray *out;
+
+  n.rows = g_new0 (RowNames, MAX (n.n_rows, 1));
+  for (guint r = 0; r < n.n_rows; r++)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          names_clear (&n);
+          return NULL;
+        }
+      read_marks (&n, r);
+    }
+  out = g_ptr_array_new_full (n.n_rows, (GDestroyNotify) g_strfreev);
+  for (guint r = 0; r < n.n_rows; r++)
+    g_ptr_array_add (out, row_names (&n, r));
+  names_clear (&n);
+  return out;
+}
+
+GStrv
+ttv_history_dup_process_names (const TtvHistory *h, guint row)
+{
+  guint n_rows = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  Names n = { h, NULL, n_rows };
+  GStrv names;
+
+  if (row >= n_rows)
+    return NULL;
+  /* The row's own marks, and its ancestors' as far as its birth name
+   * needs: one sparse table, filled on demand. */
+  n.rows = g_new0 (RowNames, n_rows);
+  read_marks (&n, row);
+  for (guint r = row, depth = 0; depth <= MAX_DEPTH && n.rows[r].forked; depth++)
+    {
+      const TtvHistoryRowInfo *info = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
+      gint parent = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, n.rows[r].parent, -1, info->birth);
+
+      if (parent < 0 || (guint) parent == r || n.rows[parent].read)
+        break;
+      read_marks (&n, (guint) parent);
+      r = (guint) parent;
+    }
+  names = row_names (&n, row);
+  names_clear (&n);
+  return names;
+}
