@@ -222,34 +222,64 @@ keep_best (Measure *best, const Measure *m, gint64 run)
     *best = *m;
 }
 
+/* One measured run of what a bench times, into @m (events, wall, cpu). */
+typedef gboolean (*MeasureRun) (TtvTraceset *ts, gpointer data, Measure *m, GError **error);
+
+/* A read first (it warms the page cache, as for a trace the user just
+ * opened, with @warm_decode as its decoding), then --repeat runs of @run:
+ * the one with the least CPU time in @best, with the peak memory of them
+ * all. */
+static gboolean
+measure_best (TtvTraceset *ts, gboolean warm_decode, MeasureRun run, gpointer data, Measure *best,
+              GError **error)
+{
+  Measure warm;
+  if (!measure_read (ts, warm_decode, &warm, error))
+    return FALSE;
+  gboolean peak = reset_peak_rss ();
+  for (gint64 i = 0; i < MAX (opt_repeat, 1); i++)
+    {
+      Measure m = { 0 };
+      if (!run (ts, data, &m, error))
+        return FALSE;
+      keep_best (best, &m, i);
+    }
+  best->peak_rss_kib = peak ? peak_rss_kib () : 0;
+  return TRUE;
+}
+
+/* ",\"events_per_s\":...,\"cpu_events_per_s\":..." of @m. */
+static void
+append_rates (GString *out, const Measure *m)
+{
+  g_string_append_printf (out, ",\"events_per_s\":%.0f,\"cpu_events_per_s\":%.0f",
+                          m->wall > 0 ? (double) m->events / m->wall : 0.0,
+                          m->cpu > 0 ? (double) m->events / m->cpu : 0.0);
+}
+
+static gboolean
+run_read (TtvTraceset *ts, gpointer data, Measure *m, GError **error)
+{
+  return measure_read (ts, GPOINTER_TO_INT (data), m, error);
+}
+
 static int
 bench_read (char **paths, GString *out, GError **error)
 {
   g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
   if (ts == NULL)
     return 1;
-  Measure warm, best = { 0 };
-  /* A first read warms the page cache, as for a trace the user just opened. */
-  if (!measure_read (ts, opt_decode, &warm, error))
+  Measure best = { 0 };
+  if (!measure_best (ts, opt_decode, run_read, GINT_TO_POINTER (opt_decode), &best, error))
     return 1;
-  gboolean peak = reset_peak_rss ();
-  for (gint64 i = 0; i < MAX (opt_repeat, 1); i++)
-    {
-      Measure m = { 0 };
-      if (!measure_read (ts, opt_decode, &m, error))
-        return 1;
-      keep_best (&best, &m, i);
-    }
-  best.peak_rss_kib = peak ? peak_rss_kib () : 0;
   print_json_head (out, opt_decode ? "read_decode_all" : "read_headers", paths);
   g_string_append_printf (out, ",\"decoded\":\"%s\",\"tracefiles\":%u,\"events\":%" G_GUINT64_FORMAT,
                           opt_decode ? "every field of every event (contexts and payload)"
                                      : "event headers only (time, type, size)",
                           ttv_traceset_get_n_tracefiles (ts), best.events);
   append_measure (out, "", &best);
-  g_string_append_printf (out, ",\"events_per_s\":%.0f,\"cpu_events_per_s\":%.0f,\"rss_kib_after\":%" G_GUINT64_FORMAT,
-                          best.wall > 0 ? (double) best.events / best.wall : 0.0,
-                          best.cpu > 0 ? (double) best.events / best.cpu : 0.0, rss_kib ());
+  append_rates (out, &best);
+  g_string_append_printf (out, ",\"rss_kib_after\":%" G_GUINT64_FORMAT, rss_kib ());
   if (opt_babeltrace)
     {
       static const char *const dummy[] = { "-o", "dummy", NULL };
@@ -379,6 +409,22 @@ time_filtered_read (TtvTraceset *ts, TtvFilter *filter, TtvStateTracker *tracker
   return s;
 }
 
+/* The traceset of @paths and the filter of TTV_BENCH_FILTER (which
+ * replaces @default_expr, to compare filters); *@expr gets its text. */
+static gboolean
+open_filter_bench (char **paths, const char *default_expr, TtvTraceset **ts, TtvFilter **filter,
+                   const char **expr, GError **error)
+{
+  *expr = g_getenv ("TTV_BENCH_FILTER");
+  if (*expr == NULL)
+    *expr = default_expr;
+  *ts = open_traceset (paths, error);
+  if (*ts == NULL)
+    return FALSE;
+  *filter = ttv_filter_new (*expr, NULL, error);
+  return *filter != NULL;
+}
+
 /* The cost of filtering (issue 8: at most 20% over the plain read): best
  * of seven plain reads against best of seven filtered reads, interleaved.
  * A filter with state.* terms needs the state at every event: the read
@@ -387,15 +433,11 @@ time_filtered_read (TtvTraceset *ts, TtvFilter *filter, TtvStateTracker *tracker
 static int
 bench_filter (char **paths, GString *out, GError **error)
 {
-  /* TTV_BENCH_FILTER replaces the expression, to compare filters. */
-  const char *expr = g_getenv ("TTV_BENCH_FILTER");
-  if (expr == NULL)
-    expr = "cpu != 3 & (event.field.ret < 0 | event.name = \"sched_*\")";
-  g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
-  if (ts == NULL)
-    return 1;
-  g_autoptr (TtvFilter) filter = ttv_filter_new (expr, NULL, error);
-  if (filter == NULL)
+  const char *expr;
+  g_autoptr (TtvTraceset) ts = NULL;
+  g_autoptr (TtvFilter) filter = NULL;
+  if (!open_filter_bench (paths, "cpu != 3 & (event.field.ret < 0 | event.name = \"sched_*\")", &ts, &filter,
+                          &expr, error))
     return 1;
   gboolean with_state = ttv_filter_needs_state (filter);
   g_autoptr (TtvStateTracker) tracker = with_state ? ttv_state_tracker_new (ts, NULL) : NULL;
@@ -746,6 +788,12 @@ bench_history (char **paths, GString *out, GError **error)
   return 0;
 }
 
+static gboolean
+run_state_alone (TtvTraceset *ts, gpointer data, Measure *m, GError **error)
+{
+  return time_state_alone (ts, &m->events, &m->wall, &m->cpu, error);
+}
+
 /* The state of the kernel model alone over the whole traceset (no
  * statistics, no checkpoints): the pass every state-dependent view waits for. */
 static int
@@ -754,25 +802,33 @@ bench_state_pass (char **paths, GString *out, GError **error)
   g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
   if (ts == NULL)
     return 1;
-  Measure warm, best = { 0 };
-  if (!measure_read (ts, FALSE, &warm, error))
+  Measure best = { 0 };
+  if (!measure_best (ts, FALSE, run_state_alone, NULL, &best, error))
     return 1;
-  gboolean peak = reset_peak_rss ();
-  for (gint64 i = 0; i < MAX (opt_repeat, 1); i++)
-    {
-      Measure m = { 0 };
-      if (!time_state_alone (ts, &m.events, &m.wall, &m.cpu, error))
-        return 1;
-      keep_best (&best, &m, i);
-    }
-  best.peak_rss_kib = peak ? peak_rss_kib () : 0;
   print_json_head (out, "state_pass", paths);
   g_string_append_printf (out, ",\"events\":%" G_GUINT64_FORMAT, best.events);
   append_measure (out, "", &best);
-  g_string_append_printf (out, ",\"events_per_s\":%.0f,\"cpu_events_per_s\":%.0f}\n",
-                          best.wall > 0 ? (double) best.events / best.wall : 0.0,
-                          best.cpu > 0 ? (double) best.events / best.cpu : 0.0);
+  append_rates (out, &best);
+  g_string_append (out, "}\n");
   return 0;
+}
+
+typedef struct {
+  TtvFilter *filter;
+  guint64 matched;
+} FilterRun;
+
+static gboolean
+run_filtered_read (TtvTraceset *ts, gpointer data, Measure *m, GError **error)
+{
+  FilterRun *fr = data;
+  gint64 t0 = g_get_monotonic_time ();
+  double c0 = process_cpu_seconds ();
+  if (time_filtered_read (ts, fr->filter, NULL, &m->events, &fr->matched, error) < 0)
+    return FALSE;
+  m->cpu = process_cpu_seconds () - c0;
+  m->wall = (double) (g_get_monotonic_time () - t0) / 1e6;
+  return TRUE;
 }
 
 /* A read that tests a filter on a payload field at every event (the
@@ -781,40 +837,22 @@ bench_state_pass (char **paths, GString *out, GError **error)
 static int
 bench_filter_payload (char **paths, GString *out, GError **error)
 {
-  const char *expr = g_getenv ("TTV_BENCH_FILTER");
-  if (expr == NULL)
-    expr = "event.field.fd = 3";
-  g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
-  if (ts == NULL)
+  const char *expr;
+  g_autoptr (TtvTraceset) ts = NULL;
+  g_autoptr (TtvFilter) filter = NULL;
+  if (!open_filter_bench (paths, "event.field.fd = 3", &ts, &filter, &expr, error))
     return 1;
-  g_autoptr (TtvFilter) filter = ttv_filter_new (expr, NULL, error);
-  if (filter == NULL)
+  Measure best = { 0 };
+  FilterRun fr = { filter, 0 };
+  if (!measure_best (ts, FALSE, run_filtered_read, &fr, &best, error))
     return 1;
-  Measure warm, best = { 0 };
-  guint64 matched = 0;
-  if (!measure_read (ts, FALSE, &warm, error))
-    return 1;
-  gboolean peak = reset_peak_rss ();
-  for (gint64 i = 0; i < MAX (opt_repeat, 1); i++)
-    {
-      Measure m = { 0 };
-      gint64 t0 = g_get_monotonic_time ();
-      double c0 = process_cpu_seconds ();
-      if (time_filtered_read (ts, filter, NULL, &m.events, &matched, error) < 0)
-        return 1;
-      m.cpu = process_cpu_seconds () - c0;
-      m.wall = (double) (g_get_monotonic_time () - t0) / 1e6;
-      keep_best (&best, &m, i);
-    }
-  best.peak_rss_kib = peak ? peak_rss_kib () : 0;
+  guint64 matched = fr.matched;
   g_autofree char *escaped = g_strescape (expr, NULL);
   print_json_head (out, "filter_payload", paths);
   g_string_append_printf (out, ",\"filter\":\"%s\",\"events\":%" G_GUINT64_FORMAT ",\"matched\":%" G_GUINT64_FORMAT,
                           escaped, best.events, matched);
   append_measure (out, "", &best);
-  g_string_append_printf (out, ",\"events_per_s\":%.0f,\"cpu_events_per_s\":%.0f",
-                          best.wall > 0 ? (double) best.events / best.wall : 0.0,
-                          best.cpu > 0 ? (double) best.events / best.cpu : 0.0);
+  append_rates (out, &best);
   if (opt_babeltrace)
     {
       static const char *const dummy[] = { "-o", "dummy", NULL };

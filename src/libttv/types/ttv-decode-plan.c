@@ -357,24 +357,6 @@ compile_struct (Compiler *c, const TtvType *t, Op *op, guint level)
   return ok;
 }
 
-static gint
-option_of_tag (const TtvType *variant, const TtvType *tag_type, guint64 tag)
-{
-  if (tag_type)
-    {
-      /* As the walk: a label of one leading underscore also names the
-       * option without it. */
-      const char *label = ttv_type_enum_label (tag_type, tag);
-      if (label == NULL)
-        return -1;
-      gint i = ttv_type_find_field (variant, label);
-      if (i < 0 && label[0] == '_')
-        i = ttv_type_find_field (variant, label + 1);
-      return i;
-    }
-  return tag < variant->fields->len ? (gint) tag : -1;
-}
-
 static gboolean
 compile_variant (Compiler *c, const TtvType *t, Op *op, guint level)
 {
@@ -390,7 +372,7 @@ compile_variant (Compiler *c, const TtvType *t, Op *op, guint level)
       op->tag_type = ref_type;
       op->tag_table = owned_alloc0 (c, sizeof (gint16) * TAG_TABLE);
       for (guint v = 0; v < TAG_TABLE; v++)
-        op->tag_table[v] = (gint16) option_of_tag (t, ref_type, v);
+        op->tag_table[v] = (gint16) ttv_decoder_variant_option (t, ref_type, v);
     }
   op->n_children = t->fields->len;
   op->children = owned_alloc0 (c, sizeof (Op) * MAX (op->n_children, 1));
@@ -802,7 +784,7 @@ run_variant (Run *r, const Op *op, guint32 node, guint64 *pos)
   else if (tag < TAG_TABLE)
     opt = op->tag_table[tag];
   else
-    opt = option_of_tag (op->type, op->tag_type, tag);
+    opt = ttv_decoder_variant_option (op->type, op->tag_type, tag);
   if (opt < 0)
     return FALSE;
   guint32 child = 0;

@@ -34,6 +34,12 @@ struct _TtvDecoder {
 };
 
 void ttv_decoder_grow (TtvDecoder *d, guint32 n);
+/* The option of CTF 1.8 or LTT variant @t that @tag selects, -1 for none:
+ * an enum tag (@tag_type) by its label, where a label of one leading
+ * underscore also names the option without it (field names lose one,
+ * labels do not: `_callsite` selects `string _callsite;`, stored as
+ * "callsite"); an integer tag (@tag_type NULL or not an enum) by index. */
+gint ttv_decoder_variant_option (const TtvType *t, const TtvType *tag_type, guint64 tag);
 /* ttv_decoder_decode without the type's plan: the walk of its tree (tests
  * compare the two). */
 gint32 ttv_decoder_decode_walk (TtvDecoder *d, const TtvType *type, const char *scope_name,

@@ -491,16 +491,12 @@ get_count (TtvDecoder *d, const TtvType *t, const guint8 *buf, guint64 buf_bits,
   return TRUE;
 }
 
-/* CTF 1.8 variants: an enum tag selects the option named by its label; a
- * label of one leading underscore also names the option without it (field
- * names lose one, labels do not: `_callsite` selects `string _callsite;`,
- * stored as "callsite").  An integer tag selects by index. */
-static gint
-variant_option (const TtvType *t, const TtvValue *tag_value, guint64 tag)
+gint
+ttv_decoder_variant_option (const TtvType *t, const TtvType *tag_type, guint64 tag)
 {
-  if (tag_value && tag_value->type->kind == TTV_TYPE_ENUM)
+  if (tag_type && tag_type->kind == TTV_TYPE_ENUM)
     {
-      const char *label = ttv_type_enum_label (tag_value->type, tag);
+      const char *label = ttv_type_enum_label (tag_type, tag);
       if (label == NULL)
         return -1;
       gint i = ttv_type_find_field (t, label);
@@ -799,7 +795,7 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
           break;
         gint opt;
         if (t->option_ranges == NULL)
-          opt = variant_option (t, tag_value, tag);
+          opt = ttv_decoder_variant_option (t, tag_value ? tag_value->type : NULL, tag);
         else if (t->optional && tag_value && tag_value->type->int_kind == TTV_INT_BOOLEAN)
           opt = tag != 0 ? 0 : -1;
         else

@@ -150,6 +150,24 @@ rd64 (const guint8 *p, gboolean swap)
 
 static gboolean next_slow (TtvLttCursor *c, TtvEvent *ev, GError **error);
 
+/* Fills @ev (its time and cycles set) with the event of @code at byte
+ * @off, whose payload starts at @payload, and moves the iterator to @next. */
+static G_ALWAYS_INLINE inline void
+emit_event (TtvLttCursor *c, TtvLttIter *it, const TtvLttCode *code, guint64 off, guint64 payload,
+            guint64 next, TtvEvent *ev)
+{
+  ev->type = code->type;
+  ev->tracefile = c->parent.tracefile;
+  ev->pos.block = it->block;
+  ev->pos.offset = off;
+  ev->pos.index = it->index++;
+  ev->data = it->base;
+  ev->data_bits = it->end_offset * 8;
+  ev->payload_bit = payload * 8;
+  ev->priv = (gpointer) code;
+  it->offset = next;
+}
+
 /* The hot loop of every LTT read: an event of fixed size inside the block,
  * in the machine's byte order, with a 1 GHz clock, takes this way; any
  * other (block ends, heartbeats, variable sizes, damage) next_slow. */
@@ -179,16 +197,7 @@ ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
           it->cycles = cycles;
           ev->cycles = cycles;
           ev->time = (TtvTime) ((guint64) it->block_time + (cycles - it->block_cycles));
-          ev->type = code->type;
-          ev->tracefile = c->parent.tracefile;
-          ev->pos.block = it->block;
-          ev->pos.offset = off;
-          ev->pos.index = it->index++;
-          ev->data = it->base;
-          ev->data_bits = it->end_offset * 8;
-          ev->payload_bit = payload * 8;
-          ev->priv = (gpointer) code;
-          it->offset = next;
+          emit_event (c, it, code, off, payload, next, ev);
           return TRUE;
         }
     }
@@ -268,16 +277,7 @@ next_slow (TtvLttCursor *c, TtvEvent *ev, GError **error)
           else
             ev->time = ttv_ltt_time_from_cycles (it->block_time, it->block_cycles, it->cycles,
                                                  c->file->freq);
-          ev->type = code->type;
-          ev->tracefile = c->parent.tracefile;
-          ev->pos.block = it->block;
-          ev->pos.offset = off;
-          ev->pos.index = it->index++;
-          ev->data = it->base;
-          ev->data_bits = it->end_offset * 8;
-          ev->payload_bit = payload * 8;
-          ev->priv = (gpointer) code;
-          it->offset = next;
+          emit_event (c, it, code, off, payload, next, ev);
           return TRUE;
         }
 
