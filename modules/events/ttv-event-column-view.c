@@ -92,6 +92,9 @@ width_samples (TtvEventColumnView *self, TtvEventColumn c)
     case TTV_EVENT_COLUMN_MODE:
       g_ptr_array_add (samples, g_strdup ("syscall rt_sigprocmask"));
       break;
+    case TTV_EVENT_COLUMN_SYMBOL:
+      g_ptr_array_add (samples, g_strdup ("parse_request+0x1c4 (server.c:1234)"));
+      break;
     case TTV_EVENT_COLUMN_TRACE:
     case TTV_EVENT_COLUMN_CPU:
     case TTV_EVENT_COLUMN_EVENT:
@@ -148,11 +151,9 @@ n_visible (TtvEventColumnView *self)
 static void
 apply_visibility (TtvEventColumnView *self)
 {
-  guint n_traces = ttv_tab_state_get_n_traces (self->state);
-
   for (guint c = 0; c < TTV_EVENT_N_COLUMNS; c++)
     {
-      gboolean visible = ttv_event_columns_get_visible (self->settings, c, n_traces);
+      gboolean visible = ttv_event_columns_get_visible (self->settings, c, self->state);
       g_autofree char *name = g_strdup_printf ("column-%s", ttv_event_column_get_name (c));
 
       gtk_tree_view_column_set_visible (self->columns[c], visible);
@@ -171,7 +172,8 @@ static const struct {
   TtvEventColumn column;
   const char *usual;
 } shrinkable[] = {
-  { TTV_EVENT_COLUMN_MODE, "syscall read" }, { TTV_EVENT_COLUMN_PROCESS, "ksoftirqd/1" },
+  { TTV_EVENT_COLUMN_SYMBOL, "main+0x26" }, { TTV_EVENT_COLUMN_MODE, "syscall read" },
+  { TTV_EVENT_COLUMN_PROCESS, "ksoftirqd/1" },
   { TTV_EVENT_COLUMN_TRACE, "kernel-trace" }, { TTV_EVENT_COLUMN_EVENT, "syscall_entry_read" },
 };
 

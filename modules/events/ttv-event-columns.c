@@ -16,7 +16,7 @@ static const struct {
 } columns[TTV_EVENT_N_COLUMNS] = {
   { "time", N_("Time") }, { "delta", N_("Delta") }, { "trace", N_("Trace") }, { "cpu", N_("CPU") },
   { "event", N_("Event") }, { "pid", N_("PID") }, { "process", N_("Process") },
-  { "mode", N_("Mode") }, { "fields", N_("Fields") },
+  { "mode", N_("Mode") }, { "symbol", N_("Symbol") }, { "fields", N_("Fields") },
 };
 
 const char *
@@ -102,10 +102,27 @@ ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState 
       if (info)
         append_mode (out, info);
       break;
+    case TTV_EVENT_COLUMN_SYMBOL:
+      {
+        /* "main+0x26 (prog.c:11)": where the traced call returns to. */
+        g_autofree char *symbol = ttv_tab_state_dup_event_symbol (state, event, "ip");
+
+        if (symbol)
+          g_string_append (out, symbol);
+      }
+      break;
     case TTV_EVENT_COLUMN_DELTA:
     default:
       break;
     }
+}
+
+gboolean
+ttv_event_columns_has_symbol (const TtvViewerEvent *event)
+{
+  guint64 ip;
+
+  return ttv_viewer_event_get_field_uint (event, "ip", &ip);
 }
 
 void
@@ -123,6 +140,9 @@ ttv_event_columns_fill (TtvTabState *state, TtvEventRequest *request, const TtvV
         continue;
       g_string_truncate (buf, 0);
       ttv_event_columns_append_text (buf, c, state, event, &info);
+      /* No symbol yet (they are being looked up): unknown, not empty. */
+      if (c == TTV_EVENT_COLUMN_SYMBOL && buf->len == 0)
+        continue;
       text[c] = g_strndup (buf->str, buf->len);
     }
 }
@@ -140,8 +160,9 @@ ttv_event_columns_new_settings (void)
 }
 
 gboolean
-ttv_event_columns_get_visible (GSettings *settings, TtvEventColumn column, guint n_traces)
+ttv_event_columns_get_visible (GSettings *settings, TtvEventColumn column, TtvTabState *state)
 {
+  guint n_traces = ttv_tab_state_get_n_traces (state);
   gboolean visible;
 
   if (settings)
@@ -152,7 +173,17 @@ ttv_event_columns_get_visible (GSettings *settings, TtvEventColumn column, guint
         return visible;
     }
   /* One trace: its name on every row says nothing. */
-  return column != TTV_EVENT_COLUMN_TRACE || n_traces > 1;
+  if (column == TTV_EVENT_COLUMN_TRACE)
+    return n_traces > 1;
+  /* Symbols: only for userspace traces recorded with the ip context. */
+  if (column == TTV_EVENT_COLUMN_SYMBOL)
+    {
+      for (guint t = 0; t < n_traces; t++)
+        if (ttv_viewer_trace_has_event_context (ttv_tab_state_get_trace (state, t), G_MAXUINT, "ip"))
+          return TRUE;
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* Sets @name to @value (NULL: removes it) in the dictionary at @key. */

@@ -16,6 +16,7 @@ typedef enum {
   TTV_EVENT_COLUMN_PID,
   TTV_EVENT_COLUMN_PROCESS,
   TTV_EVENT_COLUMN_MODE,
+  TTV_EVENT_COLUMN_SYMBOL,     /* the function of the event's ip context (userspace traces) */
   TTV_EVENT_COLUMN_FIELDS,
   TTV_EVENT_N_COLUMNS
 } TtvEventColumn;
@@ -35,8 +36,9 @@ const char *ttv_event_column_get_title (TtvEventColumn column);
 
 /* The texts of @event (delivered by @request) in the columns of @columns,
  * into @text (owned, NULL where unknown: the process columns without the
- * state).  The time is in the user's format; the delta is never filled:
- * it depends on the row before. */
+ * state, the symbol before the userspace symbols are there).  The time is
+ * in the user's format; the delta is never filled: it depends on the row
+ * before. */
 void        ttv_event_columns_fill (TtvTabState *state, TtvEventRequest *request,
                                     const TtvViewerEvent *event, guint columns,
                                     char *text[TTV_EVENT_N_COLUMNS]);
@@ -51,9 +53,12 @@ char       *ttv_event_columns_dup_cpu (const TtvViewerTrace *trace, guint stream
 /* --- What the user chose (GSettings org.ttv.Viewer, NULL: defaults) ---- */
 
 /* Whether @column is shown: the user's choice, or by default every column
- * but Trace when the traceset has a single trace. */
+ * but Trace when the traceset of @state has a single trace, and Symbol
+ * when no trace has an ip context. */
 gboolean    ttv_event_columns_get_visible (GSettings *settings, TtvEventColumn column,
-                                           guint n_traces);
+                                           TtvTabState *state);
+/* Whether @event has an address the Symbol column names (an ip context). */
+gboolean    ttv_event_columns_has_symbol (const TtvViewerEvent *event);
 void        ttv_event_columns_set_visible (GSettings *settings, TtvEventColumn column,
                                            gboolean visible);
 /* The width the user gave @column, or 0: none (a width from the content). */

@@ -40,6 +40,7 @@ typedef struct {
   TtvViewerPosition *pos;     /* owned; for a lost-events row, the next event's */
   char *text[N_TEXT_COLS];    /* owned; time and delta filled when shown */
   gboolean lost;              /* a lost-events marker, not an event */
+  gboolean awaits_symbol;     /* has an ip whose symbol was not there yet */
 } Row;
 
 /* A range of lost events of one stream (the tab's, sorted by start). */
@@ -82,7 +83,7 @@ struct _TtvEventList {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[7];
+  gulong handlers[8];
 
   GtkTreeView *view;
   TtvEventColumnView *column_view;   /* owned: columns, their menu and settings */
@@ -151,6 +152,7 @@ row_new (TtvEventList *self, TtvEventRequest *req, const TtvViewerEvent *ev)
   ttv_event_columns_fill (self->state, req, ev, TTV_EVENT_COLUMNS_ALL
                           & ~(TTV_EVENT_COLUMN_BIT (COL_TIME) | TTV_EVENT_COLUMN_BIT (COL_DELTA)),
                           row->text);
+  row->awaits_symbol = !row->text[TTV_EVENT_COLUMN_SYMBOL] && ttv_event_columns_has_symbol (ev);
   return row;
 }
 
@@ -947,6 +949,23 @@ state_ready (TtvEventList *self)
     fetch_from_position (self, ((Row *) self->rows->pdata[0])->pos, self->prev_time, SELECT_NONE, 0);
 }
 
+/* A userspace analysis is done: rows that wait for their symbol get it
+ * (the symbols are looked up in the background the first time a row asks). */
+static void
+userspace_ready (TtvEventList *self)
+{
+  gboolean waiting = FALSE;
+
+  for (guint i = 0; i < self->rows->len && !waiting; i++)
+    waiting = ((Row *) self->rows->pdata[i])->awaits_symbol;
+  if (!waiting)
+    return;
+  if (self->fetching)
+    self->refetch_wanted = TRUE;
+  else
+    fetch_from_position (self, ((Row *) self->rows->pdata[0])->pos, self->prev_time, SELECT_NONE, 0);
+}
+
 static void
 size_allocated (GtkWidget *widget, GdkRectangle *alloc, TtvEventList *self)
 {
@@ -1343,6 +1362,7 @@ ttv_event_list_new (TtvTabState *state)
   self->handlers[4] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (follow_tail), self);
   self->handlers[3] = g_signal_connect_swapped (state, "density-ready", G_CALLBACK (density_ready), self);
   self->handlers[6] = g_signal_connect_swapped (state, "state-ready", G_CALLBACK (state_ready), self);
+  self->handlers[7] = g_signal_connect_swapped (state, "userspace-ready", G_CALLBACK (userspace_ready), self);
   collect_lost (self);
   self->first_paint_pending = TRUE;
   g_signal_connect_after (self->view, "draw", G_CALLBACK (first_rows_drawn), self);

@@ -71,7 +71,8 @@ contains_nocase (const char *haystack, const char *needle)
  * that are formatted or decoded last. */
 static const TtvEventColumn search_order[] = {
   TTV_EVENT_COLUMN_EVENT, TTV_EVENT_COLUMN_PROCESS, TTV_EVENT_COLUMN_MODE, TTV_EVENT_COLUMN_PID,
-  TTV_EVENT_COLUMN_CPU, TTV_EVENT_COLUMN_TRACE, TTV_EVENT_COLUMN_TIME, TTV_EVENT_COLUMN_FIELDS,
+  TTV_EVENT_COLUMN_CPU, TTV_EVENT_COLUMN_TRACE, TTV_EVENT_COLUMN_TIME, TTV_EVENT_COLUMN_SYMBOL,
+  TTV_EVENT_COLUMN_FIELDS,
 };
 
 gboolean

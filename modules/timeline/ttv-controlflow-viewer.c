@@ -30,7 +30,7 @@ struct _TtvControlflowViewer {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[5];
+  gulong handlers[6];
   GSimpleActionGroup *actions; /* owned */
   TtvTimeline *timeline;       /* weak: a child */
   GtkWidget *search;
@@ -213,7 +213,7 @@ new_row (const RowChoice *c, const TtvViewerRowInfo *info, guint row, guint n_th
 
   r->cells = g_new0 (char *, 6);
   r->cells[0] = g_strdup_printf ("%u", info->id);
-  r->cells[1] = g_strdup_printf ("%u", info->tgid);
+  r->cells[1] = info->tgid == TTV_VIEWER_PID_NONE ? g_strdup ("—") : g_strdup_printf ("%u", info->tgid);
   r->cells[2] = info->ppid == TTV_VIEWER_PID_NONE ? g_strdup ("—") : g_strdup_printf ("%u", info->ppid);
   r->cells[3] = ttv_viewer_format_duration (info->cpu_time);
   r->cells[4] = g_strdup_printf ("+%s", birth);
@@ -802,6 +802,29 @@ ttv_controlflow_viewer_init (TtvControlflowViewer *self)
   self->toggled = g_hash_table_new (NULL, NULL);
 }
 
+/* The keyboard row moved to a thread: the tab's selected thread. */
+static void
+cursor_changed (TtvControlflowViewer *self)
+{
+  gint c = ttv_timeline_get_cursor (self->timeline);
+  const TtvTimelineRow *r = c >= 0 ? ttv_timeline_get_row (self->timeline, (guint) c) : NULL;
+  TtvViewerHistory *history = ttv_timeline_get_history (self->timeline);
+  const TtvViewerRowInfo *info = r && history && r->kind == TTV_VIEWER_ROW_PROCESS
+                                 ? ttv_viewer_history_get_row (history, r->kind, r->row) : NULL;
+  if (info && info->id != 0)
+    ttv_tab_state_set_selected_thread (self->state, info->id);
+}
+
+/* Another view selected a thread: its row becomes the keyboard row. */
+static void
+selected_thread_changed (TtvControlflowViewer *self)
+{
+  guint32 tid = ttv_tab_state_get_selected_thread (self->state);
+  gint row = tid == TTV_VIEWER_PID_NONE ? -1 : ttv_timeline_find_pid_row (self->timeline, tid);
+  if (row >= 0 && row != ttv_timeline_get_cursor (self->timeline))
+    ttv_timeline_set_cursor (self->timeline, row);
+}
+
 GtkWidget *
 ttv_controlflow_viewer_new (TtvTabState *state)
 {
@@ -904,6 +927,9 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   g_signal_connect_swapped (self->timeline, "toggle-row", G_CALLBACK (toggle_row), self);
   g_signal_connect_swapped (self->timeline, "toggle-all", G_CALLBACK (toggle_all), self);
   g_signal_connect_swapped (self->timeline, "column-clicked", G_CALLBACK (column_clicked), self);
+  g_signal_connect_swapped (self->timeline, "cursor-changed", G_CALLBACK (cursor_changed), self);
+  self->handlers[5] = g_signal_connect_swapped (state, "selected-thread-changed", G_CALLBACK (selected_thread_changed),
+                                                self);
   g_signal_connect (self, "map", G_CALLBACK (find_names), NULL);
   history_changed (self);
   start_filter (self);

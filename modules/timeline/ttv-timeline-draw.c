@@ -252,6 +252,18 @@ draw_label (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const T
     cairo_set_source_rgb (cr, 247 / 255.0, 247 / 255.0, 247 / 255.0);
   cairo_rectangle (cr, 0, y, l->label, TTV_TIMELINE_ROW_HEIGHT);
   cairo_fill (cr);
+  /* The tab's selected thread (what the critical path and the latency
+   * views follow), tinted in the selection's colour. */
+  if (r->kind == TTV_VIEWER_ROW_PROCESS && self->history)
+    {
+      const TtvViewerRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
+      if (info && info->id != 0 && info->id == ttv_tab_state_get_selected_thread (self->state))
+        {
+          cairo_set_source_rgba (cr, self->sel_color[0], self->sel_color[1], self->sel_color[2], 0.35);
+          cairo_rectangle (cr, 0, y, l->label, TTV_TIMELINE_ROW_HEIGHT);
+          cairo_fill (cr);
+        }
+    }
   cairo_save (cr);
   cairo_rectangle (cr, 0, y, MAX (w[0] - 2, 1), TTV_TIMELINE_ROW_HEIGHT);
   cairo_clip (cr);

@@ -54,6 +54,56 @@ append_task (TtvTimelineView *self, GString *text, guint32 pid, gint cpu, TtvTim
     g_string_append_printf (text, _("\nRunning PID %u"), pid);
 }
 
+/* Why a thread was not running at @t: the call it blocked in, its state,
+ * and who woke it (the scheduling analysis, asked for on the first need). */
+static void
+append_why (TtvTimelineView *self, GString *text, const TtvViewerRowInfo *info, TtvTime t)
+{
+  TtvViewerBlocked b;
+
+  if (!ttv_tab_state_request_kernel (self->state, TTV_VIEWER_KERNEL_SCHED))
+    {
+      if (!ttv_tab_state_get_kernel_error (self->state, TTV_VIEWER_KERNEL_SCHED))
+        g_string_append_printf (text, _("\nWhy: the scheduling analysis is running (%.0f%%)"),
+                                100 * ttv_tab_state_get_kernel_progress (self->state, TTV_VIEWER_KERNEL_SCHED));
+      return;
+    }
+  if (!ttv_tab_state_get_blocked_at (self->state, info->id, t, &b))
+    return;
+  static const char *const states[] = { N_("S, interruptible"), N_("D, uninterruptible"), N_("other") };
+  g_autofree char *off = ttv_viewer_format_duration (b.end - b.start);
+  if (*b.syscall)
+    g_string_append_printf (text, _("\nWhy: blocked in %s (%s), off its CPU for %s"), b.syscall,
+                            _(states[MIN ((guint) b.state, 2)]), off);
+  else
+    g_string_append_printf (text, _("\nWhy: blocked (%s), off its CPU for %s"), _(states[MIN ((guint) b.state, 2)]), off);
+  if (b.unfinished && b.woken == b.end)
+    {
+      g_string_append (text, _("\nNot woken before the trace's end"));
+      return;
+    }
+  g_autofree char *when = ttv_view_axis_format_time (b.woken, ttv_timeline_view_origin (self));
+  g_autofree char *wait = ttv_viewer_format_duration (b.end - b.woken);
+  switch (b.waker_kind)
+    {
+    case TTV_VIEWER_WAKER_THREAD:
+      g_string_append_printf (text, _("\nWoken by %s (TID %u) on CPU %d at %s, ran %s later"),
+                              *b.waker_name ? b.waker_name : "?", b.waker_tid, b.waker_cpu, when, wait);
+      break;
+    case TTV_VIEWER_WAKER_IRQ:
+      g_string_append_printf (text, _("\nWoken by IRQ %u %s on CPU %d at %s, ran %s later"), b.waker_id,
+                              b.waker_name, b.waker_cpu, when, wait);
+      break;
+    case TTV_VIEWER_WAKER_SOFTIRQ:
+      g_string_append_printf (text, _("\nWoken by soft IRQ %s on CPU %d at %s, ran %s later"), b.waker_name,
+                              b.waker_cpu, when, wait);
+      break;
+    default:
+      g_string_append (text, _("\nWoken by nothing the trace shows"));
+      break;
+    }
+}
+
 static void
 append_interval (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, gboolean idle_task, TtvTime t)
 {
@@ -75,6 +125,14 @@ append_interval (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, 
   from = ttv_view_axis_format_time (iv.start, ttv_timeline_view_origin (self));
   length = ttv_viewer_format_duration (iv.end - iv.start);
   g_string_append_printf (text, _("\nFrom %s for %s"), from, length);
+  if (r->kind == TTV_VIEWER_ROW_PROCESS && !idle_task
+      && (ttv_viewer_state_low (iv.state) == TTV_VIEWER_PROCESS_WAIT
+          || ttv_viewer_state_low (iv.state) == TTV_VIEWER_PROCESS_WAIT_CPU))
+    {
+      const TtvViewerRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
+      if (info)
+        append_why (self, text, info, t);
+    }
   if (r->kind == TTV_VIEWER_ROW_CPU && iv.aux != TTV_VIEWER_PID_NONE
       && ttv_viewer_state_low (iv.state) == TTV_VIEWER_CPU_BUSY)
     {
@@ -242,7 +300,10 @@ ttv_timeline_view_dup_tooltip (TtvTimelineView *self, const TimelineLayout *layo
   append_marks (self, text, r, &l, x);
   if (info && r->kind == TTV_VIEWER_ROW_PROCESS)
     {
-      g_string_append_printf (text, _("\nPID %u, TGID %u"), info->id, info->tgid);
+      if (info->tgid == TTV_VIEWER_PID_NONE)   /* a userspace thread of a trace without vpid */
+        g_string_append_printf (text, _("\nPID %u, process unknown"), info->id);
+      else
+        g_string_append_printf (text, _("\nPID %u, TGID %u"), info->id, info->tgid);
       if (info->ppid != TTV_VIEWER_PID_NONE)
         g_string_append_printf (text, _(", PPID %u"), info->ppid);
     }

@@ -15,7 +15,7 @@ struct _TtvTimeline {
   GtkGrid parent_instance;
 
   TtvTimelineView view;        /* what is drawn */
-  gulong handlers[4];
+  gulong handlers[5];
   GSettings *settings;         /* owned, NULL without the schema */
   GActionMap *actions;         /* weak: the owner's, holding show-arrows */
   GtkWidget *area;
@@ -30,7 +30,7 @@ struct _TtvTimeline {
   double press_label_width;
 };
 
-static guint toggle_row_signal, toggle_all_signal, column_clicked_signal;
+static guint toggle_row_signal, toggle_all_signal, column_clicked_signal, cursor_changed_signal;
 
 G_DEFINE_FINAL_TYPE (TtvTimeline, ttv_timeline, GTK_TYPE_GRID)
 
@@ -507,6 +507,7 @@ ttv_timeline_set_cursor (TtvTimeline *self, gint index)
   g_return_if_fail (TTV_IS_TIMELINE (self));
   if (index < 0 || (guint) index >= self->view.rows->len)
     index = -1;
+  gboolean moved = index != self->view.cursor;
   self->view.cursor = index;
   if (index >= 0)
     {
@@ -519,6 +520,15 @@ ttv_timeline_set_cursor (TtvTimeline *self, gint index)
         gtk_adjustment_set_value (self->vadj, top + TTV_TIMELINE_ROW_HEIGHT - page);
     }
   gtk_widget_queue_draw (self->area);
+  if (moved)
+    g_signal_emit (self, cursor_changed_signal, 0);
+}
+
+gint
+ttv_timeline_find_pid_row (TtvTimeline *self, guint32 pid)
+{
+  g_return_val_if_fail (TTV_IS_TIMELINE (self), -1);
+  return (gint) GPOINTER_TO_UINT (g_hash_table_lookup (self->view.pid_rows, GUINT_TO_POINTER (pid))) - 1;
 }
 
 void
@@ -706,6 +716,10 @@ ttv_timeline_class_init (TtvTimelineClass *klass)
                                     NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
   column_clicked_signal = g_signal_new ("column-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                         NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  /* The keyboard row moved (a click, a key): the control flow makes its
+   * thread the tab's selected thread. */
+  cursor_changed_signal = g_signal_new ("cursor-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                        NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -765,5 +779,6 @@ ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_leg
   self->handlers[2] = g_signal_connect_swapped (state, "selection-changed", G_CALLBACK (queue_draw), self);
   /* Lost events of a followed trace change the legend (its height). */
   self->handlers[3] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (update_adjustment), self);
+  self->handlers[4] = g_signal_connect_swapped (state, "selected-thread-changed", G_CALLBACK (queue_draw), self);
   return GTK_WIDGET (self);
 }

@@ -108,6 +108,8 @@ guint       ttv_timeline_get_n_arrows_drawn (TtvTimeline *self);
  * row across ttv_timeline_set_rows(). */
 gint        ttv_timeline_get_cursor (TtvTimeline *self);
 void        ttv_timeline_set_cursor (TtvTimeline *self, gint index);
+/* The display row of process @pid (its first life), -1 when not shown. */
+gint        ttv_timeline_find_pid_row (TtvTimeline *self, guint32 pid);
 /* A line of text drawn at the bottom right of the view ("filtering…"),
  * NULL for none. */
 void        ttv_timeline_set_status (TtvTimeline *self, const char *status);

@@ -4,6 +4,7 @@
 #include "ttv-config.h"
 
 #include "ttv-context.h"
+#include "ttv-kernel-analyses.h"
 #include "ttv-filter.h"
 #include "ttv-locale.h"
 #include "ttv-process-memory.h"
@@ -20,6 +21,7 @@
 #include <time.h>
 
 static gint64 opt_samples = 1000;
+static char *opt_analysis;
 static gboolean opt_decode;
 static gboolean opt_babeltrace;
 static gint64 opt_repeat = 3;
@@ -36,6 +38,7 @@ static const GOptionEntry entries[] = {
   { "format", 0, 0, G_OPTION_ARG_STRING, &opt_format, "text: babeltrace (default), jsonl or text", "FORMAT" },
   { "seed", 0, 0, G_OPTION_ARG_INT64, &opt_seed, "Random seed for sampled times", "N" },
   { "cold", 0, 0, G_OPTION_ARG_NONE, &opt_cold, "seek: without the first full read (no in-block index yet)", NULL },
+  { "analysis", 0, 0, G_OPTION_ARG_STRING, &opt_analysis, "analysis: these analyses only, separated by commas (default: each, then all together)", "LIST" },
   { NULL }
 };
 
@@ -864,11 +867,182 @@ bench_filter_payload (char **paths, GString *out, GError **error)
   return 0;
 }
 
+/* --- analysis: each kernel analysis against the viewer's state pass ------------ */
+
+/* The viewer's state pass: statistics and checkpoints, one every 50000
+ * events, their states in a file. */
+static gboolean
+time_state_pass (TtvTraceset *ts, double *wall, double *cpu, GError **error)
+{
+  g_autofree char *spill_dir = g_dir_make_tmp ("ttv-bench-checkpoints-XXXXXX", error);
+  if (spill_dir == NULL)
+    return FALSE;
+  TtvCheckpointPolicy policy = { 50000, 16u << 20, spill_dir, 0 };
+  g_autoptr (TtvStateTracker) tracker = ttv_state_tracker_new (ts, &policy);
+  gint64 t0 = g_get_monotonic_time ();
+  double c0 = process_cpu_seconds ();
+  gboolean ok = ttv_state_tracker_build (tracker, NULL, NULL, NULL, error);
+  *wall = (double) (g_get_monotonic_time () - t0) / 1e6;
+  *cpu = process_cpu_seconds () - c0;
+  g_remove (spill_dir);
+  return ok;
+}
+
+/* Runs @classes into the cache directory @dir (built anew); wall and CPU seconds. */
+static GPtrArray *
+time_analyses (TtvTraceset *ts, GPtrArray *classes, const char *dir, double *wall, double *cpu, GError **error)
+{
+  TtvAnalysisOptions o = { .cache_dir = dir };
+  gint64 t0 = g_get_monotonic_time ();
+  double c0 = process_cpu_seconds ();
+  GPtrArray *done = ttv_analysis_run_many (ts, classes, &o, NULL, NULL, NULL, error);
+  *wall = (double) (g_get_monotonic_time () - t0) / 1e6;
+  *cpu = process_cpu_seconds () - c0;
+  return done;
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_remove (path);
+    }
+  g_rmdir (dir);
+}
+
+/* Milliseconds (CPU) per view of @width pixels over [t0, t1]: the latency
+ * views' scatter and density, the CPU usage chart. */
+static void
+time_views (TtvAnalysis *syscalls, TtvAnalysis *cpu, TtvTime t0, TtvTime t1, guint width, double *scatter_ms,
+            double *density_ms, double *usage_ms, GError **error)
+{
+  const TtvAnalysisTable *calls = ttv_analysis_get_table (syscalls, 0);
+  g_autofree TtvScatterColumn *columns = g_new (TtvScatterColumn, width);
+  guint64 counts[TTV_DURATION_BUCKETS];
+  gboolean exact;
+  double c0 = process_cpu_seconds ();
+  ttv_analysis_table_scatter (calls, t0, t1, width, columns, &exact, error);
+  double c1 = process_cpu_seconds ();
+  ttv_analysis_table_histogram (calls, t0, t1, counts, error);
+  double c2 = process_cpu_seconds ();
+  g_autofree TtvTime *edges = g_new (TtvTime, width + 1);
+  g_autofree TtvTime *busy = g_new (TtvTime, width);
+  for (guint i = 0; i <= width; i++)
+    edges[i] = t0 + (TtvTime) ((double) (t1 - t0) * i / width);
+  g_autoptr (GArray) cpus = ttv_cpu_usage_list_cpus (cpu);
+  for (guint c = 0; c < cpus->len; c++)
+    ttv_cpu_usage_get_busy_bins (cpu, (gint) g_array_index (cpus, guint32, c), edges, width + 1, busy, error);
+  double c3 = process_cpu_seconds ();
+  *scatter_ms = (c1 - c0) * 1e3;
+  *density_ms = (c2 - c1) * 1e3;
+  *usage_ms = (c3 - c2) * 1e3;
+}
+
+static int
+bench_analysis (char **paths, GString *out, GError **error)
+{
+  g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
+  if (ts == NULL)
+    return 1;
+  double state_wall, state_cpu;
+  if (!time_state_pass (ts, &state_wall, &state_cpu, error))
+    return 1;
+  g_autofree char *dir = g_dir_make_tmp ("ttv-bench-analysis-XXXXXX", error);
+  if (dir == NULL)
+    return 1;
+  g_autoptr (GPtrArray) all = g_ptr_array_new ();
+  g_auto (GStrv) names = opt_analysis ? g_strsplit (opt_analysis, ",", -1) : NULL;
+  for (const TtvAnalysisClass *const *c = ttv_analysis_list (); *c; c++)
+    if (names == NULL || g_strv_contains ((const char *const *) names, (*c)->name))
+      g_ptr_array_add (all, (gpointer) *c);
+  if (all->len == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no analysis %s", opt_analysis);
+      return 1;
+    }
+  guint64 n_events = 0;
+  TtvAnalysis *syscalls = NULL, *cpu = NULL;
+  g_autoptr (GPtrArray) keep = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_analysis_unref);
+  /* Each alone, then read back from its cache. */
+  for (guint i = 0; i <= all->len; i++)
+    {
+      g_autoptr (GPtrArray) classes = g_ptr_array_new ();
+      if (i < all->len)
+        g_ptr_array_add (classes, all->pdata[i]);
+      else if (all->len > 1)
+        g_ptr_array_extend (classes, all, NULL, NULL);
+      else
+        break;
+      double wall, c;
+      /* Each run into a cache of its own: built, then read back. */
+      g_autofree char *run_dir = g_strdup_printf ("%s/%u", dir, i);
+      g_autoptr (GPtrArray) done = time_analyses (ts, classes, run_dir, &wall, &c, error);
+      if (done == NULL)
+        return 1;
+      guint64 bytes = 0;
+      gsize memory = 0;
+      for (guint k = 0; k < done->len; k++)
+        {
+          bytes += ttv_analysis_get_file_size (done->pdata[k]);
+          memory += ttv_analysis_get_memory (done->pdata[k]);
+          n_events = ttv_analysis_get_n_events (done->pdata[k]);
+        }
+      double reload_wall, reload_cpu;
+      g_autoptr (GPtrArray) again = time_analyses (ts, classes, run_dir, &reload_wall, &reload_cpu, error);
+      if (again == NULL)
+        return 1;
+      gboolean cached = ttv_analysis_is_from_cache (again->pdata[0]);
+      print_json_head (out, "analysis", paths);
+      g_string_append_printf (out, ",\"analysis\":\"%s\",\"events\":%" G_GUINT64_FORMAT
+                              ",\"seconds\":%.3f,\"cpu_seconds\":%.3f,\"state_seconds\":%.3f,\"state_cpu_seconds\":%.3f"
+                              ",\"ratio\":%.3f,\"ratio_wall\":%.3f,\"file_bytes\":%" G_GUINT64_FORMAT
+                              ",\"bytes_per_event\":%.2f,\"heap_bytes\":%" G_GSIZE_FORMAT
+                              ",\"reload_seconds\":%.3f,\"reload_cpu_seconds\":%.3f,\"reloaded_from_cache\":%s}\n",
+                              i < all->len ? ((const TtvAnalysisClass *) all->pdata[i])->name : "all",
+                              n_events, wall, c, state_wall, state_cpu, state_cpu > 0 ? c / state_cpu : 0,
+                              state_wall > 0 ? wall / state_wall : 0, bytes,
+                              n_events ? (double) bytes / (double) n_events : 0, memory, reload_wall, reload_cpu,
+                              cached ? "true" : "false");
+      for (guint k = 0; k < again->len; k++)
+        {
+          TtvAnalysis *a = again->pdata[k];
+          if (ttv_analysis_get_class (a) == &ttv_syscall_analysis && syscalls == NULL)
+            g_ptr_array_add (keep, syscalls = ttv_analysis_ref (a));
+          if (ttv_analysis_get_class (a) == &ttv_cpu_usage_analysis && cpu == NULL)
+            g_ptr_array_add (keep, cpu = ttv_analysis_ref (a));
+        }
+    }
+  /* The views' queries at W = 1920: the whole trace, and 1 ms. */
+  if (syscalls && cpu)
+    {
+      TtvTime start = ttv_traceset_get_start (ts), end = ttv_traceset_get_end (ts);
+      double ms[2][3];
+      time_views (syscalls, cpu, start, end, 1920, &ms[0][0], &ms[0][1], &ms[0][2], error);
+      TtvTime mid = start + (end - start) / 2;
+      time_views (syscalls, cpu, mid, mid + 1000000, 1920, &ms[1][0], &ms[1][1], &ms[1][2], error);
+      print_json_head (out, "analysis_views", paths);
+      g_string_append_printf (out, ",\"width\":1920,\"whole_scatter_ms\":%.3f,\"whole_density_ms\":%.3f"
+                              ",\"whole_usage_ms\":%.3f,\"ms1_scatter_ms\":%.3f,\"ms1_density_ms\":%.3f"
+                              ",\"ms1_usage_ms\":%.3f}\n", ms[0][0], ms[0][1], ms[0][2], ms[1][0], ms[1][1], ms[1][2]);
+    }
+  for (guint i = 0; i <= all->len; i++)
+    {
+      g_autofree char *run_dir = g_strdup_printf ("%s/%u", dir, i);
+      remove_dir (run_dir);
+    }
+  remove_dir (dir);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   ttv_locale_init ();
-  g_autoptr (GOptionContext) oc = g_option_context_new ("read|text|state-pass|filter-payload|seek|state|history|filter TRACE… — measure libttv");
+  g_autoptr (GOptionContext) oc = g_option_context_new ("read|text|state-pass|filter-payload|seek|state|history|filter|analysis TRACE… — measure libttv");
   g_option_context_add_main_entries (oc, entries, NULL);
   g_option_context_set_description (oc,
     "read     full merged read of the traceset (read_headers, events/s); --decode decodes\n"
@@ -887,6 +1061,9 @@ main (int argc, char **argv)
     "filter   filtered read (3-clause filter) vs plain read, overhead in percent;\n"
     "         TTV_BENCH_FILTER=EXPR sets the filter; one with state.* terms is timed\n"
     "         with the state tracker (bench \"filter+state\"), the read with the tracker alone too\n"
+    "analysis each kernel analysis (--analysis NAME: one), then all in one read, against the\n"
+    "         viewer's state pass (CPU and wall ratios), its file, its reload from the cache;\n"
+    "         the views' queries at W=1920 (scatter, density, CPU usage; whole trace, 1 ms)\n"
     "One JSON object per line on standard output; bench/run checks them against targets.\n");
   g_autoptr (GError) error = NULL;
   if (!g_option_context_parse (oc, &argc, &argv, &error))
@@ -918,10 +1095,12 @@ main (int argc, char **argv)
     status = bench_filter (argv + 2, out, &error);
   else if (g_str_equal (argv[1], "history"))
     status = bench_history (argv + 2, out, &error);
+  else if (g_str_equal (argv[1], "analysis"))
+    status = bench_analysis (argv + 2, out, &error);
   else
     {
       g_printerr ("ttv-bench: unknown subcommand “%s” (read, text, state-pass, filter-payload, seek, state, "
-                  "history, filter)\n", argv[1]);
+                  "history, filter, analysis)\n", argv[1]);
       return 2;
     }
   if (status)

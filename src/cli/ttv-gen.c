@@ -337,6 +337,8 @@ static char *opt_start = NULL;
 static char *opt_output = NULL;
 static gboolean opt_quiet = FALSE;
 static gboolean opt_replace = FALSE;
+static gboolean opt_probe = FALSE;
+static gboolean opt_softirq_raise = FALSE;
 
 #define DEFAULT_FLIGHT_BLOCKS 8
 
@@ -377,6 +379,9 @@ static const GOptionEntry entries[] = {
     N_("Keep only the last BLOCKS blocks of each CPU (default 8), as a flight recorder does"), N_("BLOCKS") },
   { "replace", 0, 0, G_OPTION_ARG_NONE, &opt_replace,
     N_("Replace an existing output (a directory only if it holds a trace: info/system.xml or metadata)"), NULL },
+  { "probe", 0, 0, G_OPTION_ARG_NONE, &opt_probe,
+    N_("Add the probe: three threads on a CPU of their own with known latencies, disk time and wakeup chain"), NULL },
+  { "softirq-raise", 0, 0, G_OPTION_ARG_NONE, &opt_softirq_raise, N_("Write soft IRQ raises (soft_irq_raise)"), NULL },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet, N_("Print nothing but errors"), NULL },
   { NULL }
 };
@@ -447,6 +452,8 @@ build_options (GenOptions *o, GArray *cpu_ids, const GenFormat **format, GError 
   if (!opt_output || !*opt_output)
     return usage_error (error, _("-o/--output: say where to write the trace"));
 
+  o->sim.probe = opt_probe;
+  o->sim.softirq_raise = opt_softirq_raise;
   if (opt_seed && !g_ascii_string_to_unsigned (opt_seed, 10, 0, G_MAXUINT64, &o->sim.seed, NULL))
     return usage_error (error, _("--seed: “%s” is not a non-negative integer"), opt_seed);
 

@@ -4,6 +4,7 @@
 #include "ttv-config.h"
 
 #include "ttv-analysis-print.h"
+#include "ttv-stats-print.h"
 #include "ttv-archive.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
@@ -73,16 +74,28 @@ typedef struct {
   gboolean keep_going;
   gboolean list_groups;
   gboolean help;
+  /* kernel analyses (issue 17) */
+  char *analysis;
+  char *table;
+  char *group_by;
+  gboolean records;
+  gboolean no_cache;
+  gint64 top;
+  gint64 bins;
+  gint64 tid;
+  /* userspace analyses (issue 18) */
+  char **symbol_dirs;
+  gboolean symbols_only;
 } ReportArgs;
 
 /* NOT_GIVEN: an integer option that was not given (values below its
  * minimum are refused). */
 #define NOT_GIVEN G_MININT64
 static ReportArgs args = { .count = NOT_GIVEN, .checkpoint_interval = NOT_GIVEN, .page_size = NOT_GIVEN,
-                           .density_bins = NOT_GIVEN };
+                           .density_bins = NOT_GIVEN, .tid = -1 };
 
 static const GOptionEntry entries[] = {
-  { "format", 'f', 0, G_OPTION_ARG_FILENAME, &args.format, N_("Output format: text (default), jsonl or babeltrace; csv with --stats and --density"), "FORMAT" },
+  { "format", 'f', 0, G_OPTION_ARG_FILENAME, &args.format, N_("Output format: text (default), jsonl or babeltrace; csv with --stats, --density and --analysis; folded with --analysis"), "FORMAT" },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args.output, N_("Write to FILE instead of standard output"), "FILE" },
   { "info", 0, 0, G_OPTION_ARG_NONE, &args.info, N_("Describe the traces: system, time span, tracefiles"), NULL },
   { "list-events", 'j', 0, G_OPTION_ARG_NONE, &args.list_events, N_("List the event types with their fields"), NULL },
@@ -117,6 +130,20 @@ static const GOptionEntry entries[] = {
   { "follow", 0, 0, G_OPTION_ARG_NONE, &args.follow, N_("Keep reading a trace still being written, until interrupted"), NULL },
   { "keep-going", 0, 0, G_OPTION_ARG_NONE, &args.keep_going,
     N_("Read on past damaged blocks or packets: each is named on stderr, and the exit status is 1"), NULL },
+  { "analysis", 0, 0, G_OPTION_ARG_STRING, &args.analysis,
+    N_("Print an analysis instead of events: cpu, syscalls, sched, irq, block, futex, critical-path, callstack, "
+       "memory, symbols (list: all)"), "NAME" },
+  { "records", 0, 0, G_OPTION_ARG_NONE, &args.records, N_("--analysis: every record instead of statistics"), NULL },
+  { "table", 0, 0, G_OPTION_ARG_STRING, &args.table, N_("--analysis: only this table of the analysis"), "TABLE" },
+  { "group-by", 0, 0, G_OPTION_ARG_STRING, &args.group_by, N_("--analysis: statistics per value of this column"), "COLUMN" },
+  { "top", 0, 0, G_OPTION_ARG_INT64, &args.top, N_("--analysis: only the N longest records, or N busiest threads (callstack, memory: N rows per table)"), "N" },
+  { "bins", 0, 0, G_OPTION_ARG_INT64, &args.bins, N_("--analysis cpu: CPU usage in N bins of the window"), "N" },
+  { "tid", 0, 0, G_OPTION_ARG_INT64, &args.tid, N_("--analysis: this thread only (callstack too); the thread of critical-path"), "TID" },
+  { "no-cache", 0, 0, G_OPTION_ARG_NONE, &args.no_cache, N_("--analysis: neither read nor write the results' cache"), NULL },
+  { "symbols", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.symbol_dirs,
+    N_("--analysis callstack, memory, symbols: look for the traced binaries and their debug files in DIR first"), "DIR" },
+  { "symbols-only", 0, 0, G_OPTION_ARG_NONE, &args.symbols_only,
+    N_("--analysis callstack, memory, symbols: look for them in the --symbols directories only"), NULL },
   { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
@@ -1128,10 +1155,130 @@ print_state_at (TtvTraceset *ts, TtvTime at, Output *o)
   return 0;
 }
 
+static int
+list_analyses (void)
+{
+  for (const TtvAnalysisClass *const *c = ttv_analysis_list (); *c; c++)
+    {
+      g_print ("%-14s %s: %s\n", (*c)->name, _((*c)->title), _((*c)->description));
+      for (guint k = 0; k < (*c)->n_tables; k++)
+        {
+          const TtvAnalysisTableSpec *spec = (*c)->tables[k];
+          g_print ("  %s:", spec->name);
+          for (guint i = 0; i < spec->n_columns; i++)
+            g_print (" %s", spec->columns[i].name);
+          g_print ("\n");
+        }
+    }
+  g_print ("%-14s %s\n", "critical-path", _("What a thread (--tid) waited for, back through the threads and devices "
+                                              "that woke it (from sched and cpu)"));
+  return 0;
+}
+
+static void
+analysis_progress (double fraction, gpointer data)
+{
+}
+
+static void
+analysis_options (TtvAnalysisOptions *opt, TtvTraceset *ts, TtvTime start, TtvTime end)
+{
+  memset (opt, 0, sizeof *opt);
+  /* 0 / 0 is the whole traceset. */
+  if (start != TTV_TIME_MIN || end != TTV_TIME_MAX)
+    {
+      opt->start = start == TTV_TIME_MIN ? ttv_traceset_get_start (ts) : start;
+      opt->end = end == TTV_TIME_MAX ? ttv_traceset_get_end (ts) : end;
+    }
+  opt->records = args.records;
+  opt->table = args.table;
+  opt->group_by = args.group_by;
+  opt->top = (guint64) args.top;
+  opt->bins = (guint) args.bins;
+  opt->one_thread = args.tid >= 0;
+  opt->tid = args.tid >= 0 ? (guint32) args.tid : 0;
+  opt->traceset = ts;
+  opt->no_cache = args.no_cache || g_getenv ("TTV_HISTORY_NO_CACHE") != NULL;
+  opt->debug_dirs = (const char *const *) args.symbol_dirs;
+  opt->symbols_only_in_dirs = args.symbols_only;
+  opt->max_rows = (guint) MIN ((guint64) MAX (args.top, 0), G_MAXUINT);
+}
+
+static int
+print_critical_path (TtvTraceset *ts, const TtvAnalysisOptions *opt, TtvAnalysisFormat format, Output *o)
+{
+  g_autoptr (GError) error = NULL;
+  if (!opt->one_thread)
+    return fail (EXIT_USAGE, _("--analysis critical-path: which thread? (--tid TID)"));
+  if (format != TTV_ANALYSIS_FORMAT_TEXT && format != TTV_ANALYSIS_FORMAT_JSONL && format != TTV_ANALYSIS_FORMAT_CSV)
+    return fail (EXIT_USAGE, _("--analysis critical-path: --format is text, jsonl or csv"));
+  g_autoptr (TtvAnalysis) sched = ttv_analysis_run (ts, &ttv_sched_analysis, opt, analysis_progress, NULL, NULL, &error);
+  g_autoptr (TtvAnalysis) cpu = sched ? ttv_analysis_run (ts, &ttv_cpu_usage_analysis, opt, analysis_progress, NULL,
+                                                          NULL, &error) : NULL;
+  if (cpu == NULL)
+    return fail (EXIT_READ, error->message);
+  TtvTime t0, t1;
+  ttv_analysis_options_get_range (opt, ts, &t0, &t1);
+  g_autoptr (GArray) path = ttv_critical_path_compute (sched, cpu, opt->tid, t0, t1, &error);
+  if (path == NULL)
+    return fail (EXIT_READ, error->message);
+  ttv_critical_path_print (path, opt->tid, format, o->buf);
+  return 0;
+}
+
+/* --analysis NAME: one read of the traces (or their cached results), then
+ * the analysis's report over --start..--end. */
+static int
+print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
+{
+  g_autoptr (GError) error = NULL;
+  TtvAnalysisFormat format = TTV_ANALYSIS_FORMAT_TEXT;
+  if (args.format && !ttv_analysis_format_parse (args.format, &format))
+    return fail (EXIT_USAGE, _("--format: expected text, jsonl, csv or folded with --analysis"));
+  TtvAnalysisOptions opt;
+  analysis_options (&opt, ts, start, end);
+  int status = 0;
+  if (g_str_equal (args.analysis, "critical-path"))
+    status = print_critical_path (ts, &opt, format, o);
+  else
+    {
+      const TtvAnalysisClass *cls = ttv_analysis_find (args.analysis);
+      if (cls == NULL)
+        {
+          g_autofree char *msg = g_strdup_printf (_("--analysis: no analysis %s (--analysis list names them)"),
+                                                  args.analysis);
+          return fail (EXIT_USAGE, msg);
+        }
+      if (!(cls->formats & TTV_ANALYSIS_FORMAT_BIT (format)))
+        {
+          g_autofree char *msg = g_strdup_printf (_("--analysis %s has no %s output"), cls->name,
+                                                  ttv_analysis_format_name (format));
+          return fail (EXIT_USAGE, msg);
+        }
+      if (cls->n_tables == 0 && (args.records || args.table || args.group_by || args.bins))
+        {
+          g_autofree char *msg = g_strdup_printf (_("--analysis %s has no tables: --records, --table, --group-by "
+                                                    "and --bins do not apply"), cls->name);
+          return fail (EXIT_USAGE, msg);
+        }
+      g_autoptr (TtvAnalysis) analysis = ttv_analysis_run (ts, cls, &opt, analysis_progress, NULL, NULL, &error);
+      if (analysis == NULL)
+        return fail (EXIT_READ, error->message);
+      if (!ttv_analysis_write (analysis, format, &opt, o->buf, &error))
+        return fail (g_error_matches (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT) ? EXIT_USAGE : EXIT_READ,
+                     error->message);
+    }
+  if (status == 0 && !output_flush (o, TRUE, &error))
+    return fail (EXIT_READ, error->message);
+  return status;
+}
+
 static gboolean
 parse_format (TtvReportFormat *format)
 {
-  if (args.format == NULL || g_str_equal (args.format, "text"))
+  /* CSV and folded are an analysis's; --analysis checks them. */
+  if (args.format == NULL || g_str_equal (args.format, "text") || g_str_equal (args.format, "csv")
+      || g_str_equal (args.format, "folded"))
     *format = TTV_REPORT_TEXT;
   else if (g_str_equal (args.format, "jsonl"))
     *format = TTV_REPORT_JSONL;
@@ -1213,12 +1360,28 @@ run (void)
   const char *usage = analysis_usage_error ();
   if (usage)
     return fail (EXIT_USAGE, usage);
-  gboolean analysis = args.stats == STATS_TREE || args.density;
-  if (analysis && !parse_print_format (&print_format))
+  gboolean pass_report = args.stats == STATS_TREE || args.density;
+  if (pass_report && !parse_print_format (&print_format))
     return fail (EXIT_USAGE, _("--format: --stats and --density print text, jsonl or csv"));
-  if (!analysis && !parse_format (&format))
-    return fail (EXIT_USAGE, g_strcmp0 (args.format, "csv") == 0 ? _("--format=csv goes with --stats and --density")
-                                                                : _("--format: expected text, jsonl or babeltrace"));
+  if (!pass_report && !parse_format (&format))
+    return fail (EXIT_USAGE, _("--format: expected text, jsonl, babeltrace, csv or folded"));
+  if (!pass_report && args.format && (g_str_equal (args.format, "csv") || g_str_equal (args.format, "folded"))
+      && !args.analysis)
+    return fail (EXIT_USAGE, _("--format=csv goes with --stats, --density and --analysis, folded with --analysis"));
+  if (!args.analysis && (args.records || args.table || args.group_by || args.top || args.bins || args.tid >= 0
+                         || args.no_cache || args.symbol_dirs || args.symbols_only))
+    return fail (EXIT_USAGE, _("--records, --table, --group-by, --top, --bins, --tid, --no-cache, --symbols and "
+                               "--symbols-only go with --analysis"));
+  if (args.analysis && g_str_equal (args.analysis, "list"))
+    return list_analyses ();
+  if (args.analysis && (args.stats != STATS_NONE || args.density || args.state_at || args.info || args.list_events
+                        || args.follow || args.after || args.state
+                        || (args.format && g_str_equal (args.format, "babeltrace"))))
+    return fail (EXIT_USAGE, _("--analysis prints an analysis: it cannot be used with --stats, --stats-tables, "
+                               "--density, --state, --state-at, --info, --list-events, --follow, --after or "
+                               "--format=babeltrace"));
+  if (args.top < 0 || args.bins < 0 || args.bins > 100000 || args.tid > G_MAXUINT32)
+    return fail (EXIT_USAGE, _("--top, --bins and --tid take a number of 0 or more (at most 100000 bins)"));
   if (args.check_format)
     {
       g_autoptr (TtvFormatFile) ff = ttv_format_file_load (args.check_format, &error);
@@ -1297,8 +1460,6 @@ run (void)
     }
   if (args.after && args.start)
     return fail (EXIT_USAGE, _("--after and --start cannot be used together"));
-  if (analysis && args.start && args.end && start > end)
-    return fail (EXIT_USAGE, _("--start is after --end"));
   /* --density's bins cover the span, or what --start and --end give of it. */
   if (args.density && !args.start)
     start = ttv_traceset_get_start (ts);
@@ -1335,6 +1496,8 @@ run (void)
     status = print_stats_tree (ts, start, end, print_format, &o);
   else if (args.density)
     status = print_density (ts, start, end, print_format, &o);
+  else if (args.analysis)
+    status = print_analysis (ts, start, end, &o);
   else
     {
       if (args.follow)
@@ -1403,5 +1566,9 @@ main (int argc, char **argv)
   g_free (args.check_format);
   g_free (args.columns);
   g_free (args.timestamp);
+  g_strfreev (args.symbol_dirs);
+  g_free (args.analysis);
+  g_free (args.table);
+  g_free (args.group_by);
   return status;
 }

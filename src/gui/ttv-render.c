@@ -154,8 +154,9 @@ const char *
 ttv_render_help (void)
 {
   return _("Headless render of a view to an image file:\n"
-           "  ttv --render VIEW --trace TRACE [--window T0:T1] [--size WxH] -o FILE.png|.svg\n"
-           "  VIEW: controlflow, resources, histogram, statistics; ttv --render VIEW --help lists every option");
+           "  ttv --render VIEW --trace TRACE [--window T0:T1] [--size WxH] [--thread TID] -o FILE.png|.svg\n"
+           "  VIEW: controlflow, resources, histogram, statistics, syscall-latency, sched-latency, irq-latency,\n"
+           "  block-latency, futex-latency, cpu-usage, critical-path; ttv --render VIEW --help lists every option");
 }
 
 int
@@ -163,12 +164,14 @@ ttv_render_main (int argc, char **argv)
 {
   g_autofree char *view = NULL, *trace_path = NULL, *window = NULL, *size = NULL, *output = NULL;
   gint repeat = 1;
+  gint64 thread = -1;
   gboolean timing = FALSE;
   const GOptionEntry entries[] = {
-    { "render", 0, 0, G_OPTION_ARG_STRING, &view, N_("Render the view VIEW (controlflow, resources, histogram, statistics) headless"), N_("VIEW") },
+    { "render", 0, 0, G_OPTION_ARG_STRING, &view, N_("Render the view VIEW (controlflow, resources, histogram, statistics, a latency view, cpu-usage, critical-path) headless"), N_("VIEW") },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_("The trace to render"), N_("TRACE") },
     { "window", 0, 0, G_OPTION_ARG_STRING, &window, N_("Time window T0:T1 (seconds; +T: from the trace start)"), N_("T0:T1") },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Image size (default 1280x800)"), N_("WxH") },
+    { "thread", 0, 0, G_OPTION_ARG_INT64, &thread, N_("The selected thread (the critical path's; the latency views' with it alone)"), N_("TID") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("The .png or .svg file to write"), N_("FILE") },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, N_("Render N times (benchmarks)"), N_("N") },
     { "timing", 0, 0, G_OPTION_ARG_NONE, &timing, N_("Print the times as one JSON line"), NULL },
@@ -195,6 +198,8 @@ ttv_render_main (int argc, char **argv)
     return fail (error->message);
   if (repeat < 1 || repeat > 100000)
     return fail (_("--repeat must be from 1 to 100000"));
+  if (thread != -1 && (thread < 0 || thread >= G_MAXUINT32))
+    return fail (_("--thread must be a thread id (0 to 4294967294)"));
   ttv_viewer_registry_load_modules ();
   info = ttv_viewer_registry_find (view);
   if (!info)
@@ -225,6 +230,8 @@ ttv_render_main (int argc, char **argv)
     return fail (error->message);
   ttv_tab_state_set_history (state, history);
   ttv_tab_state_set_time_window (state, t0, t1);
+  if (thread >= 0)
+    ttv_tab_state_set_selected_thread (state, (guint32) thread);
   built = g_get_monotonic_time ();
 
   g_unlink (output);

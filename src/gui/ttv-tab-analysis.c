@@ -119,6 +119,12 @@ ttv_tab_analysis_set_history (TtvTabAnalysis *a, TtvHistory *history)
     a->history = ttv_viewer_history_new (history);
 }
 
+void
+ttv_tab_analysis_add_workers (TtvTabAnalysis *a, gint delta)
+{
+  a->n_workers = (guint) ((gint) a->n_workers + delta);
+}
+
 guint
 ttv_tab_analysis_get_n_workers (TtvTabAnalysis *a)
 {
@@ -193,7 +199,7 @@ ttv_tab_state_dup_density_names (TtvTabState *state)
 gboolean
 ttv_tab_analysis_fill_process_info (const TtvState *state, gint cpu, TtvViewerProcessInfo *info)
 {
-  const TtvProcessState *p = state && cpu >= 0 ? ttv_state_get_running (state, cpu) : NULL;
+  const TtvProcessState *p = state && cpu >= 0 ? ttv_state_get_event_process (state, cpu) : NULL;
 
   memset (info, 0, sizeof *info);
   info->pid = TTV_VIEWER_PID_NONE;

@@ -38,6 +38,8 @@ void        ttv_tab_analysis_set_history (TtvTabAnalysis *analysis, TtvHistory *
 /* Statistics computations reading the traceset in threads now (the
  * traceset must not be refreshed meanwhile). */
 guint       ttv_tab_analysis_get_n_workers (TtvTabAnalysis *analysis);
+/* Counts @delta more (or fewer) of them (the analyses viewers ask for). */
+void        ttv_tab_analysis_add_workers (TtvTabAnalysis *analysis, gint delta);
 
 /* @info from the process running on @cpu in @state (may be NULL: unknown). */
 gboolean    ttv_tab_analysis_fill_process_info (const TtvState *state, gint cpu, TtvViewerProcessInfo *info);

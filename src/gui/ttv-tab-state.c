@@ -25,6 +25,9 @@ enum {
   SIG_DENSITY_READY,
   SIG_STATE_READY,
   SIG_HISTORY_CHANGED,
+  SIG_KERNEL_READY,
+  SIG_SELECTED_THREAD_CHANGED,
+  SIG_USERSPACE_READY,
   N_SIGNALS
 };
 
@@ -39,6 +42,7 @@ struct _TtvTabState {
   TtvTime current_time;
   gboolean has_selection;
   TtvTime selection_start, selection_end;
+  guint32 selected_thread;       /* TTV_VIEWER_PID_NONE: none */
   char *filter;                  /* owned, "" when none */
   TtvViewerFilter *filter_prog;  /* owned, NULL when none */
   GPtrArray *bookmarks;          /* of TtvViewerBookmark *, owned */
@@ -79,7 +83,7 @@ ttv_tab_state_class_init (TtvTabStateClass *klass)
   static const char *const names[N_SIGNALS] = {
     "traceset-changed", "time-window-changed", "current-time-changed", "selection-changed",
     "filter-changed", "bookmarks-changed", "time-format-changed", "density-ready", "state-ready",
-    "history-changed",
+    "history-changed", "kernel-ready", "selected-thread-changed", "userspace-ready",
   };
 
   object_class->dispose = ttv_tab_state_dispose;
@@ -93,6 +97,7 @@ static void
 ttv_tab_state_init (TtvTabState *self)
 {
   self->filter = g_strdup ("");
+  self->selected_thread = TTV_VIEWER_PID_NONE;
   self->bookmarks = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_viewer_bookmark_free);
   self->queue = ttv_request_queue_new (self);
   self->analysis = ttv_tab_analysis_new ();
@@ -379,6 +384,23 @@ ttv_tab_state_clear_selection (TtvTabState *self)
     return;
   self->has_selection = FALSE;
   g_signal_emit (self, signals[SIG_SELECTION_CHANGED], 0);
+}
+
+guint32
+ttv_tab_state_get_selected_thread (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), TTV_VIEWER_PID_NONE);
+  return self->selected_thread;
+}
+
+void
+ttv_tab_state_set_selected_thread (TtvTabState *self, guint32 tid)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  if (tid == self->selected_thread)
+    return;
+  self->selected_thread = tid;
+  g_signal_emit (self, signals[SIG_SELECTED_THREAD_CHANGED], 0);
 }
 
 /* Filtered requests are stale: their owners start again on the signal. */

@@ -122,6 +122,28 @@ ttv_viewer_trace_dup_event_type_fields (const TtvViewerTrace *trace, guint type)
   return g_strv_builder_end (names);
 }
 
+gboolean
+ttv_viewer_trace_has_event_context (const TtvViewerTrace *trace, guint type, const char *name)
+{
+  g_return_val_if_fail (trace != NULL && name != NULL, FALSE);
+  if (!ttv_trace_has_event_contexts (TRACE (trace)))
+    return FALSE;
+  if (type != G_MAXUINT)
+    {
+      const TtvEventType *et = event_type_of (trace, type);
+
+      return et && ttv_event_type_has_context (TRACE (trace), et, name);
+    }
+  for (guint i = 0; i < TRACE (trace)->event_types->len; i++)
+    {
+      const TtvEventType *et = TRACE (trace)->event_types->pdata[i];
+
+      if (et && ttv_event_type_has_context (TRACE (trace), et, name))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* --- Events ------------------------------------------------------------------------- */
 
 TtvTime

@@ -11,6 +11,7 @@
 #include "ttv-live-url.h"
 #include "ttv-marker-colors.h"
 #include "ttv-palette-editor.h"
+#include "ttv-session.h"
 #include "ttv-settings.h"
 #include "ttv-tab.h"
 #include "ttv-time-bar.h"
@@ -142,6 +143,7 @@ typedef struct {
   char **paths;           /* owned */
   gboolean add;
   GPtrArray *traces;      /* of TtvTrace *, owned (NULL slots for failures) */
+  GArray *origins;        /* of guint: the index in @paths each trace came from */
   GPtrArray *errors;      /* of char * "path: message", owned */
   gint *progress;         /* g_atomic_rc_box, owned reference */
 } OpenJob;
@@ -152,6 +154,7 @@ open_job_free (OpenJob *job)
   g_atomic_rc_box_release (job->progress);
   g_strfreev (job->paths);
   g_ptr_array_unref (job->traces);
+  g_array_unref (job->origins);
   g_ptr_array_unref (job->errors);
   g_free (job);
 }
@@ -180,12 +183,30 @@ open_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
       g_autoptr (GError) error = NULL;
       TtvTrace *trace;
 
+      g_autoptr (GPtrArray) below = NULL;
+
       g_atomic_int_set (job->progress, 0);
-      trace = ttv_trace_open_full (job->paths[i], cancellable, open_progress, job->progress, &error);
-      g_ptr_array_add (job->traces, trace);
-      if (!trace && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      /* An LTTng session (session/kernel, session/ust/uid/1000/64-bit):
+       * its traces together, as ttv-report reads it. */
+      if (g_file_test (job->paths[i], G_FILE_TEST_IS_DIR) && !ttv_session_is_trace_dir (job->paths[i]))
+        below = ttv_session_find_traces (job->paths[i], TTV_SESSION_MAX_DEPTH);
+      for (guint k = 0; k < (below && below->len ? below->len : 1) && !error; k++)
+        {
+          g_autofree char *path = below && below->len ? g_build_filename (job->paths[i], below->pdata[k], NULL)
+                                                     : g_strdup (job->paths[i]);
+
+          trace = ttv_trace_open_full (path, cancellable, open_progress, job->progress, &error);
+          if (trace && below && below->len)
+            {
+              g_free (trace->name);
+              trace->name = g_strdup (below->pdata[k]);
+            }
+          g_ptr_array_add (job->traces, trace);
+          g_array_append_val (job->origins, i);
+        }
+      if (error && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         break;
-      if (!trace)
+      if (error)
         g_ptr_array_add (job->errors, g_strdup_printf (_("Cannot open “%s”:\n%s"), job->paths[i],
                                                        error->message));
     }
@@ -232,16 +253,31 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
   stop_busy (self);
   if (!cancelled && gtk_widget_get_realized (GTK_WIDGET (self)))
     {
+      g_autoptr (TtvTraceset) session = NULL;   /* the traces of one path, for a new tab */
+      guint session_origin = 0;
+      g_autoptr (GHashTable) failed = g_hash_table_new (NULL, NULL);   /* paths with a trace that failed */
+
+      for (guint i = 0; i < job->traces->len; i++)
+        if (!job->traces->pdata[i])
+          g_hash_table_add (failed, GUINT_TO_POINTER (g_array_index (job->origins, guint, i)));
+
       for (guint i = 0; i < job->traces->len; i++)
         {
           TtvTrace *trace = job->traces->pdata[i];
+          guint origin = g_array_index (job->origins, guint, i);
           TtvTab *tab = current_tab (self);
 
-          if (!trace)
+          /* A session's traces open together or not at all. */
+          if (!trace || g_hash_table_contains (failed, GUINT_TO_POINTER (origin)))
             continue;
           job->traces->pdata[i] = NULL;
-          if (app)
-            ttv_application_add_recent (app, job->paths[i]);
+          if (app && (i == 0 || g_array_index (job->origins, guint, i - 1) != origin))
+            ttv_application_add_recent (app, job->paths[origin]);
+          if (!job->add && session && session_origin != origin)
+            {
+              add_tab (self, session);
+              g_clear_pointer (&session, ttv_traceset_unref);
+            }
           if (job->add && tab)
             {
               ttv_tab_add_trace (tab, trace);
@@ -253,11 +289,14 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
             }
           else
             {
-              g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
-              ttv_traceset_add_trace (ts, trace);
-              add_tab (self, ts);
+              if (!session)
+                session = ttv_traceset_new ();
+              session_origin = origin;
+              ttv_traceset_add_trace (session, trace);
             }
         }
+      if (session)
+        add_tab (self, session);
       if (job->errors->len)
         {
           g_autofree char *all = NULL;
@@ -447,6 +486,7 @@ ttv_window_open (TtvWindow *self, const char *const *paths, gboolean add_to_curr
   job->paths = g_strdupv ((char **) paths);
   job->add = add_to_current;
   job->traces = g_ptr_array_new_with_free_func (trace_close0);
+  job->origins = g_array_new (FALSE, FALSE, sizeof (guint));
   job->errors = g_ptr_array_new_with_free_func (g_free);
   job->progress = g_atomic_rc_box_acquire (self->open_progress);
 
@@ -628,6 +668,31 @@ act_info (GSimpleAction *a, GVariant *p, gpointer self)
     gtk_widget_show (ttv_info_dialog_new (GTK_WINDOW (self), ttv_tab_get_state (tab)));
 }
 
+/* The symbol-directories setting (a list) shown as one line, separated by
+ * ':' as PATH is. */
+static gboolean
+dirs_to_text (GValue *value, GVariant *variant, gpointer data)
+{
+  g_autofree const char **dirs = g_variant_get_strv (variant, NULL);
+  g_value_take_string (value, g_strjoinv (":", (char **) dirs));
+  return TRUE;
+}
+
+static GVariant *
+text_to_dirs (const GValue *value, const GVariantType *type, gpointer data)
+{
+  g_auto (GStrv) parts = g_strsplit (g_value_get_string (value) ? g_value_get_string (value) : "", ":", -1);
+  g_autoptr (GStrvBuilder) dirs = g_strv_builder_new ();
+  for (guint i = 0; parts[i]; i++)
+    {
+      g_strstrip (parts[i]);
+      if (parts[i][0])
+        g_strv_builder_add (dirs, parts[i]);
+    }
+  g_auto (GStrv) list = g_strv_builder_end (dirs);
+  return g_variant_new_strv ((const char *const *) list, -1);
+}
+
 static void
 act_preferences (GSimpleAction *a, GVariant *p, gpointer self)
 {
@@ -664,6 +729,26 @@ act_preferences (GSimpleAction *a, GVariant *p, gpointer self)
   gtk_grid_attach (GTK_GRID (grid), combo, 1, row++, 1, 1);
   /* The same colour buttons as the time-line palette below. */
   row = ttv_marker_editor_attach (settings, GTK_GRID (grid), row);
+  /* Where the userspace analyses look first for the traced binaries. */
+  g_autoptr (GSettings) with_symbols = ttv_settings_dup_with_key ("symbol-directories");
+  if (with_symbols)
+    {
+      GtkWidget *entry = gtk_entry_new ();
+      gtk_widget_set_name (entry, "symbol-directories");
+      gtk_widget_set_hexpand (entry, TRUE);
+      gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("/path/to/build:/path/to/debug"));
+      gtk_widget_set_tooltip_text (entry, _("Searched first for the traced programs, their libraries and their "
+                                            "debug files (separated by ':'), then the paths the trace recorded "
+                                            "and /usr/lib/debug; used by the call stack and memory views of "
+                                            "traces opened afterwards"));
+      g_settings_bind_with_mapping (settings, "symbol-directories", entry, "text", G_SETTINGS_BIND_DEFAULT,
+                                    dirs_to_text, text_to_dirs, NULL, NULL);
+      label = gtk_label_new_with_mnemonic (_("_Symbols of traced programs in"));
+      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+      gtk_label_set_mnemonic_widget (GTK_LABEL (label), entry);
+      gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), entry, 1, row++, 1, 1);
+    }
   check = gtk_check_button_new_with_mnemonic (_("Show the _bookmarks panel in new tabs"));
   gtk_widget_set_name (check, "show-bookmarks-panel");
   g_settings_bind (settings, "show-bookmarks-panel", check, "active", G_SETTINGS_BIND_DEFAULT);

@@ -188,6 +188,11 @@ check (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScal
       g_assert_cmpint (c->softirq, ==, (gint) v[0].u);
       c->softirq = -1;
       break;
+    case TTV_SIM_EVENT_SOFT_IRQ_RAISE:
+      /* In the hard IRQ that raises it, or RCU in the TIMER soft IRQ. */
+      g_assert_true ((c->irq == 1 && c->softirq < 0)
+                     || (c->softirq == TTV_SIM_SOFTIRQ_TIMER && v[0].u == TTV_SIM_SOFTIRQ_RCU));
+      break;
     case TTV_SIM_EVENT_SCHED_SWITCH:
       {
         g_assert_false (in_interrupt || c->trap);
@@ -398,6 +403,7 @@ test_consistency (void)
   o.cpu_ids = ids;
   o.n_cpus = G_N_ELEMENTS (ids);
   o.n_processes = 40;
+  o.softirq_raise = TRUE;
   o.max_events = 600000;
   Checker k;
   run_checked (&o, &k);

@@ -24,11 +24,11 @@
 #include <string.h>
 
 /* The store of the list: texts at the column indexes, then the style. */
-enum { COL_TIME, COL_DELTA, COL_TRACE, COL_CPU, COL_EVENT, COL_PID, COL_PROCESS, COL_MODE, COL_FIELDS,
-       MODEL_STYLE, MODEL_FOREGROUND };
+enum { COL_TIME, COL_DELTA, COL_TRACE, COL_CPU, COL_EVENT, COL_PID, COL_PROCESS, COL_MODE, COL_SYMBOL,
+       COL_FIELDS, MODEL_STYLE, MODEL_FOREGROUND };
 
 static const char *const column_names[] = {
-  "time", "delta", "trace", "cpu", "event", "pid", "process", "mode", "fields",
+  "time", "delta", "trace", "cpu", "event", "pid", "process", "mode", "symbol", "fields",
 };
 
 /* --- A window with a tab on any traceset ------------------------------------- */
@@ -489,6 +489,8 @@ test_columns_layout (void)
   if (!fixture_open_sample (&f))
     return;
   g_assert_false (gtk_tree_view_column_get_visible (column (&f, COL_TRACE)));
+  /* A kernel trace: no addresses to name. */
+  g_assert_false (gtk_tree_view_column_get_visible (column (&f, COL_SYMBOL)));
   width = gtk_widget_get_allocated_width (gtk_widget_get_parent (GTK_WIDGET (f.view)));
   g_test_message ("list %d px wide, Fields at %d, %d px wide", width,
                   gtk_tree_view_column_get_x_offset (column (&f, COL_FIELDS)),
@@ -1043,6 +1045,120 @@ test_find_text (void)
   settings_reset ();
 }
 
+/* --- The Symbol column ----------------------------------------------------------------- */
+
+typedef struct {
+  Fixture *f;
+  const char *event;           /* the end of the selected event's name */
+} SelectedNames;
+
+/* The selected row is an @event in make_leak ("make_leak (ustwork.c:58)"
+ * for its own entry, "make_leak+0x24 (ustwork.c:60)" for its malloc). */
+static gboolean
+selected_names (gpointer data)
+{
+  SelectedNames *s = data;
+  gint row = selected_row (s->f);
+  g_autofree char *symbol = row >= 0 ? cell_text (s->f, row, COL_SYMBOL) : NULL;
+  g_autofree char *event = row >= 0 ? cell_text (s->f, row, COL_EVENT) : NULL;
+
+  return list_settled (s->f) && symbol && g_str_has_prefix (symbol, "make_leak")
+         && strchr ("+ ", symbol[strlen ("make_leak")]) && event && g_str_has_suffix (event, s->event);
+}
+
+/* Every row of an event with an ip names it, once the symbols are there. */
+static gboolean
+rows_named (gpointer data)
+{
+  Fixture *f = data;
+  gint named = 0;
+
+  if (!list_settled (f))
+    return FALSE;
+  for (gint row = 0; row < n_rows (f); row++)
+    {
+      g_autofree char *event = cell_text (f, row, COL_EVENT);
+      g_autofree char *symbol = cell_text (f, row, COL_SYMBOL);
+
+      if (event && g_str_has_prefix (event, "lttng_ust_") && !(symbol && *symbol))
+        return FALSE;
+      named += symbol != NULL;
+    }
+  return named > 0;
+}
+
+/* The Symbol column is shown by default only when a trace has the ip
+ * context: not for the kernel sample (test_columns_layout) nor glxgears'
+ * cyg-profile trace.  On a trace of ustwork.c recorded with it
+ * ($TTV_UST_TRACE, which tests/userspace/test-userspace-views.sh sets),
+ * every userspace event's row names its caller, from the program's ELF
+ * symbols and DWARF lines, and Find finds the deliberate leak's malloc by
+ * its caller's name, in no other column. */
+static void
+test_symbol_column (void)
+{
+  const char *ust = g_getenv ("TTV_UST_TRACE");
+  g_autofree char *glxgears = g_build_filename (g_getenv ("TTV_SHARED_DIR") ? g_getenv ("TTV_SHARED_DIR") : ".",
+                                                "traces", "ctf", "glxgears-ust", NULL);
+  g_autoptr (GError) error = NULL;
+  Fixture f;
+  GtkWidget *entry;
+
+  settings_reset ();
+  if (g_file_test (glxgears, G_FILE_TEST_IS_DIR))
+    {
+      TtvTraceset *ts = ttv_traceset_new ();
+
+      g_assert_true (ttv_traceset_add_path (ts, glxgears, &error));
+      g_assert_no_error (error);
+      fixture_open (&f, ts);
+      g_assert_false (gtk_tree_view_column_get_visible (column (&f, COL_SYMBOL)));
+      fixture_close (&f);
+    }
+  if (!ust)
+    {
+      g_test_skip ("TTV_UST_TRACE is not set (tests/userspace/test-userspace-views.sh records one)");
+      return;
+    }
+  {
+    TtvTraceset *ts = ttv_traceset_new ();
+
+    g_assert_true (ttv_traceset_add_path (ts, ust, &error));
+    g_assert_no_error (error);
+    fixture_open (&f, ts);
+  }
+  g_assert_true (gtk_tree_view_column_get_visible (column (&f, COL_SYMBOL)));
+  ttv_gui_test_spin_until (rows_named, &f);
+  entry = ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_ENTRY, "find-entry");
+  g_assert_nonnull (entry);
+  gtk_entry_set_text (GTK_ENTRY (entry), "make_leak");
+  g_signal_emit_by_name (entry, "activate");
+  /* First the function's own entry (its ip is in it), then the malloc it
+   * calls (F3), at the line of the call. */
+  for (guint hit = 0; hit < 2; hit++)
+    {
+      if (hit > 0)
+        {
+          gtk_widget_grab_focus (GTK_WIDGET (f.view));
+          g_assert_true (gtk_test_widget_send_key (GTK_WIDGET (f.view), GDK_KEY_F3, 0));
+        }
+      SelectedNames want = { &f, hit == 0 ? ":func_entry" : "lttng_ust_libc:malloc" };
+
+      ttv_gui_test_spin_until (selected_names, &want);
+      {
+        g_autofree char *symbol = cell_text (&f, selected_row (&f), COL_SYMBOL);
+
+        g_test_message ("found %s at %s", want.event, symbol);
+        if (hit == 0)
+          g_assert_cmpstr (symbol, ==, "make_leak (ustwork.c:58)");
+        else
+          g_assert_nonnull (strstr (symbol, "(ustwork.c:60)"));
+      }
+    }
+  fixture_close (&f);
+  settings_reset ();
+}
+
 static gboolean
 entry_has_focus (gpointer entry)
 {
@@ -1122,6 +1238,7 @@ main (int argc, char **argv)
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/event-list/columns-menu", test_columns_menu);
   g_test_add_func ("/gui/event-list/mode-column", test_mode_column);
+  g_test_add_func ("/gui/event-list/symbol-column", test_symbol_column);
   g_test_add_func ("/gui/event-list/columns-layout", test_columns_layout);
   g_test_add_func ("/gui/event-list/time-format", test_time_format);
   g_test_add_func ("/gui/event-list/delta-after-jump", test_delta_after_jump);

@@ -35,7 +35,7 @@ check "its include path is the installed tree's, nothing of ttv's sources or bui
 check "every header of the SDK is installed" \
   'for h in $(sed -n "s/^#include \"\(.*\)\".*/\1/p" "$include/ttv-viewer.h"); do [ -f "$include/$h" ] || exit 1; done'
 check "moduledir holds the installed modules" \
-  '[ -f "$moduledir/libttv-events.so" ] && [ -f "$moduledir/libttv-timeline.so" ] && [ "$(pkg-config --variable=apiversion ttv-viewer)" = 3 ]'
+  '[ -f "$moduledir/libttv-events.so" ] && [ -f "$moduledir/libttv-timeline.so" ] && [ -f "$moduledir/libttv-latency.so" ] && [ "$(pkg-config --variable=apiversion ttv-viewer)" = 5 ]'
 
 # The page's module, built as its author would, against the installed SDK.
 mkdir -p "$work/modules"

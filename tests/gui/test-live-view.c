@@ -11,6 +11,8 @@
  * the same against a real lttng-relayd (tests/live/test-live-relayd.sh gui). */
 #include "ttv-config.h"
 
+#include "ttv-context.h"
+
 #include "ttv-gui-test-util.h"
 #include "ttv-live-dialog.h"
 #include "ttv-status-bar.h"
@@ -24,7 +26,8 @@
 
 static const char *tmp_base;    /* the program's temporary directory */
 static char *trace_dir;          /* the ttv-gen trace the fake relay serves */
-#define TRACE_EVENTS 3000
+static guint trace_events;       /* in it: the simulation's 3000 and the statedump's */
+#define TRACE_EVENTS trace_events
 
 /* --- The fake relay --------------------------------------------------------- */
 
@@ -305,7 +308,7 @@ test_follow (void)
   g_assert_cmpint (wend, ==, start + 1000000);
 
   g_assert_cmpuint (n_events (state), ==, TRACE_EVENTS);
-  count = g_strdup_printf ("%u events", TRACE_EVENTS);
+  count = g_strdup_printf ("%u events", TRACE_EVENTS);   /* no thousands separator in the C locale */
   g_assert_true (g_str_has_prefix (ttv_status_bar_get_summary (ttv_tab_get_status_bar (tab)), count));
   g_assert_nonnull (strstr (ttv_notifications_get_text (ttv_tab_get_notifications (tab), "follow"),
                             "“gui-live” ended"));
@@ -412,6 +415,19 @@ main (int argc, char **argv)
                           "-s", "5", "-q", NULL };
     g_assert_true (g_spawn_sync (NULL, (char **) gen, NULL, 0, NULL, NULL, NULL, NULL, &status, NULL));
     g_assert_true (g_spawn_check_wait_status (status, NULL));
+  }
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+    g_autoptr (TtvContext) ctx = NULL;
+
+    g_assert_true (ttv_traceset_add_path (ts, trace_dir, &error));
+    ctx = ttv_context_new (ts, &error);
+    g_assert_no_error (error);
+    while (ttv_context_next (ctx, &error))
+      trace_events++;
+    g_assert_no_error (error);
+    g_assert_cmpuint (trace_events, >=, 3000);
   }
 
   gtk_test_init (&argc, &argv, NULL);

@@ -1164,6 +1164,38 @@ test_add_trace_archive (void)
 }
 
 
+/* An LTTng session folder (session/kernel, session/ust/uid/0/64-bit), as
+ * lttng writes it: one tab with both traces, named by their place in it. */
+static void
+test_open_session (void)
+{
+  g_autofree char *session = g_build_filename (tmp_base, "session", NULL);
+  g_autofree char *kernel = NULL, *ust = NULL;
+  GtkWidget *window;
+  TtvTraceset *ts;
+
+  {
+    g_autofree char *script = g_strdup_printf ("rm -rf '%s' && mkdir -p '%s/ust/uid/0'", session, session);
+    g_free (run_sh (script));
+  }
+  kernel = copy_sample ("session/kernel");
+  ust = copy_sample ("session/ust/uid/0/64-bit");
+  if (!kernel)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  window = new_window ();
+  ttv_window_open (TTV_WINDOW (window), (const char *const[]) { session, NULL }, FALSE);
+  ttv_gui_test_spin_until (one_tab_open, window);
+  ts = ttv_tab_state_get_traceset (ttv_tab_get_state (TTV_TAB (ttv_window_get_current_tab (TTV_WINDOW (window)))));
+  g_assert_cmpuint (ttv_traceset_get_n_traces (ts), ==, 2);
+  g_assert_cmpstr (ttv_traceset_get_trace (ts, 0)->name, ==, "kernel");
+  g_assert_cmpstr (ttv_traceset_get_trace (ts, 1)->name, ==, "ust/uid/0/64-bit");
+  gtk_widget_destroy (window);
+  ttv_gui_test_spin_pending ();
+}
+
 /* Cancel while an archive is being extracted: the extraction stops, and
  * nothing is left in the cache. */
 static void
@@ -1607,6 +1639,40 @@ test_time_format_preference (void)
   g_settings_reset (settings (), "time-format");
 }
 
+/* Preferences has the symbol directories as one line separated by ':',
+ * bound both ways to the list setting. */
+static void
+test_symbol_directories_preference (void)
+{
+  GtkWidget *window = new_window ();
+  GtkWidget *dialog = NULL, *entry;
+  g_autoptr (GList) windows = NULL;
+
+  g_settings_reset (settings (), "symbol-directories");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "preferences", NULL);
+  windows = gtk_window_list_toplevels ();
+  for (GList *l = windows; l; l = l->next)
+    if (g_strcmp0 (gtk_widget_get_name (l->data), "ttv-preferences") == 0)
+      dialog = l->data;
+  g_assert_nonnull (dialog);
+  entry = ttv_gui_test_find_widget (dialog, GTK_TYPE_ENTRY, "symbol-directories");
+  g_assert_nonnull (entry);
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (entry)), ==, "");
+  gtk_entry_set_text (GTK_ENTRY (entry), "/opt/app/build: /srv/debug ::");
+  {
+    g_auto (GStrv) dirs = g_settings_get_strv (settings (), "symbol-directories");
+    g_assert_cmpuint (g_strv_length (dirs), ==, 2);
+    g_assert_cmpstr (dirs[0], ==, "/opt/app/build");
+    g_assert_cmpstr (dirs[1], ==, "/srv/debug");
+  }
+  const char *const one[] = { "/usr/local/lib/debug", NULL };
+  g_settings_set_strv (settings (), "symbol-directories", one);
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (entry)), ==, "/usr/local/lib/debug");
+  gtk_widget_destroy (dialog);
+  gtk_widget_destroy (window);
+  g_settings_reset (settings (), "symbol-directories");
+}
+
 /* Without a preference the state pass uses libttv's interval, which must be
  * the schema's default. */
 static void
@@ -1665,5 +1731,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/preferences/bookmarks-panel", test_bookmarks_panel_preference);
   g_test_add_func ("/gui/shell/preferences/checkpoint-default", test_checkpoint_default);
   g_test_add_func ("/gui/shell/preferences/time-format", test_time_format_preference);
+  g_test_add_func ("/gui/shell/open-session", test_open_session);
+  g_test_add_func ("/gui/shell/preferences/symbol-directories", test_symbol_directories_preference);
   return g_test_run ();
 }

@@ -35,6 +35,10 @@ guint       ttv_viewer_trace_get_n_event_types (const TtvViewerTrace *trace);
 const char *ttv_viewer_trace_get_event_type_name (const TtvViewerTrace *trace, guint type);
 /* The names of its payload fields, in order; transfer full, never NULL. */
 GStrv       ttv_viewer_trace_dup_event_type_fields (const TtvViewerTrace *trace, guint type);
+/* Whether events of @type carry the context member @name ("ip", "vtid":
+ * CTF's contexts, what event.context.NAME filters read); FALSE when the
+ * format has none.  @type G_MAXUINT: any of its event types. */
+gboolean    ttv_viewer_trace_has_event_context (const TtvViewerTrace *trace, guint type, const char *name);
 
 /* --- Events ---------------------------------------------------------------------
  * An event delivered to a request's callback (ttv-viewer-request.h): valid

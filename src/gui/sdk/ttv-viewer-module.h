@@ -64,8 +64,12 @@ void        ttv_viewer_register (const TtvViewerInfo *info);
  * rows, intervals, marks and pixels...), enumeration values and signals.
  * The host's own structures are not part of it: modules never see them.
  * 3: the sealed SDK (accessors, SDK-owned types, separate readiness
- * signals, render entries). */
-#define TTV_VIEWER_API_VERSION 3
+ * signals, render entries).
+ * 4: the kernel analyses (ttv-viewer-kernel.h, "kernel-ready"), the
+ * selected thread ("selected-thread-changed");
+ * 5: the userspace analyses (ttv-viewer-userspace.h, "userspace-ready"); the
+ * lost events' whole packets (TtvViewerLostEvents.packets). */
+#define TTV_VIEWER_API_VERSION 5
 
 /* A module defines, with this macro, the entry point the loader calls:
  *   TTV_VIEWER_MODULE (my_module_init)

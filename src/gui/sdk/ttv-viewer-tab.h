@@ -33,7 +33,15 @@ G_BEGIN_DECLS
  *                          pass computes;
  *   "history-changed"      ttv_tab_state_dup_history() gives another history:
  *                          the one just built, or none (NULL) after the
- *                          traceset changed. */
+ *                          traceset changed;
+ *   "kernel-ready"         a kernel analysis a viewer asked for is there, or
+ *                          they were dropped after the traceset changed
+ *                          (ttv-viewer-kernel.h);
+ *   "userspace-ready"      a userspace analysis asked for is there, or they
+ *                          were dropped after the traceset changed
+ *                          (ttv-viewer-userspace.h);
+ *
+ * and "selected-thread-changed" (see below). */
 
 /* --- Traces and times --------------------------------------------------------- */
 
@@ -53,6 +61,15 @@ void        ttv_tab_state_set_time_window (TtvTabState *state, TtvTime start, Tt
 void        ttv_tab_state_set_current_time (TtvTabState *state, TtvTime time);
 void        ttv_tab_state_set_selection (TtvTabState *state, TtvTime start, TtvTime end);
 void        ttv_tab_state_clear_selection (TtvTabState *state);
+
+/* --- The selected thread ---------------------------------------------------------
+ * The thread the user picked last: a row of the control flow, a point or
+ * line of a latency view, a thread of the CPU usage.  Views that tell one
+ * thread's story (the critical path) follow it, others highlight it;
+ * "selected-thread-changed" tells when it changes.  It stays when the
+ * traceset changes (a tid means the same thread in a longer live trace). */
+guint32     ttv_tab_state_get_selected_thread (TtvTabState *state);   /* TTV_VIEWER_PID_NONE: none */
+void        ttv_tab_state_set_selected_thread (TtvTabState *state, guint32 tid);
 
 /* --- Lost events ---------------------------------------------------------------
  * Ranges of events the tracer lost (CTF events_discarded, LTT and LTTng lost

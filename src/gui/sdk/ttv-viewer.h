@@ -12,5 +12,7 @@
 #include "ttv-viewer-event.h"     /* traces, events, fields, positions, filters */
 #include "ttv-viewer-request.h"   /* event requests */
 #include "ttv-viewer-analysis.h"  /* density, state, statistics, state history */
+#include "ttv-viewer-kernel.h"    /* latencies, CPU usage, why blocked, critical path */
+#include "ttv-viewer-userspace.h" /* call stacks, memory, symbols of userspace traces */
 #include "ttv-viewer-module.h"    /* registration, render, settings, export */
 #include "ttv-palette.h"          /* the time lines' colours */

@@ -1,21 +1,86 @@
-/* ttv-analysis-print.c: the statistics tree and the density as ttv-report
- * prints them (see ttv-analysis-print.h). */
+/* ttv-analysis-print.c: analysis results as text, JSON lines or CSV (see
+ * ttv-analysis-print.h).  Everything goes through sheets (named columns,
+ * rows of cells with a text and a JSON form), printed in the chosen
+ * format: times and durations are seconds with nanoseconds in text and
+ * CSV, integers of nanoseconds in JSON. */
 #include "ttv-analysis-print.h"
+#include "ttv-analysis-private.h"
+#include "ttv-context.h"
+#include "ttv-error.h"
 
+#include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
-/* --- Pieces of text ------------------------------------------------------------ */
+typedef struct {
+  char *text;
+  char *json;                   /* a JSON value: a number, a quoted string, null */
+} Cell;
+
+typedef struct {
+  const char *key;              /* JSON key, CSV heading */
+  const char *title;            /* translated text heading */
+  gboolean right;               /* numbers: aligned right in text */
+} SheetColumn;
+
+typedef struct {
+  const char *analysis;
+  const char *name;             /* "calls", "calls/stats" */
+  GArray *columns;              /* of SheetColumn */
+  GPtrArray *rows;              /* of Cell arrays (GArray) */
+} Sheet;
 
 static void
-append_json_string (GString *out, const char *s)
+cell_clear (Cell *c)
 {
-  g_autofree char *valid = g_utf8_make_valid (s, -1);
+  g_free (c->text);
+  g_free (c->json);
+}
 
-  g_string_append_c (out, '"');
-  for (const char *p = valid; *p; p++)
+static Sheet *
+sheet_new (const char *analysis, const char *name)
+{
+  Sheet *s = g_new0 (Sheet, 1);
+  s->analysis = analysis;
+  s->name = name;
+  s->columns = g_array_new (FALSE, FALSE, sizeof (SheetColumn));
+  s->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  return s;
+}
+
+static void
+sheet_free (Sheet *s)
+{
+  g_array_unref (s->columns);
+  g_ptr_array_unref (s->rows);
+  g_free (s);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Sheet, sheet_free)
+
+static void
+sheet_column (Sheet *s, const char *key, const char *title, gboolean right)
+{
+  SheetColumn c = { key, title, right };
+  g_array_append_val (s->columns, c);
+}
+
+static GArray *
+sheet_row (Sheet *s)
+{
+  GArray *row = g_array_new (FALSE, TRUE, sizeof (Cell));
+  g_array_set_clear_func (row, (GDestroyNotify) cell_clear);
+  g_ptr_array_add (s->rows, row);
+  return row;
+}
+
+static char *
+json_string (const char *text)
+{
+  GString *out = g_string_new ("\"");
+  for (const char *p = text; *p; p++)
     {
       guchar c = (guchar) *p;
-
       if (c == '"' || c == '\\')
         g_string_append_printf (out, "\\%c", c);
       else if (c < 0x20)
@@ -24,243 +89,834 @@ append_json_string (GString *out, const char *s)
         g_string_append_c (out, (char) c);
     }
   g_string_append_c (out, '"');
+  return g_string_free (out, FALSE);
 }
 
-/* As the statistics view's CSV: quoted when it holds a comma, a quote or
- * a newline, a quote doubled. */
 static void
-append_csv_field (GString *out, const char *s)
+add_text (GArray *row, const char *text)
 {
-  if (!strpbrk (s, ",\"\n"))
+  Cell c = { g_strdup (text ? text : ""), text && *text ? json_string (text) : g_strdup ("null") };
+  g_array_append_val (row, c);
+}
+
+static void
+add_int (GArray *row, gint64 v)
+{
+  Cell c = { g_strdup_printf ("%" G_GINT64_FORMAT, v), g_strdup_printf ("%" G_GINT64_FORMAT, v) };
+  g_array_append_val (row, c);
+}
+
+/* A time or duration: seconds in text, nanoseconds in JSON. */
+static void
+add_ns (GArray *row, gint64 v)
+{
+  char buf[48];
+  Cell c = { g_strdup (ttv_time_to_string (v, buf, sizeof buf)), g_strdup_printf ("%" G_GINT64_FORMAT, v) };
+  g_array_append_val (row, c);
+}
+
+static void
+add_ns_double (GArray *row, double v)
+{
+  char buf[48];
+  gint64 r = (gint64) llround (v);
+  Cell c = { g_strdup (ttv_time_to_string (r, buf, sizeof buf)), g_strdup_printf ("%.3f", v) };
+  g_array_append_val (row, c);
+}
+
+static void
+add_percent (GArray *row, double v)
+{
+  Cell c = { g_strdup_printf ("%.2f", v), g_strdup_printf ("%.4f", v) };
+  g_array_append_val (row, c);
+}
+
+/* ---- printing sheets ---- */
+
+static void
+csv_field (GString *out, const char *text)
+{
+  if (strpbrk (text, ",\"\n\r") == NULL)
     {
-      g_string_append (out, s);
+      g_string_append (out, text);
       return;
     }
   g_string_append_c (out, '"');
-  for (; *s; s++)
+  for (const char *p = text; *p; p++)
     {
-      if (*s == '"')
+      if (*p == '"')
         g_string_append_c (out, '"');
-      g_string_append_c (out, *s);
+      g_string_append_c (out, *p);
     }
   g_string_append_c (out, '"');
 }
 
-/* Seconds to the nanosecond; nothing for -1 (not applicable). */
 static void
-append_seconds (GString *out, TtvTime ns)
+sheet_print (const Sheet *s, TtvAnalysisFormat format, GString *out)
 {
-  char buf[32];
-
-  if (ns >= 0)
-    g_string_append (out, ttv_time_to_string (ns, buf, sizeof buf));
-}
-
-/* A JSON number, or null for -1 (not applicable). */
-static void
-append_json_ns (GString *out, const char *name, TtvTime ns)
-{
-  if (ns >= 0)
-    g_string_append_printf (out, ",\"%s\":%" G_GINT64_FORMAT, name, ns);
-  else
-    g_string_append_printf (out, ",\"%s\":null", name);
-}
-
-/* --- The statistics tree ---------------------------------------------------------- */
-
-/* The widest indented name of the tree (in characters). */
-static glong
-name_width (const TtvStatsNode *node, guint depth)
-{
-  glong width = 2 * (glong) depth + g_utf8_strlen (node->name, -1);
-
-  for (guint i = 0; i < node->children->len; i++)
-    width = MAX (width, name_width (node->children->pdata[i], depth + 1));
-  return width;
-}
-
-static void
-append_text_cell (GString *out, TtvTime ns)
-{
-  char buf[32] = "";
-
-  if (ns >= 0)
-    ttv_time_to_string (ns, buf, sizeof buf);
-  g_string_append_printf (out, " %20s", buf);
-}
-
-static void
-append_node (GString *out, const TtvStatsNode *node, const TtvStatsNode *parent, guint depth,
-             TtvPrintFormat format, glong width)
-{
-  TtvTime average = ttv_stats_node_get_average (node);
-
-  switch (format)
+  guint n = s->columns->len;
+  if (format == TTV_ANALYSIS_FORMAT_JSONL)
     {
-    case TTV_PRINT_TEXT:
-      {
-        glong pad = width - 2 * (glong) depth - g_utf8_strlen (node->name, -1);
-        g_autofree char *count = node->count ? g_strdup_printf ("%" G_GUINT64_FORMAT, node->count) : g_strdup ("");
+      for (guint r = 0; r < s->rows->len; r++)
+        {
+          GArray *row = g_ptr_array_index (s->rows, r);
+          g_string_append_printf (out, "{\"analysis\":\"%s\",\"table\":\"%s\"", s->analysis, s->name);
+          for (guint c = 0; c < n && c < row->len; c++)
+            g_string_append_printf (out, ",\"%s\":%s", g_array_index (s->columns, SheetColumn, c).key,
+                                    g_array_index (row, Cell, c).json);
+          g_string_append (out, "}\n");
+        }
+      return;
+    }
+  if (format == TTV_ANALYSIS_FORMAT_CSV)
+    {
+      for (guint c = 0; c < n; c++)
+        {
+          if (c)
+            g_string_append_c (out, ',');
+          csv_field (out, g_array_index (s->columns, SheetColumn, c).key);
+        }
+      g_string_append_c (out, '\n');
+      for (guint r = 0; r < s->rows->len; r++)
+        {
+          GArray *row = g_ptr_array_index (s->rows, r);
+          for (guint c = 0; c < n && c < row->len; c++)
+            {
+              if (c)
+                g_string_append_c (out, ',');
+              csv_field (out, g_array_index (row, Cell, c).text);
+            }
+          g_string_append_c (out, '\n');
+        }
+      return;
+    }
+  /* Text: columns as wide as their widest cell (in characters). */
+  g_autofree guint *width = g_new0 (guint, MAX (n, 1));
+  for (guint c = 0; c < n; c++)
+    width[c] = (guint) g_utf8_strlen (_(g_array_index (s->columns, SheetColumn, c).title), -1);
+  for (guint r = 0; r < s->rows->len; r++)
+    {
+      GArray *row = g_ptr_array_index (s->rows, r);
+      for (guint c = 0; c < n && c < row->len; c++)
+        width[c] = MAX (width[c], (guint) g_utf8_strlen (g_array_index (row, Cell, c).text, -1));
+    }
+  for (guint r = 0; r <= s->rows->len; r++)
+    {
+      GArray *row = r ? g_ptr_array_index (s->rows, r - 1) : NULL;
+      GString *line = g_string_new (NULL);
+      for (guint c = 0; c < n; c++)
+        {
+          const SheetColumn *col = &g_array_index (s->columns, SheetColumn, c);
+          const char *text = row ? (c < row->len ? g_array_index (row, Cell, c).text : "") : _(col->title);
+          guint pad = width[c] - MIN (width[c], (guint) g_utf8_strlen (text, -1));
+          if (c)
+            g_string_append (line, "  ");
+          if (col->right)
+            for (guint i = 0; i < pad; i++)
+              g_string_append_c (line, ' ');
+          g_string_append (line, text);
+          if (!col->right && c + 1 < n)
+            for (guint i = 0; i < pad; i++)
+              g_string_append_c (line, ' ');
+        }
+      g_string_append (out, line->str);
+      g_string_append_c (out, '\n');
+      g_string_free (line, TRUE);
+    }
+}
 
-        g_string_append_printf (out, "%*s%s%*s %12s", 2 * (int) depth, "", node->name, (int) pad, "", count);
-        append_text_cell (out, node->total);
-        append_text_cell (out, average);
-        append_text_cell (out, node->min);
-        append_text_cell (out, node->max);
-        /* No blanks at the end of a line. */
-        while (out->len && out->str[out->len - 1] == ' ')
-          g_string_truncate (out, out->len - 1);
-        g_string_append_c (out, '\n');
+/* What a report prints, resolved from the options. */
+typedef struct {
+  TtvAnalysisFormat format;
+  TtvTime start, end;           /* TTV_TIME_MIN, TTV_TIME_MAX: the whole trace */
+  gboolean records;
+  const char *table;
+  const char *group_by;
+  guint64 top;
+  guint bins;
+  guint32 tid;                  /* G_MAXUINT32: every thread */
+  TtvTraceset *traceset;
+} Print;
+
+static void
+print_heading (GString *out, const Print *o, const char *title, const char *table,
+               guint64 count)
+{
+  if (o->format != TTV_ANALYSIS_FORMAT_TEXT)
+    return;
+  if (out->len)
+    g_string_append_c (out, '\n');
+  g_string_append_printf (out, "%s: %s (%" G_GUINT64_FORMAT ")\n", title, table, count);
+}
+
+/* The window clipped to the result's span (for rates and shares). */
+static void
+window (const TtvAnalysis *r, const Print *o, TtvTime *t0, TtvTime *t1)
+{
+  TtvTime s, e;
+  ttv_analysis_get_time_range (r, &s, &e);
+  *t0 = MAX (o->start, s);
+  *t1 = MIN (o->end, e);
+  if (*t1 < *t0)
+    *t1 = *t0;
+}
+
+/* ---- values of records ---- */
+
+static void
+add_value (GArray *row, const TtvAnalysis *r, const TtvAnalysisColumn *col, const void *record)
+{
+  gint64 v = ttv_analysis_column_get (col, record);
+  switch (col->type)
+    {
+    case TTV_COLUMN_TIME:
+    case TTV_COLUMN_DURATION:
+      add_ns (row, v);
+      break;
+    case TTV_COLUMN_INT:
+      if (v == TTV_ANALYSIS_NO_PRIO)
+        add_text (row, NULL);
+      else
+        add_int (row, v);
+      break;
+    case TTV_COLUMN_HEX:
+      {
+        g_autofree char *t = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) v);
+        Cell c = { g_strdup (t), json_string (t) };
+        g_array_append_val (row, c);
       }
       break;
-    case TTV_PRINT_JSONL:
-      g_string_append (out, "{\"key\":");
-      append_json_string (out, node->key ? node->key : "");
-      g_string_append (out, ",\"parent\":");
-      if (parent)
-        append_json_string (out, parent->key ? parent->key : "");
+    case TTV_COLUMN_TID:
+      if ((guint32) v == G_MAXUINT32)
+        add_text (row, NULL);
       else
-        g_string_append (out, "null");
-      g_string_append (out, ",\"name\":");
-      append_json_string (out, node->name);
-      g_string_append_printf (out, ",\"count\":%" G_GUINT64_FORMAT, node->count);
-      append_json_ns (out, "total_ns", node->total);
-      append_json_ns (out, "min_ns", node->min);
-      append_json_ns (out, "max_ns", node->max);
-      append_json_ns (out, "average_ns", average);
-      g_string_append (out, "}\n");
+        add_int (row, (guint32) v);
       break;
-    case TTV_PRINT_CSV:
-      append_csv_field (out, node->key ? node->key : "");
-      g_string_append_c (out, ',');
-      append_csv_field (out, node->name);
-      g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",", node->count);
-      append_seconds (out, node->total);
-      g_string_append_c (out, ',');
-      append_seconds (out, node->min);
-      g_string_append_c (out, ',');
-      append_seconds (out, node->max);
-      g_string_append_c (out, ',');
-      append_seconds (out, average);
-      g_string_append_c (out, '\n');
+    case TTV_COLUMN_CPU:
+      if (v < 0)
+        add_text (row, NULL);
+      else
+        add_int (row, v);
+      break;
+    case TTV_COLUMN_UINT:
+      add_int (row, (guint32) v);
+      break;
+    default:
+      {
+        g_autofree char *t = ttv_analysis_format_value (r, col, record, TTV_TIME_MIN);
+        add_text (row, t);
+      }
       break;
     }
-  for (guint i = 0; i < node->children->len; i++)
-    append_node (out, node->children->pdata[i], node, depth + 1, format, width);
 }
 
-void
-ttv_stats_tree_append (const TtvStatsNode *root, TtvPrintFormat format, GString *out)
+static gboolean
+is_right (TtvColumnType type)
 {
-  glong width = 0;
-
-  g_return_if_fail (root != NULL);
-  if (format == TTV_PRINT_TEXT)
-    {
-      width = MAX (name_width (root, 0), (glong) strlen ("NAME"));
-      g_string_append_printf (out, "%-*s %12s %20s %20s %20s %20s\n", (int) width, "NAME", "COUNT", "TOTAL_S",
-                              "AVERAGE_S", "MIN_S", "MAX_S");
-    }
-  else if (format == TTV_PRINT_CSV)
-    g_string_append (out, "key,name,count,total_s,min_s,max_s,average_s\n");
-  append_node (out, root, NULL, 0, format, width);
+  return type != TTV_COLUMN_STRING && type != TTV_COLUMN_ENUM && type != TTV_COLUMN_HEX;
 }
 
-/* --- The density -------------------------------------------------------------------- */
+/* ---- system calls' arguments, read along the records ---- */
+
+typedef struct {
+  TtvTraceset *ts;
+  TtvContext *ctx;             /* owned */
+  TtvKernelModel *model;       /* owned */
+  TtvDecoder *decoder;         /* owned */
+  TtvTime at;                  /* time of the next event of @ctx, TTV_TIME_MIN: not positioned */
+  GHashTable *pending;         /* "time/cpu" -> arguments read ahead, owned */
+} ArgsReader;
+
+static void
+args_reader_clear (ArgsReader *a)
+{
+  if (a->ctx)
+    ttv_context_free (a->ctx);
+  if (a->model)
+    ttv_kernel_model_free (a->model);
+  if (a->decoder)
+    ttv_decoder_free (a->decoder);
+  if (a->pending)
+    g_hash_table_unref (a->pending);
+}
+
+/* The arguments of @call, for records in start order: one read forward
+ * through the trace, with a seek when the next call is far ahead. */
+static char *
+args_reader_get (ArgsReader *a, const TtvSyscallRecord *call)
+{
+  if (a->ctx == NULL)
+    {
+      g_autoptr (GPtrArray) traces = g_ptr_array_new ();
+      for (guint i = 0; i < ttv_traceset_get_n_traces (a->ts); i++)
+        g_ptr_array_add (traces, ttv_traceset_get_trace (a->ts, i));
+      a->ctx = ttv_context_new (a->ts, NULL);
+      a->model = ttv_kernel_model_new (traces);
+      a->decoder = ttv_decoder_new ();
+      a->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      a->at = TTV_TIME_MIN;
+      if (a->ctx == NULL)
+        return NULL;
+    }
+  g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT "/%d", call->start, call->cpu);
+  char *found = NULL;
+  g_autofree char *found_key = NULL;   /* stolen with its value: ours to free */
+  if (g_hash_table_steal_extended (a->pending, key, (gpointer *) &found_key, (gpointer *) &found))
+    return found;
+  if (a->at == TTV_TIME_MIN || call->start < a->at || call->start - a->at > 10 * G_GINT64_CONSTANT (1000000))
+    {
+      g_hash_table_remove_all (a->pending);
+      if (!ttv_context_seek_time (a->ctx, call->start, NULL))
+        return NULL;
+    }
+  const TtvEvent *ev;
+  while ((ev = ttv_context_next (a->ctx, NULL)) != NULL)
+    {
+      a->at = ev->time;
+      if (ev->time > call->start)
+        break;
+      guint trace = ttv_traceset_get_stream_trace (a->ts, ttv_context_get_stream (a->ctx));
+      if (ev->time < call->start || ttv_kernel_model_get_action (a->model, trace, ev->type) != TTV_KM_SYSCALL_ENTRY)
+        continue;
+      ttv_decoder_reset (a->decoder);
+      gint32 root = ttv_event_decode_fields (ev, a->decoder, NULL);
+      GString *text = g_string_new (NULL);
+      if (root >= 0)
+        ttv_decoder_append_value (a->decoder, (guint32) root, TTV_VALUE_STYLE_PLAIN, text);
+      if (ev->tracefile->cpu == call->cpu)
+        return g_string_free (text, FALSE);
+      /* Another CPU's call of the same instant: for a later record. */
+      g_hash_table_replace (a->pending, g_strdup_printf ("%" G_GINT64_FORMAT "/%d", ev->time, ev->tracefile->cpu),
+                            g_string_free (text, FALSE));
+    }
+  return NULL;
+}
+
+/* ---- records ---- */
 
 static gint
-compare_names (gconstpointer a, gconstpointer b)
+compare_duration_desc (gconstpointer a, gconstpointer b)
 {
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
+  gint64 da = ttv_analysis_record_end (a) - ttv_analysis_record_start (a);
+  gint64 db = ttv_analysis_record_end (b) - ttv_analysis_record_start (b);
+  if (da != db)
+    return da > db ? -1 : 1;
+  gint64 sa = ttv_analysis_record_start (a), sb = ttv_analysis_record_start (b);
+  return sa < sb ? -1 : sa > sb;
+}
+
+static gboolean
+print_records (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
+               GString *out, GError **error)
+{
+  const TtvAnalysisTableSpec *spec = ttv_analysis_table_get_spec (t);
+  const TtvAnalysisClass *cls = ttv_analysis_get_class (r);
+  g_autoptr (GArray) records = ttv_analysis_table_query (t, TTV_QUERY_START_IN, o->start, o->end, error);
+  if (records == NULL)
+    return FALSE;
+  const TtvAnalysisColumn *tid_col = ttv_analysis_table_find_column (t, "tid");
+  if (o->tid != G_MAXUINT32 && tid_col)
+    {
+      guint kept = 0;
+      for (guint i = 0; i < records->len; i++)
+        {
+          const guint8 *rec = (const guint8 *) records->data + i * spec->record_size;
+          if ((guint32) ttv_analysis_column_get (tid_col, rec) == o->tid)
+            memmove (records->data + kept++ * spec->record_size, rec, spec->record_size);
+        }
+      g_array_set_size (records, kept);
+    }
+  if (o->top)
+    {
+      g_array_sort (records, compare_duration_desc);
+      if (records->len > o->top)
+        g_array_set_size (records, (guint) o->top);
+    }
+  gboolean args = o->traceset && cls == &ttv_syscall_analysis;
+  g_autoptr (Sheet) s = sheet_new (cls->name, spec->name);
+  for (guint c = 0; c < spec->n_columns; c++)
+    sheet_column (s, spec->columns[c].name, spec->columns[c].title, is_right (spec->columns[c].type));
+  if (args)
+    sheet_column (s, "args", N_("Arguments"), FALSE);
+  ArgsReader reader = { o->traceset, NULL, NULL, NULL, TTV_TIME_MIN, NULL };
+  for (guint i = 0; i < records->len; i++)
+    {
+      const guint8 *rec = (const guint8 *) records->data + i * spec->record_size;
+      GArray *row = sheet_row (s);
+      for (guint c = 0; c < spec->n_columns; c++)
+        add_value (row, r, &spec->columns[c], rec);
+      if (args)
+        {
+          g_autofree char *text = args_reader_get (&reader, (const TtvSyscallRecord *) rec);
+          add_text (row, text);
+        }
+    }
+  args_reader_clear (&reader);
+  print_heading (out, o, _(cls->title), spec->name, records->len);
+  sheet_print (s, o->format, out);
+  return TRUE;
+}
+
+/* ---- statistics ---- */
+
+/* The statistics of @t grouped by @column (NULL: the table's own), over
+ * the window: from the stored ones for the whole trace. */
+static GArray *
+summarize_by (const TtvAnalysisTable *t, const TtvAnalysisColumn *column, TtvTime t0, TtvTime t1,
+              TtvDurationSummary *all, GError **error)
+{
+  const TtvAnalysisTableSpec *spec = ttv_analysis_table_get_spec (t);
+  if (column == NULL || (column->offset == spec->group_offset && column->offset >= 0))
+    return ttv_analysis_table_summarize (t, t0, t1, all, error);
+  /* Another grouping: the records of the window, per value. */
+  g_autoptr (GArray) records = ttv_analysis_table_query (t, TTV_QUERY_START_IN, t0, t1, error);
+  if (records == NULL)
+    return NULL;
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                         (GDestroyNotify) g_array_unref);
+  g_autoptr (GArray) every = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+  for (guint i = 0; i < records->len; i++)
+    {
+      const guint8 *rec = (const guint8 *) records->data + i * spec->record_size;
+      gint64 key = ttv_analysis_column_get (column, rec);
+      TtvTime d = ttv_analysis_record_end (rec) - ttv_analysis_record_start (rec);
+      GArray *g = g_hash_table_lookup (groups, &key);
+      if (g == NULL)
+        {
+          g = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+          g_hash_table_insert (groups, g_memdup2 (&key, sizeof key), g);
+        }
+      g_array_append_val (g, d);
+      g_array_append_val (every, d);
+    }
+  ttv_duration_summary_compute (all, -1, (TtvTime *) every->data, every->len);
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (TtvDurationSummary));
+  GHashTableIter it;
+  gpointer k, v;
+  g_hash_table_iter_init (&it, groups);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    {
+      TtvDurationSummary d;
+      GArray *g = v;
+      ttv_duration_summary_compute (&d, *(gint64 *) k, (TtvTime *) g->data, g->len);
+      g_array_append_val (out, d);
+    }
+  return out;
+}
+
+static gint
+compare_summary_total (gconstpointer a, gconstpointer b)
+{
+  const TtvDurationSummary *x = a, *y = b;
+  if (x->total != y->total)
+    return x->total > y->total ? -1 : 1;
+  return x->key < y->key ? -1 : x->key > y->key;
 }
 
 static void
-append_density_bin (GString *out, const TtvIndexResult *density, guint i, GPtrArray *names, GPtrArray *bins,
-                    gboolean by_type, TtvPrintFormat format)
+add_group (GArray *row, const TtvAnalysis *r, const TtvAnalysisTable *t, const TtvAnalysisColumn *col,
+           gint64 key)
 {
-  guint n = density->density->len;
-  TtvTime from = ttv_index_result_get_bin_start (density, i);
-  TtvTime to = i + 1 < n ? ttv_index_result_get_bin_start (density, i + 1) : density->end;
-  guint32 events = g_array_index (density->density, guint32, i);
-  char a[32], b[32];
-  gboolean first = TRUE;
-
-  ttv_time_to_string (from, a, sizeof a);
-  ttv_time_to_string (to, b, sizeof b);
-  switch (format)
+  if (col == NULL)
     {
-    case TTV_PRINT_TEXT:
-      g_string_append_printf (out, "%-20s %-20s %10u", a, b, events);
-      for (guint t = 0; t < names->len; t++)
-        {
-          guint32 k = g_array_index ((GArray *) bins->pdata[t], guint32, i);
-
-          if (k)
-            g_string_append_printf (out, " %s=%u", (const char *) names->pdata[t], k);
-        }
+      add_text (row, NULL);
+      return;
+    }
+  switch (col->type)
+    {
+    case TTV_COLUMN_STRING:
+      add_text (row, ttv_analysis_get_string (r, (guint32) key));
       break;
-    case TTV_PRINT_JSONL:
-      g_string_append_printf (out, "{\"bin\":%u,\"start_ns\":%" G_GINT64_FORMAT ",\"end_ns\":%" G_GINT64_FORMAT
-                              ",\"events\":%u", i, from, to, events);
-      if (by_type)
-        {
-          g_string_append (out, ",\"types\":{");
-          for (guint t = 0; t < names->len; t++)
-            {
-              guint32 k = g_array_index ((GArray *) bins->pdata[t], guint32, i);
-
-              if (!k)
-                continue;
-              if (!first)
-                g_string_append_c (out, ',');
-              first = FALSE;
-              append_json_string (out, names->pdata[t]);
-              g_string_append_printf (out, ":%u", k);
-            }
-          g_string_append_c (out, '}');
-        }
-      g_string_append_c (out, '}');
+    case TTV_COLUMN_HEX:
+      {
+        g_autofree char *text = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) key);
+        add_text (row, text);
+      }
       break;
-    case TTV_PRINT_CSV:
-      g_string_append_printf (out, "%u,%s,%s,%u", i, a, b, events);
-      for (guint t = 0; t < names->len; t++)
-        g_string_append_printf (out, ",%u", g_array_index ((GArray *) bins->pdata[t], guint32, i));
+    case TTV_COLUMN_ENUM:
+      {
+        guint n = 0;
+        while (col->labels && col->labels[n])
+          n++;
+        if ((guint64) key < n)
+          add_text (row, col->labels[key]);
+        else
+          add_int (row, key);
+      }
+      break;
+    case TTV_COLUMN_INT:
+      if (key == TTV_ANALYSIS_NO_PRIO)
+        add_text (row, NULL);
+      else
+        add_int (row, key);
+      break;
+    case TTV_COLUMN_TID:
+    case TTV_COLUMN_UINT:
+      if ((guint32) key == G_MAXUINT32)
+        add_text (row, NULL);
+      else
+        add_int (row, (guint32) key);
+      break;
+    default:
+      add_int (row, key);
       break;
     }
-  g_string_append_c (out, '\n');
+}
+
+static gboolean
+print_stats (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
+             GString *out, GError **error)
+{
+  const TtvAnalysisTableSpec *spec = ttv_analysis_table_get_spec (t);
+  const TtvAnalysisClass *cls = ttv_analysis_get_class (r);
+  const TtvAnalysisColumn *col = NULL;
+  if (o->group_by)
+    {
+      col = ttv_analysis_table_find_column (t, o->group_by);
+      if (col == NULL)
+        {
+          g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                       _("--group-by: table %s has no column %s"), spec->name, o->group_by);
+          return FALSE;
+        }
+    }
+  else
+    for (guint c = 0; c < spec->n_columns && spec->group_offset >= 0; c++)
+      if (spec->columns[c].offset == spec->group_offset)
+        col = &spec->columns[c];
+  TtvDurationSummary all;
+  g_autoptr (GArray) groups = summarize_by (t, col, o->start, o->end, &all, error);
+  if (groups == NULL)
+    return FALSE;
+  g_array_sort (groups, compare_summary_total);
+  TtvTime t0, t1;
+  window (r, o, &t0, &t1);
+  double seconds = (double) (t1 - t0) / 1e9;
+  /* Numbered groups (IRQ lines, vectors) with their names. */
+  gboolean named = col && col->type == TTV_COLUMN_UINT && ttv_analysis_table_find_column (t, "name");
+  g_autofree char *stats_name = g_strdup_printf ("%s/stats", spec->name);
+  g_autoptr (Sheet) s = sheet_new (cls->name, stats_name);
+  sheet_column (s, col ? col->name : "group", col ? col->title : N_("Group"), col && is_right (col->type)
+                && col->type != TTV_COLUMN_INT);
+  if (named)
+    sheet_column (s, "name", N_("Name"), FALSE);
+  sheet_column (s, "count", N_("Count"), TRUE);
+  sheet_column (s, "rate", N_("Per second"), TRUE);
+  sheet_column (s, "total", N_("Total"), TRUE);
+  sheet_column (s, "min", N_("Min"), TRUE);
+  sheet_column (s, "mean", N_("Mean"), TRUE);
+  sheet_column (s, "max", N_("Max"), TRUE);
+  sheet_column (s, "stddev", N_("Std dev"), TRUE);
+  sheet_column (s, "p50", N_("P50"), TRUE);
+  sheet_column (s, "p90", N_("P90"), TRUE);
+  sheet_column (s, "p99", N_("P99"), TRUE);
+  for (guint i = 0; i <= groups->len; i++)
+    {
+      const TtvDurationSummary *d = i < groups->len ? &g_array_index (groups, TtvDurationSummary, i) : &all;
+      if (d->count == 0)
+        continue;
+      GArray *row = sheet_row (s);
+      if (i < groups->len)
+        add_group (row, r, t, col, d->key);
+      else
+        add_text (row, _("all"));
+      if (named)
+        add_text (row, i < groups->len ? ttv_analysis_get_group_name (r, t, d->key) : NULL);
+      add_int (row, (gint64) d->count);
+      Cell rate = { g_strdup_printf ("%.2f", seconds > 0 ? d->count / seconds : 0.0),
+                    g_strdup_printf ("%.6f", seconds > 0 ? d->count / seconds : 0.0) };
+      g_array_append_val (row, rate);
+      add_ns (row, d->total);
+      add_ns (row, d->min);
+      add_ns_double (row, d->mean);
+      add_ns (row, d->max);
+      add_ns_double (row, d->stddev);
+      add_ns (row, d->p50);
+      add_ns (row, d->p90);
+      add_ns (row, d->p99);
+    }
+  print_heading (out, o, _(cls->title), stats_name, all.count);
+  sheet_print (s, o->format, out);
+  return TRUE;
+}
+
+/* ---- CPU usage ---- */
+
+static gboolean
+print_cpu (const TtvAnalysis *r, const Print *o, GString *out, GError **error)
+{
+  TtvTime t0, t1;
+  window (r, o, &t0, &t1);
+  double span = (double) MAX (t1 - t0, 1);
+  g_autoptr (GArray) cpus = ttv_cpu_usage_list_cpus (r);
+  g_autoptr (Sheet) cs = sheet_new ("cpu", "cpus");
+  sheet_column (cs, "cpu", N_("CPU"), TRUE);
+  sheet_column (cs, "busy", N_("Busy"), TRUE);
+  sheet_column (cs, "percent", N_("Share"), TRUE);
+  TtvTime total = 0;
+  for (guint i = 0; i <= cpus->len; i++)
+    {
+      TtvTime busy;
+      gint cpu = i < cpus->len ? (gint) g_array_index (cpus, guint32, i) : -1;
+      if (!ttv_cpu_usage_get_busy (r, cpu, t0, t1, &busy, error))
+        return FALSE;
+      GArray *row = sheet_row (cs);
+      if (cpu >= 0)
+        add_int (row, cpu);
+      else
+        add_text (row, _("all"));
+      add_ns (row, busy);
+      add_percent (row, 100.0 * busy / span / (cpu >= 0 ? 1 : MAX (cpus->len, 1)));
+      if (cpu >= 0)
+        total += busy;
+    }
+  print_heading (out, o, _("CPU usage"), "cpus", cpus->len);
+  sheet_print (cs, o->format, out);
+
+  g_autoptr (GArray) threads = ttv_cpu_usage_top_threads (r, t0, t1, error);
+  if (threads == NULL)
+    return FALSE;
+  g_autoptr (Sheet) ts = sheet_new ("cpu", "threads");
+  sheet_column (ts, "tid", N_("TID"), TRUE);
+  sheet_column (ts, "tgid", N_("PID"), TRUE);
+  sheet_column (ts, "name", N_("Name"), FALSE);
+  sheet_column (ts, "cpu_time", N_("CPU time"), TRUE);
+  sheet_column (ts, "percent", N_("Share of busy"), TRUE);
+  guint shown = o->top ? (guint) MIN (o->top, threads->len) : threads->len;
+  for (guint i = 0; i < shown; i++)
+    {
+      const TtvThreadUsage *u = &g_array_index (threads, TtvThreadUsage, i);
+      GArray *row = sheet_row (ts);
+      add_int (row, u->tid);
+      add_int (row, u->tgid);
+      add_text (row, u->name);
+      add_ns (row, u->cpu_time);
+      add_percent (row, total > 0 ? 100.0 * u->cpu_time / total : 0.0);
+    }
+  print_heading (out, o, _("CPU usage"), "threads", threads->len);
+  sheet_print (ts, o->format, out);
+
+  if (o->bins == 0)
+    return TRUE;
+  guint n = o->bins;
+  g_autofree TtvTime *edges = g_new (TtvTime, n + 1);
+  for (guint i = 0; i <= n; i++)
+    edges[i] = t0 + (TtvTime) ((double) (t1 - t0) * i / n);
+  g_autoptr (Sheet) bs = sheet_new ("cpu", "bins");
+  sheet_column (bs, "start", N_("Start"), TRUE);
+  sheet_column (bs, "end", N_("End"), TRUE);
+  g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+  for (guint c = 0; c < cpus->len; c++)
+    {
+      char *key = g_strdup_printf ("cpu%u", g_array_index (cpus, guint32, c));
+      g_ptr_array_add (keys, key);
+      sheet_column (bs, key, key, TRUE);
+    }
+  sheet_column (bs, "all", N_("all"), TRUE);
+  g_autofree TtvTime *busy = g_new0 (TtvTime, (cpus->len + 1) * n);
+  for (guint c = 0; c <= cpus->len; c++)
+    if (!ttv_cpu_usage_get_busy_bins (r, c < cpus->len ? (gint) g_array_index (cpus, guint32, c) : -1, edges, n + 1,
+                                      busy + c * n, error))
+      return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      GArray *row = sheet_row (bs);
+      add_ns (row, edges[i]);
+      add_ns (row, edges[i + 1]);
+      double len = (double) MAX (edges[i + 1] - edges[i], 1);
+      for (guint c = 0; c <= cpus->len; c++)
+        add_percent (row, 100.0 * busy[c * n + i] / len / (c < cpus->len ? 1 : MAX (cpus->len, 1)));
+    }
+  print_heading (out, o, _("CPU usage"), "bins", n);
+  sheet_print (bs, o->format, out);
+  return TRUE;
+}
+
+/* ---- block I/O throughput ---- */
+
+static gboolean
+print_block_usage (const TtvAnalysis *r, const Print *o, gboolean by_process,
+                   GString *out, GError **error)
+{
+  TtvTime t0, t1;
+  window (r, o, &t0, &t1);
+  double seconds = (double) MAX (t1 - t0, 1) / 1e9;
+  g_autoptr (GArray) usage = ttv_block_usage (r, by_process, t0, t1, error);
+  if (usage == NULL)
+    return FALSE;
+  const char *name = by_process ? "processes" : "devices";
+  g_autoptr (Sheet) s = sheet_new ("block", name);
+  sheet_column (s, by_process ? "tgid" : "device", by_process ? N_("PID") : N_("Device"), by_process);
+  if (by_process)
+    sheet_column (s, "name", N_("Name"), FALSE);
+  sheet_column (s, "requests", N_("Requests"), TRUE);
+  sheet_column (s, "read_bytes", N_("Read bytes"), TRUE);
+  sheet_column (s, "write_bytes", N_("Written bytes"), TRUE);
+  sheet_column (s, "read_bps", N_("Read B/s"), TRUE);
+  sheet_column (s, "write_bps", N_("Written B/s"), TRUE);
+  sheet_column (s, "busy", N_("Request time"), TRUE);
+  for (guint i = 0; i < usage->len; i++)
+    {
+      const TtvBlockUsage *u = &g_array_index (usage, TtvBlockUsage, i);
+      GArray *row = sheet_row (s);
+      if (by_process)
+        {
+          if (u->key == G_MAXUINT32)
+            add_text (row, NULL);
+          else
+            add_int (row, u->key);
+        }
+      add_text (row, u->name);
+      add_int (row, (gint64) u->requests);
+      add_int (row, (gint64) u->read_bytes);
+      add_int (row, (gint64) u->write_bytes);
+      Cell rb = { g_strdup_printf ("%.0f", u->read_bytes / seconds), g_strdup_printf ("%.3f", u->read_bytes / seconds) };
+      g_array_append_val (row, rb);
+      Cell wb = { g_strdup_printf ("%.0f", u->write_bytes / seconds), g_strdup_printf ("%.3f", u->write_bytes / seconds) };
+      g_array_append_val (row, wb);
+      add_ns (row, u->busy);
+    }
+  print_heading (out, o, _("Block I/O"), name, usage->len);
+  sheet_print (s, o->format, out);
+  return TRUE;
+}
+
+gboolean
+ttv_analysis_print (const TtvAnalysis *r, TtvAnalysisFormat format, const TtvAnalysisOptions *options, GString *out,
+                    GError **error)
+{
+  gboolean whole = options->start == 0 && options->end == 0;
+  Print print = { format, whole ? TTV_TIME_MIN : options->start, whole ? TTV_TIME_MAX : options->end,
+                  options->records, options->table, options->group_by, options->top, options->bins,
+                  options->one_thread ? options->tid : G_MAXUINT32, options->traceset };
+  const Print *o = &print;
+  const TtvAnalysisClass *cls = ttv_analysis_get_class (r);
+  if (o->table && ttv_analysis_find_table (r, o->table) == NULL)
+    {
+      GString *names = g_string_new (NULL);
+      for (guint i = 0; i < cls->n_tables; i++)
+        g_string_append_printf (names, "%s%s", i ? ", " : "", cls->tables[i]->name);
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("--table: the %s analysis has no table %s (it has %s)"), cls->name, o->table, names->str);
+      g_string_free (names, TRUE);
+      return FALSE;
+    }
+  if (!o->records && !o->table && cls == &ttv_cpu_usage_analysis)
+    return print_cpu (r, o, out, error);
+  if (!o->records && !o->table && cls == &ttv_block_analysis
+      && (!print_block_usage (r, o, FALSE, out, error) || !print_block_usage (r, o, TRUE, out, error)))
+    return FALSE;
+  for (guint i = 0; i < ttv_analysis_get_n_tables (r); i++)
+    {
+      const TtvAnalysisTable *t = ttv_analysis_get_table (r, i);
+      const TtvAnalysisTableSpec *spec = ttv_analysis_table_get_spec (t);
+      if (o->table && !g_str_equal (o->table, spec->name))
+        continue;
+      gboolean stats = !o->records && (spec->summaries || spec->group_offset >= 0);
+      if (!(stats ? print_stats (r, t, o, out, error) : print_records (r, t, o, out, error)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- the critical path ---- */
+
+typedef struct {
+  TtvPathKind kind;
+  guint32 tid;              /* thread, or waiting thread of a device */
+  guint32 irq;
+  gboolean softirq;
+  const char *name;
+  TtvTime total;
+} Share;
+
+static gint
+compare_share (gconstpointer a, gconstpointer b)
+{
+  const Share *x = a, *y = b;
+  if (x->total != y->total)
+    return x->total > y->total ? -1 : 1;
+  if (x->tid != y->tid)
+    return x->tid < y->tid ? -1 : 1;
+  return (gint) x->kind - (gint) y->kind;
 }
 
 void
-ttv_density_append (const TtvIndexResult *density, gboolean by_type, TtvPrintFormat format, GString *out)
+ttv_critical_path_print (GArray *segments, guint32 tid, TtvAnalysisFormat format, GString *out)
 {
-  g_autoptr (GPtrArray) names = g_ptr_array_new ();
-  g_autoptr (GPtrArray) bins = g_ptr_array_new ();
-
-  /* The event types by name, with their bins. */
-  if (by_type && density->type_density)
+  Print print = { format, TTV_TIME_MIN, TTV_TIME_MAX, FALSE, NULL, NULL, 0, 0, G_MAXUINT32, NULL };
+  const Print *o = &print;
+  g_autoptr (Sheet) s = sheet_new ("critical-path", "segments");
+  sheet_column (s, "start", N_("Start"), TRUE);
+  sheet_column (s, "end", N_("End"), TRUE);
+  sheet_column (s, "duration", N_("Duration"), TRUE);
+  sheet_column (s, "kind", N_("State"), FALSE);
+  sheet_column (s, "tid", N_("TID"), TRUE);
+  sheet_column (s, "name", N_("Name"), FALSE);
+  sheet_column (s, "irq", N_("IRQ"), TRUE);
+  sheet_column (s, "in_call", N_("In call"), FALSE);
+  g_autoptr (GArray) shares = g_array_new (FALSE, TRUE, sizeof (Share));
+  for (guint i = 0; i < segments->len; i++)
     {
-      GHashTableIter it;
-      gpointer key;
-
-      g_hash_table_iter_init (&it, density->type_density);
-      while (g_hash_table_iter_next (&it, &key, NULL))
-        g_ptr_array_add (names, key);
-      g_ptr_array_sort (names, compare_names);
-      for (guint t = 0; t < names->len; t++)
-        g_ptr_array_add (bins, g_hash_table_lookup (density->type_density, names->pdata[t]));
-    }
-  if (format == TTV_PRINT_TEXT)
-    g_string_append_printf (out, "%-20s %-20s %10s%s\n", "START", "END", "EVENTS", by_type ? " TYPES" : "");
-  else if (format == TTV_PRINT_CSV)
-    {
-      g_string_append (out, "bin,start_s,end_s,events");
-      for (guint t = 0; t < names->len; t++)
+      const TtvPathSegment *seg = &g_array_index (segments, TtvPathSegment, i);
+      GArray *row = sheet_row (s);
+      add_ns (row, seg->start);
+      add_ns (row, seg->end);
+      add_ns (row, seg->end - seg->start);
+      add_text (row, ttv_path_kind_name (seg->kind));
+      add_int (row, seg->tid);
+      add_text (row, seg->name);
+      if (seg->kind == TTV_PATH_DEVICE)
+        add_int (row, seg->irq);
+      else
+        add_text (row, NULL);
+      add_text (row, seg->syscall);
+      /* Time per participant: a thread in each state, or a device. */
+      gboolean device = seg->kind == TTV_PATH_DEVICE;
+      Share *found = NULL;
+      for (guint k = 0; k < shares->len && !found; k++)
         {
-          g_string_append_c (out, ',');
-          append_csv_field (out, names->pdata[t]);
+          Share *sh = &g_array_index (shares, Share, k);
+          if (sh->kind == seg->kind && (device ? sh->irq == seg->irq && sh->softirq == seg->softirq : sh->tid == seg->tid))
+            found = sh;
         }
-      g_string_append_c (out, '\n');
+      if (found == NULL)
+        {
+          Share sh = { seg->kind, device ? 0 : seg->tid, seg->irq, seg->softirq, seg->name, 0 };
+          g_array_append_val (shares, sh);
+          found = &g_array_index (shares, Share, shares->len - 1);
+        }
+      found->total += seg->end - seg->start;
     }
-  for (guint i = 0; i < density->density->len; i++)
-    append_density_bin (out, density, i, names, bins, by_type, format);
+  g_autofree char *title = g_strdup_printf (_("Critical path of %u"), tid);
+  print_heading (out, o, title, "segments", segments->len);
+  sheet_print (s, o->format, out);
+
+  g_array_sort (shares, compare_share);
+  g_autoptr (Sheet) p = sheet_new ("critical-path", "participants");
+  sheet_column (p, "kind", N_("State"), FALSE);
+  sheet_column (p, "tid", N_("TID"), TRUE);
+  sheet_column (p, "irq", N_("IRQ"), TRUE);
+  sheet_column (p, "name", N_("Name"), FALSE);
+  sheet_column (p, "total", N_("Total"), TRUE);
+  for (guint k = 0; k < shares->len; k++)
+    {
+      const Share *sh = &g_array_index (shares, Share, k);
+      GArray *row = sheet_row (p);
+      add_text (row, ttv_path_kind_name (sh->kind));
+      if (sh->kind == TTV_PATH_DEVICE)
+        {
+          add_text (row, NULL);
+          add_int (row, sh->irq);
+        }
+      else
+        {
+          add_int (row, sh->tid);
+          add_text (row, NULL);
+        }
+      add_text (row, sh->name);
+      add_ns (row, sh->total);
+    }
+  print_heading (out, o, title, "participants", shares->len);
+  sheet_print (p, o->format, out);
 }

@@ -449,7 +449,7 @@ ttv_filter_check_type (TtvFilter *f, const TtvTrace *trace, const TtvEventType *
 static const TtvProcessState *
 running (const TtvEvent *ev, const TtvState *state)
 {
-  return state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
+  return state ? ttv_state_get_event_process (state, ev->tracefile->cpu) : NULL;
 }
 
 static void
@@ -604,8 +604,8 @@ state_int (TtvFilter *f, RunCache *rc, guint fetch, const TtvEvent *ev, const Tt
   const TtvProcessState *p = cache_proc (rc, ev, state);
   if (p)
     {
-      *out = fetch == FETCH_STATE_TID ? p->pid : fetch == FETCH_STATE_PPID ? p->ppid : p->tgid ? p->tgid : p->pid;
-      return TRUE;
+      *out = fetch == FETCH_STATE_TID ? p->pid : fetch == FETCH_STATE_PPID ? p->ppid : ttv_process_state_get_tgid (p);
+      return *out >= 0;
     }
   const TtvEventOwner *c = fetch == FETCH_STATE_PPID ? NULL : cache_context (f, rc, ev);
   *out = c ? (fetch == FETCH_STATE_TID ? c->tid : c->pid) : -1;
@@ -1097,7 +1097,7 @@ ref_eval (TtvFilter *f, const TtvFilterNode *n, const TtvEvent *ev, const TtvSta
         {
           v.kind = TTV_FILTER_VAL_INT;
           v.i = n->var == VAR_STATE_TID ? proc->pid : n->var == VAR_STATE_PPID ? proc->ppid
-                : proc->tgid ? proc->tgid : proc->pid;
+                : ttv_process_state_get_tgid (proc);
         }
       else if (n->var != VAR_STATE_PPID && ttv_event_owner_from_context (ev, f->proc_decoder, &ctx))
         {

@@ -391,10 +391,8 @@ after_event (Builder *b, gint cpu, TtvTime time)
   if (cpu < 0 || cpu >= MAX_CPU)
     return;
   const TtvCpuState *cs = ttv_state_get_cpu (b->state, cpu);
-  if (cs == NULL)
-    return;
   CpuCache *c = &b->cpus[cpu];
-  if (c->cpu_row == NULL)
+  if (cs && c->cpu_row == NULL)
     {
       b->n_cpus = MAX (b->n_cpus, cpu + 1);
       c->cpu_row = new_row (b, TTV_HISTORY_ROW_CPU, (guint32) cpu, t);
@@ -408,9 +406,14 @@ after_event (Builder *b, gint cpu, TtvTime time)
             eval_process (b, idle_row (b, cpu, t), idle, t);
         }
     }
-  const TtvProcessState *p = ttv_state_get_running (b->state, cpu);
-  eval_cpu (b, c->cpu_row, cs, t);
-  row_count (b, c->cpu_row, t);
+  if (cs)
+    {
+      eval_cpu (b, c->cpu_row, cs, t);
+      row_count (b, c->cpu_row, t);
+    }
+  /* The event's own process: the task running on the CPU, or the
+   * userspace thread the event names (a userspace trace has no CPU state). */
+  const TtvProcessState *p = ttv_state_get_event_process (b->state, cpu);
   if (p == NULL)
     return;
   BRow *r;

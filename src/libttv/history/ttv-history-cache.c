@@ -545,7 +545,8 @@ ttv_history_cache_evict (const char *dir, guint64 limit, const char *keep)
             g_unlink (path);
           continue;
         }
-      if (!g_str_has_suffix (name, ".hist"))
+      /* State histories, and the analyses' results beside them (analysis/). */
+      if (!g_str_has_suffix (name, ".hist") && !g_str_has_suffix (name, ".ttva"))
         continue;
       CacheFile f = { g_steal_pointer (&path), (guint64) st.st_size,
                       MAX ((gint64) st.st_atim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_atim.tv_nsec,

@@ -123,6 +123,8 @@ typedef struct {
   char *spill_dir;         /* owned: where that file goes */
   gboolean failed;
   int err;                 /* errno of the first failure */
+  gsize header_size;       /* bytes the checksum skips (0: a state history's header);
+                            * the analyses' files (analysis/) set their own */
 } TtvHistoryWriter;
 
 void     ttv_history_writer_init_memory (TtvHistoryWriter *w, guint64 spill_limit, const char *spill_dir);

@@ -282,7 +282,7 @@ ttv_history_writer_pwrite (TtvHistoryWriter *w, guint64 offset, const void *data
 guint64
 ttv_history_writer_checksum (TtvHistoryWriter *w)
 {
-  gsize head = sizeof (TtvHistoryHeader);
+  gsize head = w->header_size ? w->header_size : sizeof (TtvHistoryHeader);
   if (w->offset <= head)
     return ttv_history_hash (NULL, 0);
   if (w->bytes)

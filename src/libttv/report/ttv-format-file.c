@@ -119,7 +119,7 @@ static void
 render_var (const char *name, const TtvEvent *ev, const TtvDecoder *dec, gint32 root,
             const TtvState *state, GString *out)
 {
-  const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
+  const TtvProcessState *proc = state ? ttv_state_get_event_process (state, ev->tracefile->cpu) : NULL;
   if (g_str_equal (name, "$name"))
     g_string_append (out, ev->type->full_name);
   else if (g_str_equal (name, "$facility"))
@@ -144,7 +144,7 @@ render_var (const char *name, const TtvEvent *ev, const TtvDecoder *dec, gint32 
   else if (proc == NULL)
     g_string_append_c (out, '-');
   else if (g_str_equal (name, "$pid"))
-    g_string_append_printf (out, "%u", proc->tgid ? proc->tgid : proc->pid);
+    g_string_append_printf (out, "%" G_GINT64_FORMAT, ttv_process_state_get_tgid (proc));
   else if (g_str_equal (name, "$tid"))
     g_string_append_printf (out, "%u", proc->pid);
   else if (g_str_equal (name, "$exec"))

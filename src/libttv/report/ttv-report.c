@@ -169,7 +169,7 @@ append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, 
 {
   const TtvReportOptions *o = &p->options;
   gsize line = out->len, start;
-  const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
+  const TtvProcessState *proc = state ? ttv_state_get_event_process (state, ev->tracefile->cpu) : NULL;
   TtvTime delta = ev->time - (p->previous_time == TTV_TIME_MIN ? o->origin : p->previous_time);
   if (o->columns & TTV_REPORT_COLUMN_ID)
     {
@@ -210,12 +210,12 @@ append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, 
     }
   /* No running process known (a userspace trace has no kernel state):
    * what the event's own contexts say (vpid, vtid, procname). */
-  TtvEventOwner ctx = { -1, -1, "" };
+  TtvEventOwner ctx = { -1, -1, "", FALSE, 0 };
   if (proc == NULL && (o->columns & (TTV_REPORT_COLUMN_PID | TTV_REPORT_COLUMN_TID | TTV_REPORT_COLUMN_EXEC)))
     ttv_event_owner_from_context (ev, p->decoder, &ctx);
   if (o->columns & TTV_REPORT_COLUMN_PID)
     {
-      gint64 pid = proc ? (proc->tgid ? proc->tgid : proc->pid) : ctx.pid;
+      gint64 pid = proc ? ttv_process_state_get_tgid (proc) : ctx.pid;
       g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, pid);
       append_cell (out, pid >= 0 ? buf : "-", 7);
     }
@@ -259,7 +259,7 @@ append_text (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
   append_where (out, &p->options, ev);
   if (p->options.show_state)
     {
-      const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
+      const TtvProcessState *proc = state ? ttv_state_get_event_process (state, ev->tracefile->cpu) : NULL;
       if (proc)
         g_string_append_printf (out, " pid %u %s %s", proc->pid,
                                 proc->name ? g_quark_to_string (proc->name) : "-",
@@ -359,7 +359,7 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
     }
   if (p->options.show_state)
     {
-      const TtvProcessState *proc = state ? ttv_state_get_running (state, tf->cpu) : NULL;
+      const TtvProcessState *proc = state ? ttv_state_get_event_process (state, tf->cpu) : NULL;
       if (proc)
         {
           g_string_append_printf (out, ",\"pid\":%u,\"process\":", proc->pid);

@@ -111,6 +111,8 @@ typedef struct {
   guint8 in_trap;
   guint8 need_resched;
   guint8 ep_role, ep_tick, ep_work, softirq;
+  guint8 raised;            /* softirq_raise: this hard IRQ raised its soft IRQ */
+  guint8 raised_rcu;        /* softirq_raise: this TIMER soft IRQ raised RCU */
   guint32 ep_line;
   TtvTime ep_time;
   guint32 pending_wake;
@@ -148,7 +150,55 @@ struct _TtvSim {
 
   guint sc_clone, sc_execve, sc_exit, sc_exit_group, sc_wait4, sc_futex, sc_futex_join;
   TtvScalar values[TTV_SIM_MAX_VALUES];
+  TtvSimTruth *truth;       /* weak, or NULL: what it did, for tests */
+  GHashTable *initial_names; /* tgid -> char *, owned: the names of the processes alive at the start */
+  GHashTable *files;        /* "tgid/fd" -> char *, owned: what the trace says each fd is */
+  guint32 last_args_cpu;    /* the CPU index whose call the arguments below are */
+  TtvSimCallArgs args;      /* of the last call entered */
+  char args_file[64];       /* args.filename's text */
+  char file_buf[64];        /* ttv_sim_get_process_file's */
+  struct _TtvSimProbe *probe; /* owned, or NULL (options.probe) */
 };
+
+/* --- The truth (ttv-sim-truth.c), told by ttv-sim.c and the probe ----------- */
+
+/* @file: what the trace says of its fd argument, or NULL. */
+void ttv_sim_truth_syscall_entry (TtvSimTruth *t, gint cpu, guint32 tid, guint32 tgid, guint number,
+                                  const char *file, TtvTime now);
+void ttv_sim_truth_syscall_exit (TtvSimTruth *t, gint cpu, guint32 tid, gint64 ret, TtvTime now);
+void ttv_sim_truth_futex_wait (TtvSimTruth *t, guint32 tid, guint64 uaddr, TtvTime now);
+/* @cpu: where the wakeup happens (its interrupt or running task wakes). */
+void ttv_sim_truth_wakeup (TtvSimTruth *t, gint cpu, guint32 tid, gboolean is_new, TtvTime now);
+/* @prev_state: a TtvSimTaskState. */
+void ttv_sim_truth_switch (TtvSimTruth *t, gint cpu, guint32 prev, guint prev_state, guint32 next, TtvTime now);
+void ttv_sim_truth_interrupt (TtvSimTruth *t, gint cpu, gboolean soft, guint32 id, gboolean entry, TtvTime now);
+void ttv_sim_truth_raise (TtvSimTruth *t, gint cpu, guint32 vec, TtvTime now);
+void ttv_sim_truth_io_issue (TtvSimTruth *t, gint cpu, guint32 dev, guint64 sector, guint32 nr, gboolean write,
+                             TtvTime now);
+void ttv_sim_truth_io_complete (TtvSimTruth *t, guint32 dev, guint64 sector, TtvTime now);
+/* A new task with this id (a pid reused): nothing of the old one remains. */
+void ttv_sim_truth_forget (TtvSimTruth *t, guint32 tid);
+
+/* --- The probe (ttv-sim-probe.c) ---------------------------------------------- */
+
+typedef struct _TtvSimProbe TtvSimProbe;
+
+/* The probe's threads' pids, its CPU id and its IRQ line. */
+#define TTV_SIM_PROBE_PID 4194301u
+#define TTV_SIM_PROBE_IRQ 21u
+
+TtvSimProbe *ttv_sim_probe_new (TtvSim *sim, guint cpu_id);
+void        ttv_sim_probe_free (TtvSimProbe *probe);
+/* When its next event is (T_INF: never). */
+TtvTime     ttv_sim_probe_next_time (const TtvSimProbe *probe);
+/* Emits its next event through @emit. */
+gboolean    ttv_sim_probe_step (TtvSimProbe *probe, TtvSimEmitFunc emit, gpointer user_data, GError **error);
+guint       ttv_sim_probe_get_cpu (const TtvSimProbe *probe);
+/* The pid running on its CPU, its threads' names and thread group. */
+guint32     ttv_sim_probe_get_running (const TtvSimProbe *probe);
+const char *ttv_sim_probe_get_name (const TtvSimProbe *probe, guint pid);
+/* The arguments of the call its running thread just entered. */
+gboolean    ttv_sim_probe_get_call_args (const TtvSimProbe *probe, TtvSimCallArgs *args);
 
 /* --- Random numbers: xoshiro256**, integer only so that every machine
  * produces the same trace. ------------------------------------------------ */

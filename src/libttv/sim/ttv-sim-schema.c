@@ -312,6 +312,10 @@ ttv_sim_schema_new (TtvByteOrder byte_order)
   u (&b, "len", 32, NULL);
   add (&b, "name", ttv_type_new_string (), "Device name");
 
+  event (s, &b, TTV_SIM_EVENT_SOFT_IRQ_RAISE, TTV_SIM_FACILITY_CORE, "soft_irq_raise",
+         "Soft interrupt raised (run at the next soft IRQ processing)");
+  add (&b, "softirq_id", softirq_enum (&b), "Soft interrupt vector");
+
   for (guint i = 0; i < TTV_SIM_N_EVENTS; i++)
     {
       ttv_type_finish (s->events[i].fields);

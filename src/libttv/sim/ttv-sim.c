@@ -34,6 +34,7 @@ typedef enum {
   ACT_SOFT_WAKEUP,
   ACT_SOFT_FREE,
   ACT_SOFT_EXIT,
+  ACT_SOFT_RAISE,           /* options.softirq_raise: the soft IRQ about to be raised */
   ACT_SWITCH,               /* preemption or idle task leaving */
   ACT_SYSCALL_ENTRY,
   ACT_SYSCALL_STEP,
@@ -220,6 +221,23 @@ next_tick_after (TtvSim *sim, TtvTime t)
   return first + ((t - first) / sim->opt.tick_ns + 1) * sim->opt.tick_ns;
 }
 
+/* The soft IRQ the hard IRQ being handled on @c raises, or -1. */
+static gint
+hard_softirq (const Cpu *c)
+{
+  switch (c->ep_role)
+    {
+    case TTV_SIM_IRQ_TIMER:
+      return c->ep_tick ? TTV_SIM_SOFTIRQ_TIMER : -1;
+    case TTV_SIM_IRQ_BLOCK:
+      return TTV_SIM_SOFTIRQ_BLOCK;
+    case TTV_SIM_IRQ_NET:
+      return TTV_SIM_SOFTIRQ_NET_RX;
+    default:
+      return -1;
+    }
+}
+
 static void
 plan (TtvSim *sim, Cpu *c)
 {
@@ -234,6 +252,8 @@ plan (TtvSim *sim, Cpu *c)
       if (c->ep_role == TTV_SIM_IRQ_TIMER && c->ep_work < EPISODE_MAX_WORK
           && heap_due (c, TTV_SIM_IRQ_TIMER))
         c->act = ACT_HARD_WAKEUP;
+      else if (sim->opt.softirq_raise && !c->raised && hard_softirq (c) >= 0)
+        c->act = ACT_SOFT_RAISE;
       else
         c->act = ACT_IRQ_EXIT;
       c->next_time = quantize (sim, base + gap (sim, k / 2));
@@ -253,6 +273,9 @@ plan (TtvSim *sim, Cpu *c)
         c->act = ACT_SOFT_RECEIVE;
       else if (c->softirq == TTV_SIM_SOFTIRQ_RCU && c->ep_work < 4 && sim->zombie_head != NONE)
         c->act = ACT_SOFT_FREE;
+      else if (sim->opt.softirq_raise && c->softirq == TTV_SIM_SOFTIRQ_TIMER && !c->raised_rcu
+               && sim->zombie_head != NONE)
+        c->act = ACT_SOFT_RAISE;
       else
         c->act = ACT_SOFT_EXIT;
       c->next_time = quantize (sim, base + gap (sim, k / 2));
@@ -392,6 +415,8 @@ do_switch (TtvSim *sim, Cpu *c, guint8 prev_state, const Wake *wake, Cpu *wake_c
   V_UINT (0, pp->pid);
   V_UINT (1, sim->procs[next].pid);
   V_UINT (2, prev_state);
+  if (sim->truth)
+    ttv_sim_truth_switch (sim->truth, (gint) c->id, pp->pid, prev_state, sim->procs[next].pid, sim->now);
 
   if (!is_idle_task (sim, prev))
     {
@@ -445,6 +470,8 @@ do_wakeup (TtvSim *sim, Cpu *c, guint32 p)
   Proc *pp = &sim->procs[p];
   Cpu *target = &sim->cpus[pp->cpu];
 
+  if (sim->truth)
+    ttv_sim_truth_wakeup (sim->truth, (gint) c->id, pp->pid, pp->state == P_NEW, sim->now);
   /* To an idle CPU when its own is busy, unless it is bound to it. */
   if (!pp->bound && !cpu_idle (sim, target))
     for (guint i = 0; i < sim->n_cpus; i++)
@@ -471,11 +498,16 @@ do_wakeup (TtvSim *sim, Cpu *c, guint32 p)
   return TTV_SIM_EVENT_SCHED_WAKEUP;
 }
 
+static void files_after_call (TtvSim *sim, const Proc *p);
+
 static guint
 syscall_exit (TtvSim *sim, Proc *p)
 {
   p->in_syscall = FALSE;
   V_INT (0, p->ret);
+  files_after_call (sim, p);
+  if (sim->truth)
+    ttv_sim_truth_syscall_exit (sim->truth, (gint) sim->cpus[p->cpu].id, p->pid, p->ret, sim->now);
   return TTV_SIM_EVENT_SYSCALL_EXIT;
 }
 
@@ -485,7 +517,7 @@ alloc_pid (TtvSim *sim)
   for (;;)
     {
       guint32 pid = sim->next_pid++;
-      if (sim->next_pid >= 4194304)
+      if (sim->next_pid >= TTV_SIM_PROBE_PID)
         {
           sim->next_pid = 300;
           sim->pid_wrapped = TRUE;
@@ -523,6 +555,9 @@ syscall_step (TtvSim *sim, Cpu *c, Proc *p)
           V_UINT (1, p->io_sector);
           V_UINT (2, p->io_nr);
           V_UINT (3, sc->kind == TTV_SIM_SYSCALL_WRITE);
+          if (sim->truth)
+            ttv_sim_truth_io_issue (sim->truth, (gint) c->id, (8u << 20) | 0, p->io_sector, p->io_nr,
+                                    sc->kind == TTV_SIM_SYSCALL_WRITE, sim->now);
           if (sc->kind == TTV_SIM_SYSCALL_WRITE)
             {
               /* asynchronous writeback: completes later, nobody waits */
@@ -584,6 +619,8 @@ syscall_step (TtvSim *sim, Cpu *c, Proc *p)
           Proc *child = &sim->procs[slot];
           memset (child, 0, sizeof *child);
           child->pid = alloc_pid (sim);
+          if (sim->truth)
+            ttv_sim_truth_forget (sim->truth, child->pid);
           child->state = P_NEW;
           child->cpu = ci;
           child->next = NONE;
@@ -670,8 +707,8 @@ quick_return (TtvSim *sim, Proc *p, guint number)
 {
   switch (number)
     {
-    case 2: case 257:    /* open, openat */
-      return below (sim, 8) == 0 ? -2 : 3 + (gint64) below (sim, 60);
+    case 2: case 257:    /* open, openat: above the statedump's files */
+      return below (sim, 8) == 0 ? -2 : 10 + (gint64) below (sim, 53);
     case 4: case 5:      /* stat, fstat */
       return below (sim, 8) == 0 ? -2 : 0;
     case 8:
@@ -695,6 +732,126 @@ quick_return (TtvSim *sim, Proc *p, guint number)
     }
 }
 
+/* --- System call arguments (LTTng 2.x traces carry them) ------------------- */
+
+/* Processes alive at the start (leaders, not kernel threads) have files
+ * 3 to 5 open; their reads and writes use one of them.  Opens return fds
+ * from 10 on, which closes give back. */
+#define FIRST_FILE_FD 3
+#define N_FILES 3
+
+static const Proc *
+initial_leader (const TtvSim *sim, guint32 tgid)
+{
+  for (guint i = sim->n_cpus; i < sim->n_cpus + sim->n_initial && i < sim->n_procs; i++)
+    {
+      const Proc *q = &sim->procs[i];
+      if (q->pid == tgid)
+        return q->tgid == q->pid && q->role != TTV_SIM_ROLE_KTHREAD && q->state != P_FREE ? q : NULL;
+    }
+  return NULL;
+}
+
+static void
+initial_file_name (const TtvSim *sim, guint32 tgid, gint fd, char *buf, gsize len)
+{
+  const char *name = g_hash_table_lookup (sim->initial_names, GUINT_TO_POINTER (tgid));
+  if (sim->probe && tgid == TTV_SIM_PROBE_PID)
+    name = ttv_sim_probe_get_name (sim->probe, tgid);
+  g_snprintf (buf, len, "/var/lib/%s/%d.db", name ? name : "?", fd);
+}
+
+static void
+set_call_args (TtvSim *sim, Cpu *c, Proc *p, guint number)
+{
+  TtvSimCallArgs *a = &sim->args;
+  memset (a, 0, sizeof *a);
+  a->fd = -1;
+  sim->args_file[0] = '\0';
+  sim->last_args_cpu = (guint32) (c - sim->cpus);
+  switch (number)
+    {
+    case 0: case 1: case 5: case 8: case 16: case 17: case 72: case 74:
+      a->fd = FIRST_FILE_FD + p->tgid % N_FILES;
+      break;
+    case 3:
+      a->fd = 10 + p->tgid % 40;
+      break;
+    case 2: case 257:
+      g_snprintf (sim->args_file, sizeof sim->args_file, "/etc/%s.conf", p->name);
+      a->filename = sim->args_file;
+      break;
+    case 202:
+      /* A lock or condition of the process; joining a thread waits on its tid. */
+      a->futex = TRUE;
+      a->uaddr = (sim->opt.pointer_bits == 32 ? G_GUINT64_CONSTANT (0x40000000) : G_GUINT64_CONSTANT (0x7f0000000000))
+                 + ((guint64) (p->tgid & 0xffff) << 12)
+                 + (ttv_sim_syscalls[p->sc].kind == TTV_SIM_SYSCALL_WAIT ? 0x100 : 0x40);
+      a->op = 128;   /* FUTEX_WAIT | FUTEX_PRIVATE_FLAG */
+      break;
+    default:
+      break;
+    }
+}
+
+static char *
+fd_key (guint32 tgid, gint64 fd)
+{
+  return g_strdup_printf ("%u/%" G_GINT64_FORMAT, tgid, fd);
+}
+
+/* The file the trace says the call's fd (or filename) is, or NULL: the
+ * statedump's files, what opens returned until closed. */
+static const char *
+call_file (TtvSim *sim)
+{
+  const TtvSimCallArgs *a = &sim->args;
+  if (a->filename)
+    return a->filename;
+  if (a->fd < 0)
+    return NULL;
+  Proc *p = &sim->procs[sim->cpus[sim->last_args_cpu].cur];
+  g_autofree char *key = fd_key (p->tgid, a->fd);
+  return g_hash_table_lookup (sim->files, key);
+}
+
+/* A call returns: opens and closes change what fds are. */
+static void
+files_after_call (TtvSim *sim, const Proc *p)
+{
+  guint number = ttv_sim_syscalls[p->sc].number;
+  if ((number == 2 || number == 257) && p->ret >= 0)
+    g_hash_table_replace (sim->files, fd_key (p->tgid, p->ret), g_strdup_printf ("/etc/%s.conf", p->name));
+  else if (number == 3 && p->ret == 0)
+    {
+      g_autofree char *key = fd_key (p->tgid, 10 + p->tgid % 40);
+      g_hash_table_remove (sim->files, key);
+    }
+}
+
+gboolean
+ttv_sim_get_call_args (const TtvSim *sim, guint cpu_id, TtvSimCallArgs *args)
+{
+  if (sim->probe && cpu_id == ttv_sim_probe_get_cpu (sim->probe))
+    return ttv_sim_probe_get_call_args (sim->probe, args);
+  if (sim->last_args_cpu >= sim->n_cpus || sim->cpus[sim->last_args_cpu].id != cpu_id)
+    return FALSE;
+  *args = sim->args;
+  return TRUE;
+}
+
+gboolean
+ttv_sim_get_process_file (const TtvSim *sim, guint pid, guint index, gint *fd, const char **filename)
+{
+  gboolean probe = sim->probe && pid == TTV_SIM_PROBE_PID;
+  if (index >= N_FILES || (!probe && initial_leader (sim, pid) == NULL))
+    return FALSE;
+  *fd = FIRST_FILE_FD + (gint) index;
+  initial_file_name (sim, pid, *fd, ((TtvSim *) sim)->file_buf, sizeof sim->file_buf);
+  *filename = sim->file_buf;
+  return TRUE;
+}
+
 static guint
 do_syscall_entry (TtvSim *sim, Cpu *c, Proc *p, guint sc)
 {
@@ -711,6 +868,13 @@ do_syscall_entry (TtvSim *sim, Cpu *c, Proc *p, guint sc)
     p->io = ttv_sim_does_io (sim, p, TRUE) && sim->cpus[sim->block_cpu].heap_len < sim->n_procs + 64;
   V_UINT (0, s->number);
   V_UINT (1, user_address (sim));
+  set_call_args (sim, c, p, s->number);
+  if (sim->truth)
+    {
+      ttv_sim_truth_syscall_entry (sim->truth, (gint) c->id, p->pid, p->tgid, s->number, call_file (sim), sim->now);
+      if (sim->args.futex)
+        ttv_sim_truth_futex_wait (sim->truth, p->pid, sim->args.uaddr, sim->now);
+    }
   return TTV_SIM_EVENT_SYSCALL_ENTRY;
 }
 
@@ -736,9 +900,12 @@ fire (TtvSim *sim, Cpu *c)
           if (!is_idle_task (sim, c->cur) && sim->now >= p->slice_end)
             c->need_resched = TRUE;
         }
+      c->raised = FALSE;
       V_UINT (0, sim->lines[c->ep_line].number);
       V_UINT (1, is_idle_task (sim, c->cur) || p->in_syscall || c->in_trap
                  || p->role == TTV_SIM_ROLE_KTHREAD);
+      if (sim->truth)
+        ttv_sim_truth_interrupt (sim->truth, (gint) c->id, FALSE, sim->lines[c->ep_line].number, TRUE, sim->now);
       return TTV_SIM_EVENT_IRQ_ENTRY;
 
     case ACT_HARD_WAKEUP:
@@ -747,6 +914,8 @@ fire (TtvSim *sim, Cpu *c)
       return do_wakeup (sim, c, w.proc);
 
     case ACT_IRQ_EXIT:
+      if (sim->truth)
+        ttv_sim_truth_interrupt (sim->truth, (gint) c->id, FALSE, 0, FALSE, sim->now);
       c->phase = PH_SOFT_PENDING;
       switch (c->ep_role)
         {
@@ -771,7 +940,10 @@ fire (TtvSim *sim, Cpu *c)
     case ACT_SOFT_ENTRY:
       c->phase = PH_SOFT;
       c->ep_work = 0;
+      c->raised_rcu = FALSE;
       V_UINT (0, c->softirq);
+      if (sim->truth)
+        ttv_sim_truth_interrupt (sim->truth, (gint) c->id, TRUE, c->softirq, TRUE, sim->now);
       return TTV_SIM_EVENT_SOFT_IRQ_ENTRY;
 
     case ACT_SOFT_COMPLETE:
@@ -782,6 +954,8 @@ fire (TtvSim *sim, Cpu *c)
       V_UINT (1, w.sector);
       V_UINT (2, w.nr);
       V_INT (3, 0);
+      if (sim->truth)
+        ttv_sim_truth_io_complete (sim->truth, (8u << 20) | 0, w.sector, sim->now);
       return TTV_SIM_EVENT_REQUEST_COMPLETE;
 
     case ACT_SOFT_RECEIVE:
@@ -820,7 +994,12 @@ fire (TtvSim *sim, Cpu *c)
     case ACT_SOFT_EXIT:
     soft_exit:
       V_UINT (0, c->softirq);
-      if (c->softirq == TTV_SIM_SOFTIRQ_TIMER && sim->zombie_head != NONE)
+      if (sim->truth)
+        ttv_sim_truth_interrupt (sim->truth, (gint) c->id, TRUE, c->softirq, FALSE, sim->now);
+      /* With raises, RCU runs when it was raised (another CPU may have
+       * freed the zombies meanwhile: it then finds none). */
+      if (c->softirq == TTV_SIM_SOFTIRQ_TIMER
+          && (sim->opt.softirq_raise ? c->raised_rcu : sim->zombie_head != NONE))
         {
           c->phase = PH_SOFT_PENDING;
           c->softirq = TTV_SIM_SOFTIRQ_RCU;
@@ -828,6 +1007,19 @@ fire (TtvSim *sim, Cpu *c)
       else
         c->phase = PH_NONE;
       return TTV_SIM_EVENT_SOFT_IRQ_EXIT;
+
+    case ACT_SOFT_RAISE:
+      {
+        guint32 vec = c->phase == PH_HARD ? (guint32) hard_softirq (c) : TTV_SIM_SOFTIRQ_RCU;
+        if (c->phase == PH_HARD)
+          c->raised = TRUE;
+        else
+          c->raised_rcu = TRUE;
+        V_UINT (0, vec);
+        if (sim->truth)
+          ttv_sim_truth_raise (sim->truth, (gint) c->id, vec, sim->now);
+        return TTV_SIM_EVENT_SOFT_IRQ_RAISE;
+      }
 
     case ACT_SWITCH:
       return do_switch (sim, c, TTV_SIM_TASK_RUNNING, NULL, NULL);
@@ -1122,6 +1314,21 @@ ttv_sim_new (const TtvSimOptions *options, GError **error)
   sim->daemon_nap = o.sleep_ns * 50 * (TtvTime) MAX (1u, M / (20 * sim->n_cpus));
   ttv_sim_populate (sim);
   set_initial_states (sim);
+  sim->initial_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  sim->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint32 slot = sim->n_cpus; slot < sim->n_cpus + sim->n_initial; slot++)
+    {
+      const Proc *p = &sim->procs[slot];
+      if (p->tgid == p->pid && p->role != TTV_SIM_ROLE_KTHREAD)
+        g_hash_table_insert (sim->initial_names, GUINT_TO_POINTER (p->pid), g_strdup (p->name));
+    }
+  for (guint32 slot = sim->n_cpus; slot < sim->n_cpus + sim->n_initial; slot++)
+    for (gint fd = FIRST_FILE_FD; fd < FIRST_FILE_FD + N_FILES && initial_leader (sim, sim->procs[slot].pid); fd++)
+      {
+        char name[64];
+        initial_file_name (sim, sim->procs[slot].pid, fd, name, sizeof name);
+        g_hash_table_insert (sim->files, fd_key (sim->procs[slot].pid, fd), g_strdup (name));
+      }
   sim->free_head = NONE;
   for (guint32 slot = sim->n_procs; slot-- > sim->n_cpus + M;)
     {
@@ -1133,6 +1340,15 @@ ttv_sim_new (const TtvSimOptions *options, GError **error)
 
   for (guint i = 0; i < sim->n_cpus; i++)
     plan (sim, &sim->cpus[i]);
+  if (o.probe)
+    {
+      guint id = 0;
+      for (guint i = 0; i < sim->n_cpus; i++)
+        id = MAX (id, sim->cpus[i].id + 1);
+      sim->probe = ttv_sim_probe_new (sim, id);
+      /* Its IRQ line and its three threads, described at the start. */
+      sim->n_control += 4;
+    }
   return sim;
 }
 
@@ -1146,10 +1362,39 @@ ttv_sim_free (TtvSim *sim)
   g_free (sim->cpus);
   g_free (sim->procs);
   g_free (sim->lines);
+  if (sim->initial_names)
+    g_hash_table_unref (sim->initial_names);
+  if (sim->files)
+    g_hash_table_unref (sim->files);
+  ttv_sim_probe_free (sim->probe);
   g_free (sim);
 }
 
 /* --- Running ------------------------------------------------------------------ */
+
+/* The probe's IRQ line (@j 0), then its threads, blocked in nanosleep. */
+static gboolean
+step_probe_control (TtvSim *sim, guint j, TtvSimEmitFunc emit, gpointer user_data, GError **error)
+{
+  if (j == 0)
+    {
+      V_UINT (0, TTV_SIM_PROBE_IRQ);
+      V_UINT (1, 0);
+      V_STR (2, "PCI-MSI-edge");
+      V_STR (3, "probe-disk");
+      return emit (user_data, TTV_SIM_STREAM_INTERRUPTS, sim->opt.start_time, TTV_SIM_EVENT_INTERRUPT,
+                   sim->values, 4, error);
+    }
+  guint32 pid = TTV_SIM_PROBE_PID + j - 1;
+  V_STR (0, ttv_sim_probe_get_name (sim->probe, pid));
+  V_UINT (1, pid);
+  V_UINT (2, 1);
+  for (guint k = 3; k < 12; k++)
+    V_UINT (k, 0);
+  V_UINT (12, TTV_SIM_PROCESS_WAIT_INTERRUPTIBLE);
+  return emit (user_data, TTV_SIM_STREAM_PROCESSES, sim->opt.start_time, TTV_SIM_EVENT_PROCESS, sim->values, 13,
+               error);
+}
 
 static gboolean
 step_control (TtvSim *sim, TtvSimEmitFunc emit, gpointer user_data, GError **error)
@@ -1168,6 +1413,8 @@ step_control (TtvSim *sim, TtvSimEmitFunc emit, gpointer user_data, GError **err
       return emit (user_data, TTV_SIM_STREAM_INTERRUPTS, sim->opt.start_time,
                    TTV_SIM_EVENT_INTERRUPT, sim->values, 4, error);
     }
+  if (i >= sim->n_lines + sim->n_initial)
+    return step_probe_control (sim, i - sim->n_lines - sim->n_initial, emit, user_data, error);
   const Proc *p = &sim->procs[sim->n_cpus + (i - sim->n_lines)];
   V_STR (0, p->name);
   V_UINT (1, p->pid);
@@ -1190,7 +1437,7 @@ static const guint8 n_values_of[TTV_SIM_N_EVENTS] = {
   [TTV_SIM_EVENT_PROCESS_EXIT] = 1, [TTV_SIM_EVENT_PROCESS_FREE] = 1,
   [TTV_SIM_EVENT_PROCESS] = 13, [TTV_SIM_EVENT_INTERRUPT] = 4,
   [TTV_SIM_EVENT_REQUEST_ISSUE] = 4, [TTV_SIM_EVENT_REQUEST_COMPLETE] = 4,
-  [TTV_SIM_EVENT_DEV_XMIT] = 3, [TTV_SIM_EVENT_NETIF_RECEIVE] = 3,
+  [TTV_SIM_EVENT_DEV_XMIT] = 3, [TTV_SIM_EVENT_NETIF_RECEIVE] = 3, [TTV_SIM_EVENT_SOFT_IRQ_RAISE] = 1,
 };
 
 gboolean
@@ -1217,6 +1464,16 @@ ttv_sim_step (TtvSim *sim, TtvSimEmitFunc emit, gpointer user_data, GError **err
   for (guint i = 1; i < sim->n_cpus; i++)
     if (sim->cpus[i].next_time < c->next_time)
       c = &sim->cpus[i];
+  /* The probe's CPU has the highest id: it goes last on equal times. */
+  if (sim->probe && ttv_sim_probe_next_time (sim->probe) < MIN (c->next_time, sim->end_time))
+    {
+      sim->now = ttv_sim_probe_next_time (sim->probe);
+      sim->n_events++;
+      if (ttv_sim_probe_step (sim->probe, emit, user_data, error))
+        return TRUE;
+      sim->done = TRUE;
+      return FALSE;
+    }
   if (c->next_time >= sim->end_time)
     {
       sim->done = TRUE;
@@ -1252,6 +1509,22 @@ ttv_sim_run (TtvSim *sim, TtvSimEmitFunc emit, gpointer user_data, GError **erro
 
 /* --- Queries ------------------------------------------------------------------ */
 
+void
+ttv_sim_set_truth (TtvSim *sim, TtvSimTruth *truth)
+{
+  sim->truth = truth;
+}
+
+gboolean
+ttv_sim_take_event (TtvSim *sim)
+{
+  g_return_val_if_fail (sim != NULL, FALSE);
+  if (sim->opt.max_events && sim->n_events >= sim->opt.max_events)
+    return FALSE;
+  sim->n_events++;
+  return TRUE;
+}
+
 guint64
 ttv_sim_get_n_events (const TtvSim *sim)
 {
@@ -1267,12 +1540,14 @@ ttv_sim_get_time (const TtvSim *sim)
 guint
 ttv_sim_get_n_cpus (const TtvSim *sim)
 {
-  return sim->n_cpus;
+  return sim->n_cpus + (sim->probe ? 1 : 0);
 }
 
 guint
 ttv_sim_get_cpu_id (const TtvSim *sim, guint index)
 {
+  if (sim->probe && index == sim->n_cpus)
+    return ttv_sim_probe_get_cpu (sim->probe);
   g_return_val_if_fail (index < sim->n_cpus, 0);
   return sim->cpus[index].id;
 }
@@ -1280,6 +1555,8 @@ ttv_sim_get_cpu_id (const TtvSim *sim, guint index)
 gint
 ttv_sim_get_running_pid (const TtvSim *sim, guint cpu_id)
 {
+  if (sim->probe && cpu_id == ttv_sim_probe_get_cpu (sim->probe))
+    return (gint) ttv_sim_probe_get_running (sim->probe);
   for (guint i = 0; i < sim->n_cpus; i++)
     if (sim->cpus[i].id == cpu_id)
       return (gint) sim->procs[sim->cpus[i].cur].pid;
@@ -1306,6 +1583,8 @@ ttv_sim_get_process_name (const TtvSim *sim, guint pid)
 {
   if (pid == 0)
     return "swapper";
+  if (sim->probe && ttv_sim_probe_get_name (sim->probe, pid))
+    return ttv_sim_probe_get_name (sim->probe, pid);
   const Proc *p = find_task (sim, pid);
   return p ? p->name : NULL;
 }
@@ -1313,6 +1592,8 @@ ttv_sim_get_process_name (const TtvSim *sim, guint pid)
 guint
 ttv_sim_get_process_tgid (const TtvSim *sim, guint pid)
 {
+  if (sim->probe && ttv_sim_probe_get_name (sim->probe, pid))
+    return TTV_SIM_PROBE_PID;
   const Proc *p = pid ? find_task (sim, pid) : NULL;
   return p ? p->tgid : 0;
 }

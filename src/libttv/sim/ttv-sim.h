@@ -39,6 +39,7 @@ typedef enum {
   TTV_SIM_EVENT_REQUEST_COMPLETE,
   TTV_SIM_EVENT_DEV_XMIT,          /* net */
   TTV_SIM_EVENT_NETIF_RECEIVE,
+  TTV_SIM_EVENT_SOFT_IRQ_RAISE,    /* core, with options.softirq_raise only */
   TTV_SIM_N_EVENTS
 } TtvSimEventId;
 
@@ -134,6 +135,15 @@ typedef struct {
   TtvTime kernel_ns;         /* mean step inside a syscall, trap or interrupt (default 1500) */
   TtvTime io_ns;             /* mean disk / network wait (default 400000) */
   TtvTime sleep_ns;          /* mean timed sleep (default 2000000) */
+  /* Emit soft IRQ raises (core.soft_irq_raise) before the IRQ exit (or
+   * soft IRQ exit) that raises them; off by default: traces without it
+   * are as before. */
+  gboolean softirq_raise;
+  /* The probe: a process of three threads on a CPU of its own (the
+   * highest id + 1) doing the same thing every 10 ms, with known
+   * latencies, CPU share, disk time and wakeup chain (ttv-sim-probe.c);
+   * off by default. */
+  gboolean probe;
 } TtvSimOptions;
 
 #define TTV_SIM_MAX_CPUS 1024
@@ -166,7 +176,101 @@ gboolean ttv_sim_run (TtvSim *sim, TtvSimEmitFunc emit, gpointer user_data, GErr
 
 /* --- The truth, for tests ------------------------------------------------- */
 
+/* What the simulated kernel did, recorded from its own state as it runs
+ * (not from its events), with exact times: what the analyses must find.
+ * It holds only what the trace can show: a CPU's running task is known from
+ * its first context switch, so calls, run slices and wakers on a CPU count
+ * from then on; a call counts when its entry and exit were both seen. */
+typedef enum { TTV_SIM_WAKER_NONE, TTV_SIM_WAKER_THREAD, TTV_SIM_WAKER_IRQ, TTV_SIM_WAKER_SOFTIRQ } TtvSimWaker;
+
+typedef struct {
+  TtvTime start, end;
+  guint32 tid;
+  guint32 tgid;
+  gint cpu;                  /* where it entered */
+  guint number;              /* x86_64 syscall number */
+  gint64 ret;
+  char file[64];             /* the file of its fd argument, where the trace says it, or "" */
+} TtvSimTruthCall;
+
+typedef struct {
+  TtvTime woken, running;
+  guint32 tid;
+  gint cpu;                  /* where it ran */
+  TtvSimWaker waker_kind;
+  guint32 waker;             /* tid, IRQ line or soft IRQ vector */
+  gboolean is_new;
+} TtvSimTruthWakeup;
+
+typedef struct {
+  TtvTime blocked, woken, running;   /* woken = running, running = the end when not woken */
+  guint32 tid;
+  gint cpu;                  /* where it blocked */
+  gint number;               /* the call it blocked in (entered in the trace), -1: none */
+  guint state;               /* 1: interruptible (S), 2: uninterruptible (D) */
+  TtvSimWaker waker_kind;
+  guint32 waker;
+  gboolean unfinished;
+} TtvSimTruthBlocked;
+
+typedef struct {
+  TtvTime start, end;
+  gint cpu;
+  guint32 tid;               /* 0: the idle task's interrupts */
+} TtvSimTruthSlice;
+
+typedef struct {
+  TtvTime issue, complete;
+  guint32 dev;
+  guint64 sector;
+  guint32 nr_sector;
+  guint32 tid;               /* G_MAXUINT32: issued where the running task is not known */
+  gboolean write;
+  char file[64];             /* the file of the call that issued it, where the trace says it, or "" */
+} TtvSimTruthIo;
+
+typedef struct {
+  TtvTime entry, exit;
+  TtvTime raise;             /* soft IRQs with softirq_raise: when it was raised, else 0 */
+  gint cpu;
+  guint32 id;                /* IRQ line or soft IRQ vector */
+  gboolean soft;
+} TtvSimTruthIrq;
+
+typedef struct {
+  TtvTime start, end;
+  guint32 tid;
+  guint64 uaddr;
+  TtvTime blocked;           /* off the CPU within the call */
+  guint32 waker;             /* the thread that woke it, G_MAXUINT32: none */
+} TtvSimTruthFutex;
+
+typedef struct {
+  GArray *calls;             /* of TtvSimTruthCall, by exit */
+  GArray *wakeups;           /* of TtvSimTruthWakeup, by running */
+  GArray *blocked;           /* of TtvSimTruthBlocked, by running */
+  GArray *slices;            /* of TtvSimTruthSlice, by end */
+  GArray *io;                /* of TtvSimTruthIo, by completion */
+  GArray *irqs;              /* of TtvSimTruthIrq, by exit */
+  GArray *futex;             /* of TtvSimTruthFutex, by end */
+  gpointer priv;             /* what is open, by task and CPU */
+} TtvSimTruth;
+
+TtvSimTruth *ttv_sim_truth_new (void);
+void     ttv_sim_truth_free (TtvSimTruth *truth);
+/* Records what @sim does from now on into @truth (borrowed: it must
+ * outlive the run); call before the first step. */
+void     ttv_sim_set_truth (TtvSim *sim, TtvSimTruth *truth);
+/* After the run: what is still open ends at the last event (@end), as
+ * the analyses close it. */
+void     ttv_sim_truth_finish (TtvSimTruth *truth, TtvTime end);
+
 guint64  ttv_sim_get_n_events (const TtvSim *sim);
+/* A writer's own event, one the simulation does not emit (the files a
+ * CTF statedump names): it counts towards the events asked for (-n).
+ * TRUE when there is room for it (it is then counted), FALSE when the
+ * count is reached: the writer leaves it out. */
+gboolean ttv_sim_take_event (TtvSim *sim);
 /* Time of the last emitted event (start time before the first). */
 TtvTime  ttv_sim_get_time (const TtvSim *sim);
 guint    ttv_sim_get_n_cpus (const TtvSim *sim);
@@ -180,7 +284,27 @@ const char *ttv_sim_get_process_name (const TtvSim *sim, guint pid);
 /* Thread group (process) of a live or zombie task, or 0. */
 guint    ttv_sim_get_process_tgid (const TtvSim *sim, guint pid);
 
+/* The arguments of a system call, as LTTng 2.x kernel traces name them
+ * (the format-neutral events carry none). */
+typedef struct {
+  gint64 fd;                 /* -1: no fd argument */
+  const char *filename;      /* NULL: none (valid during the emit call) */
+  gboolean futex;            /* uaddr and op are set */
+  guint64 uaddr;
+  guint32 op;
+} TtvSimCallArgs;
+
+/* From the emit callback of a syscall entry on @cpu_id: the arguments of
+ * the call that begins. */
+gboolean ttv_sim_get_call_args (const TtvSim *sim, guint cpu_id, TtvSimCallArgs *args);
+/* The @index-th file (0, 1, 2...) open in process @pid when the trace
+ * starts (its statedump): FALSE past the last, or for a process created
+ * later, a thread or a kernel thread.  @filename is valid until the next
+ * call. */
+gboolean ttv_sim_get_process_file (const TtvSim *sim, guint pid, guint index, gint *fd, const char **filename);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvSim, ttv_sim_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvSimTruth, ttv_sim_truth_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvSimSchema, ttv_sim_schema_free)
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* ttv-kernel-model.c: the kernel model tables and their binding to the
  * event types of opened traces (see ttv-kernel-model.h). */
 #include "ttv-kernel-model.h"
+#include "ttv-event-owner.h"
 #include "ttv-field-accessor.h"
 #include "ttv-state-private.h"
 
@@ -13,9 +14,9 @@ static const TtvKernelModelEntry ltt_table[] = {
   { "core.process_exec", TTV_KM_EXEC, { "filename", "pid" } },
   { "core.process_exit", TTV_KM_EXIT, { "pid" } },
   { "core.process_free", TTV_KM_FREE, { "pid" } },
-  { "core.sched_wakeup", TTV_KM_WAKEUP, { "pid" } },
+  { "core.sched_wakeup", TTV_KM_WAKEUP, { "pid", NULL, "target_cpu" } },
   { "core.syscall_entry", TTV_KM_SYSCALL_ENTRY, { "syscall_id" } },
-  { "core.syscall_exit", TTV_KM_SYSCALL_EXIT, { NULL } },
+  { "core.syscall_exit", TTV_KM_SYSCALL_EXIT, { "ret" } },
   { "core.trap_entry", TTV_KM_TRAP_ENTRY, { "trap_id" } },
   { "core.trap_exit", TTV_KM_TRAP_EXIT, { NULL } },
   { "core.irq_entry", TTV_KM_IRQ_ENTRY, { "irq_id" } },
@@ -24,27 +25,28 @@ static const TtvKernelModelEntry ltt_table[] = {
   { "core.soft_irq_exit", TTV_KM_SOFTIRQ_EXIT, { NULL } },
   { "core.process", TTV_KM_PROCESS_DESCRIPTION, { "pid", NULL, "ppid", "name", "state" } },
   { "core.interrupt", TTV_KM_IRQ_DESCRIPTION, { "number", "name" } },
-  { "block.request_issue", TTV_KM_BLOCK_ISSUE, { "dev", "sector", "nr_sector" } },
+  { "block.request_issue", TTV_KM_BLOCK_ISSUE, { "dev", "sector", "nr_sector", "rw" } },
   { "block.request_complete", TTV_KM_BLOCK_COMPLETE, { "dev", "sector", "nr_sector" } },
+  { "core.soft_irq_raise", TTV_KM_SOFTIRQ_RAISE, { "softirq_id" } },
   { NULL }
 };
 
 /* LTTng 2.x kernel traces (lttng-modules 2.1 to 2.13). */
 static const TtvKernelModelEntry lttng2_table[] = {
-  { "sched_switch", TTV_KM_SCHED_SWITCH, { "prev_tid", "next_tid", "prev_state", "prev_comm", "next_comm" } },
+  { "sched_switch", TTV_KM_SCHED_SWITCH, { "prev_tid", "next_tid", "prev_state", "prev_comm", "next_comm", "next_prio" } },
   { "sched_process_fork", TTV_KM_FORK, { "parent_tid", "child_tid", "child_pid", "child_comm" } },
   { "sched_process_exec", TTV_KM_EXEC, { "filename", "tid" } },
   { "sched_process_exit", TTV_KM_EXIT, { "tid" } },
   { "sched_process_free", TTV_KM_FREE, { "tid" } },
-  { "sched_wakeup", TTV_KM_WAKEUP, { "tid" } },
-  { "sched_wakeup_new", TTV_KM_WAKEUP, { "tid" } },
-  { "sched_waking", TTV_KM_WAKEUP, { "tid" } },
-  { "syscall_entry_*", TTV_KM_SYSCALL_ENTRY, { NULL } },
-  { "syscall_exit_*", TTV_KM_SYSCALL_EXIT, { NULL } },
-  { "compat_syscall_entry_*", TTV_KM_SYSCALL_ENTRY, { NULL } },
-  { "compat_syscall_exit_*", TTV_KM_SYSCALL_EXIT, { NULL } },
-  { "exit_syscall", TTV_KM_SYSCALL_EXIT, { NULL } },
-  { "sys_*", TTV_KM_SYSCALL_ENTRY, { NULL } },
+  { "sched_wakeup", TTV_KM_WAKEUP, { "tid", "prio", "target_cpu" } },
+  { "sched_wakeup_new", TTV_KM_WAKEUP, { "tid", "prio", "target_cpu" } },
+  { "sched_waking", TTV_KM_WAKEUP, { "tid", "prio", "target_cpu" } },
+  { "syscall_entry_*", TTV_KM_SYSCALL_ENTRY, { NULL, "fd", "filename", "uaddr", "op" } },
+  { "syscall_exit_*", TTV_KM_SYSCALL_EXIT, { "ret" } },
+  { "compat_syscall_entry_*", TTV_KM_SYSCALL_ENTRY, { NULL, "fd", "filename", "uaddr", "op" } },
+  { "compat_syscall_exit_*", TTV_KM_SYSCALL_EXIT, { "ret" } },
+  { "exit_syscall", TTV_KM_SYSCALL_EXIT, { "ret" } },
+  { "sys_*", TTV_KM_SYSCALL_ENTRY, { NULL, "fd", "filename", "uaddr", "op" } },
   /* Not lttng-modules events: ttv-gen's CTF traces name page faults so. */
   { "trap_entry", TTV_KM_TRAP_ENTRY, { "trap_id" } },
   { "trap_exit", TTV_KM_TRAP_EXIT, { NULL } },
@@ -54,10 +56,12 @@ static const TtvKernelModelEntry lttng2_table[] = {
   { "softirq_exit", TTV_KM_SOFTIRQ_EXIT, { "vec" } },
   { "lttng_statedump_process_state", TTV_KM_PROCESS_DESCRIPTION, { "tid", "pid", "ppid", "name", "status" } },
   { "lttng_statedump_interrupt", TTV_KM_IRQ_DESCRIPTION, { "irq", "name" } },
-  { "block_rq_issue", TTV_KM_BLOCK_ISSUE, { "dev", "sector", "nr_sector" } },
-  { "block_rq_complete", TTV_KM_BLOCK_COMPLETE, { "dev", "sector", "nr_sector" } },
+  { "block_rq_issue", TTV_KM_BLOCK_ISSUE, { "dev", "sector", "nr_sector", "rwbs", "comm" } },
+  { "block_rq_complete", TTV_KM_BLOCK_COMPLETE, { "dev", "sector", "nr_sector", "rwbs" } },
   /* A requeued request leaves the device until it is issued again. */
-  { "block_rq_requeue", TTV_KM_BLOCK_COMPLETE, { "dev", "sector", "nr_sector" } },
+  { "block_rq_requeue", TTV_KM_BLOCK_REQUEUE, { "dev", "sector", "nr_sector", "rwbs" } },
+  { "softirq_raise", TTV_KM_SOFTIRQ_RAISE, { "vec" } },
+  { "lttng_statedump_file_descriptor", TTV_KM_FD_DESCRIPTION, { "pid", "fd", "filename" } },
   { NULL }
 };
 
@@ -70,15 +74,17 @@ static const TtvKernelModelEntry lttng0_table[] = {
   { "kernel.process_free", TTV_KM_FREE, { "pid" } },
   { "kernel.sched_try_wakeup", TTV_KM_WAKEUP, { "pid" } },
   { "kernel.syscall_entry", TTV_KM_SYSCALL_ENTRY, { "syscall_id" } },
-  { "kernel.syscall_exit", TTV_KM_SYSCALL_EXIT, { NULL } },
+  { "kernel.syscall_exit", TTV_KM_SYSCALL_EXIT, { "ret" } },
   { "kernel.trap_entry", TTV_KM_TRAP_ENTRY, { "trap_id" } },
   { "kernel.trap_exit", TTV_KM_TRAP_EXIT, { NULL } },
   { "kernel.irq_entry", TTV_KM_IRQ_ENTRY, { "irq_id" } },
   { "kernel.irq_exit", TTV_KM_IRQ_EXIT, { NULL } },
   { "kernel.softirq_entry", TTV_KM_SOFTIRQ_ENTRY, { "softirq_id" } },
   { "kernel.softirq_exit", TTV_KM_SOFTIRQ_EXIT, { NULL } },
+  { "kernel.softirq_raise", TTV_KM_SOFTIRQ_RAISE, { "softirq_id" } },
   { "task_state.process_state", TTV_KM_PROCESS_DESCRIPTION, { "pid", "parent_pid", "name", "status" } },
   { "irq_state.interrupt", TTV_KM_IRQ_DESCRIPTION, { "irq_id", "name" } },
+  { "fd_state.file_descriptor", TTV_KM_FD_DESCRIPTION, { "pid", "fd", "filename" } },
   { NULL }
 };
 
@@ -106,6 +112,7 @@ typedef struct {
   TtvFieldAccessor fields[TTV_KM_MAX_FIELDS];
   GArray *quark_by_value;               /* of GQuark: syscall enum labels, or NULL */
   GArray *status_by_value;              /* of TtvProcessStatus: prev_state / status enum, or NULL */
+  gboolean user_context;                /* a userspace event naming its thread (vtid, vpid, procname) */
 } Binding;
 
 struct _TtvKernelModel {
@@ -181,10 +188,20 @@ binding_clear (gpointer data)
     g_array_unref (b->status_by_value);
 }
 
+/* Userspace (LTTng-UST) events say which thread emitted them through
+ * their contexts; kernel events are about the task the kernel runs. */
+static gboolean
+names_user_thread (const TtvTrace *trace, const TtvEventType *et)
+{
+  return g_strcmp0 (ttv_trace_get_info (trace, "domain"), "ust") == 0
+         && (ttv_event_type_has_context (trace, et, "vtid") || ttv_event_type_has_context (trace, et, "vpid"));
+}
+
 static void
-bind_event_type (Binding *b, const TtvEventType *et)
+bind_event_type (Binding *b, const TtvTrace *trace, const TtvEventType *et)
 {
   memset (b, 0, sizeof *b);
+  b->user_context = names_user_thread (trace, et);
   for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
     for (const TtvKernelModelEntry *e = tables[t]; e->event; e++)
       {
@@ -222,7 +239,7 @@ ttv_kernel_model_new (GPtrArray *traces)
       g_array_set_clear_func (bindings, binding_clear);
       g_array_set_size (bindings, trace->event_types->len);
       for (guint j = 0; j < trace->event_types->len; j++)
-        bind_event_type (&g_array_index (bindings, Binding, j), g_ptr_array_index (trace->event_types, j));
+        bind_event_type (&g_array_index (bindings, Binding, j), trace, g_ptr_array_index (trace->event_types, j));
       g_ptr_array_add (m->per_trace, bindings);
     }
   return m;
@@ -467,11 +484,54 @@ running_pid (const TtvState *s, gint cpu)
   return p ? p->pid : TTV_PID_NONE;
 }
 
+static void
+apply_user_context (TtvKernelModel *m, TtvState *s, const TtvEvent *ev)
+{
+  TtvEventOwner owner;
+  if (!ttv_event_owner_from_context (ev, m->scratch, &owner) || owner.tid < 0)
+    return;
+  guint32 tgid = owner.pid >= 0 && owner.pid < G_MAXUINT32 ? (guint32) owner.pid : TTV_PID_NONE;
+  if (owner.tid < G_MAXUINT32)
+    ttv_state_user_event (s, ev->tracefile->cpu, (guint32) owner.tid, tgid, owner.name, ev->time);
+}
+
+gboolean
+ttv_kernel_model_get_int (TtvKernelModel *m, guint trace_index, const TtvEvent *ev, guint field,
+                          gint64 *out)
+{
+  const Binding *b = binding_for (m, trace_index, ev->type);
+  if (b == NULL || field >= TTV_KM_MAX_FIELDS)
+    return FALSE;
+  return ttv_field_accessor_get_int (&b->fields[field], ev, m->scratch, out);
+}
+
+char *
+ttv_kernel_model_dup_string (TtvKernelModel *m, guint trace_index, const TtvEvent *ev, guint field)
+{
+  const Binding *b = binding_for (m, trace_index, ev->type);
+  if (b == NULL || field >= TTV_KM_MAX_FIELDS || !ttv_field_accessor_is_valid (&b->fields[field]))
+    return NULL;
+  return dup_string_field (m, b, field, ev);
+}
+
+GQuark
+ttv_kernel_model_get_syscall (TtvKernelModel *m, guint trace_index, const TtvEvent *ev)
+{
+  const Binding *b = binding_for (m, trace_index, ev->type);
+  if (b == NULL)
+    return 0;
+  if (b->action == TTV_KM_SYSCALL_ENTRY)
+    return syscall_quark (m, b, ev);
+  return b->action == TTV_KM_SYSCALL_EXIT ? b->syscall : 0;
+}
+
 void
 ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const TtvEvent *ev)
 {
   ttv_state_begin_event (s, ev->time);
   const Binding *b = binding_for (m, trace_index, ev->type);
+  if (b && b->user_context)
+    apply_user_context (m, s, ev);
   if (b == NULL || b->action == TTV_KM_NONE)
     return;
   gint cpu = ev->tracefile->cpu;
@@ -481,6 +541,8 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
   switch (b->action)
     {
     case TTV_KM_NONE:
+    case TTV_KM_SOFTIRQ_RAISE:
+    case TTV_KM_FD_DESCRIPTION:
       break;
     case TTV_KM_SCHED_SWITCH:
       if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
@@ -577,6 +639,7 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
       break;
     case TTV_KM_BLOCK_ISSUE:
     case TTV_KM_BLOCK_COMPLETE:
+    case TTV_KM_BLOCK_REQUEUE:
       {
         TtvBlockRequest rq;
         if (!read_block_request (m, b, ev, &rq))

@@ -25,11 +25,33 @@ typedef enum {
   TTV_KM_SOFTIRQ_EXIT,
   TTV_KM_PROCESS_DESCRIPTION, /* pid, tgid, ppid, name, status (statedump, LTT control/processes) */
   TTV_KM_IRQ_DESCRIPTION,  /* irq, name */
-  TTV_KM_BLOCK_ISSUE,      /* dev, sector, nr_sector */
-  TTV_KM_BLOCK_COMPLETE,   /* dev, sector, nr_sector (also a requeue) */
+  TTV_KM_BLOCK_ISSUE,      /* dev, sector, nr_sector, rw flags, comm */
+  TTV_KM_BLOCK_COMPLETE,   /* dev, sector, nr_sector, rw flags */
+  TTV_KM_BLOCK_REQUEUE,    /* dev, sector, nr_sector, rw flags: back in the queue, issued again later */
+  /* No state transition: what analyses read besides the state. */
+  TTV_KM_SOFTIRQ_RAISE,    /* vector */
+  TTV_KM_FD_DESCRIPTION,   /* pid, fd, filename (a file open when the trace started) */
 } TtvKernelAction;
 
-#define TTV_KM_MAX_FIELDS 5
+#define TTV_KM_MAX_FIELDS 6
+
+/* The fields of an action, by index into a table row's fields (what
+ * ttv_kernel_model_get_int() and _dup_string() read). */
+enum {
+  TTV_KM_SWITCH_PREV = 0, TTV_KM_SWITCH_NEXT = 1, TTV_KM_SWITCH_PREV_STATE = 2,
+  TTV_KM_SWITCH_NEXT_PRIO = 5,
+  TTV_KM_WAKEUP_TID = 0, TTV_KM_WAKEUP_PRIO = 1, TTV_KM_WAKEUP_TARGET_CPU = 2,
+  /* Arguments by their Linux names (fd, filename, uaddr, op), for the
+   * calls that have them; the call's number where the event does not name it. */
+  TTV_KM_SYSCALL_ID = 0, TTV_KM_SYSCALL_FD = 1, TTV_KM_SYSCALL_FILENAME = 2,
+  TTV_KM_SYSCALL_UADDR = 3, TTV_KM_SYSCALL_OP = 4,
+  TTV_KM_SYSCALL_RET = 0,
+  TTV_KM_BLOCK_DEV = 0, TTV_KM_BLOCK_SECTOR = 1, TTV_KM_BLOCK_NR_SECTOR = 2,
+  /* Bit 0 set for a write, in LTT's rw enum as in LTTng's rwbs flags. */
+  TTV_KM_BLOCK_RW = 3, TTV_KM_BLOCK_COMM = 4,
+  TTV_KM_SOFTIRQ_VEC = 0,
+  TTV_KM_FD_PID = 0, TTV_KM_FD_FD = 1, TTV_KM_FD_FILENAME = 2,
+};
 
 /* One row of a table.  @event is a full name, a plain name, or a prefix
  * ending in '*' (the rest of the name is then the syscall name). */
@@ -48,6 +70,18 @@ void            ttv_kernel_model_free (TtvKernelModel *model);
 /* The action for an event type (TTV_KM_NONE when the state ignores it). */
 TtvKernelAction ttv_kernel_model_get_action (const TtvKernelModel *model, guint trace_index,
                                              const TtvEventType *event_type);
+/* Field @field (see the enum above) of @event, whose action the model
+ * knows: FALSE when this family's event lacks it. */
+gboolean        ttv_kernel_model_get_int (TtvKernelModel *model, guint trace_index,
+                                          const TtvEvent *event, guint field, gint64 *out);
+/* The same for a text field; caller frees, NULL when absent. */
+char           *ttv_kernel_model_dup_string (TtvKernelModel *model, guint trace_index,
+                                             const TtvEvent *event, guint field);
+/* The system call an entry or exit event names (from its event name or its
+ * number), as a quark; 0 when the event names none (an LTTng 2.x exit
+ * without its call's name). */
+GQuark          ttv_kernel_model_get_syscall (TtvKernelModel *model, guint trace_index,
+                                              const TtvEvent *event);
 /* Applies one event of trace @trace_index to @state. */
 void            ttv_kernel_model_apply (TtvKernelModel *model, TtvState *state,
                                         guint trace_index, const TtvEvent *event);

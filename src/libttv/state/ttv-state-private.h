@@ -67,6 +67,13 @@ void ttv_state_syscall_exit (TtvState *s, gint cpu, GQuark name, TtvTime t);
 /* A process that existed before the trace (LTT control/processes, LTTng statedump). */
 void ttv_state_declare_process (TtvState *s, guint32 pid, guint32 tgid, guint32 ppid,
                                 const char *name, TtvProcessStatus status, gint cpu, TtvTime t);
+/* An event a userspace thread emitted on @cpu, naming itself through its
+ * contexts (vtid @tid, vpid @tgid: TTV_PID_NONE when absent, procname
+ * @name).  When the kernel's state says which task runs on @cpu, that task
+ * is the event's (named @name if it has no name); otherwise the thread is
+ * created on first sight (its status unknown) and named.  Either way,
+ * ttv_state_get_event_process() answers with it until the next event. */
+void ttv_state_user_event (TtvState *s, gint cpu, guint32 tid, guint32 tgid, const char *name, TtvTime t);
 /* Gives a name to a task known only by its pid. */
 void ttv_state_name_process (TtvState *s, guint32 pid, const char *name);
 void ttv_state_name_irq (TtvState *s, guint32 irq, const char *name);

@@ -26,6 +26,9 @@ struct _TtvState {
   TtvIdTable softirqs;     /* id -> TtvIrqState */
   TtvIdTable blockdevs;    /* dev -> TtvBlockDevState */
   TtvBlockRequests *requests; /* owned: what the block devices have not completed */
+  guint32 event_tid;       /* the thread the last event applied names itself (userspace
+                            * contexts), TTV_PID_NONE: the task running on its CPU */
+  gint event_cpu;          /* that event's CPU */
   struct {
     const TtvStateObserver *observer;  /* weak, not copied */
     gpointer data;
@@ -44,6 +47,7 @@ ttv_state_new (void)
 {
   TtvState *s = g_new0 (TtvState, 1);
   s->time = TTV_TIME_MIN;
+  s->event_tid = TTV_PID_NONE;
   ttv_id_table_init (&s->processes);
   s->cpus = g_array_new (FALSE, TRUE, sizeof (CpuSlot));
   ttv_id_table_init (&s->irqs);
@@ -75,6 +79,8 @@ ttv_state_copy (const TtvState *src)
   TtvState *s = g_new0 (TtvState, 1);
   s->time = src->time;
   s->n_events = src->n_events;
+  s->event_tid = src->event_tid;
+  s->event_cpu = src->event_cpu;
   ttv_id_table_copy (&s->processes, &src->processes, sizeof (TtvProcessState));
   ttv_id_table_copy (&s->irqs, &src->irqs, sizeof (TtvIrqState));
   ttv_id_table_copy (&s->softirqs, &src->softirqs, sizeof (TtvIrqState));
@@ -132,6 +138,7 @@ ttv_state_begin_event (TtvState *s, TtvTime time)
 {
   s->time = time;
   s->n_events++;
+  s->event_tid = TTV_PID_NONE;
 }
 
 TtvTime
@@ -274,6 +281,14 @@ ttv_state_get_running (const TtvState *s, gint cpu)
 {
   CpuSlot *slot = cpu_slot (s, cpu);
   return slot ? slot_running (s, slot) : NULL;
+}
+
+const TtvProcessState *
+ttv_state_get_event_process (const TtvState *s, gint cpu)
+{
+  if (s->event_tid != TTV_PID_NONE && s->event_cpu == cpu)
+    return find_process (s, s->event_tid, cpu);
+  return ttv_state_get_running (s, cpu);
 }
 
 TtvExecMode
@@ -676,6 +691,38 @@ ttv_state_declare_process (TtvState *s, guint32 pid, guint32 tgid, guint32 ppid,
   /* What the trace has already shown wins over a description. */
   if (p->status == TTV_PROCESS_UNNAMED)
     set_status (s, p, status, t);
+}
+
+void
+ttv_state_user_event (TtvState *s, gint cpu, guint32 tid, guint32 tgid, const char *name, TtvTime t)
+{
+  /* The kernel knows who runs there: it is the thread that emitted the
+   * event, under its real tid (a vtid is the thread's id in its own pid
+   * namespace). */
+  const TtvProcessState *running = ttv_state_get_running (s, cpu);
+  if (running)
+    {
+      s->event_tid = running->pid;
+      s->event_cpu = cpu;
+      if (running->name == 0 && name && *name)
+        ttv_state_name_process (s, running->pid, name);
+      return;
+    }
+  if (tid == 0 || tid == TTV_PID_NONE)
+    return;
+  TtvProcessState *p = find_process (s, tid, -1);
+  if (p == NULL)
+    {
+      /* Known from its events only: alive, what it does between them unknown. */
+      p = ensure_process (s, tid, cpu, t);
+      p->tgid = tgid;
+    }
+  if (name && *name)
+    p->name = g_quark_from_string (name);
+  if (cpu >= 0)
+    p->cpu = cpu;
+  s->event_tid = tid;
+  s->event_cpu = cpu;
 }
 
 void

@@ -94,6 +94,12 @@ const TtvProcessState *ttv_state_get_process (const TtvState *state, guint32 pid
 const TtvCpuState     *ttv_state_get_cpu (const TtvState *state, gint cpu);
 /* The process running on @cpu, or NULL. */
 const TtvProcessState *ttv_state_get_running (const TtvState *state, gint cpu);
+/* The process that emitted the last event applied, if it was on @cpu: the
+ * thread a userspace event names through its contexts (vtid, vpid,
+ * procname) when no kernel state says who runs on its CPU, else the task
+ * running on @cpu; NULL when unknown.  What reports, filters and views
+ * show as an event's process. */
+const TtvProcessState *ttv_state_get_event_process (const TtvState *state, gint cpu);
 /* All processes, sorted by pid (caller frees the array, not the elements). */
 GPtrArray *ttv_state_list_processes (const TtvState *state);
 GPtrArray *ttv_state_list_cpus (const TtvState *state);
@@ -114,6 +120,15 @@ const char *ttv_exec_mode_name (TtvExecMode mode);
 /* What @cpu executes: its innermost IRQ or soft IRQ, else the mode of the
  * task running there, else TTV_MODE_UNKNOWN. */
 TtvExecMode ttv_state_get_cpu_mode (const TtvState *state, gint cpu);
+/* The process (thread group) id of @process, -1 when unknown (a userspace
+ * thread of a trace without the vpid context). */
+static inline gint64
+ttv_process_state_get_tgid (const TtvProcessState *process)
+{
+  if (process->tgid == TTV_PID_NONE)
+    return -1;
+  return process->tgid ? process->tgid : process->pid;
+}
 /* The mode at the top of the process's stack. */
 TtvExecMode ttv_process_state_get_mode (const TtvProcessState *process);
 /* The system call of the last event applied, if it happened on @cpu:

@@ -238,7 +238,7 @@ ttv_statistics_count_event (TtvStatistics *st, guint trace_index, const TtvEvent
   if (slot == NULL)
     return;
   slot->pub.events++;
-  const TtvProcessState *p = state ? ttv_state_get_running (state, cpu) : NULL;
+  const TtvProcessState *p = state ? ttv_state_get_event_process (state, cpu) : NULL;
   if (p)
     {
       /* Consecutive events of a CPU mostly come from the same process. */

@@ -134,6 +134,34 @@ ttv_value_get_uint (const TtvValue *v, guint64 *out)
   return TRUE;
 }
 
+gboolean
+ttv_decoder_copy_text (const TtvDecoder *decoder, const TtvValue *v, char *out, gsize size)
+{
+  g_return_val_if_fail (size > 0, FALSE);
+  out[0] = '\0';
+  if (v->type->kind == TTV_TYPE_STRING)
+    {
+      g_strlcpy (out, v->v.string.str, size);
+      return TRUE;
+    }
+  if (v->type->kind != TTV_TYPE_ARRAY && v->type->kind != TTV_TYPE_SEQUENCE)
+    return FALSE;
+  if (v->type->element->kind != TTV_TYPE_INTEGER || v->type->element->size_bits != 8)
+    return FALSE;
+  /* A text array is one node viewing its bytes: its elements, not children. */
+  gsize n = MIN ((gsize) ttv_value_get_n_elements (v), size - 1), i;
+  for (i = 0; i < n; i++)
+    {
+      TtvValue scratch;
+      char c = (char) (guint8) ttv_decoder_get_element (decoder, v, (guint32) i, &scratch)->v.u;
+      if (c == '\0')
+        break;
+      out[i] = c;
+    }
+  out[i] = '\0';
+  return TRUE;
+}
+
 guint64
 ttv_read_bits (const guint8 *buf, guint64 bit_pos, guint size, TtvByteOrder order)
 {

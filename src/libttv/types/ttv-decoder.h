@@ -96,6 +96,11 @@ const TtvValue *ttv_decoder_get_field (const TtvDecoder *decoder, const TtvValue
 gboolean    ttv_value_get_int (const TtvValue *value, gint64 *out);
 gboolean    ttv_value_get_uint (const TtvValue *value, guint64 *out);
 
+/* The text of a string node, or of an array of 8-bit integers up to its
+ * first NUL (CTF's "char procname[17]"), into @out (always terminated,
+ * cut to @size - 1 bytes); FALSE, @out "", for any other node. */
+gboolean    ttv_decoder_copy_text (const TtvDecoder *decoder, const TtvValue *value, char *out, gsize size);
+
 typedef enum {
   TTV_VALUE_STYLE_PLAIN,    /* name = value, arrays [ ... ], structs { ... } */
   TTV_VALUE_STYLE_JSON,     /* a JSON value */

@@ -129,7 +129,9 @@ generate (const char *name, TtvByteOrder order, guint long_bits, TtvCtfHeaderKin
   TtvCtfSimStats stats;
   g_assert_true (ttv_ctf_write_simulation (g->dir, sim, &wo, tap_event, &tap, &stats, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (stats.n_events, ==, tap.expected->len);
+  /* The sim's events, and the statedump's files the writer adds. */
+  g_assert_cmpuint (stats.n_events, >, tap.expected->len);
+  g_assert_cmpuint (stats.n_events, <=, tap.expected->len + 3 * so.n_processes);
   g_assert_cmpuint (stats.n_packets, >, N_CPUS);
   g->expected = tap.expected;
   g->n_events = stats.n_events;
@@ -177,11 +179,19 @@ check_against_sim (Generated *g)
   guint n_syscall_exit_named = 0;
   const TtvEvent *ev;
   TtvTime prev_time = TTV_TIME_MIN;
+  guint n_files = 0;
   while ((ev = ttv_context_next (ctx, &error)))
     {
       g_assert_cmpint (ev->time, >=, prev_time);
       prev_time = ev->time;
       guint cpu = (guint) ev->tracefile->cpu;
+      /* The files of the statedump: the writer's own events, after their
+       * process's state. */
+      if (g_str_equal (ev->type->name, "lttng_statedump_file_descriptor"))
+        {
+          n_files++;
+          continue;
+        }
       guint i = GPOINTER_TO_UINT (g_hash_table_lookup (next, GUINT_TO_POINTER (cpu)));
       while (i < g->expected->len && g_array_index (g->expected, Expected, i).cpu != cpu)
         i++;
@@ -236,6 +246,7 @@ check_against_sim (Generated *g)
   g_assert_cmpuint (n_with_checks, >, n / 2);
   g_assert_cmpuint (n_checked_values, >=, n_with_checks);
   g_assert_cmpuint (n_syscall_exit_named, >, 100);
+  g_assert_cmpuint (n_files, >, 0);
 }
 
 static void
@@ -366,11 +377,17 @@ test_ttv_gen (gconstpointer data)
   g_autoptr (TtvTraceset) ts = open_trace (dir);
   g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
   g_assert_true (ttv_context_seek_begin (ctx, &error));
-  guint64 n = 0;
-  while (ttv_context_next (ctx, &error))
-    n++;
+  guint64 n = 0, n_files = 0;
+  const TtvEvent *ev;
+  while ((ev = ttv_context_next (ctx, &error)))
+    {
+      n++;
+      /* The statedump's files, counted in -n as every event (ttv-gen.1). */
+      n_files += g_str_equal (ev->type->name, "lttng_statedump_file_descriptor");
+    }
   g_assert_no_error (error);
   g_assert_cmpuint (n, ==, 20000);
+  g_assert_cmpuint (n_files, >, 0);
   g_assert_cmpuint (ttv_traceset_get_n_tracefiles (ts), ==, 3);
 
   compare_with_babeltrace (dir, n);

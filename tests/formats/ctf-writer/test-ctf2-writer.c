@@ -48,7 +48,9 @@ write_sim (const Config *c, TtvCtfMetadataFormat metadata)
   TtvCtfSimStats stats;
   g_assert_true (ttv_ctf_write_simulation (dir, sim, &wo, NULL, NULL, &stats, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (stats.n_events, ==, 20000);
+  /* The simulation's events, and the statedump's open files. */
+  g_assert_cmpuint (stats.n_events, >=, 20000);
+  g_assert_cmpuint (stats.n_events, <=, 20000 + 3 * so.n_processes);
   return dir;
 }
 
@@ -137,7 +139,7 @@ test_round_trip (gconstpointer data)
           n++;
         }
     }
-  g_assert_cmpuint (n, ==, 20000);
+  g_assert_cmpuint (n, >=, 20000);
 
   /* The state the kernel model builds is the same. */
   const char *argv1[] = { TTV_REPORT_PATH, "--state", d1, NULL };

@@ -535,6 +535,14 @@ lane_read (CtfCursor *c, Lane *l, TtvEvent *ev, GError **error)
     }
   if (pos > l->pbits || pos == l->bit)
     return event_error (error, sf, l, l->bit, _("event of no size or past the packet content"));
+  /* An event after its packet's end time, with more events after it, is
+   * garbage: a damaged length or id read the bytes out of step.  (LTTng
+   * may write the last event of a packet after its end time: babeltrace2's
+   * "event after packet" quirk, which a packet's last event keeps.) */
+  const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, l->packet);
+  if (pk->has_ts_end && pk->ts_end >= pk->ts_begin && clock > pk->ts_end && pos < l->pbits)
+    return event_error (error, sf, l, l->bit, _("event time past its packet's end time (timestamp_end), "
+                                                 "with events after it"));
   l->clock = clock;
   l->next_bit = pos;
   ev->time = G_LIKELY (clock <= c->ns_limit) ? c->ns_base + (gint64) clock : ttv_ctf_clock_to_time (c->clock, clock);

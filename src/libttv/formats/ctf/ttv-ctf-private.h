@@ -210,6 +210,7 @@ typedef struct {
   guint64 events_bit;       /* where the first event starts; 0 = not read yet */
   gint64 cpu_id;            /* -1 when absent */
   gboolean has_ts;
+  gboolean has_ts_end;      /* ts_end is the packet's own (else ts_begin) */
   guint64 seq_num;          /* packet sequence number, when has_seq_num */
   gboolean has_seq_num;
 } CtfPacket;

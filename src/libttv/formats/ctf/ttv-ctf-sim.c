@@ -15,7 +15,7 @@ typedef enum {
   K_SCHED_SWITCH, K_SCHED_WAKEUP, K_IRQ_ENTRY, K_IRQ_EXIT, K_SOFTIRQ_ENTRY, K_SOFTIRQ_EXIT,
   K_TRAP_ENTRY, K_TRAP_EXIT, K_FORK, K_EXEC, K_EXIT, K_FREE, K_BLOCK_ISSUE, K_BLOCK_COMPLETE,
   K_NET_XMIT, K_NET_RECEIVE, K_STATEDUMP_PROCESS, K_STATEDUMP_INTERRUPT, K_SYSCALL_ENTRY_UNKNOWN,
-  K_SYSCALL_EXIT_UNKNOWN, K_N
+  K_SYSCALL_EXIT_UNKNOWN, K_SOFTIRQ_RAISE, K_STATEDUMP_FD, K_N
 } Kind;
 
 static const char * const kind_names[K_N] = {
@@ -23,7 +23,8 @@ static const char * const kind_names[K_N] = {
   "softirq_exit", "trap_entry", "trap_exit", "sched_process_fork", "sched_process_exec",
   "sched_process_exit", "sched_process_free", "block_rq_issue", "block_rq_complete",
   "net_dev_xmit", "netif_receive_skb", "lttng_statedump_process_state",
-  "lttng_statedump_interrupt", "syscall_entry_unknown", "syscall_exit_unknown",
+  "lttng_statedump_interrupt", "syscall_entry_unknown", "syscall_exit_unknown", "softirq_raise",
+  "lttng_statedump_file_descriptor",
 };
 
 /* Syscalls frequent enough in the simulation to deserve compact ids. */
@@ -43,9 +44,27 @@ typedef struct {
   guint depth;
 } IrqStack;
 
+/* The arguments a syscall entry event carries (the sim knows these). */
+typedef enum { ARGS_NONE, ARGS_FD, ARGS_OPEN, ARGS_OPENAT, ARGS_FUTEX } ArgsKind;
+
+static ArgsKind
+args_kind (const char *label)
+{
+  static const char *const fd_calls[] = { "read", "write", "pread64", "close", "fstat", "lseek", "ioctl",
+                                          "fcntl", "fsync", NULL };
+  if (g_strv_contains (fd_calls, label))
+    return ARGS_FD;
+  if (g_str_equal (label, "open"))
+    return ARGS_OPEN;
+  if (g_str_equal (label, "openat"))
+    return ARGS_OPENAT;
+  return g_str_equal (label, "futex") ? ARGS_FUTEX : ARGS_NONE;
+}
+
 typedef struct {
   TtvCtfWriter *writer;           /* weak */
   TtvSim *sim;                    /* weak */
+  GArray *entry_args;             /* of ArgsKind, by syscall enum value */
   guint control_cpu;              /* stream of the statedump events */
   gint kind_handle[K_N];
   GArray *entry_handle;           /* of gint, by syscall enum value */
@@ -82,6 +101,7 @@ ttv_ctf_sim_event_name (guint sim_event)
     case TTV_SIM_EVENT_REQUEST_COMPLETE: return kind_names[K_BLOCK_COMPLETE];
     case TTV_SIM_EVENT_DEV_XMIT: return kind_names[K_NET_XMIT];
     case TTV_SIM_EVENT_NETIF_RECEIVE: return kind_names[K_NET_RECEIVE];
+    case TTV_SIM_EVENT_SOFT_IRQ_RAISE: return kind_names[K_SOFTIRQ_RAISE];
     default: return NULL;
     }
 }
@@ -200,6 +220,12 @@ layout_of (Layout *l, Kind k)
     case K_SYSCALL_EXIT_UNKNOWN:
       s32 (l, "id"); slong (l, "ret");
       break;
+    case K_SOFTIRQ_RAISE:
+      u32 (l, "vec");
+      break;
+    case K_STATEDUMP_FD:
+      s32 (l, "pid"); s32 (l, "fd"); str (l, "filename");
+      break;
     case K_N:
       break;
     }
@@ -222,7 +248,27 @@ add_syscall (Sink *sink, Layout *l, guint value, const char *label, GError **err
     return TRUE;
   g_autofree char *entry = g_strconcat ("syscall_entry_", label, NULL);
   g_autofree char *exit_ = g_strconcat ("syscall_exit_", label, NULL);
+  /* The arguments as lttng-modules names them, those the sim knows. */
+  ArgsKind kind = args_kind (label);
+  g_array_index (sink->entry_args, ArgsKind, value) = kind;
   l->current = ttv_type_new_struct ();
+  switch (kind)
+    {
+    case ARGS_FD:
+      u32 (l, "fd");
+      break;
+    case ARGS_OPENAT:
+      s32 (l, "dfd");
+      /* fall through */
+    case ARGS_OPEN:
+      str (l, "filename"); s32 (l, "flags"); u32 (l, "mode");
+      break;
+    case ARGS_FUTEX:
+      ulong_hex (l, "uaddr"); s32 (l, "op"); u32 (l, "val");
+      break;
+    default:
+      break;
+    }
   ttv_type_finish (l->current);
   gint a = add (sink, entry, l->current, error);
   if (a < 0)
@@ -251,6 +297,7 @@ declare_events (Sink *sink, const TtvCtfWriterOptions *opts, GError **error)
   max_value = MIN (max_value, 4095);
   g_array_set_size (sink->entry_handle, (guint) max_value + 1);
   g_array_set_size (sink->exit_handle, (guint) max_value + 1);
+  g_array_set_size (sink->entry_args, (guint) max_value + 1);
   for (guint i = 0; i <= max_value; i++)
     g_array_index (sink->entry_handle, gint, i) = g_array_index (sink->exit_handle, gint, i) = -1;
 
@@ -382,7 +429,33 @@ ctf_emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvS
         if (pid > 0)
           task_get (sink, (guint32) pid)->syscall = id < sink->entry_handle->len ? (gint) id : -1;
         if (id < sink->entry_handle->len && g_array_index (sink->entry_handle, gint, id) >= 0)
-          handle = g_array_index (sink->entry_handle, gint, id);
+          {
+            handle = g_array_index (sink->entry_handle, gint, id);
+            TtvSimCallArgs a;
+            if (!ttv_sim_get_call_args (sink->sim, cpu, &a))
+              memset (&a, 0, sizeof a);
+            switch (g_array_index (sink->entry_args, ArgsKind, id))
+              {
+              case ARGS_FD:
+                v[n++] = U (a.fd >= 0 ? (guint64) a.fd : 0);
+                break;
+              case ARGS_OPENAT:
+                v[n++] = I (-100);      /* AT_FDCWD */
+                /* fall through */
+              case ARGS_OPEN:
+                v[n++] = S (a.filename ? a.filename : "");
+                v[n++] = I (0);
+                v[n++] = U (0644);
+                break;
+              case ARGS_FUTEX:
+                v[n++] = U (a.uaddr);
+                v[n++] = I ((gint32) a.op);
+                v[n++] = U (0);
+                break;
+              default:
+                break;
+              }
+          }
         else
           {
             handle = sink->kind_handle[K_SYSCALL_ENTRY_UNKNOWN];
@@ -557,6 +630,21 @@ ctf_emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvS
         v[n++] = I (1);                 /* LTTNG_UNKNOWN */
         v[n++] = I (statedump_status (in[12].u));
         v[n++] = I (0);
+        if (!ttv_ctf_writer_write_event (sink->writer, cpu, time, (guint) handle, v, n, error))
+          return FALSE;
+        handle = -1;
+        /* The files it has open. */
+        gint fd;
+        const char *filename;
+        for (guint k = 0; ttv_sim_get_process_file (sink->sim, pid, k, &fd, &filename) && ttv_sim_take_event (sink->sim);
+             k++)
+          {
+            TtvScalar f[3] = { I ((gint32) pid), I (fd), S (filename) };
+            if (!ttv_ctf_writer_write_event (sink->writer, cpu, time, (guint) sink->kind_handle[K_STATEDUMP_FD], f, 3,
+                                             error))
+              return FALSE;
+            sink->stats->n_events++;
+          }
       }
       break;
     case TTV_SIM_EVENT_INTERRUPT:
@@ -607,6 +695,10 @@ ctf_emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvS
       v[n++] = in[1];
       v[n++] = in[2];
       break;
+    case TTV_SIM_EVENT_SOFT_IRQ_RAISE:
+      handle = sink->kind_handle[K_SOFTIRQ_RAISE];
+      v[n++] = U (in[0].u);
+      break;
     default:
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
                    "CTF writer: unknown simulated event %u", event);
@@ -638,6 +730,7 @@ ttv_ctf_write_simulation (const char *dir, TtvSim *sim, const TtvCtfWriterOption
     .control_cpu = ttv_sim_get_cpu_id (sim, 0),
     .entry_handle = g_array_new (FALSE, TRUE, sizeof (gint)),
     .exit_handle = g_array_new (FALSE, TRUE, sizeof (gint)),
+    .entry_args = g_array_new (FALSE, TRUE, sizeof (ArgsKind)),
     .tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free),
     .irq_names = g_hash_table_new_full (NULL, NULL, NULL, g_free),
     .irq_stacks = g_hash_table_new_full (NULL, NULL, NULL, g_free),
@@ -654,6 +747,7 @@ ttv_ctf_write_simulation (const char *dir, TtvSim *sim, const TtvCtfWriterOption
     ttv_ctf_writer_abort (w);
   g_array_unref (sink.entry_handle);
   g_array_unref (sink.exit_handle);
+  g_array_unref (sink.entry_args);
   g_hash_table_unref (sink.tasks);
   g_hash_table_unref (sink.irq_names);
   g_hash_table_unref (sink.irq_stacks);

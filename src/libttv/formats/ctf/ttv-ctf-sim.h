@@ -8,7 +8,7 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  guint64 n_events;
+  guint64 n_events;               /* written: the sim's events and the files of its statedump */
   TtvTime first, last;            /* times of the first and last events */
   guint64 n_packets;
 } TtvCtfSimStats;
@@ -19,8 +19,12 @@ typedef struct {
  * syscall_exit_NAME (syscall_exit_unknown for a syscall begun before the
  * trace), irq_handler_entry/exit, softirq_entry/exit, trap_entry/exit,
  * lttng_statedump_process_state and lttng_statedump_interrupt (the sim's
- * control events, at the start of the first CPU's stream), block_rq_issue /
- * block_rq_complete, net_dev_xmit / netif_receive_skb.  options->long_bits
+ * control events, at the start of the first CPU's stream), each process
+ * state followed by lttng_statedump_file_descriptor for the files it has
+ * open (events of their own, not the sim's), block_rq_issue /
+ * block_rq_complete, net_dev_xmit / netif_receive_skb, softirq_raise (with
+ * the sim's softirq_raise).  Syscall entries carry the arguments the sim
+ * knows (fd; filename; futex uaddr and op).  options->long_bits
  * must match the simulation's long and pointer size (0: 64); a zero
  * clock_offset becomes the start time minus about an hour ("uptime").
  * @tap (may be NULL) is called after each event is written, with the sim's

@@ -205,6 +205,7 @@ ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, const guint8 *dat
     {
       pk->ts_begin = h.ts_begin;
       pk->ts_end = h.has_ts_end ? h.ts_end : h.ts_begin;
+      pk->has_ts_end = h.has_ts_end;
       pk->has_ts = TRUE;
     }
   pk->cpu_id = h.cpu_id;
@@ -272,6 +273,7 @@ load_index (CtfStreamFile *sf, const char *dir, const char *name, TtvTrace *trac
       pk.content_bits = be64 (p + at + 16);
       pk.ts_begin = be64 (p + at + 24);
       pk.ts_end = be64 (p + at + 32);
+      pk.has_ts_end = TRUE;
       pk.events_discarded = be64 (p + at + 40);
       /* Index 1.1 (entries of 72 bytes or more): stream instance id, then
        * the packet's sequence number. */
@@ -388,6 +390,7 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
       pk.content_bits = h.has_content_size ? h.content_bits : pk.packet_bits;
       pk.ts_begin = h.ts_begin;
       pk.ts_end = h.has_ts_end ? h.ts_end : h.ts_begin;
+      pk.has_ts_end = h.has_ts_end;
       pk.has_ts = h.has_ts_begin;
       pk.events_discarded = h.events_discarded;
       pk.events_bit = h.events_bit;

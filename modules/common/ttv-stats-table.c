@@ -142,9 +142,14 @@ layout_init (Layout *l, const TtvStatsTable *t, int width, int height)
   l->row_h = logical.height + 2 * PAD_Y;
   l->baseline = PAD_Y + pango_layout_get_baseline (l->measure) / PANGO_SCALE;
 
+  /* With a height, only the rows that fit are measured (a table of
+   * thousands of rows drawn in a few dozen lines costs those lines). */
+  guint measured = t->rows->len;
+  if (height > 0)
+    measured = MIN (measured, (guint) (MAX (height - 2 * MARGIN - 2 * l->row_h, 0) / l->row_h));
   for (guint c = 0; c < t->n_columns; c++)
     col_w[c] = text_width (l, t->headers[c] ? t->headers[c] : "", TRUE) + 2 * PAD_X;
-  for (guint r = 0; r < t->rows->len; r++)
+  for (guint r = 0; r < measured; r++)
     {
       const TtvStatsTableRow *row = t->rows->pdata[r];
 

@@ -1,4 +1,4 @@
-/* ttv-stats-table.h: the statistics viewer's rows drawn as a table image,
+/* ttv-stats-table.h: the statistics viewer's and the analysis views' rows drawn as a table image,
  * PNG (cairo and pango) or SVG (written as text, so that its names and
  * numbers stay searchable and selectable); for export and ttv --render. */
 #pragma once
@@ -8,7 +8,7 @@
 
 G_BEGIN_DECLS
 
-#define TTV_STATS_TABLE_MAX_COLUMNS 8
+#define TTV_STATS_TABLE_MAX_COLUMNS 10
 
 typedef struct {
   guint depth;                   /* 0 for a top-level row */

@@ -1,0 +1,251 @@
+/* ttv-latency-chart.c: the latency views' charts on cairo, for the widget
+ * and ttv --render alike: the scatter of duration (log scale) against
+ * time, one mark per duration bucket a column holds, and the density of
+ * durations on the same log scale with its percentiles.  O(pixels) from a
+ * TtvLatencyData (ttv-latency-data.h). */
+#include "ttv-latency-data.h"
+#include "ttv-view-axis.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#define LEFT 58                /* the duration labels */
+#define TOP 18                 /* the chart's title */
+#define BOTTOM 22              /* the time ruler or duration labels */
+#define RIGHT 8
+
+char *
+ttv_latency_format_decade (double e)
+{
+  static const char *const units[] = { "ns", "µs", "ms", "s" };
+  gint decade = (gint) floor (e + 1e-9);
+  if (decade < 0)
+    return g_strdup ("0");
+  guint unit = (guint) MIN (decade / 3, 3);
+  gint rest = decade - (gint) unit * 3;
+  return g_strdup_printf ("%.0f %s", pow (10, rest), units[unit]);
+}
+
+void
+ttv_latency_scale_init (TtvLatencyScale *scale, const TtvLatencyData *d)
+{
+  gint lo = -1, hi = -1;
+  for (guint b = 0; d && b < TTV_VIEWER_DURATION_BUCKETS; b++)
+    if (d->counts[b])
+      {
+        if (lo < 0)
+          lo = (gint) b;
+        hi = (gint) b;
+      }
+  if (lo < 0)
+    {
+      scale->lo = 3;   /* 1 µs .. 1 s when there is nothing */
+      scale->hi = 9;
+      return;
+    }
+  double a = log10 (MAX (ttv_viewer_duration_bucket_lower ((guint) lo), 1));
+  double b = log10 ((double) ttv_viewer_duration_bucket_lower ((guint) hi + 1));
+  scale->lo = floor (a);
+  scale->hi = MAX (ceil (b), scale->lo + 1);
+}
+
+void
+ttv_latency_frame_init (TtvLatencyFrame *f, double x, double y, double width, double height)
+{
+  f->x = x;
+  f->y = y;
+  f->width = width;
+  f->height = height;
+  f->px = x + LEFT;
+  f->py = y + TOP;
+  f->pw = MAX (width - LEFT - RIGHT, 1);
+  f->ph = MAX (height - TOP - BOTTOM, 1);
+}
+
+/* Where duration @ns is along a scale of @length pixels. */
+static double
+along (const TtvLatencyScale *s, double ns, double length)
+{
+  double e = ns < 1 ? 0 : log10 (ns);
+  return (e - s->lo) / (s->hi - s->lo) * length;
+}
+
+static void
+title (cairo_t *cr, const TtvLatencyFrame *f, const char *text)
+{
+  cairo_set_font_size (cr, 11);
+  cairo_set_source_rgb (cr, 0.15, 0.15, 0.15);
+  cairo_move_to (cr, f->x + 4, f->y + TOP - 5);
+  cairo_show_text (cr, text);
+}
+
+/* Decade lines across the plot, labelled on the left (vertical) or
+ * under it (horizontal). */
+static void
+decades (cairo_t *cr, const TtvLatencyScale *s, const TtvLatencyFrame *f, gboolean vertical)
+{
+  cairo_set_font_size (cr, 9);
+  for (double e = s->lo; e <= s->hi + 1e-9; e += 1)
+    {
+      g_autofree char *label = ttv_latency_format_decade (e);
+      cairo_text_extents_t ext;
+      cairo_text_extents (cr, label, &ext);
+      cairo_set_source_rgb (cr, 0.88, 0.88, 0.88);
+      if (vertical)
+        {
+          double y = floor (f->py + f->ph - along (s, pow (10, e), f->ph)) + 0.5;
+          cairo_move_to (cr, f->px, y);
+          cairo_line_to (cr, f->px + f->pw, y);
+          cairo_stroke (cr);
+          cairo_set_source_rgb (cr, 0.3, 0.3, 0.3);
+          cairo_move_to (cr, f->px - ext.x_advance - 4, y + 3);
+        }
+      else
+        {
+          double x = floor (f->px + along (s, pow (10, e), f->pw)) + 0.5;
+          cairo_move_to (cr, x, f->py);
+          cairo_line_to (cr, x, f->py + f->ph);
+          cairo_stroke (cr);
+          cairo_set_source_rgb (cr, 0.3, 0.3, 0.3);
+          cairo_move_to (cr, CLAMP (x - ext.x_advance / 2, f->x, f->x + f->width - ext.x_advance), f->py + f->ph + 12);
+        }
+      cairo_show_text (cr, label);
+    }
+}
+
+static void
+frame_ground (cairo_t *cr, const TtvLatencyFrame *f)
+{
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_rectangle (cr, f->x, f->y, f->width, f->height);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0.98, 0.98, 0.99);
+  cairo_rectangle (cr, f->px, f->py, f->pw, f->ph);
+  cairo_fill (cr);
+  cairo_set_line_width (cr, 1);
+}
+
+void
+ttv_latency_draw_message (cairo_t *cr, double x, double y, double width, double height, const char *message)
+{
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_rectangle (cr, x, y, width, height);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0.4, 0.4, 0.4);
+  cairo_set_font_size (cr, 12);
+  cairo_move_to (cr, x + 8, y + height / 2);
+  cairo_show_text (cr, message);
+}
+
+void
+ttv_latency_draw_scatter (cairo_t *cr, const TtvLatencyData *d, const TtvLatencyScale *s,
+                          const TtvLatencyFrame *f, TtvTime origin, const TtvTime *selection)
+{
+  frame_ground (cr, f);
+  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, d->n);
+  g_autofree char *text = g_strdup_printf (_("Duration against start time (%s records, log scale)"), count);
+  title (cr, f, text);
+  decades (cr, s, f, TRUE);
+  /* One mark per bucket a column holds: the buckets' bands, 2 px at least. */
+  cairo_set_source_rgba (cr, 0.15, 0.35, 0.75, 0.85);
+  double colw = f->pw / d->width;
+  for (guint x = 0; x < d->width; x++)
+    {
+      const TtvViewerScatterColumn *c = &d->columns[x];
+      if (c->count == 0 && !c->mask[0] && !c->mask[1] && !c->mask[2])
+        continue;
+      for (guint b = 0; b < TTV_VIEWER_DURATION_BUCKETS; b++)
+        {
+          if (!((c->mask[b / 64] >> (b % 64)) & 1))
+            continue;
+          double y0 = f->py + f->ph - along (s, (double) ttv_viewer_duration_bucket_lower (b + 1), f->ph);
+          double y1 = f->py + f->ph - along (s, MAX ((double) ttv_viewer_duration_bucket_lower (b), 1), f->ph);
+          /* Whole pixels, 2 at least: cairo's fast path for aligned boxes. */
+          double top = floor (MIN (y0, y1 - 2)), bottom = MAX (ceil (y1), top + 2);
+          double left = floor (f->px + x * colw);
+          cairo_rectangle (cr, left, top, MAX (floor (f->px + (x + 1) * colw) - left, 2), bottom - top);
+        }
+    }
+  cairo_fill (cr);
+  /* The selected record, ringed. */
+  if (selection && selection[0] >= d->t0 && selection[0] <= d->t1)
+    {
+      /* A selection as long as no record drawn here is no record's. */
+      double x = f->px + (double) (selection[0] - d->t0) / (double) MAX (d->t1 - d->t0, 1) * f->pw;
+      double y = f->py + f->ph - along (s, MAX ((double) (selection[1] - selection[0]), 1), f->ph);
+      GdkRGBA sel;
+      ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &sel);
+      cairo_set_source_rgba (cr, sel.red, sel.green, sel.blue, 0.95);
+      cairo_set_line_width (cr, 2);
+      if (y >= f->py - 1 && y <= f->py + f->ph + 1)
+        cairo_arc (cr, x, y, 6, 0, 2 * G_PI);
+      cairo_stroke (cr);
+      cairo_set_line_width (cr, 1);
+    }
+  cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
+  cairo_rectangle (cr, f->px, f->py + f->ph, f->pw, BOTTOM);
+  cairo_fill (cr);
+  ttv_view_axis_draw_time (cr, f->px, f->py + f->ph, f->pw, BOTTOM, origin, d->t0, d->t1);
+}
+
+void
+ttv_latency_draw_density (cairo_t *cr, const TtvLatencyData *d, const TtvLatencyScale *s,
+                          const TtvLatencyFrame *f, gboolean log_counts)
+{
+  frame_ground (cr, f);
+  title (cr, f, log_counts ? _("Records per duration (log scales)") : _("Records per duration (log durations)"));
+  guint64 max = 0;
+  for (guint b = 0; b < TTV_VIEWER_DURATION_BUCKETS; b++)
+    max = MAX (max, d->counts[b]);
+  decades (cr, s, f, FALSE);
+  cairo_set_source_rgb (cr, 0.2, 0.45, 0.7);
+  for (guint b = 0; b < TTV_VIEWER_DURATION_BUCKETS && max; b++)
+    {
+      if (!d->counts[b])
+        continue;
+      double x0 = f->px + along (s, MAX ((double) ttv_viewer_duration_bucket_lower (b), 1), f->pw);
+      double x1 = f->px + along (s, (double) ttv_viewer_duration_bucket_lower (b + 1), f->pw);
+      double v = log_counts ? log1p ((double) d->counts[b]) / log1p ((double) max) : (double) d->counts[b] / max;
+      double h = MAX (v * f->ph, 1);
+      cairo_rectangle (cr, x0, f->py + f->ph - h, MAX (x1 - x0 - 0.5, 1), h);
+    }
+  cairo_fill (cr);
+  ttv_view_axis_draw_counts (cr, f->px, f->py, f->pw, f->ph, max, log_counts);
+  if (!d->has_stats || d->all.count == 0)
+    return;
+  /* The percentiles: a line each, labelled at the top. */
+  const struct { const char *name; TtvTime v; } marks[] = {
+    { "p50", d->all.p50 }, { "p90", d->all.p90 }, { "p99", d->all.p99 },
+  };
+  cairo_set_font_size (cr, 9);
+  for (guint k = 0; k < G_N_ELEMENTS (marks); k++)
+    {
+      double x = floor (f->px + along (s, MAX ((double) marks[k].v, 1), f->pw)) + 0.5;
+      cairo_set_source_rgba (cr, 0.8, 0.2, 0.1, 0.8);
+      cairo_move_to (cr, x, f->py);
+      cairo_line_to (cr, x, f->py + f->ph);
+      cairo_stroke (cr);
+      cairo_move_to (cr, x + 2, f->py + 10 + 10 * k);
+      cairo_show_text (cr, marks[k].name);
+    }
+}
+
+gboolean
+ttv_latency_scatter_pick (const TtvLatencyData *d, const TtvLatencyScale *s, const TtvLatencyFrame *f, double x,
+                          double y, guint *column, TtvTime *duration)
+{
+  if (x < f->px || x >= f->px + f->pw || y < f->py || y > f->py + f->ph)
+    return FALSE;
+  *column = MIN ((guint) ((x - f->px) / f->pw * d->width), d->width - 1);
+  double e = s->lo + (f->py + f->ph - y) / f->ph * (s->hi - s->lo);
+  *duration = (TtvTime) pow (10, e);
+  return TRUE;
+}
+
+void
+ttv_latency_column_range (const TtvLatencyData *d, guint column, TtvTime *t0, TtvTime *t1)
+{
+  double span = (double) (d->t1 - d->t0) + 1;
+  *t0 = d->t0 + (TtvTime) (span * column / d->width);
+  *t1 = MIN (d->t0 + (TtvTime) (span * (column + 1) / d->width), d->t1);
+}

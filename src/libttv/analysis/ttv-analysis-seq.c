@@ -1,0 +1,364 @@
+/* ttv-analysis-seq.c: the sequences analysis tables are made of (see
+ * ttv-analysis-private.h): written block by block while a trace is read,
+ * then loaded as chunk summaries with a tree of their bounds and scanned
+ * by time.  Used by the table builder and reader and the summaries. */
+#include "ttv-analysis-private.h"
+#include "ttv-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+#include <string.h>
+
+/* ---- writing ---- */
+
+static void
+bounds_reset (TtvAnalysisBlock *b)
+{
+  memset (b, 0, sizeof *b);
+  b->min_start = b->min_end = G_MAXINT64;
+  b->max_start = b->max_end = G_MININT64;
+}
+
+static void
+bounds_add (TtvAnalysisBlock *b, gint64 start, gint64 end)
+{
+  b->min_start = MIN (b->min_start, start);
+  b->max_start = MAX (b->max_start, start);
+  b->min_end = MIN (b->min_end, end);
+  b->max_end = MAX (b->max_end, end);
+}
+
+static void
+bounds_merge (TtvAnalysisBlock *into, const TtvAnalysisBlock *b)
+{
+  into->min_start = MIN (into->min_start, b->min_start);
+  into->max_start = MAX (into->max_start, b->max_start);
+  into->min_end = MIN (into->min_end, b->min_end);
+  into->max_end = MAX (into->max_end, b->max_end);
+}
+
+void
+ttv_analysis_seq_writer_init (TtvAnalysisSeqWriter *s, gsize entry_size)
+{
+  memset (s, 0, sizeof *s);
+  s->entry_size = entry_size;
+  bounds_reset (&s->block);
+  bounds_reset (&s->chunk);
+  s->chunks = g_array_new (FALSE, FALSE, sizeof (TtvAnalysisBlock));
+}
+
+void
+ttv_analysis_seq_writer_clear (TtvAnalysisSeqWriter *s)
+{
+  g_free (s->pending);
+  g_free (s->blocks);
+  if (s->chunks)
+    g_array_unref (s->chunks);
+  memset (s, 0, sizeof *s);
+}
+
+gsize
+ttv_analysis_seq_writer_memory (const TtvAnalysisSeqWriter *s)
+{
+  return sizeof *s + s->pending_cap * s->entry_size + s->blocks_cap * sizeof (TtvAnalysisBlock)
+         + (s->chunks ? s->chunks->len * sizeof (TtvAnalysisBlock) : 0);
+}
+
+static void
+flush_chunk (TtvAnalysisSeqWriter *s, TtvHistoryWriter *w)
+{
+  if (s->n_blocks == 0)
+    return;
+  ttv_history_writer_align (w);
+  s->chunk.offset = ttv_history_writer_append (w, s->blocks, s->n_blocks * sizeof (TtvAnalysisBlock));
+  s->chunk.n = s->n_blocks;
+  g_array_append_val (s->chunks, s->chunk);
+  s->n_blocks = 0;
+  bounds_reset (&s->chunk);
+}
+
+static void
+flush_block (TtvAnalysisSeqWriter *s, TtvHistoryWriter *w)
+{
+  if (s->n_pending == 0)
+    return;
+  ttv_history_writer_align (w);
+  s->block.offset = ttv_history_writer_append (w, s->pending, s->n_pending * s->entry_size);
+  s->block.n = s->n_pending;
+  if (s->n_blocks == s->blocks_cap)
+    {
+      /* Grown as needed: most series (a short-lived thread's) stay small. */
+      s->blocks_cap = MIN (MAX (s->blocks_cap * 2, 4), TTV_ANALYSIS_CHUNK);
+      s->blocks = g_renew (TtvAnalysisBlock, s->blocks, s->blocks_cap);
+    }
+  if (s->n_blocks == 0)
+    s->chunk.cum = s->block.cum;
+  s->blocks[s->n_blocks++] = s->block;
+  bounds_merge (&s->chunk, &s->block);
+  s->n_blocks_total++;
+  s->n_pending = 0;
+  bounds_reset (&s->block);
+  if (s->n_blocks == TTV_ANALYSIS_CHUNK)
+    flush_chunk (s, w);
+}
+
+void
+ttv_analysis_seq_writer_add (TtvAnalysisSeqWriter *s, TtvHistoryWriter *w, const void *entry)
+{
+  if (s->n_pending == s->pending_cap)
+    {
+      s->pending_cap = MIN (MAX (s->pending_cap * 2, 4), TTV_ANALYSIS_BLOCK);
+      s->pending = g_realloc (s->pending, s->pending_cap * s->entry_size);
+    }
+  gint64 start = ttv_analysis_record_start (entry), end = ttv_analysis_record_end (entry);
+  if (s->n_pending == 0)
+    s->block.cum = s->total;
+  memcpy (s->pending + s->n_pending * s->entry_size, entry, s->entry_size);
+  bounds_add (&s->block, start, end);
+  if (end > start)
+    s->total += end - start;
+  s->n_entries++;
+  if (++s->n_pending == TTV_ANALYSIS_BLOCK)
+    flush_block (s, w);
+}
+
+void
+ttv_analysis_seq_writer_finish (TtvAnalysisSeqWriter *s, TtvHistoryWriter *w, TtvAnalysisSeqHeader *h)
+{
+  flush_block (s, w);
+  flush_chunk (s, w);
+  ttv_history_writer_align (w);
+  memset (h, 0, sizeof *h);
+  h->n_entries = s->n_entries;
+  h->n_blocks = s->n_blocks_total;
+  h->n_chunks = s->chunks->len;
+  h->chunks_offset = ttv_history_writer_append (w, s->chunks->data, s->chunks->len * sizeof (TtvAnalysisBlock));
+  h->total = s->total;
+  g_clear_pointer (&s->pending, g_free);
+  g_clear_pointer (&s->blocks, g_free);
+  s->pending_cap = s->blocks_cap = 0;
+}
+
+/* ---- reading ---- */
+
+const guint8 *
+ttv_analysis_source_get (const TtvAnalysisSource *src, guint64 offset, gsize len, guint8 *buf)
+{
+  return ttv_history_source_get (src->data, src->fd, src->size, offset, len, buf);
+}
+
+void
+ttv_analysis_set_read_error (GError **error, const TtvAnalysisSource *src, guint64 offset)
+{
+  g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT,
+               _("%s: cannot read the analysis results at byte %" PRIu64), src->what ? src->what : "-",
+               offset);
+}
+
+static guint64
+next_pow2 (guint64 n)
+{
+  guint64 p = 1;
+  while (p < n)
+    p <<= 1;
+  return p;
+}
+
+gboolean
+ttv_analysis_seq_load (TtvAnalysisSeq *seq, const TtvAnalysisSource *src, const TtvAnalysisSeqHeader *h,
+                       gsize entry_size)
+{
+  memset (seq, 0, sizeof *seq);
+  seq->h = *h;
+  seq->entry_size = entry_size;
+  guint64 max_blocks = h->n_chunks * TTV_ANALYSIS_CHUNK;
+  if (h->n_chunks > src->size / sizeof (TtvAnalysisBlock) || h->n_blocks > max_blocks
+      || h->n_entries > h->n_blocks * TTV_ANALYSIS_BLOCK
+      || (h->n_blocks > 0 && h->n_entries <= (h->n_blocks - 1) * TTV_ANALYSIS_BLOCK)
+      || (h->n_chunks > 0 && h->n_blocks <= (h->n_chunks - 1) * TTV_ANALYSIS_CHUNK)
+      || (h->n_entries > 0) != (h->n_chunks > 0))
+    return FALSE;
+  gsize bytes = h->n_chunks * sizeof (TtvAnalysisBlock);
+  seq->chunks = g_new (TtvAnalysisBlock, MAX (h->n_chunks, 1));
+  if (bytes && !ttv_analysis_source_get (src, h->chunks_offset, bytes, (guint8 *) seq->chunks))
+    return FALSE;
+  if (src->data && bytes)
+    memcpy (seq->chunks, src->data + h->chunks_offset, bytes);
+  for (guint64 i = 0; i < h->n_chunks; i++)
+    {
+      const TtvAnalysisBlock *c = &seq->chunks[i];
+      guint32 want = i + 1 < h->n_chunks ? TTV_ANALYSIS_CHUNK : (guint32) (h->n_blocks - i * TTV_ANALYSIS_CHUNK);
+      if (c->n != want || c->offset % 8 != 0 || c->offset > src->size
+          || (src->size - c->offset) / sizeof (TtvAnalysisBlock) < c->n)
+        return FALSE;
+    }
+  seq->tree_base = next_pow2 (MAX (h->n_chunks, 1));
+  seq->tree_min_start = g_new (gint64, 2 * seq->tree_base);
+  seq->tree_max_start = g_new (gint64, 2 * seq->tree_base);
+  seq->tree_max_end = g_new (gint64, 2 * seq->tree_base);
+  for (guint64 i = 0; i < seq->tree_base; i++)
+    {
+      guint64 k = seq->tree_base + i;
+      gboolean used = i < h->n_chunks;
+      seq->tree_min_start[k] = used ? seq->chunks[i].min_start : G_MAXINT64;
+      seq->tree_max_start[k] = used ? seq->chunks[i].max_start : G_MININT64;
+      seq->tree_max_end[k] = used ? seq->chunks[i].max_end : G_MININT64;
+    }
+  for (guint64 k = seq->tree_base; k-- > 1;)
+    {
+      seq->tree_min_start[k] = MIN (seq->tree_min_start[2 * k], seq->tree_min_start[2 * k + 1]);
+      seq->tree_max_start[k] = MAX (seq->tree_max_start[2 * k], seq->tree_max_start[2 * k + 1]);
+      seq->tree_max_end[k] = MAX (seq->tree_max_end[2 * k], seq->tree_max_end[2 * k + 1]);
+    }
+  return TRUE;
+}
+
+void
+ttv_analysis_seq_clear (TtvAnalysisSeq *seq)
+{
+  g_free (seq->chunks);
+  g_free (seq->tree_min_start);
+  g_free (seq->tree_max_start);
+  g_free (seq->tree_max_end);
+  memset (seq, 0, sizeof *seq);
+}
+
+static inline gboolean
+may_hold (TtvQueryMode mode, gint64 min_start, gint64 max_start, gint64 max_end, TtvTime t0, TtvTime t1)
+{
+  if (min_start > t1)
+    return FALSE;
+  return mode == TTV_QUERY_START_IN ? max_start >= t0 : max_end >= t0;
+}
+
+/* The block entries of chunk @c of @seq, in @buf (TTV_ANALYSIS_CHUNK). */
+static const TtvAnalysisBlock *
+read_chunk (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, guint64 c, TtvAnalysisBlock *buf,
+            GError **error)
+{
+  const TtvAnalysisBlock *ch = &seq->chunks[c];
+  const guint8 *p = ttv_analysis_source_get (src, ch->offset, ch->n * sizeof (TtvAnalysisBlock), (guint8 *) buf);
+  if (p == NULL)
+    {
+      ttv_analysis_set_read_error (error, src, ch->offset);
+      return NULL;
+    }
+  return (const TtvAnalysisBlock *) p;
+}
+
+/* The entries of block @b (whose index entry is @be), in @buf. */
+static const guint8 *
+read_block (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, const TtvAnalysisBlock *be, guint8 *buf,
+            GError **error)
+{
+  const guint8 *p = be->n <= TTV_ANALYSIS_BLOCK
+                      ? ttv_analysis_source_get (src, be->offset, be->n * seq->entry_size, buf) : NULL;
+  if (p == NULL)
+    ttv_analysis_set_read_error (error, src, be->offset);
+  return p;
+}
+
+typedef struct {
+  const TtvAnalysisSeq *seq;
+  const TtvAnalysisSource *src;
+  TtvQueryMode mode;
+  TtvTime t0, t1;
+  TtvEntryFunc func;
+  gpointer data;
+  TtvAnalysisBlock blocks[TTV_ANALYSIS_CHUNK];
+  guint8 *entries;
+  gboolean stopped;
+} Scan;
+
+/* Scans chunk @c; FALSE on a read error. */
+static gboolean
+scan_chunk (Scan *sc, guint64 c, GError **error)
+{
+  const TtvAnalysisBlock *blocks = read_chunk (sc->seq, sc->src, c, sc->blocks, error);
+  if (blocks == NULL)
+    return FALSE;
+  guint n = sc->seq->chunks[c].n;
+  for (guint b = 0; b < n && !sc->stopped; b++)
+    {
+      const TtvAnalysisBlock *be = &blocks[b];
+      if (!may_hold (sc->mode, be->min_start, be->max_start, be->max_end, sc->t0, sc->t1))
+        continue;
+      TtvAnalysisBlock copy = *be;
+      const guint8 *e = read_block (sc->seq, sc->src, &copy, sc->entries, error);
+      if (e == NULL)
+        return FALSE;
+      guint64 first = (c * TTV_ANALYSIS_CHUNK + b) * TTV_ANALYSIS_BLOCK;
+      for (guint i = 0; i < copy.n; i++)
+        if (!sc->func (e + i * sc->seq->entry_size, first + i, sc->data))
+          {
+            sc->stopped = TRUE;
+            break;
+          }
+    }
+  return TRUE;
+}
+
+gboolean
+ttv_analysis_seq_scan (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, TtvQueryMode mode, TtvTime t0,
+                       TtvTime t1, TtvEntryFunc func, gpointer data, GError **error)
+{
+  if (seq->h.n_chunks == 0 || t1 < t0)
+    return TRUE;
+  Scan sc = { seq, src, mode, t0, t1, func, data, { { 0 } }, NULL, FALSE };
+  sc.entries = g_malloc (TTV_ANALYSIS_BLOCK * seq->entry_size);
+  /* Depth-first, left to right: chunks in file order. */
+  guint64 stack[128];
+  guint depth = 0;
+  gboolean ok = TRUE;
+  stack[depth++] = 1;
+  while (depth > 0 && ok && !sc.stopped)
+    {
+      guint64 k = stack[--depth];
+      if (!may_hold (mode, seq->tree_min_start[k], seq->tree_max_start[k], seq->tree_max_end[k], t0, t1))
+        continue;
+      if (k >= seq->tree_base)
+        {
+          if (k - seq->tree_base < seq->h.n_chunks)
+            ok = scan_chunk (&sc, k - seq->tree_base, error);
+          continue;
+        }
+      stack[depth++] = 2 * k + 1;
+      stack[depth++] = 2 * k;
+    }
+  g_free (sc.entries);
+  return ok;
+}
+
+gboolean
+ttv_analysis_seq_read_entry (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, guint64 index, void *buf,
+                             GError **error)
+{
+  if (index >= seq->h.n_entries)
+    {
+      ttv_analysis_set_read_error (error, src, 0);
+      return FALSE;
+    }
+  guint64 block = index / TTV_ANALYSIS_BLOCK, chunk = block / TTV_ANALYSIS_CHUNK;
+  TtvAnalysisBlock be;
+  const TtvAnalysisBlock *ch = &seq->chunks[chunk];
+  guint b = (guint) (block % TTV_ANALYSIS_CHUNK);
+  guint i = (guint) (index % TTV_ANALYSIS_BLOCK);
+  guint64 at = ch->offset + b * sizeof (TtvAnalysisBlock);
+  const guint8 *p = b < ch->n ? ttv_analysis_source_get (src, at, sizeof be, (guint8 *) &be) : NULL;
+  if (p == NULL)
+    {
+      ttv_analysis_set_read_error (error, src, at);
+      return FALSE;
+    }
+  memcpy (&be, p, sizeof be);
+  at = be.offset + i * seq->entry_size;
+  p = i < be.n ? ttv_analysis_source_get (src, at, seq->entry_size, buf) : NULL;
+  if (p == NULL)
+    {
+      ttv_analysis_set_read_error (error, src, at);
+      return FALSE;
+    }
+  if (p != buf)
+    memcpy (buf, p, seq->entry_size);
+  return TRUE;
+}

@@ -1,0 +1,429 @@
+/* ttv-analysis-summary.c: what latency tables keep besides their records:
+ * the duration histogram by start time, the scatter levels (which duration
+ * buckets hold a record, per time bin, each level's bins 8 times finer),
+ * and per-group statistics with exact percentiles, computed in two reads of
+ * the records with bounded memory.  Used by the table builder and queries. */
+#include "ttv-analysis-private.h"
+#include "ttv-error.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Finer scatter levels while they have at most one bin per this many records. */
+#define RECORDS_PER_BIN 8
+#define LEVEL_STEP 3
+
+/* ---- statistics ---- */
+
+static const double percentiles[3] = { 50, 90, 99 };
+
+typedef struct {
+  TtvAnalysisStats s;
+  double m2;                    /* Welford's sum of squared deviations */
+  guint64 hist[TTV_DURATION_BUCKETS];
+  guint target[3];              /* bucket of each percentile's duration */
+  guint64 rank[3];              /* its rank among that bucket's durations (from 1) */
+  GArray *found[3];             /* of gint64: that bucket's durations, second read */
+} Acc;
+
+static void
+acc_init (Acc *a, gint64 key)
+{
+  memset (a, 0, sizeof *a);
+  a->s.key = key;
+  a->s.min = G_MAXINT64;
+  a->s.max = G_MININT64;
+}
+
+static void
+acc_free (Acc *a)
+{
+  for (guint k = 0; k < 3; k++)
+    if (a->found[k])
+      g_array_unref (a->found[k]);
+  g_free (a);
+}
+
+static void
+acc_add (Acc *a, gint64 d)
+{
+  a->s.count++;
+  a->s.total += d;
+  a->s.min = MIN (a->s.min, d);
+  a->s.max = MAX (a->s.max, d);
+  double delta = (double) d - a->s.mean;
+  a->s.mean += delta / (double) a->s.count;
+  a->m2 += delta * ((double) d - a->s.mean);
+  a->hist[ttv_duration_bucket (d)]++;
+}
+
+/* After the first read: where each percentile's duration lies. */
+static void
+acc_plan (Acc *a)
+{
+  for (guint k = 0; k < 3; k++)
+    {
+      guint64 r = (guint64) ceil (percentiles[k] * (double) a->s.count / 100.0);
+      r = CLAMP (r, 1, MAX (a->s.count, 1));
+      guint64 below = 0;
+      guint b = 0;
+      for (; b < TTV_DURATION_BUCKETS; b++)
+        {
+          if (below + a->hist[b] >= r)
+            break;
+          below += a->hist[b];
+        }
+      a->target[k] = MIN (b, TTV_DURATION_BUCKETS - 1);
+      a->rank[k] = r - below;
+      a->found[k] = g_array_new (FALSE, FALSE, sizeof (gint64));
+    }
+}
+
+static void
+acc_collect (Acc *a, gint64 d)
+{
+  guint b = ttv_duration_bucket (d);
+  for (guint k = 0; k < 3; k++)
+    if (b == a->target[k])
+      g_array_append_val (a->found[k], d);
+}
+
+static gint
+compare_i64 (gconstpointer x, gconstpointer y)
+{
+  gint64 a = *(const gint64 *) x, b = *(const gint64 *) y;
+  return a < b ? -1 : a > b;
+}
+
+static void
+acc_finish (Acc *a)
+{
+  if (a->s.count == 0)
+    {
+      memset (&a->s, 0, sizeof a->s);
+      a->s.key = -1;
+      return;
+    }
+  a->s.stddev = sqrt (a->m2 / (double) a->s.count);
+  gint64 *values[3] = { &a->s.p50, &a->s.p90, &a->s.p99 };
+  for (guint k = 0; k < 3; k++)
+    {
+      GArray *f = a->found[k];
+      g_array_sort (f, compare_i64);
+      *values[k] = a->rank[k] >= 1 && a->rank[k] <= f->len ? g_array_index (f, gint64, a->rank[k] - 1) : a->s.max;
+    }
+}
+
+typedef struct {
+  const TtvAnalysisTableSpec *spec;
+  TtvTime t0, t1;
+  GHashTable *groups;           /* gint64 key -> Acc *, owned */
+  Acc *all;
+  gboolean second;
+  guint64 n;
+  GCancellable *cancel;
+  gboolean cancelled;
+} StatsScan;
+
+static gint64
+group_key (const TtvAnalysisTableSpec *spec, const void *record)
+{
+  const guint8 *p = (const guint8 *) record + spec->group_offset;
+  if (spec->group_is_64)
+    {
+      guint64 v;
+      memcpy (&v, p, sizeof v);
+      return (gint64) v;
+    }
+  guint32 v;
+  memcpy (&v, p, sizeof v);
+  return v;
+}
+
+static gboolean
+stats_entry (const void *record, guint64 index, gpointer data)
+{
+  StatsScan *s = data;
+  gint64 start = ttv_analysis_record_start (record);
+  if (start < s->t0 || start > s->t1)
+    return TRUE;
+  if ((++s->n & 0xffff) == 0 && g_cancellable_is_cancelled (s->cancel))
+    {
+      s->cancelled = TRUE;
+      return FALSE;
+    }
+  gint64 d = ttv_analysis_record_end (record) - start;
+  Acc *g = NULL;
+  if (s->spec->group_offset >= 0)
+    {
+      gint64 key = group_key (s->spec, record);
+      g = g_hash_table_lookup (s->groups, &key);
+      if (g == NULL && !s->second)
+        {
+          g = g_new (Acc, 1);
+          acc_init (g, key);
+          g_hash_table_insert (s->groups, &g->s.key, g);
+        }
+    }
+  if (s->second)
+    {
+      acc_collect (s->all, d);
+      if (g)
+        acc_collect (g, d);
+    }
+  else
+    {
+      acc_add (s->all, d);
+      if (g)
+        acc_add (g, d);
+    }
+  return TRUE;
+}
+
+static gint
+compare_key (gconstpointer x, gconstpointer y)
+{
+  const TtvAnalysisStats *a = x, *b = y;
+  return a->key < b->key ? -1 : a->key > b->key;
+}
+
+GArray *
+ttv_analysis_stats_compute (const TtvAnalysisTableSpec *spec, const TtvAnalysisSource *src,
+                            const TtvAnalysisSeq *seq, TtvTime t0, TtvTime t1, TtvAnalysisStats *all,
+                            GCancellable *cancel, GError **error)
+{
+  StatsScan s = { spec, t0, t1, NULL, NULL, FALSE, 0, cancel, FALSE };
+  s.groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, (GDestroyNotify) acc_free);
+  s.all = g_new (Acc, 1);
+  acc_init (s.all, -1);
+  gboolean ok = TRUE;
+  for (guint pass = 0; pass < 2 && ok; pass++)
+    {
+      s.second = pass == 1;
+      if (s.second)
+        {
+          acc_plan (s.all);
+          GHashTableIter it;
+          gpointer v;
+          g_hash_table_iter_init (&it, s.groups);
+          while (g_hash_table_iter_next (&it, NULL, &v))
+            acc_plan (v);
+        }
+      ok = ttv_analysis_seq_scan (seq, src, TTV_QUERY_START_IN, t0, t1, stats_entry, &s, error);
+      if (ok && s.cancelled)
+        ok = !g_cancellable_set_error_if_cancelled (cancel, error);
+    }
+  GArray *out = NULL;
+  if (ok)
+    {
+      out = g_array_new (FALSE, TRUE, sizeof (TtvAnalysisStats));
+      acc_finish (s.all);
+      *all = s.all->s;
+      GHashTableIter it;
+      gpointer v;
+      g_hash_table_iter_init (&it, s.groups);
+      while (g_hash_table_iter_next (&it, NULL, &v))
+        {
+          acc_finish (v);
+          g_array_append_val (out, ((Acc *) v)->s);
+        }
+      g_array_sort (out, compare_key);
+    }
+  g_hash_table_unref (s.groups);
+  acc_free (s.all);
+  return out;
+}
+
+void
+ttv_duration_summary_compute (TtvDurationSummary *out, gint64 key, TtvTime *durations, gsize n)
+{
+  memset (out, 0, sizeof *out);
+  out->key = key;
+  if (n == 0)
+    return;
+  qsort (durations, n, sizeof *durations, compare_i64);
+  Acc a;
+  acc_init (&a, key);
+  for (gsize i = 0; i < n; i++)
+    acc_add (&a, durations[i]);
+  out->count = a.s.count;
+  out->total = a.s.total;
+  out->min = a.s.min;
+  out->max = a.s.max;
+  out->mean = a.s.mean;
+  out->stddev = sqrt (a.m2 / (double) n);
+  TtvTime *values[3] = { &out->p50, &out->p90, &out->p99 };
+  for (guint k = 0; k < 3; k++)
+    {
+      gsize r = (gsize) ceil (percentiles[k] * (double) n / 100.0);
+      *values[k] = durations[CLAMP (r, 1, n) - 1];
+    }
+}
+
+/* ---- histogram and scatter levels ---- */
+
+typedef struct {
+  TtvAnalysisLevel lv;
+  TtvScatterColumn *bins;       /* owned */
+} Level;
+
+typedef struct {
+  gint64 origin;
+  Level *levels;
+  guint n_levels;
+  guint64 n;
+  GCancellable *cancel;
+  gboolean cancelled;
+} LevelScan;
+
+static gboolean
+level_entry (const void *record, guint64 index, gpointer data)
+{
+  LevelScan *s = data;
+  if ((++s->n & 0xffff) == 0 && g_cancellable_is_cancelled (s->cancel))
+    {
+      s->cancelled = TRUE;
+      return FALSE;
+    }
+  gint64 start = ttv_analysis_record_start (record);
+  guint b = ttv_duration_bucket (ttv_analysis_record_end (record) - start);
+  guint64 bit = G_GUINT64_CONSTANT (1) << (b % 64);
+  for (guint k = 0; k < s->n_levels; k++)
+    {
+      Level *l = &s->levels[k];
+      guint64 i = start <= s->origin ? 0 : (guint64) (start - s->origin) >> l->lv.shift;
+      i = MIN (i, l->lv.n_bins - 1);
+      l->bins[i].mask[b / 64] |= bit;
+      l->bins[i].count++;
+    }
+  return TRUE;
+}
+
+/* Merges the histogram's bins 2^@merge at a time. */
+static void
+coarsen_histogram (TtvTableBuilder *t, guint merge)
+{
+  if (merge == 0)
+    return;
+  guint32 n = ((t->hist_bins - 1) >> merge) + 1;
+  guint32 **bins = g_new0 (guint32 *, n);
+  for (guint32 b = 0; b < t->hist_bins; b++)
+    {
+      if (t->hist[b] == NULL)
+        continue;
+      guint32 *to = bins[b >> merge];
+      if (to == NULL)
+        to = bins[b >> merge] = g_new0 (guint32, TTV_DURATION_BUCKETS);
+      for (guint k = 0; k < TTV_DURATION_BUCKETS; k++)
+        to[k] += t->hist[b][k];
+      g_free (t->hist[b]);
+    }
+  g_free (t->hist);
+  t->hist = bins;
+  t->hist_bins = n;
+  t->hist_shift += merge;
+}
+
+gboolean
+ttv_analysis_summaries_write (TtvTableBuilder *t, TtvHistoryWriter *w, const TtvAnalysisSource *src,
+                              const TtvAnalysisSeqHeader *main, TtvAnalysisTableHeader *h, GCancellable *cancel,
+                              GError **error)
+{
+  const TtvAnalysisTableSpec *spec = t->spec;
+  TtvAnalysisSeq seq;
+  if (!ttv_analysis_seq_load (&seq, src, main, spec->record_size))
+    {
+      ttv_analysis_seq_clear (&seq);
+      ttv_analysis_set_read_error (error, src, main->chunks_offset);
+      return FALSE;
+    }
+  gboolean ok = TRUE;
+  Level levels[TTV_ANALYSIS_MAX_LEVELS];
+  guint n_levels = 0;
+  if (spec->summaries)
+    {
+      /* Level 0 has the histogram's bins; the others, 8 times finer each,
+       * while they have few bins for the records. */
+      /* Fewer, wider bins for a small table: as many as it has records
+       * over 8, at least 16 (the histogram's were planned for any size). */
+      guint merge = 0;
+      while ((t->hist_bins >> merge) > 16 && ((guint64) t->hist_bins >> merge) * 8 > main->n_entries)
+        merge++;
+      coarsen_histogram (t, merge);
+      guint32 shift = t->hist_shift;
+      guint64 n_bins = t->hist_bins;
+      for (;;)
+        {
+          Level *l = &levels[n_levels++];
+          memset (l, 0, sizeof *l);
+          l->lv.shift = shift;
+          l->lv.n_bins = n_bins;
+          l->bins = g_new0 (TtvScatterColumn, n_bins);
+          guint64 next = n_bins << LEVEL_STEP;
+          if (n_levels == TTV_ANALYSIS_MAX_LEVELS || shift < LEVEL_STEP
+              || next * RECORDS_PER_BIN > main->n_entries)
+            break;
+          shift -= LEVEL_STEP;
+          n_bins = next;
+        }
+      LevelScan ls = { t->origin, levels, n_levels, 0, cancel, FALSE };
+      ok = ttv_analysis_seq_scan (&seq, src, TTV_QUERY_OVERLAP, G_MININT64, G_MAXINT64, level_entry, &ls, error);
+      if (ok && ls.cancelled)
+        ok = !g_cancellable_set_error_if_cancelled (cancel, error);
+    }
+  TtvAnalysisStats all;
+  g_autoptr (GArray) groups = NULL;
+  if (ok && (spec->summaries || spec->group_offset >= 0))
+    {
+      groups = ttv_analysis_stats_compute (spec, src, &seq, G_MININT64, G_MAXINT64, &all, cancel, error);
+      ok = groups != NULL;
+    }
+  ttv_analysis_seq_clear (&seq);
+  /* Everything read: now the writer may append (and move a blob in memory). */
+  if (ok && spec->summaries)
+    {
+      g_autoptr (GArray) first = g_array_sized_new (FALSE, FALSE, sizeof (guint32), t->hist_bins + 1);
+      g_autoptr (GArray) cells = g_array_new (FALSE, FALSE, sizeof (guint32));
+      for (guint32 b = 0; b < t->hist_bins; b++)
+        {
+          guint32 at = cells->len / 2;
+          g_array_append_val (first, at);
+          for (guint k = 0; t->hist[b] && k < TTV_DURATION_BUCKETS; k++)
+            if (t->hist[b][k])
+              {
+                guint32 cell[2] = { k, t->hist[b][k] };
+                g_array_append_vals (cells, cell, 2);
+              }
+        }
+      guint32 end = cells->len / 2;
+      g_array_append_val (first, end);
+      h->hist_shift = t->hist_shift;
+      h->hist_bins = t->hist_bins;
+      ttv_history_writer_align (w);
+      h->bin_first_offset = ttv_history_writer_append (w, first->data, first->len * sizeof (guint32));
+      ttv_history_writer_align (w);
+      h->cells_offset = ttv_history_writer_append (w, cells->data, cells->len * sizeof (guint32));
+      h->n_cells = end;
+      TtvAnalysisLevel lvs[TTV_ANALYSIS_MAX_LEVELS];
+      for (guint k = 0; k < n_levels; k++)
+        {
+          ttv_history_writer_align (w);
+          levels[k].lv.offset = ttv_history_writer_append (w, levels[k].bins,
+                                                           levels[k].lv.n_bins * sizeof (TtvScatterColumn));
+          lvs[k] = levels[k].lv;
+        }
+      ttv_history_writer_align (w);
+      h->levels_offset = ttv_history_writer_append (w, lvs, n_levels * sizeof (TtvAnalysisLevel));
+      h->n_levels = n_levels;
+    }
+  for (guint k = 0; k < n_levels; k++)
+    g_free (levels[k].bins);
+  if (ok && groups)
+    {
+      ttv_history_writer_align (w);
+      h->stats_offset = ttv_history_writer_append (w, &all, sizeof all);
+      ttv_history_writer_append (w, groups->data, groups->len * sizeof (TtvAnalysisStats));
+      h->n_groups = spec->group_offset >= 0 ? groups->len : 0;
+    }
+  return ok;
+}

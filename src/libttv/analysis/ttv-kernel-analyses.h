@@ -1,0 +1,223 @@
+/* ttv-kernel-analyses.h: the kernel analyses that answer "why was it
+ * slow": CPU usage, system calls, scheduling (wakeup latency and why each
+ * thread was blocked), IRQs and soft IRQs, block I/O and futex waits, each
+ * an analysis class over the kernel model's vocabulary (so LTT, LTTng 0.x
+ * and every LTTng 2.x naming alike), with the records its tables hold.  docs/analyses.md says what
+ * each measures, from which events, and its limits.  Used by ttv-report
+ * --analysis, the viewer's analysis pass and the tests. */
+#pragma once
+
+#include "ttv-analysis.h"
+
+G_BEGIN_DECLS
+
+/* The classes (listed by ttv_analysis_list()). */
+extern const TtvAnalysisClass ttv_cpu_usage_analysis;      /* "cpu" */
+extern const TtvAnalysisClass ttv_syscall_analysis;        /* "syscalls" */
+extern const TtvAnalysisClass ttv_sched_analysis;          /* "sched" */
+extern const TtvAnalysisClass ttv_irq_analysis;            /* "irq" */
+extern const TtvAnalysisClass ttv_block_analysis;          /* "block" */
+extern const TtvAnalysisClass ttv_futex_analysis;          /* "futex" */
+
+/* Values of a waker's kind (TTV_COLUMN_ENUM "waker_kind"). */
+typedef enum {
+  TTV_WAKER_NONE,          /* not seen (woken before the trace, or lost events) */
+  TTV_WAKER_THREAD,        /* a thread, in @waker_tid */
+  TTV_WAKER_IRQ,           /* an IRQ handler, line in @waker_id */
+  TTV_WAKER_SOFTIRQ,       /* a soft IRQ, vector in @waker_id */
+} TtvWakerKind;
+
+#define TTV_ANALYSIS_NO_PRIO G_MININT64
+
+/* --- CPU usage: table "slices" ----------------------------------------------------
+ * One record per stretch a task ran on a CPU without a break: busy time as
+ * the statistics count it (everything but the idle task in its base
+ * mode; the idle task's interrupts are busy time of "swapper").  Series 0:
+ * by CPU; series 1: by thread (TTV_CPU_USAGE_IDLE_KEY for each CPU's idle
+ * task). */
+typedef struct {
+  gint64 start, end;
+  guint32 tid;
+  gint32 cpu;
+  guint32 name;            /* string: the task's name */
+  guint32 tgid;
+  guint32 key;             /* series 1: tid, or TTV_CPU_USAGE_IDLE_KEY (cpu) */
+  guint32 pad;
+} TtvCpuSlice;
+
+#define TTV_CPU_USAGE_IDLE_KEY(cpu) (0xfff00000u | (guint32) (cpu))
+
+typedef struct {
+  guint32 tid;             /* 0: the idle tasks' interrupts */
+  guint32 tgid;
+  const char *name;        /* borrowed from the result */
+  TtvTime cpu_time;
+} TtvThreadUsage;
+
+/* The CPUs that ran anything, sorted. */
+GArray     *ttv_cpu_usage_list_cpus (const TtvAnalysis *result);
+/* Busy time of @cpu in [t0, t1] (all CPUs together: @cpu = -1). */
+gboolean    ttv_cpu_usage_get_busy (const TtvAnalysis *result, gint cpu, TtvTime t0, TtvTime t1,
+                                    TtvTime *busy, GError **error);
+/* Busy time of @cpu (-1: all) in each of the @n_edges - 1 bins between
+ * sorted @edges: an XY chart's points, O(n_edges) reads. */
+gboolean    ttv_cpu_usage_get_busy_bins (const TtvAnalysis *result, gint cpu, const TtvTime *edges,
+                                         guint n_edges, TtvTime *busy, GError **error);
+/* CPU time of every thread that ran in [t0, t1], largest first (of
+ * TtvThreadUsage); their sum is the CPUs' busy time. */
+GArray     *ttv_cpu_usage_top_threads (const TtvAnalysis *result, TtvTime t0, TtvTime t1, GError **error);
+
+/* --- System calls: table "calls" ------------------------------------------------------
+ * Every call whose entry and exit the trace holds, entry to exit.  Series
+ * 0: by thread.  Statistics by call. */
+typedef struct {
+  gint64 start, end;
+  gint64 ret;              /* return value (negative: -errno) */
+  guint32 tid;
+  guint32 tgid;
+  gint32 cpu;              /* where it entered */
+  guint32 syscall;         /* string: its name */
+  guint32 name;            /* string: the thread's name */
+  guint32 file;            /* string: the file of its fd argument, where the trace says it */
+} TtvSyscallRecord;
+
+/* The call's arguments as its entry event gives them ("fd = 3, count =
+ * 512"), read back from @ts (a seek to its entry); caller frees, NULL
+ * when the event is not found. */
+char       *ttv_syscall_dup_arguments (TtvTraceset *ts, const TtvSyscallRecord *call, GError **error);
+
+/* --- Scheduling: tables "wakeups" and "blocked" ------------------------------------------
+ * wakeups: from a task's wakeup (sched_waking / sched_wakeup /
+ * sched_wakeup_new, the first of them) to the switch that runs it.
+ * blocked: from the switch that takes a blocked task off its CPU to the
+ * one that runs it again, with when and by whom it was woken.  Series 0:
+ * by thread.  Statistics: wakeups by priority, blocked by syscall. */
+typedef struct {
+  gint64 start, end;       /* woken, running */
+  gint64 prio;             /* the priority it ran with, TTV_ANALYSIS_NO_PRIO when unknown */
+  guint32 tid;
+  guint32 tgid;
+  gint32 cpu;              /* where it ran */
+  gint32 waker_cpu;        /* where the wakeup happened */
+  guint32 name;            /* string: the task */
+  guint32 waker_kind;      /* TtvWakerKind */
+  guint32 waker_tid;
+  guint32 waker_id;        /* IRQ line or soft IRQ vector */
+  guint32 waker_name;      /* string: the waking thread, IRQ or soft IRQ */
+  guint32 is_new;          /* 1: a new task's first run */
+} TtvWakeupRecord;
+
+typedef enum {
+  TTV_BLOCKED_SLEEPING,    /* TASK_INTERRUPTIBLE (S) */
+  TTV_BLOCKED_DISK,        /* TASK_UNINTERRUPTIBLE (D) */
+  TTV_BLOCKED_OTHER,
+} TtvBlockedState;
+
+typedef struct {
+  gint64 start, end;       /* off the CPU, on it again (the trace's end when @unfinished) */
+  gint64 woken;            /* when it was woken (@end when not seen) */
+  guint32 tid;
+  guint32 tgid;
+  gint32 cpu;              /* where it blocked */
+  gint32 waker_cpu;
+  guint32 name;            /* string */
+  guint32 syscall;         /* string: the call it blocked in, none when in no call */
+  guint32 state;           /* TtvBlockedState */
+  guint32 waker_kind;      /* TtvWakerKind */
+  guint32 waker_tid;
+  guint32 waker_id;
+  guint32 waker_name;      /* string */
+  guint32 unfinished;      /* 1: still blocked (or waiting) at the trace's end */
+} TtvBlockedRecord;
+
+/* --- IRQs: tables "irqs", "softirqs" and "raises" -----------------------------------------
+ * irqs: handler entry to exit, by line; softirqs: entry to exit, by vector;
+ * raises: a soft IRQ's raise to the entry that serves it (traces with
+ * softirq_raise).  Statistics by line / vector. */
+typedef struct {
+  gint64 start, end;
+  gint32 cpu;
+  guint32 irq;             /* line, or soft IRQ vector */
+  guint32 name;            /* string */
+  guint32 tid;             /* the task it interrupted */
+} TtvIrqRecord;
+
+/* --- Block I/O: table "requests" -----------------------------------------------------------
+ * A request from its issue to the device to its completion, matched by
+ * device and sector.  Statistics by device. */
+typedef struct {
+  gint64 start, end;
+  guint64 sector;
+  guint64 bytes;
+  guint32 dev;             /* major << 20 | minor */
+  guint32 nr_sector;
+  guint32 write;           /* 0 read, 1 write */
+  guint32 tid;             /* the task running when it was issued */
+  guint32 tgid;
+  guint32 name;            /* string: that task */
+  guint32 file;            /* string: the file of the call that issued it, where known */
+  guint32 device;          /* string: "8:0" */
+  gint32 cpu;
+  guint32 pad;
+} TtvBlockRecord;
+
+typedef struct {
+  guint32 key;             /* device (dev_t), or tgid */
+  const char *name;        /* borrowed: "8:0", or the process's name */
+  guint64 requests;
+  guint64 read_bytes, write_bytes;
+  TtvTime busy;            /* sum of the requests' latencies */
+} TtvBlockUsage;
+
+/* Bytes and requests completed in [t0, t1], per device (@by_process
+ * FALSE) or per issuing process, most bytes first (of TtvBlockUsage). */
+GArray     *ttv_block_usage (const TtvAnalysis *result, gboolean by_process, TtvTime t0, TtvTime t1,
+                             GError **error);
+
+/* --- Futex waits: table "waits" --------------------------------------------------------------
+ * Every futex call that waits (FUTEX_WAIT, _BITSET, LOCK_PI,
+ * WAIT_REQUEUE_PI), entry to exit, with its address and the thread that
+ * woke it.  Series 0: by thread.  Statistics by address. */
+typedef struct {
+  gint64 start, end;
+  guint64 uaddr;
+  gint64 blocked;          /* off the CPU within the call */
+  gint64 ret;
+  guint32 tid;
+  guint32 tgid;
+  guint32 op;              /* the futex operation (FUTEX_PRIVATE_FLAG and clock bits cleared) */
+  guint32 name;            /* string */
+  guint32 waker_tid;       /* G_MAXUINT32: none seen */
+  guint32 waker_name;      /* string */
+} TtvFutexRecord;
+
+/* --- The critical path ------------------------------------------------------------------------ */
+
+typedef enum {
+  TTV_PATH_RUNNING,        /* the thread ran (or was preempted: see TTV_PATH_PREEMPTED) */
+  TTV_PATH_PREEMPTED,      /* runnable, a CPU taken by another task (with the CPU usage) */
+  TTV_PATH_WAIT_CPU,       /* woken, waiting for a CPU */
+  TTV_PATH_DEVICE,         /* waiting for an IRQ or soft IRQ (a device, a timer) */
+  TTV_PATH_BLOCKED,        /* blocked, woken by nothing the trace shows */
+} TtvPathKind;
+
+typedef struct {
+  TtvTime start, end;
+  TtvPathKind kind;
+  guint32 tid;             /* the thread on the path (DEVICE: the one waiting) */
+  guint32 tgid;
+  guint32 irq;             /* DEVICE: line or vector */
+  gboolean softirq;        /* DEVICE: a soft IRQ */
+  const char *name;        /* borrowed from the results: the thread, IRQ or soft IRQ */
+  const char *syscall;     /* borrowed: what the waiting thread was blocked in, or "" */
+} TtvPathSegment;
+
+/* What @tid waited for over [t0, t1], back through the threads and
+ * devices that woke it, as segments in time order covering [t0, t1] (of
+ * TtvPathSegment).  @sched is the "sched" result; @cpu (may be NULL) the
+ * "cpu" result, which splits the running segments from the preempted. */
+GArray     *ttv_critical_path_compute (const TtvAnalysis *sched, const TtvAnalysis *cpu,
+                                       guint32 tid, TtvTime t0, TtvTime t1, GError **error);
+const char *ttv_path_kind_name (TtvPathKind kind);
+
+G_END_DECLS

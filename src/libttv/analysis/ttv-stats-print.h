@@ -1,0 +1,31 @@
+/* ttv-stats-print.h: what the viewer's passes compute, printed for
+ * ttv-report: the statistics tree of the viewer's statistics view
+ * (--stats) and the density of its histogram (--density), as aligned text,
+ * JSON lines or CSV.  docs/ttv-report.1 says what each prints. */
+#pragma once
+
+#include "ttv-indexer.h"
+#include "ttv-stats-tree.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TTV_PRINT_TEXT,
+  TTV_PRINT_JSONL,
+  TTV_PRINT_CSV,
+} TtvPrintFormat;
+
+/* Every node of the tree under @root, @root first, depth first: text (an
+ * indented name and the view's columns: count, total, average, min, max,
+ * durations in seconds to the nanosecond), a JSON object a line, or the
+ * CSV the statistics view exports (key,name,count,total_s,min_s,max_s,
+ * average_s). */
+void ttv_stats_tree_append (const TtvStatsNode *root, TtvPrintFormat format, GString *out);
+
+/* The bins of @density, one a line: their start and end times and their
+ * events, and with @by_type the events of each event type (text: the
+ * types a bin has, JSON: an object of them, CSV: a column per type). */
+void ttv_density_append (const TtvIndexResult *density, gboolean by_type, TtvPrintFormat format,
+                         GString *out);
+
+G_END_DECLS

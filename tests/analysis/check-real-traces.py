@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""check-real-traces.py: the kernel analyses of ttv-report --analysis on the
+real LTTng kernel traces of ../shared/traces/ctf, against an independent
+computation from the raw events (ttv-report --format=jsonl, no state):
+system calls, wakeup latencies, CPU busy time per CPU and per thread, IRQs,
+soft IRQs and raises, block requests.  Prints TAP; skips traces not there.
+
+Usage: check-real-traces.py TTV_REPORT
+"""
+import json
+import os
+import subprocess
+import sys
+from collections import defaultdict, Counter
+
+REPORT = sys.argv[1]
+TRACES = ["arm64-kernel", "bigendian-kernel", "scp-kernel"]
+env = dict(os.environ, TTV_HISTORY_NO_CACHE="1")
+
+
+def run(*args):
+    out = subprocess.run([REPORT, *args], env=env, check=True, capture_output=True, text=True).stdout
+    return [json.loads(l) for l in out.splitlines() if l]
+
+
+def analysis(trace, name, *more):
+    return run("--analysis", name, "--format=jsonl", *more, trace)
+
+
+def switch_runnable(state):
+    """Linux task state bits of a task leaving its CPU: runnable when 0, or
+    TASK_RUNNING with only a high bit (lttng-modules' preemption flag)."""
+    return state == 0 or ((state & 0xff) == 0 and state != 512)
+
+
+class Machine:
+    """What the raw events say, walked in order."""
+
+    def __init__(self, events):
+        self.running = {}            # cpu -> tid, once a switch was seen there
+        self.irqs = defaultdict(list)  # cpu -> [(soft, id, entry)]
+        self.calls = defaultdict(list)  # tid -> [(entry, name, cpu)]
+        self.status = {}             # tid -> blocked / runnable / running / new
+        self.woken = {}              # tid -> wakeup time
+        self.raised = {}             # (cpu, vec) -> first raise
+        self.busy_since = {}         # cpu -> time its busy stretch began
+        self.busy = Counter()        # cpu -> busy ns
+        self.thread_time = Counter() # tid -> ns (0: the idle tasks' interrupts)
+        self.out = defaultdict(list)
+        self.pending_io = defaultdict(list)
+        self.last = None
+        for e in events:
+            self.event(e)
+        for cpu in list(self.busy_since):
+            self.account(cpu, self.last)
+
+    def who(self, cpu):
+        """The task whose time a busy stretch of @cpu is, or None when idle."""
+        tid = self.running.get(cpu)
+        if tid is None:
+            return None
+        if tid == 0 and not self.irqs[cpu]:
+            return None
+        return tid
+
+    def account(self, cpu, t):
+        tid = self.who(cpu)
+        since = self.busy_since.pop(cpu, None)
+        if tid is not None and since is not None and t > since:
+            self.busy[cpu] += t - since
+            self.thread_time[tid] += t - since
+
+    def begin(self, cpu, t):
+        if self.who(cpu) is not None:
+            self.busy_since[cpu] = t
+
+    def end_irqs(self, cpu, t, keep):
+        """Ends the interrupt frames of @cpu above the first @keep."""
+        while len(self.irqs[cpu]) > keep:
+            soft, irq, entry = self.irqs[cpu].pop()
+            self.out["softirqs" if soft else "irqs"].append((cpu, irq, entry, t))
+
+    def event(self, e):
+        t, cpu, name, f = e["time_ns"], e["cpu"], e["event"], e["fields"]
+        self.last = t
+        changes_cpu = name in ("sched_switch", "irq_handler_entry", "irq_handler_exit", "softirq_entry",
+                               "softirq_exit")
+        if changes_cpu:
+            self.account(cpu, t)
+        if name == "lttng_statedump_process_state":
+            tid = f["tid"]
+            if tid not in self.status:
+                self.status[tid] = "blocked" if f["status"] == 5 else "runnable"
+        elif name == "sched_process_fork":
+            self.status[f["child_tid"]] = "new"
+        elif name == "sched_switch":
+            # No switch happens in a hard IRQ: those still open lost their exit.
+            hard = [i for i, (soft, _, _) in enumerate(self.irqs[cpu]) if not soft]
+            if hard:
+                self.end_irqs(cpu, t, hard[0])
+            prev, nxt = f["prev_tid"], f["next_tid"]
+            if prev != 0:
+                self.status[prev] = "runnable" if switch_runnable(f["prev_state"]) else "blocked"
+                if self.status[prev] == "runnable":
+                    self.woken.pop(prev, None)
+            if nxt != 0:
+                if nxt in self.woken:
+                    self.out["wakeups"].append((nxt, self.woken.pop(nxt), t, cpu))
+                self.status[nxt] = "running"
+            self.running[cpu] = nxt
+        elif name in ("sched_wakeup", "sched_waking", "sched_wakeup_new"):
+            tid = f["tid"]
+            st = self.status.get(tid)
+            if tid != 0 and tid not in self.woken and (st in (None, "blocked") or (st == "new" and name == "sched_wakeup_new")):
+                self.woken[tid] = t
+                if st != "new":
+                    self.status[tid] = "runnable"
+        elif name == "irq_handler_entry":
+            stale = [i for i, (soft, irq, _) in enumerate(self.irqs[cpu]) if not soft and irq == f["irq"]]
+            if stale:
+                self.end_irqs(cpu, t, stale[0])
+            self.irqs[cpu].append((False, f["irq"], t))
+        elif name == "irq_handler_exit":
+            frames = [i for i, (soft, _, _) in enumerate(self.irqs[cpu]) if not soft]
+            if frames:
+                self.end_irqs(cpu, t, frames[-1])
+        elif name == "softirq_entry":
+            stale = [i for i, (soft, _, _) in enumerate(self.irqs[cpu]) if soft]
+            if stale:
+                self.end_irqs(cpu, t, stale[0])
+            self.irqs[cpu].append((True, f["vec"], t))
+            raise_time = self.raised.pop((cpu, f["vec"]), None)
+            if raise_time is not None:
+                self.out["raises"].append((cpu, f["vec"], raise_time, t))
+        elif name == "softirq_exit":
+            frames = [i for i, (soft, _, _) in enumerate(self.irqs[cpu]) if soft]
+            if frames:
+                self.end_irqs(cpu, t, frames[-1])
+        elif name == "softirq_raise":
+            self.raised.setdefault((cpu, f["vec"]), t)
+        elif name.startswith("sys_") or name.startswith("syscall_entry_"):
+            tid = self.running.get(cpu)
+            if tid is not None and tid != 0:
+                call = name[4:] if name.startswith("sys_") else name[len("syscall_entry_"):]
+                self.calls[tid].append((t, call, cpu))
+        elif name == "exit_syscall" or name.startswith("syscall_exit_"):
+            tid = self.running.get(cpu)
+            if tid is not None and self.calls[tid]:
+                start, call, entry_cpu = self.calls[tid].pop()
+                self.out["calls"].append((tid, start, t, call, f.get("ret", 0), entry_cpu))
+        elif name == "block_rq_issue":
+            if f["dev"] != 0:
+                self.pending_io[(f["dev"], f["sector"])].append(t)
+        elif name in ("block_rq_complete", "block_rq_requeue"):
+            q = self.pending_io.get((f["dev"], f["sector"]))
+            if q:
+                issue = q.pop(0)
+                if name == "block_rq_complete":
+                    self.out["requests"].append((f["dev"], f["sector"], issue, t))
+        if changes_cpu:
+            self.begin(cpu, t)
+
+
+n = 0
+failures = 0
+
+
+def ok(cond, what):
+    global n, failures
+    n += 1
+    print(("ok" if cond else "not ok") + " %d - %s" % (n, what))
+    if not cond:
+        failures += 1
+
+
+def same(what, got, want):
+    got, want = sorted(got), sorted(want)
+    if got != want:
+        missing = [w for w in want if w not in set(got)][:3]
+        extra = [g for g in got if g not in set(want)][:3]
+        print("# %s: %d found, %d expected; missing %s; extra %s" % (what, len(got), len(want), missing, extra))
+    ok(got == want, "%s (%d)" % (what, len(want)))
+
+
+shared = os.environ.get("TTV_SHARED_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared"))
+for name in TRACES:
+    trace = os.path.join(shared, "traces", "ctf", name)
+    if not os.path.isdir(trace):
+        n += 1
+        print("ok %d - %s # SKIP not in %s" % (n, name, os.path.dirname(trace)))
+        continue
+    m = Machine(run("--format=jsonl", trace))
+
+    calls = [r for r in analysis(trace, "syscalls", "--records") if r["table"] == "calls"]
+    same(name + ": system calls",
+         [(r["tid"], r["start"], r["end"], r["syscall"], r["ret"], r["cpu"]) for r in calls],
+         m.out["calls"])
+
+    wakeups = [r for r in analysis(trace, "sched", "--records", "--table", "wakeups")]
+    same(name + ": wakeup latencies", [(r["tid"], r["start"], r["end"], r["cpu"]) for r in wakeups],
+         m.out["wakeups"])
+
+    for table in ("irqs", "softirqs", "raises"):
+        rows = analysis(trace, "irq", "--records", "--table", table)
+        key = "irq" if table == "irqs" else "vec"
+        same(name + ": " + table, [(r["cpu"], r[key], r["start"], r["end"]) for r in rows], m.out[table])
+
+    requests = analysis(trace, "block", "--records")
+    devs = lambda d: "%d:%d" % (d >> 20, d & 0xfffff)
+    same(name + ": block requests", [(r["device"], r["sector"], r["start"], r["end"]) for r in requests],
+         [(devs(d), s, a, b) for d, s, a, b in m.out["requests"]])
+
+    cpu = analysis(trace, "cpu")
+    busy = {r["cpu"]: r["busy"] for r in cpu if r["table"] == "cpus" and isinstance(r["cpu"], int)}
+    same(name + ": busy time per CPU", busy.items(), [(c, b) for c, b in m.busy.items() if b])
+    threads = {r["tid"]: r["cpu_time"] for r in cpu if r["table"] == "threads"}
+    same(name + ": CPU time per thread", threads.items(), [(t, v) for t, v in m.thread_time.items() if v])
+    # The statistics' busy time is the same sum (ttv-report --stats: the
+    # total of each cpu/ID node of the statistics tree).
+    stats = subprocess.run([REPORT, "--stats", "--format=jsonl", trace], env=env, check=True, capture_output=True,
+                           text=True).stdout
+    stat_busy = {}
+    for line in stats.splitlines():
+        node = json.loads(line)
+        key = node["key"].split("/")
+        if len(key) == 2 and key[0] == "cpu" and key[1].lstrip("-").isdigit() and node["total_ns"] is not None:
+            stat_busy[int(key[1])] = node["total_ns"]
+    ok(all(abs(stat_busy.get(c, 0) - b) <= 1 for c, b in busy.items()), name + ": busy time as --stats counts it")
+
+print("1..%d" % n)
+sys.exit(1 if failures else 0)

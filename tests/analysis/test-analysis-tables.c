@@ -1,0 +1,478 @@
+/* test-analysis-tables.c: analysis tables answer their queries as a walk
+ * of every record does (windows, series, clipped sums, histograms,
+ * scatter columns, statistics with exact percentiles), in memory and from
+ * their cache file; the cache is reused when the trace is unchanged, and
+ * never trusted when damaged, truncated, stale or another analysis's. */
+#include "ttv-kernel-analyses.h"
+#include "ttv-ctf-sim.h"
+#include "ttv-error.h"
+#include "ttv-test-util.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+typedef struct {
+  char *dir;
+  char *trace;
+  char *cache;
+  TtvTraceset *ts;
+} Fixture;
+
+static void
+fixture_open (Fixture *f, guint64 events)
+{
+  g_autoptr (GError) error = NULL;
+  f->dir = g_dir_make_tmp ("ttv-tables-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->trace = g_build_filename (f->dir, "trace", NULL);
+  f->cache = g_build_filename (f->dir, "cache", NULL);
+  TtvSimOptions o;
+  ttv_sim_options_init (&o);
+  o.seed = 5;
+  o.n_cpus = 4;
+  o.n_processes = 40;
+  o.max_events = events;
+  o.probe = TRUE;
+  g_autoptr (TtvSim) sim = ttv_sim_new (&o, &error);
+  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
+                             .packet_size = 65536, .long_bits = 64, .hostname = "test" };
+  g_assert_true (ttv_ctf_write_simulation (f->trace, sim, &wo, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  f->ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (f->ts, f->trace, &error));
+}
+
+static void
+fixture_close (Fixture *f)
+{
+  ttv_traceset_unref (f->ts);
+  ttv_test_remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->trace);
+  g_free (f->cache);
+}
+
+static TtvAnalysis *
+run (Fixture *f, const TtvAnalysisClass *cls, gboolean cached)
+{
+  g_autoptr (GError) error = NULL;
+  TtvAnalysisOptions o = { .no_cache = !cached, .cache_dir = f->cache, .max_memory = 64 << 10 };
+  TtvAnalysis *a = ttv_analysis_run (f->ts, cls, &o, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return a;
+}
+
+/* Every record of @t, by a query over everything. */
+static GArray *
+all_records (const TtvAnalysisTable *t)
+{
+  g_autoptr (GError) error = NULL;
+  GArray *all = ttv_analysis_table_query (t, TTV_QUERY_OVERLAP, TTV_TIME_MIN, TTV_TIME_MAX, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (all->len, ==, ttv_analysis_table_get_n_records (t));
+  return all;
+}
+
+#define REC(a, i, size) ((const guint8 *) (a)->data + (gsize) (i) * (size))
+
+static gboolean
+selected (TtvQueryMode mode, const void *r, TtvTime t0, TtvTime t1)
+{
+  TtvTime s = ttv_analysis_record_start (r), e = ttv_analysis_record_end (r);
+  return mode == TTV_QUERY_START_IN ? s >= t0 && s <= t1 : s <= t1 && e >= t0;
+}
+
+static gint
+compare_pair_desc (gconstpointer a, gconstpointer b)
+{
+  const TtvTime *x = a, *y = b;  /* duration, start */
+  if (x[0] != y[0])
+    return x[0] > y[0] ? -1 : 1;
+  return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* The longest records of a window: the walk's, sorted, cut. */
+static void
+check_longest (const TtvAnalysisTable *t, GArray *all, TtvTime t0, TtvTime t1)
+{
+  gsize size = ttv_analysis_table_get_spec (t)->record_size;
+  g_autoptr (GArray) want = g_array_new (FALSE, FALSE, 2 * sizeof (TtvTime));
+  for (guint i = 0; i < all->len; i++)
+    {
+      const guint8 *r = REC (all, i, size);
+      TtvTime pair[2] = { ttv_analysis_record_end (r) - ttv_analysis_record_start (r), ttv_analysis_record_start (r) };
+      if (pair[1] >= t0 && pair[1] <= t1)
+        g_array_append_vals (want, pair, 1);
+    }
+  g_array_sort (want, compare_pair_desc);
+  static const guint maxes[] = { 1, 7, 100, 100000 };
+  for (guint m = 0; m < G_N_ELEMENTS (maxes); m++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GArray) got = ttv_analysis_table_query_longest (t, t0, t1, maxes[m], &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (got->len, ==, MIN (maxes[m], want->len));
+      for (guint i = 0; i < got->len; i++)
+        {
+          const guint8 *r = REC (got, i, size);
+          const TtvTime *w = &g_array_index (want, TtvTime, 2 * i);
+          g_assert_cmpint (ttv_analysis_record_end (r) - ttv_analysis_record_start (r), ==, w[0]);
+          g_assert_cmpint (ttv_analysis_record_start (r), ==, w[1]);
+        }
+    }
+}
+
+/* Random windows: the queries select what a walk selects. */
+static void
+check_windows (const TtvAnalysisTable *t, GArray *all, GRand *rand)
+{
+  g_autoptr (GError) error = NULL;
+  gsize size = ttv_analysis_table_get_spec (t)->record_size;
+  TtvTime lo = G_MAXINT64, hi = G_MININT64;
+  for (guint i = 0; i < all->len; i++)
+    {
+      lo = MIN (lo, ttv_analysis_record_start (REC (all, i, size)));
+      hi = MAX (hi, ttv_analysis_record_end (REC (all, i, size)));
+    }
+  for (guint w = 0; w < 12; w++)
+    {
+      TtvTime t0 = lo + (TtvTime) (g_rand_double (rand) * (double) (hi - lo));
+      TtvTime t1 = t0 + (TtvTime) (g_rand_double (rand) * (double) (hi - t0) / (w % 3 == 0 ? 1 : 50));
+      for (TtvQueryMode mode = TTV_QUERY_OVERLAP; mode <= TTV_QUERY_START_IN; mode++)
+        {
+          g_autoptr (GArray) got = ttv_analysis_table_query (t, mode, t0, t1, &error);
+          g_assert_no_error (error);
+          guint want = 0;
+          for (guint i = 0; i < all->len; i++)
+            want += selected (mode, REC (all, i, size), t0, t1);
+          g_assert_cmpuint (got->len, ==, want);
+          for (guint i = 0; i < got->len; i++)
+            {
+              g_assert_true (selected (mode, REC (got, i, size), t0, t1));
+              if (i > 0)
+                g_assert_cmpint (ttv_analysis_record_start (REC (got, i - 1, size)), <=,
+                                 ttv_analysis_record_start (REC (got, i, size)));
+            }
+        }
+      if (!ttv_analysis_table_get_spec (t)->summaries)
+        continue;
+      /* The durations of what starts in the window: exact. */
+      guint64 counts[TTV_DURATION_BUCKETS], want[TTV_DURATION_BUCKETS] = { 0 };
+      g_assert_true (ttv_analysis_table_histogram (t, t0, t1, counts, &error));
+      g_autoptr (GArray) durations = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+      for (guint i = 0; i < all->len; i++)
+        if (selected (TTV_QUERY_START_IN, REC (all, i, size), t0, t1))
+          {
+            TtvTime d = ttv_analysis_record_end (REC (all, i, size)) - ttv_analysis_record_start (REC (all, i, size));
+            want[ttv_duration_bucket (d)]++;
+            g_array_append_val (durations, d);
+          }
+      for (guint b = 0; b < TTV_DURATION_BUCKETS; b++)
+        g_assert_cmpuint (counts[b], ==, want[b]);
+      TtvDurationSummary all_got, all_want;
+      g_autoptr (GArray) groups = ttv_analysis_table_summarize (t, t0, t1, &all_got, &error);
+      g_assert_no_error (error);
+      ttv_duration_summary_compute (&all_want, -1, (TtvTime *) durations->data, durations->len);
+      g_assert_cmpuint (all_got.count, ==, all_want.count);
+      g_assert_cmpint (all_got.total, ==, all_want.total);
+      if (all_want.count)
+        {
+          g_assert_cmpint (all_got.min, ==, all_want.min);
+          g_assert_cmpint (all_got.max, ==, all_want.max);
+          g_assert_cmpint (all_got.p50, ==, all_want.p50);
+          g_assert_cmpint (all_got.p90, ==, all_want.p90);
+          g_assert_cmpint (all_got.p99, ==, all_want.p99);
+          g_assert_cmpfloat_with_epsilon (all_got.mean, all_want.mean, 1e-6 * all_want.mean + 1e-6);
+          g_assert_cmpfloat_with_epsilon (all_got.stddev, all_want.stddev, 1e-6 * all_want.stddev + 1e-3);
+        }
+      guint64 sum = 0;
+      for (guint g = 0; g < groups->len; g++)
+        sum += g_array_index (groups, TtvDurationSummary, g).count;
+      g_assert_cmpuint (sum, ==, all_want.count);
+      /* The scatter: every record's bucket in its column, counts per column. */
+      guint width = 300;
+      g_autofree TtvScatterColumn *cols = g_new0 (TtvScatterColumn, width);
+      gboolean exact;
+      g_assert_true (ttv_analysis_table_scatter (t, t0, t1 + 1, width, cols, &exact, &error));
+      guint64 total = 0;
+      for (guint x = 0; x < width; x++)
+        total += cols[x].count;
+      for (guint i = 0; i < all->len; i++)
+        {
+          const guint8 *r = REC (all, i, size);
+          TtvTime s = ttv_analysis_record_start (r);
+          if (s < t0 || s > t1)
+            continue;
+          guint b = ttv_duration_bucket (ttv_analysis_record_end (r) - s);
+          guint x = (guint) ((double) (s - t0) * width / (double) (t1 + 1 - t0));
+          /* Exact: that very column; from the summaries: within a bin, so
+           * a column or two around it may hold it. */
+          gboolean found = FALSE;
+          for (guint dx = exact ? x : (x > 2 ? x - 2 : 0); dx <= MIN (x + (exact ? 0 : 2), width - 1) && !found; dx++)
+            found = (cols[dx].mask[b / 64] >> (b % 64)) & 1;
+          if (!found)
+            g_error ("scatter (%s): record at %" G_GINT64_FORMAT " of bucket %u not in column %u",
+                     exact ? "exact" : "summary", s, b, x);
+        }
+      if (exact)
+        g_assert_cmpuint (total, ==, all_want.count);
+      check_longest (t, all, t0, t1);
+    }
+}
+
+/* A series' records and clipped sums, against the walk. */
+static void
+check_series (const TtvAnalysisTable *t, GArray *all, guint which, GRand *rand)
+{
+  g_autoptr (GError) error = NULL;
+  const TtvAnalysisTableSpec *spec = ttv_analysis_table_get_spec (t);
+  gsize size = spec->record_size;
+  g_autoptr (GArray) keys = ttv_analysis_table_dup_series_keys (t, which);
+  g_assert_cmpuint (keys->len, >, 0);
+  TtvTime lo = G_MAXINT64, hi = G_MININT64;
+  for (guint i = 0; i < all->len; i++)
+    {
+      lo = MIN (lo, ttv_analysis_record_start (REC (all, i, size)));
+      hi = MAX (hi, ttv_analysis_record_end (REC (all, i, size)));
+    }
+  for (guint k = 0; k < MIN (keys->len, 20); k++)
+    {
+      guint32 key = g_array_index (keys, guint32, g_rand_int_range (rand, 0, (gint32) keys->len));
+      TtvTime t0 = lo + (TtvTime) (g_rand_double (rand) * (double) (hi - lo));
+      TtvTime t1 = t0 + (TtvTime) (g_rand_double (rand) * (double) (hi - t0));
+      g_autoptr (GArray) got = ttv_analysis_table_query_series (t, which, key, t0, t1, &error);
+      g_assert_no_error (error);
+      guint want = 0;
+      TtvTime clipped = 0;
+      for (guint i = 0; i < all->len; i++)
+        {
+          const guint8 *r = REC (all, i, size);
+          guint32 v;
+          memcpy (&v, r + spec->series_offset[which], sizeof v);
+          if (v != key || !selected (TTV_QUERY_OVERLAP, r, t0, t1))
+            continue;
+          want++;
+          clipped += MIN (ttv_analysis_record_end (r), t1) - MAX (ttv_analysis_record_start (r), t0);
+        }
+      g_assert_cmpuint (got->len, ==, want);
+      TtvTime sum;
+      g_assert_true (ttv_analysis_table_sum_series (t, which, key, t0, t1, &sum, &error));
+      g_assert_cmpint (sum, ==, clipped);
+    }
+}
+
+static void
+check_tables (TtvAnalysis *a, GRand *rand)
+{
+  for (guint i = 0; i < ttv_analysis_get_n_tables (a); i++)
+    {
+      const TtvAnalysisTable *t = ttv_analysis_get_table (a, i);
+      g_autoptr (GArray) all = all_records (t);
+      if (all->len == 0)
+        continue;
+      check_windows (t, all, rand);
+      for (guint k = 0; k < TTV_ANALYSIS_MAX_SERIES; k++)
+        if (ttv_analysis_table_get_spec (t)->series_offset[k] >= 0)
+          check_series (t, all, k, rand);
+      /* The whole table's statistics, stored when it was built. */
+      if (ttv_analysis_table_get_spec (t)->summaries)
+        {
+          g_autoptr (GError) error = NULL;
+          TtvDurationSummary stored, computed;
+          g_autoptr (GArray) s1 = ttv_analysis_table_summarize (t, TTV_TIME_MIN, TTV_TIME_MAX, &stored, &error);
+          g_autoptr (GArray) s2 = ttv_analysis_table_summarize (t, TTV_TIME_MIN + 1, TTV_TIME_MAX, &computed, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (s1->len, ==, s2->len);
+          g_assert_cmpuint (stored.count, ==, computed.count);
+          g_assert_cmpint (stored.p99, ==, computed.p99);
+          for (guint g = 0; g < s1->len; g++)
+            {
+              const TtvDurationSummary *x = &g_array_index (s1, TtvDurationSummary, g);
+              const TtvDurationSummary *y = &g_array_index (s2, TtvDurationSummary, g);
+              g_assert_cmpint (x->key, ==, y->key);
+              g_assert_cmpuint (x->count, ==, y->count);
+              g_assert_cmpint (x->p50, ==, y->p50);
+              g_assert_cmpint (x->p90, ==, y->p90);
+            }
+        }
+    }
+}
+
+/* Queries against the walk, for every analysis, in memory and from a file. */
+static void
+test_queries (void)
+{
+  Fixture f;
+  fixture_open (&f, 60000);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (42);
+  for (const TtvAnalysisClass *const *c = ttv_analysis_list (); *c; c++)
+    for (int cached = 0; cached < 2; cached++)
+      {
+        g_autoptr (TtvAnalysis) a = run (&f, *c, cached);
+        check_tables (a, rand);
+      }
+  fixture_close (&f);
+}
+
+/* The longest calls of windows too full for the records' own scatter
+ * (more than 32 a column): found from the summaries as from a walk. */
+static void
+test_longest (void)
+{
+  Fixture f;
+  fixture_open (&f, 250000);
+  g_autoptr (TtvAnalysis) a = run (&f, &ttv_syscall_analysis, FALSE);
+  const TtvAnalysisTable *t = ttv_analysis_find_table (a, "calls");
+  g_autoptr (GArray) all = all_records (t);
+  g_assert_cmpuint (all->len, >, 512 * 32);
+  TtvTime lo = ttv_analysis_record_start (all->data);
+  TtvTime hi = ttv_analysis_record_end (REC (all, all->len - 1, ttv_analysis_table_get_spec (t)->record_size));
+  check_longest (t, all, TTV_TIME_MIN, TTV_TIME_MAX);
+  check_longest (t, all, lo, hi);
+  check_longest (t, all, lo + (hi - lo) / 7, hi - (hi - lo) / 5);
+  fixture_close (&f);
+}
+
+/* The records of @a, as bytes (to compare two runs). */
+static GByteArray *
+dump (TtvAnalysis *a)
+{
+  GByteArray *out = g_byte_array_new ();
+  for (guint i = 0; i < ttv_analysis_get_n_tables (a); i++)
+    {
+      const TtvAnalysisTable *t = ttv_analysis_get_table (a, i);
+      g_autoptr (GArray) all = all_records (t);
+      g_byte_array_append (out, (const guint8 *) all->data, all->len * (guint) ttv_analysis_table_get_spec (t)->record_size);
+    }
+  return out;
+}
+
+static void
+assert_same_records (TtvAnalysis *a, TtvAnalysis *b)
+{
+  g_autoptr (GByteArray) x = dump (a), y = dump (b);
+  g_assert_cmpmem (x->data, x->len, y->data, y->len);
+}
+
+static void
+test_cache (void)
+{
+  Fixture f;
+  fixture_open (&f, 30000);
+  const TtvAnalysisClass *cls = &ttv_syscall_analysis;
+  g_autoptr (TtvAnalysis) first = run (&f, cls, TRUE);
+  g_autoptr (TtvAnalysis) memory = run (&f, cls, FALSE);
+  g_assert_false (ttv_analysis_is_from_cache (first));
+  g_assert_false (ttv_analysis_is_from_cache (memory));
+  assert_same_records (first, memory);
+  TtvAnalysisOptions o = { .cache_dir = f.cache };
+  g_autofree char *path = ttv_analysis_cache_path (f.ts, cls, &o);
+  g_assert_cmpstr (ttv_analysis_get_cache_path (first), ==, path);
+  g_assert_true (g_str_has_suffix (path, ".syscalls.ttva"));
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+
+  /* Reused: the same records, from the file. */
+  g_autoptr (TtvAnalysis) again = run (&f, cls, TRUE);
+  g_assert_true (ttv_analysis_is_from_cache (again));
+  assert_same_records (first, again);
+  gint64 v1, v2;
+  g_assert_cmpuint (ttv_analysis_get_n_events (again), ==, ttv_analysis_get_n_events (first));
+  g_assert_false (ttv_analysis_get_value (again, "no-such-value", &v1));
+  (void) v2;
+
+  /* Damaged anywhere (a byte in the middle), truncated, or another
+   * analysis's file under its name: refused, rebuilt, replaced. */
+  g_autofree char *contents = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autoptr (GError) error = NULL;
+      if (k == 0)
+        {
+          g_autofree char *bad = g_memdup2 (contents, len);
+          bad[len / 2] ^= 0x40;
+          g_assert_true (g_file_set_contents (path, bad, (gssize) len, NULL));
+        }
+      else if (k == 1)
+        g_assert_true (g_file_set_contents (path, contents, (gssize) (len / 3), NULL));
+      else
+        {
+          g_autoptr (TtvAnalysis) other = run (&f, &ttv_irq_analysis, TRUE);
+          g_assert_no_errno (g_rename (ttv_analysis_get_cache_path (other), path));
+        }
+      g_autoptr (TtvAnalysis) loaded = ttv_analysis_load (path, f.ts, cls, &error);
+      g_assert_null (loaded);
+      g_assert_nonnull (error);
+      /* The message names the file. */
+      g_assert_nonnull (strstr (error->message, path));
+      g_autoptr (TtvAnalysis) rebuilt = run (&f, cls, TRUE);
+      g_assert_false (ttv_analysis_is_from_cache (rebuilt));
+      assert_same_records (first, rebuilt);
+      g_autoptr (TtvAnalysis) reused = run (&f, cls, TRUE);
+      g_assert_true (ttv_analysis_is_from_cache (reused));
+    }
+
+  /* The trace changed: the file describes another state of it. */
+  g_autoptr (GDir) d = g_dir_open (f.trace, 0, NULL);
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    if (g_str_has_prefix (name, "channel"))
+      {
+        g_autofree char *stream = g_build_filename (f.trace, name, NULL);
+        struct stat st;
+        g_assert_no_errno (stat (stream, &st));
+        struct timespec times[2] = { st.st_atim, { st.st_mtim.tv_sec + 10, 0 } };
+        g_assert_no_errno (utimensat (AT_FDCWD, stream, times, 0));
+        break;
+      }
+  g_autoptr (GError) stale_error = NULL;
+  g_autoptr (TtvAnalysis) stale = ttv_analysis_load (path, f.ts, cls, &stale_error);
+  g_assert_null (stale);
+  g_assert_error (stale_error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID);
+  g_autoptr (TtvAnalysis) fresh = run (&f, cls, TRUE);
+  g_assert_false (ttv_analysis_is_from_cache (fresh));
+  fixture_close (&f);
+}
+
+/* Buckets: the largest whose lower bound is at most the duration, four
+ * per power of two, every duration in one. */
+static void
+test_buckets (void)
+{
+  g_assert_cmpuint (ttv_duration_bucket (-5), ==, 0);
+  g_assert_cmpuint (ttv_duration_bucket (0), ==, 0);
+  g_assert_cmpuint (ttv_duration_bucket (1), ==, 1);
+  g_assert_cmpint (ttv_duration_bucket_lower (0), ==, 0);
+  g_assert_cmpint (ttv_duration_bucket_lower (5), ==, 2);     /* ceil (2^1) */
+  g_assert_cmpint (ttv_duration_bucket_lower (6), ==, 3);     /* ceil (2^1.25) */
+  g_autoptr (GRand) rand = g_rand_new_with_seed (3);
+  for (guint i = 0; i < 200000; i++)
+    {
+      TtvTime d = i < 100000 ? (TtvTime) i : (TtvTime) (g_rand_double (rand) * exp2 (g_rand_double_range (rand, 0, 62)));
+      if (i % 1000 == 999)
+        d = (TtvTime) 1 << (i / 1000 % 62);
+      guint b = ttv_duration_bucket (d);
+      g_assert_cmpuint (b, <, TTV_DURATION_BUCKETS);
+      if (d >= 1)
+        {
+          g_assert_cmpint (ttv_duration_bucket_lower (b), <=, d);
+          if (b + 1 < TTV_DURATION_BUCKETS)
+            g_assert_cmpint (ttv_duration_bucket_lower (b + 1), >, d);
+        }
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/analysis/tables/buckets", test_buckets);
+  g_test_add_func ("/analysis/tables/queries", test_queries);
+  g_test_add_func ("/analysis/tables/longest", test_longest);
+  g_test_add_func ("/analysis/tables/cache", test_cache);
+  return g_test_run ();
+}
