@@ -24,6 +24,7 @@ typedef struct {
   guint64 clock;          /* clock value after the head event's header */
   guint64 clock_before;   /* clock value before it (to re-read it) */
   guint64 next_bit;       /* where the event after the head starts */
+  guint64 end_clock;      /* the packet's end time (clock value), G_MAXUINT64 when it has none */
   gboolean has_head;
   guint window;           /* index in the cursor's windows */
   TtvEvent head;
@@ -539,8 +540,7 @@ lane_read (CtfCursor *c, Lane *l, TtvEvent *ev, GError **error)
    * garbage: a damaged length or id read the bytes out of step.  (LTTng
    * may write the last event of a packet after its end time: babeltrace2's
    * "event after packet" quirk, which a packet's last event keeps.) */
-  const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, l->packet);
-  if (pk->has_ts_end && pk->ts_end >= pk->ts_begin && clock > pk->ts_end && pos < l->pbits)
+  if (G_UNLIKELY (clock > l->end_clock) && pos < l->pbits)
     return event_error (error, sf, l, l->bit, _("event time past its packet's end time (timestamp_end), "
                                                  "with events after it"));
   l->clock = clock;
@@ -599,6 +599,7 @@ lane_open_at (CtfCursor *c, Lane *l, guint64 index, GError **error)
       return FALSE;
     }
   pk = &g_array_index (sf->packets, CtfPacket, index);
+  l->end_clock = pk->has_ts_end && pk->ts_end >= pk->ts_begin ? pk->ts_end : G_MAXUINT64;
   l->pbits = pk->content_bits;
   l->bit = pk->events_bit;
   l->clock_before = pk->ts_begin;
