@@ -1504,6 +1504,9 @@ run (void)
         {
           struct sigaction sa = { 0 };
           sa.sa_handler = on_signal;
+          /* Restarted, not cut: a write of the report the signal lands in
+           * would otherwise lose the rest of its buffer mid-line. */
+          sa.sa_flags = SA_RESTART;
           sigemptyset (&sa.sa_mask);
           sigaction (SIGINT, &sa, NULL);
           sigaction (SIGTERM, &sa, NULL);
