@@ -13,14 +13,19 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 
 static gint64 opt_samples = 1000;
 static char *opt_analysis;
 static gboolean opt_decode;
 static gboolean opt_babeltrace;
+static gint64 opt_repeat = 3;
+static char *opt_format;
 static guint64 opt_seed = 1;
 static gboolean opt_after_read = TRUE;
 static gboolean opt_cold;
@@ -28,7 +33,9 @@ static gboolean opt_cold;
 static const GOptionEntry entries[] = {
   { "samples", 0, 0, G_OPTION_ARG_INT64, &opt_samples, "Random samples for latency figures (default 1000)", "N" },
   { "decode", 0, 0, G_OPTION_ARG_NONE, &opt_decode, "read: also decode every event's fields", NULL },
-  { "babeltrace", 0, 0, G_OPTION_ARG_NONE, &opt_babeltrace, "read: time `babeltrace2 -o dummy` on the same trace and report the ratio", NULL },
+  { "babeltrace", 0, 0, G_OPTION_ARG_NONE, &opt_babeltrace, "read, text, filter-payload: time babeltrace2 doing the same work on the same trace and report the ratio", NULL },
+  { "repeat", 0, 0, G_OPTION_ARG_INT64, &opt_repeat, "read, state-pass, filter-payload: best of N measured runs (default 3)", "N" },
+  { "format", 0, 0, G_OPTION_ARG_STRING, &opt_format, "text: babeltrace (default), jsonl or text", "FORMAT" },
   { "seed", 0, 0, G_OPTION_ARG_INT64, &opt_seed, "Random seed for sampled times", "N" },
   { "cold", 0, 0, G_OPTION_ARG_NONE, &opt_cold, "seek: without the first full read (no in-block index yet)", NULL },
   { "analysis", 0, 0, G_OPTION_ARG_STRING, &opt_analysis, "analysis: these analyses only, separated by commas (default: each, then all together)", "LIST" },
@@ -64,53 +71,199 @@ rss_kib (void)
   return (guint64) MAX (ttv_process_status_kib ("VmRSS:"), 0);
 }
 
+/* CPU seconds of the process (every thread): less noisy than wall time
+ * on a busy machine. */
+static double
+process_cpu_seconds (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* Resets the peak resident memory to the current one (Linux). */
+static gboolean
+reset_peak_rss (void)
+{
+  FILE *f = fopen ("/proc/self/clear_refs", "w");
+  if (f == NULL)
+    return FALSE;
+  gboolean ok = fputs ("5", f) >= 0;
+  return fclose (f) == 0 && ok;
+}
+
+/* Peak resident memory of this process in KiB since the last reset. */
+static guint64
+peak_rss_kib (void)
+{
+  return (guint64) MAX (ttv_process_status_kib ("VmHWM:"), 0);
+}
+
+typedef struct {
+  double wall, cpu;       /* seconds */
+  guint64 events;
+  guint64 peak_rss_kib;   /* of the whole process (or child) */
+} Measure;
+
+/* A full merged read; with --decode every field of every event is decoded
+ * into values (the contexts too, where the format has them: what
+ * babeltrace2 decodes). */
+static gboolean
+measure_read (TtvTraceset *ts, gboolean decode, Measure *m, GError **error)
+{
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
+  if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
+    return FALSE;
+  g_autoptr (TtvDecoder) decoder = ttv_decoder_new ();
+  gint64 t0 = g_get_monotonic_time ();
+  double c0 = process_cpu_seconds ();
+  guint64 n = 0;
+  const TtvEvent *ev;
+  GError *local = NULL;
+  gint32 scopes[TTV_EVENT_N_CONTEXTS];
+  while ((ev = ttv_context_next (ctx, &local)) != NULL)
+    {
+      if (decode)
+        {
+          ttv_decoder_reset (decoder);
+          ttv_event_decode_contexts (ev, decoder, scopes, NULL);
+        }
+      n++;
+    }
+  m->cpu = process_cpu_seconds () - c0;
+  m->wall = (double) (g_get_monotonic_time () - t0) / 1e6;
+  m->events = n;
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Seconds of a full merged read; also counts events. */
 static double
 time_read (TtvTraceset *ts, guint64 *n_events, GError **error)
 {
-  g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
-  if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
+  Measure m;
+  if (!measure_read (ts, opt_decode, &m, error))
     return -1;
-  g_autoptr (TtvDecoder) decoder = ttv_decoder_new ();
-  gint64 t0 = g_get_monotonic_time ();
-  guint64 n = 0;
-  const TtvEvent *ev;
-  GError *local = NULL;
-  while ((ev = ttv_context_next (ctx, &local)) != NULL)
-    {
-      if (opt_decode)
-        {
-          ttv_decoder_reset (decoder);
-          ttv_event_decode_fields (ev, decoder, NULL);
-        }
-      n++;
-    }
-  if (local)
-    {
-      g_propagate_error (error, local);
-      return -1;
-    }
-  *n_events = n;
-  return (double) (g_get_monotonic_time () - t0) / 1e6;
+  *n_events = m.events;
+  return m.wall;
 }
 
-static double
-time_babeltrace (char **paths)
+/* Runs @argv with its output discarded: wall and CPU seconds and peak
+ * memory of the child.  FALSE when it cannot run or fails. */
+static gboolean
+measure_command (char **argv, Measure *m)
+{
+  GPid pid;
+  gint out = -1;
+  gint64 t0 = g_get_monotonic_time ();
+  if (!g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
+                                 | G_SPAWN_STDERR_TO_DEV_NULL | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                 NULL, NULL, &pid, NULL, &out, NULL, NULL))
+    return FALSE;
+  int status;
+  struct rusage ru;
+  pid_t r;
+  while ((r = wait4 (pid, &status, 0, &ru)) < 0 && errno == EINTR)
+    ;
+  m->wall = (double) (g_get_monotonic_time () - t0) / 1e6;
+  g_spawn_close_pid (pid);
+  if (r < 0 || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    return FALSE;
+  m->cpu = (double) ru.ru_utime.tv_sec + (double) ru.ru_utime.tv_usec / 1e6
+           + (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec / 1e6;
+  m->peak_rss_kib = (guint64) ru.ru_maxrss;
+  return TRUE;
+}
+
+/* babeltrace2 on @paths with @args before them (NULL-terminated). */
+static gboolean
+measure_babeltrace (char **paths, const char *const *args, Measure *m)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, "babeltrace2");
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
   for (guint i = 0; paths[i]; i++)
     g_ptr_array_add (argv, paths[i]);
-  g_ptr_array_add (argv, "-o");
-  g_ptr_array_add (argv, "dummy");
   g_ptr_array_add (argv, NULL);
-  gint64 t0 = g_get_monotonic_time ();
-  gint status = 0;
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
-                     | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL))
-    return -1;
-  double s = (double) (g_get_monotonic_time () - t0) / 1e6;
-  return g_spawn_check_wait_status (status, NULL) ? s : -1;
+  return measure_command ((char **) argv->pdata, m);
+}
+
+static void
+append_measure (GString *out, const char *prefix, const Measure *m)
+{
+  g_string_append_printf (out, ",\"%sseconds\":%.6f,\"%scpu_seconds\":%.6f,\"%speak_rss_kib\":%" G_GUINT64_FORMAT,
+                          prefix, m->wall, prefix, m->cpu, prefix, m->peak_rss_kib);
+}
+
+/* Ratios of babeltrace2's times over ours, and its figures. */
+static void
+append_comparison (GString *out, const char *what, const Measure *ours, const Measure *bt, gboolean ok,
+                   const char *ratio_name)
+{
+  g_string_append_printf (out, ",\"babeltrace2_mode\":\"%s\"", what);
+  if (!ok)
+    {
+      g_string_append (out, ",\"babeltrace2_seconds\":null");
+      return;
+    }
+  append_measure (out, "babeltrace2_", bt);
+  g_string_append_printf (out, ",\"%s\":%.2f,\"cpu_%s\":%.2f", ratio_name,
+                          ours->wall > 0 ? bt->wall / ours->wall : 0.0, ratio_name,
+                          ours->cpu > 0 ? bt->cpu / ours->cpu : 0.0);
+}
+
+/* Keeps in @best the run with the least CPU time. */
+static void
+keep_best (Measure *best, const Measure *m, gint64 run)
+{
+  if (run == 0 || m->cpu < best->cpu)
+    *best = *m;
+}
+
+/* One measured run of what a bench times, into @m (events, wall, cpu). */
+typedef gboolean (*MeasureRun) (TtvTraceset *ts, gpointer data, Measure *m, GError **error);
+
+/* A read first (it warms the page cache, as for a trace the user just
+ * opened, with @warm_decode as its decoding), then --repeat runs of @run:
+ * the one with the least CPU time in @best, with the peak memory of them
+ * all. */
+static gboolean
+measure_best (TtvTraceset *ts, gboolean warm_decode, MeasureRun run, gpointer data, Measure *best,
+              GError **error)
+{
+  Measure warm;
+  if (!measure_read (ts, warm_decode, &warm, error))
+    return FALSE;
+  gboolean peak = reset_peak_rss ();
+  for (gint64 i = 0; i < MAX (opt_repeat, 1); i++)
+    {
+      Measure m = { 0 };
+      if (!run (ts, data, &m, error))
+        return FALSE;
+      keep_best (best, &m, i);
+    }
+  best->peak_rss_kib = peak ? peak_rss_kib () : 0;
+  return TRUE;
+}
+
+/* ",\"events_per_s\":...,\"cpu_events_per_s\":..." of @m. */
+static void
+append_rates (GString *out, const Measure *m)
+{
+  g_string_append_printf (out, ",\"events_per_s\":%.0f,\"cpu_events_per_s\":%.0f",
+                          m->wall > 0 ? (double) m->events / m->wall : 0.0,
+                          m->cpu > 0 ? (double) m->events / m->cpu : 0.0);
+}
+
+static gboolean
+run_read (TtvTraceset *ts, gpointer data, Measure *m, GError **error)
+{
+  return measure_read (ts, GPOINTER_TO_INT (data), m, error);
 }
 
 static int
@@ -119,25 +272,91 @@ bench_read (char **paths, GString *out, GError **error)
   g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
   if (ts == NULL)
     return 1;
-  guint64 n = 0;
-  /* A first read warms the page cache, as for a trace the user just opened. */
-  if (time_read (ts, &n, error) < 0)
+  Measure best = { 0 };
+  if (!measure_best (ts, opt_decode, run_read, GINT_TO_POINTER (opt_decode), &best, error))
     return 1;
-  double s = time_read (ts, &n, error);
-  if (s < 0)
-    return 1;
-  print_json_head (out, opt_decode ? "read+decode" : "read", paths);
-  g_string_append_printf (out, ",\"tracefiles\":%u,\"events\":%" G_GUINT64_FORMAT ",\"seconds\":%.6f,\"events_per_s\":%.0f"
-                          ",\"rss_kib_after\":%" G_GUINT64_FORMAT,
-                          ttv_traceset_get_n_tracefiles (ts), n, s, s > 0 ? (double) n / s : 0.0, rss_kib ());
+  print_json_head (out, opt_decode ? "read_decode_all" : "read_headers", paths);
+  g_string_append_printf (out, ",\"decoded\":\"%s\",\"tracefiles\":%u,\"events\":%" G_GUINT64_FORMAT,
+                          opt_decode ? "every field of every event (contexts and payload)"
+                                     : "event headers only (time, type, size)",
+                          ttv_traceset_get_n_tracefiles (ts), best.events);
+  append_measure (out, "", &best);
+  append_rates (out, &best);
+  g_string_append_printf (out, ",\"rss_kib_after\":%" G_GUINT64_FORMAT, rss_kib ());
   if (opt_babeltrace)
     {
-      double bs = time_babeltrace (paths);
-      if (bs > 0)
-        g_string_append_printf (out, ",\"babeltrace2_seconds\":%.6f,\"babeltrace2_events_per_s\":%.0f,\"speedup\":%.2f",
-                                bs, (double) n / bs, s > 0 ? bs / s : 0.0);
-      else
-        g_string_append (out, ",\"babeltrace2_seconds\":null");
+      static const char *const dummy[] = { "-o", "dummy", NULL };
+      Measure bt = { 0 };
+      gboolean ok = measure_babeltrace (paths, dummy, &bt);
+      /* babeltrace2 -o dummy decodes every field: against a read of the
+       * headers alone, the ratio says how much less work we do, not how
+       * much faster we do the same. */
+      append_comparison (out, "babeltrace2 TRACE -o dummy (every field decoded)", &best, &bt, ok,
+                         opt_decode ? "speedup" : "headers_only_vs_full_decode");
+    }
+  g_string_append (out, "}\n");
+  return 0;
+}
+
+/* The path of a program built beside this one (ttv-report). */
+static char *
+sibling_program (const char *name)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  if (self)
+    {
+      g_autofree char *dir = g_path_get_dirname (self);
+      char *path = g_build_filename (dir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+        return path;
+      g_free (path);
+    }
+  return g_strdup (name);
+}
+
+/* ttv-report --format=FORMAT TRACE > /dev/null, the program as users run
+ * it, against babeltrace2 --clock-gmt TRACE > /dev/null (the same text). */
+static int
+bench_text (char **paths, GString *out, GError **error)
+{
+  const char *format = opt_format ? opt_format : "babeltrace";
+  if (!g_str_equal (format, "babeltrace") && !g_str_equal (format, "jsonl") && !g_str_equal (format, "text"))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--format: babeltrace, jsonl or text");
+      return 2;
+    }
+  g_autofree char *report = sibling_program ("ttv-report");
+  g_autofree char *format_arg = g_strconcat ("--format=", format, NULL);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, report);
+  g_ptr_array_add (argv, format_arg);
+  for (guint i = 0; paths[i]; i++)
+    g_ptr_array_add (argv, paths[i]);
+  g_ptr_array_add (argv, NULL);
+  Measure warm, best = { 0 };
+  if (!measure_command ((char **) argv->pdata, &warm))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s failed", report);
+      return 1;
+    }
+  for (gint64 i = 0; i < MAX (opt_repeat, 1); i++)
+    {
+      Measure m = { 0 };
+      if (!measure_command ((char **) argv->pdata, &m))
+        return 1;
+      keep_best (&best, &m, i);
+    }
+  g_autofree char *bench = g_strconcat ("text_", g_str_equal (format, "text") ? "plain" : format, NULL);
+  print_json_head (out, bench, paths);
+  g_string_append_printf (out, ",\"command\":\"ttv-report --format=%s TRACE > /dev/null\"", format);
+  append_measure (out, "", &best);
+  if (opt_babeltrace)
+    {
+      static const char *const text[] = { "--clock-gmt", NULL };
+      Measure bt = { 0 };
+      gboolean ok = measure_babeltrace (paths, text, &bt);
+      append_comparison (out, "babeltrace2 --clock-gmt TRACE > /dev/null (the same text)", &best, &bt, ok,
+                         "speedup");
     }
   g_string_append (out, "}\n");
   return 0;
@@ -193,6 +412,22 @@ time_filtered_read (TtvTraceset *ts, TtvFilter *filter, TtvStateTracker *tracker
   return s;
 }
 
+/* The traceset of @paths and the filter of TTV_BENCH_FILTER (which
+ * replaces @default_expr, to compare filters); *@expr gets its text. */
+static gboolean
+open_filter_bench (char **paths, const char *default_expr, TtvTraceset **ts, TtvFilter **filter,
+                   const char **expr, GError **error)
+{
+  *expr = g_getenv ("TTV_BENCH_FILTER");
+  if (*expr == NULL)
+    *expr = default_expr;
+  *ts = open_traceset (paths, error);
+  if (*ts == NULL)
+    return FALSE;
+  *filter = ttv_filter_new (*expr, NULL, error);
+  return *filter != NULL;
+}
+
 /* The cost of filtering (issue 8: at most 20% over the plain read): best
  * of seven plain reads against best of seven filtered reads, interleaved.
  * A filter with state.* terms needs the state at every event: the read
@@ -201,15 +436,11 @@ time_filtered_read (TtvTraceset *ts, TtvFilter *filter, TtvStateTracker *tracker
 static int
 bench_filter (char **paths, GString *out, GError **error)
 {
-  /* TTV_BENCH_FILTER replaces the expression, to compare filters. */
-  const char *expr = g_getenv ("TTV_BENCH_FILTER");
-  if (expr == NULL)
-    expr = "cpu != 3 & (event.field.ret < 0 | event.name = \"sched_*\")";
-  g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
-  if (ts == NULL)
-    return 1;
-  g_autoptr (TtvFilter) filter = ttv_filter_new (expr, NULL, error);
-  if (filter == NULL)
+  const char *expr;
+  g_autoptr (TtvTraceset) ts = NULL;
+  g_autoptr (TtvFilter) filter = NULL;
+  if (!open_filter_bench (paths, "cpu != 3 & (event.field.ret < 0 | event.name = \"sched_*\")", &ts, &filter,
+                          &expr, error))
     return 1;
   gboolean with_state = ttv_filter_needs_state (filter);
   g_autoptr (TtvStateTracker) tracker = with_state ? ttv_state_tracker_new (ts, NULL) : NULL;
@@ -286,6 +517,7 @@ bench_seek (char **paths, GString *out, GError **error)
   g_autoptr (GRand) rand = g_rand_new_with_seed ((guint32) opt_seed);
   g_autoptr (GArray) us = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) cpu_us = g_array_new (FALSE, FALSE, sizeof (double));
+  gboolean peak = reset_peak_rss ();
   for (gint64 i = 0; i < opt_samples; i++)
     {
       TtvTime t = start + (TtvTime) (g_rand_double (rand) * (double) (end - start));
@@ -301,21 +533,12 @@ bench_seek (char **paths, GString *out, GError **error)
       g_array_append_val (cpu_us, c);
     }
   print_json_head (out, opt_after_read ? "seek_time" : "seek_time_cold", paths);
-  g_string_append_printf (out, ",\"samples\":%" G_GINT64_FORMAT, opt_samples);
+  g_string_append_printf (out, ",\"samples\":%" G_GINT64_FORMAT ",\"peak_rss_kib\":%" G_GUINT64_FORMAT,
+                          opt_samples, peak ? peak_rss_kib () : 0);
   append_latency (out, "seek", us);
   append_latency (out, "seek_cpu", cpu_us);
   g_string_append (out, "}\n");
   return 0;
-}
-
-/* CPU seconds of the process (every thread): less noisy than wall time
- * on a busy machine. */
-static double
-process_cpu_seconds (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
 /* The state alone over the whole traceset (no statistics, no checkpoints):
@@ -419,17 +642,6 @@ bench_state (char **paths, GString *out, GError **error)
   append_latency (out, "spill_state_at", spill_us);
   g_string_append (out, "}\n");
   return 0;
-}
-
-/* Resets the peak resident memory to the current one (Linux). */
-static gboolean
-reset_peak_rss (void)
-{
-  FILE *f = fopen ("/proc/self/clear_refs", "w");
-  if (f == NULL)
-    return FALSE;
-  gboolean ok = fputs ("5", f) >= 0;
-  return fclose (f) == 0 && ok;
 }
 
 typedef struct {
@@ -576,6 +788,82 @@ bench_history (char **paths, GString *out, GError **error)
                           ",\"ms1_us_per_row\":%.1f,\"ms1_ms_per_view\":%.2f,\"ms1_cells_per_row\":%" G_GUINT64_FORMAT "}\n",
                           W, ttv_history_get_n_rows (h, TTV_HISTORY_ROW_CPU) + busy->len,
                           per_row_us[0], frame_ms[0], cells[0], per_row_us[1], frame_ms[1], cells[1]);
+  return 0;
+}
+
+static gboolean
+run_state_alone (TtvTraceset *ts, gpointer data, Measure *m, GError **error)
+{
+  return time_state_alone (ts, &m->events, &m->wall, &m->cpu, error);
+}
+
+/* The state of the kernel model alone over the whole traceset (no
+ * statistics, no checkpoints): the pass every state-dependent view waits for. */
+static int
+bench_state_pass (char **paths, GString *out, GError **error)
+{
+  g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
+  if (ts == NULL)
+    return 1;
+  Measure best = { 0 };
+  if (!measure_best (ts, FALSE, run_state_alone, NULL, &best, error))
+    return 1;
+  print_json_head (out, "state_pass", paths);
+  g_string_append_printf (out, ",\"events\":%" G_GUINT64_FORMAT, best.events);
+  append_measure (out, "", &best);
+  append_rates (out, &best);
+  g_string_append (out, "}\n");
+  return 0;
+}
+
+typedef struct {
+  TtvFilter *filter;
+  guint64 matched;
+} FilterRun;
+
+static gboolean
+run_filtered_read (TtvTraceset *ts, gpointer data, Measure *m, GError **error)
+{
+  FilterRun *fr = data;
+  gint64 t0 = g_get_monotonic_time ();
+  double c0 = process_cpu_seconds ();
+  if (time_filtered_read (ts, fr->filter, NULL, &m->events, &fr->matched, error) < 0)
+    return FALSE;
+  m->cpu = process_cpu_seconds () - c0;
+  m->wall = (double) (g_get_monotonic_time () - t0) / 1e6;
+  return TRUE;
+}
+
+/* A read that tests a filter on a payload field at every event (the
+ * field decoded where the filter needs it), against babeltrace2 -o dummy,
+ * which decodes every field. */
+static int
+bench_filter_payload (char **paths, GString *out, GError **error)
+{
+  const char *expr;
+  g_autoptr (TtvTraceset) ts = NULL;
+  g_autoptr (TtvFilter) filter = NULL;
+  if (!open_filter_bench (paths, "event.field.fd = 3", &ts, &filter, &expr, error))
+    return 1;
+  Measure best = { 0 };
+  FilterRun fr = { filter, 0 };
+  if (!measure_best (ts, FALSE, run_filtered_read, &fr, &best, error))
+    return 1;
+  guint64 matched = fr.matched;
+  g_autofree char *escaped = g_strescape (expr, NULL);
+  print_json_head (out, "filter_payload", paths);
+  g_string_append_printf (out, ",\"filter\":\"%s\",\"events\":%" G_GUINT64_FORMAT ",\"matched\":%" G_GUINT64_FORMAT,
+                          escaped, best.events, matched);
+  append_measure (out, "", &best);
+  append_rates (out, &best);
+  if (opt_babeltrace)
+    {
+      static const char *const dummy[] = { "-o", "dummy", NULL };
+      Measure bt = { 0 };
+      gboolean ok = measure_babeltrace (paths, dummy, &bt);
+      append_comparison (out, "babeltrace2 TRACE -o dummy (every field decoded)", &best, &bt, ok, "speedup");
+    }
+  g_string_append (out, "}\n");
   return 0;
 }
 
@@ -754,11 +1042,18 @@ int
 main (int argc, char **argv)
 {
   ttv_locale_init ();
-  g_autoptr (GOptionContext) oc = g_option_context_new ("read|seek|state|history|filter|analysis TRACE… — measure libttv");
+  g_autoptr (GOptionContext) oc = g_option_context_new ("read|text|state-pass|filter-payload|seek|state|history|filter|analysis TRACE… — measure libttv");
   g_option_context_add_main_entries (oc, entries, NULL);
   g_option_context_set_description (oc,
-    "read     full merged read of the traceset (events/s); --decode decodes fields too;\n"
-    "         --babeltrace times `babeltrace2 -o dummy` on the same trace in the same run\n"
+    "read     full merged read of the traceset (read_headers, events/s); --decode decodes\n"
+    "         every field of every event, contexts included (read_decode_all); --babeltrace\n"
+    "         times `babeltrace2 -o dummy` (every field decoded) on the same trace\n"
+    "text     ttv-report --format=babeltrace|jsonl|text (--format) to /dev/null (text_babeltrace,\n"
+    "         text_jsonl, text_plain); --babeltrace times `babeltrace2 --clock-gmt` to /dev/null\n"
+    "state-pass  the kernel model's state alone over the whole trace (events/s)\n"
+    "filter-payload  a read testing a filter on a payload field (TTV_BENCH_FILTER, default\n"
+    "         event.field.fd = 3) at every event; --babeltrace: against `babeltrace2 -o dummy`\n"
+    "Wall and CPU seconds, and the peak resident memory of what was measured, in each.\n"
     "seek     seek_time latency at random times (median, p99); --cold without a first read\n"
     "state    state computation with checkpoints (events/s) and state_at latency\n"
     "history  state history build (cached, two threads; one thread) vs the state alone,\n"
@@ -786,6 +1081,12 @@ main (int argc, char **argv)
   int status;
   if (g_str_equal (argv[1], "read"))
     status = bench_read (argv + 2, out, &error);
+  else if (g_str_equal (argv[1], "text"))
+    status = bench_text (argv + 2, out, &error);
+  else if (g_str_equal (argv[1], "state-pass"))
+    status = bench_state_pass (argv + 2, out, &error);
+  else if (g_str_equal (argv[1], "filter-payload"))
+    status = bench_filter_payload (argv + 2, out, &error);
   else if (g_str_equal (argv[1], "seek"))
     status = bench_seek (argv + 2, out, &error);
   else if (g_str_equal (argv[1], "state"))
@@ -798,7 +1099,8 @@ main (int argc, char **argv)
     status = bench_analysis (argv + 2, out, &error);
   else
     {
-      g_printerr ("ttv-bench: unknown subcommand “%s” (read, seek, state, history, filter, analysis)\n", argv[1]);
+      g_printerr ("ttv-bench: unknown subcommand “%s” (read, text, state-pass, filter-payload, seek, state, "
+                  "history, filter, analysis)\n", argv[1]);
       return 2;
     }
   if (status)

@@ -1,6 +1,9 @@
 /* test-decoder.c: the common decoder on hand-built bytes: bit fields in both
- * byte orders, references for sequences and variants, and bad data. */
+ * byte orders, references for sequences and variants, and bad data; decode
+ * plans against the walk of the type tree, CTF 2's field classes included. */
 #include "ttv-decoder.h"
+#include "ttv-decoder-private.h"
+#include "ttv-decode-plan.h"
 #include "ttv-error.h"
 
 #include <string.h>
@@ -109,6 +112,511 @@ test_bad_data (void)
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID);
 }
 
+/* --- plans against the walk of the type tree, on random types and bytes --- */
+
+typedef struct {
+  GRand *rand;
+  guint names;
+  gboolean ctf2;    /* also CTF 2's field classes (which plans leave to the walk) */
+} Gen;
+
+static guint
+rnd (Gen *g, guint n)
+{
+  return (guint) g_rand_int_range (g->rand, 0, (gint32) n);
+}
+
+static guint
+random_align (Gen *g)
+{
+  static const guint aligns[] = { 1, 8, 8, 8, 16, 32, 64 };
+  return aligns[rnd (g, G_N_ELEMENTS (aligns))];
+}
+
+static TtvByteOrder
+random_order (Gen *g)
+{
+  return rnd (g, 3) ? TTV_BYTE_ORDER_LITTLE : TTV_BYTE_ORDER_BIG;
+}
+
+static TtvType *
+random_integer (Gen *g)
+{
+  static const guint sizes[] = { 8, 16, 32, 64 };
+  guint size = rnd (g, 3) ? sizes[rnd (g, 4)] : 1 + rnd (g, 64);
+  guint align = rnd (g, 4) ? MAX (size >= 8 && (size & (size - 1)) == 0 ? size : 1, 1) : random_align (g);
+  TtvType *t = ttv_type_new_integer (size, rnd (g, 2), random_order (g), align);
+  t->base = rnd (g, 4) ? 10 : 16;
+  return t;
+}
+
+/* A small count (2 to 4 bits) so that sequences and tags mostly fit. */
+static TtvType *
+random_count (Gen *g)
+{
+  return ttv_type_new_integer (2 + rnd (g, 3), FALSE, random_order (g), rnd (g, 2) ? 1 : 8);
+}
+
+static char *
+new_name (Gen *g)
+{
+  return g_strdup_printf ("f%u", g->names++);
+}
+
+static TtvType *random_type (Gen *g, guint depth, TtvType *parent);
+
+/* An enum over a small count whose labels name the options of a variant
+ * (some of them, with ranges, and a label without option). */
+static TtvType *
+random_tag_enum (Gen *g, TtvType *variant_options[], guint n_options, char *labels[])
+{
+  TtvType *e = ttv_type_new_enum (random_count (g));
+  for (guint i = 0; i < n_options; i++)
+    ttv_type_add_mapping (e, labels[i], i * 2, i * 2 + rnd (g, 2));
+  ttv_type_add_mapping (e, "nowhere", 15, 15);
+  (void) variant_options;
+  return e;
+}
+
+static void add_ctf2_member (Gen *g, TtvType *s, guint depth);
+
+static void
+add_random_member (Gen *g, TtvType *s, guint depth)
+{
+  if (g->ctf2 && rnd (g, 3) == 0)
+    {
+      add_ctf2_member (g, s, depth);
+      return;
+    }
+  guint kind = rnd (g, depth > 3 ? 6 : 11);
+  g_autofree char *name = new_name (g);
+  switch (kind)
+    {
+    case 0: case 1: case 2:
+      ttv_type_add_field (s, name, random_integer (g), NULL);
+      break;
+    case 3:
+      ttv_type_add_field (s, name, ttv_type_new_float (rnd (g, 2) ? 32 : 64, random_order (g),
+                                                       rnd (g, 4) ? 32 : random_align (g)), NULL);
+      break;
+    case 4:
+      ttv_type_add_field (s, name, ttv_type_new_string (), NULL);
+      break;
+    case 5:
+      {
+        /* char text[N] */
+        TtvType *c = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+        c->encoding = TTV_ENCODING_UTF8;
+        ttv_type_add_field (s, name, ttv_type_new_array (c, rnd (g, 20)), NULL);
+        break;
+      }
+    case 6:
+      ttv_type_add_field (s, name, ttv_type_new_array (random_type (g, depth + 1, s), rnd (g, 4)), NULL);
+      break;
+    case 7: case 8:
+      {
+        /* A count, then a sequence of it (text or not), by reference or prefix. */
+        g_autofree char *count = new_name (g);
+        ttv_type_add_field (s, count, random_count (g), NULL);
+        TtvType *e;
+        if (rnd (g, 3) == 0)
+          {
+            e = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+            e->encoding = TTV_ENCODING_UTF8;
+          }
+        else
+          e = random_type (g, depth + 1, s);
+        ttv_type_add_field (s, name, rnd (g, 4) ? ttv_type_new_sequence_ref (e, count)
+                                                : ttv_type_new_sequence_prefixed (e, random_count (g)), NULL);
+        break;
+      }
+    case 9:
+      {
+        /* A tag (enum or integer), then a variant selected by it. */
+        guint n = 1 + rnd (g, 4);
+        char *labels[4];
+        TtvType *options[4];
+        for (guint i = 0; i < n; i++)
+          {
+            labels[i] = new_name (g);
+            options[i] = random_type (g, depth + 1, s);
+          }
+        g_autofree char *tag = new_name (g);
+        gboolean prefixed = rnd (g, 4) == 0;
+        TtvType *v;
+        if (prefixed)
+          v = ttv_type_new_variant_prefixed (random_count (g));
+        else
+          {
+            ttv_type_add_field (s, tag, rnd (g, 2) ? random_tag_enum (g, options, n, labels) : random_count (g), NULL);
+            v = ttv_type_new_variant_ref (tag);
+          }
+        for (guint i = 0; i < n; i++)
+          {
+            ttv_type_add_field (v, labels[i], options[i], NULL);
+            g_free (labels[i]);
+          }
+        ttv_type_add_field (s, name, v, NULL);
+        break;
+      }
+    default:
+      ttv_type_add_field (s, name, random_type (g, depth + 1, s), NULL);
+      break;
+    }
+}
+
+static const TtvEncoding string_encodings[] = {
+  TTV_ENCODING_UTF8, TTV_ENCODING_UTF16BE, TTV_ENCODING_UTF16LE, TTV_ENCODING_UTF32BE, TTV_ENCODING_UTF32LE,
+};
+
+/* A member of a field class CTF 2 adds (ttv-ctf2-convert.c builds them
+ * so): LEB128 and reversed-bit integers, booleans, bit arrays and bit
+ * maps, binary16, sized and UTF-16/32 strings, variants chosen by ranges,
+ * optionals, locations that climb ('^'), CTF 1.8 labels of one leading
+ * underscore.  Each comes after the members it refers to. */
+static void
+add_ctf2_member (Gen *g, TtvType *s, guint depth)
+{
+  g_autofree char *name = new_name (g);
+  switch (rnd (g, 11))
+    {
+    case 0:
+      {
+        TtvType *t = ttv_type_new_integer (64, rnd (g, 2), TTV_BYTE_ORDER_LITTLE, 8);
+        t->leb128 = TRUE;
+        if (rnd (g, 2))
+          {
+            /* An enum over it reads its bytes as LEB128 too. */
+            TtvType *e = ttv_type_new_enum (t);
+            ttv_type_add_mapping (e, "small", 0, 3);
+            t = e;
+          }
+        ttv_type_add_field (s, name, t, NULL);
+        break;
+      }
+    case 1:
+      {
+        TtvType *t = random_integer (g);
+        t->reverse_bits = TRUE;
+        ttv_type_add_field (s, name, t, NULL);
+        break;
+      }
+    case 2:
+      {
+        TtvType *t = random_integer (g);
+        t->int_kind = rnd (g, 2) ? TTV_INT_BOOLEAN : TTV_INT_BIT_ARRAY;
+        if (t->int_kind == TTV_INT_BIT_ARRAY && rnd (g, 2))
+          {
+            TtvType *e = ttv_type_new_enum (t);
+            e->bit_flags = TRUE;
+            ttv_type_add_mapping (e, "low", 0, 0);
+            ttv_type_add_mapping (e, "high", 1, 2);
+            t = e;
+          }
+        ttv_type_add_field (s, name, t, NULL);
+        break;
+      }
+    case 3:
+      ttv_type_add_field (s, name, ttv_type_new_float (16, random_order (g), rnd (g, 2) ? 8 : 16), NULL);
+      break;
+    case 4:
+      {
+        TtvType *t = ttv_type_new_string ();
+        t->encoding = string_encodings[rnd (g, G_N_ELEMENTS (string_encodings))];
+        t->static_length = TRUE;
+        t->length = rnd (g, 9);
+        ttv_type_add_field (s, name, t, NULL);
+        break;
+      }
+    case 5:
+      {
+        g_autofree char *count = new_name (g);
+        ttv_type_add_field (s, count, random_count (g), NULL);
+        TtvType *t = ttv_type_new_string ();
+        t->encoding = string_encodings[rnd (g, G_N_ELEMENTS (string_encodings))];
+        if (rnd (g, 2))
+          t->ref = g_strdup (count);
+        ttv_type_add_field (s, name, t, NULL);
+        break;
+      }
+    case 6: case 7:
+      {
+        /* A selector, then a variant of ranges of it or an optional. */
+        g_autofree char *sel = new_name (g);
+        TtvType *st = random_count (g);
+        gboolean optional = rnd (g, 2);
+        if (optional && rnd (g, 2))
+          st->int_kind = TTV_INT_BOOLEAN;
+        ttv_type_add_field (s, sel, st, NULL);
+        TtvType *v;
+        if (optional)
+          {
+            v = ttv_type_new_optional (random_type (g, depth + 1, s), sel);
+            ttv_type_add_option_range (v, 0, 1, 2);
+          }
+        else
+          {
+            v = ttv_type_new_variant_ranges (sel);
+            guint n = 1 + rnd (g, 3);
+            for (guint i = 0; i < n; i++)
+              {
+                g_autofree char *opt = new_name (g);
+                ttv_type_add_field (v, opt, random_type (g, depth + 1, s), NULL);
+                ttv_type_add_option_range (v, i, i * 3, i * 3 + rnd (g, 3));
+              }
+          }
+        ttv_type_add_field (s, name, v, NULL);
+        break;
+      }
+    case 8:
+      {
+        /* A count here, a sequence in a struct inside that climbs to it. */
+        g_autofree char *count = new_name (g);
+        g_autofree char *climb = g_strconcat ("^", count, NULL);
+        ttv_type_add_field (s, count, random_count (g), NULL);
+        TtvType *inner = ttv_type_new_struct ();
+        g_autofree char *seq = new_name (g);
+        ttv_type_add_field (inner, seq, ttv_type_new_sequence_ref (random_type (g, depth + 2, inner), climb), NULL);
+        ttv_type_add_field (s, name, inner, NULL);
+        break;
+      }
+    case 9:
+      {
+        /* CTF 1.8: labels "_fN" select the options named "fN". */
+        g_autofree char *tag = new_name (g);
+        TtvType *e = ttv_type_new_enum (random_count (g));
+        TtvType *v = ttv_type_new_variant_ref (tag);
+        guint n = 1 + rnd (g, 3);
+        for (guint i = 0; i < n; i++)
+          {
+            g_autofree char *opt = new_name (g);
+            g_autofree char *label = g_strconcat ("_", opt, NULL);
+            ttv_type_add_mapping (e, label, i, i);
+            ttv_type_add_field (v, opt, random_type (g, depth + 1, s), NULL);
+          }
+        ttv_type_add_field (s, tag, e, NULL);
+        ttv_type_add_field (s, name, v, NULL);
+        break;
+      }
+    default:
+      {
+        /* A BLOB: bytes shown in hexadecimal, not text. */
+        TtvType *byte = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+        byte->base = 16;
+        TtvType *t = ttv_type_new_array (byte, rnd (g, 17));
+        t->media_type = g_strdup ("application/octet-stream");
+        ttv_type_add_field (s, name, t, NULL);
+        break;
+      }
+    }
+}
+
+static TtvType *
+random_struct (Gen *g, guint depth)
+{
+  TtvType *s = ttv_type_new_struct ();
+  guint n = rnd (g, 7);
+  for (guint i = 0; i < n; i++)
+    add_random_member (g, s, depth);
+  return s;
+}
+
+static TtvType *
+random_type (Gen *g, guint depth, TtvType *parent)
+{
+  if (depth < 4 && rnd (g, 3) == 0)
+    return random_struct (g, depth);
+  return rnd (g, 5) ? random_integer (g) : rnd (g, 2) ? ttv_type_new_string ()
+                                                      : ttv_type_new_float (64, random_order (g), 64);
+}
+
+static void
+assert_same_nodes (const TtvDecoder *a, const TtvDecoder *b)
+{
+  g_assert_cmpuint (a->n_nodes, ==, b->n_nodes);
+  for (guint32 i = 0; i < a->n_nodes; i++)
+    {
+      TtvValue x = a->nodes[i], y = b->nodes[i];
+      /* Strings converted for the event (CTF 2) are in each decoder's own
+       * arena: the same text at other addresses. */
+      if (x.type == y.type && x.type->kind == TTV_TYPE_STRING && x.v.string.len == y.v.string.len
+          && memcmp (x.v.string.str, y.v.string.str, x.v.string.len) == 0)
+        x.v.string.str = y.v.string.str = NULL;
+      if (memcmp (&x, &y, sizeof (TtvValue)) != 0)
+        g_error ("node %u differs (type kind %d, name %s)", i, x.type->kind, x.name ? x.name : "-");
+    }
+}
+
+/* Random types decoded from random bytes by plans and by the walk: the same
+ * nodes, JSON and errors.  With @ctf2, types have CTF 2's field classes
+ * too: plans must refuse those they do not do (the two then agree because
+ * both walk), and do the rest. */
+static void
+check_plans_match_walk (gboolean ctf2)
+{
+  Gen g = { g_rand_new_with_seed (20261128), 0, ctf2 };
+  g_autoptr (TtvDecoder) plan_d = ttv_decoder_new ();
+  g_autoptr (TtvDecoder) walk_d = ttv_decoder_new ();
+  guint8 buf[512];
+  guint decoded = 0, failed = 0, planned = 0;
+  for (guint t = 0; t < 2000; t++)
+    {
+      g_autoptr (TtvType) type = random_struct (&g, 0);
+      ttv_type_finish (type);
+      planned += ttv_decode_plan_get (type) != NULL;
+      for (guint k = 0; k < 24; k++)
+        {
+          guint len = rnd (&g, sizeof buf);
+          for (guint i = 0; i < len; i++)
+            buf[i] = (guint8) (rnd (&g, 3) ? rnd (&g, 4) : rnd (&g, 256));
+          /* Strings end somewhere. */
+          if (len && rnd (&g, 2))
+            buf[rnd (&g, len)] = 0;
+          guint64 start = MIN (rnd (&g, 16), len * 8);
+          guint64 p1 = start, p2 = start, p3 = start;
+          g_autoptr (GError) e1 = NULL;
+          g_autoptr (GError) e2 = NULL;
+          g_autoptr (GError) e3 = NULL;
+          ttv_decoder_reset (plan_d);
+          ttv_decoder_reset (walk_d);
+          gint32 r1 = ttv_decoder_decode (plan_d, type, "event.fields", buf, len * 8, &p1, &e1);
+          gint32 r2 = ttv_decoder_decode_walk (walk_d, type, "event.fields", buf, len * 8, &p2, &e2);
+          g_assert_cmpint (r1, ==, r2);
+          if (r1 < 0)
+            {
+              g_assert_cmpstr (e1->message, ==, e2->message);
+              g_assert_cmpint (e1->code, ==, e2->code);
+              failed++;
+            }
+          else
+            {
+              g_assert_cmpuint (p1, ==, p2);
+              assert_same_nodes (plan_d, walk_d);
+              g_autoptr (GString) o1 = g_string_new (NULL);
+              g_autoptr (GString) o2 = g_string_new (NULL);
+              ttv_decoder_append_value (plan_d, (guint32) r1, TTV_VALUE_STYLE_JSON, o1);
+              ttv_decoder_append_value (walk_d, (guint32) r2, TTV_VALUE_STYLE_JSON, o2);
+              g_assert_cmpstr (o1->str, ==, o2->str);
+              decoded++;
+            }
+          /* Skipping ends where decoding does (a value of fixed size is
+           * refused by skipping when its padding passes the end; its
+           * bytes are not looked at, so a fixed-size CTF 2 string of odd
+           * UTF-16 length is skipped while decoding it fails). */
+          gboolean s = ttv_decoder_skip (plan_d, type, buf, len * 8, &p3, &e3);
+          if (r1 < 0 && s && !(type->fixed_size_bits >= 0 && e1->code == TTV_FORMAT_ERROR_CORRUPT))
+            {
+              g_autofree char *sig = ttv_type_dup_signature (type);
+              g_error ("skipped what fails to decode (%s): %s", e1->message, sig);
+            }
+          else if (r1 >= 0 && p1 <= len * 8)
+            {
+              g_assert_true (s);
+              g_assert_cmpuint (p3, ==, p1);
+            }
+        }
+    }
+  g_test_message ("%u decoded, %u refused; %u types of 2000 with a plan", decoded, failed, planned);
+  /* Only references through variants or out of the type have none, and
+   * (@ctf2) the types with a CTF 2 field class a plan does not do. */
+  g_assert_cmpuint (planned, >, ctf2 ? 500 : 1900);
+  if (ctf2)
+    g_assert_cmpuint (planned, <, 1900);
+  g_assert_cmpuint (decoded, >, ctf2 ? 3000 : 5000);
+  g_assert_cmpuint (failed, >, ctf2 ? 3000 : 5000);
+  g_rand_free (g.rand);
+}
+
+static void
+test_plans_match_walk (void)
+{
+  check_plans_match_walk (FALSE);
+}
+
+static void
+test_plans_match_walk_ctf2 (void)
+{
+  check_plans_match_walk (TRUE);
+}
+
+/* Each CTF 2 field class a plan does not do makes the walk decode the
+ * type; those it does (booleans, bit arrays, BLOBs) keep their plan. */
+static void
+test_plan_refuses_ctf2 (void)
+{
+  TtvType *leb = ttv_type_new_integer (64, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+  leb->leb128 = TRUE;
+  TtvType *rev = ttv_type_new_integer (16, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+  rev->reverse_bits = TRUE;
+  TtvType *leb_in_enum = ttv_type_new_integer (64, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+  leb_in_enum->leb128 = TRUE;
+  TtvType *leb_enum = ttv_type_new_enum (leb_in_enum);
+  ttv_type_add_mapping (leb_enum, "a", 0, 0);
+  TtvType *half = ttv_type_new_float (16, TTV_BYTE_ORDER_LITTLE, 16);
+  TtvType *sized = ttv_type_new_string ();
+  sized->static_length = TRUE;
+  sized->length = 4;
+  TtvType *utf16 = ttv_type_new_string ();
+  utf16->encoding = TTV_ENCODING_UTF16LE;
+  TtvType *ranges = ttv_type_new_variant_ranges ("sel");
+  ttv_type_add_field (ranges, "a", ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+  ttv_type_add_option_range (ranges, 0, 0, 10);
+  TtvType *optional = ttv_type_new_optional (ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8), "sel");
+  TtvType *climbing = ttv_type_new_struct ();
+  ttv_type_add_field (climbing, "s", ttv_type_new_sequence_ref (ttv_type_new_integer (8, FALSE,
+                                                                                      TTV_BYTE_ORDER_LITTLE, 8),
+                                                                "^sel"), NULL);
+  TtvType *refused[] = { leb, rev, leb_enum, half, sized, utf16, ranges, optional, climbing };
+  TtvType *boolean = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+  boolean->int_kind = TTV_INT_BOOLEAN;
+  TtvType *bits = ttv_type_new_integer (13, FALSE, TTV_BYTE_ORDER_LITTLE, 1);
+  bits->int_kind = TTV_INT_BIT_ARRAY;
+  TtvType *blob = ttv_type_new_array (ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8), 16);
+  blob->media_type = g_strdup ("application/octet-stream");
+  TtvType *kept[] = { boolean, bits, blob };
+  for (guint i = 0; i < G_N_ELEMENTS (refused) + G_N_ELEMENTS (kept); i++)
+    {
+      gboolean refuse = i < G_N_ELEMENTS (refused);
+      TtvType *member = refuse ? refused[i] : kept[i - G_N_ELEMENTS (refused)];
+      g_autoptr (TtvType) s = ttv_type_new_struct ();
+      ttv_type_add_field (s, "sel", ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+      ttv_type_add_field (s, "m", member, NULL);
+      ttv_type_finish (s);
+      g_autofree char *sig = ttv_type_dup_signature (s);
+      if (ttv_decoder_has_plan (s) == refuse)
+        g_error ("%s: %s", sig, refuse ? "has a plan" : "has no plan");
+    }
+}
+
+/* The plan of a kernel-like payload: flat, with a text array; read at
+ * constant offsets into the same nodes as the walk. */
+static void
+test_plan_text_array (void)
+{
+  g_autoptr (TtvType) s = ttv_type_new_struct ();
+  TtvType *c = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+  c->encoding = TTV_ENCODING_UTF8;
+  ttv_type_add_field (s, "comm", ttv_type_new_array (c, 16), NULL);
+  ttv_type_add_field (s, "tid", ttv_type_new_integer (32, TRUE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+  ttv_type_finish (s);
+  guint8 data[20] = { 'b', 'a', 's', 'h', 0 };
+  data[16] = 0xfe;
+  data[17] = data[18] = data[19] = 0xff;
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  guint64 pos = 0;
+  gint32 root = ttv_decoder_decode (d, s, NULL, data, sizeof data * 8, &pos, NULL);
+  const TtvValue *comm = ttv_decoder_get_field (d, ttv_decoder_get (d, root), "comm");
+  g_assert_cmpuint (comm->n_children, ==, 0);
+  g_assert_cmpuint (ttv_value_get_n_elements (comm), ==, 16);
+  g_assert_true (comm->v.string.str == (const char *) data);
+  TtvValue scratch;
+  g_assert_cmpuint (ttv_decoder_get_element (d, comm, 1, &scratch)->v.u, ==, 'a');
+  GString *out = g_string_new (NULL);
+  ttv_decoder_append_value (d, root, TTV_VALUE_STYLE_PLAIN, out);
+  g_assert_cmpstr (out->str, ==, "comm = \"bash\", tid = -2");
+  g_string_free (out, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -116,5 +624,9 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder/bits", test_bits);
   g_test_add_func ("/core/decoder/struct-refs", test_struct_refs);
   g_test_add_func ("/core/decoder/bad-data", test_bad_data);
+  g_test_add_func ("/core/decoder/plan-text-array", test_plan_text_array);
+  g_test_add_func ("/core/decoder/plans-match-walk", test_plans_match_walk);
+  g_test_add_func ("/core/decoder/plans-match-walk-ctf2", test_plans_match_walk_ctf2);
+  g_test_add_func ("/core/decoder/plan-refuses-ctf2", test_plan_refuses_ctf2);
   return g_test_run ();
 }

@@ -1,93 +1,144 @@
-/* ttv-id-table.c: integer-id maps for per-event lookups (see the header). */
+/* ttv-id-table.c: integer-id maps for per-event lookups (see the header):
+ * linear probing, at most half full, deletion by moving back the records
+ * after the hole. */
 #include "ttv-id-table.h"
 
 #include <string.h>
 
+#define MIN_CAPACITY 16
+
 void
 ttv_id_table_init (TtvIdTable *t)
 {
-  t->dense = g_ptr_array_new ();
-  t->sparse = NULL;
-  t->n = 0;
+  memset (t, 0, sizeof *t);
 }
 
 void
 ttv_id_table_clear (TtvIdTable *t)
 {
-  if (t->dense)
-    {
-      for (guint i = 0; i < t->dense->len; i++)
-        g_free (g_ptr_array_index (t->dense, i));
-      g_ptr_array_unref (t->dense);
-      t->dense = NULL;
-    }
-  if (t->sparse)
-    g_hash_table_unref (t->sparse);
-  t->sparse = NULL;
-  t->n = 0;
+  for (guint i = 0; i < t->capacity; i++)
+    g_free (t->records[i]);
+  g_free (t->ids);
+  g_free (t->records);
+  memset (t, 0, sizeof *t);
+}
+
+static void
+resize (TtvIdTable *t, guint capacity)
+{
+  guint32 *ids = t->ids;
+  gpointer *records = t->records;
+  guint old = t->capacity;
+  t->ids = g_new (guint32, capacity);
+  t->records = g_new0 (gpointer, capacity);
+  t->capacity = capacity;
+  for (guint i = 0; i < old; i++)
+    if (records[i])
+      {
+        guint j = ttv_id_table_slot (ids[i], capacity);
+        while (t->records[j])
+          j = (j + 1) & (capacity - 1);
+        t->ids[j] = ids[i];
+        t->records[j] = records[i];
+      }
+  g_free (ids);
+  g_free (records);
 }
 
 void
 ttv_id_table_copy (TtvIdTable *dst, const TtvIdTable *src, gsize record_size)
 {
   ttv_id_table_init (dst);
-  g_ptr_array_set_size (dst->dense, src->dense->len);
-  for (guint i = 0; i < src->dense->len; i++)
+  /* As small as the records allow: a checkpoint's copy lives long. */
+  guint capacity = MIN_CAPACITY;
+  while (capacity < 2 * src->n)
+    capacity *= 2;
+  if (src->n == 0)
+    return;
+  if (capacity == src->capacity)
     {
-      gpointer r = g_ptr_array_index (src->dense, i);
-      g_ptr_array_index (dst->dense, i) = r ? g_memdup2 (r, record_size) : NULL;
+      dst->ids = g_memdup2 (src->ids, sizeof (guint32) * capacity);
+      dst->records = g_new (gpointer, capacity);
+      dst->capacity = capacity;
+      for (guint i = 0; i < capacity; i++)
+        dst->records[i] = src->records[i] ? g_memdup2 (src->records[i], record_size) : NULL;
+      dst->n = src->n;
+      return;
     }
-  if (src->sparse)
-    {
-      dst->sparse = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-      GHashTableIter it;
-      gpointer k, v;
-      g_hash_table_iter_init (&it, src->sparse);
-      while (g_hash_table_iter_next (&it, &k, &v))
-        g_hash_table_insert (dst->sparse, k, g_memdup2 (v, record_size));
-    }
+  dst->ids = g_new (guint32, capacity);
+  dst->records = g_new0 (gpointer, capacity);
+  dst->capacity = capacity;
+  for (guint i = 0; i < src->capacity; i++)
+    if (src->records[i])
+      {
+        guint j = ttv_id_table_slot (src->ids[i], capacity);
+        while (dst->records[j])
+          j = (j + 1) & (capacity - 1);
+        dst->ids[j] = src->ids[i];
+        dst->records[j] = g_memdup2 (src->records[i], record_size);
+      }
   dst->n = src->n;
 }
 
 void
 ttv_id_table_insert (TtvIdTable *t, guint32 id, gpointer record)
 {
-  ttv_id_table_remove (t, id);
-  if (id < TTV_ID_TABLE_DENSE)
-    {
-      if (id >= t->dense->len)
-        g_ptr_array_set_size (t->dense, id + 1);
-      g_ptr_array_index (t->dense, id) = record;
-    }
+  g_return_if_fail (record != NULL);
+  if (2 * (t->n + 1) > t->capacity)
+    resize (t, t->capacity ? 2 * t->capacity : MIN_CAPACITY);
+  guint i = ttv_id_table_slot (id, t->capacity);
+  while (t->records[i] && t->ids[i] != id)
+    i = (i + 1) & (t->capacity - 1);
+  if (t->records[i])
+    g_free (t->records[i]);
   else
-    {
-      if (t->sparse == NULL)
-        t->sparse = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-      g_hash_table_insert (t->sparse, GUINT_TO_POINTER (id), record);
-    }
-  t->n++;
+    t->n++;
+  t->ids[i] = id;
+  t->records[i] = record;
 }
 
 void
 ttv_id_table_remove (TtvIdTable *t, guint32 id)
 {
-  if (id < TTV_ID_TABLE_DENSE)
+  if (t->capacity == 0)
+    return;
+  guint mask = t->capacity - 1;
+  guint i = ttv_id_table_slot (id, t->capacity);
+  while (t->records[i] && t->ids[i] != id)
+    i = (i + 1) & mask;
+  if (t->records[i] == NULL)
+    return;
+  g_free (t->records[i]);
+  t->records[i] = NULL;
+  t->n--;
+  /* Records after the hole that probed past it move back into it. */
+  for (guint j = (i + 1) & mask; t->records[j]; j = (j + 1) & mask)
     {
-      if (id < t->dense->len && g_ptr_array_index (t->dense, id))
+      guint home = ttv_id_table_slot (t->ids[j], t->capacity);
+      gboolean past_hole = i <= j ? (home <= i || home > j) : (home <= i && home > j);
+      if (past_hole)
         {
-          g_free (g_ptr_array_index (t->dense, id));
-          g_ptr_array_index (t->dense, id) = NULL;
-          t->n--;
+          t->ids[i] = t->ids[j];
+          t->records[i] = t->records[j];
+          t->records[j] = NULL;
+          i = j;
         }
     }
-  else if (t->sparse && g_hash_table_remove (t->sparse, GUINT_TO_POINTER (id)))
-    t->n--;
+  /* Shrink when a burst of records is gone (a checkpoint copies the table). */
+  if (t->capacity > MIN_CAPACITY && 8 * t->n < t->capacity)
+    resize (t, t->capacity / 2);
 }
 
 guint
 ttv_id_table_size (const TtvIdTable *t)
 {
   return t->n;
+}
+
+gsize
+ttv_id_table_get_memory (const TtvIdTable *t)
+{
+  return t->capacity * (sizeof (guint32) + sizeof (gpointer));
 }
 
 static gint
@@ -101,24 +152,10 @@ GArray *
 ttv_id_table_list_ids (const TtvIdTable *t)
 {
   GArray *ids = g_array_sized_new (FALSE, FALSE, sizeof (guint32), t->n);
-  for (guint32 i = 0; i < t->dense->len; i++)
-    if (g_ptr_array_index (t->dense, i))
-      g_array_append_val (ids, i);
-  if (t->sparse)
-    {
-      guint first_sparse = ids->len;
-      GHashTableIter it;
-      gpointer k;
-      g_hash_table_iter_init (&it, t->sparse);
-      while (g_hash_table_iter_next (&it, &k, NULL))
-        {
-          guint32 id = GPOINTER_TO_UINT (k);
-          g_array_append_val (ids, id);
-        }
-      /* Sparse ids are all above the dense ones: sort only that tail. */
-      qsort (&g_array_index (ids, guint32, first_sparse), ids->len - first_sparse,
-             sizeof (guint32), compare_uint);
-    }
+  for (guint i = 0; i < t->capacity; i++)
+    if (t->records[i])
+      g_array_append_val (ids, t->ids[i]);
+  g_array_sort (ids, compare_uint);
   return ids;
 }
 

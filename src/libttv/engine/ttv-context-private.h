@@ -54,7 +54,9 @@ struct _TtvContext {
   TtvHookCall call;
 };
 
-/* Reads the failed stream's error into ctx->error (state FAILED). */
+/* Reads the failed stream's error into ctx->error (state FAILED); the
+ * stream's event is still the one before (a cursor that fails leaves the
+ * event's position as it was). */
 void     ttv_context_fail_read (TtvContext *ctx, TtvStream *s, const TtvTracefilePosition *last,
                                 GError *reader_error);
 gboolean ttv_context_prepare_slow (TtvContext *ctx, GError **error);
@@ -65,7 +67,6 @@ ttv_context_advance (TtvContext *ctx)
 {
   TtvStream *s = &ctx->streams[ttv_merge_winner (&ctx->merge)];
   GError *local = NULL;
-  TtvTracefilePosition last = s->event.pos;
   ctx->pending = FALSE;
   if (G_LIKELY (s->next (s->cursor, &s->event, &local)))
     {
@@ -74,7 +75,7 @@ ttv_context_advance (TtvContext *ctx)
     }
   if (G_UNLIKELY (local != NULL))
     {
-      ttv_context_fail_read (ctx, s, &last, local);
+      ttv_context_fail_read (ctx, s, &s->event.pos, local);
       return FALSE;
     }
   s->at_end = TRUE;

@@ -95,7 +95,7 @@ ttv_merge_update_limit (TtvMerge *m)
 }
 
 /* The winner's stream got key @k: replays its matches up to the root. */
-static inline void
+G_ALWAYS_INLINE static inline void
 ttv_merge_replay (TtvMerge *m, TtvMergeKey k)
 {
   for (guint i = (m->winner + m->size) >> 1; i > 0; i >>= 1)
@@ -112,7 +112,7 @@ ttv_merge_replay (TtvMerge *m, TtvMergeKey k)
 void     ttv_merge_adapt (TtvMerge *m);
 
 /* The winner's next event has time @t. */
-static inline void
+G_ALWAYS_INLINE static inline void
 ttv_merge_advance (TtvMerge *m, TtvTime t)
 {
   TtvMergeKey k = TTV_MERGE_KEY (t, m->winner);

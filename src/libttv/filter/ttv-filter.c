@@ -45,6 +45,7 @@ struct _TtvFilter {
   gboolean ctx_ok;
   gint32 ctx_nodes[TTV_EVENT_N_CONTEXTS];             /* stream event context, event context, packet context */
   GString *text;                   /* owned: NUL-terminated copies for globs */
+  TtvValue element;                /* an element of a text array (ttv_decoder_get_element) */
 };
 
 static void
@@ -474,8 +475,8 @@ value_at (TtvFilter *f, TtvDecoder *dec, const TtvValue *cur, const TtvFilterNod
         cur = cur->type->kind == TTV_TYPE_STRUCT || cur->type->kind == TTV_TYPE_VARIANT
               ? ttv_decoder_get_field (dec, cur, step->name) : NULL;
       else if ((cur->type->kind == TTV_TYPE_ARRAY || cur->type->kind == TTV_TYPE_SEQUENCE)
-               && step->index < cur->n_children)
-        cur = ttv_decoder_get (dec, cur->first_child + (guint32) step->index);
+               && step->index < ttv_value_get_n_elements (cur))
+        cur = ttv_decoder_get_element (dec, cur, (guint32) step->index, &f->element);
       else
         cur = NULL;
     }
@@ -489,9 +490,10 @@ value_at (TtvFilter *f, TtvDecoder *dec, const TtvValue *cur, const TtvFilterNod
       if (cur->type->element->kind == TTV_TYPE_INTEGER && cur->type->element->size_bits == 8)
         {
           g_string_truncate (f->text, 0);
-          for (guint32 i = 0; i < cur->n_children; i++)
+          for (guint32 i = 0; i < ttv_value_get_n_elements (cur); i++)
             {
-              const TtvValue *c = ttv_decoder_get (dec, cur->first_child + i);
+              TtvValue scratch;
+              const TtvValue *c = ttv_decoder_get_element (dec, cur, i, &scratch);
               if ((guint8) c->v.u == 0)
                 break;
               g_string_append_c (f->text, (char) (guint8) c->v.u);

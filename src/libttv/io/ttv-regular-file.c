@@ -102,20 +102,6 @@ ttv_regular_file_open (const char *path, struct stat *st_out, GError **error)
   return fd;
 }
 
-GMappedFile *
-ttv_regular_file_map (const char *path, GError **error)
-{
-  int fd = ttv_regular_file_open (path, NULL, error);
-  if (fd < 0)
-    return NULL;
-  g_autoptr (GError) local = NULL;
-  GMappedFile *map = g_mapped_file_new_from_fd (fd, FALSE, &local);
-  close (fd);
-  if (map == NULL)
-    g_set_error (error, G_FILE_ERROR, local->code, _("%s: cannot map: %s"), path, local->message);
-  return map;
-}
-
 static gboolean
 too_large (GError **error, const char *path, gsize max_bytes)
 {

@@ -2,7 +2,8 @@
  * (tracefiles, metadata, XML, bookmarks, groups and format files) so that a
  * FIFO, a device, a folder or a link loop in their place is refused with a
  * message saying what it is, instead of blocking, or being read forever.
- * Used by every reader and by the bookmarks. */
+ * Used by every reader (tracefiles through ttv-file-window.c) and by the
+ * bookmarks. */
 #pragma once
 
 #include <glib.h>
@@ -27,10 +28,6 @@ char        *ttv_regular_file_dup_problem (const char *path, guint64 *size);
  * any other kind, ...) whose message names @path and says what it is.
  * *@st receives the file's status when not NULL. */
 int          ttv_regular_file_open (const char *path, struct stat *st, GError **error);
-
-/* Maps the regular file @path (an empty file maps to no data): NULL with
- * @error as ttv_regular_file_open's. */
-GMappedFile *ttv_regular_file_map (const char *path, GError **error);
 
 /* Reads the whole regular file @path when it holds at most @max_bytes
  * (checked before reading, and again while reading, as the file may grow):

@@ -40,25 +40,25 @@ ttv_format_file_add_timers (const TtvFormatFile *ff, TtvTimerSet *timers)
     ttv_timer_set_add (timers, g_ptr_array_index (ff->timers, i), g_ptr_array_index (ff->timers, i + 1));
 }
 
-/* Node index of @path ("a.b[2]") under @root, or -1. */
-static gint64
-find_node (const TtvDecoder *dec, gint32 root, const char *path)
+/* The node of @path ("a.b[2]") under @root (an element of a text array
+ * is made in @scratch), or NULL. */
+static const TtvValue *
+find_node (const TtvDecoder *dec, gint32 root, const char *path, TtvValue *scratch)
 {
   if (root < 0)
-    return -1;
-  guint32 cur = (guint32) root;
+    return NULL;
+  const TtvValue *v = ttv_decoder_get (dec, (guint32) root);
   const char *s = path;
   while (*s)
     {
-      const TtvValue *v = ttv_decoder_get (dec, cur);
       if (*s == '[')
         {
           char *end;
           guint64 idx = g_ascii_strtoull (s + 1, &end, 10);
-          if (*end != ']' || idx >= v->n_children
-              || (v->type->kind != TTV_TYPE_ARRAY && v->type->kind != TTV_TYPE_SEQUENCE))
-            return -1;
-          cur = v->first_child + (guint32) idx;
+          if (*end != ']' || (v->type->kind != TTV_TYPE_ARRAY && v->type->kind != TTV_TYPE_SEQUENCE)
+              || idx >= ttv_value_get_n_elements (v))
+            return NULL;
+          v = ttv_decoder_get_element (dec, v, (guint32) idx, scratch);
           s = end + 1;
         }
       else
@@ -74,25 +74,24 @@ find_node (const TtvDecoder *dec, gint32 root, const char *path)
                 if (child->name && strlen (child->name) == (gsize) (e - s)
                     && memcmp (child->name, s, (gsize) (e - s)) == 0)
                   {
-                    cur = v->first_child + i;
+                    v = child;
                     found = TRUE;
                   }
               }
           if (!found)
-            return -1;
+            return NULL;
           s = e;
         }
       if (*s == '.')
         s++;
     }
-  return cur;
+  return v;
 }
 
 /* The value as conditions compare it: enum label, decimal, text. */
 static void
-value_text (const TtvDecoder *dec, guint32 index, GString *out)
+value_text (const TtvDecoder *dec, const TtvValue *v, GString *out)
 {
-  const TtvValue *v = ttv_decoder_get (dec, index);
   if (v->type->kind == TTV_TYPE_STRING)
     g_string_append (out, v->v.string.str);
   else if (v->type->kind == TTV_TYPE_ENUM && ttv_type_enum_label (v->type, v->v.u))
@@ -109,7 +108,7 @@ value_text (const TtvDecoder *dec, guint32 index, GString *out)
             g_string_append_printf (out, "%" G_GINT64_FORMAT, i);
         }
       else
-        ttv_decoder_append_value (dec, index, TTV_VALUE_STYLE_PLAIN, out);
+        ttv_decoder_append_node (dec, v, TTV_VALUE_STYLE_PLAIN, out);
     }
 }
 
@@ -166,7 +165,8 @@ render (TtvFormatFile *ff, GArray *pieces, const TtvEvent *ev, const TtvDecoder 
   for (guint i = 0; i < pieces->len; i++)
     {
       const TtvFormatPiece *piece = &g_array_index (pieces, TtvFormatPiece, i);
-      gint64 node;
+      const TtvValue *v;
+      TtvValue scratch;
       switch (piece->kind)
         {
         case PIECE_TEXT:
@@ -176,30 +176,29 @@ render (TtvFormatFile *ff, GArray *pieces, const TtvEvent *ev, const TtvDecoder 
           render_var (piece->text, ev, dec, root, state, out);
           break;
         case PIECE_FIELD:
-          node = find_node (dec, root, piece->text);
-          if (node < 0)
+          v = find_node (dec, root, piece->text, &scratch);
+          if (v == NULL)
             g_string_append_c (out, '?');
           else
             {
-              const TtvValue *v = ttv_decoder_get (dec, (guint32) node);
               guint64 u;
               if (piece->hex && (v->type->kind == TTV_TYPE_INTEGER || v->type->kind == TTV_TYPE_ENUM)
                   && ttv_value_get_uint (v, &u))
                 g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", u);
               else
-                ttv_decoder_append_value (dec, (guint32) node, TTV_VALUE_STYLE_PLAIN, out);
+                ttv_decoder_append_node (dec, v, TTV_VALUE_STYLE_PLAIN, out);
             }
           break;
         case PIECE_COND:
           {
-            node = find_node (dec, root, piece->text);
+            v = find_node (dec, root, piece->text, &scratch);
             g_autoptr (GString) value = g_string_new (NULL);
-            if (node >= 0)
-              value_text (dec, (guint32) node, value);
+            if (v)
+              value_text (dec, v, value);
             for (guint k = 0; k < piece->cases->len; k++)
               {
                 TtvFormatCase *fc = g_ptr_array_index (piece->cases, k);
-                if (fc->pattern == NULL || (node >= 0 && g_pattern_match_simple (fc->pattern, value->str)))
+                if (fc->pattern == NULL || (v && g_pattern_match_simple (fc->pattern, value->str)))
                   {
                     render (ff, fc->pieces, ev, dec, root, state, out);
                     break;

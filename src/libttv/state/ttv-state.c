@@ -939,7 +939,7 @@ ttv_state_get_memory_size (const TtvState *s)
       const Machine *m = g_ptr_array_index (s->machines, i);
       size += sizeof *m
               + (ttv_id_table_size (&m->processes) + m->cpus->len) * (sizeof (TtvProcessState) + 16)
-              + m->processes.dense->len * sizeof (gpointer)
+              + ttv_id_table_get_memory (&m->processes)
               + m->cpus->len * sizeof (CpuSlot)
               + (ttv_id_table_size (&m->irqs) + ttv_id_table_size (&m->softirqs)) * (sizeof (TtvIrqState) + 16)
               + ttv_id_table_size (&m->blockdevs) * (sizeof (TtvBlockDevState) + 16)

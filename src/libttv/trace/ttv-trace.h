@@ -181,7 +181,9 @@ struct _TtvFormatClass {
 
   TtvCursor *(*cursor_new)  (TtvTracefile *tracefile, GError **error);
   void      (*cursor_free)  (TtvCursor *cursor);
-  /* Delivers the next event; FALSE at the end (error unset) or on error. */
+  /* Delivers the next event; FALSE at the end (error unset) or on error
+   * (the position in @event then stays that of the event before: the
+   * engine names it in the message). */
   gboolean  (*cursor_next)  (TtvCursor *cursor, TtvEvent *event, GError **error);
   /* Positions the cursor so that the next event is the first at or after @time. */
   gboolean  (*cursor_seek_time) (TtvCursor *cursor, TtvTime time, GError **error);

@@ -1,6 +1,7 @@
 /* ttv-decoder.c: the one decoder of the common type system (see ttv-decoder.h).
  * Bit-level reads cover CTF; LTT and LTTng 0.x are the byte-aligned case. */
 #include "ttv-decoder.h"
+#include "ttv-decode-plan.h"
 #include "ttv-error.h"
 #include "ttv-json-out.h"
 
@@ -9,45 +10,18 @@
 #include <math.h>
 #include <string.h>
 
-/* Guards against hostile lengths: no event may expand to more nodes. */
-#define TTV_DECODER_MAX_NODES (1u << 24)
-#define TTV_DECODER_MAX_DEPTH 64
-
-typedef struct {
-  char *name;
-  guint32 node;
-} Scope;
-
-struct _TtvDecoder {
-  GArray *nodes;    /* of TtvValue */
-  GArray *scopes;   /* of Scope, in registration order */
-  /* Compound nodes being decoded, innermost last, for relative references:
-   * (node index, number of children filled so far). */
-  GArray *open;     /* of guint32 pairs */
-  guint depth;
-  /* Strings the bytes do not hold as NUL-terminated UTF-8 (CTF 2 static
-   * and dynamic lengths, UTF-16/32), converted for this event. */
-  GStringChunk *arena;
-  gboolean arena_used;
-};
-
 TtvDecoder *
 ttv_decoder_new (void)
 {
   TtvDecoder *d = g_new0 (TtvDecoder, 1);
-  d->nodes = g_array_sized_new (FALSE, FALSE, sizeof (TtvValue), 64);
-  d->scopes = g_array_new (FALSE, FALSE, sizeof (Scope));
-  d->open = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
+  d->cap = 64;
+  d->nodes = g_new (TtvValue, d->cap);
+  d->scopes_cap = 8;
+  d->scopes = g_new (TtvDecoderScope, d->scopes_cap);
+  d->open_cap = 16;
+  d->open = g_new (guint32, d->open_cap * 2);
   d->arena = g_string_chunk_new (256);
   return d;
-}
-
-static void
-clear_scopes (TtvDecoder *d)
-{
-  for (guint i = 0; i < d->scopes->len; i++)
-    g_free (g_array_index (d->scopes, Scope, i).name);
-  g_array_set_size (d->scopes, 0);
 }
 
 void
@@ -55,10 +29,9 @@ ttv_decoder_free (TtvDecoder *d)
 {
   if (d == NULL)
     return;
-  clear_scopes (d);
-  g_array_unref (d->nodes);
-  g_array_unref (d->scopes);
-  g_array_unref (d->open);
+  g_free (d->nodes);
+  g_free (d->scopes);
+  g_free (d->open);
   g_string_chunk_free (d->arena);
   g_free (d);
 }
@@ -66,9 +39,9 @@ ttv_decoder_free (TtvDecoder *d)
 void
 ttv_decoder_reset (TtvDecoder *d)
 {
-  g_array_set_size (d->nodes, 0);
-  g_array_set_size (d->open, 0);
-  clear_scopes (d);
+  d->n_nodes = 0;
+  d->n_open = 0;
+  d->n_scopes = 0;
   d->depth = 0;
   if (d->arena_used)
     {
@@ -77,11 +50,49 @@ ttv_decoder_reset (TtvDecoder *d)
     }
 }
 
+void
+ttv_decoder_grow (TtvDecoder *d, guint32 n)
+{
+  guint64 want = (guint64) d->n_nodes + n;
+  guint64 cap = MAX ((guint64) d->cap, 64);
+  while (cap < want)
+    cap *= 2;
+  d->cap = (guint32) MIN (cap, (guint64) TTV_DECODER_MAX_NODES + 1);
+  d->nodes = g_renew (TtvValue, d->nodes, d->cap);
+}
+
 const TtvValue *
 ttv_decoder_get (const TtvDecoder *d, guint32 index)
 {
-  g_return_val_if_fail (index < d->nodes->len, NULL);
-  return &g_array_index (d->nodes, TtvValue, index);
+  g_return_val_if_fail (index < d->n_nodes, NULL);
+  return &d->nodes[index];
+}
+
+const TtvValue *
+ttv_decoder_get_children (const TtvDecoder *d, const TtvValue *compound)
+{
+  g_return_val_if_fail ((guint64) compound->first_child + compound->n_children <= d->n_nodes, NULL);
+  return &d->nodes[compound->first_child];
+}
+
+guint32
+ttv_value_get_n_elements (const TtvValue *v)
+{
+  if (v->type->kind != TTV_TYPE_ARRAY && v->type->kind != TTV_TYPE_SEQUENCE)
+    return 0;
+  return ttv_type_is_text_array (v->type) ? v->v.string.len : v->n_children;
+}
+
+const TtvValue *
+ttv_decoder_get_element (const TtvDecoder *d, const TtvValue *array, guint32 i, TtvValue *scratch)
+{
+  g_return_val_if_fail (i < ttv_value_get_n_elements (array), NULL);
+  if (!ttv_type_is_text_array (array->type))
+    return ttv_decoder_get (d, array->first_child + i);
+  memset (scratch, 0, sizeof *scratch);
+  scratch->type = array->type->element;
+  scratch->v.u = (guint8) array->v.string.str[i];
+  return scratch;
 }
 
 const TtvValue *
@@ -89,7 +100,7 @@ ttv_decoder_get_field (const TtvDecoder *d, const TtvValue *compound, const char
 {
   for (guint32 i = 0; i < compound->n_children; i++)
     {
-      const TtvValue *c = &g_array_index (d->nodes, TtvValue, compound->first_child + i);
+      const TtvValue *c = &d->nodes[compound->first_child + i];
       if (c->name && strcmp (c->name, name) == 0)
         return c;
     }
@@ -137,10 +148,12 @@ ttv_decoder_copy_text (const TtvDecoder *decoder, const TtvValue *v, char *out, 
     return FALSE;
   if (v->type->element->kind != TTV_TYPE_INTEGER || v->type->element->size_bits != 8)
     return FALSE;
-  gsize n = MIN ((gsize) v->n_children, size - 1), i;
+  /* A text array is one node viewing its bytes: its elements, not children. */
+  gsize n = MIN ((gsize) ttv_value_get_n_elements (v), size - 1), i;
   for (i = 0; i < n; i++)
     {
-      char c = (char) (guint8) ttv_decoder_get (decoder, v->first_child + (guint32) i)->v.u;
+      TtvValue scratch;
+      char c = (char) (guint8) ttv_decoder_get_element (decoder, v, (guint32) i, &scratch)->v.u;
       if (c == '\0')
         break;
       out[i] = c;
@@ -234,10 +247,7 @@ set_error_at (GError **error, gint code, guint64 bit_pos, const char *what)
 static guint32
 alloc_nodes (TtvDecoder *d, guint32 n)
 {
-  guint32 first = d->nodes->len;
-  g_array_set_size (d->nodes, first + n);
-  memset (&g_array_index (d->nodes, TtvValue, first), 0, sizeof (TtvValue) * n);
-  return first;
+  return ttv_decoder_alloc (d, n, NULL);
 }
 
 /* A reference split into its dot-separated names, without allocating:
@@ -280,7 +290,7 @@ child_named (const TtvDecoder *d, const TtvValue *compound, guint32 filled, cons
   const TtvValue *hit = NULL;
   for (guint32 c = 0; c < filled && c < compound->n_children; c++)
     {
-      const TtvValue *v = &g_array_index (d->nodes, TtvValue, compound->first_child + c);
+      const TtvValue *v = &d->nodes[compound->first_child + c];
       if (name_is (v->name, path, i))
         hit = v;
     }
@@ -291,10 +301,10 @@ child_named (const TtvDecoder *d, const TtvValue *compound, guint32 filled, cons
 static gint64
 open_element (const TtvDecoder *d, const TtvValue *node)
 {
-  for (guint i = d->open->len; i-- > 0;)
+  for (guint i = d->n_open; i-- > 0;)
     {
-      const guint32 *pair = &g_array_index (d->open, guint32, i * 2);
-      if (&g_array_index (d->nodes, TtvValue, pair[0]) == node)
+      const guint32 *pair = &d->open[i * 2];
+      if (&d->nodes[pair[0]] == node)
         return pair[1] < node->n_children ? (gint64) pair[1] : -1;
     }
   return -1;
@@ -304,28 +314,29 @@ open_element (const TtvDecoder *d, const TtvValue *node)
 static guint32
 decoded_children (const TtvDecoder *d, guint32 node)
 {
-  for (guint i = d->open->len; i-- > 0;)
+  for (guint i = d->n_open; i-- > 0;)
     {
-      const guint32 *pair = &g_array_index (d->open, guint32, i * 2);
+      const guint32 *pair = &d->open[i * 2];
       if (pair[0] == node)
         return pair[1];
     }
-  return g_array_index (d->nodes, TtvValue, node).n_children;
+  return d->nodes[node].n_children;
 }
 
 /* Through a variant to its option, and through an array being decoded to
- * the element being decoded (CTF 2 field locations). */
+ * the element being decoded (CTF 2 field locations).  A text array is a
+ * view without children, never open: nothing is found in it. */
 static const TtvValue *
 step_into (const TtvDecoder *d, const TtvValue *v)
 {
   while (v)
     {
       if (v->type->kind == TTV_TYPE_VARIANT && v->n_children == 1)
-        v = &g_array_index (d->nodes, TtvValue, v->first_child);
+        v = &d->nodes[v->first_child];
       else if (v->type->kind == TTV_TYPE_ARRAY || v->type->kind == TTV_TYPE_SEQUENCE)
         {
           gint64 e = open_element (d, v);
-          v = e < 0 ? NULL : &g_array_index (d->nodes, TtvValue, v->first_child + (guint32) e);
+          v = e < 0 ? NULL : &d->nodes[v->first_child + (guint32) e];
         }
       else
         break;
@@ -338,7 +349,7 @@ step_into (const TtvDecoder *d, const TtvValue *v)
 static const TtvValue *
 find_in_node (const TtvDecoder *d, guint32 node, guint32 filled, const RefPath *path, guint first)
 {
-  const TtvValue *hit = child_named (d, &g_array_index (d->nodes, TtvValue, node), filled, path, first);
+  const TtvValue *hit = child_named (d, &d->nodes[node], filled, path, first);
   for (guint i = first + 1; hit && i < path->n; i++)
     {
       hit = step_into (d, hit);
@@ -352,7 +363,7 @@ static const TtvValue *
 resolve_value (const TtvValue *v, const TtvDecoder *d)
 {
   while (v && v->type->kind == TTV_TYPE_VARIANT && v->n_children == 1)
-    v = &g_array_index (d->nodes, TtvValue, v->first_child);
+    v = &d->nodes[v->first_child];
   return v;
 }
 
@@ -362,10 +373,10 @@ static const TtvValue *
 resolve_climbing (const TtvDecoder *d, guint climb, const RefPath *path)
 {
   guint seen = 0;
-  for (guint i = d->open->len; i-- > 0;)
+  for (guint i = d->n_open; i-- > 0;)
     {
-      const guint32 *pair = &g_array_index (d->open, guint32, i * 2);
-      if (g_array_index (d->nodes, TtvValue, pair[0]).type->kind != TTV_TYPE_STRUCT)
+      const guint32 *pair = &d->open[i * 2];
+      if (d->nodes[pair[0]].type->kind != TTV_TYPE_STRUCT)
         continue;
       if (seen++ == climb)
         return find_in_node (d, pair[0], pair[1], path, 0);
@@ -390,11 +401,11 @@ resolve_ref (const TtvDecoder *d, const char *ref)
     return resolve_value (resolve_climbing (d, climb, &path), d);
 
   /* Absolute: "<scope>.<path>", longest registered scope prefix first. */
-  const Scope *best = NULL;
+  const TtvDecoderScope *best = NULL;
   gsize best_len = 0;
-  for (guint i = 0; i < d->scopes->len; i++)
+  for (guint i = 0; i < d->n_scopes; i++)
     {
-      const Scope *s = &g_array_index (d->scopes, Scope, i);
+      const TtvDecoderScope *s = &d->scopes[i];
       gsize n = strlen (s->name);
       if (n > best_len && strncmp (ref, s->name, n) == 0 && ref[n] == '.')
         {
@@ -416,16 +427,16 @@ resolve_ref (const TtvDecoder *d, const char *ref)
     }
 
   /* Relative: enclosing compounds innermost first, then scope roots. */
-  for (guint i = d->open->len; i-- > 0;)
+  for (guint i = d->n_open; i-- > 0;)
     {
-      const guint32 *pair = &g_array_index (d->open, guint32, i * 2);
+      const guint32 *pair = &d->open[i * 2];
       const TtvValue *hit = find_in_node (d, pair[0], pair[1], &path, 0);
       if (hit)
         return resolve_value (hit, d);
     }
-  for (guint i = d->scopes->len; i-- > 0;)
+  for (guint i = d->n_scopes; i-- > 0;)
     {
-      const Scope *s = &g_array_index (d->scopes, Scope, i);
+      const TtvDecoderScope *s = &d->scopes[i];
       const TtvValue *hit = find_in_node (d, s->node, decoded_children (d, s->node), &path, 0);
       if (hit)
         return resolve_value (hit, d);
@@ -508,16 +519,12 @@ get_count (TtvDecoder *d, const TtvType *t, const guint8 *buf, guint64 buf_bits,
   return TRUE;
 }
 
-/* CTF 1.8 variants: an enum tag selects the option named by its label; a
- * label of one leading underscore also names the option without it (field
- * names lose one, labels do not: `_callsite` selects `string _callsite;`,
- * stored as "callsite").  An integer tag selects by index. */
-static gint
-variant_option (const TtvType *t, const TtvValue *tag_value, guint64 tag)
+gint
+ttv_decoder_variant_option (const TtvType *t, const TtvType *tag_type, guint64 tag)
 {
-  if (tag_value && tag_value->type->kind == TTV_TYPE_ENUM)
+  if (tag_type && tag_type->kind == TTV_TYPE_ENUM)
     {
-      const char *label = ttv_type_enum_label (tag_value->type, tag);
+      const char *label = ttv_type_enum_label (tag_type, tag);
       if (label == NULL)
         return -1;
       gint i = ttv_type_find_field (t, label);
@@ -675,16 +682,21 @@ decode_compound_children (TtvDecoder *d, const TtvType *t, guint32 node, guint32
                           const TtvType *elem, const guint8 *buf, guint64 buf_bits,
                           guint64 *pos, GError **error)
 {
-  if (n > TTV_DECODER_MAX_NODES - d->nodes->len)
+  if (n > TTV_DECODER_MAX_NODES - d->n_nodes)
     return set_error_at (error, TTV_FORMAT_ERROR_CORRUPT, *pos,
                          _("Too many values in one event"));
   guint32 first = alloc_nodes (d, n);
-  TtvValue *self = &g_array_index (d->nodes, TtvValue, node);
+  TtvValue *self = &d->nodes[node];
   self->first_child = first;
   self->n_children = n;
-  guint32 pair[2] = { node, 0 };
-  g_array_append_vals (d->open, pair, 1);
-  guint open_index = d->open->len - 1;
+  if (d->n_open == d->open_cap)
+    {
+      d->open_cap *= 2;
+      d->open = g_renew (guint32, d->open, d->open_cap * 2);
+    }
+  guint open_index = d->n_open++;
+  d->open[open_index * 2] = node;
+  d->open[open_index * 2 + 1] = 0;
   for (guint32 i = 0; i < n; i++)
     {
       const TtvType *ct = elem;
@@ -695,14 +707,14 @@ decode_compound_children (TtvDecoder *d, const TtvType *t, guint32 node, guint32
           ct = f->type;
           name = f->name;
         }
-      TtvValue *c = &g_array_index (d->nodes, TtvValue, first + i);
+      TtvValue *c = &d->nodes[first + i];
       c->type = ct;
       c->name = name;
       if (!decode_into (d, ct, first + i, buf, buf_bits, pos, error))
         return FALSE;
-      g_array_index (d->open, guint32, open_index * 2 + 1) = i + 1;
+      d->open[open_index * 2 + 1] = i + 1;
     }
-  g_array_set_size (d->open, open_index);
+  d->n_open = open_index;
   return TRUE;
 }
 
@@ -710,7 +722,7 @@ static gboolean
 decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
              const guint8 *buf, guint64 buf_bits, guint64 *pos, GError **error)
 {
-  TtvValue *self = &g_array_index (d->nodes, TtvValue, node);
+  TtvValue *self = &d->nodes[node];
   self->type = t;
   if (++d->depth > TTV_DECODER_MAX_DEPTH)
     return set_error_at (error, TTV_FORMAT_ERROR_INVALID, *pos, _("Types nested too deeply"));
@@ -772,6 +784,20 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
             break;
           }
         *pos = ttv_align_up (*pos, t->element->align_bits);
+        if (ttv_type_is_text_array (t))
+          {
+            /* Text: one node viewing the bytes. */
+            if (*pos > buf_bits || (buf_bits - *pos) / 8 < n)
+              {
+                guint64 at = *pos + ((*pos > buf_bits ? 0 : (buf_bits - *pos) / 8) * 8);
+                ok = set_error_at (error, TTV_FORMAT_ERROR_TRUNCATED, at, _("Data ends inside an integer"));
+                break;
+              }
+            self->v.string.str = (const char *) buf + *pos / 8;
+            self->v.string.len = (guint32) n;
+            *pos += n * 8;
+            break;
+          }
         ok = decode_compound_children (d, t, node, (guint32) n, t->element, buf, buf_bits, pos, error);
       }
       break;
@@ -797,7 +823,7 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
           break;
         gint opt;
         if (t->option_ranges == NULL)
-          opt = variant_option (t, tag_value, tag);
+          opt = ttv_decoder_variant_option (t, tag_value ? tag_value->type : NULL, tag);
         else if (t->optional && tag_value && tag_value->type->int_kind == TTV_INT_BOOLEAN)
           opt = tag != 0 ? 0 : -1;
         else
@@ -817,11 +843,11 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
           }
         self->v.u = tag;
         guint32 child = alloc_nodes (d, 1);
-        self = &g_array_index (d->nodes, TtvValue, node);
+        self = &d->nodes[node];
         self->first_child = child;
         self->n_children = 1;
         const TtvField *f = g_ptr_array_index (t->fields, opt);
-        TtvValue *c = &g_array_index (d->nodes, TtvValue, child);
+        TtvValue *c = &d->nodes[child];
         c->type = f->type;
         c->name = f->name;
         ok = decode_into (d, f->type, child, buf, buf_bits, pos, error);
@@ -832,30 +858,87 @@ decode_into (TtvDecoder *d, const TtvType *t, guint32 node,
   return ok;
 }
 
+/* The walk of the type tree: the reference for what plans do, and what
+ * decodes types that have no plan (and finds the exact error when a plan
+ * fails). */
+static gint32
+decode_walk (TtvDecoder *d, const TtvType *type, guint32 root, const guint8 *buf, guint64 buf_bits,
+             guint64 *bit_pos, GError **error)
+{
+  d->nodes[root].type = type;
+  d->n_open = 0;
+  d->depth = 0;
+  if (!decode_into (d, type, root, buf, buf_bits, bit_pos, error))
+    return -1;
+  return (gint32) root;
+}
+
+static G_NO_INLINE void
+grow_scopes (TtvDecoder *d)
+{
+  d->scopes_cap *= 2;
+  d->scopes = g_renew (TtvDecoderScope, d->scopes, d->scopes_cap);
+}
+
+static inline void
+add_scope (TtvDecoder *d, const char *scope_name, guint32 root)
+{
+  if (G_UNLIKELY (d->n_scopes == d->scopes_cap))
+    grow_scopes (d);
+  d->scopes[d->n_scopes].name = scope_name;
+  d->scopes[d->n_scopes++].node = root;
+}
+
+/* Without a plan, or when it fails, the walk (which finds what went wrong,
+ * with its message). */
+static G_NO_INLINE gint32
+decode_slow (TtvDecoder *d, const TtvType *type, const char *scope_name, const guint8 *buf,
+             guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  if (G_UNLIKELY (d->n_nodes >= TTV_DECODER_MAX_NODES))
+    return set_error_at (error, TTV_FORMAT_ERROR_CORRUPT, *bit_pos, _("Too many values in one event")), -1;
+  guint32 root = alloc_nodes (d, 1);
+  /* Registered first: its own members may name earlier ones by path. */
+  if (scope_name)
+    add_scope (d, scope_name, root);
+  if (decode_walk (d, type, root, buf, buf_bits, bit_pos, error) < 0)
+    {
+      if (scope_name)
+        d->n_scopes--;
+      return -1;
+    }
+  return (gint32) root;
+}
+
 gint32
 ttv_decoder_decode (TtvDecoder *d, const TtvType *type, const char *scope_name,
                     const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
-  g_return_val_if_fail (d != NULL && type != NULL && bit_pos != NULL, -1);
-  guint32 root = alloc_nodes (d, 1);
-  g_array_set_size (d->open, 0);
-  d->depth = 0;
-  /* Registered first: its own members may name earlier ones by path. */
-  if (scope_name)
+  const TtvDecodePlan *plan = ttv_decode_plan_get (type);
+  if (G_LIKELY (plan != NULL))
     {
-      Scope s = { g_strdup (scope_name), root };
-      g_array_append_val (d->scopes, s);
-    }
-  if (!decode_into (d, type, root, buf, buf_bits, bit_pos, error))
-    {
-      if (scope_name)
+      gint32 r = ttv_decode_plan_decode (plan, d, type, buf, buf_bits, bit_pos);
+      if (G_LIKELY (r >= 0))
         {
-          g_free (g_array_index (d->scopes, Scope, d->scopes->len - 1).name);
-          g_array_set_size (d->scopes, d->scopes->len - 1);
+          if (scope_name)
+            add_scope (d, scope_name, (guint32) r);
+          return r;
         }
-      return -1;
     }
-  return (gint32) root;
+  return decode_slow (d, type, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+gint32
+ttv_decoder_decode_walk (TtvDecoder *d, const TtvType *type, const char *scope_name,
+                         const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  return decode_slow (d, type, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+gboolean
+ttv_decoder_has_plan (const TtvType *type)
+{
+  return ttv_decode_plan_get (type) != NULL;
 }
 
 gboolean
@@ -870,9 +953,18 @@ ttv_decoder_skip (TtvDecoder *d, const TtvType *type, const guint8 *buf, guint64
       *bit_pos = p + (guint64) type->fixed_size_bits;
       return TRUE;
     }
-  guint32 mark = d->nodes->len;
+  const TtvDecodePlan *plan = ttv_decode_plan_get (type);
+  guint64 pos = *bit_pos;
+  if (plan && ttv_decode_plan_skip (plan, buf, buf_bits, &pos))
+    {
+      *bit_pos = pos;
+      return TRUE;
+    }
+  guint32 mark = d->n_nodes;
+  guint n_scopes = d->n_scopes;
   gboolean ok = ttv_decoder_decode (d, type, NULL, buf, buf_bits, bit_pos, error) >= 0;
-  g_array_set_size (d->nodes, mark);
+  d->n_nodes = mark;
+  d->n_scopes = n_scopes;
   return ok;
 }
 
@@ -994,6 +1086,16 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
       break;
     case TTV_TYPE_ARRAY:
     case TTV_TYPE_SEQUENCE:
+      if (ttv_type_is_text_array (t))
+        {
+          const char *text = v->v.string.str;
+          gsize len = text ? strnlen (text, v->v.string.len) : 0;
+          if (json)
+            append_json_string (out, text, len);
+          else
+            append_plain_string (out, text, len);
+          break;
+        }
       if (is_text_bytes (t))
         {
           GString *s = g_string_new (NULL);
@@ -1056,4 +1158,10 @@ void
 ttv_decoder_append_value (const TtvDecoder *d, guint32 index, TtvValueStyle style, GString *out)
 {
   append_node (d, ttv_decoder_get (d, index), style, out, TRUE);
+}
+
+void
+ttv_decoder_append_node (const TtvDecoder *d, const TtvValue *value, TtvValueStyle style, GString *out)
+{
+  append_node (d, value, style, out, TRUE);
 }

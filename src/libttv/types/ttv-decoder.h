@@ -8,7 +8,10 @@
 G_BEGIN_DECLS
 
 /* One decoded node.  Children of a compound are contiguous in the decoder's
- * node array: first_child .. first_child + n_children - 1. */
+ * node array: first_child .. first_child + n_children - 1.  A text array
+ * (ttv_type_is_text_array) has no children: v.string views its bytes (len
+ * elements, NUL padding included, not NUL-terminated); read its elements
+ * with ttv_value_get_n_elements and ttv_decoder_get_element. */
 typedef struct {
   const TtvType *type;      /* weak */
   const char *name;         /* weak: field name, NULL for array elements */
@@ -19,7 +22,8 @@ typedef struct {
     guint64 u;              /* INTEGER unsigned, ENUM unsigned, VARIANT tag */
     double f;               /* FLOAT */
     struct {
-      const char *str;      /* weak: points into the decoded buffer, NUL-terminated */
+      const char *str;      /* weak: points into the decoded buffer; NUL-terminated for a
+                             * STRING, not for a text array */
       guint32 len;
     } string;
   } v;
@@ -34,19 +38,57 @@ void        ttv_decoder_reset (TtvDecoder *decoder);
 
 /* Decodes one value of @type from @buf (buf_bits long) at *bit_pos, which
  * advances past it; alignment is relative to @buf.  When @scope_name is set
- * (such as "event.fields" or "stream.packet.context"), the result becomes a
- * root that later references can name with that prefix.  Returns the node
- * index, or -1 with @error set (offsets in the message are in bytes from
- * @buf; readers prefix the file name). */
+ * (such as "event.fields" or "stream.packet.context"; kept by reference:
+ * a string literal), the result becomes a root that later references can
+ * name with that prefix.  Returns the node index, or -1 with @error set
+ * (offsets in the message are in bytes from @buf; readers prefix the file
+ * name).  Runs @type's compiled plan (ttv-decode-plan.c) when it has one:
+ * the same nodes as the walk of the type tree, without its dispatch. */
 gint32      ttv_decoder_decode (TtvDecoder *decoder, const TtvType *type, const char *scope_name,
                                 const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
                                 GError **error);
+/* A struct whose members all load from constant offsets (integers,
+ * floats and text arrays on byte boundaries, no member referenced by
+ * another): most event payloads and contexts.  Printers read such a
+ * struct straight from the trace bytes, member by member, with
+ * ttv_flat_layout_load (the values of ttv_decoder_decode's nodes). */
+typedef struct {
+  guint32 byte;           /* offset from the struct's aligned start */
+  guint32 load;           /* how it loads (ttv-decode-plan.c) */
+  guint32 length;         /* text arrays: elements */
+} TtvFlatMember;
+
+typedef struct {
+  guint align_bits;       /* the struct's alignment */
+  guint64 size_bits;      /* its size */
+  guint n_members;
+  const TtvFlatMember *members;
+} TtvFlatLayout;
+
+/* @type's flat layout (owned by the type), or NULL when it has none. */
+const TtvFlatLayout *ttv_type_get_flat_layout (const TtvType *type);
+/* Member @i of a flat struct whose bytes start at @base into @out's value
+ * (out->type and the rest untouched). */
+void        ttv_flat_layout_load (const TtvFlatLayout *layout, guint i, const guint8 *base, TtvValue *out);
+
+/* Whether values of @type decode by a compiled plan, which needs no other
+ * scope than its own (else by the walk of its tree, which may look names
+ * up in the scopes decoded before). */
+gboolean    ttv_decoder_has_plan (const TtvType *type);
 /* Advances *bit_pos past a value without keeping it (fast for fixed sizes). */
 gboolean    ttv_decoder_skip (TtvDecoder *decoder, const TtvType *type,
                               const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
                               GError **error);
 
 const TtvValue *ttv_decoder_get (const TtvDecoder *decoder, guint32 index);
+/* The children of a compound node, contiguous (first_child .. + n_children). */
+const TtvValue *ttv_decoder_get_children (const TtvDecoder *decoder, const TtvValue *compound);
+/* Elements of an array or sequence node (its children, or a text array's bytes). */
+guint32     ttv_value_get_n_elements (const TtvValue *array);
+/* Element @i (< ttv_value_get_n_elements) of an array or sequence node: its
+ * child node, or for a text array a node made in @scratch. */
+const TtvValue *ttv_decoder_get_element (const TtvDecoder *decoder, const TtvValue *array, guint32 i,
+                                         TtvValue *scratch);
 /* Child of a compound node by field name, or NULL. */
 const TtvValue *ttv_decoder_get_field (const TtvDecoder *decoder, const TtvValue *compound,
                                        const char *name);
@@ -67,6 +109,9 @@ typedef enum {
 /* Appends the value of node @index (a struct prints its members). */
 void        ttv_decoder_append_value (const TtvDecoder *decoder, guint32 index,
                                       TtvValueStyle style, GString *out);
+/* The same for a node of the decoder, or one made by ttv_decoder_get_element. */
+void        ttv_decoder_append_node (const TtvDecoder *decoder, const TtvValue *value,
+                                     TtvValueStyle style, GString *out);
 
 /* @pos rounded up to a multiple of @align (in bits; 0 and 1: no alignment).
  * Runs for every field: powers of two, the only alignments formats use,

@@ -1,6 +1,7 @@
 /* ttv-type.c: building and inspecting the common field type tree.
  * Readers build it while parsing their descriptions; the decoder walks it. */
 #include "ttv-type.h"
+#include "ttv-decode-plan.h"
 
 static TtvType *
 type_new (TtvTypeKind kind)
@@ -217,6 +218,7 @@ ttv_type_unref (TtvType *type)
         field_free (g_ptr_array_index (type->fields, i));
       g_ptr_array_unref (type->fields);
     }
+  ttv_decode_plan_free (type->plan);
   g_free (type);
 }
 
@@ -227,6 +229,7 @@ ttv_type_copy (const TtvType *src)
   TtvType *t = g_new0 (TtvType, 1);
   *t = *src;
   t->ref_count = 1;
+  t->plan = NULL;
   t->description = g_strdup (src->description);
   t->format = g_strdup (src->format);
   t->name = g_strdup (src->name);
@@ -284,6 +287,15 @@ ttv_type_add_mapping (TtvType *enum_type, const char *label, guint64 start, guin
   g_return_if_fail (enum_type != NULL && enum_type->kind == TTV_TYPE_ENUM);
   TtvEnumMapping m = { g_strdup (label), start, end };
   g_array_append_val (enum_type->mappings, m);
+}
+
+gboolean
+ttv_type_is_text_array (const TtvType *t)
+{
+  const TtvType *e = t->element;
+  return (t->kind == TTV_TYPE_ARRAY || t->kind == TTV_TYPE_SEQUENCE) && e->kind == TTV_TYPE_INTEGER
+         && e->size_bits == 8 && e->align_bits == 8 && e->encoding == TTV_ENCODING_UTF8 && !e->leb128
+         && !e->reverse_bits && e->int_kind == TTV_INT_NUMBER && t->media_type == NULL;
 }
 
 gint

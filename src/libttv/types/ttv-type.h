@@ -169,6 +169,10 @@ struct _TtvType {
    * varies (no string, sequence or variant inside), else -1; fixed-size
    * structs can then be skipped without decoding. */
   gint64 fixed_size_bits;
+
+  /* The decoder's plan for values of this type (ttv-decode-plan.c),
+   * compiled on first use once the type is finished; owned. */
+  gpointer plan;
 };
 
 TtvType *ttv_type_new_integer (guint size_bits, gboolean is_signed, TtvByteOrder order, guint align_bits);
@@ -215,6 +219,10 @@ void     ttv_type_resolve_native (TtvType *type, guint short_bits, guint int_bit
                                   guint long_bits, guint pointer_bits);
 /* Computes fixed_size_bits recursively; call once the tree is complete. */
 void     ttv_type_finish (TtvType *type);
+/* Arrays and sequences of text: 8-bit, byte-aligned, UTF-8 integers (CTF
+ * "char comm[16]", LTTng's procname).  The decoder gives them one node
+ * holding a view of their bytes (see TtvValue) rather than one per byte. */
+gboolean ttv_type_is_text_array (const TtvType *type);
 /* A one-line description for --list-events and the info dialog, such as
  * "struct { uint32 pid; string name; }". */
 char    *ttv_type_dup_signature (const TtvType *type);

@@ -172,11 +172,18 @@ get_build_id (const Fields *f, TtvUstEvent *out)
   const TtvValue *v = ttv_decoder_get_field (f->decoder, f->payload, "build_id");
   if (v == NULL || (v->type->kind != TTV_TYPE_SEQUENCE && v->type->kind != TTV_TYPE_ARRAY)
       || v->type->element == NULL || v->type->element->kind != TTV_TYPE_INTEGER
-      || v->type->element->size_bits != 8 || v->n_children == 0 || v->n_children > TTV_UST_MAX_BUILD_ID)
+      || v->type->element->size_bits != 8)
     return FALSE;
-  for (guint32 i = 0; i < v->n_children; i++)
-    out->build_id[i] = (guint8) ttv_decoder_get (f->decoder, v->first_child + i)->v.u;
-  out->build_id_len = v->n_children;
+  /* Its elements (a text array has no children: one node views its bytes). */
+  guint32 n = ttv_value_get_n_elements (v);
+  if (n == 0 || n > TTV_UST_MAX_BUILD_ID)
+    return FALSE;
+  for (guint32 i = 0; i < n; i++)
+    {
+      TtvValue scratch;
+      out->build_id[i] = (guint8) ttv_decoder_get_element (f->decoder, v, i, &scratch)->v.u;
+    }
+  out->build_id_len = n;
   return TRUE;
 }
 

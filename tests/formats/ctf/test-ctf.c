@@ -496,8 +496,10 @@ test_babeltrace (gconstpointer data)
   g_assert_no_error (error);
   TextOut o = { g_string_new (NULL), TTV_TIME_MIN, ttv_decoder_new () };
   read_merged (t, append_line, &o);
-  g_auto (GStrv) want = g_strsplit (expected, "\n", -1);
-  g_auto (GStrv) got = g_strsplit (o.text->str, "\n", -1);
+  /* g_strsplit_set, not g_strsplit: ASan's strstr measures the whole rest
+   * of the text at every line (minutes on a 20000-line trace). */
+  g_auto (GStrv) want = g_strsplit_set (expected, "\n", -1);
+  g_auto (GStrv) got = g_strsplit_set (o.text->str, "\n", -1);
   g_assert_cmpuint (g_strv_length (got), ==, g_strv_length (want));
   guint stale = 0;
   for (guint i = 0; want[i]; i++)

@@ -1,7 +1,6 @@
 /* ttv-ctf-cursor.c: reading the events of one CTF stream file in time order.
  * Packets that overlap in time are merged (one lane per open packet). */
 #include "ttv-ctf-private.h"
-#include "ttv-mapped.h"
 #include "ttv-ctf.h"
 #include "ttv-error.h"
 
@@ -11,6 +10,10 @@
 
 /* Packets open at once; only traces whose packets overlap use more than one. */
 #define MAX_LANES 16
+/* Mapped windows: one per lane, and one for seek_position's own lane, and
+ * one more so that the window of a packet read through stays mapped until
+ * the call after the one that returned its last event. */
+#define MAX_WINDOWS (MAX_LANES + 2)
 
 typedef struct {
   guint64 packet;
@@ -21,22 +24,100 @@ typedef struct {
   guint64 clock;          /* clock value after the head event's header */
   guint64 clock_before;   /* clock value before it (to re-read it) */
   guint64 next_bit;       /* where the event after the head starts */
+  guint64 end_clock;      /* the packet's end time (clock value), G_MAXUINT64 when it has none */
   gboolean has_head;
+  guint window;           /* index in the cursor's windows */
   TtvEvent head;
 } Lane;
 
 typedef struct {
+  TtvFileWindow w;
+  guint users;            /* lanes reading through it; an unused window stays mapped */
+} CursorWindow;
+
+/* The LTTng event header of the stream class, for the fast path: little
+ * endian, byte-aligned id, masks of alignments (alignment - 1). */
+typedef struct {
+  gboolean fast;
+  guint64 align_mask, id_mask;
+  guint id_bits;
+  guint64 c_start, c_end, ext;
+  guint64 c_mask, c_ts_mask;       /* compact: struct and timestamp alignments */
+  guint c_ts_bits;
+  guint64 c_ts_value_mask;
+  guint64 e_mask, e_id_mask, e_ts_mask;  /* extended (32-bit id, 64-bit timestamp) */
+  gboolean e_fast;
+  /* Where a compact header's timestamp starts after its id, when that does
+   * not depend on where the header is (else -1). */
+  gint c_ts_offset;
+} HeaderFast;
+
+typedef struct {
   TtvCursor parent;
   CtfStreamFile *sf;      /* weak */
+  HeaderFast hf;
+  const CtfClock *clock;  /* weak */
+  gboolean ns_clock;      /* 1 GHz clock whose offset fits: time = base + value */
+  gint64 ns_base;
+  guint64 ns_limit;       /* largest value that converts so without overflow */
   TtvDecoder *decoder;    /* owned */
   Lane lanes[MAX_LANES];  /* ordered by packet */
   guint n_lanes;
   guint64 next_packet;    /* first packet not opened yet */
   GError *error;          /* sticky: set once reading failed */
+  CursorWindow windows[MAX_WINDOWS];
   guint64 failed_packet;  /* the packet @error is about (NO_PACKET: none) */
 } CtfCursor;
 
 #define NO_PACKET G_MAXUINT64
+
+/* A window holding @length bytes at @offset for a lane: one that already
+ * holds them, else an unused one moved there.  The windows nobody uses keep
+ * their mapping until needed, so that the event a call returned stays
+ * readable until the next call. */
+static const guint8 *
+window_acquire (CtfCursor *c, guint64 offset, guint64 length, guint *index, GError **error)
+{
+  guint free_one = MAX_WINDOWS;
+  for (guint i = 0; i < MAX_WINDOWS; i++)
+    {
+      CursorWindow *cw = &c->windows[i];
+      if (ttv_file_window_get_available (&cw->w, offset) >= length)
+        {
+          cw->users++;
+          *index = i;
+          return ttv_file_window_get (&cw->w, offset, length, NULL);
+        }
+      /* Moving a mapped window rather than mapping another keeps one
+       * mapping per lane. */
+      if (cw->users == 0 && (free_one == MAX_WINDOWS || (c->windows[free_one].w.map == NULL && cw->w.map)))
+        free_one = i;
+    }
+  g_assert (free_one < MAX_WINDOWS);
+  CursorWindow *cw = &c->windows[free_one];
+  const guint8 *p = ttv_file_window_map (&cw->w, offset, length, error);
+  if (p == NULL)
+    return NULL;
+  cw->users = 1;
+  *index = free_one;
+  return p;
+}
+
+static void
+window_release (CtfCursor *c, guint index)
+{
+  g_assert (c->windows[index].users > 0);
+  c->windows[index].users--;
+}
+
+/* Closes every lane. */
+static void
+lanes_reset (CtfCursor *c)
+{
+  for (guint i = 0; i < c->n_lanes; i++)
+    window_release (c, c->lanes[i].window);
+  c->n_lanes = 0;
+}
 
 static gboolean
 event_error (GError **error, const CtfStreamFile *sf, const Lane *l, guint64 bit, const char *what)
@@ -68,30 +149,175 @@ typedef struct {
   guint64 payload_bit;
 } Nodes;
 
+static gboolean read_lttng_header_slow (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id,
+                                        guint64 *ts, guint *ts_bits, GError **error);
+
+static guint64
+mask_of (guint align)
+{
+  return align > 1 ? (guint64) align - 1 : 0;
+}
+
+static inline guint64
+align_mask (guint64 pos, guint64 mask)
+{
+  return (pos + mask) & ~mask;
+}
+
+static void
+header_fast_init (HeaderFast *hf, const CtfStreamClass *sc)
+{
+  memset (hf, 0, sizeof *hf);
+  if (sc == NULL || sc->header_kind != CTF_HEADER_LTTNG || sc->header_order != TTV_BYTE_ORDER_LITTLE
+      || sc->h_id_bits >= 64 || sc->h_c_ts_bits >= 64)
+    return;
+  guint aligns[] = { sc->h_align, sc->h_id_align, sc->h_c_align, sc->h_c_ts_align, sc->h_e_align,
+                     sc->h_e_id_align, sc->h_e_ts_align };
+  for (guint i = 0; i < G_N_ELEMENTS (aligns); i++)
+    if (aligns[i] > 1 && (aligns[i] & (aligns[i] - 1)) != 0)
+      return;
+  /* The id starts each header on a byte. */
+  if (MAX (sc->h_align, sc->h_id_align) < 8)
+    return;
+  hf->align_mask = mask_of (MAX (sc->h_align, sc->h_id_align));
+  hf->id_bits = sc->h_id_bits;
+  hf->id_mask = (G_GUINT64_CONSTANT (1) << sc->h_id_bits) - 1;
+  hf->c_start = sc->h_compact_start;
+  hf->c_end = sc->h_compact_end;
+  hf->ext = sc->h_ext_value;
+  hf->c_mask = mask_of (sc->h_c_align);
+  hf->c_ts_mask = mask_of (sc->h_c_ts_align);
+  hf->c_ts_bits = sc->h_c_ts_bits;
+  hf->c_ts_value_mask = (G_GUINT64_CONSTANT (1) << sc->h_c_ts_bits) - 1;
+  hf->e_mask = mask_of (sc->h_e_align);
+  hf->e_id_mask = mask_of (sc->h_e_id_align);
+  hf->e_ts_mask = mask_of (sc->h_e_ts_align);
+  hf->e_fast = sc->h_e_id_bits == 32 && sc->h_e_ts_bits == 64 && MAX (sc->h_e_align, sc->h_e_id_align) >= 8
+               && sc->h_e_ts_align >= 8;
+  guint64 a = hf->align_mask + 1;
+  hf->c_ts_offset = a % (hf->c_mask + 1) == 0 && a % (hf->c_ts_mask + 1) == 0
+                    ? (gint) align_mask (align_mask (hf->id_bits, hf->c_mask), hf->c_ts_mask) : -1;
+  hf->fast = TRUE;
+}
+
+static gboolean read_lttng_header_slow (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id,
+                                        guint64 *ts, guint *ts_bits, GError **error);
+
+/* The LTTng event header of almost every event, little endian: the id and
+ * a compact timestamp from one 64-bit load, or an extended header's 32-bit
+ * id and 64-bit timestamp.  Anything else (near the end of the content,
+ * big endian, odd layouts) goes the general way. */
+static G_ALWAYS_INLINE inline gboolean
+read_lttng_header (CtfCursor *c, const Lane *l, guint64 *pos, guint64 *id, guint64 *ts, guint *ts_bits,
+                   GError **error)
+{
+  const HeaderFast *hf = &c->hf;
+  guint64 p = align_mask (*pos, hf->align_mask);
+  if (G_LIKELY (hf->fast && p + 64 <= l->pbits))
+    {
+      guint64 w;
+      memcpy (&w, l->pdata + p / 8, 8);
+      w = GUINT64_FROM_LE (w);
+      guint64 v = w & hf->id_mask;
+      if (G_LIKELY (v >= hf->c_start && v <= hf->c_end))
+        {
+          guint64 q = G_LIKELY (hf->c_ts_offset >= 0) ? p + (guint64) hf->c_ts_offset
+                      : align_mask (align_mask (p + hf->id_bits, hf->c_mask), hf->c_ts_mask);
+          guint64 off = q - p;
+          if (G_LIKELY (off + hf->c_ts_bits <= 64))
+            {
+              *id = v;
+              *ts = (w >> off) & hf->c_ts_value_mask;
+              *ts_bits = hf->c_ts_bits;
+              *pos = q + hf->c_ts_bits;
+              return TRUE;
+            }
+        }
+      else if (v == hf->ext && hf->e_fast)
+        {
+          guint64 q = align_mask (align_mask (p + hf->id_bits, hf->e_mask), hf->e_id_mask);
+          guint64 t = align_mask (q + 32, hf->e_ts_mask);
+          if (t + 64 <= l->pbits)
+            {
+              guint32 x;
+              memcpy (&x, l->pdata + q / 8, 4);
+              memcpy (&w, l->pdata + t / 8, 8);
+              *id = GUINT32_FROM_LE (x);
+              *ts = GUINT64_FROM_LE (w);
+              *ts_bits = 64;
+              *pos = t + 64;
+              return TRUE;
+            }
+        }
+    }
+  return read_lttng_header_slow (c->sf, l, pos, id, ts, ts_bits, error);
+}
+
+static gboolean
+refers_to (const CtfStreamClass *sc, const CtfEventClass *ec, const char *prefix)
+{
+  return ttv_type_refers_to (sc->event_header, prefix) || ttv_type_refers_to (sc->event_context, prefix)
+         || ttv_type_refers_to (ec->context, prefix) || ttv_type_refers_to (ec->fields, prefix);
+}
+
+/* The scopes that decoding @ec's events needs besides its own, and what
+ * skipping them takes (worked out once; a race only computes the same
+ * values twice; refs is set last). */
+static G_NO_INLINE gint class_refs_compute (const CtfStreamFile *sf, CtfEventClass *ec);
+
+static inline gint
+class_refs (const CtfStreamFile *sf, CtfEventClass *ec)
+{
+  gint refs = g_atomic_int_get (&ec->refs);
+  return G_LIKELY (refs != 0) ? refs : class_refs_compute (sf, ec);
+}
+
+gint
+ttv_ctf_event_class_refs (const CtfStreamFile *sf, CtfEventClass *ec)
+{
+  return class_refs (sf, ec);
+}
+
+static gint
+class_refs_compute (const CtfStreamFile *sf, CtfEventClass *ec)
+{
+  const CtfStreamClass *sc = sf->sc;
+  const TtvType *ph = sf->meta->packet_header;
+  ec->packet_context_bit = ph == NULL ? 0 : ph->fixed_size_bits >= 0 ? ph->fixed_size_bits : -1;
+  gint refs;
+  const TtvType *scopes[3] = { sc->event_context, ec->context, ec->fields };
+  for (guint i = 0; i < 3; i++)
+    {
+      const TtvType *t = scopes[i];
+      gboolean pow2 = t && t->align_bits > 1 && (t->align_bits & (t->align_bits - 1)) == 0;
+      ec->skip_mask[i] = pow2 ? t->align_bits - 1 : 0;
+      ec->skip_bits[i] = t == NULL ? 0 : t->align_bits > 1 && !pow2 ? -1 : t->fixed_size_bits;
+    }
+  refs = CTF_REFS_KNOWN;
+  if (refers_to (sc, ec, "trace.packet."))
+    refs |= CTF_REFS_TRACE_PACKET | CTF_REFS_STREAM_PACKET;
+  if (refers_to (sc, ec, "stream.packet."))
+    refs |= CTF_REFS_STREAM_PACKET;
+  if (refers_to (sc, ec, "stream.event.header."))
+    refs |= CTF_REFS_HEADER;
+  if (ttv_type_refers_to (sc->packet_context, "trace.packet."))
+    refs |= CTF_REFS_PACKET_CONTEXT_NEEDS_HEADER;
+  if ((refs & ~CTF_REFS_PACKET_CONTEXT_NEEDS_HEADER) == CTF_REFS_KNOWN && ec->fields
+      && ttv_decoder_has_plan (ec->fields)
+      && (!sc->event_context || ttv_decoder_has_plan (sc->event_context))
+      && (!ec->context || ttv_decoder_has_plan (ec->context)))
+    refs |= CTF_REFS_FIELDS_ALONE;
+  g_atomic_int_set (&ec->refs, refs);
+  return refs;
+}
+
 /* Decodes everything an event depends on, with the scopes registered, into
  * @d.  When *ec is NULL the event class comes from the header; when @clock
- * is set it is updated with the header's timestamp. */
+ * is set it is updated with the header's timestamp.  With @with_packet the
+ * packet context is decoded too; the packet header and the event header
+ * only when something refers to them (or to find the class). */
 static gboolean
-refers_to_packet (const TtvType *t)
-{
-  return ttv_type_refers_to (t, "trace.packet.") || ttv_type_refers_to (t, "stream.packet.");
-}
-
-/* Decoding the packet header and context for every event is most of the
- * cost of decoding an event; only do it when a field path reaches them. */
-static gboolean
-needs_packet_scopes (const CtfStreamClass *sc, CtfEventClass *ec)
-{
-  if (ec == NULL)
-    return TRUE;
-  if (ec->needs_packet_scopes < 0)
-    ec->needs_packet_scopes = refers_to_packet (sc->event_header) || refers_to_packet (sc->event_context)
-                              || refers_to_packet (ec->context) || refers_to_packet (ec->fields);
-  return ec->needs_packet_scopes;
-}
-
-static gboolean
-decode_all (CtfStreamFile *sf, const Lane *l, guint64 hdr_bit, TtvDecoder *d,
+decode_all (CtfStreamFile *sf, const Lane *l, guint64 hdr_bit, guint64 hdr_end, TtvDecoder *d,
             CtfEventClass **ec, guint64 *clock, guint64 *end_bit, Nodes *n, gboolean with_packet,
             GError **error)
 {
@@ -102,17 +328,38 @@ decode_all (CtfStreamFile *sf, const Lane *l, guint64 hdr_bit, TtvDecoder *d,
   Nodes none = { -1, -1, -1, -1, -1, -1, 0 };
   *n = none;
   ttv_decoder_reset (d);
-  with_packet = with_packet || needs_packet_scopes (sc, *ec);
-  if (with_packet && m->packet_header
+  gint refs = *ec ? class_refs (sf, *ec) & ~CTF_REFS_FIELDS_ALONE
+                  : CTF_REFS_TRACE_PACKET | CTF_REFS_STREAM_PACKET | CTF_REFS_HEADER;
+  if (with_packet && (refs & CTF_REFS_PACKET_CONTEXT_NEEDS_HEADER))
+    refs |= CTF_REFS_TRACE_PACKET;
+  if ((refs & CTF_REFS_TRACE_PACKET) && m->packet_header
       && (n->packet_header = ttv_decoder_decode (d, m->packet_header, "trace.packet.header",
                                                  l->pdata, l->pbits, &pos, &local)) < 0)
     return event_error (error, sf, l, 0, local->message);
-  if (with_packet && sc->packet_context
-      && (n->packet_ctx = ttv_decoder_decode (d, sc->packet_context, "stream.packet.context",
-                                              l->pdata, l->pbits, &pos, &local)) < 0)
-    return event_error (error, sf, l, 0, local->message);
+  if ((with_packet || (refs & CTF_REFS_STREAM_PACKET)) && sc->packet_context)
+    {
+      if (n->packet_header < 0 && *ec && (*ec)->packet_context_bit >= 0)
+        pos = (guint64) (*ec)->packet_context_bit;
+      else if (n->packet_header < 0 && m->packet_header
+               && !ttv_decoder_skip (d, m->packet_header, l->pdata, l->pbits, &pos, &local))
+        return event_error (error, sf, l, 0, local->message);
+      n->packet_ctx = ttv_decoder_decode (d, sc->packet_context, "stream.packet.context", l->pdata, l->pbits,
+                                          &pos, &local);
+      if (n->packet_ctx < 0)
+        return event_error (error, sf, l, 0, local->message);
+    }
   pos = hdr_bit;
-  if (sc->event_header)
+  if (sc->header_kind == CTF_HEADER_LTTNG && !(refs & CTF_REFS_HEADER))
+    {
+      /* Where the header ends is all that is needed from it. */
+      guint64 id, ts;
+      guint ts_bits;
+      if (hdr_end > hdr_bit)
+        pos = hdr_end;
+      else if (!read_lttng_header_slow (sf, l, &pos, &id, &ts, &ts_bits, error))
+        return FALSE;
+    }
+  else if (sc->event_header)
     {
       n->header = ttv_decoder_decode (d, sc->event_header, "stream.event.header", l->pdata, l->pbits,
                                       &pos, &local);
@@ -159,8 +406,8 @@ decode_all (CtfStreamFile *sf, const Lane *l, guint64 hdr_bit, TtvDecoder *d,
 
 /* LTTng event header: id (enum), then variant compact { timestamp } or
  * extended { id; timestamp }. */
-static inline gboolean
-read_lttng_header (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id, guint64 *ts,
+static G_NO_INLINE gboolean
+read_lttng_header_slow (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id, guint64 *ts,
                    guint *ts_bits, GError **error)
 {
   const CtfStreamClass *sc = sf->sc;
@@ -202,58 +449,90 @@ read_lttng_header (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id, 
   return TRUE;
 }
 
-/* Decodes the event at l->bit into l->head (or clears has_head at the end
- * of the packet). */
-static gboolean
-lane_peek (CtfCursor *c, Lane *l, GError **error)
+static G_NO_INLINE gboolean
+unknown_id_error (GError **error, const CtfStreamFile *sf, const Lane *l, guint64 id)
+{
+  g_autofree char *msg = g_strdup_printf (_("unknown event id %" PRIu64), id);
+  return event_error (error, sf, l, l->bit, msg);
+}
+
+/* Sizes that vary, or damage: skips each scope of the event in turn from
+ * *pos (the end of its header), with the messages of the decoder. */
+static G_NO_INLINE gboolean
+lane_skip_scopes (CtfCursor *c, Lane *l, CtfEventClass **ec, guint64 *pos, guint64 *payload, guint64 hdr_end,
+                  GError **error)
 {
   CtfStreamFile *sf = c->sf;
   CtfStreamClass *sc = sf->sc;
-  l->has_head = FALSE;
-  if (l->bit >= l->pbits)
-    return TRUE;
+  g_autoptr (GError) local = NULL;
+  gboolean ok = TRUE;
+  if (sc->event_context)
+    ok = ttv_decoder_skip (c->decoder, sc->event_context, l->pdata, l->pbits, pos, &local);
+  if (ok && (*ec)->context)
+    ok = ttv_decoder_skip (c->decoder, (*ec)->context, l->pdata, l->pbits, pos, &local);
+  *payload = *pos;
+  if (ok && (*ec)->fields)
+    ok = ttv_decoder_skip (c->decoder, (*ec)->fields, l->pdata, l->pbits, pos, &local);
+  if (!ok && local->code != TTV_FORMAT_ERROR_INVALID)
+    return event_error (error, sf, l, l->bit, local->message);
+  if (!ok)
+    {
+      /* A reference to another scope: decode with the scopes. */
+      Nodes n;
+      if (!decode_all (sf, l, l->bit, hdr_end, c->decoder, ec, NULL, pos, &n, FALSE, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Decodes the event at l->bit (before the end of the packet's content)
+ * into @ev, and where the next one starts and its clock before it into
+ * l->next_bit and l->clock. */
+static G_ALWAYS_INLINE inline gboolean
+lane_read (CtfCursor *c, Lane *l, TtvEvent *ev, GError **error)
+{
+  CtfStreamFile *sf = c->sf;
+  CtfStreamClass *sc = sf->sc;
   guint64 pos = l->bit;
   guint64 clock = l->clock_before;
   CtfEventClass *ec = NULL;
+  guint64 hdr_end = 0;
   if (sc->header_kind == CTF_HEADER_LTTNG)
     {
       guint64 id = 0, ts = 0;
       guint ts_bits = 64;
-      if (!read_lttng_header (sf, l, &pos, &id, &ts, &ts_bits, error))
+      if (!read_lttng_header (c, l, &pos, &id, &ts, &ts_bits, error))
         return FALSE;
+      hdr_end = pos;
       update_clock (&clock, ts, ts_bits);
-      ec = ttv_ctf_stream_find_event (sc, id);
-      if (ec == NULL)
+      ec = G_LIKELY (sc->by_id && id < sc->by_id->len) ? g_ptr_array_index (sc->by_id, id)
+                                                        : ttv_ctf_stream_find_event (sc, id);
+      if (G_UNLIKELY (ec == NULL))
+        return unknown_id_error (error, sf, l, id);
+      class_refs (sf, ec);
+      guint64 payload = 0;
+      gboolean fixed = (ec->skip_bits[0] | ec->skip_bits[1] | ec->skip_bits[2]) >= 0;
+      if (G_LIKELY (fixed))
         {
-          g_autofree char *msg = g_strdup_printf (_("unknown event id %" PRIu64), id);
-          return event_error (error, sf, l, l->bit, msg);
+          pos = align_mask (pos, ec->skip_mask[0]) + (guint64) ec->skip_bits[0];
+          pos = align_mask (pos, ec->skip_mask[1]) + (guint64) ec->skip_bits[1];
+          payload = pos;
+          pos = align_mask (pos, ec->skip_mask[2]) + (guint64) ec->skip_bits[2];
         }
-      g_autoptr (GError) local = NULL;
-      gboolean ok = TRUE;
-      if (sc->event_context)
-        ok = ttv_decoder_skip (c->decoder, sc->event_context, l->pdata, l->pbits, &pos, &local);
-      if (ok && ec->context)
-        ok = ttv_decoder_skip (c->decoder, ec->context, l->pdata, l->pbits, &pos, &local);
-      guint64 payload = pos;
-      if (ok && ec->fields)
-        ok = ttv_decoder_skip (c->decoder, ec->fields, l->pdata, l->pbits, &pos, &local);
-      if (!ok && local->code != TTV_FORMAT_ERROR_INVALID)
-        return event_error (error, sf, l, l->bit, local->message);
-      l->head.payload_bit = payload;
-      if (!ok)
+      if (!fixed || G_UNLIKELY (pos > l->pbits))
         {
-          /* A reference to another scope: decode with the scopes. */
-          Nodes n;
-          if (!decode_all (sf, l, l->bit, c->decoder, &ec, NULL, &pos, &n, FALSE, error))
+          pos = hdr_end;
+          if (!lane_skip_scopes (c, l, &ec, &pos, &payload, hdr_end, error))
             return FALSE;
         }
+      ev->payload_bit = payload;
     }
   else
     {
       Nodes n;
-      if (!decode_all (sf, l, l->bit, c->decoder, &ec, &clock, &pos, &n, FALSE, error))
+      if (!decode_all (sf, l, l->bit, 0, c->decoder, &ec, &clock, &pos, &n, FALSE, error))
         return FALSE;
-      l->head.payload_bit = n.payload_bit;
+      ev->payload_bit = n.payload_bit;
     }
   if (pos > l->pbits || pos == l->bit)
     return event_error (error, sf, l, l->bit, _("event of no size or past the packet content"));
@@ -261,14 +540,12 @@ lane_peek (CtfCursor *c, Lane *l, GError **error)
    * garbage: a damaged length or id read the bytes out of step.  (LTTng
    * may write the last event of a packet after its end time: babeltrace2's
    * "event after packet" quirk, which a packet's last event keeps.) */
-  const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, l->packet);
-  if (pk->has_ts_end && pk->ts_end >= pk->ts_begin && clock > pk->ts_end && pos < l->pbits)
+  if (G_UNLIKELY (clock > l->end_clock) && pos < l->pbits)
     return event_error (error, sf, l, l->bit, _("event time past its packet's end time (timestamp_end), "
                                                  "with events after it"));
   l->clock = clock;
   l->next_bit = pos;
-  TtvEvent *ev = &l->head;
-  ev->time = ttv_ctf_clock_to_time (sc->clock, clock);
+  ev->time = G_LIKELY (clock <= c->ns_limit) ? c->ns_base + (gint64) clock : ttv_ctf_clock_to_time (c->clock, clock);
   ev->cycles = clock;
   ev->type = ec->type;
   ev->tracefile = sf->tracefile;
@@ -277,7 +554,20 @@ lane_peek (CtfCursor *c, Lane *l, GError **error)
   ev->pos.index = l->index;
   ev->data = l->pdata;
   ev->data_bits = l->pbits;
-  ev->priv = GSIZE_TO_POINTER ((gsize) l->bit);
+  ev->priv = CTF_EVENT_PRIV (l->bit, hdr_end);
+  return TRUE;
+}
+
+/* Decodes the event at l->bit into l->head (or clears has_head at the end
+ * of the packet). */
+static gboolean
+lane_peek (CtfCursor *c, Lane *l, GError **error)
+{
+  l->has_head = FALSE;
+  if (l->bit >= l->pbits)
+    return TRUE;
+  if (!lane_read (c, l, &l->head, error))
+    return FALSE;
   l->has_head = TRUE;
   return TRUE;
 }
@@ -291,25 +581,45 @@ lane_advance (CtfCursor *c, Lane *l, GError **error)
   return lane_peek (c, l, error);
 }
 
-/* Opens packet @index on a lane positioned at its first event. */
+/* Opens packet @index on a lane standing before its first event; the lane
+ * holds a window (window_release gives it back), unless this fails. */
 static gboolean
-lane_open (CtfCursor *c, Lane *l, guint64 index, GError **error)
+lane_open_at (CtfCursor *c, Lane *l, guint64 index, GError **error)
 {
   CtfStreamFile *sf = c->sf;
   memset (l, 0, sizeof *l);
   l->packet = index;
-  if (!ttv_ctf_packet_read_context (sf, index, c->decoder, NULL, NULL, error))
-    return FALSE;
   const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
-  l->pdata = sf->data + pk->offset;
+  l->pdata = window_acquire (c, pk->offset, (pk->content_bits + 7) / 8, &l->window, error);
+  if (l->pdata == NULL)
+    return FALSE;
+  if (!ttv_ctf_packet_read_context (sf, index, l->pdata, c->decoder, NULL, NULL, error))
+    {
+      window_release (c, l->window);
+      return FALSE;
+    }
+  pk = &g_array_index (sf->packets, CtfPacket, index);
+  l->end_clock = pk->has_ts_end && pk->ts_end >= pk->ts_begin ? pk->ts_end : G_MAXUINT64;
   l->pbits = pk->content_bits;
   l->bit = pk->events_bit;
   l->clock_before = pk->ts_begin;
-  return lane_peek (c, l, error);
+  return TRUE;
 }
 
-/* Lanes whose packet is read through are closed, and their pages given back
- * (see ttv-mapped.h). */
+/* The same, with the lane's head decoded. */
+static gboolean
+lane_open (CtfCursor *c, Lane *l, guint64 index, GError **error)
+{
+  if (!lane_open_at (c, l, index, error))
+    return FALSE;
+  if (lane_peek (c, l, error))
+    return TRUE;
+  window_release (c, l->window);
+  return FALSE;
+}
+
+/* Lanes whose packet is read through are closed (their window stays mapped
+ * until another packet needs it: the event just returned lies in it). */
 static void
 lanes_drop_empty (CtfCursor *c)
 {
@@ -321,11 +631,8 @@ lanes_drop_empty (CtfCursor *c)
           c->lanes[j] = c->lanes[i];
         j++;
       }
-    else if (c->lanes[i].packet < c->sf->packets->len)
-      {
-        const CtfPacket *pk = &g_array_index (c->sf->packets, CtfPacket, c->lanes[i].packet);
-        ttv_mapped_release (c->sf->data + pk->offset, pk->packet_bits / 8);
-      }
+    else
+      window_release (c, c->lanes[i].window);
   c->n_lanes = j;
 }
 
@@ -357,6 +664,7 @@ lanes_fill (CtfCursor *c, GError **error)
         }
       c->next_packet++;
       c->n_lanes++;
+      /* A packet without event is closed by the next turn. */
     }
 }
 
@@ -371,6 +679,30 @@ fail_sticky (CtfCursor *c, GError *e, GError **error)
   return FALSE;
 }
 
+/* A stream file whose packets do not overlap is read without looking
+ * ahead: its one lane stands at the next event (l->bit, before its clock
+ * l->clock_before), decoded straight into the caller's event.  Opens the
+ * next packet when the lane is read through (its window stays mapped until
+ * another packet needs it: the event returned before lies in it). */
+static gboolean
+direct_next_packet (CtfCursor *c, GError **error)
+{
+  lanes_reset (c);
+  CtfStreamFile *sf = c->sf;
+  while (c->next_packet < sf->packets->len)
+    {
+      Lane *l = &c->lanes[0];
+      if (!lane_open_at (c, l, c->next_packet, error))
+        return FALSE;
+      c->next_packet++;
+      c->n_lanes = 1;
+      if (l->bit < l->pbits)
+        return TRUE;
+      lanes_reset (c);
+    }
+  return TRUE;
+}
+
 gboolean
 ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error)
 {
@@ -378,6 +710,24 @@ ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error)
   GError *e = NULL;
   if (G_UNLIKELY (c->error))
     return fail_sticky (c, NULL, error);
+  if (G_LIKELY (!c->sf->overlapping))
+    {
+      Lane *l = &c->lanes[0];
+      if (G_UNLIKELY (c->n_lanes != 1 || l->bit >= l->pbits))
+        {
+          if (!direct_next_packet (c, &e))
+            return fail_sticky (c, e, error);
+          if (c->n_lanes == 0)
+            return FALSE;
+        }
+      if (G_UNLIKELY (!lane_read (c, l, event, &e)))
+        return fail_sticky (c, e, error);
+      l->bit = l->next_bit;
+      l->clock_before = l->clock;
+      l->index++;
+      l->has_head = FALSE;
+      return TRUE;
+    }
   if (G_UNLIKELY (c->n_lanes != 1 || c->sf->overlapping))
     {
       if (!lanes_fill (c, &e))
@@ -424,7 +774,7 @@ static gboolean
 reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
 {
   CtfStreamFile *sf = c->sf;
-  c->n_lanes = 0;
+  lanes_reset (c);
   guint64 q = first_packet_ending_after (sf, t);
   if (b >= 0 && (guint64) b < q)
     q = (guint64) b;
@@ -459,7 +809,7 @@ reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
       if (!sf->overlapping && l->has_head)
         break;
       if (!l->has_head && b < 0)
-        c->n_lanes--;
+        window_release (c, c->lanes[--c->n_lanes].window);
     }
   lanes_drop_empty (c);
   return TRUE;
@@ -479,7 +829,7 @@ ttv_ctf_cursor_skip_block (TtvCursor *cursor, GError **error)
   if (failed == NO_PACKET)
     {
       /* Nothing to point at: the rest of the stream is lost. */
-      c->n_lanes = 0;
+      lanes_reset (c);
       c->next_packet = c->sf->packets->len;
       return TRUE;
     }
@@ -510,7 +860,7 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
   CtfStreamFile *sf = c->sf;
   g_clear_error (&c->error);
   c->failed_packet = NO_PACKET;
-  c->n_lanes = 0;
+  lanes_reset (c);
   if (pos->block >= sf->packets->len)
     {
       g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
@@ -524,9 +874,13 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
     return fail_sticky (c, e, error);
   while (l.has_head && l.index < pos->index)
     if (!lane_advance (c, &l, &e))
-      return fail_sticky (c, e, error);
+      {
+        window_release (c, l.window);
+        return fail_sticky (c, e, error);
+      }
   if (!l.has_head || l.bit / 8 != pos->offset)
     {
+      window_release (c, l.window);
       g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_BAD_POSITION,
                    _("%s: packet %" PRIu64 " has no event %" PRIu64
                      " at byte offset %" PRIu64),
@@ -540,21 +894,61 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
       c->next_packet = pos->block + 1;
       return TRUE;
     }
+  window_release (c, l.window);
   if (!reposition (c, l.head.time, (gint64) pos->block, pos->index, &e))
     return fail_sticky (c, e, error);
   return TRUE;
 }
 
+/* The scopes of an event of a class that refers to no other scope and whose
+ * scopes all have plans, each decoded where it is known to start: the
+ * same nodes as decode_all.  FALSE when that does not apply or fails (the
+ * caller then takes decode_all, which reports the error). */
+static gboolean
+decode_scopes_alone (const TtvEvent *event, TtvDecoder *d, CtfEventClass *ec, Nodes *n, gboolean with_packet)
+{
+  const CtfStreamFile *sf = event->tracefile->priv;
+  const CtfStreamClass *sc = sf->sc;
+  guint64 hdr_end = CTF_EVENT_HEADER_END (event);
+  if (!(class_refs (sf, ec) & CTF_REFS_FIELDS_ALONE) || hdr_end == 0
+      || (with_packet && sc->packet_context && ec->packet_context_bit < 0))
+    return FALSE;
+  const guint8 *data = event->data;
+  guint64 bits = event->data_bits;
+  Nodes none = { -1, -1, -1, -1, -1, -1, 0 };
+  *n = none;
+  ttv_decoder_reset (d);
+  guint64 pos = (guint64) ec->packet_context_bit;
+  if (with_packet && sc->packet_context
+      && (n->packet_ctx = ttv_decoder_decode (d, sc->packet_context, "stream.packet.context", data, bits, &pos,
+                                              NULL)) < 0)
+    return FALSE;
+  pos = hdr_end;
+  if (sc->event_context
+      && (n->stream_ctx = ttv_decoder_decode (d, sc->event_context, "stream.event.context", data, bits, &pos,
+                                              NULL)) < 0)
+    return FALSE;
+  if (ec->context
+      && (n->event_ctx = ttv_decoder_decode (d, ec->context, "event.context", data, bits, &pos, NULL)) < 0)
+    return FALSE;
+  n->payload_bit = pos;
+  return (n->payload = ttv_decoder_decode (d, ec->fields, "event.fields", data, bits, &pos, NULL)) >= 0;
+}
+
 static gint32
 decode_event (const TtvEvent *event, TtvDecoder *decoder, Nodes *n, gboolean with_packet, GError **error)
 {
+  if (G_LIKELY (decode_scopes_alone (event, decoder, event->type->priv, n, with_packet)))
+    return n->payload;
   CtfStreamFile *sf = event->tracefile->priv;
-  Lane l = { 0 };
+  /* Only what decode_all reads of a lane. */
+  Lane l;
   l.packet = event->pos.block;
   l.pdata = event->data;
   l.pbits = event->data_bits;
   CtfEventClass *ec = event->type->priv;
-  if (!decode_all (sf, &l, CTF_EVENT_HEADER_BIT (event), decoder, &ec, NULL, NULL, n, with_packet, error))
+  if (!decode_all (sf, &l, CTF_EVENT_HEADER_BIT (event), CTF_EVENT_HEADER_END (event), decoder, &ec, NULL, NULL,
+                   n, with_packet, error))
     return -1;
   if (n->payload < 0)
     {
@@ -575,6 +969,18 @@ decode_event (const TtvEvent *event, TtvDecoder *decoder, Nodes *n, gboolean wit
 gint32
 ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error)
 {
+  CtfEventClass *ec = event->type->priv;
+  const CtfStreamFile *sf = event->tracefile->priv;
+  if (G_LIKELY (class_refs (sf, ec) & CTF_REFS_FIELDS_ALONE))
+    {
+      /* The fields alone, where the cursor found them (the same nodes as
+       * with the other scopes decoded first: their plan needs none). */
+      ttv_decoder_reset (decoder);
+      guint64 pos = event->payload_bit;
+      gint32 r = ttv_decoder_decode (decoder, ec->fields, "event.fields", event->data, event->data_bits, &pos, NULL);
+      if (G_LIKELY (r >= 0))
+        return r;
+    }
   Nodes n;
   return decode_event (event, decoder, &n, FALSE, error);
 }
@@ -584,7 +990,7 @@ ttv_ctf_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint3
                                gint32 *event_ctx, gint32 *packet_ctx, GError **error)
 {
   g_return_val_if_fail (event != NULL && decoder != NULL, -1);
-  g_return_val_if_fail (ttv_ctf_trace_is_ctf (event->tracefile->trace), -1);
+  g_return_val_if_fail (event->tracefile->trace->format == &ttv_ctf_format_class, -1);
   Nodes n;
   gint32 r = decode_event (event, decoder, &n, TRUE, error);
   if (stream_ctx)
@@ -601,6 +1007,18 @@ ttv_ctf_cursor_new (TtvTracefile *tf, GError **error)
 {
   CtfCursor *c = g_new0 (CtfCursor, 1);
   c->sf = tf->priv;
+  header_fast_init (&c->hf, c->sf->sc);
+  c->clock = c->sf->sc ? c->sf->sc->clock : NULL;
+  /* Nanosecond clocks whose offset fits 64 bits convert by one addition. */
+  if (c->clock && c->clock->freq == 1000000000u && c->clock->base_ns >= (__int128) TTV_TIME_MIN
+      && c->clock->base_ns <= (__int128) TTV_TIME_MAX)
+    {
+      c->ns_clock = TRUE;
+      c->ns_base = (gint64) c->clock->base_ns;
+      c->ns_limit = c->ns_base >= 0 ? (guint64) (TTV_TIME_MAX - c->ns_base) : (guint64) TTV_TIME_MAX;
+    }
+  for (guint i = 0; i < MAX_WINDOWS; i++)
+    c->windows[i].w = (TtvFileWindow) TTV_FILE_WINDOW_INIT (c->sf->file);
   c->decoder = ttv_decoder_new ();
   c->failed_packet = NO_PACKET;
   /* When the first packet cannot be read, next() reports it. */
@@ -614,5 +1032,7 @@ ttv_ctf_cursor_free (TtvCursor *cursor)
   CtfCursor *c = (CtfCursor *) cursor;
   ttv_decoder_free (c->decoder);
   g_clear_error (&c->error);
+  for (guint i = 0; i < MAX_WINDOWS; i++)
+    ttv_file_window_clear (&c->windows[i].w);
   g_free (c);
 }

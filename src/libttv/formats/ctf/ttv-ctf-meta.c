@@ -51,6 +51,7 @@ event_free (CtfEventClass *e)
   g_free (e->emf_uri);
   g_clear_pointer (&e->context, ttv_type_unref);
   g_clear_pointer (&e->fields, ttv_type_unref);
+  ttv_ctf_text_plan_free (e->text);
   g_free (e);
 }
 

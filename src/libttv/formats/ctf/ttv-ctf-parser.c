@@ -1150,7 +1150,6 @@ parse_block (Parser *p)
       b.kind = BLOCK_EVENT;
       b.event = g_new0 (CtfEventClass, 1);
       b.event->loglevel = -1;
-      b.event->needs_packet_scopes = -1;
       g_ptr_array_add (p->meta->events, b.event);
     }
   next (p);

@@ -2,6 +2,7 @@
  * (metadata bytes, TSDL lexer and parser, stream index, cursor, text output). */
 #pragma once
 
+#include "ttv-file-window.h"
 #include "ttv-trace.h"
 
 G_BEGIN_DECLS
@@ -97,6 +98,9 @@ typedef struct {
 } CtfClock;
 
 typedef struct _CtfStreamClass CtfStreamClass;
+/* What babeltrace2's line shows of an event class (ttv-ctf-text.c). */
+typedef struct _CtfTextPlan CtfTextPlan;
+void ttv_ctf_text_plan_free (CtfTextPlan *plan);
 
 typedef struct {
   char *name;             /* owned: exact CTF name */
@@ -109,10 +113,27 @@ typedef struct {
   TtvType *fields;        /* owned, may be NULL */
   CtfStreamClass *stream; /* weak */
   TtvEventType *type;     /* weak */
-  /* Whether decoding its fields needs the packet header and context decoded
-   * first (a path into them): -1 until known. */
-  gint needs_packet_scopes;
+  /* Which other scopes its contexts and fields refer to (CTF_REFS_*, found
+   * on first use by the cursor, which sets it last; 0 until then), and
+   * what skipping an event takes after its header: for the stream event
+   * context, the context and the fields, alignment - 1 and fixed size in
+   * bits (-1: varies; 0 for a scope the class lacks). */
+  gint refs;
+  guint64 skip_mask[3];
+  gint64 skip_bits[3];
+  gint64 packet_context_bit;  /* where its packets' context starts (after a packet header of
+                               * fixed size), or -1 */
+  CtfTextPlan *text;      /* owned, made by the first line printed */
 } CtfEventClass;
+
+#define CTF_REFS_KNOWN 1
+#define CTF_REFS_TRACE_PACKET 2   /* trace.packet.header */
+#define CTF_REFS_STREAM_PACKET 4  /* stream.packet.context */
+#define CTF_REFS_HEADER 8         /* stream.event.header */
+#define CTF_REFS_FIELDS_ALONE 16  /* none of these, and its fields (at TtvEvent.payload_bit) and
+                                   * contexts decode by plans: the fields decode alone */
+#define CTF_REFS_PACKET_CONTEXT_NEEDS_HEADER 32  /* its stream's packet context refers to trace.packet.header */
+
 
 typedef enum {
   CTF_HEADER_GENERIC,
@@ -198,8 +219,7 @@ typedef struct {
   TtvTracefile *tracefile;  /* weak */
   CtfMeta *meta;            /* weak */
   char *path;               /* owned */
-  GMappedFile *map;         /* owned */
-  const guint8 *data;       /* weak, into map */
+  TtvMappedFile *file;      /* owned: read through windows (cursors have their own) */
   guint64 size;
   CtfStreamClass *sc;       /* weak: from the first packet */
   guint64 stream_instance_id;
@@ -245,8 +265,8 @@ GPtrArray *ttv_ctf_group_labels (const char *const *dirs, guint n);
  * from an earlier one are dropped, losses between files found
  * (ttv-ctf-group.c). */
 void     ttv_ctf_group_streams (GPtrArray *files);
-/* A trace still being written (ttv-ctf-refresh.c): after the caller mapped
- * the grown file (sf->map, data, size), indexes the whole packets after the
+/* A trace still being written (ttv-ctf-refresh.c): after the caller took
+ * the grown file's size (sf->file, size), indexes the whole packets after the
  * known ones; an incomplete trailing packet is left for later, a damaged
  * one is an error naming the file and offset.  Updates sf->tracefile
  * (range, packet count, size, lost events), adding it to @trace once a
@@ -270,9 +290,11 @@ GPtrArray *ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known,
                                       GError **error);
 void     ttv_ctf_add_event_types (TtvTrace *trace, CtfMeta *m, guint from, const char *meta_path);
 /* Decodes packet @index's header and context into @decoder (scopes
- * "trace.packet.header" and "stream.packet.context") and fills events_bit. */
-gboolean ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, TtvDecoder *decoder,
-                                      gint32 *header_node, gint32 *context_node, GError **error);
+ * "trace.packet.header" and "stream.packet.context") from @data, the
+ * packet's bytes, and fills events_bit. */
+gboolean ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, const guint8 *data,
+                                      TtvDecoder *decoder, gint32 *header_node, gint32 *context_node,
+                                      GError **error);
 
 /* --- Pass 5: cursors (ttv-ctf-cursor.c) ------------------------------- */
 
@@ -284,9 +306,17 @@ gboolean   ttv_ctf_cursor_skip_block (TtvCursor *cursor, GError **error);
 gboolean   ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos,
                                          GError **error);
 gint32     ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error);
+/* @ec's CTF_REFS_* (and skip sizes, packet_context_bit), worked out on first use. */
+gint       ttv_ctf_event_class_refs (const CtfStreamFile *sf, CtfEventClass *ec);
 
 /* Per-event decode information kept in TtvEvent.priv (no allocation): the
- * bit offset of the event header from the packet start. */
-#define CTF_EVENT_HEADER_BIT(ev) ((guint64) GPOINTER_TO_SIZE ((ev)->priv))
+ * bit offset of the event header from the packet start, and its length in
+ * bits when it is an LTTng header shorter than 2^16 (else 0: decode it). */
+#define CTF_EVENT_PRIV(hdr_bit, hdr_end) \
+  GSIZE_TO_POINTER (((gsize) (hdr_bit) << 16) \
+                    | ((gsize) ((hdr_end) - (hdr_bit)) < 0x10000 ? (gsize) ((hdr_end) - (hdr_bit)) : 0))
+#define CTF_EVENT_HEADER_BIT(ev) ((guint64) GPOINTER_TO_SIZE ((ev)->priv) >> 16)
+#define CTF_EVENT_HEADER_END(ev) \
+  ((GPOINTER_TO_SIZE ((ev)->priv) & 0xffff) ? CTF_EVENT_HEADER_BIT (ev) + (GPOINTER_TO_SIZE ((ev)->priv) & 0xffff) : 0)
 
 G_END_DECLS

@@ -118,7 +118,7 @@ refresh_metadata (TtvTrace *trace, CtfTracePriv *priv, gboolean *changed, GError
   return TRUE;
 }
 
-/* Maps @sf's file again when it grew and indexes the new whole packets. */
+/* Takes @sf's new size when its file grew and indexes the new whole packets. */
 static gboolean
 refresh_stream (TtvTrace *trace, CtfStreamFile *sf, gboolean *changed, GError **error)
 {
@@ -133,18 +133,18 @@ refresh_stream (TtvTrace *trace, CtfStreamFile *sf, gboolean *changed, GError **
                    sf->path, sf->size, (guint64) st.st_size);
       return FALSE;
     }
-  g_autoptr (GError) local = NULL;
-  GMappedFile *map = ttv_regular_file_map (sf->path, &local);
-  if (map == NULL)
+  if (sf->file == NULL)
     {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
-      return FALSE;
+      g_autoptr (GError) local = NULL;
+      if ((sf->file = ttv_mapped_file_open (sf->path, &local)) == NULL)
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
+          return FALSE;
+        }
     }
-  if (sf->map)
-    g_mapped_file_unref (sf->map);
-  sf->map = map;
-  sf->data = (const guint8 *) g_mapped_file_get_contents (map);
-  sf->size = g_mapped_file_get_length (map);
+  else if (!ttv_mapped_file_update_size (sf->file, error))
+    return FALSE;
+  sf->size = ttv_mapped_file_get_size (sf->file);
   guint n = sf->packets->len;
   if (!ttv_ctf_stream_file_index_more (sf, trace, error))
     return FALSE;

@@ -1,7 +1,6 @@
 /* ttv-ctf-stream.c: CTF data stream files: packet headers and contexts, the
  * packet index (LTTng index/NAME.idx when valid, else a scan), lost events. */
 #include "ttv-ctf-private.h"
-#include "ttv-mapped.h"
 #include "ttv-regular-file.h"
 #include "ttv-error.h"
 
@@ -72,13 +71,13 @@ head_error (GError **error, gint code, const CtfStreamFile *sf, guint64 offset, 
   return FALSE;
 }
 
-/* Decodes the packet header and context of the packet at byte @offset. */
+/* Decodes the packet header and context of the packet at byte @offset,
+ * whose bytes (@avail_bits of them) are at @buf. */
 static gboolean
-read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
-           PacketHead *h, gint32 *hdr_node, gint32 *ctx_node, GError **error)
+decode_head (CtfStreamFile *sf, const guint8 *buf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
+             PacketHead *h, gint32 *hdr_node, gint32 *ctx_node, GError **error)
 {
   CtfMeta *m = sf->meta;
-  const guint8 *buf = sf->data + offset;
   guint64 pos = 0;
   g_autoptr (GError) local = NULL;
   memset (h, 0, sizeof *h);
@@ -157,13 +156,42 @@ read_head (CtfStreamFile *sf, guint64 offset, guint64 avail_bits, TtvDecoder *d,
   return TRUE;
 }
 
+/* Packet headers and contexts are small: a window of this much holds them
+ * (a bigger one is mapped for the rare one that is not). */
+#define HEAD_BYTES (64u << 10)
+
+/* The same, reading the bytes through @w: at most @avail_bits of them. */
+static gboolean
+read_head (CtfStreamFile *sf, TtvFileWindow *w, guint64 offset, guint64 avail_bits, TtvDecoder *d,
+           PacketHead *h, gint32 *hdr_node, gint32 *ctx_node, GError **error)
+{
+  guint64 bytes = MIN (avail_bits / 8, (guint64) HEAD_BYTES);
+  for (;;)
+    {
+      const guint8 *buf = ttv_file_window_get (w, offset, bytes, error);
+      if (buf == NULL)
+        return FALSE;
+      guint64 bits = MIN (avail_bits, bytes * 8);
+      GError *local = NULL;
+      if (decode_head (sf, buf, offset, bits, d, h, hdr_node, ctx_node, &local))
+        return TRUE;
+      if (bits == avail_bits || !g_error_matches (local, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED))
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      g_error_free (local);
+      bytes = (avail_bits + 7) / 8;
+    }
+}
+
 gboolean
-ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, TtvDecoder *d,
+ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, const guint8 *data, TtvDecoder *d,
                              gint32 *hdr_node, gint32 *ctx_node, GError **error)
 {
   CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
   PacketHead h;
-  if (!read_head (sf, pk->offset, pk->content_bits, d, &h, hdr_node, ctx_node, error))
+  if (!decode_head (sf, data, pk->offset, pk->content_bits, d, &h, hdr_node, ctx_node, error))
     return FALSE;
   if (h.sc != sf->sc)
     return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, pk->offset,
@@ -318,12 +346,15 @@ static gboolean
 scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset, gboolean live,
               GError **live_error)
 {
+  /* Only the packets' heads are read, through one window moving along the
+   * file, unmapped at the end. */
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (sf->file);
   while (offset < sf->size)
     {
       PacketHead h;
       g_autoptr (GError) error = NULL;
       guint64 avail = (sf->size - offset) * 8;
-      if (!read_head (sf, offset, avail, d, &h, NULL, NULL, &error))
+      if (!read_head (sf, &w, offset, avail, d, &h, NULL, NULL, &error))
         {
           if (live && g_error_matches (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED))
             return TRUE;        /* the header is still being written */
@@ -489,8 +520,8 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autoptr (GError) local = NULL;
-  GMappedFile *map = ttv_regular_file_map (path, &local);
-  if (!map)
+  TtvMappedFile *file = ttv_mapped_file_open (path, &local);
+  if (!file)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
       return NULL;
@@ -498,9 +529,8 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
   CtfStreamFile *sf = g_new0 (CtfStreamFile, 1);
   sf->meta = meta;
   sf->path = g_steal_pointer (&path);
-  sf->map = map;
-  sf->data = (const guint8 *) g_mapped_file_get_contents (map);
-  sf->size = g_mapped_file_get_length (map);
+  sf->file = file;
+  sf->size = ttv_mapped_file_get_size (file);
   sf->packets = g_array_new (FALSE, TRUE, sizeof (CtfPacket));
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   sf->tracefile = ttv_trace_add_tracefile (trace, name, -1);
@@ -511,7 +541,8 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
       /* The stream class and cpu come from the first packet's context. */
       PacketHead h;
       CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, 0);
-      if (read_head (sf, 0, pk->content_bits, d, &h, NULL, NULL, &local))
+      g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (sf->file);
+      if (read_head (sf, &w, 0, pk->content_bits, d, &h, NULL, NULL, &local))
         {
           sf->sc = h.sc;
           sf->stream_instance_id = h.stream_instance_id;
@@ -530,7 +561,6 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
   if (sf->open_error)
     {
       g_propagate_error (error, g_steal_pointer (&sf->open_error));
-      ttv_mapped_release (sf->data, sf->size);
       sf->tracefile->priv = NULL;
       ttv_ctf_stream_file_free (sf);
       return NULL;
@@ -538,8 +568,6 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
   if (sf->packets->len > 0)
     sf->tracefile->cpu = (gint) g_array_index (sf->packets, CtfPacket, 0).cpu_id;
   finish_index (sf, 0, NULL);
-  /* Indexing touched every packet header: give the pages back. */
-  ttv_mapped_release (sf->data, sf->size);
   return sf;
 }
 
@@ -555,7 +583,8 @@ ttv_ctf_stream_file_index_more (CtfStreamFile *sf, TtvTrace *trace, GError **err
        * bytes present: its real size is in its context. */
       CtfPacket *last = &g_array_index (sf->packets, CtfPacket, from - 1);
       PacketHead h;
-      if (read_head (sf, last->offset, (sf->size - last->offset) * 8, d, &h, NULL, NULL, NULL)
+      g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (sf->file);
+      if (read_head (sf, &w, last->offset, (sf->size - last->offset) * 8, d, &h, NULL, NULL, NULL)
           && h.packet_bits > last->packet_bits && h.packet_bits % 8 == 0
           && h.packet_bits / 8 <= sf->size - last->offset)
         last->packet_bits = h.packet_bits;
@@ -586,8 +615,7 @@ ttv_ctf_stream_file_free (CtfStreamFile *sf)
     return;
   g_free (sf->path);
   g_clear_error (&sf->open_error);
-  if (sf->map)
-    g_mapped_file_unref (sf->map);
+  ttv_mapped_file_free (sf->file);
   g_array_unref (sf->packets);
   g_free (sf);
 }

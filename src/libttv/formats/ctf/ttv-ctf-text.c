@@ -1,12 +1,15 @@
 /* ttv-ctf-text.c: babeltrace2's text.pretty line format (default options,
- * --clock-gmt) for CTF events; see ttv-ctf-text.h. */
+ * --clock-gmt) for CTF events; see ttv-ctf-text.h.  What is printed for an
+ * event class (which members show, their names and separators, how each
+ * value is written) is worked out once into a plan; values are written
+ * without printf (ttv-text.h). */
 #include "ttv-ctf-text.h"
 #include "ttv-ctf.h"
 #include "ttv-ctf-private.h"
+#include "ttv-text.h"
 
 #include <inttypes.h>
 #include <string.h>
-#include <time.h>
 
 static gboolean
 is_text (const TtvType *t)
@@ -44,86 +47,136 @@ visible (const TtvType *t)
     }
 }
 
-static void
-append_escaped (GString *out, const char *s, gsize len)
+/* --- escaped strings --------------------------------------------------- */
+
+/* As babeltrace2's print_escape_string: quotes, backslash and '?' escaped,
+ * other control characters as \xNN; 0 for a byte written as it is. */
+static const char *
+escape_of (guchar c)
 {
-  g_string_append_c (out, '"');
+  static char hex[32][5];
+  static gsize ready;
+  if (g_once_init_enter (&ready))
+    {
+      for (guint i = 0; i < 32; i++)
+        g_snprintf (hex[i], sizeof hex[i], "\\x%02x", i);
+      g_once_init_leave (&ready, 1);
+    }
+  switch (c)
+    {
+    case '\\': return "\\\\";
+    case '\'': return "\\'";
+    case '"': return "\\\"";
+    case '?': return "\\?";
+    case '\x1b': return "\\e";
+    case '\a': return "\\a";
+    case '\b': return "\\b";
+    case '\f': return "\\f";
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    case '\v': return "\\v";
+    case 0x7f: return "\\x7f";
+    default: return c < 0x20 ? hex[c] : NULL;
+    }
+}
+
+static const char *const *
+escape_table (void)
+{
+  static const char *table[256];
+  static gsize ready;
+  if (g_once_init_enter (&ready))
+    {
+      for (guint i = 0; i < 256; i++)
+        table[i] = escape_of ((guchar) i);
+      g_once_init_leave (&ready, 1);
+    }
+  return table;
+}
+
+static char *
+put_escaped (char *p, const char *s, gsize len)
+{
+  const char *const *table = escape_table ();
+  *p++ = '"';
   for (gsize i = 0; i < len; i++)
     {
-      switch (s[i])
-        {
-        /* As babeltrace2's print_escape_string: quotes, backslash and '?'
-         * escaped, other control characters as \xNN. */
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\'': g_string_append (out, "\\'"); break;
-        case '"': g_string_append (out, "\\\""); break;
-        case '?': g_string_append (out, "\\?"); break;
-        case '\x1b': g_string_append (out, "\\e"); break;
-        case '\a': g_string_append (out, "\\a"); break;
-        case '\b': g_string_append (out, "\\b"); break;
-        case '\f': g_string_append (out, "\\f"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        case '\v': g_string_append (out, "\\v"); break;
-        default:
-          if ((guchar) s[i] < 0x20 || s[i] == 0x7f)
-            g_string_append_printf (out, "\\x%02x", (guchar) s[i]);
-          else
-            g_string_append_c (out, s[i]);
-          break;
-        }
+      const char *e = table[(guchar) s[i]];
+      if (G_LIKELY (e == NULL))
+        *p++ = s[i];
+      else
+        p = ttv_text_put (p, e, strlen (e));
     }
-  g_string_append_c (out, '"');
+  *p++ = '"';
+  return p;
 }
 
 static void
-append_integer (GString *out, const TtvType *t, guint64 raw)
+write_escaped (TtvTextWriter *w, const char *s, gsize len)
 {
-  guint len = t->size_bits;
-  /* CTF 2 booleans and bit arrays, as babeltrace2 2.1 prints them. */
-  if (t->int_kind == TTV_INT_BOOLEAN)
-    {
-      g_string_append (out, raw ? "true" : "false");
-      return;
-    }
-  if (t->int_kind == TTV_INT_BIT_ARRAY && !t->mappings)
-    {
-      g_string_append_printf (out, "0x%" PRIX64, raw);
-      return;
-    }
-  switch (t->base)
-    {
-    case 2:
-      g_string_append (out, "0b");
-      for (guint i = len; i-- > 0;)
-        g_string_append_c (out, (raw >> i) & 1 ? '1' : '0');
-      break;
-    case 8:
-      if (t->is_signed && len < 64)
-        {
-          guint rounded = ((len - 1) / 3 + 1) * 3;
-          if (rounded < 64)
-            raw &= (G_GUINT64_CONSTANT (1) << rounded) - 1;
-        }
-      g_string_append_printf (out, "0%" PRIo64, raw);
-      break;
-    case 16:
-      if (len < 64)
-        {
-          guint rounded = (len + 3) & ~3u;
-          if (rounded < 64)
-            raw &= (G_GUINT64_CONSTANT (1) << rounded) - 1;
-        }
-      g_string_append_printf (out, "0x%" PRIX64, raw);
-      break;
-    default:
-      if (t->is_signed)
-        g_string_append_printf (out, "%" PRId64, (gint64) raw);
-      else
-        g_string_append_printf (out, "%" PRIu64, raw);
-      break;
-    }
+  w->p = put_escaped (ttv_text_writer_need (w, 4 * len + 2), s, len);
+}
+
+static void
+append_escaped (GString *out, const char *s, gsize len)
+{
+  ttv_text_commit (out, put_escaped (ttv_text_reserve (out, 4 * len + 2), s, len));
+}
+
+/* --- plans ------------------------------------------------------------- */
+
+typedef enum {
+  P_INTEGER,
+  P_ENUM,
+  P_FLOAT,
+  P_STRING,
+  P_TEXT_VIEW,     /* a text array: one node viewing its bytes */
+  P_TEXT_NODES,    /* text made of nodes (enum bytes) */
+  P_ARRAY,
+  P_STRUCT,
+  P_VARIANT,
+} PrintKind;
+
+typedef struct _Printer Printer;
+
+typedef struct {
+  guint32 index;          /* child of the struct node */
+  const char *prefix;     /* " name = " or ", name = " */
+  gsize prefix_len;
+  const Printer *value;
+} Member;
+
+struct _Printer {
+  PrintKind kind;
+  const TtvType *type;    /* weak */
+  const TtvType *int_type;  /* INTEGER, ENUM: the integer's type (an enum's container) */
+  /* ENUM: label lists of the values below 256 ("\"A\", \"B\"", or "<unknown>") */
+  char **enum_labels;
+  const Printer *element; /* ARRAY */
+  Member *members;        /* STRUCT: the members shown */
+  guint n_members;
+  const TtvType **option_types;  /* VARIANT */
+  const Printer **options;
+  guint n_options;
+};
+
+struct _CtfTextPlan {
+  char *prefix;           /* "host name: " */
+  gsize prefix_len;
+  /* Packet context, stream event context, event context, fields: */
+  const Printer *scopes[4];      /* NULL when not shown */
+  const TtvType *types[4];       /* weak, NULL when absent */
+  const TtvFlatLayout *flat[4];  /* when read straight from the bytes */
+  gboolean has_payload;          /* the class has fields (else "{ }") */
+  GPtrArray *owned;
+};
+
+static gpointer
+owned (CtfTextPlan *plan, gpointer p)
+{
+  g_ptr_array_add (plan->owned, p);
+  return p;
 }
 
 static gboolean
@@ -132,12 +185,13 @@ mapping_hit (const TtvType *t, const TtvEnumMapping *m, guint64 raw)
   return ttv_type_mapping_matches (t, m, raw);
 }
 
-static void
-append_enum (GString *out, const TtvType *t, guint64 raw)
+/* The labels of @raw, in order of first appearance (a label may have
+ * several ranges), escaped and comma-separated, or "<unknown>". */
+static char *
+enum_labels (const TtvType *t, guint64 raw)
 {
-  g_string_append (out, "( ");
+  GString *out = g_string_new (NULL);
   guint printed = 0;
-  /* Labels in order of first appearance; a label may have several ranges. */
   for (guint i = 0; i < t->mappings->len; i++)
     {
       const TtvEnumMapping *m = &g_array_index (t->mappings, TtvEnumMapping, i);
@@ -160,91 +214,300 @@ append_enum (GString *out, const TtvType *t, guint64 raw)
     }
   if (printed == 0)
     g_string_append (out, "<unknown>");
-  g_string_append (out, " : container = ");
-  append_integer (out, t->container ? t->container : t, raw);
-  g_string_append (out, " )");
+  return g_string_free (out, FALSE);
 }
 
-static void append_value (GString *out, const TtvDecoder *d, const TtvValue *v);
+#define ENUM_TABLE 256
 
-static void
-append_struct (GString *out, const TtvDecoder *d, const TtvValue *v)
+static const Printer *compile (CtfTextPlan *plan, const TtvType *t);
+
+static const Printer *
+compile_struct (CtfTextPlan *plan, const TtvType *t)
 {
-  g_string_append_c (out, '{');
-  guint printed = 0;
-  for (guint32 i = 0; i < v->n_children; i++)
+  Printer *p = owned (plan, g_new0 (Printer, 1));
+  p->kind = P_STRUCT;
+  p->type = t;
+  p->members = owned (plan, g_new0 (Member, MAX (t->fields->len, 1)));
+  for (guint i = 0; i < t->fields->len; i++)
     {
-      const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
-      if (!visible (c->type))
+      const TtvField *f = g_ptr_array_index (t->fields, i);
+      if (!visible (f->type))
         continue;
-      g_string_append (out, printed++ ? ", " : " ");
-      g_string_append_printf (out, "%s = ", c->name ? c->name : "");
-      append_value (out, d, c);
+      Member *m = &p->members[p->n_members];
+      char *prefix = owned (plan, g_strdup_printf ("%s%s = ", p->n_members ? ", " : " ", f->name ? f->name : ""));
+      m->index = i;
+      m->prefix = prefix;
+      m->prefix_len = strlen (prefix);
+      m->value = compile (plan, f->type);
+      p->n_members++;
     }
-  g_string_append (out, " }");
+  return p;
 }
 
-static void
-append_value (GString *out, const TtvDecoder *d, const TtvValue *v)
+static const Printer *
+compile (CtfTextPlan *plan, const TtvType *t)
 {
-  const TtvType *t = v->type;
+  if (t->kind == TTV_TYPE_STRUCT)
+    return compile_struct (plan, t);
+  Printer *p = owned (plan, g_new0 (Printer, 1));
+  p->type = t;
   switch (t->kind)
     {
     case TTV_TYPE_INTEGER:
-      append_integer (out, t, v->v.u);
+      p->kind = P_INTEGER;
+      p->int_type = t;
       break;
     case TTV_TYPE_ENUM:
-      append_enum (out, t, v->v.u);
+      p->kind = P_ENUM;
+      p->int_type = t->container ? t->container : t;
+      p->enum_labels = owned (plan, g_new0 (char *, ENUM_TABLE));
+      for (guint v = 0; v < ENUM_TABLE; v++)
+        p->enum_labels[v] = owned (plan, enum_labels (t, v));
       break;
     case TTV_TYPE_FLOAT:
-      g_string_append_printf (out, "%g", v->v.f);
+      p->kind = P_FLOAT;
       break;
     case TTV_TYPE_STRING:
-      append_escaped (out, v->v.string.str, v->v.string.len);
+      p->kind = P_STRING;
       break;
     case TTV_TYPE_ARRAY:
     case TTV_TYPE_SEQUENCE:
-      if (is_text (t))
+      if (ttv_type_is_text_array (t))
+        p->kind = P_TEXT_VIEW;
+      else if (is_text (t))
+        p->kind = P_TEXT_NODES;
+      else
         {
-          GString *s = g_string_new_len (NULL, 0);
-          for (guint32 i = 0; i < v->n_children; i++)
-            {
-              char ch = (char) ttv_decoder_get (d, v->first_child + i)->v.u;
-              if (ch == '\0')
-                break;
-              g_string_append_c (s, ch);
-            }
-          append_escaped (out, s->str, s->len);
-          g_string_free (s, TRUE);
-          break;
+          p->kind = P_ARRAY;
+          p->element = compile (plan, t->element);
         }
-      g_string_append_c (out, '[');
-      for (guint32 i = 0; i < v->n_children; i++)
-        {
-          g_string_append_printf (out, "%s[%u] = ", i ? ", " : " ", i);
-          append_value (out, d, ttv_decoder_get (d, v->first_child + i));
-        }
-      g_string_append (out, " ]");
-      break;
-    case TTV_TYPE_STRUCT:
-      append_struct (out, d, v);
       break;
     case TTV_TYPE_VARIANT:
-      if (t->optional && v->n_children == 0)
+      p->kind = P_VARIANT;
+      p->n_options = t->fields->len;
+      p->option_types = owned (plan, g_new0 (const TtvType *, MAX (p->n_options, 1)));
+      p->options = owned (plan, g_new0 (const Printer *, MAX (p->n_options, 1)));
+      for (guint i = 0; i < p->n_options; i++)
         {
-          g_string_append (out, "<none>");
+          const TtvField *f = g_ptr_array_index (t->fields, i);
+          p->option_types[i] = f->type;
+          p->options[i] = compile (plan, f->type);
+        }
+      break;
+    case TTV_TYPE_STRUCT:
+      g_assert_not_reached ();
+    }
+  return p;
+}
+
+void
+ttv_ctf_text_plan_free (CtfTextPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  g_ptr_array_unref (plan->owned);
+  g_free (plan);
+}
+
+static const TtvType *
+empty_struct (void)
+{
+  static TtvType *empty;
+  if (g_once_init_enter (&empty))
+    {
+      TtvType *t = ttv_type_new_struct ();
+      ttv_type_finish (t);
+      g_once_init_leave (&empty, t);
+    }
+  return empty;
+}
+
+static CtfTextPlan *
+plan_new (const TtvEvent *event, CtfEventClass *ec)
+{
+  CtfTextPlan *plan = g_new0 (CtfTextPlan, 1);
+  plan->owned = g_ptr_array_new_with_free_func (g_free);
+  /* The environment's host, procname and vpid as babeltrace2 shows them. */
+  const CtfTracePriv *priv = event->tracefile->trace->priv;
+  plan->prefix = owned (plan, g_strdup_printf ("%s%s: ", priv->babeltrace_prefix ? priv->babeltrace_prefix : "",
+                                               event->type->full_name));
+  plan->prefix_len = strlen (plan->prefix);
+  const CtfStreamClass *sc = ec->stream;
+  /* The packet context when a member without a meaning (a role) shows,
+   * or it has none. */
+  const TtvType *pctx = sc ? sc->packet_context : NULL;
+  if (pctx && pctx->kind == TTV_TYPE_STRUCT)
+    {
+      if (visible (pctx))
+        plan->scopes[0] = compile_struct (plan, pctx);
+      plan->types[0] = pctx;
+    }
+  const TtvType *scopes[3] = { sc ? sc->event_context : NULL, ec->context, ec->fields ? ec->fields : empty_struct () };
+  for (guint i = 0; i < 3; i++)
+    {
+      if (scopes[i] && visible (scopes[i]))
+        plan->scopes[i + 1] = compile (plan, scopes[i]);
+      plan->types[i + 1] = scopes[i];
+    }
+  plan->has_payload = ec->fields != NULL;
+  for (guint i = 0; i < 4; i++)
+    if (plan->types[i] && plan->types[i]->kind == TTV_TYPE_STRUCT)
+      plan->flat[i] = ttv_type_get_flat_layout (plan->types[i]);
+  return plan;
+}
+
+/* --- writing ----------------------------------------------------------- */
+
+static char *
+put_integer (char *p, const TtvType *t, guint64 raw)
+{
+  guint len = t->size_bits;
+  /* CTF 2 booleans and bit arrays, as babeltrace2 2.1 prints them. */
+  if (G_UNLIKELY (t->int_kind == TTV_INT_BOOLEAN))
+    return raw ? TTV_TEXT_PUT_LITERAL (p, "true") : TTV_TEXT_PUT_LITERAL (p, "false");
+  if (G_UNLIKELY (t->int_kind == TTV_INT_BIT_ARRAY && !t->mappings))
+    {
+      p = TTV_TEXT_PUT_LITERAL (p, "0x");
+      return ttv_text_put_hex (p, raw, TRUE);
+    }
+  switch (t->base)
+    {
+    case 2:
+      p = TTV_TEXT_PUT_LITERAL (p, "0b");
+      for (guint i = len; i-- > 0;)
+        *p++ = (raw >> i) & 1 ? '1' : '0';
+      return p;
+    case 8:
+      if (t->is_signed && len < 64)
+        {
+          guint rounded = ((len - 1) / 3 + 1) * 3;
+          if (rounded < 64)
+            raw &= (G_GUINT64_CONSTANT (1) << rounded) - 1;
+        }
+      *p++ = '0';
+      return ttv_text_put_octal (p, raw);
+    case 16:
+      if (len < 64)
+        {
+          guint rounded = (len + 3) & ~3u;
+          if (rounded < 64)
+            raw &= (G_GUINT64_CONSTANT (1) << rounded) - 1;
+        }
+      p = TTV_TEXT_PUT_LITERAL (p, "0x");
+      return ttv_text_put_hex (p, raw, TRUE);
+    default:
+      return t->is_signed ? ttv_text_put_i64 (p, (gint64) raw) : ttv_text_put_u64 (p, raw);
+    }
+}
+
+static void write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Printer *pr);
+
+static void
+write_struct (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Printer *pr)
+{
+  *ttv_text_writer_need (w, 1) = '{';
+  w->p++;
+  const TtvValue *children = ttv_decoder_get_children (d, v);
+  for (guint i = 0; i < pr->n_members; i++)
+    {
+      const Member *m = &pr->members[i];
+      w->p = ttv_text_put (ttv_text_writer_need (w, m->prefix_len), m->prefix, m->prefix_len);
+      write_value (w, d, &children[m->index], m->value);
+    }
+  w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), " }");
+}
+
+static void
+write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Printer *pr)
+{
+  char *p;
+  switch (pr->kind)
+    {
+    case P_INTEGER:
+      w->p = put_integer (ttv_text_writer_need (w, TTV_TEXT_NUMBER_MAX), pr->int_type, v->v.u);
+      break;
+    case P_ENUM:
+      {
+        g_autofree char *dynamic = v->v.u < ENUM_TABLE ? NULL : enum_labels (pr->type, v->v.u);
+        const char *labels = dynamic ? dynamic : pr->enum_labels[v->v.u];
+        gsize n = strlen (labels);
+        p = ttv_text_writer_need (w, n + TTV_TEXT_NUMBER_MAX + 32);
+        p = TTV_TEXT_PUT_LITERAL (p, "( ");
+        p = ttv_text_put (p, labels, n);
+        p = TTV_TEXT_PUT_LITERAL (p, " : container = ");
+        p = put_integer (p, pr->int_type, v->v.u);
+        w->p = TTV_TEXT_PUT_LITERAL (p, " )");
+      }
+      break;
+    case P_FLOAT:
+      w->p = ttv_text_put_double_g (ttv_text_writer_need (w, TTV_TEXT_NUMBER_MAX), v->v.f);
+      break;
+    case P_STRING:
+      write_escaped (w, v->v.string.str, v->v.string.len);
+      break;
+    case P_TEXT_VIEW:
+      {
+        const char *text = v->v.string.str;
+        write_escaped (w, text, text ? strnlen (text, v->v.string.len) : 0);
+      }
+      break;
+    case P_TEXT_NODES:
+      {
+        g_autoptr (GString) s = g_string_new (NULL);
+        for (guint32 i = 0; i < v->n_children; i++)
+          {
+            char ch = (char) ttv_decoder_get (d, v->first_child + i)->v.u;
+            if (ch == '\0')
+              break;
+            g_string_append_c (s, ch);
+          }
+        write_escaped (w, s->str, s->len);
+      }
+      break;
+    case P_ARRAY:
+      {
+        *ttv_text_writer_need (w, 1) = '[';
+        w->p++;
+        const TtvValue *children = ttv_decoder_get_children (d, v);
+        for (guint32 i = 0; i < v->n_children; i++)
+          {
+            p = ttv_text_writer_need (w, TTV_TEXT_NUMBER_MAX);
+            p = i ? TTV_TEXT_PUT_LITERAL (p, ", [") : TTV_TEXT_PUT_LITERAL (p, " [");
+            p = ttv_text_put_u64 (p, i);
+            w->p = TTV_TEXT_PUT_LITERAL (p, "] = ");
+            write_value (w, d, &children[i], pr->element);
+          }
+        w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), " ]");
+      }
+      break;
+    case P_STRUCT:
+      write_struct (w, d, v, pr);
+      break;
+    case P_VARIANT:
+      if (pr->type->optional && v->n_children == 0)
+        {
+          w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 6), "<none>");
           break;
         }
-      g_string_append (out, "{ ");
+      w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), "{ ");
       if (v->n_children == 1)
-        append_value (out, d, ttv_decoder_get (d, v->first_child));
-      g_string_append (out, " }");
+        {
+          const TtvValue *c = ttv_decoder_get (d, v->first_child);
+          for (guint i = 0; i < pr->n_options; i++)
+            if (pr->option_types[i] == c->type)
+              {
+                write_value (w, d, c, pr->options[i]);
+                break;
+              }
+        }
+      w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), " }");
       break;
     }
 }
 
-static void
-append_clock (GString *out, TtvTime t)
+/* "HH:MM:SS.nnnnnnnnn" of @t's time of day in UTC. */
+static char *
+put_clock (char *p, TtvTime t)
 {
   gint64 sec = t / TTV_NSEC_PER_SEC, ns = t % TTV_NSEC_PER_SEC;
   if (ns < 0)
@@ -252,19 +515,128 @@ append_clock (GString *out, TtvTime t)
       ns += TTV_NSEC_PER_SEC;
       sec--;
     }
-  time_t tt = (time_t) sec;
-  struct tm tm;
-  if (gmtime_r (&tt, &tm) == NULL)
-    memset (&tm, 0, sizeof tm);
-  g_string_append_printf (out, "%02d:%02d:%02d.%09" PRId64, tm.tm_hour, tm.tm_min, tm.tm_sec, ns);
+  gint64 day = sec % 86400;
+  if (day < 0)
+    day += 86400;
+  guint s = (guint) day;
+  p = ttv_text_put_2digits (p, s / 3600);
+  *p++ = ':';
+  p = ttv_text_put_2digits (p, s / 60 % 60);
+  *p++ = ':';
+  p = ttv_text_put_2digits (p, s % 60);
+  *p++ = '.';
+  return ttv_text_put_ns9 (p, (guint32) ns);
 }
 
-static void
-append_time (GString *out, TtvTime t)
+/* "[HH:MM:SS.nnnnnnnnn] " of @t's time of day in UTC. */
+static char *
+put_time (char *p, TtvTime t)
 {
-  g_string_append_c (out, '[');
-  append_clock (out, t);
-  g_string_append (out, "] ");
+  *p++ = '[';
+  p = put_clock (p, t);
+  return TTV_TEXT_PUT_LITERAL (p, "] ");
+}
+
+/* A struct of constant layout printed from the bytes at bit @start of
+ * @data (@bits long); FALSE, writing nothing, when they are too few. */
+static gboolean
+write_flat (TtvTextWriter *w, const TtvFlatLayout *layout, const Printer *pr, const guint8 *data, guint64 bits,
+            guint64 start)
+{
+  guint64 p = ttv_align_up (start, layout->align_bits);
+  if (p > bits || bits - p < layout->size_bits)
+    return FALSE;
+  const guint8 *base = data + p / 8;
+  *ttv_text_writer_need (w, 1) = '{';
+  w->p++;
+  for (guint i = 0; i < pr->n_members; i++)
+    {
+      const Member *m = &pr->members[i];
+      TtvValue v;
+      v.type = ((const TtvField *) g_ptr_array_index (pr->type->fields, m->index))->type;
+      ttv_flat_layout_load (layout, m->index, base, &v);
+      w->p = ttv_text_put (ttv_text_writer_need (w, m->prefix_len), m->prefix, m->prefix_len);
+      write_value (w, NULL, &v, m->value);
+    }
+  w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), " }");
+  return TRUE;
+}
+
+/* The scopes of an event written the fast way: flat ones straight from the
+ * bytes, the others decoded alone where the cursor found them (the class
+ * refers to no other scope, its contexts and fields have plans).  FALSE
+ * when this does not apply or anything fails (the caller then decodes
+ * everything, which reports the error). */
+static gboolean
+write_scopes_direct (TtvTextWriter *w, const CtfTextPlan *plan, const TtvEvent *event, TtvDecoder *d)
+{
+  const CtfStreamFile *sf = event->tracefile->priv;
+  CtfEventClass *ec = event->type->priv;
+  guint64 hdr_end = CTF_EVENT_HEADER_END (event);
+  if (!(ttv_ctf_event_class_refs (sf, ec) & CTF_REFS_FIELDS_ALONE) || hdr_end == 0
+      || (plan->types[0] && ec->packet_context_bit < 0))
+    return FALSE;
+  static const char *const names[] = { "stream.packet.context", "stream.event.context", "event.context",
+                                       "event.fields" };
+  guint64 starts[4] = { (guint64) ec->packet_context_bit, hdr_end, 0, event->payload_bit };
+  ttv_decoder_reset (d);
+  gboolean first = TRUE;
+  for (guint i = 0; i < 4; i++)
+    {
+      const TtvType *t = plan->types[i];
+      if (i == 2)
+        starts[2] = starts[1];   /* after the stream event context, below */
+      if (t == NULL || (i == 3 && !plan->has_payload))
+        {
+          if (i == 3 && plan->scopes[3])
+            {
+              /* No fields: "{ }". */
+              if (!first)
+                w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), ", ");
+              w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 3), "{ }");
+            }
+          continue;
+        }
+      if (plan->scopes[i] && !first)
+        w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), ", ");
+      if (plan->flat[i] && plan->scopes[i] && plan->scopes[i]->kind == P_STRUCT)
+        {
+          if (!write_flat (w, plan->flat[i], plan->scopes[i], event->data, event->data_bits, starts[i]))
+            return FALSE;
+          if (i == 1)
+            starts[1] = ttv_align_up (starts[1], plan->flat[1]->align_bits) + plan->flat[1]->size_bits;
+        }
+      else if (plan->flat[i] && i == 1)
+        starts[1] = ttv_align_up (starts[1], plan->flat[1]->align_bits) + plan->flat[1]->size_bits;
+      else if (plan->scopes[i] || i == 1)
+        {
+          guint64 pos = starts[i];
+          gint32 node = ttv_decoder_decode (d, t, names[i], event->data, event->data_bits, &pos, NULL);
+          if (node < 0)
+            return FALSE;
+          if (plan->scopes[i])
+            write_value (w, d, ttv_decoder_get (d, (guint32) node), plan->scopes[i]);
+          if (i == 1)
+            starts[1] = pos;
+        }
+      first = first && plan->scopes[i] == NULL;
+    }
+  return TRUE;
+}
+
+static const CtfTextPlan *
+plan_of (const TtvEvent *event, CtfEventClass *ec)
+{
+  CtfTextPlan *plan = g_atomic_pointer_get (&ec->text);
+  if (G_LIKELY (plan != NULL))
+    return plan;
+  plan = plan_new (event, ec);
+  if (!g_atomic_pointer_compare_and_exchange (&ec->text, NULL, plan))
+    {
+      ttv_ctf_text_plan_free (plan);
+      plan = g_atomic_pointer_get (&ec->text);
+    }
+  return plan;
 }
 
 void
@@ -272,57 +644,59 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
                                 TtvDecoder *decoder)
 {
   g_return_if_fail (out != NULL && event != NULL && decoder != NULL);
+  const CtfTextPlan *plan = plan_of (event, event->type->priv);
+  TtvTextWriter w;
+  ttv_text_writer_begin (&w, out);
+  char *p = ttv_text_writer_need (&w, 2 * TTV_TEXT_NUMBER_MAX + plan->prefix_len);
   const CtfStreamFile *sf = event->tracefile->priv;
   /* A stream without a clock has no time to print (nor a delta). */
-  if (sf->sc->has_time)
+  if (G_LIKELY (sf->sc->has_time))
     {
-      append_time (out, event->time);
+      p = put_time (p, event->time);
       if (previous_time == TTV_TIME_MIN)
-        g_string_append (out, "(+?.\?\?\?\?\?\?\?\?\?) ");
+        p = TTV_TEXT_PUT_LITERAL (p, "(+?.\?\?\?\?\?\?\?\?\?) ");
       else
         {
           guint64 delta = (guint64) event->time - (guint64) previous_time;
-          g_string_append_printf (out, "(+%" PRIu64 ".%09" PRIu64 ") ", delta / 1000000000u,
-                                  delta % 1000000000u);
+          p = TTV_TEXT_PUT_LITERAL (p, "(+");
+          p = ttv_text_put_u64 (p, delta / 1000000000u);
+          *p++ = '.';
+          p = ttv_text_put_ns9 (p, (guint32) (delta % 1000000000u));
+          p = TTV_TEXT_PUT_LITERAL (p, ") ");
         }
     }
-  const CtfTracePriv *priv = event->tracefile->trace->priv;
-  if (priv->babeltrace_prefix)
-    g_string_append (out, priv->babeltrace_prefix);
-  g_string_append_printf (out, "%s: ", event->type->full_name);
-
-  gint32 sctx = -1, ectx = -1, pctx = -1;
-  g_autoptr (GError) error = NULL;
-  gint32 payload = ttv_ctf_event_decode_contexts (event, decoder, &sctx, &ectx, &pctx, &error);
-  if (payload < 0)
+  w.p = ttv_text_put (p, plan->prefix, plan->prefix_len);
+  gsize mark = (gsize) (w.p - out->str);
+  if (write_scopes_direct (&w, plan, event, decoder))
     {
+      *ttv_text_writer_need (&w, 1) = '\n';
+      w.p++;
+      ttv_text_writer_end (&w);
+      return;
+    }
+  w.p = out->str + mark;
+  gint32 nodes[4] = { -1, -1, -1, -1 };
+  g_autoptr (GError) error = NULL;
+  nodes[3] = ttv_ctf_event_decode_contexts (event, decoder, &nodes[1], &nodes[2], &nodes[0], &error);
+  if (nodes[3] < 0)
+    {
+      ttv_text_writer_end (&w);
       g_string_append_printf (out, "<error: %s>\n", error ? error->message : "?");
       return;
     }
   gboolean first = TRUE;
-  if (pctx >= 0)
+  for (guint i = 0; i < 4; i++)
     {
-      const TtvValue *v = ttv_decoder_get (decoder, (guint32) pctx);
-      if (visible (v->type))
-        {
-          append_struct (out, decoder, v);
-          first = FALSE;
-        }
-    }
-  gint32 scopes[] = { sctx, ectx, payload };
-  for (guint i = 0; i < G_N_ELEMENTS (scopes); i++)
-    {
-      if (scopes[i] < 0)
-        continue;
-      const TtvValue *v = ttv_decoder_get (decoder, (guint32) scopes[i]);
-      if (!visible (v->type))
+      if (nodes[i] < 0 || plan->scopes[i] == NULL)
         continue;
       if (!first)
-        g_string_append (out, ", ");
+        w.p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (&w, 2), ", ");
       first = FALSE;
-      append_struct (out, decoder, v);
+      write_value (&w, decoder, ttv_decoder_get (decoder, (guint32) nodes[i]), plan->scopes[i]);
     }
-  g_string_append_c (out, '\n');
+  *ttv_text_writer_need (&w, 1) = '\n';
+  w.p++;
+  ttv_text_writer_end (&w);
 }
 
 /* babeltrace2's stream id: the stream instance id, else the place of the
@@ -363,11 +737,11 @@ ttv_ctf_append_babeltrace_lost (GString *out, const TtvTracefile *tf, const TtvL
     g_string_append (out, "(unknown time range)");
   else
     {
-      g_string_append (out, "between [");
-      append_clock (out, lost->start);
-      g_string_append (out, "] and [");
-      append_clock (out, lost->end);
-      g_string_append_c (out, ']');
+      char *p = TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 2 * TTV_TEXT_NUMBER_MAX + 16), "between [");
+      p = TTV_TEXT_PUT_LITERAL (put_clock (p, lost->start), "] and [");
+      p = put_clock (p, lost->end);
+      *p++ = ']';
+      ttv_text_commit (out, p);
     }
   /* The trace's name: the host, then where it was found in a session. */
   const char *host = ttv_trace_get_info (trace, "hostname");

@@ -708,7 +708,6 @@ do_event_class (Conv *c, const Ctf2Json *f)
   e->has_id = TRUE;
   e->stream_id = sid;
   e->has_stream_id = TRUE;
-  e->needs_packet_scopes = -1;
   e->loglevel = log_level (f);
   const Ctf2Json *uri = attribute (f, "lttng.org,2009", "emf-uri");
   if (uri && uri->kind == CTF2_JSON_STRING)

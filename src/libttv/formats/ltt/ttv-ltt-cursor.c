@@ -1,7 +1,6 @@
 /* ttv-ltt-cursor.c: reading events of one LTT tracefile in time order: next,
  * seek by time (binary search over blocks) and by position.  The hot loop. */
 #include "ttv-ltt-private.h"
-#include "ttv-mapped.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -32,16 +31,6 @@ fine_index (const TtvLttFile *f, guint64 b)
   return b < f->n_fine ? g_atomic_pointer_get (&f->fine[b]) : NULL;
 }
 
-/* A block read through to its end will not be needed again soon. */
-static void
-release_block_pages (const TtvLttFile *f, guint64 b)
-{
-  if (b >= f->blocks->len)
-    return;
-  const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, b);
-  ttv_mapped_release (f->data + blk->slot * f->block_size, f->block_size);
-}
-
 /* Called when a block read from its first event is finished. */
 static void
 publish_fine_index (TtvLttCursor *c)
@@ -64,28 +53,41 @@ publish_fine_index (TtvLttCursor *c)
   g_array_unref (entries);
 }
 
-static void
-load_block (TtvLttCursor *c, guint64 b)
+/* The bytes of block @b, through the cursor's window (which moves when
+ * the block is not in it: the previous block's bytes are then gone). */
+static const guint8 *
+block_bytes (TtvLttCursor *c, guint64 b, GError **error)
+{
+  const TtvLttBlock *blk = &g_array_index (c->file->blocks, TtvLttBlock, b);
+  return ttv_file_window_get (&c->window, blk->slot * c->file->block_size, c->file->block_size, error);
+}
+
+/* Positions the iterator at the start of block @b (or at the end); FALSE
+ * when the block cannot be mapped (the iterator is then at the end). */
+static gboolean
+load_block (TtvLttCursor *c, guint64 b, GError **error)
 {
   TtvLttIter *it = &c->it;
   TtvLttFile *f = c->file;
   if (it->fine)
     g_array_unref (it->fine);
   memset (it, 0, sizeof *it);
-  if (b >= f->blocks->len)
+  const guint8 *base = b < f->blocks->len ? block_bytes (c, b, error) : NULL;
+  if (base == NULL)
     {
       it->block = f->blocks->len;
-      return;
+      return b >= f->blocks->len;
     }
   const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, b);
   it->block = b;
-  it->base = f->data + blk->slot * f->block_size;
+  it->base = base;
   it->offset = TTV_LTT_FIRST_EVENT;
   it->end_offset = blk->end_offset;
   it->cycles = it->block_cycles = blk->start_cycles;
   it->block_time = blk->start;
   if (b < f->n_fine && fine_index (f, b) == NULL)
     it->fine = g_array_new (FALSE, FALSE, sizeof (TtvLttFineEntry));
+  return TRUE;
 }
 
 void
@@ -94,8 +96,11 @@ ttv_ltt_cursor_init (TtvLttCursor *c, TtvLttFile *file, const TtvLttCode *codes,
   c->file = file;
   c->codes = codes;
   c->n_codes = n_codes;
+  c->window = (TtvFileWindow) TTV_FILE_WINDOW_INIT (file->file);
+  c->fast = file->order == TTV_BYTE_ORDER_NATIVE && file->freq == 1000000000u && n_codes > 0;
   c->skipper = ttv_decoder_new ();
-  load_block (c, 0);
+  c->load_error = NULL;
+  load_block (c, 0, &c->load_error);
 }
 
 void
@@ -105,6 +110,8 @@ ttv_ltt_cursor_clear (TtvLttCursor *c)
     g_array_unref (c->it.fine);
   c->it.fine = NULL;
   g_clear_pointer (&c->skipper, ttv_decoder_free);
+  g_clear_error (&c->load_error);
+  ttv_file_window_clear (&c->window);
 }
 
 static gboolean
@@ -141,10 +148,65 @@ rd64 (const guint8 *p, gboolean swap)
   return swap ? GUINT64_SWAP_LE_BE (v) : v;
 }
 
+static gboolean next_slow (TtvLttCursor *c, TtvEvent *ev, GError **error);
+
+/* Fills @ev (its time and cycles set) with the event of @code at byte
+ * @off, whose payload starts at @payload, and moves the iterator to @next. */
+static G_ALWAYS_INLINE inline void
+emit_event (TtvLttCursor *c, TtvLttIter *it, const TtvLttCode *code, guint64 off, guint64 payload,
+            guint64 next, TtvEvent *ev)
+{
+  ev->type = code->type;
+  ev->tracefile = c->parent.tracefile;
+  ev->pos.block = it->block;
+  ev->pos.offset = off;
+  ev->pos.index = it->index++;
+  ev->data = it->base;
+  ev->data_bits = it->end_offset * 8;
+  ev->payload_bit = payload * 8;
+  ev->priv = (gpointer) code;
+  it->offset = next;
+}
+
+/* The hot loop of every LTT read: an event of fixed size inside the block,
+ * in the machine's byte order, with a 1 GHz clock, takes this way; any
+ * other (block ends, heartbeats, variable sizes, damage) next_slow. */
 gboolean
 ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
 {
   TtvLttCursor *c = (TtvLttCursor *) cursor;
+  TtvLttIter *it = &c->it;
+  guint64 off = it->offset;
+  if (G_LIKELY (c->fast && off + TTV_LTT_HEADER_SIZE <= it->end_offset))
+    {
+      const guint8 *p = it->base + off;
+      guint16 id;
+      guint32 delta;
+      memcpy (&id, p, 2);
+      memcpy (&delta, p + 2, 4);
+      const TtvLttCode *code = &c->codes[MIN (id, c->n_codes - 1)];
+      guint64 payload = off + TTV_LTT_HEADER_SIZE;
+      guint64 next = ((payload + code->align_mask) & ~(guint64) code->align_mask) + code->fixed_size;
+      /* Unknown and builtin codes, variable sizes (fixed_size G_MAXUINT32),
+       * events past the block end and the events a fine index being
+       * recorded notes all fail one of these. */
+      if (G_LIKELY (id < c->n_codes && code->kind == TTV_LTT_CODE_KIND_EVENT && code->fixed_size != G_MAXUINT32
+                    && next <= it->end_offset && (it->fine == NULL || it->index % TTV_LTT_FINE_STEP != 0)))
+        {
+          guint64 cycles = it->cycles + delta;
+          it->cycles = cycles;
+          ev->cycles = cycles;
+          ev->time = (TtvTime) ((guint64) it->block_time + (cycles - it->block_cycles));
+          emit_event (c, it, code, off, payload, next, ev);
+          return TRUE;
+        }
+    }
+  return next_slow (c, ev, error);
+}
+
+static G_NO_INLINE gboolean
+next_slow (TtvLttCursor *c, TtvEvent *ev, GError **error)
+{
   TtvLttIter *it = &c->it;
   const gboolean swap = c->file->order != TTV_BYTE_ORDER_NATIVE;
 
@@ -153,13 +215,19 @@ ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
       guint64 off = it->offset;
       if (G_UNLIKELY (off + TTV_LTT_HEADER_SIZE > it->end_offset))
         {
+          if (G_UNLIKELY (c->load_error != NULL))
+            {
+              /* The first block could not be mapped when the cursor was made. */
+              g_propagate_error (error, g_steal_pointer (&c->load_error));
+              return FALSE;
+            }
           if (it->block >= c->file->blocks->len)
             return FALSE;
           if (off != it->end_offset)
             return bad_event (error, c, off, _("event header runs past the block_end event"));
           publish_fine_index (c);
-          release_block_pages (c->file, it->block);
-          load_block (c, it->block + 1);
+          if (!load_block (c, it->block + 1, error))
+            return FALSE;
           continue;
         }
       const guint8 *p = it->base + off;
@@ -209,16 +277,7 @@ ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
           else
             ev->time = ttv_ltt_time_from_cycles (it->block_time, it->block_cycles, it->cycles,
                                                  c->file->freq);
-          ev->type = code->type;
-          ev->tracefile = c->parent.tracefile;
-          ev->pos.block = it->block;
-          ev->pos.offset = off;
-          ev->pos.index = it->index++;
-          ev->data = it->base;
-          ev->data_bits = it->end_offset * 8;
-          ev->payload_bit = payload * 8;
-          ev->priv = (gpointer) code;
-          it->offset = next;
+          emit_event (c, it, code, off, payload, next, ev);
           return TRUE;
         }
 
@@ -310,11 +369,18 @@ stop_recording (TtvLttIter *it)
   it->fine = NULL;
 }
 
-static void
-restore_iter (TtvLttCursor *c, const TtvLttIter *saved)
+static gboolean
+restore_iter (TtvLttCursor *c, const TtvLttIter *saved, GError **error)
 {
   stop_recording (&c->it);
   c->it = *saved;
+  /* Reading ahead may have moved the window off the saved block. */
+  if (c->it.block < c->file->blocks->len && (c->it.base = block_bytes (c, c->it.block, error)) == NULL)
+    {
+      c->it.block = c->file->blocks->len;
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* Jumps to the last recorded event of the current block whose cycle count
@@ -355,7 +421,9 @@ ttv_ltt_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
       else
         hi = mid;
     }
-  load_block (c, lo);
+  g_clear_error (&c->load_error);
+  if (!load_block (c, lo, error))
+    return FALSE;
   stop_recording (&c->it);
   guint64 block = c->it.block;
   guint64 target = block_target_cycles (c, time);
@@ -382,10 +450,7 @@ ttv_ltt_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
           return TRUE;
         }
       if (ev.time >= time)
-        {
-          restore_iter (c, &saved);
-          return TRUE;
-        }
+        return restore_iter (c, &saved, error);
     }
 }
 
@@ -395,8 +460,8 @@ ttv_ltt_cursor_skip_block (TtvCursor *cursor, GError **error)
   TtvLttCursor *c = (TtvLttCursor *) cursor;
 
   /* A failed next() or seek left the iterator in the damaged block. */
-  load_block (c, c->it.block + 1);
-  return TRUE;
+  g_clear_error (&c->load_error);
+  return load_block (c, c->it.block + 1, error);
 }
 
 gboolean
@@ -407,13 +472,12 @@ ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
   if (pos->block >= n)
     {
       if (pos->block == n && pos->offset == 0 && pos->index == 0)
-        {
-          load_block (c, n);
-          return TRUE;
-        }
+        return load_block (c, n, error);
       goto bad;
     }
-  load_block (c, pos->block);
+  g_clear_error (&c->load_error);
+  if (!load_block (c, pos->block, error))
+    return FALSE;
   stop_recording (&c->it);
   /* Start from the last recorded event at or before the wanted one. */
   const TtvLttFineIndex *fi = fine_index (c->file, pos->block);
@@ -453,8 +517,7 @@ ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
         {
           if (ev.pos.offset != pos->offset)
             goto bad;
-          restore_iter (c, &saved);
-          return TRUE;
+          return restore_iter (c, &saved, error);
         }
     }
 

@@ -5,6 +5,7 @@
 #include "ttv-ltt.h"
 #include "ttv-ltt-writer.h"
 #include "ttv-error.h"
+#include "ttv-file-window.h"
 
 #include "ttv-safe-xml.h"
 
@@ -98,8 +99,7 @@ typedef struct {
 
 typedef struct {
   char *path;                   /* owned: full path, for messages */
-  GMappedFile *map;             /* owned, NULL for an empty file */
-  const guint8 *data;
+  TtvMappedFile *file;          /* owned: read through windows (cursors have their own) */
   guint64 size;
   guint32 block_size;
   TtvByteOrder order;
@@ -127,7 +127,7 @@ typedef struct {
   TtvLttFineEntry entries[];
 } TtvLttFineIndex;
 
-/* Maps @path and indexes its blocks; @trace receives warnings (may be NULL). */
+/* Opens @path and indexes its blocks; @trace receives warnings (may be NULL). */
 TtvLttFile *ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace,
                                GError **error);
 void     ttv_ltt_file_free (TtvLttFile *file);
@@ -174,6 +174,9 @@ typedef struct {
   const TtvLttCode *codes;      /* weak */
   guint n_codes;
   TtvLttIter it;
+  TtvFileWindow window;         /* owned mapping: holds it.base */
+  gboolean fast;                /* native byte order and a 1 GHz clock (ttv_ltt_cursor_next) */
+  GError *load_error;           /* owned: the first block could not be mapped (next() reports it) */
   TtvDecoder *skipper;          /* owned: walks variable-size payloads */
 } TtvLttCursor;
 

@@ -2,8 +2,6 @@
  * memory, and its block index read from each block's start and end events. */
 #include "ttv-ltt-private.h"
 #include "ttv-decoder.h"
-#include "ttv-mapped.h"
-#include "ttv-regular-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -23,8 +21,7 @@ ttv_ltt_file_free (TtvLttFile *f)
 {
   if (f == NULL)
     return;
-  if (f->map)
-    g_mapped_file_unref (f->map);
+  ttv_mapped_file_free (f->file);
   if (f->blocks)
     g_array_unref (f->blocks);
   for (guint64 i = 0; i < f->n_fine; i++)
@@ -57,11 +54,13 @@ read_timestamp (const TtvLttFile *f, const guint8 *b, guint64 off, TtvTime *time
 }
 
 static gboolean
-index_block (TtvLttFile *f, guint64 slot, TtvLttBlock *blk, GError **error)
+index_block (TtvLttFile *f, TtvFileWindow *w, guint64 slot, TtvLttBlock *blk, GError **error)
 {
   guint32 bs = f->block_size;
   guint64 at = slot * bs;
-  const guint8 *b = f->data + at;
+  const guint8 *b = ttv_file_window_get (w, at, bs, error);
+  if (b == NULL)
+    return FALSE;
   guint64 end = ttv_read_bits (b, (guint64) (bs - 4) * 8, 32, f->order);
   if (end < TTV_LTT_FIRST_EVENT || ttv_ltt_ts_payload (end) + TTV_LTT_BLOCK_TS_SIZE > bs - 4)
     {
@@ -120,8 +119,8 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
   f->blocks = g_array_new (FALSE, FALSE, sizeof (TtvLttBlock));
 
   /* A FIFO or a device in a tracefile's place is refused, not waited on. */
-  f->map = ttv_regular_file_map (path, &local);
-  if (f->map == NULL)
+  f->file = ttv_mapped_file_open (path, &local);
+  if (f->file == NULL)
     {
       g_set_error (error, TTV_FORMAT_ERROR,
                    g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT)
@@ -130,8 +129,7 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
       ttv_ltt_file_free (f);
       return NULL;
     }
-  f->size = g_mapped_file_get_length (f->map);
-  f->data = (const guint8 *) g_mapped_file_get_contents (f->map);
+  f->size = ttv_mapped_file_get_size (f->file);
   guint64 n = f->size / f->block_size;
   guint64 rest = f->size % f->block_size;
   if (rest && trace)
@@ -141,24 +139,20 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
                                        path, rest, n * f->block_size, f->block_size);
   g_array_set_size (f->blocks, n);
   f->min_block_id = G_MAXUINT32;
+  /* Only the first and last events of each block are read, through one
+   * window that moves along the file (unmapped at the end). */
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f->file);
   for (guint64 s = 0; s < n; s++)
     {
       TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, s);
-      if (!index_block (f, s, blk, error))
+      if (!index_block (f, &w, s, blk, error))
         {
           ttv_ltt_file_free (f);
           return NULL;
         }
       f->min_block_id = MIN (f->min_block_id, blk->block_id);
-      /* Each header read maps a whole page-cache folio (up to hundreds of
-       * KiB): give them back as we go, not only at the end of the file. */
-      if (s % 256 == 255)
-        ttv_mapped_release (f->data + (s - 255) * f->block_size, 256 * (gsize) f->block_size);
     }
   g_array_sort (f->blocks, compare_blocks);
-  /* Indexing touched every block (and the kernel maps the pages around each
-   * fault): give them back, the page cache keeps them for the reads. */
-  ttv_mapped_release (f->data, f->size);
   f->n_fine = n;
   f->fine = g_new0 (gpointer, n);
   return f;

@@ -17,6 +17,7 @@ typedef struct {
   const TtvLttngFile *file;  /* weak */
   const TtvLttngTrace *trace; /* weak */
   CursorState s;
+  TtvFileWindow window;      /* owned mapping: holds the current block */
 } LttngCursor;
 
 TtvCursor *
@@ -26,13 +27,16 @@ ttv_lttng_cursor_new (TtvTracefile *tf, GError **error)
   c->parent.tracefile = tf;
   c->file = tf->priv;
   c->trace = tf->trace->priv;
+  c->window = (TtvFileWindow) TTV_FILE_WINDOW_INIT (c->file->file);
   return &c->parent;
 }
 
 void
 ttv_lttng_cursor_free (TtvCursor *cursor)
 {
-  g_free (cursor);
+  LttngCursor *c = (LttngCursor *) cursor;
+  ttv_file_window_clear (&c->window);
+  g_free (c);
 }
 
 /* Reads the next event of the file into @ev; *got is FALSE at the end. */
@@ -45,7 +49,9 @@ read_next (LttngCursor *c, TtvEvent *ev, gboolean *got, GError **error)
   while (s->block < f->blocks->len)
     {
       const TtvLttngBlock *b = &g_array_index (f->blocks, TtvLttngBlock, s->block);
-      const guint8 *data = f->data + b->file_offset;
+      const guint8 *data = ttv_file_window_get (&c->window, b->file_offset, f->layout.buf_size, error);
+      if (data == NULL)
+        return FALSE;
       if (s->pos == 0)
         {
           s->pos = f->layout.first_event;

@@ -155,10 +155,13 @@ read_one (Collect *c, const TtvLttngFile *f, const TtvLttngLayout *trace_layout,
                                                             &f->layout, NULL);
   g_assert (id_type && format_type);
   /* Control files are never rings: read them in file order. */
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f->file);
   for (guint64 i = 0; i < f->n_file_blocks; i++)
     {
       guint64 boff = i * f->layout.buf_size;
-      const guint8 *block = f->data + boff;
+      const guint8 *block = ttv_file_window_get (&w, boff, f->layout.buf_size, error);
+      if (block == NULL)
+        return FALSE;
       TtvLttngHeader h;
       if (!ttv_lttng_header_read (block, f->layout.buf_size, &h, f->path, boff, error))
         return FALSE;

@@ -12,8 +12,7 @@ ttv_lttng_file_free (TtvLttngFile *f)
 {
   if (f == NULL)
     return;
-  if (f->map)
-    g_mapped_file_unref (f->map);
+  ttv_mapped_file_free (f->file);
   if (f->blocks)
     g_array_unref (f->blocks);
   g_free (f->path);
@@ -43,28 +42,30 @@ ttv_lttng_file_open_full (const char *path, gboolean live, GError **error)
   f->blocks = g_array_new (FALSE, FALSE, sizeof (TtvLttngBlock));
   g_autoptr (GError) local = NULL;
   /* A FIFO or a device in a tracefile's place is refused, not waited on. */
-  f->map = ttv_regular_file_map (path, &local);
-  if (f->map == NULL)
+  f->file = ttv_mapped_file_open (path, &local);
+  if (f->file == NULL)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
       return NULL;
     }
-  f->size = g_mapped_file_get_length (f->map);
-  f->data = (const guint8 *) g_mapped_file_get_contents (f->map);
+  f->size = ttv_mapped_file_get_size (f->file);
   /* Still being written: a file without a whole block has none yet. */
-  if (live && (f->size < TTV_LTTNG_HEADER_SIZE || f->data == NULL))
+  if (live && f->size < TTV_LTTNG_HEADER_SIZE)
     {
       f->size = 0;
       return g_steal_pointer (&f);
     }
-  if (f->size == 0 || f->data == NULL)
+  if (f->size == 0)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
                    _("%s: the file is empty at byte offset 0 (a tracefile holds at least one block)"),
                    path);
       return NULL;
     }
-  if (!ttv_lttng_header_read (f->data, f->size, &f->first, path, 0, error)
+  /* Block headers only are read, through one window moving along the file. */
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f->file);
+  const guint8 *first = ttv_file_window_get (&w, 0, MIN (f->size, TTV_LTTNG_HEADER_SIZE), error);
+  if (first == NULL || !ttv_lttng_header_read (first, MIN (f->size, TTV_LTTNG_HEADER_SIZE), &f->first, path, 0, error)
       || !ttv_lttng_layout_from_header (&f->first, &f->layout, path, 0, error))
     return NULL;
   guint32 bs = f->layout.buf_size;
@@ -82,7 +83,9 @@ ttv_lttng_file_open_full (const char *path, gboolean live, GError **error)
   for (guint64 i = 0; i < f->n_file_blocks; i++)
     {
       guint64 off = i * bs;
-      const guint8 *p = f->data + off;
+      const guint8 *p = ttv_file_window_get (&w, off, bs, error);
+      if (p == NULL)
+        return NULL;
       TtvLttngHeader h;
       TtvLttngLayout l;
       if (!ttv_lttng_header_read (p, bs, &h, path, off, error))

@@ -2,6 +2,8 @@
  * share: the on-disk layout of seed 001 (docs/lttng-format.md) and the reader's state. */
 #pragma once
 
+#include "ttv-file-window.h"
+
 #include "ttv-trace.h"
 #include "ttv-error.h"
 
@@ -131,7 +133,7 @@ TtvType *ttv_lttng_marker_parse (const char *format, const TtvLttngLayout *layou
  * fields (the writer's); NULL with TTV_USAGE_ERROR for other types. */
 char    *ttv_lttng_marker_format_from_type (const TtvType *fields, GError **error);
 
-/* --- ttv-lttng-index.c: one mapped file and its blocks ------------------ */
+/* --- ttv-lttng-index.c: one tracefile and its blocks --------------------- */
 
 typedef struct {
   guint64 file_offset;
@@ -143,8 +145,7 @@ typedef struct {
 
 typedef struct {
   char *path;                /* owned */
-  GMappedFile *map;          /* owned, NULL for an empty file */
-  const guint8 *data;        /* weak: into map */
+  TtvMappedFile *file;       /* owned: read through windows (cursors have their own) */
   gsize size;
   TtvLttngLayout layout;
   TtvLttngHeader first;      /* header of the first block in file order */
@@ -152,7 +153,7 @@ typedef struct {
   guint64 n_file_blocks;
 } TtvLttngFile;
 
-/* Maps @path and indexes its blocks from their headers only.  Blocks are
+/* Opens @path and indexes its blocks from their headers only.  Blocks are
  * ordered by begin cycle count (file order for ties); blocks without events
  * are left out. */
 TtvLttngFile *ttv_lttng_file_open (const char *path, GError **error);

@@ -1,0 +1,135 @@
+/* ttv-file-window.c: trace files read through small mapped windows (see
+ * ttv-file-window.h). */
+#include "ttv-file-window.h"
+#include "ttv-error.h"
+#include "ttv-regular-file.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct _TtvMappedFile {
+  char *path;      /* owned */
+  int fd;
+  guint64 size;
+};
+
+TtvMappedFile *
+ttv_mapped_file_open (const char *path, GError **error)
+{
+  /* A FIFO or a device in a trace's place is refused, never waited on. */
+  struct stat st;
+  int fd = ttv_regular_file_open (path, &st, error);
+  if (fd < 0)
+    return NULL;
+  TtvMappedFile *f = g_new0 (TtvMappedFile, 1);
+  f->path = g_strdup (path);
+  f->fd = fd;
+  f->size = (guint64) st.st_size;
+  return f;
+}
+
+void
+ttv_mapped_file_free (TtvMappedFile *f)
+{
+  if (f == NULL)
+    return;
+  close (f->fd);
+  g_free (f->path);
+  g_free (f);
+}
+
+const char *
+ttv_mapped_file_get_path (const TtvMappedFile *f)
+{
+  return f->path;
+}
+
+guint64
+ttv_mapped_file_get_size (const TtvMappedFile *f)
+{
+  return f->size;
+}
+
+gboolean
+ttv_mapped_file_update_size (TtvMappedFile *f, GError **error)
+{
+  struct stat st;
+  if (fstat (f->fd, &st) != 0)
+    {
+      int e = errno;
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s: %s", f->path, g_strerror (e));
+      return FALSE;
+    }
+  if ((guint64) st.st_size < f->size)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+                   _("%s: the file shrank from %" PRIu64 " to %" PRIu64 " bytes while it was read"),
+                   f->path, f->size, (guint64) st.st_size);
+      return FALSE;
+    }
+  f->size = (guint64) st.st_size;
+  return TRUE;
+}
+
+static guint64
+page_size (void)
+{
+  static guint64 page;
+  if (page == 0)
+    {
+      long p = sysconf (_SC_PAGESIZE);
+      page = p > 0 ? (guint64) p : 4096;
+    }
+  return page;
+}
+
+void
+ttv_file_window_clear (TtvFileWindow *w)
+{
+  if (w->map)
+    munmap (w->map, w->map_len);
+  w->map = NULL;
+  w->map_offset = 0;
+  w->map_len = 0;
+}
+
+const guint8 *
+ttv_file_window_map (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
+{
+  const TtvMappedFile *f = w->file;
+  guint64 size = f->size;
+  if (offset >= size)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+                   _("%s: byte offset %" PRIu64 " is past the end of the file (%" PRIu64 " bytes)"),
+                   f->path, offset, size);
+      return NULL;
+    }
+  ttv_file_window_clear (w);
+  guint64 start = offset & ~(page_size () - 1);
+  guint64 want = MAX ((guint64) TTV_FILE_WINDOW_BYTES, (offset - start) + length);
+  guint64 len = MIN (want, size - start);
+  if (len != (gsize) len)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
+                   _("%s: %" PRIu64 " bytes at byte offset %" PRIu64 " cannot be mapped"), f->path, len, start);
+      return NULL;
+    }
+  void *p = mmap (NULL, (gsize) len, PROT_READ, MAP_PRIVATE, f->fd, (off_t) start);
+  if (p == MAP_FAILED)
+    {
+      int e = errno;
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
+                   _("%s: cannot map %" PRIu64 " bytes at byte offset %" PRIu64 ": %s"),
+                   f->path, len, start, g_strerror (e));
+      return NULL;
+    }
+  w->map = p;
+  w->map_offset = start;
+  w->map_len = len;
+  return w->map + (offset - start);
+}

@@ -1,0 +1,75 @@
+/* ttv-file-window.h: reading trace files through small mapped windows.
+ * Every reader (LTT, LTTng 0.x, CTF) reads its tracefiles through these. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* How trace data is read (measured in bench/README.md, "I/O"): a window of
+ * the file is mapped, read, and unmapped when the reader moves past it.
+ * Mapping whole files made the resident memory grow to the trace's size
+ * unless pages were given back with madvise, which cost a TLB flush per
+ * block; reused buffers filled by pread cost a copy.  Windows of 512 KiB
+ * to 4 MiB all read as fast as a whole mapping; 1 MiB keeps the memory of
+ * a cursor small (a packet larger than that gets a window its size). */
+#define TTV_FILE_WINDOW_BYTES (1u << 20)
+
+/* An open tracefile: its descriptor and size, shared by its windows. */
+typedef struct _TtvMappedFile TtvMappedFile;
+
+TtvMappedFile *ttv_mapped_file_open (const char *path, GError **error);
+void           ttv_mapped_file_free (TtvMappedFile *file);
+const char    *ttv_mapped_file_get_path (const TtvMappedFile *file);
+guint64        ttv_mapped_file_get_size (const TtvMappedFile *file);
+/* For a trace still being written: takes the file's current size (never
+ * smaller: a file that shrank is an error naming it).  No window of the
+ * file may be in use across the call. */
+gboolean       ttv_mapped_file_update_size (TtvMappedFile *file, GError **error);
+
+/* One mapped range of a file; each cursor has its own.  Zero-initialized,
+ * or TTV_FILE_WINDOW_INIT, it maps nothing. */
+typedef struct {
+  const TtvMappedFile *file;  /* weak */
+  guint8 *map;                /* the mapping, NULL when none */
+  guint64 map_offset;         /* file offset of map[0] (page aligned) */
+  guint64 map_len;
+} TtvFileWindow;
+
+#define TTV_FILE_WINDOW_INIT(f) { (f), NULL, 0, 0 }
+
+/* Maps a window of at least TTV_FILE_WINDOW_BYTES holding the bytes
+ * [@offset, @offset + @length) (those past the end of the file excluded:
+ * see ttv_file_window_get_available).  NULL with @error when @offset is
+ * past the end of the file or mapping fails. */
+const guint8 *ttv_file_window_map (TtvFileWindow *w, guint64 offset, guint64 length, GError **error);
+
+/* A pointer to the bytes [@offset, @offset + @length) of the file, valid
+ * until the window maps another range or is cleared: the window already
+ * held them (no system call), or is moved to them. */
+static inline const guint8 *
+ttv_file_window_get (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
+{
+  if (G_LIKELY (w->map != NULL && offset >= w->map_offset && length <= w->map_len
+                && offset - w->map_offset <= w->map_len - length))
+    return w->map + (offset - w->map_offset);
+  return ttv_file_window_map (w, offset, length, error);
+}
+
+/* Bytes of the file the window holds from @offset on (0 when it does not
+ * hold @offset). */
+static inline guint64
+ttv_file_window_get_available (const TtvFileWindow *w, guint64 offset)
+{
+  if (w->map == NULL || offset < w->map_offset || offset - w->map_offset >= w->map_len)
+    return 0;
+  return w->map_len - (offset - w->map_offset);
+}
+
+/* Unmaps the window (its pages leave the process; the page cache keeps them). */
+void ttv_file_window_clear (TtvFileWindow *w);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvMappedFile, ttv_mapped_file_free)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TtvFileWindow, ttv_file_window_clear)
+
+G_END_DECLS

@@ -1,0 +1,887 @@
+/* ttv-decode-plan.c: a type tree compiled once into a plan (see
+ * ttv-decode-plan.h): each value is an operation whose kind, alignment, size
+ * and byte order are decided at compile time; references (sequence
+ * lengths, variant tags) become slots written when their field is read;
+ * structs of fixed-size members read them at constant offsets after one
+ * bounds check; text arrays are views.  Values and node layout are exactly
+ * those of the walk of the type tree in ttv-decoder.c. */
+#include "ttv-decode-plan.h"
+
+#include <string.h>
+
+typedef enum {
+  OP_U8,          /* byte-aligned integers of 8, 16, 32, 64 bits */
+  OP_U16,
+  OP_U32,
+  OP_U64,
+  OP_BITS,        /* any other integer: ttv_read_bits */
+  OP_F32,         /* byte-aligned floats */
+  OP_F64,
+  OP_FBITS,       /* a float at a bit position */
+  OP_STRING,
+  OP_TEXT,        /* a text array or sequence: a view of its bytes */
+  OP_ARRAY,       /* an array or sequence of nodes */
+  OP_STRUCT,
+  OP_VARIANT,
+} OpKind;
+
+typedef enum {
+  COUNT_FIXED,    /* an array's length */
+  COUNT_SLOT,     /* a field read before (a sequence length, a variant tag) */
+  COUNT_PREFIX,   /* an integer right before the data (LTT) */
+} CountKind;
+
+#define NO_SLOT 0xffffu
+#define MAX_SLOTS 64
+/* Enum tags below this select their variant option through a table. */
+#define TAG_TABLE 64
+
+typedef struct _Op Op;
+
+struct _Op {
+  guint8 kind;            /* OpKind */
+  guint8 swap;            /* byte-aligned reads: swap the bytes after loading */
+  guint8 sign;            /* integers: sign-extend from size bits */
+  guint8 count_kind;      /* CountKind: ARRAY, TEXT, VARIANT */
+  guint16 size;           /* bits: scalars */
+  guint16 slot;           /* scalars: slot the raw value goes to, or NO_SLOT */
+  guint16 count_slot;     /* COUNT_SLOT */
+  TtvByteOrder order;     /* OP_BITS, OP_FBITS */
+  guint align;            /* bits (>= 1): scalars, STRUCT */
+  const TtvType *type;    /* weak: the node's type */
+  guint64 length;         /* COUNT_FIXED */
+  Op *count_op;           /* COUNT_PREFIX: the prefix's scalar */
+  /* ARRAY and TEXT */
+  guint elem_align;
+  guint64 elem_min_bits;  /* each element takes at least this much */
+  /* ARRAY: children[0] is the element; STRUCT: the members; VARIANT: the options */
+  Op *children;
+  guint32 n_children;
+  TtvValue *tmpl;         /* STRUCT: member nodes (type, name); VARIANT: option nodes */
+  /* STRUCT whose members are all scalars at constant offsets from its
+   * aligned start: their offsets (bits), and the struct's size. */
+  guint32 *offsets;
+  guint64 fixed_bits;
+  /* The same when every member is a byte-aligned integer, float or
+   * fixed-length text array, none referenced: one load each. */
+  TtvFlatMember *loads;
+  TtvFlatLayout *layout;  /* the same, for printers */
+  gboolean has_slots;     /* STRUCT: a member is referenced (skipping must read it) */
+  /* VARIANT */
+  const TtvType *tag_type;  /* weak: the referenced enum, NULL for an integer index */
+  gint16 *tag_table;        /* enum tags < TAG_TABLE: option index, -1 for none */
+};
+
+/* One member of a struct read by loads alone. */
+typedef enum {
+  LOAD_U8, LOAD_S8, LOAD_U16, LOAD_S16, LOAD_U32, LOAD_S32, LOAD_U64,
+  LOAD_U16_SWAP, LOAD_S16_SWAP, LOAD_U32_SWAP, LOAD_S32_SWAP, LOAD_U64_SWAP,
+  LOAD_F32, LOAD_F32_SWAP, LOAD_TEXT,
+} LoadKind;
+
+/* One member of a struct read by loads alone: byte offset from the struct's
+ * start, LoadKind, elements of a text array. */
+typedef TtvFlatMember FlatLoad;
+
+struct _TtvDecodePlan {
+  Op root;
+  GPtrArray *owned;       /* every allocation of the plan */
+};
+
+TtvDecodePlan ttv_decode_no_plan;
+#define no_plan ttv_decode_no_plan
+
+/* --- compiling ------------------------------------------------------- */
+
+typedef struct {
+  const TtvType *type;    /* a struct being compiled */
+  Op *members;            /* its member operations */
+  guint member;           /* the one being compiled */
+} Frame;
+
+typedef struct {
+  Frame frames[TTV_DECODER_MAX_DEPTH + 1];
+  guint n_frames;
+  guint n_slots;
+  GPtrArray *owned;
+} Compiler;
+
+static gpointer
+owned_alloc0 (Compiler *c, gsize size)
+{
+  gpointer p = g_malloc0 (size);
+  g_ptr_array_add (c->owned, p);
+  return p;
+}
+
+static gboolean
+is_power_of_two (guint v)
+{
+  return v != 0 && (v & (v - 1)) == 0;
+}
+
+static guint
+align_of (const TtvType *t)
+{
+  return t->align_bits ? t->align_bits : 1;
+}
+
+/* The member a plain name refers to, as the walk finds it: in the enclosing
+ * structs innermost first, among the members decoded before, the last of
+ * that name; it must be an integer or an enum. */
+static Op *
+resolve_ref (Compiler *c, const char *ref, const TtvType **type)
+{
+  if (ref == NULL || strchr (ref, '.') != NULL || ref[0] == '^')
+    return NULL;  /* a path (maybe another scope) or a CTF 2 climb: only the walk sees them */
+  for (guint f = c->n_frames; f-- > 0;)
+    {
+      const Frame *fr = &c->frames[f];
+      for (guint i = fr->member; i-- > 0;)
+        {
+          const TtvField *m = g_ptr_array_index (fr->type->fields, i);
+          if (g_strcmp0 (m->name, ref) != 0)
+            continue;
+          if (m->type->kind != TTV_TYPE_INTEGER && m->type->kind != TTV_TYPE_ENUM)
+            return NULL;
+          *type = m->type;
+          return &fr->members[i];
+        }
+    }
+  return NULL;
+}
+
+static gboolean
+ref_slot (Compiler *c, const char *ref, guint16 *slot, const TtvType **type)
+{
+  Op *target = resolve_ref (c, ref, type);
+  if (target == NULL)
+    return FALSE;
+  if (target->slot == NO_SLOT)
+    {
+      if (c->n_slots == MAX_SLOTS)
+        return FALSE;
+      target->slot = (guint16) c->n_slots++;
+    }
+  *slot = target->slot;
+  return TRUE;
+}
+
+static gboolean compile_op (Compiler *c, const TtvType *t, Op *op, guint level);
+
+static gboolean
+compile_scalar (const TtvType *t, Op *op)
+{
+  /* CTF 2 encodings (LEB128, reversed bits; an enum's are its
+   * container's) are the walk's. */
+  const TtvType *bits = t->kind == TTV_TYPE_ENUM && t->container ? t->container : t;
+  if (bits->leb128 || bits->reverse_bits || t->leb128 || t->reverse_bits)
+    return FALSE;
+  op->size = (guint16) t->size_bits;
+  op->align = align_of (t);
+  op->order = t->byte_order;
+  op->swap = t->byte_order != TTV_BYTE_ORDER_NATIVE;
+  if (!is_power_of_two (op->align))
+    return FALSE;
+  gboolean bytes = op->align % 8 == 0;
+  if (t->kind == TTV_TYPE_FLOAT)
+    {
+      if (t->size_bits != 32 && t->size_bits != 64)
+        return FALSE;
+      op->kind = !bytes ? OP_FBITS : t->size_bits == 32 ? OP_F32 : OP_F64;
+      return TRUE;
+    }
+  if (t->size_bits < 1 || t->size_bits > 64)
+    return FALSE;
+  op->sign = t->is_signed && t->size_bits < 64;
+  switch (bytes ? t->size_bits : 0)
+    {
+    case 8: op->kind = OP_U8; break;
+    case 16: op->kind = OP_U16; break;
+    case 32: op->kind = OP_U32; break;
+    case 64: op->kind = OP_U64; break;
+    default: op->kind = OP_BITS; break;
+    }
+  return TRUE;
+}
+
+/* Where an array's count, or a variant's tag, comes from. */
+static gboolean
+compile_count (Compiler *c, const TtvType *t, Op *op, const TtvType **ref_type)
+{
+  *ref_type = NULL;
+  if (t->prefix)
+    {
+      if (t->prefix->kind != TTV_TYPE_INTEGER && t->prefix->kind != TTV_TYPE_ENUM)
+        return FALSE;
+      op->count_kind = COUNT_PREFIX;
+      op->count_op = owned_alloc0 (c, sizeof (Op));
+      op->count_op->slot = NO_SLOT;
+      op->count_op->type = t->prefix;
+      return compile_scalar (t->prefix, op->count_op);
+    }
+  op->count_kind = COUNT_SLOT;
+  return ref_slot (c, t->ref, &op->count_slot, ref_type);
+}
+
+static gboolean
+compile_array (Compiler *c, const TtvType *t, Op *op, guint level)
+{
+  const TtvType *e = t->element;
+  const TtvType *unused;
+  if (t->kind == TTV_TYPE_ARRAY)
+    {
+      op->count_kind = COUNT_FIXED;
+      op->length = t->length;
+    }
+  else if (!compile_count (c, t, op, &unused))
+    return FALSE;
+  op->elem_align = align_of (e);
+  if (!is_power_of_two (op->elem_align))
+    return FALSE;
+  op->elem_min_bits = e->fixed_size_bits > 0 ? (guint64) e->fixed_size_bits : e->kind == TTV_TYPE_STRING ? 8 : 1;
+  if (ttv_type_is_text_array (t))
+    {
+      op->kind = OP_TEXT;
+      return TRUE;
+    }
+  op->kind = OP_ARRAY;
+  op->children = owned_alloc0 (c, sizeof (Op));
+  op->n_children = 1;
+  return compile_op (c, e, &op->children[0], level + 1);
+}
+
+/* Members at constant offsets from the struct's aligned start: each a
+ * scalar whose alignment divides the struct's. */
+static gboolean
+is_fixed_text (const Op *m)
+{
+  return m->kind == OP_TEXT && m->count_kind == COUNT_FIXED && m->length <= G_MAXUINT32 / 8;
+}
+
+/* How a flat struct's member loads (FALSE: not by a load alone). */
+static gboolean
+load_kind (const Op *m, LoadKind *kind)
+{
+  if (m->slot != NO_SLOT)
+    return FALSE;
+  switch (m->kind)
+    {
+    case OP_U8: *kind = m->sign ? LOAD_S8 : LOAD_U8; return TRUE;
+    case OP_U16: *kind = m->swap ? (m->sign ? LOAD_S16_SWAP : LOAD_U16_SWAP) : m->sign ? LOAD_S16 : LOAD_U16; return TRUE;
+    case OP_U32: *kind = m->swap ? (m->sign ? LOAD_S32_SWAP : LOAD_U32_SWAP) : m->sign ? LOAD_S32 : LOAD_U32; return TRUE;
+    case OP_U64: case OP_F64: *kind = m->swap ? LOAD_U64_SWAP : LOAD_U64; return TRUE;
+    case OP_F32: *kind = m->swap ? LOAD_F32_SWAP : LOAD_F32; return TRUE;
+    case OP_TEXT: *kind = LOAD_TEXT; return is_fixed_text (m);
+    default: return FALSE;
+    }
+}
+
+static void
+compile_flat (Compiler *c, const TtvType *t, Op *op)
+{
+  guint64 off = 0;
+  for (guint i = 0; i < op->n_children; i++)
+    {
+      const Op *m = &op->children[i];
+      guint align = m->kind == OP_TEXT ? m->elem_align : m->align;
+      if ((m->kind > OP_FBITS && !is_fixed_text (m)) || op->align % align != 0)
+        return;
+      off = ttv_align_up (off, align) + (m->kind == OP_TEXT ? m->length * 8 : m->size);
+      if (off > G_MAXUINT32)
+        return;
+    }
+  op->offsets = owned_alloc0 (c, sizeof (guint32) * MAX (op->n_children, 1));
+  off = 0;
+  for (guint i = 0; i < op->n_children; i++)
+    {
+      const Op *m = &op->children[i];
+      off = ttv_align_up (off, m->kind == OP_TEXT ? m->elem_align : m->align);
+      op->offsets[i] = (guint32) off;
+      off += m->kind == OP_TEXT ? m->length * 8 : m->size;
+    }
+  op->fixed_bits = off;
+  if (op->align % 8 != 0)
+    return;
+  FlatLoad *loads = owned_alloc0 (c, sizeof (FlatLoad) * MAX (op->n_children, 1));
+  for (guint i = 0; i < op->n_children; i++)
+    {
+      LoadKind kind;
+      if (!load_kind (&op->children[i], &kind) || op->offsets[i] % 8 != 0)
+        return;
+      loads[i].byte = op->offsets[i] / 8;
+      loads[i].load = kind;
+      loads[i].length = (guint32) op->children[i].length;
+    }
+  op->loads = loads;
+  op->layout = owned_alloc0 (c, sizeof (TtvFlatLayout));
+  op->layout->align_bits = op->align;
+  op->layout->size_bits = op->fixed_bits;
+  op->layout->n_members = op->n_children;
+  op->layout->members = loads;
+}
+
+static gboolean
+compile_struct (Compiler *c, const TtvType *t, Op *op, guint level)
+{
+  op->kind = OP_STRUCT;
+  op->align = align_of (t);
+  if (!is_power_of_two (op->align) || c->n_frames > TTV_DECODER_MAX_DEPTH)
+    return FALSE;
+  op->n_children = t->fields->len;
+  op->children = owned_alloc0 (c, sizeof (Op) * MAX (op->n_children, 1));
+  op->tmpl = owned_alloc0 (c, sizeof (TtvValue) * MAX (op->n_children, 1));
+  Frame *fr = &c->frames[c->n_frames++];
+  fr->type = t;
+  fr->members = op->children;
+  for (guint i = 0; i < op->n_children; i++)
+    {
+      const TtvField *f = g_ptr_array_index (t->fields, i);
+      op->tmpl[i].type = f->type;
+      op->tmpl[i].name = f->name;
+      op->children[i].slot = NO_SLOT;
+    }
+  gboolean ok = TRUE;
+  for (guint i = 0; i < op->n_children && ok; i++)
+    {
+      fr->member = i;
+      ok = compile_op (c, ((const TtvField *) g_ptr_array_index (t->fields, i))->type, &op->children[i],
+                       level + 1);
+    }
+  c->n_frames--;
+  /* References to these members come from inside the struct: all seen. */
+  for (guint i = 0; i < op->n_children; i++)
+    op->has_slots |= op->children[i].slot != NO_SLOT;
+  if (ok)
+    compile_flat (c, t, op);
+  return ok;
+}
+
+static gboolean
+compile_variant (Compiler *c, const TtvType *t, Op *op, guint level)
+{
+  op->kind = OP_VARIANT;
+  /* CTF 2 variants chosen by ranges, and optionals, are the walk's. */
+  if (t->option_ranges != NULL || t->optional)
+    return FALSE;
+  const TtvType *ref_type;
+  if (!compile_count (c, t, op, &ref_type))
+    return FALSE;
+  if (ref_type && ref_type->kind == TTV_TYPE_ENUM)
+    {
+      op->tag_type = ref_type;
+      op->tag_table = owned_alloc0 (c, sizeof (gint16) * TAG_TABLE);
+      for (guint v = 0; v < TAG_TABLE; v++)
+        op->tag_table[v] = (gint16) ttv_decoder_variant_option (t, ref_type, v);
+    }
+  op->n_children = t->fields->len;
+  op->children = owned_alloc0 (c, sizeof (Op) * MAX (op->n_children, 1));
+  op->tmpl = owned_alloc0 (c, sizeof (TtvValue) * MAX (op->n_children, 1));
+  for (guint i = 0; i < op->n_children; i++)
+    {
+      const TtvField *f = g_ptr_array_index (t->fields, i);
+      op->tmpl[i].type = f->type;
+      op->tmpl[i].name = f->name;
+      op->children[i].slot = NO_SLOT;
+      if (!compile_op (c, f->type, &op->children[i], level + 1))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+compile_op (Compiler *c, const TtvType *t, Op *op, guint level)
+{
+  /* The walk refuses deeper trees with an error: let it. */
+  if (level > TTV_DECODER_MAX_DEPTH)
+    return FALSE;
+  op->type = t;
+  switch (t->kind)
+    {
+    case TTV_TYPE_INTEGER:
+    case TTV_TYPE_ENUM:
+    case TTV_TYPE_FLOAT:
+      return compile_scalar (t, op);
+    case TTV_TYPE_STRING:
+      /* NUL-terminated bytes only: CTF 2's sized and UTF-16/32 strings are
+       * the walk's. */
+      op->kind = OP_STRING;
+      return !t->static_length && t->ref == NULL
+             && (t->encoding == TTV_ENCODING_NONE || t->encoding == TTV_ENCODING_UTF8);
+    case TTV_TYPE_ARRAY:
+    case TTV_TYPE_SEQUENCE:
+      return compile_array (c, t, op, level);
+    case TTV_TYPE_STRUCT:
+      return compile_struct (c, t, op, level);
+    case TTV_TYPE_VARIANT:
+      return compile_variant (c, t, op, level);
+    }
+  return FALSE;
+}
+
+void
+ttv_decode_plan_free (gpointer p)
+{
+  TtvDecodePlan *plan = p;
+  if (plan == NULL || plan == &no_plan)
+    return;
+  g_ptr_array_unref (plan->owned);
+  g_free (plan);
+}
+
+const TtvDecodePlan *
+ttv_decode_plan_compile (const TtvType *type)
+{
+  TtvType *t = (TtvType *) type;
+  TtvDecodePlan *plan;
+  Compiler c = { .owned = g_ptr_array_new_with_free_func (g_free) };
+  plan = g_new0 (TtvDecodePlan, 1);
+  plan->root.slot = NO_SLOT;
+  if (compile_op (&c, type, &plan->root, 1))
+    plan->owned = c.owned;
+  else
+    {
+      g_ptr_array_unref (c.owned);
+      g_free (plan);
+      plan = &no_plan;
+    }
+  if (!g_atomic_pointer_compare_and_exchange (&t->plan, NULL, plan))
+    {
+      ttv_decode_plan_free (plan);
+      plan = g_atomic_pointer_get (&t->plan);
+    }
+  return plan == &no_plan ? NULL : plan;
+}
+
+/* --- running --------------------------------------------------------- */
+
+typedef struct {
+  TtvDecoder *d;          /* NULL: skipping, no nodes */
+  const guint8 *buf;
+  guint64 bits;
+  guint64 slots[MAX_SLOTS];
+} Run;
+
+/* Loads a byte-aligned scalar at byte @p. */
+static inline guint64
+load (const Op *op, const guint8 *p)
+{
+  switch (op->kind)
+    {
+    case OP_U8:
+      return p[0];
+    case OP_U16:
+    {
+      guint16 x;
+      memcpy (&x, p, 2);
+      return op->swap ? GUINT16_SWAP_LE_BE (x) : x;
+    }
+    case OP_U32:
+    case OP_F32:
+    {
+      guint32 x;
+      memcpy (&x, p, 4);
+      return op->swap ? GUINT32_SWAP_LE_BE (x) : x;
+    }
+    default:
+    {
+      guint64 x;
+      memcpy (&x, p, 8);
+      return op->swap ? GUINT64_SWAP_LE_BE (x) : x;
+    }
+    }
+}
+
+/* A bit field: from one 64-bit load when the buffer has those bytes. */
+static inline guint64
+read_bits (const Op *op, const guint8 *buf, guint64 buf_bits, guint64 p)
+{
+  guint shift = (guint) (p & 7);
+  if (op->order == TTV_BYTE_ORDER_LITTLE && shift + op->size <= 64 && (p >> 3) + 8 <= (buf_bits >> 3))
+    {
+      guint64 w;
+      memcpy (&w, buf + (p >> 3), 8);
+      w = GUINT64_FROM_LE (w) >> shift;
+      return op->size < 64 ? w & ((G_GUINT64_CONSTANT (1) << op->size) - 1) : w;
+    }
+  return ttv_read_bits (buf, p, op->size, op->order);
+}
+
+/* Reads the scalar at bit @p (bounds checked by the caller). */
+static inline guint64
+read_scalar_at (const Op *op, const guint8 *buf, guint64 buf_bits, guint64 p)
+{
+  guint64 raw = op->kind == OP_BITS || op->kind == OP_FBITS
+                ? read_bits (op, buf, buf_bits, p)
+                : load (op, buf + (p >> 3));
+  if (op->sign && (raw >> (op->size - 1)) & 1)
+    raw |= ~(guint64) 0 << op->size;
+  return raw;
+}
+
+/* Stores a scalar's raw value in its node (and slot). */
+static inline void
+store_scalar (Run *r, const Op *op, guint32 node, guint64 raw)
+{
+  if (op->slot != NO_SLOT)
+    r->slots[op->slot] = raw;
+  if (r->d == NULL)
+    return;
+  TtvValue *v = &r->d->nodes[node];
+  if (op->kind == OP_F32 || (op->kind == OP_FBITS && op->size == 32))
+    {
+      guint32 r32 = (guint32) raw;
+      float f;
+      memcpy (&f, &r32, 4);
+      v->v.f = f;
+    }
+  else if (op->kind >= OP_F32)
+    memcpy (&v->v.f, &raw, 8);
+  else
+    v->v.u = raw;
+}
+
+static inline gboolean
+read_scalar (Run *r, const Op *op, guint64 *pos, guint64 *raw)
+{
+  guint64 p = ttv_align_up (*pos, op->align);
+  if (G_UNLIKELY (p > r->bits || r->bits - p < op->size))
+    return FALSE;
+  *raw = read_scalar_at (op, r->buf, r->bits, p);
+  *pos = p + op->size;
+  return TRUE;
+}
+
+static gboolean run_op (Run *r, const Op *op, guint32 node, guint64 *pos);
+
+/* The members of a flat struct whose bytes start at @b, into @v. */
+static void
+run_loads (const FlatLoad *loads, guint32 n, const guint8 *b, TtvValue *v)
+{
+  for (guint32 i = 0; i < n; i++)
+    {
+      const guint8 *q = b + loads[i].byte;
+      guint16 x16;
+      guint32 x32;
+      guint64 x64;
+      float f;
+      switch ((LoadKind) loads[i].load)
+        {
+        case LOAD_U8: v[i].v.u = q[0]; break;
+        case LOAD_S8: v[i].v.s = (gint8) q[0]; break;
+        case LOAD_U16: memcpy (&x16, q, 2); v[i].v.u = x16; break;
+        case LOAD_S16: memcpy (&x16, q, 2); v[i].v.s = (gint16) x16; break;
+        case LOAD_U32: memcpy (&x32, q, 4); v[i].v.u = x32; break;
+        case LOAD_S32: memcpy (&x32, q, 4); v[i].v.s = (gint32) x32; break;
+        case LOAD_U64: memcpy (&x64, q, 8); v[i].v.u = x64; break;
+        case LOAD_U16_SWAP: memcpy (&x16, q, 2); v[i].v.u = GUINT16_SWAP_LE_BE (x16); break;
+        case LOAD_S16_SWAP: memcpy (&x16, q, 2); v[i].v.s = (gint16) GUINT16_SWAP_LE_BE (x16); break;
+        case LOAD_U32_SWAP: memcpy (&x32, q, 4); v[i].v.u = GUINT32_SWAP_LE_BE (x32); break;
+        case LOAD_S32_SWAP: memcpy (&x32, q, 4); v[i].v.s = (gint32) GUINT32_SWAP_LE_BE (x32); break;
+        case LOAD_U64_SWAP: memcpy (&x64, q, 8); v[i].v.u = GUINT64_SWAP_LE_BE (x64); break;
+        case LOAD_F32: memcpy (&f, q, 4); v[i].v.f = f; break;
+        case LOAD_F32_SWAP:
+          memcpy (&x32, q, 4);
+          x32 = GUINT32_SWAP_LE_BE (x32);
+          memcpy (&f, &x32, 4);
+          v[i].v.f = f;
+          break;
+        case LOAD_TEXT:
+          v[i].v.string.str = (const char *) q;
+          v[i].v.string.len = loads[i].length;
+          break;
+        }
+    }
+}
+
+const TtvFlatLayout *
+ttv_type_get_flat_layout (const TtvType *type)
+{
+  const TtvDecodePlan *plan = ttv_decode_plan_get (type);
+  return plan && plan->root.kind == OP_STRUCT ? plan->root.layout : NULL;
+}
+
+void
+ttv_flat_layout_load (const TtvFlatLayout *layout, guint i, const guint8 *base, TtvValue *out)
+{
+  run_loads (&layout->members[i], 1, base, out);
+}
+
+static gboolean
+get_count (Run *r, const Op *op, guint64 *pos, guint64 *count)
+{
+  switch (op->count_kind)
+    {
+    case COUNT_FIXED:
+      *count = op->length;
+      return TRUE;
+    case COUNT_SLOT:
+      *count = r->slots[op->count_slot];
+      return TRUE;
+    default:
+      return read_scalar (r, op->count_op, pos, count);
+    }
+}
+
+static gboolean
+run_array (Run *r, const Op *op, guint32 node, guint64 *pos)
+{
+  guint64 n;
+  if (!get_count (r, op, pos, &n))
+    return FALSE;
+  guint64 left = r->bits > *pos ? r->bits - *pos : 0;
+  if (n > left / op->elem_min_bits && n > 0)
+    return FALSE;
+  guint64 p = ttv_align_up (*pos, op->elem_align);
+  if (op->kind == OP_TEXT)
+    {
+      /* Bytes: one view. */
+      if (p > r->bits || (r->bits - p) / 8 < n)
+        return FALSE;
+      if (r->d)
+        {
+          TtvValue *v = &r->d->nodes[node];
+          v->v.string.str = (const char *) r->buf + p / 8;
+          v->v.string.len = (guint32) n;
+        }
+      *pos = p + n * 8;
+      return TRUE;
+    }
+  const Op *e = &op->children[0];
+  guint32 first = 0;
+  if (r->d)
+    {
+      if (n > TTV_DECODER_MAX_NODES - r->d->n_nodes)
+        return FALSE;
+      TtvValue elem = { .type = e->type };
+      ttv_decoder_reserve (r->d, (guint32) n);
+      first = r->d->n_nodes;
+      for (guint32 i = 0; i < n; i++)
+        r->d->nodes[first + i] = elem;
+      r->d->n_nodes += (guint32) n;
+      r->d->nodes[node].first_child = first;
+      r->d->nodes[node].n_children = (guint32) n;
+    }
+  *pos = p;
+  if (e->kind <= OP_FBITS && r->d == NULL && e->size % e->align == 0)
+    {
+      /* Skipping scalars without padding between them. */
+      if (p > r->bits || (r->bits - p) / e->size < n)
+        return FALSE;
+      *pos = p + n * e->size;
+      return TRUE;
+    }
+  if (e->kind <= OP_FBITS)
+    {
+      for (guint32 i = 0; i < n; i++)
+        {
+          guint64 raw;
+          if (!read_scalar (r, e, pos, &raw))
+            return FALSE;
+          store_scalar (r, e, first + i, raw);
+        }
+      return TRUE;
+    }
+  for (guint32 i = 0; i < n; i++)
+    if (!run_op (r, e, first + i, pos))
+      return FALSE;
+  return TRUE;
+}
+
+static inline gboolean
+run_string (Run *r, guint32 node, guint64 *pos)
+{
+  guint64 p = ttv_align_up (*pos, 8);
+  if (p > r->bits)
+    return FALSE;
+  const char *s = (const char *) r->buf + p / 8;
+  const char *nul = memchr (s, '\0', (r->bits - p) / 8);
+  if (nul == NULL)
+    return FALSE;
+  if (r->d)
+    {
+      TtvValue *v = &r->d->nodes[node];
+      v->v.string.str = s;
+      v->v.string.len = (guint32) (nul - s);
+    }
+  *pos = p + ((guint64) (nul - s) + 1) * 8;
+  return TRUE;
+}
+
+static gboolean
+run_struct (Run *r, const Op *op, guint32 node, guint64 *pos)
+{
+  guint64 p = ttv_align_up (*pos, op->align);
+  guint32 n = op->n_children, first = 0;
+  if (r->d)
+    {
+      if (n > TTV_DECODER_MAX_NODES - r->d->n_nodes)
+        return FALSE;
+      first = ttv_decoder_alloc (r->d, n, op->tmpl);
+      r->d->nodes[node].first_child = first;
+      r->d->nodes[node].n_children = n;
+    }
+  if (op->offsets)
+    {
+      /* One bounds check, then loads at constant offsets. */
+      if (G_UNLIKELY (p > r->bits || r->bits - p < op->fixed_bits))
+        return FALSE;
+      *pos = p + op->fixed_bits;
+      if (op->loads && r->d)
+        {
+          run_loads (op->loads, n, r->buf + p / 8, &r->d->nodes[first]);
+          return TRUE;
+        }
+      for (guint32 i = 0; i < n && (r->d || op->has_slots); i++)
+        {
+          const Op *m = &op->children[i];
+          if (m->kind == OP_TEXT)
+            {
+              if (r->d)
+                {
+                  TtvValue *v = &r->d->nodes[first + i];
+                  v->v.string.str = (const char *) r->buf + (p + op->offsets[i]) / 8;
+                  v->v.string.len = (guint32) m->length;
+                }
+              continue;
+            }
+          store_scalar (r, m, first + i, read_scalar_at (m, r->buf, r->bits, p + op->offsets[i]));
+        }
+      return TRUE;
+    }
+  *pos = p;
+  for (guint32 i = 0; i < n; i++)
+    {
+      const Op *m = &op->children[i];
+      /* Scalars and strings here, the rest through run_op. */
+      if (m->kind <= OP_FBITS)
+        {
+          guint64 raw;
+          if (!read_scalar (r, m, pos, &raw))
+            return FALSE;
+          store_scalar (r, m, first + i, raw);
+        }
+      else if (m->kind == OP_STRING)
+        {
+          if (!run_string (r, first + i, pos))
+            return FALSE;
+        }
+      else if (!run_op (r, m, first + i, pos))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+run_variant (Run *r, const Op *op, guint32 node, guint64 *pos)
+{
+  guint64 tag;
+  if (!get_count (r, op, pos, &tag))
+    return FALSE;
+  gint opt;
+  if (op->tag_type == NULL)
+    opt = tag < op->n_children ? (gint) tag : -1;
+  else if (tag < TAG_TABLE)
+    opt = op->tag_table[tag];
+  else
+    opt = ttv_decoder_variant_option (op->type, op->tag_type, tag);
+  if (opt < 0)
+    return FALSE;
+  guint32 child = 0;
+  if (r->d)
+    {
+      if (1 > TTV_DECODER_MAX_NODES - r->d->n_nodes)
+        return FALSE;
+      r->d->nodes[node].v.u = tag;
+      child = ttv_decoder_alloc (r->d, 1, &op->tmpl[opt]);
+      r->d->nodes[node].first_child = child;
+      r->d->nodes[node].n_children = 1;
+    }
+  return run_op (r, &op->children[opt], child, pos);
+}
+
+static gboolean
+run_op (Run *r, const Op *op, guint32 node, guint64 *pos)
+{
+  switch (op->kind)
+    {
+    case OP_STRING:
+      return run_string (r, node, pos);
+    case OP_TEXT:
+    case OP_ARRAY:
+      return run_array (r, op, node, pos);
+    case OP_STRUCT:
+      return run_struct (r, op, node, pos);
+    case OP_VARIANT:
+      return run_variant (r, op, node, pos);
+    default:
+      {
+        guint64 raw;
+        if (!read_scalar (r, op, pos, &raw))
+          return FALSE;
+        store_scalar (r, op, node, raw);
+        return TRUE;
+      }
+    }
+}
+
+gint32
+ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const TtvType *type, const guint8 *buf,
+                        guint64 buf_bits, guint64 *bit_pos)
+{
+  const Op *op = &plan->root;
+  guint32 root = d->n_nodes;
+  if (G_LIKELY (op->loads != NULL))
+    {
+      /* A flat struct (most payloads): its members are loads. */
+      guint64 p = ttv_align_up (*bit_pos, op->align);
+      guint32 n = op->n_children;
+      if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root))
+        return -1;
+      ttv_decoder_reserve (d, n + 1);
+      TtvValue *v = &d->nodes[root];
+      v->type = type;
+      v->name = NULL;
+      v->first_child = root + 1;
+      v->n_children = n;
+      memset (&v->v, 0, sizeof v->v);
+      /* A few nodes: copied inline (a call to memcpy costs more). */
+      for (guint32 i = 0; i < n; i++)
+        v[i + 1] = op->tmpl[i];
+      run_loads (op->loads, n, buf + p / 8, v + 1);
+      d->n_nodes = root + 1 + n;
+      *bit_pos = p + op->fixed_bits;
+      return (gint32) root;
+    }
+  ttv_decoder_alloc (d, 1, NULL);
+  d->nodes[root].type = type;
+  guint64 pos = *bit_pos;
+  if (!ttv_decode_plan_run (plan, d, root, buf, buf_bits, &pos))
+    {
+      d->n_nodes = root;
+      return -1;
+    }
+  *bit_pos = pos;
+  return (gint32) root;
+}
+
+gboolean
+ttv_decode_plan_run (const TtvDecodePlan *plan, TtvDecoder *d, guint32 node, const guint8 *buf,
+                     guint64 buf_bits, guint64 *bit_pos)
+{
+  Run r;
+  r.d = d;
+  r.buf = buf;
+  r.bits = buf_bits;
+  return run_op (&r, &plan->root, node, bit_pos);
+}
+
+gboolean
+ttv_decode_plan_skip (const TtvDecodePlan *plan, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos)
+{
+  Run r;
+  r.d = NULL;
+  r.buf = buf;
+  r.bits = buf_bits;
+  return run_op (&r, &plan->root, 0, bit_pos);
+}

@@ -1,0 +1,70 @@
+/* ttv-decoder-private.h: the decoder's state, shared by the walk of the type
+ * tree (ttv-decoder.c) and the compiled plans (ttv-decode-plan.c). */
+#pragma once
+
+#include "ttv-decoder.h"
+
+#include <string.h>
+
+G_BEGIN_DECLS
+
+/* Guards against hostile lengths: no event may expand to more nodes. */
+#define TTV_DECODER_MAX_NODES (1u << 24)
+#define TTV_DECODER_MAX_DEPTH 64
+
+typedef struct {
+  const char *name;   /* weak: the caller's literal */
+  guint32 node;
+} TtvDecoderScope;
+
+struct _TtvDecoder {
+  TtvValue *nodes;    /* owned, [cap] */
+  guint32 n_nodes, cap;
+  TtvDecoderScope *scopes;  /* owned, [scopes_cap], in registration order */
+  guint n_scopes, scopes_cap;
+  /* The walk's compounds being decoded, innermost last, for relative
+   * references: (node index, number of children filled so far). */
+  guint32 *open;      /* owned, pairs, [open_cap * 2] */
+  guint n_open, open_cap;
+  guint depth;
+  /* Strings the bytes do not hold as NUL-terminated UTF-8 (CTF 2 static
+   * and dynamic lengths, UTF-16/32), converted for this event. */
+  GStringChunk *arena;
+  gboolean arena_used;
+};
+
+void ttv_decoder_grow (TtvDecoder *d, guint32 n);
+/* The option of CTF 1.8 or LTT variant @t that @tag selects, -1 for none:
+ * an enum tag (@tag_type) by its label, where a label of one leading
+ * underscore also names the option without it (field names lose one,
+ * labels do not: `_callsite` selects `string _callsite;`, stored as
+ * "callsite"); an integer tag (@tag_type NULL or not an enum) by index. */
+gint ttv_decoder_variant_option (const TtvType *t, const TtvType *tag_type, guint64 tag);
+/* ttv_decoder_decode without the type's plan: the walk of its tree (tests
+ * compare the two). */
+gint32 ttv_decoder_decode_walk (TtvDecoder *d, const TtvType *type, const char *scope_name,
+                                const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error);
+
+/* Makes room for @n more nodes (the caller checked TTV_DECODER_MAX_NODES). */
+static inline void
+ttv_decoder_reserve (TtvDecoder *d, guint32 n)
+{
+  if (G_UNLIKELY (d->cap - d->n_nodes < n))
+    ttv_decoder_grow (d, n);
+}
+
+/* Appends @n nodes copied from @tmpl (zeroed when NULL); returns the first. */
+static inline guint32
+ttv_decoder_alloc (TtvDecoder *d, guint32 n, const TtvValue *tmpl)
+{
+  ttv_decoder_reserve (d, n);
+  guint32 first = d->n_nodes;
+  if (tmpl)
+    memcpy (d->nodes + first, tmpl, sizeof (TtvValue) * n);
+  else
+    memset (d->nodes + first, 0, sizeof (TtvValue) * n);
+  d->n_nodes += n;
+  return first;
+}
+
+G_END_DECLS

@@ -1,0 +1,125 @@
+/* test-text.c: the report's number writers give the bytes printf gives:
+ * decimal, hexadecimal, octal, padded, and "%g" on millions of doubles. */
+#include "ttv-text.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static void
+check_u64 (guint64 v)
+{
+  char a[TTV_TEXT_NUMBER_MAX + 1], b[TTV_TEXT_NUMBER_MAX + 1];
+  *ttv_text_put_u64 (a, v) = '\0';
+  snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, v);
+  g_assert_cmpstr (a, ==, b);
+  *ttv_text_put_i64 (a, (gint64) v) = '\0';
+  snprintf (b, sizeof b, "%" G_GINT64_FORMAT, (gint64) v);
+  g_assert_cmpstr (a, ==, b);
+  *ttv_text_put_hex (a, v, TRUE) = '\0';
+  snprintf (b, sizeof b, "%" G_GINT64_MODIFIER "X", v);
+  g_assert_cmpstr (a, ==, b);
+  *ttv_text_put_hex (a, v, FALSE) = '\0';
+  snprintf (b, sizeof b, "%" G_GINT64_MODIFIER "x", v);
+  g_assert_cmpstr (a, ==, b);
+  *ttv_text_put_octal (a, v) = '\0';
+  snprintf (b, sizeof b, "%" G_GINT64_MODIFIER "o", v);
+  g_assert_cmpstr (a, ==, b);
+  *ttv_text_put_u64_padded (a, v % 1000000000u, 9) = '\0';
+  snprintf (b, sizeof b, "%09" G_GUINT64_FORMAT, v % 1000000000u);
+  g_assert_cmpstr (a, ==, b);
+  *ttv_text_put_ns9 (a, (guint32) (v % 1000000000u)) = '\0';
+  g_assert_cmpstr (a, ==, b);
+}
+
+static void
+test_integers (void)
+{
+  static const guint64 edges[] = { 0, 1, 9, 10, 99, 100, 999, 1000, G_MAXINT32, G_MAXUINT32,
+                                   G_MAXINT64, (guint64) G_MAXINT64 + 1, G_MAXUINT64 };
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    {
+      check_u64 (edges[i]);
+      check_u64 (edges[i] - 1);
+    }
+  g_autoptr (GRand) r = g_rand_new_with_seed (7);
+  for (guint i = 0; i < 200000; i++)
+    {
+      guint64 v = ((guint64) g_rand_int (r) << 32) | g_rand_int (r);
+      check_u64 (v >> g_rand_int_range (r, 0, 64));
+    }
+}
+
+static void
+check_g (double v)
+{
+  char a[TTV_TEXT_NUMBER_MAX + 1], b[TTV_TEXT_NUMBER_MAX + 1];
+  *ttv_text_put_double_g (a, v) = '\0';
+  snprintf (b, sizeof b, "%g", v);
+  if (g_strcmp0 (a, b) != 0)
+    g_error ("%%g of %.17g: ttv %s, printf %s", v, a, b);
+}
+
+static void
+test_double_g (void)
+{
+  static const double edges[] = { 0.0, -0.0, 1, -1, 0.1, 0.5, 1.5, 2.5, 1e-4, 9.99999e-5, 1e-5, 123456,
+                                  999999, 999999.5, 999999.4999, 1e6, 1234567, 1e15, 1e16, 1e17, 1e22,
+                                  1e23, 1e300, 1e-300, 5e-324, 1.7976931348623157e308, 0.000123456789,
+                                  3.14159265358979, 1.0 / 3, 2.0 / 3, 100000, 99999.95, 0.0001234565 };
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    {
+      check_g (edges[i]);
+      check_g (-edges[i]);
+    }
+  check_g (INFINITY);
+  check_g (-INFINITY);
+  check_g (NAN);
+  check_g (-NAN);
+  g_autoptr (GRand) r = g_rand_new_with_seed (11);
+  for (guint i = 0; i < 150000; i++)
+    {
+      /* Any bits; decimals of a few digits, and their neighbours (ties of
+       * rounding live there); float values widened, as CTF floats are. */
+      guint64 bits = ((guint64) g_rand_int (r) << 32) | g_rand_int (r);
+      double d;
+      memcpy (&d, &bits, 8);
+      check_g (d);
+      double dec = (double) g_rand_int_range (r, -10000000, 10000000) / pow (10, g_rand_int_range (r, 0, 12));
+      check_g (dec);
+      check_g (nextafter (dec, INFINITY));
+      check_g (nextafter (dec, -INFINITY));
+      check_g ((float) dec);
+      check_g (g_rand_double_range (r, -1000, 1000));
+    }
+}
+
+/* The writer grows its string as pieces come. */
+static void
+test_writer (void)
+{
+  g_autoptr (GString) out = g_string_new ("head:");
+  g_autoptr (GString) expect = g_string_new ("head:");
+  TtvTextWriter w;
+  ttv_text_writer_begin (&w, out);
+  for (guint64 i = 0; i < 100000; i++)
+    {
+      char *p = ttv_text_writer_need (&w, TTV_TEXT_NUMBER_MAX + 1);
+      p = ttv_text_put_u64 (p, i * 7919);
+      *p++ = ' ';
+      w.p = p;
+      g_string_append_printf (expect, "%" G_GUINT64_FORMAT " ", i * 7919);
+    }
+  ttv_text_writer_end (&w);
+  g_assert_cmpuint (out->len, ==, expect->len);
+  g_assert_cmpstr (out->str, ==, expect->str);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/text/integers", test_integers);
+  g_test_add_func ("/core/text/double-g", test_double_g);
+  g_test_add_func ("/core/text/writer", test_writer);
+  return g_test_run ();
+}
