@@ -53,6 +53,16 @@ activate_first_bookmark () {
   xdotool mousemove --window "$1" $((WIDTH - 120)) 300 click --repeat 2 --delay 80 1
 }
 
+# Double-clicks the bookmarks panel's first row until the current time is
+# $2 (a loaded machine may lay the panel's rows out after the first click).
+bookmark_goes_to () {
+  for _attempt in 1 2 3 4 5; do
+    activate_first_bookmark "$1"
+    wait_for "grep -q \"^current: $2\" \"$TTV_TEST_MODULE_LOG\"" 60 && return 0
+  done
+  return 1
+}
+
 echo "1..29"
 cp -r "$SAMPLE" "$WORK/trace"
 rm -f "$WORK/trace/info/bookmarks.xml"
@@ -143,9 +153,7 @@ check "the saved bookmark is loaded into the tab's list" \
   'wait_for "grep -q \"bookmarks:.*\[first-mark\]\" \"$TTV_TEST_MODULE_LOG\"" 300'
 shoot "$SHOTS/ttv-reopened.png"
 # In the bookmarks panel: its row takes the tab to the bookmark's time.
-activate_first_bookmark "$win"
-check "the bookmarks panel lists it: its row goes to $mark_time" \
-  'wait_for "grep -q \"^current: $mark_time\" \"$TTV_TEST_MODULE_LOG\"" 300'
+check "the bookmarks panel lists it: its row goes to $mark_time" 'bookmark_goes_to "$win" "$mark_time"'
 # Delete, with the keyboard in the panel: out of the file, Undo offered.
 xdotool key --clearmodifiers Delete
 check "Delete in the bookmarks panel takes it out of info/bookmarks.xml" \
