@@ -733,7 +733,7 @@ ttv_histogram_viewer_new (TtvTabState *state)
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
 
   self->area = gtk_drawing_area_new ();
-  gtk_widget_set_size_request (self->area, 200, 120);
+  gtk_widget_set_size_request (self->area, 200, 64);   /* an overview strip above other views */
   gtk_widget_add_events (self->area, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK
                          | GDK_BUTTON1_MOTION_MASK);
   gtk_widget_set_has_tooltip (self->area, TRUE);

@@ -66,7 +66,8 @@ update_actions (TtvWindow *self)
 {
   static const char *const need_tab[] = {
     "add-trace", "add-trace-archive", "close-tab", "zoom-in", "zoom-out", "zoom-fit", "add-bookmark", "find",
-    "info", "show-bookmarks", "show-viewer", "follow", "filter",
+    "info", "show-bookmarks", "show-viewer", "follow", "filter", "split-view-right", "split-view-down",
+    "move-view", "close-view", "reset-layout",
   };
   TtvTab *tab = current_tab (self);
   g_autofree char *title = NULL;
@@ -646,6 +647,41 @@ act_show_viewer (GSimpleAction *a, GVariant *p, gpointer self)
 }
 
 static void
+act_split_view_right (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_layout_split (ttv_tab_get_layout (current_tab (self)), GTK_ORIENTATION_HORIZONTAL);
+}
+
+static void
+act_split_view_down (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_layout_split (ttv_tab_get_layout (current_tab (self)), GTK_ORIENTATION_VERTICAL);
+}
+
+static void
+act_move_view (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_layout_move_to_next_pane (ttv_tab_get_layout (current_tab (self)));
+}
+
+static void
+act_close_view (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_layout_close_viewer (ttv_tab_get_layout (current_tab (self)));
+}
+
+static void
+act_reset_layout (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_layout_reset (ttv_tab_get_layout (current_tab (self)));
+}
+
+static void
 act_show_bookmarks (GSimpleAction *a, GVariant *state, gpointer self)
 {
   g_simple_action_set_state (a, state);
@@ -790,6 +826,11 @@ static const GActionEntry win_entries[] = {
   { "info", act_info, NULL, NULL, NULL, { 0 } },
   { "preferences", act_preferences, NULL, NULL, NULL, { 0 } },
   { "show-viewer", act_show_viewer, "s", NULL, NULL, { 0 } },
+  { "split-view-right", act_split_view_right, NULL, NULL, NULL, { 0 } },
+  { "split-view-down", act_split_view_down, NULL, NULL, NULL, { 0 } },
+  { "move-view", act_move_view, NULL, NULL, NULL, { 0 } },
+  { "close-view", act_close_view, NULL, NULL, NULL, { 0 } },
+  { "reset-layout", act_reset_layout, NULL, NULL, NULL, { 0 } },
   { "show-bookmarks", NULL, NULL, "true", act_show_bookmarks, { 0 } },
   { "follow", NULL, NULL, "false", act_follow, { 0 } },
   { "open-live", act_open_live, NULL, NULL, NULL, { 0 } },
