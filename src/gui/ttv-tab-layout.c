@@ -146,6 +146,10 @@ move_page (GtkWidget *viewer, GtkNotebook *to)
 
   g_object_ref (viewer);
   gtk_container_remove (GTK_CONTAINER (from), viewer);
+  /* The pane left shows its first view (the event list in the default
+   * layout's), not whichever followed the one moved. */
+  if (gtk_notebook_get_n_pages (GTK_NOTEBOOK (from)) > 0)
+    gtk_notebook_set_current_page (GTK_NOTEBOOK (from), 0);
   add_page (to, viewer);
   g_object_unref (viewer);
 }

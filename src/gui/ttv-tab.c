@@ -189,6 +189,43 @@ ttv_tab_find (TtvTab *self)
     }
 }
 
+/* --- Selection ------------------------------------------------------------- */
+
+gboolean
+ttv_tab_clear_selection (TtvTab *self)
+{
+  TtvTime s0, s1;
+
+  g_return_val_if_fail (TTV_IS_TAB (self), FALSE);
+  if (!ttv_tab_state_get_selection (self->state, &s0, &s1))
+    return FALSE;
+  ttv_tab_state_clear_selection (self->state);
+  return TRUE;
+}
+
+gboolean
+ttv_tab_zoom_to_selection (TtvTab *self)
+{
+  TtvTime s0, s1;
+
+  g_return_val_if_fail (TTV_IS_TAB (self), FALSE);
+  if (!ttv_tab_state_get_selection (self->state, &s0, &s1) || s1 <= s0)
+    return FALSE;
+  ttv_tab_state_set_time_window (self->state, s0, s1);
+  return TRUE;
+}
+
+/* Escape that no view used (a search bar closes first): clears the
+ * selection. */
+static gboolean
+tab_key_pressed (GtkWidget *widget, GdkEventKey *event)
+{
+  if (event->keyval == GDK_KEY_Escape && !(event->state & gtk_accelerator_get_default_mod_mask ())
+      && ttv_tab_clear_selection (TTV_TAB (widget)))
+    return GDK_EVENT_STOP;
+  return GTK_WIDGET_CLASS (ttv_tab_parent_class)->key_press_event (widget, event);
+}
+
 /* --- Background passes ------------------------------------------------------ */
 
 static const char *
@@ -637,6 +674,7 @@ ttv_tab_class_init (TtvTabClass *klass)
   object_class->dispose = ttv_tab_dispose;
   object_class->finalize = ttv_tab_finalize;
   object_class->get_property = ttv_tab_get_property;
+  GTK_WIDGET_CLASS (klass)->key_press_event = tab_key_pressed;
   props[PROP_DAMAGED] = g_param_spec_boolean ("damaged", NULL, NULL, FALSE,
                                               G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
                                               | G_PARAM_STATIC_STRINGS);

@@ -19,9 +19,10 @@ gui_test_init layout-window
 export GSETTINGS_BACKEND=keyfile
 KEYFILE="$XDG_CONFIG_HOME/glib-2.0/settings/keyfile"
 
-# Pixels of colour $2 in the image $1 (in its area $3, a WxH+X+Y geometry).
+# Pixels of colour $2 in the image $1 (in its area $3, a WxH+X+Y geometry;
+# $4: the colour distance allowed, in percent, for antialiased shapes).
 color_pixels () {
-  convert "$1" ${3:+-crop "$3"} -fill black +opaque "$2" -fill white -opaque "$2" -format '%[fx:mean*w*h]' info: \
+  convert "$1" ${3:+-crop "$3"} -fuzz "${4:-0}%" -fill black +opaque "$2" -fill white -opaque "$2" -format '%[fx:mean*w*h]' info: \
     2>/dev/null | cut -d. -f1
 }
 # The control flow's rows are drawn: CPU idle (#e3d7bf) of the idle tasks.
@@ -42,7 +43,7 @@ open_window () {
   eval "$(xdotool getwindowgeometry --shell "$win")"
 }
 
-echo "1..10"
+echo "1..15"
 cp -r "$SAMPLE" "$WORK/trace"
 open_window
 check "the window opens" '[ -n "$win" ]'
@@ -96,6 +97,44 @@ open_window
 shoot_until "$SHOTS/layout-restarted.png" 150 cf_drawn
 # (The same panes: only the current time and the event list's rows differ.)
 check "the next start keeps the layout" '[ "$(kept_layout)" = "$before" ] && ! differ "$SHOTS/layout-split.png" "$SHOTS/layout-restarted.png" 60000 && differ "$SHOTS/layout-default.png" "$SHOTS/layout-restarted.png" 100000'
+# A selection (a right-drag across the control flow's rows), Escape, then
+# Ctrl+D: the bookmark is at the current event, not the stale interval;
+# it is drawn in the control flow; Home then F2 come back to it.
+cy=$((Y + 548))
+xdotool mousemove --sync $((X + 600)) "$cy" mousedown 3 mousemove --sync $((X + 700)) "$cy" \
+  mousemove --sync $((X + 800)) "$cy" mouseup 3
+sleep 0.7
+import -window root "$SHOTS/layout-selected.png"
+check "a right-drag in the control flow selects an interval" \
+  'differ "$SHOTS/layout-restarted.png" "$SHOTS/layout-selected.png" 500'
+xdotool key --clearmodifiers Escape
+sleep 0.7
+import -window root "$SHOTS/layout-unselected.png"
+# (The band over the rows, the time bar and the histogram goes.)
+check "Escape clears the selection" 'differ "$SHOTS/layout-selected.png" "$SHOTS/layout-unselected.png" 5000'
+i=0
+while [ "$i" -lt 40 ] && ! grep -q "^current: " "$TTV_TEST_MODULE_LOG" 2>/dev/null; do
+  xdotool mousemove --sync $((X + 150)) $((Y + HEIGHT - 45)) click 1
+  sleep 0.5; i=$((i + 1))
+done
+marked=$(grep "^current: " "$TTV_TEST_MODULE_LOG" | tail -n 1)
+xdotool key --clearmodifiers ctrl+d
+dlg=$(wait_window "Add Bookmark" 400)
+xdotool windowfocus --sync "$dlg" 2>/dev/null
+xdotool type --delay 20 "after-escape"
+xdotool key Return
+check "then Ctrl+D bookmarks the current event (a point in time)" \
+  'wait_for "grep -q \"name=.after-escape.[^>]* time=\" \"$WORK/trace/info/bookmarks.xml\"" 300'
+sleep 0.7
+import -window root "$SHOTS/layout-bookmark.png"
+# (Its flag on the control flow's ruler: its line is under the current time's.)
+check "the bookmark is drawn in the control flow" \
+  '[ "$(color_pixels "$SHOTS/layout-bookmark.png" "#e69900" 700x30+400+480 12)" -gt 6 ] 2>/dev/null'
+xdotool mousemove --sync $((X + 150)) $((Y + HEIGHT - 45)) click 1 key --clearmodifiers Home
+sleep 0.5
+xdotool key --clearmodifiers F2
+check "Home, then F2 comes back to the bookmark" \
+  'wait_for "[ \"\$(grep \"^current: \" \"$TTV_TEST_MODULE_LOG\" | tail -n 1)\" = \"$marked\" ]" 50'
 win_action reset-layout
 check "View > Reset Layout goes back to the default" 'wait_for "[ -z \"\$(kept_layout)\" ]" 50'
 stop_ttv
