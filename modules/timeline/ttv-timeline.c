@@ -772,7 +772,7 @@ ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_leg
   self->area = gtk_drawing_area_new ();
   gtk_widget_set_hexpand (self->area, TRUE);
   gtk_widget_set_vexpand (self->area, TRUE);
-  gtk_widget_set_size_request (self->area, TTV_TIMELINE_LABEL_MIN + 200, 120);
+  gtk_widget_set_size_request (self->area, TTV_TIMELINE_LABEL_MIN + 200, 80);   /* a pane among others */
   gtk_widget_set_has_tooltip (self->area, TRUE);
   gtk_widget_add_events (self->area, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK
                          | GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK | GDK_KEY_PRESS_MASK);

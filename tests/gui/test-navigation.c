@@ -16,35 +16,6 @@
 static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, TTV_TIMELINE_MODULE_PATH,
                                        TTV_HISTOGRAM_MODULE_PATH, NULL };
 
-static GtkWidget *
-viewer_named (TtvTab *tab, const char *name)
-{
-  g_autoptr (GList) viewers = ttv_tab_layout_get_viewers (ttv_tab_get_layout (tab));
-
-  for (GList *l = viewers; l; l = l->next)
-    if (strcmp (((const TtvViewerInfo *) g_object_get_data (G_OBJECT (l->data), "ttv-viewer-info"))->name,
-                name) == 0)
-      return l->data;
-  return NULL;
-}
-
-static void
-send_key (GtkWidget *widget, guint keyval, GdkModifierType state)
-{
-  GdkEvent *ev = gdk_event_new (GDK_KEY_PRESS);
-
-  ev->key.window = g_object_ref (gtk_widget_get_window (widget));
-  ev->key.keyval = keyval;
-  ev->key.state = state;
-  gdk_event_set_device (ev, gdk_seat_get_keyboard (gdk_display_get_default_seat (gdk_display_get_default ())));
-  gtk_widget_grab_focus (widget);
-  /* As GTK does: to the focus widget, then up its parents. */
-  for (GtkWidget *w = widget; w; w = gtk_widget_get_parent (w))
-    if (gtk_widget_event (w, ev))
-      break;
-  gdk_event_free (ev);
-}
-
 static void
 send_button (GtkWidget *widget, GdkEventType type, double x, double y)
 {
@@ -102,7 +73,7 @@ test_follow (void)
   ttv_tab_state_get_time_span (f.state, &start, &end);
   ttv_tab_state_set_time_window (f.state, start, start + (end - start) / 10);
   ttv_gui_test_spin_until (ttv_gui_test_no_requests, f.state);
-  send_key (ttv_gui_test_find_widget (viewer_named (f.tab, "events"), GTK_TYPE_TREE_VIEW, NULL), GDK_KEY_End, 0);
+  ttv_gui_test_send_key (ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "events"), GTK_TYPE_TREE_VIEW, NULL), GDK_KEY_End, 0);
   TimeWait w = { f.state, end };
   ttv_gui_test_spin_until (current_is, &w);
   ttv_tab_state_get_time_window (f.state, &w0, &w1);
@@ -134,10 +105,10 @@ test_selection (void)
   if (!ttv_gui_test_tab_setup (&f, modules))
     return;
   ttv_tab_state_get_time_span (f.state, &start, &end);
-  area = ttv_gui_test_find_widget (viewer_named (f.tab, "controlflow"), GTK_TYPE_DRAWING_AREA, NULL);
+  area = ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "controlflow"), GTK_TYPE_DRAWING_AREA, NULL);
   g_assert_nonnull (area);
   ttv_tab_state_set_selection (f.state, start, start + (end - start) / 10);
-  send_key (area, GDK_KEY_Escape, 0);
+  ttv_gui_test_send_key (area, GDK_KEY_Escape, 0);
   g_assert_false (ttv_tab_state_get_selection (f.state, &s0, &s1));
   /* Escape with nothing selected: not used (FALSE), nothing breaks. */
   g_assert_false (ttv_tab_clear_selection (f.tab));
@@ -159,7 +130,7 @@ test_selection (void)
 
   /* The same in the histogram (its axis is the whole trace). */
   ttv_tab_state_set_time_window (f.state, start, end);
-  GtkWidget *hist = ttv_gui_test_find_widget (viewer_named (f.tab, "histogram"), GTK_TYPE_DRAWING_AREA, NULL);
+  GtkWidget *hist = ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "histogram"), GTK_TYPE_DRAWING_AREA, NULL);
   ttv_tab_state_set_selection (f.state, end - (end - start) / 4, end);
   click (hist, 3, TRUE);
   ttv_tab_state_get_time_window (f.state, &w0, &w1);
@@ -218,8 +189,8 @@ test_bookmarks (void)
   if (!ttv_gui_test_tab_setup (&f, modules))
     return;
   ttv_tab_state_get_time_span (f.state, &start, &end);
-  cf = ttv_gui_test_find_widget (viewer_named (f.tab, "controlflow"), GTK_TYPE_DRAWING_AREA, NULL);
-  hist = ttv_gui_test_find_widget (viewer_named (f.tab, "histogram"), GTK_TYPE_DRAWING_AREA, NULL);
+  cf = ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "controlflow"), GTK_TYPE_DRAWING_AREA, NULL);
+  hist = ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "histogram"), GTK_TYPE_DRAWING_AREA, NULL);
   ttv_gui_test_spin_for (200);
   guint cf_before = color_pixels (cf, 0xe69900), hist_before = color_pixels (hist, 0xe69900);
   /* (In the state only: saving them is the tab's business, and the sample

@@ -18,25 +18,11 @@
 static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, TTV_TIMELINE_MODULE_PATH,
                                        TTV_HISTOGRAM_MODULE_PATH, NULL };
 
-static GtkWidget *
-viewer_named (TtvTab *tab, const char *name)
-{
-  g_autoptr (GList) viewers = ttv_tab_layout_get_viewers (ttv_tab_get_layout (tab));
-
-  for (GList *l = viewers; l; l = l->next)
-    {
-      const TtvViewerInfo *info = g_object_get_data (G_OBJECT (l->data), "ttv-viewer-info");
-      if (strcmp (info->name, name) == 0)
-        return l->data;
-    }
-  return NULL;
-}
-
 /* The top of @name's viewer in the tab, or fails when it is not on screen. */
 static gint
 viewer_top (TtvTab *tab, const char *name)
 {
-  GtkWidget *viewer = viewer_named (tab, name);
+  GtkWidget *viewer = ttv_gui_test_viewer (tab, name);
   gint x, y;
 
   g_assert_nonnull (viewer);
@@ -83,9 +69,9 @@ test_default (void)
   /* The details beside the event list, right of it. */
   g_assert_cmpint (viewer_top (f.tab, "details"), ==, events);
   gint x_events, x_details, y;
-  gtk_widget_translate_coordinates (viewer_named (f.tab, "events"), GTK_WIDGET (f.tab), 0, 0, &x_events, &y);
-  gtk_widget_translate_coordinates (viewer_named (f.tab, "details"), GTK_WIDGET (f.tab), 0, 0, &x_details, &y);
-  g_assert_cmpint (x_details, >, x_events + gtk_widget_get_allocated_width (viewer_named (f.tab, "events")) - 1);
+  gtk_widget_translate_coordinates (ttv_gui_test_viewer (f.tab, "events"), GTK_WIDGET (f.tab), 0, 0, &x_events, &y);
+  gtk_widget_translate_coordinates (ttv_gui_test_viewer (f.tab, "details"), GTK_WIDGET (f.tab), 0, 0, &x_details, &y);
+  g_assert_cmpint (x_details, >, x_events + gtk_widget_get_allocated_width (ttv_gui_test_viewer (f.tab, "events")) - 1);
   assert_layout (f.tab, DEFAULT_LAYOUT);
   ttv_gui_test_tab_teardown (&f);
 }
@@ -109,7 +95,7 @@ test_commands (void)
   ttv_gui_test_spin_for (200);
   assert_layout (f.tab, "V(0.180,[histogram],V(0.450,[controlflow],H(0.720,H(0.500,[events],[resources]),[details])))");
   g_assert_cmpint (viewer_top (f.tab, "resources"), ==, viewer_top (f.tab, "events"));
-  g_assert_true (ttv_tab_layout_get_active_viewer (layout) == viewer_named (f.tab, "resources"));
+  g_assert_true (ttv_tab_layout_get_active_viewer (layout) == ttv_gui_test_viewer (f.tab, "resources"));
   /* A view alone in its pane cannot be split off it. */
   g_assert_false (ttv_tab_layout_split (layout, GTK_ORIENTATION_VERTICAL));
   /* Move to the next pane: its emptied pane goes away. */
@@ -120,7 +106,7 @@ test_commands (void)
   assert_layout (f.tab, "V(0.180,[histogram,*resources],V(0.450,[controlflow],H(0.720,[events],[details])))");
   /* Close: the view goes, its requests with it. */
   g_assert_true (ttv_tab_layout_close_viewer (layout));
-  g_assert_null (viewer_named (f.tab, "resources"));
+  g_assert_null (ttv_gui_test_viewer (f.tab, "resources"));
   assert_layout (f.tab, DEFAULT_LAYOUT);
   ttv_gui_test_spin_until (ttv_gui_test_no_requests, f.state);
   /* Closing every view leaves one empty pane, where a view shown goes. */
@@ -131,7 +117,7 @@ test_commands (void)
   assert_layout (f.tab, "[events]");
   ttv_tab_layout_reset (layout);
   ttv_gui_test_spin_pending ();
-  g_assert_nonnull (viewer_named (f.tab, "controlflow"));
+  g_assert_nonnull (ttv_gui_test_viewer (f.tab, "controlflow"));
   g_autofree char *after_reset = ttv_tab_layout_to_string (layout);
   g_assert_cmpstr (after_reset, ==, DEFAULT_LAYOUT);
   ttv_gui_test_tab_teardown (&f);
@@ -153,11 +139,11 @@ test_kept (void)
   restored = ttv_tab_layout_to_string (ttv_tab_get_layout (f.tab));
   g_assert_cmpstr (restored, ==, mine);
   g_assert_cmpint (viewer_top (f.tab, "events"), ==, viewer_top (f.tab, "resources"));
-  g_assert_true (gtk_widget_get_mapped (viewer_named (f.tab, "resources")));
-  g_assert_false (gtk_widget_get_mapped (viewer_named (f.tab, "controlflow")));   /* behind resources */
+  g_assert_true (gtk_widget_get_mapped (ttv_gui_test_viewer (f.tab, "resources")));
+  g_assert_false (gtk_widget_get_mapped (ttv_gui_test_viewer (f.tab, "controlflow")));   /* behind resources */
   /* The first pane's share is what was kept: 65 % of the width, unless
    * the views' minimum sizes say otherwise. */
-  GtkWidget *split = gtk_widget_get_parent (gtk_widget_get_parent (viewer_named (f.tab, "events")));
+  GtkWidget *split = gtk_widget_get_parent (gtk_widget_get_parent (ttv_gui_test_viewer (f.tab, "events")));
   gint min, max, width = gtk_widget_get_allocated_width (split);
   g_object_get (split, "min-position", &min, "max-position", &max, NULL);
   g_assert_cmpint (ABS (gtk_paned_get_position (GTK_PANED (split)) - CLAMP (width * 650 / 1000, min, max)), <=, 2);
@@ -205,14 +191,7 @@ details_text (GtkWidget *details, const char *text)
   GtkWidget *view = ttv_gui_test_find_widget (details, GTK_TYPE_TREE_VIEW, "event-details");
   GtkClipboard *clipboard = gtk_widget_get_clipboard (view, GDK_SELECTION_CLIPBOARD);
   gtk_clipboard_set_text (clipboard, "", -1);
-  gtk_widget_grab_focus (view);
-  GdkEvent *key = gdk_event_new (GDK_KEY_PRESS);
-  key->key.window = g_object_ref (gtk_widget_get_window (view));
-  key->key.keyval = GDK_KEY_c;
-  key->key.state = GDK_CONTROL_MASK;
-  gdk_event_set_device (key, gdk_seat_get_keyboard (gdk_display_get_default_seat (gdk_display_get_default ())));
-  g_assert_true (gtk_widget_event (view, key));
-  gdk_event_free (key);
+  ttv_gui_test_send_key (view, GDK_KEY_c, GDK_CONTROL_MASK);
   return gtk_clipboard_wait_for_text (clipboard);
 }
 
@@ -228,7 +207,7 @@ test_details (void)
   g_settings_reset (ttv_settings_get (), "view-layout");
   if (!ttv_gui_test_tab_setup (&f, modules))
     return;
-  details = viewer_named (f.tab, "details");
+  details = ttv_gui_test_viewer (f.tab, "details");
   g_assert_nonnull (details);
   viewer_top (f.tab, "details");
   ttv_tab_state_get_time_span (f.state, &start, &end);
@@ -276,7 +255,7 @@ test_details_contexts (void)
     }
   g_settings_reset (ttv_settings_get (), "view-layout");
   ttv_gui_test_tab_setup_path (&f, path, modules);
-  g_autofree char *text = details_text (viewer_named (f.tab, "details"), "1 event at +0.000000000");
+  g_autofree char *text = details_text (ttv_gui_test_viewer (f.tab, "details"), "1 event at +0.000000000");
   g_assert_nonnull (strstr (text, "lttng_ust_cyg_profile:func_entry = +0.000000000\n"));
   g_assert_nonnull (strstr (text, "  Stream event context\n    procname = glxgears\n    vtid = 16073\n"));
   g_assert_nonnull (strstr (text, "  Packet context\n"));
