@@ -822,7 +822,7 @@ render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
 static const TtvViewerInfo info = {
   .name = "histogram",
   .title = N_("Histogram"),
-  .icon_name = "utilities-system-monitor-symbolic",
+  .icon_name = "network-cellular-signal-excellent-symbolic",
   .menu_label = N_("_Histogram"),
   .new_viewer = ttv_histogram_viewer_new,
   .render = render,

@@ -73,6 +73,14 @@ test_default (void)
   gtk_widget_translate_coordinates (ttv_gui_test_viewer (f.tab, "details"), GTK_WIDGET (f.tab), 0, 0, &x_details, &y);
   g_assert_cmpint (x_details, >, x_events + gtk_widget_get_allocated_width (ttv_gui_test_viewer (f.tab, "events")) - 1);
   assert_layout (f.tab, DEFAULT_LAYOUT);
+  /* Their tabs' and menu items' icons are in the icon theme (a missing one
+   * shows as a broken image). */
+  for (guint i = 0; i < ttv_viewer_registry_get_n_viewers (); i++)
+    {
+      const TtvViewerInfo *info = ttv_viewer_registry_get_viewer (i);
+      if (info->icon_name && ttv_gui_test_viewer (f.tab, info->name))
+        g_assert_true (gtk_icon_theme_has_icon (gtk_icon_theme_get_default (), info->icon_name));
+    }
   ttv_gui_test_tab_teardown (&f);
 }
 
