@@ -226,6 +226,30 @@ test_bookmarks (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+/* A time typed wrong makes the Current entry red; once the current time is
+ * set otherwise (a click, a key), the entry shows it, no longer red. */
+static void
+test_time_entry (void)
+{
+  TtvGuiTestTab f;
+  TtvTime start, end;
+  GtkWidget *entry;
+
+  if (!ttv_gui_test_tab_setup (&f, modules))
+    return;
+  ttv_tab_state_get_time_span (f.state, &start, &end);
+  entry = ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_ENTRY, "time-bar-current");
+  g_assert_nonnull (entry);
+  gtk_entry_set_text (GTK_ENTRY (entry), "not a time");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_true (gtk_style_context_has_class (gtk_widget_get_style_context (entry), "error"));
+  ttv_tab_state_set_current_time (f.state, start + 5000);
+  ttv_gui_test_spin_pending ();
+  g_assert_false (gtk_style_context_has_class (gtk_widget_get_style_context (entry), "error"));
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (entry)), ==, "+0.000005000");
+  ttv_gui_test_tab_teardown (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -233,5 +257,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/navigation/follow", test_follow);
   g_test_add_func ("/gui/navigation/selection", test_selection);
   g_test_add_func ("/gui/navigation/bookmarks", test_bookmarks);
+  g_test_add_func ("/gui/navigation/time-entry", test_time_entry);
   return g_test_run ();
 }
