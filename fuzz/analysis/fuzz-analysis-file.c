@@ -47,6 +47,7 @@ query (TtvAnalysis *a)
               g_autoptr (GArray) series = ttv_analysis_table_query_series (t, k, key, start, end, NULL);
               ttv_analysis_table_sum_series (t, k, key, start, mid, &sum, NULL);
               ttv_analysis_table_get_series_span (t, k, key, &first, &last);
+              (void) series;
             }
         }
       guint64 counts[TTV_DURATION_BUCKETS];
@@ -57,6 +58,8 @@ query (TtvAnalysis *a)
       ttv_analysis_table_scatter (t, start, end, G_N_ELEMENTS (columns), columns, &exact, NULL);
       g_autoptr (GArray) s1 = ttv_analysis_table_summarize (t, TTV_TIME_MIN, TTV_TIME_MAX, &all, NULL);
       g_autoptr (GArray) s2 = ttv_analysis_table_summarize (t, start, mid, &all, NULL);
+      (void) s1;
+      (void) s2;
     }
   for (TtvAnalysisFormat f = TTV_ANALYSIS_FORMAT_TEXT; f <= TTV_ANALYSIS_FORMAT_CSV; f++)
     {

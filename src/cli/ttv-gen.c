@@ -29,6 +29,7 @@ typedef struct {
   TtvLttArchSize arch_size;
   guint32 block_size;
   guint flight_blocks;          /* 0: keep everything */
+  const char *host;             /* the traced machine's host name */
 } GenOptions;
 
 typedef struct {
@@ -56,7 +57,7 @@ generate_ltt (const GenOptions *o, const char *dir, GenStats *stats, GError **er
     .start_time = o->sim.start_time,
     .n_cpu_slots = max_id + 1,
     .max_blocks_per_cpu = o->flight_blocks,
-    .node_name = "ttv-gen",
+    .node_name = o->host,
     .description = "Synthetic trace of a simulated Linux kernel (ttv-gen)",
   };
   TtvLttSimStats s = { 0 };
@@ -110,7 +111,7 @@ write_ctf (const GenOptions *o, const char *dir, TtvCtfMetadataFormat metadata, 
     .header = TTV_CTF_HEADER_COMPACT,
     .packet_size = o->block_size,
     .long_bits = o->sim.long_bits,
-    .hostname = "ttv-gen",
+    .hostname = o->host,
     .metadata = metadata,
   };
   TtvCtfSimStats s = { 0 };
@@ -334,6 +335,7 @@ static char *opt_endian = NULL;
 static char *opt_arch = NULL;
 static gint64 opt_flight = -1;
 static char *opt_start = NULL;
+static char *opt_host = NULL;
 static char *opt_output = NULL;
 static gboolean opt_quiet = FALSE;
 static gboolean opt_replace = FALSE;
@@ -372,6 +374,8 @@ static const GOptionEntry entries[] = {
   { "events", 'n', 0, G_OPTION_ARG_INT64, &opt_events, N_("Number of events to write (default 1000000, or no limit with --duration)"), N_("N") },
   { "duration", 'd', 0, G_OPTION_ARG_STRING, &opt_duration, N_("Traced time span, in seconds (e.g. 2.5)"), N_("SECONDS") },
   { "start-time", 0, 0, G_OPTION_ARG_STRING, &opt_start, N_("Time of the trace start, in seconds since the epoch (default 1700000000)"), N_("T") },
+  { "host", 0, 0, G_OPTION_ARG_STRING, &opt_host,
+    N_("Host name of the simulated machine (default ttv-gen; ltt, ctf and ctf2): traces of different hosts opened together are different machines"), N_("NAME") },
   { "block-size", 'b', 0, G_OPTION_ARG_INT64, &opt_block_size, N_("Block size in bytes (default 65536)"), N_("BYTES") },
   { "endian", 0, 0, G_OPTION_ARG_STRING, &opt_endian, N_("Byte order of the traced machine: little (default) or big"), N_("ORDER") },
   { "arch-size", 0, 0, G_OPTION_ARG_STRING, &opt_arch, N_("Integer, long and pointer sizes: LP32, ILP32, LP64 (default) or ILP64"), N_("SIZE") },
@@ -502,6 +506,16 @@ build_options (GenOptions *o, GArray *cpu_ids, const GenFormat **format, GError 
         return FALSE;
       if (o->sim.start_time == 0 || o->sim.start_time / TTV_NSEC_PER_SEC > G_MAXUINT32 / 2)
         return usage_error (error, _("--start-time: “%s” is out of range (1 to 2147483647 s)"), opt_start);
+    }
+
+  o->host = "ttv-gen";
+  if (opt_host)
+    {
+      if (*opt_host == '\0' || strpbrk (opt_host, "\"<>&\n\\") || !g_utf8_validate (opt_host, -1, NULL))
+        return usage_error (error, _("--host: “%s” is not a host name"), opt_host);
+      if (strcmp ((*format)->name, "lttng") == 0)
+        return usage_error (error, _("--host: LTTng 0.x traces do not record a host name"));
+      o->host = opt_host;
     }
 
   if (opt_block_size != -1)

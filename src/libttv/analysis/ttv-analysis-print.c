@@ -397,8 +397,8 @@ args_reader_get (ArgsReader *a, const TtvSyscallRecord *call)
 static gint
 compare_duration_desc (gconstpointer a, gconstpointer b)
 {
-  gint64 da = ttv_analysis_record_end (a) - ttv_analysis_record_start (a);
-  gint64 db = ttv_analysis_record_end (b) - ttv_analysis_record_start (b);
+  gint64 da = ttv_analysis_record_duration (a);
+  gint64 db = ttv_analysis_record_duration (b);
   if (da != db)
     return da > db ? -1 : 1;
   gint64 sa = ttv_analysis_record_start (a), sb = ttv_analysis_record_start (b);
@@ -479,7 +479,7 @@ summarize_by (const TtvAnalysisTable *t, const TtvAnalysisColumn *column, TtvTim
     {
       const guint8 *rec = (const guint8 *) records->data + i * spec->record_size;
       gint64 key = ttv_analysis_column_get (column, rec);
-      TtvTime d = ttv_analysis_record_end (rec) - ttv_analysis_record_start (rec);
+      TtvTime d = ttv_analysis_record_duration (rec);
       GArray *g = g_hash_table_lookup (groups, &key);
       if (g == NULL)
         {

@@ -48,7 +48,8 @@ static void
 acc_add (Acc *a, gint64 d)
 {
   a->s.count++;
-  a->s.total += d;
+  /* Saturates: durations from a damaged cache file may be anything. */
+  a->s.total = ttv_time_add_saturating (a->s.total, d);
   a->s.min = MIN (a->s.min, d);
   a->s.max = MAX (a->s.max, d);
   double delta = (double) d - a->s.mean;
@@ -152,7 +153,7 @@ stats_entry (const void *record, guint64 index, gpointer data)
       s->cancelled = TRUE;
       return FALSE;
     }
-  gint64 d = ttv_analysis_record_end (record) - start;
+  gint64 d = ttv_analysis_record_duration (record);
   Acc *g = NULL;
   if (s->spec->group_offset >= 0)
     {
@@ -286,7 +287,7 @@ level_entry (const void *record, guint64 index, gpointer data)
       return FALSE;
     }
   gint64 start = ttv_analysis_record_start (record);
-  guint b = ttv_duration_bucket (ttv_analysis_record_end (record) - start);
+  guint b = ttv_duration_bucket (ttv_analysis_record_duration (record));
   guint64 bit = G_GUINT64_CONSTANT (1) << (b % 64);
   for (guint k = 0; k < s->n_levels; k++)
     {

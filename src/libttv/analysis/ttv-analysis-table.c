@@ -73,7 +73,7 @@ ttv_analysis_column_get (const TtvAnalysisColumn *c, const void *record)
 {
   const guint8 *p = record;
   if (c->offset < 0)
-    return ttv_analysis_record_end (record) - ttv_analysis_record_start (record);
+    return ttv_analysis_record_duration (record);
   switch (c->type)
     {
     case TTV_COLUMN_TIME:
@@ -543,7 +543,10 @@ cumulative_at (const TtvAnalysisTable *t, const TtvAnalysisSeq *seq, TtvTime at,
       const TtvAnalysisSeriesEntry *e = &c->block_entries[i];
       if (e->start >= at)
         break;
-      sum += MIN (e->end, at) - e->start;
+      /* Damaged caches hold anything: an entry ending before it starts
+       * counts nothing, and the sum saturates. */
+      if (e->end > e->start)
+        sum = ttv_time_add_saturating (sum, MIN (e->end, at) - e->start);
     }
   *out = sum;
   return TRUE;
@@ -610,7 +613,7 @@ histogram_entry (const void *entry, guint64 index, gpointer data)
   HistogramScan *h = data;
   gint64 start = ttv_analysis_record_start (entry);
   if (start >= h->t0 && start <= h->t1)
-    h->counts[ttv_duration_bucket (ttv_analysis_record_end (entry) - start)]++;
+    h->counts[ttv_duration_bucket (ttv_analysis_record_duration (entry))]++;
   return TRUE;
 }
 
@@ -671,7 +674,7 @@ scatter_entry (const void *entry, guint64 index, gpointer data)
     return TRUE;
   guint x = (guint) ((double) (start - s->t0) * s->width / (double) (s->t1 - s->t0));
   x = MIN (x, s->width - 1);
-  guint b = ttv_duration_bucket (ttv_analysis_record_end (entry) - start);
+  guint b = ttv_duration_bucket (ttv_analysis_record_duration (entry));
   s->columns[x].mask[b / 64] |= G_GUINT64_CONSTANT (1) << (b % 64);
   s->columns[x].count++;
   return TRUE;
@@ -763,7 +766,7 @@ long_entry (const void *record, gpointer data)
 {
   LongScan *ls = data;
   gint64 start = ttv_analysis_record_start (record);
-  if (start >= ls->t0 && start <= ls->t1 && ttv_analysis_record_end (record) - start >= ls->at_least)
+  if (start >= ls->t0 && start <= ls->t1 && ttv_analysis_record_duration (record) >= ls->at_least)
     g_array_append_vals (ls->out, record, 1);
   return TRUE;
 }
@@ -771,8 +774,8 @@ long_entry (const void *record, gpointer data)
 static gint
 compare_longest (gconstpointer a, gconstpointer b)
 {
-  gint64 da = ttv_analysis_record_end (a) - ttv_analysis_record_start (a);
-  gint64 db = ttv_analysis_record_end (b) - ttv_analysis_record_start (b);
+  gint64 da = ttv_analysis_record_duration (a);
+  gint64 db = ttv_analysis_record_duration (b);
   if (da != db)
     return da > db ? -1 : 1;
   gint64 sa = ttv_analysis_record_start (a), sb = ttv_analysis_record_start (b);

@@ -70,6 +70,17 @@ ttv_analysis_record_end (const void *record)
   return ((const gint64 *) record)[1];
 }
 
+/* end - start: 0 when the record ends before it starts, saturated at
+ * TTV_TIME_MAX (records read from a damaged cache hold anything). */
+static inline TtvTime
+ttv_analysis_record_duration (const void *record)
+{
+  TtvTime start = ttv_analysis_record_start (record), end = ttv_analysis_record_end (record), d;
+  if (end <= start)
+    return 0;
+  return __builtin_sub_overflow (end, start, &d) ? TTV_TIME_MAX : d;
+}
+
 /* A column's value as an integer (times, durations, ids, strings' indices). */
 gint64      ttv_analysis_column_get (const TtvAnalysisColumn *column, const void *record);
 

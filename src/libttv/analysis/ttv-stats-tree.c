@@ -185,6 +185,49 @@ add_timed (TtvStatsNode *group, const char *name, const char *key, guint64 event
   return node;
 }
 
+/* With several machines, a group per machine under @group (its key
+ * GROUP/machine/M), which sums into @group once filled; else @group. */
+static TtvStatsNode *
+machine_group (TtvStatsNode *group, const TtvStatistics *stats, guint machine)
+{
+  if (ttv_statistics_get_n_machines (stats) == 1)
+    return group;
+  g_autofree char *key = g_strdup_printf ("%s/machine/%u", group->key, machine);
+  for (guint i = 0; i < group->children->len; i++)
+    {
+      TtvStatsNode *child = group->children->pdata[i];
+      if (strcmp (child->key, key) == 0)
+        return child;
+    }
+  const char *name = ttv_statistics_get_machine_name (stats, machine);
+  return add_group (group, name ? name : key, key);
+}
+
+/* The per-machine groups of @group sum into it. */
+static void
+sum_machine_groups (TtvStatsNode *group, const TtvStatistics *stats)
+{
+  if (ttv_statistics_get_n_machines (stats) == 1)
+    return;
+  for (guint i = 0; i < group->children->len; i++)
+    {
+      const TtvStatsNode *m = group->children->pdata[i];
+      group->count += m->count;
+      if (m->total >= 0)
+        group->total = (group->total < 0 ? 0 : group->total) + m->total;
+    }
+}
+
+/* The key of a CPU or process node: GROUP/ID with one machine, else
+ * GROUP/machine/M/ID. */
+static char *
+member_key (const TtvStatsNode *parent, const TtvStatistics *stats, const char *group, const char *id)
+{
+  if (ttv_statistics_get_n_machines (stats) == 1)
+    return g_strdup_printf ("%s/%s", group, id);
+  return g_strdup_printf ("%s/%s", parent->key, id);
+}
+
 static void
 add_cpus (TtvStatsNode *root, const TtvStatistics *stats, gboolean tr)
 {
@@ -194,16 +237,19 @@ add_cpus (TtvStatsNode *root, const TtvStatistics *stats, gboolean tr)
   for (guint i = 0; i < cpus->len; i++)
     {
       const TtvCpuStats *c = cpus->pdata[i];
+      TtvStatsNode *parent = machine_group (group, stats, c->machine);
       g_autofree char *name = c->cpu >= 0 ? g_strdup_printf (label (tr, N_("CPU %d")), c->cpu)
                                            : g_strdup (label (tr, N_("No CPU")));
-      g_autofree char *key = g_strdup_printf ("cpu/%d", c->cpu);
-      g_autofree char *idle_key = g_strdup_printf ("cpu/%d/idle", c->cpu);
-      TtvStatsNode *cn = add_timed (group, name, key, c->events, c->cpu >= 0 ? c->busy : NULL, tr);
+      g_autofree char *id = g_strdup_printf ("%d", c->cpu);
+      g_autofree char *key = member_key (parent, stats, "cpu", id);
+      g_autofree char *idle_key = g_strdup_printf ("%s/idle", key);
+      TtvStatsNode *cn = add_timed (parent, name, key, c->events, c->cpu >= 0 ? c->busy : NULL, tr);
 
       /* The idle time beside the busy time, not part of the total. */
       if (c->cpu >= 0)
         add (cn, ttv_stats_node_new (label (tr, N_("Idle")), idle_key, 0, c->idle, -1, -1));
     }
+  sum_machine_groups (group, stats);
 }
 
 static void
@@ -215,12 +261,15 @@ add_processes (TtvStatsNode *root, const TtvStatistics *stats, gboolean tr)
   for (guint i = 0; i < procs->len; i++)
     {
       const TtvProcessStats *p = procs->pdata[i];
+      TtvStatsNode *parent = machine_group (group, stats, p->machine);
       g_autofree char *name = g_strdup_printf ("%s (%u)", p->name ? g_quark_to_string (p->name) : "-",
                                                p->pid);
-      g_autofree char *key = g_strdup_printf ("process/%u", p->pid);
+      g_autofree char *id = g_strdup_printf ("%u", p->pid);
+      g_autofree char *key = member_key (parent, stats, "process", id);
 
-      add_timed (group, name, key, p->events, p->cpu_time, tr);
+      add_timed (parent, name, key, p->events, p->cpu_time, tr);
     }
+  sum_machine_groups (group, stats);
 }
 
 TtvStatsNode *

@@ -67,4 +67,15 @@ gboolean ttv_time_parse_argument (const char *text, const TtvTime *origin, TtvTi
 /* Converts a count of cycles at freq Hz into nanoseconds without overflow. */
 gint64  ttv_time_cycles_to_ns (guint64 cycles, guint64 freq_hz);
 
+/* @a + @b, saturating at TTV_TIME_MIN / TTV_TIME_MAX: sums of durations
+ * read from files (analysis caches) that may be damaged. */
+static inline TtvTime
+ttv_time_add_saturating (TtvTime a, TtvTime b)
+{
+  TtvTime r;
+  if (__builtin_add_overflow (a, b, &r))
+    return b < 0 ? TTV_TIME_MIN : TTV_TIME_MAX;
+  return r;
+}
+
 G_END_DECLS

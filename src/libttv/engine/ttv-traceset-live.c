@@ -64,6 +64,7 @@ open_new_traces (TtvTraceset *ts, TtvTracesetLive *live, GPtrArray *dirs, gboole
       g_free (trace->display_path);
       trace->display_path = g_build_filename (live->url, dir, NULL);
       g_ptr_array_add (ts->traces, trace);
+      ttv_traceset_number_machines (ts);
       g_hash_table_insert (live->traces, g_strdup (dir), trace);
       *changed = TRUE;
     }

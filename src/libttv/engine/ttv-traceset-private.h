@@ -17,7 +17,13 @@ struct _TtvTraceset {
   TtvTime start;
   TtvTime end;
   TtvTracesetLive *live;        /* owned, NULL unless following a live session */
+  GArray *trace_machine;        /* of guint: the machine of each trace */
+  GPtrArray *machine_names;     /* of char *, owned: each machine's name */
+  guint n_machines;
 };
+
+/* ttv-traceset-machine.c: numbers the machines again after traces changed. */
+void     ttv_traceset_number_machines (TtvTraceset *ts);
 
 /* Rebuilds the stream numbering and the span after traces changed. */
 void     ttv_traceset_renumber (TtvTraceset *ts);

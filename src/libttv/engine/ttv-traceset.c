@@ -26,6 +26,9 @@ ttv_traceset_new (void)
   ts->first_stream = g_array_new (FALSE, FALSE, sizeof (guint));
   ts->start = TTV_TIME_MAX;
   ts->end = TTV_TIME_MIN;
+  ts->n_machines = 1;
+  ts->trace_machine = g_array_new (FALSE, FALSE, sizeof (guint));
+  ts->machine_names = g_ptr_array_new_with_free_func (g_free);
   return ts;
 }
 
@@ -45,6 +48,8 @@ ttv_traceset_unref (TtvTraceset *ts)
   g_ptr_array_unref (ts->streams);
   g_array_unref (ts->stream_trace);
   g_array_unref (ts->first_stream);
+  g_array_unref (ts->trace_machine);
+  g_ptr_array_unref (ts->machine_names);
   g_ptr_array_unref (ts->traces);
   /* After the traces: they read the spool. */
   ttv_traceset_live_free (ts->live);
@@ -57,6 +62,7 @@ ttv_traceset_add_trace (TtvTraceset *ts, TtvTrace *trace)
   g_return_val_if_fail (ts != NULL && trace != NULL, 0);
   guint index = ts->traces->len;
   g_ptr_array_add (ts->traces, trace);
+  ttv_traceset_number_machines (ts);
   g_array_append_val (ts->first_stream, ts->streams->len);
   for (guint i = 0; i < trace->tracefiles->len; i++)
     {
@@ -108,6 +114,7 @@ ttv_traceset_renumber (TtvTraceset *ts)
   g_array_set_size (ts->first_stream, 0);
   ts->start = TTV_TIME_MAX;
   ts->end = TTV_TIME_MIN;
+  ttv_traceset_number_machines (ts);
   for (guint i = 0; i < ts->traces->len; i++)
     {
       TtvTrace *trace = g_ptr_array_index (ts->traces, i);

@@ -30,6 +30,20 @@ TtvTracefile *ttv_traceset_get_tracefile (const TtvTraceset *ts, guint stream); 
 guint       ttv_traceset_get_stream_trace (const TtvTraceset *ts, guint stream);
 /* The stream index of the first tracefile of trace @trace. */
 guint       ttv_traceset_get_trace_first_stream (const TtvTraceset *ts, guint trace);
+/* Machines (docs/multi-machine.md): each trace records one machine; traces
+ * with the same host name, or without one from one LTTng session directory
+ * (kernel/ and ust/), record the same machine.  Machines are numbered from
+ * 0 in the order of their first trace; an empty traceset has one. */
+guint       ttv_traceset_get_n_machines (const TtvTraceset *ts);
+guint       ttv_traceset_get_trace_machine (const TtvTraceset *ts, guint trace);
+/* Its host name, else the name of its first trace; NULL when out of range. */
+const char *ttv_traceset_get_machine_name (const TtvTraceset *ts, guint machine);
+/* The same numbering for @traces (TtvTrace *): trace_machine[i] gets the
+ * machine of trace i; @names (may be NULL) gets each machine's name (newly
+ * allocated strings).  Returns the number of machines (at least 1). */
+guint       ttv_traces_number_machines (GPtrArray *traces, guint *trace_machine, GPtrArray *names);
+/* The traced system's host name (CTF env hostname, LTT node_name), or NULL. */
+const char *ttv_trace_get_host (const TtvTrace *trace);
 /* Refreshes every trace (ttv_trace_refresh: a trace still being written)
  * and renumbers the streams when tracefiles appeared (new ones come after
  * the existing ones of their trace).  No context on @ts may exist during the

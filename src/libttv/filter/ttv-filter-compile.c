@@ -258,6 +258,11 @@ compile (GArray *nodes, const TtvFilterNode *src, const TtvHookGroups *groups, c
     case VAR_TRACE_NAME:
       /* Programs are per (trace, type): the trace is known here. */
       return add_const (nodes, test ? TRUE : ttv_filter_string_compare (lit, src->op, trace->name));
+    case VAR_TRACE_HOST:
+      {
+        const char *host = ttv_trace_get_host (trace);
+        return add_const (nodes, test ? host != NULL : ttv_filter_string_compare (lit, src->op, host));
+      }
     case VAR_TRACEFILE_NAME:
       if (tf)
         {

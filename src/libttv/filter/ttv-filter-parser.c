@@ -32,6 +32,7 @@ static const struct {
   { "event.group", VAR_EVENT_GROUP },
   { "event.time", VAR_EVENT_TIME },
   { "trace.name", VAR_TRACE_NAME },
+  { "trace.host", VAR_TRACE_HOST },
   { "tracefile.name", VAR_TRACEFILE_NAME },
   { "cpu", VAR_CPU },
   { "state.pid", VAR_STATE_PID },
@@ -183,7 +184,7 @@ resolve_variable (Parser *p, const TtvFilterToken *t, TtvFilterNode *n)
   g_autofree char *shown = ttv_escape_for_display (t->text, -1);
   g_set_error (p->error, TTV_FILTER_ERROR, TTV_FILTER_ERROR_UNKNOWN_NAME,
                _("column %u: unknown name '%s': expected event.name, event.facility, event.id, "
-                 "event.group, event.time, event.field.NAME, event.context.NAME, trace.name, tracefile.name, cpu, "
+                 "event.group, event.time, event.field.NAME, event.context.NAME, trace.name, trace.host, tracefile.name, cpu, "
                  "state.pid, state.tid, state.ppid, state.process_name, state.exec_mode or state.syscall"),
                t->column, shown);
   return FALSE;

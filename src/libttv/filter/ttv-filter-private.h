@@ -5,6 +5,7 @@
 
 #include "ttv-filter.h"
 #include "ttv-field-accessor.h"
+#include "ttv-traceset.h"
 
 G_BEGIN_DECLS
 
@@ -33,7 +34,7 @@ void     ttv_filter_tokens_free (GArray *tokens);
 /* --- syntax tree --- */
 typedef enum {
   VAR_EVENT_NAME, VAR_EVENT_FACILITY, VAR_EVENT_ID, VAR_EVENT_GROUP, VAR_EVENT_TIME,
-  VAR_EVENT_FIELD, VAR_EVENT_CONTEXT, VAR_TRACE_NAME, VAR_TRACEFILE_NAME, VAR_CPU,
+  VAR_EVENT_FIELD, VAR_EVENT_CONTEXT, VAR_TRACE_NAME, VAR_TRACE_HOST, VAR_TRACEFILE_NAME, VAR_CPU,
   VAR_STATE_PID, VAR_STATE_TID, VAR_STATE_PPID, VAR_STATE_PROCESS_NAME, VAR_STATE_EXEC_MODE,
   VAR_STATE_SYSCALL,
 } TtvFilterVar;

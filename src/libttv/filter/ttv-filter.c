@@ -1066,6 +1066,8 @@ ref_eval (TtvFilter *f, const TtvFilterNode *n, const TtvEvent *ev, const TtvSta
       return ttv_hook_groups_match (f->groups, lit->text, type) == (n->op == OP_EQ);
     case VAR_TRACE_NAME:
       return test || ttv_filter_string_compare (lit, n->op, trace->name);
+    case VAR_TRACE_HOST:
+      return test ? ttv_trace_get_host (trace) != NULL : ttv_filter_string_compare (lit, n->op, ttv_trace_get_host (trace));
     case VAR_EVENT_FIELD:
       if (type->fields && ttv_type_find_field (type->fields, g_array_index (n->path, TtvFilterPathStep, 0).name) >= 0)
         {

@@ -273,8 +273,12 @@ ttv_history_source_get (const guint8 *data, int fd, guint64 size, guint64 offset
 {
   if (offset > size || size - offset < len)
     return NULL;
-  if (data)
+  /* In place, unless a damaged offset would misalign the structures read
+   * there: then copied, as from a file. */
+  if (data && (((guintptr) (data + offset)) % 8 == 0 || buf == NULL))
     return data + offset;
+  if (data)
+    return memcpy (buf, data + offset, len);
   return ttv_file_read_at (fd, buf, len, offset) ? buf : NULL;
 }
 

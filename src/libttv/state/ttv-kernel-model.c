@@ -4,6 +4,7 @@
 #include "ttv-event-owner.h"
 #include "ttv-field-accessor.h"
 #include "ttv-state-private.h"
+#include "ttv-traceset.h"
 
 #include <string.h>
 
@@ -117,6 +118,8 @@ typedef struct {
 
 struct _TtvKernelModel {
   GPtrArray *per_trace;                 /* of GArray of Binding, indexed by event type id */
+  GPtrArray *traces;                    /* weak TtvTrace *, a copy of the array given */
+  guint *trace_machine;                 /* owned: the machine of each trace */
   TtvDecoder *scratch;                  /* owned */
 };
 
@@ -232,6 +235,9 @@ ttv_kernel_model_new (GPtrArray *traces)
   TtvKernelModel *m = g_new0 (TtvKernelModel, 1);
   m->per_trace = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   m->scratch = ttv_decoder_new ();
+  m->traces = g_ptr_array_copy (traces, NULL, NULL);
+  m->trace_machine = g_new0 (guint, MAX (traces->len, 1));
+  ttv_traces_number_machines (traces, m->trace_machine, NULL);
   for (guint i = 0; i < traces->len; i++)
     {
       const TtvTrace *trace = g_ptr_array_index (traces, i);
@@ -251,6 +257,8 @@ ttv_kernel_model_free (TtvKernelModel *m)
   if (m == NULL)
     return;
   g_ptr_array_unref (m->per_trace);
+  g_ptr_array_unref (m->traces);
+  g_free (m->trace_machine);
   ttv_decoder_free (m->scratch);
   g_free (m);
 }
@@ -528,6 +536,8 @@ ttv_kernel_model_get_syscall (TtvKernelModel *m, guint trace_index, const TtvEve
 void
 ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const TtvEvent *ev)
 {
+  if (trace_index < m->traces->len)
+    ttv_state_select_machine (s, m->trace_machine[trace_index]);
   ttv_state_begin_event (s, ev->time);
   const Binding *b = binding_for (m, trace_index, ev->type);
   if (b && b->user_context)
@@ -656,6 +666,9 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
 void
 ttv_kernel_model_apply_initial (TtvKernelModel *m, TtvState *s, const TtvTrace *trace)
 {
+  guint index;
+  if (g_ptr_array_find (m->traces, trace, &index))
+    ttv_state_select_machine (s, m->trace_machine[index]);
   /* LTT and LTTng 0.x keep the processes and interrupts that existed at
    * trace start in control files, outside the event stream. */
   const GArray *procs = ttv_trace_get_processes (trace);

@@ -82,11 +82,14 @@ char           *ttv_kernel_model_dup_string (TtvKernelModel *model, guint trace_
  * without its call's name). */
 GQuark          ttv_kernel_model_get_syscall (TtvKernelModel *model, guint trace_index,
                                               const TtvEvent *event);
-/* Applies one event of trace @trace_index to @state. */
+/* Applies one event of trace @trace_index to @state, on the machine of
+ * that trace (ttv_traces_number_machines over the traces given to new();
+ * the machine stays selected afterwards). */
 void            ttv_kernel_model_apply (TtvKernelModel *model, TtvState *state,
                                         guint trace_index, const TtvEvent *event);
 /* Declares what a format keeps outside the event stream (LTT control files:
- * processes and interrupt names that existed when the trace started). */
+ * processes and interrupt names that existed when the trace started), on
+ * the machine of @trace. */
 void            ttv_kernel_model_apply_initial (TtvKernelModel *model, TtvState *state,
                                                 const TtvTrace *trace);
 

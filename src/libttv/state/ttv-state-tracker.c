@@ -106,13 +106,27 @@ checkpoint_state (TtvStateTracker *tr, const Checkpoint *c, GError **error)
   return state;
 }
 
+/* The state before the first event: one machine per machine of the
+ * traceset, named, with the processes each trace declares initially. */
+static TtvState *
+initial_state (TtvStateTracker *tr)
+{
+  TtvState *state = ttv_state_new ();
+  guint n_machines = ttv_traceset_get_n_machines (tr->traceset);
+  if (n_machines > 1)
+    for (guint m = 0; m < n_machines; m++)
+      ttv_state_set_machine_name (state, m, ttv_traceset_get_machine_name (tr->traceset, m));
+  for (guint i = 0; i < tr->traces->len; i++)
+    ttv_kernel_model_apply_initial (tr->model, state, g_ptr_array_index (tr->traces, i));
+  ttv_state_select_machine (state, 0);
+  return state;
+}
+
 static void
 new_state (TtvStateTracker *tr)
 {
   ttv_state_free (tr->state);
-  tr->state = ttv_state_new ();
-  for (guint i = 0; i < tr->traces->len; i++)
-    ttv_kernel_model_apply_initial (tr->model, tr->state, g_ptr_array_index (tr->traces, i));
+  tr->state = initial_state (tr);
   if (tr->stats)
     ttv_statistics_observe (tr->stats, tr->state);
 }
@@ -386,10 +400,7 @@ ttv_state_tracker_dup_state_at (TtvStateTracker *tr, TtvTime time, GError **erro
 TtvState *
 ttv_state_tracker_dup_state_by_replay (TtvStateTracker *tr, TtvTime time, GError **error)
 {
-  TtvState *state = ttv_state_new ();
-  for (guint i = 0; i < tr->traces->len; i++)
-    ttv_kernel_model_apply_initial (tr->model, state, g_ptr_array_index (tr->traces, i));
-  return replay_from (tr, state, NULL, time, error);
+  return replay_from (tr, initial_state (tr), NULL, time, error);
 }
 
 guint

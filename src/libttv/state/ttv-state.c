@@ -17,18 +17,32 @@ typedef struct {
   guint64 ended_event;
 } CpuSlot;
 
-struct _TtvState {
-  TtvTime time;
-  guint64 n_events;
+/* What one machine of the traceset holds: its tasks, CPUs, interrupts and
+ * devices.  A state has one per machine (docs/multi-machine.md); the
+ * transitions and lookups act on the selected one. */
+typedef struct {
+  GQuark name;             /* the machine's host name, 0 when not set */
   TtvIdTable processes;    /* pid (> 0) -> TtvProcessState */
   GArray *cpus;            /* of CpuSlot, indexed by CPU id */
   TtvIdTable irqs;         /* id -> TtvIrqState */
   TtvIdTable softirqs;     /* id -> TtvIrqState */
   TtvIdTable blockdevs;    /* dev -> TtvBlockDevState */
   TtvBlockRequests *requests; /* owned: what the block devices have not completed */
+} Machine;
+
+/* Machine ids are small: one per trace at most. */
+#define MAX_MACHINES 4096
+
+struct _TtvState {
+  TtvTime time;
+  guint64 n_events;
+  GPtrArray *machines;     /* of Machine *, owned, indexed by machine id; at least one */
+  Machine *m;              /* weak: the selected machine */
+  guint machine;           /* its id */
   guint32 event_tid;       /* the thread the last event applied names itself (userspace
                             * contexts), TTV_PID_NONE: the task running on its CPU */
   gint event_cpu;          /* that event's CPU */
+  guint event_machine;     /* that event's machine */
   struct {
     const TtvStateObserver *observer;  /* weak, not copied */
     gpointer data;
@@ -42,18 +56,64 @@ struct _TtvState {
     if ((s)->observers[notify_i_].observer->cb) \
       (s)->observers[notify_i_].observer->cb ((s)->observers[notify_i_].data, __VA_ARGS__)
 
+static Machine *
+machine_new (void)
+{
+  Machine *m = g_new0 (Machine, 1);
+  ttv_id_table_init (&m->processes);
+  m->cpus = g_array_new (FALSE, TRUE, sizeof (CpuSlot));
+  ttv_id_table_init (&m->irqs);
+  ttv_id_table_init (&m->softirqs);
+  ttv_id_table_init (&m->blockdevs);
+  m->requests = ttv_block_requests_new ();
+  return m;
+}
+
+static void
+machine_free (Machine *m)
+{
+  for (guint i = 0; i < m->cpus->len; i++)
+    g_free (g_array_index (m->cpus, CpuSlot, i).idle);
+  g_array_unref (m->cpus);
+  ttv_id_table_clear (&m->processes);
+  ttv_id_table_clear (&m->irqs);
+  ttv_id_table_clear (&m->softirqs);
+  ttv_id_table_clear (&m->blockdevs);
+  ttv_block_requests_free (m->requests);
+  g_free (m);
+}
+
+static Machine *
+machine_copy (const Machine *src)
+{
+  Machine *m = g_new0 (Machine, 1);
+  m->name = src->name;
+  ttv_id_table_copy (&m->processes, &src->processes, sizeof (TtvProcessState));
+  ttv_id_table_copy (&m->irqs, &src->irqs, sizeof (TtvIrqState));
+  ttv_id_table_copy (&m->softirqs, &src->softirqs, sizeof (TtvIrqState));
+  ttv_id_table_copy (&m->blockdevs, &src->blockdevs, sizeof (TtvBlockDevState));
+  m->requests = ttv_block_requests_copy (src->requests);
+  m->cpus = g_array_copy (src->cpus);
+  for (guint i = 0; i < m->cpus->len; i++)
+    {
+      CpuSlot *slot = &g_array_index (m->cpus, CpuSlot, i);
+      if (slot->idle)
+        slot->idle = g_memdup2 (slot->idle, sizeof (TtvProcessState));
+      /* The cache pointed into the source state. */
+      slot->running = NULL;
+    }
+  return m;
+}
+
 TtvState *
 ttv_state_new (void)
 {
   TtvState *s = g_new0 (TtvState, 1);
   s->time = TTV_TIME_MIN;
   s->event_tid = TTV_PID_NONE;
-  ttv_id_table_init (&s->processes);
-  s->cpus = g_array_new (FALSE, TRUE, sizeof (CpuSlot));
-  ttv_id_table_init (&s->irqs);
-  ttv_id_table_init (&s->softirqs);
-  ttv_id_table_init (&s->blockdevs);
-  s->requests = ttv_block_requests_new ();
+  s->machines = g_ptr_array_new_with_free_func ((GDestroyNotify) machine_free);
+  g_ptr_array_add (s->machines, machine_new ());
+  s->m = g_ptr_array_index (s->machines, 0);
   return s;
 }
 
@@ -62,14 +122,7 @@ ttv_state_free (TtvState *s)
 {
   if (s == NULL)
     return;
-  for (guint i = 0; i < s->cpus->len; i++)
-    g_free (g_array_index (s->cpus, CpuSlot, i).idle);
-  g_array_unref (s->cpus);
-  ttv_id_table_clear (&s->processes);
-  ttv_id_table_clear (&s->irqs);
-  ttv_id_table_clear (&s->softirqs);
-  ttv_id_table_clear (&s->blockdevs);
-  ttv_block_requests_free (s->requests);
+  g_ptr_array_unref (s->machines);
   g_free (s);
 }
 
@@ -81,21 +134,54 @@ ttv_state_copy (const TtvState *src)
   s->n_events = src->n_events;
   s->event_tid = src->event_tid;
   s->event_cpu = src->event_cpu;
-  ttv_id_table_copy (&s->processes, &src->processes, sizeof (TtvProcessState));
-  ttv_id_table_copy (&s->irqs, &src->irqs, sizeof (TtvIrqState));
-  ttv_id_table_copy (&s->softirqs, &src->softirqs, sizeof (TtvIrqState));
-  ttv_id_table_copy (&s->blockdevs, &src->blockdevs, sizeof (TtvBlockDevState));
-  s->requests = ttv_block_requests_copy (src->requests);
-  s->cpus = g_array_copy (src->cpus);
-  for (guint i = 0; i < s->cpus->len; i++)
-    {
-      CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, i);
-      if (slot->idle)
-        slot->idle = g_memdup2 (slot->idle, sizeof (TtvProcessState));
-      /* The cache pointed into the source state. */
-      slot->running = NULL;
-    }
+  s->event_machine = src->event_machine;
+  s->machines = g_ptr_array_new_full (src->machines->len, (GDestroyNotify) machine_free);
+  for (guint i = 0; i < src->machines->len; i++)
+    g_ptr_array_add (s->machines, machine_copy (g_ptr_array_index (src->machines, i)));
+  s->machine = src->machine;
+  s->m = g_ptr_array_index (s->machines, s->machine);
   return s;
+}
+
+guint
+ttv_state_get_n_machines (const TtvState *s)
+{
+  return s->machines->len;
+}
+
+guint
+ttv_state_get_machine (const TtvState *s)
+{
+  return s->machine;
+}
+
+void
+ttv_state_select_machine (TtvState *s, guint machine)
+{
+  if (machine == s->machine)
+    return;
+  g_return_if_fail (machine < MAX_MACHINES);
+  while (s->machines->len <= machine)
+    g_ptr_array_add (s->machines, machine_new ());
+  s->machine = machine;
+  s->m = g_ptr_array_index (s->machines, machine);
+}
+
+void
+ttv_state_set_machine_name (TtvState *s, guint machine, const char *name)
+{
+  guint saved = s->machine;
+  ttv_state_select_machine (s, machine);
+  s->m->name = name ? g_quark_from_string (name) : 0;
+  ttv_state_select_machine (s, saved);
+}
+
+const char *
+ttv_state_get_machine_name (const TtvState *s, guint machine)
+{
+  if (machine >= s->machines->len)
+    return NULL;
+  return g_quark_to_string (((const Machine *) g_ptr_array_index (s->machines, machine))->name);
 }
 
 void
@@ -156,9 +242,9 @@ ttv_state_get_n_events (const TtvState *s)
 static CpuSlot *
 cpu_slot (const TtvState *s, gint cpu)
 {
-  if (cpu < 0 || (guint) cpu >= s->cpus->len)
+  if (cpu < 0 || (guint) cpu >= s->m->cpus->len)
     return NULL;
-  CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, cpu);
+  CpuSlot *slot = &g_array_index (s->m->cpus, CpuSlot, cpu);
   return slot->used ? slot : NULL;
 }
 
@@ -183,9 +269,9 @@ ensure_cpu (TtvState *s, gint cpu)
 {
   if (cpu < 0 || cpu >= MAX_CPU_ID)
     return NULL;
-  if ((guint) cpu >= s->cpus->len)
-    g_array_set_size (s->cpus, (guint) cpu + 1);
-  CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, cpu);
+  if ((guint) cpu >= s->m->cpus->len)
+    g_array_set_size (s->m->cpus, (guint) cpu + 1);
+  CpuSlot *slot = &g_array_index (s->m->cpus, CpuSlot, cpu);
   if (!slot->used)
     {
       slot->used = TRUE;
@@ -211,7 +297,7 @@ find_process (const TtvState *s, guint32 pid, gint cpu)
       CpuSlot *slot = cpu_slot (s, cpu);
       return slot ? slot->idle : NULL;
     }
-  return ttv_id_table_lookup (&s->processes, pid);
+  return ttv_id_table_lookup (&s->m->processes, pid);
 }
 
 static void
@@ -240,12 +326,12 @@ ensure_process (TtvState *s, guint32 pid, gint cpu, TtvTime t)
       CpuSlot *slot = ensure_cpu (s, cpu);
       return slot ? slot->idle : NULL;
     }
-  TtvProcessState *p = ttv_id_table_lookup (&s->processes, pid);
+  TtvProcessState *p = ttv_id_table_lookup (&s->m->processes, pid);
   if (p == NULL)
     {
       p = g_new (TtvProcessState, 1);
       process_init (p, pid, t);
-      ttv_id_table_insert (&s->processes, pid, p);
+      ttv_id_table_insert (&s->m->processes, pid, p);
       notify_status (s, p, TTV_PROCESS_N_STATUS);
     }
   return p;
@@ -286,7 +372,7 @@ ttv_state_get_running (const TtvState *s, gint cpu)
 const TtvProcessState *
 ttv_state_get_event_process (const TtvState *s, gint cpu)
 {
-  if (s->event_tid != TTV_PID_NONE && s->event_cpu == cpu)
+  if (s->event_tid != TTV_PID_NONE && s->event_cpu == cpu && s->event_machine == s->machine)
     return find_process (s, s->event_tid, cpu);
   return ttv_state_get_running (s, cpu);
 }
@@ -337,7 +423,7 @@ account_cpu (TtvState *s, CpuSlot *slot, TtvTime t)
 static TtvIdTable *
 irq_table (TtvState *s, TtvExecMode mode)
 {
-  return mode == TTV_MODE_IRQ ? &s->irqs : mode == TTV_MODE_SOFTIRQ ? &s->softirqs : NULL;
+  return mode == TTV_MODE_IRQ ? &s->m->irqs : mode == TTV_MODE_SOFTIRQ ? &s->m->softirqs : NULL;
 }
 
 static TtvIrqState *
@@ -483,11 +569,11 @@ ttv_state_fork (TtvState *s, guint32 parent_pid, guint32 child_pid, guint32 chil
   if (child_pid == 0)
     return;
   TtvProcessState *parent = find_process (s, parent_pid, -1);
-  TtvProcessState *child = ttv_id_table_lookup (&s->processes, child_pid);
+  TtvProcessState *child = ttv_id_table_lookup (&s->m->processes, child_pid);
   if (child == NULL)
     {
       child = g_new (TtvProcessState, 1);
-      ttv_id_table_insert (&s->processes, child_pid, child);
+      ttv_id_table_insert (&s->m->processes, child_pid, child);
     }
   /* A reused pid starts a new life. */
   process_init (child, child_pid, t);
@@ -537,10 +623,10 @@ ttv_state_free_process (TtvState *s, guint32 pid, TtvTime t)
   if (p == NULL || pid == 0)
     return;
   set_status (s, p, TTV_PROCESS_DEAD, t);
-  for (guint i = 0; i < s->cpus->len; i++)
-    if (g_array_index (s->cpus, CpuSlot, i).running == p)
-      g_array_index (s->cpus, CpuSlot, i).running = NULL;
-  ttv_id_table_remove (&s->processes, pid);
+  for (guint i = 0; i < s->m->cpus->len; i++)
+    if (g_array_index (s->m->cpus, CpuSlot, i).running == p)
+      g_array_index (s->m->cpus, CpuSlot, i).running = NULL;
+  ttv_id_table_remove (&s->m->processes, pid);
 }
 
 void
@@ -704,6 +790,7 @@ ttv_state_user_event (TtvState *s, gint cpu, guint32 tid, guint32 tgid, const ch
     {
       s->event_tid = running->pid;
       s->event_cpu = cpu;
+      s->event_machine = s->machine;
       if (running->name == 0 && name && *name)
         ttv_state_name_process (s, running->pid, name);
       return;
@@ -723,6 +810,7 @@ ttv_state_user_event (TtvState *s, gint cpu, guint32 tid, guint32 tgid, const ch
     p->cpu = cpu;
   s->event_tid = tid;
   s->event_cpu = cpu;
+  s->event_machine = s->machine;
 }
 
 void
@@ -737,18 +825,18 @@ void
 ttv_state_name_irq (TtvState *s, guint32 irq, const char *name)
 {
   if (name && *name)
-    ensure_irq (&s->irqs, irq)->name = g_quark_from_string (name);
+    ensure_irq (&s->m->irqs, irq)->name = g_quark_from_string (name);
 }
 
 static TtvBlockDevState *
 ensure_blockdev (TtvState *s, guint32 dev)
 {
-  TtvBlockDevState *b = ttv_id_table_lookup (&s->blockdevs, dev);
+  TtvBlockDevState *b = ttv_id_table_lookup (&s->m->blockdevs, dev);
   if (b == NULL)
     {
       b = g_new0 (TtvBlockDevState, 1);
       b->dev = dev;
-      ttv_id_table_insert (&s->blockdevs, dev, b);
+      ttv_id_table_insert (&s->m->blockdevs, dev, b);
     }
   return b;
 }
@@ -760,8 +848,8 @@ block_request (TtvState *s, const TtvBlockRequest *rq, gboolean issue, TtvTime t
 {
   if (rq->dev == 0)
     return;
-  gint delta = issue ? ttv_block_requests_issue (s->requests, rq)
-                     : ttv_block_requests_complete (s->requests, rq);
+  gint delta = issue ? ttv_block_requests_issue (s->m->requests, rq)
+                     : ttv_block_requests_complete (s->m->requests, rq);
   TtvBlockDevState *b = ensure_blockdev (s, rq->dev);
   if (delta == 0)
     return;
@@ -798,13 +886,13 @@ GPtrArray *
 ttv_state_list_processes (const TtvState *s)
 {
   GPtrArray *out = g_ptr_array_new ();
-  for (guint i = 0; i < s->cpus->len; i++)
+  for (guint i = 0; i < s->m->cpus->len; i++)
     {
-      CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, i);
+      CpuSlot *slot = &g_array_index (s->m->cpus, CpuSlot, i);
       if (slot->used)
         g_ptr_array_add (out, slot->idle);
     }
-  g_autoptr (GPtrArray) procs = ttv_id_table_list (&s->processes);
+  g_autoptr (GPtrArray) procs = ttv_id_table_list (&s->m->processes);
   for (guint i = 0; i < procs->len; i++)
     g_ptr_array_add (out, g_ptr_array_index (procs, i));
   g_ptr_array_sort (out, compare_process);
@@ -815,9 +903,9 @@ GPtrArray *
 ttv_state_list_cpus (const TtvState *s)
 {
   GPtrArray *out = g_ptr_array_new ();
-  for (guint i = 0; i < s->cpus->len; i++)
+  for (guint i = 0; i < s->m->cpus->len; i++)
     {
-      CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, i);
+      CpuSlot *slot = &g_array_index (s->m->cpus, CpuSlot, i);
       if (slot->used)
         g_ptr_array_add (out, &slot->pub);
     }
@@ -827,31 +915,37 @@ ttv_state_list_cpus (const TtvState *s)
 GPtrArray *
 ttv_state_list_irqs (const TtvState *s, gboolean soft)
 {
-  return ttv_id_table_list (soft ? &s->softirqs : &s->irqs);
+  return ttv_id_table_list (soft ? &s->m->softirqs : &s->m->irqs);
 }
 
 const TtvIrqState *
 ttv_state_get_irq (const TtvState *s, guint32 id, gboolean soft)
 {
-  return ttv_id_table_lookup (soft ? &s->softirqs : &s->irqs, id);
+  return ttv_id_table_lookup (soft ? &s->m->softirqs : &s->m->irqs, id);
 }
 
 GPtrArray *
 ttv_state_list_block_devices (const TtvState *s)
 {
-  return ttv_id_table_list (&s->blockdevs);
+  return ttv_id_table_list (&s->m->blockdevs);
 }
 
 gsize
 ttv_state_get_memory_size (const TtvState *s)
 {
-  return sizeof *s
-         + (ttv_id_table_size (&s->processes) + s->cpus->len) * (sizeof (TtvProcessState) + 16)
-         + s->processes.dense->len * sizeof (gpointer)
-         + s->cpus->len * sizeof (CpuSlot)
-         + (ttv_id_table_size (&s->irqs) + ttv_id_table_size (&s->softirqs)) * (sizeof (TtvIrqState) + 16)
-         + ttv_id_table_size (&s->blockdevs) * (sizeof (TtvBlockDevState) + 16)
-         + ttv_block_requests_get_memory_size (s->requests);
+  gsize size = sizeof *s;
+  for (guint i = 0; i < s->machines->len; i++)
+    {
+      const Machine *m = g_ptr_array_index (s->machines, i);
+      size += sizeof *m
+              + (ttv_id_table_size (&m->processes) + m->cpus->len) * (sizeof (TtvProcessState) + 16)
+              + m->processes.dense->len * sizeof (gpointer)
+              + m->cpus->len * sizeof (CpuSlot)
+              + (ttv_id_table_size (&m->irqs) + ttv_id_table_size (&m->softirqs)) * (sizeof (TtvIrqState) + 16)
+              + ttv_id_table_size (&m->blockdevs) * (sizeof (TtvBlockDevState) + 16)
+              + ttv_block_requests_get_memory_size (m->requests);
+    }
+  return size;
 }
 
 const char *
@@ -895,13 +989,10 @@ append_process (GString *out, const TtvProcessState *p)
   g_string_append_c (out, '\n');
 }
 
-void
-ttv_state_append_text (const TtvState *s, GString *out)
+/* The CPUs, processes, IRQs and devices of the selected machine of @s. */
+static void
+append_machine_text (const TtvState *s, GString *out)
 {
-  char buf[32];
-  g_string_append_printf (out, "state at %s after %" G_GUINT64_FORMAT " events\n",
-                          s->time == TTV_TIME_MIN ? "-" : ttv_time_to_string (s->time, buf, sizeof buf),
-                          s->n_events);
   g_autoptr (GPtrArray) cpus = ttv_state_list_cpus (s);
   for (guint i = 0; i < cpus->len; i++)
     {
@@ -940,9 +1031,33 @@ ttv_state_append_text (const TtvState *s, GString *out)
       if (b->pending > 0)
         {
           g_string_append (out, " requests");
-          ttv_block_requests_append_text (s->requests, b->dev, out);
+          ttv_block_requests_append_text (s->m->requests, b->dev, out);
         }
       g_string_append_c (out, '\n');
+    }
+}
+
+void
+ttv_state_append_text (const TtvState *s, GString *out)
+{
+  char buf[32];
+  g_string_append_printf (out, "state at %s after %" G_GUINT64_FORMAT " events\n",
+                          s->time == TTV_TIME_MIN ? "-" : ttv_time_to_string (s->time, buf, sizeof buf),
+                          s->n_events);
+  if (s->machines->len == 1)
+    {
+      append_machine_text (s, out);
+      return;
+    }
+  for (guint i = 0; i < s->machines->len; i++)
+    {
+      /* A shallow view of @s with machine @i selected, read only. */
+      TtvState view = *s;
+      view.machine = i;
+      view.m = g_ptr_array_index (s->machines, i);
+      const char *name = g_quark_to_string (view.m->name);
+      g_string_append_printf (out, "machine %u %s\n", i, name ? name : "-");
+      append_machine_text (&view, out);
     }
 }
 
@@ -1000,20 +1115,19 @@ put_table (GByteArray *out, const TtvIdTable *t, gsize record_size)
     g_byte_array_append (out, g_ptr_array_index (records, i), (guint) record_size);
 }
 
-void
-ttv_state_snapshot (const TtvState *s, GByteArray *out)
+/* The tables of machine @m. */
+static void
+put_machine (GByteArray *out, const Machine *m)
 {
-  put_u32 (out, SNAPSHOT_MAGIC);
-  g_byte_array_append (out, (const guint8 *) &s->time, sizeof s->time);
-  g_byte_array_append (out, (const guint8 *) &s->n_events, sizeof s->n_events);
-  g_autoptr (GPtrArray) procs = ttv_id_table_list (&s->processes);
+  put_u32 (out, m->name);
+  g_autoptr (GPtrArray) procs = ttv_id_table_list (&m->processes);
   put_u32 (out, procs->len);
   for (guint i = 0; i < procs->len; i++)
     put_process (out, g_ptr_array_index (procs, i));
-  put_u32 (out, s->cpus->len);
-  for (guint i = 0; i < s->cpus->len; i++)
+  put_u32 (out, m->cpus->len);
+  for (guint i = 0; i < m->cpus->len; i++)
     {
-      const CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, i);
+      const CpuSlot *slot = &g_array_index (m->cpus, CpuSlot, i);
       put_u32 (out, slot->used);
       if (!slot->used)
         continue;
@@ -1022,13 +1136,25 @@ ttv_state_snapshot (const TtvState *s, GByteArray *out)
       g_byte_array_append (out, (const guint8 *) &slot->ended_event, sizeof slot->ended_event);
       put_process (out, slot->idle);
     }
-  put_table (out, &s->irqs, sizeof (TtvIrqState));
-  put_table (out, &s->softirqs, sizeof (TtvIrqState));
-  put_table (out, &s->blockdevs, sizeof (TtvBlockDevState));
+  put_table (out, &m->irqs, sizeof (TtvIrqState));
+  put_table (out, &m->softirqs, sizeof (TtvIrqState));
+  put_table (out, &m->blockdevs, sizeof (TtvBlockDevState));
   guint n_requests;
-  const TtvBlockRequest *requests = ttv_block_requests_peek (s->requests, &n_requests);
+  const TtvBlockRequest *requests = ttv_block_requests_peek (m->requests, &n_requests);
   put_u32 (out, n_requests);
   g_byte_array_append (out, (const guint8 *) requests, n_requests * (guint) sizeof *requests);
+}
+
+void
+ttv_state_snapshot (const TtvState *s, GByteArray *out)
+{
+  put_u32 (out, SNAPSHOT_MAGIC);
+  g_byte_array_append (out, (const guint8 *) &s->time, sizeof s->time);
+  g_byte_array_append (out, (const guint8 *) &s->n_events, sizeof s->n_events);
+  put_u32 (out, s->machines->len);
+  for (guint i = 0; i < s->machines->len; i++)
+    put_machine (out, g_ptr_array_index (s->machines, i));
+  put_u32 (out, s->machine);
 }
 
 typedef struct {
@@ -1083,59 +1209,79 @@ get_table (Reader *r, TtvIdTable *t, gsize record_size, gsize id_offset)
     }
 }
 
+/* The tables of the selected machine of @s (see put_machine). */
+static void
+get_machine (Reader *r, TtvState *s)
+{
+  Machine *m = s->m;
+  guint32 n = 0, name = 0;
+  get (r, &name, sizeof name);
+  m->name = name;
+  get (r, &n, sizeof n);
+  for (guint32 i = 0; i < n && !r->bad; i++)
+    {
+      TtvProcessState *p = get_process (r);
+      if (p)
+        ttv_id_table_insert (&m->processes, p->pid, p);
+    }
+  n = 0;
+  get (r, &n, sizeof n);
+  if (n > MAX_CPU_ID)
+    r->bad = TRUE;
+  else
+    g_array_set_size (m->cpus, n);
+  for (guint32 i = 0; i < n && !r->bad; i++)
+    {
+      CpuSlot *slot = &g_array_index (m->cpus, CpuSlot, i);
+      guint32 used = 0;
+      get (r, &used, sizeof used);
+      if (!used)
+        continue;
+      slot->used = TRUE;
+      get (r, &slot->pub, sizeof slot->pub);
+      get (r, &slot->ended_syscall, sizeof slot->ended_syscall);
+      get (r, &slot->ended_event, sizeof slot->ended_event);
+      slot->idle = get_process (r);
+    }
+  get_table (r, &m->irqs, sizeof (TtvIrqState), G_STRUCT_OFFSET (TtvIrqState, id));
+  get_table (r, &m->softirqs, sizeof (TtvIrqState), G_STRUCT_OFFSET (TtvIrqState, id));
+  get_table (r, &m->blockdevs, sizeof (TtvBlockDevState), G_STRUCT_OFFSET (TtvBlockDevState, dev));
+  n = 0;
+  get (r, &n, sizeof n);
+  if (n > TTV_BLOCK_REQUESTS_MAX)
+    r->bad = TRUE;
+  else if (n > 0)
+    {
+      g_autofree TtvBlockRequest *requests = g_new (TtvBlockRequest, n);
+      if (get (r, requests, n * sizeof *requests))
+        ttv_block_requests_restore (m->requests, requests, n);
+    }
+}
+
 TtvState *
 ttv_state_from_snapshot (const guint8 *data, gsize size)
 {
   Reader r = { data, data + size, FALSE };
-  guint32 magic = 0, n = 0;
+  guint32 magic = 0, n_machines = 0, selected = 0;
   if (!get (&r, &magic, sizeof magic) || magic != SNAPSHOT_MAGIC)
     return NULL;
   TtvState *s = ttv_state_new ();
   get (&r, &s->time, sizeof s->time);
   get (&r, &s->n_events, sizeof s->n_events);
-  get (&r, &n, sizeof n);
-  for (guint32 i = 0; i < n && !r.bad; i++)
-    {
-      TtvProcessState *p = get_process (&r);
-      if (p)
-        ttv_id_table_insert (&s->processes, p->pid, p);
-    }
-  n = 0;
-  get (&r, &n, sizeof n);
-  if (n > MAX_CPU_ID)
+  get (&r, &n_machines, sizeof n_machines);
+  if (n_machines == 0 || n_machines > MAX_MACHINES)
     r.bad = TRUE;
-  else
-    g_array_set_size (s->cpus, n);
-  for (guint32 i = 0; i < n && !r.bad; i++)
+  for (guint32 i = 0; i < n_machines && !r.bad; i++)
     {
-      CpuSlot *slot = &g_array_index (s->cpus, CpuSlot, i);
-      guint32 used = 0;
-      get (&r, &used, sizeof used);
-      if (!used)
-        continue;
-      slot->used = TRUE;
-      get (&r, &slot->pub, sizeof slot->pub);
-      get (&r, &slot->ended_syscall, sizeof slot->ended_syscall);
-      get (&r, &slot->ended_event, sizeof slot->ended_event);
-      slot->idle = get_process (&r);
+      ttv_state_select_machine (s, i);
+      get_machine (&r, s);
     }
-  get_table (&r, &s->irqs, sizeof (TtvIrqState), G_STRUCT_OFFSET (TtvIrqState, id));
-  get_table (&r, &s->softirqs, sizeof (TtvIrqState), G_STRUCT_OFFSET (TtvIrqState, id));
-  get_table (&r, &s->blockdevs, sizeof (TtvBlockDevState), G_STRUCT_OFFSET (TtvBlockDevState, dev));
-  n = 0;
-  get (&r, &n, sizeof n);
-  if (n > TTV_BLOCK_REQUESTS_MAX)
-    r.bad = TRUE;
-  else if (n > 0)
-    {
-      g_autofree TtvBlockRequest *requests = g_new (TtvBlockRequest, n);
-      if (get (&r, requests, n * sizeof *requests))
-        ttv_block_requests_restore (s->requests, requests, n);
-    }
-  if (r.bad || r.p != r.end)
+  get (&r, &selected, sizeof selected);
+  if (r.bad || r.p != r.end || selected >= s->machines->len)
     {
       ttv_state_free (s);
       return NULL;
     }
+  ttv_state_select_machine (s, selected);
   return s;
 }

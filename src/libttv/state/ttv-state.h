@@ -86,6 +86,20 @@ TtvState *ttv_state_new (void);
 TtvState *ttv_state_copy (const TtvState *state);
 void      ttv_state_free (TtvState *state);
 
+/* Machines (docs/multi-machine.md): a state holds one set of processes,
+ * CPUs, IRQs and devices per machine of the traceset, numbered from 0 (a
+ * new state has machine 0 only).  Every transition and every lookup below
+ * acts on the selected machine; the state tracker selects the machine of
+ * each event before applying it, so that whoever reads the state for an
+ * event (reports, filters, views' hooks) reads that event's machine.
+ * select creates the machines up to @machine. */
+guint     ttv_state_get_n_machines (const TtvState *state);
+guint     ttv_state_get_machine (const TtvState *state);
+void      ttv_state_select_machine (TtvState *state, guint machine);
+/* The host name of a machine (for texts), NULL when not set. */
+void        ttv_state_set_machine_name (TtvState *state, guint machine, const char *name);
+const char *ttv_state_get_machine_name (const TtvState *state, guint machine);
+
 TtvTime   ttv_state_get_time (const TtvState *state);   /* time of the last event applied */
 guint64   ttv_state_get_n_events (const TtvState *state); /* events applied since new() */
 
@@ -140,7 +154,8 @@ const char *ttv_state_get_event_syscall (const TtvState *state, gint cpu);
 /* Name of the innermost syscall, or NULL when not in one. */
 const char *ttv_process_state_get_syscall (const TtvProcessState *process);
 
-/* Full text dump (ttv-report --state-at): CPUs, processes, IRQs, devices. */
+/* Full text dump (ttv-report --state-at): CPUs, processes, IRQs, devices;
+ * with several machines, each under a line "machine N HOST". */
 void      ttv_state_append_text (const TtvState *state, GString *out);
 /* Equal content (for tests: state through checkpoints == state by replay). */
 gboolean  ttv_state_equal (const TtvState *a, const TtvState *b, GString *first_difference);

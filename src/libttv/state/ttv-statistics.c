@@ -5,6 +5,7 @@
 #include "ttv-state-private.h"
 #include "ttv-id-table.h"
 #include "ttv-kernel-model.h"
+#include "ttv-traceset.h"
 
 #include <string.h>
 
@@ -21,11 +22,18 @@ typedef struct {
   GQuark name;                  /* IRQs: the last name the state gave it */
 } DurationSlot;
 
+/* The CPUs and processes of one machine (docs/multi-machine.md). */
+typedef struct {
+  GPtrArray *cpus;              /* of CpuSlot * (owned, NULL where unseen), indexed by cpu + 1 */
+  TtvIdTable processes;         /* pid -> TtvProcessStats */
+  TtvTime end;                  /* the end of its traces: its CPUs' time stops there */
+} MachineStats;
+
 struct _TtvStatistics {
   GPtrArray *traces;            /* weak TtvTrace * */
   GPtrArray *type_counts;       /* per trace: GArray of guint64 by type id */
-  GPtrArray *cpus;              /* of CpuSlot * (owned, NULL where unseen), indexed by cpu + 1 */
-  TtvIdTable processes;         /* pid -> TtvProcessStats */
+  GPtrArray *machines;          /* of MachineStats *, owned, by machine id (at least one) */
+  GPtrArray *machine_names;     /* of char *, owned */
   TtvIdTable syscalls;          /* GQuark of the name -> DurationSlot */
   TtvIdTable irqs;              /* irq -> DurationSlot */
   TtvIdTable softirqs;          /* vec -> DurationSlot */
@@ -35,6 +43,35 @@ struct _TtvStatistics {
   TtvTime accounted_until;      /* the last account_until(), TTV_TIME_MIN when none */
   guint64 n_events;
 };
+
+static void
+machine_stats_free (MachineStats *m)
+{
+  g_ptr_array_unref (m->cpus);
+  ttv_id_table_clear (&m->processes);
+  g_free (m);
+}
+
+static MachineStats *
+machine_stats (TtvStatistics *st, guint machine)
+{
+  while (st->machines->len <= machine)
+    {
+      MachineStats *m = g_new0 (MachineStats, 1);
+      m->cpus = g_ptr_array_new_with_free_func (g_free);
+      ttv_id_table_init (&m->processes);
+      m->end = TTV_TIME_MAX;
+      g_ptr_array_add (st->machines, m);
+    }
+  return g_ptr_array_index (st->machines, machine);
+}
+
+/* The machine of what the state tells now. */
+static MachineStats *
+current_machine (TtvStatistics *st, const TtvState *state)
+{
+  return machine_stats (st, state ? ttv_state_get_machine (state) : 0);
+}
 
 TtvStatistics *
 ttv_statistics_new (GPtrArray *traces)
@@ -49,8 +86,22 @@ ttv_statistics_new (GPtrArray *traces)
       g_array_set_size (counts, t->event_types->len);
       g_ptr_array_add (st->type_counts, counts);
     }
-  st->cpus = g_ptr_array_new_with_free_func (g_free);
-  ttv_id_table_init (&st->processes);
+  st->machines = g_ptr_array_new_with_free_func ((GDestroyNotify) machine_stats_free);
+  st->machine_names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint *trace_machine = g_new0 (guint, MAX (traces->len, 1));
+  guint n_machines = ttv_traces_number_machines (traces, trace_machine, st->machine_names);
+  machine_stats (st, n_machines - 1);
+  if (n_machines > 1)
+    {
+      /* A machine's CPU time ends with its traces, not with the others'. */
+      for (guint k = 0; k < n_machines; k++)
+        machine_stats (st, k)->end = TTV_TIME_MIN;
+      for (guint i = 0; i < traces->len; i++)
+        {
+          MachineStats *m = machine_stats (st, trace_machine[i]);
+          m->end = MAX (m->end, ((const TtvTrace *) g_ptr_array_index (traces, i))->end);
+        }
+    }
   ttv_id_table_init (&st->syscalls);
   ttv_id_table_init (&st->irqs);
   ttv_id_table_init (&st->softirqs);
@@ -66,43 +117,53 @@ ttv_statistics_free (TtvStatistics *st)
     return;
   g_ptr_array_unref (st->traces);
   g_ptr_array_unref (st->type_counts);
-  g_ptr_array_unref (st->cpus);
-  ttv_id_table_clear (&st->processes);
+  g_ptr_array_unref (st->machines);
+  g_ptr_array_unref (st->machine_names);
   ttv_id_table_clear (&st->syscalls);
   ttv_id_table_clear (&st->irqs);
   ttv_id_table_clear (&st->softirqs);
   g_free (st);
 }
 
-static TtvProcessStats *
-process_stats (TtvStatistics *st, guint32 pid)
+static guint
+machine_id (const TtvStatistics *st, const MachineStats *m)
 {
-  TtvProcessStats *p = ttv_id_table_lookup (&st->processes, pid);
+  guint id = 0;
+  g_ptr_array_find (st->machines, m, &id);
+  return id;
+}
+
+static TtvProcessStats *
+process_stats (TtvStatistics *st, MachineStats *m, guint32 pid)
+{
+  TtvProcessStats *p = ttv_id_table_lookup (&m->processes, pid);
   if (p == NULL)
     {
       p = g_new0 (TtvProcessStats, 1);
       p->pid = pid;
-      ttv_id_table_insert (&st->processes, pid, p);
+      p->machine = machine_id (st, m);
+      ttv_id_table_insert (&m->processes, pid, p);
     }
   return p;
 }
 
 /* NULL for CPU ids out of range (damaged traces). */
 static CpuSlot *
-cpu_slot (TtvStatistics *st, gint cpu)
+cpu_slot (TtvStatistics *st, MachineStats *m, gint cpu)
 {
   if (cpu < -1 || cpu > MAX_CPU_ID)
     return NULL;
   guint index = (guint) (cpu + 1);
-  if (index >= st->cpus->len)
-    g_ptr_array_set_size (st->cpus, index + 1);
-  CpuSlot *slot = g_ptr_array_index (st->cpus, index);
+  if (index >= m->cpus->len)
+    g_ptr_array_set_size (m->cpus, index + 1);
+  CpuSlot *slot = g_ptr_array_index (m->cpus, index);
   if (slot == NULL)
     {
       slot = g_new0 (CpuSlot, 1);
       slot->pub.cpu = cpu;
+      slot->pub.machine = machine_id (st, m);
       slot->accounted_until = st->accounted_until;
-      g_ptr_array_index (st->cpus, index) = slot;
+      g_ptr_array_index (m->cpus, index) = slot;
     }
   return slot;
 }
@@ -125,11 +186,10 @@ add_duration (TtvIdTable *table, guint32 key, TtvTime d)
 }
 
 static void
-on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
-             TtvTime start, TtvTime end)
+add_cpu_time (TtvStatistics *st, MachineStats *m, gint cpu, guint32 pid, TtvExecMode mode,
+              TtvTime start, TtvTime end)
 {
-  TtvStatistics *st = data;
-  CpuSlot *slot = cpu_slot (st, cpu);
+  CpuSlot *slot = cpu_slot (st, m, cpu);
   if (slot == NULL)
     return;
   start = MAX (start, MAX (st->start, slot->accounted_until));
@@ -141,7 +201,15 @@ on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
       return;
     }
   slot->pub.busy[mode] += end - start;
-  process_stats (st, pid)->cpu_time[mode] += end - start;
+  process_stats (st, m, pid)->cpu_time[mode] += end - start;
+}
+
+static void
+on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
+             TtvTime start, TtvTime end)
+{
+  TtvStatistics *st = data;
+  add_cpu_time (st, current_machine (st, st->state), cpu, pid, mode, start, end);
 }
 
 static void
@@ -189,22 +257,46 @@ ttv_statistics_set_start (TtvStatistics *st, TtvTime start)
   st->start = start;
 }
 
-void
-ttv_statistics_account_until (TtvStatistics *st, const TtvState *state, TtvTime end)
+/* What still runs on the CPUs of the selected machine of @state. */
+static void
+account_machine_until (TtvStatistics *st, const TtvState *state, TtvTime end)
 {
+  MachineStats *m = current_machine (st, state);
+  end = MIN (end, m->end);
   g_autoptr (GPtrArray) cpus = ttv_state_list_cpus (state);
   for (guint i = 0; i < cpus->len; i++)
     {
       const TtvCpuState *c = g_ptr_array_index (cpus, i);
       const TtvProcessState *p = ttv_state_get_running (state, c->cpu);
       if (p)
-        on_cpu_time (st, c->cpu, p->pid, ttv_process_state_get_mode (p), 0, c->since, end);
+        add_cpu_time (st, m, c->cpu, p->pid, ttv_process_state_get_mode (p), c->since, end);
     }
-  for (guint i = 0; i < st->cpus->len; i++)
+}
+
+void
+ttv_statistics_account_until (TtvStatistics *st, const TtvState *state, TtvTime end)
+{
+  if (ttv_state_get_n_machines (state) == 1)
+    account_machine_until (st, state, end);
+  else
     {
-      CpuSlot *slot = g_ptr_array_index (st->cpus, i);
-      if (slot)
-        slot->accounted_until = MAX (slot->accounted_until, end);
+      /* Machines are read by selecting them: on a copy. */
+      g_autoptr (TtvState) copy = ttv_state_copy (state);
+      for (guint k = 0; k < ttv_state_get_n_machines (copy); k++)
+        {
+          ttv_state_select_machine (copy, k);
+          account_machine_until (st, copy, end);
+        }
+    }
+  for (guint k = 0; k < st->machines->len; k++)
+    {
+      const MachineStats *m = g_ptr_array_index (st->machines, k);
+      for (guint i = 0; i < m->cpus->len; i++)
+        {
+          CpuSlot *slot = g_ptr_array_index (m->cpus, i);
+          if (slot)
+            slot->accounted_until = MAX (slot->accounted_until, end);
+        }
     }
   st->accounted_until = MAX (st->accounted_until, end);
 }
@@ -234,7 +326,8 @@ ttv_statistics_count_event (TtvStatistics *st, guint trace_index, const TtvEvent
         g_array_index (counts, guint64, ev->type->id)++;
     }
   gint cpu = ev->tracefile->cpu;
-  CpuSlot *slot = cpu_slot (st, cpu);
+  MachineStats *m = current_machine (st, state);
+  CpuSlot *slot = cpu_slot (st, m, cpu);
   if (slot == NULL)
     return;
   slot->pub.events++;
@@ -244,7 +337,7 @@ ttv_statistics_count_event (TtvStatistics *st, guint trace_index, const TtvEvent
       /* Consecutive events of a CPU mostly come from the same process. */
       TtvProcessStats *ps = slot->last;
       if (ps == NULL || ps->pid != p->pid)
-        slot->last = ps = process_stats (st, p->pid);
+        slot->last = ps = process_stats (st, m, p->pid);
       ps->events++;
       if (p->name)
         ps->name = p->name;
@@ -269,20 +362,48 @@ ttv_statistics_get_type_count (const TtvStatistics *st, guint trace_index, guint
 guint64
 ttv_statistics_get_cpu_count (const TtvStatistics *st, gint cpu)
 {
+  guint64 n = 0;
+  for (guint k = 0; k < st->machines->len; k++)
+    n += ttv_statistics_get_machine_cpu_count (st, k, cpu);
+  return n;
+}
+
+guint64
+ttv_statistics_get_machine_cpu_count (const TtvStatistics *st, guint machine, gint cpu)
+{
+  if (machine >= st->machines->len)
+    return 0;
+  const MachineStats *m = g_ptr_array_index (st->machines, machine);
   guint index = (guint) (cpu + 1);
-  const CpuSlot *slot = cpu >= -1 && index < st->cpus->len ? g_ptr_array_index (st->cpus, index) : NULL;
+  const CpuSlot *slot = cpu >= -1 && index < m->cpus->len ? g_ptr_array_index (m->cpus, index) : NULL;
   return slot ? slot->pub.events : 0;
+}
+
+guint
+ttv_statistics_get_n_machines (const TtvStatistics *st)
+{
+  return st->machines->len;
+}
+
+const char *
+ttv_statistics_get_machine_name (const TtvStatistics *st, guint machine)
+{
+  return machine < st->machine_names->len ? g_ptr_array_index (st->machine_names, machine) : NULL;
 }
 
 GPtrArray *
 ttv_statistics_list_cpus (const TtvStatistics *st)
 {
   GPtrArray *out = g_ptr_array_new ();
-  for (guint i = 0; i < st->cpus->len; i++)
+  for (guint k = 0; k < st->machines->len; k++)
     {
-      CpuSlot *slot = g_ptr_array_index (st->cpus, i);
-      if (slot)
-        g_ptr_array_add (out, &slot->pub);
+      const MachineStats *m = g_ptr_array_index (st->machines, k);
+      for (guint i = 0; i < m->cpus->len; i++)
+        {
+          CpuSlot *slot = g_ptr_array_index (m->cpus, i);
+          if (slot)
+            g_ptr_array_add (out, &slot->pub);
+        }
     }
   return out;
 }
@@ -290,13 +411,29 @@ ttv_statistics_list_cpus (const TtvStatistics *st)
 GPtrArray *
 ttv_statistics_list_processes (const TtvStatistics *st)
 {
-  return ttv_id_table_list (&st->processes);
+  GPtrArray *out = g_ptr_array_new ();
+  for (guint k = 0; k < st->machines->len; k++)
+    {
+      const MachineStats *m = g_ptr_array_index (st->machines, k);
+      g_autoptr (GPtrArray) procs = ttv_id_table_list (&m->processes);
+      g_ptr_array_extend (out, procs, NULL, NULL);
+    }
+  return out;
 }
 
 const TtvProcessStats *
 ttv_statistics_get_process (const TtvStatistics *st, guint32 pid)
 {
-  return ttv_id_table_lookup (&st->processes, pid);
+  return ttv_statistics_get_machine_process (st, 0, pid);
+}
+
+const TtvProcessStats *
+ttv_statistics_get_machine_process (const TtvStatistics *st, guint machine, guint32 pid)
+{
+  if (machine >= st->machines->len)
+    return NULL;
+  const MachineStats *m = g_ptr_array_index (st->machines, machine);
+  return ttv_id_table_lookup (&m->processes, pid);
 }
 
 const TtvDurationStats *
@@ -452,7 +589,13 @@ ttv_statistics_append_text (const TtvStatistics *st, GString *out)
   for (guint i = 0; i < cpus->len; i++)
     {
       const TtvCpuStats *c = g_ptr_array_index (cpus, i);
-      g_string_append_printf (out, "%-8d %12" G_GUINT64_FORMAT, c->cpu, c->events);
+      if (st->machines->len > 1)
+        {
+          g_autofree char *id = g_strdup_printf ("%s/%d", ttv_statistics_get_machine_name (st, c->machine), c->cpu);
+          g_string_append_printf (out, "%-8s %12" G_GUINT64_FORMAT, id, c->events);
+        }
+      else
+        g_string_append_printf (out, "%-8d %12" G_GUINT64_FORMAT, c->cpu, c->events);
       append_seconds (out, ttv_cpu_stats_get_busy (c));
       append_seconds (out, c->idle);
       append_modes (out, c->busy);
@@ -464,7 +607,10 @@ ttv_statistics_append_text (const TtvStatistics *st, GString *out)
   for (guint i = 0; i < procs->len; i++)
     {
       const TtvProcessStats *p = g_ptr_array_index (procs, i);
-      g_string_append_printf (out, "%-8u %-16s %10" G_GUINT64_FORMAT, p->pid,
+      g_autofree char *id = st->machines->len > 1
+                              ? g_strdup_printf ("%s/%u", ttv_statistics_get_machine_name (st, p->machine), p->pid)
+                              : g_strdup_printf ("%u", p->pid);
+      g_string_append_printf (out, "%-8s %-16s %10" G_GUINT64_FORMAT, id,
                               p->name ? g_quark_to_string (p->name) : "-", p->events);
       append_seconds (out, ttv_process_stats_get_cpu_time (p));
       append_modes (out, p->cpu_time);

@@ -21,6 +21,7 @@ typedef struct {
  * interrupts are busy time, of the CPU and of process 0. */
 typedef struct {
   guint32 pid;
+  guint machine;                     /* the machine it runs on (docs/multi-machine.md) */
   GQuark name;                       /* last name seen */
   guint64 events;
   TtvTime cpu_time[TTV_MODE_N];      /* indexed by TtvExecMode */
@@ -28,6 +29,7 @@ typedef struct {
 
 typedef struct {
   gint cpu;                          /* -1: the events of tracefiles without a CPU */
+  guint machine;                     /* the machine it belongs to */
   guint64 events;
   TtvTime busy[TTV_MODE_N];          /* what ran, by its mode (indexed by TtvExecMode) */
   TtvTime idle;                      /* the idle task in its base mode */
@@ -73,13 +75,22 @@ gboolean       ttv_statistics_get_time_range (const TtvStatistics *stats, TtvTim
 guint64        ttv_statistics_get_n_events (const TtvStatistics *stats);
 /* Events of event type @type_id in trace @trace_index. */
 guint64        ttv_statistics_get_type_count (const TtvStatistics *stats, guint trace_index, guint type_id);
+/* Machines: CPUs and processes are kept per machine of the traceset (the
+ * numbering of ttv_traces_number_machines); durations are for all. */
+guint          ttv_statistics_get_n_machines (const TtvStatistics *stats);
+const char    *ttv_statistics_get_machine_name (const TtvStatistics *stats, guint machine);
+/* Events of CPU @cpu on every machine, on one machine. */
 guint64        ttv_statistics_get_cpu_count (const TtvStatistics *stats, gint cpu);
-/* The CPUs with events or CPU time, by CPU id (-1 first); elements owned
- * by @stats. */
+guint64        ttv_statistics_get_machine_cpu_count (const TtvStatistics *stats, guint machine, gint cpu);
+/* The CPUs with events or CPU time, by machine then CPU id (-1 first);
+ * elements owned by @stats. */
 GPtrArray     *ttv_statistics_list_cpus (const TtvStatistics *stats);
-/* Sorted by pid; elements owned by @stats. */
+/* By machine, then pid; elements owned by @stats. */
 GPtrArray     *ttv_statistics_list_processes (const TtvStatistics *stats);
+/* Process @pid of machine 0, of machine @machine. */
 const TtvProcessStats *ttv_statistics_get_process (const TtvStatistics *stats, guint32 pid);
+const TtvProcessStats *ttv_statistics_get_machine_process (const TtvStatistics *stats, guint machine,
+                                                           guint32 pid);
 /* Keyed by syscall name; NULL if never seen. */
 const TtvDurationStats *ttv_statistics_get_syscall (const TtvStatistics *stats, const char *name);
 const TtvDurationStats *ttv_statistics_get_irq (const TtvStatistics *stats, guint32 irq, gboolean soft);

@@ -325,6 +325,9 @@ ttv_trace_get_info (const TtvTrace *t, const char *key)
 
 /* A warning, added to @warnings and to the subsets its kind names. */
 static void
+add_warning (TtvTrace *t, gboolean tail, gboolean damage, const char *format, va_list ap) G_GNUC_PRINTF (4, 0);
+
+static void
 add_warning (TtvTrace *t, gboolean tail, gboolean damage, const char *format, va_list ap)
 {
   char *text = g_strdup_vprintf (format, ap);

@@ -1,0 +1,326 @@
+/* test-report-machines.c: several machines in one traceset (issue 19,
+ * docs/multi-machine.md), run as a user would: two generated traces of
+ * different hosts with the same pids opened together keep their own
+ * processes, CPUs and IRQs in ttv-report --state, --state-at and --stats
+ * (each machine's part equals the trace opened alone); traces of one host
+ * share one machine; ttv-gen --host refuses what it cannot write. */
+#include "ttv-test-util.h"
+
+#include <string.h>
+
+#ifndef TTV_REPORT_PATH
+#error "TTV_REPORT_PATH must be defined by the build"
+#endif
+#ifndef TTV_GEN_PATH
+#error "TTV_GEN_PATH must be defined by the build"
+#endif
+
+typedef struct {
+  char *alpha;     /* LTT, host alpha, 2 CPUs */
+  char *beta;      /* CTF, host beta, 3 CPUs, starts 0.5 ms later, the same pids */
+  char *alpha2;    /* LTT, host alpha again, another seed */
+} Traces;
+
+static Traces traces;
+
+static void
+generate (const char *out, const char *format, const char *host, const char *seed, const char *cpus,
+          const char *start)
+{
+  const char *argv[] = { TTV_GEN_PATH, "-q", "-f", format, "--host", host, "-s", seed, "-c", cpus,
+                         "-p", "12", "-n", "3000", "--start-time", start, "-o", out, NULL };
+  g_free (ttv_test_run_ok (argv));
+}
+
+static void
+setup_traces (void)
+{
+  traces.alpha = ttv_test_dup_tmp_path ("alpha");
+  traces.beta = ttv_test_dup_tmp_path ("beta");
+  traces.alpha2 = ttv_test_dup_tmp_path ("alpha2");
+  generate (traces.alpha, "ltt", "alpha", "1", "2", "1700000000");
+  generate (traces.beta, "ctf", "beta", "2", "3", "1700000000.0005");
+  generate (traces.alpha2, "ltt", "alpha", "3", "2", "1700000000.0002");
+}
+
+static char *
+report (const char *a1, const char *a2, const char *a3, const char *t1, const char *t2)
+{
+  const char *argv[] = { TTV_REPORT_PATH, a1, a2, a3, t1, t2, NULL };
+  /* Arguments after a NULL one are dropped. */
+  return ttv_test_run_ok (argv);
+}
+
+/* key -> "count,total" of ttv-report --stats --format csv. */
+static GHashTable *
+stats_rows (const char *t1, const char *t2)
+{
+  const char *argv[] = { TTV_REPORT_PATH, "--stats", "-f", "csv", t1, t2, NULL };
+  g_autofree char *out = ttv_test_run_ok (argv);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 1; lines[i]; i++)
+    {
+      g_auto (GStrv) f = g_strsplit (lines[i], ",", -1);
+      if (g_strv_length (f) < 4)
+        continue;
+      g_hash_table_insert (rows, g_strdup (f[0]), g_strdup_printf ("%s,%s,%s", f[1], f[2], f[3]));
+    }
+  return rows;
+}
+
+/* Every CPU and process row of @alone is in @both under machine @machine,
+ * with the same name, count and CPU time, and machine @machine has no
+ * other row. */
+static void
+assert_machine_stats (GHashTable *both, GHashTable *alone, guint machine)
+{
+  static const char *const groups[] = { "cpu", "process" };
+  guint n_alone = 0, n_both = 0;
+  GHashTableIter it;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&it, alone);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+      {
+        g_autofree char *prefix = g_strdup_printf ("%s/", groups[g]);
+        if (!g_str_has_prefix (key, prefix))
+          continue;
+        g_autofree char *mkey = g_strdup_printf ("%s/machine/%u/%s", groups[g], machine,
+                                                 (const char *) key + strlen (prefix));
+        const char *got = g_hash_table_lookup (both, mkey);
+        if (g_strcmp0 (got, value) != 0)
+          g_error ("%s: %s, alone %s: %s", mkey, got ? got : "(none)", (const char *) key, (const char *) value);
+        n_alone++;
+      }
+  g_hash_table_iter_init (&it, both);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+      {
+        g_autofree char *prefix = g_strdup_printf ("%s/machine/%u/", groups[g], machine);
+        if (g_str_has_prefix (key, prefix))
+          n_both++;
+      }
+  g_assert_cmpuint (n_alone, >, 10);
+  g_assert_cmpuint (n_both, ==, n_alone);
+}
+
+static void
+test_stats (void)
+{
+  g_autoptr (GHashTable) both = stats_rows (traces.alpha, traces.beta);
+  g_autoptr (GHashTable) alpha = stats_rows (traces.alpha, NULL);
+  g_autoptr (GHashTable) beta = stats_rows (traces.beta, NULL);
+
+  assert_machine_stats (both, alpha, 0);
+  assert_machine_stats (both, beta, 1);
+  /* The machines' groups are named after the hosts, and the CPUs of both
+   * sum into the CPUs group. */
+  g_assert_nonnull (g_hash_table_lookup (both, "cpu/machine/0"));
+  g_assert_nonnull (g_hash_table_lookup (both, "process/machine/1"));
+  g_assert_null (g_hash_table_lookup (both, "cpu/0"));
+  g_auto (GStrv) a = g_strsplit (g_hash_table_lookup (alpha, "cpu"), ",", -1);
+  g_auto (GStrv) b = g_strsplit (g_hash_table_lookup (beta, "cpu"), ",", -1);
+  g_auto (GStrv) ab = g_strsplit (g_hash_table_lookup (both, "cpu"), ",", -1);
+  g_assert_cmpint (g_ascii_strtoll (ab[0], NULL, 10), ==,
+                   g_ascii_strtoll (a[0], NULL, 10) + g_ascii_strtoll (b[0], NULL, 10));
+
+  g_autofree char *tree = report ("--stats", traces.alpha, traces.beta, NULL, NULL);
+  g_assert_nonnull (strstr (tree, "\n    alpha "));
+  g_assert_nonnull (strstr (tree, "\n    beta "));
+}
+
+/* The lines of @text without "position" members (they name the traceset's
+ * shape), keeping only those of trace @name. */
+static GPtrArray *
+jsonl_of_trace (const char *text, const char *name)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autofree char *member = g_strdup_printf ("\"trace\":\"%s\"", name);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (!strstr (lines[i], member))
+        continue;
+      char *line = g_strdup (lines[i]);
+      char *pos = strstr (line, "\"position\":\"");
+      if (pos)
+        {
+          char *end = strchr (pos + 12, '"');
+          memmove (pos, end + 2, strlen (end + 2) + 1);
+        }
+      g_ptr_array_add (out, line);
+    }
+  return out;
+}
+
+static void
+test_state_lines (void)
+{
+  g_autofree char *both = report ("--state", "-f", "jsonl", traces.alpha, traces.beta);
+  g_autofree char *alpha = report ("--state", "-f", "jsonl", traces.alpha, NULL);
+  g_autofree char *beta = report ("--state", "-f", "jsonl", traces.beta, NULL);
+  g_autoptr (GPtrArray) got_a = jsonl_of_trace (both, "alpha");
+  g_autoptr (GPtrArray) want_a = jsonl_of_trace (alpha, "alpha");
+  g_autoptr (GPtrArray) got_b = jsonl_of_trace (both, "beta");
+  g_autoptr (GPtrArray) want_b = jsonl_of_trace (beta, "beta");
+  g_assert_cmpuint (want_a->len, >, 1000);
+  g_assert_cmpuint (want_b->len, >, 1000);
+  ttv_test_assert_same_lines (got_a, want_a);
+  ttv_test_assert_same_lines (got_b, want_b);
+}
+
+/* The lines of @text after "machine @machine HOST" up to the next machine,
+ * or after the heading when there is no machine line. */
+static char *
+state_section (const char *text, guint machine, const char *host)
+{
+  g_autofree char *heading = g_strdup_printf ("\nmachine %u %s\n", machine, host);
+  const char *start = host ? strstr (text, heading) : strchr (text, '\n');
+  g_assert_nonnull (start);
+  start += host ? strlen (heading) : 1;
+  const char *end = strstr (start, "\nmachine ");
+  return end ? g_strndup (start, (gsize) (end - start) + 1) : g_strdup (start);
+}
+
+static void
+test_state_at (void)
+{
+  static const char *const times[] = { "1700000000.0015", "1700000000.003" };
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    {
+      g_autofree char *at = g_strdup_printf ("--state-at=%s", times[i]);
+      g_autofree char *both = report (at, traces.alpha, traces.beta, NULL, NULL);
+      g_autofree char *alpha = report (at, traces.alpha, NULL, NULL, NULL);
+      g_autofree char *beta = report (at, traces.beta, NULL, NULL, NULL);
+      g_autofree char *got_a = state_section (both, 0, "alpha");
+      g_autofree char *got_b = state_section (both, 1, "beta");
+      g_autofree char *want_a = state_section (alpha, 0, NULL);
+      g_autofree char *want_b = state_section (beta, 0, NULL);
+      g_assert_cmpstr (got_a, ==, want_a);
+      g_assert_cmpstr (got_b, ==, want_b);
+      /* pid 5 exists on both, as two processes. */
+      g_assert_nonnull (strstr (got_a, "process 5 "));
+      g_assert_nonnull (strstr (got_b, "process 5 "));
+    }
+}
+
+/* Traces of one host are one machine: one set of CPUs and processes. */
+static void
+test_same_host (void)
+{
+  g_autoptr (GHashTable) rows = stats_rows (traces.alpha, traces.alpha2);
+  g_assert_nonnull (g_hash_table_lookup (rows, "cpu/0"));
+  g_assert_null (g_hash_table_lookup (rows, "cpu/machine/0"));
+  g_autofree char *state = report ("--state-at=1700000000.003", traces.alpha, traces.alpha2, NULL, NULL);
+  g_assert_null (strstr (state, "\nmachine "));
+}
+
+/* The real scp capture (one side, host VM1) beside a generated peer (host
+ * VM2) over the same seconds: each machine's CPUs, processes and state are
+ * those of its trace alone. */
+static void
+test_scp_with_peer (void)
+{
+  g_autofree char *scp = ttv_test_dup_shared_ctf_trace ("scp-kernel");
+  if (scp == NULL)
+    return;
+  g_autofree char *peer = ttv_test_dup_tmp_path ("vm2");
+  const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--host", "VM2", "-c", "2", "-n", "3000",
+                        "--start-time", "1361214076.6", "-o", peer, NULL };
+  g_free (ttv_test_run_ok (gen));
+
+  g_autoptr (GHashTable) both = stats_rows (scp, peer);
+  g_autoptr (GHashTable) scp_alone = stats_rows (scp, NULL);
+  g_autoptr (GHashTable) peer_alone = stats_rows (peer, NULL);
+  assert_machine_stats (both, scp_alone, 0);
+  assert_machine_stats (both, peer_alone, 1);
+
+  g_autofree char *at_both = report ("--state-at=1361214076.62", scp, peer, NULL, NULL);
+  g_autofree char *at_scp = report ("--state-at=1361214076.62", scp, NULL, NULL, NULL);
+  g_autofree char *at_peer = report ("--state-at=1361214076.62", peer, NULL, NULL, NULL);
+  g_autofree char *got_scp = state_section (at_both, 0, "VM1");
+  g_autofree char *got_peer = state_section (at_both, 1, "VM2");
+  g_autofree char *want_scp = state_section (at_scp, 0, NULL);
+  g_autofree char *want_peer = state_section (at_peer, 0, NULL);
+  g_assert_cmpstr (got_scp, ==, want_scp);
+  g_assert_cmpstr (got_peer, ==, want_peer);
+  ttv_test_remove_tree (peer);
+}
+
+/* Traces without a host name (LTTng 0.x) are one machine when they come
+ * from one session directory, else one machine each. */
+static void
+test_session_without_host (void)
+{
+  g_autofree char *session = ttv_test_dup_tmp_path ("session");
+  g_autofree char *one = g_build_filename (session, "one", NULL);
+  g_autofree char *two = g_build_filename (session, "two", NULL);
+  const char *gen_one[] = { TTV_GEN_PATH, "-q", "-f", "lttng", "-c", "2", "-n", "1500", "-o", one, NULL };
+  const char *gen_two[] = { TTV_GEN_PATH, "-q", "-f", "lttng", "-s", "2", "-c", "2", "-n", "1500", "-o", two, NULL };
+  g_free (ttv_test_run_ok (gen_one));
+  g_free (ttv_test_run_ok (gen_two));
+
+  g_autofree char *together = report ("--state-at=1700000000.001", session, NULL, NULL, NULL);
+  g_assert_null (strstr (together, "\nmachine "));
+  g_autofree char *apart = report ("--state-at=1700000000.001", one, two, NULL, NULL);
+  g_assert_nonnull (strstr (apart, "\nmachine 0 one\n"));
+  g_assert_nonnull (strstr (apart, "\nmachine 1 two\n"));
+  g_autofree char *host = report ("--filter=trace.host", one, NULL, NULL, NULL);
+  g_assert_cmpstr (host, ==, "");
+  ttv_test_remove_tree (session);
+}
+
+/* trace.host names a machine's traces in filters. */
+static void
+test_filter_host (void)
+{
+  g_autofree char *all = report ("-f", "jsonl", traces.alpha, traces.beta, NULL);
+  g_autofree char *beta = report ("--filter=trace.host == \"beta\"", "-f", "jsonl", traces.alpha, traces.beta);
+  g_autofree char *not_beta = report ("--filter=trace.host != be*", "-f", "jsonl", traces.alpha, traces.beta);
+  g_autoptr (GPtrArray) all_b = jsonl_of_trace (all, "beta");
+  g_autoptr (GPtrArray) got_b = jsonl_of_trace (beta, "beta");
+  g_autoptr (GPtrArray) got_a = jsonl_of_trace (beta, "alpha");
+  g_autoptr (GPtrArray) not_b = jsonl_of_trace (not_beta, "beta");
+  g_autoptr (GPtrArray) not_a = jsonl_of_trace (not_beta, "alpha");
+  g_autoptr (GPtrArray) all_a = jsonl_of_trace (all, "alpha");
+  ttv_test_assert_same_lines (got_b, all_b);
+  g_assert_cmpuint (got_a->len, ==, 0);
+  g_assert_cmpuint (not_b->len, ==, 0);
+  ttv_test_assert_same_lines (not_a, all_a);
+}
+
+static void
+test_gen_host_bad (void)
+{
+  static const TtvTestBadRun cases[] = {
+    { { "--host", "", "-o", "unused", NULL }, 2, "--host" },
+    { { "--host", "a<b", "-o", "unused", NULL }, 2, "is not a host name" },
+    { { "-f", "lttng", "--host", "gamma", "-o", "unused", NULL }, 2, "LTTng 0.x traces do not record a host name" },
+  };
+  ttv_test_assert_runs_fail (TTV_GEN_PATH, cases, G_N_ELEMENTS (cases));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  setup_traces ();
+  g_test_add_func ("/machines/stats", test_stats);
+  g_test_add_func ("/machines/state-lines", test_state_lines);
+  g_test_add_func ("/machines/state-at", test_state_at);
+  g_test_add_func ("/machines/same-host", test_same_host);
+  g_test_add_func ("/machines/session-without-host", test_session_without_host);
+  g_test_add_func ("/machines/scp-kernel-with-peer", test_scp_with_peer);
+  g_test_add_func ("/machines/filter-host", test_filter_host);
+  g_test_add_func ("/machines/gen-host-bad", test_gen_host_bad);
+  int status = g_test_run ();
+  ttv_test_remove_tree (traces.alpha);
+  ttv_test_remove_tree (traces.beta);
+  ttv_test_remove_tree (traces.alpha2);
+  g_free (traces.alpha);
+  g_free (traces.beta);
+  g_free (traces.alpha2);
+  return status;
+}
