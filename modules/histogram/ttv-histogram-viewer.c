@@ -36,7 +36,7 @@ struct _TtvHistogramViewer {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[6];
+  gulong handlers[7];
   GtkWidget *area;
   GtkComboBoxText *types;
   GtkLabel *status;
@@ -398,6 +398,32 @@ typedef struct {
   double drag_x0, drag_x1;
 } Paint;
 
+/* The bookmarks: a line at a point in time, a band for an interval. */
+static void
+draw_bookmarks (TtvTabState *state, cairo_t *cr, double top, double height, TtvTime ss, TtvTime se, double width)
+{
+  GPtrArray *bookmarks = ttv_tab_state_get_bookmarks (state);
+  GdkRGBA c;
+
+  ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_BOOKMARK, &c);
+  for (guint i = 0; bookmarks && i < bookmarks->len; i++)
+    {
+      const TtvViewerBookmark *b = bookmarks->pdata[i];
+      double a = floor (x_of (b->start, ss, se, width)), z = floor (x_of (b->end, ss, se, width));
+      if (b->end > b->start)
+        {
+          cairo_set_source_rgba (cr, c.red, c.green, c.blue, 0.15);
+          cairo_rectangle (cr, a, top, MAX (z - a, 1), height);
+          cairo_fill (cr);
+        }
+      cairo_set_source_rgba (cr, c.red, c.green, c.blue, 0.9);
+      cairo_rectangle (cr, a, top, 1, height);
+      if (b->end > b->start)
+        cairo_rectangle (cr, z, top, 1, height);
+      cairo_fill (cr);
+    }
+}
+
 static void
 draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
 {
@@ -458,6 +484,7 @@ draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
       cairo_rectangle (cr, MAX (floor (b) - 1, floor (a)), top, 1, plot_h + LOST_HEIGHT + RULER_HEIGHT);
       cairo_fill (cr);
     }
+  draw_bookmarks (p->state, cr, top, plot_h + LOST_HEIGHT + RULER_HEIGHT, ss, se, width);
   /* Lost events under the bars, the ruler under them. */
   ttv_view_axis_draw_lost (cr, c->lost, 0, bottom + 1, width, LOST_HEIGHT - 1, ss, se, lost_rgb);
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
@@ -513,6 +540,18 @@ area_size (GtkWidget *area, GdkRectangle *alloc, TtvHistogramViewer *self)
 static gboolean
 area_press (GtkWidget *area, GdkEventButton *ev, TtvHistogramViewer *self)
 {
+  TtvTime s0, s1, t;
+
+  if (ev->button == GDK_BUTTON_PRIMARY && ev->type == GDK_2BUTTON_PRESS)
+    {
+      /* A double click in the selection zooms to it. */
+      t = time_of (self, ev->x);
+      if (ttv_tab_state_get_selection (self->state, &s0, &s1) && s1 > s0 && t >= s0 && t <= s1)
+        {
+          ttv_tab_state_set_time_window (self->state, s0, s1);
+          return GDK_EVENT_STOP;
+        }
+    }
   if (ev->button != GDK_BUTTON_PRIMARY || ev->type != GDK_BUTTON_PRESS)
     return GDK_EVENT_PROPAGATE;
   self->dragging = TRUE;
@@ -541,7 +580,13 @@ area_release (GtkWidget *area, GdkEventButton *ev, TtvHistogramViewer *self)
     ttv_tab_state_set_time_window (self->state, time_of (self, MIN (self->drag_x0, self->drag_x1)),
                                    time_of (self, MAX (self->drag_x0, self->drag_x1)));
   else
-    ttv_tab_state_set_current_time (self->state, time_of (self, ev->x));
+    {
+      TtvTime t = time_of (self, ev->x), s0, s1;
+      /* A click out of the selection clears it (in it: a double click zooms). */
+      if (ttv_tab_state_get_selection (self->state, &s0, &s1) && (t < s0 || t > s1))
+        ttv_tab_state_clear_selection (self->state);
+      ttv_tab_state_set_current_time (self->state, t);
+    }
   gtk_widget_queue_draw (area);
   return GDK_EVENT_STOP;
 }
@@ -733,7 +778,7 @@ ttv_histogram_viewer_new (TtvTabState *state)
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
 
   self->area = gtk_drawing_area_new ();
-  gtk_widget_set_size_request (self->area, 200, 120);
+  gtk_widget_set_size_request (self->area, 200, 64);   /* an overview strip above other views */
   gtk_widget_add_events (self->area, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK
                          | GDK_BUTTON1_MOTION_MASK);
   gtk_widget_set_has_tooltip (self->area, TRUE);
@@ -754,6 +799,7 @@ ttv_histogram_viewer_new (TtvTabState *state)
   self->handlers[3] = g_signal_connect_swapped (state, "current-time-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   self->handlers[5] = g_signal_connect_swapped (state, "selection-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   self->handlers[4] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (recount), self);
+  self->handlers[6] = g_signal_connect_swapped (state, "bookmarks-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);
 }
@@ -776,7 +822,7 @@ render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
 static const TtvViewerInfo info = {
   .name = "histogram",
   .title = N_("Histogram"),
-  .icon_name = "utilities-system-monitor-symbolic",
+  .icon_name = "network-cellular-signal-excellent-symbolic",
   .menu_label = N_("_Histogram"),
   .new_viewer = ttv_histogram_viewer_new,
   .render = render,

@@ -760,6 +760,44 @@ draw_selection (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
   cairo_fill (cr);
 }
 
+/* The bookmarks in the window: a line and a flag on the ruler at a point
+ * in time, a band between two lines for an interval. */
+static void
+draw_bookmarks (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
+{
+  GPtrArray *bookmarks = ttv_tab_state_get_bookmarks (self->state);
+  double ruler = l->header - TTV_TIMELINE_RULER_HEIGHT;
+  const double *c = self->bookmark_color;
+
+  for (guint i = 0; bookmarks && i < bookmarks->len; i++)
+    {
+      const TtvViewerBookmark *b = bookmarks->pdata[i];
+      double a, z;
+      if (b->end < l->t0 || b->start > l->t1)
+        continue;
+      a = floor (ttv_timeline_x_of_time (l, MAX (b->start, l->t0)));
+      z = floor (ttv_timeline_x_of_time (l, MIN (b->end, l->t1)));
+      if (b->end > b->start)
+        {
+          cairo_set_source_rgba (cr, c[0], c[1], c[2], 0.12);
+          cairo_rectangle (cr, a, ruler, MAX (z - a, 1), l->height - ruler);
+          cairo_fill (cr);
+        }
+      cairo_set_source_rgba (cr, c[0], c[1], c[2], 0.9);
+      if (b->start >= l->t0)
+        {
+          cairo_rectangle (cr, a, ruler, 1, l->height - ruler);
+          cairo_move_to (cr, a, ruler);
+          cairo_rel_line_to (cr, 7, 3.5);
+          cairo_rel_line_to (cr, -7, 3.5);
+          cairo_close_path (cr);
+        }
+      if (b->end > b->start && b->end <= l->t1)
+        cairo_rectangle (cr, z, ruler, 1, l->height - ruler);
+      cairo_fill (cr);
+    }
+}
+
 static void
 draw_header (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
 {
@@ -860,6 +898,7 @@ ttv_timeline_view_draw (TtvTimelineView *self, cairo_t *cr, const TimelineLayout
     draw_arrows (self, cr, l, visible);
 
   draw_header (self, cr, l);
+  draw_bookmarks (self, cr, l);
   draw_selection (self, cr, l);
   now = ttv_tab_state_get_current_time (self->state);
   if (now >= l->t0 && now <= l->t1)

@@ -20,7 +20,7 @@ rgb_of (const GdkRGBA *c, double rgb[3])
 void
 ttv_timeline_view_load_colors (TtvTimelineView *v, GSettings *settings)
 {
-  GdkRGBA now, sel;
+  GdkRGBA now, sel, bookmark;
 
   for (guint i = 0; i < TTV_PALETTE_N_COLORS; i++)
     {
@@ -33,6 +33,8 @@ ttv_timeline_view_load_colors (TtvTimelineView *v, GSettings *settings)
   ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &sel);
   rgb_of (&now, v->now_color);
   rgb_of (&sel, v->sel_color);
+  ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_BOOKMARK, &bookmark);
+  rgb_of (&bookmark, v->bookmark_color);
 }
 
 static void

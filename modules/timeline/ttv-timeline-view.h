@@ -31,7 +31,7 @@ typedef struct {
   gboolean show_arrows;
   guint n_arrows_drawn;        /* by the last drawing */
   double colors[TTV_PALETTE_N_COLORS][3];
-  double now_color[3], sel_color[3];
+  double now_color[3], sel_color[3], bookmark_color[3];
   gboolean has_tree;           /* a row has an expander or a depth */
   char *status;                /* owned, may be NULL */
   gint cursor;                 /* the keyboard row, -1: none */

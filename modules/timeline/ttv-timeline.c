@@ -15,7 +15,7 @@ struct _TtvTimeline {
   GtkGrid parent_instance;
 
   TtvTimelineView view;        /* what is drawn */
-  gulong handlers[5];
+  gulong handlers[6];
   GSettings *settings;         /* owned, NULL without the schema */
   GActionMap *actions;         /* weak: the owner's, holding show-arrows */
   GtkWidget *area;
@@ -204,6 +204,19 @@ area_press (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
 {
   TimelineLayout l;
 
+  if (ev->type == GDK_2BUTTON_PRESS && ev->button == 1)
+    {
+      TtvTime s0, s1, t;
+      widget_layout (self, &l);
+      t = ttv_timeline_time_of_x (&l, ev->x);
+      /* A double click in the selection zooms to it. */
+      if (ev->x >= l.label && ttv_tab_state_get_selection (self->view.state, &s0, &s1) && s1 > s0
+          && t >= s0 && t <= s1)
+        {
+          ttv_tab_state_set_time_window (self->view.state, s0, s1);
+          return GDK_EVENT_STOP;
+        }
+    }
   if (ev->type != GDK_BUTTON_PRESS || (ev->button != 1 && ev->button != 3))
     return GDK_EVENT_PROPAGATE;
   widget_layout (self, &l);
@@ -307,10 +320,18 @@ area_release (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
       if (fabs (ev->x - self->press_x) >= DRAG_THRESHOLD)
         ttv_tab_state_set_selection (self->view.state, ttv_timeline_time_of_x (&l, MAX (MIN (ev->x, self->press_x), l.label)),
                                      ttv_timeline_time_of_x (&l, MAX (ev->x, self->press_x)));
+      else
+        ttv_tab_state_clear_selection (self->view.state);   /* a click clears it */
       gtk_widget_queue_draw (area);
     }
   else if (!self->panning && ev->x >= l.label)
-    ttv_tab_state_set_current_time (self->view.state, ttv_timeline_time_of_x (&l, ev->x));
+    {
+      TtvTime t = ttv_timeline_time_of_x (&l, ev->x), s0, s1;
+      /* A click out of the selection clears it (in it: a double click zooms). */
+      if (ttv_tab_state_get_selection (self->view.state, &s0, &s1) && (t < s0 || t > s1))
+        ttv_tab_state_clear_selection (self->view.state);
+      ttv_tab_state_set_current_time (self->view.state, t);
+    }
   self->panning = FALSE;
   return GDK_EVENT_STOP;
 }
@@ -751,7 +772,7 @@ ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_leg
   self->area = gtk_drawing_area_new ();
   gtk_widget_set_hexpand (self->area, TRUE);
   gtk_widget_set_vexpand (self->area, TRUE);
-  gtk_widget_set_size_request (self->area, TTV_TIMELINE_LABEL_MIN + 200, 120);
+  gtk_widget_set_size_request (self->area, TTV_TIMELINE_LABEL_MIN + 200, 80);   /* a pane among others */
   gtk_widget_set_has_tooltip (self->area, TRUE);
   gtk_widget_add_events (self->area, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK
                          | GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK | GDK_KEY_PRESS_MASK);
@@ -780,5 +801,6 @@ ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_leg
   /* Lost events of a followed trace change the legend (its height). */
   self->handlers[3] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (update_adjustment), self);
   self->handlers[4] = g_signal_connect_swapped (state, "selected-thread-changed", G_CALLBACK (queue_draw), self);
+  self->handlers[5] = g_signal_connect_swapped (state, "bookmarks-changed", G_CALLBACK (queue_draw), self);
   return GTK_WIDGET (self);
 }

@@ -651,9 +651,39 @@ ttv_tab_bookmarks_jump (TtvTabBookmarks *self, guint index)
           ttv_tab_state_set_time_window (self->state, b->start - margin, b->end + margin);
         }
     }
-  else if (b->start < ws || b->start > we)
-    ttv_tab_state_set_time_window (self->state, b->start - (we - ws) / 2, b->start + (we - ws) / 2);
+  else
+    {
+      /* A point in time: a selection made before would be stale. */
+      ttv_tab_state_clear_selection (self->state);
+      if (b->start < ws || b->start > we)
+        ttv_tab_state_set_time_window (self->state, b->start - (we - ws) / 2, b->start + (we - ws) / 2);
+    }
   ttv_tab_state_set_current_time (self->state, b->start);
+}
+
+gboolean
+ttv_tab_bookmarks_jump_next (TtvTabBookmarks *self, gboolean forward)
+{
+  GPtrArray *all = ttv_tab_state_get_bookmarks (self->state);
+  TtvTime now = ttv_tab_state_get_current_time (self->state);
+
+  /* Sorted by start: the first after the current time, or the last before. */
+  for (guint i = 0; forward && i < all->len; i++)
+    if (((const TtvViewerBookmark *) all->pdata[i])->start > now)
+      {
+        ttv_tab_bookmarks_jump (self, i);
+        return TRUE;
+      }
+  for (guint i = all->len; !forward && i > 0; i--)
+    if (((const TtvViewerBookmark *) all->pdata[i - 1])->start < now)
+      {
+        ttv_tab_bookmarks_jump (self, i - 1);
+        return TRUE;
+      }
+  ttv_notifications_show (self->notifications, "bookmark-next", GTK_MESSAGE_INFO,
+                          forward ? _("No bookmark after the current time.")
+                                  : _("No bookmark before the current time."), NULL, NULL, NULL, NULL);
+  return FALSE;
 }
 
 /* --- Life ---------------------------------------------------------------------- */

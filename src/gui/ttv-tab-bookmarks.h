@@ -48,6 +48,9 @@ void        ttv_tab_bookmarks_delete (TtvTabBookmarks *self, guint index);
  * when there is none. */
 gboolean    ttv_tab_bookmarks_undo_delete (TtvTabBookmarks *self);
 void        ttv_tab_bookmarks_jump (TtvTabBookmarks *self, guint index);
+/* To the first bookmark after the current time (@forward) or the last one
+ * before it (F2, Shift+F2); FALSE, saying so over the views, when none. */
+gboolean    ttv_tab_bookmarks_jump_next (TtvTabBookmarks *self, gboolean forward);
 
 /* For tests and the window: the save machinery and the choice made for a
  * read-only trace. */

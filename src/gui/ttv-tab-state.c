@@ -353,6 +353,14 @@ ttv_tab_state_set_current_time (TtvTabState *self, TtvTime time)
   self->current_time = time;
   ttv_request_queue_cancel (self->queue, NULL, TTV_REQUEST_STALE_ON_CURRENT_TIME, FALSE);
   g_signal_emit (self, signals[SIG_CURRENT_TIME_CHANGED], 0);
+  /* The window follows a current time that leaves it (End in the event
+   * list, Find, a bookmark, a statistics row): centred on it, as wide. */
+  if (time < self->window_start || time > self->window_end)
+    {
+      TtvTime half = (self->window_end - self->window_start) / 2;
+      TtvTime start = time - MIN (half, time - self->span_start);
+      ttv_tab_state_set_time_window (self, start, start + (self->window_end - self->window_start));
+    }
 }
 
 void

@@ -15,6 +15,7 @@
 #include "ttv-state-pass.h"
 #include "ttv-status-bar.h"
 #include "ttv-tab-bookmarks.h"
+#include "ttv-tab-layout.h"
 #include "ttv-time-bar.h"
 #include "ttv-trace-damage.h"
 #include "ttv-viewer-registry.h"
@@ -40,7 +41,7 @@ struct _TtvTab {
   GtkWidget *notifications;     /* over the views */
   GtkWidget *status_bar;
   GtkWidget *paned;
-  GtkWidget *viewers;           /* GtkNotebook of viewer widgets */
+  GtkWidget *layout;            /* TtvTabLayout: panes of viewer widgets */
   GtkWidget *bookmarks_panel;
   TtvTabBookmarks *bookmarks;   /* owned */
 
@@ -152,62 +153,77 @@ ttv_tab_get_bookmarks_visible (TtvTab *self)
 gboolean
 ttv_tab_show_viewer (TtvTab *self, const char *name)
 {
-  GtkNotebook *nb = GTK_NOTEBOOK (self->viewers);
-  const TtvViewerInfo *info = ttv_viewer_registry_find (name);
-  GtkWidget *viewer, *label;
+  g_return_val_if_fail (TTV_IS_TAB (self), FALSE);
+  return ttv_tab_layout_show_viewer (TTV_TAB_LAYOUT (self->layout), name);
+}
 
-  if (!info)
-    return FALSE;
-  for (gint i = 0; i < gtk_notebook_get_n_pages (nb); i++)
-    if (g_object_get_data (G_OBJECT (gtk_notebook_get_nth_page (nb, i)), "ttv-viewer-info") == info)
-      {
-        gtk_notebook_set_current_page (nb, i);
-        return TRUE;
-      }
-  viewer = info->new_viewer (self->state);
-  if (!viewer)
-    return FALSE;
-  g_object_set_data (G_OBJECT (viewer), "ttv-viewer-info", (gpointer) info);
-  label = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  if (info->icon_name)
-    gtk_box_pack_start (GTK_BOX (label), gtk_image_new_from_icon_name (info->icon_name, GTK_ICON_SIZE_MENU),
-                        FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (label), gtk_label_new (info->title), FALSE, FALSE, 0);
-  gtk_widget_show_all (label);
-  gtk_widget_show (viewer);
-  gtk_notebook_set_current_page (nb, gtk_notebook_append_page (nb, viewer, label));
-  gtk_notebook_set_tab_reorderable (nb, viewer, TRUE);
-  return TRUE;
+TtvTabLayout *
+ttv_tab_get_layout (TtvTab *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB (self), NULL);
+  return TTV_TAB_LAYOUT (self->layout);
 }
 
 void
 ttv_tab_find (TtvTab *self)
 {
-  GtkNotebook *nb = GTK_NOTEBOOK (self->viewers);
-  gint current = gtk_notebook_get_current_page (nb);
-  const TtvViewerInfo *info;
+  GtkWidget *active = ttv_tab_layout_get_active_viewer (TTV_TAB_LAYOUT (self->layout));
+  const TtvViewerInfo *info = active ? g_object_get_data (G_OBJECT (active), "ttv-viewer-info") : NULL;
+  g_autoptr (GList) viewers = NULL;
 
-  if (current >= 0)
+  if (info && info->find)
     {
-      GtkWidget *v = gtk_notebook_get_nth_page (nb, current);
-      info = g_object_get_data (G_OBJECT (v), "ttv-viewer-info");
+      info->find (active);
+      return;
+    }
+  viewers = ttv_tab_layout_get_viewers (TTV_TAB_LAYOUT (self->layout));
+  for (GList *l = viewers; l; l = l->next)
+    {
+      info = g_object_get_data (G_OBJECT (l->data), "ttv-viewer-info");
       if (info && info->find)
         {
-          info->find (v);
+          ttv_tab_layout_show_viewer (TTV_TAB_LAYOUT (self->layout), info->name);
+          info->find (l->data);
           return;
         }
     }
-  for (gint i = 0; i < gtk_notebook_get_n_pages (nb); i++)
-    {
-      GtkWidget *v = gtk_notebook_get_nth_page (nb, i);
-      info = g_object_get_data (G_OBJECT (v), "ttv-viewer-info");
-      if (info && info->find)
-        {
-          gtk_notebook_set_current_page (nb, i);
-          info->find (v);
-          return;
-        }
-    }
+}
+
+/* --- Selection ------------------------------------------------------------- */
+
+gboolean
+ttv_tab_clear_selection (TtvTab *self)
+{
+  TtvTime s0, s1;
+
+  g_return_val_if_fail (TTV_IS_TAB (self), FALSE);
+  if (!ttv_tab_state_get_selection (self->state, &s0, &s1))
+    return FALSE;
+  ttv_tab_state_clear_selection (self->state);
+  return TRUE;
+}
+
+gboolean
+ttv_tab_zoom_to_selection (TtvTab *self)
+{
+  TtvTime s0, s1;
+
+  g_return_val_if_fail (TTV_IS_TAB (self), FALSE);
+  if (!ttv_tab_state_get_selection (self->state, &s0, &s1) || s1 <= s0)
+    return FALSE;
+  ttv_tab_state_set_time_window (self->state, s0, s1);
+  return TRUE;
+}
+
+/* Escape that no view used (a search bar closes first): clears the
+ * selection. */
+static gboolean
+tab_key_pressed (GtkWidget *widget, GdkEventKey *event)
+{
+  if (event->keyval == GDK_KEY_Escape && !(event->state & gtk_accelerator_get_default_mod_mask ())
+      && ttv_tab_clear_selection (TTV_TAB (widget)))
+    return GDK_EVENT_STOP;
+  return GTK_WIDGET_CLASS (ttv_tab_parent_class)->key_press_event (widget, event);
 }
 
 /* --- Background passes ------------------------------------------------------ */
@@ -658,6 +674,7 @@ ttv_tab_class_init (TtvTabClass *klass)
   object_class->dispose = ttv_tab_dispose;
   object_class->finalize = ttv_tab_finalize;
   object_class->get_property = ttv_tab_get_property;
+  GTK_WIDGET_CLASS (klass)->key_press_event = tab_key_pressed;
   props[PROP_DAMAGED] = g_param_spec_boolean ("damaged", NULL, NULL, FALSE,
                                               G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
                                               | G_PARAM_STATIC_STRINGS);
@@ -678,9 +695,8 @@ build_views (TtvTab *self)
   GtkWidget *overlay = gtk_overlay_new ();
 
   self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  self->viewers = gtk_notebook_new ();
-  gtk_notebook_set_scrollable (GTK_NOTEBOOK (self->viewers), TRUE);
-  gtk_paned_pack1 (GTK_PANED (self->paned), self->viewers, TRUE, FALSE);
+  self->layout = ttv_tab_layout_new (self->state);
+  gtk_paned_pack1 (GTK_PANED (self->paned), self->layout, TRUE, FALSE);
   self->bookmarks_panel = ttv_bookmarks_panel_new (self);
   gtk_widget_set_size_request (self->bookmarks_panel, 260, -1);
   gtk_paned_pack2 (GTK_PANED (self->paned), self->bookmarks_panel, FALSE, TRUE);
@@ -693,20 +709,8 @@ build_views (TtvTab *self)
 }
 
 static void
-show_default_viewers (TtvTab *self)
+warn_no_viewers (TtvTab *self)
 {
-  /* The event list first and in front, whatever order the modules were
-   * loaded in (by file name: controlflow comes before events). */
-  if (ttv_viewer_registry_find ("events"))
-    ttv_tab_show_viewer (self, "events");
-  for (guint i = 0; i < ttv_viewer_registry_get_n_viewers (); i++)
-    {
-      const TtvViewerInfo *info = ttv_viewer_registry_get_viewer (i);
-      if (info->show_by_default && strcmp (info->name, "events") != 0)
-        ttv_tab_show_viewer (self, info->name);
-    }
-  if (gtk_notebook_get_n_pages (GTK_NOTEBOOK (self->viewers)) > 0)
-    gtk_notebook_set_current_page (GTK_NOTEBOOK (self->viewers), 0);
   if (ttv_viewer_registry_get_n_viewers () == 0)
     ttv_tab_notify (self, "modules", GTK_MESSAGE_WARNING,
                     _("No viewer module was found: set TTV_MODULE_DIR or reinstall ttv."));
@@ -750,7 +754,7 @@ ttv_tab_new (TtvTraceset *traceset)
                                            TTV_NOTIFICATIONS (self->notifications),
                                            TTV_STATUS_BAR (self->status_bar));
 
-  show_default_viewers (self);
+  warn_no_viewers (self);
   show_trace_warnings (self);
   show_damage (self);
   ttv_tab_bookmarks_load (self->bookmarks, 0);

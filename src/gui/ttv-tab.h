@@ -5,6 +5,7 @@
 #include "ttv-notifications.h"
 #include "ttv-status-bar.h"
 #include "ttv-tab-bookmarks.h"
+#include "ttv-tab-layout.h"
 #include "ttv-tab-state-private.h"
 
 G_BEGIN_DECLS
@@ -20,6 +21,14 @@ TtvTabState *ttv_tab_get_state (TtvTab *self);
 char       *ttv_tab_dup_title (TtvTab *self);
 /* Shows (creating if needed) the viewer registered as @name. */
 gboolean    ttv_tab_show_viewer (TtvTab *self, const char *name);
+/* The panes of the tab's viewers (split, move, close: View menu). */
+TtvTabLayout *ttv_tab_get_layout (TtvTab *self);
+/* Escape (when no view uses it), a click out of the selection: FALSE when
+ * there was none. */
+gboolean    ttv_tab_clear_selection (TtvTab *self);
+/* The time window becomes the selection (Ctrl+9, a double click in it);
+ * FALSE without a selection. */
+gboolean    ttv_tab_zoom_to_selection (TtvTab *self);
 /* Ctrl+F: the focused viewer's find, else the first viewer that has one. */
 void        ttv_tab_find (TtvTab *self);
 /* Appends @trace (transfer full) to the traceset. */

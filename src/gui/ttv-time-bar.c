@@ -52,6 +52,9 @@ set_entry_time (TtvTimeBar *self, GtkEntry *entry)
     return;
   text = ttv_tab_state_format_time (self->state, entry_time (self, entry));
   gtk_entry_set_text (entry, text);
+  /* A valid time again: a mistake typed before is no longer shown. */
+  gtk_style_context_remove_class (gtk_widget_get_style_context (GTK_WIDGET (entry)), "error");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (entry), NULL);
 }
 
 static const char *

@@ -267,15 +267,14 @@ is_text_bytes (const TtvType *type)
          && e->kind == TTV_TYPE_INTEGER && e->size_bits == 8 && e->encoding == TTV_ENCODING_UTF8;
 }
 
-char *
-ttv_viewer_event_dup_field_text (const TtvViewerEvent *event, const char *name)
+/* A decoded value as users read it: a string's characters, an
+ * enumeration's label, a number in decimal, text bytes as text, a
+ * compound as ttv_viewer_event_dup_fields() writes it. */
+static char *
+value_text (const TtvDecoder *decoder, const TtvValue *v)
 {
-  const TtvDecoder *decoder;
-  const TtvValue *v = find_field (event, name, &decoder);
   GString *out;
 
-  if (!v)
-    return NULL;
   switch (v->type->kind)
     {
     case TTV_TYPE_STRING:
@@ -309,4 +308,41 @@ ttv_viewer_event_dup_field_text (const TtvViewerEvent *event, const char *name)
     ttv_decoder_append_value (decoder, (guint32) (v - ttv_decoder_get (decoder, 0)),
                               TTV_VALUE_STYLE_PLAIN, out);
   return g_string_free (out, FALSE);
+}
+
+char *
+ttv_viewer_event_dup_field_text (const TtvViewerEvent *event, const char *name)
+{
+  const TtvDecoder *decoder;
+  const TtvValue *v = find_field (event, name, &decoder);
+
+  return v ? value_text (decoder, v) : NULL;
+}
+
+GStrv
+ttv_viewer_event_dup_context (const TtvViewerEvent *event, TtvViewerEventContext which)
+{
+  static const TtvEventContext scope_of[] = {
+    [TTV_VIEWER_CONTEXT_STREAM_EVENT] = TTV_EVENT_CONTEXT_STREAM_EVENT,
+    [TTV_VIEWER_CONTEXT_EVENT] = TTV_EVENT_CONTEXT_EVENT,
+    [TTV_VIEWER_CONTEXT_PACKET] = TTV_EVENT_CONTEXT_PACKET,
+  };
+  TtvDecoder *decoder = scratch_decoder ();
+  gint32 scopes[TTV_EVENT_N_CONTEXTS];
+  const TtvValue *context;
+  GPtrArray *out;
+
+  g_return_val_if_fail (event != NULL && (guint) which < G_N_ELEMENTS (scope_of), NULL);
+  if (ttv_event_decode_contexts (EVENT (event), decoder, scopes, NULL) < 0 || scopes[scope_of[which]] < 0)
+    return NULL;
+  context = ttv_decoder_get (decoder, scopes[scope_of[which]]);
+  out = g_ptr_array_new ();
+  for (guint32 i = 0; i < context->n_children; i++)
+    {
+      const TtvValue *member = ttv_decoder_get (decoder, context->first_child + i);
+      g_ptr_array_add (out, g_strdup (member->name ? member->name : ""));
+      g_ptr_array_add (out, value_text (decoder, member));
+    }
+  g_ptr_array_add (out, NULL);
+  return (GStrv) g_ptr_array_free (out, FALSE);
 }

@@ -66,7 +66,9 @@ update_actions (TtvWindow *self)
 {
   static const char *const need_tab[] = {
     "add-trace", "add-trace-archive", "close-tab", "zoom-in", "zoom-out", "zoom-fit", "add-bookmark", "find",
-    "info", "show-bookmarks", "show-viewer", "follow", "filter",
+    "info", "show-bookmarks", "show-viewer", "follow", "filter", "split-view-right", "split-view-down",
+    "move-view", "close-view", "reset-layout", "zoom-selection", "clear-selection", "next-bookmark",
+    "previous-bookmark",
   };
   TtvTab *tab = current_tab (self);
   g_autofree char *title = NULL;
@@ -645,6 +647,80 @@ act_show_viewer (GSimpleAction *a, GVariant *p, gpointer self)
     ttv_tab_show_viewer (current_tab (self), g_variant_get_string (p, NULL));
 }
 
+/* Escape that nothing used (the focus out of the tab's views, or in one
+ * that ignores it): clears the selection of the current tab. */
+static gboolean
+escape_pressed (GtkWidget *window, GdkEventKey *event)
+{
+  TtvTab *tab = current_tab (TTV_WINDOW (window));
+
+  return event->keyval == GDK_KEY_Escape && !(event->state & gtk_accelerator_get_default_mod_mask ()) && tab
+         && ttv_tab_clear_selection (tab);
+}
+
+static void
+act_zoom_selection (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_zoom_to_selection (current_tab (self));
+}
+
+static void
+act_clear_selection (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_clear_selection (current_tab (self));
+}
+
+static void
+act_next_bookmark (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_bookmarks_jump_next (ttv_tab_get_bookmarks (current_tab (self)), TRUE);
+}
+
+static void
+act_previous_bookmark (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_bookmarks_jump_next (ttv_tab_get_bookmarks (current_tab (self)), FALSE);
+}
+
+static void
+act_split_view_right (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_layout_split (ttv_tab_get_layout (current_tab (self)), GTK_ORIENTATION_HORIZONTAL);
+}
+
+static void
+act_split_view_down (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_layout_split (ttv_tab_get_layout (current_tab (self)), GTK_ORIENTATION_VERTICAL);
+}
+
+static void
+act_move_view (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_layout_move_to_next_pane (ttv_tab_get_layout (current_tab (self)));
+}
+
+static void
+act_close_view (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_layout_close_viewer (ttv_tab_get_layout (current_tab (self)));
+}
+
+static void
+act_reset_layout (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  if (current_tab (self))
+    ttv_tab_layout_reset (ttv_tab_get_layout (current_tab (self)));
+}
+
 static void
 act_show_bookmarks (GSimpleAction *a, GVariant *state, gpointer self)
 {
@@ -790,6 +866,15 @@ static const GActionEntry win_entries[] = {
   { "info", act_info, NULL, NULL, NULL, { 0 } },
   { "preferences", act_preferences, NULL, NULL, NULL, { 0 } },
   { "show-viewer", act_show_viewer, "s", NULL, NULL, { 0 } },
+  { "split-view-right", act_split_view_right, NULL, NULL, NULL, { 0 } },
+  { "zoom-selection", act_zoom_selection, NULL, NULL, NULL, { 0 } },
+  { "next-bookmark", act_next_bookmark, NULL, NULL, NULL, { 0 } },
+  { "previous-bookmark", act_previous_bookmark, NULL, NULL, NULL, { 0 } },
+  { "clear-selection", act_clear_selection, NULL, NULL, NULL, { 0 } },
+  { "split-view-down", act_split_view_down, NULL, NULL, NULL, { 0 } },
+  { "move-view", act_move_view, NULL, NULL, NULL, { 0 } },
+  { "close-view", act_close_view, NULL, NULL, NULL, { 0 } },
+  { "reset-layout", act_reset_layout, NULL, NULL, NULL, { 0 } },
   { "show-bookmarks", NULL, NULL, "true", act_show_bookmarks, { 0 } },
   { "follow", NULL, NULL, "false", act_follow, { 0 } },
   { "open-live", act_open_live, NULL, NULL, NULL, { 0 } },
@@ -926,6 +1011,7 @@ ttv_window_init (TtvWindow *self)
   self->open_progress = g_atomic_rc_box_new0 (gint);
   restore_size (self);
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect_after (self, "key-press-event", G_CALLBACK (escape_pressed), NULL);
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
   g_signal_connect (self->notebook, "switch-page", G_CALLBACK (switch_page), self);
   update_actions (self);

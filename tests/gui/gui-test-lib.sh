@@ -74,6 +74,17 @@ wait_for () {
 
 # --- ttv -------------------------------------------------------------------------
 
+# The views in one pane, as a user may have kept them (the view-layout
+# setting, in a keyfile under $XDG_CONFIG_HOME): for the tests that show
+# one view at a time in the whole area (test-layout-window.sh tests the
+# default layout).  $1: the views of the pane (default: the event list and
+# the control flow, in one notebook as before panes existed).
+one_pane_layout () {
+  mkdir -p "$XDG_CONFIG_HOME/glib-2.0/settings"
+  printf "[org/ttv/Viewer]\nview-layout='[%s]'\n" "${1:-events,controlflow}" >"$XDG_CONFIG_HOME/glib-2.0/settings/keyfile"
+  export GSETTINGS_BACKEND=keyfile
+}
+
 # Starts ttv in the background with the arguments given (output in
 # $WORK/ttv.log); its process id is in pid.
 start_ttv () {

@@ -15,6 +15,8 @@ set -u
 TTV="$1"
 GEN="$2"
 gui_test_init kernel-views
+# The analysis views one at a time in the whole area.
+one_pane_layout
 
 # Shows the viewer $1 of the window's tab.
 show_viewer () {

@@ -28,6 +28,9 @@ user_drawn () {
 
 echo "1..10"
 cp -r "$SAMPLE" "$WORK/trace"
+# A user's kept layout of one pane, where the control flow fills the middle
+# of the window (the default layout's panes are tested in test-layout-window.sh).
+one_pane_layout
 start_ttv "$WORK/trace"
 win=$(wait_window "^trace.* ttv$" 400)
 check "the window opens" '[ -n "$win" ]'

@@ -195,3 +195,33 @@ ttv_gui_test_tab_teardown (TtvGuiTestTab *f)
     gtk_widget_destroy (f->window);
   g_clear_pointer (&f->ts, ttv_traceset_unref);
 }
+
+GtkWidget *
+ttv_gui_test_viewer (TtvTab *tab, const char *name)
+{
+  g_autoptr (GList) viewers = ttv_tab_layout_get_viewers (ttv_tab_get_layout (tab));
+
+  for (GList *l = viewers; l; l = l->next)
+    {
+      const TtvViewerInfo *info = g_object_get_data (G_OBJECT (l->data), "ttv-viewer-info");
+      if (strcmp (info->name, name) == 0)
+        return l->data;
+    }
+  return NULL;
+}
+
+void
+ttv_gui_test_send_key (GtkWidget *widget, guint keyval, GdkModifierType state)
+{
+  GdkEvent *ev = gdk_event_new (GDK_KEY_PRESS);
+
+  ev->key.window = g_object_ref (gtk_widget_get_window (widget));
+  ev->key.keyval = keyval;
+  ev->key.state = state;
+  gdk_event_set_device (ev, gdk_seat_get_keyboard (gdk_display_get_default_seat (gdk_display_get_default ())));
+  gtk_widget_grab_focus (widget);
+  for (GtkWidget *w = widget; w; w = gtk_widget_get_parent (w))
+    if (gtk_widget_event (w, ev))
+      break;
+  gdk_event_free (ev);
+}

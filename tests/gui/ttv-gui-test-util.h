@@ -35,6 +35,11 @@ void        ttv_gui_test_load_modules (const char *const *paths);
  * @name unless NULL (its widget name, or its id in a .ui file or template;
  * GTK_TYPE_WIDGET: by name only); NULL when none. */
 GtkWidget  *ttv_gui_test_find_widget (GtkWidget *widget, GType type, const char *name);
+/* The viewer registered as @name shown in @tab's panes, or NULL. */
+GtkWidget  *ttv_gui_test_viewer (TtvTab *tab, const char *name);
+/* A key press sent to @widget (focused first), then up its parents until
+ * one uses it, as GTK sends the focus widget's keys. */
+void        ttv_gui_test_send_key (GtkWidget *widget, guint keyval, GdkModifierType state);
 /* The first button below @widget whose label is @label. */
 GtkWidget  *ttv_gui_test_find_button (GtkWidget *widget, const char *label);
 

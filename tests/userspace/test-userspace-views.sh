@@ -23,6 +23,8 @@ fail () { echo "Bail out! $*"; exit 1; }
 # shellcheck source=tests/gui/gui-test-lib.sh
 . "$src/../gui/gui-test-lib.sh"
 gui_test_init userspace-views
+# The userspace views one at a time in the whole area.
+one_pane_layout
 # shellcheck source=tests/userspace/ust-record-lib.sh
 . "$src/ust-record-lib.sh"
 ust_setup

@@ -69,6 +69,17 @@ gboolean    ttv_viewer_event_get_field_uint (const TtvViewerEvent *event, const 
  * it; NULL when the event has no such field.  Caller frees. */
 char       *ttv_viewer_event_dup_field_text (const TtvViewerEvent *event, const char *name);
 
+/* The contexts an event carries besides its payload (CTF's scopes). */
+typedef enum {
+  TTV_VIEWER_CONTEXT_STREAM_EVENT,  /* its stream's per-event context: vtid, procname... */
+  TTV_VIEWER_CONTEXT_EVENT,         /* its event type's own context */
+  TTV_VIEWER_CONTEXT_PACKET,        /* its packet's context: cpu_id, timestamps... */
+} TtvViewerEventContext;
+/* The members of context @which: name, value text, name, value text...
+ * (values as ttv_viewer_event_dup_field_text() gives them); NULL when the
+ * event has no such context (LTT formats have none).  Caller frees. */
+GStrv       ttv_viewer_event_dup_context (const TtvViewerEvent *event, TtvViewerEventContext which);
+
 /* --- Positions --------------------------------------------------------------------
  * Where the merged traceset reader stands (ttv_event_request_dup_position()):
  * a request from a position makes the event that was next there the next

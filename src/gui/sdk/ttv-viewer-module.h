@@ -68,8 +68,9 @@ void        ttv_viewer_register (const TtvViewerInfo *info);
  * 4: the kernel analyses (ttv-viewer-kernel.h, "kernel-ready"), the
  * selected thread ("selected-thread-changed");
  * 5: the userspace analyses (ttv-viewer-userspace.h, "userspace-ready"); the
- * lost events' whole packets (TtvViewerLostEvents.packets). */
-#define TTV_VIEWER_API_VERSION 5
+ * lost events' whole packets (TtvViewerLostEvents.packets).
+ * 6: an event's contexts (ttv_viewer_event_dup_context()). */
+#define TTV_VIEWER_API_VERSION 6
 
 /* A module defines, with this macro, the entry point the loader calls:
  *   TTV_VIEWER_MODULE (my_module_init)

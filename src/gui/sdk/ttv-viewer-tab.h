@@ -56,7 +56,9 @@ TtvTime     ttv_tab_state_get_current_time (TtvTabState *state);
 gboolean    ttv_tab_state_get_selection (TtvTabState *state, TtvTime *start, TtvTime *end);
 
 /* Setters clamp to the traceset span and emit the matching signal when the
- * value changes. */
+ * value changes.  A current time set outside the time window moves the
+ * window (centred on it, as wide; "time-window-changed" follows
+ * "current-time-changed"). */
 void        ttv_tab_state_set_time_window (TtvTabState *state, TtvTime start, TtvTime end);
 void        ttv_tab_state_set_current_time (TtvTabState *state, TtvTime time);
 void        ttv_tab_state_set_selection (TtvTabState *state, TtvTime start, TtvTime end);

@@ -1,0 +1,262 @@
+/* test-navigation.c: navigation that follows the user, under Xvfb (issue
+ * 16): the time window follows the current time (End in the event list);
+ * Escape and a click clear the selection, a double click in it (or Ctrl+9)
+ * zooms to it; bookmarks drawn in the control flow and the histogram, and
+ * next/previous bookmark.  Keys and clicks go to the views' widgets. */
+#include "ttv-config.h"
+
+#include "ttv-gui-test-util.h"
+#include "ttv-settings.h"
+#include "ttv-tab-layout.h"
+#include "ttv-tab.h"
+#include "ttv-viewer-registry.h"
+
+#include <string.h>
+
+static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, TTV_TIMELINE_MODULE_PATH,
+                                       TTV_HISTOGRAM_MODULE_PATH, NULL };
+
+static void
+send_button (GtkWidget *widget, GdkEventType type, double x, double y)
+{
+  GdkEvent *ev = gdk_event_new (type);
+
+  ev->button.window = g_object_ref (gtk_widget_get_window (widget));
+  ev->button.x = x;
+  ev->button.y = y;
+  ev->button.button = 1;
+  gdk_event_set_device (ev, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
+  gtk_widget_event (widget, ev);
+  gdk_event_free (ev);
+}
+
+/* A click (or double click) at @x from the right edge of @area, low in it
+ * (on the rows, right of the labels). */
+static void
+click (GtkWidget *area, double from_right, gboolean twice)
+{
+  double x = gtk_widget_get_allocated_width (area) - from_right, y = gtk_widget_get_allocated_height (area) - 8;
+
+  send_button (area, GDK_BUTTON_PRESS, x, y);
+  send_button (area, GDK_BUTTON_RELEASE, x, y);
+  if (twice)
+    {
+      send_button (area, GDK_BUTTON_PRESS, x, y);
+      send_button (area, GDK_2BUTTON_PRESS, x, y);
+      send_button (area, GDK_BUTTON_RELEASE, x, y);
+    }
+  ttv_gui_test_spin_pending ();
+}
+
+typedef struct {
+  TtvTabState *state;
+  TtvTime time;
+} TimeWait;
+
+static gboolean
+current_is (gpointer data)
+{
+  TimeWait *w = data;
+  return ttv_tab_state_get_current_time (w->state) == w->time;
+}
+
+/* End in the event list: the last event is current, and the window (a
+ * tenth of the trace at its start) moves to show it, as wide. */
+static void
+test_follow (void)
+{
+  TtvGuiTestTab f;
+  TtvTime start, end, w0, w1;
+
+  if (!ttv_gui_test_tab_setup (&f, modules))
+    return;
+  ttv_tab_state_get_time_span (f.state, &start, &end);
+  ttv_tab_state_set_time_window (f.state, start, start + (end - start) / 10);
+  ttv_gui_test_spin_until (ttv_gui_test_no_requests, f.state);
+  ttv_gui_test_send_key (ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "events"), GTK_TYPE_TREE_VIEW, NULL), GDK_KEY_End, 0);
+  TimeWait w = { f.state, end };
+  ttv_gui_test_spin_until (current_is, &w);
+  ttv_tab_state_get_time_window (f.state, &w0, &w1);
+  g_assert_cmpint (w1, ==, end);
+  g_assert_cmpint (w1 - w0, ==, (end - start) / 10);
+  /* Back in the middle: centred on it. */
+  ttv_tab_state_set_current_time (f.state, start + (end - start) / 2);
+  ttv_tab_state_get_time_window (f.state, &w0, &w1);
+  g_assert_cmpint (w0 + (w1 - w0) / 2, ==, start + (end - start) / 2);
+  g_assert_cmpint (w1 - w0, ==, (end - start) / 10);
+  /* Inside the window: it stays. */
+  ttv_tab_state_set_current_time (f.state, w0 + 1);
+  TtvTime v0, v1;
+  ttv_tab_state_get_time_window (f.state, &v0, &v1);
+  g_assert_cmpint (v0, ==, w0);
+  g_assert_cmpint (v1, ==, w1);
+  ttv_gui_test_tab_teardown (&f);
+}
+
+/* Escape clears the selection; a click out of it too (setting the current
+ * time); a double click in it zooms to it; so does Ctrl+9's action. */
+static void
+test_selection (void)
+{
+  TtvGuiTestTab f;
+  TtvTime start, end, s0, s1, w0, w1;
+  GtkWidget *area;
+
+  if (!ttv_gui_test_tab_setup (&f, modules))
+    return;
+  ttv_tab_state_get_time_span (f.state, &start, &end);
+  area = ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "controlflow"), GTK_TYPE_DRAWING_AREA, NULL);
+  g_assert_nonnull (area);
+  ttv_tab_state_set_selection (f.state, start, start + (end - start) / 10);
+  ttv_gui_test_send_key (area, GDK_KEY_Escape, 0);
+  g_assert_false (ttv_tab_state_get_selection (f.state, &s0, &s1));
+  /* Escape with nothing selected: not used (FALSE), nothing breaks. */
+  g_assert_false (ttv_tab_clear_selection (f.tab));
+
+  /* A click near the right edge: out of a selection at the start. */
+  ttv_tab_state_set_selection (f.state, start, start + (end - start) / 10);
+  TtvTime before = ttv_tab_state_get_current_time (f.state);
+  click (area, 10, FALSE);
+  g_assert_false (ttv_tab_state_get_selection (f.state, &s0, &s1));
+  g_assert_cmpint (ttv_tab_state_get_current_time (f.state), >, before);
+
+  /* A double click in a selection at the end: the window becomes it. */
+  ttv_tab_state_set_selection (f.state, end - (end - start) / 5, end);
+  click (area, 10, TRUE);
+  ttv_tab_state_get_time_window (f.state, &w0, &w1);
+  g_assert_cmpint (w0, ==, end - (end - start) / 5);
+  g_assert_cmpint (w1, ==, end);
+  g_assert_true (ttv_tab_state_get_selection (f.state, &s0, &s1));
+
+  /* The same in the histogram (its axis is the whole trace). */
+  ttv_tab_state_set_time_window (f.state, start, end);
+  GtkWidget *hist = ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "histogram"), GTK_TYPE_DRAWING_AREA, NULL);
+  ttv_tab_state_set_selection (f.state, end - (end - start) / 4, end);
+  click (hist, 3, TRUE);
+  ttv_tab_state_get_time_window (f.state, &w0, &w1);
+  g_assert_cmpint (w0, ==, end - (end - start) / 4);
+  click (hist, gtk_widget_get_allocated_width (hist) - 3, FALSE);   /* at the start: out of it */
+  g_assert_false (ttv_tab_state_get_selection (f.state, &s0, &s1));
+
+  /* Zoom to selection (Ctrl+9): the window becomes the selection. */
+  ttv_tab_state_set_time_window (f.state, start, end);
+  g_assert_false (ttv_tab_zoom_to_selection (f.tab));
+  ttv_tab_state_set_selection (f.state, start + 1000, start + 2000000);
+  g_assert_true (ttv_tab_zoom_to_selection (f.tab));
+  ttv_tab_state_get_time_window (f.state, &w0, &w1);
+  g_assert_cmpint (w0, ==, start + 1000);
+  g_assert_cmpint (w1, ==, start + 2000000);
+  ttv_gui_test_tab_teardown (&f);
+}
+
+/* Pixels of about @rgb (#e69900: the bookmark colour) in @widget drawn. */
+static guint
+color_pixels (GtkWidget *widget, guint rgb)
+{
+  gint w = gtk_widget_get_allocated_width (widget), h = gtk_widget_get_allocated_height (widget);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+  cairo_t *cr = cairo_create (surface);
+  guint n = 0;
+
+  gtk_widget_draw (widget, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  for (gint y = 0; y < h; y++)
+    {
+      const guint32 *row = (const guint32 *) (cairo_image_surface_get_data (surface)
+                                              + y * cairo_image_surface_get_stride (surface));
+      for (gint x = 0; x < w; x++)
+        {
+          guint32 p = row[x] & 0xffffff;
+          gint dr = (gint) ((p >> 16) & 0xff) - (gint) ((rgb >> 16) & 0xff);
+          gint dg = (gint) ((p >> 8) & 0xff) - (gint) ((rgb >> 8) & 0xff);
+          gint db = (gint) (p & 0xff) - (gint) (rgb & 0xff);
+          n += ABS (dr) + ABS (dg) + ABS (db) < 40;
+        }
+    }
+  cairo_surface_destroy (surface);
+  return n;
+}
+
+/* Bookmarks drawn in the control flow and the histogram; F2 / Shift+F2. */
+static void
+test_bookmarks (void)
+{
+  TtvGuiTestTab f;
+  TtvTime start, end;
+  GtkWidget *cf, *hist;
+
+  if (!ttv_gui_test_tab_setup (&f, modules))
+    return;
+  ttv_tab_state_get_time_span (f.state, &start, &end);
+  cf = ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "controlflow"), GTK_TYPE_DRAWING_AREA, NULL);
+  hist = ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "histogram"), GTK_TYPE_DRAWING_AREA, NULL);
+  ttv_gui_test_spin_for (200);
+  guint cf_before = color_pixels (cf, 0xe69900), hist_before = color_pixels (hist, 0xe69900);
+  /* (In the state only: saving them is the tab's business, and the sample
+   * trace is shared by the tests.) */
+  ttv_tab_state_add_bookmark (f.state, ttv_viewer_bookmark_new ("point", "", -1, start + (end - start) / 4,
+                                                                start + (end - start) / 4));
+  ttv_tab_state_add_bookmark (f.state, ttv_viewer_bookmark_new ("interval", "", -1, start + (end - start) / 2,
+                                                                start + (end - start) * 3 / 4));
+  ttv_gui_test_spin_pending ();
+  guint cf_after = color_pixels (cf, 0xe69900), hist_after = color_pixels (hist, 0xe69900);
+  g_test_message ("bookmark pixels: control flow %u -> %u, histogram %u -> %u", cf_before, cf_after, hist_before,
+                  hist_after);
+  /* Three lines (a point, an interval's two edges) the height of the rows
+   * or of the histogram's strip. */
+  g_assert_cmpuint (cf_after, >, cf_before + 200);
+  g_assert_cmpuint (hist_after, >, hist_before + 40);
+
+  /* Next / previous from the start. */
+  TtvTabBookmarks *b = ttv_tab_get_bookmarks (f.tab);
+  TtvTime s0, s1;
+  ttv_tab_state_set_current_time (f.state, start);
+  g_assert_true (ttv_tab_bookmarks_jump_next (b, TRUE));
+  g_assert_cmpint (ttv_tab_state_get_current_time (f.state), ==, start + (end - start) / 4);
+  g_assert_false (ttv_tab_state_get_selection (f.state, &s0, &s1));
+  g_assert_true (ttv_tab_bookmarks_jump_next (b, TRUE));
+  g_assert_cmpint (ttv_tab_state_get_current_time (f.state), ==, start + (end - start) / 2);
+  g_assert_true (ttv_tab_state_get_selection (f.state, &s0, &s1));   /* the interval */
+  g_assert_cmpint (s1, ==, start + (end - start) * 3 / 4);
+  g_assert_false (ttv_tab_bookmarks_jump_next (b, TRUE));
+  g_assert_true (ttv_tab_bookmarks_jump_next (b, FALSE));
+  g_assert_cmpint (ttv_tab_state_get_current_time (f.state), ==, start + (end - start) / 4);
+  g_assert_false (ttv_tab_bookmarks_jump_next (b, FALSE));
+  ttv_gui_test_tab_teardown (&f);
+}
+
+/* A time typed wrong makes the Current entry red; once the current time is
+ * set otherwise (a click, a key), the entry shows it, no longer red. */
+static void
+test_time_entry (void)
+{
+  TtvGuiTestTab f;
+  TtvTime start, end;
+  GtkWidget *entry;
+
+  if (!ttv_gui_test_tab_setup (&f, modules))
+    return;
+  ttv_tab_state_get_time_span (f.state, &start, &end);
+  entry = ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_ENTRY, "time-bar-current");
+  g_assert_nonnull (entry);
+  gtk_entry_set_text (GTK_ENTRY (entry), "not a time");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_true (gtk_style_context_has_class (gtk_widget_get_style_context (entry), "error"));
+  ttv_tab_state_set_current_time (f.state, start + 5000);
+  ttv_gui_test_spin_pending ();
+  g_assert_false (gtk_style_context_has_class (gtk_widget_get_style_context (entry), "error"));
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (entry)), ==, "+0.000005000");
+  ttv_gui_test_tab_teardown (&f);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/gui/navigation/follow", test_follow);
+  g_test_add_func ("/gui/navigation/selection", test_selection);
+  g_test_add_func ("/gui/navigation/bookmarks", test_bookmarks);
+  g_test_add_func ("/gui/navigation/time-entry", test_time_entry);
+  return g_test_run ();
+}
