@@ -294,17 +294,16 @@ value_text (const TtvDecoder *decoder, const TtvValue *v)
     default:
       break;
     }
-  out = g_string_new (NULL);
   if (is_text_bytes (v->type))
-    for (guint32 i = 0; i < v->n_children; i++)
-      {
-        char c = (char) ttv_decoder_get (decoder, v->first_child + i)->v.u;
+    {
+      /* Up to its first NUL, however the decoder holds the bytes (a
+       * decode plan keeps a text array as one node, without children). */
+      char text[4096];
 
-        if (c == '\0')
-          break;
-        g_string_append_c (out, c);
-      }
-  else
+      ttv_decoder_copy_text (decoder, v, text, sizeof text);
+      return g_strdup (text);
+    }
+  out = g_string_new (NULL);
     ttv_decoder_append_value (decoder, (guint32) (v - ttv_decoder_get (decoder, 0)),
                               TTV_VALUE_STYLE_PLAIN, out);
   return g_string_free (out, FALSE);
