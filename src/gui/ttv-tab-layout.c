@@ -216,17 +216,29 @@ paned_size (GtkWidget *paned)
          ? gtk_widget_get_allocated_width (paned) : gtk_widget_get_allocated_height (paned);
 }
 
+/* Applies the share on a new size, and again when the views' minimum sizes
+ * change under the same size: a position the old minimums clamped would
+ * otherwise stay where they pushed it (views fill in after the tab opens,
+ * late on a loaded machine). */
 static void
 paned_allocated (GtkWidget *paned, GdkRectangle *allocation, TtvTabLayout *self)
 {
   gint size = paned_size (paned);
   gint share = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (paned), SHARE_KEY));
+  gint wanted = size * share / 1000;
+  gint min, max;
 
-  if (size <= 1 || size == GPOINTER_TO_INT (g_object_get_data (G_OBJECT (paned), SIZE_KEY)))
+  if (size <= 1)
+    return;
+  g_object_get (paned, "min-position", &min, "max-position", &max, NULL);
+  /* Within the share's rounding (per mille), the position is the share's:
+   * a handle the user drags is not pulled back by a pixel. */
+  if (size == GPOINTER_TO_INT (g_object_get_data (G_OBJECT (paned), SIZE_KEY))
+      && (min > max || ABS (gtk_paned_get_position (GTK_PANED (paned)) - CLAMP (wanted, min, max)) <= 1 + size / 1000))
     return;
   g_object_set_data (G_OBJECT (paned), SIZE_KEY, GINT_TO_POINTER (size));
-  g_object_set_data (G_OBJECT (paned), SET_KEY, GINT_TO_POINTER (size * share / 1000));
-  gtk_paned_set_position (GTK_PANED (paned), size * share / 1000);
+  g_object_set_data (G_OBJECT (paned), SET_KEY, GINT_TO_POINTER (wanted));
+  gtk_paned_set_position (GTK_PANED (paned), wanted);
 }
 
 static void
