@@ -6,6 +6,7 @@
 #include "ttv-ltt-sim.h"
 #include "ttv-lttng-sim.h"
 #include "ttv-sim.h"
+#include "ttv-sim-net.h"
 #include "ttv-error.h"
 #include "ttv-locale.h"
 #include "ttv-remove-tree.h"
@@ -17,6 +18,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -341,6 +343,10 @@ static gboolean opt_quiet = FALSE;
 static gboolean opt_replace = FALSE;
 static gboolean opt_probe = FALSE;
 static gboolean opt_softirq_raise = FALSE;
+static gint opt_machines = 1;
+static char *opt_clock_offset = NULL;
+static char *opt_clock_drift = NULL;
+static gboolean opt_one_way = FALSE;
 
 #define DEFAULT_FLIGHT_BLOCKS 8
 
@@ -382,10 +388,18 @@ static const GOptionEntry entries[] = {
   { "flight-recorder", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer) parse_flight,
     N_("Keep only the last BLOCKS blocks of each CPU (default 8), as a flight recorder does"), N_("BLOCKS") },
   { "replace", 0, 0, G_OPTION_ARG_NONE, &opt_replace,
-    N_("Replace an existing output (a directory only if it holds a trace: info/system.xml or metadata)"), NULL },
+    N_("Replace an existing output (a directory only if it holds a trace: info/system.xml, metadata, or the clocks of --machines)"), NULL },
   { "probe", 0, 0, G_OPTION_ARG_NONE, &opt_probe,
     N_("Add the probe: three threads on a CPU of their own with known latencies, disk time and wakeup chain"), NULL },
   { "softirq-raise", 0, 0, G_OPTION_ARG_NONE, &opt_softirq_raise, N_("Write soft IRQ raises (soft_irq_raise)"), NULL },
+  { "machines", 0, 0, G_OPTION_ARG_INT, &opt_machines,
+    N_("Simulate N machines talking over a network (ctf and ctf2): the output directory gets a trace per machine and a file “clocks” with each machine's clock"), N_("N") },
+  { "clock-offset", 0, 0, G_OPTION_ARG_STRING, &opt_clock_offset,
+    N_("With --machines: machine k's clock is k times this many seconds ahead of true time (default 0.25; may be negative)"), N_("SECONDS") },
+  { "clock-drift", 0, 0, G_OPTION_ARG_STRING, &opt_clock_drift,
+    N_("With --machines: machine k's clock runs k times this many parts per million fast (default 40; may be negative)"), N_("PPM") },
+  { "one-way", 0, 0, G_OPTION_ARG_NONE, &opt_one_way,
+    N_("With --machines: only the first machine sends (synchronization then fails: for tests)"), NULL },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet, N_("Print nothing but errors"), NULL },
   { NULL }
 };
@@ -561,12 +575,166 @@ build_options (GenOptions *o, GArray *cpu_ids, const GenFormat **format, GError 
       g_autoptr (GDir) d = g_dir_open (opt_output, 0, NULL);
       gboolean empty = d && g_dir_read_name (d) == NULL;
       g_autofree char *metadata = g_build_filename (opt_output, "metadata", NULL);
+      g_autofree char *clocks = g_build_filename (opt_output, "clocks", NULL);
       if (!empty && !g_file_test (system, G_FILE_TEST_IS_REGULAR)
-          && !g_file_test (metadata, G_FILE_TEST_IS_REGULAR))
+          && !g_file_test (metadata, G_FILE_TEST_IS_REGULAR) && !g_file_test (clocks, G_FILE_TEST_IS_REGULAR))
         return usage_error (error, _("--replace: %s is not a trace directory; not replacing it"),
                             opt_output);
     }
   return TRUE;
+}
+
+/* --- Several machines on a network ------------------------------------------ */
+
+typedef struct {
+  double offset_s;
+  double drift_ppm;
+} MachineClocks;
+
+static gboolean
+parse_signed (const char *option, const char *text, double limit, double *out, GError **error)
+{
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (v) || fabs (v) > limit)
+    return usage_error (error, _("%s: “%s” is not a number between -%g and %g"), option, text, limit, limit);
+  *out = v;
+  return TRUE;
+}
+
+static char *
+machine_host (const GenOptions *o, guint k)
+{
+  return g_strdup_printf ("%s-%u", o->host, k + 1);
+}
+
+static gboolean
+count_only (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScalar *values,
+            guint n_values, GError **error)
+{
+  return TRUE;
+}
+
+/* The true time the traces cover: --duration, or the time the first
+ * machine takes to write its --events (a run without writing). */
+static gboolean
+machines_span (const GenOptions *o, TtvTime *span, GError **error)
+{
+  if (o->sim.duration)
+    {
+      *span = o->sim.duration;
+      return TRUE;
+    }
+  g_autoptr (TtvSim) sim = ttv_sim_new (&o->sim, error);
+  if (!sim || !ttv_sim_run (sim, count_only, NULL, error))
+    return FALSE;
+  *span = ttv_sim_get_time (sim) - o->sim.start_time;
+  return TRUE;
+}
+
+static gboolean
+write_clocks (const char *dir, const GenOptions *o, const TtvSimClock *clocks, guint n, GError **error)
+{
+  g_autoptr (GString) text = g_string_new ("# ttv-gen --machines: each machine's clock against true time:\n"
+                                           "# local = true + offset + drift * (true - epoch)\n");
+  char t[32];
+  g_string_append_printf (text, "epoch %s\n", ttv_time_to_string (o->sim.start_time, t, sizeof t));
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *host = machine_host (o, k);
+      char offset[G_ASCII_DTOSTR_BUF_SIZE], drift[G_ASCII_DTOSTR_BUF_SIZE];
+      g_ascii_formatd (offset, sizeof offset, "%.9f", (double) clocks[k].offset_ns / 1e9);
+      g_ascii_formatd (drift, sizeof drift, "%.6f", clocks[k].drift * 1e6);
+      g_string_append_printf (text, "machine %s offset %s s drift %s ppm\n", host, offset, drift);
+    }
+  g_autofree char *path = g_build_filename (dir, "clocks", NULL);
+  if (!g_file_set_contents (path, text->str, (gssize) text->len, error))
+    return FALSE;
+  if (!opt_quiet)
+    g_print ("%s", text->str);
+  return TRUE;
+}
+
+static gboolean
+build_machine_options (const GenOptions *o, const GenFormat *format, MachineClocks *mc, GError **error)
+{
+  if (opt_machines == 1)
+    {
+      if (opt_clock_offset || opt_clock_drift || opt_one_way)
+        return usage_error (error, _("--clock-offset, --clock-drift and --one-way need --machines"));
+      return TRUE;
+    }
+  if (opt_machines < 2 || opt_machines > 16)
+    return usage_error (error, _("--machines: %d is not between 1 and 16"), opt_machines);
+  if (strcmp (format->name, "ctf") != 0 && strcmp (format->name, "ctf2") != 0)
+    return usage_error (error, _("--machines: only ctf and ctf2 traces carry the network packets"));
+  if (o->flight_blocks)
+    return usage_error (error, _("--flight-recorder is not supported with --format ctf or ctf2"));
+  if (output_kind (opt_output) != OUT_DIR)
+    return usage_error (error, _("--machines: the output is a directory (one trace per machine)"));
+  if (opt_clock_offset && !parse_signed ("--clock-offset", opt_clock_offset, 100000, &mc->offset_s, error))
+    return FALSE;
+  if (opt_clock_drift && !parse_signed ("--clock-drift", opt_clock_drift, 1000, &mc->drift_ppm, error))
+    return FALSE;
+  return TRUE;
+}
+
+/* A CTF trace per machine in @dir/HOST-k, with the packets between them. */
+static gboolean
+generate_machines (const GenOptions *o, const GenFormat *format, const MachineClocks *mc,
+                   const char *dir, GenStats *stats, GError **error)
+{
+  guint n = (guint) opt_machines;
+  TtvTime span;
+  if (!machines_span (o, &span, error))
+    return FALSE;
+  g_autofree TtvSimClock *clocks = g_new0 (TtvSimClock, n);
+  for (guint k = 1; k < n; k++)
+    {
+      clocks[k].offset_ns = (gint64) llround (mc->offset_s * 1e9 * k);
+      clocks[k].drift = mc->drift_ppm * 1e-6 * k;
+    }
+  TtvSimNetOptions no = {
+    .n_machines = n, .clocks = clocks, .epoch = o->sim.start_time, .span = span,
+    .seed = o->sim.seed, .one_way = opt_one_way,
+  };
+  g_autoptr (GPtrArray) network = ttv_sim_net_schedule (&no);
+  if (g_mkdir_with_parents (dir, 0777) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), _("%s: cannot create: %s"), dir,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *host = machine_host (o, k);
+      g_autofree char *sub = g_build_filename (dir, host, NULL);
+      g_autoptr (TtvSim) sim = NULL;
+      TtvSimOptions so = o->sim;
+      so.seed = o->sim.seed + k;
+      so.start_time = ttv_sim_clock_local (&clocks[k], o->sim.start_time, o->sim.start_time);
+      so.duration = ttv_sim_clock_local (&clocks[k], o->sim.start_time, o->sim.start_time + span) - so.start_time;
+      so.max_events = 0;
+      sim = ttv_sim_new (&so, error);
+      if (!sim)
+        return FALSE;
+      TtvCtfWriterOptions wo = {
+        .byte_order = o->byte_order,
+        .header = TTV_CTF_HEADER_COMPACT,
+        .packet_size = o->block_size,
+        .long_bits = o->sim.long_bits,
+        .hostname = host,
+        .metadata = strcmp (format->name, "ctf2") == 0 ? TTV_CTF_METADATA_CTF2 : TTV_CTF_METADATA_TSDL,
+      };
+      TtvCtfSimStats s = { 0 };
+      if (!ttv_ctf_write_simulation_network (sub, sim, &wo, g_ptr_array_index (network, k), &s, error))
+        return FALSE;
+      stats->first = k == 0 ? s.first : MIN (stats->first, s.first);
+      stats->last = MAX (stats->last, s.last);
+      stats->n_events += s.n_events;
+    }
+  return write_clocks (dir, o, clocks, n, error);
 }
 
 int
@@ -600,7 +768,8 @@ main (int argc, char **argv)
   GenOptions o;
   const GenFormat *format;
   g_autoptr (GArray) cpu_ids = g_array_new (FALSE, FALSE, sizeof (guint));
-  if (!build_options (&o, cpu_ids, &format, &error))
+  MachineClocks clocks = { 0.25, 40 };
+  if (!build_options (&o, cpu_ids, &format, &error) || !build_machine_options (&o, format, &clocks, &error))
     {
       g_printerr ("ttv-gen: %s\n", error->message);
       return EXIT_USAGE;
@@ -634,7 +803,8 @@ main (int argc, char **argv)
     }
 
   GenStats stats = { 0 };
-  gboolean ok = format->generate (&o, dir, &stats, &error);
+  gboolean ok = opt_machines > 1 ? generate_machines (&o, format, &clocks, dir, &stats, &error)
+                                 : format->generate (&o, dir, &stats, &error);
   guint n_files = ok ? count_files (dir) : 0;
   if (ok && kind != OUT_DIR)
     ok = pack (dir, opt_output, kind, &error);

@@ -2,6 +2,9 @@
  * argument and I/O errors, and traces that the readers open. */
 #include "ttv-test-util.h"
 #include "ttv-archive.h"
+#include "ttv-decoder.h"
+#include "ttv-field-accessor.h"
+#include "ttv-traceset.h"
 #include "ttv-trace.h"
 
 #include <glib/gstdio.h>
@@ -296,6 +299,126 @@ test_bad_arguments (void)
   run_clear (&r);
 }
 
+/* One machine's packets: "seq/ack" -> true time (ns) they left or arrived. */
+static GHashTable *
+read_packets (const char *dir, const char *event_name, gint64 offset_ns, double drift, TtvTime epoch)
+{
+  g_autoptr (GError) error = NULL;
+  TtvTrace *trace = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  const TtvEventType *type = ttv_trace_find_event_type (trace, event_name);
+  g_assert_nonnull (type);
+  TtvFieldAccessor seq, ack;
+  ttv_field_accessor_init (&seq, type, "seq");
+  ttv_field_accessor_init (&ack, type, "ack_seq");
+  g_autoptr (TtvDecoder) scratch = ttv_decoder_new ();
+  GHashTable *out = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; i < trace->tracefiles->len; i++)
+    {
+      g_autoptr (TtvCursor) cur = ttv_cursor_new (trace->tracefiles->pdata[i], &error);
+      TtvEvent ev;
+      while (ttv_cursor_next (cur, &ev, &error))
+        if (ev.type == type)
+          {
+            gint64 s, a;
+            g_assert_true (ttv_field_accessor_get_int (&seq, &ev, scratch, &s));
+            g_assert_true (ttv_field_accessor_get_int (&ack, &ev, scratch, &a));
+            /* local = true + offset + drift (true - epoch) */
+            double true_time = (double) epoch + ((double) (ev.time - epoch) - (double) offset_ns) / (1.0 + drift);
+            g_hash_table_insert (out, g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT, s, a),
+                                 g_memdup2 (&true_time, sizeof true_time));
+          }
+      g_assert_no_error (error);
+    }
+  g_assert_cmpstr (ttv_trace_get_host (trace), !=, NULL);
+  ttv_trace_close (trace);
+  return out;
+}
+
+/* --machines: a trace per machine with its host name, the clocks written
+ * down, and every packet received after it left, in true time. */
+static void
+test_machines (void)
+{
+  const char *root = ttv_test_get_tmp_dir ();
+  g_autofree char *dir = g_build_filename (root, "net", NULL);
+  Run r = run_gen ("-f", "ctf", "--machines", "3", "--clock-offset", "-0.5", "--clock-drift", "30", "-d", "0.05",
+                   "-c", "2", "-p", "10", "--host", "node", "-o", dir, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "machine node-3 offset -1.000000000 s drift 60.000000 ppm"));
+  run_clear (&r);
+  g_autofree char *clocks_path = g_build_filename (dir, "clocks", NULL);
+  g_autofree char *clocks = NULL;
+  g_assert_true (g_file_get_contents (clocks_path, &clocks, NULL, NULL));
+  g_assert_nonnull (strstr (clocks, "machine node-1 offset 0.000000000 s drift 0.000000 ppm\n"));
+  g_assert_nonnull (strstr (clocks, "machine node-2 offset -0.500000000 s drift 30.000000 ppm\n"));
+  TtvTime epoch = G_GINT64_CONSTANT (1700000000) * TTV_NSEC_PER_SEC;
+  g_autofree char *d1 = g_build_filename (dir, "node-1", NULL);
+  for (guint k = 2; k <= 3; k++)
+    {
+      g_autofree char *dk = g_strdup_printf ("%s/node-%u", dir, k);
+      gint64 offset = -500000000 * (gint64) (k - 1);
+      double drift = 30e-6 * (k - 1);
+      g_autoptr (GHashTable) out1 = read_packets (d1, "inet_sock_local_out", 0, 0, epoch);
+      g_autoptr (GHashTable) in1 = read_packets (d1, "inet_sock_local_in", 0, 0, epoch);
+      g_autoptr (GHashTable) outk = read_packets (dk, "inet_sock_local_out", offset, drift, epoch);
+      g_autoptr (GHashTable) ink = read_packets (dk, "inet_sock_local_in", offset, drift, epoch);
+      guint matched = 0;
+      GHashTableIter it;
+      gpointer key, value;
+      g_hash_table_iter_init (&it, ink);
+      while (g_hash_table_iter_next (&it, &key, &value))
+        {
+          double *sent = g_hash_table_lookup (out1, key);
+          g_assert_nonnull (sent);
+          g_assert_cmpfloat (*(double *) value - *sent, >=, 30000 - 2);
+          g_assert_cmpfloat (*(double *) value - *sent, <, 300000);
+          matched++;
+        }
+      g_hash_table_iter_init (&it, outk);
+      while (g_hash_table_iter_next (&it, &key, &value))
+        {
+          double *received = g_hash_table_lookup (in1, key);
+          if (received == NULL)
+            continue;             /* machine 1 talks to the others too: keys differ */
+          g_assert_cmpfloat (*received - *(double *) value, >=, 30000 - 2);
+          matched++;
+        }
+      /* 50 ms at one message a millisecond, each way */
+      g_assert_cmpuint (matched, >=, 90);
+    }
+
+  /* the same options give the same files */
+  g_autofree char *again = g_build_filename (root, "net2", NULL);
+  r = run_gen ("-f", "ctf", "--machines", "3", "--clock-offset", "-0.5", "--clock-drift", "30", "-d", "0.05",
+               "-c", "2", "-p", "10", "--host", "node", "-q", "-o", again, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_assert_true (trees_equal (dir, again));
+
+  /* wrong uses */
+  static const struct {
+    const char *args[6];
+    const char *mention;
+  } bad[] = {
+    { { "--machines", "17", "-f", "ctf", "-q", "-q" }, "--machines" },
+    { { "--machines", "2", "-f", "ltt", "-q", "-q" }, "--machines" },
+    { { "--machines", "2", "-f", "ctf", "--clock-drift", "x" }, "--clock-drift" },
+    { { "--machines", "2", "-f", "ctf", "--clock-offset", "1e9" }, "--clock-offset" },
+    { { "--clock-offset", "1", "-q", "-q", "-q", "-q" }, "--machines" },
+  };
+  g_autofree char *none = g_build_filename (root, "none", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      const char *const *a = bad[i].args;
+      r = run_gen (a[0], a[1], a[2], a[3], a[4], a[5], "-o", none, NULL);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_nonnull (strstr (r.err, bad[i].mention));
+      run_clear (&r);
+      g_assert_false (g_file_test (none, G_FILE_TEST_EXISTS));
+    }
+}
+
 static void
 test_unwritable (void)
 {
@@ -336,5 +459,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/gen/archive", test_archive);
   g_test_add_func ("/cli/gen/bad-arguments", test_bad_arguments);
   g_test_add_func ("/cli/gen/unwritable", test_unwritable);
+  g_test_add_func ("/cli/gen/machines", test_machines);
   return g_test_run ();
 }

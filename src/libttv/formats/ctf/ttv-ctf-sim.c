@@ -3,6 +3,7 @@
 #include "ttv-ctf-sim.h"
 
 #include "ttv-error.h"
+#include "ttv-sim-net.h"
 
 #include <string.h>
 
@@ -15,16 +16,19 @@ typedef enum {
   K_SCHED_SWITCH, K_SCHED_WAKEUP, K_IRQ_ENTRY, K_IRQ_EXIT, K_SOFTIRQ_ENTRY, K_SOFTIRQ_EXIT,
   K_TRAP_ENTRY, K_TRAP_EXIT, K_FORK, K_EXEC, K_EXIT, K_FREE, K_BLOCK_ISSUE, K_BLOCK_COMPLETE,
   K_NET_XMIT, K_NET_RECEIVE, K_STATEDUMP_PROCESS, K_STATEDUMP_INTERRUPT, K_SYSCALL_ENTRY_UNKNOWN,
-  K_SYSCALL_EXIT_UNKNOWN, K_SOFTIRQ_RAISE, K_STATEDUMP_FD, K_N
+  K_SYSCALL_EXIT_UNKNOWN, K_SOFTIRQ_RAISE, K_STATEDUMP_FD, K_N,
+  /* Declared last, and only when the machine talks over a network: traces
+   * without one keep their event ids. */
+  K_INET_OUT = K_N, K_INET_IN, K_ALL
 } Kind;
 
-static const char * const kind_names[K_N] = {
+static const char * const kind_names[K_ALL] = {
   "sched_switch", "sched_wakeup", "irq_handler_entry", "irq_handler_exit", "softirq_entry",
   "softirq_exit", "trap_entry", "trap_exit", "sched_process_fork", "sched_process_exec",
   "sched_process_exit", "sched_process_free", "block_rq_issue", "block_rq_complete",
   "net_dev_xmit", "netif_receive_skb", "lttng_statedump_process_state",
   "lttng_statedump_interrupt", "syscall_entry_unknown", "syscall_exit_unknown", "softirq_raise",
-  "lttng_statedump_file_descriptor",
+  "lttng_statedump_file_descriptor", "inet_sock_local_out", "inet_sock_local_in",
 };
 
 /* Syscalls frequent enough in the simulation to deserve compact ids. */
@@ -66,7 +70,9 @@ typedef struct {
   TtvSim *sim;                    /* weak */
   GArray *entry_args;             /* of ArgsKind, by syscall enum value */
   guint control_cpu;              /* stream of the statedump events */
-  gint kind_handle[K_N];
+  gint kind_handle[K_ALL];
+  const GArray *network;          /* of TtvSimNetEvent, by time; may be NULL */
+  guint network_next;
   GArray *entry_handle;           /* of gint, by syscall enum value */
   GArray *exit_handle;
   GHashTable *tasks;              /* pid -> Task *, owned */
@@ -226,7 +232,14 @@ layout_of (Layout *l, Kind k)
     case K_STATEDUMP_FD:
       s32 (l, "pid"); s32 (l, "fd"); str (l, "filename");
       break;
-    case K_N:
+    case K_INET_OUT:
+    case K_INET_IN:
+      ulong_hex (l, "sk"); u32 (l, "saddr"); u32 (l, "daddr");
+      field (l, "sport", int_type (l, 16, FALSE, 10)); field (l, "dport", int_type (l, 16, FALSE, 10));
+      u32 (l, "seq"); u32 (l, "ack_seq"); field (l, "flags", int_type (l, 8, FALSE, 16));
+      break;
+    case K_ALL:
+    default:
       break;
     }
   ttv_type_finish (l->current);
@@ -323,6 +336,10 @@ declare_events (Sink *sink, const TtvCtfWriterOptions *opts, GError **error)
           && !add_syscall (sink, &l, (guint) m->start, m->label, error))
         return FALSE;
     }
+  if (sink->network)
+    for (Kind k = K_INET_OUT; k < K_ALL; k++)
+      if ((sink->kind_handle[k] = add (sink, kind_names[k], layout_of (&l, k), error)) < 0)
+        return FALSE;
   return TRUE;
 }
 
@@ -405,11 +422,35 @@ statedump_status (guint64 state)
 #define U(x) TTV_SCALAR_UINT (x)
 #define S(x) TTV_SCALAR_STRING (x)
 
+/* The packets that left or arrived up to @time, on the control CPU's
+ * stream (every stream stays in time order: they are not later than the
+ * event about to be written). */
+static gboolean
+write_network (Sink *sink, TtvTime time, GError **error)
+{
+  for (; sink->network_next < sink->network->len; sink->network_next++)
+    {
+      const TtvSimNetEvent *e = &g_array_index (sink->network, TtvSimNetEvent, sink->network_next);
+      if (e->time > time)
+        break;
+      TtvScalar v[] = { U (e->sk), U (e->saddr), U (e->daddr), U (e->sport), U (e->dport),
+                        U (e->seq), U (e->ack_seq), U (e->flags) };
+      gint handle = sink->kind_handle[e->receive ? K_INET_IN : K_INET_OUT];
+      if (!ttv_ctf_writer_write_event (sink->writer, sink->control_cpu, e->time, (guint) handle, v,
+                                       G_N_ELEMENTS (v), error))
+        return FALSE;
+      sink->stats->n_events++;
+    }
+  return TRUE;
+}
+
 static gboolean
 ctf_emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScalar *values,
           guint n_values, GError **error)
 {
   Sink *sink = user_data;
+  if (sink->network && !write_network (sink, time, error))
+    return FALSE;
   if (sink->stats->n_events++ == 0)
     sink->stats->first = time;
   sink->stats->last = time;
@@ -710,10 +751,10 @@ ctf_emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvS
   return sink->tap == NULL || sink->tap (sink->tap_data, stream, time, event, values, n_values, error);
 }
 
-gboolean
-ttv_ctf_write_simulation (const char *dir, TtvSim *sim, const TtvCtfWriterOptions *options,
-                          TtvSimEmitFunc tap, gpointer tap_data, TtvCtfSimStats *stats,
-                          GError **error)
+static gboolean
+write_simulation (const char *dir, TtvSim *sim, const TtvCtfWriterOptions *options,
+                  const GArray *network, TtvSimEmitFunc tap, gpointer tap_data,
+                  TtvCtfSimStats *stats, GError **error)
 {
   g_return_val_if_fail (dir != NULL && sim != NULL && options != NULL, FALSE);
   TtvCtfWriterOptions o = *options;
@@ -736,6 +777,7 @@ ttv_ctf_write_simulation (const char *dir, TtvSim *sim, const TtvCtfWriterOption
     .irq_stacks = g_hash_table_new_full (NULL, NULL, NULL, g_free),
     .tap = tap,
     .tap_data = tap_data,
+    .network = network,
     .stats = stats ? stats : &local,
   };
   *sink.stats = (TtvCtfSimStats) { 0 };
@@ -752,4 +794,20 @@ ttv_ctf_write_simulation (const char *dir, TtvSim *sim, const TtvCtfWriterOption
   g_hash_table_unref (sink.irq_names);
   g_hash_table_unref (sink.irq_stacks);
   return ok;
+}
+
+gboolean
+ttv_ctf_write_simulation (const char *dir, TtvSim *sim, const TtvCtfWriterOptions *options,
+                          TtvSimEmitFunc tap, gpointer tap_data, TtvCtfSimStats *stats,
+                          GError **error)
+{
+  return write_simulation (dir, sim, options, NULL, tap, tap_data, stats, error);
+}
+
+gboolean
+ttv_ctf_write_simulation_network (const char *dir, TtvSim *sim, const TtvCtfWriterOptions *options,
+                                  const GArray *network, TtvCtfSimStats *stats, GError **error)
+{
+  g_return_val_if_fail (network != NULL, FALSE);
+  return write_simulation (dir, sim, options, network, NULL, NULL, stats, error);
 }

@@ -33,6 +33,16 @@ gboolean ttv_ctf_write_simulation (const char *dir, TtvSim *sim, const TtvCtfWri
                                    TtvSimEmitFunc tap, gpointer tap_data, TtvCtfSimStats *stats,
                                    GError **error);
 
+/* The same, with the packets of a simulated network (sim/ttv-sim-net.h):
+ * @network (of TtvSimNetEvent, by time) is written among the sim's events
+ * as inet_sock_local_out / inet_sock_local_in (sk, saddr, daddr, sport,
+ * dport, seq, ack_seq, flags), on the first CPU's stream; packets after
+ * the sim's last event are left out. */
+gboolean ttv_ctf_write_simulation_network (const char *dir, TtvSim *sim,
+                                           const TtvCtfWriterOptions *options,
+                                           const GArray *network, TtvCtfSimStats *stats,
+                                           GError **error);
+
 /* The LTTng 2.x name of a sim event type for the names that do not depend on
  * values (not syscalls): "sched_switch" for TTV_SIM_EVENT_SCHED_SWITCH... */
 const char *ttv_ctf_sim_event_name (guint sim_event);

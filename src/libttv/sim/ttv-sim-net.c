@@ -1,0 +1,100 @@
+/* ttv-sim-net.c: the message schedule of simulated machines talking over a
+ * network, in each machine's own clock (see the header). */
+#include "ttv-sim-net.h"
+
+#include <math.h>
+
+#define MIN_LATENCY_NS 30000
+#define DEFAULT_INTERVAL_NS 1000000
+#define TCP_ACK 0x10
+#define TCP_PSH 0x08
+
+TtvTime
+ttv_sim_clock_local (const TtvSimClock *clock, TtvTime epoch, TtvTime true_time)
+{
+  double elapsed = (double) (true_time - epoch);
+  return true_time + clock->offset_ns + (TtvTime) llround (clock->drift * elapsed);
+}
+
+/* splitmix64: a deterministic stream per schedule. */
+static guint64
+next_random (guint64 *state)
+{
+  guint64 z = (*state += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+static double
+uniform (guint64 *state)
+{
+  return (double) (next_random (state) >> 11) / (double) (G_GUINT64_CONSTANT (1) << 53);
+}
+
+static gint
+compare_events (gconstpointer a, gconstpointer b)
+{
+  const TtvSimNetEvent *x = a, *y = b;
+  return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/* One direction of the connection between machines @from and @to. */
+static void
+schedule_direction (const TtvSimNetOptions *o, GPtrArray *out, guint from, guint to,
+                    gboolean reply, guint64 *random)
+{
+  TtvTime interval = o->interval_ns ? o->interval_ns : DEFAULT_INTERVAL_NS;
+  /* The client (machine 0) connects from an ephemeral port to port 22. */
+  guint32 client = 0x0a000001u + MIN (from, to), server = 0x0a000001u + MAX (from, to);
+  guint16 client_port = (guint16) (40000 + MAX (from, to));
+  guint32 seq = (guint32) next_random (random), ack = (guint32) next_random (random);
+  guint64 sk_from = G_GUINT64_CONSTANT (0xffff888000000000) | ((guint64) (from + 1) << 24) | (to << 8);
+  guint64 sk_to = G_GUINT64_CONSTANT (0xffff888000000000) | ((guint64) (to + 1) << 24) | (from << 8);
+  TtvTime end = o->epoch + o->span;
+  for (TtvTime t = o->epoch + interval / 2 + (reply ? interval / 2 : 0);; t += interval)
+    {
+      TtvTime sent = t + (TtvTime) (uniform (random) * (double) (interval / 4));
+      double extra = -log (1.0 - uniform (random)) * (double) (interval / 16);
+      TtvTime received = sent + MIN_LATENCY_NS + (TtvTime) MIN (extra, (double) (interval / 4));
+      if (received >= end)
+        break;
+      guint32 len = 64 + (guint32) (next_random (random) % 1400);
+      TtvSimNetEvent e = {
+        .saddr = from < to ? client : server,
+        .daddr = from < to ? server : client,
+        .sport = from < to ? client_port : 22,
+        .dport = from < to ? 22 : client_port,
+        .seq = seq,
+        .ack_seq = ack,
+        .flags = TCP_ACK | TCP_PSH,
+      };
+      seq += len;
+      e.time = ttv_sim_clock_local (&o->clocks[from], o->epoch, sent);
+      e.sk = sk_from;
+      g_array_append_val (g_ptr_array_index (out, from), e);
+      e.time = ttv_sim_clock_local (&o->clocks[to], o->epoch, received);
+      e.sk = sk_to;
+      e.receive = TRUE;
+      g_array_append_val (g_ptr_array_index (out, to), e);
+    }
+}
+
+GPtrArray *
+ttv_sim_net_schedule (const TtvSimNetOptions *o)
+{
+  g_return_val_if_fail (o != NULL && o->n_machines >= 2 && o->clocks != NULL, NULL);
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  for (guint i = 0; i < o->n_machines; i++)
+    g_ptr_array_add (out, g_array_new (FALSE, FALSE, sizeof (TtvSimNetEvent)));
+  guint64 random = o->seed ^ G_GUINT64_CONSTANT (0x6e6574776f726b);
+  for (guint k = 1; k < o->n_machines; k++)
+    {
+      schedule_direction (o, out, 0, k, FALSE, &random);
+      if (!o->one_way)
+        schedule_direction (o, out, k, 0, TRUE, &random);
+    }
+  for (guint i = 0; i < o->n_machines; i++)
+    g_array_sort (g_ptr_array_index (out, i), compare_events);
+  return out;
+}
