@@ -18,6 +18,7 @@
 #include "ttv-state-pass.h"
 #include "ttv-state-tracker.h"
 #include "ttv-trace-damage.h"
+#include "ttv-sync.h"
 #include "ttv-trace-info.h"
 
 #include <glib/gi18n.h>
@@ -86,6 +87,8 @@ typedef struct {
   /* userspace analyses (issue 18) */
   char **symbol_dirs;
   gboolean symbols_only;
+  /* several machines (issue 19) */
+  gboolean sync;
 } ReportArgs;
 
 /* NOT_GIVEN: an integer option that was not given (values below its
@@ -144,6 +147,8 @@ static const GOptionEntry entries[] = {
     N_("--analysis callstack, memory, symbols: look for the traced binaries and their debug files in DIR first"), "DIR" },
   { "symbols-only", 0, 0, G_OPTION_ARG_NONE, &args.symbols_only,
     N_("--analysis callstack, memory, symbols: look for them in the --symbols directories only"), NULL },
+  { "sync", 0, 0, G_OPTION_ARG_NONE, &args.sync,
+    N_("Synchronize the machines' clocks from the network packets they exchanged: print each trace's correction (see ttv-report(1), SYNCHRONIZATION)"), NULL },
   { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
@@ -1351,6 +1356,30 @@ check_live_args (TtvLiveUrl **list)
   return 0;
 }
 
+/* --sync: the corrections and their quality; exit 1 when a machine could
+ * not be synchronized. */
+static int
+print_sync (TtvTraceset *ts, Output *o)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvSyncResult) r = ttv_sync_traceset (ts, &error);
+  if (r == NULL)
+    return fail (g_error_matches (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT) ? EXIT_USAGE : EXIT_READ,
+                 error->message);
+  ttv_sync_append_text (r, ts, o->buf);
+  if (!output_flush (o, TRUE, &error))
+    return fail (EXIT_READ, error->message);
+  int status = 0;
+  for (guint k = 0; k < r->n_machines; k++)
+    if (r->machines[k].quality == TTV_SYNC_FAIL)
+      {
+        g_autofree char *msg = g_strdup_printf (_("machine %s cannot be synchronized: %s"), r->machines[k].name,
+                                                r->machines[k].reason);
+        status = fail (EXIT_READ, msg);
+      }
+  return status;
+}
+
 static int
 run (void)
 {
@@ -1477,7 +1506,9 @@ run (void)
       return fail (EXIT_READ, msg);
     }
 
-  if (args.info || args.list_events)
+  if (args.sync)
+    status = print_sync (ts, &o);
+  else if (args.info || args.list_events)
     {
       for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
         {

@@ -1,0 +1,67 @@
+/* ttv-clock-correction.c: applying and inverting a trace's linear clock
+ * correction (see the header); the context calls it on every event time. */
+#include "ttv-clock-correction.h"
+
+#include <math.h>
+
+gboolean
+ttv_clock_correction_is_identity (const TtvClockCorrection *c)
+{
+  return c == NULL || (c->offset_ns == 0 && c->drift == 0);
+}
+
+static TtvTime
+saturate (double t)
+{
+  if (t >= 9.2e18)
+    return TTV_TIME_MAX - 1;
+  if (t <= -9.2e18)
+    return TTV_TIME_MIN + 1;
+  return (TtvTime) t;
+}
+
+TtvTime
+ttv_clock_correction_apply (const TtvClockCorrection *c, TtvTime t)
+{
+  if (t == TTV_TIME_MIN || t == TTV_TIME_MAX)
+    return t;
+  /* The shift is small next to t: computed apart, it keeps every nanosecond. */
+  double shift = c->offset_ns + c->drift * (double) (t - c->origin);
+  double rounded = floor (shift + 0.5);
+  if (rounded > 0 && (double) (TTV_TIME_MAX - 1 - t) < rounded)
+    return TTV_TIME_MAX - 1;
+  if (rounded < 0 && (double) (t - (TTV_TIME_MIN + 1)) < -rounded)
+    return TTV_TIME_MIN + 1;
+  return t + (TtvTime) rounded;
+}
+
+TtvTime
+ttv_clock_correction_invert (const TtvClockCorrection *c, TtvTime corrected)
+{
+  if (corrected == TTV_TIME_MIN || corrected == TTV_TIME_MAX)
+    return corrected;
+  /* corrected - origin = (t - origin) (1 + drift) + offset */
+  double rel = ((double) (corrected - c->origin) - c->offset_ns) / (1.0 + c->drift);
+  TtvTime t = c->origin + saturate (floor (rel));
+  /* Rounding: step down until the time maps below @corrected, then up to
+   * the last that does not pass it. */
+  while (t > TTV_TIME_MIN + 1 && ttv_clock_correction_apply (c, t) >= corrected)
+    t--;
+  while (t < TTV_TIME_MAX - 1 && ttv_clock_correction_apply (c, t + 1) < corrected)
+    t++;
+  return t + 1 <= TTV_TIME_MAX - 1 ? t + 1 : t;
+}
+
+char *
+ttv_clock_correction_to_string (const TtvClockCorrection *c)
+{
+  char offset[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd (offset, sizeof offset, "%.9f", fabs (c->offset_ns) / 1e9);
+  const char *sign = c->offset_ns < 0 ? "-" : "+";
+  if (c->drift == 0)
+    return g_strdup_printf ("t %s %s s", sign, offset);
+  char drift[G_ASCII_DTOSTR_BUF_SIZE], origin[32];
+  g_ascii_formatd (drift, sizeof drift, "%.3f", fabs (c->drift) * 1e6);
+  return g_strdup_printf ("t %s %s s %s %s ppm * (t - %s)", sign, offset, c->drift < 0 ? "-" : "+", drift,
+                          ttv_time_to_string (c->origin, origin, sizeof origin));
+}

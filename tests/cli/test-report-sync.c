@@ -1,0 +1,236 @@
+/* test-report-sync.c: clock synchronization of several machines (issue 19,
+ * docs/multi-machine.md) as a user runs it: ttv-gen --machines writes
+ * machines with known clocks that exchange packets, ttv-report --sync must
+ * find each clock within the bounds it reports; bad input (one direction,
+ * no packets, one machine) gets a clear message; the hull fit on its own. */
+#include "ttv-test-util.h"
+#include "ttv-sync.h"
+
+#include <math.h>
+#include <string.h>
+
+#ifndef TTV_REPORT_PATH
+#error "TTV_REPORT_PATH must be defined by the build"
+#endif
+#ifndef TTV_GEN_PATH
+#error "TTV_GEN_PATH must be defined by the build"
+#endif
+
+static char *net;        /* three machines node-1..3 talking both ways */
+static char *one_way;    /* two machines, node-1 sends only */
+
+static char *
+machine_dir (const char *root, guint k)
+{
+  return g_strdup_printf ("%s/node-%u", root, k);
+}
+
+static void
+setup (void)
+{
+  net = ttv_test_dup_tmp_path ("net");
+  one_way = ttv_test_dup_tmp_path ("one-way");
+  const char *a[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--machines", "3", "--clock-offset", "-0.75",
+                      "--clock-drift", "35", "-d", "0.4", "-c", "2", "-p", "8", "--host", "node", "-o", net, NULL };
+  g_free (ttv_test_run_ok (a));
+  const char *b[] = { TTV_GEN_PATH, "-q", "-f", "ctf2", "--machines", "2", "--one-way", "-d", "0.05", "-c", "1",
+                      "-p", "5", "--host", "node", "-o", one_way, NULL };
+  g_free (ttv_test_run_ok (b));
+}
+
+/* Machine k's clock: local = true + offset + drift (true - epoch). */
+typedef struct {
+  double offset_ns, drift;
+} Clock;
+
+static Clock
+clock_of (guint k)
+{
+  return (Clock) { -0.75e9 * (k - 1), 35e-6 * (k - 1) };
+}
+
+static const double epoch = 1700000000e9;
+
+/* The time on @ref's clock of the instant @k's clock reads @local. */
+static double
+to_reference (Clock ref, Clock k, double local)
+{
+  double true_time = epoch + (local - epoch - k.offset_ns) / (1 + k.drift);
+  return true_time + ref.offset_ns + ref.drift * (true_time - epoch);
+}
+
+typedef struct {
+  char quality[32];
+  double origin;                        /* ns */
+  double offset, offset_min, offset_max;  /* ns */
+  double drift, drift_min, drift_max;   /* ppm */
+} Reported;
+
+/* The section of --sync's output about the trace @dir. */
+static gboolean
+parse_section (const char *out, const char *dir, Reported *r)
+{
+  g_autofree char *head = g_strdup_printf ("\n%s (", dir);
+  const char *p = strstr (out, head);
+  if (p == NULL)
+    return FALSE;
+  p = strstr (p, "): ") + 3;
+  sscanf (p, "%31[a-z]", r->quality);
+  const char *o = strstr (p, "offset at ");
+  const char *d = strstr (p, "drift: ");
+  if (o == NULL || d == NULL)
+    return TRUE;
+  double origin_s;
+  g_assert_cmpint (sscanf (o, "offset at %lf: %lf s, between %lf and %lf s", &origin_s, &r->offset, &r->offset_min,
+                           &r->offset_max), ==, 4);
+  r->origin = origin_s * 1e9;
+  r->offset *= 1e9;
+  r->offset_min *= 1e9;
+  r->offset_max *= 1e9;
+  if (sscanf (d, "drift: %lf ppm, between %lf and %lf ppm", &r->drift, &r->drift_min, &r->drift_max) != 3)
+    r->drift_min = r->drift_max = r->drift;
+  return TRUE;
+}
+
+/* --sync on @order (machine numbers) finds every clock within its bounds. */
+static void
+check_sync (const guint *order, guint n)
+{
+  const char *argv[8] = { TTV_REPORT_PATH, "--sync" };
+  g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < n; i++)
+    {
+      g_ptr_array_add (dirs, machine_dir (net, order[i]));
+      argv[2 + i] = g_ptr_array_index (dirs, i);
+    }
+  g_autofree char *out = ttv_test_run_ok (argv);
+  if (g_test_verbose ())
+    g_printerr ("%s", out);
+  g_autofree char *first = g_strdup_printf ("reference machine node-%u\n", order[0]);
+  g_assert_nonnull (strstr (out, first));
+  g_autofree char *with_newline = g_strconcat ("\n", out, NULL);
+  Clock ref = clock_of (order[0]);
+  for (guint i = 0; i < n; i++)
+    {
+      Reported r = { 0 };
+      g_assert_true (parse_section (with_newline, g_ptr_array_index (dirs, i), &r));
+      if (i == 0)
+        {
+          g_assert_cmpstr (r.quality, ==, "reference");
+          continue;
+        }
+      g_assert_cmpstr (r.quality, ==, "accurate");
+      Clock k = clock_of (order[i]);
+      double want_offset = to_reference (ref, k, r.origin) - r.origin;
+      double want_drift = ((1 + ref.drift) / (1 + k.drift) - 1) * 1e6;
+      if (g_test_verbose ())
+        g_printerr ("node-%u: offset %.0f in [%.0f, %.0f], drift %.4f in [%.4f, %.4f]\n", order[i], want_offset,
+                    r.offset_min, r.offset_max, want_drift, r.drift_min, r.drift_max);
+      g_assert_cmpfloat (want_offset, >=, r.offset_min);
+      g_assert_cmpfloat (want_offset, <=, r.offset_max);
+      g_assert_cmpfloat (r.offset, >=, r.offset_min);
+      g_assert_cmpfloat (r.offset, <=, r.offset_max);
+      /* a packet takes 30 µs at least: the bounds cannot be closer than
+       * that; through another machine, both machines' bounds add up */
+      g_assert_cmpfloat (r.offset_max - r.offset_min, >, 60000);
+      g_assert_cmpfloat (r.offset_max - r.offset_min, <, 500000);
+      g_assert_cmpfloat (want_drift, >=, r.drift_min);
+      g_assert_cmpfloat (want_drift, <=, r.drift_max);
+      g_assert_cmpfloat (r.drift_min, <, r.drift_max);
+    }
+}
+
+static void
+test_truth_within_bounds (void)
+{
+  static const guint forward[] = { 1, 2, 3 }, backward[] = { 3, 1, 2 };
+  check_sync (forward, 3);
+  /* another reference: the corrections are relative to the first trace */
+  check_sync (backward, 3);
+}
+
+static void
+test_bad_input (void)
+{
+  g_autofree char *a1 = machine_dir (one_way, 1), *a2 = machine_dir (one_way, 2);
+  g_autofree char *n1 = machine_dir (net, 1);
+  /* one direction only: no bound from the other side */
+  const char *argv[] = { TTV_REPORT_PATH, "--sync", a1, a2, NULL };
+  g_auto (TtvTestRun) r = { 0 };
+  ttv_test_run (&r, NULL, NULL, argv);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.out, "node-2): failed, 47 packets from and 0 to node-1: "
+                                   "no packet to the reference machine was received\n"));
+  g_assert_nonnull (strstr (r.err, "machine node-2 cannot be synchronized: no packet to the reference"));
+
+  /* traces without packet events, a single machine */
+  g_autofree char *plain1 = ttv_test_dup_tmp_path ("plain1"), *plain2 = ttv_test_dup_tmp_path ("plain2");
+  const char *g1[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--host", "p1", "-n", "2000", "-o", plain1, NULL };
+  const char *g2[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--host", "p2", "-n", "2000", "-o", plain2, NULL };
+  g_free (ttv_test_run_ok (g1));
+  g_free (ttv_test_run_ok (g2));
+  const TtvTestBadRun bad[] = {
+    { { "--sync", plain1, plain2 }, 2, "No network packet events to synchronize with" },
+    { { "--sync", n1 }, 2, "Synchronization needs traces of two machines or more: these traces record one machine (node-1)" },
+    { { "--sync", a1, plain2 }, 2, "No packet sent by one machine was received by another (49 sent, 0 received)" },
+  };
+  ttv_test_assert_runs_fail (TTV_REPORT_PATH, bad, G_N_ELEMENTS (bad));
+}
+
+/* The fit on its own: exact bounds, crossing hulls, too few packets. */
+static void
+test_fit (void)
+{
+  /* true line: v = 1000 + 1e-4 u; lower points 50 below it, upper 50 above */
+  TtvSyncPoint lower[4], upper[4];
+  for (guint i = 0; i < 4; i++)
+    {
+      double u = i * 1e6;
+      lower[i] = (TtvSyncPoint) { u, 1000 + 1e-4 * u - 50 - 10 * (i % 2) };
+      upper[i] = (TtvSyncPoint) { u + 5e5, 1000 + 1e-4 * (u + 5e5) + 50 + 10 * (i % 2) };
+    }
+  TtvSyncFit fit;
+  ttv_sync_fit (lower, 4, upper, 4, &fit);
+  g_assert_cmpint (fit.quality, ==, TTV_SYNC_ACCURATE);
+  g_assert_cmpfloat (fit.drift_min, <=, 1e-4);
+  g_assert_cmpfloat (fit.drift_max, >=, 1e-4);
+  g_assert_cmpfloat (fit.offset_min, <=, 1000);
+  g_assert_cmpfloat (fit.offset_max, >=, 1000);
+  g_assert_cmpfloat (fabs (fit.offset - 1000), <, 100);
+  /* every point on its side of the estimate */
+  for (guint i = 0; i < 4; i++)
+    {
+      g_assert_cmpfloat (fit.offset + fit.drift * lower[i].u, >, lower[i].v);
+      g_assert_cmpfloat (fit.offset + fit.drift * upper[i].u, <, upper[i].v);
+    }
+
+  /* a packet that arrived before it left (in any linear clock): the hulls cross */
+  TtvSyncPoint crossing[4];
+  memcpy (crossing, upper, sizeof upper);
+  crossing[1].v = lower[1].v - 500;
+  crossing[2].v = lower[2].v - 500;
+  ttv_sync_fit (lower, 4, crossing, 4, &fit);
+  g_assert_cmpint (fit.quality, ==, TTV_SYNC_FAIL);
+  g_assert_nonnull (strstr (fit.reason, "hulls cross"));
+
+  /* one packet each way: the offset is bounded, the drift is not */
+  ttv_sync_fit (lower, 1, upper, 1, &fit);
+  g_assert_cmpint (fit.quality, ==, TTV_SYNC_APPROXIMATE);
+  g_assert_cmpfloat (fit.drift, ==, 0);
+  g_assert_cmpfloat (fit.offset_min, <, fit.offset_max);
+
+  /* no packet one way */
+  ttv_sync_fit (lower, 4, upper, 0, &fit);
+  g_assert_cmpint (fit.quality, ==, TTV_SYNC_FAIL);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  setup ();
+  g_test_add_func ("/cli/sync/fit", test_fit);
+  g_test_add_func ("/cli/sync/truth-within-bounds", test_truth_within_bounds);
+  g_test_add_func ("/cli/sync/bad-input", test_bad_input);
+  return g_test_run ();
+}
