@@ -24,6 +24,7 @@
 #include <glib/gi18n.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,6 +90,7 @@ typedef struct {
   gboolean symbols_only;
   /* several machines (issue 19) */
   gboolean sync;
+  char **offsets;
 } ReportArgs;
 
 /* NOT_GIVEN: an integer option that was not given (values below its
@@ -149,6 +151,8 @@ static const GOptionEntry entries[] = {
     N_("--analysis callstack, memory, symbols: look for them in the --symbols directories only"), NULL },
   { "sync", 0, 0, G_OPTION_ARG_NONE, &args.sync,
     N_("Synchronize the machines' clocks from the network packets they exchanged: print each trace's correction (see ttv-report(1), SYNCHRONIZATION)"), NULL },
+  { "offset", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args.offsets,
+    N_("Shift the clock of TRACE (as given, its name or its host name) by SECONDS (+ or -); repeatable"), N_("TRACE=SECONDS") },
   { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
@@ -1356,28 +1360,96 @@ check_live_args (TtvLiveUrl **list)
   return 0;
 }
 
-/* --sync: the corrections and their quality; exit 1 when a machine could
- * not be synchronized. */
+/* --sync: the machines' clocks fitted from their packets, each trace
+ * corrected; *@result for printing.  Exit 1 when a machine could not be
+ * synchronized (it stays uncorrected), 2 when nothing can be. */
 static int
-print_sync (TtvTraceset *ts, Output *o)
+apply_sync (TtvTraceset *ts, TtvSyncResult **result)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (TtvSyncResult) r = ttv_sync_traceset (ts, &error);
-  if (r == NULL)
+  *result = ttv_sync_traceset (ts, &error);
+  if (*result == NULL)
     return fail (g_error_matches (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT) ? EXIT_USAGE : EXIT_READ,
                  error->message);
-  ttv_sync_append_text (r, ts, o->buf);
-  if (!output_flush (o, TRUE, &error))
-    return fail (EXIT_READ, error->message);
-  int status = 0;
+  for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
+    {
+      const TtvSyncMachine *m = &(*result)->machines[ttv_traceset_get_trace_machine (ts, t)];
+      if (m->quality == TTV_SYNC_ACCURATE || m->quality == TTV_SYNC_APPROXIMATE)
+        ttv_traceset_set_clock_correction (ts, t, &m->correction);
+    }
+  return 0;
+}
+
+static void
+report_sync_failures (const TtvSyncResult *r, int *status)
+{
   for (guint k = 0; k < r->n_machines; k++)
     if (r->machines[k].quality == TTV_SYNC_FAIL)
       {
         g_autofree char *msg = g_strdup_printf (_("machine %s cannot be synchronized: %s"), r->machines[k].name,
                                                 r->machines[k].reason);
-        status = fail (EXIT_READ, msg);
+        *status = fail (EXIT_READ, msg);
       }
-  return status;
+}
+
+/* The traces --offset TRACE=SECONDS names: the path given, the trace's
+ * name or its host name. */
+static gboolean
+trace_matches (const TtvTrace *t, const char *name)
+{
+  return g_strcmp0 (t->display_path, name) == 0 || g_strcmp0 (t->path, name) == 0 || g_strcmp0 (t->name, name) == 0
+         || g_strcmp0 (ttv_trace_get_host (t), name) == 0;
+}
+
+/* --offset: each a constant correction of the traces it names, in place of
+ * what --sync found for them. */
+static gboolean
+apply_offsets (TtvTraceset *ts, GError **error)
+{
+  for (guint i = 0; args.offsets && args.offsets[i]; i++)
+    {
+      const char *spec = args.offsets[i];
+      const char *eq = strrchr (spec, '=');
+      char *end = NULL;
+      double seconds = eq ? g_ascii_strtod (eq + 1, &end) : 0;
+      if (eq == NULL || eq == spec || end == eq + 1 || *end != '\0' || !isfinite (seconds)
+          || fabs (seconds) > 1e9)
+        {
+          g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                       _("--offset: “%s” is not TRACE=SECONDS (such as kernel=+0.25 or host2=-1.5)"), spec);
+          return FALSE;
+        }
+      g_autofree char *name = g_strndup (spec, (gsize) (eq - spec));
+      guint found = 0;
+      for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
+        {
+          TtvTrace *trace = ttv_traceset_get_trace (ts, t);
+          if (!trace_matches (trace, name))
+            continue;
+          TtvClockCorrection c = { .origin = 0, .offset_ns = round (seconds * 1e9), .drift = 0 };
+          ttv_traceset_set_clock_correction (ts, t, &c);
+          found++;
+        }
+      if (found == 0)
+        {
+          g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                       _("--offset: no trace is named “%s” (give a trace as given on the command line, its "
+                         "name or its host name)"), name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Whether another report than --sync's own is asked for: then --sync
+ * corrects it and prints its summary on the standard error. */
+static gboolean
+other_report_asked (void)
+{
+  return args.info || args.list_events || args.state || args.state_at || args.stats != STATS_NONE || args.density
+         || args.analysis || args.start || args.end || args.count != NOT_GIVEN || args.after || args.position
+         || args.filter || args.include || args.exclude || args.processes || args.threads || args.timers
+         || args.format_file || args.columns || args.format || args.follow;
 }
 
 static int
@@ -1476,6 +1548,25 @@ run (void)
   for (guint i = 0; args.keep_going && i < ttv_traceset_get_n_traces (ts); i++)
     ttv_trace_set_skip_damage (ttv_traceset_get_trace (ts, i), TRUE);
 
+  /* Clocks first: every time below, --start's included, is corrected. */
+  g_autoptr (TtvSyncResult) sync = NULL;
+  if (args.sync && (args.follow || ttv_traceset_is_live (ts)))
+    return fail (EXIT_USAGE, _("--sync reads the traces whole: it cannot follow a trace being written"));
+  if (args.sync)
+    {
+      int sync_status = apply_sync (ts, &sync);
+      if (sync_status == EXIT_USAGE || sync == NULL)
+        return sync_status;
+      if (other_report_asked ())
+        {
+          g_autoptr (GString) summary = g_string_new (NULL);
+          ttv_sync_append_text (sync, ts, summary);
+          g_printerr ("%s", summary->str);
+        }
+    }
+  if (!apply_offsets (ts, &error))
+    return fail (EXIT_USAGE, error->message);
+
   TtvTime start = TTV_TIME_MIN, end = TTV_TIME_MAX, at = 0;
   if ((args.start && !parse_time_arg ("--start", args.start, ts, &start, &error))
       || (args.end && !parse_time_arg ("--end", args.end, ts, &end, &error))
@@ -1506,8 +1597,13 @@ run (void)
       return fail (EXIT_READ, msg);
     }
 
-  if (args.sync)
-    status = print_sync (ts, &o);
+  if (sync && !other_report_asked ())
+    {
+      ttv_sync_append_text (sync, ts, o.buf);
+      if (!output_flush (&o, TRUE, &error))
+        status = fail (EXIT_READ, error->message);
+      report_sync_failures (sync, &status);
+    }
   else if (args.info || args.list_events)
     {
       for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
@@ -1545,6 +1641,8 @@ run (void)
       status = print_events (ts, start, end, &o, format, &x);
     }
 
+  if (sync && other_report_asked ())
+    report_sync_failures (sync, &status);
   if (o.out != stdout && fclose (o.out) != 0 && status == 0)
     status = fail (EXIT_READ, g_strerror (errno));
   if (report_damage (ts) && status == 0)
@@ -1601,6 +1699,7 @@ main (int argc, char **argv)
   g_free (args.columns);
   g_free (args.timestamp);
   g_strfreev (args.symbol_dirs);
+  g_strfreev (args.offsets);
   g_free (args.analysis);
   g_free (args.table);
   g_free (args.group_by);

@@ -177,6 +177,147 @@ test_bad_input (void)
   ttv_test_assert_runs_fail (TTV_REPORT_PATH, bad, G_N_ELEMENTS (bad));
 }
 
+/* A packet event of a jsonl line: FALSE for other events. */
+static gboolean
+parse_packet (const char *line, gint64 *time, gboolean *receive, char **key)
+{
+  const char *ev = strstr (line, "\"event\":\"inet_sock_local_");
+  const char *f = strstr (line, "\"saddr\":");
+  if (ev == NULL || f == NULL || sscanf (line, "{\"time_ns\":%" G_GINT64_FORMAT, time) != 1)
+    return FALSE;
+  *receive = strncmp (ev + strlen ("\"event\":\"inet_sock_local_"), "in\"", 3) == 0;
+  const char *end = strstr (f, ",\"flags\"");
+  *key = g_strndup (f, (gsize) (end - f));
+  return TRUE;
+}
+
+/* Runs ttv-report with @args and the three machines; its jsonl lines. */
+static char **
+report_lines (const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (argv, g_strdup (TTV_REPORT_PATH));
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, g_strdup (args[i]));
+  for (guint k = 1; k <= 3; k++)
+    g_ptr_array_add (argv, machine_dir (net, k));
+  g_ptr_array_add (argv, NULL);
+  g_auto (TtvTestRun) r = { 0 };
+  ttv_test_run (&r, NULL, NULL, (const char *const *) argv->pdata);
+  g_assert_cmpint (r.status, ==, 0);
+  return g_strsplit (r.out, "\n", -1);
+}
+
+/* Each matched packet: how many arrived before they left (in the times
+ * printed), and how many pairs there were. */
+static guint
+count_inversions (char **lines, guint *n_pairs)
+{
+  g_autoptr (GHashTable) sent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) received = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  gint64 last = G_MININT64;
+  for (guint i = 0; lines[i] && lines[i][0]; i++)
+    {
+      gint64 t;
+      gboolean receive;
+      char *key;
+      if (!parse_packet (lines[i], &t, &receive, &key))
+        continue;
+      g_assert_cmpint (t, >=, last);        /* merged in corrected time */
+      last = t;
+      g_hash_table_insert (receive ? received : sent, key, g_memdup2 (&t, sizeof t));
+    }
+  guint inversions = 0;
+  *n_pairs = 0;
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, received);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      gint64 *s = g_hash_table_lookup (sent, key);
+      if (s == NULL)
+        continue;
+      (*n_pairs)++;
+      inversions += *(gint64 *) value <= *s;
+    }
+  return inversions;
+}
+
+/* --sync corrects what is printed: every reception after its emission
+ * (they are not before it); seeking by time finds the same events. */
+static void
+test_causality (void)
+{
+  static const char *const raw_args[] = { "-f", "jsonl", "-d", "inet_sock_local_out,inet_sock_local_in", NULL };
+  static const char *const sync_args[] = { "--sync", "-f", "jsonl", "-d", "inet_sock_local_out,inet_sock_local_in",
+                                           NULL };
+  g_auto (GStrv) raw = report_lines (raw_args);
+  g_auto (GStrv) synced = report_lines (sync_args);
+  guint n_raw, n_synced;
+  g_assert_cmpuint (count_inversions (raw, &n_raw), >, 100);
+  g_assert_cmpuint (count_inversions (synced, &n_synced), ==, 0);
+  g_assert_cmpuint (n_synced, ==, n_raw);
+  g_assert_cmpuint (n_synced, >, 1000);
+
+  /* a window by --start and --end: the same lines as in the whole */
+  gint64 t0;
+  gboolean receive;
+  g_autofree char *key = NULL;
+  guint mid = g_strv_length (synced) / 2;
+  g_assert_true (parse_packet (synced[mid], &t0, &receive, &key));
+  g_autofree char *from = ttv_test_dup_seconds (t0), *to = ttv_test_dup_seconds (t0 + 20000000);
+  const char *const window_args[] = { "--sync", "-f", "jsonl", "-d", "inet_sock_local_out,inet_sock_local_in",
+                                      "--start", from, "--end", to, NULL };
+  g_auto (GStrv) window = report_lines (window_args);
+  guint n = 0;
+  for (guint i = 0; synced[i] && synced[i][0]; i++)
+    {
+      gint64 t;
+      g_free (key);
+      key = NULL;
+      if (!parse_packet (synced[i], &t, &receive, &key) || t < t0 || t > t0 + 20000000)
+        continue;
+      g_assert_nonnull (window[n]);
+      g_assert_cmpstr (window[n], ==, synced[i]);
+      n++;
+    }
+  g_assert_cmpuint (n, >, 20);
+  g_assert_true (window[n] == NULL || window[n][0] == 0);
+}
+
+/* --offset shifts one trace's times, alone or with --sync. */
+static void
+test_manual_offset (void)
+{
+  g_autofree char *n2 = machine_dir (net, 2);
+  const char *plain[] = { TTV_REPORT_PATH, "-f", "jsonl", "-n", "5", n2, NULL };
+  const char *shifted[] = { TTV_REPORT_PATH, "-f", "jsonl", "-n", "5", "--offset", "node-2=-1.25", n2, NULL };
+  g_autofree char *a = ttv_test_run_ok (plain), *b = ttv_test_run_ok (shifted);
+  g_auto (GStrv) la = g_strsplit (a, "\n", -1), lb = g_strsplit (b, "\n", -1);
+  for (guint i = 0; i < 5; i++)
+    {
+      gint64 ta, tb;
+      g_assert_cmpint (sscanf (la[i], "{\"time_ns\":%" G_GINT64_FORMAT, &ta), ==, 1);
+      g_assert_cmpint (sscanf (lb[i], "{\"time_ns\":%" G_GINT64_FORMAT, &tb), ==, 1);
+      g_assert_cmpint (ta - tb, ==, 1250000000);
+    }
+  /* the manual offset of node-3 replaces --sync's: its packets come out of order again */
+  static const char *const args[] = { "--sync", "--offset", "node-3=0", "-f", "jsonl", "-d",
+                                      "inet_sock_local_out,inet_sock_local_in", NULL };
+  g_auto (GStrv) lines = report_lines (args);
+  guint n_pairs;
+  g_assert_cmpuint (count_inversions (lines, &n_pairs), >, 100);
+
+  g_autofree char *n1 = machine_dir (net, 1);
+  const TtvTestBadRun bad[] = {
+    { { "--offset", "node-9=1", n1 }, 2, "--offset: no trace is named" },
+    { { "--offset", "node-1", n1 }, 2, "is not TRACE=SECONDS" },
+    { { "--offset", "node-1=soon", n1 }, 2, "is not TRACE=SECONDS" },
+    { { "--offset", "=1", n1 }, 2, "is not TRACE=SECONDS" },
+  };
+  ttv_test_assert_runs_fail (TTV_REPORT_PATH, bad, G_N_ELEMENTS (bad));
+}
+
 /* The fit on its own: exact bounds, crossing hulls, too few packets. */
 static void
 test_fit (void)
@@ -232,5 +373,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/sync/fit", test_fit);
   g_test_add_func ("/cli/sync/truth-within-bounds", test_truth_within_bounds);
   g_test_add_func ("/cli/sync/bad-input", test_bad_input);
+  g_test_add_func ("/cli/sync/causality", test_causality);
+  g_test_add_func ("/cli/sync/manual-offset", test_manual_offset);
   return g_test_run ();
 }

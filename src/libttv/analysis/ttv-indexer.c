@@ -129,8 +129,12 @@ index_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
       TtvEvent ev;
       guint64 k = 0;
 
+      const TtvClockCorrection *clock = ttv_clock_correction_is_identity (&tf->trace->clock) ? NULL
+                                                                                             : &tf->trace->clock;
       cursor = ttv_cursor_new (tf, &error);
-      if (!cursor || (job->range && !ttv_cursor_seek_time (cursor, start, &error)))
+      if (!cursor
+          || (job->range && !ttv_cursor_seek_time (cursor, clock ? ttv_clock_correction_invert (clock, start) : start,
+                                                   &error)))
         {
           g_task_return_error (task, error);
           return;
@@ -139,6 +143,8 @@ index_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
         {
           guint bin;
 
+          if (clock)
+            ev.time = ttv_clock_correction_apply (clock, ev.time);
           if (job->range && ev.time > end)
             break;
           if (job->range && ev.time < start)

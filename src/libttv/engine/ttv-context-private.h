@@ -14,6 +14,7 @@ typedef struct {
   TtvCursor *cursor;            /* owned */
   TtvCursorNextFunc next;       /* the reader's cursor_next, cached */
   TtvTracefile *tracefile;      /* weak */
+  const TtvClockCorrection *clock;  /* weak: the trace's, NULL when it has none */
   guint trace;                  /* trace index */
   gboolean at_end;
   TtvHooks **dispatch;          /* weak: event hooks per type id of this trace */
@@ -70,6 +71,8 @@ ttv_context_advance (TtvContext *ctx)
   ctx->pending = FALSE;
   if (G_LIKELY (s->next (s->cursor, &s->event, &local)))
     {
+      if (G_UNLIKELY (s->clock != NULL))
+        s->event.time = ttv_clock_correction_apply (s->clock, s->event.time);
       ttv_merge_advance (&ctx->merge, s->event.time);
       return TRUE;
     }

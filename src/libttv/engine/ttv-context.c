@@ -27,6 +27,8 @@ ttv_context_new (TtvTraceset *ts, GError **error)
       s->tracefile = ttv_traceset_get_tracefile (ts, i);
       s->trace = ttv_traceset_get_stream_trace (ts, i);
       s->at_end = TRUE;
+      s->clock = ttv_clock_correction_is_identity (&s->tracefile->trace->clock) ? NULL
+                                                                                : &s->tracefile->trace->clock;
       s->cursor = ttv_cursor_new (s->tracefile, error);
       if (s->cursor == NULL)
         return NULL;
@@ -90,6 +92,8 @@ stream_load (TtvContext *ctx, TtvStream *s, GError **error)
 {
   GError *local = NULL;
   s->at_end = !s->next (s->cursor, &s->event, &local);
+  if (!s->at_end && s->clock)
+    s->event.time = ttv_clock_correction_apply (s->clock, s->event.time);
   if (local)
     {
       g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_READ,
@@ -127,7 +131,10 @@ ttv_context_seek_time (TtvContext *ctx, TtvTime time, GError **error)
     {
       TtvStream *s = &ctx->streams[i];
       GError *local = NULL;
-      if (!ttv_cursor_seek_time (s->cursor, time, &local))
+      /* The first event at or after @time in corrected time is the first
+       * at or after its inverse in the trace's own clock. */
+      TtvTime own = s->clock ? ttv_clock_correction_invert (s->clock, time) : time;
+      if (!ttv_cursor_seek_time (s->cursor, own, &local))
         {
           g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_READ,
                        _("%s: tracefile %s: %s"), stream_trace_name (s), s->tracefile->name,

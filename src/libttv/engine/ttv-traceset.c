@@ -107,6 +107,14 @@ ttv_traceset_add_path (TtvTraceset *ts, const char *path, GError **error)
 }
 
 void
+ttv_traceset_set_clock_correction (TtvTraceset *ts, guint trace, const TtvClockCorrection *correction)
+{
+  g_return_if_fail (ts != NULL && trace < ts->traces->len);
+  ttv_trace_set_clock_correction (g_ptr_array_index (ts->traces, trace), correction);
+  ttv_traceset_renumber (ts);
+}
+
+void
 ttv_traceset_renumber (TtvTraceset *ts)
 {
   g_ptr_array_set_size (ts->streams, 0);

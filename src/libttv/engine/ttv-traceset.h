@@ -42,6 +42,11 @@ const char *ttv_traceset_get_machine_name (const TtvTraceset *ts, guint machine)
  * machine of trace i; @names (may be NULL) gets each machine's name (newly
  * allocated strings).  Returns the number of machines (at least 1). */
 guint       ttv_traces_number_machines (GPtrArray *traces, guint *trace_machine, GPtrArray *names);
+/* Corrects trace @trace's clock (NULL: no correction): every context made
+ * afterwards delivers its events at corrected times, seeks in corrected
+ * time, and the traceset's span is in corrected time
+ * (docs/multi-machine.md).  No context on @ts may exist during the call. */
+void        ttv_traceset_set_clock_correction (TtvTraceset *ts, guint trace, const TtvClockCorrection *correction);
 /* The traced system's host name (CTF env hostname, LTT node_name), or NULL. */
 const char *ttv_trace_get_host (const TtvTrace *trace);
 /* Refreshes every trace (ttv_trace_refresh: a trace still being written)

@@ -103,6 +103,24 @@ update_span (TtvTrace *t)
       t->start = t->packets_start;
       t->end = t->packets_end;
     }
+  if (!ttv_clock_correction_is_identity (&t->clock))
+    {
+      t->start = ttv_clock_correction_apply (&t->clock, t->start);
+      t->end = ttv_clock_correction_apply (&t->clock, t->end);
+      t->packets_start = ttv_clock_correction_apply (&t->clock, t->packets_start);
+      t->packets_end = ttv_clock_correction_apply (&t->clock, t->packets_end);
+    }
+}
+
+void
+ttv_trace_set_clock_correction (TtvTrace *trace, const TtvClockCorrection *correction)
+{
+  g_return_if_fail (trace != NULL);
+  if (correction)
+    trace->clock = *correction;
+  else
+    memset (&trace->clock, 0, sizeof trace->clock);
+  update_span (trace);
 }
 
 static void

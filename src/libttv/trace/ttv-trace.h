@@ -5,6 +5,7 @@
 
 #include <gio/gio.h>
 
+#include "ttv-clock-correction.h"
 #include "ttv-decoder.h"
 #include "ttv-time.h"
 #include "ttv-type.h"
@@ -161,6 +162,10 @@ struct _TtvTrace {
    * chunks after a rotation, snapshots), in order; NULL for one
    * directory.  Only formats with an identity() are given several. */
   GPtrArray *more_paths;          /* of char *, owned */
+  /* The correction of its clock (identity unless set): start, end and
+   * packets_start/end are corrected times; its tracefiles' times and
+   * cursors stay in the trace's own clock (the context corrects them). */
+  TtvClockCorrection clock;
   gpointer priv;                  /* reader-private */
 };
 
@@ -288,6 +293,9 @@ gboolean    ttv_trace_has_event_contexts (const TtvTrace *trace);
 /* Whether events of @type carry a context member @name (filters'
  * event.context.NAME); FALSE when the format has no contexts. */
 gboolean    ttv_event_type_has_context (const TtvTrace *trace, const TtvEventType *type, const char *name);
+/* Sets the correction of the trace's clock (NULL: none) and its span in
+ * corrected time.  No context may be reading the trace. */
+void        ttv_trace_set_clock_correction (TtvTrace *trace, const TtvClockCorrection *correction);
 /* First event type with this full name or plain name, or NULL. */
 const TtvEventType *ttv_trace_find_event_type (const TtvTrace *trace, const char *name);
 

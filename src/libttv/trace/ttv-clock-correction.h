@@ -1,5 +1,6 @@
 /* ttv-clock-correction.h: a linear correction of one trace's clock (offset
- * and drift), what synchronization computes and the traceset context applies. */
+ * and drift): what synchronization and manual offsets set on a trace, and
+ * what the traceset context applies to its event times. */
 #pragma once
 
 #include "ttv-time.h"

@@ -27,12 +27,12 @@ ttv_clock_correction_apply (const TtvClockCorrection *c, TtvTime t)
     return t;
   /* The shift is small next to t: computed apart, it keeps every nanosecond. */
   double shift = c->offset_ns + c->drift * (double) (t - c->origin);
-  double rounded = floor (shift + 0.5);
-  if (rounded > 0 && (double) (TTV_TIME_MAX - 1 - t) < rounded)
+  gint64 step = saturate (floor (shift + 0.5));
+  if (step > 0 && t > TTV_TIME_MAX - 1 - step)
     return TTV_TIME_MAX - 1;
-  if (rounded < 0 && (double) (t - (TTV_TIME_MIN + 1)) < -rounded)
+  if (step < 0 && t < TTV_TIME_MIN + 1 - step)
     return TTV_TIME_MIN + 1;
-  return t + (TtvTime) rounded;
+  return t + step;
 }
 
 TtvTime
