@@ -18,6 +18,7 @@
 #include "ttv-state-pass.h"
 #include "ttv-state-tracker.h"
 #include "ttv-trace-damage.h"
+#include "ttv-bookmarks.h"
 #include "ttv-sync.h"
 #include "ttv-trace-info.h"
 
@@ -91,6 +92,7 @@ typedef struct {
   /* several machines (issue 19) */
   gboolean sync;
   char **offsets;
+  gboolean save_offsets;
 } ReportArgs;
 
 /* NOT_GIVEN: an integer option that was not given (values below its
@@ -153,6 +155,8 @@ static const GOptionEntry entries[] = {
     N_("Synchronize the machines' clocks from the network packets they exchanged: print each trace's correction (see ttv-report(1), SYNCHRONIZATION)"), NULL },
   { "offset", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args.offsets,
     N_("Shift the clock of TRACE (as given, its name or its host name) by SECONDS (+ or -); repeatable"), N_("TRACE=SECONDS") },
+  { "save-offsets", 0, 0, G_OPTION_ARG_NONE, &args.save_offsets,
+    N_("Save each trace's clock offset (given by --offset) with its bookmarks, for the viewer and later reports, and exit"), NULL },
   { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
@@ -1401,10 +1405,68 @@ trace_matches (const TtvTrace *t, const char *name)
          || g_strcmp0 (ttv_trace_get_host (t), name) == 0;
 }
 
-/* --offset: each a constant correction of the traces it names, in place of
- * what --sync found for them. */
+/* The offsets saved with each trace's bookmarks (the viewer's trace
+ * properties, --save-offsets): what the viewer shows, ttv-report uses. */
+static void
+apply_saved_offsets (TtvTraceset *ts)
+{
+  for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
+    {
+      TtvTrace *trace = ttv_traceset_get_trace (ts, t);
+      if (!ttv_bookmarks_find_for_trace (trace, NULL))
+        continue;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TtvBookmarks) saved = ttv_bookmarks_load_for_trace (trace, &error);
+      gint64 offset;
+      if (saved == NULL)
+        g_printerr (_("ttv-report: warning: the clock offset saved with %s is not used: %s\n"),
+                    trace->display_path ? trace->display_path : trace->path, error->message);
+      else if (ttv_bookmarks_get_clock_offset (saved, &offset))
+        {
+          TtvClockCorrection c = { .offset_ns = (double) offset };
+          ttv_traceset_set_clock_correction (ts, t, &c);
+        }
+    }
+}
+
+/* --save-offsets: each trace's clock offset saved with its bookmarks, where
+ * they are (in the trace, beside it, or in the user's folder when the
+ * trace is read-only). */
+static int
+save_offsets (TtvTraceset *ts, const gboolean *named)
+{
+  int status = 0;
+  for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
+    {
+      TtvTrace *trace = ttv_traceset_get_trace (ts, t);
+      if (!named[t])
+        continue;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TtvBookmarks) l = ttv_bookmarks_load_for_trace (trace, &error);
+      TtvBookmarksPlace place = TTV_BOOKMARKS_IN_TRACE;
+      if (!ttv_bookmarks_find_for_trace (trace, &place) && !ttv_bookmarks_trace_is_writable (trace))
+        place = TTV_BOOKMARKS_USER_DIR;
+      gboolean set = !ttv_clock_correction_is_identity (&trace->clock);
+      if (l != NULL)
+        ttv_bookmarks_set_clock_offset (l, set, (gint64) trace->clock.offset_ns);
+      if (l == NULL
+          || !ttv_bookmarks_save_for_trace_full (l, trace, place, NULL, NULL, NULL, &error))
+        {
+          status = fail (EXIT_READ, error->message);
+          continue;
+        }
+      g_autofree char *file = ttv_bookmarks_dup_path (trace, place);
+      g_autofree char *formula = ttv_clock_correction_to_string (&trace->clock);
+      g_print (_("%s: clock %s saved in %s\n"), trace->display_path ? trace->display_path : trace->path,
+               set ? formula : _("uncorrected"), file);
+    }
+  return status;
+}
+
+/* --offset: each a constant correction of the traces it names (@named[t]
+ * set), in place of what --sync found for them or what was saved. */
 static gboolean
-apply_offsets (TtvTraceset *ts, GError **error)
+apply_offsets (TtvTraceset *ts, gboolean *named, GError **error)
 {
   for (guint i = 0; args.offsets && args.offsets[i]; i++)
     {
@@ -1428,6 +1490,7 @@ apply_offsets (TtvTraceset *ts, GError **error)
             continue;
           TtvClockCorrection c = { .origin = 0, .offset_ns = round (seconds * 1e9), .drift = 0 };
           ttv_traceset_set_clock_correction (ts, t, &c);
+          named[t] = TRUE;
           found++;
         }
       if (found == 0)
@@ -1550,6 +1613,8 @@ run (void)
 
   /* Clocks first: every time below, --start's included, is corrected. */
   g_autoptr (TtvSyncResult) sync = NULL;
+  if (args.save_offsets && (args.offsets == NULL || args.sync))
+    return fail (EXIT_USAGE, _("--save-offsets saves the offsets --offset gives (not --sync's corrections)"));
   if (args.sync && (args.follow || ttv_traceset_is_live (ts)))
     return fail (EXIT_USAGE, _("--sync reads the traces whole: it cannot follow a trace being written"));
   if (args.sync)
@@ -1564,8 +1629,13 @@ run (void)
           g_printerr ("%s", summary->str);
         }
     }
-  if (!apply_offsets (ts, &error))
+  else
+    apply_saved_offsets (ts);
+  g_autofree gboolean *named = g_new0 (gboolean, MAX (ttv_traceset_get_n_traces (ts), 1));
+  if (!apply_offsets (ts, named, &error))
     return fail (EXIT_USAGE, error->message);
+  if (args.save_offsets)
+    return save_offsets (ts, named);
 
   TtvTime start = TTV_TIME_MIN, end = TTV_TIME_MAX, at = 0;
   if ((args.start && !parse_time_arg ("--start", args.start, ts, &start, &error))

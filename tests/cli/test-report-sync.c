@@ -285,6 +285,14 @@ test_causality (void)
   g_assert_true (window[n] == NULL || window[n][0] == 0);
 }
 
+/* @out with the copy's name as the original's. */
+static char *
+as_original (const char *out)
+{
+  g_auto (GStrv) parts = g_strsplit (out, "node-2-copy", -1);
+  return g_strjoinv ("node-2", parts);
+}
+
 /* --offset shifts one trace's times, alone or with --sync. */
 static void
 test_manual_offset (void)
@@ -308,8 +316,35 @@ test_manual_offset (void)
   guint n_pairs;
   g_assert_cmpuint (count_inversions (lines, &n_pairs), >, 100);
 
+  /* saved with the bookmarks: later reports (and the viewer) use it */
+  g_autofree char *copy = ttv_test_dup_tmp_path ("node-2-copy");
+  ttv_test_copy_dir (n2, copy);
+  const char *save[] = { TTV_REPORT_PATH, "--offset", "node-2=-1.25", "--save-offsets", copy, NULL };
+  g_autofree char *saved = ttv_test_run_ok (save);
+  g_assert_nonnull (strstr (saved, "clock t - 1.250000000 s saved in "));
+  g_autofree char *file = g_build_filename (copy, ".ttv-bookmarks.xml", NULL);
+  g_autofree char *xml = NULL;
+  g_assert_true (g_file_get_contents (file, &xml, NULL, NULL));
+  g_assert_nonnull (strstr (xml, "<clock offset=\"-1.250000000\"/>"));
+  const char *later[] = { TTV_REPORT_PATH, "-f", "jsonl", "-n", "5", copy, NULL };
+  g_autofree char *c = ttv_test_run_ok (later);
+  g_autofree char *c_orig = as_original (c);
+  g_assert_cmpstr (c_orig, ==, b);
+  /* --offset replaces it for one run; --offset 0 saved removes it */
+  const char *zero[] = { TTV_REPORT_PATH, "-f", "jsonl", "-n", "5", "--offset", "node-2=0", copy, NULL };
+  g_autofree char *d = ttv_test_run_ok (zero);
+  g_autofree char *d_orig = as_original (d);
+  g_assert_cmpstr (d_orig, ==, a);
+  const char *unsave[] = { TTV_REPORT_PATH, "--offset", "node-2=0", "--save-offsets", copy, NULL };
+  g_free (ttv_test_run_ok (unsave));
+  g_free (xml);
+  g_assert_true (g_file_get_contents (file, &xml, NULL, NULL));
+  g_assert_null (strstr (xml, "<clock"));
+
   g_autofree char *n1 = machine_dir (net, 1);
   const TtvTestBadRun bad[] = {
+    { { "--save-offsets", n1 }, 2, "--save-offsets saves the offsets --offset gives" },
+    { { "--sync", "--save-offsets", "--offset", "node-1=1", n1 }, 2, "--save-offsets saves" },
     { { "--offset", "node-9=1", n1 }, 2, "--offset: no trace is named" },
     { { "--offset", "node-1", n1 }, 2, "is not TRACE=SECONDS" },
     { { "--offset", "node-1=soon", n1 }, 2, "is not TRACE=SECONDS" },

@@ -31,7 +31,12 @@ static const TtvXmlLimits bookmark_limits = {
 
 struct _TtvBookmarks {
   GPtrArray *items;             /* of TtvBookmark *, owned */
+  gboolean has_clock;
+  gint64 clock_offset;          /* ns, with has_clock */
 };
+
+/* A manual clock offset beyond this is a typo or hostile. */
+#define MAX_CLOCK_OFFSET_NS (G_GINT64_CONSTANT (1000000) * TTV_NSEC_PER_SEC)
 
 /* --- One bookmark ---------------------------------------------------------- */
 
@@ -214,8 +219,27 @@ ttv_bookmarks_sort (TtvBookmarks *l)
 }
 
 gboolean
+ttv_bookmarks_get_clock_offset (const TtvBookmarks *l, gint64 *offset_ns)
+{
+  g_return_val_if_fail (l != NULL, FALSE);
+  if (l->has_clock && offset_ns)
+    *offset_ns = l->clock_offset;
+  return l->has_clock;
+}
+
+void
+ttv_bookmarks_set_clock_offset (TtvBookmarks *l, gboolean set, gint64 offset_ns)
+{
+  g_return_if_fail (l != NULL);
+  l->has_clock = set;
+  l->clock_offset = set ? CLAMP (offset_ns, -MAX_CLOCK_OFFSET_NS, MAX_CLOCK_OFFSET_NS) : 0;
+}
+
+gboolean
 ttv_bookmarks_equal (const TtvBookmarks *a, const TtvBookmarks *b)
 {
+  if (a->has_clock != b->has_clock || a->clock_offset != b->clock_offset)
+    return FALSE;
   if (a->items->len != b->items->len)
     return FALSE;
   for (guint i = 0; i < a->items->len; i++)
@@ -384,6 +408,46 @@ is_location (xmlNodePtr n)
   return n->type == XML_ELEMENT_NODE && xmlStrcmp (n->name, (const xmlChar *) "location") == 0;
 }
 
+static gboolean
+is_clock (xmlNodePtr n)
+{
+  return n->type == XML_ELEMENT_NODE && xmlStrcmp (n->name, (const xmlChar *) "clock") == 0;
+}
+
+/* <clock offset="±S.NNNNNNNNN"/>: exact to the nanosecond. */
+static gboolean
+parse_clock (xmlNodePtr node, TtvBookmarks *l, const char *file_name, GError **error)
+{
+  if (l->has_clock)
+    return invalid (error, file_name, node, _("more than one <clock>"));
+  g_autofree char *value = get_attr (node, "offset");
+  if (value == NULL)
+    return invalid (error, file_name, node, _("<clock> needs offset="));
+  const char *text = g_strstrip (value);
+  gboolean negative = *text == '-';
+  if (*text == '-' || *text == '+')
+    text++;
+  TtvTime magnitude;
+  if (!g_ascii_isdigit (*text) || !ttv_time_parse (text, &magnitude, NULL) || magnitude > MAX_CLOCK_OFFSET_NS)
+    {
+      g_autofree char *what = g_strdup_printf (_("offset=“%s” is not a number of seconds between -1000000 and "
+                                                 "1000000 with up to 9 decimals"), value);
+      return invalid (error, file_name, node, what);
+    }
+  l->has_clock = TRUE;
+  l->clock_offset = negative ? -magnitude : magnitude;
+  return TRUE;
+}
+
+/* "+0.250000000" */
+static char *
+dup_clock_offset (gint64 offset_ns)
+{
+  char buf[32];
+  ttv_time_to_string (offset_ns < 0 ? -offset_ns : offset_ns, buf, sizeof buf);
+  return g_strconcat (offset_ns < 0 ? "-" : "+", buf, NULL);
+}
+
 TtvBookmarks *
 ttv_bookmarks_parse (const char *data, gsize length, const char *file_name, GError **error)
 {
@@ -399,6 +463,12 @@ ttv_bookmarks_parse (const char *data, gsize length, const char *file_name, GErr
     {
       /* Unknown elements are for future versions: skipped (and kept when
        * saving, see ttv_bookmarks_to_xml_merged). */
+      if (is_clock (n))
+        {
+          if (!parse_clock (n, list, file_name, error))
+            return NULL;
+          continue;
+        }
       if (!is_location (n))
         continue;
       TtvBookmark *b = parse_location (n, file_name, error);
@@ -512,6 +582,11 @@ ttv_bookmarks_to_xml (const TtvBookmarks *l, gsize *length)
 {
   g_return_val_if_fail (l != NULL, NULL);
   GString *out = g_string_new ("<bookmarks>\n");
+  if (l->has_clock)
+    {
+      g_autofree char *offset = dup_clock_offset (l->clock_offset);
+      g_string_append_printf (out, "  <clock offset=\"%s\"/>\n", offset);
+    }
   for (guint i = 0; i < l->items->len; i++)
     {
       const TtvBookmark *b = g_ptr_array_index (l->items, i);
@@ -651,6 +726,43 @@ keep_listed_locations (xmlNodePtr root, const TtvBookmarks *l, gboolean *used)
   return last;
 }
 
+/* The document's <clock> elements give way to the list's, first in the root. */
+static void
+replace_clock (xmlNodePtr root, const TtvBookmarks *l)
+{
+  xmlNodePtr next;
+  for (xmlNodePtr n = root->children; n; n = next)
+    {
+      next = n->next;
+      if (!is_clock (n))
+        continue;
+      if (is_blank_text (n->prev))
+        {
+          xmlNodePtr blank = n->prev;
+          xmlUnlinkNode (blank);
+          xmlFreeNode (blank);
+        }
+      xmlUnlinkNode (n);
+      xmlFreeNode (n);
+    }
+  if (!l->has_clock)
+    return;
+  xmlNodePtr node = xmlNewNode (NULL, (const xmlChar *) "clock");
+  g_autofree char *offset = dup_clock_offset (l->clock_offset);
+  xmlSetProp (node, (const xmlChar *) "offset", (const xmlChar *) offset);
+  if (root->children)
+    {
+      xmlAddPrevSibling (root->children, node);
+      xmlAddPrevSibling (node, xmlNewText ((const xmlChar *) "\n  "));
+    }
+  else
+    {
+      xmlAddChild (root, xmlNewText ((const xmlChar *) "\n  "));
+      xmlAddChild (root, node);
+      xmlAddChild (root, xmlNewText ((const xmlChar *) "\n"));
+    }
+}
+
 static gboolean
 has_declaration (const char *data, gsize length)
 {
@@ -673,6 +785,7 @@ ttv_bookmarks_to_xml_merged (const TtvBookmarks *l, const char *old, gsize old_l
 
   xmlNodePtr root = xmlDocGetRootElement (doc);
   g_autofree gboolean *used = g_new0 (gboolean, MAX (l->items->len, 1));
+  replace_clock (root, l);
   xmlNodePtr after = keep_listed_locations (root, l, used);
   for (guint j = 0; j < l->items->len; j++)
     if (!used[j])

@@ -47,6 +47,13 @@ guint         ttv_bookmarks_add (TtvBookmarks *bookmarks, TtvBookmark *bookmark)
 gboolean      ttv_bookmarks_remove (TtvBookmarks *bookmarks, guint index);
 /* Takes ownership of @bookmark (freed when @index is out of range). */
 gboolean      ttv_bookmarks_replace (TtvBookmarks *bookmarks, guint index, TtvBookmark *bookmark);
+/* The manual offset of the trace's clock (docs/multi-machine.md), kept in
+ * the same file as an element <clock offset="+0.250000000"/> (seconds, to
+ * the nanosecond, at most 10^6 s either way): TRUE and *@offset_ns when
+ * the list has one. */
+gboolean      ttv_bookmarks_get_clock_offset (const TtvBookmarks *bookmarks, gint64 *offset_ns);
+/* Sets it (@set FALSE: removes it); the next save writes it. */
+void          ttv_bookmarks_set_clock_offset (TtvBookmarks *bookmarks, gboolean set, gint64 offset_ns);
 /* Time bookmarks by (start, end), then cycle bookmarks by cycles; stable. */
 void          ttv_bookmarks_sort (TtvBookmarks *bookmarks);
 gboolean      ttv_bookmarks_equal (const TtvBookmarks *a, const TtvBookmarks *b);

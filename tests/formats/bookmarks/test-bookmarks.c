@@ -837,6 +837,67 @@ test_trace_archive_cancel (void)
   fake_trace_free (t);
 }
 
+/* The manual clock offset of the trace, in the same file: read, written,
+ * kept and replaced in a hand-edited file, refused when malformed. */
+static void
+test_clock_offset (void)
+{
+  static const char doc[] = "<bookmarks>\n  <!-- mine -->\n  <clock offset=\"-1.500000001\"/>\n"
+                            "  <location time=\"5\" name=\"a\"/>\n</bookmarks>\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvBookmarks) l = ttv_bookmarks_parse (doc, sizeof doc - 1, "b.xml", &error);
+  g_assert_no_error (error);
+  gint64 offset = 0;
+  g_assert_true (ttv_bookmarks_get_clock_offset (l, &offset));
+  g_assert_cmpint (offset, ==, -1500000001);
+  g_assert_cmpuint (ttv_bookmarks_get_n (l), ==, 1);
+
+  /* written and read back */
+  ttv_bookmarks_set_clock_offset (l, TRUE, 250000000);
+  gsize length;
+  g_autofree char *xml = ttv_bookmarks_to_xml (l, &length);
+  g_assert_nonnull (strstr (xml, "<clock offset=\"+0.250000000\"/>"));
+  g_autoptr (TtvBookmarks) again = ttv_bookmarks_parse (xml, length, "b.xml", &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_bookmarks_equal (l, again));
+
+  /* merged into the hand-edited file: the comment kept, one clock */
+  g_autofree char *merged = ttv_bookmarks_to_xml_merged (l, doc, sizeof doc - 1, &length);
+  g_assert_nonnull (strstr (merged, "<!-- mine -->"));
+  g_assert_nonnull (strstr (merged, "offset=\"+0.250000000\""));
+  g_assert_null (strstr (merged, "-1.500000001"));
+  g_clear_pointer (&again, ttv_bookmarks_free);
+  again = ttv_bookmarks_parse (merged, length, "b.xml", &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_bookmarks_equal (l, again));
+  /* removed */
+  ttv_bookmarks_set_clock_offset (l, FALSE, 0);
+  g_free (merged);
+  merged = ttv_bookmarks_to_xml_merged (l, doc, sizeof doc - 1, &length);
+  g_assert_null (strstr (merged, "<clock"));
+  g_assert_false (ttv_bookmarks_get_clock_offset (l, NULL));
+
+  static const struct {
+    const char *xml;
+    const char *message;
+  } bad[] = {
+    { "<bookmarks><clock/></bookmarks>", "b.xml:1: <clock> needs offset=" },
+    { "<bookmarks><clock offset=\"soon\"/></bookmarks>", "is not a number of seconds" },
+    { "<bookmarks><clock offset=\"1e9\"/></bookmarks>", "is not a number of seconds" },
+    { "<bookmarks><clock offset=\"2000000\"/></bookmarks>", "is not a number of seconds" },
+    { "<bookmarks><clock offset=\"--1\"/></bookmarks>", "is not a number of seconds" },
+    { "<bookmarks><clock offset=\"1\"/>\n<clock offset=\"2\"/></bookmarks>", "b.xml:2: more than one <clock>" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_clear_error (&error);
+      TtvBookmarks *b = ttv_bookmarks_parse (bad[i].xml, strlen (bad[i].xml), "b.xml", &error);
+      g_assert_null (b);
+      g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, bad[i].message));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -855,6 +916,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/bookmarks/load/missing", test_load_missing);
   g_test_add_func ("/bookmarks/edit", test_edit);
+  g_test_add_func ("/bookmarks/clock-offset", test_clock_offset);
   g_test_add_func ("/bookmarks/escaping", test_escaping);
   g_test_add_func ("/bookmarks/save/atomic", test_save_atomic);
   g_test_add_func ("/bookmarks/load/hostile-files", test_hostile_files);
