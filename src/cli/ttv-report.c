@@ -1375,12 +1375,7 @@ apply_sync (TtvTraceset *ts, TtvSyncResult **result)
   if (*result == NULL)
     return fail (g_error_matches (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT) ? EXIT_USAGE : EXIT_READ,
                  error->message);
-  for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
-    {
-      const TtvSyncMachine *m = &(*result)->machines[ttv_traceset_get_trace_machine (ts, t)];
-      if (m->quality == TTV_SYNC_ACCURATE || m->quality == TTV_SYNC_APPROXIMATE)
-        ttv_traceset_set_clock_correction (ts, t, &m->correction);
-    }
+  ttv_sync_result_apply (*result, ts);
   return 0;
 }
 
@@ -1413,19 +1408,16 @@ apply_saved_offsets (TtvTraceset *ts)
   for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
     {
       TtvTrace *trace = ttv_traceset_get_trace (ts, t);
-      if (!ttv_bookmarks_find_for_trace (trace, NULL))
-        continue;
       g_autoptr (GError) error = NULL;
-      g_autoptr (TtvBookmarks) saved = ttv_bookmarks_load_for_trace (trace, &error);
       gint64 offset;
-      if (saved == NULL)
-        g_printerr (_("ttv-report: warning: the clock offset saved with %s is not used: %s\n"),
-                    trace->display_path ? trace->display_path : trace->path, error->message);
-      else if (ttv_bookmarks_get_clock_offset (saved, &offset))
+      if (ttv_bookmarks_load_clock_offset (trace, &offset, &error))
         {
           TtvClockCorrection c = { .offset_ns = (double) offset };
           ttv_traceset_set_clock_correction (ts, t, &c);
         }
+      else if (error)
+        g_printerr (_("ttv-report: warning: the clock offset saved with %s is not used: %s\n"),
+                    trace->display_path ? trace->display_path : trace->path, error->message);
     }
 }
 

@@ -345,6 +345,24 @@ ttv_sync_traceset (TtvTraceset *ts, GError **error)
 }
 
 void
+ttv_sync_result_apply (const TtvSyncResult *result, TtvTraceset *ts)
+{
+  g_return_if_fail (result != NULL && ts != NULL);
+  for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
+    {
+      guint k = ttv_traceset_get_trace_machine (ts, t);
+      if (k >= result->n_machines)
+        continue;
+      const TtvSyncMachine *m = &result->machines[k];
+      if (m->quality != TTV_SYNC_ACCURATE && m->quality != TTV_SYNC_APPROXIMATE)
+        continue;
+      TtvClockCorrection total;
+      ttv_clock_correction_compose (&ttv_traceset_get_trace (ts, t)->clock, &m->correction, &total);
+      ttv_traceset_set_clock_correction (ts, t, &total);
+    }
+}
+
+void
 ttv_sync_result_free (TtvSyncResult *result)
 {
   if (result == NULL)

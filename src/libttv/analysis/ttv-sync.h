@@ -69,6 +69,11 @@ TtvSyncResult *ttv_sync_traceset (TtvTraceset *ts, GError **error);
 void           ttv_sync_result_free (TtvSyncResult *result);
 const char    *ttv_sync_quality_name (TtvSyncQuality quality);   /* translated */
 
+/* Corrects every trace of @ts by its machine's correction (a machine that
+ * failed keeps its clock), composed with the correction the trace already
+ * had (the fit was made on the times it gave).  No context on @ts may
+ * exist during the call. */
+void           ttv_sync_result_apply (const TtvSyncResult *result, TtvTraceset *ts);
 /* What ttv-report --sync prints: a line on the matching, then per trace of
  * @ts its machine's quality, correction formula and bounds (offsets in
  * seconds, bounds rounded outwards to the nanosecond, drifts in ppm). */

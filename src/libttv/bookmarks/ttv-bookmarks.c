@@ -1057,3 +1057,13 @@ ttv_bookmarks_save_for_trace_full (const TtvBookmarks *l, const TtvTrace *trace,
     write_file (file, xml, length, NULL);
   return TRUE;
 }
+
+gboolean
+ttv_bookmarks_load_clock_offset (const TtvTrace *trace, gint64 *offset_ns, GError **error)
+{
+  g_return_val_if_fail (trace != NULL, FALSE);
+  if (!ttv_bookmarks_find_for_trace (trace, NULL))
+    return FALSE;
+  g_autoptr (TtvBookmarks) saved = ttv_bookmarks_load_for_trace (trace, error);
+  return saved != NULL && ttv_bookmarks_get_clock_offset (saved, offset_ns);
+}

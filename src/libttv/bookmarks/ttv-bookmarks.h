@@ -54,6 +54,10 @@ gboolean      ttv_bookmarks_replace (TtvBookmarks *bookmarks, guint index, TtvBo
 gboolean      ttv_bookmarks_get_clock_offset (const TtvBookmarks *bookmarks, gint64 *offset_ns);
 /* Sets it (@set FALSE: removes it); the next save writes it. */
 void          ttv_bookmarks_set_clock_offset (TtvBookmarks *bookmarks, gboolean set, gint64 offset_ns);
+/* The clock offset saved with @trace's bookmarks (where
+ * ttv_bookmarks_find_for_trace finds them): TRUE and *@offset_ns; FALSE
+ * when none is saved, or with @error when the file cannot be read. */
+gboolean      ttv_bookmarks_load_clock_offset (const TtvTrace *trace, gint64 *offset_ns, GError **error);
 /* Time bookmarks by (start, end), then cycle bookmarks by cycles; stable. */
 void          ttv_bookmarks_sort (TtvBookmarks *bookmarks);
 gboolean      ttv_bookmarks_equal (const TtvBookmarks *a, const TtvBookmarks *b);

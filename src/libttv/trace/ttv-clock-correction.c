@@ -52,6 +52,20 @@ ttv_clock_correction_invert (const TtvClockCorrection *c, TtvTime corrected)
   return t + 1 <= TTV_TIME_MAX - 1 ? t + 1 : t;
 }
 
+void
+ttv_clock_correction_compose (const TtvClockCorrection *first, const TtvClockCorrection *then,
+                              TtvClockCorrection *out)
+{
+  /* then (first (t)) = t + c1 + d1 (t - o1) + c2 + d2 (t + c1 + d1 (t - o1) - o2) */
+  TtvClockCorrection r = {
+    .origin = first->origin,
+    .offset_ns = first->offset_ns + then->offset_ns
+                 + then->drift * ((double) (first->origin - then->origin) + first->offset_ns),
+    .drift = first->drift + then->drift + first->drift * then->drift,
+  };
+  *out = r;
+}
+
 char *
 ttv_clock_correction_to_string (const TtvClockCorrection *c)
 {

@@ -24,6 +24,10 @@ TtvTime  ttv_clock_correction_apply (const TtvClockCorrection *c, TtvTime t);
  * where a tracefile seeks for a corrected time (TTV_TIME_MIN and
  * TTV_TIME_MAX stay). */
 TtvTime  ttv_clock_correction_invert (const TtvClockCorrection *c, TtvTime corrected);
+/* @then after @first, as one correction with @first's origin: what a fit
+ * made on times @first already corrected amounts to. */
+void     ttv_clock_correction_compose (const TtvClockCorrection *first, const TtvClockCorrection *then,
+                                       TtvClockCorrection *out);
 /* "t + 0.250000000 s" or "t - 0.300012345 s + 49.998 ppm * (t - 1700000000.300000000)"
  * (ASCII: it goes to terminals of any locale). */
 char    *ttv_clock_correction_to_string (const TtvClockCorrection *c);
