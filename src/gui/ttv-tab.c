@@ -6,6 +6,7 @@
 
 #include "ttv-tab.h"
 
+#include "ttv-bookmarks.h"
 #include "ttv-bookmarks-panel.h"
 #include "ttv-filter-bar.h"
 #include "ttv-history-pass.h"
@@ -14,6 +15,7 @@
 #include "ttv-settings.h"
 #include "ttv-state-pass.h"
 #include "ttv-status-bar.h"
+#include "ttv-sync.h"
 #include "ttv-tab-bookmarks.h"
 #include "ttv-tab-layout.h"
 #include "ttv-time-bar.h"
@@ -519,6 +521,77 @@ ttv_tab_add_trace (TtvTab *self, TtvTrace *trace)
   start_stage (self, STAGE_INDEX);
 }
 
+/* --- Clocks ------------------------------------------------------------------- */
+
+/* The offsets saved with the traces' bookmarks (ttv-report --save-offsets):
+ * the views show the times the reports print. */
+static void
+apply_saved_clocks (TtvTraceset *ts)
+{
+  for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
+    {
+      gint64 offset;
+      if (ttv_bookmarks_load_clock_offset (ttv_traceset_get_trace (ts, t), &offset, NULL))
+        {
+          TtvClockCorrection c = { .offset_ns = (double) offset };
+          ttv_traceset_set_clock_correction (ts, t, &c);
+        }
+    }
+}
+
+static void
+sync_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  TtvSyncResult *r = ttv_sync_traceset (data, &error);
+  if (r)
+    g_task_return_pointer (task, r, (GDestroyNotify) ttv_sync_result_free);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+sync_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  TtvTab *self = TTV_TAB (source);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvSyncResult) r = g_task_propagate_pointer (G_TASK (result), &error);
+  if (gtk_widget_in_destruction (GTK_WIDGET (self)))
+    return;
+  if (r == NULL)
+    {
+      ttv_tab_notify (self, "sync", GTK_MESSAGE_WARNING, error->message);
+      return;
+    }
+  /* As when a trace is added: nothing reads the traceset while it changes. */
+  TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
+  cancel_passes (self);
+  ttv_traceset_ref (ts);
+  ttv_tab_state_set_traceset (self->state, ts);
+  ttv_sync_result_apply (r, ts);
+  ttv_tab_state_set_traceset (self->state, ts);
+  ttv_traceset_unref (ts);
+  gboolean failed = FALSE;
+  for (guint k = 0; k < r->n_machines; k++)
+    failed |= r->machines[k].quality == TTV_SYNC_FAIL;
+  g_autoptr (GString) text = g_string_new (NULL);
+  ttv_sync_append_text (r, ts, text);
+  g_strchomp (text->str);
+  ttv_tab_notify (self, "sync", failed ? GTK_MESSAGE_WARNING : GTK_MESSAGE_INFO, text->str);
+  start_stage (self, STAGE_INDEX);
+}
+
+void
+ttv_tab_synchronize (TtvTab *self)
+{
+  g_return_if_fail (TTV_IS_TAB (self));
+  TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
+  g_autoptr (GTask) task = g_task_new (self, NULL, sync_done, NULL);
+  ttv_tab_notify (self, "sync", GTK_MESSAGE_INFO, _("Synchronizing the clocks from the network packets…"));
+  g_task_set_task_data (task, ttv_traceset_ref (ts), (GDestroyNotify) ttv_traceset_unref);
+  g_task_run_in_thread (task, sync_thread);
+}
+
 /* --- Following a live trace ------------------------------------------------- */
 
 #define FOLLOW_INTERVAL_MS 1000
@@ -738,8 +811,10 @@ ttv_tab_new (TtvTraceset *traceset)
 {
   TtvTab *self = g_object_new (TTV_TYPE_TAB, "orientation", GTK_ORIENTATION_VERTICAL, NULL);
 
-  /* Before any reader exists: damage is skipped and reported, not fatal. */
+  /* Before any reader exists: damage is skipped and reported, not fatal;
+   * saved clock offsets apply. */
   skip_damage (traceset);
+  apply_saved_clocks (traceset);
   self->state = ttv_tab_state_new (traceset);
   self->time_bar = ttv_time_bar_new (self->state);
   gtk_box_pack_start (GTK_BOX (self), self->time_bar, FALSE, FALSE, 0);

@@ -33,6 +33,11 @@ gboolean    ttv_tab_zoom_to_selection (TtvTab *self);
 void        ttv_tab_find (TtvTab *self);
 /* Appends @trace (transfer full) to the traceset. */
 void        ttv_tab_add_trace (TtvTab *self, TtvTrace *trace);
+/* Synchronizes the machines' clocks from their network packets in the
+ * background (docs/multi-machine.md), then corrects the traces and reloads
+ * the views; the quality of each trace's correction, or why there is
+ * none, is shown under the notification key "sync". */
+void        ttv_tab_synchronize (TtvTab *self);
 /* Bookmark at the current time or the selected interval, through a dialog. */
 void        ttv_tab_add_bookmark_interactive (TtvTab *self);
 /* Adds @bookmark (transfer full) and saves it with the trace's others. */

@@ -68,7 +68,7 @@ update_actions (TtvWindow *self)
     "add-trace", "add-trace-archive", "close-tab", "zoom-in", "zoom-out", "zoom-fit", "add-bookmark", "find",
     "info", "show-bookmarks", "show-viewer", "follow", "filter", "split-view-right", "split-view-down",
     "move-view", "close-view", "reset-layout", "zoom-selection", "clear-selection", "next-bookmark",
-    "previous-bookmark",
+    "previous-bookmark", "synchronize",
   };
   TtvTab *tab = current_tab (self);
   g_autofree char *title = NULL;
@@ -854,7 +854,17 @@ act_filter (GSimpleAction *a, GVariant *p, gpointer self)
     ttv_tab_focus_filter (current_tab (self));
 }
 
+static void
+act_synchronize (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  TtvTab *tab = current_tab (self);
+
+  if (tab)
+    ttv_tab_synchronize (tab);
+}
+
 static const GActionEntry win_entries[] = {
+  { "synchronize", act_synchronize, NULL, NULL, NULL, { 0 } },
   { "add-trace", act_add_trace, NULL, NULL, NULL, { 0 } },
   { "add-trace-archive", act_add_trace_archive, NULL, NULL, NULL, { 0 } },
   { "close-tab", act_close_tab, NULL, NULL, NULL, { 0 } },

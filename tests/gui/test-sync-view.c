@@ -1,0 +1,127 @@
+/* test-sync-view.c: clock synchronization in the viewer (issue 19), in a
+ * real window under Xvfb: a tab on two generated machines whose clocks
+ * differ by half a second is synchronized from their packets in the
+ * background, shows the quality, and its traceset then spans corrected
+ * time; a clock offset saved with a trace's bookmarks applies when a tab
+ * opens it. */
+#include "ttv-config.h"
+
+#include "ttv-bookmarks.h"
+#include "ttv-gui-test-util.h"
+#include "ttv-notifications.h"
+#include "ttv-tab.h"
+#include "ttv-test-util.h"
+
+#include <string.h>
+
+#ifndef TTV_GEN_PATH
+#error "TTV_GEN_PATH must be defined by the build"
+#endif
+
+static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, NULL };
+
+static char *
+generate (const char *name)
+{
+  char *dir = ttv_test_dup_tmp_path (name);
+  const char *argv[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--machines", "2", "--clock-offset", "0.5",
+                         "--clock-drift", "20", "-d", "0.1", "-c", "2", "-p", "8", "--host", "node", "-o", dir, NULL };
+  g_free (ttv_test_run_ok (argv));
+  return dir;
+}
+
+static TtvTraceset *
+open_machines (const char *dir)
+{
+  g_autoptr (GError) error = NULL;
+  TtvTraceset *ts = ttv_traceset_new ();
+  for (guint k = 1; k <= 2; k++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/node-%u", dir, k);
+      g_assert_true (ttv_traceset_add_path (ts, path, &error));
+    }
+  return ts;
+}
+
+typedef struct {
+  TtvTab *tab;
+  const char *want;
+} Waiting;
+
+static gboolean
+notified (gpointer data)
+{
+  Waiting *w = data;
+  const char *text = ttv_notifications_get_text (ttv_tab_get_notifications (w->tab), "sync");
+  return text && strstr (text, w->want);
+}
+
+static void
+test_synchronize (void)
+{
+  g_autofree char *dir = generate ("net");
+  TtvGuiTestTab f;
+  ttv_gui_test_tab_open (&f, open_machines (dir), modules);
+  const TtvTime t0 = G_GINT64_CONSTANT (1700000000) * TTV_NSEC_PER_SEC;
+  /* machine 2's clock is half a second ahead: the traceset spans 0.6 s */
+  g_assert_cmpint (ttv_traceset_get_end (f.ts) - t0, >, 550000000);
+
+  ttv_tab_synchronize (f.tab);
+  Waiting w = { f.tab, "node-2): accurate" };
+  ttv_gui_test_spin_until (notified, &w);
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, f.state);
+  ttv_gui_test_spin_until (ttv_gui_test_no_requests, f.state);
+  const char *text = ttv_notifications_get_text (ttv_tab_get_notifications (f.tab), "sync");
+  g_assert_nonnull (strstr (text, "reference machine node-1"));
+  g_assert_nonnull (strstr (text, "corrected time: t - 0.5"));
+
+  /* corrected: both machines within the same 0.1 s, to the packets' latency */
+  const TtvTrace *second = ttv_traceset_get_trace (f.ts, 1);
+  g_assert_false (ttv_clock_correction_is_identity (&second->clock));
+  g_assert_cmpint (ttv_traceset_get_end (f.ts) - t0, <, 101000000);
+  g_assert_cmpint (second->start - t0, <, 1000000);
+  g_assert_cmpint (second->start - t0, >, -1000000);
+  ttv_gui_test_tab_teardown (&f);
+
+  /* a single machine: the reason, no change */
+  g_autofree char *one = g_strdup_printf ("%s/node-1", dir);
+  ttv_gui_test_tab_setup_path (&f, one, modules);
+  ttv_tab_synchronize (f.tab);
+  w = (Waiting) { f.tab, "two machines or more" };
+  ttv_gui_test_spin_until (notified, &w);
+  ttv_gui_test_tab_teardown (&f);
+}
+
+/* ttv-report --save-offsets writes what the viewer applies. */
+static void
+test_saved_offset (void)
+{
+  g_autofree char *dir = generate ("saved");
+  g_autofree char *path = g_strdup_printf ("%s/node-1", dir);
+  g_autoptr (GError) error = NULL;
+  TtvTrace *trace = ttv_trace_open (path, &error);
+  g_assert_no_error (error);
+  TtvTime start = trace->start;
+  g_autoptr (TtvBookmarks) l = ttv_bookmarks_load_for_trace (trace, &error);
+  g_assert_no_error (error);
+  ttv_bookmarks_set_clock_offset (l, TRUE, -2 * TTV_NSEC_PER_SEC);
+  g_assert_true (ttv_bookmarks_save_for_trace (l, trace, &error));
+  ttv_trace_close (trace);
+
+  TtvGuiTestTab f;
+  ttv_gui_test_tab_setup_path (&f, path, modules);
+  g_assert_cmpint (ttv_traceset_get_start (f.ts), ==, start - 2 * TTV_NSEC_PER_SEC);
+  ttv_gui_test_tab_teardown (&f);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *tmp = ttv_test_get_tmp_dir ();
+  g_autofree char *data = g_build_filename (tmp, "data", NULL);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/gui/sync/synchronize", test_synchronize);
+  g_test_add_func ("/gui/sync/saved-offset", test_saved_offset);
+  return g_test_run ();
+}
