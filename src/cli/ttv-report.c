@@ -1069,7 +1069,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
  * @end (TTV_TIME_MIN, TTV_TIME_MAX: the whole traceset), with the names
  * as written whatever the language. */
 static int
-print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvPrintFormat format, Output *o)
+print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvAnalysisFormat format, Output *o)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvStatistics) stats = ttv_interval_statistics_run (ts, start, end, NULL, &error);
@@ -1087,7 +1087,7 @@ print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvPrintFormat fo
 /* --density: the histogram's bins over the traceset's span, or over the
  * window --start and --end give. */
 static int
-print_density (TtvTraceset *ts, TtvTime start, TtvTime end, TtvPrintFormat format, Output *o)
+print_density (TtvTraceset *ts, TtvTime start, TtvTime end, TtvAnalysisFormat format, Output *o)
 {
   g_autoptr (GError) error = NULL;
   guint bins = args.density_bins != G_MININT64 ? (guint) args.density_bins : TTV_INDEXER_DENSITY_BINS;
@@ -1103,19 +1103,14 @@ print_density (TtvTraceset *ts, TtvTime start, TtvTime end, TtvPrintFormat forma
   return 0;
 }
 
-/* The --format of --stats and --density. */
+/* The --format of --stats and --density: one of the analyses' formats. */
 static gboolean
-parse_print_format (TtvPrintFormat *format)
+parse_print_format (TtvAnalysisFormat *format)
 {
-  if (args.format == NULL || g_str_equal (args.format, "text"))
-    *format = TTV_PRINT_TEXT;
-  else if (g_str_equal (args.format, "jsonl"))
-    *format = TTV_PRINT_JSONL;
-  else if (g_str_equal (args.format, "csv"))
-    *format = TTV_PRINT_CSV;
-  else
-    return FALSE;
-  return TRUE;
+  *format = TTV_ANALYSIS_FORMAT_TEXT;
+  return args.format == NULL
+         || (ttv_analysis_format_parse (args.format, format)
+             && (TTV_STATS_PRINT_FORMATS & TTV_ANALYSIS_FORMAT_BIT (*format)));
 }
 
 /* The options of --stats and --density that cannot go together. */
@@ -1356,7 +1351,7 @@ run (void)
 {
   g_autoptr (GError) error = NULL;
   TtvReportFormat format = TTV_REPORT_TEXT;
-  TtvPrintFormat print_format = TTV_PRINT_TEXT;
+  TtvAnalysisFormat print_format = TTV_ANALYSIS_FORMAT_TEXT;
   const char *usage = analysis_usage_error ();
   if (usage)
     return fail (EXIT_USAGE, usage);
