@@ -95,6 +95,20 @@ generate_lttng (const GenOptions *o, const char *dir, GenStats *stats, GError **
 
 /* --- CTF 1.8 (LTTng 2.x kernel trace layout) ------------------------------- */
 
+static TtvCtfWriterOptions
+ctf_writer_options (const GenOptions *o, const char *host, TtvCtfMetadataFormat metadata)
+{
+  TtvCtfWriterOptions wo = {
+    .byte_order = o->byte_order,
+    .header = TTV_CTF_HEADER_COMPACT,
+    .packet_size = o->block_size,
+    .long_bits = o->sim.long_bits,
+    .hostname = host,
+    .metadata = metadata,
+  };
+  return wo;
+}
+
 static gboolean
 write_ctf (const GenOptions *o, const char *dir, TtvCtfMetadataFormat metadata, GenStats *stats,
            GError **error)
@@ -108,14 +122,7 @@ write_ctf (const GenOptions *o, const char *dir, TtvCtfMetadataFormat metadata, 
   g_autoptr (TtvSim) sim = ttv_sim_new (&o->sim, error);
   if (!sim)
     return FALSE;
-  TtvCtfWriterOptions wo = {
-    .byte_order = o->byte_order,
-    .header = TTV_CTF_HEADER_COMPACT,
-    .packet_size = o->block_size,
-    .long_bits = o->sim.long_bits,
-    .hostname = o->host,
-    .metadata = metadata,
-  };
+  TtvCtfWriterOptions wo = ctf_writer_options (o, o->host, metadata);
   TtvCtfSimStats s = { 0 };
   if (!ttv_ctf_write_simulation (dir, sim, &wo, NULL, NULL, &s, error))
     return FALSE;
@@ -719,14 +726,8 @@ generate_machines (const GenOptions *o, const GenFormat *format, const MachineCl
       sim = ttv_sim_new (&so, error);
       if (!sim)
         return FALSE;
-      TtvCtfWriterOptions wo = {
-        .byte_order = o->byte_order,
-        .header = TTV_CTF_HEADER_COMPACT,
-        .packet_size = o->block_size,
-        .long_bits = o->sim.long_bits,
-        .hostname = host,
-        .metadata = strcmp (format->name, "ctf2") == 0 ? TTV_CTF_METADATA_CTF2 : TTV_CTF_METADATA_TSDL,
-      };
+      TtvCtfWriterOptions wo = ctf_writer_options (o, host, strcmp (format->name, "ctf2") == 0
+                                                              ? TTV_CTF_METADATA_CTF2 : TTV_CTF_METADATA_TSDL);
       TtvCtfSimStats s = { 0 };
       if (!ttv_ctf_write_simulation_network (sub, sim, &wo, g_ptr_array_index (network, k), &s, error))
         return FALSE;

@@ -683,6 +683,20 @@ insert_location (xmlNodePtr root, xmlNodePtr *after, xmlNodePtr node)
   *after = node;
 }
 
+/* Removes element @n with the indent before it. */
+static void
+remove_element (xmlNodePtr n)
+{
+  if (is_blank_text (n->prev))
+    {
+      xmlNodePtr blank = n->prev;
+      xmlUnlinkNode (blank);
+      xmlFreeNode (blank);
+    }
+  xmlUnlinkNode (n);
+  xmlFreeNode (n);
+}
+
 /* Removes the locations of @root that are not in @l (each kept one marks
  * its bookmark used) and returns the last location kept. */
 static xmlNodePtr
@@ -714,14 +728,7 @@ keep_listed_locations (xmlNodePtr root, const TtvBookmarks *l, gboolean *used)
           last = n;
           continue;
         }
-      if (is_blank_text (n->prev))
-        {
-          xmlNodePtr blank = n->prev;
-          xmlUnlinkNode (blank);
-          xmlFreeNode (blank);
-        }
-      xmlUnlinkNode (n);
-      xmlFreeNode (n);
+      remove_element (n);
     }
   return last;
 }
@@ -736,14 +743,7 @@ replace_clock (xmlNodePtr root, const TtvBookmarks *l)
       next = n->next;
       if (!is_clock (n))
         continue;
-      if (is_blank_text (n->prev))
-        {
-          xmlNodePtr blank = n->prev;
-          xmlUnlinkNode (blank);
-          xmlFreeNode (blank);
-        }
-      xmlUnlinkNode (n);
-      xmlFreeNode (n);
+      remove_element (n);
     }
   if (!l->has_clock)
     return;

@@ -1,6 +1,7 @@
 /* ttv-sim-net.c: the message schedule of simulated machines talking over a
  * network, in each machine's own clock (see the header). */
 #include "ttv-sim-net.h"
+#include "ttv-sim-private.h"
 
 #include <math.h>
 
@@ -16,14 +17,10 @@ ttv_sim_clock_local (const TtvSimClock *clock, TtvTime epoch, TtvTime true_time)
   return true_time + clock->offset_ns + (TtvTime) llround (clock->drift * elapsed);
 }
 
-/* splitmix64: a deterministic stream per schedule. */
 static guint64
 next_random (guint64 *state)
 {
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  return z ^ (z >> 31);
+  return ttv_sim_splitmix64 (state);
 }
 
 static double

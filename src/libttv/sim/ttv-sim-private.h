@@ -203,6 +203,17 @@ gboolean    ttv_sim_probe_get_call_args (const TtvSimProbe *probe, TtvSimCallArg
 /* --- Random numbers: xoshiro256**, integer only so that every machine
  * produces the same trace. ------------------------------------------------ */
 
+/* splitmix64: seeds the generator (ttv-sim.c) and the network schedule
+ * (ttv-sim-net.c), deterministic from one integer. */
+static inline guint64
+ttv_sim_splitmix64 (guint64 *x)
+{
+  guint64 z = (*x += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
 static inline guint64
 ttv_sim_rotl (guint64 x, int k)
 {

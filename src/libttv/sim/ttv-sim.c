@@ -58,15 +58,6 @@ quantize (TtvSim *sim, TtvTime t)
   return r == 0 ? t : t + (q - r);
 }
 
-static guint64
-splitmix64 (guint64 *x)
-{
-  guint64 z = (*x += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-
 /* --- Addresses that fit the traced architecture -------------------------- */
 
 static guint64
@@ -1275,7 +1266,7 @@ ttv_sim_new (const TtvSimOptions *options, GError **error)
 
   guint64 x = o.seed;
   for (guint i = 0; i < 4; i++)
-    sim->rng[i] = splitmix64 (&x);
+    sim->rng[i] = ttv_sim_splitmix64 (&x);
 
   sim->sc_clone = ttv_sim_syscall_index (56);
   sim->sc_execve = ttv_sim_syscall_index (59);
