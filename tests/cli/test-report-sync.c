@@ -4,6 +4,7 @@
  * find each clock within the bounds it reports; bad input (one direction,
  * no packets, one machine) gets a clear message; the hull fit on its own. */
 #include "ttv-test-util.h"
+#include "ttv-history-private.h"
 #include "ttv-sync.h"
 
 #include <math.h>
@@ -353,6 +354,28 @@ test_manual_offset (void)
   ttv_test_assert_runs_fail (TTV_REPORT_PATH, bad, G_N_ELEMENTS (bad));
 }
 
+/* The state history (and the analyses' caches beside it) of a corrected
+ * traceset is another file: its times differ. */
+static void
+test_cache_key (void)
+{
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  for (guint k = 1; k <= 2; k++)
+    {
+      g_autofree char *dir = machine_dir (net, k);
+      g_assert_true (ttv_traceset_add_path (ts, dir, NULL));
+    }
+  TtvHistoryOptions opt = { .cache_dir = "/cache" };
+  g_autofree char *plain = ttv_history_cache_path (ts, &opt);
+  TtvClockCorrection c = { .origin = 1, .offset_ns = -5e8, .drift = 1e-5 };
+  ttv_traceset_set_clock_correction (ts, 1, &c);
+  g_autofree char *corrected = ttv_history_cache_path (ts, &opt);
+  g_assert_cmpstr (plain, !=, corrected);
+  ttv_traceset_set_clock_correction (ts, 1, NULL);
+  g_autofree char *again = ttv_history_cache_path (ts, &opt);
+  g_assert_cmpstr (plain, ==, again);
+}
+
 /* The fit on its own: exact bounds, crossing hulls, too few packets. */
 static void
 test_fit (void)
@@ -410,5 +433,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/sync/bad-input", test_bad_input);
   g_test_add_func ("/cli/sync/causality", test_causality);
   g_test_add_func ("/cli/sync/manual-offset", test_manual_offset);
+  g_test_add_func ("/cli/sync/cache-key", test_cache_key);
   return g_test_run ();
 }

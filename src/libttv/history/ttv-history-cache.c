@@ -41,6 +41,14 @@ ttv_history_cache_path (TtvTraceset *ts, const TtvHistoryOptions *opt)
       const char *p = t->display_path ? t->display_path : t->path;
       g_autofree char *abs = p ? g_canonicalize_filename (p, NULL) : g_strdup ("-");
       g_checksum_update (sum, (const guchar *) abs, (gssize) strlen (abs) + 1);
+      /* Times in the file are corrected times: another correction is
+       * another history (no correction keeps the name it always had). */
+      if (!ttv_clock_correction_is_identity (&t->clock))
+        {
+          g_autofree char *clock = g_strdup_printf ("clock %" G_GINT64_FORMAT " %.17g %.17g", t->clock.origin,
+                                                    t->clock.offset_ns, t->clock.drift);
+          g_checksum_update (sum, (const guchar *) clock, (gssize) strlen (clock) + 1);
+        }
     }
   g_autofree char *name = g_strconcat (g_checksum_get_string (sum), ".hist", NULL);
   if (opt && opt->cache_dir)
