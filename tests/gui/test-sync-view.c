@@ -73,6 +73,15 @@ test_synchronize (void)
   ttv_gui_test_spin_until (ttv_gui_test_no_requests, f.state);
   const char *text = ttv_notifications_get_text (ttv_tab_get_notifications (f.tab), "sync");
   g_assert_nonnull (strstr (text, "reference machine node-1"));
+  /* what the user sees (TTV_SCREENSHOT_DIR keeps it) */
+  ttv_gui_test_spin_pending ();
+  GdkWindow *window = gtk_widget_get_window (f.window);
+  g_autoptr (GdkPixbuf) shot = gdk_pixbuf_get_from_window (window, 0, 0, gdk_window_get_width (window),
+                                                           gdk_window_get_height (window));
+  g_assert_nonnull (shot);
+  const char *keep = g_getenv ("TTV_SCREENSHOT_DIR");
+  g_autofree char *png = g_build_filename (keep ? keep : ttv_test_get_tmp_dir (), "gui-sync.png", NULL);
+  g_assert_true (gdk_pixbuf_save (shot, png, "png", NULL, NULL));
   g_assert_nonnull (strstr (text, "corrected time: t - 0.5"));
 
   /* corrected: both machines within the same 0.05 s, to the packets' latency */
