@@ -166,18 +166,23 @@ def check(root):
     gui_dir = os.path.join(root, 'src', 'gui')
     gui_headers = {n for n in os.listdir(gui_dir) if n.endswith('.h')}
 
+    def toolkit_includes(path, who, fix):
+        """The toolkit's and the SDK widget part's headers @path includes."""
+        for number, header in includes(path, system_include_re):
+            if toolkit_header_re.match(header):
+                problems.append(f'{rel(path)}:{number}: {who} includes <{header}>: {fix}')
+        for number, header in includes(path):
+            if header in SDK_WIDGET_HEADERS:
+                problems.append(f'{rel(path)}:{number}: {who} includes {header}, the SDK\'s widget '
+                                f'part: {fix}')
+
     # The viewer's model is built without the toolkit.
     for path in sources('src/viewer-model'):
         r = rel(path)
-        for number, header in includes(path, system_include_re):
-            if toolkit_header_re.match(header):
-                problems.append(f'{r}:{number}: the viewer\'s model includes <{header}>: it is built '
-                                'with GLib, GIO and libttv only')
+        toolkit_includes(path, 'the viewer\'s model', 'it is built with GLib, GIO and libttv only '
+                         '(the SDK\'s ttv-viewer-model.h)')
         for number, header in includes(path):
-            if header in SDK_WIDGET_HEADERS:
-                problems.append(f'{r}:{number}: the viewer\'s model includes {header}, the SDK\'s '
-                                'widget part: include ttv-viewer-model.h')
-            elif header in gui_headers:
+            if header in gui_headers and header not in SDK_WIDGET_HEADERS:
                 problems.append(f'{r}:{number}: the viewer\'s model includes {header} of src/gui: '
                                 'the application uses the model, not the other way round')
         with open(path, encoding='utf-8') as f:
@@ -196,15 +201,9 @@ def check(root):
             continue
         model_half.add(name)
         path = os.path.join(sdk_dir, name)
-        for number, header in includes(path, system_include_re):
-            if toolkit_header_re.match(header):
-                problems.append(f'{rel(path)}:{number}: the SDK\'s model half includes <{header}>: '
-                                'GLib and GIO only (the widget part is ttv-viewer-widget.h)')
-        for number, header in includes(path):
-            if header in SDK_WIDGET_HEADERS:
-                problems.append(f'{rel(path)}:{number}: the SDK\'s model half includes {header}, '
-                                'the widget part')
-            todo.append(header)
+        toolkit_includes(path, 'the SDK\'s model half', 'GLib and GIO only (the widget part is '
+                         'ttv-viewer-widget.h)')
+        todo.extend(header for _number, header in includes(path))
     if 'ttv-viewer-model.h' not in model_half:
         problems.append('src/gui/sdk/ttv-viewer-model.h:1: missing: the SDK\'s GLib-only half')
 
