@@ -911,10 +911,12 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   gtk_widget_set_opacity (self->count_label, 0.7);
   gtk_widget_set_tooltip_text (self->count_label, _("Ctrl+wheel zooms, drag pans, Shift+wheel scrolls "
                                                     "in time, click sets the current time, "
-                                                    "right-drag or Shift+drag selects; a click on "
-                                                    "a triangle or Left/Right open and close a "
-                                                    "process's threads, * and / all of them; a click "
-                                                    "on a column title sorts, its edge resizes"));
+                                                    "right-drag or Shift+drag selects; Left/Right go "
+                                                    "to the selected row's previous/next state change, "
+                                                    "Up/Down to another row; a click on a triangle "
+                                                    "or +/- open and close a process's threads, * and "
+                                                    "/ all of them; a click on a column title sorts, "
+                                                    "its edge resizes"));
   gtk_box_pack_end (GTK_BOX (bar), self->count_label, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->timeline), TRUE, TRUE, 0);

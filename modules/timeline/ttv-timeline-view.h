@@ -96,6 +96,13 @@ guint       ttv_timeline_view_column_layout (TtvTimelineView *v, double label, d
 void        ttv_timeline_view_draw (TtvTimelineView *v, cairo_t *cr, const TimelineLayout *l,
                                     double clip_y0, double clip_y1);
 
+/* ttv-timeline-navigate.c */
+/* The next (@forward) or previous time after or before @from when display
+ * row @index changes state (a collapsed process: any of its threads), within
+ * the traceset's span; FALSE when there is none. */
+gboolean    ttv_timeline_view_find_change (TtvTimelineView *v, guint index, TtvTime from, gboolean forward,
+                                           TtvTime *out);
+
 /* ttv-timeline-tooltip.c */
 /* The tooltip at (@x, @y) of a drawing laid out as @l, NULL when none;
  * @sortable: a click on a column title sorts. */

@@ -336,9 +336,24 @@ area_release (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
   return GDK_EVENT_STOP;
 }
 
-/* Up/Down/Home/End move the keyboard row; Right/+ expand it, Left/-
- * collapse it (Left on a thread: to its process); * and / expand and
- * collapse every row. */
+/* Left/Right: the current time to the keyboard row's previous/next state
+ * change (Trace Compass's keys; the window follows the current time). */
+static void
+jump_to_change (TtvTimeline *self, gboolean forward)
+{
+  TtvTime t;
+
+  if (self->view.cursor >= 0
+      && ttv_timeline_view_find_change (&self->view, (guint) self->view.cursor,
+                                        ttv_tab_state_get_current_time (self->view.state), forward, &t))
+    ttv_tab_state_set_current_time (self->view.state, t);
+  else
+    gtk_widget_error_bell (self->area);
+}
+
+/* Up/Down/Home/End move the keyboard row; Left/Right jump to its
+ * previous/next state change; +/- expand and collapse it (- on a thread:
+ * to its process); * and / expand and collapse every row. */
 static gboolean
 area_key (GtkWidget *area, GdkEventKey *ev, TtvTimeline *self)
 {
@@ -355,7 +370,11 @@ area_key (GtkWidget *area, GdkEventKey *ev, TtvTimeline *self)
     case GDK_KEY_Down: case GDK_KEY_KP_Down:
       ttv_timeline_set_cursor (self, MIN (c + 1, n - 1));
       return GDK_EVENT_STOP;
-    case GDK_KEY_Right: case GDK_KEY_KP_Right: case GDK_KEY_plus: case GDK_KEY_KP_Add:
+    case GDK_KEY_Right: case GDK_KEY_KP_Right:
+    case GDK_KEY_Left: case GDK_KEY_KP_Left:
+      jump_to_change (self, ev->keyval == GDK_KEY_Right || ev->keyval == GDK_KEY_KP_Right);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_plus: case GDK_KEY_KP_Add:
       if (r)
         toggle (self, c, TRUE);
       return GDK_EVENT_STOP;
@@ -371,10 +390,10 @@ area_key (GtkWidget *area, GdkEventKey *ev, TtvTimeline *self)
     case GDK_KEY_slash: case GDK_KEY_KP_Divide:
       g_signal_emit (self, toggle_all_signal, 0, FALSE);
       return GDK_EVENT_STOP;
-    case GDK_KEY_Left: case GDK_KEY_KP_Left: case GDK_KEY_minus: case GDK_KEY_KP_Subtract:
+    case GDK_KEY_minus: case GDK_KEY_KP_Subtract:
       if (r && r->expander == TTV_TIMELINE_EXPANDER_EXPANDED)
         toggle (self, c, FALSE);
-      else if (r && r->depth > 0 && (ev->keyval == GDK_KEY_Left || ev->keyval == GDK_KEY_KP_Left))
+      else if (r && r->depth > 0)
         {
           gint p = c;
 

@@ -42,7 +42,7 @@ gboolean    ttv_timeline_row_is_busy (TtvViewerHistory *history, TtvViewerRowKin
                                       TtvTime t0, TtvTime t1);
 
 /* Tree rows: a row with an expander stands for a group (a process and its
- * threads); a click on the triangle, or Left/Right/+/- on the keyboard
+ * threads); a click on the triangle, or +/- on the keyboard
  * row, emits "toggle-row" and the owner rebuilds the rows. */
 typedef enum {
   TTV_TIMELINE_EXPANDER_NONE,

@@ -1,0 +1,109 @@
+#!/bin/sh
+# test-controlflow-nav.sh: navigation in the control flow of the real ttv
+# window under Xvfb (TAP, issue 16), the control flow above the event list
+# and the event details (a user's layout giving it room): a click on a row's
+# name selects its thread in the tab; Right and Left take the current time
+# to that thread's next and previous state change (checked against the
+# events ttv-report prints there); the event details follow; Down selects
+# the next row's thread.  Screenshots kept in $TTV_GUI_SHOTS when set.
+# Arguments: TTV TTV-REPORT SAMPLE CLIPBOARD.  Run by meson under
+# dbus-run-session + xvfb-run.
+set -u
+# shellcheck source=tests/gui/gui-test-lib.sh
+. "$(dirname "$0")/gui-test-lib.sh"
+
+TTV="$1"
+REPORT="$2"
+SAMPLE="$3"
+CLIPBOARD="$4"
+gui_test_init controlflow-nav
+
+# Pixels of colour $2 in the image $1.
+color_pixels () {
+  convert "$1" -fill black +opaque "$2" -fill white -opaque "$2" -format '%[fx:mean*w*h]' info: 2>/dev/null | cut -d. -f1
+}
+# The control flow's rows are drawn: CPU idle (#e3d7bf) of the idle tasks.
+cf_drawn () { [ "$(color_pixels "$1" '#e3d7bf')" -gt 300 ] 2>/dev/null; }
+last () { grep "^$1: " "$TTV_TEST_MODULE_LOG" 2>/dev/null | tail -n 1 | cut -d' ' -f2-; }
+# The number of "$1: " lines the test module logged.
+count () { grep -c "^$1: " "$TTV_TEST_MODULE_LOG" 2>/dev/null; }
+# Waits for a new current time after $1 were logged, and prints it.
+next_current () {
+  wait_for "[ \"\$(count current)\" -gt $1 ]" 100 && last current
+}
+keys () { xdotool key --clearmodifiers "$@"; }
+# Whether thread $2 changes state at time $1: an event there runs it or
+# names it (a switch to or from it, its wakeup, its fork).
+changes_at () {
+  "$REPORT" --state --start "$1" --end "$1" "$SAMPLE" |
+    awk -v t="$1" -v tid="$2" '$1 == t && ($4 == tid || $0 ~ ("_pid = " tid "[,]") || $0 ~ ("_pid = " tid "$") \
+                               || $0 ~ ("[ (]pid = " tid "[,]")) { found = 1 } END { exit !found }'
+}
+
+echo "1..9"
+mkdir -p "$XDG_CONFIG_HOME/glib-2.0/settings"
+printf "[org/ttv/Viewer]\nview-layout='V(0.550,[controlflow],H(0.600,[events,test],[details]))'\n" \
+  >"$XDG_CONFIG_HOME/glib-2.0/settings/keyfile"
+export GSETTINGS_BACKEND=keyfile
+start_ttv "$SAMPLE"
+win=$(wait_window "^sample.* ttv$" 400)
+check "the window opens" '[ -n "$win" ]'
+xdotool windowsize --sync "$win" 1280 800 2>/dev/null
+xdotool windowmove --sync "$win" 0 0 2>/dev/null
+eval "$(xdotool getwindowgeometry --shell "$win")"
+shoot_until "$SHOTS/nav-open.png" 150 cf_drawn
+wait_for 'grep -q "^history-changed" "$TTV_TEST_MODULE_LOG"' 300
+
+# A click on a row's name, below the idle tasks: its thread is selected.
+ly=$((Y + 420))
+i=0
+while [ "$i" -lt 20 ] && [ -z "$(last thread)" ]; do
+  xdotool mousemove --sync $((X + 60)) "$ly" click 1
+  sleep 0.3; i=$((i + 1)); ly=$((ly + 18))
+done
+tid=$(last thread)
+check "a click on a row's name selects its thread ($tid)" '[ -n "$tid" ] && [ "$tid" -gt 0 ]'
+import -window root "$SHOTS/nav-selected.png"
+
+n0=$(count current)
+keys Right
+t1=$(next_current "$n0")
+check "Right: the current time goes to the thread's next state change ($t1)" \
+  '[ -n "$t1" ] && changes_at "$t1" "$tid"'
+n1=$(count current)
+keys Right
+t2=$(next_current "$n1")
+check "Right again: its next one, later ($t2)" \
+  '[ -n "$t2" ] && [ "$(echo "$t2 > $t1" | bc)" = 1 ] && changes_at "$t2" "$tid"'
+import -window root "$SHOTS/nav-right.png"
+check "the current time line moved in the control flow" 'differ "$SHOTS/nav-selected.png" "$SHOTS/nav-right.png" 20'
+n2=$(count current)
+keys Left
+t3=$(next_current "$n2")
+check "Left: back to the previous state change ($t1)" '[ -n "$t3" ] && [ "$t3" = "$t1" ]'
+
+# The event details pane (bottom right) shows the event at that time:
+# Home selects its first row, which Ctrl+C copies.
+xdotool mousemove --sync $((X + WIDTH - 420)) $((Y + HEIGHT - 100)) click 1
+sleep 0.3
+keys Home ctrl+c
+sleep 0.5
+copied=$(timeout 10 "$CLIPBOARD" 2>/dev/null)
+printf '%s\n' "$copied" | head -n 4 | sed 's/^/# copied: /'
+# (Shown relative to the traceset's start.)
+start=$(sed -n 's/^span: \([^ ]*\) .*/\1/p' "$TTV_TEST_MODULE_LOG" | head -n 1)
+rel=$(echo "${t1:-0} - ${start:-0}" | bc)
+case "$rel" in .*) rel="0$rel" ;; esac
+check "the event details show an event at that time (+$rel)" \
+  '[ -n "$t1" ] && printf "%s\n" "$copied" | grep -q -F "+$rel"'
+
+# Down: the next row's thread.
+xdotool mousemove --sync $((X + 60)) "$ly" click 1
+sleep 0.3
+nt=$(count thread)
+keys Down
+check "Down selects the next row's thread" \
+  'wait_for "[ \"\$(count thread)\" -gt $nt ]" 50 && [ "$(last thread)" != "$tid" ]'
+stop_ttv
+check "ttv quits cleanly" '! grep -q -E "CRITICAL|WARNING|Sanitizer|runtime error" "$WORK/ttv.log"'
+gui_test_finish
