@@ -300,6 +300,20 @@ draw_label (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const T
       show_text_in (cr, r->cells[i - 1], x[i], w[i], baseline,
                     g_array_index (self->columns, Column, i).numeric);
     }
+  if (r->pinned)
+    {
+      /* A pinned row: a bar at its left edge, and a line under the last one. */
+      const TtvTimelineRow *next = (guint) index + 1 < self->rows->len ? self->rows->pdata[index + 1] : NULL;
+
+      cairo_set_source_rgb (cr, 0.35, 0.35, 0.35);
+      cairo_rectangle (cr, 0, y + 2, 3, TTV_TIMELINE_ROW_HEIGHT - 4);
+      cairo_fill (cr);
+      if (!next || !next->pinned)
+        {
+          cairo_rectangle (cr, 0, y + TTV_TIMELINE_ROW_HEIGHT - 1, l->label, 1);
+          cairo_fill (cr);
+        }
+    }
   if (index == self->cursor && self->focused)
     {
       /* Inside the stripe's edge, so that the stripe colour stays countable. */

@@ -30,7 +30,7 @@ struct _TtvTimeline {
   double press_label_width;
 };
 
-static guint toggle_row_signal, toggle_all_signal, column_clicked_signal, cursor_changed_signal;
+static guint toggle_row_signal, toggle_all_signal, column_clicked_signal, cursor_changed_signal, row_menu_signal;
 
 G_DEFINE_FINAL_TYPE (TtvTimeline, ttv_timeline, GTK_TYPE_GRID)
 
@@ -228,6 +228,19 @@ area_press (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
       self->press_label_width = l.label;
       return GDK_EVENT_STOP;
     }
+  /* A right click on a row's name: the row's menu (its owner's). */
+  if (ev->x < l.label && ev->button == 3 && l.header <= ev->y)
+    {
+      gint i = ttv_timeline_view_row_at (&self->view, &l, ev->y);
+
+      gtk_widget_grab_focus (area);
+      if (i >= 0)
+        {
+          ttv_timeline_set_cursor (self, i);
+          g_signal_emit (self, row_menu_signal, 0, (guint) i, (GdkEvent *) ev);
+        }
+      return GDK_EVENT_STOP;
+    }
   if (ev->x < l.label && ev->button == 1)
     {
       gint i = ttv_timeline_view_row_at (&self->view, &l, ev->y), c = title_at (self, &l, ev->x, ev->y);
@@ -407,6 +420,16 @@ area_key (GtkWidget *area, GdkEventKey *ev, TtvTimeline *self)
     }
 }
 
+/* The Menu key or Shift+F10: the keyboard row's menu, under the row. */
+static gboolean
+area_popup_menu (GtkWidget *area, TtvTimeline *self)
+{
+  if (self->view.cursor < 0)
+    return FALSE;
+  g_signal_emit (self, row_menu_signal, 0, (guint) self->view.cursor, NULL);
+  return TRUE;
+}
+
 static void
 area_focus_changed (TtvTimeline *self)
 {
@@ -562,6 +585,29 @@ ttv_timeline_set_cursor (TtvTimeline *self, gint index)
   gtk_widget_queue_draw (self->area);
   if (moved)
     g_signal_emit (self, cursor_changed_signal, 0);
+}
+
+void
+ttv_timeline_popup_row_menu (TtvTimeline *self, GtkMenu *menu, guint index, const GdkEvent *event)
+{
+  TimelineLayout l;
+  GdkRectangle rect;
+
+  g_return_if_fail (TTV_IS_TIMELINE (self));
+  if (!gtk_menu_get_attach_widget (menu))
+    gtk_menu_attach_to_widget (menu, self->area, NULL);
+  if (event)
+    {
+      gtk_menu_popup_at_pointer (menu, event);
+      return;
+    }
+  widget_layout (self, &l);
+  rect.x = 8;
+  rect.y = (int) (l.header + index * TTV_TIMELINE_ROW_HEIGHT - l.scroll);
+  rect.width = (int) l.label - 16;
+  rect.height = TTV_TIMELINE_ROW_HEIGHT;
+  gtk_menu_popup_at_rect (menu, gtk_widget_get_window (self->area), &rect, GDK_GRAVITY_SOUTH_WEST,
+                          GDK_GRAVITY_NORTH_WEST, NULL);
 }
 
 gint
@@ -758,6 +804,11 @@ ttv_timeline_class_init (TtvTimelineClass *klass)
                                         NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
   /* The keyboard row moved (a click, a key): the control flow makes its
    * thread the tab's selected thread. */
+  /* A row's menu was asked for (right click on its name: the button
+   * event; the Menu key or Shift+F10: NULL): the owner pops it up with
+   * ttv_timeline_popup_row_menu(). */
+  row_menu_signal = g_signal_new ("row-menu", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                  NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_POINTER);
   cursor_changed_signal = g_signal_new ("cursor-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                         NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
@@ -799,6 +850,7 @@ ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_leg
    * so that the event list keeps the keyboard when both views are shown. */
   gtk_widget_set_can_focus (self->area, TRUE);
   g_signal_connect (self->area, "key-press-event", G_CALLBACK (area_key), self);
+  g_signal_connect (self->area, "popup-menu", G_CALLBACK (area_popup_menu), self);
   g_signal_connect_swapped (self->area, "notify::has-focus", G_CALLBACK (area_focus_changed), self);
   g_signal_connect (self->area, "draw", G_CALLBACK (area_draw), self);
   g_signal_connect (self->area, "size-allocate", G_CALLBACK (area_size), self);

@@ -64,6 +64,7 @@ typedef struct {
   /* Rows of the same kind drawn combined into this one (a collapsed
    * process: its threads), of guint; owned, NULL when none. */
   GArray *merged;
+  gboolean pinned;           /* kept at the top by the user: marked at its left edge */
 } TtvTimelineRow;
 
 TtvTimelineRow *ttv_timeline_row_new (TtvViewerRowKind kind, guint row, const char *label);
@@ -108,6 +109,11 @@ guint       ttv_timeline_get_n_arrows_drawn (TtvTimeline *self);
  * row across ttv_timeline_set_rows(). */
 gint        ttv_timeline_get_cursor (TtvTimeline *self);
 void        ttv_timeline_set_cursor (TtvTimeline *self, gint index);
+/* Pops up @menu (attached to the drawing area when it is not attached yet)
+ * for display row @index: at the pointer of @event (a button press), or
+ * under the row when NULL (the keyboard).  See the "row-menu" signal. */
+void        ttv_timeline_popup_row_menu (TtvTimeline *self, GtkMenu *menu, guint index,
+                                         const GdkEvent *event);
 /* The display row of process @pid (its first life), -1 when not shown. */
 gint        ttv_timeline_find_pid_row (TtvTimeline *self, guint32 pid);
 /* A line of text drawn at the bottom right of the view ("filtering…"),
@@ -129,7 +135,9 @@ gboolean    ttv_timeline_render (TtvTimeline *self, const char *path, int width,
  * Signals: "toggle-row" (guint display index, gboolean expand): the user
  * asked to expand (TRUE) or collapse a row with an expander; "toggle-all"
  * (gboolean expand): every row (keys * and /); "column-clicked" (guint
- * column): a click on a column title. */
+ * column): a click on a column title; "row-menu" (guint display index,
+ * GdkEvent *button press or NULL): a right click on a row's name, or the
+ * Menu key or Shift+F10 on the keyboard row. */
 void        ttv_timeline_add_actions (TtvTimeline *self, GActionMap *map);
 
 G_END_DECLS

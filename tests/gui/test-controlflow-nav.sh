@@ -40,7 +40,7 @@ changes_at () {
                                || $0 ~ ("[ (]pid = " tid "[,]")) { found = 1 } END { exit !found }'
 }
 
-echo "1..9"
+echo "1..16"
 mkdir -p "$XDG_CONFIG_HOME/glib-2.0/settings"
 printf "[org/ttv/Viewer]\nview-layout='V(0.550,[controlflow],H(0.600,[events,test],[details]))'\n" \
   >"$XDG_CONFIG_HOME/glib-2.0/settings/keyfile"
@@ -58,7 +58,7 @@ wait_for 'grep -q "^history-changed" "$TTV_TEST_MODULE_LOG"' 300
 ly=$((Y + 420))
 i=0
 while [ "$i" -lt 20 ] && [ -z "$(last thread)" ]; do
-  xdotool mousemove --sync $((X + 60)) "$ly" click 1
+  xdotool mousemove $((X + 60)) "$ly" click 1
   sleep 0.3; i=$((i + 1)); ly=$((ly + 18))
 done
 tid=$(last thread)
@@ -98,12 +98,98 @@ check "the event details show an event at that time (+$rel)" \
   '[ -n "$t1" ] && printf "%s\n" "$copied" | grep -q -F "+$rel"'
 
 # Down: the next row's thread.
-xdotool mousemove --sync $((X + 60)) "$ly" click 1
+xdotool mousemove $((X + 60)) "$ly" click 1
 sleep 0.3
 nt=$(count thread)
 keys Down
 check "Down selects the next row's thread" \
   'wait_for "[ \"\$(count thread)\" -gt $nt ]" 50 && [ "$(last thread)" != "$tid" ]'
+
+# --- The row menu ----------------------------------------------------------------
+# Whether a menu of ttv is shown.
+menu_shown () {
+  for _w in $(xdotool search --onlyvisible --classname ttv 2>/dev/null); do
+    xprop -id "$_w" _NET_WM_WINDOW_TYPE 2>/dev/null | grep -q POPUP_MENU && return 0
+  done
+  return 1
+}
+# Opens the menu of the row at y $1 (a right click on its name) or, with
+# an empty $1, of the keyboard row (Shift+F10), then activates its item
+# with the keys $2... (Down N times from the top, Up from the bottom).
+row_menu () {
+  if [ -n "$1" ]; then xdotool mousemove $((X + 60)) "$1" click 3; else keys shift+F10; fi
+  shift
+  wait_for menu_shown 50 || return 1
+  keys "$@"
+  wait_for "! menu_shown" 50
+}
+# The name column of the first rows.
+labels="300x150+$((X + 10))+$((Y + 362))"
+
+# Follow: the row's thread selected (its name tinted), and kept in sight as
+# the time moves.
+nt=$(count thread)
+row_menu "$ly" Down Return
+wait_for "[ \"\$(count thread)\" -gt $nt ]" 30
+ftid=$(last thread)
+sleep 0.5
+import -window root "$SHOTS/nav-follow.png"
+# The tint's colour, where the row is, counted over the name column.
+tint=$(convert "$SHOTS/nav-follow.png" -format "%[pixel:p{$((X + 8)),$ly}]" info: 2>/dev/null)
+tint_pixels () {
+  convert "$1" -crop "$labels" +repage -fill black +opaque "$tint" -fill white -opaque "$tint" \
+    -format '%[fx:mean*w*h]' info: 2>/dev/null | cut -d. -f1
+}
+few_tinted () { [ "$(tint_pixels "$1")" -lt 100 ] 2>/dev/null; }
+many_tinted () { [ "$(tint_pixels "$1")" -gt 1000 ] 2>/dev/null; }
+check "Follow This Thread selects the row's thread ($ftid, its name tinted)" \
+  '[ -n "$ftid" ] && [ "$ftid" -gt 0 ] && many_tinted "$SHOTS/nav-follow.png"'
+xdotool mousemove --sync $((X + 600)) "$ly" click 5 click 5 click 5 click 5 click 5 click 5 click 5 click 5
+shoot_until "$SHOTS/nav-scrolled.png" 25 few_tinted
+xdotool mousemove $((X + 60)) "$ly"
+keys Right
+check "scrolled away, the followed row comes back in sight when the time moves" \
+  'few_tinted "$SHOTS/nav-scrolled.png" && shoot_until "$SHOTS/nav-followed.png" 25 many_tinted'
+
+# Filter on This Process: the tab's filter, in the filter language.
+keys Home
+sleep 0.3
+nf=$(count filter)
+row_menu "$ly" Down Down Return
+check "Filter on This Process sets the tab's filter ($(last filter))" \
+  'wait_for "[ \"\$(count filter)\" -gt $nf ]" 50 && last filter | grep -q -E "^state\.pid = [0-9]+$"'
+import -window root "$SHOTS/nav-filtered.png"
+keys ctrl+l ctrl+a ctrl+c
+sleep 0.3
+shown=$(timeout 10 "$CLIPBOARD" 2>/dev/null)
+check "the filter bar shows it ($shown)" '[ -n "$shown" ] && [ "$shown" = "$(last filter)" ]'
+keys BackSpace Return
+wait_for '[ -z "$(last filter)" ]' 50
+
+# Hide Row: the next row takes its place; Show Hidden Rows brings it back.
+xdotool mousemove $((X + 60)) "$ly" click 1
+wait_for "[ \"\$(last thread)\" != $ftid ]" 30
+hid=$(last thread)
+row_menu "" Down Down Down Return
+nt=$(count thread)
+xdotool mousemove $((X + 60)) "$ly" click 1
+wait_for "[ \"\$(count thread)\" -gt $nt ]" 30
+check "Hide Row (on Shift+F10): another thread takes the row's place" '[ "$(last thread)" != "$hid" ]'
+row_menu "$ly" Up Return
+xdotool mousemove $((X + 60)) "$ly" click 1
+check "Show Hidden Rows brings it back" 'wait_for "[ \"\$(last thread)\" = $hid ]" 30'
+
+# Pin Row: the row goes to the top (Home reaches it).
+pinned_y=$((ly + 54))
+xdotool mousemove $((X + 60)) "$pinned_y" click 1
+wait_for "[ \"\$(last thread)\" != $hid ]" 30
+pinned=$(last thread)
+row_menu "$pinned_y" Down Down Down Down Return
+keys End
+wait_for "[ \"\$(last thread)\" != $pinned ]" 30
+keys Home
+check "Pin Row to the Top: Home reaches it ($pinned)" 'wait_for "[ \"\$(last thread)\" = $pinned ]" 30'
+import -window root "$SHOTS/nav-pinned.png"
 stop_ttv
 check "ttv quits cleanly" '! grep -q -E "CRITICAL|WARNING|Sanitizer|runtime error" "$WORK/ttv.log"'
 gui_test_finish
