@@ -970,15 +970,6 @@ act_pin_row (GSimpleAction *action, GVariant *param, gpointer data)
   }
 }
 
-static void
-append_item (GMenu *menu, const char *label, const char *action, guint32 value)
-{
-  g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
-
-  g_menu_item_set_action_and_target_value (item, action, g_variant_new_uint32 (value));
-  g_menu_append_item (menu, item);
-}
-
 /* A right click on a row's name, the Menu key or Shift+F10: what can be
  * done with that row (Trace Compass's and LTTV's row menus). */
 static void
@@ -1001,12 +992,12 @@ row_menu (TtvControlflowViewer *self, guint index, const GdkEvent *event)
   if (info->id != 0 && info->id == self->followed)
     g_menu_append (follow, _("Stop _Following"), "controlflow.stop-following");
   else if (info->id != 0)
-    append_item (follow, _("_Follow This Thread"), "controlflow.follow-thread", info->id);
-  append_item (follow, _("Filter on This _Process"), "controlflow.filter-process",
+    ttv_timeline_menu_append (follow, _("_Follow This Thread"), "controlflow.follow-thread", info->id);
+  ttv_timeline_menu_append (follow, _("Filter on This _Process"), "controlflow.filter-process",
                info->tgid != 0 && info->tgid != TTV_VIEWER_PID_NONE ? info->tgid : info->id);
   g_menu_append_section (menu, NULL, G_MENU_MODEL (follow));
-  append_item (rows, _("_Hide Row"), "controlflow.hide-row", key);
-  append_item (rows, pinned_rank (&c, key) >= 0 ? _("_Unpin Row") : _("_Pin Row to the Top"),
+  ttv_timeline_menu_append (rows, _("_Hide Row"), "controlflow.hide-row", key);
+  ttv_timeline_menu_append (rows, pinned_rank (&c, key) >= 0 ? _("_Unpin Row") : _("_Pin Row to the Top"),
                "controlflow.pin-row", key);
   g_menu_append_section (menu, NULL, G_MENU_MODEL (rows));
   g_menu_append (more, _("_Show Hidden Rows"), "controlflow.show-hidden");

@@ -610,6 +610,15 @@ ttv_timeline_popup_row_menu (TtvTimeline *self, GtkMenu *menu, guint index, cons
                           GDK_GRAVITY_NORTH_WEST, NULL);
 }
 
+void
+ttv_timeline_menu_append (GMenu *menu, const char *label, const char *action, guint32 value)
+{
+  g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
+
+  g_menu_item_set_action_and_target_value (item, action, g_variant_new_uint32 (value));
+  g_menu_append_item (menu, item);
+}
+
 gint
 ttv_timeline_find_pid_row (TtvTimeline *self, guint32 pid)
 {

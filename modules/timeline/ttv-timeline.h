@@ -114,6 +114,8 @@ void        ttv_timeline_set_cursor (TtvTimeline *self, gint index);
  * under the row when NULL (the keyboard).  See the "row-menu" signal. */
 void        ttv_timeline_popup_row_menu (TtvTimeline *self, GtkMenu *menu, guint index,
                                          const GdkEvent *event);
+/* Appends an item activating @action with the target @value (a row's menu). */
+void        ttv_timeline_menu_append (GMenu *menu, const char *label, const char *action, guint32 value);
 /* The display row of process @pid (its first life), -1 when not shown. */
 gint        ttv_timeline_find_pid_row (TtvTimeline *self, guint32 pid);
 /* A line of text drawn at the bottom right of the view ("filtering…"),

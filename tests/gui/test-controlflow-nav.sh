@@ -40,7 +40,7 @@ changes_at () {
                                || $0 ~ ("[ (]pid = " tid "[,]")) { found = 1 } END { exit !found }'
 }
 
-echo "1..16"
+echo "1..19"
 mkdir -p "$XDG_CONFIG_HOME/glib-2.0/settings"
 printf "[org/ttv/Viewer]\nview-layout='V(0.550,[controlflow],H(0.600,[events,test],[details]))'\n" \
   >"$XDG_CONFIG_HOME/glib-2.0/settings/keyfile"
@@ -190,6 +190,55 @@ wait_for "[ \"\$(last thread)\" != $pinned ]" 30
 keys Home
 check "Pin Row to the Top: Home reaches it ($pinned)" 'wait_for "[ \"\$(last thread)\" = $pinned ]" 30'
 import -window root "$SHOTS/nav-pinned.png"
+
+# --- Resources: follow a CPU, filter on it ------------------------------------------
+# The task CPU $2 runs at time $1 (after the events there), as ttv-report
+# tells; empty when it idles.
+running_on () {
+  "$REPORT" --state --end "$1" "$SAMPLE" | awk -v cpu="cpu$2" '$2 == cpu { pid = $4 } END { if (pid != "-" && pid != 0) print pid }'
+}
+obj=$(gdbus introspect --session --dest org.ttv.Viewer --object-path /org/ttv/Viewer/window --only-properties 2>/dev/null \
+        | sed -n 's/^ *node \([0-9]*\).*/\1/p' | head -n 1)
+gdbus call --session --dest org.ttv.Viewer --object-path "/org/ttv/Viewer/window/${obj:-1}" \
+  --method org.gtk.Actions.Activate show-viewer "[<'resources'>]" "{}" >/dev/null 2>&1
+# (Shown in the control flow's pane: most of it changes.)
+resources_shown () { differ "$SHOTS/nav-pinned.png" "$1" 30000; }
+shoot_until "$SHOTS/nav-resources.png" 50 resources_shown
+# A click on a row's name gives the view the keyboard; Home: CPU 0.
+xdotool mousemove $((X + 60)) $((Y + 420)) click 1
+keys Home
+nt=$(count thread)
+row_menu "" Down Return
+# Until CPU 0 runs a task at the current time: Right, to its next change.
+i=0
+want=$(running_on "$(last current)" 0)
+while [ -z "$want" ] && [ "$i" -lt 8 ]; do
+  nc=$(count current)
+  keys Right
+  next_current "$nc" >/dev/null
+  want=$(running_on "$(last current)" 0)
+  i=$((i + 1))
+done
+check "Follow This CPU: the task it runs at the current time is the tab's thread ($want)" \
+  '[ -n "$want" ] && wait_for "[ \"\$(last thread)\" = $want ]" 30'
+# The time moves on: the thread follows the CPU.
+moved=""
+i=0
+while [ "$i" -lt 12 ]; do
+  nc=$(count current)
+  keys Right
+  next_current "$nc" >/dev/null
+  w=$(running_on "$(last current)" 0)
+  if [ -n "$w" ] && [ "$w" != "$want" ]; then moved=$w; break; fi
+  i=$((i + 1))
+done
+check "as the time moves, the thread follows what CPU 0 runs ($moved)" \
+  '[ -n "$moved" ] && wait_for "[ \"\$(last thread)\" = $moved ]" 30'
+nf=$(count filter)
+row_menu "" Down Down Return
+check "Filter on This CPU sets the tab's filter ($(last filter))" \
+  'wait_for "[ \"\$(count filter)\" -gt $nf ]" 50 && [ "$(last filter)" = "cpu = 0" ]'
+import -window root "$SHOTS/nav-cpu-filtered.png"
 stop_ttv
 check "ttv quits cleanly" '! grep -q -E "CRITICAL|WARNING|Sanitizer|runtime error" "$WORK/ttv.log"'
 gui_test_finish
