@@ -1001,6 +1001,7 @@ row_menu (TtvControlflowViewer *self, guint index, const GdkEvent *event)
                "controlflow.pin-row", key);
   g_menu_append_section (menu, NULL, G_MENU_MODEL (rows));
   g_menu_append (more, _("_Show Hidden Rows"), "controlflow.show-hidden");
+  g_menu_append (more, _("Wakeup Arrows of the Selected _Thread"), "controlflow.thread-arrows");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (more));
   popup = gtk_menu_new_from_model (G_MENU_MODEL (menu));
   gtk_widget_set_name (popup, "controlflow-row-menu");
@@ -1167,6 +1168,7 @@ ttv_controlflow_viewer_new (TtvTabState *state)
     g_menu_append (groups, _("Stop _Following"), "controlflow.stop-following");
     g_menu_append_section (menu, NULL, G_MENU_MODEL (groups));
     g_menu_append (view, _("_Wakeup and Fork Arrows"), "controlflow.show-arrows");
+    g_menu_append (view, _("Wakeup Arrows of the Selected _Thread"), "controlflow.thread-arrows");
     g_menu_append (view, _("_Reverse Sort Order"), "controlflow.sort-descending");
     g_menu_append_section (menu, NULL, G_MENU_MODEL (view));
     g_menu_append (other, _("Co_lours…"), "controlflow.edit-colors");

@@ -29,7 +29,9 @@ typedef struct {
   gint sort_column;            /* -1: none */
   gboolean sort_descending;
   gboolean show_arrows;
+  gboolean show_thread_arrows; /* the selected thread's, however many the others */
   guint n_arrows_drawn;        /* by the last drawing */
+  guint n_thread_arrows_drawn; /* of which the selected thread's */
   double colors[TTV_PALETTE_N_COLORS][3];
   double now_color[3], sel_color[3], bookmark_color[3];
   gboolean has_tree;           /* a row has an expander or a depth */

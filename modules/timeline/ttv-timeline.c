@@ -17,6 +17,7 @@ struct _TtvTimeline {
   TtvTimelineView view;        /* what is drawn */
   gulong handlers[6];
   GSettings *settings;         /* owned, NULL without the schema */
+  gboolean thread_arrows_setting; /* the schema has timeline-thread-arrows */
   GActionMap *actions;         /* weak: the owner's, holding show-arrows */
   GtkWidget *area;
   GtkAdjustment *vadj;         /* weak: the scrollbar's */
@@ -741,6 +742,33 @@ change_show_arrows (GSimpleAction *action, GVariant *value, gpointer data)
     g_settings_set_boolean (self->settings, "timeline-arrows", g_variant_get_boolean (value));
 }
 
+/* The selected thread's arrows (the timeline-thread-arrows setting when
+ * the schema has it). */
+static void
+change_thread_arrows (GSimpleAction *action, GVariant *value, gpointer data)
+{
+  TtvTimeline *self = data;
+  gboolean on = g_variant_get_boolean (value);
+
+  g_simple_action_set_state (action, value);
+  self->view.show_thread_arrows = on;
+  gtk_widget_queue_draw (self->area);
+  if (self->thread_arrows_setting && g_settings_get_boolean (self->settings, "timeline-thread-arrows") != on)
+    g_settings_set_boolean (self->settings, "timeline-thread-arrows", on);
+}
+
+static void
+thread_arrows_setting_changed (TtvTimeline *self)
+{
+  gboolean on = g_settings_get_boolean (self->settings, "timeline-thread-arrows");
+  GAction *action = self->actions ? g_action_map_lookup_action (self->actions, "thread-arrows") : NULL;
+
+  if (action)
+    g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (on));
+  self->view.show_thread_arrows = on;
+  gtk_widget_queue_draw (self->area);
+}
+
 /* The setting changed elsewhere (another view, Preferences): the action's
  * state (a check menu item) follows. */
 static void
@@ -763,6 +791,7 @@ ttv_timeline_add_actions (TtvTimeline *self, GActionMap *map)
     { "render", act_render, "(sii)", NULL, NULL, { 0 } },
     { "edit-colors", act_edit_colors, NULL, NULL, NULL, { 0 } },
     { "show-arrows", NULL, NULL, self->view.show_arrows ? "true" : "false", change_show_arrows, { 0 } },
+    { "thread-arrows", NULL, NULL, self->view.show_thread_arrows ? "true" : "false", change_thread_arrows, { 0 } },
   };
 
   g_action_map_add_action_entries (map, entries, G_N_ELEMENTS (entries), self);
@@ -832,6 +861,7 @@ ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_leg
 {
   TtvTimeline *self = g_object_new (TTV_TYPE_TIMELINE, NULL);
   g_autoptr (GSettings) arrows = ttv_viewer_dup_settings ("timeline-arrows");
+  g_autoptr (GSettings) thread_arrows = ttv_viewer_dup_settings ("timeline-thread-arrows");
   GtkWidget *scrollbar;
 
   self->settings = ttv_viewer_dup_settings (TTV_PALETTE_SETTINGS_KEY);
@@ -845,6 +875,13 @@ ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_leg
           self->view.show_arrows = g_settings_get_boolean (self->settings, "timeline-arrows");
           g_signal_connect_object (self->settings, "changed::timeline-arrows",
                                    G_CALLBACK (arrows_setting_changed), self, G_CONNECT_SWAPPED);
+        }
+      if (thread_arrows)
+        {
+          self->thread_arrows_setting = TRUE;
+          self->view.show_thread_arrows = g_settings_get_boolean (self->settings, "timeline-thread-arrows");
+          g_signal_connect_object (self->settings, "changed::timeline-thread-arrows",
+                                   G_CALLBACK (thread_arrows_setting_changed), self, G_CONNECT_SWAPPED);
         }
     }
 

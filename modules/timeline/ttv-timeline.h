@@ -132,7 +132,9 @@ gboolean    ttv_timeline_render (TtvTimeline *self, const char *path, int width,
  * "export-dialog", "render" ((sii): path, width, height), "edit-colors"
  * (opens the Preferences dialog, win.preferences, where the palette is
  * edited) and "show-arrows" (boolean state, bound to the GSettings key
- * timeline-arrows when the schema has it) to @map.
+ * timeline-arrows when the schema has it) and "thread-arrows" (the selected
+ * thread's arrows, however many the others; bound to timeline-thread-arrows)
+ * to @map.
  *
  * Signals: "toggle-row" (guint display index, gboolean expand): the user
  * asked to expand (TRUE) or collapse a row with an expander; "toggle-all"

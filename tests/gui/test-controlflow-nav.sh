@@ -40,7 +40,24 @@ changes_at () {
                                || $0 ~ ("[ (]pid = " tid "[,]")) { found = 1 } END { exit !found }'
 }
 
-echo "1..19"
+# Whether a menu of ttv is shown.
+menu_shown () {
+  for _w in $(xdotool search --onlyvisible --classname ttv 2>/dev/null); do
+    xprop -id "$_w" _NET_WM_WINDOW_TYPE 2>/dev/null | grep -q POPUP_MENU && return 0
+  done
+  return 1
+}
+# Opens the menu of the row at y $1 (a right click on its name) or, with
+# an empty $1, of the keyboard row (Shift+F10), then activates its item
+# with the keys $2... (Down N times from the top, Up from the bottom).
+row_menu () {
+  if [ -n "$1" ]; then xdotool mousemove $((X + 60)) "$1" click 3; else keys shift+F10; fi
+  shift
+  wait_for menu_shown 50 || return 1
+  keys "$@"
+  wait_for "! menu_shown" 50
+}
+echo "1..21"
 mkdir -p "$XDG_CONFIG_HOME/glib-2.0/settings"
 printf "[org/ttv/Viewer]\nview-layout='V(0.550,[controlflow],H(0.600,[events,test],[details]))'\n" \
   >"$XDG_CONFIG_HOME/glib-2.0/settings/keyfile"
@@ -82,6 +99,29 @@ keys Left
 t3=$(next_current "$n2")
 check "Left: back to the previous state change ($t1)" '[ -n "$t3" ] && [ "$t3" = "$t1" ]'
 
+# The selected thread's wakeup (and fork) arrows, drawn over the whole
+# trace (where every thread's would be too many): the row menu's check item
+# hides them (kept in the settings) and shows them again.
+
+# (The plot of the first rows, the pointer away: no tooltip over it.)
+plot="590x160+$((X + 405))+$((Y + 362))"
+plot_differ () {
+  d=$(compare -metric AE "$1[$plot]" "$2[$plot]" null: 2>&1 | cut -d' ' -f1)
+  [ "${d%.*}" -ge "$3" ] 2>/dev/null
+}
+xdotool mousemove $((X + 600)) $((Y + 40))
+import -window root "$SHOTS/nav-arrows-on.png"
+row_menu $((ly - 18)) Up Return
+xdotool mousemove $((X + 600)) $((Y + 40))
+arrows_gone () { plot_differ "$SHOTS/nav-arrows-on.png" "$1" 300; }
+check "Wakeup Arrows of the Selected Thread, unchecked, hides its arrows" \
+  'shoot_until "$SHOTS/nav-arrows-off.png" 25 arrows_gone \
+   && grep -q "^timeline-thread-arrows=false" "$XDG_CONFIG_HOME/glib-2.0/settings/keyfile"'
+row_menu $((ly - 18)) Up Return
+xdotool mousemove $((X + 600)) $((Y + 40))
+arrows_back () { ! plot_differ "$SHOTS/nav-arrows-on.png" "$1" 20; }
+check "checked again, they come back" 'shoot_until "$SHOTS/nav-arrows-again.png" 25 arrows_back'
+
 # The event details pane (bottom right) shows the event at that time:
 # Home selects its first row, which Ctrl+C copies.
 xdotool mousemove --sync $((X + WIDTH - 420)) $((Y + HEIGHT - 100)) click 1
@@ -106,23 +146,6 @@ check "Down selects the next row's thread" \
   'wait_for "[ \"\$(count thread)\" -gt $nt ]" 50 && [ "$(last thread)" != "$tid" ]'
 
 # --- The row menu ----------------------------------------------------------------
-# Whether a menu of ttv is shown.
-menu_shown () {
-  for _w in $(xdotool search --onlyvisible --classname ttv 2>/dev/null); do
-    xprop -id "$_w" _NET_WM_WINDOW_TYPE 2>/dev/null | grep -q POPUP_MENU && return 0
-  done
-  return 1
-}
-# Opens the menu of the row at y $1 (a right click on its name) or, with
-# an empty $1, of the keyboard row (Shift+F10), then activates its item
-# with the keys $2... (Down N times from the top, Up from the bottom).
-row_menu () {
-  if [ -n "$1" ]; then xdotool mousemove $((X + 60)) "$1" click 3; else keys shift+F10; fi
-  shift
-  wait_for menu_shown 50 || return 1
-  keys "$@"
-  wait_for "! menu_shown" 50
-}
 # The name column of the first rows.
 labels="300x150+$((X + 10))+$((Y + 362))"
 
@@ -175,7 +198,7 @@ nt=$(count thread)
 xdotool mousemove $((X + 60)) "$ly" click 1
 wait_for "[ \"\$(count thread)\" -gt $nt ]" 30
 check "Hide Row (on Shift+F10): another thread takes the row's place" '[ "$(last thread)" != "$hid" ]'
-row_menu "$ly" Up Return
+row_menu "$ly" Up Up Return
 xdotool mousemove $((X + 60)) "$ly" click 1
 check "Show Hidden Rows brings it back" 'wait_for "[ \"\$(last thread)\" = $hid ]" 30'
 
