@@ -5,7 +5,13 @@
 # name selects its thread in the tab; Right and Left take the current time
 # to that thread's next and previous state change (checked against the
 # events ttv-report prints there); the event details follow; Down selects
-# the next row's thread.  Screenshots kept in $TTV_GUI_SHOTS when set.
+# the next row's thread, the event list's bold rows with it.  The row menu
+# (right click, Shift+F10): its check item shows the selected thread's
+# wakeup arrows or not; Follow This Thread keeps the row in sight as the
+# time moves; Filter on This Process sets the filter the filter bar shows;
+# Hide Row, Show Hidden Rows; Pin Row to the Top.  The resources' CPU menu:
+# Follow This CPU makes the task it runs the tab's thread as the time
+# moves; Filter on This CPU.  Screenshots kept in $TTV_GUI_SHOTS when set.
 # Arguments: TTV TTV-REPORT SAMPLE CLIPBOARD.  Run by meson under
 # dbus-run-session + xvfb-run.
 set -u
@@ -57,7 +63,7 @@ row_menu () {
   keys "$@"
   wait_for "! menu_shown" 50
 }
-echo "1..21"
+echo "1..22"
 mkdir -p "$XDG_CONFIG_HOME/glib-2.0/settings"
 printf "[org/ttv/Viewer]\nview-layout='V(0.550,[controlflow],H(0.600,[events,test],[details]))'\n" \
   >"$XDG_CONFIG_HOME/glib-2.0/settings/keyfile"
@@ -144,6 +150,15 @@ nt=$(count thread)
 keys Down
 check "Down selects the next row's thread" \
   'wait_for "[ \"\$(count thread)\" -gt $nt ]" 50 && [ "$(last thread)" != "$tid" ]'
+# The event list shows the selected thread's events in bold: the rows of
+# the first thread (around the current time, which has not moved) change.
+list="600x190+$((X + 2))+$((Y + 595))"
+list_changed () {
+  d=$(compare -metric AE "$SHOTS/nav-arrows-again.png[$list]" "$1[$list]" null: 2>&1 | cut -d' ' -f1)
+  [ "${d%.*}" -ge 200 ] 2>/dev/null
+}
+xdotool mousemove $((X + 600)) $((Y + 40))
+check "the event list's bold rows follow the selected thread" 'shoot_until "$SHOTS/nav-down.png" 25 list_changed'
 
 # --- The row menu ----------------------------------------------------------------
 # The name column of the first rows.
