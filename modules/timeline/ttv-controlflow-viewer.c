@@ -59,7 +59,6 @@ struct _TtvControlflowViewer {
   GHashTable *hidden;          /* owned: set of keys */
   GArray *pinned;              /* owned: of guint32 keys */
   guint32 followed;
-  GtkWidget *row_popup;        /* weak: the last row menu */
 };
 
 G_DEFINE_FINAL_TYPE (TtvControlflowViewer, ttv_controlflow_viewer, GTK_TYPE_BOX)
@@ -904,11 +903,8 @@ static void
 act_filter_process (GSimpleAction *action, GVariant *param, gpointer data)
 {
   TtvControlflowViewer *self = data;
-  g_autofree char *filter = g_strdup_printf ("state.pid = %u", g_variant_get_uint32 (param));
-  g_autoptr (GError) error = NULL;
 
-  if (!ttv_tab_state_set_filter (self->state, filter, &error))
-    g_warning ("control flow: %s", error->message);
+  ttv_timeline_filter_on (self->timeline, "state.pid", g_variant_get_uint32 (param));
 }
 
 static void
@@ -984,8 +980,6 @@ row_menu (TtvControlflowViewer *self, guint index, const GdkEvent *event)
   g_autoptr (GMenu) more = g_menu_new ();
   RowChoice c = { .pinned = self->pinned };
   guint32 key;
-  GtkWidget *popup;
-
   if (!info)
     return;
   key = row_key (info);
@@ -1003,14 +997,7 @@ row_menu (TtvControlflowViewer *self, guint index, const GdkEvent *event)
   g_menu_append (more, _("_Show Hidden Rows"), "controlflow.show-hidden");
   g_menu_append (more, _("Wakeup Arrows of the Selected _Thread"), "controlflow.thread-arrows");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (more));
-  popup = gtk_menu_new_from_model (G_MENU_MODEL (menu));
-  gtk_widget_set_name (popup, "controlflow-row-menu");
-  /* The last menu goes with the next one (or with the view): attached
-   * below the viewer, it finds the viewer's actions. */
-  if (self->row_popup)
-    gtk_widget_destroy (self->row_popup);
-  g_set_weak_pointer (&self->row_popup, popup);
-  ttv_timeline_popup_row_menu (self->timeline, GTK_MENU (popup), index, event);
+  ttv_timeline_popup_row_menu (self->timeline, G_MENU_MODEL (menu), index, event);
 }
 
 static void
@@ -1031,7 +1018,6 @@ ttv_controlflow_viewer_dispose (GObject *object)
     }
   g_clear_object (&self->state);
   g_clear_object (&self->actions);
-  g_clear_weak_pointer (&self->row_popup);
   g_clear_pointer (&self->filter_pids, g_hash_table_unref);
   if (self->names_cancel)
     g_cancellable_cancel (self->names_cancel);

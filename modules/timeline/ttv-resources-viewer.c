@@ -23,7 +23,6 @@ struct _TtvResourcesViewer {
   GtkWidget *search;
   GtkWidget *count_label;
   gint followed_cpu;           /* the CPU followed (its row's menu), -1: none */
-  GtkWidget *row_popup;        /* weak: the last row menu */
 };
 
 G_DEFINE_FINAL_TYPE (TtvResourcesViewer, ttv_resources_viewer, GTK_TYPE_BOX)
@@ -210,11 +209,8 @@ static void
 act_filter_cpu (GSimpleAction *action, GVariant *param, gpointer data)
 {
   TtvResourcesViewer *self = data;
-  g_autofree char *filter = g_strdup_printf ("cpu = %u", g_variant_get_uint32 (param));
-  g_autoptr (GError) error = NULL;
 
-  if (!ttv_tab_state_set_filter (self->state, filter, &error))
-    g_warning ("resources: %s", error->message);
+  ttv_timeline_filter_on (self->timeline, "cpu", g_variant_get_uint32 (param));
 }
 
 /* A right click on a CPU's name, the Menu key or Shift+F10 (Trace
@@ -226,7 +222,6 @@ row_menu (TtvResourcesViewer *self, guint index, const GdkEvent *event)
   TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
   const TtvViewerRowInfo *info = r && h ? ttv_viewer_history_get_row (h, r->kind, r->row) : NULL;
   g_autoptr (GMenu) menu = g_menu_new ();
-  GtkWidget *popup;
 
   if (!info || r->kind != TTV_VIEWER_ROW_CPU)
     return;
@@ -235,11 +230,7 @@ row_menu (TtvResourcesViewer *self, guint index, const GdkEvent *event)
   else
     ttv_timeline_menu_append (menu, _("_Follow This CPU"), "resources.follow-cpu", info->id);
   ttv_timeline_menu_append (menu, _("_Filter on This CPU"), "resources.filter-cpu", info->id);
-  popup = gtk_menu_new_from_model (G_MENU_MODEL (menu));
-  if (self->row_popup)
-    gtk_widget_destroy (self->row_popup);
-  g_set_weak_pointer (&self->row_popup, popup);
-  ttv_timeline_popup_row_menu (self->timeline, GTK_MENU (popup), index, event);
+  ttv_timeline_popup_row_menu (self->timeline, G_MENU_MODEL (menu), index, event);
 }
 
 static void
@@ -259,7 +250,6 @@ ttv_resources_viewer_dispose (GObject *object)
       g_clear_signal_handler (&self->handlers[i], self->state);
   g_clear_object (&self->state);
   g_clear_object (&self->actions);
-  g_clear_weak_pointer (&self->row_popup);
   G_OBJECT_CLASS (ttv_resources_viewer_parent_class)->dispose (object);
 }
 

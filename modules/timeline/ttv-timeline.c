@@ -29,6 +29,7 @@ struct _TtvTimeline {
   double press_x, press_y, cur_x;
   TtvTime press_t0, press_t1;
   double press_label_width;
+  GtkWidget *row_popup;        /* weak: the last row menu */
 };
 
 static guint toggle_row_signal, toggle_all_signal, column_clicked_signal, cursor_changed_signal, row_menu_signal;
@@ -589,14 +590,19 @@ ttv_timeline_set_cursor (TtvTimeline *self, gint index)
 }
 
 void
-ttv_timeline_popup_row_menu (TtvTimeline *self, GtkMenu *menu, guint index, const GdkEvent *event)
+ttv_timeline_popup_row_menu (TtvTimeline *self, GMenuModel *model, guint index, const GdkEvent *event)
 {
   TimelineLayout l;
   GdkRectangle rect;
+  GtkMenu *menu;
 
   g_return_if_fail (TTV_IS_TIMELINE (self));
-  if (!gtk_menu_get_attach_widget (menu))
-    gtk_menu_attach_to_widget (menu, self->area, NULL);
+  /* The last menu goes with the next one (or with the widget). */
+  if (self->row_popup)
+    gtk_widget_destroy (self->row_popup);
+  menu = GTK_MENU (gtk_menu_new_from_model (model));
+  g_set_weak_pointer (&self->row_popup, GTK_WIDGET (menu));
+  gtk_menu_attach_to_widget (menu, self->area, NULL);
   if (event)
     {
       gtk_menu_popup_at_pointer (menu, event);
@@ -609,6 +615,17 @@ ttv_timeline_popup_row_menu (TtvTimeline *self, GtkMenu *menu, guint index, cons
   rect.height = TTV_TIMELINE_ROW_HEIGHT;
   gtk_menu_popup_at_rect (menu, gtk_widget_get_window (self->area), &rect, GDK_GRAVITY_SOUTH_WEST,
                           GDK_GRAVITY_NORTH_WEST, NULL);
+}
+
+void
+ttv_timeline_filter_on (TtvTimeline *self, const char *field, guint32 value)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *filter = g_strdup_printf ("%s = %u", field, value);
+
+  g_return_if_fail (TTV_IS_TIMELINE (self));
+  if (!ttv_tab_state_set_filter (self->view.state, filter, &error))
+    g_warning ("%s", error->message);
 }
 
 void
@@ -814,6 +831,7 @@ ttv_timeline_dispose (GObject *object)
       g_clear_signal_handler (&self->handlers[i], self->view.state);
   g_clear_object (&self->settings);
   g_clear_weak_pointer (&self->actions);
+  g_clear_weak_pointer (&self->row_popup);
   g_clear_handle_id (&self->adjust_id, g_source_remove);
   g_clear_object (&self->view.state);
   g_clear_pointer (&self->view.history, ttv_viewer_history_unref);

@@ -109,11 +109,14 @@ guint       ttv_timeline_get_n_arrows_drawn (TtvTimeline *self);
  * row across ttv_timeline_set_rows(). */
 gint        ttv_timeline_get_cursor (TtvTimeline *self);
 void        ttv_timeline_set_cursor (TtvTimeline *self, gint index);
-/* Pops up @menu (attached to the drawing area when it is not attached yet)
- * for display row @index: at the pointer of @event (a button press), or
- * under the row when NULL (the keyboard).  See the "row-menu" signal. */
-void        ttv_timeline_popup_row_menu (TtvTimeline *self, GtkMenu *menu, guint index,
+/* Pops up a menu of @model for display row @index, attached below the
+ * widget (its actions are the owner's): at the pointer of @event (a button
+ * press), or under the row when NULL (the keyboard).  See "row-menu". */
+void        ttv_timeline_popup_row_menu (TtvTimeline *self, GMenuModel *model, guint index,
                                          const GdkEvent *event);
+/* Sets the tab's filter to "@field = @value" (docs/filters.md): a row
+ * menu's Filter on This... item; the filter bar shows it. */
+void        ttv_timeline_filter_on (TtvTimeline *self, const char *field, guint32 value);
 /* Appends an item activating @action with the target @value (a row's menu). */
 void        ttv_timeline_menu_append (GMenu *menu, const char *label, const char *action, guint32 value);
 /* The display row of process @pid (its first life), -1 when not shown. */
