@@ -1069,7 +1069,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
  * @end (TTV_TIME_MIN, TTV_TIME_MAX: the whole traceset), with the names
  * as written whatever the language. */
 static int
-print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvPrintFormat format, Output *o)
+print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvAnalysisFormat format, Output *o)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvStatistics) stats = ttv_interval_statistics_run (ts, start, end, NULL, &error);
@@ -1087,7 +1087,7 @@ print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvPrintFormat fo
 /* --density: the histogram's bins over the traceset's span, or over the
  * window --start and --end give. */
 static int
-print_density (TtvTraceset *ts, TtvTime start, TtvTime end, TtvPrintFormat format, Output *o)
+print_density (TtvTraceset *ts, TtvTime start, TtvTime end, TtvAnalysisFormat format, Output *o)
 {
   g_autoptr (GError) error = NULL;
   guint bins = args.density_bins != G_MININT64 ? (guint) args.density_bins : TTV_INDEXER_DENSITY_BINS;
@@ -1103,24 +1103,21 @@ print_density (TtvTraceset *ts, TtvTime start, TtvTime end, TtvPrintFormat forma
   return 0;
 }
 
-/* The --format of --stats and --density. */
+/* The --format of --stats and --density: one of the analyses' formats. */
 static gboolean
-parse_print_format (TtvPrintFormat *format)
+parse_print_format (TtvAnalysisFormat *format)
 {
-  if (args.format == NULL || g_str_equal (args.format, "text"))
-    *format = TTV_PRINT_TEXT;
-  else if (g_str_equal (args.format, "jsonl"))
-    *format = TTV_PRINT_JSONL;
-  else if (g_str_equal (args.format, "csv"))
-    *format = TTV_PRINT_CSV;
-  else
-    return FALSE;
-  return TRUE;
+  *format = TTV_ANALYSIS_FORMAT_TEXT;
+  return args.format == NULL
+         || (ttv_analysis_format_parse (args.format, format)
+             && (TTV_STATS_PRINT_FORMATS & TTV_ANALYSIS_FORMAT_BIT (*format)));
 }
 
-/* The options of --stats and --density that cannot go together. */
+/* What the arguments alone say is wrong (options that cannot go together,
+ * numbers out of range), before any file is read; NULL when nothing.
+ * What needs the parsed --format or the extra files is checked in run(). */
 static const char *
-analysis_usage_error (void)
+usage_error (void)
 {
   if (args.stats_tree && args.stats_tables)
     return _("--stats and --stats-tables cannot be used together");
@@ -1135,6 +1132,21 @@ analysis_usage_error (void)
     return _("--density-bins: expected a number of bins from 1 to 16384");
   if (args.stats == STATS_TABLES && args.format && !g_str_equal (args.format, "text"))
     return _("--stats-tables prints text tables only: --format=jsonl and csv go with --stats");
+  if (!args.analysis && (args.records || args.table || args.group_by || args.top || args.bins || args.tid >= 0
+                         || args.no_cache || args.symbol_dirs || args.symbols_only))
+    return _("--records, --table, --group-by, --top, --bins, --tid, --no-cache, --symbols and "
+             "--symbols-only go with --analysis");
+  if (args.analysis && (args.stats != STATS_NONE || args.density || args.state_at || args.info || args.list_events
+                        || args.follow || args.after || args.state
+                        || (args.format && g_str_equal (args.format, "babeltrace"))))
+    return _("--analysis prints an analysis: it cannot be used with --stats, --stats-tables, "
+             "--density, --state, --state-at, --info, --list-events, --follow, --after or "
+             "--format=babeltrace");
+  if (args.top < 0 || args.bins < 0 || args.bins > 100000 || args.tid > G_MAXUINT32)
+    return _("--top, --bins and --tid take a number of 0 or more (at most 100000 bins)");
+  if (args.follow && (args.stats || args.density || args.state_at || args.info || args.list_events || args.after))
+    return _("--follow prints events: it cannot be used with --stats, --density, --state-at, "
+             "--info, --list-events or --after");
   return NULL;
 }
 
@@ -1356,8 +1368,8 @@ run (void)
 {
   g_autoptr (GError) error = NULL;
   TtvReportFormat format = TTV_REPORT_TEXT;
-  TtvPrintFormat print_format = TTV_PRINT_TEXT;
-  const char *usage = analysis_usage_error ();
+  TtvAnalysisFormat print_format = TTV_ANALYSIS_FORMAT_TEXT;
+  const char *usage = usage_error ();
   if (usage)
     return fail (EXIT_USAGE, usage);
   gboolean pass_report = args.stats == STATS_TREE || args.density;
@@ -1368,20 +1380,8 @@ run (void)
   if (!pass_report && args.format && (g_str_equal (args.format, "csv") || g_str_equal (args.format, "folded"))
       && !args.analysis)
     return fail (EXIT_USAGE, _("--format=csv goes with --stats, --density and --analysis, folded with --analysis"));
-  if (!args.analysis && (args.records || args.table || args.group_by || args.top || args.bins || args.tid >= 0
-                         || args.no_cache || args.symbol_dirs || args.symbols_only))
-    return fail (EXIT_USAGE, _("--records, --table, --group-by, --top, --bins, --tid, --no-cache, --symbols and "
-                               "--symbols-only go with --analysis"));
   if (args.analysis && g_str_equal (args.analysis, "list"))
     return list_analyses ();
-  if (args.analysis && (args.stats != STATS_NONE || args.density || args.state_at || args.info || args.list_events
-                        || args.follow || args.after || args.state
-                        || (args.format && g_str_equal (args.format, "babeltrace"))))
-    return fail (EXIT_USAGE, _("--analysis prints an analysis: it cannot be used with --stats, --stats-tables, "
-                               "--density, --state, --state-at, --info, --list-events, --follow, --after or "
-                               "--format=babeltrace"));
-  if (args.top < 0 || args.bins < 0 || args.bins > 100000 || args.tid > G_MAXUINT32)
-    return fail (EXIT_USAGE, _("--top, --bins and --tid take a number of 0 or more (at most 100000 bins)"));
   if (args.check_format)
     {
       g_autoptr (TtvFormatFile) ff = ttv_format_file_load (args.check_format, &error);
@@ -1411,9 +1411,6 @@ run (void)
     return fail (EXIT_USAGE, _("--columns, --timestamp, -h, --page-size and --two-line need --format=text"));
   if (x.format_file && format == TTV_REPORT_JSONL)
     return fail (EXIT_USAGE, _("-t describes text lines: --format=jsonl prints every field as it is"));
-  if (args.follow && (args.stats || args.density || args.state_at || args.info || args.list_events || args.after))
-    return fail (EXIT_USAGE, _("--follow prints events: it cannot be used with --stats, --density, --state-at, "
-                               "--info, --list-events or --after"));
   if (args.traces == NULL || args.traces[0] == NULL)
     return fail (EXIT_USAGE, _("no trace given (try --help)"));
   g_autoptr (TtvLiveUrl) list_url = NULL;

@@ -271,6 +271,7 @@ static const TtvTestBadRun bad_cases[] = {
   { { "--stats", "--stats-tables", GOOD_TRACE }, 2, "--stats and --stats-tables cannot be used together" },
   { { "--stats-tables", "--format=csv", GOOD_TRACE }, 2, "--stats-tables prints text tables only" },
   { { "--stats", "--format=babeltrace", GOOD_TRACE }, 2, "--stats and --density print text, jsonl or csv" },
+  { { "--stats", "--format=folded", GOOD_TRACE }, 2, "--stats and --density print text, jsonl or csv" },
   { { "--format=csv", GOOD_TRACE }, 2, "--format=csv goes with --stats, --density and --analysis" },
   { { "--stats", "--follow", GOOD_TRACE }, 2, "cannot be used with --stats" },
   { { "--stats", "--start", "+0.009", "--end", "+0.001", GOOD_TRACE }, 2, "is after --end" },

@@ -91,13 +91,13 @@ append_text_cell (GString *out, TtvTime ns)
 
 static void
 append_node (GString *out, const TtvStatsNode *node, const TtvStatsNode *parent, guint depth,
-             TtvPrintFormat format, glong width)
+             TtvAnalysisFormat format, glong width)
 {
   TtvTime average = ttv_stats_node_get_average (node);
 
   switch (format)
     {
-    case TTV_PRINT_TEXT:
+    case TTV_ANALYSIS_FORMAT_TEXT:
       {
         glong pad = width - 2 * (glong) depth - g_utf8_strlen (node->name, -1);
         g_autofree char *count = node->count ? g_strdup_printf ("%" G_GUINT64_FORMAT, node->count) : g_strdup ("");
@@ -113,7 +113,7 @@ append_node (GString *out, const TtvStatsNode *node, const TtvStatsNode *parent,
         g_string_append_c (out, '\n');
       }
       break;
-    case TTV_PRINT_JSONL:
+    case TTV_ANALYSIS_FORMAT_JSONL:
       g_string_append (out, "{\"key\":");
       append_json_string (out, node->key ? node->key : "");
       g_string_append (out, ",\"parent\":");
@@ -130,7 +130,7 @@ append_node (GString *out, const TtvStatsNode *node, const TtvStatsNode *parent,
       append_json_ns (out, "average_ns", average);
       g_string_append (out, "}\n");
       break;
-    case TTV_PRINT_CSV:
+    case TTV_ANALYSIS_FORMAT_CSV:
       append_csv_field (out, node->key ? node->key : "");
       g_string_append_c (out, ',');
       append_csv_field (out, node->name);
@@ -144,24 +144,26 @@ append_node (GString *out, const TtvStatsNode *node, const TtvStatsNode *parent,
       append_seconds (out, average);
       g_string_append_c (out, '\n');
       break;
+    default:  /* not in TTV_STATS_PRINT_FORMATS */
+      g_return_if_reached ();
     }
   for (guint i = 0; i < node->children->len; i++)
     append_node (out, node->children->pdata[i], node, depth + 1, format, width);
 }
 
 void
-ttv_stats_tree_append (const TtvStatsNode *root, TtvPrintFormat format, GString *out)
+ttv_stats_tree_append (const TtvStatsNode *root, TtvAnalysisFormat format, GString *out)
 {
   glong width = 0;
 
   g_return_if_fail (root != NULL);
-  if (format == TTV_PRINT_TEXT)
+  if (format == TTV_ANALYSIS_FORMAT_TEXT)
     {
       width = MAX (name_width (root, 0), (glong) strlen ("NAME"));
       g_string_append_printf (out, "%-*s %12s %20s %20s %20s %20s\n", (int) width, "NAME", "COUNT", "TOTAL_S",
                               "AVERAGE_S", "MIN_S", "MAX_S");
     }
-  else if (format == TTV_PRINT_CSV)
+  else if (format == TTV_ANALYSIS_FORMAT_CSV)
     g_string_append (out, "key,name,count,total_s,min_s,max_s,average_s\n");
   append_node (out, root, NULL, 0, format, width);
 }
@@ -176,7 +178,7 @@ compare_names (gconstpointer a, gconstpointer b)
 
 static void
 append_density_bin (GString *out, const TtvIndexResult *density, guint i, GPtrArray *names, GPtrArray *bins,
-                    gboolean by_type, TtvPrintFormat format)
+                    gboolean by_type, TtvAnalysisFormat format)
 {
   guint n = density->density->len;
   TtvTime from = ttv_index_result_get_bin_start (density, i);
@@ -189,7 +191,7 @@ append_density_bin (GString *out, const TtvIndexResult *density, guint i, GPtrAr
   ttv_time_to_string (to, b, sizeof b);
   switch (format)
     {
-    case TTV_PRINT_TEXT:
+    case TTV_ANALYSIS_FORMAT_TEXT:
       g_string_append_printf (out, "%-20s %-20s %10u", a, b, events);
       for (guint t = 0; t < names->len; t++)
         {
@@ -199,7 +201,7 @@ append_density_bin (GString *out, const TtvIndexResult *density, guint i, GPtrAr
             g_string_append_printf (out, " %s=%u", (const char *) names->pdata[t], k);
         }
       break;
-    case TTV_PRINT_JSONL:
+    case TTV_ANALYSIS_FORMAT_JSONL:
       g_string_append_printf (out, "{\"bin\":%u,\"start_ns\":%" G_GINT64_FORMAT ",\"end_ns\":%" G_GINT64_FORMAT
                               ",\"events\":%u", i, from, to, events);
       if (by_type)
@@ -221,17 +223,19 @@ append_density_bin (GString *out, const TtvIndexResult *density, guint i, GPtrAr
         }
       g_string_append_c (out, '}');
       break;
-    case TTV_PRINT_CSV:
+    case TTV_ANALYSIS_FORMAT_CSV:
       g_string_append_printf (out, "%u,%s,%s,%u", i, a, b, events);
       for (guint t = 0; t < names->len; t++)
         g_string_append_printf (out, ",%u", g_array_index ((GArray *) bins->pdata[t], guint32, i));
       break;
+    default:  /* not in TTV_STATS_PRINT_FORMATS */
+      g_return_if_reached ();
     }
   g_string_append_c (out, '\n');
 }
 
 void
-ttv_density_append (const TtvIndexResult *density, gboolean by_type, TtvPrintFormat format, GString *out)
+ttv_density_append (const TtvIndexResult *density, gboolean by_type, TtvAnalysisFormat format, GString *out)
 {
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (GPtrArray) bins = g_ptr_array_new ();
@@ -249,9 +253,9 @@ ttv_density_append (const TtvIndexResult *density, gboolean by_type, TtvPrintFor
       for (guint t = 0; t < names->len; t++)
         g_ptr_array_add (bins, g_hash_table_lookup (density->type_density, names->pdata[t]));
     }
-  if (format == TTV_PRINT_TEXT)
+  if (format == TTV_ANALYSIS_FORMAT_TEXT)
     g_string_append_printf (out, "%-20s %-20s %10s%s\n", "START", "END", "EVENTS", by_type ? " TYPES" : "");
-  else if (format == TTV_PRINT_CSV)
+  else if (format == TTV_ANALYSIS_FORMAT_CSV)
     {
       g_string_append (out, "bin,start_s,end_s,events");
       for (guint t = 0; t < names->len; t++)
