@@ -237,10 +237,10 @@ area_press (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
 
       gtk_widget_grab_focus (area);
       if (i >= 0)
-        {
-          ttv_timeline_set_cursor (self, i);
-          g_signal_emit (self, row_menu_signal, 0, (guint) i, (GdkEvent *) ev);
-        }
+        ttv_timeline_set_cursor (self, i);
+      /* (The rows may have been rebuilt: the cursor stays on its row.) */
+      if (i >= 0 && self->view.cursor >= 0)
+        g_signal_emit (self, row_menu_signal, 0, (guint) self->view.cursor, (GdkEvent *) ev);
       return GDK_EVENT_STOP;
     }
   if (ev->x < l.label && ev->button == 1)
@@ -257,12 +257,16 @@ area_press (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
         {
           const TtvTimelineRow *r = self->view.rows->pdata[i];
           double ex = 4 + r->depth * TTV_TIMELINE_INDENT;
+          gboolean on_expander = r->expander != TTV_TIMELINE_EXPANDER_NONE && ev->x >= ex - 2
+                                 && ev->x < ex + TTV_TIMELINE_EXPANDER_WIDTH;
 
+          /* The owner may rebuild the rows when the cursor moves (a
+           * follow ends): @r is not used after, the cursor's row is. */
           ttv_timeline_set_cursor (self, i);
-          if (r->expander != TTV_TIMELINE_EXPANDER_NONE && ev->x >= ex - 2
-              && ev->x < ex + TTV_TIMELINE_EXPANDER_WIDTH)
+          if (on_expander && self->view.cursor >= 0)
             {
-              toggle (self, i, r->expander == TTV_TIMELINE_EXPANDER_COLLAPSED);
+              r = self->view.rows->pdata[self->view.cursor];
+              toggle (self, self->view.cursor, r->expander == TTV_TIMELINE_EXPANDER_COLLAPSED);
               return GDK_EVENT_STOP;
             }
         }
