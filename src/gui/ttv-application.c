@@ -199,7 +199,7 @@ ttv_application_startup (GApplication *app)
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
 
-  ttv_viewer_registry_load_modules ();
+  ttv_module_loader_load_all ();
   viewers = gtk_application_get_menu_by_id (GTK_APPLICATION (app), "viewers-section");
   for (guint i = 0; viewers && i < ttv_viewer_registry_get_n_viewers (); i++)
     {

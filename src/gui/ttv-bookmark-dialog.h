@@ -4,6 +4,8 @@
 
 #include "ttv-tab-state-private.h"
 
+#include "ttv-viewer.h"
+
 G_BEGIN_DECLS
 
 #define TTV_TYPE_BOOKMARK_DIALOG (ttv_bookmark_dialog_get_type ())

@@ -7,6 +7,8 @@
 
 #include "ttv-tab-state-private.h"
 
+#include "ttv-viewer.h"
+
 G_BEGIN_DECLS
 
 #define TTV_TYPE_INFO_DIALOG (ttv_info_dialog_get_type ())

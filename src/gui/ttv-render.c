@@ -200,7 +200,7 @@ ttv_render_main (int argc, char **argv)
     return fail (_("--repeat must be from 1 to 100000"));
   if (thread != -1 && (thread < 0 || thread >= G_MAXUINT32))
     return fail (_("--thread must be a thread id (0 to 4294967294)"));
-  ttv_viewer_registry_load_modules ();
+  ttv_module_loader_load_all ();
   info = ttv_viewer_registry_find (view);
   if (!info)
     {

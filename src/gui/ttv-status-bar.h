@@ -6,6 +6,8 @@
 
 #include "ttv-tab-state-private.h"
 
+#include "ttv-viewer.h"
+
 G_BEGIN_DECLS
 
 #define TTV_TYPE_STATUS_BAR (ttv_status_bar_get_type ())

@@ -4,6 +4,8 @@
 
 #include "ttv-tab-state-private.h"
 
+#include "ttv-viewer.h"
+
 G_BEGIN_DECLS
 
 #define TTV_TYPE_TIME_BAR (ttv_time_bar_get_type ())

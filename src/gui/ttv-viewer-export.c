@@ -1,5 +1,5 @@
 /* ttv-viewer-export.c: image files and the Export… dialog for viewer modules
- * (sdk/ttv-viewer-module.h): a drawing written to PNG or SVG with cairo
+ * (sdk/ttv-viewer-widget.h): a drawing written to PNG or SVG with cairo
  * alone, no display needed (the views' Export…, `ttv --render`). */
 #include "ttv-config.h"
 

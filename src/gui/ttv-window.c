@@ -16,6 +16,7 @@
 #include "ttv-tab.h"
 #include "ttv-time-bar.h"
 #include "ttv-time-display.h"
+#include "ttv-time-format-chooser.h"
 #include "ttv-viewer-registry.h"
 #include "ttv-welcome.h"
 
@@ -796,7 +797,7 @@ act_preferences (GSimpleAction *a, GVariant *p, gpointer self)
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
   gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
   gtk_grid_attach (GTK_GRID (grid), spin, 1, row++, 1, 1);
-  combo = ttv_time_display_chooser_new ();
+  combo = ttv_time_format_chooser_new ();
   gtk_widget_set_name (combo, "time-format");
   label = gtk_label_new_with_mnemonic (_("_Times shown as"));
   gtk_label_set_xalign (GTK_LABEL (label), 1.0);

@@ -186,7 +186,7 @@ test_follow (void)
   live_trace_init (&live);
   g_assert_true (ttv_traceset_add_path (ts, live.dir, &error));
   g_assert_no_error (error);
-  g_assert_true (ttv_viewer_registry_load_module (TTV_EVENTS_MODULE_PATH, &error));
+  g_assert_true (ttv_module_loader_load (TTV_EVENTS_MODULE_PATH, &error));
   g_assert_no_error (error);
   window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);

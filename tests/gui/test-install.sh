@@ -31,11 +31,22 @@ moduledir=$(pkg-config --variable=moduledir ttv-viewer)
 include=$(pkg-config --variable=includedir ttv-viewer)/ttv
 check "its include path is the installed tree's, nothing of ttv's sources or build" \
   'echo "$cflags" | grep -q -- "-I$dest" && ! echo "$cflags" | grep -q -e "$source" -e "$build"'
-# Every header the umbrella header includes is installed beside it.
+# Every header the SDK's headers include is installed beside them.
 check "every header of the SDK is installed" \
-  'for h in $(sed -n "s/^#include \"\(.*\)\".*/\1/p" "$include/ttv-viewer.h"); do [ -f "$include/$h" ] || exit 1; done'
+  '[ -f "$include/ttv-viewer.h" ] && [ -f "$include/ttv-viewer-model.h" ] && for f in "$include"/*.h; do
+     for h in $(sed -n "s/^#include \"\(.*\)\".*/\1/p" "$f"); do [ -f "$include/$h" ] || exit 1; done; done'
+# The model part promises GLib alone: it compiles without GTK's or cairo's
+# include paths (what src/viewer-model is built with).
+printf '#include <ttv-viewer-model.h>\nint main (void) { return TTV_VIEWER_API_VERSION > 0 ? 0 : 1; }\n' \
+  >"$work/model-only.c"
+# shellcheck disable=SC2046  # the flags are words
+check "ttv-viewer-model.h compiles with GLib alone (no GTK, no cairo)" \
+  'cc -std=c11 -Wall -Werror -fsyntax-only $(pkg-config --cflags gio-2.0 gmodule-2.0) -I"$include" "$work/model-only.c"'
 check "moduledir holds the installed modules" \
-  '[ -f "$moduledir/libttv-events.so" ] && [ -f "$moduledir/libttv-timeline.so" ] && [ -f "$moduledir/libttv-latency.so" ] && [ "$(pkg-config --variable=apiversion ttv-viewer)" = 5 ]'
+  '[ -f "$moduledir/libttv-events.so" ] && [ -f "$moduledir/libttv-timeline.so" ] && [ -f "$moduledir/libttv-latency.so" ]'
+check "ttv-viewer.pc's apiversion is the installed headers' TTV_VIEWER_API_VERSION" \
+  'v=$(sed -n "s/^#define TTV_VIEWER_API_VERSION \([0-9]*\).*/\1/p" "$include/ttv-viewer-module.h") &&
+   [ -n "$v" ] && [ "$(pkg-config --variable=apiversion ttv-viewer)" = "$v" ]'
 
 # The page's module, built as its author would, against the installed SDK.
 mkdir -p "$work/modules"

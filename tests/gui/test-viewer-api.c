@@ -190,7 +190,7 @@ test_module_notifications (void)
       g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
       return;
     }
-  g_assert_true (ttv_viewer_registry_load_module (TTV_TEST_MODULE_PATH, &error));
+  g_assert_true (ttv_module_loader_load (TTV_TEST_MODULE_PATH, &error));
   g_assert_no_error (error);
   info = ttv_viewer_registry_find ("test");
   g_assert_nonnull (info);
@@ -433,15 +433,15 @@ test_bad_modules (void)
   g_autoptr (GError) error = NULL;
 
   g_assert_true (g_file_set_contents (junk, "not an ELF file", -1, NULL));
-  g_assert_false (ttv_viewer_registry_load_module (junk, &error));
+  g_assert_false (ttv_module_loader_load (junk, &error));
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, junk));
   g_clear_error (&error);
-  g_assert_false (ttv_viewer_registry_load_module ("/nonexistent/libnothing.so", &error));
+  g_assert_false (ttv_module_loader_load ("/nonexistent/libnothing.so", &error));
   g_assert_nonnull (error);
   g_clear_error (&error);
   /* A real library without our entry point. */
-  g_assert_false (ttv_viewer_registry_load_module (TTV_PLAIN_LIBRARY_PATH, &error));
+  g_assert_false (ttv_module_loader_load (TTV_PLAIN_LIBRARY_PATH, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
 }
 

@@ -93,7 +93,7 @@ ttv_gui_test_load_modules (const char *const *paths)
 
       if (g_hash_table_contains (loaded, paths[i]))
         continue;
-      g_assert_true (ttv_viewer_registry_load_module (paths[i], &error));
+      g_assert_true (ttv_module_loader_load (paths[i], &error));
       g_assert_no_error (error);
       g_hash_table_add (loaded, g_strdup (paths[i]));
     }

@@ -3,7 +3,7 @@
  * no libttv symbol. */
 #include "ttv-config.h"
 
-#include "ttv-viewer.h"
+#include "ttv-viewer-model.h"
 
 #include "ttv-position.h"
 

@@ -3,7 +3,7 @@
 #include "ttv-config.h"
 
 #include "ttv-settings.h"
-#include "ttv-viewer.h"
+#include "ttv-viewer-model.h"
 
 #include "ttv-locale.h"
 

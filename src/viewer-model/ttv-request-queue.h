@@ -6,7 +6,7 @@
 #pragma once
 
 #include "ttv-state.h"
-#include "ttv-viewer.h"
+#include "ttv-viewer-model.h"
 
 G_BEGIN_DECLS
 

@@ -1,11 +1,12 @@
 /* ttv-time-display.h: the user's time format (GSettings "time-format"),
  * followed for the whole process; the tab states announce its changes.
  * The functions for viewers are in sdk/ttv-viewer-tab.h ("Showing times");
- * here those the application alone uses (its time bar and entries). */
+ * here those the application alone uses (its time bar and entries).
+ * GLib only: the tab state follows the setting through it. */
 #pragma once
 
 #include "ttv-time.h"
-#include "ttv-viewer.h"
+#include "ttv-viewer-model.h"
 
 G_BEGIN_DECLS
 
@@ -15,8 +16,11 @@ G_BEGIN_DECLS
 /* The settings holding the format (borrowed), NULL without the schema. */
 GSettings  *ttv_time_display_get_settings (void);
 
-/* A list of the formats bound to the setting, for Preferences. */
-GtkWidget  *ttv_time_display_chooser_new (void);
+/* The formats the user chooses from, in the order menus list them: a
+ * label (translated, with a mnemonic) and the setting's name for each. */
+guint       ttv_time_display_get_n_choices (void);
+const char *ttv_time_display_get_choice_label (guint index);
+const char *ttv_time_display_get_choice_name (guint index);
 
 /* Makes @state emit "time-format-changed" when the setting changes (for
  * as long as @state lives). */

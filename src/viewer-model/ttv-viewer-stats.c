@@ -3,7 +3,7 @@
  * through accessors, so that its layout is not the modules' ABI. */
 #include "ttv-config.h"
 
-#include "ttv-viewer.h"
+#include "ttv-viewer-model.h"
 
 #include "ttv-stats-tree.h"
 

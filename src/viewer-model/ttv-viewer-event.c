@@ -4,7 +4,7 @@
  * libttv's decoder. */
 #include "ttv-config.h"
 
-#include "ttv-viewer.h"
+#include "ttv-viewer-model.h"
 
 #include "ttv-decoder.h"
 #include "ttv-trace.h"

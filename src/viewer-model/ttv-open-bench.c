@@ -1,10 +1,10 @@
 /* ttv-open-bench.c: the reports of bench/gui-open (see ttv-open-bench.h):
- * the first paint, which a viewer announces (ttv_viewer_notify_first_paint,
- * the event list's rows), and the end of the background passes. */
+ * the first paint, which a viewer announces (ttv_viewer_notify_first_paint
+ * of the SDK, src/gui/ttv-first-paint.c: the event list's rows), and the
+ * end of the background passes, which the tab state sees. */
 #include "ttv-config.h"
 
 #include "ttv-open-bench.h"
-#include "ttv-viewer.h"
 
 #include "ttv-process-memory.h"
 
@@ -39,7 +39,7 @@ seconds_since_start (void)
  * RssFile: pages of the memory-mapped trace (page cache, reclaimable);
  * RssAnon: the viewer's own memory. */
 void
-ttv_viewer_notify_first_paint (GtkWidget *viewer, guint n_items)
+ttv_open_bench_first_paint (guint n_items)
 {
   static gboolean done;
   GApplication *app = g_application_get_default ();

@@ -7,6 +7,10 @@
 
 G_BEGIN_DECLS
 
+/* A viewer drew its first content (@n_items rows, bars...): one JSON line
+ * with TTV_BENCH_FIRST_PAINT set, once; then the program quits unless
+ * TTV_BENCH_BACKGROUND is set too. */
+void ttv_open_bench_first_paint (guint n_items);
 /* The tab's last background stage is done (its history is in). */
 void ttv_open_bench_background_done (gboolean from_cache);
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "ttv-history.h"
-#include "ttv-viewer.h"
+#include "ttv-viewer-model.h"
 
 G_BEGIN_DECLS
 

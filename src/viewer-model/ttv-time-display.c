@@ -1,7 +1,9 @@
 /* ttv-time-display.c: how every view shows and reads times: the user's
  * choice of format (GSettings "time-format", followed while the program
  * runs) applied through libttv's ttv_time_format_text() and
- * ttv_time_parse_text(), relative times counting from the traceset's start. */
+ * ttv_time_parse_text(), relative times counting from the traceset's start.
+ * GLib only (the viewer's model); Preferences' list of the formats is
+ * src/gui/ttv-time-format-chooser.c. */
 #include "ttv-config.h"
 
 #include "ttv-time-display.h"
@@ -72,25 +74,24 @@ ttv_viewer_time_format_menu_new (const char *prefix)
   return G_MENU_MODEL (menu);
 }
 
-GtkWidget *
-ttv_time_display_chooser_new (void)
+guint
+ttv_time_display_get_n_choices (void)
 {
-  GSettings *settings = ttv_time_display_get_settings ();
-  GtkComboBoxText *combo = GTK_COMBO_BOX_TEXT (gtk_combo_box_text_new ());
+  return G_N_ELEMENTS (format_items);
+}
 
-  for (guint i = 0; i < G_N_ELEMENTS (format_items); i++)
-    {
-      /* A list shows no mnemonics: drop the underscore. */
-      g_autoptr (GString) label = g_string_new (_(format_items[i].label));
+const char *
+ttv_time_display_get_choice_label (guint index)
+{
+  g_return_val_if_fail (index < G_N_ELEMENTS (format_items), NULL);
+  return _(format_items[index].label);
+}
 
-      g_string_replace (label, "_", "", 1);
-      gtk_combo_box_text_append (combo, format_items[i].name, label->str);
-    }
-  if (settings)
-    g_settings_bind (settings, TTV_TIME_FORMAT_SETTINGS_KEY, combo, "active-id", G_SETTINGS_BIND_DEFAULT);
-  else
-    gtk_widget_set_sensitive (GTK_WIDGET (combo), FALSE);
-  return GTK_WIDGET (combo);
+const char *
+ttv_time_display_get_choice_name (guint index)
+{
+  g_return_val_if_fail (index < G_N_ELEMENTS (format_items), NULL);
+  return format_items[index].name;
 }
 
 GAction *

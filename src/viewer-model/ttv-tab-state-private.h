@@ -8,7 +8,7 @@
 #include "ttv-history.h"
 #include "ttv-state-pass.h"
 #include "ttv-traceset.h"
-#include "ttv-viewer.h"
+#include "ttv-viewer-model.h"
 
 G_BEGIN_DECLS
 

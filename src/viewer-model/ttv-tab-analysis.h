@@ -10,7 +10,7 @@
 #include "ttv-kernel-model.h"
 #include "ttv-state-pass.h"
 #include "ttv-traceset.h"
-#include "ttv-viewer.h"
+#include "ttv-viewer-model.h"
 
 G_BEGIN_DECLS
 
