@@ -3,7 +3,8 @@
  * format) unless the user resized a column; Fields takes the room left.
  * A menu (header right-click, Shift+F10, the Columns button) shows and
  * hides columns and picks the time format; the settings keep the choices
- * and every open list follows them. */
+ * and every open list follows them.  The events of the tab's selected
+ * thread are drawn in bold. */
 #include "ttv-event-column-view.h"
 
 #include <glib/gi18n-lib.h>
@@ -32,6 +33,7 @@ struct _TtvEventColumnView {
   GMenuModel *model;                         /* owned */
   GtkWidget *menu;                           /* owned */
   gulong settings_ids[2];
+  gulong thread_id;                          /* "selected-thread-changed" */
 };
 
 static gboolean
@@ -367,6 +369,32 @@ ttv_event_column_view_new_button (TtvEventColumnView *self)
 
 /* --- Construction ---------------------------------------------------------------- */
 
+/* The events of the tab's selected thread (picked or followed in the
+ * control flow, a latency view...) in bold: its story stands out in the
+ * list without hiding the rest (the filter does that). */
+static void
+thread_weight (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *model, GtkTreeIter *iter,
+               gpointer data)
+{
+  TtvEventColumnView *self = data;
+  guint32 tid = ttv_tab_state_get_selected_thread (self->state);
+  g_autofree char *pid = NULL;
+  gboolean bold = FALSE;
+
+  if (tid != TTV_VIEWER_PID_NONE && tid != 0)
+    {
+      gtk_tree_model_get (model, iter, TTV_EVENT_COLUMN_PID, &pid, -1);
+      bold = pid && g_ascii_strtoull (pid, NULL, 10) == tid && *pid;
+    }
+  g_object_set (cell, "weight", bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL, NULL);
+}
+
+static void
+selected_thread_changed (TtvEventColumnView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self->view));
+}
+
 static GtkTreeViewColumn *
 new_column (TtvEventColumnView *self, TtvEventColumn c, gint style_column)
 {
@@ -377,6 +405,7 @@ new_column (TtvEventColumnView *self, TtvEventColumn c, gint style_column)
   gtk_tree_view_column_pack_start (column, cell, TRUE);
   gtk_tree_view_column_set_attributes (column, cell, "text", c, "style", style_column,
                                        "foreground", style_column + 1, NULL);
+  gtk_tree_view_column_set_cell_data_func (column, cell, thread_weight, self, NULL);
   if (is_monospace (c))
     g_object_set (cell, "family", "Monospace", NULL);
   else
@@ -415,6 +444,8 @@ ttv_event_column_view_new (GtkWidget *owner, GtkTreeView *view, TtvTabState *sta
       self->settings_ids[1] = g_signal_connect (self->settings, "changed::event-list-column-widths",
                                                 G_CALLBACK (settings_changed), self);
     }
+  self->thread_id = g_signal_connect_swapped (state, "selected-thread-changed",
+                                              G_CALLBACK (selected_thread_changed), self);
   ttv_event_column_view_update (self);
   return self;
 }
@@ -437,6 +468,7 @@ ttv_event_column_view_free (TtvEventColumnView *self)
   for (guint i = 0; i < G_N_ELEMENTS (self->settings_ids); i++)
     if (self->settings_ids[i])
       g_signal_handler_disconnect (self->settings, self->settings_ids[i]);
+  g_clear_signal_handler (&self->thread_id, self->state);
   for (guint c = 0; c < TTV_EVENT_N_COLUMNS; c++)
     {
       g_autofree char *name = g_strdup_printf ("column-%s", ttv_event_column_get_name (c));

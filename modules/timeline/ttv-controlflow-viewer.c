@@ -30,7 +30,7 @@ struct _TtvControlflowViewer {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[6];
+  gulong handlers[7];
   GSimpleActionGroup *actions; /* owned */
   TtvTimeline *timeline;       /* weak: a child */
   GtkWidget *search;
@@ -52,6 +52,13 @@ struct _TtvControlflowViewer {
   GHashTable *filter_pids;     /* owned, may be NULL */
   FilterJob *job;              /* weak: the running request's, NULL when none */
   gboolean filter_pending;     /* a filter is set, its pids not yet known */
+
+  /* The user's choices from a row's menu, by row key (row_key()): rows
+   * hidden, rows pinned at the top (in the order pinned), the thread
+   * followed (kept selected and scrolled to; TTV_VIEWER_PID_NONE: none). */
+  GHashTable *hidden;          /* owned: set of keys */
+  GArray *pinned;              /* owned: of guint32 keys */
+  guint32 followed;
 };
 
 G_DEFINE_FINAL_TYPE (TtvControlflowViewer, ttv_controlflow_viewer, GTK_TYPE_BOX)
@@ -114,7 +121,34 @@ typedef struct {
   GHashTable *filter_pids;     /* the pids that ran the tab's filter's events; NULL: no filter */
   gboolean collapse_all;       /* groups collapsed, but those in @toggled */
   GHashTable *toggled;         /* history row of a leader + 1; may be NULL */
+  GHashTable *hidden;          /* row keys never shown; may be NULL */
+  GArray *pinned;              /* row keys shown first, whatever the search; may be NULL */
+  guint32 followed;            /* a thread shown whatever the search (TTV_VIEWER_PID_NONE: none) */
 } RowChoice;
+
+/* What the row menu's choices hold a row by: its pid, or for a CPU's idle
+ * task (pid 0 on every CPU) its CPU with the top bits set; it outlives a
+ * new history (a live trace's). */
+static guint32
+row_key (const TtvViewerRowInfo *info)
+{
+  return info->id == 0 && info->cpu >= 0 ? 0xff000000u | (guint32) info->cpu : info->id;
+}
+
+static gint
+pinned_rank (const RowChoice *c, guint32 key)
+{
+  for (guint i = 0; c->pinned && i < c->pinned->len; i++)
+    if (g_array_index (c->pinned, guint32, i) == key)
+      return (gint) i;
+  return -1;
+}
+
+static gboolean
+is_hidden (const RowChoice *c, const TtvViewerRowInfo *info)
+{
+  return c->hidden && g_hash_table_contains (c->hidden, GUINT_TO_POINTER (row_key (info)));
+}
 
 /* A process row and its place in the tree. */
 typedef struct {
@@ -339,6 +373,46 @@ publish_shown (TtvControlflowViewer *self, GArray *pids)
                                                         sizeof (guint32)));
 }
 
+/* A thread shows in its group: it passes the search and hide-idle, and is
+ * neither hidden nor pinned (shown at the top instead). */
+static gboolean
+child_shown (const RowChoice *c, const Node *child)
+{
+  return child->match && child->busy && !is_hidden (c, child->info)
+         && pinned_rank (c, row_key (child->info)) < 0;
+}
+
+/* The pinned rows, in the order pinned, whatever the search and hide-idle
+ * say: each life of the pid, a process with its threads drawn combined. */
+static void
+add_pinned_rows (const RowChoice *c, GArray *nodes, TtvTime origin, GPtrArray *rows, GArray *shown)
+{
+  for (guint p = 0; c->pinned && p < c->pinned->len; p++)
+    for (guint i = 0; i < nodes->len; i++)
+      {
+        const Node *node = &g_array_index (nodes, Node, i);
+        guint n_threads = 1 + (node->children ? node->children->len : 0);
+        TtvTimelineRow *r;
+
+        if (row_key (node->info) != g_array_index (c->pinned, guint32, p) || is_hidden (c, node->info))
+          continue;
+        r = new_row (c, node->info, node->row, n_threads, origin);
+        if (node->children)
+          {
+            r->merged = g_array_sized_new (FALSE, FALSE, sizeof (guint), node->children->len);
+            for (guint k = 0; k < node->children->len; k++)
+              g_array_append_val (r->merged, g_array_index (nodes, Node,
+                                                            g_array_index (node->children, guint, k)).row);
+          }
+        g_free (r->details);
+        r->details = g_strdup (_("Pinned at the top (the row's menu unpins it)"));
+        r->pinned = TRUE;
+        g_ptr_array_add (rows, r);
+        if (shown)
+          g_array_append_val (shown, node->info->id);
+      }
+}
+
 /* The rows of @h as @c says: a group (leader + threads) shows when the
  * leader or one of its threads passes hide-idle, the search and the
  * filter; a match inside a group that its leader does not match opens the
@@ -367,6 +441,9 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
         node.busy = !ttv_timeline_is_idle_task (node.info)
                     && ttv_timeline_row_is_busy (h, TTV_VIEWER_ROW_PROCESS, i, t0, t1);
       node.match = row_matches (c, node.info, i, c->needle);
+      /* The followed thread stays in sight. */
+      if (node.info->id != 0 && node.info->id == c->followed)
+        node.match = node.busy = TRUE;
       g_array_append_val (nodes, node);
     }
   link_threads (h, nodes);
@@ -385,10 +462,14 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
   g_array_sort_with_data (top, compare_nodes, &sd);
 
   rows = g_ptr_array_new_full (nodes->len, (GDestroyNotify) ttv_timeline_row_free);
+  add_pinned_rows (c, nodes, origin, rows, shown);
   for (guint t = 0; t < top->len; t++)
     {
       const Node *node = &g_array_index (nodes, Node, g_array_index (top, guint, t));
       gboolean self_ok = node->match && node->busy;
+
+      if (is_hidden (c, node->info) || pinned_rank (c, row_key (node->info)) >= 0)
+        continue;
       guint n_ok = 0, n_threads = 1 + (node->children ? node->children->len : 0);
       gboolean expanded, forced;
       TtvTimelineRow *r;
@@ -397,7 +478,7 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
         {
           const Node *child = &g_array_index (nodes, Node, g_array_index (node->children, guint, k));
 
-          n_ok += child->match && child->busy;
+          n_ok += child_shown (c, child);
         }
       if (!self_ok && n_ok == 0)
         continue;
@@ -423,7 +504,7 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
         {
           const Node *child = &g_array_index (nodes, Node, g_array_index (node->children, guint, k));
 
-          if (!(child->match && child->busy))
+          if (!child_shown (c, child))
             continue;
           r = new_row (c, child->info, child->row, 1, origin);
           r->depth = 1;
@@ -437,6 +518,8 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
   return rows;
 }
 
+static void show_followed (TtvControlflowViewer *self);
+
 /* Rebuilds the row list from the history and the toolbar's choices. */
 static void
 refresh_rows (TtvControlflowViewer *self)
@@ -446,7 +529,7 @@ refresh_rows (TtvControlflowViewer *self)
   g_autofree char *needle = g_utf8_casefold (gtk_entry_get_text (GTK_ENTRY (self->search)), -1);
   RowChoice c = {
     sort_key (self), flag (self, "sort-descending"), flag (self, "hide-idle"), needle, self->names,
-    self->filter_pids, self->collapse_all, self->toggled,
+    self->filter_pids, self->collapse_all, self->toggled, self->hidden, self->pinned, self->followed,
   };
   g_autofree char *text = NULL;
   GPtrArray *rows;
@@ -464,9 +547,24 @@ refresh_rows (TtvControlflowViewer *self)
   text = self->filter_pending && !self->filter_pids
          ? g_strdup_printf (_("%u of %u processes, filtering…"), rows->len, n)
          : g_strdup_printf (_("%u of %u processes"), rows->len, n);
+  if (self->hidden && g_hash_table_size (self->hidden) > 0)
+    {
+      g_autofree char *more = g_strdup_printf (_("%s, %u hidden"), text, g_hash_table_size (self->hidden));
+
+      g_free (text);
+      text = g_steal_pointer (&more);
+    }
+  if (self->followed != TTV_VIEWER_PID_NONE)
+    {
+      g_autofree char *more = g_strdup_printf (_("%s; following %u"), text, self->followed);
+
+      g_free (text);
+      text = g_steal_pointer (&more);
+    }
   gtk_label_set_text (GTK_LABEL (self->count_label), text);
   ttv_timeline_set_rows (self->timeline, rows);
   publish_shown (self, shown);
+  show_followed (self);
 }
 
 /* --- Rows of the tab's filter ------------------------------------------------ */
@@ -640,6 +738,8 @@ window_changed (TtvControlflowViewer *self)
     start_filter (self);
   if (flag (self, "hide-idle"))
     refresh_rows (self);
+  else
+    show_followed (self);
 }
 
 static void
@@ -754,6 +854,152 @@ sort_changed (GtkComboBox *combo, TtvControlflowViewer *self)
     g_action_group_change_action_state (G_ACTION_GROUP (self->actions), "sort", g_variant_new_string (id));
 }
 
+/* --- The row menu: follow, filter, hide, pin ---------------------------------- */
+
+/* The followed thread's row is the keyboard row, scrolled into view (as
+ * the time moves, rows come and go with hide-idle and the filter). */
+static void
+show_followed (TtvControlflowViewer *self)
+{
+  gint row;
+
+  if (self->followed == TTV_VIEWER_PID_NONE)
+    return;
+  row = ttv_timeline_find_pid_row (self->timeline, self->followed);
+  if (row >= 0)
+    ttv_timeline_set_cursor (self->timeline, row);
+}
+
+static void
+set_followed (TtvControlflowViewer *self, guint32 tid)
+{
+  GAction *stop = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "stop-following");
+
+  self->followed = tid;
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (stop), tid != TTV_VIEWER_PID_NONE);
+  if (tid != TTV_VIEWER_PID_NONE)
+    ttv_tab_state_set_selected_thread (self->state, tid);
+  refresh_rows (self);
+}
+
+static void
+act_follow_thread (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  guint32 tid = g_variant_get_uint32 (param);
+
+  if (tid != 0)
+    set_followed (data, tid);
+}
+
+static void
+act_stop_following (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  set_followed (data, TTV_VIEWER_PID_NONE);
+}
+
+/* The tab's filter becomes the process (docs/filters.md: state.pid is the
+ * thread group); the filter bar shows it, where the user edits or clears it. */
+static void
+act_filter_process (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  TtvControlflowViewer *self = data;
+
+  ttv_timeline_filter_on (self->timeline, "state.pid", g_variant_get_uint32 (param));
+}
+
+static void
+update_show_hidden (TtvControlflowViewer *self)
+{
+  GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "show-hidden");
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (a), g_hash_table_size (self->hidden) > 0);
+}
+
+static void
+act_hide_row (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  TtvControlflowViewer *self = data;
+
+  g_hash_table_add (self->hidden, GUINT_TO_POINTER (g_variant_get_uint32 (param)));
+  update_show_hidden (self);
+  refresh_rows (self);
+}
+
+static void
+act_show_hidden (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  TtvControlflowViewer *self = data;
+
+  g_hash_table_remove_all (self->hidden);
+  update_show_hidden (self);
+  refresh_rows (self);
+}
+
+/* Pins the row at the top, or unpins it. */
+static void
+act_pin_row (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  TtvControlflowViewer *self = data;
+  guint32 key = g_variant_get_uint32 (param);
+  RowChoice c = { .pinned = self->pinned };
+  gint rank = pinned_rank (&c, key);
+
+  if (rank >= 0)
+    g_array_remove_index (self->pinned, (guint) rank);
+  else
+    g_array_append_val (self->pinned, key);
+  refresh_rows (self);
+  /* The row keeps the keyboard where it went. */
+  {
+    TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
+
+    for (guint i = 0; h && i < ttv_timeline_get_n_rows (self->timeline); i++)
+      {
+        const TtvTimelineRow *r = ttv_timeline_get_row (self->timeline, i);
+
+        if (row_key (ttv_viewer_history_get_row (h, r->kind, r->row)) == key)
+          {
+            ttv_timeline_set_cursor (self->timeline, (gint) i);
+            break;
+          }
+      }
+  }
+}
+
+/* A right click on a row's name, the Menu key or Shift+F10: what can be
+ * done with that row (Trace Compass's and LTTV's row menus). */
+static void
+row_menu (TtvControlflowViewer *self, guint index, const GdkEvent *event)
+{
+  const TtvTimelineRow *r = ttv_timeline_get_row (self->timeline, index);
+  TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
+  const TtvViewerRowInfo *info = r && h ? ttv_viewer_history_get_row (h, r->kind, r->row) : NULL;
+  g_autoptr (GMenu) menu = g_menu_new ();
+  g_autoptr (GMenu) follow = g_menu_new ();
+  g_autoptr (GMenu) rows = g_menu_new ();
+  g_autoptr (GMenu) more = g_menu_new ();
+  RowChoice c = { .pinned = self->pinned };
+  guint32 key;
+  if (!info)
+    return;
+  key = row_key (info);
+  if (info->id != 0 && info->id == self->followed)
+    g_menu_append (follow, _("Stop _Following"), "controlflow.stop-following");
+  else if (info->id != 0)
+    ttv_timeline_menu_append (follow, _("_Follow This Thread"), "controlflow.follow-thread", info->id);
+  ttv_timeline_menu_append (follow, _("Filter on This _Process"), "controlflow.filter-process",
+               info->tgid != 0 && info->tgid != TTV_VIEWER_PID_NONE ? info->tgid : info->id);
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (follow));
+  ttv_timeline_menu_append (rows, _("_Hide Row"), "controlflow.hide-row", key);
+  ttv_timeline_menu_append (rows, pinned_rank (&c, key) >= 0 ? _("_Unpin Row") : _("_Pin Row to the Top"),
+               "controlflow.pin-row", key);
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (rows));
+  g_menu_append (more, _("_Show Hidden Rows"), "controlflow.show-hidden");
+  g_menu_append (more, _("Wakeup Arrows of the Selected _Thread"), "controlflow.thread-arrows");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (more));
+  ttv_timeline_popup_row_menu (self->timeline, G_MENU_MODEL (menu), index, event);
+}
+
 static void
 ttv_controlflow_viewer_dispose (GObject *object)
 {
@@ -786,6 +1032,8 @@ ttv_controlflow_viewer_finalize (GObject *object)
   TtvControlflowViewer *self = TTV_CONTROLFLOW_VIEWER (object);
 
   g_hash_table_unref (self->toggled);
+  g_hash_table_unref (self->hidden);
+  g_array_unref (self->pinned);
   G_OBJECT_CLASS (ttv_controlflow_viewer_parent_class)->finalize (object);
 }
 
@@ -800,6 +1048,9 @@ static void
 ttv_controlflow_viewer_init (TtvControlflowViewer *self)
 {
   self->toggled = g_hash_table_new (NULL, NULL);
+  self->hidden = g_hash_table_new (NULL, NULL);
+  self->pinned = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->followed = TTV_VIEWER_PID_NONE;
 }
 
 /* The keyboard row moved to a thread: the tab's selected thread. */
@@ -820,7 +1071,12 @@ static void
 selected_thread_changed (TtvControlflowViewer *self)
 {
   guint32 tid = ttv_tab_state_get_selected_thread (self->state);
-  gint row = tid == TTV_VIEWER_PID_NONE ? -1 : ttv_timeline_find_pid_row (self->timeline, tid);
+  gint row;
+
+  /* The user picked another thread: the follow ends. */
+  if (self->followed != TTV_VIEWER_PID_NONE && tid != self->followed)
+    set_followed (self, TTV_VIEWER_PID_NONE);
+  row = tid == TTV_VIEWER_PID_NONE ? -1 : ttv_timeline_find_pid_row (self->timeline, tid);
   if (row >= 0 && row != ttv_timeline_get_cursor (self->timeline))
     ttv_timeline_set_cursor (self->timeline, row);
 }
@@ -835,6 +1091,12 @@ ttv_controlflow_viewer_new (TtvTabState *state)
     { "expand-all", act_expand_all, NULL, NULL, NULL, { 0 } },
     { "collapse-all", act_collapse_all, NULL, NULL, NULL, { 0 } },
     { "toggle-row", act_toggle_row, "u", NULL, NULL, { 0 } },
+    { "follow-thread", act_follow_thread, "u", NULL, NULL, { 0 } },
+    { "stop-following", act_stop_following, NULL, NULL, NULL, { 0 } },
+    { "filter-process", act_filter_process, "u", NULL, NULL, { 0 } },
+    { "hide-row", act_hide_row, "u", NULL, NULL, { 0 } },
+    { "show-hidden", act_show_hidden, NULL, NULL, NULL, { 0 } },
+    { "pin-row", act_pin_row, "u", NULL, NULL, { 0 } },
     /* Read-only: the pids of the rows shown, in order (tests, scripts). */
     { "shown-pids", NULL, NULL, "@au []", NULL, { 0 } },
   };
@@ -847,6 +1109,9 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   self->state = g_object_ref (state);
   self->actions = g_simple_action_group_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), actions, G_N_ELEMENTS (actions), self);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self->actions),
+                                                                            "stop-following")), FALSE);
+  update_show_hidden (self);
   self->timeline = TTV_TIMELINE (ttv_timeline_new (state, legend, G_N_ELEMENTS (legend)));
   get_columns (columns);
   ttv_timeline_set_columns (self->timeline, columns, N_COLUMNS);
@@ -885,8 +1150,11 @@ ttv_controlflow_viewer_new (TtvTabState *state)
 
     g_menu_append (groups, _("_Expand All"), "controlflow.expand-all");
     g_menu_append (groups, _("C_ollapse All"), "controlflow.collapse-all");
+    g_menu_append (groups, _("_Show Hidden Rows"), "controlflow.show-hidden");
+    g_menu_append (groups, _("Stop _Following"), "controlflow.stop-following");
     g_menu_append_section (menu, NULL, G_MENU_MODEL (groups));
     g_menu_append (view, _("_Wakeup and Fork Arrows"), "controlflow.show-arrows");
+    g_menu_append (view, _("Wakeup Arrows of the Selected _Thread"), "controlflow.thread-arrows");
     g_menu_append (view, _("_Reverse Sort Order"), "controlflow.sort-descending");
     g_menu_append_section (menu, NULL, G_MENU_MODEL (view));
     g_menu_append (other, _("Co_lours…"), "controlflow.edit-colors");
@@ -911,10 +1179,12 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   gtk_widget_set_opacity (self->count_label, 0.7);
   gtk_widget_set_tooltip_text (self->count_label, _("Ctrl+wheel zooms, drag pans, Shift+wheel scrolls "
                                                     "in time, click sets the current time, "
-                                                    "right-drag or Shift+drag selects; a click on "
-                                                    "a triangle or Left/Right open and close a "
-                                                    "process's threads, * and / all of them; a click "
-                                                    "on a column title sorts, its edge resizes"));
+                                                    "right-drag or Shift+drag selects; Left/Right go "
+                                                    "to the selected row's previous/next state change, "
+                                                    "Up/Down to another row; a click on a triangle "
+                                                    "or +/- open and close a process's threads, * and "
+                                                    "/ all of them; a click on a column title sorts, "
+                                                    "its edge resizes"));
   gtk_box_pack_end (GTK_BOX (bar), self->count_label, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->timeline), TRUE, TRUE, 0);
@@ -928,6 +1198,8 @@ ttv_controlflow_viewer_new (TtvTabState *state)
   g_signal_connect_swapped (self->timeline, "toggle-all", G_CALLBACK (toggle_all), self);
   g_signal_connect_swapped (self->timeline, "column-clicked", G_CALLBACK (column_clicked), self);
   g_signal_connect_swapped (self->timeline, "cursor-changed", G_CALLBACK (cursor_changed), self);
+  g_signal_connect_swapped (self->timeline, "row-menu", G_CALLBACK (row_menu), self);
+  self->handlers[6] = g_signal_connect_swapped (state, "current-time-changed", G_CALLBACK (show_followed), self);
   self->handlers[5] = g_signal_connect_swapped (state, "selected-thread-changed", G_CALLBACK (selected_thread_changed),
                                                 self);
   g_signal_connect (self, "map", G_CALLBACK (find_names), NULL);

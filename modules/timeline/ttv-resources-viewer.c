@@ -17,11 +17,12 @@ struct _TtvResourcesViewer {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[3];
+  gulong handlers[4];
   GSimpleActionGroup *actions; /* owned */
   TtvTimeline *timeline;       /* weak: a child */
   GtkWidget *search;
   GtkWidget *count_label;
+  gint followed_cpu;           /* the CPU followed (its row's menu), -1: none */
 };
 
 G_DEFINE_FINAL_TYPE (TtvResourcesViewer, ttv_resources_viewer, GTK_TYPE_BOX)
@@ -76,7 +77,8 @@ hide_idle (TtvResourcesViewer *self)
  * and hide idle (a row doing nothing in @state's time window: a few
  * intervals read per row); *@n_all (may be NULL): the rows there are. */
 static GPtrArray *
-build_rows (TtvViewerHistory *h, TtvTabState *state, const char *needle, gboolean idle, guint *n_all)
+build_rows (TtvViewerHistory *h, TtvTabState *state, const char *needle, gboolean idle, gint followed_cpu,
+            guint *n_all)
 {
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
   guint n = 0;
@@ -89,15 +91,49 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const char *needle, gboolea
         g_autofree char *label = row_label (kinds[k], ttv_viewer_history_get_row (h, kinds[k], i));
         g_autofree char *folded = g_utf8_casefold (label, -1);
 
-        if (*needle && !strstr (folded, needle))
+        gboolean followed = kinds[k] == TTV_VIEWER_ROW_CPU
+                            && ttv_viewer_history_get_row (h, kinds[k], i)->id == (guint32) followed_cpu;
+
+        /* The followed CPU stays in sight. */
+        if (*needle && !strstr (folded, needle) && !followed)
           continue;
-        if (idle && !ttv_timeline_row_is_busy (h, kinds[k], i, t0, t1))
+        if (idle && !followed && !ttv_timeline_row_is_busy (h, kinds[k], i, t0, t1))
           continue;
         g_ptr_array_add (rows, ttv_timeline_row_new (kinds[k], i, label));
       }
   if (n_all)
     *n_all = n;
   return rows;
+}
+
+/* The followed CPU's row is the keyboard row, in sight; the task it runs
+ * at the current time is the tab's selected thread (every view shows it). */
+static void
+show_followed (TtvResourcesViewer *self)
+{
+  TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
+  TtvViewerInterval iv;
+  gint row;
+
+  if (self->followed_cpu < 0 || !h)
+    return;
+  row = ttv_viewer_history_find_row (h, TTV_VIEWER_ROW_CPU, (guint32) self->followed_cpu, -1,
+                                     ttv_tab_state_get_current_time (self->state));
+  for (guint i = 0; row >= 0 && i < ttv_timeline_get_n_rows (self->timeline); i++)
+    {
+      const TtvTimelineRow *r = ttv_timeline_get_row (self->timeline, i);
+
+      if (r->kind == TTV_VIEWER_ROW_CPU && r->row == (guint) row)
+        {
+          ttv_timeline_set_cursor (self->timeline, (gint) i);
+          break;
+        }
+    }
+  if (row >= 0
+      && ttv_viewer_history_get_interval_at (h, TTV_VIEWER_ROW_CPU, (guint) row,
+                                             ttv_tab_state_get_current_time (self->state), &iv)
+      && ttv_viewer_state_low (iv.state) == TTV_VIEWER_CPU_BUSY && iv.aux != 0 && iv.aux != TTV_VIEWER_PID_NONE)
+    ttv_tab_state_set_selected_thread (self->state, iv.aux);
 }
 
 static void
@@ -115,10 +151,13 @@ refresh_rows (TtvResourcesViewer *self)
       gtk_label_set_text (GTK_LABEL (self->count_label), "");
       return;
     }
-  rows = build_rows (h, self->state, needle, hide_idle (self), &n);
-  text = g_strdup_printf (_("%u of %u rows"), rows->len, n);
+  rows = build_rows (h, self->state, needle, hide_idle (self), self->followed_cpu, &n);
+  text = self->followed_cpu >= 0 ? g_strdup_printf (_("%u of %u rows; following CPU %d"), rows->len, n,
+                                                    self->followed_cpu)
+                                 : g_strdup_printf (_("%u of %u rows"), rows->len, n);
   gtk_label_set_text (GTK_LABEL (self->count_label), text);
   ttv_timeline_set_rows (self->timeline, rows);
+  show_followed (self);
 }
 
 static void
@@ -137,6 +176,61 @@ window_changed (TtvResourcesViewer *self)
 {
   if (hide_idle (self))
     refresh_rows (self);
+  else
+    show_followed (self);
+}
+
+/* --- The row menu of a CPU: follow it, filter on it ---------------------------- */
+
+static void
+set_followed (TtvResourcesViewer *self, gint cpu)
+{
+  GAction *stop = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "stop-following");
+
+  self->followed_cpu = cpu;
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (stop), cpu >= 0);
+  refresh_rows (self);
+}
+
+static void
+act_follow_cpu (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  set_followed (data, (gint) g_variant_get_uint32 (param));
+}
+
+static void
+act_stop_following (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  set_followed (data, -1);
+}
+
+/* The tab's filter becomes the CPU (docs/filters.md), shown in the filter bar. */
+static void
+act_filter_cpu (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  TtvResourcesViewer *self = data;
+
+  ttv_timeline_filter_on (self->timeline, "cpu", g_variant_get_uint32 (param));
+}
+
+/* A right click on a CPU's name, the Menu key or Shift+F10 (Trace
+ * Compass's Follow CPU). */
+static void
+row_menu (TtvResourcesViewer *self, guint index, const GdkEvent *event)
+{
+  const TtvTimelineRow *r = ttv_timeline_get_row (self->timeline, index);
+  TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
+  const TtvViewerRowInfo *info = r && h ? ttv_viewer_history_get_row (h, r->kind, r->row) : NULL;
+  g_autoptr (GMenu) menu = g_menu_new ();
+
+  if (!info || r->kind != TTV_VIEWER_ROW_CPU)
+    return;
+  if ((gint) info->id == self->followed_cpu)
+    g_menu_append (menu, _("Stop _Following"), "resources.stop-following");
+  else
+    ttv_timeline_menu_append (menu, _("_Follow This CPU"), "resources.follow-cpu", info->id);
+  ttv_timeline_menu_append (menu, _("_Filter on This CPU"), "resources.filter-cpu", info->id);
+  ttv_timeline_popup_row_menu (self->timeline, G_MENU_MODEL (menu), index, event);
 }
 
 static void
@@ -168,6 +262,7 @@ ttv_resources_viewer_class_init (TtvResourcesViewerClass *klass)
 static void
 ttv_resources_viewer_init (TtvResourcesViewer *self)
 {
+  self->followed_cpu = -1;
 }
 
 GtkWidget *
@@ -175,6 +270,9 @@ ttv_resources_viewer_new (TtvTabState *state)
 {
   static const GActionEntry actions[] = {
     { "hide-idle", NULL, NULL, "false", change_state, { 0 } },
+    { "follow-cpu", act_follow_cpu, "u", NULL, NULL, { 0 } },
+    { "stop-following", act_stop_following, NULL, NULL, NULL, { 0 } },
+    { "filter-cpu", act_filter_cpu, "u", NULL, NULL, { 0 } },
   };
   const TtvTimelineColumn columns[] = { { _("Resource"), 100, FALSE } };
   TtvResourcesViewer *self = g_object_new (TTV_TYPE_RESOURCES_VIEWER,
@@ -185,6 +283,8 @@ ttv_resources_viewer_new (TtvTabState *state)
   self->state = g_object_ref (state);
   self->actions = g_simple_action_group_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), actions, G_N_ELEMENTS (actions), self);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self->actions),
+                                                                            "stop-following")), FALSE);
   self->timeline = TTV_TIMELINE (ttv_timeline_new (state, legend, G_N_ELEMENTS (legend)));
   ttv_timeline_set_columns (self->timeline, columns, G_N_ELEMENTS (columns));
   ttv_timeline_add_actions (self->timeline, G_ACTION_MAP (self->actions));
@@ -210,7 +310,10 @@ ttv_resources_viewer_new (TtvTabState *state)
   gtk_widget_set_opacity (self->count_label, 0.7);
   gtk_widget_set_tooltip_text (self->count_label, _("Ctrl+wheel zooms, drag pans, click sets the current "
                                                     "time, right-drag or Shift+drag selects; zoomed in, "
-                                                    "CPU rows name the running task"));
+                                                    "CPU rows name the running task; Left/Right go to "
+                                                    "the selected row's previous/next state change; "
+                                                    "a right click on a CPU's name follows it or "
+                                                    "filters on it"));
   gtk_box_pack_end (GTK_BOX (bar), self->count_label, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->timeline), TRUE, TRUE, 0);
@@ -218,6 +321,8 @@ ttv_resources_viewer_new (TtvTabState *state)
   self->handlers[0] = g_signal_connect_swapped (state, "history-changed", G_CALLBACK (history_changed), self);
   self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (history_changed), self);
   self->handlers[2] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (window_changed), self);
+  self->handlers[3] = g_signal_connect_swapped (state, "current-time-changed", G_CALLBACK (show_followed), self);
+  g_signal_connect_swapped (self->timeline, "row-menu", G_CALLBACK (row_menu), self);
   history_changed (self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);
@@ -233,6 +338,6 @@ ttv_resources_viewer_render (TtvTabState *state, cairo_t *cr, int width, int hei
 
   ttv_timeline_view_init_render (&v, state, legend, G_N_ELEMENTS (legend), columns, G_N_ELEMENTS (columns));
   if (v.history)
-    ttv_timeline_view_set_rows (&v, build_rows (v.history, state, "", FALSE, NULL));
+    ttv_timeline_view_set_rows (&v, build_rows (v.history, state, "", FALSE, -1, NULL));
   return ttv_timeline_view_render_once (&v, cr, width, height, error);
 }

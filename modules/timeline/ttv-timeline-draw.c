@@ -300,6 +300,20 @@ draw_label (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const T
       show_text_in (cr, r->cells[i - 1], x[i], w[i], baseline,
                     g_array_index (self->columns, Column, i).numeric);
     }
+  if (r->pinned)
+    {
+      /* A pinned row: a bar at its left edge, and a line under the last one. */
+      const TtvTimelineRow *next = (guint) index + 1 < self->rows->len ? self->rows->pdata[index + 1] : NULL;
+
+      cairo_set_source_rgb (cr, 0.35, 0.35, 0.35);
+      cairo_rectangle (cr, 0, y + 2, 3, TTV_TIMELINE_ROW_HEIGHT - 4);
+      cairo_fill (cr);
+      if (!next || !next->pinned)
+        {
+          cairo_rectangle (cr, 0, y + TTV_TIMELINE_ROW_HEIGHT - 1, l->label, 1);
+          cairo_fill (cr);
+        }
+    }
   if (index == self->cursor && self->focused)
     {
       /* Inside the stripe's edge, so that the stripe colour stays countable. */
@@ -659,6 +673,41 @@ draw_arrow (cairo_t *cr, double x0, double y0, double x1, double y1)
   cairo_fill (cr);
 }
 
+/* The arrows into display row @index from its wakeup and fork @marks;
+ * how many were drawn. */
+static guint
+draw_row_arrows (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, guint index, const GArray *marks)
+{
+  const TtvTimelineRow *r = self->rows->pdata[index];
+  double yt = l->header + index * TTV_TIMELINE_ROW_HEIGHT - l->scroll + TTV_TIMELINE_ROW_HEIGHT / 2.0;
+  guint drawn = 0;
+
+  for (guint k = 0; k < marks->len; k++)
+    {
+      const TtvViewerMark *m = &g_array_index (marks, TtvViewerMark, k);
+      gint from, cpu;
+      TtvTime run;
+      double yf, x0, x1;
+
+      if ((m->kind != TTV_VIEWER_MARK_WAKEUP && m->kind != TTV_VIEWER_MARK_FORK)
+          || m->other == TTV_VIEWER_PID_NONE)
+        continue;
+      run = next_run (self, r->row, m->time, l->t1 + (l->t1 - l->t0), &cpu);
+      from = source_row (self, m->other, m->time, cpu);
+      if (from < 0 || (guint) from == index)
+        continue;
+      yf = l->header + from * TTV_TIMELINE_ROW_HEIGHT - l->scroll + TTV_TIMELINE_ROW_HEIGHT / 2.0;
+      x0 = ttv_timeline_x_of_time (l, m->time);
+      x1 = ttv_timeline_x_of_time (l, run >= 0 ? run : m->time);
+      /* Off the right edge: the line leaves the plot towards the run. */
+      x1 = MIN (x1, l->width + 50);
+      set_rgb (cr, self->colors[m->kind == TTV_VIEWER_MARK_FORK ? TTV_PALETTE_MARK_FORK : TTV_PALETTE_WAKEUP]);
+      draw_arrow (cr, x0, yf, x1, yt + (yt > yf ? -3 : 3));
+      drawn++;
+    }
+  return drawn;
+}
+
 /* Arrows from the waker's (parent's) row at the wakeup (fork) to the
  * woken (child) row where it next runs, when few enough are visible. */
 static void
@@ -687,34 +736,39 @@ draw_arrows (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const 
   for (guint i = 0; i < visible->len; i++)
     {
       const RowMarks *rm = &g_array_index (visible, RowMarks, i);
-      const TtvTimelineRow *r = self->rows->pdata[rm->index];
-      double yt = l->header + rm->index * TTV_TIMELINE_ROW_HEIGHT - l->scroll + TTV_TIMELINE_ROW_HEIGHT / 2.0;
 
-      for (guint k = 0; k < rm->marks->len; k++)
-        {
-          const TtvViewerMark *m = &g_array_index (rm->marks, TtvViewerMark, k);
-          gint from, cpu;
-          TtvTime run;
-          double yf, x0, x1;
-
-          if ((m->kind != TTV_VIEWER_MARK_WAKEUP && m->kind != TTV_VIEWER_MARK_FORK)
-              || m->other == TTV_VIEWER_PID_NONE)
-            continue;
-          run = next_run (self, r->row, m->time, l->t1 + (l->t1 - l->t0), &cpu);
-          from = source_row (self, m->other, m->time, cpu);
-          if (from < 0 || (guint) from == rm->index)
-            continue;
-          yf = l->header + from * TTV_TIMELINE_ROW_HEIGHT - l->scroll + TTV_TIMELINE_ROW_HEIGHT / 2.0;
-          x0 = ttv_timeline_x_of_time (l, m->time);
-          x1 = ttv_timeline_x_of_time (l, run >= 0 ? run : m->time);
-          /* Off the right edge: the line leaves the plot towards the run. */
-          x1 = MIN (x1, l->width + 50);
-          set_rgb (cr, self->colors[m->kind == TTV_VIEWER_MARK_FORK ? TTV_PALETTE_MARK_FORK
-                                                                     : TTV_PALETTE_WAKEUP]);
-          draw_arrow (cr, x0, yf, x1, yt + (yt > yf ? -3 : 3));
-          self->n_arrows_drawn++;
-        }
+      self->n_arrows_drawn += draw_row_arrows (self, cr, l, rm->index, rm->marks);
     }
+  cairo_restore (cr);
+}
+
+/* The selected thread's wakeup and fork arrows, thicker, drawn whenever
+ * they are few enough to tell apart, however many the other rows have
+ * (who woke this thread, when: Trace Compass's and LTTV's question). */
+static void
+draw_thread_arrows (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
+{
+  guint32 tid = ttv_tab_state_get_selected_thread (self->state);
+  gint index = tid == TTV_VIEWER_PID_NONE || tid == 0
+               ? -1 : (gint) GPOINTER_TO_UINT (g_hash_table_lookup (self->pid_rows, GUINT_TO_POINTER (tid))) - 1;
+  const TtvTimelineRow *r;
+  g_autoptr (GArray) marks = NULL;
+  guint n = 0;
+
+  if (index < 0)
+    return;
+  r = self->rows->pdata[index];
+  marks = ttv_viewer_history_query_marks (self->history, r->row, l->t0, l->t1);
+  for (guint k = 0; marks && k < marks->len; k++)
+    n += g_array_index (marks, TtvViewerMark, k).kind == TTV_VIEWER_MARK_WAKEUP
+         || g_array_index (marks, TtvViewerMark, k).kind == TTV_VIEWER_MARK_FORK;
+  if (n == 0 || n > MAX_ARROWS || n * 2 > l->plot)
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, l->label, l->header, l->plot, MAX (l->height - l->header, 0));
+  cairo_clip (cr);
+  cairo_set_line_width (cr, 2.2);
+  self->n_thread_arrows_drawn = draw_row_arrows (self, cr, l, (guint) index, marks);
   cairo_restore (cr);
 }
 
@@ -836,6 +890,7 @@ ttv_timeline_view_draw (TtvTimelineView *self, cairo_t *cr, const TimelineLayout
 
   g_array_set_clear_func (visible, row_marks_clear);
   self->n_arrows_drawn = 0;
+  self->n_thread_arrows_drawn = 0;
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
   cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
@@ -896,6 +951,8 @@ ttv_timeline_view_draw (TtvTimelineView *self, cairo_t *cr, const TimelineLayout
   /* One dense row and arrows would be a part of the picture: none then. */
   if (self->show_arrows && !dense)
     draw_arrows (self, cr, l, visible);
+  if (self->show_thread_arrows)
+    draw_thread_arrows (self, cr, l);
 
   draw_header (self, cr, l);
   draw_bookmarks (self, cr, l);

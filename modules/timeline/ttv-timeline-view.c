@@ -60,6 +60,7 @@ ttv_timeline_view_init (TtvTimelineView *v, TtvTabState *state, const TtvPalette
   v->label_width = TTV_TIMELINE_LABEL_WIDTH;
   v->sort_column = -1;
   v->show_arrows = TRUE;
+  v->show_thread_arrows = TRUE;
   v->cursor = -1;
   ttv_timeline_view_load_colors (v, settings);
 }
@@ -237,11 +238,13 @@ ttv_timeline_view_init_render (TtvTimelineView *v, TtvTabState *state, const Ttv
 {
   g_autoptr (GSettings) colors = ttv_viewer_dup_settings (TTV_PALETTE_SETTINGS_KEY);
   g_autoptr (GSettings) arrows = ttv_viewer_dup_settings ("timeline-arrows");
+  g_autoptr (GSettings) thread_arrows = ttv_viewer_dup_settings ("timeline-thread-arrows");
   g_autoptr (TtvViewerHistory) history = ttv_tab_state_dup_history (state);
 
   ttv_timeline_view_init (v, state, legend, n_legend, colors);
   ttv_timeline_view_set_columns (v, columns, n_columns);
   v->show_arrows = !arrows || g_settings_get_boolean (arrows, "timeline-arrows");
+  v->show_thread_arrows = !thread_arrows || g_settings_get_boolean (thread_arrows, "timeline-thread-arrows");
   ttv_timeline_view_set_history (v, history);
 }
 

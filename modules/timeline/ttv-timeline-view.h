@@ -29,7 +29,9 @@ typedef struct {
   gint sort_column;            /* -1: none */
   gboolean sort_descending;
   gboolean show_arrows;
+  gboolean show_thread_arrows; /* the selected thread's, however many the others */
   guint n_arrows_drawn;        /* by the last drawing */
+  guint n_thread_arrows_drawn; /* of which the selected thread's */
   double colors[TTV_PALETTE_N_COLORS][3];
   double now_color[3], sel_color[3], bookmark_color[3];
   gboolean has_tree;           /* a row has an expander or a depth */
@@ -95,6 +97,13 @@ guint       ttv_timeline_view_column_layout (TtvTimelineView *v, double label, d
  * are not queried. */
 void        ttv_timeline_view_draw (TtvTimelineView *v, cairo_t *cr, const TimelineLayout *l,
                                     double clip_y0, double clip_y1);
+
+/* ttv-timeline-navigate.c */
+/* The next (@forward) or previous time after or before @from when display
+ * row @index changes state (a collapsed process: any of its threads), within
+ * the traceset's span; FALSE when there is none. */
+gboolean    ttv_timeline_view_find_change (TtvTimelineView *v, guint index, TtvTime from, gboolean forward,
+                                           TtvTime *out);
 
 /* ttv-timeline-tooltip.c */
 /* The tooltip at (@x, @y) of a drawing laid out as @l, NULL when none;

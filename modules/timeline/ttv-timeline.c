@@ -17,6 +17,7 @@ struct _TtvTimeline {
   TtvTimelineView view;        /* what is drawn */
   gulong handlers[6];
   GSettings *settings;         /* owned, NULL without the schema */
+  gboolean thread_arrows_setting; /* the schema has timeline-thread-arrows */
   GActionMap *actions;         /* weak: the owner's, holding show-arrows */
   GtkWidget *area;
   GtkAdjustment *vadj;         /* weak: the scrollbar's */
@@ -28,9 +29,10 @@ struct _TtvTimeline {
   double press_x, press_y, cur_x;
   TtvTime press_t0, press_t1;
   double press_label_width;
+  GtkWidget *row_popup;        /* weak: the last row menu */
 };
 
-static guint toggle_row_signal, toggle_all_signal, column_clicked_signal, cursor_changed_signal;
+static guint toggle_row_signal, toggle_all_signal, column_clicked_signal, cursor_changed_signal, row_menu_signal;
 
 G_DEFINE_FINAL_TYPE (TtvTimeline, ttv_timeline, GTK_TYPE_GRID)
 
@@ -228,6 +230,19 @@ area_press (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
       self->press_label_width = l.label;
       return GDK_EVENT_STOP;
     }
+  /* A right click on a row's name: the row's menu (its owner's). */
+  if (ev->x < l.label && ev->button == 3 && l.header <= ev->y)
+    {
+      gint i = ttv_timeline_view_row_at (&self->view, &l, ev->y);
+
+      gtk_widget_grab_focus (area);
+      if (i >= 0)
+        ttv_timeline_set_cursor (self, i);
+      /* (The rows may have been rebuilt: the cursor stays on its row.) */
+      if (i >= 0 && self->view.cursor >= 0)
+        g_signal_emit (self, row_menu_signal, 0, (guint) self->view.cursor, (GdkEvent *) ev);
+      return GDK_EVENT_STOP;
+    }
   if (ev->x < l.label && ev->button == 1)
     {
       gint i = ttv_timeline_view_row_at (&self->view, &l, ev->y), c = title_at (self, &l, ev->x, ev->y);
@@ -242,12 +257,16 @@ area_press (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
         {
           const TtvTimelineRow *r = self->view.rows->pdata[i];
           double ex = 4 + r->depth * TTV_TIMELINE_INDENT;
+          gboolean on_expander = r->expander != TTV_TIMELINE_EXPANDER_NONE && ev->x >= ex - 2
+                                 && ev->x < ex + TTV_TIMELINE_EXPANDER_WIDTH;
 
+          /* The owner may rebuild the rows when the cursor moves (a
+           * follow ends): @r is not used after, the cursor's row is. */
           ttv_timeline_set_cursor (self, i);
-          if (r->expander != TTV_TIMELINE_EXPANDER_NONE && ev->x >= ex - 2
-              && ev->x < ex + TTV_TIMELINE_EXPANDER_WIDTH)
+          if (on_expander && self->view.cursor >= 0)
             {
-              toggle (self, i, r->expander == TTV_TIMELINE_EXPANDER_COLLAPSED);
+              r = self->view.rows->pdata[self->view.cursor];
+              toggle (self, self->view.cursor, r->expander == TTV_TIMELINE_EXPANDER_COLLAPSED);
               return GDK_EVENT_STOP;
             }
         }
@@ -336,9 +355,24 @@ area_release (GtkWidget *area, GdkEventButton *ev, TtvTimeline *self)
   return GDK_EVENT_STOP;
 }
 
-/* Up/Down/Home/End move the keyboard row; Right/+ expand it, Left/-
- * collapse it (Left on a thread: to its process); * and / expand and
- * collapse every row. */
+/* Left/Right: the current time to the keyboard row's previous/next state
+ * change (Trace Compass's keys; the window follows the current time). */
+static void
+jump_to_change (TtvTimeline *self, gboolean forward)
+{
+  TtvTime t;
+
+  if (self->view.cursor >= 0
+      && ttv_timeline_view_find_change (&self->view, (guint) self->view.cursor,
+                                        ttv_tab_state_get_current_time (self->view.state), forward, &t))
+    ttv_tab_state_set_current_time (self->view.state, t);
+  else
+    gtk_widget_error_bell (self->area);
+}
+
+/* Up/Down/Home/End move the keyboard row; Left/Right jump to its
+ * previous/next state change; +/- expand and collapse it (- on a thread:
+ * to its process); * and / expand and collapse every row. */
 static gboolean
 area_key (GtkWidget *area, GdkEventKey *ev, TtvTimeline *self)
 {
@@ -355,7 +389,11 @@ area_key (GtkWidget *area, GdkEventKey *ev, TtvTimeline *self)
     case GDK_KEY_Down: case GDK_KEY_KP_Down:
       ttv_timeline_set_cursor (self, MIN (c + 1, n - 1));
       return GDK_EVENT_STOP;
-    case GDK_KEY_Right: case GDK_KEY_KP_Right: case GDK_KEY_plus: case GDK_KEY_KP_Add:
+    case GDK_KEY_Right: case GDK_KEY_KP_Right:
+    case GDK_KEY_Left: case GDK_KEY_KP_Left:
+      jump_to_change (self, ev->keyval == GDK_KEY_Right || ev->keyval == GDK_KEY_KP_Right);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_plus: case GDK_KEY_KP_Add:
       if (r)
         toggle (self, c, TRUE);
       return GDK_EVENT_STOP;
@@ -371,10 +409,10 @@ area_key (GtkWidget *area, GdkEventKey *ev, TtvTimeline *self)
     case GDK_KEY_slash: case GDK_KEY_KP_Divide:
       g_signal_emit (self, toggle_all_signal, 0, FALSE);
       return GDK_EVENT_STOP;
-    case GDK_KEY_Left: case GDK_KEY_KP_Left: case GDK_KEY_minus: case GDK_KEY_KP_Subtract:
+    case GDK_KEY_minus: case GDK_KEY_KP_Subtract:
       if (r && r->expander == TTV_TIMELINE_EXPANDER_EXPANDED)
         toggle (self, c, FALSE);
-      else if (r && r->depth > 0 && (ev->keyval == GDK_KEY_Left || ev->keyval == GDK_KEY_KP_Left))
+      else if (r && r->depth > 0)
         {
           gint p = c;
 
@@ -386,6 +424,16 @@ area_key (GtkWidget *area, GdkEventKey *ev, TtvTimeline *self)
     default:
       return GDK_EVENT_PROPAGATE;
     }
+}
+
+/* The Menu key or Shift+F10: the keyboard row's menu, under the row. */
+static gboolean
+area_popup_menu (GtkWidget *area, TtvTimeline *self)
+{
+  if (self->view.cursor < 0)
+    return FALSE;
+  g_signal_emit (self, row_menu_signal, 0, (guint) self->view.cursor, NULL);
+  return TRUE;
 }
 
 static void
@@ -545,6 +593,54 @@ ttv_timeline_set_cursor (TtvTimeline *self, gint index)
     g_signal_emit (self, cursor_changed_signal, 0);
 }
 
+void
+ttv_timeline_popup_row_menu (TtvTimeline *self, GMenuModel *model, guint index, const GdkEvent *event)
+{
+  TimelineLayout l;
+  GdkRectangle rect;
+  GtkMenu *menu;
+
+  g_return_if_fail (TTV_IS_TIMELINE (self));
+  /* The last menu goes with the next one (or with the widget). */
+  if (self->row_popup)
+    gtk_widget_destroy (self->row_popup);
+  menu = GTK_MENU (gtk_menu_new_from_model (model));
+  g_set_weak_pointer (&self->row_popup, GTK_WIDGET (menu));
+  gtk_menu_attach_to_widget (menu, self->area, NULL);
+  if (event)
+    {
+      gtk_menu_popup_at_pointer (menu, event);
+      return;
+    }
+  widget_layout (self, &l);
+  rect.x = 8;
+  rect.y = (int) (l.header + index * TTV_TIMELINE_ROW_HEIGHT - l.scroll);
+  rect.width = (int) l.label - 16;
+  rect.height = TTV_TIMELINE_ROW_HEIGHT;
+  gtk_menu_popup_at_rect (menu, gtk_widget_get_window (self->area), &rect, GDK_GRAVITY_SOUTH_WEST,
+                          GDK_GRAVITY_NORTH_WEST, NULL);
+}
+
+void
+ttv_timeline_filter_on (TtvTimeline *self, const char *field, guint32 value)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *filter = g_strdup_printf ("%s = %u", field, value);
+
+  g_return_if_fail (TTV_IS_TIMELINE (self));
+  if (!ttv_tab_state_set_filter (self->view.state, filter, &error))
+    g_warning ("%s", error->message);
+}
+
+void
+ttv_timeline_menu_append (GMenu *menu, const char *label, const char *action, guint32 value)
+{
+  g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
+
+  g_menu_item_set_action_and_target_value (item, action, g_variant_new_uint32 (value));
+  g_menu_append_item (menu, item);
+}
+
 gint
 ttv_timeline_find_pid_row (TtvTimeline *self, guint32 pid)
 {
@@ -667,6 +763,33 @@ change_show_arrows (GSimpleAction *action, GVariant *value, gpointer data)
     g_settings_set_boolean (self->settings, "timeline-arrows", g_variant_get_boolean (value));
 }
 
+/* The selected thread's arrows (the timeline-thread-arrows setting when
+ * the schema has it). */
+static void
+change_thread_arrows (GSimpleAction *action, GVariant *value, gpointer data)
+{
+  TtvTimeline *self = data;
+  gboolean on = g_variant_get_boolean (value);
+
+  g_simple_action_set_state (action, value);
+  self->view.show_thread_arrows = on;
+  gtk_widget_queue_draw (self->area);
+  if (self->thread_arrows_setting && g_settings_get_boolean (self->settings, "timeline-thread-arrows") != on)
+    g_settings_set_boolean (self->settings, "timeline-thread-arrows", on);
+}
+
+static void
+thread_arrows_setting_changed (TtvTimeline *self)
+{
+  gboolean on = g_settings_get_boolean (self->settings, "timeline-thread-arrows");
+  GAction *action = self->actions ? g_action_map_lookup_action (self->actions, "thread-arrows") : NULL;
+
+  if (action)
+    g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (on));
+  self->view.show_thread_arrows = on;
+  gtk_widget_queue_draw (self->area);
+}
+
 /* The setting changed elsewhere (another view, Preferences): the action's
  * state (a check menu item) follows. */
 static void
@@ -689,6 +812,7 @@ ttv_timeline_add_actions (TtvTimeline *self, GActionMap *map)
     { "render", act_render, "(sii)", NULL, NULL, { 0 } },
     { "edit-colors", act_edit_colors, NULL, NULL, NULL, { 0 } },
     { "show-arrows", NULL, NULL, self->view.show_arrows ? "true" : "false", change_show_arrows, { 0 } },
+    { "thread-arrows", NULL, NULL, self->view.show_thread_arrows ? "true" : "false", change_thread_arrows, { 0 } },
   };
 
   g_action_map_add_action_entries (map, entries, G_N_ELEMENTS (entries), self);
@@ -711,6 +835,7 @@ ttv_timeline_dispose (GObject *object)
       g_clear_signal_handler (&self->handlers[i], self->view.state);
   g_clear_object (&self->settings);
   g_clear_weak_pointer (&self->actions);
+  g_clear_weak_pointer (&self->row_popup);
   g_clear_handle_id (&self->adjust_id, g_source_remove);
   g_clear_object (&self->view.state);
   g_clear_pointer (&self->view.history, ttv_viewer_history_unref);
@@ -739,6 +864,11 @@ ttv_timeline_class_init (TtvTimelineClass *klass)
                                         NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
   /* The keyboard row moved (a click, a key): the control flow makes its
    * thread the tab's selected thread. */
+  /* A row's menu was asked for (right click on its name: the button
+   * event; the Menu key or Shift+F10: NULL): the owner pops it up with
+   * ttv_timeline_popup_row_menu(). */
+  row_menu_signal = g_signal_new ("row-menu", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                  NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_POINTER);
   cursor_changed_signal = g_signal_new ("cursor-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                         NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
@@ -753,6 +883,7 @@ ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_leg
 {
   TtvTimeline *self = g_object_new (TTV_TYPE_TIMELINE, NULL);
   g_autoptr (GSettings) arrows = ttv_viewer_dup_settings ("timeline-arrows");
+  g_autoptr (GSettings) thread_arrows = ttv_viewer_dup_settings ("timeline-thread-arrows");
   GtkWidget *scrollbar;
 
   self->settings = ttv_viewer_dup_settings (TTV_PALETTE_SETTINGS_KEY);
@@ -767,6 +898,13 @@ ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_leg
           g_signal_connect_object (self->settings, "changed::timeline-arrows",
                                    G_CALLBACK (arrows_setting_changed), self, G_CONNECT_SWAPPED);
         }
+      if (thread_arrows)
+        {
+          self->thread_arrows_setting = TRUE;
+          self->view.show_thread_arrows = g_settings_get_boolean (self->settings, "timeline-thread-arrows");
+          g_signal_connect_object (self->settings, "changed::timeline-thread-arrows",
+                                   G_CALLBACK (thread_arrows_setting_changed), self, G_CONNECT_SWAPPED);
+        }
     }
 
   self->area = gtk_drawing_area_new ();
@@ -780,6 +918,7 @@ ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_leg
    * so that the event list keeps the keyboard when both views are shown. */
   gtk_widget_set_can_focus (self->area, TRUE);
   g_signal_connect (self->area, "key-press-event", G_CALLBACK (area_key), self);
+  g_signal_connect (self->area, "popup-menu", G_CALLBACK (area_popup_menu), self);
   g_signal_connect_swapped (self->area, "notify::has-focus", G_CALLBACK (area_focus_changed), self);
   g_signal_connect (self->area, "draw", G_CALLBACK (area_draw), self);
   g_signal_connect (self->area, "size-allocate", G_CALLBACK (area_size), self);

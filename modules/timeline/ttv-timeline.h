@@ -42,7 +42,7 @@ gboolean    ttv_timeline_row_is_busy (TtvViewerHistory *history, TtvViewerRowKin
                                       TtvTime t0, TtvTime t1);
 
 /* Tree rows: a row with an expander stands for a group (a process and its
- * threads); a click on the triangle, or Left/Right/+/- on the keyboard
+ * threads); a click on the triangle, or +/- on the keyboard
  * row, emits "toggle-row" and the owner rebuilds the rows. */
 typedef enum {
   TTV_TIMELINE_EXPANDER_NONE,
@@ -64,6 +64,7 @@ typedef struct {
   /* Rows of the same kind drawn combined into this one (a collapsed
    * process: its threads), of guint; owned, NULL when none. */
   GArray *merged;
+  gboolean pinned;           /* kept at the top by the user: marked at its left edge */
 } TtvTimelineRow;
 
 TtvTimelineRow *ttv_timeline_row_new (TtvViewerRowKind kind, guint row, const char *label);
@@ -108,6 +109,16 @@ guint       ttv_timeline_get_n_arrows_drawn (TtvTimeline *self);
  * row across ttv_timeline_set_rows(). */
 gint        ttv_timeline_get_cursor (TtvTimeline *self);
 void        ttv_timeline_set_cursor (TtvTimeline *self, gint index);
+/* Pops up a menu of @model for display row @index, attached below the
+ * widget (its actions are the owner's): at the pointer of @event (a button
+ * press), or under the row when NULL (the keyboard).  See "row-menu". */
+void        ttv_timeline_popup_row_menu (TtvTimeline *self, GMenuModel *model, guint index,
+                                         const GdkEvent *event);
+/* Sets the tab's filter to "@field = @value" (docs/filters.md): a row
+ * menu's Filter on This... item; the filter bar shows it. */
+void        ttv_timeline_filter_on (TtvTimeline *self, const char *field, guint32 value);
+/* Appends an item activating @action with the target @value (a row's menu). */
+void        ttv_timeline_menu_append (GMenu *menu, const char *label, const char *action, guint32 value);
 /* The display row of process @pid (its first life), -1 when not shown. */
 gint        ttv_timeline_find_pid_row (TtvTimeline *self, guint32 pid);
 /* A line of text drawn at the bottom right of the view ("filtering…"),
@@ -124,12 +135,16 @@ gboolean    ttv_timeline_render (TtvTimeline *self, const char *path, int width,
  * "export-dialog", "render" ((sii): path, width, height), "edit-colors"
  * (opens the Preferences dialog, win.preferences, where the palette is
  * edited) and "show-arrows" (boolean state, bound to the GSettings key
- * timeline-arrows when the schema has it) to @map.
+ * timeline-arrows when the schema has it) and "thread-arrows" (the selected
+ * thread's arrows, however many the others; bound to timeline-thread-arrows)
+ * to @map.
  *
  * Signals: "toggle-row" (guint display index, gboolean expand): the user
  * asked to expand (TRUE) or collapse a row with an expander; "toggle-all"
  * (gboolean expand): every row (keys * and /); "column-clicked" (guint
- * column): a click on a column title. */
+ * column): a click on a column title; "row-menu" (guint display index,
+ * GdkEvent *button press or NULL): a right click on a row's name, or the
+ * Menu key or Shift+F10 on the keyboard row. */
 void        ttv_timeline_add_actions (TtvTimeline *self, GActionMap *map);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 static const char *const signal_names[] = {
   "traceset-changed", "time-window-changed", "current-time-changed", "selection-changed",
   "filter-changed", "bookmarks-changed", "density-ready", "state-ready", "history-changed",
+  "selected-thread-changed",
 };
 
 static void
@@ -38,6 +39,10 @@ notified (TtvTabState *state, gpointer data)
       g_autofree char *t = ttv_viewer_time_to_string (ttv_tab_state_get_current_time (state));
       g_string_append_printf (log, "%s\ncurrent: %s\n", name, t);
     }
+  else if (g_strcmp0 (name, "selected-thread-changed") == 0)
+    g_string_append_printf (log, "%s\nthread: %u\n", name, ttv_tab_state_get_selected_thread (state));
+  else if (g_strcmp0 (name, "filter-changed") == 0)
+    g_string_append_printf (log, "%s\nfilter: %s\n", name, ttv_tab_state_get_filter (state));
   else
     g_string_append_printf (log, "%s\n", name);
   write_log (label, state);
