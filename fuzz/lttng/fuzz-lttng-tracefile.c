@@ -128,7 +128,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
                 }
               g_clear_error (&error);
               TtvTime t = trace->start <= trace->end
-                          ? trace->start + (trace->end - trace->start) / 3 : 0;
+                          ? trace->start + (TtvTime) (ttv_time_span_ns (trace->start, trace->end) / 3) : 0;
               ttv_cursor_seek_time (cur, t, &error);
               g_clear_error (&error);
               while (ttv_cursor_next (cur, &ev, &error))

@@ -87,9 +87,10 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
       for (guint t = 0; t < ttv_callstack_get_n_threads (cs); t++)
         {
           const TtvCallstackThread *th = ttv_callstack_get_thread (cs, t);
+          guint64 span = th->first <= th->last ? ttv_time_span_ns (th->first, th->last) : 0;
           for (guint d = 0; d < th->n_depths; d++)
-            g_array_unref (ttv_callstack_query_calls (cs, t, d, th->first, th->last, 1 + (th->last - th->first) / 100));
-          g_array_unref (ttv_callstack_dup_stack_at (cs, t, th->first + (th->last - th->first) / 2));
+            g_array_unref (ttv_callstack_query_calls (cs, t, d, th->first, th->last, (TtvTime) (1 + span / 100)));
+          g_array_unref (ttv_callstack_dup_stack_at (cs, t, th->first + (TtvTime) (span / 2)));
         }
       TtvMemory *m = ttv_memory_from_analysis (g_ptr_array_index (results, 1));
       for (guint p = 0; p < ttv_memory_get_n_processes (m); p++)

@@ -78,4 +78,13 @@ ttv_time_add_saturating (TtvTime a, TtvTime b)
   return r;
 }
 
+/* @b - @a in nanoseconds, for @a <= @b: exact over the whole range of
+ * TtvTime, where the signed difference of far-apart times (a damaged
+ * trace's start and end) overflows. */
+static inline guint64
+ttv_time_span_ns (TtvTime a, TtvTime b)
+{
+  return (guint64) b - (guint64) a;
+}
+
 G_END_DECLS
