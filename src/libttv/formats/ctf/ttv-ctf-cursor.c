@@ -466,6 +466,11 @@ lane_skip_scopes (CtfCursor *c, Lane *l, CtfEventClass **ec, guint64 *pos, guint
   CtfStreamClass *sc = sf->sc;
   g_autoptr (GError) local = NULL;
   gboolean ok = TRUE;
+  /* A skip that walks the types resolves a sequence length or variant tag
+   * in another scope from what the decoder holds: left over from another
+   * event, it would give this one a wrong size.  Emptied, such a reference
+   * is INVALID and the event is decoded with its scopes below. */
+  ttv_decoder_reset (c->decoder);
   if (sc->event_context)
     ok = ttv_decoder_skip (c->decoder, sc->event_context, l->pdata, l->pbits, pos, &local);
   if (ok && (*ec)->context)
