@@ -143,8 +143,12 @@ ttv_callstack_query_calls (const TtvCallstack *cs, guint thread, guint depth, Tt
       if (resolution > 0)
         {
           /* Skip what ends inside this call's slot: one call per slot. */
-          TtvTime slot = c->start <= t0 ? t0 : t0 + ((c->start - t0) / resolution) * resolution;
-          TtvTime until = MAX (c->end, slot + resolution);
+          /* (Unsigned spans and a saturating end: a damaged trace's times
+           * can be 2^63 ns apart.) */
+          TtvTime slot = c->start <= t0 ? t0
+                         : t0 + (TtvTime) (ttv_time_span_ns (t0, c->start) / (guint64) resolution
+                                           * (guint64) resolution);
+          TtvTime until = MAX (c->end, ttv_time_add_saturating (slot, resolution));
           next = first_ending_after (calls, i + 1, until);
           pub.hidden = next - i - 1;
         }
