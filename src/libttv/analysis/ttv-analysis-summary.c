@@ -292,7 +292,7 @@ level_entry (const void *record, guint64 index, gpointer data)
   for (guint k = 0; k < s->n_levels; k++)
     {
       Level *l = &s->levels[k];
-      guint64 i = start <= s->origin ? 0 : (guint64) (start - s->origin) >> l->lv.shift;
+      guint64 i = start <= s->origin ? 0 : ttv_time_span_ns (s->origin, start) >> l->lv.shift;
       i = MIN (i, l->lv.n_bins - 1);
       l->bins[i].mask[b / 64] |= bit;
       l->bins[i].count++;

@@ -133,7 +133,7 @@ ttv_table_builder_new (TtvAnalysisBuilder *owner, const TtvAnalysisTableSpec *sp
   t->origin = origin;
   if (spec->summaries)
     {
-      guint64 span = end > origin ? (guint64) (end - origin) : 0;
+      guint64 span = end > origin ? ttv_time_span_ns (origin, end) : 0;
       guint shift = 0;
       while ((span >> shift) >= MAX_HIST_BINS)
         shift++;
@@ -184,7 +184,7 @@ hist_bin (gint64 origin, guint32 shift, guint32 n_bins, gint64 start)
 {
   if (start <= origin)
     return 0;
-  guint64 b = (guint64) (start - origin) >> shift;
+  guint64 b = ttv_time_span_ns (origin, start) >> shift;
   return b < n_bins ? (guint32) b : n_bins - 1;
 }
 

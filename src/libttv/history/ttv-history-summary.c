@@ -139,15 +139,15 @@ ttv_history_summary_plan (const TtvHistorySeq *recs, gint64 origin, gint64 end, 
   gint64 rstart = recs->dir[0].start;
   if (end <= rstart || rstart < origin)
     return 0;
-  guint64 span = (guint64) (end - rstart);
+  guint64 span = ttv_time_span_ns (rstart, end);
   /* The finest level has about a quarter as many bins as the row has
    * records: finer bins would cost about as much as reading the records
    * (which a query does up to 64 per pixel). */
   guint shift = 0;
   while (shift < 62 && (span >> shift) >= n / 4)
     shift++;
-  guint64 first = (guint64) (rstart - origin) >> shift;
-  guint64 last = (guint64) (end - 1 - origin) >> shift;
+  guint64 first = ttv_time_span_ns (origin, rstart) >> shift;
+  guint64 last = ttv_time_span_ns (origin, end - 1) >> shift;
   guint n_levels = 0;
   for (guint k = 0; k < TTV_HISTORY_MAX_LEVELS; k++)
     {
@@ -275,7 +275,7 @@ ttv_history_summary_write (TtvHistoryWriter *w, const TtvHistorySeq *seq, gint64
       gboolean have_next = bi + 1 < nb;
       gint64 a = starts[bi], b = have_next ? starts[bi + 1] : end;
       guint16 key = keys[bi];
-      guint64 ja = (guint64) (a - origin) >> shift;
+      guint64 ja = ttv_time_span_ns (origin, a) >> shift;
       while (l0->cur < ja && l0->cur <= last)
         level_emit (so, 0);
       l0->events += counts[bi];
@@ -283,7 +283,7 @@ ttv_history_summary_write (TtvHistoryWriter *w, const TtvHistorySeq *seq, gint64
         {
           gint64 be = origin + (gint64) ((l0->cur + 1) << shift);
           gint64 e = MIN (b, be);
-          iacc_add (&l0->acc, key, (guint64) (e - a));
+          iacc_add (&l0->acc, key, ttv_time_span_ns (a, e));
           a = e;
           if (a == be)
             level_emit (so, 0);
