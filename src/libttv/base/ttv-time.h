@@ -87,4 +87,16 @@ ttv_time_span_ns (TtvTime a, TtvTime b)
   return (guint64) b - (guint64) a;
 }
 
+/* @b - @a as a TtvTime, saturating at TTV_TIME_MAX, 0 when @b is not after
+ * @a: a duration between times that may be more than 2^63 ns apart (read
+ * from a damaged trace or cache), to be summed, binned or printed. */
+static inline TtvTime
+ttv_time_span_saturating (TtvTime a, TtvTime b)
+{
+  if (b <= a)
+    return 0;
+  guint64 span = ttv_time_span_ns (a, b);
+  return span > (guint64) TTV_TIME_MAX ? TTV_TIME_MAX : (TtvTime) span;
+}
+
 G_END_DECLS

@@ -3,6 +3,7 @@
  * what is left is flattened into instructions (ttv-filter.c runs them),
  * each reading a field at a fixed offset, the time or a string directly. */
 #include "ttv-filter-private.h"
+#include "ttv-glob.h"
 
 #include <string.h>
 
@@ -51,39 +52,13 @@ ttv_filter_enum_mapping (const TtvType *t, guint64 raw)
 }
 
 gboolean
-ttv_filter_glob_bytes (const char *p, const char *s, gsize len)
-{
-  /* Iterative: on a mismatch, let the last '*' take one more byte. */
-  const char *end = s + len, *star = NULL, *mark = NULL;
-  while (s < end)
-    {
-      if (*p == '?' || (*p != '\0' && *p != '*' && *p == *s))
-        p++, s++;
-      else if (*p == '*')
-        {
-          star = p++;
-          mark = s;
-        }
-      else if (star)
-        {
-          p = star + 1;
-          s = ++mark;
-        }
-      else
-        return FALSE;
-    }
-  while (*p == '*')
-    p++;
-  return *p == '\0';
-}
-
-gboolean
 ttv_filter_glob_match (const TtvFilterLiteral *lit, const char *s, gsize len)
 {
   /* GPatternSpec steps over UTF-8 sequences and would read past the end
-   * of text that is not valid UTF-8: such text (trace data) matches bytes. */
-  if (!g_utf8_validate (s, (gssize) len, NULL))
-    return ttv_filter_glob_bytes (lit->text, s, len);
+   * of text that is not valid UTF-8: such text (trace data), or such a
+   * pattern (which has no GPatternSpec), matches bytes. */
+  if (lit->glob == NULL || !g_utf8_validate (s, (gssize) len, NULL))
+    return ttv_glob_match_bytes (lit->text, s, len);
   return g_pattern_spec_match (lit->glob, len, s, NULL);
 }
 

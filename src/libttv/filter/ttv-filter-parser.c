@@ -275,7 +275,10 @@ parse_comparison (Parser *p)
   if ((n->op == OP_EQ || n->op == OP_NE) && strpbrk (n->lit.text, "*?"))
     {
       n->lit.is_glob = TRUE;
-      n->lit.glob = g_pattern_spec_new (n->lit.text);
+      /* GPatternSpec needs UTF-8 (GLib aborts otherwise); a pattern of
+       * other bytes (a quoted string) is matched byte by byte. */
+      if (g_utf8_validate (n->lit.text, -1, NULL))
+        n->lit.glob = g_pattern_spec_new (n->lit.text);
     }
   const char *bad = NULL;
   /* "0x" with no hex digits after it is a typo, not a word to compare. */

@@ -125,7 +125,7 @@ typedef enum {
   STR_LENGTH,       /* the length (bare test: non-empty) */
   STR_PREFIX,       /* glob "abc*": 1 when it matches */
   STR_SUFFIX,       /* glob "*abc" */
-  STR_BYTES,        /* other ASCII glob: ttv_filter_glob_bytes on ASCII text */
+  STR_BYTES,        /* other ASCII glob: ttv_glob_match_bytes on ASCII text */
   STR_PATTERN,      /* any other glob: ttv_filter_glob_match */
 } TtvFilterStrMatch;
 
@@ -213,7 +213,6 @@ gboolean ttv_filter_int_compare (TtvFilterOp op, gint64 value, gint64 literal);
 gint     ttv_filter_enum_mapping (const TtvType *enum_type, guint64 raw);
 /* A glob ('*' and '?') against @len bytes, byte by byte: the meaning
  * GPatternSpec has on ASCII text. */
-gboolean ttv_filter_glob_bytes (const char *pattern, const char *s, gsize len);
 /* A glob literal against text NUL-terminated at @len: GPatternSpec, or
  * bytes for text that is not valid UTF-8. */
 gboolean ttv_filter_glob_match (const TtvFilterLiteral *lit, const char *s, gsize len);

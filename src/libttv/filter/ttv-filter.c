@@ -1,6 +1,7 @@
 /* ttv-filter.c: the public filter object: parse once, keep one program per
  * (trace, event type) built on first sight, evaluate without allocating. */
 #include "ttv-filter-private.h"
+#include "ttv-glob.h"
 #include "ttv-error.h"
 #include "ttv-event-owner.h"
 
@@ -823,7 +824,7 @@ text_value (TtvFilter *f, const TtvFilterInsn *in, const char *s, gsize len)
       return len >= in->text_len && memcmp (s + len - in->text_len, in->text, in->text_len) == 0;
     case STR_BYTES:
       if (all_ascii (s, len))
-        return ttv_filter_glob_bytes (in->node->lit.text, s, len);
+        return ttv_glob_match_bytes (in->node->lit.text, s, len);
       G_GNUC_FALLTHROUGH;
     case STR_PATTERN:
       g_string_truncate (f->text, 0);

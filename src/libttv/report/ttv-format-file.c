@@ -1,6 +1,7 @@
 /* ttv-format-file.c: renders events with a parsed format file (see
  * ttv-format-file.h); the template is chosen once per event type. */
 #include "ttv-format-file-private.h"
+#include "ttv-glob.h"
 #include "ttv-hook-groups.h"
 
 #include <stdlib.h>
@@ -198,7 +199,7 @@ render (TtvFormatFile *ff, GArray *pieces, const TtvEvent *ev, const TtvDecoder 
             for (guint k = 0; k < piece->cases->len; k++)
               {
                 TtvFormatCase *fc = g_ptr_array_index (piece->cases, k);
-                if (fc->pattern == NULL || (v && g_pattern_match_simple (fc->pattern, value->str)))
+                if (fc->pattern == NULL || (v && ttv_glob_match (fc->pattern, value->str)))
                   {
                     render (ff, fc->pieces, ev, dec, root, state, out);
                     break;

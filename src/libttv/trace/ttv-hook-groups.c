@@ -3,6 +3,7 @@
  * for LTT (core.*), LTTng 0.x (kernel.*) and LTTng 2.x names. */
 #include "ttv-hook-groups.h"
 #include "ttv-error.h"
+#include "ttv-glob.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -214,8 +215,8 @@ ttv_event_type_matches_pattern (const TtvEventType *type, const char *pattern)
     return TRUE;
   if (strpbrk (pattern, "*?") == NULL)
     return g_strcmp0 (type->full_name, pattern) == 0 || g_strcmp0 (type->name, pattern) == 0;
-  return (type->full_name && g_pattern_match_simple (pattern, type->full_name))
-         || (type->name && g_pattern_match_simple (pattern, type->name));
+  return (type->full_name && ttv_glob_match (pattern, type->full_name))
+         || (type->name && ttv_glob_match (pattern, type->name));
 }
 
 static gboolean
