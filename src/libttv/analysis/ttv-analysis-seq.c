@@ -116,7 +116,7 @@ ttv_analysis_seq_writer_add (TtvAnalysisSeqWriter *s, TtvHistoryWriter *w, const
   memcpy (s->pending + s->n_pending * s->entry_size, entry, s->entry_size);
   bounds_add (&s->block, start, end);
   if (end > start)
-    s->total += end - start;
+    s->total = ttv_time_add_saturating (s->total, ttv_time_span_saturating (start, end));
   s->n_entries++;
   if (++s->n_pending == TTV_ANALYSIS_BLOCK)
     flush_block (s, w);

@@ -219,7 +219,7 @@ ttv_table_builder_push (TtvTableBuilder *t, const void *record)
       guint32 b = hist_bin (t->origin, t->hist_shift, t->hist_bins, start);
       if (t->hist[b] == NULL)
         t->hist[b] = g_new0 (guint32, TTV_DURATION_BUCKETS);
-      t->hist[b][ttv_duration_bucket (end - start)]++;
+      t->hist[b][ttv_duration_bucket (ttv_time_span_saturating (start, end))]++;
     }
 }
 
@@ -546,7 +546,7 @@ cumulative_at (const TtvAnalysisTable *t, const TtvAnalysisSeq *seq, TtvTime at,
       /* Damaged caches hold anything: an entry ending before it starts
        * counts nothing, and the sum saturates. */
       if (e->end > e->start)
-        sum = ttv_time_add_saturating (sum, MIN (e->end, at) - e->start);
+        sum = ttv_time_add_saturating (sum, ttv_time_span_saturating (e->start, MIN (e->end, at)));
     }
   *out = sum;
   return TRUE;
