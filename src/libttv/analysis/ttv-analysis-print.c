@@ -607,7 +607,7 @@ print_stats (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
   g_array_sort (groups, compare_summary_total);
   TtvTime t0, t1;
   window (r, o, &t0, &t1);
-  double seconds = (double) (t1 - t0) / 1e9;
+  double seconds = (double) ttv_time_span_ns (t0, t1) / 1e9;
   /* Numbered groups (IRQ lines, vectors) with their names. */
   gboolean named = col && col->type == TTV_COLUMN_UINT && ttv_analysis_table_find_column (t, "name");
   g_autofree char *stats_name = g_strdup_printf ("%s/stats", spec->name);
@@ -661,7 +661,7 @@ print_cpu (const TtvAnalysis *r, const Print *o, GString *out, GError **error)
 {
   TtvTime t0, t1;
   window (r, o, &t0, &t1);
-  double span = (double) MAX (t1 - t0, 1);
+  double span = (double) MAX (ttv_time_span_ns (t0, t1), 1);
   g_autoptr (GArray) cpus = ttv_cpu_usage_list_cpus (r);
   g_autoptr (Sheet) cs = sheet_new ("cpu", "cpus");
   sheet_column (cs, "cpu", N_("CPU"), TRUE);
@@ -715,7 +715,7 @@ print_cpu (const TtvAnalysis *r, const Print *o, GString *out, GError **error)
   guint n = o->bins;
   g_autofree TtvTime *edges = g_new (TtvTime, n + 1);
   for (guint i = 0; i <= n; i++)
-    edges[i] = t0 + (TtvTime) ((double) (t1 - t0) * i / n);
+    edges[i] = t0 + (TtvTime) ((double) ttv_time_span_ns (t0, t1) * i / n);
   g_autoptr (Sheet) bs = sheet_new ("cpu", "bins");
   sheet_column (bs, "start", N_("Start"), TRUE);
   sheet_column (bs, "end", N_("End"), TRUE);
@@ -754,7 +754,7 @@ print_block_usage (const TtvAnalysis *r, const Print *o, gboolean by_process,
 {
   TtvTime t0, t1;
   window (r, o, &t0, &t1);
-  double seconds = (double) MAX (t1 - t0, 1) / 1e9;
+  double seconds = (double) MAX (ttv_time_span_ns (t0, t1), 1) / 1e9;
   g_autoptr (GArray) usage = ttv_block_usage (r, by_process, t0, t1, error);
   if (usage == NULL)
     return FALSE;

@@ -456,7 +456,7 @@ ttv_analysis_format_value (const TtvAnalysis *r, const TtvAnalysisColumn *c, con
     case TTV_COLUMN_TIME:
       if (relative_to != TTV_TIME_MIN)
         {
-          ttv_time_to_string (v - relative_to, buf, sizeof buf);
+          ttv_time_to_string (ttv_time_sub_saturating (v, relative_to), buf, sizeof buf);
           return g_strdup_printf ("+%s", buf);
         }
       return g_strdup (ttv_time_to_string (v, buf, sizeof buf));

@@ -672,7 +672,7 @@ scatter_entry (const void *entry, guint64 index, gpointer data)
   gint64 start = ttv_analysis_record_start (entry);
   if (start < s->t0 || start >= s->t1)
     return TRUE;
-  guint x = (guint) ((double) (start - s->t0) * s->width / (double) (s->t1 - s->t0));
+  guint x = (guint) ((double) ttv_time_span_ns (s->t0, start) * s->width / (double) ttv_time_span_ns (s->t0, s->t1));
   x = MIN (x, s->width - 1);
   guint b = ttv_duration_bucket (ttv_analysis_record_duration (entry));
   s->columns[x].mask[b / 64] |= G_GUINT64_CONSTANT (1) << (b % 64);
@@ -708,7 +708,7 @@ ttv_analysis_table_scatter (const TtvAnalysisTable *t, TtvTime t0, TtvTime t1, g
   *exact = FALSE;
   /* The coarsest level whose bins are no wider than a column, else the
    * finest (then a bin spreads over the columns it covers). */
-  double column_ns = (double) (t1 - t0) / width;
+  double column_ns = (double) ttv_time_span_ns (t0, t1) / width;
   guint level = 0;
   for (guint k = 0; k < t->h.n_levels; k++)
     {

@@ -78,6 +78,17 @@ ttv_time_add_saturating (TtvTime a, TtvTime b)
   return r;
 }
 
+/* @a - @b, saturating at TTV_TIME_MIN / TTV_TIME_MAX: a time shown
+ * relative to another when either may come from a damaged file. */
+static inline TtvTime
+ttv_time_sub_saturating (TtvTime a, TtvTime b)
+{
+  TtvTime r;
+  if (__builtin_sub_overflow (a, b, &r))
+    return b > 0 ? TTV_TIME_MIN : TTV_TIME_MAX;
+  return r;
+}
+
 /* @b - @a in nanoseconds, for @a <= @b: exact over the whole range of
  * TtvTime, where the signed difference of far-apart times (a damaged
  * trace's start and end) overflows. */
