@@ -49,13 +49,20 @@ xdotool windowmove --sync "$win" 0 0 2>/dev/null
 obj=$(gdbus introspect --session --dest org.ttv.Viewer --object-path /org/ttv/Viewer/window --only-properties 2>/dev/null \
         | sed -n 's/^ *node \([0-9]*\).*/\1/p' | head -n 1)
 
+# The event list first, drawn: the first analysis view must differ from it
+# (on a loaded machine, a screenshot of the list could pass for the view,
+# and the pick below would then click into the list).
+shoot_until "$SHOTS/events.png" 600 view_drawn
+prev="$SHOTS/events.png"
 check "the system call latency view draws its scatter, density and statistics" 'shoot_viewer syscall-latency'
 
 # The Longest page, its first row: the longest call of the window.  The
 # list fills once the analysis is done (late on a loaded machine): click
 # until the pick reaches the tab, which then has a selection (the test
 # module logs it).
-selections () { grep -c "^selection-changed" "$TTV_TEST_MODULE_LOG" 2>/dev/null || echo 0; }
+# (grep -c prints 0 and fails when nothing matches: "|| echo 0" would make
+# that "0 0", which no test compares, and every pick looked missed.)
+selections () { _n=$(grep -c "^selection-changed" "$TTV_TEST_MODULE_LOG" 2>/dev/null); echo "${_n:-0}"; }
 pick_longest () {
   _before=$(selections)
   for _attempt in 1 2 3 4 5 6 7 8 9 10; do
