@@ -515,6 +515,37 @@ test_tooltips (void)
   view_close (&v);
 }
 
+/* A column title longer than its width (French "Temps processeur" in 72
+ * px) widens the column: its text and sort arrow fit, not cut. */
+static void
+test_column_titles_fit (void)
+{
+  const TtvTimelineColumn columns[] = {
+    { "Nom", 100, FALSE }, { "PID", 50, TRUE }, { "Temps processeur", 72, TRUE },
+  };
+  View v = { 0 };
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  cairo_text_extents_t ext;
+
+  if (!sample_setup ())
+    {
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+      return;
+    }
+  cairo_set_font_size (cr, 10);
+  cairo_text_extents (cr, "Temps processeur ▼", &ext);
+  view_open (&v, TTV_HISTORY_ROW_PROCESS, 1000, 300);
+  ttv_timeline_set_columns (v.timeline, columns, G_N_ELEMENTS (columns));
+  ttv_timeline_set_sort_column (v.timeline, 2, TRUE);
+  g_assert_cmpfloat (ttv_timeline_get_column_width (v.timeline, 2), >=, ext.x_advance + 8);
+  g_assert_cmpfloat (ttv_timeline_get_column_width (v.timeline, 1), ==, 50);   /* fits: kept */
+  view_close (&v);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
 /* A wakeup by PID 0 (an interrupt on an idle CPU): the tooltip names the
  * idle CPU, not "? (PID 0)". */
 static void
@@ -1183,6 +1214,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline-views/zoom", test_zoom);
   g_test_add_func ("/timeline-views/tooltips", test_tooltips);
   g_test_add_func ("/timeline-views/idle-wakeup-tooltip", test_idle_wakeup_tooltip);
+  g_test_add_func ("/timeline-views/column-titles-fit", test_column_titles_fit);
   g_test_add_func ("/timeline-views/arrows", test_arrows);
   g_test_add_func ("/timeline-views/whole-trace", test_whole_trace);
   g_test_add_func ("/timeline-views/idle-tasks", test_idle_tasks);
