@@ -625,6 +625,9 @@ test_info_dialog (void)
   g_test_message ("CPUs: %s", summary_value (dialog, _("CPUs")));
   g_assert_true (g_str_has_prefix (summary_value (dialog, _("CPUs")), expected_cpus));
   g_assert_nonnull (strstr (summary_value (dialog, _("Trace")), dir));
+  /* What the format is, in words for users, not the project's seeds. */
+  g_assert_nonnull (strstr (summary_value (dialog, _("Trace")), "LTT trace (Linux Trace Toolkit"));
+  g_assert_null (strstr (summary_value (dialog, _("Trace")), "seed"));
 
   /* The system description, key by key. */
   model = page_model (dialog, "info-system");
