@@ -424,7 +424,7 @@ render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
 static const TtvViewerInfo info = {
   .name = "cpu-usage",
   .title = N_("CPU Usage"),
-  .icon_name = "utilities-system-monitor-symbolic",
+  .icon_name = "power-profile-performance-symbolic",
   .menu_label = N_("C_PU Usage"),
   .new_viewer = ttv_cpu_usage_viewer_new,
   .render = render,

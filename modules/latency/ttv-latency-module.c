@@ -34,19 +34,19 @@ KIND_ENTRIES (block, 3)
 KIND_ENTRIES (futex, 4)
 
 static const TtvViewerInfo infos[] = {
-  { .name = "syscall-latency", .title = N_("System Calls"), .icon_name = "utilities-system-monitor-symbolic",
+  { .name = "syscall-latency", .title = N_("System Calls"), .icon_name = "alarm-symbolic",
     .menu_label = N_("S_ystem Call Latency"), .new_viewer = syscalls_new, .render = syscalls_render,
     .translation_domain = GETTEXT_PACKAGE },
-  { .name = "sched-latency", .title = N_("Scheduling"), .icon_name = "utilities-system-monitor-symbolic",
+  { .name = "sched-latency", .title = N_("Scheduling"), .icon_name = "alarm-symbolic",
     .menu_label = N_("Sc_heduling Latency"), .new_viewer = sched_new, .render = sched_render,
     .translation_domain = GETTEXT_PACKAGE },
-  { .name = "irq-latency", .title = N_("IRQs"), .icon_name = "utilities-system-monitor-symbolic",
+  { .name = "irq-latency", .title = N_("IRQs"), .icon_name = "alarm-symbolic",
     .menu_label = N_("_IRQ Latency"), .new_viewer = irq_new, .render = irq_render,
     .translation_domain = GETTEXT_PACKAGE },
   { .name = "block-latency", .title = N_("Block I/O"), .icon_name = "drive-harddisk-symbolic",
     .menu_label = N_("_Block I/O Latency"), .new_viewer = block_new, .render = block_render,
     .translation_domain = GETTEXT_PACKAGE },
-  { .name = "futex-latency", .title = N_("Futex Waits"), .icon_name = "utilities-system-monitor-symbolic",
+  { .name = "futex-latency", .title = N_("Futex Waits"), .icon_name = "alarm-symbolic",
     .menu_label = N_("_Futex Waits"), .new_viewer = futex_new, .render = futex_render,
     .translation_domain = GETTEXT_PACKAGE },
 };

@@ -186,8 +186,9 @@ compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
     case SORT_NAME: c = g_strcmp0 (x->info->name, y->info->name); break;
     case SORT_TGID: c = CMP (x->info->tgid, y->info->tgid); break;
     case SORT_PPID: c = CMP (x->info->ppid, y->info->ppid); break;
-    /* Most CPU time first, unless reversed. */
-    case SORT_CPU_TIME: c = CMP (y->info->cpu_time, x->info->cpu_time); break;
+    /* Ascending like every key: the first click sorts it descending
+     * (starts_descending), the arrow saying so. */
+    case SORT_CPU_TIME: c = CMP (x->info->cpu_time, y->info->cpu_time); break;
     case SORT_BIRTH: c = CMP (x->info->birth, y->info->birth); break;
     default: break;
     }
@@ -773,22 +774,35 @@ change_descending (GSimpleAction *action, GVariant *value, gpointer data)
   refresh_rows (self);
 }
 
+/* The direction a key sorts in when chosen: the largest first for an
+ * amount (CPU time: who used the CPU most), else ascending. */
+static gboolean
+starts_descending (SortKey key)
+{
+  return key == SORT_CPU_TIME;
+}
+
+/* Sorts by @key, in its first direction. */
+static void
+sort_by (TtvControlflowViewer *self, SortKey key)
+{
+  GActionGroup *group = G_ACTION_GROUP (self->actions);
+
+  g_action_group_change_action_state (group, "sort-descending", g_variant_new_boolean (starts_descending (key)));
+  g_action_group_change_action_state (group, "sort", g_variant_new_string (sort_ids[key]));
+}
+
 /* A click on a column's title sorts by it; on the sorted one, reverses. */
 static void
 column_clicked (TtvControlflowViewer *self, guint column)
 {
-  GActionGroup *group = G_ACTION_GROUP (self->actions);
-
   if (column >= SORT_N_KEYS)
     return;
   if ((SortKey) column == sort_key (self))
-    g_action_group_change_action_state (group, "sort-descending",
+    g_action_group_change_action_state (G_ACTION_GROUP (self->actions), "sort-descending",
                                         g_variant_new_boolean (!flag (self, "sort-descending")));
   else
-    {
-      g_action_group_change_action_state (group, "sort-descending", g_variant_new_boolean (FALSE));
-      g_action_group_change_action_state (group, "sort", g_variant_new_string (sort_ids[column]));
-    }
+    sort_by (self, (SortKey) column);
 }
 
 static void
@@ -850,8 +864,9 @@ sort_changed (GtkComboBox *combo, TtvControlflowViewer *self)
 {
   const char *id = gtk_combo_box_get_active_id (combo);
 
-  if (id)
-    g_action_group_change_action_state (G_ACTION_GROUP (self->actions), "sort", g_variant_new_string (id));
+  for (guint k = 0; id && k < SORT_N_KEYS; k++)
+    if (strcmp (id, sort_ids[k]) == 0)
+      sort_by (self, (SortKey) k);
 }
 
 /* --- The row menu: follow, filter, hide, pin ---------------------------------- */

@@ -208,6 +208,12 @@ append_marks (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, con
         default:
           if (m->other == TTV_VIEWER_PID_NONE)
             g_string_append_printf (text, _("\nWoken up at %s"), when);
+          else if (m->other == 0 && m->cpu >= 0)
+            /* PID 0 is the idle task: an interrupt on an idle CPU woke it. */
+            g_string_append_printf (text, _("\nWoken up from idle on CPU %d (by an interrupt) at %s"),
+                                    m->cpu, when);
+          else if (m->other == 0)
+            g_string_append_printf (text, _("\nWoken up from idle (by an interrupt) at %s"), when);
           else
             g_string_append_printf (text, _("\nWoken up by %s (PID %u) at %s"), other ? other : "?", m->other,
                                     when);

@@ -161,13 +161,32 @@ ttv_timeline_view_set_rows (TtvTimelineView *v, GPtrArray *rows)
   index_rows (v);
 }
 
+/* The width @title needs as drawn in the header (ttv-timeline-draw.c:
+ * 10 px text, 2 px before it, 6 after, the sort arrow), so that a longer
+ * translation ("Temps processeur") is not cut. */
+static double
+title_width (const char *title)
+{
+  g_autofree char *marked = g_strdup_printf ("%s ▼", title ? title : "");
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  cairo_text_extents_t ext;
+
+  cairo_set_font_size (cr, 10);
+  cairo_text_extents (cr, marked, &ext);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return ceil (ext.x_advance) + 10;
+}
+
 void
 ttv_timeline_view_set_columns (TtvTimelineView *v, const TtvTimelineColumn *columns, guint n_columns)
 {
   g_array_set_size (v->columns, 0);
   for (guint i = 0; i < n_columns; i++)
     {
-      Column c = { g_strdup (columns[i].title), columns[i].width, columns[i].numeric };
+      Column c = { g_strdup (columns[i].title), MAX (columns[i].width, title_width (columns[i].title)),
+                   columns[i].numeric };
 
       g_array_append_val (v->columns, c);
     }

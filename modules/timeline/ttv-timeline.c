@@ -507,6 +507,14 @@ ttv_timeline_set_columns (TtvTimeline *self, const TtvTimelineColumn *columns, g
   gtk_widget_queue_draw (self->area);
 }
 
+double
+ttv_timeline_get_column_width (TtvTimeline *self, guint column)
+{
+  g_return_val_if_fail (TTV_IS_TIMELINE (self), 0);
+  g_return_val_if_fail (column < self->view.columns->len, 0);
+  return g_array_index (self->view.columns, Column, column).width;
+}
+
 void
 ttv_timeline_set_sort_column (TtvTimeline *self, gint column, gboolean descending)
 {

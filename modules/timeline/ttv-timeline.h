@@ -96,6 +96,8 @@ const TtvTimelineRow *ttv_timeline_get_row (TtvTimeline *self, guint index);   /
 void        ttv_timeline_set_columns (TtvTimeline *self, const TtvTimelineColumn *columns, guint n_columns);
 /* The column marked as sorted in the header (-1: none). */
 void        ttv_timeline_set_sort_column (TtvTimeline *self, gint column, gboolean descending);
+/* Column @column's width: at least what its title and a sort arrow need. */
+double      ttv_timeline_get_column_width (TtvTimeline *self, guint column);
 /* The label area's width (the user drags its edge), clamped. */
 double      ttv_timeline_get_label_width (TtvTimeline *self);
 void        ttv_timeline_set_label_width (TtvTimeline *self, double width);

@@ -189,6 +189,9 @@ ttv_application_startup (GApplication *app)
   };
 
   G_APPLICATION_CLASS (ttv_application_parent_class)->startup (app);
+  /* ▲ ascending, ▼ descending in the tree views' headers too, as in the
+   * time lines' (GTK 3 draws a down arrow for ascending otherwise). */
+  g_object_set (gtk_settings_get_default (), "gtk-alternative-sort-arrows", TRUE, NULL);
   g_thread_unref (g_thread_new ("ttv-clean-cache", clean_dead_extractions, NULL));
 
   self->settings = ttv_settings_get ();

@@ -15,11 +15,32 @@ struct _TtvBookmarksPanel {
   TtvTabState *state;        /* owned reference */
   GtkListStore *store;       /* owned: a handful of rows, one per bookmark */
   GtkTreeView *view;
+  GtkLabel *location;        /* where they are saved ("Saved in …") */
+  gboolean watching_saves;   /* show_location runs at each save's start */
   gulong changed_id;
   gulong format_id;          /* "time-format-changed" */
 };
 
 G_DEFINE_FINAL_TYPE (TtvBookmarksPanel, ttv_bookmarks_panel, GTK_TYPE_BOX)
+
+/* "Saved in …": a CTF trace's file is hidden, and users look for it. */
+static void
+show_location (TtvBookmarksPanel *self)
+{
+  TtvTabBookmarks *bookmarks = ttv_tab_get_bookmarks (self->tab);
+  g_autofree char *text = bookmarks ? ttv_tab_bookmarks_dup_location (bookmarks) : NULL;
+
+  /* A save starts once the place is known (a read-only trace: after the
+   * question): then the line says the place chosen. */
+  if (bookmarks && !self->watching_saves)
+    {
+      g_signal_connect_object (ttv_tab_bookmarks_get_saver (bookmarks), "started",
+                               G_CALLBACK (show_location), self, G_CONNECT_SWAPPED);
+      self->watching_saves = TRUE;
+    }
+  gtk_label_set_text (self->location, text ? text : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->location), text);
+}
 
 static void
 refill (TtvBookmarksPanel *self)
@@ -53,6 +74,7 @@ refill (TtvBookmarksPanel *self)
                                          COL_NAME, b->name, COL_CPU, cpu, COL_TEXT, b->text,
                                          COL_INDEX, i, -1);
     }
+  show_location (self);
 }
 
 static gint
@@ -188,6 +210,17 @@ ttv_bookmarks_panel_new (TtvTab *tab)
                                   GTK_POLICY_AUTOMATIC);
   gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->view));
   gtk_box_pack_start (GTK_BOX (self), scrolled, TRUE, TRUE, 0);
+  self->location = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_set_name (GTK_WIDGET (self->location), "bookmarks-location");
+  gtk_label_set_xalign (self->location, 0);
+  gtk_label_set_ellipsize (self->location, PANGO_ELLIPSIZE_START);
+  gtk_label_set_selectable (self->location, TRUE);
+  gtk_widget_set_can_focus (GTK_WIDGET (self->location), FALSE);
+  gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->location)), "dim-label");
+  gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->location), FALSE, FALSE, 2);
+  /* The tab's bookmarks exist once the tab is built: shown, the panel
+   * says where they go. */
+  g_signal_connect_swapped (self, "map", G_CALLBACK (show_location), self);
 
   self->changed_id = g_signal_connect_swapped (self->state, "bookmarks-changed",
                                                G_CALLBACK (refill), self);

@@ -115,8 +115,9 @@ fill_summary (TtvInfoDialog *self)
   for (guint t = 0; t < n_traces; t++)
     {
       TtvTrace *trace = ttv_traceset_get_trace (ttv_tab_state_get_traceset (self->state), t);
+      /* The format's description is marked N_() in its table. */
       g_autofree char *what = g_strdup_printf ("%s\n%s", trace->display_path,
-                                               trace->format->description);
+                                               _(trace->format->description));
       add_summary_row (self, &row, _("Trace"), what);
       n_types += trace->event_types->len;
       n_files += trace->tracefiles->len;

@@ -7,6 +7,7 @@
 
 #include "ttv-bookmark-dialog.h"
 #include "ttv-tab.h"
+#include "ttv-archive.h"
 #include "ttv-bookmarks.h"
 
 #include <glib/gi18n.h>
@@ -735,6 +736,57 @@ TtvBookmarkSaver *
 ttv_tab_bookmarks_get_saver (TtvTabBookmarks *self)
 {
   return self->saver;
+}
+
+/* Where save () puts @trace's bookmarks, in words. */
+static char *
+dup_trace_location (TtvTabBookmarks *self, guint trace_index, const TtvTrace *trace)
+{
+  g_autofree char *path = NULL;
+
+  if (ttv_bookmarks_trace_is_writable (trace))
+    {
+      /* An archive: rewritten with the member. */
+      if (trace->display_path && g_strcmp0 (trace->display_path, trace->path) != 0
+          && ttv_archive_is_archive (trace->display_path))
+        return g_strdup_printf (_("Saved in %s, as its member %s"), trace->display_path,
+                                ttv_bookmarks_get_member_path (trace));
+      path = ttv_bookmarks_dup_path (trace, TTV_BOOKMARKS_IN_TRACE);
+      return g_strdup_printf (_("Saved in %s"), path);
+    }
+  switch (get_choice (self, trace_index))
+    {
+    case TTV_SAVE_CHOICE_ASK:
+      return g_strdup_printf (_("%s is read-only: where to save is asked at the first change"),
+                              trace->display_path ? trace->display_path : trace->path);
+    case TTV_SAVE_CHOICE_DONT_SAVE:
+      return g_strdup_printf (_("Not saved (%s is read-only)"),
+                              trace->display_path ? trace->display_path : trace->path);
+    case TTV_SAVE_CHOICE_BESIDE:
+      path = ttv_bookmarks_dup_path (trace, TTV_BOOKMARKS_BESIDE_TRACE);
+      return g_strdup_printf (_("Saved in %s"), path);
+    case TTV_SAVE_CHOICE_USER_DIR:
+    default:
+      path = ttv_bookmarks_dup_path (trace, TTV_BOOKMARKS_USER_DIR);
+      return g_strdup_printf (_("Saved in %s"), path);
+    }
+}
+
+char *
+ttv_tab_bookmarks_dup_location (TtvTabBookmarks *self)
+{
+  TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  for (guint t = 0; t < ttv_tab_state_get_n_traces (self->state); t++)
+    {
+      g_autofree char *line = dup_trace_location (self, t, ttv_traceset_get_trace (ts, t));
+
+      if (text->len)
+        g_string_append_c (text, '\n');
+      g_string_append (text, line);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 TtvSaveChoice

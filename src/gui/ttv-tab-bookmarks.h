@@ -52,6 +52,11 @@ void        ttv_tab_bookmarks_jump (TtvTabBookmarks *self, guint index);
  * before it (F2, Shift+F2); FALSE, saying so over the views, when none. */
 gboolean    ttv_tab_bookmarks_jump_next (TtvTabBookmarks *self, gboolean forward);
 
+/* Where each trace's bookmarks are saved, a line per trace ("Saved in
+ * /t/.ttv-bookmarks.xml"), for the bookmarks panel: a CTF trace's file is
+ * hidden, and users look for it to share it. */
+char       *ttv_tab_bookmarks_dup_location (TtvTabBookmarks *self);
+
 /* For tests and the window: the save machinery and the choice made for a
  * read-only trace. */
 TtvBookmarkSaver *ttv_tab_bookmarks_get_saver (TtvTabBookmarks *self);

@@ -806,6 +806,17 @@ show_trace_warnings (TtvTab *self)
     }
 }
 
+/* The time bar's word on a time just typed: shown over the views, gone
+ * once a time in the traceset is typed. */
+static void
+time_bar_notice (GtkWidget *time_bar, const char *text, TtvTab *self)
+{
+  if (text)
+    ttv_tab_notify (self, "time-bar", GTK_MESSAGE_INFO, text);
+  else
+    ttv_notifications_withdraw (TTV_NOTIFICATIONS (self->notifications), "time-bar");
+}
+
 GtkWidget *
 ttv_tab_new (TtvTraceset *traceset)
 {
@@ -821,6 +832,7 @@ ttv_tab_new (TtvTraceset *traceset)
   self->filter_bar = ttv_filter_bar_new (self->state);
   gtk_box_pack_start (GTK_BOX (self), self->filter_bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), build_views (self), TRUE, TRUE, 0);
+  g_signal_connect (self->time_bar, "notice", G_CALLBACK (time_bar_notice), self);
   gtk_box_pack_start (GTK_BOX (self), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL),
                       FALSE, FALSE, 0);
   self->status_bar = ttv_status_bar_new (self->state);

@@ -31,6 +31,19 @@ struct _TtvTimeBar {
 
 G_DEFINE_FINAL_TYPE (TtvTimeBar, ttv_time_bar, GTK_TYPE_BOX)
 
+enum { SIG_NOTICE, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* An entry's help, shown as its tooltip when no mistake is shown there. */
+#define ENTRY_HELP "ttv-time-bar-help"
+
+static void
+show_entry_help (GtkEntry *entry)
+{
+  gtk_widget_set_tooltip_text (GTK_WIDGET (entry),
+                               g_object_get_data (G_OBJECT (entry), ENTRY_HELP));
+}
+
 /* The time an entry shows (what a time of day typed in it is near to). */
 static TtvTime
 entry_time (TtvTimeBar *self, GtkEntry *entry)
@@ -54,7 +67,7 @@ set_entry_time (TtvTimeBar *self, GtkEntry *entry)
   gtk_entry_set_text (entry, text);
   /* A valid time again: a mistake typed before is no longer shown. */
   gtk_style_context_remove_class (gtk_widget_get_style_context (GTK_WIDGET (entry)), "error");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (entry), NULL);
+  show_entry_help (entry);
 }
 
 static const char *
@@ -90,12 +103,39 @@ parse_entry (TtvTimeBar *self, GtkEntry *entry, TtvTime *out)
                                 out, &error))
     {
       gtk_style_context_remove_class (gtk_widget_get_style_context (GTK_WIDGET (entry)), "error");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (entry), NULL);
+      show_entry_help (entry);
       return TRUE;
     }
   gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (entry)), "error");
   gtk_widget_set_tooltip_text (GTK_WIDGET (entry), error->message);
   return FALSE;
+}
+
+/* A typed time outside the traceset is moved to its nearest edge, and the
+ * tab says so ("notice"), so that nobody reads the edge as what they typed. */
+static TtvTime
+clamp_to_span (TtvTimeBar *self, TtvTime t)
+{
+  TtvTime ss, se;
+  g_autofree char *typed = NULL, *first = NULL, *last = NULL, *edge = NULL;
+  g_autofree char *text = NULL;
+
+  ttv_tab_state_get_time_span (self->state, &ss, &se);
+  if (t >= ss && t <= se)
+    {
+      g_signal_emit (self, signals[SIG_NOTICE], 0, NULL);
+      return t;
+    }
+  typed = ttv_tab_state_format_time (self->state, t);
+  first = ttv_tab_state_format_time (self->state, ss);
+  last = ttv_tab_state_format_time (self->state, se);
+  edge = t < ss ? g_strdup (first) : g_strdup (last);
+  text = g_strdup_printf (t < ss
+                          ? _("%s is before the traceset (%s to %s): its start, %s, is used instead.")
+                          : _("%s is after the traceset (%s to %s): its end, %s, is used instead."),
+                          typed, first, last, edge);
+  g_signal_emit (self, signals[SIG_NOTICE], 0, text);
+  return CLAMP (t, ss, se);
 }
 
 static void
@@ -105,6 +145,7 @@ entry_activated (GtkEntry *entry, TtvTimeBar *self)
 
   if (!parse_entry (self, entry, &t))
     return;
+  t = clamp_to_span (self, t);
   ttv_tab_state_get_time_window (self->state, &ws, &we);
   if (entry == self->start_entry)
     ttv_tab_state_set_time_window (self->state, t, MAX (t + 1, we));
@@ -414,6 +455,10 @@ static void
 ttv_time_bar_class_init (TtvTimeBarClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = ttv_time_bar_dispose;
+  /* TtvTimeBar::notice: (nullable) what the user should know about a time
+   * just typed (it was out of the traceset), or NULL when all is well. */
+  signals[SIG_NOTICE] = g_signal_new ("notice", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                      NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
@@ -435,7 +480,8 @@ add_entry (TtvTimeBar *self, GtkBox *row, const char *name, const char *label, c
 
   gtk_widget_set_name (e, name);
   gtk_entry_set_width_chars (GTK_ENTRY (e), 21);
-  gtk_widget_set_tooltip_text (e, help);
+  g_object_set_data_full (G_OBJECT (e), ENTRY_HELP, g_steal_pointer (&help), g_free);
+  show_entry_help (GTK_ENTRY (e));
   gtk_label_set_mnemonic_widget (GTK_LABEL (l), e);
   gtk_box_pack_start (row, l, FALSE, FALSE, 0);
   gtk_box_pack_start (row, e, FALSE, FALSE, 0);

@@ -49,6 +49,7 @@ SAME_FIELD (TtvViewerMark, TtvHistoryMark, time);
 SAME_FIELD (TtvViewerMark, TtvHistoryMark, kind);
 SAME_FIELD (TtvViewerMark, TtvHistoryMark, other);
 SAME_FIELD (TtvViewerMark, TtvHistoryMark, name);
+SAME_FIELD (TtvViewerMark, TtvHistoryMark, cpu);
 
 G_STATIC_ASSERT (sizeof (TtvViewerPixel) == sizeof (TtvHistoryPixel));
 SAME_FIELD (TtvViewerPixel, TtvHistoryPixel, state);

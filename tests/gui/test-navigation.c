@@ -8,6 +8,7 @@
 #include "ttv-gui-test-util.h"
 #include "ttv-settings.h"
 #include "ttv-tab-layout.h"
+#include "ttv-notifications.h"
 #include "ttv-tab.h"
 #include "ttv-viewer-registry.h"
 
@@ -250,6 +251,57 @@ test_time_entry (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+/* Types @text in @entry and presses Enter ("activate", what Enter does). */
+static void
+type_time (GtkWidget *entry, const char *text)
+{
+  gtk_widget_grab_focus (entry);
+  gtk_entry_set_text (GTK_ENTRY (entry), text);
+  g_signal_emit_by_name (entry, "activate");
+  ttv_gui_test_spin_pending ();
+}
+
+/* A time typed after the traceset's end is clamped to the end, the entry
+ * shows the end, and the tab says so; a time inside it then withdraws the
+ * message and the entry's tooltip is its help again, not empty. */
+static void
+test_time_entry_clamped (void)
+{
+  TtvGuiTestTab f;
+  TtvTime start, end;
+  GtkWidget *entry;
+  TtvNotifications *notes;
+  g_autofree char *help = NULL, *end_text = NULL;
+  const char *said;
+
+  if (!ttv_gui_test_tab_setup (&f, modules))
+    return;
+  ttv_tab_state_get_time_span (f.state, &start, &end);
+  notes = ttv_tab_get_notifications (f.tab);
+  entry = ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_ENTRY, "time-bar-current");
+  g_assert_nonnull (entry);
+  help = gtk_widget_get_tooltip_text (entry);
+  g_assert_nonnull (help);
+
+  type_time (entry, "+99999");
+  g_assert_cmpint (ttv_tab_state_get_current_time (f.state), ==, end);
+  end_text = ttv_tab_state_format_time (f.state, end);
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (entry)), ==, end_text);
+  said = ttv_notifications_get_text (notes, "time-bar");
+  g_assert_nonnull (said);
+  g_assert_nonnull (strstr (said, "after the traceset"));
+  g_assert_nonnull (strstr (said, end_text));
+
+  type_time (entry, "+0.000005");
+  g_assert_cmpint (ttv_tab_state_get_current_time (f.state), ==, start + 5000);
+  g_assert_null (ttv_notifications_get_text (notes, "time-bar"));
+  {
+    g_autofree char *tip = gtk_widget_get_tooltip_text (entry);
+    g_assert_cmpstr (tip, ==, help);
+  }
+  ttv_gui_test_tab_teardown (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -258,5 +310,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/navigation/selection", test_selection);
   g_test_add_func ("/gui/navigation/bookmarks", test_bookmarks);
   g_test_add_func ("/gui/navigation/time-entry", test_time_entry);
+  g_test_add_func ("/gui/navigation/time-entry-clamped", test_time_entry_clamped);
   return g_test_run ();
 }

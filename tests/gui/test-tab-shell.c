@@ -363,6 +363,52 @@ read_text (const char *path)
   return g_file_get_contents (path, &text, NULL, NULL) ? text : NULL;
 }
 
+/* The bookmarks panel's "Saved in …" line, once it has one. */
+static gboolean
+location_shown (gpointer label)
+{
+  return *gtk_label_get_text (GTK_LABEL (label)) != '\0';
+}
+
+/* A CTF trace's bookmarks go to a hidden file: the panel says which (and
+ * it is where they are then saved). */
+static void
+test_bookmarks_location_ctf (void)
+{
+  g_autofree char *dir = ttv_test_dup_tmp_path ("ctf-bookmarks-location");
+  const char *argv[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "-d", "0.01", "-c", "1", "-p", "2",
+                         "-o", dir, NULL };
+  g_autofree char *canonical = NULL, *file = NULL, *expected = NULL, *text = NULL;
+  GtkWidget *label;
+  TtvTime start, end;
+  Shell s;
+
+  g_free (ttv_test_run_ok (argv));
+  canonical = g_canonicalize_filename (dir, NULL);
+  file = g_build_filename (canonical, ".ttv-bookmarks.xml", NULL);
+  expected = g_strdup_printf ("Saved in %s", file);
+  shell_open (&s, dir);
+  ttv_tab_set_bookmarks_visible (s.tab, TRUE);
+  label = ttv_gui_test_find_widget (GTK_WIDGET (s.tab), GTK_TYPE_LABEL, "bookmarks-location");
+  g_assert_nonnull (label);
+  ttv_gui_test_spin_until (location_shown, label);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, expected);
+  g_assert_true (gtk_widget_get_mapped (label));
+  {
+    g_autofree char *tip = gtk_widget_get_tooltip_text (label);
+    g_assert_cmpstr (tip, ==, expected);
+  }
+
+  ttv_tab_state_get_time_span (s.state, &start, &end);
+  add_bookmark (&s, "here", start + 1000);
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, expected);
+  text = read_text (file);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "name=\"here\""));
+  shell_close (&s);
+}
+
 static void
 test_read_only_beside (void)
 {
@@ -400,6 +446,15 @@ test_read_only_beside (void)
   gtk_dialog_response (dialog, 1 /* beside */);
   ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
   g_assert_null (find_read_only_dialog ());
+  /* The panel says where, from the answer on. */
+  {
+    GtkWidget *label = ttv_gui_test_find_widget (GTK_WIDGET (s.tab), GTK_TYPE_LABEL, "bookmarks-location");
+    g_autofree char *canonical = g_canonicalize_filename (beside, NULL);
+    g_autofree char *expected = g_strdup_printf ("Saved in %s", canonical);
+
+    g_assert_nonnull (label);
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, expected);
+  }
   text = read_text (beside);
   g_assert_nonnull (text);
   g_assert_nonnull (strstr (text, "name=\"first\""));
@@ -409,6 +464,12 @@ test_read_only_beside (void)
   add_bookmark (&s, "second", start + 2000);
   g_assert_null (find_read_only_dialog ());
   ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  {
+    g_autofree char *where = ttv_tab_bookmarks_dup_location (ttv_tab_get_bookmarks (s.tab));
+    g_autofree char *canonical = g_canonicalize_filename (beside, NULL);
+    g_autofree char *expected = g_strdup_printf ("Saved in %s", canonical);
+    g_assert_cmpstr (where, ==, expected);
+  }
   text = read_text (beside);
   g_assert_nonnull (strstr (text, "name=\"first\""));
   g_assert_nonnull (strstr (text, "name=\"second\""));
@@ -564,6 +625,9 @@ test_info_dialog (void)
   g_test_message ("CPUs: %s", summary_value (dialog, _("CPUs")));
   g_assert_true (g_str_has_prefix (summary_value (dialog, _("CPUs")), expected_cpus));
   g_assert_nonnull (strstr (summary_value (dialog, _("Trace")), dir));
+  /* What the format is, in words for users, not the project's seeds. */
+  g_assert_nonnull (strstr (summary_value (dialog, _("Trace")), "LTT trace (Linux Trace Toolkit"));
+  g_assert_null (strstr (summary_value (dialog, _("Trace")), "seed"));
 
   /* The system description, key by key. */
   model = page_model (dialog, "info-system");
@@ -1709,6 +1773,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/save/archive-background", test_save_archive_background);
   g_test_add_func ("/gui/shell/save/archive-cancel", test_save_archive_cancel);
   g_test_add_func ("/gui/shell/read-only/beside", test_read_only_beside);
+  g_test_add_func ("/gui/shell/bookmarks/location-ctf", test_bookmarks_location_ctf);
   g_test_add_func ("/gui/shell/read-only/user-folder-and-dont-save", test_read_only_user_dir_and_dont_save);
   g_test_add_func ("/gui/shell/info-dialog", test_info_dialog);
   g_test_add_func ("/gui/shell/damaged-block", test_damaged_block);

@@ -515,6 +515,85 @@ test_tooltips (void)
   view_close (&v);
 }
 
+/* A column title longer than its width (French "Temps processeur" in 72
+ * px) widens the column: its text and sort arrow fit, not cut. */
+static void
+test_column_titles_fit (void)
+{
+  const TtvTimelineColumn columns[] = {
+    { "Nom", 100, FALSE }, { "PID", 50, TRUE }, { "Temps processeur", 72, TRUE },
+  };
+  View v = { 0 };
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  cairo_text_extents_t ext;
+
+  if (!sample_setup ())
+    {
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+      return;
+    }
+  cairo_set_font_size (cr, 10);
+  cairo_text_extents (cr, "Temps processeur ▼", &ext);
+  view_open (&v, TTV_HISTORY_ROW_PROCESS, 1000, 300);
+  ttv_timeline_set_columns (v.timeline, columns, G_N_ELEMENTS (columns));
+  ttv_timeline_set_sort_column (v.timeline, 2, TRUE);
+  g_assert_cmpfloat (ttv_timeline_get_column_width (v.timeline, 2), >=, ext.x_advance + 8);
+  g_assert_cmpfloat (ttv_timeline_get_column_width (v.timeline, 1), ==, 50);   /* fits: kept */
+  view_close (&v);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+/* A wakeup by PID 0 (an interrupt on an idle CPU): the tooltip names the
+ * idle CPU, not "? (PID 0)". */
+static void
+test_idle_wakeup_tooltip (void)
+{
+  View v = { 0 };
+  TtvTime s0, s1;
+  guint n, tested = 0;
+
+  if (!sample_setup ())
+    return;
+  span (&s0, &s1);
+  n = ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS);
+  view_open (&v, TTV_HISTORY_ROW_PROCESS, 1000, 300);
+  for (guint r = 0; r < n && tested < 3; r++)
+    {
+      const TtvHistoryRowInfo *info = ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, r);
+      g_autoptr (GArray) marks = ttv_history_query_marks (H (), r, info->birth, info->end);
+
+      for (guint m = 0; marks && m < marks->len && tested < 3; m++)
+        {
+          const TtvHistoryMark *mk = &g_array_index (marks, TtvHistoryMark, m);
+          GtkAdjustment *adj;
+          g_autofree char *text = NULL, *idle = NULL;
+
+          /* Alone within a few µs, so that the tooltip shows this one. */
+          if (mk->kind != TTV_HISTORY_MARK_WAKEUP || mk->other != 0
+              || (m > 0 && mk->time - g_array_index (marks, TtvHistoryMark, m - 1).time < 20000)
+              || (m + 1 < marks->len && g_array_index (marks, TtvHistoryMark, m + 1).time - mk->time < 20000))
+            continue;
+          g_assert_cmpint (mk->cpu, >=, 0);
+          ttv_tab_state_set_time_window (sample.state, MAX (s0, mk->time - 50000), MIN (s1, mk->time + 50000));
+          adj = gtk_range_get_adjustment (GTK_RANGE (ttv_gui_test_find_widget (GTK_WIDGET (v.timeline), GTK_TYPE_SCROLLBAR, NULL)));
+          gtk_adjustment_set_value (adj, r * TTV_TIMELINE_ROW_HEIGHT);
+          text = tooltip_in (&v, r - (guint) (gtk_adjustment_get_value (adj) / TTV_TIMELINE_ROW_HEIGHT), mk->time);
+          g_test_message ("tooltip: %s", text);
+          idle = g_strdup_printf ("Woken up from idle on CPU %d (by an interrupt) at ", mk->cpu);
+          g_assert_nonnull (text);
+          g_assert_nonnull (strstr (text, idle));
+          g_assert_null (strstr (text, "(PID 0)"));
+          tested++;
+        }
+    }
+  g_assert_cmpuint (tested, >, 0);
+  ttv_tab_state_set_time_window (sample.state, s0, s1);
+  view_close (&v);
+}
+
 /* --- Wakeup arrows ---------------------------------------------------------------- */
 
 /* The first row of @pid (the view lists the history's rows in order and
@@ -1134,6 +1213,8 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline-views/ruler", test_ruler);
   g_test_add_func ("/timeline-views/zoom", test_zoom);
   g_test_add_func ("/timeline-views/tooltips", test_tooltips);
+  g_test_add_func ("/timeline-views/idle-wakeup-tooltip", test_idle_wakeup_tooltip);
+  g_test_add_func ("/timeline-views/column-titles-fit", test_column_titles_fit);
   g_test_add_func ("/timeline-views/arrows", test_arrows);
   g_test_add_func ("/timeline-views/whole-trace", test_whole_trace);
   g_test_add_func ("/timeline-views/idle-tasks", test_idle_tasks);

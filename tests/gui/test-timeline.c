@@ -1159,6 +1159,100 @@ test_controlflow_names (void)
   g_object_unref (cf);
 }
 
+/* --- The control flow's sort: ▲ ascending, ▼ descending, amounts largest first --- */
+
+/* The CPU time of @pid's rows together. */
+static TtvTime
+cpu_time_of (guint32 pid)
+{
+  TtvTime sum = 0;
+
+  for (guint r = 0; r < ttv_history_get_n_rows (history (), TTV_HISTORY_ROW_PROCESS); r++)
+    {
+      const TtvHistoryRowInfo *ri = ttv_history_get_row (history (), TTV_HISTORY_ROW_PROCESS, r);
+      if (ri->id == pid)
+        sum += ri->cpu_time;
+    }
+  return sum;
+}
+
+/* The CPU times of the shown rows but the idle tasks (PID 0), in order. */
+static GArray *
+shown_cpu_times (GtkWidget *cf)
+{
+  g_autoptr (GArray) pids = ttv_test_shown_pids (cf);
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+
+  for (guint i = 0; i < pids->len; i++)
+    if (g_array_index (pids, guint32, i) != 0)
+      {
+        TtvTime t = cpu_time_of (g_array_index (pids, guint32, i));
+        g_array_append_val (times, t);
+      }
+  return times;
+}
+
+static gboolean
+sort_descending (GActionGroup *group)
+{
+  g_autoptr (GVariant) v = g_action_group_get_action_state (group, "sort-descending");
+
+  return g_variant_get_boolean (v);
+}
+
+/* The first click on the CPU time title sorts it descending (the most CPU
+ * time first, the arrow ▼ since the flag is the arrow's); the second
+ * reverses; a click on Name then sorts ascending. */
+static void
+test_controlflow_sort (void)
+{
+  GtkWidget *cf, *window, *timeline;
+  GActionGroup *group;
+  g_autoptr (GArray) most = NULL, least = NULL;
+  g_autoptr (GVariant) key = NULL;
+  gboolean descending;
+
+  if (!sample_path ())
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set: no sample trace");
+      return;
+    }
+  load_modules ();
+  cf = g_object_ref_sink (ttv_viewer_registry_find ("controlflow")->new_viewer (sample_state ()));
+  window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gtk_container_add (GTK_CONTAINER (window), cf);
+  gtk_widget_show_all (window);
+  group = gtk_widget_get_action_group (cf, "controlflow");
+  g_action_group_change_action_state (group, "hide-idle", g_variant_new_boolean (FALSE));
+  timeline = ttv_gui_test_find_widget (cf, g_type_from_name ("TtvTimeline"), NULL);
+  g_assert_nonnull (timeline);
+
+  g_signal_emit_by_name (timeline, "column-clicked", 4u);   /* CPU time */
+  key = g_action_group_get_action_state (group, "sort");
+  g_assert_cmpstr (g_variant_get_string (key, NULL), ==, "cpu-time");
+  descending = sort_descending (group);
+  g_assert_true (descending);
+  most = shown_cpu_times (cf);
+  g_assert_cmpuint (most->len, >, 2);
+  g_assert_cmpint (g_array_index (most, TtvTime, 0), >, 0);
+  g_assert_cmpint (g_array_index (most, TtvTime, 0), >=, g_array_index (most, TtvTime, most->len - 1));
+
+  g_signal_emit_by_name (timeline, "column-clicked", 4u);   /* reversed: least first */
+  descending = sort_descending (group);
+  g_assert_false (descending);
+  least = shown_cpu_times (cf);
+  g_assert_cmpint (g_array_index (least, TtvTime, 0), <, g_array_index (most, TtvTime, 0));
+  g_assert_cmpint (g_array_index (least, TtvTime, 0), <=, g_array_index (least, TtvTime, least->len - 1));
+
+  g_signal_emit_by_name (timeline, "column-clicked", 0u);   /* Name: A first */
+  descending = sort_descending (group);
+  g_assert_false (descending);
+
+  g_action_group_change_action_state (group, "sort", g_variant_new_string ("pid"));
+  gtk_widget_destroy (window);
+  g_object_unref (cf);
+}
+
 /* --- The resources module: hide idle ------------------------------------------------ */
 
 static gboolean
@@ -1242,6 +1336,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/palette", test_palette);
   g_test_add_func ("/timeline/filter-rows", test_filter_rows);
   g_test_add_func ("/timeline/controlflow-names", test_controlflow_names);
+  g_test_add_func ("/timeline/controlflow-sort", test_controlflow_sort);
   g_test_add_func ("/timeline/resources-hide-idle", test_resources_hide_idle);
   ret = g_test_run ();
   g_clear_pointer (&sample_vh, ttv_viewer_history_unref);

@@ -282,6 +282,35 @@ test_details_contexts (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+/* Every module's views, in the View menu and on their tabs, have an icon
+ * that the icon theme (Adwaita 43, Debian 12's) has: a missing one shows
+ * as a broken image.  Last: it loads every module. */
+static void
+test_icons (void)
+{
+  static const char *const every_module[] = {
+    TTV_EVENTS_MODULE_PATH, TTV_TIMELINE_MODULE_PATH, TTV_HISTOGRAM_MODULE_PATH,
+    TTV_STATISTICS_MODULE_PATH, TTV_LATENCY_MODULE_PATH, TTV_CPU_USAGE_MODULE_PATH,
+    TTV_CRITICAL_PATH_MODULE_PATH, TTV_USERSPACE_MODULE_PATH, NULL
+  };
+  GtkIconTheme *theme = gtk_icon_theme_get_default ();
+
+  ttv_gui_test_load_modules (every_module);
+  g_assert_cmpuint (ttv_viewer_registry_get_n_viewers (), >=, 15);
+  for (guint i = 0; i < ttv_viewer_registry_get_n_viewers (); i++)
+    {
+      const TtvViewerInfo *info = ttv_viewer_registry_get_viewer (i);
+      g_autoptr (GtkIconInfo) icon = NULL;
+
+      g_test_message ("%s: %s", info->name, info->icon_name);
+      g_assert_nonnull (info->icon_name);
+      g_assert_true (gtk_icon_theme_has_icon (theme, info->icon_name));
+      /* What the menu and the tab draw: the icon itself, no fallback. */
+      icon = gtk_icon_theme_lookup_icon (theme, info->icon_name, 16, 0);
+      g_assert_nonnull (icon);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -291,5 +320,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/layout/kept", test_kept);
   g_test_add_func ("/gui/layout/details", test_details);
   g_test_add_func ("/gui/layout/details-contexts", test_details_contexts);
+  g_test_add_func ("/gui/layout/icons", test_icons);
   return g_test_run ();
 }

@@ -173,6 +173,8 @@ typedef struct {
   TtvViewerMarkKind kind;
   guint32 other;           /* a pid, TTV_VIEWER_PID_NONE when unknown */
   const char *name;        /* exec: the new name, else NULL */
+  gint cpu;                /* wakeup: the CPU the waker ran on (other 0: that
+                            * CPU's idle task); else -1 (unknown) */
 } TtvViewerMark;
 
 typedef struct {

@@ -23,8 +23,9 @@ G_BEGIN_DECLS
  * selected thread ("selected-thread-changed");
  * 5: the userspace analyses (ttv-viewer-userspace.h, "userspace-ready"); the
  * lost events' whole packets (TtvViewerLostEvents.packets).
- * 6: an event's contexts (ttv_viewer_event_dup_context()). */
-#define TTV_VIEWER_API_VERSION 6
+ * 6: an event's contexts (ttv_viewer_event_dup_context()).
+ * 7: a wakeup mark's CPU (TtvViewerMark.cpu: the marks' layout changed). */
+#define TTV_VIEWER_API_VERSION 7
 
 /* A module defines, with this macro, the entry point the loader calls:
  *   TTV_VIEWER_MODULE (my_module_init)

@@ -302,14 +302,14 @@ close_row (Builder *b, BRow *r, gint64 t, gboolean dead)
 }
 
 static void
-add_mark (Builder *b, BRow *r, gint64 t, TtvHistoryMarkKind kind, guint32 other)
+add_mark (Builder *b, BRow *r, gint64 t, TtvHistoryMarkKind kind, guint32 other, gint cpu)
 {
   if (r->marks == NULL)
     {
       r->marks = g_new (TtvHistoryEncoder, 1);
       ttv_history_encoder_init (r->marks);
     }
-  TtvHistoryRec m = { t, (guint16) kind, -1, other, 0 };
+  TtvHistoryRec m = { t, (guint16) kind, (gint16) (cpu >= 0 && cpu < G_MAXINT16 ? cpu : -1), other, 0 };
   push_rec (b, r->marks, &m);
 }
 
@@ -501,23 +501,25 @@ on_mark (gpointer data, TtvStateMark kind, guint32 pid, guint32 other, TtvTime t
   switch (kind)
     {
     case TTV_STATE_MARK_FORK:
-      add_mark (b, r, t, TTV_HISTORY_MARK_FORK, other);
+      add_mark (b, r, t, TTV_HISTORY_MARK_FORK, other, -1);
       break;
     case TTV_STATE_MARK_EXEC:
       {
         const TtvProcessState *p = ttv_state_get_process (b->state, pid);
         if (p && p->name)
           r->name = p->name;
-        add_mark (b, r, t, TTV_HISTORY_MARK_EXEC, intern_quark (b, p ? p->name : 0));
+        add_mark (b, r, t, TTV_HISTORY_MARK_EXEC, intern_quark (b, p ? p->name : 0), -1);
       }
       break;
     case TTV_STATE_MARK_EXIT:
-      add_mark (b, r, t, TTV_HISTORY_MARK_EXIT, TTV_PID_NONE);
+      add_mark (b, r, t, TTV_HISTORY_MARK_EXIT, TTV_PID_NONE, -1);
       break;
     case TTV_STATE_MARK_WAKEUP:
       {
         const TtvProcessState *waker = ttv_state_get_running (b->state, b->event_cpu);
-        add_mark (b, r, t, TTV_HISTORY_MARK_WAKEUP, waker ? waker->pid : TTV_PID_NONE);
+        /* The CPU too: a waker of PID 0 is that CPU's idle task (an
+         * interrupt woke the process while the CPU was idle). */
+        add_mark (b, r, t, TTV_HISTORY_MARK_WAKEUP, waker ? waker->pid : TTV_PID_NONE, b->event_cpu);
       }
       break;
     }

@@ -151,7 +151,7 @@ ttv_history_query_marks (const TtvHistory *h, guint row, TtvTime t0, TtvTime t1)
     {
       if (m.start < t0)
         continue;
-      TtvHistoryMark hm = { m.start, (TtvHistoryMarkKind) m.key, m.aux, NULL };
+      TtvHistoryMark hm = { m.start, (TtvHistoryMarkKind) m.key, m.aux, NULL, m.cpu };
       if (hm.kind == TTV_HISTORY_MARK_EXEC)
         {
           hm.name = m.aux < h->n_strings ? h->strings[m.aux] : NULL;

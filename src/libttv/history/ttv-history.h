@@ -85,6 +85,7 @@ typedef struct {
   TtvHistoryMarkKind kind;
   guint32 other;           /* pid, TTV_PID_NONE when unknown */
   const char *name;        /* exec: the new name, else NULL */
+  gint cpu;                /* wakeup: the CPU the waker ran on; else -1 (unknown) */
 } TtvHistoryMark;
 
 typedef struct {

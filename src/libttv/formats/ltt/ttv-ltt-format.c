@@ -252,7 +252,7 @@ ltt_block_start (const TtvTracefile *tf, guint64 block)
 
 const TtvFormatClass ttv_ltt_format_class = {
   .name = "ltt",
-  .description = "LTT trace directory (seed 000: eventdefs, info/system.xml, cpu/N)",
+  .description = N_("LTT trace (Linux Trace Toolkit; eventdefs, info/system.xml and cpu/N)"),
   .probe = ltt_probe,
   .open = ltt_open,
   .close = ltt_close,
