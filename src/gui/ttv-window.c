@@ -517,8 +517,20 @@ choose_response (GtkNativeDialog *chooser, gint response, TtvWindow *self)
       g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
       gboolean add = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "ttv-add"));
 
+      /* A folder of a trace is the trace: typing a trace's path and
+       * pressing Enter in the folder chooser enters it and selects its
+       * first folder (an LTTng trace's index/). */
       for (GSList *l = files; l; l = l->next)
-        g_ptr_array_add (paths, l->data);
+        {
+          char *enclosing = ttv_trace_dup_enclosing (l->data);
+          char *path = enclosing ? enclosing : l->data;
+          if (enclosing)
+            g_free (l->data);
+          if (g_ptr_array_find_with_equal_func (paths, path, g_str_equal, NULL))
+            g_free (path);
+          else
+            g_ptr_array_add (paths, path);
+        }
       g_ptr_array_add (paths, NULL);
       ttv_window_open (self, (const char *const *) paths->pdata, add);
     }

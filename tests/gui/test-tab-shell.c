@@ -1228,6 +1228,54 @@ test_add_trace_archive (void)
 }
 
 
+/* File > Open Trace Folder, a trace's path typed and Enter: the chooser
+ * enters the trace and selects its first folder (index/ in an LTTng
+ * trace), which is what it returns; the trace opens, not "index: not a
+ * trace". */
+static void
+test_open_folder_of_trace (void)
+{
+  g_autofree char *dir = ttv_test_dup_tmp_path ("typed-path-trace");
+  g_autofree char *index = g_build_filename (dir, "index", NULL);
+  const char *argv[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "-d", "0.01", "-c", "1", "-p", "2", "-o", dir, NULL };
+  g_autofree char *canonical = NULL, *enclosing = NULL, *reported = NULL;
+  g_autoptr (GError) error = NULL;
+  GtkWidget *window;
+  GtkFileChooser *dialog;
+  TtvTraceset *ts;
+  Selected selected;
+
+  g_free (ttv_test_run_ok (argv));
+  g_assert_cmpint (g_mkdir (index, 0755), ==, 0);
+  canonical = g_canonicalize_filename (dir, NULL);
+  enclosing = ttv_trace_dup_enclosing (index);
+  g_assert_cmpstr (enclosing, ==, canonical);
+  g_assert_null (ttv_trace_dup_enclosing (dir));
+  /* The command line names the folder to open instead. */
+  g_assert_null (ttv_trace_open (index, &error));
+  reported = g_strdup_printf ("%s: not a trace, but a folder of the trace %s: open that folder", index, canonical);
+  g_assert_cmpstr (error->message, ==, reported);
+
+  window = new_window ();
+  ttv_window_choose (TTV_WINDOW (window), TRUE);
+  dialog = find_chooser_dialog ();
+  g_assert_nonnull (dialog);
+  ttv_gui_test_spin_until (folder_shown, dialog);
+  g_assert_cmpint (gtk_file_chooser_get_action (dialog), ==, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
+  g_assert_true (gtk_file_chooser_set_current_folder (dialog, dir));
+  g_assert_true (gtk_file_chooser_select_filename (dialog, index));
+  selected = (Selected) { dialog, index };
+  ttv_gui_test_spin_until (file_selected, &selected);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  ttv_gui_test_spin_until (one_tab_open, window);
+  ts = ttv_tab_state_get_traceset (ttv_tab_get_state (TTV_TAB (ttv_window_get_current_tab (TTV_WINDOW (window)))));
+  g_assert_cmpuint (ttv_traceset_get_n_traces (ts), ==, 1);
+  g_assert_cmpstr (ttv_traceset_get_trace (ts, 0)->path, ==, canonical);
+  ttv_gui_test_spin_until (window_idle, window);
+  gtk_widget_destroy (window);
+  ttv_gui_test_spin_pending ();
+}
+
 /* An LTTng session folder (session/kernel, session/ust/uid/0/64-bit), as
  * lttng writes it: one tab with both traces, named by their place in it. */
 static void
@@ -1797,6 +1845,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/preferences/checkpoint-default", test_checkpoint_default);
   g_test_add_func ("/gui/shell/preferences/time-format", test_time_format_preference);
   g_test_add_func ("/gui/shell/open-session", test_open_session);
+  g_test_add_func ("/gui/shell/open-folder-of-trace", test_open_folder_of_trace);
   g_test_add_func ("/gui/shell/preferences/symbol-directories", test_symbol_directories_preference);
   return g_test_run ();
 }

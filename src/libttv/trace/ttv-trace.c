@@ -206,11 +206,30 @@ format_open (TtvTrace *t, const TtvFormatClass *format, GError **error)
   return t;
 }
 
+char *
+ttv_trace_dup_enclosing (const char *dir)
+{
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR) || best_format (dir) != NULL)
+    return NULL;
+  g_autofree char *canonical = g_canonicalize_filename (dir, NULL);
+  g_autofree char *parent = g_path_get_dirname (canonical);
+  if (g_strcmp0 (parent, canonical) == 0 || best_format (parent) == NULL)
+    return NULL;
+  return g_steal_pointer (&parent);
+}
+
 /* The best reader's open of @dir (@path is what the user gave). */
 static TtvTrace *
 open_dir (const char *dir, const char *path, TtvTraceFlags flags, GError **error)
 {
   const TtvFormatClass *format = best_format (dir);
+  g_autofree char *enclosing = format ? NULL : ttv_trace_dup_enclosing (dir);
+  if (enclosing)
+    {
+      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNKNOWN_FORMAT,
+                   _("%s: not a trace, but a folder of the trace %s: open that folder"), path, enclosing);
+      return NULL;
+    }
   if (format == NULL)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNKNOWN_FORMAT,

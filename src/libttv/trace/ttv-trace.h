@@ -238,6 +238,10 @@ struct _TtvFormatClass {
 
 /* --- Opening ------------------------------------------------------------ */
 
+/* The trace directory that holds the directory @dir when @dir is not a
+ * trace itself (an LTTng trace's index/, an LTT trace's cpu/), else NULL:
+ * what a user who picked @dir meant to open. */
+char       *ttv_trace_dup_enclosing (const char *dir);
 /* Opens a trace directory or archive with the best reader. */
 TtvTrace   *ttv_trace_open (const char *path, GError **error);
 /* The same; extracting an archive (the long part of opening one) stops with
