@@ -153,7 +153,7 @@ struct _TtvTrace {
                                    * is being written */
   GPtrArray *damage_warnings;     /* of char *, weak, NULL when none: those of @warnings about
                                    * damage found while opening that loses events (the reader
-                                   * will not deliver them); see ttv_trace_is_damaged() */
+                                   * will not deliver them) */
   TtvTraceDamage *damage;         /* owned; NULL: reading stops at damaged data (ttv-trace-damage.h) */
   char *session_rel;              /* owned, may be NULL: its path inside the session directory it was
                                    * found in (ttv-session.c); NULL for a trace opened alone or one

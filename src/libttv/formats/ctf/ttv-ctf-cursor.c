@@ -26,6 +26,7 @@ typedef struct {
   guint64 next_bit;       /* where the event after the head starts */
   guint64 end_clock;      /* the packet's end time (clock value), G_MAXUINT64 when it has none */
   gboolean has_head;
+  gboolean cut;           /* a truncated packet (CtfPacket.truncated) */
   guint window;           /* index in the cursor's windows */
   TtvEvent head;
 } Lane;
@@ -563,6 +564,27 @@ lane_read (CtfCursor *c, Lane *l, TtvEvent *ev, GError **error)
   return TRUE;
 }
 
+/* lane_read(), where an event that cannot be read in a truncated packet
+ * (the file ends inside it) ends the packet instead: its events are read
+ * up to the last whole one, and the damage was reported when the trace
+ * was opened.  *@got tells whether @ev was read. */
+static gboolean
+lane_read_whole (CtfCursor *c, Lane *l, TtvEvent *ev, gboolean *got, GError **error)
+{
+  GError *local = NULL;
+  *got = lane_read (c, l, ev, &local);
+  if (*got)
+    return TRUE;
+  if (!l->cut)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  g_error_free (local);
+  l->pbits = l->bit;
+  return TRUE;
+}
+
 /* Decodes the event at l->bit into l->head (or clears has_head at the end
  * of the packet). */
 static gboolean
@@ -571,10 +593,7 @@ lane_peek (CtfCursor *c, Lane *l, GError **error)
   l->has_head = FALSE;
   if (l->bit >= l->pbits)
     return TRUE;
-  if (!lane_read (c, l, &l->head, error))
-    return FALSE;
-  l->has_head = TRUE;
-  return TRUE;
+  return lane_read_whole (c, l, &l->head, &l->has_head, error);
 }
 
 static gboolean
@@ -606,6 +625,7 @@ lane_open_at (CtfCursor *c, Lane *l, guint64 index, GError **error)
   pk = &g_array_index (sf->packets, CtfPacket, index);
   l->end_clock = pk->has_ts_end && pk->ts_end >= pk->ts_begin ? pk->ts_end : G_MAXUINT64;
   l->pbits = pk->content_bits;
+  l->cut = pk->truncated;
   l->bit = pk->events_bit;
   l->clock_before = pk->ts_begin;
   return TRUE;
@@ -718,15 +738,19 @@ ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error)
   if (G_LIKELY (!c->sf->overlapping))
     {
       Lane *l = &c->lanes[0];
-      if (G_UNLIKELY (c->n_lanes != 1 || l->bit >= l->pbits))
+      gboolean got = FALSE;
+      while (!got)
         {
-          if (!direct_next_packet (c, &e))
+          if (G_UNLIKELY (c->n_lanes != 1 || l->bit >= l->pbits))
+            {
+              if (!direct_next_packet (c, &e))
+                return fail_sticky (c, e, error);
+              if (c->n_lanes == 0)
+                return FALSE;
+            }
+          if (G_UNLIKELY (!lane_read_whole (c, l, event, &got, &e)))
             return fail_sticky (c, e, error);
-          if (c->n_lanes == 0)
-            return FALSE;
         }
-      if (G_UNLIKELY (!lane_read (c, l, event, &e)))
-        return fail_sticky (c, e, error);
       l->bit = l->next_bit;
       l->clock_before = l->clock;
       l->index++;
@@ -1007,8 +1031,8 @@ ttv_ctf_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint3
   return r;
 }
 
-TtvCursor *
-ttv_ctf_cursor_new (TtvTracefile *tf, GError **error)
+static CtfCursor *
+cursor_alloc (TtvTracefile *tf)
 {
   CtfCursor *c = g_new0 (CtfCursor, 1);
   c->sf = tf->priv;
@@ -1026,9 +1050,37 @@ ttv_ctf_cursor_new (TtvTracefile *tf, GError **error)
     c->windows[i].w = (TtvFileWindow) TTV_FILE_WINDOW_INIT (c->sf->file);
   c->decoder = ttv_decoder_new ();
   c->failed_packet = NO_PACKET;
+  return c;
+}
+
+TtvCursor *
+ttv_ctf_cursor_new (TtvTracefile *tf, GError **error)
+{
+  CtfCursor *c = cursor_alloc (tf);
   /* When the first packet cannot be read, next() reports it. */
   reposition (c, TTV_TIME_MIN, -1, 0, &c->error);
   return (TtvCursor *) c;
+}
+
+guint64
+ttv_ctf_packet_last_clock (TtvTracefile *tf, guint64 index)
+{
+  CtfCursor *c = cursor_alloc (tf);
+  const CtfPacket *pk = &g_array_index (c->sf->packets, CtfPacket, index);
+  guint64 last = pk->ts_begin;
+  Lane *l = &c->lanes[0];
+  if (lane_open (c, l, index, NULL))
+    {
+      c->n_lanes = 1;
+      while (l->has_head)
+        {
+          last = l->clock;
+          if (!lane_advance (c, l, NULL))
+            break;
+        }
+    }
+  ttv_ctf_cursor_free ((TtvCursor *) c);
+  return last;
 }
 
 void

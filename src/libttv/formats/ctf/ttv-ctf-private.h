@@ -213,6 +213,9 @@ typedef struct {
   gboolean has_ts_end;      /* ts_end is the packet's own (else ts_begin) */
   guint64 seq_num;          /* packet sequence number, when has_seq_num */
   gboolean has_seq_num;
+  gboolean truncated;       /* the file ends inside its content (content_bits is what is
+                             * there): its events end at the last whole one, */
+  guint64 ts_last;          /* whose raw clock value ends it (t_end), not ts_end */
 } CtfPacket;
 
 typedef struct {
@@ -299,6 +302,9 @@ gboolean ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, const gu
 /* --- Pass 5: cursors (ttv-ctf-cursor.c) ------------------------------- */
 
 TtvCursor *ttv_ctf_cursor_new (TtvTracefile *tracefile, GError **error);
+/* The raw clock value of the last whole event of packet @index, a truncated
+ * one (its begin when it has none): where what can be read of it ends. */
+guint64    ttv_ctf_packet_last_clock (TtvTracefile *tracefile, guint64 index);
 void       ttv_ctf_cursor_free (TtvCursor *cursor);
 gboolean   ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error);
 gboolean   ttv_ctf_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error);

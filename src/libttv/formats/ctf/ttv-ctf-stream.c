@@ -421,12 +421,27 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
         return TRUE;            /* still being written */
       if (pk.packet_bits > avail)
         {
-          if (pk.content_bits > avail)
+          if (pk.content_bits > avail && (trace->flags & TTV_TRACE_FLAG_GROWING))
             {
+              /* Being written: read once whole (ttv_ctf_stream_file_index_more). */
               ttv_trace_add_tail_damage_warning (trace, _("%s: packet at byte offset %" PRIu64
                                                           " is truncated (%" PRIu64 " of %" PRIu64
                                                           " bytes present); ignoring it"),
                                                  sf->path, offset, avail / 8, pk.packet_bits / 8);
+              break;
+            }
+          if (pk.content_bits > avail)
+            {
+              /* Its whole events are read, not the CPU's last packet lost
+               * (often its only one: the CPU vanished). */
+              ttv_trace_add_tail_damage_warning (trace, _("%s: packet at byte offset %" PRIu64
+                                                          " is truncated (%" PRIu64 " of %" PRIu64
+                                                          " bytes present); reading the events"
+                                                          " it holds whole"),
+                                                 sf->path, offset, avail / 8, pk.packet_bits / 8);
+              pk.content_bits = pk.packet_bits = avail;
+              pk.truncated = TRUE;
+              g_array_append_val (sf->packets, pk);
               break;
             }
           /* The index LTTng wrote after the packet says the same size: the
@@ -462,7 +477,7 @@ finish_index (CtfStreamFile *sf, guint from, const CtfPacket *before)
     {
       CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, i);
       pk->t_begin = ttv_ctf_clock_to_time (clock, pk->ts_begin);
-      pk->t_end = ttv_ctf_clock_to_time (clock, pk->ts_end);
+      pk->t_end = ttv_ctf_clock_to_time (clock, pk->truncated ? pk->ts_last : pk->ts_end);
       if (pk->has_ts && pk->ts_end < pk->ts_begin)
         pk->t_end = pk->t_begin;
       if (pk->has_ts)
@@ -558,6 +573,9 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
     }
   if (!sf->from_index)
     scan_packets (sf, trace, d, 0, FALSE, NULL);
+  CtfPacket *last = sf->packets->len ? &g_array_index (sf->packets, CtfPacket, sf->packets->len - 1) : NULL;
+  if (last && last->truncated && sf->sc)
+    last->ts_last = ttv_ctf_packet_last_clock (sf->tracefile, sf->packets->len - 1);
   if (sf->open_error)
     {
       g_propagate_error (error, g_steal_pointer (&sf->open_error));
@@ -577,7 +595,14 @@ ttv_ctf_stream_file_index_more (CtfStreamFile *sf, TtvTrace *trace, GError **err
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   guint from = sf->packets->len;
   guint64 offset = 0;
-  if (from > 0)
+  if (from > 0 && g_array_index (sf->packets, CtfPacket, from - 1).truncated)
+    {
+      /* At open, a last packet cut in its content was kept with its whole
+       * events: it is read again from its start, once whole. */
+      offset = g_array_index (sf->packets, CtfPacket, from - 1).offset;
+      g_array_set_size (sf->packets, --from);
+    }
+  else if (from > 0)
     {
       /* At open, a last packet whose padding was cut was kept with the
        * bytes present: its real size is in its context. */
