@@ -16,8 +16,8 @@
  * average: zoomed out they would be a wall of lines. */
 #define MAX_ARROWS 120
 #define ARROW_SPACING 8
-/* Names on CPU rows: when the visible intervals are this far apart. */
-#define NAME_SPACING 40
+/* Names on CPU rows: in busy intervals at least this many pixels wide. */
+#define NAME_MIN_WIDTH 24
 #define SWATCH 10
 
 static void
@@ -454,51 +454,65 @@ draw_states (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const 
   }
 }
 
-/* Zoomed in on a CPU row: the name of the task in each busy interval wide
- * enough for it. */
+/* The name of @iv's task, centred in [@a, @b] (clipped to it); FALSE when
+ * it has none. */
+static gboolean
+draw_cpu_name (TtvTimelineView *self, cairo_t *cr, const TtvViewerRowInfo *info, const TtvViewerInterval *iv,
+               double a, double b, double y)
+{
+  gint prow = ttv_viewer_history_find_process (self->history, iv->aux, (gint) info->id, iv->start);
+  const char *name = prow >= 0 ? ttv_viewer_history_get_process_name_at (self->history, (guint) prow, iv->start)
+                               : NULL;
+  cairo_text_extents_t ext;
+
+  if (!name || !*name)
+    return FALSE;
+  cairo_text_extents (cr, name, &ext);
+  cairo_save (cr);
+  cairo_rectangle (cr, a + 1, y, b - a - 2, TTV_TIMELINE_ROW_HEIGHT);
+  cairo_clip (cr);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_move_to (cr, a + MAX ((b - a - ext.x_advance) / 2, 2), y + TTV_TIMELINE_ROW_HEIGHT / 2.0 + 3);
+  cairo_show_text (cr, name);
+  cairo_restore (cr);
+  return TRUE;
+}
+
+/* On a CPU row, the name of the task in each busy interval at least
+ * NAME_MIN_WIDTH pixels wide, at any zoom and whatever the rest of the trace
+ * looks like: the row is probed every half of that width (an interval that
+ * wide holds a probe), jumping over each interval found, so a redraw costs
+ * O(width) lookups however many intervals the window holds. */
 static void
 draw_cpu_names (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
                 double y)
 {
   const TtvViewerRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
-  g_autoptr (GArray) ivs = NULL;
-  TtvTime life, seen;
+  TtvTime named = TTV_TIME_MIN;      /* start of the interval named last */
 
   if (!info)
     return;
-  life = MAX (info->end - info->birth, 1);
-  seen = MIN (l->t1, info->end) - MAX (l->t0, info->birth);
-  if (seen <= 0 || (double) info->n_intervals * ((double) seen / (double) life) * NAME_SPACING > 2 * l->plot)
-    return;
-  ivs = ttv_viewer_history_query_intervals (self->history, r->kind, r->row, l->t0, l->t1);
-  if (!ivs || ivs->len * NAME_SPACING > 2 * l->plot)
-    return;
   cairo_save (cr);
   cairo_set_font_size (cr, 9);
-  for (guint i = 0; i < ivs->len; i++)
+  for (double x = l->label; x < l->width;)
     {
-      const TtvViewerInterval *iv = &g_array_index (ivs, TtvViewerInterval, i);
-      double a = MAX (ttv_timeline_x_of_time (l, iv->start), l->label);
-      double b = MIN (ttv_timeline_x_of_time (l, iv->end), l->width);
-      const char *name;
-      gint prow;
-      cairo_text_extents_t ext;
+      TtvViewerInterval iv;
+      double a, b;
 
-      if (ttv_viewer_state_low (iv->state) != TTV_VIEWER_CPU_BUSY || iv->aux == TTV_VIEWER_PID_NONE
-          || b - a < 24)
-        continue;
-      prow = ttv_viewer_history_find_process (self->history, iv->aux, (gint) info->id, iv->start);
-      name = prow >= 0 ? ttv_viewer_history_get_process_name_at (self->history, (guint) prow, iv->start) : NULL;
-      if (!name || !*name)
-        continue;
-      cairo_text_extents (cr, name, &ext);
-      cairo_save (cr);
-      cairo_rectangle (cr, a + 1, y, b - a - 2, TTV_TIMELINE_ROW_HEIGHT);
-      cairo_clip (cr);
-      cairo_set_source_rgb (cr, 1, 1, 1);
-      cairo_move_to (cr, a + MAX ((b - a - ext.x_advance) / 2, 2), y + TTV_TIMELINE_ROW_HEIGHT / 2.0 + 3);
-      cairo_show_text (cr, name);
-      cairo_restore (cr);
+      if (!ttv_viewer_history_get_interval_at (self->history, r->kind, r->row, ttv_timeline_time_of_x (l, x), &iv))
+        {
+          x += NAME_MIN_WIDTH / 2.0;
+          continue;
+        }
+      a = MAX (ttv_timeline_x_of_time (l, iv.start), l->label);
+      b = MIN (ttv_timeline_x_of_time (l, iv.end), l->width);
+      if (ttv_viewer_state_low (iv.state) == TTV_VIEWER_CPU_BUSY && iv.aux != TTV_VIEWER_PID_NONE
+          && b - a >= NAME_MIN_WIDTH && iv.start != named)
+        {
+          self->n_cpu_names_drawn += draw_cpu_name (self, cr, info, &iv, a, b, y);
+          named = iv.start;
+        }
+      x = MAX (x + NAME_MIN_WIDTH / 2.0, b);
     }
   cairo_restore (cr);
 }
@@ -890,6 +904,7 @@ ttv_timeline_view_draw (TtvTimelineView *self, cairo_t *cr, const TimelineLayout
 
   g_array_set_clear_func (visible, row_marks_clear);
   self->n_arrows_drawn = 0;
+  self->n_cpu_names_drawn = 0;
   self->n_thread_arrows_drawn = 0;
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);

@@ -32,6 +32,7 @@ typedef struct {
   gboolean show_thread_arrows; /* the selected thread's, however many the others */
   guint n_arrows_drawn;        /* by the last drawing */
   guint n_thread_arrows_drawn; /* of which the selected thread's */
+  guint n_cpu_names_drawn;     /* task names on CPU rows, by the last drawing */
   double colors[TTV_PALETTE_N_COLORS][3];
   double now_color[3], sel_color[3], bookmark_color[3];
   gboolean has_tree;           /* a row has an expander or a depth */

@@ -563,6 +563,13 @@ ttv_timeline_set_show_arrows (TtvTimeline *self, gboolean show)
 }
 
 guint
+ttv_timeline_get_n_cpu_names_drawn (TtvTimeline *self)
+{
+  g_return_val_if_fail (TTV_IS_TIMELINE (self), 0);
+  return self->view.n_cpu_names_drawn;
+}
+
+guint
 ttv_timeline_get_n_arrows_drawn (TtvTimeline *self)
 {
   g_return_val_if_fail (TTV_IS_TIMELINE (self), 0);

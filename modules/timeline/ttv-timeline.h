@@ -107,6 +107,8 @@ double      ttv_timeline_get_header_height (TtvTimeline *self);
 void        ttv_timeline_set_show_arrows (TtvTimeline *self, gboolean show);
 /* How many arrows the last drawing drew (tests, benchmarks). */
 guint       ttv_timeline_get_n_arrows_drawn (TtvTimeline *self);
+/* The task names on CPU rows the last drawing wrote. */
+guint       ttv_timeline_get_n_cpu_names_drawn (TtvTimeline *self);
 /* The keyboard row (display index), -1 when none.  Kept on the same history
  * row across ttv_timeline_set_rows(). */
 gint        ttv_timeline_get_cursor (TtvTimeline *self);

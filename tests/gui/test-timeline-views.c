@@ -654,6 +654,66 @@ points_on_line (cairo_surface_t *s, double x0, double y0, double x1, double y1)
   return found;
 }
 
+/* Task names on CPU rows: every busy interval wide enough holds its task's
+ * name, whatever the rest of the trace is like (a whole-trace average of
+ * the CPU's intervals decided before, and a long run among many short ones
+ * stayed unnamed); zoomed out, a bounded number of names. */
+static void
+test_cpu_names (void)
+{
+  View v = { 0 };
+  TtvTime s0, s1;
+  guint n, tested = 0;
+  int width = 1400, height;
+
+  if (!sample_setup ())
+    return;
+  n = ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_CPU);
+  height = MAX_HEADER + (int) n * TTV_TIMELINE_ROW_HEIGHT + 10;
+  span (&s0, &s1);
+  view_open (&v, TTV_HISTORY_ROW_CPU, 1000, 300);
+  ttv_tab_state_set_time_window (sample.state, s0, s1);
+  cairo_surface_destroy (view_render (&v, width, height));
+  g_assert_cmpuint (ttv_timeline_get_n_cpu_names_drawn (v.timeline), <=, n * (guint) width / 24);
+
+  for (guint r = 0; r < n; r++)
+    {
+      const TtvHistoryRowInfo *info = ttv_history_get_row (H (), TTV_HISTORY_ROW_CPU, r);
+      g_autoptr (GArray) ivs = ttv_history_query_intervals (H (), TTV_HISTORY_ROW_CPU, r, info->birth, info->end);
+      const TtvHistoryInterval *longest = NULL;
+
+      /* Its longest run of a task, a 35th of the window around it (wider
+       * than 24 pixels), among the many short ones of the window. */
+      for (guint i = 0; ivs && i < ivs->len; i++)
+        {
+          const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
+          if (ttv_viewer_state_low (iv->state) == TTV_VIEWER_CPU_BUSY && iv->aux != TTV_PID_NONE && iv->aux != 0
+              && (!longest || iv->end - iv->start > longest->end - longest->start))
+            longest = iv;
+        }
+      if (!longest || longest->end - longest->start < 1000)
+        continue;
+      TtvTime d = longest->end - longest->start;
+      g_test_message ("CPU row %u: %" G_GUINT64_FORMAT " intervals over %" G_GINT64_FORMAT " ns, the longest run %"
+                      G_GINT64_FORMAT " ns", r, (guint64) info->n_intervals, info->end - info->birth, d);
+      /* That row alone, so that the names counted are its own. */
+      {
+        GPtrArray *one = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
+        g_ptr_array_add (one, ttv_timeline_row_new (TTV_VIEWER_ROW_CPU, r, "cpu"));
+        ttv_timeline_set_rows (v.timeline, one);
+      }
+      ttv_tab_state_set_time_window (sample.state, MAX (s0, longest->start - 17 * d), MIN (s1, longest->end + 17 * d));
+      cairo_surface_destroy (view_render (&v, width, height));
+      if (ttv_timeline_get_n_cpu_names_drawn (v.timeline) == 0)
+        g_error ("CPU row %u: no task name drawn for its run of %" G_GINT64_FORMAT " ns of pid %u", r, d,
+                 longest->aux);
+      tested++;
+    }
+  g_test_message ("%u CPU rows with a long run named", tested);
+  g_assert_cmpuint (tested, >, 0);
+  view_close (&v);
+}
+
 static void
 test_arrows (void)
 {
@@ -1216,6 +1276,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline-views/idle-wakeup-tooltip", test_idle_wakeup_tooltip);
   g_test_add_func ("/timeline-views/column-titles-fit", test_column_titles_fit);
   g_test_add_func ("/timeline-views/arrows", test_arrows);
+  g_test_add_func ("/timeline-views/cpu-names", test_cpu_names);
   g_test_add_func ("/timeline-views/whole-trace", test_whole_trace);
   g_test_add_func ("/timeline-views/idle-tasks", test_idle_tasks);
   g_test_add_func ("/timeline-views/export-scrolled", test_export_scrolled);
