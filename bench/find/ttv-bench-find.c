@@ -121,11 +121,11 @@ main (int argc, char **argv)
       find_cpu = MIN (find_cpu, c);
       find_wall = MIN (find_wall, w);
     }
-  printf ("{\"bench\": \"find\", \"trace\": \"%s\", \"events\": %" G_GUINT64_FORMAT ", "
+  printf ("{\"bench\": \"find\", \"trace\": \"%s\", \"text\": \"%s\", \"events\": %" G_GUINT64_FORMAT ", "
           "\"filter_pass_cpu_s\": %.3f, \"filter_pass_wall_s\": %.3f, "
           "\"find_text_cpu_s\": %.3f, \"find_text_wall_s\": %.3f, \"find_text_hits\": %" G_GUINT64_FORMAT ", "
           "\"find_vs_filter_cpu\": %.2f, \"find_text_events_per_s\": %.0f}\n",
-          argv[1], tp.events, filter_cpu, filter_wall, find_cpu, find_wall, tp.hits,
+          argv[1], text, tp.events, filter_cpu, filter_wall, find_cpu, find_wall, tp.hits,
           filter_cpu > 0 ? find_cpu / filter_cpu : 0.0, find_cpu > 0 ? (double) tp.events / find_cpu : 0.0);
   return fp.events == tp.events ? 0 : 1;
 }

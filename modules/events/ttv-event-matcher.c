@@ -13,6 +13,9 @@ struct _TtvEventMatcher {
   TtvTabState *state;         /* owned reference: formats the times */
   guint columns;              /* where text is looked for */
   GString *text;              /* owned: a column's text */
+  TtvViewerFieldsProbe *fields_probe;  /* owned: text search, or NULL */
+  gboolean in_times;          /* the needle may be in a time */
+  gboolean in_numbers;        /* the needle is digits only (a PID, a CPU number) */
 };
 
 TtvEventMatcher *
@@ -32,6 +35,9 @@ ttv_event_matcher_new (const char *text, gboolean expression, TtvTabState *state
   self->needle = filter ? NULL : g_ascii_strdown (text, -1);
   self->needle_len = self->needle ? strlen (self->needle) : 0;
   self->needle_up = self->needle ? g_ascii_toupper (self->needle[0]) : 0;
+  self->fields_probe = self->needle ? ttv_viewer_fields_probe_new (self->needle) : NULL;
+  self->in_times = self->needle && ttv_time_display_may_contain (self->needle);
+  self->in_numbers = self->needle && self->needle[strspn (self->needle, "0123456789")] == '\0';
   self->state = g_object_ref (state);
   /* The delta depends on the row shown before, which a search does not
    * know: it is not searched. */
@@ -46,6 +52,7 @@ ttv_event_matcher_free (TtvEventMatcher *self)
   if (!self)
     return;
   ttv_viewer_filter_free (self->filter);
+  ttv_viewer_fields_probe_free (self->fields_probe);
   g_clear_object (&self->state);
   g_string_free (self->text, TRUE);
   g_free (self->needle);
@@ -109,6 +116,13 @@ ttv_event_matcher_matches (TtvEventMatcher *self, TtvEventRequest *request, cons
       TtvEventColumn c = search_order[i];
 
       if (!(self->columns & TTV_EVENT_COLUMN_BIT (c)))
+        continue;
+      /* Formatting is most of a search's work: not for texts that cannot
+       * show the needle (numbers, times, fields of some types). */
+      if ((c == TTV_EVENT_COLUMN_TIME && !self->in_times)
+          || (c == TTV_EVENT_COLUMN_PID && !self->in_numbers)
+          || (c == TTV_EVENT_COLUMN_CPU && !self->in_numbers && ttv_viewer_event_get_cpu (event) >= 0)
+          || (c == TTV_EVENT_COLUMN_FIELDS && !ttv_viewer_fields_probe_may_match (self->fields_probe, event)))
         continue;
       /* One buffer for every event: a search reads millions of them. */
       g_string_truncate (self->text, 0);

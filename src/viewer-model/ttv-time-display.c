@@ -157,6 +157,13 @@ ttv_tab_state_format_time (TtvTabState *state, TtvTime time)
 }
 
 gboolean
+ttv_time_display_may_contain (const char *needle)
+{
+  g_return_val_if_fail (needle != NULL, TRUE);
+  return ttv_time_text_may_contain (needle);
+}
+
+gboolean
 ttv_time_display_parse (TtvTabState *state, const char *text, TtvTime near, TtvTime *time,
                           GError **error)
 {

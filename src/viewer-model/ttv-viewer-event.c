@@ -215,6 +215,55 @@ ttv_viewer_event_append_fields (const TtvViewerEvent *event, GString *out)
     ttv_decoder_append_value (decoder, root, TTV_VALUE_STYLE_PLAIN, out);
 }
 
+struct _TtvViewerFieldsProbe {
+  char *needle;                /* owned */
+  GHashTable *cannot;          /* TtvEventType * whose fields' text cannot hold it -> TRUE,
+                                * those that can -> FALSE (GINT_TO_POINTER + 1) */
+};
+
+TtvViewerFieldsProbe *
+ttv_viewer_fields_probe_new (const char *needle)
+{
+  TtvViewerFieldsProbe *probe = g_new0 (TtvViewerFieldsProbe, 1);
+
+  g_return_val_if_fail (needle != NULL, probe);
+  probe->needle = g_strdup (needle);
+  probe->cannot = g_hash_table_new (NULL, NULL);
+  return probe;
+}
+
+void
+ttv_viewer_fields_probe_free (TtvViewerFieldsProbe *probe)
+{
+  if (!probe)
+    return;
+  g_free (probe->needle);
+  g_clear_pointer (&probe->cannot, g_hash_table_unref);
+  g_free (probe);
+}
+
+gboolean
+ttv_viewer_fields_probe_may_match (TtvViewerFieldsProbe *probe, const TtvViewerEvent *event)
+{
+  const TtvEventType *type;
+  gpointer verdict;
+
+  g_return_val_if_fail (probe != NULL && event != NULL, TRUE);
+  type = EVENT (event)->type;
+  if (!type || !probe->cannot)
+    return TRUE;
+  verdict = g_hash_table_lookup (probe->cannot, type);
+  if (!verdict)
+    {
+      verdict = GINT_TO_POINTER (ttv_type_plain_text_may_contain (type->fields, probe->needle) ? 1 : 2);
+      g_hash_table_insert (probe->cannot, (gpointer) type, verdict);
+    }
+  if (verdict == GINT_TO_POINTER (1))
+    return TRUE;
+  /* Fields that cannot be decoded show the error instead, which may. */
+  return ttv_event_decode_fields (EVENT (event), scratch_decoder (), NULL) < 0;
+}
+
 char *
 ttv_viewer_event_dup_fields (const TtvViewerEvent *event)
 {

@@ -617,6 +617,78 @@ test_plan_text_array (void)
   g_string_free (out, TRUE);
 }
 
+/* ttv_type_plain_text_may_contain() never says no to text that a value of
+ * the type shows: every piece of the plain text of random values of random
+ * types is allowed; and it does say no (a search then skips the events). */
+static void
+check_plain_text_alphabet (gboolean ctf2)
+{
+  Gen g = { g_rand_new_with_seed (20261129), 0, ctf2 };
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  guint8 buf[512];
+  guint checked = 0, refused = 0;
+  for (guint t = 0; t < 1500; t++)
+    {
+      g_autoptr (TtvType) type = random_struct (&g, 0);
+      ttv_type_finish (type);
+      refused += !ttv_type_plain_text_may_contain (type, "zqj");
+      gboolean seen[256] = { FALSE };   /* characters checked for this type */
+      for (guint k = 0; k < 8; k++)
+        {
+          guint len = rnd (&g, sizeof buf);
+          for (guint i = 0; i < len; i++)
+            buf[i] = (guint8) (rnd (&g, 3) ? rnd (&g, 4) : rnd (&g, 256));
+          if (len && rnd (&g, 2))
+            buf[rnd (&g, len)] = 0;
+          guint64 pos = 0;
+          ttv_decoder_reset (d);
+          gint32 root = ttv_decoder_decode (d, type, "event.fields", buf, len * 8, &pos, NULL);
+          if (root < 0)
+            continue;
+          g_autoptr (GString) text = g_string_new (NULL);
+          ttv_decoder_append_value (d, (guint32) root, TTV_VALUE_STYLE_PLAIN, text);
+          for (gsize i = 0; i < text->len; i++)
+            {
+              guchar ch = (guchar) text->str[i];
+              checked++;
+              if (seen[ch])
+                continue;
+              seen[ch] = TRUE;
+              /* In both cases: a search ignores it. */
+              for (guint upper = 0; upper < 2; upper++)
+                {
+                  char c[2] = { upper ? g_ascii_toupper ((char) ch) : g_ascii_tolower ((char) ch), 0 };
+                  if (!ttv_type_plain_text_may_contain (type, c))
+                    {
+                      g_autofree char *sig = ttv_type_dup_signature (type);
+                      g_error ("'%s' is in \"%s\" but refused for %s", c, text->str, sig);
+                    }
+                }
+            }
+        }
+    }
+  g_rand_free (g.rand);
+  g_test_message ("%u characters of text checked, %u types of 1500 cannot show \"zqj\"", checked, refused);
+  g_assert_cmpuint (checked, >, 10000);
+  g_assert_cmpuint (refused, >, 0);
+}
+
+static void
+test_plain_text_alphabet (void)
+{
+  check_plain_text_alphabet (FALSE);
+  check_plain_text_alphabet (TRUE);
+  /* Numbers only: no letter but those of hex, "x" and the booleans. */
+  g_autoptr (TtvType) ints = ttv_type_new_struct ();
+  ttv_type_add_field (ints, "ret", ttv_type_new_integer (64, TRUE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+  ttv_type_finish (ints);
+  g_assert_true (ttv_type_plain_text_may_contain (ints, "RET = -1"));
+  g_assert_false (ttv_type_plain_text_may_contain (ints, "python"));
+  g_assert_false (ttv_type_plain_text_may_contain (ints, "0x"));
+  ttv_type_add_field (ints, "comm", ttv_type_new_string (), NULL);
+  g_assert_true (ttv_type_plain_text_may_contain (ints, "python"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -628,5 +700,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder/plans-match-walk", test_plans_match_walk);
   g_test_add_func ("/core/decoder/plans-match-walk-ctf2", test_plans_match_walk_ctf2);
   g_test_add_func ("/core/decoder/plan-refuses-ctf2", test_plan_refuses_ctf2);
+  g_test_add_func ("/core/decoder/plain-text-alphabet", test_plain_text_alphabet);
   return g_test_run ();
 }

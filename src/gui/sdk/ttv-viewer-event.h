@@ -59,6 +59,19 @@ char       *ttv_viewer_event_dup_fields (const TtvViewerEvent *event);
 /* The same text appended to @out (no allocation per event: for passes over
  * millions of them, such as Find). */
 void        ttv_viewer_event_append_fields (const TtvViewerEvent *event, GString *out);
+
+/* A search for text in the fields: tells, from an event's type, when its
+ * fields' text cannot hold the text (no name, label or number of the type
+ * has one of its characters, and no string could), so that a search of
+ * millions of events formats only those that may. */
+typedef struct _TtvViewerFieldsProbe TtvViewerFieldsProbe;
+/* @needle is looked for ignoring ASCII case. */
+TtvViewerFieldsProbe *ttv_viewer_fields_probe_new (const char *needle);
+void        ttv_viewer_fields_probe_free (TtvViewerFieldsProbe *probe);
+/* FALSE when the text ttv_viewer_event_append_fields() writes for @event
+ * cannot hold the needle; TRUE when it may (then look). */
+gboolean    ttv_viewer_fields_probe_may_match (TtvViewerFieldsProbe *probe, const TtvViewerEvent *event);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerFieldsProbe, ttv_viewer_fields_probe_free)
 /* One field by name: a payload field, else a member of its context (CTF's
  * stream event context, event context, packet context, in that order:
  * "vtid", "procname").  The integer or enumeration value; FALSE when the

@@ -135,6 +135,9 @@ GPtrArray  *ttv_tab_state_get_bookmarks (TtvTabState *state);
 
 /* @time as the user chose, to the nanosecond; caller frees. */
 char       *ttv_tab_state_format_time (TtvTabState *state, TtvTime time);
+/* Whether a time written in any of these formats can hold @needle
+ * (ignoring ASCII case): for a search to skip the times when it cannot. */
+gboolean    ttv_time_display_may_contain (const char *needle);
 /* "SSSS.NNNNNNNNN" whatever the user's format (for logs and files); caller frees. */
 char       *ttv_viewer_time_to_string (TtvTime time);
 /* A duration with its unit, four significant digits ("12.35 µs", "1.000

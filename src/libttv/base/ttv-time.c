@@ -197,6 +197,13 @@ format_magnitude (const char *sign, guint64 mag, guint decimals, char *buf, gsiz
   return buf;
 }
 
+gboolean
+ttv_time_text_may_contain (const char *needle)
+{
+  /* Every character ttv_time_format_text() below can write. */
+  return needle[strspn (needle, "0123456789+-.:Zz")] == '\0';
+}
+
 char *
 ttv_time_format_text (TtvTime t, TtvTimeFormat format, TtvTime origin, guint decimals,
                       char *buf, gsize buf_len)

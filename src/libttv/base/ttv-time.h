@@ -42,6 +42,9 @@ gboolean ttv_time_format_from_name (const char *name, TtvTimeFormat *format);
 /* @t in @format with @decimals (0 to 9) digits of the second, truncated;
  * relative to @origin for TTV_TIME_FORMAT_RELATIVE ("+-S.N" before it).
  * @buf holds at least TTV_TIME_TEXT_MAX bytes. */
+/* Whether text written by ttv_time_format_text, in any format, can hold
+ * @needle (ignoring ASCII case): it has digits, "+-.:" and "Z" only. */
+gboolean ttv_time_text_may_contain (const char *needle);
 char   *ttv_time_format_text (TtvTime t, TtvTimeFormat format, TtvTime origin, guint decimals,
                               char *buf, gsize buf_len);
 /* Reads any form ttv_time_format_text() prints, in any format:

@@ -1179,3 +1179,106 @@ ttv_decoder_append_node (const TtvDecoder *d, const TtvValue *value, TtvValueSty
 {
   append_node (d, value, style, out, TRUE);
 }
+
+/* --- What plain text can hold ------------------------------------------ */
+
+/* The bytes (ASCII lower case) that the plain text of values of a type can
+ * have; any: a string (or text of bytes) that can hold anything. */
+typedef struct {
+  gboolean any;
+  guint8 set[256 / 8];
+} TextAlphabet;
+
+static void
+alphabet_add (TextAlphabet *a, const char *chars)
+{
+  for (const guchar *p = (const guchar *) chars; *p; p++)
+    {
+      guchar c = (guchar) g_ascii_tolower (*p);
+      a->set[c / 8] |= (guint8) (1u << (c % 8));
+    }
+}
+
+static gboolean
+alphabet_has (const TextAlphabet *a, guchar c)
+{
+  c = (guchar) g_ascii_tolower (c);
+  return (a->set[c / 8] >> (c % 8)) & 1;
+}
+
+/* What append_integer() writes (@plain: TTV_VALUE_STYLE_PLAIN). */
+static void
+integer_alphabet (const TtvType *t, TextAlphabet *a)
+{
+  alphabet_add (a, "0123456789-");
+  if (t->int_kind == TTV_INT_BOOLEAN)
+    alphabet_add (a, "truefalse");
+  if (t->base == 16 || t->int_kind == TTV_INT_BIT_ARRAY)
+    alphabet_add (a, "xabcdef");
+}
+
+/* Follows append_node(): what it can write for @t. */
+static void
+type_alphabet (const TtvType *t, TextAlphabet *a, guint depth)
+{
+  if (t == NULL || depth > 64)
+    {
+      a->any = TRUE;
+      return;
+    }
+  switch (t->kind)
+    {
+    case TTV_TYPE_INTEGER:
+      integer_alphabet (t, a);
+      break;
+    case TTV_TYPE_FLOAT:
+      /* "%g": digits, sign, point, exponent; inf and nan. */
+      alphabet_add (a, "0123456789-+.einfa");
+      break;
+    case TTV_TYPE_ENUM:
+      alphabet_add (a, "?|() ");
+      integer_alphabet (t->container ? t->container : t, a);
+      for (guint i = 0; t->mappings && i < t->mappings->len; i++)
+        alphabet_add (a, g_array_index (t->mappings, TtvEnumMapping, i).label);
+      break;
+    case TTV_TYPE_ARRAY:
+    case TTV_TYPE_SEQUENCE:
+      if (ttv_type_is_text_array (t) || is_text_bytes (t))
+        a->any = TRUE;
+      else
+        {
+          alphabet_add (a, "[], ");
+          type_alphabet (t->element, a, depth + 1);
+        }
+      break;
+    case TTV_TYPE_VARIANT:
+    case TTV_TYPE_STRUCT:
+      alphabet_add (a, "{}, =?<>none");
+      for (guint i = 0; t->fields && i < t->fields->len; i++)
+        {
+          const TtvField *f = g_ptr_array_index (t->fields, i);
+          if (f->name)
+            alphabet_add (a, f->name);
+          type_alphabet (f->type, a, depth + 1);
+        }
+      break;
+    case TTV_TYPE_STRING:
+    default:
+      a->any = TRUE;
+      break;
+    }
+}
+
+gboolean
+ttv_type_plain_text_may_contain (const TtvType *type, const char *needle)
+{
+  TextAlphabet a = { 0 };
+
+  type_alphabet (type, &a, 0);
+  if (a.any)
+    return TRUE;
+  for (const guchar *p = (const guchar *) needle; *p; p++)
+    if (!alphabet_has (&a, *p))
+      return FALSE;
+  return TRUE;
+}

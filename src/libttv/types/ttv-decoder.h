@@ -112,6 +112,13 @@ void        ttv_decoder_append_value (const TtvDecoder *decoder, guint32 index,
 /* The same for a node of the decoder, or one made by ttv_decoder_get_element. */
 void        ttv_decoder_append_node (const TtvDecoder *decoder, const TtvValue *value,
                                      TtvValueStyle style, GString *out);
+/* Whether the TTV_VALUE_STYLE_PLAIN text of a value of @type (a struct's
+ * members, as ttv_decoder_append_value writes them at the top) can hold
+ * @needle, ignoring ASCII case: FALSE only when one of its characters is in
+ * none of the texts such a value can have (names, labels, numbers,
+ * punctuation) and no string in it could hold it.  Lets a search skip the
+ * formatting of events that cannot match. */
+gboolean    ttv_type_plain_text_may_contain (const TtvType *type, const char *needle);
 
 /* @pos rounded up to a multiple of @align (in bits; 0 and 1: no alignment).
  * Runs for every field: powers of two, the only alignments formats use,
