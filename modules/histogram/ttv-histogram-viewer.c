@@ -800,6 +800,8 @@ ttv_histogram_viewer_new (TtvTabState *state)
   self->handlers[5] = g_signal_connect_swapped (state, "selection-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   self->handlers[4] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (recount), self);
   self->handlers[6] = g_signal_connect_swapped (state, "bookmarks-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
+  /* Opened under a filter: its matching events from the start. */
+  recount (self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);
 }

@@ -19,7 +19,7 @@ struct _TtvFilterBar {
   GtkBox parent_instance;
 
   TtvTabState *state;           /* owned reference */
-  gulong handlers[2];
+  gulong handlers[3];
   GSettings *settings;          /* owned, NULL without the schema */
   GPtrArray *history;           /* of char *, owned: used without settings */
   GtkComboBoxText *combo;
@@ -99,18 +99,34 @@ show_error (TtvFilterBar *self, const char *message)
     }
 }
 
-/* What the tab's filter does right now, under the entry's error if any. */
+/* What the tab's filter does right now, under the entry's error if any:
+ * how many events match (counted in the background). */
 static void
 update_status (TtvFilterBar *self)
 {
   const char *filter = ttv_tab_state_get_filter (self->state);
+  gboolean complete, counted;
+  guint64 matched = ttv_tab_state_get_filter_count (self->state, &complete);
+  guint64 total = ttv_tab_state_get_event_count (self->state, &counted);
+  g_autofree char *n = g_strdup_printf ("%'" G_GUINT64_FORMAT, matched);
+  g_autofree char *text = NULL;
 
   if (!*filter)
-    gtk_label_set_text (self->status, "");
+    text = g_strdup ("");
   else if (ttv_tab_state_filter_needs_state (self->state) && !ttv_tab_state_is_state_ready (self->state))
-    gtk_label_set_text (self->status, _("Filtering; state.* terms apply once the state is computed"));
+    text = g_strdup (_("Filtering; state.* terms apply once the state is computed"));
+  else if (!complete)
+    text = g_strdup_printf (_("Counting matching events… %s"), n);
+  else if (counted)
+    {
+      g_autofree char *all = g_strdup_printf ("%'" G_GUINT64_FORMAT, total);
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s of %s event matches", "%s of %s events match",
+                                           (gulong) MIN (total, G_MAXULONG)), n, all);
+    }
   else
-    gtk_label_set_text (self->status, _("Filtering"));
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event matches", "%s events match",
+                                         (gulong) MIN (matched, G_MAXULONG)), n);
+  gtk_label_set_text (self->status, text);
 }
 
 /* --- Applying ---------------------------------------------------------------- */
@@ -253,6 +269,7 @@ ttv_filter_bar_new (TtvTabState *state)
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->entry));
   gtk_widget_set_tooltip_text (clear, _("Show every event"));
   self->status = GTK_LABEL (gtk_label_new (""));
+  gtk_widget_set_name (GTK_WIDGET (self->status), "filter-status");
   gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (self->status, 0);
   gtk_label_set_width_chars (self->status, 20);
@@ -271,6 +288,7 @@ ttv_filter_bar_new (TtvTabState *state)
                              G_CONNECT_SWAPPED);
   self->handlers[0] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (filter_changed), self);
   self->handlers[1] = g_signal_connect_swapped (state, "state-ready", G_CALLBACK (update_status), self);
+  self->handlers[2] = g_signal_connect_swapped (state, "filter-count-changed", G_CALLBACK (update_status), self);
   fill_combo (self);
   gtk_entry_set_text (self->entry, ttv_tab_state_get_filter (state));
   update_status (self);

@@ -43,6 +43,19 @@ update_summary (TtvStatusBar *self)
     }
   else
     g_string_assign (text, _("events not counted yet"));
+  if (*ttv_tab_state_get_filter (self->state))
+    {
+      gboolean done;
+      guint64 matched = ttv_tab_state_get_filter_count (self->state, &done);
+      g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, matched);
+
+      g_string_append (text, " · ");
+      if (done)
+        g_string_append_printf (text, ngettext ("%s matches the filter", "%s match the filter",
+                                                (gulong) MIN (matched, G_MAXULONG)), count);
+      else
+        g_string_append_printf (text, _("%s match the filter so far"), count);
+    }
   if (ttv_tab_state_get_selection (self->state, &start, &end))
     {
       g_autofree char *length = ttv_time_dup_duration (end - start);
@@ -194,6 +207,7 @@ ttv_status_bar_init (TtvStatusBar *self)
   gtk_box_set_spacing (GTK_BOX (self), 12);
   g_object_set (self, "margin-start", 6, "margin-end", 6, NULL);
   self->summary = gtk_label_new (NULL);
+  gtk_widget_set_name (self->summary, "status-summary");
   gtk_label_set_xalign (GTK_LABEL (self->summary), 0);
   gtk_label_set_ellipsize (GTK_LABEL (self->summary), PANGO_ELLIPSIZE_END);
   gtk_label_set_selectable (GTK_LABEL (self->summary), TRUE);
@@ -208,7 +222,7 @@ ttv_status_bar_new (TtvTabState *state)
 {
   TtvStatusBar *self = g_object_new (TTV_TYPE_STATUS_BAR, NULL);
   static const char *const signals[] = {
-    "traceset-changed", "selection-changed", "density-ready",
+    "traceset-changed", "selection-changed", "density-ready", "filter-changed", "filter-count-changed",
   };
 
   self->state = g_object_ref (state);

@@ -7,6 +7,7 @@
 
 #include "ttv-tab-state-private.h"
 
+#include "ttv-filter-count.h"
 #include "ttv-open-bench.h"
 #include "ttv-request-queue.h"
 #include "ttv-tab-analysis.h"
@@ -28,6 +29,7 @@ enum {
   SIG_KERNEL_READY,
   SIG_SELECTED_THREAD_CHANGED,
   SIG_USERSPACE_READY,
+  SIG_FILTER_COUNT_CHANGED,
   N_SIGNALS
 };
 
@@ -49,6 +51,7 @@ struct _TtvTabState {
 
   TtvRequestQueue *queue;        /* owned: the viewers' event requests */
   TtvTabAnalysis *analysis;      /* owned: what the background passes found */
+  TtvFilterCount *filter_count;  /* owned: the events matching the filter */
 };
 
 G_DEFINE_FINAL_TYPE (TtvTabState, ttv_tab_state, G_TYPE_OBJECT)
@@ -68,6 +71,7 @@ ttv_tab_state_finalize (GObject *object)
   TtvTabState *self = TTV_TAB_STATE (object);
 
   g_clear_pointer (&self->queue, ttv_request_queue_free);
+  g_clear_pointer (&self->filter_count, ttv_filter_count_free);
   g_clear_pointer (&self->analysis, ttv_tab_analysis_free);
   g_clear_pointer (&self->traceset, ttv_traceset_unref);
   g_clear_pointer (&self->bookmarks, g_ptr_array_unref);
@@ -84,6 +88,7 @@ ttv_tab_state_class_init (TtvTabStateClass *klass)
     "traceset-changed", "time-window-changed", "current-time-changed", "selection-changed",
     "filter-changed", "bookmarks-changed", "time-format-changed", "density-ready", "state-ready",
     "history-changed", "kernel-ready", "selected-thread-changed", "userspace-ready",
+    "filter-count-changed",
   };
 
   object_class->dispose = ttv_tab_state_dispose;
@@ -94,6 +99,21 @@ ttv_tab_state_class_init (TtvTabStateClass *klass)
 }
 
 static void
+emit_filter_count_changed (TtvTabState *self)
+{
+  g_signal_emit (self, signals[SIG_FILTER_COUNT_CHANGED], 0);
+}
+
+/* The count of the matching events starts again (the filter, or what it
+ * reads, changed), then "filter-count-changed" says so. */
+static void
+recount_filter (TtvTabState *self)
+{
+  ttv_filter_count_restart (self->filter_count);
+  emit_filter_count_changed (self);
+}
+
+static void
 ttv_tab_state_init (TtvTabState *self)
 {
   self->filter = g_strdup ("");
@@ -101,6 +121,7 @@ ttv_tab_state_init (TtvTabState *self)
   self->bookmarks = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_viewer_bookmark_free);
   self->queue = ttv_request_queue_new (self);
   self->analysis = ttv_tab_analysis_new ();
+  self->filter_count = ttv_filter_count_new (self, emit_filter_count_changed);
   ttv_time_display_watch (self);
 }
 
@@ -168,6 +189,7 @@ ttv_tab_state_set_traceset (TtvTabState *self, TtvTraceset *traceset)
   g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
   if (had_history)
     g_signal_emit (self, signals[SIG_HISTORY_CHANGED], 0);
+  recount_filter (self);
 }
 
 gboolean
@@ -222,6 +244,9 @@ ttv_tab_state_refresh (TtvTabState *self, gboolean *changed, GError **error)
       self->window_end = self->span_end;
       g_signal_emit (self, signals[SIG_TIME_WINDOW_CHANGED], 0);
     }
+  /* New events: the count of the matching ones is counted again. */
+  if (*self->filter)
+    recount_filter (self);
   return TRUE;
 }
 
@@ -417,6 +442,14 @@ filter_changed (TtvTabState *self)
 {
   ttv_request_queue_cancel (self->queue, NULL, TTV_REQUEST_STALE_ON_FILTER, FALSE);
   g_signal_emit (self, signals[SIG_FILTER_CHANGED], 0);
+  recount_filter (self);
+}
+
+guint64
+ttv_tab_state_get_filter_count (TtvTabState *self, gboolean *complete)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), 0);
+  return ttv_filter_count_get (self->filter_count, complete);
 }
 
 gboolean

@@ -444,6 +444,72 @@ test_histogram (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+/* The filter bar and the status bar say how many events match, counted in
+ * the background (as the engine counts them); a histogram opened once the
+ * filter is set counts the matching events at once. */
+static gboolean
+filter_counted (gpointer state)
+{
+  gboolean complete;
+
+  ttv_tab_state_get_filter_count (state, &complete);
+  return complete;
+}
+
+static void
+test_match_count (void)
+{
+  Fixture f;
+  g_autoptr (GPtrArray) ref = NULL;
+  g_autofree char *bar_text = NULL, *status_text = NULL, *histogram_text = NULL;
+  GtkLabel *bar_status, *summary, *histogram_status;
+  const TtvViewerInfo *info;
+  GtkWidget *viewer;
+  guint expected = 0;
+  gboolean complete;
+
+  if (!fixture_setup (&f))
+    return;
+  bar_status = GTK_LABEL (ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_LABEL, "filter-status"));
+  summary = GTK_LABEL (ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_LABEL, "status-summary"));
+  g_assert_nonnull (bar_status);
+  g_assert_nonnull (summary);
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, f.state);
+  g_assert_cmpuint (ttv_tab_state_get_filter_count (f.state, &complete), ==, 0);
+  g_assert_true (complete);
+
+  ref = read_reference (f.ts);
+  for (guint i = 0; i < ref->len; i++)
+    expected += strstr (((RefEvent *) ref->pdata[i])->name, "exit") != NULL;
+  g_assert_cmpuint (expected, >, 0);
+  g_assert_true (ttv_tab_state_set_filter (f.state, "event.name = *exit*", NULL));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (bar_status), "Counting matching events"));
+  ttv_gui_test_spin_until (filter_counted, f.state);
+  g_assert_cmpuint (ttv_tab_state_get_filter_count (f.state, NULL), ==, expected);
+  bar_text = g_strdup_printf ("%u of %u events match", expected, ref->len);
+  g_assert_cmpstr (gtk_label_get_text (bar_status), ==, bar_text);
+  status_text = g_strdup_printf ("%u match the filter", expected);
+  g_assert_nonnull (strstr (gtk_label_get_text (summary), status_text));
+
+  /* A histogram opened now: the matching events, without touching the filter. */
+  info = ttv_viewer_registry_find ("histogram");
+  viewer = g_object_ref_sink (info->new_viewer (f.state));
+  histogram_status = GTK_LABEL (ttv_gui_test_find_widget (viewer, GTK_TYPE_LABEL, "histogram-status"));
+  ttv_gui_test_spin_until (histogram_counted, histogram_status);
+  histogram_text = g_strdup_printf ("%u matching events", expected);
+  g_assert_cmpstr (gtk_label_get_text (histogram_status), ==, histogram_text);
+  gtk_widget_destroy (viewer);
+  g_object_unref (viewer);
+
+  /* No filter: nothing said, nothing counted. */
+  g_assert_true (ttv_tab_state_set_filter (f.state, "", NULL));
+  g_assert_cmpstr (gtk_label_get_text (bar_status), ==, "");
+  g_assert_null (strstr (gtk_label_get_text (summary), "match"));
+  g_assert_cmpuint (ttv_tab_state_get_filter_count (f.state, &complete), ==, 0);
+  g_assert_true (complete);
+  ttv_gui_test_tab_teardown (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -454,5 +520,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/filter/filter-bar", test_filter_bar);
   g_test_add_func ("/gui/filter/event-list", test_event_list);
   g_test_add_func ("/gui/filter/histogram", test_histogram);
+  g_test_add_func ("/gui/filter/match-count", test_match_count);
   return g_test_run ();
 }

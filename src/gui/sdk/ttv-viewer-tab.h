@@ -19,6 +19,9 @@ G_BEGIN_DECLS
  *   "bookmarks-changed";
  *   "filter-changed"       also emitted again once the state is ready when
  *                          the filter reads state.* (false until then);
+ *   "filter-count-changed" the count of the events matching the filter
+ *                          went on, is done, or starts again
+ *                          (ttv_tab_state_get_filter_count());
  *   "time-format-changed"  the user chose another way of showing times;
  *
  * and one per result of the tab's background passes, which run in order
@@ -96,6 +99,11 @@ const char *ttv_tab_state_get_filter (TtvTabState *state);
 /* FALSE with @error (its message names the column) when @filter
  * does not parse: the filter is then unchanged.  NULL or "": none. */
 gboolean    ttv_tab_state_set_filter (TtvTabState *state, const char *filter, GError **error);
+/* The events of the whole traceset that match the filter, counted in the
+ * background after each change ("filter-count-changed" as it goes): how
+ * many so far; *@complete (may be NULL) whether the count is done.  0 and
+ * complete without a filter. */
+guint64     ttv_tab_state_get_filter_count (TtvTabState *state, gboolean *complete);
 /* Whether the filter reads state.* (then it is exact only once the state is
  * ready; "filter-changed" is emitted again then). */
 gboolean    ttv_tab_state_filter_needs_state (TtvTabState *state);
