@@ -216,6 +216,15 @@ x_to_time (double x, TtvTime a, TtvTime b, double width)
 /* Pixels between two labels of the ruler, at least. */
 #define TICK_LABEL_GAP 14
 
+static TtvTime
+origin_of (TtvTimeBar *self)
+{
+  TtvTime ss;
+
+  ttv_tab_state_get_time_span (self->state, &ss, NULL);
+  return ss;
+}
+
 /* The width in pixels of the widest of the labels at @a and @b. */
 static int
 label_width (TtvTimeBar *self, PangoLayout *layout, TtvTime a, TtvTime b, TtvTime step)
@@ -224,7 +233,7 @@ label_width (TtvTimeBar *self, PangoLayout *layout, TtvTime a, TtvTime b, TtvTim
 
   for (int i = 0; i < 2; i++)
     {
-      g_autofree char *text = ttv_time_display_format_tick (self->state, i ? b : a, step);
+      g_autofree char *text = ttv_viewer_format_tick (i ? b : a, step, origin_of (self));
       int w;
 
       pango_layout_set_text (layout, text, -1);
@@ -239,17 +248,17 @@ static TtvTime
 ruler_step (TtvTimeBar *self, PangoLayout *layout, TtvTime ws, TtvTime we, double width)
 {
   double ns_per_px = (double) (we - ws) / width;
-  TtvTime step = ttv_time_display_tick_step (self->state, (TtvTime) MIN (ns_per_px * 40, 4e18));
+  TtvTime step = ttv_viewer_tick_step ((TtvTime) MIN (ns_per_px * 40, 4e18));
 
   /* Longer labels (more decimals, bigger offsets) need more room. */
   for (int tries = 0; tries < 12; tries++)
     {
-      TtvTime first = ttv_time_display_first_tick (self->state, ws, step);
+      TtvTime first = ttv_viewer_first_tick (ws, step, origin_of (self));
 
       if (label_width (self, layout, first, we, step) + TICK_LABEL_GAP <= (double) step / ns_per_px
           || step >= G_MAXINT64 / 4)
         break;
-      step = ttv_time_display_tick_step (self->state, step + 1);
+      step = ttv_viewer_tick_step (step + 1);
     }
   return step;
 }
@@ -261,10 +270,10 @@ draw_ticks (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, TtvTime ws, TtvTime 
   TtvTime step = ruler_step (self, layout, ws, we, width);
 
   cairo_set_line_width (cr, 1);
-  for (TtvTime t = ttv_time_display_first_tick (self->state, ws, step); t <= we; t += step)
+  for (TtvTime t = ttv_viewer_first_tick (ws, step, origin_of (self)); t <= we; t += step)
     {
       double x = floor (time_to_x (t, ws, we, width)) + 0.5;
-      g_autofree char *text = ttv_time_display_format_tick (self->state, t, step);
+      g_autofree char *text = ttv_viewer_format_tick (t, step, origin_of (self));
 
       cairo_move_to (cr, x, RULER_HEIGHT - 6);
       cairo_line_to (cr, x, RULER_HEIGHT);
