@@ -3,8 +3,9 @@
  * Escape and a click clear the selection, a double click in it (or Ctrl+9)
  * zooms to it; bookmarks drawn in the control flow and the histogram, and
  * next/previous bookmark; one time format everywhere: the rulers of the
- * control flow, resources and histogram follow the user's choice.  Keys
- * and clicks go to the views' widgets. */
+ * control flow, resources and histogram and both scales of the time bar
+ * follow the user's choice, and the time bar's overview lies under its own
+ * labels.  Keys and clicks go to the views' widgets. */
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
@@ -12,9 +13,11 @@
 #include "ttv-tab-layout.h"
 #include "ttv-notifications.h"
 #include "ttv-tab.h"
+#include "ttv-time-bar.h"
 #include "ttv-time-display.h"
 #include "ttv-viewer-registry.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, TTV_TIMELINE_MODULE_PATH,
@@ -401,6 +404,23 @@ check_ruler (TtvGuiTestTab *f, const char *viewer, const char *format, TtvTime t
     }
 }
 
+/* The time bar's ticks of @scale: each label names the tick's time, in
+ * @format. */
+static void
+check_time_bar_labels (TtvTimeBar *bar, TtvTabState *state, TtvTimeBarScale scale, const char *format)
+{
+  const GArray *ticks = ttv_time_bar_get_ticks (bar, scale);
+
+  g_assert_cmpuint (ticks->len, >=, 2);
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      const TtvTimeBarTick *tick = &g_array_index (ticks, TtvTimeBarTick, i);
+
+      g_assert_true (label_in_format (tick->label, format));
+      g_assert_cmpint (label_time (state, tick->label, tick->time), ==, tick->time);
+    }
+}
+
 /* Control flow, resources and histogram: their rulers follow the format
  * the user picks (they stayed relative after UTC, issue 16). */
 static void
@@ -439,6 +459,98 @@ test_rulers_format (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+/* The time bar: its ruler (the time window) and the overview's scale (the
+ * whole traceset) in the user's format; the marks of the overview lie
+ * over the overview's own labels, not the ruler's (issue 16: the window's
+ * ruler sat directly on the overview, whose marks stood under the wrong
+ * labels). */
+static void
+test_time_bar_scales (void)
+{
+  static const char *const formats[] = { "utc", "relative" };
+  GSettings *settings = ttv_settings_get ();
+  TtvGuiTestTab f;
+  TtvTime start, end, w0, w1, now;
+  TtvTimeBar *bar;
+  GtkWidget *area;
+
+  if (!settings)
+    {
+      g_test_skip ("no settings schema");
+      return;
+    }
+  g_settings_set_string (settings, "time-format", "relative");
+  if (!ttv_gui_test_tab_setup (&f, modules))
+    return;
+  bar = TTV_TIME_BAR (ttv_gui_test_find_widget (GTK_WIDGET (f.tab), TTV_TYPE_TIME_BAR, NULL));
+  area = ttv_gui_test_find_widget (GTK_WIDGET (bar), GTK_TYPE_DRAWING_AREA, NULL);
+  ttv_tab_state_get_time_span (f.state, &start, &end);
+  /* A window of a tenth of the trace, well right of its start: the ruler's
+   * times and the overview's differ everywhere. */
+  w0 = start + (end - start) * 6 / 10;
+  w1 = start + (end - start) * 7 / 10;
+  ttv_tab_state_set_time_window (f.state, w0, w1);
+  now = w0 + (w1 - w0) / 3;
+  ttv_tab_state_set_current_time (f.state, now);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      double top[TTV_TIME_BAR_N_SCALES], height[TTV_TIME_BAR_N_SCALES];
+      double labels_top[TTV_TIME_BAR_N_SCALES], labels_height[TTV_TIME_BAR_N_SCALES];
+      double best = G_MAXDOUBLE, now_x;
+      TtvTimeBarScale next_to_overview = TTV_TIME_BAR_RULER;
+      const GArray *ticks;
+      TtvTime before = start, after = end;
+
+      g_settings_set_string (settings, "time-format", formats[i]);
+      ttv_gui_test_spin_pending ();
+      draw_widget (area);
+      check_time_bar_labels (bar, f.state, TTV_TIME_BAR_RULER, formats[i]);
+      check_time_bar_labels (bar, f.state, TTV_TIME_BAR_OVERVIEW, formats[i]);
+
+      /* The labels nearest the overview strip (touching it) are its own. */
+      for (guint s = 0; s < TTV_TIME_BAR_N_SCALES; s++)
+        ttv_time_bar_get_strip (bar, s, &top[s], &height[s], &labels_top[s], &labels_height[s]);
+      for (guint s = 0; s < TTV_TIME_BAR_N_SCALES; s++)
+        {
+          double o0 = top[TTV_TIME_BAR_OVERVIEW], o1 = o0 + height[TTV_TIME_BAR_OVERVIEW];
+          double gap = MAX (0, MAX (labels_top[s] - o1, o0 - (labels_top[s] + labels_height[s])));
+
+          if (gap < best || (gap == best && s == TTV_TIME_BAR_OVERVIEW))
+            {
+              best = gap;
+              next_to_overview = s;
+            }
+        }
+      g_assert_cmpfloat (best, <=, 1);
+      /* Each of those labels stands at the overview's x of its time. */
+      ticks = ttv_time_bar_get_ticks (bar, next_to_overview);
+      for (guint k = 0; k < ticks->len; k++)
+        {
+          const TtvTimeBarTick *tick = &g_array_index (ticks, TtvTimeBarTick, k);
+          double x = ttv_time_bar_time_to_x (bar, TTV_TIME_BAR_OVERVIEW, tick->time);
+
+          if (fabs (x - tick->x) > 1)
+            g_error ("%s: the label '%s' next to the overview stands at x %.1f, the overview shows its time "
+                     "at x %.1f", formats[i], tick->label, tick->x, x);
+        }
+      /* The overview's current time mark between the labels around it. */
+      now_x = ttv_time_bar_time_to_x (bar, TTV_TIME_BAR_OVERVIEW, now);
+      for (guint k = 0; k < ticks->len; k++)
+        {
+          const TtvTimeBarTick *tick = &g_array_index (ticks, TtvTimeBarTick, k);
+
+          if (tick->x <= now_x)
+            before = label_time (f.state, tick->label, tick->time);
+          else if (after == end)
+            after = label_time (f.state, tick->label, tick->time);
+        }
+      g_assert_cmpint (before, <=, now);
+      g_assert_cmpint (now, <=, after);
+    }
+  g_settings_reset (settings, "time-format");
+  ttv_gui_test_tab_teardown (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -449,5 +561,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/navigation/time-entry", test_time_entry);
   g_test_add_func ("/gui/navigation/time-entry-clamped", test_time_entry_clamped);
   g_test_add_func ("/gui/navigation/rulers-format", test_rulers_format);
+  g_test_add_func ("/gui/navigation/time-bar-scales", test_time_bar_scales);
   return g_test_run ();
 }
