@@ -56,6 +56,20 @@ append_mode (GString *out, const TtvViewerProcessInfo *info)
     g_string_append_printf (out, in_call ? " %s" : " ← %s", info->syscall);
 }
 
+/* @v in decimal, without printf (Find formats millions of them). */
+static void
+append_uint (GString *out, guint v)
+{
+  char buf[16];
+  int n = 0;
+
+  do
+    buf[n++] = (char) ('0' + v % 10);
+  while ((v /= 10) != 0 && n < (int) sizeof buf);
+  while (n > 0)
+    g_string_append_c (out, buf[--n]);
+}
+
 void
 ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState *state,
                                const TtvViewerEvent *event, const TtvViewerProcessInfo *info)
@@ -76,7 +90,7 @@ ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState 
       break;
     case TTV_EVENT_COLUMN_CPU:
       if (ttv_viewer_event_get_cpu (event) >= 0)
-        g_string_append_printf (out, "%d", ttv_viewer_event_get_cpu (event));
+        append_uint (out, (guint) ttv_viewer_event_get_cpu (event));
       else
         g_string_append (out, ttv_viewer_trace_get_stream_name (trace, ttv_viewer_event_get_stream (event)));
       break;
@@ -84,15 +98,11 @@ ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState 
       g_string_append (out, ttv_viewer_event_get_name (event));
       break;
     case TTV_EVENT_COLUMN_FIELDS:
-      {
-        g_autofree char *fields = ttv_viewer_event_dup_fields (event);
-
-        g_string_append (out, fields);
-      }
+      ttv_viewer_event_append_fields (event, out);
       break;
     case TTV_EVENT_COLUMN_PID:
       if (info)
-        g_string_append_printf (out, "%u", info->pid);
+        append_uint (out, info->pid);
       break;
     case TTV_EVENT_COLUMN_PROCESS:
       if (info)

@@ -96,6 +96,7 @@ struct _TtvEventList {
   GtkEntry *search_entry;
   GtkToggleButton *search_expression;  /* Find by filter expression, not text */
   GtkLabel *search_status;
+  GtkWidget *search_stop;      /* shown while a Find reads */
 
   GPtrArray *rows;             /* of Row *, owned: what the store shows */
   GPtrArray *incoming;         /* of Row *, owned: being fetched */
@@ -126,6 +127,7 @@ static void fetch_from_position (TtvEventList *self, const TtvViewerPosition *po
                                  TtvTime prev_time, SelectMode mode, guint index);
 static void fetch_from_time (TtvEventList *self, TtvTime time, SelectMode mode);
 static void find_next (TtvEventList *self, gboolean backward);
+static void search_running (TtvEventList *self, gboolean running);
 static void scan_back (TtvEventList *self, BackPurpose purpose, const TtvViewerPosition *anchor,
                        guint want, TtvEventMatcher *matcher, SelectMode mode, guint index);
 static void set_first_delta (TtvEventList *self, const TtvViewerPosition *first, TtvTime prev);
@@ -568,8 +570,11 @@ back_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error, g
       if (scan->purpose != BACK_DELTA)
         self->fetching = FALSE;
       if (scan->purpose == BACK_FIND)
-        gtk_label_set_text (self->search_status, status == TTV_REQUEST_FAILED
-                            ? _("Read error") : "");
+        {
+          gtk_label_set_text (self->search_status, status == TTV_REQUEST_FAILED
+                              ? _("Read error") : "");
+          search_running (self, FALSE);
+        }
       back_scan_free (scan);
       return;
     }
@@ -589,6 +594,7 @@ back_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error, g
     }
   else if (scan->purpose == BACK_FIND)
     {
+      search_running (self, FALSE);
       if (scan->ring->len)
         {
           Row *hit = scan->ring->pdata[0];
@@ -992,7 +998,13 @@ typedef struct {
   TtvEventMatcher *matcher;    /* owned */
   gboolean skip_first;
   TtvViewerPosition *hit;
+  TtvTime from, to;            /* the times searched: for the progress shown */
+  guint64 n_read;
+  gint64 shown_at;             /* monotonic time of the last progress shown */
 } FindJob;
+
+/* How often a Find says how far it is (microseconds). */
+#define FIND_PROGRESS_INTERVAL 100000
 
 static void
 find_job_free (FindJob *job)
@@ -1013,7 +1025,19 @@ find_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
       return TRUE;
     }
   if (!ttv_event_matcher_matches (job->matcher, req, ev))
-    return TRUE;
+    {
+      /* A search through millions of events says how far it is. */
+      if ((++job->n_read & 4095) == 0 && g_get_monotonic_time () - job->shown_at >= FIND_PROGRESS_INTERVAL)
+        {
+          TtvTime t = ttv_viewer_event_get_time (ev);
+          double done = job->to > job->from ? (double) (t - job->from) / (double) (job->to - job->from) : 0;
+          g_autofree char *text = g_strdup_printf (_("Searching… %d %%"), (int) CLAMP (done * 100, 0, 99));
+
+          gtk_label_set_text (job->list->search_status, text);
+          job->shown_at = g_get_monotonic_time ();
+        }
+      return TRUE;
+    }
   job->hit = ttv_event_request_dup_position (req);
   return FALSE;
 }
@@ -1025,13 +1049,34 @@ find_done (TtvEventRequest *req, TtvRequestStatus status, const GError *error, g
   TtvEventList *self = job->list;
 
   self->fetching = FALSE;
+  search_running (self, FALSE);
   if (job->hit)
     {
       gtk_label_set_text (self->search_status, "");
       fetch_from_position (self, job->hit, TTV_TIME_MIN, SELECT_FIRST, 0);
     }
+  else if (status == TTV_REQUEST_FAILED)
+    gtk_label_set_text (self->search_status, _("Read error"));
   else if (status != TTV_REQUEST_CANCELLED)
     gtk_label_set_text (self->search_status, _("Not found"));
+}
+
+/* The Stop button beside the status, while a Find reads. */
+static void
+search_running (TtvEventList *self, gboolean running)
+{
+  gtk_widget_set_visible (self->search_stop, running);
+}
+
+/* Stop (or Escape in the entry): the Find's reading ends, the list stays
+ * where it was. */
+static void
+search_stop_clicked (TtvEventList *self)
+{
+  ttv_tab_state_cancel_requests (self->state, self);
+  self->fetching = FALSE;
+  search_running (self, FALSE);
+  gtk_label_set_text (self->search_status, _("Stopped"));
 }
 
 static void
@@ -1053,19 +1098,27 @@ find_next (TtvEventList *self, gboolean backward)
     }
   if (!from && self->rows->len)
     from = ((Row *) self->rows->pdata[0])->pos;
-  gtk_label_set_text (self->search_status, _("Searching…"));
   if (backward)
     {
       scan_back (self, BACK_FIND, from, 1, g_steal_pointer (&matcher), SELECT_FIRST, 0);
+      /* After the request: the one it replaced said it ended. */
+      gtk_label_set_text (self->search_status, _("Searching…"));
+      search_running (self, TRUE);
       return;
     }
   job = g_new0 (FindJob, 1);
   job->list = self;
   job->matcher = g_steal_pointer (&matcher);
   job->skip_first = from != NULL;
+  ttv_tab_state_get_time_span (self->state, &job->from, &job->to);
+  if (from)
+    job->from = ttv_viewer_position_get_time (from);
+  job->shown_at = g_get_monotonic_time ();
   self->fetching = TRUE;
   ttv_tab_state_request_from_position (self->state, self, from, 0, find_flags (job->matcher),
                                        find_event, find_done, job, (GDestroyNotify) find_job_free);
+  gtk_label_set_text (self->search_status, _("Searching…"));
+  search_running (self, TRUE);
 }
 
 static void
@@ -1311,6 +1364,12 @@ ttv_event_list_new (TtvTabState *state)
   self->search_status = GTK_LABEL (gtk_label_new (NULL));
   gtk_widget_set_name (GTK_WIDGET (self->search_status), "find-status");
   gtk_box_pack_start (GTK_BOX (search_box), GTK_WIDGET (self->search_status), FALSE, FALSE, 0);
+  self->search_stop = gtk_button_new_with_mnemonic (_("_Stop"));
+  gtk_widget_set_name (self->search_stop, "find-stop");
+  gtk_widget_set_tooltip_text (self->search_stop, _("Stop searching (Escape)"));
+  gtk_widget_set_no_show_all (self->search_stop, TRUE);
+  g_signal_connect_swapped (self->search_stop, "clicked", G_CALLBACK (search_stop_clicked), self);
+  gtk_box_pack_start (GTK_BOX (search_box), self->search_stop, FALSE, FALSE, 0);
   gtk_container_add (GTK_CONTAINER (self->search_bar), search_box);
   gtk_search_bar_set_show_close_button (GTK_SEARCH_BAR (self->search_bar), TRUE);
   gtk_box_pack_start (GTK_BOX (self), self->search_bar, FALSE, FALSE, 0);

@@ -6,7 +6,9 @@
 #include <string.h>
 
 struct _TtvEventMatcher {
-  char *needle;               /* owned: text search, or NULL */
+  char *needle;               /* owned: text search (ASCII lower case), or NULL */
+  gsize needle_len;
+  char needle_up;             /* its first byte in upper case */
   TtvViewerFilter *filter;    /* owned: expression search, or NULL */
   TtvTabState *state;         /* owned reference: formats the times */
   guint columns;              /* where text is looked for */
@@ -27,7 +29,9 @@ ttv_event_matcher_new (const char *text, gboolean expression, TtvTabState *state
     return NULL;
   self = g_new0 (TtvEventMatcher, 1);
   self->filter = filter;
-  self->needle = filter ? NULL : g_strdup (text);
+  self->needle = filter ? NULL : g_ascii_strdown (text, -1);
+  self->needle_len = self->needle ? strlen (self->needle) : 0;
+  self->needle_up = self->needle ? g_ascii_toupper (self->needle[0]) : 0;
   self->state = g_object_ref (state);
   /* The delta depends on the row shown before, which a search does not
    * know: it is not searched. */
@@ -56,15 +60,31 @@ ttv_event_matcher_needs_state (const TtvEventMatcher *self)
   return (self->columns & TTV_EVENT_COLUMNS_STATE) != 0;
 }
 
+/* Whether the @len bytes of @haystack hold @needle (@n bytes, ASCII lower
+ * case; @up its first byte in upper case), ignoring ASCII case: a search
+ * reads millions of texts, so the first byte is looked for with memchr in
+ * both cases. */
 static gboolean
-contains_nocase (const char *haystack, const char *needle)
+contains_nocase (const char *haystack, gsize len, const char *needle, gsize n, char up)
 {
-  gsize n = strlen (needle);
+  const char *end = haystack + len;
+  char lo = needle[0];
 
-  for (const char *h = haystack; h && *h; h++)
-    if (g_ascii_strncasecmp (h, needle, n) == 0)
-      return TRUE;
-  return n == 0;
+  if (n == 0)
+    return TRUE;
+  for (const char *h = haystack; (gsize) (end - h) >= n;)
+    {
+      const char *a = memchr (h, lo, (gsize) (end - h) - n + 1);
+      const char *b = lo == up ? NULL : memchr (h, up, (gsize) ((a ? a : end - n + 1) - h));
+      const char *p = b ? b : a;
+
+      if (!p)
+        return FALSE;
+      if (g_ascii_strncasecmp (p + 1, needle + 1, n - 1) == 0)
+        return TRUE;
+      h = p + 1;
+    }
+  return FALSE;
 }
 
 /* The columns in the order they are searched: cheap texts first, those
@@ -93,7 +113,7 @@ ttv_event_matcher_matches (TtvEventMatcher *self, TtvEventRequest *request, cons
       /* One buffer for every event: a search reads millions of them. */
       g_string_truncate (self->text, 0);
       ttv_event_columns_append_text (self->text, c, self->state, event, known ? &info : NULL);
-      if (contains_nocase (self->text->str, self->needle))
+      if (contains_nocase (self->text->str, self->text->len, self->needle, self->needle_len, self->needle_up))
         return TRUE;
     }
   return FALSE;

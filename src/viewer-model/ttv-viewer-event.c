@@ -200,20 +200,28 @@ scratch_decoder (void)
   return decoder;
 }
 
-char *
-ttv_viewer_event_dup_fields (const TtvViewerEvent *event)
+void
+ttv_viewer_event_append_fields (const TtvViewerEvent *event, GString *out)
 {
   TtvDecoder *decoder = scratch_decoder ();
   g_autoptr (GError) error = NULL;
-  GString *out = g_string_new (NULL);
   gint32 root;
 
-  g_return_val_if_fail (event != NULL, g_string_free (out, FALSE));
+  g_return_if_fail (event != NULL && out != NULL);
   root = ttv_event_decode_fields (EVENT (event), decoder, &error);
   if (root < 0)
     g_string_append_printf (out, "<%s>", error ? error->message : _("undecodable"));
   else
     ttv_decoder_append_value (decoder, root, TTV_VALUE_STYLE_PLAIN, out);
+}
+
+char *
+ttv_viewer_event_dup_fields (const TtvViewerEvent *event)
+{
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (event != NULL, g_string_free (out, FALSE));
+  ttv_viewer_event_append_fields (event, out);
   return g_string_free (out, FALSE);
 }
 

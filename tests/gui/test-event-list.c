@@ -1046,6 +1046,86 @@ test_find_text (void)
   settings_reset ();
 }
 
+/* Find on a trace large enough to take a while: it says how far it is,
+ * and Stop ends it where it is, the list unchanged and usable. */
+typedef struct {
+  GPtrArray *texts;            /* of char *: what the status said, in order */
+} StatusLog;
+
+static void
+status_changed (GObject *label, GParamSpec *pspec, gpointer data)
+{
+  StatusLog *log = data;
+
+  g_ptr_array_add (log->texts, g_strdup (gtk_label_get_text (GTK_LABEL (label))));
+}
+
+static gboolean
+percent_shown (gpointer data)
+{
+  StatusLog *log = data;
+
+  for (guint i = 0; i < log->texts->len; i++)
+    {
+      int pct = -1;
+      if (sscanf (log->texts->pdata[i], "Searching… %d %%", &pct) == 1 && pct > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_find_progress_stop (void)
+{
+  g_autofree char *dir = ttv_test_dup_tmp_path ("find-big");
+  const char *argv[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "-c", "4", "-d", "15", "-s", "9", "-o", dir, NULL };
+  StatusLog log = { g_ptr_array_new_with_free_func (g_free) };
+  g_autoptr (GError) error = NULL;
+  TtvTraceset *ts = ttv_traceset_new ();
+  GtkWidget *entry, *stop;
+  GtkLabel *status;
+  Fixture f;
+  gint before;
+
+  g_free (ttv_test_run_ok (argv));
+  g_assert_true (ttv_traceset_add_path (ts, dir, &error));
+  g_assert_no_error (error);
+  fixture_open (&f, ts);
+  entry = ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_ENTRY, "find-entry");
+  stop = ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_BUTTON, "find-stop");
+  status = GTK_LABEL (ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_LABEL, "find-status"));
+  g_assert_nonnull (entry);
+  g_assert_nonnull (stop);
+  g_assert_false (gtk_widget_get_visible (stop));
+  g_signal_connect (status, "notify::label", G_CALLBACK (status_changed), &log);
+  before = selected_row (&f);
+
+  /* Text that is nowhere: the whole trace is read, with its progress. */
+  gtk_entry_set_text (GTK_ENTRY (entry), "zqxj-nowhere");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_true (gtk_widget_get_visible (stop));
+  g_assert_cmpstr (gtk_label_get_text (status), ==, "Searching…");
+  ttv_gui_test_spin_until (percent_shown, &log);
+  /* Stop: the reading ends at once, the list where it was. */
+  gtk_button_clicked (GTK_BUTTON (stop));
+  g_assert_false (gtk_widget_get_visible (stop));
+  g_assert_cmpstr (gtk_label_get_text (status), ==, "Stopped");
+  g_assert_cmpuint (ttv_tab_state_get_n_requests (f.state), ==, 0);
+  ttv_gui_test_spin_until (list_settled, &f);
+  g_assert_cmpint (selected_row (&f), ==, before);
+  g_assert_cmpstr (gtk_label_get_text (status), ==, "Stopped");
+
+  /* Again, to the end this time: not found, the button gone. */
+  g_signal_emit_by_name (entry, "activate");
+  ttv_gui_test_spin_until (says_not_found, status);
+  g_assert_false (gtk_widget_get_visible (stop));
+  /* The list still moves. */
+  g_assert_true (gtk_test_widget_send_key (GTK_WIDGET (f.view), GDK_KEY_End, 0));
+  ttv_gui_test_spin_until (list_settled, &f);
+  g_ptr_array_unref (log.texts);
+  fixture_close (&f);
+}
+
 /* --- The Symbol column ----------------------------------------------------------------- */
 
 typedef struct {
@@ -1251,6 +1331,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/event-list/lost-packets", test_lost_packets);
   g_test_add_func ("/gui/event-list/find-text", test_find_text);
   g_test_add_func ("/gui/event-list/find-keys", test_find_keys);
+  g_test_add_func ("/gui/event-list/find-progress-stop", test_find_progress_stop);
   g_test_add_func ("/gui/event-list/keyboard", test_keyboard_reaches_list);
   return g_test_run ();
 }

@@ -56,6 +56,9 @@ gint        ttv_viewer_event_get_cpu (const TtvViewerEvent *event);
 guint       ttv_viewer_event_get_type_index (const TtvViewerEvent *event);
 /* The fields as "name = value, ..." text; caller frees. */
 char       *ttv_viewer_event_dup_fields (const TtvViewerEvent *event);
+/* The same text appended to @out (no allocation per event: for passes over
+ * millions of them, such as Find). */
+void        ttv_viewer_event_append_fields (const TtvViewerEvent *event, GString *out);
 /* One field by name: a payload field, else a member of its context (CTF's
  * stream event context, event context, packet context, in that order:
  * "vtid", "procname").  The integer or enumeration value; FALSE when the

@@ -4,6 +4,7 @@
 #include "ttv-decode-plan.h"
 #include "ttv-error.h"
 #include "ttv-json-out.h"
+#include "ttv-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -979,18 +980,25 @@ append_json_string (GString *out, const char *s, gsize len)
 static void
 append_plain_string (GString *out, const char *s, gsize len)
 {
-  g_string_append_c (out, '"');
+  static const char hex[] = "0123456789abcdef";
+  /* At most 6 bytes per byte (\u00XX) and the quotes. */
+  char *p = ttv_text_reserve (out, 6 * len + 2);
+  *p++ = '"';
   for (gsize i = 0; i < len; i++)
     {
       guchar c = (guchar) s[i];
       if (c == '"' || c == '\\')
-        g_string_append_printf (out, "\\%c", c);
+        {
+          *p++ = '\\';
+          *p++ = (char) c;
+        }
       else if (c < 0x20)
-        g_string_append_printf (out, "\\u%04x", c);
+        p = ttv_text_put (p, (char[]) { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] }, 6);
       else
-        g_string_append_c (out, (char) c);
+        *p++ = (char) c;
     }
-  g_string_append_c (out, '"');
+  *p++ = '"';
+  ttv_text_commit (out, p);
 }
 
 static gboolean
@@ -1004,14 +1012,17 @@ static void
 append_integer (GString *out, const TtvValue *v, TtvValueStyle style)
 {
   const TtvType *t = v->type;
+  /* Without printf: fields are formatted for every event a Find reads. */
+  char *p = ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX);
   if (t->int_kind == TTV_INT_BOOLEAN)
-    g_string_append (out, v->v.u ? "true" : "false");
+    p = v->v.u ? ttv_text_put (p, "true", 4) : ttv_text_put (p, "false", 5);
   else if (t->is_signed)
-    g_string_append_printf (out, "%" G_GINT64_FORMAT, v->v.s);
+    p = ttv_text_put_i64 (p, v->v.s);
   else if ((t->base == 16 || t->int_kind == TTV_INT_BIT_ARRAY) && style == TTV_VALUE_STYLE_PLAIN)
-    g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", v->v.u);
+    p = ttv_text_put_hex (ttv_text_put (p, "0x", 2), v->v.u, FALSE);
   else
-    g_string_append_printf (out, "%" G_GUINT64_FORMAT, v->v.u);
+    p = ttv_text_put_u64 (p, v->v.u);
+  ttv_text_commit (out, p);
 }
 
 /* Every label that applies to an enum value: overlapping mappings give
@@ -1057,7 +1068,7 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
       if (json)
         ttv_json_append_double (out, v->v.f, t->size_bits <= 32 ? 32 : 64);
       else
-        g_string_append_printf (out, "%g", v->v.f);
+        ttv_text_commit (out, ttv_text_put_double_g (ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX), v->v.f));
       break;
     case TTV_TYPE_STRING:
       if (json)
@@ -1145,7 +1156,10 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
               g_string_append_c (out, ':');
             }
           else
-            g_string_append_printf (out, "%s = ", c->name ? c->name : "?");
+            {
+              g_string_append (out, c->name ? c->name : "?");
+              g_string_append_len (out, " = ", 3);
+            }
           append_node (d, c, style, out, FALSE);
         }
       if (!top || json)
