@@ -421,6 +421,20 @@ check_time_bar_labels (TtvTimeBar *bar, TtvTabState *state, TtvTimeBarScale scal
     }
 }
 
+/* A tab on the sample trace, the format relative to begin with; FALSE
+ * (skipped) without the settings schema or the trace. */
+static gboolean
+format_tab_setup (TtvGuiTestTab *f)
+{
+  if (!ttv_settings_get ())
+    {
+      g_test_skip ("no settings schema");
+      return FALSE;
+    }
+  g_settings_set_string (ttv_settings_get (), "time-format", "relative");
+  return ttv_gui_test_tab_setup (f, modules);
+}
+
 /* Control flow, resources and histogram: their rulers follow the format
  * the user picks (they stayed relative after UTC, issue 16). */
 static void
@@ -431,13 +445,7 @@ test_rulers_format (void)
   TtvGuiTestTab f;
   TtvTime start, end, w0, w1;
 
-  if (!settings)
-    {
-      g_test_skip ("no settings schema");
-      return;
-    }
-  g_settings_set_string (settings, "time-format", "relative");
-  if (!ttv_gui_test_tab_setup (&f, modules))
+  if (!format_tab_setup (&f))
     return;
   g_assert_true (ttv_tab_show_viewer (f.tab, "resources"));
   ttv_tab_state_get_time_span (f.state, &start, &end);
@@ -474,13 +482,7 @@ test_time_bar_scales (void)
   TtvTimeBar *bar;
   GtkWidget *area;
 
-  if (!settings)
-    {
-      g_test_skip ("no settings schema");
-      return;
-    }
-  g_settings_set_string (settings, "time-format", "relative");
-  if (!ttv_gui_test_tab_setup (&f, modules))
+  if (!format_tab_setup (&f))
     return;
   bar = TTV_TIME_BAR (ttv_gui_test_find_widget (GTK_WIDGET (f.tab), TTV_TYPE_TIME_BAR, NULL));
   area = ttv_gui_test_find_widget (GTK_WIDGET (bar), GTK_TYPE_DRAWING_AREA, NULL);
