@@ -541,15 +541,24 @@ ttv_time_bar_dispose (GObject *object)
     for (guint i = 0; i < G_N_ELEMENTS (self->handlers); i++)
       g_clear_signal_handler (&self->handlers[i], self->state);
   g_clear_object (&self->state);
-  for (guint i = 0; i < TTV_TIME_BAR_N_SCALES; i++)
-    g_clear_pointer (&self->ticks[i], g_array_unref);
   G_OBJECT_CLASS (ttv_time_bar_parent_class)->dispose (object);
+}
+
+static void
+ttv_time_bar_finalize (GObject *object)
+{
+  TtvTimeBar *self = TTV_TIME_BAR (object);
+
+  for (guint i = 0; i < TTV_TIME_BAR_N_SCALES; i++)
+    g_array_unref (self->ticks[i]);
+  G_OBJECT_CLASS (ttv_time_bar_parent_class)->finalize (object);
 }
 
 static void
 ttv_time_bar_class_init (TtvTimeBarClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = ttv_time_bar_dispose;
+  G_OBJECT_CLASS (klass)->finalize = ttv_time_bar_finalize;
   /* TtvTimeBar::notice: (nullable) what the user should know about a time
    * just typed (it was out of the traceset), or NULL when all is well. */
   signals[SIG_NOTICE] = g_signal_new ("notice", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
