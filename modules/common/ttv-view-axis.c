@@ -1,5 +1,5 @@
-/* ttv-view-axis.c: the axes of the analysis views: a time ruler relative to
- * the traceset's start (as the tab's time bar shows it), a count scale and
+/* ttv-view-axis.c: the axes of the analysis views: a time ruler in the
+ * user's time format (as the tab's time bar shows it), a count scale and
  * lost-event marks; used by the time line and the histogram. */
 #include "ttv-view-axis.h"
 
@@ -7,6 +7,7 @@
 #include <math.h>
 
 #define TICK_SPACING 110.0   /* pixels between labelled ticks, about */
+#define LABEL_GAP 14.0       /* pixels between two labels, at least */
 #define COUNT_SPACING 28.0
 
 guint64
@@ -28,115 +29,93 @@ ttv_view_axis_nice_step (double raw)
   return (guint64) (10 * p);
 }
 
-static const struct {
-  guint64 ns;
-  const char *name;
-} units[] = {
-  { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "µs" }, { 1, "ns" },
-};
-
-static guint
-unit_for (guint64 range)
+/* The smallest round step (ttv_viewer_tick_step()) whose labels over
+ * [@t0, @t1] keep apart, at least TICK_SPACING / 2 pixels. */
+static TtvTime
+ruler_step (cairo_t *cr, TtvTime origin, TtvTime t0, TtvTime t1, double ns_per_px)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (units) - 1; i++)
-    if (range >= units[i].ns)
-      return i;
-  return G_N_ELEMENTS (units) - 1;
-}
+  TtvTime step = ttv_viewer_tick_step ((TtvTime) MIN (ns_per_px * TICK_SPACING / 2, 4e18));
 
-/* @value ns in @unit with @decimals digits after the point (exact: no
- * rounding through a double). */
-static char *
-format_fixed (gint64 value, guint unit, guint decimals)
-{
-  guint64 mag = value < 0 ? (guint64) -(value + 1) + 1 : (guint64) value;
-  guint64 whole = mag / units[unit].ns, frac = mag % units[unit].ns;
-  guint digits = unit == 0 ? 9 : unit == 1 ? 6 : unit == 2 ? 3 : 0;
-  char fbuf[16];
-
-  decimals = MIN (decimals, digits);
-  if (decimals == 0)
-    return g_strdup_printf ("%s%" G_GUINT64_FORMAT " %s", value < 0 ? "−" : "", whole, units[unit].name);
-  g_snprintf (fbuf, sizeof fbuf, "%0*" G_GUINT64_FORMAT, (int) digits, frac);
-  fbuf[decimals] = '\0';
-  return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%s %s", value < 0 ? "−" : "", whole, fbuf,
-                          units[unit].name);
-}
-
-char *
-ttv_view_axis_format_tick (gint64 rel, guint64 step, guint64 range)
-{
-  guint unit = unit_for (MAX (range, step));
-  guint64 u = units[unit].ns;
-  guint decimals = 0;
-
-  /* As many decimals as the step has below the unit. */
-  while (u > 1 && step % u != 0)
+  for (int tries = 0; tries < 12 && step < G_MAXINT64 / 4; tries++)
     {
-      u /= 10;
-      decimals++;
+      double widest = 0;
+
+      for (int i = 0; i < 2; i++)
+        {
+          g_autofree char *text = ttv_viewer_format_tick (i ? t1 : ttv_viewer_first_tick (t0, step, origin),
+                                                          step, origin);
+          cairo_text_extents_t ext;
+
+          cairo_text_extents (cr, text, &ext);
+          widest = MAX (widest, ext.x_advance);
+        }
+      if (widest + LABEL_GAP <= (double) step / ns_per_px)
+        break;
+      step = ttv_viewer_tick_step (step + 1);
     }
-  return format_fixed (rel, unit, decimals);
+  return step;
 }
 
-char *
-ttv_view_axis_format_time (TtvTime time, TtvTime origin)
+/* Minor ticks: fifths of a 1 or 5 step, quarters of a 2 step (of a clock
+ * step too: 30 s in 6 s, 2 h in 30 min), none when under 6 pixels apart. */
+static TtvTime
+minor_step (TtvTime step, double ns_per_px)
 {
-  g_autofree char *abs = ttv_viewer_time_to_string (time);
-  g_autofree char *rel = format_fixed (time - origin, 0, 9);
+  TtvTime lead = step, minor;
 
-  return g_strdup_printf ("%s%s (%s)", time >= origin ? "+" : "", rel, abs);
+  while (lead % 10 == 0)
+    lead /= 10;
+  minor = lead == 2 ? step / 4 : step / 5;
+  if (minor == 0 || step % minor != 0 || (double) minor / ns_per_px < 6)
+    return step;
+  return minor;
 }
 
 void
 ttv_view_axis_draw_time (cairo_t *cr, double x, double y, double width, double height,
-                         TtvTime origin, TtvTime t0, TtvTime t1)
+                         TtvTime origin, TtvTime t0, TtvTime t1, GString *labels)
 {
-  guint64 step, minor;
-  gint64 first, range = MAX (t1 - origin, 1);
+  TtvTime step, minor, major;
   double ns_per_px;
 
   if (width < 1 || t1 <= t0)
     return;
   ns_per_px = (double) (t1 - t0) / width;
-  step = ttv_view_axis_nice_step (ns_per_px * TICK_SPACING);
-  /* Minor ticks: fifths of a 1 or 5 step, quarters of a 2 step. */
-  {
-    guint64 lead = step;
-
-    while (lead % 10 == 0)
-      lead /= 10;
-    minor = lead == 2 ? step / 4 : step / 5;
-  }
-  if (minor == 0 || (double) minor / ns_per_px < 6)
-    minor = step;
   cairo_save (cr);
   cairo_rectangle (cr, x, y, width, height);
   cairo_clip (cr);
   cairo_set_font_size (cr, 10);
-  first = (gint64) ((t0 - origin) / (gint64) minor) * (gint64) minor;
-  if (origin + first < t0)
-    first += (gint64) minor;
-  for (gint64 rel = first; origin + rel <= t1; rel += (gint64) minor)
+  step = ruler_step (cr, origin, t0, t1, ns_per_px);
+  minor = minor_step (step, ns_per_px);
+  /* Ticks fall where the user's format makes round times (from the
+   * traceset's start, the epoch or midnight): majors on a lattice of
+   * @step, minors on the same lattice's divisions. */
+  major = ttv_viewer_first_tick (t0, step, origin);
+  for (TtvTime t = ttv_viewer_first_tick (t0, minor, origin); t <= t1; t += minor)
     {
-      double tx = floor (x + (double) (origin + rel - t0) / ns_per_px);
-      gboolean major = rel % (gint64) step == 0;
+      double tx = floor (x + (double) (t - t0) / ns_per_px);
+      gboolean is_major = t >= major && (t - major) % step == 0;
 
       cairo_set_source_rgb (cr, 0.35, 0.35, 0.35);
-      cairo_rectangle (cr, MIN (tx, x + width - 1), y + height - (major ? 7 : 3), 1, major ? 7 : 3);
+      cairo_rectangle (cr, MIN (tx, x + width - 1), y + height - (is_major ? 7 : 3), 1, is_major ? 7 : 3);
       cairo_fill (cr);
-      if (major)
+      if (is_major)
         {
-          g_autofree char *text = ttv_view_axis_format_tick (rel, step, (guint64) range);
+          g_autofree char *text = ttv_viewer_format_tick (t, step, origin);
           cairo_text_extents_t ext;
 
           cairo_text_extents (cr, text, &ext);
-          if (tx + 3 + ext.x_advance > x + width)
-            continue;
-          cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
-          cairo_move_to (cr, tx + 3, y + height - 8);
-          cairo_show_text (cr, text);
+          if (tx + 3 + ext.x_advance <= x + width)
+            {
+              cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
+              cairo_move_to (cr, tx + 3, y + height - 8);
+              cairo_show_text (cr, text);
+              if (labels)
+                g_string_append_printf (labels, "%s%s", labels->len ? "\n" : "", text);
+            }
         }
+      if (t > G_MAXINT64 - minor)
+        break;
     }
   cairo_restore (cr);
 }

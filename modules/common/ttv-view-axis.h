@@ -1,6 +1,6 @@
 /* ttv-view-axis.h: the axes of the analysis views (control flow, resources,
- * histogram; compiled into each): a time ruler relative to the traceset's
- * start with 1-2-5 ticks and units, a count scale, lost-event marks. */
+ * histogram; compiled into each): a time ruler in the user's time format,
+ * a count scale, lost-event marks. */
 #pragma once
 
 #include "ttv-viewer.h"
@@ -12,18 +12,14 @@ G_BEGIN_DECLS
 /* The tick step of 1, 2 or 5 times a power of ten nearest above @raw (>= 1). */
 guint64     ttv_view_axis_nice_step (double raw);
 
-/* @rel (a multiple of @step, ns from the traceset's start) as "150 ms",
- * "1.25 s", "3.400 µs": the unit is the largest one not above @range (the
- * ruler's largest value), with as many decimals as @step needs. */
-char       *ttv_view_axis_format_tick (gint64 rel, guint64 step, guint64 range);
-/* "+0.153 400 s" style time from the traceset's start with the absolute
- * time after it: "+153.4 ms (1700000000.153400000)", for tooltips. */
-char       *ttv_view_axis_format_time (TtvTime time, TtvTime origin);
 
 /* Draws a ruler in the band (@x, @y, @width, @height): ticks and labels of
- * [@t0, @t1] relative to @origin, the labels above the ticks. */
+ * [@t0, @t1] in the user's time format (ttv_viewer_format_tick(); @origin:
+ * the traceset's start), the labels above the ticks.  @labels (may be NULL)
+ * gets the labels drawn, one a line, for tests.  A view redraws on
+ * "time-format-changed". */
 void        ttv_view_axis_draw_time (cairo_t *cr, double x, double y, double width, double height,
-                                     TtvTime origin, TtvTime t0, TtvTime t1);
+                                     TtvTime origin, TtvTime t0, TtvTime t1, GString *labels);
 /* Draws a vertical count scale for 0..@max (linear, or log1p) along the
  * left edge of the plot (@x, @y, @width, @height): labels on a pale ground
  * and light grid lines across the plot (drawn over the bars). */

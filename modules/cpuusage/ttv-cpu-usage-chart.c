@@ -198,7 +198,7 @@ ttv_cpu_usage_draw_chart (cairo_t *cr, const TtvCpuUsagePicture *p, double x, do
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
   cairo_rectangle (cr, px, py + ph, pw, TTV_CPU_USAGE_BOTTOM);
   cairo_fill (cr);
-  ttv_view_axis_draw_time (cr, px, py + ph, pw, TTV_CPU_USAGE_BOTTOM, origin, p->t0, p->t1);
+  ttv_view_axis_draw_time (cr, px, py + ph, pw, TTV_CPU_USAGE_BOTTOM, origin, p->t0, p->t1, NULL);
 }
 
 void

@@ -374,6 +374,9 @@ ttv_cpu_usage_viewer_new (TtvTabState *state)
   self->handlers[5] = g_signal_connect_swapped (state, "current-time-changed", G_CALLBACK (gtk_widget_queue_draw),
                                                 self->chart);
   self->handlers[6] = g_signal_connect_swapped (state, "time-format-changed", G_CALLBACK (show_status), self);
+  /* The chart's time ruler follows the time format too. */
+  self->handlers[7] = g_signal_connect_swapped (state, "time-format-changed", G_CALLBACK (gtk_widget_queue_draw),
+                                                self->chart);
   analysis_changed (self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);

@@ -224,7 +224,7 @@ ttv_path_draw_chart (cairo_t *cr, const TtvPathPicture *p, double x, double y, d
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
   cairo_rectangle (cr, px, top + rows_h, pw, TTV_PATH_RULER);
   cairo_fill (cr);
-  ttv_view_axis_draw_time (cr, px, top + rows_h, pw, TTV_PATH_RULER, origin, p->t0, p->t1);
+  ttv_view_axis_draw_time (cr, px, top + rows_h, pw, TTV_PATH_RULER, origin, p->t0, p->t1, NULL);
 }
 
 gint

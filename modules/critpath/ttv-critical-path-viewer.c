@@ -300,6 +300,9 @@ ttv_critical_path_viewer_new (TtvTabState *state)
   self->handlers[1] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (recompute), self);
   self->handlers[2] = g_signal_connect_swapped (state, "time-window-changed", G_CALLBACK (recompute), self);
   self->handlers[3] = g_signal_connect_swapped (state, "selected-thread-changed", G_CALLBACK (recompute), self);
+  /* The chart's time ruler follows the time format. */
+  self->handlers[4] = g_signal_connect_swapped (state, "time-format-changed", G_CALLBACK (gtk_widget_queue_draw),
+                                                self->chart);
   recompute (self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);

@@ -36,7 +36,7 @@ struct _TtvHistogramViewer {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[7];
+  gulong handlers[8];
   GtkWidget *area;
   GtkComboBoxText *types;
   GtkLabel *status;
@@ -396,6 +396,7 @@ typedef struct {
   GSettings *settings;         /* may be NULL: the palette's defaults */
   gboolean dragging;           /* a drag selecting the time window, from x0 to x1 */
   double drag_x0, drag_x1;
+  GString *ruler_labels;       /* may be NULL: gets the ruler's labels, one a line */
 } Paint;
 
 /* The bookmarks: a line at a point in time, a band for an interval. */
@@ -490,7 +491,7 @@ draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
   cairo_rectangle (cr, 0, bottom + LOST_HEIGHT, width, RULER_HEIGHT);
   cairo_fill (cr);
-  ttv_view_axis_draw_time (cr, 0, bottom + LOST_HEIGHT, width, RULER_HEIGHT, ss, ss, se);
+  ttv_view_axis_draw_time (cr, 0, bottom + LOST_HEIGHT, width, RULER_HEIGHT, ss, ss, se, p->ruler_labels);
   /* The current time. */
   now = ttv_tab_state_get_current_time (p->state);
   {
@@ -516,7 +517,7 @@ draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
 static Paint
 shown (TtvHistogramViewer *self)
 {
-  Paint p = { self->state, self->cache, self->settings, self->dragging, self->drag_x0, self->drag_x1 };
+  Paint p = { self->state, self->cache, self->settings, self->dragging, self->drag_x0, self->drag_x1, NULL };
 
   return p;
 }
@@ -526,7 +527,10 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvHistogramViewer *self)
 {
   Paint p = shown (self);
 
+  p.ruler_labels = g_string_new (NULL);
   draw_histogram (&p, cr, gtk_widget_get_allocated_width (area), gtk_widget_get_allocated_height (area));
+  /* What the ruler says, for tests (the plugin API has no getter). */
+  g_object_set_data_full (G_OBJECT (area), "ttv-ruler-labels", g_string_free (p.ruler_labels, FALSE), g_free);
   return GDK_EVENT_STOP;
 }
 
@@ -610,7 +614,7 @@ area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *to
   col = MIN ((guint) (x / width * c->width), c->width - 1);
   a = c->span_start + (TtvTime) ((double) (c->span_end - c->span_start) * col / c->width);
   b = c->span_start + (TtvTime) ((double) (c->span_end - c->span_start) * (col + 1) / c->width);
-  from = ttv_view_axis_format_time (a, c->span_start);
+  from = ttv_tab_state_format_time (self->state, a);
   length = ttv_viewer_format_duration (b - a);
   text = g_string_new (NULL);
   g_string_append_printf (text, _("%.0f events from %s for %s"), c->counts[col], from, length);
@@ -800,6 +804,8 @@ ttv_histogram_viewer_new (TtvTabState *state)
   self->handlers[5] = g_signal_connect_swapped (state, "selection-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   self->handlers[4] = g_signal_connect_swapped (state, "filter-changed", G_CALLBACK (recount), self);
   self->handlers[6] = g_signal_connect_swapped (state, "bookmarks-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
+  /* The ruler's labels follow the user's time format. */
+  self->handlers[7] = g_signal_connect_swapped (state, "time-format-changed", G_CALLBACK (gtk_widget_queue_draw), self->area);
   /* Opened under a filter: its matching events from the start. */
   recount (self);
   gtk_widget_show_all (GTK_WIDGET (self));

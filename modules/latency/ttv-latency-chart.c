@@ -185,7 +185,7 @@ ttv_latency_draw_scatter (cairo_t *cr, const TtvLatencyData *d, const TtvLatency
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
   cairo_rectangle (cr, f->px, f->py + f->ph, f->pw, BOTTOM);
   cairo_fill (cr);
-  ttv_view_axis_draw_time (cr, f->px, f->py + f->ph, f->pw, BOTTOM, origin, d->t0, d->t1);
+  ttv_view_axis_draw_time (cr, f->px, f->py + f->ph, f->pw, BOTTOM, origin, d->t0, d->t1, NULL);
 }
 
 void

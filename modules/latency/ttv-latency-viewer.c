@@ -701,6 +701,9 @@ ttv_latency_viewer_new (TtvTabState *state, const TtvLatencyKind *kind)
   self->handlers[3] = g_signal_connect_swapped (state, "selected-thread-changed", G_CALLBACK (thread_changed), self);
   self->handlers[4] = g_signal_connect_swapped (state, "time-format-changed", G_CALLBACK (fill_longest), self);
   self->handlers[5] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (table_changed), self);
+  /* The scatter's time ruler follows the time format too. */
+  self->handlers[6] = g_signal_connect_swapped (state, "time-format-changed", G_CALLBACK (gtk_widget_queue_draw),
+                                                self->scatter);
   table_changed (self);
   gtk_widget_show_all (GTK_WIDGET (self));
   if (n_tables < 2)

@@ -24,7 +24,7 @@ struct _TtvStatisticsViewer {
   GtkBox parent_instance;
 
   TtvTabState *state;          /* owned reference */
-  gulong handlers[3];
+  gulong handlers[4];
   GtkTreeView *view;
   GtkTreeStore *store;         /* owned */
   GtkLabel *scope;
@@ -116,12 +116,13 @@ set_scope (TtvStatisticsViewer *self, const char *text)
   self->title = g_strdup (text);
 }
 
-/* @selection: of the tab's selection, else of its time window. */
+/* @selection: of the tab's selection, else of its time window; the times
+ * as every view shows them (the user's time format). */
 static char *
-interval_scope (gboolean selection, TtvTime start, TtvTime end)
+interval_scope (TtvTabState *state, gboolean selection, TtvTime start, TtvTime end)
 {
-  g_autofree char *a = ttv_viewer_time_to_string (start);
-  g_autofree char *b = ttv_viewer_time_to_string (end);
+  g_autofree char *a = ttv_tab_state_format_time (state, start);
+  g_autofree char *b = ttv_tab_state_format_time (state, end);
 
   return selection ? g_strdup_printf (_("Statistics of the selection %s – %s"), a, b)
                    : g_strdup_printf (_("Statistics of the time window %s – %s"), a, b);
@@ -165,6 +166,20 @@ cancel_job (TtvStatisticsViewer *self)
   gtk_spinner_stop (self->spinner);
 }
 
+/* The selection's times in the new format; the figures stay. */
+static void
+format_changed (TtvStatisticsViewer *self)
+{
+  TtvTime start, end;
+  g_autofree char *msg = NULL;
+
+  if (!ttv_tab_state_is_state_ready (self->state) || !ttv_tab_state_get_selection (self->state, &start, &end)
+      || end <= start || (self->title && !g_str_equal (gtk_label_get_text (self->scope), self->title)))
+    return;   /* no selection shown, or its computation failed (that message stays) */
+  msg = interval_scope (self->state, TRUE, start, end);
+  set_scope (self, msg);
+}
+
 static void
 refresh (TtvStatisticsViewer *self)
 {
@@ -179,7 +194,7 @@ refresh (TtvStatisticsViewer *self)
     }
   if (ttv_tab_state_get_selection (self->state, &start, &end) && end > start)
     {
-      g_autofree char *msg = interval_scope (TRUE, start, end);
+      g_autofree char *msg = interval_scope (self->state, TRUE, start, end);
 
       set_scope (self, msg);
       self->cancel = g_cancellable_new ();
@@ -468,7 +483,7 @@ window_table (TtvTabState *state, GError **error)
         root = ttv_viewer_stats_node_ref (ttv_tab_state_get_statistics (state));
     }
   else
-    scope = interval_scope (FALSE, w0, w1);
+    scope = interval_scope (state, FALSE, w0, w1);
   if (!root)
     root = ttv_tab_state_compute_statistics (state, w0, w1, NULL, error);
   if (!root)
@@ -747,6 +762,7 @@ ttv_statistics_viewer_new (TtvTabState *state)
   self->handlers[0] = g_signal_connect_swapped (state, "state-ready", G_CALLBACK (refresh), self);
   self->handlers[1] = g_signal_connect_swapped (state, "selection-changed", G_CALLBACK (refresh), self);
   self->handlers[2] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (refresh), self);
+  self->handlers[3] = g_signal_connect_swapped (state, "time-format-changed", G_CALLBACK (format_changed), self);
   refresh (self);
   gtk_widget_show_all (GTK_WIDGET (self));
   return GTK_WIDGET (self);

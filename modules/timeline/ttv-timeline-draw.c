@@ -880,8 +880,14 @@ draw_header (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
   cairo_rectangle (cr, 0, ruler, l->width, TTV_TIMELINE_RULER_HEIGHT);
   cairo_fill (cr);
   draw_titles (self, cr, l, ruler);
-  ttv_view_axis_draw_time (cr, l->label, ruler, l->plot, TTV_TIMELINE_RULER_HEIGHT,
-                           ttv_timeline_view_origin (self), l->t0, l->t1);
+  {
+    GString *labels = g_string_new (NULL);
+
+    ttv_view_axis_draw_time (cr, l->label, ruler, l->plot, TTV_TIMELINE_RULER_HEIGHT,
+                             ttv_timeline_view_origin (self), l->t0, l->t1, labels);
+    g_free (self->ruler_labels);
+    self->ruler_labels = g_string_free (labels, FALSE);
+  }
   /* Lost events: marks along the ruler's bottom. */
   ttv_view_axis_draw_lost (cr, lost, l->label, l->header - 4, l->plot, 4, l->t0, l->t1,
                            self->colors[TTV_PALETTE_LOST_EVENTS]);

@@ -82,7 +82,7 @@ append_why (TtvTimelineView *self, GString *text, const TtvViewerRowInfo *info, 
       g_string_append (text, _("\nNot woken before the trace's end"));
       return;
     }
-  g_autofree char *when = ttv_view_axis_format_time (b.woken, ttv_timeline_view_origin (self));
+  g_autofree char *when = ttv_tab_state_format_time (self->state, b.woken);
   g_autofree char *wait = ttv_viewer_format_duration (b.end - b.woken);
   switch (b.waker_kind)
     {
@@ -122,7 +122,7 @@ append_interval (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, 
     append_frame (text, &iv);
   if (r->kind == TTV_VIEWER_ROW_PROCESS && iv.cpu >= 0)
     g_string_append_printf (text, _(", CPU %d"), iv.cpu);
-  from = ttv_view_axis_format_time (iv.start, ttv_timeline_view_origin (self));
+  from = ttv_tab_state_format_time (self->state, iv.start);
   length = ttv_viewer_format_duration (iv.end - iv.start);
   g_string_append_printf (text, _("\nFrom %s for %s"), from, length);
   if (r->kind == TTV_VIEWER_ROW_PROCESS && !idle_task
@@ -191,7 +191,7 @@ append_marks (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, con
   for (guint i = 0; marks && i < marks->len && shown < 5; i++, shown++)
     {
       const TtvViewerMark *m = &g_array_index (marks, TtvViewerMark, i);
-      g_autofree char *when = ttv_view_axis_format_time (m->time, ttv_timeline_view_origin (self));
+      g_autofree char *when = ttv_tab_state_format_time (self->state, m->time);
       const char *other = pid_name (self, m->other, m->time);
 
       switch (m->kind)
@@ -250,7 +250,7 @@ append_lost (TtvTimelineView *self, GString *text, const TimelineLayout *l, doub
   for (guint i = 0; i < lost->len && i < 3; i++)
     {
       const TtvViewerLostEvents *r = &g_array_index (lost, TtvViewerLostEvents, i);
-      g_autofree char *from = ttv_view_axis_format_time (r->start, ttv_timeline_view_origin (self));
+      g_autofree char *from = ttv_tab_state_format_time (self->state, r->start);
       g_autofree char *length = ttv_viewer_format_duration (r->end - r->start);
 
       g_string_append_printf (text, _("\n  from %s for %s"), from, length);
@@ -278,7 +278,7 @@ ttv_timeline_view_dup_tooltip (TtvTimelineView *self, const TimelineLayout *layo
                : NULL;
       /* The ruler: the time, and lost events. */
       t = ttv_timeline_time_of_x (&l, x);
-      when = ttv_view_axis_format_time (t, ttv_timeline_view_origin (self));
+      when = ttv_tab_state_format_time (self->state, t);
       text = g_string_new (NULL);
       g_string_append_printf (text, _("Time %s"), when);
       append_lost (self, text, &l, x);
@@ -291,7 +291,7 @@ ttv_timeline_view_dup_tooltip (TtvTimelineView *self, const TimelineLayout *layo
   info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
   idle_task = r->kind == TTV_VIEWER_ROW_PROCESS && info && ttv_timeline_is_idle_task (info);
   t = ttv_timeline_time_of_x (&l, x);
-  when = ttv_view_axis_format_time (t, ttv_timeline_view_origin (self));
+  when = ttv_tab_state_format_time (self->state, t);
   text = g_string_new (r->label);
   if (info && r->kind == TTV_VIEWER_ROW_PROCESS && !idle_task)
     {

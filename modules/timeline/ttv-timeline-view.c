@@ -75,6 +75,7 @@ ttv_timeline_view_clear (TtvTimelineView *v)
   g_clear_pointer (&v->legend, g_array_unref);
   g_clear_pointer (&v->columns, g_array_unref);
   g_clear_pointer (&v->status, g_free);
+  g_clear_pointer (&v->ruler_labels, g_free);
 }
 
 /* Process rows by pid, for the arrows (the first row of a pid; threads

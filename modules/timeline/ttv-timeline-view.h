@@ -33,6 +33,7 @@ typedef struct {
   guint n_arrows_drawn;        /* by the last drawing */
   guint n_thread_arrows_drawn; /* of which the selected thread's */
   guint n_cpu_names_drawn;     /* task names on CPU rows, by the last drawing */
+  char *ruler_labels;          /* owned: the ruler's labels of the last drawing, one a line */
   double colors[TTV_PALETTE_N_COLORS][3];
   double now_color[3], sel_color[3], bookmark_color[3];
   gboolean has_tree;           /* a row has an expander or a depth */

@@ -15,7 +15,7 @@ struct _TtvTimeline {
   GtkGrid parent_instance;
 
   TtvTimelineView view;        /* what is drawn */
-  gulong handlers[6];
+  gulong handlers[7];
   GSettings *settings;         /* owned, NULL without the schema */
   gboolean thread_arrows_setting; /* the schema has timeline-thread-arrows */
   GActionMap *actions;         /* weak: the owner's, holding show-arrows */
@@ -68,6 +68,8 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeline *self)
   self->view.focused = gtk_widget_has_focus (area);
   cairo_clip_extents (cr, &x0, &y0, &x1, &y1);
   ttv_timeline_view_draw (&self->view, cr, &l, y0, y1);
+  /* What the ruler says, for tests (the plugin API has no getter). */
+  g_object_set_data_full (G_OBJECT (area), "ttv-ruler-labels", g_strdup (self->view.ruler_labels), g_free);
   if (self->banding)
     {
       double a = MIN (self->press_x, self->cur_x), b = MAX (self->press_x, self->cur_x);
@@ -956,5 +958,7 @@ ttv_timeline_new (TtvTabState *state, const TtvPaletteColor *legend, guint n_leg
   self->handlers[3] = g_signal_connect_swapped (state, "traceset-changed", G_CALLBACK (update_adjustment), self);
   self->handlers[4] = g_signal_connect_swapped (state, "selected-thread-changed", G_CALLBACK (queue_draw), self);
   self->handlers[5] = g_signal_connect_swapped (state, "bookmarks-changed", G_CALLBACK (queue_draw), self);
+  /* The ruler's labels follow the user's time format. */
+  self->handlers[6] = g_signal_connect_swapped (state, "time-format-changed", G_CALLBACK (queue_draw), self);
   return GTK_WIDGET (self);
 }

@@ -159,7 +159,7 @@ paint (const Paint *p, cairo_t *cr, int width, int height)
   TtvTime origin, end;
   ttv_tab_state_get_time_span (p->state, &origin, &end);
   if (p->t1 > p->t0)
-    ttv_view_axis_draw_time (cr, plot_x, 0, plot_w, RULER_HEIGHT, origin, p->t0, p->t1);
+    ttv_view_axis_draw_time (cr, plot_x, 0, plot_w, RULER_HEIGHT, origin, p->t0, p->t1, NULL);
   if (p->cs == NULL || ttv_viewer_callstacks_get_n_threads (p->cs) == 0 || p->t1 <= p->t0)
     {
       cairo_set_source_rgb (cr, 0.35, 0.35, 0.35);

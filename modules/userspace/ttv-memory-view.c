@@ -133,7 +133,7 @@ paint (const Paint *p, cairo_t *cr, int width, int height)
   TtvTime origin, end;
   ttv_tab_state_get_time_span (p->state, &origin, &end);
   if (p->t1 > p->t0)
-    ttv_view_axis_draw_time (cr, AXIS_WIDTH, 0, MAX (1, width - AXIS_WIDTH - 8), RULER_HEIGHT, origin, p->t0, p->t1);
+    ttv_view_axis_draw_time (cr, AXIS_WIDTH, 0, MAX (1, width - AXIS_WIDTH - 8), RULER_HEIGHT, origin, p->t0, p->t1, NULL);
   if (p->memory == NULL || ttv_viewer_memory_get_n_processes (p->memory) == 0 || p->t1 <= p->t0)
     {
       cairo_set_source_rgb (cr, 0.35, 0.35, 0.35);

@@ -8,8 +8,19 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#define RULER_HEIGHT 22
-#define OVERVIEW_HEIGHT 22
+/* From the top: the window's ruler, lines joining its ends to the window's
+ * box in the overview (the ruler magnifies that box), the overview of the
+ * whole traceset, and the overview's own scale under it, in smaller type.
+ * Each strip's marks sit by the labels of its own times.  As tall as the
+ * ruler and overview were before they had separate scales. */
+#define RULER_HEIGHT 20
+#define ZOOM_HEIGHT 3
+#define OVERVIEW_TOP (RULER_HEIGHT + ZOOM_HEIGHT)
+#define OVERVIEW_HEIGHT 11
+#define SCALE_TOP (OVERVIEW_TOP + OVERVIEW_HEIGHT)
+#define SCALE_HEIGHT 10
+#define SCALE_TYPE 0.75     /* the scale's type, of the ruler's */
+#define AREA_HEIGHT (SCALE_TOP + SCALE_HEIGHT)
 
 struct _TtvTimeBar {
   GtkBox parent_instance;
@@ -21,6 +32,8 @@ struct _TtvTimeBar {
   GtkWidget *area;          /* ruler over the overview */
   GtkWidget *format_button; /* the time format menu */
   gulong handlers[7];
+  /* The ticks drawn last, of the ruler and of the overview's scale. */
+  GArray *ticks[TTV_TIME_BAR_N_SCALES];   /* of TtvTimeBarTick */
 
   /* Dragging in the overview moves the window; in the ruler, selects. */
   enum { DRAG_NONE, DRAG_WINDOW, DRAG_SELECT } drag;
@@ -213,8 +226,17 @@ x_to_time (double x, TtvTime a, TtvTime b, double width)
   return a + (TtvTime) (CLAMP (x, 0, width) / width * (double) (b - a));
 }
 
-/* Pixels between two labels of the ruler, at least. */
+/* Pixels between two labels of a scale, at least. */
 #define TICK_LABEL_GAP 14
+
+static TtvTime
+origin_of (TtvTimeBar *self)
+{
+  TtvTime ss;
+
+  ttv_tab_state_get_time_span (self->state, &ss, NULL);
+  return ss;
+}
 
 /* The width in pixels of the widest of the labels at @a and @b. */
 static int
@@ -224,7 +246,7 @@ label_width (TtvTimeBar *self, PangoLayout *layout, TtvTime a, TtvTime b, TtvTim
 
   for (int i = 0; i < 2; i++)
     {
-      g_autofree char *text = ttv_time_display_format_tick (self->state, i ? b : a, step);
+      g_autofree char *text = ttv_viewer_format_tick (i ? b : a, step, origin_of (self));
       int w;
 
       pango_layout_set_text (layout, text, -1);
@@ -234,68 +256,93 @@ label_width (TtvTimeBar *self, PangoLayout *layout, TtvTime a, TtvTime b, TtvTim
   return widest;
 }
 
-/* The smallest round step whose labels do not overlap over [@ws, @we]. */
+/* The smallest round step whose labels do not overlap over [@a, @b]. */
 static TtvTime
-ruler_step (TtvTimeBar *self, PangoLayout *layout, TtvTime ws, TtvTime we, double width)
+scale_step (TtvTimeBar *self, PangoLayout *layout, TtvTime a, TtvTime b, double width)
 {
-  double ns_per_px = (double) (we - ws) / width;
-  TtvTime step = ttv_time_display_tick_step (self->state, (TtvTime) MIN (ns_per_px * 40, 4e18));
+  double ns_per_px = (double) (b - a) / width;
+  TtvTime step = ttv_viewer_tick_step ((TtvTime) MIN (ns_per_px * 40, 4e18));
 
   /* Longer labels (more decimals, bigger offsets) need more room. */
   for (int tries = 0; tries < 12; tries++)
     {
-      TtvTime first = ttv_time_display_first_tick (self->state, ws, step);
+      TtvTime first = ttv_viewer_first_tick (a, step, origin_of (self));
 
-      if (label_width (self, layout, first, we, step) + TICK_LABEL_GAP <= (double) step / ns_per_px
+      if (label_width (self, layout, first, b, step) + TICK_LABEL_GAP <= (double) step / ns_per_px
           || step >= G_MAXINT64 / 4)
         break;
-      step = ttv_time_display_tick_step (self->state, step + 1);
+      step = ttv_viewer_tick_step (step + 1);
     }
   return step;
 }
 
 static void
-draw_ticks (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, TtvTime ws, TtvTime we, double width)
+tick_clear (gpointer data)
+{
+  g_free (((TtvTimeBarTick *) data)->label);
+}
+
+/* The ticks of [@a, @b] over @width pixels, in the band @top..@top+@height:
+ * the ticks on the edge towards the strip they measure (@ticks_up: the top
+ * edge, the labels under them; else the bottom edge, the labels over
+ * them).  Kept as the ticks of @scale. */
+static void
+draw_scale (TtvTimeBar *self, TtvTimeBarScale scale, cairo_t *cr, GtkWidget *area, TtvTime a, TtvTime b,
+            double width, double top, double height, gboolean ticks_up)
 {
   g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (area, NULL);
-  TtvTime step = ruler_step (self, layout, ws, we, width);
+  TtvTime step;
 
-  cairo_set_line_width (cr, 1);
-  for (TtvTime t = ttv_time_display_first_tick (self->state, ws, step); t <= we; t += step)
+  if (scale == TTV_TIME_BAR_OVERVIEW)
     {
-      double x = floor (time_to_x (t, ws, we, width)) + 0.5;
-      g_autofree char *text = ttv_time_display_format_tick (self->state, t, step);
+      g_autoptr (PangoAttrList) attrs = pango_attr_list_new ();
 
-      cairo_move_to (cr, x, RULER_HEIGHT - 6);
-      cairo_line_to (cr, x, RULER_HEIGHT);
+      pango_attr_list_insert (attrs, pango_attr_scale_new (SCALE_TYPE));
+      pango_layout_set_attributes (layout, attrs);
+    }
+  step = scale_step (self, layout, a, b, width);
+
+  g_array_set_size (self->ticks[scale], 0);
+  cairo_set_line_width (cr, 1);
+  for (TtvTime t = ttv_viewer_first_tick (a, step, origin_of (self)); t <= b; t += step)
+    {
+      TtvTimeBarTick tick = { floor (time_to_x (t, a, b, width)) + 0.5, t, NULL };
+      int text_h;
+
+      tick.label = ttv_viewer_format_tick (t, step, origin_of (self));
+      cairo_move_to (cr, tick.x, ticks_up ? top : top + height - 6);
+      cairo_line_to (cr, tick.x, ticks_up ? top + 5 : top + height);
       cairo_stroke (cr);
-      pango_layout_set_text (layout, text, -1);
-      cairo_move_to (cr, x + 2, 1);
+      pango_layout_set_text (layout, tick.label, -1);
+      pango_layout_get_pixel_size (layout, NULL, &text_h);
+      /* Under the ticks up, its top against the strip (the rest of its
+       * line's height is room under the glyphs); over the ticks down. */
+      cairo_move_to (cr, tick.x + 2, ticks_up ? top + MIN (0, height - text_h + 2) : top);
       pango_cairo_show_layout (cr, layout);
+      g_array_append_val (self->ticks[scale], tick);
       if (t > G_MAXINT64 - step)
         break;
     }
 }
 
-static gboolean
-area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
+/* A vertical line at @x from @top, @height long. */
+static void
+vline (cairo_t *cr, double x, double top, double height)
 {
-  GtkStyleContext *style = gtk_widget_get_style_context (area);
-  double width = gtk_widget_get_allocated_width (area);
-  TtvTime ws, we, ss, se, cur, sel_s, sel_e;
-  GdkRGBA fg, cur_color, sel_color, mark_color;
-  GArray *density = ttv_tab_state_get_density (self->state);
-  GPtrArray *bookmarks = ttv_tab_state_get_bookmarks (self->state);
+  cairo_move_to (cr, floor (x) + 0.5, top);
+  cairo_line_to (cr, floor (x) + 0.5, top + height);
+  cairo_stroke (cr);
+}
 
-  gtk_style_context_get_color (style, gtk_style_context_get_state (style), &fg);
+static void
+draw_ruler (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, const GdkRGBA *fg)
+{
+  TtvTime ws, we, sel_s, sel_e;
+  GdkRGBA cur_color, sel_color;
+
   ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_CURRENT_TIME, &cur_color);
   ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &sel_color);
-  ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_BOOKMARK, &mark_color);
   ttv_tab_state_get_time_window (self->state, &ws, &we);
-  ttv_tab_state_get_time_span (self->state, &ss, &se);
-  cur = ttv_tab_state_get_current_time (self->state);
-
-  /* Ruler: the time window. */
   cairo_set_source_rgb (cr, 0.95, 0.95, 0.93);
   cairo_rectangle (cr, 0, 0, width, RULER_HEIGHT);
   cairo_fill (cr);
@@ -306,21 +353,51 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
       cairo_rectangle (cr, x0, 0, MAX (1, x1 - x0), RULER_HEIGHT);
       cairo_fill (cr);
     }
+  g_array_set_size (self->ticks[TTV_TIME_BAR_RULER], 0);
   if (we > ws && width > 0)
     {
-      gdk_cairo_set_source_rgba (cr, &fg);
-      draw_ticks (self, cr, area, ws, we, width);
+      gdk_cairo_set_source_rgba (cr, fg);
+      draw_scale (self, TTV_TIME_BAR_RULER, cr, area, ws, we, width, 0, RULER_HEIGHT, FALSE);
     }
   gdk_cairo_set_source_rgba (cr, &cur_color);
-  {
-    double x = floor (time_to_x (cur, ws, we, width)) + 0.5;
-    cairo_move_to (cr, x, 0);
-    cairo_line_to (cr, x, RULER_HEIGHT);
-    cairo_stroke (cr);
-  }
+  vline (cr, time_to_x (ttv_tab_state_get_current_time (self->state), ws, we, width), 0, RULER_HEIGHT);
+}
 
-  /* Overview: the whole traceset, event density, bookmarks, the window. */
-  cairo_translate (cr, 0, RULER_HEIGHT);
+/* Lines from the ruler's ends down to the window's box in the overview:
+ * the ruler shows that box, magnified. */
+static void
+draw_zoom_lines (TtvTimeBar *self, cairo_t *cr, double width)
+{
+  TtvTime ws, we, ss, se;
+
+  ttv_tab_state_get_time_window (self->state, &ws, &we);
+  ttv_tab_state_get_time_span (self->state, &ss, &se);
+  cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.15);
+  cairo_move_to (cr, 0, RULER_HEIGHT);
+  cairo_line_to (cr, width, RULER_HEIGHT);
+  cairo_line_to (cr, time_to_x (we, ss, se, width), OVERVIEW_TOP);
+  cairo_line_to (cr, time_to_x (ws, ss, se, width), OVERVIEW_TOP);
+  cairo_close_path (cr);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.6);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+}
+
+static void
+draw_overview (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, const GdkRGBA *fg)
+{
+  TtvTime ws, we, ss, se;
+  GdkRGBA cur_color, mark_color;
+  GArray *density = ttv_tab_state_get_density (self->state);
+  GPtrArray *bookmarks = ttv_tab_state_get_bookmarks (self->state);
+
+  ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_CURRENT_TIME, &cur_color);
+  ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_BOOKMARK, &mark_color);
+  ttv_tab_state_get_time_window (self->state, &ws, &we);
+  ttv_tab_state_get_time_span (self->state, &ss, &se);
+  cairo_save (cr);
+  cairo_translate (cr, 0, OVERVIEW_TOP);
   cairo_set_source_rgb (cr, 0.88, 0.89, 0.92);
   cairo_rectangle (cr, 0, 0, width, OVERVIEW_HEIGHT);
   cairo_fill (cr);
@@ -340,13 +417,8 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
     }
   gdk_cairo_set_source_rgba (cr, &mark_color);
   for (guint i = 0; i < bookmarks->len; i++)
-    {
-      const TtvViewerBookmark *b = bookmarks->pdata[i];
-      double x = floor (time_to_x (b->start, ss, se, width)) + 0.5;
-      cairo_move_to (cr, x, 0);
-      cairo_line_to (cr, x, OVERVIEW_HEIGHT);
-      cairo_stroke (cr);
-    }
+    vline (cr, time_to_x (((const TtvViewerBookmark *) bookmarks->pdata[i])->start, ss, se, width), 0,
+           OVERVIEW_HEIGHT);
   {
     double x0 = time_to_x (ws, ss, se, width), x1 = time_to_x (we, ss, se, width);
     cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.25);
@@ -355,11 +427,32 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
     cairo_set_source_rgb (cr, 0.2, 0.4, 0.9);
     cairo_stroke (cr);
     gdk_cairo_set_source_rgba (cr, &cur_color);
-    x0 = floor (time_to_x (cur, ss, se, width)) + 0.5;
-    cairo_move_to (cr, x0, 0);
-    cairo_line_to (cr, x0, OVERVIEW_HEIGHT);
-    cairo_stroke (cr);
+    vline (cr, time_to_x (ttv_tab_state_get_current_time (self->state), ss, se, width), 0, OVERVIEW_HEIGHT);
   }
+  cairo_restore (cr);
+  /* The overview's scale: the whole traceset, ticks up against the strip. */
+  cairo_set_source_rgb (cr, 0.95, 0.95, 0.93);
+  cairo_rectangle (cr, 0, SCALE_TOP, width, SCALE_HEIGHT);
+  cairo_fill (cr);
+  g_array_set_size (self->ticks[TTV_TIME_BAR_OVERVIEW], 0);
+  if (se > ss && width > 0)
+    {
+      gdk_cairo_set_source_rgba (cr, fg);
+      draw_scale (self, TTV_TIME_BAR_OVERVIEW, cr, area, ss, se, width, SCALE_TOP, SCALE_HEIGHT, TRUE);
+    }
+}
+
+static gboolean
+area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
+{
+  GtkStyleContext *style = gtk_widget_get_style_context (area);
+  double width = gtk_widget_get_allocated_width (area);
+  GdkRGBA fg;
+
+  gtk_style_context_get_color (style, gtk_style_context_get_state (style), &fg);
+  draw_ruler (self, cr, area, width, &fg);
+  draw_zoom_lines (self, cr, width);
+  draw_overview (self, cr, area, width, &fg);
   return FALSE;
 }
 
@@ -452,9 +545,20 @@ ttv_time_bar_dispose (GObject *object)
 }
 
 static void
+ttv_time_bar_finalize (GObject *object)
+{
+  TtvTimeBar *self = TTV_TIME_BAR (object);
+
+  for (guint i = 0; i < TTV_TIME_BAR_N_SCALES; i++)
+    g_array_unref (self->ticks[i]);
+  G_OBJECT_CLASS (ttv_time_bar_parent_class)->finalize (object);
+}
+
+static void
 ttv_time_bar_class_init (TtvTimeBarClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = ttv_time_bar_dispose;
+  G_OBJECT_CLASS (klass)->finalize = ttv_time_bar_finalize;
   /* TtvTimeBar::notice: (nullable) what the user should know about a time
    * just typed (it was out of the traceset), or NULL when all is well. */
   signals[SIG_NOTICE] = g_signal_new ("notice", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
@@ -464,6 +568,43 @@ ttv_time_bar_class_init (TtvTimeBarClass *klass)
 static void
 ttv_time_bar_init (TtvTimeBar *self)
 {
+  for (guint i = 0; i < TTV_TIME_BAR_N_SCALES; i++)
+    {
+      self->ticks[i] = g_array_new (FALSE, TRUE, sizeof (TtvTimeBarTick));
+      g_array_set_clear_func (self->ticks[i], tick_clear);
+    }
+}
+
+const GArray *
+ttv_time_bar_get_ticks (TtvTimeBar *self, TtvTimeBarScale scale)
+{
+  g_return_val_if_fail (TTV_IS_TIME_BAR (self) && scale < TTV_TIME_BAR_N_SCALES, NULL);
+  return self->ticks[scale];
+}
+
+void
+ttv_time_bar_get_strip (TtvTimeBar *self, TtvTimeBarScale scale, double *top, double *height,
+                        double *labels_top, double *labels_height)
+{
+  g_return_if_fail (TTV_IS_TIME_BAR (self) && scale < TTV_TIME_BAR_N_SCALES);
+  /* The ruler is its own strip: its marks and its labels share the band. */
+  *top = scale == TTV_TIME_BAR_RULER ? 0 : OVERVIEW_TOP;
+  *height = scale == TTV_TIME_BAR_RULER ? RULER_HEIGHT : OVERVIEW_HEIGHT;
+  *labels_top = scale == TTV_TIME_BAR_RULER ? 0 : SCALE_TOP;
+  *labels_height = scale == TTV_TIME_BAR_RULER ? RULER_HEIGHT : SCALE_HEIGHT;
+}
+
+double
+ttv_time_bar_time_to_x (TtvTimeBar *self, TtvTimeBarScale scale, TtvTime t)
+{
+  TtvTime a, b;
+
+  g_return_val_if_fail (TTV_IS_TIME_BAR (self) && scale < TTV_TIME_BAR_N_SCALES, 0);
+  if (scale == TTV_TIME_BAR_RULER)
+    ttv_tab_state_get_time_window (self->state, &a, &b);
+  else
+    ttv_tab_state_get_time_span (self->state, &a, &b);
+  return time_to_x (t, a, b, gtk_widget_get_allocated_width (self->area));
 }
 
 /* @name: the widget's name, for tests ("time-bar-start"). */
@@ -544,7 +685,7 @@ ttv_time_bar_new (TtvTabState *state)
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (row), FALSE, FALSE, 0);
 
   self->area = gtk_drawing_area_new ();
-  gtk_widget_set_size_request (self->area, 200, RULER_HEIGHT + OVERVIEW_HEIGHT);
+  gtk_widget_set_size_request (self->area, 200, AREA_HEIGHT);
   gtk_widget_set_can_focus (self->area, TRUE);
   gtk_widget_set_tooltip_text (self->area, _("Ruler: click sets the current time, drag selects an "
                                              "interval.  Overview: drag the time window; "

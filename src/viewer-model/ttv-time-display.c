@@ -173,24 +173,22 @@ ttv_time_display_parse (TtvTabState *state, const char *text, TtvTime near, TtvT
 }
 
 TtvTime
-ttv_time_display_tick_step (TtvTabState *state, TtvTime min_step)
+ttv_viewer_tick_step (TtvTime min_step)
 {
   return ttv_time_ticks_step (min_step);
 }
 
 TtvTime
-ttv_time_display_first_tick (TtvTabState *state, TtvTime start, TtvTime step)
+ttv_viewer_first_tick (TtvTime start, TtvTime step, TtvTime origin)
 {
-  g_return_val_if_fail (TTV_IS_TAB_STATE (state), start);
-  return ttv_time_ticks_first (start, step, ttv_time_display_get_format (), origin_of (state));
+  g_return_val_if_fail (step > 0, start);
+  return ttv_time_ticks_first (start, step, ttv_time_display_get_format (), origin);
 }
 
 char *
-ttv_time_display_format_tick (TtvTabState *state, TtvTime tick, TtvTime step)
+ttv_viewer_format_tick (TtvTime tick, TtvTime step, TtvTime origin)
 {
   char buf[TTV_TIME_TEXT_MAX];
 
-  g_return_val_if_fail (TTV_IS_TAB_STATE (state), NULL);
-  return g_strdup (ttv_time_ticks_label (tick, step, ttv_time_display_get_format (), origin_of (state),
-                                         buf, sizeof buf));
+  return g_strdup (ttv_time_ticks_label (tick, step, ttv_time_display_get_format (), origin, buf, sizeof buf));
 }

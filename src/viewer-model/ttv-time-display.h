@@ -34,12 +34,5 @@ TtvTimeFormat ttv_time_display_get_format (void);
  * @error naming the text when it is no time. */
 gboolean    ttv_time_display_parse (TtvTabState *state, const char *text, TtvTime near,
                                     TtvTime *time, GError **error);
-/* A time ruler in the user's format: a round step >= @min_step (1-2-5
- * below a minute, clock steps above), the first tick at or after @start,
- * and a tick's label, as short as the step allows ("+0.25 s", "+90 min",
- * "22:15"; caller frees). */
-TtvTime     ttv_time_display_tick_step (TtvTabState *state, TtvTime min_step);
-TtvTime     ttv_time_display_first_tick (TtvTabState *state, TtvTime start, TtvTime step);
-char       *ttv_time_display_format_tick (TtvTabState *state, TtvTime tick, TtvTime step);
 
 G_END_DECLS

@@ -2,7 +2,10 @@
  * 16): the time window follows the current time (End in the event list);
  * Escape and a click clear the selection, a double click in it (or Ctrl+9)
  * zooms to it; bookmarks drawn in the control flow and the histogram, and
- * next/previous bookmark.  Keys and clicks go to the views' widgets. */
+ * next/previous bookmark; one time format everywhere: the rulers of the
+ * control flow, resources and histogram and both scales of the time bar
+ * follow the user's choice, and the time bar's overview lies under its own
+ * labels.  Keys and clicks go to the views' widgets. */
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
@@ -10,8 +13,11 @@
 #include "ttv-tab-layout.h"
 #include "ttv-notifications.h"
 #include "ttv-tab.h"
+#include "ttv-time-bar.h"
+#include "ttv-time-display.h"
 #include "ttv-viewer-registry.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, TTV_TIMELINE_MODULE_PATH,
@@ -302,6 +308,251 @@ test_time_entry_clamped (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+/* --- One time format everywhere ---------------------------------------------------- */
+
+/* The time a ruler's @label names: "+0.25 s" and "1700000000.5" and
+ * "22:13:20.25Z" (a time of day: the one closest to @near). */
+static TtvTime
+label_time (TtvTabState *state, const char *label, TtvTime near)
+{
+  g_autofree char *text = g_strdup (label);
+  g_autoptr (GError) error = NULL;
+  TtvTime t = 0;
+
+  if (g_str_has_suffix (text, " s"))
+    text[strlen (text) - 2] = '\0';
+  if (!ttv_time_display_parse (state, text, near, &t, &error))
+    g_error ("ruler label '%s' is no time in the chosen format: %s", label, error->message);
+  return t;
+}
+
+/* Whether @label is written in @format: relative ones start with '+', UTC
+ * ones are a time of day ending in Z (or HH:MM on clock steps), epoch ones
+ * are seconds. */
+static gboolean
+label_in_format (const char *label, const char *format)
+{
+  if (strcmp (format, "relative") == 0)
+    return label[0] == '+';
+  if (strcmp (format, "utc") == 0)
+    return g_regex_match_simple ("^[0-2][0-9]:[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?Z)?$", label, 0, 0);
+  return g_regex_match_simple ("^[0-9]{10}(\\.[0-9]+)?$", label, 0, 0);
+}
+
+/* Draws @widget as the screen would, into an image. */
+static void
+draw_widget (GtkWidget *widget)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, gtk_widget_get_allocated_width (widget),
+                                                         gtk_widget_get_allocated_height (widget));
+  cairo_t *cr = cairo_create (surface);
+
+  gtk_widget_draw (widget, cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+static void
+draw_viewer (TtvTab *tab, const char *viewer)
+{
+  GtkWidget *area = ttv_gui_test_find_widget (ttv_gui_test_viewer (tab, viewer), GTK_TYPE_DRAWING_AREA, NULL);
+
+  g_assert_nonnull (area);
+  draw_widget (area);
+}
+
+/* The ruler labels @viewer's drawing area wrote at its last drawing. */
+static char **
+ruler_labels (TtvTab *tab, const char *viewer)
+{
+  GtkWidget *area = ttv_gui_test_find_widget (ttv_gui_test_viewer (tab, viewer), GTK_TYPE_DRAWING_AREA, NULL);
+  const char *labels;
+
+  g_assert_nonnull (area);
+  labels = g_object_get_data (G_OBJECT (area), "ttv-ruler-labels");
+  return labels && *labels ? g_strsplit (labels, "\n", -1) : NULL;
+}
+
+/* Spins until @viewer's ruler has redrawn itself in @format (the format's
+ * change is all that asks it to), then checks every label: in the format,
+ * within [@t0, @t1]. */
+static void
+check_ruler (TtvGuiTestTab *f, const char *viewer, const char *format, TtvTime t0, TtvTime t1)
+{
+  g_auto (GStrv) labels = NULL;
+
+  for (int i = 0; i < 100; i++)
+    {
+      g_clear_pointer (&labels, g_strfreev);
+      labels = ruler_labels (f->tab, viewer);
+      if (labels && label_in_format (labels[0], format))
+        break;
+      ttv_gui_test_spin_for (20);
+    }
+  g_assert_nonnull (labels);
+  g_test_message ("%s, %s: %u labels, first '%s'", viewer, format, g_strv_length (labels), labels[0]);
+  g_assert_cmpuint (g_strv_length (labels), >=, 2);
+  for (guint i = 0; labels[i]; i++)
+    {
+      TtvTime t;
+
+      if (!label_in_format (labels[i], format))
+        g_error ("%s's ruler in the %s format says '%s'", viewer, format, labels[i]);
+      t = label_time (f->state, labels[i], t0);
+      g_assert_cmpint (t, >=, t0);
+      g_assert_cmpint (t, <=, t1);
+    }
+}
+
+/* The time bar's ticks of @scale: each label names the tick's time, in
+ * @format. */
+static void
+check_time_bar_labels (TtvTimeBar *bar, TtvTabState *state, TtvTimeBarScale scale, const char *format)
+{
+  const GArray *ticks = ttv_time_bar_get_ticks (bar, scale);
+
+  g_assert_cmpuint (ticks->len, >=, 2);
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      const TtvTimeBarTick *tick = &g_array_index (ticks, TtvTimeBarTick, i);
+
+      g_assert_true (label_in_format (tick->label, format));
+      g_assert_cmpint (label_time (state, tick->label, tick->time), ==, tick->time);
+    }
+}
+
+/* A tab on the sample trace, the format relative to begin with; FALSE
+ * (skipped) without the settings schema or the trace. */
+static gboolean
+format_tab_setup (TtvGuiTestTab *f)
+{
+  if (!ttv_settings_get ())
+    {
+      g_test_skip ("no settings schema");
+      return FALSE;
+    }
+  g_settings_set_string (ttv_settings_get (), "time-format", "relative");
+  return ttv_gui_test_tab_setup (f, modules);
+}
+
+/* Control flow, resources and histogram: their rulers follow the format
+ * the user picks (they stayed relative after UTC, issue 16). */
+static void
+test_rulers_format (void)
+{
+  static const char *const formats[] = { "utc", "absolute", "relative" };
+  GSettings *settings = ttv_settings_get ();
+  TtvGuiTestTab f;
+  TtvTime start, end, w0, w1;
+
+  if (!format_tab_setup (&f))
+    return;
+  g_assert_true (ttv_tab_show_viewer (f.tab, "resources"));
+  ttv_tab_state_get_time_span (f.state, &start, &end);
+  w0 = start + (end - start) / 3;
+  w1 = w0 + (end - start) / 50;
+  ttv_tab_state_set_time_window (f.state, w0, w1);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_settings_set_string (settings, "time-format", formats[i]);
+      /* The views shown redraw themselves: the resources view is the
+       * visible page; the control flow and the histogram are drawn here. */
+      check_ruler (&f, "resources", formats[i], w0, w1);
+      draw_viewer (f.tab, "controlflow");
+      check_ruler (&f, "controlflow", formats[i], w0, w1);
+      draw_viewer (f.tab, "histogram");
+      check_ruler (&f, "histogram", formats[i], start, end);
+    }
+  g_settings_reset (settings, "time-format");
+  ttv_gui_test_tab_teardown (&f);
+}
+
+/* The time bar: its ruler (the time window) and the overview's scale (the
+ * whole traceset) in the user's format; the marks of the overview lie
+ * over the overview's own labels, not the ruler's (issue 16: the window's
+ * ruler sat directly on the overview, whose marks stood under the wrong
+ * labels). */
+static void
+test_time_bar_scales (void)
+{
+  static const char *const formats[] = { "utc", "relative" };
+  GSettings *settings = ttv_settings_get ();
+  TtvGuiTestTab f;
+  TtvTime start, end, w0, w1, now;
+  TtvTimeBar *bar;
+  GtkWidget *area;
+
+  if (!format_tab_setup (&f))
+    return;
+  bar = TTV_TIME_BAR (ttv_gui_test_find_widget (GTK_WIDGET (f.tab), TTV_TYPE_TIME_BAR, NULL));
+  area = ttv_gui_test_find_widget (GTK_WIDGET (bar), GTK_TYPE_DRAWING_AREA, NULL);
+  ttv_tab_state_get_time_span (f.state, &start, &end);
+  /* A window of a tenth of the trace, well right of its start: the ruler's
+   * times and the overview's differ everywhere. */
+  w0 = start + (end - start) * 6 / 10;
+  w1 = start + (end - start) * 7 / 10;
+  ttv_tab_state_set_time_window (f.state, w0, w1);
+  now = w0 + (w1 - w0) / 3;
+  ttv_tab_state_set_current_time (f.state, now);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      double top[TTV_TIME_BAR_N_SCALES], height[TTV_TIME_BAR_N_SCALES];
+      double labels_top[TTV_TIME_BAR_N_SCALES], labels_height[TTV_TIME_BAR_N_SCALES];
+      double best = G_MAXDOUBLE, now_x;
+      TtvTimeBarScale next_to_overview = TTV_TIME_BAR_RULER;
+      const GArray *ticks;
+      TtvTime before = start, after = end;
+
+      g_settings_set_string (settings, "time-format", formats[i]);
+      ttv_gui_test_spin_pending ();
+      draw_widget (area);
+      check_time_bar_labels (bar, f.state, TTV_TIME_BAR_RULER, formats[i]);
+      check_time_bar_labels (bar, f.state, TTV_TIME_BAR_OVERVIEW, formats[i]);
+
+      /* The labels nearest the overview strip (touching it) are its own. */
+      for (guint s = 0; s < TTV_TIME_BAR_N_SCALES; s++)
+        ttv_time_bar_get_strip (bar, s, &top[s], &height[s], &labels_top[s], &labels_height[s]);
+      for (guint s = 0; s < TTV_TIME_BAR_N_SCALES; s++)
+        {
+          double o0 = top[TTV_TIME_BAR_OVERVIEW], o1 = o0 + height[TTV_TIME_BAR_OVERVIEW];
+          double gap = MAX (0, MAX (labels_top[s] - o1, o0 - (labels_top[s] + labels_height[s])));
+
+          if (gap < best || (gap == best && s == TTV_TIME_BAR_OVERVIEW))
+            {
+              best = gap;
+              next_to_overview = s;
+            }
+        }
+      g_assert_cmpfloat (best, <=, 1);
+      /* Each of those labels stands at the overview's x of its time. */
+      ticks = ttv_time_bar_get_ticks (bar, next_to_overview);
+      for (guint k = 0; k < ticks->len; k++)
+        {
+          const TtvTimeBarTick *tick = &g_array_index (ticks, TtvTimeBarTick, k);
+          double x = ttv_time_bar_time_to_x (bar, TTV_TIME_BAR_OVERVIEW, tick->time);
+
+          if (fabs (x - tick->x) > 1)
+            g_error ("%s: the label '%s' next to the overview stands at x %.1f, the overview shows its time "
+                     "at x %.1f", formats[i], tick->label, tick->x, x);
+        }
+      /* The overview's current time mark between the labels around it. */
+      now_x = ttv_time_bar_time_to_x (bar, TTV_TIME_BAR_OVERVIEW, now);
+      for (guint k = 0; k < ticks->len; k++)
+        {
+          const TtvTimeBarTick *tick = &g_array_index (ticks, TtvTimeBarTick, k);
+
+          if (tick->x <= now_x)
+            before = label_time (f.state, tick->label, tick->time);
+          else if (after == end)
+            after = label_time (f.state, tick->label, tick->time);
+        }
+      g_assert_cmpint (before, <=, now);
+      g_assert_cmpint (now, <=, after);
+    }
+  g_settings_reset (settings, "time-format");
+  ttv_gui_test_tab_teardown (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -311,5 +562,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/navigation/bookmarks", test_bookmarks);
   g_test_add_func ("/gui/navigation/time-entry", test_time_entry);
   g_test_add_func ("/gui/navigation/time-entry-clamped", test_time_entry_clamped);
+  g_test_add_func ("/gui/navigation/rulers-format", test_rulers_format);
+  g_test_add_func ("/gui/navigation/time-bar-scales", test_time_bar_scales);
   return g_test_run ();
 }

@@ -2,11 +2,13 @@
  * a user drives it: its CSV against the statistics the tests compute from
  * ttv-report --format=jsonl (whole trace and a selection; generated and
  * real CTF traces), the sums of parts, sorting by clicking the headers,
- * Ctrl+C and the copy action, PNG/SVG export of the rows shown, and
- * `ttv --render statistics`, bad paths included. */
+ * Ctrl+C and the copy action, PNG/SVG export of the rows shown,
+ * `ttv --render statistics`, bad paths included, and the selection's
+ * header in the user's time format. */
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
+#include "ttv-settings.h"
 #include "ttv-stats-csv.h"
 #include "ttv-stats-oracle.h"
 #include "ttv-test-util.h"
@@ -839,6 +841,63 @@ test_render (void)
   }
 }
 
+/* --- The header ------------------------------------------------------------------ */
+
+/* @t written out here in each format: "+S.N" after @origin, "S.N", and
+ * "HH:MM:SS.NZ". */
+static char *
+time_text (const char *format, gint64 t, gint64 origin)
+{
+  g_autoptr (GDateTime) utc = g_date_time_new_from_unix_utc (t / 1000000000);
+  g_autofree char *hms = g_date_time_format (utc, "%H:%M:%S");
+
+  if (strcmp (format, "relative") == 0)
+    return g_strdup_printf ("+%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, (t - origin) / 1000000000,
+                            (t - origin) % 1000000000);
+  if (strcmp (format, "absolute") == 0)
+    return g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, t / 1000000000, t % 1000000000);
+  return g_strdup_printf ("%s.%09" G_GINT64_FORMAT "Z", hms, t % 1000000000);
+}
+
+/* "Statistics of the selection A – B" gives A and B as every other view
+ * does, and again when the user chooses another format (it printed epoch
+ * seconds in the relative format: issue 16). */
+static void
+test_header_time_format (void)
+{
+  static const char *const formats[] = { "relative", "utc", "absolute", "relative" };
+  const char *trace = g_getenv ("TTV_SAMPLE_TRACE");
+  GSettings *settings = ttv_settings_get ();
+  TtvTime start, end, a, b;
+  Fixture f;
+
+  if (!trace || !settings)
+    {
+      g_test_skip ("no sample trace (TTV_SAMPLE_TRACE) or no settings schema");
+      return;
+    }
+  g_settings_set_string (settings, "time-format", "relative");
+  fixture_open (&f, trace);
+  ttv_tab_state_get_time_span (f.tab.state, &start, &end);
+  a = start + (end - start) / 10 + 123;
+  b = start + (end - start) / 5 + 4567;
+  ttv_tab_state_set_selection (f.tab.state, a, b);
+  ttv_gui_test_spin_until (view_settled, &f);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autofree char *from = time_text (formats[i], a, start), *to = time_text (formats[i], b, start);
+      g_autofree char *want = g_strdup_printf ("Statistics of the selection %s – %s", from, to);
+
+      g_settings_set_string (settings, "time-format", formats[i]);
+      ttv_gui_test_spin_pending ();
+      g_assert_cmpstr (scope_text (&f), ==, want);
+    }
+  /* The figures stay those of the selection. */
+  g_assert_true (view_settled (&f));
+  g_settings_reset (settings, "time-format");
+  fixture_close (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -858,6 +917,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gui/statistics/oracle/arm64-kernel", "arm64-kernel", test_oracle_ctf);
   g_test_add_data_func ("/gui/statistics/oracle/scp-kernel", "scp-kernel", test_oracle_ctf);
   g_test_add_func ("/gui/statistics/report/sample", test_report_sample);
+  g_test_add_func ("/gui/statistics/header-time-format", test_header_time_format);
   g_test_add_func ("/gui/statistics/sort", test_sort);
   g_test_add_func ("/gui/statistics/copy", test_copy);
   g_test_add_func ("/gui/statistics/export-image", test_export_image);

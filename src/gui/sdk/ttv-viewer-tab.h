@@ -151,6 +151,16 @@ char       *ttv_viewer_time_to_string (TtvTime time);
 /* A duration with its unit, four significant digits ("12.35 µs", "1.000
  * ms"), as every view writes lengths; caller frees. */
 char       *ttv_viewer_format_duration (TtvTime duration);
+/* A time ruler in the user's format, as the time bar draws it: the round
+ * step >= @min_step (1-2-5 below a minute, clock steps above), the first
+ * tick at or after @start (ticks fall on multiples of the step from the
+ * traceset's start in the relative format, from the epoch or midnight in
+ * the others) and a tick's label, as short as the step allows ("+0.25 s",
+ * "+90 min", "10:13:20.25Z", "22:15"; caller frees).  @origin is the
+ * traceset's start (ttv_tab_state_get_time_span()). */
+TtvTime     ttv_viewer_tick_step (TtvTime min_step);
+TtvTime     ttv_viewer_first_tick (TtvTime start, TtvTime step, TtvTime origin);
+char       *ttv_viewer_format_tick (TtvTime tick, TtvTime step, TtvTime origin);
 /* For a viewer's own menus: a section choosing the format, its items using
  * the action "@prefix.time-format", and that action (stateful, a string;
  * it writes the setting) to add to the viewer's "@prefix" action group.

@@ -1,6 +1,6 @@
-/* ttv-time-ticks.c: tick steps and labels of a time ruler (the time bar),
- * so that the labels stay short and round at any span, from nanoseconds to
- * traces recorded years apart. */
+/* ttv-time-ticks.c: tick steps and labels of a time ruler (the time bar,
+ * the views' rulers), so that the labels stay short and round at any span,
+ * from nanoseconds to traces recorded years apart. */
 #include "ttv-time-ticks.h"
 
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* ttv-time-ticks.h: where a time ruler puts its ticks and what it writes
  * under them, in the user's time format, at any zoom (nanoseconds to years).
- * Used by the viewer's time bar. */
+ * Used by the viewer's time bar and, through the SDK (ttv_viewer_format_tick()),
+ * by the rulers of its views. */
 #pragma once
 
 #include "ttv-time.h"
