@@ -5,6 +5,7 @@
  * sorted by a click on their title, rows searched by any name the process
  * had, hidden when idle, and limited to the processes that ran the tab's
  * filter's events.  Drawing and navigation: ttv-timeline*.c. */
+#include "ttv-controlflow-rows-kept.h"
 #include "ttv-timeline-view.h"
 #include "ttv-timeline-viewers.h"
 #include "ttv-view-axis.h"
@@ -714,6 +715,14 @@ start_waiting_filter (TtvControlflowViewer *self)
 }
 
 static void
+update_show_hidden (TtvControlflowViewer *self)
+{
+  GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "show-hidden");
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (a), g_hash_table_size (self->hidden) > 0);
+}
+
+static void
 history_changed (TtvControlflowViewer *self)
 {
   g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (self->state);
@@ -726,6 +735,11 @@ history_changed (TtvControlflowViewer *self)
   if (self->names_cancel)
     g_cancellable_cancel (self->names_cancel);
   g_clear_object (&self->names_cancel);
+  /* The rows the user hid and pinned in this traceset, last time too. */
+  g_hash_table_remove_all (self->hidden);
+  g_array_set_size (self->pinned, 0);
+  ttv_controlflow_rows_load (self->state, self->hidden, self->pinned);
+  update_show_hidden (self);
   ttv_timeline_set_history (self->timeline, h);
   refresh_rows (self);
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
@@ -923,19 +937,12 @@ act_filter_process (GSimpleAction *action, GVariant *param, gpointer data)
 }
 
 static void
-update_show_hidden (TtvControlflowViewer *self)
-{
-  GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "show-hidden");
-
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (a), g_hash_table_size (self->hidden) > 0);
-}
-
-static void
 act_hide_row (GSimpleAction *action, GVariant *param, gpointer data)
 {
   TtvControlflowViewer *self = data;
 
   g_hash_table_add (self->hidden, GUINT_TO_POINTER (g_variant_get_uint32 (param)));
+  ttv_controlflow_rows_save (self->state, self->hidden, self->pinned);
   update_show_hidden (self);
   refresh_rows (self);
 }
@@ -946,6 +953,7 @@ act_show_hidden (GSimpleAction *action, GVariant *param, gpointer data)
   TtvControlflowViewer *self = data;
 
   g_hash_table_remove_all (self->hidden);
+  ttv_controlflow_rows_save (self->state, self->hidden, self->pinned);
   update_show_hidden (self);
   refresh_rows (self);
 }
@@ -963,6 +971,7 @@ act_pin_row (GSimpleAction *action, GVariant *param, gpointer data)
     g_array_remove_index (self->pinned, (guint) rank);
   else
     g_array_append_val (self->pinned, key);
+  ttv_controlflow_rows_save (self->state, self->hidden, self->pinned);
   refresh_rows (self);
   /* The row keeps the keyboard where it went. */
   {

@@ -63,7 +63,7 @@ row_menu () {
   keys "$@"
   wait_for "! menu_shown" 50
 }
-echo "1..22"
+echo "1..25"
 mkdir -p "$XDG_CONFIG_HOME/glib-2.0/settings"
 printf "[org/ttv/Viewer]\nview-layout='V(0.550,[controlflow],H(0.600,[events,test],[details]))'\n" \
   >"$XDG_CONFIG_HOME/glib-2.0/settings/keyfile"
@@ -279,4 +279,34 @@ check "Filter on This CPU sets the tab's filter ($(last filter))" \
 import -window root "$SHOTS/nav-cpu-filtered.png"
 stop_ttv
 check "ttv quits cleanly" '! grep -q -E "CRITICAL|WARNING|Sanitizer|runtime error" "$WORK/ttv.log"'
+
+# --- The pinned row is kept for this trace: pinned again after a restart ------------
+check "the pinned row is kept in the settings" \
+  'grep "^controlflow-rows=" "$XDG_CONFIG_HOME/glib-2.0/settings/keyfile" | grep -q "\[uint32 $pinned\]\|\[$pinned\]"'
+: >"$TTV_TEST_MODULE_LOG"
+start_ttv "$SAMPLE"
+win=$(wait_window "^sample.* ttv$" 400)
+check "ttv opens the trace again" '[ -n "$win" ]'
+xdotool windowsize --sync "$win" 1280 800 2>/dev/null
+xdotool windowmove --sync "$win" 0 0 2>/dev/null
+eval "$(xdotool getwindowgeometry --shell "$win")"
+wait_for 'grep -q "^history-changed" "$TTV_TEST_MODULE_LOG"' 300
+# (The layout kept the resources in front: the control flow again.)
+obj=$(gdbus introspect --session --dest org.ttv.Viewer --object-path /org/ttv/Viewer/window --only-properties 2>/dev/null \
+        | sed -n 's/^ *node \([0-9]*\).*/\1/p' | head -n 1)
+gdbus call --session --dest org.ttv.Viewer --object-path "/org/ttv/Viewer/window/${obj:-1}" \
+  --method org.gtk.Actions.Activate show-viewer "[<'controlflow'>]" "{}" >/dev/null 2>&1
+shoot_until "$SHOTS/nav-reopened.png" 150 cf_drawn
+i=0
+while [ "$i" -lt 20 ] && [ -z "$(last thread)" ]; do
+  xdotool mousemove $((X + 60)) $((Y + 420 + 18 * i)) click 1
+  sleep 0.3; i=$((i + 1))
+done
+keys End
+sleep 0.3
+keys Home
+check "after the restart, Home reaches the row pinned before ($pinned)" \
+  'wait_for "[ \"\$(last thread)\" = $pinned ]" 30'
+import -window root "$SHOTS/nav-pinned-kept.png"
+stop_ttv
 gui_test_finish
