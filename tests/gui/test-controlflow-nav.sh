@@ -63,17 +63,22 @@ row_menu () {
   keys "$@"
   wait_for "! menu_shown" 50
 }
+# Starts ttv on the sample and places its window (1280x800 at 0,0); check
+# $1: the window is there.
+open_window () {
+  start_ttv "$SAMPLE"
+  win=$(wait_window "^sample.* ttv$" 400)
+  check "$1" '[ -n "$win" ]'
+  xdotool windowsize --sync "$win" 1280 800 2>/dev/null
+  xdotool windowmove --sync "$win" 0 0 2>/dev/null
+  eval "$(xdotool getwindowgeometry --shell "$win")"
+}
 echo "1..25"
 mkdir -p "$XDG_CONFIG_HOME/glib-2.0/settings"
 printf "[org/ttv/Viewer]\nview-layout='V(0.550,[controlflow],H(0.600,[events,test],[details]))'\n" \
   >"$XDG_CONFIG_HOME/glib-2.0/settings/keyfile"
 export GSETTINGS_BACKEND=keyfile
-start_ttv "$SAMPLE"
-win=$(wait_window "^sample.* ttv$" 400)
-check "the window opens" '[ -n "$win" ]'
-xdotool windowsize --sync "$win" 1280 800 2>/dev/null
-xdotool windowmove --sync "$win" 0 0 2>/dev/null
-eval "$(xdotool getwindowgeometry --shell "$win")"
+open_window "the window opens"
 shoot_until "$SHOTS/nav-open.png" 150 cf_drawn
 wait_for 'grep -q "^history-changed" "$TTV_TEST_MODULE_LOG"' 300
 
@@ -284,12 +289,7 @@ check "ttv quits cleanly" '! grep -q -E "CRITICAL|WARNING|Sanitizer|runtime erro
 check "the pinned row is kept in the settings" \
   'grep "^controlflow-rows=" "$XDG_CONFIG_HOME/glib-2.0/settings/keyfile" | grep -q "\[uint32 $pinned\]\|\[$pinned\]"'
 : >"$TTV_TEST_MODULE_LOG"
-start_ttv "$SAMPLE"
-win=$(wait_window "^sample.* ttv$" 400)
-check "ttv opens the trace again" '[ -n "$win" ]'
-xdotool windowsize --sync "$win" 1280 800 2>/dev/null
-xdotool windowmove --sync "$win" 0 0 2>/dev/null
-eval "$(xdotool getwindowgeometry --shell "$win")"
+open_window "ttv opens the trace again"
 wait_for 'grep -q "^history-changed" "$TTV_TEST_MODULE_LOG"' 300
 # (The layout kept the resources in front: the control flow again.)
 obj=$(gdbus introspect --session --dest org.ttv.Viewer --object-path /org/ttv/Viewer/window --only-properties 2>/dev/null \
