@@ -35,8 +35,32 @@ struct _TtvTabBookmarks {
   GCancellable *load_cancel;     /* owned: the loads under way */
   GArray *loaded;                /* of gboolean, per trace index: its file was read */
   GArray *save_pending;          /* of gboolean, per trace index: changed while loading */
+  GArray *clocks;                /* of TraceClock, per trace index: the clock offset its file
+                                  * holds (ttv-report --save-offsets), written back with the
+                                  * bookmarks */
   guint n_loading;               /* loads under way */
 };
+
+typedef struct {
+  gboolean set;
+  gint64 offset_ns;
+} TraceClock;
+
+static TraceClock
+get_clock (TtvTabBookmarks *self, guint trace_index)
+{
+  TraceClock none = { FALSE, 0 };
+
+  return trace_index < self->clocks->len ? g_array_index (self->clocks, TraceClock, trace_index) : none;
+}
+
+static void
+set_clock (TtvTabBookmarks *self, guint trace_index, gboolean set, gint64 offset_ns)
+{
+  if (trace_index >= self->clocks->len)
+    g_array_set_size (self->clocks, trace_index + 1);
+  g_array_index (self->clocks, TraceClock, trace_index) = (TraceClock) { set, set ? offset_ns : 0 };
+}
 
 static GtkWindow *
 parent_window (TtvTabBookmarks *self)
@@ -217,6 +241,13 @@ load_done (GObject *source, GAsyncResult *result, gpointer data)
                                 r->error->message);
       for (guint i = 0; r->list && i < ttv_bookmarks_get_n (r->list); i++)
         g_ptr_array_add (all, from_ttv_bookmark (ttv_bookmarks_get (r->list, i), t, trace));
+      if (r->list)
+        {
+          gint64 offset = 0;
+          gboolean set = ttv_bookmarks_get_clock_offset (r->list, &offset);
+
+          set_clock (self, t, set, offset);
+        }
       flag_set (self->loaded, t, TRUE);
     }
   ttv_tab_state_set_bookmarks (self->state, g_steal_pointer (&all));
@@ -289,7 +320,10 @@ dup_trace_list (TtvTabBookmarks *self, guint trace_index)
 {
   GPtrArray *bookmarks = ttv_tab_state_get_bookmarks (self->state);
   TtvBookmarks *list = ttv_bookmarks_new ();
+  TraceClock clock = get_clock (self, trace_index);
 
+  /* The file's clock offset stays (a save used to drop it). */
+  ttv_bookmarks_set_clock_offset (list, clock.set, clock.offset_ns);
   for (guint i = 0; i < bookmarks->len; i++)
     {
       const TtvViewerBookmark *v = bookmarks->pdata[i];
@@ -703,6 +737,7 @@ ttv_tab_bookmarks_new (GtkWidget *tab, TtvTabState *state, TtvNotifications *not
   self->choices = g_array_new (FALSE, TRUE, sizeof (TtvSaveChoice));
   self->loaded = g_array_new (FALSE, TRUE, sizeof (gboolean));
   self->save_pending = g_array_new (FALSE, TRUE, sizeof (gboolean));
+  self->clocks = g_array_new (FALSE, TRUE, sizeof (TraceClock));
   self->load_cancel = g_cancellable_new ();
   g_signal_connect (self->saver, "started", G_CALLBACK (save_started), self);
   g_signal_connect (self->saver, "finished", G_CALLBACK (save_finished), self);
@@ -728,6 +763,7 @@ ttv_tab_bookmarks_free (TtvTabBookmarks *self)
   g_clear_object (&self->load_cancel);
   g_array_unref (self->loaded);
   g_array_unref (self->save_pending);
+  g_array_unref (self->clocks);
   g_clear_pointer (&self->deleted, ttv_viewer_bookmark_free);
   g_free (self);
 }

@@ -370,6 +370,46 @@ location_shown (gpointer label)
   return *gtk_label_get_text (GTK_LABEL (label)) != '\0';
 }
 
+/* A clock offset saved with a trace's bookmarks (ttv-report --offset
+ * T=1.5 --save-offsets) stays when the viewer saves a bookmark added to
+ * that trace: it used to be dropped. */
+static void
+test_bookmarks_keep_clock (void)
+{
+  g_autofree char *dir = copy_sample ("keep-clock");
+  g_autofree char *file = NULL, *text = NULL;
+  g_autoptr (GError) error = NULL;
+  TtvTime start, end;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  {
+    g_autoptr (TtvTrace) trace = ttv_trace_open (dir, &error);
+    g_autoptr (TtvBookmarks) list = NULL;
+
+    g_assert_no_error (error);
+    list = ttv_bookmarks_load_for_trace (trace, &error);
+    g_assert_no_error (error);
+    ttv_bookmarks_set_clock_offset (list, TRUE, 1500000000);
+    g_assert_true (ttv_bookmarks_save_for_trace (list, trace, &error));
+    g_assert_no_error (error);
+    file = ttv_bookmarks_dup_path (trace, TTV_BOOKMARKS_IN_TRACE);
+  }
+  shell_open (&s, dir);
+  ttv_tab_state_get_time_span (s.state, &start, &end);
+  add_bookmark (&s, "with-clock", start + 1000);
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  text = read_text (file);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "name=\"with-clock\""));
+  g_assert_nonnull (strstr (text, "<clock offset=\"+1.500000000\""));
+  shell_close (&s);
+}
+
 /* A CTF trace's bookmarks go to a hidden file: the panel says which (and
  * it is where they are then saved). */
 static void
@@ -1851,6 +1891,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/preferences/time-format", test_time_format_preference);
   g_test_add_func ("/gui/shell/open-session", test_open_session);
   g_test_add_func ("/gui/shell/open-folder-of-trace", test_open_folder_of_trace);
+  g_test_add_func ("/gui/shell/bookmarks-keep-clock", test_bookmarks_keep_clock);
   g_test_add_func ("/gui/shell/preferences/symbol-directories", test_symbol_directories_preference);
   return g_test_run ();
 }
