@@ -1476,10 +1476,8 @@ apply_offsets (TtvTraceset *ts, gboolean *named, GError **error)
     {
       const char *spec = args.offsets[i];
       const char *eq = strrchr (spec, '=');
-      char *end = NULL;
-      double seconds = eq ? g_ascii_strtod (eq + 1, &end) : 0;
-      if (eq == NULL || eq == spec || end == eq + 1 || *end != '\0' || !isfinite (seconds)
-          || fabs (seconds) > 1e9)
+      gint64 offset_ns = 0;
+      if (eq == NULL || eq == spec || !ttv_clock_offset_parse (eq + 1, &offset_ns))
         {
           g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
                        _("--offset: “%s” is not TRACE=SECONDS (such as kernel=+0.25 or host2=-1.5)"), spec);
@@ -1492,7 +1490,7 @@ apply_offsets (TtvTraceset *ts, gboolean *named, GError **error)
           TtvTrace *trace = ttv_traceset_get_trace (ts, t);
           if (!trace_matches (trace, name))
             continue;
-          TtvClockCorrection c = { .origin = 0, .offset_ns = round (seconds * 1e9), .drift = 0 };
+          TtvClockCorrection c = { .origin = 0, .offset_ns = (double) offset_ns, .drift = 0 };
           ttv_traceset_set_clock_correction (ts, t, &c);
           named[t] = TRUE;
           found++;

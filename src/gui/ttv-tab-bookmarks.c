@@ -830,3 +830,10 @@ ttv_tab_bookmarks_get_choice (TtvTabBookmarks *self, guint trace_index)
 {
   return get_choice (self, trace_index);
 }
+
+void
+ttv_tab_bookmarks_set_clock_offset (TtvTabBookmarks *self, guint trace_index, gboolean set, gint64 offset_ns)
+{
+  set_clock (self, trace_index, set, offset_ns);
+  save (self, trace_index);
+}

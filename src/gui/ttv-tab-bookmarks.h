@@ -57,6 +57,11 @@ gboolean    ttv_tab_bookmarks_jump_next (TtvTabBookmarks *self, gboolean forward
  * hidden, and users look for it to share it. */
 char       *ttv_tab_bookmarks_dup_location (TtvTabBookmarks *self);
 
+/* Keeps the clock offset of trace @trace_index (@set FALSE: none) with its
+ * bookmarks, and saves them (as ttv-report --save-offsets does). */
+void        ttv_tab_bookmarks_set_clock_offset (TtvTabBookmarks *self, guint trace_index, gboolean set,
+                                                gint64 offset_ns);
+
 /* For tests and the window: the save machinery and the choice made for a
  * read-only trace. */
 TtvBookmarkSaver *ttv_tab_bookmarks_get_saver (TtvTabBookmarks *self);

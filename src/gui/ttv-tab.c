@@ -16,6 +16,7 @@
 #include "ttv-state-pass.h"
 #include "ttv-status-bar.h"
 #include "ttv-sync.h"
+#include "ttv-tab-analysis.h"
 #include "ttv-tab-bookmarks.h"
 #include "ttv-tab-layout.h"
 #include "ttv-time-bar.h"
@@ -54,7 +55,20 @@ struct _TtvTab {
   guint follow_timeout;         /* following a live trace: the refresh timer */
   guint n_damage_shown;         /* damaged places the message names */
   gboolean damaged;             /* some events of the traceset are lost to damage */
+  guint n_passes;               /* background passes whose thread still reads the traceset */
+  GQueue changes;               /* of TracesetChange *: waiting for the readers to stop */
+  guint change_timeout;         /* checks whether they stopped */
 };
+
+/* A change of the traceset (a trace added, clocks corrected): made once no
+ * background thread reads it any more.  @apply changes it (nothing reads
+ * it then); @then (may be NULL) runs once the state has the new one. */
+typedef struct {
+  void (*apply) (TtvTab *self, gpointer data);
+  void (*then) (TtvTab *self, gpointer data);
+  gpointer data;
+  GDestroyNotify free;
+} TracesetChange;
 
 G_DEFINE_FINAL_TYPE (TtvTab, ttv_tab, GTK_TYPE_BOX)
 
@@ -397,6 +411,7 @@ index_done (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvIndexResult) r = ttv_indexer_run_finish (result, &error);
 
+  self->n_passes--;
   if (r && self->state)
     {
       ttv_tab_state_set_density (self->state, r->n_events, g_steal_pointer (&r->density),
@@ -413,6 +428,7 @@ state_pass_done (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvStatePassResult) r = ttv_state_pass_run_finish (result, &error);
 
+  self->n_passes--;
   if (r && self->state)
     ttv_tab_state_set_state_pass (self->state, g_steal_pointer (&r->tracker),
                                   g_steal_pointer (&r->statistics));
@@ -428,6 +444,7 @@ history_pass_done (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr (TtvHistory) h = ttv_history_pass_run_finish (result, &error);
   gboolean ok = h != NULL;
 
+  self->n_passes--;
   if (h && self->state)
     ttv_tab_state_set_history (self->state, g_steal_pointer (&h));
   stage_ended (self, ok, error);
@@ -460,6 +477,7 @@ start_stage (TtvTab *self, Stage stage)
   ttv_status_bar_set_background (TTV_STATUS_BAR (self->status_bar), NULL);
   if (!self->progress_timeout)
     self->progress_timeout = g_timeout_add (100, progress_tick, self);
+  self->n_passes++;
   switch (stage)
     {
     case STAGE_INDEX:
@@ -503,22 +521,90 @@ ttv_tab_restart_background (TtvTab *self)
   return TRUE;
 }
 
+/* --- Changing the traceset ------------------------------------------------------ */
+
+static gboolean
+traceset_readers_busy (TtvTab *self)
+{
+  return self->n_passes > 0 || ttv_tab_analysis_get_n_workers (ttv_tab_state_get_analysis (self->state)) > 0;
+}
+
+/* Makes the changes waiting, once the background threads that read the
+ * traceset stopped (a cancelled pass stops at its next check): the state
+ * drops its reader, each change is made, the passes start again. */
+static gboolean
+apply_changes (gpointer data)
+{
+  TtvTab *self = data;
+  TtvTraceset *ts;
+  TracesetChange *c;
+  GQueue done = G_QUEUE_INIT;
+
+  if (!self->state || traceset_readers_busy (self))
+    return G_SOURCE_CONTINUE;
+  self->change_timeout = 0;
+  ts = ttv_traceset_ref (ttv_tab_state_get_traceset (self->state));
+  ttv_tab_state_set_traceset (self->state, ts);   /* drops the state's reader */
+  while ((c = g_queue_pop_head (&self->changes)) != NULL)
+    {
+      c->apply (self, c->data);
+      g_queue_push_tail (&done, c);
+    }
+  ttv_tab_state_set_traceset (self->state, ts);
+  ttv_traceset_unref (ts);
+  start_stage (self, STAGE_INDEX);
+  while ((c = g_queue_pop_head (&done)) != NULL)
+    {
+      if (c->then)
+        c->then (self, c->data);
+      if (c->free)
+        c->free (c->data);
+      g_free (c);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+change_traceset (TtvTab *self, void (*apply) (TtvTab *, gpointer), void (*then) (TtvTab *, gpointer),
+                 gpointer data, GDestroyNotify free)
+{
+  TracesetChange *c = g_new0 (TracesetChange, 1);
+
+  *c = (TracesetChange) { apply, then, data, free };
+  g_queue_push_tail (&self->changes, c);
+  cancel_passes (self);
+  if (!traceset_readers_busy (self))
+    {
+      g_clear_handle_id (&self->change_timeout, g_source_remove);
+      apply_changes (self);
+    }
+  else if (!self->change_timeout)
+    self->change_timeout = g_timeout_add (20, apply_changes, self);
+}
+
+static void
+add_trace_apply (TtvTab *self, gpointer trace)
+{
+  TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
+
+  ttv_traceset_add_trace (ts, trace);
+  skip_damage (ts);
+}
+
+static void
+add_trace_then (TtvTab *self, gpointer trace)
+{
+  TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
+
+  for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
+    if (ttv_traceset_get_trace (ts, t) == trace)
+      ttv_tab_bookmarks_load (self->bookmarks, t);
+}
+
 void
 ttv_tab_add_trace (TtvTab *self, TtvTrace *trace)
 {
-  TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
-  guint index = ttv_traceset_get_n_traces (ts);
-
-  /* Stop everything that reads the traceset before it changes. */
-  cancel_passes (self);
-  ttv_traceset_ref (ts);
-  ttv_tab_state_set_traceset (self->state, ts);   /* drops the state's reader */
-  ttv_traceset_add_trace (ts, trace);
-  skip_damage (ts);
-  ttv_tab_state_set_traceset (self->state, ts);
-  ttv_traceset_unref (ts);
-  ttv_tab_bookmarks_load (self->bookmarks, index);
-  start_stage (self, STAGE_INDEX);
+  change_traceset (self, add_trace_apply, add_trace_then, trace, NULL);
 }
 
 /* --- Clocks ------------------------------------------------------------------- */
@@ -551,6 +637,27 @@ sync_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
 }
 
 static void
+sync_apply (TtvTab *self, gpointer r)
+{
+  ttv_sync_result_apply (r, ttv_tab_state_get_traceset (self->state));
+}
+
+/* What synchronization found, for each trace. */
+static void
+sync_then (TtvTab *self, gpointer data)
+{
+  TtvSyncResult *r = data;
+  gboolean failed = FALSE;
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  for (guint k = 0; k < r->n_machines; k++)
+    failed |= r->machines[k].quality == TTV_SYNC_FAIL;
+  ttv_sync_append_text (r, ttv_tab_state_get_traceset (self->state), text);
+  g_strchomp (text->str);
+  ttv_tab_notify (self, "sync", failed ? GTK_MESSAGE_WARNING : GTK_MESSAGE_INFO, text->str);
+}
+
+static void
 sync_done (GObject *source, GAsyncResult *result, gpointer data)
 {
   TtvTab *self = TTV_TAB (source);
@@ -563,22 +670,47 @@ sync_done (GObject *source, GAsyncResult *result, gpointer data)
       ttv_tab_notify (self, "sync", GTK_MESSAGE_WARNING, error->message);
       return;
     }
-  /* As when a trace is added: nothing reads the traceset while it changes. */
+  change_traceset (self, sync_apply, sync_then, g_steal_pointer (&r), (GDestroyNotify) ttv_sync_result_free);
+}
+
+typedef struct {
+  guint n;
+  gint64 offsets_ns[];
+} ClockOffsets;
+
+static void
+clock_offsets_apply (TtvTab *self, gpointer data)
+{
+  ClockOffsets *o = data;
   TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
-  cancel_passes (self);
-  ttv_traceset_ref (ts);
-  ttv_tab_state_set_traceset (self->state, ts);
-  ttv_sync_result_apply (r, ts);
-  ttv_tab_state_set_traceset (self->state, ts);
-  ttv_traceset_unref (ts);
-  gboolean failed = FALSE;
-  for (guint k = 0; k < r->n_machines; k++)
-    failed |= r->machines[k].quality == TTV_SYNC_FAIL;
-  g_autoptr (GString) text = g_string_new (NULL);
-  ttv_sync_append_text (r, ts, text);
-  g_strchomp (text->str);
-  ttv_tab_notify (self, "sync", failed ? GTK_MESSAGE_WARNING : GTK_MESSAGE_INFO, text->str);
-  start_stage (self, STAGE_INDEX);
+
+  for (guint t = 0; t < o->n && t < ttv_traceset_get_n_traces (ts); t++)
+    {
+      TtvClockCorrection c = { .origin = 0, .offset_ns = (double) o->offsets_ns[t], .drift = 0 };
+      ttv_traceset_set_clock_correction (ts, t, o->offsets_ns[t] != 0 ? &c : NULL);
+    }
+}
+
+/* Kept with each trace's bookmarks, once the traceset has them. */
+static void
+clock_offsets_then (TtvTab *self, gpointer data)
+{
+  ClockOffsets *o = data;
+
+  for (guint t = 0; t < o->n && t < ttv_tab_state_get_n_traces (self->state); t++)
+    ttv_tab_bookmarks_set_clock_offset (self->bookmarks, t, o->offsets_ns[t] != 0, o->offsets_ns[t]);
+}
+
+void
+ttv_tab_set_clock_offsets (TtvTab *self, const gint64 *offsets_ns)
+{
+  g_return_if_fail (TTV_IS_TAB (self));
+  guint n = ttv_tab_state_get_n_traces (self->state);
+  ClockOffsets *o = g_malloc (sizeof (ClockOffsets) + n * sizeof (gint64));
+
+  o->n = n;
+  memcpy (o->offsets_ns, offsets_ns, n * sizeof (gint64));
+  change_traceset (self, clock_offsets_apply, clock_offsets_then, o, g_free);
 }
 
 void
@@ -679,6 +811,16 @@ ttv_tab_get_following (TtvTab *self)
 void
 ttv_tab_shutdown (TtvTab *self)
 {
+  TracesetChange *c;
+
+  /* Changes still waiting are dropped with the tab. */
+  g_clear_handle_id (&self->change_timeout, g_source_remove);
+  while ((c = g_queue_pop_head (&self->changes)) != NULL)
+    {
+      if (c->free)
+        c->free (c->data);
+      g_free (c);
+    }
   ttv_tab_set_following (self, FALSE);
   cancel_passes (self);
   stop_progress (self);

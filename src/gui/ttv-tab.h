@@ -38,6 +38,11 @@ void        ttv_tab_add_trace (TtvTab *self, TtvTrace *trace);
  * the views; the quality of each trace's correction, or why there is
  * none, is shown under the notification key "sync". */
 void        ttv_tab_synchronize (TtvTab *self);
+/* Corrects the clock of each trace by a constant offset (@offsets_ns, one
+ * per trace of the traceset; 0: none), in place of any correction it had,
+ * reloads the views and keeps the offsets with the traces' bookmarks
+ * (where ttv-report finds them too). */
+void        ttv_tab_set_clock_offsets (TtvTab *self, const gint64 *offsets_ns);
 /* Bookmark at the current time or the selected interval, through a dialog. */
 void        ttv_tab_add_bookmark_interactive (TtvTab *self);
 /* Adds @bookmark (transfer full) and saves it with the trace's others. */

@@ -6,6 +6,7 @@
 #include "ttv-window.h"
 
 #include "ttv-application.h"
+#include "ttv-clock-offset-dialog.h"
 #include "ttv-info-dialog.h"
 #include "ttv-live-dialog.h"
 #include "ttv-live-url.h"
@@ -108,6 +109,18 @@ tab_close_clicked (GtkButton *button, TtvWindow *self)
   close_tab (self, g_object_get_data (G_OBJECT (button), "ttv-tab"));
 }
 
+/* The tab's title names its traces: again when they change (a trace
+ * added, once nothing reads the traceset any more). */
+static void
+update_tab_title (GtkWidget *tab)
+{
+  GtkWidget *label = g_object_get_data (G_OBJECT (tab), "ttv-tab-label");
+  g_autofree char *title = ttv_tab_dup_title (TTV_TAB (tab));
+
+  if (label)
+    gtk_label_set_text (GTK_LABEL (label), title);
+}
+
 static void
 add_tab (TtvWindow *self, TtvTraceset *ts)
 {
@@ -134,6 +147,8 @@ add_tab (TtvWindow *self, TtvTraceset *ts)
   gtk_box_pack_start (GTK_BOX (label_box), close, FALSE, FALSE, 0);
   gtk_widget_show_all (label_box);
   g_object_set_data (G_OBJECT (tab), "ttv-tab-label", label);
+  g_signal_connect_object (ttv_tab_get_state (TTV_TAB (tab)), "traceset-changed", G_CALLBACK (update_tab_title),
+                           tab, G_CONNECT_SWAPPED);
   page = gtk_notebook_append_page (self->notebook, tab, label_box);
   gtk_notebook_set_tab_reorderable (self->notebook, tab, TRUE);
   gtk_notebook_set_current_page (self->notebook, page);
@@ -284,11 +299,6 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
           if (job->add && tab)
             {
               ttv_tab_add_trace (tab, trace);
-              {
-                GtkWidget *label = g_object_get_data (G_OBJECT (tab), "ttv-tab-label");
-                g_autofree char *title = ttv_tab_dup_title (tab);
-                gtk_label_set_text (GTK_LABEL (label), title);
-              }
             }
           else
             {
@@ -868,6 +878,15 @@ act_filter (GSimpleAction *a, GVariant *p, gpointer self)
 }
 
 static void
+act_clock_offsets (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  TtvTab *tab = current_tab (self);
+
+  if (tab)
+    gtk_widget_show (ttv_clock_offset_dialog_new (GTK_WINDOW (self), tab));
+}
+
+static void
 act_synchronize (GSimpleAction *a, GVariant *p, gpointer self)
 {
   TtvTab *tab = current_tab (self);
@@ -878,6 +897,7 @@ act_synchronize (GSimpleAction *a, GVariant *p, gpointer self)
 
 static const GActionEntry win_entries[] = {
   { "synchronize", act_synchronize, NULL, NULL, NULL, { 0 } },
+  { "clock-offsets", act_clock_offsets, NULL, NULL, NULL, { 0 } },
   { "add-trace", act_add_trace, NULL, NULL, NULL, { 0 } },
   { "add-trace-archive", act_add_trace_archive, NULL, NULL, NULL, { 0 } },
   { "close-tab", act_close_tab, NULL, NULL, NULL, { 0 } },

@@ -6,6 +6,7 @@
 
 #include "ttv-archive.h"
 #include "ttv-bookmarks.h"
+#include "ttv-clock-offset-dialog.h"
 #include "ttv-gui-test-util.h"
 #include "ttv-test-util.h"
 #include "ttv-info-dialog.h"
@@ -407,6 +408,83 @@ test_bookmarks_keep_clock (void)
   g_assert_nonnull (text);
   g_assert_nonnull (strstr (text, "name=\"with-clock\""));
   g_assert_nonnull (strstr (text, "<clock offset=\"+1.500000000\""));
+  shell_close (&s);
+}
+
+typedef struct {
+  TtvTabState *state;
+  TtvTime start;
+} SpanStarts;
+
+static gboolean
+span_starts_at (gpointer data)
+{
+  SpanStarts *s = data;
+  TtvTime start, end;
+
+  ttv_tab_state_get_time_span (s->state, &start, &end);
+  return start == s->start;
+}
+
+/* File > Clock Offsets: a typed offset corrects the trace (its span moves
+ * by it), is kept with its bookmarks and applies again when the trace is
+ * opened next; what is not a number of seconds is refused and said, and
+ * changes nothing. */
+static void
+test_clock_offsets (void)
+{
+  g_autofree char *dir = copy_sample ("clock-offsets");
+  g_autofree char *file = NULL, *text = NULL;
+  GtkWidget *dialog, *entry;
+  GtkLabel *problem;
+  TtvTime start0, start, end;
+  Shell s;
+
+  if (!dir)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set or missing");
+      return;
+    }
+  shell_open (&s, dir);
+  ttv_tab_state_get_time_span (s.state, &start0, &end);
+  dialog = ttv_clock_offset_dialog_new (GTK_WINDOW (s.window), s.tab);
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  gtk_widget_show (dialog);
+  entry = ttv_gui_test_find_widget (dialog, GTK_TYPE_ENTRY, "clock-offset");
+  problem = GTK_LABEL (ttv_gui_test_find_widget (dialog, GTK_TYPE_LABEL, "clock-offset-problem"));
+  g_assert_nonnull (entry);
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (entry)), ==, "+0.000000000");
+
+  /* Not seconds: said, nothing changes, the dialog stays. */
+  gtk_entry_set_text (GTK_ENTRY (entry), "0x10");
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_APPLY);
+  g_assert_nonnull (dialog);
+  g_assert_nonnull (strstr (gtk_label_get_text (problem), "“0x10” is not an offset in seconds"));
+  g_assert_true (gtk_style_context_has_class (gtk_widget_get_style_context (entry), GTK_STYLE_CLASS_ERROR));
+  ttv_tab_state_get_time_span (s.state, &start, &end);
+  g_assert_cmpint (start, ==, start0);
+
+  /* +2.5 s: the trace's times move by it, and the offset is saved. */
+  gtk_entry_set_text (GTK_ENTRY (entry), "+2.5");
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_APPLY);
+  g_assert_null (dialog);
+  /* Made once the background passes stopped reading the traceset. */
+  {
+    SpanStarts moved = { s.state, start0 + 2500000000 };
+    ttv_gui_test_spin_until (span_starts_at, &moved);
+  }
+  ttv_gui_test_spin_until (saver_idle, shell_saver (&s));
+  file = ttv_bookmarks_dup_path (ttv_traceset_get_trace (s.ts, 0), TTV_BOOKMARKS_IN_TRACE);
+  text = read_text (file);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "<clock offset=\"+2.500000000\""));
+  shell_close (&s);
+
+  /* Opened again: corrected from the start. */
+  shell_open (&s, dir);
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
+  ttv_tab_state_get_time_span (s.state, &start, &end);
+  g_assert_cmpint (start, ==, start0 + 2500000000);
   shell_close (&s);
 }
 
@@ -1892,6 +1970,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/open-session", test_open_session);
   g_test_add_func ("/gui/shell/open-folder-of-trace", test_open_folder_of_trace);
   g_test_add_func ("/gui/shell/bookmarks-keep-clock", test_bookmarks_keep_clock);
+  g_test_add_func ("/gui/shell/clock-offsets", test_clock_offsets);
   g_test_add_func ("/gui/shell/preferences/symbol-directories", test_symbol_directories_preference);
   return g_test_run ();
 }

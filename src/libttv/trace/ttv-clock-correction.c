@@ -3,6 +3,7 @@
 #include "ttv-clock-correction.h"
 
 #include <math.h>
+#include <string.h>
 
 gboolean
 ttv_clock_correction_is_identity (const TtvClockCorrection *c)
@@ -78,4 +79,19 @@ ttv_clock_correction_to_string (const TtvClockCorrection *c)
   g_ascii_formatd (drift, sizeof drift, "%.3f", fabs (c->drift) * 1e6);
   return g_strdup_printf ("t %s %s s %s %s ppm * (t - %s)", sign, offset, c->drift < 0 ? "-" : "+", drift,
                           ttv_time_to_string (c->origin, origin, sizeof origin));
+}
+
+gboolean
+ttv_clock_offset_parse (const char *text, gint64 *offset_ns)
+{
+  g_autofree char *copy = g_strstrip (g_strdup (text ? text : ""));
+  char *end = NULL;
+  double seconds = g_ascii_strtod (copy, &end);
+
+  /* strtod also reads hex, inf and nan: only digits, a point, a sign. */
+  if (*copy == '\0' || end == copy || *end != '\0' || !isfinite (seconds) || fabs (seconds) > 1e9
+      || copy[strspn (copy, "+-0123456789.")] != '\0')
+    return FALSE;
+  *offset_ns = (gint64) round (seconds * 1e9);
+  return TRUE;
 }

@@ -31,5 +31,9 @@ void     ttv_clock_correction_compose (const TtvClockCorrection *first, const Tt
 /* "t + 0.250000000 s" or "t - 0.300012345 s + 49.998 ppm * (t - 1700000000.300000000)"
  * (ASCII: it goes to terminals of any locale). */
 char    *ttv_clock_correction_to_string (const TtvClockCorrection *c);
+/* A manual offset as users type it: seconds with an optional sign and
+ * decimals ("+0.25", "-1.5", "3"), at most 10^9 s either way; FALSE when
+ * @text is not that (surrounding blanks allowed). */
+gboolean ttv_clock_offset_parse (const char *text, gint64 *offset_ns);
 
 G_END_DECLS
