@@ -582,29 +582,52 @@ change_traceset (TtvTab *self, void (*apply) (TtvTab *, gpointer), void (*then) 
     self->change_timeout = g_timeout_add (20, apply_changes, self);
 }
 
+/* A trace to add: the traceset's once added, closed with the change if the
+ * tab goes first. */
+typedef struct {
+  TtvTrace *trace;
+  gboolean added;
+} AddedTrace;
+
 static void
-add_trace_apply (TtvTab *self, gpointer trace)
+added_trace_free (gpointer data)
 {
+  AddedTrace *a = data;
+
+  if (!a->added)
+    ttv_trace_close (a->trace);
+  g_free (a);
+}
+
+static void
+add_trace_apply (TtvTab *self, gpointer data)
+{
+  AddedTrace *a = data;
   TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
 
-  ttv_traceset_add_trace (ts, trace);
+  ttv_traceset_add_trace (ts, a->trace);
+  a->added = TRUE;
   skip_damage (ts);
 }
 
 static void
-add_trace_then (TtvTab *self, gpointer trace)
+add_trace_then (TtvTab *self, gpointer data)
 {
+  AddedTrace *a = data;
   TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
 
   for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
-    if (ttv_traceset_get_trace (ts, t) == trace)
+    if (ttv_traceset_get_trace (ts, t) == a->trace)
       ttv_tab_bookmarks_load (self->bookmarks, t);
 }
 
 void
 ttv_tab_add_trace (TtvTab *self, TtvTrace *trace)
 {
-  change_traceset (self, add_trace_apply, add_trace_then, trace, NULL);
+  AddedTrace *a = g_new0 (AddedTrace, 1);
+
+  a->trace = trace;
+  change_traceset (self, add_trace_apply, add_trace_then, a, added_trace_free);
 }
 
 /* --- Clocks ------------------------------------------------------------------- */

@@ -31,7 +31,8 @@ gboolean    ttv_tab_clear_selection (TtvTab *self);
 gboolean    ttv_tab_zoom_to_selection (TtvTab *self);
 /* Ctrl+F: the focused viewer's find, else the first viewer that has one. */
 void        ttv_tab_find (TtvTab *self);
-/* Appends @trace (transfer full) to the traceset. */
+/* Appends @trace (transfer full) to the traceset, once the background
+ * passes stopped reading it ("traceset-changed" then). */
 void        ttv_tab_add_trace (TtvTab *self, TtvTrace *trace);
 /* Synchronizes the machines' clocks from their network packets in the
  * background (docs/multi-machine.md), then corrects the traces and reloads
