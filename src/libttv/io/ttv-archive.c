@@ -583,6 +583,15 @@ extract_entry (Extractor *x, struct archive *a, struct archive_entry *e, GError 
                    x->archive_path, get_entry_cap ());
       return FALSE;
     }
+  if (raw == NULL)
+    {
+      /* What a damaged compressed stream unpacks to: a header of garbage. */
+      g_set_error (error, TTV_ARCHIVE_ERROR, TTV_ARCHIVE_ERROR_READ,
+                   _("%s: the archive is damaged: member %" PRIu64 " (its header at byte %" PRId64
+                     " of the unpacked data) has no name; refusing to extract"),
+                   x->archive_path, x->n_entries, (gint64) archive_read_header_position (a));
+      return FALSE;
+    }
   if (!split_member (x->archive_path, raw, &comps, error))
     return FALSE;
 
