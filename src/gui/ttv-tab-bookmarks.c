@@ -834,6 +834,11 @@ ttv_tab_bookmarks_get_choice (TtvTabBookmarks *self, guint trace_index)
 void
 ttv_tab_bookmarks_set_clock_offset (TtvTabBookmarks *self, guint trace_index, gboolean set, gint64 offset_ns)
 {
+  TraceClock now = get_clock (self, trace_index);
+
+  /* Unchanged: its file is not written again (an archive's takes seconds). */
+  if (now.set == set && (!set || now.offset_ns == offset_ns))
+    return;
   set_clock (self, trace_index, set, offset_ns);
   save (self, trace_index);
 }

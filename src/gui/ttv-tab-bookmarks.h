@@ -58,7 +58,7 @@ gboolean    ttv_tab_bookmarks_jump_next (TtvTabBookmarks *self, gboolean forward
 char       *ttv_tab_bookmarks_dup_location (TtvTabBookmarks *self);
 
 /* Keeps the clock offset of trace @trace_index (@set FALSE: none) with its
- * bookmarks, and saves them (as ttv-report --save-offsets does). */
+ * bookmarks, and saves them when it changed (as ttv-report --save-offsets does). */
 void        ttv_tab_bookmarks_set_clock_offset (TtvTabBookmarks *self, guint trace_index, gboolean set,
                                                 gint64 offset_ns);
 
