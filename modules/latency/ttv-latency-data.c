@@ -32,6 +32,8 @@ ttv_latency_data_free (TtvLatencyData *d)
   g_clear_pointer (&d->groups, g_array_unref);
   g_clear_pointer (&d->longest, ttv_viewer_records_free);
   g_clear_pointer (&d->order, g_array_unref);
+  g_clear_pointer (&d->devices, g_array_unref);
+  g_clear_pointer (&d->processes, g_array_unref);
   if (d->labels)
     g_string_chunk_free (d->labels);
   ttv_viewer_table_unref (d->table);
@@ -211,4 +213,13 @@ ttv_latency_data_compute (TtvViewerTable *table, TtvTime t0, TtvTime t1, guint w
     g_array_append_val (d->order, i);
   d->has_stats = TRUE;
   return g_steal_pointer (&d);
+}
+
+gboolean
+ttv_latency_data_add_throughput (TtvLatencyData *d, GError **error)
+{
+  d->devices = ttv_viewer_table_dup_block_usage (d->table, FALSE, d->t0, d->t1, error);
+  if (d->devices)
+    d->processes = ttv_viewer_table_dup_block_usage (d->table, TRUE, d->t0, d->t1, error);
+  return d->processes != NULL;
 }

@@ -17,6 +17,7 @@ typedef struct {
   TtvViewerKernelAnalysis analysis;
   const char *const *tables;         /* NULL-terminated: "calls" */
   const char *noun;                  /* "calls", marked N_ */
+  gboolean throughput;               /* block I/O: throughput per device and process */
 } TtvLatencyKind;
 
 #define TTV_LATENCY_LONGEST 500
@@ -37,6 +38,8 @@ typedef struct {
   GArray *order;                     /* owned, of guint: indices in @longest, the longest first,
                                       * at most TTV_LATENCY_LONGEST */
   GStringChunk *labels;              /* owned: group labels of one thread's statistics */
+  /* With the throughput (block I/O), of every thread: */
+  GArray *devices, *processes;       /* owned, of TtvViewerBlockUsage, NULL: not computed */
 } TtvLatencyData;
 
 /* Computes @table's picture of [@t0, @t1] at @width columns, of thread
@@ -47,6 +50,10 @@ TtvLatencyData *ttv_latency_data_compute (TtvViewerTable *table, TtvTime t0, Ttv
                                           guint32 tid, gboolean with_stats, GCancellable *cancellable,
                                           GError **error);
 void        ttv_latency_data_free (TtvLatencyData *data);
+/* Adds the block requests' throughput of @data's window (every thread's)
+ * per device and per process; FALSE with @error when the table cannot be
+ * read. */
+gboolean    ttv_latency_data_add_throughput (TtvLatencyData *data, GError **error);
 
 /* The figures of a group's statistics, in the order the views show them:
  * count, total, min, mean, max, std dev, p50, p90, p99 (ns but the count;

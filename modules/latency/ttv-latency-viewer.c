@@ -2,7 +2,8 @@
  * block I/O, futex waits): over the tab's time window, the scatter of
  * duration against time, the density of durations with p50/p90/p99, the
  * statistics per call (count, min, mean, max, stddev, percentiles) and
- * the longest records; everything or the selected thread's.  A click on a
+ * the longest records; everything or the selected thread's; for block
+ * I/O, the throughput per device and per process.  A click on a
  * point or a row selects that record's interval and thread in every view;
  * a drag on the scatter zooms the window.  Pictures are computed in worker
  * threads (ttv-latency-data.c) and drawn in O(pixels). */
@@ -37,6 +38,7 @@ struct _TtvLatencyViewer {
   gulong handlers[8];
   GSimpleActionGroup *actions;       /* owned */
   GtkWidget *table_combo, *status, *scatter, *density, *stats_view, *longest_view;
+  GtkWidget *devices_view, *processes_view;   /* block I/O's throughput, else NULL */
   GtkListStore *stats_store;         /* owned */
   GtkListStore *longest_store;       /* owned: one column of the record's index in data->order, then text */
   TtvViewerTable *table;             /* owned, NULL until the analysis is there */
@@ -80,6 +82,7 @@ typedef struct {
   guint width;
   guint32 tid;
   gboolean with_stats;
+  gboolean throughput;               /* with the block throughput */
 } Job;
 
 static void
@@ -96,11 +99,14 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
   GError *error = NULL;
   TtvLatencyData *d = ttv_latency_data_compute (job->table, job->t0, job->t1, job->width, job->tid, job->with_stats,
                                                 cancel, &error);
+  if (d && job->throughput && !ttv_latency_data_add_throughput (d, &error))
+    g_clear_pointer (&d, ttv_latency_data_free);
   ttv_view_job_return (task, d, (GDestroyNotify) ttv_latency_data_free, error);
 }
 
 static void fill_stats (TtvLatencyViewer *self);
 static void fill_longest (TtvLatencyViewer *self);
+static void fill_throughput (TtvLatencyViewer *self);
 static void show_status (TtvLatencyViewer *self);
 
 static void
@@ -121,6 +127,7 @@ job_done (GObject *source, GAsyncResult *result, gpointer data)
           self->stats = d;
           fill_stats (self);
           fill_longest (self);
+          fill_throughput (self);
           gtk_widget_queue_draw (self->density);
         }
       else
@@ -156,6 +163,7 @@ start_job (TtvLatencyViewer *self, gboolean with_stats)
   job->width = (guint) MAX (gtk_widget_get_allocated_width (self->scatter) - 66, 1);
   job->tid = shown_thread (self);
   job->with_stats = with_stats;
+  job->throughput = with_stats && self->kind->throughput;
   ttv_view_job_run (slot, self, job, (GDestroyNotify) job_free, job_thread, job_done);
 }
 
@@ -221,6 +229,7 @@ analysis_changed (TtvLatencyViewer *self)
       gtk_list_store_clear (self->stats_store);
       if (self->longest_store)
         gtk_list_store_clear (self->longest_store);
+      fill_throughput (self);
       gtk_widget_queue_draw (self->scatter);
       gtk_widget_queue_draw (self->density);
     }
@@ -335,6 +344,15 @@ fill_longest (TtvLatencyViewer *self)
         }
     }
   self->filling = FALSE;
+}
+
+static void
+fill_throughput (TtvLatencyViewer *self)
+{
+  if (self->devices_view == NULL)
+    return;
+  ttv_latency_throughput_fill (self->devices_view, self->stats ? self->stats->devices : NULL);
+  ttv_latency_throughput_fill (self->processes_view, self->stats ? self->stats->processes : NULL);
 }
 
 /* Selects a record in every view: its interval, its start as the current
@@ -687,6 +705,16 @@ ttv_latency_viewer_new (TtvTabState *state, const TtvLatencyKind *kind)
                             gtk_label_new (_("Longest")));
   g_signal_connect_swapped (gtk_tree_view_get_selection (GTK_TREE_VIEW (self->longest_view)), "changed",
                             G_CALLBACK (longest_activated), self);
+  if (kind->throughput)
+    {
+      /* Of the requests completed in the window, every thread's. */
+      self->devices_view = ttv_latency_throughput_view_new (FALSE);
+      gtk_notebook_append_page (GTK_NOTEBOOK (notebook), ttv_view_list_scrolled (self->devices_view),
+                                gtk_label_new (_("Throughput per Device")));
+      self->processes_view = ttv_latency_throughput_view_new (TRUE);
+      gtk_notebook_append_page (GTK_NOTEBOOK (notebook), ttv_view_list_scrolled (self->processes_view),
+                                gtk_label_new (_("Throughput per Process")));
+    }
   GtkWidget *split = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_paned_pack1 (GTK_PANED (split), charts, TRUE, FALSE);
   gtk_paned_pack2 (GTK_PANED (split), notebook, TRUE, FALSE);

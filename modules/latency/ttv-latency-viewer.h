@@ -1,6 +1,7 @@
 /* ttv-latency-viewer.h: the latency views of the latency module (system
  * calls, scheduling, IRQs, block I/O, futex waits): the widget
- * (ttv-latency-viewer.c) and the picture a render or an export draws
+ * (ttv-latency-viewer.c, with the block throughput lists of
+ * ttv-latency-throughput.c) and the picture a render or an export draws
  * (ttv-latency-picture.c). */
 #pragma once
 
@@ -9,6 +10,13 @@
 G_BEGIN_DECLS
 
 GtkWidget  *ttv_latency_viewer_new (TtvTabState *state, const TtvLatencyKind *kind);
+
+/* The Block I/O view's throughput lists (ttv-latency-throughput.c): a
+ * sortable list per device or per process, named "latency-devices" or
+ * "latency-processes", and its rows from @usage (of TtvViewerBlockUsage,
+ * may be NULL: no rows). */
+GtkWidget  *ttv_latency_throughput_view_new (gboolean by_process);
+void        ttv_latency_throughput_fill (GtkWidget *view, GArray *usage);
 
 /* A table's title for people ("System calls"), translated. */
 const char *ttv_latency_table_title (const char *table);

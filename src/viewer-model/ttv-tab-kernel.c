@@ -594,6 +594,26 @@ ttv_viewer_table_dup_statistics (TtvViewerTable *table, TtvTime t0, TtvTime t1, 
   return out;
 }
 
+/* --- Block I/O throughput ------------------------------------------------------------------- */
+
+G_STATIC_ASSERT (sizeof (TtvViewerBlockUsage) == sizeof (TtvBlockUsage));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TtvViewerBlockUsage, name) == G_STRUCT_OFFSET (TtvBlockUsage, name));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TtvViewerBlockUsage, busy) == G_STRUCT_OFFSET (TtvBlockUsage, busy));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TtvViewerBlockUsage, write_rate) == G_STRUCT_OFFSET (TtvBlockUsage, write_rate));
+
+GArray *
+ttv_viewer_table_dup_block_usage (TtvViewerTable *table, gboolean by_process, TtvTime t0, TtvTime t1,
+                                  GError **error)
+{
+  g_return_val_if_fail (ttv_analysis_get_class (table->analysis) == &ttv_block_analysis, NULL);
+  GArray *usage = ttv_block_usage (table->analysis, by_process, t0, t1, error);
+  /* The SDK's strings are never NULL. */
+  for (guint i = 0; usage && i < usage->len; i++)
+    if (g_array_index (usage, TtvBlockUsage, i).name == NULL)
+      g_array_index (usage, TtvBlockUsage, i).name = "";
+  return usage;
+}
+
 /* --- CPU usage ----------------------------------------------------------------------------
  * The SDK's handle is libttv's "cpu" analysis, cast. */
 

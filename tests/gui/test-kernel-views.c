@@ -2,7 +2,8 @@
  * window under Xvfb, on a generated trace with the simulator's probe,
  * against `ttv-report --analysis` on the same trace: the system call
  * latency view's statistics and longest call, one thread's statistics,
- * the CPU usage's threads, the critical path's participants; selecting a
+ * the Block I/O view's throughput per device and process, the CPU usage's
+ * threads, the critical path's participants; selecting a
  * record selects its interval and thread in the tab (the critical path
  * follows it); the control flow's tooltip says why a thread was blocked
  * and who woke it; every view's export draws something.  The time line
@@ -93,6 +94,38 @@ report (const char *table, const char *const *args)
   for (guint i = 0; lines[i]; i++)
     if (strstr (lines[i], want))
       g_ptr_array_add (rows, g_strdup (lines[i]));
+  return rows;
+}
+
+/* The rows of the table whose CSV header line is @header in `ttv-report
+ * TRACE ARGS --format=csv` (each a GStrv of its cells, written as the text
+ * table writes them), up to the next table's header (whose first cell is a
+ * column's name, where a row's is a number, a device or empty). */
+static GPtrArray *
+report_csv (const char *header, const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) TTV_REPORT_PATH);
+  g_ptr_array_add (argv, trace);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, (gpointer) "--format=csv");
+  g_ptr_array_add (argv, (gpointer) "--no-cache");
+  g_ptr_array_add (argv, NULL);
+  g_autofree char *out = ttv_test_run_ok ((const char *const *) argv->pdata);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  guint i = 0;
+  while (lines[i] && !g_str_equal (lines[i], header))
+    i++;
+  g_assert_nonnull (lines[i]);
+  g_auto (GStrv) keys = g_strsplit (header, ",", -1);
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  for (i++; lines[i] && *lines[i] && !g_ascii_isalpha (lines[i][0]); i++)
+    {
+      char **cells = g_strsplit (lines[i], ",", -1);
+      g_assert_cmpuint (g_strv_length (cells), ==, g_strv_length (keys));   /* no quoted comma */
+      g_ptr_array_add (rows, cells);
+    }
   return rows;
 }
 
@@ -319,6 +352,100 @@ test_thread_only (void)
   g_assert_nonnull (read);
   assert_duration (read[5], 1820000);
   assert_duration (read[7], 1820000);
+  ttv_gui_test_tab_teardown (&f);
+}
+
+/* --- Block I/O throughput -------------------------------------------------------------- */
+
+/* "0.052731100" (ttv-report's seconds) in ns. */
+static gint64
+seconds_ns (const char *text)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ".", 2);
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  g_assert_cmpuint (strlen (parts[1]), ==, 9);
+  return g_ascii_strtoll (parts[0], NULL, 10) * 1000000000 + g_ascii_strtoll (parts[1], NULL, 10);
+}
+
+/* The throughput list @name of @page equals @want, the report's rows,
+ * row by row: device (or PID and name), requests, bytes and bytes per
+ * second as the report writes them, the request time as the views write
+ * durations. */
+static void
+assert_throughput (GtkWidget *page, const char *name, GPtrArray *want, gboolean by_process)
+{
+  GtkWidget *view = ttv_gui_test_find_widget (page, GTK_TYPE_TREE_VIEW, name);
+  GtkTreeModel *model = gtk_tree_view_get_model (GTK_TREE_VIEW (view));
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, want->len);
+  GtkTreeIter it;
+  gboolean ok = gtk_tree_model_get_iter_first (model, &it);
+  for (guint r = 0; r < want->len; r++, ok = gtk_tree_model_iter_next (model, &it))
+    {
+      g_assert_true (ok);
+      char **cells = want->pdata[r];
+      g_autofree char *key = NULL, *label = NULL;
+      gtk_tree_model_get (model, &it, 0, &key, 1, &label, -1);
+      g_test_message ("%s row %u: %s %s", name, r, key, label);
+      if (by_process)
+        g_assert_cmpstr (key, ==, cells[0]);
+      g_assert_cmpstr (label, ==, cells[by_process ? 1 : 0]);
+      guint first = by_process ? 2 : 1;    /* the report's requests */
+      for (guint c = 0; c < 5; c++)
+        {
+          g_autofree char *text = NULL;
+          gtk_tree_model_get (model, &it, 2 + (gint) c, &text, -1);
+          g_assert_cmpstr (text, ==, cells[first + c]);
+        }
+      g_autofree char *busy = NULL;
+      gtk_tree_model_get (model, &it, 7, &busy, -1);
+      assert_duration (busy, seconds_ns (cells[first + 5]));
+    }
+}
+
+/* Once the view shows the statistics of the window @args selects, its
+ * throughput lists are the report's. */
+static void
+check_throughput (GtkWidget *page, const char *const *args)
+{
+  g_autoptr (GPtrArray) stats = report ("requests/stats", args);
+  const char *all = NULL;
+  for (guint i = 0; i < stats->len; i++)
+    {
+      g_autofree char *device = json_str (stats->pdata[i], "device");
+      if (g_str_equal (device, "all"))
+        all = stats->pdata[i];
+    }
+  g_assert_nonnull (all);
+  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT " requests start in the window",
+                                             json_int (all, "count"));
+  wait_label (page, "latency-status", status);
+  g_autoptr (GPtrArray) devices = report_csv ("device,requests,read_bytes,write_bytes,read_bps,write_bps,busy", args);
+  g_autoptr (GPtrArray) processes = report_csv ("tgid,name,requests,read_bytes,write_bytes,read_bps,write_bps,busy",
+                                                args);
+  /* The simulated disk and the probe's (8:16, its worker's reads). */
+  g_assert_cmpuint (devices->len, >=, 2);
+  g_assert_cmpuint (processes->len, >=, 2);
+  assert_throughput (page, "latency-devices", devices, FALSE);
+  assert_throughput (page, "latency-processes", processes, TRUE);
+}
+
+/* The Block I/O view's throughput per device and per process, of the
+ * window, as `ttv-report --analysis block` prints them: of the whole trace,
+ * then of a window that does not fall on round numbers (rates rounded as
+ * the report rounds them). */
+static void
+test_block_throughput (void)
+{
+  TtvGuiTestTab f;
+  open_tab (&f);
+  GtkWidget *page = show (&f, "block-latency", "latency-devices");
+  static const char *const whole[] = { "--analysis", "block", NULL };
+  check_throughput (page, whole);
+  TtvTime s0, s1;
+  ttv_tab_state_get_time_span (f.state, &s0, &s1);
+  ttv_tab_state_set_time_window (f.state, s0 + 21300000, s0 + 118700000);
+  static const char *const part[] = { "--analysis", "block", "--start", "+0.0213", "--end", "+0.1187", NULL };
+  check_throughput (page, part);
   ttv_gui_test_tab_teardown (&f);
 }
 
@@ -576,6 +703,7 @@ main (int argc, char **argv)
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/kernel/syscalls", test_syscalls);
   g_test_add_func ("/gui/kernel/thread-only", test_thread_only);
+  g_test_add_func ("/gui/kernel/block-throughput", test_block_throughput);
   g_test_add_func ("/gui/kernel/cpu-usage", test_cpu_usage);
   g_test_add_func ("/gui/kernel/critical-path", test_critical_path);
   g_test_add_func ("/gui/kernel/why", test_why);

@@ -2,8 +2,8 @@
  * docs/analyses.md) as viewer modules read them: latency tables (system
  * calls, wakeups, blocked intervals, IRQs, soft IRQs, block requests,
  * futex waits) with their scatter, duration density and statistics per
- * time range; CPU usage over time; why a thread was blocked and who woke
- * it; the critical path of a thread.  They run in a worker thread the first
+ * time range; block I/O throughput per device and process; CPU usage over
+ * time; why a thread was blocked and who woke it; the critical path of a thread.  They run in a worker thread the first
  * time a module asks (read back from the cache when the trace was analysed
  * before); "kernel-ready" announces them.  The types here are the SDK's
  * own.  Part of the installed SDK: include ttv-viewer.h. */
@@ -151,6 +151,26 @@ typedef struct {
  * NULL) gets every record's. */
 GArray     *ttv_viewer_table_dup_statistics (TtvViewerTable *table, TtvTime t0, TtvTime t1,
                                              TtvViewerDurationStats *all, GError **error);
+
+/* --- Block I/O throughput (TTV_VIEWER_KERNEL_BLOCK, table "requests") ----------------------- */
+
+typedef struct {
+  guint32 key;                 /* the device's number (dev_t), or the issuing process's PID
+                                * (TTV_VIEWER_PID_NONE: unknown) */
+  const char *name;            /* the device ("8:16"), or the process's name; "" when unknown */
+  guint64 requests;
+  guint64 read_bytes, write_bytes;
+  TtvTime busy;                /* the requests' latencies together */
+  double read_rate, write_rate; /* bytes per second over the range (clamped to the trace) */
+} TtvViewerBlockUsage;
+
+/* The requests completed in [@t0, @t1] and their bytes, per device
+ * (@by_process FALSE) or per issuing process, most bytes first: what
+ * `ttv-report --analysis block` prints (of TtvViewerBlockUsage, transfer
+ * full; strings live as long as @table).  NULL with @error when the table
+ * cannot be read; @table must be TTV_VIEWER_KERNEL_BLOCK's. */
+GArray     *ttv_viewer_table_dup_block_usage (TtvViewerTable *table, gboolean by_process, TtvTime t0, TtvTime t1,
+                                              GError **error);
 
 /* --- CPU usage (TTV_VIEWER_KERNEL_CPU) ------------------------------------------------------ */
 

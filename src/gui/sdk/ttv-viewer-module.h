@@ -24,8 +24,10 @@ G_BEGIN_DECLS
  * 5: the userspace analyses (ttv-viewer-userspace.h, "userspace-ready"); the
  * lost events' whole packets (TtvViewerLostEvents.packets).
  * 6: an event's contexts (ttv_viewer_event_dup_context()).
- * 7: a wakeup mark's CPU (TtvViewerMark.cpu: the marks' layout changed). */
-#define TTV_VIEWER_API_VERSION 7
+ * 7: a wakeup mark's CPU (TtvViewerMark.cpu: the marks' layout changed).
+ * 8: block I/O throughput per device and process
+ * (ttv_viewer_table_dup_block_usage(), TtvViewerBlockUsage). */
+#define TTV_VIEWER_API_VERSION 8
 
 /* A module defines, with this macro, the entry point the loader calls:
  *   TTV_VIEWER_MODULE (my_module_init)

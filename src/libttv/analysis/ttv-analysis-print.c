@@ -754,7 +754,6 @@ print_block_usage (const TtvAnalysis *r, const Print *o, gboolean by_process,
 {
   TtvTime t0, t1;
   window (r, o, &t0, &t1);
-  double seconds = (double) MAX (ttv_time_span_ns (t0, t1), 1) / 1e9;
   g_autoptr (GArray) usage = ttv_block_usage (r, by_process, t0, t1, error);
   if (usage == NULL)
     return FALSE;
@@ -779,8 +778,8 @@ print_block_usage (const TtvAnalysis *r, const Print *o, gboolean by_process,
       add_int (row, (gint64) u->requests);
       add_int (row, (gint64) u->read_bytes);
       add_int (row, (gint64) u->write_bytes);
-      add_real (row, u->read_bytes / seconds, 0, 3);
-      add_real (row, u->write_bytes / seconds, 0, 3);
+      add_real (row, u->read_rate, 0, 3);
+      add_real (row, u->write_rate, 0, 3);
       add_ns (row, u->busy);
     }
   print_heading (out, o, _("Block I/O"), name, usage->len);

@@ -210,6 +210,11 @@ GArray *
 ttv_block_usage (const TtvAnalysis *r, gboolean by_process, TtvTime t0, TtvTime t1, GError **error)
 {
   g_return_val_if_fail (ttv_analysis_get_class (r) == &ttv_block_analysis, NULL);
+  TtvTime s, e;
+  ttv_analysis_get_time_range (r, &s, &e);
+  t0 = MAX (t0, s);
+  t1 = MAX (MIN (t1, e), t0);
+  double seconds = (double) MAX (ttv_time_span_ns (t0, t1), 1) / 1e9;
   UsageScan u = { g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free), by_process, r, t0, t1 };
   GArray *out = NULL;
   if (ttv_analysis_table_foreach (ttv_analysis_get_table (r, 0), TTV_QUERY_OVERLAP, t0, t1, usage_record,
@@ -220,7 +225,12 @@ ttv_block_usage (const TtvAnalysis *r, gboolean by_process, TtvTime t0, TtvTime 
       gpointer v;
       g_hash_table_iter_init (&it, u.by_key);
       while (g_hash_table_iter_next (&it, NULL, &v))
-        g_array_append_vals (out, v, 1);
+        {
+          TtvBlockUsage *use = v;
+          use->read_rate = (double) use->read_bytes / seconds;
+          use->write_rate = (double) use->write_bytes / seconds;
+          g_array_append_vals (out, use, 1);
+        }
       g_array_sort (out, compare_bytes);
     }
   g_hash_table_unref (u.by_key);

@@ -167,10 +167,13 @@ typedef struct {
   guint64 requests;
   guint64 read_bytes, write_bytes;
   TtvTime busy;            /* sum of the requests' latencies */
+  double read_rate, write_rate;  /* bytes per second over [t0, t1] within the trace */
 } TtvBlockUsage;
 
 /* Bytes and requests completed in [t0, t1], per device (@by_process
- * FALSE) or per issuing process, most bytes first (of TtvBlockUsage). */
+ * FALSE) or per issuing process, most bytes first (of TtvBlockUsage); the
+ * rates over [t0, t1] clamped to the trace's time range (what ttv-report
+ * and the Block I/O view print, computed once here so they agree). */
 GArray     *ttv_block_usage (const TtvAnalysis *result, gboolean by_process, TtvTime t0, TtvTime t1,
                              GError **error);
 
