@@ -18,6 +18,7 @@ typedef struct {
   const char *const *tables;         /* NULL-terminated: "calls" */
   const char *noun;                  /* "calls", marked N_ */
   gboolean throughput;               /* block I/O: throughput per device and process */
+  gboolean arguments;                /* system calls: the longest calls' arguments */
 } TtvLatencyKind;
 
 #define TTV_LATENCY_LONGEST 500

@@ -14,11 +14,11 @@ static const char *const block_tables[] = { "requests", NULL };
 static const char *const futex_tables[] = { "waits", NULL };
 
 static const TtvLatencyKind kinds[] = {
-  { "syscall-latency", TTV_VIEWER_KERNEL_SYSCALLS, syscall_tables, N_("calls"), FALSE },
-  { "sched-latency", TTV_VIEWER_KERNEL_SCHED, sched_tables, N_("intervals"), FALSE },
-  { "irq-latency", TTV_VIEWER_KERNEL_IRQ, irq_tables, N_("interrupts"), FALSE },
-  { "block-latency", TTV_VIEWER_KERNEL_BLOCK, block_tables, N_("requests"), TRUE },
-  { "futex-latency", TTV_VIEWER_KERNEL_FUTEX, futex_tables, N_("waits"), FALSE },
+  { "syscall-latency", TTV_VIEWER_KERNEL_SYSCALLS, syscall_tables, N_("calls"), FALSE, TRUE },
+  { "sched-latency", TTV_VIEWER_KERNEL_SCHED, sched_tables, N_("intervals"), FALSE, FALSE },
+  { "irq-latency", TTV_VIEWER_KERNEL_IRQ, irq_tables, N_("interrupts"), FALSE, FALSE },
+  { "block-latency", TTV_VIEWER_KERNEL_BLOCK, block_tables, N_("requests"), TRUE, FALSE },
+  { "futex-latency", TTV_VIEWER_KERNEL_FUTEX, futex_tables, N_("waits"), FALSE, FALSE },
 };
 
 /* A viewer and a render per kind (the SDK's entries take no data). */

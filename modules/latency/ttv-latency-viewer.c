@@ -3,7 +3,8 @@
  * duration against time, the density of durations with p50/p90/p99, the
  * statistics per call (count, min, mean, max, stddev, percentiles) and
  * the longest records; everything or the selected thread's; for block
- * I/O, the throughput per device and per process.  A click on a
+ * I/O, the throughput per device and per process; for system calls, the
+ * longest calls' arguments, read back from the trace in a worker thread.  A click on a
  * point or a row selects that record's interval and thread in every view;
  * a drag on the scatter zooms the window.  Pictures are computed in worker
  * threads (ttv-latency-data.c) and drawn in O(pixels). */
@@ -46,6 +47,8 @@ struct _TtvLatencyViewer {
   TtvLatencyData *stats;             /* owned: the statistics and longest shown, may be NULL */
   GCancellable *computing;           /* owned: the picture's job */
   GCancellable *computing_stats;     /* owned: the statistics' job */
+  GCancellable *reading_args;        /* owned: the longest calls' arguments being read */
+  GStrv arguments;                   /* owned: those of stats->order's calls once read, else NULL */
   guint progress_timer;
   TtvViewDrag drag;
   gboolean filling;                  /* the longest list is being filled: no selection from it */
@@ -107,6 +110,7 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
 static void fill_stats (TtvLatencyViewer *self);
 static void fill_longest (TtvLatencyViewer *self);
 static void fill_throughput (TtvLatencyViewer *self);
+static void read_arguments (TtvLatencyViewer *self);
 static void show_status (TtvLatencyViewer *self);
 
 static void
@@ -125,9 +129,11 @@ job_done (GObject *source, GAsyncResult *result, gpointer data)
           g_clear_object (&self->computing_stats);
           g_clear_pointer (&self->stats, ttv_latency_data_free);
           self->stats = d;
+          g_clear_pointer (&self->arguments, g_strfreev);
           fill_stats (self);
           fill_longest (self);
           fill_throughput (self);
+          read_arguments (self);
           gtk_widget_queue_draw (self->density);
         }
       else
@@ -226,6 +232,7 @@ analysis_changed (TtvLatencyViewer *self)
     {
       g_clear_pointer (&self->picture, ttv_latency_data_free);
       g_clear_pointer (&self->stats, ttv_latency_data_free);
+      g_clear_pointer (&self->arguments, g_strfreev);
       gtk_list_store_clear (self->stats_store);
       if (self->longest_store)
         gtk_list_store_clear (self->longest_store);
@@ -299,11 +306,12 @@ setup_longest (TtvLatencyViewer *self)
   gtk_tree_view_set_model (view, NULL);
   g_clear_object (&self->longest_store);
   guint n = self->table ? ttv_viewer_table_get_n_columns (self->table) : 0;
-  g_autofree GType *types = g_new (GType, n + 1);
+  /* The record's index in the order, its columns, its arguments. */
+  g_autofree GType *types = g_new (GType, n + 2);
   types[0] = G_TYPE_UINT;
-  for (guint c = 0; c < n; c++)
+  for (guint c = 0; c <= n; c++)
     types[c + 1] = G_TYPE_STRING;
-  self->longest_store = gtk_list_store_newv ((gint) n + 1, types);
+  self->longest_store = gtk_list_store_newv ((gint) n + 2, types);
   gtk_tree_view_set_model (view, GTK_TREE_MODEL (self->longest_store));
   for (guint c = 0; c < n; c++)
     {
@@ -319,6 +327,48 @@ setup_longest (TtvLatencyViewer *self)
       gtk_tree_view_column_set_expand (col, g_str_equal (ttv_viewer_table_get_column_name (self->table, c), "name"));
       gtk_tree_view_append_column (view, col);
     }
+  if (self->kind->arguments && n > 0)
+    {
+      GtkTreeViewColumn *col = gtk_tree_view_column_new_with_attributes (_("Arguments"), gtk_cell_renderer_text_new (),
+                                                                          "text", (gint) n + 1, NULL);
+      gtk_tree_view_column_set_resizable (col, TRUE);
+      gtk_tree_view_append_column (view, col);
+    }
+}
+
+static void
+arguments_read (GObject *source, GAsyncResult *result, gpointer data)
+{
+  TtvLatencyViewer *self = data;    /* owned reference */
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) args = ttv_tab_state_read_syscall_arguments_finish (TTV_TAB_STATE (source), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->state == NULL)
+    {
+      g_object_unref (self);
+      return;
+    }
+  g_clear_object (&self->reading_args);
+  if (error)
+    gtk_label_set_text (GTK_LABEL (self->status), error->message);
+  /* They are the shown calls': new statistics cancel the read. */
+  g_strfreev (self->arguments);
+  self->arguments = g_steal_pointer (&args);
+  fill_longest (self);
+  g_object_unref (self);
+}
+
+/* The arguments of the longest calls shown, read from the trace in a
+ * worker thread (a seek per call). */
+static void
+read_arguments (TtvLatencyViewer *self)
+{
+  ttv_view_job_cancel (&self->reading_args);
+  if (!self->kind->arguments || self->stats == NULL || self->stats->longest == NULL || self->stats->order->len == 0)
+    return;
+  self->reading_args = g_cancellable_new ();
+  ttv_tab_state_read_syscall_arguments_async (self->state, self->stats->longest,
+                                              (const guint *) self->stats->order->data, self->stats->order->len,
+                                              self->reading_args, arguments_read, g_object_ref (self));
 }
 
 static void
@@ -331,6 +381,7 @@ fill_longest (TtvLatencyViewer *self)
   if (self->stats && self->stats->longest && self->table)
     {
       guint n = ttv_viewer_table_get_n_columns (self->table);
+      guint n_args = self->arguments ? g_strv_length (self->arguments) : 0;
       for (guint i = 0; i < self->stats->order->len; i++)
         {
           guint index = g_array_index (self->stats->order, guint, i);
@@ -341,6 +392,8 @@ fill_longest (TtvLatencyViewer *self)
               g_autofree char *text = cell_text (self, self->stats->longest, index, c);
               gtk_list_store_set (self->longest_store, &it, (gint) c + 1, text, -1);
             }
+          if (i < n_args)
+            gtk_list_store_set (self->longest_store, &it, (gint) n + 1, self->arguments[i], -1);
         }
     }
   self->filling = FALSE;
@@ -573,6 +626,7 @@ ttv_latency_viewer_dispose (GObject *object)
 
   ttv_view_job_cancel (&self->computing);
   ttv_view_job_cancel (&self->computing_stats);
+  ttv_view_job_cancel (&self->reading_args);
   g_clear_handle_id (&self->progress_timer, g_source_remove);
   ttv_view_state_release (&self->state, self->handlers, G_N_ELEMENTS (self->handlers));
   g_clear_object (&self->actions);
@@ -581,6 +635,7 @@ ttv_latency_viewer_dispose (GObject *object)
   g_clear_pointer (&self->table, ttv_viewer_table_unref);
   g_clear_pointer (&self->picture, ttv_latency_data_free);
   g_clear_pointer (&self->stats, ttv_latency_data_free);
+  g_clear_pointer (&self->arguments, g_strfreev);
   G_OBJECT_CLASS (ttv_latency_viewer_parent_class)->dispose (object);
 }
 

@@ -489,6 +489,93 @@ ttv_viewer_records_dup_text (TtvViewerRecords *records, guint index, guint colum
   return text ? text : g_strdup ("");
 }
 
+/* --- System calls' arguments ------------------------------------------------------------- */
+
+typedef struct {
+  TtvTraceset *traceset;        /* owned reference */
+  TtvViewerRecords *records;    /* owned */
+  GArray *indices;              /* of guint, owned */
+} ArgsJob;
+
+static void
+args_job_free (ArgsJob *job)
+{
+  ttv_traceset_unref (job->traceset);
+  ttv_viewer_records_free (job->records);
+  g_array_unref (job->indices);
+  g_free (job);
+}
+
+static void
+args_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  ArgsJob *job = data;
+  g_auto (GStrv) out = g_new0 (char *, job->indices->len + 1);
+  for (guint i = 0; i < job->indices->len; i++)
+    {
+      GError *error = NULL;
+      if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      const void *call = record_at (job->records, g_array_index (job->indices, guint, i));
+      out[i] = call ? ttv_syscall_dup_arguments (job->traceset, call, &error) : NULL;
+      if (error)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      if (out[i] == NULL)
+        out[i] = g_strdup ("");
+    }
+  g_task_return_pointer (task, g_steal_pointer (&out), (GDestroyNotify) g_strfreev);
+}
+
+/* The worker is done reading the traceset (which a live refresh waits
+ * for): the caller's task completes. */
+static void
+args_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GTask *outer = data;
+  GError *error = NULL;
+  ttv_tab_analysis_add_workers (ttv_tab_state_get_analysis (g_task_get_source_object (outer)), -1);
+  GStrv args = g_task_propagate_pointer (G_TASK (result), &error);
+  if (args)
+    g_task_return_pointer (outer, args, (GDestroyNotify) g_strfreev);
+  else
+    g_task_return_error (outer, error);
+  g_object_unref (outer);
+}
+
+void
+ttv_tab_state_read_syscall_arguments_async (TtvTabState *state, TtvViewerRecords *records, const guint *indices,
+                                            guint n, GCancellable *cancellable, GAsyncReadyCallback callback,
+                                            gpointer user_data)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (state) && records != NULL);
+  g_return_if_fail (ttv_analysis_get_class (records->table->analysis) == &ttv_syscall_analysis);
+  GTask *outer = g_task_new (state, cancellable, callback, user_data);
+  g_task_set_source_tag (outer, ttv_tab_state_read_syscall_arguments_async);
+  ArgsJob *job = g_new0 (ArgsJob, 1);
+  job->traceset = ttv_traceset_ref (ttv_tab_state_get_traceset (state));
+  job->records = records_new (records->table, g_array_ref (records->records));
+  job->indices = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
+  g_array_append_vals (job->indices, indices, n);
+  /* Counted: the traceset is not refreshed under a reading thread. */
+  ttv_tab_analysis_add_workers (ttv_tab_state_get_analysis (state), 1);
+  g_autoptr (GTask) inner = g_task_new (NULL, cancellable, args_done, outer);
+  g_task_set_task_data (inner, job, (GDestroyNotify) args_job_free);
+  g_task_run_in_thread (inner, args_thread);
+}
+
+GStrv
+ttv_tab_state_read_syscall_arguments_finish (TtvTabState *state, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, state), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /* --- Scatter, density, statistics -------------------------------------------------------- */
 
 guint

@@ -1,7 +1,8 @@
 /* test-kernel-views.c: the kernel analysis views (issue 17) in a real
  * window under Xvfb, on a generated trace with the simulator's probe,
  * against `ttv-report --analysis` on the same trace: the system call
- * latency view's statistics and longest call, one thread's statistics,
+ * latency view's statistics and longest call (with its arguments), one
+ * thread's statistics,
  * the Block I/O view's throughput per device and process, the CPU usage's
  * threads, the critical path's participants; selecting a
  * record selects its interval and thread in the tab (the critical path
@@ -304,6 +305,94 @@ test_syscalls (void)
   g_assert_cmpint (cairo_image_surface_get_width (s), >, 200);
   cairo_surface_destroy (s);
   g_unlink (png);
+  ttv_gui_test_tab_teardown (&f);
+}
+
+typedef struct {
+  GtkTreeModel *model;
+  gint column;
+} CellWait;
+
+/* Some row's cell of the column is filled. */
+static gboolean
+column_filled (gpointer data)
+{
+  CellWait *w = data;
+  GtkTreeIter it;
+  for (gboolean ok = gtk_tree_model_get_iter_first (w->model, &it); ok; ok = gtk_tree_model_iter_next (w->model, &it))
+    {
+      g_autofree char *text = NULL;
+      gtk_tree_model_get (w->model, &it, w->column, &text, -1);
+      if (text && *text)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A JSON string value as text: null is "", \" and \\ unescaped (all
+ * ttv-report escapes in the probe's arguments). */
+static char *
+json_text (const char *line, const char *key)
+{
+  g_autofree char *raw = json_raw (line, key);
+  g_assert_nonnull (raw);
+  if (g_str_equal (raw, "null"))
+    return g_strdup ("");
+  g_assert_true (raw[0] == '"');
+  GString *out = g_string_new (NULL);
+  for (const char *p = raw + 1; *p && p[1]; p++)
+    {
+      if (*p == '\\')
+        p++;
+      g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* The longest calls' list has each call's arguments, as ttv-report
+ * --records prints them: the probe's server's 40 longest (its sleeps, which
+ * the simulator writes without arguments, then its futex waits), row by row,
+ * each row selecting the report's call. */
+static void
+test_syscall_arguments (void)
+{
+  TtvGuiTestTab f;
+  open_tab (&f);
+  ttv_tab_state_set_selected_thread (f.state, SERVER);
+  GtkWidget *page = show (&f, "syscall-latency", "latency-longest");
+  g_action_group_change_action_state (actions_of (page, "latency"), "thread-only", g_variant_new_boolean (TRUE));
+  g_autofree char *tid = g_strdup_printf ("%u", SERVER);
+  const char *const args[] = { "--analysis", "syscalls", "--records", "--tid", tid, "--top", "40", NULL };
+  g_autoptr (GPtrArray) want = report ("calls", args);
+  g_assert_cmpuint (want->len, ==, 40);
+  g_autofree char *status = g_strdup_printf ("of thread %u", SERVER);
+  wait_label (page, "latency-status", status);
+  GtkTreeModel *model = wait_rows (page, "latency-longest", want->len);
+  /* The arguments come last, read in a worker thread after the list. */
+  CellWait w = { model, gtk_tree_model_get_n_columns (model) - 1 };
+  ttv_gui_test_spin_until (column_filled, &w);
+  GtkTreeIter it;
+  gboolean ok = gtk_tree_model_get_iter_first (model, &it);
+  guint futexes = 0;
+  for (guint i = 0; i < want->len; i++, ok = gtk_tree_model_iter_next (model, &it))
+    {
+      g_assert_true (ok);
+      const char *line = want->pdata[i];
+      g_autofree char *shown = NULL;
+      gtk_tree_model_get (model, &it, w.column, &shown, -1);
+      g_autofree char *expected = json_text (line, "args");
+      g_test_message ("call %u: %s", i, shown);
+      g_assert_cmpstr (shown, ==, expected);
+      futexes += g_str_has_prefix (shown, "uaddr = 0x7f00dead0040, op = 128");
+      /* The row is the report's call. */
+      g_action_group_activate_action (actions_of (page, "latency"), "select-longest", g_variant_new_uint32 (i));
+      TtvTime s0, s1;
+      g_assert_true (ttv_tab_state_get_selection (f.state, &s0, &s1));
+      g_assert_cmpint (s0, ==, json_int (line, "start"));
+      g_assert_cmpint (s1, ==, json_int (line, "end"));
+    }
+  /* After its sleeps, the server's longest calls are its futex waits. */
+  g_assert_cmpuint (futexes, >, 0);
   ttv_gui_test_tab_teardown (&f);
 }
 
@@ -704,6 +793,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/kernel/syscalls", test_syscalls);
   g_test_add_func ("/gui/kernel/thread-only", test_thread_only);
   g_test_add_func ("/gui/kernel/block-throughput", test_block_throughput);
+  g_test_add_func ("/gui/kernel/syscall-arguments", test_syscall_arguments);
   g_test_add_func ("/gui/kernel/cpu-usage", test_cpu_usage);
   g_test_add_func ("/gui/kernel/critical-path", test_critical_path);
   g_test_add_func ("/gui/kernel/why", test_why);

@@ -114,6 +114,18 @@ gint64      ttv_viewer_records_get_value (TtvViewerRecords *records, guint index
  * durations in seconds, strings and labels by name; caller frees. */
 char       *ttv_viewer_records_dup_text (TtvViewerRecords *records, guint index, guint column);
 
+/* The arguments of system calls (records of TTV_VIEWER_KERNEL_SYSCALLS's
+ * "calls"), read back from the tab's trace in a worker thread, as
+ * `ttv-report --analysis syscalls --records` prints them ("fd = 3, count =
+ * 512"): those of the @n records of @records at @indices.  The result
+ * (finish) is a NULL-terminated array of @n strings, "" where the trace
+ * does not say (LTT, a lost entry event); NULL with @error when cancelled
+ * or the trace cannot be read. */
+void        ttv_tab_state_read_syscall_arguments_async (TtvTabState *state, TtvViewerRecords *records,
+                                                        const guint *indices, guint n, GCancellable *cancellable,
+                                                        GAsyncReadyCallback callback, gpointer user_data);
+GStrv       ttv_tab_state_read_syscall_arguments_finish (TtvTabState *state, GAsyncResult *result, GError **error);
+
 /* --- Scatter, density, statistics of what starts in a range ------------------------------
  * Durations fall in buckets of a log scale, four per power of two from
  * 1 ns to 2^40 ns (18 minutes). */
