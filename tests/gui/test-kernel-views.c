@@ -1,7 +1,8 @@
 /* test-kernel-views.c: the kernel analysis views (issue 17) in a real
  * window under Xvfb, on a generated trace with the simulator's probe,
  * against `ttv-report --analysis` on the same trace: the system call
- * latency view's statistics and longest call (with its arguments), one
+ * latency view's statistics and longest call (with its arguments), a click
+ * on a point of its scatter, one
  * thread's statistics,
  * the Block I/O view's throughput per device and process, the CPU usage's
  * threads, the critical path's participants; selecting a
@@ -13,11 +14,14 @@
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
+#include "ttv-latency-data.h"
 #include "ttv-test-util.h"
 #include "ttv-timeline.h"
 #include "ttv-timeline-test-util.h"
 
+#include <gdk/gdktestutils.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -393,6 +397,79 @@ test_syscall_arguments (void)
     }
   /* After its sleeps, the server's longest calls are its futex waits. */
   g_assert_cmpuint (futexes, >, 0);
+  ttv_gui_test_tab_teardown (&f);
+}
+
+static gboolean
+has_selection (gpointer state)
+{
+  TtvTime s0, s1;
+  return ttv_tab_state_get_selection (state, &s0, &s1);
+}
+
+/* A click on a point of the scatter (a real X click on the drawing area,
+ * where the chart draws that call: its start across, its duration up the
+ * log scale) selects that call as picking it in the list does: its
+ * interval, its start as the current time, its thread.  The point: one of
+ * the probe client's reads (1.82 ms, every 10 ms), in a 2 ms window of
+ * every thread's calls. */
+static void
+test_scatter_pick (void)
+{
+  TtvGuiTestTab f;
+  open_tab (&f);
+  g_autofree char *tid = g_strdup_printf ("%u", CLIENT);
+  const char *const args[] = { "--analysis", "syscalls", "--records", "--tid", tid, NULL };
+  g_autoptr (GPtrArray) calls = report ("calls", args);
+  const char *read = NULL;
+  TtvTime s0, s1;
+  ttv_tab_state_get_time_span (f.state, &s0, &s1);
+  for (guint i = 0; i < calls->len && !read; i++)
+    {
+      g_autofree char *name = json_str (calls->pdata[i], "syscall");
+      if (g_str_equal (name, "read") && json_int (calls->pdata[i], "start") > s0 + 100000000)
+        read = calls->pdata[i];
+    }
+  g_assert_nonnull (read);
+  TtvTime start = json_int (read, "start"), end = json_int (read, "end");
+  g_assert_cmpint (end - start, ==, 1820000);
+  TtvTime t0 = start - 1000000, t1 = start + 1000000;
+  ttv_tab_state_set_time_window (f.state, t0, t1);
+  GtkWidget *page = show (&f, "syscall-latency", "latency-scatter");
+  wait_label (page, "latency-status", "calls start in the window");
+  g_assert_false (has_selection (f.state));
+  g_assert_cmpuint (ttv_tab_state_get_selected_thread (f.state), !=, CLIENT);
+  /* Where the chart draws it: the same picture as the view's, computed here. */
+  GtkWidget *scatter = ttv_gui_test_find_widget (page, GTK_TYPE_DRAWING_AREA, "latency-scatter");
+  ttv_gui_test_spin_for (300);
+  int width = gtk_widget_get_allocated_width (scatter), height = gtk_widget_get_allocated_height (scatter);
+  g_autoptr (TtvViewerTable) table = ttv_tab_state_dup_kernel_table (f.state, TTV_VIEWER_KERNEL_SYSCALLS, "calls");
+  g_assert_nonnull (table);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvLatencyData) data = ttv_latency_data_compute (table, t0, t1, (guint) MAX (width - 66, 1),
+                                                              TTV_VIEWER_PID_NONE, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  TtvLatencyScale scale;
+  ttv_latency_scale_init (&scale, data);
+  TtvLatencyFrame frame;
+  ttv_latency_frame_init (&frame, 0, 0, width, height);
+  double x = frame.px + (double) (start - t0) / (double) (t1 - t0) * frame.pw;
+  double y = frame.py + frame.ph - (log10 ((double) (end - start)) - scale.lo) / (scale.hi - scale.lo) * frame.ph;
+  guint column;
+  TtvTime duration;
+  g_assert_true (ttv_latency_scatter_pick (data, &scale, &frame, x, y, &column, &duration));
+  g_test_message ("clicking (%.0f, %.0f) of %dx%d: column %u, %" G_GINT64_FORMAT " ns", x, y, width, height, column,
+                  duration);
+  GdkWindow *win = gtk_widget_get_window (scatter);
+  g_assert_true (gdk_test_simulate_button (win, (gint) lround (x), (gint) lround (y), 1, 0, GDK_BUTTON_PRESS));
+  g_assert_true (gdk_test_simulate_button (win, (gint) lround (x), (gint) lround (y), 1, 0, GDK_BUTTON_RELEASE));
+  ttv_gui_test_spin_until (has_selection, f.state);
+  TtvTime a, b;
+  g_assert_true (ttv_tab_state_get_selection (f.state, &a, &b));
+  g_assert_cmpint (a, ==, start);
+  g_assert_cmpint (b, ==, end);
+  g_assert_cmpint (ttv_tab_state_get_current_time (f.state), ==, start);
+  g_assert_cmpuint (ttv_tab_state_get_selected_thread (f.state), ==, CLIENT);
   ttv_gui_test_tab_teardown (&f);
 }
 
@@ -794,6 +871,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/kernel/thread-only", test_thread_only);
   g_test_add_func ("/gui/kernel/block-throughput", test_block_throughput);
   g_test_add_func ("/gui/kernel/syscall-arguments", test_syscall_arguments);
+  g_test_add_func ("/gui/kernel/scatter-pick", test_scatter_pick);
   g_test_add_func ("/gui/kernel/cpu-usage", test_cpu_usage);
   g_test_add_func ("/gui/kernel/critical-path", test_critical_path);
   g_test_add_func ("/gui/kernel/why", test_why);
