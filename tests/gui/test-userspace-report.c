@@ -1,9 +1,13 @@
-/* test-userspace-report.c: the Functions view (issue 18) in a real window
- * under Xvfb shows what `ttv-report --analysis callstack` prints for the
- * same interval, on the recorded glxgears trace of ../shared: every
- * function's calls, total and self time, minimum, mean, maximum and
- * percentiles, over the whole trace and then over a selection (calls cut
- * by it counted with their part inside, as the report does). */
+/* test-userspace-report.c: the userspace views (issue 18) in a real window
+ * under Xvfb show what `ttv-report --analysis` prints.  The Functions view
+ * against `--analysis callstack` on the recorded glxgears trace of
+ * ../shared: every function's calls, total and self time, minimum, mean,
+ * maximum and percentiles, over the whole trace and then over a selection
+ * (calls cut by it counted with their part inside, as the report does).
+ * Given a trace of tests/userspace/ustwork.c in $TTV_UST_TRACE (as
+ * test-userspace-views.sh records it), the same for its functions, whose
+ * names come from the binary's symbols, and the Memory view's potential
+ * leaks against `--analysis memory`. */
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
@@ -164,12 +168,11 @@ assert_view_shows (GtkTreeModel *model, GArray *want)
     g_error ("the Functions view differs from ttv-report --analysis callstack: %s", why->str);
 }
 
+/* The Functions view of @trace: the report's functions, whole trace, and
+ * with @selection, over two seconds from 1.4 s after the start. */
 static void
-test_functions (void)
+check_functions (const char *trace, gboolean selection)
 {
-  g_autofree char *trace = ttv_test_dup_shared_ctf_trace ("glxgears-ust");
-  if (trace == NULL)
-    return;
   TtvGuiTestTab f;
   ttv_gui_test_tab_setup_path (&f, trace, modules);
   gtk_window_resize (GTK_WINDOW (f.window), 1200, 800);
@@ -186,19 +189,136 @@ test_functions (void)
   g_assert_cmpuint (whole->len, >, 5);
   assert_view_shows (model, whole);
 
-  /* Two seconds selected, from 1.4 s after the start: the calls cut by
-   * the selection count with their part inside. */
-  TtvTime t0 = ttv_traceset_get_start (f.ts) + 1400000000;
-  TtvTime t1 = t0 + 2000000000;
-  char start[32], end[32];
-  ttv_time_to_string (t0, start, sizeof start);
-  ttv_time_to_string (t1, end, sizeof end);
-  g_autoptr (GArray) part = report_functions (trace, start, end);
-  g_assert_cmpuint (part->len, >, 0);
-  TtvTabState *state = ttv_tab_get_state (f.tab);
-  ttv_tab_state_set_selection (state, t0, t1);
-  assert_view_shows (model, part);
+  if (selection)
+    {
+      /* The calls cut by the selection count with their part inside. */
+      TtvTime t0 = ttv_traceset_get_start (f.ts) + 1400000000;
+      TtvTime t1 = t0 + 2000000000;
+      char start[32], end[32];
+      ttv_time_to_string (t0, start, sizeof start);
+      ttv_time_to_string (t1, end, sizeof end);
+      g_autoptr (GArray) part = report_functions (trace, start, end);
+      g_assert_cmpuint (part->len, >, 0);
+      ttv_tab_state_set_selection (ttv_tab_get_state (f.tab), t0, t1);
+      assert_view_shows (model, part);
+    }
   ttv_gui_test_tab_teardown (&f);
+}
+
+static void
+test_functions (void)
+{
+  g_autofree char *trace = ttv_test_dup_shared_ctf_trace ("glxgears-ust");
+  if (trace == NULL)
+    return;
+  check_functions (trace, TRUE);
+}
+
+/* --- The Memory view ------------------------------------------------------------ */
+
+/* The leaks table's columns (modules/userspace/ttv-memory-view.c). */
+enum { LEAK_PROCESS, LEAK_BLOCKS, LEAK_BYTES, LEAK_SITE };
+
+static gboolean
+has_rows (gpointer model)
+{
+  return gtk_tree_model_iter_n_children (model, NULL) > 0;
+}
+
+/* Whether a label under @widget shows a text containing @text. */
+static gboolean
+has_label_with (GtkWidget *widget, const char *text)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text))
+    return TRUE;
+  if (!GTK_IS_CONTAINER (widget))
+    return FALSE;
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (widget));
+  for (GList *l = children; l; l = l->next)
+    if (has_label_with (l->data, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* The view lists the program's own potential leaks by call site, as the
+ * report's leak_site lines of owner "program" give them; those of the
+ * loader and the tracer are only counted, in the status line. */
+static void
+check_memory (const char *trace)
+{
+  const char *argv[] = { TTV_REPORT_PATH, trace, "--analysis", "memory", "--format=jsonl", "--no-cache", NULL };
+  g_autofree char *out = ttv_test_run_ok (argv);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  g_autoptr (GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
+  guint64 kept = 0;
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (!g_str_has_prefix (lines[i], "{\"type\":\"leak_site\""))
+        continue;
+      g_autofree char *owner = json_raw (lines[i], "owner");
+      g_autofree char *blocks = json_raw (lines[i], "blocks");
+      if (g_strcmp0 (owner, "\"program\"") != 0)
+        {
+          kept += g_ascii_strtoull (blocks, NULL, 10);
+          continue;
+        }
+      g_autofree char *process = json_raw (lines[i], "process");
+      g_autofree char *pid = json_raw (lines[i], "pid");
+      g_autofree char *bytes = json_raw (lines[i], "bytes");
+      g_autofree char *site = json_raw (lines[i], "site");
+      g_ptr_array_add (want, g_strdup_printf ("%.*s [%s] %s %s %.*s", (int) strlen (process) - 2, process + 1, pid,
+                                              blocks, bytes, (int) strlen (site) - 2, site + 1));
+    }
+  g_assert_cmpuint (want->len, >, 0);   /* ustwork.c leaks one block on purpose */
+
+  TtvGuiTestTab f;
+  ttv_gui_test_tab_setup_path (&f, trace, modules);
+  gtk_window_resize (GTK_WINDOW (f.window), 1200, 800);
+  g_assert_true (ttv_tab_show_viewer (f.tab, "memory"));
+  ttv_gui_test_spin_pending ();
+  GtkWidget *view = ttv_gui_test_viewer (f.tab, "memory");
+  g_assert_nonnull (view);
+  GtkTreeModel *model = gtk_tree_view_get_model (
+    GTK_TREE_VIEW (ttv_gui_test_find_widget (view, GTK_TYPE_TREE_VIEW, "leaks-table")));
+  ttv_gui_test_spin_until (has_rows, model);
+  g_autoptr (GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
+  GtkTreeIter it;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &it); ok; ok = gtk_tree_model_iter_next (model, &it))
+    {
+      g_autofree char *process = NULL, *site = NULL;
+      guint64 blocks, bytes;
+      gtk_tree_model_get (model, &it, LEAK_PROCESS, &process, LEAK_BLOCKS, &blocks, LEAK_BYTES, &bytes, LEAK_SITE,
+                          &site, -1);
+      g_ptr_array_add (shown, g_strdup_printf ("%s %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %s", process, blocks,
+                                               bytes, site));
+    }
+  g_assert_cmpuint (shown->len, ==, want->len);
+  for (guint i = 0; i < want->len; i++)
+    {
+      gboolean found = FALSE;
+      for (guint k = 0; k < shown->len && !found; k++)
+        found = g_str_equal (want->pdata[i], shown->pdata[k]);
+      if (!found)
+        g_error ("the Memory view lacks the report's leak “%s”", (const char *) want->pdata[i]);
+    }
+  /* The status line counts what the loader and the tracer kept. */
+  g_autofree char *kept_text = g_strdup_printf ("the loader and the tracer kept %" G_GUINT64_FORMAT " (", kept);
+  g_assert_true (has_label_with (view, kept_text));
+  ttv_gui_test_tab_teardown (&f);
+}
+
+/* A trace of ustwork.c recorded by test-userspace-views.sh. */
+static void
+test_recorded (void)
+{
+  const char *trace = g_getenv ("TTV_UST_TRACE");
+  if (trace == NULL)
+    {
+      g_test_skip ("needs a recorded trace in $TTV_UST_TRACE (tests/userspace/test-userspace-views.sh gives one)");
+      return;
+    }
+  check_functions (trace, FALSE);
+  check_memory (trace);
 }
 
 int
@@ -206,5 +326,6 @@ main (int argc, char **argv)
 {
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/userspace/functions-vs-report", test_functions);
+  g_test_add_func ("/gui/userspace/recorded-vs-report", test_recorded);
   return g_test_run ();
 }
