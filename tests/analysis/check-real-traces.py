@@ -3,8 +3,8 @@
 real LTTng kernel traces of ../shared/traces/ctf, against an independent
 computation from the raw events (ttv-report --format=jsonl, no state):
 system calls, wakeup latencies, blocked intervals (off the CPU after
-blocking, until run again, with the wakeup), CPU busy time per CPU and per
-thread, IRQs, soft IRQs and raises, block requests.  Prints TAP; skips traces not there.
+blocking, until run again, with the wakeup), futex waits, CPU busy time
+per CPU and per thread, IRQs, soft IRQs and raises, block requests.  Prints TAP; skips traces not there.
 
 Usage: check-real-traces.py TTV_REPORT
 """
@@ -34,6 +34,9 @@ def switch_runnable(state):
     return state == 0 or ((state & 0xff) == 0 and state != 512)
 
 
+FUTEX_WAITS = {0: "wait", 9: "wait_bitset", 6: "lock_pi", 11: "wait_requeue_pi"}
+
+
 class Machine:
     """What the raw events say, walked in order."""
 
@@ -51,6 +54,7 @@ class Machine:
         self.pending_io = defaultdict(list)
         self.blocked_since = {}      # tid -> when it blocked
         self.blocked_woken = {}      # tid -> its first wakeup since
+        self.futex = {}              # tid -> (uaddr, op) of the futex call that waits
         self.last = None
         for e in events:
             self.event(e)
@@ -163,11 +167,19 @@ class Machine:
             if tid is not None and tid != 0:
                 call = name[4:] if name.startswith("sys_") else name[len("syscall_entry_"):]
                 self.calls[tid].append((t, call, cpu))
+                # The futex operations that wait (the command, less the
+                # private and clock flags).
+                op = FUTEX_WAITS.get(f.get("op", -1) & 127) if call == "futex" else None
+                if op:
+                    self.futex[tid] = ("0x%x" % f["uaddr"], op)
         elif name == "exit_syscall" or name.startswith("syscall_exit_"):
             tid = self.running.get(cpu)
             if tid is not None and self.calls[tid]:
                 start, call, entry_cpu = self.calls[tid].pop()
                 self.out["calls"].append((tid, start, t, call, f.get("ret", 0), entry_cpu))
+                if call == "futex" and tid in self.futex:
+                    uaddr, op = self.futex.pop(tid)
+                    self.out["futex"].append((tid, start, t, uaddr, op, f.get("ret", 0)))
         elif name == "block_rq_issue":
             if f["dev"] != 0:
                 self.pending_io[(f["dev"], f["sector"])].append(t)
@@ -223,6 +235,10 @@ for name in TRACES:
     blocked = analysis(trace, "sched", "--records", "--table", "blocked")
     same(name + ": blocked intervals", [(r["tid"], r["start"], r["end"], r["woken"], r["unfinished"]) for r in blocked],
          m.out["blocked"])
+
+    waits = analysis(trace, "futex", "--records")
+    same(name + ": futex waits", [(r["tid"], r["start"], r["end"], r["uaddr"], r["op"], r["ret"]) for r in waits],
+         m.out["futex"])
 
     for table in ("irqs", "softirqs", "raises"):
         rows = analysis(trace, "irq", "--records", "--table", table)
