@@ -814,10 +814,9 @@ lost_packets_trace (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
   static const guint cpus[] = { 0 };
-  char *dir = g_dir_make_tmp ("ttv-lost-packets-XXXXXX", &error);
+  char *dir = ttv_test_dup_tmp_path ("lost-packets");
   TtvSimOptions so;
 
-  g_assert_no_error (error);
   ttv_sim_options_init (&so);
   so.seed = 5;
   so.cpu_ids = cpus;
