@@ -16,7 +16,7 @@
 #define US G_GINT64_CONSTANT (1000)
 
 typedef struct {
-  char *dir;
+  const char *dir;              /* the test's temporary directory */
   TtvSimTruth *truth;
   TtvSimOptions options;
   TtvTraceset *ts;
@@ -66,8 +66,7 @@ static void
 fixture_open (Fixture *f, const char *format, guint64 seed)
 {
   g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ttv-analysis-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = g_build_filename (f->dir, "trace", NULL);
   sim_options (&f->options, seed);
   f->truth = ttv_sim_truth_new ();
@@ -119,8 +118,6 @@ fixture_close (Fixture *f)
   g_ptr_array_unref (f->analyses);
   ttv_traceset_unref (f->ts);
   ttv_sim_truth_free (f->truth);
-  ttv_test_remove_tree (f->dir);
-  g_free (f->dir);
 }
 
 static const TtvAnalysis *

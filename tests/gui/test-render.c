@@ -25,29 +25,23 @@
 #define HISTOGRAM_BAR 0x3366bf  /* the histogram's bars */
 
 typedef struct {
-  char *dir;                    /* owned: the images */
+  const char *dir;              /* the test's temporary directory: the images */
   TtvTraceset *ts;              /* owned */
 } Fixture;
 
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
   f->ts = ttv_gui_test_open_sample ();
   if (!f->ts)
     return;
-  f->dir = g_dir_make_tmp ("ttv-render-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = ttv_test_get_tmp_dir ();
 }
 
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
   g_clear_pointer (&f->ts, ttv_traceset_unref);
-  if (f->dir)
-    ttv_test_remove_tree (f->dir);
-  g_free (f->dir);
 }
 
 static char *
