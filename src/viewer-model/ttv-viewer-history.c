@@ -147,14 +147,14 @@ ttv_viewer_history_find_row (TtvViewerHistory *vh, TtvViewerRowKind kind, guint3
                              TtvTime time)
 {
   g_return_val_if_fail (vh != NULL, -1);
-  return ttv_history_find_row (vh->history, KIND (kind), id, cpu, time);
+  return ttv_history_find_row (vh->history, KIND (kind), 0, id, cpu, time);
 }
 
 gint
 ttv_viewer_history_find_process (TtvViewerHistory *vh, guint32 pid, gint cpu, TtvTime time)
 {
   g_return_val_if_fail (vh != NULL, -1);
-  return ttv_history_find_process (vh->history, pid, cpu, time);
+  return ttv_history_find_process (vh->history, 0, pid, cpu, time);
 }
 
 gboolean
