@@ -452,7 +452,7 @@ test_why (void)
   gtk_container_add (GTK_CONTAINER (win), tl);
   gtk_widget_show_all (win);
   ttv_timeline_set_history (TTV_TIMELINE (tl), h);
-  gint row = ttv_viewer_history_find_process (h, SERVER, -1, b0);
+  gint row = ttv_viewer_history_find_process (h, 0, SERVER, -1, b0);
   g_assert_cmpint (row, >=, 0);
   g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
   g_ptr_array_add (rows, ttv_timeline_row_new (TTV_VIEWER_ROW_PROCESS, (guint) row, "probe-server"));

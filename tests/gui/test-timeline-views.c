@@ -518,7 +518,7 @@ test_tooltips (void)
             || c->end - c->start < 1000)
           continue;
         /* A task that never changes its name: the name is its row's. */
-        prow = ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, c->aux, -1, c->start);
+        prow = ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, 0, c->aux, -1, c->start);
         if (prow >= 0 && !has_exec ((guint) prow))
           busy = c;
       }
@@ -527,7 +527,7 @@ test_tooltips (void)
     ttv_tab_state_set_time_window (sample.state, busy->start - len, busy->end + len);
     {
       g_autofree char *text = tooltip_in (&v, 0, busy->start + len / 2);
-      gint prow = ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, busy->aux, -1, busy->start);
+      gint prow = ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, 0, busy->aux, -1, busy->start);
       g_autofree char *pid = g_strdup_printf ("\nRunning %s (PID %u)",
                                               ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, prow)->name,
                                               busy->aux);
@@ -785,7 +785,7 @@ test_arrows (void)
           run = run_after (r, mk->time);
           /* The waker's row must be the one alive then. */
           if (from < 0 || ABS ((gint) r - from) < 3 || run < 0 || run - mk->time > 250000
-              || ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, mk->other, -1, mk->time) != from)
+              || ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, 0, mk->other, -1, mk->time) != from)
             continue;
           /* A window where the arrow spans about a fifth of the plot
            * (woken tasks often run a few microseconds after the wakeup). */
