@@ -2,8 +2,13 @@
 """check-real-traces.py: the kernel analyses of ttv-report --analysis on the
 real LTTng kernel traces of ../shared/traces/ctf, against an independent
 computation from the raw events (ttv-report --format=jsonl, no state):
-system calls, wakeup latencies, CPU busy time per CPU and per thread, IRQs,
-soft IRQs and raises, block requests.  Prints TAP; skips traces not there.
+system calls, wakeup latencies, blocked intervals (off the CPU after
+blocking, until run again, with the wakeup), futex waits, CPU busy time
+per CPU and per thread, IRQs, soft IRQs and raises, block requests; and
+the critical path of the busiest threads checked against the raw events
+(its segments tile the range; a thread on it runs when it is "running",
+waits between its wakeup and its run when "wait-cpu", is on no CPU when
+"preempted"; a "device" segment names an IRQ or soft IRQ).  Prints TAP; skips traces not there.
 
 Usage: check-real-traces.py TTV_REPORT
 """
@@ -33,6 +38,9 @@ def switch_runnable(state):
     return state == 0 or ((state & 0xff) == 0 and state != 512)
 
 
+FUTEX_WAITS = {0: "wait", 9: "wait_bitset", 6: "lock_pi", 11: "wait_requeue_pi"}
+
+
 class Machine:
     """What the raw events say, walked in order."""
 
@@ -48,9 +56,19 @@ class Machine:
         self.thread_time = Counter() # tid -> ns (0: the idle tasks' interrupts)
         self.out = defaultdict(list)
         self.pending_io = defaultdict(list)
+        self.blocked_since = {}      # tid -> when it blocked
+        self.blocked_woken = {}      # tid -> its first wakeup since
+        self.futex = {}              # tid -> (uaddr, op) of the futex call that waits
+        self.run_since = {}          # tid -> when it last went on a CPU
         self.last = None
         for e in events:
             self.event(e)
+        for tid, since in self.run_since.items():
+            self.out["running"].append((tid, since, self.last))
+        # Still blocked at the end: unfinished, ending (and woken, if not
+        # yet) at the trace's end.
+        for tid, since in self.blocked_since.items():
+            self.out["blocked"].append((tid, since, self.last, self.blocked_woken.get(tid, self.last), "yes"))
         for cpu in list(self.busy_since):
             self.account(cpu, self.last)
 
@@ -99,6 +117,17 @@ class Machine:
             if hard:
                 self.end_irqs(cpu, t, hard[0])
             prev, nxt = f["prev_tid"], f["next_tid"]
+            if prev != 0 and prev in self.run_since:
+                self.out["running"].append((prev, self.run_since.pop(prev), t))
+            if nxt != 0:
+                self.run_since[nxt] = t
+            if nxt != 0 and nxt in self.blocked_since:
+                since = self.blocked_since.pop(nxt)
+                self.out["blocked"].append((nxt, since, t, self.blocked_woken.pop(nxt, t), "no"))
+            # Blocked, not preempted and not exiting (EXIT_DEAD, EXIT_ZOMBIE).
+            if prev != 0 and not switch_runnable(f["prev_state"]) and not f["prev_state"] & (16 | 32):
+                self.blocked_since[prev] = t
+                self.blocked_woken.pop(prev, None)
             if prev != 0:
                 self.status[prev] = "runnable" if switch_runnable(f["prev_state"]) else "blocked"
                 if self.status[prev] == "runnable":
@@ -110,11 +139,17 @@ class Machine:
             self.running[cpu] = nxt
         elif name in ("sched_wakeup", "sched_waking", "sched_wakeup_new"):
             tid = f["tid"]
+            if tid in self.blocked_since:
+                self.blocked_woken.setdefault(tid, t)
             st = self.status.get(tid)
             if tid != 0 and tid not in self.woken and (st in (None, "blocked") or (st == "new" and name == "sched_wakeup_new")):
                 self.woken[tid] = t
                 if st != "new":
                     self.status[tid] = "runnable"
+        elif name == "sched_process_free":
+            # A freed task's blocked interval is not kept.
+            self.blocked_since.pop(f["tid"], None)
+            self.blocked_woken.pop(f["tid"], None)
         elif name == "irq_handler_entry":
             stale = [i for i, (soft, irq, _) in enumerate(self.irqs[cpu]) if not soft and irq == f["irq"]]
             if stale:
@@ -143,11 +178,19 @@ class Machine:
             if tid is not None and tid != 0:
                 call = name[4:] if name.startswith("sys_") else name[len("syscall_entry_"):]
                 self.calls[tid].append((t, call, cpu))
+                # The futex operations that wait (the command, less the
+                # private and clock flags).
+                op = FUTEX_WAITS.get(f.get("op", -1) & 127) if call == "futex" else None
+                if op:
+                    self.futex[tid] = ("0x%x" % f["uaddr"], op)
         elif name == "exit_syscall" or name.startswith("syscall_exit_"):
             tid = self.running.get(cpu)
             if tid is not None and self.calls[tid]:
                 start, call, entry_cpu = self.calls[tid].pop()
                 self.out["calls"].append((tid, start, t, call, f.get("ret", 0), entry_cpu))
+                if call == "futex" and tid in self.futex:
+                    uaddr, op = self.futex.pop(tid)
+                    self.out["futex"].append((tid, start, t, uaddr, op, f.get("ret", 0)))
         elif name == "block_rq_issue":
             if f["dev"] != 0:
                 self.pending_io[(f["dev"], f["sector"])].append(t)
@@ -159,6 +202,41 @@ class Machine:
                     self.out["requests"].append((f["dev"], f["sector"], issue, t))
         if changes_cpu:
             self.begin(cpu, t)
+
+
+def inside(intervals, start, end):
+    """Whether [start, end] lies within one of @intervals ((start, end) pairs)."""
+    return any(a <= start and end <= b for a, b in intervals)
+
+
+def overlaps(intervals, start, end):
+    return any(a < end and start < b for a, b in intervals)
+
+
+def critical_path_faults(m, segments):
+    """What is wrong with the critical path @segments against the raw events
+    of machine @m: a list of messages, empty when none."""
+    running, woken = defaultdict(list), defaultdict(list)
+    for tid, a, b in m.out["running"]:
+        running[tid].append((a, b))
+    for tid, a, b, _ in m.out["wakeups"]:
+        woken[tid].append((a, b))
+    faults = []
+    for prev, seg in zip([None] + segments, segments):
+        where = "%s of %s [%d, %d]" % (seg["kind"], seg["tid"] or seg["irq"], seg["start"], seg["end"])
+        if prev is not None and prev["end"] != seg["start"]:
+            faults.append("a gap or overlap before " + where)
+        if seg["start"] > seg["end"]:
+            faults.append("an inverted " + where)
+        if seg["kind"] == "running" and not inside(running[seg["tid"]], seg["start"], seg["end"]):
+            faults.append(where + ": the thread is not on a CPU all along")
+        if seg["kind"] == "wait-cpu" and not inside(woken[seg["tid"]], seg["start"], seg["end"]):
+            faults.append(where + ": not between a wakeup and the run that follows")
+        if seg["kind"] == "preempted" and overlaps(running[seg["tid"]], seg["start"], seg["end"]):
+            faults.append(where + ": the thread runs meanwhile")
+        if seg["kind"] == "device" and seg["irq"] is None:
+            faults.append(where + ": names no IRQ")
+    return faults
 
 
 n = 0
@@ -200,6 +278,14 @@ for name in TRACES:
     same(name + ": wakeup latencies", [(r["tid"], r["start"], r["end"], r["cpu"]) for r in wakeups],
          m.out["wakeups"])
 
+    blocked = analysis(trace, "sched", "--records", "--table", "blocked")
+    same(name + ": blocked intervals", [(r["tid"], r["start"], r["end"], r["woken"], r["unfinished"]) for r in blocked],
+         m.out["blocked"])
+
+    waits = analysis(trace, "futex", "--records")
+    same(name + ": futex waits", [(r["tid"], r["start"], r["end"], r["uaddr"], r["op"], r["ret"]) for r in waits],
+         m.out["futex"])
+
     for table in ("irqs", "softirqs", "raises"):
         rows = analysis(trace, "irq", "--records", "--table", table)
         key = "irq" if table == "irqs" else "vec"
@@ -215,6 +301,15 @@ for name in TRACES:
     same(name + ": busy time per CPU", busy.items(), [(c, b) for c, b in m.busy.items() if b])
     threads = {r["tid"]: r["cpu_time"] for r in cpu if r["table"] == "threads"}
     same(name + ": CPU time per thread", threads.items(), [(t, v) for t, v in m.thread_time.items() if v])
+    # The critical path of the three threads that ran longest, over the trace.
+    busiest = sorted(((v, t) for t, v in threads.items() if t != 0), reverse=True)[:3]
+    for _, tid in busiest:
+        path = [r for r in analysis(trace, "critical-path", "--tid", str(tid)) if r["table"] == "segments"]
+        faults = critical_path_faults(m, path)
+        for fault in faults[:3]:
+            print("# " + fault)
+        ok(path and not faults, "%s: critical path of thread %d (%d segments)" % (name, tid, len(path)))
+
     # The statistics' busy time is the same sum (ttv-report --stats: the
     # total of each cpu/ID node of the statistics tree).
     stats = subprocess.run([REPORT, "--stats", "--format=jsonl", trace], env=env, check=True, capture_output=True,

@@ -814,10 +814,9 @@ lost_packets_trace (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
   static const guint cpus[] = { 0 };
-  char *dir = g_dir_make_tmp ("ttv-lost-packets-XXXXXX", &error);
+  char *dir = ttv_test_dup_tmp_path ("lost-packets");
   TtvSimOptions so;
 
-  g_assert_no_error (error);
   ttv_sim_options_init (&so);
   so.seed = 5;
   so.cpu_ids = cpus;
@@ -1179,14 +1178,13 @@ static void
 test_symbol_column (void)
 {
   const char *ust = g_getenv ("TTV_UST_TRACE");
-  g_autofree char *glxgears = g_build_filename (g_getenv ("TTV_SHARED_DIR") ? g_getenv ("TTV_SHARED_DIR") : ".",
-                                                "traces", "ctf", "glxgears-ust", NULL);
+  g_autofree char *glxgears = ttv_test_dup_shared_ctf_trace ("glxgears-ust");
   g_autoptr (GError) error = NULL;
   Fixture f;
   GtkWidget *entry;
 
   settings_reset ();
-  if (g_file_test (glxgears, G_FILE_TEST_IS_DIR))
+  if (glxgears)   /* else marked skipped, saying which trace is absent */
     {
       TtvTraceset *ts = ttv_traceset_new ();
 

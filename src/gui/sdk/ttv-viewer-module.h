@@ -25,10 +25,12 @@ G_BEGIN_DECLS
  * lost events' whole packets (TtvViewerLostEvents.packets).
  * 6: an event's contexts (ttv_viewer_event_dup_context()).
  * 7: a wakeup mark's CPU (TtvViewerMark.cpu: the marks' layout changed).
- * 8: block I/O throughput per device and process
+ * 8: machines: a row's machine (TtvViewerRowInfo.machine), their number and
+ * names; find_row and find_process take the machine.
+ * 9: block I/O throughput per device and process
  * (ttv_viewer_table_dup_block_usage(), TtvViewerBlockUsage); system
  * calls' arguments (ttv_tab_state_read_syscall_arguments_async()). */
-#define TTV_VIEWER_API_VERSION 8
+#define TTV_VIEWER_API_VERSION 9
 
 /* A module defines, with this macro, the entry point the loader calls:
  *   TTV_VIEWER_MODULE (my_module_init)
