@@ -79,20 +79,26 @@ json_str (const char *line, const char *key)
   return g_strndup (raw + 1, strlen (raw) - 2);
 }
 
-/* The lines of `ttv-report TRACE --analysis ... --format=jsonl` of table @table. */
-static GPtrArray *
-report (const char *table, const char *const *args)
+/* What `ttv-report TRACE ARGS FORMAT --no-cache` writes. */
+static char *
+report_output (const char *const *args, const char *format)
 {
-  GPtrArray *argv = g_ptr_array_new ();
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (gpointer) TTV_REPORT_PATH);
   g_ptr_array_add (argv, trace);
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, (gpointer) "--format=jsonl");
+  g_ptr_array_add (argv, (gpointer) format);
   g_ptr_array_add (argv, (gpointer) "--no-cache");
   g_ptr_array_add (argv, NULL);
-  g_autofree char *out = ttv_test_run_ok ((const char *const *) argv->pdata);
-  g_ptr_array_unref (argv);
+  return ttv_test_run_ok ((const char *const *) argv->pdata);
+}
+
+/* The lines of `ttv-report TRACE --analysis ... --format=jsonl` of table @table. */
+static GPtrArray *
+report (const char *table, const char *const *args)
+{
+  g_autofree char *out = report_output (args, "--format=jsonl");
   g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
   GPtrArray *rows = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *want = g_strdup_printf ("\"table\":\"%s\"", table);
@@ -109,15 +115,7 @@ report (const char *table, const char *const *args)
 static GPtrArray *
 report_csv (const char *header, const char *const *args)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (gpointer) TTV_REPORT_PATH);
-  g_ptr_array_add (argv, trace);
-  for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, (gpointer) "--format=csv");
-  g_ptr_array_add (argv, (gpointer) "--no-cache");
-  g_ptr_array_add (argv, NULL);
-  g_autofree char *out = ttv_test_run_ok ((const char *const *) argv->pdata);
+  g_autofree char *out = report_output (args, "--format=csv");
   g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
   guint i = 0;
   while (lines[i] && !g_str_equal (lines[i], header))
