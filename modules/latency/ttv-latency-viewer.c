@@ -350,10 +350,21 @@ arguments_read (GObject *source, GAsyncResult *result, gpointer data)
   g_clear_object (&self->reading_args);
   if (error)
     gtk_label_set_text (GTK_LABEL (self->status), error->message);
-  /* They are the shown calls': new statistics cancel the read. */
+  /* They are the shown calls' (new statistics cancel the read): set in
+   * place, so that the row picked and the scrolling stay. */
   g_strfreev (self->arguments);
   self->arguments = g_steal_pointer (&args);
-  fill_longest (self);
+  guint n_args = self->arguments ? g_strv_length (self->arguments) : 0;
+  GtkTreeModel *model = GTK_TREE_MODEL (self->longest_store);
+  gint column = gtk_tree_model_get_n_columns (model) - 1;
+  GtkTreeIter it;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &it); ok; ok = gtk_tree_model_iter_next (model, &it))
+    {
+      guint i;
+      gtk_tree_model_get (model, &it, 0, &i, -1);
+      if (i < n_args)
+        gtk_list_store_set (self->longest_store, &it, column, self->arguments[i], -1);
+    }
   g_object_unref (self);
 }
 
