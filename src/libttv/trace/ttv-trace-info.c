@@ -34,6 +34,14 @@ ttv_lost_range_append_text (const TtvLostRange *r, GString *out)
                             ttv_time_to_string (r->end, b2, sizeof b2));
 }
 
+gboolean
+ttv_lost_range_in_interval (const TtvTracefile *tf, const TtvLostRange *r, TtvTime start, TtvTime end)
+{
+  if (r->flags & TTV_LOST_TIME_UNKNOWN)
+    return start <= tf->start && end >= tf->end;
+  return r->end >= start && r->start <= end;
+}
+
 void
 ttv_trace_append_info (const TtvTrace *t, GString *out)
 {
