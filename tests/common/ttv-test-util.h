@@ -129,7 +129,7 @@ void  ttv_test_trace_span (const char *trace, gint64 *first, gint64 *last);
  * how many there were. */
 guint64 ttv_test_decode_all (TtvTrace *t);
 
-/* --- Traces that lost events ------------------------------------------- */
+/* --- Edited CTF traces: lost events, log levels ------------------------------------- */
 
 /* What ttv_test_write_lost_ctf's packets say the tracer lost. */
 typedef struct {
@@ -147,6 +147,11 @@ typedef struct {
  * packets, 3000 events, seed 5, host "lost-host") at the test's temporary
  * path @name, its packets patched to say what @lost says. */
 char *ttv_test_write_lost_ctf (const char *name, const TtvTestLostOptions *lost);
+/* The same CTF 1.8 trace, unpatched, whose TSDL gives LTTng log levels:
+ * sched_switch 4 (TRACE_WARNING) with the EMF URI
+ * "http://example.org/sched", irq_handler_entry 13 (TRACE_DEBUG_LINE),
+ * the other event types none. */
+char *ttv_test_write_ctf_log_levels (const char *name);
 
 /* --- A live trace: a finished trace's stream files copied piece by piece -- */
 

@@ -19,8 +19,8 @@ void ttv_lost_range_append_text (const TtvLostRange *lost, GString *out);
  * ttv-report --stats, --stats-tables and the statistics view count. */
 gboolean ttv_lost_range_in_interval (const TtvTracefile *tracefile, const TtvLostRange *lost,
                                      TtvTime start, TtvTime end);
-/* One line per event type: id, full name, field signature, description
- * (trcrpt -j). */
+/* One line per event type: id, full name, field signature, LTTng's log
+ * level and EMF URI when the trace gives them, description (trcrpt -j). */
 void ttv_trace_append_event_types (const TtvTrace *trace, GString *out);
 
 G_END_DECLS
