@@ -169,8 +169,9 @@ typedef struct {
 
 #define CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
-/* The CPUs' idle tasks first, by CPU, whatever the sort: they are not
- * processes competing for CPU time. */
+/* Each machine's rows together (several machines: under its header row);
+ * in a machine, the CPUs' idle tasks first, by CPU, whatever the sort:
+ * they are not processes competing for CPU time. */
 static int
 compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
 {
@@ -180,6 +181,8 @@ compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
   gboolean xi = ttv_timeline_is_idle_task (x->info), yi = ttv_timeline_is_idle_task (y->info);
   int c = 0;
 
+  if (x->info->machine != y->info->machine)
+    return CMP (x->info->machine, y->info->machine);
   if (xi || yi)
     return xi && yi ? CMP (x->info->cpu, y->info->cpu) : xi ? -1 : 1;
   switch (sd->key)
@@ -303,6 +306,9 @@ link_threads (TtvViewerHistory *h, GArray *nodes)
         {
           const Node *cand = &g_array_index (nodes, Node, l - 1);
 
+          /* A tgid names a process of the thread's own machine. */
+          if (cand->info->machine != n->info->machine)
+            continue;
           if (cand->info->birth <= n->info->birth
               && (best < 0 || cand->info->birth > g_array_index (nodes, Node, best).info->birth))
             best = (gint) l - 1;
@@ -428,7 +434,8 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
   GPtrArray *rows;
   TtvTime t0, t1, origin, span_end;
   SortData sd;
-  guint n;
+  guint n, n_machines = ttv_viewer_history_get_n_machines (h);
+  gint header_of = -1;         /* the machine whose header row is the last added */
 
   ttv_tab_state_get_time_window (state, &t0, &t1);
   ttv_tab_state_get_time_span (state, &origin, &span_end);
@@ -484,6 +491,11 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
         }
       if (!self_ok && n_ok == 0)
         continue;
+      if (n_machines > 1 && header_of != (gint) node->info->machine)
+        {
+          header_of = (gint) node->info->machine;
+          g_ptr_array_add (rows, ttv_timeline_machine_row_new (h, node->info->machine));
+        }
       /* A match inside the group, not on the leader: shown open. */
       forced = !node->match && n_ok > 0;
       expanded = forced || choice_expands (c, node->row);
@@ -535,7 +547,7 @@ refresh_rows (TtvControlflowViewer *self)
   };
   g_autofree char *text = NULL;
   GPtrArray *rows;
-  guint n;
+  guint n, n_shown = 0;
 
   if (!h)
     {
@@ -546,9 +558,11 @@ refresh_rows (TtvControlflowViewer *self)
     }
   rows = build_rows (h, self->state, &c, shown);
   n = ttv_viewer_history_get_n_rows (h, TTV_VIEWER_ROW_PROCESS);
+  for (guint i = 0; i < rows->len; i++)
+    n_shown += !ttv_timeline_row_is_machine (g_ptr_array_index (rows, i));
   text = self->filter_pending && !self->filter_pids
-         ? g_strdup_printf (_("%u of %u processes, filtering…"), rows->len, n)
-         : g_strdup_printf (_("%u of %u processes"), rows->len, n);
+         ? g_strdup_printf (_("%u of %u processes, filtering…"), n_shown, n)
+         : g_strdup_printf (_("%u of %u processes"), n_shown, n);
   if (self->hidden && g_hash_table_size (self->hidden) > 0)
     {
       g_autofree char *more = g_strdup_printf (_("%s, %u hidden"), text, g_hash_table_size (self->hidden));
@@ -981,7 +995,9 @@ act_pin_row (GSimpleAction *action, GVariant *param, gpointer data)
       {
         const TtvTimelineRow *r = ttv_timeline_get_row (self->timeline, i);
 
-        if (row_key (ttv_viewer_history_get_row (h, r->kind, r->row)) == key)
+        const TtvViewerRowInfo *info = ttv_viewer_history_get_row (h, r->kind, r->row);
+
+        if (info && row_key (info) == key)
           {
             ttv_timeline_set_cursor (self->timeline, (gint) i);
             break;

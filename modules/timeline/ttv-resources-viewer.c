@@ -23,6 +23,8 @@ struct _TtvResourcesViewer {
   GtkWidget *search;
   GtkWidget *count_label;
   gint followed_cpu;           /* the CPU followed (its row's menu), -1: none */
+  guint followed_machine;      /* its machine */
+  guint menu_machine;          /* the machine of the row whose menu was last opened */
 };
 
 G_DEFINE_FINAL_TYPE (TtvResourcesViewer, ttv_resources_viewer, GTK_TYPE_BOX)
@@ -75,32 +77,50 @@ hide_idle (TtvResourcesViewer *self)
 
 /* The rows of @h that pass the search (@needle, casefolded, on the label)
  * and hide idle (a row doing nothing in @state's time window: a few
- * intervals read per row); *@n_all (may be NULL): the rows there are. */
+ * intervals read per row), each machine's under its header row when there
+ * are several; *@n_all (may be NULL): the rows there are; *@n_headers:
+ * the header rows among those returned. */
 static GPtrArray *
 build_rows (TtvViewerHistory *h, TtvTabState *state, const char *needle, gboolean idle, gint followed_cpu,
-            guint *n_all)
+            guint followed_machine, guint *n_all, guint *n_headers)
 {
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
-  guint n = 0;
+  guint n = 0, n_machines = ttv_viewer_history_get_n_machines (h);
   TtvTime t0, t1;
 
+  *n_headers = 0;
   ttv_tab_state_get_time_window (state, &t0, &t1);
-  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
-    for (guint i = 0; i < ttv_viewer_history_get_n_rows (h, kinds[k]); i++, n++)
-      {
-        g_autofree char *label = row_label (kinds[k], ttv_viewer_history_get_row (h, kinds[k], i));
-        g_autofree char *folded = g_utf8_casefold (label, -1);
+  for (guint m = 0; m < n_machines; m++)
+    {
+      guint first = rows->len;
 
-        gboolean followed = kinds[k] == TTV_VIEWER_ROW_CPU
-                            && ttv_viewer_history_get_row (h, kinds[k], i)->id == (guint32) followed_cpu;
+      for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+        for (guint i = 0; i < ttv_viewer_history_get_n_rows (h, kinds[k]); i++)
+          {
+            const TtvViewerRowInfo *info = ttv_viewer_history_get_row (h, kinds[k], i);
 
-        /* The followed CPU stays in sight. */
-        if (*needle && !strstr (folded, needle) && !followed)
-          continue;
-        if (idle && !followed && !ttv_timeline_row_is_busy (h, kinds[k], i, t0, t1))
-          continue;
-        g_ptr_array_add (rows, ttv_timeline_row_new (kinds[k], i, label));
-      }
+            if (info->machine != m)
+              continue;
+            n++;
+
+            g_autofree char *label = row_label (kinds[k], info);
+            g_autofree char *folded = g_utf8_casefold (label, -1);
+            gboolean followed = kinds[k] == TTV_VIEWER_ROW_CPU && info->id == (guint32) followed_cpu
+                                && info->machine == followed_machine;
+
+            /* The followed CPU stays in sight. */
+            if (*needle && !strstr (folded, needle) && !followed)
+              continue;
+            if (idle && !followed && !ttv_timeline_row_is_busy (h, kinds[k], i, t0, t1))
+              continue;
+            g_ptr_array_add (rows, ttv_timeline_row_new (kinds[k], i, label));
+          }
+      if (n_machines > 1 && rows->len > first)
+        {
+          g_ptr_array_insert (rows, (gint) first, ttv_timeline_machine_row_new (h, m));
+          (*n_headers)++;
+        }
+    }
   if (n_all)
     *n_all = n;
   return rows;
@@ -117,7 +137,7 @@ show_followed (TtvResourcesViewer *self)
 
   if (self->followed_cpu < 0 || !h)
     return;
-  row = ttv_viewer_history_find_row (h, TTV_VIEWER_ROW_CPU, (guint32) self->followed_cpu, -1,
+  row = ttv_viewer_history_find_row (h, TTV_VIEWER_ROW_CPU, self->followed_machine, (guint32) self->followed_cpu, -1,
                                      ttv_tab_state_get_current_time (self->state));
   for (guint i = 0; row >= 0 && i < ttv_timeline_get_n_rows (self->timeline); i++)
     {
@@ -143,7 +163,7 @@ refresh_rows (TtvResourcesViewer *self)
   g_autofree char *needle = g_utf8_casefold (gtk_entry_get_text (GTK_ENTRY (self->search)), -1);
   g_autofree char *text = NULL;
   GPtrArray *rows;
-  guint n;
+  guint n, n_headers;
 
   if (!h)
     {
@@ -151,10 +171,11 @@ refresh_rows (TtvResourcesViewer *self)
       gtk_label_set_text (GTK_LABEL (self->count_label), "");
       return;
     }
-  rows = build_rows (h, self->state, needle, hide_idle (self), self->followed_cpu, &n);
-  text = self->followed_cpu >= 0 ? g_strdup_printf (_("%u of %u rows; following CPU %d"), rows->len, n,
-                                                    self->followed_cpu)
-                                 : g_strdup_printf (_("%u of %u rows"), rows->len, n);
+  rows = build_rows (h, self->state, needle, hide_idle (self), self->followed_cpu, self->followed_machine, &n,
+                     &n_headers);
+  text = self->followed_cpu >= 0 ? g_strdup_printf (_("%u of %u rows; following CPU %d"), rows->len - n_headers,
+                                                    n, self->followed_cpu)
+                                 : g_strdup_printf (_("%u of %u rows"), rows->len - n_headers, n);
   gtk_label_set_text (GTK_LABEL (self->count_label), text);
   ttv_timeline_set_rows (self->timeline, rows);
   show_followed (self);
@@ -188,6 +209,7 @@ set_followed (TtvResourcesViewer *self, gint cpu)
   GAction *stop = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "stop-following");
 
   self->followed_cpu = cpu;
+  self->followed_machine = self->menu_machine;
   g_simple_action_set_enabled (G_SIMPLE_ACTION (stop), cpu >= 0);
   refresh_rows (self);
 }
@@ -225,7 +247,8 @@ row_menu (TtvResourcesViewer *self, guint index, const GdkEvent *event)
 
   if (!info || r->kind != TTV_VIEWER_ROW_CPU)
     return;
-  if ((gint) info->id == self->followed_cpu)
+  self->menu_machine = info->machine;
+  if ((gint) info->id == self->followed_cpu && info->machine == self->followed_machine)
     g_menu_append (menu, _("Stop _Following"), "resources.stop-following");
   else
     ttv_timeline_menu_append (menu, _("_Follow This CPU"), "resources.follow-cpu", info->id);
@@ -335,9 +358,10 @@ ttv_resources_viewer_render (TtvTabState *state, cairo_t *cr, int width, int hei
 {
   const TtvTimelineColumn columns[] = { { _("Resource"), 100, FALSE } };
   TtvTimelineView v;
+  guint n_headers;
 
   ttv_timeline_view_init_render (&v, state, legend, G_N_ELEMENTS (legend), columns, G_N_ELEMENTS (columns));
   if (v.history)
-    ttv_timeline_view_set_rows (&v, build_rows (v.history, state, "", FALSE, -1, NULL));
+    ttv_timeline_view_set_rows (&v, build_rows (v.history, state, "", FALSE, -1, 0, NULL, &n_headers));
   return ttv_timeline_view_render_once (&v, cr, width, height, error);
 }

@@ -460,7 +460,8 @@ static gboolean
 draw_cpu_name (TtvTimelineView *self, cairo_t *cr, const TtvViewerRowInfo *info, const TtvViewerInterval *iv,
                double a, double b, double y)
 {
-  gint prow = ttv_viewer_history_find_process (self->history, iv->aux, (gint) info->id, iv->start);
+  gint prow = ttv_viewer_history_find_process (self->history, info->machine, iv->aux, (gint) info->id,
+                                               iv->start);
   const char *name = prow >= 0 ? ttv_viewer_history_get_process_name_at (self->history, (guint) prow, iv->start)
                                : NULL;
   cairo_text_extents_t ext;
@@ -618,7 +619,7 @@ next_run (TtvTimelineView *self, guint row, TtvTime from, TtvTime limit, gint *c
 }
 
 static gint
-idle_task_row (TtvTimelineView *self, gint cpu)
+idle_task_row (TtvTimelineView *self, guint machine, gint cpu)
 {
   for (guint i = 0; i < self->rows->len; i++)
     {
@@ -627,7 +628,7 @@ idle_task_row (TtvTimelineView *self, gint cpu)
                                       ? ttv_viewer_history_get_row (self->history, r->kind, r->row)
                                       : NULL;
 
-      if (info && ttv_timeline_is_idle_task (info) && info->cpu == cpu)
+      if (info && ttv_timeline_is_idle_task (info) && info->cpu == cpu && info->machine == machine)
         return (gint) i;
     }
   return -1;
@@ -638,7 +639,7 @@ idle_task_row (TtvTimelineView *self, gint cpu)
  * task runs on next if that CPU idled then (an interrupt on an idle CPU
  * wakes a task there), else of the only CPU that idled. */
 static gint
-source_row (TtvTimelineView *self, guint32 pid, TtvTime time, gint run_cpu)
+source_row (TtvTimelineView *self, guint machine, guint32 pid, TtvTime time, gint run_cpu)
 {
   guint found = 0, n_cpus;
   gint idle_cpu = -1;
@@ -646,23 +647,25 @@ source_row (TtvTimelineView *self, guint32 pid, TtvTime time, gint run_cpu)
   if (pid == TTV_VIEWER_PID_NONE)
     return -1;
   if (pid != 0)
-    return (gint) GPOINTER_TO_UINT (g_hash_table_lookup (self->pid_rows, GUINT_TO_POINTER (pid))) - 1;
+    return ttv_timeline_view_find_pid_row (self, machine, pid);
   n_cpus = ttv_viewer_history_get_n_rows (self->history, TTV_VIEWER_ROW_CPU);
   for (guint c = 0; c < n_cpus; c++)
     {
       TtvViewerInterval iv;
       const TtvViewerRowInfo *cpu = ttv_viewer_history_get_row (self->history, TTV_VIEWER_ROW_CPU, c);
 
+      if (cpu->machine != machine)
+        continue;
       if (ttv_viewer_history_get_interval_at (self->history, TTV_VIEWER_ROW_CPU, c, time, &iv)
           && ttv_viewer_state_low (iv.state) == TTV_VIEWER_CPU_IDLE)
         {
           if ((gint) cpu->id == run_cpu)
-            return idle_task_row (self, run_cpu);
+            return idle_task_row (self, machine, run_cpu);
           idle_cpu = (gint) cpu->id;
           found++;
         }
     }
-  return found == 1 ? idle_task_row (self, idle_cpu) : -1;
+  return found == 1 ? idle_task_row (self, machine, idle_cpu) : -1;
 }
 
 static void
@@ -693,6 +696,7 @@ static guint
 draw_row_arrows (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, guint index, const GArray *marks)
 {
   const TtvTimelineRow *r = self->rows->pdata[index];
+  const TtvViewerRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
   double yt = l->header + index * TTV_TIMELINE_ROW_HEIGHT - l->scroll + TTV_TIMELINE_ROW_HEIGHT / 2.0;
   guint drawn = 0;
 
@@ -707,7 +711,7 @@ draw_row_arrows (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, gu
           || m->other == TTV_VIEWER_PID_NONE)
         continue;
       run = next_run (self, r->row, m->time, l->t1 + (l->t1 - l->t0), &cpu);
-      from = source_row (self, m->other, m->time, cpu);
+      from = source_row (self, info ? info->machine : 0, m->other, m->time, cpu);
       if (from < 0 || (guint) from == index)
         continue;
       yf = l->header + from * TTV_TIMELINE_ROW_HEIGHT - l->scroll + TTV_TIMELINE_ROW_HEIGHT / 2.0;
@@ -763,12 +767,15 @@ static void
 draw_thread_arrows (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
 {
   guint32 tid = ttv_tab_state_get_selected_thread (self->state);
-  gint index = tid == TTV_VIEWER_PID_NONE || tid == 0
-               ? -1 : (gint) GPOINTER_TO_UINT (g_hash_table_lookup (self->pid_rows, GUINT_TO_POINTER (tid))) - 1;
+  guint n_machines = ttv_viewer_history_get_n_machines (self->history);
+  gint index = -1;
   const TtvTimelineRow *r;
   g_autoptr (GArray) marks = NULL;
   guint n = 0;
 
+  /* The tab's thread is a pid: of the first machine showing it. */
+  for (guint m = 0; tid != TTV_VIEWER_PID_NONE && tid != 0 && index < 0 && m < n_machines; m++)
+    index = ttv_timeline_view_find_pid_row (self, m, tid);
   if (index < 0)
     return;
   r = self->rows->pdata[index];
@@ -897,6 +904,27 @@ draw_header (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
   cairo_fill (cr);
 }
 
+/* A machine's header row: its name in bold on a band across the view. */
+static void
+draw_machine_row (cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r, double y)
+{
+  cairo_set_source_rgb (cr, 0.80, 0.85, 0.93);
+  cairo_rectangle (cr, 0, y, l->width, TTV_TIMELINE_ROW_HEIGHT);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0.45, 0.52, 0.65);
+  cairo_rectangle (cr, 0, y + TTV_TIMELINE_ROW_HEIGHT - 1, l->width, 1);
+  cairo_fill (cr);
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, y, l->width, TTV_TIMELINE_ROW_HEIGHT);
+  cairo_clip (cr);
+  cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  cairo_set_font_size (cr, 11);
+  cairo_set_source_rgb (cr, 0.1, 0.1, 0.2);
+  cairo_move_to (cr, 4, y + TTV_TIMELINE_ROW_HEIGHT - 5);
+  cairo_show_text (cr, r->label);
+  cairo_restore (cr);
+}
+
 void
 ttv_timeline_view_draw (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, double clip_y0,
                         double clip_y1)
@@ -941,7 +969,9 @@ ttv_timeline_view_draw (TtvTimelineView *self, cairo_t *cr, const TimelineLayout
 
       if (y >= l->height)
         break;
-      if (damaged)
+      if (damaged && ttv_timeline_row_is_machine (r))
+        draw_machine_row (cr, l, r, y);
+      else if (damaged)
         {
           cairo_set_font_size (cr, 11);
           draw_label (self, cr, l, r, (gint) i, y);

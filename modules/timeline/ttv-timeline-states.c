@@ -182,6 +182,16 @@ ttv_timeline_row_new (TtvViewerRowKind kind, guint row, const char *label)
   return r;
 }
 
+TtvTimelineRow *
+ttv_timeline_machine_row_new (TtvViewerHistory *history, guint machine)
+{
+  TtvTimelineRow *r = ttv_timeline_row_new (TTV_TIMELINE_ROW_MACHINE, machine,
+                                            ttv_viewer_history_get_machine_name (history, machine));
+
+  r->details = g_strdup (_("The rows below are this machine's"));
+  return r;
+}
+
 void
 ttv_timeline_row_free (TtvTimelineRow *row)
 {

@@ -43,9 +43,9 @@ append_frame (GString *text, const TtvViewerInterval *iv)
 }
 
 static void
-append_task (TtvTimelineView *self, GString *text, guint32 pid, gint cpu, TtvTime t)
+append_task (TtvTimelineView *self, GString *text, guint machine, guint32 pid, gint cpu, TtvTime t)
 {
-  gint prow = ttv_viewer_history_find_process (self->history, pid, cpu, t);
+  gint prow = ttv_viewer_history_find_process (self->history, machine, pid, cpu, t);
   const char *name = prow >= 0 ? ttv_viewer_history_get_process_name_at (self->history, (guint) prow, t) : NULL;
 
   if (name && *name)
@@ -138,7 +138,7 @@ append_interval (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, 
     {
       const TtvViewerRowInfo *cpu = ttv_viewer_history_get_row (self->history, r->kind, r->row);
 
-      append_task (self, text, iv.aux, cpu ? (gint) cpu->id : -1, t);
+      append_task (self, text, cpu ? cpu->machine : 0, iv.aux, cpu ? (gint) cpu->id : -1, t);
     }
   if ((r->kind == TTV_VIEWER_ROW_IRQ || r->kind == TTV_VIEWER_ROW_SOFTIRQ) && iv.aux > 1)
     g_string_append_printf (text, _(" (nested %u deep)"), iv.aux);
@@ -168,13 +168,13 @@ append_pixel (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, con
 }
 
 static const char *
-pid_name (TtvTimelineView *self, guint32 pid, TtvTime t)
+pid_name (TtvTimelineView *self, guint machine, guint32 pid, TtvTime t)
 {
   gint row;
 
   if (pid == TTV_VIEWER_PID_NONE)
     return NULL;
-  row = ttv_viewer_history_find_process (self->history, pid, -1, t);
+  row = ttv_viewer_history_find_process (self->history, machine, pid, -1, t);
   return row >= 0 ? ttv_viewer_history_get_process_name_at (self->history, (guint) row, t) : NULL;
 }
 
@@ -183,16 +183,18 @@ append_marks (TtvTimelineView *self, GString *text, const TtvTimelineRow *r, con
 {
   TtvTime a = ttv_timeline_time_of_x (l, x - MARK_REACH), b = ttv_timeline_time_of_x (l, x + MARK_REACH);
   g_autoptr (GArray) marks = NULL;
+  const TtvViewerRowInfo *info;
   guint shown = 0;
 
   if (r->kind != TTV_VIEWER_ROW_PROCESS)
     return;
+  info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
   marks = ttv_viewer_history_query_marks (self->history, r->row, a, b);
   for (guint i = 0; marks && i < marks->len && shown < 5; i++, shown++)
     {
       const TtvViewerMark *m = &g_array_index (marks, TtvViewerMark, i);
       g_autofree char *when = ttv_tab_state_format_time (self->state, m->time);
-      const char *other = pid_name (self, m->other, m->time);
+      const char *other = pid_name (self, info ? info->machine : 0, m->other, m->time);
 
       switch (m->kind)
         {
@@ -288,6 +290,8 @@ ttv_timeline_view_dup_tooltip (TtvTimelineView *self, const TimelineLayout *layo
   if (i < 0 || !self->history || x < l.label)
     return NULL;
   r = self->rows->pdata[i];
+  if (ttv_timeline_row_is_machine (r))
+    return g_strdup_printf ("%s\n%s", r->label, r->details);
   info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
   idle_task = r->kind == TTV_VIEWER_ROW_PROCESS && info && ttv_timeline_is_idle_task (info);
   t = ttv_timeline_time_of_x (&l, x);

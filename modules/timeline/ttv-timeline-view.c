@@ -52,7 +52,7 @@ ttv_timeline_view_init (TtvTimelineView *v, TtvTabState *state, const TtvPalette
   memset (v, 0, sizeof *v);
   v->state = g_object_ref (state);
   v->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
-  v->pid_rows = g_hash_table_new (NULL, NULL);
+  v->pid_rows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   v->legend = g_array_new (FALSE, FALSE, sizeof (TtvPaletteColor));
   g_array_append_vals (v->legend, legend, n_legend);
   v->columns = g_array_new (FALSE, FALSE, sizeof (Column));
@@ -78,8 +78,28 @@ ttv_timeline_view_clear (TtvTimelineView *v)
   g_clear_pointer (&v->ruler_labels, g_free);
 }
 
-/* Process rows by pid, for the arrows (the first row of a pid; threads
- * folded into a collapsed row point at it). */
+/* Process rows by machine and pid, for the arrows (the first row of a
+ * pid; threads folded into a collapsed row point at it). */
+static void
+index_pid (TtvTimelineView *v, const TtvViewerRowInfo *info, guint index)
+{
+  gint64 key;
+
+  if (!info)
+    return;
+  key = (gint64) info->machine << 32 | info->id;
+  if (!g_hash_table_contains (v->pid_rows, &key))
+    g_hash_table_insert (v->pid_rows, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (index + 1));
+}
+
+gint
+ttv_timeline_view_find_pid_row (TtvTimelineView *v, guint machine, guint32 pid)
+{
+  gint64 key = (gint64) machine << 32 | pid;
+
+  return (gint) GPOINTER_TO_UINT (g_hash_table_lookup (v->pid_rows, &key)) - 1;
+}
+
 static void
 index_rows (TtvTimelineView *v)
 {
@@ -87,26 +107,16 @@ index_rows (TtvTimelineView *v)
   for (guint i = 0; v->history && i < v->rows->len; i++)
     {
       const TtvTimelineRow *r = v->rows->pdata[i];
-      const TtvViewerRowInfo *info;
 
-      if (r->kind != TTV_VIEWER_ROW_PROCESS)
-        continue;
-      info = ttv_viewer_history_get_row (v->history, r->kind, r->row);
-      if (info && !g_hash_table_contains (v->pid_rows, GUINT_TO_POINTER (info->id)))
-        g_hash_table_insert (v->pid_rows, GUINT_TO_POINTER (info->id), GUINT_TO_POINTER (i + 1));
+      if (r->kind == TTV_VIEWER_ROW_PROCESS)
+        index_pid (v, ttv_viewer_history_get_row (v->history, r->kind, r->row), i);
     }
   for (guint i = 0; v->history && i < v->rows->len; i++)
     {
       const TtvTimelineRow *r = v->rows->pdata[i];
 
       for (guint m = 0; r->merged && m < r->merged->len; m++)
-        {
-          const TtvViewerRowInfo *info =
-            ttv_viewer_history_get_row (v->history, r->kind, g_array_index (r->merged, guint, m));
-
-          if (info && !g_hash_table_contains (v->pid_rows, GUINT_TO_POINTER (info->id)))
-            g_hash_table_insert (v->pid_rows, GUINT_TO_POINTER (info->id), GUINT_TO_POINTER (i + 1));
-        }
+        index_pid (v, ttv_viewer_history_get_row (v->history, r->kind, g_array_index (r->merged, guint, m)), i);
     }
 }
 

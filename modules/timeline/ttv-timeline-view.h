@@ -21,7 +21,7 @@ typedef struct {
   TtvTabState *state;          /* owned reference */
   TtvViewerHistory *history;   /* owned, may be NULL */
   GPtrArray *rows;             /* owned, of TtvTimelineRow * */
-  GHashTable *pid_rows;        /* owned: pid -> display index + 1 (process rows) */
+  GHashTable *pid_rows;        /* owned: machine << 32 | pid (gint64) -> display index + 1 */
   GArray *legend;              /* of TtvPaletteColor */
   GArray *columns;             /* of Column */
   double label_width;          /* wanted; a narrow view gets less unless set */
@@ -73,6 +73,9 @@ void        ttv_timeline_view_layout (TtvTimelineView *v, TimelineLayout *l, dou
                                       double scroll);
 double      ttv_timeline_x_of_time (const TimelineLayout *l, TtvTime t);
 TtvTime     ttv_timeline_time_of_x (const TimelineLayout *l, double x);
+/* The display row of process @pid of @machine (its first life), -1 when
+ * not shown. */
+gint        ttv_timeline_view_find_pid_row (TtvTimelineView *v, guint machine, guint32 pid);
 /* The display row at @y of layout @l, -1 when none. */
 gint        ttv_timeline_view_row_at (TtvTimelineView *v, const TimelineLayout *l, double y);
 /* Draws @v at @width x @height on @cr, from the top (no scroll): the

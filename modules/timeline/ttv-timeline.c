@@ -661,8 +661,18 @@ ttv_timeline_menu_append (GMenu *menu, const char *label, const char *action, gu
 gint
 ttv_timeline_find_pid_row (TtvTimeline *self, guint32 pid)
 {
+  guint n_machines = self->view.history ? ttv_viewer_history_get_n_machines (self->view.history) : 1;
+
   g_return_val_if_fail (TTV_IS_TIMELINE (self), -1);
-  return (gint) GPOINTER_TO_UINT (g_hash_table_lookup (self->view.pid_rows, GUINT_TO_POINTER (pid))) - 1;
+  /* The tab's threads are pids: the first machine showing it. */
+  for (guint m = 0; m < n_machines; m++)
+    {
+      gint row = ttv_timeline_view_find_pid_row (&self->view, m, pid);
+
+      if (row >= 0)
+        return row;
+    }
+  return -1;
 }
 
 void

@@ -68,6 +68,19 @@ typedef struct {
 } TtvTimelineRow;
 
 TtvTimelineRow *ttv_timeline_row_new (TtvViewerRowKind kind, guint row, const char *label);
+
+/* With several machines in the traceset (docs/multi-machine.md), the
+ * views put each machine's rows under a header row: its kind is
+ * TTV_TIMELINE_ROW_MACHINE, its @row the machine, its label the machine's
+ * name; it has no history row (queries on it find nothing) and draws no
+ * states. */
+#define TTV_TIMELINE_ROW_MACHINE ((TtvViewerRowKind) TTV_VIEWER_ROW_N_KINDS)
+TtvTimelineRow *ttv_timeline_machine_row_new (TtvViewerHistory *history, guint machine);
+static inline gboolean
+ttv_timeline_row_is_machine (const TtvTimelineRow *row)
+{
+  return row->kind == TTV_TIMELINE_ROW_MACHINE;
+}
 void        ttv_timeline_row_free (TtvTimelineRow *row);
 
 /* A column of the label area; the first one holds the tree and the label
@@ -123,7 +136,8 @@ void        ttv_timeline_popup_row_menu (TtvTimeline *self, GMenuModel *model, g
 void        ttv_timeline_filter_on (TtvTimeline *self, const char *field, guint32 value);
 /* Appends an item activating @action with the target @value (a row's menu). */
 void        ttv_timeline_menu_append (GMenu *menu, const char *label, const char *action, guint32 value);
-/* The display row of process @pid (its first life), -1 when not shown. */
+/* The display row of process @pid (its first life; of the first machine
+ * showing it when there are several), -1 when not shown. */
 gint        ttv_timeline_find_pid_row (TtvTimeline *self, guint32 pid);
 /* A line of text drawn at the bottom right of the view ("filtering…"),
  * NULL for none. */

@@ -162,13 +162,14 @@ ttv_render_help (void)
 int
 ttv_render_main (int argc, char **argv)
 {
-  g_autofree char *view = NULL, *trace_path = NULL, *window = NULL, *size = NULL, *output = NULL;
+  g_autofree char *view = NULL, *window = NULL, *size = NULL, *output = NULL;
+  g_auto (GStrv) trace_paths = NULL;
   gint repeat = 1;
   gint64 thread = -1;
   gboolean timing = FALSE;
   const GOptionEntry entries[] = {
     { "render", 0, 0, G_OPTION_ARG_STRING, &view, N_("Render the view VIEW (controlflow, resources, histogram, statistics, a latency view, cpu-usage, critical-path) headless"), N_("VIEW") },
-    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_("The trace to render"), N_("TRACE") },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &trace_paths, N_("The trace to render (again for each trace of a traceset: several machines, a kernel and a userspace trace)"), N_("TRACE") },
     { "window", 0, 0, G_OPTION_ARG_STRING, &window, N_("Time window T0:T1 (seconds; +T: from the trace start)"), N_("T0:T1") },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Image size (default 1280x800)"), N_("WxH") },
     { "thread", 0, 0, G_OPTION_ARG_INT64, &thread, N_("The selected thread (the critical path's; the latency views' with it alone)"), N_("TID") },
@@ -179,7 +180,6 @@ ttv_render_main (int argc, char **argv)
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
-  TtvTrace *trace;                 /* owned by the traceset once added */
   g_autoptr (TtvTraceset) ts = NULL;
   g_autoptr (TtvTabState) state = NULL;
   TtvHistory *history;
@@ -192,7 +192,7 @@ ttv_render_main (int argc, char **argv)
   g_option_context_set_summary (ctx, _("Renders a view of a trace to an image, without a window."));
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     return fail (error->message);
-  if (!view || !trace_path || !output)
+  if (!view || !trace_paths || !output)
     return fail (_("--render needs --trace and -o FILE"));
   if (size && !parse_size (size, &width, &height, &error))
     return fail (error->message);
@@ -212,11 +212,10 @@ ttv_render_main (int argc, char **argv)
       g_autofree char *msg = g_strdup_printf (_("The view “%s” cannot render to a file"), view);
       return fail (msg);
     }
-  trace = ttv_trace_open (trace_path, &error);
-  if (!trace)
-    return fail (error->message);
   ts = ttv_traceset_new ();
-  ttv_traceset_add_trace (ts, trace);
+  for (guint i = 0; trace_paths[i]; i++)
+    if (!ttv_traceset_add_path (ts, trace_paths[i], &error))
+      return fail (error->message);
   state = ttv_tab_state_new (ts);
   ttv_tab_state_get_time_span (state, &t0, &t1);
   if (window && !parse_window (window, t0, &t0, &t1, &error))

@@ -112,11 +112,11 @@ ttv_tab_analysis_get_model (TtvTabAnalysis *a)
 }
 
 void
-ttv_tab_analysis_set_history (TtvTabAnalysis *a, TtvHistory *history)
+ttv_tab_analysis_set_history (TtvTabAnalysis *a, TtvTraceset *traceset, TtvHistory *history)
 {
   g_clear_pointer (&a->history, ttv_viewer_history_unref);
   if (history)
-    a->history = ttv_viewer_history_new (history);
+    a->history = ttv_viewer_history_new (history, traceset);
 }
 
 void

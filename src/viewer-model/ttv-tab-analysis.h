@@ -34,7 +34,8 @@ void        ttv_tab_analysis_set_state_pass (TtvTabAnalysis *analysis, TtvTraces
 TtvSharedTracker *ttv_tab_analysis_get_shared (TtvTabAnalysis *analysis);
 TtvKernelModel *ttv_tab_analysis_get_model (TtvTabAnalysis *analysis);
 /* Transfer full (NULL: forget it). */
-void        ttv_tab_analysis_set_history (TtvTabAnalysis *analysis, TtvHistory *history);
+void        ttv_tab_analysis_set_history (TtvTabAnalysis *analysis, TtvTraceset *traceset,
+                                          TtvHistory *history);
 /* Statistics computations reading the traceset in threads now (the
  * traceset must not be refreshed meanwhile). */
 guint       ttv_tab_analysis_get_n_workers (TtvTabAnalysis *analysis);

@@ -615,7 +615,7 @@ void
 ttv_tab_state_set_history (TtvTabState *self, TtvHistory *history)
 {
   g_return_if_fail (TTV_IS_TAB_STATE (self));
-  ttv_tab_analysis_set_history (self->analysis, history);
+  ttv_tab_analysis_set_history (self->analysis, self->traceset, history);
   g_signal_emit (self, signals[SIG_HISTORY_CHANGED], 0);
   if (history)
     ttv_open_bench_background_done (ttv_history_is_from_cache (history));

@@ -7,10 +7,12 @@
 
 #include "ttv-viewer-history.h"
 
+#include <glib/gi18n-lib.h>
 #include <stddef.h>
 
 struct _TtvViewerHistory {
   TtvHistory *history;    /* owned, immutable: read from any thread */
+  GStrv machine_names;    /* owned: one per machine of the history */
 };
 
 /* --- The SDK's types are laid out as the history's ------------------------------
@@ -27,6 +29,7 @@ SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, id);
 SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, cpu);
 SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, tgid);
 SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, ppid);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, machine);
 SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, name);
 SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, birth);
 SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, end);
@@ -95,14 +98,25 @@ static void
 history_clear (TtvViewerHistory *vh)
 {
   ttv_history_free (vh->history);
+  g_strfreev (vh->machine_names);
 }
 
 TtvViewerHistory *
-ttv_viewer_history_new (TtvHistory *history)
+ttv_viewer_history_new (TtvHistory *history, TtvTraceset *traceset)
 {
   TtvViewerHistory *vh = g_atomic_rc_box_new0 (TtvViewerHistory);
+  guint n = ttv_history_get_n_machines (history);
 
   vh->history = history;
+  vh->machine_names = g_new0 (char *, n + 1);
+  for (guint k = 0; k < n; k++)
+    {
+      const char *name = traceset && k < ttv_traceset_get_n_machines (traceset)
+                         ? ttv_traceset_get_machine_name (traceset, k) : NULL;
+
+      /* TRANSLATORS: a machine of the traceset without a name, numbered from 1. */
+      vh->machine_names[k] = name && *name ? g_strdup (name) : g_strdup_printf (_("Machine %u"), k + 1);
+    }
   return vh;
 }
 
@@ -142,19 +156,33 @@ ttv_viewer_history_get_row (TtvViewerHistory *vh, TtvViewerRowKind kind, guint r
   return (const TtvViewerRowInfo *) ttv_history_get_row (vh->history, KIND (kind), row);
 }
 
-gint
-ttv_viewer_history_find_row (TtvViewerHistory *vh, TtvViewerRowKind kind, guint32 id, gint cpu,
-                             TtvTime time)
+guint
+ttv_viewer_history_get_n_machines (TtvViewerHistory *vh)
 {
-  g_return_val_if_fail (vh != NULL, -1);
-  return ttv_history_find_row (vh->history, KIND (kind), id, cpu, time);
+  g_return_val_if_fail (vh != NULL, 1);
+  return ttv_history_get_n_machines (vh->history);
+}
+
+const char *
+ttv_viewer_history_get_machine_name (TtvViewerHistory *vh, guint machine)
+{
+  g_return_val_if_fail (vh != NULL, "");
+  return machine < g_strv_length (vh->machine_names) ? vh->machine_names[machine] : "";
 }
 
 gint
-ttv_viewer_history_find_process (TtvViewerHistory *vh, guint32 pid, gint cpu, TtvTime time)
+ttv_viewer_history_find_row (TtvViewerHistory *vh, TtvViewerRowKind kind, guint machine, guint32 id,
+                             gint cpu, TtvTime time)
 {
   g_return_val_if_fail (vh != NULL, -1);
-  return ttv_history_find_process (vh->history, pid, cpu, time);
+  return ttv_history_find_row (vh->history, KIND (kind), machine, id, cpu, time);
+}
+
+gint
+ttv_viewer_history_find_process (TtvViewerHistory *vh, guint machine, guint32 pid, gint cpu, TtvTime time)
+{
+  g_return_val_if_fail (vh != NULL, -1);
+  return ttv_history_find_process (vh->history, machine, pid, cpu, time);
 }
 
 gboolean

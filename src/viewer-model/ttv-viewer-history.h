@@ -8,8 +8,9 @@
 
 G_BEGIN_DECLS
 
-/* Takes @history (transfer full). */
-TtvViewerHistory *ttv_viewer_history_new (TtvHistory *history);
+/* Takes @history (transfer full), built from @traceset (its machines'
+ * names are copied). */
+TtvViewerHistory *ttv_viewer_history_new (TtvHistory *history, TtvTraceset *traceset);
 /* Borrowed. */
 const TtvHistory *ttv_viewer_history_get_history (TtvViewerHistory *history);
 

@@ -2,8 +2,9 @@
 """check-real-traces.py: the kernel analyses of ttv-report --analysis on the
 real LTTng kernel traces of ../shared/traces/ctf, against an independent
 computation from the raw events (ttv-report --format=jsonl, no state):
-system calls, wakeup latencies, CPU busy time per CPU and per thread, IRQs,
-soft IRQs and raises, block requests.  Prints TAP; skips traces not there.
+system calls, wakeup latencies, blocked intervals (off the CPU after
+blocking, until run again, with the wakeup), futex waits, CPU busy time
+per CPU and per thread, IRQs, soft IRQs and raises, block requests.  Prints TAP; skips traces not there.
 
 Usage: check-real-traces.py TTV_REPORT
 """
@@ -33,6 +34,9 @@ def switch_runnable(state):
     return state == 0 or ((state & 0xff) == 0 and state != 512)
 
 
+FUTEX_WAITS = {0: "wait", 9: "wait_bitset", 6: "lock_pi", 11: "wait_requeue_pi"}
+
+
 class Machine:
     """What the raw events say, walked in order."""
 
@@ -48,9 +52,16 @@ class Machine:
         self.thread_time = Counter() # tid -> ns (0: the idle tasks' interrupts)
         self.out = defaultdict(list)
         self.pending_io = defaultdict(list)
+        self.blocked_since = {}      # tid -> when it blocked
+        self.blocked_woken = {}      # tid -> its first wakeup since
+        self.futex = {}              # tid -> (uaddr, op) of the futex call that waits
         self.last = None
         for e in events:
             self.event(e)
+        # Still blocked at the end: unfinished, ending (and woken, if not
+        # yet) at the trace's end.
+        for tid, since in self.blocked_since.items():
+            self.out["blocked"].append((tid, since, self.last, self.blocked_woken.get(tid, self.last), "yes"))
         for cpu in list(self.busy_since):
             self.account(cpu, self.last)
 
@@ -99,6 +110,13 @@ class Machine:
             if hard:
                 self.end_irqs(cpu, t, hard[0])
             prev, nxt = f["prev_tid"], f["next_tid"]
+            if nxt != 0 and nxt in self.blocked_since:
+                since = self.blocked_since.pop(nxt)
+                self.out["blocked"].append((nxt, since, t, self.blocked_woken.pop(nxt, t), "no"))
+            # Blocked, not preempted and not exiting (EXIT_DEAD, EXIT_ZOMBIE).
+            if prev != 0 and not switch_runnable(f["prev_state"]) and not f["prev_state"] & (16 | 32):
+                self.blocked_since[prev] = t
+                self.blocked_woken.pop(prev, None)
             if prev != 0:
                 self.status[prev] = "runnable" if switch_runnable(f["prev_state"]) else "blocked"
                 if self.status[prev] == "runnable":
@@ -110,11 +128,17 @@ class Machine:
             self.running[cpu] = nxt
         elif name in ("sched_wakeup", "sched_waking", "sched_wakeup_new"):
             tid = f["tid"]
+            if tid in self.blocked_since:
+                self.blocked_woken.setdefault(tid, t)
             st = self.status.get(tid)
             if tid != 0 and tid not in self.woken and (st in (None, "blocked") or (st == "new" and name == "sched_wakeup_new")):
                 self.woken[tid] = t
                 if st != "new":
                     self.status[tid] = "runnable"
+        elif name == "sched_process_free":
+            # A freed task's blocked interval is not kept.
+            self.blocked_since.pop(f["tid"], None)
+            self.blocked_woken.pop(f["tid"], None)
         elif name == "irq_handler_entry":
             stale = [i for i, (soft, irq, _) in enumerate(self.irqs[cpu]) if not soft and irq == f["irq"]]
             if stale:
@@ -143,11 +167,19 @@ class Machine:
             if tid is not None and tid != 0:
                 call = name[4:] if name.startswith("sys_") else name[len("syscall_entry_"):]
                 self.calls[tid].append((t, call, cpu))
+                # The futex operations that wait (the command, less the
+                # private and clock flags).
+                op = FUTEX_WAITS.get(f.get("op", -1) & 127) if call == "futex" else None
+                if op:
+                    self.futex[tid] = ("0x%x" % f["uaddr"], op)
         elif name == "exit_syscall" or name.startswith("syscall_exit_"):
             tid = self.running.get(cpu)
             if tid is not None and self.calls[tid]:
                 start, call, entry_cpu = self.calls[tid].pop()
                 self.out["calls"].append((tid, start, t, call, f.get("ret", 0), entry_cpu))
+                if call == "futex" and tid in self.futex:
+                    uaddr, op = self.futex.pop(tid)
+                    self.out["futex"].append((tid, start, t, uaddr, op, f.get("ret", 0)))
         elif name == "block_rq_issue":
             if f["dev"] != 0:
                 self.pending_io[(f["dev"], f["sector"])].append(t)
@@ -199,6 +231,14 @@ for name in TRACES:
     wakeups = [r for r in analysis(trace, "sched", "--records", "--table", "wakeups")]
     same(name + ": wakeup latencies", [(r["tid"], r["start"], r["end"], r["cpu"]) for r in wakeups],
          m.out["wakeups"])
+
+    blocked = analysis(trace, "sched", "--records", "--table", "blocked")
+    same(name + ": blocked intervals", [(r["tid"], r["start"], r["end"], r["woken"], r["unfinished"]) for r in blocked],
+         m.out["blocked"])
+
+    waits = analysis(trace, "futex", "--records")
+    same(name + ": futex waits", [(r["tid"], r["start"], r["end"], r["uaddr"], r["op"], r["ret"]) for r in waits],
+         m.out["futex"])
 
     for table in ("irqs", "softirqs", "raises"):
         rows = analysis(trace, "irq", "--records", "--table", table)

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 typedef struct {
-  char *dir;
+  const char *dir;              /* the test's temporary directory */
   char *trace;
   char *cache;
   TtvTraceset *ts;
@@ -25,8 +25,7 @@ static void
 fixture_open (Fixture *f, guint64 events)
 {
   g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ttv-tables-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = ttv_test_get_tmp_dir ();
   f->trace = g_build_filename (f->dir, "trace", NULL);
   f->cache = g_build_filename (f->dir, "cache", NULL);
   TtvSimOptions o;
@@ -49,8 +48,6 @@ static void
 fixture_close (Fixture *f)
 {
   ttv_traceset_unref (f->ts);
-  ttv_test_remove_tree (f->dir);
-  g_free (f->dir);
   g_free (f->trace);
   g_free (f->cache);
 }

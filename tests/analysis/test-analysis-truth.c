@@ -6,6 +6,7 @@
  * probe's known latencies, CPU share, disk time and critical path. */
 #include "ttv-kernel-analyses.h"
 #include "ttv-ctf-sim.h"
+#include "ttv-ctf-writer.h"
 #include "ttv-lttng-sim.h"
 #include "ttv-sim-private.h"
 #include "ttv-test-util.h"
@@ -15,7 +16,7 @@
 #define US G_GINT64_CONSTANT (1000)
 
 typedef struct {
-  char *dir;
+  const char *dir;              /* the test's temporary directory */
   TtvSimTruth *truth;
   TtvSimOptions options;
   TtvTraceset *ts;
@@ -65,8 +66,7 @@ static void
 fixture_open (Fixture *f, const char *format, guint64 seed)
 {
   g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ttv-analysis-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace = g_build_filename (f->dir, "trace", NULL);
   sim_options (&f->options, seed);
   f->truth = ttv_sim_truth_new ();
@@ -118,8 +118,6 @@ fixture_close (Fixture *f)
   g_ptr_array_unref (f->analyses);
   ttv_traceset_unref (f->ts);
   ttv_sim_truth_free (f->truth);
-  ttv_test_remove_tree (f->dir);
-  g_free (f->dir);
 }
 
 static const TtvAnalysis *
@@ -519,6 +517,124 @@ test_probe (void)
   fixture_close (&f);
 }
 
+/* --- sched_waking ---------------------------------------------------------------- */
+
+/* Linux 4.3+ records sched_waking (on the waker's CPU, when the wakeup
+ * starts) before sched_wakeup (when the task is queued): the wakeup
+ * latency starts at the first of them.  A trace of two CPUs written here:
+ * task 100 blocks at 2 us, is woken by task 200 on CPU 1 (waking at 5 us,
+ * wakeup at 5.5 us) and runs at 9 us; it blocks again at 10 us, and only a
+ * sched_wakeup (an older kernel's way) at 12 us wakes it to run at 15 us. */
+enum { WAKING_SWITCH, WAKING_WAKING, WAKING_WAKEUP };
+
+static TtvType *
+waking_fields (gboolean is_switch)
+{
+  TtvType *s = ttv_type_new_struct ();
+  const char *const names[] = { is_switch ? "prev_comm" : "comm", is_switch ? "prev_tid" : "tid",
+                                is_switch ? "prev_prio" : "prio", is_switch ? "prev_state" : "target_cpu" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      TtvType *t;
+      if (i == 0)
+        {
+          TtvType *c = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+          c->encoding = TTV_ENCODING_UTF8;
+          t = ttv_type_new_array (c, 16);
+        }
+      else
+        {
+          guint bits = i == 3 && is_switch ? 64 : 32;
+          t = ttv_type_new_integer (bits, TRUE, TTV_BYTE_ORDER_LITTLE, bits);
+        }
+      ttv_type_add_field (s, names[i], t, NULL);
+    }
+  if (is_switch)
+    {
+      TtvType *c = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+      c->encoding = TTV_ENCODING_UTF8;
+      ttv_type_add_field (s, "next_comm", ttv_type_new_array (c, 16), NULL);
+      ttv_type_add_field (s, "next_tid", ttv_type_new_integer (32, TRUE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+      ttv_type_add_field (s, "next_prio", ttv_type_new_integer (32, TRUE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+    }
+  ttv_type_finish (s);
+  return s;
+}
+
+static void
+waking_switch (TtvCtfWriter *w, guint cpu, TtvTime t, const char *prev, gint prev_tid, gint state, const char *next,
+               gint next_tid)
+{
+  g_autoptr (GError) error = NULL;
+  TtvScalar v[] = { TTV_SCALAR_STRING (prev), TTV_SCALAR_INT (prev_tid), TTV_SCALAR_INT (120), TTV_SCALAR_INT (state),
+                    TTV_SCALAR_STRING (next), TTV_SCALAR_INT (next_tid), TTV_SCALAR_INT (120) };
+  g_assert_true (ttv_ctf_writer_write_event (w, cpu, t, WAKING_SWITCH, v, G_N_ELEMENTS (v), &error));
+}
+
+static void
+waking_wake (TtvCtfWriter *w, guint event, TtvTime t)
+{
+  g_autoptr (GError) error = NULL;
+  TtvScalar v[] = { TTV_SCALAR_STRING ("sleeper"), TTV_SCALAR_INT (100), TTV_SCALAR_INT (120), TTV_SCALAR_INT (0) };
+  g_assert_true (ttv_ctf_writer_write_event (w, 1, t, event, v, G_N_ELEMENTS (v), &error));
+}
+
+static void
+test_sched_waking (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *trace = ttv_test_dup_tmp_path ("waking");
+  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
+                             .packet_size = 4096, .long_bits = 64, .hostname = "test" };
+  TtvCtfWriter *w = ttv_ctf_writer_new (trace, &wo, &error);
+  g_assert_no_error (error);
+  const char *const names[] = { "sched_switch", "sched_waking", "sched_wakeup" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpint (ttv_ctf_writer_add_event (w, names[i], waking_fields (i == WAKING_SWITCH), &error), ==, (gint) i);
+  const TtvTime base = 1000000000;
+  waking_switch (w, 0, base + 1000, "swapper/0", 0, 0, "sleeper", 100);
+  waking_switch (w, 1, base + 1500, "swapper/1", 0, 0, "waker", 200);
+  waking_switch (w, 0, base + 2000, "sleeper", 100, 1, "swapper/0", 0);
+  waking_wake (w, WAKING_WAKING, base + 5000);
+  waking_wake (w, WAKING_WAKEUP, base + 5500);
+  waking_switch (w, 0, base + 9000, "swapper/0", 0, 0, "sleeper", 100);
+  waking_switch (w, 0, base + 10000, "sleeper", 100, 1, "swapper/0", 0);
+  waking_wake (w, WAKING_WAKEUP, base + 12000);
+  waking_switch (w, 0, base + 15000, "swapper/0", 0, 0, "sleeper", 100);
+  waking_switch (w, 1, base + 16000, "waker", 200, 0, "swapper/1", 0);
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+
+  Fixture f = { 0 };
+  f.ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (f.ts, trace, &error));
+  g_autoptr (GPtrArray) classes = g_ptr_array_new ();
+  g_ptr_array_add (classes, (gpointer) &ttv_sched_analysis);
+  TtvAnalysisOptions ao = { .no_cache = TRUE };
+  f.analyses = ttv_analysis_run_many (f.ts, classes, &ao, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  g_autoptr (GArray) wakeups = records (&f, &ttv_sched_analysis, "wakeups");
+  g_assert_cmpuint (wakeups->len, ==, 2);
+  const TtvWakeupRecord *a = &g_array_index (wakeups, TtvWakeupRecord, 0);
+  const TtvWakeupRecord *b = &g_array_index (wakeups, TtvWakeupRecord, 1);
+  /* From sched_waking, not from the sched_wakeup after it; the waker is
+   * the thread running on CPU 1. */
+  g_assert_cmpint (a->tid, ==, 100);
+  g_assert_cmpint (a->start, ==, base + 5000);
+  g_assert_cmpint (a->end, ==, base + 9000);
+  g_assert_cmpint (a->cpu, ==, 0);
+  g_assert_cmpint (a->waker_cpu, ==, 1);
+  g_assert_cmpint (a->waker_kind, ==, TTV_WAKER_THREAD);
+  g_assert_cmpint (a->waker_tid, ==, 200);
+  /* A sched_wakeup alone starts it. */
+  g_assert_cmpint (b->start, ==, base + 12000);
+  g_assert_cmpint (b->end, ==, base + 15000);
+  g_autoptr (GArray) blocked = records (&f, &ttv_sched_analysis, "blocked");
+  g_assert_cmpuint (blocked->len, ==, 2);
+  g_ptr_array_unref (f.analyses);
+  ttv_traceset_unref (f.ts);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -527,5 +643,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/analysis/truth/ltt", "ltt", test_truth);
   g_test_add_data_func ("/analysis/truth/lttng", "lttng", test_truth);
   g_test_add_func ("/analysis/truth/probe", test_probe);
+  g_test_add_func ("/analysis/truth/sched-waking", test_sched_waking);
   return g_test_run ();
 }

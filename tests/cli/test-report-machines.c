@@ -27,9 +27,7 @@ static void
 generate (const char *out, const char *format, const char *host, const char *seed, const char *cpus,
           const char *start)
 {
-  const char *argv[] = { TTV_GEN_PATH, "-q", "-f", format, "--host", host, "-s", seed, "-c", cpus,
-                         "-p", "12", "-n", "3000", "--start-time", start, "-o", out, NULL };
-  g_free (ttv_test_run_ok (argv));
+  ttv_test_generate_machine (TTV_GEN_PATH, out, format, host, seed, cpus, start);
 }
 
 static void

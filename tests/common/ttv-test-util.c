@@ -69,6 +69,15 @@ ttv_test_run_ok (const char *const *argv)
 }
 
 void
+ttv_test_generate_machine (const char *gen_path, const char *out, const char *format, const char *host,
+                           const char *seed, const char *cpus, const char *start)
+{
+  const char *argv[] = { gen_path, "-q", "-f", format, "--host", host, "-s", seed, "-c", cpus,
+                         "-p", "12", "-n", "3000", "--start-time", start, "-o", out, NULL };
+  g_free (ttv_test_run_ok (argv));
+}
+
+void
 ttv_test_run_clear (TtvTestRun *r)
 {
   g_clear_pointer (&r->out, g_free);

@@ -72,6 +72,12 @@ void  ttv_test_write_ltt_simulation (const char *trace_dir, TtvSim *sim, guint32
 /* Runs @argv (NULL-terminated); fails the test, with its stderr, unless it
  * exits with status 0.  Returns its stdout. */
 char *ttv_test_run_ok (const char *const *argv);
+/* Runs ttv-gen (@gen_path) to write into @out a simulated machine named
+ * @host: @format, seed @seed, @cpus CPUs, 12 processes, 3000 events from
+ * @start (seconds); fails the test on error.  The two-machine tests write
+ * two hosts with it (the same pids, different CPU counts). */
+void  ttv_test_generate_machine (const char *gen_path, const char *out, const char *format, const char *host,
+                                 const char *seed, const char *cpus, const char *start);
 
 /* What a program run by ttv_test_run() did. */
 typedef struct {

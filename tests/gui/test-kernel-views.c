@@ -23,7 +23,7 @@
 #define SERVER 4194302u
 #define WORKER 4194303u
 
-static char *dir;         /* owned: the trace and images */
+static const char *dir;   /* the program's temporary directory: the trace and images */
 static char *trace;       /* owned */
 
 static const char *const modules[] = {
@@ -103,7 +103,6 @@ setup_trace (void)
 {
   if (trace)
     return;
-  dir = g_dir_make_tmp ("ttv-kernel-views-XXXXXX", NULL);
   trace = g_build_filename (dir, "trace", NULL);
   const char *argv[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--probe", "--cpus", "2", "--duration", "0.25", "-s", "7",
                          "-o", trace, NULL };
@@ -453,7 +452,7 @@ test_why (void)
   gtk_container_add (GTK_CONTAINER (win), tl);
   gtk_widget_show_all (win);
   ttv_timeline_set_history (TTV_TIMELINE (tl), h);
-  gint row = ttv_viewer_history_find_process (h, SERVER, -1, b0);
+  gint row = ttv_viewer_history_find_process (h, 0, SERVER, -1, b0);
   g_assert_cmpint (row, >=, 0);
   g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
   g_ptr_array_add (rows, ttv_timeline_row_new (TTV_VIEWER_ROW_PROCESS, (guint) row, "probe-server"));
@@ -574,6 +573,7 @@ int
 main (int argc, char **argv)
 {
   gtk_test_init (&argc, &argv, NULL);
+  dir = ttv_test_get_tmp_dir ();
   g_test_add_func ("/gui/kernel/syscalls", test_syscalls);
   g_test_add_func ("/gui/kernel/thread-only", test_thread_only);
   g_test_add_func ("/gui/kernel/cpu-usage", test_cpu_usage);
@@ -581,9 +581,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/kernel/why", test_why);
   g_test_add_func ("/gui/kernel/render", test_render);
   int status = g_test_run ();
-  if (dir)
-    ttv_test_remove_tree (dir);
-  g_free (dir);
   g_free (trace);
   return status;
 }

@@ -25,29 +25,23 @@
 #define HISTOGRAM_BAR 0x3366bf  /* the histogram's bars */
 
 typedef struct {
-  char *dir;                    /* owned: the images */
+  const char *dir;              /* the test's temporary directory: the images */
   TtvTraceset *ts;              /* owned */
 } Fixture;
 
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
   f->ts = ttv_gui_test_open_sample ();
   if (!f->ts)
     return;
-  f->dir = g_dir_make_tmp ("ttv-render-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = ttv_test_get_tmp_dir ();
 }
 
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
   g_clear_pointer (&f->ts, ttv_traceset_unref);
-  if (f->dir)
-    ttv_test_remove_tree (f->dir);
-  g_free (f->dir);
 }
 
 static char *
@@ -292,6 +286,61 @@ test_statistics (Fixture *f, gconstpointer data)
 }
 
 /* The event list has no render: a clear refusal, status 1, no file. */
+/* The pixels of column @x of @s (a PNG's) that are a machine's header row
+ * (modules/timeline: #ccd9ee), in separate bands: how many bands. */
+static guint
+header_bands (cairo_surface_t *s, int x)
+{
+  guint bands = 0;
+  gboolean in = FALSE;
+  for (int y = 0; y < cairo_image_surface_get_height (s); y++)
+    {
+      gboolean header = (ttv_test_pixel (s, x, y) & 0xffffff) == 0xccd9ee;
+      bands += header && !in;
+      in = header;
+    }
+  return bands;
+}
+
+/* Several --trace: one traceset; two machines' rows each under a header
+ * row (the machine's name), none with one machine. */
+static void
+test_machines (Fixture *f, gconstpointer data)
+{
+  if (!f->ts)
+    return;
+  g_autofree char *dir = g_build_filename (f->dir, "machines", NULL);
+  g_autofree char *alpha = g_build_filename (dir, "alpha", NULL);
+  g_autofree char *beta = g_build_filename (dir, "beta", NULL);
+  const char *gen_a[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--host", "alpha", "--cpus", "2", "--duration", "0.05",
+                          "-s", "3", "-o", alpha, NULL };
+  const char *gen_b[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--host", "beta", "--cpus", "3", "--duration", "0.05",
+                          "-s", "4", "-o", beta, NULL };
+  g_free (ttv_test_run_ok (gen_a));
+  g_free (ttv_test_run_ok (gen_b));
+  g_autofree char *both = g_build_filename (dir, "both.png", NULL);
+  g_autofree char *one = g_build_filename (dir, "one.png", NULL);
+  g_auto (GStrv) env = ttv_gui_test_headless_environ ();
+  const char *argv_both[] = { TTV_EXE_PATH, "--render", "resources", "--trace", alpha, "--trace", beta, "--size",
+                              "1000x600", "-o", both, NULL };
+  const char *argv_one[] = { TTV_EXE_PATH, "--render", "resources", "--trace", beta, "--size", "1000x600", "-o",
+                             one, NULL };
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      gint status = -1;
+      g_assert_true (g_spawn_sync (NULL, (char **) (i ? argv_one : argv_both), env, G_SPAWN_DEFAULT, NULL, NULL, NULL,
+                                   NULL, &status, &error));
+      g_assert_true (g_spawn_check_wait_status (status, &error));
+    }
+  cairo_surface_t *s = load_image (both, 1000, 600);
+  g_assert_cmpuint (header_bands (s, 600), ==, 2);
+  cairo_surface_destroy (s);
+  s = load_image (one, 1000, 600);
+  g_assert_cmpuint (header_bands (s, 600), ==, 0);
+  cairo_surface_destroy (s);
+}
+
 static void
 test_no_render (Fixture *f, gconstpointer data)
 {
@@ -451,6 +500,7 @@ main (int argc, char **argv)
   g_test_add ("/render/headless/histogram", Fixture, NULL, fixture_set_up, test_histogram, fixture_tear_down);
   g_test_add ("/render/headless/statistics", Fixture, NULL, fixture_set_up, test_statistics, fixture_tear_down);
   g_test_add ("/render/headless/no-render", Fixture, NULL, fixture_set_up, test_no_render, fixture_tear_down);
+  g_test_add ("/render/headless/machines", Fixture, NULL, fixture_set_up, test_machines, fixture_tear_down);
   g_test_add ("/render/settings/build-tree-schema", Fixture, NULL, fixture_set_up, test_settings_render,
               fixture_tear_down);
   g_test_add ("/render/settings/kept", Fixture, NULL, fixture_set_up, test_settings_kept, fixture_tear_down);

@@ -20,6 +20,7 @@
 #include "ttv-indexer.h"
 #include "ttv-history.h"
 #include "ttv-tab-state-private.h"
+#include "ttv-test-util.h"
 #include "ttv-timeline-test-util.h"
 #include "ttv-timeline.h"
 #include "ttv-view-axis.h"
@@ -39,7 +40,6 @@ typedef struct {
   TtvTabState *state;
   TtvHistory *history;    /* weak: the state owns it */
   TtvViewerHistory *vh;        /* owned */
-  char *dir;                   /* owned: for images */
 } Sample;
 
 static Sample sample;
@@ -68,7 +68,6 @@ sample_setup (void)
   g_assert_no_error (error);
   ttv_tab_state_set_density (sample.state, index->n_events, g_steal_pointer (&index->density),
                              g_steal_pointer (&index->type_density));
-  sample.dir = g_dir_make_tmp ("ttv-views-XXXXXX", NULL);
   return TRUE;
 }
 
@@ -81,8 +80,6 @@ sample_teardown (void)
   ttv_tab_state_shutdown (sample.state);
   g_object_unref (sample.state);
   ttv_traceset_unref (sample.ts);
-  g_rmdir (sample.dir);
-  g_free (sample.dir);
 }
 
 static const TtvHistory *
@@ -183,7 +180,7 @@ view_close (View *v)
 static cairo_surface_t *
 view_render (View *v, int width, int height)
 {
-  g_autofree char *png = g_build_filename (sample.dir, "view.png", NULL);
+  g_autofree char *png = g_build_filename (ttv_test_get_tmp_dir (), "view.png", NULL);
   g_autoptr (GError) error = NULL;
   cairo_surface_t *s;
 
@@ -521,7 +518,7 @@ test_tooltips (void)
             || c->end - c->start < 1000)
           continue;
         /* A task that never changes its name: the name is its row's. */
-        prow = ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, c->aux, -1, c->start);
+        prow = ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, 0, c->aux, -1, c->start);
         if (prow >= 0 && !has_exec ((guint) prow))
           busy = c;
       }
@@ -530,7 +527,7 @@ test_tooltips (void)
     ttv_tab_state_set_time_window (sample.state, busy->start - len, busy->end + len);
     {
       g_autofree char *text = tooltip_in (&v, 0, busy->start + len / 2);
-      gint prow = ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, busy->aux, -1, busy->start);
+      gint prow = ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, 0, busy->aux, -1, busy->start);
       g_autofree char *pid = g_strdup_printf ("\nRunning %s (PID %u)",
                                               ttv_history_get_row (H (), TTV_HISTORY_ROW_PROCESS, prow)->name,
                                               busy->aux);
@@ -788,7 +785,7 @@ test_arrows (void)
           run = run_after (r, mk->time);
           /* The waker's row must be the one alive then. */
           if (from < 0 || ABS ((gint) r - from) < 3 || run < 0 || run - mk->time > 250000
-              || ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, mk->other, -1, mk->time) != from)
+              || ttv_history_find_row (H (), TTV_HISTORY_ROW_PROCESS, 0, mk->other, -1, mk->time) != from)
             continue;
           /* A window where the arrow spans about a fifth of the plot
            * (woken tasks often run a few microseconds after the wakeup). */
@@ -1042,7 +1039,7 @@ test_export_scrolled (void)
 
   if (!sample_setup ())
     return;
-  png = g_build_filename (sample.dir, "scrolled.png", NULL);
+  png = g_build_filename (ttv_test_get_tmp_dir (), "scrolled.png", NULL);
   view_open (&v, TTV_HISTORY_ROW_PROCESS, 1000, 400);
   n = ttv_history_get_n_rows (H (), TTV_HISTORY_ROW_PROCESS);
   g_assert_cmpuint (n, >, k + 20);
@@ -1197,7 +1194,7 @@ test_histogram_counts (void)
   if (!sample_setup ())
     return;
   ttv_gui_test_load_modules (modules);
-  png = g_build_filename (sample.dir, "hist.png", NULL);
+  png = g_build_filename (ttv_test_get_tmp_dir (), "hist.png", NULL);
   hist = g_object_ref_sink (ttv_viewer_registry_find ("histogram")->new_viewer (sample.state));
   group = gtk_widget_get_action_group (hist, "histogram");
   all = count_events (NULL);
@@ -1262,7 +1259,7 @@ test_histogram_render (void)
 
   if (!sample_setup ())
     return;
-  png = g_build_filename (sample.dir, "hist-render.png", NULL);
+  png = g_build_filename (ttv_test_get_tmp_dir (), "hist-render.png", NULL);
   {
     const char *argv[] = { TTV_EXE_PATH, "--render", "histogram", "--trace", path, "--size", "2000x300",
                            "-o", png, NULL };

@@ -1264,7 +1264,7 @@ cpu_busy (guint16 state)
 static void
 test_resources_hide_idle (void)
 {
-  g_autofree char *dir = NULL, *png = NULL;
+  g_autofree char *png = NULL;
   GtkWidget *res;
   GActionGroup *group;
   TtvTime s0, s1, t0, t1;
@@ -1277,8 +1277,7 @@ test_resources_hide_idle (void)
       return;
     }
   load_modules ();
-  dir = g_dir_make_tmp ("ttv-resources-XXXXXX", NULL);
-  png = g_build_filename (dir, "res.png", NULL);
+  png = g_build_filename (ttv_test_get_tmp_dir (), "res.png", NULL);
   ttv_tab_state_get_time_span (sample_state (), &s0, &s1);
   /* 50 µs in the middle: some CPUs run tasks, most IRQs rest. */
   t0 = s0 + (s1 - s0) / 2;
@@ -1316,8 +1315,6 @@ test_resources_hide_idle (void)
   ttv_tab_state_set_time_window (sample_state (), s0, s1);
   gtk_widget_destroy (res);
   g_object_unref (res);
-  g_unlink (png);
-  g_rmdir (dir);
 }
 
 int

@@ -59,10 +59,10 @@ check_state (TtvHistory *h, const TtvState *s, TtvTime t)
   for (guint i = 0; i < procs->len; i++)
     {
       const TtvProcessState *p = g_ptr_array_index (procs, i);
-      if (p->pid == 0 && ttv_history_find_row (h, TTV_HISTORY_ROW_CPU, (guint32) p->cpu, -1, t) < 0)
+      if (p->pid == 0 && ttv_history_find_row (h, TTV_HISTORY_ROW_CPU, 0, (guint32) p->cpu, -1, t) < 0)
         continue;   /* a CPU without events yet */
       n_live += p->pid != 0;
-      gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, p->pid, p->cpu, t);
+      gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, 0, p->pid, p->cpu, t);
       if (row < 0)
         {
           for (guint j = 0; j < ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); j++)
@@ -106,7 +106,7 @@ check_state (TtvHistory *h, const TtvState *s, TtvTime t)
   for (guint i = 0; i < cpus->len; i++)
     {
       const TtvCpuState *c = g_ptr_array_index (cpus, i);
-      gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_CPU, (guint32) c->cpu, -1, t);
+      gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_CPU, 0, (guint32) c->cpu, -1, t);
       if (row < 0)
         continue;
       g_assert_true (ttv_history_get_interval_at (h, TTV_HISTORY_ROW_CPU, (guint) row, t, &iv));
@@ -123,7 +123,7 @@ check_state (TtvHistory *h, const TtvState *s, TtvTime t)
       for (guint i = 0; i < irqs->len; i++)
         {
           const TtvIrqState *q = g_ptr_array_index (irqs, i);
-          gint row = ttv_history_find_row (h, kind, q->id, -1, t);
+          gint row = ttv_history_find_row (h, kind, 0, q->id, -1, t);
           if (row < 0)
             {
               g_assert_cmpuint (q->active, ==, 0);
@@ -138,7 +138,7 @@ check_state (TtvHistory *h, const TtvState *s, TtvTime t)
   for (guint i = 0; i < devs->len; i++)
     {
       const TtvBlockDevState *d = g_ptr_array_index (devs, i);
-      gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_BLOCKDEV, d->dev, -1, t);
+      gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_BLOCKDEV, 0, d->dev, -1, t);
       if (row < 0)
         {
           g_assert_cmpuint (d->pending, ==, 0);
@@ -240,7 +240,7 @@ test_rows_and_marks (Fixture *f, gconstpointer data)
                 {
                   /* A thread: made by a thread of its process, whose
                    * parent it shares. */
-                  gint creator = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, m->other, -1, m->time);
+                  gint creator = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, 0, m->other, -1, m->time);
                   g_assert_cmpint (creator, >=, 0);
                   const TtvHistoryRowInfo *c = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, (guint) creator);
                   g_assert_cmpuint (c->tgid, ==, r->tgid);
@@ -285,7 +285,7 @@ test_rows_and_marks (Fixture *f, gconstpointer data)
   g_autoptr (GArray) none = ttv_history_query_intervals (h, TTV_HISTORY_ROW_CPU, 999, 0, TTV_TIME_MAX);
   g_assert_cmpuint (none->len, ==, 0);
   g_assert_null (ttv_history_get_row (h, TTV_HISTORY_ROW_N_KINDS, 0));
-  g_assert_cmpint (ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, 987654, -1, 0), ==, -1);
+  g_assert_cmpint (ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, 0, 987654, -1, 0), ==, -1);
 }
 
 /* ---- pixels ---- */

@@ -1,9 +1,13 @@
 /* test-text.c: the report's number writers give the bytes printf gives:
- * decimal, hexadecimal, octal, padded, and "%g" on millions of doubles. */
+ * decimal, hexadecimal, octal, padded, and "%g" on millions of doubles;
+ * times as ttv_time_to_string() writes them; JSON strings of any bytes. */
+#include "ttv-json-out.h"
 #include "ttv-text.h"
+#include "ttv-time.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static void
 check_u64 (guint64 v)
@@ -114,6 +118,89 @@ test_writer (void)
   g_assert_cmpstr (out->str, ==, expect->str);
 }
 
+/* Seconds with nine decimals, as ttv_time_to_string() prints them. */
+static void
+test_seconds (void)
+{
+  const gint64 fixed[] = { 0, 1, -1, 999999999, 1000000000, -1000000000, -1000000001, 1700000000022352000,
+                           G_MAXINT64, G_MININT64, G_MININT64 + 1 };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (15);
+  for (guint i = 0; i < G_N_ELEMENTS (fixed) + 100000; i++)
+    {
+      gint64 t = i < G_N_ELEMENTS (fixed) ? fixed[i]
+                 : (gint64) (((guint64) g_rand_int (rand) << 32) | g_rand_int (rand)) >> g_rand_int_range (rand, 0, 63);
+      char a[TTV_TEXT_NUMBER_MAX + 1], b[32];
+      *ttv_text_put_seconds (a, t) = '\0';
+      g_assert_cmpstr (a, ==, ttv_time_to_string (t, b, sizeof b));
+    }
+}
+
+/* What JSON strings were before they were written byte by byte into the
+ * buffer: one GString call per byte.  The writer must give the same bytes. */
+static void
+json_string_reference (GString *out, const guchar *p, gsize n)
+{
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < n;)
+    {
+      guchar c = p[i];
+      const char *end;
+      if (c == '"' || c == '\\')
+        g_string_append_printf (out, "\\%c", c), i++;
+      else if (c < 0x20 || c == 0x7F)
+        g_string_append_printf (out, "\\u%04x", c), i++;
+      else if (c < 0x80)
+        g_string_append_c (out, (char) c), i++;
+      else if (g_utf8_validate ((const char *) p + i, (gssize) MIN (n - i, (gsize) 4), &end) || end > (const char *) p + i)
+        {
+          gsize k = (gsize) g_utf8_skip[c];
+          g_string_append_len (out, (const char *) p + i, (gssize) k);
+          i += k;
+        }
+      else
+        g_string_append (out, "\xEF\xBF\xBD"), i++;
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+check_json_string (const guchar *s, gsize n)
+{
+  g_autoptr (GString) got = g_string_new ("x");
+  g_autoptr (GString) want = g_string_new ("x");
+  ttv_json_append_string (got, (const char *) s, (gssize) n);
+  json_string_reference (want, s, n);
+  g_assert_cmpuint (got->len, ==, want->len);
+  g_assert_cmpmem (got->str, got->len, want->str, want->len);
+  g_assert_true (g_utf8_validate (got->str, (gssize) got->len, NULL));
+}
+
+static void
+test_json_string (void)
+{
+  static const char *const fixed[] = { "", "plain", "quote \" back \\ slash", "tab\tnl\n\x01\x1f\x7f",
+                                       "\xC3\xA9t\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+                                       "bad \xFF\xFE", "cut \xE2\x82", "overlong \xC0\xAF", "surrogate \xED\xA0\x80",
+                                       "above \xF4\x90\x80\x80" };
+  for (guint i = 0; i < G_N_ELEMENTS (fixed); i++)
+    check_json_string ((const guchar *) fixed[i], strlen (fixed[i]));
+  g_autoptr (GString) out = g_string_new (NULL);
+  ttv_json_append_string (out, "a\"\x7f\xff", -1);
+  g_assert_cmpstr (out->str, ==, "\"a\\\"\\u007f\xEF\xBF\xBD\"");
+  /* Random bytes, mostly ASCII and UTF-8 lead and continuation bytes. */
+  g_autoptr (GRand) rand = g_rand_new_with_seed (16);
+  static const guchar pool[] = { 'a', 'Z', '"', '\\', 0, 0x1f, 0x7f, 0x80, 0xbf, 0xc2, 0xc3, 0xdf, 0xe0, 0xe2,
+                                 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff };
+  for (guint i = 0; i < 50000; i++)
+    {
+      guchar buf[16];
+      gsize n = (gsize) g_rand_int_range (rand, 0, sizeof buf + 1);
+      for (gsize k = 0; k < n; k++)
+        buf[k] = g_rand_boolean (rand) ? pool[g_rand_int_range (rand, 0, sizeof pool)] : (guchar) g_rand_int (rand);
+      check_json_string (buf, n);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -121,5 +208,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/text/integers", test_integers);
   g_test_add_func ("/core/text/double-g", test_double_g);
   g_test_add_func ("/core/text/writer", test_writer);
+  g_test_add_func ("/core/text/seconds", test_seconds);
+  g_test_add_func ("/core/text/json-string", test_json_string);
   return g_test_run ();
 }

@@ -8,14 +8,17 @@
 # colours each view must draw checked in it.
 # Run by meson under dbus-run-session + xvfb-run, as root (the recording).
 # Last, the event list's Symbol column on the same trace (test-event-list's
-# /gui/event-list/symbol-column, given the trace).
-# Usage: test-userspace-views.sh TTV CC SOURCE_DIR WORK_DIR [TEST_EVENT_LIST]
+# /gui/event-list/symbol-column, given the trace), and the Functions and
+# Memory views against ttv-report (test-userspace-report's
+# /gui/userspace/recorded-vs-report).
+# Usage: test-userspace-views.sh TTV CC SOURCE_DIR WORK_DIR [TEST_EVENT_LIST [TEST_USERSPACE_REPORT]]
 set -u
 TTV=$1
 cc=$2
 src=$3
 work=$4
 test_event_list=${5:-}
+test_userspace_report=${6:-}
 
 skip () { echo "1..0 # SKIP $*"; exit 0; }
 fail () { echo "Bail out! $*"; exit 1; }
@@ -53,7 +56,7 @@ blue_drawn () { [ "$(pixels "$1" "$BLUE")" -gt 8 ] 2>/dev/null; }
 text_drawn () { [ "$(pixels "$1" "$DARK")" -gt 90 ] 2>/dev/null; }
 threads_drawn () { [ "$(pixels "$1" "$UNKNOWN")" -gt 200 ] 2>/dev/null; }
 
-echo "1..14"
+echo "1..15"
 for v in callstack flamegraph functions memory; do
   "$TTV" --render "$v" --trace "$trace" --size 1100x500 -o "$SHOTS/render-$v.png" >>"$WORK/ttv.log" 2>&1
 done
@@ -122,5 +125,12 @@ if [ -n "$test_event_list" ]; then
     'TTV_UST_TRACE="$trace" "$test_event_list" -p /gui/event-list/symbol-column >>"$WORK/ttv.log" 2>&1'
 else
   ok "the event list's Symbol column # SKIP no test-event-list given"
+fi
+# The Functions view's numbers and the Memory view's leaks are the report's.
+if [ -n "$test_userspace_report" ]; then
+  check "the Functions and Memory views show what ttv-report --analysis callstack and memory print" \
+    'TTV_UST_TRACE="$trace" "$test_userspace_report" -p /gui/userspace/recorded-vs-report >>"$WORK/ttv.log" 2>&1'
+else
+  ok "the views against the report # SKIP no test-userspace-report given"
 fi
 gui_test_finish

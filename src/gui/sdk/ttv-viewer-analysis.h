@@ -138,6 +138,7 @@ typedef struct {
   gint cpu;                /* process rows: the CPU of a pid 0 (idle task) row, else -1 */
   guint32 tgid;            /* process rows (else 0) */
   guint32 ppid;            /* process rows: TTV_VIEWER_PID_NONE when unknown */
+  guint machine;           /* the machine it belongs to (0 .. n_machines - 1) */
   const char *name;        /* the last name (process, IRQ, soft IRQ, device), or NULL */
   TtvTime birth;           /* fork time, or when the row first appeared */
   TtvTime end;             /* end of its last interval (death, or the trace's end) */
@@ -188,19 +189,27 @@ TtvViewerHistory *ttv_tab_state_dup_history (TtvTabState *state);
 TtvViewerHistory *ttv_viewer_history_ref (TtvViewerHistory *history);
 void        ttv_viewer_history_unref (TtvViewerHistory *history);
 guint       ttv_viewer_history_get_n_rows (TtvViewerHistory *history, TtvViewerRowKind kind);
-/* Rows of a kind are sorted by id (process rows: pid, then birth).
- * Borrowed from @history; NULL when @row is out of range. */
+/* Rows of a kind are sorted by machine, then id (process rows: pid, then
+ * birth).  Borrowed from @history; NULL when @row is out of range. */
 const TtvViewerRowInfo *ttv_viewer_history_get_row (TtvViewerHistory *history,
                                                     TtvViewerRowKind kind, guint row);
-/* The row of @kind with @id existing at @time (process rows: that life of
- * the pid; pid 0: the idle task of CPU @cpu, ignored otherwise), or -1. */
+/* The machines of the traceset (docs/multi-machine.md), at least 1: every
+ * row is of one (TtvViewerRowInfo.machine); pid 5 of one machine is
+ * another row than pid 5 of another. */
+guint       ttv_viewer_history_get_n_machines (TtvViewerHistory *history);
+/* A machine's name (its host name, else its first trace's name), for
+ * labels; borrowed, never NULL. */
+const char *ttv_viewer_history_get_machine_name (TtvViewerHistory *history, guint machine);
+/* The row of @kind with @id on @machine existing at @time (process rows:
+ * that life of the pid; pid 0: the idle task of CPU @cpu, ignored
+ * otherwise), or -1. */
 gint        ttv_viewer_history_find_row (TtvViewerHistory *history, TtvViewerRowKind kind,
-                                         guint32 id, gint cpu, TtvTime time);
-/* The process row of @pid at @time (pid 0: the idle task of CPU @cpu), else
- * the pid's first row (a task the trace knew before its row began, at the
- * trace's start); -1 when none. */
-gint        ttv_viewer_history_find_process (TtvViewerHistory *history, guint32 pid, gint cpu,
-                                             TtvTime time);
+                                         guint machine, guint32 id, gint cpu, TtvTime time);
+/* The process row of @pid on @machine at @time (pid 0: the idle task of
+ * CPU @cpu), else the pid's first row there (a task the trace knew before
+ * its row began, at the trace's start); -1 when none. */
+gint        ttv_viewer_history_find_process (TtvViewerHistory *history, guint machine, guint32 pid,
+                                             gint cpu, TtvTime time);
 /* The interval of a row containing @time; FALSE when the row does not exist then. */
 gboolean    ttv_viewer_history_get_interval_at (TtvViewerHistory *history, TtvViewerRowKind kind,
                                                 guint row, TtvTime time, TtvViewerInterval *out);

@@ -24,8 +24,10 @@ G_BEGIN_DECLS
  * 5: the userspace analyses (ttv-viewer-userspace.h, "userspace-ready"); the
  * lost events' whole packets (TtvViewerLostEvents.packets).
  * 6: an event's contexts (ttv_viewer_event_dup_context()).
- * 7: a wakeup mark's CPU (TtvViewerMark.cpu: the marks' layout changed). */
-#define TTV_VIEWER_API_VERSION 7
+ * 7: a wakeup mark's CPU (TtvViewerMark.cpu: the marks' layout changed).
+ * 8: machines: a row's machine (TtvViewerRowInfo.machine), their number and
+ * names; find_row and find_process take the machine. */
+#define TTV_VIEWER_API_VERSION 8
 
 /* A module defines, with this macro, the entry point the loader calls:
  *   TTV_VIEWER_MODULE (my_module_init)

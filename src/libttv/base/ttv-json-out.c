@@ -1,6 +1,7 @@
 /* ttv-json-out.c: JSON strings from any bytes and floats that round-trip
  * (see ttv-json-out.h); used by the decoder's JSON values and jsonl reports. */
 #include "ttv-json-out.h"
+#include "ttv-text.h"
 
 #include <math.h>
 #include <string.h>
@@ -37,49 +38,60 @@ utf8_sequence (const guchar *p, gsize left)
   return n;
 }
 
+/* Bytes written as they are: printable ASCII but the quote and backslash. */
+static gboolean
+json_plain_byte (guchar c)
+{
+  return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
+}
+
 void
 ttv_json_append_string (GString *out, const char *s, gssize len)
 {
+  static const char hex[] = "0123456789abcdef";
   gsize n = len < 0 ? strlen (s) : (gsize) len;
-  const guchar *p = (const guchar *) s;
-  g_string_append_c (out, '"');
+  const guchar *in = (const guchar *) s;
+  /* At most 6 bytes per byte (\u00XX; U+FFFD takes 3) and the quotes: one
+   * check of room, then bytes stored directly (a report writes every field
+   * name and string of every event through here). */
+  char *p = ttv_text_reserve (out, 6 * n + 2);
+  *p++ = '"';
   for (gsize i = 0; i < n;)
     {
-      guchar c = p[i];
-      if (c == '"' || c == '\\')
+      guchar c = in[i];
+      if (G_LIKELY (json_plain_byte (c)))
         {
-          g_string_append_c (out, '\\');
-          g_string_append_c (out, (char) c);
+          *p++ = (char) c;
           i++;
         }
-      else if (c < 0x20 || c == 0x7F)
+      else if (c == '"' || c == '\\')
         {
-          static const char hex[] = "0123456789abcdef";
-          char esc[7] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0 };
-          g_string_append (out, esc);
+          *p++ = '\\';
+          *p++ = (char) c;
           i++;
         }
       else if (c < 0x80)
         {
-          g_string_append_c (out, (char) c);
+          p = ttv_text_put (p, (char[]) { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] }, 6);
           i++;
         }
       else
         {
-          gsize k = utf8_sequence (p + i, n - i);
+          gsize k = utf8_sequence (in + i, n - i);
           if (k == 0)
             {
-              g_string_append (out, "\xEF\xBF\xBD");   /* U+FFFD */
+              p = ttv_text_put (p, "\xEF\xBF\xBD", 3);   /* U+FFFD */
               i++;
             }
           else
             {
-              g_string_append_len (out, (const char *) p + i, (gssize) k);
+              p = ttv_text_put (p, (const char *) in + i, k);
               i += k;
             }
         }
     }
-  g_string_append_c (out, '"');
+  *p++ = '"';
+  ttv_text_commit (out, p);
 }
 
 void

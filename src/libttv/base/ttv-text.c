@@ -89,6 +89,18 @@ ttv_text_put_ns9 (char *p, guint32 ns)
   return p + 9;
 }
 
+char *
+ttv_text_put_seconds (char *p, gint64 ns)
+{
+  /* The magnitude unsigned, so that G_MININT64 prints right. */
+  guint64 mag = ns < 0 ? (guint64) 0 - (guint64) ns : (guint64) ns;
+  if (ns < 0)
+    *p++ = '-';
+  p = ttv_text_put_u64 (p, mag / 1000000000u);
+  *p++ = '.';
+  return ttv_text_put_ns9 (p, (guint32) (mag % 1000000000u));
+}
+
 void
 ttv_text_writer_grow (TtvTextWriter *w, gsize n)
 {

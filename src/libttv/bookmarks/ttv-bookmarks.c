@@ -258,15 +258,23 @@ invalid (GError **error, const char *file_name, xmlNodePtr node, const char *wha
   return FALSE;
 }
 
+/* Text read from the file as valid UTF-8: libxml2 lets bytes that are not
+ * UTF-8 through in CDATA and attributes after an encoding error, and the
+ * writer replaces them (U+FFFD), so a saved file must read back the same. */
+static char *
+dup_parsed_text (xmlChar *v)
+{
+  if (v == NULL)
+    return NULL;
+  char *ret = g_utf8_make_valid ((const char *) v, -1);
+  xmlFree (v);
+  return ret;
+}
+
 static char *
 get_attr (xmlNodePtr node, const char *name)
 {
-  xmlChar *v = xmlGetProp (node, (const xmlChar *) name);
-  if (v == NULL)
-    return NULL;
-  char *ret = g_strdup ((const char *) v);
-  xmlFree (v);
-  return ret;
+  return dup_parsed_text (xmlGetProp (node, (const xmlChar *) name));
 }
 
 static gboolean
@@ -377,9 +385,8 @@ parse_location (xmlNodePtr node, const char *file_name, GError **error)
       b->cpu = (gint) v;
     }
   b->name = get_attr (node, "name");
-  xmlChar *text = xmlNodeGetContent (node);
-  b->text = dup_nonempty ((const char *) text);
-  xmlFree (text);
+  g_autofree char *text = dup_parsed_text (xmlNodeGetContent (node));
+  b->text = dup_nonempty (text);
   return g_steal_pointer (&b);
 }
 

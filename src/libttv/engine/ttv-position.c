@@ -2,6 +2,7 @@
  * token used by the CLI (--after) and bookmarks.  The context makes and restores them. */
 #include "ttv-position-private.h"
 #include "ttv-error.h"
+#include "ttv-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -127,17 +128,17 @@ ttv_position_equal (const TtvPosition *a, const TtvPosition *b)
 
 static const char b32_alphabet[] = "0123456789abcdefghjkmnpqrstvwxyz";
 
-static void
-put_varint (GByteArray *b, guint64 v)
+/* Writes @v as a LEB128 varint at @p; returns the end (at most 10 bytes). */
+static guint8 *
+put_varint (guint8 *p, guint64 v)
 {
   while (v >= 0x80)
     {
-      guint8 c = (guint8) (v | 0x80);
-      g_byte_array_append (b, &c, 1);
+      *p++ = (guint8) (v | 0x80);
       v >>= 7;
     }
-  guint8 c = (guint8) v;
-  g_byte_array_append (b, &c, 1);
+  *p++ = (guint8) v;
+  return p;
 }
 
 static gboolean
@@ -173,50 +174,109 @@ token_checksum (const guint8 *p, gsize len)
   return (guint16) (h ^ (h >> 16));
 }
 
-char *
-ttv_position_to_string (const TtvPosition *p)
+/* The two digits of every 10-bit value: a token is written two digits
+ * at a time (a report writes one per event). */
+static const char (*b32_pairs (void))[2]
 {
-  g_return_val_if_fail (p != NULL, NULL);
-  g_autoptr (GByteArray) b = g_byte_array_new ();
-  guint8 head[5] = { TOKEN_VERSION, (guint8) p->shape, (guint8) (p->shape >> 8),
-                     (guint8) (p->shape >> 16), (guint8) (p->shape >> 24) };
-  g_byte_array_append (b, head, sizeof head);
-  put_varint (b, p->n);
+  static char pairs[1024][2];
+  static gsize ready;
+  if (g_once_init_enter (&ready))
+    {
+      for (guint v = 0; v < 1024; v++)
+        {
+          pairs[v][0] = b32_alphabet[v >> 5];
+          pairs[v][1] = b32_alphabet[v & 31];
+        }
+      g_once_init_leave (&ready, 1);
+    }
+  return (const char (*)[2]) pairs;
+}
+
+/* The token's bytes are at most: the head (5), three varints (30), three
+ * per tracefile (30 each) and the checksum (2). */
+#define TOKEN_MAX_BYTES(n) (5 + 30 + 30 * (gsize) (n) + 2)
+
+/* Writes the token's binary form into @b (TOKEN_MAX_BYTES (p->n) bytes);
+ * returns its length. */
+static gsize
+token_bytes (const TtvPosition *p, guint8 *b)
+{
+  guint8 *at = b;
+  *at++ = TOKEN_VERSION;
+  *at++ = (guint8) p->shape;
+  *at++ = (guint8) (p->shape >> 8);
+  *at++ = (guint8) (p->shape >> 16);
+  *at++ = (guint8) (p->shape >> 24);
+  at = put_varint (at, p->n);
   gboolean end = p->next >= p->n;
-  put_varint (b, end ? 0 : (guint64) p->next + 1);
+  at = put_varint (at, end ? 0 : (guint64) p->next + 1);
   if (!end)
-    put_varint (b, ((guint64) p->next_time << 1) ^ (guint64) (p->next_time >> 63));
+    at = put_varint (at, ((guint64) p->next_time << 1) ^ (guint64) (p->next_time >> 63));
   for (guint i = 0; i < p->n; i++)
     {
       const TtvPositionEntry *e = &p->tf[i];
       if (e->at_end || e->pos.block == G_MAXUINT64)
         {
-          put_varint (b, 0);
+          at = put_varint (at, 0);
           continue;
         }
-      put_varint (b, e->pos.block + 1);
-      put_varint (b, e->pos.offset);
-      put_varint (b, e->pos.index);
+      at = put_varint (at, e->pos.block + 1);
+      at = put_varint (at, e->pos.offset);
+      at = put_varint (at, e->pos.index);
     }
-  guint16 sum = token_checksum (b->data, b->len);
-  guint8 tail[2] = { (guint8) sum, (guint8) (sum >> 8) };
-  g_byte_array_append (b, tail, 2);
+  guint16 sum = token_checksum (b, (gsize) (at - b));
+  *at++ = (guint8) sum;
+  *at++ = (guint8) (sum >> 8);
+  return (gsize) (at - b);
+}
 
-  GString *s = g_string_sized_new (b->len * 8 / 5 + 2);
+void
+ttv_position_append_token (const TtvPosition *p, GString *out)
+{
+  g_return_if_fail (p != NULL);
+  /* On the stack for the usual few dozen tracefiles: a report writes one
+   * token per event. */
+  guint8 stack[1024];
+  gsize max = TOKEN_MAX_BYTES (p->n);
+  g_autofree guint8 *heap = max > sizeof stack ? g_malloc (max) : NULL;
+  guint8 *b = heap ? heap : stack;
+  gsize len = token_bytes (p, b);
+
+  char *s = ttv_text_reserve (out, len * 8 / 5 + 2);
+  /* Five bytes are eight digits: whole groups first, the rest bit by bit
+   * (a group ends on a digit boundary, so both give the same digits). */
+  gsize i = 0;
+  for (; i + 5 <= len; i += 5)
+    {
+      guint64 v = ((guint64) b[i] << 32) | ((guint64) b[i + 1] << 24) | ((guint64) b[i + 2] << 16)
+                  | ((guint64) b[i + 3] << 8) | b[i + 4];
+      const char (*pairs)[2] = b32_pairs ();
+      for (int k = 3; k >= 0; k--, s += 2)
+        memcpy (s, pairs[(v >> (10 * k)) & 1023], 2);
+    }
   guint32 acc = 0;
   guint bits = 0;
-  for (guint i = 0; i < b->len; i++)
+  for (; i < len; i++)
     {
-      acc = (acc << 8) | b->data[i];
+      acc = (acc << 8) | b[i];
       bits += 8;
       while (bits >= 5)
         {
-          g_string_append_c (s, b32_alphabet[(acc >> (bits - 5)) & 31]);
+          *s++ = b32_alphabet[(acc >> (bits - 5)) & 31];
           bits -= 5;
         }
     }
   if (bits > 0)
-    g_string_append_c (s, b32_alphabet[(acc << (5 - bits)) & 31]);
+    *s++ = b32_alphabet[(acc << (5 - bits)) & 31];
+  ttv_text_commit (out, s);
+}
+
+char *
+ttv_position_to_string (const TtvPosition *p)
+{
+  g_return_val_if_fail (p != NULL, NULL);
+  GString *s = g_string_new (NULL);
+  ttv_position_append_token (p, s);
   return g_string_free (s, FALSE);
 }
 

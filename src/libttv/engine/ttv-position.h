@@ -32,6 +32,9 @@ gboolean    ttv_position_equal (const TtvPosition *a, const TtvPosition *b);
 /* A short text token (lowercase Crockford base32 of the varint-encoded
  * positions, the traceset's shape hash and a checksum). */
 char       *ttv_position_to_string (const TtvPosition *pos);
+/* The same token appended to @out, without allocating (a report writes one
+ * per event). */
+void        ttv_position_append_token (const TtvPosition *pos, GString *out);
 /* Parses a token made by ttv_position_to_string() for this traceset;
  * TTV_ENGINE_ERROR_BAD_POSITION when it is garbled or was saved for a
  * different traceset. */

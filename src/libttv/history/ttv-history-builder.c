@@ -34,6 +34,7 @@ n_threads (void)
 
 typedef struct {
   TtvHistoryRowKind kind;
+  guint machine;
   guint32 id;
   gint cpu;
   guint32 tgid;
@@ -66,16 +67,26 @@ typedef struct {
   BRow *idle_row;
 } CpuCache;
 
+/* The rows of one machine of the traceset, by what names them there
+ * (docs/multi-machine.md): pid 5 of one machine is not pid 5 of another. */
 typedef struct {
-  TtvState *state;         /* weak */
-  gint64 origin;
-  GPtrArray *rows;         /* of BRow *, owned */
+  guint id;                /* its number in the traceset */
+  gint64 start;            /* its first trace's start (the origin when there is one machine) */
+  gint64 last;             /* time of its last event */
   GHashTable *processes;   /* pid -> BRow * (open lives, pid >= PID_PAGES << PID_PAGE_BITS) */
   BRow ***pid_pages;       /* the others: pages of BRow *, owned */
   guint n_pid_pages;
   GHashTable *resources[TTV_HISTORY_ROW_N_KINDS]; /* id -> BRow * (IRQ, soft IRQ, block devices) */
   CpuCache *cpus;          /* MAX_CPU */
   gint n_cpus;             /* highest CPU seen + 1 */
+} BMachine;
+
+typedef struct {
+  TtvState *state;         /* weak */
+  gint64 origin;
+  GPtrArray *rows;         /* of BRow *, owned */
+  GPtrArray *machines;     /* of BMachine *, owned, by number */
+  BMachine *m;             /* the state's selected machine (weak) */
   Dirty dirty[MAX_DIRTY];  /* processes an event changed */
   guint n_dirty;
   gint event_cpu;
@@ -99,49 +110,101 @@ typedef struct {
 #define PID_PAGES 4096
 #define QUARK_SMALL (1u << 24)
 
+static BMachine *
+machine_new (guint id, gint64 start)
+{
+  BMachine *m = g_new0 (BMachine, 1);
+  m->id = id;
+  m->start = start;
+  m->last = start;
+  m->processes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint k = TTV_HISTORY_ROW_IRQ; k < TTV_HISTORY_ROW_N_KINDS; k++)
+    m->resources[k] = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->cpus = g_new0 (CpuCache, MAX_CPU);
+  return m;
+}
+
+static void
+machine_free (BMachine *m)
+{
+  g_hash_table_unref (m->processes);
+  for (guint i = 0; i < m->n_pid_pages; i++)
+    g_free (m->pid_pages[i]);
+  g_free (m->pid_pages);
+  for (guint k = 0; k < TTV_HISTORY_ROW_N_KINDS; k++)
+    if (m->resources[k])
+      g_hash_table_unref (m->resources[k]);
+  g_free (m->cpus);
+  g_free (m);
+}
+
+/* The machine @id (created, starting at the origin, if the traceset did
+ * not announce it). */
+static BMachine *
+get_machine (Builder *b, guint id)
+{
+  while (b->machines->len <= id)
+    g_ptr_array_add (b->machines, machine_new (b->machines->len, b->origin));
+  return g_ptr_array_index (b->machines, id);
+}
+
+/* Follows the state's selection: called first by every observer callback
+ * (the kernel model selects each event's machine before applying it). */
+static inline void
+follow_machine (Builder *b)
+{
+  guint k = ttv_state_get_machine (b->state);
+  if (G_UNLIKELY (k != b->m->id))
+    b->m = get_machine (b, k);
+}
+
 static inline BRow *
 pid_lookup (Builder *b, guint32 pid)
 {
+  BMachine *m = b->m;
   guint32 page = pid >> PID_PAGE_BITS;
   if (G_LIKELY (page < PID_PAGES))
-    return page < b->n_pid_pages && b->pid_pages[page] ? b->pid_pages[page][pid & ((1u << PID_PAGE_BITS) - 1)]
+    return page < m->n_pid_pages && m->pid_pages[page] ? m->pid_pages[page][pid & ((1u << PID_PAGE_BITS) - 1)]
                                                       : NULL;
-  return g_hash_table_lookup (b->processes, GUINT_TO_POINTER (pid));
+  return g_hash_table_lookup (m->processes, GUINT_TO_POINTER (pid));
 }
 
 static void
 pid_set (Builder *b, guint32 pid, BRow *r)
 {
+  BMachine *m = b->m;
   guint32 page = pid >> PID_PAGE_BITS;
   if (page >= PID_PAGES)
     {
       if (r)
-        g_hash_table_insert (b->processes, GUINT_TO_POINTER (pid), r);
+        g_hash_table_insert (m->processes, GUINT_TO_POINTER (pid), r);
       else
-        g_hash_table_remove (b->processes, GUINT_TO_POINTER (pid));
+        g_hash_table_remove (m->processes, GUINT_TO_POINTER (pid));
       return;
     }
-  if (page >= b->n_pid_pages)
+  if (page >= m->n_pid_pages)
     {
       if (r == NULL)
         return;
-      b->pid_pages = g_renew (BRow **, b->pid_pages, page + 1);
-      memset (b->pid_pages + b->n_pid_pages, 0, (page + 1 - b->n_pid_pages) * sizeof (BRow **));
-      b->n_pid_pages = page + 1;
+      m->pid_pages = g_renew (BRow **, m->pid_pages, page + 1);
+      memset (m->pid_pages + m->n_pid_pages, 0, (page + 1 - m->n_pid_pages) * sizeof (BRow **));
+      m->n_pid_pages = page + 1;
     }
-  if (b->pid_pages[page] == NULL)
+  if (m->pid_pages[page] == NULL)
     {
       if (r == NULL)
         return;
-      b->pid_pages[page] = g_new0 (BRow *, 1u << PID_PAGE_BITS);
+      m->pid_pages[page] = g_new0 (BRow *, 1u << PID_PAGE_BITS);
     }
-  b->pid_pages[page][pid & ((1u << PID_PAGE_BITS) - 1)] = r;
+  m->pid_pages[page][pid & ((1u << PID_PAGE_BITS) - 1)] = r;
 }
 
+/* Rows of a machine begin no earlier than its traces (the origin when
+ * there is one machine): a machine is not traced before. */
 static gint64
 clamp_time (Builder *b, TtvTime t)
 {
-  return t < b->origin ? b->origin : t;
+  return t < b->m->start ? b->m->start : t;
 }
 
 static void
@@ -163,6 +226,7 @@ new_row (Builder *b, TtvHistoryRowKind kind, guint32 id, gint64 t)
 {
   BRow *r = g_new0 (BRow, 1);
   r->kind = kind;
+  r->machine = b->m->id;
   r->id = id;
   r->cpu = -1;
   r->ppid = TTV_PID_NONE;
@@ -320,7 +384,7 @@ idle_row (Builder *b, gint cpu, gint64 t)
 {
   if (cpu < 0 || cpu >= MAX_CPU)
     return NULL;
-  CpuCache *c = &b->cpus[cpu];
+  CpuCache *c = &b->m->cpus[cpu];
   if (c->idle_row == NULL)
     {
       c->idle_row = new_row (b, TTV_HISTORY_ROW_PROCESS, 0, t);
@@ -380,6 +444,7 @@ eval_cpu (Builder *b, BRow *r, const TtvCpuState *c, gint64 t)
 static void
 after_event (Builder *b, gint cpu, TtvTime time)
 {
+  follow_machine (b);
   gint64 t = clamp_time (b, time);
   for (guint i = 0; i < b->n_dirty; i++)
     {
@@ -391,10 +456,10 @@ after_event (Builder *b, gint cpu, TtvTime time)
   if (cpu < 0 || cpu >= MAX_CPU)
     return;
   const TtvCpuState *cs = ttv_state_get_cpu (b->state, cpu);
-  CpuCache *c = &b->cpus[cpu];
+  CpuCache *c = &b->m->cpus[cpu];
   if (cs && c->cpu_row == NULL)
     {
-      b->n_cpus = MAX (b->n_cpus, cpu + 1);
+      b->m->n_cpus = MAX (b->m->n_cpus, cpu + 1);
       c->cpu_row = new_row (b, TTV_HISTORY_ROW_CPU, (guint32) cpu, t);
       c->cpu_row->cpu = cpu;
       /* The CPU's idle task exists from now on too (once per CPU). */
@@ -437,6 +502,7 @@ static void
 on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old, TtvTime time)
 {
   Builder *b = data;
+  follow_machine (b);
   gint64 t = clamp_time (b, time);
   BRow *r;
   if (old == TTV_PROCESS_N_STATUS && p->pid != 0)
@@ -461,9 +527,9 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
       for (guint i = b->n_dirty; i-- > 0;)
         if (b->dirty[i].p == p)
           b->dirty[i] = b->dirty[--b->n_dirty];
-      for (gint c = 0; c < b->n_cpus; c++)
-        if (b->cpus[c].p == p)
-          b->cpus[c].p = NULL;
+      for (gint c = 0; c < b->m->n_cpus; c++)
+        if (b->m->cpus[c].p == p)
+          b->m->cpus[c].p = NULL;
       return;
     }
   Dirty d = { r, p };
@@ -480,7 +546,8 @@ on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
   Builder *b = data;
   if (cpu < 0 || cpu >= MAX_CPU)
     return;
-  CpuCache *c = &b->cpus[cpu];
+  follow_machine (b);
+  CpuCache *c = &b->m->cpus[cpu];
   BRow *r = pid == 0 ? c->idle_row
           : c->p && c->p->pid == pid && c->row && c->row->open ? c->row
           : pid_lookup (b, pid);
@@ -494,6 +561,7 @@ on_mark (gpointer data, TtvStateMark kind, guint32 pid, guint32 other, TtvTime t
   Builder *b = data;
   if (pid == 0)
     return;
+  follow_machine (b);
   BRow *r = pid_lookup (b, pid);
   if (r == NULL)
     return;
@@ -532,12 +600,13 @@ on_resource (gpointer data, TtvStateResource kind, guint32 id, guint count, TtvT
   TtvHistoryRowKind rk = kind == TTV_STATE_RESOURCE_IRQ ? TTV_HISTORY_ROW_IRQ
                        : kind == TTV_STATE_RESOURCE_SOFTIRQ ? TTV_HISTORY_ROW_SOFTIRQ
                        : TTV_HISTORY_ROW_BLOCKDEV;
+  follow_machine (b);
   gint64 t = clamp_time (b, time);
-  BRow *r = g_hash_table_lookup (b->resources[rk], GUINT_TO_POINTER (id));
+  BRow *r = g_hash_table_lookup (b->m->resources[rk], GUINT_TO_POINTER (id));
   if (r == NULL)
     {
       r = new_row (b, rk, id, t);
-      g_hash_table_insert (b->resources[rk], GUINT_TO_POINTER (id), r);
+      g_hash_table_insert (b->m->resources[rk], GUINT_TO_POINTER (id), r);
     }
   row_set (b, r, t, count > 0 ? 1 : 0, count);
   row_count (b, r, t);
@@ -596,6 +665,8 @@ compare_rows (gconstpointer pa, gconstpointer pb)
   const BRow *b = *(BRow * const *) pb;
   if (a->kind != b->kind)
     return a->kind < b->kind ? -1 : 1;
+  if (a->machine != b->machine)
+    return a->machine < b->machine ? -1 : 1;
   if (a->id != b->id)
     return a->id < b->id ? -1 : 1;
   if (a->cpu != b->cpu)
@@ -711,6 +782,7 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
       TtvHistoryRow fr;
       memset (&fr, 0, sizeof fr);
       fr.kind = r->kind;
+      fr.machine = r->machine;
       fr.id = r->id;
       fr.cpu = r->kind == TTV_HISTORY_ROW_PROCESS && r->id == 0 ? r->cpu : -1;
       fr.tgid = r->tgid;
@@ -797,6 +869,7 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
   hd.origin = b->origin;
   hd.start = b->origin;
   hd.end = end;
+  hd.n_machines = b->machines->len;
   /* Memory is not damaged between runs: only files carry a checksum. */
   hd.checksum = w->bytes ? 0 : ttv_history_writer_checksum (w);
   ttv_history_writer_pwrite (w, 0, &hd, sizeof hd);
@@ -848,15 +921,8 @@ builder_free (Builder *b)
   /* The coding thread first: it writes into the rows. */
   ttv_history_coder_free (b->coder);
   g_ptr_array_unref (b->rows);
-  g_hash_table_unref (b->processes);
-  for (guint i = 0; i < b->n_pid_pages; i++)
-    g_free (b->pid_pages[i]);
-  g_free (b->pid_pages);
+  g_ptr_array_unref (b->machines);
   g_array_unref (b->quark_small);
-  for (guint k = 0; k < TTV_HISTORY_ROW_N_KINDS; k++)
-    if (b->resources[k])
-      g_hash_table_unref (b->resources[k]);
-  g_free (b->cpus);
   ttv_history_writer_clear (&b->w);
   g_hash_table_unref (b->string_index);
   g_hash_table_unref (b->quark_index);
@@ -867,13 +933,15 @@ builder_free (Builder *b)
 /* Names of rows known only at the end: IRQs, block devices, live tasks;
  * soft IRQs as the first trace that names the vector does. */
 static void
-name_rows (Builder *b, const TtvKernelModel *model, guint n_traces)
+name_rows (Builder *b, const TtvKernelModel *model, TtvTraceset *ts)
 {
+  guint n_traces = ttv_traceset_get_n_traces (ts);
   for (guint i = 0; i < b->rows->len; i++)
     {
       BRow *r = g_ptr_array_index (b->rows, i);
       if (r->kind == TTV_HISTORY_ROW_PROCESS && r->open && r->id != 0)
         {
+          ttv_state_select_machine (b->state, r->machine);
           const TtvProcessState *p = ttv_state_get_process (b->state, r->id);
           if (p && p->name)
             r->name = p->name;
@@ -887,20 +955,81 @@ name_rows (Builder *b, const TtvKernelModel *model, guint n_traces)
       else if (r->kind == TTV_HISTORY_ROW_SOFTIRQ)
         for (guint t = 0; t < n_traces && !r->name; t++)
           {
+            if (b->machines->len > 1 && ttv_traceset_get_trace_machine (ts, t) != r->machine)
+              continue;
             const char *name = ttv_kernel_model_get_trace_softirq_name (model, t, r->id);
 
             if (name)
               r->name = g_quark_from_string (name);
           }
     }
-  g_autoptr (GPtrArray) irqs = ttv_state_list_irqs (b->state, FALSE);
-  for (guint i = 0; i < irqs->len; i++)
+  for (guint k = 0; k < b->machines->len; k++)
     {
-      const TtvIrqState *q = g_ptr_array_index (irqs, i);
-      BRow *r = g_hash_table_lookup (b->resources[TTV_HISTORY_ROW_IRQ], GUINT_TO_POINTER (q->id));
-      if (r && q->name)
-        r->name = q->name;
+      BMachine *m = g_ptr_array_index (b->machines, k);
+      ttv_state_select_machine (b->state, k);
+      g_autoptr (GPtrArray) irqs = ttv_state_list_irqs (b->state, FALSE);
+      for (guint i = 0; i < irqs->len; i++)
+        {
+          const TtvIrqState *q = g_ptr_array_index (irqs, i);
+          BRow *r = g_hash_table_lookup (m->resources[TTV_HISTORY_ROW_IRQ], GUINT_TO_POINTER (q->id));
+          if (r && q->name)
+            r->name = q->name;
+        }
     }
+}
+
+/* The traceset's machines, each starting with its first trace (clamped to
+ * the origin); one machine starts at the origin, as before machines. */
+static void
+add_machines (Builder *b, TtvTraceset *ts)
+{
+  guint n = ttv_traceset_get_n_machines (ts);
+  for (guint k = 0; k < n; k++)
+    g_ptr_array_add (b->machines, machine_new (k, b->origin));
+  if (n < 2)
+    return;
+  for (guint k = 0; k < n; k++)
+    ((BMachine *) g_ptr_array_index (b->machines, k))->start = G_MAXINT64;
+  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+    {
+      BMachine *m = g_ptr_array_index (b->machines, ttv_traceset_get_trace_machine (ts, i));
+      TtvTime start = ttv_traceset_get_trace (ts, i)->start;
+      m->start = MIN (m->start, MAX (start, b->origin));
+    }
+  for (guint k = 0; k < n; k++)
+    {
+      BMachine *m = g_ptr_array_index (b->machines, k);
+      if (m->start == G_MAXINT64)
+        m->start = b->origin;
+      m->last = m->start;
+    }
+}
+
+/* Where the rows alive at the end end, per machine: @hend with one
+ * machine; else just after the machine's last trace end or last event (a
+ * machine whose traces end early is not traced afterwards). */
+static gint64 *
+machine_ends (Builder *b, TtvTraceset *ts, gint64 hend)
+{
+  guint n = b->machines->len;
+  gint64 *ends = g_new (gint64, n);
+  for (guint k = 0; k < n; k++)
+    {
+      BMachine *m = g_ptr_array_index (b->machines, k);
+      ends[k] = n == 1 ? hend : m->last;
+    }
+  if (n == 1)
+    return ends;
+  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+    {
+      guint k = ttv_traceset_get_trace_machine (ts, i);
+      TtvTime end = ttv_traceset_get_trace (ts, i)->end;
+      if (k < n && end != TTV_TIME_MIN)
+        ends[k] = MAX (ends[k], end);
+    }
+  for (guint k = 0; k < n; k++)
+    ends[k] = MAX (ends[k], ((BMachine *) g_ptr_array_index (b->machines, k))->start) + 1;
+  return ends;
 }
 
 /* Reads @ts once into the representation @w (taken) is writing; the
@@ -930,10 +1059,9 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   b->state = state;
   b->origin = start == TTV_TIME_MAX ? 0 : start;
   b->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) brow_free);
-  b->processes = g_hash_table_new (g_direct_hash, g_direct_equal);
-  for (guint k = TTV_HISTORY_ROW_IRQ; k < TTV_HISTORY_ROW_N_KINDS; k++)
-    b->resources[k] = g_hash_table_new (g_direct_hash, g_direct_equal);
-  b->cpus = g_new0 (CpuCache, MAX_CPU);
+  b->machines = g_ptr_array_new_with_free_func ((GDestroyNotify) machine_free);
+  add_machines (b, ts);
+  b->m = get_machine (b, 0);
   b->event_cpu = -1;
   b->max_memory = max_memory;
   b->strings = g_ptr_array_new_with_free_func (g_free);
@@ -950,9 +1078,16 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   b->coder = ttv_history_coder_new (&b->w, max_memory, n_threads () > 1);
 
   ttv_state_add_observer (state, &history_observer, b);
-  for (guint i = 0; i < traces->len; i++)
-    ttv_kernel_model_apply_initial (model, state, g_ptr_array_index (traces, i));
-  after_event (b, -1, b->origin);
+  /* Each machine's initial processes, evaluated at its start. */
+  for (guint k = 0; k < b->machines->len; k++)
+    {
+      BMachine *m = g_ptr_array_index (b->machines, k);
+      ttv_state_select_machine (state, k);
+      for (guint i = 0; i < traces->len; i++)
+        if (b->machines->len == 1 || ttv_traceset_get_trace_machine (ts, i) == k)
+          ttv_kernel_model_apply_initial (model, state, g_ptr_array_index (traces, i));
+      after_event (b, -1, m->start);
+    }
 
   guint64 n = 0;
   gint64 last = b->origin;
@@ -965,6 +1100,7 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
       ttv_kernel_model_apply (model, state, trace, ev);
       after_event (b, b->event_cpu, ev->time);
       last = MAX (last, ev->time);
+      b->m->last = MAX (b->m->last, ev->time);
       if ((++n & 0xffff) == 0)
         {
           if (g_cancellable_set_error_if_cancelled (cancel, &local))
@@ -981,13 +1117,14 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   /* Rows alive at the end cover the last event's time too. */
   gint64 hend = MAX (last, end == TTV_TIME_MIN ? last : end);
   hend = MAX (hend, b->origin) + 1;
-  name_rows (b, model, traces->len);
+  name_rows (b, model, ts);
+  g_autofree gint64 *machine_end = machine_ends (b, ts, hend);
   for (guint i = 0; i < b->rows->len; i++)
     {
       BRow *r = g_ptr_array_index (b->rows, i);
       if (r->open)
         {
-          close_row (b, r, hend, FALSE);
+          close_row (b, r, machine_end[r->machine], FALSE);
           r->open = TRUE;   /* alive at the end */
         }
     }

@@ -258,6 +258,8 @@ ttv_history_open_data (TtvHistory *h, gboolean trusted, GError **error)
   h->row_base[TTV_HISTORY_ROW_N_KINDS] = (guint) MIN (total, G_MAXUINT);
   if (total != hd->n_rows)
     BAD (_("%s: row counts do not add up (byte %" PRIu64 ")"), what, hd->rows_offset);
+  if (hd->n_machines == 0 || hd->n_machines > hd->n_rows + 1)
+    BAD (_("%s: bad row table at byte %" PRIu64), what, hd->rows_offset);
 
   /* The strings stay (rows point to them); the string index and the rows
    * are read from a file only for this, their content goes to the
@@ -315,7 +317,10 @@ ttv_history_open_data (TtvHistory *h, gboolean trusted, GError **error)
                     sizeof (TtvHistoryBlock))
           || r->n_levels > TTV_HISTORY_MAX_LEVELS
           || !fits (h->size, r->levels_offset, r->n_levels, sizeof (TtvHistoryLevel))
-          || (r->name != TTV_HISTORY_NO_STRING && r->name >= hd->n_strings))
+          || (r->name != TTV_HISTORY_NO_STRING && r->name >= hd->n_strings)
+          /* Searches need each kind's rows grouped by machine. */
+          || r->machine >= hd->n_machines
+          || (i > h->row_base[r->kind] && r->machine < rows[i - 1].machine))
         BAD (_("%s: bad row at byte %" PRIu64), what, at);
       meta_rows += row_meta_size (r);
     }
@@ -350,6 +355,7 @@ ttv_history_open_data (TtvHistory *h, gboolean trusted, GError **error)
                r->levels_offset + k * sizeof (TtvHistoryLevel));
       TtvHistoryRowInfo *info = &h->infos[i];
       info->kind = r->kind;
+      info->machine = r->machine;
       info->id = r->id;
       info->cpu = r->cpu;
       info->tgid = r->tgid;

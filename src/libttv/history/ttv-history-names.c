@@ -4,7 +4,7 @@
  * with its parent's name), found through the parent's own execs.  Used by
  * the control flow view (its labels, search, tooltips) through the plugin
  * SDK. */
-#include "ttv-history.h"
+#include "ttv-history-private.h"
 
 #include <gio/gio.h>
 
@@ -13,26 +13,17 @@
 /* --- One row at a time -------------------------------------------------------- */
 
 gint
-ttv_history_find_process (const TtvHistory *h, guint32 pid, gint cpu, TtvTime time)
+ttv_history_find_process (const TtvHistory *h, guint machine, guint32 pid, gint cpu, TtvTime time)
 {
-  gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, pid, cpu, time);
-  guint lo = 0, hi = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  gint row = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, machine, pid, cpu, time);
 
   if (row >= 0 || pid == 0)
     return row;
-  /* Rows are sorted by pid, then birth: the pid's first life, when the
-   * task was known before its row began (at the trace start). */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, mid)->id < pid)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo < ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS)
-      && ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, lo)->id == pid)
+  /* Rows are sorted by machine, pid, then birth: the pid's first life,
+   * when the task was known before its row began (at the trace start). */
+  guint lo = ttv_history_lower_bound (h, TTV_HISTORY_ROW_PROCESS, machine, pid);
+  const TtvHistoryRowInfo *info = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, lo);
+  if (info && info->id == pid && info->machine == machine)
     return (gint) lo;
   return -1;
 }
@@ -64,7 +55,7 @@ name_at (const TtvHistory *h, guint row, TtvTime time, guint depth)
 
           if (before || parent == TTV_PID_NONE || depth > 8)
             return before;
-          prow = ttv_history_find_process (h, parent, -1, info->birth);
+          prow = ttv_history_find_process (h, info->machine, parent, -1, info->birth);
           return prow >= 0 && (guint) prow != row ? name_at (h, (guint) prow, info->birth, depth + 1)
                                                   : NULL;
         }
@@ -119,7 +110,7 @@ birth_name (Names *n, guint row, guint depth)
   if (!rn->forked)
     return NULL;
   info = ttv_history_get_row (n->h, TTV_HISTORY_ROW_PROCESS, row);
-  parent = ttv_history_find_row (n->h, TTV_HISTORY_ROW_PROCESS, rn->parent, -1, info->birth);
+  parent = ttv_history_find_row (n->h, TTV_HISTORY_ROW_PROCESS, info->machine, rn->parent, -1, info->birth);
   if (parent >= 0 && (guint) parent != row)
     rn->birth_name = names_at (n, (guint) parent, info->birth, depth + 1);
   return rn->birth_name;
@@ -251,7 +242,8 @@ ttv_history_dup_process_names (const TtvHistory *h, guint row)
   for (guint r = row, depth = 0; depth <= MAX_DEPTH && n.rows[r].forked; depth++)
     {
       const TtvHistoryRowInfo *info = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
-      gint parent = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, n.rows[r].parent, -1, info->birth);
+      gint parent = ttv_history_find_row (h, TTV_HISTORY_ROW_PROCESS, info->machine, n.rows[r].parent, -1,
+                                  info->birth);
 
       if (parent < 0 || (guint) parent == r || n.rows[parent].read)
         break;

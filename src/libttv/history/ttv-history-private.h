@@ -405,6 +405,8 @@ typedef struct {
   guint64 n_events;
   guint32 dead;
   guint32 n_levels;
+  guint32 machine;         /* of the traceset: rows are sorted by kind, machine, id */
+  guint32 pad;
   guint64 n_recs;          /* coded intervals */
   guint64 recs_dir_offset; /* their directory (TtvHistoryBlock per piece; 8-aligned) */
   guint64 n_marks;
@@ -413,9 +415,9 @@ typedef struct {
 } TtvHistoryRow;
 
 #define TTV_HISTORY_MAGIC "TTVHIST"
-#define TTV_HISTORY_VERSION 5u   /* 3: written while read (pieces), fixed-size bins; 4: per-CPU
+#define TTV_HISTORY_VERSION 6u   /* 3: written while read (pieces), fixed-size bins; 4: per-CPU
                                * interrupts, block requests matched by sector; 5: soft IRQ
-                               * rows named */
+                               * rows named; 6: rows per machine */
 #define TTV_HISTORY_BOM 0x01020304u
 
 typedef struct {
@@ -437,7 +439,7 @@ typedef struct {
   gint64 start;
   gint64 end;
   guint32 n_rows_by_kind[TTV_HISTORY_ROW_N_KINDS];
-  guint32 pad;
+  guint32 n_machines;      /* of the traceset, at least 1 */
 } TtvHistoryHeader;
 
 /* Where a row's sequences and summary are. */
@@ -473,6 +475,9 @@ struct _TtvStateHistory {
 /* The sequences of row @i (of all kinds) of a history. */
 void     ttv_history_row_recs (const TtvHistory *h, guint64 i, TtvHistorySeq *seq);
 void     ttv_history_row_marks (const TtvHistory *h, guint64 i, TtvHistorySeq *seq);
+
+/* The first row of @kind at or after (@machine, @id) in the rows' order. */
+guint    ttv_history_lower_bound (const TtvHistory *h, TtvHistoryRowKind kind, guint machine, guint32 id);
 
 /* ttv_history_query_pixels, also telling whether it read the
  * intervals themselves (@exact) rather than summary bins. */

@@ -162,9 +162,10 @@ ttv_history_query_marks (const TtvHistory *h, guint row, TtvTime t0, TtvTime t1)
   return out;
 }
 
-gint
-ttv_history_find_row (const TtvHistory *h, TtvHistoryRowKind kind, guint32 id, gint cpu,
-                            TtvTime time)
+/* The first row of @kind at or after (@machine, @id) in the order rows
+ * are sorted in (machine, then id). */
+guint
+ttv_history_lower_bound (const TtvHistory *h, TtvHistoryRowKind kind, guint machine, guint32 id)
 {
   guint n = ttv_history_get_n_rows (h, kind);
   const TtvHistoryRowInfo *rows = &h->infos[kind < TTV_HISTORY_ROW_N_KINDS ? h->row_base[kind] : 0];
@@ -172,12 +173,22 @@ ttv_history_find_row (const TtvHistory *h, TtvHistoryRowKind kind, guint32 id, g
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      if (rows[mid].id < id)
+      if (rows[mid].machine < machine || (rows[mid].machine == machine && rows[mid].id < id))
         lo = mid + 1;
       else
         hi = mid;
     }
-  for (guint i = lo; i < n && rows[i].id == id; i++)
+  return lo;
+}
+
+gint
+ttv_history_find_row (const TtvHistory *h, TtvHistoryRowKind kind, guint machine, guint32 id, gint cpu,
+                            TtvTime time)
+{
+  guint n = ttv_history_get_n_rows (h, kind);
+  const TtvHistoryRowInfo *rows = &h->infos[kind < TTV_HISTORY_ROW_N_KINDS ? h->row_base[kind] : 0];
+  for (guint i = ttv_history_lower_bound (h, kind, machine, id); i < n && rows[i].id == id
+       && rows[i].machine == machine; i++)
     {
       if (kind == TTV_HISTORY_ROW_PROCESS && id == 0 && rows[i].cpu != cpu)
         continue;
@@ -185,6 +196,23 @@ ttv_history_find_row (const TtvHistory *h, TtvHistoryRowKind kind, guint32 id, g
         return (gint) i;
     }
   return -1;
+}
+
+guint
+ttv_history_get_n_machines (const TtvHistory *h)
+{
+  return MAX (h->header.n_machines, 1);
+}
+
+guint
+ttv_history_get_machine_rows (const TtvHistory *h, TtvHistoryRowKind kind, guint machine, guint *first)
+{
+  guint lo = ttv_history_lower_bound (h, kind, machine, 0);
+  guint hi = machine == G_MAXUINT ? ttv_history_get_n_rows (h, kind)
+                                  : ttv_history_lower_bound (h, kind, machine + 1, 0);
+  if (first)
+    *first = lo;
+  return hi - lo;
 }
 
 gsize

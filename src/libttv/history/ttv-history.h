@@ -51,6 +51,8 @@ typedef struct {
   gint cpu;                /* process rows: the CPU of a pid 0 (idle) row, else -1 */
   guint32 tgid;            /* process rows (else 0) */
   guint32 ppid;            /* process rows: TTV_PID_NONE when unknown */
+  guint machine;           /* the traceset's machine it belongs to
+                            * (ttv_traceset_get_trace_machine()), 0 with one */
   const char *name;        /* last name (process, IRQ), or NULL */
   TtvTime birth;           /* fork time, or when the row first appeared */
   TtvTime end;             /* end of its last interval (death, or the trace's end) */
@@ -119,12 +121,22 @@ TtvHistory *ttv_history_build (TtvTraceset *ts, const TtvHistoryOptions *opt,
 void             ttv_history_free (TtvHistory *h);
 
 guint            ttv_history_get_n_rows (const TtvHistory *h, TtvHistoryRowKind kind);
-/* Rows of a kind are sorted by id (process rows: pid, then birth). */
+/* Rows of a kind are sorted by machine, then id (process rows: pid, then
+ * birth). */
 const TtvHistoryRowInfo *ttv_history_get_row (const TtvHistory *h, TtvHistoryRowKind kind,
                                                     guint row);
-/* The row of @kind with @id existing at @time (process rows: that life of
- * the pid; pid 0: the idle task of CPU @cpu, ignored otherwise), or -1. */
-gint             ttv_history_find_row (const TtvHistory *h, TtvHistoryRowKind kind,
+/* Machines of the traceset it was built from (docs/multi-machine.md): at
+ * least 1.  Processes, CPUs, IRQs, soft IRQs and block devices are rows of
+ * one machine each; pid 5 of one machine is another row than pid 5 of
+ * another. */
+guint            ttv_history_get_n_machines (const TtvHistory *h);
+/* The rows of @kind of @machine: [*first, *first + return value). */
+guint            ttv_history_get_machine_rows (const TtvHistory *h, TtvHistoryRowKind kind,
+                                               guint machine, guint *first);
+/* The row of @kind with @id on @machine existing at @time (process rows:
+ * that life of the pid; pid 0: the idle task of CPU @cpu, ignored
+ * otherwise), or -1. */
+gint             ttv_history_find_row (const TtvHistory *h, TtvHistoryRowKind kind, guint machine,
                                              guint32 id, gint cpu, TtvTime time);
 
 /* Intervals of one row overlapping [t0, t1] (GArray of TtvHistoryInterval). */
@@ -161,10 +173,11 @@ const char      *ttv_history_row_kind_name (TtvHistoryRowKind kind);
  * a child starts with its parent's name at the fork, each exec names it
  * anew; a row's own name is its last. */
 
-/* The process row of @pid at @time (pid 0: the idle task of CPU @cpu),
- * else the pid's first row (its first life: a task the trace knew before
- * its row began); -1 when none. */
-gint             ttv_history_find_process (const TtvHistory *h, guint32 pid, gint cpu, TtvTime time);
+/* The process row of @pid of @machine at @time (pid 0: the idle task of
+ * CPU @cpu), else the pid's first row there (its first life: a task the
+ * trace knew before its row began); -1 when none. */
+gint             ttv_history_find_process (const TtvHistory *h, guint machine, guint32 pid, gint cpu,
+                                           TtvTime time);
 /* The name process row @row had at @time (the history's string), or NULL. */
 const char      *ttv_history_get_process_name_at (const TtvHistory *h, guint row, TtvTime time);
 /* Every name process row @row had, oldest first, without repeats; NULL

@@ -4,6 +4,7 @@
 #include "ttv-event-owner.h"
 #include "ttv-hook-groups.h"
 #include "ttv-json-out.h"
+#include "ttv-text.h"
 
 #include <string.h>
 
@@ -322,7 +323,9 @@ append_json_contexts (TtvReportPrinter *p, const gint32 scopes[TTV_EVENT_N_CONTE
       if (scopes[order[i].scope] < 0)
         continue;
       gsize mark = out->len;
-      g_string_append_printf (out, "%s\"%s\":", n ? "," : ",\"contexts\":{", order[i].key);
+      g_string_append (out, n ? "," : ",\"contexts\":{");
+      append_json_string (out, order[i].key);
+      g_string_append_c (out, ':');
       if (append_json_members (p->decoder, (guint32) scopes[order[i].scope], out))
         n++;
       else
@@ -338,24 +341,30 @@ static void
 append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
               const TtvState *state, GString *out)
 {
-  char buf[32];
   const TtvTracefile *tf = ev->tracefile;
-  g_string_append_printf (out, "{\"time_ns\":%" G_GINT64_FORMAT ",\"time\":\"%s\",\"trace\":", ev->time,
-                          ttv_time_to_string (ev->time, buf, sizeof buf));
+  /* Without printf: a line per event (bench/run's text_jsonl). */
+  char *at = ttv_text_reserve (out, 2 * TTV_TEXT_NUMBER_MAX + 64);
+  at = TTV_TEXT_PUT_LITERAL (at, "{\"time_ns\":");
+  at = ttv_text_put_i64 (at, ev->time);
+  at = TTV_TEXT_PUT_LITERAL (at, ",\"time\":\"");
+  at = ttv_text_put_seconds (at, ev->time);
+  at = TTV_TEXT_PUT_LITERAL (at, "\",\"trace\":");
+  ttv_text_commit (out, at);
   append_json_string (out, tf->trace->name);
   g_string_append (out, ",\"tracefile\":");
   append_json_string (out, tf->name);
-  if (tf->cpu >= 0)
-    g_string_append_printf (out, ",\"cpu\":%d", tf->cpu);
-  else
-    g_string_append (out, ",\"cpu\":null");
-  g_string_append (out, ",\"event\":");
+  at = ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX + 16);
+  at = TTV_TEXT_PUT_LITERAL (at, ",\"cpu\":");
+  at = tf->cpu >= 0 ? ttv_text_put_i64 (at, tf->cpu) : TTV_TEXT_PUT_LITERAL (at, "null");
+  at = TTV_TEXT_PUT_LITERAL (at, ",\"event\":");
+  ttv_text_commit (out, at);
   append_json_string (out, ev->type->full_name);
   if (pos)
     {
-      g_autofree char *token = ttv_position_to_string (pos);
-      g_string_append (out, ",\"position\":");
-      append_json_string (out, token);
+      /* Base32 needs no escape. */
+      g_string_append (out, ",\"position\":\"");
+      ttv_position_append_token (pos, out);
+      g_string_append_c (out, '"');
     }
   if (p->options.show_state)
     {

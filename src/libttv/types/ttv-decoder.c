@@ -1080,11 +1080,11 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
       /* One shape for every value: the number and the labels that apply. */
       if (json)
         {
-          g_string_append (out, "{\"value\":");
+          g_string_append_len (out, "{\"value\":", 9);
           append_integer (out, v, style);
-          g_string_append (out, ",\"labels\":[");
+          g_string_append_len (out, ",\"labels\":[", 11);
           append_enum_labels (out, t, v->v.u, TRUE);
-          g_string_append (out, "]}");
+          g_string_append_len (out, "]}", 2);
         }
       else
         {
@@ -1124,13 +1124,22 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
           g_string_free (s, TRUE);
           break;
         }
-      g_string_append (out, "[");
+      g_string_append_c (out, '[');
       for (guint32 i = 0; i < v->n_children; i++)
         {
-          g_string_append (out, json ? (i ? "," : "") : (i ? ", " : " "));
+          if (json)
+            {
+              if (i)
+                g_string_append_c (out, ',');
+            }
+          else
+            g_string_append_len (out, i ? ", " : " ", i ? 2 : 1);
           append_node (d, ttv_decoder_get (d, v->first_child + i), style, out, FALSE);
         }
-      g_string_append (out, json || v->n_children == 0 ? "]" : " ]");
+      if (json || v->n_children == 0)
+        g_string_append_c (out, ']');
+      else
+        g_string_append_len (out, " ]", 2);
       break;
     case TTV_TYPE_VARIANT:
       if (t->optional)
@@ -1143,13 +1152,17 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
         }
       G_GNUC_FALLTHROUGH;
     case TTV_TYPE_STRUCT:
-      if (!top || json)
-        g_string_append (out, json ? "{" : "{ ");
+      if (json)
+        g_string_append_c (out, '{');
+      else if (!top)
+        g_string_append_len (out, "{ ", 2);
       for (guint32 i = 0; i < v->n_children; i++)
         {
           const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
-          if (i)
-            g_string_append (out, json ? "," : ", ");
+          if (i && json)
+            g_string_append_c (out, ',');
+          else if (i)
+            g_string_append_len (out, ", ", 2);
           if (json)
             {
               append_json_string (out, c->name ? c->name : "", c->name ? strlen (c->name) : 0);
@@ -1162,8 +1175,10 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
             }
           append_node (d, c, style, out, FALSE);
         }
-      if (!top || json)
-        g_string_append (out, json ? "}" : " }");
+      if (json)
+        g_string_append_c (out, '}');
+      else if (!top)
+        g_string_append_len (out, " }", 2);
       break;
     }
 }

@@ -200,6 +200,28 @@ test_escaping (void)
   g_assert_cmpint (r->cpu, ==, 12);
 }
 
+/* A file whose text holds bytes that are not UTF-8 (libxml2 lets them
+ * through in CDATA after an encoding error): read as U+FFFD, so that
+ * saving and reading again gives the same bookmarks (found by fuzzing). */
+static void
+test_invalid_utf8 (void)
+{
+  static const char doc[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<bookmarks>\n"
+                            "  <location time=\"1.5\"><![CDATA[bad <\xC1\x88> bytes]]></location>\n</bookmarks>\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvBookmarks) l = ttv_bookmarks_parse (doc, sizeof doc - 1, "utf8.xml", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ttv_bookmarks_get_n (l), ==, 1);
+  const char *text = ttv_bookmarks_get (l, 0)->text;
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  g_assert_cmpstr (text, ==, "bad <\xEF\xBF\xBD\xEF\xBF\xBD> bytes");
+  gsize len;
+  g_autofree char *xml = ttv_bookmarks_to_xml (l, &len);
+  g_autoptr (TtvBookmarks) again = ttv_bookmarks_parse (xml, len, "utf8-saved.xml", &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_bookmarks_equal (l, again));
+}
+
 static gboolean
 dir_holds_only (const char *dir, const char *name)
 {
@@ -918,6 +940,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bookmarks/edit", test_edit);
   g_test_add_func ("/bookmarks/clock-offset", test_clock_offset);
   g_test_add_func ("/bookmarks/escaping", test_escaping);
+  g_test_add_func ("/bookmarks/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/bookmarks/save/atomic", test_save_atomic);
   g_test_add_func ("/bookmarks/load/hostile-files", test_hostile_files);
   g_test_add_func ("/bookmarks/save/stale-temporary-files", test_stale_temporary_files);

@@ -423,6 +423,9 @@ test_types (gconstpointer data)
   g_autoptr (TtvType) st = ttv_type_new_struct ();
   ttv_type_add_field (st, "c", ttv_type_new_integer (8, TRUE, order, 8), NULL);
   ttv_type_add_field (st, "u16", ttv_type_new_integer (16, FALSE, order, 16), NULL);
+  /* Packed as LTTng's "lttng_packed" layouts declare them: less aligned
+   * than its size (the writer once aligned it to 8 bytes anyway). */
+  ttv_type_add_field (st, "packed", ttv_type_new_integer (64, TRUE, order, 8), NULL);
   TtvType *hex = ttv_type_new_integer (32, FALSE, order, 32);
   hex->base = 16;
   ttv_type_add_field (st, "hex", hex, NULL);
@@ -464,7 +467,8 @@ test_types (gconstpointer data)
             guint count = n % 4;
             g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (TtvScalar));
             TtvScalar head[] = {
-              TTV_SCALAR_INT (-5), TTV_SCALAR_UINT (65535), TTV_SCALAR_UINT (0xdeadbeef),
+              TTV_SCALAR_INT (-5), TTV_SCALAR_UINT (65535), TTV_SCALAR_INT (-1000003 * (gint64) n),
+              TTV_SCALAR_UINT (0xdeadbeef),
               TTV_SCALAR_INT (G_MININT64 + n), TTV_SCALAR_STRING (s), TTV_SCALAR_UINT (n % 10),
               TTV_SCALAR_FLOAT (1.5 + n), TTV_SCALAR_FLOAT (-0.25), TTV_SCALAR_STRING ("comm-name-long"),
               TTV_SCALAR_INT (-1), TTV_SCALAR_INT (2), TTV_SCALAR_INT (n),
@@ -539,6 +543,9 @@ test_types (gconstpointer data)
           ttv_field_accessor_init (&acc, ev->type, "u16");
           g_assert_true (ttv_field_accessor_get_int (&acc, ev, scratch, &v));
           g_assert_cmpint (v, ==, 65535);
+          ttv_field_accessor_init (&acc, ev->type, "packed");
+          g_assert_true (ttv_field_accessor_get_int (&acc, ev, scratch, &v));
+          g_assert_cmpint (v, ==, -1000003 * (gint64) k);
           /* (fields after the string: checked through babeltrace2's lines) */
         }
       else

@@ -11,7 +11,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-static char *tmp_root;
+static const char *tmp_root;   /* the program's temporary directory */
 
 typedef struct {
   const char *name;
@@ -187,8 +187,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  tmp_root = g_dir_make_tmp ("ttv-ctf2-writer-XXXXXX", NULL);
-  g_assert_nonnull (tmp_root);
+  tmp_root = ttv_test_get_tmp_dir ();
   for (guint i = 0; i < G_N_ELEMENTS (configs); i++)
     {
       g_autofree char *path = g_strdup_printf ("/ctf2-writer/round-trip/%s", configs[i].name);
@@ -196,7 +195,5 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/ctf2-writer/ttv-gen", test_ttv_gen);
   int r = g_test_run ();
-  ttv_test_remove_tree (tmp_root);
-  g_free (tmp_root);
   return r;
 }

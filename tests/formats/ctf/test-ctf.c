@@ -661,9 +661,7 @@ static void
 test_clock_offset_overflow (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *root = g_dir_make_tmp ("ttv-ctf-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_autofree char *dir = g_build_filename (root, "trace", NULL);
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "trace", NULL);
   TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
                              .packet_size = 4096, .clock_offset = 1700000000 * TTV_NSEC_PER_SEC };
   TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
@@ -704,7 +702,6 @@ test_clock_offset_overflow (void)
     }
   g_assert_no_error (error);
   g_assert_cmpuint (n, ==, G_N_ELEMENTS (at));
-  ttv_test_remove_tree (root);
 }
 
 static void

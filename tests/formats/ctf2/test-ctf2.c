@@ -318,21 +318,19 @@ check_trace (const char *dir)
 static void
 test_every_field_class (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-ctf2-XXXXXX", NULL);
-  g_assert_nonnull (dir);
+  const char *dir = ttv_test_get_tmp_dir ();
+
   write_trace (dir, FALSE);
   check_trace (dir);
-  ttv_test_remove_tree (dir);
 }
 
 static void
 test_packetized (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ttv-ctf2-XXXXXX", NULL);
-  g_assert_nonnull (dir);
+  const char *dir = ttv_test_get_tmp_dir ();
+
   write_trace (dir, TRUE);
   check_trace (dir);
-  ttv_test_remove_tree (dir);
 }
 
 /* --- Bad metadata: refused, naming the place ---------------------------------- */

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-static char *tmp_base;
+static const char *tmp_base;   /* the program's temporary directory */
 
 typedef struct {
   const char *format;
@@ -273,8 +273,7 @@ main (int argc, char **argv)
   int ret;
 
   g_test_init (&argc, &argv, NULL);
-  tmp_base = g_dir_make_tmp ("ttv-test-damage-promise-XXXXXX", NULL);
-  g_assert_nonnull (tmp_base);
+  tmp_base = ttv_test_get_tmp_dir ();
   Input *all = g_new0 (Input, G_N_ELEMENTS (formats) + G_N_ELEMENTS (committed));
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     {
@@ -300,7 +299,5 @@ main (int argc, char **argv)
   for (guint i = 0; i < G_N_ELEMENTS (formats) + G_N_ELEMENTS (committed); i++)
     g_free (all[i].dir);
   g_free (all);
-  ttv_test_remove_tree (tmp_base);
-  g_free (tmp_base);
   return ret;
 }

@@ -311,14 +311,25 @@ enc_align (Enc *e, guint align)
   return ENC_OK;
 }
 
+/* @v in @bytes bytes at the current position, already aligned as its
+ * type declares (which may be less than its size: "size = 64; align = 32"). */
 static EncResult
-enc_uint (Enc *e, guint64 v, guint bytes)
+enc_store (Enc *e, guint64 v, guint bytes)
 {
-  if (enc_align (e, bytes) != ENC_OK || e->pos + bytes > e->cap)
+  if (e->pos + bytes > e->cap)
     return ENC_FULL;
   store (e->buf + e->pos, v, bytes, e->big);
   e->pos += bytes;
   return ENC_OK;
+}
+
+/* @v naturally aligned (the headers' fields). */
+static EncResult
+enc_uint (Enc *e, guint64 v, guint bytes)
+{
+  if (enc_align (e, bytes) != ENC_OK)
+    return ENC_FULL;
+  return enc_store (e, v, bytes);
 }
 
 static const TtvScalar *
@@ -384,7 +395,7 @@ encode (Enc *e, const TtvType *t, const char *field)
           }
         if (enc_align (e, MAX (t->align_bits, 8) / 8) != ENC_OK)
           return ENC_FULL;
-        return enc_uint (e, v->u, bits / 8);
+        return enc_store (e, v->u, bits / 8);
       }
     case TTV_TYPE_FLOAT:
       {
@@ -396,10 +407,10 @@ encode (Enc *e, const TtvType *t, const char *field)
         if (t->size_bits == 32)
           {
             union { float f; guint32 u; } c = { .f = (float) v->f };
-            return enc_uint (e, c.u, 4);
+            return enc_store (e, c.u, 4);
           }
         union { double f; guint64 u; } c = { .f = v->f };
-        return enc_uint (e, c.u, 8);
+        return enc_store (e, c.u, 8);
       }
     case TTV_TYPE_STRING:
       {

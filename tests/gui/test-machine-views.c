@@ -1,0 +1,214 @@
+/* test-machine-views.c: the control flow and resources viewers on a tab of
+ * two machines (issue 19, docs/multi-machine.md), in a real window under
+ * Xvfb: two generated traces of different hosts with the same pids and
+ * different CPU counts show each machine's rows under a header row named
+ * after the host (a pid of both machines twice, once under each; two CPUs
+ * under one, three under the other); one machine shows no header.  The
+ * viewers are compiled in (not the time-line module, which registers the
+ * same types).  TTV_SCREENSHOT_DIR keeps the screenshots. */
+#include "ttv-config.h"
+
+#include "ttv-gui-test-util.h"
+#include "ttv-history.h"
+#include "ttv-tab-state-private.h"
+#include "ttv-test-util.h"
+#include "ttv-timeline-viewers.h"
+#include "ttv-timeline.h"
+
+#include <string.h>
+
+#ifndef TTV_GEN_PATH
+#error "TTV_GEN_PATH must be defined by the build"
+#endif
+
+static char *alpha, *beta;   /* LTT host alpha, 2 CPUs; CTF host beta, 3 CPUs, the same pids */
+
+static void
+generate (const char *out, const char *format, const char *host, const char *seed, const char *cpus,
+          const char *start)
+{
+  ttv_test_generate_machine (TTV_GEN_PATH, out, format, host, seed, cpus, start);
+}
+
+/* A tab state on @a (and @b) with its history. */
+static TtvTabState *
+open_state (const char *a, const char *b)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  TtvHistoryOptions opt = { .no_cache = TRUE };
+
+  g_assert_true (ttv_traceset_add_path (ts, a, &error));
+  if (b)
+    g_assert_true (ttv_traceset_add_path (ts, b, &error));
+  g_assert_no_error (error);
+  TtvHistory *h = ttv_history_build (ts, &opt, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  TtvTabState *state = ttv_tab_state_new (ts);
+  ttv_tab_state_set_history (state, h);
+  return state;
+}
+
+typedef struct {
+  GtkWidget *window;
+  GtkWidget *viewer;
+  TtvTimeline *timeline;
+} Shown;
+
+static void
+show (Shown *s, TtvTabState *state, gboolean controlflow)
+{
+  s->viewer = controlflow ? ttv_controlflow_viewer_new (state) : ttv_resources_viewer_new (state);
+  s->window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gtk_window_set_default_size (GTK_WINDOW (s->window), 1200, 780);
+  gtk_container_add (GTK_CONTAINER (s->window), s->viewer);
+  gtk_widget_show_all (s->window);
+  /* Every row, busy in the window or not. */
+  g_action_group_change_action_state (gtk_widget_get_action_group (s->viewer, controlflow ? "controlflow" : "resources"),
+                                      "hide-idle", g_variant_new_boolean (FALSE));
+  s->timeline = TTV_TIMELINE (ttv_gui_test_find_widget (s->viewer, TTV_TYPE_TIMELINE, NULL));
+  g_assert_nonnull (s->timeline);
+  ttv_gui_test_spin_pending ();
+}
+
+static void
+screenshot (Shown *s, const char *name)
+{
+  GdkWindow *window = gtk_widget_get_window (s->window);
+  const char *keep = g_getenv ("TTV_SCREENSHOT_DIR");
+  g_autofree char *png = g_build_filename (keep ? keep : ttv_test_get_tmp_dir (), name, NULL);
+
+  ttv_gui_test_spin_for (200);
+  g_autoptr (GdkPixbuf) shot = gdk_pixbuf_get_from_window (window, 0, 0, gdk_window_get_width (window),
+                                                           gdk_window_get_height (window));
+  g_assert_nonnull (shot);
+  g_assert_true (gdk_pixbuf_save (shot, png, "png", NULL, NULL));
+}
+
+static void
+hide (Shown *s)
+{
+  gtk_widget_destroy (s->window);
+}
+
+/* The header rows of the view, and that every other row is of the machine
+ * of the header above it; @ids gets per machine the ids of its rows of
+ * @kind. */
+static guint
+check_groups (Shown *s, TtvTabState *state, TtvViewerRowKind kind, GHashTable *ids[2], const char *names[2])
+{
+  g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (state);
+  gint machine = -1;
+  guint n_headers = 0;
+
+  for (guint i = 0; i < ttv_timeline_get_n_rows (s->timeline); i++)
+    {
+      const TtvTimelineRow *r = ttv_timeline_get_row (s->timeline, i);
+
+      if (ttv_timeline_row_is_machine (r))
+        {
+          g_assert_cmpint ((gint) r->row, ==, machine + 1);   /* machine 0, then 1 */
+          machine = (gint) r->row;
+          g_assert_cmpstr (r->label, ==, names[machine]);
+          n_headers++;
+          continue;
+        }
+      g_assert_cmpint (machine, >=, 0);                       /* nothing before the first header */
+      const TtvViewerRowInfo *info = ttv_viewer_history_get_row (h, r->kind, r->row);
+      g_assert_nonnull (info);
+      g_assert_cmpuint (info->machine, ==, (guint) machine);
+      if (r->kind == kind && ids[machine])
+        g_hash_table_add (ids[machine], GUINT_TO_POINTER (info->id + 1));
+    }
+  return n_headers;
+}
+
+static void
+test_controlflow (void)
+{
+  g_autoptr (TtvTabState) state = open_state (alpha, beta);
+  g_autoptr (GHashTable) a = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) b = g_hash_table_new (NULL, NULL);
+  GHashTable *ids[2] = { a, b };
+  const char *names[2] = { "alpha", "beta" };
+  Shown s;
+  guint n_both = 0;
+
+  show (&s, state, TRUE);
+  g_assert_cmpuint (check_groups (&s, state, TTV_VIEWER_ROW_PROCESS, ids, names), ==, 2);
+  /* The same pids on both machines: each shows twice, once under each
+   * header, never merged into one row. */
+  GHashTableIter it;
+  gpointer key;
+  g_hash_table_iter_init (&it, a);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    n_both += GPOINTER_TO_UINT (key) > 1 && g_hash_table_contains (b, key);
+  g_assert_cmpuint (n_both, >, 3);
+
+  /* A header's tooltip names its machine; over the plot of the first row. */
+  double y = ttv_timeline_get_header_height (s.timeline) + TTV_TIMELINE_ROW_HEIGHT / 2.0;
+  g_autofree char *tip = ttv_timeline_dup_tooltip (s.timeline, ttv_timeline_get_label_width (s.timeline) + 50, y);
+  g_assert_nonnull (tip);
+  g_assert_true (g_str_has_prefix (tip, "alpha\n"));
+  screenshot (&s, "gui-machines-controlflow.png");
+  hide (&s);
+  ttv_tab_state_shutdown (state);
+}
+
+static void
+test_resources (void)
+{
+  g_autoptr (TtvTabState) state = open_state (alpha, beta);
+  g_autoptr (GHashTable) a = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) b = g_hash_table_new (NULL, NULL);
+  GHashTable *ids[2] = { a, b };
+  const char *names[2] = { "alpha", "beta" };
+  Shown s;
+
+  show (&s, state, FALSE);
+  g_assert_cmpuint (check_groups (&s, state, TTV_VIEWER_ROW_CPU, ids, names), ==, 2);
+  g_assert_cmpuint (g_hash_table_size (a), ==, 2);
+  g_assert_cmpuint (g_hash_table_size (b), ==, 3);
+  screenshot (&s, "gui-machines-resources.png");
+  hide (&s);
+  ttv_tab_state_shutdown (state);
+}
+
+/* One machine: no header row, in either view. */
+static void
+test_one_machine (void)
+{
+  g_autoptr (TtvTabState) state = open_state (beta, NULL);
+
+  for (guint v = 0; v < 2; v++)
+    {
+      Shown s;
+
+      show (&s, state, v == 0);
+      g_assert_cmpuint (ttv_timeline_get_n_rows (s.timeline), >, 3);
+      for (guint i = 0; i < ttv_timeline_get_n_rows (s.timeline); i++)
+        g_assert_false (ttv_timeline_row_is_machine (ttv_timeline_get_row (s.timeline, i)));
+      hide (&s);
+    }
+  ttv_tab_state_shutdown (state);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *tmp = ttv_test_get_tmp_dir ();
+  g_autofree char *data = g_build_filename (tmp, "data", NULL);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  alpha = ttv_test_dup_tmp_path ("alpha");
+  beta = ttv_test_dup_tmp_path ("beta");
+  generate (alpha, "ltt", "alpha", "1", "2", "1700000000");
+  generate (beta, "ctf", "beta", "2", "3", "1700000000.0005");
+  g_test_add_func ("/gui/machines/controlflow", test_controlflow);
+  g_test_add_func ("/gui/machines/resources", test_resources);
+  g_test_add_func ("/gui/machines/one-machine", test_one_machine);
+  int status = g_test_run ();
+  g_free (alpha);
+  g_free (beta);
+  return status;
+}

@@ -1,0 +1,331 @@
+/* test-userspace-report.c: the userspace views (issue 18) in a real window
+ * under Xvfb show what `ttv-report --analysis` prints.  The Functions view
+ * against `--analysis callstack` on the recorded glxgears trace of
+ * ../shared: every function's calls, total and self time, minimum, mean,
+ * maximum and percentiles, over the whole trace and then over a selection
+ * (calls cut by it counted with their part inside, as the report does).
+ * Given a trace of tests/userspace/ustwork.c in $TTV_UST_TRACE (as
+ * test-userspace-views.sh records it), the same for its functions, whose
+ * names come from the binary's symbols, and the Memory view's potential
+ * leaks against `--analysis memory`. */
+#include "ttv-config.h"
+
+#include "ttv-gui-test-util.h"
+#include "ttv-test-util.h"
+
+#include <string.h>
+
+/* The view's columns (modules/userspace/ttv-functions-view.c): the
+ * function, then calls and durations in ns (-1: none), then the location. */
+enum { COL_FUNCTION, COL_CALLS, COL_TOTAL, COL_SELF, COL_MIN, COL_MEAN, COL_MAX, COL_P50, COL_P90, COL_P99 };
+
+static const char *const modules[] = { TTV_USERSPACE_MODULE_PATH, NULL };
+
+/* The raw value of @key in the flat JSON object @line, or NULL. */
+static char *
+json_raw (const char *line, const char *key)
+{
+  g_autofree char *pattern = g_strdup_printf ("\"%s\":", key);
+  const char *p = strstr (line, pattern);
+  if (p == NULL)
+    return NULL;
+  p += strlen (pattern);
+  const char *e = p;
+  if (*p == '"')
+    for (e = p + 1; *e && *e != '"'; e++)
+      e += *e == '\\' && e[1];
+  while (*e && *e != ',' && *e != '}')
+    e++;
+  return g_strndup (p, (gsize) (e - p));
+}
+
+/* One function as the report gives it: its name and the view's numbers. */
+typedef struct {
+  char *name;
+  gint64 values[COL_P99 - COL_CALLS + 1];
+} Function;
+
+static void
+function_clear (gpointer data)
+{
+  g_free (((Function *) data)->name);
+}
+
+/* `ttv-report TRACE --analysis callstack [--start S --end E]`'s functions. */
+static GArray *
+report_functions (const char *trace, const char *start, const char *end)
+{
+  const char *argv[] = { TTV_REPORT_PATH, trace, "--analysis", "callstack", "--format=jsonl", "--no-cache",
+                         start ? "--start" : NULL, start, "--end", end, NULL };
+  g_autofree char *out = ttv_test_run_ok (argv);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  GArray *functions = g_array_new (FALSE, TRUE, sizeof (Function));
+  g_array_set_clear_func (functions, function_clear);
+  static const char *const keys[] = { "calls", "total_ns", "self_ns", "min_ns", "mean_ns", "max_ns",
+                                      "p50_ns", "p90_ns", "p99_ns" };
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (!g_str_has_prefix (lines[i], "{\"type\":\"function\""))
+        continue;
+      Function f = { 0 };
+      g_autofree char *name = json_raw (lines[i], "name");
+      f.name = g_strndup (name + 1, strlen (name) - 2);
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          g_autofree char *raw = json_raw (lines[i], keys[k]);
+          g_assert_nonnull (raw);
+          /* The mean has decimals in the report; the view keeps whole ns. */
+          f.values[k] = (gint64) g_ascii_strtod (raw, NULL);
+        }
+      g_array_append_val (functions, f);
+    }
+  return functions;
+}
+
+typedef struct {
+  GtkTreeModel *model;
+  GArray *want;
+  GString *why;      /* the last difference seen */
+} Compare;
+
+/* TRUE when the view's rows are the report's functions, value for value;
+ * else says the first difference in c->why. */
+static gboolean
+view_equals_report (gpointer data)
+{
+  Compare *c = data;
+  g_string_truncate (c->why, 0);
+  guint n = (guint) gtk_tree_model_iter_n_children (c->model, NULL);
+  if (n != c->want->len)
+    {
+      g_string_printf (c->why, "%u rows in the view, %u functions in the report", n, c->want->len);
+      return FALSE;
+    }
+  for (guint i = 0; i < c->want->len; i++)
+    {
+      const Function *f = &g_array_index (c->want, Function, i);
+      gboolean found = FALSE;
+      GtkTreeIter it;
+      for (gboolean ok = gtk_tree_model_get_iter_first (c->model, &it); ok && !found;
+           ok = gtk_tree_model_iter_next (c->model, &it))
+        {
+          g_autofree char *name = NULL;
+          gtk_tree_model_get (c->model, &it, COL_FUNCTION, &name, -1);
+          if (g_strcmp0 (name, f->name) != 0)
+            continue;
+          found = TRUE;
+          for (gint col = COL_CALLS; col <= COL_P99; col++)
+            {
+              gint64 shown;
+              gtk_tree_model_get (c->model, &it, col, &shown, -1);
+              gint64 want = f->values[col - COL_CALLS];
+              /* The mean: the report's truncated, the view's rounded. */
+              gboolean same = col == COL_MEAN ? shown - want >= -1 && shown - want <= 1 : shown == want;
+              if (!same)
+                {
+                  g_string_printf (c->why, "%s, column %d: %" G_GINT64_FORMAT " in the view, %" G_GINT64_FORMAT
+                                   " in the report", f->name, col, shown, want);
+                  return FALSE;
+                }
+            }
+        }
+      if (!found)
+        {
+          g_string_printf (c->why, "%s is not in the view", f->name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+equal_or_late (gpointer data)
+{
+  Compare *c = data;
+  return view_equals_report (c) || GPOINTER_TO_INT (g_object_get_data (G_OBJECT (c->model), "late"));
+}
+
+static gboolean
+mark_late (gpointer model)
+{
+  g_object_set_data (model, "late", GINT_TO_POINTER (1));
+  return G_SOURCE_REMOVE;
+}
+
+/* Waits (at most 30 s: the view computes in a worker thread) until the
+ * view shows @want, and fails with the last difference if it never does. */
+static void
+assert_view_shows (GtkTreeModel *model, GArray *want)
+{
+  g_autoptr (GString) why = g_string_new (NULL);
+  Compare c = { model, want, why };
+  g_object_set_data (G_OBJECT (model), "late", NULL);
+  guint timer = g_timeout_add_seconds (30, mark_late, model);
+  ttv_gui_test_spin_until (equal_or_late, &c);
+  if (!GPOINTER_TO_INT (g_object_get_data (G_OBJECT (model), "late")))
+    g_source_remove (timer);
+  if (!view_equals_report (&c))
+    g_error ("the Functions view differs from ttv-report --analysis callstack: %s", why->str);
+}
+
+/* The Functions view of @trace: the report's functions, whole trace, and
+ * with @selection, over two seconds from 1.4 s after the start. */
+static void
+check_functions (const char *trace, gboolean selection)
+{
+  TtvGuiTestTab f;
+  ttv_gui_test_tab_setup_path (&f, trace, modules);
+  gtk_window_resize (GTK_WINDOW (f.window), 1200, 800);
+  g_assert_true (ttv_tab_show_viewer (f.tab, "functions"));
+  ttv_gui_test_spin_pending ();
+  GtkWidget *view = ttv_gui_test_viewer (f.tab, "functions");
+  g_assert_nonnull (view);
+  GtkWidget *table = ttv_gui_test_find_widget (view, GTK_TYPE_TREE_VIEW, "functions-table");
+  g_assert_nonnull (table);
+  GtkTreeModel *model = gtk_tree_view_get_model (GTK_TREE_VIEW (table));
+
+  /* The whole trace: its time window when nothing is selected. */
+  g_autoptr (GArray) whole = report_functions (trace, NULL, NULL);
+  g_assert_cmpuint (whole->len, >, 5);
+  assert_view_shows (model, whole);
+
+  if (selection)
+    {
+      /* The calls cut by the selection count with their part inside. */
+      TtvTime t0 = ttv_traceset_get_start (f.ts) + 1400000000;
+      TtvTime t1 = t0 + 2000000000;
+      char start[32], end[32];
+      ttv_time_to_string (t0, start, sizeof start);
+      ttv_time_to_string (t1, end, sizeof end);
+      g_autoptr (GArray) part = report_functions (trace, start, end);
+      g_assert_cmpuint (part->len, >, 0);
+      ttv_tab_state_set_selection (ttv_tab_get_state (f.tab), t0, t1);
+      assert_view_shows (model, part);
+    }
+  ttv_gui_test_tab_teardown (&f);
+}
+
+static void
+test_functions (void)
+{
+  g_autofree char *trace = ttv_test_dup_shared_ctf_trace ("glxgears-ust");
+  if (trace == NULL)
+    return;
+  check_functions (trace, TRUE);
+}
+
+/* --- The Memory view ------------------------------------------------------------ */
+
+/* The leaks table's columns (modules/userspace/ttv-memory-view.c). */
+enum { LEAK_PROCESS, LEAK_BLOCKS, LEAK_BYTES, LEAK_SITE };
+
+static gboolean
+has_rows (gpointer model)
+{
+  return gtk_tree_model_iter_n_children (model, NULL) > 0;
+}
+
+/* Whether a label under @widget shows a text containing @text. */
+static gboolean
+has_label_with (GtkWidget *widget, const char *text)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text))
+    return TRUE;
+  if (!GTK_IS_CONTAINER (widget))
+    return FALSE;
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (widget));
+  for (GList *l = children; l; l = l->next)
+    if (has_label_with (l->data, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* The view lists the program's own potential leaks by call site, as the
+ * report's leak_site lines of owner "program" give them; those of the
+ * loader and the tracer are only counted, in the status line. */
+static void
+check_memory (const char *trace)
+{
+  const char *argv[] = { TTV_REPORT_PATH, trace, "--analysis", "memory", "--format=jsonl", "--no-cache", NULL };
+  g_autofree char *out = ttv_test_run_ok (argv);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  g_autoptr (GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
+  guint64 kept = 0;
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (!g_str_has_prefix (lines[i], "{\"type\":\"leak_site\""))
+        continue;
+      g_autofree char *owner = json_raw (lines[i], "owner");
+      g_autofree char *blocks = json_raw (lines[i], "blocks");
+      if (g_strcmp0 (owner, "\"program\"") != 0)
+        {
+          kept += g_ascii_strtoull (blocks, NULL, 10);
+          continue;
+        }
+      g_autofree char *process = json_raw (lines[i], "process");
+      g_autofree char *pid = json_raw (lines[i], "pid");
+      g_autofree char *bytes = json_raw (lines[i], "bytes");
+      g_autofree char *site = json_raw (lines[i], "site");
+      g_ptr_array_add (want, g_strdup_printf ("%.*s [%s] %s %s %.*s", (int) strlen (process) - 2, process + 1, pid,
+                                              blocks, bytes, (int) strlen (site) - 2, site + 1));
+    }
+  g_assert_cmpuint (want->len, >, 0);   /* ustwork.c leaks one block on purpose */
+
+  TtvGuiTestTab f;
+  ttv_gui_test_tab_setup_path (&f, trace, modules);
+  gtk_window_resize (GTK_WINDOW (f.window), 1200, 800);
+  g_assert_true (ttv_tab_show_viewer (f.tab, "memory"));
+  ttv_gui_test_spin_pending ();
+  GtkWidget *view = ttv_gui_test_viewer (f.tab, "memory");
+  g_assert_nonnull (view);
+  GtkTreeModel *model = gtk_tree_view_get_model (
+    GTK_TREE_VIEW (ttv_gui_test_find_widget (view, GTK_TYPE_TREE_VIEW, "leaks-table")));
+  ttv_gui_test_spin_until (has_rows, model);
+  g_autoptr (GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
+  GtkTreeIter it;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &it); ok; ok = gtk_tree_model_iter_next (model, &it))
+    {
+      g_autofree char *process = NULL, *site = NULL;
+      guint64 blocks, bytes;
+      gtk_tree_model_get (model, &it, LEAK_PROCESS, &process, LEAK_BLOCKS, &blocks, LEAK_BYTES, &bytes, LEAK_SITE,
+                          &site, -1);
+      g_ptr_array_add (shown, g_strdup_printf ("%s %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %s", process, blocks,
+                                               bytes, site));
+    }
+  g_assert_cmpuint (shown->len, ==, want->len);
+  for (guint i = 0; i < want->len; i++)
+    {
+      gboolean found = FALSE;
+      for (guint k = 0; k < shown->len && !found; k++)
+        found = g_str_equal (want->pdata[i], shown->pdata[k]);
+      if (!found)
+        g_error ("the Memory view lacks the report's leak “%s”", (const char *) want->pdata[i]);
+    }
+  /* The status line counts what the loader and the tracer kept. */
+  g_autofree char *kept_text = g_strdup_printf ("the loader and the tracer kept %" G_GUINT64_FORMAT " (", kept);
+  g_assert_true (has_label_with (view, kept_text));
+  ttv_gui_test_tab_teardown (&f);
+}
+
+/* A trace of ustwork.c recorded by test-userspace-views.sh. */
+static void
+test_recorded (void)
+{
+  const char *trace = g_getenv ("TTV_UST_TRACE");
+  if (trace == NULL)
+    {
+      g_test_skip ("needs a recorded trace in $TTV_UST_TRACE (tests/userspace/test-userspace-views.sh gives one)");
+      return;
+    }
+  check_functions (trace, FALSE);
+  check_memory (trace);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/gui/userspace/functions-vs-report", test_functions);
+  g_test_add_func ("/gui/userspace/recorded-vs-report", test_recorded);
+  return g_test_run ();
+}
