@@ -4,7 +4,11 @@ real LTTng kernel traces of ../shared/traces/ctf, against an independent
 computation from the raw events (ttv-report --format=jsonl, no state):
 system calls, wakeup latencies, blocked intervals (off the CPU after
 blocking, until run again, with the wakeup), futex waits, CPU busy time
-per CPU and per thread, IRQs, soft IRQs and raises, block requests.  Prints TAP; skips traces not there.
+per CPU and per thread, IRQs, soft IRQs and raises, block requests; and
+the critical path of the busiest threads checked against the raw events
+(its segments tile the range; a thread on it runs when it is "running",
+waits between its wakeup and its run when "wait-cpu", is on no CPU when
+"preempted"; a "device" segment names an IRQ or soft IRQ).  Prints TAP; skips traces not there.
 
 Usage: check-real-traces.py TTV_REPORT
 """
@@ -55,9 +59,12 @@ class Machine:
         self.blocked_since = {}      # tid -> when it blocked
         self.blocked_woken = {}      # tid -> its first wakeup since
         self.futex = {}              # tid -> (uaddr, op) of the futex call that waits
+        self.run_since = {}          # tid -> when it last went on a CPU
         self.last = None
         for e in events:
             self.event(e)
+        for tid, since in self.run_since.items():
+            self.out["running"].append((tid, since, self.last))
         # Still blocked at the end: unfinished, ending (and woken, if not
         # yet) at the trace's end.
         for tid, since in self.blocked_since.items():
@@ -110,6 +117,10 @@ class Machine:
             if hard:
                 self.end_irqs(cpu, t, hard[0])
             prev, nxt = f["prev_tid"], f["next_tid"]
+            if prev != 0 and prev in self.run_since:
+                self.out["running"].append((prev, self.run_since.pop(prev), t))
+            if nxt != 0:
+                self.run_since[nxt] = t
             if nxt != 0 and nxt in self.blocked_since:
                 since = self.blocked_since.pop(nxt)
                 self.out["blocked"].append((nxt, since, t, self.blocked_woken.pop(nxt, t), "no"))
@@ -193,6 +204,41 @@ class Machine:
             self.begin(cpu, t)
 
 
+def inside(intervals, start, end):
+    """Whether [start, end] lies within one of @intervals ((start, end) pairs)."""
+    return any(a <= start and end <= b for a, b in intervals)
+
+
+def overlaps(intervals, start, end):
+    return any(a < end and start < b for a, b in intervals)
+
+
+def critical_path_faults(m, segments):
+    """What is wrong with the critical path @segments against the raw events
+    of machine @m: a list of messages, empty when none."""
+    running, woken = defaultdict(list), defaultdict(list)
+    for tid, a, b in m.out["running"]:
+        running[tid].append((a, b))
+    for tid, a, b, _ in m.out["wakeups"]:
+        woken[tid].append((a, b))
+    faults = []
+    for prev, seg in zip([None] + segments, segments):
+        where = "%s of %s [%d, %d]" % (seg["kind"], seg["tid"] or seg["irq"], seg["start"], seg["end"])
+        if prev is not None and prev["end"] != seg["start"]:
+            faults.append("a gap or overlap before " + where)
+        if seg["start"] > seg["end"]:
+            faults.append("an inverted " + where)
+        if seg["kind"] == "running" and not inside(running[seg["tid"]], seg["start"], seg["end"]):
+            faults.append(where + ": the thread is not on a CPU all along")
+        if seg["kind"] == "wait-cpu" and not inside(woken[seg["tid"]], seg["start"], seg["end"]):
+            faults.append(where + ": not between a wakeup and the run that follows")
+        if seg["kind"] == "preempted" and overlaps(running[seg["tid"]], seg["start"], seg["end"]):
+            faults.append(where + ": the thread runs meanwhile")
+        if seg["kind"] == "device" and seg["irq"] is None:
+            faults.append(where + ": names no IRQ")
+    return faults
+
+
 n = 0
 failures = 0
 
@@ -255,6 +301,15 @@ for name in TRACES:
     same(name + ": busy time per CPU", busy.items(), [(c, b) for c, b in m.busy.items() if b])
     threads = {r["tid"]: r["cpu_time"] for r in cpu if r["table"] == "threads"}
     same(name + ": CPU time per thread", threads.items(), [(t, v) for t, v in m.thread_time.items() if v])
+    # The critical path of the three threads that ran longest, over the trace.
+    busiest = sorted(((v, t) for t, v in threads.items() if t != 0), reverse=True)[:3]
+    for _, tid in busiest:
+        path = [r for r in analysis(trace, "critical-path", "--tid", str(tid)) if r["table"] == "segments"]
+        faults = critical_path_faults(m, path)
+        for fault in faults[:3]:
+            print("# " + fault)
+        ok(path and not faults, "%s: critical path of thread %d (%d segments)" % (name, tid, len(path)))
+
     # The statistics' busy time is the same sum (ttv-report --stats: the
     # total of each cpu/ID node of the statistics tree).
     stats = subprocess.run([REPORT, "--stats", "--format=jsonl", trace], env=env, check=True, capture_output=True,

@@ -168,21 +168,28 @@ assert_view_shows (GtkTreeModel *model, GArray *want)
     g_error ("the Functions view differs from ttv-report --analysis callstack: %s", why->str);
 }
 
+/* A tab on @trace showing the view @viewer; the model of its table @table. */
+static GtkTreeModel *
+open_table (TtvGuiTestTab *f, const char *trace, const char *viewer, const char *table)
+{
+  ttv_gui_test_tab_setup_path (f, trace, modules);
+  gtk_window_resize (GTK_WINDOW (f->window), 1200, 800);
+  g_assert_true (ttv_tab_show_viewer (f->tab, viewer));
+  ttv_gui_test_spin_pending ();
+  GtkWidget *view = ttv_gui_test_viewer (f->tab, viewer);
+  g_assert_nonnull (view);
+  GtkWidget *tree = ttv_gui_test_find_widget (view, GTK_TYPE_TREE_VIEW, table);
+  g_assert_nonnull (tree);
+  return gtk_tree_view_get_model (GTK_TREE_VIEW (tree));
+}
+
 /* The Functions view of @trace: the report's functions, whole trace, and
  * with @selection, over two seconds from 1.4 s after the start. */
 static void
 check_functions (const char *trace, gboolean selection)
 {
   TtvGuiTestTab f;
-  ttv_gui_test_tab_setup_path (&f, trace, modules);
-  gtk_window_resize (GTK_WINDOW (f.window), 1200, 800);
-  g_assert_true (ttv_tab_show_viewer (f.tab, "functions"));
-  ttv_gui_test_spin_pending ();
-  GtkWidget *view = ttv_gui_test_viewer (f.tab, "functions");
-  g_assert_nonnull (view);
-  GtkWidget *table = ttv_gui_test_find_widget (view, GTK_TYPE_TREE_VIEW, "functions-table");
-  g_assert_nonnull (table);
-  GtkTreeModel *model = gtk_tree_view_get_model (GTK_TREE_VIEW (table));
+  GtkTreeModel *model = open_table (&f, trace, "functions", "functions-table");
 
   /* The whole trace: its time window when nothing is selected. */
   g_autoptr (GArray) whole = report_functions (trace, NULL, NULL);
@@ -272,14 +279,8 @@ check_memory (const char *trace)
   g_assert_cmpuint (want->len, >, 0);   /* ustwork.c leaks one block on purpose */
 
   TtvGuiTestTab f;
-  ttv_gui_test_tab_setup_path (&f, trace, modules);
-  gtk_window_resize (GTK_WINDOW (f.window), 1200, 800);
-  g_assert_true (ttv_tab_show_viewer (f.tab, "memory"));
-  ttv_gui_test_spin_pending ();
+  GtkTreeModel *model = open_table (&f, trace, "memory", "leaks-table");
   GtkWidget *view = ttv_gui_test_viewer (f.tab, "memory");
-  g_assert_nonnull (view);
-  GtkTreeModel *model = gtk_tree_view_get_model (
-    GTK_TREE_VIEW (ttv_gui_test_find_widget (view, GTK_TYPE_TREE_VIEW, "leaks-table")));
   ttv_gui_test_spin_until (has_rows, model);
   g_autoptr (GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
   GtkTreeIter it;

@@ -21,6 +21,11 @@ typedef struct {
   const char *name;
   guint32 tgid;
   TtvTime birth;                /* the thread's first record: the path starts there */
+  /* Set while a waker's frame explains a blocked episode: the part of the
+   * episode before the waker's first record, unexplained (blocked), to
+   * emit once the waker's frame is done (segments are emitted backward). */
+  TtvTime unexplained_a, unexplained_t;
+  const char *unexplained_syscall;
 } Frame;
 
 typedef struct {
@@ -155,11 +160,18 @@ frame_step (Walk *w, Frame *f, guint depth, Frame *child, gboolean *pushed)
   TtvTime lo = MAX (e->start, f->a);
   if (e->unfinished && e->woken == e->end)
     emit (w, f, TTV_PATH_BLOCKED, lo, f->t, 0, FALSE, NULL, syscall);
+  /* The idle task wakes nobody itself: outside any traced handler, its
+   * wakeups come from interrupts the trace does not record (the local
+   * timer, an IPI), and its "running" is idling: blocked, not its path. */
   else if (e->waker_kind == TTV_WAKER_THREAD && e->waker_tid != f->tid && e->waker_tid != TTV_PID_NONE
-           && depth < MAX_DEPTH)
+           && e->waker_tid != 0 && depth < MAX_DEPTH)
     {
       if (!frame_init (w, child, e->waker_tid, lo, f->t, string_of (w, e->waker_name)))
         return FALSE;
+      /* Before the waker's first record the trace cannot say: blocked. */
+      f->unexplained_a = lo;
+      f->unexplained_t = child->a;
+      f->unexplained_syscall = syscall;
       *pushed = TRUE;
     }
   else if (e->waker_kind == TTV_WAKER_IRQ || e->waker_kind == TTV_WAKER_SOFTIRQ)
@@ -195,6 +207,13 @@ ttv_critical_path_compute (const TtvAnalysis *sched, const TtvAnalysis *cpu, gui
         {
           g_array_unref (f->episodes);
           g_array_set_size (stack, stack->len - 1);
+          if (stack->len > 0)
+            {
+              Frame *parent = &g_array_index (stack, Frame, stack->len - 1);
+              emit (&w, parent, TTV_PATH_BLOCKED, parent->unexplained_a, parent->unexplained_t, 0, FALSE, NULL,
+                    parent->unexplained_syscall);
+              parent->unexplained_a = parent->unexplained_t = 0;
+            }
           continue;
         }
       Frame child;
