@@ -105,6 +105,20 @@ add_process (Pending *p, TtvEventRequest *request, gint cpu)
     }
 }
 
+/* What the tracer says of the event's type (LTTng-UST tracepoints): its
+ * log level and EMF URI, when it says them. */
+static void
+add_type_attributes (Pending *p, const TtvViewerTrace *trace, guint type)
+{
+  char *level = ttv_viewer_trace_dup_event_type_log_level (trace, type);
+  const char *uri = ttv_viewer_trace_get_event_type_emf_uri (trace, type);
+
+  if (level)
+    add_row (p, 1, _("Log level"), level);
+  if (uri)
+    add_row (p, 1, _("EMF URI"), g_strdup (uri));
+}
+
 static gboolean
 on_event (TtvEventRequest *request, const TtvViewerEvent *event, gpointer data)
 {
@@ -113,6 +127,7 @@ on_event (TtvEventRequest *request, const TtvViewerEvent *event, gpointer data)
   const TtvViewerTrace *trace = ttv_viewer_event_get_trace (event);
   g_auto (GStrv) fields = NULL;
   gint cpu = ttv_viewer_event_get_cpu (event);
+  guint type = ttv_viewer_event_get_type_index (event);
 
   if (p->n_events > 0 && time != p->time)
     return FALSE;   /* the events of one time only */
@@ -122,7 +137,8 @@ on_event (TtvEventRequest *request, const TtvViewerEvent *event, gpointer data)
   add_row (p, 0, ttv_viewer_event_get_name (event), ttv_tab_state_format_time (p->state, time));
   add_row (p, 1, _("Trace"), g_strdup (ttv_viewer_trace_get_name (trace)));
   add_row (p, 1, _("CPU"), cpu >= 0 ? g_strdup_printf ("%d", cpu) : g_strdup ("—"));
-  fields = ttv_viewer_trace_dup_event_type_fields (trace, ttv_viewer_event_get_type_index (event));
+  add_type_attributes (p, trace, type);
+  fields = ttv_viewer_trace_dup_event_type_fields (trace, type);
   add_row (p, 1, _("Fields"), fields[0] ? NULL : g_strdup (_("(none)")));
   for (guint i = 0; fields[i]; i++)
     {

@@ -853,7 +853,7 @@ follow_refresh (TtvTraceset *ts, TtvContext *old, const FollowMark *mark, TtvTim
   return g_steal_pointer (&ctx);
 }
 
-/* --stats: what the tracer lost in [@start, @end], by tracefile. */
+/* --stats-tables: what the tracer lost in [@start, @end], by tracefile. */
 static void
 append_lost_summary (const GArray *lost, TtvTime start, TtvTime end, GString *out)
 {
@@ -862,7 +862,7 @@ append_lost_summary (const GArray *lost, TtvTime start, TtvTime end, GString *ou
   for (guint i = 0; i < lost->len; i++)
     {
       const LostMark *m = &g_array_index (lost, LostMark, i);
-      if (m->range.end < start || m->range.start > end)
+      if (!ttv_lost_range_in_interval (m->tracefile, &m->range, start, end))
         continue;
       events += m->range.count;
       packets += m->range.packets;
@@ -875,7 +875,7 @@ append_lost_summary (const GArray *lost, TtvTime start, TtvTime end, GString *ou
   for (guint i = 0; i < lost->len; i++)
     {
       const LostMark *m = &g_array_index (lost, LostMark, i);
-      if (m->range.end < start || m->range.start > end)
+      if (!ttv_lost_range_in_interval (m->tracefile, &m->range, start, end))
         continue;
       g_string_append_printf (out, "  %s/%s\n", m->tracefile->trace->name, m->tracefile->name);
       ttv_lost_range_append_text (&m->range, out);
@@ -1090,7 +1090,7 @@ print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvAnalysisFormat
 
   if (!stats)
     return fail (EXIT_READ, error->message);
-  root = ttv_stats_tree_new_full (stats, ts, FALSE);
+  root = ttv_stats_tree_new_full (stats, ts, start, end, FALSE);
   ttv_stats_tree_append (root, format, o->buf);
   if (!output_flush (o, TRUE, &error))
     return fail (EXIT_READ, error->message);

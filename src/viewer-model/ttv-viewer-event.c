@@ -122,6 +122,32 @@ ttv_viewer_trace_dup_event_type_fields (const TtvViewerTrace *trace, guint type)
   return g_strv_builder_end (names);
 }
 
+/* The tracer's attributes of @type (none for a number it does not use). */
+static TtvEventTypeAttributes
+attributes_of (const TtvViewerTrace *trace, guint type)
+{
+  const TtvEventType *et = event_type_of (trace, type);
+  TtvEventTypeAttributes attr = { -1, NULL };
+
+  if (et)
+    ttv_event_type_get_attributes (TRACE (trace), et, &attr);
+  return attr;
+}
+
+char *
+ttv_viewer_trace_dup_event_type_log_level (const TtvViewerTrace *trace, guint type)
+{
+  TtvEventTypeAttributes attr = attributes_of (trace, type);
+
+  return attr.log_level >= 0 ? ttv_log_level_dup_text (attr.log_level) : NULL;
+}
+
+const char *
+ttv_viewer_trace_get_event_type_emf_uri (const TtvViewerTrace *trace, guint type)
+{
+  return attributes_of (trace, type).emf_uri;
+}
+
 gboolean
 ttv_viewer_trace_has_event_context (const TtvViewerTrace *trace, guint type, const char *name)
 {

@@ -590,7 +590,10 @@ test_sched_waking (void)
   g_assert_no_error (error);
   const char *const names[] = { "sched_switch", "sched_waking", "sched_wakeup" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    g_assert_cmpint (ttv_ctf_writer_add_event (w, names[i], waking_fields (i == WAKING_SWITCH), &error), ==, (gint) i);
+    {
+      g_autoptr (TtvType) fields = waking_fields (i == WAKING_SWITCH);
+      g_assert_cmpint (ttv_ctf_writer_add_event (w, names[i], fields, &error), ==, (gint) i);
+    }
   const TtvTime base = 1000000000;
   waking_switch (w, 0, base + 1000, "swapper/0", 0, 0, "sleeper", 100);
   waking_switch (w, 1, base + 1500, "swapper/1", 0, 0, "waker", 200);

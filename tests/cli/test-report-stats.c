@@ -259,6 +259,147 @@ test_idle (void)
   g_assert_cmpint (swapper, <, top);
 }
 
+/* --- What the tracer lost ------------------------------------------------------ */
+
+/* The count of row @key of a --stats CSV, 0 when the row is absent. */
+static guint64
+lost_row (GHashTable *csv, const char *key)
+{
+  const TtvStatsCsvRow *r = g_hash_table_lookup (csv, key);
+
+  return r ? r->count : 0;
+}
+
+/* ttv-report --stats --format=csv of @trace (from @start to @end when
+ * not NULL), its groups checked. */
+static GHashTable *
+report_csv (const char *trace, const char *start, const char *end)
+{
+  const char *whole[] = { TTV_REPORT_PATH, "--stats", "--format=csv", trace, NULL };
+  const char *window[] = { TTV_REPORT_PATH, "--stats", "--format=csv", "--start", start, "--end", end, trace, NULL };
+  g_autofree char *text = ttv_test_run_ok (start ? window : whole);
+  GHashTable *csv = ttv_stats_csv_parse (text, NULL);
+
+  ttv_stats_csv_assert_group_sums (csv);
+  return csv;
+}
+
+/* Whether any row of @csv is about losses. */
+static gboolean
+has_lost_rows (GHashTable *csv)
+{
+  GHashTableIter it;
+  gpointer key;
+
+  g_hash_table_iter_init (&it, csv);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    if (g_str_has_prefix (key, "lost"))
+      return TRUE;
+  return FALSE;
+}
+
+/* The start and end (ns) of the lost range ttv-report --format=jsonl
+ * prints with "@what":@count. */
+static void
+lost_range_times (const char *jsonl, const char *what, guint64 count, gint64 *start, gint64 *end)
+{
+  g_autoptr (GPtrArray) lines = ttv_test_lines_of (jsonl);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const char *line = lines->pdata[i];
+      g_autofree char *field = g_strdup_printf ("\"%s\":%" G_GUINT64_FORMAT ",", what, count);
+      const char *s = strstr (line, "\"start_ns\":"), *e = strstr (line, "\"end_ns\":");
+
+      if (!g_str_has_prefix (line, "{\"lost_events\"") || !strstr (line, field))
+        continue;
+      g_assert_nonnull (s);
+      g_assert_nonnull (e);
+      *start = g_ascii_strtoll (s + strlen ("\"start_ns\":"), NULL, 10);
+      *end = g_ascii_strtoll (e + strlen ("\"end_ns\":"), NULL, 10);
+      return;
+    }
+  g_error ("no lost range with %s %" G_GUINT64_FORMAT " in:\n%s", what, count, jsonl);
+}
+
+/* Issue 14 §3.6: --stats says what the tracer lost, as --stats-tables and
+ * the event list do: the events and the whole packets, by trace and
+ * tracefile, in text, JSON lines and CSV; in a window only the losses
+ * within it; none in a window before them. */
+static void
+test_lost (void)
+{
+  /* 2 packets lost after packet 2, 9 events discarded in packet 6. */
+  static const TtvTestLostOptions lost = { .ctf2 = TRUE, .later_discarded = 9, .skip_packets = TRUE };
+  g_autofree char *trace = ttv_test_write_lost_ctf ("lost", &lost);
+  const char *tables[] = { TTV_REPORT_PATH, "--stats-tables", trace, NULL };
+  const char *text_argv[] = { TTV_REPORT_PATH, "--stats", trace, NULL };
+  const char *jsonl_argv[] = { TTV_REPORT_PATH, "--stats", "--format=jsonl", trace, NULL };
+  const char *events_argv[] = { TTV_REPORT_PATH, "--format=jsonl", trace, NULL };
+  g_autofree char *tables_out = ttv_test_run_ok (tables);
+  g_autofree char *text = ttv_test_run_ok (text_argv);
+  g_autofree char *jsonl = ttv_test_run_ok (jsonl_argv);
+  g_autofree char *events = ttv_test_run_ok (events_argv);
+  g_autoptr (GHashTable) whole = report_csv (trace, NULL, NULL);
+  gint64 first, last, ps, pe, es, ee;
+
+  g_assert_nonnull (strstr (tables_out, "lost by the tracer: 9 events, 2 packets, in 2 ranges"));
+  g_assert_cmpuint (lost_row (whole, "lost-events"), ==, 9);
+  g_assert_cmpuint (lost_row (whole, "lost-events/trace/0"), ==, 9);
+  g_assert_cmpuint (lost_row (whole, "lost-events/trace/0/channel0_0"), ==, 9);
+  g_assert_cmpuint (lost_row (whole, "lost-packets"), ==, 2);
+  g_assert_cmpuint (lost_row (whole, "lost-packets/trace/0"), ==, 2);
+  g_assert_cmpuint (lost_row (whole, "lost-packets/trace/0/channel0_0"), ==, 2);
+  g_assert_cmpstr (((TtvStatsCsvRow *) g_hash_table_lookup (whole, "lost-events"))->name, ==, "Lost events");
+  g_assert_cmpstr (((TtvStatsCsvRow *) g_hash_table_lookup (whole, "lost-packets"))->name, ==, "Lost packets");
+  /* The text: the groups and the tracefile, indented under their trace. */
+  g_assert_true (g_regex_match_simple ("^  Lost events +9$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  Lost packets +2$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^      channel0_0 +9$", text, G_REGEX_MULTILINE, 0));
+  g_assert_nonnull (strstr (jsonl, "{\"key\":\"lost-events/trace/0/channel0_0\",\"parent\":\"lost-events/trace/0\","
+                                   "\"name\":\"channel0_0\",\"count\":9,"));
+  g_assert_nonnull (strstr (jsonl, "{\"key\":\"lost-packets\",\"parent\":\"traceset\",\"name\":\"Lost packets\","
+                                   "\"count\":2,"));
+
+  /* Windows: before the losses, around the lost packets only, around the
+   * discarded events only. */
+  ttv_test_trace_span (trace, &first, &last);
+  lost_range_times (events, "lost_packets", 2, &ps, &pe);
+  lost_range_times (events, "lost_events", 9, &es, &ee);
+  g_assert_cmpint (pe, <, es);
+  {
+    g_autofree char *a = ttv_test_dup_seconds (first), *b = ttv_test_dup_seconds (ps - 1);
+    g_autoptr (GHashTable) csv = report_csv (trace, a, b);
+
+    g_assert_false (has_lost_rows (csv));
+  }
+  {
+    g_autofree char *a = ttv_test_dup_seconds (ps), *b = ttv_test_dup_seconds (pe);
+    g_autoptr (GHashTable) csv = report_csv (trace, a, b);
+
+    g_assert_cmpuint (lost_row (csv, "lost-packets/trace/0/channel0_0"), ==, 2);
+    g_assert_null (g_hash_table_lookup (csv, "lost-events"));
+  }
+  {
+    g_autofree char *a = ttv_test_dup_seconds (ee), *b = ttv_test_dup_seconds (last);
+    g_autoptr (GHashTable) csv = report_csv (trace, a, b);
+
+    g_assert_cmpuint (lost_row (csv, "lost-events/trace/0/channel0_0"), ==, 9);
+    g_assert_null (g_hash_table_lookup (csv, "lost-packets"));
+  }
+}
+
+/* A trace that lost nothing has no rows about losses. */
+static void
+test_nothing_lost (void)
+{
+  static const TtvTestLostOptions lost = { .ctf2 = TRUE };
+  g_autofree char *trace = ttv_test_write_lost_ctf ("nothing-lost", &lost);
+  g_autoptr (GHashTable) csv = report_csv (trace, NULL, NULL);
+
+  g_assert_false (has_lost_rows (csv));
+}
+
 /* Bad input: a message naming what is wrong, the exit status of its kind
  * (1: a trace, 2: usage), no statistics. */
 #define BAD_TRACE TTV_TEST_SRCDIR "/data/traces/bad/unknown-event-id"
@@ -311,6 +452,8 @@ main (int argc, char **argv)
   g_test_add_data_func ("/report-stats/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);
   g_test_add_data_func ("/report-stats/ctf/scp-kernel", "scp-kernel", test_real_ctf);
   g_test_add_func ("/report-stats/idle", test_idle);
+  g_test_add_func ("/report-stats/lost", test_lost);
+  g_test_add_func ("/report-stats/nothing-lost", test_nothing_lost);
   g_test_add_func ("/report-stats/bad-input", test_bad_input);
   g_test_add_func ("/report-stats/keep-going", test_keep_going);
   return g_test_run ();

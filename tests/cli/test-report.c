@@ -386,6 +386,70 @@ test_archive (gconstpointer unused)
   g_assert_cmpstr (a.out, ==, d.out);
 }
 
+/* The line of a --list-events output @list that lists event type @type. */
+static char *
+list_line (const char *list, const char *type)
+{
+  g_autoptr (GPtrArray) lines = ttv_test_lines_of (list);
+  g_autofree char *name = g_strdup_printf (" %s ", type);
+
+  for (guint i = 0; i < lines->len; i++)
+    if (strstr (lines->pdata[i], name))
+      return g_strdup (lines->pdata[i]);
+  g_error ("no event type %s in:\n%s", type, list);
+}
+
+/* LTTng's log levels and EMF URIs in --list-events, as `lttng list` writes
+ * them: on a CTF 1.8 trace whose TSDL gives them (generated, and recorded
+ * by LTTng-UST), on a CTF 2 trace (and the same as on its CTF 1.8 twin);
+ * nothing on the event types and traces without. */
+static void
+test_list_events_log_levels (gconstpointer unused)
+{
+  g_autofree char *trace = ttv_test_write_ctf_log_levels ("log-levels");
+  const char *argv[] = { TTV_REPORT_PATH, "--list-events", trace, NULL };
+  g_autofree char *list = ttv_test_run_ok (argv);
+  g_autoptr (GPtrArray) lines = ttv_test_lines_of (list);
+  g_autofree char *sched = list_line (list, "sched_switch");
+  g_autofree char *irq = list_line (list, "irq_handler_entry");
+  guint with = 0;
+
+  g_assert_true (g_str_has_suffix (sched, "; }  (loglevel: TRACE_WARNING (4))  (emf-uri: http://example.org/sched)"));
+  g_assert_true (g_str_has_suffix (irq, "; }  (loglevel: TRACE_DEBUG_LINE (13))"));
+  for (guint i = 0; i < lines->len; i++)
+    with += strstr (lines->pdata[i], "(loglevel:") != NULL;
+  g_assert_cmpuint (with, ==, 2);
+  {
+    static const TtvTestLostOptions none = { FALSE };
+    g_autofree char *plain = ttv_test_write_lost_ctf ("no-log-levels", &none);
+    const char *plain_argv[] = { TTV_REPORT_PATH, "--list-events", plain, NULL };
+    g_autofree char *plain_list = ttv_test_run_ok (plain_argv);
+
+    g_assert_null (strstr (plain_list, "(loglevel:"));
+    g_assert_null (strstr (plain_list, "(emf-uri:"));
+  }
+  {
+    g_autofree char *ust = ttv_test_dup_shared_ctf_trace ("glxgears-ust");
+    g_autofree char *ctf2 = ttv_test_dup_shared_trace ("ctf2/lttng-crash");
+    g_autofree char *twin = ttv_test_dup_shared_trace ("bt2-suite/succeed/lttng-crash");
+
+    if (!ust || !ctf2 || !twin)
+      return;
+    const char *ust_argv[] = { TTV_REPORT_PATH, "--list-events", ust, NULL };
+    const char *ctf2_argv[] = { TTV_REPORT_PATH, "--list-events", ctf2, NULL };
+    const char *twin_argv[] = { TTV_REPORT_PATH, "--list-events", twin, NULL };
+    g_autofree char *ust_list = ttv_test_run_ok (ust_argv);
+    g_autofree char *ctf2_list = ttv_test_run_ok (ctf2_argv);
+    g_autofree char *twin_list = ttv_test_run_ok (twin_argv);
+    g_autofree char *entry = list_line (ust_list, "lttng_ust_cyg_profile:func_entry");
+    g_autofree char *temp = list_line (ctf2_list, "my_app:current_temp");
+
+    g_assert_true (g_str_has_suffix (entry, "  (loglevel: TRACE_DEBUG_FUNCTION (12))"));
+    g_assert_true (g_str_has_suffix (temp, "  (loglevel: TRACE_DEBUG_LINE (13))"));
+    g_assert_cmpstr (ctf2_list, ==, twin_list);
+  }
+}
+
 /* Every test reads the committed traces and checks it left them as they
  * were; but TTV_UPDATE_GOLDEN=1 rewrites the golden outputs beside them. */
 static void
@@ -412,5 +476,6 @@ main (int argc, char **argv)
   add_test ("/cli/report/after", NULL, test_after);
   add_test ("/cli/report/multi", NULL, test_multi);
   add_test ("/cli/report/archive", NULL, test_archive);
+  add_test ("/cli/report/list-events-log-levels", NULL, test_list_events_log_levels);
   return g_test_run ();
 }

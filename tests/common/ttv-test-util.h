@@ -135,6 +135,30 @@ void  ttv_test_trace_span (const char *trace, gint64 *first, gint64 *last);
  * how many there were. */
 guint64 ttv_test_decode_all (TtvTrace *t);
 
+/* --- Edited CTF traces: lost events, log levels ------------------------------------- */
+
+/* What ttv_test_write_lost_ctf's packets say the tracer lost. */
+typedef struct {
+  gboolean ctf2;              /* CTF 2 as LTTng 2.15 writes it, else CTF 1.8 */
+  /* events_discarded of every packet from the first (lost since the
+   * stream began) */
+  guint64 first_discarded;
+  guint64 later_discarded;    /* more from packet 6 on (a lost range) */
+  /* CTF 2: the sequence numbers skip two packets after packet 2 (a
+   * range of lost packets) */
+  gboolean skip_packets;
+} TtvTestLostOptions;
+
+/* A CTF kernel trace ttv-gen's way (one CPU, stream channel0_0, 4 KiB
+ * packets, 3000 events, seed 5, host "lost-host") at the test's temporary
+ * path @name, its packets patched to say what @lost says. */
+char *ttv_test_write_lost_ctf (const char *name, const TtvTestLostOptions *lost);
+/* The same CTF 1.8 trace, unpatched, whose TSDL gives LTTng log levels:
+ * sched_switch 4 (TRACE_WARNING) with the EMF URI
+ * "http://example.org/sched", irq_handler_entry 13 (TRACE_DEBUG_LINE),
+ * the other event types none. */
+char *ttv_test_write_ctf_log_levels (const char *name);
+
 /* --- A live trace: a finished trace's stream files copied piece by piece -- */
 
 /* The events of one block (packet) of a finished stream file. */

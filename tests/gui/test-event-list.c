@@ -9,7 +9,6 @@
 #include "ttv-config.h"
 
 #include "ttv-ctf-private.h"
-#include "ttv-ctf-sim.h"
 #include "ttv-bookmarks-panel.h"
 #include "ttv-filter-bar.h"
 #include "ttv-gui-test-util.h"
@@ -804,63 +803,15 @@ test_lost_events (void)
     check_lost_marks (dir, 2);
 }
 
-/* A CTF 2 kernel trace as LTTng 2.15 writes it (one CPU, 4 KiB packets)
- * whose packet sequence numbers skip two packets after packet 2, and whose
- * packets from 6 on say 9 events were discarded: a range of lost packets,
- * then one of lost events. */
-static char *
-lost_packets_trace (void)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GArray) offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
-  static const guint cpus[] = { 0 };
-  char *dir = ttv_test_dup_tmp_path ("lost-packets");
-  TtvSimOptions so;
-
-  ttv_sim_options_init (&so);
-  so.seed = 5;
-  so.cpu_ids = cpus;
-  so.n_cpus = 1;
-  so.n_processes = 10;
-  so.max_events = 3000;
-  {
-    g_autoptr (TtvSim) sim = ttv_sim_new (&so, &error);
-    TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
-                               .packet_size = 4096, .long_bits = 64, .hostname = "lost-host",
-                               .metadata = TTV_CTF_METADATA_CTF2 };
-    TtvCtfSimStats stats;
-
-    g_assert_no_error (error);
-    g_assert_true (ttv_ctf_write_simulation (dir, sim, &wo, NULL, NULL, &stats, &error));
-    g_assert_no_error (error);
-  }
-  {
-    g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
-    CtfStreamFile *sf;
-
-    g_assert_no_error (error);
-    sf = ((TtvTracefile *) t->tracefiles->pdata[0])->priv;
-    for (guint i = 0; i < sf->packets->len; i++)
-      g_array_append_val (offsets, g_array_index (sf->packets, CtfPacket, i).offset);
-  }
-  g_assert_cmpuint (offsets->len, >, 8);
-  /* packet_seq_num and events_discarded: 64-bit little-endian after the
-   * magic, uuid, stream_id, stream_instance_id and four 64-bit context
-   * fields. */
-  for (guint i = 3; i < offsets->len; i++)
-    {
-      guint64 seq = GUINT64_TO_LE (i + 2), discarded = GUINT64_TO_LE (i < 6 ? 0 : 9);
-
-      ttv_test_patch_file (dir, "channel0_0", g_array_index (offsets, guint64, i) + 64, &seq, 8);
-      ttv_test_patch_file (dir, "channel0_0", g_array_index (offsets, guint64, i) + 72, &discarded, 8);
-    }
-  return dir;
-}
-
 static void
 test_lost_packets (void)
 {
-  g_autofree char *dir = lost_packets_trace ();
+  /* A CTF 2 kernel trace as LTTng 2.15 writes it whose packet sequence
+   * numbers skip two packets after packet 2, and whose packets from 6 on
+   * say 9 events were discarded: a range of lost packets, then one of lost
+   * events. */
+  static const TtvTestLostOptions lost = { .ctf2 = TRUE, .later_discarded = 9, .skip_packets = TRUE };
+  g_autofree char *dir = ttv_test_write_lost_ctf ("lost-packets", &lost);
 
   check_lost_marks (dir, 2);
 }

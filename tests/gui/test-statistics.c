@@ -322,6 +322,63 @@ child_totals (Fixture *f, const char *key)
   return out;
 }
 
+/* What the tracer lost (issue 14 §3.6): the view shows the events and the
+ * packets lost, by trace and tracefile, right after the traces, as
+ * ttv-report --stats prints them; a selection before the losses has none. */
+static void
+test_lost (void)
+{
+  static const TtvTestLostOptions lost = { .ctf2 = TRUE, .later_discarded = 9, .skip_packets = TRUE };
+  g_autofree char *trace = ttv_test_write_lost_ctf ("lost", &lost);
+  g_autoptr (GHashTable) csv = NULL;
+  g_autofree char *text = NULL;
+  gint64 first, last;
+  gpointer args[2];
+  guint64 n;
+  Fixture f;
+
+  fixture_open (&f, trace);
+  csv = export_csv_text (&f, NULL, &text);
+  ttv_stats_csv_assert_group_sums (csv);
+  assert_report_tree (trace, text, 0, 0);
+  g_assert_cmpuint (((TtvStatsCsvRow *) g_hash_table_lookup (csv, "lost-events/trace/0/channel0_0"))->count, ==, 9);
+  g_assert_cmpuint (((TtvStatsCsvRow *) g_hash_table_lookup (csv, "lost-packets/trace/0/channel0_0"))->count, ==, 2);
+  {
+    g_autoptr (GPtrArray) groups = child_names (&f, "traceset");
+    g_autoptr (GPtrArray) files = child_names (&f, "lost-events/trace/0");
+
+    g_assert_cmpuint (groups->len, >, 3);
+    g_assert_cmpstr (groups->pdata[0], ==, "Traces");
+    g_assert_cmpstr (groups->pdata[1], ==, "Lost events");
+    g_assert_cmpstr (groups->pdata[2], ==, "Lost packets");
+    g_assert_cmpuint (files->len, ==, 1);
+    g_assert_cmpstr (files->pdata[0], ==, "channel0_0");
+  }
+  g_clear_pointer (&csv, g_hash_table_unref);
+  g_clear_pointer (&text, g_free);
+
+  /* The first tenth of the events: the losses come later. */
+  ttv_test_trace_span (trace, &first, &last);
+  {
+    g_autofree char *from = ttv_test_dup_seconds (first), *to = ttv_test_dup_seconds (first + (last - first) / 10);
+    const char *argv[] = { TTV_REPORT_PATH, "--stats", "--format=csv", "--start", from, "--end", to, trace, NULL };
+    g_autofree char *report = ttv_test_run_ok (argv);
+    g_autoptr (GHashTable) rows = ttv_stats_csv_parse (report, NULL);
+
+    n = ((TtvStatsCsvRow *) g_hash_table_lookup (rows, "traceset"))->count;
+    g_assert_null (g_hash_table_lookup (rows, "lost-events"));
+  }
+  ttv_tab_state_set_selection (f.tab.state, first, first + (last - first) / 10);
+  args[0] = &f;
+  args[1] = &n;
+  ttv_gui_test_spin_until (traceset_count_is, args);
+  csv = export_csv_text (&f, NULL, &text);
+  g_assert_null (g_hash_table_lookup (csv, "lost-events"));
+  g_assert_null (g_hash_table_lookup (csv, "lost-packets"));
+  assert_report_tree (trace, text, first, first + (last - first) / 10);
+  fixture_close (&f);
+}
+
 static void
 click_header (Fixture *f, guint column)
 {
@@ -917,6 +974,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gui/statistics/oracle/arm64-kernel", "arm64-kernel", test_oracle_ctf);
   g_test_add_data_func ("/gui/statistics/oracle/scp-kernel", "scp-kernel", test_oracle_ctf);
   g_test_add_func ("/gui/statistics/report/sample", test_report_sample);
+  g_test_add_func ("/gui/statistics/lost", test_lost);
   g_test_add_func ("/gui/statistics/header-time-format", test_header_time_format);
   g_test_add_func ("/gui/statistics/sort", test_sort);
   g_test_add_func ("/gui/statistics/copy", test_copy);

@@ -233,6 +233,7 @@ test_details (void)
   g_autofree char *first = details_text (details, "1 event at +0.000000000");
   g_assert_nonnull (strstr (first, "core.trap_entry = +0.000000000\n"));
   g_assert_nonnull (strstr (first, "  CPU = 2\n"));
+  g_assert_null (strstr (first, "Log level"));   /* LTT has none */
   g_assert_nonnull (strstr (first, "    trap_id = 14\n"));
   g_assert_nonnull (strstr (first, "    address = 139705411696048\n"));
   /* A scheduling switch: the process running once it is applied. */
@@ -272,10 +273,70 @@ test_details_contexts (void)
   ttv_gui_test_tab_setup_path (&f, path, modules);
   g_autofree char *text = details_text (ttv_gui_test_viewer (f.tab, "details"), "1 event at +0.000000000");
   g_assert_nonnull (strstr (text, "lttng_ust_cyg_profile:func_entry = +0.000000000\n"));
+  g_assert_nonnull (strstr (text, "  CPU = 0\n  Log level = TRACE_DEBUG_FUNCTION (12)\n  Fields\n"));
+  g_assert_null (strstr (text, "EMF URI"));
   g_assert_nonnull (strstr (text, "  Stream event context\n    procname = glxgears\n    vtid = 16073\n"));
   g_assert_nonnull (strstr (text, "  Packet context\n"));
   g_assert_nonnull (strstr (text, "    cpu_id = 0\n"));
   g_assert_nonnull (strstr (text, "    addr = 4212523\n"));   /* 0x40472B */
+  ttv_gui_test_tab_teardown (&f);
+}
+
+/* The time of the first event named @name of the one-stream trace @dir. */
+static TtvTime
+first_event_named (const char *dir, const char *name)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_autoptr (TtvCursor) c = NULL;
+  TtvEvent ev;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->tracefiles->len, ==, 1);
+  c = ttv_cursor_new (t->tracefiles->pdata[0], &error);
+  g_assert_no_error (error);
+  while (ttv_cursor_next (c, &ev, &error))
+    if (strcmp (ev.type->name, name) == 0)
+      return ev.time;
+  g_error ("no %s event in %s", name, dir);
+}
+
+/* The details of an event whose type has an LTTng log level and an EMF
+ * URI (a CTF 1.8 trace whose TSDL gives them): both, after its CPU; none
+ * for an event type without. */
+static void
+test_details_log_level (void)
+{
+  g_autofree char *trace = ttv_test_write_ctf_log_levels ("log-levels");
+  TtvTime sched = first_event_named (trace, "sched_switch");
+  TtvTime trap = first_event_named (trace, "trap_entry");
+  TtvTime start, end;
+  TtvGuiTestTab f;
+
+  g_settings_reset (ttv_settings_get (), "view-layout");
+  ttv_gui_test_tab_setup_path (&f, trace, modules);
+  ttv_tab_state_get_time_span (f.state, &start, &end);
+  GtkWidget *details = ttv_gui_test_viewer (f.tab, "details");
+  {
+    g_autofree char *rel = ttv_test_dup_seconds (sched - start);
+    g_autofree char *at = g_strdup_printf ("at +%s", rel);
+
+    ttv_tab_state_set_current_time (f.state, sched);
+    g_autofree char *text = details_text (details, at);
+    g_assert_nonnull (strstr (text, "sched_switch = +"));
+    g_assert_nonnull (strstr (text, "  CPU = 0\n  Log level = TRACE_WARNING (4)\n"
+                                    "  EMF URI = http://example.org/sched\n  Fields\n"));
+  }
+  {
+    g_autofree char *rel = ttv_test_dup_seconds (trap - start);
+    g_autofree char *at = g_strdup_printf ("at +%s", rel);
+
+    ttv_tab_state_set_current_time (f.state, trap);
+    g_autofree char *text = details_text (details, at);
+    g_assert_nonnull (strstr (text, "trap_entry = +"));
+    g_assert_null (strstr (text, "Log level"));
+    g_assert_null (strstr (text, "EMF URI"));
+  }
   ttv_gui_test_tab_teardown (&f);
 }
 
@@ -317,6 +378,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/layout/kept", test_kept);
   g_test_add_func ("/gui/layout/details", test_details);
   g_test_add_func ("/gui/layout/details-contexts", test_details_contexts);
+  g_test_add_func ("/gui/layout/details-log-level", test_details_log_level);
   g_test_add_func ("/gui/layout/icons", test_icons);
   return g_test_run ();
 }

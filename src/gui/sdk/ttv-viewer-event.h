@@ -35,6 +35,13 @@ guint       ttv_viewer_trace_get_n_event_types (const TtvViewerTrace *trace);
 const char *ttv_viewer_trace_get_event_type_name (const TtvViewerTrace *trace, guint type);
 /* The names of its payload fields, in order; transfer full, never NULL. */
 GStrv       ttv_viewer_trace_dup_event_type_fields (const TtvViewerTrace *trace, guint type);
+/* The log level of events of @type as LTTng names it, with its number
+ * ("TRACE_DEBUG_LINE (13)"), or NULL when the trace gives none (CTF's
+ * loglevel, LTTng-UST tracepoints); caller frees. */
+char       *ttv_viewer_trace_dup_event_type_log_level (const TtvViewerTrace *trace, guint type);
+/* Their EMF URI (an LTTng-UST tracepoint's model), or NULL; borrowed, the
+ * trace's. */
+const char *ttv_viewer_trace_get_event_type_emf_uri (const TtvViewerTrace *trace, guint type);
 /* Whether events of @type carry the context member @name ("ip", "vtid":
  * CTF's contexts, what event.context.NAME filters read); FALSE when the
  * format has none.  @type G_MAXUINT: any of its event types. */

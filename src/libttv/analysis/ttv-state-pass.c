@@ -231,7 +231,7 @@ interval_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
       g_task_return_error (task, error);
       return;
     }
-  g_task_return_pointer (task, ttv_stats_tree_new (stats, job->traceset),
+  g_task_return_pointer (task, ttv_stats_tree_new_full (stats, job->traceset, job->start, job->end, TRUE),
                          (GDestroyNotify) ttv_stats_node_unref);
 }
 
@@ -267,7 +267,7 @@ ttv_interval_stats_run (TtvTraceset *traceset, TtvSharedTracker *shared, TtvTime
   IntervalJob job = { traceset, shared, start, end };
   g_autoptr (TtvStatistics) stats = interval_statistics (&job, cancellable, error);
 
-  return stats ? ttv_stats_tree_new (stats, traceset) : NULL;
+  return stats ? ttv_stats_tree_new_full (stats, traceset, start, end, TRUE) : NULL;
 }
 
 TtvStatistics *

@@ -2,6 +2,7 @@
  * ttv-stats-tree.h); used by the state pass and the interval statistics
  * job, read by the statistics module and ttv-report --stats. */
 #include "ttv-stats-tree.h"
+#include "ttv-trace-info.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -272,14 +273,69 @@ add_processes (TtvStatsNode *root, const TtvStatistics *stats, gboolean tr)
   sum_machine_groups (group, stats);
 }
 
-TtvStatsNode *
-ttv_stats_tree_new (const TtvStatistics *stats, TtvTraceset *ts)
+/* What the tracer lost of @trace's tracefile @tf in [@start, @end]: its
+ * events, or with @packets its whole packets. */
+static guint64
+lost_in (const TtvTracefile *tf, gboolean packets, TtvTime start, TtvTime end)
 {
-  return ttv_stats_tree_new_full (stats, ts, TRUE);
+  guint64 n = 0;
+
+  for (guint i = 0; tf->lost && i < tf->lost->len; i++)
+    {
+      const TtvLostRange *r = &g_array_index (tf->lost, TtvLostRange, i);
+
+      if (ttv_lost_range_in_interval (tf, r, start, end))
+        n += packets ? r->packets : r->count;
+    }
+  return n;
+}
+
+/* The events (or with @packets the whole packets) the tracer lost in
+ * [@start, @end]: a group, its traces, their tracefiles, only those that
+ * lost any.  No group when nothing was lost, so the tree of a trace without
+ * losses has none. */
+static void
+add_lost (TtvStatsNode *root, TtvTraceset *ts, gboolean packets, TtvTime start, TtvTime end, gboolean tr)
+{
+  const char *gkey = packets ? "lost-packets" : "lost-events";
+  TtvStatsNode *group = NULL;
+
+  for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
+    {
+      TtvTrace *trace = ttv_traceset_get_trace (ts, t);
+      TtvStatsNode *tn = NULL;
+
+      for (guint i = 0; i < trace->tracefiles->len; i++)
+        {
+          const TtvTracefile *tf = trace->tracefiles->pdata[i];
+          guint64 n = lost_in (tf, packets, start, end);
+          g_autofree char *key = NULL;
+
+          if (n == 0)
+            continue;
+          if (!group)
+            group = add_group (root, packets ? label (tr, N_("Lost packets")) : label (tr, N_("Lost events")), gkey);
+          if (!tn)
+            {
+              g_autofree char *tkey = g_strdup_printf ("%s/trace/%u", gkey, t);
+              tn = add_group (group, trace->name, tkey);
+            }
+          key = g_strdup_printf ("%s/%s", tn->key, tf->name);
+          add (tn, ttv_stats_node_new (tf->name, key, n, -1, -1, -1));
+          tn->count += n;
+          group->count += n;
+        }
+    }
 }
 
 TtvStatsNode *
-ttv_stats_tree_new_full (const TtvStatistics *stats, TtvTraceset *ts, gboolean tr)
+ttv_stats_tree_new (const TtvStatistics *stats, TtvTraceset *ts)
+{
+  return ttv_stats_tree_new_full (stats, ts, TTV_TIME_MIN, TTV_TIME_MAX, TRUE);
+}
+
+TtvStatsNode *
+ttv_stats_tree_new_full (const TtvStatistics *stats, TtvTraceset *ts, TtvTime start, TtvTime end, gboolean tr)
 {
   TtvStatsNode *root = ttv_stats_node_new (label (tr, N_("Traceset")), "traceset",
                                            ttv_statistics_get_n_events (stats), -1, -1, -1);
@@ -310,6 +366,8 @@ ttv_stats_tree_new_full (const TtvStatistics *stats, TtvTraceset *ts, gboolean t
         }
       group->count += tn->count;
     }
+  add_lost (root, ts, FALSE, start, end, tr);
+  add_lost (root, ts, TRUE, start, end, tr);
 
   add_cpus (root, stats, tr);
   add_processes (root, stats, tr);

@@ -31,14 +31,20 @@ TtvStatsNode *ttv_stats_node_new (const char *name, const char *key, guint64 cou
  * total / count, rounded down; -1 for other nodes (the statistics view's
  * Average column). */
 TtvTime     ttv_stats_node_get_average (const TtvStatsNode *node);
-/* The tree of @stats over @ts: root "Traceset" with groups per trace (and
- * its event types), CPU (events, busy time by mode, idle), process (events,
- * CPU time by mode), event type, syscall, IRQ and soft IRQ (with names). */
+/* The tree of @stats over the whole of @ts: root "Traceset" with groups
+ * per trace (and its event types), the events and the packets the tracer
+ * lost (by trace and tracefile; only when it lost any), CPU (events, busy
+ * time by mode, idle), process (events, CPU time by mode), event type,
+ * syscall, IRQ and soft IRQ (with names). */
 TtvStatsNode *ttv_stats_tree_new (const TtvStatistics *stats, TtvTraceset *ts);
-/* The same with the names of groups, CPUs, modes and interrupts in the
- * user's language (@translate, as the viewer shows them) or as written
- * (ttv-report, whose output does not change with the language). */
-TtvStatsNode *ttv_stats_tree_new_full (const TtvStatistics *stats, TtvTraceset *ts, gboolean translate);
+/* The same for statistics of [@start, @end] (TTV_TIME_MIN, TTV_TIME_MAX:
+ * the whole traceset; the losses counted are those
+ * ttv_lost_range_in_interval() keeps), with the names of groups, CPUs,
+ * modes and interrupts in the user's language (@translate, as the viewer
+ * shows them) or as written (ttv-report, whose output does not change
+ * with the language). */
+TtvStatsNode *ttv_stats_tree_new_full (const TtvStatistics *stats, TtvTraceset *ts, TtvTime start,
+                                       TtvTime end, gboolean translate);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvStatsNode, ttv_stats_node_unref)
 

@@ -34,6 +34,14 @@ ttv_lost_range_append_text (const TtvLostRange *r, GString *out)
                             ttv_time_to_string (r->end, b2, sizeof b2));
 }
 
+gboolean
+ttv_lost_range_in_interval (const TtvTracefile *tf, const TtvLostRange *r, TtvTime start, TtvTime end)
+{
+  if (r->flags & TTV_LOST_TIME_UNKNOWN)
+    return start <= tf->start && end >= tf->end;
+  return r->end >= start && r->start <= end;
+}
+
 void
 ttv_trace_append_info (const TtvTrace *t, GString *out)
 {
@@ -88,7 +96,17 @@ ttv_trace_append_event_types (const TtvTrace *t, GString *out)
       g_autofree char *sig = ttv_type_dup_signature (et->fields);
       char id[TTV_EVENT_ID_LEN];
       /* The trace's own id, as the ID column and -d take it. */
+      TtvEventTypeAttributes attr;
       g_string_append_printf (out, "%-5s %-36s %s", ttv_event_type_format_id (et, id), et->full_name, sig);
+      /* As `lttng list` shows them; nothing for the traces without. */
+      ttv_event_type_get_attributes (t, et, &attr);
+      if (attr.log_level >= 0)
+        {
+          g_autofree char *level = ttv_log_level_dup_text (attr.log_level);
+          g_string_append_printf (out, "  (loglevel: %s)", level);
+        }
+      if (attr.emf_uri)
+        g_string_append_printf (out, "  (emf-uri: %s)", attr.emf_uri);
       if (et->description)
         {
           g_autofree char *oneline = g_strdup (et->description);

@@ -533,6 +533,31 @@ ttv_event_type_has_context (const TtvTrace *trace, const TtvEventType *type, con
   return trace->format->event_type_has_context (trace, type, name);
 }
 
+void
+ttv_event_type_get_attributes (const TtvTrace *trace, const TtvEventType *type, TtvEventTypeAttributes *attributes)
+{
+  attributes->log_level = -1;
+  attributes->emf_uri = NULL;
+  if (trace->format && trace->format->get_event_type_attributes)
+    trace->format->get_event_type_attributes (trace, type, attributes);
+}
+
+char *
+ttv_log_level_dup_text (gint level)
+{
+  /* LTTng-UST's names (lttng list, lttng enable-event --loglevel). */
+  static const char *const names[] = {
+    "TRACE_EMERG", "TRACE_ALERT", "TRACE_CRIT", "TRACE_ERR", "TRACE_WARNING", "TRACE_NOTICE",
+    "TRACE_INFO", "TRACE_DEBUG_SYSTEM", "TRACE_DEBUG_PROGRAM", "TRACE_DEBUG_PROCESS",
+    "TRACE_DEBUG_MODULE", "TRACE_DEBUG_UNIT", "TRACE_DEBUG_FUNCTION", "TRACE_DEBUG_LINE",
+    "TRACE_DEBUG",
+  };
+
+  if (level >= 0 && level < (gint) G_N_ELEMENTS (names))
+    return g_strdup_printf ("%s (%d)", names[level], level);
+  return g_strdup_printf ("%d", level);
+}
+
 gint32
 ttv_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder,
                            gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error)

@@ -31,6 +31,14 @@ typedef struct {
   gpointer priv;       /* reader-private */
 } TtvEventType;
 
+/* What a tracer says of an event type besides its fields: LTTng's log
+ * level (CTF 1.8 `loglevel`, CTF 2 lttng.org,2009 "log-level") and EMF URI
+ * (`model.emf.uri`, "emf-uri"). */
+typedef struct {
+  gint log_level;         /* 0 (TRACE_EMERG) .. 14 (TRACE_DEBUG); -1: none */
+  const char *emf_uri;    /* borrowed (the trace's); NULL: none */
+} TtvEventTypeAttributes;
+
 /* Where an event sits in its tracefile, with event granularity.  Ordered:
  * (block, offset) grows with the file; index counts events from the block's
  * start, so that a position can be checked when seeking back to it. */
@@ -219,6 +227,10 @@ struct _TtvFormatClass {
    * trace lacks) and its payload, whose node it returns (-1 with @error). */
   gint32    (*decode_contexts) (const TtvEvent *event, TtvDecoder *decoder,
                                 gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error);
+  /* Optional (NULL: none): what the tracer says of @type besides its
+   * fields (see TtvEventTypeAttributes). */
+  void      (*get_event_type_attributes) (const TtvTrace *trace, const TtvEventType *type,
+                                          TtvEventTypeAttributes *attributes);
   /* Optional: whether events of @type carry a context member @name. */
   gboolean  (*event_type_has_context) (const TtvTrace *trace, const TtvEventType *type,
                                        const char *name);
@@ -297,6 +309,13 @@ gboolean    ttv_trace_has_event_contexts (const TtvTrace *trace);
 /* Whether events of @type carry a context member @name (filters'
  * event.context.NAME); FALSE when the format has no contexts. */
 gboolean    ttv_event_type_has_context (const TtvTrace *trace, const TtvEventType *type, const char *name);
+/* The log level and EMF URI of events of @type (-1 and NULL when the trace
+ * gives none). */
+void        ttv_event_type_get_attributes (const TtvTrace *trace, const TtvEventType *type,
+                                           TtvEventTypeAttributes *attributes);
+/* Log level @level as LTTng names it, with its number:
+ * "TRACE_DEBUG_LINE (13)"; the number alone outside 0..14. */
+char       *ttv_log_level_dup_text (gint level);
 /* Sets the correction of the trace's clock (NULL: none) and its span in
  * corrected time.  No context may be reading the trace. */
 void        ttv_trace_set_clock_correction (TtvTrace *trace, const TtvClockCorrection *correction);

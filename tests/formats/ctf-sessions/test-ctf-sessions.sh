@@ -143,8 +143,14 @@ if begin discard --output="$s3" -- --discard --subbuf-size=4096 --num-subbuf=2 \
   timeout 60 "$report" --stats-tables "$s3" >"$work/discard.stats"
   timeout 60 "$report" "$s3" >"$work/discard.text"
   timeout 60 "$report" --format=jsonl "$s3" >"$work/discard.jsonl"
+  timeout 60 "$report" --stats --format=jsonl "$s3" >"$work/discard.tree"
   if grep -q "Tracer discarded" "$work/discard.ttv.warnings"; then
     check "defect 6: discarded events in --stats-tables" grep -q "^lost by the tracer: [1-9][0-9]* events" "$work/discard.stats"
+    check "defect 6: discarded events in --stats (the statistics tree), as many as jsonl says" \
+      json_check "$work/discard.tree" "
+lost = [l['count'] for l in lines if l['key'] == 'lost-events']
+said = sum(json.loads(l).get('lost_events', 0) for l in open('$work/discard.jsonl', encoding='utf-8'))
+assert lost == [said] and said > 0, (lost, said)"
     check "defect 6: discarded events in the text report" grep -q -- "--- [0-9]* events lost between" "$work/discard.text"
     check "defect 6: discarded events in jsonl" json_check "$work/discard.jsonl" "
 assert sum(l.get('lost_events', 0) for l in lines) > 0"
@@ -181,6 +187,8 @@ if [ "$(find "$s4" -name metadata -type f 2>/dev/null | wc -l)" -eq 3 ]; then
   timeout 60 "$report" --info "$s4" >"$work/snap.info"
   if grep -q "discarded [0-9]* packet" "$work/snap.ttv.warnings"; then
     check "defect 6: packets lost between snapshots in --info" grep -q "packets lost between" "$work/snap.info"
+    timeout 60 "$report" --stats --format=csv "$s4" >"$work/snap.tree"
+    check "defect 6: packets lost between snapshots in --stats" grep -q "^lost-packets,Lost packets,[1-9]" "$work/snap.tree"
   else
     skip "defect 6: no packet was lost between the snapshots this time"
   fi

@@ -12,6 +12,10 @@
 
 #define RS "\x1e"
 
+#ifndef TTV_REPORT_PATH
+#error "TTV_REPORT_PATH must be defined by the build"
+#endif
+
 /* Every field class, named as CTF2-SPEC-2.0 names them; a few late-draft
  * forms are in the ctf2/ traces the conformance test reads. */
 static const char metadata[] =
@@ -264,6 +268,18 @@ check_trace (const char *dir)
   const CtfEventClass *ec = et->priv;
   g_assert_cmpint (ec->loglevel, ==, 13);
   g_assert_cmpstr (ec->emf_uri, ==, "http://example.org");
+  /* The same through the format table, and as ttv-report --list-events
+   * shows them (the lttng.org,2009 attributes). */
+  TtvEventTypeAttributes attr;
+  ttv_event_type_get_attributes (t, et, &attr);
+  g_assert_cmpint (attr.log_level, ==, 13);
+  g_assert_cmpstr (attr.emf_uri, ==, "http://example.org");
+  {
+    const char *argv[] = { TTV_REPORT_PATH, "--list-events", dir, NULL };
+    g_autofree char *list = ttv_test_run_ok (argv);
+    g_assert_true (g_str_has_prefix (list, "005   app:all "));
+    g_assert_true (g_str_has_suffix (list, "  (loglevel: TRACE_DEBUG_LINE (13))  (emf-uri: http://example.org)\n"));
+  }
   g_assert_cmpuint (t->tracefiles->len, ==, 1);
   TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
   g_assert_cmpint (tf->cpu, ==, 1);

@@ -369,6 +369,19 @@ ttv_ctf_event_type_has_context (const TtvTrace *trace, const TtvEventType *type,
          || (ec->stream && (scope_has (ec->stream->event_context, name) || scope_has (ec->stream->packet_context, name)));
 }
 
+/* LTTng's log level and EMF URI, from TSDL or from CTF 2's lttng.org,2009
+ * attributes. */
+static void
+ctf_get_event_type_attributes (const TtvTrace *trace, const TtvEventType *type, TtvEventTypeAttributes *out)
+{
+  const CtfEventClass *ec = type->priv;
+
+  if (ec == NULL)
+    return;
+  out->log_level = ec->loglevel >= 0 && ec->loglevel <= G_MAXINT ? (gint) ec->loglevel : -1;
+  out->emf_uri = ec->emf_uri;
+}
+
 gboolean
 ttv_ctf_trace_is_ctf (const TtvTrace *trace)
 {
@@ -430,6 +443,7 @@ const TtvFormatClass ttv_ctf_format_class = {
   .block_start = ctf_block_start,
   .cycles_to_time = ctf_cycles_to_time,
   .decode_contexts = ctf_decode_contexts,
+  .get_event_type_attributes = ctf_get_event_type_attributes,
   .event_type_has_context = ttv_ctf_event_type_has_context,
   .append_babeltrace_line = ttv_ctf_append_babeltrace_line,
   .append_babeltrace_lost = ttv_ctf_append_babeltrace_lost,
