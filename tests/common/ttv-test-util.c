@@ -53,6 +53,28 @@ ttv_test_write_ltt_simulation (const char *trace_dir, TtvSim *sim, guint32 block
 /* --- Files and text ---------------------------------------------------- */
 
 char *
+ttv_test_json_raw (const char *line, const char *key)
+{
+  g_autofree char *pattern = g_strdup_printf ("\"%s\":", key);
+  const char *p = strstr (line, pattern);
+  if (p == NULL)
+    return NULL;
+  p += strlen (pattern);
+  const char *e = p;
+  if (*p == '"')
+    {
+      for (e = p + 1; *e && *e != '"'; e++)
+        if (*e == '\\' && e[1])
+          e++;
+      e++;
+    }
+  else
+    while (*e && *e != ',' && *e != '}')
+      e++;
+  return g_strndup (p, (gsize) (e - p));
+}
+
+char *
 ttv_test_run_ok (const char *const *argv)
 {
   g_autoptr (GError) error = NULL;

@@ -72,6 +72,9 @@ void  ttv_test_write_ltt_simulation (const char *trace_dir, TtvSim *sim, guint32
 /* Runs @argv (NULL-terminated); fails the test, with its stderr, unless it
  * exits with status 0.  Returns its stdout. */
 char *ttv_test_run_ok (const char *const *argv);
+/* The raw value of @key in the flat JSON object @line, as written ("12",
+ * "\"read\"", "null"), or NULL: reading ttv-report's JSON lines. */
+char *ttv_test_json_raw (const char *line, const char *key);
 /* Runs ttv-gen (@gen_path) to write into @out a simulated machine named
  * @host: @format, seed @seed, @cpus CPUs, 12 processes, 3000 events from
  * @start (seconds); fails the test on error.  The two-machine tests write

@@ -38,33 +38,10 @@ static const char *const modules[] = {
 
 /* --- ttv-report's JSON lines -------------------------------------------------------- */
 
-/* The raw value of @key in the flat JSON object @line ("12", "\"read\"", "null"). */
-static char *
-json_raw (const char *line, const char *key)
-{
-  g_autofree char *pattern = g_strdup_printf ("\"%s\":", key);
-  const char *p = strstr (line, pattern);
-  if (p == NULL)
-    return NULL;
-  p += strlen (pattern);
-  const char *e = p;
-  if (*p == '"')
-    {
-      for (e = p + 1; *e && *e != '"'; e++)
-        if (*e == '\\' && e[1])
-          e++;
-      e++;
-    }
-  else
-    while (*e && *e != ',' && *e != '}')
-      e++;
-  return g_strndup (p, (gsize) (e - p));
-}
-
 static gint64
 json_int (const char *line, const char *key)
 {
-  g_autofree char *raw = json_raw (line, key);
+  g_autofree char *raw = ttv_test_json_raw (line, key);
   g_assert_nonnull (raw);
   return g_ascii_strtoll (raw, NULL, 10);
 }
@@ -72,7 +49,7 @@ json_int (const char *line, const char *key)
 static char *
 json_str (const char *line, const char *key)
 {
-  g_autofree char *raw = json_raw (line, key);
+  g_autofree char *raw = ttv_test_json_raw (line, key);
   g_assert_nonnull (raw);
   if (raw[0] != '"')
     return g_strdup (raw);
@@ -335,7 +312,7 @@ column_filled (gpointer data)
 static char *
 json_text (const char *line, const char *key)
 {
-  g_autofree char *raw = json_raw (line, key);
+  g_autofree char *raw = ttv_test_json_raw (line, key);
   g_assert_nonnull (raw);
   if (g_str_equal (raw, "null"))
     return g_strdup ("");

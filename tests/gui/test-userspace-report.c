@@ -21,24 +21,6 @@ enum { COL_FUNCTION, COL_CALLS, COL_TOTAL, COL_SELF, COL_MIN, COL_MEAN, COL_MAX,
 
 static const char *const modules[] = { TTV_USERSPACE_MODULE_PATH, NULL };
 
-/* The raw value of @key in the flat JSON object @line, or NULL. */
-static char *
-json_raw (const char *line, const char *key)
-{
-  g_autofree char *pattern = g_strdup_printf ("\"%s\":", key);
-  const char *p = strstr (line, pattern);
-  if (p == NULL)
-    return NULL;
-  p += strlen (pattern);
-  const char *e = p;
-  if (*p == '"')
-    for (e = p + 1; *e && *e != '"'; e++)
-      e += *e == '\\' && e[1];
-  while (*e && *e != ',' && *e != '}')
-    e++;
-  return g_strndup (p, (gsize) (e - p));
-}
-
 /* One function as the report gives it: its name and the view's numbers. */
 typedef struct {
   char *name;
@@ -68,11 +50,11 @@ report_functions (const char *trace, const char *start, const char *end)
       if (!g_str_has_prefix (lines[i], "{\"type\":\"function\""))
         continue;
       Function f = { 0 };
-      g_autofree char *name = json_raw (lines[i], "name");
+      g_autofree char *name = ttv_test_json_raw (lines[i], "name");
       f.name = g_strndup (name + 1, strlen (name) - 2);
       for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
         {
-          g_autofree char *raw = json_raw (lines[i], keys[k]);
+          g_autofree char *raw = ttv_test_json_raw (lines[i], keys[k]);
           g_assert_nonnull (raw);
           /* The mean has decimals in the report; the view keeps whole ns. */
           f.values[k] = (gint64) g_ascii_strtod (raw, NULL);
@@ -262,17 +244,17 @@ check_memory (const char *trace)
     {
       if (!g_str_has_prefix (lines[i], "{\"type\":\"leak_site\""))
         continue;
-      g_autofree char *owner = json_raw (lines[i], "owner");
-      g_autofree char *blocks = json_raw (lines[i], "blocks");
+      g_autofree char *owner = ttv_test_json_raw (lines[i], "owner");
+      g_autofree char *blocks = ttv_test_json_raw (lines[i], "blocks");
       if (g_strcmp0 (owner, "\"program\"") != 0)
         {
           kept += g_ascii_strtoull (blocks, NULL, 10);
           continue;
         }
-      g_autofree char *process = json_raw (lines[i], "process");
-      g_autofree char *pid = json_raw (lines[i], "pid");
-      g_autofree char *bytes = json_raw (lines[i], "bytes");
-      g_autofree char *site = json_raw (lines[i], "site");
+      g_autofree char *process = ttv_test_json_raw (lines[i], "process");
+      g_autofree char *pid = ttv_test_json_raw (lines[i], "pid");
+      g_autofree char *bytes = ttv_test_json_raw (lines[i], "bytes");
+      g_autofree char *site = ttv_test_json_raw (lines[i], "site");
       g_ptr_array_add (want, g_strdup_printf ("%.*s [%s] %s %s %.*s", (int) strlen (process) - 2, process + 1, pid,
                                               blocks, bytes, (int) strlen (site) - 2, site + 1));
     }
