@@ -682,7 +682,7 @@ print_cpu (const TtvAnalysis *r, const Print *o, GString *out, GError **error)
       add_ns (row, busy);
       add_percent (row, 100.0 * busy / span / (cpu >= 0 ? 1 : MAX (cpus->len, 1)));
       if (cpu >= 0)
-        total += busy;
+        total = ttv_time_add_saturating (total, busy);   /* a damaged cache can hold anything */
     }
   print_heading (out, o, _("CPU usage"), "cpus", cpus->len);
   sheet_print (cs, o->format, out);
@@ -868,7 +868,7 @@ ttv_critical_path_print (GArray *segments, guint32 tid, TtvAnalysisFormat format
       GArray *row = sheet_row (s);
       add_ns (row, seg->start);
       add_ns (row, seg->end);
-      add_ns (row, seg->end - seg->start);
+      add_ns (row, ttv_time_span_saturating (seg->start, seg->end));
       add_text (row, ttv_path_kind_name (seg->kind));
       add_int (row, seg->tid);
       add_text (row, seg->name);
@@ -892,7 +892,7 @@ ttv_critical_path_print (GArray *segments, guint32 tid, TtvAnalysisFormat format
           g_array_append_val (shares, sh);
           found = &g_array_index (shares, Share, shares->len - 1);
         }
-      found->total += seg->end - seg->start;
+      found->total = ttv_time_add_saturating (found->total, ttv_time_span_saturating (seg->start, seg->end));
     }
   g_autofree char *title = g_strdup_printf (_("Critical path of %u"), tid);
   print_heading (out, o, title, "segments", segments->len);

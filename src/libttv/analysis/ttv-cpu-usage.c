@@ -220,7 +220,7 @@ ttv_cpu_usage_get_busy_bins (const TtvAnalysis *r, gint cpu, const TtvTime *edge
       if (!ttv_analysis_table_sum_series_bins (t, 0, g_array_index (cpus, guint32, c), edges, n_edges, one, error))
         return FALSE;
       for (guint i = 0; i + 1 < n_edges; i++)
-        busy[i] += one[i];
+        busy[i] = ttv_time_add_saturating (busy[i], one[i]);   /* a damaged cache can hold anything */
     }
   return TRUE;
 }
@@ -263,7 +263,7 @@ ttv_cpu_usage_top_threads (const TtvAnalysis *r, TtvTime t0, TtvTime t1, GError 
         continue;
       if ((key & 0xfff00000u) == 0xfff00000u)
         {
-          idle.cpu_time += sum;
+          idle.cpu_time = ttv_time_add_saturating (idle.cpu_time, sum);
           continue;
         }
       /* Its last name (the one it had last in the window when it had several). */
