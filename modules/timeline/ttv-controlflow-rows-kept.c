@@ -34,20 +34,20 @@ ttv_controlflow_rows_load (TtvTabState *state, GHashTable *hidden, GArray *pinne
   if (!settings || !*key)
     return;
   all = g_settings_get_value (settings, SETTINGS_KEY);
-  if (!g_variant_lookup (all, key, "(@au@au)", &hidden_v, &pinned_v))
+  if (!g_variant_lookup (all, key, "(@at@at)", &hidden_v, &pinned_v))
     return;
   for (gsize i = 0; i < g_variant_n_children (hidden_v); i++)
     {
-      guint32 k;
+      guint64 k;
 
-      g_variant_get_child (hidden_v, i, "u", &k);
-      g_hash_table_add (hidden, GUINT_TO_POINTER (k));
+      g_variant_get_child (hidden_v, i, "t", &k);
+      g_hash_table_add (hidden, g_memdup2 (&k, sizeof k));
     }
   for (gsize i = 0; i < g_variant_n_children (pinned_v); i++)
     {
-      guint32 k;
+      guint64 k;
 
-      g_variant_get_child (pinned_v, i, "u", &k);
+      g_variant_get_child (pinned_v, i, "t", &k);
       g_array_append_val (pinned, k);
     }
 }
@@ -70,12 +70,12 @@ ttv_controlflow_rows_save (TtvTabState *state, GHashTable *hidden, GArray *pinne
   /* The others, oldest first, this traceset's last (the newest). */
   n = g_variant_n_children (all);
   skip = n >= MAX_KEPT ? n - MAX_KEPT + 1 : 0;
-  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{s(auau)}"));
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{s(atat)}"));
   g_variant_iter_init (&iter, all);
-  for (gsize i = 0; g_variant_iter_next (&iter, "{&s@(auau)}", &k, &v); i++)
+  for (gsize i = 0; g_variant_iter_next (&iter, "{&s@(atat)}", &k, &v); i++)
     {
       if (i >= skip && strcmp (k, key) != 0)
-        g_variant_builder_add (&b, "{s@(auau)}", k, v);
+        g_variant_builder_add (&b, "{s@(atat)}", k, v);
       g_variant_unref (v);
     }
   if (g_hash_table_size (hidden) > 0 || pinned->len > 0)
@@ -83,14 +83,14 @@ ttv_controlflow_rows_save (TtvTabState *state, GHashTable *hidden, GArray *pinne
       GHashTableIter hi;
       gpointer hk;
 
-      g_variant_builder_init (&hb, G_VARIANT_TYPE ("au"));
+      g_variant_builder_init (&hb, G_VARIANT_TYPE ("at"));
       g_hash_table_iter_init (&hi, hidden);
       while (g_hash_table_iter_next (&hi, &hk, NULL))
-        g_variant_builder_add (&hb, "u", GPOINTER_TO_UINT (hk));
-      g_variant_builder_init (&pb, G_VARIANT_TYPE ("au"));
+        g_variant_builder_add (&hb, "t", *(const guint64 *) hk);
+      g_variant_builder_init (&pb, G_VARIANT_TYPE ("at"));
       for (guint i = 0; i < pinned->len; i++)
-        g_variant_builder_add (&pb, "u", g_array_index (pinned, guint32, i));
-      g_variant_builder_add (&b, "{s(auau)}", key, &hb, &pb);
+        g_variant_builder_add (&pb, "t", g_array_index (pinned, guint64, i));
+      g_variant_builder_add (&b, "{s(atat)}", key, &hb, &pb);
     }
   g_settings_set_value (settings, SETTINGS_KEY, g_variant_builder_end (&b));
 }

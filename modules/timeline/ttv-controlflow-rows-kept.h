@@ -6,9 +6,10 @@
 
 G_BEGIN_DECLS
 
-/* Fills @hidden (a set of row keys) and @pinned (of guint32 row keys, in
- * the order pinned) with what was kept for @state's traceset (nothing when
- * none, or without the setting). */
+/* Fills @hidden (a set of guint64 row keys, allocated: the table frees
+ * them) and @pinned (of guint64 row keys, in the order pinned) with what
+ * was kept for @state's traceset (nothing when none, or without the
+ * setting). */
 void ttv_controlflow_rows_load (TtvTabState *state, GHashTable *hidden, GArray *pinned);
 /* Keeps @hidden and @pinned for @state's traceset (forgets it when both are
  * empty). */

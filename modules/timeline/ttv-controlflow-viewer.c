@@ -56,10 +56,12 @@ struct _TtvControlflowViewer {
 
   /* The user's choices from a row's menu, by row key (row_key()): rows
    * hidden, rows pinned at the top (in the order pinned), the thread
-   * followed (kept selected and scrolled to; TTV_VIEWER_PID_NONE: none). */
-  GHashTable *hidden;          /* owned: set of keys */
-  GArray *pinned;              /* owned: of guint32 keys */
+   * followed (kept selected and scrolled to; TTV_VIEWER_PID_NONE: none)
+   * and its machine. */
+  GHashTable *hidden;          /* owned: set of keys (guint64 *) */
+  GArray *pinned;              /* owned: of guint64 keys */
   guint32 followed;
+  guint followed_machine;
 };
 
 G_DEFINE_FINAL_TYPE (TtvControlflowViewer, ttv_controlflow_viewer, GTK_TYPE_BOX)
@@ -125,22 +127,26 @@ typedef struct {
   GHashTable *hidden;          /* row keys never shown; may be NULL */
   GArray *pinned;              /* row keys shown first, whatever the search; may be NULL */
   guint32 followed;            /* a thread shown whatever the search (TTV_VIEWER_PID_NONE: none) */
+  guint followed_machine;
 } RowChoice;
 
-/* What the row menu's choices hold a row by: its pid, or for a CPU's idle
- * task (pid 0 on every CPU) its CPU with the top bits set; it outlives a
- * new history (a live trace's). */
-static guint32
+/* What the row menu's choices hold a row by: its machine in the high half;
+ * in the low half its pid, or for a CPU's idle task (pid 0 on every CPU)
+ * its CPU with the top bits set.  It outlives a new history (a live
+ * trace's), and the same pid on two machines is two rows. */
+static guint64
 row_key (const TtvViewerRowInfo *info)
 {
-  return info->id == 0 && info->cpu >= 0 ? 0xff000000u | (guint32) info->cpu : info->id;
+  guint32 low = info->id == 0 && info->cpu >= 0 ? 0xff000000u | (guint32) info->cpu : info->id;
+
+  return (guint64) info->machine << 32 | low;
 }
 
 static gint
-pinned_rank (const RowChoice *c, guint32 key)
+pinned_rank (const RowChoice *c, guint64 key)
 {
   for (guint i = 0; c->pinned && i < c->pinned->len; i++)
-    if (g_array_index (c->pinned, guint32, i) == key)
+    if (g_array_index (c->pinned, guint64, i) == key)
       return (gint) i;
   return -1;
 }
@@ -148,7 +154,16 @@ pinned_rank (const RowChoice *c, guint32 key)
 static gboolean
 is_hidden (const RowChoice *c, const TtvViewerRowInfo *info)
 {
-  return c->hidden && g_hash_table_contains (c->hidden, GUINT_TO_POINTER (row_key (info)));
+  guint64 key = row_key (info);
+
+  return c->hidden && g_hash_table_contains (c->hidden, &key);
+}
+
+/* Whether @info is the row of thread @tid of @machine. */
+static gboolean
+is_thread (const TtvViewerRowInfo *info, guint machine, guint32 tid)
+{
+  return info->id != 0 && info->id == tid && info->machine == machine;
 }
 
 /* A process row and its place in the tree. */
@@ -391,10 +406,15 @@ child_shown (const RowChoice *c, const Node *child)
 }
 
 /* The pinned rows, in the order pinned, whatever the search and hide-idle
- * say: each life of the pid, a process with its threads drawn combined. */
+ * say: each life of the pid, a process with its threads drawn combined.
+ * Above the machines' headers, each says its machine when there are
+ * several. */
 static void
-add_pinned_rows (const RowChoice *c, GArray *nodes, TtvTime origin, GPtrArray *rows, GArray *shown)
+add_pinned_rows (const RowChoice *c, TtvViewerHistory *h, GArray *nodes, TtvTime origin, GPtrArray *rows,
+                 GArray *shown)
 {
+  gboolean machines = ttv_viewer_history_get_n_machines (h) > 1;
+
   for (guint p = 0; c->pinned && p < c->pinned->len; p++)
     for (guint i = 0; i < nodes->len; i++)
       {
@@ -402,7 +422,7 @@ add_pinned_rows (const RowChoice *c, GArray *nodes, TtvTime origin, GPtrArray *r
         guint n_threads = 1 + (node->children ? node->children->len : 0);
         TtvTimelineRow *r;
 
-        if (row_key (node->info) != g_array_index (c->pinned, guint32, p) || is_hidden (c, node->info))
+        if (row_key (node->info) != g_array_index (c->pinned, guint64, p) || is_hidden (c, node->info))
           continue;
         r = new_row (c, node->info, node->row, n_threads, origin);
         if (node->children)
@@ -414,6 +434,15 @@ add_pinned_rows (const RowChoice *c, GArray *nodes, TtvTime origin, GPtrArray *r
           }
         g_free (r->details);
         r->details = g_strdup (_("Pinned at the top (the row's menu unpins it)"));
+        if (machines)
+          {
+            /* TRANSLATORS: a pinned row's name and its machine's. */
+            char *label = g_strdup_printf (_("%s (%s)"), r->label,
+                                           ttv_viewer_history_get_machine_name (h, node->info->machine));
+
+            g_free (r->label);
+            r->label = label;
+          }
         r->pinned = TRUE;
         g_ptr_array_add (rows, r);
         if (shown)
@@ -451,7 +480,7 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
                     && ttv_timeline_row_is_busy (h, TTV_VIEWER_ROW_PROCESS, i, t0, t1);
       node.match = row_matches (c, node.info, i, c->needle);
       /* The followed thread stays in sight. */
-      if (node.info->id != 0 && node.info->id == c->followed)
+      if (is_thread (node.info, c->followed_machine, c->followed))
         node.match = node.busy = TRUE;
       g_array_append_val (nodes, node);
     }
@@ -471,7 +500,7 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
   g_array_sort_with_data (top, compare_nodes, &sd);
 
   rows = g_ptr_array_new_full (nodes->len, (GDestroyNotify) ttv_timeline_row_free);
-  add_pinned_rows (c, nodes, origin, rows, shown);
+  add_pinned_rows (c, h, nodes, origin, rows, shown);
   for (guint t = 0; t < top->len; t++)
     {
       const Node *node = &g_array_index (nodes, Node, g_array_index (top, guint, t));
@@ -544,6 +573,7 @@ refresh_rows (TtvControlflowViewer *self)
   RowChoice c = {
     sort_key (self), flag (self, "sort-descending"), flag (self, "hide-idle"), needle, self->names,
     self->filter_pids, self->collapse_all, self->toggled, self->hidden, self->pinned, self->followed,
+    self->followed_machine,
   };
   g_autofree char *text = NULL;
   GPtrArray *rows;
@@ -908,36 +938,39 @@ show_followed (TtvControlflowViewer *self)
 
   if (self->followed == TTV_VIEWER_PID_NONE)
     return;
-  row = ttv_timeline_find_pid_row (self->timeline, self->followed);
+  row = ttv_timeline_find_pid_row (self->timeline, self->followed_machine, self->followed);
   if (row >= 0)
     ttv_timeline_set_cursor (self->timeline, row);
 }
 
 static void
-set_followed (TtvControlflowViewer *self, guint32 tid)
+set_followed (TtvControlflowViewer *self, guint machine, guint32 tid)
 {
   GAction *stop = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "stop-following");
 
   self->followed = tid;
+  self->followed_machine = machine;
   g_simple_action_set_enabled (G_SIMPLE_ACTION (stop), tid != TTV_VIEWER_PID_NONE);
   if (tid != TTV_VIEWER_PID_NONE)
-    ttv_tab_state_set_selected_thread (self->state, tid);
+    ttv_tab_state_select_thread_on (self->state, machine, tid);
   refresh_rows (self);
 }
 
+/* The target: the thread's row key (its machine and tid). */
 static void
 act_follow_thread (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  guint32 tid = g_variant_get_uint32 (param);
+  guint64 key = g_variant_get_uint64 (param);
+  guint32 tid = (guint32) key;
 
-  if (tid != 0)
-    set_followed (data, tid);
+  if (tid != 0 && tid < 0xff000000u)
+    set_followed (data, (guint) (key >> 32), tid);
 }
 
 static void
 act_stop_following (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  set_followed (data, TTV_VIEWER_PID_NONE);
+  set_followed (data, 0, TTV_VIEWER_PID_NONE);
 }
 
 /* The tab's filter becomes the process (docs/filters.md: state.pid is the
@@ -955,7 +988,9 @@ act_hide_row (GSimpleAction *action, GVariant *param, gpointer data)
 {
   TtvControlflowViewer *self = data;
 
-  g_hash_table_add (self->hidden, GUINT_TO_POINTER (g_variant_get_uint32 (param)));
+  guint64 key = g_variant_get_uint64 (param);
+
+  g_hash_table_add (self->hidden, g_memdup2 (&key, sizeof key));
   ttv_controlflow_rows_save (self->state, self->hidden, self->pinned);
   update_show_hidden (self);
   refresh_rows (self);
@@ -977,7 +1012,7 @@ static void
 act_pin_row (GSimpleAction *action, GVariant *param, gpointer data)
 {
   TtvControlflowViewer *self = data;
-  guint32 key = g_variant_get_uint32 (param);
+  guint64 key = g_variant_get_uint64 (param);
   RowChoice c = { .pinned = self->pinned };
   gint rank = pinned_rank (&c, key);
 
@@ -1019,19 +1054,19 @@ row_menu (TtvControlflowViewer *self, guint index, const GdkEvent *event)
   g_autoptr (GMenu) rows = g_menu_new ();
   g_autoptr (GMenu) more = g_menu_new ();
   RowChoice c = { .pinned = self->pinned };
-  guint32 key;
+  guint64 key;
   if (!info)
     return;
   key = row_key (info);
-  if (info->id != 0 && info->id == self->followed)
+  if (is_thread (info, self->followed_machine, self->followed))
     g_menu_append (follow, _("Stop _Following"), "controlflow.stop-following");
   else if (info->id != 0)
-    ttv_timeline_menu_append (follow, _("_Follow This Thread"), "controlflow.follow-thread", info->id);
+    ttv_timeline_menu_append_key (follow, _("_Follow This Thread"), "controlflow.follow-thread", key);
   ttv_timeline_menu_append (follow, _("Filter on This _Process"), "controlflow.filter-process",
                info->tgid != 0 && info->tgid != TTV_VIEWER_PID_NONE ? info->tgid : info->id);
   g_menu_append_section (menu, NULL, G_MENU_MODEL (follow));
-  ttv_timeline_menu_append (rows, _("_Hide Row"), "controlflow.hide-row", key);
-  ttv_timeline_menu_append (rows, pinned_rank (&c, key) >= 0 ? _("_Unpin Row") : _("_Pin Row to the Top"),
+  ttv_timeline_menu_append_key (rows, _("_Hide Row"), "controlflow.hide-row", key);
+  ttv_timeline_menu_append_key (rows, pinned_rank (&c, key) >= 0 ? _("_Unpin Row") : _("_Pin Row to the Top"),
                "controlflow.pin-row", key);
   g_menu_append_section (menu, NULL, G_MENU_MODEL (rows));
   g_menu_append (more, _("_Show Hidden Rows"), "controlflow.show-hidden");
@@ -1088,8 +1123,8 @@ static void
 ttv_controlflow_viewer_init (TtvControlflowViewer *self)
 {
   self->toggled = g_hash_table_new (NULL, NULL);
-  self->hidden = g_hash_table_new (NULL, NULL);
-  self->pinned = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->hidden = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->pinned = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->followed = TTV_VIEWER_PID_NONE;
 }
 
@@ -1103,7 +1138,7 @@ cursor_changed (TtvControlflowViewer *self)
   const TtvViewerRowInfo *info = r && history && r->kind == TTV_VIEWER_ROW_PROCESS
                                  ? ttv_viewer_history_get_row (history, r->kind, r->row) : NULL;
   if (info && info->id != 0)
-    ttv_tab_state_set_selected_thread (self->state, info->id);
+    ttv_tab_state_select_thread_on (self->state, info->machine, info->id);
 }
 
 /* Another view selected a thread: its row becomes the keyboard row. */
@@ -1111,12 +1146,13 @@ static void
 selected_thread_changed (TtvControlflowViewer *self)
 {
   guint32 tid = ttv_tab_state_get_selected_thread (self->state);
+  guint machine = ttv_tab_state_get_selected_machine (self->state);
   gint row;
 
   /* The user picked another thread: the follow ends. */
-  if (self->followed != TTV_VIEWER_PID_NONE && tid != self->followed)
-    set_followed (self, TTV_VIEWER_PID_NONE);
-  row = tid == TTV_VIEWER_PID_NONE ? -1 : ttv_timeline_find_pid_row (self->timeline, tid);
+  if (self->followed != TTV_VIEWER_PID_NONE && (tid != self->followed || machine != self->followed_machine))
+    set_followed (self, 0, TTV_VIEWER_PID_NONE);
+  row = tid == TTV_VIEWER_PID_NONE ? -1 : ttv_timeline_find_pid_row (self->timeline, machine, tid);
   if (row >= 0 && row != ttv_timeline_get_cursor (self->timeline))
     ttv_timeline_set_cursor (self->timeline, row);
 }
@@ -1131,12 +1167,12 @@ ttv_controlflow_viewer_new (TtvTabState *state)
     { "expand-all", act_expand_all, NULL, NULL, NULL, { 0 } },
     { "collapse-all", act_collapse_all, NULL, NULL, NULL, { 0 } },
     { "toggle-row", act_toggle_row, "u", NULL, NULL, { 0 } },
-    { "follow-thread", act_follow_thread, "u", NULL, NULL, { 0 } },
+    { "follow-thread", act_follow_thread, "t", NULL, NULL, { 0 } },
     { "stop-following", act_stop_following, NULL, NULL, NULL, { 0 } },
     { "filter-process", act_filter_process, "u", NULL, NULL, { 0 } },
-    { "hide-row", act_hide_row, "u", NULL, NULL, { 0 } },
+    { "hide-row", act_hide_row, "t", NULL, NULL, { 0 } },
     { "show-hidden", act_show_hidden, NULL, NULL, NULL, { 0 } },
-    { "pin-row", act_pin_row, "u", NULL, NULL, { 0 } },
+    { "pin-row", act_pin_row, "t", NULL, NULL, { 0 } },
     /* Read-only: the pids of the rows shown, in order (tests, scripts). */
     { "shown-pids", NULL, NULL, "@au []", NULL, { 0 } },
   };

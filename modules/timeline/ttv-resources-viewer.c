@@ -153,7 +153,7 @@ show_followed (TtvResourcesViewer *self)
       && ttv_viewer_history_get_interval_at (h, TTV_VIEWER_ROW_CPU, (guint) row,
                                              ttv_tab_state_get_current_time (self->state), &iv)
       && ttv_viewer_state_low (iv.state) == TTV_VIEWER_CPU_BUSY && iv.aux != 0 && iv.aux != TTV_VIEWER_PID_NONE)
-    ttv_tab_state_set_selected_thread (self->state, iv.aux);
+    ttv_tab_state_select_thread_on (self->state, self->followed_machine, iv.aux);
 }
 
 static void

@@ -257,7 +257,8 @@ draw_label (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const T
   if (r->kind == TTV_VIEWER_ROW_PROCESS && self->history)
     {
       const TtvViewerRowInfo *info = ttv_viewer_history_get_row (self->history, r->kind, r->row);
-      if (info && info->id != 0 && info->id == ttv_tab_state_get_selected_thread (self->state))
+      if (info && info->id != 0 && info->id == ttv_tab_state_get_selected_thread (self->state)
+          && info->machine == ttv_tab_state_get_selected_machine (self->state))
         {
           cairo_set_source_rgba (cr, self->sel_color[0], self->sel_color[1], self->sel_color[2], 0.35);
           cairo_rectangle (cr, 0, y, l->label, TTV_TIMELINE_ROW_HEIGHT);
@@ -767,15 +768,13 @@ static void
 draw_thread_arrows (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
 {
   guint32 tid = ttv_tab_state_get_selected_thread (self->state);
-  guint n_machines = ttv_viewer_history_get_n_machines (self->history);
-  gint index = -1;
+  gint index = tid != TTV_VIEWER_PID_NONE && tid != 0
+                 ? ttv_timeline_view_find_pid_row (self, ttv_tab_state_get_selected_machine (self->state), tid)
+                 : -1;
   const TtvTimelineRow *r;
   g_autoptr (GArray) marks = NULL;
   guint n = 0;
 
-  /* The tab's thread is a pid: of the first machine showing it. */
-  for (guint m = 0; tid != TTV_VIEWER_PID_NONE && tid != 0 && index < 0 && m < n_machines; m++)
-    index = ttv_timeline_view_find_pid_row (self, m, tid);
   if (index < 0)
     return;
   r = self->rows->pdata[index];

@@ -658,21 +658,20 @@ ttv_timeline_menu_append (GMenu *menu, const char *label, const char *action, gu
   g_menu_append_item (menu, item);
 }
 
-gint
-ttv_timeline_find_pid_row (TtvTimeline *self, guint32 pid)
+void
+ttv_timeline_menu_append_key (GMenu *menu, const char *label, const char *action, guint64 value)
 {
-  guint n_machines = self->view.history ? ttv_viewer_history_get_n_machines (self->view.history) : 1;
+  g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
 
+  g_menu_item_set_action_and_target_value (item, action, g_variant_new_uint64 (value));
+  g_menu_append_item (menu, item);
+}
+
+gint
+ttv_timeline_find_pid_row (TtvTimeline *self, guint machine, guint32 pid)
+{
   g_return_val_if_fail (TTV_IS_TIMELINE (self), -1);
-  /* The tab's threads are pids: the first machine showing it. */
-  for (guint m = 0; m < n_machines; m++)
-    {
-      gint row = ttv_timeline_view_find_pid_row (&self->view, m, pid);
-
-      if (row >= 0)
-        return row;
-    }
-  return -1;
+  return ttv_timeline_view_find_pid_row (&self->view, machine, pid);
 }
 
 void

@@ -136,9 +136,11 @@ void        ttv_timeline_popup_row_menu (TtvTimeline *self, GMenuModel *model, g
 void        ttv_timeline_filter_on (TtvTimeline *self, const char *field, guint32 value);
 /* Appends an item activating @action with the target @value (a row's menu). */
 void        ttv_timeline_menu_append (GMenu *menu, const char *label, const char *action, guint32 value);
-/* The display row of process @pid (its first life; of the first machine
- * showing it when there are several), -1 when not shown. */
-gint        ttv_timeline_find_pid_row (TtvTimeline *self, guint32 pid);
+/* The same with a 64-bit target (a row key holding its machine). */
+void        ttv_timeline_menu_append_key (GMenu *menu, const char *label, const char *action, guint64 value);
+/* The display row of process @pid of @machine (its first life), -1 when
+ * not shown. */
+gint        ttv_timeline_find_pid_row (TtvTimeline *self, guint machine, guint32 pid);
 /* A line of text drawn at the bottom right of the view ("filtering…"),
  * NULL for none. */
 void        ttv_timeline_set_status (TtvTimeline *self, const char *status);

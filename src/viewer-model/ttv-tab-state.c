@@ -45,6 +45,7 @@ struct _TtvTabState {
   gboolean has_selection;
   TtvTime selection_start, selection_end;
   guint32 selected_thread;       /* TTV_VIEWER_PID_NONE: none */
+  guint selected_machine;        /* of the selected thread */
   char *filter;                  /* owned, "" when none */
   TtvViewerFilter *filter_prog;  /* owned, NULL when none */
   GPtrArray *bookmarks;          /* of TtvViewerBookmark *, owned */
@@ -426,14 +427,29 @@ ttv_tab_state_get_selected_thread (TtvTabState *self)
   return self->selected_thread;
 }
 
+guint
+ttv_tab_state_get_selected_machine (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), 0);
+  return self->selected_machine;
+}
+
+void
+ttv_tab_state_select_thread_on (TtvTabState *self, guint machine, guint32 tid)
+{
+  g_return_if_fail (TTV_IS_TAB_STATE (self));
+  if (tid == self->selected_thread && machine == self->selected_machine)
+    return;
+  self->selected_thread = tid;
+  self->selected_machine = machine;
+  g_signal_emit (self, signals[SIG_SELECTED_THREAD_CHANGED], 0);
+}
+
 void
 ttv_tab_state_set_selected_thread (TtvTabState *self, guint32 tid)
 {
   g_return_if_fail (TTV_IS_TAB_STATE (self));
-  if (tid == self->selected_thread)
-    return;
-  self->selected_thread = tid;
-  g_signal_emit (self, signals[SIG_SELECTED_THREAD_CHANGED], 0);
+  ttv_tab_state_select_thread_on (self, self->selected_machine, tid);
 }
 
 /* Filtered requests are stale: their owners start again on the signal. */

@@ -287,7 +287,7 @@ check "ttv quits cleanly" '! grep -q -E "CRITICAL|WARNING|Sanitizer|runtime erro
 
 # --- The pinned row is kept for this trace: pinned again after a restart ------------
 check "the pinned row is kept in the settings" \
-  'grep "^controlflow-rows=" "$XDG_CONFIG_HOME/glib-2.0/settings/keyfile" | grep -q "\[uint32 $pinned\]\|\[$pinned\]"'
+  'grep "^controlflow-rows=" "$XDG_CONFIG_HOME/glib-2.0/settings/keyfile" | grep -q "\[uint64 $pinned\]\|\[$pinned\]"'
 : >"$TTV_TEST_MODULE_LOG"
 open_window "ttv opens the trace again"
 wait_for 'grep -q "^history-changed" "$TTV_TEST_MODULE_LOG"' 300

@@ -174,6 +174,101 @@ test_resources (void)
   ttv_tab_state_shutdown (state);
 }
 
+/* The display row of pid @pid of @machine, -1 when not shown. */
+static gint
+find_row (Shown *s, TtvTabState *state, guint machine, guint32 pid)
+{
+  g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (state);
+
+  for (guint i = 0; i < ttv_timeline_get_n_rows (s->timeline); i++)
+    {
+      const TtvTimelineRow *r = ttv_timeline_get_row (s->timeline, i);
+      const TtvViewerRowInfo *info = ttv_timeline_row_is_machine (r) || r->kind != TTV_VIEWER_ROW_PROCESS
+                                       ? NULL : ttv_viewer_history_get_row (h, r->kind, r->row);
+
+      if (info && info->machine == machine && info->id == pid)
+        return (gint) i;
+    }
+  return -1;
+}
+
+/* A pid (not 0 or 1) shown on both machines, its row on the second not the
+ * first under the header (a row above it to come from). */
+static guint32
+shared_pid (Shown *s, TtvTabState *state)
+{
+  for (guint32 pid = 2; pid < 100000; pid++)
+    {
+      gint b = find_row (s, state, 1, pid);
+
+      if (b > 0 && !ttv_timeline_row_is_machine (ttv_timeline_get_row (s->timeline, (guint) b - 1))
+          && find_row (s, state, 0, pid) >= 0)
+        return pid;
+    }
+  g_assert_not_reached ();
+}
+
+static void
+activate (Shown *s, const char *action, guint machine, guint32 pid)
+{
+  g_action_group_activate_action (gtk_widget_get_action_group (s->viewer, "controlflow"), action,
+                                  g_variant_new_uint64 ((guint64) machine << 32 | pid));
+  ttv_gui_test_spin_pending ();
+}
+
+/* A pid of both machines is two threads: picking it on the second
+ * machine (the keyboard moving onto its row) selects that machine's, the
+ * keyboard stays there, and hiding, pinning and following act on that
+ * row alone. */
+static void
+test_thread_of_machine (void)
+{
+  g_autoptr (TtvTabState) state = open_state (alpha, beta);
+  Shown s;
+
+  show (&s, state, TRUE);
+  guint32 pid = shared_pid (&s, state);
+  gint row = find_row (&s, state, 1, pid);
+  GtkWidget *area = ttv_gui_test_find_widget (GTK_WIDGET (s.timeline), GTK_TYPE_DRAWING_AREA, NULL);
+  g_assert_nonnull (area);
+  g_test_message ("pid %u: row %d on beta, %d on alpha", pid, row, find_row (&s, state, 0, pid));
+
+  ttv_timeline_set_cursor (s.timeline, row - 1);
+  gtk_widget_grab_focus (area);
+  g_assert_true (gtk_test_widget_send_key (area, GDK_KEY_Down, 0));
+  ttv_gui_test_spin_pending ();
+  g_assert_cmpuint (ttv_tab_state_get_selected_thread (state), ==, pid);
+  g_assert_cmpuint (ttv_tab_state_get_selected_machine (state), ==, 1);
+  g_assert_cmpint (ttv_timeline_get_cursor (s.timeline), ==, row);
+  /* Another view picking the thread of the first machine moves there. */
+  ttv_tab_state_select_thread_on (state, 0, pid);
+  ttv_gui_test_spin_pending ();
+  g_assert_cmpint (ttv_timeline_get_cursor (s.timeline), ==, find_row (&s, state, 0, pid));
+
+  activate (&s, "hide-row", 1, pid);
+  g_assert_cmpint (find_row (&s, state, 1, pid), <, 0);
+  g_assert_cmpint (find_row (&s, state, 0, pid), >=, 0);
+  g_action_group_activate_action (gtk_widget_get_action_group (s.viewer, "controlflow"), "show-hidden", NULL);
+  ttv_gui_test_spin_pending ();
+  g_assert_cmpint (find_row (&s, state, 1, pid), >=, 0);
+
+  /* Pinned: the first row, before the machines' headers. */
+  activate (&s, "pin-row", 1, pid);
+  g_assert_cmpint (find_row (&s, state, 1, pid), ==, 0);
+  g_assert_cmpint (find_row (&s, state, 0, pid), >, 0);
+  g_assert_true (g_str_has_suffix (ttv_timeline_get_row (s.timeline, 0)->label, " (beta)"));
+  screenshot (&s, "gui-machines-pinned.png");
+  activate (&s, "pin-row", 1, pid);
+  g_assert_cmpint (find_row (&s, state, 1, pid), >, 0);
+
+  activate (&s, "follow-thread", 1, pid);
+  g_assert_cmpuint (ttv_tab_state_get_selected_thread (state), ==, pid);
+  g_assert_cmpuint (ttv_tab_state_get_selected_machine (state), ==, 1);
+  g_assert_cmpint (ttv_timeline_get_cursor (s.timeline), ==, find_row (&s, state, 1, pid));
+  hide (&s);
+  ttv_tab_state_shutdown (state);
+}
+
 /* One machine: no header row, in either view. */
 static void
 test_one_machine (void)
@@ -207,6 +302,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/machines/controlflow", test_controlflow);
   g_test_add_func ("/gui/machines/resources", test_resources);
   g_test_add_func ("/gui/machines/one-machine", test_one_machine);
+  g_test_add_func ("/gui/machines/thread-of-machine", test_thread_of_machine);
   int status = g_test_run ();
   g_free (alpha);
   g_free (beta);

@@ -29,8 +29,10 @@ G_BEGIN_DECLS
  * names; find_row and find_process take the machine.
  * 9: block I/O throughput per device and process
  * (ttv_viewer_table_dup_block_usage(), TtvViewerBlockUsage); system
- * calls' arguments (ttv_tab_state_read_syscall_arguments_async()). */
-#define TTV_VIEWER_API_VERSION 9
+ * calls' arguments (ttv_tab_state_read_syscall_arguments_async()).
+ * 10: the selected thread's machine (ttv_tab_state_get_selected_machine(),
+ * ttv_tab_state_select_thread_on()). */
+#define TTV_VIEWER_API_VERSION 10
 
 /* A module defines, with this macro, the entry point the loader calls:
  *   TTV_VIEWER_MODULE (my_module_init)

@@ -71,9 +71,17 @@ void        ttv_tab_state_clear_selection (TtvTabState *state);
  * The thread the user picked last: a row of the control flow, a point or
  * line of a latency view, a thread of the CPU usage.  Views that tell one
  * thread's story (the critical path) follow it, others highlight it;
- * "selected-thread-changed" tells when it changes.  It stays when the
- * traceset changes (a tid means the same thread in a longer live trace). */
+ * "selected-thread-changed" tells when it or its machine changes.  It
+ * stays when the traceset changes (a tid means the same thread in a
+ * longer live trace).  With several machines (docs/multi-machine.md) a tid
+ * is a thread of one machine: the selection is the pair. */
 guint32     ttv_tab_state_get_selected_thread (TtvTabState *state);   /* TTV_VIEWER_PID_NONE: none */
+/* The machine of the selected thread (0 with one machine). */
+guint       ttv_tab_state_get_selected_machine (TtvTabState *state);
+/* Selects @tid of @machine. */
+void        ttv_tab_state_select_thread_on (TtvTabState *state, guint machine, guint32 tid);
+/* Selects @tid of the machine selected last: for views whose records do
+ * not say their machine. */
 void        ttv_tab_state_set_selected_thread (TtvTabState *state, guint32 tid);
 
 /* --- Lost events ---------------------------------------------------------------
