@@ -172,6 +172,20 @@ fail (int code, const char *message)
   return code;
 }
 
+/* Whether the traces have no event because damage found while opening
+ * lost them all: a time counted from the first event then fails for the
+ * damage (already said), not for the argument. */
+static gboolean
+lost_every_event (TtvTraceset *ts)
+{
+  if (ttv_traceset_get_start (ts) <= ttv_traceset_get_end (ts))
+    return FALSE;
+  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+    if (ttv_trace_is_damaged (ttv_traceset_get_trace (ts, i), args.follow))
+      return TRUE;
+  return FALSE;
+}
+
 /* T is absolute seconds, or +seconds relative to the traceset start (a
  * time past the representable range is its end: ttv_time_parse_argument). */
 static gboolean
@@ -1628,7 +1642,7 @@ run (void)
   if ((args.start && !parse_time_arg ("--start", args.start, ts, &start, &error))
       || (args.end && !parse_time_arg ("--end", args.end, ts, &end, &error))
       || (args.state_at && !parse_time_arg ("--state-at", args.state_at, ts, &at, &error)))
-    return fail (EXIT_USAGE, error->message);
+    return fail (lost_every_event (ts) ? EXIT_READ : EXIT_USAGE, error->message);
   if (start > end)
     {
       g_autofree char *msg = g_strdup_printf (_("--start %s is after --end %s: no event can be printed"),

@@ -285,8 +285,9 @@ void        ttv_trace_add_tail_warning (TtvTrace *trace, const char *format, ...
  * a trace is not whole: ttv-report exits non-zero and the viewer says so. */
 void        ttv_trace_add_damage_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* The same for a partly written last block or packet whose events are
- * dropped (in tail_warnings and damage_warnings: not damage while the
- * trace is still being written). */
+ * dropped, or a tracefile that the trace says exists and is not there
+ * (in tail_warnings and damage_warnings: not damage while the trace is
+ * still being written). */
 void        ttv_trace_add_tail_damage_warning (TtvTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* Whether warning @warning (an element of trace->warnings) is in
  * tail_warnings / damage_warnings. */

@@ -6,6 +6,7 @@
 #include "ttv-error.h"
 #include "ttv-regular-file.h"
 
+#include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <inttypes.h>
@@ -83,6 +84,41 @@ is_documentation (const char *name)
   return g_str_has_prefix (name, "README") || g_str_has_suffix (name, ".md") || g_str_has_suffix (name, ".txt");
 }
 
+/* Streams that LTTng's index says had packets (index/NAME.idx longer than
+ * its header) and whose file is not there: their events are lost.  A
+ * stream without an index can go without a trace: nothing says it was
+ * there.  A tail warning: a trace still being written may have an index
+ * before its stream. */
+static void
+warn_missing_streams (TtvTrace *trace, const char *trace_path)
+{
+  g_autofree char *index = g_build_filename (trace_path, "index", NULL);
+  g_autoptr (GDir) d = g_dir_open (index, 0, NULL);
+  g_autoptr (GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
+  for (const char *name; d && (name = g_dir_read_name (d));)
+    {
+      if (!g_str_has_suffix (name, ".idx") || name[0] == '.')
+        continue;
+      g_autofree char *stream = g_strndup (name, strlen (name) - strlen (".idx"));
+      g_autofree char *full = g_build_filename (trace_path, stream, NULL);
+      g_autofree char *idx = g_build_filename (index, name, NULL);
+      GStatBuf st;
+      if (g_lstat (full, &st) != 0 && errno == ENOENT && g_stat (idx, &st) == 0 && S_ISREG (st.st_mode)
+          && st.st_size > CTF_INDEX_HEADER_BYTES)
+        g_ptr_array_add (missing, g_strdup (name));
+    }
+  g_ptr_array_sort (missing, compare_names);
+  for (guint i = 0; i < missing->len; i++)
+    {
+      const char *name = missing->pdata[i];
+      g_autofree char *stream = g_strndup (name, strlen (name) - strlen (".idx"));
+      g_autofree char *full = g_build_filename (trace_path, stream, NULL);
+      g_autofree char *idx = g_build_filename (index, name, NULL);
+      ttv_trace_add_tail_damage_warning (trace, _("%s is missing, but its index %s lists packets: the "
+                                                  "stream's events are lost"), full, idx);
+    }
+}
+
 GPtrArray *
 ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, TtvTrace *trace, GError **error)
 {
@@ -111,6 +147,8 @@ ttv_ctf_list_stream_files (const char *trace_path, GHashTable *known, TtvTrace *
       g_ptr_array_add (names, g_strdup (name));
     }
   g_ptr_array_sort (names, compare_names);
+  if (trace)
+    warn_missing_streams (trace, trace_path);
   return names;
 }
 

@@ -98,17 +98,43 @@ looks_like_control_file (TtvLttFile *f, const TtvLttTrace *lt)
   return control && error == NULL;
 }
 
+/* CPU files that system.xml says the trace has and that are not there.
+ * Its cpu= is the number of CPU slots (ttv's writer: the highest CPU id +
+ * 1, CPU files may be sparse below it; seed 000 leaves it open whether it
+ * is rather the number of CPUs, ids sparse).  Under either reading, no
+ * file at or above cpu= - 1 means the files above the highest one there
+ * are lost; other gaps may be CPUs that do not exist.  A tail warning: a
+ * trace still being written may not have a CPU's file yet. */
+static void
+warn_missing_cpu_files (TtvTrace *trace, const char *dir, const GArray *files, guint n_cpu)
+{
+  gint64 highest = files->len ? (gint64) g_array_index (files, CpuFile, files->len - 1).cpu : -1;
+  if (n_cpu == 0 || highest >= (gint64) n_cpu - 1)
+    return;
+  g_autofree char *first = g_strdup_printf ("%s/%" G_GINT64_FORMAT, dir, highest + 1);
+  if (highest + 1 == (gint64) n_cpu - 1)
+    ttv_trace_add_tail_damage_warning (trace, _("%s is missing, but system.xml says the trace has %u CPUs "
+                                                "(cpu=\"%u\"): the CPU's events are lost"), first, n_cpu, n_cpu);
+  else
+    ttv_trace_add_tail_damage_warning (trace, _("%s to %s/%u are missing, but system.xml says the trace has "
+                                                "%u CPUs (cpu=\"%u\"): their events are lost"),
+                                       first, dir, n_cpu - 1, n_cpu, n_cpu);
+}
+
 static gboolean
 open_cpu_files (TtvTrace *trace, TtvLttTrace *lt, GError **error)
 {
   g_autofree char *dir = g_build_filename (trace->path, "cpu", NULL);
   g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GArray) files = g_array_new (FALSE, FALSE, sizeof (CpuFile));
   if (d == NULL)
     {
-      ttv_trace_add_warning (trace, _("%s: no cpu directory: the trace has no events"), dir);
+      if (lt->sys.n_cpu)
+        warn_missing_cpu_files (trace, dir, files, lt->sys.n_cpu);
+      else
+        ttv_trace_add_warning (trace, _("%s: no cpu directory: the trace has no events"), dir);
       return TRUE;
     }
-  g_autoptr (GArray) files = g_array_new (FALSE, FALSE, sizeof (CpuFile));
   const char *name;
   while ((name = g_dir_read_name (d)))
     {
@@ -122,6 +148,7 @@ open_cpu_files (TtvTrace *trace, TtvLttTrace *lt, GError **error)
       g_array_append_val (files, cf);
     }
   g_array_sort (files, compare_cpu);
+  warn_missing_cpu_files (trace, dir, files, lt->sys.n_cpu);
   gboolean ok = TRUE;
   for (guint i = 0; i < files->len; i++)
     {

@@ -4,24 +4,33 @@
 #include "ttv-lttng-private.h"
 #include "ttv-regular-file.h"
 
+#include <errno.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* "cpu_N" with N decimal without leading zeros; returns N or -1. */
+/* "PREFIXN" with N decimal without leading zeros; returns N or -1. */
 static gint
-cpu_number (const char *name)
+number_after (const char *name, const char *prefix)
 {
-  if (!g_str_has_prefix (name, "cpu_"))
+  if (!g_str_has_prefix (name, prefix))
     return -1;
-  const char *n = name + 4;
+  const char *n = name + strlen (prefix);
   if (!g_ascii_isdigit (n[0]) || (n[0] == '0' && n[1] != '\0') || strlen (n) > 6)
     return -1;
   for (const char *p = n; *p; p++)
     if (!g_ascii_isdigit (*p))
       return -1;
   return atoi (n);
+}
+
+/* "cpu_N": N, else -1. */
+static gint
+cpu_number (const char *name)
+{
+  return number_after (name, "cpu_");
 }
 
 static gint
@@ -169,10 +178,55 @@ warn_unreadable_cpus (TtvTrace *trace)
     }
 }
 
+/* The CPU of control file @name ("<channel>_N" for the channels of
+ * docs/lttng-format.md), else -1. */
+static gint
+control_cpu_number (const char *name)
+{
+  static const char *const channels[] = { "facilities_", "interrupts_", "modules_", "network_", "processes_" };
+  for (guint i = 0; i < G_N_ELEMENTS (channels); i++)
+    if (g_str_has_prefix (name, channels[i]))
+      return number_after (name, channels[i]);
+  return -1;
+}
+
+/* LTTng 0.x writes, for each CPU it traces, cpu_N and control/<channel>_N:
+ * a CPU with control files and no cpu_N lost its events.  A tail
+ * warning: a trace still being written may not have the file yet. */
+static void
+warn_missing_cpus (TtvTrace *trace)
+{
+  g_autofree char *control = g_build_filename (trace->path, "control", NULL);
+  g_autoptr (GDir) d = g_dir_open (control, 0, NULL);
+  g_autoptr (GArray) cpus = g_array_new (FALSE, FALSE, sizeof (gint));
+  const char *name;
+  while (d && (name = g_dir_read_name (d)))
+    {
+      gint n = control_cpu_number (name);
+      if (n >= 0)
+        g_array_append_val (cpus, n);
+    }
+  g_array_sort (cpus, compare_int);
+  for (guint i = 0; i < cpus->len; i++)
+    {
+      gint n = g_array_index (cpus, gint, i);
+      if (i > 0 && n == g_array_index (cpus, gint, i - 1))
+        continue;
+      g_autofree char *cpu_name = g_strdup_printf ("cpu_%d", n);
+      g_autofree char *path = g_build_filename (trace->path, cpu_name, NULL);
+      GStatBuf st;
+      if (g_lstat (path, &st) != 0 && errno == ENOENT)
+        ttv_trace_add_tail_damage_warning (trace, _("%s is missing, but %s holds files of CPU %d (LTTng 0.x "
+                                                    "writes cpu_N for each CPU it traces): the CPU's events "
+                                                    "are lost"), path, control, n);
+    }
+}
+
 static gboolean
 lttng_open (TtvTrace *trace, GError **error)
 {
   warn_unreadable_cpus (trace);
+  warn_missing_cpus (trace);
   g_autoptr (GArray) cpus = ttv_lttng_list_cpus (trace->path);
   if (cpus->len == 0)
     {
