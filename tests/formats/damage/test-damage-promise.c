@@ -1,7 +1,8 @@
 /* test-damage-promise.c: the exit-status promise on damaged traces.  The
- * generator (ttv-damage-gen.c) damages small traces of each format (ttv-gen's
- * and the committed tests/data ones): cuts, bit flips, sizes of zero, files
- * that are not files.  Each variant is read as ttv-report reads it: damage
+ * generator (ttv-damage-gen.c) damages small traces of each format (ttv-gen's,
+ * CTF 2 included, the committed tests/data ones, and real CTF traces of
+ * ../shared, cut short): cuts, bit flips, sizes of zero, files that are not
+ * files, missing files.  Each variant is read as ttv-report reads it: damage
  * that loses events must fail the reading or mark the trace damaged
  * (ttv_trace_is_damaged), and a reading that says nothing must deliver
  * every event and no more; reading on past damage must end.  Then
@@ -16,9 +17,12 @@
 static const char *tmp_base;   /* the program's temporary directory */
 
 typedef struct {
-  const char *format;
-  char *dir;            /* owned: the good trace */
-  gboolean generated;   /* by ttv-gen (ttv-report runs on these) */
+  const char *format;   /* of the generator: ltt, lttng, ctf */
+  const char *name;     /* of the test */
+  char *dir;            /* owned: the good trace (NULL for a shared one until its test) */
+  const char *shared;   /* NULL, or the trace of ../shared/traces to copy short into @dir */
+  gsize max_stream_bytes;
+  guint n_flips;        /* per tracefile, in the library test */
 } Input;
 
 static void
@@ -27,6 +31,31 @@ gen (const char *format, const char *dir)
   const char *argv[] = { TTV_GEN_PATH, "-q", "-f", format, "-n", "600", "-c", "2", "-b", "2048",
                          "-o", dir, NULL };
   g_free (ttv_test_run_ok (argv));
+}
+
+/* A shared input's good trace: the real trace cut short into the test's
+ * folder (FALSE, the test skipped, when ../shared is absent). */
+static gboolean
+prepare (Input *in)
+{
+  if (in->shared == NULL)
+    return TRUE;
+  g_autofree char *src = ttv_test_dup_shared_trace (in->shared);
+  if (src == NULL)
+    return FALSE;
+  g_autoptr (GError) error = NULL;
+  g_clear_pointer (&in->dir, g_free);
+  in->dir = ttv_test_dup_tmp_path ("good");
+  g_assert_true (ttv_damage_copy_short (src, in->dir, in->max_stream_bytes, &error));
+  g_assert_no_error (error);
+  return TRUE;
+}
+
+/* Damage that removes files: the messages name what is missing. */
+static gboolean
+removes_files (const TtvDamageVariant *v)
+{
+  return v->kind == TTV_DAMAGE_MISSING || v->kind == TTV_DAMAGE_EMPTIED;
 }
 
 /* What ttv-report finds in a trace: whether it opens, the events read
@@ -104,6 +133,12 @@ check_variant (const Input *in, const TtvDamageVariant *v, guint64 n_good)
   if (v->loses_events && !said)
     g_error ("%s: %s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " events read, and nothing says "
              "that the trace is damaged", in->dir, v->name, plain.n_events, n_good);
+  if (removes_files (v) && plain.opened)
+    {
+      g_autofree char *file = g_build_filename (dir, v->file, NULL);
+      if (strstr (plain.warnings, file) == NULL)
+        g_error ("%s: %s: no warning names %s:\n%s", in->dir, v->name, file, plain.warnings);
+    }
   if (!said && plain.n_events != n_good)
     g_error ("%s: %s: %" G_GUINT64_FORMAT " events read instead of %" G_GUINT64_FORMAT
              ", and nothing says that the trace is damaged", in->dir, v->name, plain.n_events, n_good);
@@ -123,13 +158,15 @@ check_variant (const Input *in, const TtvDamageVariant *v, guint64 n_good)
 static void
 test_library (gconstpointer data)
 {
-  const Input *in = data;
+  Input *in = (Input *) data;
+  if (!prepare (in))
+    return;
   g_auto (Reading) good = read_trace (in->dir, FALSE, G_MAXUINT64);
   g_assert_true (good.opened);
   g_assert_false (good.read_failed);
   g_assert_false (good.damaged);
   g_assert_cmpuint (good.n_events, >, 100);
-  g_autoptr (GPtrArray) variants = ttv_damage_list (in->dir, in->format, 20240601, 8);
+  g_autoptr (GPtrArray) variants = ttv_damage_list (in->dir, in->format, 20240601, in->n_flips);
   n_checked = 0;
   for (guint i = 0; i < variants->len; i++)
     {
@@ -208,10 +245,12 @@ mode_applies (const Input *in, guint m)
 static void
 test_report (gconstpointer data)
 {
-  const Input *in = data;
+  Input *in = (Input *) data;
+  if (!prepare (in))
+    return;
   g_autoptr (GPtrArray) variants = ttv_damage_list (in->dir, in->format, 20240601, 2);
   g_autofree char *dir = g_build_filename (tmp_base, "report-variant", NULL);
-  gboolean kind_seen[TTV_DAMAGE_EQUAL_TIMES + 1] = { FALSE };
+  gboolean kind_seen[TTV_DAMAGE_N_KINDS] = { FALSE };
   guint good_lines[G_N_ELEMENTS (modes)];
 
   for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
@@ -258,45 +297,85 @@ test_report (gconstpointer data)
           /* Whatever was lost is named on stderr. */
           if (r.status == 1 && strstr (r.err, "ttv-report: ") == NULL)
             g_error ("ttv-report %s on %s (%s): exit 1 without a word", opts, in->dir, v->name);
+          g_autofree char *file = g_build_filename (dir, v->file, NULL);
+          if (removes_files (v) && strstr (r.err, file) == NULL)
+            g_error ("ttv-report %s on %s (%s): %s is not named:\n%s", opts, in->dir, v->name, file, r.err);
         }
     }
   ttv_test_remove_tree (dir);
 }
 
+/* Real traces of ../shared/traces, cut short to keep the test fast (also
+ * under ASan): packetized metadata (ctf/), big-endian, LTTng indexes,
+ * CTF 2.  ctf/arm64-kernel's packets (200 KiB) cannot be cut short. */
+static const struct {
+  const char *name, *path;
+  gsize max_stream_bytes;
+  gboolean report;      /* ttv-report runs on it too */
+} shared[] = {
+  { "scp-kernel", "ctf/scp-kernel", 48 * 1024, FALSE },
+  { "bigendian-kernel", "ctf/bigendian-kernel", 48 * 1024, TRUE },
+  { "bt2-trace-with-index", "bt2-suite/succeed/trace-with-index", 32 * 1024, TRUE },
+  { "glxgears-ust", "ctf/glxgears-ust", 32 * 1024, FALSE },
+  { "ctf2-trace-with-index", "ctf2/trace-with-index", 32 * 1024, TRUE },
+};
+
+static void
+add_tests (Input *in, gboolean report)
+{
+  g_autofree char *path = g_strdup_printf ("/damage/promise/library/%s", in->name);
+  g_test_add_data_func (path, in, test_library);
+  if (!report)
+    return;
+  g_autofree char *rpath = g_strdup_printf ("/damage/promise/report/%s", in->name);
+  g_test_add_data_func (rpath, in, test_report);
+}
+
 int
 main (int argc, char **argv)
 {
-  static const char *const formats[] = { "ltt", "lttng", "ctf" };
+  /* ttv-gen's formats, and the generator's format for each. */
+  static const char *const generated[][3] = {
+    { "ltt", "ltt", "ttv-gen-ltt" }, { "lttng", "lttng", "ttv-gen-lttng" }, { "ctf", "ctf", "ttv-gen-ctf" },
+    { "ctf2", "ctf", "ttv-gen-ctf2" },
+  };
   static const char *const committed[][2] = {
     { "ltt", "small-ltt" }, { "ltt", "small-ltt-be32" }, { "lttng", "small-lttng" },
   };
+  const guint n_inputs = G_N_ELEMENTS (generated) + G_N_ELEMENTS (committed) + G_N_ELEMENTS (shared);
   int ret;
 
   g_test_init (&argc, &argv, NULL);
   tmp_base = ttv_test_get_tmp_dir ();
-  Input *all = g_new0 (Input, G_N_ELEMENTS (formats) + G_N_ELEMENTS (committed));
-  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+  Input *all = g_new0 (Input, n_inputs), *in = all;
+  for (guint i = 0; i < G_N_ELEMENTS (generated); i++, in++)
     {
-      Input *in = &all[i];
-      in->format = formats[i];
-      in->dir = g_build_filename (tmp_base, formats[i], NULL);
-      in->generated = TRUE;
-      gen (formats[i], in->dir);
-      g_autofree char *path = g_strdup_printf ("/damage/promise/library/ttv-gen-%s", formats[i]);
-      g_test_add_data_func (path, in, test_library);
-      g_autofree char *rpath = g_strdup_printf ("/damage/promise/report/ttv-gen-%s", formats[i]);
-      g_test_add_data_func (rpath, in, test_report);
+      in->format = generated[i][1];
+      in->name = generated[i][2];
+      in->dir = g_build_filename (tmp_base, generated[i][0], NULL);
+      in->n_flips = 8;
+      gen (generated[i][0], in->dir);
+      add_tests (in, TRUE);
     }
-  for (guint i = 0; i < G_N_ELEMENTS (committed); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (committed); i++, in++)
     {
-      Input *in = &all[G_N_ELEMENTS (formats) + i];
       in->format = committed[i][0];
+      in->name = committed[i][1];
       in->dir = g_build_filename (TTV_TEST_SRCDIR, "data", "traces", "good", committed[i][1], NULL);
-      g_autofree char *path = g_strdup_printf ("/damage/promise/library/%s", committed[i][1]);
-      g_test_add_data_func (path, in, test_library);
+      in->n_flips = 8;
+      add_tests (in, FALSE);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (shared); i++, in++)
+    {
+      in->format = "ctf";
+      in->name = shared[i].name;
+      in->shared = shared[i].path;
+      in->max_stream_bytes = shared[i].max_stream_bytes;
+      in->n_flips = 4;
+      add_tests (in, shared[i].report);
     }
   ret = g_test_run ();
-  for (guint i = 0; i < G_N_ELEMENTS (formats) + G_N_ELEMENTS (committed); i++)
+  for (guint i = 0; i < n_inputs; i++)
     g_free (all[i].dir);
   g_free (all);
   return ret;

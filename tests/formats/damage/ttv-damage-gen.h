@@ -22,6 +22,9 @@ typedef enum {
                                  * range and all are the same, the last one, and an event class
                                  * (@source, else the second declared) made to run past its packet,
                                  * so that reading fails after other events of the packet */
+  TTV_DAMAGE_MISSING,           /* the file removed (where the trace says it should be there) */
+  TTV_DAMAGE_EMPTIED,           /* every file of the folder @file removed (LTT cpu/) */
+  TTV_DAMAGE_N_KINDS
 } TtvDamageKind;
 
 typedef struct {
@@ -48,18 +51,29 @@ void ttv_damage_variant_free (TtvDamageVariant *v);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvDamageVariant, ttv_damage_variant_free)
 
 /* The damaged variants of the good trace @trace_dir of format @format
- * ("ltt", "lttng", "ctf"), @n_flips bit flips per tracefile chosen from
- * @seed: for the first and the last tracefile, three cuts, the flips, the
- * format's sizes set to 0 (CTF packet_size and content_size; LTT the
- * last-event offset; LTTng 0.x buf_size and lost_size), and for the last one
- * the five things that are not its file (a folder, a FIFO, two links, an
- * empty file); an LTT control file over a CPU's file; a CTF packet whose
- * events all fall at one time, damaged.  Of TtvDamageVariant *. */
+ * ("ltt", "lttng", "ctf": CTF 1.8 or 2, metadata plain or in packets),
+ * @n_flips bit flips per tracefile chosen from @seed: for the first and the
+ * last tracefile, three cuts, the flips, the format's sizes set to 0 (CTF
+ * packet_size and content_size; LTT the last-event offset; LTTng 0.x
+ * buf_size and lost_size), and for the last one the five things that are
+ * not its file (a folder, a FIFO, two links, an empty file); an LTT control
+ * file over a CPU's file; a CTF packet whose events all fall at one time,
+ * damaged; a missing tracefile where the trace says it should be there
+ * (LTT: a CPU below system.xml's cpu= count, and the cpu/ folder emptied;
+ * LTTng 0.x: a cpu_N whose control/facilities_N is there; CTF: a stream
+ * whose index/NAME.idx lists packets).  Of TtvDamageVariant *. */
 GPtrArray *ttv_damage_list (const char *trace_dir, const char *format, guint32 seed, guint n_flips);
 
 /* Copies @trace_dir to the new folder @out_dir and damages the copy as @v
  * says.  FALSE with @error when something cannot be written. */
 gboolean   ttv_damage_write (const char *trace_dir, const TtvDamageVariant *v, const char *out_dir,
                              GError **error);
+
+/* Copies the CTF trace @trace_dir to the new folder @out_dir keeping of
+ * each stream at most @max_stream_bytes (whole packets, at least one) and
+ * of its LTTng index the entries of those packets: a small good trace cut
+ * from a large one.  FALSE with @error when something cannot be written. */
+gboolean   ttv_damage_copy_short (const char *trace_dir, const char *out_dir, gsize max_stream_bytes,
+                                  GError **error);
 
 G_END_DECLS
