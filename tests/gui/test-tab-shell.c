@@ -874,13 +874,14 @@ test_damaged_block (void)
 }
 
 /* Damage found while opening (a CPU file cut in a block, another one a
- * FIFO): the tab is marked at once and the damage message names both,
- * not the plain warnings; reading the FIFO never blocks. */
+ * FIFO, the highest one of system.xml's cpu= missing): the tab is marked
+ * at once and the damage message names each, not the plain warnings;
+ * reading the FIFO never blocks. */
 static void
 test_damage_at_open (void)
 {
   g_autofree char *dir = copy_sample ("damaged-at-open");
-  g_autofree char *cpu0 = NULL, *cpu1 = NULL;
+  g_autofree char *cpu0 = NULL, *cpu1 = NULL, *cpu4 = NULL;
   const char *text;
   Shell s;
 
@@ -894,6 +895,9 @@ test_damage_at_open (void)
   g_assert_cmpint (truncate (cpu0, 65536 + 1000), ==, 0);
   g_assert_cmpint (g_unlink (cpu1), ==, 0);
   g_assert_cmpint (mkfifo (cpu1, 0644), ==, 0);
+  /* The sample's CPUs are 0, 1, 2 and 4 (cpu="5"). */
+  cpu4 = g_build_filename (dir, "cpu", "4", NULL);
+  g_assert_cmpint (g_unlink (cpu4), ==, 0);
 
   shell_open (&s, dir);
   g_assert_true (ttv_tab_get_damaged (s.tab));
@@ -903,6 +907,8 @@ test_damage_at_open (void)
   g_assert_nonnull (strstr (text, "truncated"));
   g_assert_nonnull (strstr (text, cpu1));
   g_assert_nonnull (strstr (text, "FIFO"));
+  g_autofree char *cpu4_missing = g_strdup_printf ("%s is missing", cpu4);
+  g_assert_nonnull (strstr (text, cpu4_missing));
   g_assert_null (ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "warning-0-0"));
   ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
   shell_close (&s);

@@ -1,6 +1,7 @@
 /* ttv-damage-gen-main.c: the damaged-trace generator as a program, for
  * campaigns beyond the suite: writes every damaged variant of a trace.
  *   usage: ttv-damage-gen -f ltt|lttng|ctf [-s SEED] [-n FLIPS] -o OUTDIR TRACE
+ * (ctf: CTF 1.8 or 2, metadata plain or in packets)
  * OUTDIR/NNN holds variant NNN, OUTDIR/list.txt says what each one is and
  * whether it certainly loses events. */
 #include "ttv-damage-gen.h"
@@ -14,7 +15,7 @@ main (int argc, char **argv)
   char *format = NULL, *out = NULL;
   gint seed = 1, flips = 8;
   const GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Format of TRACE: ltt, lttng or ctf", "FORMAT" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Format of TRACE: ltt, lttng or ctf (CTF 1.8 or 2)", "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Folder to write the variants in (made)", "DIR" },
     { "seed", 's', 0, G_OPTION_ARG_INT, &seed, "Seed of the bit flips (default 1)", "N" },
     { "flips", 'n', 0, G_OPTION_ARG_INT, &flips, "Bit flips per tracefile (default 8)", "N" },

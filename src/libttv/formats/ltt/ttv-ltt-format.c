@@ -102,23 +102,25 @@ looks_like_control_file (TtvLttFile *f, const TtvLttTrace *lt)
  * Its cpu= is the number of CPU slots (ttv's writer: the highest CPU id +
  * 1, CPU files may be sparse below it; seed 000 leaves it open whether it
  * is rather the number of CPUs, ids sparse).  Under either reading, no
- * file at or above cpu= - 1 means the files above the highest one there
- * are lost; other gaps may be CPUs that do not exist.  A tail warning: a
- * trace still being written may not have a CPU's file yet. */
+ * file at or above cpu= - 1 means that file is lost, and maybe those
+ * between it and the highest one there; other gaps may be CPUs that do
+ * not exist.  A tail warning: a trace still being written may not have a
+ * CPU's file yet. */
 static void
 warn_missing_cpu_files (TtvTrace *trace, const char *dir, const GArray *files, guint n_cpu)
 {
   gint64 highest = files->len ? (gint64) g_array_index (files, CpuFile, files->len - 1).cpu : -1;
   if (n_cpu == 0 || highest >= (gint64) n_cpu - 1)
     return;
-  g_autofree char *first = g_strdup_printf ("%s/%" G_GINT64_FORMAT, dir, highest + 1);
+  g_autofree char *last = g_strdup_printf ("%s/%u", dir, n_cpu - 1);
+  g_autofree char *after = g_strdup_printf ("%s/%" G_GINT64_FORMAT, dir, highest + 1);
   if (highest + 1 == (gint64) n_cpu - 1)
     ttv_trace_add_tail_damage_warning (trace, _("%s is missing, but system.xml says the trace has %u CPUs "
-                                                "(cpu=\"%u\"): the CPU's events are lost"), first, n_cpu, n_cpu);
+                                                "(cpu=\"%u\"): the CPU's events are lost"), last, n_cpu, n_cpu);
   else
-    ttv_trace_add_tail_damage_warning (trace, _("%s to %s/%u are missing, but system.xml says the trace has "
-                                                "%u CPUs (cpu=\"%u\"): their events are lost"),
-                                       first, dir, n_cpu - 1, n_cpu, n_cpu);
+    ttv_trace_add_tail_damage_warning (trace, _("%s is missing, and maybe the CPU files from %s on, but "
+                                                "system.xml says the trace has %u CPUs (cpu=\"%u\"): their "
+                                                "events are lost"), last, after, n_cpu, n_cpu);
 }
 
 static gboolean
