@@ -214,6 +214,10 @@ test_arguments (gconstpointer unused)
     { "--filter", "event.name = \"\xff\"", "good/small-ltt", NULL, "(byte 0xff at byte 14)" },
     { "-d", "sched\xc3", "good/small-ltt", NULL, "-d: the value is not " },
     { "--state-at", "+0.5\xfe", "good/small-ltt", NULL, "--state-at: the value is not " },
+    { "--analysis", "cp\xffu", "good/small-ltt", NULL, "--analysis: the value is not " },
+    { "--analysis=syscalls", "--table", "c\xff" "alls", "good/small-ltt", NULL, "--table: the value is not " },
+    { "--analysis=syscalls", "--group-by=n\xe9", "good/small-ltt", NULL, "--group-by: the value is not " },
+    { "--offset", "small-ltt=+\xff" "1", "good/small-ltt", NULL, "--offset: the value is not " },
     { "--state-at=+9223372036.854775807x", "good/small-ltt", NULL, "--state-at: " },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
