@@ -169,7 +169,10 @@ enum { EXIT_READ = 1, EXIT_USAGE = 2 };
 static int
 fail (int code, const char *message)
 {
-  g_printerr ("ttv-report: %s\n", message);
+  /* Messages quote file and member names of the trace. */
+  g_autofree char *shown = ttv_text_for_display (message);
+
+  g_printerr ("ttv-report: %s\n", shown);
   return code;
 }
 
