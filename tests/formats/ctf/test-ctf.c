@@ -704,6 +704,56 @@ test_clock_offset_overflow (void)
   g_assert_cmpuint (n, ==, G_N_ELEMENTS (at));
 }
 
+/* A clock whose values count far more than its frequency says: times past
+ * 2262 saturate, and the trace says so, once per stream file (the audit of
+ * issue 21 found them saturating silently). */
+static void
+test_clock_value_overflow (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "value-overflow", NULL);
+  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
+                             .packet_size = 4096, .clock_offset = 1700000000 * TTV_NSEC_PER_SEC };
+  TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
+  g_assert_no_error (error);
+  g_autoptr (TtvType) fields = ttv_type_new_struct ();
+  ttv_type_add_field (fields, "x", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+  gint id = ttv_ctf_writer_add_event (w, "tick", fields, &error);
+  g_assert_no_error (error);
+  static const TtvTime at[] = { 100000000000000000, 200000000000000000, 300000000000000000 };
+  for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+    {
+      TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
+      g_assert_true (ttv_ctf_writer_write_event (w, 0, wo.clock_offset + at[i], (guint) id, &v, 1, &error));
+    }
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+  g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (meta, &text, NULL, NULL));
+  g_autoptr (GString) edited = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (edited, "freq = 1000000000;", "freq = 100;", 1), ==, 1);
+  g_assert_true (g_file_set_contents (meta, edited->str, -1, NULL));
+
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  guint n_warnings = 0;
+  for (guint i = 0; i < t->warnings->len; i++)
+    n_warnings += strstr (g_ptr_array_index (t->warnings, i), "are past the times 64-bit nanoseconds") != NULL;
+  g_assert_cmpuint (n_warnings, ==, 1);
+  g_assert_true (has_warning (t, "clock “monotonic”", "their order kept but not their spacing"));
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+  TtvEvent ev;
+  guint n = 0;
+  while (ttv_cursor_next (c, &ev, &error))
+    {
+      g_assert_cmpint (ev.time, ==, TTV_TIME_MAX);
+      n++;
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (at));
+}
+
 static void
 test_lost_events (void)
 {
@@ -940,6 +990,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/metadata/bad-references", test_bad_references);
   g_test_add_func ("/ctf/metadata/enum-64", test_enum_64);
   g_test_add_func ("/ctf/clock-offset-overflow", test_clock_offset_overflow);
+  g_test_add_func ("/ctf/clock-value-overflow", test_clock_value_overflow);
   g_test_add_func ("/ctf/metadata/syntax-errors", test_syntax_errors);
   g_test_add_func ("/ctf/metadata/packetized", test_packetized);
   g_test_add_func ("/ctf/clock/overflow", test_clock_overflow);
