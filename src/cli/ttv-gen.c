@@ -2,6 +2,7 @@
  * (src/libttv/sim), deterministic from a seed; for tests, benchmarks and demos. */
 #include "ttv-config.h"
 
+#include "ttv-cli-text-option.h"
 #include "ttv-ctf-sim.h"
 #include "ttv-ltt-sim.h"
 #include "ttv-lttng-sim.h"
@@ -377,21 +378,21 @@ parse_flight (const char *name, const char *value, gpointer data, GError **error
 }
 
 static const GOptionEntry entries[] = {
-  { "format", 'f', 0, G_OPTION_ARG_STRING, &opt_format, N_("Trace format to write: ltt (default), lttng (LTTng 0.x), ctf (CTF 1.8, LTTng 2.x kernel) or ctf2 (CTF 2, LTTng 2.15 kernel)"), N_("FORMAT") },
+  { "format", 'f', 0, G_OPTION_ARG_FILENAME, &opt_format, N_("Trace format to write: ltt (default), lttng (LTTng 0.x), ctf (CTF 1.8, LTTng 2.x kernel) or ctf2 (CTF 2, LTTng 2.15 kernel)"), N_("FORMAT") },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
     N_("Where to write: a directory (must not exist or be empty), or an archive ending in .tar.gz, .tgz or .tar"), N_("PATH") },
-  { "seed", 's', 0, G_OPTION_ARG_STRING, &opt_seed, N_("Random seed; the same seed and options give the same trace (default 1)"), N_("N") },
+  { "seed", 's', 0, G_OPTION_ARG_FILENAME, &opt_seed, N_("Random seed; the same seed and options give the same trace (default 1)"), N_("N") },
   { "cpus", 'c', 0, G_OPTION_ARG_INT, &opt_cpus, N_("Number of CPUs, ids 0..N-1 (default 4)"), N_("N") },
-  { "cpu-ids", 0, 0, G_OPTION_ARG_STRING, &opt_cpu_ids, N_("CPU ids, increasing, sparse allowed (e.g. 0,1,2,4,6,7)"), N_("LIST") },
+  { "cpu-ids", 0, 0, G_OPTION_ARG_FILENAME, &opt_cpu_ids, N_("CPU ids, increasing, sparse allowed (e.g. 0,1,2,4,6,7)"), N_("LIST") },
   { "processes", 'p', 0, G_OPTION_ARG_INT, &opt_processes, N_("Number of live processes the machine keeps (default 50)"), N_("M") },
   { "events", 'n', 0, G_OPTION_ARG_INT64, &opt_events, N_("Number of events to write (default 1000000, or no limit with --duration)"), N_("N") },
-  { "duration", 'd', 0, G_OPTION_ARG_STRING, &opt_duration, N_("Traced time span, in seconds (e.g. 2.5)"), N_("SECONDS") },
-  { "start-time", 0, 0, G_OPTION_ARG_STRING, &opt_start, N_("Time of the trace start, in seconds since the epoch (default 1700000000)"), N_("T") },
-  { "host", 0, 0, G_OPTION_ARG_STRING, &opt_host,
+  { "duration", 'd', 0, G_OPTION_ARG_FILENAME, &opt_duration, N_("Traced time span, in seconds (e.g. 2.5)"), N_("SECONDS") },
+  { "start-time", 0, 0, G_OPTION_ARG_FILENAME, &opt_start, N_("Time of the trace start, in seconds since the epoch (default 1700000000)"), N_("T") },
+  { "host", 0, 0, G_OPTION_ARG_FILENAME, &opt_host,
     N_("Host name of the simulated machine (default ttv-gen; ltt, ctf and ctf2): traces of different hosts opened together are different machines"), N_("NAME") },
   { "block-size", 'b', 0, G_OPTION_ARG_INT64, &opt_block_size, N_("Block size in bytes (default 65536)"), N_("BYTES") },
-  { "endian", 0, 0, G_OPTION_ARG_STRING, &opt_endian, N_("Byte order of the traced machine: little (default) or big"), N_("ORDER") },
-  { "arch-size", 0, 0, G_OPTION_ARG_STRING, &opt_arch, N_("Integer, long and pointer sizes: LP32, ILP32, LP64 (default) or ILP64"), N_("SIZE") },
+  { "endian", 0, 0, G_OPTION_ARG_FILENAME, &opt_endian, N_("Byte order of the traced machine: little (default) or big"), N_("ORDER") },
+  { "arch-size", 0, 0, G_OPTION_ARG_FILENAME, &opt_arch, N_("Integer, long and pointer sizes: LP32, ILP32, LP64 (default) or ILP64"), N_("SIZE") },
   { "flight-recorder", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer) parse_flight,
     N_("Keep only the last BLOCKS blocks of each CPU (default 8), as a flight recorder does"), N_("BLOCKS") },
   { "replace", 0, 0, G_OPTION_ARG_NONE, &opt_replace,
@@ -401,14 +402,22 @@ static const GOptionEntry entries[] = {
   { "softirq-raise", 0, 0, G_OPTION_ARG_NONE, &opt_softirq_raise, N_("Write soft IRQ raises (soft_irq_raise)"), NULL },
   { "machines", 0, 0, G_OPTION_ARG_INT, &opt_machines,
     N_("Simulate N machines talking over a network (ctf and ctf2): the output directory gets a trace per machine and a file “clocks” with each machine's clock"), N_("N") },
-  { "clock-offset", 0, 0, G_OPTION_ARG_STRING, &opt_clock_offset,
+  { "clock-offset", 0, 0, G_OPTION_ARG_FILENAME, &opt_clock_offset,
     N_("With --machines: machine k's clock is k times this many seconds ahead of true time (default 0.25; may be negative)"), N_("SECONDS") },
-  { "clock-drift", 0, 0, G_OPTION_ARG_STRING, &opt_clock_drift,
+  { "clock-drift", 0, 0, G_OPTION_ARG_FILENAME, &opt_clock_drift,
     N_("With --machines: machine k's clock runs k times this many parts per million fast (default 40; may be negative)"), N_("PPM") },
   { "one-way", 0, 0, G_OPTION_ARG_NONE, &opt_one_way,
     N_("With --machines: only the first machine sends (synchronization then fails: for tests)"), NULL },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet, N_("Print nothing but errors"), NULL },
   { NULL }
+};
+
+/* The options whose values are text (declared as bytes: see the header). */
+static const TtvTextOption text_options[] = {
+  { "--format", &opt_format, NULL }, { "--seed", &opt_seed, NULL }, { "--cpu-ids", &opt_cpu_ids, NULL },
+  { "--duration", &opt_duration, NULL }, { "--start-time", &opt_start, NULL }, { "--host", &opt_host, NULL },
+  { "--endian", &opt_endian, NULL }, { "--arch-size", &opt_arch, NULL },
+  { "--clock-offset", &opt_clock_offset, NULL }, { "--clock-drift", &opt_clock_drift, NULL },
 };
 
 static gboolean
@@ -755,7 +764,8 @@ main (int argc, char **argv)
       "Example: ttv-gen --cpu-ids 0,1,2,4 --processes 50 --events 200000 -o trace.tar.gz"));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+  if (!g_option_context_parse (ctx, &argc, &argv, &error)
+      || !ttv_text_options_to_utf8 (text_options, G_N_ELEMENTS (text_options), &error))
     {
       g_printerr ("ttv-gen: %s\n", error->message);
       return EXIT_USAGE;

@@ -4,6 +4,7 @@
 #include "ttv-config.h"
 
 #include "ttv-analysis-print.h"
+#include "ttv-cli-text-option.h"
 #include "ttv-stats-print.h"
 #include "ttv-archive.h"
 #include "ttv-context.h"
@@ -137,12 +138,12 @@ static const GOptionEntry entries[] = {
   { "follow", 0, 0, G_OPTION_ARG_NONE, &args.follow, N_("Keep reading a trace still being written, until interrupted"), NULL },
   { "keep-going", 0, 0, G_OPTION_ARG_NONE, &args.keep_going,
     N_("Read on past damaged blocks or packets: each is named on stderr, and the exit status is 1"), NULL },
-  { "analysis", 0, 0, G_OPTION_ARG_STRING, &args.analysis,
+  { "analysis", 0, 0, G_OPTION_ARG_FILENAME, &args.analysis,
     N_("Print an analysis instead of events: cpu, syscalls, sched, irq, block, futex, critical-path, callstack, "
        "memory, symbols (list: all)"), "NAME" },
   { "records", 0, 0, G_OPTION_ARG_NONE, &args.records, N_("--analysis: every record instead of statistics"), NULL },
-  { "table", 0, 0, G_OPTION_ARG_STRING, &args.table, N_("--analysis: only this table of the analysis"), "TABLE" },
-  { "group-by", 0, 0, G_OPTION_ARG_STRING, &args.group_by, N_("--analysis: statistics per value of this column"), "COLUMN" },
+  { "table", 0, 0, G_OPTION_ARG_FILENAME, &args.table, N_("--analysis: only this table of the analysis"), "TABLE" },
+  { "group-by", 0, 0, G_OPTION_ARG_FILENAME, &args.group_by, N_("--analysis: statistics per value of this column"), "COLUMN" },
   { "top", 0, 0, G_OPTION_ARG_INT64, &args.top, N_("--analysis: only the N longest records, or N busiest threads (callstack, memory: N rows per table)"), "N" },
   { "bins", 0, 0, G_OPTION_ARG_INT64, &args.bins, N_("--analysis cpu: CPU usage in N bins of the window"), "N" },
   { "tid", 0, 0, G_OPTION_ARG_INT64, &args.tid, N_("--analysis: this thread only (callstack too); the thread of critical-path"), "TID" },
@@ -153,7 +154,7 @@ static const GOptionEntry entries[] = {
     N_("--analysis callstack, memory, symbols: look for them in the --symbols directories only"), NULL },
   { "sync", 0, 0, G_OPTION_ARG_NONE, &args.sync,
     N_("Synchronize the machines' clocks from the network packets they exchanged: print each trace's correction (see ttv-report(1), SYNCHRONIZATION)"), NULL },
-  { "offset", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args.offsets,
+  { "offset", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.offsets,
     N_("Shift the clock of TRACE (as given, its name or its host name) by SECONDS (+ or -); repeatable"), N_("TRACE=SECONDS") },
   { "save-offsets", 0, 0, G_OPTION_ARG_NONE, &args.save_offsets,
     N_("Save each trace's clock offset (given by --offset) with its bookmarks, for the viewer and later reports, and exit"), NULL },
@@ -168,7 +169,10 @@ enum { EXIT_READ = 1, EXIT_USAGE = 2 };
 static int
 fail (int code, const char *message)
 {
-  g_printerr ("ttv-report: %s\n", message);
+  /* Messages quote file and member names of the trace. */
+  g_autofree char *shown = ttv_text_for_display (message);
+
+  g_printerr ("ttv-report: %s\n", shown);
   return code;
 }
 
@@ -206,68 +210,22 @@ parse_time_arg (const char *option, const char *text, TtvTraceset *ts, TtvTime *
 
 /* --- Checking the arguments --------------------------------------------------------- */
 
-/* The options whose values are text (not file names): GOption would refuse
- * one that is not in the locale's encoding without naming it, so they are
- * read as bytes and converted here. */
-typedef struct {
-  const char *name;
-  char **value;                 /* or */
-  char ***values;
-} TextOption;
-
-static const TextOption text_options[] = {
+/* The options whose values are text (not file names). */
+static const TtvTextOption text_options[] = {
   { "--format", &args.format, NULL }, { "--start", &args.start, NULL }, { "--end", &args.end, NULL },
   { "--after", &args.after, NULL }, { "--state-at", &args.state_at, NULL }, { "--filter", &args.filter, NULL },
   { "--columns", &args.columns, NULL }, { "--timestamp", &args.timestamp, NULL },
+  { "--analysis", &args.analysis, NULL }, { "--table", &args.table, NULL }, { "--group-by", &args.group_by, NULL },
   { "-d", NULL, &args.include }, { "-k", NULL, &args.exclude }, { "-p", NULL, &args.processes },
-  { "-T", NULL, &args.threads }, { "--timer", NULL, &args.timers },
+  { "-T", NULL, &args.threads }, { "--timer", NULL, &args.timers }, { "--offset", NULL, &args.offsets },
 };
-
-/* @value (bytes from the command line) as UTF-8, replacing it; FALSE with
- * a message naming @option and where the bad byte is. */
-static gboolean
-option_to_utf8 (const char *option, char **value, GError **error)
-{
-  const char *end;
-  if (*value == NULL)
-    return TRUE;
-  if (g_get_charset (NULL))
-    {
-      if (g_utf8_validate (*value, -1, &end))
-        return TRUE;
-      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                   _("%s: the value is not valid UTF-8 (byte 0x%02x at byte %zu)"), option,
-                   (guchar) *end, (gsize) (end - *value));
-      return FALSE;
-    }
-  gsize read = 0;
-  g_autoptr (GError) local = NULL;
-  char *utf8 = g_locale_to_utf8 (*value, -1, &read, NULL, &local);
-  if (utf8 == NULL)
-    {
-      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                   _("%s: the value is not text in the locale's encoding (byte 0x%02x at byte %zu)"),
-                   option, (guchar) (*value)[read], read);
-      return FALSE;
-    }
-  g_free (*value);
-  *value = utf8;
-  return TRUE;
-}
 
 /* What GOption cannot check: text in the right encoding, counts in range. */
 static gboolean
 check_arguments (GError **error)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (text_options); i++)
-    {
-      const TextOption *o = &text_options[i];
-      if (o->value && !option_to_utf8 (o->name, o->value, error))
-        return FALSE;
-      for (guint j = 0; o->values && *o->values && (*o->values)[j]; j++)
-        if (!option_to_utf8 (o->name, &(*o->values)[j], error))
-          return FALSE;
-    }
+  if (!ttv_text_options_to_utf8 (text_options, G_N_ELEMENTS (text_options), error))
+    return FALSE;
   if (args.count != NOT_GIVEN && args.count < 0)
     {
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,

@@ -296,6 +296,9 @@ test_gen_host_bad (void)
     { { "--host", "", "-o", "unused", NULL }, 2, "--host" },
     { { "--host", "a<b", "-o", "unused", NULL }, 2, "is not a host name" },
     { { "-f", "lttng", "--host", "gamma", "-o", "unused", NULL }, 2, "LTTng 0.x traces do not record a host name" },
+    /* Not UTF-8 (or not ASCII in the C locale): the option is named. */
+    { { "--host", "al\xff" "pha", "-o", "unused", NULL }, 2, "--host: the value is not " },
+    { { "--clock-offset=0.\xfe", "--machines=2", "-o", "unused", NULL }, 2, "--clock-offset: the value is not " },
   };
   ttv_test_assert_runs_fail (TTV_GEN_PATH, cases, G_N_ELEMENTS (cases));
 }

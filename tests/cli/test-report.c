@@ -214,6 +214,10 @@ test_arguments (gconstpointer unused)
     { "--filter", "event.name = \"\xff\"", "good/small-ltt", NULL, "(byte 0xff at byte 14)" },
     { "-d", "sched\xc3", "good/small-ltt", NULL, "-d: the value is not " },
     { "--state-at", "+0.5\xfe", "good/small-ltt", NULL, "--state-at: the value is not " },
+    { "--analysis", "cp\xffu", "good/small-ltt", NULL, "--analysis: the value is not " },
+    { "--analysis=syscalls", "--table", "c\xff" "alls", "good/small-ltt", NULL, "--table: the value is not " },
+    { "--analysis=syscalls", "--group-by=n\xe9", "good/small-ltt", NULL, "--group-by: the value is not " },
+    { "--offset", "small-ltt=+\xff" "1", "good/small-ltt", NULL, "--offset: the value is not " },
     { "--state-at=+9223372036.854775807x", "good/small-ltt", NULL, "--state-at: " },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -450,6 +454,52 @@ test_list_events_log_levels (gconstpointer unused)
   }
 }
 
+/* Whether every line of @err is a message of ttv-report: no line forged by
+ * a newline in a name, no terminal escape, valid UTF-8. */
+static void
+assert_messages_safe (const char *err)
+{
+  g_auto (GStrv) lines = g_strsplit (err, "\n", -1);
+
+  g_assert_true (g_utf8_validate (err, -1, NULL));
+  g_assert_null (strchr (err, '\x1b'));
+  g_assert_null (strchr (err, '\a'));
+  for (guint i = 0; lines[i] && *lines[i]; i++)
+    if (!g_str_has_prefix (lines[i], "ttv-report: "))
+      g_error ("a line of stderr is not ttv-report's: «%s»", lines[i]);
+}
+
+/* A stream file whose name holds a newline, terminal escapes and a byte
+ * that is not UTF-8, cut in its second packet: the damage messages quote
+ * it escaped (\n, \e, \xNN), in plain mode and with --keep-going. */
+static void
+test_hostile_names (gconstpointer unused)
+{
+  TtvTestLostOptions none = { 0 };
+  g_autofree char *trace = ttv_test_write_lost_ctf ("hostile-names", &none);
+  g_autofree char *stream = g_build_filename (trace, "channel0_0", NULL);
+  g_autofree char *hostile = g_build_filename (trace, "ch\x1b]0;pwned\a\n\x1b[31mRED\xff", NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (stream, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 4096 + 100);
+  g_assert_true (g_file_set_contents (hostile, data, 4096 + 100, NULL));
+  g_assert_cmpint (g_remove (stream), ==, 0);
+  for (guint keep = 0; keep < 2; keep++)
+    {
+      g_auto (TtvTestRun) r;
+
+      if (keep)
+        RUN (&r, "--keep-going", trace);
+      else
+        RUN (&r, trace);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_nonnull (strstr (r.err, "ch\\e]0;pwned\\x07\\n\\e[31mRED\\xff"));
+      assert_messages_safe (r.err);
+    }
+}
+
 /* Every test reads the committed traces and checks it left them as they
  * were; but TTV_UPDATE_GOLDEN=1 rewrites the golden outputs beside them. */
 static void
@@ -477,5 +527,6 @@ main (int argc, char **argv)
   add_test ("/cli/report/multi", NULL, test_multi);
   add_test ("/cli/report/archive", NULL, test_archive);
   add_test ("/cli/report/list-events-log-levels", NULL, test_list_events_log_levels);
+  add_test ("/cli/report/hostile-names", NULL, test_hostile_names);
   return g_test_run ();
 }

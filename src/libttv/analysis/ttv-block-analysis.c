@@ -192,7 +192,8 @@ usage_record (const void *record, gpointer data)
     use->write_bytes += r->bytes;
   else
     use->read_bytes += r->bytes;
-  use->busy += r->end - r->start;
+  /* Records read back from a damaged cache may be 2^63 ns long. */
+  use->busy = ttv_time_add_saturating (use->busy, ttv_time_span_saturating (r->start, r->end));
   return TRUE;
 }
 

@@ -272,7 +272,7 @@ add_duration (const Call *c, TtvTime clipped, gpointer data)
   GArray *d = g_ptr_array_index (job->durations, f);
   if (d == NULL)
     d = job->durations->pdata[f] = g_array_new (FALSE, FALSE, sizeof (TtvTime));
-  TtvTime length = c->end - c->start;
+  TtvTime length = ttv_time_span_saturating (c->start, c->end);   /* a damaged trace's times may be 2^63 ns apart */
   g_array_append_val (d, length);
 }
 

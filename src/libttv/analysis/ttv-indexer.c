@@ -35,8 +35,11 @@ ttv_index_result_free (TtvIndexResult *result)
 static guint
 bin_of (TtvTime t, TtvTime start, TtvTime end, guint n_bins)
 {
-  double span = end > start ? (double) (end - start) : 1.0;
-  gint64 bin = (gint64) ((double) (t - start) / span * n_bins);
+  /* Spans of unsigned nanoseconds: a damaged trace's times may be more
+   * than 2^63 ns apart. */
+  double span = end > start ? (double) ttv_time_span_ns (start, end) : 1.0;
+  double from_start = t >= start ? (double) ttv_time_span_ns (start, t) : -(double) ttv_time_span_ns (t, start);
+  gint64 bin = (gint64) CLAMP (from_start / span * n_bins, -1.0, (double) n_bins);
 
   return (guint) CLAMP (bin, 0, (gint64) n_bins - 1);
 }
@@ -51,7 +54,8 @@ ttv_index_result_get_bin_start (const TtvIndexResult *result, guint bin)
   if (bin == 0)
     return result->start;
   /* Near start + bin × width, then exactly where bin_of() changes. */
-  t = result->start + (TtvTime) ((double) (result->end - result->start) * bin / n);
+  t = (TtvTime) ((guint64) result->start
+                 + (guint64) ((double) ttv_time_span_ns (result->start, result->end) * bin / n));
   while (t > result->start && bin_of (t - 1, result->start, result->end, n) >= bin)
     t--;
   while (t < result->end && bin_of (t, result->start, result->end, n) < bin)

@@ -59,3 +59,30 @@ ttv_escape_for_display (const char *text, gssize length)
     }
   return g_string_free (out, FALSE);
 }
+
+/* Whether ttv_escape_for_display() would change more than backslashes. */
+static gboolean
+needs_escape (const char *text)
+{
+  const char *p = text;
+
+  if (!g_utf8_validate (text, -1, NULL))
+    return TRUE;
+  for (; *p; p = g_utf8_next_char (p))
+    {
+      gunichar u = g_utf8_get_char (p);
+
+      if (u < 0x20 || u == 0x7f || (u >= 0x80 && u < 0xa0) || (u >= 0x202a && u <= 0x202e)
+          || (u >= 0x2066 && u <= 0x2069))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+char *
+ttv_text_for_display (const char *text)
+{
+  if (text == NULL)
+    return g_strdup ("");
+  return needs_escape (text) ? ttv_escape_for_display (text, -1) : g_strdup (text);
+}

@@ -13,5 +13,9 @@ G_BEGIN_DECLS
  * newline or an ANSI escape cannot forge lines or colours); bytes that are
  * not UTF-8, and a backslash itself, as \xNN and \\.  Caller frees. */
 char *ttv_escape_for_display (const char *text, gssize length);
+/* A message that quotes such text, as it can be shown: unchanged when it
+ * is valid UTF-8 without control characters (so text escaped before is not
+ * escaped twice), else ttv_escape_for_display().  Caller frees. */
+char *ttv_text_for_display (const char *text);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
 #include "ttv-trace-damage.h"
 
 #include "ttv-error.h"
+#include "ttv-escape.h"
 
 #include <string.h>
 
@@ -86,8 +87,11 @@ ttv_trace_is_damaged (const TtvTrace *trace, gboolean live)
 }
 
 static void
-record (TtvTraceDamage *d, const char *message)
+record (TtvTraceDamage *d, const char *raw)
 {
+  /* As the warnings: safe to print (names from the trace). */
+  g_autofree char *message = ttv_text_for_display (raw);
+
   g_mutex_lock (&d->lock);
   if (!g_hash_table_contains (d->seen, message))
     {

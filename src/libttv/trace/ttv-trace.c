@@ -4,6 +4,7 @@
 #include "ttv-trace-damage.h"
 #include "ttv-archive.h"
 #include "ttv-error.h"
+#include "ttv-escape.h"
 
 #include <glib/gi18n-lib.h>
 #include <stdarg.h>
@@ -367,7 +368,10 @@ add_warning (TtvTrace *t, gboolean tail, gboolean damage, const char *format, va
 static void
 add_warning (TtvTrace *t, gboolean tail, gboolean damage, const char *format, va_list ap)
 {
-  char *text = g_strdup_vprintf (format, ap);
+  g_autofree char *raw = g_strdup_vprintf (format, ap);
+  /* Names from the trace (file names, archive members) may hold newlines
+   * or terminal escapes: every warning is printed and shown as it is. */
+  char *text = ttv_text_for_display (raw);
   g_ptr_array_add (t->warnings, text);
   if (tail)
     {

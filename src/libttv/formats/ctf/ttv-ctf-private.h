@@ -229,6 +229,7 @@ typedef struct {
   GArray *packets;          /* of CtfPacket */
   gboolean from_index;      /* packets came from index/NAME.idx */
   gboolean overlapping;     /* some packet begins before the previous one ends */
+  gboolean saturated;       /* some packet's times are past what TtvTime holds (said once) */
   guint64 index_claimed_end; /* where LTTng's index says the last packet ends, when past the file */
   GError *open_error;       /* owned: damage that makes the stream unreadable at open */
   /* The first file of the same stream when it continues in several

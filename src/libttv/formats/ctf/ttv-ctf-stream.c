@@ -465,6 +465,22 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
   return TRUE;
 }
 
+/* A clock value past 64-bit nanoseconds since the epoch (a clock whose
+ * frequency is far below what its values count, say): the time saturates,
+ * and the events of such packets all show one time.  Said once per file. */
+static void
+warn_saturated (CtfStreamFile *sf, const CtfPacket *pk)
+{
+  sf->saturated = TRUE;
+  ttv_trace_add_warning (sf->tracefile->trace,
+                         _("%s: packet at byte offset %" PRIu64 ": its clock values (%" PRIu64 " to %" PRIu64
+                           " cycles of clock “%s”) are past the times 64-bit nanoseconds since the epoch"
+                           " hold (years 1677 to 2262); its events' times are shown as the nearest of them,"
+                           " their order kept but not their spacing"),
+                         sf->path, pk->offset, pk->ts_begin, pk->truncated ? pk->ts_last : pk->ts_end,
+                         sf->sc && sf->sc->clock ? sf->sc->clock->name : "");
+}
+
 /* Times, the tracefile's range, overlaps and lost events of packets
  * @from..end; @before (may be NULL) is the packet of the same stream before
  * packet 0, in another file (session chunks, snapshots). */
@@ -480,6 +496,8 @@ finish_index (CtfStreamFile *sf, guint from, const CtfPacket *before)
       pk->t_end = ttv_ctf_clock_to_time (clock, pk->truncated ? pk->ts_last : pk->ts_end);
       if (pk->has_ts && pk->ts_end < pk->ts_begin)
         pk->t_end = pk->t_begin;
+      if (pk->has_ts && !sf->saturated && (pk->t_end == TTV_TIME_MAX || pk->t_begin == TTV_TIME_MIN))
+        warn_saturated (sf, pk);
       if (pk->has_ts)
         {
           tf->start = MIN (tf->start, pk->t_begin);
