@@ -183,10 +183,15 @@ test_library (gconstpointer data)
 static guint
 count_lines (const char *text)
 {
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  /* Line by line, within each line: strstr over the whole rest of a long
+   * report (as g_strsplit does) is quadratic under ASan, whose strstr
+   * measures the whole haystack at each call. */
   guint n = 0;
-  for (guint i = 0; lines[i] && lines[i + 1]; i++)
-    n += !(strstr (lines[i], " --- ") && strstr (lines[i], " lost "));
+  for (const char *line = text, *nl; (nl = strchr (line, '\n')); line = nl + 1)
+    {
+      gssize len = nl - line;
+      n += !(g_strstr_len (line, len, " --- ") && g_strstr_len (line, len, " lost "));
+    }
   return n;
 }
 
@@ -315,7 +320,7 @@ static const struct {
 } shared[] = {
   { "scp-kernel", "ctf/scp-kernel", 48 * 1024, FALSE },
   { "bigendian-kernel", "ctf/bigendian-kernel", 48 * 1024, TRUE },
-  { "bt2-trace-with-index", "bt2-suite/succeed/trace-with-index", 32 * 1024, TRUE },
+  { "bt2-trace-with-index", "bt2-suite/succeed/trace-with-index", 32 * 1024, FALSE },
   { "glxgears-ust", "ctf/glxgears-ust", 32 * 1024, FALSE },
   { "ctf2-trace-with-index", "ctf2/trace-with-index", 32 * 1024, TRUE },
 };
