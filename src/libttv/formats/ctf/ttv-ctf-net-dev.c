@@ -64,35 +64,52 @@ protocol_enum (void)
   return e;
 }
 
+/* A header field: big-endian, @bits wide, aligned to @align bits. */
+typedef struct {
+  const char *name;
+  guint8 bits, align, base;
+} HeaderField;
+
+static const HeaderField tcp_fields[] = {
+  { "source_port", 16, 16, 10 }, { "dest_port", 16, 16, 10 }, { "seq", 32, 32, 10 }, { "ack_seq", 32, 32, 10 },
+  { "data_offset", 4, 4, 10 }, { "reserved", 3, 1, 10 }, { "flags", 9, 1, 16 }, { "window_size", 16, 16, 10 },
+  { "checksum", 16, 16, 16 }, { "urg_ptr", 16, 16, 10 },
+};
+static const HeaderField udp_fields[] = {
+  { "source_port", 16, 16, 10 }, { "dest_port", 16, 16, 10 }, { "len", 16, 16, 10 }, { "check", 16, 16, 10 },
+};
+static const HeaderField icmp_fields[] = {
+  { "type", 8, 8, 10 }, { "code", 8, 8, 10 }, { "checksum", 16, 16, 10 }, { "gateway", 32, 32, 10 },
+};
+/* The IPv4 header up to its protocol. */
+static const HeaderField ipv4_fields[] = {
+  { "version", 4, 4, 10 }, { "ihl", 4, 4, 10 }, { "tos", 8, 8, 10 }, { "tot_len", 16, 16, 10 },
+  { "id", 16, 16, 16 }, { "frag_off", 16, 16, 10 }, { "ttl", 8, 8, 10 },
+};
+
+static void
+add_fields (TtvType *s, const HeaderField *f, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    add (s, f[i].name, be_int (f[i].bits, f[i].align, f[i].base));
+}
+
+static TtvType *
+header_struct (const HeaderField *f, guint n)
+{
+  TtvType *s = ttv_type_new_struct ();
+  add_fields (s, f, n);
+  return s;
+}
+
 static TtvType *
 transport_variant (void)
 {
   TtvType *v = ttv_type_new_variant_ref ("transport_header_type");
   add (v, "unknown", ttv_type_new_struct ());
-  TtvType *tcp = ttv_type_new_struct ();
-  add (tcp, "source_port", be_int (16, 16, 10));
-  add (tcp, "dest_port", be_int (16, 16, 10));
-  add (tcp, "seq", be_int (32, 32, 10));
-  add (tcp, "ack_seq", be_int (32, 32, 10));
-  add (tcp, "data_offset", be_int (4, 4, 10));
-  add (tcp, "reserved", be_int (3, 1, 10));
-  add (tcp, "flags", be_int (9, 1, 16));
-  add (tcp, "window_size", be_int (16, 16, 10));
-  add (tcp, "checksum", be_int (16, 16, 16));
-  add (tcp, "urg_ptr", be_int (16, 16, 10));
-  add (v, "tcp", tcp);
-  TtvType *udp = ttv_type_new_struct ();
-  add (udp, "source_port", be_int (16, 16, 10));
-  add (udp, "dest_port", be_int (16, 16, 10));
-  add (udp, "len", be_int (16, 16, 10));
-  add (udp, "check", be_int (16, 16, 10));
-  add (v, "udp", udp);
-  TtvType *icmp = ttv_type_new_struct ();
-  add (icmp, "type", be_int (8, 8, 10));
-  add (icmp, "code", be_int (8, 8, 10));
-  add (icmp, "checksum", be_int (16, 16, 10));
-  add (icmp, "gateway", be_int (32, 32, 10));
-  add (v, "icmp", icmp);
+  add (v, "tcp", header_struct (tcp_fields, G_N_ELEMENTS (tcp_fields)));
+  add (v, "udp", header_struct (udp_fields, G_N_ELEMENTS (udp_fields)));
+  add (v, "icmp", header_struct (icmp_fields, G_N_ELEMENTS (icmp_fields)));
   return v;
 }
 
@@ -109,14 +126,7 @@ ttv_ctf_net_dev_type (TtvByteOrder order, guint pointer_bits)
   add (s, "name", ttv_type_new_string ());
   add (s, "network_header_type", enum_u8 (order, network_labels, G_N_ELEMENTS (network_labels)));
 
-  TtvType *ipv4 = ttv_type_new_struct ();
-  add (ipv4, "version", be_int (4, 4, 10));
-  add (ipv4, "ihl", be_int (4, 4, 10));
-  add (ipv4, "tos", be_int (8, 8, 10));
-  add (ipv4, "tot_len", be_int (16, 16, 10));
-  add (ipv4, "id", be_int (16, 16, 16));
-  add (ipv4, "frag_off", be_int (16, 16, 10));
-  add (ipv4, "ttl", be_int (8, 8, 10));
+  TtvType *ipv4 = header_struct (ipv4_fields, G_N_ELEMENTS (ipv4_fields));
   add (ipv4, "protocol", protocol_enum ());
   add (ipv4, "checksum", be_int (16, 16, 16));
   add_array (ipv4, "saddr", 4, 8, 10);
