@@ -201,6 +201,75 @@ test_json_string (void)
     }
 }
 
+/* The shortest precision whose %g text reads back, searched from 1: what
+ * ttv_json_append_double() writes (it finds it in one or two tries). */
+static void
+json_double_reference (GString *out, double v, guint bits)
+{
+  char buf[40];
+  guint max = bits == 32 ? 9 : 17;
+  for (guint prec = 1; prec <= max; prec++)
+    {
+      char format[8];
+      g_snprintf (format, sizeof format, "%%.%ug", prec);
+      g_ascii_formatd (buf, sizeof buf, format, v);
+      double back = g_ascii_strtod (buf, NULL);
+      if (bits == 32 ? (float) back == (float) v : back == v)
+        break;
+    }
+  g_string_append (out, buf);
+}
+
+static void
+check_json_double (double v, guint bits)
+{
+  if (!isfinite (v))
+    return;   /* the reference knows no infinities */
+  g_autoptr (GString) got = g_string_new (NULL);
+  g_autoptr (GString) want = g_string_new (NULL);
+
+  ttv_json_append_double (got, v, bits);
+  json_double_reference (want, v, bits);
+  if (strcmp (got->str, want->str) != 0)
+    g_error ("%a (%u bits): «%s», want «%s»", v, bits, got->str, want->str);
+}
+
+/* Random bit patterns (subnormals, huge and tiny exponents), decimals of
+ * few digits as people write them, integers and the edges. */
+static void
+test_json_double (void)
+{
+  static const double edges[] = { 0.0, -0.0, 1.0, -1.0, 0.1, 0.3, 1e10, 1e16, 1e17, 1e21, 1e-5, 1e-4, 123456.0,
+                                  1200.0, 5e-324, 2.2250738585072014e-308, 2.225073858507201e-308,
+                                  1.7976931348623157e308, 1.1754943508222875e-38, 1.401298464324817e-45,
+                                  3.4028234663852886e38, 16777217.0, 9007199254740993.0 };
+  GRand *rand = g_rand_new_with_seed (21);
+
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    for (guint bits = 32; bits <= 64; bits += 32)
+      check_json_double (bits == 32 ? (double) (float) edges[i] : edges[i], bits);
+  for (guint i = 0; i < 20000; i++)
+    {
+      guint64 pattern = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
+      double d;
+      float f;
+      guint32 fp = (guint32) pattern;
+
+      memcpy (&d, &pattern, sizeof d);
+      memcpy (&f, &fp, sizeof f);
+      if (isfinite (d))
+        check_json_double (d, 64);
+      if (isfinite (f))
+        check_json_double (f, 32);
+      /* A decimal of 1 to 17 digits, at any scale. */
+      double dec = (double) g_rand_int_range (rand, 1, 1000000) * pow (10, g_rand_int_range (rand, -30, 30));
+      check_json_double (dec, 64);
+      check_json_double ((float) dec, 32);
+      check_json_double ((double) g_rand_int (rand) / 1000.0, 64);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -210,5 +279,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/text/writer", test_writer);
   g_test_add_func ("/core/text/seconds", test_seconds);
   g_test_add_func ("/core/text/json-string", test_json_string);
+  g_test_add_func ("/core/text/json-double", test_json_double);
   return g_test_run ();
 }

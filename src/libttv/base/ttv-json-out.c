@@ -3,6 +3,7 @@
 #include "ttv-json-out.h"
 #include "ttv-text.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -94,6 +95,50 @@ ttv_json_append_string (GString *out, const char *s, gssize len)
   ttv_text_commit (out, p);
 }
 
+/* @v with @prec significant digits, '.' whatever the locale; whether it
+ * reads back as @v (as a float when @bits is 32). */
+static gboolean
+format_round_trips (char *buf, gsize size, double v, guint prec, guint bits)
+{
+  char format[8];
+  g_snprintf (format, sizeof format, "%%.%ug", prec);
+  g_ascii_formatd (buf, size, format, v);
+  double back = g_ascii_strtod (buf, NULL);
+  return bits == 32 ? (float) back == (float) v : back == v;
+}
+
+/* The significant digits of a %g text: its mantissa's digits without the
+ * leading and trailing zeros ("0.00120" and "1200" have 2). */
+static guint
+significant_digits (const char *text)
+{
+  const char *first = NULL, *last = NULL;
+  for (const char *p = text; *p && *p != 'e' && *p != 'E'; p++)
+    if (*p >= '1' && *p <= '9')
+      {
+        if (first == NULL)
+          first = p;
+        last = p;
+      }
+  guint n = 0;
+  for (const char *p = first; p && p <= last; p++)
+    n += g_ascii_isdigit (*p);
+  return MAX (n, 1);
+}
+
+/* The digits before the point of a %g text in fixed notation, 0 for "0.x". */
+static guint
+integer_digits (const char *text)
+{
+  const char *p = text + (*text == '-');
+  guint n = 0;
+  if (*p == '0')
+    return 0;
+  while (g_ascii_isdigit (p[n]))
+    n++;
+  return n;
+}
+
 void
 ttv_json_append_double (GString *out, double v, guint bits)
 {
@@ -108,16 +153,32 @@ ttv_json_append_double (GString *out, double v, guint bits)
       return;
     }
   char buf[40];
-  /* Shortest first: most values need far fewer than 17 digits. */
-  guint max = bits == 32 ? 9 : 17;
-  for (guint prec = 1; prec <= max; prec++)
+  /* The shortest precision that reads back, written with that precision
+   * (%g's choice of notation depends on it).  Any value of at most DIG
+   * digits (FLT_DIG, DBL_DIG) round-trips, and then the text at DIG digits
+   * is those digits: one try at DIG finds the shortest precision of most
+   * values; beyond it the next ones are tried.  Subnormal values have fewer
+   * bits than DIG assumes: they search from 1. */
+  guint dig = bits == 32 ? 6 : 15, max = bits == 32 ? 9 : 17;
+  gboolean normal = bits == 32 ? fabsf ((float) v) >= FLT_MIN : fabs (v) >= DBL_MIN;
+  guint prec = 1;
+  if (normal || v == 0)
     {
-      char format[8];
-      g_snprintf (format, sizeof format, "%%.%ug", prec);
-      g_ascii_formatd (buf, sizeof buf, format, v);   /* '.' whatever the locale */
-      double back = g_ascii_strtod (buf, NULL);
-      if (bits == 32 ? (float) back == (float) v : back == v)
-        break;
+      if (format_round_trips (buf, sizeof buf, v, dig, bits))
+        {
+          /* At k digits %g writes the same text, unless the exponent is
+           * at least k but less than DIG: "1200" then is "1.2e+03". */
+          guint k = significant_digits (buf);
+          if (k != dig && !strchr (buf, 'e') && integer_digits (buf) > k)
+            format_round_trips (buf, sizeof buf, v, k, bits);
+          g_string_append (out, buf);
+          return;
+        }
+      prec = dig + 1;
     }
+  while (prec < max && !format_round_trips (buf, sizeof buf, v, prec, bits))
+    prec++;
+  if (prec == max)
+    format_round_trips (buf, sizeof buf, v, max, bits);
   g_string_append (out, buf);
 }

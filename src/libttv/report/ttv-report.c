@@ -12,6 +12,12 @@ struct _TtvReportPrinter {
   TtvReportOptions options;
   TtvDecoder *decoder;       /* owned, reused for every event */
   TtvTime previous_time;     /* for the babeltrace delta */
+  /* jsonl: what a line says of its tracefile (",\"trace\":…,\"event\":")
+   * and the JSON string of each event type's name, escaped once (the
+   * printer lives for one traceset, whose tracefiles and types live as
+   * long: pointers are keys). */
+  GHashTable *json_where;    /* TtvTracefile * -> char *, owned */
+  GHashTable *json_names;    /* TtvEventType * -> char *, owned */
 };
 
 TtvReportPrinter *
@@ -21,6 +27,8 @@ ttv_report_printer_new (const TtvReportOptions *options)
   p->options = *options;
   p->decoder = ttv_decoder_new ();
   p->previous_time = TTV_TIME_MIN;
+  p->json_where = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  p->json_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   return p;
 }
 
@@ -30,6 +38,8 @@ ttv_report_printer_free (TtvReportPrinter *p)
   if (p == NULL)
     return;
   ttv_decoder_free (p->decoder);
+  g_hash_table_unref (p->json_where);
+  g_hash_table_unref (p->json_names);
   g_free (p);
 }
 
@@ -337,6 +347,44 @@ append_json_contexts (TtvReportPrinter *p, const gint32 scopes[TTV_EVENT_N_CONTE
     g_string_truncate (out, start);
 }
 
+/* The part of a jsonl line that names @tf: ",\"trace\":…,\"event\":". */
+static const char *
+jsonl_where (TtvReportPrinter *p, const TtvTracefile *tf)
+{
+  char *where = g_hash_table_lookup (p->json_where, tf);
+  if (where == NULL)
+    {
+      GString *w = g_string_new ("\",\"trace\":");
+      append_json_string (w, tf->trace->name);
+      g_string_append (w, ",\"tracefile\":");
+      append_json_string (w, tf->name);
+      g_string_append (w, ",\"cpu\":");
+      if (tf->cpu >= 0)
+        g_string_append_printf (w, "%d", tf->cpu);
+      else
+        g_string_append (w, "null");
+      g_string_append (w, ",\"event\":");
+      where = g_string_free (w, FALSE);
+      g_hash_table_insert (p->json_where, (gpointer) tf, where);
+    }
+  return where;
+}
+
+/* @type's name as a JSON string. */
+static const char *
+jsonl_name (TtvReportPrinter *p, const TtvEventType *type)
+{
+  char *name = g_hash_table_lookup (p->json_names, type);
+  if (name == NULL)
+    {
+      GString *n = g_string_new (NULL);
+      append_json_string (n, type->full_name);
+      name = g_string_free (n, FALSE);
+      g_hash_table_insert (p->json_names, (gpointer) type, name);
+    }
+  return name;
+}
+
 static void
 append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
               const TtvState *state, GString *out)
@@ -348,17 +396,9 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
   at = ttv_text_put_i64 (at, ev->time);
   at = TTV_TEXT_PUT_LITERAL (at, ",\"time\":\"");
   at = ttv_text_put_seconds (at, ev->time);
-  at = TTV_TEXT_PUT_LITERAL (at, "\",\"trace\":");
   ttv_text_commit (out, at);
-  append_json_string (out, tf->trace->name);
-  g_string_append (out, ",\"tracefile\":");
-  append_json_string (out, tf->name);
-  at = ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX + 16);
-  at = TTV_TEXT_PUT_LITERAL (at, ",\"cpu\":");
-  at = tf->cpu >= 0 ? ttv_text_put_i64 (at, tf->cpu) : TTV_TEXT_PUT_LITERAL (at, "null");
-  at = TTV_TEXT_PUT_LITERAL (at, ",\"event\":");
-  ttv_text_commit (out, at);
-  append_json_string (out, ev->type->full_name);
+  g_string_append (out, jsonl_where (p, tf));
+  g_string_append (out, jsonl_name (p, ev->type));
   if (pos)
     {
       /* Base32 needs no escape. */

@@ -654,14 +654,14 @@ has_warning (TtvTrace *t, const char *a, const char *b)
   return FALSE;
 }
 
-/* A clock offset past what 64-bit nanoseconds since the epoch hold (a real
- * trace has offset_s = 1351530929945824323): times relative to the offset,
- * spacing kept, one warning naming the clock; never saturated. */
-static void
-test_clock_offset_overflow (void)
+/* A CTF trace at the test's temporary path @name: events "tick" at
+ * @at[i] ns after the clock's offset (1700000000 s), then its metadata
+ * edited, @from replaced by @to. */
+static char *
+write_ticks (const char *name, const TtvTime *at, guint n, const char *from, const char *to)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "trace", NULL);
+  char *dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
   TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
                              .packet_size = 4096, .clock_offset = 1700000000 * TTV_NSEC_PER_SEC };
   TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
@@ -670,8 +670,7 @@ test_clock_offset_overflow (void)
   ttv_type_add_field (fields, "x", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
   gint id = ttv_ctf_writer_add_event (w, "tick", fields, &error);
   g_assert_no_error (error);
-  static const TtvTime at[] = { 1000, 2500, 2500, 9000 };
-  for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+  for (guint i = 0; i < n; i++)
     {
       TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
       g_assert_true (ttv_ctf_writer_write_event (w, 0, wo.clock_offset + at[i], (guint) id, &v, 1, &error));
@@ -681,8 +680,21 @@ test_clock_offset_overflow (void)
   g_autofree char *text = NULL;
   g_assert_true (g_file_get_contents (meta, &text, NULL, NULL));
   g_autoptr (GString) edited = g_string_new (text);
-  g_assert_cmpuint (g_string_replace (edited, "offset_s = 1700000000;", "offset_s = 1351530929945824323;", 1), ==, 1);
+  g_assert_cmpuint (g_string_replace (edited, from, to, 1), ==, 1);
   g_assert_true (g_file_set_contents (meta, edited->str, -1, NULL));
+  return dir;
+}
+
+/* A clock offset past what 64-bit nanoseconds since the epoch hold (a real
+ * trace has offset_s = 1351530929945824323): times relative to the offset,
+ * spacing kept, one warning naming the clock; never saturated. */
+static void
+test_clock_offset_overflow (void)
+{
+  g_autoptr (GError) error = NULL;
+  static const TtvTime at[] = { 1000, 2500, 2500, 9000 };
+  g_autofree char *dir = write_ticks ("trace", at, G_N_ELEMENTS (at), "offset_s = 1700000000;",
+                                      "offset_s = 1351530929945824323;");
 
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
@@ -711,28 +723,9 @@ static void
 test_clock_value_overflow (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "value-overflow", NULL);
-  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
-                             .packet_size = 4096, .clock_offset = 1700000000 * TTV_NSEC_PER_SEC };
-  TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
-  g_assert_no_error (error);
-  g_autoptr (TtvType) fields = ttv_type_new_struct ();
-  ttv_type_add_field (fields, "x", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
-  gint id = ttv_ctf_writer_add_event (w, "tick", fields, &error);
-  g_assert_no_error (error);
   static const TtvTime at[] = { 100000000000000000, 200000000000000000, 300000000000000000 };
-  for (guint i = 0; i < G_N_ELEMENTS (at); i++)
-    {
-      TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
-      g_assert_true (ttv_ctf_writer_write_event (w, 0, wo.clock_offset + at[i], (guint) id, &v, 1, &error));
-    }
-  g_assert_true (ttv_ctf_writer_close (w, &error));
-  g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
-  g_autofree char *text = NULL;
-  g_assert_true (g_file_get_contents (meta, &text, NULL, NULL));
-  g_autoptr (GString) edited = g_string_new (text);
-  g_assert_cmpuint (g_string_replace (edited, "freq = 1000000000;", "freq = 100;", 1), ==, 1);
-  g_assert_true (g_file_set_contents (meta, edited->str, -1, NULL));
+  g_autofree char *dir = write_ticks ("value-overflow", at, G_N_ELEMENTS (at), "freq = 1000000000;",
+                                      "freq = 100;");
 
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
