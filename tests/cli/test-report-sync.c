@@ -20,8 +20,8 @@
 static char *net;        /* three machines node-1..3 talking both ways */
 static char *one_way;    /* two machines, node-1 sends only */
 /* The same clocks, the packets as net_dev_queue / net_if_receive_skb with
- * their headers, among UDP and ARP traffic: two machines (CTF 1.8), three
- * (CTF 2, node-3 over IPv6), and two without TCP. */
+ * their headers, among UDP and ARP traffic: two machines (CTF 1.8,
+ * big-endian 32-bit), three (CTF 2, node-3 over IPv6), and two without TCP. */
 static char *net_dev2, *net_dev3, *no_tcp;
 
 static char *
@@ -45,8 +45,8 @@ setup (void)
   net_dev3 = ttv_test_dup_tmp_path ("net-dev-3");
   no_tcp = ttv_test_dup_tmp_path ("no-tcp");
   const char *c[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--machines", "2", "--net-events", "net-dev", "--clock-offset",
-                      "-0.75", "--clock-drift", "35", "-d", "0.2", "-c", "1", "-p", "5", "--host", "node", "-o",
-                      net_dev2, NULL };
+                      "-0.75", "--clock-drift", "35", "-d", "0.2", "-c", "1", "-p", "5", "--host", "node",
+                      "--endian", "big", "--arch-size", "ILP32", "-o", net_dev2, NULL };
   g_free (ttv_test_run_ok (c));
   const char *d[] = { TTV_GEN_PATH, "-q", "-f", "ctf2", "--machines", "3", "--net-events", "net-dev", "--clock-offset",
                       "-0.75", "--clock-drift", "35", "-d", "0.2", "-c", "1", "-p", "5", "--host", "node", "-o",
@@ -184,7 +184,8 @@ test_net_dev_within_bounds (void)
   /* the same TCP packets as inet_sock events: the same matches, the same fit */
   g_autofree char *inet = ttv_test_dup_tmp_path ("inet-sock-2");
   const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--machines", "2", "--clock-offset", "-0.75", "--clock-drift",
-                        "35", "-d", "0.2", "-c", "1", "-p", "5", "--host", "node", "-o", inet, NULL };
+                        "35", "-d", "0.2", "-c", "1", "-p", "5", "--host", "node", "--endian", "big", "--arch-size",
+                        "ILP32", "-o", inet, NULL };
   g_free (ttv_test_run_ok (gen));
   g_autofree char *b = check_sync (inet, two, 2);
   g_auto (GStrv) la = g_strsplit (a, "\n", -1), lb = g_strsplit (b, "\n", -1);

@@ -75,6 +75,7 @@ typedef struct {
   gint kind_handle[K_ALL];
   const GArray *network;          /* of TtvSimNetEvent, by time; may be NULL */
   TtvCtfNetEvents net_events;
+  guint pointer_bits;             /* of the traced machine: 32-bit kernels' sockets are 0xc... */
   guint network_next;
   GArray *entry_handle;           /* of gint, by syscall enum value */
   GArray *exit_handle;
@@ -441,6 +442,10 @@ write_network (Sink *sink, TtvTime time, GError **error)
       const TtvSimNetEvent *e = &g_array_index (sink->network, TtvSimNetEvent, sink->network_next);
       if (e->time > time)
         break;
+      TtvSimNetEvent at = *e;
+      if (sink->pointer_bits == 32)
+        at.sk = 0xc0000000u | (e->sk & 0x3fffffffu);
+      e = &at;
       gboolean ok;
       if (sink->net_events == TTV_CTF_NET_DEV)
         {
@@ -801,6 +806,7 @@ write_simulation (const char *dir, TtvSim *sim, const TtvCtfWriterOptions *optio
     .tap_data = tap_data,
     .network = network,
     .net_events = net_events,
+    .pointer_bits = o.long_bits ? o.long_bits : 64,
     .stats = stats ? stats : &local,
   };
   *sink.stats = (TtvCtfSimStats) { 0 };
