@@ -20,12 +20,14 @@
 
 static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, NULL };
 
+/* @net_events: ttv-gen's --net-events. */
 static char *
-generate (const char *name)
+generate (const char *name, const char *net_events)
 {
   char *dir = ttv_test_dup_tmp_path (name);
   const char *argv[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--machines", "2", "--clock-offset", "0.5",
-                         "--clock-drift", "20", "-d", "0.05", "-c", "1", "-p", "5", "--host", "node", "-o", dir, NULL };
+                         "--clock-drift", "20", "-d", "0.05", "-c", "1", "-p", "5", "--host", "node",
+                         "--net-events", net_events, "-o", dir, NULL };
   g_free (ttv_test_run_ok (argv));
   return dir;
 }
@@ -56,10 +58,13 @@ notified (gpointer data)
   return text && strstr (text, w->want);
 }
 
+/* @data: the packets' events, inet_sock or lttng-modules' net_dev ones
+ * (among UDP and ARP packets the viewer says it ignored). */
 static void
-test_synchronize (void)
+test_synchronize (gconstpointer data)
 {
-  g_autofree char *dir = generate ("net");
+  const char *net_events = data;
+  g_autofree char *dir = generate (net_events, net_events);
   TtvGuiTestTab f;
   ttv_gui_test_tab_open (&f, open_machines (dir), modules);
   const TtvTime t0 = G_GINT64_CONSTANT (1700000000) * TTV_NSEC_PER_SEC;
@@ -80,9 +85,12 @@ test_synchronize (void)
                                                            gdk_window_get_height (window));
   g_assert_nonnull (shot);
   const char *keep = g_getenv ("TTV_SCREENSHOT_DIR");
-  g_autofree char *png = g_build_filename (keep ? keep : ttv_test_get_tmp_dir (), "gui-sync.png", NULL);
+  g_autofree char *file = g_strdup_printf ("gui-sync-%s.png", net_events);
+  g_autofree char *png = g_build_filename (keep ? keep : ttv_test_get_tmp_dir (), file, NULL);
   g_assert_true (gdk_pixbuf_save (shot, png, "png", NULL, NULL));
   g_assert_nonnull (strstr (text, "corrected time: t - 0.5"));
+  gboolean net_dev = g_str_equal (net_events, "net-dev");
+  g_assert_true ((strstr (text, " other packets (not TCP over IPv4 or IPv6) ignored") != NULL) == net_dev);
 
   /* corrected: both machines within the same 0.05 s, to the packets' latency */
   const TtvTrace *second = ttv_traceset_get_trace (f.ts, 1);
@@ -105,7 +113,7 @@ test_synchronize (void)
 static void
 test_saved_offset (void)
 {
-  g_autofree char *dir = generate ("saved");
+  g_autofree char *dir = generate ("saved", "inet-sock");
   g_autofree char *path = g_strdup_printf ("%s/node-1", dir);
   g_autoptr (GError) error = NULL;
   TtvTrace *trace = ttv_trace_open (path, &error);
@@ -130,7 +138,8 @@ main (int argc, char **argv)
   g_autofree char *data = g_build_filename (tmp, "data", NULL);
   g_setenv ("XDG_DATA_HOME", data, TRUE);
   gtk_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/gui/sync/synchronize", test_synchronize);
+  g_test_add_data_func ("/gui/sync/synchronize", "inet-sock", test_synchronize);
+  g_test_add_data_func ("/gui/sync/synchronize-net-dev", "net-dev", test_synchronize);
   g_test_add_func ("/gui/sync/saved-offset", test_saved_offset);
   return g_test_run ();
 }
