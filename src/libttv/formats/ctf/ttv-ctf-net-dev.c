@@ -113,11 +113,22 @@ transport_variant (void)
   return v;
 }
 
+/* The end of an IP header: the addresses (@n elements of @bits bits), the
+ * transport header's type and the variant it selects. */
+static void
+add_addresses_and_transport (TtvType *ip, guint n, guint bits, guint base, TtvByteOrder order)
+{
+  static const char *const transport_labels[] = { "unknown", "tcp", "udp", "icmp" };
+  add_array (ip, "saddr", n, bits, base);
+  add_array (ip, "daddr", n, bits, base);
+  add (ip, "transport_header_type", enum_u8 (order, transport_labels, G_N_ELEMENTS (transport_labels)));
+  add (ip, "transport_header", transport_variant ());
+}
+
 TtvType *
 ttv_ctf_net_dev_type (TtvByteOrder order, guint pointer_bits)
 {
   static const char *const network_labels[] = { "unknown", "ipv4", "ipv6" };
-  static const char *const transport_labels[] = { "unknown", "tcp", "udp", "icmp" };
   TtvType *s = ttv_type_new_struct ();
   TtvType *skb = ttv_type_new_integer (pointer_bits, FALSE, order, pointer_bits);
   skb->base = 16;
@@ -129,10 +140,7 @@ ttv_ctf_net_dev_type (TtvByteOrder order, guint pointer_bits)
   TtvType *ipv4 = header_struct (ipv4_fields, G_N_ELEMENTS (ipv4_fields));
   add (ipv4, "protocol", protocol_enum ());
   add (ipv4, "checksum", be_int (16, 16, 16));
-  add_array (ipv4, "saddr", 4, 8, 10);
-  add_array (ipv4, "daddr", 4, 8, 10);
-  add (ipv4, "transport_header_type", enum_u8 (order, transport_labels, G_N_ELEMENTS (transport_labels)));
-  add (ipv4, "transport_header", transport_variant ());
+  add_addresses_and_transport (ipv4, 4, 8, 10, order);
 
   TtvType *ipv6 = ttv_type_new_struct ();
   add (ipv6, "version", be_int (4, 4, 10));
@@ -141,10 +149,7 @@ ttv_ctf_net_dev_type (TtvByteOrder order, guint pointer_bits)
   add (ipv6, "payload_len", be_int (16, 16, 10));
   add (ipv6, "nexthdr", protocol_enum ());
   add (ipv6, "hop_limit", be_int (8, 8, 10));
-  add_array (ipv6, "saddr", 8, 16, 16);
-  add_array (ipv6, "daddr", 8, 16, 16);
-  add (ipv6, "transport_header_type", enum_u8 (order, transport_labels, G_N_ELEMENTS (transport_labels)));
-  add (ipv6, "transport_header", transport_variant ());
+  add_addresses_and_transport (ipv6, 8, 16, 16, order);
 
   TtvType *network = ttv_type_new_variant_ref ("network_header_type");
   add (network, "unknown", ttv_type_new_struct ());
