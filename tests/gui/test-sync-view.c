@@ -3,7 +3,8 @@
  * differ by half a second is synchronized from their packets in the
  * background, shows the quality, and its traceset then spans corrected
  * time; a clock offset saved with a trace's bookmarks applies when a tab
- * opens it. */
+ * opens it; a tab of two machines says that the analyses read them as
+ * one. */
 #include "ttv-config.h"
 
 #include "ttv-bookmarks.h"
@@ -131,6 +132,43 @@ test_saved_offset (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+static gboolean
+kernel_cpu_done (gpointer state)
+{
+  return ttv_tab_state_get_kernel_progress (state, TTV_VIEWER_KERNEL_CPU) >= 1;
+}
+
+/* Once an analysis is there, a tab of two machines says that the analyses
+ * read them as one (as ttv-report --analysis does); a tab of one machine
+ * says nothing. */
+static void
+test_analyses_machines_said (void)
+{
+  g_autofree char *dir = generate ("merged", "inet-sock");
+  g_autofree char *one = g_strdup_printf ("%s/node-1", dir);
+  TtvGuiTestTab f;
+
+  for (guint two = 0; two < 2; two++)
+    {
+      if (two)
+        ttv_gui_test_tab_open (&f, open_machines (dir), modules);
+      else
+        ttv_gui_test_tab_setup_path (&f, one, modules);
+      TtvNotifications *n = ttv_tab_get_notifications (f.tab);
+      g_assert_null (ttv_notifications_get_text (n, "machines-merged"));
+      ttv_tab_state_request_kernel (f.state, TTV_VIEWER_KERNEL_CPU);
+      ttv_gui_test_spin_until (kernel_cpu_done, f.state);
+      ttv_gui_test_spin_pending ();
+      const char *text = ttv_notifications_get_text (n, "machines-merged");
+      if (two)
+        g_assert_cmpstr (text, ==, "The analyses read the 2 machines (node-1, node-2) as one: their threads and CPUs "
+                                   "of the same number are counted together.");
+      else
+        g_assert_null (text);
+      ttv_gui_test_tab_teardown (&f);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -141,5 +179,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gui/sync/synchronize", "inet-sock", test_synchronize);
   g_test_add_data_func ("/gui/sync/synchronize-net-dev", "net-dev", test_synchronize);
   g_test_add_func ("/gui/sync/saved-offset", test_saved_offset);
+  g_test_add_func ("/gui/sync/analyses-machines-said", test_analyses_machines_said);
   return g_test_run ();
 }
