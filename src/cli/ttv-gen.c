@@ -355,6 +355,7 @@ static gint opt_machines = 1;
 static char *opt_clock_offset = NULL;
 static char *opt_clock_drift = NULL;
 static gboolean opt_one_way = FALSE;
+static char *opt_net_events = NULL;
 
 #define DEFAULT_FLIGHT_BLOCKS 8
 
@@ -408,6 +409,8 @@ static const GOptionEntry entries[] = {
     N_("With --machines: machine k's clock runs k times this many parts per million fast (default 40; may be negative)"), N_("PPM") },
   { "one-way", 0, 0, G_OPTION_ARG_NONE, &opt_one_way,
     N_("With --machines: only the first machine sends (synchronization then fails: for tests)"), NULL },
+  { "net-events", 0, 0, G_OPTION_ARG_FILENAME, &opt_net_events,
+    N_("With --machines: the packets' events: inet-sock (inet_sock_local_out/in, TCP only; default), net-dev (net_dev_queue/net_if_receive_skb with IP and TCP headers as lttng-modules writes them, IPv6 to machines 3 and up, and UDP and ARP traffic) or net-dev-no-tcp (only the UDP and ARP traffic)"), N_("EVENTS") },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet, N_("Print nothing but errors"), NULL },
   { NULL }
 };
@@ -418,6 +421,7 @@ static const TtvTextOption text_options[] = {
   { "--duration", &opt_duration, NULL }, { "--start-time", &opt_start, NULL }, { "--host", &opt_host, NULL },
   { "--endian", &opt_endian, NULL }, { "--arch-size", &opt_arch, NULL },
   { "--clock-offset", &opt_clock_offset, NULL }, { "--clock-drift", &opt_clock_drift, NULL },
+  { "--net-events", &opt_net_events, NULL },
 };
 
 static gboolean
@@ -676,8 +680,8 @@ build_machine_options (const GenOptions *o, const GenFormat *format, MachineCloc
 {
   if (opt_machines == 1)
     {
-      if (opt_clock_offset || opt_clock_drift || opt_one_way)
-        return usage_error (error, _("--clock-offset, --clock-drift and --one-way need --machines"));
+      if (opt_clock_offset || opt_clock_drift || opt_one_way || opt_net_events)
+        return usage_error (error, _("--clock-offset, --clock-drift, --one-way and --net-events need --machines"));
       return TRUE;
     }
   if (opt_machines < 2 || opt_machines > 16)
@@ -692,6 +696,10 @@ build_machine_options (const GenOptions *o, const GenFormat *format, MachineCloc
     return FALSE;
   if (opt_clock_drift && !parse_signed ("--clock-drift", opt_clock_drift, 1000, &mc->drift_ppm, error))
     return FALSE;
+  static const char *const net_events[] = { "inet-sock", "net-dev", "net-dev-no-tcp", NULL };
+  if (opt_net_events && !g_strv_contains (net_events, opt_net_events))
+    return usage_error (error, _("--net-events: “%s” is not inet-sock, net-dev or net-dev-no-tcp"),
+                        opt_net_events);
   return TRUE;
 }
 
@@ -713,7 +721,10 @@ generate_machines (const GenOptions *o, const GenFormat *format, const MachineCl
   TtvSimNetOptions no = {
     .n_machines = n, .clocks = clocks, .epoch = o->sim.start_time, .span = span,
     .seed = o->sim.seed, .one_way = opt_one_way,
+    .mixed = opt_net_events && g_str_has_prefix (opt_net_events, "net-dev"),
+    .no_tcp = g_strcmp0 (opt_net_events, "net-dev-no-tcp") == 0,
   };
+  TtvCtfNetEvents events = no.mixed ? TTV_CTF_NET_DEV : TTV_CTF_NET_INET_SOCK;
   g_autoptr (GPtrArray) network = ttv_sim_net_schedule (&no);
   if (g_mkdir_with_parents (dir, 0777) != 0)
     {
@@ -738,7 +749,7 @@ generate_machines (const GenOptions *o, const GenFormat *format, const MachineCl
       TtvCtfWriterOptions wo = ctf_writer_options (o, host, strcmp (format->name, "ctf2") == 0
                                                               ? TTV_CTF_METADATA_CTF2 : TTV_CTF_METADATA_TSDL);
       TtvCtfSimStats s = { 0 };
-      if (!ttv_ctf_write_simulation_network (sub, sim, &wo, g_ptr_array_index (network, k), &s, error))
+      if (!ttv_ctf_write_simulation_network (sub, sim, &wo, g_ptr_array_index (network, k), events, &s, error))
         return FALSE;
       stats->first = k == 0 ? s.first : MIN (stats->first, s.first);
       stats->last = MAX (stats->last, s.last);

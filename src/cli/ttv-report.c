@@ -1201,6 +1201,24 @@ analysis_options (TtvAnalysisOptions *opt, TtvTraceset *ts, TtvTime start, TtvTi
   opt->max_rows = (guint) MIN ((guint64) MAX (args.top, 0), G_MAXUINT);
 }
 
+/* The analyses key threads and CPUs by number alone (docs/multi-machine.md,
+ * "Still to come"): with several machines, say that their numbers meet. */
+static void
+warn_machines_merged (TtvTraceset *ts)
+{
+  guint n = ttv_traceset_get_n_machines (ts);
+  if (n < 2)
+    return;
+  g_autoptr (GString) names = g_string_new (NULL);
+  for (guint m = 0; m < n; m++)
+    {
+      g_autofree char *name = ttv_text_for_display (ttv_traceset_get_machine_name (ts, m));
+      g_string_append_printf (names, "%s%s", m ? ", " : "", name);
+    }
+  g_printerr (_("ttv-report: warning: --analysis reads the %u machines (%s) as one: their threads and CPUs"
+                " of the same number are counted together\n"), n, names->str);
+}
+
 static int
 print_critical_path (TtvTraceset *ts, const TtvAnalysisOptions *opt, TtvAnalysisFormat format, Output *o)
 {
@@ -1234,6 +1252,7 @@ print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
     return fail (EXIT_USAGE, _("--format: expected text, jsonl, csv or folded with --analysis"));
   TtvAnalysisOptions opt;
   analysis_options (&opt, ts, start, end);
+  warn_machines_merged (ts);
   int status = 0;
   if (g_str_equal (args.analysis, "critical-path"))
     status = print_critical_path (ts, &opt, format, o);

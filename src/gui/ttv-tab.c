@@ -8,6 +8,7 @@
 
 #include "ttv-bookmarks.h"
 #include "ttv-bookmarks-panel.h"
+#include "ttv-escape.h"
 #include "ttv-filter-bar.h"
 #include "ttv-history-pass.h"
 #include "ttv-indexer.h"
@@ -971,6 +972,43 @@ show_trace_warnings (TtvTab *self)
     }
 }
 
+/* Whether an analysis of the tab (kernel or userspace) has its result. */
+static gboolean
+some_analysis_done (TtvTabState *state)
+{
+  for (guint a = 0; a < TTV_VIEWER_KERNEL_N_ANALYSES; a++)
+    if (ttv_tab_state_get_kernel_progress (state, a) >= 1 && !ttv_tab_state_get_kernel_error (state, a))
+      return TRUE;
+  for (guint a = 0; a <= TTV_VIEWER_USERSPACE_SYMBOLS; a++)
+    if (ttv_tab_state_get_userspace_progress (state, a) >= 1 && !ttv_tab_state_get_userspace_error (state, a))
+      return TRUE;
+  return FALSE;
+}
+
+/* The analyses key threads and CPUs by number alone (docs/multi-machine.md,
+ * still to come): over several machines, the views that show them say so,
+ * as ttv-report --analysis does. */
+static void
+analyses_ready (TtvTab *self)
+{
+  TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
+  guint n = ttv_traceset_get_n_machines (ts);
+  if (n < 2 || !some_analysis_done (self->state))
+    {
+      ttv_notifications_withdraw (TTV_NOTIFICATIONS (self->notifications), "machines-merged");
+      return;
+    }
+  g_autoptr (GString) names = g_string_new (NULL);
+  for (guint m = 0; m < n; m++)
+    {
+      g_autofree char *name = ttv_text_for_display (ttv_traceset_get_machine_name (ts, m));
+      g_string_append_printf (names, "%s%s", m ? ", " : "", name);
+    }
+  g_autofree char *text = g_strdup_printf (_("The analyses read the %u machines (%s) as one: their threads and "
+                                             "CPUs of the same number are counted together."), n, names->str);
+  ttv_tab_notify (self, "machines-merged", GTK_MESSAGE_INFO, text);
+}
+
 /* The time bar's word on a time just typed: shown over the views, gone
  * once a time in the traceset is typed. */
 static void
@@ -998,6 +1036,8 @@ ttv_tab_new (TtvTraceset *traceset)
   gtk_box_pack_start (GTK_BOX (self), self->filter_bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), build_views (self), TRUE, TRUE, 0);
   g_signal_connect (self->time_bar, "notice", G_CALLBACK (time_bar_notice), self);
+  g_signal_connect_object (self->state, "kernel-ready", G_CALLBACK (analyses_ready), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->state, "userspace-ready", G_CALLBACK (analyses_ready), self, G_CONNECT_SWAPPED);
   gtk_box_pack_start (GTK_BOX (self), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL),
                       FALSE, FALSE, 0);
   self->status_bar = ttv_status_bar_new (self->state);

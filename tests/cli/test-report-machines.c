@@ -303,6 +303,29 @@ test_gen_host_bad (void)
   ttv_test_assert_runs_fail (TTV_GEN_PATH, cases, G_N_ELEMENTS (cases));
 }
 
+/* The analyses do not tell machines apart yet: with two, ttv-report says
+ * so (on stderr, the report unchanged); with one machine (two traces of
+ * one host), nothing. */
+static void
+test_analysis_machines_said (void)
+{
+  static const struct { gboolean two; const char *analysis; } cases[] = {
+    { TRUE, "cpu" }, { TRUE, "critical-path" }, { FALSE, "cpu" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *argv[] = { TTV_REPORT_PATH, "--analysis", cases[i].analysis, "--tid=1", traces.alpha,
+                             cases[i].two ? traces.beta : traces.alpha2, NULL };
+      g_auto (TtvTestRun) r;
+      ttv_test_run (&r, NULL, NULL, argv);
+      g_assert_cmpint (r.status, ==, 0);
+      gboolean said = strstr (r.err, "--analysis reads the 2 machines (alpha, beta) as one") != NULL;
+      if (said != cases[i].two)
+        g_error ("--analysis %s on %s: stderr «%s»", cases[i].analysis, cases[i].two ? "two machines" : "one",
+                 r.err);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -316,6 +339,7 @@ main (int argc, char **argv)
   g_test_add_func ("/machines/scp-kernel-with-peer", test_scp_with_peer);
   g_test_add_func ("/machines/filter-host", test_filter_host);
   g_test_add_func ("/machines/gen-host-bad", test_gen_host_bad);
+  g_test_add_func ("/machines/analysis-machines-said", test_analysis_machines_said);
   int status = g_test_run ();
   ttv_test_remove_tree (traces.alpha);
   ttv_test_remove_tree (traces.beta);

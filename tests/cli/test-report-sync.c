@@ -19,6 +19,10 @@
 
 static char *net;        /* three machines node-1..3 talking both ways */
 static char *one_way;    /* two machines, node-1 sends only */
+/* The same clocks, the packets as net_dev_queue / net_if_receive_skb with
+ * their headers, among UDP and ARP traffic: two machines (CTF 1.8,
+ * big-endian 32-bit), three (CTF 2, node-3 over IPv6), and two without TCP. */
+static char *net_dev2, *net_dev3, *no_tcp;
 
 static char *
 machine_dir (const char *root, guint k)
@@ -37,6 +41,20 @@ setup (void)
   const char *b[] = { TTV_GEN_PATH, "-q", "-f", "ctf2", "--machines", "2", "--one-way", "-d", "0.05", "-c", "1",
                       "-p", "5", "--host", "node", "-o", one_way, NULL };
   g_free (ttv_test_run_ok (b));
+  net_dev2 = ttv_test_dup_tmp_path ("net-dev-2");
+  net_dev3 = ttv_test_dup_tmp_path ("net-dev-3");
+  no_tcp = ttv_test_dup_tmp_path ("no-tcp");
+  const char *c[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--machines", "2", "--net-events", "net-dev", "--clock-offset",
+                      "-0.75", "--clock-drift", "35", "-d", "0.2", "-c", "1", "-p", "5", "--host", "node",
+                      "--endian", "big", "--arch-size", "ILP32", "-o", net_dev2, NULL };
+  g_free (ttv_test_run_ok (c));
+  const char *d[] = { TTV_GEN_PATH, "-q", "-f", "ctf2", "--machines", "3", "--net-events", "net-dev", "--clock-offset",
+                      "-0.75", "--clock-drift", "35", "-d", "0.2", "-c", "1", "-p", "5", "--host", "node", "-o",
+                      net_dev3, NULL };
+  g_free (ttv_test_run_ok (d));
+  const char *e[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--machines", "2", "--net-events", "net-dev-no-tcp", "-d",
+                      "0.05", "-c", "1", "-p", "5", "--host", "node", "-o", no_tcp, NULL };
+  g_free (ttv_test_run_ok (e));
 }
 
 /* Machine k's clock: local = true + offset + drift (true - epoch). */
@@ -93,15 +111,16 @@ parse_section (const char *out, const char *dir, Reported *r)
   return TRUE;
 }
 
-/* --sync on @order (machine numbers) finds every clock within its bounds. */
-static void
-check_sync (const guint *order, guint n)
+/* --sync on @order (machine numbers) of @root finds every clock within
+ * its bounds; its output. */
+static char *
+check_sync (const char *root, const guint *order, guint n)
 {
   const char *argv[8] = { TTV_REPORT_PATH, "--sync" };
   g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < n; i++)
     {
-      g_ptr_array_add (dirs, machine_dir (net, order[i]));
+      g_ptr_array_add (dirs, machine_dir (root, order[i]));
       argv[2 + i] = g_ptr_array_index (dirs, i);
     }
   g_autofree char *out = ttv_test_run_ok (argv);
@@ -139,15 +158,45 @@ check_sync (const guint *order, guint n)
       g_assert_cmpfloat (want_drift, <=, r.drift_max);
       g_assert_cmpfloat (r.drift_min, <, r.drift_max);
     }
+  return g_steal_pointer (&out);
 }
 
 static void
 test_truth_within_bounds (void)
 {
   static const guint forward[] = { 1, 2, 3 }, backward[] = { 3, 1, 2 };
-  check_sync (forward, 3);
+  g_free (check_sync (net, forward, 3));
   /* another reference: the corrections are relative to the first trace */
-  check_sync (backward, 3);
+  g_free (check_sync (net, backward, 3));
+}
+
+/* The same from lttng-modules' net_dev events: TCP over IPv4 and IPv6
+ * matched, the UDP and ARP packets among them ignored. */
+static void
+test_net_dev_within_bounds (void)
+{
+  static const guint two[] = { 1, 2 }, three[] = { 1, 2, 3 }, backward[] = { 3, 2, 1 };
+  g_autofree char *a = check_sync (net_dev2, two, 2);
+  g_assert_nonnull (strstr (a, " other packets (not TCP over IPv4 or IPv6) ignored\n"));
+  g_free (check_sync (net_dev3, three, 3));
+  g_free (check_sync (net_dev3, backward, 3));
+
+  /* the same TCP packets as inet_sock events: the same matches, the same fit */
+  g_autofree char *inet = ttv_test_dup_tmp_path ("inet-sock-2");
+  const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--machines", "2", "--clock-offset", "-0.75", "--clock-drift",
+                        "35", "-d", "0.2", "-c", "1", "-p", "5", "--host", "node", "--endian", "big", "--arch-size",
+                        "ILP32", "-o", inet, NULL };
+  g_free (ttv_test_run_ok (gen));
+  g_autofree char *b = check_sync (inet, two, 2);
+  g_auto (GStrv) la = g_strsplit (a, "\n", -1), lb = g_strsplit (b, "\n", -1);
+  g_assert_cmpstr (la[0], ==, lb[0]);   /* packets matched, sent, received */
+  g_assert_cmpuint (g_strv_length (la), ==, g_strv_length (lb) + 1);
+  for (guint i = 1; lb[i]; i++)
+    {
+      /* past the line on the other packets; the traces' paths aside */
+      const char *x = strchr (la[i + 1], '('), *y = strchr (lb[i], '(');
+      g_assert_cmpstr (x ? x : la[i + 1], ==, y ? y : lb[i]);
+    }
 }
 
 static void
@@ -155,6 +204,7 @@ test_bad_input (void)
 {
   g_autofree char *a1 = machine_dir (one_way, 1), *a2 = machine_dir (one_way, 2);
   g_autofree char *n1 = machine_dir (net, 1);
+  g_autofree char *nt1 = machine_dir (no_tcp, 1), *nt2 = machine_dir (no_tcp, 2);
   /* one direction only: no bound from the other side */
   const char *argv[] = { TTV_REPORT_PATH, "--sync", a1, a2, NULL };
   g_auto (TtvTestRun) r = { 0 };
@@ -174,14 +224,31 @@ test_bad_input (void)
     { { "--sync", plain1, plain2 }, 2, "No network packet events to synchronize with" },
     { { "--sync", n1 }, 2, "Synchronization needs traces of two machines or more: these traces record one machine (node-1)" },
     { { "--sync", a1, plain2 }, 2, "No packet sent by one machine was received by another (49 sent, 0 received)" },
+    { { "--sync", nt1, nt2 }, 2, "No TCP packet to synchronize with: none of the " },
   };
   ttv_test_assert_runs_fail (TTV_REPORT_PATH, bad, G_N_ELEMENTS (bad));
+}
+
+/* A TCP net_dev packet of a jsonl line: its headers name it on both sides
+ * (the skb address differs). */
+static gboolean
+parse_net_dev_packet (const char *line, gint64 *time, gboolean *receive, char **key)
+{
+  const char *h = strstr (line, "\"network_header\":");
+  if (h == NULL || strstr (h, "\"tcp\"") == NULL
+      || sscanf (line, "{\"time_ns\":%" G_GINT64_FORMAT, time) != 1)
+    return FALSE;
+  *receive = strstr (line, "\"event\":\"net_if_receive_skb\"") != NULL;
+  *key = g_strdup (h);
+  return TRUE;
 }
 
 /* A packet event of a jsonl line: FALSE for other events. */
 static gboolean
 parse_packet (const char *line, gint64 *time, gboolean *receive, char **key)
 {
+  if (strstr (line, "\"event\":\"net_") != NULL)
+    return parse_net_dev_packet (line, time, receive, key);
   const char *ev = strstr (line, "\"event\":\"inet_sock_local_");
   const char *f = strstr (line, "\"saddr\":");
   if (ev == NULL || f == NULL || sscanf (line, "{\"time_ns\":%" G_GINT64_FORMAT, time) != 1)
@@ -192,21 +259,27 @@ parse_packet (const char *line, gint64 *time, gboolean *receive, char **key)
   return TRUE;
 }
 
-/* Runs ttv-report with @args and the three machines; its jsonl lines. */
+/* Runs ttv-report with @args and the @n machines of @root; its jsonl lines. */
 static char **
-report_lines (const char *const *args)
+report_machine_lines (const char *root, guint n, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (argv, g_strdup (TTV_REPORT_PATH));
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, g_strdup (args[i]));
-  for (guint k = 1; k <= 3; k++)
-    g_ptr_array_add (argv, machine_dir (net, k));
+  for (guint k = 1; k <= n; k++)
+    g_ptr_array_add (argv, machine_dir (root, k));
   g_ptr_array_add (argv, NULL);
   g_auto (TtvTestRun) r = { 0 };
   ttv_test_run (&r, NULL, NULL, (const char *const *) argv->pdata);
   g_assert_cmpint (r.status, ==, 0);
   return g_strsplit (r.out, "\n", -1);
+}
+
+static char **
+report_lines (const char *const *args)
+{
+  return report_machine_lines (net, 3, args);
 }
 
 /* Each matched packet: how many arrived before they left (in the times
@@ -284,6 +357,21 @@ test_causality (void)
     }
   g_assert_cmpuint (n, >, 20);
   g_assert_true (window[n] == NULL || window[n][0] == 0);
+}
+
+/* The same with net_dev events, on three machines: the TCP packets. */
+static void
+test_net_dev_causality (void)
+{
+  static const char *const raw_args[] = { "-f", "jsonl", "-d", "net_dev_queue,net_if_receive_skb", NULL };
+  static const char *const sync_args[] = { "--sync", "-f", "jsonl", "-d", "net_dev_queue,net_if_receive_skb", NULL };
+  g_auto (GStrv) raw = report_machine_lines (net_dev3, 3, raw_args);
+  g_auto (GStrv) synced = report_machine_lines (net_dev3, 3, sync_args);
+  guint n_raw, n_synced;
+  g_assert_cmpuint (count_inversions (raw, &n_raw), >, 100);
+  g_assert_cmpuint (count_inversions (synced, &n_synced), ==, 0);
+  g_assert_cmpuint (n_synced, ==, n_raw);
+  g_assert_cmpuint (n_synced, >, 600);
 }
 
 /* @out with the copy's name as the original's. */
@@ -434,5 +522,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/sync/causality", test_causality);
   g_test_add_func ("/cli/sync/manual-offset", test_manual_offset);
   g_test_add_func ("/cli/sync/cache-key", test_cache_key);
+  g_test_add_func ("/cli/sync/net-dev/within-bounds", test_net_dev_within_bounds);
+  g_test_add_func ("/cli/sync/net-dev/causality", test_net_dev_causality);
   return g_test_run ();
 }

@@ -3,7 +3,8 @@
  * differ by half a second is synchronized from their packets in the
  * background, shows the quality, and its traceset then spans corrected
  * time; a clock offset saved with a trace's bookmarks applies when a tab
- * opens it. */
+ * opens it; a tab of two machines says that the analyses read them as
+ * one. */
 #include "ttv-config.h"
 
 #include "ttv-bookmarks.h"
@@ -20,12 +21,14 @@
 
 static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, NULL };
 
+/* @net_events: ttv-gen's --net-events. */
 static char *
-generate (const char *name)
+generate (const char *name, const char *net_events)
 {
   char *dir = ttv_test_dup_tmp_path (name);
   const char *argv[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--machines", "2", "--clock-offset", "0.5",
-                         "--clock-drift", "20", "-d", "0.05", "-c", "1", "-p", "5", "--host", "node", "-o", dir, NULL };
+                         "--clock-drift", "20", "-d", "0.05", "-c", "1", "-p", "5", "--host", "node",
+                         "--net-events", net_events, "-o", dir, NULL };
   g_free (ttv_test_run_ok (argv));
   return dir;
 }
@@ -56,10 +59,13 @@ notified (gpointer data)
   return text && strstr (text, w->want);
 }
 
+/* @data: the packets' events, inet_sock or lttng-modules' net_dev ones
+ * (among UDP and ARP packets the viewer says it ignored). */
 static void
-test_synchronize (void)
+test_synchronize (gconstpointer data)
 {
-  g_autofree char *dir = generate ("net");
+  const char *net_events = data;
+  g_autofree char *dir = generate (net_events, net_events);
   TtvGuiTestTab f;
   ttv_gui_test_tab_open (&f, open_machines (dir), modules);
   const TtvTime t0 = G_GINT64_CONSTANT (1700000000) * TTV_NSEC_PER_SEC;
@@ -80,9 +86,12 @@ test_synchronize (void)
                                                            gdk_window_get_height (window));
   g_assert_nonnull (shot);
   const char *keep = g_getenv ("TTV_SCREENSHOT_DIR");
-  g_autofree char *png = g_build_filename (keep ? keep : ttv_test_get_tmp_dir (), "gui-sync.png", NULL);
+  g_autofree char *file = g_strdup_printf ("gui-sync-%s.png", net_events);
+  g_autofree char *png = g_build_filename (keep ? keep : ttv_test_get_tmp_dir (), file, NULL);
   g_assert_true (gdk_pixbuf_save (shot, png, "png", NULL, NULL));
   g_assert_nonnull (strstr (text, "corrected time: t - 0.5"));
+  gboolean net_dev = g_str_equal (net_events, "net-dev");
+  g_assert_true ((strstr (text, " other packets (not TCP over IPv4 or IPv6) ignored") != NULL) == net_dev);
 
   /* corrected: both machines within the same 0.05 s, to the packets' latency */
   const TtvTrace *second = ttv_traceset_get_trace (f.ts, 1);
@@ -105,7 +114,7 @@ test_synchronize (void)
 static void
 test_saved_offset (void)
 {
-  g_autofree char *dir = generate ("saved");
+  g_autofree char *dir = generate ("saved", "inet-sock");
   g_autofree char *path = g_strdup_printf ("%s/node-1", dir);
   g_autoptr (GError) error = NULL;
   TtvTrace *trace = ttv_trace_open (path, &error);
@@ -123,6 +132,43 @@ test_saved_offset (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+static gboolean
+kernel_cpu_done (gpointer state)
+{
+  return ttv_tab_state_get_kernel_progress (state, TTV_VIEWER_KERNEL_CPU) >= 1;
+}
+
+/* Once an analysis is there, a tab of two machines says that the analyses
+ * read them as one (as ttv-report --analysis does); a tab of one machine
+ * says nothing. */
+static void
+test_analyses_machines_said (void)
+{
+  g_autofree char *dir = generate ("merged", "inet-sock");
+  g_autofree char *one = g_strdup_printf ("%s/node-1", dir);
+  TtvGuiTestTab f;
+
+  for (guint two = 0; two < 2; two++)
+    {
+      if (two)
+        ttv_gui_test_tab_open (&f, open_machines (dir), modules);
+      else
+        ttv_gui_test_tab_setup_path (&f, one, modules);
+      TtvNotifications *n = ttv_tab_get_notifications (f.tab);
+      g_assert_null (ttv_notifications_get_text (n, "machines-merged"));
+      ttv_tab_state_request_kernel (f.state, TTV_VIEWER_KERNEL_CPU);
+      ttv_gui_test_spin_until (kernel_cpu_done, f.state);
+      ttv_gui_test_spin_pending ();
+      const char *text = ttv_notifications_get_text (n, "machines-merged");
+      if (two)
+        g_assert_cmpstr (text, ==, "The analyses read the 2 machines (node-1, node-2) as one: their threads and CPUs "
+                                   "of the same number are counted together.");
+      else
+        g_assert_null (text);
+      ttv_gui_test_tab_teardown (&f);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -130,7 +176,9 @@ main (int argc, char **argv)
   g_autofree char *data = g_build_filename (tmp, "data", NULL);
   g_setenv ("XDG_DATA_HOME", data, TRUE);
   gtk_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/gui/sync/synchronize", test_synchronize);
+  g_test_add_data_func ("/gui/sync/synchronize", "inet-sock", test_synchronize);
+  g_test_add_data_func ("/gui/sync/synchronize-net-dev", "net-dev", test_synchronize);
   g_test_add_func ("/gui/sync/saved-offset", test_saved_offset);
+  g_test_add_func ("/gui/sync/analyses-machines-said", test_analyses_machines_said);
   return g_test_run ();
 }

@@ -52,6 +52,9 @@ ttv_sync_append_text (const TtvSyncResult *r, TtvTraceset *ts, GString *out)
   g_string_append_printf (out, _("Clock synchronization: %" PRIu64 " packets matched (%" PRIu64 " sent, %" PRIu64
                                  " received); reference machine %s\n"),
                           r->n_matched, r->n_sent, r->n_received, r->machines[r->reference].name);
+  if (r->n_not_tcp > 0)
+    g_string_append_printf (out, _("%" PRIu64 " other packets (not TCP over IPv4 or IPv6) ignored\n"),
+                            r->n_not_tcp);
   for (guint t = 0; t < ttv_traceset_get_n_traces (ts); t++)
     {
       const TtvTrace *trace = ttv_traceset_get_trace (ts, t);

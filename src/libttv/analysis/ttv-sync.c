@@ -2,6 +2,7 @@
  * across machines, then a convex-hull fit per machine against the first
  * (ttv-sync-hull.c); ttv-report --sync and the viewer call it. */
 #include "ttv-sync.h"
+#include "ttv-sync-private.h"
 
 #include "ttv-context.h"
 #include "ttv-decoder.h"
@@ -14,6 +15,10 @@
 
 #define SEND_EVENT "inet_sock_local_out"
 #define RECEIVE_EVENT "inet_sock_local_in"
+/* lttng-modules' own, with the packet's headers (ttv-sync-net-dev.c). */
+#define NET_DEV_SEND_EVENT "net_dev_queue"
+#define NET_DEV_RECEIVE_EVENT "net_if_receive_skb"
+#define NET_DEV_RECEIVE_EVENT_OLD "netif_receive_skb"
 
 /* The fields that name a packet on both machines; seq is required. */
 static const char *const key_fields[] = { "saddr", "daddr", "sport", "dport", "seq", "ack_seq", "flags" };
@@ -22,12 +27,9 @@ static const char *const key_fields[] = { "saddr", "daddr", "sport", "dport", "s
 
 typedef struct {
   gboolean receive;
+  gboolean net_dev;             /* headers in network_header, else the fields below */
   TtvFieldAccessor fields[N_KEY_FIELDS];
 } PacketType;
-
-typedef struct {
-  gint64 values[N_KEY_FIELDS];
-} PacketKey;
 
 typedef struct {
   PacketKey key;
@@ -42,7 +44,7 @@ key_hash (gconstpointer p)
 {
   const PacketKey *k = p;
   guint64 h = 1469598103934665603u;
-  for (guint i = 0; i < N_KEY_FIELDS; i++)
+  for (guint i = 0; i < TTV_SYNC_KEY_N; i++)
     h = (h ^ (guint64) k->values[i]) * 1099511628211u;
   return (guint) (h ^ (h >> 32));
 }
@@ -81,6 +83,15 @@ find_types (Matcher *m)
       for (guint i = 0; i < trace->event_types->len; i++)
         {
           const TtvEventType *type = g_ptr_array_index (trace->event_types, i);
+          if (ttv_sync_net_dev_type_is_usable (type))
+            {
+              PacketType *pt = g_new0 (PacketType, 1);
+              pt->net_dev = TRUE;
+              pt->receive = g_strcmp0 (type->name, NET_DEV_SEND_EVENT) != 0;
+              g_hash_table_insert (m->types, (gpointer) type, pt);
+              n++;
+              continue;
+            }
           gboolean send = g_strcmp0 (type->name, SEND_EVENT) == 0;
           if (!send && g_strcmp0 (type->name, RECEIVE_EVENT) != 0)
             continue;
@@ -114,9 +125,20 @@ static void
 on_packet (Matcher *m, const PacketType *pt, const TtvEvent *ev, guint machine, TtvDecoder *scratch)
 {
   Packet *p = g_new0 (Packet, 1);
-  for (guint f = 0; f < N_KEY_FIELDS; f++)
-    if (!ttv_field_accessor_get_int (&pt->fields[f], ev, scratch, &p->key.values[f]))
-      p->key.values[f] = -1;
+  if (pt->net_dev)
+    {
+      /* Only TCP over IP names a packet on both sides. */
+      if (!ttv_sync_net_dev_key (ev, scratch, &p->key))
+        {
+          m->result->n_not_tcp++;
+          g_free (p);
+          return;
+        }
+    }
+  else
+    for (guint f = 0; f < N_KEY_FIELDS; f++)
+      if (!ttv_field_accessor_get_int (&pt->fields[f], ev, scratch, &p->key.values[f]))
+        p->key.values[f] = -1;
   p->time = ev->time;
   p->machine = machine;
   p->receive = pt->receive;
@@ -321,11 +343,21 @@ ttv_sync_traceset (TtvTraceset *ts, GError **error)
     {
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
                    _("No network packet events to synchronize with: the traces have no %s or %s event "
-                     "with a seq field (record them with lttng enable-event -k %s,%s)"),
-                   SEND_EVENT, RECEIVE_EVENT, SEND_EVENT, RECEIVE_EVENT);
+                     "with network headers, nor %s or %s with a seq field (record them with lttng "
+                     "enable-event -k %s,%s)"),
+                   NET_DEV_SEND_EVENT, NET_DEV_RECEIVE_EVENT, SEND_EVENT, RECEIVE_EVENT, NET_DEV_SEND_EVENT,
+                   NET_DEV_RECEIVE_EVENT);
       ok = FALSE;
     }
-  else if ((ok = match_packets (&m, error)) && result->n_matched == 0)
+  else if ((ok = match_packets (&m, error)) && result->n_sent + result->n_received == 0
+           && result->n_not_tcp > 0)
+    {
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("No TCP packet to synchronize with: none of the %" PRIu64 " packet events is TCP over "
+                     "IPv4 or IPv6 (UDP, ARP... cannot be matched)"), result->n_not_tcp);
+      ok = FALSE;
+    }
+  else if (ok && result->n_matched == 0)
     {
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
                    _("No packet sent by one machine was received by another (%" PRIu64 " sent, %" PRIu64

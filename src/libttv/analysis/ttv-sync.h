@@ -57,14 +57,17 @@ typedef struct {
   TtvSyncMachine *machines;     /* [n_machines] */
   guint64 n_sent, n_received;   /* packet events seen */
   guint64 n_matched;
+  guint64 n_not_tcp;            /* net_dev packet events that are not TCP over IP: ignored */
 } TtvSyncResult;
 
 /* Reads every trace of @ts once (a context of its own), matches each
  * inet_sock_local_out with the inet_sock_local_in of the same packet
- * (addresses, ports, sequence numbers, flags) on another machine, and fits
- * each machine's clock to machine 0's.  NULL with @error when there is
- * nothing to synchronize: one machine only, no packet events, no packet
- * matched. */
+ * (addresses, ports, sequence numbers, flags) on another machine, and each
+ * net_dev_queue with the net_if_receive_skb (or netif_receive_skb) of the
+ * same TCP packet over IPv4 or IPv6 (the same, read from the headers
+ * lttng-modules records), and fits each machine's clock to machine 0's.
+ * NULL with @error when there is nothing to synchronize: one machine only,
+ * no packet events, no TCP packet, no packet matched. */
 TtvSyncResult *ttv_sync_traceset (TtvTraceset *ts, GError **error);
 void           ttv_sync_result_free (TtvSyncResult *result);
 const char    *ttv_sync_quality_name (TtvSyncQuality quality);   /* translated */

@@ -9,6 +9,8 @@
 #define DEFAULT_INTERVAL_NS 1000000
 #define TCP_ACK 0x10
 #define TCP_PSH 0x08
+#define IPPROTO_TCP_ 6
+#define IPPROTO_UDP_ 17
 
 TtvTime
 ttv_sim_clock_local (const TtvSimClock *clock, TtvTime epoch, TtvTime true_time)
@@ -57,6 +59,8 @@ schedule_direction (const TtvSimNetOptions *o, GPtrArray *out, guint from, guint
       if (received >= end)
         break;
       guint32 len = 64 + (guint32) (next_random (random) % 1400);
+      if (o->no_tcp)
+        continue;
       TtvSimNetEvent e = {
         .saddr = from < to ? client : server,
         .daddr = from < to ? server : client,
@@ -65,6 +69,9 @@ schedule_direction (const TtvSimNetOptions *o, GPtrArray *out, guint from, guint
         .seq = seq,
         .ack_seq = ack,
         .flags = TCP_ACK | TCP_PSH,
+        .protocol = IPPROTO_TCP_,
+        .ipv6 = o->mixed && MAX (from, to) >= 2,
+        .len = (guint16) len,
       };
       seq += len;
       e.time = ttv_sim_clock_local (&o->clocks[from], o->epoch, sent);
@@ -75,6 +82,52 @@ schedule_direction (const TtvSimNetOptions *o, GPtrArray *out, guint from, guint
       e.receive = TRUE;
       g_array_append_val (g_ptr_array_index (out, to), e);
     }
+}
+
+/* Traffic synchronization must not match, between machine 0 and @k every
+ * 3 intervals: a DNS query (UDP) and its answer, and an ARP request of
+ * @k's that 0 receives.  Its own random stream: the TCP packets stay. */
+static void
+schedule_other (const TtvSimNetOptions *o, GPtrArray *out, guint k, guint64 *random)
+{
+  TtvTime interval = (o->interval_ns ? o->interval_ns : DEFAULT_INTERVAL_NS) * 3;
+  guint32 client = 0x0a000001u + k, server = 0x0a000001u;
+  TtvTime end = o->epoch + o->span;
+  guint16 query_id = (guint16) next_random (random);
+  for (TtvTime t = o->epoch + interval / 3; t + interval / 2 < end; t += interval)
+    {
+      TtvTime latency = MIN_LATENCY_NS + (TtvTime) (uniform (random) * (double) (interval / 16));
+      struct { guint from, to; TtvTime sent; guint8 protocol; guint16 sport, dport; } p[] = {
+        { k, 0, t, IPPROTO_UDP_, 53000, 53 },
+        { 0, k, t + interval / 8, IPPROTO_UDP_, 53, 53000 },
+        { k, 0, t + interval / 4, 0, 0, 0 },
+      };
+      for (guint i = 0; i < G_N_ELEMENTS (p); i++)
+        {
+          TtvSimNetEvent e = {
+            .saddr = p[i].from ? client : server,
+            .daddr = p[i].from ? server : client,
+            .sport = p[i].sport,
+            .dport = p[i].dport,
+            .seq = query_id,            /* UDP: the DNS id as the checksum seed */
+            .protocol = p[i].protocol,
+            .len = p[i].protocol ? 40 : 0,
+            .sk = G_GUINT64_CONSTANT (0xffff888100000000) | ((guint64) (p[i].from + 1) << 24) | 0x53,
+          };
+          e.time = ttv_sim_clock_local (&o->clocks[p[i].from], o->epoch, p[i].sent);
+          g_array_append_val (g_ptr_array_index (out, p[i].from), e);
+          e.time = ttv_sim_clock_local (&o->clocks[p[i].to], o->epoch, p[i].sent + latency);
+          e.receive = TRUE;
+          g_array_append_val (g_ptr_array_index (out, p[i].to), e);
+        }
+      query_id++;
+    }
+}
+
+gboolean
+ttv_sim_net_event_is_tcp (const TtvSimNetEvent *e)
+{
+  return e->protocol == IPPROTO_TCP_;
 }
 
 GPtrArray *
@@ -91,6 +144,9 @@ ttv_sim_net_schedule (const TtvSimNetOptions *o)
       if (!o->one_way)
         schedule_direction (o, out, k, 0, TRUE, &random);
     }
+  guint64 other = o->seed ^ G_GUINT64_CONSTANT (0x756470617270);
+  for (guint k = 1; o->mixed && k < o->n_machines; k++)
+    schedule_other (o, out, k, &other);
   for (guint i = 0; i < o->n_machines; i++)
     g_array_sort (g_ptr_array_index (out, i), compare_events);
   return out;

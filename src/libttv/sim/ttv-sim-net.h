@@ -24,11 +24,18 @@ typedef struct {
   TtvTime interval_ns;          /* time between two messages of one direction (default 1 ms) */
   guint64 seed;
   gboolean one_way;             /* machine 0 sends, the others only receive (a sync test) */
+  /* Traffic as lttng-modules' net_dev_queue / net_if_receive_skb see it:
+   * machine 0's connections with machines 2 and up over IPv6, and besides
+   * TCP, UDP datagrams and ARP frames (nothing to match them by).  The
+   * TCP packets are the same as without it. */
+  gboolean mixed;
+  gboolean no_tcp;              /* with mixed: the UDP and ARP traffic only */
 } TtvSimNetOptions;
 
 /* One packet as a machine's kernel records it: LTTng's inet_sock_local_out
- * when it leaves, inet_sock_local_in when it arrives; the TCP identity
- * (addresses, ports, sequence numbers, flags) is the same on both sides. */
+ * (or net_dev_queue) when it leaves, inet_sock_local_in (or
+ * net_if_receive_skb) when it arrives; the TCP identity (addresses, ports,
+ * sequence numbers, flags) is the same on both sides. */
 typedef struct {
   TtvTime time;                 /* the recording machine's local time */
   gboolean receive;
@@ -36,7 +43,10 @@ typedef struct {
   guint32 saddr, daddr;         /* IPv4, host order */
   guint16 sport, dport;
   guint32 seq, ack_seq;
-  guint8 flags;                 /* TCP flags: ACK | PSH */
+  guint16 flags;                /* TCP flags (9 bits): ACK | PSH */
+  guint8 protocol;              /* IPPROTO_TCP (6) or UDP (17); 0: an ARP frame (no IP header) */
+  gboolean ipv6;                /* addresses fd00::saddr, fd00::daddr */
+  guint16 len;                  /* bytes of payload after the transport header */
 } TtvSimNetEvent;
 
 /* The messages between machine 0 and every other machine, both ways (one
@@ -45,5 +55,7 @@ typedef struct {
  * quarter of the interval).  Returns one GArray of TtvSimNetEvent per
  * machine, sorted by local time. */
 GPtrArray *ttv_sim_net_schedule (const TtvSimNetOptions *options);
+/* Whether @e is a TCP packet (what synchronization matches). */
+gboolean   ttv_sim_net_event_is_tcp (const TtvSimNetEvent *e);
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* test-ctf-writer.c: the CTF 1.8 writer and ttv-gen --format ctf, read back by
  * our CTF reader (values, state) and by babeltrace2 when it is installed. */
 #include "ttv-test-util.h"
+#include "ttv-ctf-net-dev.h"
 #include "ttv-ctf-sim.h"
 #include "ttv-ctf.h"
 #include "ttv-context.h"
@@ -588,7 +589,7 @@ test_bad_arguments (void)
   g_assert_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT);
   g_clear_error (&error);
   g_autoptr (TtvType) odd = ttv_type_new_struct ();
-  ttv_type_add_field (odd, "x", ttv_type_new_integer (12, FALSE, TTV_BYTE_ORDER_LITTLE, 1), NULL);
+  ttv_type_add_field (odd, "x", ttv_type_new_integer (12, FALSE, TTV_BYTE_ORDER_LITTLE, 3), NULL);
   g_assert_cmpint (ttv_ctf_writer_add_event (w, "odd", odd, &error), ==, -1);
   g_clear_error (&error);
   g_autoptr (TtvType) badname = ttv_type_new_struct ();
@@ -626,6 +627,196 @@ test_bad_arguments (void)
   ttv_test_remove_tree (dir);
 }
 
+/* --- Variants, bit fields, nested structs: lttng-modules' net_dev events ------ */
+
+/* The packets of each kind lttng-modules records: TCP over IPv4 (one with
+ * every flag bit set, the 9th included) and IPv6, UDP, and an ARP frame. */
+static const TtvSimNetEvent net_packets[] = {
+  { .sk = 0xffff888012345600, .saddr = 0x0a000001, .daddr = 0x0a000002, .sport = 40002, .dport = 22,
+    .seq = 0xdeadbeef, .ack_seq = 12345, .flags = 0x18, .protocol = 6, .len = 100 },
+  { .sk = 0xffff888012345700, .saddr = 0xc0a80101, .daddr = 0x0a000002, .sport = 1, .dport = 65535,
+    .seq = 1, .ack_seq = 0xffffffff, .flags = 0x1ff, .protocol = 6, .len = 0, .receive = TRUE },
+  { .sk = 0xffff888012345800, .saddr = 0x0a000001, .daddr = 0x0a000003, .sport = 40003, .dport = 22,
+    .seq = 77, .ack_seq = 88, .flags = 0x10, .protocol = 6, .ipv6 = TRUE, .len = 1400 },
+  { .sk = 0xffff888012345900, .saddr = 0x0a000002, .daddr = 0x0a000001, .sport = 53000, .dport = 53,
+    .seq = 4242, .protocol = 17, .len = 40 },
+  { .sk = 0xffff888012345a00, .saddr = 0x0a000002, .daddr = 0x0a000001, .protocol = 0, .receive = TRUE },
+};
+
+static char *
+write_net_dev (const char *name, TtvByteOrder order, guint long_bits, TtvCtfMetadataFormat metadata, guint *n)
+{
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
+  g_autoptr (GError) error = NULL;
+  TtvCtfWriterOptions wo = { .byte_order = order, .long_bits = long_bits, .packet_size = 1024,
+                             .clock_offset = 1700000000 * TTV_NSEC_PER_SEC, .hostname = "netdev",
+                             .metadata = metadata };
+  TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
+  g_assert_no_error (error);
+  g_autoptr (TtvType) type = ttv_ctf_net_dev_type (order, long_bits);
+  g_assert_cmpint (ttv_ctf_writer_add_event (w, "net_dev_queue", type, &error), ==, 0);
+  g_assert_cmpint (ttv_ctf_writer_add_event (w, "net_if_receive_skb", type, &error), ==, 1);
+  g_assert_no_error (error);
+  *n = 0;
+  /* Enough rounds to fill several packets: events cross packet ends. */
+  for (guint round = 0; round < 12; round++)
+    for (guint i = 0; i < G_N_ELEMENTS (net_packets); i++)
+      {
+        TtvSimNetEvent e = net_packets[i];
+        e.seq += round;
+        if (long_bits == 32)
+          e.sk &= G_MAXUINT32;
+        TtvScalar v[TTV_CTF_NET_DEV_MAX_VALUES];
+        guint nv = ttv_ctf_net_dev_values (&e, round % 2 ? "eth1" : "lo", v);
+        g_assert_true (ttv_ctf_writer_write_event (w, i % 2, wo.clock_offset + 1000 * (*n + 1), e.receive, v, nv,
+                                                   &error));
+        g_assert_no_error (error);
+        (*n)++;
+      }
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&dir);
+}
+
+/* Our reader's view of the first TCP packet: every header field where the
+ * packet has it, bit fields included. */
+static void
+check_net_dev_values (const char *dir)
+{
+  g_autoptr (TtvTraceset) ts = open_trace (dir);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  g_assert_no_error (error);
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  const TtvEvent *ev = ttv_context_next (ctx, &error);
+  g_assert_nonnull (ev);
+  gint32 root = ttv_event_decode_fields (ev, d, &error);
+  g_assert_no_error (error);
+  const TtvValue *r = ttv_decoder_get (d, (guint32) root);
+  const TtvValue *nh = ttv_decoder_get_field (d, r, "network_header");
+  g_assert_nonnull (nh);
+  g_assert_cmpuint (nh->n_children, ==, 1);
+  const TtvValue *ip = ttv_decoder_get_children (d, nh);
+  g_assert_cmpstr (ip->name, ==, "ipv4");
+  static const struct { const char *name; guint64 value; } ipv4[] = {
+    { "version", 4 }, { "ihl", 5 }, { "tot_len", 140 }, { "frag_off", 0x4000 }, { "ttl", 64 }, { "protocol", 6 },
+    { "transport_header_type", 1 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (ipv4); i++)
+    {
+      guint64 x = 0;
+      g_assert_true (ttv_value_get_uint (ttv_decoder_get_field (d, ip, ipv4[i].name), &x));
+      g_assert_cmpuint (x, ==, ipv4[i].value);
+    }
+  const TtvValue *th = ttv_decoder_get_field (d, ip, "transport_header");
+  const TtvValue *tcp = ttv_decoder_get_children (d, th);
+  g_assert_cmpstr (tcp->name, ==, "tcp");
+  static const struct { const char *name; guint64 value; } fields[] = {
+    { "source_port", 40002 }, { "dest_port", 22 }, { "seq", 0xdeadbeef }, { "ack_seq", 12345 },
+    { "data_offset", 5 }, { "reserved", 0 }, { "flags", 0x18 }, { "window_size", 502 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      guint64 x = 0;
+      g_assert_true (ttv_value_get_uint (ttv_decoder_get_field (d, tcp, fields[i].name), &x));
+      g_assert_cmpuint (x, ==, fields[i].value);
+    }
+}
+
+/* The report of @dir (ttv-report --format=babeltrace). */
+static char *
+report_text (const char *dir)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  gint status = 0;
+  const char *argv[] = { TTV_REPORT_PATH, "--format=babeltrace", dir, NULL };
+  g_assert_true (run (argv, &out, &err, &status));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_cmpstr (err, ==, "");
+  return g_steal_pointer (&out);
+}
+
+/* CTF 1.8: read back by our reader as written, and as babeltrace2 reads
+ * it; CTF 2: the same report as the CTF 1.8 trace. */
+static void
+test_net_dev (gconstpointer data)
+{
+  gboolean big = GPOINTER_TO_UINT (data) != 0;
+  TtvByteOrder order = big ? TTV_BYTE_ORDER_BIG : TTV_BYTE_ORDER_LITTLE;
+  guint long_bits = big ? 32 : 64;
+  guint n1, n2;
+  g_autofree char *tsdl = write_net_dev (big ? "net-dev-be" : "net-dev-le", order, long_bits,
+                                         TTV_CTF_METADATA_TSDL, &n1);
+  g_autofree char *ctf2 = write_net_dev (big ? "net-dev-be-ctf2" : "net-dev-le-ctf2", order, long_bits,
+                                         TTV_CTF_METADATA_CTF2, &n2);
+  check_net_dev_values (tsdl);
+  check_net_dev_values (ctf2);
+  g_autofree char *a = report_text (tsdl), *b = report_text (ctf2);
+  g_assert_cmpuint (count_lines (a), ==, n1);
+  g_assert_cmpstr (a, ==, b);
+  g_assert_nonnull (strstr (a, "flags = 0x1FF"));
+  g_assert_nonnull (strstr (a, "hop_limit = 64, saddr_padding = { }, saddr = [ [0] = 0xFD00,"));
+  g_assert_nonnull (strstr (a, "{ source_port = 53000, dest_port = 53, len = 48, check = "));
+  g_assert_nonnull (strstr (a, "network_header_type = ( \"unknown\" : container = 0 ), network_header = { { } } }"));
+  compare_with_babeltrace (tsdl, n1);
+
+  /* lttng-modules names the options with its underscore ("} _ipv4;"),
+   * which babeltrace2 2.0.4 cannot read: ours reads it the same. */
+  g_autofree char *lttng = g_strconcat (tsdl, "-lttng", NULL);
+  ttv_test_copy_dir (tsdl, lttng);
+  g_autofree char *path = g_build_filename (lttng, "metadata", NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autoptr (GRegex) option = g_regex_new ("\\} (align\\(\\d+\\) )?(unknown|ipv4|ipv6|tcp|udp|icmp);", 0, 0, NULL);
+  g_autofree char *underscored = g_regex_replace (option, text, -1, 0, "} \\1_\\2;", 0, NULL);
+  g_assert_cmpstr (underscored, !=, text);
+  g_assert_true (g_file_set_contents (path, underscored, -1, NULL));
+  g_autofree char *c = report_text (lttng);
+  g_assert_cmpstr (c, ==, a);
+  ttv_test_remove_tree (lttng);
+  ttv_test_remove_tree (tsdl);
+  ttv_test_remove_tree (ctf2);
+}
+
+/* Variants the writer cannot declare: a tag that is not an enum before
+ * them, an option no label selects, a variant as an array element. */
+static void
+test_bad_variants (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "bad-variants", NULL);
+  TtvCtfWriterOptions wo = { 0 };
+  TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
+  g_assert_no_error (error);
+  for (guint c = 0; c < 4; c++)
+    {
+      g_autoptr (TtvType) st = ttv_type_new_struct ();
+      TtvType *tag = ttv_type_new_enum (ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8));
+      ttv_type_add_mapping (tag, "a", 0, 0);
+      TtvType *v = ttv_type_new_variant_ref ("tag");
+      ttv_type_add_field (v, c == 1 ? "b" : "a", ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+      if (c == 0)
+        {
+          ttv_type_add_field (st, "v", v, NULL);     /* before its tag */
+          ttv_type_add_field (st, "tag", tag, NULL);
+        }
+      else
+        {
+          ttv_type_add_field (st, "tag", tag, NULL);
+          ttv_type_add_field (st, "v", c == 2 ? ttv_type_new_array (v, 2) : v, NULL);
+        }
+      if (c == 3)
+        ttv_type_add_field (st, "plain", ttv_type_new_variant_ref ("v"), NULL);   /* tag not an enum */
+      ttv_type_finish (st);
+      g_assert_cmpint (ttv_ctf_writer_add_event (w, "bad", st, &error), ==, -1);
+      g_assert_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT);
+      g_test_message ("%s", error->message);
+      g_clear_error (&error);
+    }
+  ttv_ctf_writer_abort (w);
+  ttv_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -642,5 +833,8 @@ main (int argc, char **argv)
       g_test_add_data_func (path, GUINT_TO_POINTER (v), test_types);
     }
   g_test_add_func ("/ctf-writer/bad-arguments", test_bad_arguments);
+  g_test_add_data_func ("/ctf-writer/net-dev/le64", GUINT_TO_POINTER (0), test_net_dev);
+  g_test_add_data_func ("/ctf-writer/net-dev/be32", GUINT_TO_POINTER (1), test_net_dev);
+  g_test_add_func ("/ctf-writer/bad-variants", test_bad_variants);
   return g_test_run ();
 }

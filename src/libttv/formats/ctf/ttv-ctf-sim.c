@@ -2,6 +2,7 @@
  * events and written with the CTF writer (see the header). */
 #include "ttv-ctf-sim.h"
 
+#include "ttv-ctf-net-dev.h"
 #include "ttv-error.h"
 #include "ttv-sim-net.h"
 
@@ -19,7 +20,7 @@ typedef enum {
   K_SYSCALL_EXIT_UNKNOWN, K_SOFTIRQ_RAISE, K_STATEDUMP_FD, K_N,
   /* Declared last, and only when the machine talks over a network: traces
    * without one keep their event ids. */
-  K_INET_OUT = K_N, K_INET_IN, K_ALL
+  K_INET_OUT = K_N, K_INET_IN, K_NET_DEV_QUEUE, K_NET_IF_RECEIVE, K_ALL
 } Kind;
 
 static const char * const kind_names[K_ALL] = {
@@ -29,6 +30,7 @@ static const char * const kind_names[K_ALL] = {
   "net_dev_xmit", "netif_receive_skb", "lttng_statedump_process_state",
   "lttng_statedump_interrupt", "syscall_entry_unknown", "syscall_exit_unknown", "softirq_raise",
   "lttng_statedump_file_descriptor", "inet_sock_local_out", "inet_sock_local_in",
+  "net_dev_queue", "net_if_receive_skb",
 };
 
 /* Syscalls frequent enough in the simulation to deserve compact ids. */
@@ -72,6 +74,8 @@ typedef struct {
   guint control_cpu;              /* stream of the statedump events */
   gint kind_handle[K_ALL];
   const GArray *network;          /* of TtvSimNetEvent, by time; may be NULL */
+  TtvCtfNetEvents net_events;
+  guint pointer_bits;             /* of the traced machine: 32-bit kernels' sockets are 0xc... */
   guint network_next;
   GArray *entry_handle;           /* of gint, by syscall enum value */
   GArray *exit_handle;
@@ -336,9 +340,14 @@ declare_events (Sink *sink, const TtvCtfWriterOptions *opts, GError **error)
           && !add_syscall (sink, &l, (guint) m->start, m->label, error))
         return FALSE;
     }
-  if (sink->network)
-    for (Kind k = K_INET_OUT; k < K_ALL; k++)
+  if (sink->network && sink->net_events == TTV_CTF_NET_INET_SOCK)
+    for (Kind k = K_INET_OUT; k <= K_INET_IN; k++)
       if ((sink->kind_handle[k] = add (sink, kind_names[k], layout_of (&l, k), error)) < 0)
+        return FALSE;
+  if (sink->network && sink->net_events == TTV_CTF_NET_DEV)
+    for (Kind k = K_NET_DEV_QUEUE; k <= K_NET_IF_RECEIVE; k++)
+      if ((sink->kind_handle[k] = add (sink, kind_names[k], ttv_ctf_net_dev_type (l.order, l.long_bits),
+                                       error)) < 0)
         return FALSE;
   return TRUE;
 }
@@ -433,11 +442,29 @@ write_network (Sink *sink, TtvTime time, GError **error)
       const TtvSimNetEvent *e = &g_array_index (sink->network, TtvSimNetEvent, sink->network_next);
       if (e->time > time)
         break;
-      TtvScalar v[] = { U (e->sk), U (e->saddr), U (e->daddr), U (e->sport), U (e->dport),
-                        U (e->seq), U (e->ack_seq), U (e->flags) };
-      gint handle = sink->kind_handle[e->receive ? K_INET_IN : K_INET_OUT];
-      if (!ttv_ctf_writer_write_event (sink->writer, sink->control_cpu, e->time, (guint) handle, v,
-                                       G_N_ELEMENTS (v), error))
+      TtvSimNetEvent at = *e;
+      if (sink->pointer_bits == 32)
+        at.sk = 0xc0000000u | (e->sk & 0x3fffffffu);
+      e = &at;
+      gboolean ok;
+      if (sink->net_events == TTV_CTF_NET_DEV)
+        {
+          TtvScalar v[TTV_CTF_NET_DEV_MAX_VALUES];
+          guint n = ttv_ctf_net_dev_values (e, "eth0", v);
+          gint handle = sink->kind_handle[e->receive ? K_NET_IF_RECEIVE : K_NET_DEV_QUEUE];
+          ok = ttv_ctf_writer_write_event (sink->writer, sink->control_cpu, e->time, (guint) handle, v, n, error);
+        }
+      else if (!ttv_sim_net_event_is_tcp (e))
+        continue;   /* inet_sock events are TCP's */
+      else
+        {
+          TtvScalar v[] = { U (e->sk), U (e->saddr), U (e->daddr), U (e->sport), U (e->dport),
+                            U (e->seq), U (e->ack_seq), U (e->flags) };
+          gint handle = sink->kind_handle[e->receive ? K_INET_IN : K_INET_OUT];
+          ok = ttv_ctf_writer_write_event (sink->writer, sink->control_cpu, e->time, (guint) handle, v,
+                                           G_N_ELEMENTS (v), error);
+        }
+      if (!ok)
         return FALSE;
       sink->stats->n_events++;
     }
@@ -753,7 +780,7 @@ ctf_emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvS
 
 static gboolean
 write_simulation (const char *dir, TtvSim *sim, const TtvCtfWriterOptions *options,
-                  const GArray *network, TtvSimEmitFunc tap, gpointer tap_data,
+                  const GArray *network, TtvCtfNetEvents net_events, TtvSimEmitFunc tap, gpointer tap_data,
                   TtvCtfSimStats *stats, GError **error)
 {
   g_return_val_if_fail (dir != NULL && sim != NULL && options != NULL, FALSE);
@@ -778,6 +805,8 @@ write_simulation (const char *dir, TtvSim *sim, const TtvCtfWriterOptions *optio
     .tap = tap,
     .tap_data = tap_data,
     .network = network,
+    .net_events = net_events,
+    .pointer_bits = o.long_bits ? o.long_bits : 64,
     .stats = stats ? stats : &local,
   };
   *sink.stats = (TtvCtfSimStats) { 0 };
@@ -801,13 +830,14 @@ ttv_ctf_write_simulation (const char *dir, TtvSim *sim, const TtvCtfWriterOption
                           TtvSimEmitFunc tap, gpointer tap_data, TtvCtfSimStats *stats,
                           GError **error)
 {
-  return write_simulation (dir, sim, options, NULL, tap, tap_data, stats, error);
+  return write_simulation (dir, sim, options, NULL, TTV_CTF_NET_INET_SOCK, tap, tap_data, stats, error);
 }
 
 gboolean
 ttv_ctf_write_simulation_network (const char *dir, TtvSim *sim, const TtvCtfWriterOptions *options,
-                                  const GArray *network, TtvCtfSimStats *stats, GError **error)
+                                  const GArray *network, TtvCtfNetEvents events, TtvCtfSimStats *stats,
+                                  GError **error)
 {
   g_return_val_if_fail (network != NULL, FALSE);
-  return write_simulation (dir, sim, options, network, NULL, NULL, stats, error);
+  return write_simulation (dir, sim, options, network, events, NULL, NULL, stats, error);
 }

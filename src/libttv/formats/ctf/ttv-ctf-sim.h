@@ -33,15 +33,24 @@ gboolean ttv_ctf_write_simulation (const char *dir, TtvSim *sim, const TtvCtfWri
                                    TtvSimEmitFunc tap, gpointer tap_data, TtvCtfSimStats *stats,
                                    GError **error);
 
+/* The events a simulated network's packets are written as. */
+typedef enum {
+  /* inet_sock_local_out / inet_sock_local_in (sk, saddr, daddr, sport,
+   * dport, seq, ack_seq, flags): the old lttng-modules addon's.  TCP only. */
+  TTV_CTF_NET_INET_SOCK,
+  /* net_dev_queue / net_if_receive_skb with the IP and transport headers
+   * as lttng-modules writes them (ttv-ctf-net-dev.h), device "eth0". */
+  TTV_CTF_NET_DEV,
+} TtvCtfNetEvents;
+
 /* The same, with the packets of a simulated network (sim/ttv-sim-net.h):
  * @network (of TtvSimNetEvent, by time) is written among the sim's events
- * as inet_sock_local_out / inet_sock_local_in (sk, saddr, daddr, sport,
- * dport, seq, ack_seq, flags), on the first CPU's stream; packets after
- * the sim's last event are left out. */
+ * as @events, on the first CPU's stream; packets after the sim's last
+ * event are left out. */
 gboolean ttv_ctf_write_simulation_network (const char *dir, TtvSim *sim,
                                            const TtvCtfWriterOptions *options,
-                                           const GArray *network, TtvCtfSimStats *stats,
-                                           GError **error);
+                                           const GArray *network, TtvCtfNetEvents events,
+                                           TtvCtfSimStats *stats, GError **error);
 
 /* The LTTng 2.x name of a sim event type for the names that do not depend on
  * values (not syscalls): "sched_switch" for TTV_SIM_EVENT_SCHED_SWITCH... */

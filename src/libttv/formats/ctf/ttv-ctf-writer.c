@@ -53,6 +53,7 @@ typedef enum { ENC_OK, ENC_FULL, ENC_BAD } EncResult;
 typedef struct {
   guint8 *buf;
   gsize pos, cap;
+  guint bit;                      /* bits of buf[pos] used by bit fields (0..7) */
   gboolean big;
   const TtvScalar *values;
   guint n_values, next;
@@ -113,9 +114,27 @@ type_align (const TtvType *t)
       for (guint i = 0; i < t->fields->len; i++)
         a = MAX (a, type_align (((TtvField *) g_ptr_array_index (t->fields, i))->type));
       return a;
+    case TTV_TYPE_VARIANT:
+      return 1;   /* each option aligns itself (CTF 1.8: the selected field's alignment) */
     default:
       return a;
     }
+}
+
+/* Bit fields: integers whose size or alignment is not a whole byte, as
+ * lttng-modules declares the IP and TCP header fields (4-bit version, 9-bit
+ * flags...). */
+static gboolean
+is_bit_field (const TtvType *t)
+{
+  return t->size_bits % 8 != 0 || t->align_bits % 8 != 0;
+}
+
+/* A power of two, as CTF wants alignments. */
+static gboolean
+is_power_of_two (guint x)
+{
+  return x != 0 && (x & (x - 1)) == 0;
 }
 
 static gboolean
@@ -125,17 +144,78 @@ is_text_array (const TtvType *t)
          && t->element->size_bits == 8 && t->element->encoding == TTV_ENCODING_UTF8;
 }
 
+static gboolean check_type (const TtvType *t, const char *event, const char *field, GError **error);
+
+/* The tag of variant @f, member @index of @parent: an enum member before
+ * it, with a label for each option (how CTF 1.8 and 2 select it). */
+static gboolean
+check_variant_tag (const TtvType *parent, guint index, const TtvField *f, const char *event, GError **error)
+{
+  if (parent->kind != TTV_TYPE_STRUCT)
+    return ttv_writer_bad_argument (error,
+                                    _("CTF writer: event “%s”, field “%s”: a variant must be a "
+                                      "struct member"), event, f->name);
+  gint tag = ttv_type_find_field (parent, f->type->ref);
+  const TtvType *tt = tag < 0 || (guint) tag >= index ? NULL
+                      : ((const TtvField *) g_ptr_array_index (parent->fields, tag))->type;
+  if (tt == NULL || tt->kind != TTV_TYPE_ENUM)
+    return ttv_writer_bad_argument (error,
+                                    _("CTF writer: event “%s”, field “%s”: the tag “%s” is not an "
+                                      "enum member before the variant"), event, f->name, f->type->ref);
+  /* Options are written without an underscore: not a TSDL keyword then. */
+  static const char *const keywords[] = {
+    "align", "callsite", "char", "clock", "const", "double", "enum", "env", "event", "floating_point", "float",
+    "int", "integer", "long", "short", "signed", "stream", "string", "struct", "trace", "typealias", "typedef",
+    "unsigned", "variant", "void", NULL,
+  };
+  for (guint k = 0; k < f->type->fields->len; k++)
+    {
+      const char *option = ((const TtvField *) g_ptr_array_index (f->type->fields, k))->name;
+      if (g_strv_contains (keywords, option))
+        return ttv_writer_bad_argument (error,
+                                        _("CTF writer: event “%s”, field “%s”: the option “%s” is a "
+                                          "TSDL keyword"), event, f->name, option);
+      gboolean found = FALSE;
+      for (guint m = 0; m < tt->mappings->len && !found; m++)
+        found = g_strcmp0 (g_array_index (tt->mappings, TtvEnumMapping, m).label, option) == 0;
+      if (!found)
+        return ttv_writer_bad_argument (error,
+                                        _("CTF writer: event “%s”, field “%s”: no label of the tag "
+                                          "“%s” selects the option “%s”"), event, f->name, f->type->ref,
+                                        option);
+    }
+  return TRUE;
+}
+
+/* The members of a struct or the options of a variant. */
+static gboolean
+check_type_struct (const TtvType *t, const char *event, GError **error)
+{
+  for (guint i = 0; i < t->fields->len; i++)
+    {
+      const TtvField *f = g_ptr_array_index (t->fields, i);
+      if (!valid_identifier (f->name))
+        return ttv_writer_bad_argument (error,
+                                        _("CTF writer: event “%s”: “%s” is not a valid "
+                                          "field name"), event, f->name ? f->name : "");
+      if (!check_type (f->type, event, f->name, error))
+        return FALSE;
+      if (f->type->kind == TTV_TYPE_VARIANT && !check_variant_tag (t, i, f, event, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 check_type (const TtvType *t, const char *event, const char *field, GError **error)
 {
   switch (t->kind)
     {
     case TTV_TYPE_INTEGER:
-      if ((t->size_bits != 8 && t->size_bits != 16 && t->size_bits != 32 && t->size_bits != 64)
-          || t->align_bits % 8 != 0)
+      if (t->size_bits < 1 || t->size_bits > 64 || (t->align_bits && !is_power_of_two (t->align_bits)))
         return ttv_writer_bad_argument (error,
-                                        _("CTF writer: event “%s”, field “%s”: integers must be "
-                                          "byte-aligned and of 8, 16, 32 or 64 bits"), event,
+                                        _("CTF writer: event “%s”, field “%s”: integers must have "
+                                          "1 to 64 bits and a power of two as alignment"), event,
                                         field);
       return TRUE;
     case TTV_TYPE_FLOAT:
@@ -153,6 +233,10 @@ check_type (const TtvType *t, const char *event, const char *field, GError **err
                                           "integer container"), event, field);
       return check_type (t->container, event, field, error);
     case TTV_TYPE_ARRAY:
+      if (t->element->kind == TTV_TYPE_VARIANT)
+        return ttv_writer_bad_argument (error,
+                                        _("CTF writer: event “%s”, field “%s”: a variant must be a "
+                                          "struct member"), event, field);
       return check_type (t->element, event, field, error);
     case TTV_TYPE_SEQUENCE:
       if (t->ref == NULL)
@@ -161,34 +245,34 @@ check_type (const TtvType *t, const char *event, const char *field, GError **err
                                           "length field reference"), event, field);
       return check_type (t->element, event, field, error);
     case TTV_TYPE_STRUCT:
-      for (guint i = 0; i < t->fields->len; i++)
-        {
-          const TtvField *f = g_ptr_array_index (t->fields, i);
-          if (!valid_identifier (f->name))
-            return ttv_writer_bad_argument (error,
-                                            _("CTF writer: event “%s”: “%s” is not a valid "
-                                              "field name"), event, f->name ? f->name : "");
-          if (!check_type (f->type, event, f->name, error))
-            return FALSE;
-        }
-      return TRUE;
+      return check_type_struct (t, event, error);
     case TTV_TYPE_VARIANT:
+      if (t->ref == NULL || t->prefix != NULL || t->option_ranges != NULL || t->fields->len == 0)
+        return ttv_writer_bad_argument (error,
+                                        _("CTF writer: event “%s”, field “%s”: variants need a "
+                                          "tag field reference and options"), event, field);
+      return check_type_struct (t, event, error);
     default:
       return ttv_writer_bad_argument (error,
-                                      _("CTF writer: event “%s”, field “%s”: variants are not "
-                                        "supported"), event, field);
+                                      _("CTF writer: event “%s”, field “%s”: type not supported"),
+                                      event, field);
     }
 }
 
-static void append_specifier (GString *out, const TtvType *t, guint indent);
+static void append_specifier (GString *out, const TtvType *t, guint indent, TtvByteOrder order);
 
+/* @order is the trace's: an integer of the other order says so (the IP
+ * headers lttng-modules copies are big-endian in any trace). */
 static void
-append_integer (GString *out, const TtvType *t)
+append_integer (GString *out, const TtvType *t, TtvByteOrder order)
 {
   g_string_append_printf (out, "integer { size = %u; align = %u; signed = %d; encoding = %s; "
-                          "base = %u;", t->size_bits, MAX (t->align_bits, 8), t->is_signed ? 1 : 0,
+                          "base = %u;", t->size_bits, is_bit_field (t) ? MAX (t->align_bits, 1)
+                          : MAX (t->align_bits, 8), t->is_signed ? 1 : 0,
                           t->encoding == TTV_ENCODING_UTF8 ? "UTF8" : "none",
                           t->base ? t->base : 10);
+  if (t->byte_order != order)
+    g_string_append_printf (out, " byte_order = %s;", t->byte_order == TTV_BYTE_ORDER_BIG ? "be" : "le");
   if (t->clock_name)
     g_string_append_printf (out, " map = clock.%s.value;", t->clock_name);
   g_string_append (out, " }");
@@ -215,16 +299,20 @@ append_ref (GString *out, const char *ref)
     g_string_append_printf (out, "%s_%s", i ? "." : "", parts[i]);
 }
 
+/* @option: a variant's option, named as the tag's label without LTTng's
+ * underscore (babeltrace2 2.0.4 matches the two as written and stops on an
+ * assertion when they differ; readers drop the underscore anyway). */
 static void
-append_declaration (GString *out, const char *name, const TtvType *t, guint indent)
+append_declaration (GString *out, const char *name, const TtvType *t, guint indent, TtvByteOrder order,
+                    gboolean option)
 {
   const TtvType *inner = t;
   while (inner->kind == TTV_TYPE_ARRAY || inner->kind == TTV_TYPE_SEQUENCE)
     inner = inner->element;
   for (guint i = 0; i < indent; i++)
     g_string_append_c (out, '\t');
-  append_specifier (out, inner, indent);
-  g_string_append_printf (out, " _%s", name);
+  append_specifier (out, inner, indent, order);
+  g_string_append_printf (out, option ? " %s" : " _%s", name);
   for (const TtvType *d = t; d != inner; d = d->element)
     {
       g_string_append_c (out, '[');
@@ -237,13 +325,28 @@ append_declaration (GString *out, const char *name, const TtvType *t, guint inde
   g_string_append (out, ";\n");
 }
 
+/* The members of a struct or the options of a variant, one a line, then
+ * the closing brace. */
 static void
-append_specifier (GString *out, const TtvType *t, guint indent)
+append_members (GString *out, const TtvType *t, guint indent, TtvByteOrder order)
+{
+  for (guint i = 0; i < t->fields->len; i++)
+    {
+      const TtvField *f = g_ptr_array_index (t->fields, i);
+      append_declaration (out, f->name, f->type, indent + 1, order, t->kind == TTV_TYPE_VARIANT);
+    }
+  for (guint i = 0; i < indent; i++)
+    g_string_append_c (out, '\t');
+  g_string_append (out, "}");
+}
+
+static void
+append_specifier (GString *out, const TtvType *t, guint indent, TtvByteOrder order)
 {
   switch (t->kind)
     {
     case TTV_TYPE_INTEGER:
-      append_integer (out, t);
+      append_integer (out, t, order);
       break;
     case TTV_TYPE_FLOAT:
       {
@@ -258,7 +361,7 @@ append_specifier (GString *out, const TtvType *t, guint indent)
       break;
     case TTV_TYPE_ENUM:
       g_string_append (out, "enum : ");
-      append_integer (out, t->container);
+      append_integer (out, t->container, order);
       g_string_append (out, " { ");
       for (guint i = 0; i < t->mappings->len; i++)
         {
@@ -282,16 +385,18 @@ append_specifier (GString *out, const TtvType *t, guint indent)
       break;
     case TTV_TYPE_STRUCT:
       g_string_append (out, "struct {\n");
-      for (guint i = 0; i < t->fields->len; i++)
-        {
-          const TtvField *f = g_ptr_array_index (t->fields, i);
-          append_declaration (out, f->name, f->type, indent + 1);
-        }
-      for (guint i = 0; i < indent; i++)
-        g_string_append_c (out, '\t');
-      g_string_append (out, "}");
-      if (t->align_bits > 8)
-        g_string_append_printf (out, " align(%u)", t->align_bits / 8);
+      append_members (out, t, indent, order);
+      /* In bits; an empty struct with one is lttng-modules' padding before an array. */
+      if (t->align_bits > 8 || (t->fields->len == 0 && t->align_bits > 1))
+        g_string_append_printf (out, " align(%u)", t->align_bits);
+      break;
+    case TTV_TYPE_VARIANT:
+      /* The tag is an enum whose labels name the options (lttng-modules'
+       * "variant <_network_header_type>"). */
+      g_string_append (out, "variant <");
+      append_ref (out, t->ref);
+      g_string_append (out, "> {\n");
+      append_members (out, t, indent, order);
       break;
     default:
       break;   /* refused by check_type */
@@ -300,9 +405,24 @@ append_specifier (GString *out, const TtvType *t, guint indent)
 
 /* --- Encoding --------------------------------------------------------------- */
 
+/* Past the byte a bit field left partly used. */
+static EncResult
+enc_end_bits (Enc *e)
+{
+  if (e->bit == 0)
+    return ENC_OK;
+  if (e->pos + 1 > e->cap)
+    return ENC_FULL;
+  e->pos++;
+  e->bit = 0;
+  return ENC_OK;
+}
+
 static EncResult
 enc_align (Enc *e, guint align)
 {
+  if (enc_end_bits (e) != ENC_OK)
+    return ENC_FULL;
   gsize p = (e->pos + align - 1) / align * align;
   if (p > e->cap)
     return ENC_FULL;
@@ -330,6 +450,35 @@ enc_uint (Enc *e, guint64 v, guint bytes)
   if (enc_align (e, bytes) != ENC_OK)
     return ENC_FULL;
   return enc_store (e, v, bytes);
+}
+
+/* @v in @bits bits at the next multiple of @align_bits, as CTF lays bit
+ * fields out: little-endian ones from the least significant bit of each
+ * byte, big-endian ones from the most significant, most significant bit of
+ * the value first. */
+static EncResult
+enc_bits (Enc *e, guint64 v, guint bits, guint align_bits, gboolean big)
+{
+  guint64 at = (guint64) e->pos * 8 + e->bit;
+  align_bits = MAX (align_bits, 1);
+  at = (at + align_bits - 1) / align_bits * align_bits;
+  guint64 end = at + bits;
+  if ((end + 7) / 8 > e->cap)
+    return ENC_FULL;
+  /* The bytes not yet started are zero before bits are ORed in. */
+  gsize fresh = e->pos + (e->bit ? 1 : 0);
+  if ((end + 7) / 8 > fresh)
+    memset (e->buf + fresh, 0, (gsize) ((end + 7) / 8 - fresh));
+  for (guint i = 0; i < bits; i++)
+    {
+      guint64 b = at + i;
+      guint bit = big ? (guint) ((v >> (bits - 1 - i)) & 1) : (guint) ((v >> i) & 1);
+      if (bit)
+        e->buf[b / 8] |= (guint8) (big ? 0x80u >> (b % 8) : 1u << (b % 8));
+    }
+  e->pos = (gsize) (end / 8);
+  e->bit = (guint) (end % 8);
+  return ENC_OK;
 }
 
 static const TtvScalar *
@@ -393,9 +542,14 @@ encode (Enc *e, const TtvType *t, const char *field)
                                        "for %u bits"), e->event, field, bits);
             return ENC_BAD;
           }
-        if (enc_align (e, MAX (t->align_bits, 8) / 8) != ENC_OK)
+        gboolean big = t->byte_order == TTV_BYTE_ORDER_BIG;
+        if (is_bit_field (t))
+          return enc_bits (e, v->u, bits, t->align_bits, big);
+        if (enc_align (e, MAX (t->align_bits, 8) / 8) != ENC_OK || e->pos + bits / 8 > e->cap)
           return ENC_FULL;
-        return enc_store (e, v->u, bits / 8);
+        store (e->buf + e->pos, v->u, bits / 8, big);
+        e->pos += bits / 8;
+        return ENC_OK;
       }
     case TTV_TYPE_FLOAT:
       {
@@ -419,7 +573,7 @@ encode (Enc *e, const TtvType *t, const char *field)
           return ENC_BAD;
         const char *s = v->str ? v->str : "";
         gsize n = strlen (s) + 1;
-        if (e->pos + n > e->cap)
+        if (enc_end_bits (e) != ENC_OK || e->pos + n > e->cap)
           return ENC_FULL;
         memcpy (e->buf + e->pos, s, n);
         e->pos += n;
@@ -459,6 +613,22 @@ encode (Enc *e, const TtvType *t, const char *field)
             return r;
         }
       return ENC_OK;
+    case TTV_TYPE_VARIANT:
+      {
+        /* The option's index; its tag, written before, must select it. */
+        const TtvScalar *v = take (e, TTV_TYPE_INTEGER, field);
+        if (v == NULL)
+          return ENC_BAD;
+        if (v->u >= t->fields->len)
+          {
+            ttv_writer_bad_argument (e->error,
+                                     _("CTF writer: event “%s”, field “%s”: no option %" PRIu64),
+                                     e->event, field, v->u);
+            return ENC_BAD;
+          }
+        const TtvField *option = g_ptr_array_index (t->fields, (guint) v->u);
+        return encode (e, option->type, option->name);
+      }
     default:
       ttv_writer_bad_argument (e->error,
                                _("CTF writer: event “%s”, field “%s”: type not supported"),
@@ -776,13 +946,15 @@ ttv_ctf_writer_write_event (TtvCtfWriter *w, guint cpu_id, TtvTime time, guint e
           s->begin = s->prev = clock;
           s->pos = w->context_end;
         }
-      Enc e = { s->buf, s->pos, w->packet_size, w->opt.byte_order == TTV_BYTE_ORDER_BIG,
+      Enc e = { s->buf, s->pos, w->packet_size, 0, w->opt.byte_order == TTV_BYTE_ORDER_BIG,
                 values, n_values, 0, error, ec->name };
       EncResult r = encode_header (w, s, &e, event, clock);
       if (r == ENC_OK)
         r = enc_align (&e, ec->align);
       if (r == ENC_OK)
         r = encode (&e, ec->fields, ec->name);
+      if (r == ENC_OK)
+        r = enc_end_bits (&e);   /* the next event starts on a byte */
       if (r == ENC_BAD)
         return FALSE;
       if (r == ENC_OK)
@@ -946,7 +1118,7 @@ build_metadata (TtvCtfWriter *w)
       g_string_append (m, "event {\n\tname = ");
       append_quoted (m, ec->name);
       g_string_append_printf (m, ";\n\tid = %u;\n\tstream_id = 0;\n\tfields := ", i);
-      append_specifier (m, ec->fields, 1);
+      append_specifier (m, ec->fields, 1, w->opt.byte_order);
       g_string_append (m, ";\n};\n\n");
     }
   return g_string_free (m, FALSE);

@@ -55,20 +55,28 @@ TtvCtfWriter *ttv_ctf_writer_new (const char *dir, const TtvCtfWriterOptions *op
 
 /* Declares an event class before the first event is written; ids follow the
  * order of the calls (put frequent events first: ids 0..30 get compact
- * headers).  @fields is a struct (a reference is taken) of byte-aligned
- * integers and enums of 8/16/32/64 bits, floats of 32/64 bits, strings,
- * arrays, sequences with a length reference (CTF style) and structs.  An
- * array of 8-bit UTF8 integers is a text array (ctf_array_text): it takes one
- * string scalar, truncated or padded with NULs.  Field names are written with
- * a leading underscore as LTTng does (readers drop it).  Returns the event's
- * handle (its CTF id), -1 with @error (TTV_USAGE_ERROR_BAD_ARGUMENT). */
+ * headers).  @fields is a struct (a reference is taken) of integers and
+ * enums of 1 to 64 bits (not a multiple of 8 bits or of a byte's alignment:
+ * CTF bit fields, as lttng-modules' IP and TCP headers; each in its own byte
+ * order, which may not be the trace's), floats of 32/64 bits, strings,
+ * arrays, sequences with a length reference (CTF style), structs, and
+ * variants with a tag reference (ttv_type_new_variant_ref) to an enum
+ * member before them in the same struct, one label of which names each
+ * option.  An array of 8-bit UTF8 integers is a text array
+ * (ctf_array_text): it takes one string scalar, truncated or padded with
+ * NULs.  Field names are written with a leading underscore as LTTng does
+ * (readers drop it), variant options without (their tag's labels).  Returns
+ * the event's handle (its CTF id), -1 with @error
+ * (TTV_USAGE_ERROR_BAD_ARGUMENT). */
 gint     ttv_ctf_writer_add_event (TtvCtfWriter *w, const char *name, TtvType *fields,
                                    GError **error);
 
 /* Appends one event to the stream of @cpu_id (created at its first event,
  * file CHANNEL_CPUID).  Times must not decrease within a stream.  @values
  * are in the order of ttv_encode(): one per integer/enum/float/string, a
- * text array one string, a sequence its count then its elements. */
+ * text array one string, a sequence its count then its elements, a variant
+ * the index of its option (the one its tag's value selects) then the
+ * option's values. */
 gboolean ttv_ctf_writer_write_event (TtvCtfWriter *w, guint cpu_id, TtvTime time, guint event,
                                      const TtvScalar *values, guint n_values, GError **error);
 

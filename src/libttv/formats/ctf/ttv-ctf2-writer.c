@@ -172,12 +172,15 @@ append_location (GString *j, const char *ref)
   g_string_append (j, "]}");
 }
 
+/* The integer's own byte order (the IP headers are big-endian in any
+ * trace), and bit fields' alignment as they declare it. */
 static void
-append_integer (GString *j, const TtvType *t, TtvByteOrder o)
+append_integer (GString *j, const TtvType *t)
 {
+  gboolean bit_field = t->size_bits % 8 != 0 || t->align_bits % 8 != 0;
   g_string_append_printf (j, "\"type\":\"fixed-length-%ssigned-integer\",\"length\":%u,\"byte-order\":\"%s\","
-                          "\"alignment\":%u", t->is_signed ? "" : "un", t->size_bits, order_name (o),
-                          MAX (t->align_bits, 8));
+                          "\"alignment\":%u", t->is_signed ? "" : "un", t->size_bits, order_name (t->byte_order),
+                          bit_field ? MAX (t->align_bits, 1) : MAX (t->align_bits, 8));
   if (t->base && t->base != 10)
     g_string_append_printf (j, ",\"preferred-display-base\":%u", t->base);
 }
@@ -221,6 +224,57 @@ append_mappings (GString *j, const TtvType *t)
   g_string_append_c (j, '}');
 }
 
+/* The ranges of @tag's mappings labelled @label. */
+static void
+append_label_ranges (GString *j, const TtvType *tag, const char *label)
+{
+  gboolean first = TRUE;
+  g_string_append_c (j, '[');
+  for (guint k = 0; k < tag->mappings->len; k++)
+    {
+      const TtvEnumMapping *r = &g_array_index (tag->mappings, TtvEnumMapping, k);
+      if (strcmp (r->label, label) != 0)
+        continue;
+      if (!first)
+        g_string_append_c (j, ',');
+      first = FALSE;
+      if (tag->container->is_signed)
+        g_string_append_printf (j, "[%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "]", (gint64) r->start, (gint64) r->end);
+      else
+        g_string_append_printf (j, "[%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "]", r->start, r->end);
+    }
+  g_string_append_c (j, ']');
+}
+
+/* A variant member of @parent, selected as lttng-modules' CTF 2 serializer
+ * writes it: by its enum tag, a member of the same structure, each option
+ * taking the ranges of the tag's mappings with its name. */
+static void
+append_variant (GString *j, const TtvType *t, const TtvType *parent, TtvByteOrder o)
+{
+  gint tag_index = ttv_type_find_field (parent, t->ref);
+  const TtvType *tag = tag_index < 0 ? NULL
+                       : ((const TtvField *) g_ptr_array_index (parent->fields, tag_index))->type;
+  g_string_append (j, "{\"type\":\"variant\",\"selector-field-location\":");
+  append_location (j, t->ref);
+  g_string_append (j, ",\"options\":[");
+  for (guint i = 0; i < t->fields->len; i++)
+    {
+      const TtvField *f = g_ptr_array_index (t->fields, i);
+      g_string_append (j, i ? ",{\"name\":" : "{\"name\":");
+      ttv_json_append_string (j, f->name, -1);
+      g_string_append (j, ",\"selector-field-ranges\":");
+      if (tag && tag->kind == TTV_TYPE_ENUM)
+        append_label_ranges (j, tag, f->name);
+      else
+        g_string_append_printf (j, "[[%u,%u]]", i, i);   /* an integer tag: the option's index */
+      g_string_append (j, ",\"field-class\":");
+      append_field_class (j, f->type, o);
+      g_string_append_c (j, '}');
+    }
+  g_string_append (j, "]}");
+}
+
 static void
 append_field_class (GString *j, const TtvType *t, TtvByteOrder o)
 {
@@ -228,10 +282,10 @@ append_field_class (GString *j, const TtvType *t, TtvByteOrder o)
   switch (t->kind)
     {
     case TTV_TYPE_INTEGER:
-      append_integer (j, t, o);
+      append_integer (j, t);
       break;
     case TTV_TYPE_ENUM:
-      append_integer (j, t->container, o);
+      append_integer (j, t->container);
       append_mappings (j, t);
       break;
     case TTV_TYPE_FLOAT:
@@ -272,13 +326,16 @@ append_field_class (GString *j, const TtvType *t, TtvByteOrder o)
         {
           const TtvField *f = g_ptr_array_index (t->fields, i);
           member (j, i == 0, f->name);
-          append_field_class (j, f->type, o);
+          if (f->type->kind == TTV_TYPE_VARIANT)
+            append_variant (j, f->type, t, o);
+          else
+            append_field_class (j, f->type, o);
           g_string_append_c (j, '}');
         }
       g_string_append_c (j, ']');
       break;
     case TTV_TYPE_VARIANT:
-      break;   /* refused by the writer's check_type */
+      break;   /* a member: append_variant, which needs the structure */
     }
   g_string_append_c (j, '}');
 }
