@@ -628,10 +628,13 @@ ttv_memory_query_usage (const TtvMemory *m, guint process, TtvTime t0, TtvTime t
   guint start = points_until (p->points, t0);
   for (guint x = 0; x < width; x++)
     {
-      TtvTime b = t0 + (TtvTime) ((double) (t1 - t0) * (x + 1) / width);
+      /* Unsigned: a damaged trace's times may be more than 2^63 ns apart. */
+      TtvTime b = x + 1 == width ? t1
+                                 : (TtvTime) ((guint64) t0
+                                              + (guint64) ((double) ttv_time_span_ns (t0, t1) * (x + 1) / width));
       /* The value entering the pixel, then every change within it. */
       guint64 entering = start ? g_array_index (p->points, TtvMemoryPoint, start - 1).bytes : 0;
-      guint end = points_until (p->points, b - 1);
+      guint end = points_until (p->points, b > TTV_TIME_MIN ? b - 1 : b);
       guint64 lo = entering, hi = entering;
       range_min_max (p, start, MAX (start, end), &lo, &hi);
       min[x] = lo;
