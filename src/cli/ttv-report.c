@@ -1209,14 +1209,9 @@ warn_machines_merged (TtvTraceset *ts)
   guint n = ttv_traceset_get_n_machines (ts);
   if (n < 2)
     return;
-  g_autoptr (GString) names = g_string_new (NULL);
-  for (guint m = 0; m < n; m++)
-    {
-      g_autofree char *name = ttv_text_for_display (ttv_traceset_get_machine_name (ts, m));
-      g_string_append_printf (names, "%s%s", m ? ", " : "", name);
-    }
+  g_autofree char *names = ttv_traceset_dup_machine_names (ts);
   g_printerr (_("ttv-report: warning: --analysis reads the %u machines (%s) as one: their threads and CPUs"
-                " of the same number are counted together\n"), n, names->str);
+                " of the same number are counted together\n"), n, names);
 }
 
 static int

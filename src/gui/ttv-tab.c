@@ -998,14 +998,9 @@ analyses_ready (TtvTab *self)
       ttv_notifications_withdraw (TTV_NOTIFICATIONS (self->notifications), "machines-merged");
       return;
     }
-  g_autoptr (GString) names = g_string_new (NULL);
-  for (guint m = 0; m < n; m++)
-    {
-      g_autofree char *name = ttv_text_for_display (ttv_traceset_get_machine_name (ts, m));
-      g_string_append_printf (names, "%s%s", m ? ", " : "", name);
-    }
+  g_autofree char *names = ttv_traceset_dup_machine_names (ts);
   g_autofree char *text = g_strdup_printf (_("The analyses read the %u machines (%s) as one: their threads and "
-                                             "CPUs of the same number are counted together."), n, names->str);
+                                             "CPUs of the same number are counted together."), n, names);
   ttv_tab_notify (self, "machines-merged", GTK_MESSAGE_INFO, text);
 }
 

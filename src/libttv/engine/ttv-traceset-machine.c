@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "ttv-escape.h"
+
 const char *
 ttv_trace_get_host (const TtvTrace *trace)
 {
@@ -89,4 +91,16 @@ ttv_traceset_get_machine_name (const TtvTraceset *ts, guint machine)
   if (machine >= ts->machine_names->len)
     return NULL;
   return g_ptr_array_index (ts->machine_names, machine);
+}
+
+char *
+ttv_traceset_dup_machine_names (const TtvTraceset *ts)
+{
+  g_autoptr (GString) names = g_string_new (NULL);
+  for (guint m = 0; m < ts->machine_names->len; m++)
+    {
+      g_autofree char *name = ttv_text_for_display (g_ptr_array_index (ts->machine_names, m));
+      g_string_append_printf (names, "%s%s", m ? ", " : "", name);
+    }
+  return g_string_free (g_steal_pointer (&names), FALSE);
 }

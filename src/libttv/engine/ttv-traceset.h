@@ -38,6 +38,9 @@ guint       ttv_traceset_get_n_machines (const TtvTraceset *ts);
 guint       ttv_traceset_get_trace_machine (const TtvTraceset *ts, guint trace);
 /* Its host name, else the name of its first trace; NULL when out of range. */
 const char *ttv_traceset_get_machine_name (const TtvTraceset *ts, guint machine);
+/* Every machine's name, "alpha, beta", each escaped for display
+ * (ttv_text_for_display), for messages that name them all. */
+char       *ttv_traceset_dup_machine_names (const TtvTraceset *ts);
 /* The same numbering for @traces (TtvTrace *): trace_machine[i] gets the
  * machine of trace i; @names (may be NULL) gets each machine's name (newly
  * allocated strings).  Returns the number of machines (at least 1). */
