@@ -475,24 +475,6 @@ patch_file (const char *path, const char *from, const char *to)
   g_assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
 }
 
-/* Copies directory @from into @to, subdirectories (control/) too. */
-static void
-copy_tree (const char *from, const char *to)
-{
-  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
-  g_autoptr (GDir) dir = g_dir_open (from, 0, NULL);
-  g_assert_nonnull (dir);
-  const char *name;
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *a = g_build_filename (from, name, NULL), *b = g_build_filename (to, name, NULL);
-      if (g_file_test (a, G_FILE_TEST_IS_DIR))
-        copy_tree (a, b);
-      else
-        ttv_test_copy_file (a, b);
-    }
-}
-
 /* A copy of lttng-3's two first machines whose marker formats say @from as @to. */
 static char *
 patched_lttng0 (const char *name, const char *from, const char *to)
@@ -501,7 +483,7 @@ patched_lttng0 (const char *name, const char *from, const char *to)
   for (guint k = 1; k <= 2; k++)
     {
       g_autofree char *src = machine_dir (lttng3, k), *dst = machine_dir (root, k);
-      copy_tree (src, dst);
+      ttv_test_copy_dir (src, dst);
       g_autofree char *facilities = g_build_filename (dst, "control", "facilities_0", NULL);
       patch_file (facilities, from, to);
     }

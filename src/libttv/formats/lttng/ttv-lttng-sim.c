@@ -32,11 +32,9 @@ next_skb (Sink *sink)
 static gboolean
 write_network (Sink *sink, TtvTime time, GError **error)
 {
-  for (; sink->network_next < sink->network->len; sink->network_next++)
+  const TtvSimNetEvent *e;
+  while ((e = ttv_sim_net_next_due (sink->network, &sink->network_next, time)) != NULL)
     {
-      const TtvSimNetEvent *e = &g_array_index (sink->network, TtvSimNetEvent, sink->network_next);
-      if (e->time > time)
-        break;
       TtvSimNetLttng0Event events[2];
       TtvScalar values[2][TTV_SIM_NET_LTTNG0_MAX_VALUES];
       guint n_values[2];
