@@ -43,7 +43,6 @@ typedef struct {
 
 struct _TtvSyncLttng0 {
   GHashTable *pending;                  /* PendingKey * (in the Pending) -> Pending *, owned */
-  guint64 n_unpaired;                   /* tcpv4_rcv_extended without its dev_receive */
 };
 
 /* @alias: the name is also another tracer's (lttng-modules' netif_receive_skb
@@ -203,10 +202,7 @@ ttv_sync_lttng0_packet (TtvSyncLttng0 *s, const TtvSyncLttng0Type *t, const TtvE
         /* Without its dev_receive (lost, or before the trace), the time of
          * arrival is unknown. */
         if (p == NULL)
-          {
-            s->n_unpaired++;
-            return TTV_SYNC_LTTNG0_IGNORED;
-          }
+          return TTV_SYNC_LTTNG0_IGNORED;
         *time = p->time;
         g_hash_table_remove (s->pending, &k);
         return header_key (t, ev, scratch, key) ? TTV_SYNC_LTTNG0_RECEIVED : TTV_SYNC_LTTNG0_IGNORED;
