@@ -75,6 +75,62 @@ test_struct_refs (void)
   g_assert_cmpuint (ttv_decoder_get (d, ttv_decoder_get (d, root)->first_child)->n_children, ==, 2);
 }
 
+/* A packet's context decoded once per packet: the same packet of the same
+ * tracefile at the same place gives the nodes kept (the bytes are not read
+ * again: changed under it, they still give the first values), and any
+ * other packet, tracefile or place decodes anew; a scope name registered
+ * either way resolves references. */
+static guint64
+memo_decode (TtvDecoder *d, const TtvType *t, guint64 packet, gconstpointer tracefile, const guint8 *data,
+             gsize size, guint64 start)
+{
+  g_autoptr (GError) error = NULL;
+  guint64 pos = start;
+
+  ttv_decoder_reset (d);
+  gint32 root = ttv_decoder_decode_first_memo (d, packet, tracefile, t, "stream.packet.context", data, size * 8,
+                                               &pos, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (root, ==, 0);
+  g_assert_cmpuint (pos, ==, start + 32);
+  /* A later scope sees the registered one. */
+  g_autoptr (TtvType) ref = ttv_type_new_struct ();
+  ttv_type_add_field (ref, "x", ttv_type_new_sequence_ref (u (8, 8), "stream.packet.context.n"), NULL);
+  ttv_type_finish (ref);
+  const guint8 seq[16] = { 0 };
+  guint64 p2 = 0;
+  gint32 r2 = ttv_decoder_decode (d, ref, NULL, seq, sizeof seq * 8, &p2, &error);
+  g_assert_no_error (error);
+  const TtvValue *x = ttv_decoder_get (d, ttv_decoder_get (d, r2)->first_child);
+  const TtvValue *first = ttv_decoder_get_children (d, ttv_decoder_get (d, 0));
+  g_assert_cmpuint (x->n_children, ==, first[0].v.u);
+  return first[0].v.u << 16 | first[1].v.u;
+}
+
+static void
+test_first_memo (void)
+{
+  g_autoptr (TtvType) ctx = ttv_type_new_struct ();
+  ttv_type_add_field (ctx, "n", u (16, 8), NULL);
+  ttv_type_add_field (ctx, "cpu", u (16, 8), NULL);
+  ttv_type_finish (ctx);
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  guint8 data[12] = { 3, 0, 7, 0, 5, 0, 1, 0 };
+  int tf_a, tf_b;
+
+  g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_b, data, sizeof data, 32), ==, 5 << 16 | 1);
+  data[0] = 2;   /* the same address holding something else */
+  g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_a, data, sizeof data, 0), ==, 2 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_b, data, sizeof data, 0), ==, 2 << 16 | 7);
+  data[0] = 9;
+  data[4] = 4;
+  g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_b, data, sizeof data, 0), ==, 2 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_b, data, sizeof data - 2, 0), ==, 9 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_b, data, sizeof data - 2, 32), ==, 4 << 16 | 1);
+}
+
 static void
 test_bad_data (void)
 {
@@ -696,6 +752,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder/bits", test_bits);
   g_test_add_func ("/core/decoder/struct-refs", test_struct_refs);
   g_test_add_func ("/core/decoder/bad-data", test_bad_data);
+  g_test_add_func ("/core/decoder/first-memo", test_first_memo);
   g_test_add_func ("/core/decoder/plan-text-array", test_plan_text_array);
   g_test_add_func ("/core/decoder/plans-match-walk", test_plans_match_walk);
   g_test_add_func ("/core/decoder/plans-match-walk-ctf2", test_plans_match_walk_ctf2);

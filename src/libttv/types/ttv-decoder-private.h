@@ -17,6 +17,19 @@ typedef struct {
   guint32 node;
 } TtvDecoderScope;
 
+/* A scope ttv_decoder_decode_first_memo decoded: its key and nodes. */
+#define TTV_DECODER_MEMO_SLOTS 32
+typedef struct {
+  gboolean valid;
+  guint64 packet;
+  gconstpointer tracefile;
+  const TtvType *type;
+  const guint8 *buf;
+  guint64 buf_bits, start, end;
+  TtvValue *nodes;    /* owned, [n] */
+  guint32 n;
+} TtvDecoderMemo;
+
 struct _TtvDecoder {
   TtvValue *nodes;    /* owned, [cap] */
   guint32 n_nodes, cap;
@@ -31,6 +44,9 @@ struct _TtvDecoder {
    * and dynamic lengths, UTF-16/32), converted for this event. */
   GStringChunk *arena;
   gboolean arena_used;
+  /* ttv_decoder_decode_first_memo's scopes, one per tracefile (a merged
+   * read goes from stream to stream), in slots by the tracefile's address. */
+  TtvDecoderMemo memo[TTV_DECODER_MEMO_SLOTS];
 };
 
 void ttv_decoder_grow (TtvDecoder *d, guint32 n);

@@ -34,6 +34,8 @@ ttv_decoder_free (TtvDecoder *d)
   g_free (d->scopes);
   g_free (d->open);
   g_string_chunk_free (d->arena);
+  for (guint i = 0; i < TTV_DECODER_MEMO_SLOTS; i++)
+    g_free (d->memo[i].nodes);
   g_free (d);
 }
 
@@ -927,6 +929,34 @@ ttv_decoder_decode (TtvDecoder *d, const TtvType *type, const char *scope_name,
         }
     }
   return decode_slow (d, type, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+gint32
+ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type,
+                               const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
+                               GError **error)
+{
+  g_return_val_if_fail (d->n_nodes == 0, -1);
+  TtvDecoderMemo *m = &d->memo[((guintptr) tracefile >> 4) % TTV_DECODER_MEMO_SLOTS];
+  if (m->valid && m->packet == packet && m->tracefile == tracefile && m->type == type && m->buf == buf
+      && m->buf_bits == buf_bits && m->start == *bit_pos)
+    {
+      ttv_decoder_alloc (d, m->n, m->nodes);
+      if (scope_name)
+        add_scope (d, scope_name, 0);
+      *bit_pos = m->end;
+      return 0;
+    }
+  m->valid = FALSE;
+  guint64 start = *bit_pos;
+  gint32 r = ttv_decoder_decode (d, type, scope_name, buf, buf_bits, bit_pos, error);
+  /* Strings converted into the arena go with the next reset: not kept. */
+  if (r != 0 || d->arena_used)
+    return r;
+  m->nodes = g_renew (TtvValue, m->nodes, d->n_nodes);
+  memcpy (m->nodes, d->nodes, sizeof (TtvValue) * d->n_nodes);
+  *m = (TtvDecoderMemo) { TRUE, packet, tracefile, type, buf, buf_bits, start, *bit_pos, m->nodes, d->n_nodes };
+  return r;
 }
 
 gint32

@@ -47,6 +47,15 @@ void        ttv_decoder_reset (TtvDecoder *decoder);
 gint32      ttv_decoder_decode (TtvDecoder *decoder, const TtvType *type, const char *scope_name,
                                 const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
                                 GError **error);
+/* ttv_decoder_decode of the first scope after a reset (node 0), reusing
+ * the nodes of the last call when @packet and @type are the same and @buf,
+ * @buf_bits and *@bit_pos too: a packet's context, the same for each of its
+ * events, decoded once per packet rather than once per event.  @packet
+ * names the bytes for good (a tracefile and packet number packed by the
+ * caller): the same address may hold another packet later. */
+gint32      ttv_decoder_decode_first_memo (TtvDecoder *decoder, guint64 packet, gconstpointer tracefile,
+                                           const TtvType *type, const char *scope_name, const guint8 *buf,
+                                           guint64 buf_bits, guint64 *bit_pos, GError **error);
 /* A struct whose members all load from constant offsets (integers,
  * floats and text arrays on byte boundaries, no member referenced by
  * another): most event payloads and contexts.  Printers read such a

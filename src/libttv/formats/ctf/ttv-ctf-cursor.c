@@ -949,8 +949,8 @@ decode_scopes_alone (const TtvEvent *event, TtvDecoder *d, CtfEventClass *ec, No
   ttv_decoder_reset (d);
   guint64 pos = (guint64) ec->packet_context_bit;
   if (with_packet && sc->packet_context
-      && (n->packet_ctx = ttv_decoder_decode (d, sc->packet_context, "stream.packet.context", data, bits, &pos,
-                                              NULL)) < 0)
+      && (n->packet_ctx = ttv_decoder_decode_first_memo (d, event->pos.block, event->tracefile, sc->packet_context,
+                                                         "stream.packet.context", data, bits, &pos, NULL)) < 0)
     return FALSE;
   pos = hdr_end;
   if (sc->event_context
