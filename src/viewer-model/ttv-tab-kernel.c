@@ -197,7 +197,9 @@ ttv_tab_state_get_kernel_progress (TtvTabState *state, TtvViewerKernelAnalysis w
   Run *run = &k->runs[which];
   if (run->result)
     return 1;
-  return run->running && k->progress ? g_atomic_int_get (k->progress) / 1000.0 : 0;
+  /* Below 1 until the result is there: the run's count reaches its end
+   * before the main loop takes the result, and 1 means done. */
+  return run->running && k->progress ? MIN (g_atomic_int_get (k->progress) / 1000.0, 0.999) : 0;
 }
 
 const GError *

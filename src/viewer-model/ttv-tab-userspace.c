@@ -176,7 +176,8 @@ ttv_tab_state_get_userspace_progress (TtvTabState *state, TtvViewerUserspaceAnal
   Run *run = &userspace_of (state)->runs[which];
   if (run->result)
     return 1;
-  return run->progress ? g_atomic_int_get (run->progress) / 1000.0 : 0;
+  /* Below 1 until the result is there (1 means done). */
+  return run->progress ? MIN (g_atomic_int_get (run->progress) / 1000.0, 0.999) : 0;
 }
 
 const GError *
