@@ -31,8 +31,12 @@ G_BEGIN_DECLS
  * (ttv_viewer_table_dup_block_usage(), TtvViewerBlockUsage); system
  * calls' arguments (ttv_tab_state_read_syscall_arguments_async()).
  * 10: the selected thread's machine (ttv_tab_state_get_selected_machine(),
- * ttv_tab_state_select_thread_on()). */
-#define TTV_VIEWER_API_VERSION 10
+ * ttv_tab_state_select_thread_on()).
+ * 11: CPU usage per machine: CPU keys (ttv_viewer_cpu_key_machine()),
+ * the machines' names, TtvViewerThreadUsage.machine, and
+ * ttv_viewer_cpu_usage_get_thread_time() takes the machine; so do
+ * ttv_tab_state_get_blocked_at() and ttv_tab_state_dup_critical_path(). */
+#define TTV_VIEWER_API_VERSION 11
 
 /* A module defines, with this macro, the entry point the loader calls:
  *   TTV_VIEWER_MODULE (my_module_init)
