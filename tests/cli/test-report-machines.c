@@ -312,7 +312,7 @@ test_analysis_machines_said (void)
 {
   static const struct { gboolean two; const char *analysis; gboolean said; } cases[] = {
     { TRUE, "syscalls", TRUE }, { TRUE, "futex", TRUE }, { TRUE, "critical-path", FALSE }, { TRUE, "cpu", FALSE },
-    { TRUE, "sched", FALSE }, { FALSE, "syscalls", FALSE },
+    { TRUE, "sched", FALSE }, { TRUE, "irq", FALSE }, { FALSE, "syscalls", FALSE },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -518,6 +518,28 @@ test_analysis_sched_per_machine (void)
   g_assert_cmpuint (checked, ==, 3);
 }
 
+/* --analysis irq over two machines whose CPUs and IRQ lines have the same
+ * numbers: each machine's statistics per line and vector (their names its
+ * own) and its records are those of its trace alone. */
+static void
+test_analysis_irq_per_machine (void)
+{
+  static const char *const stats[] = { "--analysis", "irq", NULL };
+  static const char *const records[] = { "--analysis", "irq", "--records", "--table", "irqs", NULL };
+  for (guint k = 0; k < 2; k++)
+    {
+      const char *const *args = k ? records : stats;
+      g_autoptr (GPtrArray) both = window_lines (args, traces.alpha, traces.beta);
+      g_autoptr (GPtrArray) alpha = window_lines (args, traces.alpha, NULL);
+      g_autoptr (GPtrArray) beta = window_lines (args, traces.beta, NULL);
+      g_assert_cmpuint (alpha->len, >, 2);
+      g_assert_cmpuint (beta->len, >, 2);
+      assert_machine_lines (both, alpha, "alpha");
+      assert_machine_lines (both, beta, "beta");
+      g_assert_cmpuint (both->len, ==, alpha->len + beta->len);
+    }
+}
+
 /* --analysis critical-path --tid HOST:TID over two machines is the path of
  * that thread on its machine, as on its trace alone (a pid of both
  * machines has two); without HOST, or with an unknown one, ttv-report says
@@ -583,6 +605,7 @@ main (int argc, char **argv)
   g_test_add_func ("/machines/analysis-cpu", test_analysis_cpu_per_machine);
   g_test_add_func ("/machines/analysis-sched", test_analysis_sched_per_machine);
   g_test_add_func ("/machines/analysis-critical-path", test_analysis_critical_path_per_machine);
+  g_test_add_func ("/machines/analysis-irq", test_analysis_irq_per_machine);
   int status = g_test_run ();
   ttv_test_remove_tree (traces.alpha);
   ttv_test_remove_tree (traces.beta);

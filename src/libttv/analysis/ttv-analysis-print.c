@@ -675,7 +675,7 @@ print_stats (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
           else
             add_text (row, _("all"));
           if (named)
-            add_text (row, i < groups->len ? ttv_analysis_get_group_name (r, t, d->key) : NULL);
+            add_text (row, i < groups->len ? ttv_analysis_get_machine_group_name (r, t, m, d->key) : NULL);
           add_int (row, (gint64) d->count);
           add_real (row, seconds > 0 ? d->count / seconds : 0.0, 2, 6);
           add_ns (row, d->total);

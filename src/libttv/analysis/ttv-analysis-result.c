@@ -510,6 +510,17 @@ ttv_analysis_format_value (const TtvAnalysis *r, const TtvAnalysisColumn *c, con
 }
 
 const char *
+ttv_analysis_get_machine_group_name (const TtvAnalysis *r, const TtvAnalysisTable *t, guint machine, gint64 key)
+{
+  if (machine == 0)
+    return ttv_analysis_get_group_name (r, t, key);
+  g_autofree char *name_key = g_strdup_printf ("name/%s/%" G_GINT64_FORMAT "@%u", ttv_analysis_table_get_spec (t)->name,
+                                               key, machine);
+  gint64 index;
+  return ttv_analysis_get_value (r, name_key, &index) ? ttv_analysis_get_string (r, (guint32) index) : NULL;
+}
+
+const char *
 ttv_analysis_get_group_name (const TtvAnalysis *r, const TtvAnalysisTable *t, gint64 key)
 {
   g_autofree char *name_key = g_strdup_printf ("name/%s/%" G_GINT64_FORMAT, ttv_analysis_table_get_spec (t)->name,

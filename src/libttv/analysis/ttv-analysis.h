@@ -246,6 +246,10 @@ char        *ttv_analysis_format_value (const TtvAnalysis *analysis, const TtvAn
  * line, a soft IRQ vector): what the analysis stored for it, else NULL. */
 const char  *ttv_analysis_get_group_name (const TtvAnalysis *analysis, const TtvAnalysisTable *table,
                                           gint64 key);
+/* The same on @machine (machine 0's are those above): an IRQ line is
+ * named by its own machine. */
+const char  *ttv_analysis_get_machine_group_name (const TtvAnalysis *analysis, const TtvAnalysisTable *table,
+                                                  guint machine, gint64 key);
 
 /* The cache file of @cls's tables for @ts (whether it exists or not). */
 char        *ttv_analysis_cache_path (TtvTraceset *ts, const TtvAnalysisClass *cls,

@@ -183,13 +183,16 @@ typedef struct {
 /* --- IRQs: tables "irqs", "softirqs" and "raises" -----------------------------------------
  * irqs: handler entry to exit, by line; softirqs: entry to exit, by vector;
  * raises: a soft IRQ's raise to the entry that serves it (traces with
- * softirq_raise).  Statistics by line / vector. */
+ * softirq_raise).  Statistics by line / vector (per machine when there
+ * are several; a line's name is its machine's). */
 typedef struct {
   gint64 start, end;
   gint32 cpu;
   guint32 irq;             /* line, or soft IRQ vector */
   guint32 name;            /* string */
   guint32 tid;             /* the task it interrupted */
+  guint32 machine;         /* string: its machine's name (a column with several machines) */
+  guint32 pad;
 } TtvIrqRecord;
 
 /* --- Block I/O: table "requests" -----------------------------------------------------------
