@@ -233,7 +233,8 @@ GArray     *ttv_block_usage (const TtvAnalysis *result, gboolean by_process, Ttv
 /* --- Futex waits: table "waits" --------------------------------------------------------------
  * Every futex call that waits (FUTEX_WAIT, _BITSET, LOCK_PI,
  * WAIT_REQUEUE_PI), entry to exit, with its address and the thread that
- * woke it.  Series 0: by thread.  Statistics by address. */
+ * woke it.  Series 0: by thread (ttv_thread_key).  Statistics by address
+ * (per machine when there are several: an address is of one machine). */
 typedef struct {
   gint64 start, end;
   guint64 uaddr;
@@ -245,6 +246,8 @@ typedef struct {
   guint32 name;            /* string */
   guint32 waker_tid;       /* G_MAXUINT32: none seen */
   guint32 waker_name;      /* string */
+  guint32 key;             /* series 0: ttv_thread_key (its machine, tid) */
+  guint32 machine;         /* string: its machine's name (a column with several machines) */
 } TtvFutexRecord;
 
 /* --- The critical path ------------------------------------------------------------------------ */

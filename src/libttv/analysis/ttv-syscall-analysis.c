@@ -78,10 +78,12 @@ on_frame_end (gpointer data, gint cpu, guint32 pid, const TtvExecFrame *frame, T
   r.end = end;
   r.ret = s->exit.ret;
   r.tid = pid;
-  r.cpu = ttv_fd_tracker_get_entry_cpu (s->fds, pid, cpu);
+  /* The state calls with the event's machine selected. */
+  guint32 key = ttv_thread_key (ttv_state_get_machine (ttv_analysis_builder_get_state (s->b)), pid);
+  r.cpu = ttv_fd_tracker_get_entry_cpu (s->fds, key, cpu);
   r.syscall = frame->id ? ttv_analysis_builder_intern_quark (s->b, frame->id) : TTV_ANALYSIS_NO_STRING;
   r.name = ttv_kernel_thread_name (s->b, ttv_analysis_builder_get_state (s->b), pid, &r.tgid);
-  r.file = ttv_analysis_builder_intern (s->b, ttv_fd_tracker_get_file (s->fds, pid));
+  r.file = ttv_analysis_builder_intern (s->b, ttv_fd_tracker_get_file (s->fds, key));
   ttv_table_builder_push (s->calls, &r);
   /* One call per exit. */
   s->exit.active = FALSE;
