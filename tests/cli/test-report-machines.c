@@ -311,8 +311,8 @@ static void
 test_analysis_machines_said (void)
 {
   static const struct { gboolean two; const char *analysis; gboolean said; } cases[] = {
-    { TRUE, "syscalls", TRUE }, { TRUE, "block", TRUE }, { TRUE, "critical-path", FALSE }, { TRUE, "cpu", FALSE },
-    { TRUE, "sched", FALSE }, { TRUE, "irq", FALSE }, { TRUE, "futex", FALSE }, { FALSE, "syscalls", FALSE },
+    { TRUE, "block", TRUE }, { TRUE, "syscalls", FALSE }, { TRUE, "critical-path", FALSE }, { TRUE, "cpu", FALSE },
+    { TRUE, "sched", FALSE }, { TRUE, "irq", FALSE }, { TRUE, "futex", FALSE }, { FALSE, "block", FALSE },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -557,6 +557,12 @@ test_analysis_irq_per_machine (void)
 }
 
 static void
+test_analysis_syscalls_per_machine (void)
+{
+  check_stats_and_records ("syscalls", "calls", 2);
+}
+
+static void
 test_analysis_futex_per_machine (void)
 {
   /* The first machine's trace (LTT) does not give the futex calls'
@@ -631,6 +637,7 @@ main (int argc, char **argv)
   g_test_add_func ("/machines/analysis-critical-path", test_analysis_critical_path_per_machine);
   g_test_add_func ("/machines/analysis-irq", test_analysis_irq_per_machine);
   g_test_add_func ("/machines/analysis-futex", test_analysis_futex_per_machine);
+  g_test_add_func ("/machines/analysis-syscalls", test_analysis_syscalls_per_machine);
   int status = g_test_run ();
   ttv_test_remove_tree (traces.alpha);
   ttv_test_remove_tree (traces.beta);

@@ -147,9 +147,9 @@ kernel_sched_done (gpointer state)
 }
 
 static gboolean
-kernel_syscalls_done (gpointer state)
+kernel_block_done (gpointer state)
 {
-  return ttv_tab_state_get_kernel_progress (state, TTV_VIEWER_KERNEL_SYSCALLS) >= 1;
+  return ttv_tab_state_get_kernel_progress (state, TTV_VIEWER_KERNEL_BLOCK) >= 1;
 }
 
 /* Once an analysis that reads every machine's events as one machine's is
@@ -179,12 +179,12 @@ test_analyses_machines_said (void)
       ttv_gui_test_spin_until (kernel_sched_done, f.state);
       ttv_gui_test_spin_pending ();
       g_assert_null (ttv_notifications_get_text (n, "machines-merged"));
-      ttv_tab_state_request_kernel (f.state, TTV_VIEWER_KERNEL_SYSCALLS);
-      ttv_gui_test_spin_until (kernel_syscalls_done, f.state);
+      ttv_tab_state_request_kernel (f.state, TTV_VIEWER_KERNEL_BLOCK);
+      ttv_gui_test_spin_until (kernel_block_done, f.state);
       ttv_gui_test_spin_pending ();
       const char *text = ttv_notifications_get_text (n, "machines-merged");
       if (two)
-        g_assert_cmpstr (text, ==, "These analyses read the 2 machines (node-1, node-2) as one: System calls. "
+        g_assert_cmpstr (text, ==, "These analyses read the 2 machines (node-1, node-2) as one: Block I/O. "
                                    "Their threads and CPUs of the same number are counted together.");
       else
         g_assert_null (text);

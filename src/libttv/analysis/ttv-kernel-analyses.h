@@ -123,6 +123,8 @@ typedef struct {
   guint32 syscall;         /* string: its name */
   guint32 name;            /* string: the thread's name */
   guint32 file;            /* string: the file of its fd argument, where the trace says it */
+  guint32 key;             /* series 0: ttv_thread_key (its machine, tid) */
+  guint32 machine;         /* string: its machine's name (a column with several machines) */
 } TtvSyscallRecord;
 
 /* The call's arguments as its entry event gives them ("fd = 3, count =
