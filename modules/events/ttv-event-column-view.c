@@ -34,6 +34,7 @@ struct _TtvEventColumnView {
   GtkWidget *menu;                           /* owned */
   gulong settings_ids[2];
   gulong thread_id;                          /* "selected-thread-changed" */
+  gint machine_column;                       /* the model's: each row's machine */
 };
 
 static gboolean
@@ -379,12 +380,14 @@ thread_weight (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *m
   TtvEventColumnView *self = data;
   guint32 tid = ttv_tab_state_get_selected_thread (self->state);
   g_autofree char *pid = NULL;
+  guint machine = 0;
   gboolean bold = FALSE;
 
   if (tid != TTV_VIEWER_PID_NONE && tid != 0)
     {
-      gtk_tree_model_get (model, iter, TTV_EVENT_COLUMN_PID, &pid, -1);
-      bold = pid && g_ascii_strtoull (pid, NULL, 10) == tid && *pid;
+      gtk_tree_model_get (model, iter, TTV_EVENT_COLUMN_PID, &pid, self->machine_column, &machine, -1);
+      bold = pid && g_ascii_strtoull (pid, NULL, 10) == tid && *pid
+             && machine == ttv_tab_state_get_selected_machine (self->state);
     }
   g_object_set (cell, "weight", bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL, NULL);
 }
@@ -427,6 +430,7 @@ ttv_event_column_view_new (GtkWidget *owner, GtkTreeView *view, TtvTabState *sta
   self->owner = owner;
   self->view = view;
   self->state = g_object_ref (state);
+  self->machine_column = style_column + 2;
   self->settings = ttv_event_columns_new_settings ();
   build_menu (self);
   for (guint c = 0; c < TTV_EVENT_N_COLUMNS; c++)

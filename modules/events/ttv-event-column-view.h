@@ -12,7 +12,8 @@ typedef struct _TtvEventColumnView TtvEventColumnView;
 
 /* The model of the view holds the texts at the TtvEventColumn indexes,
  * then the style of a row (PangoStyle) at @style_column and its
- * foreground colour name (NULL: the theme's) after it.  The columns are added to @view; the menu's
+ * foreground colour name (NULL: the theme's) after it, then the machine
+ * of the row's event (guint: its PID is a thread of that machine).  The columns are added to @view; the menu's
  * actions ("evlist.column-NAME", "evlist.time-format") go on @owner, an
  * ancestor of @view and of the Columns button. */
 TtvEventColumnView *ttv_event_column_view_new (GtkWidget *owner, GtkTreeView *view,

@@ -26,6 +26,7 @@
 enum {
   MODEL_STYLE = N_TEXT_COLS,  /* PangoStyle */
   MODEL_FOREGROUND,           /* colour name, NULL: the theme's */
+  MODEL_MACHINE,              /* guint: the machine of the event's trace */
   N_MODEL_COLS
 };
 
@@ -41,6 +42,7 @@ typedef struct {
   char *text[N_TEXT_COLS];    /* owned; time and delta filled when shown */
   gboolean lost;              /* a lost-events marker, not an event */
   gboolean awaits_symbol;     /* has an ip whose symbol was not there yet */
+  guint machine;              /* of its trace: its PID is a thread of that machine */
 } Row;
 
 /* A range of lost events of one stream (the tab's, sorted by start). */
@@ -155,6 +157,7 @@ row_new (TtvEventList *self, TtvEventRequest *req, const TtvViewerEvent *ev)
                           & ~(TTV_EVENT_COLUMN_BIT (COL_TIME) | TTV_EVENT_COLUMN_BIT (COL_DELTA)),
                           row->text);
   row->awaits_symbol = !row->text[TTV_EVENT_COLUMN_SYMBOL] && ttv_event_columns_has_symbol (ev);
+  row->machine = ttv_tab_state_get_trace_machine (self->state, ttv_viewer_event_get_trace (ev));
   return row;
 }
 
@@ -175,6 +178,7 @@ lost_row_new (TtvEventList *self, const LostMark *m, const Row *next)
 
   row->lost = TRUE;
   row->time = m->start;
+  row->machine = ttv_tab_state_get_trace_machine (self->state, ttv_tab_state_get_trace (self->state, m->trace));
   row->pos = ttv_viewer_position_copy (next->pos);
   row->text[COL_TRACE] = g_strdup (ttv_viewer_trace_get_name (ttv_tab_state_get_trace (self->state, m->trace)));
   row->text[COL_CPU] = ttv_event_columns_dup_cpu (ttv_tab_state_get_trace (self->state, m->trace), m->stream);
@@ -318,6 +322,20 @@ delta_text (TtvTime prev, const Row *row)
 
 /* Appends @row to the store, lost-events markers in italics, in colour,
  * with a warning sign: they are no events. */
+static GType
+model_column_type (guint column)
+{
+  switch (column)
+    {
+    case MODEL_STYLE:
+      return PANGO_TYPE_STYLE;
+    case MODEL_MACHINE:
+      return G_TYPE_UINT;
+    default:
+      return G_TYPE_STRING;
+    }
+}
+
 static void
 store_row (TtvEventList *self, const Row *row)
 {
@@ -328,12 +346,13 @@ store_row (TtvEventList *self, const Row *row)
   for (guint c = 0; c < N_MODEL_COLS; c++)
     {
       cols[c] = (gint) c;
-      g_value_init (&values[c], c == MODEL_STYLE ? PANGO_TYPE_STYLE : G_TYPE_STRING);
+      g_value_init (&values[c], model_column_type (c));
     }
   for (guint c = 0; c < N_TEXT_COLS; c++)
     g_value_set_string (&values[c], row->text[c]);
   g_value_set_enum (&values[MODEL_STYLE], row->lost ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
   g_value_set_static_string (&values[MODEL_FOREGROUND], row->lost ? LOST_FOREGROUND : NULL);
+  g_value_set_uint (&values[MODEL_MACHINE], row->machine);
   gtk_list_store_insert_with_valuesv (self->store, &iter, -1, cols, values, N_MODEL_COLS);
   for (guint c = 0; c < N_MODEL_COLS; c++)
     g_value_unset (&values[c]);
@@ -1376,7 +1395,7 @@ ttv_event_list_new (TtvTabState *state)
 
   /* The list: a screenful of rows in a store, never the whole trace. */
   for (guint i = 0; i < N_MODEL_COLS; i++)
-    types[i] = i == MODEL_STYLE ? PANGO_TYPE_STYLE : G_TYPE_STRING;
+    types[i] = model_column_type (i);
   self->store = gtk_list_store_newv (N_MODEL_COLS, types);
   self->view = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->store)));
   gtk_widget_set_name (GTK_WIDGET (self->view), "event-list-view");

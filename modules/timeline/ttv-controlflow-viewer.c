@@ -21,11 +21,20 @@ typedef enum { SORT_NAME, SORT_PID, SORT_TGID, SORT_PPID, SORT_CPU_TIME, SORT_BI
 
 static const char *const sort_ids[SORT_N_KEYS] = { "name", "pid", "tgid", "ppid", "cpu-time", "birth" };
 
-/* One filter request: the pids that ran a matching event. */
+/* One filter request: the threads that ran a matching event. */
 typedef struct {
   TtvControlflowViewer *self;  /* weak: the viewer cancels its requests when it goes */
-  GHashTable *pids;            /* owned: set of pids */
+  GHashTable *pids;            /* owned: set of thread keys (thread_key()) */
 } FilterJob;
+
+/* A thread of one machine, as the filter's set and `shown-threads` hold
+ * it: the machine in the high half, the pid in the low (pid 0, the idle
+ * task, is every CPU's). */
+static guint64
+thread_key (guint machine, guint32 pid)
+{
+  return (guint64) machine << 32 | pid;
+}
 
 struct _TtvControlflowViewer {
   GtkBox parent_instance;
@@ -48,8 +57,9 @@ struct _TtvControlflowViewer {
   gboolean collapse_all;
   GHashTable *toggled;         /* owned */
 
-  /* The tab's filter: NULL while none (every row), else the pids that ran
-   * a matching event in the time window, from the last finished request. */
+  /* The tab's filter: NULL while none (every row), else the threads
+   * (thread_key()) that ran a matching event in the time window, from the
+   * last finished request. */
   GHashTable *filter_pids;     /* owned, may be NULL */
   FilterJob *job;              /* weak: the running request's, NULL when none */
   gboolean filter_pending;     /* a filter is set, its pids not yet known */
@@ -356,7 +366,9 @@ row_matches (const RowChoice *c, const TtvViewerRowInfo *info, guint row, const 
 {
   const char *const *names = names_of (c, row);
 
-  if (c->filter_pids && !g_hash_table_contains (c->filter_pids, GUINT_TO_POINTER (info->id)))
+  guint64 key = thread_key (info->machine, info->id);
+
+  if (c->filter_pids && !g_hash_table_contains (c->filter_pids, &key))
     return FALSE;
   if (*needle)
     {
@@ -386,14 +398,30 @@ is_expanded (TtvControlflowViewer *self, guint leader_row)
   return choice_expands (&c, leader_row);
 }
 
+/* The threads shown (thread_key()s, in row order): `shown-threads` as
+ * (machine, pid) pairs, and `shown-pids` as pids alone (the same pid of two
+ * machines twice), for scripts and tests. */
 static void
-publish_shown (TtvControlflowViewer *self, GArray *pids)
+publish_shown (TtvControlflowViewer *self, GArray *keys)
 {
-  GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "shown-pids");
+  GAction *pids_action = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "shown-pids");
+  GAction *threads_action = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "shown-threads");
+  g_autoptr (GArray) pids = g_array_sized_new (FALSE, FALSE, sizeof (guint32), keys->len);
+  GVariantBuilder threads;
 
-  g_simple_action_set_state (G_SIMPLE_ACTION (a),
+  g_variant_builder_init (&threads, G_VARIANT_TYPE ("a(uu)"));
+  for (guint i = 0; i < keys->len; i++)
+    {
+      guint64 key = g_array_index (keys, guint64, i);
+      guint32 pid = (guint32) key;
+
+      g_array_append_val (pids, pid);
+      g_variant_builder_add (&threads, "(uu)", (guint32) (key >> 32), pid);
+    }
+  g_simple_action_set_state (G_SIMPLE_ACTION (pids_action),
                              g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, pids->data, pids->len,
                                                         sizeof (guint32)));
+  g_simple_action_set_state (G_SIMPLE_ACTION (threads_action), g_variant_builder_end (&threads));
 }
 
 /* A thread shows in its group: it passes the search and hide-idle, and is
@@ -446,15 +474,19 @@ add_pinned_rows (const RowChoice *c, TtvViewerHistory *h, GArray *nodes, TtvTime
         r->pinned = TRUE;
         g_ptr_array_add (rows, r);
         if (shown)
-          g_array_append_val (shown, node->info->id);
+          {
+            guint64 key = thread_key (node->info->machine, node->info->id);
+
+            g_array_append_val (shown, key);
+          }
       }
 }
 
 /* The rows of @h as @c says: a group (leader + threads) shows when the
  * leader or one of its threads passes hide-idle, the search and the
  * filter; a match inside a group that its leader does not match opens the
- * group, showing the matching threads.  @shown (may be NULL) gets the pids
- * of the rows, in order. */
+ * group, showing the matching threads.  @shown (may be NULL) gets the
+ * rows' thread_key()s, in order. */
 static GPtrArray *
 build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray *shown)
 {
@@ -542,7 +574,11 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
         }
       g_ptr_array_add (rows, r);
       if (shown)
-        g_array_append_val (shown, node->info->id);
+        {
+          guint64 key = thread_key (node->info->machine, node->info->id);
+
+          g_array_append_val (shown, key);
+        }
       for (guint k = 0; expanded && node->children && k < node->children->len; k++)
         {
           const Node *child = &g_array_index (nodes, Node, g_array_index (node->children, guint, k));
@@ -553,7 +589,11 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
           r->depth = 1;
           g_ptr_array_add (rows, r);
           if (shown)
-            g_array_append_val (shown, child->info->id);
+            {
+              guint64 key = thread_key (child->info->machine, child->info->id);
+
+              g_array_append_val (shown, key);
+            }
         }
     }
   for (guint i = 0; i < nodes->len; i++)
@@ -568,7 +608,7 @@ static void
 refresh_rows (TtvControlflowViewer *self)
 {
   TtvViewerHistory *h = ttv_timeline_get_history (self->timeline);
-  g_autoptr (GArray) shown = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (GArray) shown = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autofree char *needle = g_utf8_casefold (gtk_entry_get_text (GTK_ENTRY (self->search)), -1);
   RowChoice c = {
     sort_key (self), flag (self, "sort-descending"), flag (self, "hide-idle"), needle, self->names,
@@ -632,8 +672,14 @@ filter_event (TtvEventRequest *request, const TtvViewerEvent *event, gpointer da
   FilterJob *job = data;
   TtvViewerProcessInfo info;
 
-  if (ttv_event_request_get_process (request, &info) && info.pid != TTV_VIEWER_PID_NONE)
-    g_hash_table_add (job->pids, GUINT_TO_POINTER (info.pid));
+  if (job->self && ttv_event_request_get_process (request, &info) && info.pid != TTV_VIEWER_PID_NONE)
+    {
+      guint machine = ttv_tab_state_get_trace_machine (job->self->state, ttv_viewer_event_get_trace (event));
+      guint64 key = thread_key (machine, info.pid);
+
+      if (!g_hash_table_contains (job->pids, &key))
+        g_hash_table_add (job->pids, g_memdup2 (&key, sizeof key));
+    }
   return TRUE;
 }
 
@@ -693,7 +739,7 @@ start_filter (TtvControlflowViewer *self)
   ttv_tab_state_get_time_window (self->state, &t0, &t1);
   job = g_new0 (FilterJob, 1);
   job->self = self;
-  job->pids = g_hash_table_new (NULL, NULL);
+  job->pids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->job = job;
   ttv_tab_state_request_time_range (self->state, self, t0, t1, 0,
                                     TTV_REQUEST_FILTERED | TTV_REQUEST_WITH_STATE | TTV_REQUEST_REPLACE
@@ -1175,6 +1221,7 @@ ttv_controlflow_viewer_new (TtvTabState *state)
     { "pin-row", act_pin_row, "t", NULL, NULL, { 0 } },
     /* Read-only: the pids of the rows shown, in order (tests, scripts). */
     { "shown-pids", NULL, NULL, "@au []", NULL, { 0 } },
+    { "shown-threads", NULL, NULL, "@a(uu) []", NULL, { 0 } },
   };
   TtvTimelineColumn columns[N_COLUMNS];
   TtvControlflowViewer *self = g_object_new (TTV_TYPE_CONTROLFLOW_VIEWER,

@@ -74,8 +74,11 @@ generate_ltt (const GenOptions *o, const char *dir, GenStats *stats, GError **er
 
 /* --- LTTng 0.x (seed 001) -------------------------------------------------- */
 
+/* The simulation @sim (@o's otherwise) in @dir, with @network's packets
+ * when not NULL (ttv-gen --machines). */
 static gboolean
-generate_lttng (const GenOptions *o, const char *dir, GenStats *stats, GError **error)
+write_lttng (const TtvSimOptions *sim, const GenOptions *o, const char *dir, const GArray *network,
+             GenStats *stats, GError **error)
 {
   guint arch = o->arch_size == TTV_LTT_ARCH_LP64 || o->arch_size == TTV_LTT_ARCH_ILP64 ? 8 : 4;
   TtvLttngWriterOptions wo = {
@@ -86,12 +89,19 @@ generate_lttng (const GenOptions *o, const char *dir, GenStats *stats, GError **
     .max_blocks_per_cpu = o->flight_blocks,
   };
   TtvLttngSimStats s = { 0 };
-  if (!ttv_lttng_write_simulation (dir, &o->sim, &wo, &s, error))
+  if (network ? !ttv_lttng_write_simulation_network (dir, sim, &wo, network, &s, error)
+              : !ttv_lttng_write_simulation (dir, sim, &wo, &s, error))
     return FALSE;
   stats->n_events = s.n_events;
   stats->first = s.first;
   stats->last = s.last;
   return TRUE;
+}
+
+static gboolean
+generate_lttng (const GenOptions *o, const char *dir, GenStats *stats, GError **error)
+{
+  return write_lttng (&o->sim, o, dir, NULL, stats, error);
 }
 
 /* --- CTF 1.8 (LTTng 2.x kernel trace layout) ------------------------------- */
@@ -390,7 +400,7 @@ static const GOptionEntry entries[] = {
   { "duration", 'd', 0, G_OPTION_ARG_FILENAME, &opt_duration, N_("Traced time span, in seconds (e.g. 2.5)"), N_("SECONDS") },
   { "start-time", 0, 0, G_OPTION_ARG_FILENAME, &opt_start, N_("Time of the trace start, in seconds since the epoch (default 1700000000)"), N_("T") },
   { "host", 0, 0, G_OPTION_ARG_FILENAME, &opt_host,
-    N_("Host name of the simulated machine (default ttv-gen; ltt, ctf and ctf2): traces of different hosts opened together are different machines"), N_("NAME") },
+    N_("Host name of the simulated machine (default ttv-gen; ltt, ctf and ctf2; with --machines, lttng too, as the traces' directory names): traces of different hosts opened together are different machines"), N_("NAME") },
   { "block-size", 'b', 0, G_OPTION_ARG_INT64, &opt_block_size, N_("Block size in bytes (default 65536)"), N_("BYTES") },
   { "endian", 0, 0, G_OPTION_ARG_FILENAME, &opt_endian, N_("Byte order of the traced machine: little (default) or big"), N_("ORDER") },
   { "arch-size", 0, 0, G_OPTION_ARG_FILENAME, &opt_arch, N_("Integer, long and pointer sizes: LP32, ILP32, LP64 (default) or ILP64"), N_("SIZE") },
@@ -402,7 +412,7 @@ static const GOptionEntry entries[] = {
     N_("Add the probe: three threads on a CPU of their own with known latencies, disk time and wakeup chain"), NULL },
   { "softirq-raise", 0, 0, G_OPTION_ARG_NONE, &opt_softirq_raise, N_("Write soft IRQ raises (soft_irq_raise)"), NULL },
   { "machines", 0, 0, G_OPTION_ARG_INT, &opt_machines,
-    N_("Simulate N machines talking over a network (ctf and ctf2): the output directory gets a trace per machine and a file “clocks” with each machine's clock"), N_("N") },
+    N_("Simulate N machines talking over a network (lttng, ctf and ctf2): the output directory gets a trace per machine and a file “clocks” with each machine's clock"), N_("N") },
   { "clock-offset", 0, 0, G_OPTION_ARG_FILENAME, &opt_clock_offset,
     N_("With --machines: machine k's clock is k times this many seconds ahead of true time (default 0.25; may be negative)"), N_("SECONDS") },
   { "clock-drift", 0, 0, G_OPTION_ARG_FILENAME, &opt_clock_drift,
@@ -410,7 +420,7 @@ static const GOptionEntry entries[] = {
   { "one-way", 0, 0, G_OPTION_ARG_NONE, &opt_one_way,
     N_("With --machines: only the first machine sends (synchronization then fails: for tests)"), NULL },
   { "net-events", 0, 0, G_OPTION_ARG_FILENAME, &opt_net_events,
-    N_("With --machines: the packets' events: inet-sock (inet_sock_local_out/in, TCP only; default), net-dev (net_dev_queue/net_if_receive_skb with IP and TCP headers as lttng-modules writes them, IPv6 to machines 3 and up, and UDP and ARP traffic) or net-dev-no-tcp (only the UDP and ARP traffic)"), N_("EVENTS") },
+    N_("With --machines: the packets' events: inet-sock (inet_sock_local_out/in, TCP only; default), net-dev (net_dev_queue/net_if_receive_skb with IP and TCP headers as lttng-modules writes them, IPv6 to machines 3 and up, and UDP and ARP traffic) or net-dev-no-tcp (only the UDP and ARP traffic); with --format lttng: dev-xmit (net.dev_xmit_extended, net.dev_receive and net.tcpv4_rcv_extended of LTTng 0.x kernels patched for synchronization, TCP only; default) or dev-xmit-mixed (besides, IPv6 to machines 3 and up, and UDP and ARP traffic)"), N_("EVENTS") },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet, N_("Print nothing but errors"), NULL },
   { NULL }
 };
@@ -547,8 +557,8 @@ build_options (GenOptions *o, GArray *cpu_ids, const GenFormat **format, GError 
     {
       if (*opt_host == '\0' || strpbrk (opt_host, "\"<>&\n\\") || !g_utf8_validate (opt_host, -1, NULL))
         return usage_error (error, _("--host: “%s” is not a host name"), opt_host);
-      if (strcmp ((*format)->name, "lttng") == 0)
-        return usage_error (error, _("--host: LTTng 0.x traces do not record a host name"));
+      if (strcmp ((*format)->name, "lttng") == 0 && opt_machines <= 1)
+        return usage_error (error, _("--host: LTTng 0.x traces do not record a host name (with --machines it names their directories)"));
       o->host = opt_host;
     }
 
@@ -686,24 +696,30 @@ build_machine_options (const GenOptions *o, const GenFormat *format, MachineCloc
     }
   if (opt_machines < 2 || opt_machines > 16)
     return usage_error (error, _("--machines: %d is not between 1 and 16"), opt_machines);
-  if (strcmp (format->name, "ctf") != 0 && strcmp (format->name, "ctf2") != 0)
-    return usage_error (error, _("--machines: only ctf and ctf2 traces carry the network packets"));
+  gboolean lttng = strcmp (format->name, "lttng") == 0;
+  if (!lttng && strcmp (format->name, "ctf") != 0 && strcmp (format->name, "ctf2") != 0)
+    return usage_error (error, _("--machines: only lttng, ctf and ctf2 traces carry the network packets"));
   if (o->flight_blocks)
-    return usage_error (error, _("--flight-recorder is not supported with --format ctf or ctf2"));
+    return usage_error (error, _("--flight-recorder is not supported with --machines"));
   if (output_kind (opt_output) != OUT_DIR)
     return usage_error (error, _("--machines: the output is a directory (one trace per machine)"));
   if (opt_clock_offset && !parse_signed ("--clock-offset", opt_clock_offset, 100000, &mc->offset_s, error))
     return FALSE;
   if (opt_clock_drift && !parse_signed ("--clock-drift", opt_clock_drift, 1000, &mc->drift_ppm, error))
     return FALSE;
-  static const char *const net_events[] = { "inet-sock", "net-dev", "net-dev-no-tcp", NULL };
-  if (opt_net_events && !g_strv_contains (net_events, opt_net_events))
+  /* LTTng 0.x kernels and lttng-modules have different packet events. */
+  static const char *const ctf_events[] = { "inet-sock", "net-dev", "net-dev-no-tcp", NULL };
+  static const char *const lttng_events[] = { "dev-xmit", "dev-xmit-mixed", NULL };
+  if (opt_net_events && lttng && !g_strv_contains (lttng_events, opt_net_events))
+    return usage_error (error, _("--net-events: “%s” is not dev-xmit or dev-xmit-mixed (the events of --format lttng)"),
+                        opt_net_events);
+  if (opt_net_events && !lttng && !g_strv_contains (ctf_events, opt_net_events))
     return usage_error (error, _("--net-events: “%s” is not inet-sock, net-dev or net-dev-no-tcp"),
                         opt_net_events);
   return TRUE;
 }
 
-/* A CTF trace per machine in @dir/HOST-k, with the packets between them. */
+/* A trace per machine in @dir/HOST-k, with the packets between them. */
 static gboolean
 generate_machines (const GenOptions *o, const GenFormat *format, const MachineClocks *mc,
                    const char *dir, GenStats *stats, GError **error)
@@ -721,7 +737,8 @@ generate_machines (const GenOptions *o, const GenFormat *format, const MachineCl
   TtvSimNetOptions no = {
     .n_machines = n, .clocks = clocks, .epoch = o->sim.start_time, .span = span,
     .seed = o->sim.seed, .one_way = opt_one_way,
-    .mixed = opt_net_events && g_str_has_prefix (opt_net_events, "net-dev"),
+    .mixed = opt_net_events && (g_str_has_prefix (opt_net_events, "net-dev")
+                                || strcmp (opt_net_events, "dev-xmit-mixed") == 0),
     .no_tcp = g_strcmp0 (opt_net_events, "net-dev-no-tcp") == 0,
   };
   TtvCtfNetEvents events = no.mixed ? TTV_CTF_NET_DEV : TTV_CTF_NET_INET_SOCK;
@@ -737,20 +754,27 @@ generate_machines (const GenOptions *o, const GenFormat *format, const MachineCl
     {
       g_autofree char *host = machine_host (o, k);
       g_autofree char *sub = g_build_filename (dir, host, NULL);
-      g_autoptr (TtvSim) sim = NULL;
       TtvSimOptions so = o->sim;
       so.seed = o->sim.seed + k;
       so.start_time = ttv_sim_clock_local (&clocks[k], o->sim.start_time, o->sim.start_time);
       so.duration = ttv_sim_clock_local (&clocks[k], o->sim.start_time, o->sim.start_time + span) - so.start_time;
       so.max_events = 0;
-      sim = ttv_sim_new (&so, error);
-      if (!sim)
-        return FALSE;
-      TtvCtfWriterOptions wo = ctf_writer_options (o, host, strcmp (format->name, "ctf2") == 0
-                                                              ? TTV_CTF_METADATA_CTF2 : TTV_CTF_METADATA_TSDL);
-      TtvCtfSimStats s = { 0 };
-      if (!ttv_ctf_write_simulation_network (sub, sim, &wo, g_ptr_array_index (network, k), events, &s, error))
-        return FALSE;
+      GenStats s = { 0 };
+      if (strcmp (format->name, "lttng") == 0)
+        {
+          if (!write_lttng (&so, o, sub, g_ptr_array_index (network, k), &s, error))
+            return FALSE;
+        }
+      else
+        {
+          TtvCtfWriterOptions wo = ctf_writer_options (o, host, strcmp (format->name, "ctf2") == 0
+                                                                  ? TTV_CTF_METADATA_CTF2 : TTV_CTF_METADATA_TSDL);
+          TtvCtfSimStats cs = { 0 };
+          g_autoptr (TtvSim) sim = ttv_sim_new (&so, error);
+          if (!sim || !ttv_ctf_write_simulation_network (sub, sim, &wo, g_ptr_array_index (network, k), events, &cs, error))
+            return FALSE;
+          s = (GenStats) { cs.n_events, cs.first, cs.last };
+        }
       stats->first = k == 0 ? s.first : MIN (stats->first, s.first);
       stats->last = MAX (stats->last, s.last);
       stats->n_events += s.n_events;

@@ -282,6 +282,17 @@ ttv_tab_state_get_trace (TtvTabState *self, guint index)
   return (TtvViewerTrace *) ttv_traceset_get_trace (self->traceset, index);
 }
 
+guint
+ttv_tab_state_get_trace_machine (TtvTabState *self, const TtvViewerTrace *trace)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), 0);
+  /* A tab holds a handful of traces: a look along them is enough. */
+  for (guint i = 0; i < ttv_tab_state_get_n_traces (self); i++)
+    if ((const TtvViewerTrace *) ttv_traceset_get_trace (self->traceset, i) == trace)
+      return ttv_traceset_get_trace_machine (self->traceset, i);
+  g_return_val_if_reached (0);
+}
+
 void
 ttv_tab_state_get_time_span (TtvTabState *self, TtvTime *start, TtvTime *end)
 {

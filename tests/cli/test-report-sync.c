@@ -23,6 +23,10 @@ static char *one_way;    /* two machines, node-1 sends only */
  * their headers, among UDP and ARP traffic: two machines (CTF 1.8,
  * big-endian 32-bit), three (CTF 2, node-3 over IPv6), and two without TCP. */
 static char *net_dev2, *net_dev3, *no_tcp;
+/* The same clocks in LTTng 0.x traces with the net channel of kernels
+ * patched for synchronization: three machines (TCP), and two among UDP and
+ * ARP traffic (big-endian 32-bit). */
+static char *lttng3, *lttng2;
 
 static char *
 machine_dir (const char *root, guint k)
@@ -55,6 +59,15 @@ setup (void)
   const char *e[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--machines", "2", "--net-events", "net-dev-no-tcp", "-d",
                       "0.05", "-c", "1", "-p", "5", "--host", "node", "-o", no_tcp, NULL };
   g_free (ttv_test_run_ok (e));
+  lttng3 = ttv_test_dup_tmp_path ("lttng-3");
+  lttng2 = ttv_test_dup_tmp_path ("lttng-2");
+  const char *f[] = { TTV_GEN_PATH, "-q", "-f", "lttng", "--machines", "3", "--clock-offset", "-0.75",
+                      "--clock-drift", "35", "-d", "0.25", "-c", "2", "-p", "8", "--host", "node", "-o", lttng3, NULL };
+  g_free (ttv_test_run_ok (f));
+  const char *g[] = { TTV_GEN_PATH, "-q", "-f", "lttng", "--machines", "2", "--net-events", "dev-xmit-mixed",
+                      "--clock-offset", "-0.75", "--clock-drift", "35", "-d", "0.2", "-c", "1", "-p", "5", "--host",
+                      "node", "--endian", "big", "--arch-size", "ILP32", "-o", lttng2, NULL };
+  g_free (ttv_test_run_ok (g));
 }
 
 /* Machine k's clock: local = true + offset + drift (true - epoch). */
@@ -259,6 +272,36 @@ parse_packet (const char *line, gint64 *time, gboolean *receive, char **key)
   return TRUE;
 }
 
+/* An LTTng 0.x packet event of a jsonl line: net.dev_xmit_extended when it
+ * leaves; net.dev_receive, then net.tcpv4_rcv_extended of the same skb,
+ * when it arrives (at the first's time, kept in @arrivals by trace and skb). */
+static gboolean
+parse_lttng0_packet (const char *line, GHashTable *arrivals, gint64 *time, gboolean *receive, char **key)
+{
+  const char *trace = strstr (line, "\"trace\":"), *skb = strstr (line, "\"skb\":");
+  if (sscanf (line, "{\"time_ns\":%" G_GINT64_FORMAT, time) != 1 || trace == NULL || skb == NULL)
+    return FALSE;
+  g_autofree char *where = g_strdup_printf ("%.*s/%" G_GUINT64_FORMAT, (int) strcspn (trace, ","), trace,
+                                            g_ascii_strtoull (skb + strlen ("\"skb\":"), NULL, 10));
+  if (strstr (line, "\"event\":\"net.dev_receive\"") != NULL)
+    {
+      g_hash_table_insert (arrivals, g_steal_pointer (&where), g_memdup2 (time, sizeof *time));
+      return FALSE;
+    }
+  *receive = strstr (line, "\"event\":\"net.tcpv4_rcv_extended\"") != NULL;
+  if (*receive)
+    {
+      gint64 *arrived = g_hash_table_lookup (arrivals, where);
+      g_assert_nonnull (arrived);
+      *time = *arrived;
+    }
+  else if (strstr (line, "\"event\":\"net.dev_xmit_extended\"") == NULL
+           || strstr (line, "\"transport_protocol\":6,") == NULL)
+    return FALSE;
+  *key = g_strdup (strstr (line, "\"saddr\":"));
+  return TRUE;
+}
+
 /* Runs ttv-report with @args and the @n machines of @root; its jsonl lines. */
 static char **
 report_machine_lines (const char *root, guint n, const char *const *args)
@@ -300,6 +343,15 @@ count_inversions (char **lines, guint *n_pairs)
       g_assert_cmpint (t, >=, last);        /* merged in corrected time */
       last = t;
       g_hash_table_insert (receive ? received : sent, key, g_memdup2 (&t, sizeof t));
+    }
+  g_autoptr (GHashTable) arrivals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; lines[i] && lines[i][0]; i++)
+    {
+      gint64 t;
+      gboolean receive;
+      char *key;
+      if (strstr (lines[i], "\"event\":\"net.") && parse_lttng0_packet (lines[i], arrivals, &t, &receive, &key))
+        g_hash_table_insert (receive ? received : sent, key, g_memdup2 (&t, sizeof t));
     }
   guint inversions = 0;
   *n_pairs = 0;
@@ -359,19 +411,100 @@ test_causality (void)
   g_assert_true (window[n] == NULL || window[n][0] == 0);
 }
 
-/* The same with net_dev events, on three machines: the TCP packets. */
+/* The three machines of @root printed with the packet events @events, raw
+ * and after --sync: receptions before their emissions, then none; the
+ * same packets, more than @min_pairs. */
 static void
-test_net_dev_causality (void)
+check_causality (const char *root, const char *events, guint min_pairs)
 {
-  static const char *const raw_args[] = { "-f", "jsonl", "-d", "net_dev_queue,net_if_receive_skb", NULL };
-  static const char *const sync_args[] = { "--sync", "-f", "jsonl", "-d", "net_dev_queue,net_if_receive_skb", NULL };
-  g_auto (GStrv) raw = report_machine_lines (net_dev3, 3, raw_args);
-  g_auto (GStrv) synced = report_machine_lines (net_dev3, 3, sync_args);
+  const char *const raw_args[] = { "-f", "jsonl", "-d", events, NULL };
+  const char *const sync_args[] = { "--sync", "-f", "jsonl", "-d", events, NULL };
+  g_auto (GStrv) raw = report_machine_lines (root, 3, raw_args);
+  g_auto (GStrv) synced = report_machine_lines (root, 3, sync_args);
   guint n_raw, n_synced;
   g_assert_cmpuint (count_inversions (raw, &n_raw), >, 100);
   g_assert_cmpuint (count_inversions (synced, &n_synced), ==, 0);
   g_assert_cmpuint (n_synced, ==, n_raw);
-  g_assert_cmpuint (n_synced, >, 600);
+  g_assert_cmpuint (n_synced, >, min_pairs);
+}
+
+/* The same with net_dev events, on three machines: the TCP packets. */
+static void
+test_net_dev_causality (void)
+{
+  check_causality (net_dev3, "net_dev_queue,net_if_receive_skb", 600);
+}
+
+/* The same from LTTng 0.x traces of kernels patched for synchronization:
+ * two and three machines, any reference; UDP and ARP traffic ignored. */
+static void
+test_lttng0_within_bounds (void)
+{
+  static const guint two[] = { 1, 2 }, backward2[] = { 2, 1 }, three[] = { 1, 2, 3 }, backward[] = { 3, 1, 2 };
+  g_free (check_sync (lttng3, three, 3));
+  g_free (check_sync (lttng3, backward, 3));
+  g_autofree char *a = check_sync (lttng2, two, 2);
+  g_assert_nonnull (strstr (a, " other packets (not TCP over IPv4 or IPv6) ignored\n"));
+  g_free (check_sync (lttng2, backward2, 2));
+}
+
+/* After --sync, every TCP reception (dev_receive of the skb that
+ * tcpv4_rcv_extended takes) is after its dev_xmit_extended. */
+static void
+test_lttng0_causality (void)
+{
+  check_causality (lttng3, "dev_xmit_extended,dev_receive,tcpv4_rcv_extended", 900);
+}
+
+/* Replaces @from by @to (of the same length) everywhere in @path. */
+static void
+patch_file (const char *path, const char *from, const char *to)
+{
+  g_autofree char *data = NULL;
+  gsize len, n = strlen (from), hits = 0;
+  g_assert_cmpuint (strlen (to), ==, n);
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  for (char *p = data; p + n <= data + len; p++)
+    if (memcmp (p, from, n) == 0)
+      {
+        memcpy (p, to, n);
+        hits++;
+      }
+  g_assert_cmpuint (hits, >, 0);
+  g_assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
+}
+
+/* A copy of lttng-3's two first machines whose marker formats say @from as @to. */
+static char *
+patched_lttng0 (const char *name, const char *from, const char *to)
+{
+  g_autofree char *root = ttv_test_dup_tmp_path (name);
+  for (guint k = 1; k <= 2; k++)
+    {
+      g_autofree char *src = machine_dir (lttng3, k), *dst = machine_dir (root, k);
+      ttv_test_copy_dir (src, dst);
+      g_autofree char *facilities = g_build_filename (dst, "control", "facilities_0", NULL);
+      patch_file (facilities, from, to);
+    }
+  return g_steal_pointer (&root);
+}
+
+/* Packet events without the fields to match them by, or of another type:
+ * a message that says which, never a crash. */
+static void
+test_lttng0_odd_fields (void)
+{
+  g_autofree char *wrong = patched_lttng0 ("lttng-wrong-type", "seq %u ack_seq", "seq %s ack_seq");
+  g_autofree char *missing = patched_lttng0 ("lttng-missing", "skb %p saddr", "skx %p saddr");
+  g_autofree char *w1 = machine_dir (wrong, 1), *w2 = machine_dir (wrong, 2);
+  g_autofree char *m1 = machine_dir (missing, 1), *m2 = machine_dir (missing, 2);
+  const TtvTestBadRun bad[] = {
+    /* (the quotes around the field's name depend on the locale) */
+    { { "--sync", w1, w2 }, 2, " is not an integer (LTTng 0.x kernels patched for synchronization record "
+                               "net.dev_xmit_extended, net.dev_receive and net.tcpv4_rcv_extended" },
+    { { "--sync", m1, m2 }, 2, "No network packet events to synchronize with: net.tcpv4_rcv_extended has no field " },
+  };
+  ttv_test_assert_runs_fail (TTV_REPORT_PATH, bad, G_N_ELEMENTS (bad));
 }
 
 /* @out with the copy's name as the original's. */
@@ -524,5 +657,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/sync/cache-key", test_cache_key);
   g_test_add_func ("/cli/sync/net-dev/within-bounds", test_net_dev_within_bounds);
   g_test_add_func ("/cli/sync/net-dev/causality", test_net_dev_causality);
+  g_test_add_func ("/cli/sync/lttng0/within-bounds", test_lttng0_within_bounds);
+  g_test_add_func ("/cli/sync/lttng0/causality", test_lttng0_causality);
+  g_test_add_func ("/cli/sync/lttng0/odd-fields", test_lttng0_odd_fields);
   return g_test_run ();
 }

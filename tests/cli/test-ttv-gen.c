@@ -395,6 +395,16 @@ test_machines (void)
   g_assert_cmpint (r.status, ==, 0);
   run_clear (&r);
   g_assert_true (trees_equal (dir, again));
+  /* LTTng 0.x machines too */
+  g_autofree char *lttng_a = g_build_filename (root, "lttng-a", NULL), *lttng_b = g_build_filename (root, "lttng-b", NULL);
+  for (guint i = 0; i < 2; i++)
+    {
+      r = run_gen ("-f", "lttng", "--machines", "2", "--net-events", "dev-xmit-mixed", "-d", "0.02", "-c", "1",
+                   "--host", "node", "-q", "-o", i ? lttng_b : lttng_a, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      run_clear (&r);
+    }
+  g_assert_true (trees_equal (lttng_a, lttng_b));
 
   /* wrong uses */
   static const struct {
@@ -406,6 +416,8 @@ test_machines (void)
     { { "--machines", "2", "-f", "ctf", "--clock-drift", "x" }, "--clock-drift" },
     { { "--machines", "2", "-f", "ctf", "--clock-offset", "1e9" }, "--clock-offset" },
     { { "--clock-offset", "1", "-q", "-q", "-q", "-q" }, "--machines" },
+    { { "--machines", "2", "-f", "lttng", "--net-events", "net-dev" }, "dev-xmit or dev-xmit-mixed" },
+    { { "--machines", "2", "-f", "ctf", "--net-events", "dev-xmit" }, "inet-sock, net-dev" },
   };
   g_autofree char *none = g_build_filename (root, "none", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)

@@ -168,7 +168,10 @@ ttv_test_copy_dir (const char *from, const char *to)
   while ((name = g_dir_read_name (d)))
     {
       g_autofree char *a = g_build_filename (from, name, NULL), *b = g_build_filename (to, name, NULL);
-      ttv_test_copy_file (a, b);
+      if (g_file_test (a, G_FILE_TEST_IS_DIR))
+        ttv_test_copy_dir (a, b);
+      else
+        ttv_test_copy_file (a, b);
     }
 }
 

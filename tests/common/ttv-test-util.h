@@ -116,7 +116,7 @@ char *ttv_test_dup_seconds (gint64 ns);
 
 /* Copies file @from to @to (replacing it); fails the test on error. */
 void  ttv_test_copy_file (const char *from, const char *to);
-/* Copies the files directly in directory @from into @to (made if needed). */
+/* Copies directory @from into @to (made if needed), subdirectories too. */
 void  ttv_test_copy_dir (const char *from, const char *to);
 /* Overwrites @n bytes of file @dir/@name at @offset with @bytes (a damaged
  * or hand-edited copy of a trace). */

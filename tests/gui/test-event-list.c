@@ -4,7 +4,8 @@
  * the time bar and the bookmarks panel, and the entries reading it back;
  * the delta after a jump; lost-events rows where they happened, set apart;
  * Find by text in every visible column, next and previous, with F3 and
- * Shift+F3 in the list; the keyboard in the list when a tab opens.
+ * Shift+F3 in the list; the keyboard in the list when a tab opens; the
+ * selected thread's events in bold, on its own machine only.
  * Expected values come from the engine read independently. */
 #include "ttv-config.h"
 
@@ -23,9 +24,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-/* The store of the list: texts at the column indexes, then the style. */
+/* The store of the list: texts at the column indexes, then the style,
+ * the foreground and the row's machine. */
 enum { COL_TIME, COL_DELTA, COL_TRACE, COL_CPU, COL_EVENT, COL_PID, COL_PROCESS, COL_MODE, COL_SYMBOL,
-       COL_FIELDS, MODEL_STYLE, MODEL_FOREGROUND };
+       COL_FIELDS, MODEL_STYLE, MODEL_FOREGROUND, MODEL_MACHINE };
 
 static const char *const column_names[] = {
   "time", "delta", "trace", "cpu", "event", "pid", "process", "mode", "symbol", "fields",
@@ -1216,6 +1218,141 @@ test_find_keys (void)
   fixture_close (&f);
 }
 
+/* --- The selected thread's events in bold, by machine ------------------------ */
+
+/* Whether row @row's PID cell is drawn bold. */
+static gboolean
+row_is_bold (Fixture *f, gint row)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (f->view);
+  GtkTreeViewColumn *c = column (f, COL_PID);
+  g_autoptr (GList) cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (c));
+  GtkTreeIter iter;
+  gint weight = 0;
+
+  g_assert_true (gtk_tree_model_iter_nth_child (model, &iter, NULL, row));
+  gtk_tree_view_column_cell_set_cell_data (c, model, &iter, FALSE, FALSE);
+  g_object_get (cells->data, "weight", &weight, NULL);
+  return weight == PANGO_WEIGHT_BOLD;
+}
+
+/* Row @row's pid (0: none) and machine. */
+static guint32
+row_thread (Fixture *f, gint row, guint *machine)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (f->view);
+  g_autofree char *text = cell_text (f, row, COL_PID);
+  GtkTreeIter iter;
+
+  g_assert_true (gtk_tree_model_iter_nth_child (model, &iter, NULL, row));
+  gtk_tree_model_get (model, &iter, MODEL_MACHINE, machine, -1);
+  return text && *text ? (guint32) g_ascii_strtoull (text, NULL, 10) : 0;
+}
+
+static void
+show_time (Fixture *f, TtvTime t)
+{
+  ttv_tab_state_set_current_time (f->state, t);
+  ttv_gui_test_spin_until (list_settled, f);
+  ttv_gui_test_spin_pending ();
+}
+
+/* Checks that the rows on screen are bold exactly where they are events of
+ * @pid on @machine, and that some are. */
+static void
+check_bold_rows (Fixture *f, guint machine, guint32 pid)
+{
+  guint n_bold = 0;
+
+  for (gint r = 0; r < n_rows (f); r++)
+    {
+      g_autofree char *trace = cell_text (f, r, COL_TRACE);
+      guint m;
+      guint32 p = row_thread (f, r, &m);
+      gboolean bold = row_is_bold (f, r);
+
+      /* The row's machine is its trace's. */
+      g_assert_cmpuint (m, ==, strstr (trace, "bold-beta") ? 1 : 0);
+      g_assert_true (bold == (p == pid && m == machine));
+      n_bold += bold;
+    }
+  g_assert_cmpuint (n_bold, >, 0);
+}
+
+/* Two generated machines with the same pids (alpha, LTT, and beta, CTF):
+ * the thread selected on one machine is bold in that machine's events
+ * only, not in the other's events of the same pid. */
+static void
+test_bold_by_machine (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *alpha = ttv_test_dup_tmp_path ("bold-alpha");
+  g_autofree char *beta = ttv_test_dup_tmp_path ("bold-beta");
+  TtvTraceset *ts = ttv_traceset_new ();
+  Fixture f;
+
+  settings_reset ();
+  ttv_test_generate_machine (TTV_GEN_PATH, alpha, "ltt", "alpha", "1", "2", "1700000000");
+  ttv_test_generate_machine (TTV_GEN_PATH, beta, "ctf", "beta", "2", "3", "1700000000.0000005");
+  g_assert_true (ttv_traceset_add_path (ts, alpha, &error));
+  g_assert_true (ttv_traceset_add_path (ts, beta, &error));
+  g_assert_no_error (error);
+  fixture_open (&f, ts);
+  g_assert_cmpuint (ttv_traceset_get_n_machines (f.ts), ==, 2);
+
+  /* Screens across the traces: a time where each (machine, pid) shows. */
+  g_autoptr (GHashTable) at = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  TtvTime s0, s1;
+  ttv_tab_state_get_time_span (f.state, &s0, &s1);
+  for (guint k = 0; k < 24; k++)
+    {
+      TtvTime t = s0 + (s1 - s0) / 24 * k;
+
+      show_time (&f, t);
+      for (gint r = 0; r < n_rows (&f); r++)
+        {
+          guint m;
+          guint32 p = row_thread (&f, r, &m);
+          gint64 key = (gint64) m << 32 | p;
+
+          if (p && !g_hash_table_contains (at, &key))
+            g_hash_table_insert (at, g_memdup2 (&key, sizeof key), g_memdup2 (&t, sizeof t));
+        }
+    }
+  /* A pid both machines show, each somewhere. */
+  guint32 pid = 0;
+  for (guint32 p = 2; p < 100000 && pid == 0; p++)
+    {
+      gint64 k0 = p, k1 = (gint64) 1 << 32 | p;
+
+      if (g_hash_table_contains (at, &k0) && g_hash_table_contains (at, &k1))
+        pid = p;
+    }
+  g_assert_cmpuint (pid, !=, 0);
+  g_test_message ("pid %u shows on both machines", pid);
+
+  for (guint machine = 0; machine < 2; machine++)
+    {
+      gint64 key = (gint64) machine << 32 | pid;
+
+      show_time (&f, *(TtvTime *) g_hash_table_lookup (at, &key));
+      ttv_tab_state_select_thread_on (f.state, machine, pid);
+      ttv_gui_test_spin_pending ();
+      check_bold_rows (&f, machine, pid);
+      /* The same pid on the other machine: no row of this screen is bold. */
+      ttv_tab_state_select_thread_on (f.state, 1 - machine, pid);
+      ttv_gui_test_spin_pending ();
+      for (gint r = 0; r < n_rows (&f); r++)
+        {
+          guint m;
+          guint32 p = row_thread (&f, r, &m);
+
+          g_assert_true (row_is_bold (&f, r) == (p == pid && m == 1 - machine));
+        }
+    }
+  fixture_close (&f);
+}
+
 /* A keyboard user: Tab from the filter bar reaches the list and Shift+Tab
  * comes back; in the list the arrows move the current event. */
 static void
@@ -1282,5 +1419,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/event-list/find-keys", test_find_keys);
   g_test_add_func ("/gui/event-list/find-progress-stop", test_find_progress_stop);
   g_test_add_func ("/gui/event-list/keyboard", test_keyboard_reaches_list);
+  g_test_add_func ("/gui/event-list/bold-by-machine", test_bold_by_machine);
   return g_test_run ();
 }

@@ -269,6 +269,76 @@ test_thread_of_machine (void)
   ttv_tab_state_shutdown (state);
 }
 
+/* The control flow's `shown-threads`: (machine, pid) pairs. */
+static GVariant *
+shown_threads (Shown *s)
+{
+  return g_action_group_get_action_state (gtk_widget_get_action_group (s->viewer, "controlflow"),
+                                          "shown-threads");
+}
+
+static gboolean
+threads_contain (GVariant *threads, guint machine, guint32 pid)
+{
+  GVariantIter iter;
+  guint32 m, p;
+
+  g_variant_iter_init (&iter, threads);
+  while (g_variant_iter_next (&iter, "(uu)", &m, &p))
+    if (m == machine && p == pid)
+      return TRUE;
+  return FALSE;
+}
+
+/* The tab's filter keeps one machine's events: the control flow shows the
+ * threads that ran them on that machine, not the other machine's threads
+ * of the same pids; `shown-threads` names each row's machine. */
+static void
+test_filter_of_machine (void)
+{
+  g_autoptr (GError) error = NULL;
+  const char *const no_modules[] = { NULL };
+  TtvTraceset *ts = ttv_traceset_new ();
+  TtvGuiTestTab tab;
+  Shown s;
+
+  /* A whole tab: the filter reads the events with the state's pids. */
+  g_assert_true (ttv_traceset_add_path (ts, alpha, &error));
+  g_assert_true (ttv_traceset_add_path (ts, beta, &error));
+  g_assert_no_error (error);
+  ttv_gui_test_tab_open (&tab, ts, no_modules);
+  TtvTabState *state = tab.state;
+  show (&s, state, TRUE);
+  ttv_gui_test_spin_until (ttv_gui_test_no_requests, state);
+  guint32 pid = shared_pid (&s, state);
+  {
+    g_autoptr (GVariant) all = shown_threads (&s);
+    g_assert_true (threads_contain (all, 0, pid));
+    g_assert_true (threads_contain (all, 1, pid));
+  }
+  g_assert_true (ttv_tab_state_set_filter (state, "trace.host = beta", &error));
+  g_assert_no_error (error);
+  ttv_gui_test_spin_until (ttv_gui_test_no_requests, state);
+  ttv_gui_test_spin_pending ();
+  g_autoptr (GVariant) kept = shown_threads (&s);
+  GVariantIter iter;
+  guint32 m, p;
+  guint n = 0;
+
+  g_variant_iter_init (&iter, kept);
+  while (g_variant_iter_next (&iter, "(uu)", &m, &p))
+    {
+      g_assert_cmpuint (m, ==, 1);
+      n++;
+    }
+  g_test_message ("%u threads of beta ran its events; pid %u is beta's only", n, pid);
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpint (find_row (&s, state, 0, pid), <, 0);
+  screenshot (&s, "gui-machines-filtered.png");
+  hide (&s);
+  ttv_gui_test_tab_teardown (&tab);
+}
+
 /* One machine: no header row, in either view. */
 static void
 test_one_machine (void)
@@ -303,6 +373,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/machines/resources", test_resources);
   g_test_add_func ("/gui/machines/one-machine", test_one_machine);
   g_test_add_func ("/gui/machines/thread-of-machine", test_thread_of_machine);
+  g_test_add_func ("/gui/machines/filter-of-machine", test_filter_of_machine);
   int status = g_test_run ();
   g_free (alpha);
   g_free (beta);

@@ -23,12 +23,13 @@
 
 static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, TTV_CPU_USAGE_MODULE_PATH, NULL };
 
-/* @net_events: ttv-gen's --net-events. */
+/* @net_events: ttv-gen's --net-events (dev-xmit: an LTTng 0.x traceset, else CTF). */
 static char *
 generate (const char *name, const char *net_events)
 {
   char *dir = ttv_test_dup_tmp_path (name);
-  const char *argv[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--machines", "2", "--clock-offset", "0.5",
+  const char *format = g_str_has_prefix (net_events, "dev-xmit") ? "lttng" : "ctf";
+  const char *argv[] = { TTV_GEN_PATH, "-q", "-f", format, "--machines", "2", "--clock-offset", "0.5",
                          "--clock-drift", "20", "-d", "0.05", "-c", "1", "-p", "5", "--host", "node",
                          "--net-events", net_events, "-o", dir, NULL };
   g_free (ttv_test_run_ok (argv));
@@ -62,7 +63,8 @@ notified (gpointer data)
 }
 
 /* @data: the packets' events, inet_sock or lttng-modules' net_dev ones
- * (among UDP and ARP packets the viewer says it ignored). */
+ * (among UDP and ARP packets the viewer says it ignored), or those of LTTng
+ * 0.x kernels patched for synchronization (dev_xmit_extended...). */
 static void
 test_synchronize (gconstpointer data)
 {
@@ -305,6 +307,7 @@ main (int argc, char **argv)
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_data_func ("/gui/sync/synchronize", "inet-sock", test_synchronize);
   g_test_add_data_func ("/gui/sync/synchronize-net-dev", "net-dev", test_synchronize);
+  g_test_add_data_func ("/gui/sync/synchronize-lttng0", "dev-xmit", test_synchronize);
   g_test_add_func ("/gui/sync/saved-offset", test_saved_offset);
   g_test_add_func ("/gui/sync/analyses-machines-said", test_analyses_machines_said);
   g_test_add_func ("/gui/sync/cpu-usage-machines", test_cpu_usage_machines);

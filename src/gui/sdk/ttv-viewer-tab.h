@@ -51,6 +51,9 @@ G_BEGIN_DECLS
 guint       ttv_tab_state_get_n_traces (TtvTabState *state);
 /* Borrowed: valid until "traceset-changed" (see ttv-viewer-event.h). */
 TtvViewerTrace *ttv_tab_state_get_trace (TtvTabState *state, guint index);
+/* The machine @trace (one of the tab's) records (docs/multi-machine.md; 0
+ * with one machine): what a tid or CPU of its events belongs to. */
+guint       ttv_tab_state_get_trace_machine (TtvTabState *state, const TtvViewerTrace *trace);
 /* The whole traceset's span (its first to its last event). */
 void        ttv_tab_state_get_time_span (TtvTabState *state, TtvTime *start, TtvTime *end);
 void        ttv_tab_state_get_time_window (TtvTabState *state, TtvTime *start, TtvTime *end);

@@ -19,6 +19,10 @@
 #define NET_DEV_SEND_EVENT "net_dev_queue"
 #define NET_DEV_RECEIVE_EVENT "net_if_receive_skb"
 #define NET_DEV_RECEIVE_EVENT_OLD "netif_receive_skb"
+/* LTTng 0.x kernels patched for synchronization (ttv-sync-lttng0.c). */
+#define LTTNG0_SEND_EVENT "dev_xmit_extended"
+#define LTTNG0_RECEIVE_EVENT "dev_receive"
+#define LTTNG0_TCP_EVENT "tcpv4_rcv_extended"
 
 /* The fields that name a packet on both machines; seq is required. */
 static const char *const key_fields[] = { "saddr", "daddr", "sport", "dport", "seq", "ack_seq", "flags" };
@@ -28,8 +32,17 @@ static const char *const key_fields[] = { "saddr", "daddr", "sport", "dport", "s
 typedef struct {
   gboolean receive;
   gboolean net_dev;             /* headers in network_header, else the fields below */
+  TtvSyncLttng0Type *lttng0;    /* owned: an LTTng 0.x event, else NULL */
   TtvFieldAccessor fields[N_KEY_FIELDS];
 } PacketType;
+
+static void
+packet_type_free (gpointer p)
+{
+  PacketType *pt = p;
+  g_free (pt->lttng0);
+  g_free (pt);
+}
 
 typedef struct {
   PacketKey key;
@@ -67,6 +80,8 @@ typedef struct {
   guint n;                      /* machines */
   GHashTable *types;            /* const TtvEventType * -> PacketType *, owned */
   GHashTable *packets;          /* PacketKey * (in the Packet) -> Packet *, owned: one per direction */
+  TtvSyncLttng0 *lttng0;        /* LTTng 0.x receptions waiting for TCP */
+  char *unusable;               /* why the first LTTng 0.x packet event found cannot be read */
   TtvTime *origin;              /* [machine] */
   GArray **matches;             /* [a * n + b], a < b: of Match */
   TtvSyncResult *result;
@@ -83,6 +98,16 @@ find_types (Matcher *m)
       for (guint i = 0; i < trace->event_types->len; i++)
         {
           const TtvEventType *type = g_ptr_array_index (trace->event_types, i);
+          TtvSyncLttng0Type *lttng0 = ttv_sync_lttng0_type_new (type, &m->unusable);
+          if (lttng0)
+            {
+              PacketType *pt = g_new0 (PacketType, 1);
+              pt->lttng0 = lttng0;
+              pt->receive = ttv_sync_lttng0_type_get_kind (lttng0) != TTV_SYNC_LTTNG0_XMIT;
+              g_hash_table_insert (m->types, (gpointer) type, pt);
+              n++;
+              continue;
+            }
           if (ttv_sync_net_dev_type_is_usable (type))
             {
               PacketType *pt = g_new0 (PacketType, 1);
@@ -121,11 +146,40 @@ add_match (Matcher *m, const Packet *sent, const Packet *received)
   g_array_append_val (m->matches[a->machine * m->n + b->machine], match);
 }
 
+/* An LTTng 0.x packet event: FALSE unless it completes a packet (@p). */
+static gboolean
+lttng0_packet (Matcher *m, const PacketType *pt, const TtvEvent *ev, guint machine, TtvDecoder *scratch,
+               Packet *p)
+{
+  switch (ttv_sync_lttng0_packet (m->lttng0, pt->lttng0, ev, machine, scratch, &p->key, &p->time))
+    {
+    case TTV_SYNC_LTTNG0_SENT:
+    case TTV_SYNC_LTTNG0_RECEIVED:
+      return TRUE;
+    case TTV_SYNC_LTTNG0_NOT_TCP:
+      m->result->n_not_tcp++;
+      return FALSE;
+    case TTV_SYNC_LTTNG0_PENDING:
+    case TTV_SYNC_LTTNG0_IGNORED:
+    default:
+      return FALSE;
+    }
+}
+
 static void
 on_packet (Matcher *m, const PacketType *pt, const TtvEvent *ev, guint machine, TtvDecoder *scratch)
 {
   Packet *p = g_new0 (Packet, 1);
-  if (pt->net_dev)
+  p->time = ev->time;
+  if (pt->lttng0)
+    {
+      if (!lttng0_packet (m, pt, ev, machine, scratch, p))
+        {
+          g_free (p);
+          return;
+        }
+    }
+  else if (pt->net_dev)
     {
       /* Only TCP over IP names a packet on both sides. */
       if (!ttv_sync_net_dev_key (ev, scratch, &p->key))
@@ -139,7 +193,6 @@ on_packet (Matcher *m, const PacketType *pt, const TtvEvent *ev, guint machine, 
     for (guint f = 0; f < N_KEY_FIELDS; f++)
       if (!ttv_field_accessor_get_int (&pt->fields[f], ev, scratch, &p->key.values[f]))
         p->key.values[f] = -1;
-  p->time = ev->time;
   p->machine = machine;
   p->receive = pt->receive;
   if (pt->receive)
@@ -187,6 +240,8 @@ match_packets (Matcher *m, GError **error)
       g_propagate_error (error, local);
       return FALSE;
     }
+  /* IP frames TCP never took: UDP, ICMP... */
+  m->result->n_not_tcp += ttv_sync_lttng0_n_pending (m->lttng0);
   return TRUE;
 }
 
@@ -320,7 +375,8 @@ ttv_sync_traceset (TtvTraceset *ts, GError **error)
   Matcher m = {
     .ts = ts,
     .result = result,
-    .types = g_hash_table_new_full (NULL, NULL, NULL, g_free),
+    .types = g_hash_table_new_full (NULL, NULL, NULL, packet_type_free),
+    .lttng0 = ttv_sync_lttng0_new (),
     .packets = g_hash_table_new_full (key_hash, key_equal, NULL, g_free),
     .origin = g_new (TtvTime, n_machines),
     .n = n_machines,
@@ -339,17 +395,27 @@ ttv_sync_traceset (TtvTraceset *ts, GError **error)
       m.origin[k] = MIN (m.origin[k], ttv_traceset_get_trace (ts, t)->start);
     }
   gboolean ok = TRUE;
-  if (find_types (&m) == 0)
+  guint n_types = find_types (&m);
+  if ((n_types == 0 || ((ok = match_packets (&m, error)) && result->n_matched == 0)) && m.unusable)
+    {
+      /* An LTTng 0.x packet event without the fields to match it by. */
+      g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                   _("No network packet events to synchronize with: %s (LTTng 0.x kernels patched for "
+                     "synchronization record net.%s, net.%s and net.%s with the packets' headers)"),
+                   m.unusable, LTTNG0_SEND_EVENT, LTTNG0_RECEIVE_EVENT, LTTNG0_TCP_EVENT);
+      ok = FALSE;
+    }
+  else if (n_types == 0)
     {
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
                    _("No network packet events to synchronize with: the traces have no %s or %s event "
                      "with network headers, nor %s or %s with a seq field (record them with lttng "
-                     "enable-event -k %s,%s)"),
+                     "enable-event -k %s,%s), nor the LTTng 0.x events net.%s, net.%s and net.%s"),
                    NET_DEV_SEND_EVENT, NET_DEV_RECEIVE_EVENT, SEND_EVENT, RECEIVE_EVENT, NET_DEV_SEND_EVENT,
-                   NET_DEV_RECEIVE_EVENT);
+                   NET_DEV_RECEIVE_EVENT, LTTNG0_SEND_EVENT, LTTNG0_RECEIVE_EVENT, LTTNG0_TCP_EVENT);
       ok = FALSE;
     }
-  else if ((ok = match_packets (&m, error)) && result->n_sent + result->n_received == 0
+  else if (ok && result->n_sent + result->n_received == 0
            && result->n_not_tcp > 0)
     {
       g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
@@ -373,6 +439,8 @@ ttv_sync_traceset (TtvTraceset *ts, GError **error)
   g_free (m.origin);
   g_hash_table_unref (m.types);
   g_hash_table_unref (m.packets);
+  ttv_sync_lttng0_free (m.lttng0);
+  g_free (m.unusable);
   return ok ? g_steal_pointer (&result) : NULL;
 }
 

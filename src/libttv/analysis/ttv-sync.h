@@ -57,7 +57,7 @@ typedef struct {
   TtvSyncMachine *machines;     /* [n_machines] */
   guint64 n_sent, n_received;   /* packet events seen */
   guint64 n_matched;
-  guint64 n_not_tcp;            /* net_dev packet events that are not TCP over IP: ignored */
+  guint64 n_not_tcp;            /* net_dev and LTTng 0.x packet events that are not TCP over IP: ignored */
 } TtvSyncResult;
 
 /* Reads every trace of @ts once (a context of its own), matches each
@@ -65,9 +65,12 @@ typedef struct {
  * (addresses, ports, sequence numbers, flags) on another machine, and each
  * net_dev_queue with the net_if_receive_skb (or netif_receive_skb) of the
  * same TCP packet over IPv4 or IPv6 (the same, read from the headers
- * lttng-modules records), and fits each machine's clock to machine 0's.
+ * lttng-modules records), and each LTTng 0.x net.dev_xmit_extended with the
+ * net.dev_receive whose skb net.tcpv4_rcv_extended takes with the same
+ * headers (ttv-sync-lttng0.c), and fits each machine's clock to machine 0's.
  * NULL with @error when there is nothing to synchronize: one machine only,
- * no packet events, no TCP packet, no packet matched. */
+ * no packet events (or LTTng 0.x ones without the fields to match them
+ * by: the message names one), no TCP packet, no packet matched. */
 TtvSyncResult *ttv_sync_traceset (TtvTraceset *ts, GError **error);
 void           ttv_sync_result_free (TtvSyncResult *result);
 const char    *ttv_sync_quality_name (TtvSyncQuality quality);   /* translated */

@@ -124,6 +124,18 @@ schedule_other (const TtvSimNetOptions *o, GPtrArray *out, guint k, guint64 *ran
     }
 }
 
+const TtvSimNetEvent *
+ttv_sim_net_next_due (const GArray *packets, guint *next, TtvTime time)
+{
+  if (*next >= packets->len)
+    return NULL;
+  const TtvSimNetEvent *e = &g_array_index (packets, TtvSimNetEvent, *next);
+  if (e->time > time)
+    return NULL;
+  (*next)++;
+  return e;
+}
+
 gboolean
 ttv_sim_net_event_is_tcp (const TtvSimNetEvent *e)
 {

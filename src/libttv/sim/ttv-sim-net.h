@@ -55,6 +55,11 @@ typedef struct {
  * quarter of the interval).  Returns one GArray of TtvSimNetEvent per
  * machine, sorted by local time. */
 GPtrArray *ttv_sim_net_schedule (const TtvSimNetOptions *options);
+/* The packet of @packets (one machine's schedule) at index *@next if it is
+ * not after @time, *@next moved past it; else NULL.  The writers take the
+ * packets due before each simulated event, so every stream stays in time
+ * order. */
+const TtvSimNetEvent *ttv_sim_net_next_due (const GArray *packets, guint *next, TtvTime time);
 /* Whether @e is a TCP packet (what synchronization matches). */
 gboolean   ttv_sim_net_event_is_tcp (const TtvSimNetEvent *e);
 

@@ -10,29 +10,6 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-static void
-copy_tree (const char *from, const char *to)
-{
-  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
-  g_autoptr (GDir) dir = g_dir_open (from, 0, NULL);
-  g_assert_nonnull (dir);
-  const char *name;
-  while ((name = g_dir_read_name (dir)))
-    {
-      g_autofree char *src = g_build_filename (from, name, NULL);
-      g_autofree char *dst = g_build_filename (to, name, NULL);
-      if (g_file_test (src, G_FILE_TEST_IS_DIR))
-        copy_tree (src, dst);
-      else
-        {
-          g_autofree char *data = NULL;
-          gsize len = 0;
-          g_assert_true (g_file_get_contents (src, &data, &len, NULL));
-          g_assert_true (g_file_set_contents (dst, data, (gssize) len, NULL));
-        }
-    }
-}
-
 static guint64
 count_events (TtvTraceset *ts)
 {
@@ -108,8 +85,8 @@ test_shared_session (void)
   g_autofree char *session = g_build_filename (ttv_test_get_tmp_dir (), "session-20240101-120000", NULL);
   g_autofree char *kernel = g_build_filename (session, "kernel", NULL);
   g_autofree char *ust = g_build_filename (session, "ust", "uid", "1000", "64-bit", NULL);
-  copy_tree (kernel_src, kernel);
-  copy_tree (ust_src, ust);
+  ttv_test_copy_dir (kernel_src, kernel);
+  ttv_test_copy_dir (ust_src, ust);
 
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTraceset) ts = ttv_traceset_new ();

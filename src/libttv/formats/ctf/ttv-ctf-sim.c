@@ -437,11 +437,9 @@ statedump_status (guint64 state)
 static gboolean
 write_network (Sink *sink, TtvTime time, GError **error)
 {
-  for (; sink->network_next < sink->network->len; sink->network_next++)
+  const TtvSimNetEvent *e;
+  while ((e = ttv_sim_net_next_due (sink->network, &sink->network_next, time)) != NULL)
     {
-      const TtvSimNetEvent *e = &g_array_index (sink->network, TtvSimNetEvent, sink->network_next);
-      if (e->time > time)
-        break;
       TtvSimNetEvent at = *e;
       if (sink->pointer_bits == 32)
         at.sk = 0xc0000000u | (e->sk & 0x3fffffffu);

@@ -1,18 +1,62 @@
 /* ttv-lttng-sim.c: writes the simulated kernel's events with the LTTng 0.x
- * writer (one call for ttv-gen; the tests compare it with the LTT output). */
+ * writer (one call for ttv-gen; the tests compare it with the LTT output),
+ * with a simulated network's packets for ttv-gen --machines. */
 #include "ttv-lttng-sim.h"
+#include "ttv-sim-net-lttng0.h"
 
 typedef struct {
   TtvLttngWriter *writer;         /* weak */
   gint handles[TTV_SIM_N_EVENTS];
   TtvLttngSimStats *stats;        /* weak */
+  const GArray *network;          /* weak, may be NULL: TtvSimNetEvent in time order */
+  guint network_next;
+  gint net_handles[TTV_SIM_NET_LTTNG0_N_EVENTS];
+  gint net_cpu;                   /* the stream the packets go to */
+  guint arch_size;
+  guint64 n_skbs;
 } Sink;
+
+/* A socket buffer's kernel address, one per packet (they are reused in a
+ * real kernel; a reception's two events share it). */
+static guint64
+next_skb (Sink *sink)
+{
+  guint64 n = ++sink->n_skbs;
+  if (sink->arch_size == 4)
+    return 0xc0000000u | ((n << 8) & 0x3fffff00u);
+  return G_GUINT64_CONSTANT (0xffff880000000000) | ((n << 8) & G_GUINT64_CONSTANT (0xffffffffff00));
+}
+
+/* The packets that left or arrived up to @time, on one CPU's stream: no
+ * stream has an event after them yet (the simulation emits in time order). */
+static gboolean
+write_network (Sink *sink, TtvTime time, GError **error)
+{
+  const TtvSimNetEvent *e;
+  while ((e = ttv_sim_net_next_due (sink->network, &sink->network_next, time)) != NULL)
+    {
+      TtvSimNetLttng0Event events[2];
+      TtvScalar values[2][TTV_SIM_NET_LTTNG0_MAX_VALUES];
+      guint n_values[2];
+      guint n = ttv_sim_net_lttng0_values (e, next_skb (sink), events, values, n_values);
+      for (guint i = 0; i < n; i++)
+        {
+          if (!ttv_lttng_writer_write_event (sink->writer, sink->net_cpu, e->time,
+                                             (guint) sink->net_handles[events[i]], values[i], n_values[i], error))
+            return FALSE;
+          sink->stats->n_events++;
+        }
+    }
+  return TRUE;
+}
 
 static gboolean
 emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScalar *values,
       guint n_values, GError **error)
 {
   Sink *sink = user_data;
+  if (sink->network && !write_network (sink, time, error))
+    return FALSE;
   if (sink->stats->n_events++ == 0)
     sink->stats->first = time;
   sink->stats->last = time;
@@ -23,10 +67,23 @@ emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScala
                                        values, n_values, error);
 }
 
-gboolean
-ttv_lttng_write_simulation (const char *dir, const TtvSimOptions *sim_options,
-                            const TtvLttngWriterOptions *opts, TtvLttngSimStats *stats,
-                            GError **error)
+static gboolean
+add_network_events (TtvLttngWriter *w, Sink *sink, TtvByteOrder order, GError **error)
+{
+  for (guint e = 0; e < TTV_SIM_NET_LTTNG0_N_EVENTS; e++)
+    {
+      g_autoptr (TtvType) fields = ttv_sim_net_lttng0_event_type (e, order);
+      sink->net_handles[e] = ttv_lttng_writer_add_event (w, TTV_SIM_NET_LTTNG0_CHANNEL,
+                                                         ttv_sim_net_lttng0_event_name (e), fields, error);
+      if (sink->net_handles[e] < 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_simulation (const char *dir, const TtvSimOptions *sim_options, const TtvLttngWriterOptions *opts,
+                  const GArray *network, TtvLttngSimStats *stats, GError **error)
 {
   g_return_val_if_fail (dir != NULL && sim_options != NULL && opts != NULL, FALSE);
   TtvLttngWriterOptions wo = *opts;
@@ -43,7 +100,13 @@ ttv_lttng_write_simulation (const char *dir, const TtvSimOptions *sim_options,
   if (w == NULL)
     return FALSE;
   TtvLttngSimStats local = { 0 };
-  Sink sink = { w, { 0 }, stats ? stats : &local };
+  Sink sink = {
+    .writer = w,
+    .stats = stats ? stats : &local,
+    .network = network,
+    .net_cpu = (gint) ttv_sim_get_cpu_id (sim, 0),
+    .arch_size = wo.arch_size,
+  };
   *sink.stats = (TtvLttngSimStats) { 0 };
   g_autoptr (TtvSimSchema) schema = ttv_sim_schema_new (wo.byte_order);
   for (guint e = 0; e < TTV_SIM_N_EVENTS; e++)
@@ -57,10 +120,27 @@ ttv_lttng_write_simulation (const char *dir, const TtvSimOptions *sim_options,
           return FALSE;
         }
     }
-  if (!ttv_sim_run (sim, emit, &sink, error))
+  if ((network && !add_network_events (w, &sink, wo.byte_order, error)) || !ttv_sim_run (sim, emit, &sink, error))
     {
       ttv_lttng_writer_abort (w);
       return FALSE;
     }
   return ttv_lttng_writer_close (w, error);
+}
+
+gboolean
+ttv_lttng_write_simulation (const char *dir, const TtvSimOptions *sim_options,
+                            const TtvLttngWriterOptions *opts, TtvLttngSimStats *stats,
+                            GError **error)
+{
+  return write_simulation (dir, sim_options, opts, NULL, stats, error);
+}
+
+gboolean
+ttv_lttng_write_simulation_network (const char *dir, const TtvSimOptions *sim_options,
+                                    const TtvLttngWriterOptions *opts, const GArray *network,
+                                    TtvLttngSimStats *stats, GError **error)
+{
+  g_return_val_if_fail (network != NULL, FALSE);
+  return write_simulation (dir, sim_options, opts, network, stats, error);
 }

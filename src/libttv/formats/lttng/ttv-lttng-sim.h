@@ -19,5 +19,12 @@ typedef struct {
 gboolean ttv_lttng_write_simulation (const char *dir, const TtvSimOptions *sim,
                                      const TtvLttngWriterOptions *opts, TtvLttngSimStats *stats,
                                      GError **error);
+/* The same, with @network's packets (a TtvSimNetEvent array in local time
+ * order, sim/ttv-sim-net.h) as the "net" channel events of LTTng 0.x
+ * kernels patched for synchronization (sim/ttv-sim-net-lttng0.h), on the
+ * first CPU's stream. */
+gboolean ttv_lttng_write_simulation_network (const char *dir, const TtvSimOptions *sim,
+                                             const TtvLttngWriterOptions *opts, const GArray *network,
+                                             TtvLttngSimStats *stats, GError **error);
 
 G_END_DECLS
