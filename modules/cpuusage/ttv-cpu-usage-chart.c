@@ -19,6 +19,7 @@ ttv_cpu_usage_picture_free (TtvCpuUsagePicture *p)
   g_free (p->busy);
   g_free (p->all);
   g_free (p->thread);
+  g_free (p->machine_busy);
   g_clear_pointer (&p->threads, g_array_unref);
   ttv_viewer_cpu_usage_unref (p->usage);
   g_free (p);
@@ -26,7 +27,7 @@ ttv_cpu_usage_picture_free (TtvCpuUsagePicture *p)
 
 TtvCpuUsagePicture *
 ttv_cpu_usage_picture_compute (TtvViewerCpuUsage *usage, TtvTime t0, TtvTime t1, guint n_bins, TtvTime r0, TtvTime r1,
-                               guint32 tid, GError **error)
+                               guint machine, guint32 tid, GError **error)
 {
   g_autoptr (TtvCpuUsagePicture) p = g_new0 (TtvCpuUsagePicture, 1);
   p->usage = ttv_viewer_cpu_usage_ref (usage);
@@ -52,10 +53,12 @@ ttv_cpu_usage_picture_compute (TtvViewerCpuUsage *usage, TtvTime t0, TtvTime t1,
         }
     }
   p->tid = tid;
+  p->machine = machine;
+  p->n_machines = ttv_viewer_cpu_usage_get_n_machines (usage);
   if (tid != TTV_VIEWER_PID_NONE)
     {
       p->thread = g_new0 (double, p->n_bins);
-      if (!ttv_viewer_cpu_usage_get_thread_time (usage, tid, p->edges, p->n_bins + 1, sums, error))
+      if (!ttv_viewer_cpu_usage_get_thread_time (usage, machine, tid, p->edges, p->n_bins + 1, sums, error))
         return NULL;
       for (guint i = 0; i < p->n_bins; i++)
         p->thread[i] = (double) sums[i] / (double) MAX (p->edges[i + 1] - p->edges[i], 1);
@@ -65,9 +68,42 @@ ttv_cpu_usage_picture_compute (TtvViewerCpuUsage *usage, TtvTime t0, TtvTime t1,
   p->threads = ttv_viewer_cpu_usage_dup_threads (usage, r0, r1, error);
   if (p->threads == NULL)
     return NULL;
+  p->machine_busy = g_new0 (TtvTime, MAX (p->n_machines, 1));
   for (guint i = 0; i < p->threads->len; i++)
-    p->busy_total += g_array_index (p->threads, TtvViewerThreadUsage, i).cpu_time;
+    {
+      const TtvViewerThreadUsage *u = &g_array_index (p->threads, TtvViewerThreadUsage, i);
+      p->busy_total += u->cpu_time;
+      p->machine_busy[MIN (u->machine, MAX (p->n_machines, 1) - 1)] += u->cpu_time;
+    }
   return g_steal_pointer (&p);
+}
+
+double
+ttv_cpu_usage_picture_share (const TtvCpuUsagePicture *p, const TtvViewerThreadUsage *u)
+{
+  TtvTime total = p->machine_busy[MIN (u->machine, MAX (p->n_machines, 1) - 1)];
+  return (double) u->cpu_time / (double) MAX (total, 1);
+}
+
+char *
+ttv_cpu_usage_picture_dup_cpu_label (const TtvCpuUsagePicture *p, guint index)
+{
+  gint key = g_array_index (p->cpus, gint, index);
+  if (p->n_machines < 2)
+    return g_strdup_printf (_("CPU %d"), key);
+  /* TRANSLATORS: a machine's name, then its CPU's number */
+  return g_strdup_printf (_("%s CPU %d"),
+                          ttv_viewer_cpu_usage_get_machine_name (p->usage, ttv_viewer_cpu_key_machine (key)),
+                          ttv_viewer_cpu_key_cpu (key));
+}
+
+char *
+ttv_cpu_usage_picture_dup_thread_label (const TtvCpuUsagePicture *p)
+{
+  if (p->n_machines < 2)
+    return g_strdup_printf (_("Thread %u"), p->tid);
+  /* TRANSLATORS: a machine's name, then a thread's id */
+  return g_strdup_printf (_("%s thread %u"), ttv_viewer_cpu_usage_get_machine_name (p->usage, p->machine), p->tid);
 }
 
 void
@@ -173,14 +209,14 @@ ttv_cpu_usage_draw_chart (cairo_t *cr, const TtvCpuUsagePicture *p, double x, do
       double rgb[3] = { 0.1, 0.1, 0.1 };
       if (c < p->cpus->len)
         {
-          label = g_strdup_printf (_("CPU %d"), g_array_index (p->cpus, gint, c));
+          label = ttv_cpu_usage_picture_dup_cpu_label (p, c);
           ttv_cpu_usage_color (c, rgb);
         }
       else if (c == p->cpus->len)
         label = g_strdup (_("All CPUs"));
       else
         {
-          label = g_strdup_printf (_("Thread %u"), p->tid);
+          label = ttv_cpu_usage_picture_dup_thread_label (p);
           rgb[0] = 0.85;
         }
       cairo_text_extents_t ext;
@@ -226,8 +262,12 @@ ttv_cpu_usage_draw_picture (TtvTabState *state, const TtvCpuUsagePicture *p, cai
       g_autofree char *tid = g_strdup_printf ("%u", u->tid);
       g_autofree char *pid = g_strdup_printf ("%u", u->tgid);
       g_autofree char *time = ttv_viewer_format_duration (u->cpu_time);
-      g_autofree char *share = g_strdup_printf ("%.1f %%", 100.0 * u->cpu_time / (double) MAX (p->busy_total, 1));
-      const char *cells[5] = { u->name && *u->name ? u->name : "?", tid, pid, time, share };
+      g_autofree char *share = g_strdup_printf ("%.1f %%", 100.0 * ttv_cpu_usage_picture_share (p, u));
+      /* With several machines, a thread's name says its machine. */
+      const char *name = u->name && *u->name ? u->name : "?";
+      g_autofree char *on_machine = p->n_machines > 1
+        ? g_strdup_printf ("%s: %s", ttv_viewer_cpu_usage_get_machine_name (p->usage, u->machine), name) : NULL;
+      const char *cells[5] = { on_machine ? on_machine : name, tid, pid, time, share };
       ttv_stats_table_add_row (t, 0, FALSE, FALSE, cells);
     }
   cairo_save (cr);

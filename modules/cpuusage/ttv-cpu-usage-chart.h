@@ -19,18 +19,28 @@ typedef struct {
   double *busy;                     /* owned: n_cpus rows of n_bins shares, 0..1 */
   double *all;                      /* owned: n_bins, every CPU together, 0..1 */
   guint32 tid;                      /* the selected thread, TTV_VIEWER_PID_NONE: none */
+  guint machine;                    /* and its machine */
+  guint n_machines;                 /* what the CPU usage tells apart: with several, cpus are CPU keys */
   double *thread;                   /* owned: n_bins, its share of one CPU, or NULL */
   TtvTime r0, r1;                   /* the threads' interval */
   GArray *threads;                  /* owned, of TtvViewerThreadUsage, largest first */
   TtvTime busy_total;               /* of every CPU over [r0, r1] */
+  TtvTime *machine_busy;            /* owned, n_machines: of each machine's CPUs over [r0, r1] */
   TtvViewerCpuUsage *usage;         /* owned reference: the threads' names live with it */
 } TtvCpuUsagePicture;
 
 /* The chart of [@t0, @t1] in @n_bins points, the threads of [@r0, @r1],
  * and thread @tid's line (TTV_VIEWER_PID_NONE: none). */
 TtvCpuUsagePicture *ttv_cpu_usage_picture_compute (TtvViewerCpuUsage *usage, TtvTime t0, TtvTime t1, guint n_bins,
-                                                   TtvTime r0, TtvTime r1, guint32 tid, GError **error);
+                                                   TtvTime r0, TtvTime r1, guint machine, guint32 tid,
+                                                   GError **error);
+/* "CPU 2", or with several machines "beta CPU 2" (caller frees). */
+char       *ttv_cpu_usage_picture_dup_cpu_label (const TtvCpuUsagePicture *picture, guint index);
+/* "Thread 5", or with several machines "beta thread 5" (caller frees). */
+char       *ttv_cpu_usage_picture_dup_thread_label (const TtvCpuUsagePicture *picture);
 void        ttv_cpu_usage_picture_free (TtvCpuUsagePicture *picture);
+/* A thread's share of its machine's busy time over [r0, r1], 0..1. */
+double      ttv_cpu_usage_picture_share (const TtvCpuUsagePicture *picture, const TtvViewerThreadUsage *usage);
 
 #define TTV_CPU_USAGE_LEFT 44       /* the share labels */
 #define TTV_CPU_USAGE_TOP 20        /* title and legend */

@@ -19,7 +19,7 @@
 #define TTV_TYPE_CPU_USAGE_VIEWER (ttv_cpu_usage_viewer_get_type ())
 G_DECLARE_FINAL_TYPE (TtvCpuUsageViewer, ttv_cpu_usage_viewer, TTV, CPU_USAGE_VIEWER, GtkBox)
 
-enum { COL_TID, COL_PID, COL_NAME, COL_TIME, COL_SHARE, COL_TIME_V, N_COLS };
+enum { COL_TID, COL_PID, COL_NAME, COL_TIME, COL_SHARE, COL_TIME_V, COL_MACHINE, COL_MACHINE_NAME, N_COLS };
 
 struct _TtvCpuUsageViewer {
   GtkBox parent_instance;
@@ -55,6 +55,7 @@ typedef struct {
   TtvViewerCpuUsage *usage;
   TtvTime t0, t1, r0, r1;
   guint n_bins;
+  guint machine;
   guint32 tid;
 } Job;
 
@@ -71,7 +72,7 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
   Job *job = data;
   GError *error = NULL;
   TtvCpuUsagePicture *p = ttv_cpu_usage_picture_compute (job->usage, job->t0, job->t1, job->n_bins, job->r0, job->r1,
-                                                         job->tid, &error);
+                                                         job->machine, job->tid, &error);
   ttv_view_job_return (task, p, (GDestroyNotify) ttv_cpu_usage_picture_free, error);
 }
 
@@ -82,17 +83,23 @@ fill_threads (TtvCpuUsageViewer *self)
   gtk_list_store_clear (self->store);
   const TtvCpuUsagePicture *p = self->picture;
   guint32 selected = ttv_tab_state_get_selected_thread (self->state);
+  guint selected_machine = ttv_tab_state_get_selected_machine (self->state);
+  /* The machine column only when the CPU usage tells several apart. */
+  gtk_tree_view_column_set_visible (gtk_tree_view_get_column (GTK_TREE_VIEW (self->threads_view), 0),
+                                    p && p->n_machines > 1);
   GtkTreeIter it, found;
   gboolean has_found = FALSE;
   for (guint i = 0; p && i < p->threads->len; i++)
     {
       const TtvViewerThreadUsage *u = &g_array_index (p->threads, TtvViewerThreadUsage, i);
       g_autofree char *time = ttv_viewer_format_duration (u->cpu_time);
-      g_autofree char *share = g_strdup_printf ("%.1f %%", 100.0 * u->cpu_time / (double) MAX (p->busy_total, 1));
+      g_autofree char *share = g_strdup_printf ("%.1f %%", 100.0 * ttv_cpu_usage_picture_share (p, u));
+      const char *machine = p->n_machines > 1 ? ttv_viewer_cpu_usage_get_machine_name (p->usage, u->machine) : "";
       gtk_list_store_insert_with_values (self->store, &it, -1, COL_TID, u->tid, COL_PID, u->tgid, COL_NAME,
                                          u->name && *u->name ? u->name : "?", COL_TIME, time, COL_SHARE, share,
-                                         COL_TIME_V, u->cpu_time, -1);
-      if (u->tid == selected && !has_found)
+                                         COL_TIME_V, u->cpu_time, COL_MACHINE, u->machine, COL_MACHINE_NAME, machine,
+                                         -1);
+      if (u->tid == selected && (p->n_machines < 2 || u->machine == selected_machine) && !has_found)
         {
           found = it;
           has_found = TRUE;
@@ -164,6 +171,7 @@ recompute (TtvCpuUsageViewer *self)
   threads_range (self->state, &job->r0, &job->r1);
   job->n_bins = bins_for (gtk_widget_get_allocated_width (self->chart));
   job->tid = ttv_tab_state_get_selected_thread (self->state);
+  job->machine = ttv_tab_state_get_selected_machine (self->state);
   ttv_view_job_run (&self->computing, self, job, (GDestroyNotify) job_free, job_thread, job_done);
 }
 
@@ -202,9 +210,10 @@ thread_picked (TtvCpuUsageViewer *self)
       || !gtk_tree_selection_get_selected (gtk_tree_view_get_selection (GTK_TREE_VIEW (self->threads_view)), &model,
                                            &it))
     return;
-  guint tid;
-  gtk_tree_model_get (model, &it, COL_TID, &tid, -1);
-  ttv_tab_state_set_selected_thread (self->state, tid);
+  guint tid, machine;
+  gtk_tree_model_get (model, &it, COL_TID, &tid, COL_MACHINE, &machine, -1);
+  /* The thread of its own machine (with one machine, machine 0). */
+  ttv_tab_state_select_thread_on (self->state, machine, tid);
 }
 
 static gboolean
@@ -271,10 +280,15 @@ chart_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *t
   g_autoptr (GString) text = g_string_new (NULL);
   g_string_append_printf (text, _("From %s for %s: all CPUs %.1f %%"), from, length, 100 * p->all[i]);
   for (guint c = 0; c < p->cpus->len; c++)
-    g_string_append_printf (text, _("\nCPU %d: %.1f %%"), g_array_index (p->cpus, gint, c),
-                            100 * p->busy[c * p->n_bins + i]);
+    {
+      g_autofree char *label = ttv_cpu_usage_picture_dup_cpu_label (p, c);
+      g_string_append_printf (text, _("\n%s: %.1f %%"), label, 100 * p->busy[c * p->n_bins + i]);
+    }
   if (p->thread)
-    g_string_append_printf (text, _("\nThread %u: %.1f %%"), p->tid, 100 * p->thread[i]);
+    {
+      g_autofree char *label = ttv_cpu_usage_picture_dup_thread_label (p);
+      g_string_append_printf (text, _("\n%s: %.1f %%"), label, 100 * p->thread[i]);
+    }
   gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;
 }
@@ -321,9 +335,10 @@ static GtkWidget *
 threads_view_new (TtvCpuUsageViewer *self)
 {
   self->store = gtk_list_store_new (N_COLS, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
-                                    G_TYPE_INT64);
+                                    G_TYPE_INT64, G_TYPE_UINT, G_TYPE_STRING);
+  /* The machine first, shown only with several (fill_threads). */
   const TtvViewListColumn cols[] = {
-    { _("Name"), COL_NAME, COL_NAME }, { _("TID"), COL_TID, COL_TID }, { _("PID"), COL_PID, COL_PID },
+    { _("Machine"), COL_MACHINE_NAME, COL_MACHINE_NAME }, { _("Name"), COL_NAME, COL_NAME }, { _("TID"), COL_TID, COL_TID }, { _("PID"), COL_PID, COL_PID },
     { _("CPU time"), COL_TIME, COL_TIME_V }, { _("Share of busy time"), COL_SHARE, COL_TIME_V },
   };
   GtkWidget *view = ttv_view_list_new (GTK_TREE_MODEL (self->store), cols, G_N_ELEMENTS (cols), TRUE);
@@ -410,6 +425,7 @@ render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
   threads_range (state, &r0, &r1);
   gint64 start = g_get_monotonic_time (), cpu_start = cpu_now ();
   g_autoptr (TtvCpuUsagePicture) p = ttv_cpu_usage_picture_compute (usage, t0, t1, bins_for (width), r0, r1,
+                                                                    ttv_tab_state_get_selected_machine (state),
                                                                     ttv_tab_state_get_selected_thread (state), error);
   if (p == NULL)
     return FALSE;

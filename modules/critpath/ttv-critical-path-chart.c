@@ -79,7 +79,9 @@ row_for (TtvPathPicture *p, GHashTable *index, const TtvViewerPathSegment *s)
 TtvPathPicture *
 ttv_path_picture_compute (TtvTabState *state, guint32 tid, TtvTime t0, TtvTime t1, GError **error)
 {
-  g_autoptr (GArray) segments = ttv_tab_state_dup_critical_path (state, tid, t0, t1, error);
+  /* The selected thread's machine (the path is of one machine). */
+  g_autoptr (GArray) segments = ttv_tab_state_dup_critical_path (state, ttv_tab_state_get_selected_machine (state),
+                                                                 tid, t0, t1, error);
   if (segments == NULL)
     return NULL;
   TtvPathPicture *p = g_new0 (TtvPathPicture, 1);

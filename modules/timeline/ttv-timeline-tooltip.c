@@ -68,7 +68,7 @@ append_why (TtvTimelineView *self, GString *text, const TtvViewerRowInfo *info, 
                                 100 * ttv_tab_state_get_kernel_progress (self->state, TTV_VIEWER_KERNEL_SCHED));
       return;
     }
-  if (!ttv_tab_state_get_blocked_at (self->state, info->id, t, &b))
+  if (!ttv_tab_state_get_blocked_at (self->state, info->machine, info->id, t, &b))
     return;
   static const char *const states[] = { N_("S, interruptible"), N_("D, uninterruptible"), N_("other") };
   g_autofree char *off = ttv_viewer_format_duration (b.end - b.start);

@@ -86,7 +86,9 @@ typedef struct {
   gboolean no_cache;
   gint64 top;
   gint64 bins;
-  gint64 tid;
+  char *tid_text;          /* --tid: TID or HOST:TID */
+  gint64 tid;              /* from it, -1: none */
+  char *tid_machine;       /* from it: HOST, or NULL */
   /* userspace analyses (issue 18) */
   char **symbol_dirs;
   gboolean symbols_only;
@@ -146,7 +148,7 @@ static const GOptionEntry entries[] = {
   { "group-by", 0, 0, G_OPTION_ARG_FILENAME, &args.group_by, N_("--analysis: statistics per value of this column"), "COLUMN" },
   { "top", 0, 0, G_OPTION_ARG_INT64, &args.top, N_("--analysis: only the N longest records, or N busiest threads (callstack, memory: N rows per table)"), "N" },
   { "bins", 0, 0, G_OPTION_ARG_INT64, &args.bins, N_("--analysis cpu: CPU usage in N bins of the window"), "N" },
-  { "tid", 0, 0, G_OPTION_ARG_INT64, &args.tid, N_("--analysis: this thread only (callstack too); the thread of critical-path"), "TID" },
+  { "tid", 0, 0, G_OPTION_ARG_STRING, &args.tid_text, N_("--analysis: this thread only (callstack too); the thread of critical-path (HOST:TID: of machine HOST)"), "[HOST:]TID" },
   { "no-cache", 0, 0, G_OPTION_ARG_NONE, &args.no_cache, N_("--analysis: neither read nor write the results' cache"), NULL },
   { "symbols", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.symbol_dirs,
     N_("--analysis callstack, memory, symbols: look for the traced binaries and their debug files in DIR first"), "DIR" },
@@ -1101,6 +1103,23 @@ parse_print_format (TtvAnalysisFormat *format)
 /* What the arguments alone say is wrong (options that cannot go together,
  * numbers out of range), before any file is read; NULL when nothing.
  * What needs the parsed --format or the extra files is checked in run(). */
+/* --tid TID, or HOST:TID (a host name may hold ':', the tid not): sets
+ * args.tid and args.tid_machine. */
+static gboolean
+parse_tid (const char *text)
+{
+  const char *colon = strrchr (text, ':');
+  const char *number = colon ? colon + 1 : text;
+  guint64 tid;
+  if (colon == text || !g_ascii_string_to_unsigned (number, 10, 0, G_MAXUINT32, &tid, NULL))
+    return FALSE;
+  args.tid = (gint64) tid;
+  g_clear_pointer (&args.tid_machine, g_free);
+  if (colon)
+    args.tid_machine = g_strndup (text, colon - text);
+  return TRUE;
+}
+
 static const char *
 usage_error (void)
 {
@@ -1117,6 +1136,8 @@ usage_error (void)
     return _("--density-bins: expected a number of bins from 1 to 16384");
   if (args.stats == STATS_TABLES && args.format && !g_str_equal (args.format, "text"))
     return _("--stats-tables prints text tables only: --format=jsonl and csv go with --stats");
+  if (args.tid_text && !parse_tid (args.tid_text))
+    return _("--tid: expected a thread's number (0 or more), or HOST:TID for a thread of machine HOST");
   if (!args.analysis && (args.records || args.table || args.group_by || args.top || args.bins || args.tid >= 0
                          || args.no_cache || args.symbol_dirs || args.symbols_only))
     return _("--records, --table, --group-by, --top, --bins, --tid, --no-cache, --symbols and "
@@ -1194,6 +1215,7 @@ analysis_options (TtvAnalysisOptions *opt, TtvTraceset *ts, TtvTime start, TtvTi
   opt->bins = (guint) args.bins;
   opt->one_thread = args.tid >= 0;
   opt->tid = args.tid >= 0 ? (guint32) args.tid : 0;
+  opt->machine = args.tid_machine;
   opt->traceset = ts;
   opt->no_cache = args.no_cache || g_getenv ("TTV_HISTORY_NO_CACHE") != NULL;
   opt->debug_dirs = (const char *const *) args.symbol_dirs;
@@ -1201,17 +1223,39 @@ analysis_options (TtvAnalysisOptions *opt, TtvTraceset *ts, TtvTime start, TtvTi
   opt->max_rows = (guint) MIN ((guint64) MAX (args.top, 0), G_MAXUINT);
 }
 
-/* The analyses key threads and CPUs by number alone (docs/multi-machine.md,
- * "Still to come"): with several machines, say that their numbers meet. */
+/* Analyses that are not per machine yet (docs/multi-machine.md, "Still to
+ * come") key threads and CPUs by number alone: with several machines, say
+ * that their numbers meet. */
 static void
-warn_machines_merged (TtvTraceset *ts)
+warn_machines_merged (TtvTraceset *ts, const char *analysis, gboolean per_machine)
 {
   guint n = ttv_traceset_get_n_machines (ts);
-  if (n < 2)
+  if (n < 2 || per_machine)
     return;
   g_autofree char *names = ttv_traceset_dup_machine_names (ts);
-  g_printerr (_("ttv-report: warning: --analysis reads the %u machines (%s) as one: their threads and CPUs"
-                " of the same number are counted together\n"), n, names);
+  g_printerr (_("ttv-report: warning: --analysis %s reads the %u machines (%s) as one: their threads and CPUs"
+                " of the same number are counted together\n"), analysis, n, names);
+}
+
+/* The machine --tid HOST:TID names (0 without HOST); FALSE with a message
+ * when the traceset has no machine HOST. */
+static gboolean
+tid_machine (TtvTraceset *ts, guint *machine)
+{
+  *machine = 0;
+  if (args.tid_machine == NULL)
+    return TRUE;
+  for (guint m = 0; m < ttv_traceset_get_n_machines (ts); m++)
+    if (g_strcmp0 (ttv_traceset_get_machine_name (ts, m), args.tid_machine) == 0)
+      {
+        *machine = m;
+        return TRUE;
+      }
+  g_autofree char *names = ttv_traceset_dup_machine_names (ts);
+  g_autofree char *msg = g_strdup_printf (_("--tid: no machine %s in the traces (their machines: %s)"),
+                                          args.tid_machine, names);
+  fail (EXIT_USAGE, msg);
+  return FALSE;
 }
 
 static int
@@ -1220,6 +1264,16 @@ print_critical_path (TtvTraceset *ts, const TtvAnalysisOptions *opt, TtvAnalysis
   g_autoptr (GError) error = NULL;
   if (!opt->one_thread)
     return fail (EXIT_USAGE, _("--analysis critical-path: which thread? (--tid TID)"));
+  guint machine;
+  if (!tid_machine (ts, &machine))
+    return EXIT_USAGE;
+  if (args.tid_machine == NULL && ttv_traceset_get_n_machines (ts) > 1)
+    {
+      g_autofree char *names = ttv_traceset_dup_machine_names (ts);
+      g_autofree char *msg = g_strdup_printf (_("--analysis critical-path: the traces hold several machines (%s): "
+                                                "which one's thread? (--tid HOST:TID)"), names);
+      return fail (EXIT_USAGE, msg);
+    }
   if (format != TTV_ANALYSIS_FORMAT_TEXT && format != TTV_ANALYSIS_FORMAT_JSONL && format != TTV_ANALYSIS_FORMAT_CSV)
     return fail (EXIT_USAGE, _("--analysis critical-path: --format is text, jsonl or csv"));
   g_autoptr (TtvAnalysis) sched = ttv_analysis_run (ts, &ttv_sched_analysis, opt, analysis_progress, NULL, NULL, &error);
@@ -1229,7 +1283,7 @@ print_critical_path (TtvTraceset *ts, const TtvAnalysisOptions *opt, TtvAnalysis
     return fail (EXIT_READ, error->message);
   TtvTime t0, t1;
   ttv_analysis_options_get_range (opt, ts, &t0, &t1);
-  g_autoptr (GArray) path = ttv_critical_path_compute (sched, cpu, opt->tid, t0, t1, &error);
+  g_autoptr (GArray) path = ttv_critical_path_compute (sched, cpu, machine, opt->tid, t0, t1, &error);
   if (path == NULL)
     return fail (EXIT_READ, error->message);
   ttv_critical_path_print (path, opt->tid, format, o->buf);
@@ -1247,10 +1301,12 @@ print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
     return fail (EXIT_USAGE, _("--format: expected text, jsonl, csv or folded with --analysis"));
   TtvAnalysisOptions opt;
   analysis_options (&opt, ts, start, end);
-  warn_machines_merged (ts);
   int status = 0;
   if (g_str_equal (args.analysis, "critical-path"))
-    status = print_critical_path (ts, &opt, format, o);
+    {
+      warn_machines_merged (ts, args.analysis, ttv_sched_analysis.per_machine && ttv_cpu_usage_analysis.per_machine);
+      status = print_critical_path (ts, &opt, format, o);
+    }
   else
     {
       const TtvAnalysisClass *cls = ttv_analysis_find (args.analysis);
@@ -1260,6 +1316,10 @@ print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
                                                   args.analysis);
           return fail (EXIT_USAGE, msg);
         }
+      guint machine;
+      if (!tid_machine (ts, &machine))
+        return EXIT_USAGE;
+      warn_machines_merged (ts, cls->name, cls->per_machine);
       if (!(cls->formats & TTV_ANALYSIS_FORMAT_BIT (format)))
         {
           g_autofree char *msg = g_strdup_printf (_("--analysis %s has no %s output"), cls->name,
@@ -1725,6 +1785,8 @@ main (int argc, char **argv)
   int status = run ();
   g_strfreev (args.traces);
   g_free (args.format);
+  g_free (args.tid_text);
+  g_free (args.tid_machine);
   g_free (args.output);
   g_free (args.start);
   g_free (args.end);

@@ -972,35 +972,26 @@ show_trace_warnings (TtvTab *self)
     }
 }
 
-/* Whether an analysis of the tab (kernel or userspace) has its result. */
-static gboolean
-some_analysis_done (TtvTabState *state)
-{
-  for (guint a = 0; a < TTV_VIEWER_KERNEL_N_ANALYSES; a++)
-    if (ttv_tab_state_get_kernel_progress (state, a) >= 1 && !ttv_tab_state_get_kernel_error (state, a))
-      return TRUE;
-  for (guint a = 0; a <= TTV_VIEWER_USERSPACE_SYMBOLS; a++)
-    if (ttv_tab_state_get_userspace_progress (state, a) >= 1 && !ttv_tab_state_get_userspace_error (state, a))
-      return TRUE;
-  return FALSE;
-}
-
-/* The analyses key threads and CPUs by number alone (docs/multi-machine.md,
- * still to come): over several machines, the views that show them say so,
- * as ttv-report --analysis does. */
+/* The analyses that are not per machine yet key threads and CPUs by
+ * number alone (docs/multi-machine.md, still to come): over several
+ * machines, once one of them has its result, the tab says which, as
+ * ttv-report --analysis does. */
 static void
 analyses_ready (TtvTab *self)
 {
   TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
   guint n = ttv_traceset_get_n_machines (ts);
-  if (n < 2 || !some_analysis_done (self->state))
+  g_autofree char *merging = n < 2 ? NULL : ttv_tab_state_dup_merging_analyses (self->state);
+  if (merging == NULL)
     {
       ttv_notifications_withdraw (TTV_NOTIFICATIONS (self->notifications), "machines-merged");
       return;
     }
   g_autofree char *names = ttv_traceset_dup_machine_names (ts);
-  g_autofree char *text = g_strdup_printf (_("The analyses read the %u machines (%s) as one: their threads and "
-                                             "CPUs of the same number are counted together."), n, names);
+  /* TRANSLATORS: the analyses' titles ("Scheduling, System calls"), then the machines' count and names */
+  g_autofree char *text = g_strdup_printf (_("These analyses read the %u machines (%s) as one: %s. Their threads "
+                                             "and CPUs of the same number are counted together."), n, names,
+                                           merging);
   ttv_tab_notify (self, "machines-merged", GTK_MESSAGE_INFO, text);
 }
 

@@ -49,6 +49,18 @@ class_of (guint which)
   return classes[which];
 }
 
+char *
+ttv_tab_state_dup_merging_analyses (TtvTabState *state)
+{
+  GString *names = g_string_new (NULL);
+  for (guint a = 0; a < N_ANALYSES; a++)
+    if (!class_of (a)->per_machine && ttv_tab_state_get_kernel_progress (state, a) >= 1
+        && !ttv_tab_state_get_kernel_error (state, a))
+      g_string_append_printf (names, "%s%s", names->len ? ", " : "", _(class_of (a)->title));
+  ttv_tab_userspace_append_merging (state, names);
+  return g_string_free (names, names->len == 0);
+}
+
 static void
 kernel_stop (Kernel *k)
 {
@@ -240,12 +252,18 @@ result_of (TtvTabState *state, guint which)
 
 /* --- Tables --------------------------------------------------------------------------- */
 
+#define TTV_VIEWER_MAX_COLUMNS 32
+
 struct _TtvViewerTable {
   gint ref_count;
   TtvAnalysis *analysis;        /* owned reference */
   const TtvAnalysisTable *table;
   const TtvAnalysisTableSpec *spec;
   gint tid_column;              /* of the spec, -1: none */
+  /* The columns views see (ttv_analysis_column_is_shown: the machine's
+   * only with several machines), as indices of the spec's. */
+  guint columns[TTV_VIEWER_MAX_COLUMNS];
+  guint n_columns;
   GMutex lock;                  /* of @labels: tables are read from any thread */
   GStringChunk *labels;         /* the statistics' group labels given out */
 };
@@ -282,8 +300,12 @@ ttv_tab_state_dup_kernel_table (TtvTabState *state, TtvViewerKernelAnalysis whic
   g_mutex_init (&table->lock);
   table->labels = g_string_chunk_new (256);
   for (guint c = 0; c < table->spec->n_columns; c++)
-    if (g_str_equal (table->spec->columns[c].name, "tid"))
-      table->tid_column = (gint) c;
+    {
+      if (g_str_equal (table->spec->columns[c].name, "tid"))
+        table->tid_column = (gint) c;
+      if (ttv_analysis_column_is_shown (a, &table->spec->columns[c]) && table->n_columns < TTV_VIEWER_MAX_COLUMNS)
+        table->columns[table->n_columns++] = c;
+    }
   return table;
 }
 
@@ -321,35 +343,35 @@ ttv_viewer_table_get_n_records (TtvViewerTable *table)
 guint
 ttv_viewer_table_get_n_columns (TtvViewerTable *table)
 {
-  return table->spec->n_columns;
+  return table->n_columns;
 }
 
 const char *
 ttv_viewer_table_get_column_name (TtvViewerTable *table, guint column)
 {
-  g_return_val_if_fail (column < table->spec->n_columns, NULL);
-  return table->spec->columns[column].name;
+  g_return_val_if_fail (column < table->n_columns, NULL);
+  return table->spec->columns[table->columns[column]].name;
 }
 
 const char *
 ttv_viewer_table_get_column_title (TtvViewerTable *table, guint column)
 {
-  g_return_val_if_fail (column < table->spec->n_columns, NULL);
-  return _(table->spec->columns[column].title);
+  g_return_val_if_fail (column < table->n_columns, NULL);
+  return _(table->spec->columns[table->columns[column]].title);
 }
 
 TtvViewerColumnType
 ttv_viewer_table_get_column_type (TtvViewerTable *table, guint column)
 {
-  g_return_val_if_fail (column < table->spec->n_columns, TTV_VIEWER_COLUMN_INT);
-  return (TtvViewerColumnType) table->spec->columns[column].type;
+  g_return_val_if_fail (column < table->n_columns, TTV_VIEWER_COLUMN_INT);
+  return (TtvViewerColumnType) table->spec->columns[table->columns[column]].type;
 }
 
 gint
 ttv_viewer_table_find_column (TtvViewerTable *table, const char *name)
 {
-  for (guint c = 0; c < table->spec->n_columns; c++)
-    if (g_str_equal (table->spec->columns[c].name, name))
+  for (guint c = 0; c < table->n_columns; c++)
+    if (g_str_equal (table->spec->columns[table->columns[c]].name, name))
       return (gint) c;
   return -1;
 }
@@ -470,18 +492,18 @@ gint64
 ttv_viewer_records_get_value (TtvViewerRecords *records, guint index, guint column)
 {
   const void *r = record_at (records, index);
-  g_return_val_if_fail (column < records->table->spec->n_columns, 0);
-  return r ? ttv_analysis_column_get (&records->table->spec->columns[column], r) : 0;
+  g_return_val_if_fail (column < records->table->n_columns, 0);
+  return r ? ttv_analysis_column_get (&records->table->spec->columns[records->table->columns[column]], r) : 0;
 }
 
 char *
 ttv_viewer_records_dup_text (TtvViewerRecords *records, guint index, guint column)
 {
   const void *r = record_at (records, index);
-  g_return_val_if_fail (column < records->table->spec->n_columns, NULL);
+  g_return_val_if_fail (column < records->table->n_columns, NULL);
   if (r == NULL)
     return g_strdup ("");
-  const TtvAnalysisColumn *c = &records->table->spec->columns[column];
+  const TtvAnalysisColumn *c = &records->table->spec->columns[records->table->columns[column]];
   gint64 v = ttv_analysis_column_get (c, r);
   /* No priority, no string: nothing to show. */
   if ((c->type == TTV_COLUMN_INT && v == TTV_ANALYSIS_NO_PRIO)
@@ -711,6 +733,7 @@ ttv_viewer_table_dup_block_usage (TtvViewerTable *table, gboolean by_process, Tt
 G_STATIC_ASSERT (sizeof (TtvViewerThreadUsage) == sizeof (TtvThreadUsage));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (TtvViewerThreadUsage, name) == G_STRUCT_OFFSET (TtvThreadUsage, name));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (TtvViewerThreadUsage, cpu_time) == G_STRUCT_OFFSET (TtvThreadUsage, cpu_time));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TtvViewerThreadUsage, machine) == G_STRUCT_OFFSET (TtvThreadUsage, machine));
 
 TtvViewerCpuUsage *
 ttv_tab_state_dup_cpu_usage (TtvTabState *state)
@@ -752,14 +775,26 @@ ttv_viewer_cpu_usage_get_busy (TtvViewerCpuUsage *usage, gint cpu, const TtvTime
   return ttv_cpu_usage_get_busy_bins (CPU_USAGE (usage), cpu, edges, n_edges, busy, error);
 }
 
+guint
+ttv_viewer_cpu_usage_get_n_machines (TtvViewerCpuUsage *usage)
+{
+  return ttv_analysis_get_n_machines (CPU_USAGE (usage));
+}
+
+const char *
+ttv_viewer_cpu_usage_get_machine_name (TtvViewerCpuUsage *usage, guint machine)
+{
+  return ttv_analysis_get_machine_name (CPU_USAGE (usage), machine);
+}
+
 gboolean
-ttv_viewer_cpu_usage_get_thread_time (TtvViewerCpuUsage *usage, guint32 tid, const TtvTime *edges, guint n_edges,
-                                      TtvTime *cpu_time, GError **error)
+ttv_viewer_cpu_usage_get_thread_time (TtvViewerCpuUsage *usage, guint machine, guint32 tid, const TtvTime *edges,
+                                      guint n_edges, TtvTime *cpu_time, GError **error)
 {
   const TtvAnalysisTable *t = ttv_analysis_find_table (CPU_USAGE (usage), "slices");
   for (guint i = 0; i + 1 < n_edges; i++)
     cpu_time[i] = 0;
-  return ttv_analysis_table_sum_series_bins (t, 1, tid, edges, n_edges, cpu_time, error);
+  return ttv_analysis_table_sum_series_bins (t, 1, ttv_thread_key (machine, tid), edges, n_edges, cpu_time, error);
 }
 
 GArray *
@@ -771,13 +806,13 @@ ttv_viewer_cpu_usage_dup_threads (TtvViewerCpuUsage *usage, TtvTime t0, TtvTime 
 /* --- Why a thread was not running ----------------------------------------------------------- */
 
 gboolean
-ttv_tab_state_get_blocked_at (TtvTabState *state, guint32 tid, TtvTime time, TtvViewerBlocked *out)
+ttv_tab_state_get_blocked_at (TtvTabState *state, guint machine, guint32 tid, TtvTime time, TtvViewerBlocked *out)
 {
   const TtvAnalysis *a = result_of (state, TTV_VIEWER_KERNEL_SCHED);
   const TtvAnalysisTable *t = a ? ttv_analysis_find_table (a, "blocked") : NULL;
   if (t == NULL)
     return FALSE;
-  g_autoptr (GArray) found = ttv_analysis_table_query_series (t, 0, tid, time, time, NULL);
+  g_autoptr (GArray) found = ttv_analysis_table_query_series (t, 0, ttv_thread_key (machine, tid), time, time, NULL);
   for (guint i = 0; found && i < found->len; i++)
     {
       const TtvBlockedRecord *b = &g_array_index (found, TtvBlockedRecord, i);
@@ -804,7 +839,8 @@ G_STATIC_ASSERT (G_STRUCT_OFFSET (TtvViewerPathSegment, irq) == G_STRUCT_OFFSET 
 G_STATIC_ASSERT (G_STRUCT_OFFSET (TtvViewerPathSegment, syscall) == G_STRUCT_OFFSET (TtvPathSegment, syscall));
 
 GArray *
-ttv_tab_state_dup_critical_path (TtvTabState *state, guint32 tid, TtvTime t0, TtvTime t1, GError **error)
+ttv_tab_state_dup_critical_path (TtvTabState *state, guint machine, guint32 tid, TtvTime t0, TtvTime t1,
+                                 GError **error)
 {
   const TtvAnalysis *sched = result_of (state, TTV_VIEWER_KERNEL_SCHED);
   if (sched == NULL)
@@ -813,5 +849,5 @@ ttv_tab_state_dup_critical_path (TtvTabState *state, guint32 tid, TtvTime t0, Tt
       return NULL;
     }
   /* The segments' strings are the results', which the tab keeps. */
-  return ttv_critical_path_compute (sched, result_of (state, TTV_VIEWER_KERNEL_CPU), tid, t0, t1, error);
+  return ttv_critical_path_compute (sched, result_of (state, TTV_VIEWER_KERNEL_CPU), machine, tid, t0, t1, error);
 }

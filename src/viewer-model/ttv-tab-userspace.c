@@ -14,6 +14,7 @@
 #include "ttv-tab-state-private.h"
 #include "ttv-ust-model.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #define N_ANALYSES 3
@@ -46,6 +47,15 @@ class_of (guint which)
     case TTV_VIEWER_USERSPACE_MEMORY: return &ttv_memory_analysis;
     default: return &ttv_symbols_analysis;
     }
+}
+
+void
+ttv_tab_userspace_append_merging (TtvTabState *state, GString *names)
+{
+  for (guint a = 0; a <= TTV_VIEWER_USERSPACE_SYMBOLS; a++)
+    if (!class_of (a)->per_machine && ttv_tab_state_get_userspace_progress (state, a) >= 1
+        && !ttv_tab_state_get_userspace_error (state, a))
+      g_string_append_printf (names, "%s%s", names->len ? ", " : "", _(class_of (a)->title));
 }
 
 static void

@@ -494,7 +494,7 @@ test_probe (void)
   for (guint k = 1; k < n; k++)
     {
       TtvTime base = probe_base (&f, k);
-      g_autoptr (GArray) path = ttv_critical_path_compute (analysis (&f, &ttv_sched_analysis), cpu, PROBE_A, base,
+      g_autoptr (GArray) path = ttv_critical_path_compute (analysis (&f, &ttv_sched_analysis), cpu, 0, PROBE_A, base,
                                                            base + 2010 * US, &error);
       g_assert_no_error (error);
       g_assert_cmpuint (path->len, ==, G_N_ELEMENTS (want));

@@ -303,27 +303,319 @@ test_gen_host_bad (void)
   ttv_test_assert_runs_fail (TTV_GEN_PATH, cases, G_N_ELEMENTS (cases));
 }
 
-/* The analyses do not tell machines apart yet: with two, ttv-report says
- * so (on stderr, the report unchanged); with one machine (two traces of
- * one host), nothing. */
+/* The analyses that do not tell machines apart yet: with two machines,
+ * ttv-report says so, naming the analysis (on stderr, the report
+ * unchanged); not for those that are per machine, nor with one machine
+ * (two traces of one host). */
 static void
 test_analysis_machines_said (void)
 {
-  static const struct { gboolean two; const char *analysis; } cases[] = {
-    { TRUE, "cpu" }, { TRUE, "critical-path" }, { FALSE, "cpu" },
+  static const struct { gboolean two; const char *analysis; gboolean said; } cases[] = {
+    { TRUE, "block", TRUE }, { TRUE, "syscalls", FALSE }, { TRUE, "critical-path", FALSE }, { TRUE, "cpu", FALSE },
+    { TRUE, "sched", FALSE }, { TRUE, "irq", FALSE }, { TRUE, "futex", FALSE }, { FALSE, "block", FALSE },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      const char *argv[] = { TTV_REPORT_PATH, "--analysis", cases[i].analysis, "--tid=1", traces.alpha,
+      const char *argv[] = { TTV_REPORT_PATH, "--analysis", cases[i].analysis, "--tid=alpha:1", traces.alpha,
                              cases[i].two ? traces.beta : traces.alpha2, NULL };
       g_auto (TtvTestRun) r;
       ttv_test_run (&r, NULL, NULL, argv);
       g_assert_cmpint (r.status, ==, 0);
-      gboolean said = strstr (r.err, "--analysis reads the 2 machines (alpha, beta) as one") != NULL;
-      if (said != cases[i].two)
+      g_autofree char *words = g_strdup_printf ("--analysis %s reads the 2 machines (alpha, beta) as one",
+                                                cases[i].analysis);
+      gboolean said = strstr (r.err, words) != NULL;
+      if (said != cases[i].said)
         g_error ("--analysis %s on %s: stderr «%s»", cases[i].analysis, cases[i].two ? "two machines" : "one",
                  r.err);
     }
+}
+
+/* The text of member @key of JSON line @line (a number, or a string
+ * without its quotes; ttv-gen's names hold no escape), or NULL. */
+static char *
+json_member (const char *line, const char *key)
+{
+  char *raw = ttv_test_json_raw (line, key);
+  if (raw == NULL || raw[0] != '"')
+    return raw;
+  char *text = g_strndup (raw + 1, strlen (raw) - 2);
+  g_free (raw);
+  return text;
+}
+
+/* ttv-report --analysis cpu -f jsonl's rows: "cpus/CPU" -> busy ns and
+ * "threads/TID" -> "tgid,name,cpu_time", each under "MACHINE/" when the
+ * rows name their machine. */
+static GHashTable *
+cpu_rows (const char *t1, const char *t2)
+{
+  const char *argv[] = { TTV_REPORT_PATH, "--analysis", "cpu", "-f", "jsonl", t1, t2, NULL };
+  g_autofree char *out = ttv_test_run_ok (argv);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_autofree char *table = json_member (lines[i], "table");
+      g_autofree char *machine = json_member (lines[i], "machine");
+      g_autofree char *prefix = machine ? g_strdup_printf ("%s/", machine) : g_strdup ("");
+      if (g_strcmp0 (table, "cpus") == 0)
+        {
+          g_autofree char *cpu = json_member (lines[i], "cpu");
+          g_hash_table_insert (rows, g_strdup_printf ("%scpus/%s", prefix, cpu), json_member (lines[i], "busy"));
+        }
+      else if (g_strcmp0 (table, "threads") == 0)
+        {
+          g_autofree char *tid = json_member (lines[i], "tid");
+          g_autofree char *tgid = json_member (lines[i], "tgid");
+          g_autofree char *name = json_member (lines[i], "name");
+          g_autofree char *time = json_member (lines[i], "cpu_time");
+          g_hash_table_insert (rows, g_strdup_printf ("%sthreads/%s", prefix, tid),
+                               g_strdup_printf ("%s,%s,%s", tgid, name, time));
+        }
+    }
+  return rows;
+}
+
+/* Every row of @alone is in @both under @machine, the same. */
+static void
+assert_machine_rows (GHashTable *both, GHashTable *alone, const char *machine)
+{
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, alone);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      g_autofree char *mkey = g_strdup_printf ("%s/%s", machine, (const char *) key);
+      const char *got = g_hash_table_lookup (both, mkey);
+      if (g_strcmp0 (got, value) != 0)
+        g_error ("%s: %s, alone %s: %s", mkey, got ? got : "(none)", (const char *) key, (const char *) value);
+    }
+}
+
+/* --analysis cpu over two machines whose CPUs and threads have the same
+ * numbers and other loads: each machine's CPU busy times (its own "all"
+ * included) and threads' CPU times are those of its trace alone, under a
+ * machine column; and nothing else. */
+static void
+test_analysis_cpu_per_machine (void)
+{
+  g_autoptr (GHashTable) both = cpu_rows (traces.alpha, traces.beta);
+  g_autoptr (GHashTable) alpha = cpu_rows (traces.alpha, NULL);
+  g_autoptr (GHashTable) beta = cpu_rows (traces.beta, NULL);
+  assert_machine_rows (both, alpha, "alpha");
+  assert_machine_rows (both, beta, "beta");
+  g_assert_cmpuint (g_hash_table_size (both), ==, g_hash_table_size (alpha) + g_hash_table_size (beta));
+  /* 2 and 3 CPUs, and each machine's all. */
+  g_assert_nonnull (g_hash_table_lookup (both, "alpha/cpus/all"));
+  g_assert_nonnull (g_hash_table_lookup (both, "beta/cpus/2"));
+  g_assert_null (g_hash_table_lookup (both, "alpha/cpus/2"));
+  g_assert_null (g_hash_table_lookup (alpha, "alpha/cpus/0"));
+  /* The same numbers carry other loads: read as one machine, they would
+   * have been summed. */
+  g_assert_cmpstr (g_hash_table_lookup (alpha, "cpus/0"), !=, g_hash_table_lookup (beta, "cpus/0"));
+  guint shared = 0;
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, alpha);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (g_str_has_prefix (key, "threads/") && g_hash_table_lookup (beta, key)
+        && g_strcmp0 (g_hash_table_lookup (beta, key), value) != 0)
+      shared++;
+  g_assert_cmpuint (shared, >=, 5);
+
+  /* The text: a machine column with two, none with one. */
+  g_autofree char *text = report ("--analysis", "cpu", "--bins=2", traces.alpha, traces.beta);
+  g_assert_nonnull (strstr (text, "Machine"));
+  g_assert_nonnull (strstr (text, "\nbeta "));
+  g_assert_nonnull (strstr (text, "beta/cpu2"));
+  g_assert_nonnull (strstr (text, "alpha/all"));
+  g_autofree char *one = report ("--analysis", "cpu", "--bins=2", traces.alpha, traces.alpha2);
+  g_assert_null (strstr (one, "Machine"));
+  g_assert_null (strstr (one, "alpha/"));
+}
+
+/* The JSON lines of ttv-report --analysis ARGS over a window both machines
+ * were traced in (the rates are of the window), on @t1 (and @t2). */
+static GPtrArray *
+report_lines (const char *const *args, gboolean whole, const char *t1, const char *t2)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  const char *fixed[] = { TTV_REPORT_PATH, "-f", "jsonl", "--start", "1700000000.001", "--end", "1700000000.1" };
+  for (guint i = 0; i < (whole ? 3 : G_N_ELEMENTS (fixed)); i++)
+    g_ptr_array_add (argv, (gpointer) fixed[i]);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, (gpointer) t1);
+  if (t2)
+    g_ptr_array_add (argv, (gpointer) t2);
+  g_ptr_array_add (argv, NULL);
+  g_autofree char *out = ttv_test_run_ok ((const char *const *) argv->pdata);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  GPtrArray *kept = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; lines[i]; i++)
+    if (*lines[i])
+      g_ptr_array_add (kept, g_strdup (lines[i]));
+  return kept;
+}
+
+static GPtrArray *
+window_lines (const char *const *args, const char *t1, const char *t2)
+{
+  return report_lines (args, FALSE, t1, t2);
+}
+
+/* The lines of @both of machine @machine, without their machine member,
+ * are the lines of @alone, in order. */
+static void
+assert_machine_lines (GPtrArray *both, GPtrArray *alone, const char *machine)
+{
+  g_autofree char *member = g_strdup_printf (",\"machine\":\"%s\"", machine);
+  guint n = 0;
+  for (guint i = 0; i < both->len; i++)
+    {
+      const char *at = strstr (both->pdata[i], member);
+      if (at == NULL)
+        continue;
+      g_autoptr (GString) line = g_string_new (both->pdata[i]);
+      g_string_erase (line, at - (const char *) both->pdata[i], strlen (member));
+      g_assert_cmpuint (n, <, alone->len);
+      g_assert_cmpstr (line->str, ==, alone->pdata[n]);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, alone->len);
+}
+
+/* --analysis sched over two machines with the same pids: each machine's
+ * statistics (wakeup latency by priority, blocked time by call) and one
+ * thread's records are those of its trace alone; the first machine's and
+ * the second's differ. */
+static void
+test_analysis_sched_per_machine (void)
+{
+  static const char *const stats[] = { "--analysis", "sched", NULL };
+  g_autoptr (GPtrArray) both = window_lines (stats, traces.alpha, traces.beta);
+  g_autoptr (GPtrArray) alpha = window_lines (stats, traces.alpha, NULL);
+  g_autoptr (GPtrArray) beta = window_lines (stats, traces.beta, NULL);
+  g_assert_cmpuint (alpha->len, >, 4);
+  g_assert_cmpuint (beta->len, >, 4);
+  assert_machine_lines (both, alpha, "alpha");
+  assert_machine_lines (both, beta, "beta");
+  g_assert_cmpuint (both->len, ==, alpha->len + beta->len);
+
+  /* One thread's records, by HOST:TID. */
+  g_autoptr (GPtrArray) tids = window_lines ((const char *const[]) { "--analysis", "cpu", NULL }, traces.beta, NULL);
+  guint checked = 0;
+  for (guint i = 0; i < tids->len && checked < 3; i++)
+    {
+      g_autofree char *table = json_member (tids->pdata[i], "table");
+      g_autofree char *tid = json_member (tids->pdata[i], "tid");
+      if (g_strcmp0 (table, "threads") != 0 || g_strcmp0 (tid, "0") == 0)
+        continue;
+      g_autofree char *on_beta = g_strdup_printf ("--tid=beta:%s", tid);
+      g_autofree char *plain = g_strdup_printf ("--tid=%s", tid);
+      const char *args_both[] = { "--analysis", "sched", "--records", on_beta, NULL };
+      const char *args_alone[] = { "--analysis", "sched", "--records", plain, NULL };
+      g_autoptr (GPtrArray) rb = window_lines (args_both, traces.alpha, traces.beta);
+      g_autoptr (GPtrArray) ra = window_lines (args_alone, traces.beta, NULL);
+      /* The headings' counts aside (text only), the records are the same. */
+      assert_machine_lines (rb, ra, "beta");
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, 3);
+}
+
+/* --analysis irq (futex) over two machines whose CPUs and IRQ lines (pids)
+ * have the same numbers: each machine's statistics per line and vector
+ * (their names its own; per address) and its records are those of its
+ * trace alone. */
+static void
+check_stats_and_records (const char *analysis, const char *table, guint min_in_window)
+{
+  const char *const stats[] = { "--analysis", analysis, NULL };
+  const char *const records[] = { "--analysis", analysis, "--records", "--table", table, NULL };
+  for (guint k = 0; k < 2; k++)
+    {
+      /* The statistics over the window (their rates are of it), the
+       * records over each trace's whole (they do not depend on it). */
+      const char *const *args = k ? records : stats;
+      g_autoptr (GPtrArray) both = report_lines (args, k, traces.alpha, traces.beta);
+      g_autoptr (GPtrArray) alpha = report_lines (args, k, traces.alpha, NULL);
+      g_autoptr (GPtrArray) beta = report_lines (args, k, traces.beta, NULL);
+      guint min_alpha = min_in_window;
+      g_assert_cmpuint (alpha->len, >=, min_alpha);
+      g_assert_cmpuint (beta->len, >=, 1);
+      assert_machine_lines (both, alpha, "alpha");
+      assert_machine_lines (both, beta, "beta");
+      g_assert_cmpuint (both->len, ==, alpha->len + beta->len);
+    }
+}
+
+static void
+test_analysis_irq_per_machine (void)
+{
+  check_stats_and_records ("irq", "irqs", 2);
+}
+
+static void
+test_analysis_syscalls_per_machine (void)
+{
+  check_stats_and_records ("syscalls", "calls", 2);
+}
+
+static void
+test_analysis_futex_per_machine (void)
+{
+  /* The first machine's trace (LTT) does not give the futex calls'
+   * arguments: its waits are none, alone or beside the second's. */
+  check_stats_and_records ("futex", "waits", 0);
+}
+
+/* --analysis critical-path --tid HOST:TID over two machines is the path of
+ * that thread on its machine, as on its trace alone (a pid of both
+ * machines has two); without HOST, or with an unknown one, ttv-report says
+ * which machines there are. */
+static void
+test_analysis_critical_path_per_machine (void)
+{
+  static const char *const hosts[] = { "alpha", "beta" };
+  const char *alone_traces[] = { traces.alpha, traces.beta };
+  guint differ = 0;
+  for (guint tid = 1; tid <= 12; tid++)
+    {
+      GPtrArray *paths[2] = { NULL, NULL };
+      for (guint m = 0; m < 2; m++)
+        {
+          g_autofree char *named = g_strdup_printf ("--tid=%s:%u", hosts[m], tid);
+          g_autofree char *plain = g_strdup_printf ("--tid=%u", tid);
+          const char *args_both[] = { "--analysis", "critical-path", named, NULL };
+          const char *args_alone[] = { "--analysis", "critical-path", plain, NULL };
+          paths[m] = window_lines (args_both, traces.alpha, traces.beta);
+          g_autoptr (GPtrArray) alone = window_lines (args_alone, alone_traces[m], NULL);
+          g_assert_cmpuint (paths[m]->len, ==, alone->len);
+          for (guint i = 0; i < alone->len; i++)
+            g_assert_cmpstr (paths[m]->pdata[i], ==, alone->pdata[i]);
+        }
+      gboolean same = paths[0]->len == paths[1]->len;
+      for (guint i = 0; same && i < paths[0]->len; i++)
+        same = g_str_equal (paths[0]->pdata[i], paths[1]->pdata[i]);
+      differ += !same;
+      g_ptr_array_unref (paths[0]);
+      g_ptr_array_unref (paths[1]);
+    }
+  g_assert_cmpuint (differ, >=, 3);
+
+  const char *a = traces.alpha, *b = traces.beta;
+  const TtvTestBadRun cases[] = {
+    { { "--analysis", "critical-path", "--tid=2", a, b, NULL }, 2,
+      "several machines (alpha, beta): which one's thread? (--tid HOST:TID)" },
+    { { "--analysis", "critical-path", "--tid=gamma:2", a, b, NULL }, 2,
+      "--tid: no machine gamma in the traces (their machines: alpha, beta)" },
+    { { "--analysis", "sched", "--tid=gamma:2", a, NULL }, 2, "--tid: no machine gamma" },
+    { { "--analysis", "sched", "--tid=alpha:", a, NULL }, 2, "--tid: expected a thread's number" },
+    { { "--analysis", "sched", "--tid=:2", a, NULL }, 2, "--tid: expected a thread's number" },
+    { { "--analysis", "sched", "--tid=-1", a, NULL }, 2, "--tid: expected a thread's number" },
+  };
+  ttv_test_assert_runs_fail (TTV_REPORT_PATH, cases, G_N_ELEMENTS (cases));
 }
 
 int
@@ -340,6 +632,12 @@ main (int argc, char **argv)
   g_test_add_func ("/machines/filter-host", test_filter_host);
   g_test_add_func ("/machines/gen-host-bad", test_gen_host_bad);
   g_test_add_func ("/machines/analysis-machines-said", test_analysis_machines_said);
+  g_test_add_func ("/machines/analysis-cpu", test_analysis_cpu_per_machine);
+  g_test_add_func ("/machines/analysis-sched", test_analysis_sched_per_machine);
+  g_test_add_func ("/machines/analysis-critical-path", test_analysis_critical_path_per_machine);
+  g_test_add_func ("/machines/analysis-irq", test_analysis_irq_per_machine);
+  g_test_add_func ("/machines/analysis-futex", test_analysis_futex_per_machine);
+  g_test_add_func ("/machines/analysis-syscalls", test_analysis_syscalls_per_machine);
   int status = g_test_run ();
   ttv_test_remove_tree (traces.alpha);
   ttv_test_remove_tree (traces.beta);

@@ -3,8 +3,10 @@
  * differ by half a second is synchronized from their packets in the
  * background, shows the quality, and its traceset then spans corrected
  * time; a clock offset saved with a trace's bookmarks applies when a tab
- * opens it; a tab of two machines says that the analyses read them as
- * one. */
+ * opens it; a tab of two machines says which analyses read them as one;
+ * the CPU usage view shows each machine's threads with their machine, as
+ * ttv-report --analysis cpu prints them, and picking one selects it on its
+ * machine. */
 #include "ttv-config.h"
 
 #include "ttv-bookmarks.h"
@@ -19,7 +21,7 @@
 #error "TTV_GEN_PATH must be defined by the build"
 #endif
 
-static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, NULL };
+static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, TTV_CPU_USAGE_MODULE_PATH, NULL };
 
 /* @net_events: ttv-gen's --net-events (dev-xmit: an LTTng 0.x traceset, else CTF). */
 static char *
@@ -140,9 +142,22 @@ kernel_cpu_done (gpointer state)
   return ttv_tab_state_get_kernel_progress (state, TTV_VIEWER_KERNEL_CPU) >= 1;
 }
 
-/* Once an analysis is there, a tab of two machines says that the analyses
- * read them as one (as ttv-report --analysis does); a tab of one machine
- * says nothing. */
+static gboolean
+kernel_sched_done (gpointer state)
+{
+  return ttv_tab_state_get_kernel_progress (state, TTV_VIEWER_KERNEL_SCHED) >= 1;
+}
+
+static gboolean
+kernel_block_done (gpointer state)
+{
+  return ttv_tab_state_get_kernel_progress (state, TTV_VIEWER_KERNEL_BLOCK) >= 1;
+}
+
+/* Once an analysis that reads every machine's events as one machine's is
+ * there, a tab of two machines says which (as ttv-report --analysis does);
+ * not for those that are per machine (CPU usage, scheduling), nor in a tab
+ * of one machine. */
 static void
 test_analyses_machines_said (void)
 {
@@ -161,14 +176,126 @@ test_analyses_machines_said (void)
       ttv_tab_state_request_kernel (f.state, TTV_VIEWER_KERNEL_CPU);
       ttv_gui_test_spin_until (kernel_cpu_done, f.state);
       ttv_gui_test_spin_pending ();
+      g_assert_null (ttv_notifications_get_text (n, "machines-merged"));
+      ttv_tab_state_request_kernel (f.state, TTV_VIEWER_KERNEL_SCHED);
+      ttv_gui_test_spin_until (kernel_sched_done, f.state);
+      ttv_gui_test_spin_pending ();
+      g_assert_null (ttv_notifications_get_text (n, "machines-merged"));
+      ttv_tab_state_request_kernel (f.state, TTV_VIEWER_KERNEL_BLOCK);
+      ttv_gui_test_spin_until (kernel_block_done, f.state);
+      ttv_gui_test_spin_pending ();
       const char *text = ttv_notifications_get_text (n, "machines-merged");
       if (two)
-        g_assert_cmpstr (text, ==, "The analyses read the 2 machines (node-1, node-2) as one: their threads and CPUs "
-                                   "of the same number are counted together.");
+        g_assert_cmpstr (text, ==, "These analyses read the 2 machines (node-1, node-2) as one: Block I/O. "
+                                   "Their threads and CPUs of the same number are counted together.");
       else
         g_assert_null (text);
       ttv_gui_test_tab_teardown (&f);
     }
+}
+
+static gboolean
+has_rows (gpointer view)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (view);
+  return model && gtk_tree_model_iter_n_children (model, NULL) > 0;
+}
+
+/* "MACHINE/TID" -> CPU time (ns) of ttv-report --analysis cpu's threads. */
+static GHashTable *
+report_threads (const char *dir)
+{
+  g_autofree char *one = g_strdup_printf ("%s/node-1", dir);
+  g_autofree char *two = g_strdup_printf ("%s/node-2", dir);
+  const char *argv[] = { TTV_REPORT_PATH, "--analysis", "cpu", "-f", "jsonl", "--no-cache", one, two, NULL };
+  g_autofree char *out = ttv_test_run_ok (argv);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (!strstr (lines[i], "\"table\":\"threads\""))
+        continue;
+      g_autofree char *machine = ttv_test_json_raw (lines[i], "machine");
+      g_autofree char *tid = ttv_test_json_raw (lines[i], "tid");
+      g_autofree char *time = ttv_test_json_raw (lines[i], "cpu_time");
+      g_assert_nonnull (machine);
+      g_hash_table_insert (rows, g_strdup_printf ("%s/%s", machine, tid),
+                           GSIZE_TO_POINTER ((gsize) g_ascii_strtoll (time, NULL, 10)));
+    }
+  return rows;
+}
+
+/* The CPU usage view of two machines with the same pids: a Machine
+ * column, each row the CPU time ttv-report prints for that thread of that
+ * machine, and a row picked selects the thread on its own machine. */
+static void
+test_cpu_usage_machines (void)
+{
+  g_autofree char *dir = generate ("cpu-usage", "inet-sock");
+  g_autoptr (GHashTable) want = report_threads (dir);
+  TtvGuiTestTab f;
+  ttv_gui_test_tab_open (&f, open_machines (dir), modules);
+  gtk_window_resize (GTK_WINDOW (f.window), 1000, 700);
+  g_assert_true (ttv_tab_show_viewer (f.tab, "cpu-usage"));
+  GtkTreeView *view = GTK_TREE_VIEW (ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_TREE_VIEW,
+                                                               "cpu-usage-threads"));
+  g_assert_nonnull (view);
+  ttv_gui_test_spin_until (has_rows, view);
+  ttv_gui_test_spin_for (200);
+  g_assert_true (gtk_tree_view_column_get_visible (gtk_tree_view_get_column (view, 0)));
+  g_assert_cmpstr (gtk_tree_view_column_get_title (gtk_tree_view_get_column (view, 0)), ==, "Machine");
+
+  GtkTreeModel *model = gtk_tree_view_get_model (view);
+  GtkTreeIter it, on_two;
+  gboolean found_two = FALSE;
+  guint rows = 0, two_tid = 0;
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &it); ok; ok = gtk_tree_model_iter_next (model, &it))
+    {
+      guint tid, machine;
+      gint64 time;
+      g_autofree char *name = NULL;
+      gtk_tree_model_get (model, &it, 0, &tid, 5, &time, 6, &machine, 7, &name, -1);
+      g_autofree char *key = g_strdup_printf ("\"%s\"/%u", name, tid);
+      if (!g_hash_table_contains (want, key))
+        g_error ("%s is not in ttv-report's threads", key);
+      g_assert_cmpint (time, ==, (gint64) GPOINTER_TO_SIZE (g_hash_table_lookup (want, key)));
+      g_assert_cmpuint (machine, ==, g_str_equal (name, "node-2") ? 1 : 0);
+      g_hash_table_add (seen, g_strdup_printf ("%u", tid));
+      rows++;
+      /* A thread of the second machine whose tid the first has too. */
+      g_autofree char *on_one = g_strdup_printf ("\"node-1\"/%u", tid);
+      if (machine == 1 && tid != 0 && !found_two && g_hash_table_contains (want, on_one))
+        {
+          on_two = it;
+          two_tid = tid;
+          found_two = TRUE;
+        }
+    }
+  g_assert_cmpuint (rows, ==, g_hash_table_size (want));
+  g_assert_true (found_two);
+  gtk_tree_selection_select_iter (gtk_tree_view_get_selection (view), &on_two);
+  ttv_gui_test_spin_pending ();
+  g_assert_cmpuint (ttv_tab_state_get_selected_thread (f.state), ==, two_tid);
+  g_assert_cmpuint (ttv_tab_state_get_selected_machine (f.state), ==, 1);
+  ttv_gui_test_spin_for (300);
+  /* The selection stays on the second machine's row once the view has
+   * redrawn for the selected thread. */
+  GtkTreeModel *m2;
+  GtkTreeIter sel;
+  g_assert_true (gtk_tree_selection_get_selected (gtk_tree_view_get_selection (view), &m2, &sel));
+  guint sel_tid, sel_machine;
+  gtk_tree_model_get (m2, &sel, 0, &sel_tid, 6, &sel_machine, -1);
+  g_assert_cmpuint (sel_tid, ==, two_tid);
+  g_assert_cmpuint (sel_machine, ==, 1);
+  const char *keep = g_getenv ("TTV_SCREENSHOT_DIR");
+  g_autofree char *png = g_build_filename (keep ? keep : ttv_test_get_tmp_dir (), "gui-sync-cpu-usage.png", NULL);
+  GdkWindow *window = gtk_widget_get_window (f.window);
+  g_autoptr (GdkPixbuf) shot = gdk_pixbuf_get_from_window (window, 0, 0, gdk_window_get_width (window),
+                                                           gdk_window_get_height (window));
+  g_assert_nonnull (shot);
+  g_assert_true (gdk_pixbuf_save (shot, png, "png", NULL, NULL));
+  ttv_gui_test_tab_teardown (&f);
 }
 
 int
@@ -183,5 +310,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gui/sync/synchronize-lttng0", "dev-xmit", test_synchronize);
   g_test_add_func ("/gui/sync/saved-offset", test_saved_offset);
   g_test_add_func ("/gui/sync/analyses-machines-said", test_analyses_machines_said);
+  g_test_add_func ("/gui/sync/cpu-usage-machines", test_cpu_usage_machines);
   return g_test_run ();
 }

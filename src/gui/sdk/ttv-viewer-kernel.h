@@ -192,21 +192,43 @@ typedef struct _TtvViewerCpuUsage TtvViewerCpuUsage;
 TtvViewerCpuUsage *ttv_tab_state_dup_cpu_usage (TtvTabState *state);
 TtvViewerCpuUsage *ttv_viewer_cpu_usage_ref (TtvViewerCpuUsage *usage);
 void        ttv_viewer_cpu_usage_unref (TtvViewerCpuUsage *usage);
-/* The CPUs that ran anything, sorted (of gint, transfer full). */
+/* The CPUs that ran anything, sorted, as CPU keys (of gint, transfer
+ * full): with one machine, the CPUs' numbers; with several
+ * (docs/multi-machine.md), each machine's CPUs in turn, the key saying
+ * the machine and the CPU (below). */
 GArray     *ttv_viewer_cpu_usage_dup_cpus (TtvViewerCpuUsage *usage);
-/* Busy time of @cpu (-1: all CPUs together) in each of the @n_edges - 1
- * bins between sorted @edges, into @busy: an XY chart's points, O(n_edges). */
+static inline guint
+ttv_viewer_cpu_key_machine (gint key)
+{
+  return (guint) key >> 16;
+}
+
+static inline gint
+ttv_viewer_cpu_key_cpu (gint key)
+{
+  return key & 0xffff;
+}
+
+/* The machines it tells apart (1: one machine), and their names. */
+guint       ttv_viewer_cpu_usage_get_n_machines (TtvViewerCpuUsage *usage);
+const char *ttv_viewer_cpu_usage_get_machine_name (TtvViewerCpuUsage *usage, guint machine);
+/* Busy time of CPU key @cpu (-1: all CPUs of every machine together) in
+ * each of the @n_edges - 1 bins between sorted @edges, into @busy: an XY
+ * chart's points, O(n_edges). */
 gboolean    ttv_viewer_cpu_usage_get_busy (TtvViewerCpuUsage *usage, gint cpu, const TtvTime *edges, guint n_edges,
                                            TtvTime *busy, GError **error);
-/* The same for thread @tid's CPU time, on all CPUs. */
-gboolean    ttv_viewer_cpu_usage_get_thread_time (TtvViewerCpuUsage *usage, guint32 tid, const TtvTime *edges,
-                                                  guint n_edges, TtvTime *cpu_time, GError **error);
+/* The same for thread @tid of @machine's CPU time, on all its CPUs. */
+gboolean    ttv_viewer_cpu_usage_get_thread_time (TtvViewerCpuUsage *usage, guint machine, guint32 tid,
+                                                  const TtvTime *edges, guint n_edges, TtvTime *cpu_time,
+                                                  GError **error);
 
 typedef struct {
   guint32 tid;                 /* 0: the idle tasks' interrupts ("swapper") */
   guint32 tgid;
   const char *name;            /* "" when unknown */
   TtvTime cpu_time;
+  guint32 machine;             /* its machine (ttv_viewer_history_get_machine_name) */
+  guint32 pad;
 } TtvViewerThreadUsage;
 
 /* CPU time of every thread that ran in [@t0, @t1], largest first (of
@@ -243,10 +265,11 @@ typedef struct {
   gboolean unfinished;         /* still blocked at the trace's end */
 } TtvViewerBlocked;
 
-/* The blocked interval of thread @tid containing @time; FALSE when it was
- * not blocked then, or the analysis has not run. @out's strings live as
- * long as the tab's analysis (until "traceset-changed"). */
-gboolean    ttv_tab_state_get_blocked_at (TtvTabState *state, guint32 tid, TtvTime time, TtvViewerBlocked *out);
+/* The blocked interval of thread @tid of @machine containing @time; FALSE
+ * when it was not blocked then, or the analysis has not run. @out's
+ * strings live as long as the tab's analysis (until "traceset-changed"). */
+gboolean    ttv_tab_state_get_blocked_at (TtvTabState *state, guint machine, guint32 tid, TtvTime time,
+                                          TtvViewerBlocked *out);
 
 /* --- The critical path (TTV_VIEWER_KERNEL_SCHED, TTV_VIEWER_KERNEL_CPU) -------------------- */
 
@@ -269,14 +292,14 @@ typedef struct {
   const char *syscall;         /* what the waiting thread was blocked in, or "" */
 } TtvViewerPathSegment;
 
-/* What @tid waited for over [@t0, @t1], back through the threads and
- * devices that woke it: segments in time order covering it (of
+/* What @tid of @machine waited for over [@t0, @t1], back through the
+ * threads and devices of that machine that woke it: segments in time order covering it (of
  * TtvViewerPathSegment, transfer full; strings live until
  * "traceset-changed").  NULL with @error when the scheduling analysis is
  * not there (ask for it), or cannot be read.  The CPU usage, when there,
  * tells running from preempted. */
-GArray     *ttv_tab_state_dup_critical_path (TtvTabState *state, guint32 tid, TtvTime t0, TtvTime t1,
-                                             GError **error);
+GArray     *ttv_tab_state_dup_critical_path (TtvTabState *state, guint machine, guint32 tid, TtvTime t0,
+                                             TtvTime t1, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerTable, ttv_viewer_table_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvViewerRecords, ttv_viewer_records_free)

@@ -33,8 +33,12 @@ G_BEGIN_DECLS
  * 10: the selected thread's machine (ttv_tab_state_get_selected_machine(),
  * ttv_tab_state_select_thread_on()).
  * 11: a trace's machine (ttv_tab_state_get_trace_machine()); the control
- * flow's `shown-threads`. */
-#define TTV_VIEWER_API_VERSION 11
+ * flow's `shown-threads`.
+ * 12: CPU usage per machine: CPU keys (ttv_viewer_cpu_key_machine()),
+ * the machines' names, TtvViewerThreadUsage.machine, and
+ * ttv_viewer_cpu_usage_get_thread_time() takes the machine; so do
+ * ttv_tab_state_get_blocked_at() and ttv_tab_state_dup_critical_path(). */
+#define TTV_VIEWER_API_VERSION 12
 
 /* A module defines, with this macro, the entry point the loader calls:
  *   TTV_VIEWER_MODULE (my_module_init)

@@ -254,12 +254,31 @@ ttv_analysis_builder_set_state (TtvAnalysisBuilder *b, TtvState *state)
   b->state = state;
 }
 
+/* With several machines, their number and names, for the reports of
+ * analyses whose records say their machine (ttv_analysis_get_n_machines);
+ * one machine stores nothing, so that its results are as before. */
+static void
+record_machines (TtvAnalysisBuilder *b)
+{
+  guint n = ttv_traceset_get_n_machines (b->traceset);
+  if (n < 2)
+    return;
+  ttv_analysis_builder_set_value (b, "machines", n);
+  for (guint m = 0; m < n; m++)
+    {
+      char key[32];
+      g_snprintf (key, sizeof key, "machine/%u", m);
+      ttv_analysis_builder_set_value (b, key, ttv_analysis_builder_intern (b, ttv_traceset_get_machine_name (b->traceset, m)));
+    }
+}
+
 /* Everything after the tables' data: table headers, values, strings,
  * then the header at the start. */
 gboolean
 ttv_analysis_builder_write_tail (TtvAnalysisBuilder *b, GCancellable *cancel, GError **error)
 {
   TtvHistoryWriter *w = &b->w;
+  record_machines (b);
   g_autoptr (GArray) headers = g_array_new (FALSE, TRUE, sizeof (TtvAnalysisTableHeader));
   for (guint i = 0; i < b->cls->n_tables; i++)
     {

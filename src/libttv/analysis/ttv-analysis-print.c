@@ -270,6 +270,7 @@ typedef struct {
   guint64 top;
   guint bins;
   guint32 tid;                  /* G_MAXUINT32: every thread */
+  const char *machine;          /* with @tid: its machine's name, NULL: any */
   TtvTraceset *traceset;
 } Print;
 
@@ -440,13 +441,19 @@ print_records (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
   if (records == NULL)
     return FALSE;
   const TtvAnalysisColumn *tid_col = ttv_analysis_table_find_column (t, "tid");
+  const TtvAnalysisColumn *machine_col = ttv_analysis_table_find_column (t, TTV_ANALYSIS_MACHINE_COLUMN);
+  if (machine_col && !ttv_analysis_column_is_shown (r, machine_col))
+    machine_col = NULL;
   if (o->tid != G_MAXUINT32 && tid_col)
     {
       guint kept = 0;
       for (guint i = 0; i < records->len; i++)
         {
           const guint8 *rec = (const guint8 *) records->data + i * spec->record_size;
-          if ((guint32) ttv_analysis_column_get (tid_col, rec) == o->tid)
+          if ((guint32) ttv_analysis_column_get (tid_col, rec) == o->tid
+              && (o->machine == NULL || machine_col == NULL
+                  || g_str_equal (ttv_analysis_get_string (r, (guint32) ttv_analysis_column_get (machine_col, rec)),
+                                  o->machine)))
             memmove (records->data + kept++ * spec->record_size, rec, spec->record_size);
         }
       g_array_set_size (records, kept);
@@ -460,7 +467,8 @@ print_records (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
   gboolean args = o->traceset && cls == &ttv_syscall_analysis;
   g_autoptr (Sheet) s = sheet_new (cls->name, spec->name);
   for (guint c = 0; c < spec->n_columns; c++)
-    sheet_column (s, spec->columns[c].name, spec->columns[c].title, is_right (spec->columns[c].type));
+    if (ttv_analysis_column_is_shown (r, &spec->columns[c]))
+      sheet_column (s, spec->columns[c].name, spec->columns[c].title, is_right (spec->columns[c].type));
   if (args)
     sheet_column (s, "args", N_("Arguments"), FALSE);
   ArgsReader reader = { o->traceset, NULL, NULL, NULL, TTV_TIME_MIN, NULL };
@@ -469,7 +477,8 @@ print_records (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
       const guint8 *rec = (const guint8 *) records->data + i * spec->record_size;
       GArray *row = sheet_row (s);
       for (guint c = 0; c < spec->n_columns; c++)
-        add_value (row, r, &spec->columns[c], rec);
+        if (ttv_analysis_column_is_shown (r, &spec->columns[c]))
+          add_value (row, r, &spec->columns[c], rec);
       if (args)
         {
           g_autofree char *text = args_reader_get (&reader, (const TtvSyscallRecord *) rec);
@@ -486,12 +495,17 @@ print_records (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
 
 /* The statistics of @t grouped by @column (NULL: the table's own), over
  * the window: from the stored ones for the whole trace. */
+typedef struct {
+  const TtvAnalysisColumn *column;   /* the machine column, NULL: every record */
+  gint64 value;                      /* the machine's name (a string index) */
+} MachineOnly;
+
 static GArray *
-summarize_by (const TtvAnalysisTable *t, const TtvAnalysisColumn *column, TtvTime t0, TtvTime t1,
-              TtvDurationSummary *all, GError **error)
+summarize_by (const TtvAnalysisTable *t, const TtvAnalysisColumn *column, const MachineOnly *only, TtvTime t0,
+              TtvTime t1, TtvDurationSummary *all, GError **error)
 {
   const TtvAnalysisTableSpec *spec = ttv_analysis_table_get_spec (t);
-  if (column == NULL || (column->offset == spec->group_offset && column->offset >= 0))
+  if (only->column == NULL && (column == NULL || (column->offset == spec->group_offset && column->offset >= 0)))
     return ttv_analysis_table_summarize (t, t0, t1, all, error);
   /* Another grouping: the records of the window, per value. */
   g_autoptr (GArray) records = ttv_analysis_table_query (t, TTV_QUERY_START_IN, t0, t1, error);
@@ -503,7 +517,9 @@ summarize_by (const TtvAnalysisTable *t, const TtvAnalysisColumn *column, TtvTim
   for (guint i = 0; i < records->len; i++)
     {
       const guint8 *rec = (const guint8 *) records->data + i * spec->record_size;
-      gint64 key = ttv_analysis_column_get (column, rec);
+      if (only->column && ttv_analysis_column_get (only->column, rec) != only->value)
+        continue;
+      gint64 key = column ? ttv_analysis_column_get (column, rec) : -1;
       TtvTime d = ttv_analysis_record_duration (rec);
       GArray *g = g_hash_table_lookup (groups, &key);
       if (g == NULL)
@@ -600,18 +616,19 @@ print_stats (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
     for (guint c = 0; c < spec->n_columns && spec->group_offset >= 0; c++)
       if (spec->columns[c].offset == spec->group_offset)
         col = &spec->columns[c];
-  TtvDurationSummary all;
-  g_autoptr (GArray) groups = summarize_by (t, col, o->start, o->end, &all, error);
-  if (groups == NULL)
-    return FALSE;
-  g_array_sort (groups, compare_summary_total);
   TtvTime t0, t1;
   window (r, o, &t0, &t1);
   double seconds = (double) ttv_time_span_ns (t0, t1) / 1e9;
   /* Numbered groups (IRQ lines, vectors) with their names. */
   gboolean named = col && col->type == TTV_COLUMN_UINT && ttv_analysis_table_find_column (t, "name");
+  /* With several machines, each machine's groups and its own all. */
+  const TtvAnalysisColumn *machine_col = ttv_analysis_table_find_column (t, TTV_ANALYSIS_MACHINE_COLUMN);
+  if (machine_col && !ttv_analysis_column_is_shown (r, machine_col))
+    machine_col = NULL;
   g_autofree char *stats_name = g_strdup_printf ("%s/stats", spec->name);
   g_autoptr (Sheet) s = sheet_new (cls->name, stats_name);
+  if (machine_col)
+    sheet_column (s, machine_col->name, machine_col->title, FALSE);
   sheet_column (s, col ? col->name : "group", col ? col->title : N_("Group"), col && is_right (col->type)
                 && col->type != TTV_COLUMN_INT);
   if (named)
@@ -626,71 +643,135 @@ print_stats (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
   sheet_column (s, "p50", N_("P50"), TRUE);
   sheet_column (s, "p90", N_("P90"), TRUE);
   sheet_column (s, "p99", N_("P99"), TRUE);
-  for (guint i = 0; i <= groups->len; i++)
+  guint64 count = 0;
+  guint n_machines = machine_col ? ttv_analysis_get_n_machines (r) : 1;
+  for (guint m = 0; m < n_machines; m++)
     {
-      const TtvDurationSummary *d = i < groups->len ? &g_array_index (groups, TtvDurationSummary, i) : &all;
-      if (d->count == 0)
-        continue;
-      GArray *row = sheet_row (s);
-      if (i < groups->len)
-        add_group (row, r, t, col, d->key);
-      else
-        add_text (row, _("all"));
-      if (named)
-        add_text (row, i < groups->len ? ttv_analysis_get_group_name (r, t, d->key) : NULL);
-      add_int (row, (gint64) d->count);
-      add_real (row, seconds > 0 ? d->count / seconds : 0.0, 2, 6);
-      add_ns (row, d->total);
-      add_ns (row, d->min);
-      add_ns_double (row, d->mean);
-      add_ns (row, d->max);
-      add_ns_double (row, d->stddev);
-      add_ns (row, d->p50);
-      add_ns (row, d->p90);
-      add_ns (row, d->p99);
+      MachineOnly only = { NULL, 0 };
+      if (machine_col)
+        {
+          char key[32];
+          g_snprintf (key, sizeof key, "machine/%u", m);
+          only.column = machine_col;
+          if (!ttv_analysis_get_value (r, key, &only.value))
+            continue;
+        }
+      TtvDurationSummary all;
+      g_autoptr (GArray) groups = summarize_by (t, col, &only, o->start, o->end, &all, error);
+      if (groups == NULL)
+        return FALSE;
+      g_array_sort (groups, compare_summary_total);
+      count += all.count;
+      for (guint i = 0; i <= groups->len; i++)
+        {
+          const TtvDurationSummary *d = i < groups->len ? &g_array_index (groups, TtvDurationSummary, i) : &all;
+          if (d->count == 0)
+            continue;
+          GArray *row = sheet_row (s);
+          if (machine_col)
+            add_text (row, ttv_analysis_get_machine_name (r, m));
+          if (i < groups->len)
+            add_group (row, r, t, col, d->key);
+          else
+            add_text (row, _("all"));
+          if (named)
+            add_text (row, i < groups->len ? ttv_analysis_get_machine_group_name (r, t, m, d->key) : NULL);
+          add_int (row, (gint64) d->count);
+          add_real (row, seconds > 0 ? d->count / seconds : 0.0, 2, 6);
+          add_ns (row, d->total);
+          add_ns (row, d->min);
+          add_ns_double (row, d->mean);
+          add_ns (row, d->max);
+          add_ns_double (row, d->stddev);
+          add_ns (row, d->p50);
+          add_ns (row, d->p90);
+          add_ns (row, d->p99);
+        }
     }
-  print_heading (out, o, _(cls->title), stats_name, all.count);
+  print_heading (out, o, _(cls->title), stats_name, count);
   sheet_print (s, o->format, out);
   return TRUE;
 }
 
 /* ---- CPU usage ---- */
 
-static gboolean
-print_cpu (const TtvAnalysis *r, const Print *o, GString *out, GError **error)
+/* With several machines, the CPU rows of each machine end with its own
+ * "all" row, and the bins with its own "all" column; with one, the
+ * tables are as before machines existed. */
+typedef struct {
+  const TtvAnalysis *r;
+  guint n_machines;
+  GArray *cpus;              /* CPU keys, sorted: grouped by machine */
+  TtvTime *machine_busy;     /* per machine, owned */
+  guint *machine_cpus;       /* per machine: how many CPUs, owned */
+} CpuSheet;
+
+static void
+add_machine (GArray *row, const CpuSheet *c, guint machine)
 {
-  TtvTime t0, t1;
-  window (r, o, &t0, &t1);
+  if (c->n_machines > 1)
+    add_text (row, ttv_analysis_get_machine_name (c->r, machine));
+}
+
+static void
+add_cpu_row (Sheet *s, const CpuSheet *c, guint machine, gint cpu, TtvTime busy, double span, guint n_cpus)
+{
+  GArray *row = sheet_row (s);
+  add_machine (row, c, machine);
+  if (cpu >= 0)
+    add_int (row, cpu);
+  else
+    add_text (row, _("all"));
+  add_ns (row, busy);
+  add_percent (row, 100.0 * busy / span / MAX (n_cpus, 1));
+}
+
+static gboolean
+print_cpu_busy (CpuSheet *c, const Print *o, TtvTime t0, TtvTime t1, GString *out, GError **error)
+{
   double span = (double) MAX (ttv_time_span_ns (t0, t1), 1);
-  g_autoptr (GArray) cpus = ttv_cpu_usage_list_cpus (r);
   g_autoptr (Sheet) cs = sheet_new ("cpu", "cpus");
+  if (c->n_machines > 1)
+    sheet_column (cs, "machine", N_("Machine"), FALSE);
   sheet_column (cs, "cpu", N_("CPU"), TRUE);
   sheet_column (cs, "busy", N_("Busy"), TRUE);
   sheet_column (cs, "percent", N_("Share"), TRUE);
-  TtvTime total = 0;
-  for (guint i = 0; i <= cpus->len; i++)
+  for (guint i = 0; i < c->cpus->len; i++)
+    {
+      guint32 key = g_array_index (c->cpus, guint32, i);
+      guint m = c->n_machines > 1 ? MIN (ttv_cpu_key_machine (key), c->n_machines - 1) : 0;
+      TtvTime busy;
+      if (!ttv_cpu_usage_get_busy (c->r, (gint) key, t0, t1, &busy, error))
+        return FALSE;
+      add_cpu_row (cs, c, m, c->n_machines > 1 ? ttv_cpu_key_cpu (key) : (gint) key, busy, span, 1);
+      /* a damaged cache can hold anything */
+      c->machine_busy[m] = ttv_time_add_saturating (c->machine_busy[m], busy);
+      c->machine_cpus[m]++;
+      guint32 next = i + 1 < c->cpus->len ? g_array_index (c->cpus, guint32, i + 1) : 0;
+      if (c->n_machines > 1 && (i + 1 == c->cpus->len || ttv_cpu_key_machine (next) != ttv_cpu_key_machine (key)))
+        add_cpu_row (cs, c, m, -1, c->machine_busy[m], span, c->machine_cpus[m]);
+    }
+  if (c->n_machines == 1)
     {
       TtvTime busy;
-      gint cpu = i < cpus->len ? (gint) g_array_index (cpus, guint32, i) : -1;
-      if (!ttv_cpu_usage_get_busy (r, cpu, t0, t1, &busy, error))
+      if (!ttv_cpu_usage_get_busy (c->r, -1, t0, t1, &busy, error))
         return FALSE;
-      GArray *row = sheet_row (cs);
-      if (cpu >= 0)
-        add_int (row, cpu);
-      else
-        add_text (row, _("all"));
-      add_ns (row, busy);
-      add_percent (row, 100.0 * busy / span / (cpu >= 0 ? 1 : MAX (cpus->len, 1)));
-      if (cpu >= 0)
-        total = ttv_time_add_saturating (total, busy);   /* a damaged cache can hold anything */
+      add_cpu_row (cs, c, 0, -1, busy, span, c->cpus->len);
     }
-  print_heading (out, o, _("CPU usage"), "cpus", cpus->len);
+  print_heading (out, o, _("CPU usage"), "cpus", c->cpus->len);
   sheet_print (cs, o->format, out);
+  return TRUE;
+}
 
-  g_autoptr (GArray) threads = ttv_cpu_usage_top_threads (r, t0, t1, error);
+static gboolean
+print_cpu_threads (const CpuSheet *c, const Print *o, TtvTime t0, TtvTime t1, GString *out, GError **error)
+{
+  g_autoptr (GArray) threads = ttv_cpu_usage_top_threads (c->r, t0, t1, error);
   if (threads == NULL)
     return FALSE;
   g_autoptr (Sheet) ts = sheet_new ("cpu", "threads");
+  if (c->n_machines > 1)
+    sheet_column (ts, "machine", N_("Machine"), FALSE);
   sheet_column (ts, "tid", N_("TID"), TRUE);
   sheet_column (ts, "tgid", N_("PID"), TRUE);
   sheet_column (ts, "name", N_("Name"), FALSE);
@@ -700,7 +781,11 @@ print_cpu (const TtvAnalysis *r, const Print *o, GString *out, GError **error)
   for (guint i = 0; i < shown; i++)
     {
       const TtvThreadUsage *u = &g_array_index (threads, TtvThreadUsage, i);
+      /* A thread's share of its own machine's busy time. */
+      guint m = MIN (u->machine, c->n_machines - 1);
+      TtvTime total = c->machine_busy[m];
       GArray *row = sheet_row (ts);
+      add_machine (row, c, m);
       add_int (row, u->tid);
       add_int (row, u->tgid);
       add_text (row, u->name);
@@ -709,9 +794,20 @@ print_cpu (const TtvAnalysis *r, const Print *o, GString *out, GError **error)
     }
   print_heading (out, o, _("CPU usage"), "threads", threads->len);
   sheet_print (ts, o->format, out);
+  return TRUE;
+}
 
-  if (o->bins == 0)
-    return TRUE;
+/* A bins column: a CPU key's, or (@cpu -1) a machine's "all" (or the
+ * whole traceset's with one machine). */
+typedef struct {
+  guint machine;
+  gint cpu;
+  gint key;
+} BinsColumn;
+
+static gboolean
+print_cpu_bins (const CpuSheet *c, const Print *o, TtvTime t0, TtvTime t1, GString *out, GError **error)
+{
   guint n = o->bins;
   g_autofree TtvTime *edges = g_new (TtvTime, n + 1);
   for (guint i = 0; i <= n; i++)
@@ -720,30 +816,82 @@ print_cpu (const TtvAnalysis *r, const Print *o, GString *out, GError **error)
   sheet_column (bs, "start", N_("Start"), TRUE);
   sheet_column (bs, "end", N_("End"), TRUE);
   g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
-  for (guint c = 0; c < cpus->len; c++)
+  g_autoptr (GArray) columns = g_array_new (FALSE, FALSE, sizeof (BinsColumn));
+  for (guint i = 0; i < c->cpus->len; i++)
     {
-      char *key = g_strdup_printf ("cpu%u", g_array_index (cpus, guint32, c));
-      g_ptr_array_add (keys, key);
-      sheet_column (bs, key, key, TRUE);
+      guint32 key = g_array_index (c->cpus, guint32, i);
+      guint m = c->n_machines > 1 ? MIN (ttv_cpu_key_machine (key), c->n_machines - 1) : 0;
+      const char *machine = ttv_analysis_get_machine_name (c->r, m);
+      BinsColumn col = { m, c->n_machines > 1 ? ttv_cpu_key_cpu (key) : (gint) key, (gint) key };
+      g_array_append_val (columns, col);
+      char *name = c->n_machines > 1 ? g_strdup_printf ("%s/cpu%d", machine, col.cpu)
+                                     : g_strdup_printf ("cpu%u", key);
+      g_ptr_array_add (keys, name);
+      sheet_column (bs, name, name, TRUE);
+      guint32 next = i + 1 < c->cpus->len ? g_array_index (c->cpus, guint32, i + 1) : 0;
+      if (c->n_machines > 1 && (i + 1 == c->cpus->len || ttv_cpu_key_machine (next) != ttv_cpu_key_machine (key)))
+        {
+          BinsColumn all = { m, -1, -1 };
+          g_array_append_val (columns, all);
+          char *all_name = g_strdup_printf ("%s/all", machine);
+          g_ptr_array_add (keys, all_name);
+          sheet_column (bs, all_name, all_name, TRUE);
+        }
     }
-  sheet_column (bs, "all", N_("all"), TRUE);
-  g_autofree TtvTime *busy = g_new0 (TtvTime, (cpus->len + 1) * n);
-  for (guint c = 0; c <= cpus->len; c++)
-    if (!ttv_cpu_usage_get_busy_bins (r, c < cpus->len ? (gint) g_array_index (cpus, guint32, c) : -1, edges, n + 1,
-                                      busy + c * n, error))
-      return FALSE;
+  if (c->n_machines == 1)
+    {
+      BinsColumn all = { 0, -1, -1 };
+      g_array_append_val (columns, all);
+      sheet_column (bs, "all", N_("all"), TRUE);
+    }
+  g_autofree TtvTime *busy = g_new0 (TtvTime, MAX (columns->len, 1) * n);
+  for (guint k = 0; k < columns->len; k++)
+    {
+      const BinsColumn *col = &g_array_index (columns, BinsColumn, k);
+      if (col->cpu >= 0 || c->n_machines == 1)
+        {
+          if (!ttv_cpu_usage_get_busy_bins (c->r, col->key, edges, n + 1, busy + k * n, error))
+            return FALSE;
+          continue;
+        }
+      /* A machine's all: the sum of its CPUs' columns, just before. */
+      for (guint j = 0; j < k; j++)
+        if (g_array_index (columns, BinsColumn, j).machine == col->machine)
+          for (guint i = 0; i < n; i++)
+            busy[k * n + i] = ttv_time_add_saturating (busy[k * n + i], busy[j * n + i]);
+    }
   for (guint i = 0; i < n; i++)
     {
       GArray *row = sheet_row (bs);
       add_ns (row, edges[i]);
       add_ns (row, edges[i + 1]);
       double len = (double) MAX (edges[i + 1] - edges[i], 1);
-      for (guint c = 0; c <= cpus->len; c++)
-        add_percent (row, 100.0 * busy[c * n + i] / len / (c < cpus->len ? 1 : MAX (cpus->len, 1)));
+      for (guint k = 0; k < columns->len; k++)
+        {
+          const BinsColumn *col = &g_array_index (columns, BinsColumn, k);
+          guint n_cpus = col->cpu >= 0 ? 1 : c->n_machines == 1 ? c->cpus->len : c->machine_cpus[col->machine];
+          add_percent (row, 100.0 * busy[k * n + i] / len / MAX (n_cpus, 1));
+        }
     }
   print_heading (out, o, _("CPU usage"), "bins", n);
   sheet_print (bs, o->format, out);
   return TRUE;
+}
+
+static gboolean
+print_cpu (const TtvAnalysis *r, const Print *o, GString *out, GError **error)
+{
+  TtvTime t0, t1;
+  window (r, o, &t0, &t1);
+  CpuSheet c = { r, ttv_analysis_get_n_machines (r), ttv_cpu_usage_list_cpus (r), NULL, NULL };
+  c.machine_busy = g_new0 (TtvTime, c.n_machines);
+  c.machine_cpus = g_new0 (guint, c.n_machines);
+  gboolean ok = print_cpu_busy (&c, o, t0, t1, out, error) && print_cpu_threads (&c, o, t0, t1, out, error)
+                && (o->bins == 0 || print_cpu_bins (&c, o, t0, t1, out, error));
+  g_array_unref (c.cpus);
+  g_free (c.machine_busy);
+  g_free (c.machine_cpus);
+  return ok;
 }
 
 /* ---- block I/O throughput ---- */
@@ -794,7 +942,8 @@ ttv_analysis_print (const TtvAnalysis *r, TtvAnalysisFormat format, const TtvAna
   gboolean whole = options->start == 0 && options->end == 0;
   Print print = { format, whole ? TTV_TIME_MIN : options->start, whole ? TTV_TIME_MAX : options->end,
                   options->records, options->table, options->group_by, options->top, options->bins,
-                  options->one_thread ? options->tid : G_MAXUINT32, options->traceset };
+                  options->one_thread ? options->tid : G_MAXUINT32, options->one_thread ? options->machine : NULL,
+                  options->traceset };
   const Print *o = &print;
   const TtvAnalysisClass *cls = ttv_analysis_get_class (r);
   if (o->table && ttv_analysis_find_table (r, o->table) == NULL)
@@ -850,7 +999,7 @@ compare_share (gconstpointer a, gconstpointer b)
 void
 ttv_critical_path_print (GArray *segments, guint32 tid, TtvAnalysisFormat format, GString *out)
 {
-  Print print = { format, TTV_TIME_MIN, TTV_TIME_MAX, FALSE, NULL, NULL, 0, 0, G_MAXUINT32, NULL };
+  Print print = { format, TTV_TIME_MIN, TTV_TIME_MAX, FALSE, NULL, NULL, 0, 0, G_MAXUINT32, NULL, NULL };
   const Print *o = &print;
   g_autoptr (Sheet) s = sheet_new ("critical-path", "segments");
   sheet_column (s, "start", N_("Start"), TRUE);

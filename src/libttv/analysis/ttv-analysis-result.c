@@ -408,6 +408,30 @@ ttv_analysis_get_value (const TtvAnalysis *r, const char *key, gint64 *value)
   return v != NULL;
 }
 
+guint
+ttv_analysis_get_n_machines (const TtvAnalysis *r)
+{
+  gint64 n;
+  return ttv_analysis_get_value (r, "machines", &n) && n > 1 && n <= G_MAXUINT ? (guint) n : 1;
+}
+
+const char *
+ttv_analysis_get_machine_name (const TtvAnalysis *r, guint machine)
+{
+  char key[32];
+  gint64 index;
+  g_snprintf (key, sizeof key, "machine/%u", machine);
+  if (ttv_analysis_get_value (r, key, &index) && index >= 0 && index <= G_MAXUINT32)
+    return ttv_analysis_get_string (r, (guint32) index);
+  return "?";
+}
+
+gboolean
+ttv_analysis_column_is_shown (const TtvAnalysis *r, const TtvAnalysisColumn *column)
+{
+  return !g_str_equal (column->name, TTV_ANALYSIS_MACHINE_COLUMN) || ttv_analysis_get_n_machines (r) > 1;
+}
+
 void
 ttv_analysis_get_time_range (const TtvAnalysis *r, TtvTime *start, TtvTime *end)
 {
@@ -483,6 +507,17 @@ ttv_analysis_format_value (const TtvAnalysis *r, const TtvAnalysisColumn *c, con
     default:
       return g_strdup_printf ("%" G_GINT64_FORMAT, v);
     }
+}
+
+const char *
+ttv_analysis_get_machine_group_name (const TtvAnalysis *r, const TtvAnalysisTable *t, guint machine, gint64 key)
+{
+  if (machine == 0)
+    return ttv_analysis_get_group_name (r, t, key);
+  g_autofree char *name_key = g_strdup_printf ("name/%s/%" G_GINT64_FORMAT "@%u", ttv_analysis_table_get_spec (t)->name,
+                                               key, machine);
+  gint64 index;
+  return ttv_analysis_get_value (r, name_key, &index) ? ttv_analysis_get_string (r, (guint32) index) : NULL;
 }
 
 const char *

@@ -36,6 +36,10 @@ typedef struct {
 } TtvAnalysisColumn;
 
 #define TTV_ANALYSIS_NO_STRING G_MAXUINT32
+/* The name of the column (a STRING: the machine's name) of the records of
+ * an analysis that is per machine: reports and views show it only when
+ * the result has several machines (ttv_analysis_column_is_shown). */
+#define TTV_ANALYSIS_MACHINE_COLUMN "machine"
 #define TTV_ANALYSIS_MAX_SERIES 2
 
 /* The shape of a table, static in the analysis that makes it. */

@@ -171,6 +171,10 @@ prologue_hook (gpointer data, gpointer call_data)
   pass->ev.event = call->event;
   pass->ev.trace = call->trace;
   pass->ev.action = ttv_kernel_model_get_action (pass->model, call->trace, call->event->type);
+  /* The state before the event is its machine's, as after it (the kernel
+   * model selects it again when it applies the event). */
+  if (pass->state && pass->any_before)
+    ttv_state_select_machine (pass->state, ttv_traceset_get_trace_machine (pass->traceset, call->trace));
   if (pass->any_before)
     for (guint i = 0; i < pass->attached->len; i++)
       {
@@ -442,6 +446,7 @@ run_job_free (RunJob *job)
   g_strfreev ((char **) job->options.debug_dirs);
   g_free ((char *) job->options.table);
   g_free ((char *) job->options.group_by);
+  g_free ((char *) job->options.machine);
   g_free ((char *) job->options.cache_dir);
   if (job->progress)
     g_atomic_rc_box_release (job->progress);
@@ -488,6 +493,7 @@ run_in_thread (TtvTraceset *ts, GPtrArray *classes, gboolean many, const TtvAnal
   job->options.debug_dirs = (const char *const *) g_strdupv ((char **) job->options.debug_dirs);
   job->options.table = g_strdup (job->options.table);
   job->options.group_by = g_strdup (job->options.group_by);
+  job->options.machine = g_strdup (job->options.machine);
   job->options.cache_dir = g_strdup (job->options.cache_dir);
   job->options.traceset = NULL;
   job->progress = progress ? g_atomic_rc_box_acquire (progress) : NULL;

@@ -49,6 +49,8 @@ typedef struct {
   guint bins;                  /* CPU usage in this many bins of the interval (0: none) */
   gboolean one_thread;         /* records of thread @tid only */
   guint32 tid;
+  const char *machine;         /* with @one_thread and several machines: @tid's machine's name
+                                * (analyses that are per machine), NULL: any */
   TtvTraceset *traceset;       /* weak, may be NULL: what records may read back (syscall arguments) */
   /* Results of analyses with tables, kept in the cache. */
   gboolean no_cache;           /* neither read nor write cache files */
@@ -107,6 +109,11 @@ typedef struct {
    * may be NULL). */
   void     (*before_event) (gpointer self, const TtvAnalysisEvent *event);
   void     (*after_event) (gpointer self, const TtvAnalysisEvent *event);
+
+  /* Its records key threads and CPUs by (machine, number) and its reports
+   * name the machine when there are several (docs/multi-machine.md);
+   * FALSE: it reads every machine's events as one machine's. */
+  gboolean per_machine;
 } TtvAnalysisClass;
 
 /* --- Inside attach() ----------------------------------------------------------- */
@@ -210,6 +217,16 @@ const TtvAnalysisTable *ttv_analysis_find_table (const TtvAnalysis *analysis, co
 const char  *ttv_analysis_get_string (const TtvAnalysis *analysis, guint32 index);
 /* A value set with ttv_analysis_builder_set_value; FALSE when none. */
 gboolean     ttv_analysis_get_value (const TtvAnalysis *analysis, const char *key, gint64 *value);
+/* The machines of the traceset it read (docs/multi-machine.md): 1 for
+ * one machine (its results are then as before machines existed), and
+ * each one's name ("?" for a number it does not know).  Analyses whose
+ * records say their machine (a class with per_machine) report by machine
+ * when there are several. */
+guint        ttv_analysis_get_n_machines (const TtvAnalysis *analysis);
+const char  *ttv_analysis_get_machine_name (const TtvAnalysis *analysis, guint machine);
+/* Whether reports and views show @column of @analysis' records: all but
+ * the machine column of a result of one machine. */
+gboolean     ttv_analysis_column_is_shown (const TtvAnalysis *analysis, const TtvAnalysisColumn *column);
 /* The span of the traceset it describes, and the events read. */
 void         ttv_analysis_get_time_range (const TtvAnalysis *analysis, TtvTime *start, TtvTime *end);
 guint64      ttv_analysis_get_n_events (const TtvAnalysis *analysis);
@@ -229,6 +246,10 @@ char        *ttv_analysis_format_value (const TtvAnalysis *analysis, const TtvAn
  * line, a soft IRQ vector): what the analysis stored for it, else NULL. */
 const char  *ttv_analysis_get_group_name (const TtvAnalysis *analysis, const TtvAnalysisTable *table,
                                           gint64 key);
+/* The same on @machine (machine 0's are those above): an IRQ line is
+ * named by its own machine. */
+const char  *ttv_analysis_get_machine_group_name (const TtvAnalysis *analysis, const TtvAnalysisTable *table,
+                                                  guint machine, gint64 key);
 
 /* The cache file of @cls's tables for @ts (whether it exists or not). */
 char        *ttv_analysis_cache_path (TtvTraceset *ts, const TtvAnalysisClass *cls,

@@ -124,7 +124,8 @@ block_before_event (gpointer data, const TtvAnalysisEvent *ev)
           r->name = ttv_analysis_builder_intern (k->b, comm);
           r->tgid = TTV_PID_NONE;
         }
-      r->file = ttv_analysis_builder_intern (k->b, p ? ttv_fd_tracker_get_file (k->fds, p->pid) : NULL);
+      r->file = ttv_analysis_builder_intern (k->b, p ? ttv_fd_tracker_get_file (k->fds, ttv_thread_key (
+                                                     ttv_state_get_machine (ev->state), p->pid)) : NULL);
       char device[32];
       g_snprintf (device, sizeof device, "%u:%u", r->dev >> 20, r->dev & 0xfffff);
       r->device = ttv_analysis_builder_intern (k->b, device);

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-G_STATIC_ASSERT (sizeof (TtvCpuSlice) == 40);
+G_STATIC_ASSERT (sizeof (TtvCpuSlice) == 48);
 
 #define MAX_CPU 4096
 
@@ -24,7 +24,7 @@ static const TtvAnalysisColumn slice_columns[] = {
 
 static const TtvAnalysisTableSpec slices_spec = {
   "slices", sizeof (TtvCpuSlice), slice_columns, G_N_ELEMENTS (slice_columns),
-  { G_STRUCT_OFFSET (TtvCpuSlice, cpu), G_STRUCT_OFFSET (TtvCpuSlice, key) }, -1, FALSE, FALSE,
+  { G_STRUCT_OFFSET (TtvCpuSlice, cpu_key), G_STRUCT_OFFSET (TtvCpuSlice, key) }, -1, FALSE, FALSE,
 };
 
 static const TtvAnalysisTableSpec *const tables[] = { &slices_spec };
@@ -46,9 +46,22 @@ typedef struct {
 typedef struct {
   TtvAnalysisBuilder *b;
   TtvTableBuilder *slices;
-  Pending *cpus;            /* MAX_CPU */
-  GHashTable *names;        /* tid -> ThreadName */
+  GPtrArray *machines;      /* per machine: Pending[MAX_CPU], owned, or NULL before it ran */
+  GArray *last;             /* per machine: TtvTime of its last event, 0: none yet */
+  GHashTable *names;        /* thread key -> ThreadName */
 } CpuUsage;
+
+/* The pending slices of machine @m's CPUs (made the first time). */
+static Pending *
+cpus_of (CpuUsage *u, guint m)
+{
+  m = MIN (m, TTV_ANALYSIS_MAX_MACHINES - 1);
+  if (m >= u->machines->len)
+    g_ptr_array_set_size (u->machines, m + 1);
+  if (u->machines->pdata[m] == NULL)
+    u->machines->pdata[m] = g_new0 (Pending, MAX_CPU);
+  return u->machines->pdata[m];
+}
 
 static gpointer
 cpu_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **error)
@@ -57,7 +70,8 @@ cpu_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **e
   CpuUsage *u = g_new0 (CpuUsage, 1);
   u->b = b;
   u->slices = ttv_analysis_builder_get_table (b, 0);
-  u->cpus = g_new0 (Pending, MAX_CPU);
+  u->machines = g_ptr_array_new_with_free_func (g_free);
+  u->last = g_array_new (FALSE, TRUE, sizeof (TtvTime));
   u->names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   return u;
 }
@@ -66,15 +80,15 @@ static void
 cpu_free (gpointer data)
 {
   CpuUsage *u = data;
-  g_free (u->cpus);
+  g_ptr_array_unref (u->machines);
+  g_array_unref (u->last);
   g_hash_table_unref (u->names);
   g_free (u);
 }
 
 static void
-flush (CpuUsage *u, gint cpu)
+flush (CpuUsage *u, Pending *p)
 {
-  Pending *p = &u->cpus[cpu];
   if (p->open && p->slice.end > p->slice.start)
     {
       ttv_table_builder_push (u->slices, &p->slice);
@@ -98,10 +112,13 @@ on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
   CpuUsage *u = data;
   if (cpu < 0 || cpu >= MAX_CPU || end <= start)
     return;
-  Pending *p = &u->cpus[cpu];
+  /* The state calls with the event's machine selected. */
+  const TtvState *state = ttv_analysis_builder_get_state (u->b);
+  guint machine = MIN (ttv_state_get_machine (state), TTV_ANALYSIS_MAX_MACHINES - 1);
+  Pending *p = &cpus_of (u, machine)[cpu];
   gboolean busy = !(pid == 0 && (mode == TTV_MODE_USER || mode == TTV_MODE_UNKNOWN));
   if (p->open && (!busy || p->slice.tid != pid || p->slice.end != start))
-    flush (u, cpu);
+    flush (u, p);
   if (!busy)
     return;
   if (p->open)
@@ -115,8 +132,10 @@ on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
   p->slice.end = end;
   p->slice.tid = pid;
   p->slice.cpu = cpu;
-  p->slice.name = ttv_kernel_thread_name (u->b, ttv_analysis_builder_get_state (u->b), pid, &p->slice.tgid);
-  p->slice.key = pid == 0 ? TTV_CPU_USAGE_IDLE_KEY (cpu) : pid;
+  p->slice.machine = machine;
+  p->slice.cpu_key = ttv_cpu_key (machine, cpu);
+  p->slice.name = ttv_kernel_thread_name (u->b, state, pid, &p->slice.tgid);
+  p->slice.key = pid == 0 ? TTV_CPU_USAGE_IDLE_KEY (machine, cpu) : ttv_thread_key (machine, pid);
 }
 
 /* A slice ends when its CPU runs another task, or idles: at that very
@@ -125,32 +144,53 @@ static void
 cpu_after_event (gpointer data, const TtvAnalysisEvent *ev)
 {
   CpuUsage *u = data;
+  guint machine = MIN (ttv_state_get_machine (ev->state), TTV_ANALYSIS_MAX_MACHINES - 1);
+  if (machine >= u->last->len)
+    g_array_set_size (u->last, machine + 1);
+  g_array_index (u->last, TtvTime, machine) = ev->event->time;
   gint cpu = ev->event->tracefile->cpu;
-  if (cpu < 0 || cpu >= MAX_CPU || !u->cpus[cpu].open)
+  if (cpu < 0 || cpu >= MAX_CPU)
+    return;
+  Pending *p = &cpus_of (u, machine)[cpu];
+  if (!p->open)
     return;
   const TtvProcessState *run = ttv_state_get_running (ev->state, cpu);
-  if (run == NULL || run->pid != u->cpus[cpu].slice.tid
+  if (run == NULL || run->pid != p->slice.tid
       || (run->pid == 0 && ttv_state_get_cpu_mode (ev->state, cpu) != TTV_MODE_IRQ
           && ttv_state_get_cpu_mode (ev->state, cpu) != TTV_MODE_SOFTIRQ))
-    flush (u, cpu);
+    flush (u, p);
 }
 
 static void
 cpu_finish (gpointer data, TtvTime end)
 {
   CpuUsage *u = data;
-  const TtvState *state = ttv_analysis_builder_get_state (u->b);
-  /* What still runs counts up to the last event, as in the statistics. */
-  g_autoptr (GPtrArray) cpus = ttv_state_list_cpus (state);
-  for (guint i = 0; i < cpus->len; i++)
+  /* What still runs counts up to the last event of its machine, as in the
+   * statistics (a machine whose traces end early is not traced after). */
+  TtvState *state = (TtvState *) ttv_analysis_builder_get_state (u->b);
+  guint selected = ttv_state_get_machine (state);
+  for (guint m = 0; m < ttv_state_get_n_machines (state) && m < TTV_ANALYSIS_MAX_MACHINES; m++)
     {
-      const TtvCpuState *c = g_ptr_array_index (cpus, i);
-      const TtvProcessState *p = ttv_state_get_running (state, c->cpu);
-      if (p)
-        on_cpu_time (u, c->cpu, p->pid, ttv_process_state_get_mode (p), 0, c->since, end);
+      TtvTime last = m < u->last->len ? g_array_index (u->last, TtvTime, m) : 0;
+      if (ttv_state_get_n_machines (state) == 1 || last == 0)
+        last = end;
+      ttv_state_select_machine (state, m);
+      g_autoptr (GPtrArray) cpus = ttv_state_list_cpus (state);
+      for (guint i = 0; i < cpus->len; i++)
+        {
+          const TtvCpuState *c = g_ptr_array_index (cpus, i);
+          const TtvProcessState *p = ttv_state_get_running (state, c->cpu);
+          if (p)
+            on_cpu_time (u, c->cpu, p->pid, ttv_process_state_get_mode (p), 0, c->since, last);
+        }
     }
-  for (gint cpu = 0; cpu < MAX_CPU; cpu++)
-    flush (u, cpu);
+  ttv_state_select_machine (state, selected);
+  for (guint m = 0; m < u->machines->len; m++)
+    {
+      Pending *cpus = u->machines->pdata[m];
+      for (gint cpu = 0; cpus && cpu < MAX_CPU; cpu++)
+        flush (u, &cpus[cpu]);
+    }
   GHashTableIter it;
   gpointer key, value;
   g_hash_table_iter_init (&it, u->names);
@@ -183,9 +223,10 @@ const TtvAnalysisClass ttv_cpu_usage_analysis = {
   .free = cpu_free,
   .tables = tables,
   .n_tables = G_N_ELEMENTS (tables),
-  .version = 2,
+  .version = 3,
   .observer = &cpu_observer,
   .after_event = cpu_after_event,
+  .per_machine = TRUE,
 };
 
 /* ---- queries ---- */
@@ -239,6 +280,8 @@ compare_usage (gconstpointer a, gconstpointer b)
   const TtvThreadUsage *x = a, *y = b;
   if (x->cpu_time != y->cpu_time)
     return x->cpu_time > y->cpu_time ? -1 : 1;
+  if (x->machine != y->machine)
+    return x->machine < y->machine ? -1 : 1;
   return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
@@ -249,7 +292,10 @@ ttv_cpu_usage_top_threads (const TtvAnalysis *r, TtvTime t0, TtvTime t1, GError 
   g_return_val_if_fail (t != NULL, NULL);
   GArray *out = g_array_new (FALSE, TRUE, sizeof (TtvThreadUsage));
   g_autoptr (GArray) keys = ttv_analysis_table_dup_series_keys (t, 1);
-  TtvThreadUsage idle = { 0, 0, "swapper", 0 };
+  /* The idle tasks' interrupts: one "swapper" per machine. */
+  TtvThreadUsage idle[TTV_ANALYSIS_MAX_MACHINES];
+  for (guint m = 0; m < G_N_ELEMENTS (idle); m++)
+    idle[m] = (TtvThreadUsage) { 0, 0, "swapper", 0, m, 0 };
   for (guint i = 0; i < keys->len; i++)
     {
       guint32 key = g_array_index (keys, guint32, i);
@@ -261,13 +307,16 @@ ttv_cpu_usage_top_threads (const TtvAnalysis *r, TtvTime t0, TtvTime t1, GError 
         }
       if (sum <= 0)
         continue;
-      if ((key & 0xfff00000u) == 0xfff00000u)
+      if (TTV_CPU_USAGE_IS_IDLE_KEY (key))
         {
-          idle.cpu_time = ttv_time_add_saturating (idle.cpu_time, sum);
+          TtvThreadUsage *swapper = &idle[MIN ((key >> 12) & 0xfffu, TTV_ANALYSIS_MAX_MACHINES - 1)];
+          swapper->cpu_time = ttv_time_add_saturating (swapper->cpu_time, sum);
           continue;
         }
       /* Its last name (the one it had last in the window when it had several). */
-      TtvThreadUsage u = { key, key, "", sum };
+      guint machine = key >> 24;
+      guint32 tid = machine == 0 ? key : key & 0xffffffu;
+      TtvThreadUsage u = { tid, tid, "", sum, machine, 0 };
       char name_key[48];
       gint64 v;
       g_snprintf (name_key, sizeof name_key, "thread/%u", key);
@@ -296,8 +345,9 @@ ttv_cpu_usage_top_threads (const TtvAnalysis *r, TtvTime t0, TtvTime t1, GError 
         u.name = "";
       g_array_append_val (out, u);
     }
-  if (idle.cpu_time > 0)
-    g_array_append_val (out, idle);
+  for (guint m = 0; m < G_N_ELEMENTS (idle); m++)
+    if (idle[m].cpu_time > 0)
+      g_array_append_val (out, idle[m]);
   g_array_sort (out, compare_usage);
   return out;
 }

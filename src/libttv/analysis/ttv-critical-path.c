@@ -33,6 +33,7 @@ typedef struct {
   const TtvAnalysisTable *blocked;
   const TtvAnalysisTable *wakeups;
   const TtvAnalysisTable *slices;
+  guint machine;                /* the path's: a waker is a thread of the same machine */
   GArray *out;                  /* of TtvPathSegment, backward */
   GError **error;
 } Walk;
@@ -74,7 +75,8 @@ emit_running (Walk *w, const Frame *f, TtvTime start, TtvTime end)
       emit (w, f, TTV_PATH_RUNNING, start, end, 0, FALSE, NULL, NULL);
       return TRUE;
     }
-  g_autoptr (GArray) slices = ttv_analysis_table_query_series (w->slices, 1, f->tid, start, end, w->error);
+  g_autoptr (GArray) slices = ttv_analysis_table_query_series (w->slices, 1, ttv_thread_key (w->machine, f->tid),
+                                                               start, end, w->error);
   if (slices == NULL)
     return FALSE;
   TtvTime t = end;
@@ -101,7 +103,8 @@ frame_init (Walk *w, Frame *f, guint32 tid, TtvTime a, TtvTime t, const char *na
   f->t = t;
   f->tgid = tid;
   f->name = name ? name : "";
-  f->episodes = ttv_analysis_table_query_series (w->blocked, 0, tid, a, t, w->error);
+  guint32 key = ttv_thread_key (w->machine, tid);
+  f->episodes = ttv_analysis_table_query_series (w->blocked, 0, key, a, t, w->error);
   if (f->episodes == NULL)
     return FALSE;
   f->next = (gint) f->episodes->len - 1;
@@ -109,11 +112,11 @@ frame_init (Walk *w, Frame *f, guint32 tid, TtvTime a, TtvTime t, const char *na
    * nothing of it): nothing to explain there. */
   TtvTime first, last;
   f->birth = G_MAXINT64;
-  if (ttv_analysis_table_get_series_span (w->blocked, 0, tid, &first, &last))
+  if (ttv_analysis_table_get_series_span (w->blocked, 0, key, &first, &last))
     f->birth = MIN (f->birth, first);
-  if (ttv_analysis_table_get_series_span (w->wakeups, 0, tid, &first, &last))
+  if (ttv_analysis_table_get_series_span (w->wakeups, 0, key, &first, &last))
     f->birth = MIN (f->birth, first);
-  if (w->slices && ttv_analysis_table_get_series_span (w->slices, 1, tid, &first, &last))
+  if (w->slices && ttv_analysis_table_get_series_span (w->slices, 1, key, &first, &last))
     f->birth = MIN (f->birth, first);
   if (f->birth == G_MAXINT64 || tid == 0)
     f->birth = G_MININT64;
@@ -185,13 +188,13 @@ frame_step (Walk *w, Frame *f, guint depth, Frame *child, gboolean *pushed)
 }
 
 GArray *
-ttv_critical_path_compute (const TtvAnalysis *sched, const TtvAnalysis *cpu, guint32 tid, TtvTime t0,
-                           TtvTime t1, GError **error)
+ttv_critical_path_compute (const TtvAnalysis *sched, const TtvAnalysis *cpu, guint machine, guint32 tid,
+                           TtvTime t0, TtvTime t1, GError **error)
 {
   g_return_val_if_fail (ttv_analysis_get_class (sched) == &ttv_sched_analysis, NULL);
   g_return_val_if_fail (cpu == NULL || ttv_analysis_get_class (cpu) == &ttv_cpu_usage_analysis, NULL);
   Walk w = { sched, cpu, ttv_analysis_find_table (sched, "blocked"), ttv_analysis_find_table (sched, "wakeups"),
-             cpu ? ttv_analysis_find_table (cpu, "slices") : NULL,
+             cpu ? ttv_analysis_find_table (cpu, "slices") : NULL, machine,
              g_array_new (FALSE, TRUE, sizeof (TtvPathSegment)), error };
   if (t1 <= t0)
     return w.out;

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-G_STATIC_ASSERT (sizeof (TtvFutexRecord) == 64);
+G_STATIC_ASSERT (sizeof (TtvFutexRecord) == 72);
 
 /* linux/futex.h: the operations that wait, and the flag bits of op. */
 #define FUTEX_WAIT 0
@@ -30,6 +30,7 @@ static const TtvAnalysisColumn wait_columns[] = {
   { "uaddr", N_("Address"), TTV_COLUMN_HEX, G_STRUCT_OFFSET (TtvFutexRecord, uaddr), NULL },
   { "op", N_("Operation"), TTV_COLUMN_ENUM, G_STRUCT_OFFSET (TtvFutexRecord, op), ops },
   { "blocked", N_("Blocked"), TTV_COLUMN_DURATION, G_STRUCT_OFFSET (TtvFutexRecord, blocked), NULL },
+  { TTV_ANALYSIS_MACHINE_COLUMN, N_("Machine"), TTV_COLUMN_STRING, G_STRUCT_OFFSET (TtvFutexRecord, machine), NULL },
   { "tid", N_("TID"), TTV_COLUMN_TID, G_STRUCT_OFFSET (TtvFutexRecord, tid), NULL },
   { "tgid", N_("PID"), TTV_COLUMN_TID, G_STRUCT_OFFSET (TtvFutexRecord, tgid), NULL },
   { "name", N_("Name"), TTV_COLUMN_STRING, G_STRUCT_OFFSET (TtvFutexRecord, name), NULL },
@@ -40,7 +41,7 @@ static const TtvAnalysisColumn wait_columns[] = {
 
 static const TtvAnalysisTableSpec waits_spec = {
   "waits", sizeof (TtvFutexRecord), wait_columns, G_N_ELEMENTS (wait_columns),
-  { G_STRUCT_OFFSET (TtvFutexRecord, tid), -1 }, G_STRUCT_OFFSET (TtvFutexRecord, uaddr), TRUE, TRUE,
+  { G_STRUCT_OFFSET (TtvFutexRecord, key), -1 }, G_STRUCT_OFFSET (TtvFutexRecord, uaddr), TRUE, TRUE,
 };
 
 static const TtvAnalysisTableSpec *const tables[] = { &waits_spec };
@@ -55,7 +56,8 @@ typedef struct {
   TtvTableBuilder *waits;
   TtvFdTracker *calls;
   TtvSyscallExit exit;
-  GHashTable *waiting;          /* tid -> Wait *, owned: threads in a futex wait */
+  GHashTable *waiting;          /* ttv_thread_key -> Wait *, owned: threads in a futex wait */
+  GArray *machine_names;        /* per machine: guint32 string of its name (none with one machine) */
   GQuark futex;
   gint cpu;
   TtvKernelAction action;
@@ -71,6 +73,13 @@ futex_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError *
   f->calls = ttv_fd_tracker_new ();
   f->waiting = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   f->futex = g_quark_from_static_string ("futex");
+  f->machine_names = g_array_new (FALSE, TRUE, sizeof (guint32));
+  TtvTraceset *ts = ttv_analysis_builder_get_traceset (b);
+  for (guint m = 0; m < ttv_traceset_get_n_machines (ts) && ttv_traceset_get_n_machines (ts) > 1; m++)
+    {
+      guint32 name = ttv_analysis_builder_intern (b, ttv_traceset_get_machine_name (ts, m));
+      g_array_append_val (f->machine_names, name);
+    }
   return f;
 }
 
@@ -80,6 +89,7 @@ futex_free (gpointer data)
   Futex *f = data;
   ttv_fd_tracker_free (f->calls);
   g_hash_table_unref (f->waiting);
+  g_array_unref (f->machine_names);
   g_free (f);
 }
 
@@ -111,23 +121,38 @@ futex_after_event (gpointer data, const TtvAnalysisEvent *ev)
   const TtvProcessState *p = ttv_state_get_running (ev->state, f->cpu);
   guint64 uaddr;
   guint32 op;
-  if (p == NULL || p->pid == 0 || !ttv_fd_tracker_get_futex (f->calls, p->pid, &uaddr, &op) || !op_waits (op))
+  guint machine = MIN (ttv_state_get_machine (ev->state), TTV_ANALYSIS_MAX_MACHINES - 1);
+  if (p == NULL || p->pid == 0 || !ttv_fd_tracker_get_futex (f->calls, ttv_thread_key (machine, p->pid), &uaddr, &op)
+      || !op_waits (op))
     return;
   Wait *w = g_new0 (Wait, 1);
   w->r.start = ev->event->time;
   w->r.uaddr = uaddr;
   w->r.op = op & FUTEX_CMD_MASK;
   w->r.tid = p->pid;
+  w->r.key = ttv_thread_key (machine, p->pid);
+  w->r.machine = machine < f->machine_names->len ? g_array_index (f->machine_names, guint32, machine)
+                                                 : TTV_ANALYSIS_NO_STRING;
   w->r.waker_tid = TTV_PID_NONE;
   w->r.waker_name = TTV_ANALYSIS_NO_STRING;
-  g_hash_table_replace (f->waiting, GUINT_TO_POINTER (p->pid), w);
+  g_hash_table_replace (f->waiting, GUINT_TO_POINTER (w->r.key), w);
+}
+
+/* Thread @tid of the machine the state has selected (the event's, in its
+ * observer's calls). */
+static gpointer
+thread_key (Futex *f, guint32 tid)
+{
+  const TtvState *state = ttv_analysis_builder_get_state (f->b);
+  return GUINT_TO_POINTER (ttv_thread_key (MIN (ttv_state_get_machine (state), TTV_ANALYSIS_MAX_MACHINES - 1), tid));
 }
 
 static void
 on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old, TtvTime time)
 {
   Futex *f = data;
-  Wait *w = g_hash_table_lookup (f->waiting, GUINT_TO_POINTER (p->pid));
+  gpointer key = thread_key (f, p->pid);
+  Wait *w = g_hash_table_lookup (f->waiting, key);
   if (w == NULL)
     return;
   if (p->status == TTV_PROCESS_WAIT && old == TTV_PROCESS_RUN)
@@ -148,7 +173,7 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
       w->off_since = 0;
     }
   else if (p->status == TTV_PROCESS_DEAD || p->status == TTV_PROCESS_ZOMBIE)
-    g_hash_table_remove (f->waiting, GUINT_TO_POINTER (p->pid));
+    g_hash_table_remove (f->waiting, key);
 }
 
 static void
@@ -157,7 +182,8 @@ on_frame_end (gpointer data, gint cpu, guint32 pid, const TtvExecFrame *frame, T
   Futex *f = data;
   if (frame->mode != TTV_MODE_SYSCALL || !ttv_syscall_exit_matches (&f->exit, cpu))
     return;
-  Wait *w = g_hash_table_lookup (f->waiting, GUINT_TO_POINTER (pid));
+  gpointer key = thread_key (f, pid);
+  Wait *w = g_hash_table_lookup (f->waiting, key);
   if (w == NULL)
     return;
   if (frame->id == f->futex && frame->entry == w->r.start)
@@ -167,7 +193,7 @@ on_frame_end (gpointer data, gint cpu, guint32 pid, const TtvExecFrame *frame, T
       w->r.name = ttv_kernel_thread_name (f->b, ttv_analysis_builder_get_state (f->b), pid, &w->r.tgid);
       ttv_table_builder_push (f->waits, &w->r);
     }
-  g_hash_table_remove (f->waiting, GUINT_TO_POINTER (pid));
+  g_hash_table_remove (f->waiting, key);
 }
 
 static const TtvStateObserver futex_observer = { .frame_end = on_frame_end, .process_status = on_process_status };
@@ -183,8 +209,9 @@ const TtvAnalysisClass ttv_futex_analysis = {
   .free = futex_free,
   .tables = tables,
   .n_tables = G_N_ELEMENTS (tables),
-  .version = 1,
+  .version = 2,
   .observer = &futex_observer,
   .before_event = futex_before_event,
   .after_event = futex_after_event,
+  .per_machine = TRUE,
 };

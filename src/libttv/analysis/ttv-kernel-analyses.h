@@ -29,34 +29,77 @@ typedef enum {
 
 #define TTV_ANALYSIS_NO_PRIO G_MININT64
 
+/* --- Machines -------------------------------------------------------------------------
+ * Analyses that are per machine (TtvAnalysisClass.per_machine) key their
+ * series by thread and by CPU of a machine, machine 0's keys being the
+ * plain numbers (so that one machine's results are as before): a thread
+ * key holds the machine in its top 8 bits (threads of machine 1 and up
+ * keep the low 24 bits of their tid, which every Linux pid fits), a CPU
+ * key in its top 16.  Machines from TTV_ANALYSIS_MAX_MACHINES on are not
+ * told apart from the last one. */
+#define TTV_ANALYSIS_MAX_MACHINES 254u
+static inline guint32
+ttv_thread_key (guint machine, guint32 tid)
+{
+  machine = MIN (machine, TTV_ANALYSIS_MAX_MACHINES - 1);
+  return machine == 0 ? tid : (guint32) machine << 24 | (tid & 0xffffffu);
+}
+
+static inline guint32
+ttv_cpu_key (guint machine, gint32 cpu)
+{
+  machine = MIN (machine, TTV_ANALYSIS_MAX_MACHINES - 1);
+  return (guint32) machine << 16 | ((guint32) cpu & 0xffffu);
+}
+
+static inline guint
+ttv_cpu_key_machine (guint32 key)
+{
+  return key >> 16;
+}
+
+static inline gint32
+ttv_cpu_key_cpu (guint32 key)
+{
+  return (gint32) (key & 0xffffu);
+}
+
 /* --- CPU usage: table "slices" ----------------------------------------------------
  * One record per stretch a task ran on a CPU without a break: busy time as
  * the statistics count it (everything but the idle task in its base
  * mode; the idle task's interrupts are busy time of "swapper").  Series 0:
- * by CPU; series 1: by thread (TTV_CPU_USAGE_IDLE_KEY for each CPU's idle
- * task). */
+ * by CPU (ttv_cpu_key); series 1: by thread (ttv_thread_key, or
+ * TTV_CPU_USAGE_IDLE_KEY for each CPU's idle task). */
 typedef struct {
   gint64 start, end;
   guint32 tid;
   gint32 cpu;
   guint32 name;            /* string: the task's name */
   guint32 tgid;
-  guint32 key;             /* series 1: tid, or TTV_CPU_USAGE_IDLE_KEY (cpu) */
+  guint32 key;             /* series 1: ttv_thread_key, or TTV_CPU_USAGE_IDLE_KEY */
+  guint32 machine;
+  guint32 cpu_key;         /* series 0: ttv_cpu_key */
   guint32 pad;
 } TtvCpuSlice;
 
-#define TTV_CPU_USAGE_IDLE_KEY(cpu) (0xfff00000u | (guint32) (cpu))
+/* No thread key is one of these (machine 255 is none). */
+#define TTV_CPU_USAGE_IDLE_KEY(machine, cpu) \
+  (0xff000000u | (guint32) MIN ((guint) (machine), TTV_ANALYSIS_MAX_MACHINES - 1) << 12 | ((guint32) (cpu) & 0xfffu))
+#define TTV_CPU_USAGE_IS_IDLE_KEY(key) (((key) >> 24) == 0xffu)
 
 typedef struct {
   guint32 tid;             /* 0: the idle tasks' interrupts */
   guint32 tgid;
   const char *name;        /* borrowed from the result */
   TtvTime cpu_time;
+  guint32 machine;
+  guint32 pad;
 } TtvThreadUsage;
 
-/* The CPUs that ran anything, sorted. */
+/* The CPUs that ran anything, sorted: CPU keys (ttv_cpu_key; with one
+ * machine, the CPUs' numbers). */
 GArray     *ttv_cpu_usage_list_cpus (const TtvAnalysis *result);
-/* Busy time of @cpu in [t0, t1] (all CPUs together: @cpu = -1). */
+/* Busy time of CPU key @cpu in [t0, t1] (all CPUs together: @cpu = -1). */
 gboolean    ttv_cpu_usage_get_busy (const TtvAnalysis *result, gint cpu, TtvTime t0, TtvTime t1,
                                     TtvTime *busy, GError **error);
 /* Busy time of @cpu (-1: all) in each of the @n_edges - 1 bins between
@@ -64,7 +107,8 @@ gboolean    ttv_cpu_usage_get_busy (const TtvAnalysis *result, gint cpu, TtvTime
 gboolean    ttv_cpu_usage_get_busy_bins (const TtvAnalysis *result, gint cpu, const TtvTime *edges,
                                          guint n_edges, TtvTime *busy, GError **error);
 /* CPU time of every thread that ran in [t0, t1], largest first (of
- * TtvThreadUsage); their sum is the CPUs' busy time. */
+ * TtvThreadUsage; a "swapper" per machine); their sum is the CPUs' busy
+ * time. */
 GArray     *ttv_cpu_usage_top_threads (const TtvAnalysis *result, TtvTime t0, TtvTime t1, GError **error);
 
 /* --- System calls: table "calls" ------------------------------------------------------
@@ -79,6 +123,8 @@ typedef struct {
   guint32 syscall;         /* string: its name */
   guint32 name;            /* string: the thread's name */
   guint32 file;            /* string: the file of its fd argument, where the trace says it */
+  guint32 key;             /* series 0: ttv_thread_key (its machine, tid) */
+  guint32 machine;         /* string: its machine's name (a column with several machines) */
 } TtvSyscallRecord;
 
 /* The call's arguments as its entry event gives them ("fd = 3, count =
@@ -90,8 +136,10 @@ char       *ttv_syscall_dup_arguments (TtvTraceset *ts, const TtvSyscallRecord *
  * wakeups: from a task's wakeup (sched_waking / sched_wakeup /
  * sched_wakeup_new, the first of them) to the switch that runs it.
  * blocked: from the switch that takes a blocked task off its CPU to the
- * one that runs it again, with when and by whom it was woken.  Series 0:
- * by thread.  Statistics: wakeups by priority, blocked by syscall. */
+ * one that runs it again, with when and by whom it was woken (a thread of
+ * the same machine).  Series 0: by thread (ttv_thread_key).  Statistics:
+ * wakeups by priority, blocked by syscall (per machine when there are
+ * several). */
 typedef struct {
   gint64 start, end;       /* woken, running */
   gint64 prio;             /* the priority it ran with, TTV_ANALYSIS_NO_PRIO when unknown */
@@ -105,6 +153,8 @@ typedef struct {
   guint32 waker_id;        /* IRQ line or soft IRQ vector */
   guint32 waker_name;      /* string: the waking thread, IRQ or soft IRQ */
   guint32 is_new;          /* 1: a new task's first run */
+  guint32 key;             /* series 0: ttv_thread_key (its machine, tid) */
+  guint32 machine;         /* string: its machine's name (a column with several machines) */
 } TtvWakeupRecord;
 
 typedef enum {
@@ -128,18 +178,23 @@ typedef struct {
   guint32 waker_id;
   guint32 waker_name;      /* string */
   guint32 unfinished;      /* 1: still blocked (or waiting) at the trace's end */
+  guint32 key;             /* series 0: ttv_thread_key (its machine, tid) */
+  guint32 machine;         /* string: its machine's name */
 } TtvBlockedRecord;
 
 /* --- IRQs: tables "irqs", "softirqs" and "raises" -----------------------------------------
  * irqs: handler entry to exit, by line; softirqs: entry to exit, by vector;
  * raises: a soft IRQ's raise to the entry that serves it (traces with
- * softirq_raise).  Statistics by line / vector. */
+ * softirq_raise).  Statistics by line / vector (per machine when there
+ * are several; a line's name is its machine's). */
 typedef struct {
   gint64 start, end;
   gint32 cpu;
   guint32 irq;             /* line, or soft IRQ vector */
   guint32 name;            /* string */
   guint32 tid;             /* the task it interrupted */
+  guint32 machine;         /* string: its machine's name (a column with several machines) */
+  guint32 pad;
 } TtvIrqRecord;
 
 /* --- Block I/O: table "requests" -----------------------------------------------------------
@@ -180,7 +235,8 @@ GArray     *ttv_block_usage (const TtvAnalysis *result, gboolean by_process, Ttv
 /* --- Futex waits: table "waits" --------------------------------------------------------------
  * Every futex call that waits (FUTEX_WAIT, _BITSET, LOCK_PI,
  * WAIT_REQUEUE_PI), entry to exit, with its address and the thread that
- * woke it.  Series 0: by thread.  Statistics by address. */
+ * woke it.  Series 0: by thread (ttv_thread_key).  Statistics by address
+ * (per machine when there are several: an address is of one machine). */
 typedef struct {
   gint64 start, end;
   guint64 uaddr;
@@ -192,6 +248,8 @@ typedef struct {
   guint32 name;            /* string */
   guint32 waker_tid;       /* G_MAXUINT32: none seen */
   guint32 waker_name;      /* string */
+  guint32 key;             /* series 0: ttv_thread_key (its machine, tid) */
+  guint32 machine;         /* string: its machine's name (a column with several machines) */
 } TtvFutexRecord;
 
 /* --- The critical path ------------------------------------------------------------------------ */
@@ -215,11 +273,12 @@ typedef struct {
   const char *syscall;     /* borrowed: what the waiting thread was blocked in, or "" */
 } TtvPathSegment;
 
-/* What @tid waited for over [t0, t1], back through the threads and
- * devices that woke it, as segments in time order covering [t0, t1] (of
- * TtvPathSegment).  @sched is the "sched" result; @cpu (may be NULL) the
- * "cpu" result, which splits the running segments from the preempted. */
-GArray     *ttv_critical_path_compute (const TtvAnalysis *sched, const TtvAnalysis *cpu,
+/* What @tid of @machine (0 with one machine) waited for over [t0, t1],
+ * back through the threads of that machine and the devices that woke it,
+ * as segments in time order covering [t0, t1] (of TtvPathSegment).
+ * @sched is the "sched" result; @cpu (may be NULL) the "cpu" result, which
+ * splits the running segments from the preempted. */
+GArray     *ttv_critical_path_compute (const TtvAnalysis *sched, const TtvAnalysis *cpu, guint machine,
                                        guint32 tid, TtvTime t0, TtvTime t1, GError **error);
 const char *ttv_path_kind_name (TtvPathKind kind);
 

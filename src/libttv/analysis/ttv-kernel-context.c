@@ -166,6 +166,9 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
       t->ended->active = FALSE;
       t->ended = NULL;
     }
+  /* Threads and processes of the event's machine (the state has it
+   * selected): keys are ttv_thread_key (machine, id). */
+  guint machine = MIN (ttv_state_get_machine (ev->state), TTV_ANALYSIS_MAX_MACHINES - 1);
   switch (ev->action)
     {
     case TTV_KM_FD_DESCRIPTION:
@@ -174,7 +177,7 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
         char *name = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_FD_FILENAME);
         if (name && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_PID, &pid)
             && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_FD, &fd))
-          set_file (t, (guint32) pid, fd, name);
+          set_file (t, ttv_thread_key (machine, (guint32) pid), fd, name);
         else
           g_free (name);
       }
@@ -184,11 +187,12 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
         const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
         if (p == NULL || p->pid == 0)
           break;
-        Call *c = g_hash_table_lookup (t->calls, GUINT_TO_POINTER (p->pid));
+        gpointer key = GUINT_TO_POINTER (ttv_thread_key (machine, p->pid));
+        Call *c = g_hash_table_lookup (t->calls, key);
         if (c == NULL)
           {
             c = g_new0 (Call, 1);
-            g_hash_table_insert (t->calls, GUINT_TO_POINTER (p->pid), c);
+            g_hash_table_insert (t->calls, key, c);
           }
         g_clear_pointer (&c->filename, g_free);
         c->active = TRUE;
@@ -200,8 +204,8 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
           c->fd = -1;
         if (c->fd >= 0)
           {
-            gint64 key = fd_key (p->tgid, c->fd);
-            c->file = g_hash_table_lookup (t->files, &key);
+            gint64 file_key = fd_key (ttv_thread_key (machine, p->tgid), c->fd);
+            c->file = g_hash_table_lookup (t->files, &file_key);
           }
         else if ((c->filename = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event,
                                                               TTV_KM_SYSCALL_FILENAME)))
@@ -219,13 +223,13 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
     case TTV_KM_SYSCALL_EXIT:
       {
         const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
-        Call *c = p ? g_hash_table_lookup (t->calls, GUINT_TO_POINTER (p->pid)) : NULL;
+        Call *c = p ? g_hash_table_lookup (t->calls, GUINT_TO_POINTER (ttv_thread_key (machine, p->pid))) : NULL;
         gint64 ret;
         if (c == NULL || !c->active)
           break;
         if (ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_RET, &ret))
           {
-            guint32 tgid = tgid_of (ev->state, p->pid);
+            guint32 tgid = ttv_thread_key (machine, tgid_of (ev->state, p->pid));
             if ((c->syscall == t->open || c->syscall == t->openat || c->syscall == t->creat) && ret >= 0
                 && c->filename)
               set_file (t, tgid, ret, g_strdup (c->filename));

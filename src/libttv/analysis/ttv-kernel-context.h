@@ -45,6 +45,7 @@ TtvFdTracker *ttv_fd_tracker_new (void);
 void     ttv_fd_tracker_free (TtvFdTracker *tracker);
 /* Call for every event before the state applies it. */
 void     ttv_fd_tracker_before_event (TtvFdTracker *tracker, const TtvAnalysisEvent *ev);
+/* Keyed by machine: @tid below is ttv_thread_key (machine, tid). */
 /* The file of the fd argument of the call @tid is in, or NULL. */
 const char *ttv_fd_tracker_get_file (TtvFdTracker *tracker, guint32 tid);
 /* The CPU where @tid entered the call it is in, @otherwise when unknown. */

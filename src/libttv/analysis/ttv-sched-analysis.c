@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-G_STATIC_ASSERT (sizeof (TtvWakeupRecord) == 64);
-G_STATIC_ASSERT (sizeof (TtvBlockedRecord) == 72);
+G_STATIC_ASSERT (sizeof (TtvWakeupRecord) == 72);
+G_STATIC_ASSERT (sizeof (TtvBlockedRecord) == 80);
 
 static const char *const waker_kinds[] = { "", "thread", "irq", "softirq", NULL };
 static const char *const blocked_states[] = { "sleeping", "disk", "other", NULL };
@@ -19,6 +19,7 @@ static const TtvAnalysisColumn wakeup_columns[] = {
   { "start", N_("Woken"), TTV_COLUMN_TIME, G_STRUCT_OFFSET (TtvWakeupRecord, start), NULL },
   { "end", N_("Running"), TTV_COLUMN_TIME, G_STRUCT_OFFSET (TtvWakeupRecord, end), NULL },
   { "duration", N_("Latency"), TTV_COLUMN_DURATION, -1, NULL },
+  { TTV_ANALYSIS_MACHINE_COLUMN, N_("Machine"), TTV_COLUMN_STRING, G_STRUCT_OFFSET (TtvWakeupRecord, machine), NULL },
   { "tid", N_("TID"), TTV_COLUMN_TID, G_STRUCT_OFFSET (TtvWakeupRecord, tid), NULL },
   { "tgid", N_("PID"), TTV_COLUMN_TID, G_STRUCT_OFFSET (TtvWakeupRecord, tgid), NULL },
   { "name", N_("Name"), TTV_COLUMN_STRING, G_STRUCT_OFFSET (TtvWakeupRecord, name), NULL },
@@ -37,6 +38,7 @@ static const TtvAnalysisColumn blocked_columns[] = {
   { "end", N_("Running"), TTV_COLUMN_TIME, G_STRUCT_OFFSET (TtvBlockedRecord, end), NULL },
   { "duration", N_("Duration"), TTV_COLUMN_DURATION, -1, NULL },
   { "woken", N_("Woken"), TTV_COLUMN_TIME, G_STRUCT_OFFSET (TtvBlockedRecord, woken), NULL },
+  { TTV_ANALYSIS_MACHINE_COLUMN, N_("Machine"), TTV_COLUMN_STRING, G_STRUCT_OFFSET (TtvBlockedRecord, machine), NULL },
   { "tid", N_("TID"), TTV_COLUMN_TID, G_STRUCT_OFFSET (TtvBlockedRecord, tid), NULL },
   { "tgid", N_("PID"), TTV_COLUMN_TID, G_STRUCT_OFFSET (TtvBlockedRecord, tgid), NULL },
   { "name", N_("Name"), TTV_COLUMN_STRING, G_STRUCT_OFFSET (TtvBlockedRecord, name), NULL },
@@ -53,12 +55,12 @@ static const TtvAnalysisColumn blocked_columns[] = {
 
 static const TtvAnalysisTableSpec wakeups_spec = {
   "wakeups", sizeof (TtvWakeupRecord), wakeup_columns, G_N_ELEMENTS (wakeup_columns),
-  { G_STRUCT_OFFSET (TtvWakeupRecord, tid), -1 }, G_STRUCT_OFFSET (TtvWakeupRecord, prio), TRUE, TRUE,
+  { G_STRUCT_OFFSET (TtvWakeupRecord, key), -1 }, G_STRUCT_OFFSET (TtvWakeupRecord, prio), TRUE, TRUE,
 };
 
 static const TtvAnalysisTableSpec blocked_spec = {
   "blocked", sizeof (TtvBlockedRecord), blocked_columns, G_N_ELEMENTS (blocked_columns),
-  { G_STRUCT_OFFSET (TtvBlockedRecord, tid), -1 }, G_STRUCT_OFFSET (TtvBlockedRecord, syscall), FALSE, TRUE,
+  { G_STRUCT_OFFSET (TtvBlockedRecord, key), -1 }, G_STRUCT_OFFSET (TtvBlockedRecord, syscall), FALSE, TRUE,
 };
 
 static const TtvAnalysisTableSpec *const tables[] = { &wakeups_spec, &blocked_spec };
@@ -74,8 +76,11 @@ typedef struct {
 typedef struct {
   TtvAnalysisBuilder *b;
   TtvTableBuilder *wakeups, *blocked;
-  GHashTable *threads;          /* tid -> Thread *, owned */
+  GHashTable *threads;          /* ttv_thread_key -> Thread *, owned */
+  GArray *last;                 /* per machine: TtvTime of its last event */
+  GArray *machine_names;        /* per machine: guint32 string of its name */
   /* The event being applied. */
+  guint machine;
   gint cpu;
   TtvKernelAction action;
   gint64 prev_state;            /* sched_switch: raw prev_state, -1 unknown */
@@ -92,6 +97,15 @@ sched_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError *
   s->wakeups = ttv_analysis_builder_get_table (b, 0);
   s->blocked = ttv_analysis_builder_get_table (b, 1);
   s->threads = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  s->last = g_array_new (FALSE, TRUE, sizeof (TtvTime));
+  s->machine_names = g_array_new (FALSE, TRUE, sizeof (guint32));
+  TtvTraceset *ts = ttv_analysis_builder_get_traceset (b);
+  for (guint m = 0; m < ttv_traceset_get_n_machines (ts); m++)
+    {
+      guint32 name = ttv_traceset_get_n_machines (ts) > 1
+                     ? ttv_analysis_builder_intern (b, ttv_traceset_get_machine_name (ts, m)) : TTV_ANALYSIS_NO_STRING;
+      g_array_append_val (s->machine_names, name);
+    }
   return s;
 }
 
@@ -100,19 +114,41 @@ sched_free (gpointer data)
 {
   Sched *s = data;
   g_hash_table_unref (s->threads);
+  g_array_unref (s->last);
+  g_array_unref (s->machine_names);
   g_free (s);
+}
+
+/* Thread @tid of the event's machine. */
+static gpointer
+thread_key (Sched *s, guint32 tid)
+{
+  return GUINT_TO_POINTER (ttv_thread_key (s->machine, tid));
+}
+
+static Thread *
+thread_find (Sched *s, guint32 tid)
+{
+  return g_hash_table_lookup (s->threads, thread_key (s, tid));
 }
 
 static Thread *
 thread_get (Sched *s, guint32 tid)
 {
-  Thread *t = g_hash_table_lookup (s->threads, GUINT_TO_POINTER (tid));
+  Thread *t = thread_find (s, tid);
   if (t == NULL)
     {
       t = g_new0 (Thread, 1);
-      g_hash_table_insert (s->threads, GUINT_TO_POINTER (tid), t);
+      g_hash_table_insert (s->threads, thread_key (s, tid), t);
     }
   return t;
+}
+
+static guint32
+machine_name (Sched *s)
+{
+  return s->machine < s->machine_names->len ? g_array_index (s->machine_names, guint32, s->machine)
+                                            : TTV_ANALYSIS_NO_STRING;
 }
 
 static void note_wakeup (Sched *s, Thread *t, guint32 pid, TtvTime time, gboolean is_new);
@@ -121,6 +157,10 @@ static void
 sched_before_event (gpointer data, const TtvAnalysisEvent *ev)
 {
   Sched *s = data;
+  s->machine = MIN (ttv_state_get_machine (ev->state), TTV_ANALYSIS_MAX_MACHINES - 1);
+  if (s->machine >= s->last->len)
+    g_array_set_size (s->last, s->machine + 1);
+  g_array_index (s->last, TtvTime, s->machine) = ev->event->time;
   s->cpu = ev->event->tracefile->cpu;
   s->action = ev->action;
   s->prev_state = -1;
@@ -182,6 +222,8 @@ note_wakeup (Sched *s, Thread *t, guint32 pid, TtvTime time, gboolean is_new)
   memset (w, 0, sizeof *w);
   w->start = time;
   w->tid = pid;
+  w->key = ttv_thread_key (s->machine, pid);
+  w->machine = machine_name (s);
   w->prio = s->wakeup_prio;
   w->waker_cpu = s->cpu;
   w->waker_kind = a.kind;
@@ -205,6 +247,8 @@ static void
 on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old, TtvTime time)
 {
   Sched *s = data;
+  /* The state calls with the event's machine selected. */
+  s->machine = MIN (ttv_state_get_machine (ttv_analysis_builder_get_state (s->b)), TTV_ANALYSIS_MAX_MACHINES - 1);
   if (p->pid == 0)
     return;
   switch (p->status)
@@ -220,6 +264,8 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
           memset (e, 0, sizeof *e);
           e->start = e->woken = time;
           e->tid = p->pid;
+          e->key = ttv_thread_key (s->machine, p->pid);
+          e->machine = machine_name (s);
           e->cpu = s->cpu;
           e->waker_cpu = -1;
           e->waker_tid = TTV_PID_NONE;
@@ -234,14 +280,14 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
       else if (old == TTV_PROCESS_RUN)
         {
           /* Preempted: not a wakeup; a wakeup still pending is not either. */
-          Thread *t = g_hash_table_lookup (s->threads, GUINT_TO_POINTER (p->pid));
+          Thread *t = thread_find (s, p->pid);
           if (t)
             t->woken = t->blocked = FALSE;
         }
       break;
     case TTV_PROCESS_RUN:
       {
-        Thread *t = g_hash_table_lookup (s->threads, GUINT_TO_POINTER (p->pid));
+        Thread *t = thread_find (s, p->pid);
         if (t == NULL)
           break;
         const TtvState *state = ttv_analysis_builder_get_state (s->b);
@@ -268,14 +314,14 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
             e->tgid = tgid;
             ttv_table_builder_push (s->blocked, e);
           }
-        g_hash_table_remove (s->threads, GUINT_TO_POINTER (p->pid));
+        g_hash_table_remove (s->threads, thread_key (s, p->pid));
       }
       break;
     case TTV_PROCESS_ZOMBIE:
     case TTV_PROCESS_EXIT:
     case TTV_PROCESS_DEAD:
     case TTV_PROCESS_WAIT_FORK:
-      g_hash_table_remove (s->threads, GUINT_TO_POINTER (p->pid));
+      g_hash_table_remove (s->threads, thread_key (s, p->pid));
       break;
     default:
       break;
@@ -288,6 +334,7 @@ on_mark (gpointer data, TtvStateMark kind, guint32 pid, guint32 other, TtvTime t
   Sched *s = data;
   if (kind != TTV_STATE_MARK_WAKEUP || pid == 0)
     return;
+  s->machine = MIN (ttv_state_get_machine (ttv_analysis_builder_get_state (s->b)), TTV_ANALYSIS_MAX_MACHINES - 1);
   /* A new task's first wakeup (sched_wakeup_new): it leaves WAIT_FORK
    * only when it runs. */
   const TtvProcessState *p = ttv_state_get_process (ttv_analysis_builder_get_state (s->b), pid);
@@ -309,7 +356,8 @@ static void
 sched_finish (gpointer data, TtvTime end)
 {
   Sched *s = data;
-  const TtvState *state = ttv_analysis_builder_get_state (s->b);
+  TtvState *state = (TtvState *) ttv_analysis_builder_get_state (s->b);
+  guint selected = ttv_state_get_machine (state);
   /* Episodes still open: blocked (or woken, not yet run) at the end. */
   g_autoptr (GArray) tids = g_array_new (FALSE, FALSE, sizeof (guint32));
   GHashTableIter it;
@@ -324,16 +372,22 @@ sched_finish (gpointer data, TtvTime end)
   g_array_sort (tids, compare_tid);
   for (guint i = 0; i < tids->len; i++)
     {
-      guint32 tid = g_array_index (tids, guint32, i);
-      Thread *t = g_hash_table_lookup (s->threads, GUINT_TO_POINTER (tid));
+      guint32 k = g_array_index (tids, guint32, i);
+      Thread *t = g_hash_table_lookup (s->threads, GUINT_TO_POINTER (k));
       TtvBlockedRecord *e = &t->episode;
-      e->end = MAX (end, e->start);
+      /* Open until its own machine's last event (a machine whose traces
+       * end early is not traced after). */
+      guint machine = k >> 24;
+      TtvTime last = machine < s->last->len && s->last->len > 1 ? g_array_index (s->last, TtvTime, machine) : 0;
+      e->end = MAX (last ? last : end, e->start);
       if (!t->woken)
         e->woken = e->end;
       e->unfinished = 1;
-      e->name = ttv_kernel_thread_name (s->b, state, tid, &e->tgid);
+      ttv_state_select_machine (state, machine);
+      e->name = ttv_kernel_thread_name (s->b, state, e->tid, &e->tgid);
       ttv_table_builder_push (s->blocked, e);
     }
+  ttv_state_select_machine (state, selected);
 }
 
 static const TtvStateObserver sched_observer = { .process_status = on_process_status, .mark = on_mark };
@@ -350,7 +404,8 @@ const TtvAnalysisClass ttv_sched_analysis = {
   .free = sched_free,
   .tables = tables,
   .n_tables = G_N_ELEMENTS (tables),
-  .version = 1,
+  .version = 2,
   .observer = &sched_observer,
   .before_event = sched_before_event,
+  .per_machine = TRUE,
 };

@@ -9,13 +9,14 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-G_STATIC_ASSERT (sizeof (TtvSyscallRecord) == 48);
+G_STATIC_ASSERT (sizeof (TtvSyscallRecord) == 56);
 
 static const TtvAnalysisColumn call_columns[] = {
   { "start", N_("Start"), TTV_COLUMN_TIME, G_STRUCT_OFFSET (TtvSyscallRecord, start), NULL },
   { "end", N_("End"), TTV_COLUMN_TIME, G_STRUCT_OFFSET (TtvSyscallRecord, end), NULL },
   { "duration", N_("Duration"), TTV_COLUMN_DURATION, -1, NULL },
   { "syscall", N_("System call"), TTV_COLUMN_STRING, G_STRUCT_OFFSET (TtvSyscallRecord, syscall), NULL },
+  { TTV_ANALYSIS_MACHINE_COLUMN, N_("Machine"), TTV_COLUMN_STRING, G_STRUCT_OFFSET (TtvSyscallRecord, machine), NULL },
   { "tid", N_("TID"), TTV_COLUMN_TID, G_STRUCT_OFFSET (TtvSyscallRecord, tid), NULL },
   { "tgid", N_("PID"), TTV_COLUMN_TID, G_STRUCT_OFFSET (TtvSyscallRecord, tgid), NULL },
   { "name", N_("Name"), TTV_COLUMN_STRING, G_STRUCT_OFFSET (TtvSyscallRecord, name), NULL },
@@ -26,7 +27,7 @@ static const TtvAnalysisColumn call_columns[] = {
 
 static const TtvAnalysisTableSpec calls_spec = {
   "calls", sizeof (TtvSyscallRecord), call_columns, G_N_ELEMENTS (call_columns),
-  { G_STRUCT_OFFSET (TtvSyscallRecord, tid), -1 }, G_STRUCT_OFFSET (TtvSyscallRecord, syscall), FALSE, TRUE,
+  { G_STRUCT_OFFSET (TtvSyscallRecord, key), -1 }, G_STRUCT_OFFSET (TtvSyscallRecord, syscall), FALSE, TRUE,
 };
 
 static const TtvAnalysisTableSpec *const tables[] = { &calls_spec };
@@ -36,6 +37,7 @@ typedef struct {
   TtvTableBuilder *calls;
   TtvSyscallExit exit;
   TtvFdTracker *fds;
+  GArray *machine_names;   /* per machine: guint32 string of its name (none with one machine) */
 } Syscalls;
 
 static gpointer
@@ -46,6 +48,13 @@ syscalls_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GErro
   s->b = b;
   s->calls = ttv_analysis_builder_get_table (b, 0);
   s->fds = ttv_fd_tracker_new ();
+  s->machine_names = g_array_new (FALSE, TRUE, sizeof (guint32));
+  TtvTraceset *ts = ttv_analysis_builder_get_traceset (b);
+  for (guint m = 0; m < ttv_traceset_get_n_machines (ts) && ttv_traceset_get_n_machines (ts) > 1; m++)
+    {
+      guint32 name = ttv_analysis_builder_intern (b, ttv_traceset_get_machine_name (ts, m));
+      g_array_append_val (s->machine_names, name);
+    }
   return s;
 }
 
@@ -54,6 +63,7 @@ syscalls_free (gpointer data)
 {
   Syscalls *s = data;
   ttv_fd_tracker_free (s->fds);
+  g_array_unref (s->machine_names);
   g_free (s);
 }
 
@@ -78,10 +88,16 @@ on_frame_end (gpointer data, gint cpu, guint32 pid, const TtvExecFrame *frame, T
   r.end = end;
   r.ret = s->exit.ret;
   r.tid = pid;
-  r.cpu = ttv_fd_tracker_get_entry_cpu (s->fds, pid, cpu);
+  /* The state calls with the event's machine selected. */
+  guint machine = MIN (ttv_state_get_machine (ttv_analysis_builder_get_state (s->b)), TTV_ANALYSIS_MAX_MACHINES - 1);
+  guint32 key = ttv_thread_key (machine, pid);
+  r.key = key;
+  r.machine = machine < s->machine_names->len ? g_array_index (s->machine_names, guint32, machine)
+                                              : TTV_ANALYSIS_NO_STRING;
+  r.cpu = ttv_fd_tracker_get_entry_cpu (s->fds, key, cpu);
   r.syscall = frame->id ? ttv_analysis_builder_intern_quark (s->b, frame->id) : TTV_ANALYSIS_NO_STRING;
   r.name = ttv_kernel_thread_name (s->b, ttv_analysis_builder_get_state (s->b), pid, &r.tgid);
-  r.file = ttv_analysis_builder_intern (s->b, ttv_fd_tracker_get_file (s->fds, pid));
+  r.file = ttv_analysis_builder_intern (s->b, ttv_fd_tracker_get_file (s->fds, key));
   ttv_table_builder_push (s->calls, &r);
   /* One call per exit. */
   s->exit.active = FALSE;
@@ -100,9 +116,10 @@ const TtvAnalysisClass ttv_syscall_analysis = {
   .free = syscalls_free,
   .tables = tables,
   .n_tables = G_N_ELEMENTS (tables),
-  .version = 1,
+  .version = 2,
   .observer = &syscalls_observer,
   .before_event = syscalls_before_event,
+  .per_machine = TRUE,
 };
 
 /* ---- arguments ---- */
@@ -124,7 +141,9 @@ ttv_syscall_dup_arguments (TtvTraceset *ts, const TtvSyscallRecord *call, GError
   while ((ev = ttv_context_next (ctx, &local)) != NULL && ev->time == call->start)
     {
       guint trace = ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
-      if (ev->tracefile->cpu != call->cpu
+      /* On the call's machine (its key's top bits: ttv_thread_key). */
+      if ((ttv_traceset_get_n_machines (ts) > 1 && ttv_traceset_get_trace_machine (ts, trace) != call->key >> 24)
+          || ev->tracefile->cpu != call->cpu
           || ttv_kernel_model_get_action (model, trace, ev->type) != TTV_KM_SYSCALL_ENTRY)
         continue;
       g_autoptr (TtvDecoder) dec = ttv_decoder_new ();
