@@ -419,15 +419,17 @@ fill_throughput (TtvLatencyViewer *self)
   ttv_latency_throughput_fill (self->processes_view, self->stats ? self->stats->processes : NULL);
 }
 
-/* Selects a record in every view: its interval, its start as the current
- * time, its thread. */
+/* Selects record @index of @r in every view: its interval, its start as
+ * the current time, its thread on its machine. */
 static void
-select_record (TtvLatencyViewer *self, TtvTime start, TtvTime end, guint32 tid)
+select_record (TtvLatencyViewer *self, TtvViewerRecords *r, guint index)
 {
-  ttv_tab_state_set_selection (self->state, start, end);
+  TtvTime start = ttv_viewer_records_get_start (r, index);
+  guint32 tid = ttv_viewer_records_get_tid (r, index);
+  ttv_tab_state_set_selection (self->state, start, ttv_viewer_records_get_end (r, index));
   ttv_tab_state_set_current_time (self->state, start);
   if (tid != TTV_VIEWER_PID_NONE)
-    ttv_tab_state_set_selected_thread (self->state, tid);
+    ttv_tab_state_select_thread_on (self->state, ttv_viewer_records_get_machine (r, index), tid);
 }
 
 static void
@@ -436,9 +438,7 @@ select_longest (TtvLatencyViewer *self, guint i)
   if (self->stats == NULL || i >= self->stats->order->len)
     return;
   guint index = g_array_index (self->stats->order, guint, i);
-  TtvViewerRecords *r = self->stats->longest;
-  select_record (self, ttv_viewer_records_get_start (r, index), ttv_viewer_records_get_end (r, index),
-                 ttv_viewer_records_get_tid (r, index));
+  select_record (self, self->stats->longest, index);
 }
 
 static void
@@ -513,20 +513,21 @@ time_at (TtvLatencyViewer *self, double x)
 }
 
 /* The record nearest a click: in the column under it (and its neighbours),
- * the one whose duration is nearest on the log scale. */
-static gboolean
-pick_record (TtvLatencyViewer *self, double x, double y, TtvTime *start, TtvTime *end, guint32 *tid)
+ * the one whose duration is nearest on the log scale; NULL when none is
+ * near, else the records read, *@index the one picked (transfer full). */
+static TtvViewerRecords *
+pick_record (TtvLatencyViewer *self, double x, double y, guint *index)
 {
   TtvLatencyFrame f;
   TtvLatencyScale s;
   guint column;
   TtvTime want;
   if (self->picture == NULL || self->table == NULL)
-    return FALSE;
+    return NULL;
   chart_frame (self, self->scatter, &f);
   ttv_latency_scale_init (&s, self->picture);
   if (!ttv_latency_scatter_pick (self->picture, &s, &f, x, y, &column, &want))
-    return FALSE;
+    return NULL;
   TtvTime a, b, unused;
   ttv_latency_column_range (self->picture, column > 0 ? column - 1 : 0, &a, &unused);
   ttv_latency_column_range (self->picture, MIN (column + 1, self->picture->width - 1), &unused, &b);
@@ -542,12 +543,10 @@ pick_record (TtvLatencyViewer *self, double x, double y, TtvTime *start, TtvTime
       if (dist < best)
         {
           best = dist;
-          *start = s0;
-          *end = s1;
-          *tid = ttv_viewer_records_get_tid (r, i);
+          *index = i;
         }
     }
-  return best < 12;
+  return best < 12 ? g_steal_pointer (&r) : NULL;
 }
 
 /* A drag zooms the window to its span; a click selects the record under
@@ -556,8 +555,8 @@ static gboolean
 scatter_release (GtkWidget *area, GdkEventButton *ev, TtvLatencyViewer *self)
 {
   double a, b;
-  TtvTime s0, s1;
-  guint32 tid;
+  g_autoptr (TtvViewerRecords) picked = NULL;
+  guint index;
   switch (ttv_view_drag_release (&self->drag, ev, &a, &b))
     {
     case TTV_VIEW_DRAG_NONE:
@@ -566,8 +565,8 @@ scatter_release (GtkWidget *area, GdkEventButton *ev, TtvLatencyViewer *self)
       ttv_tab_state_set_time_window (self->state, time_at (self, a), time_at (self, b));
       break;
     case TTV_VIEW_DRAG_CLICK:
-      if (pick_record (self, ev->x, ev->y, &s0, &s1, &tid))
-        select_record (self, s0, s1, tid);
+      if ((picked = pick_record (self, ev->x, ev->y, &index)))
+        select_record (self, picked, index);
       else
         ttv_tab_state_set_current_time (self->state, time_at (self, a));
       break;
@@ -579,10 +578,12 @@ scatter_release (GtkWidget *area, GdkEventButton *ev, TtvLatencyViewer *self)
 static gboolean
 scatter_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *tooltip, TtvLatencyViewer *self)
 {
-  TtvTime s0, s1;
-  guint32 tid;
-  if (!pick_record (self, x, y, &s0, &s1, &tid))
+  guint index;
+  g_autoptr (TtvViewerRecords) r = pick_record (self, x, y, &index);
+  if (r == NULL)
     return FALSE;
+  TtvTime s0 = ttv_viewer_records_get_start (r, index), s1 = ttv_viewer_records_get_end (r, index);
+  guint32 tid = ttv_viewer_records_get_tid (r, index);
   g_autofree char *when = ttv_tab_state_format_time (self->state, s0);
   g_autofree char *length = ttv_viewer_format_duration (s1 - s0);
   g_autofree char *text = tid != TTV_VIEWER_PID_NONE

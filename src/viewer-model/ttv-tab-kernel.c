@@ -260,6 +260,7 @@ struct _TtvViewerTable {
   const TtvAnalysisTable *table;
   const TtvAnalysisTableSpec *spec;
   gint tid_column;              /* of the spec, -1: none */
+  gint machine_column;          /* of the spec, -1: none (the analysis merges machines) */
   /* The columns views see (ttv_analysis_column_is_shown: the machine's
    * only with several machines), as indices of the spec's. */
   guint columns[TTV_VIEWER_MAX_COLUMNS];
@@ -297,12 +298,15 @@ ttv_tab_state_dup_kernel_table (TtvTabState *state, TtvViewerKernelAnalysis whic
   table->table = t;
   table->spec = ttv_analysis_table_get_spec (t);
   table->tid_column = -1;
+  table->machine_column = -1;
   g_mutex_init (&table->lock);
   table->labels = g_string_chunk_new (256);
   for (guint c = 0; c < table->spec->n_columns; c++)
     {
       if (g_str_equal (table->spec->columns[c].name, "tid"))
         table->tid_column = (gint) c;
+      if (g_str_equal (table->spec->columns[c].name, TTV_ANALYSIS_MACHINE_COLUMN))
+        table->machine_column = (gint) c;
       if (ttv_analysis_column_is_shown (a, &table->spec->columns[c]) && table->n_columns < TTV_VIEWER_MAX_COLUMNS)
         table->columns[table->n_columns++] = c;
     }
@@ -486,6 +490,23 @@ ttv_viewer_records_get_tid (TtvViewerRecords *records, guint index)
 {
   const void *r = record_at (records, index);
   return r ? record_tid (records->table, r) : TTV_VIEWER_PID_NONE;
+}
+
+guint
+ttv_viewer_records_get_machine (TtvViewerRecords *records, guint index)
+{
+  const TtvViewerTable *table = records->table;
+  const void *r = record_at (records, index);
+  guint n = ttv_analysis_get_n_machines (table->analysis);
+  if (r == NULL || table->machine_column < 0 || n < 2)
+    return 0;
+  /* The record holds its machine's name (a string of the result). */
+  guint32 s = (guint32) ttv_analysis_column_get (&table->spec->columns[table->machine_column], r);
+  const char *name = ttv_analysis_get_string (table->analysis, s);
+  for (guint m = 0; m < n; m++)
+    if (g_strcmp0 (ttv_analysis_get_machine_name (table->analysis, m), name) == 0)
+      return m;
+  return 0;
 }
 
 gint64

@@ -209,20 +209,6 @@ find_row (GtkTreeModel *model, gint column, const char *text, gint n)
   return NULL;
 }
 
-/* The action group @prefix of the viewer in @page. */
-static GActionGroup *
-actions_of (GtkWidget *page, const char *prefix)
-{
-  GActionGroup *group = gtk_widget_get_action_group (page, prefix);
-  if (group == NULL && GTK_IS_CONTAINER (page))
-    {
-      g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (page));
-      for (GList *l = children; l && !group; l = l->next)
-        group = actions_of (l->data, prefix);
-    }
-  return group;
-}
-
 static void
 assert_duration (const char *shown, gint64 ns)
 {
@@ -268,7 +254,7 @@ test_syscalls (void)
   g_autoptr (GPtrArray) longest = report ("calls", top);
   g_assert_cmpuint (longest->len, ==, 1);
   wait_rows (page, "latency-longest", 1);
-  g_action_group_activate_action (actions_of (page, "latency"), "select-longest",
+  g_action_group_activate_action (ttv_gui_test_find_actions (page, "latency"), "select-longest",
                                   g_variant_new_uint32 (0));
   TtvTime s0, s1;
   g_assert_true (ttv_tab_state_get_selection (f.state, &s0, &s1));
@@ -278,7 +264,7 @@ test_syscalls (void)
   g_assert_cmpuint (ttv_tab_state_get_selected_thread (f.state), ==, json_int (longest->pdata[0], "tid"));
   /* Its export draws the charts and the table. */
   g_autofree char *png = g_build_filename (dir, "syscalls.png", NULL);
-  g_action_group_activate_action (actions_of (page, "latency"), "export", g_variant_new_string (png));
+  g_action_group_activate_action (ttv_gui_test_find_actions (page, "latency"), "export", g_variant_new_string (png));
   cairo_surface_t *s = ttv_test_load_png (png);
   g_assert_cmpint (cairo_image_surface_get_width (s), >, 200);
   cairo_surface_destroy (s);
@@ -338,7 +324,7 @@ test_syscall_arguments (void)
   open_tab (&f);
   ttv_tab_state_set_selected_thread (f.state, SERVER);
   GtkWidget *page = show (&f, "syscall-latency", "latency-longest");
-  g_action_group_change_action_state (actions_of (page, "latency"), "thread-only", g_variant_new_boolean (TRUE));
+  g_action_group_change_action_state (ttv_gui_test_find_actions (page, "latency"), "thread-only", g_variant_new_boolean (TRUE));
   g_autofree char *tid = g_strdup_printf ("%u", SERVER);
   const char *const args[] = { "--analysis", "syscalls", "--records", "--tid", tid, "--top", "40", NULL };
   g_autoptr (GPtrArray) want = report ("calls", args);
@@ -363,7 +349,7 @@ test_syscall_arguments (void)
       g_assert_cmpstr (shown, ==, expected);
       futexes += g_str_has_prefix (shown, "uaddr = 0x7f00dead0040, op = 128");
       /* The row is the report's call. */
-      g_action_group_activate_action (actions_of (page, "latency"), "select-longest", g_variant_new_uint32 (i));
+      g_action_group_activate_action (ttv_gui_test_find_actions (page, "latency"), "select-longest", g_variant_new_uint32 (i));
       TtvTime s0, s1;
       g_assert_true (ttv_tab_state_get_selection (f.state, &s0, &s1));
       g_assert_cmpint (s0, ==, json_int (line, "start"));
@@ -455,7 +441,7 @@ test_thread_only (void)
   open_tab (&f);
   ttv_tab_state_set_selected_thread (f.state, CLIENT);
   GtkWidget *page = show (&f, "syscall-latency", "latency-statistics");
-  g_action_group_change_action_state (actions_of (page, "latency"), "thread-only",
+  g_action_group_change_action_state (ttv_gui_test_find_actions (page, "latency"), "thread-only",
                                       g_variant_new_boolean (TRUE));
   g_autofree char *tid = g_strdup_printf ("%u", CLIENT);
   const char *const args[] = { "--analysis", "syscalls", "--records", "--tid", tid, NULL };

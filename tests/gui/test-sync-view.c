@@ -21,7 +21,8 @@
 #error "TTV_GEN_PATH must be defined by the build"
 #endif
 
-static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, TTV_CPU_USAGE_MODULE_PATH, NULL };
+static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, TTV_CPU_USAGE_MODULE_PATH, TTV_LATENCY_MODULE_PATH,
+                                        NULL };
 
 /* @net_events: ttv-gen's --net-events (dev-xmit: an LTTng 0.x traceset, else CTF). */
 static char *
@@ -298,6 +299,65 @@ test_cpu_usage_machines (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+/* The text view column @title of @view shows for @iter ("" when no such
+ * column). */
+static char *
+column_text (GtkTreeView *view, GtkTreeIter *iter, const char *title)
+{
+  for (guint c = 0; c < gtk_tree_view_get_n_columns (view); c++)
+    {
+      GtkTreeViewColumn *col = gtk_tree_view_get_column (view, (gint) c);
+      if (g_strcmp0 (gtk_tree_view_column_get_title (col), title) != 0)
+        continue;
+      g_autoptr (GList) cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (col));
+      char *text = NULL;
+      gtk_tree_view_column_cell_set_cell_data (col, gtk_tree_view_get_model (view), iter, FALSE, FALSE);
+      g_object_get (cells->data, "text", &text, NULL);
+      return text;
+    }
+  return g_strdup ("");
+}
+
+/* A scheduling latency picked in its list selects its thread on its own
+ * machine: the longest wakeups of both machines, each selecting the tid
+ * and the machine its row names. */
+static void
+test_latency_machines (void)
+{
+  g_autofree char *dir = generate ("latency", "inet-sock");
+  TtvGuiTestTab f;
+  ttv_gui_test_tab_open (&f, open_machines (dir), modules);
+  g_assert_true (ttv_tab_show_viewer (f.tab, "sched-latency"));
+  GtkTreeView *view = GTK_TREE_VIEW (ttv_gui_test_find_widget (GTK_WIDGET (f.tab), GTK_TYPE_TREE_VIEW,
+                                                               "latency-longest"));
+  g_assert_nonnull (view);
+  ttv_gui_test_spin_until (has_rows, view);
+  ttv_gui_test_spin_for (200);
+  GActionGroup *actions = ttv_gui_test_find_actions (GTK_WIDGET (f.tab), "latency");
+  g_assert_nonnull (actions);
+  GtkTreeModel *model = gtk_tree_view_get_model (view);
+  GtkTreeIter it;
+  guint seen[2] = { 0, 0 }, i = 0;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &it); ok; ok = gtk_tree_model_iter_next (model, &it), i++)
+    {
+      g_autofree char *machine = column_text (view, &it, "Machine");
+      g_autofree char *tid = column_text (view, &it, "TID");
+      g_assert_true (g_str_equal (machine, "node-1") || g_str_equal (machine, "node-2"));
+      guint m = g_str_equal (machine, "node-2");
+      /* From the other machine's thread of the same tid, if any. */
+      ttv_tab_state_select_thread_on (f.state, 1 - m, (guint32) g_ascii_strtoull (tid, NULL, 10));
+      g_action_group_activate_action (actions, "select-longest", g_variant_new_uint32 (i));
+      ttv_gui_test_spin_pending ();
+      g_assert_cmpuint (ttv_tab_state_get_selected_thread (f.state), ==, g_ascii_strtoull (tid, NULL, 10));
+      g_assert_cmpuint (ttv_tab_state_get_selected_machine (f.state), ==, m);
+      seen[m]++;
+    }
+  g_test_message ("longest wakeups: %u of node-1, %u of node-2", seen[0], seen[1]);
+  g_assert_cmpuint (seen[0], >, 0);
+  g_assert_cmpuint (seen[1], >, 0);
+  ttv_gui_test_tab_teardown (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -311,5 +371,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/sync/saved-offset", test_saved_offset);
   g_test_add_func ("/gui/sync/analyses-machines-said", test_analyses_machines_said);
   g_test_add_func ("/gui/sync/cpu-usage-machines", test_cpu_usage_machines);
+  g_test_add_func ("/gui/sync/latency-machines", test_latency_machines);
   return g_test_run ();
 }

@@ -210,6 +210,19 @@ ttv_gui_test_viewer (TtvTab *tab, const char *name)
   return NULL;
 }
 
+GActionGroup *
+ttv_gui_test_find_actions (GtkWidget *widget, const char *prefix)
+{
+  GActionGroup *group = gtk_widget_get_action_group (widget, prefix);
+  if (group == NULL && GTK_IS_CONTAINER (widget))
+    {
+      g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (widget));
+      for (GList *l = children; l && !group; l = l->next)
+        group = ttv_gui_test_find_actions (l->data, prefix);
+    }
+  return group;
+}
+
 void
 ttv_gui_test_send_key (GtkWidget *widget, guint keyval, GdkModifierType state)
 {

@@ -108,6 +108,10 @@ TtvTime     ttv_viewer_records_get_start (TtvViewerRecords *records, guint index
 TtvTime     ttv_viewer_records_get_end (TtvViewerRecords *records, guint index);
 /* The record's thread (its "tid" column), TTV_VIEWER_PID_NONE when none. */
 guint32     ttv_viewer_records_get_tid (TtvViewerRecords *records, guint index);
+/* The machine of the record's thread (docs/multi-machine.md): 0 with one
+ * machine, and for the records of analyses that read every machine as
+ * one (block I/O). */
+guint       ttv_viewer_records_get_machine (TtvViewerRecords *records, guint index);
 /* @column's value as a number (times and durations in ns; strings: an index). */
 gint64      ttv_viewer_records_get_value (TtvViewerRecords *records, guint index, guint column);
 /* As ttv-report writes it ("" for none): times in seconds since the epoch,

@@ -37,7 +37,8 @@ G_BEGIN_DECLS
  * 12: CPU usage per machine: CPU keys (ttv_viewer_cpu_key_machine()),
  * the machines' names, TtvViewerThreadUsage.machine, and
  * ttv_viewer_cpu_usage_get_thread_time() takes the machine; so do
- * ttv_tab_state_get_blocked_at() and ttv_tab_state_dup_critical_path(). */
+ * ttv_tab_state_get_blocked_at() and ttv_tab_state_dup_critical_path();
+ * a record's machine (ttv_viewer_records_get_machine()). */
 #define TTV_VIEWER_API_VERSION 12
 
 /* A module defines, with this macro, the entry point the loader calls:
