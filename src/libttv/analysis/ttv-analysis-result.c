@@ -4,6 +4,7 @@
  * then immutable.  Used by ttv-analysis.c, the tables and the fuzzer. */
 #include "ttv-analysis-private.h"
 #include "ttv-error.h"
+#include "ttv-kernel-analyses.h"
 #include "ttv-temp-file.h"
 
 #include <errno.h>
@@ -412,7 +413,11 @@ guint
 ttv_analysis_get_n_machines (const TtvAnalysis *r)
 {
   gint64 n;
-  return ttv_analysis_get_value (r, "machines", &n) && n > 1 && n <= G_MAXUINT ? (guint) n : 1;
+  /* Records cannot tell more machines apart: a file saying more (damaged
+   * or hostile) must not make reports loop or allocate for billions. */
+  if (!ttv_analysis_get_value (r, "machines", &n) || n <= 1)
+    return 1;
+  return (guint) MIN ((guint64) n, TTV_ANALYSIS_MAX_MACHINES);
 }
 
 const char *

@@ -219,7 +219,8 @@ const char  *ttv_analysis_get_string (const TtvAnalysis *analysis, guint32 index
 gboolean     ttv_analysis_get_value (const TtvAnalysis *analysis, const char *key, gint64 *value);
 /* The machines of the traceset it read (docs/multi-machine.md): 1 for
  * one machine (its results are then as before machines existed), and
- * each one's name ("?" for a number it does not know).  Analyses whose
+ * each one's name ("?" for a number it does not know); at most
+ * TTV_ANALYSIS_MAX_MACHINES, whatever a damaged file says.  Analyses whose
  * records say their machine (a class with per_machine) report by machine
  * when there are several. */
 guint        ttv_analysis_get_n_machines (const TtvAnalysis *analysis);
