@@ -4,6 +4,7 @@
  * their cache file; the cache is reused when the trace is unchanged, and
  * never trusted when damaged, truncated, stale or another analysis's. */
 #include "ttv-kernel-analyses.h"
+#include "ttv-analysis-private.h"
 #include "ttv-ctf-sim.h"
 #include "ttv-error.h"
 #include "ttv-test-util.h"
@@ -354,6 +355,37 @@ assert_same_records (TtvAnalysis *a, TtvAnalysis *b)
   g_assert_cmpmem (x->data, x->len, y->data, y->len);
 }
 
+/* Counts that wrap when multiplied (found by fuzz-analysis-file): 2^63
+ * value pairs made 2 * n wrap to none (2^63 + 1: to one pair), and the
+ * reader went on reading pairs past its copy.  Refused, naming the values. */
+static void
+test_hostile_counts (void)
+{
+  Fixture f;
+  fixture_open (&f, 3000);
+  const TtvAnalysisClass *cls = &ttv_syscall_analysis;
+  g_autoptr (TtvAnalysis) first = run (&f, cls, TRUE);
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (ttv_analysis_get_cache_path (first), &contents, &len, NULL));
+  g_assert_cmpuint (len, >, sizeof (TtvAnalysisHeader));
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autofree char *bad = g_memdup2 (contents, len);
+      TtvAnalysisHeader *hd = (TtvAnalysisHeader *) bad;
+      g_autoptr (GError) error = NULL;
+
+      hd->n_values = (G_GUINT64_CONSTANT (1) << 63) + k;
+      g_autoptr (GBytes) bytes = g_bytes_new (bad, len);
+      g_autoptr (TtvAnalysis) a = ttv_analysis_load_bytes (bytes, NULL, cls, &error);
+      g_assert_null (a);
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, "bad values"));
+    }
+  fixture_close (&f);
+}
+
 static void
 test_cache (void)
 {
@@ -471,5 +503,6 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/tables/queries", test_queries);
   g_test_add_func ("/analysis/tables/longest", test_longest);
   g_test_add_func ("/analysis/tables/cache", test_cache);
+  g_test_add_func ("/analysis/tables/hostile-counts", test_hostile_counts);
   return g_test_run ();
 }

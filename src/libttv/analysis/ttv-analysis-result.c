@@ -186,7 +186,7 @@ open_table (TtvAnalysis *r, guint i, const TtvAnalysisTableHeader *th, const cha
     }
   if (spec->summaries || spec->group_offset >= 0)
     {
-      if (th->stats_offset == 0 || th->n_groups > th->main.n_entries
+      if (th->stats_offset == 0 || th->n_groups > th->main.n_entries || th->n_groups >= src->size
           || !fits (src->size, th->stats_offset, th->n_groups + 1, sizeof (TtvAnalysisStats)))
         BAD (at, _("%s: bad statistics of table %s (byte %" PRIu64 ")"), what, spec->name, th->stats_offset);
       t->stats = dup_bytes (src, th->stats_offset, (th->n_groups + 1) * sizeof (TtvAnalysisStats));
@@ -242,7 +242,8 @@ ttv_analysis_open_tables (TtvAnalysis *r, const char *what, const char *fingerpr
       r->strings[i] = (const char *) r->strings_blob + index[i];
     }
   /* Values. */
-  if (!fits (src->size, hd->values_offset, 2 * hd->n_values, sizeof (gint64)))
+  /* Pairs counted whole: 2 * n_values would wrap for a hostile count. */
+  if (!fits (src->size, hd->values_offset, hd->n_values, 2 * sizeof (gint64)))
     BAD (0, _("%s: bad values at byte %" PRIu64), what, hd->values_offset);
   g_autofree gint64 *values = dup_bytes (src, hd->values_offset, 2 * hd->n_values * sizeof (gint64));
   if (values == NULL)
