@@ -379,6 +379,40 @@ test_generated_ctf (void)
   check_trace (trace, TRUE);
 }
 
+/* Two captures six years apart (issue 19): the bins leave the idle years
+ * out, so both captures are binned finely; one bin holds the gap.  The
+ * printed bins are still the indexer's. */
+static void
+test_gap_left_out (void)
+{
+  g_autofree char *a = g_build_filename (ttv_test_get_tmp_dir (), "gap-a", NULL);
+  g_autofree char *b = g_build_filename (ttv_test_get_tmp_dir (), "gap-b", NULL);
+  const char *argv[] = { TTV_REPORT_PATH, "--density", "--density-types", "--format=csv", a, b, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  guint long_bins = 0, busy_bins = 0;
+
+  ttv_test_generate_machine (TTV_GEN_PATH, a, "ctf", "alpha", "1", "2", "1500000000");
+  ttv_test_generate_machine (TTV_GEN_PATH, b, "ctf", "beta", "2", "2", "1700000000");
+  g_autofree char *csv = ttv_test_run_ok (argv);
+  g_autoptr (GArray) bins = parse_csv (csv);
+  g_assert_true (ttv_traceset_add_path (ts, a, &error));
+  g_assert_true (ttv_traceset_add_path (ts, b, &error));
+  g_assert_no_error (error);
+  g_autoptr (TtvIndexResult) want = ttv_indexer_run (ts, TTV_INDEXER_DENSITY_BINS, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_as_indexer (bins, want);
+  for (guint i = 0; i < bins->len; i++)
+    {
+      const Bin *bin = &g_array_index (bins, Bin, i);
+
+      long_bins += bin->end - bin->start > (gint64) 86400 * 1000000000;
+      busy_bins += bin->events > 0;
+    }
+  g_assert_cmpuint (long_bins, ==, 1);
+  g_assert_cmpuint (busy_bins, >, 500);
+}
+
 static void
 test_real (gconstpointer name)
 {
@@ -446,6 +480,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report-density/sample", test_sample);
   g_test_add_func ("/report-density/generated-ctf", test_generated_ctf);
+  g_test_add_func ("/report-density/gap-left-out", test_gap_left_out);
   g_test_add_data_func ("/report-density/ctf/scp-kernel", "scp-kernel", test_real);
   g_test_add_data_func ("/report-density/ctf/glxgears-ust", "glxgears-ust", test_real);
   g_test_add_func ("/report-density/bad-input", test_bad_input);

@@ -30,37 +30,11 @@ ttv_index_result_free (TtvIndexResult *result)
   g_free (result);
 }
 
-/* The bin of an event at @t: bins of equal width over @start..@end, an
- * event at @end in the last. */
-static guint
-bin_of (TtvTime t, TtvTime start, TtvTime end, guint n_bins)
-{
-  /* Spans of unsigned nanoseconds: a damaged trace's times may be more
-   * than 2^63 ns apart. */
-  double span = end > start ? (double) ttv_time_span_ns (start, end) : 1.0;
-  double from_start = t >= start ? (double) ttv_time_span_ns (start, t) : -(double) ttv_time_span_ns (t, start);
-  gint64 bin = (gint64) CLAMP (from_start / span * n_bins, -1.0, (double) n_bins);
-
-  return (guint) CLAMP (bin, 0, (gint64) n_bins - 1);
-}
-
 TtvTime
 ttv_index_result_get_bin_start (const TtvIndexResult *result, guint bin)
 {
-  guint n = result->density->len;
-  TtvTime t;
-
-  g_return_val_if_fail (bin < n, result->end);
-  if (bin == 0)
-    return result->start;
-  /* Near start + bin × width, then exactly where bin_of() changes. */
-  t = (TtvTime) ((guint64) result->start
-                 + (guint64) ((double) ttv_time_span_ns (result->start, result->end) * bin / n));
-  while (t > result->start && bin_of (t - 1, result->start, result->end, n) >= bin)
-    t--;
-  while (t < result->end && bin_of (t, result->start, result->end, n) < bin)
-    t++;
-  return t;
+  g_return_val_if_fail (bin < result->density->len, result->end);
+  return ttv_density_bins_get_bin_start (&result->bins, bin);
 }
 
 static GArray *
@@ -118,6 +92,15 @@ index_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
 
   result->start = start;
   result->end = end;
+  if (job->range)
+    ttv_density_bins_init (&result->bins, start, end, job->n_bins, NULL, 0);
+  else
+    {
+      TtvTime gaps[TTV_TIME_MAX_IDLE_GAPS][2];
+      guint n_gaps = ttv_traceset_find_idle_gaps (ts, start, end, gaps);
+
+      ttv_density_bins_init (&result->bins, start, end, job->n_bins, (const TtvTime (*)[2]) gaps, n_gaps);
+    }
   result->density = new_bins (job->n_bins);
   result->type_density = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                 (GDestroyNotify) g_array_unref);
@@ -153,7 +136,7 @@ index_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
             break;
           if (job->range && ev.time < start)
             continue;
-          bin = bin_of (ev.time, start, end, job->n_bins);
+          bin = ttv_density_bins_bin_of (&result->bins, ev.time);
           g_array_index (result->density, guint32, bin)++;
           if (ev.type)
             {

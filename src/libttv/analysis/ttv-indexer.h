@@ -4,6 +4,7 @@
 
 #include <gio/gio.h>
 
+#include "ttv-density-bins.h"
 #include "ttv-traceset.h"
 
 G_BEGIN_DECLS
@@ -16,12 +17,15 @@ typedef struct {
   GArray *density;          /* of guint32, owned: events per bin over start..end */
   GHashTable *type_density; /* owned: "facility.event" -> GArray of guint32 (same bins) */
   TtvTime start, end;       /* what the bins cover: the traceset's span, or the range asked for */
+  /* The bins: of equal width over start..end; over the whole span, the
+   * long idle gaps between the traces left out (ttv-density-bins.h). */
+  TtvDensityBins bins;
 } TtvIndexResult;
 
 void        ttv_index_result_free (TtvIndexResult *result);
-/* The first time that falls in bin @bin (bins of equal width over
- * start..end; an event at @end falls in the last): bin @bin holds the
- * events from its start up to, not including, the next bin's. */
+/* The first time that falls in bin @bin (an event at @end falls in the
+ * last): bin @bin holds the events from its start up to, not including,
+ * the next bin's. */
 TtvTime     ttv_index_result_get_bin_start (const TtvIndexResult *result, guint bin);
 
 /* Reads every tracefile once in a thread.  *@progress (0..1000, allocated
@@ -34,8 +38,9 @@ TtvIndexResult *ttv_indexer_run_finish (GAsyncResult *result, GError **error);
 /* The same, waited for (ttv --render, tests). */
 TtvIndexResult *ttv_indexer_run (TtvTraceset *traceset, guint n_bins, GCancellable *cancellable,
                                  GError **error);
-/* The events with @start <= time <= @end only, in @n_bins bins over that
- * range; each tracefile read from @start (ttv-report --density --start). */
+/* The events with @start <= time <= @end only, in @n_bins bins of equal
+ * time over that range (no gap left out); each tracefile read from @start
+ * (ttv-report --density --start). */
 TtvIndexResult *ttv_indexer_run_range (TtvTraceset *traceset, guint n_bins, TtvTime start, TtvTime end,
                                        GCancellable *cancellable, GError **error);
 

@@ -196,6 +196,25 @@ ttv_traceset_get_end (const TtvTraceset *ts)
 }
 
 guint
+ttv_traceset_find_idle_gaps (const TtvTraceset *ts, TtvTime t0, TtvTime t1, TtvTime gaps[TTV_TIME_MAX_IDLE_GAPS][2])
+{
+  g_autofree TtvTime (*busy)[2] = (TtvTime (*)[2]) g_new0 (TtvTime, 2 * (gsize) MAX (ts->traces->len, 1));
+  guint n_busy = 0;
+
+  for (guint i = 0; i < ts->traces->len; i++)
+    {
+      const TtvTrace *trace = g_ptr_array_index (ts->traces, i);
+
+      if (trace->tracefiles->len == 0 || trace->start > trace->end)
+        continue;
+      busy[n_busy][0] = trace->start;
+      busy[n_busy][1] = trace->end;
+      n_busy++;
+    }
+  return ttv_time_find_idle_gaps (t0, t1, (const TtvTime (*)[2]) busy, n_busy, gaps);
+}
+
+guint
 ttv_traceset_get_n_tracefiles (const TtvTraceset *ts)
 {
   g_return_val_if_fail (ts != NULL, 0);

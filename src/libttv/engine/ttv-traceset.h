@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ttv-live-source.h"
+#include "ttv-time-gaps.h"
 #include "ttv-trace.h"
 
 G_BEGIN_DECLS
@@ -45,6 +46,11 @@ char       *ttv_traceset_dup_machine_names (const TtvTraceset *ts);
  * machine of trace i; @names (may be NULL) gets each machine's name (newly
  * allocated strings).  Returns the number of machines (at least 1). */
 guint       ttv_traces_number_machines (GPtrArray *traces, guint *trace_machine, GPtrArray *names);
+/* The long idle gaps of [@t0, @t1] between the spans of the traces
+ * (ttv_time_find_idle_gaps(): an old capture beside a new one), in time
+ * order, into @gaps; returns how many. */
+guint       ttv_traceset_find_idle_gaps (const TtvTraceset *ts, TtvTime t0, TtvTime t1,
+                                         TtvTime gaps[TTV_TIME_MAX_IDLE_GAPS][2]);
 /* Corrects trace @trace's clock (NULL: no correction): every context made
  * afterwards delivers its events at corrected times, seeks in corrected
  * time, and the traceset's span is in corrected time
