@@ -71,9 +71,10 @@ minor_step (TtvTime step, double ns_per_px)
   return minor;
 }
 
-void
-ttv_view_axis_draw_time (cairo_t *cr, double x, double y, double width, double height,
-                         TtvTime origin, TtvTime t0, TtvTime t1, GString *labels)
+/* The ruler of one linear piece. */
+static void
+draw_time_piece (cairo_t *cr, double x, double y, double width, double height, TtvTime origin,
+                 TtvTime t0, TtvTime t1, GString *labels)
 {
   TtvTime step, minor, major;
   double ns_per_px;
@@ -116,6 +117,89 @@ ttv_view_axis_draw_time (cairo_t *cr, double x, double y, double width, double h
         }
       if (t > G_MAXINT64 - minor)
         break;
+    }
+  cairo_restore (cr);
+}
+
+void
+ttv_view_axis_draw_time (cairo_t *cr, double x, double y, double width, double height,
+                         TtvTime origin, TtvTime t0, TtvTime t1, GString *labels)
+{
+  draw_time_piece (cr, x, y, width, height, origin, t0, t1, labels);
+}
+
+void
+ttv_view_axis_draw_scale (cairo_t *cr, const TtvTimeScale *scale, double y, double height, TtvTime origin,
+                          GString *labels)
+{
+  for (guint i = 0; i < scale->n_pieces; i++)
+    {
+      const TtvTimeScalePiece *p = &scale->pieces[i];
+
+      if (!p->gap)
+        draw_time_piece (cr, p->x0, y, p->x1 - p->x0, height, origin, p->t0, p->t1, labels);
+    }
+  ttv_view_axis_draw_gaps (cr, scale, y, height);
+}
+
+/* "2314 d" for long gaps, as every duration below two days. */
+static char *
+gap_label (TtvTime length)
+{
+  const TtvTime day = (TtvTime) 86400 * 1000000000;
+
+  if (length >= 2 * day)
+    return g_strdup_printf (_("%.0f d idle"), (double) length / (double) day);
+  g_autofree char *d = ttv_viewer_format_duration (length);
+  return g_strdup_printf (_("%s idle"), d);
+}
+
+/* A zigzag line down the band at @x: the mark of broken time. */
+static void
+zigzag (cairo_t *cr, double x, double y, double height)
+{
+  gboolean left = TRUE;
+
+  cairo_move_to (cr, x, y);
+  for (double yy = y + 4; yy < y + height; yy += 4, left = !left)
+    cairo_line_to (cr, x + (left ? -2 : 2), yy);
+  cairo_line_to (cr, x, y + height);
+  cairo_stroke (cr);
+}
+
+void
+ttv_view_axis_draw_gaps (cairo_t *cr, const TtvTimeScale *scale, double y, double height)
+{
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1);
+  cairo_set_font_size (cr, 9);
+  for (guint i = 0; i < scale->n_pieces; i++)
+    {
+      const TtvTimeScalePiece *p = &scale->pieces[i];
+      double w = p->x1 - p->x0;
+
+      if (!p->gap)
+        continue;
+      cairo_set_source_rgb (cr, 0.90, 0.90, 0.92);
+      cairo_rectangle (cr, p->x0, y, w, height);
+      cairo_fill (cr);
+      cairo_set_source_rgb (cr, 0.45, 0.45, 0.50);
+      zigzag (cr, p->x0 + 2.5, y, height);
+      zigzag (cr, p->x1 - 2.5, y, height);
+      /* The idle time, written down the band when it fits. */
+      g_autofree char *text = gap_label (p->t1 - p->t0);
+      cairo_text_extents_t ext;
+
+      cairo_text_extents (cr, text, &ext);
+      if (w >= 12 && ext.x_advance + 8 <= height)
+        {
+          cairo_save (cr);
+          cairo_set_source_rgb (cr, 0.25, 0.25, 0.30);
+          cairo_move_to (cr, p->x0 + w / 2 + 3, y + height / 2 + ext.x_advance / 2);
+          cairo_rotate (cr, -G_PI / 2);
+          cairo_show_text (cr, text);
+          cairo_restore (cr);
+        }
     }
   cairo_restore (cr);
 }
@@ -192,7 +276,17 @@ void
 ttv_view_axis_draw_lost (cairo_t *cr, const GArray *lost, double x, double y, double width,
                          double height, TtvTime t0, TtvTime t1, const double rgb[3])
 {
-  double span = (double) MAX (t1 - t0, 1);
+  TtvTimeScale scale;
+
+  ttv_time_scale_init_linear (&scale, t0, MAX (t1, t0 + 1), x, width);
+  ttv_view_axis_draw_lost_scale (cr, lost, &scale, y, height, rgb);
+}
+
+void
+ttv_view_axis_draw_lost_scale (cairo_t *cr, const GArray *lost, const TtvTimeScale *scale, double y,
+                               double height, const double rgb[3])
+{
+  double x = scale->x, width = scale->width;
 
   if (!lost || lost->len == 0)
     return;
@@ -202,10 +296,10 @@ ttv_view_axis_draw_lost (cairo_t *cr, const GArray *lost, double x, double y, do
       const TtvViewerLostEvents *r = &g_array_index (lost, TtvViewerLostEvents, i);
       double a, b;
 
-      if (r->end < t0 || r->start > t1)
+      if (r->end < scale->t0 || r->start > scale->t1)
         continue;
-      a = x + (double) (MAX (r->start, t0) - t0) / span * width;
-      b = x + (double) (MIN (r->end, t1) - t0) / span * width;
+      a = ttv_time_scale_x_of_time (scale, MAX (r->start, scale->t0));
+      b = ttv_time_scale_x_of_time (scale, MIN (r->end, scale->t1));
       /* At least 2 px, centred on a short range, inside the band. */
       if (b - a < 2)
         {

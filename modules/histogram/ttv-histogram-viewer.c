@@ -29,6 +29,7 @@ typedef struct {
   double *heights;             /* owned: 0..1 per column */
   guint64 max_count;           /* the tallest column's events, rounded up */
   TtvTime span_start, span_end;
+  TtvTimeScale scale;          /* the span over the columns (long idle gaps compressed) */
   GArray *lost;                /* of TtvViewerLostEvents, owned */
 } Cache;
 
@@ -74,6 +75,8 @@ typedef struct {
   guint width;
   gboolean log_scale;
   TtvTime span_start, span_end;
+  TtvTimeScale scale;          /* the span over the columns */
+  GArray *bin_starts;          /* owned, of TtvTime: each bin's first time, then the span's end */
   GArray *lost;                /* owned, of TtvViewerLostEvents */
 } BuildJob;
 
@@ -82,13 +85,59 @@ build_job_free (BuildJob *job)
 {
   g_clear_pointer (&job->density, g_array_unref);
   g_clear_pointer (&job->lost, g_array_unref);
+  g_clear_pointer (&job->bin_starts, g_array_unref);
   g_free (job);
+}
+
+/* Adds @v events over the columns [@a, @b), in proportion. */
+static void
+spread (Cache *c, double v, double a, double b)
+{
+  for (guint x = (guint) MAX (floor (a), 0); x < c->width && x < b; x++)
+    {
+      double overlap = MIN (b, x + 1.0) - MAX (a, (double) x);
+
+      if (overlap > 0)
+        c->counts[x] += v * overlap / (b - a);
+    }
+}
+
+/* Bin @i's @v events over the columns of its time outside compressed gaps
+ * (a bin holding a gap's edge must not paint the gap). */
+static void
+spread_on_scale (Cache *c, const BuildJob *job, guint i, double v)
+{
+  TtvTime ta = g_array_index (job->bin_starts, TtvTime, i), tb = g_array_index (job->bin_starts, TtvTime, i + 1);
+  const TtvTimeScale *scale = &job->scale;
+  double length = 0;
+
+  for (int pass = 0; pass < 2; pass++)
+    for (guint k = 0; k < scale->n_pieces; k++)
+      {
+        const TtvTimeScalePiece *p = &scale->pieces[k];
+        TtvTime a = MAX (ta, p->t0), b = MIN (tb, p->t1);
+
+        if (p->gap || b <= a)
+          continue;
+        double xa = ttv_time_scale_x_of_time (scale, a), xb = ttv_time_scale_x_of_time (scale, b);
+        if (pass == 0)
+          length += xb - xa;
+        else if (length > 0)
+          spread (c, v * (xb - xa) / length, xa, xb);
+      }
+  if (length <= 0)
+    {
+      /* An instant (or all in a gap): the column of its start. */
+      guint x = (guint) CLAMP (ttv_time_scale_x_of_time (scale, ta), 0, c->width - 1);
+      c->counts[x] += v;
+    }
 }
 
 /* Each density bin's events spread over the columns it covers, in
  * proportion: the bins and the columns have different widths, and a bin
  * put whole into the column under its centre left a comb of empty
- * columns between full ones. */
+ * columns between full ones.  With long idle gaps in the span, the scale
+ * places each bin. */
 static Cache *
 build_cache (const BuildJob *job)
 {
@@ -100,24 +149,21 @@ build_cache (const BuildJob *job)
   c->log_scale = job->log_scale;
   c->span_start = job->span_start;
   c->span_end = job->span_end;
+  c->scale = job->scale;
   c->lost = g_array_ref (job->lost);
   c->counts = g_new0 (double, job->width);
   c->heights = g_new0 (double, job->width);
   for (guint i = 0; i < n; i++)
     {
       double v = g_array_index (job->density, guint32, i);
-      /* The bin in column units: [a, b). */
-      double a = (double) i * job->width / n, b = (double) (i + 1) * job->width / n;
 
       if (v == 0)
         continue;
-      for (guint x = (guint) floor (a); x < job->width && x < b; x++)
-        {
-          double overlap = MIN (b, x + 1.0) - MAX (a, (double) x);
-
-          if (overlap > 0)
-            c->counts[x] += v * overlap / (b - a);
-        }
+      if (!ttv_time_scale_is_linear (&job->scale) && job->bin_starts && job->bin_starts->len == n + 1)
+        spread_on_scale (c, job, i, v);
+      else
+        /* The bin in column units: [a, b). */
+        spread (c, v, (double) i * job->width / n, (double) (i + 1) * job->width / n);
     }
   for (guint x = 0; x < job->width; x++)
     max = MAX (max, c->counts[x]);
@@ -187,6 +233,17 @@ job_new (TtvTabState *state, GArray *density, guint width, gboolean log)
   job->width = MAX (width, 1);
   job->log_scale = log;
   ttv_tab_state_get_time_span (state, &job->span_start, &job->span_end);
+  ttv_tab_state_get_time_scale (state, job->span_start, MAX (job->span_end, job->span_start + 1), 0, job->width,
+                                &job->scale);
+  if (density && !ttv_time_scale_is_linear (&job->scale))
+    {
+      job->bin_starts = g_array_sized_new (FALSE, FALSE, sizeof (TtvTime), density->len + 1);
+      for (guint i = 0; i <= density->len; i++)
+        {
+          TtvTime t = ttv_tab_state_get_density_bin_start (state, i);
+          g_array_append_val (job->bin_starts, t);
+        }
+    }
   job->lost = ttv_tab_state_dup_lost_events (state, job->span_start, job->span_end);
   return job;
 }
@@ -247,16 +304,14 @@ count_event (TtvEventRequest *req, const TtvViewerEvent *ev, gpointer data)
 {
   TtvHistogramViewer *self = data;
   const char *type = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->types));
-  TtvTime ss, se;
   guint n = self->filtered->len;
   guint bin;
   gint64 now;
 
   if (type && *type && strcmp (type, ttv_viewer_event_get_name (ev)) != 0)
     return TRUE;
-  ttv_tab_state_get_time_span (self->state, &ss, &se);
-  /* The bins of the first read's density: equal widths over the span. */
-  bin = se > ss ? (guint) ((double) (ttv_viewer_event_get_time (ev) - ss) / (double) (se - ss) * n) : 0;
+  /* The bins of the first read's density. */
+  bin = ttv_tab_state_get_density_bin_of (self->state, ttv_viewer_event_get_time (ev));
   g_array_index (self->filtered, guint32, MIN (bin, n - 1))++;
   self->n_matched++;
   now = g_get_monotonic_time ();
@@ -358,27 +413,37 @@ plot_band (double height, double *top, double *plot_h)
   *plot_h = MAX (height - TITLE_HEIGHT - LOST_HEIGHT - RULER_HEIGHT, 1);
 }
 
-static double
-x_of (TtvTime t, TtvTime ss, TtvTime se, double width)
+/* The whole span over @width pixels, as every view of the tab maps it. */
+static void
+span_scale (TtvTabState *state, double width, TtvTimeScale *scale)
 {
-  return (double) (t - ss) / (double) MAX (se - ss, 1) * width;
+  TtvTime ss, se;
+
+  ttv_tab_state_get_time_span (state, &ss, &se);
+  ttv_tab_state_get_time_scale (state, ss, MAX (se, ss + 1), 0, MAX (width, 1), scale);
+}
+
+static double
+x_of (const TtvTimeScale *scale, TtvTime t)
+{
+  return ttv_time_scale_x_of_time (scale, t);
 }
 
 static TtvTime
 time_of (TtvHistogramViewer *self, double x)
 {
-  TtvTime ss, se;
   double w = MAX (gtk_widget_get_allocated_width (self->area), 1);
+  TtvTimeScale scale;
 
-  ttv_tab_state_get_time_span (self->state, &ss, &se);
-  return ss + (TtvTime) (CLAMP (x, 0, w) / w * (double) (se - ss));
+  span_scale (self->state, w, &scale);
+  return ttv_time_scale_time_of_x (&scale, CLAMP (x, 0, w));
 }
 
 /* "Events per 412.5 µs (log)": what a column counts. */
 static void
 draw_title (const Cache *c, cairo_t *cr, double width)
 {
-  g_autofree char *per = ttv_viewer_format_duration ((c->span_end - c->span_start) / MAX (c->width, 1));
+  g_autofree char *per = ttv_viewer_format_duration ((TtvTime) MAX (c->scale.ns_per_px, 1));
   g_autofree char *max = g_strdup_printf ("%" G_GUINT64_FORMAT, c->max_count);
   g_autofree char *title = g_strdup_printf (c->log_scale ? _("Events per %s (log scale), at most %s")
                                                          : _("Events per %s, at most %s"), per, max);
@@ -401,7 +466,7 @@ typedef struct {
 
 /* The bookmarks: a line at a point in time, a band for an interval. */
 static void
-draw_bookmarks (TtvTabState *state, cairo_t *cr, double top, double height, TtvTime ss, TtvTime se, double width)
+draw_bookmarks (TtvTabState *state, cairo_t *cr, double top, double height, const TtvTimeScale *scale)
 {
   GPtrArray *bookmarks = ttv_tab_state_get_bookmarks (state);
   GdkRGBA c;
@@ -410,7 +475,7 @@ draw_bookmarks (TtvTabState *state, cairo_t *cr, double top, double height, TtvT
   for (guint i = 0; bookmarks && i < bookmarks->len; i++)
     {
       const TtvViewerBookmark *b = bookmarks->pdata[i];
-      double a = floor (x_of (b->start, ss, se, width)), z = floor (x_of (b->end, ss, se, width));
+      double a = floor (x_of (scale, b->start)), z = floor (x_of (scale, b->end));
       if (b->end > b->start)
         {
           cairo_set_source_rgba (cr, c.red, c.green, c.blue, 0.15);
@@ -429,7 +494,8 @@ static void
 draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
 {
   const Cache *c = p->cache;
-  TtvTime ss, se, ws, we, now, s0, s1;
+  TtvTime ws, we, now, s0, s1;
+  TtvTimeScale scale;
   double top, plot_h, bottom, lost_rgb[3];
   GdkRGBA lost_color;
 
@@ -444,8 +510,7 @@ draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
       cairo_show_text (cr, _("Waiting for the first read of the traceset…"));
       return;
     }
-  ss = c->span_start;
-  se = c->span_end;
+  ttv_tab_state_get_time_scale (p->state, c->span_start, MAX (c->span_end, c->span_start + 1), 0, width, &scale);
   ttv_palette_get_rgba (p->settings, TTV_PALETTE_LOST_EVENTS, &lost_color);
   lost_rgb[0] = lost_color.red;
   lost_rgb[1] = lost_color.green;
@@ -455,8 +520,7 @@ draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
   /* The time window, shaded. */
   ttv_tab_state_get_time_window (p->state, &ws, &we);
   cairo_set_source_rgb (cr, 0.88, 0.93, 1.0);
-  cairo_rectangle (cr, x_of (ws, ss, se, width), top,
-                   MAX (1, x_of (we, ss, se, width) - x_of (ws, ss, se, width)), plot_h);
+  cairo_rectangle (cr, x_of (&scale, ws), top, MAX (1, x_of (&scale, we) - x_of (&scale, ws)), plot_h);
   cairo_fill (cr);
   /* The bars, scaled from the cache's columns to this width. */
   cairo_set_source_rgb (cr, 0.2, 0.4, 0.75);
@@ -473,7 +537,7 @@ draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
   /* The selection: a tint and its edges. */
   if (ttv_tab_state_get_selection (p->state, &s0, &s1))
     {
-      double a = x_of (s0, ss, se, width), b = x_of (s1, ss, se, width);
+      double a = x_of (&scale, s0), b = x_of (&scale, s1);
       GdkRGBA sel;
 
       ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &sel);
@@ -485,13 +549,15 @@ draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
       cairo_rectangle (cr, MAX (floor (b) - 1, floor (a)), top, 1, plot_h + LOST_HEIGHT + RULER_HEIGHT);
       cairo_fill (cr);
     }
-  draw_bookmarks (p->state, cr, top, plot_h + LOST_HEIGHT + RULER_HEIGHT, ss, se, width);
-  /* Lost events under the bars, the ruler under them. */
-  ttv_view_axis_draw_lost (cr, c->lost, 0, bottom + 1, width, LOST_HEIGHT - 1, ss, se, lost_rgb);
+  draw_bookmarks (p->state, cr, top, plot_h + LOST_HEIGHT + RULER_HEIGHT, &scale);
+  /* Long idle gaps between traces over the bars; lost events under the
+   * bars, the ruler under them. */
+  ttv_view_axis_draw_gaps (cr, &scale, top, plot_h);
+  ttv_view_axis_draw_lost_scale (cr, c->lost, &scale, bottom + 1, LOST_HEIGHT - 1, lost_rgb);
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
   cairo_rectangle (cr, 0, bottom + LOST_HEIGHT, width, RULER_HEIGHT);
   cairo_fill (cr);
-  ttv_view_axis_draw_time (cr, 0, bottom + LOST_HEIGHT, width, RULER_HEIGHT, ss, ss, se, p->ruler_labels);
+  ttv_view_axis_draw_scale (cr, &scale, bottom + LOST_HEIGHT, RULER_HEIGHT, c->span_start, p->ruler_labels);
   /* The current time. */
   now = ttv_tab_state_get_current_time (p->state);
   {
@@ -500,7 +566,7 @@ draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
     ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_CURRENT_TIME, &now_color);
     gdk_cairo_set_source_rgba (cr, &now_color);
   }
-  cairo_rectangle (cr, floor (x_of (now, ss, se, width)), top, 1, plot_h + LOST_HEIGHT);
+  cairo_rectangle (cr, floor (x_of (&scale, now)), top, 1, plot_h + LOST_HEIGHT);
   cairo_fill (cr);
   draw_title (c, cr, width);
   if (p->dragging)
@@ -612,8 +678,8 @@ area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *to
   if (!c || c->width == 0)
     return FALSE;
   col = MIN ((guint) (x / width * c->width), c->width - 1);
-  a = c->span_start + (TtvTime) ((double) (c->span_end - c->span_start) * col / c->width);
-  b = c->span_start + (TtvTime) ((double) (c->span_end - c->span_start) * (col + 1) / c->width);
+  a = ttv_time_scale_time_of_x (&c->scale, col);
+  b = ttv_time_scale_time_of_x (&c->scale, col + 1);
   from = ttv_tab_state_format_time (self->state, a);
   length = ttv_viewer_format_duration (b - a);
   text = g_string_new (NULL);

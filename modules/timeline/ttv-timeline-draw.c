@@ -348,6 +348,36 @@ state_weight (guint16 state)
     }
 }
 
+/* The @w pixels of row @row across the plot: each linear piece of the
+ * scale queried evenly over its pixels, a compressed gap left empty
+ * (ttv_view_axis_draw_gaps() marks it). */
+static void
+query_pixels (TtvTimelineView *self, const TimelineLayout *l, TtvViewerRowKind kind, guint row, guint w,
+              TtvViewerPixel *px)
+{
+  const TtvTimeScale *scale = &l->scale;
+
+  if (ttv_time_scale_is_linear (scale))
+    {
+      ttv_viewer_history_query_pixels (self->history, kind, row, l->t0, l->t1, w, px);
+      return;
+    }
+  for (guint i = 0; i < scale->n_pieces; i++)
+    {
+      const TtvTimeScalePiece *p = &scale->pieces[i];
+      guint a = (guint) CLAMP (round (p->x0 - scale->x), 0, w), b = (guint) CLAMP (round (p->x1 - scale->x), a, w);
+
+      if (b == a)
+        continue;
+      if (p->gap)
+        for (guint j = a; j < b; j++)
+          px[j] = (TtvViewerPixel) { .state = TTV_VIEWER_STATE_NONE };
+      else
+        ttv_viewer_history_query_pixels (self->history, kind, row, ttv_time_scale_time_of_x (scale, scale->x + a),
+                                         ttv_time_scale_time_of_x (scale, scale->x + b), b - a, px + a);
+    }
+}
+
 /* A collapsed process row shows its threads combined, not the leader's
  * own state: a server's leader often sleeps in poll() while its workers
  * run, and the collapsed row must not look idle then.  Per pixel, the
@@ -360,8 +390,7 @@ merge_pixels (TtvTimelineView *self, const TtvTimelineRow *r, const TimelineLayo
 
   for (guint m = 0; m < r->merged->len; m++)
     {
-      ttv_viewer_history_query_pixels (self->history, r->kind, g_array_index (r->merged, guint, m),
-                                       l->t0, l->t1, w, other);
+      query_pixels (self, l, r->kind, g_array_index (r->merged, guint, m), w, other);
       for (guint x = 0; x < w; x++)
         {
           if (other[x].state != TTV_VIEWER_STATE_NONE && px[x].state != TTV_VIEWER_STATE_NONE
@@ -889,14 +918,13 @@ draw_header (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l)
   {
     GString *labels = g_string_new (NULL);
 
-    ttv_view_axis_draw_time (cr, l->label, ruler, l->plot, TTV_TIMELINE_RULER_HEIGHT,
-                             ttv_timeline_view_origin (self), l->t0, l->t1, labels);
+    ttv_view_axis_draw_scale (cr, &l->scale, ruler, TTV_TIMELINE_RULER_HEIGHT, ttv_timeline_view_origin (self),
+                              labels);
     g_free (self->ruler_labels);
     self->ruler_labels = g_string_free (labels, FALSE);
   }
   /* Lost events: marks along the ruler's bottom. */
-  ttv_view_axis_draw_lost (cr, lost, l->label, l->header - 4, l->plot, 4, l->t0, l->t1,
-                           self->colors[TTV_PALETTE_LOST_EVENTS]);
+  ttv_view_axis_draw_lost_scale (cr, lost, &l->scale, l->header - 4, 4, self->colors[TTV_PALETTE_LOST_EVENTS]);
   /* The label area's edge, which the pointer drags. */
   cairo_set_source_rgb (cr, 0.7, 0.7, 0.7);
   cairo_rectangle (cr, l->label - 1, ruler, 1, TTV_TIMELINE_RULER_HEIGHT);
@@ -974,7 +1002,7 @@ ttv_timeline_view_draw (TtvTimelineView *self, cairo_t *cr, const TimelineLayout
         {
           cairo_set_font_size (cr, 11);
           draw_label (self, cr, l, r, (gint) i, y);
-          ttv_viewer_history_query_pixels (self->history, r->kind, r->row, l->t0, l->t1, w, px);
+          query_pixels (self, l, r->kind, r->row, w, px);
           if (r->merged && r->merged->len > 0)
             merge_pixels (self, r, l, w, px);
           draw_states (self, cr, l, r, idle_task, px, w, y);
@@ -998,6 +1026,8 @@ ttv_timeline_view_draw (TtvTimelineView *self, cairo_t *cr, const TimelineLayout
         }
     }
   cairo_restore (cr);
+  /* Long idle gaps between traces, across every row. */
+  ttv_view_axis_draw_gaps (cr, &l->scale, l->header, MAX (l->height - l->header, 0));
   /* One dense row and arrows would be a part of the picture: none then. */
   if (self->show_arrows && !dense)
     draw_arrows (self, cr, l, visible);

@@ -234,18 +234,19 @@ ttv_timeline_view_layout (TtvTimelineView *v, TimelineLayout *l, double width, d
   l->header = ttv_timeline_view_header_height (v, width);
   l->scroll = scroll;
   ttv_timeline_view_get_window (v, &l->t0, &l->t1);
+  ttv_tab_state_get_time_scale (v->state, l->t0, l->t1, l->label, l->plot, &l->scale);
 }
 
 double
 ttv_timeline_x_of_time (const TimelineLayout *l, TtvTime t)
 {
-  return l->label + (double) (t - l->t0) / (double) (l->t1 - l->t0) * l->plot;
+  return ttv_time_scale_x_of_time (&l->scale, t);
 }
 
 TtvTime
 ttv_timeline_time_of_x (const TimelineLayout *l, double x)
 {
-  return l->t0 + (TtvTime) ((x - l->label) / l->plot * (double) (l->t1 - l->t0));
+  return ttv_time_scale_time_of_x (&l->scale, x);
 }
 
 gint

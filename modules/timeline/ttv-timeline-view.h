@@ -49,6 +49,7 @@ typedef struct {
   double header;               /* legend + ruler */
   double plot;                 /* the plot's width */
   TtvTime t0, t1;              /* the time window (t1 > t0) */
+  TtvTimeScale scale;          /* the window over the plot: the tab's, long gaps compressed */
   double scroll;               /* pixels scrolled down */
 } TimelineLayout;
 

@@ -104,7 +104,7 @@ run_index (TtvTabState *state, TtvTraceset *ts, GError **error)
   if (!result)
     return FALSE;
   ttv_tab_state_set_density (state, result->n_events, g_steal_pointer (&result->density),
-                             g_steal_pointer (&result->type_density));
+                             g_steal_pointer (&result->type_density), &result->bins);
   return TRUE;
 }
 

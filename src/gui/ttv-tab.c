@@ -416,7 +416,7 @@ index_done (GObject *source, GAsyncResult *result, gpointer data)
   if (r && self->state)
     {
       ttv_tab_state_set_density (self->state, r->n_events, g_steal_pointer (&r->density),
-                                 g_steal_pointer (&r->type_density));
+                                 g_steal_pointer (&r->type_density), &r->bins);
     }
   stage_ended (self, r != NULL, error);
   g_object_unref (self);

@@ -210,20 +210,36 @@ ttv_time_bar_zoom_fit (TtvTabState *state)
 
 /* --- Drawing --------------------------------------------------------------- */
 
-static double
-time_to_x (TtvTime t, TtvTime a, TtvTime b, double width)
+/* The tab's scale (long idle gaps between traces compressed, as in every
+ * view) of the time window (the ruler) or the whole span (the overview). */
+static void
+get_scale (TtvTimeBar *self, TtvTimeBarScale which, double width, TtvTimeScale *scale)
 {
-  if (b <= a)
-    return 0;
-  return (double) (t - a) / (double) (b - a) * width;
+  TtvTime a, b;
+
+  if (which == TTV_TIME_BAR_RULER)
+    ttv_tab_state_get_time_window (self->state, &a, &b);
+  else
+    ttv_tab_state_get_time_span (self->state, &a, &b);
+  ttv_tab_state_get_time_scale (self->state, a, MAX (b, a + 1), 0, MAX (width, 1), scale);
+}
+
+static double
+time_to_x (TtvTimeBar *self, TtvTimeBarScale which, TtvTime t, double width)
+{
+  TtvTimeScale scale;
+
+  get_scale (self, which, width, &scale);
+  return ttv_time_scale_x_of_time (&scale, t);
 }
 
 static TtvTime
-x_to_time (double x, TtvTime a, TtvTime b, double width)
+x_to_time (TtvTimeBar *self, TtvTimeBarScale which, double x, double width)
 {
-  if (width <= 0)
-    return a;
-  return a + (TtvTime) (CLAMP (x, 0, width) / width * (double) (b - a));
+  TtvTimeScale scale;
+
+  get_scale (self, which, width, &scale);
+  return ttv_time_scale_time_of_x (&scale, CLAMP (x, 0, width));
 }
 
 /* Pixels between two labels of a scale, at least. */
@@ -282,31 +298,22 @@ tick_clear (gpointer data)
   g_free (((TtvTimeBarTick *) data)->label);
 }
 
-/* The ticks of [@a, @b] over @width pixels, in the band @top..@top+@height:
- * the ticks on the edge towards the strip they measure (@ticks_up: the top
- * edge, the labels under them; else the bottom edge, the labels over
- * them).  Kept as the ticks of @scale. */
+/* The ticks of [@a, @b] over [@x, @x + @width], in the band
+ * @top..@top+@height: the ticks on the edge towards the strip they measure
+ * (@ticks_up: the top edge, the labels under them; else the bottom edge,
+ * the labels over them), appended to the ticks of @scale. */
 static void
-draw_scale (TtvTimeBar *self, TtvTimeBarScale scale, cairo_t *cr, GtkWidget *area, TtvTime a, TtvTime b,
-            double width, double top, double height, gboolean ticks_up)
+draw_ticks (TtvTimeBar *self, TtvTimeBarScale scale, cairo_t *cr, PangoLayout *layout, TtvTime a, TtvTime b,
+            double x, double width, double top, double height, gboolean ticks_up)
 {
-  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (area, NULL);
-  TtvTime step;
+  TtvTime step = scale_step (self, layout, a, b, width);
 
-  if (scale == TTV_TIME_BAR_OVERVIEW)
-    {
-      g_autoptr (PangoAttrList) attrs = pango_attr_list_new ();
-
-      pango_attr_list_insert (attrs, pango_attr_scale_new (SCALE_TYPE));
-      pango_layout_set_attributes (layout, attrs);
-    }
-  step = scale_step (self, layout, a, b, width);
-
-  g_array_set_size (self->ticks[scale], 0);
-  cairo_set_line_width (cr, 1);
+  cairo_save (cr);
+  cairo_rectangle (cr, x, top, width, height);
+  cairo_clip (cr);
   for (TtvTime t = ttv_viewer_first_tick (a, step, origin_of (self)); t <= b; t += step)
     {
-      TtvTimeBarTick tick = { floor (time_to_x (t, a, b, width)) + 0.5, t, NULL };
+      TtvTimeBarTick tick = { floor (x + (double) (t - a) / (double) (b - a) * width) + 0.5, t, NULL };
       int text_h;
 
       tick.label = ttv_viewer_format_tick (t, step, origin_of (self));
@@ -322,6 +329,60 @@ draw_scale (TtvTimeBar *self, TtvTimeBarScale scale, cairo_t *cr, GtkWidget *are
       g_array_append_val (self->ticks[scale], tick);
       if (t > G_MAXINT64 - step)
         break;
+    }
+  cairo_restore (cr);
+}
+
+/* A compressed idle gap in the band: grey between two broken lines, as the
+ * views mark it (modules/common/ttv-view-axis.c). */
+static void
+draw_gap (cairo_t *cr, const TtvTimeScalePiece *p, double top, double height)
+{
+  cairo_save (cr);
+  cairo_set_source_rgb (cr, 0.82, 0.82, 0.85);
+  cairo_rectangle (cr, p->x0, top, p->x1 - p->x0, height);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0.45, 0.45, 0.50);
+  cairo_set_line_width (cr, 1);
+  for (int side = 0; side < 2; side++)
+    {
+      double x = side ? p->x1 - 2.5 : p->x0 + 2.5;
+      cairo_move_to (cr, x, top);
+      for (double y = top + 3; y < top + height; y += 3)
+        cairo_line_to (cr, x + (((int) ((y - top) / 3)) % 2 ? -1.5 : 1.5), y);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+}
+
+/* The ticks of @scale's times over @width pixels, in the band
+ * @top..@top+@height, each linear piece its own, a mark on each compressed
+ * gap.  Kept as the ticks of @scale. */
+static void
+draw_scale (TtvTimeBar *self, TtvTimeBarScale scale, cairo_t *cr, GtkWidget *area, double width, double top,
+            double height, gboolean ticks_up)
+{
+  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (area, NULL);
+  TtvTimeScale ts;
+
+  if (scale == TTV_TIME_BAR_OVERVIEW)
+    {
+      g_autoptr (PangoAttrList) attrs = pango_attr_list_new ();
+
+      pango_attr_list_insert (attrs, pango_attr_scale_new (SCALE_TYPE));
+      pango_layout_set_attributes (layout, attrs);
+    }
+  g_array_set_size (self->ticks[scale], 0);
+  cairo_set_line_width (cr, 1);
+  get_scale (self, scale, width, &ts);
+  for (guint i = 0; i < ts.n_pieces; i++)
+    {
+      const TtvTimeScalePiece *p = &ts.pieces[i];
+
+      if (p->gap)
+        draw_gap (cr, p, top, height);
+      else if (p->t1 > p->t0 && p->x1 - p->x0 >= 1)
+        draw_ticks (self, scale, cr, layout, p->t0, p->t1, p->x0, p->x1 - p->x0, top, height, ticks_up);
     }
 }
 
@@ -348,7 +409,7 @@ draw_ruler (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, const 
   cairo_fill (cr);
   if (ttv_tab_state_get_selection (self->state, &sel_s, &sel_e))
     {
-      double x0 = time_to_x (sel_s, ws, we, width), x1 = time_to_x (sel_e, ws, we, width);
+      double x0 = time_to_x (self, TTV_TIME_BAR_RULER, sel_s, width), x1 = time_to_x (self, TTV_TIME_BAR_RULER, sel_e, width);
       cairo_set_source_rgba (cr, sel_color.red, sel_color.green, sel_color.blue, 0.3);
       cairo_rectangle (cr, x0, 0, MAX (1, x1 - x0), RULER_HEIGHT);
       cairo_fill (cr);
@@ -357,10 +418,11 @@ draw_ruler (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, const 
   if (we > ws && width > 0)
     {
       gdk_cairo_set_source_rgba (cr, fg);
-      draw_scale (self, TTV_TIME_BAR_RULER, cr, area, ws, we, width, 0, RULER_HEIGHT, FALSE);
+      draw_scale (self, TTV_TIME_BAR_RULER, cr, area, width, 0, RULER_HEIGHT, FALSE);
     }
   gdk_cairo_set_source_rgba (cr, &cur_color);
-  vline (cr, time_to_x (ttv_tab_state_get_current_time (self->state), ws, we, width), 0, RULER_HEIGHT);
+  vline (cr, time_to_x (self, TTV_TIME_BAR_RULER, ttv_tab_state_get_current_time (self->state), width), 0,
+         RULER_HEIGHT);
 }
 
 /* Lines from the ruler's ends down to the window's box in the overview:
@@ -375,8 +437,8 @@ draw_zoom_lines (TtvTimeBar *self, cairo_t *cr, double width)
   cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.15);
   cairo_move_to (cr, 0, RULER_HEIGHT);
   cairo_line_to (cr, width, RULER_HEIGHT);
-  cairo_line_to (cr, time_to_x (we, ss, se, width), OVERVIEW_TOP);
-  cairo_line_to (cr, time_to_x (ws, ss, se, width), OVERVIEW_TOP);
+  cairo_line_to (cr, time_to_x (self, TTV_TIME_BAR_OVERVIEW, we, width), OVERVIEW_TOP);
+  cairo_line_to (cr, time_to_x (self, TTV_TIME_BAR_OVERVIEW, ws, width), OVERVIEW_TOP);
   cairo_close_path (cr);
   cairo_fill_preserve (cr);
   cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.6);
@@ -406,28 +468,34 @@ draw_overview (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, con
       guint32 max = 1;
       for (guint i = 0; i < density->len; i++)
         max = MAX (max, g_array_index (density, guint32, i));
+      TtvTimeScale scale;
+
+      /* The bins leave the long idle gaps out; the scale places each. */
+      get_scale (self, TTV_TIME_BAR_OVERVIEW, width, &scale);
       cairo_set_source_rgb (cr, 0.55, 0.6, 0.7);
       for (guint i = 0; i < density->len; i++)
         {
           double h = (double) g_array_index (density, guint32, i) / max * (OVERVIEW_HEIGHT - 2);
-          double x0 = width * i / density->len, x1 = width * (i + 1) / density->len;
+          double x0 = ttv_time_scale_x_of_time (&scale, ttv_tab_state_get_density_bin_start (self->state, i));
+          double x1 = ttv_time_scale_x_of_time (&scale, ttv_tab_state_get_density_bin_start (self->state, i + 1));
           cairo_rectangle (cr, x0, OVERVIEW_HEIGHT - h, MAX (1, x1 - x0), h);
         }
       cairo_fill (cr);
     }
   gdk_cairo_set_source_rgba (cr, &mark_color);
   for (guint i = 0; i < bookmarks->len; i++)
-    vline (cr, time_to_x (((const TtvViewerBookmark *) bookmarks->pdata[i])->start, ss, se, width), 0,
-           OVERVIEW_HEIGHT);
+    vline (cr, time_to_x (self, TTV_TIME_BAR_OVERVIEW, ((const TtvViewerBookmark *) bookmarks->pdata[i])->start, width),
+           0, OVERVIEW_HEIGHT);
   {
-    double x0 = time_to_x (ws, ss, se, width), x1 = time_to_x (we, ss, se, width);
+    double x0 = time_to_x (self, TTV_TIME_BAR_OVERVIEW, ws, width), x1 = time_to_x (self, TTV_TIME_BAR_OVERVIEW, we, width);
     cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.25);
     cairo_rectangle (cr, x0, 0, MAX (2, x1 - x0), OVERVIEW_HEIGHT);
     cairo_fill_preserve (cr);
     cairo_set_source_rgb (cr, 0.2, 0.4, 0.9);
     cairo_stroke (cr);
     gdk_cairo_set_source_rgba (cr, &cur_color);
-    vline (cr, time_to_x (ttv_tab_state_get_current_time (self->state), ss, se, width), 0, OVERVIEW_HEIGHT);
+    vline (cr, time_to_x (self, TTV_TIME_BAR_OVERVIEW, ttv_tab_state_get_current_time (self->state), width), 0,
+           OVERVIEW_HEIGHT);
   }
   cairo_restore (cr);
   /* The overview's scale: the whole traceset, ticks up against the strip. */
@@ -438,7 +506,7 @@ draw_overview (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, con
   if (se > ss && width > 0)
     {
       gdk_cairo_set_source_rgba (cr, fg);
-      draw_scale (self, TTV_TIME_BAR_OVERVIEW, cr, area, ss, se, width, SCALE_TOP, SCALE_HEIGHT, TRUE);
+      draw_scale (self, TTV_TIME_BAR_OVERVIEW, cr, area, width, SCALE_TOP, SCALE_HEIGHT, TRUE);
     }
 }
 
@@ -471,12 +539,12 @@ area_press (GtkWidget *area, GdkEventButton *ev, TtvTimeBar *self)
     {
       /* Click: current time; drag: selection. */
       self->drag = DRAG_SELECT;
-      self->drag_time = x_to_time (ev->x, ws, we, width);
+      self->drag_time = x_to_time (self, TTV_TIME_BAR_RULER, ev->x, width);
       ttv_tab_state_set_current_time (self->state, self->drag_time);
     }
   else
     {
-      TtvTime t = x_to_time (ev->x, ss, se, width);
+      TtvTime t = x_to_time (self, TTV_TIME_BAR_OVERVIEW, ev->x, width);
       if (t < ws || t > we)
         {
           /* Center the window on the click, then drag from there. */
@@ -500,13 +568,14 @@ area_motion (GtkWidget *area, GdkEventMotion *ev, TtvTimeBar *self)
   ttv_tab_state_get_time_span (self->state, &ss, &se);
   if (self->drag == DRAG_WINDOW && width > 0)
     {
-      TtvTime delta = (TtvTime) ((ev->x - self->drag_x) / width * (double) (se - ss));
+      TtvTime delta = x_to_time (self, TTV_TIME_BAR_OVERVIEW, ev->x, width)
+                      - x_to_time (self, TTV_TIME_BAR_OVERVIEW, self->drag_x, width);
       TtvTime start = self->drag_window_start + delta;
       ttv_tab_state_set_time_window (self->state, start, start + (we - ws));
     }
   else if (self->drag == DRAG_SELECT)
     {
-      TtvTime t = x_to_time (ev->x, ws, we, width);
+      TtvTime t = x_to_time (self, TTV_TIME_BAR_RULER, ev->x, width);
       if (t != self->drag_time)
         ttv_tab_state_set_selection (self->state, self->drag_time, t);
     }
@@ -597,14 +666,8 @@ ttv_time_bar_get_strip (TtvTimeBar *self, TtvTimeBarScale scale, double *top, do
 double
 ttv_time_bar_time_to_x (TtvTimeBar *self, TtvTimeBarScale scale, TtvTime t)
 {
-  TtvTime a, b;
-
   g_return_val_if_fail (TTV_IS_TIME_BAR (self) && scale < TTV_TIME_BAR_N_SCALES, 0);
-  if (scale == TTV_TIME_BAR_RULER)
-    ttv_tab_state_get_time_window (self->state, &a, &b);
-  else
-    ttv_tab_state_get_time_span (self->state, &a, &b);
-  return time_to_x (t, a, b, gtk_widget_get_allocated_width (self->area));
+  return time_to_x (self, scale, t, gtk_widget_get_allocated_width (self->area));
 }
 
 /* @name: the widget's name, for tests ("time-bar-start"). */

@@ -16,6 +16,7 @@ struct _TtvTabAnalysis {
   guint64 n_events;
   gboolean n_events_complete;
   GArray *density;               /* owned, may be NULL */
+  TtvDensityBins density_bins;   /* how density cuts time, when there is one */
   GHashTable *type_density;      /* owned, may be NULL: name -> GArray of guint32 */
   TtvSharedTracker *shared;      /* owned reference, NULL until the state pass is done */
   TtvKernelModel *model;         /* owned, with @shared: applies events to requests' states */
@@ -64,8 +65,10 @@ ttv_tab_analysis_free (TtvTabAnalysis *a)
 }
 
 void
-ttv_tab_analysis_set_density (TtvTabAnalysis *a, guint64 n_events, GArray *density, GHashTable *type_density)
+ttv_tab_analysis_set_density (TtvTabAnalysis *a, guint64 n_events, GArray *density, GHashTable *type_density,
+                              const TtvDensityBins *bins)
 {
+  a->density_bins = *bins;
   a->n_events = n_events;
   a->n_events_complete = TRUE;
   g_clear_pointer (&a->density, g_array_unref);
@@ -78,6 +81,12 @@ GArray *
 ttv_tab_analysis_get_density (TtvTabAnalysis *a)
 {
   return a->density;
+}
+
+const TtvDensityBins *
+ttv_tab_analysis_get_density_bins (TtvTabAnalysis *a)
+{
+  return a->density ? &a->density_bins : NULL;
 }
 
 void
@@ -165,6 +174,30 @@ ttv_tab_state_dup_density (TtvTabState *state, const char *event_name)
   copy = g_array_sized_new (FALSE, FALSE, sizeof (guint32), src->len);
   g_array_append_vals (copy, src->data, src->len);
   return copy;
+}
+
+TtvTime
+ttv_tab_state_get_density_bin_start (TtvTabState *state, guint bin)
+{
+  const TtvDensityBins *bins;
+  TtvTime s0, s1;
+
+  g_return_val_if_fail (TTV_IS_TAB_STATE (state), 0);
+  bins = ttv_tab_analysis_get_density_bins (ttv_tab_state_get_analysis (state));
+  if (bins)
+    return ttv_density_bins_get_bin_start (bins, bin);
+  ttv_tab_state_get_time_span (state, &s0, &s1);
+  return bin == 0 ? s0 : s1;
+}
+
+guint
+ttv_tab_state_get_density_bin_of (TtvTabState *state, TtvTime time)
+{
+  const TtvDensityBins *bins;
+
+  g_return_val_if_fail (TTV_IS_TAB_STATE (state), 0);
+  bins = ttv_tab_analysis_get_density_bins (ttv_tab_state_get_analysis (state));
+  return bins ? ttv_density_bins_bin_of (bins, time) : 0;
 }
 
 static gint

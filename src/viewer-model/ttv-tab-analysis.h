@@ -6,6 +6,7 @@
  * with the state starts from the tracker's checkpoints). */
 #pragma once
 
+#include "ttv-density-bins.h"
 #include "ttv-history.h"
 #include "ttv-kernel-model.h"
 #include "ttv-state-pass.h"
@@ -21,11 +22,14 @@ void        ttv_tab_analysis_free (TtvTabAnalysis *analysis);
 /* Forgets every result (the traceset changed); TRUE when a history went. */
 gboolean    ttv_tab_analysis_reset (TtvTabAnalysis *analysis);
 
-/* The first read: @density and @type_density transfer full, may be NULL. */
+/* The first read: @density and @type_density transfer full, may be NULL;
+ * @bins (copied) how they cut time. */
 void        ttv_tab_analysis_set_density (TtvTabAnalysis *analysis, guint64 n_events, GArray *density,
-                                          GHashTable *type_density);
+                                          GHashTable *type_density, const TtvDensityBins *bins);
 /* Borrowed, may be NULL. */
 GArray     *ttv_tab_analysis_get_density (TtvTabAnalysis *analysis);
+/* NULL until the first read gave its density. */
+const TtvDensityBins *ttv_tab_analysis_get_density_bins (TtvTabAnalysis *analysis);
 /* The state pass over @ts (transfer full; @tracker NULL: forget them). */
 void        ttv_tab_analysis_set_state_pass (TtvTabAnalysis *analysis, TtvTraceset *ts,
                                              TtvStateTracker *tracker, TtvStatistics *statistics);

@@ -5,6 +5,7 @@
  * analysis results). */
 #pragma once
 
+#include "ttv-density-bins.h"
 #include "ttv-history.h"
 #include "ttv-state-pass.h"
 #include "ttv-traceset.h"
@@ -45,9 +46,10 @@ void        ttv_tab_state_replace_bookmark (TtvTabState *state, guint index,
 
 /* The first read: @n_events, @density (of guint32, events per bin over the
  * span) and @type_density ("facility.event" -> GArray of guint32, the same
- * bins), both transfer full and may be NULL; emits "density-ready". */
+ * bins), both transfer full and may be NULL, and @bins (copied; NULL: of
+ * equal time over the span) how they cut time; emits "density-ready". */
 void        ttv_tab_state_set_density (TtvTabState *state, guint64 n_events, GArray *density,
-                                       GHashTable *type_density);
+                                       GHashTable *type_density, const TtvDensityBins *bins);
 /* Borrowed, may be NULL (the time bar's overview). */
 GArray     *ttv_tab_state_get_density (TtvTabState *state);
 /* The state pass's results (transfer full; both NULL: forget them); emits

@@ -611,10 +611,17 @@ ttv_tab_state_replace_bookmark (TtvTabState *self, guint index, TtvViewerBookmar
 
 void
 ttv_tab_state_set_density (TtvTabState *self, guint64 n_events, GArray *density,
-                           GHashTable *type_density)
+                           GHashTable *type_density, const TtvDensityBins *bins)
 {
+  TtvDensityBins linear;
+
   g_return_if_fail (TTV_IS_TAB_STATE (self));
-  ttv_tab_analysis_set_density (self->analysis, n_events, density, type_density);
+  if (!bins)
+    {
+      ttv_density_bins_init (&linear, self->span_start, self->span_end, density ? density->len : 1, NULL, 0);
+      bins = &linear;
+    }
+  ttv_tab_analysis_set_density (self->analysis, n_events, density, type_density, bins);
   g_signal_emit (self, signals[SIG_DENSITY_READY], 0);
 }
 

@@ -5,7 +5,9 @@
  * next/previous bookmark; one time format everywhere: the rulers of the
  * control flow, resources and histogram and both scales of the time bar
  * follow the user's choice, and the time bar's overview lies under its own
- * labels.  Keys and clicks go to the views' widgets. */
+ * labels; two traces six years apart share the width, the idle years
+ * between them compressed to a mark, in the histogram too (issue 19).  Keys and clicks go to the
+ * views' widgets. */
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
@@ -15,6 +17,7 @@
 #include "ttv-tab.h"
 #include "ttv-time-bar.h"
 #include "ttv-time-display.h"
+#include "ttv-test-util.h"
 #include "ttv-viewer-registry.h"
 
 #include <math.h>
@@ -553,6 +556,160 @@ test_time_bar_scales (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+/* Whether the pixel at (@x, @y) of @surface is the ground of a compressed
+ * gap (ttv-view-axis.c: 0.90, 0.90, 0.92). */
+static gboolean
+is_gap_ground (cairo_surface_t *surface, int x, int y)
+{
+  const guint32 *row = (const guint32 *) (cairo_image_surface_get_data (surface)
+                                          + y * cairo_image_surface_get_stride (surface));
+  guint r = (row[x] >> 16) & 0xff, g = (row[x] >> 8) & 0xff, b = row[x] & 0xff;
+
+  return r >= 228 && r <= 231 && g >= 228 && g <= 231 && b >= 233 && b <= 236;
+}
+
+/* Two machines traced in 2017 and 2023 (issue 19: "+200 d" axes with both
+ * traces squeezed against the edges): the time bar's overview gives both
+ * traces the width at one rate and the years between them a few pixels,
+ * no tick falls in those years, and the control flow marks them across
+ * its rows between the two traces' drawn states. */
+static void
+test_time_gap (void)
+{
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "gap", NULL);
+  g_autofree char *a = g_build_filename (dir, "alpha", NULL), *b = g_build_filename (dir, "beta", NULL);
+  g_autoptr (GError) error = NULL;
+  TtvTraceset *ts = ttv_traceset_new ();
+  TtvGuiTestTab f;
+  TtvTime a0, a1, b0, b1;
+
+  ttv_test_generate_machine (TTV_GEN_PATH, a, "ctf", "alpha", "1", "2", "1500000000");
+  ttv_test_generate_machine (TTV_GEN_PATH, b, "ctf", "beta", "2", "2", "1700000000");
+  g_assert_true (ttv_traceset_add_path (ts, a, &error));
+  g_assert_true (ttv_traceset_add_path (ts, b, &error));
+  g_assert_no_error (error);
+  a0 = ttv_traceset_get_trace (ts, 0)->start;
+  a1 = ttv_traceset_get_trace (ts, 0)->end;
+  b0 = ttv_traceset_get_trace (ts, 1)->start;
+  b1 = ttv_traceset_get_trace (ts, 1)->end;
+  ttv_gui_test_tab_open (&f, ts, modules);
+
+  TtvTimeBar *bar = TTV_TIME_BAR (ttv_gui_test_find_widget (GTK_WIDGET (f.tab), TTV_TYPE_TIME_BAR, NULL));
+  draw_widget (ttv_gui_test_find_widget (GTK_WIDGET (bar), GTK_TYPE_DRAWING_AREA, NULL));
+  double xa0 = ttv_time_bar_time_to_x (bar, TTV_TIME_BAR_OVERVIEW, a0);
+  double xa1 = ttv_time_bar_time_to_x (bar, TTV_TIME_BAR_OVERVIEW, a1);
+  double xb0 = ttv_time_bar_time_to_x (bar, TTV_TIME_BAR_OVERVIEW, b0);
+  double xb1 = ttv_time_bar_time_to_x (bar, TTV_TIME_BAR_OVERVIEW, b1);
+  g_test_message ("alpha at x %.1f..%.1f, beta at %.1f..%.1f", xa0, xa1, xb0, xb1);
+  /* The years between in a few pixels; both traces at one rate. */
+  g_assert_cmpfloat (xb0 - xa1, >, 2);
+  g_assert_cmpfloat (xb0 - xa1, <=, TTV_TIME_SCALE_GAP_WIDTH + 0.5);
+  g_assert_cmpfloat (fabs ((xa1 - xa0) / (double) (a1 - a0) / ((xb1 - xb0) / (double) (b1 - b0)) - 1), <, 0.01);
+  /* No tick in the idle years: every tick is a time of one of the traces. */
+  const GArray *ticks = ttv_time_bar_get_ticks (bar, TTV_TIME_BAR_OVERVIEW);
+  g_assert_cmpuint (ticks->len, >=, 2);
+  for (guint k = 0; k < ticks->len; k++)
+    {
+      TtvTime t = g_array_index (ticks, TtvTimeBarTick, k).time;
+      g_assert_true ((t >= a0 && t <= a1) || (t >= b0 && t <= b1));
+    }
+
+  /* The control flow: the mark across the rows, states on both sides
+   * (alpha's rows first, then beta's: scrolled to the end). */
+  GtkWidget *viewer = ttv_gui_test_viewer (f.tab, "controlflow");
+  GtkWidget *area = ttv_gui_test_find_widget (viewer, GTK_TYPE_DRAWING_AREA, NULL);
+  int gap_first = -1, gap_last = -1, drawn_before = 0, drawn_after = 0;
+
+  for (int end = 0; end < 2; end++)
+    {
+      if (end)
+        {
+          GtkRange *bar_v = GTK_RANGE (ttv_gui_test_find_widget (viewer, GTK_TYPE_SCROLLBAR, NULL));
+          GtkAdjustment *adj = gtk_range_get_adjustment (bar_v);
+          gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
+          ttv_gui_test_spin_pending ();
+        }
+      int w = gtk_widget_get_allocated_width (area), h = gtk_widget_get_allocated_height (area), y = h - 6;
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+      cairo_t *cr = cairo_create (surface);
+      const guint32 *row = (const guint32 *) (cairo_image_surface_get_data (surface)
+                                              + y * cairo_image_surface_get_stride (surface));
+
+      gtk_widget_draw (area, cr);
+      cairo_destroy (cr);
+      cairo_surface_flush (surface);
+      gap_first = gap_last = -1;
+      for (int x = 0; x < w; x++)
+        if (is_gap_ground (surface, x, y))
+          {
+            gap_first = gap_first < 0 ? x : gap_first;
+            gap_last = x;
+          }
+      g_test_message ("control flow %dx%d: gap ground at x %d..%d", w, h, gap_first, gap_last);
+      g_assert_cmpint (gap_first, >, w / 4);
+      g_assert_cmpint (gap_last - gap_first, <, (int) TTV_TIME_SCALE_GAP_WIDTH);
+      for (int x = 0; x < w; x++)
+        if ((row[x] & 0xffffff) != 0xffffff && !is_gap_ground (surface, x, y))
+          {
+            if (end)
+              drawn_after += x > gap_last + 4;
+            else
+              drawn_before += x < gap_first - 4 && x > w / 2 - 100;
+          }
+      cairo_surface_destroy (surface);
+    }
+  g_assert_cmpint (drawn_before, >, 50);
+  g_assert_cmpint (drawn_after, >, 5);
+
+  /* The histogram: its bins leave the gap out, so both captures are
+   * binned finely (not one bin each); every event in a column, none in the
+   * gap's columns. */
+  GtkWidget *hist = ttv_gui_test_viewer (f.tab, "histogram");
+  guint64 n_events = ttv_tab_state_get_event_count (f.state, NULL);
+  const double *cols = NULL;
+  gsize n = 0;
+  double sum = 0;
+  g_autoptr (GVariant) v = NULL;
+
+  g_assert_cmpuint (n_events, >, 0);
+  for (int i = 0; i < 200 && (n == 0 || fabs (sum - (double) n_events) > 0.5); i++)
+    {
+      ttv_gui_test_spin_for (20);
+      g_clear_pointer (&v, g_variant_unref);
+      v = g_action_group_get_action_state (gtk_widget_get_action_group (hist, "histogram"), "column-counts");
+      cols = g_variant_get_fixed_array (v, &n, sizeof (double));
+      sum = 0;
+      for (gsize x = 0; x < n; x++)
+        sum += cols[x];
+    }
+  g_assert_cmpfloat (fabs (sum - (double) n_events), <=, 0.5);
+  TtvTimeScale scale;
+  guint busy_left = 0, busy_right = 0;
+  double max_left = 0, sum_left = 0;
+  ttv_tab_state_get_time_scale (f.state, a0, b1, 0, n, &scale);
+  g_assert_cmpuint (scale.n_pieces, ==, 3);
+  g_assert_true (scale.pieces[1].gap);
+  for (gsize x = 0; x < n; x++)
+    {
+      if (x >= ceil (scale.pieces[1].x0) && x + 1 <= floor (scale.pieces[1].x1))
+        g_assert_cmpfloat (cols[x], ==, 0);
+      busy_left += x + 1 < scale.pieces[1].x0 && cols[x] > 0;
+      if (x + 1 < scale.pieces[1].x0)
+        {
+          max_left = MAX (max_left, cols[x]);
+          sum_left += cols[x];
+        }
+      busy_right += x > scale.pieces[1].x1 && cols[x] > 0;
+    }
+  g_test_message ("histogram: %zu columns, %u busy left of the gap, %u right", n, busy_left, busy_right);
+  g_assert_cmpuint (busy_left, >, 100);
+  g_assert_cmpuint (busy_right, >, 100);
+  /* Binned finely: the columns vary (one bin spread over a capture would
+   * make them all equal). */
+  g_assert_cmpfloat (max_left, >, 3 * sum_left / busy_left);
+  ttv_gui_test_tab_teardown (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -564,5 +721,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/navigation/time-entry-clamped", test_time_entry_clamped);
   g_test_add_func ("/gui/navigation/rulers-format", test_rulers_format);
   g_test_add_func ("/gui/navigation/time-bar-scales", test_time_bar_scales);
+  g_test_add_func ("/gui/navigation/time-gap", test_time_gap);
   return g_test_run ();
 }

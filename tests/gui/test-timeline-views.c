@@ -67,7 +67,7 @@ sample_setup (void)
   index = ttv_indexer_run (sample.ts, TTV_INDEXER_DENSITY_BINS, NULL, &error);
   g_assert_no_error (error);
   ttv_tab_state_set_density (sample.state, index->n_events, g_steal_pointer (&index->density),
-                             g_steal_pointer (&index->type_density));
+                             g_steal_pointer (&index->type_density), &index->bins);
   return TRUE;
 }
 

@@ -204,7 +204,7 @@ test_module_notifications (void)
   ttv_tab_state_set_selection (state, ss + 100, ss + 200);
   ttv_tab_state_set_filter (state, "syscall", NULL);
   ttv_tab_state_add_bookmark (state, ttv_viewer_bookmark_new ("here", "text", -1, ss + 5, ss + 5));
-  ttv_tab_state_set_density (state, 42, NULL, NULL);
+  ttv_tab_state_set_density (state, 42, NULL, NULL, NULL);
   ttv_tab_state_set_history (state, NULL);
   ttv_tab_state_set_traceset (state, ts);
 

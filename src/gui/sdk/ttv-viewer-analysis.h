@@ -15,10 +15,17 @@ G_BEGIN_DECLS
 /* Events counted by the first read so far (0 while unknown); *@complete
  * (may be NULL) tells whether the read is done. */
 guint64     ttv_tab_state_get_event_count (TtvTabState *state, gboolean *complete);
-/* Events per bin, bins of equal width over the traceset span; NULL until
- * the first read finished.  @event_name: NULL for every event, else one
- * "facility.event" name (all traces).  Transfer full (of guint32). */
+/* Events per bin over the traceset span; NULL until the first read
+ * finished.  @event_name: NULL for every event, else one "facility.event"
+ * name (all traces).  Transfer full (of guint32).  The bins are of equal
+ * width, but the long idle gaps between far-apart traces are left out of
+ * them (ttv-viewer-time-scale.h): a bin's times are given below. */
 GArray     *ttv_tab_state_dup_density (TtvTabState *state, const char *event_name);
+/* The first time of density bin @bin (the number of bins: the span's end;
+ * SDK 13); a bin holds the events from its start up to the next bin's. */
+TtvTime     ttv_tab_state_get_density_bin_start (TtvTabState *state, guint bin);
+/* The density bin of an event at @time (SDK 13). */
+guint       ttv_tab_state_get_density_bin_of (TtvTabState *state, TtvTime time);
 /* The names ttv_tab_state_dup_density() knows, sorted; transfer full. */
 GStrv       ttv_tab_state_dup_density_names (TtvTabState *state);
 

@@ -12,6 +12,7 @@
 
 #include "ttv-viewer-types.h"     /* TtvTime, TtvTabState, the opaque handles */
 #include "ttv-viewer-tab.h"       /* the tab's view model and its signals */
+#include "ttv-viewer-time-scale.h" /* times to pixels, long idle gaps compressed */
 #include "ttv-viewer-event.h"     /* traces, events, fields, positions, filters */
 #include "ttv-viewer-request.h"   /* event requests */
 #include "ttv-viewer-analysis.h"  /* density, state, statistics, state history */

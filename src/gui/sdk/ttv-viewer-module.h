@@ -38,8 +38,12 @@ G_BEGIN_DECLS
  * the machines' names, TtvViewerThreadUsage.machine, and
  * ttv_viewer_cpu_usage_get_thread_time() takes the machine; so do
  * ttv_tab_state_get_blocked_at() and ttv_tab_state_dup_critical_path();
- * a record's machine (ttv_viewer_records_get_machine()). */
-#define TTV_VIEWER_API_VERSION 12
+ * a record's machine (ttv_viewer_records_get_machine()).
+ * 13: the tab's time scale, long idle gaps between traces compressed
+ * (ttv-viewer-time-scale.h: TtvTimeScale, ttv_tab_state_get_time_scale());
+ * the density's bins leave those gaps out: each bin's times
+ * (ttv_tab_state_get_density_bin_start(), _bin_of()). */
+#define TTV_VIEWER_API_VERSION 13
 
 /* A module defines, with this macro, the entry point the loader calls:
  *   TTV_VIEWER_MODULE (my_module_init)
