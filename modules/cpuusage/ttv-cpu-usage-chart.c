@@ -26,17 +26,21 @@ ttv_cpu_usage_picture_free (TtvCpuUsagePicture *p)
 }
 
 TtvCpuUsagePicture *
-ttv_cpu_usage_picture_compute (TtvViewerCpuUsage *usage, TtvTime t0, TtvTime t1, guint n_bins, TtvTime r0, TtvTime r1,
-                               guint machine, guint32 tid, GError **error)
+ttv_cpu_usage_picture_compute (TtvViewerCpuUsage *usage, const TtvTimeScale *scale, guint n_bins, TtvTime r0,
+                               TtvTime r1, guint machine, guint32 tid, GError **error)
 {
   g_autoptr (TtvCpuUsagePicture) p = g_new0 (TtvCpuUsagePicture, 1);
   p->usage = ttv_viewer_cpu_usage_ref (usage);
-  p->t0 = t0;
-  p->t1 = MAX (t1, t0 + 1);
+  p->scale = *scale;
+  p->t0 = scale->t0;
+  p->t1 = MAX (scale->t1, scale->t0 + 1);
   p->n_bins = CLAMP (n_bins, 1, (guint) MIN ((guint64) (p->t1 - p->t0), 100000));
   p->edges = g_new (TtvTime, p->n_bins + 1);
+  /* Equal pixel steps: equal times but across a compressed gap. */
   for (guint i = 0; i <= p->n_bins; i++)
-    p->edges[i] = p->t0 + (TtvTime) ((double) (p->t1 - p->t0) * i / p->n_bins);
+    p->edges[i] = i == p->n_bins ? p->t1 : ttv_time_scale_time_of_x (scale, scale->x + scale->width * i / p->n_bins);
+  for (guint i = 1; i <= p->n_bins; i++)
+    p->edges[i] = MAX (p->edges[i], p->edges[i - 1]);
   p->cpus = ttv_viewer_cpu_usage_dup_cpus (usage);
   p->busy = g_new0 (double, MAX (p->cpus->len, 1) * p->n_bins);
   p->all = g_new0 (double, p->n_bins);
@@ -191,13 +195,16 @@ ttv_cpu_usage_draw_chart (cairo_t *cr, const TtvCpuUsagePicture *p, double x, do
       cairo_set_source_rgba (cr, 0.85, 0.1, 0.1, 0.9);
       line (cr, p, p->thread, px, py, pw, ph, 2);
     }
-  /* The current time. */
+  /* Long idle gaps between traces; the current time. */
+  TtvTimeScale scale = p->scale;
+  ttv_time_scale_place (&scale, px, pw);
+  ttv_view_axis_draw_gaps (cr, &scale, py, ph);
   if (now >= p->t0 && now <= p->t1)
     {
       GdkRGBA c;
       ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_CURRENT_TIME, &c);
       gdk_cairo_set_source_rgba (cr, &c);
-      cairo_rectangle (cr, floor (px + (double) (now - p->t0) / (double) (p->t1 - p->t0) * pw), py, 1, ph);
+      cairo_rectangle (cr, floor (ttv_time_scale_x_of_time (&scale, now)), py, 1, ph);
       cairo_fill (cr);
     }
   /* The legend, as the title. */
@@ -234,7 +241,7 @@ ttv_cpu_usage_draw_chart (cairo_t *cr, const TtvCpuUsagePicture *p, double x, do
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
   cairo_rectangle (cr, px, py + ph, pw, TTV_CPU_USAGE_BOTTOM);
   cairo_fill (cr);
-  ttv_view_axis_draw_time (cr, px, py + ph, pw, TTV_CPU_USAGE_BOTTOM, origin, p->t0, p->t1, NULL);
+  ttv_view_axis_draw_scale (cr, &scale, py + ph, TTV_CPU_USAGE_BOTTOM, origin, NULL);
 }
 
 void

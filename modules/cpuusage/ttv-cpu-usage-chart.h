@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 
 typedef struct {
   TtvTime t0, t1;                   /* the chart's window */
-  guint n_bins;
+  TtvTimeScale scale;               /* the window over the plot (the tab's: long idle gaps compressed) */
+  guint n_bins;                     /* points at equal pixel steps */
   TtvTime *edges;                   /* owned, n_bins + 1 */
   GArray *cpus;                     /* owned, of gint */
   double *busy;                     /* owned: n_cpus rows of n_bins shares, 0..1 */
@@ -29,9 +30,10 @@ typedef struct {
   TtvViewerCpuUsage *usage;         /* owned reference: the threads' names live with it */
 } TtvCpuUsagePicture;
 
-/* The chart of [@t0, @t1] in @n_bins points, the threads of [@r0, @r1],
- * and thread @tid's line (TTV_VIEWER_PID_NONE: none). */
-TtvCpuUsagePicture *ttv_cpu_usage_picture_compute (TtvViewerCpuUsage *usage, TtvTime t0, TtvTime t1, guint n_bins,
+/* The chart of @scale's window (ttv_tab_state_get_time_scale() over the
+ * plot) in @n_bins points at equal pixel steps, the threads of [@r0,
+ * @r1], and thread @tid's line (TTV_VIEWER_PID_NONE: none). */
+TtvCpuUsagePicture *ttv_cpu_usage_picture_compute (TtvViewerCpuUsage *usage, const TtvTimeScale *scale, guint n_bins,
                                                    TtvTime r0, TtvTime r1, guint machine, guint32 tid,
                                                    GError **error);
 /* "CPU 2", or with several machines "beta CPU 2" (caller frees). */

@@ -51,9 +51,22 @@ bins_for (double width)
   return (guint) MAX ((width - TTV_CPU_USAGE_LEFT - TTV_CPU_USAGE_RIGHT) / 3, 1);
 }
 
+/* The time window over the plot of a chart @width wide, as every view of
+ * the tab maps it. */
+static void
+plot_scale (TtvTabState *state, double width, TtvTimeScale *scale)
+{
+  TtvTime t0, t1;
+
+  ttv_tab_state_get_time_window (state, &t0, &t1);
+  ttv_tab_state_get_time_scale (state, t0, MAX (t1, t0 + 1), TTV_CPU_USAGE_LEFT,
+                                MAX (width - TTV_CPU_USAGE_LEFT - TTV_CPU_USAGE_RIGHT, 1), scale);
+}
+
 typedef struct {
   TtvViewerCpuUsage *usage;
-  TtvTime t0, t1, r0, r1;
+  TtvTimeScale scale;
+  TtvTime r0, r1;
   guint n_bins;
   guint machine;
   guint32 tid;
@@ -71,7 +84,7 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
 {
   Job *job = data;
   GError *error = NULL;
-  TtvCpuUsagePicture *p = ttv_cpu_usage_picture_compute (job->usage, job->t0, job->t1, job->n_bins, job->r0, job->r1,
+  TtvCpuUsagePicture *p = ttv_cpu_usage_picture_compute (job->usage, &job->scale, job->n_bins, job->r0, job->r1,
                                                          job->machine, job->tid, &error);
   ttv_view_job_return (task, p, (GDestroyNotify) ttv_cpu_usage_picture_free, error);
 }
@@ -167,7 +180,7 @@ recompute (TtvCpuUsageViewer *self)
     return;
   Job *job = g_new0 (Job, 1);
   job->usage = g_steal_pointer (&usage);
-  ttv_tab_state_get_time_window (self->state, &job->t0, &job->t1);
+  plot_scale (self->state, gtk_widget_get_allocated_width (self->chart), &job->scale);
   threads_range (self->state, &job->r0, &job->r1);
   job->n_bins = bins_for (gtk_widget_get_allocated_width (self->chart));
   job->tid = ttv_tab_state_get_selected_thread (self->state);
@@ -240,10 +253,10 @@ chart_draw (GtkWidget *area, cairo_t *cr, TtvCpuUsageViewer *self)
 static TtvTime
 time_at (TtvCpuUsageViewer *self, double x)
 {
-  TtvTime t0, t1;
-  double pw = MAX (gtk_widget_get_allocated_width (self->chart) - TTV_CPU_USAGE_LEFT - TTV_CPU_USAGE_RIGHT, 1);
-  ttv_tab_state_get_time_window (self->state, &t0, &t1);
-  return t0 + (TtvTime) (CLAMP ((x - TTV_CPU_USAGE_LEFT) / pw, 0, 1) * (double) (t1 - t0));
+  TtvTimeScale scale;
+
+  plot_scale (self->state, gtk_widget_get_allocated_width (self->chart), &scale);
+  return ttv_time_scale_time_of_x (&scale, CLAMP (x, scale.x, scale.x + scale.width));
 }
 
 /* A drag zooms the window to its span, a click sets the current time. */
@@ -420,11 +433,12 @@ render (TtvTabState *state, cairo_t *cr, int width, int height, GError **error)
   if (!ttv_tab_state_compute_kernel (state, TTV_VIEWER_KERNEL_CPU, NULL, error))
     return FALSE;
   g_autoptr (TtvViewerCpuUsage) usage = ttv_tab_state_dup_cpu_usage (state);
-  TtvTime t0, t1, r0, r1;
-  ttv_tab_state_get_time_window (state, &t0, &t1);
+  TtvTime r0, r1;
+  TtvTimeScale scale;
+  plot_scale (state, width, &scale);
   threads_range (state, &r0, &r1);
   gint64 start = g_get_monotonic_time (), cpu_start = cpu_now ();
-  g_autoptr (TtvCpuUsagePicture) p = ttv_cpu_usage_picture_compute (usage, t0, t1, bins_for (width), r0, r1,
+  g_autoptr (TtvCpuUsagePicture) p = ttv_cpu_usage_picture_compute (usage, &scale, bins_for (width), r0, r1,
                                                                     ttv_tab_state_get_selected_machine (state),
                                                                     ttv_tab_state_get_selected_thread (state), error);
   if (p == NULL)

@@ -83,6 +83,21 @@ ttv_time_scale_init (TtvTimeScale *scale, TtvTime t0, TtvTime t1, double x, doub
   init_with_gaps (scale, t0, t1, x, width, (const TtvTime (*)[2]) gaps, n_gaps);
 }
 
+void
+ttv_time_scale_place (TtvTimeScale *scale, double x, double width)
+{
+  double f = scale->width > 0 ? width / scale->width : 0;
+
+  for (guint i = 0; i < scale->n_pieces; i++)
+    {
+      scale->pieces[i].x0 = x + (scale->pieces[i].x0 - scale->x) * f;
+      scale->pieces[i].x1 = x + (scale->pieces[i].x1 - scale->x) * f;
+    }
+  scale->ns_per_px = f > 0 ? scale->ns_per_px / f : scale->ns_per_px;
+  scale->x = x;
+  scale->width = width;
+}
+
 gboolean
 ttv_time_scale_is_linear (const TtvTimeScale *scale)
 {

@@ -3,7 +3,9 @@
  * width at one rate with the gap in a few pixels; short gaps, a window
  * inside a gap and more gaps than the scale compresses; the mapping is
  * monotonic and its inverse lands on the same pixel; and the tab's scale
- * of two generated traces of different years.  No display needed. */
+ * of two generated traces of different years, and the views drawn on it
+ * (ttv --render): the gap's band in the control flow, the histogram and
+ * the CPU usage.  No display needed. */
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
@@ -14,6 +16,9 @@
 
 #ifndef TTV_GEN_PATH
 #error "TTV_GEN_PATH must be defined by the build"
+#endif
+#ifndef TTV_EXE_PATH
+#error "TTV_EXE_PATH must be defined by the build"
 #endif
 
 #define S  ((TtvTime) 1000000000)
@@ -154,19 +159,31 @@ test_many_gaps (void)
   check_round_trip (&s);
 }
 
+/* Generates alpha (2017) and beta (2023) under the test's folder once. */
+static void
+generate_far_apart (char **a, char **b)
+{
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "scale", NULL);
+
+  *a = g_build_filename (dir, "a", NULL);
+  *b = g_build_filename (dir, "b", NULL);
+  if (!g_file_test (*a, G_FILE_TEST_IS_DIR))
+    ttv_test_generate_machine (TTV_GEN_PATH, *a, "ctf", "alpha", "1", "2", "1500000000");
+  if (!g_file_test (*b, G_FILE_TEST_IS_DIR))
+    ttv_test_generate_machine (TTV_GEN_PATH, *b, "ctf", "beta", "2", "2", "1700000000");
+}
+
 /* The tab's scale: the spans of its traces, generated 2017 and 2023. */
 static void
 test_tab_scale (void)
 {
-  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "scale", NULL);
-  g_autofree char *a = g_build_filename (dir, "a", NULL), *b = g_build_filename (dir, "b", NULL);
+  g_autofree char *a = NULL, *b = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
   TtvTime s0, s1, a1, b0;
   TtvTimeScale s;
 
-  ttv_test_generate_machine (TTV_GEN_PATH, a, "ctf", "alpha", "1", "2", "1500000000");
-  ttv_test_generate_machine (TTV_GEN_PATH, b, "ctf", "beta", "2", "2", "1700000000");
+  generate_far_apart (&a, &b);
   g_assert_true (ttv_traceset_add_path (ts, a, &error));
   g_assert_true (ttv_traceset_add_path (ts, b, &error));
   g_assert_no_error (error);
@@ -186,6 +203,47 @@ test_tab_scale (void)
   g_assert_true (ttv_time_scale_is_linear (&s));
 }
 
+/* The views rendered on the two traces: in a row through the plot, one
+ * run of the gap's ground (ttv-view-axis.c: 0.90, 0.90, 0.92) at most
+ * TTV_TIME_SCALE_GAP_WIDTH wide, well inside the width. */
+static void
+test_views_mark_gap (gconstpointer data)
+{
+  const char *view = data;
+  g_autofree char *a = NULL, *b = NULL;
+  g_autofree char *png = g_strdup_printf ("%s/gap-%s.png", ttv_test_get_tmp_dir (), view);
+  g_autoptr (GError) error = NULL;
+
+  generate_far_apart (&a, &b);
+  const char *argv[] = { TTV_EXE_PATH, "--render", view, "--trace", a, "--trace", b, "--size", "1000x420",
+                         "-o", png, NULL };
+  g_free (ttv_test_run_ok (argv));
+  g_autoptr (GdkPixbuf) img = gdk_pixbuf_new_from_file (png, &error);
+  g_assert_no_error (error);
+  int w = gdk_pixbuf_get_width (img), stride = gdk_pixbuf_get_rowstride (img), nc = gdk_pixbuf_get_n_channels (img);
+  int y = gdk_pixbuf_get_height (img) / 3, first = -1, last = -1, runs = 0;
+  const guint8 *row = gdk_pixbuf_read_pixels (img) + y * stride;
+
+  for (int x = 0; x < w; x++)
+    {
+      const guint8 *px = row + x * nc;
+      gboolean ground = px[0] >= 228 && px[0] <= 231 && px[1] >= 228 && px[1] <= 231 && px[2] >= 233 && px[2] <= 236;
+
+      if (ground && (last < 0 || x > last + 6))
+        runs++;
+      if (ground)
+        {
+          first = first < 0 ? x : first;
+          last = x;
+        }
+    }
+  g_test_message ("%s: the gap's ground at x %d..%d of %d, %d runs", view, first, last, w, runs);
+  g_assert_cmpint (runs, ==, 1);
+  g_assert_cmpint (first, >, w / 4);
+  g_assert_cmpint (last, <, w - 20);
+  g_assert_cmpint (last - first, <, (int) TTV_TIME_SCALE_GAP_WIDTH);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -196,5 +254,8 @@ main (int argc, char **argv)
   g_test_add_func ("/time-scale/merge-and-edges", test_merge_and_edges);
   g_test_add_func ("/time-scale/many-gaps", test_many_gaps);
   g_test_add_func ("/time-scale/tab-scale", test_tab_scale);
+  g_test_add_data_func ("/time-scale/views/controlflow", "controlflow", test_views_mark_gap);
+  g_test_add_data_func ("/time-scale/views/histogram", "histogram", test_views_mark_gap);
+  g_test_add_data_func ("/time-scale/views/cpu-usage", "cpu-usage", test_views_mark_gap);
   return g_test_run ();
 }

@@ -53,6 +53,9 @@ void        ttv_time_scale_init (TtvTimeScale *scale, TtvTime t0, TtvTime t1, do
 void        ttv_tab_state_get_time_scale (TtvTabState *state, TtvTime t0, TtvTime t1, double x, double width,
                                           TtvTimeScale *scale);
 
+/* The same times over [@x, @x + @width]: every piece's pixels stretched
+ * alike (a scale computed for a plot, drawn at its place). */
+void        ttv_time_scale_place (TtvTimeScale *scale, double x, double width);
 gboolean    ttv_time_scale_is_linear (const TtvTimeScale *scale);
 /* Monotonic; beyond the scale's ends, at the rate of the time read. */
 double      ttv_time_scale_x_of_time (const TtvTimeScale *scale, TtvTime t);
