@@ -141,11 +141,16 @@ void
 ttv_latency_draw_scatter (cairo_t *cr, const TtvLatencyData *d, const TtvLatencyScale *s,
                           const TtvLatencyFrame *f, TtvTime origin, const TtvTime *selection)
 {
+  TtvTimeScale scale = d->scale;
+
+  ttv_time_scale_place (&scale, f->px, f->pw);
   frame_ground (cr, f);
   g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, d->n);
   g_autofree char *text = g_strdup_printf (_("Duration against start time (%s records, log scale)"), count);
   title (cr, f, text);
   decades (cr, s, f, TRUE);
+  /* Long idle gaps between traces, under the marks (none falls there). */
+  ttv_view_axis_draw_gaps (cr, &scale, f->py, f->ph);
   /* One mark per bucket a column holds: the buckets' bands, 2 px at least. */
   cairo_set_source_rgba (cr, 0.15, 0.35, 0.75, 0.85);
   double colw = f->pw / d->width;
@@ -171,7 +176,7 @@ ttv_latency_draw_scatter (cairo_t *cr, const TtvLatencyData *d, const TtvLatency
   if (selection && selection[0] >= d->t0 && selection[0] <= d->t1)
     {
       /* A selection as long as no record drawn here is no record's. */
-      double x = f->px + (double) (selection[0] - d->t0) / (double) MAX (d->t1 - d->t0, 1) * f->pw;
+      double x = ttv_time_scale_x_of_time (&scale, selection[0]);
       double y = f->py + f->ph - along (s, MAX ((double) (selection[1] - selection[0]), 1), f->ph);
       GdkRGBA sel;
       ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &sel);
@@ -185,7 +190,7 @@ ttv_latency_draw_scatter (cairo_t *cr, const TtvLatencyData *d, const TtvLatency
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
   cairo_rectangle (cr, f->px, f->py + f->ph, f->pw, BOTTOM);
   cairo_fill (cr);
-  ttv_view_axis_draw_time (cr, f->px, f->py + f->ph, f->pw, BOTTOM, origin, d->t0, d->t1, NULL);
+  ttv_view_axis_draw_scale (cr, &scale, f->py + f->ph, BOTTOM, origin, NULL);
 }
 
 void
@@ -245,7 +250,6 @@ ttv_latency_scatter_pick (const TtvLatencyData *d, const TtvLatencyScale *s, con
 void
 ttv_latency_column_range (const TtvLatencyData *d, guint column, TtvTime *t0, TtvTime *t1)
 {
-  double span = (double) (d->t1 - d->t0) + 1;
-  *t0 = d->t0 + (TtvTime) (span * column / d->width);
-  *t1 = MIN (d->t0 + (TtvTime) (span * (column + 1) / d->width), d->t1);
+  *t0 = ttv_time_scale_time_of_x (&d->scale, column);
+  *t1 = MIN (ttv_time_scale_time_of_x (&d->scale, column + 1), d->t1);
 }

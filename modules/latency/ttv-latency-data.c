@@ -103,6 +103,34 @@ compare_longest (gconstpointer a, gconstpointer b, gpointer data)
   return i < j ? -1 : i > j;
 }
 
+/* The scatter's columns: the table's own query, over each linear piece of
+ * the scale on its columns (none in a compressed gap). */
+static gboolean
+query_scatter (TtvLatencyData *d, GError **error)
+{
+  const TtvTimeScale *scale = &d->scale;
+
+  if (ttv_time_scale_is_linear (scale))
+    {
+      TtvTime end = d->t1 == TTV_TIME_MAX ? d->t1 : d->t1 + 1;
+      return ttv_viewer_table_query_scatter (d->table, d->t0, end, d->width, d->columns, error);
+    }
+  for (guint i = 0; i < scale->n_pieces; i++)
+    {
+      const TtvTimeScalePiece *p = &scale->pieces[i];
+      guint a, b;
+
+      if (!ttv_time_scale_get_piece_columns (scale, i, &a, &b))
+        continue;
+      /* Records that start in [t0, t1]: the end is exclusive. */
+      TtvTime t1 = p->t1 == TTV_TIME_MAX ? p->t1 : p->t1 + 1;
+      if (!ttv_viewer_table_query_scatter (d->table, p->t0, t1, MIN (b, d->width) - MIN (a, d->width),
+                                           d->columns + MIN (a, d->width), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* One thread: everything from its records of the window. */
 static gboolean
 compute_thread (TtvLatencyData *d, gboolean with_stats, GCancellable *cancellable, GError **error)
@@ -112,7 +140,6 @@ compute_thread (TtvLatencyData *d, gboolean with_stats, GCancellable *cancellabl
   if (records == NULL)
     return FALSE;
   guint n = ttv_viewer_records_get_n (records);
-  double span = (double) (d->t1 - d->t0) + 1;
   gint group = ttv_viewer_table_get_group_column (d->table);
   g_autoptr (GHashTable) by_group = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                                            (GDestroyNotify) g_array_unref);
@@ -122,7 +149,7 @@ compute_thread (TtvLatencyData *d, gboolean with_stats, GCancellable *cancellabl
       TtvTime s = ttv_viewer_records_get_start (records, i), e = ttv_viewer_records_get_end (records, i);
       TtvTime dur = e - s;
       guint b = ttv_viewer_duration_bucket (dur);
-      guint x = (guint) MIN ((double) (s - d->t0) / span * d->width, d->width - 1);
+      guint x = (guint) CLAMP (ttv_time_scale_x_of_time (&d->scale, s), 0, d->width - 1);
       d->columns[x].mask[b / 64] |= G_GUINT64_CONSTANT (1) << (b % 64);
       d->columns[x].count++;
       d->counts[b]++;
@@ -182,8 +209,8 @@ compute_thread (TtvLatencyData *d, gboolean with_stats, GCancellable *cancellabl
 }
 
 TtvLatencyData *
-ttv_latency_data_compute (TtvViewerTable *table, TtvTime t0, TtvTime t1, guint width, guint32 tid,
-                          gboolean with_stats, GCancellable *cancellable, GError **error)
+ttv_latency_data_compute (TtvViewerTable *table, TtvTime t0, TtvTime t1, guint width, const TtvTimeScale *scale,
+                          guint32 tid, gboolean with_stats, GCancellable *cancellable, GError **error)
 {
   g_autoptr (TtvLatencyData) d = g_new0 (TtvLatencyData, 1);
   d->table = ttv_viewer_table_ref (table);
@@ -192,10 +219,16 @@ ttv_latency_data_compute (TtvViewerTable *table, TtvTime t0, TtvTime t1, guint w
   d->tid = tid;
   d->width = MAX (width, 1);
   d->columns = g_new0 (TtvViewerScatterColumn, d->width);
+  if (scale)
+    {
+      d->scale = *scale;
+      ttv_time_scale_place (&d->scale, 0, d->width);
+    }
+  else
+    ttv_time_scale_init_linear (&d->scale, d->t0, MAX (d->t1, d->t0 + 1), 0, d->width);
   if (tid != TTV_VIEWER_PID_NONE)
     return compute_thread (d, with_stats, cancellable, error) ? g_steal_pointer (&d) : NULL;
-  TtvTime end = d->t1 == TTV_TIME_MAX ? d->t1 : d->t1 + 1;
-  if (!ttv_viewer_table_query_scatter (table, d->t0, end, d->width, d->columns, error)
+  if (!query_scatter (d, error)
       || !ttv_viewer_table_query_density (table, d->t0, d->t1, d->counts, error))
     return NULL;
   for (guint b = 0; b < TTV_VIEWER_DURATION_BUCKETS; b++)

@@ -83,6 +83,7 @@ typedef struct {
   TtvViewerTable *table;
   TtvTime t0, t1;
   guint width;
+  TtvTimeScale scale;                /* the window over the columns, the tab's */
   guint32 tid;
   gboolean with_stats;
   gboolean throughput;               /* with the block throughput */
@@ -100,8 +101,8 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
 {
   Job *job = data;
   GError *error = NULL;
-  TtvLatencyData *d = ttv_latency_data_compute (job->table, job->t0, job->t1, job->width, job->tid, job->with_stats,
-                                                cancel, &error);
+  TtvLatencyData *d = ttv_latency_data_compute (job->table, job->t0, job->t1, job->width, &job->scale, job->tid,
+                                                job->with_stats, cancel, &error);
   if (d && job->throughput && !ttv_latency_data_add_throughput (d, &error))
     g_clear_pointer (&d, ttv_latency_data_free);
   ttv_view_job_return (task, d, (GDestroyNotify) ttv_latency_data_free, error);
@@ -167,6 +168,7 @@ start_job (TtvLatencyViewer *self, gboolean with_stats)
   job->table = ttv_viewer_table_ref (self->table);
   ttv_tab_state_get_time_window (self->state, &job->t0, &job->t1);
   job->width = (guint) MAX (gtk_widget_get_allocated_width (self->scatter) - 66, 1);
+  ttv_tab_state_get_time_scale (self->state, job->t0, MAX (job->t1, job->t0 + 1), 0, job->width, &job->scale);
   job->tid = shown_thread (self);
   job->with_stats = with_stats;
   job->throughput = with_stats && self->kind->throughput;

@@ -362,19 +362,16 @@ query_pixels (TtvTimelineView *self, const TimelineLayout *l, TtvViewerRowKind k
       ttv_viewer_history_query_pixels (self->history, kind, row, l->t0, l->t1, w, px);
       return;
     }
+  for (guint j = 0; j < w; j++)
+    px[j] = (TtvViewerPixel) { .state = TTV_VIEWER_STATE_NONE };
   for (guint i = 0; i < scale->n_pieces; i++)
     {
       const TtvTimeScalePiece *p = &scale->pieces[i];
-      guint a = (guint) CLAMP (round (p->x0 - scale->x), 0, w), b = (guint) CLAMP (round (p->x1 - scale->x), a, w);
+      guint a, b;
 
-      if (b == a)
-        continue;
-      if (p->gap)
-        for (guint j = a; j < b; j++)
-          px[j] = (TtvViewerPixel) { .state = TTV_VIEWER_STATE_NONE };
-      else
-        ttv_viewer_history_query_pixels (self->history, kind, row, ttv_time_scale_time_of_x (scale, scale->x + a),
-                                         ttv_time_scale_time_of_x (scale, scale->x + b), b - a, px + a);
+      if (ttv_time_scale_get_piece_columns (scale, i, &a, &b))
+        ttv_viewer_history_query_pixels (self->history, kind, row, p->t0, p->t1, MIN (b, w) - MIN (a, w),
+                                         px + MIN (a, w));
     }
 }
 

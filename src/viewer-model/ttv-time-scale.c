@@ -8,6 +8,7 @@
 #include "ttv-time-gaps.h"
 #include "ttv-traceset.h"
 
+#include <math.h>
 #include <string.h>
 
 /* The SDK's bound is libttv's (modules do not see libttv's headers). */
@@ -96,6 +97,26 @@ ttv_time_scale_place (TtvTimeScale *scale, double x, double width)
   scale->ns_per_px = f > 0 ? scale->ns_per_px / f : scale->ns_per_px;
   scale->x = x;
   scale->width = width;
+}
+
+gboolean
+ttv_time_scale_get_piece_columns (const TtvTimeScale *scale, guint index, guint *first, guint *end)
+{
+  const double n = floor (scale->width);
+  double prev_end = 0;
+
+  g_return_val_if_fail (index < scale->n_pieces, FALSE);
+  if (scale->pieces[index].gap)
+    return FALSE;
+  /* The column where the busy piece before this one stops. */
+  for (guint i = 0; i < index; i++)
+    if (!scale->pieces[i].gap)
+      prev_end = CLAMP (ceil (scale->pieces[i].x1 - scale->x), 0, n);
+  double a = CLAMP (floor (scale->pieces[index].x0 - scale->x), prev_end, n);
+  double b = CLAMP (ceil (scale->pieces[index].x1 - scale->x), a, n);
+  *first = (guint) a;
+  *end = (guint) b;
+  return b > a;
 }
 
 gboolean

@@ -406,7 +406,7 @@ test_scatter_pick (void)
   g_autoptr (TtvViewerTable) table = ttv_tab_state_dup_kernel_table (f.state, TTV_VIEWER_KERNEL_SYSCALLS, "calls");
   g_assert_nonnull (table);
   g_autoptr (GError) error = NULL;
-  g_autoptr (TtvLatencyData) data = ttv_latency_data_compute (table, t0, t1, (guint) MAX (width - 66, 1),
+  g_autoptr (TtvLatencyData) data = ttv_latency_data_compute (table, t0, t1, (guint) MAX (width - 66, 1), NULL,
                                                               TTV_VIEWER_PID_NONE, FALSE, NULL, &error);
   g_assert_no_error (error);
   TtvLatencyScale scale;

@@ -4,8 +4,9 @@
  * inside a gap and more gaps than the scale compresses; the mapping is
  * monotonic and its inverse lands on the same pixel; and the tab's scale
  * of two generated traces of different years, and the views drawn on it
- * (ttv --render): the gap's band in the control flow, the histogram and
- * the CPU usage.  No display needed. */
+ * (ttv --render): the gap's band in the control flow, the histogram, the
+ * CPU usage and a latency view, whose scatter spreads the second trace's
+ * records over its part of the plot.  No display needed. */
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
@@ -13,6 +14,7 @@
 #include "ttv-test-util.h"
 
 #include <math.h>
+#include <string.h>
 
 #ifndef TTV_GEN_PATH
 #error "TTV_GEN_PATH must be defined by the build"
@@ -159,7 +161,8 @@ test_many_gaps (void)
   check_round_trip (&s);
 }
 
-/* Generates alpha (2017) and beta (2023) under the test's folder once. */
+/* Generates alpha (2017, 2 CPUs) and beta (2023, 3 CPUs: its trace the
+ * shorter, so that the pieces fall between pixels) once. */
 static void
 generate_far_apart (char **a, char **b)
 {
@@ -170,7 +173,7 @@ generate_far_apart (char **a, char **b)
   if (!g_file_test (*a, G_FILE_TEST_IS_DIR))
     ttv_test_generate_machine (TTV_GEN_PATH, *a, "ctf", "alpha", "1", "2", "1500000000");
   if (!g_file_test (*b, G_FILE_TEST_IS_DIR))
-    ttv_test_generate_machine (TTV_GEN_PATH, *b, "ctf", "beta", "2", "2", "1700000000");
+    ttv_test_generate_machine (TTV_GEN_PATH, *b, "ctf", "beta", "2", "3", "1700000000");
 }
 
 /* The tab's scale: the spans of its traces, generated 2017 and 2023. */
@@ -215,7 +218,7 @@ test_views_mark_gap (gconstpointer data)
   g_autoptr (GError) error = NULL;
 
   generate_far_apart (&a, &b);
-  const char *argv[] = { TTV_EXE_PATH, "--render", view, "--trace", a, "--trace", b, "--size", "1000x420",
+  const char *argv[] = { TTV_EXE_PATH, "--render", view, "--trace", a, "--trace", b, "--size", "1200x500",
                          "-o", png, NULL };
   g_free (ttv_test_run_ok (argv));
   g_autoptr (GdkPixbuf) img = gdk_pixbuf_new_from_file (png, &error);
@@ -242,6 +245,42 @@ test_views_mark_gap (gconstpointer data)
   g_assert_cmpint (first, >, w / 4);
   g_assert_cmpint (last, <, w - 20);
   g_assert_cmpint (last - first, <, (int) TTV_TIME_SCALE_GAP_WIDTH);
+  if (strcmp (view, "controlflow") == 0)
+    {
+      /* Beta's rows (the lower half): its states across its part of the
+       * plot, not piled at its end (each piece queried over its times). */
+      int drawn = 0, height = gdk_pixbuf_get_height (img);
+      for (int x = last + 4; x < w; x++)
+        for (int yy = height / 2; yy < height; yy++)
+          {
+            const guint8 *px = gdk_pixbuf_read_pixels (img) + yy * stride + x * nc;
+            if (px[0] < 250 || px[1] < 250 || px[2] < 250)
+              {
+                drawn++;
+                break;
+              }
+          }
+      g_test_message ("%s: %d of %d columns drawn right of the gap", view, drawn, w - last - 4);
+      g_assert_cmpint (drawn, >=, (w - last - 4) * 8 / 10);
+    }
+  if (strcmp (view, "syscall-latency") != 0)
+    return;
+  /* The scatter's marks (blue) right of the gap: beta's calls spread over
+   * its part of the plot, not piled in its last column (each piece is
+   * queried over its own times). */
+  guint columns = 0;
+  for (int x = last + 1; x < w * 6 / 10; x++)   /* the scatter, not the density right of it */
+    for (int yy = 0; yy < gdk_pixbuf_get_height (img); yy++)
+      {
+        const guint8 *px = gdk_pixbuf_read_pixels (img) + yy * stride + x * nc;
+        if (px[2] > px[0] + 80)
+          {
+            columns++;
+            break;
+          }
+      }
+  g_test_message ("%s: %u columns with marks right of the gap", view, columns);
+  g_assert_cmpuint (columns, >=, 12);
 }
 
 int
@@ -257,5 +296,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/time-scale/views/controlflow", "controlflow", test_views_mark_gap);
   g_test_add_data_func ("/time-scale/views/histogram", "histogram", test_views_mark_gap);
   g_test_add_data_func ("/time-scale/views/cpu-usage", "cpu-usage", test_views_mark_gap);
+  g_test_add_data_func ("/time-scale/views/syscall-latency", "syscall-latency", test_views_mark_gap);
   return g_test_run ();
 }

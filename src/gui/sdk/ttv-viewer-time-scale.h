@@ -57,6 +57,12 @@ void        ttv_tab_state_get_time_scale (TtvTabState *state, TtvTime t0, TtvTim
  * alike (a scale computed for a plot, drawn at its place). */
 void        ttv_time_scale_place (TtvTimeScale *scale, double x, double width);
 gboolean    ttv_time_scale_is_linear (const TtvTimeScale *scale);
+/* For views that query per column (whole pixels from the scale's x, of
+ * floor (width)): the columns [*@first, *@end) that linear piece @index
+ * covers, each column it touches (one touched by two pieces goes to the
+ * earlier), to fill with its times [t0, t1] split evenly.  FALSE for a
+ * gap, or a piece with no column left. */
+gboolean    ttv_time_scale_get_piece_columns (const TtvTimeScale *scale, guint index, guint *first, guint *end);
 /* Monotonic; beyond the scale's ends, at the rate of the time read. */
 double      ttv_time_scale_x_of_time (const TtvTimeScale *scale, TtvTime t);
 TtvTime     ttv_time_scale_time_of_x (const TtvTimeScale *scale, double x);
