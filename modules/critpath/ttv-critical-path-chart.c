@@ -21,6 +21,7 @@ ttv_path_picture_free (TtvPathPicture *p)
   if (p == NULL)
     return;
   g_clear_pointer (&p->segments, g_array_unref);
+  g_clear_object (&p->state);
   g_free (p->row_of);
   g_clear_pointer (&p->rows, g_ptr_array_unref);
   g_free (p);
@@ -85,6 +86,7 @@ ttv_path_picture_compute (TtvTabState *state, guint32 tid, TtvTime t0, TtvTime t
   if (segments == NULL)
     return NULL;
   TtvPathPicture *p = g_new0 (TtvPathPicture, 1);
+  p->state = g_object_ref (state);
   p->tid = tid;
   p->t0 = t0;
   p->t1 = t1;
@@ -115,10 +117,19 @@ ttv_path_picture_compute (TtvTabState *state, guint32 tid, TtvTime t0, TtvTime t
   return p;
 }
 
-static double
-x_of (const TtvPathPicture *p, double px, double pw, TtvTime t)
+/* The window over the plot of a chart at @x, @width wide: the tab's scale
+ * (long idle gaps between traces compressed, as in every view). */
+static void
+plot_scale (const TtvPathPicture *p, double x, double width, TtvTimeScale *scale)
 {
-  return px + (double) (CLAMP (t, p->t0, p->t1) - p->t0) / (double) MAX (p->t1 - p->t0, 1) * pw;
+  ttv_tab_state_get_time_scale (p->state, p->t0, MAX (p->t1, p->t0 + 1), x + TTV_PATH_LABEL_WIDTH,
+                                MAX (width - TTV_PATH_LABEL_WIDTH - 8, 1), scale);
+}
+
+static double
+x_of (const TtvPathPicture *p, const TtvTimeScale *scale, TtvTime t)
+{
+  return ttv_time_scale_x_of_time (scale, CLAMP (t, p->t0, p->t1));
 }
 
 void
@@ -127,6 +138,8 @@ ttv_path_draw_chart (cairo_t *cr, const TtvPathPicture *p, double x, double y, d
 {
   double px = x + TTV_PATH_LABEL_WIDTH, pw = MAX (width - TTV_PATH_LABEL_WIDTH - 8, 1);
   double top = y + TTV_PATH_HEADER;
+  TtvTimeScale scale;
+  plot_scale (p, x, width, &scale);
   cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_rectangle (cr, x, y, width, height);
@@ -187,7 +200,7 @@ ttv_path_draw_chart (cairo_t *cr, const TtvPathPicture *p, double x, double y, d
     {
       const TtvViewerPathSegment *s = &g_array_index (p->segments, TtvViewerPathSegment, i);
       double rgb[3];
-      double a = x_of (p, px, pw, s->start), b = x_of (p, px, pw, s->end);
+      double a = x_of (p, &scale, s->start), b = x_of (p, &scale, s->end);
       if (b - a < 1 && (gint64) a == last_px[p->row_of[i]])
         continue;
       last_px[p->row_of[i]] = (gint64) a;
@@ -204,7 +217,7 @@ ttv_path_draw_chart (cairo_t *cr, const TtvPathPicture *p, double x, double y, d
       if (p->row_of[i] == p->row_of[i - 1])
         continue;
       const TtvViewerPathSegment *s = &g_array_index (p->segments, TtvViewerPathSegment, i);
-      double hx = floor (x_of (p, px, pw, s->start)) + 0.5;
+      double hx = floor (x_of (p, &scale, s->start)) + 0.5;
       if (fabs (hx - last_x) < 1)
         continue;   /* one hop a pixel */
       last_x = hx;
@@ -213,6 +226,7 @@ ttv_path_draw_chart (cairo_t *cr, const TtvPathPicture *p, double x, double y, d
     }
   cairo_stroke (cr);
   cairo_restore (cr);
+  ttv_view_axis_draw_gaps (cr, &scale, top, rows_h);
   if (n_rows * TTV_PATH_ROW_HEIGHT > rows_h)
     {
       g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… %u more participant",
@@ -226,7 +240,7 @@ ttv_path_draw_chart (cairo_t *cr, const TtvPathPicture *p, double x, double y, d
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
   cairo_rectangle (cr, px, top + rows_h, pw, TTV_PATH_RULER);
   cairo_fill (cr);
-  ttv_view_axis_draw_time (cr, px, top + rows_h, pw, TTV_PATH_RULER, origin, p->t0, p->t1, NULL);
+  ttv_view_axis_draw_scale (cr, &scale, top + rows_h, TTV_PATH_RULER, origin, NULL);
 }
 
 gint
@@ -247,8 +261,10 @@ ttv_path_segment_at (const TtvPathPicture *p, double width, double x, double y)
     return -1;
   /* The segments are in time order: the one at the pointer's time, or the
    * nearest within two pixels on that row. */
-  TtvTime t = p->t0 + (TtvTime) ((x - px) / pw * (double) (p->t1 - p->t0));
-  TtvTime slack = (TtvTime) (2.0 / pw * (double) (p->t1 - p->t0));
+  TtvTimeScale scale;
+  plot_scale (p, 0, width, &scale);
+  TtvTime t = ttv_time_scale_time_of_x (&scale, x);
+  TtvTime slack = (TtvTime) (2.0 * scale.ns_per_px);
   for (guint i = 0; i < p->segments->len; i++)
     {
       const TtvViewerPathSegment *s = &g_array_index (p->segments, TtvViewerPathSegment, i);

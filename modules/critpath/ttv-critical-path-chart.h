@@ -21,6 +21,7 @@ typedef struct {
 } TtvPathRow;
 
 typedef struct {
+  TtvTabState *state;               /* owned reference: the tab's time scale */
   guint32 tid;
   TtvTime t0, t1;
   GArray *segments;                 /* owned, of TtvViewerPathSegment */

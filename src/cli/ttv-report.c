@@ -1281,8 +1281,14 @@ print_critical_path (TtvTraceset *ts, const TtvAnalysisOptions *opt, TtvAnalysis
                                                           NULL, &error) : NULL;
   if (cpu == NULL)
     return fail (EXIT_READ, error->message);
-  TtvTime t0, t1;
+  TtvTime t0, t1, m0, m1;
   ttv_analysis_options_get_range (opt, ts, &t0, &t1);
+  /* Where the thread's machine was traced (not another machine's years). */
+  if (ttv_traceset_get_machine_span (ts, machine, &m0, &m1))
+    {
+      t0 = MAX (t0, m0);
+      t1 = MIN (t1, m1);
+    }
   g_autoptr (GArray) path = ttv_critical_path_compute (sched, cpu, machine, opt->tid, t0, t1, &error);
   if (path == NULL)
     return fail (EXIT_READ, error->message);

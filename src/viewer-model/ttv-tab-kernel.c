@@ -869,6 +869,15 @@ ttv_tab_state_dup_critical_path (TtvTabState *state, guint machine, guint32 tid,
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING, _("The scheduling analysis has not run yet"));
       return NULL;
     }
+  /* Only where the machine was traced: after its traces end (a later
+   * capture of another machine in the window), its threads are not
+   * preempted, they are unknown. */
+  TtvTime m0, m1;
+  if (ttv_traceset_get_machine_span (ttv_tab_state_get_traceset (state), machine, &m0, &m1))
+    {
+      t0 = MAX (t0, m0);
+      t1 = MIN (t1, m1);
+    }
   /* The segments' strings are the results', which the tab keeps. */
   return ttv_critical_path_compute (sched, result_of (state, TTV_VIEWER_KERNEL_CPU), machine, tid, t0, t1, error);
 }

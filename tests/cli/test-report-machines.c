@@ -550,6 +550,32 @@ check_stats_and_records (const char *analysis, const char *table, guint min_in_w
     }
 }
 
+/* Over the whole span of two captures years apart (issue 19), a thread's
+ * critical path is its path on its own trace: it ends where its machine's
+ * trace ends, not preempted through the other machine's years (it was
+ * 200000000 s "preempted" before). */
+static void
+test_analysis_critical_path_far_apart (void)
+{
+  g_autofree char *old = ttv_test_dup_tmp_path ("path-2017");
+  g_autofree char *new = ttv_test_dup_tmp_path ("path-2023");
+  generate (old, "ctf", "alpha", "1", "2", "1500000000");
+  generate (new, "ctf", "beta", "2", "3", "1700000000");
+  for (guint tid = 1; tid <= 12; tid += 3)
+    {
+      g_autofree char *named = g_strdup_printf ("--tid=alpha:%u", tid);
+      g_autofree char *plain = g_strdup_printf ("--tid=%u", tid);
+      const char *args_both[] = { "--analysis", "critical-path", named, NULL };
+      const char *args_alone[] = { "--analysis", "critical-path", plain, NULL };
+      g_autoptr (GPtrArray) both = report_lines (args_both, TRUE, old, new);
+      g_autoptr (GPtrArray) alone = report_lines (args_alone, TRUE, old, NULL);
+      g_assert_cmpuint (both->len, >, 0);
+      g_assert_cmpuint (both->len, ==, alone->len);
+      for (guint i = 0; i < alone->len; i++)
+        g_assert_cmpstr (both->pdata[i], ==, alone->pdata[i]);
+    }
+}
+
 static void
 test_analysis_irq_per_machine (void)
 {
@@ -635,6 +661,7 @@ main (int argc, char **argv)
   g_test_add_func ("/machines/analysis-cpu", test_analysis_cpu_per_machine);
   g_test_add_func ("/machines/analysis-sched", test_analysis_sched_per_machine);
   g_test_add_func ("/machines/analysis-critical-path", test_analysis_critical_path_per_machine);
+  g_test_add_func ("/machines/analysis-critical-path-far-apart", test_analysis_critical_path_far_apart);
   g_test_add_func ("/machines/analysis-irq", test_analysis_irq_per_machine);
   g_test_add_func ("/machines/analysis-futex", test_analysis_futex_per_machine);
   g_test_add_func ("/machines/analysis-syscalls", test_analysis_syscalls_per_machine);

@@ -5,8 +5,10 @@
  * monotonic and its inverse lands on the same pixel; and the tab's scale
  * of two generated traces of different years, and the views drawn on it
  * (ttv --render): the gap's band in the control flow, the histogram, the
- * CPU usage and a latency view, whose scatter spreads the second trace's
- * records over its part of the plot.  No display needed. */
+ * CPU usage, a latency view, whose scatter spreads the second trace's
+ * records over its part of the plot, and the critical path of a thread of
+ * the first, which stops where its machine's trace does.  No display
+ * needed. */
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
@@ -218,13 +220,16 @@ test_views_mark_gap (gconstpointer data)
   g_autoptr (GError) error = NULL;
 
   generate_far_apart (&a, &b);
+  gboolean path = strcmp (view, "critical-path") == 0;
+  /* The critical path of alpha's thread 7 (the first machine's). */
   const char *argv[] = { TTV_EXE_PATH, "--render", view, "--trace", a, "--trace", b, "--size", "1200x500",
-                         "-o", png, NULL };
+                         "-o", png, path ? "--thread" : NULL, "7", NULL };
   g_free (ttv_test_run_ok (argv));
   g_autoptr (GdkPixbuf) img = gdk_pixbuf_new_from_file (png, &error);
   g_assert_no_error (error);
   int w = gdk_pixbuf_get_width (img), stride = gdk_pixbuf_get_rowstride (img), nc = gdk_pixbuf_get_n_channels (img);
-  int y = gdk_pixbuf_get_height (img) / 3, first = -1, last = -1, runs = 0;
+  /* A row through the plot (the critical path: its first rows). */
+  int y = path ? 55 : gdk_pixbuf_get_height (img) / 3, first = -1, last = -1, runs = 0;
   const guint8 *row = gdk_pixbuf_read_pixels (img) + y * stride;
 
   for (int x = 0; x < w; x++)
@@ -263,6 +268,20 @@ test_views_mark_gap (gconstpointer data)
       g_test_message ("%s: %d of %d columns drawn right of the gap", view, drawn, w - last - 4);
       g_assert_cmpint (drawn, >=, (w - last - 4) * 8 / 10);
     }
+  if (path)
+    {
+      /* Nothing of alpha's thread in beta's time: its machine was not
+       * traced then (it was drawn preempted, orange, to the end). */
+      guint orange = 0;
+      for (int x = last + 1; x < w; x++)
+        for (int yy = 0; yy < gdk_pixbuf_get_height (img) / 3; yy++)
+          {
+            const guint8 *px = gdk_pixbuf_read_pixels (img) + yy * stride + x * nc;
+            orange += px[0] > 200 && px[1] > 100 && px[1] < 190 && px[2] < 110;
+          }
+      g_test_message ("%s: %u orange pixels right of the gap", view, orange);
+      g_assert_cmpuint (orange, ==, 0);
+    }
   if (strcmp (view, "syscall-latency") != 0)
     return;
   /* The scatter's marks (blue) right of the gap: beta's calls spread over
@@ -297,5 +316,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/time-scale/views/histogram", "histogram", test_views_mark_gap);
   g_test_add_data_func ("/time-scale/views/cpu-usage", "cpu-usage", test_views_mark_gap);
   g_test_add_data_func ("/time-scale/views/syscall-latency", "syscall-latency", test_views_mark_gap);
+  g_test_add_data_func ("/time-scale/views/critical-path", "critical-path", test_views_mark_gap);
   return g_test_run ();
 }

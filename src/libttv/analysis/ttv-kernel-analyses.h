@@ -275,7 +275,10 @@ typedef struct {
 
 /* What @tid of @machine (0 with one machine) waited for over [t0, t1],
  * back through the threads of that machine and the devices that woke it,
- * as segments in time order covering [t0, t1] (of TtvPathSegment).
+ * as segments in time order covering [t0, t1] (of TtvPathSegment).  The
+ * caller keeps [t0, t1] within the machine's own span
+ * (ttv_traceset_get_machine_span()): beyond it the trace says nothing,
+ * and the thread would seem preempted there.
  * @sched is the "sched" result; @cpu (may be NULL) the "cpu" result, which
  * splits the running segments from the preempted. */
 GArray     *ttv_critical_path_compute (const TtvAnalysis *sched, const TtvAnalysis *cpu, guint machine,

@@ -93,6 +93,24 @@ ttv_traceset_get_machine_name (const TtvTraceset *ts, guint machine)
   return g_ptr_array_index (ts->machine_names, machine);
 }
 
+gboolean
+ttv_traceset_get_machine_span (const TtvTraceset *ts, guint machine, TtvTime *start, TtvTime *end)
+{
+  *start = TTV_TIME_MAX;
+  *end = TTV_TIME_MIN;
+  for (guint i = 0; i < ts->traces->len; i++)
+    {
+      const TtvTrace *trace = g_ptr_array_index (ts->traces, i);
+
+      if (ttv_traceset_get_trace_machine (ts, i) != machine || trace->tracefiles->len == 0
+          || trace->start > trace->end)
+        continue;
+      *start = MIN (*start, trace->start);
+      *end = MAX (*end, trace->end);
+    }
+  return *start <= *end;
+}
+
 char *
 ttv_traceset_dup_machine_names (const TtvTraceset *ts)
 {

@@ -39,6 +39,9 @@ guint       ttv_traceset_get_n_machines (const TtvTraceset *ts);
 guint       ttv_traceset_get_trace_machine (const TtvTraceset *ts, guint trace);
 /* Its host name, else the name of its first trace; NULL when out of range. */
 const char *ttv_traceset_get_machine_name (const TtvTraceset *ts, guint machine);
+/* The span of @machine's traces (its first event to its last): what its
+ * state and its analyses can speak of.  FALSE when it has no event. */
+gboolean    ttv_traceset_get_machine_span (const TtvTraceset *ts, guint machine, TtvTime *start, TtvTime *end);
 /* Every machine's name, "alpha, beta", each escaped for display
  * (ttv_text_for_display), for messages that name them all. */
 char       *ttv_traceset_dup_machine_names (const TtvTraceset *ts);
