@@ -149,7 +149,7 @@ row_key (const TtvViewerRowInfo *info)
 {
   guint32 low = info->id == 0 && info->cpu >= 0 ? 0xff000000u | (guint32) info->cpu : info->id;
 
-  return (guint64) info->machine << 32 | low;
+  return thread_key (info->machine, low);
 }
 
 static gint
