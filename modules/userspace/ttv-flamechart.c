@@ -64,17 +64,27 @@ rows_height (TtvViewerCallstacks *cs)
   return cs ? thread_top (cs, ttv_viewer_callstacks_get_n_threads (cs)) : 0;
 }
 
+/* The window over the plot at @x0, @width wide: the tab's scale. */
 static void
-paint_calls (const Paint *p, cairo_t *cr, guint thread, guint depth, double y, double x0, double width)
+plot_scale (const Paint *p, double x0, double width, TtvTimeScale *scale)
 {
-  double scale = width / (double) (p->t1 - p->t0);
-  TtvTime resolution = MAX (1, (p->t1 - p->t0) / MAX (1, (TtvTime) width));
-  g_autoptr (GArray) calls = ttv_viewer_callstacks_query_calls (p->cs, thread, depth, p->t0, p->t1, resolution);
+  ttv_tab_state_get_time_scale (p->state, p->t0, MAX (p->t1, p->t0 + 1), x0, width, scale);
+}
+
+/* The calls of one linear piece of the scale, at its own resolution. */
+static void
+paint_piece_calls (const Paint *p, cairo_t *cr, const TtvTimeScale *scale, const TtvTimeScalePiece *piece,
+                   guint thread, guint depth, double y)
+{
+  double ns_per_px = (double) (piece->t1 - piece->t0) / MAX (piece->x1 - piece->x0, 1);
+  TtvTime resolution = MAX (1, (TtvTime) ns_per_px);
+  g_autoptr (GArray) calls = ttv_viewer_callstacks_query_calls (p->cs, thread, depth, piece->t0, piece->t1,
+                                                                resolution);
   for (guint i = 0; i < calls->len; i++)
     {
       const TtvViewerCall *c = &g_array_index (calls, TtvViewerCall, i);
-      double a = x0 + MAX (0, (double) (c->start - p->t0) * scale);
-      double b = x0 + MIN (width, (double) (c->end - p->t0) * scale);
+      double a = MAX (piece->x0, ttv_time_scale_x_of_time (scale, c->start));
+      double b = MIN (piece->x1, ttv_time_scale_x_of_time (scale, c->end));
       b = MAX (b, a + 1);
       double rgb[3];
       ttv_userspace_function_rgb (c->function, rgb);
@@ -103,6 +113,16 @@ paint_calls (const Paint *p, cairo_t *cr, guint thread, guint depth, double y, d
 }
 
 static void
+paint_calls (const Paint *p, cairo_t *cr, guint thread, guint depth, double y, double x0, double width)
+{
+  TtvTimeScale scale;
+  plot_scale (p, x0, width, &scale);
+  for (guint i = 0; i < scale.n_pieces; i++)
+    if (!scale.pieces[i].gap)
+      paint_piece_calls (p, cr, &scale, &scale.pieces[i], thread, depth, y);
+}
+
+static void
 paint_labels (const Paint *p, cairo_t *cr, guint thread, double y, double height)
 {
   TtvViewerCallstackThread t;
@@ -125,13 +145,15 @@ paint_labels (const Paint *p, cairo_t *cr, guint thread, double y, double height
 static void
 paint_markers (const Paint *p, cairo_t *cr, double x0, double width, double top, double bottom)
 {
-  double scale = width / (double) (p->t1 - p->t0);
+  TtvTimeScale scale;
   TtvTime s0, s1;
   GdkRGBA c;
+  plot_scale (p, x0, width, &scale);
+  ttv_view_axis_draw_gaps (cr, &scale, top, bottom - top);
   if (ttv_tab_state_get_selection (p->state, &s0, &s1) && s1 > p->t0 && s0 < p->t1)
     {
       ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &c);
-      double a = x0 + MAX (0, (s0 - p->t0) * scale), b = x0 + MIN (width, (s1 - p->t0) * scale);
+      double a = ttv_time_scale_x_of_time (&scale, MAX (s0, p->t0)), b = ttv_time_scale_x_of_time (&scale, MIN (s1, p->t1));
       cairo_set_source_rgba (cr, c.red, c.green, c.blue, 0.18);
       cairo_rectangle (cr, a, top, MAX (b - a, 1), bottom - top);
       cairo_fill (cr);
@@ -140,7 +162,7 @@ paint_markers (const Paint *p, cairo_t *cr, double x0, double width, double top,
   if (now >= p->t0 && now <= p->t1)
     {
       ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_CURRENT_TIME, &c);
-      double x = floor (x0 + (now - p->t0) * scale) + 0.5;
+      double x = floor (ttv_time_scale_x_of_time (&scale, now)) + 0.5;
       cairo_set_source_rgba (cr, c.red, c.green, c.blue, c.alpha);
       cairo_set_line_width (cr, 1);
       cairo_move_to (cr, x, top);
@@ -159,7 +181,11 @@ paint (const Paint *p, cairo_t *cr, int width, int height)
   TtvTime origin, end;
   ttv_tab_state_get_time_span (p->state, &origin, &end);
   if (p->t1 > p->t0)
-    ttv_view_axis_draw_time (cr, plot_x, 0, plot_w, RULER_HEIGHT, origin, p->t0, p->t1, NULL);
+    {
+      TtvTimeScale scale;
+      plot_scale (p, plot_x, plot_w, &scale);
+      ttv_view_axis_draw_scale (cr, &scale, 0, RULER_HEIGHT, origin, NULL);
+    }
   if (p->cs == NULL || ttv_viewer_callstacks_get_n_threads (p->cs) == 0 || p->t1 <= p->t0)
     {
       cairo_set_source_rgb (cr, 0.35, 0.35, 0.35);

@@ -42,9 +42,18 @@ paint_chart (const Paint *p, cairo_t *cr, int width, int height)
   g_autofree guint64 *lo = g_new0 (guint64, plot_w * MAX (n, 1));
   g_autofree guint64 *hi = g_new0 (guint64, plot_w * MAX (n, 1));
   guint64 top = 1;
+  /* The tab's scale: each linear piece queried over its own columns. */
+  TtvTimeScale scale;
+  ttv_tab_state_get_time_scale (p->state, p->t0, MAX (p->t1, p->t0 + 1), plot_x, plot_w, &scale);
   for (guint i = 0; i < n; i++)
     {
-      ttv_viewer_memory_query_usage (p->memory, i, p->t0, p->t1, plot_w, lo + i * plot_w, hi + i * plot_w);
+      for (guint k = 0; k < scale.n_pieces; k++)
+        {
+          guint a, b;
+          if (ttv_time_scale_get_piece_columns (&scale, k, &a, &b))
+            ttv_viewer_memory_query_usage (p->memory, i, scale.pieces[k].t0, scale.pieces[k].t1, MIN (b, plot_w) - MIN (a, plot_w),
+                                           lo + i * plot_w + MIN (a, plot_w), hi + i * plot_w + MIN (a, plot_w));
+        }
       for (guint x = 0; x < plot_w; x++)
         top = MAX (top, hi[i * plot_w + x]);
     }
@@ -99,14 +108,14 @@ paint_chart (const Paint *p, cairo_t *cr, int width, int height)
       cairo_show_text (cr, name);
       legend_x += 24 + ext.x_advance;
     }
-  /* The current time and the selection. */
-  double scale = plot_w / (double) (p->t1 - p->t0);
+  /* Long idle gaps; the current time and the selection. */
+  ttv_view_axis_draw_gaps (cr, &scale, plot_y, plot_h);
   TtvTime s0, s1;
   GdkRGBA c;
   if (ttv_tab_state_get_selection (p->state, &s0, &s1) && s1 > p->t0 && s0 < p->t1)
     {
       ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &c);
-      double a = plot_x + MAX (0, (s0 - p->t0) * scale), b = plot_x + MIN (plot_w, (s1 - p->t0) * scale);
+      double a = ttv_time_scale_x_of_time (&scale, MAX (s0, p->t0)), b = ttv_time_scale_x_of_time (&scale, MIN (s1, p->t1));
       cairo_set_source_rgba (cr, c.red, c.green, c.blue, 0.18);
       cairo_rectangle (cr, a, plot_y, MAX (b - a, 1), plot_h);
       cairo_fill (cr);
@@ -115,7 +124,7 @@ paint_chart (const Paint *p, cairo_t *cr, int width, int height)
   if (now >= p->t0 && now <= p->t1)
     {
       ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_CURRENT_TIME, &c);
-      double x = floor (plot_x + (now - p->t0) * scale) + 0.5;
+      double x = floor (ttv_time_scale_x_of_time (&scale, now)) + 0.5;
       cairo_set_source_rgba (cr, c.red, c.green, c.blue, c.alpha);
       cairo_move_to (cr, x, plot_y);
       cairo_line_to (cr, x, plot_y + plot_h);
@@ -133,7 +142,12 @@ paint (const Paint *p, cairo_t *cr, int width, int height)
   TtvTime origin, end;
   ttv_tab_state_get_time_span (p->state, &origin, &end);
   if (p->t1 > p->t0)
-    ttv_view_axis_draw_time (cr, AXIS_WIDTH, 0, MAX (1, width - AXIS_WIDTH - 8), RULER_HEIGHT, origin, p->t0, p->t1, NULL);
+    {
+      TtvTimeScale scale;
+      ttv_tab_state_get_time_scale (p->state, p->t0, MAX (p->t1, p->t0 + 1), AXIS_WIDTH, MAX (1, width - AXIS_WIDTH - 8),
+                                    &scale);
+      ttv_view_axis_draw_scale (cr, &scale, 0, RULER_HEIGHT, origin, NULL);
+    }
   if (p->memory == NULL || ttv_viewer_memory_get_n_processes (p->memory) == 0 || p->t1 <= p->t0)
     {
       cairo_set_source_rgb (cr, 0.35, 0.35, 0.35);

@@ -21,12 +21,22 @@ plot_width (const TtvTimeGestures *g, GtkWidget *area)
   return MAX (1, gtk_widget_get_allocated_width (area) - g->left - g->right);
 }
 
+/* The time at @x with the window [@t0, @t1] across the plot: the tab's
+ * scale (long idle gaps between traces compressed, as every view draws). */
+static TtvTime
+time_at_window (const TtvTimeGestures *g, GtkWidget *area, double x, TtvTime t0, TtvTime t1)
+{
+  TtvTimeScale scale;
+  ttv_tab_state_get_time_scale (g->state, t0, MAX (t1, t0 + 1), g->left, plot_width (g, area), &scale);
+  return ttv_time_scale_time_of_x (&scale, x);
+}
+
 TtvTime
 ttv_time_gestures_time_at (const TtvTimeGestures *g, GtkWidget *area, double x)
 {
   TtvTime t0, t1;
   ttv_tab_state_get_time_window (g->state, &t0, &t1);
-  return t0 + (TtvTime) ((x - g->left) / plot_width (g, area) * (double) (t1 - t0));
+  return time_at_window (g, area, x, t0, t1);
 }
 
 void
@@ -64,7 +74,8 @@ ttv_time_gestures_motion (GtkWidget *area, GdkEventMotion *ev, TtvTimeGestures *
     return GDK_EVENT_STOP;
   if (g->button == 1)
     {
-      TtvTime shift = (TtvTime) ((g->x0 - ev->x) / plot_width (g, area) * (double) (g->t1 - g->t0));
+      /* What moved under the pointer, on the window the drag began with. */
+      TtvTime shift = time_at_window (g, area, g->x0, g->t0, g->t1) - time_at_window (g, area, ev->x, g->t0, g->t1);
       ttv_tab_state_set_time_window (g->state, g->t0 + shift, g->t1 + shift);
     }
   else if (g->button == 3)

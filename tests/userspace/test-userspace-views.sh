@@ -56,7 +56,7 @@ blue_drawn () { [ "$(pixels "$1" "$BLUE")" -gt 8 ] 2>/dev/null; }
 text_drawn () { [ "$(pixels "$1" "$DARK")" -gt 90 ] 2>/dev/null; }
 threads_drawn () { [ "$(pixels "$1" "$UNKNOWN")" -gt 200 ] 2>/dev/null; }
 
-echo "1..15"
+echo "1..17"
 for v in callstack flamegraph functions memory; do
   "$TTV" --render "$v" --trace "$trace" --size 1100x500 -o "$SHOTS/render-$v.png" >>"$WORK/ttv.log" 2>&1
 done
@@ -65,6 +65,24 @@ check "ttv --render flamegraph draws the process and its call paths" \
   'roots_drawn "$SHOTS/render-flamegraph.png" && warm_drawn "$SHOTS/render-flamegraph.png"'
 check "ttv --render functions draws the table" 'text_drawn "$SHOTS/render-functions.png"'
 check "ttv --render memory draws the bytes in use" 'blue_drawn "$SHOTS/render-memory.png"'
+
+# Beside a copy of itself six years earlier (its clock's offset, in ns
+# since the epoch, moved back 2 * 10^17 ns by its two leading digits: as
+# many digits, so the metadata's packets keep their length), the call
+# stacks and the memory views draw both, the idle years between them as a
+# gap's band (ttv-view-axis.c's ground, #e6e6eb) a few pixels wide.
+GAP='abs(r-0.902)<0.006 && abs(g-0.902)<0.006 && abs(b-0.922)<0.006 ? 1 : 0'
+gap_drawn () { gap_px=$(pixels "$1" "$GAP"); [ "$gap_px" -gt 20 ] && [ "$gap_px" -lt 1200 ] 2>/dev/null; }
+early="$WORK/early-copy"
+rm -rf "$early" && cp -r "$trace" "$early"
+find "$early" -name metadata -type f -exec perl -pi -e 's/\boffset = ([0-9]{2})([0-9]{17});/sprintf ("offset = %02d%s;", $1 - 2, $2)/ge' {} +
+for v in callstack memory; do
+  "$TTV" --render "$v" --trace "$early" --trace "$trace" --size 1100x500 -o "$SHOTS/render-$v-gap.png" >>"$WORK/ttv.log" 2>&1
+done
+check "six years apart, the call stacks draw both copies' calls and the gap between them" \
+  'warm_drawn "$SHOTS/render-callstack-gap.png" && gap_drawn "$SHOTS/render-callstack-gap.png"'
+check "six years apart, the memory view draws the bytes in use and the gap" \
+  'blue_drawn "$SHOTS/render-memory-gap.png" && gap_drawn "$SHOTS/render-memory-gap.png"'
 
 # In the window: the views' area only (below the view tabs, left of the
 # bookmarks), not the menus and tool bars.
