@@ -42,10 +42,13 @@ typedef struct {
 
 /* --- LTT (seed 000) ------------------------------------------------------- */
 
+/* The simulation @sim (@o's otherwise) of host @host in @dir, with
+ * @network's packets when not NULL (ttv-gen --machines). */
 static gboolean
-generate_ltt (const GenOptions *o, const char *dir, GenStats *stats, GError **error)
+write_ltt (const TtvSimOptions *sim_options, const GenOptions *o, const char *host, const char *dir,
+           const GArray *network, GenStats *stats, GError **error)
 {
-  g_autoptr (TtvSim) sim = ttv_sim_new (&o->sim, error);
+  g_autoptr (TtvSim) sim = ttv_sim_new (sim_options, error);
   if (!sim)
     return FALSE;
 
@@ -57,19 +60,26 @@ generate_ltt (const GenOptions *o, const char *dir, GenStats *stats, GError **er
     .arch_size = o->arch_size,
     .block_size = o->block_size,
     .cycles_per_second = 1000000000u,
-    .start_time = o->sim.start_time,
+    .start_time = sim_options->start_time,
     .n_cpu_slots = max_id + 1,
     .max_blocks_per_cpu = o->flight_blocks,
-    .node_name = o->host,
+    .node_name = host,
     .description = "Synthetic trace of a simulated Linux kernel (ttv-gen)",
   };
   TtvLttSimStats s = { 0 };
-  if (!ttv_ltt_write_simulation (dir, sim, &wo, NULL, NULL, &s, error))
+  if (network ? !ttv_ltt_write_simulation_network (dir, sim, &wo, network, &s, error)
+              : !ttv_ltt_write_simulation (dir, sim, &wo, NULL, NULL, &s, error))
     return FALSE;
   stats->n_events = s.n_events;
   stats->first = s.first;
   stats->last = s.last;
   return TRUE;
+}
+
+static gboolean
+generate_ltt (const GenOptions *o, const char *dir, GenStats *stats, GError **error)
+{
+  return write_ltt (&o->sim, o, o->host, dir, NULL, stats, error);
 }
 
 /* --- LTTng 0.x (seed 001) -------------------------------------------------- */
@@ -412,7 +422,7 @@ static const GOptionEntry entries[] = {
     N_("Add the probe: three threads on a CPU of their own with known latencies, disk time and wakeup chain"), NULL },
   { "softirq-raise", 0, 0, G_OPTION_ARG_NONE, &opt_softirq_raise, N_("Write soft IRQ raises (soft_irq_raise)"), NULL },
   { "machines", 0, 0, G_OPTION_ARG_INT, &opt_machines,
-    N_("Simulate N machines talking over a network (lttng, ctf and ctf2): the output directory gets a trace per machine and a file “clocks” with each machine's clock"), N_("N") },
+    N_("Simulate N machines talking over a network (ltt, lttng, ctf and ctf2): the output directory gets a trace per machine and a file “clocks” with each machine's clock"), N_("N") },
   { "clock-offset", 0, 0, G_OPTION_ARG_FILENAME, &opt_clock_offset,
     N_("With --machines: machine k's clock is k times this many seconds ahead of true time (default 0.25; may be negative)"), N_("SECONDS") },
   { "clock-drift", 0, 0, G_OPTION_ARG_FILENAME, &opt_clock_drift,
@@ -420,7 +430,7 @@ static const GOptionEntry entries[] = {
   { "one-way", 0, 0, G_OPTION_ARG_NONE, &opt_one_way,
     N_("With --machines: only the first machine sends (synchronization then fails: for tests)"), NULL },
   { "net-events", 0, 0, G_OPTION_ARG_FILENAME, &opt_net_events,
-    N_("With --machines: the packets' events: inet-sock (inet_sock_local_out/in, TCP only; default), net-dev (net_dev_queue/net_if_receive_skb with IP and TCP headers as lttng-modules writes them, IPv6 to machines 3 and up, and UDP and ARP traffic) or net-dev-no-tcp (only the UDP and ARP traffic); with --format lttng: dev-xmit (net.dev_xmit_extended, net.dev_receive and net.tcpv4_rcv_extended of LTTng 0.x kernels patched for synchronization, TCP only; default) or dev-xmit-mixed (besides, IPv6 to machines 3 and up, and UDP and ARP traffic)"), N_("EVENTS") },
+    N_("With --machines: the packets' events: inet-sock (inet_sock_local_out/in, TCP only; default), net-dev (net_dev_queue/net_if_receive_skb with IP and TCP headers as lttng-modules writes them, IPv6 to machines 3 and up, and UDP and ARP traffic) or net-dev-no-tcp (only the UDP and ARP traffic); with --format ltt or lttng: dev-xmit (net.dev_xmit_extended, net.dev_receive and net.tcpv4_rcv_extended of LTT and LTTng 0.x kernels patched for synchronization, TCP only; default) or dev-xmit-mixed (besides, IPv6 to machines 3 and up, and UDP and ARP traffic)"), N_("EVENTS") },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet, N_("Print nothing but errors"), NULL },
   { NULL }
 };
@@ -696,9 +706,8 @@ build_machine_options (const GenOptions *o, const GenFormat *format, MachineCloc
     }
   if (opt_machines < 2 || opt_machines > 16)
     return usage_error (error, _("--machines: %d is not between 1 and 16"), opt_machines);
-  gboolean lttng = strcmp (format->name, "lttng") == 0;
-  if (!lttng && strcmp (format->name, "ctf") != 0 && strcmp (format->name, "ctf2") != 0)
-    return usage_error (error, _("--machines: only lttng, ctf and ctf2 traces carry the network packets"));
+  /* LTT and LTTng 0.x kernels write the same packet events, not lttng-modules'. */
+  gboolean lttng = strcmp (format->name, "lttng") == 0 || strcmp (format->name, "ltt") == 0;
   if (o->flight_blocks)
     return usage_error (error, _("--flight-recorder is not supported with --machines"));
   if (output_kind (opt_output) != OUT_DIR)
@@ -711,7 +720,8 @@ build_machine_options (const GenOptions *o, const GenFormat *format, MachineCloc
   static const char *const ctf_events[] = { "inet-sock", "net-dev", "net-dev-no-tcp", NULL };
   static const char *const lttng_events[] = { "dev-xmit", "dev-xmit-mixed", NULL };
   if (opt_net_events && lttng && !g_strv_contains (lttng_events, opt_net_events))
-    return usage_error (error, _("--net-events: “%s” is not dev-xmit or dev-xmit-mixed (the events of --format lttng)"),
+    return usage_error (error, _("--net-events: “%s” is not dev-xmit or dev-xmit-mixed (the events of --format ltt "
+                                 "and lttng)"),
                         opt_net_events);
   if (opt_net_events && !lttng && !g_strv_contains (ctf_events, opt_net_events))
     return usage_error (error, _("--net-events: “%s” is not inet-sock, net-dev or net-dev-no-tcp"),
@@ -763,6 +773,11 @@ generate_machines (const GenOptions *o, const GenFormat *format, const MachineCl
       if (strcmp (format->name, "lttng") == 0)
         {
           if (!write_lttng (&so, o, sub, g_ptr_array_index (network, k), &s, error))
+            return FALSE;
+        }
+      else if (strcmp (format->name, "ltt") == 0)
+        {
+          if (!write_ltt (&so, o, host, sub, g_ptr_array_index (network, k), &s, error))
             return FALSE;
         }
       else

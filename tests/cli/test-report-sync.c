@@ -27,6 +27,9 @@ static char *net_dev2, *net_dev3, *no_tcp;
  * patched for synchronization: three machines (TCP), and two among UDP and
  * ARP traffic (big-endian 32-bit). */
 static char *lttng3, *lttng2;
+/* The same events in LTT traces (seed 000's format): three machines, and
+ * two among UDP and ARP traffic (big-endian 32-bit). */
+static char *ltt3, *ltt2;
 
 static char *
 machine_dir (const char *root, guint k)
@@ -68,6 +71,15 @@ setup (void)
                       "--clock-offset", "-0.75", "--clock-drift", "35", "-d", "0.2", "-c", "1", "-p", "5", "--host",
                       "node", "--endian", "big", "--arch-size", "ILP32", "-o", lttng2, NULL };
   g_free (ttv_test_run_ok (g));
+  ltt3 = ttv_test_dup_tmp_path ("ltt-3");
+  ltt2 = ttv_test_dup_tmp_path ("ltt-2");
+  const char *h[] = { TTV_GEN_PATH, "-q", "-f", "ltt", "--machines", "3", "--clock-offset", "-0.75",
+                      "--clock-drift", "35", "-d", "0.25", "-c", "2", "-p", "8", "--host", "node", "-o", ltt3, NULL };
+  g_free (ttv_test_run_ok (h));
+  const char *i[] = { TTV_GEN_PATH, "-q", "-f", "ltt", "--machines", "2", "--net-events", "dev-xmit-mixed",
+                      "--clock-offset", "-0.75", "--clock-drift", "35", "-d", "0.2", "-c", "1", "-p", "5", "--host",
+                      "node", "--endian", "big", "--arch-size", "ILP32", "-o", ltt2, NULL };
+  g_free (ttv_test_run_ok (i));
 }
 
 /* Machine k's clock: local = true + offset + drift (true - epoch). */
@@ -456,6 +468,24 @@ test_lttng0_causality (void)
   check_causality (lttng3, "dev_xmit_extended,dev_receive,tcpv4_rcv_extended", 900);
 }
 
+/* The same events in LTT traces (facility "net"): the matcher reads them by
+ * name, whatever the format. */
+static void
+test_ltt_within_bounds (void)
+{
+  static const guint two[] = { 1, 2 }, three[] = { 1, 2, 3 }, backward[] = { 3, 1, 2 };
+  g_free (check_sync (ltt3, three, 3));
+  g_free (check_sync (ltt3, backward, 3));
+  g_autofree char *a = check_sync (ltt2, two, 2);
+  g_assert_nonnull (strstr (a, " other packets (not TCP over IPv4 or IPv6) ignored\n"));
+}
+
+static void
+test_ltt_causality (void)
+{
+  check_causality (ltt3, "dev_xmit_extended,dev_receive,tcpv4_rcv_extended", 900);
+}
+
 /* Replaces @from by @to (of the same length) everywhere in @path. */
 static void
 patch_file (const char *path, const char *from, const char *to)
@@ -660,5 +690,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/sync/lttng0/within-bounds", test_lttng0_within_bounds);
   g_test_add_func ("/cli/sync/lttng0/causality", test_lttng0_causality);
   g_test_add_func ("/cli/sync/lttng0/odd-fields", test_lttng0_odd_fields);
+  g_test_add_func ("/cli/sync/ltt/within-bounds", test_ltt_within_bounds);
+  g_test_add_func ("/cli/sync/ltt/causality", test_ltt_causality);
   return g_test_run ();
 }

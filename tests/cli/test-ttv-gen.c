@@ -412,7 +412,7 @@ test_machines (void)
     const char *mention;
   } bad[] = {
     { { "--machines", "17", "-f", "ctf", "-q", "-q" }, "--machines" },
-    { { "--machines", "2", "-f", "ltt", "-q", "-q" }, "--machines" },
+    { { "--machines", "2", "-f", "ltt", "--net-events", "inet-sock" }, "dev-xmit or dev-xmit-mixed" },
     { { "--machines", "2", "-f", "ctf", "--clock-drift", "x" }, "--clock-drift" },
     { { "--machines", "2", "-f", "ctf", "--clock-offset", "1e9" }, "--clock-offset" },
     { { "--clock-offset", "1", "-q", "-q", "-q", "-q" }, "--machines" },

@@ -97,6 +97,34 @@ header_values (const TtvSimNetEvent *e, TtvScalar *v)
   return n;
 }
 
+/* A socket buffer's kernel address, one per packet (they are reused in a
+ * real kernel; a reception's two events share it). */
+static guint64
+skb_address (guint64 n, gboolean wide)
+{
+  if (!wide)
+    return 0xc0000000u | ((n << 8) & 0x3fffff00u);
+  return G_GUINT64_CONSTANT (0xffff880000000000) | ((n << 8) & G_GUINT64_CONSTANT (0xffffffffff00));
+}
+
+gboolean
+ttv_sim_net_lttng0_write_due (const GArray *network, guint *next, TtvTime time, guint64 *n_skbs, gboolean wide,
+                              TtvSimNetLttng0WriteFunc write, gpointer data, GError **error)
+{
+  const TtvSimNetEvent *e;
+  while ((e = ttv_sim_net_next_due (network, next, time)) != NULL)
+    {
+      TtvSimNetLttng0Event events[2];
+      TtvScalar values[2][TTV_SIM_NET_LTTNG0_MAX_VALUES];
+      guint n_values[2];
+      guint n = ttv_sim_net_lttng0_values (e, skb_address (++*n_skbs, wide), events, values, n_values);
+      for (guint i = 0; i < n; i++)
+        if (!write (data, e->time, events[i], values[i], n_values[i], error))
+          return FALSE;
+    }
+  return TRUE;
+}
+
 guint
 ttv_sim_net_lttng0_values (const TtvSimNetEvent *e, guint64 skb, TtvSimNetLttng0Event events[2],
                            TtvScalar values[2][TTV_SIM_NET_LTTNG0_MAX_VALUES], guint n_values[2])

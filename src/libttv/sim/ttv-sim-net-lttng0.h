@@ -32,4 +32,16 @@ TtvType    *ttv_sim_net_lttng0_event_type (TtvSimNetLttng0Event event, TtvByteOr
 guint ttv_sim_net_lttng0_values (const TtvSimNetEvent *e, guint64 skb, TtvSimNetLttng0Event events[2],
                                  TtvScalar values[2][TTV_SIM_NET_LTTNG0_MAX_VALUES], guint n_values[2]);
 
+/* Writes one event of a packet (a writer's sink). */
+typedef gboolean (*TtvSimNetLttng0WriteFunc) (gpointer data, TtvTime time, TtvSimNetLttng0Event event,
+                                              const TtvScalar *values, guint n_values, GError **error);
+/* The packets of @network (TtvSimNetEvent in time order) due up to @time,
+ * from *@next on, written through @write: the writers call it before each
+ * kernel event, so that every stream stays in time order.  Each packet
+ * gets the next socket buffer address (*@n_skbs counts them; @wide: a
+ * 64-bit kernel's). */
+gboolean ttv_sim_net_lttng0_write_due (const GArray *network, guint *next, TtvTime time, guint64 *n_skbs,
+                                       gboolean wide, TtvSimNetLttng0WriteFunc write, gpointer data,
+                                       GError **error);
+
 G_END_DECLS

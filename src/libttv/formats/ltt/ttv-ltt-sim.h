@@ -4,6 +4,7 @@
 
 #include "ttv-ltt-writer.h"
 #include "ttv-sim.h"
+#include "ttv-sim-net.h"
 
 G_BEGIN_DECLS
 
@@ -19,5 +20,11 @@ typedef struct {
 gboolean ttv_ltt_write_simulation (const char *dir, TtvSim *sim, const TtvLttWriterOptions *options,
                                    TtvSimEmitFunc tap, gpointer tap_data, TtvLttSimStats *stats,
                                    GError **error);
+/* The same, with @network's packets (a TtvSimNetEvent array in local time
+ * order, sim/ttv-sim-net.h) as the events of LTTng 0.x kernels patched for
+ * synchronization (sim/ttv-sim-net-lttng0.h) in a facility "net", on the
+ * first CPU's stream: what ttv-gen --machines writes in LTT traces. */
+gboolean ttv_ltt_write_simulation_network (const char *dir, TtvSim *sim, const TtvLttWriterOptions *options,
+                                           const GArray *network, TtvLttSimStats *stats, GError **error);
 
 G_END_DECLS

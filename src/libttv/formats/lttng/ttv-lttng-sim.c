@@ -16,38 +16,15 @@ typedef struct {
   guint64 n_skbs;
 } Sink;
 
-/* A socket buffer's kernel address, one per packet (they are reused in a
- * real kernel; a reception's two events share it). */
-static guint64
-next_skb (Sink *sink)
-{
-  guint64 n = ++sink->n_skbs;
-  if (sink->arch_size == 4)
-    return 0xc0000000u | ((n << 8) & 0x3fffff00u);
-  return G_GUINT64_CONSTANT (0xffff880000000000) | ((n << 8) & G_GUINT64_CONSTANT (0xffffffffff00));
-}
-
-/* The packets that left or arrived up to @time, on one CPU's stream: no
- * stream has an event after them yet (the simulation emits in time order). */
+/* One event of a packet, on the first CPU's stream. */
 static gboolean
-write_network (Sink *sink, TtvTime time, GError **error)
+write_packet_event (gpointer data, TtvTime time, TtvSimNetLttng0Event event, const TtvScalar *values,
+                    guint n_values, GError **error)
 {
-  const TtvSimNetEvent *e;
-  while ((e = ttv_sim_net_next_due (sink->network, &sink->network_next, time)) != NULL)
-    {
-      TtvSimNetLttng0Event events[2];
-      TtvScalar values[2][TTV_SIM_NET_LTTNG0_MAX_VALUES];
-      guint n_values[2];
-      guint n = ttv_sim_net_lttng0_values (e, next_skb (sink), events, values, n_values);
-      for (guint i = 0; i < n; i++)
-        {
-          if (!ttv_lttng_writer_write_event (sink->writer, sink->net_cpu, e->time,
-                                             (guint) sink->net_handles[events[i]], values[i], n_values[i], error))
-            return FALSE;
-          sink->stats->n_events++;
-        }
-    }
-  return TRUE;
+  Sink *sink = data;
+  sink->stats->n_events++;
+  return ttv_lttng_writer_write_event (sink->writer, sink->net_cpu, time, (guint) sink->net_handles[event], values,
+                                       n_values, error);
 }
 
 static gboolean
@@ -55,7 +32,8 @@ emit (gpointer user_data, gint stream, TtvTime time, guint event, const TtvScala
       guint n_values, GError **error)
 {
   Sink *sink = user_data;
-  if (sink->network && !write_network (sink, time, error))
+  if (sink->network && !ttv_sim_net_lttng0_write_due (sink->network, &sink->network_next, time, &sink->n_skbs,
+                                                       sink->arch_size == 8, write_packet_event, sink, error))
     return FALSE;
   if (sink->stats->n_events++ == 0)
     sink->stats->first = time;
