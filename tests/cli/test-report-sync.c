@@ -37,6 +37,24 @@ machine_dir (const char *root, guint k)
   return g_strdup_printf ("%s/node-%u", root, k);
 }
 
+/* The machines of kernels patched for synchronization in @format (ltt or
+ * lttng): three (TCP), and two among UDP and ARP traffic (big-endian
+ * 32-bit), in *@three and *@two. */
+static void
+generate_patched_kernels (const char *format, char **three, char **two)
+{
+  g_autofree char *name3 = g_strdup_printf ("%s-3", format), *name2 = g_strdup_printf ("%s-2", format);
+  *three = ttv_test_dup_tmp_path (name3);
+  *two = ttv_test_dup_tmp_path (name2);
+  const char *a[] = { TTV_GEN_PATH, "-q", "-f", format, "--machines", "3", "--clock-offset", "-0.75",
+                      "--clock-drift", "35", "-d", "0.25", "-c", "2", "-p", "8", "--host", "node", "-o", *three, NULL };
+  g_free (ttv_test_run_ok (a));
+  const char *b[] = { TTV_GEN_PATH, "-q", "-f", format, "--machines", "2", "--net-events", "dev-xmit-mixed",
+                      "--clock-offset", "-0.75", "--clock-drift", "35", "-d", "0.2", "-c", "1", "-p", "5", "--host",
+                      "node", "--endian", "big", "--arch-size", "ILP32", "-o", *two, NULL };
+  g_free (ttv_test_run_ok (b));
+}
+
 static void
 setup (void)
 {
@@ -62,24 +80,8 @@ setup (void)
   const char *e[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--machines", "2", "--net-events", "net-dev-no-tcp", "-d",
                       "0.05", "-c", "1", "-p", "5", "--host", "node", "-o", no_tcp, NULL };
   g_free (ttv_test_run_ok (e));
-  lttng3 = ttv_test_dup_tmp_path ("lttng-3");
-  lttng2 = ttv_test_dup_tmp_path ("lttng-2");
-  const char *f[] = { TTV_GEN_PATH, "-q", "-f", "lttng", "--machines", "3", "--clock-offset", "-0.75",
-                      "--clock-drift", "35", "-d", "0.25", "-c", "2", "-p", "8", "--host", "node", "-o", lttng3, NULL };
-  g_free (ttv_test_run_ok (f));
-  const char *g[] = { TTV_GEN_PATH, "-q", "-f", "lttng", "--machines", "2", "--net-events", "dev-xmit-mixed",
-                      "--clock-offset", "-0.75", "--clock-drift", "35", "-d", "0.2", "-c", "1", "-p", "5", "--host",
-                      "node", "--endian", "big", "--arch-size", "ILP32", "-o", lttng2, NULL };
-  g_free (ttv_test_run_ok (g));
-  ltt3 = ttv_test_dup_tmp_path ("ltt-3");
-  ltt2 = ttv_test_dup_tmp_path ("ltt-2");
-  const char *h[] = { TTV_GEN_PATH, "-q", "-f", "ltt", "--machines", "3", "--clock-offset", "-0.75",
-                      "--clock-drift", "35", "-d", "0.25", "-c", "2", "-p", "8", "--host", "node", "-o", ltt3, NULL };
-  g_free (ttv_test_run_ok (h));
-  const char *i[] = { TTV_GEN_PATH, "-q", "-f", "ltt", "--machines", "2", "--net-events", "dev-xmit-mixed",
-                      "--clock-offset", "-0.75", "--clock-drift", "35", "-d", "0.2", "-c", "1", "-p", "5", "--host",
-                      "node", "--endian", "big", "--arch-size", "ILP32", "-o", ltt2, NULL };
-  g_free (ttv_test_run_ok (i));
+  generate_patched_kernels ("lttng", &lttng3, &lttng2);
+  generate_patched_kernels ("ltt", &ltt3, &ltt2);
 }
 
 /* Machine k's clock: local = true + offset + drift (true - epoch). */
