@@ -73,13 +73,7 @@ futex_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError *
   f->calls = ttv_fd_tracker_new ();
   f->waiting = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   f->futex = g_quark_from_static_string ("futex");
-  f->machine_names = g_array_new (FALSE, TRUE, sizeof (guint32));
-  TtvTraceset *ts = ttv_analysis_builder_get_traceset (b);
-  for (guint m = 0; m < ttv_traceset_get_n_machines (ts) && ttv_traceset_get_n_machines (ts) > 1; m++)
-    {
-      guint32 name = ttv_analysis_builder_intern (b, ttv_traceset_get_machine_name (ts, m));
-      g_array_append_val (f->machine_names, name);
-    }
+  f->machine_names = ttv_kernel_machine_names (b);
   return f;
 }
 
@@ -131,8 +125,7 @@ futex_after_event (gpointer data, const TtvAnalysisEvent *ev)
   w->r.op = op & FUTEX_CMD_MASK;
   w->r.tid = p->pid;
   w->r.key = ttv_thread_key (machine, p->pid);
-  w->r.machine = machine < f->machine_names->len ? g_array_index (f->machine_names, guint32, machine)
-                                                 : TTV_ANALYSIS_NO_STRING;
+  w->r.machine = ttv_kernel_machine_name (f->machine_names, machine);
   w->r.waker_tid = TTV_PID_NONE;
   w->r.waker_name = TTV_ANALYSIS_NO_STRING;
   g_hash_table_replace (f->waiting, GUINT_TO_POINTER (w->r.key), w);

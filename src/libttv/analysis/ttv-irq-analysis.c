@@ -76,8 +76,7 @@ machine_of (const TtvState *state)
 static guint32
 machine_name (Irq *q, guint machine)
 {
-  return machine < q->machine_names->len ? g_array_index (q->machine_names, guint32, machine)
-                                         : TTV_ANALYSIS_NO_STRING;
+  return ttv_kernel_machine_name (q->machine_names, machine);
 }
 
 static gpointer
@@ -90,13 +89,7 @@ irq_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **e
   q->softirqs = ttv_analysis_builder_get_table (b, 1);
   q->raises = ttv_analysis_builder_get_table (b, 2);
   q->raised = g_ptr_array_new_with_free_func (g_free);
-  q->machine_names = g_array_new (FALSE, TRUE, sizeof (guint32));
-  TtvTraceset *ts = ttv_analysis_builder_get_traceset (b);
-  for (guint m = 0; m < ttv_traceset_get_n_machines (ts) && ttv_traceset_get_n_machines (ts) > 1; m++)
-    {
-      guint32 name = ttv_analysis_builder_intern (b, ttv_traceset_get_machine_name (ts, m));
-      g_array_append_val (q->machine_names, name);
-    }
+  q->machine_names = ttv_kernel_machine_names (b);
   return q;
 }
 

@@ -4,6 +4,26 @@
 
 #include <string.h>
 
+GArray *
+ttv_kernel_machine_names (TtvAnalysisBuilder *b)
+{
+  GArray *names = g_array_new (FALSE, TRUE, sizeof (guint32));
+  TtvTraceset *ts = ttv_analysis_builder_get_traceset (b);
+  guint n = ttv_traceset_get_n_machines (ts);
+  for (guint m = 0; m < n && n > 1; m++)
+    {
+      guint32 name = ttv_analysis_builder_intern (b, ttv_traceset_get_machine_name (ts, m));
+      g_array_append_val (names, name);
+    }
+  return names;
+}
+
+guint32
+ttv_kernel_machine_name (const GArray *names, guint machine)
+{
+  return machine < names->len ? g_array_index (names, guint32, machine) : TTV_ANALYSIS_NO_STRING;
+}
+
 guint32
 ttv_kernel_thread_name (TtvAnalysisBuilder *b, const TtvState *state, guint32 pid, guint32 *tgid)
 {

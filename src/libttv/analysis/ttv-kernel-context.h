@@ -9,6 +9,13 @@
 
 G_BEGIN_DECLS
 
+/* Each machine's name as a string of @b, for the machine column of the
+ * records of an analysis that is per machine: none with one machine,
+ * whose records name no machine (their results are as before machines
+ * existed).  ttv_kernel_machine_name() reads it. */
+GArray  *ttv_kernel_machine_names (TtvAnalysisBuilder *b);
+guint32  ttv_kernel_machine_name (const GArray *names, guint machine);
+
 /* @pid's name (string of @b) and thread group, from @state. */
 guint32  ttv_kernel_thread_name (TtvAnalysisBuilder *b, const TtvState *state, guint32 pid, guint32 *tgid);
 

@@ -98,14 +98,7 @@ sched_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError *
   s->blocked = ttv_analysis_builder_get_table (b, 1);
   s->threads = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   s->last = g_array_new (FALSE, TRUE, sizeof (TtvTime));
-  s->machine_names = g_array_new (FALSE, TRUE, sizeof (guint32));
-  TtvTraceset *ts = ttv_analysis_builder_get_traceset (b);
-  for (guint m = 0; m < ttv_traceset_get_n_machines (ts); m++)
-    {
-      guint32 name = ttv_traceset_get_n_machines (ts) > 1
-                     ? ttv_analysis_builder_intern (b, ttv_traceset_get_machine_name (ts, m)) : TTV_ANALYSIS_NO_STRING;
-      g_array_append_val (s->machine_names, name);
-    }
+  s->machine_names = ttv_kernel_machine_names (b);
   return s;
 }
 
@@ -147,8 +140,7 @@ thread_get (Sched *s, guint32 tid)
 static guint32
 machine_name (Sched *s)
 {
-  return s->machine < s->machine_names->len ? g_array_index (s->machine_names, guint32, s->machine)
-                                            : TTV_ANALYSIS_NO_STRING;
+  return ttv_kernel_machine_name (s->machine_names, s->machine);
 }
 
 static void note_wakeup (Sched *s, Thread *t, guint32 pid, TtvTime time, gboolean is_new);

@@ -48,13 +48,7 @@ syscalls_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GErro
   s->b = b;
   s->calls = ttv_analysis_builder_get_table (b, 0);
   s->fds = ttv_fd_tracker_new ();
-  s->machine_names = g_array_new (FALSE, TRUE, sizeof (guint32));
-  TtvTraceset *ts = ttv_analysis_builder_get_traceset (b);
-  for (guint m = 0; m < ttv_traceset_get_n_machines (ts) && ttv_traceset_get_n_machines (ts) > 1; m++)
-    {
-      guint32 name = ttv_analysis_builder_intern (b, ttv_traceset_get_machine_name (ts, m));
-      g_array_append_val (s->machine_names, name);
-    }
+  s->machine_names = ttv_kernel_machine_names (b);
   return s;
 }
 
@@ -92,8 +86,7 @@ on_frame_end (gpointer data, gint cpu, guint32 pid, const TtvExecFrame *frame, T
   guint machine = MIN (ttv_state_get_machine (ttv_analysis_builder_get_state (s->b)), TTV_ANALYSIS_MAX_MACHINES - 1);
   guint32 key = ttv_thread_key (machine, pid);
   r.key = key;
-  r.machine = machine < s->machine_names->len ? g_array_index (s->machine_names, guint32, machine)
-                                              : TTV_ANALYSIS_NO_STRING;
+  r.machine = ttv_kernel_machine_name (s->machine_names, machine);
   r.cpu = ttv_fd_tracker_get_entry_cpu (s->fds, key, cpu);
   r.syscall = frame->id ? ttv_analysis_builder_intern_quark (s->b, frame->id) : TTV_ANALYSIS_NO_STRING;
   r.name = ttv_kernel_thread_name (s->b, ttv_analysis_builder_get_state (s->b), pid, &r.tgid);
