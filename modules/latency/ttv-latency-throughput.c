@@ -2,7 +2,9 @@
  * device and per process, of the requests completed in the window: the
  * figures `ttv-report --analysis block` prints, formatted as it does
  * (bytes and bytes per second as integers), request time as the latency
- * views show durations.  Used by ttv-latency-viewer.c. */
+ * views show durations; with several machines, a device's or a process's
+ * name says its machine, as the CPU usage's threads do.  Used by
+ * ttv-latency-viewer.c. */
 #include "ttv-latency-viewer.h"
 #include "ttv-view-list.h"
 
@@ -46,8 +48,9 @@ ttv_latency_throughput_view_new (gboolean by_process)
 }
 
 void
-ttv_latency_throughput_fill (GtkWidget *view, GArray *usage)
+ttv_latency_throughput_fill (GtkWidget *view, TtvViewerTable *table, GArray *usage)
 {
+  gboolean machines = table && ttv_viewer_table_get_n_machines (table) > 1;
   GtkListStore *store = GTK_LIST_STORE (gtk_tree_view_get_model (GTK_TREE_VIEW (view)));
   gtk_list_store_clear (store);
   for (guint i = 0; usage && i < usage->len; i++)
@@ -60,7 +63,10 @@ ttv_latency_throughput_fill (GtkWidget *view, GArray *usage)
       g_autofree char *read_rate = g_strdup_printf ("%.0f", u->read_rate);
       g_autofree char *write_rate = g_strdup_printf ("%.0f", u->write_rate);
       g_autofree char *busy = ttv_viewer_format_duration (u->busy);
-      gtk_list_store_insert_with_values (store, NULL, -1, COL_KEY, key, COL_NAME, u->name, COL_REQUESTS, requests,
+      g_autofree char *name = machines ? g_strdup_printf ("%s: %s", ttv_viewer_table_get_machine_name (table, u->machine),
+                                                          u->name)
+                                       : g_strdup (u->name);
+      gtk_list_store_insert_with_values (store, NULL, -1, COL_KEY, key, COL_NAME, name, COL_REQUESTS, requests,
                                          COL_READ, read, COL_WRITTEN, written, COL_READ_RATE, read_rate,
                                          COL_WRITE_RATE, write_rate, COL_BUSY, busy, COL_KEY_V, u->key,
                                          COL_REQUESTS_V, u->requests, COL_READ_V, u->read_bytes,

@@ -417,8 +417,9 @@ fill_throughput (TtvLatencyViewer *self)
 {
   if (self->devices_view == NULL)
     return;
-  ttv_latency_throughput_fill (self->devices_view, self->stats ? self->stats->devices : NULL);
-  ttv_latency_throughput_fill (self->processes_view, self->stats ? self->stats->processes : NULL);
+  TtvViewerTable *table = self->stats ? self->stats->table : NULL;
+  ttv_latency_throughput_fill (self->devices_view, table, self->stats ? self->stats->devices : NULL);
+  ttv_latency_throughput_fill (self->processes_view, table, self->stats ? self->stats->processes : NULL);
 }
 
 /* Selects record @index of @r in every view: its interval, its start as

@@ -16,7 +16,7 @@ GtkWidget  *ttv_latency_viewer_new (TtvTabState *state, const TtvLatencyKind *ki
  * "latency-processes", and its rows from @usage (of TtvViewerBlockUsage,
  * may be NULL: no rows). */
 GtkWidget  *ttv_latency_throughput_view_new (gboolean by_process);
-void        ttv_latency_throughput_fill (GtkWidget *view, GArray *usage);
+void        ttv_latency_throughput_fill (GtkWidget *view, TtvViewerTable *table, GArray *usage);
 
 /* A table's title for people ("System calls"), translated. */
 const char *ttv_latency_table_title (const char *table);

@@ -338,6 +338,18 @@ ttv_viewer_table_get_name (TtvViewerTable *table)
   return table->spec->name;
 }
 
+guint
+ttv_viewer_table_get_n_machines (TtvViewerTable *table)
+{
+  return table->machine_column >= 0 ? ttv_analysis_get_n_machines (table->analysis) : 1;
+}
+
+const char *
+ttv_viewer_table_get_machine_name (TtvViewerTable *table, guint machine)
+{
+  return ttv_analysis_get_machine_name (table->analysis, machine);
+}
+
 guint64
 ttv_viewer_table_get_n_records (TtvViewerTable *table)
 {
@@ -502,11 +514,7 @@ ttv_viewer_records_get_machine (TtvViewerRecords *records, guint index)
     return 0;
   /* The record holds its machine's name (a string of the result). */
   guint32 s = (guint32) ttv_analysis_column_get (&table->spec->columns[table->machine_column], r);
-  const char *name = ttv_analysis_get_string (table->analysis, s);
-  for (guint m = 0; m < n; m++)
-    if (g_strcmp0 (ttv_analysis_get_machine_name (table->analysis, m), name) == 0)
-      return m;
-  return 0;
+  return ttv_analysis_find_machine (table->analysis, ttv_analysis_get_string (table->analysis, s));
 }
 
 gint64
@@ -650,12 +658,12 @@ ttv_viewer_table_query_density (TtvViewerTable *table, TtvTime t0, TtvTime t1,
   return ttv_analysis_table_histogram (table->table, t0, t1, counts, error);
 }
 
-/* Called with @table's lock held. */
+/* Called with @table's lock held.  @machine: the group's, with several. */
 static const char *
-group_label (TtvViewerTable *table, const TtvAnalysisColumn *col, gint64 key)
+group_label (TtvViewerTable *table, const TtvAnalysisColumn *col, guint machine, gint64 key)
 {
   GStringChunk *labels = table->labels;
-  const char *name = ttv_analysis_get_group_name (table->analysis, table->table, key);
+  const char *name = ttv_analysis_get_machine_group_name (table->analysis, table->table, machine, key);
   char buf[64];
   switch (col->type)
     {
@@ -678,6 +686,19 @@ group_label (TtvViewerTable *table, const TtvAnalysisColumn *col, gint64 key)
     }
 }
 
+/* With several machines a group is of one machine, and its label says
+ * which ("beta: 8:0"), as the CPU usage's threads do. */
+static const char *
+machine_group_label (TtvViewerTable *table, const TtvAnalysisColumn *col, guint machine, gint64 key)
+{
+  const char *label = col ? group_label (table, col, machine, key) : "";
+  if (ttv_viewer_table_get_n_machines (table) < 2)
+    return label;
+  g_autofree char *text = g_strdup_printf ("%s: %s", ttv_analysis_get_machine_name (table->analysis, machine),
+                                           label);
+  return g_string_chunk_insert_const (table->labels, text);
+}
+
 static void
 stats_from (TtvViewerDurationStats *out, const TtvDurationSummary *s, const char *label)
 {
@@ -694,6 +715,56 @@ stats_from (TtvViewerDurationStats *out, const TtvDurationSummary *s, const char
   out->p99 = s->p99;
 }
 
+typedef struct {
+  TtvDurationSummary s;
+  guint machine;
+} MachineGroup;
+
+static gint
+compare_group_total (gconstpointer a, gconstpointer b)
+{
+  const MachineGroup *x = a, *y = b;
+  if (x->s.total != y->s.total)
+    return x->s.total > y->s.total ? -1 : 1;
+  if (x->s.key != y->s.key)
+    return x->s.key < y->s.key ? -1 : 1;
+  return x->machine < y->machine ? -1 : x->machine > y->machine;
+}
+
+/* The groups of each machine the table tells apart (of MachineGroup),
+ * largest total first. */
+static GArray *
+summarize_machines (TtvViewerTable *table, TtvTime t0, TtvTime t1, GError **error)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (MachineGroup));
+  guint n = ttv_viewer_table_get_n_machines (table);
+  for (guint m = 0; m < n; m++)
+    {
+      gint64 name;
+      const TtvAnalysisColumn *only = NULL;
+      if (n > 1)
+        {
+          if (!ttv_analysis_get_machine_string (table->analysis, m, &name))
+            continue;
+          only = &table->spec->columns[table->machine_column];
+        }
+      g_autoptr (GArray) groups = ttv_analysis_table_summarize_where (table->table, only, only ? name : 0, t0, t1,
+                                                                       NULL, error);
+      if (groups == NULL)
+        {
+          g_array_unref (out);
+          return NULL;
+        }
+      for (guint i = 0; i < groups->len; i++)
+        {
+          MachineGroup g = { g_array_index (groups, TtvDurationSummary, i), m };
+          g_array_append_val (out, g);
+        }
+    }
+  g_array_sort (out, compare_group_total);
+  return out;
+}
+
 GArray *
 ttv_viewer_table_dup_statistics (TtvViewerTable *table, TtvTime t0, TtvTime t1, TtvViewerDurationStats *all,
                                  GError **error)
@@ -707,17 +778,29 @@ ttv_viewer_table_dup_statistics (TtvViewerTable *table, TtvTime t0, TtvTime t1, 
       t0 = TTV_TIME_MIN;
       t1 = TTV_TIME_MAX;
     }
-  g_autoptr (GArray) groups = ttv_analysis_table_summarize (table->table, t0, t1, &every, error);
-  if (groups == NULL)
+  g_autoptr (GArray) everything = ttv_analysis_table_summarize (table->table, t0, t1, &every, error);
+  if (everything == NULL)
+    return NULL;
+  g_autoptr (GArray) groups = NULL;
+  if (ttv_viewer_table_get_n_machines (table) < 2)
+    {
+      groups = g_array_sized_new (FALSE, FALSE, sizeof (MachineGroup), everything->len);
+      for (guint i = 0; i < everything->len; i++)
+        {
+          MachineGroup g = { g_array_index (everything, TtvDurationSummary, i), 0 };
+          g_array_append_val (groups, g);
+        }
+    }
+  else if ((groups = summarize_machines (table, t0, t1, error)) == NULL)
     return NULL;
   const TtvAnalysisColumn *col = ttv_analysis_table_get_group_column (table->table);
   GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (TtvViewerDurationStats), groups->len);
   g_mutex_lock (&table->lock);
   for (guint i = 0; i < groups->len; i++)
     {
-      const TtvDurationSummary *s = &g_array_index (groups, TtvDurationSummary, i);
+      const MachineGroup *g = &g_array_index (groups, MachineGroup, i);
       TtvViewerDurationStats d;
-      stats_from (&d, s, col ? group_label (table, col, s->key) : "");
+      stats_from (&d, &g->s, machine_group_label (table, col, g->machine, g->s.key));
       g_array_append_val (out, d);
     }
   g_mutex_unlock (&table->lock);
@@ -729,6 +812,7 @@ ttv_viewer_table_dup_statistics (TtvViewerTable *table, TtvTime t0, TtvTime t1, 
 /* --- Block I/O throughput ------------------------------------------------------------------- */
 
 G_STATIC_ASSERT (sizeof (TtvViewerBlockUsage) == sizeof (TtvBlockUsage));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TtvViewerBlockUsage, machine) == G_STRUCT_OFFSET (TtvBlockUsage, machine));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (TtvViewerBlockUsage, name) == G_STRUCT_OFFSET (TtvBlockUsage, name));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (TtvViewerBlockUsage, busy) == G_STRUCT_OFFSET (TtvBlockUsage, busy));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (TtvViewerBlockUsage, write_rate) == G_STRUCT_OFFSET (TtvBlockUsage, write_rate));

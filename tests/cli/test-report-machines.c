@@ -311,13 +311,17 @@ static void
 test_analysis_machines_said (void)
 {
   static const struct { gboolean two; const char *analysis; gboolean said; } cases[] = {
-    { TRUE, "block", TRUE }, { TRUE, "syscalls", FALSE }, { TRUE, "critical-path", FALSE }, { TRUE, "cpu", FALSE },
-    { TRUE, "sched", FALSE }, { TRUE, "irq", FALSE }, { TRUE, "futex", FALSE }, { FALSE, "block", FALSE },
+    { TRUE, "callstack", TRUE }, { TRUE, "syscalls", FALSE }, { TRUE, "critical-path", FALSE }, { TRUE, "cpu", FALSE },
+    { TRUE, "sched", FALSE }, { TRUE, "irq", FALSE }, { TRUE, "futex", FALSE }, { TRUE, "block", FALSE },
+    { FALSE, "callstack", FALSE },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      const char *argv[] = { TTV_REPORT_PATH, "--analysis", cases[i].analysis, "--tid=alpha:1", traces.alpha,
-                             cases[i].two ? traces.beta : traces.alpha2, NULL };
+      /* The critical path is of one thread; the call stacks' --tid
+       * would name a thread that made no calls. */
+      gboolean one_thread = g_str_equal (cases[i].analysis, "critical-path");
+      const char *argv[] = { TTV_REPORT_PATH, "--analysis", cases[i].analysis, traces.alpha,
+                             cases[i].two ? traces.beta : traces.alpha2, one_thread ? "--tid=alpha:1" : NULL, NULL };
       g_auto (TtvTestRun) r;
       ttv_test_run (&r, NULL, NULL, argv);
       g_assert_cmpint (r.status, ==, 0);
@@ -550,6 +554,22 @@ check_stats_and_records (const char *analysis, const char *table, guint min_in_w
     }
 }
 
+/* The lines of the block analysis' devices and processes tables. */
+static GPtrArray *
+usage_lines (const char *const *argv)
+{
+  g_autofree char *out = ttv_test_run_ok (argv);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  GPtrArray *kept = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_autofree char *table = json_member (lines[i], "table");
+      if (g_strcmp0 (table, "devices") == 0 || g_strcmp0 (table, "processes") == 0)
+        g_ptr_array_add (kept, g_strdup (lines[i]));
+    }
+  return kept;
+}
+
 /* Over the whole span of two captures years apart (issue 19), a thread's
  * critical path is its path on its own trace: it ends where its machine's
  * trace ends, not preempted through the other machine's years (it was
@@ -594,6 +614,34 @@ test_analysis_futex_per_machine (void)
   /* The first machine's trace (LTT) does not give the futex calls'
    * arguments: its waits are none, alone or beside the second's. */
   check_stats_and_records ("futex", "waits", 0);
+}
+
+/* Two machines' disks of the same number (8:0) are two disks: each
+ * machine's devices, processes, statistics and requests are those of its
+ * trace alone (they were one disk's, with requests of one machine
+ * completed by the other's). */
+static void
+test_analysis_block_per_machine (void)
+{
+  /* The first machine's requests come after the window: its statistics
+   * there are none, its records are checked. */
+  check_stats_and_records ("block", "requests", 0);
+
+  /* Bytes and rates per device and process over a window where both
+   * machines read and write, longer than the second's trace: a machine's
+   * rates are over its own trace's time, as on it alone. */
+  const char *argv[] = { TTV_REPORT_PATH, "-f", "jsonl", "--start", "1700000000.05", "--end", "1700000001.2",
+                         "--analysis", "block", traces.alpha, traces.beta, NULL };
+  g_autoptr (GPtrArray) both = usage_lines (argv);
+  argv[10] = NULL;
+  g_autoptr (GPtrArray) alpha = usage_lines (argv);
+  argv[9] = traces.beta;
+  g_autoptr (GPtrArray) beta = usage_lines (argv);
+  g_assert_cmpuint (alpha->len, >=, 2);
+  g_assert_cmpuint (beta->len, >=, 2);
+  assert_machine_lines (both, alpha, "alpha");
+  assert_machine_lines (both, beta, "beta");
+  g_assert_cmpuint (both->len, ==, alpha->len + beta->len);
 }
 
 /* --analysis critical-path --tid HOST:TID over two machines is the path of
@@ -658,6 +706,7 @@ main (int argc, char **argv)
   g_test_add_func ("/machines/filter-host", test_filter_host);
   g_test_add_func ("/machines/gen-host-bad", test_gen_host_bad);
   g_test_add_func ("/machines/analysis-machines-said", test_analysis_machines_said);
+  g_test_add_func ("/machines/analysis-block-per-machine", test_analysis_block_per_machine);
   g_test_add_func ("/machines/analysis-cpu", test_analysis_cpu_per_machine);
   g_test_add_func ("/machines/analysis-sched", test_analysis_sched_per_machine);
   g_test_add_func ("/machines/analysis-critical-path", test_analysis_critical_path_per_machine);

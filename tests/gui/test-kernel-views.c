@@ -31,6 +31,8 @@
 
 static const char *dir;   /* the program's temporary directory: the trace and images */
 static char *trace;       /* owned */
+static char *beta;        /* owned: another machine's trace, host "beta" */
+static const char *second_trace;  /* while set (beta), the reports read both traces */
 
 static const char *const modules[] = {
   TTV_LATENCY_MODULE_PATH, TTV_CPU_USAGE_MODULE_PATH, TTV_CRITICAL_PATH_MODULE_PATH, NULL,
@@ -63,6 +65,8 @@ report_output (const char *const *args, const char *format)
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (gpointer) TTV_REPORT_PATH);
   g_ptr_array_add (argv, trace);
+  if (second_trace)
+    g_ptr_array_add (argv, (gpointer) second_trace);
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, (gpointer) format);
@@ -85,10 +89,21 @@ report (const char *table, const char *const *args)
   return rows;
 }
 
+/* Whether CSV line @line is a table's header: column names only, where
+ * a row has figures. */
+static gboolean
+is_csv_header (const char *line)
+{
+  g_auto (GStrv) cells = g_strsplit (line, ",", -1);
+  for (guint i = 0; cells[i]; i++)
+    if (!g_ascii_islower (cells[i][0]))
+      return FALSE;
+  return TRUE;
+}
+
 /* The rows of the table whose CSV header line is @header in `ttv-report
  * TRACE ARGS --format=csv` (each a GStrv of its cells, written as the text
- * table writes them), up to the next table's header (whose first cell is a
- * column's name, where a row's is a number, a device or empty). */
+ * table writes them), up to the next table's header. */
 static GPtrArray *
 report_csv (const char *header, const char *const *args)
 {
@@ -100,7 +115,7 @@ report_csv (const char *header, const char *const *args)
   g_assert_nonnull (lines[i]);
   g_auto (GStrv) keys = g_strsplit (header, ",", -1);
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-  for (i++; lines[i] && *lines[i] && !g_ascii_isalpha (lines[i][0]); i++)
+  for (i++; lines[i] && *lines[i] && !is_csv_header (lines[i]); i++)
     {
       char **cells = g_strsplit (lines[i], ",", -1);
       g_assert_cmpuint (g_strv_length (cells), ==, g_strv_length (keys));   /* no quoted comma */
@@ -575,6 +590,98 @@ test_block_throughput (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+/* The rows of a report's table of several machines as the view's lists
+ * show them: the machine before the device's or the process's name. */
+static void
+join_machine (GPtrArray *rows, guint name_cell)
+{
+  for (guint r = 0; r < rows->len; r++)
+    {
+      char **cells = rows->pdata[r];
+      g_autofree char *machine = cells[0];
+      char *joined = g_strdup_printf ("%s: %s", machine, cells[name_cell]);
+      g_free (cells[name_cell]);
+      cells[name_cell] = joined;
+      memmove (cells, cells + 1, g_strv_length (cells) * sizeof *cells);
+    }
+}
+
+/* Two machines whose disks have the same numbers (issue 19): the Block
+ * I/O view's throughput lists and statistics are per machine, as
+ * `ttv-report --analysis block` prints them, each row naming its machine
+ * ("beta: 8:16"); the disks were one before. */
+static void
+test_block_two_machines (void)
+{
+  setup_trace ();
+  beta = g_build_filename (dir, "beta", NULL);
+  const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--probe", "--cpus", "2", "--duration", "0.2", "-s", "8",
+                        "--host", "beta", "-o", beta, NULL };
+  g_free (ttv_test_run_ok (gen));
+  second_trace = beta;
+  g_autoptr (GError) error = NULL;
+  TtvTraceset *ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (ts, trace, &error));
+  g_assert_true (ttv_traceset_add_path (ts, beta, &error));
+  g_assert_no_error (error);
+  TtvGuiTestTab f;
+  ttv_gui_test_tab_open (&f, ts, modules);
+  gtk_window_resize (GTK_WINDOW (f.window), 1200, 800);
+  GtkWidget *page = show (&f, "block-latency", "latency-devices");
+  static const char *const args[] = { "--analysis", "block", NULL };
+  g_autoptr (GPtrArray) stats = report ("requests/stats", args);
+  gint64 requests = 0;
+  guint machines = 0;
+  for (guint i = 0; i < stats->len; i++)
+    {
+      g_autofree char *device = json_str (stats->pdata[i], "device");
+      if (g_str_equal (device, "all"))
+        {
+          requests += json_int (stats->pdata[i], "count");
+          machines++;
+        }
+    }
+  g_assert_cmpuint (machines, ==, 2);
+  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT " requests start in the window", requests);
+  wait_label (page, "latency-status", status);
+  g_autoptr (GPtrArray) devices = report_csv ("machine,device,requests,read_bytes,write_bytes,read_bps,write_bps,busy",
+                                              args);
+  g_autoptr (GPtrArray) processes = report_csv ("machine,tgid,name,requests,read_bytes,write_bytes,read_bps,"
+                                                "write_bps,busy", args);
+  /* Each machine's simulated disk and its probe's. */
+  g_assert_cmpuint (devices->len, >=, 4);
+  join_machine (devices, 1);
+  join_machine (processes, 2);
+  assert_throughput (page, "latency-devices", devices, FALSE);
+  assert_throughput (page, "latency-processes", processes, TRUE);
+  /* The statistics: a row per device of each machine, then all. */
+  GtkTreeModel *model = wait_rows (page, "latency-statistics", stats->len - 1);
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, stats->len - 1);
+  for (guint i = 0; i < stats->len; i++)
+    {
+      g_autofree char *device = json_str (stats->pdata[i], "device");
+      g_autofree char *machine = json_str (stats->pdata[i], "machine");
+      if (g_str_equal (device, "all"))
+        continue;
+      g_autofree char *label = g_strdup_printf ("%s: %s", machine, device);
+      g_auto (GStrv) row = find_row (model, 0, label, 10);
+      g_assert_nonnull (row);
+      g_autofree char *count = g_strdup_printf ("%" G_GINT64_FORMAT, json_int (stats->pdata[i], "count"));
+      g_assert_cmpstr (row[1], ==, count);
+      assert_duration (row[2], json_int (stats->pdata[i], "total"));
+      assert_duration (row[9], json_int (stats->pdata[i], "p99"));
+    }
+  g_autofree char *all_count = g_strdup_printf ("%" G_GINT64_FORMAT, requests);
+  g_auto (GStrv) all = find_row (model, 0, "all", 10);
+  g_assert_nonnull (all);
+  g_assert_cmpstr (all[1], ==, all_count);
+  g_autofree char *png = g_build_filename (dir, "block-two-machines.png", NULL);
+  g_action_group_activate_action (ttv_gui_test_find_actions (page, "latency"), "export", g_variant_new_string (png));
+  cairo_surface_destroy (ttv_test_load_png (png));
+  second_trace = NULL;
+  ttv_gui_test_tab_teardown (&f);
+}
+
 /* --- CPU usage --------------------------------------------------------------------------- */
 
 static void
@@ -831,6 +938,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/kernel/syscalls", test_syscalls);
   g_test_add_func ("/gui/kernel/thread-only", test_thread_only);
   g_test_add_func ("/gui/kernel/block-throughput", test_block_throughput);
+  g_test_add_func ("/gui/kernel/block-two-machines", test_block_two_machines);
   g_test_add_func ("/gui/kernel/syscall-arguments", test_syscall_arguments);
   g_test_add_func ("/gui/kernel/scatter-pick", test_scatter_pick);
   g_test_add_func ("/gui/kernel/cpu-usage", test_cpu_usage);
@@ -839,5 +947,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/kernel/render", test_render);
   int status = g_test_run ();
   g_free (trace);
+  g_free (beta);
   return status;
 }

@@ -155,10 +155,16 @@ kernel_block_done (gpointer state)
   return ttv_tab_state_get_kernel_progress (state, TTV_VIEWER_KERNEL_BLOCK) >= 1;
 }
 
+static gboolean
+callstacks_done (gpointer state)
+{
+  return ttv_tab_state_get_userspace_progress (state, TTV_VIEWER_USERSPACE_CALLSTACKS) >= 1;
+}
+
 /* Once an analysis that reads every machine's events as one machine's is
  * there, a tab of two machines says which (as ttv-report --analysis does);
- * not for those that are per machine (CPU usage, scheduling), nor in a tab
- * of one machine. */
+ * not for those that are per machine (CPU usage, scheduling, block I/O),
+ * nor in a tab of one machine. */
 static void
 test_analyses_machines_said (void)
 {
@@ -185,9 +191,13 @@ test_analyses_machines_said (void)
       ttv_tab_state_request_kernel (f.state, TTV_VIEWER_KERNEL_BLOCK);
       ttv_gui_test_spin_until (kernel_block_done, f.state);
       ttv_gui_test_spin_pending ();
+      g_assert_null (ttv_notifications_get_text (n, "machines-merged"));
+      ttv_tab_state_request_userspace (f.state, TTV_VIEWER_USERSPACE_CALLSTACKS);
+      ttv_gui_test_spin_until (callstacks_done, f.state);
+      ttv_gui_test_spin_pending ();
       const char *text = ttv_notifications_get_text (n, "machines-merged");
       if (two)
-        g_assert_cmpstr (text, ==, "These analyses read the 2 machines (node-1, node-2) as one: Block I/O. "
+        g_assert_cmpstr (text, ==, "These analyses read the 2 machines (node-1, node-2) as one: Call stacks. "
                                    "Their threads and CPUs of the same number are counted together.");
       else
         g_assert_null (text);

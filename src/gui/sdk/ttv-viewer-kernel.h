@@ -59,6 +59,10 @@ void        ttv_viewer_table_unref (TtvViewerTable *table);
 /* "calls" (a view says what it is for people). */
 const char *ttv_viewer_table_get_name (TtvViewerTable *table);
 guint64     ttv_viewer_table_get_n_records (TtvViewerTable *table);
+/* The machines its analysis tells apart (1: one machine, or an analysis
+ * that reads every machine as one), and their names (SDK 14). */
+guint       ttv_viewer_table_get_n_machines (TtvViewerTable *table);
+const char *ttv_viewer_table_get_machine_name (TtvViewerTable *table, guint machine);
 
 typedef enum {
   TTV_VIEWER_COLUMN_TIME,       /* ns since the epoch */
@@ -163,7 +167,9 @@ typedef struct {
 } TtvViewerDurationStats;
 
 /* Statistics per group of the records starting in [@t0, @t1], largest
- * total first (of TtvViewerDurationStats, transfer full); @all (may be
+ * total first (of TtvViewerDurationStats, transfer full); with several
+ * machines (ttv_viewer_table_get_n_machines()) per group of each machine,
+ * the label naming the machine ("beta: 8:0", since SDK 14); @all (may be
  * NULL) gets every record's. */
 GArray     *ttv_viewer_table_dup_statistics (TtvViewerTable *table, TtvTime t0, TtvTime t1,
                                              TtvViewerDurationStats *all, GError **error);
@@ -173,6 +179,7 @@ GArray     *ttv_viewer_table_dup_statistics (TtvViewerTable *table, TtvTime t0, 
 typedef struct {
   guint32 key;                 /* the device's number (dev_t), or the issuing process's PID
                                 * (TTV_VIEWER_PID_NONE: unknown) */
+  guint32 machine;             /* its machine (ttv_viewer_table_get_machine_name(); SDK 14) */
   const char *name;            /* the device ("8:16"), or the process's name; "" when unknown */
   guint64 requests;
   guint64 read_bytes, write_bytes;
@@ -181,7 +188,8 @@ typedef struct {
 } TtvViewerBlockUsage;
 
 /* The requests completed in [@t0, @t1] and their bytes, per device
- * (@by_process FALSE) or per issuing process, most bytes first: what
+ * (@by_process FALSE) or per issuing process of each machine, most bytes
+ * first, the rates over the time the machine's traces cover: what
  * `ttv-report --analysis block` prints (of TtvViewerBlockUsage, transfer
  * full; strings live as long as @table).  NULL with @error when the table
  * cannot be read; @table must be TTV_VIEWER_KERNEL_BLOCK's. */

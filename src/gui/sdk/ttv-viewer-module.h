@@ -42,8 +42,10 @@ G_BEGIN_DECLS
  * 13: the tab's time scale, long idle gaps between traces compressed
  * (ttv-viewer-time-scale.h: TtvTimeScale, ttv_tab_state_get_time_scale());
  * the density's bins leave those gaps out: each bin's times
- * (ttv_tab_state_get_density_bin_start(), _bin_of()). */
-#define TTV_VIEWER_API_VERSION 13
+ * (ttv_tab_state_get_density_bin_start(), _bin_of()).
+ * 14: block I/O per machine: TtvViewerBlockUsage.machine, a table's
+ * machines (ttv_viewer_table_get_n_machines(), _get_machine_name()). */
+#define TTV_VIEWER_API_VERSION 14
 
 /* A module defines, with this macro, the entry point the loader calls:
  *   TTV_VIEWER_MODULE (my_module_init)

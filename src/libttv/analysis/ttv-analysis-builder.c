@@ -254,8 +254,8 @@ ttv_analysis_builder_set_state (TtvAnalysisBuilder *b, TtvState *state)
   b->state = state;
 }
 
-/* With several machines, their number and names, for the reports of
- * analyses whose records say their machine (ttv_analysis_get_n_machines);
+/* With several machines, their number, names and spans, for the reports
+ * of analyses whose records say their machine (ttv_analysis_get_n_machines);
  * one machine stores nothing, so that its results are as before. */
 static void
 record_machines (TtvAnalysisBuilder *b)
@@ -269,6 +269,13 @@ record_machines (TtvAnalysisBuilder *b)
       char key[32];
       g_snprintf (key, sizeof key, "machine/%u", m);
       ttv_analysis_builder_set_value (b, key, ttv_analysis_builder_intern (b, ttv_traceset_get_machine_name (b->traceset, m)));
+      TtvTime start, end;
+      if (!ttv_traceset_get_machine_span (b->traceset, m, &start, &end))
+        continue;
+      g_snprintf (key, sizeof key, "machine/%u/start", m);
+      ttv_analysis_builder_set_value (b, key, start);
+      g_snprintf (key, sizeof key, "machine/%u/end", m);
+      ttv_analysis_builder_set_value (b, key, end);
     }
 }
 

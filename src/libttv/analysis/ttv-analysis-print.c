@@ -505,8 +505,8 @@ summarize_by (const TtvAnalysisTable *t, const TtvAnalysisColumn *column, const 
               TtvTime t1, TtvDurationSummary *all, GError **error)
 {
   const TtvAnalysisTableSpec *spec = ttv_analysis_table_get_spec (t);
-  if (only->column == NULL && (column == NULL || (column->offset == spec->group_offset && column->offset >= 0)))
-    return ttv_analysis_table_summarize (t, t0, t1, all, error);
+  if (column == NULL || (column->offset == spec->group_offset && column->offset >= 0))
+    return ttv_analysis_table_summarize_where (t, only->column, only->value, t0, t1, all, error);
   /* Another grouping: the records of the window, per value. */
   g_autoptr (GArray) records = ttv_analysis_table_query (t, TTV_QUERY_START_IN, t0, t1, error);
   if (records == NULL)
@@ -650,10 +650,8 @@ print_stats (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
       MachineOnly only = { NULL, 0 };
       if (machine_col)
         {
-          char key[32];
-          g_snprintf (key, sizeof key, "machine/%u", m);
           only.column = machine_col;
-          if (!ttv_analysis_get_value (r, key, &only.value))
+          if (!ttv_analysis_get_machine_string (r, m, &only.value))
             continue;
         }
       TtvDurationSummary all;
@@ -906,7 +904,10 @@ print_block_usage (const TtvAnalysis *r, const Print *o, gboolean by_process,
   if (usage == NULL)
     return FALSE;
   const char *name = by_process ? "processes" : "devices";
+  gboolean machines = ttv_analysis_get_n_machines (r) > 1;
   g_autoptr (Sheet) s = sheet_new ("block", name);
+  if (machines)
+    sheet_column (s, "machine", N_("Machine"), FALSE);
   sheet_column (s, by_process ? "tgid" : "device", by_process ? N_("PID") : N_("Device"), by_process);
   if (by_process)
     sheet_column (s, "name", N_("Name"), FALSE);
@@ -920,6 +921,8 @@ print_block_usage (const TtvAnalysis *r, const Print *o, gboolean by_process,
     {
       const TtvBlockUsage *u = &g_array_index (usage, TtvBlockUsage, i);
       GArray *row = sheet_row (s);
+      if (machines)
+        add_text (row, ttv_analysis_get_machine_name (r, u->machine));
       if (by_process)
         add_id (row, u->key);
       add_text (row, u->name);

@@ -281,11 +281,13 @@ void     ttv_analysis_writer_source (TtvHistoryWriter *w, TtvAnalysisSource *src
 gboolean ttv_analysis_summaries_write (TtvTableBuilder *t, TtvHistoryWriter *w, const TtvAnalysisSource *src,
                                        const TtvAnalysisSeqHeader *main, TtvAnalysisTableHeader *h,
                                        GCancellable *cancel, GError **error);
-/* Statistics of the records of @seq selected by @select (may be NULL:
- * all), grouped by the spec's group column. */
+/* Statistics of the records of @seq starting in [t0, t1] whose column
+ * @only (may be NULL: every record) holds @only_value, grouped by the
+ * spec's group column. */
 typedef gboolean (*TtvRecordSelect) (const void *record, gpointer data);
 GArray  *ttv_analysis_stats_compute (const TtvAnalysisTableSpec *spec, const TtvAnalysisSource *src,
                                      const TtvAnalysisSeq *seq, TtvTime t0, TtvTime t1,
+                                     const TtvAnalysisColumn *only, gint64 only_value,
                                      TtvAnalysisStats *all, GCancellable *cancel, GError **error);
 
 /* The entries of a sequence, for the table's queries and the summaries. */

@@ -421,15 +421,48 @@ ttv_analysis_get_n_machines (const TtvAnalysis *r)
   return (guint) MIN ((guint64) n, TTV_ANALYSIS_MAX_MACHINES);
 }
 
+gboolean
+ttv_analysis_get_machine_string (const TtvAnalysis *r, guint machine, gint64 *string)
+{
+  char key[32];
+  g_snprintf (key, sizeof key, "machine/%u", machine);
+  return ttv_analysis_get_value (r, key, string);
+}
+
 const char *
 ttv_analysis_get_machine_name (const TtvAnalysis *r, guint machine)
 {
-  char key[32];
   gint64 index;
-  g_snprintf (key, sizeof key, "machine/%u", machine);
-  if (ttv_analysis_get_value (r, key, &index) && index >= 0 && index <= G_MAXUINT32)
+  if (ttv_analysis_get_machine_string (r, machine, &index) && index >= 0 && index <= G_MAXUINT32)
     return ttv_analysis_get_string (r, (guint32) index);
   return "?";
+}
+
+guint
+ttv_analysis_find_machine (const TtvAnalysis *r, const char *name)
+{
+  guint n = ttv_analysis_get_n_machines (r);
+  for (guint m = 0; m < n && n > 1; m++)
+    if (g_strcmp0 (ttv_analysis_get_machine_name (r, m), name) == 0)
+      return m;
+  return 0;
+}
+
+void
+ttv_analysis_get_machine_span (const TtvAnalysis *r, guint machine, TtvTime *start, TtvTime *end)
+{
+  char key[48];
+  gint64 s, e;
+  ttv_analysis_get_time_range (r, start, end);
+  g_snprintf (key, sizeof key, "machine/%u/start", machine);
+  if (ttv_analysis_get_n_machines (r) < 2 || !ttv_analysis_get_value (r, key, &s))
+    return;
+  g_snprintf (key, sizeof key, "machine/%u/end", machine);
+  if (ttv_analysis_get_value (r, key, &e) && s <= e)
+    {
+      *start = s;
+      *end = e;
+    }
 }
 
 gboolean

@@ -118,6 +118,8 @@ acc_finish (Acc *a)
 typedef struct {
   const TtvAnalysisTableSpec *spec;
   TtvTime t0, t1;
+  const TtvAnalysisColumn *only;   /* NULL: every record */
+  gint64 only_value;
   GHashTable *groups;           /* gint64 key -> Acc *, owned */
   Acc *all;
   gboolean second;
@@ -147,6 +149,8 @@ stats_entry (const void *record, guint64 index, gpointer data)
   StatsScan *s = data;
   gint64 start = ttv_analysis_record_start (record);
   if (start < s->t0 || start > s->t1)
+    return TRUE;
+  if (s->only && ttv_analysis_column_get (s->only, record) != s->only_value)
     return TRUE;
   if ((++s->n & 0xffff) == 0 && g_cancellable_is_cancelled (s->cancel))
     {
@@ -190,10 +194,10 @@ compare_key (gconstpointer x, gconstpointer y)
 
 GArray *
 ttv_analysis_stats_compute (const TtvAnalysisTableSpec *spec, const TtvAnalysisSource *src,
-                            const TtvAnalysisSeq *seq, TtvTime t0, TtvTime t1, TtvAnalysisStats *all,
-                            GCancellable *cancel, GError **error)
+                            const TtvAnalysisSeq *seq, TtvTime t0, TtvTime t1, const TtvAnalysisColumn *only,
+                            gint64 only_value, TtvAnalysisStats *all, GCancellable *cancel, GError **error)
 {
-  StatsScan s = { spec, t0, t1, NULL, NULL, FALSE, 0, cancel, FALSE };
+  StatsScan s = { spec, t0, t1, only, only_value, NULL, NULL, FALSE, 0, cancel, FALSE };
   s.groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, (GDestroyNotify) acc_free);
   s.all = g_new (Acc, 1);
   acc_init (s.all, -1);
@@ -376,7 +380,7 @@ ttv_analysis_summaries_write (TtvTableBuilder *t, TtvHistoryWriter *w, const Ttv
   g_autoptr (GArray) groups = NULL;
   if (ok && (spec->summaries || spec->group_offset >= 0))
     {
-      groups = ttv_analysis_stats_compute (spec, src, &seq, G_MININT64, G_MAXINT64, &all, cancel, error);
+      groups = ttv_analysis_stats_compute (spec, src, &seq, G_MININT64, G_MAXINT64, NULL, 0, &all, cancel, error);
       ok = groups != NULL;
     }
   ttv_analysis_seq_clear (&seq);

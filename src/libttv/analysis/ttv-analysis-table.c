@@ -897,13 +897,20 @@ GArray *
 ttv_analysis_table_summarize (const TtvAnalysisTable *t, TtvTime t0, TtvTime t1, TtvDurationSummary *all,
                               GError **error)
 {
+  return ttv_analysis_table_summarize_where (t, NULL, 0, t0, t1, all, error);
+}
+
+GArray *
+ttv_analysis_table_summarize_where (const TtvAnalysisTable *t, const TtvAnalysisColumn *only, gint64 value,
+                                    TtvTime t0, TtvTime t1, TtvDurationSummary *all, GError **error)
+{
   GArray *out = g_array_new (FALSE, TRUE, sizeof (TtvDurationSummary));
   if (all)
     {
       memset (all, 0, sizeof *all);
       all->key = -1;
     }
-  if (t0 == TTV_TIME_MIN && t1 == TTV_TIME_MAX && t->stats)
+  if (only == NULL && t0 == TTV_TIME_MIN && t1 == TTV_TIME_MAX && t->stats)
     {
       if (all)
         summary_from_stored (all, &t->stats[0]);
@@ -917,7 +924,8 @@ ttv_analysis_table_summarize (const TtvAnalysisTable *t, TtvTime t0, TtvTime t1,
   else
     {
       TtvAnalysisStats a;
-      g_autoptr (GArray) groups = ttv_analysis_stats_compute (t->spec, source (t), &t->main, t0, t1, &a, NULL, error);
+      g_autoptr (GArray) groups = ttv_analysis_stats_compute (t->spec, source (t), &t->main, t0, t1, only, value,
+                                                              &a, NULL, error);
       if (groups == NULL)
         {
           g_array_unref (out);

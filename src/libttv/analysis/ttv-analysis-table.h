@@ -188,6 +188,12 @@ gboolean    ttv_analysis_table_scatter (const TtvAnalysisTable *table, TtvTime t
  * @all (may be NULL) gets the statistics of every record together. */
 GArray     *ttv_analysis_table_summarize (const TtvAnalysisTable *table, TtvTime t0, TtvTime t1,
                                           TtvDurationSummary *all, GError **error);
+/* The same for the records whose @only column holds @value (a machine's:
+ * the machine column and its name's string), computed from the records
+ * in one streaming read whatever the window. */
+GArray     *ttv_analysis_table_summarize_where (const TtvAnalysisTable *table, const TtvAnalysisColumn *only,
+                                                gint64 value, TtvTime t0, TtvTime t1, TtvDurationSummary *all,
+                                                GError **error);
 /* The same over any set of durations (a viewer's selection, tests). */
 void        ttv_duration_summary_compute (TtvDurationSummary *out, gint64 key, TtvTime *durations, gsize n);
 

@@ -225,6 +225,17 @@ gboolean     ttv_analysis_get_value (const TtvAnalysis *analysis, const char *ke
  * when there are several. */
 guint        ttv_analysis_get_n_machines (const TtvAnalysis *analysis);
 const char  *ttv_analysis_get_machine_name (const TtvAnalysis *analysis, guint machine);
+/* The machine named @name (a record's machine column), 0 when none is:
+ * with one machine, or for a name a damaged file holds. */
+guint        ttv_analysis_find_machine (const TtvAnalysis *analysis, const char *name);
+/* Machine @machine's name as a string of the result (what its records'
+ * machine column holds); FALSE with one machine. */
+gboolean     ttv_analysis_get_machine_string (const TtvAnalysis *analysis, guint machine, gint64 *string);
+/* The span of @machine's traces (what its figures speak of); with one
+ * machine, or where the result does not say (a damaged file), the
+ * result's time range. */
+void         ttv_analysis_get_machine_span (const TtvAnalysis *analysis, guint machine, TtvTime *start,
+                                            TtvTime *end);
 /* Whether reports and views show @column of @analysis' records: all but
  * the machine column of a result of one machine. */
 gboolean     ttv_analysis_column_is_shown (const TtvAnalysis *analysis, const TtvAnalysisColumn *column);

@@ -1,14 +1,15 @@
 /* ttv-block-analysis.c: the "block" analysis: every block request from
- * its issue to the device to its completion (matched by device and
- * sector), who issued it and from which file where the trace says; and
- * bytes per disk and per process.  See ttv-kernel-analyses.h. */
+ * its issue to the device to its completion (matched by machine, device
+ * and sector), who issued it and from which file where the trace says;
+ * and bytes per disk and per process of each machine.  See
+ * ttv-kernel-analyses.h. */
 #include "ttv-kernel-context.h"
 
 #include <glib/gi18n-lib.h>
 
 #include <string.h>
 
-G_STATIC_ASSERT (sizeof (TtvBlockRecord) == 72);
+G_STATIC_ASSERT (sizeof (TtvBlockRecord) == 80);
 
 static const char *const directions[] = { "read", "write", NULL };
 
@@ -16,6 +17,7 @@ static const TtvAnalysisColumn request_columns[] = {
   { "start", N_("Issued"), TTV_COLUMN_TIME, G_STRUCT_OFFSET (TtvBlockRecord, start), NULL },
   { "end", N_("Completed"), TTV_COLUMN_TIME, G_STRUCT_OFFSET (TtvBlockRecord, end), NULL },
   { "duration", N_("Latency"), TTV_COLUMN_DURATION, -1, NULL },
+  { TTV_ANALYSIS_MACHINE_COLUMN, N_("Machine"), TTV_COLUMN_STRING, G_STRUCT_OFFSET (TtvBlockRecord, machine), NULL },
   { "device", N_("Device"), TTV_COLUMN_STRING, G_STRUCT_OFFSET (TtvBlockRecord, device), NULL },
   { "rw", N_("Direction"), TTV_COLUMN_ENUM, G_STRUCT_OFFSET (TtvBlockRecord, write), directions },
   { "sector", N_("Sector"), TTV_COLUMN_INT, G_STRUCT_OFFSET (TtvBlockRecord, sector), NULL },
@@ -29,7 +31,7 @@ static const TtvAnalysisColumn request_columns[] = {
 
 static const TtvAnalysisTableSpec requests_spec = {
   "requests", sizeof (TtvBlockRecord), request_columns, G_N_ELEMENTS (request_columns),
-  { G_STRUCT_OFFSET (TtvBlockRecord, dev), G_STRUCT_OFFSET (TtvBlockRecord, tgid) },
+  { G_STRUCT_OFFSET (TtvBlockRecord, key), -1 },
   G_STRUCT_OFFSET (TtvBlockRecord, device), FALSE, TRUE,
 };
 
@@ -39,10 +41,13 @@ typedef struct {
   TtvAnalysisBuilder *b;
   TtvTableBuilder *requests;
   TtvFdTracker *fds;
-  GHashTable *pending;          /* (dev, sector) -> GQueue of TtvBlockRecord *, owned */
+  GHashTable *pending;          /* Key -> GQueue of TtvBlockRecord *, owned */
+  GArray *machine_names;        /* per machine: guint32 string of its name (none with one machine) */
 } Block;
 
+/* A request in flight: two machines' disks of the same number are two disks. */
 typedef struct {
+  guint32 machine;
   guint32 dev;
   guint64 sector;
 } Key;
@@ -51,14 +56,14 @@ static guint
 key_hash (gconstpointer p)
 {
   const Key *k = p;
-  return g_int64_hash (&k->sector) ^ (k->dev * 2654435761u);
+  return g_int64_hash (&k->sector) ^ (k->dev * 2654435761u) ^ (k->machine * 40503u);
 }
 
 static gboolean
 key_equal (gconstpointer a, gconstpointer b)
 {
   const Key *x = a, *y = b;
-  return x->dev == y->dev && x->sector == y->sector;
+  return x->machine == y->machine && x->dev == y->dev && x->sector == y->sector;
 }
 
 static void
@@ -76,6 +81,7 @@ block_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError *
   k->requests = ttv_analysis_builder_get_table (b, 0);
   k->fds = ttv_fd_tracker_new ();
   k->pending = g_hash_table_new_full (key_hash, key_equal, g_free, (GDestroyNotify) queue_free);
+  k->machine_names = ttv_kernel_machine_names (b);
   return k;
 }
 
@@ -85,6 +91,7 @@ block_free (gpointer data)
   Block *k = data;
   ttv_fd_tracker_free (k->fds);
   g_hash_table_unref (k->pending);
+  g_array_unref (k->machine_names);
   g_free (k);
 }
 
@@ -100,7 +107,8 @@ block_before_event (gpointer data, const TtvAnalysisEvent *ev)
       || !ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_BLOCK_SECTOR, &sector)
       || !ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_BLOCK_NR_SECTOR, &nr) || dev == 0)
     return;
-  Key key = { (guint32) dev, (guint64) sector };
+  guint machine = MIN (ttv_state_get_machine (ev->state), TTV_ANALYSIS_MAX_MACHINES - 1);
+  Key key = { machine, (guint32) dev, (guint64) sector };
   GQueue *q = g_hash_table_lookup (k->pending, &key);
   if (ev->action == TTV_KM_BLOCK_ISSUE)
     {
@@ -116,6 +124,8 @@ block_before_event (gpointer data, const TtvAnalysisEvent *ev)
       r->write = ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_BLOCK_RW, &rw) && (rw & 1);
       r->cpu = cpu;
       r->tid = p ? p->pid : TTV_PID_NONE;
+      r->key = ttv_thread_key (machine, r->tid);
+      r->machine = ttv_kernel_machine_name (k->machine_names, machine);
       r->name = p ? ttv_kernel_thread_name (k->b, ev->state, p->pid, &r->tgid) : TTV_ANALYSIS_NO_STRING;
       if (p == NULL)
         {
@@ -124,8 +134,8 @@ block_before_event (gpointer data, const TtvAnalysisEvent *ev)
           r->name = ttv_analysis_builder_intern (k->b, comm);
           r->tgid = TTV_PID_NONE;
         }
-      r->file = ttv_analysis_builder_intern (k->b, p ? ttv_fd_tracker_get_file (k->fds, ttv_thread_key (
-                                                     ttv_state_get_machine (ev->state), p->pid)) : NULL);
+      r->file = ttv_analysis_builder_intern (k->b, p ? ttv_fd_tracker_get_file (k->fds, ttv_thread_key (machine, p->pid))
+                                                     : NULL);
       char device[32];
       g_snprintf (device, sizeof device, "%u:%u", r->dev >> 20, r->dev & 0xfffff);
       r->device = ttv_analysis_builder_intern (k->b, device);
@@ -158,18 +168,34 @@ const TtvAnalysisClass ttv_block_analysis = {
   .free = block_free,
   .tables = tables,
   .n_tables = G_N_ELEMENTS (tables),
-  .version = 1,
+  .version = 2,
   .before_event = block_before_event,
+  .per_machine = TRUE,
 };
 
 /* ---- throughput ---- */
 
 typedef struct {
-  GHashTable *by_key;           /* key -> TtvBlockUsage * */
+  GHashTable *by_key;           /* machine << 32 | key -> TtvBlockUsage * */
+  GHashTable *machines;         /* a record's machine (string) -> its machine number + 1 */
   gboolean by_process;
   const TtvAnalysis *result;
   TtvTime t0, t1;
 } UsageScan;
+
+/* The machine of a record's machine column (found by name once). */
+static guint
+record_machine (UsageScan *u, guint32 name)
+{
+  gpointer found = g_hash_table_lookup (u->machines, GUINT_TO_POINTER (name));
+  if (found == NULL)
+    {
+      guint m = ttv_analysis_find_machine (u->result, ttv_analysis_get_string (u->result, name));
+      found = GUINT_TO_POINTER (m + 1);
+      g_hash_table_insert (u->machines, GUINT_TO_POINTER (name), found);
+    }
+  return GPOINTER_TO_UINT (found) - 1;
+}
 
 static gboolean
 usage_record (const void *record, gpointer data)
@@ -180,13 +206,16 @@ usage_record (const void *record, gpointer data)
   if (r->end < u->t0 || r->end > u->t1)
     return TRUE;
   guint32 key = u->by_process ? r->tgid : r->dev;
-  TtvBlockUsage *use = g_hash_table_lookup (u->by_key, GUINT_TO_POINTER (key));
+  guint machine = record_machine (u, r->machine);
+  guint64 both = (guint64) machine << 32 | key;
+  TtvBlockUsage *use = g_hash_table_lookup (u->by_key, &both);
   if (use == NULL)
     {
       use = g_new0 (TtvBlockUsage, 1);
       use->key = key;
+      use->machine = machine;
       use->name = ttv_analysis_get_string (u->result, u->by_process ? r->name : r->device);
-      g_hash_table_insert (u->by_key, GUINT_TO_POINTER (key), use);
+      g_hash_table_insert (u->by_key, g_memdup2 (&both, sizeof both), use);
     }
   use->requests++;
   if (r->write)
@@ -198,6 +227,8 @@ usage_record (const void *record, gpointer data)
   return TRUE;
 }
 
+/* Most bytes first; a total order, so that each machine's rows keep the
+ * order they have on its trace alone. */
 static gint
 compare_bytes (gconstpointer a, gconstpointer b)
 {
@@ -205,7 +236,18 @@ compare_bytes (gconstpointer a, gconstpointer b)
   guint64 bx = x->read_bytes + x->write_bytes, by = y->read_bytes + y->write_bytes;
   if (bx != by)
     return bx > by ? -1 : 1;
-  return x->key < y->key ? -1 : x->key > y->key;
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return x->machine < y->machine ? -1 : x->machine > y->machine;
+}
+
+/* Seconds of [t0, t1] within [start, end] (at least a nanosecond). */
+static double
+seconds_within (TtvTime t0, TtvTime t1, TtvTime start, TtvTime end)
+{
+  t0 = MAX (t0, start);
+  t1 = MAX (MIN (t1, end), t0);
+  return (double) MAX (ttv_time_span_ns (t0, t1), 1) / 1e9;
 }
 
 GArray *
@@ -214,12 +256,11 @@ ttv_block_usage (const TtvAnalysis *r, gboolean by_process, TtvTime t0, TtvTime 
   g_return_val_if_fail (ttv_analysis_get_class (r) == &ttv_block_analysis, NULL);
   TtvTime s, e;
   ttv_analysis_get_time_range (r, &s, &e);
-  t0 = MAX (t0, s);
-  t1 = MAX (MIN (t1, e), t0);
-  double seconds = (double) MAX (ttv_time_span_ns (t0, t1), 1) / 1e9;
-  UsageScan u = { g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free), by_process, r, t0, t1 };
+  TtvTime w0 = MAX (t0, s), w1 = MAX (MIN (t1, e), w0);
+  UsageScan u = { g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free),
+                  g_hash_table_new (g_direct_hash, g_direct_equal), by_process, r, w0, w1 };
   GArray *out = NULL;
-  if (ttv_analysis_table_foreach (ttv_analysis_get_table (r, 0), TTV_QUERY_OVERLAP, t0, t1, usage_record,
+  if (ttv_analysis_table_foreach (ttv_analysis_get_table (r, 0), TTV_QUERY_OVERLAP, w0, w1, usage_record,
                                   &u, error))
     {
       out = g_array_new (FALSE, TRUE, sizeof (TtvBlockUsage));
@@ -229,6 +270,12 @@ ttv_block_usage (const TtvAnalysis *r, gboolean by_process, TtvTime t0, TtvTime 
       while (g_hash_table_iter_next (&it, NULL, &v))
         {
           TtvBlockUsage *use = v;
+          /* A machine's rates are over the time its traces cover: a
+           * capture beside it, longer or years apart, does not dilute
+           * them. */
+          TtvTime ms, me;
+          ttv_analysis_get_machine_span (r, use->machine, &ms, &me);
+          double seconds = seconds_within (t0, t1, ms, me);
           use->read_rate = (double) use->read_bytes / seconds;
           use->write_rate = (double) use->write_bytes / seconds;
           g_array_append_vals (out, use, 1);
@@ -236,5 +283,6 @@ ttv_block_usage (const TtvAnalysis *r, gboolean by_process, TtvTime t0, TtvTime 
       g_array_sort (out, compare_bytes);
     }
   g_hash_table_unref (u.by_key);
+  g_hash_table_unref (u.machines);
   return out;
 }

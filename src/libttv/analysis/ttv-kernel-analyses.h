@@ -199,7 +199,9 @@ typedef struct {
 
 /* --- Block I/O: table "requests" -----------------------------------------------------------
  * A request from its issue to the device to its completion, matched by
- * device and sector.  Statistics by device. */
+ * machine, device and sector.  Series 0: by issuing thread
+ * (ttv_thread_key).  Statistics by device (per machine when there are
+ * several: a device is of one machine). */
 typedef struct {
   gint64 start, end;
   guint64 sector;
@@ -213,22 +215,27 @@ typedef struct {
   guint32 file;            /* string: the file of the call that issued it, where known */
   guint32 device;          /* string: "8:0" */
   gint32 cpu;
+  guint32 machine;         /* string: its machine's name (a column with several machines) */
+  guint32 key;             /* series 0: ttv_thread_key (its machine, tid) */
   guint32 pad;
 } TtvBlockRecord;
 
 typedef struct {
   guint32 key;             /* device (dev_t), or tgid */
+  guint32 machine;         /* its machine (ttv_analysis_get_machine_name), 0 with one */
   const char *name;        /* borrowed: "8:0", or the process's name */
   guint64 requests;
   guint64 read_bytes, write_bytes;
   TtvTime busy;            /* sum of the requests' latencies */
-  double read_rate, write_rate;  /* bytes per second over [t0, t1] within the trace */
+  double read_rate, write_rate;  /* bytes per second over [t0, t1] within its machine's traces */
 } TtvBlockUsage;
 
 /* Bytes and requests completed in [t0, t1], per device (@by_process
- * FALSE) or per issuing process, most bytes first (of TtvBlockUsage); the
- * rates over [t0, t1] clamped to the trace's time range (what ttv-report
- * and the Block I/O view print, computed once here so they agree). */
+ * FALSE) or per issuing process of each machine, most bytes first (of
+ * TtvBlockUsage; a machine's rows in the order they have on its traces
+ * alone); the rates over [t0, t1] clamped to the span of the machine's
+ * traces (what ttv-report and the Block I/O view print, computed once
+ * here so they agree). */
 GArray     *ttv_block_usage (const TtvAnalysis *result, gboolean by_process, TtvTime t0, TtvTime t1,
                              GError **error);
 
