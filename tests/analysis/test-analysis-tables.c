@@ -22,13 +22,12 @@ typedef struct {
   TtvTraceset *ts;
 } Fixture;
 
+/* A simulated CTF kernel trace of @events events at @path, host @host,
+ * from @start_s seconds. */
 static void
-fixture_open (Fixture *f, guint64 events)
+write_trace (const char *path, guint64 events, const char *host, gint64 start_s)
 {
   g_autoptr (GError) error = NULL;
-  f->dir = ttv_test_get_tmp_dir ();
-  f->trace = g_build_filename (f->dir, "trace", NULL);
-  f->cache = g_build_filename (f->dir, "cache", NULL);
   TtvSimOptions o;
   ttv_sim_options_init (&o);
   o.seed = 5;
@@ -36,11 +35,22 @@ fixture_open (Fixture *f, guint64 events)
   o.n_processes = 40;
   o.max_events = events;
   o.probe = TRUE;
+  o.start_time = start_s * G_GINT64_CONSTANT (1000000000);
   g_autoptr (TtvSim) sim = ttv_sim_new (&o, &error);
   TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
-                             .packet_size = 65536, .long_bits = 64, .hostname = "test" };
-  g_assert_true (ttv_ctf_write_simulation (f->trace, sim, &wo, NULL, NULL, NULL, &error));
+                             .packet_size = 65536, .long_bits = 64, .hostname = host };
+  g_assert_true (ttv_ctf_write_simulation (path, sim, &wo, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
+}
+
+static void
+fixture_open (Fixture *f, guint64 events)
+{
+  g_autoptr (GError) error = NULL;
+  f->dir = ttv_test_get_tmp_dir ();
+  f->trace = g_build_filename (f->dir, "trace", NULL);
+  f->cache = g_build_filename (f->dir, "cache", NULL);
+  write_trace (f->trace, events, "test", 1700000000);
   f->ts = ttv_traceset_new ();
   g_assert_true (ttv_traceset_add_path (f->ts, f->trace, &error));
 }
@@ -315,6 +325,74 @@ test_queries (void)
   fixture_close (&f);
 }
 
+/* Two captures six years apart (issue 19): the scatter of one capture's
+ * span, too full to be drawn from its records, is drawn from bins of a
+ * fraction of a column, not from bins minutes long spread over every
+ * column: the tables' bins leave the idle gap between the captures out.
+ * A mark is where a record of its bucket starts (a column or two away at
+ * most), and every record has its mark. */
+static void
+test_scatter_far_apart (void)
+{
+  g_autoptr (GError) error = NULL;
+  const char *dir = ttv_test_get_tmp_dir ();
+  g_autofree char *old = g_build_filename (dir, "old", NULL);
+  g_autofree char *new = g_build_filename (dir, "new", NULL);
+  write_trace (old, 60000, "alpha", 1500000000);
+  write_trace (new, 60000, "beta", 1700000000);
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (ts, old, &error));
+  g_assert_true (ttv_traceset_add_path (ts, new, &error));
+  g_assert_no_error (error);
+  g_autofree char *cache = g_build_filename (dir, "cache", NULL);
+  for (int cached = 0; cached < 2; cached++)
+    {
+      TtvAnalysisOptions o = { .no_cache = !cached, .cache_dir = cache };
+      g_autoptr (TtvAnalysis) a = ttv_analysis_run (ts, &ttv_syscall_analysis, &o, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      const TtvAnalysisTable *t = ttv_analysis_find_table (a, "calls");
+      g_autoptr (GArray) all = all_records (t);
+      gsize size = ttv_analysis_table_get_spec (t)->record_size;
+      for (guint m = 0; m < 2; m++)
+        {
+          TtvTime t0, t1;
+          g_assert_true (ttv_traceset_get_machine_span (ts, m, &t0, &t1));
+          guint width = 100;
+          TtvScatterColumn cols[100];
+          gboolean exact;
+          g_assert_true (ttv_analysis_table_scatter (t, t0, t1 + 1, width, cols, &exact, &error));
+          g_assert_no_error (error);
+          g_assert_false (exact);
+          /* Per column and bucket, the records starting there. */
+          g_autofree guint64 *want_cells = g_new0 (guint64, (gsize) width * TTV_DURATION_BUCKETS);
+          guint64 (*want)[TTV_DURATION_BUCKETS] = (guint64 (*)[TTV_DURATION_BUCKETS]) want_cells;
+          for (guint i = 0; i < all->len; i++)
+            {
+              const guint8 *r = REC (all, i, size);
+              TtvTime s = ttv_analysis_record_start (r);
+              if (s < t0 || s > t1)
+                continue;
+              guint x = (guint) ((double) (s - t0) * width / (double) (t1 + 1 - t0));
+              want[x][ttv_duration_bucket (ttv_analysis_record_end (r) - s)]++;
+            }
+          for (guint x = 0; x < width; x++)
+            for (guint b = 0; b < TTV_DURATION_BUCKETS; b++)
+              {
+                gboolean marked = (cols[x].mask[b / 64] >> (b % 64)) & 1, near = FALSE, near_mark = FALSE;
+                for (guint dx = x > 2 ? x - 2 : 0; dx <= MIN (x + 2, width - 1); dx++)
+                  {
+                    near = near || want[dx][b] > 0;
+                    near_mark = near_mark || ((cols[dx].mask[b / 64] >> (b % 64)) & 1);
+                  }
+                if (marked && !near)
+                  g_error ("machine %u: column %u marks bucket %u where no record of it starts", m, x, b);
+                if (want[x][b] && !near_mark)
+                  g_error ("machine %u: the records of bucket %u in column %u have no mark", m, b, x);
+              }
+        }
+    }
+}
+
 /* The longest calls of windows too full for the records' own scatter
  * (more than 32 a column): found from the summaries as from a walk. */
 static void
@@ -502,6 +580,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/tables/buckets", test_buckets);
   g_test_add_func ("/analysis/tables/queries", test_queries);
   g_test_add_func ("/analysis/tables/longest", test_longest);
+  g_test_add_func ("/analysis/tables/scatter-far-apart", test_scatter_far_apart);
   g_test_add_func ("/analysis/tables/cache", test_cache);
   g_test_add_func ("/analysis/tables/hostile-counts", test_hostile_counts);
   return g_test_run ();

@@ -35,7 +35,7 @@ test_linear_bins (void)
   const TtvTime start = 1700000000 * S + 123, end = start + 999999937;
 
   ttv_density_bins_init (&b, start, end, 1024, NULL, 0);
-  g_assert_cmpuint (b.busy, ==, (guint64) (end - start));
+  g_assert_cmpuint (b.clock.busy, ==, (guint64) (end - start));
   g_assert_cmpuint (ttv_density_bins_bin_of (&b, start - 5), ==, 0);
   g_assert_cmpuint (ttv_density_bins_bin_of (&b, end), ==, 1023);
   g_assert_cmpuint (ttv_density_bins_bin_of (&b, end + S), ==, 1023);
@@ -63,8 +63,8 @@ test_gap_left_out (void)
   TtvDensityBins b;
 
   ttv_density_bins_init (&b, start, end, 1024, (const TtvTime (*)[2]) gaps, n);
-  g_assert_cmpuint (b.n_gaps, ==, 1);
-  g_assert_cmpuint (b.busy, ==, (guint64) (2 * S));
+  g_assert_cmpuint (b.clock.n_gaps, ==, 1);
+  g_assert_cmpuint (b.clock.busy, ==, (guint64) (2 * S));
   g_assert_cmpuint (ttv_density_bins_bin_of (&b, start + S / 2), ==, 256);
   g_assert_cmpuint (ttv_density_bins_bin_of (&b, start + S - 1), ==, 511);
   /* The first capture's last time, the gap and the second's first time

@@ -30,6 +30,7 @@ struct _TtvAnalysisBuilder {
   GArray *values;                     /* of gint64 pairs (string index, value) */
   guint64 n_events;
   TtvTime start, end;
+  TtvBusyClock clock;                 /* start..end less the long idle gaps: the tables' bins */
 };
 
 /* ---- the builder's API ---- */
@@ -207,6 +208,9 @@ ttv_analysis_builder_new (TtvTraceset *ts, const TtvAnalysisClass *cls, const Tt
   b->end = ttv_traceset_get_end (ts);
   if (b->start == TTV_TIME_MAX)
     b->start = b->end = 0;
+  TtvTime gaps[TTV_TIME_MAX_IDLE_GAPS][2];
+  guint n_gaps = ttv_traceset_find_idle_gaps (ts, b->start, b->end, gaps);
+  ttv_busy_clock_init (&b->clock, b->start, b->end, (const TtvTime (*)[2]) gaps, n_gaps);
   gsize max_memory = opt && opt->max_memory ? opt->max_memory : DEFAULT_MAX_MEMORY;
   g_autoptr (GError) cache_error = NULL;
   gboolean in_file = FALSE;
@@ -231,7 +235,7 @@ ttv_analysis_builder_new (TtvTraceset *ts, const TtvAnalysisClass *cls, const Tt
   ttv_history_writer_align (&b->w);
   b->tables = g_new0 (TtvTableBuilder *, MAX (cls->n_tables, 1));
   for (guint i = 0; i < cls->n_tables; i++)
-    b->tables[i] = ttv_table_builder_new (b, cls->tables[i], b->start, b->end);
+    b->tables[i] = ttv_table_builder_new (b, cls->tables[i], &b->clock);
   if (b->w.failed)
     {
       ttv_history_writer_set_error (&b->w, cls->name, error);
@@ -279,6 +283,24 @@ record_machines (TtvAnalysisBuilder *b)
     }
 }
 
+/* The gaps the tables' bins leave out (ttv_analysis_load_gaps() reads
+ * them); none stored without gaps, so that such results are as before. */
+static void
+record_gaps (TtvAnalysisBuilder *b)
+{
+  if (b->clock.n_gaps == 0)
+    return;
+  ttv_analysis_builder_set_value (b, "gaps", b->clock.n_gaps);
+  for (guint i = 0; i < b->clock.n_gaps; i++)
+    {
+      char key[32];
+      g_snprintf (key, sizeof key, "gap/%u/start", i);
+      ttv_analysis_builder_set_value (b, key, b->clock.gaps[i][0]);
+      g_snprintf (key, sizeof key, "gap/%u/end", i);
+      ttv_analysis_builder_set_value (b, key, b->clock.gaps[i][1]);
+    }
+}
+
 /* Everything after the tables' data: table headers, values, strings,
  * then the header at the start. */
 gboolean
@@ -286,6 +308,7 @@ ttv_analysis_builder_write_tail (TtvAnalysisBuilder *b, GCancellable *cancel, GE
 {
   TtvHistoryWriter *w = &b->w;
   record_machines (b);
+  record_gaps (b);
   g_autoptr (GArray) headers = g_array_new (FALSE, TRUE, sizeof (TtvAnalysisTableHeader));
   for (guint i = 0; i < b->cls->n_tables; i++)
     {

@@ -13,6 +13,7 @@
  * needs: two small reads per place, whatever the table's size. */
 #pragma once
 
+#include "ttv-busy-clock.h"
 #include "ttv-analysis.h"
 #include "ttv-history-private.h"
 
@@ -158,6 +159,7 @@ struct _TtvAnalysisTable {
   guint32 *cells;                    /* owned, 2 * n_cells */
   TtvAnalysisLevel *levels;          /* owned, n_levels */
   TtvAnalysisStats *stats;           /* owned, n_groups + 1 */
+  TtvBusyClock clock;                /* what the histogram's and scatter levels' bins measure */
 };
 
 struct _TtvAnalysis {
@@ -233,8 +235,9 @@ struct _TtvTableBuilder {
   guint32 last_key[TTV_ANALYSIS_MAX_SERIES];      /* the series of the last record, */
   TtvAnalysisSeqWriter *last_series[TTV_ANALYSIS_MAX_SERIES];   /* and its writer (weak), or NULL */
   /* Duration histogram by start time (summaries): per bin, counts per
-   * bucket, allocated when a record first falls in the bin. */
-  gint64 origin;
+   * bucket, allocated when a record first falls in the bin.  Bins are of
+   * busy time: the long idle gaps between far-apart traces left out. */
+  const TtvBusyClock *clock;         /* weak: the owner's */
   guint32 hist_shift;
   guint32 hist_bins;
   guint32 **hist;                    /* owned, hist_bins */
@@ -246,7 +249,15 @@ gboolean ttv_table_builder_finish (TtvTableBuilder *t, TtvHistoryWriter *w, TtvA
                                    guint32 name, GCancellable *cancel, GError **error);
 void     ttv_table_builder_free (TtvTableBuilder *t);
 TtvTableBuilder *ttv_table_builder_new (TtvAnalysisBuilder *owner, const TtvAnalysisTableSpec *spec,
-                                        TtvTime origin, TtvTime end);
+                                        const TtvBusyClock *clock);
+/* The bin of @start among @n_bins bins of 2^@shift busy nanoseconds of
+ * @clock: the first and last bins take what lies before and after. */
+static inline guint32
+ttv_analysis_busy_bin (const TtvBusyClock *clock, guint32 shift, guint64 n_bins, gint64 start)
+{
+  guint64 b = ttv_busy_clock_offset (clock, start) >> shift;
+  return b < n_bins ? (guint32) b : (guint32) (n_bins - 1);
+}
 gsize    ttv_table_builder_memory (const TtvTableBuilder *t);
 
 /* A builder for @cls's tables over @ts, written to its cache file

@@ -112,9 +112,33 @@ dup_bytes (const TtvAnalysisSource *src, guint64 offset, gsize len)
   return buf;
 }
 
+/* The gaps the tables' bins leave out, as the builder stored them (a
+ * damaged file's out-of-order or overlapping ones are dropped by
+ * ttv_busy_clock_init()); returns how many. */
+static guint
+load_gaps (const TtvAnalysis *r, TtvTime gaps[TTV_TIME_MAX_IDLE_GAPS][2])
+{
+  gint64 n = 0;
+  guint found = 0;
+  ttv_analysis_get_value (r, "gaps", &n);
+  for (guint i = 0; i < (guint) CLAMP (n, 0, TTV_TIME_MAX_IDLE_GAPS); i++)
+    {
+      char key[32];
+      g_snprintf (key, sizeof key, "gap/%u/start", i);
+      if (!ttv_analysis_get_value (r, key, &gaps[found][0]))
+        continue;
+      g_snprintf (key, sizeof key, "gap/%u/end", i);
+      if (ttv_analysis_get_value (r, key, &gaps[found][1]))
+        found++;
+    }
+  return found;
+}
+
 static gboolean
 open_table (TtvAnalysis *r, guint i, const TtvAnalysisTableHeader *th, const char *what, GError **error)
 {
+  TtvTime gaps[TTV_TIME_MAX_IDLE_GAPS][2];
+  guint n_gaps = load_gaps (r, gaps);
   const TtvAnalysisSource *src = &r->src;
   TtvAnalysisTable *t = &r->tables[i];
   const TtvAnalysisTableSpec *spec = r->cls->tables[i];
@@ -122,6 +146,7 @@ open_table (TtvAnalysis *r, guint i, const TtvAnalysisTableHeader *th, const cha
   t->result = r;
   t->spec = spec;
   t->h = *th;
+  ttv_busy_clock_init (&t->clock, th->origin, r->header.end, (const TtvTime (*)[2]) gaps, n_gaps);
   if (th->name >= r->header.n_strings || !g_str_equal (r->strings[th->name], spec->name)
       || th->record_size != spec->record_size || th->n_series > TTV_ANALYSIS_MAX_SERIES)
     BAD (at, _("%s: table %u is not what the analysis stores (byte %" PRIu64 ")"), what, i, at);

@@ -273,7 +273,7 @@ typedef struct {
 } Level;
 
 typedef struct {
-  gint64 origin;
+  const TtvBusyClock *clock;
   Level *levels;
   guint n_levels;
   guint64 n;
@@ -296,8 +296,7 @@ level_entry (const void *record, guint64 index, gpointer data)
   for (guint k = 0; k < s->n_levels; k++)
     {
       Level *l = &s->levels[k];
-      guint64 i = start <= s->origin ? 0 : ttv_time_span_ns (s->origin, start) >> l->lv.shift;
-      i = MIN (i, l->lv.n_bins - 1);
+      guint32 i = ttv_analysis_busy_bin (s->clock, l->lv.shift, l->lv.n_bins, start);
       l->bins[i].mask[b / 64] |= bit;
       l->bins[i].count++;
     }
@@ -371,7 +370,7 @@ ttv_analysis_summaries_write (TtvTableBuilder *t, TtvHistoryWriter *w, const Ttv
           shift -= LEVEL_STEP;
           n_bins = next;
         }
-      LevelScan ls = { t->origin, levels, n_levels, 0, cancel, FALSE };
+      LevelScan ls = { t->clock, levels, n_levels, 0, cancel, FALSE };
       ok = ttv_analysis_seq_scan (&seq, src, TTV_QUERY_OVERLAP, G_MININT64, G_MAXINT64, level_entry, &ls, error);
       if (ok && ls.cancelled)
         ok = !g_cancellable_set_error_if_cancelled (cancel, error);

@@ -118,8 +118,7 @@ seq_writer_free (TtvAnalysisSeqWriter *s)
 }
 
 TtvTableBuilder *
-ttv_table_builder_new (TtvAnalysisBuilder *owner, const TtvAnalysisTableSpec *spec, TtvTime origin,
-                       TtvTime end)
+ttv_table_builder_new (TtvAnalysisBuilder *owner, const TtvAnalysisTableSpec *spec, const TtvBusyClock *clock)
 {
   g_return_val_if_fail (spec->record_size >= 16 && spec->record_size % 8 == 0, NULL);
   TtvTableBuilder *t = g_new0 (TtvTableBuilder, 1);
@@ -130,10 +129,10 @@ ttv_table_builder_new (TtvAnalysisBuilder *owner, const TtvAnalysisTableSpec *sp
     if (spec->series_offset[k] >= 0)
       t->series[k] = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
                                             (GDestroyNotify) seq_writer_free);
-  t->origin = origin;
+  t->clock = clock;
   if (spec->summaries)
     {
-      guint64 span = end > origin ? ttv_time_span_ns (origin, end) : 0;
+      guint64 span = clock->busy;
       guint shift = 0;
       while ((span >> shift) >= MAX_HIST_BINS)
         shift++;
@@ -177,17 +176,6 @@ ttv_table_builder_memory (const TtvTableBuilder *t)
   return m;
 }
 
-/* The histogram bin of a start time: the first and last bins take what
- * lies before and after the span. */
-static inline guint32
-hist_bin (gint64 origin, guint32 shift, guint32 n_bins, gint64 start)
-{
-  if (start <= origin)
-    return 0;
-  guint64 b = ttv_time_span_ns (origin, start) >> shift;
-  return b < n_bins ? (guint32) b : n_bins - 1;
-}
-
 void
 ttv_table_builder_push (TtvTableBuilder *t, const void *record)
 {
@@ -216,7 +204,7 @@ ttv_table_builder_push (TtvTableBuilder *t, const void *record)
     }
   if (t->hist)
     {
-      guint32 b = hist_bin (t->origin, t->hist_shift, t->hist_bins, start);
+      guint32 b = ttv_analysis_busy_bin (t->clock, t->hist_shift, t->hist_bins, start);
       if (t->hist[b] == NULL)
         t->hist[b] = g_new0 (guint32, TTV_DURATION_BUCKETS);
       t->hist[b][ttv_duration_bucket (ttv_time_span_saturating (start, end))]++;
@@ -237,7 +225,7 @@ ttv_table_builder_finish (TtvTableBuilder *t, TtvHistoryWriter *w, TtvAnalysisTa
   memset (h, 0, sizeof *h);
   h->name = name;
   h->record_size = (guint32) t->spec->record_size;
-  h->origin = t->origin;
+  h->origin = t->clock->start;
   ttv_analysis_seq_writer_finish (&t->main, w, &h->main);
   for (guint k = 0; k < TTV_ANALYSIS_MAX_SERIES; k++)
     {
@@ -621,8 +609,15 @@ histogram_entry (const void *entry, guint64 index, gpointer data)
 static void
 bin_bounds (const TtvAnalysisTable *t, guint32 b, TtvTime *lo, TtvTime *hi)
 {
-  *lo = b == 0 ? G_MININT64 : t->h.origin + ((gint64) b << t->h.hist_shift);
-  *hi = b + 1 >= t->h.hist_bins ? G_MAXINT64 : t->h.origin + ((gint64) (b + 1) << t->h.hist_shift) - 1;
+  *lo = b == 0 ? G_MININT64 : ttv_busy_clock_time (&t->clock, (guint64) b << t->h.hist_shift);
+  *hi = b + 1 >= t->h.hist_bins ? G_MAXINT64
+                                : ttv_busy_clock_time (&t->clock, (guint64) (b + 1) << t->h.hist_shift) - 1;
+}
+
+static guint32
+hist_bin (const TtvAnalysisTable *t, TtvTime start)
+{
+  return ttv_analysis_busy_bin (&t->clock, t->h.hist_shift, t->h.hist_bins, start);
 }
 
 gboolean
@@ -638,8 +633,8 @@ ttv_analysis_table_histogram (const TtvAnalysisTable *t, TtvTime t0, TtvTime t1,
       HistogramScan hs = { t0, t1, counts };
       return ttv_analysis_seq_scan (&t->main, source (t), TTV_QUERY_START_IN, t0, t1, histogram_entry, &hs, error);
     }
-  guint32 b0 = hist_bin (t->h.origin, t->h.hist_shift, t->h.hist_bins, t0);
-  guint32 b1 = hist_bin (t->h.origin, t->h.hist_shift, t->h.hist_bins, t1);
+  guint32 b0 = hist_bin (t, t0);
+  guint32 b1 = hist_bin (t, t1);
   for (guint32 b = b0; b <= b1; b++)
     {
       TtvTime lo, hi;
@@ -685,8 +680,8 @@ scatter_entry (const void *entry, guint64 index, gpointer data)
 static guint64
 count_upper_bound (const TtvAnalysisTable *t, TtvTime t0, TtvTime t1)
 {
-  guint32 b0 = hist_bin (t->h.origin, t->h.hist_shift, t->h.hist_bins, t0);
-  guint32 b1 = hist_bin (t->h.origin, t->h.hist_shift, t->h.hist_bins, t1);
+  guint32 b0 = hist_bin (t, t0);
+  guint32 b1 = hist_bin (t, t1);
   guint64 n = 0;
   for (guint32 b = b0; b <= b1; b++)
     for (guint32 c = t->bin_first[b]; c < t->bin_first[b + 1]; c++)
@@ -707,20 +702,25 @@ ttv_analysis_table_scatter (const TtvAnalysisTable *t, TtvTime t0, TtvTime t1, g
     return ttv_analysis_seq_scan (&t->main, source (t), TTV_QUERY_START_IN, t0, t1 - 1, scatter_entry, &ss, error);
   *exact = FALSE;
   /* The coarsest level whose bins are no wider than a column, else the
-   * finest (then a bin spreads over the columns it covers). */
+   * finest (then a bin spreads over the columns it covers).  Bins are of
+   * busy time (the long idle gaps left out), columns of time. */
+  guint64 o0 = ttv_busy_clock_offset (&t->clock, t0), o1 = ttv_busy_clock_offset (&t->clock, t1);
+  double column_busy = (double) (o1 - o0) / width;
   double column_ns = (double) ttv_time_span_ns (t0, t1) / width;
   guint level = 0;
   for (guint k = 0; k < t->h.n_levels; k++)
     {
       level = k;
-      if ((double) ((guint64) 1 << t->levels[k].shift) <= column_ns)
+      if ((double) ((guint64) 1 << t->levels[k].shift) <= column_busy)
         break;
     }
   const TtvAnalysisLevel *lv = &t->levels[level];
-  gint64 first = t0 <= t->h.origin ? 0 : (gint64) ((guint64) (t0 - t->h.origin) >> lv->shift);
-  gint64 last = t1 <= t->h.origin ? 0 : (gint64) ((guint64) (t1 - 1 - t->h.origin) >> lv->shift);
+  gint64 first = (gint64) MIN (o0 >> lv->shift, (guint64) G_MAXINT32);
+  /* After the end, the last bin (which holds what starts at the end). */
+  gint64 last = t1 > t->clock.end ? (gint64) lv->n_bins - 1
+                : o1 == 0 ? 0 : (gint64) MIN ((o1 - 1) >> lv->shift, (guint64) G_MAXINT32);
   last = MIN (last, (gint64) lv->n_bins - 1);
-  if (first > last)
+  if (first > last || t0 > t->clock.end)
     return TRUE;
   gsize n = (gsize) (last - first + 1);
   g_autofree TtvScatterColumn *bins = g_new (TtvScatterColumn, n);
@@ -736,8 +736,18 @@ ttv_analysis_table_scatter (const TtvAnalysisTable *t, TtvTime t0, TtvTime t1, g
     {
       if (in[i].count == 0)
         continue;
-      TtvTime lo = t->h.origin + ((first + (gint64) i) << lv->shift);
-      TtvTime hi = lo + ((gint64) 1 << lv->shift);
+      TtvTime lo = ttv_busy_clock_time (&t->clock, (guint64) (first + (gint64) i) << lv->shift);
+      TtvTime hi = ttv_busy_clock_time (&t->clock, (guint64) (first + (gint64) i + 1) << lv->shift);
+      if (ttv_busy_clock_crosses_gap (&t->clock, lo, hi))
+        {
+          /* Its records are on both sides of an idle gap: a mark of one
+           * side must not be drawn on the other.  Few bins are: they are
+           * read exactly. */
+          if (!ttv_analysis_seq_scan (&t->main, source (t), TTV_QUERY_START_IN, MAX (lo, t0), MIN (hi, t1) - 1,
+                                      scatter_entry, &ss, error))
+            return FALSE;
+          continue;
+        }
       double x0 = ((double) MAX (lo, t0) - (double) t0) / column_ns;
       double x1 = ((double) MIN (hi, t1) - (double) t0) / column_ns;
       guint a = (guint) MIN (x0, width - 1), b = (guint) MIN (MAX (ceil (x1) - 1, x0), width - 1);

@@ -5,16 +5,13 @@
  * not one bin for each capture.  Without gaps, bins of equal time. */
 #pragma once
 
-#include "ttv-time-gaps.h"
+#include "ttv-busy-clock.h"
 
 G_BEGIN_DECLS
 
 typedef struct {
-  TtvTime start, end;              /* what the bins cover */
+  TtvBusyClock clock;              /* what the bins cover, gaps left out */
   guint n_bins;
-  guint n_gaps;                    /* left out of the bins, in time order, inside start..end */
-  TtvTime gaps[TTV_TIME_MAX_IDLE_GAPS][2];
-  guint64 busy;                    /* the nanoseconds binned: end - start, less the gaps */
 } TtvDensityBins;
 
 /* @n_gaps gaps of @gaps (ttv_time_find_idle_gaps(): in time order, not
