@@ -334,7 +334,8 @@ draw_ticks (TtvTimeBar *self, TtvTimeBarScale scale, cairo_t *cr, PangoLayout *l
 }
 
 /* A compressed idle gap in the band: grey between two broken lines, as the
- * views mark it (modules/common/ttv-view-axis.c). */
+ * views mark it (modules/common/ttv-view-axis.c, which the host does not
+ * link: the modules carry their own copy). */
 static void
 draw_gap (cairo_t *cr, const TtvTimeScalePiece *p, double top, double height)
 {
@@ -355,15 +356,14 @@ draw_gap (cairo_t *cr, const TtvTimeScalePiece *p, double top, double height)
   cairo_restore (cr);
 }
 
-/* The ticks of @scale's times over @width pixels, in the band
+/* The ticks of @ts, @scale's times over the width, in the band
  * @top..@top+@height, each linear piece its own, a mark on each compressed
  * gap.  Kept as the ticks of @scale. */
 static void
-draw_scale (TtvTimeBar *self, TtvTimeBarScale scale, cairo_t *cr, GtkWidget *area, double width, double top,
-            double height, gboolean ticks_up)
+draw_scale (TtvTimeBar *self, TtvTimeBarScale scale, const TtvTimeScale *ts, cairo_t *cr, GtkWidget *area,
+            double top, double height, gboolean ticks_up)
 {
   g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (area, NULL);
-  TtvTimeScale ts;
 
   if (scale == TTV_TIME_BAR_OVERVIEW)
     {
@@ -374,10 +374,9 @@ draw_scale (TtvTimeBar *self, TtvTimeBarScale scale, cairo_t *cr, GtkWidget *are
     }
   g_array_set_size (self->ticks[scale], 0);
   cairo_set_line_width (cr, 1);
-  get_scale (self, scale, width, &ts);
-  for (guint i = 0; i < ts.n_pieces; i++)
+  for (guint i = 0; i < ts->n_pieces; i++)
     {
-      const TtvTimeScalePiece *p = &ts.pieces[i];
+      const TtvTimeScalePiece *p = &ts->pieces[i];
 
       if (p->gap)
         draw_gap (cr, p, top, height);
@@ -400,6 +399,9 @@ draw_ruler (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, const 
 {
   TtvTime ws, we, sel_s, sel_e;
   GdkRGBA cur_color, sel_color;
+  TtvTimeScale scale;
+
+  get_scale (self, TTV_TIME_BAR_RULER, width, &scale);
 
   ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_CURRENT_TIME, &cur_color);
   ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &sel_color);
@@ -409,7 +411,7 @@ draw_ruler (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, const 
   cairo_fill (cr);
   if (ttv_tab_state_get_selection (self->state, &sel_s, &sel_e))
     {
-      double x0 = time_to_x (self, TTV_TIME_BAR_RULER, sel_s, width), x1 = time_to_x (self, TTV_TIME_BAR_RULER, sel_e, width);
+      double x0 = ttv_time_scale_x_of_time (&scale, sel_s), x1 = ttv_time_scale_x_of_time (&scale, sel_e);
       cairo_set_source_rgba (cr, sel_color.red, sel_color.green, sel_color.blue, 0.3);
       cairo_rectangle (cr, x0, 0, MAX (1, x1 - x0), RULER_HEIGHT);
       cairo_fill (cr);
@@ -418,27 +420,25 @@ draw_ruler (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, const 
   if (we > ws && width > 0)
     {
       gdk_cairo_set_source_rgba (cr, fg);
-      draw_scale (self, TTV_TIME_BAR_RULER, cr, area, width, 0, RULER_HEIGHT, FALSE);
+      draw_scale (self, TTV_TIME_BAR_RULER, &scale, cr, area, 0, RULER_HEIGHT, FALSE);
     }
   gdk_cairo_set_source_rgba (cr, &cur_color);
-  vline (cr, time_to_x (self, TTV_TIME_BAR_RULER, ttv_tab_state_get_current_time (self->state), width), 0,
-         RULER_HEIGHT);
+  vline (cr, ttv_time_scale_x_of_time (&scale, ttv_tab_state_get_current_time (self->state)), 0, RULER_HEIGHT);
 }
 
 /* Lines from the ruler's ends down to the window's box in the overview:
  * the ruler shows that box, magnified. */
 static void
-draw_zoom_lines (TtvTimeBar *self, cairo_t *cr, double width)
+draw_zoom_lines (TtvTimeBar *self, cairo_t *cr, double width, const TtvTimeScale *overview)
 {
-  TtvTime ws, we, ss, se;
+  TtvTime ws, we;
 
   ttv_tab_state_get_time_window (self->state, &ws, &we);
-  ttv_tab_state_get_time_span (self->state, &ss, &se);
   cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.15);
   cairo_move_to (cr, 0, RULER_HEIGHT);
   cairo_line_to (cr, width, RULER_HEIGHT);
-  cairo_line_to (cr, time_to_x (self, TTV_TIME_BAR_OVERVIEW, we, width), OVERVIEW_TOP);
-  cairo_line_to (cr, time_to_x (self, TTV_TIME_BAR_OVERVIEW, ws, width), OVERVIEW_TOP);
+  cairo_line_to (cr, ttv_time_scale_x_of_time (overview, we), OVERVIEW_TOP);
+  cairo_line_to (cr, ttv_time_scale_x_of_time (overview, ws), OVERVIEW_TOP);
   cairo_close_path (cr);
   cairo_fill_preserve (cr);
   cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.6);
@@ -447,7 +447,8 @@ draw_zoom_lines (TtvTimeBar *self, cairo_t *cr, double width)
 }
 
 static void
-draw_overview (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, const GdkRGBA *fg)
+draw_overview (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, const GdkRGBA *fg,
+               const TtvTimeScale *scale)
 {
   TtvTime ws, we, ss, se;
   GdkRGBA cur_color, mark_color;
@@ -468,34 +469,32 @@ draw_overview (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, con
       guint32 max = 1;
       for (guint i = 0; i < density->len; i++)
         max = MAX (max, g_array_index (density, guint32, i));
-      TtvTimeScale scale;
-
-      /* The bins leave the long idle gaps out; the scale places each. */
-      get_scale (self, TTV_TIME_BAR_OVERVIEW, width, &scale);
+      /* The bins leave the long idle gaps out; the scale places each.  A
+       * bin ends where the next starts. */
       cairo_set_source_rgb (cr, 0.55, 0.6, 0.7);
+      double x0 = ttv_time_scale_x_of_time (scale, ttv_tab_state_get_density_bin_start (self->state, 0));
       for (guint i = 0; i < density->len; i++)
         {
           double h = (double) g_array_index (density, guint32, i) / max * (OVERVIEW_HEIGHT - 2);
-          double x0 = ttv_time_scale_x_of_time (&scale, ttv_tab_state_get_density_bin_start (self->state, i));
-          double x1 = ttv_time_scale_x_of_time (&scale, ttv_tab_state_get_density_bin_start (self->state, i + 1));
+          double x1 = ttv_time_scale_x_of_time (scale, ttv_tab_state_get_density_bin_start (self->state, i + 1));
           cairo_rectangle (cr, x0, OVERVIEW_HEIGHT - h, MAX (1, x1 - x0), h);
+          x0 = x1;
         }
       cairo_fill (cr);
     }
   gdk_cairo_set_source_rgba (cr, &mark_color);
   for (guint i = 0; i < bookmarks->len; i++)
-    vline (cr, time_to_x (self, TTV_TIME_BAR_OVERVIEW, ((const TtvViewerBookmark *) bookmarks->pdata[i])->start, width),
-           0, OVERVIEW_HEIGHT);
+    vline (cr, ttv_time_scale_x_of_time (scale, ((const TtvViewerBookmark *) bookmarks->pdata[i])->start), 0,
+           OVERVIEW_HEIGHT);
   {
-    double x0 = time_to_x (self, TTV_TIME_BAR_OVERVIEW, ws, width), x1 = time_to_x (self, TTV_TIME_BAR_OVERVIEW, we, width);
+    double x0 = ttv_time_scale_x_of_time (scale, ws), x1 = ttv_time_scale_x_of_time (scale, we);
     cairo_set_source_rgba (cr, 0.2, 0.4, 0.9, 0.25);
     cairo_rectangle (cr, x0, 0, MAX (2, x1 - x0), OVERVIEW_HEIGHT);
     cairo_fill_preserve (cr);
     cairo_set_source_rgb (cr, 0.2, 0.4, 0.9);
     cairo_stroke (cr);
     gdk_cairo_set_source_rgba (cr, &cur_color);
-    vline (cr, time_to_x (self, TTV_TIME_BAR_OVERVIEW, ttv_tab_state_get_current_time (self->state), width), 0,
-           OVERVIEW_HEIGHT);
+    vline (cr, ttv_time_scale_x_of_time (scale, ttv_tab_state_get_current_time (self->state)), 0, OVERVIEW_HEIGHT);
   }
   cairo_restore (cr);
   /* The overview's scale: the whole traceset, ticks up against the strip. */
@@ -506,7 +505,7 @@ draw_overview (TtvTimeBar *self, cairo_t *cr, GtkWidget *area, double width, con
   if (se > ss && width > 0)
     {
       gdk_cairo_set_source_rgba (cr, fg);
-      draw_scale (self, TTV_TIME_BAR_OVERVIEW, cr, area, width, SCALE_TOP, SCALE_HEIGHT, TRUE);
+      draw_scale (self, TTV_TIME_BAR_OVERVIEW, scale, cr, area, SCALE_TOP, SCALE_HEIGHT, TRUE);
     }
 }
 
@@ -516,11 +515,14 @@ area_draw (GtkWidget *area, cairo_t *cr, TtvTimeBar *self)
   GtkStyleContext *style = gtk_widget_get_style_context (area);
   double width = gtk_widget_get_allocated_width (area);
   GdkRGBA fg;
+  TtvTimeScale overview;
 
   gtk_style_context_get_color (style, gtk_style_context_get_state (style), &fg);
+  /* Each scale is built once a draw: its pieces place every mark. */
+  get_scale (self, TTV_TIME_BAR_OVERVIEW, width, &overview);
   draw_ruler (self, cr, area, width, &fg);
-  draw_zoom_lines (self, cr, width);
-  draw_overview (self, cr, area, width, &fg);
+  draw_zoom_lines (self, cr, width, &overview);
+  draw_overview (self, cr, area, width, &fg, &overview);
   return FALSE;
 }
 
