@@ -135,8 +135,8 @@ query_scatter (TtvLatencyData *d, GError **error)
 static gboolean
 compute_thread (TtvLatencyData *d, gboolean with_stats, GCancellable *cancellable, GError **error)
 {
-  g_autoptr (TtvViewerRecords) records = ttv_viewer_table_query (d->table, TTV_VIEWER_QUERY_START_IN, d->t0, d->t1,
-                                                                 d->tid, error);
+  g_autoptr (TtvViewerRecords) records = ttv_viewer_table_query_thread (d->table, TTV_VIEWER_QUERY_START_IN, d->t0,
+                                                                        d->t1, d->machine, d->tid, error);
   if (records == NULL)
     return FALSE;
   guint n = ttv_viewer_records_get_n (records);
@@ -210,12 +210,13 @@ compute_thread (TtvLatencyData *d, gboolean with_stats, GCancellable *cancellabl
 
 TtvLatencyData *
 ttv_latency_data_compute (TtvViewerTable *table, TtvTime t0, TtvTime t1, guint width, const TtvTimeScale *scale,
-                          guint32 tid, gboolean with_stats, GCancellable *cancellable, GError **error)
+                          guint machine, guint32 tid, gboolean with_stats, GCancellable *cancellable, GError **error)
 {
   g_autoptr (TtvLatencyData) d = g_new0 (TtvLatencyData, 1);
   d->table = ttv_viewer_table_ref (table);
   d->t0 = t0;
   d->t1 = MAX (t0, t1);
+  d->machine = machine;
   d->tid = tid;
   d->width = MAX (width, 1);
   d->columns = g_new0 (TtvViewerScatterColumn, d->width);

@@ -27,6 +27,7 @@ typedef struct {
   TtvViewerTable *table;             /* owned reference (the strings below live with it) */
   TtvTime t0, t1;                    /* the window: records that start in it */
   TtvTimeScale scale;                /* the window over the columns (x 0..width): the tab's */
+  guint machine;                     /* with @tid: its machine's */
   guint32 tid;                       /* one thread's records, TTV_VIEWER_PID_NONE: all */
   guint width;                       /* scatter columns */
   TtvViewerScatterColumn *columns;   /* owned, @width */
@@ -47,11 +48,11 @@ typedef struct {
 /* Computes @table's picture of [@t0, @t1] at @width columns placed by
  * @scale (the tab's scale of that window, ttv_tab_state_get_time_scale():
  * long idle gaps between traces compressed; NULL: linear), of thread @tid
- * or every thread, with the statistics and longest records when
+ * of @machine or every thread, with the statistics and longest records when
  * @with_stats.  NULL with @error when the table cannot be read or
  * @cancellable was cancelled. */
 TtvLatencyData *ttv_latency_data_compute (TtvViewerTable *table, TtvTime t0, TtvTime t1, guint width,
-                                          const TtvTimeScale *scale, guint32 tid, gboolean with_stats,
+                                          const TtvTimeScale *scale, guint machine, guint32 tid, gboolean with_stats,
                                           GCancellable *cancellable, GError **error);
 void        ttv_latency_data_free (TtvLatencyData *data);
 /* Adds the block requests' throughput of @data's window (every thread's)

@@ -144,15 +144,16 @@ ttv_latency_render (TtvTabState *state, const TtvLatencyKind *kind, cairo_t *cr,
   TtvLatencyFrame f;
   ttv_latency_frame_init (&f, 0, 0, floor (width * 0.62), 100);
   guint32 tid = ttv_tab_state_get_selected_thread (state);
+  guint machine = ttv_tab_state_get_selected_machine (state);
   /* What a zoom costs the widget (the scatter and density, computed then
    * drawn), apart from the statistics of the window (a worker's). */
   gint64 start = g_get_monotonic_time (), cpu_start = cpu_now ();
   TtvTimeScale scale;
   ttv_tab_state_get_time_scale (state, t0, MAX (t1, t0 + 1), 0, (guint) f.pw, &scale);
-  g_autoptr (TtvLatencyData) charts = ttv_latency_data_compute (table, t0, t1, (guint) f.pw, &scale, tid, FALSE, NULL,
+  g_autoptr (TtvLatencyData) charts = ttv_latency_data_compute (table, t0, t1, (guint) f.pw, &scale, machine, tid, FALSE, NULL,
                                                                 error);
   gint64 charted = g_get_monotonic_time (), cpu_charted = cpu_now ();
-  g_autoptr (TtvLatencyData) d = charts ? ttv_latency_data_compute (table, t0, t1, (guint) f.pw, &scale, tid, TRUE,
+  g_autoptr (TtvLatencyData) d = charts ? ttv_latency_data_compute (table, t0, t1, (guint) f.pw, &scale, machine, tid, TRUE,
                                                                     NULL, error)
                                         : NULL;
   if (d == NULL)

@@ -84,6 +84,7 @@ typedef struct {
   TtvTime t0, t1;
   guint width;
   TtvTimeScale scale;                /* the window over the columns, the tab's */
+  guint machine;                     /* @tid's */
   guint32 tid;
   gboolean with_stats;
   gboolean throughput;               /* with the block throughput */
@@ -101,7 +102,7 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
 {
   Job *job = data;
   GError *error = NULL;
-  TtvLatencyData *d = ttv_latency_data_compute (job->table, job->t0, job->t1, job->width, &job->scale, job->tid,
+  TtvLatencyData *d = ttv_latency_data_compute (job->table, job->t0, job->t1, job->width, &job->scale, job->machine, job->tid,
                                                 job->with_stats, cancel, &error);
   if (d && job->throughput && !ttv_latency_data_add_throughput (d, &error))
     g_clear_pointer (&d, ttv_latency_data_free);
@@ -170,6 +171,7 @@ start_job (TtvLatencyViewer *self, gboolean with_stats)
   job->width = (guint) MAX (gtk_widget_get_allocated_width (self->scatter) - 66, 1);
   ttv_tab_state_get_time_scale (self->state, job->t0, MAX (job->t1, job->t0 + 1), 0, job->width, &job->scale);
   job->tid = shown_thread (self);
+  job->machine = ttv_tab_state_get_selected_machine (self->state);
   job->with_stats = with_stats;
   job->throughput = with_stats && self->kind->throughput;
   ttv_view_job_run (slot, self, job, (GDestroyNotify) job_free, job_thread, job_done);
@@ -534,8 +536,8 @@ pick_record (TtvLatencyViewer *self, double x, double y, guint *index)
   TtvTime a, b, unused;
   ttv_latency_column_range (self->picture, column > 0 ? column - 1 : 0, &a, &unused);
   ttv_latency_column_range (self->picture, MIN (column + 1, self->picture->width - 1), &unused, &b);
-  g_autoptr (TtvViewerRecords) r = ttv_viewer_table_query (self->table, TTV_VIEWER_QUERY_START_IN, a, b,
-                                                           self->picture->tid, NULL);
+  g_autoptr (TtvViewerRecords) r = ttv_viewer_table_query_thread (self->table, TTV_VIEWER_QUERY_START_IN, a, b,
+                                                                  self->picture->machine, self->picture->tid, NULL);
   double best = G_MAXDOUBLE;
   for (guint i = 0; r && i < ttv_viewer_records_get_n (r); i++)
     {

@@ -418,11 +418,14 @@ record_tid (const TtvViewerTable *table, const void *record)
   return (guint32) ttv_analysis_column_get (&table->spec->columns[table->tid_column], record);
 }
 
-TtvViewerRecords *
-ttv_viewer_table_query (TtvViewerTable *table, TtvViewerQueryMode mode, TtvTime t0, TtvTime t1, guint32 tid,
-                        GError **error)
+/* The records of @tid (TTV_VIEWER_PID_NONE: all) whose machine column
+ * holds @only_machine (a string of the result; -1: any machine). */
+static TtvViewerRecords *
+query_records (TtvViewerTable *table, TtvViewerQueryMode mode, TtvTime t0, TtvTime t1, guint32 tid,
+               gint64 only_machine, GError **error)
 {
   GArray *records;
+  const TtvAnalysisColumn *machine_col = only_machine >= 0 ? &table->spec->columns[table->machine_column] : NULL;
   if (tid == TTV_VIEWER_PID_NONE)
     records = ttv_analysis_table_query (table->table, (TtvQueryMode) mode, t0, t1, error);
   else if (table->tid_column >= 0 && table->spec->series_offset[0] == table->spec->columns[table->tid_column].offset)
@@ -432,7 +435,7 @@ ttv_viewer_table_query (TtvViewerTable *table, TtvViewerQueryMode mode, TtvTime 
     records = ttv_analysis_table_query (table->table, (TtvQueryMode) mode, t0, t1, error);
   if (records == NULL)
     return NULL;
-  if (tid != TTV_VIEWER_PID_NONE || mode == TTV_VIEWER_QUERY_START_IN)
+  if (tid != TTV_VIEWER_PID_NONE || mode == TTV_VIEWER_QUERY_START_IN || machine_col)
     {
       /* Keep what the mode and the thread select (a series is queried by overlap). */
       gsize size = table->spec->record_size;
@@ -442,7 +445,8 @@ ttv_viewer_table_query (TtvViewerTable *table, TtvViewerQueryMode mode, TtvTime 
           const guint8 *r = (const guint8 *) records->data + i * size;
           TtvTime s = ttv_analysis_record_start (r);
           if ((tid != TTV_VIEWER_PID_NONE && record_tid (table, r) != tid)
-              || (mode == TTV_VIEWER_QUERY_START_IN && (s < t0 || s > t1)))
+              || (mode == TTV_VIEWER_QUERY_START_IN && (s < t0 || s > t1))
+              || (machine_col && ttv_analysis_column_get (machine_col, r) != only_machine))
             continue;
           if (kept != i)
             memcpy ((guint8 *) records->data + kept * size, r, size);
@@ -451,6 +455,23 @@ ttv_viewer_table_query (TtvViewerTable *table, TtvViewerQueryMode mode, TtvTime 
       g_array_set_size (records, kept);
     }
   return records_new (table, records);
+}
+
+TtvViewerRecords *
+ttv_viewer_table_query (TtvViewerTable *table, TtvViewerQueryMode mode, TtvTime t0, TtvTime t1, guint32 tid,
+                        GError **error)
+{
+  return query_records (table, mode, t0, t1, tid, -1, error);
+}
+
+TtvViewerRecords *
+ttv_viewer_table_query_thread (TtvViewerTable *table, TtvViewerQueryMode mode, TtvTime t0, TtvTime t1,
+                               guint machine, guint32 tid, GError **error)
+{
+  gint64 name = -1;
+  if (ttv_viewer_table_get_n_machines (table) > 1 && !ttv_analysis_get_machine_string (table->analysis, machine, &name))
+    name = -1;
+  return query_records (table, mode, t0, t1, tid, name, error);
 }
 
 TtvViewerRecords *

@@ -422,7 +422,7 @@ test_scatter_pick (void)
   g_assert_nonnull (table);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvLatencyData) data = ttv_latency_data_compute (table, t0, t1, (guint) MAX (width - 66, 1), NULL,
-                                                              TTV_VIEWER_PID_NONE, FALSE, NULL, &error);
+                                                              0, TTV_VIEWER_PID_NONE, FALSE, NULL, &error);
   g_assert_no_error (error);
   TtvLatencyScale scale;
   ttv_latency_scale_init (&scale, data);

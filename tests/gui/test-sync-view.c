@@ -368,6 +368,80 @@ test_latency_machines (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+typedef struct {
+  GtkWidget *root;
+  const char *text;
+} LabelWait;
+
+static gboolean
+status_says (gpointer data)
+{
+  LabelWait *w = data;
+  GtkWidget *label = ttv_gui_test_find_widget (w->root, GTK_TYPE_LABEL, "latency-status");
+  return label && strstr (gtk_label_get_text (GTK_LABEL (label)), w->text) != NULL;
+}
+
+/* The system call latency view of the selected thread alone, on two
+ * machines whose threads have the same tids: its records are those of
+ * the thread of the selected machine, as `ttv-report --tid HOST:TID`
+ * counts them (they were both machines' threads of that tid). */
+static void
+test_latency_thread_of_machine (void)
+{
+  g_autofree char *dir = generate ("thread", "inet-sock");
+  g_autofree char *one = g_strdup_printf ("%s/node-1", dir);
+  g_autofree char *two = g_strdup_printf ("%s/node-2", dir);
+  const char *argv[] = { TTV_REPORT_PATH, "--analysis", "syscalls", "--records", "-f", "jsonl", "--no-cache", one,
+                         two, NULL };
+  g_autofree char *out = ttv_test_run_ok (argv);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  /* Calls per machine and tid. */
+  g_autoptr (GHashTable) calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_autofree char *machine = ttv_test_json_raw (lines[i], "machine");
+      g_autofree char *tid = ttv_test_json_raw (lines[i], "tid");
+      if (machine == NULL || tid == NULL)
+        continue;
+      char *key = g_strdup_printf ("%s %s", machine, tid);
+      g_hash_table_insert (calls, key, GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (calls, key)) + 1));
+    }
+  /* A tid that made calls on both machines. */
+  guint32 tid = 0;
+  gsize on_one = 0, on_two = 0;
+  for (guint32 t = 1; t < 100000 && tid == 0; t++)
+    {
+      g_autofree char *k1 = g_strdup_printf ("\"node-1\" %u", t), *k2 = g_strdup_printf ("\"node-2\" %u", t);
+      on_one = GPOINTER_TO_SIZE (g_hash_table_lookup (calls, k1));
+      on_two = GPOINTER_TO_SIZE (g_hash_table_lookup (calls, k2));
+      if (on_one && on_two)
+        tid = t;
+    }
+  g_assert_cmpuint (tid, >, 0);
+  g_test_message ("thread %u: %zu calls on node-1, %zu on node-2", tid, on_one, on_two);
+
+  TtvGuiTestTab f;
+  ttv_gui_test_tab_open (&f, open_machines (dir), modules);
+  ttv_tab_state_select_thread_on (f.state, 1, tid);
+  g_assert_true (ttv_tab_show_viewer (f.tab, "syscall-latency"));
+  ttv_gui_test_spin_pending ();
+  /* The tab keeps the layout of the tests before: other latency views may be there. */
+  GtkWidget *viewer = ttv_gui_test_viewer (f.tab, "syscall-latency");
+  g_assert_nonnull (viewer);
+  GActionGroup *actions = ttv_gui_test_find_actions (viewer, "latency");
+  g_assert_nonnull (actions);
+  g_action_group_change_action_state (actions, "thread-only", g_variant_new_boolean (TRUE));
+  g_autofree char *want = g_strdup_printf ("%zu calls of thread %u start in the window", on_two, tid);
+  LabelWait w = { viewer, want };
+  ttv_gui_test_spin_until (status_says, &w);
+  /* The same thread on the other machine: its own calls. */
+  ttv_tab_state_select_thread_on (f.state, 0, tid);
+  g_autofree char *want_one = g_strdup_printf ("%zu calls of thread %u start in the window", on_one, tid);
+  w.text = want_one;
+  ttv_gui_test_spin_until (status_says, &w);
+  ttv_gui_test_tab_teardown (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -382,5 +456,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/sync/analyses-machines-said", test_analyses_machines_said);
   g_test_add_func ("/gui/sync/cpu-usage-machines", test_cpu_usage_machines);
   g_test_add_func ("/gui/sync/latency-machines", test_latency_machines);
+  g_test_add_func ("/gui/sync/latency-thread-of-machine", test_latency_thread_of_machine);
   return g_test_run ();
 }

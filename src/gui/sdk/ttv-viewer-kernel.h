@@ -102,6 +102,11 @@ typedef enum {
  * when the table's file cannot be read.  Transfer full. */
 TtvViewerRecords *ttv_viewer_table_query (TtvViewerTable *table, TtvViewerQueryMode mode, TtvTime t0, TtvTime t1,
                                           guint32 tid, GError **error);
+/* The same for thread @tid of @machine (ttv_tab_state_get_selected_machine()):
+ * with several machines, a tid is a thread of each; ttv_viewer_table_query()
+ * gives them all (SDK 14). */
+TtvViewerRecords *ttv_viewer_table_query_thread (TtvViewerTable *table, TtvViewerQueryMode mode, TtvTime t0,
+                                                 TtvTime t1, guint machine, guint32 tid, GError **error);
 /* The @max longest records that start in [@t0, @t1], longest first: only
  * the places where the summaries say such records are are read. */
 TtvViewerRecords *ttv_viewer_table_query_longest (TtvViewerTable *table, TtvTime t0, TtvTime t1, guint max,

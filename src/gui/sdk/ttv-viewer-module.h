@@ -44,7 +44,8 @@ G_BEGIN_DECLS
  * the density's bins leave those gaps out: each bin's times
  * (ttv_tab_state_get_density_bin_start(), _bin_of()).
  * 14: block I/O per machine: TtvViewerBlockUsage.machine, a table's
- * machines (ttv_viewer_table_get_n_machines(), _get_machine_name()). */
+ * machines (ttv_viewer_table_get_n_machines(), _get_machine_name()), one
+ * machine's thread's records (ttv_viewer_table_query_thread()). */
 #define TTV_VIEWER_API_VERSION 14
 
 /* A module defines, with this macro, the entry point the loader calls:
