@@ -301,6 +301,14 @@ compile_flat (Compiler *c, const TtvType *t, Op *op)
       off += m->kind == OP_TEXT ? m->length * 8 : m->size;
     }
   op->fixed_bits = off;
+  /* An empty struct has no load to misplace whatever its alignment (CTF
+   * kernel traces are full of them): its node alone, the fast way.  The
+   * printers' layout stays for byte-aligned structs. */
+  if (op->n_children == 0 && op->align % 8 != 0)
+    {
+      op->loads = owned_alloc0 (c, sizeof (FlatLoad));
+      return;
+    }
   if (op->align % 8 != 0)
     return;
   FlatLoad *loads = owned_alloc0 (c, sizeof (FlatLoad) * MAX (op->n_children, 1));
