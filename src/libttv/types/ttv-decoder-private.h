@@ -47,6 +47,11 @@ struct _TtvDecoder {
   /* ttv_decoder_decode_first_memo's scopes, one per tracefile (a merged
    * read goes from stream to stream), in slots by the tracefile's address. */
   TtvDecoderMemo memo[TTV_DECODER_MEMO_SLOTS];
+  /* The memo whose nodes are still nodes 0 .. in_place_n - 1 (weak; NULL
+   * for none): nothing was allocated below in_place_n since it put them
+   * there, so the next event of its packet takes them without a copy. */
+  const TtvDecoderMemo *in_place;
+  guint32 in_place_n;
 };
 
 void ttv_decoder_grow (TtvDecoder *d, guint32 n);
@@ -65,6 +70,13 @@ gint32 ttv_decoder_decode_walk (TtvDecoder *d, const TtvType *type, const char *
 static inline void
 ttv_decoder_reserve (TtvDecoder *d, guint32 n)
 {
+  /* Every write to the node array follows a reservation at its end: one
+   * below the memo's nodes left in place is about to overwrite them. */
+  if (G_UNLIKELY (d->n_nodes < d->in_place_n))
+    {
+      d->in_place = NULL;
+      d->in_place_n = 0;
+    }
   if (G_UNLIKELY (d->cap - d->n_nodes < n))
     ttv_decoder_grow (d, n);
 }

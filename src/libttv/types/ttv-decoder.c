@@ -941,13 +941,25 @@ ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer trac
   if (m->valid && m->packet == packet && m->tracefile == tracefile && m->type == type && m->buf == buf
       && m->buf_bits == buf_bits && m->start == *bit_pos)
     {
-      ttv_decoder_alloc (d, m->n, m->nodes);
+      if (d->in_place == m)
+        d->n_nodes = m->n;  /* still there: see ttv_decoder_reserve */
+      else
+        {
+          ttv_decoder_alloc (d, m->n, m->nodes);
+          d->in_place = m;
+          d->in_place_n = m->n;
+        }
       if (scope_name)
         add_scope (d, scope_name, 0);
       *bit_pos = m->end;
       return 0;
     }
   m->valid = FALSE;
+  if (d->in_place == m)
+    {
+      d->in_place = NULL;
+      d->in_place_n = 0;
+    }
   guint64 start = *bit_pos;
   gint32 r = ttv_decoder_decode (d, type, scope_name, buf, buf_bits, bit_pos, error);
   /* Strings converted into the arena go with the next reset: not kept. */
@@ -956,6 +968,8 @@ ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer trac
   m->nodes = g_renew (TtvValue, m->nodes, d->n_nodes);
   memcpy (m->nodes, d->nodes, sizeof (TtvValue) * d->n_nodes);
   *m = (TtvDecoderMemo) { TRUE, packet, tracefile, type, buf, buf_bits, start, *bit_pos, m->nodes, d->n_nodes };
+  d->in_place = m;
+  d->in_place_n = m->n;
   return r;
 }
 
