@@ -562,44 +562,49 @@ read_scalar (Run *r, const Op *op, guint64 *pos, guint64 *raw)
 
 static gboolean run_op (Run *r, const Op *op, guint32 node, guint64 *pos);
 
+/* A member of a flat struct whose bytes start at @b, into @v's value. */
+static G_ALWAYS_INLINE inline void
+load_member (const FlatLoad *load, const guint8 *b, TtvValue *v)
+{
+  const guint8 *q = b + load->byte;
+  guint16 x16;
+  guint32 x32;
+  guint64 x64;
+  float f;
+  switch ((LoadKind) load->load)
+    {
+    case LOAD_U8: v->v.u = q[0]; break;
+    case LOAD_S8: v->v.s = (gint8) q[0]; break;
+    case LOAD_U16: memcpy (&x16, q, 2); v->v.u = x16; break;
+    case LOAD_S16: memcpy (&x16, q, 2); v->v.s = (gint16) x16; break;
+    case LOAD_U32: memcpy (&x32, q, 4); v->v.u = x32; break;
+    case LOAD_S32: memcpy (&x32, q, 4); v->v.s = (gint32) x32; break;
+    case LOAD_U64: memcpy (&x64, q, 8); v->v.u = x64; break;
+    case LOAD_U16_SWAP: memcpy (&x16, q, 2); v->v.u = GUINT16_SWAP_LE_BE (x16); break;
+    case LOAD_S16_SWAP: memcpy (&x16, q, 2); v->v.s = (gint16) GUINT16_SWAP_LE_BE (x16); break;
+    case LOAD_U32_SWAP: memcpy (&x32, q, 4); v->v.u = GUINT32_SWAP_LE_BE (x32); break;
+    case LOAD_S32_SWAP: memcpy (&x32, q, 4); v->v.s = (gint32) GUINT32_SWAP_LE_BE (x32); break;
+    case LOAD_U64_SWAP: memcpy (&x64, q, 8); v->v.u = GUINT64_SWAP_LE_BE (x64); break;
+    case LOAD_F32: memcpy (&f, q, 4); v->v.f = f; break;
+    case LOAD_F32_SWAP:
+      memcpy (&x32, q, 4);
+      x32 = GUINT32_SWAP_LE_BE (x32);
+      memcpy (&f, &x32, 4);
+      v->v.f = f;
+      break;
+    case LOAD_TEXT:
+      v->v.string.str = (const char *) q;
+      v->v.string.len = load->length;
+      break;
+    }
+}
+
 /* The members of a flat struct whose bytes start at @b, into @v. */
 static void
 run_loads (const FlatLoad *loads, guint32 n, const guint8 *b, TtvValue *v)
 {
   for (guint32 i = 0; i < n; i++)
-    {
-      const guint8 *q = b + loads[i].byte;
-      guint16 x16;
-      guint32 x32;
-      guint64 x64;
-      float f;
-      switch ((LoadKind) loads[i].load)
-        {
-        case LOAD_U8: v[i].v.u = q[0]; break;
-        case LOAD_S8: v[i].v.s = (gint8) q[0]; break;
-        case LOAD_U16: memcpy (&x16, q, 2); v[i].v.u = x16; break;
-        case LOAD_S16: memcpy (&x16, q, 2); v[i].v.s = (gint16) x16; break;
-        case LOAD_U32: memcpy (&x32, q, 4); v[i].v.u = x32; break;
-        case LOAD_S32: memcpy (&x32, q, 4); v[i].v.s = (gint32) x32; break;
-        case LOAD_U64: memcpy (&x64, q, 8); v[i].v.u = x64; break;
-        case LOAD_U16_SWAP: memcpy (&x16, q, 2); v[i].v.u = GUINT16_SWAP_LE_BE (x16); break;
-        case LOAD_S16_SWAP: memcpy (&x16, q, 2); v[i].v.s = (gint16) GUINT16_SWAP_LE_BE (x16); break;
-        case LOAD_U32_SWAP: memcpy (&x32, q, 4); v[i].v.u = GUINT32_SWAP_LE_BE (x32); break;
-        case LOAD_S32_SWAP: memcpy (&x32, q, 4); v[i].v.s = (gint32) GUINT32_SWAP_LE_BE (x32); break;
-        case LOAD_U64_SWAP: memcpy (&x64, q, 8); v[i].v.u = GUINT64_SWAP_LE_BE (x64); break;
-        case LOAD_F32: memcpy (&f, q, 4); v[i].v.f = f; break;
-        case LOAD_F32_SWAP:
-          memcpy (&x32, q, 4);
-          x32 = GUINT32_SWAP_LE_BE (x32);
-          memcpy (&f, &x32, 4);
-          v[i].v.f = f;
-          break;
-        case LOAD_TEXT:
-          v[i].v.string.str = (const char *) q;
-          v[i].v.string.len = loads[i].length;
-          break;
-        }
-    }
+    load_member (&loads[i], b, &v[i]);
 }
 
 const TtvFlatLayout *
@@ -833,36 +838,46 @@ run_op (Run *r, const Op *op, guint32 node, guint64 *pos)
     }
 }
 
-gint32
-ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const TtvType *type, const guint8 *buf,
-                        guint64 buf_bits, guint64 *bit_pos)
+/* A flat struct (most payloads): its node, then its members by loads;
+ * -1 when the bytes are too few. */
+static inline gint32
+decode_flat (const Op *op, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos)
 {
-  const Op *op = &plan->root;
   guint32 root = d->n_nodes;
-  if (G_LIKELY (op->loads != NULL))
+  guint64 p = ttv_align_up (*bit_pos, op->align);
+  guint32 n = op->n_children;
+  if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root))
+    return -1;
+  ttv_decoder_reserve (d, n + 1);
+  TtvValue *v = &d->nodes[root];
+  v->type = op->type;
+  v->name = NULL;
+  v->first_child = root + 1;
+  v->n_children = n;
+  memset (&v->v, 0, sizeof v->v);
+  /* Each member's node from its template (copied inline: a call to
+   * memcpy costs more), then its value, in one pass. */
+  const TtvValue *tmpl = op->tmpl;
+  const FlatLoad *loads = op->loads;
+  const guint8 *b = buf + p / 8;
+  for (guint32 i = 0; i < n; i++)
     {
-      /* A flat struct (most payloads): its members are loads. */
-      guint64 p = ttv_align_up (*bit_pos, op->align);
-      guint32 n = op->n_children;
-      if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root))
-        return -1;
-      ttv_decoder_reserve (d, n + 1);
-      TtvValue *v = &d->nodes[root];
-      v->type = type;
-      v->name = NULL;
-      v->first_child = root + 1;
-      v->n_children = n;
-      memset (&v->v, 0, sizeof v->v);
-      /* A few nodes: copied inline (a call to memcpy costs more). */
-      for (guint32 i = 0; i < n; i++)
-        v[i + 1] = op->tmpl[i];
-      run_loads (op->loads, n, buf + p / 8, v + 1);
-      d->n_nodes = root + 1 + n;
-      *bit_pos = p + op->fixed_bits;
-      return (gint32) root;
+      v[i + 1] = tmpl[i];
+      load_member (&loads[i], b, &v[i + 1]);
     }
+  d->n_nodes = root + 1 + n;
+  *bit_pos = p + op->fixed_bits;
+  return (gint32) root;
+}
+
+/* Any other value: the interpreter, from a new root node; -1 on failure
+ * (the node array as before). */
+static G_NO_INLINE gint32
+decode_run (const TtvDecodePlan *plan, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos)
+{
+  guint32 root = d->n_nodes;
   ttv_decoder_alloc (d, 1, NULL);
-  d->nodes[root].type = type;
+  d->nodes[root].type = plan->root.type;
   guint64 pos = *bit_pos;
   if (!ttv_decode_plan_run (plan, d, root, buf, buf_bits, &pos))
     {
@@ -871,6 +886,20 @@ ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const TtvType 
     }
   *bit_pos = pos;
   return (gint32) root;
+}
+
+gint32
+ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                        guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  const Op *op = &plan->root;
+  gint32 root = G_LIKELY (op->loads != NULL) ? decode_flat (op, d, buf, buf_bits, bit_pos)
+                                             : decode_run (plan, d, buf, buf_bits, bit_pos);
+  if (G_UNLIKELY (root < 0))
+    return ttv_decoder_decode_walk (d, op->type, scope_name, buf, buf_bits, bit_pos, error);
+  if (scope_name)
+    ttv_decoder_add_scope (d, scope_name, (guint32) root);
+  return root;
 }
 
 gboolean

@@ -55,6 +55,7 @@ struct _TtvDecoder {
 };
 
 void ttv_decoder_grow (TtvDecoder *d, guint32 n);
+void ttv_decoder_grow_scopes (TtvDecoder *d);
 /* The option of CTF 1.8 or LTT variant @t that @tag selects, -1 for none:
  * an enum tag (@tag_type) by its label, where a label of one leading
  * underscore also names the option without it (field names lose one,
@@ -93,6 +94,21 @@ ttv_decoder_alloc (TtvDecoder *d, guint32 n, const TtvValue *tmpl)
     memset (d->nodes + first, 0, sizeof (TtvValue) * n);
   d->n_nodes += n;
   return first;
+}
+
+/* Registers node @root as the scope that references name @scope_name. */
+static inline void
+ttv_decoder_add_scope (TtvDecoder *d, const char *scope_name, guint32 root)
+{
+  guint i = d->n_scopes;
+  if (G_UNLIKELY (i == d->scopes_cap))
+    ttv_decoder_grow_scopes (d);
+  /* Through a local: stores through pointers make the compiler reload
+   * d's members otherwise (-fno-strict-aliasing). */
+  TtvDecoderScope *s = &d->scopes[i];
+  s->name = scope_name;
+  s->node = root;
+  d->n_scopes = i + 1;
 }
 
 G_END_DECLS

@@ -876,20 +876,11 @@ decode_walk (TtvDecoder *d, const TtvType *type, guint32 root, const guint8 *buf
   return (gint32) root;
 }
 
-static G_NO_INLINE void
-grow_scopes (TtvDecoder *d)
+void
+ttv_decoder_grow_scopes (TtvDecoder *d)
 {
   d->scopes_cap *= 2;
   d->scopes = g_renew (TtvDecoderScope, d->scopes, d->scopes_cap);
-}
-
-static inline void
-add_scope (TtvDecoder *d, const char *scope_name, guint32 root)
-{
-  if (G_UNLIKELY (d->n_scopes == d->scopes_cap))
-    grow_scopes (d);
-  d->scopes[d->n_scopes].name = scope_name;
-  d->scopes[d->n_scopes++].node = root;
 }
 
 /* Without a plan, or when it fails, the walk (which finds what went wrong,
@@ -903,7 +894,7 @@ decode_slow (TtvDecoder *d, const TtvType *type, const char *scope_name, const g
   guint32 root = alloc_nodes (d, 1);
   /* Registered first: its own members may name earlier ones by path. */
   if (scope_name)
-    add_scope (d, scope_name, root);
+    ttv_decoder_add_scope (d, scope_name, root);
   if (decode_walk (d, type, root, buf, buf_bits, bit_pos, error) < 0)
     {
       if (scope_name)
@@ -917,17 +908,10 @@ gint32
 ttv_decoder_decode (TtvDecoder *d, const TtvType *type, const char *scope_name,
                     const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
+  /* Both calls in tail position: no frame of its own. */
   const TtvDecodePlan *plan = ttv_decode_plan_get (type);
   if (G_LIKELY (plan != NULL))
-    {
-      gint32 r = ttv_decode_plan_decode (plan, d, type, buf, buf_bits, bit_pos);
-      if (G_LIKELY (r >= 0))
-        {
-          if (scope_name)
-            add_scope (d, scope_name, (guint32) r);
-          return r;
-        }
-    }
+    return ttv_decode_plan_decode (plan, d, scope_name, buf, buf_bits, bit_pos, error);
   return decode_slow (d, type, scope_name, buf, buf_bits, bit_pos, error);
 }
 
@@ -950,7 +934,7 @@ ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer trac
           d->in_place_n = m->n;
         }
       if (scope_name)
-        add_scope (d, scope_name, 0);
+        ttv_decoder_add_scope (d, scope_name, 0);
       *bit_pos = m->end;
       return 0;
     }
