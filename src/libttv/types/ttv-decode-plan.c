@@ -67,6 +67,11 @@ struct _Op {
   TtvFlatMember *loads;
   TtvFlatLayout *layout;  /* the same, for printers */
   gboolean has_slots;     /* STRUCT: a member is referenced (skipping must read it) */
+  /* A byte-aligned scalar nobody refers to, member of a struct that is not
+   * flat: read by one load (byte 0 of @load) after aligning by @align_mask. */
+  gboolean loadable;
+  TtvFlatMember load;
+  guint64 align_mask;
   /* VARIANT */
   const TtvType *tag_type;  /* weak: the referenced enum, NULL for an integer index */
   gint16 *tag_table;        /* enum tags < TAG_TABLE: option index, -1 for none */
@@ -329,6 +334,18 @@ compile_flat (Compiler *c, const TtvType *t, Op *op)
   op->layout->members = loads;
 }
 
+/* Whether struct member @m reads by a load alone (see Op.loadable). */
+static void
+compile_loadable (Op *m)
+{
+  LoadKind kind;
+  if (m->kind > OP_F64 || !load_kind (m, &kind))
+    return;
+  m->loadable = TRUE;
+  m->load.load = kind;
+  m->align_mask = m->align - 1;
+}
+
 static gboolean
 compile_struct (Compiler *c, const TtvType *t, Op *op, guint level)
 {
@@ -362,6 +379,8 @@ compile_struct (Compiler *c, const TtvType *t, Op *op, guint level)
     op->has_slots |= op->children[i].slot != NO_SLOT;
   if (ok)
     compile_flat (c, t, op);
+  for (guint i = 0; i < op->n_children && ok && op->offsets == NULL; i++)
+    compile_loadable (&op->children[i]);
   return ok;
 }
 
@@ -767,7 +786,16 @@ run_struct (Run *r, const Op *op, guint32 node, guint64 *pos)
     {
       const Op *m = &op->children[i];
       /* Scalars and strings here, the rest through run_op. */
-      if (m->kind <= OP_FBITS)
+      if (m->loadable)
+        {
+          guint64 q = (*pos + m->align_mask) & ~m->align_mask;
+          if (G_UNLIKELY (q > r->bits || r->bits - q < m->size))
+            return FALSE;
+          if (r->d)
+            load_member (&m->load, r->buf + q / 8, &r->d->nodes[first + i]);
+          *pos = q + m->size;
+        }
+      else if (m->kind <= OP_FBITS)
         {
           guint64 raw;
           if (!read_scalar (r, m, pos, &raw))
