@@ -915,29 +915,39 @@ ttv_decoder_decode (TtvDecoder *d, const TtvType *type, const char *scope_name,
   return decode_slow (d, type, scope_name, buf, buf_bits, bit_pos, error);
 }
 
-gint32
-ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type,
-                               const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
-                               GError **error)
+static inline TtvDecoderMemo *
+memo_slot (TtvDecoder *d, gconstpointer tracefile)
 {
-  g_return_val_if_fail (d->n_nodes == 0, -1);
-  TtvDecoderMemo *m = &d->memo[((guintptr) tracefile >> 4) % TTV_DECODER_MEMO_SLOTS];
-  if (m->valid && m->packet == packet && m->tracefile == tracefile && m->type == type && m->buf == buf
-      && m->buf_bits == buf_bits && m->start == *bit_pos)
+  return &d->memo[((guintptr) tracefile >> 4) % TTV_DECODER_MEMO_SLOTS];
+}
+
+/* The nodes of a memo that holds the scope, as node 0 and on. */
+static inline gint32
+memo_reuse (TtvDecoder *d, TtvDecoderMemo *m, const char *scope_name, guint64 *bit_pos)
+{
+  if (d->in_place == m)
+    d->n_nodes = m->n;  /* still there: see ttv_decoder_reserve */
+  else
     {
-      if (d->in_place == m)
-        d->n_nodes = m->n;  /* still there: see ttv_decoder_reserve */
-      else
-        {
-          ttv_decoder_alloc (d, m->n, m->nodes);
-          d->in_place = m;
-          d->in_place_n = m->n;
-        }
-      if (scope_name)
-        ttv_decoder_add_scope (d, scope_name, 0);
-      *bit_pos = m->end;
-      return 0;
+      ttv_decoder_alloc (d, m->n, m->nodes);
+      d->in_place = m;
+      d->in_place_n = m->n;
     }
+  if (scope_name)
+    ttv_decoder_add_scope (d, scope_name, 0);
+  *bit_pos = m->end;
+  return 0;
+}
+
+/* ttv_decoder_decode_first_memo when its memo does not hold the scope:
+ * decodes it, and keeps its nodes.  (Its own function, with the same
+ * arguments: the reuse, once per event, keeps a small frame and calls it
+ * last.) */
+static G_NO_INLINE gint32
+memo_refill (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type, const char *scope_name,
+             const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  TtvDecoderMemo *m = memo_slot (d, tracefile);
   m->valid = FALSE;
   if (d->in_place == m)
     {
@@ -955,6 +965,19 @@ ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer trac
   d->in_place = m;
   d->in_place_n = m->n;
   return r;
+}
+
+gint32
+ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type,
+                               const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
+                               GError **error)
+{
+  g_return_val_if_fail (d->n_nodes == 0, -1);
+  TtvDecoderMemo *m = memo_slot (d, tracefile);
+  if (m->valid && m->packet == packet && m->tracefile == tracefile && m->type == type && m->buf == buf
+      && m->buf_bits == buf_bits && m->start == *bit_pos)
+    return memo_reuse (d, m, scope_name, bit_pos);
+  return memo_refill (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
 }
 
 gint32
