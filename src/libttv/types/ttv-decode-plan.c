@@ -67,11 +67,11 @@ struct _Op {
   TtvFlatMember *loads;
   TtvFlatLayout *layout;  /* the same, for printers */
   gboolean has_slots;     /* STRUCT: a member is referenced (skipping must read it) */
+  guint64 align_mask;      /* align - 1: scalars, STRUCT (a power of two) */
   /* A byte-aligned scalar nobody refers to, member of a struct that is not
-   * flat: read by one load (byte 0 of @load) after aligning by @align_mask. */
+   * flat: read by one load (byte 0 of @load). */
   gboolean loadable;
   TtvFlatMember load;
-  guint64 align_mask;
   /* VARIANT */
   const TtvType *tag_type;  /* weak: the referenced enum, NULL for an integer index */
   gint16 *tag_table;        /* enum tags < TAG_TABLE: option index, -1 for none */
@@ -188,6 +188,7 @@ compile_scalar (const TtvType *t, Op *op)
   op->swap = t->byte_order != TTV_BYTE_ORDER_NATIVE;
   if (!is_power_of_two (op->align))
     return FALSE;
+  op->align_mask = op->align - 1;
   gboolean bytes = op->align % 8 == 0;
   if (t->kind == TTV_TYPE_FLOAT)
     {
@@ -343,7 +344,6 @@ compile_loadable (Op *m)
     return;
   m->loadable = TRUE;
   m->load.load = kind;
-  m->align_mask = m->align - 1;
 }
 
 static gboolean
@@ -353,6 +353,7 @@ compile_struct (Compiler *c, const TtvType *t, Op *op, guint level)
   op->align = align_of (t);
   if (!is_power_of_two (op->align) || c->n_frames > TTV_DECODER_MAX_DEPTH)
     return FALSE;
+  op->align_mask = op->align - 1;
   op->n_children = t->fields->len;
   op->children = owned_alloc0 (c, sizeof (Op) * MAX (op->n_children, 1));
   op->tmpl = owned_alloc0 (c, sizeof (TtvValue) * MAX (op->n_children, 1));
@@ -489,6 +490,14 @@ typedef struct {
   guint64 slots[MAX_SLOTS];
 } Run;
 
+/* @pos aligned by an alignment's mask (alignment - 1, of a power of two:
+ * plans have no other), without ttv_align_up's tests. */
+static inline guint64
+align_up (guint64 pos, guint64 mask)
+{
+  return (pos + mask) & ~mask;
+}
+
 /* Loads a byte-aligned scalar at byte @p. */
 static inline guint64
 load (const Op *op, const guint8 *p)
@@ -571,7 +580,7 @@ store_scalar (Run *r, const Op *op, guint32 node, guint64 raw)
 static inline gboolean
 read_scalar (Run *r, const Op *op, guint64 *pos, guint64 *raw)
 {
-  guint64 p = ttv_align_up (*pos, op->align);
+  guint64 p = align_up (*pos, op->align_mask);
   if (G_UNLIKELY (p > r->bits || r->bits - p < op->size))
     return FALSE;
   *raw = read_scalar_at (op, r->buf, r->bits, p);
@@ -743,7 +752,7 @@ run_string (Run *r, guint32 node, guint64 *pos)
 static gboolean
 run_struct (Run *r, const Op *op, guint32 node, guint64 *pos)
 {
-  guint64 p = ttv_align_up (*pos, op->align);
+  guint64 p = align_up (*pos, op->align_mask);
   guint32 n = op->n_children, first = 0;
   if (r->d)
     {
@@ -788,7 +797,7 @@ run_struct (Run *r, const Op *op, guint32 node, guint64 *pos)
       /* Scalars and strings here, the rest through run_op. */
       if (m->loadable)
         {
-          guint64 q = (*pos + m->align_mask) & ~m->align_mask;
+          guint64 q = align_up (*pos, m->align_mask);
           if (G_UNLIKELY (q > r->bits || r->bits - q < m->size))
             return FALSE;
           if (r->d)
@@ -872,7 +881,7 @@ static inline gint32
 decode_flat (const Op *op, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos)
 {
   guint32 root = d->n_nodes;
-  guint64 p = ttv_align_up (*bit_pos, op->align);
+  guint64 p = align_up (*bit_pos, op->align_mask);
   guint32 n = op->n_children;
   if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root))
     return -1;
