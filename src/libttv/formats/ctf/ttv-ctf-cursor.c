@@ -1023,6 +1023,18 @@ ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError
 }
 
 gint32
+ttv_ctf_cursor_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint32 scopes[TTV_EVENT_N_CONTEXTS],
+                                GError **error)
+{
+  Nodes n;
+  gint32 r = decode_event (event, decoder, &n, TRUE, error);
+  scopes[TTV_EVENT_CONTEXT_STREAM_EVENT] = n.stream_ctx;
+  scopes[TTV_EVENT_CONTEXT_EVENT] = n.event_ctx;
+  scopes[TTV_EVENT_CONTEXT_PACKET] = n.packet_ctx;
+  return r;
+}
+
+gint32
 ttv_ctf_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint32 *stream_ctx,
                                gint32 *event_ctx, gint32 *packet_ctx, GError **error)
 {
