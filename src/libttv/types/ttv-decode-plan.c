@@ -793,35 +793,43 @@ run_struct (Run *r, const Op *op, guint32 node, guint64 *pos)
         }
       return TRUE;
     }
-  *pos = p;
+  /* The position in a local whose address never escapes (run_op gets a
+   * copy): the stores into nodes would make the compiler reload it. */
+  guint64 at = p;
   for (guint32 i = 0; i < n; i++)
     {
       const Op *m = &op->children[i];
       /* Scalars and strings here, the rest through run_op. */
       if (m->loadable)
         {
-          guint64 q = align_up (*pos, m->align_mask);
+          guint64 q = align_up (at, m->align_mask);
           if (G_UNLIKELY (q > r->bits || r->bits - q < m->size))
             return FALSE;
           if (r->d)
             load_member (&m->load, r->buf + q / 8, &r->d->nodes[first + i]);
-          *pos = q + m->size;
+          at = q + m->size;
+        }
+      else if (m->kind == OP_STRING)
+        {
+          if (!run_string (r, first + i, &at))
+            return FALSE;
         }
       else if (m->kind <= OP_FBITS)
         {
           guint64 raw;
-          if (!read_scalar (r, m, pos, &raw))
+          if (!read_scalar (r, m, &at, &raw))
             return FALSE;
           store_scalar (r, m, first + i, raw);
         }
-      else if (m->kind == OP_STRING)
+      else
         {
-          if (!run_string (r, first + i, pos))
+          guint64 sub = at;
+          if (!run_op (r, m, first + i, &sub))
             return FALSE;
+          at = sub;
         }
-      else if (!run_op (r, m, first + i, pos))
-        return FALSE;
     }
+  *pos = at;
   return TRUE;
 }
 

@@ -54,8 +54,10 @@ struct _TtvDecoder {
   guint32 in_place_n;
 };
 
-void ttv_decoder_grow (TtvDecoder *d, guint32 n);
-void ttv_decoder_grow_scopes (TtvDecoder *d);
+/* Cold: the arrays reach their size within the first events, and the
+ * compiler then keeps the calls off the decoding paths' straight line. */
+__attribute__ ((cold)) void ttv_decoder_grow (TtvDecoder *d, guint32 n);
+__attribute__ ((cold)) void ttv_decoder_grow_scopes (TtvDecoder *d);
 /* The option of CTF 1.8 or LTT variant @t that @tag selects, -1 for none:
  * an enum tag (@tag_type) by its label, where a label of one leading
  * underscore also names the option without it (field names lose one,
