@@ -119,6 +119,14 @@ test_first_memo (void)
   int tf_a, tf_b;
 
   g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
+  /* Its nodes still in place: taken as they are. */
+  g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
+  /* Overwritten by another decode since: copied back. */
+  const guint8 other[4] = { 0xaa, 0xbb, 0xcc, 0xdd };
+  guint64 p = 0;
+  ttv_decoder_reset (d);
+  g_assert_cmpint (ttv_decoder_decode (d, ctx, NULL, other, sizeof other * 8, &p, NULL), ==, 0);
+  g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
   g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_b, data, sizeof data, 32), ==, 5 << 16 | 1);
   data[0] = 2;   /* the same address holding something else */
   g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);

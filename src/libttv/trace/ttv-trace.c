@@ -566,6 +566,7 @@ gint32
 ttv_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder,
                            gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error)
 {
+  g_return_val_if_fail (event != NULL && decoder != NULL, -1);
   const TtvFormatClass *format = event->tracefile->trace->format;
   if (format->decode_contexts != NULL)
     return format->decode_contexts (event, decoder, scopes, error);

@@ -67,6 +67,11 @@ struct _Op {
   TtvFlatMember *loads;
   TtvFlatLayout *layout;  /* the same, for printers */
   gboolean has_slots;     /* STRUCT: a member is referenced (skipping must read it) */
+  guint64 align_mask;      /* align - 1: scalars, STRUCT (a power of two) */
+  /* A byte-aligned scalar nobody refers to, member of a struct that is not
+   * flat: read by one load (byte 0 of @load). */
+  gboolean loadable;
+  TtvFlatMember load;
   /* VARIANT */
   const TtvType *tag_type;  /* weak: the referenced enum, NULL for an integer index */
   gint16 *tag_table;        /* enum tags < TAG_TABLE: option index, -1 for none */
@@ -183,6 +188,7 @@ compile_scalar (const TtvType *t, Op *op)
   op->swap = t->byte_order != TTV_BYTE_ORDER_NATIVE;
   if (!is_power_of_two (op->align))
     return FALSE;
+  op->align_mask = op->align - 1;
   gboolean bytes = op->align % 8 == 0;
   if (t->kind == TTV_TYPE_FLOAT)
     {
@@ -301,6 +307,14 @@ compile_flat (Compiler *c, const TtvType *t, Op *op)
       off += m->kind == OP_TEXT ? m->length * 8 : m->size;
     }
   op->fixed_bits = off;
+  /* An empty struct has no load to misplace whatever its alignment (CTF
+   * kernel traces are full of them): its node alone, the fast way.  The
+   * printers' layout stays for byte-aligned structs. */
+  if (op->n_children == 0 && op->align % 8 != 0)
+    {
+      op->loads = owned_alloc0 (c, sizeof (FlatLoad));
+      return;
+    }
   if (op->align % 8 != 0)
     return;
   FlatLoad *loads = owned_alloc0 (c, sizeof (FlatLoad) * MAX (op->n_children, 1));
@@ -321,6 +335,17 @@ compile_flat (Compiler *c, const TtvType *t, Op *op)
   op->layout->members = loads;
 }
 
+/* Whether struct member @m reads by a load alone (see Op.loadable). */
+static void
+compile_loadable (Op *m)
+{
+  LoadKind kind;
+  if (m->kind > OP_F64 || !load_kind (m, &kind))
+    return;
+  m->loadable = TRUE;
+  m->load.load = kind;
+}
+
 static gboolean
 compile_struct (Compiler *c, const TtvType *t, Op *op, guint level)
 {
@@ -328,6 +353,7 @@ compile_struct (Compiler *c, const TtvType *t, Op *op, guint level)
   op->align = align_of (t);
   if (!is_power_of_two (op->align) || c->n_frames > TTV_DECODER_MAX_DEPTH)
     return FALSE;
+  op->align_mask = op->align - 1;
   op->n_children = t->fields->len;
   op->children = owned_alloc0 (c, sizeof (Op) * MAX (op->n_children, 1));
   op->tmpl = owned_alloc0 (c, sizeof (TtvValue) * MAX (op->n_children, 1));
@@ -354,6 +380,8 @@ compile_struct (Compiler *c, const TtvType *t, Op *op, guint level)
     op->has_slots |= op->children[i].slot != NO_SLOT;
   if (ok)
     compile_flat (c, t, op);
+  for (guint i = 0; i < op->n_children && ok && op->offsets == NULL; i++)
+    compile_loadable (&op->children[i]);
   return ok;
 }
 
@@ -462,6 +490,14 @@ typedef struct {
   guint64 slots[MAX_SLOTS];
 } Run;
 
+/* @pos aligned by an alignment's mask (alignment - 1, of a power of two:
+ * plans have no other), without ttv_align_up's tests. */
+static inline guint64
+align_up (guint64 pos, guint64 mask)
+{
+  return (pos + mask) & ~mask;
+}
+
 /* Loads a byte-aligned scalar at byte @p. */
 static inline guint64
 load (const Op *op, const guint8 *p)
@@ -544,7 +580,7 @@ store_scalar (Run *r, const Op *op, guint32 node, guint64 raw)
 static inline gboolean
 read_scalar (Run *r, const Op *op, guint64 *pos, guint64 *raw)
 {
-  guint64 p = ttv_align_up (*pos, op->align);
+  guint64 p = align_up (*pos, op->align_mask);
   if (G_UNLIKELY (p > r->bits || r->bits - p < op->size))
     return FALSE;
   *raw = read_scalar_at (op, r->buf, r->bits, p);
@@ -554,44 +590,52 @@ read_scalar (Run *r, const Op *op, guint64 *pos, guint64 *raw)
 
 static gboolean run_op (Run *r, const Op *op, guint32 node, guint64 *pos);
 
+/* A member of a flat struct whose bytes start at @b, into @v's value. */
+static G_ALWAYS_INLINE inline void
+load_member (const FlatLoad *load, const guint8 *b, TtvValue *v)
+{
+  const guint8 *q = b + load->byte;
+  guint16 x16;
+  guint32 x32;
+  guint64 x64;
+  float f;
+  switch ((LoadKind) load->load)
+    {
+    case LOAD_U8: v->v.u = q[0]; break;
+    case LOAD_S8: v->v.s = (gint8) q[0]; break;
+    case LOAD_U16: memcpy (&x16, q, 2); v->v.u = x16; break;
+    case LOAD_S16: memcpy (&x16, q, 2); v->v.s = (gint16) x16; break;
+    case LOAD_U32: memcpy (&x32, q, 4); v->v.u = x32; break;
+    case LOAD_S32: memcpy (&x32, q, 4); v->v.s = (gint32) x32; break;
+    case LOAD_U64: memcpy (&x64, q, 8); v->v.u = x64; break;
+    case LOAD_U16_SWAP: memcpy (&x16, q, 2); v->v.u = GUINT16_SWAP_LE_BE (x16); break;
+    case LOAD_S16_SWAP: memcpy (&x16, q, 2); v->v.s = (gint16) GUINT16_SWAP_LE_BE (x16); break;
+    case LOAD_U32_SWAP: memcpy (&x32, q, 4); v->v.u = GUINT32_SWAP_LE_BE (x32); break;
+    case LOAD_S32_SWAP: memcpy (&x32, q, 4); v->v.s = (gint32) GUINT32_SWAP_LE_BE (x32); break;
+    case LOAD_U64_SWAP: memcpy (&x64, q, 8); v->v.u = GUINT64_SWAP_LE_BE (x64); break;
+    case LOAD_F32: memcpy (&f, q, 4); v->v.f = f; break;
+    case LOAD_F32_SWAP:
+      memcpy (&x32, q, 4);
+      x32 = GUINT32_SWAP_LE_BE (x32);
+      memcpy (&f, &x32, 4);
+      v->v.f = f;
+      break;
+    case LOAD_TEXT:
+      v->v.string.str = (const char *) q;
+      v->v.string.len = load->length;
+      break;
+    default:
+      /* The plan wrote one of the above: no test of the range. */
+      __builtin_unreachable ();
+    }
+}
+
 /* The members of a flat struct whose bytes start at @b, into @v. */
 static void
 run_loads (const FlatLoad *loads, guint32 n, const guint8 *b, TtvValue *v)
 {
   for (guint32 i = 0; i < n; i++)
-    {
-      const guint8 *q = b + loads[i].byte;
-      guint16 x16;
-      guint32 x32;
-      guint64 x64;
-      float f;
-      switch ((LoadKind) loads[i].load)
-        {
-        case LOAD_U8: v[i].v.u = q[0]; break;
-        case LOAD_S8: v[i].v.s = (gint8) q[0]; break;
-        case LOAD_U16: memcpy (&x16, q, 2); v[i].v.u = x16; break;
-        case LOAD_S16: memcpy (&x16, q, 2); v[i].v.s = (gint16) x16; break;
-        case LOAD_U32: memcpy (&x32, q, 4); v[i].v.u = x32; break;
-        case LOAD_S32: memcpy (&x32, q, 4); v[i].v.s = (gint32) x32; break;
-        case LOAD_U64: memcpy (&x64, q, 8); v[i].v.u = x64; break;
-        case LOAD_U16_SWAP: memcpy (&x16, q, 2); v[i].v.u = GUINT16_SWAP_LE_BE (x16); break;
-        case LOAD_S16_SWAP: memcpy (&x16, q, 2); v[i].v.s = (gint16) GUINT16_SWAP_LE_BE (x16); break;
-        case LOAD_U32_SWAP: memcpy (&x32, q, 4); v[i].v.u = GUINT32_SWAP_LE_BE (x32); break;
-        case LOAD_S32_SWAP: memcpy (&x32, q, 4); v[i].v.s = (gint32) GUINT32_SWAP_LE_BE (x32); break;
-        case LOAD_U64_SWAP: memcpy (&x64, q, 8); v[i].v.u = GUINT64_SWAP_LE_BE (x64); break;
-        case LOAD_F32: memcpy (&f, q, 4); v[i].v.f = f; break;
-        case LOAD_F32_SWAP:
-          memcpy (&x32, q, 4);
-          x32 = GUINT32_SWAP_LE_BE (x32);
-          memcpy (&f, &x32, 4);
-          v[i].v.f = f;
-          break;
-        case LOAD_TEXT:
-          v[i].v.string.str = (const char *) q;
-          v[i].v.string.len = loads[i].length;
-          break;
-        }
-    }
+    load_member (&loads[i], b, &v[i]);
 }
 
 const TtvFlatLayout *
@@ -711,7 +755,7 @@ run_string (Run *r, guint32 node, guint64 *pos)
 static gboolean
 run_struct (Run *r, const Op *op, guint32 node, guint64 *pos)
 {
-  guint64 p = ttv_align_up (*pos, op->align);
+  guint64 p = align_up (*pos, op->align_mask);
   guint32 n = op->n_children, first = 0;
   if (r->d)
     {
@@ -749,26 +793,43 @@ run_struct (Run *r, const Op *op, guint32 node, guint64 *pos)
         }
       return TRUE;
     }
-  *pos = p;
+  /* The position in a local whose address never escapes (run_op gets a
+   * copy): the stores into nodes would make the compiler reload it. */
+  guint64 at = p;
   for (guint32 i = 0; i < n; i++)
     {
       const Op *m = &op->children[i];
       /* Scalars and strings here, the rest through run_op. */
-      if (m->kind <= OP_FBITS)
+      if (m->loadable)
         {
-          guint64 raw;
-          if (!read_scalar (r, m, pos, &raw))
+          guint64 q = align_up (at, m->align_mask);
+          if (G_UNLIKELY (q > r->bits || r->bits - q < m->size))
             return FALSE;
-          store_scalar (r, m, first + i, raw);
+          if (r->d)
+            load_member (&m->load, r->buf + q / 8, &r->d->nodes[first + i]);
+          at = q + m->size;
         }
       else if (m->kind == OP_STRING)
         {
-          if (!run_string (r, first + i, pos))
+          if (!run_string (r, first + i, &at))
             return FALSE;
         }
-      else if (!run_op (r, m, first + i, pos))
-        return FALSE;
+      else if (m->kind <= OP_FBITS)
+        {
+          guint64 raw;
+          if (!read_scalar (r, m, &at, &raw))
+            return FALSE;
+          store_scalar (r, m, first + i, raw);
+        }
+      else
+        {
+          guint64 sub = at;
+          if (!run_op (r, m, first + i, &sub))
+            return FALSE;
+          at = sub;
+        }
     }
+  *pos = at;
   return TRUE;
 }
 
@@ -825,36 +886,46 @@ run_op (Run *r, const Op *op, guint32 node, guint64 *pos)
     }
 }
 
-gint32
-ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const TtvType *type, const guint8 *buf,
-                        guint64 buf_bits, guint64 *bit_pos)
+/* A flat struct (most payloads): its node, then its members by loads;
+ * -1 when the bytes are too few. */
+static inline gint32
+decode_flat (const Op *op, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos)
 {
-  const Op *op = &plan->root;
   guint32 root = d->n_nodes;
-  if (G_LIKELY (op->loads != NULL))
+  guint64 p = align_up (*bit_pos, op->align_mask);
+  guint32 n = op->n_children;
+  if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root))
+    return -1;
+  ttv_decoder_reserve (d, n + 1);
+  TtvValue *v = &d->nodes[root];
+  v->type = op->type;
+  v->name = NULL;
+  v->first_child = root + 1;
+  v->n_children = n;
+  memset (&v->v, 0, sizeof v->v);
+  /* Each member's node from its template (copied inline: a call to
+   * memcpy costs more), then its value, in one pass. */
+  const TtvValue *tmpl = op->tmpl;
+  const FlatLoad *loads = op->loads;
+  const guint8 *b = buf + p / 8;
+  for (guint32 i = 0; i < n; i++)
     {
-      /* A flat struct (most payloads): its members are loads. */
-      guint64 p = ttv_align_up (*bit_pos, op->align);
-      guint32 n = op->n_children;
-      if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root))
-        return -1;
-      ttv_decoder_reserve (d, n + 1);
-      TtvValue *v = &d->nodes[root];
-      v->type = type;
-      v->name = NULL;
-      v->first_child = root + 1;
-      v->n_children = n;
-      memset (&v->v, 0, sizeof v->v);
-      /* A few nodes: copied inline (a call to memcpy costs more). */
-      for (guint32 i = 0; i < n; i++)
-        v[i + 1] = op->tmpl[i];
-      run_loads (op->loads, n, buf + p / 8, v + 1);
-      d->n_nodes = root + 1 + n;
-      *bit_pos = p + op->fixed_bits;
-      return (gint32) root;
+      v[i + 1] = tmpl[i];
+      load_member (&loads[i], b, &v[i + 1]);
     }
+  d->n_nodes = root + 1 + n;
+  *bit_pos = p + op->fixed_bits;
+  return (gint32) root;
+}
+
+/* Any other value: the interpreter, from a new root node; -1 on failure
+ * (the node array as before). */
+static G_NO_INLINE gint32
+decode_run (const TtvDecodePlan *plan, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos)
+{
+  guint32 root = d->n_nodes;
   ttv_decoder_alloc (d, 1, NULL);
-  d->nodes[root].type = type;
+  d->nodes[root].type = plan->root.type;
   guint64 pos = *bit_pos;
   if (!ttv_decode_plan_run (plan, d, root, buf, buf_bits, &pos))
     {
@@ -863,6 +934,20 @@ ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const TtvType 
     }
   *bit_pos = pos;
   return (gint32) root;
+}
+
+gint32
+ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                        guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  const Op *op = &plan->root;
+  gint32 root = G_LIKELY (op->loads != NULL) ? decode_flat (op, d, buf, buf_bits, bit_pos)
+                                             : decode_run (plan, d, buf, buf_bits, bit_pos);
+  if (G_UNLIKELY (root < 0))
+    return ttv_decoder_decode_walk (d, op->type, scope_name, buf, buf_bits, bit_pos, error);
+  if (scope_name)
+    ttv_decoder_add_scope (d, scope_name, (guint32) root);
+  return root;
 }
 
 gboolean

@@ -33,11 +33,11 @@ void ttv_decode_plan_free (gpointer plan);
  * and walks the tree for the exact error. */
 gboolean ttv_decode_plan_run (const TtvDecodePlan *plan, TtvDecoder *d, guint32 node,
                               const guint8 *buf, guint64 buf_bits, guint64 *bit_pos);
-/* Decodes a value of @type (whose plan this is) into new nodes, as the
- * walk of the type tree would; its root node, or -1 on any failure (the
- * node array as before the call). */
-gint32 ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const TtvType *type,
-                               const guint8 *buf, guint64 buf_bits, guint64 *bit_pos);
+/* ttv_decoder_decode of a value of the type whose plan this is: new nodes,
+ * their root registered as @scope_name when set.  Where the plan fails
+ * (damage, a limit), the walk of the type tree finds the error. */
+gint32 ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name,
+                               const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error);
 /* Advances *bit_pos past a value without making nodes; FALSE on failure. */
 gboolean ttv_decode_plan_skip (const TtvDecodePlan *plan, const guint8 *buf, guint64 buf_bits,
                                guint64 *bit_pos);

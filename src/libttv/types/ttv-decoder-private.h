@@ -47,9 +47,17 @@ struct _TtvDecoder {
   /* ttv_decoder_decode_first_memo's scopes, one per tracefile (a merged
    * read goes from stream to stream), in slots by the tracefile's address. */
   TtvDecoderMemo memo[TTV_DECODER_MEMO_SLOTS];
+  /* The memo whose nodes are still nodes 0 .. in_place_n - 1 (weak; NULL
+   * for none): nothing was allocated below in_place_n since it put them
+   * there, so the next event of its packet takes them without a copy. */
+  const TtvDecoderMemo *in_place;
+  guint32 in_place_n;
 };
 
-void ttv_decoder_grow (TtvDecoder *d, guint32 n);
+/* Cold: the arrays reach their size within the first events, and the
+ * compiler then keeps the calls off the decoding paths' straight line. */
+__attribute__ ((cold)) void ttv_decoder_grow (TtvDecoder *d, guint32 n);
+__attribute__ ((cold)) void ttv_decoder_grow_scopes (TtvDecoder *d);
 /* The option of CTF 1.8 or LTT variant @t that @tag selects, -1 for none:
  * an enum tag (@tag_type) by its label, where a label of one leading
  * underscore also names the option without it (field names lose one,
@@ -65,6 +73,13 @@ gint32 ttv_decoder_decode_walk (TtvDecoder *d, const TtvType *type, const char *
 static inline void
 ttv_decoder_reserve (TtvDecoder *d, guint32 n)
 {
+  /* Every write to the node array follows a reservation at its end: one
+   * below the memo's nodes left in place is about to overwrite them. */
+  if (G_UNLIKELY (d->n_nodes < d->in_place_n))
+    {
+      d->in_place = NULL;
+      d->in_place_n = 0;
+    }
   if (G_UNLIKELY (d->cap - d->n_nodes < n))
     ttv_decoder_grow (d, n);
 }
@@ -81,6 +96,21 @@ ttv_decoder_alloc (TtvDecoder *d, guint32 n, const TtvValue *tmpl)
     memset (d->nodes + first, 0, sizeof (TtvValue) * n);
   d->n_nodes += n;
   return first;
+}
+
+/* Registers node @root as the scope that references name @scope_name. */
+static inline void
+ttv_decoder_add_scope (TtvDecoder *d, const char *scope_name, guint32 root)
+{
+  guint i = d->n_scopes;
+  if (G_UNLIKELY (i == d->scopes_cap))
+    ttv_decoder_grow_scopes (d);
+  /* Through a local: stores through pointers make the compiler reload
+   * d's members otherwise (-fno-strict-aliasing). */
+  TtvDecoderScope *s = &d->scopes[i];
+  s->name = scope_name;
+  s->node = root;
+  d->n_scopes = i + 1;
 }
 
 G_END_DECLS

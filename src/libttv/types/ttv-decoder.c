@@ -876,20 +876,11 @@ decode_walk (TtvDecoder *d, const TtvType *type, guint32 root, const guint8 *buf
   return (gint32) root;
 }
 
-static G_NO_INLINE void
-grow_scopes (TtvDecoder *d)
+void
+ttv_decoder_grow_scopes (TtvDecoder *d)
 {
   d->scopes_cap *= 2;
   d->scopes = g_renew (TtvDecoderScope, d->scopes, d->scopes_cap);
-}
-
-static inline void
-add_scope (TtvDecoder *d, const char *scope_name, guint32 root)
-{
-  if (G_UNLIKELY (d->n_scopes == d->scopes_cap))
-    grow_scopes (d);
-  d->scopes[d->n_scopes].name = scope_name;
-  d->scopes[d->n_scopes++].node = root;
 }
 
 /* Without a plan, or when it fails, the walk (which finds what went wrong,
@@ -903,7 +894,7 @@ decode_slow (TtvDecoder *d, const TtvType *type, const char *scope_name, const g
   guint32 root = alloc_nodes (d, 1);
   /* Registered first: its own members may name earlier ones by path. */
   if (scope_name)
-    add_scope (d, scope_name, root);
+    ttv_decoder_add_scope (d, scope_name, root);
   if (decode_walk (d, type, root, buf, buf_bits, bit_pos, error) < 0)
     {
       if (scope_name)
@@ -917,37 +908,52 @@ gint32
 ttv_decoder_decode (TtvDecoder *d, const TtvType *type, const char *scope_name,
                     const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
+  /* Both calls in tail position: no frame of its own. */
   const TtvDecodePlan *plan = ttv_decode_plan_get (type);
   if (G_LIKELY (plan != NULL))
-    {
-      gint32 r = ttv_decode_plan_decode (plan, d, type, buf, buf_bits, bit_pos);
-      if (G_LIKELY (r >= 0))
-        {
-          if (scope_name)
-            add_scope (d, scope_name, (guint32) r);
-          return r;
-        }
-    }
+    return ttv_decode_plan_decode (plan, d, scope_name, buf, buf_bits, bit_pos, error);
   return decode_slow (d, type, scope_name, buf, buf_bits, bit_pos, error);
 }
 
-gint32
-ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type,
-                               const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
-                               GError **error)
+static inline TtvDecoderMemo *
+memo_slot (TtvDecoder *d, gconstpointer tracefile)
 {
-  g_return_val_if_fail (d->n_nodes == 0, -1);
-  TtvDecoderMemo *m = &d->memo[((guintptr) tracefile >> 4) % TTV_DECODER_MEMO_SLOTS];
-  if (m->valid && m->packet == packet && m->tracefile == tracefile && m->type == type && m->buf == buf
-      && m->buf_bits == buf_bits && m->start == *bit_pos)
+  return &d->memo[((guintptr) tracefile >> 4) % TTV_DECODER_MEMO_SLOTS];
+}
+
+/* The nodes of a memo that holds the scope, as node 0 and on. */
+static inline gint32
+memo_reuse (TtvDecoder *d, TtvDecoderMemo *m, const char *scope_name, guint64 *bit_pos)
+{
+  if (d->in_place == m)
+    d->n_nodes = m->n;  /* still there: see ttv_decoder_reserve */
+  else
     {
       ttv_decoder_alloc (d, m->n, m->nodes);
-      if (scope_name)
-        add_scope (d, scope_name, 0);
-      *bit_pos = m->end;
-      return 0;
+      d->in_place = m;
+      d->in_place_n = m->n;
     }
+  if (scope_name)
+    ttv_decoder_add_scope (d, scope_name, 0);
+  *bit_pos = m->end;
+  return 0;
+}
+
+/* ttv_decoder_decode_first_memo when its memo does not hold the scope:
+ * decodes it, and keeps its nodes.  (Its own function, with the same
+ * arguments: the reuse, once per event, keeps a small frame and calls it
+ * last.) */
+static G_NO_INLINE gint32
+memo_refill (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type, const char *scope_name,
+             const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  TtvDecoderMemo *m = memo_slot (d, tracefile);
   m->valid = FALSE;
+  if (d->in_place == m)
+    {
+      d->in_place = NULL;
+      d->in_place_n = 0;
+    }
   guint64 start = *bit_pos;
   gint32 r = ttv_decoder_decode (d, type, scope_name, buf, buf_bits, bit_pos, error);
   /* Strings converted into the arena go with the next reset: not kept. */
@@ -956,7 +962,22 @@ ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer trac
   m->nodes = g_renew (TtvValue, m->nodes, d->n_nodes);
   memcpy (m->nodes, d->nodes, sizeof (TtvValue) * d->n_nodes);
   *m = (TtvDecoderMemo) { TRUE, packet, tracefile, type, buf, buf_bits, start, *bit_pos, m->nodes, d->n_nodes };
+  d->in_place = m;
+  d->in_place_n = m->n;
   return r;
+}
+
+gint32
+ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type,
+                               const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
+                               GError **error)
+{
+  g_return_val_if_fail (d->n_nodes == 0, -1);
+  TtvDecoderMemo *m = memo_slot (d, tracefile);
+  if (m->valid && m->packet == packet && m->tracefile == tracefile && m->type == type && m->buf == buf
+      && m->buf_bits == buf_bits && m->start == *bit_pos)
+    return memo_reuse (d, m, scope_name, bit_pos);
+  return memo_refill (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
 }
 
 gint32

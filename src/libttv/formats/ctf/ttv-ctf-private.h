@@ -313,6 +313,10 @@ gboolean   ttv_ctf_cursor_skip_block (TtvCursor *cursor, GError **error);
 gboolean   ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos,
                                          GError **error);
 gint32     ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error);
+/* ttv_ctf_event_decode_contexts for the format class (its arguments are
+ * the class's to check): the trace's decode_contexts. */
+gint32     ttv_ctf_cursor_decode_contexts (const TtvEvent *event, TtvDecoder *decoder,
+                                           gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error);
 /* @ec's CTF_REFS_* (and skip sizes, packet_context_bit), worked out on first use. */
 gint       ttv_ctf_event_class_refs (const CtfStreamFile *sf, CtfEventClass *ec);
 

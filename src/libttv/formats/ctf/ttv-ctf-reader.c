@@ -454,15 +454,6 @@ ctf_cycles_to_time (const TtvTrace *trace, guint64 cycles, TtvTime *time)
   return FALSE;
 }
 
-static gint32
-ctf_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint32 scopes[TTV_EVENT_N_CONTEXTS],
-                     GError **error)
-{
-  return ttv_ctf_event_decode_contexts (event, decoder, &scopes[TTV_EVENT_CONTEXT_STREAM_EVENT],
-                                        &scopes[TTV_EVENT_CONTEXT_EVENT],
-                                        &scopes[TTV_EVENT_CONTEXT_PACKET], error);
-}
-
 const TtvFormatClass ttv_ctf_format_class = {
   .name = "ctf",
   .description = N_("Common Trace Format 1.8 and 2 (LTTng 2.x)"),
@@ -480,7 +471,7 @@ const TtvFormatClass ttv_ctf_format_class = {
   .refresh = ttv_ctf_refresh,
   .block_start = ctf_block_start,
   .cycles_to_time = ctf_cycles_to_time,
-  .decode_contexts = ctf_decode_contexts,
+  .decode_contexts = ttv_ctf_cursor_decode_contexts,
   .get_event_type_attributes = ctf_get_event_type_attributes,
   .event_type_has_context = ttv_ctf_event_type_has_context,
   .append_babeltrace_line = ttv_ctf_append_babeltrace_line,
