@@ -556,8 +556,10 @@ ttv_analysis_table_sum_series_bins (const TtvAnalysisTable *t, guint which, guin
       TtvTime cum;
       if (!cumulative_at (t, &s->seq, edges[i], cache, &cum, error))
         return FALSE;
+      /* Cumulative sums read back from a damaged cache may fall or be
+       * far apart: the difference saturates (fuzz-analysis-file). */
       if (i > 0)
-        sums[i - 1] = cum - prev;
+        sums[i - 1] = ttv_time_span_saturating (prev, cum);
       prev = cum;
     }
   return TRUE;
