@@ -468,9 +468,9 @@ TtvViewerRecords *
 ttv_viewer_table_query_thread (TtvViewerTable *table, TtvViewerQueryMode mode, TtvTime t0, TtvTime t1,
                                guint machine, guint32 tid, GError **error)
 {
-  gint64 name = -1;
-  if (ttv_viewer_table_get_n_machines (table) > 1 && !ttv_analysis_get_machine_string (table->analysis, machine, &name))
-    name = -1;
+  gint64 name;
+  if (ttv_viewer_table_get_n_machines (table) < 2 || !ttv_analysis_get_machine_string (table->analysis, machine, &name))
+    name = -1;   /* one machine (or a name the file lacks): any record of @tid */
   return query_records (table, mode, t0, t1, tid, name, error);
 }
 
@@ -752,24 +752,19 @@ compare_group_total (gconstpointer a, gconstpointer b)
   return x->machine < y->machine ? -1 : x->machine > y->machine;
 }
 
-/* The groups of each machine the table tells apart (of MachineGroup),
- * largest total first. */
+/* The groups of each machine of a table that tells several apart (of
+ * MachineGroup), largest total first. */
 static GArray *
 summarize_machines (TtvViewerTable *table, TtvTime t0, TtvTime t1, GError **error)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (MachineGroup));
-  guint n = ttv_viewer_table_get_n_machines (table);
-  for (guint m = 0; m < n; m++)
+  const TtvAnalysisColumn *machine_col = &table->spec->columns[table->machine_column];
+  for (guint m = 0; m < ttv_viewer_table_get_n_machines (table); m++)
     {
       gint64 name;
-      const TtvAnalysisColumn *only = NULL;
-      if (n > 1)
-        {
-          if (!ttv_analysis_get_machine_string (table->analysis, m, &name))
-            continue;
-          only = &table->spec->columns[table->machine_column];
-        }
-      g_autoptr (GArray) groups = ttv_analysis_table_summarize_where (table->table, only, only ? name : 0, t0, t1,
+      if (!ttv_analysis_get_machine_string (table->analysis, m, &name))
+        continue;
+      g_autoptr (GArray) groups = ttv_analysis_table_summarize_where (table->table, machine_col, name, t0, t1,
                                                                        NULL, error);
       if (groups == NULL)
         {

@@ -114,10 +114,16 @@ dup_bytes (const TtvAnalysisSource *src, guint64 offset, gsize len)
 
 /* The gaps the tables' bins leave out, as the builder stored them (a
  * damaged file's out-of-order or overlapping ones are dropped by
- * ttv_busy_clock_init()); returns how many. */
-static guint
-load_gaps (const TtvAnalysis *r, TtvTime gaps[TTV_TIME_MAX_IDLE_GAPS][2])
+ * ttv_busy_clock_init()): read once, for every table. */
+typedef struct {
+  TtvTime gaps[TTV_TIME_MAX_IDLE_GAPS][2];
+  guint n;
+} StoredGaps;
+
+static void
+load_gaps (const TtvAnalysis *r, StoredGaps *out)
 {
+  TtvTime (*gaps)[2] = out->gaps;
   gint64 n = 0;
   guint found = 0;
   ttv_analysis_get_value (r, "gaps", &n);
@@ -131,14 +137,14 @@ load_gaps (const TtvAnalysis *r, TtvTime gaps[TTV_TIME_MAX_IDLE_GAPS][2])
       if (ttv_analysis_get_value (r, key, &gaps[found][1]))
         found++;
     }
-  return found;
+  out->n = found;
 }
 
+/* Table @i, its bins measured with the result's @gaps left out. */
 static gboolean
-open_table (TtvAnalysis *r, guint i, const TtvAnalysisTableHeader *th, const char *what, GError **error)
+open_table (TtvAnalysis *r, guint i, const TtvAnalysisTableHeader *th, const StoredGaps *gaps, const char *what,
+            GError **error)
 {
-  TtvTime gaps[TTV_TIME_MAX_IDLE_GAPS][2];
-  guint n_gaps = load_gaps (r, gaps);
   const TtvAnalysisSource *src = &r->src;
   TtvAnalysisTable *t = &r->tables[i];
   const TtvAnalysisTableSpec *spec = r->cls->tables[i];
@@ -146,7 +152,7 @@ open_table (TtvAnalysis *r, guint i, const TtvAnalysisTableHeader *th, const cha
   t->result = r;
   t->spec = spec;
   t->h = *th;
-  ttv_busy_clock_init (&t->clock, th->origin, r->header.end, (const TtvTime (*)[2]) gaps, n_gaps);
+  ttv_busy_clock_init (&t->clock, th->origin, r->header.end, (const TtvTime (*)[2]) gaps->gaps, gaps->n);
   if (th->name >= r->header.n_strings || !g_str_equal (r->strings[th->name], spec->name)
       || th->record_size != spec->record_size || th->n_series > TTV_ANALYSIS_MAX_SERIES)
     BAD (at, _("%s: table %u is not what the analysis stores (byte %" PRIu64 ")"), what, i, at);
@@ -290,8 +296,10 @@ ttv_analysis_open_tables (TtvAnalysis *r, const char *what, const char *fingerpr
     BAD (0, _("%s: bad table list at byte %" PRIu64), what, hd->tables_offset);
   r->tables = g_new0 (TtvAnalysisTable, MAX (hd->n_tables, 1));
   r->n_tables = (guint) hd->n_tables;
+  StoredGaps gaps;
+  load_gaps (r, &gaps);
   for (guint i = 0; i < r->n_tables; i++)
-    if (!open_table (r, i, &headers[i], what, error))
+    if (!open_table (r, i, &headers[i], &gaps, what, error))
       return FALSE;
   r->memory = sizeof *r + hd->strings_size + hd->n_strings * sizeof (char *) + hd->n_values * 48;
   for (guint i = 0; i < r->n_tables; i++)
