@@ -254,11 +254,13 @@ test_save_archive_background (void)
   /* The main loop ran all along: a save on it would make one gap as long as
    * the save (compared with the save's length, so that a slow machine or
    * the sanitizers, where drawing alone takes a few hundred ms, do not
-   * matter). */
+   * matter).  Three ticks are the fewest that can show it: with two, the
+   * one gap is the whole save.  A count fixed higher failed under ASan
+   * when one frame's drawing held the loop for 640 ms of a 1 s save. */
   g_test_message ("save: %u ticks over %" G_GINT64_FORMAT " us, longest gap %" G_GINT64_FORMAT
                   " us, progress up to %.2f", ticker.ticks, ticker.last - ticker.first,
                   ticker.max_gap, ticker.max_fraction);
-  g_assert_cmpuint (ticker.ticks, >=, 5);
+  g_assert_cmpuint (ticker.ticks, >=, 3);
   g_assert_cmpint (ticker.max_gap, <, (ticker.last - ticker.first) * 3 / 4);
   g_assert_cmpfloat (ticker.max_fraction, >, 0.2);
   g_assert_null (ttv_status_bar_get_job_text (ttv_tab_get_status_bar (s.tab), TTV_STATUS_JOB_SAVE));
