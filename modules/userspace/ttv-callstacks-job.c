@@ -8,6 +8,7 @@ static void
 job_free (TtvCallstacksJob *job)
 {
   ttv_viewer_callstacks_unref (job->cs);
+  g_strfreev (job->machines);
   g_free (job);
 }
 
@@ -20,6 +21,7 @@ ttv_callstacks_job_run (GCancellable **building, gpointer view, TtvTabState *sta
     return;
   TtvCallstacksJob *job = g_new0 (TtvCallstacksJob, 1);
   job->cs = ttv_viewer_callstacks_ref (cs);
+  job->machines = ttv_userspace_dup_machine_names (state);
   ttv_userspace_get_interval (state, &job->t0, &job->t1);
   ttv_view_job_run (building, view, job, (GDestroyNotify) job_free, thread, done);
 }

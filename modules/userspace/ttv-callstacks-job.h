@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 typedef struct {
   TtvViewerCallstacks *cs;      /* owned reference */
   TtvTime t0, t1;               /* the selection, else the time window */
+  GStrv machines;               /* owned: the machines' names with several, else NULL */
 } TtvCallstacksJob;
 
 /* Cancels the computation of *@building; then, when there are call stacks

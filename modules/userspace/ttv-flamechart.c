@@ -128,8 +128,9 @@ paint_labels (const Paint *p, cairo_t *cr, guint thread, double y, double height
   TtvViewerCallstackThread t;
   if (!ttv_viewer_callstacks_get_thread (p->cs, thread, &t))
     return;
-  g_autofree char *label = t.tid == TTV_VIEWER_PID_NONE ? g_strdup (*t.name ? t.name : _("(all threads)"))
-                                                          : g_strdup_printf ("%s [%u]", t.name, t.tid);
+  g_autofree char *thread_label = t.tid == TTV_VIEWER_PID_NONE ? g_strdup (*t.name ? t.name : _("(all threads)"))
+                                                                 : g_strdup_printf ("%s [%u]", t.name, t.tid);
+  g_autofree char *label = ttv_userspace_dup_machine_label (p->state, t.machine, thread_label);
   cairo_set_source_rgb (cr, 0.92, 0.92, 0.94);
   cairo_rectangle (cr, 0, y, 10000, HEADER_HEIGHT);
   cairo_fill (cr);

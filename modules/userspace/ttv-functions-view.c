@@ -39,8 +39,10 @@ row_clear (gpointer data)
   g_free (r->location);
 }
 
+/* @machines: the machines' names with several (a function is named after
+ * its process's machine's), else NULL. */
 static GArray *
-compute_rows (TtvViewerCallstacks *cs, TtvTime t0, TtvTime t1)
+compute_rows (TtvViewerCallstacks *cs, const char *const *machines, TtvTime t0, TtvTime t1)
 {
   g_autoptr (GArray) stats = ttv_viewer_callstacks_dup_function_stats (cs, t0, t1, NULL);
   GArray *rows = g_array_sized_new (FALSE, TRUE, sizeof (Row), stats->len);
@@ -50,7 +52,7 @@ compute_rows (TtvViewerCallstacks *cs, TtvTime t0, TtvTime t1)
       const TtvViewerFunctionStats *s = &g_array_index (stats, TtvViewerFunctionStats, i);
       TtvViewerFunction f;
       ttv_viewer_callstacks_get_function (cs, s->function, &f);
-      Row r = { g_strdup (f.name), NULL,
+      Row r = { ttv_userspace_label_on_machine (machines, f.machine, f.name), NULL,
                 { (gint64) s->calls, s->total, s->self, s->min, s->min < 0 ? -1 : (gint64) (s->mean + 0.5), s->max,
                   s->p50, s->p90, s->p99 } };
       if (f.file)
@@ -98,7 +100,8 @@ static void
 compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
 {
   TtvCallstacksJob *job = data;
-  g_task_return_pointer (task, compute_rows (job->cs, job->t0, job->t1), (GDestroyNotify) g_array_unref);
+  GArray *rows = compute_rows (job->cs, (const char *const *) job->machines, job->t0, job->t1);
+  g_task_return_pointer (task, rows, (GDestroyNotify) g_array_unref);
 }
 
 static void
@@ -239,7 +242,8 @@ ttv_functions_view_render (TtvTabState *state, cairo_t *cr, int width, int heigh
   g_autoptr (TtvViewerCallstacks) cs = ttv_tab_state_dup_callstacks (state);
   TtvTime t0, t1;
   ttv_userspace_get_interval (state, &t0, &t1);
-  g_autoptr (GArray) rows = compute_rows (cs, t0, t1);
+  g_auto (GStrv) machines = ttv_userspace_dup_machine_names (state);
+  g_autoptr (GArray) rows = compute_rows (cs, (const char *const *) machines, t0, t1);
   static const double widths[N_COLS] = { 3, 1, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 2 };
   double sum = 0, x[N_COLS + 1];
   for (guint c = 0; c < N_COLS; c++)

@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #define RULER_HEIGHT 24
 #define AXIS_WIDTH 70
@@ -32,6 +33,17 @@ typedef struct {
   const char *message;
 } Paint;
 
+/* "prog [42]", after its machine's name when the tab has several. */
+static char *
+process_label (TtvTabState *state, TtvViewerMemory *memory, guint process)
+{
+  TtvViewerMemoryProcess proc;
+  ttv_viewer_memory_get_process (memory, process, &proc);
+  g_autofree char *label = proc.pid == TTV_VIEWER_PID_NONE ? g_strdup (*proc.name ? proc.name : "?")
+                                                           : g_strdup_printf ("%s [%u]", proc.name, proc.pid);
+  return ttv_userspace_dup_machine_label (state, proc.machine, label);
+}
+
 static void
 paint_chart (const Paint *p, cairo_t *cr, int width, int height)
 {
@@ -39,8 +51,11 @@ paint_chart (const Paint *p, cairo_t *cr, int width, int height)
   guint plot_w = (guint) MAX (1, width - AXIS_WIDTH - 8);
   double plot_h = MAX (1, height - plot_y - 4);
   guint n = ttv_viewer_memory_get_n_processes (p->memory);
-  g_autofree guint64 *lo = g_new0 (guint64, plot_w * MAX (n, 1));
+  g_autofree guint64 *lo = g_new (guint64, plot_w * MAX (n, 1));
   g_autofree guint64 *hi = g_new0 (guint64, plot_w * MAX (n, 1));
+  /* Columns left unqueried (a gap's) are unknown, as outside a trace:
+   * the least above the most. */
+  memset (lo, 0xff, plot_w * MAX (n, 1) * sizeof *lo);
   guint64 top = 1;
   /* The tab's scale: each linear piece queried over its own columns. */
   TtvTimeScale scale;
@@ -83,6 +98,8 @@ paint_chart (const Paint *p, cairo_t *cr, int width, int height)
       const double *c = process_colors[i % G_N_ELEMENTS (process_colors)];
       for (guint x = 0; x < plot_w; x++)
         {
+          if (lo[i * plot_w + x] > hi[i * plot_w + x])
+            continue;           /* outside its trace: not known there */
           double y0 = plot_y + plot_h - (double) hi[i * plot_w + x] / max * plot_h;
           double y1 = plot_y + plot_h - (double) lo[i * plot_w + x] / max * plot_h;
           cairo_set_source_rgba (cr, c[0], c[1], c[2], 0.25);
@@ -95,9 +112,9 @@ paint_chart (const Paint *p, cairo_t *cr, int width, int height)
       TtvViewerMemoryProcess proc;
       ttv_viewer_memory_get_process (p->memory, i, &proc);
       g_autofree char *peak = ttv_userspace_format_bytes (proc.peak);
-      g_autofree char *name = proc.pid == TTV_VIEWER_PID_NONE
-                                ? g_strdup_printf (_("%s (peak %s)"), *proc.name ? proc.name : "?", peak)
-                                : g_strdup_printf (_("%s [%u] (peak %s)"), proc.name, proc.pid, peak);
+      g_autofree char *label = process_label (p->state, p->memory, i);
+      /* TRANSLATORS: a process ("prog [42]"), then its most bytes in use ("2.5 MiB") */
+      g_autofree char *name = g_strdup_printf (_("%s (peak %s)"), label, peak);
       cairo_set_source_rgb (cr, c[0], c[1], c[2]);
       cairo_rectangle (cr, legend_x, RULER_HEIGHT + 5, 10, 10);
       cairo_fill (cr);
@@ -186,15 +203,6 @@ draw (GtkWidget *area, cairo_t *cr, TtvMemoryView *self)
   return FALSE;
 }
 
-static char *
-process_label (TtvViewerMemory *memory, guint process)
-{
-  TtvViewerMemoryProcess proc;
-  ttv_viewer_memory_get_process (memory, process, &proc);
-  return proc.pid == TTV_VIEWER_PID_NONE ? g_strdup (*proc.name ? proc.name : "?")
-                                         : g_strdup_printf ("%s [%u]", proc.name, proc.pid);
-}
-
 static void
 fill_leaks (TtvMemoryView *self)
 {
@@ -214,7 +222,7 @@ fill_leaks (TtvMemoryView *self)
         }
       blocks += l->blocks;
       bytes += l->bytes;
-      g_autofree char *process = process_label (self->memory, l->process);
+      g_autofree char *process = process_label (self->state, self->memory, l->process);
       GtkTreeIter it;
       gtk_list_store_insert_with_values (self->leaks, &it, -1, LEAK_PROCESS, process, LEAK_BLOCKS, l->blocks,
                                          LEAK_BYTES, l->bytes, LEAK_SITE, l->site, LEAK_WEIGHT, PANGO_WEIGHT_NORMAL,
@@ -285,7 +293,11 @@ on_tooltip (GtkWidget *area, int x, int y, gboolean keyboard, GtkTooltip *toolti
   g_autoptr (GString) text = g_string_new (when);
   for (guint i = 0; i < ttv_viewer_memory_get_n_processes (self->memory); i++)
     {
-      g_autofree char *name = process_label (self->memory, i);
+      TtvViewerMemoryProcess proc;
+      ttv_viewer_memory_get_process (self->memory, i, &proc);
+      if (at < proc.traced_from || at > proc.traced_to)
+        continue;               /* not traced then: another capture's time */
+      g_autofree char *name = process_label (self->state, self->memory, i);
       g_autofree char *bytes = ttv_userspace_format_bytes (ttv_viewer_memory_get_usage_at (self->memory, i, at));
       g_string_append_printf (text, _("\n%s: %s in use"), name, bytes);
     }
@@ -423,7 +435,7 @@ ttv_memory_view_render (TtvTabState *state, cairo_t *cr, int width, int height, 
       if (l->runtime)
         continue;
       y += 16;
-      g_autofree char *process = process_label (memory, l->process);
+      g_autofree char *process = process_label (state, memory, l->process);
       g_autofree char *bytes = ttv_userspace_format_bytes (l->bytes);
       g_autofree char *line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %" PRIu64 " block, %s, at %s",
                                                             "%s: %" PRIu64 " blocks, %s, at %s",

@@ -21,6 +21,33 @@ ttv_userspace_function_rgb (guint32 function, double rgb[3])
   rgb[2] = m;
 }
 
+GStrv
+ttv_userspace_dup_machine_names (TtvTabState *state)
+{
+  guint n = ttv_tab_state_get_n_machines (state);
+  if (n < 2)
+    return NULL;
+  GStrv names = g_new0 (char *, n + 1);
+  for (guint m = 0; m < n; m++)
+    names[m] = g_strdup (ttv_tab_state_get_machine_name (state, m));
+  return names;
+}
+
+char *
+ttv_userspace_label_on_machine (const char *const *machines, guint machine, const char *label)
+{
+  if (machines == NULL || machine >= g_strv_length ((GStrv) machines))
+    return g_strdup (label);
+  return g_strdup_printf ("%s: %s", machines[machine], label);
+}
+
+char *
+ttv_userspace_dup_machine_label (TtvTabState *state, guint machine, const char *label)
+{
+  g_auto (GStrv) machines = ttv_userspace_dup_machine_names (state);
+  return ttv_userspace_label_on_machine ((const char *const *) machines, machine, label);
+}
+
 char *
 ttv_userspace_format_bytes (guint64 bytes)
 {

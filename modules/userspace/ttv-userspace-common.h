@@ -17,6 +17,15 @@ G_BEGIN_DECLS
 void        ttv_userspace_function_rgb (guint32 function, double rgb[3]);
 /* "12.3 KiB", "850 B", "1.50 MiB"; caller frees. */
 char       *ttv_userspace_format_bytes (guint64 bytes);
+/* @label after its machine's name ("beta: prog [42]") when the tab holds
+ * several machines (docs/multi-machine.md), else @label alone. */
+char       *ttv_userspace_dup_machine_label (TtvTabState *state, guint machine, const char *label);
+/* The tab's machines' names when it holds several, else NULL: what a
+ * worker thread labels with (ttv_userspace_label_on_machine()). */
+GStrv       ttv_userspace_dup_machine_names (TtvTabState *state);
+/* @label after the name of machine @machine of @machines, or @label alone
+ * when @machines is NULL. */
+char       *ttv_userspace_label_on_machine (const char *const *machines, guint machine, const char *label);
 /* What a view of the selection describes: the selection when there is one,
  * else the time window. */
 void        ttv_userspace_get_interval (TtvTabState *state, TtvTime *t0, TtvTime *t1);

@@ -1223,20 +1223,6 @@ analysis_options (TtvAnalysisOptions *opt, TtvTraceset *ts, TtvTime start, TtvTi
   opt->max_rows = (guint) MIN ((guint64) MAX (args.top, 0), G_MAXUINT);
 }
 
-/* Analyses that are not per machine yet (docs/multi-machine.md, "Still to
- * come") key threads and CPUs by number alone: with several machines, say
- * that their numbers meet. */
-static void
-warn_machines_merged (TtvTraceset *ts, const char *analysis, gboolean per_machine)
-{
-  guint n = ttv_traceset_get_n_machines (ts);
-  if (n < 2 || per_machine)
-    return;
-  g_autofree char *names = ttv_traceset_dup_machine_names (ts);
-  g_printerr (_("ttv-report: warning: --analysis %s reads the %u machines (%s) as one: their threads and CPUs"
-                " of the same number are counted together\n"), analysis, n, names);
-}
-
 /* The machine --tid HOST:TID names (0 without HOST); FALSE with a message
  * when the traceset has no machine HOST. */
 static gboolean
@@ -1309,10 +1295,7 @@ print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
   analysis_options (&opt, ts, start, end);
   int status = 0;
   if (g_str_equal (args.analysis, "critical-path"))
-    {
-      warn_machines_merged (ts, args.analysis, ttv_sched_analysis.per_machine && ttv_cpu_usage_analysis.per_machine);
-      status = print_critical_path (ts, &opt, format, o);
-    }
+    status = print_critical_path (ts, &opt, format, o);
   else
     {
       const TtvAnalysisClass *cls = ttv_analysis_find (args.analysis);
@@ -1325,7 +1308,6 @@ print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
       guint machine;
       if (!tid_machine (ts, &machine))
         return EXIT_USAGE;
-      warn_machines_merged (ts, cls->name, cls->per_machine);
       if (!(cls->formats & TTV_ANALYSIS_FORMAT_BIT (format)))
         {
           g_autofree char *msg = g_strdup_printf (_("--analysis %s has no %s output"), cls->name,

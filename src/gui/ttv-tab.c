@@ -972,29 +972,6 @@ show_trace_warnings (TtvTab *self)
     }
 }
 
-/* The analyses that are not per machine yet key threads and CPUs by
- * number alone (docs/multi-machine.md, still to come): over several
- * machines, once one of them has its result, the tab says which, as
- * ttv-report --analysis does. */
-static void
-analyses_ready (TtvTab *self)
-{
-  TtvTraceset *ts = ttv_tab_state_get_traceset (self->state);
-  guint n = ttv_traceset_get_n_machines (ts);
-  g_autofree char *merging = n < 2 ? NULL : ttv_tab_state_dup_merging_analyses (self->state);
-  if (merging == NULL)
-    {
-      ttv_notifications_withdraw (TTV_NOTIFICATIONS (self->notifications), "machines-merged");
-      return;
-    }
-  g_autofree char *names = ttv_traceset_dup_machine_names (ts);
-  /* TRANSLATORS: the analyses' titles ("Scheduling, System calls"), then the machines' count and names */
-  g_autofree char *text = g_strdup_printf (_("These analyses read the %u machines (%s) as one: %s. Their threads "
-                                             "and CPUs of the same number are counted together."), n, names,
-                                           merging);
-  ttv_tab_notify (self, "machines-merged", GTK_MESSAGE_INFO, text);
-}
-
 /* The time bar's word on a time just typed: shown over the views, gone
  * once a time in the traceset is typed. */
 static void
@@ -1022,8 +999,6 @@ ttv_tab_new (TtvTraceset *traceset)
   gtk_box_pack_start (GTK_BOX (self), self->filter_bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), build_views (self), TRUE, TRUE, 0);
   g_signal_connect (self->time_bar, "notice", G_CALLBACK (time_bar_notice), self);
-  g_signal_connect_object (self->state, "kernel-ready", G_CALLBACK (analyses_ready), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->state, "userspace-ready", G_CALLBACK (analyses_ready), self, G_CONNECT_SWAPPED);
   gtk_box_pack_start (GTK_BOX (self), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL),
                       FALSE, FALSE, 0);
   self->status_bar = ttv_status_bar_new (self->state);

@@ -49,14 +49,6 @@ void        ttv_tab_analysis_add_workers (TtvTabAnalysis *analysis, gint delta);
 /* @info from the process running on @cpu in @state (may be NULL: unknown). */
 gboolean    ttv_tab_analysis_fill_process_info (const TtvState *state, gint cpu, TtvViewerProcessInfo *info);
 
-/* The analyses of @state that have their result and still read every
- * machine's events as one machine's (not per machine,
- * docs/multi-machine.md): their titles, translated, ", " between; NULL
- * when none (ttv-tab-kernel.c). */
-char       *ttv_tab_state_dup_merging_analyses (TtvTabState *state);
-/* The userspace ones' part of it: appends their titles to @names. */
-void        ttv_tab_userspace_append_merging (TtvTabState *state, GString *names);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvTabAnalysis, ttv_tab_analysis_free)
 
 G_END_DECLS

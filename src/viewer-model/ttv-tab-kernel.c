@@ -49,18 +49,6 @@ class_of (guint which)
   return classes[which];
 }
 
-char *
-ttv_tab_state_dup_merging_analyses (TtvTabState *state)
-{
-  GString *names = g_string_new (NULL);
-  for (guint a = 0; a < N_ANALYSES; a++)
-    if (!class_of (a)->per_machine && ttv_tab_state_get_kernel_progress (state, a) >= 1
-        && !ttv_tab_state_get_kernel_error (state, a))
-      g_string_append_printf (names, "%s%s", names->len ? ", " : "", _(class_of (a)->title));
-  ttv_tab_userspace_append_merging (state, names);
-  return g_string_free (names, names->len == 0);
-}
-
 static void
 kernel_stop (Kernel *k)
 {

@@ -293,6 +293,20 @@ ttv_tab_state_get_trace_machine (TtvTabState *self, const TtvViewerTrace *trace)
   g_return_val_if_reached (0);
 }
 
+guint
+ttv_tab_state_get_n_machines (TtvTabState *self)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), 1);
+  return ttv_traceset_get_n_machines (self->traceset);
+}
+
+const char *
+ttv_tab_state_get_machine_name (TtvTabState *self, guint machine)
+{
+  g_return_val_if_fail (TTV_IS_TAB_STATE (self), NULL);
+  return ttv_traceset_get_machine_name (self->traceset, machine);
+}
+
 void
 ttv_tab_state_get_time_span (TtvTabState *self, TtvTime *start, TtvTime *end)
 {

@@ -49,15 +49,6 @@ class_of (guint which)
     }
 }
 
-void
-ttv_tab_userspace_append_merging (TtvTabState *state, GString *names)
-{
-  for (guint a = 0; a <= TTV_VIEWER_USERSPACE_SYMBOLS; a++)
-    if (!class_of (a)->per_machine && ttv_tab_state_get_userspace_progress (state, a) >= 1
-        && !ttv_tab_state_get_userspace_error (state, a))
-      g_string_append_printf (names, "%s%s", names->len ? ", " : "", _(class_of (a)->title));
-}
-
 static void
 run_clear (Run *run)
 {
@@ -273,7 +264,8 @@ ttv_viewer_callstacks_get_thread (TtvViewerCallstacks *c, guint thread, TtvViewe
   if (thread >= ttv_callstack_get_n_threads (CALLSTACK (c)))
     return FALSE;
   const TtvCallstackThread *t = ttv_callstack_get_thread (CALLSTACK (c), thread);
-  *out = (TtvViewerCallstackThread) { t->tid, t->pid, t->name, t->n_depths, t->n_calls, t->first, t->last };
+  *out = (TtvViewerCallstackThread) { t->tid, t->pid, t->name, t->n_depths, t->n_calls, t->first, t->last,
+                                      t->machine };
   return TRUE;
 }
 
@@ -284,7 +276,7 @@ ttv_viewer_callstacks_get_function (TtvViewerCallstacks *c, guint32 function, Tt
   if (function >= ttv_callstack_get_n_functions (CALLSTACK (c)))
     return FALSE;
   const TtvCallstackFunction *f = ttv_callstack_get_function (CALLSTACK (c), function);
-  *out = (TtvViewerFunction) { f->addr, f->name, f->resolved, f->file, f->line, f->binary };
+  *out = (TtvViewerFunction) { f->addr, f->name, f->resolved, f->file, f->line, f->binary, f->machine };
   return TRUE;
 }
 
@@ -365,7 +357,8 @@ ttv_viewer_memory_get_process (TtvViewerMemory *m, guint process, TtvViewerMemor
   const TtvMemoryProcess *p = ttv_memory_get_process (MEMORY (m), process);
   *out = (TtvViewerMemoryProcess) { p->pid, p->name, p->n_allocations + p->n_reallocations, p->n_frees,
                                     p->n_unknown_frees, p->n_failures, p->bytes_allocated, p->peak,
-                                    p->in_use_at_end, p->peak_time, p->n_leaks, p->first, p->last };
+                                    p->in_use_at_end, p->peak_time, p->n_leaks, p->first, p->last, p->machine,
+                                    p->traced_from, p->traced_to };
   return TRUE;
 }
 

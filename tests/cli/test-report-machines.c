@@ -303,37 +303,6 @@ test_gen_host_bad (void)
   ttv_test_assert_runs_fail (TTV_GEN_PATH, cases, G_N_ELEMENTS (cases));
 }
 
-/* The analyses that do not tell machines apart yet: with two machines,
- * ttv-report says so, naming the analysis (on stderr, the report
- * unchanged); not for those that are per machine, nor with one machine
- * (two traces of one host). */
-static void
-test_analysis_machines_said (void)
-{
-  static const struct { gboolean two; const char *analysis; gboolean said; } cases[] = {
-    { TRUE, "callstack", TRUE }, { TRUE, "syscalls", FALSE }, { TRUE, "critical-path", FALSE }, { TRUE, "cpu", FALSE },
-    { TRUE, "sched", FALSE }, { TRUE, "irq", FALSE }, { TRUE, "futex", FALSE }, { TRUE, "block", FALSE },
-    { FALSE, "callstack", FALSE },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      /* The critical path is of one thread; the call stacks' --tid
-       * would name a thread that made no calls. */
-      gboolean one_thread = g_str_equal (cases[i].analysis, "critical-path");
-      const char *argv[] = { TTV_REPORT_PATH, "--analysis", cases[i].analysis, traces.alpha,
-                             cases[i].two ? traces.beta : traces.alpha2, one_thread ? "--tid=alpha:1" : NULL, NULL };
-      g_auto (TtvTestRun) r;
-      ttv_test_run (&r, NULL, NULL, argv);
-      g_assert_cmpint (r.status, ==, 0);
-      g_autofree char *words = g_strdup_printf ("--analysis %s reads the 2 machines (alpha, beta) as one",
-                                                cases[i].analysis);
-      gboolean said = strstr (r.err, words) != NULL;
-      if (said != cases[i].said)
-        g_error ("--analysis %s on %s: stderr «%s»", cases[i].analysis, cases[i].two ? "two machines" : "one",
-                 r.err);
-    }
-}
-
 /* The text of member @key of JSON line @line (a number, or a string
  * without its quotes; ttv-gen's names hold no escape), or NULL. */
 static char *
@@ -705,7 +674,6 @@ main (int argc, char **argv)
   g_test_add_func ("/machines/scp-kernel-with-peer", test_scp_with_peer);
   g_test_add_func ("/machines/filter-host", test_filter_host);
   g_test_add_func ("/machines/gen-host-bad", test_gen_host_bad);
-  g_test_add_func ("/machines/analysis-machines-said", test_analysis_machines_said);
   g_test_add_func ("/machines/analysis-block-per-machine", test_analysis_block_per_machine);
   g_test_add_func ("/machines/analysis-cpu", test_analysis_cpu_per_machine);
   g_test_add_func ("/machines/analysis-sched", test_analysis_sched_per_machine);

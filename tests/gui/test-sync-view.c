@@ -3,8 +3,7 @@
  * differ by half a second is synchronized from their packets in the
  * background, shows the quality, and its traceset then spans corrected
  * time; a clock offset saved with a trace's bookmarks applies when a tab
- * opens it; a tab of two machines says which analyses read them as one;
- * the CPU usage view shows each machine's threads with their machine, as
+ * opens it; the CPU usage view shows each machine's threads with their machine, as
  * ttv-report --analysis cpu prints them, and picking one selects it on its
  * machine. */
 #include "ttv-config.h"
@@ -135,74 +134,6 @@ test_saved_offset (void)
   ttv_gui_test_tab_setup_path (&f, path, modules);
   g_assert_cmpint (ttv_traceset_get_start (f.ts), ==, start - 2 * TTV_NSEC_PER_SEC);
   ttv_gui_test_tab_teardown (&f);
-}
-
-static gboolean
-kernel_cpu_done (gpointer state)
-{
-  return ttv_tab_state_get_kernel_progress (state, TTV_VIEWER_KERNEL_CPU) >= 1;
-}
-
-static gboolean
-kernel_sched_done (gpointer state)
-{
-  return ttv_tab_state_get_kernel_progress (state, TTV_VIEWER_KERNEL_SCHED) >= 1;
-}
-
-static gboolean
-kernel_block_done (gpointer state)
-{
-  return ttv_tab_state_get_kernel_progress (state, TTV_VIEWER_KERNEL_BLOCK) >= 1;
-}
-
-static gboolean
-callstacks_done (gpointer state)
-{
-  return ttv_tab_state_get_userspace_progress (state, TTV_VIEWER_USERSPACE_CALLSTACKS) >= 1;
-}
-
-/* Once an analysis that reads every machine's events as one machine's is
- * there, a tab of two machines says which (as ttv-report --analysis does);
- * not for those that are per machine (CPU usage, scheduling, block I/O),
- * nor in a tab of one machine. */
-static void
-test_analyses_machines_said (void)
-{
-  g_autofree char *dir = generate ("merged", "inet-sock");
-  g_autofree char *one = g_strdup_printf ("%s/node-1", dir);
-  TtvGuiTestTab f;
-
-  for (guint two = 0; two < 2; two++)
-    {
-      if (two)
-        ttv_gui_test_tab_open (&f, open_machines (dir), modules);
-      else
-        ttv_gui_test_tab_setup_path (&f, one, modules);
-      TtvNotifications *n = ttv_tab_get_notifications (f.tab);
-      g_assert_null (ttv_notifications_get_text (n, "machines-merged"));
-      ttv_tab_state_request_kernel (f.state, TTV_VIEWER_KERNEL_CPU);
-      ttv_gui_test_spin_until (kernel_cpu_done, f.state);
-      ttv_gui_test_spin_pending ();
-      g_assert_null (ttv_notifications_get_text (n, "machines-merged"));
-      ttv_tab_state_request_kernel (f.state, TTV_VIEWER_KERNEL_SCHED);
-      ttv_gui_test_spin_until (kernel_sched_done, f.state);
-      ttv_gui_test_spin_pending ();
-      g_assert_null (ttv_notifications_get_text (n, "machines-merged"));
-      ttv_tab_state_request_kernel (f.state, TTV_VIEWER_KERNEL_BLOCK);
-      ttv_gui_test_spin_until (kernel_block_done, f.state);
-      ttv_gui_test_spin_pending ();
-      g_assert_null (ttv_notifications_get_text (n, "machines-merged"));
-      ttv_tab_state_request_userspace (f.state, TTV_VIEWER_USERSPACE_CALLSTACKS);
-      ttv_gui_test_spin_until (callstacks_done, f.state);
-      ttv_gui_test_spin_pending ();
-      const char *text = ttv_notifications_get_text (n, "machines-merged");
-      if (two)
-        g_assert_cmpstr (text, ==, "These analyses read the 2 machines (node-1, node-2) as one: Call stacks. "
-                                   "Their threads and CPUs of the same number are counted together.");
-      else
-        g_assert_null (text);
-      ttv_gui_test_tab_teardown (&f);
-    }
 }
 
 static gboolean
@@ -453,7 +384,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gui/sync/synchronize-net-dev", "net-dev", test_synchronize);
   g_test_add_data_func ("/gui/sync/synchronize-lttng0", "dev-xmit", test_synchronize);
   g_test_add_func ("/gui/sync/saved-offset", test_saved_offset);
-  g_test_add_func ("/gui/sync/analyses-machines-said", test_analyses_machines_said);
   g_test_add_func ("/gui/sync/cpu-usage-machines", test_cpu_usage_machines);
   g_test_add_func ("/gui/sync/latency-machines", test_latency_machines);
   g_test_add_func ("/gui/sync/latency-thread-of-machine", test_latency_thread_of_machine);

@@ -7,7 +7,9 @@
  * Given a trace of tests/userspace/ustwork.c in $TTV_UST_TRACE (as
  * test-userspace-views.sh records it), the same for its functions, whose
  * names come from the binary's symbols, and the Memory view's potential
- * leaks against `--analysis memory`. */
+ * leaks against `--analysis memory`; then the same on that trace beside a
+ * copy of it from another machine (its host name changed): each function
+ * and each leak twice, named after its machine as the report names it. */
 #include "ttv-config.h"
 
 #include "ttv-gui-test-util.h"
@@ -33,13 +35,28 @@ function_clear (gpointer data)
   g_free (((Function *) data)->name);
 }
 
-/* `ttv-report TRACE --analysis callstack [--start S --end E]`'s functions. */
-static GArray *
-report_functions (const char *trace, const char *start, const char *end)
+/* ttv-report on @traces (NULL-terminated) with @args (NULL-terminated)
+ * after them: its output. */
+static char *
+run_report (const char *const *traces, const char *const *args)
 {
-  const char *argv[] = { TTV_REPORT_PATH, trace, "--analysis", "callstack", "--format=jsonl", "--no-cache",
-                         start ? "--start" : NULL, start, "--end", end, NULL };
-  g_autofree char *out = ttv_test_run_ok (argv);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) TTV_REPORT_PATH);
+  for (guint i = 0; traces[i]; i++)
+    g_ptr_array_add (argv, (gpointer) traces[i]);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  return ttv_test_run_ok ((const char *const *) argv->pdata);
+}
+
+/* `ttv-report TRACES --analysis callstack [--start S --end E]`'s functions. */
+static GArray *
+report_functions (const char *const *traces, const char *start, const char *end)
+{
+  const char *args[] = { "--analysis", "callstack", "--format=jsonl", "--no-cache", start ? "--start" : NULL, start,
+                         "--end", end, NULL };
+  g_autofree char *out = run_report (traces, args);
   g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
   GArray *functions = g_array_new (FALSE, TRUE, sizeof (Function));
   g_array_set_clear_func (functions, function_clear);
@@ -51,7 +68,12 @@ report_functions (const char *trace, const char *start, const char *end)
         continue;
       Function f = { 0 };
       g_autofree char *name = ttv_test_json_raw (lines[i], "name");
-      f.name = g_strndup (name + 1, strlen (name) - 2);
+      g_autofree char *machine = ttv_test_json_raw (lines[i], "machine");
+      /* With several machines, the view names a function after its
+       * machine's (ttv-report's "machine" member). */
+      f.name = machine ? g_strdup_printf ("%.*s: %.*s", (int) strlen (machine) - 2, machine + 1,
+                                          (int) strlen (name) - 2, name + 1)
+                       : g_strndup (name + 1, strlen (name) - 2);
       for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
         {
           g_autofree char *raw = ttv_test_json_raw (lines[i], keys[k]);
@@ -150,11 +172,15 @@ assert_view_shows (GtkTreeModel *model, GArray *want)
     g_error ("the Functions view differs from ttv-report --analysis callstack: %s", why->str);
 }
 
-/* A tab on @trace showing the view @viewer; the model of its table @table. */
+/* A tab on @traces showing the view @viewer; the model of its table @table. */
 static GtkTreeModel *
-open_table (TtvGuiTestTab *f, const char *trace, const char *viewer, const char *table)
+open_table (TtvGuiTestTab *f, const char *const *traces, const char *viewer, const char *table)
 {
-  ttv_gui_test_tab_setup_path (f, trace, modules);
+  g_autoptr (GError) error = NULL;
+  TtvTraceset *ts = ttv_traceset_new ();
+  for (guint i = 0; traces[i]; i++)
+    g_assert_true (ttv_traceset_add_path (ts, traces[i], &error));
+  ttv_gui_test_tab_open (f, ts, modules);
   gtk_window_resize (GTK_WINDOW (f->window), 1200, 800);
   g_assert_true (ttv_tab_show_viewer (f->tab, viewer));
   ttv_gui_test_spin_pending ();
@@ -165,16 +191,16 @@ open_table (TtvGuiTestTab *f, const char *trace, const char *viewer, const char 
   return gtk_tree_view_get_model (GTK_TREE_VIEW (tree));
 }
 
-/* The Functions view of @trace: the report's functions, whole trace, and
+/* The Functions view of @traces: the report's functions, whole trace, and
  * with @selection, over two seconds from 1.4 s after the start. */
 static void
-check_functions (const char *trace, gboolean selection)
+check_functions (const char *const *traces, gboolean selection)
 {
   TtvGuiTestTab f;
-  GtkTreeModel *model = open_table (&f, trace, "functions", "functions-table");
+  GtkTreeModel *model = open_table (&f, traces, "functions", "functions-table");
 
   /* The whole trace: its time window when nothing is selected. */
-  g_autoptr (GArray) whole = report_functions (trace, NULL, NULL);
+  g_autoptr (GArray) whole = report_functions (traces, NULL, NULL);
   g_assert_cmpuint (whole->len, >, 5);
   assert_view_shows (model, whole);
 
@@ -186,7 +212,7 @@ check_functions (const char *trace, gboolean selection)
       char start[32], end[32];
       ttv_time_to_string (t0, start, sizeof start);
       ttv_time_to_string (t1, end, sizeof end);
-      g_autoptr (GArray) part = report_functions (trace, start, end);
+      g_autoptr (GArray) part = report_functions (traces, start, end);
       g_assert_cmpuint (part->len, >, 0);
       ttv_tab_state_set_selection (ttv_tab_get_state (f.tab), t0, t1);
       assert_view_shows (model, part);
@@ -200,7 +226,8 @@ test_functions (void)
   g_autofree char *trace = ttv_test_dup_shared_ctf_trace ("glxgears-ust");
   if (trace == NULL)
     return;
-  check_functions (trace, TRUE);
+  const char *traces[] = { trace, NULL };
+  check_functions (traces, TRUE);
 }
 
 /* --- The Memory view ------------------------------------------------------------ */
@@ -233,10 +260,10 @@ has_label_with (GtkWidget *widget, const char *text)
  * report's leak_site lines of owner "program" give them; those of the
  * loader and the tracer are only counted, in the status line. */
 static void
-check_memory (const char *trace)
+check_memory (const char *const *traces, guint n_machines)
 {
-  const char *argv[] = { TTV_REPORT_PATH, trace, "--analysis", "memory", "--format=jsonl", "--no-cache", NULL };
-  g_autofree char *out = ttv_test_run_ok (argv);
+  const char *args[] = { "--analysis", "memory", "--format=jsonl", "--no-cache", NULL };
+  g_autofree char *out = run_report (traces, args);
   g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
   g_autoptr (GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
   guint64 kept = 0;
@@ -255,13 +282,16 @@ check_memory (const char *trace)
       g_autofree char *pid = ttv_test_json_raw (lines[i], "pid");
       g_autofree char *bytes = ttv_test_json_raw (lines[i], "bytes");
       g_autofree char *site = ttv_test_json_raw (lines[i], "site");
-      g_ptr_array_add (want, g_strdup_printf ("%.*s [%s] %s %s %.*s", (int) strlen (process) - 2, process + 1, pid,
-                                              blocks, bytes, (int) strlen (site) - 2, site + 1));
+      g_autofree char *machine = ttv_test_json_raw (lines[i], "machine");
+      g_autofree char *on = machine ? g_strdup_printf ("%.*s: ", (int) strlen (machine) - 2, machine + 1)
+                                    : g_strdup ("");
+      g_ptr_array_add (want, g_strdup_printf ("%s%.*s [%s] %s %s %.*s", on, (int) strlen (process) - 2, process + 1,
+                                              pid, blocks, bytes, (int) strlen (site) - 2, site + 1));
     }
-  g_assert_cmpuint (want->len, >, 0);   /* ustwork.c leaks one block on purpose */
+  g_assert_cmpuint (want->len, >=, n_machines);   /* ustwork.c leaks one block on purpose, on each */
 
   TtvGuiTestTab f;
-  GtkTreeModel *model = open_table (&f, trace, "memory", "leaks-table");
+  GtkTreeModel *model = open_table (&f, traces, "memory", "leaks-table");
   GtkWidget *view = ttv_gui_test_viewer (f.tab, "memory");
   ttv_gui_test_spin_until (has_rows, model);
   g_autoptr (GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
@@ -300,8 +330,71 @@ test_recorded (void)
       g_test_skip ("needs a recorded trace in $TTV_UST_TRACE (tests/userspace/test-userspace-views.sh gives one)");
       return;
     }
-  check_functions (trace, FALSE);
-  check_memory (trace);
+  const char *traces[] = { trace, NULL };
+  check_functions (traces, FALSE);
+  check_memory (traces, 1);
+}
+
+/* Every metadata file under @dir with its `hostname = "…";` changed to
+ * as many 'q's ('r's where it was all 'q'): the metadata's packets keep
+ * their length. */
+static void
+rename_host (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        rename_host (path);
+      if (!g_str_equal (name, "metadata"))
+        continue;
+      g_autofree char *data = NULL;
+      gsize len;
+      g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+      /* Packetized metadata holds NULs: not a string search. */
+      char *host = memmem (data, len, "hostname = \"", strlen ("hostname = \""));
+      g_assert_nonnull (host);
+      host += strlen ("hostname = \"");
+      char *end = memchr (host, '"', len - (host - data));
+      g_assert_nonnull (end);
+      gboolean all_q = TRUE;
+      for (char *c = host; c < end; c++)
+        all_q = all_q && *c == 'q';
+      memset (host, all_q ? 'r' : 'q', end - host);
+      g_assert_true (g_file_set_contents (path, data, len, NULL));
+    }
+}
+
+/* The recorded trace beside a copy of itself whose host name differs:
+ * two machines with the same pids, each function and each leak on each.
+ * (Both are given: a folder holding both would open them as chunks of
+ * one trace, their identity being the same.) */
+static void
+test_recorded_two_machines (void)
+{
+  const char *trace = g_getenv ("TTV_UST_TRACE");
+  if (trace == NULL)
+    {
+      g_test_skip ("needs a recorded trace in $TTV_UST_TRACE (tests/userspace/test-userspace-views.sh gives one)");
+      return;
+    }
+  g_autofree char *both = ttv_test_dup_tmp_path ("two-machines");
+  g_autofree char *first = g_build_filename (both, "first", NULL);
+  g_autofree char *second = g_build_filename (both, "second", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (both, 0755), ==, 0);
+  const char *copy1[] = { "/bin/cp", "-r", trace, first, NULL };
+  const char *copy2[] = { "/bin/cp", "-r", trace, second, NULL };
+  g_free (ttv_test_run_ok (copy1));
+  g_free (ttv_test_run_ok (copy2));
+  rename_host (second);
+  const char *traces[] = { first, second, NULL };
+  const char *args[] = { "--analysis", "callstack", "--format=jsonl", "--no-cache", NULL };
+  g_autofree char *out = run_report (traces, args);
+  g_assert_nonnull (strstr (out, "\"machine\":\"qq"));   /* the report names the machines */
+  check_functions (traces, FALSE);
+  check_memory (traces, 2);
 }
 
 int
@@ -310,5 +403,6 @@ main (int argc, char **argv)
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/userspace/functions-vs-report", test_functions);
   g_test_add_func ("/gui/userspace/recorded-vs-report", test_recorded);
+  g_test_add_func ("/gui/userspace/recorded-two-machines", test_recorded_two_machines);
   return g_test_run ();
 }

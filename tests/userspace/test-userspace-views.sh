@@ -56,7 +56,7 @@ blue_drawn () { [ "$(pixels "$1" "$BLUE")" -gt 8 ] 2>/dev/null; }
 text_drawn () { [ "$(pixels "$1" "$DARK")" -gt 90 ] 2>/dev/null; }
 threads_drawn () { [ "$(pixels "$1" "$UNKNOWN")" -gt 200 ] 2>/dev/null; }
 
-echo "1..17"
+echo "1..18"
 for v in callstack flamegraph functions memory; do
   "$TTV" --render "$v" --trace "$trace" --size 1100x500 -o "$SHOTS/render-$v.png" >>"$WORK/ttv.log" 2>&1
 done
@@ -81,13 +81,18 @@ for v in callstack memory; do
 done
 check "six years apart, the call stacks draw both copies' calls and the gap between them" \
   'warm_drawn "$SHOTS/render-callstack-gap.png" && gap_drawn "$SHOTS/render-callstack-gap.png"'
-# Either copy's line (which copy is the first process, blue, and which the
-# second, red, is not fixed: both have the same pid), on each side of the
-# gap: the copies are as long, so the gap is mid-plot.
-LINE='(abs(r-0.12)<0.04 && abs(g-0.47)<0.04 && abs(b-0.71)<0.04) || (abs(r-0.89)<0.04 && abs(g-0.10)<0.04 && abs(b-0.11)<0.04) ? 1 : 0'
-line_in () { [ "$(convert "$1" -crop "$2" +repage -sample 25% -fx "$LINE" -format '%[fx:round(mean*w*h)]' info: 2>/dev/null)" -gt 3 ] 2>/dev/null; }
-check "six years apart, the memory view draws the bytes in use on both sides of the gap" \
-  'line_in "$SHOTS/render-memory-gap.png" 420x290+80+45 && line_in "$SHOTS/render-memory-gap.png" 420x290+660+45 && gap_drawn "$SHOTS/render-memory-gap.png"'
+# Each copy's line on its own side of the gap only: the earlier copy's
+# process comes first (blue), the later's second (red); neither is drawn
+# on through the other's time, nor across the gap (the copies are as
+# long, so the gap is mid-plot).
+RED='abs(r-0.89)<0.04 && abs(g-0.10)<0.04 && abs(b-0.11)<0.04 ? 1 : 0'
+colour_in () { convert "$1" -crop "$2" +repage -sample 25% -fx "$3" -format '%[fx:round(mean*w*h)]' info: 2>/dev/null; }
+line_in () { [ "$(colour_in "$1" "$2" "$3")" -gt 3 ] 2>/dev/null; }
+line_not_in () { [ "$(colour_in "$1" "$2" "$3")" -eq 0 ] 2>/dev/null; }
+check "six years apart, the memory view draws each copy's bytes in use on its own side of the gap only" \
+  'line_in "$SHOTS/render-memory-gap.png" 420x290+80+45 "$BLUE" && line_in "$SHOTS/render-memory-gap.png" 420x290+660+45 "$RED" \
+   && line_not_in "$SHOTS/render-memory-gap.png" 460x300+620+45 "$BLUE" && line_not_in "$SHOTS/render-memory-gap.png" 455x300+75+45 "$RED" \
+   && gap_drawn "$SHOTS/render-memory-gap.png"'
 
 # In the window: the views' area only (below the view tabs, left of the
 # bookmarks), not the menus and tool bars.
@@ -153,7 +158,10 @@ fi
 if [ -n "$test_userspace_report" ]; then
   check "the Functions and Memory views show what ttv-report --analysis callstack and memory print" \
     'TTV_UST_TRACE="$trace" "$test_userspace_report" -p /gui/userspace/recorded-vs-report >>"$WORK/ttv.log" 2>&1'
+  check "beside a copy from another machine, each view names each function's and leak's machine as ttv-report does" \
+    'TTV_UST_TRACE="$trace" "$test_userspace_report" -p /gui/userspace/recorded-two-machines >>"$WORK/ttv.log" 2>&1'
 else
   ok "the views against the report # SKIP no test-userspace-report given"
+  ok "the views of two machines against the report # SKIP no test-userspace-report given"
 fi
 gui_test_finish

@@ -7,8 +7,9 @@
 # with check-userspace.py, then where the symbols are looked for: a binary
 # moved away (found in --symbols), stripped with its debug file by build id
 # or by debug link, and rebuilt (never used: another build id).
-# Last, the full trace with the kernel trace of the same machine that
-# ttv-kernel-for-ust writes from it: call stacks on the kernel's threads.
+# Then the full trace with the kernel trace of the same machine that
+# ttv-kernel-for-ust writes from it: call stacks on the kernel's threads;
+# and beside a copy of itself from another machine (check-userspace-machines.py).
 # Usage: test-userspace.sh CC TTV_REPORT SOURCE_DIR WORK_DIR KERNEL_FOR_UST   (exit 77: skipped)
 # Root only: the session daemon runs as user nobody with LTTNG_HOME under
 # WORK_DIR (see tests/formats/ctf-ust/test-ctf-ust.sh).
@@ -41,6 +42,8 @@ python3 "$src/check-userspace.py" vtid "$report" "$vtid" "$src" "$bt" || exit 1
 python3 "$src/check-userspace.py" bare "$report" "$bare" "$src" "$bt" || exit 1
 "$kernel_for_ust" "$full" "$work/kernel" 100000 || fail "cannot write the kernel trace"
 python3 "$src/check-userspace.py" merged "$report" "$work/kernel,$full" "$src" || exit 1
+# Beside a copy of itself from another machine: each machine's records.
+python3 "$src/check-userspace-machines.py" "$report" "$full" "$work" || exit 1
 
 # --- Where symbols come from --------------------------------------------------
 # names FILE: the function names the call stack report resolved, sorted.

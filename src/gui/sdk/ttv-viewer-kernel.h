@@ -59,8 +59,8 @@ void        ttv_viewer_table_unref (TtvViewerTable *table);
 /* "calls" (a view says what it is for people). */
 const char *ttv_viewer_table_get_name (TtvViewerTable *table);
 guint64     ttv_viewer_table_get_n_records (TtvViewerTable *table);
-/* The machines its analysis tells apart (1: one machine, or an analysis
- * that reads every machine as one), and their names (SDK 14). */
+/* The machines its analysis tells apart (1: one machine), and their
+ * names (SDK 14). */
 guint       ttv_viewer_table_get_n_machines (TtvViewerTable *table);
 const char *ttv_viewer_table_get_machine_name (TtvViewerTable *table, guint machine);
 

@@ -45,8 +45,12 @@ G_BEGIN_DECLS
  * (ttv_tab_state_get_density_bin_start(), _bin_of()).
  * 14: block I/O per machine: TtvViewerBlockUsage.machine, a table's
  * machines (ttv_viewer_table_get_n_machines(), _get_machine_name()), one
- * machine's thread's records (ttv_viewer_table_query_thread()). */
-#define TTV_VIEWER_API_VERSION 14
+ * machine's thread's records (ttv_viewer_table_query_thread()).
+ * 15: the userspace analyses per machine: TtvViewerCallstackThread.machine,
+ * TtvViewerFunction.machine, TtvViewerMemoryProcess.machine and the span
+ * its usage is known over; the tab's machines (ttv_tab_state_get_n_machines(),
+ * _get_machine_name()). */
+#define TTV_VIEWER_API_VERSION 15
 
 /* A module defines, with this macro, the entry point the loader calls:
  *   TTV_VIEWER_MODULE (my_module_init)

@@ -54,6 +54,11 @@ TtvViewerTrace *ttv_tab_state_get_trace (TtvTabState *state, guint index);
 /* The machine @trace (one of the tab's) records (docs/multi-machine.md; 0
  * with one machine): what a tid or CPU of its events belongs to. */
 guint       ttv_tab_state_get_trace_machine (TtvTabState *state, const TtvViewerTrace *trace);
+/* The tab's machines (at least 1) and their names (a host name, else the
+ * first trace's name; NULL past the last), since SDK 15: what a view
+ * names a thread's or a process's machine with when there are several. */
+guint       ttv_tab_state_get_n_machines (TtvTabState *state);
+const char *ttv_tab_state_get_machine_name (TtvTabState *state, guint machine);
 /* The whole traceset's span (its first to its last event). */
 void        ttv_tab_state_get_time_span (TtvTabState *state, TtvTime *start, TtvTime *end);
 void        ttv_tab_state_get_time_window (TtvTabState *state, TtvTime *start, TtvTime *end);

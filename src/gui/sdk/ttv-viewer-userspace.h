@@ -55,6 +55,7 @@ typedef struct {
   guint n_depths;              /* rows of its flame chart */
   guint64 n_calls;
   TtvTime first, last;         /* its first and last function events */
+  guint32 machine;             /* its machine (ttv_tab_state_get_machine_name(); SDK 15) */
 } TtvViewerCallstackThread;
 
 typedef enum {
@@ -78,6 +79,7 @@ typedef struct {
   const char *file;            /* NULL: unknown */
   guint line;
   const char *binary;          /* NULL: no binary known there */
+  guint32 machine;             /* the machine of the process it is in (SDK 15) */
 } TtvViewerFunction;
 
 guint       ttv_viewer_callstacks_get_n_threads (TtvViewerCallstacks *callstacks);
@@ -144,6 +146,9 @@ typedef struct {
   TtvTime peak_time;
   guint64 n_leaks;             /* blocks never freed that the program allocated */
   TtvTime first, last;
+  guint32 machine;             /* its machine (ttv_tab_state_get_machine_name(); SDK 15) */
+  TtvTime traced_from;         /* the span of its trace, where its usage is known (SDK 15) */
+  TtvTime traced_to;
 } TtvViewerMemoryProcess;
 
 guint       ttv_viewer_memory_get_n_processes (TtvViewerMemory *memory);
@@ -151,7 +156,9 @@ gboolean    ttv_viewer_memory_get_process (TtvViewerMemory *memory, guint proces
 /* Bytes in use after every event at or before @time. */
 guint64     ttv_viewer_memory_get_usage_at (TtvViewerMemory *memory, guint process, TtvTime time);
 /* The least and most bytes in use within each of @width pixels splitting
- * [@t0, @t1) evenly: O(@width) at any zoom. */
+ * [@t0, @t1) evenly: O(@width) at any zoom.  A pixel wholly outside
+ * traced_from..traced_to gets @min G_MAXUINT64 and @max 0: not known
+ * there (SDK 15). */
 void        ttv_viewer_memory_query_usage (TtvViewerMemory *memory, guint process, TtvTime t0, TtvTime t1,
                                            guint width, guint64 *min, guint64 *max);
 

@@ -69,6 +69,26 @@ ttv_table_new (guint n_columns, const char *const *headings)
   return t;
 }
 
+TtvTable *
+ttv_table_new_after (const char *first, guint n_columns, const char *const *headings)
+{
+  if (first == NULL)
+    return ttv_table_new (n_columns, headings);
+  g_autofree const char **all = g_new (const char *, n_columns + 1);
+  all[0] = first;
+  memcpy (all + 1, headings, n_columns * sizeof *headings);
+  return ttv_table_new (n_columns + 1, all);
+}
+
+GPtrArray *
+ttv_table_row_new (const char *first)
+{
+  GPtrArray *row = g_ptr_array_new ();
+  if (first)
+    g_ptr_array_add (row, g_strdup (first));
+  return row;
+}
+
 void
 ttv_table_free (TtvTable *t)
 {

@@ -20,6 +20,12 @@ typedef struct _TtvTable TtvTable;
  * whose heading starts with '>' are right-aligned (numbers), the '>' is
  * not shown. */
 TtvTable   *ttv_table_new (guint n_columns, const char *const *headings);
+/* The same after a first column headed @first, when not NULL: the machine
+ * column of a report over several machines (docs/multi-machine.md). */
+TtvTable   *ttv_table_new_after (const char *first, guint n_columns, const char *const *headings);
+/* A row to fill for ttv_table_add_row_take(): holding a copy of @first as
+ * its first cell when not NULL (the row's machine, in such a table). */
+GPtrArray  *ttv_table_row_new (const char *first);
 void        ttv_table_free (TtvTable *table);
 /* Adds a row of n_columns strings (copied; NULL prints as empty). */
 void        ttv_table_add_row (TtvTable *table, const char *const *cells);

@@ -109,11 +109,6 @@ typedef struct {
    * may be NULL). */
   void     (*before_event) (gpointer self, const TtvAnalysisEvent *event);
   void     (*after_event) (gpointer self, const TtvAnalysisEvent *event);
-
-  /* Its records key threads and CPUs by (machine, number) and its reports
-   * name the machine when there are several (docs/multi-machine.md);
-   * FALSE: it reads every machine's events as one machine's. */
-  gboolean per_machine;
 } TtvAnalysisClass;
 
 /* --- Inside attach() ----------------------------------------------------------- */
@@ -220,9 +215,9 @@ gboolean     ttv_analysis_get_value (const TtvAnalysis *analysis, const char *ke
 /* The machines of the traceset it read (docs/multi-machine.md): 1 for
  * one machine (its results are then as before machines existed), and
  * each one's name ("?" for a number it does not know); at most
- * TTV_ANALYSIS_MAX_MACHINES, whatever a damaged file says.  Analyses whose
- * records say their machine (a class with per_machine) report by machine
- * when there are several. */
+ * TTV_ANALYSIS_MAX_MACHINES, whatever a damaged file says.  Every
+ * analysis's records say their machine, and its reports name it when
+ * there are several. */
 guint        ttv_analysis_get_n_machines (const TtvAnalysis *analysis);
 const char  *ttv_analysis_get_machine_name (const TtvAnalysis *analysis, guint machine);
 /* The machine named @name (a record's machine column), 0 when none is:

@@ -170,7 +170,6 @@ const TtvAnalysisClass ttv_block_analysis = {
   .n_tables = G_N_ELEMENTS (tables),
   .version = 2,
   .before_event = block_before_event,
-  .per_machine = TRUE,
 };
 
 /* ---- throughput ---- */

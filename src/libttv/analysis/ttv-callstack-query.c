@@ -35,11 +35,14 @@ ttv_callstack_get_thread (const TtvCallstack *cs, guint thread)
 }
 
 gint
-ttv_callstack_find_thread (const TtvCallstack *cs, guint32 tid)
+ttv_callstack_find_thread (const TtvCallstack *cs, guint machine, guint32 tid)
 {
   for (guint i = 0; i < cs->threads->len; i++)
-    if (((Thread *) g_ptr_array_index (cs->threads, i))->pub.tid == tid)
-      return (gint) i;
+    {
+      const Thread *t = g_ptr_array_index (cs->threads, i);
+      if (t->pub.tid == tid && t->pub.machine == machine)
+        return (gint) i;
+    }
   return -1;
 }
 

@@ -18,7 +18,29 @@ typedef struct {
   GArray *nodes;                /* of TtvCallstackNodeStats */
   GArray *functions;            /* of TtvCallstackFunctionStats */
   GArray *only;                 /* of guint: the threads reported (--tid), NULL: all */
+  gboolean machines;            /* several machines: the threads and functions name theirs */
 } Report;
+
+/* @machine's name when the report names machines (several), else NULL. */
+static const char *
+machine_name (const Report *r, guint machine)
+{
+  return r->machines ? ttv_traceset_get_machine_name (r->cs->traceset, machine) : NULL;
+}
+
+/* The machine column's heading when the report has one, else NULL. */
+static const char *
+machine_heading (const Report *r, const char *heading)
+{
+  return r->machines ? heading : NULL;
+}
+
+static void
+json_machine (const Report *r, guint machine, GString *out)
+{
+  if (r->machines)
+    ttv_json_append_member_string (out, TTV_ANALYSIS_MACHINE_COLUMN, machine_name (r, machine));
+}
 
 static gboolean
 reported (const Report *r, guint thread)
@@ -52,7 +74,8 @@ static void
 text_threads (const Report *r, GString *out, guint max_rows)
 {
   const char *headings[] = { _(">TID"), _(">PID"), _("THREAD"), _(">CALLS"), _(">DEPTHS"), _("TIME IN CALLS") };
-  g_autoptr (TtvTable) table = ttv_table_new (G_N_ELEMENTS (headings), headings);
+  g_autoptr (TtvTable) table = ttv_table_new_after (machine_heading (r, _("MACHINE")), G_N_ELEMENTS (headings),
+                                                    headings);
   for (guint i = 0; i < r->cs->threads->len; i++)
     {
       if (!reported (r, i))
@@ -62,7 +85,7 @@ text_threads (const Report *r, GString *out, guint max_rows)
       g_array_append_val (only, i);
       g_autoptr (GArray) stats = ttv_callstack_dup_node_stats (r->cs, r->t0, r->t1, only);
       TtvTime in_calls = g_array_index (stats, TtvCallstackNodeStats, t->root).total;
-      GPtrArray *row = g_ptr_array_new ();
+      GPtrArray *row = ttv_table_row_new (machine_name (r, t->pub.machine));
       g_ptr_array_add (row, t->pub.tid == TTV_PID_NONE ? g_strdup ("?") : g_strdup_printf ("%u", t->pub.tid));
       g_ptr_array_add (row, t->pub.pid == TTV_PID_NONE ? g_strdup ("?") : g_strdup_printf ("%u", t->pub.pid));
       g_ptr_array_add (row, g_strdup (t->pub.name));
@@ -80,12 +103,13 @@ text_functions (const Report *r, GString *out, guint max_rows)
 {
   const char *headings[] = { _("FUNCTION"), _(">CALLS"), _(">TOTAL"), _(">SELF"), _(">MIN"), _(">MEAN"),
                              _(">MAX"), _(">P50"), _(">P90"), _(">P99"), _("LOCATION") };
-  g_autoptr (TtvTable) table = ttv_table_new (G_N_ELEMENTS (headings), headings);
+  g_autoptr (TtvTable) table = ttv_table_new_after (machine_heading (r, _("MACHINE")), G_N_ELEMENTS (headings),
+                                                    headings);
   for (guint i = 0; i < r->functions->len; i++)
     {
       const TtvCallstackFunctionStats *s = &g_array_index (r->functions, TtvCallstackFunctionStats, i);
       const TtvCallstackFunction *f = ttv_callstack_get_function (r->cs, s->function);
-      GPtrArray *row = g_ptr_array_new ();
+      GPtrArray *row = ttv_table_row_new (machine_name (r, f->machine));
       g_ptr_array_add (row, g_strdup (f->name));
       g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, s->calls));
       g_ptr_array_add (row, duration (s->total));
@@ -231,6 +255,7 @@ jsonl_function (const Report *r, const TtvCallstackFunctionStats *s, GString *ou
   const TtvCallstackFunction *f = ttv_callstack_get_function (r->cs, s->function);
   g_autofree char *addr = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", f->addr);
   g_string_append (out, "{\"type\":\"function\"");
+  json_machine (r, f->machine, out);
   ttv_json_append_member_string (out, "name", f->name);
   ttv_json_append_member_string (out, "address", addr);
   g_string_append_printf (out, ",\"resolved\":%s", f->resolved ? "true" : "false");
@@ -291,6 +316,7 @@ write_jsonl (const Report *r, GString *out)
         continue;
       const Thread *t = g_ptr_array_index (r->cs->threads, i);
       g_string_append (out, "{\"type\":\"thread\"");
+      json_machine (r, t->pub.machine, out);
       ttv_json_append_member_int (out, "tid", t->pub.tid == TTV_PID_NONE ? -1 : (gint64) t->pub.tid);
       ttv_json_append_member_int (out, "pid", t->pub.pid == TTV_PID_NONE ? -1 : (gint64) t->pub.pid);
       ttv_json_append_member_string (out, "name", t->pub.name);
@@ -351,12 +377,13 @@ write_csv (const Report *r, GString *out)
 {
   const char *headings[] = { "function", "address", "file", "line", "binary", "calls", "incomplete", "total_ns",
                              "self_ns", "min_ns", "mean_ns", "max_ns", "p50_ns", "p90_ns", "p99_ns" };
-  g_autoptr (TtvTable) table = ttv_table_new (G_N_ELEMENTS (headings), headings);
+  g_autoptr (TtvTable) table = ttv_table_new_after (machine_heading (r, TTV_ANALYSIS_MACHINE_COLUMN),
+                                                    G_N_ELEMENTS (headings), headings);
   for (guint i = 0; i < r->functions->len; i++)
     {
       const TtvCallstackFunctionStats *s = &g_array_index (r->functions, TtvCallstackFunctionStats, i);
       const TtvCallstackFunction *f = ttv_callstack_get_function (r->cs, s->function);
-      GPtrArray *row = g_ptr_array_new ();
+      GPtrArray *row = ttv_table_row_new (machine_name (r, f->machine));
       g_ptr_array_add (row, g_strdup (f->name));
       g_ptr_array_add (row, g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", f->addr));
       g_ptr_array_add (row, g_strdup (f->file ? f->file : ""));
@@ -373,26 +400,44 @@ write_csv (const Report *r, GString *out)
   ttv_table_append_csv (table, out);
 }
 
+/* --tid: the threads of @tid, on the machine named @machine (NULL: any).
+ * A tid may name a thread on each of several machines, and a vtid one in
+ * each of several PID namespaces: each of them.  NULL when none. */
+static GArray *
+threads_of_tid (const TtvCallstack *cs, guint32 tid, const char *machine)
+{
+  GArray *only = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < cs->threads->len; i++)
+    {
+      const Thread *t = g_ptr_array_index (cs->threads, i);
+      const char *its = ttv_traceset_get_machine_name (cs->traceset, t->pub.machine);
+      if (t->pub.tid == tid && (machine == NULL || g_strcmp0 (its, machine) == 0))
+        g_array_append_val (only, i);
+    }
+  if (only->len == 0)
+    g_clear_pointer (&only, g_array_unref);
+  return only;
+}
+
 gboolean
 ttv_callstack_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOptions *options,
                      GString *out, GError **error)
 {
   TtvCallstack *cs = self;
-  Report r = { cs, 0, 0, NULL, NULL, NULL };
+  Report r = { cs, 0, 0, NULL, NULL, NULL, ttv_traceset_get_n_machines (cs->traceset) > 1 };
   ttv_analysis_options_get_range (options, cs->traceset, &r.t0, &r.t1);
   if (options->one_thread)
     {
-      /* --tid: that thread (a vtid may name one thread in each of several
-       * PID namespaces: each of them). */
-      r.only = g_array_new (FALSE, FALSE, sizeof (guint));
-      for (guint i = 0; i < cs->threads->len; i++)
-        if (((const Thread *) g_ptr_array_index (cs->threads, i))->pub.tid == options->tid)
-          g_array_append_val (r.only, i);
-      if (r.only->len == 0)
+      r.only = threads_of_tid (cs, options->tid, options->machine);
+      if (r.only == NULL)
         {
-          g_array_unref (r.only);
-          g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
-                       _("--tid %u: no thread %u made calls in the trace"), options->tid, options->tid);
+          if (options->machine)
+            g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                         _("--tid %s:%u: no thread %u of machine %s made calls in the traces"), options->machine,
+                         options->tid, options->tid, options->machine);
+          else
+            g_set_error (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT,
+                         _("--tid %u: no thread %u made calls in the trace"), options->tid, options->tid);
           return FALSE;
         }
     }

@@ -97,6 +97,7 @@ thread_for (TtvCallstack *cs, const TtvUstEvent *e)
       t->pub.tid = key.tid;
       t->pub.pid = pid;
       t->pub.trace = e->trace;
+      t->pub.machine = ttv_traceset_get_trace_machine (cs->traceset, e->trace);
       t->pub.first = e->time;
       t->vpid = e->vpid;
       t->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
@@ -125,7 +126,7 @@ function_for (TtvCallstack *cs, const Thread *t, guint64 addr, TtvTime time)
   guint index = GPOINTER_TO_UINT (g_hash_table_lookup (cs->function_index, &key));
   if (index)
     return index - 1;
-  Function f = { { addr, NULL, FALSE, NULL, 0, NULL, t->pub.pid }, t->pub.trace, t->vpid, time };
+  Function f = { { addr, NULL, FALSE, NULL, 0, NULL, t->pub.pid, t->pub.machine }, t->pub.trace, t->vpid, time };
   g_array_append_val (cs->functions, f);
   g_hash_table_insert (cs->function_index, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (cs->functions->len));
   return cs->functions->len - 1;
@@ -273,7 +274,7 @@ callstack_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GErr
   cs->nodes = g_array_new (FALSE, FALSE, sizeof (Node));
   cs->strings = g_string_chunk_new (4096);
   /* Function 0 stands for the unnamed function of a fast-variant exit. */
-  Function unknown = { { 0, N_("[unknown]"), FALSE, NULL, 0, NULL, TTV_PID_NONE }, 0, -1, 0 };
+  Function unknown = { { 0, N_("[unknown]"), FALSE, NULL, 0, NULL, TTV_PID_NONE, 0 }, 0, -1, 0 };
   g_array_append_val (cs->functions, unknown);
   hook_actions (cs, functions, G_N_ELEMENTS (functions), on_function_event);
   hook_actions (cs, binaries, G_N_ELEMENTS (binaries), on_binary_event);
@@ -323,6 +324,17 @@ child_node (TtvCallstack *cs, GHashTable *index, guint32 parent, guint32 functio
   return id;
 }
 
+/* A process root's name: @name, after its machine's with several
+ * machines, so that the flame graph and the folded stacks of two machines
+ * tell their processes apart. */
+static char *
+root_name (const TtvCallstack *cs, const Thread *t, const char *name)
+{
+  if (ttv_traceset_get_n_machines (cs->traceset) < 2)
+    return g_strdup (name);
+  return g_strdup_printf ("%s: %s", ttv_traceset_get_machine_name (cs->traceset, t->pub.machine), name);
+}
+
 /* The root of @t's process: one per (trace, pid), named after the main
  * thread when it is known, else after the first thread seen. */
 static guint32
@@ -336,12 +348,12 @@ process_root (TtvCallstack *cs, GHashTable *roots, const Thread *t)
       if (t->pub.tid == t->pub.pid && t->name)
         {
           g_free (n->owned_name);
-          n->pub.name = n->owned_name = g_strdup (t->name);
+          n->pub.name = n->owned_name = root_name (cs, t, t->name);
         }
       return GPOINTER_TO_UINT (found);
     }
-  char *name = t->name ? g_strdup (t->name)
-             : t->pub.pid != TTV_PID_NONE ? g_strdup_printf ("%u", t->pub.pid) : g_strdup (_("[process]"));
+  g_autofree char *pid = t->pub.pid != TTV_PID_NONE ? g_strdup_printf ("%u", t->pub.pid) : NULL;
+  char *name = root_name (cs, t, t->name ? t->name : pid ? pid : _("[process]"));
   Node n = { { G_MAXUINT32, G_MAXUINT32, 0, name, FALSE }, name };
   g_array_append_val (cs->nodes, n);
   g_hash_table_insert (roots, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (cs->nodes->len - 1));
@@ -391,11 +403,23 @@ compare_call_start (gconstpointer a, gconstpointer b)
   return x->start < y->start ? -1 : x->start > y->start;
 }
 
+static gint
+compare_thread_machine (gconstpointer a, gconstpointer b)
+{
+  guint x = (*(Thread *const *) a)->pub.machine, y = (*(Thread *const *) b)->pub.machine;
+  return x < y ? -1 : x > y;
+}
+
 void
 ttv_callstack_finish_threads (TtvCallstack *cs, TtvTime end)
 {
   g_autoptr (GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_autoptr (GHashTable) roots = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  /* Each machine's threads together, in order of appearance (a stable
+   * sort: one machine's order is unchanged).  The threads' index is of
+   * the pass, over now. */
+  g_ptr_array_sort (cs->threads, compare_thread_machine);
+  g_hash_table_remove_all (cs->thread_index);
   for (guint i = 0; i < cs->threads->len; i++)
     {
       Thread *t = g_ptr_array_index (cs->threads, i);

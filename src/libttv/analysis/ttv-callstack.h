@@ -5,7 +5,9 @@
  * flame graph, of any interval) and per function (duration statistics);
  * names and lines through the symbolizer.  Threads are the kernel's when a
  * kernel trace of the same machine is in the traceset, else the vtid
- * context's.  The call stack module and ttv-report --analysis callstack
+ * context's.  Threads, functions and processes are of one trace, so of
+ * one machine (docs/multi-machine.md): they say which, and the reports
+ * name it when there are several.  The call stack module and ttv-report --analysis callstack
  * show it. */
 #pragma once
 
@@ -43,6 +45,7 @@ typedef struct {
   guint32 pid;                  /* its process; TTV_PID_NONE: unknown */
   const char *name;             /* the thread's name ("" when unknown) */
   guint trace;                  /* the trace its events are in */
+  guint machine;                /* that trace's machine (ttv_traceset_get_machine_name()) */
   guint n_depths;               /* rows of the flame chart */
   guint64 n_calls;
   TtvTime first;                /* its first and last cyg-profile events */
@@ -57,10 +60,12 @@ typedef struct {
   guint line;
   const char *binary;           /* the binary it is in, NULL: no binary known there */
   guint32 pid;                  /* the process it is in (TTV_PID_NONE: unknown) */
+  guint machine;                /* that process's machine */
 } TtvCallstackFunction;
 
 /* A node of the call path tree: the roots are the processes, their
- * children the outermost functions, and so on. */
+ * children the outermost functions, and so on.  With several machines a
+ * process's name says its machine ("beta: prog"). */
 typedef struct {
   guint32 parent;               /* G_MAXUINT32 for a process's root */
   guint32 function;             /* G_MAXUINT32 for a process's root */
@@ -73,8 +78,8 @@ TtvCallstack *ttv_callstack_from_analysis (const TtvAnalysis *analysis);   /* bo
 
 guint       ttv_callstack_get_n_threads (const TtvCallstack *cs);
 const TtvCallstackThread *ttv_callstack_get_thread (const TtvCallstack *cs, guint thread);
-/* The thread with this tid, or -1. */
-gint        ttv_callstack_find_thread (const TtvCallstack *cs, guint32 tid);
+/* The thread with this tid on @machine, or -1. */
+gint        ttv_callstack_find_thread (const TtvCallstack *cs, guint machine, guint32 tid);
 guint       ttv_callstack_get_n_functions (const TtvCallstack *cs);
 const TtvCallstackFunction *ttv_callstack_get_function (const TtvCallstack *cs, guint32 function);
 guint       ttv_callstack_get_n_nodes (const TtvCallstack *cs);

@@ -226,7 +226,6 @@ const TtvAnalysisClass ttv_cpu_usage_analysis = {
   .version = 3,
   .observer = &cpu_observer,
   .after_event = cpu_after_event,
-  .per_machine = TRUE,
 };
 
 /* ---- queries ---- */

@@ -206,5 +206,4 @@ const TtvAnalysisClass ttv_futex_analysis = {
   .observer = &futex_observer,
   .before_event = futex_before_event,
   .after_event = futex_after_event,
-  .per_machine = TRUE,
 };

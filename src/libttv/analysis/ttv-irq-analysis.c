@@ -219,5 +219,4 @@ const TtvAnalysisClass ttv_irq_analysis = {
   .version = 2,
   .observer = &irq_observer,
   .before_event = irq_before_event,
-  .per_machine = TRUE,
 };

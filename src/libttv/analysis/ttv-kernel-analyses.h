@@ -30,8 +30,7 @@ typedef enum {
 #define TTV_ANALYSIS_NO_PRIO G_MININT64
 
 /* --- Machines -------------------------------------------------------------------------
- * Analyses that are per machine (TtvAnalysisClass.per_machine) key their
- * series by thread and by CPU of a machine, machine 0's keys being the
+ * The kernel analyses key their series by thread and by CPU of a machine, machine 0's keys being the
  * plain numbers (so that one machine's results are as before): a thread
  * key holds the machine in its top 8 bits (threads of machine 1 and up
  * keep the low 24 bits of their tid, which every Linux pid fits), a CPU

@@ -146,6 +146,7 @@ process_for (TtvMemory *m, const TtvUstThread *who, const TtvUstEvent *e)
       p = g_new0 (Process, 1);
       p->pub.pid = who->pid;
       p->pub.trace = who->trace;
+      p->pub.machine = ttv_traceset_get_trace_machine (m->traceset, who->trace);
       p->pub.first = e->time;
       p->vpid = who->vpid;
       p->live = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
@@ -485,17 +486,34 @@ summarise_points (Process *p)
     }
 }
 
+static gint
+compare_process_machine (gconstpointer a, gconstpointer b)
+{
+  guint x = (*(Process *const *) a)->pub.machine, y = (*(Process *const *) b)->pub.machine;
+  return x < y ? -1 : x > y;
+}
+
 static void
 memory_finish (gpointer self, TtvTime end)
 {
   TtvMemory *m = self;
   name_sites (m);
+  /* Each machine's processes together, in order of appearance (a stable
+   * sort: one machine's order is unchanged); their index is of the pass,
+   * over now. */
+  g_ptr_array_sort (m->processes, compare_process_machine);
+  g_hash_table_remove_all (m->process_index);
   m->leaks = g_array_new (FALSE, FALSE, sizeof (TtvMemoryLeak));
   for (guint i = 0; i < m->processes->len; i++)
     {
       Process *p = g_ptr_array_index (m->processes, i);
       p->pub.name = p->name ? p->name : "";
       p->pub.in_use_at_end = p->in_use;
+      /* Its trace's span now, not when its first event came: a live
+       * trace grows. */
+      const TtvTrace *trace = ttv_traceset_get_trace (m->traceset, p->pub.trace);
+      p->pub.traced_from = MIN (trace->start, p->pub.first);
+      p->pub.traced_to = MAX (trace->end, p->pub.last);
       GHashTableIter it;
       gpointer key, value;
       g_hash_table_iter_init (&it, p->live);
@@ -545,11 +563,14 @@ ttv_memory_get_process (const TtvMemory *m, guint process)
 }
 
 gint
-ttv_memory_find_process (const TtvMemory *m, guint32 pid)
+ttv_memory_find_process (const TtvMemory *m, guint machine, guint32 pid)
 {
   for (guint i = 0; i < m->processes->len; i++)
-    if (((Process *) g_ptr_array_index (m->processes, i))->pub.pid == pid)
-      return (gint) i;
+    {
+      const Process *p = g_ptr_array_index (m->processes, i);
+      if (p->pub.pid == pid && p->pub.machine == machine)
+        return (gint) i;
+    }
   return -1;
 }
 
@@ -626,6 +647,7 @@ ttv_memory_query_usage (const TtvMemory *m, guint process, TtvTime t0, TtvTime t
   g_return_if_fail (process < m->processes->len && width > 0 && t1 > t0);
   const Process *p = g_ptr_array_index (m->processes, process);
   guint start = points_until (p->points, t0);
+  TtvTime a = t0;
   for (guint x = 0; x < width; x++)
     {
       /* Unsigned: a damaged trace's times may be more than 2^63 ns apart. */
@@ -637,9 +659,13 @@ ttv_memory_query_usage (const TtvMemory *m, guint process, TtvTime t0, TtvTime t
       guint end = points_until (p->points, b > TTV_TIME_MIN ? b - 1 : b);
       guint64 lo = entering, hi = entering;
       range_min_max (p, start, MAX (start, end), &lo, &hi);
-      min[x] = lo;
-      max[x] = hi;
+      /* Outside its trace, its usage is not known: not the last value
+       * drawn on through the years before another capture. */
+      gboolean traced = b > p->pub.traced_from && a <= p->pub.traced_to;
+      min[x] = traced ? lo : G_MAXUINT64;
+      max[x] = traced ? hi : 0;
       start = MAX (start, end);
+      a = b;
     }
 }
 

@@ -4,8 +4,10 @@
  * allocated and not freed over time, and the potential leaks: the blocks
  * still allocated when the trace ends, grouped by call site (the ip
  * context, else the innermost traced function of the thread).  Sizes are
- * what the program asked for, not what the allocator took.  The memory
- * module and ttv-report --analysis memory show it. */
+ * what the program asked for, not what the allocator took.  A process is
+ * of one trace, so of one machine (docs/multi-machine.md): the reports
+ * name it when there are several.  The memory module and ttv-report
+ * --analysis memory show it. */
 #pragma once
 
 #include "ttv-analysis.h"
@@ -20,6 +22,9 @@ typedef struct _TtvMemory TtvMemory;
 typedef struct {
   guint32 pid;                  /* TTV_PID_NONE: unknown (no vpid context) */
   guint trace;
+  guint machine;                /* its trace's machine (ttv_traceset_get_machine_name()) */
+  TtvTime traced_from;          /* its trace's span: outside it, its usage is not known */
+  TtvTime traced_to;
   const char *name;             /* "" when unknown */
   guint64 n_allocations;        /* successful malloc, calloc, memalign, posix_memalign, and
                                  * realloc of NULL */
@@ -95,7 +100,8 @@ TtvMemory  *ttv_memory_from_analysis (const TtvAnalysis *analysis);   /* borrowe
 
 guint       ttv_memory_get_n_processes (const TtvMemory *memory);
 const TtvMemoryProcess *ttv_memory_get_process (const TtvMemory *memory, guint process);
-gint        ttv_memory_find_process (const TtvMemory *memory, guint32 pid);
+/* The first process with this pid on @machine, or -1. */
+gint        ttv_memory_find_process (const TtvMemory *memory, guint machine, guint32 pid);
 guint       ttv_memory_get_n_sites (const TtvMemory *memory);
 const TtvMemorySite *ttv_memory_get_site (const TtvMemory *memory, guint32 site);
 TtvSymbolizer *ttv_memory_get_symbolizer (const TtvMemory *memory);   /* borrowed */
@@ -103,7 +109,10 @@ TtvSymbolizer *ttv_memory_get_symbolizer (const TtvMemory *memory);   /* borrowe
 /* Bytes in use at @time (after every event at or before it). */
 guint64     ttv_memory_get_usage_at (const TtvMemory *memory, guint process, TtvTime time);
 /* For each of @width pixels splitting [t0, t1) evenly, the least and most
- * bytes in use within it: O(width * log points) at any zoom. */
+ * bytes in use within it: O(width * log points) at any zoom.  A pixel
+ * wholly outside the process's trace (traced_from..traced_to: before its
+ * capture, or in a later capture's time) gets @min G_MAXUINT64 and @max 0:
+ * nothing is known there. */
 void        ttv_memory_query_usage (const TtvMemory *memory, guint process, TtvTime t0, TtvTime t1,
                                     guint width, guint64 *min, guint64 *max);
 /* The changes of usage in [t0, t1], with the value at t0 first (of

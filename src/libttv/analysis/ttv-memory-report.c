@@ -16,6 +16,22 @@ count (guint64 n)
   return g_strdup_printf ("%" G_GUINT64_FORMAT, n);
 }
 
+/* @p's machine's name when the traces hold several machines (the reports
+ * then name each process's), else NULL. */
+static const char *
+machine_name (const TtvMemory *m, const TtvMemoryProcess *p)
+{
+  TtvTraceset *ts = ttv_memory_get_traceset (m);
+  return ttv_traceset_get_n_machines (ts) > 1 ? ttv_traceset_get_machine_name (ts, p->machine) : NULL;
+}
+
+/* The machine column's heading when the traces hold several machines. */
+static const char *
+machine_heading (const TtvMemory *m, const char *heading)
+{
+  return ttv_traceset_get_n_machines (ttv_memory_get_traceset (m)) > 1 ? heading : NULL;
+}
+
 static char *
 process_label (const TtvMemoryProcess *p)
 {
@@ -30,11 +46,12 @@ text_processes (const TtvMemory *m, GString *out, guint max_rows)
   const char *headings[] = { _("PROCESS"), _(">ALLOCATIONS"), _(">FREES"), _(">FREES OF UNKNOWN BLOCKS"),
                              _(">FAILURES"), _(">BYTES ASKED"), _(">PEAK IN USE"), _(">IN USE AT END"),
                              _(">BLOCKS NEVER FREED") };
-  g_autoptr (TtvTable) table = ttv_table_new (G_N_ELEMENTS (headings), headings);
+  g_autoptr (TtvTable) table = ttv_table_new_after (machine_heading (m, _("MACHINE")), G_N_ELEMENTS (headings),
+                                                    headings);
   for (guint i = 0; i < ttv_memory_get_n_processes (m); i++)
     {
       const TtvMemoryProcess *p = ttv_memory_get_process (m, i);
-      GPtrArray *row = g_ptr_array_new ();
+      GPtrArray *row = ttv_table_row_new (machine_name (m, p));
       g_ptr_array_add (row, process_label (p));
       g_ptr_array_add (row, count (p->n_allocations + p->n_reallocations));
       g_ptr_array_add (row, count (p->n_frees));
@@ -55,7 +72,8 @@ text_leaks (const TtvMemory *m, GString *out, guint max_rows)
   g_autoptr (GArray) groups = ttv_memory_dup_leak_groups (m);
   guint64 kept_blocks = 0, kept_bytes = 0;
   const char *headings[] = { _("PROCESS"), _(">BLOCKS"), _(">BYTES"), _("ALLOCATED AT") };
-  g_autoptr (TtvTable) table = ttv_table_new (G_N_ELEMENTS (headings), headings);
+  g_autoptr (TtvTable) table = ttv_table_new_after (machine_heading (m, _("MACHINE")), G_N_ELEMENTS (headings),
+                                                    headings);
   for (guint i = 0; i < groups->len; i++)
     {
       const TtvMemoryLeakGroup *g = &g_array_index (groups, TtvMemoryLeakGroup, i);
@@ -65,8 +83,9 @@ text_leaks (const TtvMemory *m, GString *out, guint max_rows)
           kept_bytes += g->bytes;
           continue;
         }
-      GPtrArray *row = g_ptr_array_new ();
-      g_ptr_array_add (row, process_label (ttv_memory_get_process (m, g->process)));
+      const TtvMemoryProcess *p = ttv_memory_get_process (m, g->process);
+      GPtrArray *row = ttv_table_row_new (machine_name (m, p));
+      g_ptr_array_add (row, process_label (p));
       g_ptr_array_add (row, count (g->count));
       g_ptr_array_add (row, count (g->bytes));
       g_ptr_array_add (row, g_strdup (ttv_memory_get_site (m, g->site)->name));
@@ -117,8 +136,11 @@ json_site (const TtvMemory *m, guint32 site, GString *out)
 }
 
 static void
-json_process_id (const TtvMemoryProcess *p, GString *out)
+json_process_id (const TtvMemory *m, const TtvMemoryProcess *p, GString *out)
 {
+  const char *machine = machine_name (m, p);
+  if (machine)
+    ttv_json_append_member_string (out, TTV_ANALYSIS_MACHINE_COLUMN, machine);
   ttv_json_append_member_int (out, "pid", p->pid == TTV_PID_NONE ? -1 : (gint64) p->pid);
   ttv_json_append_member_string (out, "process", p->name);
 }
@@ -132,7 +154,7 @@ write_jsonl (const TtvMemory *m, const TtvAnalysisOptions *options, GString *out
     {
       const TtvMemoryProcess *p = ttv_memory_get_process (m, i);
       g_string_append (out, "{\"type\":\"process\"");
-      json_process_id (p, out);
+      json_process_id (m, p, out);
       ttv_json_append_member_int (out, "allocations", (gint64) p->n_allocations);
       ttv_json_append_member_int (out, "reallocations", (gint64) p->n_reallocations);
       ttv_json_append_member_int (out, "frees", (gint64) p->n_frees);
@@ -151,7 +173,7 @@ write_jsonl (const TtvMemory *m, const TtvAnalysisOptions *options, GString *out
     {
       const TtvMemoryLeakGroup *g = &g_array_index (groups, TtvMemoryLeakGroup, i);
       g_string_append (out, "{\"type\":\"leak_site\"");
-      json_process_id (ttv_memory_get_process (m, g->process), out);
+      json_process_id (m, ttv_memory_get_process (m, g->process), out);
       ttv_json_append_member_int (out, "blocks", (gint64) g->count);
       ttv_json_append_member_int (out, "bytes", (gint64) g->bytes);
       json_site (m, g->site, out);
@@ -163,7 +185,7 @@ write_jsonl (const TtvMemory *m, const TtvAnalysisOptions *options, GString *out
       const TtvMemoryLeak *l = &g_array_index (leaks, TtvMemoryLeak, i);
       g_autofree char *ptr = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", l->ptr);
       g_string_append (out, "{\"type\":\"leak\"");
-      json_process_id (ttv_memory_get_process (m, l->process), out);
+      json_process_id (m, ttv_memory_get_process (m, l->process), out);
       ttv_json_append_member_int (out, "tid", l->tid == TTV_PID_NONE ? -1 : (gint64) l->tid);
       ttv_json_append_member_string (out, "ptr", ptr);
       ttv_json_append_member_int (out, "size", (gint64) l->size);
@@ -179,7 +201,7 @@ write_jsonl (const TtvMemory *m, const TtvAnalysisOptions *options, GString *out
         {
           const TtvMemoryPoint *pt = &g_array_index (usage, TtvMemoryPoint, k);
           g_string_append (out, "{\"type\":\"usage\"");
-          json_process_id (ttv_memory_get_process (m, i), out);
+          json_process_id (m, ttv_memory_get_process (m, i), out);
           ttv_json_append_member_int (out, "time", pt->time);
           ttv_json_append_member_int (out, "bytes", (gint64) pt->bytes);
           g_string_append (out, "}\n");
@@ -192,14 +214,15 @@ write_csv (const TtvMemory *m, GString *out)
 {
   const char *headings[] = { "pid", "process", "tid", "ptr", "size", "time", "site", "function", "file", "line",
                              "binary" };
-  g_autoptr (TtvTable) table = ttv_table_new (G_N_ELEMENTS (headings), headings);
+  g_autoptr (TtvTable) table = ttv_table_new_after (machine_heading (m, TTV_ANALYSIS_MACHINE_COLUMN),
+                                                    G_N_ELEMENTS (headings), headings);
   g_autoptr (GArray) leaks = ttv_memory_dup_leaks (m);
   for (guint i = 0; i < leaks->len; i++)
     {
       const TtvMemoryLeak *l = &g_array_index (leaks, TtvMemoryLeak, i);
       const TtvMemoryProcess *p = ttv_memory_get_process (m, l->process);
       const TtvMemorySite *s = ttv_memory_get_site (m, l->site);
-      GPtrArray *row = g_ptr_array_new ();
+      GPtrArray *row = ttv_table_row_new (machine_name (m, p));
       g_ptr_array_add (row, p->pid == TTV_PID_NONE ? g_strdup ("") : g_strdup_printf ("%u", p->pid));
       g_ptr_array_add (row, g_strdup (p->name));
       g_ptr_array_add (row, l->tid == TTV_PID_NONE ? g_strdup ("") : g_strdup_printf ("%u", l->tid));

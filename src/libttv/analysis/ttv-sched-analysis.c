@@ -399,5 +399,4 @@ const TtvAnalysisClass ttv_sched_analysis = {
   .version = 2,
   .observer = &sched_observer,
   .before_event = sched_before_event,
-  .per_machine = TRUE,
 };

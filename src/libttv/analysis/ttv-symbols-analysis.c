@@ -133,12 +133,17 @@ symbols_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOptions
   const char *headings[] = { _(">VPID"), _("BASE"), _(">SIZE"), _("BINARY"), _("BUILD ID"), _("LOADED"),
                              _("UNLOADED"), _("SYMBOLS FROM") };
   const char *keys[] = { "vpid", "base", "size", "path", "build_id", "loaded", "unloaded", "symbols" };
-  g_autoptr (TtvTable) table = ttv_table_new (G_N_ELEMENTS (headings), format == TTV_ANALYSIS_FORMAT_CSV
-                                                                        ? keys : headings);
+  /* With several machines, each process's machine first. */
+  gboolean machines = ttv_traceset_get_n_machines (s->traceset) > 1;
+  gboolean csv = format == TTV_ANALYSIS_FORMAT_CSV;
+  g_autoptr (TtvTable) table = ttv_table_new_after (!machines ? NULL : csv ? TTV_ANALYSIS_MACHINE_COLUMN : _("MACHINE"),
+                                                    G_N_ELEMENTS (headings), csv ? keys : headings);
   for (guint p = 0; p + 1 < processes->len; p += 2)
     {
       guint trace = (guint) g_array_index (processes, gint64, p);
       gint64 vpid = g_array_index (processes, gint64, p + 1);
+      guint machine_index = ttv_traceset_get_trace_machine (s->traceset, trace);
+      const char *machine = machines ? ttv_traceset_get_machine_name (s->traceset, machine_index) : NULL;
       g_autoptr (GPtrArray) mappings = ttv_bin_map_list (map, trace, vpid);
       for (guint i = 0; i < mappings->len; i++)
         {
@@ -150,6 +155,8 @@ symbols_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOptions
             {
               g_string_append (out, "{\"type\":\"binary\"");
               ttv_json_append_member_int (out, "trace", trace);
+              if (machine)
+                ttv_json_append_member_string (out, TTV_ANALYSIS_MACHINE_COLUMN, machine);
               ttv_json_append_member_int (out, "vpid", vpid);
               ttv_json_append_member_int (out, "base", (gint64) m->baddr);
               ttv_json_append_member_int (out, "size", (gint64) m->memsz);
@@ -165,7 +172,7 @@ symbols_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOptions
               g_string_append (out, "}\n");
               continue;
             }
-          GPtrArray *row = g_ptr_array_new ();
+          GPtrArray *row = ttv_table_row_new (machine);
           g_ptr_array_add (row, vpid >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, vpid) : g_strdup ("?"));
           g_ptr_array_add (row, g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", m->baddr));
           g_ptr_array_add (row, g_strdup_printf ("%" G_GUINT64_FORMAT, m->memsz));
@@ -177,7 +184,7 @@ symbols_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOptions
           ttv_table_add_row_take (table, row);
         }
     }
-  if (format == TTV_ANALYSIS_FORMAT_CSV)
+  if (csv)
     ttv_table_append_csv (table, out);
   else if (format == TTV_ANALYSIS_FORMAT_TEXT && ttv_table_get_n_rows (table) == 0)
     g_string_append (out, _("The traces describe no binary: record the lttng_ust_statedump and lttng_ust_dl "

@@ -112,7 +112,6 @@ const TtvAnalysisClass ttv_syscall_analysis = {
   .version = 2,
   .observer = &syscalls_observer,
   .before_event = syscalls_before_event,
-  .per_machine = TRUE,
 };
 
 /* ---- arguments ---- */
