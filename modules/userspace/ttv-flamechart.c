@@ -3,7 +3,9 @@
  * named when it has room (a flame chart).  Drawn from the tab's call stack
  * analysis, thinned to one call per pixel at any zoom.  Ctrl+wheel zooms
  * around the pointer, a drag pans, a click sets the current time, a right
- * drag selects; the tooltip gives the whole stack under the pointer with
+ * drag selects; a click on a thread's header or name selects that thread
+ * of its machine in the tab (the control flow follows), whose header is
+ * then tinted; the tooltip gives the whole stack under the pointer with
  * each call's length and source line.  The same painting serves ttv
  * --render callstack. */
 #include "ttv-flamechart.h"
@@ -131,7 +133,12 @@ paint_labels (const Paint *p, cairo_t *cr, guint thread, double y, double height
   g_autofree char *thread_label = t.tid == TTV_VIEWER_PID_NONE ? g_strdup (*t.name ? t.name : _("(all threads)"))
                                                                  : g_strdup_printf ("%s [%u]", t.name, t.tid);
   g_autofree char *label = ttv_userspace_dup_machine_label (p->state, t.machine, thread_label);
-  cairo_set_source_rgb (cr, 0.92, 0.92, 0.94);
+  gboolean selected = t.tid != TTV_VIEWER_PID_NONE && t.tid == ttv_tab_state_get_selected_thread (p->state)
+                      && t.machine == ttv_tab_state_get_selected_machine (p->state);
+  if (selected)
+    cairo_set_source_rgb (cr, 0.78, 0.86, 0.97);
+  else
+    cairo_set_source_rgb (cr, 0.92, 0.92, 0.94);
   cairo_rectangle (cr, 0, y, 10000, HEADER_HEIGHT);
   cairo_fill (cr);
   cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
@@ -293,26 +300,57 @@ time_at (TtvFlameChart *self, double x)
   return ttv_time_gestures_time_at (&self->gestures, self->area, x);
 }
 
+/* Where @thread's header starts in the area, scrolled. */
+static double
+header_top (TtvFlameChart *self, guint thread)
+{
+  return RULER_HEIGHT - gtk_adjustment_get_value (self->vadj) + thread_top (self->cs, thread);
+}
+
+/* The thread whose rows (its header, its depths) are at @y, or -1. */
+static gint
+thread_at (TtvFlameChart *self, double y)
+{
+  if (self->cs == NULL || y < RULER_HEIGHT)
+    return -1;
+  double bottom = RULER_HEIGHT - gtk_adjustment_get_value (self->vadj);
+  TtvViewerCallstackThread t;
+  for (guint thread = 0; ttv_viewer_callstacks_get_thread (self->cs, thread, &t); thread++)
+    {
+      bottom += HEADER_HEIGHT + t.n_depths * ROW_HEIGHT;
+      if (y < bottom)
+        return (gint) thread;
+    }
+  return -1;
+}
+
+/* A click on a thread's header or name selects it (of its machine) in
+ * the tab; elsewhere the time gestures take the press. */
+static gboolean
+on_press (GtkWidget *area, GdkEventButton *ev, TtvFlameChart *self)
+{
+  if (ev->button != 1 || ev->type != GDK_BUTTON_PRESS || (ev->state & GDK_SHIFT_MASK))
+    return GDK_EVENT_PROPAGATE;
+  gint thread = thread_at (self, ev->y);
+  TtvViewerCallstackThread t;
+  if (thread < 0 || (ev->x >= LABEL_WIDTH && ev->y >= header_top (self, (guint) thread) + HEADER_HEIGHT)
+      || !ttv_viewer_callstacks_get_thread (self->cs, (guint) thread, &t) || t.tid == TTV_VIEWER_PID_NONE)
+    return GDK_EVENT_PROPAGATE;
+  ttv_tab_state_select_thread_on (self->state, t.machine, t.tid);
+  return GDK_EVENT_STOP;
+}
+
 /* The thread and depth under (@x, @y); FALSE on a header or nothing. */
 static gboolean
 row_at (TtvFlameChart *self, double y, guint *thread, guint *depth)
 {
-  if (self->cs == NULL || y < RULER_HEIGHT)
+  gint found = thread_at (self, y);
+  if (found < 0)
     return FALSE;
-  double top = RULER_HEIGHT - gtk_adjustment_get_value (self->vadj);
-  TtvViewerCallstackThread t;
-  for (guint i = 0; ttv_viewer_callstacks_get_thread (self->cs, i, &t); i++)
-    {
-      double bottom = top + HEADER_HEIGHT + t.n_depths * ROW_HEIGHT;
-      if (y < bottom)
-        {
-          *thread = i;
-          *depth = (guint) MAX (0, (y - top - HEADER_HEIGHT) / ROW_HEIGHT);
-          return y >= top + HEADER_HEIGHT;
-        }
-      top = bottom;
-    }
-  return FALSE;
+  double rows = header_top (self, (guint) found) + HEADER_HEIGHT;
+  *thread = (guint) found;
+  *depth = (guint) MAX (0, (y - rows) / ROW_HEIGHT);
+  return y >= rows;
 }
 
 static gboolean
@@ -433,6 +471,7 @@ ttv_flame_chart_init (TtvFlameChart *self)
   self->status = ttv_userspace_status_new (GTK_BOX (self));
   g_signal_connect (self->area, "draw", G_CALLBACK (draw), self);
   g_signal_connect (self->area, "scroll-event", G_CALLBACK (on_scroll), self);
+  g_signal_connect (self->area, "button-press-event", G_CALLBACK (on_press), self);
   g_signal_connect (self->area, "button-press-event", G_CALLBACK (ttv_time_gestures_press), &self->gestures);
   g_signal_connect (self->area, "motion-notify-event", G_CALLBACK (ttv_time_gestures_motion), &self->gestures);
   g_signal_connect (self->area, "button-release-event", G_CALLBACK (ttv_time_gestures_release), &self->gestures);
@@ -448,6 +487,7 @@ ttv_flame_chart_new (TtvTabState *state)
   self->state = g_object_ref (state);
   ttv_time_gestures_init (&self->gestures, state, LABEL_WIDTH, 0);
   ttv_userspace_follow_time_view (state, self->handlers, G_CALLBACK (redraw), G_CALLBACK (traceset_changed), self);
+  g_signal_connect_object (state, "selected-thread-changed", G_CALLBACK (redraw), self, G_CONNECT_SWAPPED);
   ttv_viewer_watch_marker_colors (self->area);
   self->wait = ttv_userspace_wait_new (state, TTV_VIEWER_USERSPACE_CALLSTACKS, self->status, analysis_ready, self);
   analysis_ready (self);

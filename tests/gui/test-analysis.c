@@ -171,21 +171,6 @@ test_state_columns (void)
 /* --- Histogram ------------------------------------------------------------- */
 
 static void
-send_button (GtkWidget *area, GdkEventType type, double x, double y)
-{
-  GdkEvent *ev = gdk_event_new (type);
-
-  ev->button.window = g_object_ref (gtk_widget_get_window (area));
-  ev->button.x = x;
-  ev->button.y = y;
-  ev->button.button = 1;
-  ev->button.time = GDK_CURRENT_TIME;
-  gdk_event_set_device (ev, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
-  gtk_widget_event (area, ev);
-  gdk_event_free (ev);
-}
-
-static void
 send_motion (GtkWidget *area, double x, double y)
 {
   GdkEvent *ev = gdk_event_new (GDK_MOTION_NOTIFY);
@@ -258,18 +243,18 @@ test_histogram (void)
   w = gtk_widget_get_allocated_width (area);
   g_assert_cmpfloat (w, >, 320);
   ttv_tab_state_get_time_span (f.state, &ss, &se);
-  send_button (area, GDK_BUTTON_PRESS, 100, 40);
+  ttv_gui_test_send_button (area, GDK_BUTTON_PRESS, 100, 40);
   send_motion (area, 200, 40);
   send_motion (area, 300, 40);
-  send_button (area, GDK_BUTTON_RELEASE, 300, 40);
+  ttv_gui_test_send_button (area, GDK_BUTTON_RELEASE, 300, 40);
   ttv_tab_state_get_time_window (f.state, &ws, &we);
   want_s = ss + (TtvTime) (100 / w * (double) (se - ss));
   want_e = ss + (TtvTime) (300 / w * (double) (se - ss));
   g_assert_cmpint (ws, ==, want_s);
   g_assert_cmpint (we, ==, want_e);
   /* A click sets the current time. */
-  send_button (area, GDK_BUTTON_PRESS, 150, 40);
-  send_button (area, GDK_BUTTON_RELEASE, 150, 40);
+  ttv_gui_test_send_button (area, GDK_BUTTON_PRESS, 150, 40);
+  ttv_gui_test_send_button (area, GDK_BUTTON_RELEASE, 150, 40);
   g_assert_cmpint (ttv_tab_state_get_current_time (f.state), ==, ss + (TtvTime) (150 / w * (double) (se - ss)));
 
   /* Linear, then log scale: different pictures; SVG export. */

@@ -26,20 +26,6 @@
 static const char *const modules[] = { TTV_EVENTS_MODULE_PATH, TTV_TIMELINE_MODULE_PATH,
                                        TTV_HISTOGRAM_MODULE_PATH, NULL };
 
-static void
-send_button (GtkWidget *widget, GdkEventType type, double x, double y)
-{
-  GdkEvent *ev = gdk_event_new (type);
-
-  ev->button.window = g_object_ref (gtk_widget_get_window (widget));
-  ev->button.x = x;
-  ev->button.y = y;
-  ev->button.button = 1;
-  gdk_event_set_device (ev, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
-  gtk_widget_event (widget, ev);
-  gdk_event_free (ev);
-}
-
 /* A click (or double click) at @x from the right edge of @area, low in it
  * (on the rows, right of the labels). */
 static void
@@ -47,13 +33,13 @@ click (GtkWidget *area, double from_right, gboolean twice)
 {
   double x = gtk_widget_get_allocated_width (area) - from_right, y = gtk_widget_get_allocated_height (area) - 8;
 
-  send_button (area, GDK_BUTTON_PRESS, x, y);
-  send_button (area, GDK_BUTTON_RELEASE, x, y);
+  ttv_gui_test_send_button (area, GDK_BUTTON_PRESS, x, y);
+  ttv_gui_test_send_button (area, GDK_BUTTON_RELEASE, x, y);
   if (twice)
     {
-      send_button (area, GDK_BUTTON_PRESS, x, y);
-      send_button (area, GDK_2BUTTON_PRESS, x, y);
-      send_button (area, GDK_BUTTON_RELEASE, x, y);
+      ttv_gui_test_send_button (area, GDK_BUTTON_PRESS, x, y);
+      ttv_gui_test_send_button (area, GDK_2BUTTON_PRESS, x, y);
+      ttv_gui_test_send_button (area, GDK_BUTTON_RELEASE, x, y);
     }
   ttv_gui_test_spin_pending ();
 }

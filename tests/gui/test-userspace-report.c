@@ -367,6 +367,64 @@ rename_host (const char *dir)
     }
 }
 
+/* The call stack view's layout (modules/userspace/ttv-flamechart.c). */
+#define FLAME_RULER_HEIGHT 24
+#define FLAME_LABEL_WIDTH 170
+#define FLAME_ROW_HEIGHT 17
+#define FLAME_HEADER_HEIGHT 20
+
+static gboolean
+callstacks_ready (gpointer state)
+{
+  return ttv_tab_state_get_userspace_progress (state, TTV_VIEWER_USERSPACE_CALLSTACKS) >= 1;
+}
+
+/* A click on a thread's header in the call stack view selects that thread
+ * on its machine: each thread of each machine in turn, the second
+ * machine's tids being the first's; a click in the calls does not. */
+static void
+check_thread_clicks (const char *const *traces)
+{
+  g_autoptr (GError) error = NULL;
+  TtvTraceset *ts = ttv_traceset_new ();
+  for (guint i = 0; traces[i]; i++)
+    g_assert_true (ttv_traceset_add_path (ts, traces[i], &error));
+  TtvGuiTestTab f;
+  ttv_gui_test_tab_open (&f, ts, modules);
+  gtk_window_resize (GTK_WINDOW (f.window), 1200, 800);
+  g_assert_true (ttv_tab_show_viewer (f.tab, "callstack"));
+  ttv_gui_test_spin_until (callstacks_ready, f.state);
+  ttv_gui_test_spin_pending ();
+  GtkWidget *area = ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "callstack"), GTK_TYPE_DRAWING_AREA, NULL);
+  g_assert_nonnull (area);
+  g_autoptr (TtvViewerCallstacks) cs = ttv_tab_state_dup_callstacks (f.state);
+  guint n = ttv_viewer_callstacks_get_n_threads (cs), machines_seen = 0;
+  double top = FLAME_RULER_HEIGHT;
+  for (guint i = 0; i < n && top + FLAME_HEADER_HEIGHT < gtk_widget_get_allocated_height (area); i++)
+    {
+      TtvViewerCallstackThread t;
+      g_assert_true (ttv_viewer_callstacks_get_thread (cs, i, &t));
+      ttv_gui_test_send_button (area, GDK_BUTTON_PRESS, 400, top + FLAME_HEADER_HEIGHT / 2);
+      ttv_gui_test_send_button (area, GDK_BUTTON_RELEASE, 400, top + FLAME_HEADER_HEIGHT / 2);
+      g_test_message ("thread %u: %s [%u] of machine %u", i, t.name, t.tid, t.machine);
+      g_assert_cmpuint (ttv_tab_state_get_selected_thread (f.state), ==, t.tid);
+      g_assert_cmpuint (ttv_tab_state_get_selected_machine (f.state), ==, t.machine);
+      machines_seen |= 1u << t.machine;
+      /* In its calls, right of the names: the current time, not the thread. */
+      if (i > 0 && t.n_depths > 0)
+        {
+          ttv_tab_state_select_thread_on (f.state, 0, 1);
+          double y = top + FLAME_HEADER_HEIGHT + FLAME_ROW_HEIGHT / 2;
+          ttv_gui_test_send_button (area, GDK_BUTTON_PRESS, FLAME_LABEL_WIDTH + 50, y);
+          ttv_gui_test_send_button (area, GDK_BUTTON_RELEASE, FLAME_LABEL_WIDTH + 50, y);
+          g_assert_cmpuint (ttv_tab_state_get_selected_thread (f.state), ==, 1);
+        }
+      top += FLAME_HEADER_HEIGHT + t.n_depths * FLAME_ROW_HEIGHT;
+    }
+  g_assert_cmpuint (machines_seen, ==, 3);
+  ttv_gui_test_tab_teardown (&f);
+}
+
 /* The recorded trace beside a copy of itself whose host name differs:
  * two machines with the same pids, each function and each leak on each.
  * (Both are given: a folder holding both would open them as chunks of
@@ -395,6 +453,7 @@ test_recorded_two_machines (void)
   g_assert_nonnull (strstr (out, "\"machine\":\"qq"));   /* the report names the machines */
   check_functions (traces, FALSE);
   check_memory (traces, 2);
+  check_thread_clicks (traces);
 }
 
 int

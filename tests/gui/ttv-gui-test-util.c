@@ -224,6 +224,21 @@ ttv_gui_test_find_actions (GtkWidget *widget, const char *prefix)
 }
 
 void
+ttv_gui_test_send_button (GtkWidget *widget, GdkEventType type, double x, double y)
+{
+  GdkEvent *ev = gdk_event_new (type);
+
+  ev->button.window = g_object_ref (gtk_widget_get_window (widget));
+  ev->button.x = x;
+  ev->button.y = y;
+  ev->button.button = 1;
+  ev->button.time = GDK_CURRENT_TIME;
+  gdk_event_set_device (ev, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
+  gtk_widget_event (widget, ev);
+  gdk_event_free (ev);
+}
+
+void
 ttv_gui_test_send_key (GtkWidget *widget, guint keyval, GdkModifierType state)
 {
   GdkEvent *ev = gdk_event_new (GDK_KEY_PRESS);

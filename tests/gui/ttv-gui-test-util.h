@@ -40,6 +40,9 @@ GtkWidget  *ttv_gui_test_viewer (TtvTab *tab, const char *name);
 /* A key press sent to @widget (focused first), then up its parents until
  * one uses it, as GTK sends the focus widget's keys. */
 void        ttv_gui_test_send_key (GtkWidget *widget, guint keyval, GdkModifierType state);
+/* A button-1 event of @type (press, release, double press) at (@x, @y) of
+ * @widget, sent to it. */
+void        ttv_gui_test_send_button (GtkWidget *widget, GdkEventType type, double x, double y);
 /* The action group @prefix of @widget or of the first widget below it
  * that has one (a viewer's "latency", "controlflow"...), NULL if none. */
 GActionGroup *ttv_gui_test_find_actions (GtkWidget *widget, const char *prefix);
