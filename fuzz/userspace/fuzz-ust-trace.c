@@ -3,41 +3,63 @@
  * libc wrapper events with vpid, vtid, procname and ip contexts), through
  * the userspace model, the binaries' map, the symbolizer (in an empty
  * directory only: the recorded paths are never opened) and the call stack
- * and memory analyses, every report format included. */
+ * and memory analyses, every report format included.  An input of odd
+ * size is also read as a second machine's stream (the same bytes under
+ * another host name), so that the reports of several machines run too. */
 #include "ttv-callstack.h"
 #include "ttv-memory-analysis.h"
 #include "ttv-trace-damage.h"
 
 #include <glib/gstdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
 static char *dir;
+static char *other_host;        /* the second machine's trace */
 static char *empty;
+
+static void
+remove_trace (const char *trace)
+{
+  g_autofree char *m = g_build_filename (trace, "metadata", NULL);
+  g_autofree char *s = g_build_filename (trace, "small_0", NULL);
+  g_remove (m);
+  g_remove (s);
+  g_rmdir (trace);
+}
 
 static void
 remove_dirs (void)
 {
-  g_autofree char *m = g_build_filename (dir, "metadata", NULL);
-  g_autofree char *s = g_build_filename (dir, "small_0", NULL);
-  g_remove (m);
-  g_remove (s);
-  g_rmdir (dir);
+  remove_trace (dir);
+  remove_trace (other_host);
   g_rmdir (empty);
+}
+
+static void
+write_file (const char *trace, const char *name, const void *data, gsize size)
+{
+  g_autofree char *path = g_build_filename (trace, name, NULL);
+  g_assert (g_file_set_contents (path, data, (gssize) size, NULL));
 }
 
 static void
 set_up (void)
 {
   dir = g_dir_make_tmp ("ttv-fuzz-ust-XXXXXX", NULL);
+  other_host = g_dir_make_tmp ("ttv-fuzz-ust-other-XXXXXX", NULL);
   empty = g_dir_make_tmp ("ttv-fuzz-ust-symbols-XXXXXX", NULL);
-  g_assert (dir != NULL && empty != NULL);
+  g_assert (dir != NULL && other_host != NULL && empty != NULL);
   g_autofree char *text = NULL;
   gsize length;
   g_assert (g_file_get_contents (TTV_FUZZ_METADATA, &text, &length, NULL));
-  g_autofree char *m = g_build_filename (dir, "metadata", NULL);
-  g_assert (g_file_set_contents (m, text, (gssize) length, NULL));
+  write_file (dir, "metadata", text, length);
+  char *host = strstr (text, "hostname = \"vm\"");
+  g_assert (host != NULL);
+  memcpy (host, "hostname = \"zz\"", strlen ("hostname = \"zz\""));
+  write_file (other_host, "metadata", text, length);
   atexit (remove_dirs);
 }
 
@@ -46,12 +68,13 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
 {
   if (dir == NULL)
     set_up ();
-  g_autofree char *s = g_build_filename (dir, "small_0", NULL);
-  g_assert (g_file_set_contents (s, (const char *) data, (gssize) size, NULL));
+  write_file (dir, "small_0", data, size);
+  if (size % 2)
+    write_file (other_host, "small_0", data, size);
 
   GError *error = NULL;
   TtvTraceset *ts = ttv_traceset_new ();
-  if (!ttv_traceset_add_path (ts, dir, &error))
+  if (!ttv_traceset_add_path (ts, dir, &error) || (size % 2 && !ttv_traceset_add_path (ts, other_host, &error)))
     {
       g_clear_error (&error);
       ttv_traceset_unref (ts);
