@@ -172,9 +172,10 @@ assert_view_shows (GtkTreeModel *model, GArray *want)
     g_error ("the Functions view differs from ttv-report --analysis callstack: %s", why->str);
 }
 
-/* A tab on @traces showing the view @viewer; the model of its table @table. */
-static GtkTreeModel *
-open_table (TtvGuiTestTab *f, const char *const *traces, const char *viewer, const char *table)
+/* A tab on @traces (NULL-terminated), in a window of 1200x800, showing
+ * the view @viewer. */
+static void
+open_tab (TtvGuiTestTab *f, const char *const *traces, const char *viewer)
 {
   g_autoptr (GError) error = NULL;
   TtvTraceset *ts = ttv_traceset_new ();
@@ -183,6 +184,13 @@ open_table (TtvGuiTestTab *f, const char *const *traces, const char *viewer, con
   ttv_gui_test_tab_open (f, ts, modules);
   gtk_window_resize (GTK_WINDOW (f->window), 1200, 800);
   g_assert_true (ttv_tab_show_viewer (f->tab, viewer));
+}
+
+/* A tab on @traces showing the view @viewer; the model of its table @table. */
+static GtkTreeModel *
+open_table (TtvGuiTestTab *f, const char *const *traces, const char *viewer, const char *table)
+{
+  open_tab (f, traces, viewer);
   ttv_gui_test_spin_pending ();
   GtkWidget *view = ttv_gui_test_viewer (f->tab, viewer);
   g_assert_nonnull (view);
@@ -320,16 +328,23 @@ check_memory (const char *const *traces, guint n_machines)
   ttv_gui_test_tab_teardown (&f);
 }
 
-/* A trace of ustwork.c recorded by test-userspace-views.sh. */
-static void
-test_recorded (void)
+/* The trace of ustwork.c test-userspace-views.sh recorded, or NULL after
+ * marking the test skipped. */
+static const char *
+recorded_trace (void)
 {
   const char *trace = g_getenv ("TTV_UST_TRACE");
   if (trace == NULL)
-    {
-      g_test_skip ("needs a recorded trace in $TTV_UST_TRACE (tests/userspace/test-userspace-views.sh gives one)");
-      return;
-    }
+    g_test_skip ("needs a recorded trace in $TTV_UST_TRACE (tests/userspace/test-userspace-views.sh gives one)");
+  return trace;
+}
+
+static void
+test_recorded (void)
+{
+  const char *trace = recorded_trace ();
+  if (trace == NULL)
+    return;
   const char *traces[] = { trace, NULL };
   check_functions (traces, FALSE);
   check_memory (traces, 1);
@@ -385,14 +400,8 @@ callstacks_ready (gpointer state)
 static void
 check_thread_clicks (const char *const *traces)
 {
-  g_autoptr (GError) error = NULL;
-  TtvTraceset *ts = ttv_traceset_new ();
-  for (guint i = 0; traces[i]; i++)
-    g_assert_true (ttv_traceset_add_path (ts, traces[i], &error));
   TtvGuiTestTab f;
-  ttv_gui_test_tab_open (&f, ts, modules);
-  gtk_window_resize (GTK_WINDOW (f.window), 1200, 800);
-  g_assert_true (ttv_tab_show_viewer (f.tab, "callstack"));
+  open_tab (&f, traces, "callstack");
   ttv_gui_test_spin_until (callstacks_ready, f.state);
   ttv_gui_test_spin_pending ();
   GtkWidget *area = ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "callstack"), GTK_TYPE_DRAWING_AREA, NULL);
@@ -432,12 +441,9 @@ check_thread_clicks (const char *const *traces)
 static void
 test_recorded_two_machines (void)
 {
-  const char *trace = g_getenv ("TTV_UST_TRACE");
+  const char *trace = recorded_trace ();
   if (trace == NULL)
-    {
-      g_test_skip ("needs a recorded trace in $TTV_UST_TRACE (tests/userspace/test-userspace-views.sh gives one)");
-      return;
-    }
+    return;
   g_autofree char *both = ttv_test_dup_tmp_path ("two-machines");
   g_autofree char *first = g_build_filename (both, "first", NULL);
   g_autofree char *second = g_build_filename (both, "second", NULL);
