@@ -22,13 +22,9 @@ void        ttv_view_axis_draw_time (cairo_t *cr, double x, double y, double wid
                                      TtvTime origin, TtvTime t0, TtvTime t1, GString *labels);
 /* The same ruler on @scale (ttv_tab_state_get_time_scale()) in the band
  * (@y, @height): each linear piece its ticks, each compressed gap its mark
- * (ttv_view_axis_draw_gaps()). */
+ * (ttv_viewer_draw_time_gaps()). */
 void        ttv_view_axis_draw_scale (cairo_t *cr, const TtvTimeScale *scale, double y, double height,
                                       TtvTime origin, GString *labels);
-/* The marks of @scale's compressed gaps across the band (@y, @height): a
- * grey ground between two zigzag lines and the idle time written down it,
- * so that nobody reads the gap as time. */
-void        ttv_view_axis_draw_gaps (cairo_t *cr, const TtvTimeScale *scale, double y, double height);
 /* Draws a vertical count scale for 0..@max (linear, or log1p) along the
  * left edge of the plot (@x, @y, @width, @height): labels on a pale ground
  * and light grid lines across the plot (drawn over the bars). */

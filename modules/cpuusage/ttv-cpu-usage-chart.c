@@ -198,7 +198,7 @@ ttv_cpu_usage_draw_chart (cairo_t *cr, const TtvCpuUsagePicture *p, double x, do
   /* Long idle gaps between traces; the current time. */
   TtvTimeScale scale = p->scale;
   ttv_time_scale_place (&scale, px, pw);
-  ttv_view_axis_draw_gaps (cr, &scale, py, ph);
+  ttv_viewer_draw_time_gaps (cr, &scale, py, ph);
   if (now >= p->t0 && now <= p->t1)
     {
       GdkRGBA c;

@@ -226,7 +226,7 @@ ttv_path_draw_chart (cairo_t *cr, const TtvPathPicture *p, double x, double y, d
     }
   cairo_stroke (cr);
   cairo_restore (cr);
-  ttv_view_axis_draw_gaps (cr, &scale, top, rows_h);
+  ttv_viewer_draw_time_gaps (cr, &scale, top, rows_h);
   if (n_rows * TTV_PATH_ROW_HEIGHT > rows_h)
     {
       g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… %u more participant",

@@ -552,7 +552,7 @@ draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
   draw_bookmarks (p->state, cr, top, plot_h + LOST_HEIGHT + RULER_HEIGHT, &scale);
   /* Long idle gaps between traces over the bars; lost events under the
    * bars, the ruler under them. */
-  ttv_view_axis_draw_gaps (cr, &scale, top, plot_h);
+  ttv_viewer_draw_time_gaps (cr, &scale, top, plot_h);
   ttv_view_axis_draw_lost_scale (cr, c->lost, &scale, bottom + 1, LOST_HEIGHT - 1, lost_rgb);
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
   cairo_rectangle (cr, 0, bottom + LOST_HEIGHT, width, RULER_HEIGHT);

@@ -150,7 +150,7 @@ ttv_latency_draw_scatter (cairo_t *cr, const TtvLatencyData *d, const TtvLatency
   title (cr, f, text);
   decades (cr, s, f, TRUE);
   /* Long idle gaps between traces, under the marks (none falls there). */
-  ttv_view_axis_draw_gaps (cr, &scale, f->py, f->ph);
+  ttv_viewer_draw_time_gaps (cr, &scale, f->py, f->ph);
   /* One mark per bucket a column holds: the buckets' bands, 2 px at least. */
   cairo_set_source_rgba (cr, 0.15, 0.35, 0.75, 0.85);
   double colw = f->pw / d->width;

@@ -350,7 +350,7 @@ state_weight (guint16 state)
 
 /* The @w pixels of row @row across the plot: each linear piece of the
  * scale queried evenly over its pixels, a compressed gap left empty
- * (ttv_view_axis_draw_gaps() marks it). */
+ * (ttv_viewer_draw_time_gaps() marks it). */
 static void
 query_pixels (TtvTimelineView *self, const TimelineLayout *l, TtvViewerRowKind kind, guint row, guint w,
               TtvViewerPixel *px)
@@ -1024,7 +1024,7 @@ ttv_timeline_view_draw (TtvTimelineView *self, cairo_t *cr, const TimelineLayout
     }
   cairo_restore (cr);
   /* Long idle gaps between traces, across every row. */
-  ttv_view_axis_draw_gaps (cr, &l->scale, l->header, MAX (l->height - l->header, 0));
+  ttv_viewer_draw_time_gaps (cr, &l->scale, l->header, MAX (l->height - l->header, 0));
   /* One dense row and arrows would be a part of the picture: none then. */
   if (self->show_arrows && !dense)
     draw_arrows (self, cr, l, visible);

@@ -157,7 +157,7 @@ paint_markers (const Paint *p, cairo_t *cr, double x0, double width, double top,
   TtvTime s0, s1;
   GdkRGBA c;
   plot_scale (p, x0, width, &scale);
-  ttv_view_axis_draw_gaps (cr, &scale, top, bottom - top);
+  ttv_viewer_draw_time_gaps (cr, &scale, top, bottom - top);
   if (ttv_tab_state_get_selection (p->state, &s0, &s1) && s1 > p->t0 && s0 < p->t1)
     {
       ttv_viewer_get_marker_rgba (TTV_VIEWER_MARKER_SELECTION, &c);

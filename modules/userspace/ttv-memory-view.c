@@ -126,7 +126,7 @@ paint_chart (const Paint *p, cairo_t *cr, int width, int height)
       legend_x += 24 + ext.x_advance;
     }
   /* Long idle gaps; the current time and the selection. */
-  ttv_view_axis_draw_gaps (cr, &scale, plot_y, plot_h);
+  ttv_viewer_draw_time_gaps (cr, &scale, plot_y, plot_h);
   TtvTime s0, s1;
   GdkRGBA c;
   if (ttv_tab_state_get_selection (p->state, &s0, &s1) && s1 > p->t0 && s0 < p->t1)

@@ -333,29 +333,6 @@ draw_ticks (TtvTimeBar *self, TtvTimeBarScale scale, cairo_t *cr, PangoLayout *l
   cairo_restore (cr);
 }
 
-/* A compressed idle gap in the band: grey between two broken lines, as the
- * views mark it (modules/common/ttv-view-axis.c, which the host does not
- * link: the modules carry their own copy). */
-static void
-draw_gap (cairo_t *cr, const TtvTimeScalePiece *p, double top, double height)
-{
-  cairo_save (cr);
-  cairo_set_source_rgb (cr, 0.82, 0.82, 0.85);
-  cairo_rectangle (cr, p->x0, top, p->x1 - p->x0, height);
-  cairo_fill (cr);
-  cairo_set_source_rgb (cr, 0.45, 0.45, 0.50);
-  cairo_set_line_width (cr, 1);
-  for (int side = 0; side < 2; side++)
-    {
-      double x = side ? p->x1 - 2.5 : p->x0 + 2.5;
-      cairo_move_to (cr, x, top);
-      for (double y = top + 3; y < top + height; y += 3)
-        cairo_line_to (cr, x + (((int) ((y - top) / 3)) % 2 ? -1.5 : 1.5), y);
-      cairo_stroke (cr);
-    }
-  cairo_restore (cr);
-}
-
 /* The ticks of @ts, @scale's times over the width, in the band
  * @top..@top+@height, each linear piece its own, a mark on each compressed
  * gap.  Kept as the ticks of @scale. */
@@ -378,11 +355,10 @@ draw_scale (TtvTimeBar *self, TtvTimeBarScale scale, const TtvTimeScale *ts, cai
     {
       const TtvTimeScalePiece *p = &ts->pieces[i];
 
-      if (p->gap)
-        draw_gap (cr, p, top, height);
-      else if (p->t1 > p->t0 && p->x1 - p->x0 >= 1)
+      if (!p->gap && p->t1 > p->t0 && p->x1 - p->x0 >= 1)
         draw_ticks (self, scale, cr, layout, p->t0, p->t1, p->x0, p->x1 - p->x0, top, height, ticks_up);
     }
+  ttv_viewer_draw_time_gaps (cr, ts, top, height);
 }
 
 /* A vertical line at @x from @top, @height long. */

@@ -9,6 +9,7 @@
 #include <cairo.h>
 #include <gtk/gtk.h>
 
+#include "ttv-viewer-time-scale.h"
 #include "ttv-viewer-types.h"
 
 G_BEGIN_DECLS
@@ -70,6 +71,13 @@ void        ttv_viewer_get_marker_rgba (TtvViewerMarker marker, GdkRGBA *rgba);
 /* Redraws @widget whenever one of these colours changes (until it is
  * destroyed). */
 void        ttv_viewer_watch_marker_colors (GtkWidget *widget);
+
+/* --- Time gaps ------------------------------------------------------------------------
+ * The marks of @scale's compressed idle gaps (ttv-viewer-time-scale.h)
+ * across the band (@y, @height): a grey ground between two zigzag lines,
+ * the idle time written down it where it fits, so that nobody reads the
+ * gap as time.  What the time bar and ttv's views draw (SDK 15). */
+void        ttv_viewer_draw_time_gaps (cairo_t *cr, const TtvTimeScale *scale, double y, double height);
 
 /* --- Images and export ---------------------------------------------------------------- */
 
