@@ -773,13 +773,6 @@ test_critical_path (void)
 /* --- The control flow's why ------------------------------------------------------------- */
 
 static gboolean
-history_ready (gpointer state)
-{
-  g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (state);
-  return h != NULL;
-}
-
-static gboolean
 sched_ready (gpointer state)
 {
   return ttv_tab_state_request_kernel (state, TTV_VIEWER_KERNEL_SCHED);
@@ -792,7 +785,7 @@ test_why (void)
 {
   TtvGuiTestTab f;
   open_tab (&f);
-  ttv_gui_test_spin_until (history_ready, f.state);
+  ttv_gui_test_spin_until (ttv_gui_test_history_ready, f.state);
   g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (f.state);
   static const char *const args[] = { "--analysis", "sched", "--table", "blocked", "--records", "--tid", "4194302",
                                       NULL };

@@ -96,14 +96,6 @@ count (TtvTraceset *ts, guint64 *sched, guint64 nth, TtvTime *nth_time)
 }
 
 static gboolean
-history_ready (gpointer state)
-{
-  g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (state);
-
-  return h != NULL;
-}
-
-static gboolean
 paged (gpointer data)
 {
   Sample *s = data;
@@ -129,7 +121,7 @@ test_sample (void)
   g_test_message ("%s", text (&s));
   g_assert_nonnull (strstr (text (&s), want));
   g_assert_cmpuint (per_cpu_total (&s), ==, total);
-  ttv_gui_test_spin_until (history_ready, s.f.state);
+  ttv_gui_test_spin_until (ttv_gui_test_history_ready, s.f.state);
   g_assert_nonnull (strstr (text (&s), "statistics of "));
   ttv_tab_state_get_time_span (s.f.state, &start, &end);
   ttv_tab_state_set_current_time (s.f.state, start + (end - start) / 2);

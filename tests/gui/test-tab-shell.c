@@ -809,14 +809,6 @@ test_info_dialog (void)
 
 /* --- Damaged data ------------------------------------------------------------------ */
 
-static gboolean
-history_ready (gpointer state)
-{
-  g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (state);
-
-  return h != NULL;
-}
-
 /* One damaged block in cpu/1 (the audit's case): the passes read the rest,
  * the state and history are built, the message says where. */
 static void
@@ -853,7 +845,7 @@ test_damaged_block (void)
   /* The damage is only found while reading. */
   g_assert_false (ttv_tab_get_damaged (s.tab));
   ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
-  ttv_gui_test_spin_until (history_ready, s.state);
+  ttv_gui_test_spin_until (ttv_gui_test_history_ready, s.state);
   g_assert_true (ttv_tab_get_damaged (s.tab));
   text = ttv_notifications_get_text (ttv_tab_get_notifications (s.tab), "damage");
   g_test_message ("%s", text);
@@ -1158,7 +1150,7 @@ test_cancel_restart (void)
   g_assert_true (ttv_status_bar_activate_job (bar, TTV_STATUS_JOB_BACKGROUND));
   g_assert_true (ttv_tab_is_busy (s.tab));
   ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
-  ttv_gui_test_spin_until (history_ready, s.state);
+  ttv_gui_test_spin_until (ttv_gui_test_history_ready, s.state);
   ttv_gui_test_spin_until (tab_idle, s.tab);
   ttv_tab_state_get_event_count (s.state, &complete);
   g_assert_true (complete);

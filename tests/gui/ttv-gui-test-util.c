@@ -80,6 +80,14 @@ ttv_gui_test_no_requests (gpointer tab_state)
   return ttv_tab_state_get_n_requests (tab_state) == 0;
 }
 
+gboolean
+ttv_gui_test_history_ready (gpointer tab_state)
+{
+  g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (tab_state);
+
+  return h != NULL;
+}
+
 void
 ttv_gui_test_load_modules (const char *const *paths)
 {

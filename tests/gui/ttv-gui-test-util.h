@@ -28,6 +28,9 @@ void        ttv_gui_test_spin_pending (void);
 /* Conditions for ttv_gui_test_spin_until on a TtvTabState. */
 gboolean    ttv_gui_test_state_ready (gpointer tab_state);
 gboolean    ttv_gui_test_no_requests (gpointer tab_state);
+/* Whether the tab's state history is built (the control flow's and the
+ * resources' rows are all known then). */
+gboolean    ttv_gui_test_history_ready (gpointer tab_state);
 /* Loads the viewer modules at @paths (NULL-terminated), each once per
  * process; fails the test on error. */
 void        ttv_gui_test_load_modules (const char *const *paths);
