@@ -579,6 +579,11 @@ test_time_gap (void)
   b0 = ttv_traceset_get_trace (ts, 1)->start;
   b1 = ttv_traceset_get_trace (ts, 1)->end;
   ttv_gui_test_tab_open (&f, ts, modules);
+  /* The control flow's rows come from the history, built after the
+   * state: without it the bottom row scanned below is empty (a loaded
+   * machine failed here). */
+  ttv_gui_test_spin_until (ttv_gui_test_history_ready, f.state);
+  ttv_gui_test_spin_pending ();
 
   TtvTimeBar *bar = TTV_TIME_BAR (ttv_gui_test_find_widget (GTK_WIDGET (f.tab), TTV_TYPE_TIME_BAR, NULL));
   draw_widget (ttv_gui_test_find_widget (GTK_WIDGET (bar), GTK_TYPE_DRAWING_AREA, NULL));

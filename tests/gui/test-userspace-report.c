@@ -394,6 +394,14 @@ callstacks_ready (gpointer state)
   return ttv_tab_state_get_userspace_progress (state, TTV_VIEWER_USERSPACE_CALLSTACKS) >= 1;
 }
 
+/* The call stack view's area has its size in the resized window (a loaded
+ * machine may take a while: the clicks below need its rows on screen). */
+static gboolean
+area_sized (gpointer area)
+{
+  return gtk_widget_get_allocated_height (area) > 300;
+}
+
 /* A click on a thread's header in the call stack view selects that thread
  * on its machine: each thread of each machine in turn, the second
  * machine's tids being the first's; a click in the calls does not. */
@@ -406,6 +414,7 @@ check_thread_clicks (const char *const *traces)
   ttv_gui_test_spin_pending ();
   GtkWidget *area = ttv_gui_test_find_widget (ttv_gui_test_viewer (f.tab, "callstack"), GTK_TYPE_DRAWING_AREA, NULL);
   g_assert_nonnull (area);
+  ttv_gui_test_spin_until (area_sized, area);
   g_autoptr (TtvViewerCallstacks) cs = ttv_tab_state_dup_callstacks (f.state);
   guint n = ttv_viewer_callstacks_get_n_threads (cs), machines_seen = 0;
   double top = FLAME_RULER_HEIGHT;
