@@ -10,33 +10,24 @@ static const char digit_pairs[201] =
   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
   "8081828384858687888990919293949596979899";
 
-static guint
-count_digits (guint64 v)
+/* Digits of @v < 10^8. */
+static inline guint
+count_digits8 (guint32 v)
 {
-  guint n = 1;
-  for (;;)
-    {
-      if (v < 10)
-        return n;
-      if (v < 100)
-        return n + 1;
-      if (v < 1000)
-        return n + 2;
-      if (v < 10000)
-        return n + 3;
-      v /= 10000;
-      n += 4;
-    }
+  if (v < 10000)
+    return v < 100 ? (v < 10 ? 1 : 2) : (v < 1000 ? 3 : 4);
+  return v < 1000000 ? (v < 100000 ? 5 : 6) : (v < 10000000 ? 7 : 8);
 }
 
-char *
-ttv_text_put_u64 (char *p, guint64 v)
+/* @v < 10^8 without leading zeros: 32-bit arithmetic, two digits at a time
+ * from the end. */
+static inline char *
+put_u32_short (char *p, guint32 v)
 {
-  /* Written from the end, two digits at a time. */
-  char *e = p + count_digits (v), *s = e;
+  char *e = p + count_digits8 (v), *s = e;
   while (v >= 100)
     {
-      guint r = (guint) (v % 100);
+      guint32 r = v % 100;
       v /= 100;
       s -= 2;
       memcpy (s, digit_pairs + 2 * r, 2);
@@ -46,6 +37,37 @@ ttv_text_put_u64 (char *p, guint64 v)
   else
     s[-1] = (char) ('0' + v);
   return e;
+}
+
+/* @v < 10^8 in exactly 8 digits. */
+static inline char *
+put_8digits (char *p, guint32 v)
+{
+  guint32 a = v / 10000u, b = v % 10000u;
+  memcpy (p, digit_pairs + 2 * (a / 100), 2);
+  memcpy (p + 2, digit_pairs + 2 * (a % 100), 2);
+  memcpy (p + 4, digit_pairs + 2 * (b / 100), 2);
+  memcpy (p + 6, digit_pairs + 2 * (b % 100), 2);
+  return p + 8;
+}
+
+char *
+ttv_text_put_u64 (char *p, guint64 v)
+{
+  /* By groups of eight digits, each in 32-bit arithmetic: times in
+   * nanoseconds and addresses have 15 to 20 digits. */
+  if (v < 100000000u)
+    return put_u32_short (p, (guint32) v);
+  guint64 hi = v / 100000000u;
+  guint32 lo = (guint32) (v % 100000000u);
+  if (hi < 100000000u)
+    p = put_u32_short (p, (guint32) hi);
+  else
+    {
+      p = put_u32_short (p, (guint32) (hi / 100000000u));
+      p = put_8digits (p, (guint32) (hi % 100000000u));
+    }
+  return put_8digits (p, lo);
 }
 
 char *
