@@ -1,7 +1,9 @@
 /* ttv-text.c: numbers as text without printf (see ttv-text.h): decimal by
- * pairs of digits from a table, "%g" by scaling into six digits. */
+ * pairs of digits from a table, "%g" and the shortest text of a float that
+ * reads back by scaling into 6 to 17 digits in long double. */
 #include "ttv-text.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -167,19 +169,16 @@ ttv_text_put_octal (char *p, guint64 v)
 /* Exact powers of ten in long double (64-bit mantissa: up to 10^27). */
 #define MAX_EXACT_POW10 27
 
-static long double
+/* Each literal is exact: 10^k = 2^k 5^k and 5^27 < 2^64. */
+static const long double pow10_table[MAX_EXACT_POW10 + 1] = {
+  1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L, 1e12L, 1e13L,
+  1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L,
+};
+
+static inline long double
 pow10_exact (guint k)
 {
-  static long double table[MAX_EXACT_POW10 + 1];
-  static gsize ready;
-  if (g_once_init_enter (&ready))
-    {
-      long double x = 1;
-      for (guint i = 0; i <= MAX_EXACT_POW10; i++, x *= 10)
-        table[i] = x;
-      g_once_init_leave (&ready, 1);
-    }
-  return table[k];
+  return pow10_table[k];
 }
 
 static char *
@@ -190,14 +189,19 @@ put_g_printf (char *p, double v)
   return p + (n > 0 ? n : 0);
 }
 
-/* Six significant digits of |v| (nonzero, finite) and the decimal exponent
- * of the first, rounded as printf rounds (to nearest, ties to even on the
- * exact binary value); FALSE when the scaled value is too near a tie to
- * tell in long double, or out of the exact powers of ten. */
-static gboolean
-six_digits (double v, guint32 *digits, int *exponent)
+/* Significant digits of |v| (nonzero, finite): @n of them (6 to 17), and
+ * the decimal exponent of the first, rounded as printf rounds (to nearest,
+ * ties to even on the exact binary value).  Also *@off, how far the digits
+ * are from |v| in units of their last one (before a carry to n + 1 digits
+ * is moved into the exponent), and *@scale, that unit's power of ten with
+ * its sign flipped.  FALSE when the scaled value is too near a tie to tell
+ * in long double (@tie units), or out of the exact powers of ten. */
+static inline gboolean
+scaled_digits (double v, guint n, long double tie, guint64 *digits, int *exponent, long double *off,
+               int *scale)
 {
   long double a = fabsl ((long double) v);
+  long double lower = pow10_exact (n - 1), upper = pow10_exact (n);
   /* The decimal exponent from the binary one (off by one at most: the
    * loop below corrects it). */
   int bin;
@@ -205,28 +209,30 @@ six_digits (double v, guint32 *digits, int *exponent)
   int e = (int) floor ((bin - 1) * 0.30102999566398120);
   for (int tries = 0; tries < 3; tries++)
     {
-      int k = 5 - e;
+      int k = (int) n - 1 - e;
       if (k > MAX_EXACT_POW10 || -k > MAX_EXACT_POW10)
         return FALSE;
       long double y = k >= 0 ? a * pow10_exact ((guint) k) : a / pow10_exact ((guint) -k);
-      if (y < 100000.0L)
+      if (y < lower)
         {
           e--;
           continue;
         }
-      if (y >= 1000000.0L)
+      if (y >= upper)
         {
           e++;
           continue;
         }
       long double whole = floorl (y);
       long double frac = y - whole;
-      if (fabsl (frac - 0.5L) < 1e-7L)
+      if (fabsl (frac - 0.5L) < tie)
         return FALSE;
-      guint32 d = (guint32) whole + (frac > 0.5L);
-      if (d == 1000000)
+      guint64 d = (guint64) whole + (frac > 0.5L);
+      *off = (long double) d - y;
+      *scale = k;
+      if (d == (guint64) upper)
         {
-          d = 100000;
+          d = (guint64) lower;
           e++;
         }
       *digits = d;
@@ -236,24 +242,18 @@ six_digits (double v, guint32 *digits, int *exponent)
   return FALSE;
 }
 
-char *
-ttv_text_put_double_g (char *p, double v)
+/* The text of "%.Pg" for the @n digits @ds of exponent @x: fixed or
+ * exponent notation by P's rule, trailing zeros dropped. */
+static char *
+put_g_text (char *p, gboolean negative, const char *ds, guint n, int x, int precision)
 {
-  if (!isfinite (v) || v == 0)
-    return put_g_printf (p, v);
-  guint32 d;
-  int x;
-  if (!six_digits (v, &d, &x))
-    return put_g_printf (p, v);
-  if (signbit (v))
+  if (negative)
     *p++ = '-';
-  char ds[6];
-  ttv_text_put_u64_padded (ds, d, 6);
   /* Significant digits after the first, less trailing zeros. */
-  int last = 5;
+  int last = (int) n - 1;
   while (last > 0 && ds[last] == '0')
     last--;
-  if (x < -4 || x >= 6)
+  if (x < -4 || x >= precision)
     {
       *p++ = ds[0];
       if (last > 0)
@@ -283,4 +283,84 @@ ttv_text_put_double_g (char *p, double v)
   for (int i = -1; i > x; i--)
     *p++ = '0';
   return ttv_text_put (p, ds, (gsize) last + 1);
+}
+
+char *
+ttv_text_put_double_g (char *p, double v)
+{
+  if (!isfinite (v) || v == 0)
+    return put_g_printf (p, v);
+  guint64 d;
+  int x, scale;
+  long double off;
+  if (!scaled_digits (v, 6, 1e-7L, &d, &x, &off, &scale))
+    return put_g_printf (p, v);
+  char ds[6];
+  ttv_text_put_u64_padded (ds, d, 6);
+  return put_g_text (p, signbit (v), ds, 6, x, 6);
+}
+
+/* Whether the @n significant digits of @v read back as @v at @bits
+ * precision: 1 yes (then *@digits and *@exponent are them), 0 no, -1 when
+ * long double cannot tell. */
+static int
+digits_round_trip (double v, guint bits, guint n, guint64 *digits, int *exponent)
+{
+  /* The scaled value is off by half a unit of long double's last place at
+   * most: 2^-14 units of the last digit at 15 digits, 2^-8 at 17; a margin
+   * of 10^-3 or 2^-6 units from a tie or a bound leaves nothing to chance. */
+  long double tie = n <= 9 ? 1e-6L : n <= 15 ? 1e-3L : 1.0L / 64;
+  long double off;
+  int scale;
+  if (!scaled_digits (v, n, tie, digits, exponent, &off, &scale))
+    return -1;
+  /* They read back when nearer to @v than half its unit in the last place
+   * (ULP). */
+  int bin;
+  double m = frexp (v, &bin);
+  int half_exp = bin - (bits == 32 ? 24 : 53) - 1;
+  long double half_ulp = scale >= 0 ? ldexpl (pow10_exact ((guint) scale), half_exp)
+                                    : ldexpl (1.0L, half_exp) / pow10_exact ((guint) -scale);
+  /* Below a power of two the values are twice as dense. */
+  if (off < 0 && fabs (m) == 0.5)
+    half_ulp /= 2;
+  if (fabsl (off) < half_ulp - tie)
+    return 1;
+  return fabsl (off) > half_ulp + tie ? 0 : -1;
+}
+
+char *
+ttv_text_put_double_shortest (char *p, double v, guint bits)
+{
+  if (v == 0)
+    return signbit (v) ? TTV_TEXT_PUT_LITERAL (p, "-0") : TTV_TEXT_PUT_LITERAL (p, "0");
+  gboolean single = bits == 32;
+  /* The margins below are for x87's 64-bit long double mantissa. */
+  if (LDBL_MANT_DIG < 64)
+    return NULL;
+  if (!isfinite (v) || (single ? (double) (float) v != v || fabsf ((float) v) < FLT_MIN : fabs (v) < DBL_MIN))
+    return NULL;
+  /* DIG digits (FLT_DIG, DBL_DIG) hold any value of at most DIG digits:
+   * when those read back, the shortest text is them less trailing zeros;
+   * else the first of DIG + 1 up to 9 or 17 digits that reads back. */
+  guint dig = single ? 6 : 15, max = single ? 9 : 17;
+  for (guint n = dig; n <= max; n++)
+    {
+      guint64 d;
+      int x;
+      int found = digits_round_trip (v, bits, n, &d, &x);
+      if (found < 0)
+        return NULL;
+      if (found == 0)
+        continue;
+      char ds[17];
+      ttv_text_put_u64_padded (ds, d, n);
+      /* %g at the precision found: at DIG, that of the digits left (its
+       * notation changes with the precision); beyond, n itself. */
+      int k = (int) n;
+      while (n == dig && k > 1 && ds[k - 1] == '0')
+        k--;
+      return put_g_text (p, signbit (v), ds, n, x, k);
+    }
+  return NULL;
 }
