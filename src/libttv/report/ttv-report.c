@@ -376,6 +376,32 @@ append_json_key (GString *out, const JsonKeys *keys, guint i, const TtvValue *me
   ttv_text_commit (out, p);
 }
 
+/* Member @i, key and value.  Integers (most members) are written with
+ * their key in one go, as the decoder's JSON writes them (a number, signed
+ * or not whatever the display base); strings without the decoder's
+ * dispatch; the rest by the decoder. */
+static void
+append_json_member (const TtvDecoder *d, GString *out, const JsonKeys *keys, guint i, const TtvValue *member,
+                    gboolean first)
+{
+  const TtvType *t = member->type;
+  if (G_LIKELY (i < keys->n && keys->keys[i].name == member->name && t->kind == TTV_TYPE_INTEGER
+                && t->int_kind != TTV_INT_BOOLEAN))
+    {
+      const JsonKey *k = &keys->keys[i];
+      char *p = ttv_text_put (ttv_text_reserve (out, k->len + TTV_TEXT_NUMBER_MAX), k->key, k->len);
+      p[-(gssize) k->len] = first ? '{' : ',';
+      p = t->is_signed ? ttv_text_put_i64 (p, member->v.s) : ttv_text_put_u64 (p, member->v.u);
+      ttv_text_commit (out, p);
+      return;
+    }
+  append_json_key (out, keys, i, member, first);
+  if (t->kind == TTV_TYPE_STRING)
+    ttv_json_append_string (out, member->v.string.str, member->v.string.len);
+  else
+    ttv_decoder_append_node (d, member, TTV_VALUE_STYLE_JSON, out);
+}
+
 /* The fields: a struct's members by their cached keys (as the decoder's
  * JSON writes them), anything else by the decoder. */
 static void
@@ -391,8 +417,7 @@ append_json_fields (const TtvDecoder *d, guint32 node, JsonKeys *keys, GString *
   const TtvValue *children = ttv_decoder_get_children (d, v);
   for (guint32 i = 0; i < v->n_children; i++)
     {
-      append_json_key (out, keys, i, &children[i], i == 0);
-      ttv_decoder_append_node (d, &children[i], TTV_VALUE_STYLE_JSON, out);
+      append_json_member (d, out, keys, i, &children[i], i == 0);
     }
   if (v->n_children == 0)
     g_string_append_c (out, '{');
@@ -413,8 +438,7 @@ append_json_members (const TtvDecoder *d, guint32 node, JsonKeys *keys, GString 
       const TtvValue *c = &children[i];
       if (c->type->roles || c->type->clock_name)
         continue;
-      append_json_key (out, keys, i, c, n++ == 0);
-      ttv_decoder_append_node (d, c, TTV_VALUE_STYLE_JSON, out);
+      append_json_member (d, out, keys, i, c, n++ == 0);
     }
   if (n)
     g_string_append_c (out, '}');
