@@ -531,9 +531,19 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
   /* Without printf: a line per event (bench/run's text_jsonl). */
   char *at = ttv_text_reserve (out, 2 * TTV_TEXT_NUMBER_MAX + 64);
   at = TTV_TEXT_PUT_LITERAL (at, "{\"time_ns\":");
+  char *ns = at;
   at = ttv_text_put_i64 (at, ev->time);
+  gsize n_digits = (gsize) (at - ns);
   at = TTV_TEXT_PUT_LITERAL (at, ",\"time\":\"");
-  at = ttv_text_put_seconds (at, ev->time);
+  if (ev->time >= 1000000000)
+    {
+      /* The same digits with the point before the last nine. */
+      at = ttv_text_put (at, ns, n_digits - 9);
+      *at++ = '.';
+      at = ttv_text_put (at, ns + n_digits - 9, 9);
+    }
+  else
+    at = ttv_text_put_seconds (at, ev->time);
   ttv_text_commit (out, at);
   append_gstring (out, jsonl_where (p, tf));
   append_gstring (out, jt->name);
