@@ -189,23 +189,22 @@ put_g_printf (char *p, double v)
   return p + (n > 0 ? n : 0);
 }
 
-/* Significant digits of |v| (nonzero, finite): @n of them (6 to 17), and
- * the decimal exponent of the first, rounded as printf rounds (to nearest,
- * ties to even on the exact binary value).  Also *@off, how far the digits
- * are from |v| in units of their last one (before a carry to n + 1 digits
- * is moved into the exponent), and *@scale, that unit's power of ten with
- * its sign flipped.  FALSE when the scaled value is too near a tie to tell
- * in long double (@tie units), or out of the exact powers of ten. */
+/* Significant digits of |v| (nonzero, finite, of binary exponent @bin as
+ * frexp gives it): @n of them (6 to 17), and the decimal exponent of the
+ * first, rounded as printf rounds (to nearest, ties to even on the exact
+ * binary value).  Also *@scaled, |v| scaled to have n digits before the
+ * point, and *@off, how far the digits are from it (before a carry to
+ * n + 1 digits is moved into the exponent).  FALSE when the scaled value
+ * is too near a tie to tell in long double (@tie units), or out of the
+ * exact powers of ten. */
 static inline gboolean
-scaled_digits (double v, guint n, long double tie, guint64 *digits, int *exponent, long double *off,
-               int *scale)
+scaled_digits (double v, int bin, guint n, long double tie, guint64 *digits, int *exponent, long double *scaled,
+               long double *off)
 {
   long double a = fabsl ((long double) v);
   long double lower = pow10_exact (n - 1), upper = pow10_exact (n);
   /* The decimal exponent from the binary one (off by one at most: the
    * loop below corrects it). */
-  int bin;
-  frexp (v, &bin);
   int e = (int) floor ((bin - 1) * 0.30102999566398120);
   for (int tries = 0; tries < 3; tries++)
     {
@@ -223,13 +222,14 @@ scaled_digits (double v, guint n, long double tie, guint64 *digits, int *exponen
           e++;
           continue;
         }
-      long double whole = floorl (y);
-      long double frac = y - whole;
+      /* y < 10^17: the conversion truncates, as floorl would. */
+      guint64 whole = (guint64) y;
+      long double frac = y - (long double) whole;
       if (fabsl (frac - 0.5L) < tie)
         return FALSE;
-      guint64 d = (guint64) whole + (frac > 0.5L);
+      guint64 d = whole + (frac > 0.5L);
+      *scaled = y;
       *off = (long double) d - y;
-      *scale = k;
       if (d == (guint64) upper)
         {
           d = (guint64) lower;
@@ -291,42 +291,58 @@ ttv_text_put_double_g (char *p, double v)
   if (!isfinite (v) || v == 0)
     return put_g_printf (p, v);
   guint64 d;
-  int x, scale;
-  long double off;
-  if (!scaled_digits (v, 6, 1e-7L, &d, &x, &off, &scale))
+  int x, bin;
+  long double y, off;
+  frexp (v, &bin);
+  if (!scaled_digits (v, bin, 6, 1e-7L, &d, &x, &y, &off))
     return put_g_printf (p, v);
   char ds[6];
   ttv_text_put_u64_padded (ds, d, 6);
   return put_g_text (p, signbit (v), ds, 6, x, 6);
 }
 
+/* Whether long double arithmetic keeps a 64-bit mantissa, as the margins
+ * of digits_round_trip() assume: asked of the arithmetic itself, since
+ * valgrind runs x87 code with double's 53 bits (LDBL_MANT_DIG says 64). */
+static gboolean
+long_double_is_extended (void)
+{
+  static gsize answer;   /* 1: no, 2: yes */
+  if (g_once_init_enter (&answer))
+    {
+      volatile long double one = 1.0L, last = 0x1p-63L;
+      gboolean extended = LDBL_MANT_DIG >= 64 && one + last != one;
+      g_once_init_leave (&answer, extended ? 2 : 1);
+    }
+  return answer == 2;
+}
+
 /* Whether the @n significant digits of @v read back as @v at @bits
  * precision: 1 yes (then *@digits and *@exponent are them), 0 no, -1 when
  * long double cannot tell. */
 static int
-digits_round_trip (double v, guint bits, guint n, guint64 *digits, int *exponent)
+digits_round_trip (double v, double m, int bin, guint bits, guint n, guint64 *digits, int *exponent)
 {
   /* The scaled value is off by half a unit of long double's last place at
    * most: 2^-14 units of the last digit at 15 digits, 2^-8 at 17; a margin
    * of 10^-3 or 2^-6 units from a tie or a bound leaves nothing to chance. */
   long double tie = n <= 9 ? 1e-6L : n <= 15 ? 1e-3L : 1.0L / 64;
-  long double off;
-  int scale;
-  if (!scaled_digits (v, n, tie, digits, exponent, &off, &scale))
+  long double y, off;
+  if (!scaled_digits (v, bin, n, tie, digits, exponent, &y, &off))
     return -1;
   /* They read back when nearer to @v than half its unit in the last place
-   * (ULP). */
-  int bin;
-  double m = frexp (v, &bin);
-  int half_exp = bin - (bits == 32 ? 24 : 53) - 1;
-  long double half_ulp = scale >= 0 ? ldexpl (pow10_exact ((guint) scale), half_exp)
-                                    : ldexpl (1.0L, half_exp) / pow10_exact ((guint) -scale);
+   * (ULP).  |v| = m 2^bin and an ULP is 2^(bin - p) (p: 24 or 53 bits),
+   * so in units of the last digit half an ULP is y 2^(-p-1) / m: compared
+   * times m, without a division. */
+  m = fabs (m);
+  long double half_ulp_m = y * (bits == 32 ? 0x1p-25L : 0x1p-54L);
   /* Below a power of two the values are twice as dense. */
-  if (off < 0 && fabs (m) == 0.5)
-    half_ulp /= 2;
-  if (fabsl (off) < half_ulp - tie)
+  if (off < 0 && m == 0.5)
+    half_ulp_m /= 2;
+  long double dist_m = fabsl (off) * m, tie_m = tie * m;
+  if (dist_m < half_ulp_m - tie_m)
     return 1;
-  return fabsl (off) > half_ulp + tie ? 0 : -1;
+  return dist_m > half_ulp_m + tie_m ? 0 : -1;
 }
 
 char *
@@ -335,8 +351,7 @@ ttv_text_put_double_shortest (char *p, double v, guint bits)
   if (v == 0)
     return signbit (v) ? TTV_TEXT_PUT_LITERAL (p, "-0") : TTV_TEXT_PUT_LITERAL (p, "0");
   gboolean single = bits == 32;
-  /* The margins below are for x87's 64-bit long double mantissa. */
-  if (LDBL_MANT_DIG < 64)
+  if (!long_double_is_extended ())
     return NULL;
   if (!isfinite (v) || (single ? (double) (float) v != v || fabsf ((float) v) < FLT_MIN : fabs (v) < DBL_MIN))
     return NULL;
@@ -344,11 +359,13 @@ ttv_text_put_double_shortest (char *p, double v, guint bits)
    * when those read back, the shortest text is them less trailing zeros;
    * else the first of DIG + 1 up to 9 or 17 digits that reads back. */
   guint dig = single ? 6 : 15, max = single ? 9 : 17;
+  int bin;
+  double m = frexp (v, &bin);
   for (guint n = dig; n <= max; n++)
     {
       guint64 d;
       int x;
-      int found = digits_round_trip (v, bits, n, &d, &x);
+      int found = digits_round_trip (v, m, bin, bits, n, &d, &x);
       if (found < 0)
         return NULL;
       if (found == 0)
