@@ -56,6 +56,17 @@ put_8digits (char *p, guint32 v)
 char *
 ttv_text_put_u64 (char *p, guint64 v)
 {
+  /* Most fields (ids, descriptors, flags) have one or two digits. */
+  if (v < 100)
+    {
+      if (v < 10)
+        {
+          *p = (char) ('0' + v);
+          return p + 1;
+        }
+      memcpy (p, digit_pairs + 2 * v, 2);
+      return p + 2;
+    }
   /* By groups of eight digits, each in 32-bit arithmetic: times in
    * nanoseconds and addresses have 15 to 20 digits. */
   if (v < 100000000u)
