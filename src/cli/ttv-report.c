@@ -952,8 +952,8 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
               continue;
             }
         }
-      g_autoptr (TtvPosition) pos = args.position || format == TTV_REPORT_JSONL
-                                      ? ttv_context_get_position (ctx, &error) : NULL;
+      const TtvPosition *pos = args.position || format == TTV_REPORT_JSONL
+                                 ? ttv_context_peek_position (ctx, &error) : NULL;
       if (error)
         break;
       const TtvEvent *ev = ttv_context_next (ctx, &error);

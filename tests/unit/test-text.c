@@ -266,6 +266,15 @@ test_json_double (void)
       check_json_double (dec, 64);
       check_json_double ((float) dec, 32);
       check_json_double ((double) g_rand_int (rand) / 1000.0, 64);
+      /* Decimals of up to 15 digits and their neighbours, which need more:
+       * the edge of the fast path (ttv_text_put_double_shortest()). */
+      guint64 digits = (((guint64) g_rand_int (rand) << 32) | g_rand_int (rand)) % G_GUINT64_CONSTANT (1000000000000000);
+      double d15 = (double) (digits >> g_rand_int_range (rand, 0, 50)) / pow (10, g_rand_int_range (rand, -10, 25));
+      check_json_double (d15, 64);
+      check_json_double (nextafter (d15, 0), 64);
+      check_json_double (nextafter (d15, INFINITY), 64);
+      check_json_double ((float) d15, 32);
+      check_json_double (nextafterf ((float) d15, 0), 32);
     }
   g_rand_free (rand);
 }

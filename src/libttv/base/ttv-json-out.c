@@ -152,6 +152,14 @@ ttv_json_append_double (GString *out, double v, guint bits)
       g_string_append (out, v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
       return;
     }
+  /* Most values without printf nor strtod (a jsonl line per event). */
+  char *p = ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX);
+  char *end = ttv_text_put_double_shortest (p, v, bits);
+  if (end)
+    {
+      ttv_text_commit (out, end);
+      return;
+    }
   char buf[40];
   /* The shortest precision that reads back, written with that precision
    * (%g's choice of notation depends on it).  Any value of at most DIG

@@ -1,7 +1,9 @@
 /* ttv-text.c: numbers as text without printf (see ttv-text.h): decimal by
- * pairs of digits from a table, "%g" by scaling into six digits. */
+ * pairs of digits from a table, "%g" and the shortest text of a float that
+ * reads back by scaling into 6 to 17 digits in long double. */
 #include "ttv-text.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -10,33 +12,24 @@ static const char digit_pairs[201] =
   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
   "8081828384858687888990919293949596979899";
 
-static guint
-count_digits (guint64 v)
+/* Digits of @v < 10^8. */
+static inline guint
+count_digits8 (guint32 v)
 {
-  guint n = 1;
-  for (;;)
-    {
-      if (v < 10)
-        return n;
-      if (v < 100)
-        return n + 1;
-      if (v < 1000)
-        return n + 2;
-      if (v < 10000)
-        return n + 3;
-      v /= 10000;
-      n += 4;
-    }
+  if (v < 10000)
+    return v < 100 ? (v < 10 ? 1 : 2) : (v < 1000 ? 3 : 4);
+  return v < 1000000 ? (v < 100000 ? 5 : 6) : (v < 10000000 ? 7 : 8);
 }
 
-char *
-ttv_text_put_u64 (char *p, guint64 v)
+/* @v < 10^8 without leading zeros: 32-bit arithmetic, two digits at a time
+ * from the end. */
+static inline char *
+put_u32_short (char *p, guint32 v)
 {
-  /* Written from the end, two digits at a time. */
-  char *e = p + count_digits (v), *s = e;
+  char *e = p + count_digits8 (v), *s = e;
   while (v >= 100)
     {
-      guint r = (guint) (v % 100);
+      guint32 r = v % 100;
       v /= 100;
       s -= 2;
       memcpy (s, digit_pairs + 2 * r, 2);
@@ -46,6 +39,48 @@ ttv_text_put_u64 (char *p, guint64 v)
   else
     s[-1] = (char) ('0' + v);
   return e;
+}
+
+/* @v < 10^8 in exactly 8 digits. */
+static inline char *
+put_8digits (char *p, guint32 v)
+{
+  guint32 a = v / 10000u, b = v % 10000u;
+  memcpy (p, digit_pairs + 2 * (a / 100), 2);
+  memcpy (p + 2, digit_pairs + 2 * (a % 100), 2);
+  memcpy (p + 4, digit_pairs + 2 * (b / 100), 2);
+  memcpy (p + 6, digit_pairs + 2 * (b % 100), 2);
+  return p + 8;
+}
+
+char *
+ttv_text_put_u64 (char *p, guint64 v)
+{
+  /* Most fields (ids, descriptors, flags) have one or two digits. */
+  if (v < 100)
+    {
+      if (v < 10)
+        {
+          *p = (char) ('0' + v);
+          return p + 1;
+        }
+      memcpy (p, digit_pairs + 2 * v, 2);
+      return p + 2;
+    }
+  /* By groups of eight digits, each in 32-bit arithmetic: times in
+   * nanoseconds and addresses have 15 to 20 digits. */
+  if (v < 100000000u)
+    return put_u32_short (p, (guint32) v);
+  guint64 hi = v / 100000000u;
+  guint32 lo = (guint32) (v % 100000000u);
+  if (hi < 100000000u)
+    p = put_u32_short (p, (guint32) hi);
+  else
+    {
+      p = put_u32_short (p, (guint32) (hi / 100000000u));
+      p = put_8digits (p, (guint32) (hi % 100000000u));
+    }
+  return put_8digits (p, lo);
 }
 
 char *
@@ -145,19 +180,16 @@ ttv_text_put_octal (char *p, guint64 v)
 /* Exact powers of ten in long double (64-bit mantissa: up to 10^27). */
 #define MAX_EXACT_POW10 27
 
-static long double
+/* Each literal is exact: 10^k = 2^k 5^k and 5^27 < 2^64. */
+static const long double pow10_table[MAX_EXACT_POW10 + 1] = {
+  1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L, 1e12L, 1e13L,
+  1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L,
+};
+
+static inline long double
 pow10_exact (guint k)
 {
-  static long double table[MAX_EXACT_POW10 + 1];
-  static gsize ready;
-  if (g_once_init_enter (&ready))
-    {
-      long double x = 1;
-      for (guint i = 0; i <= MAX_EXACT_POW10; i++, x *= 10)
-        table[i] = x;
-      g_once_init_leave (&ready, 1);
-    }
-  return table[k];
+  return pow10_table[k];
 }
 
 static char *
@@ -168,43 +200,50 @@ put_g_printf (char *p, double v)
   return p + (n > 0 ? n : 0);
 }
 
-/* Six significant digits of |v| (nonzero, finite) and the decimal exponent
- * of the first, rounded as printf rounds (to nearest, ties to even on the
- * exact binary value); FALSE when the scaled value is too near a tie to
- * tell in long double, or out of the exact powers of ten. */
-static gboolean
-six_digits (double v, guint32 *digits, int *exponent)
+/* Significant digits of |v| (nonzero, finite, of binary exponent @bin as
+ * frexp gives it): @n of them (6 to 17), and the decimal exponent of the
+ * first, rounded as printf rounds (to nearest, ties to even on the exact
+ * binary value).  Also *@scaled, |v| scaled to have n digits before the
+ * point, and *@off, how far the digits are from it (before a carry to
+ * n + 1 digits is moved into the exponent).  FALSE when the scaled value
+ * is too near a tie to tell in long double (@tie units), or out of the
+ * exact powers of ten. */
+static inline gboolean
+scaled_digits (double v, int bin, guint n, long double tie, guint64 *digits, int *exponent, long double *scaled,
+               long double *off)
 {
   long double a = fabsl ((long double) v);
+  long double lower = pow10_exact (n - 1), upper = pow10_exact (n);
   /* The decimal exponent from the binary one (off by one at most: the
    * loop below corrects it). */
-  int bin;
-  frexp (v, &bin);
   int e = (int) floor ((bin - 1) * 0.30102999566398120);
   for (int tries = 0; tries < 3; tries++)
     {
-      int k = 5 - e;
+      int k = (int) n - 1 - e;
       if (k > MAX_EXACT_POW10 || -k > MAX_EXACT_POW10)
         return FALSE;
       long double y = k >= 0 ? a * pow10_exact ((guint) k) : a / pow10_exact ((guint) -k);
-      if (y < 100000.0L)
+      if (y < lower)
         {
           e--;
           continue;
         }
-      if (y >= 1000000.0L)
+      if (y >= upper)
         {
           e++;
           continue;
         }
-      long double whole = floorl (y);
-      long double frac = y - whole;
-      if (fabsl (frac - 0.5L) < 1e-7L)
+      /* y < 10^17: the conversion truncates, as floorl would. */
+      guint64 whole = (guint64) y;
+      long double frac = y - (long double) whole;
+      if (fabsl (frac - 0.5L) < tie)
         return FALSE;
-      guint32 d = (guint32) whole + (frac > 0.5L);
-      if (d == 1000000)
+      guint64 d = whole + (frac > 0.5L);
+      *scaled = y;
+      *off = (long double) d - y;
+      if (d == (guint64) upper)
         {
-          d = 100000;
+          d = (guint64) lower;
           e++;
         }
       *digits = d;
@@ -214,24 +253,18 @@ six_digits (double v, guint32 *digits, int *exponent)
   return FALSE;
 }
 
-char *
-ttv_text_put_double_g (char *p, double v)
+/* The text of "%.Pg" for the @n digits @ds of exponent @x: fixed or
+ * exponent notation by P's rule, trailing zeros dropped. */
+static char *
+put_g_text (char *p, gboolean negative, const char *ds, guint n, int x, int precision)
 {
-  if (!isfinite (v) || v == 0)
-    return put_g_printf (p, v);
-  guint32 d;
-  int x;
-  if (!six_digits (v, &d, &x))
-    return put_g_printf (p, v);
-  if (signbit (v))
+  if (negative)
     *p++ = '-';
-  char ds[6];
-  ttv_text_put_u64_padded (ds, d, 6);
   /* Significant digits after the first, less trailing zeros. */
-  int last = 5;
+  int last = (int) n - 1;
   while (last > 0 && ds[last] == '0')
     last--;
-  if (x < -4 || x >= 6)
+  if (x < -4 || x >= precision)
     {
       *p++ = ds[0];
       if (last > 0)
@@ -261,4 +294,101 @@ ttv_text_put_double_g (char *p, double v)
   for (int i = -1; i > x; i--)
     *p++ = '0';
   return ttv_text_put (p, ds, (gsize) last + 1);
+}
+
+char *
+ttv_text_put_double_g (char *p, double v)
+{
+  if (!isfinite (v) || v == 0)
+    return put_g_printf (p, v);
+  guint64 d;
+  int x, bin;
+  long double y, off;
+  frexp (v, &bin);
+  if (!scaled_digits (v, bin, 6, 1e-7L, &d, &x, &y, &off))
+    return put_g_printf (p, v);
+  char ds[6];
+  ttv_text_put_u64_padded (ds, d, 6);
+  return put_g_text (p, signbit (v), ds, 6, x, 6);
+}
+
+/* Whether long double arithmetic keeps a 64-bit mantissa, as the margins
+ * of digits_round_trip() assume: asked of the arithmetic itself, since
+ * valgrind runs x87 code with double's 53 bits (LDBL_MANT_DIG says 64). */
+static gboolean
+long_double_is_extended (void)
+{
+  static gsize answer;   /* 1: no, 2: yes */
+  if (g_once_init_enter (&answer))
+    {
+      volatile long double one = 1.0L, last = 0x1p-63L;
+      gboolean extended = LDBL_MANT_DIG >= 64 && one + last != one;
+      g_once_init_leave (&answer, extended ? 2 : 1);
+    }
+  return answer == 2;
+}
+
+/* Whether the @n significant digits of @v read back as @v at @bits
+ * precision: 1 yes (then *@digits and *@exponent are them), 0 no, -1 when
+ * long double cannot tell. */
+static int
+digits_round_trip (double v, double m, int bin, guint bits, guint n, guint64 *digits, int *exponent)
+{
+  /* The scaled value is off by half a unit of long double's last place at
+   * most: 2^-14 units of the last digit at 15 digits, 2^-8 at 17; a margin
+   * of 10^-3 or 2^-6 units from a tie or a bound leaves nothing to chance. */
+  long double tie = n <= 9 ? 1e-6L : n <= 15 ? 1e-3L : 1.0L / 64;
+  long double y, off;
+  if (!scaled_digits (v, bin, n, tie, digits, exponent, &y, &off))
+    return -1;
+  /* They read back when nearer to @v than half its unit in the last place
+   * (ULP).  |v| = m 2^bin and an ULP is 2^(bin - p) (p: 24 or 53 bits),
+   * so in units of the last digit half an ULP is y 2^(-p-1) / m: compared
+   * times m, without a division. */
+  m = fabs (m);
+  long double half_ulp_m = y * (bits == 32 ? 0x1p-25L : 0x1p-54L);
+  /* Below a power of two the values are twice as dense. */
+  if (off < 0 && m == 0.5)
+    half_ulp_m /= 2;
+  long double dist_m = fabsl (off) * m, tie_m = tie * m;
+  if (dist_m < half_ulp_m - tie_m)
+    return 1;
+  return dist_m > half_ulp_m + tie_m ? 0 : -1;
+}
+
+char *
+ttv_text_put_double_shortest (char *p, double v, guint bits)
+{
+  if (v == 0)
+    return signbit (v) ? TTV_TEXT_PUT_LITERAL (p, "-0") : TTV_TEXT_PUT_LITERAL (p, "0");
+  gboolean single = bits == 32;
+  if (!long_double_is_extended ())
+    return NULL;
+  if (!isfinite (v) || (single ? (double) (float) v != v || fabsf ((float) v) < FLT_MIN : fabs (v) < DBL_MIN))
+    return NULL;
+  /* DIG digits (FLT_DIG, DBL_DIG) hold any value of at most DIG digits:
+   * when those read back, the shortest text is them less trailing zeros;
+   * else the first of DIG + 1 up to 9 or 17 digits that reads back. */
+  guint dig = single ? 6 : 15, max = single ? 9 : 17;
+  int bin;
+  double m = frexp (v, &bin);
+  for (guint n = dig; n <= max; n++)
+    {
+      guint64 d;
+      int x;
+      int found = digits_round_trip (v, m, bin, bits, n, &d, &x);
+      if (found < 0)
+        return NULL;
+      if (found == 0)
+        continue;
+      char ds[17];
+      ttv_text_put_u64_padded (ds, d, n);
+      /* %g at the precision found: at DIG, that of the digits left (its
+       * notation changes with the precision); beyond, n itself. */
+      int k = (int) n;
+      while (n == dig && k > 1 && ds[k - 1] == '0')
+        k--;
+      return put_g_text (p, signbit (v), ds, n, x, k);
+    }
+  return NULL;
 }

@@ -127,5 +127,12 @@ char *ttv_text_put_hex (char *p, guint64 v, gboolean upper);
 char *ttv_text_put_octal (char *p, guint64 v);
 /* @v as printf's "%g" writes it (in the C locale): the same bytes. */
 char *ttv_text_put_double_g (char *p, double v);
+/* The shortest "%.Pg" text that reads back as @v at @bits precision (32:
+ * binary32, 64: binary64), P from FLT_DIG or DBL_DIG up, as
+ * ttv_json_append_double() writes it, when long double arithmetic can
+ * tell; NULL otherwise (subnormal, infinite or NaN values, values beyond
+ * 10^±27 or too near a tie): the caller then searches with printf and
+ * strtod. */
+char *ttv_text_put_double_shortest (char *p, double v, guint bits);
 
 G_END_DECLS

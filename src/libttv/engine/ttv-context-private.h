@@ -46,6 +46,7 @@ struct _TtvContext {
   guint last_stream;
   gboolean in_hooks;            /* process_middle is calling event hooks */
   GError *error;                /* owned, in state FAILED */
+  TtvPosition *peeked;          /* owned: ttv_context_peek_position()'s, reused */
 
   /* Processing (ttv-context-process.c) */
   GArray *registrations;        /* of TtvRegistration */

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
+#include <string.h>
 
 TtvContext *
 ttv_context_new (TtvTraceset *ts, GError **error)
@@ -53,6 +54,7 @@ ttv_context_free (TtvContext *ctx)
   g_free (ctx->streams);
   ttv_merge_clear (&ctx->merge);
   g_clear_error (&ctx->error);
+  ttv_position_free (ctx->peeked);
   ttv_traceset_unref (ctx->traceset);
   g_free (ctx);
 }
@@ -267,10 +269,10 @@ ttv_context_get_stream (const TtvContext *ctx)
   return ctx->last_stream;
 }
 
-static TtvPosition *
-snapshot (const TtvContext *ctx)
+/* Fills @p, made for ctx->n tracefiles, with where the context is. */
+static void
+snapshot_into (const TtvContext *ctx, TtvPosition *p)
 {
-  TtvPosition *p = ttv_position_alloc (ctx->n);
   p->shape = ctx->shape;
   for (guint i = 0; i < ctx->n; i++)
     {
@@ -278,12 +280,23 @@ snapshot (const TtvContext *ctx)
       p->tf[i].at_end = s->at_end;
       if (!s->at_end)
         p->tf[i].pos = s->event.pos;
+      else
+        memset (&p->tf[i].pos, 0, sizeof p->tf[i].pos);
     }
+  p->next = ctx->n;
+  p->next_time = TTV_TIME_MAX;
   if (!ttv_merge_at_end (&ctx->merge))
     {
       p->next = ttv_merge_winner (&ctx->merge);
       p->next_time = ctx->streams[p->next].event.time;
     }
+}
+
+static TtvPosition *
+snapshot (const TtvContext *ctx)
+{
+  TtvPosition *p = ttv_position_alloc (ctx->n);
+  snapshot_into (ctx, p);
   return p;
 }
 
@@ -294,6 +307,21 @@ ttv_context_get_position (TtvContext *ctx, GError **error)
   if (!ttv_context_prepare (ctx, error))
     return NULL;
   return snapshot (ctx);
+}
+
+const TtvPosition *
+ttv_context_peek_position (TtvContext *ctx, GError **error)
+{
+  g_return_val_if_fail (ctx != NULL && !ctx->in_hooks, NULL);
+  if (!ttv_context_prepare (ctx, error))
+    return NULL;
+  if (ctx->peeked == NULL || ctx->peeked->n != ctx->n)
+    {
+      ttv_position_free (ctx->peeked);
+      ctx->peeked = ttv_position_alloc (ctx->n);
+    }
+  snapshot_into (ctx, ctx->peeked);
+  return ctx->peeked;
 }
 
 TtvPosition *

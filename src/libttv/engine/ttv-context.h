@@ -50,6 +50,9 @@ guint       ttv_context_get_stream (const TtvContext *ctx);
 /* The position of the next event to be delivered; NULL on error.  Reads
  * ahead in one tracefile, so not allowed inside event hooks. */
 TtvPosition *ttv_context_get_position (TtvContext *ctx, GError **error);
+/* The same, owned by the context and valid until the next call: a report
+ * writes one per event. */
+const TtvPosition *ttv_context_peek_position (TtvContext *ctx, GError **error);
 /* The position of the event last returned by next() or peek(), or being
  * delivered to the event hooks (seeking there makes it the next event
  * again): what a state checkpoint records.  Never reads; NULL when the

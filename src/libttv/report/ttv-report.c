@@ -8,17 +8,62 @@
 
 #include <string.h>
 
+/* jsonl: the keys of a struct's members (",\"name\":", escaped once),
+ * each with the name it was made from: a node whose name is another
+ * pointer is not the member cached and is escaped as it comes. */
+typedef struct {
+  const char *name;          /* weak: the member's name */
+  char *key;                 /* owned */
+  gsize len;
+} JsonKey;
+
+typedef struct {
+  const TtvType *type;       /* weak: the struct the keys are of */
+  guint n;
+  JsonKey *keys;             /* owned */
+} JsonKeys;
+
+/* jsonl: what is written the same for every event of a type: its name
+ * and the member keys of its fields and contexts (in the order of
+ * TtvEventContext, the fields last). */
+typedef struct {
+  GString *name;             /* owned: the JSON string of its name */
+  JsonKeys scopes[TTV_EVENT_N_CONTEXTS + 1];
+} JsonType;
+
+#define JSON_FIELDS TTV_EVENT_N_CONTEXTS
+
 struct _TtvReportPrinter {
   TtvReportOptions options;
   TtvDecoder *decoder;       /* owned, reused for every event */
   TtvTime previous_time;     /* for the babeltrace delta */
   /* jsonl: what a line says of its tracefile (",\"trace\":…,\"event\":")
-   * and the JSON string of each event type's name, escaped once (the
+   * and what it says the same for every event of a type, made once (the
    * printer lives for one traceset, whose tracefiles and types live as
    * long: pointers are keys). */
-  GHashTable *json_where;    /* TtvTracefile * -> char *, owned */
-  GHashTable *json_names;    /* TtvEventType * -> char *, owned */
+  GHashTable *json_where;    /* TtvTracefile * -> GString *, owned */
+  GHashTable *json_types;    /* TtvEventType * -> JsonType *, owned */
 };
+
+static void
+json_type_free (gpointer data)
+{
+  JsonType *jt = data;
+  for (guint i = 0; i < G_N_ELEMENTS (jt->scopes); i++)
+    {
+      for (guint k = 0; k < jt->scopes[i].n; k++)
+        g_free (jt->scopes[i].keys[k].key);
+      g_free (jt->scopes[i].keys);
+    }
+  g_string_free (jt->name, TRUE);
+  g_free (jt);
+}
+
+static void
+gstring_free (gpointer data)
+{
+  g_string_free (data, TRUE);
+}
 
 TtvReportPrinter *
 ttv_report_printer_new (const TtvReportOptions *options)
@@ -27,8 +72,8 @@ ttv_report_printer_new (const TtvReportOptions *options)
   p->options = *options;
   p->decoder = ttv_decoder_new ();
   p->previous_time = TTV_TIME_MIN;
-  p->json_where = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  p->json_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  p->json_where = g_hash_table_new_full (NULL, NULL, NULL, gstring_free);
+  p->json_types = g_hash_table_new_full (NULL, NULL, NULL, json_type_free);
   return p;
 }
 
@@ -39,7 +84,7 @@ ttv_report_printer_free (TtvReportPrinter *p)
     return;
   ttv_decoder_free (p->decoder);
   g_hash_table_unref (p->json_where);
-  g_hash_table_unref (p->json_names);
+  g_hash_table_unref (p->json_types);
   g_free (p);
 }
 
@@ -290,22 +335,110 @@ append_text (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
   g_string_append_c (out, '\n');
 }
 
+/* Makes @keys those of @v's members when they are of another struct. */
+static void
+json_keys_update (JsonKeys *keys, const TtvDecoder *d, const TtvValue *v)
+{
+  if (keys->type == v->type)
+    return;
+  for (guint k = 0; k < keys->n; k++)
+    g_free (keys->keys[k].key);
+  g_free (keys->keys);
+  const TtvValue *children = ttv_decoder_get_children (d, v);
+  keys->type = v->type;
+  keys->n = v->n_children;
+  keys->keys = g_new0 (JsonKey, keys->n);
+  for (guint i = 0; i < keys->n; i++)
+    {
+      GString *key = g_string_new (",");
+      append_json_string (key, children[i].name ? children[i].name : "");
+      g_string_append_c (key, ':');
+      keys->keys[i].name = children[i].name;
+      keys->keys[i].len = key->len;
+      keys->keys[i].key = g_string_free (key, FALSE);
+    }
+}
+
+/* Member @i's key, after '{' (@first) or ','. */
+static void
+append_json_key (GString *out, const JsonKeys *keys, guint i, const TtvValue *member, gboolean first)
+{
+  if (G_UNLIKELY (i >= keys->n || keys->keys[i].name != member->name))
+    {
+      g_string_append_c (out, first ? '{' : ',');
+      append_json_string (out, member->name ? member->name : "");
+      g_string_append_c (out, ':');
+      return;
+    }
+  const JsonKey *k = &keys->keys[i];
+  char *p = ttv_text_put (ttv_text_reserve (out, k->len), k->key, k->len);
+  p[-(gssize) k->len] = first ? '{' : ',';
+  ttv_text_commit (out, p);
+}
+
+/* Member @i, key and value.  Integers (most members) are written with
+ * their key in one go, as the decoder's JSON writes them (a number, signed
+ * or not whatever the display base); strings without the decoder's
+ * dispatch; the rest by the decoder. */
+static void
+append_json_member (const TtvDecoder *d, GString *out, const JsonKeys *keys, guint i, const TtvValue *member,
+                    gboolean first)
+{
+  const TtvType *t = member->type;
+  if (G_LIKELY (i < keys->n && keys->keys[i].name == member->name && t->kind == TTV_TYPE_INTEGER
+                && t->int_kind != TTV_INT_BOOLEAN))
+    {
+      const JsonKey *k = &keys->keys[i];
+      char *p = ttv_text_put (ttv_text_reserve (out, k->len + TTV_TEXT_NUMBER_MAX), k->key, k->len);
+      p[-(gssize) k->len] = first ? '{' : ',';
+      p = t->is_signed ? ttv_text_put_i64 (p, member->v.s) : ttv_text_put_u64 (p, member->v.u);
+      ttv_text_commit (out, p);
+      return;
+    }
+  append_json_key (out, keys, i, member, first);
+  if (t->kind == TTV_TYPE_STRING)
+    ttv_json_append_string (out, member->v.string.str, member->v.string.len);
+  else
+    ttv_decoder_append_node (d, member, TTV_VALUE_STYLE_JSON, out);
+}
+
+/* The fields: a struct's members by their cached keys (as the decoder's
+ * JSON writes them), anything else by the decoder. */
+static void
+append_json_fields (const TtvDecoder *d, guint32 node, JsonKeys *keys, GString *out)
+{
+  const TtvValue *v = ttv_decoder_get (d, node);
+  if (v->type->kind != TTV_TYPE_STRUCT)
+    {
+      ttv_decoder_append_node (d, v, TTV_VALUE_STYLE_JSON, out);
+      return;
+    }
+  json_keys_update (keys, d, v);
+  const TtvValue *children = ttv_decoder_get_children (d, v);
+  for (guint32 i = 0; i < v->n_children; i++)
+    {
+      append_json_member (d, out, keys, i, &children[i], i == 0);
+    }
+  if (v->n_children == 0)
+    g_string_append_c (out, '{');
+  g_string_append_c (out, '}');
+}
+
 /* The members of a decoded context without a role for the reader (packet
  * sizes, times and counters, which describe the packet, not the event). */
 static gboolean
-append_json_members (const TtvDecoder *d, guint32 node, GString *out)
+append_json_members (const TtvDecoder *d, guint32 node, JsonKeys *keys, GString *out)
 {
   const TtvValue *v = ttv_decoder_get (d, node);
+  json_keys_update (keys, d, v);
+  const TtvValue *children = ttv_decoder_get_children (d, v);
   guint n = 0;
   for (guint32 i = 0; i < v->n_children; i++)
     {
-      const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
+      const TtvValue *c = &children[i];
       if (c->type->roles || c->type->clock_name)
         continue;
-      g_string_append (out, n++ ? "," : "{");
-      append_json_string (out, c->name ? c->name : "");
-      g_string_append_c (out, ':');
-      ttv_decoder_append_value (d, v->first_child + i, TTV_VALUE_STYLE_JSON, out);
+      append_json_member (d, out, keys, i, c, n++ == 0);
     }
   if (n)
     g_string_append_c (out, '}');
@@ -316,73 +449,77 @@ append_json_members (const TtvDecoder *d, guint32 node, GString *out)
  * scope the event has and that holds something (CTF's packet context,
  * stream event context and event context), none when it has none. */
 static void
-append_json_contexts (TtvReportPrinter *p, const gint32 scopes[TTV_EVENT_N_CONTEXTS], GString *out)
+append_json_contexts (TtvReportPrinter *p, JsonType *jt, const gint32 scopes[TTV_EVENT_N_CONTEXTS], GString *out)
 {
   static const struct {
     TtvEventContext scope;
-    const char *key;
+    const char *first;         /* the key when the first of the contexts */
+    const char *next;
   } order[] = {
-    { TTV_EVENT_CONTEXT_PACKET, "packet" },
-    { TTV_EVENT_CONTEXT_STREAM_EVENT, "stream" },
-    { TTV_EVENT_CONTEXT_EVENT, "event" },
+    { TTV_EVENT_CONTEXT_PACKET, ",\"contexts\":{\"packet\":", ",\"packet\":" },
+    { TTV_EVENT_CONTEXT_STREAM_EVENT, ",\"contexts\":{\"stream\":", ",\"stream\":" },
+    { TTV_EVENT_CONTEXT_EVENT, ",\"contexts\":{\"event\":", ",\"event\":" },
   };
-  gsize start = out->len;
   guint n = 0;
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
     {
-      if (scopes[order[i].scope] < 0)
+      TtvEventContext scope = order[i].scope;
+      if (scopes[scope] < 0)
         continue;
       gsize mark = out->len;
-      g_string_append (out, n ? "," : ",\"contexts\":{");
-      append_json_string (out, order[i].key);
-      g_string_append_c (out, ':');
-      if (append_json_members (p->decoder, (guint32) scopes[order[i].scope], out))
+      const char *key = n ? order[i].next : order[i].first;
+      gsize len = strlen (key);
+      ttv_text_commit (out, ttv_text_put (ttv_text_reserve (out, len), key, len));
+      if (append_json_members (p->decoder, (guint32) scopes[scope], &jt->scopes[scope], out))
         n++;
       else
         g_string_truncate (out, mark);
     }
   if (n)
     g_string_append_c (out, '}');
-  else
-    g_string_truncate (out, start);
 }
 
 /* The part of a jsonl line that names @tf: ",\"trace\":…,\"event\":". */
-static const char *
+static const GString *
 jsonl_where (TtvReportPrinter *p, const TtvTracefile *tf)
 {
-  char *where = g_hash_table_lookup (p->json_where, tf);
+  GString *where = g_hash_table_lookup (p->json_where, tf);
   if (where == NULL)
     {
-      GString *w = g_string_new ("\",\"trace\":");
-      append_json_string (w, tf->trace->name);
-      g_string_append (w, ",\"tracefile\":");
-      append_json_string (w, tf->name);
-      g_string_append (w, ",\"cpu\":");
+      where = g_string_new ("\",\"trace\":");
+      append_json_string (where, tf->trace->name);
+      g_string_append (where, ",\"tracefile\":");
+      append_json_string (where, tf->name);
+      g_string_append (where, ",\"cpu\":");
       if (tf->cpu >= 0)
-        g_string_append_printf (w, "%d", tf->cpu);
+        g_string_append_printf (where, "%d", tf->cpu);
       else
-        g_string_append (w, "null");
-      g_string_append (w, ",\"event\":");
-      where = g_string_free (w, FALSE);
+        g_string_append (where, "null");
+      g_string_append (where, ",\"event\":");
       g_hash_table_insert (p->json_where, (gpointer) tf, where);
     }
   return where;
 }
 
-/* @type's name as a JSON string. */
-static const char *
-jsonl_name (TtvReportPrinter *p, const TtvEventType *type)
+/* What is written the same for every event of @type. */
+static JsonType *
+jsonl_type (TtvReportPrinter *p, const TtvEventType *type)
 {
-  char *name = g_hash_table_lookup (p->json_names, type);
-  if (name == NULL)
+  JsonType *jt = g_hash_table_lookup (p->json_types, type);
+  if (jt == NULL)
     {
-      GString *n = g_string_new (NULL);
-      append_json_string (n, type->full_name);
-      name = g_string_free (n, FALSE);
-      g_hash_table_insert (p->json_names, (gpointer) type, name);
+      jt = g_new0 (JsonType, 1);
+      jt->name = g_string_new (NULL);
+      append_json_string (jt->name, type->full_name);
+      g_hash_table_insert (p->json_types, (gpointer) type, jt);
     }
-  return name;
+  return jt;
+}
+
+static inline void
+append_gstring (GString *out, const GString *s)
+{
+  ttv_text_commit (out, ttv_text_put (ttv_text_reserve (out, s->len), s->str, s->len));
 }
 
 static void
@@ -390,19 +527,30 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
               const TtvState *state, GString *out)
 {
   const TtvTracefile *tf = ev->tracefile;
+  JsonType *jt = jsonl_type (p, ev->type);
   /* Without printf: a line per event (bench/run's text_jsonl). */
   char *at = ttv_text_reserve (out, 2 * TTV_TEXT_NUMBER_MAX + 64);
   at = TTV_TEXT_PUT_LITERAL (at, "{\"time_ns\":");
+  char *ns = at;
   at = ttv_text_put_i64 (at, ev->time);
+  gsize n_digits = (gsize) (at - ns);
   at = TTV_TEXT_PUT_LITERAL (at, ",\"time\":\"");
-  at = ttv_text_put_seconds (at, ev->time);
+  if (ev->time >= 1000000000)
+    {
+      /* The same digits with the point before the last nine. */
+      at = ttv_text_put (at, ns, n_digits - 9);
+      *at++ = '.';
+      at = ttv_text_put (at, ns + n_digits - 9, 9);
+    }
+  else
+    at = ttv_text_put_seconds (at, ev->time);
   ttv_text_commit (out, at);
-  g_string_append (out, jsonl_where (p, tf));
-  g_string_append (out, jsonl_name (p, ev->type));
+  append_gstring (out, jsonl_where (p, tf));
+  append_gstring (out, jt->name);
   if (pos)
     {
       /* Base32 needs no escape. */
-      g_string_append (out, ",\"position\":\"");
+      ttv_text_commit (out, TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 16), ",\"position\":\""));
       ttv_position_append_token (pos, out);
       g_string_append_c (out, '"');
     }
@@ -424,18 +572,18 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
   gint32 scopes[TTV_EVENT_N_CONTEXTS];
   ttv_decoder_reset (p->decoder);
   root = ttv_event_decode_contexts (ev, p->decoder, scopes, &error);
-  g_string_append (out, ",\"fields\":");
+  ttv_text_commit (out, TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 16), ",\"fields\":"));
   if (root >= 0)
     {
-      ttv_decoder_append_value (p->decoder, (guint32) root, TTV_VALUE_STYLE_JSON, out);
-      append_json_contexts (p, scopes, out);
+      append_json_fields (p->decoder, (guint32) root, &jt->scopes[JSON_FIELDS], out);
+      append_json_contexts (p, jt, scopes, out);
     }
   else
     {
       g_string_append (out, "null,\"error\":");
       append_json_string (out, error ? error->message : "?");
     }
-  g_string_append (out, "}\n");
+  ttv_text_commit (out, TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 2), "}\n"));
 }
 
 static void
