@@ -113,15 +113,9 @@ ttv_text_put_u64_padded (char *p, guint64 v, guint digits)
 char *
 ttv_text_put_ns9 (char *p, guint32 ns)
 {
-  /* 1 + 4 + 4 digits in 32-bit arithmetic. */
-  guint32 hi = ns / 100000000u, lo = ns % 100000000u;
-  guint32 a = lo / 10000u, b = lo % 10000u;
-  p[0] = (char) ('0' + hi);
-  memcpy (p + 1, digit_pairs + 2 * (a / 100), 2);
-  memcpy (p + 3, digit_pairs + 2 * (a % 100), 2);
-  memcpy (p + 5, digit_pairs + 2 * (b / 100), 2);
-  memcpy (p + 7, digit_pairs + 2 * (b % 100), 2);
-  return p + 9;
+  /* 1 + 8 digits in 32-bit arithmetic. */
+  p[0] = (char) ('0' + ns / 100000000u);
+  return put_8digits (p + 1, ns % 100000000u);
 }
 
 char *
