@@ -62,6 +62,29 @@ wait_window () {
   return 1
 }
 
+# How long (tenths of a second) a test waits for ttv's main window: long,
+# since it costs nothing when the window comes (a CI run on a loaded
+# machine under the sanitizers once took more than 40 s to show it), but
+# shorter than the tests' time-outs, so that check_window can still speak.
+WINDOW_WAIT=${WINDOW_WAIT:-900}
+
+# The check $1 that ttv's window $win is there.  Without it nothing after
+# can pass, and each later wait would run to its end (a test went on for
+# 960 s and was killed with nothing said): stop here, saying whether ttv
+# was still running and what it printed.
+check_window () {
+  if [ -n "$win" ]; then ok "$1"; return 0; fi
+  not_ok "$1"
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    echo "# ttv (process $pid) is running but showed no window in $((WINDOW_WAIT / 10)) s"
+  else
+    echo "# ttv exited before it showed a window"
+  fi
+  sed 's/^/# ttv: /' "$WORK/ttv.log"
+  echo "Bail out! $1: no window"
+  exit 1
+}
+
 # Polls until the shell code $1 succeeds (up to $2 tenths of a second).
 wait_for () {
   i=0

@@ -20,8 +20,8 @@ echo "1..8"
 "$GEN" -q --seed 3 --cpus 4 --processes 200 --events 10000000 -o "$WORK/big"
 check "a 10 million event trace was written" '[ -f "$WORK/big/info/system.xml" ]'
 start_ttv "$WORK/big"
-win=$(wait_window "^big.* ttv$" 600)
-check "the window opens on the big trace" '[ -n "$win" ]'
+win=$(wait_window "^big.* ttv$" "$WINDOW_WAIT")
+check_window "the window opens on the big trace"
 wait_for 'grep -q "^span: " "$TTV_TEST_MODULE_LOG" 2>/dev/null' 300
 first=$(sed -n 's/^span: \([^ ]*\) .*/\1/p' "$TTV_TEST_MODULE_LOG" | head -n 1)
 last=$(span_end)

@@ -67,8 +67,8 @@ row_menu () {
 # $1: the window is there.
 open_window () {
   start_ttv "$SAMPLE"
-  win=$(wait_window "^sample.* ttv$" 400)
-  check "$1" '[ -n "$win" ]'
+  win=$(wait_window "^sample.* ttv$" "$WINDOW_WAIT")
+  check_window "$1"
   xdotool windowsize --sync "$win" 1280 800 2>/dev/null
   xdotool windowmove --sync "$win" 0 0 2>/dev/null
   eval "$(xdotool getwindowgeometry --shell "$win")"

@@ -36,8 +36,8 @@ open_and_check () {
   shot=$4
   want=$(report_span "$5")
   start_ttv "$1"
-  win=$(wait_window "^$2.* ttv$" 400)
-  check "the window opens on $3" '[ -n "$win" ]'
+  win=$(wait_window "^$2.* ttv$" "$WINDOW_WAIT")
+  check_window "the window opens on $3"
   wait_for 'grep -q "^span: " "$TTV_TEST_MODULE_LOG" 2>/dev/null' 300
   got=$(sed -n 's/^span: //p' "$TTV_TEST_MODULE_LOG" | head -n 1)
   check "its span is ttv-report's ($want)" '[ "$got" = "$want" ]'
@@ -89,7 +89,7 @@ open(p, "wb").write(b[:i] + b'"field-clasz"' + b[i + 13:])
 PY
 : >"$TTV_TEST_MODULE_LOG"
 start_ttv "$WORK/bad2"
-err=$(wait_window "Cannot open trace" 400)
+err=$(wait_window "Cannot open trace" 1200)
 check "wrong CTF 2 metadata shows an error dialog" '[ -n "$err" ]'
 import -window root "$SHOTS/ttv-ctf2-bad.png"
 msg=""

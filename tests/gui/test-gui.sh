@@ -16,7 +16,7 @@ gui_test_init gui-test
 add_bookmark () {
   xdotool windowfocus --sync "$win" 2>/dev/null
   xdotool key --clearmodifiers ctrl+d
-  dlg=$(wait_window "Add Bookmark" 400) || return 1
+  dlg=$(wait_window "Add Bookmark" 1200) || return 1
   xdotool windowfocus --sync "$dlg" 2>/dev/null
   xdotool type --delay 20 "$1"
   xdotool key Return
@@ -76,8 +76,8 @@ rm -f "$WORK/trace/info/bookmarks.xml"
 
 # --- A trace directory -------------------------------------------------------
 start_ttv "$WORK/trace"
-win=$(wait_window "^trace.* ttv$" 400)
-check "the window opens on the sample trace" '[ -n "$win" ]'
+win=$(wait_window "^trace.* ttv$" "$WINDOW_WAIT")
+check_window "the window opens on the sample trace"
 wait_for "grep -q traceset-changed \"$TTV_TEST_MODULE_LOG\" 2>/dev/null || [ -s \"$TTV_TEST_MODULE_LOG\" ]" 50
 check "the screenshot shows the window with a drawn event list" 'shoot "$SHOTS/ttv-trace.png" && has_contrast "$SHOTS/ttv-trace.png"'
 
@@ -125,7 +125,7 @@ PY
 # Waits for the error dialog about the path $1, names its checks after $2,
 # screenshots it into $3, and reads its message into msg.
 error_dialog () {
-  err=$(wait_window "Cannot open trace" 400)
+  err=$(wait_window "Cannot open trace" 1200)
   check "$2 shows an error dialog" '[ -n "$err" ]'
   import -window root "$SHOTS/$3"
   msg=$(dialog_message "$err" "$1")
@@ -157,8 +157,8 @@ check "ttv quits with Ctrl+Q" '[ -z "$pid" ]'
 # --- Reopen: the bookmark is listed ------------------------------------------
 : >"$TTV_TEST_MODULE_LOG"
 start_ttv "$WORK/trace"
-win=$(wait_window "^trace.* ttv$" 400)
-check "the trace reopens" '[ -n "$win" ]'
+win=$(wait_window "^trace.* ttv$" "$WINDOW_WAIT")
+check_window "the trace reopens"
 check "the saved bookmark is loaded into the tab's list" \
   'wait_for "grep -q \"bookmarks:.*\[first-mark\]\" \"$TTV_TEST_MODULE_LOG\"" 300'
 shoot "$SHOTS/ttv-reopened.png"
@@ -178,8 +178,8 @@ tar -tvzf "$WORK/trace.tar.gz" >"$WORK/members-before"
 mkdir "$WORK/before" && tar -C "$WORK/before" -xzf "$WORK/trace.tar.gz"
 : >"$TTV_TEST_MODULE_LOG"
 start_ttv "$WORK/trace.tar.gz"
-win=$(wait_window "^trace.* ttv$" 400)
-check "the window opens on trace.tar.gz" '[ -n "$win" ] && xdotool getwindowname "$win" | grep -qv "^ttv$"'
+win=$(wait_window "^trace.* ttv$" "$WINDOW_WAIT")
+check_window "the window opens on trace.tar.gz"
 check "the archive screenshot shows a drawn event list" 'shoot "$SHOTS/ttv-archive.png"'
 add_bookmark "archived-mark"
 check "a bookmark on an archive is written into the archive" \

@@ -42,8 +42,8 @@ echo "1..13"
 "$GEN" -q -f ctf --probe --cpus 2 --duration 0.3 -s 3 -o "$WORK/trace" >"$WORK/gen.log" 2>&1
 check "ttv-gen writes a trace with the probe" '[ -f "$WORK/trace/metadata" ]'
 start_ttv "$WORK/trace"
-win=$(wait_window "^trace.* ttv$" 400)
-check "the window opens" '[ -n "$win" ]'
+win=$(wait_window "^trace.* ttv$" "$WINDOW_WAIT")
+check_window "the window opens"
 xdotool windowsize --sync "$win" 1280 800 2>/dev/null
 xdotool windowmove --sync "$win" 0 0 2>/dev/null
 obj=$(gdbus introspect --session --dest org.ttv.Viewer --object-path /org/ttv/Viewer/window --only-properties 2>/dev/null \

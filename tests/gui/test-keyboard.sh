@@ -28,8 +28,8 @@ keys () {
 
 echo "1..5"
 start_ttv "$SAMPLE"
-win=$(wait_window "^sample.* ttv$" 400)
-check "the window opens on the sample trace" '[ -n "$win" ]'
+win=$(wait_window "^sample.* ttv$" "$WINDOW_WAIT")
+check_window "the window opens on the sample trace"
 wait_for 'grep -q "^span: " "$TTV_TEST_MODULE_LOG" 2>/dev/null' 300
 # Let the first rows arrive.
 sleep 2

@@ -35,7 +35,10 @@ win_action () {
 }
 open_window () {
   start_ttv "$WORK/trace"
-  win=$(wait_window "^trace.* ttv$" 400)
+  win=$(wait_window "^trace.* ttv$" "$WINDOW_WAIT")
+  # (The first start checks it by name below; a later one only stops
+  # here when there is no window.)
+  [ -n "$win" ] || check_window "ttv starts again with its window"
   xdotool windowsize --sync "$win" 1280 800 2>/dev/null
   xdotool windowmove --sync "$win" 0 0 2>/dev/null
   obj=$(gdbus introspect --session --dest org.ttv.Viewer --object-path /org/ttv/Viewer/window --only-properties \
@@ -46,7 +49,7 @@ open_window () {
 echo "1..15"
 cp -r "$SAMPLE" "$WORK/trace"
 open_window
-check "the window opens" '[ -n "$win" ]'
+check_window "the window opens"
 check "first open: the control flow is drawn above the event list" 'shoot_until "$SHOTS/layout-default.png" 150 cf_drawn'
 
 # The event list is the bottom left pane: a click on a row makes it current,
@@ -121,7 +124,7 @@ while [ "$i" -lt 40 ] && ! grep -q "^current: " "$TTV_TEST_MODULE_LOG" 2>/dev/nu
 done
 marked=$(grep "^current: " "$TTV_TEST_MODULE_LOG" | tail -n 1)
 xdotool key --clearmodifiers ctrl+d
-dlg=$(wait_window "Add Bookmark" 400)
+dlg=$(wait_window "Add Bookmark" 1200)
 xdotool windowfocus --sync "$dlg" 2>/dev/null
 xdotool type --delay 20 "after-escape"
 xdotool key Return

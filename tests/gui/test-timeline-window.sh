@@ -32,8 +32,8 @@ cp -r "$SAMPLE" "$WORK/trace"
 # of the window (the default layout's panes are tested in test-layout-window.sh).
 one_pane_layout
 start_ttv "$WORK/trace"
-win=$(wait_window "^trace.* ttv$" 400)
-check "the window opens" '[ -n "$win" ]'
+win=$(wait_window "^trace.* ttv$" "$WINDOW_WAIT")
+check_window "the window opens"
 xdotool windowsize --sync "$win" 1200 760 2>/dev/null
 xdotool windowmove --sync "$win" 0 0 2>/dev/null
 obj=$(gdbus introspect --session --dest org.ttv.Viewer --object-path /org/ttv/Viewer/window --only-properties 2>/dev/null \
@@ -84,7 +84,7 @@ check "* expands them again (the same picture as before)" \
 # The palette is edited in Preferences.
 gdbus call --session --dest org.ttv.Viewer --object-path "/org/ttv/Viewer/window/${obj:-1}" \
   --method org.gtk.Actions.Activate preferences "[]" "{}" >/dev/null 2>&1
-prefs=$(wait_window "^Preferences$" 100)
+prefs=$(wait_window "^Preferences$" 600)
 check "Preferences opens with the time line colours" '[ -n "$prefs" ]'
 import -window root "$SHOTS/preferences.png"
 key_in_window "$prefs" Escape
