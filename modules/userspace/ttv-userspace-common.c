@@ -33,19 +33,26 @@ ttv_userspace_dup_machine_names (TtvTabState *state)
   return names;
 }
 
+/* "beta: prog [42]", or @label alone without a machine. */
+static char *
+label_after_machine (const char *machine, const char *label)
+{
+  return machine ? g_strdup_printf ("%s: %s", machine, label) : g_strdup (label);
+}
+
 char *
 ttv_userspace_label_on_machine (const char *const *machines, guint machine, const char *label)
 {
-  if (machines == NULL || machine >= g_strv_length ((GStrv) machines))
-    return g_strdup (label);
-  return g_strdup_printf ("%s: %s", machines[machine], label);
+  gboolean named = machines != NULL && machine < g_strv_length ((GStrv) machines);
+  return label_after_machine (named ? machines[machine] : NULL, label);
 }
 
 char *
 ttv_userspace_dup_machine_label (TtvTabState *state, guint machine, const char *label)
 {
-  g_auto (GStrv) machines = ttv_userspace_dup_machine_names (state);
-  return ttv_userspace_label_on_machine ((const char *const *) machines, machine, label);
+  /* Called per row while painting: the tab's names, not a copy of them. */
+  guint n = ttv_tab_state_get_n_machines (state);
+  return label_after_machine (n > 1 && machine < n ? ttv_tab_state_get_machine_name (state, machine) : NULL, label);
 }
 
 char *

@@ -16,13 +16,10 @@ count (guint64 n)
   return g_strdup_printf ("%" G_GUINT64_FORMAT, n);
 }
 
-/* @p's machine's name when the traces hold several machines (the reports
- * then name each process's), else NULL. */
 static const char *
 machine_name (const TtvMemory *m, const TtvMemoryProcess *p)
 {
-  TtvTraceset *ts = ttv_memory_get_traceset (m);
-  return ttv_traceset_get_n_machines (ts) > 1 ? ttv_traceset_get_machine_name (ts, p->machine) : NULL;
+  return ttv_traceset_get_machine_name_if_several (ttv_memory_get_traceset (m), p->machine);
 }
 
 /* The machine column's heading when the traces hold several machines. */

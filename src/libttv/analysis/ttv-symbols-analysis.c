@@ -142,8 +142,8 @@ symbols_write (gpointer self, TtvAnalysisFormat format, const TtvAnalysisOptions
     {
       guint trace = (guint) g_array_index (processes, gint64, p);
       gint64 vpid = g_array_index (processes, gint64, p + 1);
-      guint machine_index = ttv_traceset_get_trace_machine (s->traceset, trace);
-      const char *machine = machines ? ttv_traceset_get_machine_name (s->traceset, machine_index) : NULL;
+      const char *machine = ttv_traceset_get_machine_name_if_several (s->traceset,
+                                                                       ttv_traceset_get_trace_machine (s->traceset, trace));
       g_autoptr (GPtrArray) mappings = ttv_bin_map_list (map, trace, vpid);
       for (guint i = 0; i < mappings->len; i++)
         {

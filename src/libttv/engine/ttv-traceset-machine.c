@@ -93,6 +93,12 @@ ttv_traceset_get_machine_name (const TtvTraceset *ts, guint machine)
   return g_ptr_array_index (ts->machine_names, machine);
 }
 
+const char *
+ttv_traceset_get_machine_name_if_several (const TtvTraceset *ts, guint machine)
+{
+  return ttv_traceset_get_n_machines (ts) > 1 ? ttv_traceset_get_machine_name (ts, machine) : NULL;
+}
+
 gboolean
 ttv_traceset_get_machine_span (const TtvTraceset *ts, guint machine, TtvTime *start, TtvTime *end)
 {

@@ -39,6 +39,10 @@ guint       ttv_traceset_get_n_machines (const TtvTraceset *ts);
 guint       ttv_traceset_get_trace_machine (const TtvTraceset *ts, guint trace);
 /* Its host name, else the name of its first trace; NULL when out of range. */
 const char *ttv_traceset_get_machine_name (const TtvTraceset *ts, guint machine);
+/* The same, but NULL when the traceset holds one machine: reports and
+ * views name a machine (a column, a member, a prefix) only when there are
+ * several, so that one machine's output is what it was before machines. */
+const char *ttv_traceset_get_machine_name_if_several (const TtvTraceset *ts, guint machine);
 /* The span of @machine's traces (its first event to its last): what its
  * state and its analyses can speak of.  FALSE when it has no event. */
 gboolean    ttv_traceset_get_machine_span (const TtvTraceset *ts, guint machine, TtvTime *start, TtvTime *end);
