@@ -103,7 +103,9 @@ def check_per_machine(analysis, kinds):
     return records
 
 
-threads = check_per_machine('callstack', {'thread', 'function', 'node'})
+# (A binary is listed for each machine whose traced functions lie in it:
+# one path may be two files, one per machine.)
+threads = check_per_machine('callstack', {'thread', 'function', 'node', 'binary'})
 check_per_machine('memory', {'process', 'leak_site', 'leak', 'usage'})
 check_per_machine('symbols', {'binary'})
 
@@ -112,6 +114,10 @@ check_per_machine('symbols', {'binary'})
 text = run(['--analysis', 'callstack'], both).stdout
 if not re.search(r'^  MACHINE +TID +PID +THREAD', text, re.M) or not re.search(rf'^  {there} +\d+', text, re.M):
     fail(f'the call stacks\' text has no machine column:\n{text}')
+binaries = text[text.index('Binaries of the traced functions:'):]
+if (not re.search(r'^  MACHINE +BINARY +SYMBOLS FROM', binaries, re.M)
+        or not re.search(rf'^  {here} ', binaries, re.M) or not re.search(rf'^  {there} ', binaries, re.M)):
+    fail(f'the call stacks\' binaries are not listed per machine:\n{binaries}')
 memory = run(['--analysis', 'memory'], both).stdout
 if not re.search(r'^  MACHINE +PROCESS', memory, re.M) or not re.search(rf'^  {there} ', memory, re.M):
     fail(f'the memory text has no machine column:\n{memory}')

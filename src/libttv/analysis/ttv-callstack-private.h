@@ -60,6 +60,9 @@ struct _TtvCallstack {
   GArray *functions;            /* of Function */
   GHashTable *function_index;   /* FunctionKey -> index + 1, owned keys */
   GArray *nodes;                /* of Node */
+  GArray *machine_binaries;     /* of guint64, owned, sorted: machine << 32 | binary (its index in
+                                 * ttv_symbolizer_list_binaries()), for each binary some traced
+                                 * function of the machine lies in; NULL before the end */
   guint64 n_calls;
   guint64 n_mismatches;
   GStringChunk *strings;        /* owned: names */

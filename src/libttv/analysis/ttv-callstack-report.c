@@ -21,11 +21,10 @@ typedef struct {
   gboolean machines;            /* several machines: the threads and functions name theirs */
 } Report;
 
-/* @machine's name when the report names machines (several), else NULL. */
 static const char *
 machine_name (const Report *r, guint machine)
 {
-  return r->machines ? ttv_traceset_get_machine_name (r->cs->traceset, machine) : NULL;
+  return ttv_traceset_get_machine_name_if_several (r->cs->traceset, machine);
 }
 
 /* The machine column's heading when the report has one, else NULL. */
@@ -38,8 +37,9 @@ machine_heading (const Report *r, const char *heading)
 static void
 json_machine (const Report *r, guint machine, GString *out)
 {
-  if (r->machines)
-    ttv_json_append_member_string (out, TTV_ANALYSIS_MACHINE_COLUMN, machine_name (r, machine));
+  const char *name = machine_name (r, machine);
+  if (name)
+    ttv_json_append_member_string (out, TTV_ANALYSIS_MACHINE_COLUMN, name);
 }
 
 static gboolean
@@ -192,13 +192,45 @@ text_tree (const Report *r, GString *out, guint max_rows)
   ttv_table_append_text (table, out, "  ", max_rows);
 }
 
-static void
-text_binaries (const Report *r, GString *out)
+typedef struct {
+  guint machine;
+  const char *path;             /* as recorded */
+  const char *found;            /* where its symbols come from, or why none */
+} BinaryRow;
+
+/* The binaries the report lists: with one machine every binary the
+ * symbolizer met, as before machines; with several, each machine's that
+ * its traced functions lie in (one path may be two files, one per
+ * machine), machine by machine. */
+static GArray *
+binary_rows (const Report *r)
 {
   g_autoptr (GPtrArray) paths = g_ptr_array_new ();
   g_autoptr (GPtrArray) found = g_ptr_array_new ();
   ttv_symbolizer_list_binaries (r->cs->symbolizer, paths, found);
-  if (paths->len == 0)
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (BinaryRow));
+  if (!r->machines)
+    for (guint i = 0; i < paths->len; i++)
+      {
+        BinaryRow row = { 0, g_ptr_array_index (paths, i), g_ptr_array_index (found, i) };
+        g_array_append_val (rows, row);
+      }
+  else
+    for (guint i = 0; i < r->cs->machine_binaries->len; i++)
+      {
+        guint64 pair = g_array_index (r->cs->machine_binaries, guint64, i);
+        guint binary = (guint) (pair & G_MAXUINT32);
+        BinaryRow row = { (guint) (pair >> 32), g_ptr_array_index (paths, binary), g_ptr_array_index (found, binary) };
+        g_array_append_val (rows, row);
+      }
+  return rows;
+}
+
+static void
+text_binaries (const Report *r, GString *out)
+{
+  g_autoptr (GArray) rows = binary_rows (r);
+  if (rows->len == 0)
     {
       g_string_append (out, ttv_symbolizer_has_binaries (r->cs->symbolizer)
                               ? _("\nSymbols: no traced function lies in a binary the trace describes.\n")
@@ -207,11 +239,15 @@ text_binaries (const Report *r, GString *out)
       return;
     }
   const char *headings[] = { _("BINARY"), _("SYMBOLS FROM") };
-  g_autoptr (TtvTable) table = ttv_table_new (G_N_ELEMENTS (headings), headings);
-  for (guint i = 0; i < paths->len; i++)
+  g_autoptr (TtvTable) table = ttv_table_new_after (machine_heading (r, _("MACHINE")), G_N_ELEMENTS (headings),
+                                                    headings);
+  for (guint i = 0; i < rows->len; i++)
     {
-      const char *cells[] = { g_ptr_array_index (paths, i), g_ptr_array_index (found, i) };
-      ttv_table_add_row (table, cells);
+      const BinaryRow *b = &g_array_index (rows, BinaryRow, i);
+      GPtrArray *row = ttv_table_row_new (machine_name (r, b->machine));
+      g_ptr_array_add (row, g_strdup (b->path));
+      g_ptr_array_add (row, g_strdup (b->found));
+      ttv_table_add_row_take (table, row);
     }
   g_string_append (out, _("\nBinaries of the traced functions:\n"));
   ttv_table_append_text (table, out, "  ", 0);
@@ -326,14 +362,14 @@ write_jsonl (const Report *r, GString *out)
       ttv_json_append_member_int (out, "last", t->pub.last);
       g_string_append (out, "}\n");
     }
-  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
-  g_autoptr (GPtrArray) found = g_ptr_array_new ();
-  ttv_symbolizer_list_binaries (r->cs->symbolizer, paths, found);
-  for (guint i = 0; i < paths->len; i++)
+  g_autoptr (GArray) binaries = binary_rows (r);
+  for (guint i = 0; i < binaries->len; i++)
     {
+      const BinaryRow *b = &g_array_index (binaries, BinaryRow, i);
       g_string_append (out, "{\"type\":\"binary\"");
-      ttv_json_append_member_string (out, "path", g_ptr_array_index (paths, i));
-      ttv_json_append_member_string (out, "symbols", g_ptr_array_index (found, i));
+      json_machine (r, b->machine, out);
+      ttv_json_append_member_string (out, "path", b->path);
+      ttv_json_append_member_string (out, "symbols", b->found);
       g_string_append (out, "}\n");
     }
   for (guint i = 0; i < r->functions->len; i++)

@@ -69,6 +69,7 @@ callstack_free (gpointer self)
   g_ptr_array_unref (cs->threads);
   g_hash_table_unref (cs->thread_index);
   g_array_unref (cs->functions);
+  g_clear_pointer (&cs->machine_binaries, g_array_unref);
   g_hash_table_unref (cs->function_index);
   for (guint i = 0; i < cs->nodes->len; i++)
     g_free (g_array_index (cs->nodes, Node, i).owned_name);
@@ -283,10 +284,21 @@ callstack_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GErr
 
 /* --- The end ----------------------------------------------------------------- */
 
+static int
+compare_guint64 (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Resolves every function's name, and lists which machine's functions lie
+ * in which binary (a binary's path can be another file on another machine:
+ * the report lists each machine's). */
 static void
 resolve_functions (TtvCallstack *cs)
 {
   g_autoptr (GString) text = g_string_new (NULL);
+  cs->machine_binaries = g_array_new (FALSE, FALSE, sizeof (guint64));
   Function *unknown = &g_array_index (cs->functions, Function, UNKNOWN_FUNCTION);
   unknown->pub.name = g_string_chunk_insert_const (cs->strings, _(unknown->pub.name));
   for (guint i = UNKNOWN_FUNCTION + 1; i < cs->functions->len; i++)
@@ -301,7 +313,19 @@ resolve_functions (TtvCallstack *cs)
       f->pub.file = sym.file ? g_string_chunk_insert_const (cs->strings, sym.file) : NULL;
       f->pub.line = sym.line;
       f->pub.binary = sym.binary ? g_string_chunk_insert_const (cs->strings, sym.binary) : NULL;
+      guint64 pair = (guint64) f->pub.machine << 32 | sym.binary_index;
+      if (sym.binary)
+        g_array_append_val (cs->machine_binaries, pair);
     }
+  g_array_sort (cs->machine_binaries, compare_guint64);
+  guint kept = 0;
+  for (guint i = 0; i < cs->machine_binaries->len; i++)
+    {
+      guint64 pair = g_array_index (cs->machine_binaries, guint64, i);
+      if (kept == 0 || g_array_index (cs->machine_binaries, guint64, kept - 1) != pair)
+        g_array_index (cs->machine_binaries, guint64, kept++) = pair;
+    }
+  g_array_set_size (cs->machine_binaries, kept);
 }
 
 /* The child of @parent for @function, made on first need. */

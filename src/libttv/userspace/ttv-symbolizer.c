@@ -13,6 +13,7 @@ typedef struct {
   TtvElfSymbols *functions;     /* weak: the file read for function names, or NULL */
   TtvElfSymbols *lines;         /* weak: the file read for lines, or NULL */
   guint64 first_load;
+  guint index;                  /* in the symbolizer's order */
 } Binary;
 
 typedef struct {
@@ -130,6 +131,7 @@ binary_of (TtvSymbolizer *s, const TtvBinMapping *m)
   b->first_load = bin ? ttv_elf_symbols_get_first_load_address (bin)
                 : dbg ? ttv_elf_symbols_get_first_load_address (dbg) : 0;
   g_hash_table_insert (s->binaries, g_steal_pointer (&owned), b);
+  b->index = s->order->len;
   g_ptr_array_add (s->order, b);
   return b;
 }
@@ -139,6 +141,7 @@ resolve_in (TtvSymbolizer *s, const TtvBinMapping *m, guint64 addr, gboolean ret
 {
   Binary *b = binary_of (s, m);
   out->binary = m->path;
+  out->binary_index = b->index;
   out->binary_offset = addr - m->baddr;
   guint64 file_addr = out->binary_offset + b->first_load;
   /* A return address is after its call: the call's own instruction is

@@ -18,6 +18,7 @@ typedef struct {
   guint line;                   /* 0: unknown */
   const char *binary;           /* the binary's path as recorded, NULL: no binary known there */
   guint64 binary_offset;        /* the address's offset from the binary's base */
+  guint binary_index;           /* with @binary: that binary's place in ttv_symbolizer_list_binaries() */
 } TtvSymbol;
 
 typedef struct _TtvSymbolizer TtvSymbolizer;
