@@ -26,6 +26,11 @@ gui_test_init () {
   trap gui_test_cleanup EXIT
   # Killed (meson's timeout): the EXIT trap still cleans up.
   trap 'exit 1' HUP INT TERM
+  # The X server answers before ttv is started: once in a CI run ttv
+  # could not open the display xvfb-run had just started.  Said in the
+  # log when it never does.
+  wait_for 'xdotool getdisplaygeometry >/dev/null 2>&1' 100 \
+    || echo "# the X server of DISPLAY=${DISPLAY:-} does not answer"
 }
 
 gui_test_cleanup () {
