@@ -4,21 +4,15 @@
  * tracefile's varints, and a checksum of all that.  A report writes one per
  * event and consecutive events change little: the head never, the next time
  * always, and usually one tracefile.  So the writer keeps the last token's
- * bytes in place, rewrites the spans whose values changed, hashes from after
- * the head and redoes the digits of the 5-byte groups that changed.  The
- * checksum itself cannot be kept: the time comes before the tracefiles. */
+ * bytes in place, rewrites the spans whose values changed (of the time only
+ * its low bytes) and hashes from after the head.  The checksum itself cannot
+ * be kept: the time comes before the tracefiles.  Keeping the digits of the
+ * unchanged 5-byte groups as well did not pay (bench/README.md, issue 15). */
 #include "ttv-position-token.h"
 #include "ttv-position-private.h"
 #include "ttv-text.h"
 
 #include <string.h>
-
-/* What one tracefile's bytes say: the varints written for it. */
-typedef struct {
-  guint64 block;                /* block + 1; 0 at its end (then nothing more) */
-  guint64 offset;
-  guint64 index;
-} EntryKey;
 
 struct _TtvPositionTokenWriter {
   /* The last token, laid out for (shape, n) once laid_out is set. */
@@ -27,17 +21,13 @@ struct _TtvPositionTokenWriter {
   guint n;
   gsize head_len;               /* version, shape and n */
   guint32 head_hash;            /* the checksum's hash state after the head */
-  gsize entries_start;          /* after the next stream and time */
-  EntryKey *keys;               /* [n]: each tracefile's values... */
-  gsize *ends;                  /* [n]: ...and where its bytes end */
+  guint64 stream, time;         /* mid_stream (), mid_time () (0 at the end) */
+  gsize entries_start;          /* after them */
+  TtvPositionEntry *seen;       /* [n]: the tracefiles' values written... */
+  gsize *ends;                  /* [n]: ...and where their bytes end */
   guint8 *bytes;                /* [size]: the token's bytes, then zeros to a whole group */
   gsize len;                    /* of the token's bytes, with the checksum */
   gsize size;
-  /* The digits of each 5-byte group in coded[] (n_coded groups): a group of
-   * bytes[] equal to its coded[] one has these digits. */
-  guint8 *coded;                /* [size] */
-  char *digits;                 /* [size / 5 * 8] */
-  gsize n_coded;
   const char (*pairs)[2];
 };
 
@@ -54,51 +44,58 @@ ttv_position_token_writer_free (TtvPositionTokenWriter *w)
 {
   if (w == NULL)
     return;
-  g_free (w->keys);
+  g_free (w->seen);
   g_free (w->ends);
   g_free (w->bytes);
-  g_free (w->coded);
-  g_free (w->digits);
   g_free (w);
 }
+
+/* Bytes of a varint by the leading zero bits of its value: a load, not a
+ * division by 7. */
+static const guint8 varint_len_by_clz[64] = {
+  10, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 7,
+  6, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4,
+  3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+};
 
 /* Bytes of @v as a varint (1 to 10). */
 static inline gsize
 varint_len (guint64 v)
 {
-  return 1 + (63 - (gsize) __builtin_clzll (v | 1)) / 7;
+  return varint_len_by_clz[__builtin_clzll (v | 1)];
 }
 
-static inline EntryKey
-entry_key (const TtvPositionEntry *e)
+/* What a tracefile's bytes say: 0 at its end (or when it has no event),
+ * else its block + 1, offset and index. */
+static inline gboolean
+entry_is_void (const TtvPositionEntry *e)
 {
-  if (e->at_end || e->pos.block == G_MAXUINT64)
-    return (EntryKey) { 0, 0, 0 };
-  return (EntryKey) { e->pos.block + 1, e->pos.offset, e->pos.index };
+  return e->at_end || e->pos.block == G_MAXUINT64;
 }
 
 static inline gboolean
-entry_key_equal (const EntryKey *a, const EntryKey *b)
+entry_equal (const TtvPositionEntry *a, const TtvPositionEntry *b)
 {
-  return a->block == b->block && a->offset == b->offset && a->index == b->index;
+  return a->pos.block == b->pos.block && a->pos.offset == b->pos.offset
+         && a->pos.index == b->pos.index && a->at_end == b->at_end;
 }
 
 static inline gsize
-entry_len (const EntryKey *k)
+entry_len (const TtvPositionEntry *e)
 {
-  if (k->block == 0)
+  if (entry_is_void (e))
     return 1;
-  return varint_len (k->block) + varint_len (k->offset) + varint_len (k->index);
+  return varint_len (e->pos.block + 1) + varint_len (e->pos.offset) + varint_len (e->pos.index);
 }
 
 static inline guint8 *
-put_entry (guint8 *at, const EntryKey *k)
+put_entry (guint8 *at, const TtvPositionEntry *e)
 {
-  at = ttv_position_put_varint (at, k->block);
-  if (k->block == 0)
-    return at;
-  at = ttv_position_put_varint (at, k->offset);
-  return ttv_position_put_varint (at, k->index);
+  if (entry_is_void (e))
+    return ttv_position_put_varint (at, 0);
+  at = ttv_position_put_varint (at, e->pos.block + 1);
+  at = ttv_position_put_varint (at, e->pos.offset);
+  return ttv_position_put_varint (at, e->pos.index);
 }
 
 /* The next stream (+ 1, 0 at the end) and, before the end, its time
@@ -112,6 +109,8 @@ mid_stream (const TtvPosition *p)
 static inline guint64
 mid_time (const TtvPosition *p)
 {
+  if (p->next >= p->n)
+    return 0;
   return ((guint64) p->next_time << 1) ^ (guint64) (p->next_time >> 63);
 }
 
@@ -136,17 +135,18 @@ body_end (const TtvPositionTokenWriter *w)
   return w->n > 0 ? w->ends[w->n - 1] : w->entries_start;
 }
 
-/* Room for a token of @n tracefiles, a zero-padded last group, and the
- * digits of all groups; what is coded stays coded. */
+/* Room for a token of @n tracefiles, a zero-padded last group and the
+ * three bytes a group's 8-byte load reads past it. */
 static void
 ensure_size (TtvPositionTokenWriter *w, guint n)
 {
-  gsize size = TTV_POSITION_TOKEN_MAX_BYTES (n) + 5;
+  gsize size = TTV_POSITION_TOKEN_MAX_BYTES (n) + 8;
   if (size <= w->size)
     return;
-  w->bytes = g_realloc (w->bytes, size);
-  w->coded = g_realloc (w->coded, size);
-  w->digits = g_realloc (w->digits, size / 5 * 8);
+  /* Zeros: the loads past the end read defined bytes.  A new size comes
+   * with a new layout, which writes all. */
+  g_free (w->bytes);
+  w->bytes = g_malloc0 (size);
   w->size = size;
 }
 
@@ -157,7 +157,7 @@ lay_out (TtvPositionTokenWriter *w, const TtvPosition *p)
   ensure_size (w, p->n);
   if (!w->laid_out || w->n != p->n)
     {
-      w->keys = g_renew (EntryKey, w->keys, p->n);
+      w->seen = g_renew (TtvPositionEntry, w->seen, p->n);
       w->ends = g_renew (gsize, w->ends, p->n);
     }
   w->shape = p->shape;
@@ -172,11 +172,13 @@ lay_out (TtvPositionTokenWriter *w, const TtvPosition *p)
   w->head_len = (gsize) (at - w->bytes);
   w->head_hash = ttv_position_token_hash (TTV_POSITION_TOKEN_HASH_START, w->bytes, w->head_len);
   at = put_mid (at, p);
+  w->stream = mid_stream (p);
+  w->time = mid_time (p);
   w->entries_start = (gsize) (at - w->bytes);
   for (guint i = 0; i < p->n; i++)
     {
-      w->keys[i] = entry_key (&p->tf[i]);
-      at = put_entry (at, &w->keys[i]);
+      w->seen[i] = p->tf[i];
+      at = put_entry (at, &p->tf[i]);
       w->ends[i] = (gsize) (at - w->bytes);
     }
   w->laid_out = TRUE;
@@ -193,63 +195,71 @@ resize_span (TtvPositionTokenWriter *w, gsize at, gsize old_len, gsize new_len, 
     w->ends[i] = w->ends[i] - old_len + new_len;
 }
 
+/* Rewrites the next stream and time.  Usually only the time's low bytes
+ * change (varints begin with the low bits): only those are rewritten. */
+static void
+update_mid (TtvPositionTokenWriter *w, const TtvPosition *p)
+{
+  guint64 stream = mid_stream (p), time = mid_time (p);
+  if (stream == w->stream && time == w->time)
+    return;
+  gsize time_len = varint_len (time);
+  if (stream == w->stream && stream != 0 && time_len == varint_len (w->time))
+    {
+      gsize at = w->entries_start - time_len;
+      gsize n_changed = varint_len (time ^ w->time);
+      guint8 *b = w->bytes + at;
+      guint64 v = time;
+      for (gsize i = 0; i < n_changed; i++, v >>= 7)
+        b[i] = (guint8) (v | 0x80);
+      b[time_len - 1] &= 0x7f;
+    }
+  else
+    {
+      gsize len = mid_len (p), old_len = w->entries_start - w->head_len;
+      if (len != old_len)
+        {
+          resize_span (w, w->head_len, old_len, len, 0);
+          w->entries_start = w->head_len + len;
+        }
+      put_mid (w->bytes + w->head_len, p);
+    }
+  w->stream = stream;
+  w->time = time;
+}
+
 /* Rewrites the spans of the last token (same shape and count) whose values
  * @p changes. */
 static void
 update (TtvPositionTokenWriter *w, const TtvPosition *p)
 {
-  gsize len = mid_len (p), old_len = w->entries_start - w->head_len;
-  if (len != old_len)
-    {
-      resize_span (w, w->head_len, old_len, len, 0);
-      w->entries_start = w->head_len + len;
-    }
-  put_mid (w->bytes + w->head_len, p);
+  update_mid (w, p);
 
   for (guint i = 0; i < p->n; i++)
     {
-      EntryKey k = entry_key (&p->tf[i]);
-      if (entry_key_equal (&k, &w->keys[i]))
+      const TtvPositionEntry *e = &p->tf[i];
+      if (entry_equal (e, &w->seen[i]))
         continue;
       gsize start = i > 0 ? w->ends[i - 1] : w->entries_start;
-      len = entry_len (&k);
+      gsize len = entry_len (e);
       if (len != w->ends[i] - start)
         resize_span (w, start, w->ends[i] - start, len, i);
-      put_entry (w->bytes + start, &k);
-      w->keys[i] = k;
+      put_entry (w->bytes + start, e);
+      w->seen[i] = *e;
     }
 }
 
-/* The eight digits of a group of five bytes. */
+/* The eight digits of the five bytes at @b (and three readable after). */
 static inline void
 put_group (char *s, const guint8 *b, const char (*pairs)[2])
 {
-  guint64 v = ((guint64) b[0] << 32) | ((guint64) b[1] << 24) | ((guint64) b[2] << 16)
-              | ((guint64) b[3] << 8) | b[4];
+  guint64 v;
+  memcpy (&v, b, 8);
+  v = GUINT64_FROM_BE (v) >> 24;
   memcpy (s, pairs[(v >> 30) & 1023], 2);
   memcpy (s + 2, pairs[(v >> 20) & 1023], 2);
   memcpy (s + 4, pairs[(v >> 10) & 1023], 2);
   memcpy (s + 6, pairs[v & 1023], 2);
-}
-
-/* Brings the digits of bytes[0, len) up to date.  The last group is
- * padded with zero bytes: its first digits are those of the bytes it has,
- * padded with zero bits, as the token's last digit is. */
-static void
-code_groups (TtvPositionTokenWriter *w)
-{
-  memset (w->bytes + w->len, 0, 4);
-  gsize n_groups = (w->len + 4) / 5;
-  for (gsize g = 0; g < n_groups; g++)
-    {
-      const guint8 *b = w->bytes + g * 5;
-      guint8 *c = w->coded + g * 5;
-      if (g < w->n_coded && memcmp (b, c, 5) == 0)
-        continue;
-      put_group (w->digits + g * 8, b, w->pairs);
-      memcpy (c, b, 5);
-    }
-  w->n_coded = MAX (w->n_coded, n_groups);
 }
 
 void
@@ -267,9 +277,14 @@ ttv_position_token_writer_append (TtvPositionTokenWriter *w, const TtvPosition *
   w->bytes[end] = (guint8) sum;
   w->bytes[end + 1] = (guint8) (sum >> 8);
   w->len = end + 2;
-  code_groups (w);
 
+  /* Whole groups of five bytes, the last one padded with zero bytes: its
+   * first digits are those of the bytes it has padded with zero bits, as
+   * the token's last digit is. */
+  memset (w->bytes + w->len, 0, 4);
   gsize n_digits = (w->len * 8 + 4) / 5;
-  char *s = ttv_text_reserve (out, n_digits);
-  ttv_text_commit (out, ttv_text_put (s, w->digits, n_digits));
+  char *s = ttv_text_reserve (out, n_digits + 8);
+  for (gsize g = 0; g * 5 < w->len; g++)
+    put_group (s + g * 8, w->bytes + g * 5, w->pairs);
+  ttv_text_commit (out, s + n_digits);
 }

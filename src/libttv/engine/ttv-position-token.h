@@ -7,8 +7,8 @@
 G_BEGIN_DECLS
 
 /* Writes the same text as ttv_position_append_token().  It keeps the last
- * token's bytes and digits and redoes only what the next position changes
- * (between consecutive events usually the time and one tracefile); it
+ * token's bytes and rewrites only what the next position changes (between
+ * consecutive events usually the time and one tracefile); it
  * compares the positions' values, so any position of any traceset may come
  * next.  One thread at a time. */
 typedef struct _TtvPositionTokenWriter TtvPositionTokenWriter;
