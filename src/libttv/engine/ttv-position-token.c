@@ -21,6 +21,8 @@ struct _TtvPositionTokenWriter {
   guint n;
   gsize head_len;               /* version, shape and n */
   guint32 head_hash;            /* the checksum's hash state after the head */
+  char head_digits[16];         /* of the head's whole 5-byte groups... */
+  gsize head_groups;            /* ...1 or 2 */
   guint64 stream, time;         /* mid_stream (), mid_time () (0 at the end) */
   gsize entries_start;          /* after them */
   TtvPositionEntry *seen;       /* [n]: the tracefiles' values written... */
@@ -135,6 +137,19 @@ body_end (const TtvPositionTokenWriter *w)
   return w->n > 0 ? w->ends[w->n - 1] : w->entries_start;
 }
 
+/* The eight digits of the five bytes at @b (and three readable after). */
+static inline void
+put_group (char *s, const guint8 *b, const char (*pairs)[2])
+{
+  guint64 v;
+  memcpy (&v, b, 8);
+  v = GUINT64_FROM_BE (v) >> 24;
+  memcpy (s, pairs[(v >> 30) & 1023], 2);
+  memcpy (s + 2, pairs[(v >> 20) & 1023], 2);
+  memcpy (s + 4, pairs[(v >> 10) & 1023], 2);
+  memcpy (s + 6, pairs[v & 1023], 2);
+}
+
 /* Room for a token of @n tracefiles, a zero-padded last group and the
  * three bytes a group's 8-byte load reads past it. */
 static void
@@ -171,6 +186,10 @@ lay_out (TtvPositionTokenWriter *w, const TtvPosition *p)
   at = ttv_position_put_varint (at, p->n);
   w->head_len = (gsize) (at - w->bytes);
   w->head_hash = ttv_position_token_hash (TTV_POSITION_TOKEN_HASH_START, w->bytes, w->head_len);
+  /* The same in every token of the traceset: the first 8 or 16 digits. */
+  w->head_groups = w->head_len / 5;
+  for (gsize g = 0; g < w->head_groups; g++)
+    put_group (w->head_digits + g * 8, w->bytes + g * 5, w->pairs);
   at = put_mid (at, p);
   w->stream = mid_stream (p);
   w->time = mid_time (p);
@@ -249,19 +268,6 @@ update (TtvPositionTokenWriter *w, const TtvPosition *p)
     }
 }
 
-/* The eight digits of the five bytes at @b (and three readable after). */
-static inline void
-put_group (char *s, const guint8 *b, const char (*pairs)[2])
-{
-  guint64 v;
-  memcpy (&v, b, 8);
-  v = GUINT64_FROM_BE (v) >> 24;
-  memcpy (s, pairs[(v >> 30) & 1023], 2);
-  memcpy (s + 2, pairs[(v >> 20) & 1023], 2);
-  memcpy (s + 4, pairs[(v >> 10) & 1023], 2);
-  memcpy (s + 6, pairs[v & 1023], 2);
-}
-
 void
 ttv_position_token_writer_append (TtvPositionTokenWriter *w, const TtvPosition *p, GString *out)
 {
@@ -284,7 +290,8 @@ ttv_position_token_writer_append (TtvPositionTokenWriter *w, const TtvPosition *
   memset (w->bytes + w->len, 0, 4);
   gsize n_digits = (w->len * 8 + 4) / 5;
   char *s = ttv_text_reserve (out, n_digits + 8);
-  for (gsize g = 0; g * 5 < w->len; g++)
+  memcpy (s, w->head_digits, sizeof w->head_digits);
+  for (gsize g = w->head_groups; g * 5 < w->len; g++)
     put_group (s + g * 8, w->bytes + g * 5, w->pairs);
   ttv_text_commit (out, s + n_digits);
 }
