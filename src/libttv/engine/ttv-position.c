@@ -8,8 +8,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-#define TOKEN_VERSION 1
-
 TtvPosition *
 ttv_position_alloc (guint n)
 {
@@ -128,19 +126,6 @@ ttv_position_equal (const TtvPosition *a, const TtvPosition *b)
 
 static const char b32_alphabet[] = "0123456789abcdefghjkmnpqrstvwxyz";
 
-/* Writes @v as a LEB128 varint at @p; returns the end (at most 10 bytes). */
-static guint8 *
-put_varint (guint8 *p, guint64 v)
-{
-  while (v >= 0x80)
-    {
-      *p++ = (guint8) (v | 0x80);
-      v >>= 7;
-    }
-  *p++ = (guint8) v;
-  return p;
-}
-
 static gboolean
 get_varint (const guint8 *p, gsize len, gsize *at, guint64 *out)
 {
@@ -162,28 +147,29 @@ get_varint (const guint8 *p, gsize len, gsize *at, guint64 *out)
   return FALSE;
 }
 
+guint32
+ttv_position_token_hash (guint32 h, const guint8 *p, gsize len)
+{
+  gsize i = 0;
+  /* Eight bytes a turn: the loop's own test and jump cost as much as a
+   * byte's work (a report writes one token per event). */
+  for (; i + 8 <= len; i += 8)
+    for (guint k = 0; k < 8; k++)
+      h = (h ^ p[i + k]) * 16777619u;
+  for (; i < len; i++)
+    h = (h ^ p[i]) * 16777619u;
+  return h;
+}
+
 static guint16
 token_checksum (const guint8 *p, gsize len)
 {
-  guint32 h = 2166136261u;
-  gsize i = 0;
-  /* Four bytes a turn: the loop's own test and jump cost as much as a
-   * byte's work (a report writes one token per event). */
-  for (; i + 4 <= len; i += 4)
-    {
-      h = (h ^ p[i]) * 16777619u;
-      h = (h ^ p[i + 1]) * 16777619u;
-      h = (h ^ p[i + 2]) * 16777619u;
-      h = (h ^ p[i + 3]) * 16777619u;
-    }
-  for (; i < len; i++)
-    h = (h ^ p[i]) * 16777619u;
-  return (guint16) (h ^ (h >> 16));
+  return ttv_position_token_fold (ttv_position_token_hash (TTV_POSITION_TOKEN_HASH_START, p, len));
 }
 
 /* The two digits of every 10-bit value: a token is written two digits
  * at a time (a report writes one per event). */
-static const char (*b32_pairs (void))[2]
+const char (*ttv_position_b32_pairs (void))[2]
 {
   static char pairs[1024][2];
   static gsize ready;
@@ -199,37 +185,33 @@ static const char (*b32_pairs (void))[2]
   return (const char (*)[2]) pairs;
 }
 
-/* The token's bytes are at most: the head (5), three varints (30), three
- * per tracefile (30 each) and the checksum (2). */
-#define TOKEN_MAX_BYTES(n) (5 + 30 + 30 * (gsize) (n) + 2)
-
-/* Writes the token's binary form into @b (TOKEN_MAX_BYTES (p->n) bytes);
+/* Writes the token's binary form into @b (TTV_POSITION_TOKEN_MAX_BYTES (p->n) bytes);
  * returns its length. */
 static gsize
 token_bytes (const TtvPosition *p, guint8 *b)
 {
   guint8 *at = b;
-  *at++ = TOKEN_VERSION;
+  *at++ = TTV_POSITION_TOKEN_VERSION;
   *at++ = (guint8) p->shape;
   *at++ = (guint8) (p->shape >> 8);
   *at++ = (guint8) (p->shape >> 16);
   *at++ = (guint8) (p->shape >> 24);
-  at = put_varint (at, p->n);
+  at = ttv_position_put_varint (at, p->n);
   gboolean end = p->next >= p->n;
-  at = put_varint (at, end ? 0 : (guint64) p->next + 1);
+  at = ttv_position_put_varint (at, end ? 0 : (guint64) p->next + 1);
   if (!end)
-    at = put_varint (at, ((guint64) p->next_time << 1) ^ (guint64) (p->next_time >> 63));
+    at = ttv_position_put_varint (at, ((guint64) p->next_time << 1) ^ (guint64) (p->next_time >> 63));
   for (guint i = 0; i < p->n; i++)
     {
       const TtvPositionEntry *e = &p->tf[i];
       if (e->at_end || e->pos.block == G_MAXUINT64)
         {
-          at = put_varint (at, 0);
+          at = ttv_position_put_varint (at, 0);
           continue;
         }
-      at = put_varint (at, e->pos.block + 1);
-      at = put_varint (at, e->pos.offset);
-      at = put_varint (at, e->pos.index);
+      at = ttv_position_put_varint (at, e->pos.block + 1);
+      at = ttv_position_put_varint (at, e->pos.offset);
+      at = ttv_position_put_varint (at, e->pos.index);
     }
   guint16 sum = token_checksum (b, (gsize) (at - b));
   *at++ = (guint8) sum;
@@ -244,7 +226,7 @@ ttv_position_append_token (const TtvPosition *p, GString *out)
   /* On the stack for the usual few dozen tracefiles: a report writes one
    * token per event. */
   guint8 stack[1024];
-  gsize max = TOKEN_MAX_BYTES (p->n);
+  gsize max = TTV_POSITION_TOKEN_MAX_BYTES (p->n);
   g_autofree guint8 *heap = max > sizeof stack ? g_malloc (max) : NULL;
   guint8 *b = heap ? heap : stack;
   gsize len = token_bytes (p, b);
@@ -253,7 +235,7 @@ ttv_position_append_token (const TtvPosition *p, GString *out)
   /* Five bytes are eight digits: whole groups first, the rest bit by bit
    * (a group ends on a digit boundary, so both give the same digits). */
   gsize i = 0;
-  const char (*pairs)[2] = b32_pairs ();
+  const char (*pairs)[2] = ttv_position_b32_pairs ();
   for (; i + 5 <= len; i += 5, s += 8)
     {
       guint64 v = ((guint64) b[i] << 32) | ((guint64) b[i + 1] << 24) | ((guint64) b[i + 2] << 16)
@@ -340,7 +322,7 @@ ttv_position_parse (const char *token, const TtvTraceset *ts, GError **error)
     return bad_token (token, error), NULL;
   guint16 sum = (guint16) (bytes[n_bytes - 2] | (bytes[n_bytes - 1] << 8));
   gsize body = n_bytes - 2;
-  if (token_checksum (bytes, body) != sum || bytes[0] != TOKEN_VERSION)
+  if (token_checksum (bytes, body) != sum || bytes[0] != TTV_POSITION_TOKEN_VERSION)
     return bad_token (token, error), NULL;
 
   guint32 shape = (guint32) bytes[1] | ((guint32) bytes[2] << 8)

@@ -4,6 +4,7 @@
 #include "ttv-event-owner.h"
 #include "ttv-hook-groups.h"
 #include "ttv-json-out.h"
+#include "ttv-position-token.h"
 #include "ttv-text.h"
 
 #include <string.h>
@@ -43,6 +44,7 @@ struct _TtvReportPrinter {
    * long: pointers are keys). */
   GHashTable *json_where;    /* TtvTracefile * -> GString *, owned */
   GHashTable *json_types;    /* TtvEventType * -> JsonType *, owned */
+  TtvPositionTokenWriter *tokens;  /* owned: each event's position token */
 };
 
 static void
@@ -74,6 +76,7 @@ ttv_report_printer_new (const TtvReportOptions *options)
   p->previous_time = TTV_TIME_MIN;
   p->json_where = g_hash_table_new_full (NULL, NULL, NULL, gstring_free);
   p->json_types = g_hash_table_new_full (NULL, NULL, NULL, json_type_free);
+  p->tokens = ttv_position_token_writer_new ();
   return p;
 }
 
@@ -85,6 +88,7 @@ ttv_report_printer_free (TtvReportPrinter *p)
   ttv_decoder_free (p->decoder);
   g_hash_table_unref (p->json_where);
   g_hash_table_unref (p->json_types);
+  ttv_position_token_writer_free (p->tokens);
   g_free (p);
 }
 
@@ -325,8 +329,8 @@ append_text (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
     }
   if (p->options.show_position && pos)
     {
-      g_autofree char *token = ttv_position_to_string (pos);
-      g_string_append_printf (out, " @%s", token);
+      g_string_append (out, " @");
+      ttv_position_token_writer_append (p->tokens, pos, out);
     }
   g_string_append_c (out, ' ');
   append_description (p, ev, state, TRUE, out);
@@ -551,7 +555,7 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
     {
       /* Base32 needs no escape. */
       ttv_text_commit (out, TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 16), ",\"position\":\""));
-      ttv_position_append_token (pos, out);
+      ttv_position_token_writer_append (p->tokens, pos, out);
       g_string_append_c (out, '"');
     }
   if (p->options.show_state)

@@ -1,0 +1,23 @@
+/* ttv-position-token.h: writing position tokens one after the other, as a
+ * report does for every event, faster than ttv_position_append_token(). */
+#pragma once
+
+#include "ttv-position.h"
+
+G_BEGIN_DECLS
+
+/* Writes the same text as ttv_position_append_token().  It keeps the last
+ * token's bytes and rewrites only what the next position changes (between
+ * consecutive events usually the time and one tracefile); it
+ * compares the positions' values, so any position of any traceset may come
+ * next.  One thread at a time. */
+typedef struct _TtvPositionTokenWriter TtvPositionTokenWriter;
+
+TtvPositionTokenWriter *ttv_position_token_writer_new (void);
+void                    ttv_position_token_writer_free (TtvPositionTokenWriter *writer);
+void                    ttv_position_token_writer_append (TtvPositionTokenWriter *writer,
+                                                          const TtvPosition *pos, GString *out);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvPositionTokenWriter, ttv_position_token_writer_free)
+
+G_END_DECLS

@@ -1,0 +1,277 @@
+/* test-position-token.c: position tokens (ttv_position_append_token() and
+ * the report's token writer) against a plain encoding written here from the
+ * format's description, byte for byte (suite 'engine'). */
+#include "ttv-position-token.h"
+#include "ttv-position-private.h"
+
+#include <string.h>
+
+/* --- The reference: the token format, one step at a time ------------- */
+
+static void
+ref_varint (GByteArray *b, guint64 v)
+{
+  do
+    {
+      guint8 c = v & 0x7f;
+      v >>= 7;
+      if (v != 0)
+        c |= 0x80;
+      g_byte_array_append (b, &c, 1);
+    }
+  while (v != 0);
+}
+
+static char *
+ref_token (const TtvPosition *p)
+{
+  g_autoptr (GByteArray) b = g_byte_array_new ();
+  guint8 head[5] = { 1, (guint8) p->shape, (guint8) (p->shape >> 8), (guint8) (p->shape >> 16),
+                     (guint8) (p->shape >> 24) };
+  g_byte_array_append (b, head, 5);
+  ref_varint (b, p->n);
+  if (p->next >= p->n)
+    ref_varint (b, 0);
+  else
+    {
+      ref_varint (b, (guint64) p->next + 1);
+      /* zigzag */
+      guint64 t = (guint64) p->next_time;
+      ref_varint (b, p->next_time < 0 ? ~(t << 1) : t << 1);
+    }
+  for (guint i = 0; i < p->n; i++)
+    {
+      const TtvPositionEntry *e = &p->tf[i];
+      if (e->at_end || e->pos.block == G_MAXUINT64)
+        ref_varint (b, 0);
+      else
+        {
+          ref_varint (b, e->pos.block + 1);
+          ref_varint (b, e->pos.offset);
+          ref_varint (b, e->pos.index);
+        }
+    }
+  guint32 h = 2166136261u;
+  for (guint i = 0; i < b->len; i++)
+    h = (h ^ b->data[i]) * 16777619u;
+  guint8 sum[2] = { (guint8) (h ^ (h >> 16)), (guint8) ((h ^ (h >> 16)) >> 8) };
+  g_byte_array_append (b, sum, 2);
+
+  /* Crockford base32, most significant bit first, zero bits to the end. */
+  static const char alphabet[] = "0123456789abcdefghjkmnpqrstvwxyz";
+  GString *s = g_string_new (NULL);
+  for (gsize bit = 0; bit < (gsize) b->len * 8; bit += 5)
+    {
+      guint v = 0;
+      for (gsize k = bit; k < bit + 5; k++)
+        v = (v << 1) | (k < (gsize) b->len * 8 ? (b->data[k / 8] >> (7 - k % 8)) & 1 : 0);
+      g_string_append_c (s, alphabet[v]);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* --- Positions ------------------------------------------------------- */
+
+/* Values of every varint length, the extremes most often. */
+static guint64
+some_u64 (GRand *r)
+{
+  switch (g_rand_int_range (r, 0, 6))
+    {
+    case 0:
+      return g_rand_int_range (r, 0, 200);
+    case 1:
+      return G_MAXUINT64 - (guint64) g_rand_int_range (r, 0, 3);
+    case 2:
+      return (guint64) 1 << g_rand_int_range (r, 0, 64);
+    default:
+      return (((guint64) g_rand_int (r) << 32) | g_rand_int (r)) >> g_rand_int_range (r, 0, 64);
+    }
+}
+
+static void
+random_entry (GRand *r, TtvPositionEntry *e)
+{
+  memset (e, 0, sizeof *e);
+  switch (g_rand_int_range (r, 0, 8))
+    {
+    case 0:
+      e->at_end = TRUE;
+      /* What an entry at its end holds is not written. */
+      e->pos.block = some_u64 (r);
+      return;
+    case 1:
+      e->pos.block = G_MAXUINT64;
+      e->pos.offset = some_u64 (r);
+      return;
+    default:
+      e->pos.block = some_u64 (r);
+      if (e->pos.block == G_MAXUINT64)
+        e->pos.block--;
+      e->pos.offset = some_u64 (r);
+      e->pos.index = some_u64 (r);
+    }
+}
+
+static void
+random_next (GRand *r, TtvPosition *p)
+{
+  p->next = (guint) g_rand_int_range (r, 0, (gint32) p->n + 1);
+  p->next_time = p->next >= p->n ? TTV_TIME_MAX : (TtvTime) some_u64 (r);
+}
+
+static TtvPosition *
+random_position (GRand *r, guint n)
+{
+  TtvPosition *p = ttv_position_alloc (n);
+  p->shape = g_rand_boolean (r) ? 0x12345678u : g_rand_int (r);
+  for (guint i = 0; i < n; i++)
+    random_entry (r, &p->tf[i]);
+  random_next (r, p);
+  return p;
+}
+
+/* What the next event of a report usually does to the position: the time
+ * moves on, one tracefile moves on a little (or to another block, or to its
+ * end), and once in a while more change. */
+static void
+step (GRand *r, TtvPosition *p)
+{
+  if (p->n > 0 && g_rand_int_range (r, 0, 10) > 0)
+    {
+      TtvPositionEntry *e = &p->tf[g_rand_int_range (r, 0, (gint32) p->n)];
+      switch (g_rand_int_range (r, 0, 10))
+        {
+        case 0:
+          random_entry (r, e);
+          break;
+        case 1:
+          e->pos.block++;
+          e->pos.offset = 0;
+          e->pos.index = 0;
+          break;
+        default:
+          e->pos.offset += (guint64) g_rand_int_range (r, 1, 300);
+          e->pos.index++;
+        }
+    }
+  switch (g_rand_int_range (r, 0, 20))
+    {
+    case 0:
+      random_next (r, p);
+      break;
+    case 1:
+      p->next_time = G_MININT64 + g_rand_int_range (r, 0, 2);
+      break;
+    default:
+      p->next_time += g_rand_int_range (r, 0, 100000);
+    }
+}
+
+/* Long tokens: says where they differ, not both whole. */
+static void
+assert_same (const char *got, const char *want)
+{
+  gsize i = 0;
+  while (got[i] && got[i] == want[i])
+    i++;
+  if (got[i] != want[i])
+    g_error ("tokens of %zu and %zu digits differ from digit %zu: …%.24s… instead of …%.24s…",
+             strlen (got), strlen (want), i, got + i, want + i);
+}
+
+static void
+check (TtvPositionTokenWriter *w, const TtvPosition *p)
+{
+  g_autofree char *want = ref_token (p);
+  g_autoptr (GString) got = g_string_new ("prefix:");
+  ttv_position_token_writer_append (w, p, got);
+  assert_same (got->str + 7, want);
+  g_autofree char *plain = ttv_position_to_string (p);
+  assert_same (plain, want);
+}
+
+static const guint n_tracefiles[] = { 0, 1, 4, 40, 300 };
+
+static void
+test_random (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (15);
+  g_autoptr (TtvPositionTokenWriter) w = ttv_position_token_writer_new ();
+  for (guint k = 0; k < 3000; k++)
+    {
+      guint n = n_tracefiles[g_rand_int_range (r, 0, G_N_ELEMENTS (n_tracefiles))];
+      g_autoptr (TtvPosition) p = random_position (r, n);
+      check (w, p);
+    }
+}
+
+static void
+test_steps (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (4);
+  for (guint k = 0; k < G_N_ELEMENTS (n_tracefiles); k++)
+    {
+      g_autoptr (TtvPositionTokenWriter) w = ttv_position_token_writer_new ();
+      g_autoptr (TtvPosition) p = random_position (r, n_tracefiles[k]);
+      for (guint i = 0; i < 3000; i++)
+        {
+          step (r, p);
+          check (w, p);
+        }
+    }
+}
+
+/* Two reports' positions through one writer, copies and other tracesets in
+ * between: the writer goes by values, never by which position it gets. */
+static void
+test_interleaved (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (99);
+  g_autoptr (TtvPositionTokenWriter) w = ttv_position_token_writer_new ();
+  g_autoptr (TtvPosition) a = random_position (r, 4);
+  g_autoptr (TtvPosition) b = random_position (r, 4);
+  b->shape = a->shape;
+  for (guint i = 0; i < 3000; i++)
+    {
+      step (r, g_rand_boolean (r) ? a : b);
+      check (w, a);
+      check (w, b);
+      g_autoptr (TtvPosition) copy = ttv_position_copy (a);
+      check (w, copy);
+      if (i % 100 == 0)
+        {
+          g_autoptr (TtvPosition) other = random_position (r, n_tracefiles[i / 100 % G_N_ELEMENTS (n_tracefiles)]);
+          check (w, other);
+        }
+    }
+}
+
+/* The reference itself, on a token worked out by hand: shape 0, one
+ * tracefile at block 0, offset 0, index 0, time 1. */
+static void
+test_reference (void)
+{
+  g_autoptr (TtvPosition) p = ttv_position_alloc (1);
+  p->next = 0;
+  p->next_time = 1;
+  g_autofree char *token = ref_token (p);
+  /* Bytes 01 00 00 00 00 01 01 02 01 00 00 and the checksum: 13 bytes,
+   * 21 digits; the first eight are of 01 00 00 00 00. */
+  g_assert_cmpuint (strlen (token), ==, 21);
+  g_assert_true (g_str_has_prefix (token, "04000000"));
+  g_autoptr (TtvPosition) copy = ttv_position_copy (p);
+  g_autofree char *plain = ttv_position_to_string (copy);
+  g_assert_cmpstr (plain, ==, token);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/engine/position-token/reference", test_reference);
+  g_test_add_func ("/engine/position-token/random", test_random);
+  g_test_add_func ("/engine/position-token/steps", test_steps);
+  g_test_add_func ("/engine/position-token/interleaved", test_interleaved);
+  return g_test_run ();
+}
