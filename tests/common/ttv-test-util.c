@@ -134,7 +134,10 @@ ttv_test_assert_runs_fail (const char *program, const TtvTestBadRun *cases, guin
       for (guint i = 0; i < G_N_ELEMENTS (cases[c].args) && args[i]; i++)
         g_ptr_array_add (argv, (gpointer) args[i]);
       g_ptr_array_add (argv, NULL);
-      shown = g_strjoinv (" ", (char **) argv->pdata + 1);
+      /* Escaped: a case may hold bytes that are not UTF-8, which the TAP
+       * reader would reject in the message. */
+      g_autofree char *joined = g_strjoinv (" ", (char **) argv->pdata + 1);
+      shown = g_strescape (joined, NULL);
       ttv_test_run (&r, NULL, NULL, (const char *const *) argv->pdata);
       g_test_message ("%s: exit %d: %s", shown, r.status, r.err);
       if (r.status != cases[c].status || !strstr (r.err, cases[c].message) || *r.out)

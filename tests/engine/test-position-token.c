@@ -164,7 +164,9 @@ step (GRand *r, TtvPosition *p)
       p->next_time = G_MININT64 + g_rand_int_range (r, 0, 2);
       break;
     default:
-      p->next_time += g_rand_int_range (r, 0, 100000);
+      /* Unsigned: after random_next()'s extreme times a step may wrap
+       * (any time must give its token). */
+      p->next_time = (gint64) ((guint64) p->next_time + (guint64) g_rand_int_range (r, 0, 100000));
     }
 }
 
