@@ -354,9 +354,8 @@ child_node (TtvCallstack *cs, GHashTable *index, guint32 parent, guint32 functio
 static char *
 root_name (const TtvCallstack *cs, const Thread *t, const char *name)
 {
-  if (ttv_traceset_get_n_machines (cs->traceset) < 2)
-    return g_strdup (name);
-  return g_strdup_printf ("%s: %s", ttv_traceset_get_machine_name (cs->traceset, t->pub.machine), name);
+  const char *machine = ttv_traceset_get_machine_name_if_several (cs->traceset, t->pub.machine);
+  return machine ? g_strdup_printf ("%s: %s", machine, name) : g_strdup (name);
 }
 
 /* The root of @t's process: one per (trace, pid), named after the main

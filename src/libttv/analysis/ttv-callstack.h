@@ -7,8 +7,8 @@
  * kernel trace of the same machine is in the traceset, else the vtid
  * context's.  Threads, functions and processes are of one trace, so of
  * one machine (docs/multi-machine.md): they say which, and the reports
- * name it when there are several.  The call stack module and ttv-report --analysis callstack
- * show it. */
+ * name it when there are several.  The call stack module and ttv-report
+ * --analysis callstack show it. */
 #pragma once
 
 #include "ttv-analysis.h"

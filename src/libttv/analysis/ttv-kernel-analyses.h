@@ -30,11 +30,11 @@ typedef enum {
 #define TTV_ANALYSIS_NO_PRIO G_MININT64
 
 /* --- Machines -------------------------------------------------------------------------
- * The kernel analyses key their series by thread and by CPU of a machine, machine 0's keys being the
- * plain numbers (so that one machine's results are as before): a thread
- * key holds the machine in its top 8 bits (threads of machine 1 and up
- * keep the low 24 bits of their tid, which every Linux pid fits), a CPU
- * key in its top 16.  Machines from TTV_ANALYSIS_MAX_MACHINES on are not
+ * The kernel analyses key their series by thread and by CPU of a
+ * machine, machine 0's keys being the plain numbers (so that one
+ * machine's results are as before): a thread key holds the machine in its
+ * top 8 bits (threads of machine 1 and up keep the low 24 bits of their
+ * tid, which every Linux pid fits), a CPU key in its top 16.  Machines from TTV_ANALYSIS_MAX_MACHINES on are not
  * told apart from the last one. */
 #define TTV_ANALYSIS_MAX_MACHINES 254u
 static inline guint32
