@@ -303,19 +303,6 @@ test_gen_host_bad (void)
   ttv_test_assert_runs_fail (TTV_GEN_PATH, cases, G_N_ELEMENTS (cases));
 }
 
-/* The text of member @key of JSON line @line (a number, or a string
- * without its quotes; ttv-gen's names hold no escape), or NULL. */
-static char *
-json_member (const char *line, const char *key)
-{
-  char *raw = ttv_test_json_raw (line, key);
-  if (raw == NULL || raw[0] != '"')
-    return raw;
-  char *text = g_strndup (raw + 1, strlen (raw) - 2);
-  g_free (raw);
-  return text;
-}
-
 /* ttv-report --analysis cpu -f jsonl's rows: "cpus/CPU" -> busy ns and
  * "threads/TID" -> "tgid,name,cpu_time", each under "MACHINE/" when the
  * rows name their machine. */
@@ -328,20 +315,20 @@ cpu_rows (const char *t1, const char *t2)
   GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   for (guint i = 0; lines[i]; i++)
     {
-      g_autofree char *table = json_member (lines[i], "table");
-      g_autofree char *machine = json_member (lines[i], "machine");
+      g_autofree char *table = ttv_test_json_text (lines[i], "table");
+      g_autofree char *machine = ttv_test_json_text (lines[i], "machine");
       g_autofree char *prefix = machine ? g_strdup_printf ("%s/", machine) : g_strdup ("");
       if (g_strcmp0 (table, "cpus") == 0)
         {
-          g_autofree char *cpu = json_member (lines[i], "cpu");
-          g_hash_table_insert (rows, g_strdup_printf ("%scpus/%s", prefix, cpu), json_member (lines[i], "busy"));
+          g_autofree char *cpu = ttv_test_json_text (lines[i], "cpu");
+          g_hash_table_insert (rows, g_strdup_printf ("%scpus/%s", prefix, cpu), ttv_test_json_text (lines[i], "busy"));
         }
       else if (g_strcmp0 (table, "threads") == 0)
         {
-          g_autofree char *tid = json_member (lines[i], "tid");
-          g_autofree char *tgid = json_member (lines[i], "tgid");
-          g_autofree char *name = json_member (lines[i], "name");
-          g_autofree char *time = json_member (lines[i], "cpu_time");
+          g_autofree char *tid = ttv_test_json_text (lines[i], "tid");
+          g_autofree char *tgid = ttv_test_json_text (lines[i], "tgid");
+          g_autofree char *name = ttv_test_json_text (lines[i], "name");
+          g_autofree char *time = ttv_test_json_text (lines[i], "cpu_time");
           g_hash_table_insert (rows, g_strdup_printf ("%sthreads/%s", prefix, tid),
                                g_strdup_printf ("%s,%s,%s", tgid, name, time));
         }
@@ -480,8 +467,8 @@ test_analysis_sched_per_machine (void)
   guint checked = 0;
   for (guint i = 0; i < tids->len && checked < 3; i++)
     {
-      g_autofree char *table = json_member (tids->pdata[i], "table");
-      g_autofree char *tid = json_member (tids->pdata[i], "tid");
+      g_autofree char *table = ttv_test_json_text (tids->pdata[i], "table");
+      g_autofree char *tid = ttv_test_json_text (tids->pdata[i], "tid");
       if (g_strcmp0 (table, "threads") != 0 || g_strcmp0 (tid, "0") == 0)
         continue;
       g_autofree char *on_beta = g_strdup_printf ("--tid=beta:%s", tid);
@@ -532,7 +519,7 @@ usage_lines (const char *const *argv)
   GPtrArray *kept = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; lines[i]; i++)
     {
-      g_autofree char *table = json_member (lines[i], "table");
+      g_autofree char *table = ttv_test_json_text (lines[i], "table");
       if (g_strcmp0 (table, "devices") == 0 || g_strcmp0 (table, "processes") == 0)
         g_ptr_array_add (kept, g_strdup (lines[i]));
     }

@@ -75,6 +75,17 @@ ttv_test_json_raw (const char *line, const char *key)
 }
 
 char *
+ttv_test_json_text (const char *line, const char *key)
+{
+  char *raw = ttv_test_json_raw (line, key);
+  if (raw == NULL || raw[0] != '"')
+    return raw;
+  char *text = g_strndup (raw + 1, strlen (raw) - 2);
+  g_free (raw);
+  return text;
+}
+
+char *
 ttv_test_run_ok (const char *const *argv)
 {
   g_autoptr (GError) error = NULL;

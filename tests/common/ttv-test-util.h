@@ -75,6 +75,9 @@ char *ttv_test_run_ok (const char *const *argv);
 /* The raw value of @key in the flat JSON object @line, as written ("12",
  * "\"read\"", "null"), or NULL: reading ttv-report's JSON lines. */
 char *ttv_test_json_raw (const char *line, const char *key);
+/* The same, a string without its quotes (not unescaped: for names that
+ * hold no escape), or NULL when @line has no @key. */
+char *ttv_test_json_text (const char *line, const char *key);
 /* Runs ttv-gen (@gen_path) to write into @out a simulated machine named
  * @host: @format, seed @seed, @cpus CPUs, 12 processes, 3000 events from
  * @start (seconds); fails the test on error.  The two-machine tests write

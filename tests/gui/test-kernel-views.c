@@ -51,11 +51,9 @@ json_int (const char *line, const char *key)
 static char *
 json_str (const char *line, const char *key)
 {
-  g_autofree char *raw = ttv_test_json_raw (line, key);
-  g_assert_nonnull (raw);
-  if (raw[0] != '"')
-    return g_strdup (raw);
-  return g_strndup (raw + 1, strlen (raw) - 2);
+  char *text = ttv_test_json_text (line, key);
+  g_assert_nonnull (text);
+  return text;
 }
 
 /* What `ttv-report TRACE ARGS FORMAT --no-cache` writes. */

@@ -67,13 +67,11 @@ report_functions (const char *const *traces, const char *start, const char *end)
       if (!g_str_has_prefix (lines[i], "{\"type\":\"function\""))
         continue;
       Function f = { 0 };
-      g_autofree char *name = ttv_test_json_raw (lines[i], "name");
-      g_autofree char *machine = ttv_test_json_raw (lines[i], "machine");
+      g_autofree char *name = ttv_test_json_text (lines[i], "name");
+      g_autofree char *machine = ttv_test_json_text (lines[i], "machine");
       /* With several machines, the view names a function after its
        * machine's (ttv-report's "machine" member). */
-      f.name = machine ? g_strdup_printf ("%.*s: %.*s", (int) strlen (machine) - 2, machine + 1,
-                                          (int) strlen (name) - 2, name + 1)
-                       : g_strndup (name + 1, strlen (name) - 2);
+      f.name = machine ? g_strdup_printf ("%s: %s", machine, name) : g_strdup (name);
       for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
         {
           g_autofree char *raw = ttv_test_json_raw (lines[i], keys[k]);
@@ -286,15 +284,13 @@ check_memory (const char *const *traces, guint n_machines)
           kept += g_ascii_strtoull (blocks, NULL, 10);
           continue;
         }
-      g_autofree char *process = ttv_test_json_raw (lines[i], "process");
+      g_autofree char *process = ttv_test_json_text (lines[i], "process");
       g_autofree char *pid = ttv_test_json_raw (lines[i], "pid");
       g_autofree char *bytes = ttv_test_json_raw (lines[i], "bytes");
-      g_autofree char *site = ttv_test_json_raw (lines[i], "site");
-      g_autofree char *machine = ttv_test_json_raw (lines[i], "machine");
-      g_autofree char *on = machine ? g_strdup_printf ("%.*s: ", (int) strlen (machine) - 2, machine + 1)
-                                    : g_strdup ("");
-      g_ptr_array_add (want, g_strdup_printf ("%s%.*s [%s] %s %s %.*s", on, (int) strlen (process) - 2, process + 1,
-                                              pid, blocks, bytes, (int) strlen (site) - 2, site + 1));
+      g_autofree char *site = ttv_test_json_text (lines[i], "site");
+      g_autofree char *machine = ttv_test_json_text (lines[i], "machine");
+      g_autofree char *on = machine ? g_strdup_printf ("%s: ", machine) : g_strdup ("");
+      g_ptr_array_add (want, g_strdup_printf ("%s%s [%s] %s %s %s", on, process, pid, blocks, bytes, site));
     }
   g_assert_cmpuint (want->len, >=, n_machines);   /* ustwork.c leaks one block on purpose, on each */
 
