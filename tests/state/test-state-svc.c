@@ -247,7 +247,6 @@ static void
 test_simulated (gconstpointer data)
 {
   gboolean ctf = GPOINTER_TO_INT (data);
-  g_autoptr (GError) error = NULL;
   const char *dir = ttv_test_get_tmp_dir ();
   g_autofree char *trace_dir = g_build_filename (dir, "trace", NULL);
   TtvSimOptions so;

@@ -955,6 +955,7 @@ test_dead_extraction (void)
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = ttv_archive_extract (other, &error);
   g_assert_no_error (error);
+  g_assert_nonnull (dir);
   assert_no_leftovers ();
 }
 

@@ -392,6 +392,7 @@ test_stale_temporary_files (void)
         {
           g_autoptr (TtvBookmarks) back = ttv_bookmarks_load (path, &error);
           g_assert_no_error (error);
+          g_assert_nonnull (back);
         }
       else
         g_assert_true (ttv_bookmarks_save (l, path, &error));
