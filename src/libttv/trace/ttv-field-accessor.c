@@ -12,6 +12,24 @@ is_char_array (const TtvType *t)
          && t->element->size_bits == 8 && t->element->align_bits % 8 == 0;
 }
 
+/* The inline path of ttv_field_accessor_get_int(): an integer (or enum)
+ * of whole bytes, little-endian, at a fixed offset in bytes. */
+static void
+init_fast_load (TtvFieldAccessor *acc)
+{
+  const TtvType *t = acc->type;
+  if (acc->fixed_offset_bits < 0 || acc->fixed_offset_bits % 8 != 0)
+    return;
+  /* What the general path reads: the type's own size, sign and order. */
+  if ((t->kind != TTV_TYPE_INTEGER && t->kind != TTV_TYPE_ENUM) || t->leb128 || t->reverse_bits)
+    return;
+  guint size = t->size_bits;
+  if ((size != 8 && size != 16 && size != 32 && size != 64) || t->byte_order != TTV_BYTE_ORDER_LITTLE)
+    return;
+  acc->load_bytes = (guint8) (size / 8);
+  acc->sign_shift = t->is_signed && size < 64 ? (guint8) (64 - size) : 0;
+}
+
 void
 ttv_field_accessor_init (TtvFieldAccessor *acc, const TtvEventType *et, const char *name)
 {
@@ -31,6 +49,7 @@ ttv_field_accessor_init (TtvFieldAccessor *acc, const TtvEventType *et, const ch
                     || acc->type->kind == TTV_TYPE_STRING || is_char_array (acc->type);
   if (scalar && off >= 0)
     acc->fixed_offset_bits = off;
+  init_fast_load (acc);
 }
 
 gint64
@@ -72,8 +91,8 @@ decode_member (const TtvFieldAccessor *acc, const TtvEvent *ev, TtvDecoder *scra
 }
 
 gboolean
-ttv_field_accessor_get_int (const TtvFieldAccessor *acc, const TtvEvent *ev,
-                            TtvDecoder *scratch, gint64 *out)
+ttv_field_accessor_get_int_slow (const TtvFieldAccessor *acc, const TtvEvent *ev,
+                                 TtvDecoder *scratch, gint64 *out)
 {
   if (!acc->is_field)
     return FALSE;

@@ -1,0 +1,185 @@
+/* test-field-accessor.c: the named-field reader the kernel model, the
+ * filters and the statistics use.  Its inline path (whole little-endian
+ * bytes at a fixed offset) must give what the general path gives, for
+ * every size and sign, at any payload start, and on events too short. */
+#include "ttv-field-accessor.h"
+
+#include <string.h>
+
+static TtvType *
+int_type (guint bits, gboolean is_signed, TtvByteOrder order, guint align)
+{
+  return ttv_type_new_integer (bits, is_signed, order, align);
+}
+
+/* struct { uint8 a; int8 b; int16 c; uint32 d (big-endian); int32 e;
+ *          int64 f (64-bit aligned); uint64 g; enum int16 h; int5 i (packed); uint16 j; } */
+static TtvEventType *
+event_type_new (void)
+{
+  TtvEventType *et = g_new0 (TtvEventType, 1);
+  et->name = g_strdup ("everything");
+  et->full_name = g_strdup ("everything");
+  et->fields = ttv_type_new_struct ();
+  ttv_type_add_field (et->fields, "a", int_type (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+  ttv_type_add_field (et->fields, "b", int_type (8, TRUE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+  ttv_type_add_field (et->fields, "c", int_type (16, TRUE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+  ttv_type_add_field (et->fields, "d", int_type (32, FALSE, TTV_BYTE_ORDER_BIG, 8), NULL);
+  ttv_type_add_field (et->fields, "e", int_type (32, TRUE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+  ttv_type_add_field (et->fields, "f", int_type (64, TRUE, TTV_BYTE_ORDER_LITTLE, 64), NULL);
+  ttv_type_add_field (et->fields, "g", int_type (64, FALSE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+  TtvType *h = ttv_type_new_enum (int_type (16, TRUE, TTV_BYTE_ORDER_LITTLE, 8));
+  ttv_type_add_mapping (h, "MINUS_ONE", (guint64) -1, (guint64) -1);
+  ttv_type_add_field (et->fields, "h", h, NULL);
+  ttv_type_add_field (et->fields, "i", int_type (5, TRUE, TTV_BYTE_ORDER_LITTLE, 1), NULL);
+  ttv_type_add_field (et->fields, "j", int_type (16, FALSE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+  ttv_type_finish (et->fields);
+  return et;
+}
+
+/* A bit-packed struct: its start, hence its members, need not be on a byte. */
+static TtvEventType *
+packed_type_new (void)
+{
+  TtvEventType *et = g_new0 (TtvEventType, 1);
+  et->name = g_strdup ("packed");
+  et->full_name = g_strdup ("packed");
+  et->fields = ttv_type_new_struct ();
+  ttv_type_add_field (et->fields, "x", int_type (16, TRUE, TTV_BYTE_ORDER_LITTLE, 1), NULL);
+  ttv_type_add_field (et->fields, "y", int_type (32, FALSE, TTV_BYTE_ORDER_LITTLE, 1), NULL);
+  ttv_type_finish (et->fields);
+  return et;
+}
+
+static void
+event_type_free (TtvEventType *et)
+{
+  ttv_type_unref (et->fields);
+  g_free (et->name);
+  g_free (et->full_name);
+  g_free (et);
+}
+
+static const char *const everything_names[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j" };
+
+static void
+test_known_values (void)
+{
+  TtvEventType *et = event_type_new ();
+  TtvDecoder *scratch = ttv_decoder_new ();
+  guint8 data[64];
+  memset (data, 0xff, sizeof data);
+  TtvEvent ev = { 0 };
+  ev.type = et;
+  ev.data = data;
+  ev.data_bits = sizeof data * 8;
+  /* All ones: -1 when signed, the largest value when not. */
+  static const gint64 want[] = { 255, -1, -1, 0xffffffff, -1, -1, -1, -1, -1, 0xffff };
+  for (guint i = 0; i < G_N_ELEMENTS (everything_names); i++)
+    {
+      TtvFieldAccessor acc;
+      ttv_field_accessor_init (&acc, et, everything_names[i]);
+      gint64 v = 0;
+      g_assert_true (ttv_field_accessor_get_int (&acc, &ev, scratch, &v));
+      g_assert_cmpint (v, ==, want[i]);
+    }
+  /* 0x80 0x00: c = 128 (little-endian), b's sign bit alone: -128. */
+  memset (data, 0, sizeof data);
+  data[1] = 0x80;
+  data[2] = 0x80;
+  TtvFieldAccessor b, c;
+  ttv_field_accessor_init (&b, et, "b");
+  ttv_field_accessor_init (&c, et, "c");
+  gint64 v = 0;
+  g_assert_true (ttv_field_accessor_get_int (&b, &ev, scratch, &v));
+  g_assert_cmpint (v, ==, -128);
+  g_assert_true (ttv_field_accessor_get_int (&c, &ev, scratch, &v));
+  g_assert_cmpint (v, ==, 128);
+  ttv_decoder_free (scratch);
+  event_type_free (et);
+}
+
+/* Every field, every payload start (byte or not), every length of the
+ * event around the field's end: the inline path against the general one. */
+static void
+check_against_general_path (TtvEventType *et, const char *const *names, guint n_names)
+{
+  TtvDecoder *scratch = ttv_decoder_new ();
+  GRand *rand = g_rand_new_with_seed (15);
+  guint8 data[96];
+  guint n_checked = 0, n_true = 0;
+  for (guint round = 0; round < 50; round++)
+    {
+      for (guint k = 0; k < sizeof data; k++)
+        data[k] = (guint8) g_rand_int (rand);
+      for (guint64 payload = 0; payload < 80; payload += 1 + round % 7)
+        for (guint i = 0; i < n_names; i++)
+          {
+            TtvFieldAccessor acc;
+            ttv_field_accessor_init (&acc, et, names[i]);
+            g_assert_true (ttv_field_accessor_is_valid (&acc));
+            for (guint64 bits = payload; bits <= payload + 300 && bits <= sizeof data * 8; bits += 1 + bits % 5)
+              {
+                TtvEvent ev = { 0 };
+                ev.type = et;
+                ev.data = data;
+                ev.data_bits = bits;
+                ev.payload_bit = payload;
+                gint64 fast = 42, general = 42;
+                gboolean got = ttv_field_accessor_get_int (&acc, &ev, scratch, &fast);
+                gboolean want = ttv_field_accessor_get_int_slow (&acc, &ev, scratch, &general);
+                g_assert_cmpint (got, ==, want);
+                if (want)
+                  g_assert_cmpint (fast, ==, general);
+                n_checked++;
+                n_true += want;
+              }
+          }
+    }
+  /* Both outcomes were seen many times. */
+  g_assert_cmpuint (n_true, >, n_checked / 8);
+  g_assert_cmpuint (n_true, <, n_checked);
+  g_rand_free (rand);
+  ttv_decoder_free (scratch);
+}
+
+static void
+test_same_as_general_path (void)
+{
+  TtvEventType *et = event_type_new ();
+  check_against_general_path (et, everything_names, G_N_ELEMENTS (everything_names));
+  event_type_free (et);
+}
+
+static void
+test_packed_struct (void)
+{
+  TtvEventType *et = packed_type_new ();
+  static const char *const names[] = { "x", "y" };
+  check_against_general_path (et, names, G_N_ELEMENTS (names));
+  /* At bit 3: x is bits 3..18, read whatever the byte boundaries. */
+  guint8 data[8] = { 0xf8, 0xff, 0x07, 0, 0, 0, 0, 0 };
+  TtvEvent ev = { 0 };
+  ev.type = et;
+  ev.data = data;
+  ev.data_bits = 64;
+  ev.payload_bit = 3;
+  TtvFieldAccessor acc;
+  ttv_field_accessor_init (&acc, et, "x");
+  TtvDecoder *scratch = ttv_decoder_new ();
+  gint64 v = 0;
+  g_assert_true (ttv_field_accessor_get_int (&acc, &ev, scratch, &v));
+  g_assert_cmpint (v, ==, -1);
+  ttv_decoder_free (scratch);
+  event_type_free (et);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/field-accessor/known-values", test_known_values);
+  g_test_add_func ("/core/field-accessor/same-as-general-path", test_same_as_general_path);
+  g_test_add_func ("/core/field-accessor/packed-struct", test_packed_struct);
+  return g_test_run ();
+}
