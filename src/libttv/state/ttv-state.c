@@ -824,8 +824,13 @@ ttv_state_name_process (TtvState *s, guint32 pid, const char *name)
 void
 ttv_state_name_irq (TtvState *s, guint32 irq, const char *name)
 {
-  if (name && *name)
-    ensure_irq (&s->m->irqs, irq)->name = g_quark_from_string (name);
+  if (name == NULL || *name == '\0')
+    return;
+  /* Named again at every entry in some traces: comparing first spares
+   * g_quark_from_string()'s lock and hash. */
+  TtvIrqState *q = ensure_irq (&s->m->irqs, irq);
+  if (q->name == 0 || strcmp (g_quark_to_string (q->name), name) != 0)
+    q->name = g_quark_from_string (name);
 }
 
 static TtvBlockDevState *
