@@ -32,6 +32,22 @@ typedef struct {
   JsonKeys scopes[TTV_EVENT_N_CONTEXTS + 1];
 } JsonType;
 
+/* A direct-mapped memo in front of a pointer-keyed hash table: a jsonl
+ * line looks up its tracefile and its type, and two g_hash_table_lookup()
+ * calls cost about 130 instructions an event; a hit here costs a few. */
+#define JSON_MEMO_SLOTS 256
+typedef struct {
+  gconstpointer key;         /* weak; NULL: empty */
+  gpointer value;            /* weak: the hash table owns it */
+} JsonMemoSlot;
+
+static inline JsonMemoSlot *
+json_memo_slot (JsonMemoSlot *memo, gconstpointer key)
+{
+  guintptr k = (guintptr) key;
+  return &memo[(k >> 4 ^ k >> 12) & (JSON_MEMO_SLOTS - 1)];
+}
+
 #define JSON_FIELDS TTV_EVENT_N_CONTEXTS
 
 struct _TtvReportPrinter {
@@ -44,6 +60,8 @@ struct _TtvReportPrinter {
    * long: pointers are keys). */
   GHashTable *json_where;    /* TtvTracefile * -> GString *, owned */
   GHashTable *json_types;    /* TtvEventType * -> JsonType *, owned */
+  JsonMemoSlot where_memo[JSON_MEMO_SLOTS];
+  JsonMemoSlot type_memo[JSON_MEMO_SLOTS];
   TtvPositionTokenWriter *tokens;  /* owned: each event's position token */
 };
 
@@ -487,6 +505,9 @@ append_json_contexts (TtvReportPrinter *p, JsonType *jt, const gint32 scopes[TTV
 static const GString *
 jsonl_where (TtvReportPrinter *p, const TtvTracefile *tf)
 {
+  JsonMemoSlot *slot = json_memo_slot (p->where_memo, tf);
+  if (G_LIKELY (slot->key == tf))
+    return slot->value;
   GString *where = g_hash_table_lookup (p->json_where, tf);
   if (where == NULL)
     {
@@ -502,6 +523,8 @@ jsonl_where (TtvReportPrinter *p, const TtvTracefile *tf)
       g_string_append (where, ",\"event\":");
       g_hash_table_insert (p->json_where, (gpointer) tf, where);
     }
+  slot->key = tf;
+  slot->value = where;
   return where;
 }
 
@@ -509,6 +532,9 @@ jsonl_where (TtvReportPrinter *p, const TtvTracefile *tf)
 static JsonType *
 jsonl_type (TtvReportPrinter *p, const TtvEventType *type)
 {
+  JsonMemoSlot *slot = json_memo_slot (p->type_memo, type);
+  if (G_LIKELY (slot->key == type))
+    return slot->value;
   JsonType *jt = g_hash_table_lookup (p->json_types, type);
   if (jt == NULL)
     {
@@ -517,6 +543,8 @@ jsonl_type (TtvReportPrinter *p, const TtvEventType *type)
       append_json_string (jt->name, type->full_name);
       g_hash_table_insert (p->json_types, (gpointer) type, jt);
     }
+  slot->key = type;
+  slot->value = jt;
   return jt;
 }
 
