@@ -469,6 +469,37 @@ assert_messages_safe (const char *err)
       g_error ("a line of stderr is not ttv-report's: «%s»", lines[i]);
 }
 
+/* jsonl's "time" is "time_ns" in seconds, nine decimals, on every line,
+ * also when the second changes (both traces shifted across one). */
+static void
+test_jsonl_times (gconstpointer unused)
+{
+  g_auto (TtvTestRun) m;
+  RUN (&m, "--format=jsonl", "--offset=small-ltt=0.996", "--offset=small-lttng=0.995", "good/small-ltt",
+       "good/small-lttng");
+  g_assert_cmpint (m.status, ==, 0);
+  g_autoptr (GPtrArray) lines = lines_of (m.out);
+  g_assert_cmpuint (lines->len, >, 100);
+  gint64 previous = -1;
+  guint changes = 0;
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const char *line = g_ptr_array_index (lines, i);
+      gint64 ns = 0;
+      char time[64];
+      g_assert_cmpint (sscanf (line, "{\"time_ns\":%" G_GINT64_FORMAT ",\"time\":\"%63[^\"]\"", &ns, time), ==, 2);
+      g_autofree char *want = g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, ns / 1000000000,
+                                               ns % 1000000000);
+      g_assert_cmpstr (time, ==, want);
+      g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, ns);
+      g_assert_true (g_str_has_prefix (line + strlen ("{\"time_ns\":"), digits));
+      gint64 second = ns / 1000000000;
+      changes += previous >= 0 && second != previous;
+      previous = second;
+    }
+  g_assert_cmpuint (changes, ==, 1);
+}
+
 /* A stream file whose name holds a newline, terminal escapes and a byte
  * that is not UTF-8, cut in its second packet: the damage messages quote
  * it escaped (\n, \e, \xNN), in plain mode and with --keep-going. */
@@ -525,6 +556,7 @@ main (int argc, char **argv)
   add_test ("/cli/report/window", NULL, test_window);
   add_test ("/cli/report/after", NULL, test_after);
   add_test ("/cli/report/multi", NULL, test_multi);
+  add_test ("/cli/report/jsonl-times", NULL, test_jsonl_times);
   add_test ("/cli/report/archive", NULL, test_archive);
   add_test ("/cli/report/list-events-log-levels", NULL, test_list_events_log_levels);
   add_test ("/cli/report/hostile-names", NULL, test_hostile_names);
