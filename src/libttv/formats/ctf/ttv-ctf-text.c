@@ -505,35 +505,12 @@ write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Pri
     }
 }
 
-/* "HH:MM:SS.nnnnnnnnn" of @t's time of day in UTC. */
-static char *
-put_clock (char *p, TtvTime t)
-{
-  gint64 sec = t / TTV_NSEC_PER_SEC, ns = t % TTV_NSEC_PER_SEC;
-  if (ns < 0)
-    {
-      ns += TTV_NSEC_PER_SEC;
-      sec--;
-    }
-  gint64 day = sec % 86400;
-  if (day < 0)
-    day += 86400;
-  guint s = (guint) day;
-  p = ttv_text_put_2digits (p, s / 3600);
-  *p++ = ':';
-  p = ttv_text_put_2digits (p, s / 60 % 60);
-  *p++ = ':';
-  p = ttv_text_put_2digits (p, s % 60);
-  *p++ = '.';
-  return ttv_text_put_ns9 (p, (guint32) ns);
-}
-
 /* "[HH:MM:SS.nnnnnnnnn] " of @t's time of day in UTC. */
 static char *
 put_time (char *p, TtvTime t)
 {
   *p++ = '[';
-  p = put_clock (p, t);
+  p = ttv_text_put_clock (p, t);
   return TTV_TEXT_PUT_LITERAL (p, "] ");
 }
 
@@ -658,10 +635,19 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
       else
         {
           guint64 delta = (guint64) event->time - (guint64) previous_time;
-          p = TTV_TEXT_PUT_LITERAL (p, "(+");
-          p = ttv_text_put_u64 (p, delta / 1000000000u);
-          *p++ = '.';
-          p = ttv_text_put_ns9 (p, (guint32) (delta % 1000000000u));
+          /* Mostly below a second: no division. */
+          if (G_LIKELY (delta < 1000000000u))
+            {
+              p = TTV_TEXT_PUT_LITERAL (p, "(+0.");
+              p = ttv_text_put_ns9 (p, (guint32) delta);
+            }
+          else
+            {
+              p = TTV_TEXT_PUT_LITERAL (p, "(+");
+              p = ttv_text_put_u64 (p, delta / 1000000000u);
+              *p++ = '.';
+              p = ttv_text_put_ns9 (p, (guint32) (delta % 1000000000u));
+            }
           p = TTV_TEXT_PUT_LITERAL (p, ") ");
         }
     }
@@ -738,8 +724,8 @@ ttv_ctf_append_babeltrace_lost (GString *out, const TtvTracefile *tf, const TtvL
   else
     {
       char *p = TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 2 * TTV_TEXT_NUMBER_MAX + 16), "between [");
-      p = TTV_TEXT_PUT_LITERAL (put_clock (p, lost->start), "] and [");
-      p = put_clock (p, lost->end);
+      p = TTV_TEXT_PUT_LITERAL (ttv_text_put_clock (p, lost->start), "] and [");
+      p = ttv_text_put_clock (p, lost->end);
       *p++ = ']';
       ttv_text_commit (out, p);
     }
