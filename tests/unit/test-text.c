@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static void
 check_u64 (guint64 v)
@@ -132,6 +133,80 @@ test_seconds (void)
       char a[TTV_TEXT_NUMBER_MAX + 1], b[32];
       *ttv_text_put_seconds (a, t) = '\0';
       g_assert_cmpstr (a, ==, ttv_time_to_string (t, b, sizeof b));
+    }
+}
+
+/* The time of day as gmtime_r gives it, for ttv_text_put_clock. */
+static void
+check_clock (gint64 t)
+{
+  gint64 sec = t / 1000000000, ns = t % 1000000000;
+  if (ns < 0)
+    {
+      ns += 1000000000;
+      sec--;
+    }
+  time_t tt = (time_t) sec;
+  struct tm tm;
+  g_assert_nonnull (gmtime_r (&tt, &tm));
+  char a[TTV_TEXT_NUMBER_MAX + 1], b[32];
+  *ttv_text_put_clock (a, t) = '\0';
+  snprintf (b, sizeof b, "%02d:%02d:%02d.%09d", tm.tm_hour, tm.tm_min, tm.tm_sec, (int) ns);
+  if (strcmp (a, b) != 0)
+    g_error ("clock of %" G_GINT64_FORMAT ": ttv %s, gmtime %s", t, a, b);
+}
+
+/* The clock remembers its last second: steps within one, across second,
+ * minute, hour and day boundaries (before 1970 too), jumps back, and the
+ * ends of the range, whose seconds do not fit (a memo there would wrap
+ * around to the other end). */
+static void
+test_clock (void)
+{
+  const gint64 s = 1000000000;
+  const gint64 starts[] = { 0, -1, 1700000000 * s, 1700006399 * s + 999999990, 1700092799 * s, -86400 * s,
+                            -86400 * s - 5, -3600 * s - 1, -1 * s, 59 * s + 999999999, 3599 * s,
+                            G_MININT64, G_MININT64 + 1, G_MAXINT64 - 3 * s, G_MAXINT64 - 10,
+                            (G_MININT64 / s) * s, (G_MININT64 / s) * s - 1, (G_MAXINT64 / s) * s - 1,
+                            (G_MAXINT64 / s) * s };
+  const gint64 steps[] = { 1, 7, 999999999, s, 1000003, s / 3, 60 * s - 1 };
+  for (guint i = 0; i < G_N_ELEMENTS (starts); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (steps); j++)
+      {
+        gint64 t = starts[i];
+        for (guint k = 0; k < 12; k++)
+          {
+            check_clock (t);
+            if (t > G_MAXINT64 - steps[j])
+              break;
+            t += steps[j];
+          }
+        check_clock (starts[i]);
+      }
+  /* The memo's second, then one of the other end at the same distance
+   * modulo 2^64. */
+  check_clock (G_MAXINT64);
+  check_clock (G_MININT64);
+  check_clock ((G_MAXINT64 / s) * s - 1);
+  check_clock (G_MININT64 + 10);
+  check_clock (G_MAXINT64);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (21);
+  gint64 t = 0;
+  for (guint i = 0; i < 300000; i++)
+    {
+      switch (g_rand_int_range (rand, 0, 4))
+        {
+        case 0:
+          t = (gint64) (((guint64) g_rand_int (rand) << 32) | g_rand_int (rand)) >> g_rand_int_range (rand, 0, 63);
+          break;
+        case 1:
+          t = t > G_MININT64 + 3000 ? t - g_rand_int_range (rand, 0, 3000) : t;
+          break;
+        default:
+          t = t < G_MAXINT64 - s ? t + g_rand_int_range (rand, 0, 300000000) : 0;
+          break;
+        }
+      check_clock (t);
     }
 }
 
@@ -287,6 +362,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/text/double-g", test_double_g);
   g_test_add_func ("/core/text/writer", test_writer);
   g_test_add_func ("/core/text/seconds", test_seconds);
+  g_test_add_func ("/core/text/clock", test_clock);
   g_test_add_func ("/core/text/json-string", test_json_string);
   g_test_add_func ("/core/text/json-double", test_json_double);
   return g_test_run ();

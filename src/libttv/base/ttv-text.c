@@ -130,6 +130,63 @@ ttv_text_put_seconds (char *p, gint64 ns)
   return ttv_text_put_ns9 (p, (guint32) (mag % 1000000000u));
 }
 
+/* "HH:MM:SS." of a second, and the first nanosecond of that second.  Lines
+ * of a trace mostly follow each other within the same second: its text is
+ * then a copy, without the divisions.  Thread-local: the text functions
+ * run from several threads, and a memo of a pure function in each thread
+ * needs no caller's object nor lock.  Its first value is right (the first
+ * second of the epoch). */
+typedef struct {
+  gint64 start;
+  char hms[10];
+} ClockMemo;
+
+static _Thread_local ClockMemo clock_memo = { 0, "00:00:00." };
+
+#define NS_PER_SEC G_GINT64_CONSTANT (1000000000)
+
+/* ttv_text_put_clock when @ns is not in the memo's second: from the
+ * divisions, then kept when the whole second is a gint64 range (the test
+ * of the memo, by unsigned difference, would otherwise wrap around). */
+static G_NO_INLINE char *
+put_clock_divided (char *p, gint64 ns, ClockMemo *memo)
+{
+  gint64 sec = ns / NS_PER_SEC, frac = ns % NS_PER_SEC;
+  if (frac < 0)
+    {
+      frac += NS_PER_SEC;
+      sec--;
+    }
+  gint64 day = sec % 86400;
+  if (day < 0)
+    day += 86400;
+  guint s = (guint) day;
+  char *hms = p;
+  p = ttv_text_put_2digits (p, s / 3600);
+  *p++ = ':';
+  p = ttv_text_put_2digits (p, s / 60 % 60);
+  *p++ = ':';
+  p = ttv_text_put_2digits (p, s % 60);
+  *p++ = '.';
+  if (sec >= G_MININT64 / NS_PER_SEC && sec < G_MAXINT64 / NS_PER_SEC)
+    {
+      memcpy (memo->hms, hms, 9);
+      memo->start = sec * NS_PER_SEC;
+    }
+  return ttv_text_put_ns9 (p, (guint32) frac);
+}
+
+char *
+ttv_text_put_clock (char *p, gint64 ns)
+{
+  ClockMemo *memo = &clock_memo;
+  guint64 frac = (guint64) ns - (guint64) memo->start;
+  if (G_UNLIKELY (frac >= (guint64) NS_PER_SEC))
+    return put_clock_divided (p, ns, memo);
+  p = ttv_text_put (p, memo->hms, 9);
+  return ttv_text_put_ns9 (p, (guint32) frac);
+}
+
 void
 ttv_text_writer_grow (TtvTextWriter *w, gsize n)
 {

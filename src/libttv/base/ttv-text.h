@@ -121,6 +121,9 @@ char *ttv_text_put_ns9 (char *p, guint32 ns);
 /* A time in nanoseconds as seconds with 9 decimals ("-1.000000005"), as
  * ttv_time_to_string() writes it. */
 char *ttv_text_put_seconds (char *p, gint64 ns);
+/* "HH:MM:SS.nnnnnnnnn": the time of day in UTC of @ns nanoseconds since the
+ * epoch (times before it too). */
+char *ttv_text_put_clock (char *p, gint64 ns);
 /* Hexadecimal digits of @v, without prefix. */
 char *ttv_text_put_hex (char *p, guint64 v, gboolean upper);
 /* Octal digits of @v. */

@@ -77,15 +77,8 @@ struct _Op {
   gint16 *tag_table;        /* enum tags < TAG_TABLE: option index, -1 for none */
 };
 
-/* One member of a struct read by loads alone. */
-typedef enum {
-  LOAD_U8, LOAD_S8, LOAD_U16, LOAD_S16, LOAD_U32, LOAD_S32, LOAD_U64,
-  LOAD_U16_SWAP, LOAD_S16_SWAP, LOAD_U32_SWAP, LOAD_S32_SWAP, LOAD_U64_SWAP,
-  LOAD_F32, LOAD_F32_SWAP, LOAD_TEXT,
-} LoadKind;
-
 /* One member of a struct read by loads alone: byte offset from the struct's
- * start, LoadKind, elements of a text array. */
+ * start, TtvFlatLoad, elements of a text array. */
 typedef TtvFlatMember FlatLoad;
 
 struct _TtvDecodePlan {
@@ -267,19 +260,35 @@ is_fixed_text (const Op *m)
 
 /* How a flat struct's member loads (FALSE: not by a load alone). */
 static gboolean
-load_kind (const Op *m, LoadKind *kind)
+load_kind (const Op *m, TtvFlatLoad *kind)
 {
   if (m->slot != NO_SLOT)
     return FALSE;
   switch (m->kind)
     {
-    case OP_U8: *kind = m->sign ? LOAD_S8 : LOAD_U8; return TRUE;
-    case OP_U16: *kind = m->swap ? (m->sign ? LOAD_S16_SWAP : LOAD_U16_SWAP) : m->sign ? LOAD_S16 : LOAD_U16; return TRUE;
-    case OP_U32: *kind = m->swap ? (m->sign ? LOAD_S32_SWAP : LOAD_U32_SWAP) : m->sign ? LOAD_S32 : LOAD_U32; return TRUE;
-    case OP_U64: case OP_F64: *kind = m->swap ? LOAD_U64_SWAP : LOAD_U64; return TRUE;
-    case OP_F32: *kind = m->swap ? LOAD_F32_SWAP : LOAD_F32; return TRUE;
-    case OP_TEXT: *kind = LOAD_TEXT; return is_fixed_text (m);
-    default: return FALSE;
+    case OP_U8:
+      *kind = m->sign ? TTV_FLAT_LOAD_S8 : TTV_FLAT_LOAD_U8;
+      return TRUE;
+    case OP_U16:
+      *kind = m->swap ? (m->sign ? TTV_FLAT_LOAD_S16_SWAP : TTV_FLAT_LOAD_U16_SWAP)
+                      : m->sign ? TTV_FLAT_LOAD_S16 : TTV_FLAT_LOAD_U16;
+      return TRUE;
+    case OP_U32:
+      *kind = m->swap ? (m->sign ? TTV_FLAT_LOAD_S32_SWAP : TTV_FLAT_LOAD_U32_SWAP)
+                      : m->sign ? TTV_FLAT_LOAD_S32 : TTV_FLAT_LOAD_U32;
+      return TRUE;
+    case OP_U64:
+    case OP_F64:
+      *kind = m->swap ? TTV_FLAT_LOAD_U64_SWAP : TTV_FLAT_LOAD_U64;
+      return TRUE;
+    case OP_F32:
+      *kind = m->swap ? TTV_FLAT_LOAD_F32_SWAP : TTV_FLAT_LOAD_F32;
+      return TRUE;
+    case OP_TEXT:
+      *kind = TTV_FLAT_LOAD_TEXT;
+      return is_fixed_text (m);
+    default:
+      return FALSE;
     }
 }
 
@@ -320,7 +329,7 @@ compile_flat (Compiler *c, const TtvType *t, Op *op)
   FlatLoad *loads = owned_alloc0 (c, sizeof (FlatLoad) * MAX (op->n_children, 1));
   for (guint i = 0; i < op->n_children; i++)
     {
-      LoadKind kind;
+      TtvFlatLoad kind;
       if (!load_kind (&op->children[i], &kind) || op->offsets[i] % 8 != 0)
         return;
       loads[i].byte = op->offsets[i] / 8;
@@ -339,7 +348,7 @@ compile_flat (Compiler *c, const TtvType *t, Op *op)
 static void
 compile_loadable (Op *m)
 {
-  LoadKind kind;
+  TtvFlatLoad kind;
   if (m->kind > OP_F64 || !load_kind (m, &kind))
     return;
   m->loadable = TRUE;
@@ -590,52 +599,12 @@ read_scalar (Run *r, const Op *op, guint64 *pos, guint64 *raw)
 
 static gboolean run_op (Run *r, const Op *op, guint32 node, guint64 *pos);
 
-/* A member of a flat struct whose bytes start at @b, into @v's value. */
-static G_ALWAYS_INLINE inline void
-load_member (const FlatLoad *load, const guint8 *b, TtvValue *v)
-{
-  const guint8 *q = b + load->byte;
-  guint16 x16;
-  guint32 x32;
-  guint64 x64;
-  float f;
-  switch ((LoadKind) load->load)
-    {
-    case LOAD_U8: v->v.u = q[0]; break;
-    case LOAD_S8: v->v.s = (gint8) q[0]; break;
-    case LOAD_U16: memcpy (&x16, q, 2); v->v.u = x16; break;
-    case LOAD_S16: memcpy (&x16, q, 2); v->v.s = (gint16) x16; break;
-    case LOAD_U32: memcpy (&x32, q, 4); v->v.u = x32; break;
-    case LOAD_S32: memcpy (&x32, q, 4); v->v.s = (gint32) x32; break;
-    case LOAD_U64: memcpy (&x64, q, 8); v->v.u = x64; break;
-    case LOAD_U16_SWAP: memcpy (&x16, q, 2); v->v.u = GUINT16_SWAP_LE_BE (x16); break;
-    case LOAD_S16_SWAP: memcpy (&x16, q, 2); v->v.s = (gint16) GUINT16_SWAP_LE_BE (x16); break;
-    case LOAD_U32_SWAP: memcpy (&x32, q, 4); v->v.u = GUINT32_SWAP_LE_BE (x32); break;
-    case LOAD_S32_SWAP: memcpy (&x32, q, 4); v->v.s = (gint32) GUINT32_SWAP_LE_BE (x32); break;
-    case LOAD_U64_SWAP: memcpy (&x64, q, 8); v->v.u = GUINT64_SWAP_LE_BE (x64); break;
-    case LOAD_F32: memcpy (&f, q, 4); v->v.f = f; break;
-    case LOAD_F32_SWAP:
-      memcpy (&x32, q, 4);
-      x32 = GUINT32_SWAP_LE_BE (x32);
-      memcpy (&f, &x32, 4);
-      v->v.f = f;
-      break;
-    case LOAD_TEXT:
-      v->v.string.str = (const char *) q;
-      v->v.string.len = load->length;
-      break;
-    default:
-      /* The plan wrote one of the above: no test of the range. */
-      __builtin_unreachable ();
-    }
-}
-
 /* The members of a flat struct whose bytes start at @b, into @v. */
 static void
 run_loads (const FlatLoad *loads, guint32 n, const guint8 *b, TtvValue *v)
 {
   for (guint32 i = 0; i < n; i++)
-    load_member (&loads[i], b, &v[i]);
+    ttv_flat_member_load (&loads[i], b, &v[i]);
 }
 
 const TtvFlatLayout *
@@ -643,12 +612,6 @@ ttv_type_get_flat_layout (const TtvType *type)
 {
   const TtvDecodePlan *plan = ttv_decode_plan_get (type);
   return plan && plan->root.kind == OP_STRUCT ? plan->root.layout : NULL;
-}
-
-void
-ttv_flat_layout_load (const TtvFlatLayout *layout, guint i, const guint8 *base, TtvValue *out)
-{
-  run_loads (&layout->members[i], 1, base, out);
 }
 
 static gboolean
@@ -806,7 +769,7 @@ run_struct (Run *r, const Op *op, guint32 node, guint64 *pos)
           if (G_UNLIKELY (q > r->bits || r->bits - q < m->size))
             return FALSE;
           if (r->d)
-            load_member (&m->load, r->buf + q / 8, &r->d->nodes[first + i]);
+            ttv_flat_member_load (&m->load, r->buf + q / 8, &r->d->nodes[first + i]);
           at = q + m->size;
         }
       else if (m->kind == OP_STRING)
@@ -911,7 +874,7 @@ decode_flat (const Op *op, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, g
   for (guint32 i = 0; i < n; i++)
     {
       v[i + 1] = tmpl[i];
-      load_member (&loads[i], b, &v[i + 1]);
+      ttv_flat_member_load (&loads[i], b, &v[i + 1]);
     }
   d->n_nodes = root + 1 + n;
   *bit_pos = p + op->fixed_bits;

@@ -138,6 +138,32 @@ typedef enum {
   P_VARIANT,
 } PrintKind;
 
+/* How an integer prints, from its type (put_integer). */
+typedef enum {
+  INT_DECIMAL,
+  INT_DECIMAL_SIGNED,
+  INT_HEX,                /* "0x" and upper-case digits of the value masked */
+  INT_OCTAL,              /* "0" and the digits of the value masked */
+  INT_BINARY,             /* "0b" and each of its bits */
+  INT_BOOLEAN,            /* CTF 2 */
+} IntFormat;
+
+typedef struct {
+  IntFormat format;
+  guint bits;             /* BINARY: the integer's size */
+  guint64 mask;           /* HEX, OCTAL: the bits shown */
+} IntPrint;
+
+/* How a member of a flat struct prints when read straight from the bytes:
+ * plain decimal integers and text arrays (most members) written there,
+ * the others through write_value. */
+typedef enum {
+  FLAT_DECIMAL,
+  FLAT_DECIMAL_SIGNED,
+  FLAT_TEXT,
+  FLAT_VALUE,
+} FlatPrint;
+
 typedef struct _Printer Printer;
 
 typedef struct {
@@ -145,21 +171,44 @@ typedef struct {
   const char *prefix;     /* " name = " or ", name = " */
   gsize prefix_len;
   const Printer *value;
+  /* Read from a flat struct's bytes (write_flat): its load, how it prints,
+   * its type, and for FLAT_VALUE the room to make after it (for what
+   * follows up to the next FLAT_VALUE's prefix, or the end). */
+  const TtvFlatMember *load;
+  FlatPrint flat_print;
+  const TtvType *type;
+  gsize room_after;
 } Member;
 
 struct _Printer {
   PrintKind kind;
   const TtvType *type;    /* weak */
-  const TtvType *int_type;  /* INTEGER, ENUM: the integer's type (an enum's container) */
+  IntPrint int_print;     /* INTEGER, ENUM: of the integer's type (an enum's container) */
   /* ENUM: label lists of the values below 256 ("\"A\", \"B\"", or "<unknown>") */
   char **enum_labels;
   const Printer *element; /* ARRAY */
   Member *members;        /* STRUCT: the members shown */
   guint n_members;
+  gsize flat_room;        /* STRUCT of a flat scope: room for what write_flat writes
+                           * up to its first FLAT_VALUE's prefix, or the end */
   const TtvType **option_types;  /* VARIANT */
   const Printer **options;
   guint n_options;
 };
+
+/* What write_scopes_direct does for a scope, worked out with the plan. */
+typedef enum {
+  STEP_FLAT,      /* printed from the bytes */
+  STEP_DECODE,    /* decoded alone, then printed */
+  STEP_EMPTY,     /* the fields of a class without any: "{ }" */
+  STEP_SKIP,      /* the stream event context, not shown: only where it ends */
+} StepKind;
+
+typedef struct {
+  StepKind kind;
+  guint scope;            /* index in the plan's scopes */
+  gboolean separator;     /* ", " before it */
+} Step;
 
 struct _CtfTextPlan {
   char *prefix;           /* "host name: " */
@@ -169,6 +218,8 @@ struct _CtfTextPlan {
   const TtvType *types[4];       /* weak, NULL when absent */
   const TtvFlatLayout *flat[4];  /* when read straight from the bytes */
   gboolean has_payload;          /* the class has fields (else "{ }") */
+  Step steps[4];                 /* write_scopes_direct's, in order */
+  guint n_steps;
   GPtrArray *owned;
 };
 
@@ -219,9 +270,43 @@ enum_labels (const TtvType *t, guint64 raw)
 
 #define ENUM_TABLE 256
 
+/* As babeltrace2 2.1 prints them: CTF 2 booleans as words, bit arrays
+ * (without flags) in hexadecimal; then by the display base, hexadecimal
+ * and signed octal values cut to whole digits of their size. */
+static IntPrint
+int_print_of (const TtvType *t)
+{
+  guint len = t->size_bits;
+  IntPrint ip = { t->is_signed ? INT_DECIMAL_SIGNED : INT_DECIMAL, len, G_MAXUINT64 };
+  if (t->int_kind == TTV_INT_BOOLEAN)
+    ip.format = INT_BOOLEAN;
+  else if (t->int_kind == TTV_INT_BIT_ARRAY && !t->mappings)
+    ip.format = INT_HEX;
+  else if (t->base == 2)
+    ip.format = INT_BINARY;
+  else if (t->base == 8)
+    {
+      ip.format = INT_OCTAL;
+      if (t->is_signed && len < 64)
+        {
+          guint rounded = ((len - 1) / 3 + 1) * 3;
+          if (rounded < 64)
+            ip.mask = (G_GUINT64_CONSTANT (1) << rounded) - 1;
+        }
+    }
+  else if (t->base == 16)
+    {
+      ip.format = INT_HEX;
+      guint rounded = (len + 3) & ~3u;
+      if (len < 64 && rounded < 64)
+        ip.mask = (G_GUINT64_CONSTANT (1) << rounded) - 1;
+    }
+  return ip;
+}
+
 static const Printer *compile (CtfTextPlan *plan, const TtvType *t);
 
-static const Printer *
+static Printer *
 compile_struct (CtfTextPlan *plan, const TtvType *t)
 {
   Printer *p = owned (plan, g_new0 (Printer, 1));
@@ -255,11 +340,11 @@ compile (CtfTextPlan *plan, const TtvType *t)
     {
     case TTV_TYPE_INTEGER:
       p->kind = P_INTEGER;
-      p->int_type = t;
+      p->int_print = int_print_of (t);
       break;
     case TTV_TYPE_ENUM:
       p->kind = P_ENUM;
-      p->int_type = t->container ? t->container : t;
+      p->int_print = int_print_of (t->container ? t->container : t);
       p->enum_labels = owned (plan, g_new0 (char *, ENUM_TABLE));
       for (guint v = 0; v < ENUM_TABLE; v++)
         p->enum_labels[v] = owned (plan, enum_labels (t, v));
@@ -300,6 +385,51 @@ compile (CtfTextPlan *plan, const TtvType *t)
   return p;
 }
 
+/* Text arrays longer than this go through write_value: write_flat makes
+ * room for its members up front. */
+#define FLAT_TEXT_MAX 4096
+
+static FlatPrint
+flat_print_of (const Member *m)
+{
+  const Printer *v = m->value;
+  if (v->kind == P_INTEGER && v->int_print.format == INT_DECIMAL)
+    return FLAT_DECIMAL;
+  if (v->kind == P_INTEGER && v->int_print.format == INT_DECIMAL_SIGNED)
+    return FLAT_DECIMAL_SIGNED;
+  if (v->kind == P_TEXT_VIEW && m->load->load == TTV_FLAT_LOAD_TEXT && m->load->length <= FLAT_TEXT_MAX)
+    return FLAT_TEXT;
+  return FLAT_VALUE;
+}
+
+/* How write_flat prints the members of @p, a struct of @layout, and the
+ * room it makes: before the members, and after each FLAT_VALUE, for
+ * everything up to the next FLAT_VALUE's prefix or the end. */
+static void
+plan_flat (Printer *p, const TtvFlatLayout *layout)
+{
+  gsize *room = &p->flat_room;
+  gsize need = 1;   /* "{" */
+  for (guint i = 0; i < p->n_members; i++)
+    {
+      Member *m = &p->members[i];
+      m->load = &layout->members[m->index];
+      m->type = ((const TtvField *) g_ptr_array_index (p->type->fields, m->index))->type;
+      m->flat_print = flat_print_of (m);
+      need += m->prefix_len;
+      if (m->flat_print == FLAT_VALUE)
+        {
+          *room = need;
+          room = &m->room_after;
+          need = 0;
+        }
+      else
+        /* Escaped text: 4 bytes a byte at most, and quotes. */
+        need += m->flat_print == FLAT_TEXT ? 4 * (gsize) m->load->length + 2 : TTV_TEXT_NUMBER_MAX;
+    }
+  *room = need + 2;   /* " }" */
+}
+
 void
 ttv_ctf_text_plan_free (CtfTextPlan *plan)
 {
@@ -322,6 +452,42 @@ empty_struct (void)
   return empty;
 }
 
+/* write_scopes_direct's steps: the scopes shown, the stream event context
+ * even when not (where it ends is where the event context starts; its
+ * bytes too few fail the line, as the full decoding would), "{ }" for a
+ * class without fields. */
+static void
+plan_steps (CtfTextPlan *plan)
+{
+  gboolean first = TRUE;
+  for (guint i = 0; i < 4; i++)
+    {
+      Step *step = &plan->steps[plan->n_steps];
+      step->scope = i;
+      step->separator = !first;
+      if (plan->types[i] == NULL || (i == 3 && !plan->has_payload))
+        {
+          if (i == 3 && plan->scopes[3])
+            {
+              step->kind = STEP_EMPTY;
+              plan->n_steps++;
+            }
+          continue;
+        }
+      if (plan->scopes[i])
+        {
+          step->kind = plan->flat[i] ? STEP_FLAT : STEP_DECODE;
+          plan->n_steps++;
+          first = FALSE;
+        }
+      else if (i == 1)
+        {
+          step->kind = STEP_SKIP;
+          plan->n_steps++;
+        }
+    }
+}
+
 static CtfTextPlan *
 plan_new (const TtvEvent *event, CtfEventClass *ec)
 {
@@ -336,68 +502,57 @@ plan_new (const TtvEvent *event, CtfEventClass *ec)
   /* The packet context when a member without a meaning (a role) shows,
    * or it has none. */
   const TtvType *pctx = sc ? sc->packet_context : NULL;
-  if (pctx && pctx->kind == TTV_TYPE_STRUCT)
-    {
-      if (visible (pctx))
-        plan->scopes[0] = compile_struct (plan, pctx);
-      plan->types[0] = pctx;
-    }
-  const TtvType *scopes[3] = { sc ? sc->event_context : NULL, ec->context, ec->fields ? ec->fields : empty_struct () };
-  for (guint i = 0; i < 3; i++)
-    {
-      if (scopes[i] && visible (scopes[i]))
-        plan->scopes[i + 1] = compile (plan, scopes[i]);
-      plan->types[i + 1] = scopes[i];
-    }
+  plan->types[0] = pctx && pctx->kind == TTV_TYPE_STRUCT ? pctx : NULL;
+  plan->types[1] = sc ? sc->event_context : NULL;
+  plan->types[2] = ec->context;
+  plan->types[3] = ec->fields ? ec->fields : empty_struct ();
   plan->has_payload = ec->fields != NULL;
   for (guint i = 0; i < 4; i++)
-    if (plan->types[i] && plan->types[i]->kind == TTV_TYPE_STRUCT)
-      plan->flat[i] = ttv_type_get_flat_layout (plan->types[i]);
+    {
+      const TtvType *t = plan->types[i];
+      if (t && t->kind == TTV_TYPE_STRUCT)
+        plan->flat[i] = ttv_type_get_flat_layout (t);
+      if (t == NULL || !visible (t))
+        continue;
+      if (plan->flat[i])
+        {
+          Printer *p = compile_struct (plan, t);
+          plan_flat (p, plan->flat[i]);
+          plan->scopes[i] = p;
+        }
+      else
+        plan->scopes[i] = compile (plan, t);
+    }
+  plan_steps (plan);
   return plan;
 }
 
 /* --- writing ----------------------------------------------------------- */
 
 static char *
-put_integer (char *p, const TtvType *t, guint64 raw)
+put_integer (char *p, const IntPrint *ip, guint64 raw)
 {
-  guint len = t->size_bits;
-  /* CTF 2 booleans and bit arrays, as babeltrace2 2.1 prints them. */
-  if (G_UNLIKELY (t->int_kind == TTV_INT_BOOLEAN))
-    return raw ? TTV_TEXT_PUT_LITERAL (p, "true") : TTV_TEXT_PUT_LITERAL (p, "false");
-  if (G_UNLIKELY (t->int_kind == TTV_INT_BIT_ARRAY && !t->mappings))
+  switch (ip->format)
     {
+    case INT_DECIMAL:
+      return ttv_text_put_u64 (p, raw);
+    case INT_DECIMAL_SIGNED:
+      return ttv_text_put_i64 (p, (gint64) raw);
+    case INT_HEX:
       p = TTV_TEXT_PUT_LITERAL (p, "0x");
-      return ttv_text_put_hex (p, raw, TRUE);
-    }
-  switch (t->base)
-    {
-    case 2:
+      return ttv_text_put_hex (p, raw & ip->mask, TRUE);
+    case INT_OCTAL:
+      *p++ = '0';
+      return ttv_text_put_octal (p, raw & ip->mask);
+    case INT_BINARY:
       p = TTV_TEXT_PUT_LITERAL (p, "0b");
-      for (guint i = len; i-- > 0;)
+      for (guint i = ip->bits; i-- > 0;)
         *p++ = (raw >> i) & 1 ? '1' : '0';
       return p;
-    case 8:
-      if (t->is_signed && len < 64)
-        {
-          guint rounded = ((len - 1) / 3 + 1) * 3;
-          if (rounded < 64)
-            raw &= (G_GUINT64_CONSTANT (1) << rounded) - 1;
-        }
-      *p++ = '0';
-      return ttv_text_put_octal (p, raw);
-    case 16:
-      if (len < 64)
-        {
-          guint rounded = (len + 3) & ~3u;
-          if (rounded < 64)
-            raw &= (G_GUINT64_CONSTANT (1) << rounded) - 1;
-        }
-      p = TTV_TEXT_PUT_LITERAL (p, "0x");
-      return ttv_text_put_hex (p, raw, TRUE);
-    default:
-      return t->is_signed ? ttv_text_put_i64 (p, (gint64) raw) : ttv_text_put_u64 (p, raw);
+    case INT_BOOLEAN:
+      return raw ? TTV_TEXT_PUT_LITERAL (p, "true") : TTV_TEXT_PUT_LITERAL (p, "false");
     }
+  g_assert_not_reached ();
 }
 
 static void write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Printer *pr);
@@ -424,7 +579,7 @@ write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Pri
   switch (pr->kind)
     {
     case P_INTEGER:
-      w->p = put_integer (ttv_text_writer_need (w, TTV_TEXT_NUMBER_MAX), pr->int_type, v->v.u);
+      w->p = put_integer (ttv_text_writer_need (w, TTV_TEXT_NUMBER_MAX), &pr->int_print, v->v.u);
       break;
     case P_ENUM:
       {
@@ -435,7 +590,7 @@ write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Pri
         p = TTV_TEXT_PUT_LITERAL (p, "( ");
         p = ttv_text_put (p, labels, n);
         p = TTV_TEXT_PUT_LITERAL (p, " : container = ");
-        p = put_integer (p, pr->int_type, v->v.u);
+        p = put_integer (p, &pr->int_print, v->v.u);
         w->p = TTV_TEXT_PUT_LITERAL (p, " )");
       }
       break;
@@ -505,60 +660,79 @@ write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Pri
     }
 }
 
-/* "HH:MM:SS.nnnnnnnnn" of @t's time of day in UTC. */
-static char *
-put_clock (char *p, TtvTime t)
-{
-  gint64 sec = t / TTV_NSEC_PER_SEC, ns = t % TTV_NSEC_PER_SEC;
-  if (ns < 0)
-    {
-      ns += TTV_NSEC_PER_SEC;
-      sec--;
-    }
-  gint64 day = sec % 86400;
-  if (day < 0)
-    day += 86400;
-  guint s = (guint) day;
-  p = ttv_text_put_2digits (p, s / 3600);
-  *p++ = ':';
-  p = ttv_text_put_2digits (p, s / 60 % 60);
-  *p++ = ':';
-  p = ttv_text_put_2digits (p, s % 60);
-  *p++ = '.';
-  return ttv_text_put_ns9 (p, (guint32) ns);
-}
-
 /* "[HH:MM:SS.nnnnnnnnn] " of @t's time of day in UTC. */
 static char *
 put_time (char *p, TtvTime t)
 {
   *p++ = '[';
-  p = put_clock (p, t);
+  p = ttv_text_put_clock (p, t);
   return TTV_TEXT_PUT_LITERAL (p, "] ");
 }
 
-/* A struct of constant layout printed from the bytes at bit @start of
- * @data (@bits long); FALSE, writing nothing, when they are too few. */
-static gboolean
-write_flat (TtvTextWriter *w, const TtvFlatLayout *layout, const Printer *pr, const guint8 *data, guint64 bits,
-            guint64 start)
+/* A decimal integer: a single digit inline (ids, descriptors, flags and
+ * counts mostly are one), others by the call. */
+static inline char *
+put_decimal (char *p, guint64 v)
 {
-  guint64 p = ttv_align_up (start, layout->align_bits);
-  if (p > bits || bits - p < layout->size_bits)
+  if (v < 10)
+    {
+      *p = (char) ('0' + v);
+      return p + 1;
+    }
+  return ttv_text_put_u64 (p, v);
+}
+
+/* Where a flat struct of @layout starts at or after bit @pos (its
+ * alignment is a power of two). */
+static inline guint64
+flat_start (const TtvFlatLayout *layout, guint64 pos)
+{
+  return (pos + layout->align_bits - 1) & ~(guint64) (layout->align_bits - 1);
+}
+
+/* A struct of constant layout printed from the bytes at bit @start of
+ * @data (@bits long), after ", " when @separator; FALSE, writing nothing,
+ * when they are too few.  One check of room for what is written here
+ * (the longest text of each member is known), another after each member
+ * written by write_value. */
+static gboolean
+write_flat (TtvTextWriter *w, const TtvFlatLayout *layout, const Printer *pr, gboolean separator,
+            const guint8 *data, guint64 bits, guint64 start)
+{
+  guint64 at = flat_start (layout, start);
+  if (at > bits || bits - at < layout->size_bits)
     return FALSE;
-  const guint8 *base = data + p / 8;
-  *ttv_text_writer_need (w, 1) = '{';
-  w->p++;
+  const guint8 *base = data + at / 8;
+  char *p = ttv_text_writer_need (w, pr->flat_room + 2);
+  if (separator)
+    p = TTV_TEXT_PUT_LITERAL (p, ", ");
+  *p++ = '{';
   for (guint i = 0; i < pr->n_members; i++)
     {
       const Member *m = &pr->members[i];
+      p = ttv_text_put (p, m->prefix, m->prefix_len);
       TtvValue v;
-      v.type = ((const TtvField *) g_ptr_array_index (pr->type->fields, m->index))->type;
-      ttv_flat_layout_load (layout, m->index, base, &v);
-      w->p = ttv_text_put (ttv_text_writer_need (w, m->prefix_len), m->prefix, m->prefix_len);
-      write_value (w, NULL, &v, m->value);
+      ttv_flat_member_load (m->load, base, &v);
+      switch (m->flat_print)
+        {
+        case FLAT_DECIMAL:
+          p = put_decimal (p, v.v.u);
+          break;
+        case FLAT_DECIMAL_SIGNED:
+          p = v.v.s >= 0 ? put_decimal (p, v.v.u) : ttv_text_put_i64 (p, v.v.s);
+          break;
+        case FLAT_TEXT:
+          p = put_escaped (p, v.v.string.str, strnlen (v.v.string.str, v.v.string.len));
+          break;
+        case FLAT_VALUE:
+          v.type = m->type;
+          w->p = p;
+          write_value (w, NULL, &v, m->value);
+          p = ttv_text_writer_need (w, m->room_after);
+          break;
+        }
     }
-  w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), " }");
+  w->p = TTV_TEXT_PUT_LITERAL (p, " }");
   return TRUE;
 }
 
@@ -578,48 +752,47 @@ write_scopes_direct (TtvTextWriter *w, const CtfTextPlan *plan, const TtvEvent *
     return FALSE;
   static const char *const names[] = { "stream.packet.context", "stream.event.context", "event.context",
                                        "event.fields" };
-  guint64 starts[4] = { (guint64) ec->packet_context_bit, hdr_end, 0, event->payload_bit };
+  /* The event context starts where the stream event context ends. */
+  guint64 starts[4] = { (guint64) ec->packet_context_bit, hdr_end, hdr_end, event->payload_bit };
   ttv_decoder_reset (d);
-  gboolean first = TRUE;
-  for (guint i = 0; i < 4; i++)
+  for (guint k = 0; k < plan->n_steps; k++)
     {
-      const TtvType *t = plan->types[i];
-      if (i == 2)
-        starts[2] = starts[1];   /* after the stream event context, below */
-      if (t == NULL || (i == 3 && !plan->has_payload))
-        {
-          if (i == 3 && plan->scopes[3])
-            {
-              /* No fields: "{ }". */
-              if (!first)
-                w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), ", ");
-              w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 3), "{ }");
-            }
-          continue;
-        }
-      if (plan->scopes[i] && !first)
+      const Step *step = &plan->steps[k];
+      guint i = step->scope;
+      const TtvFlatLayout *flat = plan->flat[i];
+      guint64 pos = starts[i];
+      if (step->separator && step->kind != STEP_FLAT)
         w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), ", ");
-      if (plan->flat[i] && plan->scopes[i] && plan->scopes[i]->kind == P_STRUCT)
+      switch (step->kind)
         {
-          if (!write_flat (w, plan->flat[i], plan->scopes[i], event->data, event->data_bits, starts[i]))
+        case STEP_EMPTY:
+          w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 3), "{ }");
+          continue;
+        case STEP_FLAT:
+          if (!write_flat (w, flat, plan->scopes[i], step->separator, event->data, event->data_bits, pos))
             return FALSE;
-          if (i == 1)
-            starts[1] = ttv_align_up (starts[1], plan->flat[1]->align_bits) + plan->flat[1]->size_bits;
+          pos = flat_start (flat, pos) + flat->size_bits;
+          break;
+        case STEP_SKIP:
+          if (flat)
+            {
+              pos = flat_start (flat, pos) + flat->size_bits;
+              break;
+            }
+          G_GNUC_FALLTHROUGH;
+        case STEP_DECODE:
+          {
+            gint32 node = ttv_decoder_decode (d, plan->types[i], names[i], event->data, event->data_bits, &pos,
+                                              NULL);
+            if (node < 0)
+              return FALSE;
+            if (plan->scopes[i])
+              write_value (w, d, ttv_decoder_get (d, (guint32) node), plan->scopes[i]);
+          }
+          break;
         }
-      else if (plan->flat[i] && i == 1)
-        starts[1] = ttv_align_up (starts[1], plan->flat[1]->align_bits) + plan->flat[1]->size_bits;
-      else if (plan->scopes[i] || i == 1)
-        {
-          guint64 pos = starts[i];
-          gint32 node = ttv_decoder_decode (d, t, names[i], event->data, event->data_bits, &pos, NULL);
-          if (node < 0)
-            return FALSE;
-          if (plan->scopes[i])
-            write_value (w, d, ttv_decoder_get (d, (guint32) node), plan->scopes[i]);
-          if (i == 1)
-            starts[1] = pos;
-        }
-      first = first && plan->scopes[i] == NULL;
+      if (i == 1)
+        starts[2] = pos;
     }
   return TRUE;
 }
@@ -658,10 +831,19 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
       else
         {
           guint64 delta = (guint64) event->time - (guint64) previous_time;
-          p = TTV_TEXT_PUT_LITERAL (p, "(+");
-          p = ttv_text_put_u64 (p, delta / 1000000000u);
-          *p++ = '.';
-          p = ttv_text_put_ns9 (p, (guint32) (delta % 1000000000u));
+          /* Mostly below a second: no division. */
+          if (G_LIKELY (delta < 1000000000u))
+            {
+              p = TTV_TEXT_PUT_LITERAL (p, "(+0.");
+              p = ttv_text_put_ns9 (p, (guint32) delta);
+            }
+          else
+            {
+              p = TTV_TEXT_PUT_LITERAL (p, "(+");
+              p = ttv_text_put_u64 (p, delta / 1000000000u);
+              *p++ = '.';
+              p = ttv_text_put_ns9 (p, (guint32) (delta % 1000000000u));
+            }
           p = TTV_TEXT_PUT_LITERAL (p, ") ");
         }
     }
@@ -738,8 +920,8 @@ ttv_ctf_append_babeltrace_lost (GString *out, const TtvTracefile *tf, const TtvL
   else
     {
       char *p = TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 2 * TTV_TEXT_NUMBER_MAX + 16), "between [");
-      p = TTV_TEXT_PUT_LITERAL (put_clock (p, lost->start), "] and [");
-      p = put_clock (p, lost->end);
+      p = TTV_TEXT_PUT_LITERAL (ttv_text_put_clock (p, lost->start), "] and [");
+      p = ttv_text_put_clock (p, lost->end);
       *p++ = ']';
       ttv_text_commit (out, p);
     }
