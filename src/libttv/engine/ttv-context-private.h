@@ -63,6 +63,20 @@ void     ttv_context_fail_read (TtvContext *ctx, TtvStream *s, const TtvTracefil
                                 GError *reader_error);
 gboolean ttv_context_prepare_slow (TtvContext *ctx, GError **error);
 
+/* The winner's cursor gave no event (@reader_error set when it failed):
+ * the stream is at its end (TRUE) or the context FAILED (FALSE).  Out of
+ * line: the hot loops only call it at the ends of streams. */
+gboolean ttv_context_advance_none (TtvContext *ctx, TtvStream *s, GError *reader_error);
+
+/* The winner @s read its next event: in corrected time, into the merge. */
+G_ALWAYS_INLINE static inline void
+ttv_context_advanced (TtvContext *ctx, TtvStream *s)
+{
+  if (G_UNLIKELY (s->clock != NULL))
+    s->event.time = ttv_clock_correction_apply (s->clock, s->event.time);
+  ttv_merge_advance (&ctx->merge, s->event.time);
+}
+
 /* Moves the delivered stream's cursor to its next event. */
 G_ALWAYS_INLINE static inline gboolean
 ttv_context_advance (TtvContext *ctx)
@@ -70,20 +84,9 @@ ttv_context_advance (TtvContext *ctx)
   TtvStream *s = &ctx->streams[ttv_merge_winner (&ctx->merge)];
   GError *local = NULL;
   ctx->pending = FALSE;
-  if (G_LIKELY (s->next (s->cursor, &s->event, &local)))
-    {
-      if (G_UNLIKELY (s->clock != NULL))
-        s->event.time = ttv_clock_correction_apply (s->clock, s->event.time);
-      ttv_merge_advance (&ctx->merge, s->event.time);
-      return TRUE;
-    }
-  if (G_UNLIKELY (local != NULL))
-    {
-      ttv_context_fail_read (ctx, s, &s->event.pos, local);
-      return FALSE;
-    }
-  s->at_end = TRUE;
-  ttv_merge_advance_end (&ctx->merge);
+  if (G_UNLIKELY (!s->next (s->cursor, &s->event, &local)))
+    return ttv_context_advance_none (ctx, s, local);
+  ttv_context_advanced (ctx, s);
   return TRUE;
 }
 

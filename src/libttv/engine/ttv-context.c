@@ -88,6 +88,20 @@ ttv_context_fail_read (TtvContext *ctx, TtvStream *s, const TtvTracefilePosition
   ctx->pending = FALSE;
 }
 
+gboolean
+ttv_context_advance_none (TtvContext *ctx, TtvStream *s, GError *reader_error)
+{
+  ctx->pending = FALSE;
+  if (G_UNLIKELY (reader_error != NULL))
+    {
+      ttv_context_fail_read (ctx, s, &s->event.pos, reader_error);
+      return FALSE;
+    }
+  s->at_end = TRUE;
+  ttv_merge_advance_end (&ctx->merge);
+  return TRUE;
+}
+
 /* Fills stream @s with its next event after a cursor seek. */
 static gboolean
 stream_load (TtvContext *ctx, TtvStream *s, GError **error)
@@ -251,15 +265,46 @@ ttv_context_peek (TtvContext *ctx, GError **error)
   return &ctx->streams[ctx->last_stream].event;
 }
 
+/* Delivers the winner's event (the merge is not at its end). */
+G_ALWAYS_INLINE static inline const TtvEvent *
+deliver (TtvContext *ctx)
+{
+  ctx->pending = TRUE;
+  ctx->last_stream = ttv_merge_winner (&ctx->merge);
+  return &ctx->streams[ctx->last_stream].event;
+}
+
+static G_NO_INLINE const TtvEvent *
+next_slow (TtvContext *ctx, GError **error)
+{
+  if (!ttv_context_prepare (ctx, error) || ttv_merge_at_end (&ctx->merge))
+    return NULL;
+  return deliver (ctx);
+}
+
+/* Per event of every merged read: kept to the common case, the stream of
+ * the event delivered last reading its next one (with which the merge
+ * cannot be at its end), so that it saves few registers; ends, errors and
+ * the first event after a seek take next_slow(). */
 const TtvEvent *
 ttv_context_next (TtvContext *ctx, GError **error)
 {
   g_return_val_if_fail (ctx != NULL && !ctx->in_hooks, NULL);
-  if (!ttv_context_prepare (ctx, error) || ttv_merge_at_end (&ctx->merge))
-    return NULL;
-  ctx->pending = TRUE;
-  ctx->last_stream = ttv_merge_winner (&ctx->merge);
-  return &ctx->streams[ctx->last_stream].event;
+  if (G_UNLIKELY (ctx->state != TTV_CONTEXT_READY || !ctx->pending))
+    return next_slow (ctx, error);
+  TtvStream *s = &ctx->streams[ttv_merge_winner (&ctx->merge)];
+  GError *local = NULL;
+  if (G_UNLIKELY (!s->next (s->cursor, &s->event, &local)))
+    {
+      if (!ttv_context_advance_none (ctx, s, local))
+        {
+          g_propagate_error (error, g_error_copy (ctx->error));
+          return NULL;
+        }
+      return next_slow (ctx, error);
+    }
+  ttv_context_advanced (ctx, s);
+  return deliver (ctx);
 }
 
 guint

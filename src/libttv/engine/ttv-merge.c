@@ -1,5 +1,6 @@
-/* ttv-merge.c: building the loser tree behind the traceset context's merged
- * reading (ttv-context.c); the per-event steps are inline in ttv-merge-private.h. */
+/* ttv-merge.c: building the merge (tournament or loser tree) behind the
+ * traceset context's merged reading (ttv-context.c); the per-event steps
+ * are inline in ttv-merge-private.h. */
 #include "ttv-merge-private.h"
 
 void
@@ -9,8 +10,16 @@ ttv_merge_init (TtvMerge *m, guint n)
   m->size = 1;
   while (m->size < n)
     m->size <<= 1;
-  m->node = g_new0 (TtvMergeKey, m->size);
-  m->node[0] = TTV_MERGE_KEY (TTV_TIME_MAX, 2 * TTV_MERGE_RANK_END);
+  m->small = m->size <= TTV_MERGE_SMALL ? m->size : 0;
+  for (guint i = 0; i < TTV_MERGE_SMALL; i++)
+    m->time[i] = TTV_TIME_MAX;
+  m->live = 0;
+  m->node = NULL;
+  if (!m->small)
+    {
+      m->node = g_new0 (TtvMergeKey, m->size);
+      m->node[0] = TTV_MERGE_KEY (TTV_TIME_MAX, 2 * TTV_MERGE_RANK_END);
+    }
   m->winner = 0;
   m->limit = TTV_TIME_MIN;
   m->fast = TRUE;
@@ -24,9 +33,27 @@ ttv_merge_clear (TtvMerge *m)
   g_clear_pointer (&m->node, g_free);
 }
 
+static void
+build_small (TtvMerge *m, const TtvMergeKey *keys)
+{
+  m->live = 0;
+  for (guint i = 0; i < m->n; i++)
+    {
+      gboolean live = TTV_MERGE_KEY_RANK (keys[i]) < TTV_MERGE_RANK_END;
+      m->time[i] = live ? TTV_MERGE_KEY_TIME (keys[i]) : TTV_TIME_MAX;
+      m->live |= (guint) live << i;
+    }
+  ttv_merge_small_set_any (m, 0, m->time[0]);
+}
+
 void
 ttv_merge_build (TtvMerge *m, const TtvMergeKey *keys)
 {
+  if (m->small)
+    {
+      build_small (m, keys);
+      return;
+    }
   g_autofree TtvMergeKey *win = g_new (TtvMergeKey, 2 * m->size);
   for (guint i = 0; i < m->size; i++)
     win[m->size + i] = i < m->n ? keys[i] : TTV_MERGE_KEY (TTV_TIME_MAX, 2 * TTV_MERGE_RANK_END + i);

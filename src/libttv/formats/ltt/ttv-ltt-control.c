@@ -163,7 +163,9 @@ ttv_ltt_control_load_facilities (TtvTrace *trace, TtvLttTrace *lt, GError **erro
     return FALSE;
 
   lt->n_codes = n_codes;
-  lt->codes = g_new0 (TtvLttCode, n_codes);
+  lt->codes = g_new (TtvLttCode, n_codes);
+  for (guint i = 0; i < n_codes; i++)
+    ttv_ltt_code_set (&lt->codes[i], TTV_LTT_CODE_KIND_UNKNOWN, NULL, NULL);
   memcpy (lt->codes, builtin, sizeof builtin);
   /* facility_load may appear in cpu files too; it is not delivered there. */
   ttv_ltt_code_set (&lt->codes[0], TTV_LTT_CODE_KIND_SKIP, lt->facility_load_type, NULL);

@@ -19,8 +19,8 @@ ttv_ltt_code_set (TtvLttCode *code, TtvLttCodeKind kind, const TtvType *fields,
     {
       guint align = fields->align_bits >= 8 ? fields->align_bits / 8 : 1;
       code->align_mask = align - 1;
-      if (fields->fixed_size_bits >= 0 && fields->fixed_size_bits % 8 == 0
-          && fields->fixed_size_bits / 8 < G_MAXUINT32)
+      if (kind == TTV_LTT_CODE_KIND_EVENT && fields->fixed_size_bits >= 0
+          && fields->fixed_size_bits % 8 == 0 && fields->fixed_size_bits / 8 < G_MAXUINT32)
         code->fixed_size = (guint32) (fields->fixed_size_bits / 8);
     }
 }
@@ -85,6 +85,7 @@ load_block (TtvLttCursor *c, guint64 b, GError **error)
   it->end_offset = blk->end_offset;
   it->cycles = it->block_cycles = blk->start_cycles;
   it->block_time = blk->start;
+  it->fast_end = c->fast ? it->end_offset : 0;
   if (b < f->n_fine && fine_index (f, b) == NULL)
     it->fine = g_array_new (FALSE, FALSE, sizeof (TtvLttFineEntry));
   return TRUE;
@@ -169,29 +170,31 @@ emit_event (TtvLttCursor *c, TtvLttIter *it, const TtvLttCode *code, guint64 off
 }
 
 /* The hot loop of every LTT read: an event of fixed size inside the block,
- * in the machine's byte order, with a 1 GHz clock, takes this way; any
- * other (block ends, heartbeats, variable sizes, damage) next_slow. */
+ * in the machine's byte order, with a 1 GHz clock (it->fast_end is 0
+ * otherwise), takes this way; any other (block ends, heartbeats, variable
+ * sizes, damage) next_slow. */
 gboolean
 ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
 {
   TtvLttCursor *c = (TtvLttCursor *) cursor;
   TtvLttIter *it = &c->it;
   guint64 off = it->offset;
-  if (G_LIKELY (c->fast && off + TTV_LTT_HEADER_SIZE <= it->end_offset))
+  if (G_LIKELY (off + TTV_LTT_HEADER_SIZE <= it->fast_end))
     {
       const guint8 *p = it->base + off;
       guint16 id;
       guint32 delta;
       memcpy (&id, p, 2);
       memcpy (&delta, p + 2, 4);
-      const TtvLttCode *code = &c->codes[MIN (id, c->n_codes - 1)];
+      if (G_UNLIKELY (id >= c->n_codes))
+        return next_slow (c, ev, error);
+      const TtvLttCode *code = &c->codes[id];
       guint64 payload = off + TTV_LTT_HEADER_SIZE;
       guint64 next = ((payload + code->align_mask) & ~(guint64) code->align_mask) + code->fixed_size;
-      /* Unknown and builtin codes, variable sizes (fixed_size G_MAXUINT32),
-       * events past the block end and the events a fine index being
-       * recorded notes all fail one of these. */
-      if (G_LIKELY (id < c->n_codes && code->kind == TTV_LTT_CODE_KIND_EVENT && code->fixed_size != G_MAXUINT32
-                    && next <= it->end_offset && (it->fine == NULL || it->index % TTV_LTT_FINE_STEP != 0)))
+      /* Unknown and builtin codes and variable sizes (fixed_size
+       * G_MAXUINT32 puts next past any block), events past the block end
+       * and the events a fine index being recorded notes all fail these. */
+      if (G_LIKELY (next <= it->fast_end && (it->fine == NULL || it->index % TTV_LTT_FINE_STEP != 0)))
         {
           guint64 cycles = it->cycles + delta;
           it->cycles = cycles;

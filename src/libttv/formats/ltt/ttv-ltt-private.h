@@ -147,11 +147,16 @@ typedef enum {
 typedef struct {
   guint8 kind;                  /* TtvLttCodeKind */
   guint32 align_mask;           /* payload alignment in bytes - 1 */
-  guint32 fixed_size;           /* payload bytes, or G_MAXUINT32 when variable */
+  /* Payload bytes of a delivered event (kind EVENT) of fixed size; else
+   * G_MAXUINT32, so that an event's end computed with it lies past any
+   * block (2^30 bytes at most) and the cursor's fast path rejects it. */
+  guint32 fixed_size;
   const TtvType *fields;        /* weak */
   const TtvEventType *type;     /* weak, NULL for builtin */
 } TtvLttCode;
 
+/* Every code of a table is set by this, even the unknown ones: a zeroed
+ * code would have a fixed_size of 0. */
 void     ttv_ltt_code_set (TtvLttCode *code, TtvLttCodeKind kind, const TtvType *fields,
                            const TtvEventType *type);
 
@@ -166,6 +171,7 @@ typedef struct {
   TtvTime block_time;
   const guint8 *base;           /* current block */
   GArray *fine;                 /* of TtvLttFineEntry while recording a block read from its start, else NULL */
+  guint64 fast_end;             /* end_offset when the cursor is fast, else 0 (no event takes the fast path) */
 } TtvLttIter;
 
 typedef struct {
@@ -175,7 +181,7 @@ typedef struct {
   guint n_codes;
   TtvLttIter it;
   TtvFileWindow window;         /* owned mapping: holds it.base */
-  gboolean fast;                /* native byte order and a 1 GHz clock (ttv_ltt_cursor_next) */
+  gboolean fast;                /* native byte order and a 1 GHz clock (it.fast_end) */
   GError *load_error;           /* owned: the first block could not be mapped (next() reports it) */
   TtvDecoder *skipper;          /* owned: walks variable-size payloads */
 } TtvLttCursor;
