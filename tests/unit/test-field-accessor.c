@@ -1,7 +1,8 @@
 /* test-field-accessor.c: the named-field reader the kernel model, the
- * filters and the statistics use.  Its inline path (whole little-endian
- * bytes at a fixed offset) must give what the general path gives, for
- * every size and sign, at any payload start, and on events too short. */
+ * filters and the statistics use.  Its inline path (whole bytes at a
+ * fixed offset, in either byte order) must give what the general path
+ * gives, for every size, sign and byte order, at any payload start, and
+ * on events too short. */
 #include "ttv-field-accessor.h"
 
 #include <string.h>
@@ -47,13 +48,15 @@ event_type_new (const char *name, const IntField *fields, guint n_fields)
 #define LE TTV_BYTE_ORDER_LITTLE
 #define BE TTV_BYTE_ORDER_BIG
 
-/* Every size and sign, one big-endian, one enum, one bit field, a 64-bit
+/* Every size and sign in both byte orders, enums, one bit field, a 64-bit
  * aligned member (so that the payload start is aligned up). */
 static const IntField everything[] = {
   { "a", 8, FALSE, LE, 8, FALSE },  { "b", 8, TRUE, LE, 8, FALSE },   { "c", 16, TRUE, LE, 8, FALSE },
   { "d", 32, FALSE, BE, 8, FALSE }, { "e", 32, TRUE, LE, 8, FALSE },  { "f", 64, TRUE, LE, 64, FALSE },
   { "g", 64, FALSE, LE, 8, FALSE }, { "h", 16, TRUE, LE, 8, TRUE },   { "i", 5, TRUE, LE, 1, FALSE },
-  { "j", 16, FALSE, LE, 8, FALSE },
+  { "j", 16, FALSE, LE, 8, FALSE }, { "k", 16, TRUE, BE, 8, FALSE },  { "l", 64, TRUE, BE, 8, FALSE },
+  { "m", 32, TRUE, BE, 8, TRUE },   { "n", 8, TRUE, BE, 8, FALSE },   { "o", 16, FALSE, BE, 8, FALSE },
+  { "p", 64, FALSE, BE, 8, FALSE },
 };
 
 /* A bit-packed struct: its start, hence its members, need not be on a byte. */
@@ -83,7 +86,7 @@ test_known_values (void)
   ev.data = data;
   ev.data_bits = sizeof data * 8;
   /* All ones: -1 when signed, the largest value when not. */
-  static const gint64 want[] = { 255, -1, -1, 0xffffffff, -1, -1, -1, -1, -1, 0xffff };
+  static const gint64 want[] = { 255, -1, -1, 0xffffffff, -1, -1, -1, -1, -1, 0xffff, -1, -1, -1, -1, 0xffff, -1 };
   g_assert_cmpuint (G_N_ELEMENTS (want), ==, G_N_ELEMENTS (everything));
   for (guint i = 0; i < G_N_ELEMENTS (everything); i++)
     {
@@ -92,6 +95,8 @@ test_known_values (void)
       gint64 v = 0;
       g_assert_true (ttv_field_accessor_get_int (&acc, &ev, scratch, &v));
       g_assert_cmpint (v, ==, want[i]);
+      /* Every whole-byte integer takes the inline path; the bit field not. */
+      g_assert_cmpint (acc.load_bytes != 0, ==, everything[i].bits % 8 == 0);
     }
   /* 0x80 0x00: c = 128 (little-endian), b's sign bit alone: -128. */
   memset (data, 0, sizeof data);
@@ -105,6 +110,14 @@ test_known_values (void)
   g_assert_cmpint (v, ==, -128);
   g_assert_true (ttv_field_accessor_get_int (&c, &ev, scratch, &v));
   g_assert_cmpint (v, ==, 128);
+  /* Big-endian: the same two bytes at k's place are 0x8080 (negative). */
+  TtvFieldAccessor k;
+  ttv_field_accessor_init (&k, et, "k");
+  guint k_byte = k.load.byte;
+  data[k_byte] = 0x80;
+  data[k_byte + 1] = 0x01;
+  g_assert_true (ttv_field_accessor_get_int (&k, &ev, scratch, &v));
+  g_assert_cmpint (v, ==, -32767);
   ttv_decoder_free (scratch);
   event_type_free (et);
 }

@@ -13,21 +13,23 @@ is_char_array (const TtvType *t)
 }
 
 /* The inline path of ttv_field_accessor_get_int(): an integer (or enum)
- * of whole bytes, little-endian, at a fixed offset in bytes. */
+ * of whole bytes at a fixed offset in bytes, in either byte order. */
 static void
 init_fast_load (TtvFieldAccessor *acc)
 {
   const TtvType *t = acc->type;
-  if (acc->fixed_offset_bits < 0 || acc->fixed_offset_bits % 8 != 0)
+  if (acc->fixed_offset_bits < 0 || acc->fixed_offset_bits % 8 != 0
+      || acc->fixed_offset_bits / 8 > G_MAXUINT32)
     return;
   /* What the general path reads: the type's own size, sign and order. */
   if ((t->kind != TTV_TYPE_INTEGER && t->kind != TTV_TYPE_ENUM) || t->leb128 || t->reverse_bits)
     return;
-  guint size = t->size_bits;
-  if ((size != 8 && size != 16 && size != 32 && size != 64) || t->byte_order != TTV_BYTE_ORDER_LITTLE)
+  TtvFlatLoad kind;
+  if (!ttv_flat_load_of_integer (t->size_bits, t->is_signed, t->byte_order, &kind))
     return;
-  acc->load_bytes = (guint8) (size / 8);
-  acc->sign_shift = t->is_signed && size < 64 ? (guint8) (64 - size) : 0;
+  acc->load_bytes = (guint8) (t->size_bits / 8);
+  acc->load.byte = (guint32) (acc->fixed_offset_bits / 8);
+  acc->load.load = kind;
 }
 
 void

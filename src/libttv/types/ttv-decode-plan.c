@@ -46,7 +46,7 @@ struct _Op {
   guint16 size;           /* bits: scalars */
   guint16 slot;           /* scalars: slot the raw value goes to, or NO_SLOT */
   guint16 count_slot;     /* COUNT_SLOT */
-  TtvByteOrder order;     /* OP_BITS, OP_FBITS */
+  TtvByteOrder order;     /* every scalar */
   guint align;            /* bits (>= 1): scalars, STRUCT */
   const TtvType *type;    /* weak: the node's type */
   guint64 length;         /* COUNT_FIXED */
@@ -258,6 +258,34 @@ is_fixed_text (const Op *m)
   return m->kind == OP_TEXT && m->count_kind == COUNT_FIXED && m->length <= G_MAXUINT32 / 8;
 }
 
+gboolean
+ttv_flat_load_of_integer (guint size_bits, gboolean is_signed, TtvByteOrder order, TtvFlatLoad *kind)
+{
+  /* A 64-bit integer needs no sign extension: signed or not, its load
+   * gives the same bits. */
+  gboolean sign = is_signed && size_bits < 64;
+  gboolean swap = order != TTV_BYTE_ORDER_NATIVE;
+  switch (size_bits)
+    {
+    case 8:
+      *kind = sign ? TTV_FLAT_LOAD_S8 : TTV_FLAT_LOAD_U8;
+      return TRUE;
+    case 16:
+      *kind = swap ? (sign ? TTV_FLAT_LOAD_S16_SWAP : TTV_FLAT_LOAD_U16_SWAP)
+                   : sign ? TTV_FLAT_LOAD_S16 : TTV_FLAT_LOAD_U16;
+      return TRUE;
+    case 32:
+      *kind = swap ? (sign ? TTV_FLAT_LOAD_S32_SWAP : TTV_FLAT_LOAD_U32_SWAP)
+                   : sign ? TTV_FLAT_LOAD_S32 : TTV_FLAT_LOAD_U32;
+      return TRUE;
+    case 64:
+      *kind = swap ? TTV_FLAT_LOAD_U64_SWAP : TTV_FLAT_LOAD_U64;
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 /* How a flat struct's member loads (FALSE: not by a load alone). */
 static gboolean
 load_kind (const Op *m, TtvFlatLoad *kind)
@@ -267,17 +295,10 @@ load_kind (const Op *m, TtvFlatLoad *kind)
   switch (m->kind)
     {
     case OP_U8:
-      *kind = m->sign ? TTV_FLAT_LOAD_S8 : TTV_FLAT_LOAD_U8;
-      return TRUE;
     case OP_U16:
-      *kind = m->swap ? (m->sign ? TTV_FLAT_LOAD_S16_SWAP : TTV_FLAT_LOAD_U16_SWAP)
-                      : m->sign ? TTV_FLAT_LOAD_S16 : TTV_FLAT_LOAD_U16;
-      return TRUE;
     case OP_U32:
-      *kind = m->swap ? (m->sign ? TTV_FLAT_LOAD_S32_SWAP : TTV_FLAT_LOAD_U32_SWAP)
-                      : m->sign ? TTV_FLAT_LOAD_S32 : TTV_FLAT_LOAD_U32;
-      return TRUE;
     case OP_U64:
+      return ttv_flat_load_of_integer (m->size, m->sign, m->order, kind);
     case OP_F64:
       *kind = m->swap ? TTV_FLAT_LOAD_U64_SWAP : TTV_FLAT_LOAD_U64;
       return TRUE;

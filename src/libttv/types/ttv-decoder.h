@@ -85,6 +85,13 @@ typedef struct {
   const TtvFlatMember *members;
 } TtvFlatLayout;
 
+/* The load of a whole-byte integer of @size_bits (8, 16, 32 or 64) in
+ * byte order @order into *kind, sign-extended when @is_signed; FALSE for
+ * other sizes.  The one place that chooses an integer's load, for the
+ * plans and for ttv_field_accessor_get_int(). */
+gboolean ttv_flat_load_of_integer (guint size_bits, gboolean is_signed, TtvByteOrder order,
+                                   TtvFlatLoad *kind);
+
 /* @type's flat layout (owned by the type), or NULL when it has none. */
 const TtvFlatLayout *ttv_type_get_flat_layout (const TtvType *type);
 
