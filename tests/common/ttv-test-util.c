@@ -568,17 +568,25 @@ ttv_test_follow_start (const char *report, const char *trace_dir, const char *ou
   return pid;
 }
 
-void
-ttv_test_follow_wait_output (const char *out_path)
+/* Whether @out_path has content within @seconds. */
+static gboolean
+output_within (const char *out_path, guint seconds)
 {
-  for (guint i = 0; i < 400; i++)
+  for (guint i = 0; i < seconds * 40; i++)
     {
       GStatBuf st;
       if (g_stat (out_path, &st) == 0 && st.st_size > 0)
-        return;
+        return TRUE;
       g_usleep (25000);
     }
-  g_error ("ttv-report --follow wrote nothing to %s", out_path);
+  return FALSE;
+}
+
+void
+ttv_test_follow_wait_output (const char *out_path)
+{
+  if (!output_within (out_path, 10))
+    g_error ("ttv-report --follow wrote nothing to %s", out_path);
 }
 
 int
@@ -606,9 +614,13 @@ ttv_test_follow_wait_exit (GPid pid)
 gsize
 ttv_test_follow_midway (const char *out_path)
 {
+  g_usleep (300000);
+  /* A report slow to start (a sanitizer build on a loaded machine takes
+   * most of a second) has written nothing yet: wait for its first lines.
+   * The writer waits too, so whatever they are, they came midway. */
+  output_within (out_path, 20);
   g_autofree char *so_far = NULL;
   gsize len = 0;
-  g_usleep (300000);
   g_file_get_contents (out_path, &so_far, &len, NULL);
   return len;
 }

@@ -247,7 +247,8 @@ void  ttv_test_follow_wait_output (const char *out_path);
 /* Waits (up to 20 s, then kills it and fails) for @pid to exit; returns
  * its wait status. */
 int   ttv_test_follow_wait_exit (GPid pid);
-/* Lets the report catch up (300 ms) and returns the size of @out_path. */
+/* Lets the report catch up (300 ms, and until it has written something,
+ * up to 20 s) and returns the size of @out_path. */
 gsize ttv_test_follow_midway (const char *out_path);
 /* Lets the report catch up (@settle_ms), stops it with SIGINT and checks
  * that it exited with status 0. */
