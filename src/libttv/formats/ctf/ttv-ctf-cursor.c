@@ -51,6 +51,13 @@ typedef struct {
   /* Where a compact header's timestamp starts after its id, when that does
    * not depend on where the header is (else -1). */
   gint c_ts_offset;
+  /* lane_read_constant applies to compact headers: their id and timestamp
+   * are in their first 64 bits, the timestamp at c_ts_at; to extended
+   * headers: their id is at e_id_at, their timestamp at e_ts_at.  Each
+   * for a header starting at each byte of a 64-bit word. */
+  gboolean compact_fixed, extended_fixed;
+  guint8 c_ts_at[CTF_OFFSET_PLACES];
+  guint16 e_id_at[CTF_OFFSET_PLACES], e_ts_at[CTF_OFFSET_PLACES], e_end[CTF_OFFSET_PLACES];
 } HeaderFast;
 
 typedef struct {
@@ -130,19 +137,21 @@ event_error (GError **error, const CtfStreamFile *sf, const Lane *l, guint64 bit
   return FALSE;
 }
 
+/* The clock after a timestamp of the bits of @mask (all ones for 64: the
+ * wrap adds 0). */
 static inline void
-update_clock (guint64 *clock, guint64 ts, guint bits)
+update_clock_masked (guint64 *clock, guint64 ts, guint64 mask)
 {
-  if (bits >= 64)
-    {
-      *clock = ts;
-      return;
-    }
-  guint64 mask = (G_GUINT64_CONSTANT (1) << bits) - 1;
   guint64 v = (*clock & ~mask) | ts;
   if (ts < (*clock & mask))
     v += mask + 1;
   *clock = v;
+}
+
+static inline void
+update_clock (guint64 *clock, guint64 ts, guint bits)
+{
+  update_clock_masked (clock, ts, bits >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << bits) - 1);
 }
 
 typedef struct {
@@ -163,6 +172,65 @@ static inline guint64
 align_mask (guint64 pos, guint64 mask)
 {
   return (pos + mask) & ~mask;
+}
+
+static gboolean
+divides_word (guint align)
+{
+  return align <= 1 || (align <= 64 && (align & (align - 1)) == 0);
+}
+
+/* Whether the places of a @kind LTTng header's parts after its start
+ * depend only on where the start is in a 64-bit word. */
+static gboolean
+header_in_word (const CtfStreamClass *sc, guint kind)
+{
+  guint64 start = MAX (sc->h_align, sc->h_id_align);
+  if (sc->header_kind != CTF_HEADER_LTTNG || start < 8 || !divides_word (start))
+    return FALSE;
+  return kind == CTF_HEADER_COMPACT ? divides_word (sc->h_c_align) && divides_word (sc->h_c_ts_align)
+                                    : divides_word (sc->h_e_align) && divides_word (sc->h_e_id_align)
+                                        && divides_word (sc->h_e_ts_align);
+}
+
+/* Where the parts of a @kind LTTng header starting at @start are: its
+ * class id (the extended one's second), its timestamp and its end. */
+static void
+header_places (const CtfStreamClass *sc, guint kind, guint64 start, guint64 *id_at, guint64 *ts_at,
+               guint64 *end)
+{
+  guint64 p = start + sc->h_id_bits;
+  if (kind == CTF_HEADER_COMPACT)
+    {
+      *id_at = start;
+      *ts_at = ttv_align_up (ttv_align_up (p, sc->h_c_align), sc->h_c_ts_align);
+      *end = *ts_at + sc->h_c_ts_bits;
+      return;
+    }
+  *id_at = ttv_align_up (ttv_align_up (p, sc->h_e_align), sc->h_e_id_align);
+  *ts_at = ttv_align_up (*id_at + sc->h_e_id_bits, sc->h_e_ts_align);
+  *end = *ts_at + sc->h_e_ts_bits;
+}
+
+/* HeaderFast's places, for each byte a header may start at in a word. */
+static void
+header_places_init (HeaderFast *hf, const CtfStreamClass *sc)
+{
+  hf->compact_fixed = header_in_word (sc, CTF_HEADER_COMPACT);
+  hf->extended_fixed = hf->e_fast && header_in_word (sc, CTF_HEADER_EXTENDED);
+  for (guint i = 0; i < CTF_OFFSET_PLACES; i++)
+    {
+      guint64 id_at, ts_at, end;
+      header_places (sc, CTF_HEADER_COMPACT, i * 8, &id_at, &ts_at, &end);
+      hf->c_ts_at[i] = (guint8) (ts_at - i * 8);
+      /* The id and timestamp from one 64-bit load. */
+      if (end - i * 8 > 64)
+        hf->compact_fixed = FALSE;
+      header_places (sc, CTF_HEADER_EXTENDED, i * 8, &id_at, &ts_at, &end);
+      hf->e_id_at[i] = (guint16) (id_at - i * 8);
+      hf->e_ts_at[i] = (guint16) (ts_at - i * 8);
+      hf->e_end[i] = (guint16) (end - i * 8);
+    }
 }
 
 static void
@@ -199,6 +267,7 @@ header_fast_init (HeaderFast *hf, const CtfStreamClass *sc)
   hf->c_ts_offset = a % (hf->c_mask + 1) == 0 && a % (hf->c_ts_mask + 1) == 0
                     ? (gint) align_mask (align_mask (hf->id_bits, hf->c_mask), hf->c_ts_mask) : -1;
   hf->fast = TRUE;
+  header_places_init (hf, sc);
 }
 
 static gboolean read_lttng_header_slow (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id,
@@ -279,6 +348,44 @@ ttv_ctf_event_class_refs (const CtfStreamFile *sf, CtfEventClass *ec)
   return class_refs (sf, ec);
 }
 
+/* @ec's offsets after a header that starts at byte @place of a 64-bit
+ * word and ends @header_end bits after the word's start. */
+static CtfEventOffsets
+offsets_after (const CtfEventClass *ec, guint place, guint64 header_end)
+{
+  CtfEventOffsets o = { 0, -1 };
+  guint64 pos = header_end;
+  for (guint i = 0; i < 3; i++)
+    {
+      if (ec->skip_bits[i] < 0 || ec->skip_mask[i] >= 64 || pos > G_MAXINT32)
+        return o;
+      pos = align_mask (pos, ec->skip_mask[i]) + (guint64) ec->skip_bits[i];
+      if (i == 1)
+        o.payload_bits = (gint32) (pos - place * 8);
+    }
+  if (pos - place * 8 <= G_MAXINT32)
+    o.end_bits = (gint32) (pos - place * 8);
+  return o;
+}
+
+/* @ec's offsets after each kind of LTTng header (ec->offsets): the
+ * cursor's lane_read_constant then reads an event with no arithmetic on
+ * alignments. */
+static void
+offsets_compute (const CtfStreamClass *sc, CtfEventClass *ec)
+{
+  for (guint kind = CTF_HEADER_COMPACT; kind <= CTF_HEADER_EXTENDED; kind++)
+    for (guint i = 0; i < CTF_OFFSET_PLACES; i++)
+      {
+        ec->offsets[kind][i] = (CtfEventOffsets) { 0, -1 };
+        if (!header_in_word (sc, kind))
+          continue;
+        guint64 id_at, ts_at, end;
+        header_places (sc, kind, i * 8, &id_at, &ts_at, &end);
+        ec->offsets[kind][i] = offsets_after (ec, i, end);
+      }
+}
+
 static gint
 class_refs_compute (const CtfStreamFile *sf, CtfEventClass *ec)
 {
@@ -308,6 +415,7 @@ class_refs_compute (const CtfStreamFile *sf, CtfEventClass *ec)
       && (!sc->event_context || ttv_decoder_has_plan (sc->event_context))
       && (!ec->context || ttv_decoder_has_plan (ec->context)))
     refs |= CTF_REFS_FIELDS_ALONE;
+  offsets_compute (sc, ec);
   g_atomic_int_set (&ec->refs, refs);
   return refs;
 }
@@ -491,6 +599,96 @@ lane_skip_scopes (CtfCursor *c, Lane *l, CtfEventClass **ec, guint64 *pos, guint
   return TRUE;
 }
 
+/* The event at l->bit, read and checked, into @ev (all but payload_bit),
+ * and where the next one starts and its clock before it into the lane. */
+static G_ALWAYS_INLINE inline void
+lane_deliver (CtfCursor *c, Lane *l, TtvEvent *ev, const CtfEventClass *ec, guint64 clock, guint64 next_bit,
+              guint64 hdr_end)
+{
+  l->clock = clock;
+  l->next_bit = next_bit;
+  ev->time = G_LIKELY (clock <= c->ns_limit) ? c->ns_base + (gint64) clock : ttv_ctf_clock_to_time (c->clock, clock);
+  ev->cycles = clock;
+  ev->type = ec->type;
+  ev->tracefile = c->sf->tracefile;
+  ev->pos.block = l->packet;
+  ev->pos.offset = l->bit / 8;
+  ev->pos.index = l->index;
+  ev->data = l->pdata;
+  ev->data_bits = l->pbits;
+  ev->priv = CTF_EVENT_PRIV (l->bit, hdr_end);
+}
+
+/* The id, timestamp (with the mask of its bits), kind (CTF_HEADER_COMPACT
+ * or _EXTENDED) and end of the LTTng header at @p, read at constant places
+ * for its place in a word; FALSE when they are not known to be there. */
+static G_ALWAYS_INLINE inline gboolean
+header_at_constant_places (const HeaderFast *hf, const Lane *l, guint64 p, guint64 *id, guint64 *ts,
+                           guint64 *ts_mask, guint *kind, guint64 *end)
+{
+  if (p + 64 > l->pbits)
+    return FALSE;
+  guint place = (guint) (p / 8) % CTF_OFFSET_PLACES;
+  guint64 w;
+  memcpy (&w, l->pdata + p / 8, 8);
+  w = GUINT64_FROM_LE (w);
+  guint64 v = w & hf->id_mask;
+  if (G_LIKELY (v >= hf->c_start && v <= hf->c_end && hf->compact_fixed))
+    {
+      *id = v;
+      *ts_mask = hf->c_ts_value_mask;
+      *ts = (w >> hf->c_ts_at[place]) & hf->c_ts_value_mask;
+      *kind = CTF_HEADER_COMPACT;
+      *end = p + hf->c_ts_at[place] + hf->c_ts_bits;
+      return TRUE;
+    }
+  if (v != hf->ext || !hf->extended_fixed || p + hf->e_end[place] > l->pbits)
+    return FALSE;
+  guint32 x;
+  memcpy (&x, l->pdata + (p + hf->e_id_at[place]) / 8, 4);
+  memcpy (&w, l->pdata + (p + hf->e_ts_at[place]) / 8, 8);
+  *id = GUINT32_FROM_LE (x);
+  *ts = GUINT64_FROM_LE (w);
+  *ts_mask = G_MAXUINT64;
+  *kind = CTF_HEADER_EXTENDED;
+  *end = p + hf->e_end[place];
+  return TRUE;
+}
+
+/* Almost every event of an LTTng trace: a header read at constant places,
+ * then the constant offsets of its class after it (CtfEventClass.offsets),
+ * an end inside the packet and a time inside it.  It writes nothing but
+ * @ev and the lane, and only on success: when it does not apply (FALSE),
+ * lane_read reads the event from the start and finds any damage. */
+static G_ALWAYS_INLINE inline gboolean
+lane_read_constant (CtfCursor *c, Lane *l, TtvEvent *ev)
+{
+  const HeaderFast *hf = &c->hf;
+  guint64 p = align_mask (l->bit, hf->align_mask);
+  guint64 id, ts, ts_mask, hdr_end;
+  guint kind;
+  if (!header_at_constant_places (hf, l, p, &id, &ts, &ts_mask, &kind, &hdr_end))
+    return FALSE;
+  const CtfStreamClass *sc = c->sf->sc;
+  if (sc->by_id == NULL || id >= sc->by_id->len)
+    return FALSE;
+  CtfEventClass *ec = g_ptr_array_index (sc->by_id, id);
+  if (ec == NULL)
+    return FALSE;
+  class_refs (c->sf, ec);
+  const CtfEventOffsets *o = &ec->offsets[kind][(p / 8) % CTF_OFFSET_PLACES];
+  if (o->end_bits <= 0)
+    return FALSE;
+  guint64 pos = p + (guint64) o->end_bits;
+  guint64 clock = l->clock_before;
+  update_clock_masked (&clock, ts, ts_mask);
+  if (pos > l->pbits || (clock > l->end_clock && pos < l->pbits))
+    return FALSE;
+  ev->payload_bit = p + (guint64) o->payload_bits;
+  lane_deliver (c, l, ev, ec, clock, pos, hdr_end);
+  return TRUE;
+}
+
 /* Decodes the event at l->bit (before the end of the packet's content)
  * into @ev, and where the next one starts and its clock before it into
  * l->next_bit and l->clock. */
@@ -549,18 +747,7 @@ lane_read (CtfCursor *c, Lane *l, TtvEvent *ev, GError **error)
   if (G_UNLIKELY (clock > l->end_clock) && pos < l->pbits)
     return event_error (error, sf, l, l->bit, _("event time past its packet's end time (timestamp_end), "
                                                  "with events after it"));
-  l->clock = clock;
-  l->next_bit = pos;
-  ev->time = G_LIKELY (clock <= c->ns_limit) ? c->ns_base + (gint64) clock : ttv_ctf_clock_to_time (c->clock, clock);
-  ev->cycles = clock;
-  ev->type = ec->type;
-  ev->tracefile = sf->tracefile;
-  ev->pos.block = l->packet;
-  ev->pos.offset = l->bit / 8;
-  ev->pos.index = l->index;
-  ev->data = l->pdata;
-  ev->data_bits = l->pbits;
-  ev->priv = CTF_EVENT_PRIV (l->bit, hdr_end);
+  lane_deliver (c, l, ev, ec, clock, pos, hdr_end);
   return TRUE;
 }
 
@@ -601,6 +788,11 @@ lane_peek (CtfCursor *c, Lane *l, GError **error)
   l->has_head = FALSE;
   if (l->bit >= l->pbits)
     return TRUE;
+  if (lane_read_constant (c, l, &l->head))
+    {
+      l->has_head = TRUE;
+      return TRUE;
+    }
   return lane_read_whole (c, l, &l->head, &l->has_head, error);
 }
 
@@ -736,10 +928,22 @@ direct_next_packet (CtfCursor *c, GError **error)
   return TRUE;
 }
 
-gboolean
-ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error)
+/* The direct read's step past the event it just read. */
+static inline void
+lane_step (Lane *l)
 {
-  CtfCursor *c = (CtfCursor *) cursor;
+  l->bit = l->next_bit;
+  l->clock_before = l->clock;
+  l->index++;
+  l->has_head = FALSE;
+}
+
+/* ttv_ctf_cursor_next for all but its usual turn: events the constant
+ * path does not take (sizes that vary, a packet's first event, damage),
+ * packets read through, packets that overlap. */
+static G_NO_INLINE gboolean
+cursor_next_general (CtfCursor *c, TtvEvent *event, GError **error)
+{
   GError *e = NULL;
   if (G_UNLIKELY (c->error))
     return fail_sticky (c, NULL, error);
@@ -759,10 +963,7 @@ ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error)
           if (G_UNLIKELY (!lane_read_whole (c, l, event, &got, &e)))
             return fail_sticky (c, e, error);
         }
-      l->bit = l->next_bit;
-      l->clock_before = l->clock;
-      l->index++;
-      l->has_head = FALSE;
+      lane_step (l);
       return TRUE;
     }
   if (G_UNLIKELY (c->n_lanes != 1 || c->sf->overlapping))
@@ -786,6 +987,22 @@ ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error)
   if (!best->has_head)
     lanes_drop_empty (c);
   return TRUE;
+}
+
+gboolean
+ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error)
+{
+  CtfCursor *c = (CtfCursor *) cursor;
+  Lane *l = &c->lanes[0];
+  /* The usual turn, kept apart so that it needs a small frame: a stream
+   * file read directly, inside a packet, an event at constant places. */
+  if (G_LIKELY (c->error == NULL && !c->sf->overlapping && c->n_lanes == 1 && l->bit < l->pbits
+                && lane_read_constant (c, l, event)))
+    {
+      lane_step (l);
+      return TRUE;
+    }
+  return cursor_next_general (c, event, error);
 }
 
 /* First packet whose end is not before @t (packets in file order). */
@@ -1049,6 +1266,13 @@ ttv_ctf_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint3
   if (packet_ctx)
     *packet_ctx = n.packet_ctx;
   return r;
+}
+
+void
+ttv_ctf_cursor_use_general_path (TtvCursor *cursor)
+{
+  ((CtfCursor *) cursor)->hf.compact_fixed = FALSE;
+  ((CtfCursor *) cursor)->hf.extended_fixed = FALSE;
 }
 
 static CtfCursor *

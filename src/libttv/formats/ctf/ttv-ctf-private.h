@@ -102,6 +102,19 @@ typedef struct _CtfStreamClass CtfStreamClass;
 typedef struct _CtfTextPlan CtfTextPlan;
 void ttv_ctf_text_plan_free (CtfTextPlan *plan);
 
+/* Where an event's fields start and where it ends, in bits from its
+ * header's aligned start: constant for a start at a given place in a
+ * 64-bit word (CTF_OFFSET_PLACES of them, a byte apart) when every
+ * alignment divides 64 bits and every scope has a fixed size (else
+ * end_bits is -1). */
+typedef struct {
+  gint32 payload_bits, end_bits;
+} CtfEventOffsets;
+
+#define CTF_HEADER_COMPACT 0
+#define CTF_HEADER_EXTENDED 1
+#define CTF_OFFSET_PLACES 8
+
 typedef struct {
   char *name;             /* owned: exact CTF name */
   guint64 id;
@@ -123,6 +136,10 @@ typedef struct {
   gint64 skip_bits[3];
   gint64 packet_context_bit;  /* where its packets' context starts (after a packet header of
                                * fixed size), or -1 */
+  /* Its events' layout after a compact and after an extended LTTng
+   * header (CTF_HEADER_COMPACT, CTF_HEADER_EXTENDED) that starts at each
+   * byte of a 64-bit word. */
+  CtfEventOffsets offsets[2][CTF_OFFSET_PLACES];
   CtfTextPlan *text;      /* owned, made by the first line printed */
 } CtfEventClass;
 
@@ -319,6 +336,9 @@ gint32     ttv_ctf_cursor_decode_contexts (const TtvEvent *event, TtvDecoder *de
                                            gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error);
 /* @ec's CTF_REFS_* (and skip sizes, packet_context_bit), worked out on first use. */
 gint       ttv_ctf_event_class_refs (const CtfStreamFile *sf, CtfEventClass *ec);
+/* Tests: makes @cursor read every event the general way, to compare the
+ * path of constant offsets with it. */
+void       ttv_ctf_cursor_use_general_path (TtvCursor *cursor);
 
 /* Per-event decode information kept in TtvEvent.priv (no allocation): the
  * bit offset of the event header from the packet start, and its length in
