@@ -101,6 +101,9 @@ typedef struct _CtfStreamClass CtfStreamClass;
 /* What babeltrace2's line shows of an event class (ttv-ctf-text.c). */
 typedef struct _CtfTextPlan CtfTextPlan;
 void ttv_ctf_text_plan_free (CtfTextPlan *plan);
+/* What ttv-report's jsonl line shows of an event class (ttv-ctf-jsonl.c). */
+typedef struct _CtfJsonlPlan CtfJsonlPlan;
+void ttv_ctf_jsonl_plan_free (CtfJsonlPlan *plan);
 
 typedef struct {
   char *name;             /* owned: exact CTF name */
@@ -124,6 +127,7 @@ typedef struct {
   gint64 packet_context_bit;  /* where its packets' context starts (after a packet header of
                                * fixed size), or -1 */
   CtfTextPlan *text;      /* owned, made by the first line printed */
+  CtfJsonlPlan *jsonl;    /* owned, made by the first jsonl line */
 } CtfEventClass;
 
 #define CTF_REFS_KNOWN 1
