@@ -1,6 +1,7 @@
 /* ttv-report.c: formatting events as report lines (see ttv-report.h).
  * Fields come from the one decoder, so every format prints the same way. */
 #include "ttv-report.h"
+#include "ttv-event-json.h"
 #include "ttv-event-owner.h"
 #include "ttv-hook-groups.h"
 #include "ttv-json-out.h"
@@ -70,6 +71,10 @@ struct _TtvReportPrinter {
   gint64 json_second;        /* -1: none yet */
   char json_second_digits[TTV_TEXT_NUMBER_MAX];
   gsize json_second_len;
+  /* jsonl: the fields and contexts written by the event's format straight
+   * from its bytes when it can (ttv_event_append_jsonl_scopes), else from
+   * the decoded tree; FALSE only in the tests that compare the two. */
+  gboolean jsonl_direct;
 };
 
 static void
@@ -103,7 +108,15 @@ ttv_report_printer_new (const TtvReportOptions *options)
   p->json_where = g_hash_table_new_full (NULL, NULL, NULL, gstring_free);
   p->json_types = g_hash_table_new_full (NULL, NULL, NULL, json_type_free);
   p->tokens = ttv_position_token_writer_new ();
+  p->jsonl_direct = TRUE;
   return p;
+}
+
+void
+ttv_report_printer_set_jsonl_direct (TtvReportPrinter *p, gboolean direct)
+{
+  g_return_if_fail (p != NULL);
+  p->jsonl_direct = direct;
 }
 
 void
@@ -380,12 +393,8 @@ json_keys_update (JsonKeys *keys, const TtvDecoder *d, const TtvValue *v)
   keys->keys = g_new0 (JsonKey, keys->n);
   for (guint i = 0; i < keys->n; i++)
     {
-      GString *key = g_string_new (",");
-      append_json_string (key, children[i].name ? children[i].name : "");
-      g_string_append_c (key, ':');
       keys->keys[i].name = children[i].name;
-      keys->keys[i].len = key->len;
-      keys->keys[i].key = g_string_free (key, FALSE);
+      keys->keys[i].key = ttv_event_json_key_new (children[i].name, &keys->keys[i].len);
     }
 }
 
@@ -407,9 +416,8 @@ append_json_key (GString *out, const JsonKeys *keys, guint i, const TtvValue *me
 }
 
 /* Member @i, key and value.  Integers (most members) are written with
- * their key in one go, as the decoder's JSON writes them (a number, signed
- * or not whatever the display base); strings without the decoder's
- * dispatch; the rest by the decoder. */
+ * their key in one go; the rest as ttv_event_json_append_value writes
+ * them (what the formats' direct writers use too). */
 static void
 append_json_member (const TtvDecoder *d, GString *out, const JsonKeys *keys, guint i, const TtvValue *member,
                     gboolean first)
@@ -426,17 +434,7 @@ append_json_member (const TtvDecoder *d, GString *out, const JsonKeys *keys, gui
       return;
     }
   append_json_key (out, keys, i, member, first);
-  if (t->kind == TTV_TYPE_STRING)
-    ttv_json_append_string (out, member->v.string.str, member->v.string.len);
-  else if ((t->kind == TTV_TYPE_ARRAY || t->kind == TTV_TYPE_SEQUENCE) && ttv_type_is_text_array (t))
-    {
-      /* Kernel task names (char[16]): as the decoder writes them, up to
-       * the first NUL. */
-      const char *text = member->v.string.str;
-      ttv_json_append_string (out, text, text ? (gssize) strnlen (text, member->v.string.len) : 0);
-    }
-  else
-    ttv_decoder_append_node (d, member, TTV_VALUE_STYLE_JSON, out);
+  ttv_event_json_append_value (out, d, member, ttv_event_json_kind_of (t));
 }
 
 /* The fields: a struct's members by their cached keys (as the decoder's
@@ -569,6 +567,29 @@ append_gstring (GString *out, const GString *s)
   ttv_text_commit (out, ttv_text_put (ttv_text_reserve (out, s->len), s->str, s->len));
 }
 
+/* ",\"fields\":...,\"contexts\":..." from the decoded tree of the
+ * event, or the error that stopped its decoding. */
+static void
+append_jsonl_decoded (TtvReportPrinter *p, JsonType *jt, const TtvEvent *ev, GString *out)
+{
+  gint32 root;
+  g_autoptr (GError) error = NULL;
+  gint32 scopes[TTV_EVENT_N_CONTEXTS];
+  ttv_decoder_reset (p->decoder);
+  root = ttv_event_decode_contexts (ev, p->decoder, scopes, &error);
+  ttv_text_commit (out, TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 16), ",\"fields\":"));
+  if (root >= 0)
+    {
+      append_json_fields (p->decoder, (guint32) root, &jt->scopes[JSON_FIELDS], out);
+      append_json_contexts (p, jt, scopes, out);
+    }
+  else
+    {
+      g_string_append (out, "null,\"error\":");
+      append_json_string (out, error ? error->message : "?");
+    }
+}
+
 static void
 append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
               const TtvState *state, GString *out)
@@ -626,22 +647,8 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
       else
         g_string_append (out, ",\"pid\":null,\"process\":null,\"mode\":null");
     }
-  gint32 root;
-  g_autoptr (GError) error = NULL;
-  gint32 scopes[TTV_EVENT_N_CONTEXTS];
-  ttv_decoder_reset (p->decoder);
-  root = ttv_event_decode_contexts (ev, p->decoder, scopes, &error);
-  ttv_text_commit (out, TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 16), ",\"fields\":"));
-  if (root >= 0)
-    {
-      append_json_fields (p->decoder, (guint32) root, &jt->scopes[JSON_FIELDS], out);
-      append_json_contexts (p, jt, scopes, out);
-    }
-  else
-    {
-      g_string_append (out, "null,\"error\":");
-      append_json_string (out, error ? error->message : "?");
-    }
+  if (!p->jsonl_direct || !ttv_event_append_jsonl_scopes (out, ev, p->decoder))
+    append_jsonl_decoded (p, jt, ev, out);
   ttv_text_commit (out, TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 2), "}\n"));
 }
 

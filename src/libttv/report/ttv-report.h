@@ -50,6 +50,10 @@ typedef struct _TtvReportPrinter TtvReportPrinter;
 
 TtvReportPrinter *ttv_report_printer_new (const TtvReportOptions *options);
 void              ttv_report_printer_free (TtvReportPrinter *printer);
+/* For the tests that compare them: whether jsonl lines take the fields and
+ * contexts from the format's direct writer when it has one (the default,
+ * TRUE) or always from the decoded tree. */
+void              ttv_report_printer_set_jsonl_direct (TtvReportPrinter *printer, gboolean direct);
 /* Appends one line (with its newline).  @position and @state may be NULL
  * when the options do not ask for them. */
 void              ttv_report_printer_append (TtvReportPrinter *printer, const TtvEvent *event,

@@ -587,6 +587,13 @@ ttv_event_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime p
 }
 
 gboolean
+ttv_event_append_jsonl_scopes (GString *out, const TtvEvent *event, TtvDecoder *decoder)
+{
+  const TtvFormatClass *format = event->tracefile->trace->format;
+  return format->append_jsonl_scopes != NULL && format->append_jsonl_scopes (out, event, decoder);
+}
+
+gboolean
 ttv_tracefile_append_babeltrace_lost (GString *out, const TtvTracefile *tracefile, const TtvLostRange *lost)
 {
   const TtvFormatClass *format = tracefile->trace->format;

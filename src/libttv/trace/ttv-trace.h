@@ -238,6 +238,10 @@ struct _TtvFormatClass {
    * (see ttv_event_append_babeltrace_line). */
   void      (*append_babeltrace_line) (GString *out, const TtvEvent *event, TtvTime previous_time,
                                        TtvDecoder *decoder);
+  /* Optional (NULL: the caller decodes): appends the fields and contexts
+   * of @event as ttv-report's jsonl line writes them (see
+   * ttv_event_append_jsonl_scopes). */
+  gboolean  (*append_jsonl_scopes) (GString *out, const TtvEvent *event, TtvDecoder *decoder);
   /* Optional: appends the warning babeltrace2 prints on stderr for @lost
    * of @tracefile (see ttv_tracefile_append_babeltrace_lost). */
   void      (*append_babeltrace_lost) (GString *out, const TtvTracefile *tracefile,
@@ -354,6 +358,13 @@ gint32      ttv_event_decode_contexts (const TtvEvent *event, TtvDecoder *decode
  * the event's format has no babeltrace2 form. */
 gboolean    ttv_event_append_babeltrace_line (GString *out, const TtvEvent *event,
                                               TtvTime previous_time, TtvDecoder *decoder);
+/* Appends what ttv-report's jsonl line says of @event's fields and
+ * contexts, ",\"fields\":{...}" and, when any shows,
+ * ",\"contexts\":{\"packet\":{...},...}", written straight from the
+ * event's bytes (@decoder is reset and reused).  FALSE, appending nothing,
+ * when its format cannot or the bytes are too few: the caller then decodes
+ * the event, which says why. */
+gboolean    ttv_event_append_jsonl_scopes (GString *out, const TtvEvent *event, TtvDecoder *decoder);
 /* Appends the warning `babeltrace2` prints on stderr for the events or
  * packets @lost in @tracefile ("WARNING: Tracer discarded 3 events between
  * [...] and [...] in trace ..."), with its newline; FALSE, appending

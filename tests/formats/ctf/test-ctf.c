@@ -5,6 +5,7 @@
 #include "ttv-ctf-writer.h"
 #include "ttv-ctf-text.h"
 #include "ttv-error.h"
+#include "ttv-report.h"
 #include "ttv-test-util.h"
 
 #include <glib/gstdio.h>
@@ -471,6 +472,53 @@ append_line (const TtvEvent *ev, gpointer data)
   TextOut *o = data;
   ttv_ctf_append_babeltrace_line (o->text, ev, o->prev, o->decoder);
   o->prev = ev->time;
+}
+
+/* jsonl lines: the fields and contexts the CTF format writes straight from
+ * the bytes (ttv-ctf-jsonl.c) are those of the decoded tree, event by
+ * event; and it writes those of nearly every event (else the comparison
+ * would test nothing). */
+typedef struct {
+  TtvReportPrinter *direct, *decoded;
+  TtvDecoder *decoder;
+  GString *a, *b;
+  guint64 n, n_direct;
+} JsonlPair;
+
+static void
+compare_jsonl (const TtvEvent *ev, gpointer data)
+{
+  JsonlPair *o = data;
+  g_string_truncate (o->a, 0);
+  g_string_truncate (o->b, 0);
+  ttv_report_printer_append (o->direct, ev, NULL, NULL, o->a);
+  ttv_report_printer_append (o->decoded, ev, NULL, NULL, o->b);
+  g_assert_cmpstr (o->a->str, ==, o->b->str);
+  g_string_truncate (o->a, 0);
+  o->n_direct += ttv_event_append_jsonl_scopes (o->a, ev, o->decoder);
+  o->n++;
+}
+
+static void
+test_jsonl_direct (gconstpointer data)
+{
+  const char *name = data;
+  NEED_TRACE (dir, name);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvReportOptions options = { .format = TTV_REPORT_JSONL };
+  JsonlPair o = { ttv_report_printer_new (&options), ttv_report_printer_new (&options), ttv_decoder_new (),
+                  g_string_new (NULL), g_string_new (NULL), 0, 0 };
+  ttv_report_printer_set_jsonl_direct (o.decoded, FALSE);
+  read_merged (t, compare_jsonl, &o);
+  g_assert_cmpuint (o.n, >, 0);
+  g_assert_cmpuint (o.n_direct, >, o.n * 9 / 10);
+  ttv_report_printer_free (o.direct);
+  ttv_report_printer_free (o.decoded);
+  ttv_decoder_free (o.decoder);
+  g_string_free (o.a, TRUE);
+  g_string_free (o.b, TRUE);
 }
 
 static void
@@ -1073,7 +1121,12 @@ main (int argc, char **argv)
       g_autofree char *path = g_strdup_printf ("/ctf/real/babeltrace/%s", bt[i]);
       g_test_add_data_func (path, bt[i], test_babeltrace);
     }
-  static const char *const seeks[] = { "arm64-kernel", "scp-kernel" };
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/ctf/real/jsonl-direct/%s", counts[i][0]);
+      g_test_add_data_func (path, counts[i][0], test_jsonl_direct);
+    }
+  static const char *const seeks[] = { "arm64-kernel", "scp-kernel", "bigendian-kernel" };
   for (guint i = 0; i < G_N_ELEMENTS (seeks); i++)
     {
       g_autofree char *path = g_strdup_printf ("/ctf/real/seek/%s", seeks[i]);

@@ -52,6 +52,7 @@ event_free (CtfEventClass *e)
   g_clear_pointer (&e->context, ttv_type_unref);
   g_clear_pointer (&e->fields, ttv_type_unref);
   ttv_ctf_text_plan_free (e->text);
+  ttv_ctf_jsonl_plan_free (e->jsonl);
   g_free (e);
 }
 

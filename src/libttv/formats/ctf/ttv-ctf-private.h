@@ -101,6 +101,9 @@ typedef struct _CtfStreamClass CtfStreamClass;
 /* What babeltrace2's line shows of an event class (ttv-ctf-text.c). */
 typedef struct _CtfTextPlan CtfTextPlan;
 void ttv_ctf_text_plan_free (CtfTextPlan *plan);
+/* What ttv-report's jsonl line shows of an event class (ttv-ctf-jsonl.c). */
+typedef struct _CtfJsonlPlan CtfJsonlPlan;
+void ttv_ctf_jsonl_plan_free (CtfJsonlPlan *plan);
 
 /* Where an event's fields start and where it ends, in bits from its
  * header's aligned start: constant for a start at a given place in a
@@ -141,6 +144,7 @@ typedef struct {
    * byte of a 64-bit word. */
   CtfEventOffsets offsets[2][CTF_OFFSET_PLACES];
   CtfTextPlan *text;      /* owned, made by the first line printed */
+  CtfJsonlPlan *jsonl;    /* owned, made by the first jsonl line */
 } CtfEventClass;
 
 #define CTF_REFS_KNOWN 1

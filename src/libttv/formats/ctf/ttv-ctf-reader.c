@@ -2,6 +2,7 @@
  * files, event types, trace info) and close.  Registered in ttv-formats.c. */
 #include "ttv-ctf.h"
 #include "ttv-ctf-private.h"
+#include "ttv-ctf-jsonl.h"
 #include "ttv-ctf-text.h"
 #include "ttv-error.h"
 #include "ttv-regular-file.h"
@@ -476,4 +477,5 @@ const TtvFormatClass ttv_ctf_format_class = {
   .event_type_has_context = ttv_ctf_event_type_has_context,
   .append_babeltrace_line = ttv_ctf_append_babeltrace_line,
   .append_babeltrace_lost = ttv_ctf_append_babeltrace_lost,
+  .append_jsonl_scopes = ttv_ctf_append_jsonl_scopes,
 };

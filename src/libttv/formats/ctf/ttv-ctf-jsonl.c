@@ -1,0 +1,288 @@
+/* ttv-ctf-jsonl.c: the fields and contexts of a CTF event as ttv-report's
+ * jsonl line writes them (see ttv-ctf-jsonl.h), without the decoding of
+ * every scope into the decoder's tree: what an event class shows (its
+ * members, their escaped keys, how each value is written) is worked out
+ * once into a plan, and a scope of constant layout (most of them) is
+ * written straight from the packet bytes, as the babeltrace line is
+ * (ttv-ctf-text.c); the others are decoded alone where the cursor found
+ * them. */
+#include "ttv-ctf-jsonl.h"
+#include "ttv-ctf-private.h"
+#include "ttv-event-json.h"
+#include "ttv-text.h"
+
+typedef struct {
+  guint32 index;              /* of the member in its struct */
+  char *key;                  /* owned: ",\"name\":" */
+  gsize key_len;
+  const TtvType *type;        /* weak */
+  const TtvFlatMember *load;  /* of a flat scope */
+  TtvEventJsonKind kind;
+} JsonMember;
+
+typedef struct {
+  const TtvType *type;        /* weak; NULL: the class has no such scope */
+  const char *name;           /* the decoder's scope name */
+  const TtvFlatLayout *flat;  /* when written from the bytes */
+  JsonMember *members;        /* owned: those the line shows */
+  guint n_members;
+} JsonScope;
+
+/* The scopes in the order of the line: the fields, then the packet
+ * context, the stream event context and the event context. */
+enum { SCOPE_FIELDS, SCOPE_PACKET, SCOPE_STREAM, SCOPE_EVENT, N_SCOPES };
+
+struct _CtfJsonlPlan {
+  gboolean usable;            /* FALSE: a scope is no struct, the class has no fields */
+  JsonScope scopes[N_SCOPES];
+};
+
+void
+ttv_ctf_jsonl_plan_free (CtfJsonlPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  for (guint i = 0; i < N_SCOPES; i++)
+    {
+      for (guint k = 0; k < plan->scopes[i].n_members; k++)
+        g_free (plan->scopes[i].members[k].key);
+      g_free (plan->scopes[i].members);
+    }
+  g_free (plan);
+}
+
+/* The members of @t the line shows: all of the fields; of a context, those
+ * without a role for the reader (packet sizes, times and counters, which
+ * describe the packet, not the event), as ttv-report's general writer. */
+static void
+plan_scope (JsonScope *s, const TtvType *t, const char *name, gboolean all_members)
+{
+  s->type = t;
+  s->name = name;
+  s->flat = ttv_type_get_flat_layout (t);
+  s->members = g_new0 (JsonMember, MAX (t->fields->len, 1));
+  for (guint i = 0; i < t->fields->len; i++)
+    {
+      const TtvField *f = g_ptr_array_index (t->fields, i);
+      if (!all_members && (f->type->roles || f->type->clock_name))
+        continue;
+      JsonMember *m = &s->members[s->n_members++];
+      m->index = i;
+      m->key = ttv_event_json_key_new (f->name, &m->key_len);
+      m->type = f->type;
+      m->load = s->flat ? &s->flat->members[i] : NULL;
+      m->kind = ttv_event_json_kind_of (f->type);
+    }
+}
+
+static CtfJsonlPlan *
+plan_new (const CtfEventClass *ec)
+{
+  CtfJsonlPlan *plan = g_new0 (CtfJsonlPlan, 1);
+  const CtfStreamClass *sc = ec->stream;
+  const TtvType *types[N_SCOPES] = { ec->fields, sc ? sc->packet_context : NULL, sc ? sc->event_context : NULL,
+                                     ec->context };
+  static const char *const names[N_SCOPES] = { "event.fields", "stream.packet.context", "stream.event.context",
+                                               "event.context" };
+  plan->usable = ec->fields != NULL;
+  for (guint i = 0; i < N_SCOPES; i++)
+    {
+      if (types[i] == NULL)
+        continue;
+      if (types[i]->kind != TTV_TYPE_STRUCT)
+        plan->usable = FALSE;
+      else
+        plan_scope (&plan->scopes[i], types[i], names[i], i == SCOPE_FIELDS);
+    }
+  return plan;
+}
+
+static const CtfJsonlPlan *
+plan_of (CtfEventClass *ec)
+{
+  CtfJsonlPlan *plan = g_atomic_pointer_get (&ec->jsonl);
+  if (G_LIKELY (plan != NULL))
+    return plan;
+  plan = plan_new (ec);
+  if (!g_atomic_pointer_compare_and_exchange (&ec->jsonl, NULL, plan))
+    {
+      ttv_ctf_jsonl_plan_free (plan);
+      plan = g_atomic_pointer_get (&ec->jsonl);
+    }
+  return plan;
+}
+
+/* A decimal integer: a single digit inline (ids, descriptors, flags and
+ * counts mostly are one), others by the call. */
+static inline char *
+put_decimal (char *p, guint64 v)
+{
+  if (v < 10)
+    {
+      *p = (char) ('0' + v);
+      return p + 1;
+    }
+  return ttv_text_put_u64 (p, v);
+}
+
+/* Member @m's key at @p, after '{' when @first, else after ','. */
+static inline char *
+put_key (char *p, const JsonMember *m, gboolean first)
+{
+  p = ttv_text_put (p, m->key, m->key_len);
+  p[-(gssize) m->key_len] = first ? '{' : ',';
+  return p;
+}
+
+/* An integer member's value (TTV_TEXT_NUMBER_MAX bytes of room). */
+static inline char *
+put_number (char *p, const JsonMember *m, const TtvValue *v)
+{
+  if (m->kind == TTV_EVENT_JSON_UNSIGNED || v->v.s >= 0)
+    return put_decimal (p, v->v.u);
+  return ttv_text_put_i64 (p, v->v.s);
+}
+
+/* Member @m, key and value @v (@d holds its children), after '{' when
+ * @first, else after ','.  Integers (most members) in one go with their
+ * key. */
+static inline void
+put_member (GString *out, const JsonMember *m, const TtvDecoder *d, const TtvValue *v, gboolean first)
+{
+  char *p = put_key (ttv_text_reserve (out, m->key_len + TTV_TEXT_NUMBER_MAX), m, first);
+  if (m->kind == TTV_EVENT_JSON_UNSIGNED || m->kind == TTV_EVENT_JSON_SIGNED)
+    ttv_text_commit (out, put_number (p, m, v));
+  else
+    {
+      ttv_text_commit (out, p);
+      ttv_event_json_append_value (out, d, v, m->kind);
+    }
+}
+
+/* A flat scope's members from the bytes at bit *@pos of @event's packet,
+ * *@pos then past it; FALSE when the bytes are too few. */
+static gboolean
+write_flat (GString *out, const JsonScope *s, const TtvEvent *event, guint64 *pos)
+{
+  const TtvFlatLayout *layout = s->flat;
+  guint64 at = ttv_align_up (*pos, layout->align_bits);
+  if (at > event->data_bits || event->data_bits - at < layout->size_bits)
+    return FALSE;
+  const guint8 *base = event->data + at / 8;
+  *pos = at + layout->size_bits;
+  for (guint i = 0; i < s->n_members; i++)
+    {
+      const JsonMember *m = &s->members[i];
+      TtvValue v;
+      v.type = m->type;
+      v.n_children = 0;
+      ttv_flat_member_load (m->load, base, &v);
+      put_member (out, m, NULL, &v, i == 0);
+    }
+  return TRUE;
+}
+
+/* A scope decoded alone from bit *@pos, *@pos then past it; FALSE when
+ * it does not decode. */
+static gboolean
+write_decoded (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecoder *d, guint64 *pos)
+{
+  gint32 node = ttv_decoder_decode (d, s->type, s->name, event->data, event->data_bits, pos, NULL);
+  if (node < 0)
+    return FALSE;
+  const TtvValue *children = ttv_decoder_get_children (d, ttv_decoder_get (d, (guint32) node));
+  for (guint i = 0; i < s->n_members; i++)
+    {
+      const JsonMember *m = &s->members[i];
+      put_member (out, m, d, &children[m->index], i == 0);
+    }
+  return TRUE;
+}
+
+static gboolean
+write_scope (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecoder *d, guint64 *pos)
+{
+  return s->flat ? write_flat (out, s, event, pos) : write_decoded (out, s, event, d, pos);
+}
+
+/* Short pieces of the line: g_string_append () costs a strlen and a call
+ * (about 60 instructions each, several an event). */
+static inline void
+put_text (GString *out, const char *s, gsize len)
+{
+  ttv_text_commit (out, ttv_text_put (ttv_text_reserve (out, len), s, len));
+}
+
+#define PUT_LITERAL(out, s) put_text (out, s, sizeof (s) - 1)
+
+/* The contexts that show members, in the line's order; FALSE when one
+ * does not decode. */
+static gboolean
+write_contexts (GString *out, const JsonScope *scopes, const TtvEvent *event, TtvDecoder *d,
+                const guint64 starts[N_SCOPES])
+{
+#define KEY(s) { s, sizeof (s) - 1 }
+  static const struct {
+    const char *text;
+    gsize len;
+  } keys[N_SCOPES][2] = {   /* [scope][first of the contexts] */
+    [SCOPE_PACKET] = { KEY (",\"packet\":"), KEY (",\"contexts\":{\"packet\":") },
+    [SCOPE_STREAM] = { KEY (",\"stream\":"), KEY (",\"contexts\":{\"stream\":") },
+    [SCOPE_EVENT] = { KEY (",\"event\":"), KEY (",\"contexts\":{\"event\":") },
+  };
+#undef KEY
+  guint64 event_start = starts[SCOPE_EVENT];
+  guint n = 0;
+  for (guint i = SCOPE_PACKET; i < N_SCOPES; i++)
+    {
+      const JsonScope *s = &scopes[i];
+      guint64 pos = i == SCOPE_EVENT ? event_start : starts[i];
+      if (s->type == NULL)
+        continue;
+      if (s->n_members > 0)
+        {
+          put_text (out, keys[i][n == 0].text, keys[i][n == 0].len);
+          n++;
+        }
+      /* The stream event context, even without members to show: the
+       * event context starts where it ends. */
+      if (!write_scope (out, s, event, d, &pos))
+        return FALSE;
+      if (s->n_members > 0)
+        PUT_LITERAL (out, "}");
+      if (i == SCOPE_STREAM)
+        event_start = pos;
+    }
+  if (n)
+    PUT_LITERAL (out, "}");
+  return TRUE;
+}
+
+gboolean
+ttv_ctf_append_jsonl_scopes (GString *out, const TtvEvent *event, TtvDecoder *decoder)
+{
+  const CtfStreamFile *sf = event->tracefile->priv;
+  CtfEventClass *ec = event->type->priv;
+  const CtfJsonlPlan *plan = plan_of (ec);
+  guint64 hdr_end = CTF_EVENT_HEADER_END (event);
+  /* As the cursor's decoding of the scopes alone (decode_scopes_alone). */
+  if (!plan->usable || !(ttv_ctf_event_class_refs (sf, ec) & CTF_REFS_FIELDS_ALONE) || hdr_end == 0
+      || (plan->scopes[SCOPE_PACKET].type && ec->packet_context_bit < 0))
+    return FALSE;
+  guint64 starts[N_SCOPES] = { event->payload_bit, (guint64) ec->packet_context_bit, hdr_end, hdr_end };
+  gsize mark = out->len;
+  ttv_decoder_reset (decoder);
+  PUT_LITERAL (out, ",\"fields\":");
+  guint64 pos = starts[SCOPE_FIELDS];
+  if (!write_scope (out, &plan->scopes[SCOPE_FIELDS], event, decoder, &pos))
+    goto fail;
+  if (plan->scopes[SCOPE_FIELDS].n_members == 0)
+    PUT_LITERAL (out, "{");
+  PUT_LITERAL (out, "}");
+  if (!write_contexts (out, plan->scopes, event, decoder, starts))
+    goto fail;
+  return TRUE;
+fail:
+  g_string_truncate (out, mark);
+  return FALSE;
+}
