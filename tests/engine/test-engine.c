@@ -678,6 +678,30 @@ test_hook_priority (void)
   g_assert_false (ttv_hooks_call (NULL, NULL));
 }
 
+/* A list of one hook is called without the loop (ttv_hooks_run): it must
+ * answer as the loop does over the same hooks, TRUE and FALSE, and call its
+ * hook once with its data. */
+static void
+test_hook_single (void)
+{
+  g_autoptr (GString) log = g_string_new (NULL);
+  for (int result = 0; result < 2; result++)
+    {
+      Tag only = { log, "o", result }, other = { log, "p", FALSE };
+      g_autoptr (TtvHooks) one = ttv_hooks_new ();
+      ttv_hooks_add (one, tag_hook, &only, TTV_PRIO_STATE);
+      g_autoptr (TtvHooks) two = ttv_hooks_new ();
+      ttv_hooks_add (two, tag_hook, &only, TTV_PRIO_STATE);
+      ttv_hooks_add (two, tag_hook, &other, TTV_PRIO_LAST);
+      g_string_truncate (log, 0);
+      g_assert_cmpint (ttv_hooks_call (one, NULL), ==, result);
+      g_assert_cmpstr (log->str, ==, "o ");
+      g_string_truncate (log, 0);
+      g_assert_cmpint (ttv_hooks_call (two, NULL), ==, result);
+      g_assert_cmpstr (log->str, ==, "o p ");
+    }
+}
+
 typedef struct {
   GString *log;
   const char *tag;
@@ -955,6 +979,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/process/middle", test_middle);
   g_test_add_func ("/engine/process/event-position", test_event_position);
   g_test_add_func ("/engine/hooks/priority", test_hook_priority);
+  g_test_add_func ("/engine/hooks/single", test_hook_single);
   g_test_add_func ("/engine/hooks/by-id", test_hook_by_id);
   g_test_add_func ("/engine/hooks/merge-order", test_hook_merge_order);
   g_test_add_func ("/engine/error/corrupt", test_corrupt);

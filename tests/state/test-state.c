@@ -379,6 +379,30 @@ test_statistics (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (text->str, "core.sched_switch"));
 }
 
+/* The kernel model of every trace of @ts. */
+static TtvKernelModel *
+kernel_model_of (TtvTraceset *ts)
+{
+  g_autoptr (GPtrArray) traces = g_ptr_array_new ();
+  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+    g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
+  return ttv_kernel_model_new (traces);
+}
+
+/* The shared real trace @name, or NULL when ../shared/traces is absent. */
+static TtvTraceset *
+open_shared_ctf (const char *name)
+{
+  g_autofree char *path = ttv_test_dup_shared_ctf_trace (name);
+  if (path == NULL)
+    return NULL;
+  g_autoptr (GError) error = NULL;
+  TtvTraceset *ts = ttv_traceset_new ();
+  if (!ttv_traceset_add_path (ts, path, &error))
+    g_error ("%s: %s", path, error->message);
+  return ts;
+}
+
 /* After each sched_switch of a real trace, the task leaving the CPU has the
  * status its prev_state says, read here by the rules of the 3.x kernels
  * these traces come from: 0 runnable, TASK_RUNNING | TASK_STATE_MAX (1024)
@@ -388,10 +412,7 @@ static void
 check_switch_states (TtvTraceset *ts)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) traces = g_ptr_array_new ();
-  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
-    g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
-  g_autoptr (TtvKernelModel) model = ttv_kernel_model_new (traces);
+  g_autoptr (TtvKernelModel) model = kernel_model_of (ts);
   g_autoptr (TtvState) state = ttv_state_new ();
   g_autoptr (TtvDecoder) dec = ttv_decoder_new ();
   g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
@@ -438,18 +459,61 @@ check_switch_states (TtvTraceset *ts)
   g_assert_cmpuint (checked[0] + checked[1], >, 100);
 }
 
+/* ttv_state_get_cpu_view() answers as the three lookups it stands for,
+ * after every event of @ts, for CPUs 0 to 7 (some of them never seen) and
+ * -1.  Returns how many answers had a known mode; @named: whether some
+ * event named its own thread (a userspace trace). */
+static guint64
+check_cpu_views (TtvTraceset *ts, gboolean *named)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvKernelModel) model = kernel_model_of (ts);
+  g_autoptr (TtvState) state = ttv_state_new ();
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  guint64 busy = 0;
+  *named = FALSE;
+  const TtvEvent *ev;
+  while ((ev = ttv_context_next (ctx, &error)))
+    {
+      ttv_kernel_model_apply (model, state, 0, ev);
+      for (gint cpu = -1; cpu < 8; cpu++)
+        {
+          TtvExecMode mode;
+          const TtvProcessState *p;
+          const TtvCpuState *c = ttv_state_get_cpu_view (state, cpu, &mode, &p);
+          g_assert_true (c == ttv_state_get_cpu (state, cpu));
+          g_assert_cmpint (mode, ==, ttv_state_get_cpu_mode (state, cpu));
+          g_assert_true (p == ttv_state_get_event_process (state, cpu));
+          *named |= p != NULL && p != ttv_state_get_running (state, cpu);
+          busy += mode != TTV_MODE_UNKNOWN;
+        }
+    }
+  g_assert_no_error (error);
+  return busy;
+}
+
+static void
+test_cpu_view (Fixture *f, gconstpointer data)
+{
+  gboolean named;
+  g_assert_cmpuint (check_cpu_views (f->ts, &named), >, 0);
+  g_assert_false (named);
+  g_autoptr (TtvTraceset) ts = open_shared_ctf ("glxgears-ust");
+  if (ts == NULL)
+    return;
+  check_cpu_views (ts, &named);
+  g_assert_true (named);
+}
+
 /* The real LTTng kernel traces: checkpoints against replay. */
 static void
 test_real_ctf (gconstpointer data)
 {
-  const char *name = data;
-  g_autofree char *path = ttv_test_dup_shared_ctf_trace (name);
-  if (path == NULL)
-    return;
   g_autoptr (GError) error = NULL;
-  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
-  if (!ttv_traceset_add_path (ts, path, &error))
-    g_error ("%s: %s", path, error->message);
+  g_autoptr (TtvTraceset) ts = open_shared_ctf (data);
+  if (ts == NULL)
+    return;
   TtvCheckpointPolicy policy = { 1500, 0 };
   check_checkpoints_against_replay (ts, &policy, 80, 5);
   check_switch_states (ts);
@@ -474,6 +538,7 @@ main (int argc, char **argv)
   g_test_add ("/state/sim/checkpoint-memory", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_checkpoint_memory_bound, fixture_tear_down);
   g_test_add ("/state/sim/checkpoint-spill", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_checkpoint_spill, fixture_tear_down);
   g_test_add ("/state/sim/statistics", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_statistics, fixture_tear_down);
+  g_test_add ("/state/sim/cpu-view", Fixture, GSIZE_TO_POINTER (20000), fixture_set_up, test_cpu_view, fixture_tear_down);
   g_test_add_data_func ("/state/ctf/arm64-kernel", "arm64-kernel", test_real_ctf);
   g_test_add_data_func ("/state/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);
   g_test_add_data_func ("/state/ctf/scp-kernel", "scp-kernel", test_real_ctf);

@@ -1,6 +1,7 @@
 /* ttv-context-process.c: hook-driven processing of a traceset context (seed 003):
  * begin adds event hooks and calls begin hooks, middle delivers events, end undoes begin. */
 #include "ttv-context-private.h"
+#include "ttv-hooks-private.h"
 #include "ttv-position-private.h"
 #include "ttv-error.h"
 
@@ -231,7 +232,7 @@ ttv_context_process_middle (TtvContext *ctx, TtvTime end_time, guint64 max_event
           call->trace = s->trace;
           call->stream = w;
           ctx->in_hooks = TRUE;
-          gboolean stop = ttv_hooks_call (hooks, call);
+          gboolean stop = ttv_hooks_run (hooks, call);
           ctx->in_hooks = FALSE;
           if (stop)
             break;

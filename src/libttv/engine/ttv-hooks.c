@@ -1,22 +1,12 @@
 /* ttv-hooks.c: priority-ordered hook lists and per-event-type hook lists.
  * Used by the traceset context (ttv-context-process.c) and everything that hooks into it. */
-#include "ttv-hooks.h"
-
-typedef struct {
-  TtvHook func;
-  gpointer hook_data;
-  guint prio;
-} HookEntry;
-
-struct _TtvHooks {
-  GArray *entries;              /* of HookEntry, sorted by prio, stable */
-};
+#include "ttv-hooks-private.h"
 
 TtvHooks *
 ttv_hooks_new (void)
 {
   TtvHooks *h = g_new0 (TtvHooks, 1);
-  h->entries = g_array_new (FALSE, FALSE, sizeof (HookEntry));
+  h->entries = g_array_new (FALSE, FALSE, sizeof (TtvHookEntry));
   return h;
 }
 
@@ -36,9 +26,9 @@ ttv_hooks_add (TtvHooks *h, TtvHook func, gpointer hook_data, guint prio)
   prio = MIN (prio, TTV_PRIO_LAST);
   /* Insert after every entry of lower or equal priority: stable order. */
   guint i = h->entries->len;
-  while (i > 0 && g_array_index (h->entries, HookEntry, i - 1).prio > prio)
+  while (i > 0 && g_array_index (h->entries, TtvHookEntry, i - 1).prio > prio)
     i--;
-  HookEntry e = { func, hook_data, prio };
+  TtvHookEntry e = { func, hook_data, prio };
   g_array_insert_val (h->entries, i, e);
 }
 
@@ -50,7 +40,7 @@ ttv_hooks_add_list (TtvHooks *h, const TtvHooks *other)
     return;
   for (guint i = 0; i < other->entries->len; i++)
     {
-      const HookEntry *e = &g_array_index (other->entries, HookEntry, i);
+      const TtvHookEntry *e = &g_array_index (other->entries, TtvHookEntry, i);
       ttv_hooks_add (h, e->func, e->hook_data, e->prio);
     }
 }
@@ -62,7 +52,7 @@ ttv_hooks_remove (TtvHooks *h, TtvHook func, gpointer hook_data)
   guint removed = 0;
   for (guint i = h->entries->len; i > 0; i--)
     {
-      const HookEntry *e = &g_array_index (h->entries, HookEntry, i - 1);
+      const TtvHookEntry *e = &g_array_index (h->entries, TtvHookEntry, i - 1);
       if (e->func == func && e->hook_data == hook_data)
         {
           g_array_remove_index (h->entries, i - 1);
@@ -82,7 +72,7 @@ TtvHook
 ttv_hooks_get (const TtvHooks *h, guint i, gpointer *hook_data, guint *prio)
 {
   g_return_val_if_fail (h != NULL && i < h->entries->len, NULL);
-  const HookEntry *e = &g_array_index (h->entries, HookEntry, i);
+  const TtvHookEntry *e = &g_array_index (h->entries, TtvHookEntry, i);
   if (hook_data)
     *hook_data = e->hook_data;
   if (prio)
@@ -93,13 +83,7 @@ ttv_hooks_get (const TtvHooks *h, guint i, gpointer *hook_data, guint *prio)
 gboolean
 ttv_hooks_call (const TtvHooks *h, gpointer call_data)
 {
-  if (h == NULL)
-    return FALSE;
-  gboolean stop = FALSE;
-  const HookEntry *e = (const HookEntry *) (gpointer) h->entries->data;
-  for (guint i = 0, n = h->entries->len; i < n; i++)
-    stop |= e[i].func (e[i].hook_data, call_data);
-  return stop;
+  return h != NULL && ttv_hooks_run (h, call_data);
 }
 
 gboolean
@@ -111,8 +95,8 @@ ttv_hooks_call_merge (const TtvHooks *a, gpointer call_data_a,
   gboolean stop = FALSE;
   while (i < na || j < nb)
     {
-      const HookEntry *ea = i < na ? &g_array_index (a->entries, HookEntry, i) : NULL;
-      const HookEntry *eb = j < nb ? &g_array_index (b->entries, HookEntry, j) : NULL;
+      const TtvHookEntry *ea = i < na ? &g_array_index (a->entries, TtvHookEntry, i) : NULL;
+      const TtvHookEntry *eb = j < nb ? &g_array_index (b->entries, TtvHookEntry, j) : NULL;
       if (ea && (eb == NULL || ea->prio <= eb->prio))
         {
           stop |= ea->func (ea->hook_data, call_data_a);

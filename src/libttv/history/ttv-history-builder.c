@@ -429,14 +429,14 @@ eval_process (Builder *b, BRow *r, const TtvProcessState *p, gint64 t)
   row_set (b, r, t, state, aux);
 }
 
+/* @mode: what the CPU executes (ttv_state_get_cpu_mode()). */
 static inline void
-eval_cpu (Builder *b, BRow *r, const TtvCpuState *c, gint64 t)
+eval_cpu (Builder *b, BRow *r, const TtvCpuState *c, TtvExecMode mode, gint64 t)
 {
   guint32 pid = c->running_pid;
   guint32 cls = pid == TTV_PID_NONE ? TTV_HISTORY_CPU_UNKNOWN
               : pid == 0 ? TTV_HISTORY_CPU_IDLE : TTV_HISTORY_CPU_BUSY;
-  guint32 mode = ttv_state_get_cpu_mode (b->state, c->cpu);
-  row_set (b, r, t, cls | mode << 4, pid);
+  row_set (b, r, t, cls | (guint32) mode << 4, pid);
 }
 
 /* After each event: the rows whose process changed, the event's CPU and
@@ -455,7 +455,12 @@ after_event (Builder *b, gint cpu, TtvTime time)
   b->n_dirty = 0;
   if (cpu < 0 || cpu >= MAX_CPU)
     return;
-  const TtvCpuState *cs = ttv_state_get_cpu (b->state, cpu);
+  /* The CPU, its mode and the event's own process (the task running on
+   * the CPU, or the userspace thread the event names: a userspace trace
+   * has no CPU state), in one lookup; the builder changes no state. */
+  TtvExecMode mode;
+  const TtvProcessState *p;
+  const TtvCpuState *cs = ttv_state_get_cpu_view (b->state, cpu, &mode, &p);
   CpuCache *c = &b->m->cpus[cpu];
   if (cs && c->cpu_row == NULL)
     {
@@ -473,12 +478,9 @@ after_event (Builder *b, gint cpu, TtvTime time)
     }
   if (cs)
     {
-      eval_cpu (b, c->cpu_row, cs, t);
+      eval_cpu (b, c->cpu_row, cs, mode, t);
       row_count (b, c->cpu_row, t);
     }
-  /* The event's own process: the task running on the CPU, or the
-   * userspace thread the event names (a userspace trace has no CPU state). */
-  const TtvProcessState *p = ttv_state_get_event_process (b->state, cpu);
   if (p == NULL)
     return;
   BRow *r;

@@ -537,8 +537,9 @@ void
 ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const TtvEvent *ev)
 {
   if (trace_index < m->traces->len)
-    ttv_state_select_machine (s, m->trace_machine[trace_index]);
-  ttv_state_begin_event (s, ev->time);
+    ttv_state_begin_machine_event (s, m->trace_machine[trace_index], ev->time);
+  else
+    ttv_state_begin_event (s, ev->time);
   const Binding *b = binding_for (m, trace_index, ev->type);
   if (b && b->user_context)
     apply_user_context (m, s, ev);

@@ -48,6 +48,9 @@ void ttv_state_add_observer (TtvState *state, const TtvStateObserver *observer, 
 void ttv_state_remove_observer (TtvState *state, const TtvStateObserver *observer);
 void ttv_state_set_observer (TtvState *state, const TtvStateObserver *observer, gpointer data);
 void ttv_state_begin_event (TtvState *state, TtvTime time);
+/* select_machine (@machine) then begin_event: one call for the kernel
+ * model's every event, which mostly stays on one machine. */
+void ttv_state_begin_machine_event (TtvState *state, guint machine, TtvTime time);
 
 /* Status values a scheduler switch may give the outgoing task. */
 void ttv_state_sched_switch (TtvState *s, gint cpu, guint32 prev_pid, guint32 next_pid,

@@ -227,6 +227,14 @@ ttv_state_begin_event (TtvState *s, TtvTime time)
   s->event_tid = TTV_PID_NONE;
 }
 
+void
+ttv_state_begin_machine_event (TtvState *s, guint machine, TtvTime time)
+{
+  if (G_UNLIKELY (machine != s->machine))
+    ttv_state_select_machine (s, machine);
+  ttv_state_begin_event (s, time);
+}
+
 TtvTime
 ttv_state_get_time (const TtvState *s)
 {
@@ -264,8 +272,9 @@ process_init (TtvProcessState *p, guint32 pid, TtvTime t)
   p->frames[0].entry = t;
 }
 
-static CpuSlot *
-ensure_cpu (TtvState *s, gint cpu)
+/* A CPU seen for the first time: its slot and its idle task. */
+static G_NO_INLINE CpuSlot *
+add_cpu (TtvState *s, gint cpu)
 {
   if (cpu < 0 || cpu >= MAX_CPU_ID)
     return NULL;
@@ -286,6 +295,20 @@ ensure_cpu (TtvState *s, gint cpu)
       slot->idle->cpu = cpu;
     }
   return slot;
+}
+
+/* Inline: nearly every event looks up its CPU's slot, which exists but
+ * for its first event. */
+static inline CpuSlot *
+ensure_cpu (TtvState *s, gint cpu)
+{
+  if (G_LIKELY ((guint) cpu < s->m->cpus->len))
+    {
+      CpuSlot *slot = &g_array_index (s->m->cpus, CpuSlot, cpu);
+      if (G_LIKELY (slot->used))
+        return slot;
+    }
+  return add_cpu (s, cpu);
 }
 
 /* The task @pid as seen from @cpu (pid 0 is that CPU's idle task). */
@@ -369,12 +392,20 @@ ttv_state_get_running (const TtvState *s, gint cpu)
   return slot ? slot_running (s, slot) : NULL;
 }
 
-const TtvProcessState *
-ttv_state_get_event_process (const TtvState *s, gint cpu)
+/* The process of the last event applied, if it was on @cpu (@slot: its
+ * slot, or NULL). */
+static const TtvProcessState *
+event_process (const TtvState *s, CpuSlot *slot, gint cpu)
 {
   if (s->event_tid != TTV_PID_NONE && s->event_cpu == cpu && s->event_machine == s->machine)
     return find_process (s, s->event_tid, cpu);
-  return ttv_state_get_running (s, cpu);
+  return slot ? slot_running (s, slot) : NULL;
+}
+
+const TtvProcessState *
+ttv_state_get_event_process (const TtvState *s, gint cpu)
+{
+  return event_process (s, cpu_slot (s, cpu), cpu);
 }
 
 TtvExecMode
@@ -383,16 +414,30 @@ ttv_process_state_get_mode (const TtvProcessState *p)
   return p->frames[p->depth - 1].mode;
 }
 
-TtvExecMode
-ttv_state_get_cpu_mode (const TtvState *s, gint cpu)
+/* What @slot's CPU executes (see ttv_state_get_cpu_mode()). */
+static TtvExecMode
+slot_mode (const TtvState *s, CpuSlot *slot)
 {
-  CpuSlot *slot = cpu_slot (s, cpu);
-  if (slot == NULL)
-    return TTV_MODE_UNKNOWN;
   if (slot->pub.n_interrupts > 0)
     return slot->pub.interrupts[slot->pub.n_interrupts - 1].mode;
   const TtvProcessState *p = slot_running (s, slot);
   return p ? ttv_process_state_get_mode (p) : TTV_MODE_UNKNOWN;
+}
+
+TtvExecMode
+ttv_state_get_cpu_mode (const TtvState *s, gint cpu)
+{
+  CpuSlot *slot = cpu_slot (s, cpu);
+  return slot ? slot_mode (s, slot) : TTV_MODE_UNKNOWN;
+}
+
+const TtvCpuState *
+ttv_state_get_cpu_view (const TtvState *s, gint cpu, TtvExecMode *mode, const TtvProcessState **process)
+{
+  CpuSlot *slot = cpu_slot (s, cpu);
+  *mode = slot ? slot_mode (s, slot) : TTV_MODE_UNKNOWN;
+  *process = event_process (s, slot, cpu);
+  return slot ? &slot->pub : NULL;
 }
 
 const char *
@@ -404,19 +449,25 @@ ttv_process_state_get_syscall (const TtvProcessState *p)
   return NULL;
 }
 
-/* Ends the current accounting stretch of @cpu (before anything changes). */
-static void
+/* Tells the observers that what runs on @slot's CPU ran until @t. */
+static G_NO_INLINE void
+notify_cpu_time (TtvState *s, CpuSlot *slot, TtvTime t)
+{
+  TtvProcessState *p = slot_running (s, slot);
+  if (p)
+    {
+      const TtvExecFrame *top = &p->frames[p->depth - 1];
+      NOTIFY (s, cpu_time, slot->pub.cpu, p->pid, top->mode, top->id, slot->pub.since, t);
+    }
+}
+
+/* Ends the current accounting stretch of @cpu (before anything changes).
+ * Inline: every mode change comes here, mostly without observers. */
+static inline void
 account_cpu (TtvState *s, CpuSlot *slot, TtvTime t)
 {
-  if (slot->pub.running_pid != TTV_PID_NONE && s->n_observers > 0 && t > slot->pub.since)
-    {
-      TtvProcessState *p = slot_running (s, slot);
-      if (p)
-        {
-          const TtvExecFrame *top = &p->frames[p->depth - 1];
-          NOTIFY (s, cpu_time, slot->pub.cpu, p->pid, top->mode, top->id, slot->pub.since, t);
-        }
-    }
+  if (s->n_observers > 0 && slot->pub.running_pid != TTV_PID_NONE && t > slot->pub.since)
+    notify_cpu_time (s, slot, t);
   slot->pub.since = t;
 }
 

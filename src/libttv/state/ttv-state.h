@@ -114,6 +114,11 @@ const TtvProcessState *ttv_state_get_running (const TtvState *state, gint cpu);
  * running on @cpu; NULL when unknown.  What reports, filters and views
  * show as an event's process. */
 const TtvProcessState *ttv_state_get_event_process (const TtvState *state, gint cpu);
+/* ttv_state_get_cpu(), ttv_state_get_cpu_mode() (in @mode) and
+ * ttv_state_get_event_process() (in @event_process) in one lookup of @cpu:
+ * what a pass building views after every event asks. */
+const TtvCpuState *ttv_state_get_cpu_view (const TtvState *state, gint cpu, TtvExecMode *mode,
+                                           const TtvProcessState **event_process);
 /* All processes, sorted by pid (caller frees the array, not the elements). */
 GPtrArray *ttv_state_list_processes (const TtvState *state);
 GPtrArray *ttv_state_list_cpus (const TtvState *state);
