@@ -106,6 +106,19 @@ ttv_text_writer_end (TtvTextWriter *w)
 /* Decimal digits of @v (at most 20). */
 char *ttv_text_put_u64 (char *p, guint64 v);
 char *ttv_text_put_i64 (char *p, gint64 v);
+/* ttv_text_put_u64 for the printers of event fields: a single digit
+ * inline (ids, descriptors, flags and counts mostly are one), others by
+ * the call. */
+static inline char *
+ttv_text_put_decimal (char *p, guint64 v)
+{
+  if (v < 10)
+    {
+      *p = (char) ('0' + v);
+      return p + 1;
+    }
+  return ttv_text_put_u64 (p, v);
+}
 /* @v in exactly @digits decimal digits, zero-padded (@v < 10^digits). */
 char *ttv_text_put_u64_padded (char *p, guint64 v, guint digits);
 /* @v (< 100) in 2 digits. */

@@ -112,19 +112,6 @@ plan_of (CtfEventClass *ec)
   return plan;
 }
 
-/* A decimal integer: a single digit inline (ids, descriptors, flags and
- * counts mostly are one), others by the call. */
-static inline char *
-put_decimal (char *p, guint64 v)
-{
-  if (v < 10)
-    {
-      *p = (char) ('0' + v);
-      return p + 1;
-    }
-  return ttv_text_put_u64 (p, v);
-}
-
 /* Member @m's key at @p, after '{' when @first, else after ','. */
 static inline char *
 put_key (char *p, const JsonMember *m, gboolean first)
@@ -139,7 +126,7 @@ static inline char *
 put_number (char *p, const JsonMember *m, const TtvValue *v)
 {
   if (m->kind == TTV_EVENT_JSON_UNSIGNED || v->v.s >= 0)
-    return put_decimal (p, v->v.u);
+    return ttv_text_put_decimal (p, v->v.u);
   return ttv_text_put_i64 (p, v->v.s);
 }
 

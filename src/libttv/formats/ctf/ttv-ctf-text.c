@@ -669,19 +669,6 @@ put_time (char *p, TtvTime t)
   return TTV_TEXT_PUT_LITERAL (p, "] ");
 }
 
-/* A decimal integer: a single digit inline (ids, descriptors, flags and
- * counts mostly are one), others by the call. */
-static inline char *
-put_decimal (char *p, guint64 v)
-{
-  if (v < 10)
-    {
-      *p = (char) ('0' + v);
-      return p + 1;
-    }
-  return ttv_text_put_u64 (p, v);
-}
-
 /* Where a flat struct of @layout starts at or after bit @pos (its
  * alignment is a power of two). */
 static inline guint64
@@ -716,10 +703,10 @@ write_flat (TtvTextWriter *w, const TtvFlatLayout *layout, const Printer *pr, gb
       switch (m->flat_print)
         {
         case FLAT_DECIMAL:
-          p = put_decimal (p, v.v.u);
+          p = ttv_text_put_decimal (p, v.v.u);
           break;
         case FLAT_DECIMAL_SIGNED:
-          p = v.v.s >= 0 ? put_decimal (p, v.v.u) : ttv_text_put_i64 (p, v.v.s);
+          p = v.v.s >= 0 ? ttv_text_put_decimal (p, v.v.u) : ttv_text_put_i64 (p, v.v.s);
           break;
         case FLAT_TEXT:
           p = put_escaped (p, v.v.string.str, strnlen (v.v.string.str, v.v.string.len));
