@@ -63,6 +63,17 @@ ttv_text_put (char *p, const char *s, gsize len)
 
 #define TTV_TEXT_PUT_LITERAL(p, lit) ttv_text_put ((p), (lit), sizeof (lit) - 1)
 
+/* Appends @len bytes of @s to @out: for the short pieces of a line, where
+ * g_string_append_len () costs a call and its checks (about 60
+ * instructions each, several an event). */
+static inline void
+ttv_text_append (GString *out, const char *s, gsize len)
+{
+  ttv_text_commit (out, ttv_text_put (ttv_text_reserve (out, len), s, len));
+}
+
+#define TTV_TEXT_APPEND_LITERAL(out, lit) ttv_text_append ((out), (lit), sizeof (lit) - 1)
+
 /* Writing many pieces into a GString with one check of room each and one
  * update of its length at the end:
  *   TtvTextWriter w; ttv_text_writer_begin (&w, out);

@@ -503,8 +503,7 @@ append_json_contexts (TtvReportPrinter *p, JsonType *jt, const gint32 scopes[TTV
         continue;
       gsize mark = out->len;
       const char *key = n ? order[i].next : order[i].first;
-      gsize len = strlen (key);
-      ttv_text_commit (out, ttv_text_put (ttv_text_reserve (out, len), key, len));
+      ttv_text_append (out, key, strlen (key));
       if (append_json_members (p->decoder, (guint32) scopes[scope], &jt->scopes[scope], out))
         n++;
       else
@@ -564,7 +563,7 @@ jsonl_type (TtvReportPrinter *p, const TtvEventType *type)
 static inline void
 append_gstring (GString *out, const GString *s)
 {
-  ttv_text_commit (out, ttv_text_put (ttv_text_reserve (out, s->len), s->str, s->len));
+  ttv_text_append (out, s->str, s->len);
 }
 
 /* ",\"fields\":...,\"contexts\":..." from the decoded tree of the

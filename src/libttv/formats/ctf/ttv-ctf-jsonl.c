@@ -103,13 +103,8 @@ plan_of (CtfEventClass *ec)
   CtfJsonlPlan *plan = g_atomic_pointer_get (&ec->jsonl);
   if (G_LIKELY (plan != NULL))
     return plan;
-  plan = plan_new (ec);
-  if (!g_atomic_pointer_compare_and_exchange (&ec->jsonl, NULL, plan))
-    {
-      ttv_ctf_jsonl_plan_free (plan);
-      plan = g_atomic_pointer_get (&ec->jsonl);
-    }
-  return plan;
+  return ttv_ctf_event_class_install_plan ((gpointer *) &ec->jsonl, plan_new (ec),
+                                           (GDestroyNotify) ttv_ctf_jsonl_plan_free);
 }
 
 /* Member @m's key at @p, after '{' when @first, else after ','. */
@@ -192,16 +187,6 @@ write_scope (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecoder
   return s->flat ? write_flat (out, s, event, pos) : write_decoded (out, s, event, d, pos);
 }
 
-/* Short pieces of the line: g_string_append () costs a strlen and a call
- * (about 60 instructions each, several an event). */
-static inline void
-put_text (GString *out, const char *s, gsize len)
-{
-  ttv_text_commit (out, ttv_text_put (ttv_text_reserve (out, len), s, len));
-}
-
-#define PUT_LITERAL(out, s) put_text (out, s, sizeof (s) - 1)
-
 /* The contexts that show members, in the line's order; FALSE when one
  * does not decode. */
 static gboolean
@@ -228,7 +213,7 @@ write_contexts (GString *out, const JsonScope *scopes, const TtvEvent *event, Tt
         continue;
       if (s->n_members > 0)
         {
-          put_text (out, keys[i][n == 0].text, keys[i][n == 0].len);
+          ttv_text_append (out, keys[i][n == 0].text, keys[i][n == 0].len);
           n++;
         }
       /* The stream event context, even without members to show: the
@@ -236,12 +221,12 @@ write_contexts (GString *out, const JsonScope *scopes, const TtvEvent *event, Tt
       if (!write_scope (out, s, event, d, &pos))
         return FALSE;
       if (s->n_members > 0)
-        PUT_LITERAL (out, "}");
+        TTV_TEXT_APPEND_LITERAL (out, "}");
       if (i == SCOPE_STREAM)
         event_start = pos;
     }
   if (n)
-    PUT_LITERAL (out, "}");
+    TTV_TEXT_APPEND_LITERAL (out, "}");
   return TRUE;
 }
 
@@ -259,13 +244,13 @@ ttv_ctf_append_jsonl_scopes (GString *out, const TtvEvent *event, TtvDecoder *de
   guint64 starts[N_SCOPES] = { event->payload_bit, (guint64) ec->packet_context_bit, hdr_end, hdr_end };
   gsize mark = out->len;
   ttv_decoder_reset (decoder);
-  PUT_LITERAL (out, ",\"fields\":");
+  TTV_TEXT_APPEND_LITERAL (out, ",\"fields\":");
   guint64 pos = starts[SCOPE_FIELDS];
   if (!write_scope (out, &plan->scopes[SCOPE_FIELDS], event, decoder, &pos))
     goto fail;
   if (plan->scopes[SCOPE_FIELDS].n_members == 0)
-    PUT_LITERAL (out, "{");
-  PUT_LITERAL (out, "}");
+    TTV_TEXT_APPEND_LITERAL (out, "{");
+  TTV_TEXT_APPEND_LITERAL (out, "}");
   if (!write_contexts (out, plan->scopes, event, decoder, starts))
     goto fail;
   return TRUE;

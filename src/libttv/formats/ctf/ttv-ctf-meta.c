@@ -44,6 +44,15 @@ stream_free (CtfStreamClass *s)
   g_free (s);
 }
 
+gpointer
+ttv_ctf_event_class_install_plan (gpointer *slot, gpointer plan, GDestroyNotify free_plan)
+{
+  if (g_atomic_pointer_compare_and_exchange (slot, NULL, plan))
+    return plan;
+  free_plan (plan);
+  return g_atomic_pointer_get (slot);
+}
+
 static void
 event_free (CtfEventClass *e)
 {

@@ -147,6 +147,13 @@ typedef struct {
   CtfJsonlPlan *jsonl;    /* owned, made by the first jsonl line */
 } CtfEventClass;
 
+/* Installs @plan, made by the first line of an event class that needs it,
+ * in @slot (its CtfTextPlan or CtfJsonlPlan) and returns it.  Lines may be
+ * printed from several threads at once (the viewer's passes): when another
+ * thread installed one first, @plan is freed with @free_plan and theirs
+ * is returned. */
+gpointer ttv_ctf_event_class_install_plan (gpointer *slot, gpointer plan, GDestroyNotify free_plan);
+
 #define CTF_REFS_KNOWN 1
 #define CTF_REFS_TRACE_PACKET 2   /* trace.packet.header */
 #define CTF_REFS_STREAM_PACKET 4  /* stream.packet.context */

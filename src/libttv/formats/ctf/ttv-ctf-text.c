@@ -790,13 +790,8 @@ plan_of (const TtvEvent *event, CtfEventClass *ec)
   CtfTextPlan *plan = g_atomic_pointer_get (&ec->text);
   if (G_LIKELY (plan != NULL))
     return plan;
-  plan = plan_new (event, ec);
-  if (!g_atomic_pointer_compare_and_exchange (&ec->text, NULL, plan))
-    {
-      ttv_ctf_text_plan_free (plan);
-      plan = g_atomic_pointer_get (&ec->text);
-    }
-  return plan;
+  return ttv_ctf_event_class_install_plan ((gpointer *) &ec->text, plan_new (event, ec),
+                                           (GDestroyNotify) ttv_ctf_text_plan_free);
 }
 
 void
