@@ -511,6 +511,42 @@ assert_same_nodes (const TtvDecoder *a, const TtvDecoder *b)
     }
 }
 
+/* A struct's members read by its sequential layout (ttv_seq_member_load,
+ * as the printers read them from the bytes): the values of the plan's
+ * nodes (@root, from @start to @end), and a failure where decoding failed
+ * (@root < 0).  Counts the types checked in *@checked. */
+static void
+check_seq_layout (const TtvType *type, const TtvDecoder *d, gint32 root, const guint8 *buf, guint64 bits,
+                  guint64 start, guint64 end, guint *checked)
+{
+  const TtvSeqLayout *seq = ttv_type_get_seq_layout (type);
+  if (seq == NULL)
+    return;
+  g_assert_null (ttv_type_get_flat_layout (type));
+  const TtvValue *nodes = root >= 0 ? ttv_decoder_get_children (d, ttv_decoder_get (d, (guint32) root)) : NULL;
+  guint64 at = ttv_align_up (start, seq->align_bits);
+  gboolean ok = TRUE;
+  for (guint i = 0; i < seq->n_members && ok; i++)
+    {
+      const TtvSeqMember *sm = &seq->members[i];
+      TtvValue v;
+      ok = ttv_seq_member_load (sm, buf, bits, &at, &v);
+      if (!ok || nodes == NULL)
+        continue;
+      if (sm->string || sm->load.load == TTV_FLAT_LOAD_TEXT)
+        {
+          g_assert_true (v.v.string.str == nodes[i].v.string.str);
+          g_assert_cmpuint (v.v.string.len, ==, nodes[i].v.string.len);
+        }
+      else
+        g_assert_cmpuint (v.v.u, ==, nodes[i].v.u);
+    }
+  g_assert_cmpint (ok, ==, root >= 0);
+  if (ok)
+    g_assert_cmpuint (at, ==, end);
+  (*checked)++;
+}
+
 /* Random types decoded from random bytes by plans and by the walk: the same
  * nodes, JSON and errors.  With @ctf2, types have CTF 2's field classes
  * too: plans must refuse those they do not do (the two then agree because
@@ -522,7 +558,7 @@ check_plans_match_walk (gboolean ctf2)
   g_autoptr (TtvDecoder) plan_d = ttv_decoder_new ();
   g_autoptr (TtvDecoder) walk_d = ttv_decoder_new ();
   guint8 buf[512];
-  guint decoded = 0, failed = 0, planned = 0;
+  guint decoded = 0, failed = 0, planned = 0, sequential = 0;
   for (guint t = 0; t < 2000; t++)
     {
       g_autoptr (TtvType) type = random_struct (&g, 0);
@@ -546,6 +582,7 @@ check_plans_match_walk (gboolean ctf2)
           gint32 r1 = ttv_decoder_decode (plan_d, type, "event.fields", buf, len * 8, &p1, &e1);
           gint32 r2 = ttv_decoder_decode_walk (walk_d, type, "event.fields", buf, len * 8, &p2, &e2);
           g_assert_cmpint (r1, ==, r2);
+          check_seq_layout (type, plan_d, r1, buf, len * 8, start, p1, &sequential);
           if (r1 < 0)
             {
               g_assert_cmpstr (e1->message, ==, e2->message);
@@ -580,13 +617,15 @@ check_plans_match_walk (gboolean ctf2)
             }
         }
     }
-  g_test_message ("%u decoded, %u refused; %u types of 2000 with a plan", decoded, failed, planned);
+  g_test_message ("%u decoded, %u refused; %u types of 2000 with a plan; %u reads by a sequential layout",
+                  decoded, failed, planned, sequential);
   /* Only references through variants or out of the type have none, and
    * (@ctf2) the types with a CTF 2 field class a plan does not do. */
   g_assert_cmpuint (planned, >, ctf2 ? 500 : 1900);
   if (ctf2)
     g_assert_cmpuint (planned, <, 1900);
   g_assert_cmpuint (decoded, >, ctf2 ? 3000 : 5000);
+  g_assert_cmpuint (sequential, >, 1000);
   g_assert_cmpuint (failed, >, ctf2 ? 3000 : 5000);
   g_rand_free (g.rand);
 }

@@ -66,6 +66,9 @@ struct _Op {
    * fixed-length text array, none referenced: one load each. */
   TtvFlatMember *loads;
   TtvFlatLayout *layout;  /* the same, for printers */
+  /* STRUCT that is not flat, each member a load or a string where the one
+   * before ends: for printers (ttv_type_get_seq_layout). */
+  TtvSeqLayout *seq;
   gboolean has_slots;     /* STRUCT: a member is referenced (skipping must read it) */
   guint64 align_mask;      /* align - 1: scalars, STRUCT (a power of two) */
   /* A byte-aligned scalar nobody refers to, member of a struct that is not
@@ -376,6 +379,40 @@ compile_loadable (Op *m)
   m->load.load = kind;
 }
 
+/* The sequential layout of struct @op when it has no flat one and each
+ * member reads by one load (see load_kind) or is a NUL-terminated string:
+ * most payloads with a name or a path in them. */
+static void
+compile_seq (Compiler *c, Op *op)
+{
+  if (op->layout != NULL || op->align % 8 != 0)
+    return;
+  TtvSeqMember *members = owned_alloc0 (c, sizeof (TtvSeqMember) * MAX (op->n_children, 1));
+  for (guint i = 0; i < op->n_children; i++)
+    {
+      const Op *m = &op->children[i];
+      TtvSeqMember *sm = &members[i];
+      TtvFlatLoad kind;
+      if (m->kind == OP_STRING)
+        {
+          sm->align_bits = 8;     /* as run_string */
+          sm->string = TRUE;
+          continue;
+        }
+      guint align = m->kind == OP_TEXT ? m->elem_align : m->align;
+      if (!load_kind (m, &kind) || align % 8 != 0)
+        return;
+      sm->align_bits = align;
+      sm->size_bits = m->kind == OP_TEXT ? m->length * 8 : m->size;
+      sm->load.load = kind;
+      sm->load.length = (guint32) m->length;
+    }
+  op->seq = owned_alloc0 (c, sizeof (TtvSeqLayout));
+  op->seq->align_bits = op->align;
+  op->seq->n_members = op->n_children;
+  op->seq->members = members;
+}
+
 static gboolean
 compile_struct (Compiler *c, const TtvType *t, Op *op, guint level)
 {
@@ -409,7 +446,10 @@ compile_struct (Compiler *c, const TtvType *t, Op *op, guint level)
   for (guint i = 0; i < op->n_children; i++)
     op->has_slots |= op->children[i].slot != NO_SLOT;
   if (ok)
-    compile_flat (c, t, op);
+    {
+      compile_flat (c, t, op);
+      compile_seq (c, op);
+    }
   for (guint i = 0; i < op->n_children && ok && op->offsets == NULL; i++)
     compile_loadable (&op->children[i]);
   return ok;
@@ -633,6 +673,13 @@ ttv_type_get_flat_layout (const TtvType *type)
 {
   const TtvDecodePlan *plan = ttv_decode_plan_get (type);
   return plan && plan->root.kind == OP_STRUCT ? plan->root.layout : NULL;
+}
+
+const TtvSeqLayout *
+ttv_type_get_seq_layout (const TtvType *type)
+{
+  const TtvDecodePlan *plan = ttv_decode_plan_get (type);
+  return plan && plan->root.kind == OP_STRUCT ? plan->root.seq : NULL;
 }
 
 static gboolean

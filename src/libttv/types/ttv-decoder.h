@@ -95,6 +95,26 @@ gboolean ttv_flat_load_of_integer (guint size_bits, gboolean is_signed, TtvByteO
 /* @type's flat layout (owned by the type), or NULL when it has none. */
 const TtvFlatLayout *ttv_type_get_flat_layout (const TtvType *type);
 
+/* A struct that is not flat but reads member by member, each where the one
+ * before it ends: byte-aligned integers and floats, fixed text arrays and
+ * NUL-terminated strings, none referenced (sched_switch's command names, a
+ * file name).  Printers read it straight from the bytes too: align to the
+ * struct, then for each member align, load (a string: up to its NUL, which
+ * it takes too) and step past it. */
+typedef struct {
+  guint align_bits;       /* a multiple of 8 */
+  gboolean string;        /* NUL-terminated, else a load of size_bits */
+  guint64 size_bits;
+  TtvFlatMember load;     /* at byte 0 of the member; not for a string */
+} TtvSeqMember;
+
+typedef struct {
+  guint align_bits;
+  guint n_members;
+  const TtvSeqMember *members;
+} TtvSeqLayout;
+
+
 /* Member @m of a flat struct whose bytes start at @base into @out's value
  * (out->type and the rest untouched): inline, so that the decoder and the
  * printers that read flat structs straight from the bytes pay no call. */
@@ -135,6 +155,38 @@ ttv_flat_member_load (const TtvFlatMember *m, const guint8 *base, TtvValue *out)
       /* The plan wrote one of the above: no test of the range. */
       __builtin_unreachable ();
     }
+}
+
+/* @type's sequential layout (owned by the type), or NULL when it has none
+ * (among them every struct with a flat layout). */
+const TtvSeqLayout *ttv_type_get_seq_layout (const TtvType *type);
+
+/* Member @sm of a sequential struct at bit *@at of @data (@bits long) into
+ * @out's value (a string's: its bytes up to the NUL), *@at then past it;
+ * FALSE when the bytes are too few or a string has no end, where the
+ * decoder fails too. */
+static G_ALWAYS_INLINE inline gboolean
+ttv_seq_member_load (const TtvSeqMember *sm, const guint8 *data, guint64 bits, guint64 *at, TtvValue *out)
+{
+  guint64 p = (*at + sm->align_bits - 1) & ~(guint64) (sm->align_bits - 1);
+  if (G_UNLIKELY (p > bits))
+    return FALSE;
+  const guint8 *base = data + p / 8;
+  if (sm->string)
+    {
+      const guint8 *nul = memchr (base, '\0', (bits - p) / 8);
+      if (G_UNLIKELY (nul == NULL))
+        return FALSE;
+      out->v.string.str = (const char *) base;
+      out->v.string.len = (guint32) (nul - base);
+      *at = p + ((guint64) (nul - base) + 1) * 8;
+      return TRUE;
+    }
+  if (G_UNLIKELY (bits - p < sm->size_bits))
+    return FALSE;
+  ttv_flat_member_load (&sm->load, base, out);
+  *at = p + sm->size_bits;
+  return TRUE;
 }
 
 /* Whether values of @type decode by a compiled plan, which needs no other

@@ -24,6 +24,7 @@ typedef struct {
   const TtvType *type;        /* weak; NULL: the class has no such scope */
   const char *name;           /* the decoder's scope name */
   const TtvFlatLayout *flat;  /* when written from the bytes */
+  const TtvSeqLayout *seq;    /* else when written from the bytes member after member */
   JsonMember *members;        /* owned: those the line shows */
   guint n_members;
 } JsonScope;
@@ -60,6 +61,7 @@ plan_scope (JsonScope *s, const TtvType *t, const char *name, gboolean all_membe
   s->type = t;
   s->name = name;
   s->flat = ttv_type_get_flat_layout (t);
+  s->seq = s->flat ? NULL : ttv_type_get_seq_layout (t);
   s->members = g_new0 (JsonMember, MAX (t->fields->len, 1));
   for (guint i = 0; i < t->fields->len; i++)
     {
@@ -164,6 +166,32 @@ write_flat (GString *out, const JsonScope *s, const TtvEvent *event, guint64 *po
   return TRUE;
 }
 
+/* A sequential scope's members from the bytes at bit *@pos of @event's
+ * packet, each where the one before ends, *@pos then past it; FALSE when
+ * the bytes are too few or a string has no end. */
+static gboolean
+write_sequential (GString *out, const JsonScope *s, const TtvEvent *event, guint64 *pos)
+{
+  const TtvSeqLayout *layout = s->seq;
+  guint64 at = ttv_align_up (*pos, layout->align_bits);
+  guint shown = 0;
+  for (guint i = 0; i < layout->n_members; i++)
+    {
+      TtvValue v;
+      v.n_children = 0;
+      if (!ttv_seq_member_load (&layout->members[i], event->data, event->data_bits, &at, &v))
+        return FALSE;
+      if (shown < s->n_members && s->members[shown].index == i)
+        {
+          const JsonMember *m = &s->members[shown];
+          v.type = m->type;
+          put_member (out, m, NULL, &v, shown++ == 0);
+        }
+    }
+  *pos = at;
+  return TRUE;
+}
+
 /* A scope decoded alone from bit *@pos, *@pos then past it; FALSE when
  * it does not decode. */
 static gboolean
@@ -184,7 +212,9 @@ write_decoded (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecod
 static gboolean
 write_scope (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecoder *d, guint64 *pos)
 {
-  return s->flat ? write_flat (out, s, event, pos) : write_decoded (out, s, event, d, pos);
+  if (s->flat)
+    return write_flat (out, s, event, pos);
+  return s->seq ? write_sequential (out, s, event, pos) : write_decoded (out, s, event, d, pos);
 }
 
 /* The contexts that show members, in the line's order; FALSE when one

@@ -161,6 +161,7 @@ typedef enum {
   FLAT_DECIMAL,
   FLAT_DECIMAL_SIGNED,
   FLAT_TEXT,
+  FLAT_STRING,            /* of a sequential struct: its length known */
   FLAT_VALUE,
 } FlatPrint;
 
@@ -191,6 +192,8 @@ struct _Printer {
   guint n_members;
   gsize flat_room;        /* STRUCT of a flat scope: room for what write_flat writes
                            * up to its first FLAT_VALUE's prefix, or the end */
+  const Member **seq_shown;  /* STRUCT of a sequential scope: each member's, or NULL
+                              * when it does not show */
   const TtvType **option_types;  /* VARIANT */
   const Printer **options;
   guint n_options;
@@ -199,6 +202,7 @@ struct _Printer {
 /* What write_scopes_direct does for a scope, worked out with the plan. */
 typedef enum {
   STEP_FLAT,      /* printed from the bytes */
+  STEP_SEQ,       /* the same, member after member */
   STEP_DECODE,    /* decoded alone, then printed */
   STEP_EMPTY,     /* the fields of a class without any: "{ }" */
   STEP_SKIP,      /* the stream event context, not shown: only where it ends */
@@ -217,6 +221,7 @@ struct _CtfTextPlan {
   const Printer *scopes[4];      /* NULL when not shown */
   const TtvType *types[4];       /* weak, NULL when absent */
   const TtvFlatLayout *flat[4];  /* when read straight from the bytes */
+  const TtvSeqLayout *seq[4];    /* else when read member after member */
   gboolean has_payload;          /* the class has fields (else "{ }") */
   Step steps[4];                 /* write_scopes_direct's, in order */
   guint n_steps;
@@ -430,6 +435,22 @@ plan_flat (Printer *p, const TtvFlatLayout *layout)
   *room = need + 2;   /* " }" */
 }
 
+/* How write_sequential prints the members of @p, a struct of @layout. */
+static void
+plan_seq (CtfTextPlan *plan, Printer *p, const TtvSeqLayout *layout)
+{
+  p->seq_shown = owned (plan, g_new0 (const Member *, MAX (layout->n_members, 1)));
+  for (guint i = 0; i < p->n_members; i++)
+    {
+      Member *m = &p->members[i];
+      const TtvSeqMember *sm = &layout->members[m->index];
+      m->load = &sm->load;
+      m->type = ((const TtvField *) g_ptr_array_index (p->type->fields, m->index))->type;
+      m->flat_print = sm->string && m->value->kind == P_STRING ? FLAT_STRING : flat_print_of (m);
+      p->seq_shown[m->index] = m;
+    }
+}
+
 void
 ttv_ctf_text_plan_free (CtfTextPlan *plan)
 {
@@ -476,7 +497,7 @@ plan_steps (CtfTextPlan *plan)
         }
       if (plan->scopes[i])
         {
-          step->kind = plan->flat[i] ? STEP_FLAT : STEP_DECODE;
+          step->kind = plan->flat[i] ? STEP_FLAT : plan->seq[i] ? STEP_SEQ : STEP_DECODE;
           plan->n_steps++;
           first = FALSE;
         }
@@ -514,10 +535,15 @@ plan_new (const TtvEvent *event, CtfEventClass *ec)
         plan->flat[i] = ttv_type_get_flat_layout (t);
       if (t == NULL || !visible (t))
         continue;
-      if (plan->flat[i])
+      if (t->kind == TTV_TYPE_STRUCT && !plan->flat[i])
+        plan->seq[i] = ttv_type_get_seq_layout (t);
+      if (plan->flat[i] || plan->seq[i])
         {
           Printer *p = compile_struct (plan, t);
-          plan_flat (p, plan->flat[i]);
+          if (plan->flat[i])
+            plan_flat (p, plan->flat[i]);
+          else
+            plan_seq (plan, p, plan->seq[i]);
           plan->scopes[i] = p;
         }
       else
@@ -677,6 +703,30 @@ flat_start (const TtvFlatLayout *layout, guint64 pos)
   return (pos + layout->align_bits - 1) & ~(guint64) (layout->align_bits - 1);
 }
 
+/* Member @m's value @v, loaded from the bytes, at @p (room made for it);
+ * a FLAT_VALUE through write_value, which makes its own. */
+static inline char *
+put_loaded (TtvTextWriter *w, char *p, const Member *m, TtvValue *v)
+{
+  switch (m->flat_print)
+    {
+    case FLAT_DECIMAL:
+      return ttv_text_put_decimal (p, v->v.u);
+    case FLAT_DECIMAL_SIGNED:
+      return v->v.s >= 0 ? ttv_text_put_decimal (p, v->v.u) : ttv_text_put_i64 (p, v->v.s);
+    case FLAT_TEXT:
+      return put_escaped (p, v->v.string.str, strnlen (v->v.string.str, v->v.string.len));
+    case FLAT_STRING:
+      return put_escaped (p, v->v.string.str, v->v.string.len);
+    case FLAT_VALUE:
+      v->type = m->type;
+      w->p = p;
+      write_value (w, NULL, v, m->value);
+      return w->p;
+    }
+  g_assert_not_reached ();
+}
+
 /* A struct of constant layout printed from the bytes at bit @start of
  * @data (@bits long), after ", " when @separator; FALSE, writing nothing,
  * when they are too few.  One check of room for what is written here
@@ -700,26 +750,58 @@ write_flat (TtvTextWriter *w, const TtvFlatLayout *layout, const Printer *pr, gb
       p = ttv_text_put (p, m->prefix, m->prefix_len);
       TtvValue v;
       ttv_flat_member_load (m->load, base, &v);
-      switch (m->flat_print)
-        {
-        case FLAT_DECIMAL:
-          p = ttv_text_put_decimal (p, v.v.u);
-          break;
-        case FLAT_DECIMAL_SIGNED:
-          p = v.v.s >= 0 ? ttv_text_put_decimal (p, v.v.u) : ttv_text_put_i64 (p, v.v.s);
-          break;
-        case FLAT_TEXT:
-          p = put_escaped (p, v.v.string.str, strnlen (v.v.string.str, v.v.string.len));
-          break;
-        case FLAT_VALUE:
-          v.type = m->type;
-          w->p = p;
-          write_value (w, NULL, &v, m->value);
-          p = ttv_text_writer_need (w, m->room_after);
-          break;
-        }
+      p = put_loaded (w, p, m, &v);
+      if (m->flat_print == FLAT_VALUE)
+        p = ttv_text_writer_need (w, m->room_after);
     }
   w->p = TTV_TEXT_PUT_LITERAL (p, " }");
+  return TRUE;
+}
+
+/* The room write_sequential makes for member @m's value: a string's is
+ * known once its end is found (@len); write_value makes its own. */
+static inline gsize
+seq_room (const Member *m, gsize len)
+{
+  switch (m->flat_print)
+    {
+    case FLAT_STRING:
+      return 4 * len + 2;
+    case FLAT_TEXT:
+      return 4 * (gsize) m->load->length + 2;
+    case FLAT_VALUE:
+      return 0;
+    default:
+      return TTV_TEXT_NUMBER_MAX;
+    }
+}
+
+/* A struct of sequential @layout printed from the bytes at bit *@pos of
+ * @data (@bits long), each member where the one before ends; *@pos then
+ * past it.  FALSE when the bytes are too few or a string has no end, as
+ * the decoder would fail.  Room is made member by member: a string's
+ * length is known once its end is found. */
+static gboolean
+write_sequential (TtvTextWriter *w, const TtvSeqLayout *layout, const Printer *pr, const guint8 *data,
+                  guint64 bits, guint64 *pos)
+{
+  guint64 at = ttv_align_up (*pos, layout->align_bits);
+  *ttv_text_writer_need (w, 1) = '{';
+  w->p++;
+  for (guint i = 0; i < layout->n_members; i++)
+    {
+      TtvValue v;
+      if (!ttv_seq_member_load (&layout->members[i], data, bits, &at, &v))
+        return FALSE;
+      const Member *m = pr->seq_shown[i];
+      if (m == NULL)
+        continue;
+      gsize len = m->flat_print == FLAT_STRING ? v.v.string.len : 0;
+      char *p = ttv_text_writer_need (w, m->prefix_len + seq_room (m, len));
+      w->p = put_loaded (w, ttv_text_put (p, m->prefix, m->prefix_len), m, &v);
+    }
+  w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), " }");
+  *pos = at;
   return TRUE;
 }
 
@@ -759,6 +841,10 @@ write_scopes_direct (TtvTextWriter *w, const CtfTextPlan *plan, const TtvEvent *
           if (!write_flat (w, flat, plan->scopes[i], step->separator, event->data, event->data_bits, pos))
             return FALSE;
           pos = flat_start (flat, pos) + flat->size_bits;
+          break;
+        case STEP_SEQ:
+          if (!write_sequential (w, plan->seq[i], plan->scopes[i], event->data, event->data_bits, &pos))
+            return FALSE;
           break;
         case STEP_SKIP:
           if (flat)
