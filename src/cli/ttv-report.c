@@ -952,14 +952,14 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
               continue;
             }
         }
-      const TtvPosition *pos = args.position || format == TTV_REPORT_JSONL
-                                 ? ttv_context_peek_position (ctx, &error) : NULL;
-      if (error)
-        break;
       const TtvEvent *ev = ttv_context_next (ctx, &error);
       past_end = ev != NULL && ev->time > end;
       if (ev == NULL || ev->time > end)
         break;
+      /* Taken after next(), not peeked before it: the same position (the
+       * event's), without reading ahead twice. */
+      const TtvPosition *pos = args.position || format == TTV_REPORT_JSONL
+                                 ? ttv_context_peek_event_position (ctx) : NULL;
       if (mark.started && ev->time == mark.last_time)
         mark.n_at_last++;
       else

@@ -7,6 +7,7 @@
 
 #include "ttv-merge-private.h"
 #include "ttv-position-private.h"
+#include "ttv-position-token.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -627,6 +628,69 @@ test_event_position (void)
   set_clear (&s);
 }
 
+/* The peeked positions, updated in place and saying which tracefile moved,
+ * against fresh snapshots: equal, with the same token through a writer
+ * that goes by what they say moved (one next() between two peeks, the
+ * report's case) and when more moved (several next(), seeks, peeks
+ * before next()). */
+static void
+check_peeked (TtvPositionTokenWriter *w, const TtvPosition *peeked, const TtvPosition *snap)
+{
+  g_assert_true (ttv_position_equal (peeked, snap));
+  g_assert_cmpint (ttv_position_get_time (peeked), ==, ttv_position_get_time (snap));
+  g_assert_cmpuint (ttv_position_get_stream (peeked), ==, ttv_position_get_stream (snap));
+  g_autoptr (GString) got = g_string_new (NULL);
+  ttv_position_token_writer_append (w, peeked, got);
+  g_autofree char *want = ttv_position_to_string (snap);
+  g_assert_cmpstr (got->str, ==, want);
+}
+
+static void
+test_peeked_in_place (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (18);
+  guint64 told = 0;
+  for (guint32 seed = 600; seed < 612; seed++)
+    {
+      Set s = set_make (seed, 200);
+      g_autoptr (TtvContext) ctx = ttv_context_new (s.ts, NULL);
+      g_autoptr (GPtrArray) positions = save_all_positions (&s, ctx);
+      g_autoptr (TtvPositionTokenWriter) w = ttv_position_token_writer_new ();
+      g_assert_true (ttv_context_seek_begin (ctx, NULL));
+      for (guint k = 0; k < 2000; k++)
+        {
+          guint action = g_rand_int_range (r, 0, 20);
+          if (action == 0)
+            {
+              const TtvPosition *to = g_ptr_array_index (positions, g_rand_int_range (r, 0, positions->len));
+              g_assert_true (ttv_context_seek_position (ctx, to, NULL));
+            }
+          else if (action == 1)
+            {
+              g_autoptr (TtvPosition) snap = ttv_context_get_position (ctx, NULL);
+              check_peeked (w, ttv_context_peek_position (ctx, NULL), snap);
+              continue;
+            }
+          guint n_next = action == 2 ? g_rand_int_range (r, 2, 5) : 1;
+          const TtvEvent *ev = NULL;
+          for (guint i = 0; i < n_next; i++)
+            ev = ttv_context_next (ctx, NULL);
+          if (ev == NULL)
+            {
+              g_assert_true (ttv_context_seek_begin (ctx, NULL));
+              continue;
+            }
+          g_autoptr (TtvPosition) snap = ttv_context_get_event_position (ctx);
+          const TtvPosition *peeked = ttv_context_peek_event_position (ctx);
+          told += peeked->changed < peeked->n;
+          check_peeked (w, peeked, snap);
+        }
+      set_clear (&s);
+    }
+  /* The writer's shortcut was taken (most steps move one tracefile). */
+  g_assert_cmpuint (told, >, 10000);
+}
+
 typedef struct {
   GString *log;
   const char *tag;
@@ -978,6 +1042,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/position/mismatch", test_position_mismatch);
   g_test_add_func ("/engine/process/middle", test_middle);
   g_test_add_func ("/engine/process/event-position", test_event_position);
+  g_test_add_func ("/engine/position/peeked-in-place", test_peeked_in_place);
   g_test_add_func ("/engine/hooks/priority", test_hook_priority);
   g_test_add_func ("/engine/hooks/single", test_hook_single);
   g_test_add_func ("/engine/hooks/by-id", test_hook_by_id);

@@ -133,13 +133,16 @@ random_position (GRand *r, guint n)
 
 /* What the next event of a report usually does to the position: the time
  * moves on, one tracefile moves on a little (or to another block, or to its
- * end), and once in a while more change. */
-static void
+ * end), and once in a while more change.  Returns the tracefile it moved (n:
+ * none). */
+static guint
 step (GRand *r, TtvPosition *p)
 {
+  guint moved = p->n;
   if (p->n > 0 && g_rand_int_range (r, 0, 10) > 0)
     {
-      TtvPositionEntry *e = &p->tf[g_rand_int_range (r, 0, (gint32) p->n)];
+      moved = (guint) g_rand_int_range (r, 0, (gint32) p->n);
+      TtvPositionEntry *e = &p->tf[moved];
       switch (g_rand_int_range (r, 0, 10))
         {
         case 0:
@@ -168,6 +171,21 @@ step (GRand *r, TtvPosition *p)
        * (any time must give its token). */
       p->next_time = (gint64) ((guint64) p->next_time + (guint64) g_rand_int_range (r, 0, 100000));
     }
+  return moved;
+}
+
+/* @p as a position updated in place, which says what moved (the context's
+ * peeked one). */
+static TtvPosition *
+tracked_copy (const TtvPosition *p)
+{
+  TtvPosition *t = ttv_position_alloc_tracked (p->n);
+  guint64 origin = t->origin;
+  memcpy (t, p, sizeof *p + p->n * sizeof p->tf[0]);
+  t->origin = origin;
+  t->serial = 0;
+  t->changed = TTV_POSITION_CHANGED_ANY;
+  return t;
 }
 
 /* Long tokens: says where they differ, not both whole. */
@@ -208,20 +226,81 @@ test_random (void)
     }
 }
 
+/* Steps of a report through one writer.  @told: the steps say which
+ * tracefile moved, as the context's peeked position does, and the writer
+ * rewrites that one alone; copies taken on the way then come back late
+ * (their update is not the next one) and are compared whole. */
 static void
-test_steps (void)
+run_steps (guint32 seed, gboolean told)
 {
-  g_autoptr (GRand) r = g_rand_new_with_seed (4);
+  g_autoptr (GRand) r = g_rand_new_with_seed (seed);
   for (guint k = 0; k < G_N_ELEMENTS (n_tracefiles); k++)
     {
       g_autoptr (TtvPositionTokenWriter) w = ttv_position_token_writer_new ();
-      g_autoptr (TtvPosition) p = random_position (r, n_tracefiles[k]);
+      g_autoptr (TtvPosition) start = random_position (r, n_tracefiles[k]);
+      g_autoptr (TtvPosition) p = told ? tracked_copy (start) : ttv_position_copy (start);
+      g_autoptr (TtvPosition) late = ttv_position_copy (p);
       for (guint i = 0; i < 3000; i++)
         {
-          step (r, p);
+          guint moved = step (r, p);
+          if (told)
+            {
+              p->changed = moved;
+              p->serial++;
+            }
           check (w, p);
+          if (told && i % 7 == 0)
+            check (w, p);               /* the same update again */
+          if (told && i % 50 == 0)
+            {
+              check (w, late);
+              check (w, p);
+              g_clear_pointer (&late, ttv_position_free);
+              late = ttv_position_copy (p);
+            }
         }
     }
+}
+
+static void
+test_steps (void)
+{
+  run_steps (4, FALSE);
+}
+
+static void
+test_told_steps (void)
+{
+  run_steps (18, TRUE);
+}
+
+/* The writer believes what a position says moved: a tracefile changed
+ * without saying so keeps its old bytes.  Only the context's own updates
+ * say it; here it shows that the told steps took the shortcut. */
+static void
+test_told_is_believed (void)
+{
+  g_autoptr (TtvPosition) plain = ttv_position_alloc (4);
+  for (guint i = 0; i < 4; i++)
+    {
+      plain->tf[i].pos.block = 3;
+      plain->tf[i].pos.offset = 100 * i;
+      plain->tf[i].pos.index = i;
+    }
+  plain->next = 1;
+  plain->next_time = 1000;
+  g_autoptr (TtvPosition) p = tracked_copy (plain);
+  g_autoptr (TtvPositionTokenWriter) w = ttv_position_token_writer_new ();
+  check (w, p);
+  p->tf[1].pos.offset += 1000;
+  p->tf[2].pos.offset += 1;
+  p->serial++;
+  p->changed = 1;
+  g_autoptr (GString) got = g_string_new (NULL);
+  ttv_position_token_writer_append (w, p, got);
+  p->tf[2].pos.offset -= 1;
+  g_autofree char *want = ref_token (p);
+  assert_same (got->str, want);
 }
 
 /* Two reports' positions through one writer, copies and other tracesets in
@@ -275,5 +354,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/position-token/random", test_random);
   g_test_add_func ("/engine/position-token/steps", test_steps);
   g_test_add_func ("/engine/position-token/interleaved", test_interleaved);
+  g_test_add_func ("/engine/position-token/told-steps", test_told_steps);
+  g_test_add_func ("/engine/position-token/told-is-believed", test_told_is_believed);
   return g_test_run ();
 }

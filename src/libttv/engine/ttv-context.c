@@ -314,6 +314,19 @@ ttv_context_get_stream (const TtvContext *ctx)
   return ctx->last_stream;
 }
 
+/* The next event's stream and time of @p: the merge's winner. */
+static void
+set_next (const TtvContext *ctx, TtvPosition *p)
+{
+  p->next = ctx->n;
+  p->next_time = TTV_TIME_MAX;
+  if (!ttv_merge_at_end (&ctx->merge))
+    {
+      p->next = ttv_merge_winner (&ctx->merge);
+      p->next_time = ctx->streams[p->next].event.time;
+    }
+}
+
 /* Fills @p, made for ctx->n tracefiles, with where the context is. */
 static void
 snapshot_into (const TtvContext *ctx, TtvPosition *p)
@@ -328,13 +341,29 @@ snapshot_into (const TtvContext *ctx, TtvPosition *p)
       else
         memset (&p->tf[i].pos, 0, sizeof p->tf[i].pos);
     }
-  p->next = ctx->n;
-  p->next_time = TTV_TIME_MAX;
-  if (!ttv_merge_at_end (&ctx->merge))
+  set_next (ctx, p);
+}
+
+/* Brings @p, the peeked position, to where the context is, and counts it
+ * as its next update with the entry that changed (ttv-position-private.h):
+ * between two peeks of a report only the stream of the event printed
+ * moves, and the token writer then rewrites that entry alone. */
+static void
+refresh_peeked (const TtvContext *ctx, TtvPosition *p)
+{
+  guint changed = p->n, n_changed = 0;
+  for (guint i = 0; i < ctx->n; i++)
     {
-      p->next = ttv_merge_winner (&ctx->merge);
-      p->next_time = ctx->streams[p->next].event.time;
+      const TtvStream *s = &ctx->streams[i];
+      if (ttv_position_set_entry (p, i, s->at_end, &s->event.pos))
+        {
+          changed = i;
+          n_changed++;
+        }
     }
+  p->changed = n_changed > 1 ? TTV_POSITION_CHANGED_ANY : changed;
+  p->serial++;
+  set_next (ctx, p);
 }
 
 static TtvPosition *
@@ -354,19 +383,38 @@ ttv_context_get_position (TtvContext *ctx, GError **error)
   return snapshot (ctx);
 }
 
+/* ctx->peeked, brought to where the context is. */
+static const TtvPosition *
+peek_here (TtvContext *ctx)
+{
+  if (ctx->peeked == NULL || ctx->peeked->n != ctx->n)
+    {
+      ttv_position_free (ctx->peeked);
+      ctx->peeked = ttv_position_alloc_tracked (ctx->n);
+      snapshot_into (ctx, ctx->peeked);
+      return ctx->peeked;
+    }
+  refresh_peeked (ctx, ctx->peeked);
+  return ctx->peeked;
+}
+
 const TtvPosition *
 ttv_context_peek_position (TtvContext *ctx, GError **error)
 {
   g_return_val_if_fail (ctx != NULL && !ctx->in_hooks, NULL);
   if (!ttv_context_prepare (ctx, error))
     return NULL;
-  if (ctx->peeked == NULL || ctx->peeked->n != ctx->n)
-    {
-      ttv_position_free (ctx->peeked);
-      ctx->peeked = ttv_position_alloc (ctx->n);
-    }
-  snapshot_into (ctx, ctx->peeked);
-  return ctx->peeked;
+  return peek_here (ctx);
+}
+
+const TtvPosition *
+ttv_context_peek_event_position (TtvContext *ctx)
+{
+  g_return_val_if_fail (ctx != NULL, NULL);
+  /* As ttv_context_get_event_position (). */
+  if (ctx->state != TTV_CONTEXT_READY)
+    return NULL;
+  return peek_here (ctx);
 }
 
 TtvPosition *

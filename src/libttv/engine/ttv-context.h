@@ -58,6 +58,10 @@ const TtvPosition *ttv_context_peek_position (TtvContext *ctx, GError **error);
  * again): what a state checkpoint records.  Never reads; NULL when the
  * context has no position (before the first read, after a failure). */
 TtvPosition *ttv_context_get_event_position (const TtvContext *ctx);
+/* The same, owned by the context and valid until the next call of it or of
+ * ttv_context_peek_position(): a report takes the position of each event
+ * after ttv_context_next() has returned it, without reading again. */
+const TtvPosition *ttv_context_peek_event_position (TtvContext *ctx);
 
 /* --- Processing with hooks (ttv-context-process.c) ----------------------------- */
 

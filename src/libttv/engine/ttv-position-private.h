@@ -4,6 +4,8 @@
 
 #include "ttv-position.h"
 
+#include <string.h>
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -16,10 +18,44 @@ struct _TtvPosition {
   guint n;                      /* tracefiles in the traceset */
   guint next;                   /* stream of the next event; n at the end */
   TtvTime next_time;            /* its time; TTV_TIME_MAX at the end */
+  /* Which values this one shares with an earlier one, for the token
+   * writer: a position the context updates in place (its peeked one) has
+   * an @origin of its own and counts its updates in @serial; update
+   * @serial has the entries of update @serial - 1 but tf[changed] (none
+   * when @changed is n, any when TTV_POSITION_CHANGED_ANY).  Copies keep
+   * them (same values); @origin 0: not known. */
+  guint64 origin;
+  guint64 serial;
+  guint changed;
   TtvPositionEntry tf[];        /* [n] */
 };
 
+#define TTV_POSITION_CHANGED_ANY G_MAXUINT
+
 TtvPosition *ttv_position_alloc (guint n);
+/* A position to update in place (with its own origin), of n tracefiles. */
+TtvPosition *ttv_position_alloc_tracked (guint n);
+/* Sets @p's entry @i to @pos, or to its end; TRUE when it changed. */
+static inline gboolean
+ttv_position_set_entry (TtvPosition *p, guint i, gboolean at_end, const TtvTracefilePosition *pos)
+{
+  TtvPositionEntry *e = &p->tf[i];
+  if (G_UNLIKELY (at_end))
+    {
+      if (e->at_end)
+        return FALSE;
+      e->at_end = TRUE;
+      memset (&e->pos, 0, sizeof e->pos);
+      return TRUE;
+    }
+  /* One test, not four: the context compares every stream per event. */
+  if (((e->pos.block ^ pos->block) | (e->pos.offset ^ pos->offset) | (e->pos.index ^ pos->index)
+       | (guint64) e->at_end) == 0)
+    return FALSE;
+  e->at_end = FALSE;
+  e->pos = *pos;
+  return TRUE;
+}
 
 /* --- Token pieces, shared with the token writer (ttv-position-token.c) --- */
 

@@ -7,7 +7,11 @@
  * bytes in place, rewrites the spans whose values changed (of the time only
  * its low bytes) and hashes from after the head.  The checksum itself cannot
  * be kept: the time comes before the tracefiles.  Keeping the digits of the
- * unchanged 5-byte groups as well did not pay (bench/README.md, issue 15). */
+ * unchanged 5-byte groups as well did not pay (bench/README.md, issue 15),
+ * even with a mask of the groups changed (about 4.7 of 6 an event on the
+ * kernel shape).  A position the context updates in place says which
+ * tracefile moved (ttv-position-private.h): then the others are not
+ * compared. */
 #include "ttv-position-token.h"
 #include "ttv-position-private.h"
 #include "ttv-text.h"
@@ -21,8 +25,6 @@ struct _TtvPositionTokenWriter {
   guint n;
   gsize head_len;               /* version, shape and n */
   guint32 head_hash;            /* the checksum's hash state after the head */
-  char head_digits[16];         /* of the head's whole 5-byte groups... */
-  gsize head_groups;            /* ...1 or 2 */
   guint64 stream, time;         /* mid_stream (), mid_time () (0 at the end) */
   gsize entries_start;          /* after them */
   TtvPositionEntry *seen;       /* [n]: the tracefiles' values written... */
@@ -30,6 +32,9 @@ struct _TtvPositionTokenWriter {
   guint8 *bytes;                /* [size]: the token's bytes, then zeros to a whole group */
   gsize len;                    /* of the token's bytes, with the checksum */
   gsize size;
+  char head_digits[16];         /* of the head's whole 5-byte groups... */
+  gsize head_groups;            /* ...1 or 2 */
+  guint64 origin, serial;       /* of the position written last (origin 0: none) */
   const char (*pairs)[2];
 };
 
@@ -247,25 +252,45 @@ update_mid (TtvPositionTokenWriter *w, const TtvPosition *p)
   w->time = time;
 }
 
+/* Rewrites tracefile @i's span if its value @e changed. */
+static inline void
+update_entry (TtvPositionTokenWriter *w, guint i, const TtvPositionEntry *e)
+{
+  if (entry_equal (e, &w->seen[i]))
+    return;
+  gsize start = i > 0 ? w->ends[i - 1] : w->entries_start;
+  gsize len = entry_len (e);
+  if (len != w->ends[i] - start)
+    resize_span (w, start, w->ends[i] - start, len, i);
+  put_entry (w->bytes + start, e);
+  w->seen[i] = *e;
+}
+
+/* Whether the tracefiles of @p are those written last but tf[p->changed]
+ * (ttv-position-private.h): the next update of the same position. */
+static inline gboolean
+knows_changes (const TtvPositionTokenWriter *w, const TtvPosition *p)
+{
+  return p->origin != 0 && p->origin == w->origin && p->changed != TTV_POSITION_CHANGED_ANY
+         && p->serial == w->serial + 1;
+}
+
 /* Rewrites the spans of the last token (same shape and count) whose values
  * @p changes. */
 static void
 update (TtvPositionTokenWriter *w, const TtvPosition *p)
 {
   update_mid (w, p);
-
-  for (guint i = 0; i < p->n; i++)
+  if (knows_changes (w, p))
     {
-      const TtvPositionEntry *e = &p->tf[i];
-      if (entry_equal (e, &w->seen[i]))
-        continue;
-      gsize start = i > 0 ? w->ends[i - 1] : w->entries_start;
-      gsize len = entry_len (e);
-      if (len != w->ends[i] - start)
-        resize_span (w, start, w->ends[i] - start, len, i);
-      put_entry (w->bytes + start, e);
-      w->seen[i] = *e;
+      if (p->changed < p->n)
+        update_entry (w, p->changed, &p->tf[p->changed]);
+      return;
     }
+  if (p->origin != 0 && p->origin == w->origin && p->serial == w->serial)
+    return;                     /* the same update again */
+  for (guint i = 0; i < p->n; i++)
+    update_entry (w, i, &p->tf[i]);
 }
 
 void
@@ -276,6 +301,8 @@ ttv_position_token_writer_append (TtvPositionTokenWriter *w, const TtvPosition *
     update (w, p);
   else
     lay_out (w, p);
+  w->origin = p->origin;
+  w->serial = p->serial;
 
   gsize end = body_end (w);
   guint32 h = ttv_position_token_hash (w->head_hash, w->bytes + w->head_len, end - w->head_len);

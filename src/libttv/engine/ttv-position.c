@@ -15,6 +15,19 @@ ttv_position_alloc (guint n)
   p->n = n;
   p->next = n;
   p->next_time = TTV_TIME_MAX;
+  p->changed = TTV_POSITION_CHANGED_ANY;
+  return p;
+}
+
+TtvPosition *
+ttv_position_alloc_tracked (guint n)
+{
+  /* Never 0, never the same twice in the process: a writer cannot take
+   * another position, or one freed and made again at the same address,
+   * for the one it wrote last. */
+  static guint64 last_origin;
+  TtvPosition *p = ttv_position_alloc (n);
+  p->origin = __atomic_add_fetch (&last_origin, 1, __ATOMIC_RELAXED);
   return p;
 }
 
