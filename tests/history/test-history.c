@@ -377,6 +377,88 @@ check_pixels (TtvHistory *h, TtvHistoryRowKind kind, guint row, TtvTime t0, TtvT
     }
 }
 
+/* ---- summary bins ---- */
+
+/* The finest level's bin [a, b) of a row computed from its intervals: the
+ * key covering the most time (ties: the smaller key; the first 16 keys in
+ * time order, as the summary keeps), its cover in 255ths, and the events
+ * of intervals starting in it.  @from: the first interval that may reach
+ * the bin, moved on. */
+static void
+brute_bin (GArray *ivs, guint *from, TtvTime a, TtvTime b, guint8 *key, guint8 *cover, guint64 *events)
+{
+  guint16 keys[16];
+  guint64 weights[16];
+  guint n = 0;
+  *events = 0;
+  while (*from < ivs->len && g_array_index (ivs, TtvHistoryInterval, *from).end <= a
+         && g_array_index (ivs, TtvHistoryInterval, *from).start < a)
+    (*from)++;
+  for (guint i = *from; i < ivs->len; i++)
+    {
+      const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, i);
+      if (iv->start >= b)
+        break;
+      if (iv->start >= a)
+        *events += iv->n_events;
+      TtvTime lo = MAX (a, iv->start), hi = MIN (b, iv->end);
+      if (lo >= hi)
+        continue;
+      guint k;
+      for (k = 0; k < n && keys[k] != (iv->state & 0xff); k++)
+        ;
+      if (k == n && n < G_N_ELEMENTS (keys))
+        {
+          keys[n] = iv->state & 0xff;
+          weights[n++] = 0;
+        }
+      if (k < n)
+        weights[k] += (guint64) (hi - lo);
+    }
+  guint best = 0;
+  for (guint k = 1; k < n; k++)
+    if (weights[k] > weights[best] || (weights[k] == weights[best] && keys[k] < keys[best]))
+      best = k;
+  *key = n ? (guint8) keys[best] : 0xff;
+  *cover = n ? (guint8) CLAMP ((double) weights[best] * 255.0 / (double) (b - a) + 0.5, 1.0, 255.0) : 0;
+}
+
+/* The finest summary level of every row that has one, bin for bin,
+ * against its intervals: the summary takes most records within the bin
+ * under way on a short path, which must agree with the general one. */
+static void
+test_summary_bins (Fixture *f, gconstpointer data)
+{
+  g_autoptr (TtvHistory) h = build (f->ts, (gsize) 1 << 30, TRUE);
+  g_assert_nonnull (h->data);
+  guint64 n_bins = 0;
+  for (guint64 ri = 0; ri < h->header.n_rows; ri++)
+    {
+      const TtvHistoryRowIndex *index = &h->index[ri];
+      if (index->n_levels == 0)
+        continue;
+      const TtvHistoryRowInfo *r = &h->infos[ri];
+      const TtvHistoryLevel *lv = &index->levels[0];
+      guint row = (guint) (ri - h->row_base[r->kind]);
+      g_autoptr (GArray) ivs = ttv_history_query_intervals (h, r->kind, row, r->birth, r->end);
+      guint from = 0;
+      for (guint64 j = lv->first_bin; j < lv->first_bin + lv->n_bins; j++, n_bins++)
+        {
+          TtvTime a = h->header.origin + (TtvTime) (j << lv->shift);
+          TtvTime b = h->header.origin + (TtvTime) ((j + 1) << lv->shift);
+          guint8 key, cover;
+          guint64 events;
+          brute_bin (ivs, &from, a, b, &key, &cover, &events);
+          const guint8 *bin = h->data + lv->offset + (j - lv->first_bin) * TTV_HISTORY_BIN_SIZE;
+          g_assert_cmpuint (bin[1], ==, cover);
+          g_assert_cmpuint (bin[0], ==, key);
+          g_assert_cmpuint (bin[2] | bin[3] << 8, ==, ttv_history_count_encode (events));
+        }
+    }
+  g_test_message ("%" G_GUINT64_FORMAT " bins", n_bins);
+  g_assert_cmpuint (n_bins, >, 1000);
+}
+
 static void
 test_pixels (Fixture *f, gconstpointer data)
 {
@@ -642,6 +724,7 @@ main (int argc, char **argv)
   g_test_add ("/history/sim/golden", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_golden_sim, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/rows-marks", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_rows_and_marks, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/pixels", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_pixels, ttv_history_fixture_tear_down);
+  g_test_add ("/history/sim/summary-bins", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_summary_bins, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cache", Fixture, GSIZE_TO_POINTER (30000), fixture_set_up, test_cache, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/threads", Fixture, GSIZE_TO_POINTER (50000), fixture_set_up, test_threads, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/names", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_names, ttv_history_fixture_tear_down);

@@ -276,8 +276,10 @@ make_rec (Builder *b, BRow *r, gint64 start, guint32 state, guint32 aux, guint32
 }
 
 /* The current interval ends: it becomes a record (the last pending one:
- * blocks go to the coder only when the next record comes). */
-static void
+ * blocks go to the coder only when the next record comes).  Inline: it
+ * comes about twice an event, and a call saves and restores half the
+ * registers. */
+G_ALWAYS_INLINE static inline void
 push_cur (Builder *b, BRow *r)
 {
   TtvHistoryRec rec = make_rec (b, r, r->cur_start, r->cur_state, r->cur_aux, r->cur_count);

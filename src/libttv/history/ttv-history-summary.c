@@ -262,6 +262,7 @@ ttv_history_summary_write (TtvHistoryWriter *w, const TtvHistorySeq *seq, gint64
   guint32 counts[TTV_HISTORY_BLOCK + 1];
   /* Records a block at a time, the last of a block kept for the next. */
   guint nb = ttv_history_cursor_next_block (c, starts, keys, counts), bi = 0;
+  gint64 bin_end = origin + (gint64) ((l0->cur + 1) << shift);   /* of bin l0->cur */
   while (bi < nb && l0->cur <= last)
     {
       if (bi + 1 == nb)
@@ -275,6 +276,15 @@ ttv_history_summary_write (TtvHistoryWriter *w, const TtvHistorySeq *seq, gint64
       gboolean have_next = bi + 1 < nb;
       gint64 a = starts[bi], b = have_next ? starts[bi + 1] : end;
       guint16 key = keys[bi];
+      if (a < b && b < bin_end && l0->cur <= last)
+        {
+          /* Most records lie within the bin under way (there are about
+           * four a bin), which holds @a: the record before ended there. */
+          l0->events += counts[bi];
+          iacc_add (&l0->acc, key, ttv_time_span_ns (a, b));
+          bi++;
+          continue;
+        }
       guint64 ja = ttv_time_span_ns (origin, a) >> shift;
       while (l0->cur < ja && l0->cur <= last)
         level_emit (so, 0);
@@ -288,6 +298,7 @@ ttv_history_summary_write (TtvHistoryWriter *w, const TtvHistorySeq *seq, gint64
           if (a == be)
             level_emit (so, 0);
         }
+      bin_end = origin + (gint64) ((l0->cur + 1) << shift);
       bi++;
     }
   while (l0->cur <= last)
