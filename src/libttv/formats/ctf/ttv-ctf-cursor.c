@@ -43,18 +43,14 @@ typedef struct {
   guint64 align_mask, id_mask;
   guint id_bits;
   guint64 c_start, c_end, ext;
-  guint64 c_mask, c_ts_mask;       /* compact: struct and timestamp alignments */
   guint c_ts_bits;
   guint64 c_ts_value_mask;
-  guint64 e_mask, e_id_mask, e_ts_mask;  /* extended (32-bit id, 64-bit timestamp) */
-  gboolean e_fast;
-  /* Where a compact header's timestamp starts after its id, when that does
-   * not depend on where the header is (else -1). */
-  gint c_ts_offset;
-  /* lane_read_constant applies to compact headers: their id and timestamp
-   * are in their first 64 bits, the timestamp at c_ts_at; to extended
-   * headers: their id is at e_id_at, their timestamp at e_ts_at.  Each
-   * for a header starting at each byte of a 64-bit word. */
+  gboolean e_fast;                 /* extended headers of a 32-bit id, 64-bit timestamp */
+  /* Compact headers whose id and timestamp are in their first 64 bits,
+   * the timestamp at c_ts_at; extended headers whose id is at e_id_at,
+   * timestamp at e_ts_at: each for a header starting at each byte of a
+   * 64-bit word.  The one description of where a header's parts are, for
+   * lane_read_constant and read_lttng_header alike. */
   gboolean compact_fixed, extended_fixed;
   guint8 c_ts_at[CTF_OFFSET_PLACES];
   guint16 e_id_at[CTF_OFFSET_PLACES], e_ts_at[CTF_OFFSET_PLACES], e_end[CTF_OFFSET_PLACES];
@@ -254,18 +250,10 @@ header_fast_init (HeaderFast *hf, const CtfStreamClass *sc)
   hf->c_start = sc->h_compact_start;
   hf->c_end = sc->h_compact_end;
   hf->ext = sc->h_ext_value;
-  hf->c_mask = mask_of (sc->h_c_align);
-  hf->c_ts_mask = mask_of (sc->h_c_ts_align);
   hf->c_ts_bits = sc->h_c_ts_bits;
   hf->c_ts_value_mask = (G_GUINT64_CONSTANT (1) << sc->h_c_ts_bits) - 1;
-  hf->e_mask = mask_of (sc->h_e_align);
-  hf->e_id_mask = mask_of (sc->h_e_id_align);
-  hf->e_ts_mask = mask_of (sc->h_e_ts_align);
   hf->e_fast = sc->h_e_id_bits == 32 && sc->h_e_ts_bits == 64 && MAX (sc->h_e_align, sc->h_e_id_align) >= 8
                && sc->h_e_ts_align >= 8;
-  guint64 a = hf->align_mask + 1;
-  hf->c_ts_offset = a % (hf->c_mask + 1) == 0 && a % (hf->c_ts_mask + 1) == 0
-                    ? (gint) align_mask (align_mask (hf->id_bits, hf->c_mask), hf->c_ts_mask) : -1;
   hf->fast = TRUE;
   header_places_init (hf, sc);
 }
@@ -273,52 +261,59 @@ header_fast_init (HeaderFast *hf, const CtfStreamClass *sc)
 static gboolean read_lttng_header_slow (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id,
                                         guint64 *ts, guint *ts_bits, GError **error);
 
-/* The LTTng event header of almost every event, little endian: the id and
- * a compact timestamp from one 64-bit load, or an extended header's 32-bit
- * id and 64-bit timestamp.  Anything else (near the end of the content,
- * big endian, odd layouts) goes the general way. */
+/* The id, timestamp (with the mask of its bits), kind (CTF_HEADER_COMPACT
+ * or _EXTENDED) and end of the LTTng header at @p, read at constant places
+ * for its place in a word; FALSE when they are not known to be there. */
+static G_ALWAYS_INLINE inline gboolean
+header_at_constant_places (const HeaderFast *hf, const Lane *l, guint64 p, guint64 *id, guint64 *ts,
+                           guint64 *ts_mask, guint *kind, guint64 *end)
+{
+  if (p + 64 > l->pbits)
+    return FALSE;
+  guint place = (guint) (p / 8) % CTF_OFFSET_PLACES;
+  guint64 w;
+  memcpy (&w, l->pdata + p / 8, 8);
+  w = GUINT64_FROM_LE (w);
+  guint64 v = w & hf->id_mask;
+  if (G_LIKELY (v >= hf->c_start && v <= hf->c_end && hf->compact_fixed))
+    {
+      *id = v;
+      *ts_mask = hf->c_ts_value_mask;
+      *ts = (w >> hf->c_ts_at[place]) & hf->c_ts_value_mask;
+      *kind = CTF_HEADER_COMPACT;
+      *end = p + hf->c_ts_at[place] + hf->c_ts_bits;
+      return TRUE;
+    }
+  if (v != hf->ext || !hf->extended_fixed || p + hf->e_end[place] > l->pbits)
+    return FALSE;
+  guint32 x;
+  memcpy (&x, l->pdata + (p + hf->e_id_at[place]) / 8, 4);
+  memcpy (&w, l->pdata + (p + hf->e_ts_at[place]) / 8, 8);
+  *id = GUINT32_FROM_LE (x);
+  *ts = GUINT64_FROM_LE (w);
+  *ts_mask = G_MAXUINT64;
+  *kind = CTF_HEADER_EXTENDED;
+  *end = p + hf->e_end[place];
+  return TRUE;
+}
+
+/* The LTTng event header of almost every event, little endian, at the
+ * places HeaderFast gives for its start's place in a word.  Anything else
+ * (near the end of the content, big endian, odd layouts) goes the general
+ * way. */
 static G_ALWAYS_INLINE inline gboolean
 read_lttng_header (CtfCursor *c, const Lane *l, guint64 *pos, guint64 *id, guint64 *ts, guint *ts_bits,
                    GError **error)
 {
   const HeaderFast *hf = &c->hf;
   guint64 p = align_mask (*pos, hf->align_mask);
-  if (G_LIKELY (hf->fast && p + 64 <= l->pbits))
+  guint64 ts_mask, end;
+  guint kind;
+  if (G_LIKELY (hf->fast && header_at_constant_places (hf, l, p, id, ts, &ts_mask, &kind, &end)))
     {
-      guint64 w;
-      memcpy (&w, l->pdata + p / 8, 8);
-      w = GUINT64_FROM_LE (w);
-      guint64 v = w & hf->id_mask;
-      if (G_LIKELY (v >= hf->c_start && v <= hf->c_end))
-        {
-          guint64 q = G_LIKELY (hf->c_ts_offset >= 0) ? p + (guint64) hf->c_ts_offset
-                      : align_mask (align_mask (p + hf->id_bits, hf->c_mask), hf->c_ts_mask);
-          guint64 off = q - p;
-          if (G_LIKELY (off + hf->c_ts_bits <= 64))
-            {
-              *id = v;
-              *ts = (w >> off) & hf->c_ts_value_mask;
-              *ts_bits = hf->c_ts_bits;
-              *pos = q + hf->c_ts_bits;
-              return TRUE;
-            }
-        }
-      else if (v == hf->ext && hf->e_fast)
-        {
-          guint64 q = align_mask (align_mask (p + hf->id_bits, hf->e_mask), hf->e_id_mask);
-          guint64 t = align_mask (q + 32, hf->e_ts_mask);
-          if (t + 64 <= l->pbits)
-            {
-              guint32 x;
-              memcpy (&x, l->pdata + q / 8, 4);
-              memcpy (&w, l->pdata + t / 8, 8);
-              *id = GUINT32_FROM_LE (x);
-              *ts = GUINT64_FROM_LE (w);
-              *ts_bits = 64;
-              *pos = t + 64;
-              return TRUE;
-            }
-        }
+      *ts_bits = kind == CTF_HEADER_COMPACT ? hf->c_ts_bits : 64;
+      *pos = end;
+      return TRUE;
     }
   return read_lttng_header_slow (c->sf, l, pos, id, ts, ts_bits, error);
 }
@@ -617,42 +612,6 @@ lane_deliver (CtfCursor *c, Lane *l, TtvEvent *ev, const CtfEventClass *ec, guin
   ev->data = l->pdata;
   ev->data_bits = l->pbits;
   ev->priv = CTF_EVENT_PRIV (l->bit, hdr_end);
-}
-
-/* The id, timestamp (with the mask of its bits), kind (CTF_HEADER_COMPACT
- * or _EXTENDED) and end of the LTTng header at @p, read at constant places
- * for its place in a word; FALSE when they are not known to be there. */
-static G_ALWAYS_INLINE inline gboolean
-header_at_constant_places (const HeaderFast *hf, const Lane *l, guint64 p, guint64 *id, guint64 *ts,
-                           guint64 *ts_mask, guint *kind, guint64 *end)
-{
-  if (p + 64 > l->pbits)
-    return FALSE;
-  guint place = (guint) (p / 8) % CTF_OFFSET_PLACES;
-  guint64 w;
-  memcpy (&w, l->pdata + p / 8, 8);
-  w = GUINT64_FROM_LE (w);
-  guint64 v = w & hf->id_mask;
-  if (G_LIKELY (v >= hf->c_start && v <= hf->c_end && hf->compact_fixed))
-    {
-      *id = v;
-      *ts_mask = hf->c_ts_value_mask;
-      *ts = (w >> hf->c_ts_at[place]) & hf->c_ts_value_mask;
-      *kind = CTF_HEADER_COMPACT;
-      *end = p + hf->c_ts_at[place] + hf->c_ts_bits;
-      return TRUE;
-    }
-  if (v != hf->ext || !hf->extended_fixed || p + hf->e_end[place] > l->pbits)
-    return FALSE;
-  guint32 x;
-  memcpy (&x, l->pdata + (p + hf->e_id_at[place]) / 8, 4);
-  memcpy (&w, l->pdata + (p + hf->e_ts_at[place]) / 8, 8);
-  *id = GUINT32_FROM_LE (x);
-  *ts = GUINT64_FROM_LE (w);
-  *ts_mask = G_MAXUINT64;
-  *kind = CTF_HEADER_EXTENDED;
-  *end = p + hf->e_end[place];
-  return TRUE;
 }
 
 /* Almost every event of an LTTng trace: a header read at constant places,
