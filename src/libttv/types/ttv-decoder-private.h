@@ -19,6 +19,11 @@ typedef struct {
 
 /* A scope ttv_decoder_decode_first_memo decoded: its key and nodes. */
 #define TTV_DECODER_MEMO_SLOTS 32
+/* A memo whose nodes are not among the resident ones. */
+#define TTV_DECODER_NOT_RESIDENT G_MAXUINT32
+/* Resident nodes beyond this are given up (the memos keep their copies):
+ * each new packet leaves its predecessor's nodes behind. */
+#define TTV_DECODER_RESIDENT_MAX 1024u
 typedef struct {
   gboolean valid;
   guint64 packet;
@@ -26,8 +31,9 @@ typedef struct {
   const TtvType *type;
   const guint8 *buf;
   guint64 buf_bits, start, end;
-  TtvValue *nodes;    /* owned, [n] */
-  guint32 n;
+  TtvValue *nodes;    /* owned, [n], as decoded at node @base */
+  guint32 n, base;
+  guint32 at;         /* its nodes' place among the resident ones, or TTV_DECODER_NOT_RESIDENT */
 } TtvDecoderMemo;
 
 struct _TtvDecoder {
@@ -47,11 +53,11 @@ struct _TtvDecoder {
   /* ttv_decoder_decode_first_memo's scopes, one per tracefile (a merged
    * read goes from stream to stream), in slots by the tracefile's address. */
   TtvDecoderMemo memo[TTV_DECODER_MEMO_SLOTS];
-  /* The memo whose nodes are still nodes 0 .. in_place_n - 1 (weak; NULL
-   * for none): nothing was allocated below in_place_n since it put them
-   * there, so the next event of its packet takes them without a copy. */
-  const TtvDecoderMemo *in_place;
-  guint32 in_place_n;
+  /* Nodes 0 .. resident_n - 1 hold memos' nodes and outlive resets (a
+   * reset starts the event's nodes after them): each tracefile's packet
+   * context stays where it is while a merged read goes from stream to
+   * stream, taken without a copy. */
+  guint32 resident_n;
 };
 
 /* Cold: the arrays reach their size within the first events, and the
@@ -73,13 +79,6 @@ gint32 ttv_decoder_decode_walk (TtvDecoder *d, const TtvType *type, const char *
 static inline void
 ttv_decoder_reserve (TtvDecoder *d, guint32 n)
 {
-  /* Every write to the node array follows a reservation at its end: one
-   * below the memo's nodes left in place is about to overwrite them. */
-  if (G_UNLIKELY (d->n_nodes < d->in_place_n))
-    {
-      d->in_place = NULL;
-      d->in_place_n = 0;
-    }
   if (G_UNLIKELY (d->cap - d->n_nodes < n))
     ttv_decoder_grow (d, n);
 }

@@ -22,6 +22,8 @@ ttv_decoder_new (void)
   d->open_cap = 16;
   d->open = g_new (guint32, d->open_cap * 2);
   d->arena = g_string_chunk_new (256);
+  for (guint i = 0; i < TTV_DECODER_MEMO_SLOTS; i++)
+    d->memo[i].at = TTV_DECODER_NOT_RESIDENT;
   return d;
 }
 
@@ -42,7 +44,7 @@ ttv_decoder_free (TtvDecoder *d)
 void
 ttv_decoder_reset (TtvDecoder *d)
 {
-  d->n_nodes = 0;
+  d->n_nodes = d->resident_n;
   d->n_open = 0;
   d->n_scopes = 0;
   d->depth = 0;
@@ -921,49 +923,71 @@ memo_slot (TtvDecoder *d, gconstpointer tracefile)
   return &d->memo[((guintptr) tracefile >> 4) % TTV_DECODER_MEMO_SLOTS];
 }
 
-/* The nodes of a memo that holds the scope, as node 0 and on. */
+/* Gives up every resident node, at the start of an event (the memos keep
+ * their copies). */
+static void
+memo_drop_resident (TtvDecoder *d)
+{
+  for (guint i = 0; i < TTV_DECODER_MEMO_SLOTS; i++)
+    d->memo[i].at = TTV_DECODER_NOT_RESIDENT;
+  d->resident_n = 0;
+  d->n_nodes = 0;
+}
+
+/* Puts a memo's nodes back among the resident ones, their children's
+ * indices moved with them. */
+static G_NO_INLINE void
+memo_make_resident (TtvDecoder *d, TtvDecoderMemo *m)
+{
+  if (d->resident_n + m->n > TTV_DECODER_RESIDENT_MAX)
+    memo_drop_resident (d);
+  guint32 at = ttv_decoder_alloc (d, m->n, m->nodes);
+  for (guint32 i = 0; i < m->n; i++)
+    if (d->nodes[at + i].n_children > 0)
+      d->nodes[at + i].first_child = d->nodes[at + i].first_child - m->base + at;
+  m->at = at;
+  d->resident_n = d->n_nodes;
+}
+
+/* The nodes of a memo that holds the scope, where they are resident. */
 static inline gint32
 memo_reuse (TtvDecoder *d, TtvDecoderMemo *m, const char *scope_name, guint64 *bit_pos)
 {
-  if (d->in_place == m)
-    d->n_nodes = m->n;  /* still there: see ttv_decoder_reserve */
-  else
-    {
-      ttv_decoder_alloc (d, m->n, m->nodes);
-      d->in_place = m;
-      d->in_place_n = m->n;
-    }
+  if (G_UNLIKELY (m->at == TTV_DECODER_NOT_RESIDENT))
+    memo_make_resident (d, m);
   if (scope_name)
-    ttv_decoder_add_scope (d, scope_name, 0);
+    ttv_decoder_add_scope (d, scope_name, m->at);
   *bit_pos = m->end;
-  return 0;
+  return (gint32) m->at;
 }
 
 /* ttv_decoder_decode_first_memo when its memo does not hold the scope:
- * decodes it, and keeps its nodes.  (Its own function, with the same
- * arguments: the reuse, once per event, keeps a small frame and calls it
- * last.) */
+ * decodes it after the resident nodes, where its nodes then stay, and
+ * keeps a copy.  (Its own function, with the same arguments: the reuse,
+ * once per event, keeps a small frame and calls it last.) */
 static G_NO_INLINE gint32
 memo_refill (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type, const char *scope_name,
              const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
   TtvDecoderMemo *m = memo_slot (d, tracefile);
   m->valid = FALSE;
-  if (d->in_place == m)
-    {
-      d->in_place = NULL;
-      d->in_place_n = 0;
-    }
+  /* The last resident nodes are given back; others stay until the limit. */
+  if (m->at != TTV_DECODER_NOT_RESIDENT && m->at + m->n == d->resident_n)
+    d->resident_n = d->n_nodes = m->at;
+  m->at = TTV_DECODER_NOT_RESIDENT;
+  if (d->resident_n > TTV_DECODER_RESIDENT_MAX)
+    memo_drop_resident (d);
   guint64 start = *bit_pos;
   gint32 r = ttv_decoder_decode (d, type, scope_name, buf, buf_bits, bit_pos, error);
   /* Strings converted into the arena go with the next reset: not kept. */
-  if (r != 0 || d->arena_used)
+  if (r < 0 || d->arena_used)
     return r;
-  m->nodes = g_renew (TtvValue, m->nodes, d->n_nodes);
-  memcpy (m->nodes, d->nodes, sizeof (TtvValue) * d->n_nodes);
-  *m = (TtvDecoderMemo) { TRUE, packet, tracefile, type, buf, buf_bits, start, *bit_pos, m->nodes, d->n_nodes };
-  d->in_place = m;
-  d->in_place_n = m->n;
+  guint32 n = d->n_nodes - (guint32) r;
+  m->nodes = g_renew (TtvValue, m->nodes, n);
+  memcpy (m->nodes, d->nodes + r, sizeof (TtvValue) * n);
+  *m = (TtvDecoderMemo) { TRUE, packet, tracefile, type, buf, buf_bits, start, *bit_pos, m->nodes, n,
+                          (guint32) r, (guint32) r };
+  d->resident_n = d->n_nodes;
   return r;
 }
 
@@ -972,7 +996,7 @@ ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer trac
                                const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
                                GError **error)
 {
-  g_return_val_if_fail (d->n_nodes == 0, -1);
+  g_return_val_if_fail (d->n_nodes == d->resident_n, -1);
   TtvDecoderMemo *m = memo_slot (d, tracefile);
   if (m->valid && m->packet == packet && m->tracefile == tracefile && m->type == type && m->buf == buf
       && m->buf_bits == buf_bits && m->start == *bit_pos)

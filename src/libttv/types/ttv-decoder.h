@@ -35,7 +35,8 @@ typedef struct _TtvDecoder TtvDecoder;
 
 TtvDecoder *ttv_decoder_new (void);
 void        ttv_decoder_free (TtvDecoder *decoder);
-/* Forgets every node and scope; call before each event. */
+/* Forgets every node and scope; call before each event.  (The nodes of
+ * ttv_decoder_decode_first_memo's memos stay below the event's.) */
 void        ttv_decoder_reset (TtvDecoder *decoder);
 
 /* Decodes one value of @type from @buf (buf_bits long) at *bit_pos, which
@@ -49,8 +50,8 @@ void        ttv_decoder_reset (TtvDecoder *decoder);
 gint32      ttv_decoder_decode (TtvDecoder *decoder, const TtvType *type, const char *scope_name,
                                 const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
                                 GError **error);
-/* ttv_decoder_decode of the first scope after a reset (node 0), reusing
- * the nodes of the last call when @packet and @type are the same and @buf,
+/* ttv_decoder_decode of the first scope after a reset, reusing the nodes
+ * of the last call when @packet and @type are the same and @buf,
  * @buf_bits and *@bit_pos too: a packet's context, the same for each of its
  * events, decoded once per packet rather than once per event.  @packet
  * names the bytes for good (a tracefile and packet number packed by the
