@@ -333,14 +333,7 @@ snapshot_into (const TtvContext *ctx, TtvPosition *p)
 {
   p->shape = ctx->shape;
   for (guint i = 0; i < ctx->n; i++)
-    {
-      const TtvStream *s = &ctx->streams[i];
-      p->tf[i].at_end = s->at_end;
-      if (!s->at_end)
-        p->tf[i].pos = s->event.pos;
-      else
-        memset (&p->tf[i].pos, 0, sizeof p->tf[i].pos);
-    }
+    ttv_position_set_entry (p, i, ctx->streams[i].at_end, &ctx->streams[i].event.pos);
   set_next (ctx, p);
 }
 

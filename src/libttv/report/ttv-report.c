@@ -576,7 +576,7 @@ append_jsonl_decoded (TtvReportPrinter *p, JsonType *jt, const TtvEvent *ev, GSt
   gint32 scopes[TTV_EVENT_N_CONTEXTS];
   ttv_decoder_reset (p->decoder);
   root = ttv_event_decode_contexts (ev, p->decoder, scopes, &error);
-  ttv_text_commit (out, TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 16), ",\"fields\":"));
+  TTV_TEXT_APPEND_LITERAL (out, ",\"fields\":");
   if (root >= 0)
     {
       append_json_fields (p->decoder, (guint32) root, &jt->scopes[JSON_FIELDS], out);
@@ -629,7 +629,7 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
   if (pos)
     {
       /* Base32 needs no escape. */
-      ttv_text_commit (out, TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 16), ",\"position\":\""));
+      TTV_TEXT_APPEND_LITERAL (out, ",\"position\":\"");
       ttv_position_token_writer_append (p->tokens, pos, out);
       g_string_append_c (out, '"');
     }
@@ -648,7 +648,7 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
     }
   if (!p->jsonl_direct || !ttv_event_append_jsonl_scopes (out, ev, p->decoder))
     append_jsonl_decoded (p, jt, ev, out);
-  ttv_text_commit (out, TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, 2), "}\n"));
+  TTV_TEXT_APPEND_LITERAL (out, "}\n");
 }
 
 static void

@@ -66,8 +66,8 @@ struct _Op {
    * fixed-length text array, none referenced: one load each. */
   TtvFlatMember *loads;
   TtvFlatLayout *layout;  /* the same, for printers */
-  /* STRUCT that is not flat, each member a load or a string where the one
-   * before ends: for printers (ttv_type_get_seq_layout). */
+  /* The root STRUCT when it is not flat, each member a load or a string
+   * where the one before ends: for printers (ttv_type_get_seq_layout). */
   TtvSeqLayout *seq;
   gboolean has_slots;     /* STRUCT: a member is referenced (skipping must read it) */
   guint64 align_mask;      /* align - 1: scalars, STRUCT (a power of two) */
@@ -446,10 +446,7 @@ compile_struct (Compiler *c, const TtvType *t, Op *op, guint level)
   for (guint i = 0; i < op->n_children; i++)
     op->has_slots |= op->children[i].slot != NO_SLOT;
   if (ok)
-    {
-      compile_flat (c, t, op);
-      compile_seq (c, op);
-    }
+    compile_flat (c, t, op);
   for (guint i = 0; i < op->n_children && ok && op->offsets == NULL; i++)
     compile_loadable (&op->children[i]);
   return ok;
@@ -536,7 +533,12 @@ ttv_decode_plan_compile (const TtvType *type)
   plan = g_new0 (TtvDecodePlan, 1);
   plan->root.slot = NO_SLOT;
   if (compile_op (&c, type, &plan->root, 1))
-    plan->owned = c.owned;
+    {
+      /* Printers ask for the layout of a type's own plan: the root's. */
+      if (plan->root.kind == OP_STRUCT)
+        compile_seq (&c, &plan->root);
+      plan->owned = c.owned;
+    }
   else
     {
       g_ptr_array_unref (c.owned);
