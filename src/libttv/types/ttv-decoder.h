@@ -162,31 +162,59 @@ ttv_flat_member_load (const TtvFlatMember *m, const guint8 *base, TtvValue *out)
  * (among them every struct with a flat layout). */
 const TtvSeqLayout *ttv_type_get_seq_layout (const TtvType *type);
 
-/* Member @sm of a sequential struct at bit *@at of @data (@bits long) into
- * @out's value (a string's: its bytes up to the NUL), *@at then past it;
- * FALSE when the bytes are too few or a string has no end, where the
- * decoder fails too. */
-static G_ALWAYS_INLINE inline gboolean
-ttv_seq_member_load (const TtvSeqMember *sm, const guint8 *data, guint64 bits, guint64 *at, TtvValue *out)
+/* Member @sm of a sequential struct at bit *@at of @data (@bits long):
+ * where its bytes start, *@at then past it (a string past its NUL); NULL
+ * when the bytes are too few or a string has no end, where the decoder
+ * fails too. */
+static G_ALWAYS_INLINE inline const guint8 *
+ttv_seq_member_skip (const TtvSeqMember *sm, const guint8 *data, guint64 bits, guint64 *at)
 {
   guint64 p = (*at + sm->align_bits - 1) & ~(guint64) (sm->align_bits - 1);
   if (G_UNLIKELY (p > bits))
-    return FALSE;
+    return NULL;
   const guint8 *base = data + p / 8;
   if (sm->string)
     {
       const guint8 *nul = memchr (base, '\0', (bits - p) / 8);
       if (G_UNLIKELY (nul == NULL))
-        return FALSE;
-      out->v.string.str = (const char *) base;
-      out->v.string.len = (guint32) (nul - base);
+        return NULL;
       *at = p + ((guint64) (nul - base) + 1) * 8;
-      return TRUE;
+      return base;
     }
   if (G_UNLIKELY (bits - p < sm->size_bits))
-    return FALSE;
-  ttv_flat_member_load (&sm->load, base, out);
+    return NULL;
   *at = p + sm->size_bits;
+  return base;
+}
+
+/* Member @sm as ttv_seq_member_skip () steps past it, its value into
+ * @out's (a string's: its bytes up to the NUL). */
+static G_ALWAYS_INLINE inline gboolean
+ttv_seq_member_load (const TtvSeqMember *sm, const guint8 *data, guint64 bits, guint64 *at, TtvValue *out)
+{
+  const guint8 *base = ttv_seq_member_skip (sm, data, bits, at);
+  if (G_UNLIKELY (base == NULL))
+    return FALSE;
+  if (sm->string)
+    {
+      out->v.string.str = (const char *) base;
+      out->v.string.len = (guint32) (data + *at / 8 - base - 1);
+    }
+  else
+    ttv_flat_member_load (&sm->load, base, out);
+  return TRUE;
+}
+
+/* Where a struct of sequential layout @seq that starts at bit @at of
+ * @data (@bits long) ends, into *@end; FALSE where the decoder fails. */
+static G_ALWAYS_INLINE inline gboolean
+ttv_seq_layout_skip (const TtvSeqLayout *seq, const guint8 *data, guint64 bits, guint64 at, guint64 *end)
+{
+  at = (at + seq->align_bits - 1) & ~(guint64) (seq->align_bits - 1);
+  for (guint i = 0; i < seq->n_members; i++)
+    if (G_UNLIKELY (ttv_seq_member_skip (&seq->members[i], data, bits, &at) == NULL))
+      return FALSE;
+  *end = at;
   return TRUE;
 }
 

@@ -348,7 +348,7 @@ ttv_ctf_event_class_refs (const CtfStreamFile *sf, CtfEventClass *ec)
 static CtfEventOffsets
 offsets_after (const CtfEventClass *ec, guint place, guint64 header_end)
 {
-  CtfEventOffsets o = { 0, -1 };
+  CtfEventOffsets o = { -1, -1 };
   guint64 pos = header_end;
   for (guint i = 0; i < 3; i++)
     {
@@ -372,7 +372,7 @@ offsets_compute (const CtfStreamClass *sc, CtfEventClass *ec)
   for (guint kind = CTF_HEADER_COMPACT; kind <= CTF_HEADER_EXTENDED; kind++)
     for (guint i = 0; i < CTF_OFFSET_PLACES; i++)
       {
-        ec->offsets[kind][i] = (CtfEventOffsets) { 0, -1 };
+        ec->offsets[kind][i] = (CtfEventOffsets) { -1, -1 };
         if (!header_in_word (sc, kind))
           continue;
         guint64 id_at, ts_at, end;
@@ -411,6 +411,7 @@ class_refs_compute (const CtfStreamFile *sf, CtfEventClass *ec)
       && (!ec->context || ttv_decoder_has_plan (ec->context)))
     refs |= CTF_REFS_FIELDS_ALONE;
   offsets_compute (sc, ec);
+  ec->payload_seq = ec->fields && ec->skip_bits[2] < 0 ? ttv_type_get_seq_layout (ec->fields) : NULL;
   g_atomic_int_set (&ec->refs, refs);
   return refs;
 }
@@ -614,10 +615,23 @@ lane_deliver (CtfCursor *c, Lane *l, TtvEvent *ev, const CtfEventClass *ec, guin
   ev->priv = CTF_EVENT_PRIV (l->bit, hdr_end);
 }
 
+/* Where an event at @p whose fields have a sequential layout ends (a
+ * payload with a string, after contexts at constant offsets), into
+ * *@end; FALSE when that does not apply or the fields do not fit in the
+ * packet (the general path then reports it).  Not inline: the usual
+ * turn's frame stays small (see ttv_ctf_cursor_next). */
+static G_NO_INLINE gboolean
+lane_skip_sequential (const Lane *l, const CtfEventClass *ec, const CtfEventOffsets *o, guint64 p, guint64 *end)
+{
+  return ec->payload_seq != NULL && o->payload_bits > 0
+         && ttv_seq_layout_skip (ec->payload_seq, l->pdata, l->pbits, p + (guint64) o->payload_bits, end);
+}
+
 /* Almost every event of an LTTng trace: a header read at constant places,
- * then the constant offsets of its class after it (CtfEventClass.offsets),
- * an end inside the packet and a time inside it.  It writes nothing but
- * @ev and the lane, and only on success: when it does not apply (FALSE),
+ * then the constant offsets of its class after it (CtfEventClass.offsets;
+ * fields with a string stepped over by lane_skip_sequential), an end
+ * inside the packet and a time inside it.  It writes nothing but @ev and
+ * the lane, and only on success: when it does not apply (FALSE),
  * lane_read reads the event from the start and finds any damage. */
 static G_ALWAYS_INLINE inline gboolean
 lane_read_constant (CtfCursor *c, Lane *l, TtvEvent *ev)
@@ -636,9 +650,11 @@ lane_read_constant (CtfCursor *c, Lane *l, TtvEvent *ev)
     return FALSE;
   class_refs (c->sf, ec);
   const CtfEventOffsets *o = &ec->offsets[kind][(p / 8) % CTF_OFFSET_PLACES];
-  if (o->end_bits <= 0)
+  guint64 pos;
+  if (G_LIKELY (o->end_bits > 0))
+    pos = p + (guint64) o->end_bits;
+  else if (!lane_skip_sequential (l, ec, o, p, &pos))
     return FALSE;
-  guint64 pos = p + (guint64) o->end_bits;
   guint64 clock = l->clock_before;
   update_clock_masked (&clock, ts, ts_mask);
   if (pos > l->pbits || (clock > l->end_clock && pos < l->pbits))

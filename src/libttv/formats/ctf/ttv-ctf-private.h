@@ -109,7 +109,7 @@ void ttv_ctf_jsonl_plan_free (CtfJsonlPlan *plan);
  * header's aligned start: constant for a start at a given place in a
  * 64-bit word (CTF_OFFSET_PLACES of them, a byte apart) when every
  * alignment divides 64 bits and every scope has a fixed size (else
- * end_bits is -1). */
+ * end_bits is -1; payload_bits is -1 too unless the contexts have). */
 typedef struct {
   gint32 payload_bits, end_bits;
 } CtfEventOffsets;
@@ -143,6 +143,10 @@ typedef struct {
    * header (CTF_HEADER_COMPACT, CTF_HEADER_EXTENDED) that starts at each
    * byte of a 64-bit word. */
   CtfEventOffsets offsets[2][CTF_OFFSET_PLACES];
+  /* Its fields' sequential layout (weak, the type's) when they vary in
+   * size but read member by member (a payload with a string): the cursor
+   * steps over them with it, after contexts at constant offsets. */
+  const TtvSeqLayout *payload_seq;
   CtfTextPlan *text;      /* owned, made by the first line printed */
   CtfJsonlPlan *jsonl;    /* owned, made by the first jsonl line */
 } CtfEventClass;
