@@ -755,6 +755,33 @@ test_plan_text_array (void)
   g_string_free (out, TRUE);
 }
 
+/* An empty struct (a kernel event without fields) has a flat layout
+ * whatever its alignment: printers write it from the bytes, "{ }", where
+ * it ends no later than the data, and the decoder agrees on its end. */
+static void
+test_plan_empty_struct (void)
+{
+  static const guint aligns[] = { 1, 8, 32 };
+  const guint8 data[8] = { 0 };
+  for (guint i = 0; i < G_N_ELEMENTS (aligns); i++)
+    {
+      g_autoptr (TtvType) s = ttv_type_new_struct ();
+      s->align_bits = aligns[i];   /* as a CTF struct's align(N) */
+      ttv_type_finish (s);
+      g_assert_cmpuint (s->align_bits, ==, aligns[i]);
+      const TtvFlatLayout *flat = ttv_type_get_flat_layout (s);
+      g_assert_nonnull (flat);
+      g_assert_cmpuint (flat->align_bits, ==, aligns[i]);
+      g_assert_cmpuint (flat->size_bits, ==, 0);
+      g_assert_cmpuint (flat->n_members, ==, 0);
+      g_assert_null (ttv_type_get_seq_layout (s));
+      g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+      guint64 pos = 3;
+      g_assert_cmpint (ttv_decoder_decode (d, s, NULL, data, sizeof data * 8, &pos, NULL), >=, 0);
+      g_assert_cmpuint (pos, ==, ttv_align_up (3, aligns[i]));
+    }
+}
+
 /* ttv_type_plain_text_may_contain() never says no to text that a value of
  * the type shows: every piece of the plain text of random values of random
  * types is allowed; and it does say no (a search then skips the events). */
@@ -837,6 +864,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder/first-memo", test_first_memo);
   g_test_add_func ("/core/decoder/first-memo-resident-limit", test_first_memo_resident_limit);
   g_test_add_func ("/core/decoder/plan-text-array", test_plan_text_array);
+  g_test_add_func ("/core/decoder/plan-empty-struct", test_plan_empty_struct);
   g_test_add_func ("/core/decoder/plans-match-walk", test_plans_match_walk);
   g_test_add_func ("/core/decoder/plans-match-walk-ctf2", test_plans_match_walk_ctf2);
   g_test_add_func ("/core/decoder/plan-refuses-ctf2", test_plan_refuses_ctf2);
