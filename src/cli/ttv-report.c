@@ -977,9 +977,9 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
         }
       /* Timers see every event, printed or not (trcrpt's semantics):
        * "-d syscall_exit --timer syscall_entry:syscall_exit" times calls. */
-      g_string_truncate (suffix, 0);
       if (ttv_timer_set_get_n_rules (x->timers) > 0)
         {
+          g_string_truncate (suffix, 0);
           const TtvProcessState *proc = state ? ttv_state_get_running (state, ev->tracefile->cpu) : NULL;
           TtvTime elapsed;
           if (ttv_timer_set_process (x->timers, ev, proc ? (gint64) proc->pid : -2 - (gint64) ttv_context_get_stream (ctx),

@@ -193,10 +193,12 @@ write_sequential (GString *out, const JsonScope *s, const TtvEvent *event, guint
 }
 
 /* A scope decoded alone from bit *@pos, *@pos then past it; FALSE when
- * it does not decode. */
+ * it does not decode.  (The decoder is reset here, not per event: most
+ * events have nothing to decode.) */
 static gboolean
 write_decoded (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecoder *d, guint64 *pos)
 {
+  ttv_decoder_reset (d);
   gint32 node = ttv_decoder_decode (d, s->type, s->name, event->data, event->data_bits, pos, NULL);
   if (node < 0)
     return FALSE;
@@ -273,7 +275,6 @@ ttv_ctf_append_jsonl_scopes (GString *out, const TtvEvent *event, TtvDecoder *de
     return FALSE;
   guint64 starts[N_SCOPES] = { event->payload_bit, (guint64) ec->packet_context_bit, hdr_end, hdr_end };
   gsize mark = out->len;
-  ttv_decoder_reset (decoder);
   TTV_TEXT_APPEND_LITERAL (out, ",\"fields\":");
   guint64 pos = starts[SCOPE_FIELDS];
   if (!write_scope (out, &plan->scopes[SCOPE_FIELDS], event, decoder, &pos))

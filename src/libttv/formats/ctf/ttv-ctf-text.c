@@ -823,7 +823,6 @@ write_scopes_direct (TtvTextWriter *w, const CtfTextPlan *plan, const TtvEvent *
                                        "event.fields" };
   /* The event context starts where the stream event context ends. */
   guint64 starts[4] = { (guint64) ec->packet_context_bit, hdr_end, hdr_end, event->payload_bit };
-  ttv_decoder_reset (d);
   for (guint k = 0; k < plan->n_steps; k++)
     {
       const Step *step = &plan->steps[k];
@@ -855,6 +854,9 @@ write_scopes_direct (TtvTextWriter *w, const CtfTextPlan *plan, const TtvEvent *
           G_GNUC_FALLTHROUGH;
         case STEP_DECODE:
           {
+            /* Each scope printed as soon as decoded: its nodes alone.  (A
+             * reset only here: most events have nothing to decode.) */
+            ttv_decoder_reset (d);
             gint32 node = ttv_decoder_decode (d, plan->types[i], names[i], event->data, event->data_bits, &pos,
                                               NULL);
             if (node < 0)
