@@ -252,6 +252,81 @@ test_merge_modes (void)
     }
 }
 
+/* The small merge's single comparison with the runner-up while the same
+ * stream wins: over runs of one stream, ties between streams (equal
+ * times, the lower index first, whichever stream won last), streams that
+ * end at different points and rebuilds in the middle (what a seek does),
+ * for every small size; the order must be the one of (time, stream). */
+static void
+test_merge_stays (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (19);
+  for (guint n = 1; n <= TTV_MERGE_SMALL; n++)
+    for (guint round = 0; round < 20; round++)
+      {
+        g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (Ref));
+        GArray *times[TTV_MERGE_SMALL];
+        for (guint i = 0; i < n; i++)
+          times[i] = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+        TtvTime now = round % 2 ? TTV_TIME_MIN : 0;
+        guint stream = 0;
+        guint n_events = g_rand_int_range (r, 0, 3000);
+        for (guint e = 0; e < n_events; e++)
+          {
+            /* Runs of about 30 events; a run goes on at the same time as
+             * the last event of another stream half of the time. */
+            if (g_rand_int_range (r, 0, 30) == 0)
+              stream = g_rand_int_range (r, 0, n);
+            now += g_rand_int_range (r, 0, 3) == 0;
+            Ref ref = { now, stream, 0, times[stream]->len, 0 };
+            g_array_append_val (all, ref);
+            g_array_append_val (times[stream], now);
+          }
+        /* Some rounds end with events at TTV_TIME_MAX on several streams. */
+        if (round % 4 == 3)
+          for (guint i = 0; i < n; i += 2)
+            {
+              TtvTime max = TTV_TIME_MAX;
+              Ref ref = { max, i, 0, times[i]->len, 0 };
+              g_array_append_val (all, ref);
+              g_array_append_val (times[i], max);
+            }
+        g_array_sort (all, ref_cmp);
+
+        TtvMerge m;
+        ttv_merge_init (&m, n);
+        TtvMergeKey keys[TTV_MERGE_SMALL];
+        guint next[TTV_MERGE_SMALL] = { 0 };
+        guint k = 0;
+        do
+          {
+            /* (Re)build from where every stream is, as after a seek. */
+            for (guint i = 0; i < n; i++)
+              keys[i] = next[i] < times[i]->len
+                          ? TTV_MERGE_KEY (g_array_index (times[i], TtvTime, next[i]), i)
+                          : TTV_MERGE_KEY (TTV_TIME_MAX, TTV_MERGE_RANK_END | i);
+            ttv_merge_build (&m, keys);
+            guint until = k + g_rand_int_range (r, 1, 2000);
+            while (k < until && !ttv_merge_at_end (&m))
+              {
+                guint w = ttv_merge_winner (&m);
+                const Ref *ref = &g_array_index (all, Ref, k++);
+                g_assert_cmpuint (w, ==, ref->stream);
+                g_assert_cmpuint (next[w], ==, ref->index);
+                if (++next[w] < times[w]->len)
+                  ttv_merge_advance (&m, g_array_index (times[w], TtvTime, next[w]));
+                else
+                  ttv_merge_advance_end (&m);
+              }
+          }
+        while (!ttv_merge_at_end (&m));
+        g_assert_cmpuint (k, ==, all->len);
+        ttv_merge_clear (&m);
+        for (guint i = 0; i < n; i++)
+          g_array_unref (times[i]);
+      }
+}
+
 static void
 test_seek_time (void)
 {
@@ -1036,6 +1111,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/merge/order", test_order);
   g_test_add_func ("/engine/merge/modes", test_merge_modes);
   g_test_add_func ("/engine/merge/time-max", test_merge_time_max);
+  g_test_add_func ("/engine/merge/stays", test_merge_stays);
   g_test_add_func ("/engine/seek/time", test_seek_time);
   g_test_add_func ("/engine/seek/position", test_seek_position);
   g_test_add_func ("/engine/position/bad-token", test_bad_token);
