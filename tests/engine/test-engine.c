@@ -193,6 +193,42 @@ test_merge_time_max (void)
     }
 }
 
+/* Stream @stream's next event is at @t: in its times and, as a reference
+ * event, in @all. */
+static void
+merge_add_event (GArray *all, GArray **times, guint stream, TtvTime t)
+{
+  Ref ref = { t, stream, 0, times[stream]->len, 0 };
+  g_array_append_val (all, ref);
+  g_array_append_val (times[stream], t);
+}
+
+/* Every stream's merge key where it is: the time of its event @next[i]
+ * of @times[i], or at its end. */
+static void
+merge_keys_at (TtvMergeKey *keys, GArray **times, const guint *next, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    keys[i] = next[i] < times[i]->len
+                ? TTV_MERGE_KEY (g_array_index (times[i], TtvTime, next[i]), i)
+                : TTV_MERGE_KEY (TTV_TIME_MAX, TTV_MERGE_RANK_END | i);
+}
+
+/* The merge's winner is the stream of @all[*k], the reference order, at
+ * the right event; then it moves that stream to its next event. */
+static void
+merge_check_step (TtvMerge *m, GArray *all, guint *k, GArray **times, guint *next)
+{
+  guint w = ttv_merge_winner (m);
+  const Ref *ref = &g_array_index (all, Ref, (*k)++);
+  g_assert_cmpuint (w, ==, ref->stream);
+  g_assert_cmpuint (next[w], ==, ref->index);
+  if (++next[w] < times[w]->len)
+    ttv_merge_advance (m, g_array_index (times[w], TtvTime, next[w]));
+  else
+    ttv_merge_advance_end (m);
+}
+
 /* The merge alone, over segments where streams interleave finely and
  * segments where they come in long runs, so that it switches between its
  * replay and fast modes; the order must not depend on the mode. */
@@ -214,9 +250,7 @@ test_merge_modes (void)
           if (!runs || g_rand_int_range (r, 0, 100) == 0)
             stream = g_rand_int_range (r, 0, n);
           now += g_rand_int_range (r, 0, 2);
-          Ref ref = { now, stream, 0, times[stream]->len, 0 };
-          g_array_append_val (all, ref);
-          g_array_append_val (times[stream], now);
+          merge_add_event (all, times, stream, now);
         }
       g_array_sort (all, ref_cmp);
 
@@ -224,22 +258,13 @@ test_merge_modes (void)
       ttv_merge_init (&m, n);
       g_autofree TtvMergeKey *keys = g_new (TtvMergeKey, n);
       guint next[17] = { 0 };
-      for (guint i = 0; i < n; i++)
-        keys[i] = times[i]->len ? TTV_MERGE_KEY (g_array_index (times[i], TtvTime, 0), i)
-                                : TTV_MERGE_KEY (TTV_TIME_MAX, TTV_MERGE_RANK_END | i);
+      merge_keys_at (keys, times, next, n);
       ttv_merge_build (&m, keys);
       guint switches = 0, k = 0;
       gboolean fast = m.fast;
       while (!ttv_merge_at_end (&m))
         {
-          guint w = ttv_merge_winner (&m);
-          const Ref *ref = &g_array_index (all, Ref, k++);
-          g_assert_cmpuint (w, ==, ref->stream);
-          g_assert_cmpuint (next[w], ==, ref->index);
-          if (++next[w] < times[w]->len)
-            ttv_merge_advance (&m, g_array_index (times[w], TtvTime, next[w]));
-          else
-            ttv_merge_advance_end (&m);
+          merge_check_step (&m, all, &k, times, next);
           switches += m.fast != fast;
           fast = m.fast;
         }
@@ -250,6 +275,62 @@ test_merge_modes (void)
       for (guint i = 0; i < n; i++)
         g_array_unref (times[i]);
     }
+}
+
+/* The small merge's single comparison with the runner-up while the same
+ * stream wins: over runs of one stream, ties between streams (equal
+ * times, the lower index first, whichever stream won last), streams that
+ * end at different points and rebuilds in the middle (what a seek does),
+ * for every small size; the order must be the one of (time, stream). */
+static void
+test_merge_stays (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (19);
+  for (guint n = 1; n <= TTV_MERGE_SMALL; n++)
+    for (guint round = 0; round < 20; round++)
+      {
+        g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (Ref));
+        GArray *times[TTV_MERGE_SMALL];
+        for (guint i = 0; i < n; i++)
+          times[i] = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+        TtvTime now = round % 2 ? TTV_TIME_MIN : 0;
+        guint stream = 0;
+        guint n_events = g_rand_int_range (r, 0, 3000);
+        for (guint e = 0; e < n_events; e++)
+          {
+            /* Runs of about 30 events; a run goes on at the same time as
+             * the last event of another stream half of the time. */
+            if (g_rand_int_range (r, 0, 30) == 0)
+              stream = g_rand_int_range (r, 0, n);
+            now += g_rand_int_range (r, 0, 3) == 0;
+            merge_add_event (all, times, stream, now);
+          }
+        /* Some rounds end with events at TTV_TIME_MAX on several streams. */
+        if (round % 4 == 3)
+          for (guint i = 0; i < n; i += 2)
+            merge_add_event (all, times, i, TTV_TIME_MAX);
+        g_array_sort (all, ref_cmp);
+
+        TtvMerge m;
+        ttv_merge_init (&m, n);
+        TtvMergeKey keys[TTV_MERGE_SMALL];
+        guint next[TTV_MERGE_SMALL] = { 0 };
+        guint k = 0;
+        do
+          {
+            /* (Re)build from where every stream is, as after a seek. */
+            merge_keys_at (keys, times, next, n);
+            ttv_merge_build (&m, keys);
+            guint until = k + g_rand_int_range (r, 1, 2000);
+            while (k < until && !ttv_merge_at_end (&m))
+              merge_check_step (&m, all, &k, times, next);
+          }
+        while (!ttv_merge_at_end (&m));
+        g_assert_cmpuint (k, ==, all->len);
+        ttv_merge_clear (&m);
+        for (guint i = 0; i < n; i++)
+          g_array_unref (times[i]);
+      }
 }
 
 static void
@@ -1036,6 +1117,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/merge/order", test_order);
   g_test_add_func ("/engine/merge/modes", test_merge_modes);
   g_test_add_func ("/engine/merge/time-max", test_merge_time_max);
+  g_test_add_func ("/engine/merge/stays", test_merge_stays);
   g_test_add_func ("/engine/seek/time", test_seek_time);
   g_test_add_func ("/engine/seek/position", test_seek_position);
   g_test_add_func ("/engine/position/bad-token", test_bad_token);

@@ -44,8 +44,12 @@ struct _TtvContext {
    * event stays valid until the next call. */
   gboolean pending;
   guint last_stream;
+  TtvStream *current;           /* &streams[last_stream] while pending */
   gboolean in_hooks;            /* process_middle is calling event hooks */
   GError *error;                /* owned, in state FAILED */
+  /* Where the streams' cursors report errors, NULL between reads: a field
+   * and not a local, so that the per-event loops need no stack slot. */
+  GError *read_error;
   TtvPosition *peeked;          /* owned: ttv_context_peek_position()'s, reused */
 
   /* Processing (ttv-context-process.c) */
@@ -68,24 +72,43 @@ gboolean ttv_context_prepare_slow (TtvContext *ctx, GError **error);
  * line: the hot loops only call it at the ends of streams. */
 gboolean ttv_context_advance_none (TtvContext *ctx, TtvStream *s, GError *reader_error);
 
+TtvTime  ttv_stream_correct_time (TtvStream *s);
+
+/* @s read its next event: its time, corrected where the trace has a
+ * clock correction (out of line: the per-event loops then keep fewer
+ * values across the call). */
+G_ALWAYS_INLINE static inline TtvTime
+ttv_stream_corrected_time (TtvStream *s)
+{
+  if (G_UNLIKELY (s->clock != NULL))
+    return ttv_stream_correct_time (s);
+  return s->event.time;
+}
+
 /* The winner @s read its next event: in corrected time, into the merge. */
 G_ALWAYS_INLINE static inline void
 ttv_context_advanced (TtvContext *ctx, TtvStream *s)
 {
-  if (G_UNLIKELY (s->clock != NULL))
-    s->event.time = ttv_clock_correction_apply (s->clock, s->event.time);
-  ttv_merge_advance (&ctx->merge, s->event.time);
+  ttv_merge_advance (&ctx->merge, ttv_stream_corrected_time (s));
+}
+
+/* The event of stream @w, the merge's winner, is delivered. */
+static inline void
+ttv_context_set_pending (TtvContext *ctx, guint w)
+{
+  ctx->pending = TRUE;
+  ctx->last_stream = w;
+  ctx->current = &ctx->streams[w];
 }
 
 /* Moves the delivered stream's cursor to its next event. */
 G_ALWAYS_INLINE static inline gboolean
 ttv_context_advance (TtvContext *ctx)
 {
-  TtvStream *s = &ctx->streams[ttv_merge_winner (&ctx->merge)];
-  GError *local = NULL;
+  TtvStream *s = ctx->current;
   ctx->pending = FALSE;
-  if (G_UNLIKELY (!s->next (s->cursor, &s->event, &local)))
-    return ttv_context_advance_none (ctx, s, local);
+  if (G_UNLIKELY (!s->next (s->cursor, &s->event, &ctx->read_error)))
+    return ttv_context_advance_none (ctx, s, g_steal_pointer (&ctx->read_error));
   ttv_context_advanced (ctx, s);
   return TRUE;
 }

@@ -220,8 +220,7 @@ ttv_context_process_middle (TtvContext *ctx, TtvTime end_time, guint64 max_event
       if (G_UNLIKELY (ev->time >= check_time) && check_position
           && reached (ctx, end_position, w))
         break;
-      ctx->pending = TRUE;
-      ctx->last_stream = w;
+      ttv_context_set_pending (ctx, w);
       n++;
       TtvHooks *hooks = general;
       if (s->dispatch && ev->type && ev->type->id < s->n_dispatch)

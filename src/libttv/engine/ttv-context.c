@@ -102,14 +102,21 @@ ttv_context_advance_none (TtvContext *ctx, TtvStream *s, GError *reader_error)
   return TRUE;
 }
 
+G_NO_INLINE TtvTime
+ttv_stream_correct_time (TtvStream *s)
+{
+  s->event.time = ttv_clock_correction_apply (s->clock, s->event.time);
+  return s->event.time;
+}
+
 /* Fills stream @s with its next event after a cursor seek. */
 static gboolean
 stream_load (TtvContext *ctx, TtvStream *s, GError **error)
 {
   GError *local = NULL;
   s->at_end = !s->next (s->cursor, &s->event, &local);
-  if (!s->at_end && s->clock)
-    s->event.time = ttv_clock_correction_apply (s->clock, s->event.time);
+  if (!s->at_end)
+    ttv_stream_corrected_time (s);
   if (local)
     {
       g_set_error (error, TTV_ENGINE_ERROR, TTV_ENGINE_ERROR_READ,
@@ -269,42 +276,63 @@ ttv_context_peek (TtvContext *ctx, GError **error)
 G_ALWAYS_INLINE static inline const TtvEvent *
 deliver (TtvContext *ctx)
 {
-  ctx->pending = TRUE;
-  ctx->last_stream = ttv_merge_winner (&ctx->merge);
-  return &ctx->streams[ctx->last_stream].event;
+  ttv_context_set_pending (ctx, ttv_merge_winner (&ctx->merge));
+  return &ctx->current->event;
 }
 
 static G_NO_INLINE const TtvEvent *
 next_slow (TtvContext *ctx, GError **error)
 {
+  g_return_val_if_fail (ctx != NULL && !ctx->in_hooks, NULL);
   if (!ttv_context_prepare (ctx, error) || ttv_merge_at_end (&ctx->merge))
     return NULL;
   return deliver (ctx);
 }
 
+/* The winner's cursor gave no event: its end, or an error. */
+static G_NO_INLINE const TtvEvent *
+next_none (TtvContext *ctx, TtvStream *s, GError **error)
+{
+  if (!ttv_context_advance_none (ctx, s, g_steal_pointer (&ctx->read_error)))
+    {
+      g_propagate_error (error, g_error_copy (ctx->error));
+      return NULL;
+    }
+  return next_slow (ctx, error);
+}
+
+/* The winner's next event is at @t, after another stream's. */
+static G_NO_INLINE const TtvEvent *
+next_replay (TtvContext *ctx, TtvTime t)
+{
+  ttv_merge_advance (&ctx->merge, t);
+  return deliver (ctx);
+}
+
 /* Per event of every merged read: kept to the common case, the stream of
  * the event delivered last reading its next one (with which the merge
- * cannot be at its end), so that it saves few registers; ends, errors and
- * the first event after a seek take next_slow(). */
+ * cannot be at its end) and staying the oldest, so that it saves few
+ * registers and needs no stack frame; the merge's replay when another
+ * stream wins takes next_replay(), ends, errors, the first event after a
+ * seek and calls from hooks next_slow(). */
 const TtvEvent *
 ttv_context_next (TtvContext *ctx, GError **error)
 {
-  g_return_val_if_fail (ctx != NULL && !ctx->in_hooks, NULL);
-  if (G_UNLIKELY (ctx->state != TTV_CONTEXT_READY || !ctx->pending))
+  /* pending implies READY: every change of state clears it.  A NULL
+   * context and a call from a hook (pending there too) are refused by
+   * next_slow(). */
+  if (G_UNLIKELY (ctx == NULL || !ctx->pending || ctx->in_hooks))
     return next_slow (ctx, error);
-  TtvStream *s = &ctx->streams[ttv_merge_winner (&ctx->merge)];
-  GError *local = NULL;
-  if (G_UNLIKELY (!s->next (s->cursor, &s->event, &local)))
-    {
-      if (!ttv_context_advance_none (ctx, s, local))
-        {
-          g_propagate_error (error, g_error_copy (ctx->error));
-          return NULL;
-        }
-      return next_slow (ctx, error);
-    }
-  ttv_context_advanced (ctx, s);
-  return deliver (ctx);
+  TtvStream *s = ctx->current;
+  if (G_UNLIKELY (!s->next (s->cursor, &s->event, &ctx->read_error)))
+    return next_none (ctx, s, error);
+  TtvTime t = ttv_stream_corrected_time (s);
+  /* The same stream still holds the oldest event: the merge, pending,
+   * last_stream and current (the winner's while pending) are as they
+   * were. */
+  if (G_LIKELY (ttv_merge_stays (&ctx->merge, t)))
+    return &s->event;
+  return next_replay (ctx, t);
 }
 
 guint

@@ -2,7 +2,8 @@
  * stream index) order: ties go to the lowest stream index, and a stream at
  * its end loses to every event, even one at TTV_TIME_MAX.  Up to
  * TTV_MERGE_SMALL streams, a tournament over all the streams' next times
- * on every event; above, a loser tree with a fast path while one stream
+ * whenever the winner changes, and a single comparison with the runner-up
+ * while it does not; above, a loser tree with a fast path while one stream
  * stays the oldest.  Either way winner is the stream of the next event
  * whenever the merge is not at its end. */
 #pragma once
@@ -54,9 +55,16 @@ typedef struct {
   guint size;                   /* leaves: a power of two >= max (n, 1) */
   guint winner;                 /* the stream of the next event (of node[0] in a tree) */
   guint small;                  /* size when n <= TTV_MERGE_SMALL (time and live, no tree), else 0 */
+  /* Small: the winner stays the winner while its next time is below this,
+   * the runner-up's time (+ 1 when the winner's index is the lower one):
+   * see ttv_merge_stays().  TTV_TIME_MIN in a tree, so that no time does. */
+  TtvTime stay_below;
   /* Small: the next time of each stream, TTV_TIME_MAX past its end and in
    * the padding up to size.  An event can be at TTV_TIME_MAX too: when the
-   * minimum is TTV_TIME_MAX, live tells which streams have one. */
+   * minimum is TTV_TIME_MAX, live tells which streams have one.  The
+   * winner's entry is not written while it stays the winner (its time is
+   * the caller's); every step that finds the winner again writes it
+   * first. */
   TtvTime time[TTV_MERGE_SMALL];
   guint live;                   /* small: bit i set while stream i has events */
   /* Tree */
@@ -91,34 +99,67 @@ ttv_merge_at_end (const TtvMerge *m)
   return TTV_MERGE_KEY_RANK (m->node[0]) >= TTV_MERGE_RANK_END;
 }
 
-/* The smallest of @time[0..size) (size a power of two, a constant where
- * inlined) and, among equal ones, the lowest index: pairs of neighbours
- * first, then pairs of pairs, a tie keeping the left one. */
-G_ALWAYS_INLINE static inline guint
-ttv_merge_small_min (const TtvTime *time, guint size, TtvTime *min)
+/* The best of some leaves of a small merge, and the runner-up: the best of
+ * the others. */
+typedef struct {
+  TtvTime time, second_time;
+  guint index, second_index;
+} TtvMergeBest;
+
+/* The better of two neighbouring groups of leaves, @left's all before
+ * @right's: a tie keeps the left one, the lower index.  The runner-up is
+ * the best of the one that lost and the winning side's own runner-up. */
+G_ALWAYS_INLINE static inline TtvMergeBest
+ttv_merge_best_of (TtvMergeBest left, TtvMergeBest right)
 {
-  TtvTime t[TTV_MERGE_SMALL / 2];
-  guint index[TTV_MERGE_SMALL / 2];
-  if (size == 1)
+  TtvMergeBest b;
+  gboolean right_wins = right.time < left.time;
+  /* The candidates for second place, the lower index first. */
+  TtvTime lo_t = right_wins ? left.time : left.second_time;
+  guint lo_i = right_wins ? left.index : left.second_index;
+  TtvTime hi_t = right_wins ? right.second_time : right.time;
+  guint hi_i = right_wins ? right.second_index : right.index;
+  gboolean hi_second = hi_t < lo_t;
+  b.time = right_wins ? right.time : left.time;
+  b.index = right_wins ? right.index : left.index;
+  b.second_time = hi_second ? hi_t : lo_t;
+  b.second_index = hi_second ? hi_i : lo_i;
+  return b;
+}
+
+/* The smallest of @time[0..size) (size a power of two, a constant where
+ * inlined) and, among equal ones, the lowest index, with the runner-up:
+ * pairs of neighbours first, then pairs of pairs.  With a single leaf the
+ * runner-up is TTV_TIME_MAX (no other stream). */
+G_ALWAYS_INLINE static inline TtvMergeBest
+ttv_merge_small_best (const TtvTime *time, guint size)
+{
+  TtvMergeBest b[TTV_MERGE_SMALL];
+  for (guint i = 0; i < size; i++)
     {
-      *min = time[0];
-      return 0;
+      b[i].time = time[i];
+      b[i].index = i;
+      b[i].second_time = TTV_TIME_MAX;
+      b[i].second_index = i;
     }
-  for (guint i = 0; i < size / 2; i++)
-    {
-      guint right = time[2 * i + 1] < time[2 * i];
-      t[i] = right ? time[2 * i + 1] : time[2 * i];
-      index[i] = 2 * i + right;
-    }
-  for (guint half = size / 4; half > 0; half /= 2)
+  for (guint half = size / 2; half > 0; half /= 2)
     for (guint i = 0; i < half; i++)
-      {
-        guint right = t[2 * i + 1] < t[2 * i];
-        t[i] = right ? t[2 * i + 1] : t[2 * i];
-        index[i] = right ? index[2 * i + 1] : index[2 * i];
-      }
-  *min = t[0];
-  return index[0];
+      b[i] = ttv_merge_best_of (b[2 * i], b[2 * i + 1]);
+  return b[0];
+}
+
+/* Small: the bound of ttv_merge_stays() for winner @w against runner-up
+ * @b.  A runner-up at TTV_TIME_MAX may be a stream past its end or one
+ * whose event is at TTV_TIME_MAX: the winner then stays only below
+ * TTV_TIME_MAX, and an event at TTV_TIME_MAX takes the full step (which
+ * looks at live).  Below TTV_TIME_MAX the runner-up has an event, and a
+ * tie with it goes to the lower index. */
+G_ALWAYS_INLINE static inline TtvTime
+ttv_merge_small_stay_below (guint w, const TtvMergeBest *b)
+{
+  if (b->second_time == TTV_TIME_MAX)
+    return TTV_TIME_MAX;
+  return w < b->second_index ? b->second_time + 1 : b->second_time;
 }
 
 /* Small: stream @w now has time @t (TTV_TIME_MAX past its end); finds the
@@ -126,14 +167,15 @@ ttv_merge_small_min (const TtvTime *time, guint size, TtvTime *min)
 G_ALWAYS_INLINE static inline void
 ttv_merge_small_set (TtvMerge *m, guint w, TtvTime t, guint size)
 {
-  TtvTime min;
   m->time[w] = t;
-  w = ttv_merge_small_min (m->time, size, &min);
+  TtvMergeBest b = ttv_merge_small_best (m->time, size);
+  w = b.index;
   /* Every stream left is at TTV_TIME_MAX or past its end: the lowest one
    * with an event wins. */
-  if (G_UNLIKELY (min == TTV_TIME_MAX))
+  if (G_UNLIKELY (b.time == TTV_TIME_MAX))
     w = m->live ? (guint) g_bit_nth_lsf (m->live, -1) : 0;
   m->winner = w;
+  m->stay_below = ttv_merge_small_stay_below (w, &b);
 }
 
 /* Small: ttv_merge_small_set() with its size a constant: one jump on the
@@ -203,10 +245,21 @@ ttv_merge_replay (TtvMerge *m, TtvMergeKey k)
 
 void     ttv_merge_adapt (TtvMerge *m);
 
+/* Small: TRUE when the winner's next event, at @t, is still before every
+ * other stream's (in (time, index) order), so that the merge stays as it
+ * is; always FALSE in a tree. */
+static inline gboolean
+ttv_merge_stays (const TtvMerge *m, TtvTime t)
+{
+  return t < m->stay_below;
+}
+
 /* The winner's next event has time @t. */
 G_ALWAYS_INLINE static inline void
 ttv_merge_advance (TtvMerge *m, TtvTime t)
 {
+  if (G_LIKELY (ttv_merge_stays (m, t)))
+    return;
   if (G_LIKELY (ttv_merge_small_set_any (m, m->winner, t)))
     return;
   TtvMergeKey k = TTV_MERGE_KEY (t, m->winner);

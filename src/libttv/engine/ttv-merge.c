@@ -21,6 +21,7 @@ ttv_merge_init (TtvMerge *m, guint n)
       m->node[0] = TTV_MERGE_KEY (TTV_TIME_MAX, 2 * TTV_MERGE_RANK_END);
     }
   m->winner = 0;
+  m->stay_below = TTV_TIME_MIN;
   m->limit = TTV_TIME_MIN;
   m->fast = TRUE;
   m->window = 0;

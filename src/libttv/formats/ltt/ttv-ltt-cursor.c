@@ -85,6 +85,7 @@ load_block (TtvLttCursor *c, guint64 b, GError **error)
   it->end_offset = blk->end_offset;
   it->cycles = it->block_cycles = blk->start_cycles;
   it->block_time = blk->start;
+  it->time_base = (guint64) it->block_time - it->block_cycles;
   it->fast_end = c->fast ? it->end_offset : 0;
   if (b < f->n_fine && fine_index (f, b) == NULL)
     it->fine = g_array_new (FALSE, FALSE, sizeof (TtvLttFineEntry));
@@ -199,7 +200,7 @@ ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
           guint64 cycles = it->cycles + delta;
           it->cycles = cycles;
           ev->cycles = cycles;
-          ev->time = (TtvTime) ((guint64) it->block_time + (cycles - it->block_cycles));
+          ev->time = (TtvTime) (it->time_base + cycles);
           emit_event (c, it, code, off, payload, next, ev);
           return TRUE;
         }
@@ -276,7 +277,7 @@ next_slow (TtvLttCursor *c, TtvEvent *ev, GError **error)
             }
           ev->cycles = it->cycles;
           if (G_LIKELY (c->file->freq == 1000000000u))
-            ev->time = (TtvTime) ((guint64) it->block_time + (it->cycles - it->block_cycles));
+            ev->time = (TtvTime) (it->time_base + it->cycles);
           else
             ev->time = ttv_ltt_time_from_cycles (it->block_time, it->block_cycles, it->cycles,
                                                  c->file->freq);

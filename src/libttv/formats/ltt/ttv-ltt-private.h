@@ -169,6 +169,9 @@ typedef struct {
   guint64 cycles;
   guint64 block_cycles;
   TtvTime block_time;
+  /* block_time - block_cycles, modulo 2^64: with a 1 GHz clock an event's
+   * time is this + its cycles (the same sum, one subtraction fewer). */
+  guint64 time_base;
   const guint8 *base;           /* current block */
   GArray *fine;                 /* of TtvLttFineEntry while recording a block read from its start, else NULL */
   guint64 fast_end;             /* end_offset when the cursor is fast, else 0 (no event takes the fast path) */
