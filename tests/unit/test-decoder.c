@@ -107,16 +107,24 @@ memo_decode (TtvDecoder *d, const TtvType *t, guint64 packet, gconstpointer trac
   return first[0].v.u << 16 | first[1].v.u;
 }
 
+/* A packet context of two 16-bit members, n and cpu, for the memo tests. */
+static TtvType *
+memo_context_type (void)
+{
+  TtvType *ctx = ttv_type_new_struct ();
+  ttv_type_add_field (ctx, "n", u (16, 8), NULL);
+  ttv_type_add_field (ctx, "cpu", u (16, 8), NULL);
+  ttv_type_finish (ctx);
+  return ctx;
+}
+
 /* More memos than resident nodes may hold: the first ones are given up,
  * and put back from their copies, children's indices moved, when their
  * packet comes again. */
 static void
 test_first_memo_resident_limit (void)
 {
-  g_autoptr (TtvType) ctx = ttv_type_new_struct ();
-  ttv_type_add_field (ctx, "n", u (16, 8), NULL);
-  ttv_type_add_field (ctx, "cpu", u (16, 8), NULL);
-  ttv_type_finish (ctx);
+  g_autoptr (TtvType) ctx = memo_context_type ();
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   guint8 data[TTV_DECODER_MEMO_SLOTS][4];
   /* Tracefiles 16 bytes apart: one memo slot each. */
@@ -145,10 +153,7 @@ test_first_memo_resident_limit (void)
 static void
 test_first_memo (void)
 {
-  g_autoptr (TtvType) ctx = ttv_type_new_struct ();
-  ttv_type_add_field (ctx, "n", u (16, 8), NULL);
-  ttv_type_add_field (ctx, "cpu", u (16, 8), NULL);
-  ttv_type_finish (ctx);
+  g_autoptr (TtvType) ctx = memo_context_type ();
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   guint8 data[12] = { 3, 0, 7, 0, 5, 0, 1, 0 };
   int tf_a, tf_b;
