@@ -584,6 +584,11 @@ check_seq_layout (const TtvType *type, const TtvDecoder *d, gint32 root, const g
   g_assert_cmpint (ok, ==, root >= 0);
   if (ok)
     g_assert_cmpuint (at, ==, end);
+  /* The cursor's step over the whole struct agrees with the loop. */
+  guint64 skipped_to = G_MAXUINT64;
+  g_assert_cmpint (ttv_seq_layout_skip (seq, buf, bits, start, &skipped_to), ==, ok);
+  if (ok)
+    g_assert_cmpuint (skipped_to, ==, end);
   (*checked)++;
 }
 

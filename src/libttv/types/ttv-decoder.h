@@ -158,6 +158,27 @@ ttv_flat_member_load (const TtvFlatMember *m, const guint8 *base, TtvValue *out)
     }
 }
 
+/* @pos rounded up to a multiple of @align, a power of two (1: none), in
+ * bits: for layouts a plan made, which checked their alignments. */
+static inline guint64
+ttv_align_up_pow2 (guint64 pos, guint align)
+{
+  return (pos + align - 1) & ~(guint64) (align - 1);
+}
+
+/* @pos rounded up to a multiple of @align (in bits; 0 and 1: no alignment).
+ * Runs for every field: powers of two, the only alignments formats use,
+ * avoid a division. */
+static inline guint64
+ttv_align_up (guint64 pos, guint align)
+{
+  if (align <= 1)
+    return pos;
+  if ((align & (align - 1)) == 0)
+    return ttv_align_up_pow2 (pos, align);
+  return (pos + align - 1) / align * align;
+}
+
 /* @type's sequential layout (owned by the type), or NULL when it has none
  * (among them every struct with a flat layout). */
 const TtvSeqLayout *ttv_type_get_seq_layout (const TtvType *type);
@@ -169,7 +190,7 @@ const TtvSeqLayout *ttv_type_get_seq_layout (const TtvType *type);
 static G_ALWAYS_INLINE inline const guint8 *
 ttv_seq_member_skip (const TtvSeqMember *sm, const guint8 *data, guint64 bits, guint64 *at)
 {
-  guint64 p = (*at + sm->align_bits - 1) & ~(guint64) (sm->align_bits - 1);
+  guint64 p = ttv_align_up_pow2 (*at, sm->align_bits);
   if (G_UNLIKELY (p > bits))
     return NULL;
   const guint8 *base = data + p / 8;
@@ -210,7 +231,7 @@ ttv_seq_member_load (const TtvSeqMember *sm, const guint8 *data, guint64 bits, g
 static G_ALWAYS_INLINE inline gboolean
 ttv_seq_layout_skip (const TtvSeqLayout *seq, const guint8 *data, guint64 bits, guint64 at, guint64 *end)
 {
-  at = (at + seq->align_bits - 1) & ~(guint64) (seq->align_bits - 1);
+  at = ttv_align_up_pow2 (at, seq->align_bits);
   for (guint i = 0; i < seq->n_members; i++)
     if (G_UNLIKELY (ttv_seq_member_skip (&seq->members[i], data, bits, &at) == NULL))
       return FALSE;
@@ -266,19 +287,6 @@ void        ttv_decoder_append_node (const TtvDecoder *decoder, const TtvValue *
  * punctuation) and no string in it could hold it.  Lets a search skip the
  * formatting of events that cannot match. */
 gboolean    ttv_type_plain_text_may_contain (const TtvType *type, const char *needle);
-
-/* @pos rounded up to a multiple of @align (in bits; 0 and 1: no alignment).
- * Runs for every field: powers of two, the only alignments formats use,
- * avoid a division. */
-static inline guint64
-ttv_align_up (guint64 pos, guint align)
-{
-  if (align <= 1)
-    return pos;
-  if ((align & (align - 1)) == 0)
-    return (pos + align - 1) & ~(guint64) (align - 1);
-  return (pos + align - 1) / align * align;
-}
 
 /* Reads an integer of @size_bits at @bit_pos (no bounds check: callers have
  * checked bit_pos + size_bits <= buffer bits). Exposed for readers' fast
