@@ -184,6 +184,39 @@ check_stats (const char *trace)
   }
 }
 
+/* ttv-report's usual report (no selection, filter, state or timer) has a
+ * loop of its own: it must print what the general loop prints, which a
+ * filter that every event matches sends the report through.  In every
+ * output format, for the whole trace (both losses), for the first events
+ * (--count), and from a time between the losses on. */
+static void
+check_plain_loop (const char *trace)
+{
+  g_autofree char *jsonl = report (trace, "--format=jsonl", NULL);
+  g_autoptr (GPtrArray) lost = lines_with (jsonl, "{\"lost_events\":");
+  const char *first_end = strstr (lost->pdata[0], "\"end_ns\":");
+  g_assert_nonnull (first_end);
+  g_autofree char *from = ttv_test_dup_seconds (g_ascii_strtoll (first_end + strlen ("\"end_ns\":"), NULL, 10) + 1);
+  const char *formats[] = { "--format=text", "--format=jsonl", "--format=babeltrace" };
+  const char *windows[][4] = {
+    { NULL },
+    { "--count", "1000", NULL },
+    { "--start", from, NULL },
+    { "--start", from, "--count", "1000" },
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (guint w = 0; w < G_N_ELEMENTS (windows); w++)
+      {
+        g_autofree char *plain = report (trace, formats[f], windows[w][0], windows[w][1], windows[w][2],
+                                         windows[w][3], NULL);
+        g_autofree char *general = report (trace, "--filter", "event.name = *", formats[f], windows[w][0],
+                                           windows[w][1], windows[w][2], windows[w][3], NULL);
+        g_assert_cmpstr (plain, ==, general);
+        g_assert_cmpuint (strlen (plain), >, 1000);
+      }
+}
+
 static void
 test_first_packet (gconstpointer data)
 {
@@ -194,6 +227,7 @@ test_first_packet (gconstpointer data)
   check_jsonl (trace);
   check_babeltrace (trace, ctf2);
   check_stats (trace);
+  check_plain_loop (trace);
 }
 
 int
