@@ -1018,6 +1018,17 @@ ttv_decoder_has_plan (const TtvType *type)
 }
 
 gboolean
+ttv_type_skip_by_plan (const TtvType *type, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos)
+{
+  const TtvDecodePlan *plan = ttv_decode_plan_get (type);
+  guint64 pos = *bit_pos;
+  if (plan == NULL || !ttv_decode_plan_skip (plan, buf, buf_bits, &pos))
+    return FALSE;
+  *bit_pos = pos;
+  return TRUE;
+}
+
+gboolean
 ttv_decoder_skip (TtvDecoder *d, const TtvType *type, const guint8 *buf, guint64 buf_bits,
                   guint64 *bit_pos, GError **error)
 {
@@ -1029,13 +1040,8 @@ ttv_decoder_skip (TtvDecoder *d, const TtvType *type, const guint8 *buf, guint64
       *bit_pos = p + (guint64) type->fixed_size_bits;
       return TRUE;
     }
-  const TtvDecodePlan *plan = ttv_decode_plan_get (type);
-  guint64 pos = *bit_pos;
-  if (plan && ttv_decode_plan_skip (plan, buf, buf_bits, &pos))
-    {
-      *bit_pos = pos;
-      return TRUE;
-    }
+  if (ttv_type_skip_by_plan (type, buf, buf_bits, bit_pos))
+    return TRUE;
   guint32 mark = d->n_nodes;
   guint n_scopes = d->n_scopes;
   gboolean ok = ttv_decoder_decode (d, type, NULL, buf, buf_bits, bit_pos, error) >= 0;

@@ -243,6 +243,12 @@ ttv_seq_layout_skip (const TtvSeqLayout *seq, const guint8 *data, guint64 bits, 
  * scope than its own (else by the walk of its tree, which may look names
  * up in the scopes decoded before). */
 gboolean    ttv_decoder_has_plan (const TtvType *type);
+/* Advances *bit_pos past a value of @type by its compiled plan, with no
+ * decoder: ttv_decoder_skip's way for a type with a plan.  FALSE, *bit_pos
+ * unchanged, when the type has no plan or the value does not fit (the
+ * decoder then finds the error). */
+gboolean    ttv_type_skip_by_plan (const TtvType *type, const guint8 *buf, guint64 buf_bits,
+                                   guint64 *bit_pos);
 /* Advances *bit_pos past a value without keeping it (fast for fixed sizes). */
 gboolean    ttv_decoder_skip (TtvDecoder *decoder, const TtvType *type,
                               const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,

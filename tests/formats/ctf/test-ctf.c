@@ -1011,6 +1011,8 @@ typedef struct {
   guint64 constant;     /* constant offsets after both kinds of header */
   guint64 sequential;   /* contexts at constant offsets, fields stepped over
                          * by their sequential layout (a payload with a string) */
+  guint64 by_plan;      /* contexts at constant offsets, fields stepped over
+                         * by their decode plan (arrays, sequences) */
 } ConstantPathCounts;
 
 /* The events of @tf through the cursor's path of constant offsets and
@@ -1042,7 +1044,9 @@ compare_cursor_paths (TtvTracefile *tf, ConstantPathCounts *counts)
       const CtfEventOffsets *extended = &ec->offsets[CTF_HEADER_EXTENDED][0];
       g_assert_cmpint (ttv_ctf_event_class_refs (sf, ec), !=, 0);
       counts->constant += compact->end_bits > 0 && extended->end_bits > 0;
-      counts->sequential += ec->payload_seq != NULL && compact->payload_bits > 0 && extended->payload_bits > 0;
+      gboolean contexts_constant = compact->payload_bits > 0 && extended->payload_bits > 0;
+      counts->sequential += ec->payload_seq != NULL && contexts_constant;
+      counts->by_plan += ec->payload_by_plan && contexts_constant;
     }
   ttv_cursor_free (fast);
   ttv_cursor_free (general);
@@ -1055,16 +1059,20 @@ test_constant_path (gconstpointer name)
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
-  ConstantPathCounts counts = { 0, 0 };
+  ConstantPathCounts counts = { 0, 0, 0 };
   for (guint i = 0; i < t->tracefiles->len; i++)
     compare_cursor_paths (g_ptr_array_index (t->tracefiles, i), &counts);
   g_test_message ("%s: %" G_GUINT64_FORMAT " events at constant offsets, %" G_GUINT64_FORMAT
-                  " with a sequential payload", (const char *) name, counts.constant, counts.sequential);
+                  " with a sequential payload, %" G_GUINT64_FORMAT " with a payload stepped over by its plan",
+                  (const char *) name, counts.constant, counts.sequential, counts.by_plan);
   /* Else the comparison would not test that path. */
   g_assert_cmpuint (counts.constant, >, 0);
   /* Kernel traces have payloads with strings (file and command names). */
   if (g_str_has_suffix (name, "-kernel"))
     g_assert_cmpuint (counts.sequential, >, 0);
+  /* scp-kernel has payloads with arrays and sequences (198 events). */
+  if (g_str_equal (name, "scp-kernel"))
+    g_assert_cmpuint (counts.by_plan, >, 0);
 }
 
 static void

@@ -412,6 +412,8 @@ class_refs_compute (const CtfStreamFile *sf, CtfEventClass *ec)
     refs |= CTF_REFS_FIELDS_ALONE;
   offsets_compute (sc, ec);
   ec->payload_seq = ec->fields && ec->skip_bits[2] < 0 ? ttv_type_get_seq_layout (ec->fields) : NULL;
+  ec->payload_by_plan = ec->fields && ec->skip_bits[2] < 0 && ec->payload_seq == NULL
+                        && ttv_decoder_has_plan (ec->fields);
   g_atomic_int_set (&ec->refs, refs);
   return refs;
 }
@@ -615,21 +617,30 @@ lane_deliver (CtfCursor *c, Lane *l, TtvEvent *ev, const CtfEventClass *ec, guin
   ev->priv = CTF_EVENT_PRIV (l->bit, hdr_end);
 }
 
-/* Where an event at @p whose fields have a sequential layout ends (a
- * payload with a string, after contexts at constant offsets), into
- * *@end; FALSE when that does not apply or the fields do not fit in the
- * packet (the general path then reports it).  Not inline: the usual
- * turn's frame stays small (see ttv_ctf_cursor_next). */
+/* Where an event at @p whose fields vary in size ends, after contexts at
+ * constant offsets, into *@end: by the fields' sequential layout (a
+ * payload with a string), else by their decode plan (arrays, sequences);
+ * the steps the general path takes, without its decoder.  FALSE when that
+ * does not apply or the fields do not fit in the packet (the general path
+ * then reports it).  Not inline: the usual turn's frame stays small (see
+ * ttv_ctf_cursor_next). */
 static G_NO_INLINE gboolean
-lane_skip_sequential (const Lane *l, const CtfEventClass *ec, const CtfEventOffsets *o, guint64 p, guint64 *end)
+lane_skip_payload (const Lane *l, const CtfEventClass *ec, const CtfEventOffsets *o, guint64 p, guint64 *end)
 {
-  return ec->payload_seq != NULL && o->payload_bits > 0
-         && ttv_seq_layout_skip (ec->payload_seq, l->pdata, l->pbits, p + (guint64) o->payload_bits, end);
+  if (o->payload_bits <= 0)
+    return FALSE;
+  guint64 at = p + (guint64) o->payload_bits;
+  if (ec->payload_seq != NULL)
+    return ttv_seq_layout_skip (ec->payload_seq, l->pdata, l->pbits, at, end);
+  if (!ec->payload_by_plan || !ttv_type_skip_by_plan (ec->fields, l->pdata, l->pbits, &at))
+    return FALSE;
+  *end = at;
+  return TRUE;
 }
 
 /* Almost every event of an LTTng trace: a header read at constant places,
  * then the constant offsets of its class after it (CtfEventClass.offsets;
- * fields with a string stepped over by lane_skip_sequential), an end
+ * fields of varying size stepped over by lane_skip_payload), an end
  * inside the packet and a time inside it.  It writes nothing but @ev and
  * the lane, and only on success: when it does not apply (FALSE),
  * lane_read reads the event from the start and finds any damage. */
@@ -653,7 +664,7 @@ lane_read_constant (CtfCursor *c, Lane *l, TtvEvent *ev)
   guint64 pos;
   if (G_LIKELY (o->end_bits > 0))
     pos = p + (guint64) o->end_bits;
-  else if (!lane_skip_sequential (l, ec, o, p, &pos))
+  else if (!lane_skip_payload (l, ec, o, p, &pos))
     return FALSE;
   guint64 clock = l->clock_before;
   update_clock_masked (&clock, ts, ts_mask);

@@ -147,6 +147,9 @@ typedef struct {
    * size but read member by member (a payload with a string): the cursor
    * steps over them with it, after contexts at constant offsets. */
   const TtvSeqLayout *payload_seq;
+  /* When they have no such layout but a decode plan (arrays, sequences):
+   * the cursor steps over them by the plan (ttv_type_skip_by_plan). */
+  gboolean payload_by_plan;
   CtfTextPlan *text;      /* owned, made by the first line printed */
   CtfJsonlPlan *jsonl;    /* owned, made by the first jsonl line */
 } CtfEventClass;
