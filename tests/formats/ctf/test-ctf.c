@@ -205,6 +205,58 @@ test_enum_64 (void)
   g_assert_cmpstr (ttv_type_enum_label (w, G_MAXUINT64), ==, "MINUS_ONE");
 }
 
+/* The babeltrace line's label lists of enum values past its table of 256,
+ * found by range (ttv-ctf-text.c's LabelRanges), are those computed from
+ * the mappings: at each end of each mapping, either side of it, and
+ * elsewhere; signed, unsigned, overlapping and repeated ranges. */
+static void
+test_enum_label_ranges (void)
+{
+  static const char text[] =
+    "typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
+    "event { fields := struct {\n"
+    "  enum : int32_t { OK = 0, RETRY = 1, CLIENT_ERROR = 400 ... 499, SERVER_ERROR = 500 ... 599,\n"
+    "    \"NOT \\\"FOUND\\\"\" = 404, CLIENT_ERROR = 700 ... 710, NEG = -1000 ... -300 } a;\n"
+    "  enum : uint64_t { LOW = 0 ... 9223372036854775807, MID = 300 ... 1000,\n"
+    "    HIGH = 9223372036854775808 ... 18446744073709551614, MAX = 18446744073709551615 } b;\n"
+    "  enum : int64_t { LEAST = -9223372036854775808 ... -9223372036854775800,\n"
+    "    MOST = 9223372036854775800 ... 9223372036854775807, ZERO = 0 } c; }; };";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtfMeta) m = ttv_ctf_parse (text, strlen (text), "meta", &error);
+  g_assert_no_error (error);
+  const CtfEventClass *ec = g_ptr_array_index (m->events, 0);
+  g_autoptr (GRand) r = g_rand_new_with_seed (15);
+  for (guint f = 0; f < ec->fields->fields->len; f++)
+    {
+      const TtvType *e = ((TtvField *) g_ptr_array_index (ec->fields->fields, f))->type;
+      g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (guint64));
+      for (guint i = 0; i < e->mappings->len; i++)
+        {
+          const TtvEnumMapping *mp = &g_array_index (e->mappings, TtvEnumMapping, i);
+          for (gint64 d = -2; d <= 2; d++)
+            {
+              guint64 v[2] = { mp->start + (guint64) d, mp->end + (guint64) d };
+              g_array_append_vals (values, v, 2);
+            }
+        }
+      for (guint i = 0; i < 1000; i++)
+        {
+          guint64 v = ((guint64) g_rand_int (r) << 32 | g_rand_int (r)) >> g_rand_int_range (r, 0, 64);
+          g_array_append_val (values, v);
+        }
+      for (guint i = 0; i < values->len; i++)
+        {
+          guint64 v = g_array_index (values, guint64, i);
+          g_autofree char *planned = ttv_ctf_text_enum_labels (e, v, TRUE);
+          g_autofree char *computed = ttv_ctf_text_enum_labels (e, v, FALSE);
+          g_assert_nonnull (planned);
+          g_assert_cmpstr (planned, ==, computed);
+        }
+    }
+}
+
 /* A reference to a field declared after it, or to one that cannot be a
  * length or a tag, is refused at open with where it was declared. */
 static void
@@ -1110,6 +1162,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/metadata/decode-order", test_decode_parsed);
   g_test_add_func ("/ctf/metadata/bad-references", test_bad_references);
   g_test_add_func ("/ctf/metadata/enum-64", test_enum_64);
+  g_test_add_func ("/ctf/metadata/enum-label-ranges", test_enum_label_ranges);
   g_test_add_func ("/ctf/clock-offset-overflow", test_clock_offset_overflow);
   g_test_add_func ("/ctf/clock-value-overflow", test_clock_value_overflow);
   g_test_add_func ("/ctf/metadata/syntax-errors", test_syntax_errors);

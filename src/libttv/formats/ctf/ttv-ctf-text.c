@@ -167,6 +167,18 @@ typedef enum {
 
 typedef struct _Printer Printer;
 
+/* An enum's labels for the values past its table: the values split into
+ * ranges over which no mapping starts nor ends, so that each range has
+ * one label list.  keys[i] starts range i, in the order of the values
+ * (signed ones offset by 2^63 to compare as unsigned); keys[0] is 0, the
+ * least value.  Without them each such value would compute its list,
+ * about 1,300 instructions (an HTTP status of 404, say). */
+typedef struct {
+  guint n;
+  guint64 *keys;
+  const char **labels;
+} LabelRanges;
+
 typedef struct {
   guint32 index;          /* child of the struct node */
   const char *prefix;     /* " name = " or ", name = " */
@@ -187,6 +199,7 @@ struct _Printer {
   IntPrint int_print;     /* INTEGER, ENUM: of the integer's type (an enum's container) */
   /* ENUM: label lists of the values below 256 ("\"A\", \"B\"", or "<unknown>") */
   char **enum_labels;
+  const LabelRanges *label_ranges;  /* ENUM: the others, when they apply */
   const Printer *element; /* ARRAY */
   Member *members;        /* STRUCT: the members shown */
   guint n_members;
@@ -275,6 +288,75 @@ enum_labels (const TtvType *t, guint64 raw)
 
 #define ENUM_TABLE 256
 
+/* Enums with more mappings keep computing each list: the ranges would take
+ * a list per range, each over all pairs of mappings, at plan time. */
+#define LABEL_RANGES_MAX_MAPPINGS 64
+
+static guint64
+value_order_key (const TtvType *t, guint64 raw)
+{
+  return t->is_signed ? raw ^ G_GUINT64_CONSTANT (0x8000000000000000) : raw;
+}
+
+static gint
+compare_keys (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* @t's label ranges (see LabelRanges), owned by @plan; NULL for bit maps
+ * (a value's labels follow its bits, not ranges) and enums of many
+ * mappings. */
+static const LabelRanges *
+label_ranges_new (CtfTextPlan *plan, const TtvType *t)
+{
+  if (t->bit_flags || t->mappings == NULL || t->mappings->len > LABEL_RANGES_MAX_MAPPINGS)
+    return NULL;
+  g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 least = 0;
+  g_array_append_val (keys, least);
+  for (guint i = 0; i < t->mappings->len; i++)
+    {
+      const TtvEnumMapping *m = &g_array_index (t->mappings, TtvEnumMapping, i);
+      guint64 start = value_order_key (t, m->start), past = value_order_key (t, m->end) + 1;
+      g_array_append_val (keys, start);
+      if (past != 0)
+        g_array_append_val (keys, past);
+    }
+  g_array_sort (keys, compare_keys);
+  LabelRanges *r = owned (plan, g_new0 (LabelRanges, 1));
+  r->keys = owned (plan, g_new (guint64, keys->len));
+  r->labels = owned (plan, g_new (const char *, keys->len));
+  for (guint i = 0; i < keys->len; i++)
+    {
+      guint64 key = g_array_index (keys, guint64, i);
+      if (r->n > 0 && r->keys[r->n - 1] == key)
+        continue;
+      r->keys[r->n] = key;
+      r->labels[r->n] = owned (plan, enum_labels (t, value_order_key (t, key)));
+      r->n++;
+    }
+  return r;
+}
+
+/* The labels of @raw: those of the last range starting at or before it. */
+static const char *
+label_ranges_find (const LabelRanges *r, const TtvType *t, guint64 raw)
+{
+  guint64 key = value_order_key (t, raw);
+  guint lo = 0, hi = r->n;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (r->keys[mid] <= key)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return r->labels[lo];
+}
+
 /* As babeltrace2 2.1 prints them: CTF 2 booleans as words, bit arrays
  * (without flags) in hexadecimal; then by the display base, hexadecimal
  * and signed octal values cut to whole digits of their size. */
@@ -353,6 +435,7 @@ compile (CtfTextPlan *plan, const TtvType *t)
       p->enum_labels = owned (plan, g_new0 (char *, ENUM_TABLE));
       for (guint v = 0; v < ENUM_TABLE; v++)
         p->enum_labels[v] = owned (plan, enum_labels (t, v));
+      p->label_ranges = label_ranges_new (plan, t);
       break;
     case TTV_TYPE_FLOAT:
       p->kind = P_FLOAT;
@@ -581,6 +664,16 @@ put_integer (char *p, const IntPrint *ip, guint64 raw)
   g_assert_not_reached ();
 }
 
+/* The labels of @raw of enum printer @pr worked out with the plan, or NULL
+ * when they must be computed. */
+static const char *
+labels_planned (const Printer *pr, guint64 raw)
+{
+  if (raw < ENUM_TABLE)
+    return pr->enum_labels[raw];
+  return pr->label_ranges ? label_ranges_find (pr->label_ranges, pr->type, raw) : NULL;
+}
+
 static void write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Printer *pr);
 
 static void
@@ -609,8 +702,10 @@ write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Pri
       break;
     case P_ENUM:
       {
-        g_autofree char *dynamic = v->v.u < ENUM_TABLE ? NULL : enum_labels (pr->type, v->v.u);
-        const char *labels = dynamic ? dynamic : pr->enum_labels[v->v.u];
+        const char *labels = labels_planned (pr, v->v.u);
+        g_autofree char *dynamic = labels ? NULL : enum_labels (pr->type, v->v.u);
+        if (dynamic)
+          labels = dynamic;
         gsize n = strlen (labels);
         p = ttv_text_writer_need (w, n + TTV_TEXT_NUMBER_MAX + 32);
         p = TTV_TEXT_PUT_LITERAL (p, "( ");
@@ -949,6 +1044,18 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
   *ttv_text_writer_need (&w, 1) = '\n';
   w.p++;
   ttv_text_writer_end (&w);
+}
+
+char *
+ttv_ctf_text_enum_labels (const TtvType *t, guint64 raw, gboolean planned)
+{
+  g_return_val_if_fail (t != NULL && t->kind == TTV_TYPE_ENUM, NULL);
+  if (!planned)
+    return enum_labels (t, raw);
+  CtfTextPlan plan = { .owned = g_ptr_array_new_with_free_func (g_free) };
+  char *labels = g_strdup (labels_planned (compile (&plan, t), raw));
+  g_ptr_array_unref (plan.owned);
+  return labels;
 }
 
 /* babeltrace2's stream id: the stream instance id, else the place of the

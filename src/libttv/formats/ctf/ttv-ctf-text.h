@@ -19,4 +19,11 @@ void ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTim
  * \"HOST\" (UUID: ...) within stream \"PATH\" (stream class ID: 0, stream ID: 0).\n" */
 void ttv_ctf_append_babeltrace_lost (GString *out, const TtvTracefile *tracefile, const TtvLostRange *lost);
 
+/* For tests: the labels the line prints for @raw, a value of enum @t
+ * ("\"A\", \"B\"" or "<unknown>"), as its plan finds them (@planned) or
+ * computed from the mappings; NULL when the plan has no list for @raw
+ * (bit maps and enums of many mappings, past the first 256 values).
+ * Free with g_free(). */
+char *ttv_ctf_text_enum_labels (const TtvType *t, guint64 raw, gboolean planned);
+
 G_END_DECLS
