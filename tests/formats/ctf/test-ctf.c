@@ -257,6 +257,48 @@ test_enum_label_ranges (void)
     }
 }
 
+static void
+assert_escape_paths_agree (const char *s, gsize len)
+{
+  for (guint nul_ends = 0; nul_ends < 2; nul_ends++)
+    {
+      g_autofree char *scanned = ttv_ctf_text_escape (s, len, nul_ends, TRUE);
+      g_autofree char *bytewise = ttv_ctf_text_escape (s, len, nul_ends, FALSE);
+      g_assert_cmpstr (scanned, ==, bytewise);
+    }
+}
+
+/* The line's escaped strings, found 8 bytes at a time, are those of the
+ * byte by byte escape: each byte value at each place of strings of 1 to
+ * 24 bytes (either side of the 8-byte words), then random strings rich in
+ * bytes to escape. */
+static void
+test_escape_scan (void)
+{
+  char s[64];
+  for (gsize len = 1; len <= 24; len++)
+    for (gsize at = 0; at < len; at++)
+      for (guint c = 0; c < 256; c++)
+        {
+          memset (s, 'a', len);
+          s[at] = (char) c;
+          assert_escape_paths_agree (s, len);
+        }
+  static const char alphabet[] = "ab\"'?\\\x7f\x80\xff\n\t\x1f \x01~";
+  g_autoptr (GRand) r = g_rand_new_with_seed (16);
+  for (guint i = 0; i < 20000; i++)
+    {
+      gsize len = (gsize) g_rand_int_range (r, 0, sizeof s);
+      for (gsize k = 0; k < len; k++)
+        s[k] = g_rand_boolean (r) ? 'x' : alphabet[g_rand_int_range (r, 0, sizeof alphabet)];
+      assert_escape_paths_agree (s, len);
+    }
+  g_autofree char *plain = ttv_ctf_text_escape ("trace viewer", 12, FALSE, TRUE);
+  g_assert_cmpstr (plain, ==, "\"trace viewer\"");
+  g_autofree char *text = ttv_ctf_text_escape ("sys\"temd\0\n", 11, TRUE, TRUE);
+  g_assert_cmpstr (text, ==, "\"sys\\\"temd\"");
+}
+
 /* A reference to a field declared after it, or to one that cannot be a
  * length or a tag, is refused at open with where it was declared. */
 static void
@@ -1163,6 +1205,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/metadata/bad-references", test_bad_references);
   g_test_add_func ("/ctf/metadata/enum-64", test_enum_64);
   g_test_add_func ("/ctf/metadata/enum-label-ranges", test_enum_label_ranges);
+  g_test_add_func ("/ctf/babeltrace-escape-scan", test_escape_scan);
   g_test_add_func ("/ctf/clock-offset-overflow", test_clock_offset_overflow);
   g_test_add_func ("/ctf/clock-value-overflow", test_clock_value_overflow);
   g_test_add_func ("/ctf/metadata/syntax-errors", test_syntax_errors);

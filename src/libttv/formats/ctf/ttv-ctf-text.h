@@ -26,4 +26,9 @@ void ttv_ctf_append_babeltrace_lost (GString *out, const TtvTracefile *tracefile
  * Free with g_free(). */
 char *ttv_ctf_text_enum_labels (const TtvType *t, guint64 raw, gboolean planned);
 
+/* For tests: @len bytes of @s as the line quotes and escapes them (up to
+ * the first NUL when @nul_ends, as for a text array): by the scan for the
+ * first byte to escape (@scan) or byte by byte.  Free with g_free(). */
+char *ttv_ctf_text_escape (const char *s, gsize len, gboolean nul_ends, gboolean scan);
+
 G_END_DECLS
