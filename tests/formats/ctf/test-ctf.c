@@ -615,6 +615,42 @@ test_jsonl_direct (gconstpointer data)
   g_string_free (o.b, TRUE);
 }
 
+/* The babeltrace line of each event written after the line before (its
+ * contexts copied when their bytes repeat: ttv-ctf-text.c's scope_memos)
+ * and written afresh. */
+typedef struct {
+  GString *remembered, *fresh;
+  TtvDecoder *decoder;
+  TtvTime prev;
+} RememberedPair;
+
+static void
+compare_remembered (const TtvEvent *ev, gpointer data)
+{
+  RememberedPair *o = data;
+  g_string_truncate (o->remembered, 0);
+  g_string_truncate (o->fresh, 0);
+  ttv_ctf_append_babeltrace_line (o->remembered, ev, o->prev, o->decoder);
+  ttv_ctf_text_forget_scopes ();
+  ttv_ctf_append_babeltrace_line (o->fresh, ev, o->prev, o->decoder);
+  g_assert_cmpstr (o->remembered->str, ==, o->fresh->str);
+  o->prev = ev->time;
+}
+
+static void
+test_babeltrace_remembered (gconstpointer data)
+{
+  NEED_TRACE (dir, data);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  RememberedPair o = { g_string_new (NULL), g_string_new (NULL), ttv_decoder_new (), TTV_TIME_MIN };
+  g_assert_cmpuint (read_merged (t, compare_remembered, &o), >, 0);
+  ttv_decoder_free (o.decoder);
+  g_string_free (o.remembered, TRUE);
+  g_string_free (o.fresh, TRUE);
+}
+
 static void
 test_babeltrace (gconstpointer data)
 {
@@ -1230,6 +1266,8 @@ main (int argc, char **argv)
     {
       g_autofree char *path = g_strdup_printf ("/ctf/real/babeltrace/%s", bt[i]);
       g_test_add_data_func (path, bt[i], test_babeltrace);
+      g_autofree char *remembered = g_strdup_printf ("/ctf/real/babeltrace-remembered/%s", bt[i]);
+      g_test_add_data_func (remembered, bt[i], test_babeltrace_remembered);
     }
   for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
     {

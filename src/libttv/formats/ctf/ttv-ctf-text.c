@@ -203,6 +203,36 @@ append_escaped (GString *out, const char *s, gsize len)
   ttv_text_commit (out, put_escaped (ttv_text_reserve (out, 4 * len + 2), s, len));
 }
 
+/* --- contexts whose bytes repeat ------------------------------------------ */
+
+/* A context mostly holds the same bytes event after event (a thread's
+ * vpid, vtid and procname in LTTng-UST): its text is then copied from the
+ * line before, without the loads, digits and escapes.  Thread-local, as
+ * the clock's memo of ttv-text.c: the lines are written from several
+ * threads.  Keyed by the scope's type (its text depends on nothing else
+ * than the type and the bytes) and by the count of plans freed: a type
+ * goes with its trace, and another may then get its address. */
+#define MEMO_BYTES 32
+#define MEMO_TEXT 256
+#define MEMO_SCOPES 3     /* the packet, stream event and event contexts */
+
+typedef struct {
+  const TtvType *type;
+  gint generation;
+  guint8 bytes[MEMO_BYTES];
+  gsize text_len;
+  char text[MEMO_TEXT];
+} ScopeMemo;
+
+static _Thread_local ScopeMemo scope_memos[MEMO_SCOPES];
+static gint plans_freed;
+
+void
+ttv_ctf_text_forget_scopes (void)
+{
+  memset (scope_memos, 0, sizeof scope_memos);
+}
+
 /* --- plans ------------------------------------------------------------- */
 
 typedef enum {
@@ -294,6 +324,7 @@ struct _Printer {
 /* What write_scopes_direct does for a scope, worked out with the plan. */
 typedef enum {
   STEP_FLAT,      /* printed from the bytes */
+  STEP_REMEMBERED,  /* the same, or copied when its bytes repeat (scope_memos) */
   STEP_SEQ,       /* the same, member after member */
   STEP_DECODE,    /* decoded alone, then printed */
   STEP_EMPTY,     /* the fields of a class without any: "{ }" */
@@ -315,6 +346,8 @@ struct _CtfTextPlan {
   const TtvFlatLayout *flat[4];  /* when read straight from the bytes */
   const TtvSeqLayout *seq[4];    /* else when read member after member */
   gboolean has_payload;          /* the class has fields (else "{ }") */
+  gboolean remembered[4];        /* flat scopes whose text the line may copy
+                                  * when their bytes repeat (scope_memos) */
   Step steps[4];                 /* write_scopes_direct's, in order */
   guint n_steps;
   GPtrArray *owned;
@@ -618,6 +651,9 @@ ttv_ctf_text_plan_free (CtfTextPlan *plan)
 {
   if (plan == NULL)
     return;
+  /* The types it printed may go with it: scope_memos must not take a
+   * successor at the same address for them. */
+  g_atomic_int_inc (&plans_freed);
   g_ptr_array_unref (plan->owned);
   g_free (plan);
 }
@@ -633,6 +669,23 @@ empty_struct (void)
       g_once_init_leave (&empty, t);
     }
   return empty;
+}
+
+/* Whether the text of scope @i, printed by @p from a flat struct of
+ * @layout, is kept in scope_memos: a context of a few bytes, each member
+ * written by write_flat itself (no write_value: its room is known), of
+ * two members at least: a single one (the kernel's cpu_id) costs less
+ * to write than to remember, and its packets alternate in a merged read. */
+static gboolean
+may_remember (const Printer *p, const TtvFlatLayout *layout, guint i)
+{
+  if (i >= MEMO_SCOPES || p->n_members < 2 || layout->size_bits % 8 != 0 || layout->size_bits / 8 > MEMO_BYTES
+      || p->flat_room + 2 > MEMO_TEXT)
+    return FALSE;
+  for (guint k = 0; k < p->n_members; k++)
+    if (p->members[k].flat_print == FLAT_VALUE)
+      return FALSE;
+  return TRUE;
 }
 
 /* write_scopes_direct's steps: the scopes shown, the stream event context
@@ -659,7 +712,10 @@ plan_steps (CtfTextPlan *plan)
         }
       if (plan->scopes[i])
         {
-          step->kind = plan->flat[i] ? STEP_FLAT : plan->seq[i] ? STEP_SEQ : STEP_DECODE;
+          step->kind = plan->remembered[i] ? STEP_REMEMBERED
+                       : plan->flat[i]    ? STEP_FLAT
+                       : plan->seq[i]     ? STEP_SEQ
+                                          : STEP_DECODE;
           plan->n_steps++;
           first = FALSE;
         }
@@ -703,7 +759,10 @@ plan_new (const TtvEvent *event, CtfEventClass *ec)
         {
           Printer *p = compile_struct (plan, t);
           if (plan->flat[i])
-            plan_flat (p, plan->flat[i]);
+            {
+              plan_flat (p, plan->flat[i]);
+              plan->remembered[i] = may_remember (p, plan->flat[i], i);
+            }
           else
             plan_seq (plan, p, plan->seq[i]);
           plan->scopes[i] = p;
@@ -905,8 +964,10 @@ put_loaded (TtvTextWriter *w, char *p, const Member *m, TtvValue *v)
  * @data (@bits long), after ", " when @separator; FALSE, writing nothing,
  * when they are too few.  One check of room for what is written here
  * (the longest text of each member is known), another after each member
- * written by write_value. */
-static gboolean
+ * written by write_value.  Inline, as the compiler chose before
+ * write_flat_remembered called it too: a call of seven arguments per
+ * scope costs about 40 instructions an event. */
+static G_ALWAYS_INLINE inline gboolean
 write_flat (TtvTextWriter *w, const TtvFlatLayout *layout, const Printer *pr, gboolean separator,
             const guint8 *data, guint64 bits, guint64 start)
 {
@@ -929,6 +990,47 @@ write_flat (TtvTextWriter *w, const TtvFlatLayout *layout, const Printer *pr, gb
         p = ttv_text_writer_need (w, m->room_after);
     }
   w->p = TTV_TEXT_PUT_LITERAL (p, " }");
+  return TRUE;
+}
+
+static G_NO_INLINE void
+write_flat_outlined (TtvTextWriter *w, const TtvFlatLayout *layout, const Printer *pr, const guint8 *data,
+                     guint64 bits, guint64 start)
+{
+  write_flat (w, layout, pr, FALSE, data, bits, start);
+}
+
+/* write_flat of scope @i of @plan, whose text is kept in scope_memos
+ * (plan->remembered): copied when its bytes are those of the text kept.
+ * Not inline, nor is its write_flat: the registers of a bigger
+ * write_scopes_direct cost the scopes not remembered (the kernel's) about
+ * 30 instructions an event. */
+static G_NO_INLINE gboolean
+write_flat_remembered (TtvTextWriter *w, const CtfTextPlan *plan, guint i, const guint8 *data, guint64 bits,
+                       guint64 start)
+{
+  const TtvFlatLayout *layout = plan->flat[i];
+  guint64 at = flat_start (layout, start);
+  if (at > bits || bits - at < layout->size_bits)
+    return FALSE;
+  const guint8 *bytes = data + at / 8;
+  gsize n_bytes = layout->size_bits / 8;
+  ScopeMemo *memo = &scope_memos[i];
+  gint generation = g_atomic_int_get (&plans_freed);
+  if (memo->type == plan->types[i] && memo->generation == generation && memcmp (memo->bytes, bytes, n_bytes) == 0)
+    {
+      char *p = ttv_text_writer_need (w, memo->text_len);
+      memcpy (p, memo->text, memo->text_len);
+      w->p = p + memo->text_len;
+      return TRUE;
+    }
+  gsize before = (gsize) (w->p - w->out->str);
+  write_flat_outlined (w, layout, plan->scopes[i], data, bits, start);
+  memo->type = plan->types[i];
+  memo->generation = generation;
+  memcpy (memo->bytes, bytes, n_bytes);
+  memo->text_len = (gsize) (w->p - w->out->str) - before;
+  memcpy (memo->text, w->out->str + before, memo->text_len);
   return TRUE;
 }
 
@@ -1012,6 +1114,11 @@ write_scopes_direct (TtvTextWriter *w, const CtfTextPlan *plan, const TtvEvent *
           continue;
         case STEP_FLAT:
           if (!write_flat (w, flat, plan->scopes[i], step->separator, event->data, event->data_bits, pos))
+            return FALSE;
+          pos = flat_start (flat, pos) + flat->size_bits;
+          break;
+        case STEP_REMEMBERED:
+          if (!write_flat_remembered (w, plan, i, event->data, event->data_bits, pos))
             return FALSE;
           pos = flat_start (flat, pos) + flat->size_bits;
           break;

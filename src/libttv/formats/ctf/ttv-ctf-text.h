@@ -26,6 +26,10 @@ void ttv_ctf_append_babeltrace_lost (GString *out, const TtvTracefile *tracefile
  * Free with g_free(). */
 char *ttv_ctf_text_enum_labels (const TtvType *t, guint64 raw, gboolean planned);
 
+/* For tests: forgets, in this thread, the texts of the contexts the line
+ * copies when their bytes repeat, so that the next line writes them. */
+void ttv_ctf_text_forget_scopes (void);
+
 /* For tests: @len bytes of @s as the line quotes and escapes them (up to
  * the first NUL when @nul_ends, as for a text array): by the scan for the
  * first byte to escape (@scan) or byte by byte.  Free with g_free(). */
