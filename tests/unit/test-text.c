@@ -54,6 +54,46 @@ test_integers (void)
     }
 }
 
+/* The decimal writers write the digits and nothing past them: callers may
+ * have made room for exactly those (the digits of up to 8 at a time are
+ * made in a 64-bit word, then stored in pieces). */
+static void
+check_u64_exact (guint64 v)
+{
+  char a[32], b[32];
+  memset (a, '#', sizeof a);
+  int n = snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, v);
+  char *end = ttv_text_put_u64 (a, v);
+  g_assert_cmpint (end - a, ==, n);
+  g_assert_cmpmem (a, n, b, n);
+  for (gsize i = (gsize) n; i < sizeof a; i++)
+    g_assert_cmpint (a[i], ==, '#');
+}
+
+/* Every value below 10^6 (each digit count of the 8-digit groups and their
+ * leading zeros), around every power of ten, and every count of digits
+ * after the first group. */
+static void
+test_integers_exact (void)
+{
+  for (guint64 v = 0; v < 1000000; v++)
+    check_u64_exact (v);
+  for (guint64 pow = 10; pow <= G_GUINT64_CONSTANT (10000000000000000000); pow *= 10)
+    for (guint64 d = 0; d < 3; d++)
+      {
+        check_u64_exact (pow - d);
+        check_u64_exact (pow + d);
+        check_u64_exact (pow * 3 + 41);
+      }
+  for (guint64 k = 0; k < 100000000; k += 4999)
+    {
+      check_u64_exact (k);
+      check_u64_exact (k * 100000000 + 99999999 - k);
+      check_u64_exact (k % 1844 * G_GUINT64_CONSTANT (10000000000000000) + k);
+    }
+  check_u64_exact (G_MAXUINT64);
+}
+
 static void
 check_g (double v)
 {
@@ -359,6 +399,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/core/text/integers", test_integers);
+  g_test_add_func ("/core/text/integers-exact", test_integers_exact);
   g_test_add_func ("/core/text/double-g", test_double_g);
   g_test_add_func ("/core/text/writer", test_writer);
   g_test_add_func ("/core/text/seconds", test_seconds);

@@ -205,6 +205,100 @@ test_enum_64 (void)
   g_assert_cmpstr (ttv_type_enum_label (w, G_MAXUINT64), ==, "MINUS_ONE");
 }
 
+/* The babeltrace line's label lists of enum values past its table of 256,
+ * found by range (ttv-ctf-text.c's LabelRanges), are those computed from
+ * the mappings: at each end of each mapping, either side of it, and
+ * elsewhere; signed, unsigned, overlapping and repeated ranges. */
+static void
+test_enum_label_ranges (void)
+{
+  static const char text[] =
+    "typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
+    "event { fields := struct {\n"
+    "  enum : int32_t { OK = 0, RETRY = 1, CLIENT_ERROR = 400 ... 499, SERVER_ERROR = 500 ... 599,\n"
+    "    \"NOT \\\"FOUND\\\"\" = 404, CLIENT_ERROR = 700 ... 710, NEG = -1000 ... -300 } a;\n"
+    "  enum : uint64_t { LOW = 0 ... 9223372036854775807, MID = 300 ... 1000,\n"
+    "    HIGH = 9223372036854775808 ... 18446744073709551614, MAX = 18446744073709551615 } b;\n"
+    "  enum : int64_t { LEAST = -9223372036854775808 ... -9223372036854775800,\n"
+    "    MOST = 9223372036854775800 ... 9223372036854775807, ZERO = 0 } c; }; };";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtfMeta) m = ttv_ctf_parse (text, strlen (text), "meta", &error);
+  g_assert_no_error (error);
+  const CtfEventClass *ec = g_ptr_array_index (m->events, 0);
+  g_autoptr (GRand) r = g_rand_new_with_seed (15);
+  for (guint f = 0; f < ec->fields->fields->len; f++)
+    {
+      const TtvType *e = ((TtvField *) g_ptr_array_index (ec->fields->fields, f))->type;
+      g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (guint64));
+      for (guint i = 0; i < e->mappings->len; i++)
+        {
+          const TtvEnumMapping *mp = &g_array_index (e->mappings, TtvEnumMapping, i);
+          for (gint64 d = -2; d <= 2; d++)
+            {
+              guint64 v[2] = { mp->start + (guint64) d, mp->end + (guint64) d };
+              g_array_append_vals (values, v, 2);
+            }
+        }
+      for (guint i = 0; i < 1000; i++)
+        {
+          guint64 v = ((guint64) g_rand_int (r) << 32 | g_rand_int (r)) >> g_rand_int_range (r, 0, 64);
+          g_array_append_val (values, v);
+        }
+      for (guint i = 0; i < values->len; i++)
+        {
+          guint64 v = g_array_index (values, guint64, i);
+          g_autofree char *planned = ttv_ctf_text_enum_labels (e, v, TRUE);
+          g_autofree char *computed = ttv_ctf_text_enum_labels (e, v, FALSE);
+          g_assert_nonnull (planned);
+          g_assert_cmpstr (planned, ==, computed);
+        }
+    }
+}
+
+static void
+assert_escape_paths_agree (const char *s, gsize len)
+{
+  for (guint nul_ends = 0; nul_ends < 2; nul_ends++)
+    {
+      g_autofree char *scanned = ttv_ctf_text_escape (s, len, nul_ends, TRUE);
+      g_autofree char *bytewise = ttv_ctf_text_escape (s, len, nul_ends, FALSE);
+      g_assert_cmpstr (scanned, ==, bytewise);
+    }
+}
+
+/* The line's escaped strings, found 8 bytes at a time, are those of the
+ * byte by byte escape: each byte value at each place of strings of 1 to
+ * 24 bytes (either side of the 8-byte words), then random strings rich in
+ * bytes to escape. */
+static void
+test_escape_scan (void)
+{
+  char s[64];
+  for (gsize len = 1; len <= 24; len++)
+    for (gsize at = 0; at < len; at++)
+      for (guint c = 0; c < 256; c++)
+        {
+          memset (s, 'a', len);
+          s[at] = (char) c;
+          assert_escape_paths_agree (s, len);
+        }
+  static const char alphabet[] = "ab\"'?\\\x7f\x80\xff\n\t\x1f \x01~";
+  g_autoptr (GRand) r = g_rand_new_with_seed (16);
+  for (guint i = 0; i < 20000; i++)
+    {
+      gsize len = (gsize) g_rand_int_range (r, 0, sizeof s);
+      for (gsize k = 0; k < len; k++)
+        s[k] = g_rand_boolean (r) ? 'x' : alphabet[g_rand_int_range (r, 0, sizeof alphabet)];
+      assert_escape_paths_agree (s, len);
+    }
+  g_autofree char *plain = ttv_ctf_text_escape ("trace viewer", 12, FALSE, TRUE);
+  g_assert_cmpstr (plain, ==, "\"trace viewer\"");
+  g_autofree char *text = ttv_ctf_text_escape ("sys\"temd\0\n", 11, TRUE, TRUE);
+  g_assert_cmpstr (text, ==, "\"sys\\\"temd\"");
+}
+
 /* A reference to a field declared after it, or to one that cannot be a
  * length or a tag, is refused at open with where it was declared. */
 static void
@@ -519,6 +613,42 @@ test_jsonl_direct (gconstpointer data)
   ttv_decoder_free (o.decoder);
   g_string_free (o.a, TRUE);
   g_string_free (o.b, TRUE);
+}
+
+/* The babeltrace line of each event written after the line before (its
+ * contexts copied when their bytes repeat: ttv-ctf-text.c's scope_memos)
+ * and written afresh. */
+typedef struct {
+  GString *remembered, *fresh;
+  TtvDecoder *decoder;
+  TtvTime prev;
+} RememberedPair;
+
+static void
+compare_remembered (const TtvEvent *ev, gpointer data)
+{
+  RememberedPair *o = data;
+  g_string_truncate (o->remembered, 0);
+  g_string_truncate (o->fresh, 0);
+  ttv_ctf_append_babeltrace_line (o->remembered, ev, o->prev, o->decoder);
+  ttv_ctf_text_forget_scopes ();
+  ttv_ctf_append_babeltrace_line (o->fresh, ev, o->prev, o->decoder);
+  g_assert_cmpstr (o->remembered->str, ==, o->fresh->str);
+  o->prev = ev->time;
+}
+
+static void
+test_babeltrace_remembered (gconstpointer data)
+{
+  NEED_TRACE (dir, data);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  RememberedPair o = { g_string_new (NULL), g_string_new (NULL), ttv_decoder_new (), TTV_TIME_MIN };
+  g_assert_cmpuint (read_merged (t, compare_remembered, &o), >, 0);
+  ttv_decoder_free (o.decoder);
+  g_string_free (o.remembered, TRUE);
+  g_string_free (o.fresh, TRUE);
 }
 
 static void
@@ -1118,6 +1248,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/metadata/decode-order", test_decode_parsed);
   g_test_add_func ("/ctf/metadata/bad-references", test_bad_references);
   g_test_add_func ("/ctf/metadata/enum-64", test_enum_64);
+  g_test_add_func ("/ctf/metadata/enum-label-ranges", test_enum_label_ranges);
+  g_test_add_func ("/ctf/babeltrace-escape-scan", test_escape_scan);
   g_test_add_func ("/ctf/clock-offset-overflow", test_clock_offset_overflow);
   g_test_add_func ("/ctf/clock-value-overflow", test_clock_value_overflow);
   g_test_add_func ("/ctf/metadata/syntax-errors", test_syntax_errors);
@@ -1142,6 +1274,8 @@ main (int argc, char **argv)
     {
       g_autofree char *path = g_strdup_printf ("/ctf/real/babeltrace/%s", bt[i]);
       g_test_add_data_func (path, bt[i], test_babeltrace);
+      g_autofree char *remembered = g_strdup_printf ("/ctf/real/babeltrace-remembered/%s", bt[i]);
+      g_test_add_data_func (remembered, bt[i], test_babeltrace_remembered);
     }
   for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
     {

@@ -95,21 +95,100 @@ escape_table (void)
   return table;
 }
 
-static char *
-put_escaped (char *p, const char *s, gsize len)
+#define BYTES_OF(c) (G_GUINT64_CONSTANT (0x0101010101010101) * (guchar) (c))
+
+/* The high bit of each byte of @x below @n (<= 0x80), at least for the
+ * first such byte (bits above it may be wrong: only the lowest is read). */
+static inline guint64
+bytes_below (guint64 x, guchar n)
 {
-  const char *const *table = escape_table ();
-  *p++ = '"';
-  for (gsize i = 0; i < len; i++)
+  return (x - BYTES_OF (n)) & ~x & BYTES_OF (0x80);
+}
+
+/* The bytes of @x (its first byte lowest) that the text escapes: below
+ * 0x20 (NUL included), 0x7f, the quotes, backslash and '?'; exact for
+ * the first (bytes_below()).  8 bytes in about 30 instructions where a
+ * table took 5 a byte. */
+static inline guint64
+escaped_bytes (guint64 x)
+{
+  return bytes_below (x, 0x20) | bytes_below (x ^ BYTES_OF (0x7f), 1) | bytes_below (x ^ BYTES_OF ('"'), 1)
+         | bytes_below (x ^ BYTES_OF ('\\'), 1) | bytes_below (x ^ BYTES_OF ('\''), 1)
+         | bytes_below (x ^ BYTES_OF ('?'), 1);
+}
+
+/* Where the first byte escaped is among the 8 at @s, or 8. */
+static inline guint
+first_escaped_in_word (const char *s)
+{
+  guint64 x;
+  memcpy (&x, s, 8);
+  guint64 hits = escaped_bytes (GUINT64_FROM_LE (x));
+  return hits ? (guint) __builtin_ctzll (hits) / 8 : 8;
+}
+
+/* The same bytes one at a time, by a bit map known at compile time. */
+static inline gboolean
+byte_escaped (guchar c)
+{
+  static const guint64 escaped[4] = {
+    G_GUINT64_CONSTANT (0xFFFFFFFF) | G_GUINT64_CONSTANT (1) << '"' | G_GUINT64_CONSTANT (1) << '\''
+      | G_GUINT64_CONSTANT (1) << '?',
+    G_GUINT64_CONSTANT (1) << ('\\' - 64) | G_GUINT64_CONSTANT (1) << (0x7f - 64), 0, 0,
+  };
+  return (escaped[c >> 6] >> (c & 63)) & 1;
+}
+
+/* How many of the first @len bytes of @s the text copies as they are
+ * before one it escapes: 8 at a time (the last 8 overlapping the ones
+ * before), or one at a time below 8. */
+static inline gsize
+plain_prefix (const char *s, gsize len)
+{
+  gsize i = 0;
+  if (len >= 8)
     {
-      const char *e = table[(guchar) s[i]];
-      if (G_LIKELY (e == NULL))
-        *p++ = s[i];
-      else
-        p = ttv_text_put (p, e, strlen (e));
+      for (; i + 8 <= len; i += 8)
+        {
+          guint k = first_escaped_in_word (s + i);
+          if (k < 8)
+            return i + k;
+        }
+      if (i == len)
+        return len;
+      i = len - 8;
+      return i + first_escaped_in_word (s + i);
+    }
+  while (i < len && !byte_escaped ((guchar) s[i]))
+    i++;
+  return i;
+}
+
+/* @s escaped in quotes; a NUL ends it when @nul_ends (fixed text arrays:
+ * their text ends at the first, found by the same scan). */
+static char *
+put_escaped_until (char *p, const char *s, gsize len, gboolean nul_ends)
+{
+  *p++ = '"';
+  for (;;)
+    {
+      gsize n = plain_prefix (s, len);
+      p = ttv_text_put (p, s, n);
+      if (n == len || (nul_ends && s[n] == '\0'))
+        break;
+      const char *e = escape_table ()[(guchar) s[n]];
+      p = ttv_text_put (p, e, strlen (e));
+      s += n + 1;
+      len -= n + 1;
     }
   *p++ = '"';
   return p;
+}
+
+static char *
+put_escaped (char *p, const char *s, gsize len)
+{
+  return put_escaped_until (p, s, len, FALSE);
 }
 
 static void
@@ -122,6 +201,36 @@ static void
 append_escaped (GString *out, const char *s, gsize len)
 {
   ttv_text_commit (out, put_escaped (ttv_text_reserve (out, 4 * len + 2), s, len));
+}
+
+/* --- contexts whose bytes repeat ------------------------------------------ */
+
+/* A context mostly holds the same bytes event after event (a thread's
+ * vpid, vtid and procname in LTTng-UST): its text is then copied from the
+ * line before, without the loads, digits and escapes.  Thread-local, as
+ * the clock's memo of ttv-text.c: the lines are written from several
+ * threads.  Keyed by the scope's type (its text depends on nothing else
+ * than the type and the bytes) and by the count of plans freed: a type
+ * goes with its trace, and another may then get its address. */
+#define MEMO_BYTES 32
+#define MEMO_TEXT 256
+#define MEMO_SCOPES 3     /* the packet, stream event and event contexts */
+
+typedef struct {
+  const TtvType *type;
+  gint generation;
+  guint8 bytes[MEMO_BYTES];
+  gsize text_len;
+  char text[MEMO_TEXT];
+} ScopeMemo;
+
+static _Thread_local ScopeMemo scope_memos[MEMO_SCOPES];
+static gint plans_freed;
+
+void
+ttv_ctf_text_forget_scopes (void)
+{
+  memset (scope_memos, 0, sizeof scope_memos);
 }
 
 /* --- plans ------------------------------------------------------------- */
@@ -167,6 +276,18 @@ typedef enum {
 
 typedef struct _Printer Printer;
 
+/* An enum's labels for the values past its table: the values split into
+ * ranges over which no mapping starts nor ends, so that each range has
+ * one label list.  keys[i] starts range i, in the order of the values
+ * (signed ones offset by 2^63 to compare as unsigned); keys[0] is 0, the
+ * least value.  Without them each such value would compute its list,
+ * about 1,300 instructions (an HTTP status of 404, say). */
+typedef struct {
+  guint n;
+  guint64 *keys;
+  const char **labels;
+} LabelRanges;
+
 typedef struct {
   guint32 index;          /* child of the struct node */
   const char *prefix;     /* " name = " or ", name = " */
@@ -187,6 +308,7 @@ struct _Printer {
   IntPrint int_print;     /* INTEGER, ENUM: of the integer's type (an enum's container) */
   /* ENUM: label lists of the values below 256 ("\"A\", \"B\"", or "<unknown>") */
   char **enum_labels;
+  const LabelRanges *label_ranges;  /* ENUM: the others, when they apply */
   const Printer *element; /* ARRAY */
   Member *members;        /* STRUCT: the members shown */
   guint n_members;
@@ -202,6 +324,7 @@ struct _Printer {
 /* What write_scopes_direct does for a scope, worked out with the plan. */
 typedef enum {
   STEP_FLAT,      /* printed from the bytes */
+  STEP_REMEMBERED,  /* the same, or copied when its bytes repeat (scope_memos) */
   STEP_SEQ,       /* the same, member after member */
   STEP_DECODE,    /* decoded alone, then printed */
   STEP_EMPTY,     /* the fields of a class without any: "{ }" */
@@ -223,6 +346,8 @@ struct _CtfTextPlan {
   const TtvFlatLayout *flat[4];  /* when read straight from the bytes */
   const TtvSeqLayout *seq[4];    /* else when read member after member */
   gboolean has_payload;          /* the class has fields (else "{ }") */
+  gboolean remembered[4];        /* flat scopes whose text the line may copy
+                                  * when their bytes repeat (scope_memos) */
   Step steps[4];                 /* write_scopes_direct's, in order */
   guint n_steps;
   GPtrArray *owned;
@@ -274,6 +399,75 @@ enum_labels (const TtvType *t, guint64 raw)
 }
 
 #define ENUM_TABLE 256
+
+/* Enums with more mappings keep computing each list: the ranges would take
+ * a list per range, each over all pairs of mappings, at plan time. */
+#define LABEL_RANGES_MAX_MAPPINGS 64
+
+static guint64
+value_order_key (const TtvType *t, guint64 raw)
+{
+  return t->is_signed ? raw ^ G_GUINT64_CONSTANT (0x8000000000000000) : raw;
+}
+
+static gint
+compare_keys (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* @t's label ranges (see LabelRanges), owned by @plan; NULL for bit maps
+ * (a value's labels follow its bits, not ranges) and enums of many
+ * mappings. */
+static const LabelRanges *
+label_ranges_new (CtfTextPlan *plan, const TtvType *t)
+{
+  if (t->bit_flags || t->mappings == NULL || t->mappings->len > LABEL_RANGES_MAX_MAPPINGS)
+    return NULL;
+  g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 least = 0;
+  g_array_append_val (keys, least);
+  for (guint i = 0; i < t->mappings->len; i++)
+    {
+      const TtvEnumMapping *m = &g_array_index (t->mappings, TtvEnumMapping, i);
+      guint64 start = value_order_key (t, m->start), past = value_order_key (t, m->end) + 1;
+      g_array_append_val (keys, start);
+      if (past != 0)
+        g_array_append_val (keys, past);
+    }
+  g_array_sort (keys, compare_keys);
+  LabelRanges *r = owned (plan, g_new0 (LabelRanges, 1));
+  r->keys = owned (plan, g_new (guint64, keys->len));
+  r->labels = owned (plan, g_new (const char *, keys->len));
+  for (guint i = 0; i < keys->len; i++)
+    {
+      guint64 key = g_array_index (keys, guint64, i);
+      if (r->n > 0 && r->keys[r->n - 1] == key)
+        continue;
+      r->keys[r->n] = key;
+      r->labels[r->n] = owned (plan, enum_labels (t, value_order_key (t, key)));
+      r->n++;
+    }
+  return r;
+}
+
+/* The labels of @raw: those of the last range starting at or before it. */
+static const char *
+label_ranges_find (const LabelRanges *r, const TtvType *t, guint64 raw)
+{
+  guint64 key = value_order_key (t, raw);
+  guint lo = 0, hi = r->n;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (r->keys[mid] <= key)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return r->labels[lo];
+}
 
 /* As babeltrace2 2.1 prints them: CTF 2 booleans as words, bit arrays
  * (without flags) in hexadecimal; then by the display base, hexadecimal
@@ -353,6 +547,7 @@ compile (CtfTextPlan *plan, const TtvType *t)
       p->enum_labels = owned (plan, g_new0 (char *, ENUM_TABLE));
       for (guint v = 0; v < ENUM_TABLE; v++)
         p->enum_labels[v] = owned (plan, enum_labels (t, v));
+      p->label_ranges = label_ranges_new (plan, t);
       break;
     case TTV_TYPE_FLOAT:
       p->kind = P_FLOAT;
@@ -456,6 +651,9 @@ ttv_ctf_text_plan_free (CtfTextPlan *plan)
 {
   if (plan == NULL)
     return;
+  /* The types it printed may go with it: scope_memos must not take a
+   * successor at the same address for them. */
+  g_atomic_int_inc (&plans_freed);
   g_ptr_array_unref (plan->owned);
   g_free (plan);
 }
@@ -471,6 +669,23 @@ empty_struct (void)
       g_once_init_leave (&empty, t);
     }
   return empty;
+}
+
+/* Whether the text of scope @i, printed by @p from a flat struct of
+ * @layout, is kept in scope_memos: a context of a few bytes, each member
+ * written by write_flat itself (no write_value: its room is known), of
+ * two members at least: a single one (the kernel's cpu_id) costs less
+ * to write than to remember, and its packets alternate in a merged read. */
+static gboolean
+may_remember (const Printer *p, const TtvFlatLayout *layout, guint i)
+{
+  if (i >= MEMO_SCOPES || p->n_members < 2 || layout->size_bits % 8 != 0 || layout->size_bits / 8 > MEMO_BYTES
+      || p->flat_room + 2 > MEMO_TEXT)
+    return FALSE;
+  for (guint k = 0; k < p->n_members; k++)
+    if (p->members[k].flat_print == FLAT_VALUE)
+      return FALSE;
+  return TRUE;
 }
 
 /* write_scopes_direct's steps: the scopes shown, the stream event context
@@ -497,7 +712,10 @@ plan_steps (CtfTextPlan *plan)
         }
       if (plan->scopes[i])
         {
-          step->kind = plan->flat[i] ? STEP_FLAT : plan->seq[i] ? STEP_SEQ : STEP_DECODE;
+          step->kind = plan->remembered[i] ? STEP_REMEMBERED
+                       : plan->flat[i]    ? STEP_FLAT
+                       : plan->seq[i]     ? STEP_SEQ
+                                          : STEP_DECODE;
           plan->n_steps++;
           first = FALSE;
         }
@@ -541,7 +759,10 @@ plan_new (const TtvEvent *event, CtfEventClass *ec)
         {
           Printer *p = compile_struct (plan, t);
           if (plan->flat[i])
-            plan_flat (p, plan->flat[i]);
+            {
+              plan_flat (p, plan->flat[i]);
+              plan->remembered[i] = may_remember (p, plan->flat[i], i);
+            }
           else
             plan_seq (plan, p, plan->seq[i]);
           plan->scopes[i] = p;
@@ -581,6 +802,16 @@ put_integer (char *p, const IntPrint *ip, guint64 raw)
   g_assert_not_reached ();
 }
 
+/* The labels of @raw of enum printer @pr worked out with the plan, or NULL
+ * when they must be computed. */
+static const char *
+labels_planned (const Printer *pr, guint64 raw)
+{
+  if (raw < ENUM_TABLE)
+    return pr->enum_labels[raw];
+  return pr->label_ranges ? label_ranges_find (pr->label_ranges, pr->type, raw) : NULL;
+}
+
 static void write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Printer *pr);
 
 static void
@@ -609,8 +840,10 @@ write_value (TtvTextWriter *w, const TtvDecoder *d, const TtvValue *v, const Pri
       break;
     case P_ENUM:
       {
-        g_autofree char *dynamic = v->v.u < ENUM_TABLE ? NULL : enum_labels (pr->type, v->v.u);
-        const char *labels = dynamic ? dynamic : pr->enum_labels[v->v.u];
+        const char *labels = labels_planned (pr, v->v.u);
+        g_autofree char *dynamic = labels ? NULL : enum_labels (pr->type, v->v.u);
+        if (dynamic)
+          labels = dynamic;
         gsize n = strlen (labels);
         p = ttv_text_writer_need (w, n + TTV_TEXT_NUMBER_MAX + 32);
         p = TTV_TEXT_PUT_LITERAL (p, "( ");
@@ -715,7 +948,7 @@ put_loaded (TtvTextWriter *w, char *p, const Member *m, TtvValue *v)
     case FLAT_DECIMAL_SIGNED:
       return v->v.s >= 0 ? ttv_text_put_decimal (p, v->v.u) : ttv_text_put_i64 (p, v->v.s);
     case FLAT_TEXT:
-      return put_escaped (p, v->v.string.str, strnlen (v->v.string.str, v->v.string.len));
+      return put_escaped_until (p, v->v.string.str, v->v.string.len, TRUE);
     case FLAT_STRING:
       return put_escaped (p, v->v.string.str, v->v.string.len);
     case FLAT_VALUE:
@@ -731,8 +964,10 @@ put_loaded (TtvTextWriter *w, char *p, const Member *m, TtvValue *v)
  * @data (@bits long), after ", " when @separator; FALSE, writing nothing,
  * when they are too few.  One check of room for what is written here
  * (the longest text of each member is known), another after each member
- * written by write_value. */
-static gboolean
+ * written by write_value.  Inline, as the compiler chose before
+ * write_flat_remembered called it too: a call of seven arguments per
+ * scope costs about 40 instructions an event. */
+static G_ALWAYS_INLINE inline gboolean
 write_flat (TtvTextWriter *w, const TtvFlatLayout *layout, const Printer *pr, gboolean separator,
             const guint8 *data, guint64 bits, guint64 start)
 {
@@ -755,6 +990,47 @@ write_flat (TtvTextWriter *w, const TtvFlatLayout *layout, const Printer *pr, gb
         p = ttv_text_writer_need (w, m->room_after);
     }
   w->p = TTV_TEXT_PUT_LITERAL (p, " }");
+  return TRUE;
+}
+
+static G_NO_INLINE void
+write_flat_outlined (TtvTextWriter *w, const TtvFlatLayout *layout, const Printer *pr, const guint8 *data,
+                     guint64 bits, guint64 start)
+{
+  write_flat (w, layout, pr, FALSE, data, bits, start);
+}
+
+/* write_flat of scope @i of @plan, whose text is kept in scope_memos
+ * (plan->remembered): copied when its bytes are those of the text kept.
+ * Not inline, nor is its write_flat: the registers of a bigger
+ * write_scopes_direct cost the scopes not remembered (the kernel's) about
+ * 30 instructions an event. */
+static G_NO_INLINE gboolean
+write_flat_remembered (TtvTextWriter *w, const CtfTextPlan *plan, guint i, const guint8 *data, guint64 bits,
+                       guint64 start)
+{
+  const TtvFlatLayout *layout = plan->flat[i];
+  guint64 at = flat_start (layout, start);
+  if (at > bits || bits - at < layout->size_bits)
+    return FALSE;
+  const guint8 *bytes = data + at / 8;
+  gsize n_bytes = layout->size_bits / 8;
+  ScopeMemo *memo = &scope_memos[i];
+  gint generation = g_atomic_int_get (&plans_freed);
+  if (memo->type == plan->types[i] && memo->generation == generation && memcmp (memo->bytes, bytes, n_bytes) == 0)
+    {
+      char *p = ttv_text_writer_need (w, memo->text_len);
+      memcpy (p, memo->text, memo->text_len);
+      w->p = p + memo->text_len;
+      return TRUE;
+    }
+  gsize before = (gsize) (w->p - w->out->str);
+  write_flat_outlined (w, layout, plan->scopes[i], data, bits, start);
+  memo->type = plan->types[i];
+  memo->generation = generation;
+  memcpy (memo->bytes, bytes, n_bytes);
+  memo->text_len = (gsize) (w->p - w->out->str) - before;
+  memcpy (memo->text, w->out->str + before, memo->text_len);
   return TRUE;
 }
 
@@ -838,6 +1114,11 @@ write_scopes_direct (TtvTextWriter *w, const CtfTextPlan *plan, const TtvEvent *
           continue;
         case STEP_FLAT:
           if (!write_flat (w, flat, plan->scopes[i], step->separator, event->data, event->data_bits, pos))
+            return FALSE;
+          pos = flat_start (flat, pos) + flat->size_bits;
+          break;
+        case STEP_REMEMBERED:
+          if (!write_flat_remembered (w, plan, i, event->data, event->data_bits, pos))
             return FALSE;
           pos = flat_start (flat, pos) + flat->size_bits;
           break;
@@ -949,6 +1230,46 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
   *ttv_text_writer_need (&w, 1) = '\n';
   w.p++;
   ttv_text_writer_end (&w);
+}
+
+char *
+ttv_ctf_text_enum_labels (const TtvType *t, guint64 raw, gboolean planned)
+{
+  g_return_val_if_fail (t != NULL && t->kind == TTV_TYPE_ENUM, NULL);
+  if (!planned)
+    return enum_labels (t, raw);
+  CtfTextPlan plan = { .owned = g_ptr_array_new_with_free_func (g_free) };
+  char *labels = g_strdup (labels_planned (compile (&plan, t), raw));
+  g_ptr_array_unref (plan.owned);
+  return labels;
+}
+
+/* ttv_ctf_text_escape's byte by byte, as put_escaped_until once was. */
+static char *
+put_escaped_bytewise (char *p, const char *s, gsize len, gboolean nul_ends)
+{
+  const char *const *table = escape_table ();
+  *p++ = '"';
+  for (gsize i = 0; i < len && !(nul_ends && s[i] == '\0'); i++)
+    {
+      const char *e = table[(guchar) s[i]];
+      if (e == NULL)
+        *p++ = s[i];
+      else
+        p = ttv_text_put (p, e, strlen (e));
+    }
+  *p++ = '"';
+  return p;
+}
+
+char *
+ttv_ctf_text_escape (const char *s, gsize len, gboolean nul_ends, gboolean scan)
+{
+  g_return_val_if_fail (s != NULL || len == 0, NULL);
+  char *text = g_malloc (4 * len + 3);
+  char *end = scan ? put_escaped_until (text, s, len, nul_ends) : put_escaped_bytewise (text, s, len, nul_ends);
+  *end = '\0';
+  return text;
 }
 
 /* babeltrace2's stream id: the stream instance id, else the place of the
