@@ -173,12 +173,35 @@ put_time_low_bytes (TtvPositionBytes *b, guint64 time, guint64 old, gsize len)
   at[len - 1] &= 0x7f;
 }
 
-void
-ttv_position_bytes_put_next (TtvPositionBytes *b, const TtvPosition *p)
+/* Whether @time and @old both take 9 bytes: 2^56 to 2^63 - 1, as the
+ * zigzagged times since the epoch in ns do. */
+static inline gboolean
+both_nine_bytes (guint64 time, guint64 old)
 {
-  guint64 stream = next_stream (p), time = next_time (p);
-  if (stream == b->stream && time == b->time)
-    return;
+  return (time >> 56) != 0 && (old >> 56) != 0 && ((time | old) >> 63) == 0;
+}
+
+/* Rewrites a time of 9 bytes: its low 56 bits spread into 8 bytes of 7
+ * bits each, with their continuation bits, in one store (a loop over the
+ * bytes costs twice as much), then the last byte. */
+static inline void
+put_nine_byte_time (TtvPositionBytes *b, guint64 time)
+{
+  guint64 x = time & G_GUINT64_CONSTANT (0x00FFFFFFFFFFFFFF);
+  x = (x & G_GUINT64_CONSTANT (0x000000000FFFFFFF)) | ((x << 4) & G_GUINT64_CONSTANT (0x0FFFFFFF00000000));
+  x = (x & G_GUINT64_CONSTANT (0x00003FFF00003FFF)) | ((x << 2) & G_GUINT64_CONSTANT (0x3FFF00003FFF0000));
+  x = (x & G_GUINT64_CONSTANT (0x007F007F007F007F)) | ((x << 1) & G_GUINT64_CONSTANT (0x7F007F007F007F00));
+  x = GUINT64_TO_LE (x | G_GUINT64_CONSTANT (0x8080808080808080));
+  guint8 *at = b->bytes + b->entries_start - 9;
+  memcpy (at, &x, 8);
+  at[8] = (guint8) (time >> 56);
+}
+
+/* Rewrites the next stream and time of any lengths.  Out of line: the
+ * usual case keeps few registers. */
+static G_NO_INLINE void
+put_next_any (TtvPositionBytes *b, guint64 stream, guint64 time)
+{
   gsize time_len = varint_len (time);
   if (stream == b->stream && stream != 0 && time_len == varint_len (b->time))
     put_time_low_bytes (b, time, b->time, time_len);
@@ -198,13 +221,40 @@ ttv_position_bytes_put_next (TtvPositionBytes *b, const TtvPosition *p)
 }
 
 void
+ttv_position_bytes_put_next (TtvPositionBytes *b, const TtvPosition *p)
+{
+  guint64 stream = next_stream (p), time = next_time (p);
+  /* Usually: a stream of one byte (1 to 127, as the last) and a time of
+   * nine. */
+  if (stream - 1 < 127 && b->stream - 1 < 127 && both_nine_bytes (time, b->time))
+    {
+      b->bytes[b->head_len] = (guint8) stream;
+      put_nine_byte_time (b, time);
+      b->stream = stream;
+      b->time = time;
+    }
+  else if (stream != b->stream || time != b->time)
+    put_next_any (b, stream, time);
+}
+
+/* Tracefile @i's span at @start made @len bytes long, then @e's bytes.
+ * Out of line: the usual case keeps few registers. */
+static G_NO_INLINE void
+put_entry_resized (TtvPositionBytes *b, guint i, gsize start, gsize len, const TtvPositionEntry *e)
+{
+  resize_span (b, start, b->ends[i] - start, len, i);
+  put_entry (b->bytes + start, e);
+}
+
+void
 ttv_position_bytes_put_entry (TtvPositionBytes *b, guint i, const TtvPositionEntry *e)
 {
   gsize start = i > 0 ? b->ends[i - 1] : b->entries_start;
   gsize len = entry_len (e);
-  if (len != b->ends[i] - start)
-    resize_span (b, start, b->ends[i] - start, len, i);
-  put_entry (b->bytes + start, e);
+  if (G_UNLIKELY (len != b->ends[i] - start))
+    put_entry_resized (b, i, start, len, e);
+  else
+    put_entry (b->bytes + start, e);
 }
 
 void
@@ -224,7 +274,12 @@ ttv_position_bytes_append_token (TtvPositionBytes *b, GString *out)
   gsize n_digits = (len * 8 + 4) / 5, n_groups = (len + 4) / 5;
   char *s = ttv_text_reserve (out, n_groups * 8);
   memcpy (s, b->head_digits, sizeof b->head_digits);
-  for (gsize g = b->head_groups; g < n_groups; g++)
-    put_group (s + g * 8, b->bytes + g * 5, b->pairs);
+  /* In locals: the digits' stores could alias the fields, which would be
+   * loaded again for every group. */
+  const guint8 *bytes = b->bytes, *end_bytes = b->bytes + n_groups * 5;
+  const char (*pairs)[2] = b->pairs;
+  char *at = s + b->head_groups * 8;
+  for (const guint8 *g = bytes + b->head_groups * 5; g < end_bytes; g += 5, at += 8)
+    put_group (at, g, pairs);
   ttv_text_commit (out, s + n_digits);
 }
