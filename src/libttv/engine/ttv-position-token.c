@@ -48,7 +48,8 @@ lay_out (TtvPositionTokenWriter *w, const TtvPosition *p)
     }
   w->shape = p->shape;
   ttv_position_bytes_lay_out (w->last, p);
-  memcpy (w->seen, p->tf, p->n * sizeof p->tf[0]);
+  for (guint i = 0; i < p->n; i++)
+    w->seen[i] = p->tf[i];
 }
 
 /* Rewrites what @p (same traceset) changes of the last position. */
