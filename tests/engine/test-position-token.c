@@ -2,7 +2,7 @@
  * the report's token writer) against a plain encoding written here from the
  * format's description, byte for byte (suite 'engine'). */
 #include "ttv-position-token.h"
-#include "ttv-position-private.h"
+#include "ttv-position-bytes.h"
 
 #include <string.h>
 
@@ -174,18 +174,24 @@ step (GRand *r, TtvPosition *p)
   return moved;
 }
 
-/* @p as a position updated in place, which says what moved (the context's
- * peeked one). */
+/* @p as a position updated in place, which keeps its token's bytes (the
+ * context's peeked one). */
 static TtvPosition *
 tracked_copy (const TtvPosition *p)
 {
-  TtvPosition *t = ttv_position_alloc_tracked (p->n);
-  guint64 origin = t->origin;
-  memcpy (t, p, sizeof *p + p->n * sizeof p->tf[0]);
-  t->origin = origin;
-  t->serial = 0;
-  t->changed = TTV_POSITION_CHANGED_ANY;
+  TtvPosition *t = ttv_position_copy (p);
+  t->bytes = ttv_position_bytes_new (p->n);
+  ttv_position_bytes_lay_out (t->bytes, t);
   return t;
+}
+
+/* What the context does after moving tracefile @moved (n: none) of @t. */
+static void
+tell_bytes (TtvPosition *t, guint moved)
+{
+  if (moved < t->n)
+    ttv_position_bytes_put_entry (t->bytes, moved, &t->tf[moved]);
+  ttv_position_bytes_put_next (t->bytes, t);
 }
 
 /* Long tokens: says where they differ, not both whole. */
@@ -226,10 +232,10 @@ test_random (void)
     }
 }
 
-/* Steps of a report through one writer.  @told: the steps say which
- * tracefile moved, as the context's peeked position does, and the writer
- * rewrites that one alone; copies taken on the way then come back late
- * (their update is not the next one) and are compared whole. */
+/* Steps of a report through one writer.  @told: the position keeps its
+ * token's bytes, rewriting the tracefile that moved, as the context's
+ * peeked position does; copies taken on the way (without bytes) then come
+ * back late through the writer's own bytes. */
 static void
 run_steps (guint32 seed, gboolean told)
 {
@@ -244,10 +250,7 @@ run_steps (guint32 seed, gboolean told)
         {
           guint moved = step (r, p);
           if (told)
-            {
-              p->changed = moved;
-              p->serial++;
-            }
+            tell_bytes (p, moved);
           check (w, p);
           if (told && i % 7 == 0)
             check (w, p);               /* the same update again */
@@ -274,9 +277,9 @@ test_told_steps (void)
   run_steps (18, TRUE);
 }
 
-/* The writer believes what a position says moved: a tracefile changed
- * without saying so keeps its old bytes.  Only the context's own updates
- * say it; here it shows that the told steps took the shortcut. */
+/* The writer believes a position's bytes: a tracefile changed without
+ * rewriting them keeps its old bytes.  Only the context's own updates
+ * keep bytes; here it shows that the told steps took the shortcut. */
 static void
 test_told_is_believed (void)
 {
@@ -294,8 +297,7 @@ test_told_is_believed (void)
   check (w, p);
   p->tf[1].pos.offset += 1000;
   p->tf[2].pos.offset += 1;
-  p->serial++;
-  p->changed = 1;
+  tell_bytes (p, 1);
   g_autoptr (GString) got = g_string_new (NULL);
   ttv_position_token_writer_append (w, p, got);
   p->tf[2].pos.offset -= 1;

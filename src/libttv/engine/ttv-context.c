@@ -1,7 +1,7 @@
 /* ttv-context.c: the traceset context: one cursor per tracefile, merged in
  * (time, stream) order, seek by time and by position.  Used by CLI, GUI, state. */
 #include "ttv-context-private.h"
-#include "ttv-position-private.h"
+#include "ttv-position-bytes.h"
 #include "ttv-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -365,26 +365,21 @@ snapshot_into (const TtvContext *ctx, TtvPosition *p)
   set_next (ctx, p);
 }
 
-/* Brings @p, the peeked position, to where the context is, and counts it
- * as its next update with the entry that changed (ttv-position-private.h):
- * between two peeks of a report only the stream of the event printed
- * moves, and the token writer then rewrites that entry alone. */
+/* Brings @p, the peeked position, to where the context is, with its
+ * token's bytes (ttv-position-bytes.h): between two peeks of a report only
+ * the stream of the event printed moves, and only its bytes and the next
+ * time's are rewritten. */
 static void
 refresh_peeked (const TtvContext *ctx, TtvPosition *p)
 {
-  guint changed = p->n, n_changed = 0;
   for (guint i = 0; i < ctx->n; i++)
     {
       const TtvStream *s = &ctx->streams[i];
       if (ttv_position_set_entry (p, i, s->at_end, &s->event.pos))
-        {
-          changed = i;
-          n_changed++;
-        }
+        ttv_position_bytes_put_entry (p->bytes, i, &p->tf[i]);
     }
-  p->changed = n_changed > 1 ? TTV_POSITION_CHANGED_ANY : changed;
-  p->serial++;
   set_next (ctx, p);
+  ttv_position_bytes_put_next (p->bytes, p);
 }
 
 static TtvPosition *
@@ -411,8 +406,10 @@ peek_here (TtvContext *ctx)
   if (ctx->peeked == NULL || ctx->peeked->n != ctx->n)
     {
       ttv_position_free (ctx->peeked);
-      ctx->peeked = ttv_position_alloc_tracked (ctx->n);
+      ctx->peeked = ttv_position_alloc (ctx->n);
       snapshot_into (ctx, ctx->peeked);
+      ctx->peeked->bytes = ttv_position_bytes_new (ctx->n);
+      ttv_position_bytes_lay_out (ctx->peeked->bytes, ctx->peeked);
       return ctx->peeked;
     }
   refresh_peeked (ctx, ctx->peeked);

@@ -13,28 +13,22 @@ typedef struct {
   gboolean at_end;
 } TtvPositionEntry;
 
+typedef struct _TtvPositionBytes TtvPositionBytes;
+
 struct _TtvPosition {
   guint32 shape;                /* ttv_traceset_get_shape_hash () */
   guint n;                      /* tracefiles in the traceset */
   guint next;                   /* stream of the next event; n at the end */
   TtvTime next_time;            /* its time; TTV_TIME_MAX at the end */
-  /* Which values this one shares with an earlier one, for the token
-   * writer: a position the context updates in place (its peeked one) has
-   * an @origin of its own and counts its updates in @serial; update
-   * @serial has the entries of update @serial - 1 but tf[changed] (none
-   * when @changed is n, any when TTV_POSITION_CHANGED_ANY).  Copies keep
-   * them (same values); @origin 0: not known. */
-  guint64 origin;
-  guint64 serial;
-  guint changed;
+  /* Owned, NULL but in a position updated in place (the context's peeked
+   * one): its token's bytes, which whoever updates the values rewrites as
+   * well (ttv-position-bytes.h), so that the token writer need not find
+   * what changed.  Copies do not have them. */
+  TtvPositionBytes *bytes;
   TtvPositionEntry tf[];        /* [n] */
 };
 
-#define TTV_POSITION_CHANGED_ANY G_MAXUINT
-
 TtvPosition *ttv_position_alloc (guint n);
-/* A position to update in place (with its own origin), of n tracefiles. */
-TtvPosition *ttv_position_alloc_tracked (guint n);
 /* Sets @p's entry @i to @pos, or to its end; TRUE when it changed. */
 static inline gboolean
 ttv_position_set_entry (TtvPosition *p, guint i, gboolean at_end, const TtvTracefilePosition *pos)

@@ -6,11 +6,12 @@
 
 G_BEGIN_DECLS
 
-/* Writes the same text as ttv_position_append_token().  It keeps the last
- * token's bytes and rewrites only what the next position changes (between
- * consecutive events usually the time and one tracefile); it
- * compares the positions' values, so any position of any traceset may come
- * next.  One thread at a time. */
+/* Writes the same text as ttv_position_append_token().  The context's
+ * peeked position brings its token's bytes, kept as it moves; of other
+ * positions the writer keeps the last token's bytes and rewrites only what
+ * the next position changes (between consecutive events usually the time
+ * and one tracefile).  It compares the positions' values, so any position
+ * of any traceset may come next.  One thread at a time. */
 typedef struct _TtvPositionTokenWriter TtvPositionTokenWriter;
 
 TtvPositionTokenWriter *ttv_position_token_writer_new (void);

@@ -1,6 +1,6 @@
 /* ttv-position.c: positions in a traceset: copy, compare, and the text
  * token used by the CLI (--after) and bookmarks.  The context makes and restores them. */
-#include "ttv-position-private.h"
+#include "ttv-position-bytes.h"
 #include "ttv-error.h"
 #include "ttv-text.h"
 
@@ -15,19 +15,6 @@ ttv_position_alloc (guint n)
   p->n = n;
   p->next = n;
   p->next_time = TTV_TIME_MAX;
-  p->changed = TTV_POSITION_CHANGED_ANY;
-  return p;
-}
-
-TtvPosition *
-ttv_position_alloc_tracked (guint n)
-{
-  /* Never 0, never the same twice in the process: a writer cannot take
-   * another position, or one freed and made again at the same address,
-   * for the one it wrote last. */
-  static guint64 last_origin;
-  TtvPosition *p = ttv_position_alloc (n);
-  p->origin = __atomic_add_fetch (&last_origin, 1, __ATOMIC_RELAXED);
   return p;
 }
 
@@ -35,12 +22,17 @@ TtvPosition *
 ttv_position_copy (const TtvPosition *p)
 {
   g_return_val_if_fail (p != NULL, NULL);
-  return g_memdup2 (p, sizeof (TtvPosition) + (gsize) p->n * sizeof (TtvPositionEntry));
+  TtvPosition *copy = g_memdup2 (p, sizeof (TtvPosition) + (gsize) p->n * sizeof (TtvPositionEntry));
+  copy->bytes = NULL;           /* the original's, and immutable copies need none */
+  return copy;
 }
 
 void
 ttv_position_free (TtvPosition *p)
 {
+  if (p == NULL)
+    return;
+  ttv_position_bytes_free (p->bytes);
   g_free (p);
 }
 

@@ -560,12 +560,6 @@ jsonl_type (TtvReportPrinter *p, const TtvEventType *type)
   return jt;
 }
 
-static inline void
-append_gstring (GString *out, const GString *s)
-{
-  ttv_text_append (out, s->str, s->len);
-}
-
 /* ",\"fields\":...,\"contexts\":..." from the decoded tree of the
  * event, or the error that stopped its decoding. */
 static void
@@ -624,15 +618,20 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
       at = ttv_text_put_seconds (at, ev->time);
     }
   ttv_text_commit (out, at);
-  append_gstring (out, jsonl_where (p, tf));
-  append_gstring (out, jt->name);
+  /* Where, the type's name and the position's key with one check of room. */
+  const GString *where = jsonl_where (p, tf);
+  at = ttv_text_reserve (out, where->len + jt->name->len + 16);
+  at = ttv_text_put (at, where->str, where->len);
+  at = ttv_text_put (at, jt->name->str, jt->name->len);
   if (pos)
     {
       /* Base32 needs no escape. */
-      TTV_TEXT_APPEND_LITERAL (out, ",\"position\":\"");
+      ttv_text_commit (out, TTV_TEXT_PUT_LITERAL (at, ",\"position\":\""));
       ttv_position_token_writer_append (p->tokens, pos, out);
-      g_string_append_c (out, '"');
+      TTV_TEXT_APPEND_LITERAL (out, "\"");
     }
+  else
+    ttv_text_commit (out, at);
   if (p->options.show_state)
     {
       const TtvProcessState *proc = state ? ttv_state_get_event_process (state, tf->cpu) : NULL;

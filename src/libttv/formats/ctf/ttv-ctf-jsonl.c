@@ -36,6 +36,8 @@ enum { SCOPE_FIELDS, SCOPE_PACKET, SCOPE_STREAM, SCOPE_EVENT, N_SCOPES };
 struct _CtfJsonlPlan {
   gboolean usable;            /* FALSE: a scope is no struct, the class has no fields */
   JsonScope scopes[N_SCOPES];
+  guint contexts[N_SCOPES];   /* the contexts the class has, in the line's order... */
+  guint n_contexts;           /* ...only those are looked at per event */
 };
 
 void
@@ -95,6 +97,8 @@ plan_new (const CtfEventClass *ec)
         plan->usable = FALSE;
       else
         plan_scope (&plan->scopes[i], types[i], names[i], i == SCOPE_FIELDS);
+      if (i != SCOPE_FIELDS)
+        plan->contexts[plan->n_contexts++] = i;
     }
   return plan;
 }
@@ -222,7 +226,7 @@ write_scope (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecoder
 /* The contexts that show members, in the line's order; FALSE when one
  * does not decode. */
 static gboolean
-write_contexts (GString *out, const JsonScope *scopes, const TtvEvent *event, TtvDecoder *d,
+write_contexts (GString *out, const CtfJsonlPlan *plan, const TtvEvent *event, TtvDecoder *d,
                 const guint64 starts[N_SCOPES])
 {
 #define KEY(s) { s, sizeof (s) - 1 }
@@ -237,12 +241,11 @@ write_contexts (GString *out, const JsonScope *scopes, const TtvEvent *event, Tt
 #undef KEY
   guint64 event_start = starts[SCOPE_EVENT];
   guint n = 0;
-  for (guint i = SCOPE_PACKET; i < N_SCOPES; i++)
+  for (guint k = 0; k < plan->n_contexts; k++)
     {
-      const JsonScope *s = &scopes[i];
+      guint i = plan->contexts[k];
+      const JsonScope *s = &plan->scopes[i];
       guint64 pos = i == SCOPE_EVENT ? event_start : starts[i];
-      if (s->type == NULL)
-        continue;
       if (s->n_members > 0)
         {
           ttv_text_append (out, keys[i][n == 0].text, keys[i][n == 0].len);
@@ -282,7 +285,7 @@ ttv_ctf_append_jsonl_scopes (GString *out, const TtvEvent *event, TtvDecoder *de
   if (plan->scopes[SCOPE_FIELDS].n_members == 0)
     TTV_TEXT_APPEND_LITERAL (out, "{");
   TTV_TEXT_APPEND_LITERAL (out, "}");
-  if (!write_contexts (out, plan->scopes, event, decoder, starts))
+  if (!write_contexts (out, plan, event, decoder, starts))
     goto fail;
   return TRUE;
 fail:

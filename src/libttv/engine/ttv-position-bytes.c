@@ -1,0 +1,285 @@
+/* ttv-position-bytes.c: a position's token kept encoded (see
+ * ttv-position-bytes.h).  The token (ttv-position.c) is base32 of: a head
+ * (version, shape, tracefile count), the next stream and time, each
+ * tracefile's varints, and a checksum of all that.  Consecutive events of a
+ * report change little: the head never, the next time always (its low
+ * bytes), and usually one tracefile; whoever changes a value rewrites its
+ * bytes here, with no walk over the others.  The checksum cannot be kept
+ * (the time comes before the tracefiles) and neither, for what it would
+ * spare, can the digits of the 5-byte groups that did not change
+ * (bench/README.md, issue 15). */
+#include "ttv-position-bytes.h"
+#include "ttv-text.h"
+
+#include <string.h>
+
+TtvPositionBytes *
+ttv_position_bytes_new (guint n)
+{
+  TtvPositionBytes *b = g_new0 (TtvPositionBytes, 1);
+  b->n = n;
+  b->ends = g_new0 (gsize, n);
+  /* Room for the token, a zero-padded last group and the three bytes a
+   * group's 8-byte load reads past it; zeros, so that those loads read
+   * defined bytes. */
+  b->bytes = g_malloc0 (TTV_POSITION_TOKEN_MAX_BYTES (n) + 8);
+  b->pairs = ttv_position_b32_pairs ();
+  return b;
+}
+
+void
+ttv_position_bytes_free (TtvPositionBytes *b)
+{
+  if (b == NULL)
+    return;
+  g_free (b->ends);
+  g_free (b->bytes);
+  g_free (b);
+}
+
+/* Bytes of a varint by the leading zero bits of its value: a load, not a
+ * division by 7. */
+static const guint8 varint_len_by_clz[64] = {
+  10, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 7,
+  6, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4,
+  3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+};
+
+/* Bytes of @v as a varint (1 to 10). */
+static inline gsize
+varint_len (guint64 v)
+{
+  return varint_len_by_clz[__builtin_clzll (v | 1)];
+}
+
+/* What a tracefile's bytes say: 0 at its end (or when it has no event),
+ * else its block + 1, offset and index. */
+static inline gboolean
+entry_is_void (const TtvPositionEntry *e)
+{
+  return e->at_end || e->pos.block == G_MAXUINT64;
+}
+
+static inline gsize
+entry_len (const TtvPositionEntry *e)
+{
+  if (entry_is_void (e))
+    return 1;
+  return varint_len (e->pos.block + 1) + varint_len (e->pos.offset) + varint_len (e->pos.index);
+}
+
+static inline guint8 *
+put_entry (guint8 *at, const TtvPositionEntry *e)
+{
+  if (entry_is_void (e))
+    return ttv_position_put_varint (at, 0);
+  at = ttv_position_put_varint (at, e->pos.block + 1);
+  at = ttv_position_put_varint (at, e->pos.offset);
+  return ttv_position_put_varint (at, e->pos.index);
+}
+
+/* The next stream (+ 1, 0 at the end) and, before the end, its time
+ * (zigzag). */
+static inline guint64
+next_stream (const TtvPosition *p)
+{
+  return p->next >= p->n ? 0 : (guint64) p->next + 1;
+}
+
+static inline guint64
+next_time (const TtvPosition *p)
+{
+  if (p->next >= p->n)
+    return 0;
+  return ((guint64) p->next_time << 1) ^ (guint64) (p->next_time >> 63);
+}
+
+static inline guint8 *
+put_next (guint8 *at, guint64 stream, guint64 time)
+{
+  at = ttv_position_put_varint (at, stream);
+  if (stream == 0)
+    return at;
+  return ttv_position_put_varint (at, time);
+}
+
+static inline gsize
+body_end (const TtvPositionBytes *b)
+{
+  return b->n > 0 ? b->ends[b->n - 1] : b->entries_start;
+}
+
+/* The eight digits of the five bytes at @b (and three readable after). */
+static inline void
+put_group (char *s, const guint8 *b, const char (*pairs)[2])
+{
+  guint64 v;
+  memcpy (&v, b, 8);
+  v = GUINT64_FROM_BE (v) >> 24;
+  memcpy (s, pairs[(v >> 30) & 1023], 2);
+  memcpy (s + 2, pairs[(v >> 20) & 1023], 2);
+  memcpy (s + 4, pairs[(v >> 10) & 1023], 2);
+  memcpy (s + 6, pairs[v & 1023], 2);
+}
+
+void
+ttv_position_bytes_lay_out (TtvPositionBytes *b, const TtvPosition *p)
+{
+  g_return_if_fail (p->n == b->n);
+  guint8 *at = b->bytes;
+  *at++ = TTV_POSITION_TOKEN_VERSION;
+  *at++ = (guint8) p->shape;
+  *at++ = (guint8) (p->shape >> 8);
+  *at++ = (guint8) (p->shape >> 16);
+  *at++ = (guint8) (p->shape >> 24);
+  at = ttv_position_put_varint (at, p->n);
+  b->head_len = (gsize) (at - b->bytes);
+  b->head_hash = ttv_position_token_hash (TTV_POSITION_TOKEN_HASH_START, b->bytes, b->head_len);
+  /* The same in every token of the traceset: the first 8 or 16 digits. */
+  b->head_groups = b->head_len / 5;
+  for (gsize g = 0; g < b->head_groups; g++)
+    put_group (b->head_digits + g * 8, b->bytes + g * 5, b->pairs);
+  b->stream = next_stream (p);
+  b->time = next_time (p);
+  at = put_next (at, b->stream, b->time);
+  b->entries_start = (gsize) (at - b->bytes);
+  for (guint i = 0; i < p->n; i++)
+    {
+      at = put_entry (at, &p->tf[i]);
+      b->ends[i] = (gsize) (at - b->bytes);
+    }
+}
+
+/* Makes the span of @old_len bytes at @at @new_len long, moving the bytes
+ * of the tracefiles from @first on (which follow it). */
+static void
+resize_span (TtvPositionBytes *b, gsize at, gsize old_len, gsize new_len, guint first)
+{
+  gsize end = body_end (b);
+  memmove (b->bytes + at + new_len, b->bytes + at + old_len, end - at - old_len);
+  for (guint i = first; i < b->n; i++)
+    b->ends[i] = b->ends[i] - old_len + new_len;
+}
+
+/* Rewrites the low bytes of the time where they differ from @old (varints
+ * begin with the low bits); @time has as many bytes as @old. */
+static inline void
+put_time_low_bytes (TtvPositionBytes *b, guint64 time, guint64 old, gsize len)
+{
+  guint8 *at = b->bytes + b->entries_start - len;
+  gsize n_changed = varint_len (time ^ old);
+  for (gsize i = 0; i < n_changed; i++, time >>= 7)
+    at[i] = (guint8) (time | 0x80);
+  at[len - 1] &= 0x7f;
+}
+
+/* Whether @time and @old both take 9 bytes: 2^56 to 2^63 - 1, as the
+ * zigzagged times since the epoch in ns do. */
+static inline gboolean
+both_nine_bytes (guint64 time, guint64 old)
+{
+  return (time >> 56) != 0 && (old >> 56) != 0 && ((time | old) >> 63) == 0;
+}
+
+/* Rewrites a time of 9 bytes: its low 56 bits spread into 8 bytes of 7
+ * bits each, with their continuation bits, in one store (a loop over the
+ * bytes costs twice as much), then the last byte. */
+static inline void
+put_nine_byte_time (TtvPositionBytes *b, guint64 time)
+{
+  guint64 x = time & G_GUINT64_CONSTANT (0x00FFFFFFFFFFFFFF);
+  x = (x & G_GUINT64_CONSTANT (0x000000000FFFFFFF)) | ((x << 4) & G_GUINT64_CONSTANT (0x0FFFFFFF00000000));
+  x = (x & G_GUINT64_CONSTANT (0x00003FFF00003FFF)) | ((x << 2) & G_GUINT64_CONSTANT (0x3FFF00003FFF0000));
+  x = (x & G_GUINT64_CONSTANT (0x007F007F007F007F)) | ((x << 1) & G_GUINT64_CONSTANT (0x7F007F007F007F00));
+  x = GUINT64_TO_LE (x | G_GUINT64_CONSTANT (0x8080808080808080));
+  guint8 *at = b->bytes + b->entries_start - 9;
+  memcpy (at, &x, 8);
+  at[8] = (guint8) (time >> 56);
+}
+
+/* Rewrites the next stream and time of any lengths.  Out of line: the
+ * usual case keeps few registers. */
+static G_NO_INLINE void
+put_next_any (TtvPositionBytes *b, guint64 stream, guint64 time)
+{
+  gsize time_len = varint_len (time);
+  if (stream == b->stream && stream != 0 && time_len == varint_len (b->time))
+    put_time_low_bytes (b, time, b->time, time_len);
+  else
+    {
+      gsize len = stream == 0 ? 1 : varint_len (stream) + time_len;
+      gsize old_len = b->entries_start - b->head_len;
+      if (len != old_len)
+        {
+          resize_span (b, b->head_len, old_len, len, 0);
+          b->entries_start = b->head_len + len;
+        }
+      put_next (b->bytes + b->head_len, stream, time);
+    }
+  b->stream = stream;
+  b->time = time;
+}
+
+void
+ttv_position_bytes_put_next (TtvPositionBytes *b, const TtvPosition *p)
+{
+  guint64 stream = next_stream (p), time = next_time (p);
+  /* Usually: a stream of one byte (1 to 127, as the last) and a time of
+   * nine. */
+  if (stream - 1 < 127 && b->stream - 1 < 127 && both_nine_bytes (time, b->time))
+    {
+      b->bytes[b->head_len] = (guint8) stream;
+      put_nine_byte_time (b, time);
+      b->stream = stream;
+      b->time = time;
+    }
+  else if (stream != b->stream || time != b->time)
+    put_next_any (b, stream, time);
+}
+
+/* Tracefile @i's span at @start made @len bytes long, then @e's bytes.
+ * Out of line: the usual case keeps few registers. */
+static G_NO_INLINE void
+put_entry_resized (TtvPositionBytes *b, guint i, gsize start, gsize len, const TtvPositionEntry *e)
+{
+  resize_span (b, start, b->ends[i] - start, len, i);
+  put_entry (b->bytes + start, e);
+}
+
+void
+ttv_position_bytes_put_entry (TtvPositionBytes *b, guint i, const TtvPositionEntry *e)
+{
+  gsize start = i > 0 ? b->ends[i - 1] : b->entries_start;
+  gsize len = entry_len (e);
+  if (G_UNLIKELY (len != b->ends[i] - start))
+    put_entry_resized (b, i, start, len, e);
+  else
+    put_entry (b->bytes + start, e);
+}
+
+void
+ttv_position_bytes_append_token (TtvPositionBytes *b, GString *out)
+{
+  gsize end = body_end (b);
+  guint32 h = ttv_position_token_hash (b->head_hash, b->bytes + b->head_len, end - b->head_len);
+  guint16 sum = ttv_position_token_fold (h);
+  b->bytes[end] = (guint8) sum;
+  b->bytes[end + 1] = (guint8) (sum >> 8);
+  gsize len = end + 2;
+
+  /* Whole groups of five bytes, the last one padded with zero bytes: its
+   * first digits are those of the bytes it has padded with zero bits, as
+   * the token's last digit is. */
+  memset (b->bytes + len, 0, 4);
+  gsize n_digits = (len * 8 + 4) / 5, n_groups = (len + 4) / 5;
+  char *s = ttv_text_reserve (out, n_groups * 8);
+  memcpy (s, b->head_digits, sizeof b->head_digits);
+  /* In locals: the digits' stores could alias the fields, which would be
+   * loaded again for every group. */
+  const guint8 *bytes = b->bytes, *end_bytes = b->bytes + n_groups * 5;
+  const char (*pairs)[2] = b->pairs;
+  char *at = s + b->head_groups * 8;
+  for (const guint8 *g = bytes + b->head_groups * 5; g < end_bytes; g += 5, at += 8)
+    put_group (at, g, pairs);
+  ttv_text_commit (out, s + n_digits);
+}
