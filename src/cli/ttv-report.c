@@ -903,6 +903,13 @@ report_printer_new (TtvTraceset *ts, TtvReportFormat format, const Extras *x)
   return ttv_report_printer_new (&options);
 }
 
+/* Whether each event's line carries its position token: jsonl always. */
+static gboolean
+report_needs_position (TtvReportFormat format)
+{
+  return args.position || format == TTV_REPORT_JSONL;
+}
+
 /* Whether a report prints every event from its start to its end as it
  * comes, with no state, selection, filter, timer, heading, statistics or
  * follow: the usual `ttv-report TRACE`, which print_plain_run () does. */
@@ -910,8 +917,7 @@ static gboolean
 report_is_plain (const Extras *x)
 {
   return !args.follow && !args.state && args.stats != STATS_TABLES && !extras_need_state (x)
-         && x->selection == NULL && x->user == NULL && ttv_timer_set_get_n_rules (x->timers) == 0
-         && !(x->column_layout && !args.no_headings);
+         && x->selection == NULL && x->user == NULL && !(x->column_layout && !args.no_headings);
 }
 
 /* A plain report (report_is_plain ()) of what @ctx reads from @start to
@@ -925,7 +931,7 @@ print_plain_run (TtvTraceset *ts, TtvContext *ctx, TtvTime start, TtvTime end, O
   g_autoptr (GArray) lost = collect_lost (ts);
   g_autoptr (GString) warnings = g_string_new (NULL);
   g_autoptr (TtvReportPrinter) printer = NULL;
-  gboolean with_position = args.position || format == TTV_REPORT_JSONL;
+  gboolean with_position = report_needs_position (format);
   guint64 left = args.count != NOT_GIVEN ? (guint64) args.count : G_MAXUINT64;
   guint next_lost = 0;
   TtvTime lost_at = next_lost_start (lost, 0);
@@ -1080,8 +1086,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
         break;
       /* Taken after next(), not peeked before it: the same position (the
        * event's), without reading ahead twice. */
-      const TtvPosition *pos = args.position || format == TTV_REPORT_JSONL
-                                 ? ttv_context_peek_event_position (ctx) : NULL;
+      const TtvPosition *pos = report_needs_position (format) ? ttv_context_peek_event_position (ctx) : NULL;
       if (mark.started && ev->time == mark.last_time)
         mark.n_at_last++;
       else

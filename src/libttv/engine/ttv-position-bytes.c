@@ -19,10 +19,9 @@ ttv_position_bytes_new (guint n)
   TtvPositionBytes *b = g_new0 (TtvPositionBytes, 1);
   b->n = n;
   b->ends = g_new0 (gsize, n);
-  /* Room for the token, a zero-padded last group and the three bytes a
-   * group's 8-byte load reads past it; zeros, so that those loads read
-   * defined bytes. */
-  b->bytes = g_malloc0 (TTV_POSITION_TOKEN_MAX_BYTES (n) + 8);
+  /* Zeros, so that the digits' 8-byte loads past the token read defined
+   * bytes. */
+  b->bytes = g_malloc0 (TTV_POSITION_TOKEN_MAX_BYTES (n) + TTV_POSITION_TOKEN_DIGITS_SLACK);
   b->pairs = ttv_position_b32_pairs ();
   return b;
 }
@@ -52,55 +51,12 @@ varint_len (guint64 v)
   return varint_len_by_clz[__builtin_clzll (v | 1)];
 }
 
-/* What a tracefile's bytes say: 0 at its end (or when it has no event),
- * else its block + 1, offset and index. */
-static inline gboolean
-entry_is_void (const TtvPositionEntry *e)
-{
-  return e->at_end || e->pos.block == G_MAXUINT64;
-}
-
 static inline gsize
 entry_len (const TtvPositionEntry *e)
 {
-  if (entry_is_void (e))
+  if (ttv_position_entry_is_void (e))
     return 1;
   return varint_len (e->pos.block + 1) + varint_len (e->pos.offset) + varint_len (e->pos.index);
-}
-
-static inline guint8 *
-put_entry (guint8 *at, const TtvPositionEntry *e)
-{
-  if (entry_is_void (e))
-    return ttv_position_put_varint (at, 0);
-  at = ttv_position_put_varint (at, e->pos.block + 1);
-  at = ttv_position_put_varint (at, e->pos.offset);
-  return ttv_position_put_varint (at, e->pos.index);
-}
-
-/* The next stream (+ 1, 0 at the end) and, before the end, its time
- * (zigzag). */
-static inline guint64
-next_stream (const TtvPosition *p)
-{
-  return p->next >= p->n ? 0 : (guint64) p->next + 1;
-}
-
-static inline guint64
-next_time (const TtvPosition *p)
-{
-  if (p->next >= p->n)
-    return 0;
-  return ((guint64) p->next_time << 1) ^ (guint64) (p->next_time >> 63);
-}
-
-static inline guint8 *
-put_next (guint8 *at, guint64 stream, guint64 time)
-{
-  at = ttv_position_put_varint (at, stream);
-  if (stream == 0)
-    return at;
-  return ttv_position_put_varint (at, time);
 }
 
 static inline gsize
@@ -109,43 +65,24 @@ body_end (const TtvPositionBytes *b)
   return b->n > 0 ? b->ends[b->n - 1] : b->entries_start;
 }
 
-/* The eight digits of the five bytes at @b (and three readable after). */
-static inline void
-put_group (char *s, const guint8 *b, const char (*pairs)[2])
-{
-  guint64 v;
-  memcpy (&v, b, 8);
-  v = GUINT64_FROM_BE (v) >> 24;
-  memcpy (s, pairs[(v >> 30) & 1023], 2);
-  memcpy (s + 2, pairs[(v >> 20) & 1023], 2);
-  memcpy (s + 4, pairs[(v >> 10) & 1023], 2);
-  memcpy (s + 6, pairs[v & 1023], 2);
-}
-
 void
 ttv_position_bytes_lay_out (TtvPositionBytes *b, const TtvPosition *p)
 {
   g_return_if_fail (p->n == b->n);
-  guint8 *at = b->bytes;
-  *at++ = TTV_POSITION_TOKEN_VERSION;
-  *at++ = (guint8) p->shape;
-  *at++ = (guint8) (p->shape >> 8);
-  *at++ = (guint8) (p->shape >> 16);
-  *at++ = (guint8) (p->shape >> 24);
-  at = ttv_position_put_varint (at, p->n);
+  guint8 *at = ttv_position_put_head (b->bytes, p);
   b->head_len = (gsize) (at - b->bytes);
   b->head_hash = ttv_position_token_hash (TTV_POSITION_TOKEN_HASH_START, b->bytes, b->head_len);
   /* The same in every token of the traceset: the first 8 or 16 digits. */
   b->head_groups = b->head_len / 5;
   for (gsize g = 0; g < b->head_groups; g++)
-    put_group (b->head_digits + g * 8, b->bytes + g * 5, b->pairs);
-  b->stream = next_stream (p);
-  b->time = next_time (p);
-  at = put_next (at, b->stream, b->time);
+    ttv_position_put_group (b->head_digits + g * 8, b->bytes + g * 5, b->pairs);
+  b->stream = ttv_position_next_stream (p);
+  b->time = ttv_position_next_time (p);
+  at = ttv_position_put_next (at, b->stream, b->time);
   b->entries_start = (gsize) (at - b->bytes);
   for (guint i = 0; i < p->n; i++)
     {
-      at = put_entry (at, &p->tf[i]);
+      at = ttv_position_put_entry (at, &p->tf[i]);
       b->ends[i] = (gsize) (at - b->bytes);
     }
 }
@@ -214,7 +151,7 @@ put_next_any (TtvPositionBytes *b, guint64 stream, guint64 time)
           resize_span (b, b->head_len, old_len, len, 0);
           b->entries_start = b->head_len + len;
         }
-      put_next (b->bytes + b->head_len, stream, time);
+      ttv_position_put_next (b->bytes + b->head_len, stream, time);
     }
   b->stream = stream;
   b->time = time;
@@ -223,7 +160,7 @@ put_next_any (TtvPositionBytes *b, guint64 stream, guint64 time)
 void
 ttv_position_bytes_put_next (TtvPositionBytes *b, const TtvPosition *p)
 {
-  guint64 stream = next_stream (p), time = next_time (p);
+  guint64 stream = ttv_position_next_stream (p), time = ttv_position_next_time (p);
   /* Usually: a stream of one byte (1 to 127, as the last) and a time of
    * nine. */
   if (stream - 1 < 127 && b->stream - 1 < 127 && both_nine_bytes (time, b->time))
@@ -243,7 +180,7 @@ static G_NO_INLINE void
 put_entry_resized (TtvPositionBytes *b, guint i, gsize start, gsize len, const TtvPositionEntry *e)
 {
   resize_span (b, start, b->ends[i] - start, len, i);
-  put_entry (b->bytes + start, e);
+  ttv_position_put_entry (b->bytes + start, e);
 }
 
 void
@@ -254,7 +191,7 @@ ttv_position_bytes_put_entry (TtvPositionBytes *b, guint i, const TtvPositionEnt
   if (G_UNLIKELY (len != b->ends[i] - start))
     put_entry_resized (b, i, start, len, e);
   else
-    put_entry (b->bytes + start, e);
+    ttv_position_put_entry (b->bytes + start, e);
 }
 
 void
@@ -267,19 +204,9 @@ ttv_position_bytes_append_token (TtvPositionBytes *b, GString *out)
   b->bytes[end + 1] = (guint8) (sum >> 8);
   gsize len = end + 2;
 
-  /* Whole groups of five bytes, the last one padded with zero bytes: its
-   * first digits are those of the bytes it has padded with zero bits, as
-   * the token's last digit is. */
-  memset (b->bytes + len, 0, 4);
-  gsize n_digits = (len * 8 + 4) / 5, n_groups = (len + 4) / 5;
-  char *s = ttv_text_reserve (out, n_groups * 8);
+  char *s = ttv_text_reserve (out, (len + 4) / 5 * 8);
+  /* The head's digits are the same in every token. */
   memcpy (s, b->head_digits, sizeof b->head_digits);
-  /* In locals: the digits' stores could alias the fields, which would be
-   * loaded again for every group. */
-  const guint8 *bytes = b->bytes, *end_bytes = b->bytes + n_groups * 5;
-  const char (*pairs)[2] = b->pairs;
-  char *at = s + b->head_groups * 8;
-  for (const guint8 *g = bytes + b->head_groups * 5; g < end_bytes; g += 5, at += 8)
-    put_group (at, g, pairs);
+  gsize n_digits = ttv_position_put_digits (s, b->bytes, len, b->head_groups, b->pairs);
   ttv_text_commit (out, s + n_digits);
 }

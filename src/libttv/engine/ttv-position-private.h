@@ -72,6 +72,62 @@ ttv_position_put_varint (guint8 *p, guint64 v)
   return p;
 }
 
+/* The head: version, shape and tracefile count, the same in every token
+ * of a traceset. */
+static inline guint8 *
+ttv_position_put_head (guint8 *at, const TtvPosition *p)
+{
+  *at++ = TTV_POSITION_TOKEN_VERSION;
+  *at++ = (guint8) p->shape;
+  *at++ = (guint8) (p->shape >> 8);
+  *at++ = (guint8) (p->shape >> 16);
+  *at++ = (guint8) (p->shape >> 24);
+  return ttv_position_put_varint (at, p->n);
+}
+
+/* After the head: the next stream (+ 1, 0 at the end) and, before the
+ * end, its time (zigzag). */
+static inline guint64
+ttv_position_next_stream (const TtvPosition *p)
+{
+  return p->next >= p->n ? 0 : (guint64) p->next + 1;
+}
+
+static inline guint64
+ttv_position_next_time (const TtvPosition *p)
+{
+  if (p->next >= p->n)
+    return 0;
+  return ((guint64) p->next_time << 1) ^ (guint64) (p->next_time >> 63);
+}
+
+static inline guint8 *
+ttv_position_put_next (guint8 *at, guint64 stream, guint64 time)
+{
+  at = ttv_position_put_varint (at, stream);
+  if (stream == 0)
+    return at;
+  return ttv_position_put_varint (at, time);
+}
+
+/* Then each tracefile: 0 at its end (or when it has no event), else its
+ * block + 1, offset and index. */
+static inline gboolean
+ttv_position_entry_is_void (const TtvPositionEntry *e)
+{
+  return e->at_end || e->pos.block == G_MAXUINT64;
+}
+
+static inline guint8 *
+ttv_position_put_entry (guint8 *at, const TtvPositionEntry *e)
+{
+  if (ttv_position_entry_is_void (e))
+    return ttv_position_put_varint (at, 0);
+  at = ttv_position_put_varint (at, e->pos.block + 1);
+  at = ttv_position_put_varint (at, e->pos.offset);
+  return ttv_position_put_varint (at, e->pos.index);
+}
+
 /* The checksum is the FNV-1a hash of the bytes before it, folded to 16
  * bits: TTV_POSITION_TOKEN_HASH_START, then ttv_position_token_hash() over
  * the bytes in any number of pieces, then ttv_position_token_fold(). */
@@ -86,5 +142,42 @@ ttv_position_token_fold (guint32 h)
 
 /* The two base32 digits of every 10-bit value. */
 const char (*ttv_position_b32_pairs (void))[2];
+
+/* Room a token's bytes need after them for ttv_position_put_digits(): a
+ * zero-padded last group and the three bytes a group's 8-byte load reads
+ * past it. */
+#define TTV_POSITION_TOKEN_DIGITS_SLACK 8
+
+/* The eight digits of the five bytes at @b (and three readable after). */
+static inline void
+ttv_position_put_group (char *s, const guint8 *b, const char (*pairs)[2])
+{
+  guint64 v;
+  memcpy (&v, b, 8);
+  v = GUINT64_FROM_BE (v) >> 24;
+  memcpy (s, pairs[(v >> 30) & 1023], 2);
+  memcpy (s + 2, pairs[(v >> 20) & 1023], 2);
+  memcpy (s + 4, pairs[(v >> 10) & 1023], 2);
+  memcpy (s + 6, pairs[v & 1023], 2);
+}
+
+/* Writes the digits of the token of the @len bytes at @b (followed by
+ * TTV_POSITION_TOKEN_DIGITS_SLACK bytes of room), from its 5-byte group
+ * @first_group on, at @s: whole groups of eight, @s has room for
+ * (@len + 4) / 5 of them.  The last group is padded with zero bytes: its
+ * first digits are those of the bytes it has padded with zero bits, as the
+ * token's last digit is.  Returns the token's number of digits. */
+static inline gsize
+ttv_position_put_digits (char *s, guint8 *b, gsize len, gsize first_group, const char (*pairs)[2])
+{
+  memset (b + len, 0, 4);
+  /* In locals: the digits' stores could alias the bytes' pointer, which
+   * would be loaded again for every group. */
+  const guint8 *end = b + (len + 4) / 5 * 5;
+  char *at = s + first_group * 8;
+  for (const guint8 *g = b + first_group * 5; g < end; g += 5, at += 8)
+    ttv_position_put_group (at, g, pairs);
+  return (len * 8 + 4) / 5;
+}
 
 G_END_DECLS

@@ -190,34 +190,15 @@ const char (*ttv_position_b32_pairs (void))[2]
   return (const char (*)[2]) pairs;
 }
 
-/* Writes the token's binary form into @b (TTV_POSITION_TOKEN_MAX_BYTES (p->n) bytes);
- * returns its length. */
+/* Writes the token's binary form into @b (TTV_POSITION_TOKEN_MAX_BYTES (p->n)
+ * bytes); returns its length. */
 static gsize
 token_bytes (const TtvPosition *p, guint8 *b)
 {
-  guint8 *at = b;
-  *at++ = TTV_POSITION_TOKEN_VERSION;
-  *at++ = (guint8) p->shape;
-  *at++ = (guint8) (p->shape >> 8);
-  *at++ = (guint8) (p->shape >> 16);
-  *at++ = (guint8) (p->shape >> 24);
-  at = ttv_position_put_varint (at, p->n);
-  gboolean end = p->next >= p->n;
-  at = ttv_position_put_varint (at, end ? 0 : (guint64) p->next + 1);
-  if (!end)
-    at = ttv_position_put_varint (at, ((guint64) p->next_time << 1) ^ (guint64) (p->next_time >> 63));
+  guint8 *at = ttv_position_put_head (b, p);
+  at = ttv_position_put_next (at, ttv_position_next_stream (p), ttv_position_next_time (p));
   for (guint i = 0; i < p->n; i++)
-    {
-      const TtvPositionEntry *e = &p->tf[i];
-      if (e->at_end || e->pos.block == G_MAXUINT64)
-        {
-          at = ttv_position_put_varint (at, 0);
-          continue;
-        }
-      at = ttv_position_put_varint (at, e->pos.block + 1);
-      at = ttv_position_put_varint (at, e->pos.offset);
-      at = ttv_position_put_varint (at, e->pos.index);
-    }
+    at = ttv_position_put_entry (at, &p->tf[i]);
   guint16 sum = token_checksum (b, (gsize) (at - b));
   *at++ = (guint8) sum;
   *at++ = (guint8) (sum >> 8);
@@ -228,43 +209,15 @@ void
 ttv_position_append_token (const TtvPosition *p, GString *out)
 {
   g_return_if_fail (p != NULL);
-  /* On the stack for the usual few dozen tracefiles: a report writes one
-   * token per event. */
+  /* On the stack for the usual few dozen tracefiles. */
   guint8 stack[1024];
-  gsize max = TTV_POSITION_TOKEN_MAX_BYTES (p->n);
+  gsize max = TTV_POSITION_TOKEN_MAX_BYTES (p->n) + TTV_POSITION_TOKEN_DIGITS_SLACK;
   g_autofree guint8 *heap = max > sizeof stack ? g_malloc (max) : NULL;
   guint8 *b = heap ? heap : stack;
   gsize len = token_bytes (p, b);
-
-  char *s = ttv_text_reserve (out, len * 8 / 5 + 2);
-  /* Five bytes are eight digits: whole groups first, the rest bit by bit
-   * (a group ends on a digit boundary, so both give the same digits). */
-  gsize i = 0;
-  const char (*pairs)[2] = ttv_position_b32_pairs ();
-  for (; i + 5 <= len; i += 5, s += 8)
-    {
-      guint64 v = ((guint64) b[i] << 32) | ((guint64) b[i + 1] << 24) | ((guint64) b[i + 2] << 16)
-                  | ((guint64) b[i + 3] << 8) | b[i + 4];
-      memcpy (s, pairs[(v >> 30) & 1023], 2);
-      memcpy (s + 2, pairs[(v >> 20) & 1023], 2);
-      memcpy (s + 4, pairs[(v >> 10) & 1023], 2);
-      memcpy (s + 6, pairs[v & 1023], 2);
-    }
-  guint32 acc = 0;
-  guint bits = 0;
-  for (; i < len; i++)
-    {
-      acc = (acc << 8) | b[i];
-      bits += 8;
-      while (bits >= 5)
-        {
-          *s++ = b32_alphabet[(acc >> (bits - 5)) & 31];
-          bits -= 5;
-        }
-    }
-  if (bits > 0)
-    *s++ = b32_alphabet[(acc << (5 - bits)) & 31];
-  ttv_text_commit (out, s);
+  char *s = ttv_text_reserve (out, (len + 4) / 5 * 8);
+  gsize n_digits = ttv_position_put_digits (s, b, len, 0, ttv_position_b32_pairs ());
+  ttv_text_commit (out, s + n_digits);
 }
 
 char *
