@@ -740,7 +740,7 @@ test_peeked_in_place (void)
       g_assert_true (ttv_context_seek_begin (ctx, NULL));
       for (guint k = 0; k < 2000; k++)
         {
-          guint action = g_rand_int_range (r, 0, 20);
+          guint action = g_rand_int_range (r, 0, 24);
           if (action == 0)
             {
               const TtvPosition *to = g_ptr_array_index (positions, g_rand_int_range (r, 0, positions->len));
@@ -752,6 +752,17 @@ test_peeked_in_place (void)
               check_peeked (w, ttv_context_peek_position (ctx, NULL), snap);
               continue;
             }
+          else if (action == 3)
+            {
+              const Ref *at = &g_array_index (s.ref, Ref, g_rand_int_range (r, 0, s.ref->len));
+              g_assert_true (ttv_context_seek_time (ctx, at->time, NULL));
+            }
+          else if (action == 4)
+            ttv_context_process_middle (ctx, TTV_TIME_MAX, g_rand_int_range (r, 1, 6), NULL, NULL);
+          else if (action == 5)
+            ttv_context_peek (ctx, NULL);
+          /* Several next() between two peeks: over replays of the merge
+           * (another stream's event) too. */
           guint n_next = action == 2 ? g_rand_int_range (r, 2, 5) : 1;
           const TtvEvent *ev = NULL;
           for (guint i = 0; i < n_next; i++)

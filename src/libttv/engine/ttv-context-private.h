@@ -51,6 +51,17 @@ struct _TtvContext {
    * and not a local, so that the per-event loops need no stack slot. */
   GError *read_error;
   TtvPosition *peeked;          /* owned: ttv_context_peek_position()'s, reused */
+  /* What can have moved since ctx->peeked was brought up to date, so that
+   * the next peek need not compare every stream: the stream then current
+   * (peeked_stream), which ttv_context_next() and ttv_context_advance()
+   * move; with one replay of the merge since (replays), the stream current
+   * now too; anything else that moves streams or makes another current (a
+   * seek's build, process_middle, next_slow's delivery) counts in epoch and
+   * makes the peek compare all.  (A failed seek or read leaves no position
+   * to peek until a seek builds the merge again.) */
+  guint64 epoch, replays;
+  guint64 peeked_epoch, peeked_replays;
+  guint peeked_stream;
 
   /* Processing (ttv-context-process.c) */
   GArray *registrations;        /* of TtvRegistration */

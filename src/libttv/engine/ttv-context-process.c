@@ -200,6 +200,8 @@ ttv_context_process_middle (TtvContext *ctx, TtvTime end_time, guint64 max_event
   TtvHookCall *call = &ctx->call;
   TtvHooks *general = ctx->event_hooks;
   guint64 n = 0;
+  /* It moves any stream: the next peek compares all. */
+  ctx->epoch++;
 
   if (!ttv_context_prepare (ctx, error))
     return 0;

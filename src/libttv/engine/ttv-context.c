@@ -139,6 +139,7 @@ build (TtvContext *ctx)
                           : TTV_MERGE_KEY (s->event.time, i);
     }
   ttv_merge_build (&ctx->merge, keys);
+  ctx->epoch++;
   ctx->pending = FALSE;
   ctx->state = TTV_CONTEXT_READY;
   g_clear_error (&ctx->error);
@@ -284,6 +285,7 @@ static G_NO_INLINE const TtvEvent *
 next_slow (TtvContext *ctx, GError **error)
 {
   g_return_val_if_fail (ctx != NULL && !ctx->in_hooks, NULL);
+  ctx->epoch++;
   if (!ttv_context_prepare (ctx, error) || ttv_merge_at_end (&ctx->merge))
     return NULL;
   return deliver (ctx);
@@ -306,6 +308,7 @@ static G_NO_INLINE const TtvEvent *
 next_replay (TtvContext *ctx, TtvTime t)
 {
   ttv_merge_advance (&ctx->merge, t);
+  ctx->replays++;
   return deliver (ctx);
 }
 
@@ -369,17 +372,48 @@ snapshot_into (const TtvContext *ctx, TtvPosition *p)
  * token's bytes (ttv-position-bytes.h): between two peeks of a report only
  * the stream of the event printed moves, and only its bytes and the next
  * time's are rewritten. */
-static void
-refresh_peeked (const TtvContext *ctx, TtvPosition *p)
+static inline void
+refresh_entry (const TtvContext *ctx, TtvPosition *p, guint i)
 {
-  for (guint i = 0; i < ctx->n; i++)
+  const TtvStream *s = &ctx->streams[i];
+  if (ttv_position_set_entry (p, i, s->at_end, &s->event.pos))
+    ttv_position_bytes_put_entry (p->bytes, i, &p->tf[i]);
+}
+
+/* Brings the entries of @p, ctx->peeked, up to date: those of the streams
+ * that can have moved since the last peek (see TtvContext), else all. */
+static void
+refresh_entries (const TtvContext *ctx, TtvPosition *p)
+{
+  if (ctx->epoch == ctx->peeked_epoch && ctx->replays - ctx->peeked_replays <= 1 && ctx->current != NULL)
     {
-      const TtvStream *s = &ctx->streams[i];
-      if (ttv_position_set_entry (p, i, s->at_end, &s->event.pos))
-        ttv_position_bytes_put_entry (p->bytes, i, &p->tf[i]);
+      guint now = (guint) (ctx->current - ctx->streams);
+      refresh_entry (ctx, p, ctx->peeked_stream);
+      if (now != ctx->peeked_stream)
+        refresh_entry (ctx, p, now);
+      return;
     }
+  for (guint i = 0; i < ctx->n; i++)
+    refresh_entry (ctx, p, i);
+}
+
+/* ctx->peeked is up to date: what moves from now on is counted from here. */
+static void
+peeked_now (TtvContext *ctx)
+{
+  ctx->peeked_replays = ctx->replays;
+  /* Without a current stream, the next peek compares all. */
+  ctx->peeked_epoch = ctx->current != NULL ? ctx->epoch : ctx->epoch - 1;
+  ctx->peeked_stream = ctx->current != NULL ? (guint) (ctx->current - ctx->streams) : 0;
+}
+
+static void
+refresh_peeked (TtvContext *ctx, TtvPosition *p)
+{
+  refresh_entries (ctx, p);
   set_next (ctx, p);
   ttv_position_bytes_put_next (p->bytes, p);
+  peeked_now (ctx);
 }
 
 static TtvPosition *
@@ -410,6 +444,7 @@ peek_here (TtvContext *ctx)
       snapshot_into (ctx, ctx->peeked);
       ctx->peeked->bytes = ttv_position_bytes_new (ctx->n);
       ttv_position_bytes_lay_out (ctx->peeked->bytes, ctx->peeked);
+      peeked_now (ctx);
       return ctx->peeked;
     }
   refresh_peeked (ctx, ctx->peeked);
