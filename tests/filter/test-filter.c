@@ -1088,6 +1088,7 @@ test_program_cache (void)
       check_agreement (f, &g_array_index (ea, SynthEvent, i).ev, NULL, &yes);
       check_agreement (f, &g_array_index (eb, SynthEvent, i).ev, NULL, &yes);
     }
+  check_agreement (f, &g_array_index (ea, SynthEvent, 0).ev, NULL, &yes);
   /* New types and tracefiles after the first events (a live trace). */
   for (guint i = 0; i < 40; i++)
     {
@@ -1096,6 +1097,10 @@ test_program_cache (void)
       ttv_type_add_field (s, "u8", int_type (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
       ttv_trace_add_event_type (a, "late", name, s);
     }
+  /* check_type on a new type rebuilds the cache of the trace read last:
+   * the next event of an old type must not read its old forms (ASan). */
+  ttv_filter_check_type (f, a, g_ptr_array_index (a->event_types, a->event_types->len - 1));
+  check_agreement (f, &g_array_index (ea, SynthEvent, 1).ev, NULL, &yes);
   for (guint i = 0; i < 5; i++)
     ttv_trace_add_tracefile (a, "cpu/n", 2 + (gint) i);
   GArray *late = synth_events (a, rand, 300, FALSE);
