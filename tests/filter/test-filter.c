@@ -897,6 +897,66 @@ test_differential_sim (void)
     }
 }
 
+/* Recorded CTF traces (kernel ones of two machines and byte orders, a
+ * userspace one): every payload integer test (signed or not, negated,
+ * joined by &) on the fast path, against the reference, on events that
+ * have the field and events that do not. */
+static void
+test_differential_ctf (void)
+{
+  static const char *const traces[] = { "scp-kernel", "arm64-kernel", "bigendian-kernel", "glxgears-ust" };
+  static const char *const fields[] = { "ret", "fd", "prev_state", "next_prio", "cpu_id", "vtid", "nosuch" };
+  static const char *const tests[] = {
+    "= 3", "!= 3", "< 0", ">= 0", "= -1", "> 1", "<= -2", "!= 0",
+  };
+  guint64 total_yes = 0, total_no = 0;
+  for (guint ti = 0; ti < G_N_ELEMENTS (traces); ti++)
+    {
+      g_autofree char *path = ttv_test_dup_shared_ctf_trace (traces[ti]);
+      if (path == NULL)
+        continue;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+      g_assert_true (ttv_traceset_add_path (ts, path, &error));
+      g_autoptr (GPtrArray) exprs = g_ptr_array_new_with_free_func (g_free);
+      for (guint fi = 0; fi < G_N_ELEMENTS (fields); fi++)
+        {
+          const char *fd = fields[fi];
+          for (guint k = 0; k < G_N_ELEMENTS (tests); k++)
+            {
+              g_ptr_array_add (exprs, g_strdup_printf ("event.field.%s %s", fd, tests[k]));
+              g_ptr_array_add (exprs, g_strdup_printf ("!(event.field.%s %s)", fd, tests[k]));
+            }
+          g_ptr_array_add (exprs, g_strdup_printf ("event.field.%s >= -1 & event.field.%s <= 3", fd, fd));
+          g_ptr_array_add (exprs, g_strdup_printf ("event.field.%s > 3 & event.field.%s < 2", fd, fd));
+          g_ptr_array_add (exprs, g_strdup_printf ("!event.field.%s", fd));
+          g_ptr_array_add (exprs, g_strdup_printf ("event.field.%s", fd));
+        }
+      g_ptr_array_add (exprs, g_strdup ("event.name = \"sched_*\""));
+      g_ptr_array_add (exprs, g_strdup ("!(cpu = 1)"));
+      for (guint e = 0; e < exprs->len; e++)
+        {
+          const char *expr = g_ptr_array_index (exprs, e);
+          g_autoptr (TtvFilter) f = ttv_filter_new (expr, NULL, &error);
+          g_assert_no_error (error);
+          g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+          g_assert_true (ttv_context_seek_begin (ctx, &error));
+          const TtvEvent *ev;
+          guint64 yes = 0, n = 0;
+          while ((ev = ttv_context_next (ctx, &error)) != NULL && n < 6000)
+            {
+              check_agreement (f, ev, NULL, &yes);
+              n++;
+            }
+          g_assert_no_error (error);
+          total_yes += yes;
+          total_no += n - yes;
+        }
+    }
+  g_assert_cmpuint (total_yes, >, 0);
+  g_assert_cmpuint (total_no, >, 0);
+}
+
 /* Time terms fold per window between the time literals: events in random
  * time order switch windows all the time, and a live trace whose start
  * moves moves the windows of its +S.N times. */
@@ -1028,6 +1088,7 @@ test_program_cache (void)
       check_agreement (f, &g_array_index (ea, SynthEvent, i).ev, NULL, &yes);
       check_agreement (f, &g_array_index (eb, SynthEvent, i).ev, NULL, &yes);
     }
+  check_agreement (f, &g_array_index (ea, SynthEvent, 0).ev, NULL, &yes);
   /* New types and tracefiles after the first events (a live trace). */
   for (guint i = 0; i < 40; i++)
     {
@@ -1036,6 +1097,10 @@ test_program_cache (void)
       ttv_type_add_field (s, "u8", int_type (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
       ttv_trace_add_event_type (a, "late", name, s);
     }
+  /* check_type on a new type rebuilds the cache of the trace read last:
+   * the next event of an old type must not read its old forms (ASan). */
+  ttv_filter_check_type (f, a, g_ptr_array_index (a->event_types, a->event_types->len - 1));
+  check_agreement (f, &g_array_index (ea, SynthEvent, 1).ev, NULL, &yes);
   for (guint i = 0; i < 5; i++)
     ttv_trace_add_tracefile (a, "cpu/n", 2 + (gint) i);
   GArray *late = synth_events (a, rand, 300, FALSE);
@@ -1163,6 +1228,7 @@ main (int argc, char **argv)
   g_test_add_func ("/filter/verdicts", test_verdicts);
   g_test_add_func ("/filter/differential/synthetic", test_differential_synthetic);
   g_test_add_func ("/filter/differential/sim", test_differential_sim);
+  g_test_add_func ("/filter/differential/ctf", test_differential_ctf);
   g_test_add_func ("/filter/program-cache", test_program_cache);
   g_test_add_func ("/filter/time-windows", test_time_windows);
   g_test_add_func ("/filter/ctf-userspace", test_ctf_userspace);

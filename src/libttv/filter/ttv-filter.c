@@ -27,7 +27,7 @@ typedef struct {
 
 struct _TtvFilter {
   TtvFilterHot hot;                /* first: what ttv_filter_matches() reads inline */
-  TtvFilterProgram **hot_programs; /* weak: the programs of the cache used last */
+  TtvFilterProgram **hot_programs; /* weak: the programs of the cache used last, by hot slot */
   char *expression;
   TtvFilterNode *root;             /* owned */
   TtvHookGroups *own_groups;       /* owned when none was given */
@@ -261,11 +261,12 @@ value_test_from_insn (ValueTest *v, const TtvFilterInsn *in)
   return TRUE;
 }
 
-/* A constant: the first payload word against everything, or nothing. */
+/* A constant: the first payload word against everything, or nothing (the
+ * shifted word is even, the range holds 1 alone). */
 static void
 fast_const (TtvFilterFast *t, gboolean value)
 {
-  *t = (TtvFilterFast) { .lo = 0, .span = G_MAXUINT64, .end_bits = 64, .invert = (guint8) !value };
+  *t = (TtvFilterFast) { .lo = !value, .span = value ? G_MAXUINT64 : 0, .end_bits = 64, .shift = 1 };
 }
 
 /* Scales a value test to the word the fast path reads. */
@@ -292,8 +293,7 @@ fast_from_value (TtvFilterFast *t, const ValueTest *v)
   /* A field ending in the first 8 bytes: read those and shift. */
   guint64 word_end = MAX (end, 64);
   guint64 before = word_end - end;      /* bits of the word after the field */
-  *t = (TtvFilterFast) { .invert = (guint8) v->invert, .end_bits = (guint32) word_end,
-                         .align_mask = v->align_mask };
+  *t = (TtvFilterFast) { .end_bits = word_end, .align_mask = v->align_mask };
 #if G_BYTE_ORDER == G_LITTLE_ENDIAN
   t->shift = (guint8) before;
 #else
@@ -301,6 +301,17 @@ fast_from_value (TtvFilterFast *t, const ValueTest *v)
 #endif
   t->lo = (guint64) lo << sh;
   t->span = (((guint64) hi - (guint64) lo) << sh) | ((G_GUINT64_CONSTANT (1) << sh) - 1);
+  if (v->invert)
+    {
+      /* The rest of the circle: what follows the range up to its start. */
+      if (t->span == G_MAXUINT64)
+        fast_const (t, FALSE);
+      else
+        {
+          t->lo += t->span + 1;
+          t->span = ~t->span - 1;
+        }
+    }
 }
 
 /* Whether instruction @in ends at the program's verdict; *neg when its
@@ -323,7 +334,7 @@ ends_program (const TtvFilterInsn *in, gboolean *neg)
 static void
 fast_init (TtvFilterFast *fx, const TtvFilterProgram *prog)
 {
-  *fx = (TtvFilterFast) { .slow = TRUE };
+  *fx = (TtvFilterFast) { .end_bits = TTV_FILTER_FAST_SLOW };
   if (prog->verdict != TTV_FILTER_DEPENDS)
     {
       fast_const (fx, prog->verdict == TTV_FILTER_ALWAYS);
@@ -357,6 +368,16 @@ fast_init (TtvFilterFast *fx, const TtvFilterProgram *prog)
     fast_from_value (fx, &va);
 }
 
+/* The hot forms are about to be freed or moved: nothing is hot until the
+ * next event's program is found (check_type can rebuild the cache of the
+ * trace being read). */
+static void
+forget_hot (TtvFilter *f)
+{
+  f->hot = (TtvFilterHot) { NULL };
+  f->hot_programs = NULL;
+}
+
 /* The cache of programs for @trace (and the window of @time when the
  * filter has time terms and @timed), made on first use. */
 static TraceCache *
@@ -372,6 +393,7 @@ get_cache (TtvFilter *f, const TtvTrace *trace, gboolean timed, TtvTime time)
       if (c->start != trace->start && timed)
         {
           /* A live trace whose start moved: its windows moved too. */
+          forget_hot (f);
           g_ptr_array_remove_index_fast (f->caches, i--);
           continue;
         }
@@ -401,6 +423,7 @@ get_program (TtvFilter *f, const TtvTrace *trace, const TtvTracefile *tracefile,
   if (c->programs == NULL || ((guint64) type->id >> c->shift) != 0)
     {
       /* New, or types added after the cache was made (a refreshed trace): rebuild. */
+      forget_hot (f);
       trace_cache_clear (c);
       guint n_types = MAX (MAX (trace->event_types->len, 1), type->id + 1);
       for (c->shift = 0; (G_GUINT64_CONSTANT (1) << c->shift) < n_types; c->shift++)
@@ -411,6 +434,7 @@ get_program (TtvFilter *f, const TtvTrace *trace, const TtvTracefile *tracefile,
     {
       guint64 rows = MAX ((guint64) trace->tracefiles->len + 1, row + 1);
       guint64 n = rows << c->shift;
+      forget_hot (f);
       c->programs = g_renew (TtvFilterProgram *, c->programs, n);
       c->verdicts = g_renew (guint8, c->verdicts, n);
       c->fast = g_renew (TtvFilterFast, c->fast, n);
@@ -418,7 +442,7 @@ get_program (TtvFilter *f, const TtvTrace *trace, const TtvTracefile *tracefile,
         {
           c->programs[i] = NULL;
           c->verdicts[i] = UNSEEN;
-          c->fast[i] = (TtvFilterFast) { .slow = TRUE };
+          c->fast[i] = (TtvFilterFast) { .end_bits = TTV_FILTER_FAST_SLOW };
         }
       c->n_slots = n;
     }
@@ -433,9 +457,11 @@ get_program (TtvFilter *f, const TtvTrace *trace, const TtvTracefile *tracefile,
     }
   if (tracefile)
     {
-      f->hot = (TtvFilterHot) { c->trace, c->shift, c->n_slots, c->fast, c->lo,
-                                (guint64) c->hi - (guint64) c->lo, c->start };
-      f->hot_programs = c->programs;
+      /* Without row 0 (check_type's): the slot of a tracefile starts at 0. */
+      guint64 row0 = G_GUINT64_CONSTANT (1) << c->shift;
+      f->hot = (TtvFilterHot) { c->trace, c->shift, row0, c->n_slots - row0, c->fast + row0, c->timed,
+                                c->lo, (guint64) c->hi - (guint64) c->lo, c->start };
+      f->hot_programs = c->programs + row0;
     }
   return prog;
 }
@@ -1010,11 +1036,8 @@ gboolean
 ttv_filter_matches_slow (TtvFilter *f, const TtvEvent *ev, const TtvState *state)
 {
   const TtvTracefile *tf = ev->tracefile;
-  guint64 id = ev->type->id;
-  guint64 slot = (((guint64) tf->index + 1) << f->hot.shift) + id;
-  if (G_LIKELY (f->hot.trace == tf->trace && (id >> f->hot.shift) == 0 && slot < f->hot.n_slots
-                && (guint64) ev->time - (guint64) f->hot.t_lo <= f->hot.t_span && tf->trace->start == f->hot.start
-                && f->hot_programs[slot] != NULL))
+  guint64 slot;
+  if (G_LIKELY (ttv_filter_hot_holds (&f->hot, ev, &slot) && f->hot_programs[slot] != NULL))
     {
       const TtvFilterProgram *prog = f->hot_programs[slot];
       if (prog->verdict != TTV_FILTER_DEPENDS)

@@ -41,33 +41,52 @@ TtvFilterVerdict ttv_filter_check_type (TtvFilter *filter, const TtvTrace *trace
  * type its name or CPU decides tests the first word of its payload against
  * the whole range (or none of it); an enum compared by label tests the raw
  * values of the labels that pass; event.time terms fold to constants per
- * window between the filter's time literals. */
+ * window between the filter's time literals.  A negated test is the
+ * complement range, and a slot that is slow has a word ending past any
+ * block: each event pays one range test and one bound check, nothing else. */
 typedef struct {
-  guint64 lo;                /* passes when ((word << shift) - lo) mod 2^64 <= span, != invert */
+  guint64 lo;                /* passes when ((word << shift) - lo) mod 2^64 <= span */
   guint64 span;
-  guint32 end_bits;          /* where the word ends, from the aligned payload: >= 64 */
+  guint64 end_bits;          /* where the word ends, from the aligned payload: >= 64;
+                              * TTV_FILTER_FAST_SLOW when the program must run */
   guint32 align_mask;        /* payload alignment in bits, minus 1 */
   guint8 shift;              /* brings the field to the word's high bits */
-  guint8 invert;
-  guint8 slow;               /* not seen yet, or a program this form cannot express */
 } TtvFilterFast;
+
+/* Past the end of any block (data_bits < 2^61): the bound check fails. */
+#define TTV_FILTER_FAST_SLOW (G_MAXUINT64 >> 2)
 
 /* What ttv_filter_matches() reads for every event: the forms of the
  * (tracefile, event type) pairs of the trace seen last.  The first member
  * of a TtvFilter. */
 typedef struct {
   const TtvTrace *trace;     /* weak: whose forms these are */
-  guint shift;               /* slot ((tracefile index + 1) << shift) + type id */
+  guint shift;               /* slot (tracefile index << shift) + type id */
+  guint64 n_types;           /* 1 << shift: type ids below it have a slot */
   guint64 n_slots;
   const TtvFilterFast *fast; /* weak: per slot */
-  TtvTime t_lo;              /* the forms hold for events in [t_lo, t_lo + t_span] (time */
-  guint64 t_span;            /* terms folded for that window) */
+  gboolean timed;            /* the forms hold for events in [t_lo, t_lo + t_span] only (time */
+  TtvTime t_lo;              /* terms folded for that window)... */
+  guint64 t_span;
   TtvTime start;             /* ...of a trace starting there (a live trace's start moves) */
 } TtvFilterHot;
 
 /* Events the fast path cannot decide: a longer program, a word past the
  * end of the event's block, a new trace, tracefile, type or time window. */
 gboolean    ttv_filter_matches_slow (TtvFilter *filter, const TtvEvent *event, const TtvState *state);
+
+/* Whether @hot holds the form of @event's (tracefile, type) and time
+ * window; *@slot gets where. */
+static inline gboolean
+ttv_filter_hot_holds (const TtvFilterHot *hot, const TtvEvent *event, guint64 *slot)
+{
+  const TtvTracefile *tf = event->tracefile;
+  guint64 id = event->type->id;
+  *slot = ((guint64) tf->index << hot->shift) + id;
+  return hot->trace == tf->trace && id < hot->n_types && *slot < hot->n_slots
+         && (!hot->timed || ((guint64) event->time - (guint64) hot->t_lo <= hot->t_span
+                             && tf->trace->start == hot->start));
+}
 
 /* Whether @event matches.  @state is the state at the event (may be NULL:
  * state comparisons are then false).  Allocates nothing once each event
@@ -76,20 +95,17 @@ static inline gboolean
 ttv_filter_matches (TtvFilter *filter, const TtvEvent *event, const TtvState *state)
 {
   const TtvFilterHot *hot = (const TtvFilterHot *) (gconstpointer) filter;
-  const TtvTracefile *tf = event->tracefile;
-  guint64 id = event->type->id;
-  guint64 slot = (((guint64) tf->index + 1) << hot->shift) + id;
-  if (G_LIKELY (hot->trace == tf->trace && (id >> hot->shift) == 0 && slot < hot->n_slots
-                && (guint64) event->time - (guint64) hot->t_lo <= hot->t_span && tf->trace->start == hot->start))
+  guint64 slot;
+  if (G_LIKELY (ttv_filter_hot_holds (hot, event, &slot)))
     {
       const TtvFilterFast *fx = &hot->fast[slot];
       guint64 end = ((event->payload_bit + fx->align_mask) & ~(guint64) fx->align_mask) + fx->end_bits;
-      if (G_LIKELY (end <= event->data_bits && !fx->slow))
+      if (G_LIKELY (end <= event->data_bits))
         {
           guint64 word;
           memcpy (&word, event->data + (end >> 3) - 8, 8);
           word <<= fx->shift;
-          return (gboolean) ((word - fx->lo <= fx->span) ^ fx->invert);
+          return word - fx->lo <= fx->span;
         }
     }
   return ttv_filter_matches_slow (filter, event, state);
