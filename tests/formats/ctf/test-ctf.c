@@ -651,6 +651,35 @@ test_babeltrace_remembered (gconstpointer data)
   g_string_free (o.fresh, TRUE);
 }
 
+/* The babeltrace line of each event written from the bytes (flat and
+ * sequential scopes, arrays and sequences among them) and from the
+ * decoded scopes: the same text. */
+static void
+compare_decoded (const TtvEvent *ev, gpointer data)
+{
+  RememberedPair *o = data;
+  g_string_truncate (o->remembered, 0);
+  g_string_truncate (o->fresh, 0);
+  ttv_ctf_append_babeltrace_line (o->remembered, ev, o->prev, o->decoder);
+  ttv_ctf_append_babeltrace_line_decoded (o->fresh, ev, o->prev, o->decoder);
+  g_assert_cmpstr (o->remembered->str, ==, o->fresh->str);
+  o->prev = ev->time;
+}
+
+static void
+test_babeltrace_decoded (gconstpointer data)
+{
+  NEED_TRACE (dir, data);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  RememberedPair o = { g_string_new (NULL), g_string_new (NULL), ttv_decoder_new (), TTV_TIME_MIN };
+  g_assert_cmpuint (read_merged (t, compare_decoded, &o), >, 0);
+  ttv_decoder_free (o.decoder);
+  g_string_free (o.remembered, TRUE);
+  g_string_free (o.fresh, TRUE);
+}
+
 static void
 test_babeltrace (gconstpointer data)
 {
@@ -1294,6 +1323,11 @@ main (int argc, char **argv)
       g_test_add_data_func (path, bt[i], test_babeltrace);
       g_autofree char *remembered = g_strdup_printf ("/ctf/real/babeltrace-remembered/%s", bt[i]);
       g_test_add_data_func (remembered, bt[i], test_babeltrace_remembered);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/ctf/real/babeltrace-decoded/%s", counts[i][0]);
+      g_test_add_data_func (path, counts[i][0], test_babeltrace_decoded);
     }
   for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
     {

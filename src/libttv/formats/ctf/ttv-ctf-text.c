@@ -1211,11 +1211,11 @@ plan_of (const TtvEvent *event, CtfEventClass *ec)
                                            (GDestroyNotify) ttv_ctf_text_plan_free);
 }
 
-void
-ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime previous_time,
-                                TtvDecoder *decoder)
+/* ttv_ctf_append_babeltrace_line, its scopes written from the bytes when
+ * @direct and that applies (write_scopes_direct). */
+static G_ALWAYS_INLINE inline void
+append_line (GString *out, const TtvEvent *event, TtvTime previous_time, TtvDecoder *decoder, gboolean direct)
 {
-  g_return_if_fail (out != NULL && event != NULL && decoder != NULL);
   const CtfTextPlan *plan = plan_of (event, event->type->priv);
   TtvTextWriter w;
   ttv_text_writer_begin (&w, out);
@@ -1248,7 +1248,7 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
     }
   w.p = ttv_text_put (p, plan->prefix, plan->prefix_len);
   gsize mark = (gsize) (w.p - out->str);
-  if (write_scopes_direct (&w, plan, event, decoder))
+  if (direct && write_scopes_direct (&w, plan, event, decoder))
     {
       *ttv_text_writer_need (&w, 1) = '\n';
       w.p++;
@@ -1278,6 +1278,22 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
   *ttv_text_writer_need (&w, 1) = '\n';
   w.p++;
   ttv_text_writer_end (&w);
+}
+
+void
+ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime previous_time,
+                                TtvDecoder *decoder)
+{
+  g_return_if_fail (out != NULL && event != NULL && decoder != NULL);
+  append_line (out, event, previous_time, decoder, TRUE);
+}
+
+void
+ttv_ctf_append_babeltrace_line_decoded (GString *out, const TtvEvent *event, TtvTime previous_time,
+                                        TtvDecoder *decoder)
+{
+  g_return_if_fail (out != NULL && event != NULL && decoder != NULL);
+  append_line (out, event, previous_time, decoder, FALSE);
 }
 
 char *
