@@ -553,11 +553,12 @@ assert_same_nodes (const TtvDecoder *a, const TtvDecoder *b)
 
 /* A struct's members read by its sequential layout (ttv_seq_member_load,
  * as the printers read them from the bytes): the values of the plan's
- * nodes (@root, from @start to @end), and a failure where decoding failed
- * (@root < 0).  Counts the types checked in *@checked. */
+ * nodes (@root, from @start to @end), an array's elements too, and a
+ * failure where decoding failed (@root < 0).  Counts the types checked in
+ * *@checked, the arrays compared in *@arrays. */
 static void
 check_seq_layout (const TtvType *type, const TtvDecoder *d, gint32 root, const guint8 *buf, guint64 bits,
-                  guint64 start, guint64 end, guint *checked)
+                  guint64 start, guint64 end, guint *checked, guint *arrays)
 {
   const TtvSeqLayout *seq = ttv_type_get_seq_layout (type);
   if (seq == NULL)
@@ -565,15 +566,28 @@ check_seq_layout (const TtvType *type, const TtvDecoder *d, gint32 root, const g
   g_assert_null (ttv_type_get_flat_layout (type));
   const TtvValue *nodes = root >= 0 ? ttv_decoder_get_children (d, ttv_decoder_get (d, (guint32) root)) : NULL;
   guint64 at = ttv_align_up (start, seq->align_bits);
+  guint64 counts[TTV_SEQ_MAX_COUNTS];
   gboolean ok = TRUE;
   for (guint i = 0; i < seq->n_members && ok; i++)
     {
       const TtvSeqMember *sm = &seq->members[i];
-      TtvValue v;
-      ok = ttv_seq_member_load (sm, buf, bits, &at, &v);
+      TtvValue v = { 0 };
+      ok = ttv_seq_member_load (sm, buf, bits, &at, counts, &v);
       if (!ok || nodes == NULL)
         continue;
-      if (sm->string || sm->load.load == TTV_FLAT_LOAD_TEXT)
+      if (sm->array)
+        {
+          /* Each element as its node. */
+          g_assert_cmpuint (v.v.string.len, ==, nodes[i].n_children);
+          for (guint32 k = 0; k < v.v.string.len; k++)
+            {
+              TtvValue e;
+              ttv_seq_element_load (sm, &v, k, &e);
+              g_assert_cmpuint (e.v.u, ==, ttv_decoder_get (d, nodes[i].first_child + k)->v.u);
+            }
+          (*arrays)++;
+        }
+      else if (sm->string || sm->load.load == TTV_FLAT_LOAD_TEXT)
         {
           g_assert_true (v.v.string.str == nodes[i].v.string.str);
           g_assert_cmpuint (v.v.string.len, ==, nodes[i].v.string.len);
@@ -603,7 +617,7 @@ check_plans_match_walk (gboolean ctf2)
   g_autoptr (TtvDecoder) plan_d = ttv_decoder_new ();
   g_autoptr (TtvDecoder) walk_d = ttv_decoder_new ();
   guint8 buf[512];
-  guint decoded = 0, failed = 0, planned = 0, sequential = 0;
+  guint decoded = 0, failed = 0, planned = 0, sequential = 0, seq_arrays = 0;
   for (guint t = 0; t < 2000; t++)
     {
       g_autoptr (TtvType) type = random_struct (&g, 0);
@@ -627,7 +641,7 @@ check_plans_match_walk (gboolean ctf2)
           gint32 r1 = ttv_decoder_decode (plan_d, type, "event.fields", buf, len * 8, &p1, &e1);
           gint32 r2 = ttv_decoder_decode_walk (walk_d, type, "event.fields", buf, len * 8, &p2, &e2);
           g_assert_cmpint (r1, ==, r2);
-          check_seq_layout (type, plan_d, r1, buf, len * 8, start, p1, &sequential);
+          check_seq_layout (type, plan_d, r1, buf, len * 8, start, p1, &sequential, &seq_arrays);
           if (r1 < 0)
             {
               g_assert_cmpstr (e1->message, ==, e2->message);
@@ -662,8 +676,8 @@ check_plans_match_walk (gboolean ctf2)
             }
         }
     }
-  g_test_message ("%u decoded, %u refused; %u types of 2000 with a plan; %u reads by a sequential layout",
-                  decoded, failed, planned, sequential);
+  g_test_message ("%u decoded, %u refused; %u types of 2000 with a plan; %u reads by a sequential layout "
+                  "(%u arrays)", decoded, failed, planned, sequential, seq_arrays);
   /* Only references through variants or out of the type have none, and
    * (@ctf2) the types with a CTF 2 field class a plan does not do. */
   g_assert_cmpuint (planned, >, ctf2 ? 500 : 1900);
@@ -671,6 +685,7 @@ check_plans_match_walk (gboolean ctf2)
     g_assert_cmpuint (planned, <, 1900);
   g_assert_cmpuint (decoded, >, ctf2 ? 3000 : 5000);
   g_assert_cmpuint (sequential, >, 1000);
+  g_assert_cmpuint (seq_arrays, >, 100);
   g_assert_cmpuint (failed, >, ctf2 ? 3000 : 5000);
   g_rand_free (g.rand);
 }
@@ -792,6 +807,124 @@ test_plan_empty_struct (void)
     }
 }
 
+/* A byte-aligned integer type for the UST-like structs below. */
+static TtvType *
+random_load_integer (Gen *g)
+{
+  static const guint sizes[] = { 8, 16, 32, 64 };
+  guint size = sizes[rnd (g, 4)];
+  return ttv_type_new_integer (size, rnd (g, 2), random_order (g), rnd (g, 2) ? 8 : size);
+}
+
+/* A member of an LTTng-UST payload: integers, floats, strings, text
+ * arrays, arrays of integers, and sequences after their length (of a
+ * byte or more: random bytes give short ones and corrupt ones); now and
+ * then one a sequential layout does not do (a bit field, a prefixed
+ * sequence). */
+static void
+add_ust_member (Gen *g, TtvType *s)
+{
+  g_autofree char *name = new_name (g);
+  switch (rnd (g, 9))
+    {
+    case 0: case 1:
+      ttv_type_add_field (s, name, random_load_integer (g), NULL);
+      break;
+    case 2:
+      ttv_type_add_field (s, name, ttv_type_new_float (rnd (g, 2) ? 32 : 64, random_order (g), 8), NULL);
+      break;
+    case 3:
+      ttv_type_add_field (s, name, ttv_type_new_string (), NULL);
+      break;
+    case 4:
+      ttv_type_add_field (s, name, ttv_type_new_array (rnd (g, 4) ? random_load_integer (g)
+                                                                  : ttv_type_new_float (32, random_order (g), 32),
+                                                       rnd (g, 5)), NULL);
+      break;
+    case 5: case 6:
+      {
+        g_autofree char *count = g_strconcat ("_", name, "_length", NULL);
+        TtvType *length = random_load_integer (g);
+        if (rnd (g, 4) == 0)
+          {
+            /* An enum as the length. */
+            length = ttv_type_new_enum (length);
+            ttv_type_add_mapping (length, "few", 0, 3);
+          }
+        ttv_type_add_field (s, count, length, NULL);
+        ttv_type_add_field (s, name, ttv_type_new_sequence_ref (random_load_integer (g), count), NULL);
+        break;
+      }
+    case 7:
+      {
+        /* Two sequences of one length. */
+        g_autofree char *count = new_name (g);
+        g_autofree char *other = new_name (g);
+        ttv_type_add_field (s, count, random_load_integer (g), NULL);
+        ttv_type_add_field (s, name, ttv_type_new_sequence_ref (random_load_integer (g), count), NULL);
+        ttv_type_add_field (s, other, ttv_type_new_sequence_ref (random_load_integer (g), count), NULL);
+        break;
+      }
+    default:
+      if (rnd (g, 2))
+        ttv_type_add_field (s, name, random_count (g), NULL);
+      else
+        ttv_type_add_field (s, name, ttv_type_new_sequence_prefixed (random_load_integer (g), random_count (g)),
+                            NULL);
+      break;
+    }
+}
+
+/* UST-like payloads with arrays and sequences: their sequential layouts
+ * read what the plan decodes (check_seq_layout), element by element, and
+ * fail where it fails (short packets, corrupt lengths). */
+static void
+test_seq_layout_arrays (void)
+{
+  Gen g = { g_rand_new_with_seed (20261130), 0, FALSE };
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  g_autoptr (TtvDecoder) walk_d = ttv_decoder_new ();
+  guint8 buf[256];
+  guint sequential = 0, arrays = 0, failed = 0;
+  for (guint t = 0; t < 1000; t++)
+    {
+      g_autoptr (TtvType) type = ttv_type_new_struct ();
+      guint n = 1 + rnd (&g, 5);
+      for (guint i = 0; i < n; i++)
+        add_ust_member (&g, type);
+      ttv_type_finish (type);
+      for (guint k = 0; k < 16; k++)
+        {
+          guint len = rnd (&g, sizeof buf);
+          for (guint i = 0; i < len; i++)
+            buf[i] = (guint8) (rnd (&g, 4) ? rnd (&g, 4) : rnd (&g, 256));
+          if (len && rnd (&g, 2))
+            buf[rnd (&g, len)] = 0;
+          guint64 start = MIN (rnd (&g, 16), len * 8);
+          guint64 end = start, walk_end = start;
+          ttv_decoder_reset (d);
+          ttv_decoder_reset (walk_d);
+          gint32 root = ttv_decoder_decode (d, type, "event.fields", buf, len * 8, &end, NULL);
+          /* The plan's nodes are the walk's (two sequences of one length
+           * once were not: an element wrote over the length). */
+          g_assert_cmpint (root, ==, ttv_decoder_decode_walk (walk_d, type, "event.fields", buf, len * 8,
+                                                              &walk_end, NULL));
+          if (root >= 0)
+            {
+              g_assert_cmpuint (end, ==, walk_end);
+              assert_same_nodes (d, walk_d);
+            }
+          failed += root < 0;
+          check_seq_layout (type, d, root, buf, len * 8, start, end, &sequential, &arrays);
+        }
+    }
+  g_test_message ("%u reads by a sequential layout, %u arrays compared, %u failed", sequential, arrays, failed);
+  g_assert_cmpuint (sequential, >, 4000);
+  g_assert_cmpuint (arrays, >, 3000);
+  g_assert_cmpuint (failed, >, 1000);
+  g_rand_free (g.rand);
+}
+
 /* ttv_type_plain_text_may_contain() never says no to text that a value of
  * the type shows: every piece of the plain text of random values of random
  * types is allowed; and it does say no (a search then skips the events). */
@@ -875,6 +1008,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder/first-memo-resident-limit", test_first_memo_resident_limit);
   g_test_add_func ("/core/decoder/plan-text-array", test_plan_text_array);
   g_test_add_func ("/core/decoder/plan-empty-struct", test_plan_empty_struct);
+  g_test_add_func ("/core/decoder/seq-layout-arrays", test_seq_layout_arrays);
   g_test_add_func ("/core/decoder/plans-match-walk", test_plans_match_walk);
   g_test_add_func ("/core/decoder/plans-match-walk-ctf2", test_plans_match_walk_ctf2);
   g_test_add_func ("/core/decoder/plan-refuses-ctf2", test_plan_refuses_ctf2);

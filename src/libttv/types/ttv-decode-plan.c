@@ -250,6 +250,9 @@ compile_array (Compiler *c, const TtvType *t, Op *op, guint level)
   op->kind = OP_ARRAY;
   op->children = owned_alloc0 (c, sizeof (Op));
   op->n_children = 1;
+  /* Nothing refers to an element: each would write slot 0 (a length
+   * another sequence reads) over its value. */
+  op->children[0].slot = NO_SLOT;
   return compile_op (c, e, &op->children[0], level + 1);
 }
 
@@ -374,28 +377,89 @@ compile_loadable (Op *m)
   m->load.load = kind;
 }
 
+/* How scalar @m loads whether or not it is referenced (load_kind refuses
+ * a referenced member: a flat struct's skip must read it). */
+static gboolean
+load_kind_of_value (const Op *m, TtvFlatLoad *kind)
+{
+  Op plain = *m;
+  plain.slot = NO_SLOT;
+  return load_kind (&plain, kind);
+}
+
+/* How array @m of a sequential struct reads into @sm: elements of one
+ * load each (not text, which prints as such), without padding between
+ * them, a fixed count or an earlier member's (@members, compiled before
+ * it: its slot becomes one of TTV_SEQ_MAX_COUNTS); FALSE when not so. */
+static gboolean
+compile_seq_array (const Op *op, guint i, TtvSeqMember *members)
+{
+  const Op *m = &op->children[i];
+  TtvSeqMember *sm = &members[i];
+  if (m->kind != OP_ARRAY)
+    return FALSE;
+  const Op *e = &m->children[0];
+  const TtvType *et = e->type;
+  TtvFlatLoad kind;
+  if (e->kind == OP_TEXT || !load_kind (e, &kind) || e->align % 8 != 0 || e->size % e->align != 0
+      || (et->size_bits == 8 && et->encoding != TTV_ENCODING_NONE))
+    return FALSE;
+  sm->array = TRUE;
+  sm->align_bits = m->elem_align;
+  sm->size_bits = e->size;
+  sm->load.load = kind;
+  if (m->count_kind == COUNT_FIXED)
+    return m->length <= TTV_SEQ_MAX_ELEMENTS && (sm->length = m->length, TRUE);
+  if (m->count_kind != COUNT_SLOT || m->count_slot >= TTV_SEQ_MAX_COUNTS)
+    return FALSE;
+  /* The length: an earlier member of this struct (the only scope a
+   * reference from here sees), an integer or an enum (resolve_ref) read
+   * by a load. */
+  for (guint j = 0; j < i; j++)
+    if (op->children[j].slot == m->count_slot)
+      {
+        members[j].keep = (guint8) m->count_slot;
+        sm->count = (guint8) m->count_slot;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* The sequential layout of struct @op when it has no flat one and each
- * member reads by one load (see load_kind) or is a NUL-terminated string:
- * most payloads with a name or a path in them. */
+ * member reads by one load (see load_kind), is a NUL-terminated string or
+ * an array of loads (compile_seq_array): most payloads with a name, a
+ * path or a small array in them. */
 static void
 compile_seq (Compiler *c, Op *op)
 {
   if (op->layout != NULL || op->align % 8 != 0)
     return;
   TtvSeqMember *members = owned_alloc0 (c, sizeof (TtvSeqMember) * MAX (op->n_children, 1));
+  guint n_arrays = 0;
   for (guint i = 0; i < op->n_children; i++)
     {
       const Op *m = &op->children[i];
       TtvSeqMember *sm = &members[i];
       TtvFlatLoad kind;
+      sm->count = sm->keep = TTV_SEQ_NO_COUNT;
       if (m->kind == OP_STRING)
         {
           sm->align_bits = 8;     /* as run_string */
           sm->string = TRUE;
           continue;
         }
+      if (m->kind == OP_ARRAY)
+        {
+          /* Their elements, decoded, stay far below the decoder's limit
+           * of nodes (TTV_SEQ_MAX_ELEMENTS). */
+          if (!compile_seq_array (op, i, members) || ++n_arrays > 64)
+            return;
+          continue;
+        }
       guint align = m->kind == OP_TEXT ? m->elem_align : m->align;
-      if (!load_kind (m, &kind) || align % 8 != 0)
+      /* A referenced member loads like any other: its value goes to a
+       * count when a sequence here refers to it (compile_seq_array). */
+      if (!load_kind_of_value (m, &kind) || align % 8 != 0)
         return;
       sm->align_bits = align;
       sm->size_bits = m->kind == OP_TEXT ? m->length * 8 : m->size;

@@ -98,15 +98,30 @@ const TtvFlatLayout *ttv_type_get_flat_layout (const TtvType *type);
 
 /* A struct that is not flat but reads member by member, each where the one
  * before it ends: byte-aligned integers and floats, fixed text arrays and
- * NUL-terminated strings, none referenced (sched_switch's command names, a
- * file name).  Printers read it straight from the bytes too: align to the
- * struct, then for each member align, load (a string: up to its NUL, which
- * it takes too) and step past it. */
+ * NUL-terminated strings (sched_switch's command names, a file name), and
+ * arrays of byte-aligned integers or floats, of a fixed length or whose
+ * length is an earlier member (an LTTng-UST ctf_sequence: its
+ * _name_length member, then its elements).  Printers read it straight from
+ * the bytes too: align to the struct, then for each member align, load (a
+ * string: up to its NUL, which it takes too) and step past it. */
+#define TTV_SEQ_NO_COUNT 0xffu
+/* The lengths a struct's sequences can refer to. */
+#define TTV_SEQ_MAX_COUNTS 8
+/* An array longer than this (a corrupt length, mostly) is left to the
+ * decoder, whose node array has a limit: the struct's arrays stay well
+ * below it (compile_seq). */
+#define TTV_SEQ_MAX_ELEMENTS 16384u
+
 typedef struct {
   guint align_bits;       /* a multiple of 8 */
   gboolean string;        /* NUL-terminated, else a load of size_bits */
+  gboolean array;         /* elements of size_bits each, one load each */
   guint64 size_bits;
-  TtvFlatMember load;     /* at byte 0 of the member; not for a string */
+  TtvFlatMember load;     /* at byte 0 of the member, or of each element */
+  guint64 length;         /* array: elements, when count is TTV_SEQ_NO_COUNT */
+  guint8 count;           /* sequence: the counts[] slot of its length */
+  guint8 keep;            /* a length: the counts[] slot its value goes to,
+                           * else TTV_SEQ_NO_COUNT */
 } TtvSeqMember;
 
 typedef struct {
@@ -114,7 +129,6 @@ typedef struct {
   guint n_members;
   const TtvSeqMember *members;
 } TtvSeqLayout;
-
 
 /* Member @m of a flat struct whose bytes start at @base into @out's value
  * (out->type and the rest untouched): inline, so that the decoder and the
@@ -184,13 +198,29 @@ ttv_align_up (guint64 pos, guint align)
 const TtvSeqLayout *ttv_type_get_seq_layout (const TtvType *type);
 
 /* Member @sm of a sequential struct at bit *@at of @data (@bits long):
- * where its bytes start, *@at then past it (a string past its NUL); NULL
- * when the bytes are too few or a string has no end, where the decoder
- * fails too. */
+ * where its bytes start, *@at then past it (a string past its NUL), the
+ * elements of an array into *@n (its length from @counts, which the loads
+ * of the lengths before it filled: ttv_seq_member_load); NULL when the
+ * bytes are too few, a string has no end or an array is too long, where
+ * the decoder fails too (or, past TTV_SEQ_MAX_ELEMENTS, may not). */
 static G_ALWAYS_INLINE inline const guint8 *
-ttv_seq_member_skip (const TtvSeqMember *sm, const guint8 *data, guint64 bits, guint64 *at)
+ttv_seq_member_skip (const TtvSeqMember *sm, const guint8 *data, guint64 bits, guint64 *at,
+                     const guint64 *counts, guint64 *n)
 {
   guint64 p = ttv_align_up_pow2 (*at, sm->align_bits);
+  if (sm->array)
+    {
+      guint64 count = sm->count == TTV_SEQ_NO_COUNT ? sm->length : counts[sm->count];
+      /* As the decoder: no elements, no bytes to check (their alignment
+       * may pass the end); a division first, as a corrupt length may
+       * overflow a product. */
+      if (G_UNLIKELY (count > TTV_SEQ_MAX_ELEMENTS
+                      || (count > 0 && (p > bits || (bits - p) / sm->size_bits < count))))
+        return NULL;
+      *n = count;
+      *at = p + count * sm->size_bits;
+      return data + MIN (p, bits) / 8;
+    }
   if (G_UNLIKELY (p > bits))
     return NULL;
   const guint8 *base = data + p / 8;
@@ -209,11 +239,15 @@ ttv_seq_member_skip (const TtvSeqMember *sm, const guint8 *data, guint64 bits, g
 }
 
 /* Member @sm as ttv_seq_member_skip () steps past it, its value into
- * @out's (a string's: its bytes up to the NUL). */
+ * @out's: a string's bytes up to the NUL; an array's elements, as a view
+ * (v.string.str their bytes, v.string.len how many: element i loads by
+ * ttv_seq_element_load); and a length's into @counts too. */
 static G_ALWAYS_INLINE inline gboolean
-ttv_seq_member_load (const TtvSeqMember *sm, const guint8 *data, guint64 bits, guint64 *at, TtvValue *out)
+ttv_seq_member_load (const TtvSeqMember *sm, const guint8 *data, guint64 bits, guint64 *at, guint64 *counts,
+                     TtvValue *out)
 {
-  const guint8 *base = ttv_seq_member_skip (sm, data, bits, at);
+  guint64 n = 0;
+  const guint8 *base = ttv_seq_member_skip (sm, data, bits, at, counts, &n);
   if (G_UNLIKELY (base == NULL))
     return FALSE;
   if (sm->string)
@@ -221,9 +255,27 @@ ttv_seq_member_load (const TtvSeqMember *sm, const guint8 *data, guint64 bits, g
       out->v.string.str = (const char *) base;
       out->v.string.len = (guint32) (data + *at / 8 - base - 1);
     }
+  else if (sm->array)
+    {
+      out->v.string.str = (const char *) base;
+      out->v.string.len = (guint32) n;
+    }
   else
-    ttv_flat_member_load (&sm->load, base, out);
+    {
+      ttv_flat_member_load (&sm->load, base, out);
+      if (sm->keep != TTV_SEQ_NO_COUNT)
+        counts[sm->keep] = out->v.u;
+    }
   return TRUE;
+}
+
+/* Element @i of array member @sm whose value @array ttv_seq_member_load
+ * gave, into @out's value. */
+static G_ALWAYS_INLINE inline void
+ttv_seq_element_load (const TtvSeqMember *sm, const TtvValue *array, guint32 i, TtvValue *out)
+{
+  const guint8 *elements = (const guint8 *) array->v.string.str;
+  ttv_flat_member_load (&sm->load, elements + (gsize) i * (sm->size_bits / 8), out);
 }
 
 /* Where a struct of sequential layout @seq that starts at bit @at of
@@ -231,10 +283,22 @@ ttv_seq_member_load (const TtvSeqMember *sm, const guint8 *data, guint64 bits, g
 static G_ALWAYS_INLINE inline gboolean
 ttv_seq_layout_skip (const TtvSeqLayout *seq, const guint8 *data, guint64 bits, guint64 at, guint64 *end)
 {
+  guint64 counts[TTV_SEQ_MAX_COUNTS];
   at = ttv_align_up_pow2 (at, seq->align_bits);
   for (guint i = 0; i < seq->n_members; i++)
-    if (G_UNLIKELY (ttv_seq_member_skip (&seq->members[i], data, bits, &at) == NULL))
-      return FALSE;
+    {
+      const TtvSeqMember *sm = &seq->members[i];
+      if (sm->keep != TTV_SEQ_NO_COUNT)
+        {
+          TtvValue v;
+          if (G_UNLIKELY (!ttv_seq_member_load (sm, data, bits, &at, counts, &v)))
+            return FALSE;
+          continue;
+        }
+      guint64 n;
+      if (G_UNLIKELY (ttv_seq_member_skip (sm, data, bits, &at, counts, &n) == NULL))
+        return FALSE;
+    }
   *end = at;
   return TRUE;
 }

@@ -651,6 +651,35 @@ test_babeltrace_remembered (gconstpointer data)
   g_string_free (o.fresh, TRUE);
 }
 
+/* The babeltrace line of each event written from the bytes (flat and
+ * sequential scopes, arrays and sequences among them) and from the
+ * decoded scopes: the same text. */
+static void
+compare_decoded (const TtvEvent *ev, gpointer data)
+{
+  RememberedPair *o = data;
+  g_string_truncate (o->remembered, 0);
+  g_string_truncate (o->fresh, 0);
+  ttv_ctf_append_babeltrace_line (o->remembered, ev, o->prev, o->decoder);
+  ttv_ctf_append_babeltrace_line_decoded (o->fresh, ev, o->prev, o->decoder);
+  g_assert_cmpstr (o->remembered->str, ==, o->fresh->str);
+  o->prev = ev->time;
+}
+
+static void
+test_babeltrace_decoded (gconstpointer data)
+{
+  NEED_TRACE (dir, data);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  RememberedPair o = { g_string_new (NULL), g_string_new (NULL), ttv_decoder_new (), TTV_TIME_MIN };
+  g_assert_cmpuint (read_merged (t, compare_decoded, &o), >, 0);
+  ttv_decoder_free (o.decoder);
+  g_string_free (o.remembered, TRUE);
+  g_string_free (o.fresh, TRUE);
+}
+
 static void
 test_babeltrace (gconstpointer data)
 {
@@ -1141,9 +1170,21 @@ typedef struct {
   guint64 constant;     /* constant offsets after both kinds of header */
   guint64 sequential;   /* contexts at constant offsets, fields stepped over
                          * by their sequential layout (a payload with a string) */
+  guint64 seq_arrays;   /* of those, fields with arrays or sequences */
   guint64 by_plan;      /* contexts at constant offsets, fields stepped over
-                         * by their decode plan (arrays, sequences) */
+                         * by their decode plan (what a sequential layout
+                         * does not do: a variant, a bit field) */
 } ConstantPathCounts;
+
+/* Whether sequential layout @seq has an array or a sequence. */
+static gboolean
+seq_has_array (const TtvSeqLayout *seq)
+{
+  for (guint i = 0; seq && i < seq->n_members; i++)
+    if (seq->members[i].array)
+      return TRUE;
+  return FALSE;
+}
 
 /* The events of @tf through the cursor's path of constant offsets and
  * through its general path, compared field by field, counted into
@@ -1176,6 +1217,7 @@ compare_cursor_paths (TtvTracefile *tf, ConstantPathCounts *counts)
       counts->constant += compact->end_bits > 0 && extended->end_bits > 0;
       gboolean contexts_constant = compact->payload_bits > 0 && extended->payload_bits > 0;
       counts->sequential += ec->payload_seq != NULL && contexts_constant;
+      counts->seq_arrays += seq_has_array (ec->payload_seq) && contexts_constant;
       counts->by_plan += ec->payload_by_plan && contexts_constant;
     }
   ttv_cursor_free (fast);
@@ -1189,19 +1231,24 @@ test_constant_path (gconstpointer name)
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
-  ConstantPathCounts counts = { 0, 0, 0 };
+  ConstantPathCounts counts = { 0, 0, 0, 0 };
   for (guint i = 0; i < t->tracefiles->len; i++)
     compare_cursor_paths (g_ptr_array_index (t->tracefiles, i), &counts);
   g_test_message ("%s: %" G_GUINT64_FORMAT " events at constant offsets, %" G_GUINT64_FORMAT
-                  " with a sequential payload, %" G_GUINT64_FORMAT " with a payload stepped over by its plan",
-                  (const char *) name, counts.constant, counts.sequential, counts.by_plan);
+                  " with a sequential payload (%" G_GUINT64_FORMAT " with arrays), %" G_GUINT64_FORMAT
+                  " with a payload stepped over by its plan",
+                  (const char *) name, counts.constant, counts.sequential, counts.seq_arrays, counts.by_plan);
   /* Else the comparison would not test that path. */
   g_assert_cmpuint (counts.constant, >, 0);
   /* Kernel traces have payloads with strings (file and command names). */
   if (g_str_has_suffix (name, "-kernel"))
     g_assert_cmpuint (counts.sequential, >, 0);
-  /* scp-kernel has payloads with arrays and sequences (198 events). */
+  /* scp-kernel has payloads with sequences (198 block_rq_* events, their
+   * cmd), stepped over by their sequential layout; arm64-kernel one the
+   * plan steps over. */
   if (g_str_equal (name, "scp-kernel"))
+    g_assert_cmpuint (counts.seq_arrays, >=, 198);
+  if (g_str_equal (name, "arm64-kernel"))
     g_assert_cmpuint (counts.by_plan, >, 0);
 }
 
@@ -1276,6 +1323,11 @@ main (int argc, char **argv)
       g_test_add_data_func (path, bt[i], test_babeltrace);
       g_autofree char *remembered = g_strdup_printf ("/ctf/real/babeltrace-remembered/%s", bt[i]);
       g_test_add_data_func (remembered, bt[i], test_babeltrace_remembered);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/ctf/real/babeltrace-decoded/%s", counts[i][0]);
+      g_test_add_data_func (path, counts[i][0], test_babeltrace_decoded);
     }
   for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
     {

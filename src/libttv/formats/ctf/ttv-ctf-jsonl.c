@@ -18,6 +18,9 @@ typedef struct {
   const TtvType *type;        /* weak */
   const TtvFlatMember *load;  /* of a flat scope */
   TtvEventJsonKind kind;
+  /* An array of a sequential scope: how each element writes. */
+  const TtvType *element;     /* weak */
+  TtvEventJsonKind element_kind;
 } JsonMember;
 
 typedef struct {
@@ -76,6 +79,11 @@ plan_scope (JsonScope *s, const TtvType *t, const char *name, gboolean all_membe
       m->type = f->type;
       m->load = s->flat ? &s->flat->members[i] : NULL;
       m->kind = ttv_event_json_kind_of (f->type);
+      if (s->seq && s->seq->members[i].array)
+        {
+          m->element = f->type->element;
+          m->element_kind = ttv_event_json_kind_of (m->element);
+        }
     }
 }
 
@@ -170,6 +178,25 @@ write_flat (GString *out, const JsonScope *s, const TtvEvent *event, guint64 *po
   return TRUE;
 }
 
+/* Array member @m whose value @array (ttv_seq_member_load) views its
+ * elements' bytes, as the decoder's JSON writes a decoded one: "[1,2]". */
+static void
+put_array (GString *out, const JsonMember *m, const TtvSeqMember *sm, const TtvValue *array)
+{
+  TTV_TEXT_APPEND_LITERAL (out, "[");
+  for (guint32 i = 0; i < array->v.string.len; i++)
+    {
+      TtvValue v;
+      v.type = m->element;
+      v.n_children = 0;
+      ttv_seq_element_load (sm, array, i, &v);
+      if (i)
+        TTV_TEXT_APPEND_LITERAL (out, ",");
+      ttv_event_json_append_value (out, NULL, &v, m->element_kind);
+    }
+  TTV_TEXT_APPEND_LITERAL (out, "]");
+}
+
 /* A sequential scope's members from the bytes at bit *@pos of @event's
  * packet, each where the one before ends, *@pos then past it; FALSE when
  * the bytes are too few or a string has no end. */
@@ -178,18 +205,28 @@ write_sequential (GString *out, const JsonScope *s, const TtvEvent *event, guint
 {
   const TtvSeqLayout *layout = s->seq;
   guint64 at = ttv_align_up (*pos, layout->align_bits);
+  guint64 counts[TTV_SEQ_MAX_COUNTS];
   guint shown = 0;
   for (guint i = 0; i < layout->n_members; i++)
     {
+      const TtvSeqMember *sm = &layout->members[i];
       TtvValue v;
       v.n_children = 0;
-      if (!ttv_seq_member_load (&layout->members[i], event->data, event->data_bits, &at, &v))
+      if (!ttv_seq_member_load (sm, event->data, event->data_bits, &at, counts, &v))
         return FALSE;
       if (shown < s->n_members && s->members[shown].index == i)
         {
           const JsonMember *m = &s->members[shown];
           v.type = m->type;
-          put_member (out, m, NULL, &v, shown++ == 0);
+          if (sm->array)
+            {
+              char *p = put_key (ttv_text_reserve (out, m->key_len), m, shown == 0);
+              ttv_text_commit (out, p);
+              put_array (out, m, sm, &v);
+            }
+          else
+            put_member (out, m, NULL, &v, shown == 0);
+          shown++;
         }
     }
   *pos = at;

@@ -271,6 +271,7 @@ typedef enum {
   FLAT_DECIMAL_SIGNED,
   FLAT_TEXT,
   FLAT_STRING,            /* of a sequential struct: its length known */
+  FLAT_ARRAY,             /* of a sequential struct: its elements from the bytes */
   FLAT_VALUE,
 } FlatPrint;
 
@@ -300,6 +301,7 @@ typedef struct {
   FlatPrint flat_print;
   const TtvType *type;
   gsize room_after;
+  const TtvSeqMember *array;  /* FLAT_ARRAY: how its elements load */
 } Member;
 
 struct _Printer {
@@ -630,8 +632,9 @@ plan_flat (Printer *p, const TtvFlatLayout *layout)
   *room = need + 2;   /* " }" */
 }
 
-/* How write_sequential prints the members of @p, a struct of @layout. */
-static void
+/* How write_sequential prints the members of @p, a struct of @layout;
+ * FALSE when it cannot (an array of bytes printed as text). */
+static gboolean
 plan_seq (CtfTextPlan *plan, Printer *p, const TtvSeqLayout *layout)
 {
   p->seq_shown = owned (plan, g_new0 (const Member *, MAX (layout->n_members, 1)));
@@ -641,9 +644,18 @@ plan_seq (CtfTextPlan *plan, Printer *p, const TtvSeqLayout *layout)
       const TtvSeqMember *sm = &layout->members[m->index];
       m->load = &sm->load;
       m->type = ((const TtvField *) g_ptr_array_index (p->type->fields, m->index))->type;
-      m->flat_print = sm->string && m->value->kind == P_STRING ? FLAT_STRING : flat_print_of (m);
+      if (sm->array)
+        {
+          if (m->value->kind != P_ARRAY)
+            return FALSE;
+          m->flat_print = FLAT_ARRAY;
+          m->array = sm;
+        }
+      else
+        m->flat_print = sm->string && m->value->kind == P_STRING ? FLAT_STRING : flat_print_of (m);
       p->seq_shown[m->index] = m;
     }
+  return TRUE;
 }
 
 void
@@ -763,8 +775,8 @@ plan_new (const TtvEvent *event, CtfEventClass *ec)
               plan_flat (p, plan->flat[i]);
               plan->remembered[i] = may_remember (p, plan->flat[i], i);
             }
-          else
-            plan_seq (plan, p, plan->seq[i]);
+          else if (!plan_seq (plan, p, plan->seq[i]))
+            plan->seq[i] = NULL;   /* decoded then, its printer as it is */
           plan->scopes[i] = p;
         }
       else
@@ -936,8 +948,38 @@ flat_start (const TtvFlatLayout *layout, guint64 pos)
   return (pos + layout->align_bits - 1) & ~(guint64) (layout->align_bits - 1);
 }
 
+/* Array member @m whose value @array (ttv_seq_member_load) views its
+ * elements' bytes, as write_value writes a decoded one: each element
+ * loaded, decimal integers (most) written here. */
+static void
+write_array_loaded (TtvTextWriter *w, const Member *m, const TtvValue *array)
+{
+  const Printer *element = m->value->element;
+  gboolean decimal = element->kind == P_INTEGER && (element->int_print.format == INT_DECIMAL
+                                                    || element->int_print.format == INT_DECIMAL_SIGNED);
+  *ttv_text_writer_need (w, 1) = '[';
+  w->p++;
+  for (guint32 i = 0; i < array->v.string.len; i++)
+    {
+      TtvValue v;
+      ttv_seq_element_load (m->array, array, i, &v);
+      char *p = ttv_text_writer_need (w, 2 * TTV_TEXT_NUMBER_MAX);
+      p = i ? TTV_TEXT_PUT_LITERAL (p, ", [") : TTV_TEXT_PUT_LITERAL (p, " [");
+      p = TTV_TEXT_PUT_LITERAL (ttv_text_put_u64 (p, i), "] = ");
+      if (decimal)
+        {
+          w->p = put_integer (p, &element->int_print, v.v.u);
+          continue;
+        }
+      w->p = p;
+      v.type = element->type;
+      write_value (w, NULL, &v, element);
+    }
+  w->p = TTV_TEXT_PUT_LITERAL (ttv_text_writer_need (w, 2), " ]");
+}
+
 /* Member @m's value @v, loaded from the bytes, at @p (room made for it);
- * a FLAT_VALUE through write_value, which makes its own. */
+ * a FLAT_ARRAY or FLAT_VALUE through write_value, which makes its own. */
 static inline char *
 put_loaded (TtvTextWriter *w, char *p, const Member *m, TtvValue *v)
 {
@@ -951,6 +993,10 @@ put_loaded (TtvTextWriter *w, char *p, const Member *m, TtvValue *v)
       return put_escaped_until (p, v->v.string.str, v->v.string.len, TRUE);
     case FLAT_STRING:
       return put_escaped (p, v->v.string.str, v->v.string.len);
+    case FLAT_ARRAY:
+      w->p = p;
+      write_array_loaded (w, m, v);
+      return w->p;
     case FLAT_VALUE:
       v->type = m->type;
       w->p = p;
@@ -1045,6 +1091,7 @@ seq_room (const Member *m, gsize len)
       return 4 * len + 2;
     case FLAT_TEXT:
       return 4 * (gsize) m->load->length + 2;
+    case FLAT_ARRAY:
     case FLAT_VALUE:
       return 0;
     default:
@@ -1062,12 +1109,13 @@ write_sequential (TtvTextWriter *w, const TtvSeqLayout *layout, const Printer *p
                   guint64 bits, guint64 *pos)
 {
   guint64 at = ttv_align_up (*pos, layout->align_bits);
+  guint64 counts[TTV_SEQ_MAX_COUNTS];
   *ttv_text_writer_need (w, 1) = '{';
   w->p++;
   for (guint i = 0; i < layout->n_members; i++)
     {
       TtvValue v;
-      if (!ttv_seq_member_load (&layout->members[i], data, bits, &at, &v))
+      if (!ttv_seq_member_load (&layout->members[i], data, bits, &at, counts, &v))
         return FALSE;
       const Member *m = pr->seq_shown[i];
       if (m == NULL)
@@ -1163,11 +1211,11 @@ plan_of (const TtvEvent *event, CtfEventClass *ec)
                                            (GDestroyNotify) ttv_ctf_text_plan_free);
 }
 
-void
-ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime previous_time,
-                                TtvDecoder *decoder)
+/* ttv_ctf_append_babeltrace_line, its scopes written from the bytes when
+ * @direct and that applies (write_scopes_direct). */
+static G_ALWAYS_INLINE inline void
+append_line (GString *out, const TtvEvent *event, TtvTime previous_time, TtvDecoder *decoder, gboolean direct)
 {
-  g_return_if_fail (out != NULL && event != NULL && decoder != NULL);
   const CtfTextPlan *plan = plan_of (event, event->type->priv);
   TtvTextWriter w;
   ttv_text_writer_begin (&w, out);
@@ -1200,7 +1248,7 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
     }
   w.p = ttv_text_put (p, plan->prefix, plan->prefix_len);
   gsize mark = (gsize) (w.p - out->str);
-  if (write_scopes_direct (&w, plan, event, decoder))
+  if (direct && write_scopes_direct (&w, plan, event, decoder))
     {
       *ttv_text_writer_need (&w, 1) = '\n';
       w.p++;
@@ -1230,6 +1278,22 @@ ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime pre
   *ttv_text_writer_need (&w, 1) = '\n';
   w.p++;
   ttv_text_writer_end (&w);
+}
+
+void
+ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime previous_time,
+                                TtvDecoder *decoder)
+{
+  g_return_if_fail (out != NULL && event != NULL && decoder != NULL);
+  append_line (out, event, previous_time, decoder, TRUE);
+}
+
+void
+ttv_ctf_append_babeltrace_line_decoded (GString *out, const TtvEvent *event, TtvTime previous_time,
+                                        TtvDecoder *decoder)
+{
+  g_return_if_fail (out != NULL && event != NULL && decoder != NULL);
+  append_line (out, event, previous_time, decoder, FALSE);
 }
 
 char *

@@ -12,6 +12,11 @@ G_BEGIN_DECLS
  * ("(+?.?????????)").  @decoder is reset and reused. */
 void ttv_ctf_append_babeltrace_line (GString *out, const TtvEvent *event, TtvTime previous_time,
                                      TtvDecoder *decoder);
+/* The same line with every scope decoded then printed from the decoder's
+ * nodes, never from the bytes: the general path, which tests compare the
+ * direct one with. */
+void ttv_ctf_append_babeltrace_line_decoded (GString *out, const TtvEvent *event, TtvTime previous_time,
+                                             TtvDecoder *decoder);
 
 /* Appends the warning babeltrace2 prints on stderr when the tracer lost
  * events or packets (@lost, of @tracefile of a CTF trace):
