@@ -230,6 +230,20 @@ rnd (Gen *g, guint n)
   return (guint) g_rand_int_range (g->rand, 0, (gint32) n);
 }
 
+/* A random length up to @size and as many bytes into @buf: small values
+ * mostly (lengths and selectors that decode), any byte one time in @odds,
+ * and half of the time a NUL somewhere (strings end).  Returns the length. */
+static guint
+random_bytes (Gen *g, guint8 *buf, guint size, guint odds)
+{
+  guint len = rnd (g, size);
+  for (guint i = 0; i < len; i++)
+    buf[i] = (guint8) (rnd (g, odds) ? rnd (g, 4) : rnd (g, 256));
+  if (len && rnd (g, 2))
+    buf[rnd (g, len)] = 0;
+  return len;
+}
+
 static guint
 random_align (Gen *g)
 {
@@ -625,12 +639,7 @@ check_plans_match_walk (gboolean ctf2)
       planned += ttv_decode_plan_get (type) != NULL;
       for (guint k = 0; k < 24; k++)
         {
-          guint len = rnd (&g, sizeof buf);
-          for (guint i = 0; i < len; i++)
-            buf[i] = (guint8) (rnd (&g, 3) ? rnd (&g, 4) : rnd (&g, 256));
-          /* Strings end somewhere. */
-          if (len && rnd (&g, 2))
-            buf[rnd (&g, len)] = 0;
+          guint len = random_bytes (&g, buf, sizeof buf, 3);
           guint64 start = MIN (rnd (&g, 16), len * 8);
           guint64 p1 = start, p2 = start, p3 = start;
           g_autoptr (GError) e1 = NULL;
@@ -895,11 +904,7 @@ test_seq_layout_arrays (void)
       ttv_type_finish (type);
       for (guint k = 0; k < 16; k++)
         {
-          guint len = rnd (&g, sizeof buf);
-          for (guint i = 0; i < len; i++)
-            buf[i] = (guint8) (rnd (&g, 4) ? rnd (&g, 4) : rnd (&g, 256));
-          if (len && rnd (&g, 2))
-            buf[rnd (&g, len)] = 0;
+          guint len = random_bytes (&g, buf, sizeof buf, 4);
           guint64 start = MIN (rnd (&g, 16), len * 8);
           guint64 end = start, walk_end = start;
           ttv_decoder_reset (d);
@@ -943,11 +948,7 @@ check_plain_text_alphabet (gboolean ctf2)
       gboolean seen[256] = { FALSE };   /* characters checked for this type */
       for (guint k = 0; k < 8; k++)
         {
-          guint len = rnd (&g, sizeof buf);
-          for (guint i = 0; i < len; i++)
-            buf[i] = (guint8) (rnd (&g, 3) ? rnd (&g, 4) : rnd (&g, 256));
-          if (len && rnd (&g, 2))
-            buf[rnd (&g, len)] = 0;
+          guint len = random_bytes (&g, buf, sizeof buf, 3);
           guint64 pos = 0;
           ttv_decoder_reset (d);
           gint32 root = ttv_decoder_decode (d, type, "event.fields", buf, len * 8, &pos, NULL);

@@ -637,18 +637,26 @@ compare_remembered (const TtvEvent *ev, gpointer data)
   o->prev = ev->time;
 }
 
+/* Every event of trace @data through @compare, which writes two lines of
+ * it into a RememberedPair and compares them. */
 static void
-test_babeltrace_remembered (gconstpointer data)
+compare_line_pairs (gconstpointer data, EventFn compare)
 {
   NEED_TRACE (dir, data);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
   RememberedPair o = { g_string_new (NULL), g_string_new (NULL), ttv_decoder_new (), TTV_TIME_MIN };
-  g_assert_cmpuint (read_merged (t, compare_remembered, &o), >, 0);
+  g_assert_cmpuint (read_merged (t, compare, &o), >, 0);
   ttv_decoder_free (o.decoder);
   g_string_free (o.remembered, TRUE);
   g_string_free (o.fresh, TRUE);
+}
+
+static void
+test_babeltrace_remembered (gconstpointer data)
+{
+  compare_line_pairs (data, compare_remembered);
 }
 
 /* The babeltrace line of each event written from the bytes (flat and
@@ -669,15 +677,7 @@ compare_decoded (const TtvEvent *ev, gpointer data)
 static void
 test_babeltrace_decoded (gconstpointer data)
 {
-  NEED_TRACE (dir, data);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
-  g_assert_no_error (error);
-  RememberedPair o = { g_string_new (NULL), g_string_new (NULL), ttv_decoder_new (), TTV_TIME_MIN };
-  g_assert_cmpuint (read_merged (t, compare_decoded, &o), >, 0);
-  ttv_decoder_free (o.decoder);
-  g_string_free (o.remembered, TRUE);
-  g_string_free (o.fresh, TRUE);
+  compare_line_pairs (data, compare_decoded);
 }
 
 static void
