@@ -615,69 +615,67 @@ test_jsonl_direct (gconstpointer data)
   g_string_free (o.b, TRUE);
 }
 
-/* The babeltrace line of each event written after the line before (its
- * contexts copied when their bytes repeat: ttv-ctf-text.c's scope_memos)
- * and written afresh. */
+/* The babeltrace line of each event written twice, by
+ * ttv_ctf_append_babeltrace_line and by another writer of the same line:
+ * the texts must be the same. */
+typedef void (*LineWriter) (GString *out, const TtvEvent *event, TtvTime previous_time, TtvDecoder *decoder);
+
 typedef struct {
-  GString *remembered, *fresh;
+  LineWriter other;
+  GString *usual, *other_line;
   TtvDecoder *decoder;
   TtvTime prev;
-} RememberedPair;
+} LinePair;
 
 static void
-compare_remembered (const TtvEvent *ev, gpointer data)
+compare_line_pair (const TtvEvent *ev, gpointer data)
 {
-  RememberedPair *o = data;
-  g_string_truncate (o->remembered, 0);
-  g_string_truncate (o->fresh, 0);
-  ttv_ctf_append_babeltrace_line (o->remembered, ev, o->prev, o->decoder);
-  ttv_ctf_text_forget_scopes ();
-  ttv_ctf_append_babeltrace_line (o->fresh, ev, o->prev, o->decoder);
-  g_assert_cmpstr (o->remembered->str, ==, o->fresh->str);
+  LinePair *o = data;
+  g_string_truncate (o->usual, 0);
+  g_string_truncate (o->other_line, 0);
+  ttv_ctf_append_babeltrace_line (o->usual, ev, o->prev, o->decoder);
+  o->other (o->other_line, ev, o->prev, o->decoder);
+  g_assert_cmpstr (o->usual->str, ==, o->other_line->str);
   o->prev = ev->time;
 }
 
-/* Every event of trace @data through @compare, which writes two lines of
- * it into a RememberedPair and compares them. */
+/* Every event of trace @data written by the usual writer and by @other. */
 static void
-compare_line_pairs (gconstpointer data, EventFn compare)
+compare_line_pairs (gconstpointer data, LineWriter other)
 {
   NEED_TRACE (dir, data);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
-  RememberedPair o = { g_string_new (NULL), g_string_new (NULL), ttv_decoder_new (), TTV_TIME_MIN };
-  g_assert_cmpuint (read_merged (t, compare, &o), >, 0);
+  LinePair o = { other, g_string_new (NULL), g_string_new (NULL), ttv_decoder_new (), TTV_TIME_MIN };
+  g_assert_cmpuint (read_merged (t, compare_line_pair, &o), >, 0);
   ttv_decoder_free (o.decoder);
-  g_string_free (o.remembered, TRUE);
-  g_string_free (o.fresh, TRUE);
+  g_string_free (o.usual, TRUE);
+  g_string_free (o.other_line, TRUE);
+}
+
+/* The line written afresh, every context's memo forgotten first: the
+ * usual writer copies a context when its bytes repeat (ttv-ctf-text.c's
+ * scope_memos). */
+static void
+append_line_afresh (GString *out, const TtvEvent *event, TtvTime previous_time, TtvDecoder *decoder)
+{
+  ttv_ctf_text_forget_scopes ();
+  ttv_ctf_append_babeltrace_line (out, event, previous_time, decoder);
 }
 
 static void
 test_babeltrace_remembered (gconstpointer data)
 {
-  compare_line_pairs (data, compare_remembered);
+  compare_line_pairs (data, append_line_afresh);
 }
 
-/* The babeltrace line of each event written from the bytes (flat and
- * sequential scopes, arrays and sequences among them) and from the
- * decoded scopes: the same text. */
-static void
-compare_decoded (const TtvEvent *ev, gpointer data)
-{
-  RememberedPair *o = data;
-  g_string_truncate (o->remembered, 0);
-  g_string_truncate (o->fresh, 0);
-  ttv_ctf_append_babeltrace_line (o->remembered, ev, o->prev, o->decoder);
-  ttv_ctf_append_babeltrace_line_decoded (o->fresh, ev, o->prev, o->decoder);
-  g_assert_cmpstr (o->remembered->str, ==, o->fresh->str);
-  o->prev = ev->time;
-}
-
+/* The line written from the bytes (flat and sequential scopes, arrays and
+ * sequences among them) and from the decoded scopes: the same text. */
 static void
 test_babeltrace_decoded (gconstpointer data)
 {
-  compare_line_pairs (data, compare_decoded);
+  compare_line_pairs (data, ttv_ctf_append_babeltrace_line_decoded);
 }
 
 static void

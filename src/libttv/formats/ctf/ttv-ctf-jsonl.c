@@ -139,11 +139,32 @@ put_number (char *p, const JsonMember *m, const TtvValue *v)
   return ttv_text_put_i64 (p, v->v.s);
 }
 
-/* Member @m, key and value @v (@d holds its children), after '{' when
- * @first, else after ','.  Integers (most members) in one go with their
- * key. */
+/* Array member @m whose value @array (ttv_seq_member_load) views its
+ * elements' bytes, as the decoder's JSON writes a decoded one: "[1,2]". */
+static void
+put_array (GString *out, const JsonMember *m, const TtvSeqMember *sm, const TtvValue *array)
+{
+  TTV_TEXT_APPEND_LITERAL (out, "[");
+  for (guint32 i = 0; i < array->v.string.len; i++)
+    {
+      TtvValue v;
+      v.type = m->element;
+      v.n_children = 0;
+      ttv_seq_element_load (sm, array, i, &v);
+      if (i)
+        TTV_TEXT_APPEND_LITERAL (out, ",");
+      ttv_event_json_append_value (out, NULL, &v, m->element_kind);
+    }
+  TTV_TEXT_APPEND_LITERAL (out, "]");
+}
+
+/* Member @m, key and value @v (@d holds its children; @sm, when not
+ * NULL, is its sequential layout's member, which says whether @v views an
+ * array's bytes), after '{' when @first, else after ','.  Integers (most
+ * members) in one go with their key. */
 static inline void
-put_member (GString *out, const JsonMember *m, const TtvDecoder *d, const TtvValue *v, gboolean first)
+put_member (GString *out, const JsonMember *m, const TtvDecoder *d, const TtvSeqMember *sm, const TtvValue *v,
+            gboolean first)
 {
   char *p = put_key (ttv_text_reserve (out, m->key_len + TTV_TEXT_NUMBER_MAX), m, first);
   if (m->kind == TTV_EVENT_JSON_UNSIGNED || m->kind == TTV_EVENT_JSON_SIGNED)
@@ -151,7 +172,10 @@ put_member (GString *out, const JsonMember *m, const TtvDecoder *d, const TtvVal
   else
     {
       ttv_text_commit (out, p);
-      ttv_event_json_append_value (out, d, v, m->kind);
+      if (sm != NULL && sm->array)
+        put_array (out, m, sm, v);
+      else
+        ttv_event_json_append_value (out, d, v, m->kind);
     }
 }
 
@@ -173,28 +197,9 @@ write_flat (GString *out, const JsonScope *s, const TtvEvent *event, guint64 *po
       v.type = m->type;
       v.n_children = 0;
       ttv_flat_member_load (m->load, base, &v);
-      put_member (out, m, NULL, &v, i == 0);
+      put_member (out, m, NULL, NULL, &v, i == 0);
     }
   return TRUE;
-}
-
-/* Array member @m whose value @array (ttv_seq_member_load) views its
- * elements' bytes, as the decoder's JSON writes a decoded one: "[1,2]". */
-static void
-put_array (GString *out, const JsonMember *m, const TtvSeqMember *sm, const TtvValue *array)
-{
-  TTV_TEXT_APPEND_LITERAL (out, "[");
-  for (guint32 i = 0; i < array->v.string.len; i++)
-    {
-      TtvValue v;
-      v.type = m->element;
-      v.n_children = 0;
-      ttv_seq_element_load (sm, array, i, &v);
-      if (i)
-        TTV_TEXT_APPEND_LITERAL (out, ",");
-      ttv_event_json_append_value (out, NULL, &v, m->element_kind);
-    }
-  TTV_TEXT_APPEND_LITERAL (out, "]");
 }
 
 /* A sequential scope's members from the bytes at bit *@pos of @event's
@@ -218,14 +223,7 @@ write_sequential (GString *out, const JsonScope *s, const TtvEvent *event, guint
         {
           const JsonMember *m = &s->members[shown];
           v.type = m->type;
-          if (sm->array)
-            {
-              char *p = put_key (ttv_text_reserve (out, m->key_len), m, shown == 0);
-              ttv_text_commit (out, p);
-              put_array (out, m, sm, &v);
-            }
-          else
-            put_member (out, m, NULL, &v, shown == 0);
+          put_member (out, m, NULL, sm, &v, shown == 0);
           shown++;
         }
     }
@@ -247,7 +245,7 @@ write_decoded (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecod
   for (guint i = 0; i < s->n_members; i++)
     {
       const JsonMember *m = &s->members[i];
-      put_member (out, m, d, &children[m->index], i == 0);
+      put_member (out, m, d, NULL, &children[m->index], i == 0);
     }
   return TRUE;
 }
