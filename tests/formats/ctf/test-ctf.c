@@ -593,11 +593,10 @@ compare_jsonl (const TtvEvent *ev, gpointer data)
   o->n++;
 }
 
+/* Every event of the trace in @dir through compare_jsonl. */
 static void
-test_jsonl_direct (gconstpointer data)
+compare_jsonl_in (const char *dir)
 {
-  const char *name = data;
-  NEED_TRACE (dir, name);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
@@ -613,6 +612,13 @@ test_jsonl_direct (gconstpointer data)
   ttv_decoder_free (o.decoder);
   g_string_free (o.a, TRUE);
   g_string_free (o.b, TRUE);
+}
+
+static void
+test_jsonl_direct (gconstpointer data)
+{
+  NEED_TRACE (dir, data);
+  compare_jsonl_in (dir);
 }
 
 /* The babeltrace line of each event written twice, by
@@ -639,11 +645,11 @@ compare_line_pair (const TtvEvent *ev, gpointer data)
   o->prev = ev->time;
 }
 
-/* Every event of trace @data written by the usual writer and by @other. */
+/* Every event of the trace in @dir written by the usual writer and by
+ * @other. */
 static void
-compare_line_pairs (gconstpointer data, LineWriter other)
+compare_line_pairs_in (const char *dir, LineWriter other)
 {
-  NEED_TRACE (dir, data);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
@@ -652,6 +658,13 @@ compare_line_pairs (gconstpointer data, LineWriter other)
   ttv_decoder_free (o.decoder);
   g_string_free (o.usual, TRUE);
   g_string_free (o.other_line, TRUE);
+}
+
+static void
+compare_line_pairs (gconstpointer data, LineWriter other)
+{
+  NEED_TRACE (dir, data);
+  compare_line_pairs_in (dir, other);
 }
 
 /* The line written afresh, every context's memo forgotten first: the
@@ -844,6 +857,57 @@ copy_trace (const char *src, const char *from, const char *to)
         }
     }
   return dst;
+}
+
+/* In a copy of glxgears-ust, changes the stream event context (procname
+ * "glxgears", vtid 16073: the same bytes in every event of the recording)
+ * of some events: the vtid of every other one, the procname of every
+ * third.  Returns the copy's directory; *@changed counts the events. */
+static char *
+copy_with_changing_contexts (const char *src, guint *changed)
+{
+  static const guint8 context[21] = { 'g', 'l', 'x', 'g', 'e', 'a', 'r', 's', 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                      0xc9, 0x3e, 0, 0 };
+  char *dir = copy_trace (src, NULL, NULL);
+  *changed = 0;
+  guint seen = 0;
+  for (guint cpu = 0; cpu < 4; cpu++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/channel0_%u", dir, cpu);
+      g_autofree guint8 *data = NULL;
+      gsize len = 0;
+      g_assert_true (g_file_get_contents (path, (char **) &data, &len, NULL));
+      for (gsize i = 0; i + sizeof context <= len; i++)
+        {
+          if (memcmp (data + i, context, sizeof context) != 0)
+            continue;
+          if (seen % 2 == 1)
+            data[i + 17] = 0xca;         /* vtid 16074 */
+          if (seen % 3 == 0)
+            data[i + 7] = 'z';           /* "glxgearz" */
+          *changed += seen % 2 == 1 || seen % 3 == 0;
+          seen++;
+          i += sizeof context - 1;
+        }
+      g_assert_true (g_file_set_contents (path, (const char *) data, (gssize) len, NULL));
+    }
+  return dir;
+}
+
+/* The babeltrace and jsonl lines copy a context's text when its bytes
+ * are those of the event before (ttv-ctf-scope-memo.h): with contexts
+ * that change from event to event, the lines must be those written
+ * afresh and those of the decoded scopes. */
+static void
+test_context_memos (void)
+{
+  NEED_TRACE (src, "glxgears-ust");
+  guint changed = 0;
+  g_autofree char *dir = copy_with_changing_contexts (src, &changed);
+  g_assert_cmpuint (changed, >, 1000);
+  compare_line_pairs_in (dir, append_line_afresh);
+  compare_line_pairs_in (dir, ttv_ctf_append_babeltrace_line_decoded);
+  compare_jsonl_in (dir);
 }
 
 static gboolean
@@ -1314,6 +1378,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/real/index-files", test_index_files);
   g_test_add_func ("/ctf/real/event-types", test_event_types);
   g_test_add_func ("/ctf/real/scp-overlap", test_scp_overlap);
+  g_test_add_func ("/ctf/real/context-memos", test_context_memos);
   static const char *const bt[] = { "arm64-kernel", "bigendian-kernel", "glxgears-ust" };
   for (guint i = 0; i < G_N_ELEMENTS (bt); i++)
     {

@@ -8,6 +8,7 @@
  * them. */
 #include "ttv-ctf-jsonl.h"
 #include "ttv-ctf-private.h"
+#include "ttv-ctf-scope-memo.h"
 #include "ttv-event-json.h"
 #include "ttv-text.h"
 
@@ -30,6 +31,7 @@ typedef struct {
   const TtvSeqLayout *seq;    /* else when written from the bytes member after member */
   JsonMember *members;        /* owned: those the line shows */
   guint n_members;
+  gboolean remembered;        /* its text kept in scope_memos (may_remember) */
 } JsonScope;
 
 /* The scopes in the order of the line: the fields, then the packet
@@ -43,11 +45,18 @@ struct _CtfJsonlPlan {
   guint n_contexts;           /* ...only those are looked at per event */
 };
 
+/* The contexts' texts kept with their bytes (ttv-ctf-scope-memo.h),
+ * indexed by scope less SCOPE_PACKET. */
+static _Thread_local TtvCtfScopeMemo scope_memos[TTV_CTF_SCOPE_MEMOS];
+
 void
 ttv_ctf_jsonl_plan_free (CtfJsonlPlan *plan)
 {
   if (plan == NULL)
     return;
+  /* Its types may go with it: scope_memos must not take a successor at
+   * the same address for them. */
+  ttv_ctf_scope_memo_plans_freed ();
   for (guint i = 0; i < N_SCOPES; i++)
     {
       for (guint k = 0; k < plan->scopes[i].n_members; k++)
@@ -55,6 +64,17 @@ ttv_ctf_jsonl_plan_free (CtfJsonlPlan *plan)
       g_free (plan->scopes[i].members);
     }
   g_free (plan);
+}
+
+/* Whether the text of a context is kept in scope_memos: a flat struct of
+ * a few bytes showing two members at least (a single one, the kernel's
+ * cpu_id, costs less to write than to remember, and its packets alternate
+ * in a merged read).  Not the fields: their bytes seldom repeat. */
+static gboolean
+may_remember (const JsonScope *s, gboolean fields)
+{
+  return !fields && s->flat != NULL && s->n_members >= 2 && s->flat->size_bits % 8 == 0
+         && s->flat->size_bits / 8 <= TTV_CTF_SCOPE_MEMO_BYTES;
 }
 
 /* The members of @t the line shows: all of the fields; of a context, those
@@ -85,6 +105,7 @@ plan_scope (JsonScope *s, const TtvType *t, const char *name, gboolean all_membe
           m->element_kind = ttv_event_json_kind_of (m->element);
         }
     }
+  s->remembered = may_remember (s, all_members);
 }
 
 static CtfJsonlPlan *
@@ -250,6 +271,32 @@ write_decoded (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecod
   return TRUE;
 }
 
+/* write_flat of context @s, scope @i, whose text is kept in scope_memos:
+ * copied when its bytes are those of the text kept. */
+static G_NO_INLINE gboolean
+write_flat_remembered (GString *out, const JsonScope *s, guint i, const TtvEvent *event, guint64 *pos)
+{
+  const TtvFlatLayout *layout = s->flat;
+  guint64 at = ttv_align_up (*pos, layout->align_bits);
+  if (at > event->data_bits || event->data_bits - at < layout->size_bits)
+    return FALSE;
+  const guint8 *bytes = event->data + at / 8;
+  gsize n_bytes = layout->size_bits / 8;
+  TtvCtfScopeMemo *memo = &scope_memos[i - SCOPE_PACKET];
+  gint generation = ttv_ctf_scope_memo_generation ();
+  if (ttv_ctf_scope_memo_holds (memo, s->type, generation, bytes, n_bytes))
+    {
+      ttv_text_append (out, memo->text, memo->text_len);
+      *pos = at + layout->size_bits;
+      return TRUE;
+    }
+  gsize before = out->len;
+  if (!write_flat (out, s, event, pos))
+    return FALSE;
+  ttv_ctf_scope_memo_keep (memo, s->type, generation, bytes, n_bytes, out->str + before, out->len - before);
+  return TRUE;
+}
+
 static gboolean
 write_scope (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecoder *d, guint64 *pos)
 {
@@ -288,7 +335,7 @@ write_contexts (GString *out, const CtfJsonlPlan *plan, const TtvEvent *event, T
         }
       /* The stream event context, even without members to show: the
        * event context starts where it ends. */
-      if (!write_scope (out, s, event, d, &pos))
+      if (!(s->remembered ? write_flat_remembered (out, s, i, event, &pos) : write_scope (out, s, event, d, &pos)))
         return FALSE;
       if (s->n_members > 0)
         TTV_TEXT_APPEND_LITERAL (out, "}");

@@ -6,6 +6,7 @@
 #include "ttv-ctf-text.h"
 #include "ttv-ctf.h"
 #include "ttv-ctf-private.h"
+#include "ttv-ctf-scope-memo.h"
 #include "ttv-text.h"
 
 #include <inttypes.h>
@@ -205,27 +206,8 @@ append_escaped (GString *out, const char *s, gsize len)
 
 /* --- contexts whose bytes repeat ------------------------------------------ */
 
-/* A context mostly holds the same bytes event after event (a thread's
- * vpid, vtid and procname in LTTng-UST): its text is then copied from the
- * line before, without the loads, digits and escapes.  Thread-local, as
- * the clock's memo of ttv-text.c: the lines are written from several
- * threads.  Keyed by the scope's type (its text depends on nothing else
- * than the type and the bytes) and by the count of plans freed: a type
- * goes with its trace, and another may then get its address. */
-#define MEMO_BYTES 32
-#define MEMO_TEXT 256
-#define MEMO_SCOPES 3     /* the packet, stream event and event contexts */
-
-typedef struct {
-  const TtvType *type;
-  gint generation;
-  guint8 bytes[MEMO_BYTES];
-  gsize text_len;
-  char text[MEMO_TEXT];
-} ScopeMemo;
-
-static _Thread_local ScopeMemo scope_memos[MEMO_SCOPES];
-static gint plans_freed;
+/* The contexts' texts kept with their bytes (ttv-ctf-scope-memo.h). */
+static _Thread_local TtvCtfScopeMemo scope_memos[TTV_CTF_SCOPE_MEMOS];
 
 void
 ttv_ctf_text_forget_scopes (void)
@@ -665,7 +647,7 @@ ttv_ctf_text_plan_free (CtfTextPlan *plan)
     return;
   /* The types it printed may go with it: scope_memos must not take a
    * successor at the same address for them. */
-  g_atomic_int_inc (&plans_freed);
+  ttv_ctf_scope_memo_plans_freed ();
   g_ptr_array_unref (plan->owned);
   g_free (plan);
 }
@@ -691,8 +673,8 @@ empty_struct (void)
 static gboolean
 may_remember (const Printer *p, const TtvFlatLayout *layout, guint i)
 {
-  if (i >= MEMO_SCOPES || p->n_members < 2 || layout->size_bits % 8 != 0 || layout->size_bits / 8 > MEMO_BYTES
-      || p->flat_room + 2 > MEMO_TEXT)
+  if (i >= TTV_CTF_SCOPE_MEMOS || p->n_members < 2 || layout->size_bits % 8 != 0
+      || layout->size_bits / 8 > TTV_CTF_SCOPE_MEMO_BYTES || p->flat_room + 2 > TTV_CTF_SCOPE_MEMO_TEXT)
     return FALSE;
   for (guint k = 0; k < p->n_members; k++)
     if (p->members[k].flat_print == FLAT_VALUE)
@@ -1061,9 +1043,9 @@ write_flat_remembered (TtvTextWriter *w, const CtfTextPlan *plan, guint i, const
     return FALSE;
   const guint8 *bytes = data + at / 8;
   gsize n_bytes = layout->size_bits / 8;
-  ScopeMemo *memo = &scope_memos[i];
-  gint generation = g_atomic_int_get (&plans_freed);
-  if (memo->type == plan->types[i] && memo->generation == generation && memcmp (memo->bytes, bytes, n_bytes) == 0)
+  TtvCtfScopeMemo *memo = &scope_memos[i];
+  gint generation = ttv_ctf_scope_memo_generation ();
+  if (ttv_ctf_scope_memo_holds (memo, plan->types[i], generation, bytes, n_bytes))
     {
       char *p = ttv_text_writer_need (w, memo->text_len);
       memcpy (p, memo->text, memo->text_len);
@@ -1072,11 +1054,8 @@ write_flat_remembered (TtvTextWriter *w, const CtfTextPlan *plan, guint i, const
     }
   gsize before = (gsize) (w->p - w->out->str);
   write_flat_outlined (w, layout, plan->scopes[i], data, bits, start);
-  memo->type = plan->types[i];
-  memo->generation = generation;
-  memcpy (memo->bytes, bytes, n_bytes);
-  memo->text_len = (gsize) (w->p - w->out->str) - before;
-  memcpy (memo->text, w->out->str + before, memo->text_len);
+  ttv_ctf_scope_memo_keep (memo, plan->types[i], generation, bytes, n_bytes, w->out->str + before,
+                           (gsize) (w->p - w->out->str) - before);
   return TRUE;
 }
 
