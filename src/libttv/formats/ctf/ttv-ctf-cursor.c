@@ -42,7 +42,11 @@ typedef struct {
   gboolean fast;
   guint64 align_mask, id_mask;
   guint id_bits;
-  guint64 c_start, c_end, ext;
+  guint64 ext;
+  /* The ids of the compact headers read at constant places: those whose
+   * id - c_first <= c_span (unsigned, one comparison); none when
+   * !compact_fixed (see compact_ids_set). */
+  guint64 c_first, c_span;
   guint c_ts_bits;
   guint64 c_ts_value_mask;
   gboolean e_fast;                 /* extended headers of a 32-bit id, 64-bit timestamp */
@@ -240,10 +244,21 @@ header_places_init (HeaderFast *hf, const CtfStreamClass *sc)
     }
 }
 
+/* HeaderFast's compact ids, from @first to @last: none unless
+ * compact_fixed (then a range above every id of id_mask's bits). */
+static void
+compact_ids_set (HeaderFast *hf, guint64 first, guint64 last)
+{
+  gboolean some = hf->compact_fixed && first <= last;
+  hf->c_first = some ? first : hf->id_mask + 1;
+  hf->c_span = some ? last - first : 0;
+}
+
 static void
 header_fast_init (HeaderFast *hf, const CtfStreamClass *sc)
 {
   memset (hf, 0, sizeof *hf);
+  compact_ids_set (hf, 0, 0);
   if (sc == NULL || sc->header_kind != CTF_HEADER_LTTNG || sc->header_order != TTV_BYTE_ORDER_LITTLE
       || sc->h_id_bits >= 64 || sc->h_c_ts_bits >= 64)
     return;
@@ -258,8 +273,6 @@ header_fast_init (HeaderFast *hf, const CtfStreamClass *sc)
   hf->align_mask = mask_of (MAX (sc->h_align, sc->h_id_align));
   hf->id_bits = sc->h_id_bits;
   hf->id_mask = (G_GUINT64_CONSTANT (1) << sc->h_id_bits) - 1;
-  hf->c_start = sc->h_compact_start;
-  hf->c_end = sc->h_compact_end;
   hf->ext = sc->h_ext_value;
   hf->c_ts_bits = sc->h_c_ts_bits;
   hf->c_ts_value_mask = (G_GUINT64_CONSTANT (1) << sc->h_c_ts_bits) - 1;
@@ -267,6 +280,7 @@ header_fast_init (HeaderFast *hf, const CtfStreamClass *sc)
                && sc->h_e_ts_align >= 8;
   hf->fast = TRUE;
   header_places_init (hf, sc);
+  compact_ids_set (hf, sc->h_compact_start, sc->h_compact_end);
 }
 
 static gboolean read_lttng_header_slow (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id,
@@ -286,7 +300,7 @@ header_at_constant_places (const HeaderFast *hf, const Lane *l, guint64 p, guint
   memcpy (&w, l->pdata + p / 8, 8);
   w = GUINT64_FROM_LE (w);
   guint64 v = w & hf->id_mask;
-  if (G_LIKELY (v >= hf->c_start && v <= hf->c_end && hf->compact_fixed))
+  if (G_LIKELY (v - hf->c_first <= hf->c_span))
     {
       *id = v;
       *ts_mask = hf->c_ts_value_mask;
@@ -698,8 +712,8 @@ typedef enum {
  * known (its refs worked out), at a time that converts by one addition.
  * It calls nothing, so that the turn saves few registers, and reads every
  * lane field before it writes @ev (which the compiler cannot tell apart
- * from the lane).  An event of constant size is read whole (the lane left
- * as lane_step leaves it); one whose fields vary in size is left to
+ * from the lane).  An event of constant size is read whole (the lane
+ * stepped past it); one whose fields vary in size is left to
  * cursor_next_varying; anything else to the general path, with nothing
  * written. */
 static G_ALWAYS_INLINE inline FixedRead
@@ -745,8 +759,10 @@ lane_read_fixed (CtfCursor *c, Lane *l, TtvEvent *ev)
   /* CTF_EVENT_PRIV without its test: a header read at constant places
    * ends less than 2^16 bits after its start. */
   ev->priv = GSIZE_TO_POINTER (((gsize) bit << 16) | (gsize) (hdr_end - bit));
-  l->clock = l->clock_before = clock;
-  l->next_bit = l->bit = pos;
+  /* l->clock and l->next_bit describe a head read and not stepped past
+   * yet (a lane_peek's): a direct read reads them nowhere. */
+  l->clock_before = clock;
+  l->bit = pos;
   l->index = index + 1;
   l->has_head = FALSE;
   return FIXED_READ;
@@ -1358,6 +1374,7 @@ void
 ttv_ctf_cursor_use_general_path (TtvCursor *cursor)
 {
   ((CtfCursor *) cursor)->hf.compact_fixed = FALSE;
+  compact_ids_set (&((CtfCursor *) cursor)->hf, 0, 0);
   ((CtfCursor *) cursor)->hf.extended_fixed = FALSE;
 }
 
