@@ -42,7 +42,11 @@ typedef struct {
   gboolean fast;
   guint64 align_mask, id_mask;
   guint id_bits;
-  guint64 c_start, c_end, ext;
+  guint64 ext;
+  /* The ids of the compact headers read at constant places: those whose
+   * id - c_first <= c_span (unsigned, one comparison); none when
+   * !compact_fixed (see compact_ids_set). */
+  guint64 c_first, c_span;
   guint c_ts_bits;
   guint64 c_ts_value_mask;
   gboolean e_fast;                 /* extended headers of a 32-bit id, 64-bit timestamp */
@@ -55,6 +59,16 @@ typedef struct {
   guint8 c_ts_at[CTF_OFFSET_PLACES];
   guint16 e_id_at[CTF_OFFSET_PLACES], e_ts_at[CTF_OFFSET_PLACES], e_end[CTF_OFFSET_PLACES];
 } HeaderFast;
+
+/* An event ttv_ctf_cursor_next's frameless turn read up to its fields,
+ * whose size varies: what cursor_next_varying needs to finish it. */
+typedef struct {
+  const CtfEventClass *ec;
+  const CtfEventOffsets *o;
+  guint64 p;              /* the header's aligned start */
+  guint64 hdr_end;
+  guint64 clock;          /* the clock after the header */
+} VaryingEvent;
 
 typedef struct {
   TtvCursor parent;
@@ -71,6 +85,7 @@ typedef struct {
   GError *error;          /* sticky: set once reading failed */
   CursorWindow windows[MAX_WINDOWS];
   guint64 failed_packet;  /* the packet @error is about (NO_PACKET: none) */
+  VaryingEvent varying;   /* scratch, from lane_read_fixed to cursor_next_varying */
 } CtfCursor;
 
 #define NO_PACKET G_MAXUINT64
@@ -229,10 +244,21 @@ header_places_init (HeaderFast *hf, const CtfStreamClass *sc)
     }
 }
 
+/* HeaderFast's compact ids, from @first to @last: none unless
+ * compact_fixed (then a range above every id of id_mask's bits). */
+static void
+compact_ids_set (HeaderFast *hf, guint64 first, guint64 last)
+{
+  gboolean some = hf->compact_fixed && first <= last;
+  hf->c_first = some ? first : hf->id_mask + 1;
+  hf->c_span = some ? last - first : 0;
+}
+
 static void
 header_fast_init (HeaderFast *hf, const CtfStreamClass *sc)
 {
   memset (hf, 0, sizeof *hf);
+  compact_ids_set (hf, 0, 0);
   if (sc == NULL || sc->header_kind != CTF_HEADER_LTTNG || sc->header_order != TTV_BYTE_ORDER_LITTLE
       || sc->h_id_bits >= 64 || sc->h_c_ts_bits >= 64)
     return;
@@ -247,8 +273,6 @@ header_fast_init (HeaderFast *hf, const CtfStreamClass *sc)
   hf->align_mask = mask_of (MAX (sc->h_align, sc->h_id_align));
   hf->id_bits = sc->h_id_bits;
   hf->id_mask = (G_GUINT64_CONSTANT (1) << sc->h_id_bits) - 1;
-  hf->c_start = sc->h_compact_start;
-  hf->c_end = sc->h_compact_end;
   hf->ext = sc->h_ext_value;
   hf->c_ts_bits = sc->h_c_ts_bits;
   hf->c_ts_value_mask = (G_GUINT64_CONSTANT (1) << sc->h_c_ts_bits) - 1;
@@ -256,6 +280,7 @@ header_fast_init (HeaderFast *hf, const CtfStreamClass *sc)
                && sc->h_e_ts_align >= 8;
   hf->fast = TRUE;
   header_places_init (hf, sc);
+  compact_ids_set (hf, sc->h_compact_start, sc->h_compact_end);
 }
 
 static gboolean read_lttng_header_slow (CtfStreamFile *sf, const Lane *l, guint64 *pos, guint64 *id,
@@ -275,7 +300,7 @@ header_at_constant_places (const HeaderFast *hf, const Lane *l, guint64 p, guint
   memcpy (&w, l->pdata + p / 8, 8);
   w = GUINT64_FROM_LE (w);
   guint64 v = w & hf->id_mask;
-  if (G_LIKELY (v >= hf->c_start && v <= hf->c_end && hf->compact_fixed))
+  if (G_LIKELY (v - hf->c_first <= hf->c_span))
     {
       *id = v;
       *ts_mask = hf->c_ts_value_mask;
@@ -675,6 +700,74 @@ lane_read_constant (CtfCursor *c, Lane *l, TtvEvent *ev)
   return TRUE;
 }
 
+/* What lane_read_fixed did with the event at l->bit. */
+typedef enum {
+  FIXED_NOT_TAKEN,        /* nothing: the general path reads it */
+  FIXED_READ,             /* read into the event, the lane stepped past it */
+  FIXED_FIELDS_VARY,      /* read up to its fields into c->varying */
+} FixedRead;
+
+/* The usual event of an LTTng trace, on ttv_ctf_cursor_next's turn that
+ * needs no stack frame: lane_read_constant's event, of a class already
+ * known (its refs worked out), at a time that converts by one addition.
+ * It calls nothing, so that the turn saves few registers, and reads every
+ * lane field before it writes @ev (which the compiler cannot tell apart
+ * from the lane).  An event of constant size is read whole (the lane
+ * stepped past it); one whose fields vary in size is left to
+ * cursor_next_varying; anything else to the general path, with nothing
+ * written. */
+static G_ALWAYS_INLINE inline FixedRead
+lane_read_fixed (CtfCursor *c, Lane *l, TtvEvent *ev)
+{
+  const HeaderFast *hf = &c->hf;
+  guint64 bit = l->bit;
+  guint64 p = align_mask (bit, hf->align_mask);
+  guint64 id, ts, ts_mask, hdr_end;
+  guint kind;
+  if (!header_at_constant_places (hf, l, p, &id, &ts, &ts_mask, &kind, &hdr_end))
+    return FIXED_NOT_TAKEN;
+  const GPtrArray *by_id = c->sf->sc->by_id;
+  if (by_id == NULL || id >= by_id->len)
+    return FIXED_NOT_TAKEN;
+  const CtfEventClass *ec = g_ptr_array_index (by_id, id);
+  if (ec == NULL || g_atomic_int_get (&ec->refs) == 0)
+    return FIXED_NOT_TAKEN;
+  const CtfEventOffsets *o = &ec->offsets[kind][(p / 8) % CTF_OFFSET_PLACES];
+  guint64 clock = l->clock_before;
+  update_clock_masked (&clock, ts, ts_mask);
+  if (o->end_bits <= 0)
+    {
+      c->varying = (VaryingEvent) { ec, o, p, hdr_end, clock };
+      return FIXED_FIELDS_VARY;
+    }
+  guint64 pos = p + (guint64) o->end_bits;
+  guint64 pbits = l->pbits;
+  if (pos > pbits || (clock > l->end_clock && pos < pbits) || clock > c->ns_limit)
+    return FIXED_NOT_TAKEN;
+  guint64 packet = l->packet, index = l->index;
+  const guint8 *pdata = l->pdata;
+  ev->time = c->ns_base + (gint64) clock;
+  ev->cycles = clock;
+  ev->type = ec->type;
+  ev->tracefile = c->sf->tracefile;
+  ev->pos.block = packet;
+  ev->pos.offset = bit / 8;
+  ev->pos.index = index;
+  ev->data = pdata;
+  ev->data_bits = pbits;
+  ev->payload_bit = p + (guint64) o->payload_bits;
+  /* CTF_EVENT_PRIV without its test: a header read at constant places
+   * ends less than 2^16 bits after its start. */
+  ev->priv = GSIZE_TO_POINTER (((gsize) bit << 16) | (gsize) (hdr_end - bit));
+  /* l->clock and l->next_bit describe a head read and not stepped past
+   * yet (a lane_peek's): a direct read reads them nowhere. */
+  l->clock_before = clock;
+  l->bit = pos;
+  l->index = index + 1;
+  l->has_head = FALSE;
+  return FIXED_READ;
+}
+
 /* Decodes the event at l->bit (before the end of the packet's content)
  * into @ev, and where the next one starts and its clock before it into
  * l->next_bit and l->clock. */
@@ -924,8 +1017,9 @@ lane_step (Lane *l)
   l->has_head = FALSE;
 }
 
-/* ttv_ctf_cursor_next for all but its usual turn: events the constant
- * path does not take (sizes that vary, a packet's first event, damage),
+/* ttv_ctf_cursor_next for all but its usual turn: events lane_read_fixed
+ * does not take (sizes that vary, stepped over by lane_read_constant; a
+ * class met for the first time; a clock converted by a call; damage),
  * packets read through, packets that overlap. */
 static G_NO_INLINE gboolean
 cursor_next_general (CtfCursor *c, TtvEvent *event, GError **error)
@@ -946,7 +1040,8 @@ cursor_next_general (CtfCursor *c, TtvEvent *event, GError **error)
               if (c->n_lanes == 0)
                 return FALSE;
             }
-          if (G_UNLIKELY (!lane_read_whole (c, l, event, &got, &e)))
+          got = lane_read_constant (c, l, event);
+          if (!got && G_UNLIKELY (!lane_read_whole (c, l, event, &got, &e)))
             return fail_sticky (c, e, error);
         }
       lane_step (l);
@@ -975,18 +1070,39 @@ cursor_next_general (CtfCursor *c, TtvEvent *event, GError **error)
   return TRUE;
 }
 
+/* ttv_ctf_cursor_next's turn for an event lane_read_fixed read up to its
+ * fields (c->varying), whose size varies: they are stepped over as
+ * lane_read_constant steps over them, else the general path reads it. */
+static G_NO_INLINE gboolean
+cursor_next_varying (CtfCursor *c, TtvEvent *event, GError **error)
+{
+  Lane *l = &c->lanes[0];
+  const VaryingEvent *v = &c->varying;
+  guint64 pos;
+  if (!lane_skip_payload (l, v->ec, v->o, v->p, &pos) || pos > l->pbits
+      || (v->clock > l->end_clock && pos < l->pbits))
+    return cursor_next_general (c, event, error);
+  event->payload_bit = v->p + (guint64) v->o->payload_bits;
+  lane_deliver (c, l, event, v->ec, v->clock, pos, v->hdr_end);
+  lane_step (l);
+  return TRUE;
+}
+
 gboolean
 ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error)
 {
   CtfCursor *c = (CtfCursor *) cursor;
   Lane *l = &c->lanes[0];
-  /* The usual turn, kept apart so that it needs a small frame: a stream
-   * file read directly, inside a packet, an event at constant places. */
-  if (G_LIKELY (c->error == NULL && !c->sf->overlapping && c->n_lanes == 1 && l->bit < l->pbits
-                && lane_read_constant (c, l, event)))
+  /* The usual turn, kept apart so that it needs no frame: a stream file
+   * read directly, an event of constant size at constant places (its
+   * header's test that it lies inside the packet is the lane's). */
+  if (G_LIKELY (c->error == NULL && !c->sf->overlapping && c->n_lanes == 1))
     {
-      lane_step (l);
-      return TRUE;
+      FixedRead r = lane_read_fixed (c, l, event);
+      if (G_LIKELY (r == FIXED_READ))
+        return TRUE;
+      if (r == FIXED_FIELDS_VARY)
+        return cursor_next_varying (c, event, error);
     }
   return cursor_next_general (c, event, error);
 }
@@ -1258,6 +1374,7 @@ void
 ttv_ctf_cursor_use_general_path (TtvCursor *cursor)
 {
   ((CtfCursor *) cursor)->hf.compact_fixed = FALSE;
+  compact_ids_set (&((CtfCursor *) cursor)->hf, 0, 0);
   ((CtfCursor *) cursor)->hf.extended_fixed = FALSE;
 }
 
