@@ -464,6 +464,17 @@ dup_string_field (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *
   return s ? g_strndup (s, len) : NULL;
 }
 
+/* LTTng names an IRQ at each of its entries: the name is read where it
+ * lies in the trace data and copied only when it changes. */
+static void
+name_irq_from_field (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev, guint32 irq)
+{
+  gsize len = 0;
+  const char *name = ttv_field_accessor_get_string (&b->fields[1], ev, m->scratch, &len);
+  if (name)
+    ttv_state_name_irq_bytes (s, irq, name, len);
+}
+
 /* The request a block event is about; anonymous when the trace does not
  * give its sector and size. */
 static gboolean
@@ -614,9 +625,7 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
     case TTV_KM_IRQ_ENTRY:
       if (get_u32 (m, b, 0, ev, &a))
         {
-          g_autofree char *name = dup_string_field (m, b, 1, ev);
-          if (name)
-            ttv_state_name_irq (s, a, name);
+          name_irq_from_field (m, s, b, ev, a);
           ttv_state_push_mode (s, cpu, TTV_MODE_IRQ, a, t);
         }
       break;

@@ -875,13 +875,27 @@ ttv_state_name_process (TtvState *s, guint32 pid, const char *name)
 void
 ttv_state_name_irq (TtvState *s, guint32 irq, const char *name)
 {
-  if (name == NULL || *name == '\0')
+  if (name)
+    ttv_state_name_irq_bytes (s, irq, name, strlen (name));
+}
+
+void
+ttv_state_name_irq_bytes (TtvState *s, guint32 irq, const char *name, gsize len)
+{
+  len = strnlen (name, len);
+  if (len == 0)
     return;
-  /* Named again at every entry in some traces: comparing first spares
-   * g_quark_from_string()'s lock and hash. */
+  /* Named again at every entry in some traces (LTTng's irq_handler_entry):
+   * comparing first spares a copy, g_quark_from_string()'s lock and hash. */
   TtvIrqState *q = ensure_irq (&s->m->irqs, irq);
-  if (q->name == 0 || strcmp (g_quark_to_string (q->name), name) != 0)
-    q->name = g_quark_from_string (name);
+  if (q->name != 0)
+    {
+      const char *old = g_quark_to_string (q->name);
+      if (strncmp (old, name, len) == 0 && old[len] == '\0')
+        return;
+    }
+  g_autofree char *copy = g_strndup (name, len);
+  q->name = g_quark_from_string (copy);
 }
 
 static TtvBlockDevState *
