@@ -227,11 +227,23 @@ ttv_state_begin_event (TtvState *s, TtvTime time)
   s->event_tid = TTV_PID_NONE;
 }
 
+/* Out of line, so that the common case (the machine of the last event)
+ * keeps nothing across a call: no registers to save, no frame. */
+static G_NO_INLINE void
+begin_other_machine_event (TtvState *s, guint machine, TtvTime time)
+{
+  ttv_state_select_machine (s, machine);
+  ttv_state_begin_event (s, time);
+}
+
 void
 ttv_state_begin_machine_event (TtvState *s, guint machine, TtvTime time)
 {
   if (G_UNLIKELY (machine != s->machine))
-    ttv_state_select_machine (s, machine);
+    {
+      begin_other_machine_event (s, machine, time);
+      return;
+    }
   ttv_state_begin_event (s, time);
 }
 
