@@ -582,8 +582,8 @@ test_block_requests (void)
 
 /* The kernel model names an IRQ from the bytes of its entry event
  * (ttv_state_name_irq_bytes, which compares before it copies): the name
- * must be the one ttv_state_name_irq gives from a copy of those bytes,
- * whatever the IRQ was named before. */
+ * must be a copy of those bytes (up to a NUL), whatever the IRQ was named
+ * before. */
 static void
 test_irq_names (void)
 {
@@ -597,20 +597,24 @@ test_irq_names (void)
     { "", 0 }, { "x", 0 }, { "\0x", 2 },   /* empty: the name stays */
     { "timer", 5 }, { "timer0", 6 }, { "timer", 5 },
   };
-  g_autoptr (TtvState) from_bytes = ttv_state_new ();
-  g_autoptr (TtvState) from_copies = ttv_state_new ();
+  g_autoptr (TtvState) state = ttv_state_new ();
+  g_autofree char *want = NULL;
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
+      /* An empty name leaves the IRQ as it was. */
       g_autofree char *copy = g_strndup (names[i].bytes, names[i].len);
-      ttv_state_name_irq (from_copies, 7, copy);
-      ttv_state_name_irq_bytes (from_bytes, 7, names[i].bytes, names[i].len);
-      const TtvIrqState *want = ttv_state_get_irq (from_copies, 7, FALSE);
-      const TtvIrqState *got = ttv_state_get_irq (from_bytes, 7, FALSE);
+      if (*copy)
+        {
+          g_free (want);
+          want = g_strdup (copy);
+        }
+      ttv_state_name_irq_bytes (state, 7, names[i].bytes, names[i].len);
+      const TtvIrqState *got = ttv_state_get_irq (state, 7, FALSE);
       g_assert_true ((want == NULL) == (got == NULL));
       if (want)
-        g_assert_cmpstr (g_quark_to_string (got->name), ==, g_quark_to_string (want->name));
+        g_assert_cmpstr (g_quark_to_string (got->name), ==, want);
     }
-  g_assert_cmpstr (g_quark_to_string (ttv_state_get_irq (from_bytes, 7, FALSE)->name), ==, "timer");
+  g_assert_cmpstr (want, ==, "timer");
 }
 
 int
