@@ -760,7 +760,7 @@ push_frame (TtvProcessState *p, TtvExecMode mode, guint32 id, TtvTime t)
 }
 
 static G_NO_INLINE void
-push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t)
+push_mode_general (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t)
 {
   CpuSlot *slot = ensure_cpu (s, cpu);
   if (slot == NULL)
@@ -786,14 +786,14 @@ ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTim
 {
   CpuSlot *slot;
   TtvProcessState *p = quiet_running (s, cpu, &slot);
-  /* A syscall or trap entry: push_mode() without its interrupt bookkeeping. */
+  /* A syscall or trap entry: push_mode_general() without its interrupt bookkeeping. */
   if (G_LIKELY (p != NULL && !is_interrupt (mode)))
     {
       slot->pub.since = t;
       push_frame (p, mode, id, t);
       return;
     }
-  push_mode (s, cpu, mode, id, t);
+  push_mode_general (s, cpu, mode, id, t);
 }
 
 /* Pops @p's innermost frame if it is in @mode (a syscall or a trap): what
@@ -872,7 +872,7 @@ end_syscall_event (const TtvState *s, CpuSlot *slot, GQuark name, guint32 id)
 }
 
 static G_NO_INLINE void
-syscall_exit (TtvState *s, gint cpu, GQuark name, TtvTime t)
+syscall_exit_general (TtvState *s, gint cpu, GQuark name, TtvTime t)
 {
   CpuSlot *slot = ensure_cpu (s, cpu);
   if (slot == NULL)
@@ -892,7 +892,7 @@ ttv_state_syscall_exit (TtvState *s, gint cpu, GQuark name, TtvTime t)
       end_syscall_event (s, slot, name, id);
       return;
     }
-  syscall_exit (s, cpu, name, t);
+  syscall_exit_general (s, cpu, name, t);
 }
 
 const char *
