@@ -7,6 +7,7 @@
 #include "ttv-state-test-util.h"
 #include "ttv-context.h"
 #include "ttv-state-block-requests.h"
+#include "ttv-state-private.h"
 #include "ttv-history.h"
 #include "ttv-state-tracker.h"
 
@@ -579,11 +580,49 @@ test_block_requests (void)
   g_assert_cmpuint (ttv_block_requests_get_memory_size (set), <, 4097 * sizeof (TtvBlockRequest) + 64);
 }
 
+/* The kernel model names an IRQ from the bytes of its entry event
+ * (ttv_state_name_irq_bytes, which compares before it copies): the name
+ * must be a copy of those bytes (up to a NUL), whatever the IRQ was named
+ * before. */
+static void
+test_irq_names (void)
+{
+  static const struct {
+    const char *bytes;
+    gsize len;
+  } names[] = {
+    { "eth0", 4 }, { "eth0", 4 },         /* named again: unchanged */
+    { "eth0xyz", 3 }, { "eth0", 4 },      /* a prefix of the name, then longer */
+    { "eth0xyz", 5 }, { "ahci\0junk", 9 }, /* bytes after a NUL are not the name */
+    { "", 0 }, { "x", 0 }, { "\0x", 2 },   /* empty: the name stays */
+    { "timer", 5 }, { "timer0", 6 }, { "timer", 5 },
+  };
+  g_autoptr (TtvState) state = ttv_state_new ();
+  g_autofree char *want = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      /* An empty name leaves the IRQ as it was. */
+      g_autofree char *copy = g_strndup (names[i].bytes, names[i].len);
+      if (*copy)
+        {
+          g_free (want);
+          want = g_strdup (copy);
+        }
+      ttv_state_name_irq_bytes (state, 7, names[i].bytes, names[i].len);
+      const TtvIrqState *got = ttv_state_get_irq (state, 7, FALSE);
+      g_assert_true ((want == NULL) == (got == NULL));
+      if (want)
+        g_assert_cmpstr (g_quark_to_string (got->name), ==, want);
+    }
+  g_assert_cmpstr (want, ==, "timer");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/state/resources/block-requests", test_block_requests);
+  g_test_add_func ("/state/resources/irq-names", test_irq_names);
   g_test_add_data_func ("/state/resources/sim-ltt", GUINT_TO_POINTER (TTV_TEST_FORMAT_LTT), test_simulated);
   g_test_add_data_func ("/state/resources/sim-lttng", GUINT_TO_POINTER (TTV_TEST_FORMAT_LTTNG), test_simulated);
   g_test_add_data_func ("/state/resources/sim-ctf", GUINT_TO_POINTER (TTV_TEST_FORMAT_CTF), test_simulated);

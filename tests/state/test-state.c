@@ -5,6 +5,7 @@
 #include "ttv-ltt-sim.h"
 #include "ttv-context.h"
 #include "ttv-kernel-model.h"
+#include "ttv-state-private.h"
 #include "ttv-state-tracker.h"
 
 #include <glib/gstdio.h>
@@ -494,10 +495,103 @@ check_cpu_views (TtvTraceset *ts, gboolean *named)
 }
 
 static void
+assert_same_snapshots (const TtvState *a, const TtvState *b, const TtvEvent *ev)
+{
+  g_autoptr (GByteArray) sa = g_byte_array_new ();
+  g_autoptr (GByteArray) sb = g_byte_array_new ();
+  ttv_state_snapshot (a, sa);
+  ttv_state_snapshot (b, sb);
+  if (sa->len != sb->len || memcmp (sa->data, sb->data, sa->len) != 0)
+    g_error ("after the event at %" G_GUINT64_FORMAT ": the state differs from the general path's", ev->time);
+}
+
+/* The transitions' fast paths (a syscall or trap entered or left by a known
+ * task, nothing observing the state) against their general paths, which an
+ * observer listening to nothing forces: the same state after every event.
+ * Returns how many events were checked. */
+static guint64
+check_quiet_transitions (TtvTraceset *ts)
+{
+  static const TtvStateObserver deaf = { NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvKernelModel) model = kernel_model_of (ts);
+  g_autoptr (TtvState) fast = ttv_state_new ();
+  g_autoptr (TtvState) general = ttv_state_new ();
+  ttv_state_add_observer (general, &deaf, NULL);
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  guint64 n = 0;
+  const TtvEvent *ev = NULL, *last = NULL;
+  while ((ev = ttv_context_next (ctx, &error)))
+    {
+      guint trace = ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
+      ttv_kernel_model_apply (model, fast, trace, ev);
+      ttv_kernel_model_apply (model, general, trace, ev);
+      gint cpu = ev->tracefile->cpu;
+      g_assert_cmpint (ttv_state_get_cpu_mode (fast, cpu), ==, ttv_state_get_cpu_mode (general, cpu));
+      g_assert_cmpstr (ttv_state_get_event_syscall (fast, cpu), ==, ttv_state_get_event_syscall (general, cpu));
+      if (++n % 997 == 0)
+        assert_same_snapshots (fast, general, ev);
+      last = ev;
+    }
+  g_assert_no_error (error);
+  if (last)
+    assert_same_snapshots (fast, general, last);
+  return n;
+}
+
+/* The same fast paths on random transitions, frames left open and exits
+ * without their entries (what lost events leave) included: pops of a mode
+ * that is not the top frame's, of a mode the task is not in, pushes past
+ * the nesting limit, switches between tasks, CPUs seen for the first time. */
+static void
+test_quiet_transitions (void)
+{
+  static const TtvStateObserver deaf = { NULL };
+  static const TtvExecMode modes[] = { TTV_MODE_SYSCALL, TTV_MODE_TRAP, TTV_MODE_IRQ, TTV_MODE_SOFTIRQ };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (15);
+  g_autoptr (TtvState) fast = ttv_state_new ();
+  g_autoptr (TtvState) general = ttv_state_new ();
+  ttv_state_add_observer (general, &deaf, NULL);
+  TtvState *both[2] = { fast, general };
+  GQuark calls[3] = { 0, g_quark_from_static_string ("read"), g_quark_from_static_string ("write") };
+  TtvEvent ev = { 0 };
+  for (guint n = 0; n < 200000; n++)
+    {
+      TtvTime t = 1000 + n * 10;
+      gint cpu = g_rand_int_range (rand, 0, 3);
+      TtvExecMode mode = modes[g_rand_int_range (rand, 0, G_N_ELEMENTS (modes))];
+      guint32 id = (guint32) g_rand_int_range (rand, 0, 3);
+      guint32 pid = (guint32) g_rand_int_range (rand, 0, 6);
+      gint what = g_rand_int_range (rand, 0, 100);
+      for (guint i = 0; i < 2; i++)
+        {
+          ttv_state_begin_event (both[i], t);
+          if (what < 5)
+            ttv_state_sched_switch (both[i], cpu, TTV_PID_NONE, pid, TTV_PROCESS_WAIT, t);
+          else if (what < 45)
+            ttv_state_push_mode (both[i], cpu, mode, id, t);
+          else if (what < 70)
+            ttv_state_pop_mode (both[i], cpu, mode, t);
+          else
+            ttv_state_syscall_exit (both[i], cpu, calls[id], t);
+        }
+      g_assert_cmpint (ttv_state_get_cpu_mode (fast, cpu), ==, ttv_state_get_cpu_mode (general, cpu));
+      g_assert_cmpstr (ttv_state_get_event_syscall (fast, cpu), ==, ttv_state_get_event_syscall (general, cpu));
+      if (n % 101 == 0)
+        {
+          ev.time = t;
+          assert_same_snapshots (fast, general, &ev);
+        }
+    }
+}
+
+static void
 test_cpu_view (Fixture *f, gconstpointer data)
 {
   gboolean named;
   g_assert_cmpuint (check_cpu_views (f->ts, &named), >, 0);
+  g_assert_cmpuint (check_quiet_transitions (f->ts), >, 0);
   g_assert_false (named);
   g_autoptr (TtvTraceset) ts = open_shared_ctf ("glxgears-ust");
   if (ts == NULL)
@@ -517,6 +611,7 @@ test_real_ctf (gconstpointer data)
   TtvCheckpointPolicy policy = { 1500, 0 };
   check_checkpoints_against_replay (ts, &policy, 80, 5);
   check_switch_states (ts);
+  g_assert_cmpuint (check_quiet_transitions (ts), >, 0);
 
   /* A kernel trace has a running process on its CPUs at its end. */
   g_autoptr (TtvStateTracker) tr = ttv_state_tracker_new (ts, NULL);
@@ -539,6 +634,7 @@ main (int argc, char **argv)
   g_test_add ("/state/sim/checkpoint-spill", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_checkpoint_spill, fixture_tear_down);
   g_test_add ("/state/sim/statistics", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_statistics, fixture_tear_down);
   g_test_add ("/state/sim/cpu-view", Fixture, GSIZE_TO_POINTER (20000), fixture_set_up, test_cpu_view, fixture_tear_down);
+  g_test_add_func ("/state/quiet-transitions", test_quiet_transitions);
   g_test_add_data_func ("/state/ctf/arm64-kernel", "arm64-kernel", test_real_ctf);
   g_test_add_data_func ("/state/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);
   g_test_add_data_func ("/state/ctf/scp-kernel", "scp-kernel", test_real_ctf);

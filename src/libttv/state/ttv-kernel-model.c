@@ -422,11 +422,10 @@ read_status (TtvKernelModel *m, const Binding *b, const TtvEvent *ev, const Stat
   return sf->from_number (v);
 }
 
-static guint32
-syscall_quark (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
+/* The call an entry event names by its id field (LTT, LTTng 0.x). */
+static G_NO_INLINE guint32
+syscall_quark_from_field (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
 {
-  if (b->syscall)
-    return b->syscall;
   const TtvFieldAccessor *acc = &b->fields[0];
   gint64 v;
   if (ttv_field_accessor_get_int (acc, ev, m->scratch, &v))
@@ -439,6 +438,13 @@ syscall_quark (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
       return g_quark_from_string (name);
     }
   return g_quark_from_static_string ("unknown");
+}
+
+/* Inline: LTTng 2 names the call in the event's name, known at bind time. */
+static inline guint32
+syscall_quark (TtvKernelModel *m, const Binding *b, const TtvEvent *ev)
+{
+  return b->syscall ? b->syscall : syscall_quark_from_field (m, b, ev);
 }
 
 static char *dup_string_field (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *ev);
@@ -462,6 +468,17 @@ dup_string_field (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *
   gsize len = 0;
   const char *s = ttv_field_accessor_get_string (&b->fields[i], ev, m->scratch, &len);
   return s ? g_strndup (s, len) : NULL;
+}
+
+/* LTTng names an IRQ at each of its entries: the name is read where it
+ * lies in the trace data and copied only when it changes. */
+static void
+name_irq_from_field (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev, guint32 irq)
+{
+  gsize len = 0;
+  const char *name = ttv_field_accessor_get_string (&b->fields[1], ev, m->scratch, &len);
+  if (name)
+    ttv_state_name_irq_bytes (s, irq, name, len);
 }
 
 /* The request a block event is about; anonymous when the trace does not
@@ -533,6 +550,196 @@ ttv_kernel_model_get_syscall (TtvKernelModel *m, guint trace_index, const TtvEve
   return b->action == TTV_KM_SYSCALL_EXIT ? b->syscall : 0;
 }
 
+/* One function per action, called through apply_action[] as the last
+ * thing ttv_kernel_model_apply() does: each saves only what it needs, and
+ * the common ones (a syscall, a trap, an IRQ entered or left) save nothing
+ * before they pass the event on to the state. */
+typedef void (*ApplyAction) (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev);
+
+static void
+apply_nothing (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+}
+
+static void
+apply_sched_switch (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  guint32 a, c;
+  if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
+    {
+      ttv_state_sched_switch (s, ev->tracefile->cpu, a, c, read_status (m, b, ev, &switch_out), ev->time);
+      /* LTTng names both tasks: the only names of tasks that existed
+       * before the trace when there is no statedump. */
+      name_if_unnamed (m, s, b, 3, ev, a);
+      name_if_unnamed (m, s, b, 4, ev, c);
+    }
+}
+
+static void
+apply_fork (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  guint32 a, c, d;
+  if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
+    {
+      g_autofree char *name = dup_string_field (m, b, 3, ev);
+      if (!get_u32 (m, b, 2, ev, &d))
+        d = c;
+      ttv_state_fork (s, a, c, d, name, ev->time);
+    }
+}
+
+static void
+apply_exec (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  guint32 a;
+  g_autofree char *filename = dup_string_field (m, b, 0, ev);
+  if (!get_u32 (m, b, 1, ev, &a))
+    a = running_pid (s, ev->tracefile->cpu);
+  if (a != TTV_PID_NONE)
+    ttv_state_exec (s, a, filename, ev->time);
+}
+
+/* Exit, free and wakeup: about the task their pid field names, or else
+ * the task running on their CPU. */
+static void
+apply_task_event (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  guint32 a;
+  if (!get_u32 (m, b, 0, ev, &a))
+    a = running_pid (s, ev->tracefile->cpu);
+  if (a == TTV_PID_NONE)
+    return;
+  if (b->action == TTV_KM_EXIT)
+    ttv_state_exit (s, a, ev->time);
+  else if (b->action == TTV_KM_FREE)
+    ttv_state_free_process (s, a, ev->time);
+  else
+    ttv_state_wakeup (s, a, ev->time);
+}
+
+static void
+apply_syscall_entry (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  ttv_state_push_mode (s, ev->tracefile->cpu, TTV_MODE_SYSCALL, syscall_quark (m, b, ev), ev->time);
+}
+
+static void
+apply_syscall_exit (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  ttv_state_syscall_exit (s, ev->tracefile->cpu, b->syscall, ev->time);
+}
+
+static void
+apply_trap_entry (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  guint32 a;
+  if (!get_u32 (m, b, 0, ev, &a))
+    a = 0;
+  ttv_state_push_mode (s, ev->tracefile->cpu, TTV_MODE_TRAP, a, ev->time);
+}
+
+static void
+apply_trap_exit (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  ttv_state_pop_mode (s, ev->tracefile->cpu, TTV_MODE_TRAP, ev->time);
+}
+
+static void
+apply_irq_entry (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  guint32 a;
+  if (get_u32 (m, b, 0, ev, &a))
+    {
+      name_irq_from_field (m, s, b, ev, a);
+      ttv_state_push_mode (s, ev->tracefile->cpu, TTV_MODE_IRQ, a, ev->time);
+    }
+}
+
+static void
+apply_irq_exit (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  ttv_state_pop_mode (s, ev->tracefile->cpu, TTV_MODE_IRQ, ev->time);
+}
+
+static void
+apply_softirq_entry (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  guint32 a;
+  if (get_u32 (m, b, 0, ev, &a))
+    ttv_state_push_mode (s, ev->tracefile->cpu, TTV_MODE_SOFTIRQ, a, ev->time);
+}
+
+static void
+apply_softirq_exit (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  ttv_state_pop_mode (s, ev->tracefile->cpu, TTV_MODE_SOFTIRQ, ev->time);
+}
+
+static void
+apply_process_description (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  guint32 a, c, d;
+  if (get_u32 (m, b, 0, ev, &a))
+    {
+      g_autofree char *name = dup_string_field (m, b, 3, ev);
+      if (!get_u32 (m, b, 1, ev, &c))
+        c = a;
+      if (!get_u32 (m, b, 2, ev, &d))
+        d = TTV_PID_NONE;
+      ttv_state_declare_process (s, a, c, d, name, read_status (m, b, ev, &description), ev->tracefile->cpu,
+                                 ev->time);
+    }
+}
+
+static void
+apply_irq_description (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  guint32 a;
+  if (get_u32 (m, b, 0, ev, &a))
+    {
+      g_autofree char *name = dup_string_field (m, b, 1, ev);
+      ttv_state_name_irq (s, a, name);
+    }
+}
+
+static void
+apply_block_event (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  TtvBlockRequest rq;
+  if (!read_block_request (m, b, ev, &rq))
+    return;
+  if (b->action == TTV_KM_BLOCK_ISSUE)
+    ttv_state_block_issue (s, &rq, ev->time);
+  else
+    ttv_state_block_complete (s, &rq, ev->time);
+}
+
+static const ApplyAction apply_action[] = {
+  [TTV_KM_NONE] = apply_nothing,
+  [TTV_KM_SCHED_SWITCH] = apply_sched_switch,
+  [TTV_KM_FORK] = apply_fork,
+  [TTV_KM_EXEC] = apply_exec,
+  [TTV_KM_EXIT] = apply_task_event,
+  [TTV_KM_FREE] = apply_task_event,
+  [TTV_KM_WAKEUP] = apply_task_event,
+  [TTV_KM_SYSCALL_ENTRY] = apply_syscall_entry,
+  [TTV_KM_SYSCALL_EXIT] = apply_syscall_exit,
+  [TTV_KM_TRAP_ENTRY] = apply_trap_entry,
+  [TTV_KM_TRAP_EXIT] = apply_trap_exit,
+  [TTV_KM_IRQ_ENTRY] = apply_irq_entry,
+  [TTV_KM_IRQ_EXIT] = apply_irq_exit,
+  [TTV_KM_SOFTIRQ_ENTRY] = apply_softirq_entry,
+  [TTV_KM_SOFTIRQ_EXIT] = apply_softirq_exit,
+  [TTV_KM_PROCESS_DESCRIPTION] = apply_process_description,
+  [TTV_KM_IRQ_DESCRIPTION] = apply_irq_description,
+  [TTV_KM_BLOCK_ISSUE] = apply_block_event,
+  [TTV_KM_BLOCK_COMPLETE] = apply_block_event,
+  [TTV_KM_BLOCK_REQUEUE] = apply_block_event,
+  [TTV_KM_SOFTIRQ_RAISE] = apply_nothing,
+  [TTV_KM_FD_DESCRIPTION] = apply_nothing,
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (apply_action) == TTV_KM_FD_DESCRIPTION + 1);
+
 void
 ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const TtvEvent *ev)
 {
@@ -541,127 +748,11 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
   else
     ttv_state_begin_event (s, ev->time);
   const Binding *b = binding_for (m, trace_index, ev->type);
-  if (b && b->user_context)
-    apply_user_context (m, s, ev);
-  if (b == NULL || b->action == TTV_KM_NONE)
+  if (b == NULL)
     return;
-  gint cpu = ev->tracefile->cpu;
-  TtvTime t = ev->time;
-  guint32 a = 0, c = 0, d = 0;
-
-  switch (b->action)
-    {
-    case TTV_KM_NONE:
-    case TTV_KM_SOFTIRQ_RAISE:
-    case TTV_KM_FD_DESCRIPTION:
-      break;
-    case TTV_KM_SCHED_SWITCH:
-      if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
-        {
-          ttv_state_sched_switch (s, cpu, a, c, read_status (m, b, ev, &switch_out), t);
-          /* LTTng names both tasks: the only names of tasks that existed
-           * before the trace when there is no statedump. */
-          name_if_unnamed (m, s, b, 3, ev, a);
-          name_if_unnamed (m, s, b, 4, ev, c);
-        }
-      break;
-    case TTV_KM_FORK:
-      if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
-        {
-          g_autofree char *name = dup_string_field (m, b, 3, ev);
-          if (!get_u32 (m, b, 2, ev, &d))
-            d = c;
-          ttv_state_fork (s, a, c, d, name, t);
-        }
-      break;
-    case TTV_KM_EXEC:
-      {
-        g_autofree char *filename = dup_string_field (m, b, 0, ev);
-        if (!get_u32 (m, b, 1, ev, &a))
-          a = running_pid (s, cpu);
-        if (a != TTV_PID_NONE)
-          ttv_state_exec (s, a, filename, t);
-      }
-      break;
-    case TTV_KM_EXIT:
-    case TTV_KM_FREE:
-    case TTV_KM_WAKEUP:
-      if (!get_u32 (m, b, 0, ev, &a))
-        a = running_pid (s, cpu);
-      if (a == TTV_PID_NONE)
-        break;
-      if (b->action == TTV_KM_EXIT)
-        ttv_state_exit (s, a, t);
-      else if (b->action == TTV_KM_FREE)
-        ttv_state_free_process (s, a, t);
-      else
-        ttv_state_wakeup (s, a, t);
-      break;
-    case TTV_KM_SYSCALL_ENTRY:
-      ttv_state_push_mode (s, cpu, TTV_MODE_SYSCALL, syscall_quark (m, b, ev), t);
-      break;
-    case TTV_KM_SYSCALL_EXIT:
-      ttv_state_syscall_exit (s, cpu, b->syscall, t);
-      break;
-    case TTV_KM_TRAP_ENTRY:
-      if (!get_u32 (m, b, 0, ev, &a))
-        a = 0;
-      ttv_state_push_mode (s, cpu, TTV_MODE_TRAP, a, t);
-      break;
-    case TTV_KM_TRAP_EXIT:
-      ttv_state_pop_mode (s, cpu, TTV_MODE_TRAP, t);
-      break;
-    case TTV_KM_IRQ_ENTRY:
-      if (get_u32 (m, b, 0, ev, &a))
-        {
-          g_autofree char *name = dup_string_field (m, b, 1, ev);
-          if (name)
-            ttv_state_name_irq (s, a, name);
-          ttv_state_push_mode (s, cpu, TTV_MODE_IRQ, a, t);
-        }
-      break;
-    case TTV_KM_IRQ_EXIT:
-      ttv_state_pop_mode (s, cpu, TTV_MODE_IRQ, t);
-      break;
-    case TTV_KM_SOFTIRQ_ENTRY:
-      if (get_u32 (m, b, 0, ev, &a))
-        ttv_state_push_mode (s, cpu, TTV_MODE_SOFTIRQ, a, t);
-      break;
-    case TTV_KM_SOFTIRQ_EXIT:
-      ttv_state_pop_mode (s, cpu, TTV_MODE_SOFTIRQ, t);
-      break;
-    case TTV_KM_PROCESS_DESCRIPTION:
-      if (get_u32 (m, b, 0, ev, &a))
-        {
-          g_autofree char *name = dup_string_field (m, b, 3, ev);
-          if (!get_u32 (m, b, 1, ev, &c))
-            c = a;
-          if (!get_u32 (m, b, 2, ev, &d))
-            d = TTV_PID_NONE;
-          ttv_state_declare_process (s, a, c, d, name, read_status (m, b, ev, &description), cpu, t);
-        }
-      break;
-    case TTV_KM_IRQ_DESCRIPTION:
-      if (get_u32 (m, b, 0, ev, &a))
-        {
-          g_autofree char *name = dup_string_field (m, b, 1, ev);
-          ttv_state_name_irq (s, a, name);
-        }
-      break;
-    case TTV_KM_BLOCK_ISSUE:
-    case TTV_KM_BLOCK_COMPLETE:
-    case TTV_KM_BLOCK_REQUEUE:
-      {
-        TtvBlockRequest rq;
-        if (!read_block_request (m, b, ev, &rq))
-          break;
-        if (b->action == TTV_KM_BLOCK_ISSUE)
-          ttv_state_block_issue (s, &rq, t);
-        else
-          ttv_state_block_complete (s, &rq, t);
-      }
-      break;
-    }
+  if (b->user_context)
+    apply_user_context (m, s, ev);
+  apply_action[b->action] (m, s, b, ev);
 }
 
 void

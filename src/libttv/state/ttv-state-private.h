@@ -80,6 +80,9 @@ void ttv_state_user_event (TtvState *s, gint cpu, guint32 tid, guint32 tgid, con
 /* Gives a name to a task known only by its pid. */
 void ttv_state_name_process (TtvState *s, guint32 pid, const char *name);
 void ttv_state_name_irq (TtvState *s, guint32 irq, const char *name);
+/* The same with a name borrowed from the trace data: its first @len bytes,
+ * or up to a NUL; copied only when it is not the IRQ's name already. */
+void ttv_state_name_irq_bytes (TtvState *s, guint32 irq, const char *name, gsize len);
 /* A block request given to its device / completed (or requeued) by it. */
 void ttv_state_block_issue (TtvState *s, const TtvBlockRequest *rq, TtvTime t);
 void ttv_state_block_complete (TtvState *s, const TtvBlockRequest *rq, TtvTime t);

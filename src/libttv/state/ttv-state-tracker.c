@@ -270,13 +270,24 @@ ttv_state_tracker_apply (TtvStateTracker *tr, TtvContext *ctx, guint trace_index
     take_checkpoint (tr, ctx);
 }
 
+static G_NO_INLINE gboolean
+hook_with_statistics (TtvStateTracker *tr, const TtvHookCall *call)
+{
+  /* Checkpoints are only taken by build(), which reads by itself. */
+  ttv_state_tracker_apply (tr, NULL, call->trace, call->event);
+  return FALSE;
+}
+
 gboolean
 ttv_state_tracker_hook (gpointer data, gpointer call_data)
 {
   TtvStateTracker *tr = data;
   const TtvHookCall *call = call_data;
-  /* Checkpoints are only taken by build(), which reads by itself. */
-  ttv_state_tracker_apply (tr, NULL, call->trace, call->event);
+  if (tr->stats)
+    return hook_with_statistics (tr, call);
+  /* The state alone (the state pass): out of line above, the statistics
+   * keep this path from saving registers across the call. */
+  ttv_kernel_model_apply (tr->model, tr->state, call->trace, call->event);
   return FALSE;
 }
 

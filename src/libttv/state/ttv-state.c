@@ -227,11 +227,23 @@ ttv_state_begin_event (TtvState *s, TtvTime time)
   s->event_tid = TTV_PID_NONE;
 }
 
+/* Out of line, so that the common case (the machine of the last event)
+ * keeps nothing across a call: no registers to save, no frame. */
+static G_NO_INLINE void
+begin_other_machine_event (TtvState *s, guint machine, TtvTime time)
+{
+  ttv_state_select_machine (s, machine);
+  ttv_state_begin_event (s, time);
+}
+
 void
 ttv_state_begin_machine_event (TtvState *s, guint machine, TtvTime time)
 {
   if (G_UNLIKELY (machine != s->machine))
-    ttv_state_select_machine (s, machine);
+    {
+      begin_other_machine_event (s, machine, time);
+      return;
+    }
   ttv_state_begin_event (s, time);
 }
 
@@ -717,8 +729,38 @@ begin_cpu_interrupt (TtvState *s, CpuSlot *slot, TtvExecMode mode, guint32 id, T
           id, irq->active, t);
 }
 
-void
-ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t)
+/* The transitions' common case: a CPU seen before, its running task known
+ * and cached, no observer to tell.  Its code calls nothing, so it needs
+ * no frame and saves no register; anything else goes to the general path.
+ * Returns the running task of @cpu (and its @slot), or NULL. */
+static inline TtvProcessState *
+quiet_running (const TtvState *s, gint cpu, CpuSlot **slot)
+{
+  if (G_UNLIKELY (s->n_observers > 0 || (guint) cpu >= s->m->cpus->len))
+    return NULL;
+  CpuSlot *c = &g_array_index (s->m->cpus, CpuSlot, cpu);
+  if (G_UNLIKELY (!c->used || c->pub.running_pid == TTV_PID_NONE))
+    return NULL;
+  *slot = c;
+  return c->running;
+}
+
+static void
+push_frame (TtvProcessState *p, TtvExecMode mode, guint32 id, TtvTime t)
+{
+  /* Entering a syscall from an unknown base tells us the base was user. */
+  if (mode == TTV_MODE_SYSCALL && p->depth == 1 && p->frames[0].mode == TTV_MODE_UNKNOWN)
+    p->frames[0].mode = TTV_MODE_USER;
+  if (p->depth >= TTV_STATE_MAX_NESTING)
+    return;
+  TtvExecFrame *f = &p->frames[p->depth++];
+  f->mode = mode;
+  f->id = id;
+  f->entry = t;
+}
+
+static G_NO_INLINE void
+push_mode_general (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t)
 {
   CpuSlot *slot = ensure_cpu (s, cpu);
   if (slot == NULL)
@@ -736,15 +778,34 @@ ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTim
       if (stale && (mode == TTV_MODE_SOFTIRQ || p->frames[stale].id == id))
         end_process_frames (s, p, stale, cpu, t);
     }
-  /* Entering a syscall from an unknown base tells us the base was user. */
-  if (mode == TTV_MODE_SYSCALL && p->depth == 1 && p->frames[0].mode == TTV_MODE_UNKNOWN)
-    p->frames[0].mode = TTV_MODE_USER;
-  if (p->depth >= TTV_STATE_MAX_NESTING)
-    return;
-  TtvExecFrame *f = &p->frames[p->depth++];
-  f->mode = mode;
-  f->id = id;
-  f->entry = t;
+  push_frame (p, mode, id, t);
+}
+
+void
+ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t)
+{
+  CpuSlot *slot;
+  TtvProcessState *p = quiet_running (s, cpu, &slot);
+  /* A syscall or trap entry: push_mode_general() without its interrupt bookkeeping. */
+  if (G_LIKELY (p != NULL && !is_interrupt (mode)))
+    {
+      slot->pub.since = t;
+      push_frame (p, mode, id, t);
+      return;
+    }
+  push_mode_general (s, cpu, mode, id, t);
+}
+
+/* Pops @p's innermost frame if it is in @mode (a syscall or a trap): what
+ * pop_mode() comes to in the common case, when nothing observes the state.
+ * @id: the frame's. */
+static inline gboolean
+pop_quiet_top_frame (TtvProcessState *p, TtvExecMode mode, guint32 *id)
+{
+  if (G_UNLIKELY (p->depth <= 1 || p->frames[p->depth - 1].mode != mode || is_interrupt (mode)))
+    return FALSE;
+  *id = p->frames[--p->depth].id;
+  return TRUE;
 }
 
 /* Ends the innermost frame of @mode on @cpu; returns its id, or 0 when the
@@ -779,8 +840,8 @@ pop_mode (TtvState *s, CpuSlot *slot, TtvExecMode mode, TtvTime t)
   return id;
 }
 
-void
-ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
+static G_NO_INLINE void
+pop_mode_general (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
 {
   CpuSlot *slot = ensure_cpu (s, cpu);
   if (slot)
@@ -788,16 +849,50 @@ ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
 }
 
 void
-ttv_state_syscall_exit (TtvState *s, gint cpu, GQuark name, TtvTime t)
+ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
+{
+  CpuSlot *slot;
+  guint32 id;
+  TtvProcessState *p = quiet_running (s, cpu, &slot);
+  if (G_LIKELY (p != NULL && pop_quiet_top_frame (p, mode, &id)))
+    {
+      slot->pub.since = t;
+      return;
+    }
+  pop_mode_general (s, cpu, mode, t);
+}
+
+/* The event's own name of the call, when it has one, wins over a frame
+ * that lost events may have left. */
+static void
+end_syscall_event (const TtvState *s, CpuSlot *slot, GQuark name, guint32 id)
+{
+  slot->ended_syscall = name ? name : id;
+  slot->ended_event = s->n_events;
+}
+
+static G_NO_INLINE void
+syscall_exit_general (TtvState *s, gint cpu, GQuark name, TtvTime t)
 {
   CpuSlot *slot = ensure_cpu (s, cpu);
   if (slot == NULL)
     return;
-  guint32 id = pop_mode (s, slot, TTV_MODE_SYSCALL, t);
-  /* The event's own name of the call, when it has one, wins over a frame
-   * that lost events may have left. */
-  slot->ended_syscall = name ? name : id;
-  slot->ended_event = s->n_events;
+  end_syscall_event (s, slot, name, pop_mode (s, slot, TTV_MODE_SYSCALL, t));
+}
+
+void
+ttv_state_syscall_exit (TtvState *s, gint cpu, GQuark name, TtvTime t)
+{
+  CpuSlot *slot;
+  guint32 id;
+  TtvProcessState *p = quiet_running (s, cpu, &slot);
+  if (G_LIKELY (p != NULL && pop_quiet_top_frame (p, TTV_MODE_SYSCALL, &id)))
+    {
+      slot->pub.since = t;
+      end_syscall_event (s, slot, name, id);
+      return;
+    }
+  syscall_exit_general (s, cpu, name, t);
 }
 
 const char *
@@ -875,13 +970,27 @@ ttv_state_name_process (TtvState *s, guint32 pid, const char *name)
 void
 ttv_state_name_irq (TtvState *s, guint32 irq, const char *name)
 {
-  if (name == NULL || *name == '\0')
+  if (name)
+    ttv_state_name_irq_bytes (s, irq, name, strlen (name));
+}
+
+void
+ttv_state_name_irq_bytes (TtvState *s, guint32 irq, const char *name, gsize len)
+{
+  len = strnlen (name, len);
+  if (len == 0)
     return;
-  /* Named again at every entry in some traces: comparing first spares
-   * g_quark_from_string()'s lock and hash. */
+  /* Named again at every entry in some traces (LTTng's irq_handler_entry):
+   * comparing first spares a copy, g_quark_from_string()'s lock and hash. */
   TtvIrqState *q = ensure_irq (&s->m->irqs, irq);
-  if (q->name == 0 || strcmp (g_quark_to_string (q->name), name) != 0)
-    q->name = g_quark_from_string (name);
+  if (q->name != 0)
+    {
+      const char *old = g_quark_to_string (q->name);
+      if (strncmp (old, name, len) == 0 && old[len] == '\0')
+        return;
+    }
+  g_autofree char *copy = g_strndup (name, len);
+  q->name = g_quark_from_string (copy);
 }
 
 static TtvBlockDevState *
