@@ -930,6 +930,63 @@ test_seq_layout_arrays (void)
   g_rand_free (g.rand);
 }
 
+/* A UST-like payload (a string, a float, a sequence after its length)
+ * decoded by its sequential layout into the walk's nodes; past
+ * TTV_SEQ_MAX_ELEMENTS the layout gives the sequence up and the
+ * interpreter decodes it, into the same nodes too; a length past the
+ * bytes fails as the walk does. */
+static void
+test_seq_decode_lengths (void)
+{
+  g_autoptr (TtvType) s = ttv_type_new_struct ();
+  ttv_type_add_field (s, "name", ttv_type_new_string (), NULL);
+  ttv_type_add_field (s, "ratio", ttv_type_new_float (32, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+  ttv_type_add_field (s, "_v_length", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+  ttv_type_add_field (s, "v", ttv_type_new_sequence_ref (ttv_type_new_integer (16, TRUE, TTV_BYTE_ORDER_LITTLE, 8),
+                                                         "_v_length"), NULL);
+  ttv_type_add_field (s, "tail", ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+  ttv_type_finish (s);
+  g_assert_nonnull (ttv_type_get_seq_layout (s));
+  static const guint32 lengths[] = { 0, 3, TTV_SEQ_MAX_ELEMENTS, TTV_SEQ_MAX_ELEMENTS + 1, 40000 };
+  gsize size = 8 + 4 + 4 + 2 * 40000 + 1;
+  g_autofree guint8 *buf = g_malloc (size);
+  for (gsize i = 0; i < size; i++)
+    buf[i] = (guint8) (i * 7 + 1);
+  memcpy (buf, "thread\0", 7);
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  g_autoptr (TtvDecoder) walk_d = ttv_decoder_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (lengths); i++)
+    {
+      guint32 le = GUINT32_TO_LE (lengths[i]);
+      /* "thread", its NUL, a byte of padding, the float, the length. */
+      memcpy (buf + 12, &le, 4);
+      /* The whole sequence and its tail, then one byte short of them. */
+      guint64 bits[] = { (16 + 2 * (guint64) lengths[i] + 1) * 8, (16 + 2 * (guint64) lengths[i]) * 8 };
+      for (guint k = 0; k < G_N_ELEMENTS (bits); k++)
+        {
+          guint64 end = 0, walk_end = 0;
+          g_autoptr (GError) e1 = NULL;
+          g_autoptr (GError) e2 = NULL;
+          ttv_decoder_reset (d);
+          ttv_decoder_reset (walk_d);
+          gint32 root = ttv_decoder_decode (d, s, "event.fields", buf, bits[k], &end, &e1);
+          g_assert_cmpint (root, ==, ttv_decoder_decode_walk (walk_d, s, "event.fields", buf, bits[k], &walk_end, &e2));
+          if (k == 1)
+            {
+              g_assert_cmpint (root, <, 0);
+              g_assert_cmpstr (e1->message, ==, e2->message);
+              continue;
+            }
+          g_assert_cmpint (root, >=, 0);
+          g_assert_cmpuint (end, ==, bits[k]);
+          g_assert_cmpuint (end, ==, walk_end);
+          assert_same_nodes (d, walk_d);
+          const TtvValue *v = ttv_decoder_get_field (d, ttv_decoder_get (d, (guint32) root), "v");
+          g_assert_cmpuint (v->n_children, ==, lengths[i]);
+        }
+    }
+}
+
 /* ttv_type_plain_text_may_contain() never says no to text that a value of
  * the type shows: every piece of the plain text of random values of random
  * types is allowed; and it does say no (a search then skips the events). */
@@ -1010,6 +1067,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder/plan-text-array", test_plan_text_array);
   g_test_add_func ("/core/decoder/plan-empty-struct", test_plan_empty_struct);
   g_test_add_func ("/core/decoder/seq-layout-arrays", test_seq_layout_arrays);
+  g_test_add_func ("/core/decoder/seq-decode-lengths", test_seq_decode_lengths);
   g_test_add_func ("/core/decoder/plans-match-walk", test_plans_match_walk);
   g_test_add_func ("/core/decoder/plans-match-walk-ctf2", test_plans_match_walk_ctf2);
   g_test_add_func ("/core/decoder/plan-refuses-ctf2", test_plan_refuses_ctf2);

@@ -1010,6 +1010,79 @@ decode_flat (const Op *op, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, g
   return (gint32) root;
 }
 
+/* The elements of array member @i of sequential struct @op, whose node
+ * @array holds their view (ttv_seq_member_load), as run_array appends
+ * them: after the nodes so far, each its element type's node and load;
+ * FALSE when the node array would be too long. */
+static inline gboolean
+decode_seq_elements (const Op *op, guint32 i, TtvDecoder *d, guint32 array)
+{
+  const TtvSeqMember *sm = &op->seq->members[i];
+  const char *elements = d->nodes[array].v.string.str;
+  guint32 n = d->nodes[array].v.string.len;
+  if (n > TTV_DECODER_MAX_NODES - d->n_nodes)
+    return FALSE;
+  ttv_decoder_reserve (d, n);
+  guint32 first = d->n_nodes;
+  TtvValue *v = &d->nodes[first];
+  const TtvValue elem = { .type = op->children[i].children[0].type };
+  for (guint32 j = 0; j < n; j++)
+    {
+      v[j] = elem;
+      ttv_flat_member_load (&sm->load, (const guint8 *) elements + (gsize) j * (sm->size_bits / 8), &v[j]);
+    }
+  d->n_nodes = first + n;
+  /* The array's node as run_array leaves it: no value of its own. */
+  TtvValue *a = &d->nodes[array];
+  memset (&a->v, 0, sizeof a->v);
+  a->first_child = first;
+  a->n_children = n;
+  return TRUE;
+}
+
+/* A struct of sequential layout (payloads with a string or a sequence
+ * in them): its node and its members' from the templates, each member's
+ * value by the layout's load where the one before ends, then the
+ * elements of its arrays, in the interpreter's order of nodes; -1 where
+ * the layout fails (the interpreter then decides: it takes longer
+ * arrays). */
+static G_NO_INLINE gint32
+decode_seq (const Op *op, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos)
+{
+  const TtvSeqMember *members = op->seq->members;
+  guint32 root = d->n_nodes;
+  guint32 n = op->n_children;
+  if (G_UNLIKELY (n + 1 > TTV_DECODER_MAX_NODES - root))
+    return -1;
+  ttv_decoder_reserve (d, n + 1);
+  TtvValue *v = &d->nodes[root];
+  v->type = op->type;
+  v->name = NULL;
+  v->first_child = root + 1;
+  v->n_children = n;
+  memset (&v->v, 0, sizeof v->v);
+  const TtvValue *tmpl = op->tmpl;
+  guint64 counts[TTV_SEQ_MAX_COUNTS];
+  guint64 at = align_up (*bit_pos, op->align_mask);
+  gboolean arrays = FALSE;
+  for (guint32 i = 0; i < n; i++)
+    {
+      v[i + 1] = tmpl[i];
+      if (G_UNLIKELY (!ttv_seq_member_load (&members[i], buf, buf_bits, &at, counts, &v[i + 1])))
+        return -1;
+      arrays |= members[i].array;
+    }
+  d->n_nodes = root + 1 + n;
+  for (guint32 i = 0; i < n && arrays; i++)
+    if (members[i].array && !decode_seq_elements (op, i, d, root + 1 + i))
+      {
+        d->n_nodes = root;
+        return -1;
+      }
+  *bit_pos = at;
+  return (gint32) root;
+}
+
 /* Any other value: the interpreter, from a new root node; -1 on failure
  * (the node array as before). */
 static G_NO_INLINE gint32
@@ -1033,8 +1106,11 @@ ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const char *sc
                         guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
   const Op *op = &plan->root;
-  gint32 root = G_LIKELY (op->loads != NULL) ? decode_flat (op, d, buf, buf_bits, bit_pos)
-                                             : decode_run (plan, d, buf, buf_bits, bit_pos);
+  gint32 root;
+  if (G_LIKELY (op->loads != NULL))
+    root = decode_flat (op, d, buf, buf_bits, bit_pos);
+  else if (op->seq == NULL || (root = decode_seq (op, d, buf, buf_bits, bit_pos)) < 0)
+    root = decode_run (plan, d, buf, buf_bits, bit_pos);
   if (G_UNLIKELY (root < 0))
     return ttv_decoder_decode_walk (d, op->type, scope_name, buf, buf_bits, bit_pos, error);
   if (scope_name)
