@@ -106,7 +106,15 @@ fill (TtvFileWindow *w, guint64 start, gsize len, GError **error)
   if (w->buf_size < len || w->buf_size > MAX (len, (gsize) 4 * TTV_FILE_WINDOW_BYTES))
     {
       g_free (w->buf);
-      w->buf = g_malloc (len);
+      w->buf_size = 0;
+      /* A packet claiming most of a huge file is an error, not an abort. */
+      if ((w->buf = g_try_malloc (len)) == NULL)
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
+                       _("%s: no memory for the %" PRIu64 " bytes at byte offset %" PRIu64),
+                       f->path, (guint64) len, start);
+          return FALSE;
+        }
       w->buf_size = len;
     }
   gsize got = 0;
@@ -152,8 +160,8 @@ ttv_file_window_map (TtvFileWindow *w, guint64 offset, guint64 length, GError **
   w->map = NULL;
   w->map_offset = 0;
   w->map_len = 0;
-  /* From a page boundary, so that the bytes keep the alignment they have
-   * in the file (to the page). */
+  /* From a page boundary, so that the bytes keep the alignment of their
+   * file offsets to the buffer's (16 bytes at least). */
   guint64 start = offset & ~(page_size () - 1);
   guint64 want = MAX ((guint64) TTV_FILE_WINDOW_BYTES, (offset - start) + length);
   guint64 len = MIN (want, size - start);
