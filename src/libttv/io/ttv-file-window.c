@@ -1,5 +1,5 @@
-/* ttv-file-window.c: trace files read through small mapped windows (see
- * ttv-file-window.h). */
+/* ttv-file-window.c: trace files read through small windows, buffers
+ * filled by pread (see ttv-file-window.h). */
 #include "ttv-file-window.h"
 #include "ttv-error.h"
 #include "ttv-regular-file.h"
@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -90,11 +89,60 @@ page_size (void)
 void
 ttv_file_window_clear (TtvFileWindow *w)
 {
-  if (w->map)
-    munmap (w->map, w->map_len);
+  g_clear_pointer (&w->buf, g_free);
+  w->buf_size = 0;
   w->map = NULL;
   w->map_offset = 0;
   w->map_len = 0;
+}
+
+/* Reads the @len bytes at @start into the window's buffer, made again
+ * when too small, or when far larger than needed (a large packet's buffer
+ * is not kept once the reader has moved past it). */
+static gboolean
+fill (TtvFileWindow *w, guint64 start, gsize len, GError **error)
+{
+  const TtvMappedFile *f = w->file;
+  if (w->buf_size < len || w->buf_size > MAX (len, (gsize) 4 * TTV_FILE_WINDOW_BYTES))
+    {
+      g_free (w->buf);
+      w->buf_size = 0;
+      /* A packet claiming most of a huge file is an error, not an abort. */
+      if ((w->buf = g_try_malloc (len)) == NULL)
+        {
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
+                       _("%s: no memory for the %" PRIu64 " bytes at byte offset %" PRIu64),
+                       f->path, (guint64) len, start);
+          return FALSE;
+        }
+      w->buf_size = len;
+    }
+  gsize got = 0;
+  while (got < len)
+    {
+      ssize_t r = pread (f->fd, w->buf + got, len - got, (off_t) (start + got));
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        {
+          int e = errno;
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
+                       _("%s: cannot read %" PRIu64 " bytes at byte offset %" PRIu64 ": %s"),
+                       f->path, (guint64) len, start, g_strerror (e));
+          return FALSE;
+        }
+      if (r == 0)
+        {
+          /* The file shrank since its size was taken. */
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+                       _("%s: the file ends at byte offset %" PRIu64 ", before the %" PRIu64
+                         " bytes at byte offset %" PRIu64 " could be read"),
+                       f->path, start + got, (guint64) len, start);
+          return FALSE;
+        }
+      got += (gsize) r;
+    }
+  return TRUE;
 }
 
 const guint8 *
@@ -109,26 +157,23 @@ ttv_file_window_map (TtvFileWindow *w, guint64 offset, guint64 length, GError **
                    f->path, offset, size);
       return NULL;
     }
-  ttv_file_window_clear (w);
+  w->map = NULL;
+  w->map_offset = 0;
+  w->map_len = 0;
+  /* From a page boundary, so that the bytes keep the alignment of their
+   * file offsets to the buffer's (16 bytes at least). */
   guint64 start = offset & ~(page_size () - 1);
   guint64 want = MAX ((guint64) TTV_FILE_WINDOW_BYTES, (offset - start) + length);
   guint64 len = MIN (want, size - start);
-  if (len != (gsize) len)
+  if (len != (gsize) len || len > (guint64) G_MAXSSIZE)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
-                   _("%s: %" PRIu64 " bytes at byte offset %" PRIu64 " cannot be mapped"), f->path, len, start);
+                   _("%s: %" PRIu64 " bytes at byte offset %" PRIu64 " cannot be read at once"), f->path, len, start);
       return NULL;
     }
-  void *p = mmap (NULL, (gsize) len, PROT_READ, MAP_PRIVATE, f->fd, (off_t) start);
-  if (p == MAP_FAILED)
-    {
-      int e = errno;
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
-                   _("%s: cannot map %" PRIu64 " bytes at byte offset %" PRIu64 ": %s"),
-                   f->path, len, start, g_strerror (e));
-      return NULL;
-    }
-  w->map = p;
+  if (!fill (w, start, (gsize) len, error))
+    return NULL;
+  w->map = w->buf;
   w->map_offset = start;
   w->map_len = len;
   return w->map + (offset - start);

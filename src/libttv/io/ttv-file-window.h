@@ -1,4 +1,4 @@
-/* ttv-file-window.h: reading trace files through small mapped windows.
+/* ttv-file-window.h: reading trace files through small windows.
  * Every reader (LTT, LTTng 0.x, CTF) reads its tracefiles through these. */
 #pragma once
 
@@ -6,14 +6,17 @@
 
 G_BEGIN_DECLS
 
-/* How trace data is read (measured in bench/README.md, "I/O"): a window of
- * the file is mapped, read, and unmapped when the reader moves past it.
- * Mapping whole files made the resident memory grow to the trace's size
- * unless pages were given back with madvise, which cost a TLB flush per
- * block; reused buffers filled by pread cost a copy.  Windows of 512 KiB
- * to 4 MiB all read as fast as a whole mapping; 1 MiB keeps the memory of
- * a cursor small (a packet larger than that gets a window its size). */
-#define TTV_FILE_WINDOW_BYTES (1u << 20)
+/* How trace data is read (measured in bench/README.md, "I/O" and "the
+ * LTT merged read ... perf22c"): a window of the file is read into a
+ * buffer of the reader's, reused when the reader moves on.  Mapping whole
+ * files made the resident memory grow to the trace's size unless pages
+ * were given back with madvise, which cost a TLB flush per block; mapped
+ * windows of 1 MiB, unmapped when passed, spent a third of a header-only
+ * read in the kernel (faults, page tables, unmapping) where pread's copy
+ * costs less, and leaves the bytes in the cache.  128 KiB windows read as
+ * fast as 1 MiB ones with less memory (a packet or block larger than that
+ * gets a window its size). */
+#define TTV_FILE_WINDOW_BYTES (1u << 17)
 
 /* An open tracefile: its descriptor and size, shared by its windows. */
 typedef struct _TtvMappedFile TtvMappedFile;
@@ -27,21 +30,24 @@ guint64        ttv_mapped_file_get_size (const TtvMappedFile *file);
  * file may be in use across the call. */
 gboolean       ttv_mapped_file_update_size (TtvMappedFile *file, GError **error);
 
-/* One mapped range of a file; each cursor has its own.  Zero-initialized,
- * or TTV_FILE_WINDOW_INIT, it maps nothing. */
+/* One range of a file held in memory; each cursor has its own.
+ * Zero-initialized, or TTV_FILE_WINDOW_INIT, it holds nothing. */
 typedef struct {
   const TtvMappedFile *file;  /* weak */
-  guint8 *map;                /* the mapping, NULL when none */
+  guint8 *map;                /* the bytes held (in buf), NULL when none */
   guint64 map_offset;         /* file offset of map[0] (page aligned) */
   guint64 map_len;
+  guint8 *buf;                /* owned, buf_size bytes, reused as the window moves */
+  gsize buf_size;
 } TtvFileWindow;
 
-#define TTV_FILE_WINDOW_INIT(f) { (f), NULL, 0, 0 }
+#define TTV_FILE_WINDOW_INIT(f) { (f), NULL, 0, 0, NULL, 0 }
 
-/* Maps a window of at least TTV_FILE_WINDOW_BYTES holding the bytes
+/* Reads a window of at least TTV_FILE_WINDOW_BYTES holding the bytes
  * [@offset, @offset + @length) (those past the end of the file excluded:
  * see ttv_file_window_get_available).  NULL with @error when @offset is
- * past the end of the file or mapping fails. */
+ * past the end of the file or reading fails (the window then holds
+ * nothing). */
 const guint8 *ttv_file_window_map (TtvFileWindow *w, guint64 offset, guint64 length, GError **error);
 
 /* A pointer to the bytes [@offset, @offset + @length) of the file, valid
@@ -66,7 +72,7 @@ ttv_file_window_get_available (const TtvFileWindow *w, guint64 offset)
   return w->map_len - (offset - w->map_offset);
 }
 
-/* Unmaps the window (its pages leave the process; the page cache keeps them). */
+/* Empties the window and frees its buffer. */
 void ttv_file_window_clear (TtvFileWindow *w);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvMappedFile, ttv_mapped_file_free)

@@ -183,7 +183,7 @@ typedef struct {
   const TtvLttCode *codes;      /* weak */
   guint n_codes;
   TtvLttIter it;
-  TtvFileWindow window;         /* owned mapping: holds it.base */
+  TtvFileWindow window;         /* owned: holds it.base */
   gboolean fast;                /* native byte order and a 1 GHz clock (it.fast_end) */
   GError *load_error;           /* owned: the first block could not be mapped (next() reports it) */
   TtvDecoder *skipper;          /* owned: walks variable-size payloads */

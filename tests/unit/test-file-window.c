@@ -1,0 +1,124 @@
+/* test-file-window.c: trace files read through windows (ttv-file-window.c):
+ * the bytes a window hands out are the file's wherever the range falls
+ * (at the start, unaligned, across the end of the window, at the end of
+ * the file, larger than a window), a window too large for the range asked
+ * next is made again, and a range past the end of the file or of a file
+ * that shrank fails naming the file, the window then holding nothing. */
+#include "ttv-error.h"
+#include "ttv-file-window.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FILE_BYTES (5 * TTV_FILE_WINDOW_BYTES + 1234)
+
+static guint8
+byte_at (guint64 offset)
+{
+  return (guint8) ((offset * 2654435761u) >> 13);
+}
+
+/* A file of FILE_BYTES bytes, byte_at() each; its path in @path. */
+static TtvMappedFile *
+open_pattern_file (char **path)
+{
+  g_autoptr (GError) error = NULL;
+  int fd = g_file_open_tmp ("ttv-file-window-XXXXXX", path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_autofree guint8 *bytes = g_malloc (FILE_BYTES);
+  for (guint64 i = 0; i < FILE_BYTES; i++)
+    bytes[i] = byte_at (i);
+  g_file_set_contents (*path, (const char *) bytes, FILE_BYTES, &error);
+  g_assert_no_error (error);
+  TtvMappedFile *f = ttv_mapped_file_open (*path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ttv_mapped_file_get_size (f), ==, FILE_BYTES);
+  return f;
+}
+
+static void
+assert_range (TtvFileWindow *w, guint64 offset, guint64 length)
+{
+  g_autoptr (GError) error = NULL;
+  const guint8 *p = ttv_file_window_get (w, offset, length, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (p);
+  g_assert_cmpuint (ttv_file_window_get_available (w, offset), >=, length);
+  for (guint64 i = 0; i < length; i++)
+    if (p[i] != byte_at (offset + i))
+      g_error ("byte %" G_GUINT64_FORMAT " of the range at %" G_GUINT64_FORMAT " differs",
+               i, offset);
+}
+
+static void
+test_ranges (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (TtvMappedFile) f = open_pattern_file (&path);
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
+
+  assert_range (&w, 0, 100);
+  /* Inside the window held: no move. */
+  const guint8 *held = w.map;
+  assert_range (&w, 4097, 5000);
+  g_assert_true (w.map == held);
+  g_assert_cmpuint (w.map_offset, ==, 0);
+  /* Across the window's end: the window moves to a page boundary. */
+  assert_range (&w, TTV_FILE_WINDOW_BYTES - 10, 20);
+  g_assert_cmpuint (w.map_offset % 4096, ==, 0);
+  g_assert_cmpuint (w.map_offset, <=, TTV_FILE_WINDOW_BYTES - 10);
+  /* The end of the file: the window holds what is left. */
+  assert_range (&w, FILE_BYTES - 7, 7);
+  g_assert_cmpuint (ttv_file_window_get_available (&w, FILE_BYTES - 7), ==, 7);
+  g_assert_cmpuint (ttv_file_window_get_available (&w, 0), ==, 0);
+  /* Larger than a window. */
+  assert_range (&w, 3, 2 * TTV_FILE_WINDOW_BYTES + 5);
+  /* Back from far larger than a window: that buffer is not kept. */
+  g_assert_cmpuint (w.buf_size, >=, 2 * TTV_FILE_WINDOW_BYTES + 8);
+  g_assert_true (ttv_file_window_map (&w, 0, FILE_BYTES, NULL) != NULL);
+  g_assert_cmpuint (w.buf_size, ==, FILE_BYTES);
+  g_assert_true (ttv_file_window_map (&w, FILE_BYTES - 100, 10, NULL) != NULL);
+  g_assert_cmpuint (w.buf_size, <=, 4 * TTV_FILE_WINDOW_BYTES);
+  assert_range (&w, FILE_BYTES - 100, 10);
+
+  ttv_file_window_clear (&w);
+  g_assert_null (w.map);
+  g_assert_null (w.buf);
+  assert_range (&w, 12345, 678);
+  g_unlink (path);
+}
+
+static void
+test_past_end (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (TtvMappedFile) f = open_pattern_file (&path);
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_null (ttv_file_window_get (&w, FILE_BYTES, 1, &error));
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED);
+  g_assert_nonnull (strstr (error->message, path));
+  g_clear_error (&error);
+
+  /* The file shrinks after its size was taken: an error, not a crash. */
+  assert_range (&w, 0, 10);
+  g_assert_cmpint (truncate (path, TTV_FILE_WINDOW_BYTES + 100), ==, 0);
+  g_assert_null (ttv_file_window_get (&w, 2 * TTV_FILE_WINDOW_BYTES, 10, &error));
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_null (w.map);
+  g_assert_cmpuint (ttv_file_window_get_available (&w, 2 * TTV_FILE_WINDOW_BYTES), ==, 0);
+  g_unlink (path);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/file-window/ranges", test_ranges);
+  g_test_add_func ("/core/file-window/past-end", test_past_end);
+  return g_test_run ();
+}
