@@ -20,7 +20,7 @@ byte_at (guint64 offset)
 }
 
 /* A file of FILE_BYTES bytes, byte_at() each; its path in @path. */
-static TtvMappedFile *
+static TtvWindowedFile *
 open_pattern_file (char **path)
 {
   g_autoptr (GError) error = NULL;
@@ -32,9 +32,9 @@ open_pattern_file (char **path)
     bytes[i] = byte_at (i);
   g_file_set_contents (*path, (const char *) bytes, FILE_BYTES, &error);
   g_assert_no_error (error);
-  TtvMappedFile *f = ttv_mapped_file_open (*path, &error);
+  TtvWindowedFile *f = ttv_windowed_file_open (*path, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (ttv_mapped_file_get_size (f), ==, FILE_BYTES);
+  g_assert_cmpuint (ttv_windowed_file_get_size (f), ==, FILE_BYTES);
   return f;
 }
 
@@ -56,19 +56,19 @@ static void
 test_ranges (void)
 {
   g_autofree char *path = NULL;
-  g_autoptr (TtvMappedFile) f = open_pattern_file (&path);
+  g_autoptr (TtvWindowedFile) f = open_pattern_file (&path);
   g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
 
   assert_range (&w, 0, 100);
   /* Inside the window held: no move. */
-  const guint8 *held = w.map;
+  const guint8 *held = w.bytes;
   assert_range (&w, 4097, 5000);
-  g_assert_true (w.map == held);
-  g_assert_cmpuint (w.map_offset, ==, 0);
+  g_assert_true (w.bytes == held);
+  g_assert_cmpuint (w.bytes_offset, ==, 0);
   /* Across the window's end: the window moves to a page boundary. */
   assert_range (&w, TTV_FILE_WINDOW_BYTES - 10, 20);
-  g_assert_cmpuint (w.map_offset % 4096, ==, 0);
-  g_assert_cmpuint (w.map_offset, <=, TTV_FILE_WINDOW_BYTES - 10);
+  g_assert_cmpuint (w.bytes_offset % 4096, ==, 0);
+  g_assert_cmpuint (w.bytes_offset, <=, TTV_FILE_WINDOW_BYTES - 10);
   /* The end of the file: the window holds what is left. */
   assert_range (&w, FILE_BYTES - 7, 7);
   g_assert_cmpuint (ttv_file_window_get_available (&w, FILE_BYTES - 7), ==, 7);
@@ -77,14 +77,14 @@ test_ranges (void)
   assert_range (&w, 3, 2 * TTV_FILE_WINDOW_BYTES + 5);
   /* Back from far larger than a window: that buffer is not kept. */
   g_assert_cmpuint (w.buf_size, >=, 2 * TTV_FILE_WINDOW_BYTES + 8);
-  g_assert_true (ttv_file_window_map (&w, 0, FILE_BYTES, NULL) != NULL);
+  g_assert_true (ttv_file_window_read (&w, 0, FILE_BYTES, NULL) != NULL);
   g_assert_cmpuint (w.buf_size, ==, FILE_BYTES);
-  g_assert_true (ttv_file_window_map (&w, FILE_BYTES - 100, 10, NULL) != NULL);
+  g_assert_true (ttv_file_window_read (&w, FILE_BYTES - 100, 10, NULL) != NULL);
   g_assert_cmpuint (w.buf_size, <=, 4 * TTV_FILE_WINDOW_BYTES);
   assert_range (&w, FILE_BYTES - 100, 10);
 
   ttv_file_window_clear (&w);
-  g_assert_null (w.map);
+  g_assert_null (w.bytes);
   g_assert_null (w.buf);
   assert_range (&w, 12345, 678);
   g_unlink (path);
@@ -94,7 +94,7 @@ static void
 test_past_end (void)
 {
   g_autofree char *path = NULL;
-  g_autoptr (TtvMappedFile) f = open_pattern_file (&path);
+  g_autoptr (TtvWindowedFile) f = open_pattern_file (&path);
   g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
   g_autoptr (GError) error = NULL;
 
@@ -109,7 +109,7 @@ test_past_end (void)
   g_assert_null (ttv_file_window_get (&w, 2 * TTV_FILE_WINDOW_BYTES, 10, &error));
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED);
   g_assert_nonnull (strstr (error->message, path));
-  g_assert_null (w.map);
+  g_assert_null (w.bytes);
   g_assert_cmpuint (ttv_file_window_get_available (&w, 2 * TTV_FILE_WINDOW_BYTES), ==, 0);
   g_unlink (path);
 }

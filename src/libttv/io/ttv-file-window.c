@@ -10,21 +10,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct _TtvMappedFile {
+struct _TtvWindowedFile {
   char *path;      /* owned */
   int fd;
   guint64 size;
 };
 
-TtvMappedFile *
-ttv_mapped_file_open (const char *path, GError **error)
+TtvWindowedFile *
+ttv_windowed_file_open (const char *path, GError **error)
 {
   /* A FIFO or a device in a trace's place is refused, never waited on. */
   struct stat st;
   int fd = ttv_regular_file_open (path, &st, error);
   if (fd < 0)
     return NULL;
-  TtvMappedFile *f = g_new0 (TtvMappedFile, 1);
+  TtvWindowedFile *f = g_new0 (TtvWindowedFile, 1);
   f->path = g_strdup (path);
   f->fd = fd;
   f->size = (guint64) st.st_size;
@@ -32,7 +32,7 @@ ttv_mapped_file_open (const char *path, GError **error)
 }
 
 void
-ttv_mapped_file_free (TtvMappedFile *f)
+ttv_windowed_file_free (TtvWindowedFile *f)
 {
   if (f == NULL)
     return;
@@ -42,19 +42,19 @@ ttv_mapped_file_free (TtvMappedFile *f)
 }
 
 const char *
-ttv_mapped_file_get_path (const TtvMappedFile *f)
+ttv_windowed_file_get_path (const TtvWindowedFile *f)
 {
   return f->path;
 }
 
 guint64
-ttv_mapped_file_get_size (const TtvMappedFile *f)
+ttv_windowed_file_get_size (const TtvWindowedFile *f)
 {
   return f->size;
 }
 
 gboolean
-ttv_mapped_file_update_size (TtvMappedFile *f, GError **error)
+ttv_windowed_file_update_size (TtvWindowedFile *f, GError **error)
 {
   struct stat st;
   if (fstat (f->fd, &st) != 0)
@@ -91,9 +91,9 @@ ttv_file_window_clear (TtvFileWindow *w)
 {
   g_clear_pointer (&w->buf, g_free);
   w->buf_size = 0;
-  w->map = NULL;
-  w->map_offset = 0;
-  w->map_len = 0;
+  w->bytes = NULL;
+  w->bytes_offset = 0;
+  w->bytes_len = 0;
 }
 
 /* Reads the @len bytes at @start into the window's buffer, made again
@@ -102,7 +102,7 @@ ttv_file_window_clear (TtvFileWindow *w)
 static gboolean
 fill (TtvFileWindow *w, guint64 start, gsize len, GError **error)
 {
-  const TtvMappedFile *f = w->file;
+  const TtvWindowedFile *f = w->file;
   if (w->buf_size < len || w->buf_size > MAX (len, (gsize) 4 * TTV_FILE_WINDOW_BYTES))
     {
       g_free (w->buf);
@@ -146,9 +146,9 @@ fill (TtvFileWindow *w, guint64 start, gsize len, GError **error)
 }
 
 const guint8 *
-ttv_file_window_map (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
+ttv_file_window_read (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
 {
-  const TtvMappedFile *f = w->file;
+  const TtvWindowedFile *f = w->file;
   guint64 size = f->size;
   if (offset >= size)
     {
@@ -157,9 +157,9 @@ ttv_file_window_map (TtvFileWindow *w, guint64 offset, guint64 length, GError **
                    f->path, offset, size);
       return NULL;
     }
-  w->map = NULL;
-  w->map_offset = 0;
-  w->map_len = 0;
+  w->bytes = NULL;
+  w->bytes_offset = 0;
+  w->bytes_len = 0;
   /* From a page boundary, so that the bytes keep the alignment of their
    * file offsets to the buffer's (16 bytes at least). */
   guint64 start = offset & ~(page_size () - 1);
@@ -173,8 +173,8 @@ ttv_file_window_map (TtvFileWindow *w, guint64 offset, guint64 length, GError **
     }
   if (!fill (w, start, (gsize) len, error))
     return NULL;
-  w->map = w->buf;
-  w->map_offset = start;
-  w->map_len = len;
-  return w->map + (offset - start);
+  w->bytes = w->buf;
+  w->bytes_offset = start;
+  w->bytes_len = len;
+  return w->bytes + (offset - start);
 }

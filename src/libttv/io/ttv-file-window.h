@@ -19,24 +19,24 @@ G_BEGIN_DECLS
 #define TTV_FILE_WINDOW_BYTES (1u << 17)
 
 /* An open tracefile: its descriptor and size, shared by its windows. */
-typedef struct _TtvMappedFile TtvMappedFile;
+typedef struct _TtvWindowedFile TtvWindowedFile;
 
-TtvMappedFile *ttv_mapped_file_open (const char *path, GError **error);
-void           ttv_mapped_file_free (TtvMappedFile *file);
-const char    *ttv_mapped_file_get_path (const TtvMappedFile *file);
-guint64        ttv_mapped_file_get_size (const TtvMappedFile *file);
+TtvWindowedFile *ttv_windowed_file_open (const char *path, GError **error);
+void           ttv_windowed_file_free (TtvWindowedFile *file);
+const char    *ttv_windowed_file_get_path (const TtvWindowedFile *file);
+guint64        ttv_windowed_file_get_size (const TtvWindowedFile *file);
 /* For a trace still being written: takes the file's current size (never
  * smaller: a file that shrank is an error naming it).  No window of the
  * file may be in use across the call. */
-gboolean       ttv_mapped_file_update_size (TtvMappedFile *file, GError **error);
+gboolean       ttv_windowed_file_update_size (TtvWindowedFile *file, GError **error);
 
 /* One range of a file held in memory; each cursor has its own.
  * Zero-initialized, or TTV_FILE_WINDOW_INIT, it holds nothing. */
 typedef struct {
-  const TtvMappedFile *file;  /* weak */
-  guint8 *map;                /* the bytes held (in buf), NULL when none */
-  guint64 map_offset;         /* file offset of map[0] (page aligned) */
-  guint64 map_len;
+  const TtvWindowedFile *file;  /* weak */
+  guint8 *bytes;              /* the bytes held (in buf), NULL when none */
+  guint64 bytes_offset;       /* file offset of bytes[0] (page aligned) */
+  guint64 bytes_len;
   guint8 *buf;                /* owned, buf_size bytes, reused as the window moves */
   gsize buf_size;
 } TtvFileWindow;
@@ -48,18 +48,18 @@ typedef struct {
  * see ttv_file_window_get_available).  NULL with @error when @offset is
  * past the end of the file or reading fails (the window then holds
  * nothing). */
-const guint8 *ttv_file_window_map (TtvFileWindow *w, guint64 offset, guint64 length, GError **error);
+const guint8 *ttv_file_window_read (TtvFileWindow *w, guint64 offset, guint64 length, GError **error);
 
 /* A pointer to the bytes [@offset, @offset + @length) of the file, valid
- * until the window maps another range or is cleared: the window already
+ * until the window reads another range or is cleared: the window already
  * held them (no system call), or is moved to them. */
 static inline const guint8 *
 ttv_file_window_get (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
 {
-  if (G_LIKELY (w->map != NULL && offset >= w->map_offset && length <= w->map_len
-                && offset - w->map_offset <= w->map_len - length))
-    return w->map + (offset - w->map_offset);
-  return ttv_file_window_map (w, offset, length, error);
+  if (G_LIKELY (w->bytes != NULL && offset >= w->bytes_offset && length <= w->bytes_len
+                && offset - w->bytes_offset <= w->bytes_len - length))
+    return w->bytes + (offset - w->bytes_offset);
+  return ttv_file_window_read (w, offset, length, error);
 }
 
 /* Bytes of the file the window holds from @offset on (0 when it does not
@@ -67,15 +67,15 @@ ttv_file_window_get (TtvFileWindow *w, guint64 offset, guint64 length, GError **
 static inline guint64
 ttv_file_window_get_available (const TtvFileWindow *w, guint64 offset)
 {
-  if (w->map == NULL || offset < w->map_offset || offset - w->map_offset >= w->map_len)
+  if (w->bytes == NULL || offset < w->bytes_offset || offset - w->bytes_offset >= w->bytes_len)
     return 0;
-  return w->map_len - (offset - w->map_offset);
+  return w->bytes_len - (offset - w->bytes_offset);
 }
 
 /* Empties the window and frees its buffer. */
 void ttv_file_window_clear (TtvFileWindow *w);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvMappedFile, ttv_mapped_file_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvWindowedFile, ttv_windowed_file_free)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TtvFileWindow, ttv_file_window_clear)
 
 G_END_DECLS

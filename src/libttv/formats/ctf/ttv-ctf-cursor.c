@@ -10,14 +10,14 @@
 
 /* Packets open at once; only traces whose packets overlap use more than one. */
 #define MAX_LANES 16
-/* Mapped windows: one per lane, and one for seek_position's own lane, and
- * one more so that the window of a packet read through stays mapped until
+/* Windows of the file: one per lane, and one for seek_position's own lane, and
+ * one more so that the window of a packet read through stays held until
  * the call after the one that returned its last event. */
 #define MAX_WINDOWS (MAX_LANES + 2)
 
 typedef struct {
   guint64 packet;
-  const guint8 *pdata;    /* weak: packet start in the mapped file */
+  const guint8 *pdata;    /* weak: packet start in its window */
   guint64 pbits;          /* content size */
   guint64 bit;            /* head event's header position */
   guint64 index;          /* head event's index in the packet */
@@ -33,7 +33,7 @@ typedef struct {
 
 typedef struct {
   TtvFileWindow w;
-  guint users;            /* lanes reading through it; an unused window stays mapped */
+  guint users;            /* lanes reading through it; an unused window keeps its bytes */
 } CursorWindow;
 
 /* The LTTng event header of the stream class, for the fast path: little
@@ -92,7 +92,7 @@ typedef struct {
 
 /* A window holding @length bytes at @offset for a lane: one that already
  * holds them, else an unused one moved there.  The windows nobody uses keep
- * their mapping until needed, so that the event a call returned stays
+ * their bytes until needed, so that the event a call returned stays
  * readable until the next call. */
 static const guint8 *
 window_acquire (CtfCursor *c, guint64 offset, guint64 length, guint *index, GError **error)
@@ -107,14 +107,14 @@ window_acquire (CtfCursor *c, guint64 offset, guint64 length, guint *index, GErr
           *index = i;
           return ttv_file_window_get (&cw->w, offset, length, NULL);
         }
-      /* Moving a mapped window rather than mapping another keeps one
-       * mapping per lane. */
-      if (cw->users == 0 && (free_one == MAX_WINDOWS || (c->windows[free_one].w.map == NULL && cw->w.map)))
+      /* Moving a window that holds bytes rather than filling another keeps one
+       * buffer per lane. */
+      if (cw->users == 0 && (free_one == MAX_WINDOWS || (c->windows[free_one].w.bytes == NULL && cw->w.bytes)))
         free_one = i;
     }
   g_assert (free_one < MAX_WINDOWS);
   CursorWindow *cw = &c->windows[free_one];
-  const guint8 *p = ttv_file_window_map (&cw->w, offset, length, error);
+  const guint8 *p = ttv_file_window_read (&cw->w, offset, length, error);
   if (p == NULL)
     return NULL;
   cw->users = 1;
@@ -922,7 +922,7 @@ lane_open (CtfCursor *c, Lane *l, guint64 index, GError **error)
   return FALSE;
 }
 
-/* Lanes whose packet is read through are closed (their window stays mapped
+/* Lanes whose packet is read through are closed (their window stays held
  * until another packet needs it: the event just returned lies in it). */
 static void
 lanes_drop_empty (CtfCursor *c)
@@ -986,7 +986,7 @@ fail_sticky (CtfCursor *c, GError *e, GError **error)
 /* A stream file whose packets do not overlap is read without looking
  * ahead: its one lane stands at the next event (l->bit, before its clock
  * l->clock_before), decoded straight into the caller's event.  Opens the
- * next packet when the lane is read through (its window stays mapped until
+ * next packet when the lane is read through (its window stays held until
  * another packet needs it: the event returned before lies in it). */
 static gboolean
 direct_next_packet (CtfCursor *c, GError **error)

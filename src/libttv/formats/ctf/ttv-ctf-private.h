@@ -257,7 +257,7 @@ typedef struct {
   TtvTracefile *tracefile;  /* weak */
   CtfMeta *meta;            /* weak */
   char *path;               /* owned */
-  TtvMappedFile *file;      /* owned: read through windows (cursors have their own) */
+  TtvWindowedFile *file;      /* owned: read through windows (cursors have their own) */
   guint64 size;
   CtfStreamClass *sc;       /* weak: from the first packet */
   guint64 stream_instance_id;

@@ -136,15 +136,15 @@ refresh_stream (TtvTrace *trace, CtfStreamFile *sf, gboolean *changed, GError **
   if (sf->file == NULL)
     {
       g_autoptr (GError) local = NULL;
-      if ((sf->file = ttv_mapped_file_open (sf->path, &local)) == NULL)
+      if ((sf->file = ttv_windowed_file_open (sf->path, &local)) == NULL)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
           return FALSE;
         }
     }
-  else if (!ttv_mapped_file_update_size (sf->file, error))
+  else if (!ttv_windowed_file_update_size (sf->file, error))
     return FALSE;
-  sf->size = ttv_mapped_file_get_size (sf->file);
+  sf->size = ttv_windowed_file_get_size (sf->file);
   guint n = sf->packets->len;
   if (!ttv_ctf_stream_file_index_more (sf, trace, error))
     return FALSE;

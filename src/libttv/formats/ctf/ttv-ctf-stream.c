@@ -157,7 +157,7 @@ decode_head (CtfStreamFile *sf, const guint8 *buf, guint64 offset, guint64 avail
 }
 
 /* Packet headers and contexts are small: a window of this much holds them
- * (a bigger one is mapped for the rare one that is not). */
+ * (a bigger one is read for the rare one that is not). */
 #define HEAD_BYTES (64u << 10)
 
 /* The same, reading the bytes through @w: at most @avail_bits of them. */
@@ -347,7 +347,7 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
               GError **live_error)
 {
   /* Only the packets' heads are read, through one window moving along the
-   * file, unmapped at the end. */
+   * file, freed at the end. */
   g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (sf->file);
   while (offset < sf->size)
     {
@@ -553,7 +553,7 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autoptr (GError) local = NULL;
-  TtvMappedFile *file = ttv_mapped_file_open (path, &local);
+  TtvWindowedFile *file = ttv_windowed_file_open (path, &local);
   if (!file)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
@@ -563,7 +563,7 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
   sf->meta = meta;
   sf->path = g_steal_pointer (&path);
   sf->file = file;
-  sf->size = ttv_mapped_file_get_size (file);
+  sf->size = ttv_windowed_file_get_size (file);
   sf->packets = g_array_new (FALSE, TRUE, sizeof (CtfPacket));
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   sf->tracefile = ttv_trace_add_tracefile (trace, name, -1);
@@ -658,7 +658,7 @@ ttv_ctf_stream_file_free (CtfStreamFile *sf)
     return;
   g_free (sf->path);
   g_clear_error (&sf->open_error);
-  ttv_mapped_file_free (sf->file);
+  ttv_windowed_file_free (sf->file);
   g_array_unref (sf->packets);
   g_free (sf);
 }

@@ -63,7 +63,7 @@ block_bytes (TtvLttCursor *c, guint64 b, GError **error)
 }
 
 /* Positions the iterator at the start of block @b (or at the end); FALSE
- * when the block cannot be mapped (the iterator is then at the end). */
+ * when the block cannot be read (the iterator is then at the end). */
 static gboolean
 load_block (TtvLttCursor *c, guint64 b, GError **error)
 {
@@ -221,7 +221,7 @@ next_slow (TtvLttCursor *c, TtvEvent *ev, GError **error)
         {
           if (G_UNLIKELY (c->load_error != NULL))
             {
-              /* The first block could not be mapped when the cursor was made. */
+              /* The first block could not be read when the cursor was made. */
               g_propagate_error (error, g_steal_pointer (&c->load_error));
               return FALSE;
             }

@@ -99,7 +99,7 @@ typedef struct {
 
 typedef struct {
   char *path;                   /* owned: full path, for messages */
-  TtvMappedFile *file;          /* owned: read through windows (cursors have their own) */
+  TtvWindowedFile *file;          /* owned: read through windows (cursors have their own) */
   guint64 size;
   guint32 block_size;
   TtvByteOrder order;
@@ -185,7 +185,7 @@ typedef struct {
   TtvLttIter it;
   TtvFileWindow window;         /* owned: holds it.base */
   gboolean fast;                /* native byte order and a 1 GHz clock (it.fast_end) */
-  GError *load_error;           /* owned: the first block could not be mapped (next() reports it) */
+  GError *load_error;           /* owned: the first block could not be read (next() reports it) */
   TtvDecoder *skipper;          /* owned: walks variable-size payloads */
 } TtvLttCursor;
 

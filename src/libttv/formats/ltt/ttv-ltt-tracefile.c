@@ -1,5 +1,5 @@
-/* ttv-ltt-tracefile.c: one LTT tracefile (cpu/N or control/X) mapped in
- * memory, and its block index read from each block's start and end events. */
+/* ttv-ltt-tracefile.c: one LTT tracefile (cpu/N or control/X) read through
+ * windows, and its block index read from each block's start and end events. */
 #include "ttv-ltt-private.h"
 #include "ttv-decoder.h"
 
@@ -21,7 +21,7 @@ ttv_ltt_file_free (TtvLttFile *f)
 {
   if (f == NULL)
     return;
-  ttv_mapped_file_free (f->file);
+  ttv_windowed_file_free (f->file);
   if (f->blocks)
     g_array_unref (f->blocks);
   for (guint64 i = 0; i < f->n_fine; i++)
@@ -119,7 +119,7 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
   f->blocks = g_array_new (FALSE, FALSE, sizeof (TtvLttBlock));
 
   /* A FIFO or a device in a tracefile's place is refused, not waited on. */
-  f->file = ttv_mapped_file_open (path, &local);
+  f->file = ttv_windowed_file_open (path, &local);
   if (f->file == NULL)
     {
       g_set_error (error, TTV_FORMAT_ERROR,
@@ -129,7 +129,7 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
       ttv_ltt_file_free (f);
       return NULL;
     }
-  f->size = ttv_mapped_file_get_size (f->file);
+  f->size = ttv_windowed_file_get_size (f->file);
   guint64 n = f->size / f->block_size;
   guint64 rest = f->size % f->block_size;
   if (rest && trace)
@@ -140,7 +140,7 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
   g_array_set_size (f->blocks, n);
   f->min_block_id = G_MAXUINT32;
   /* Only the first and last events of each block are read, through one
-   * window that moves along the file (unmapped at the end). */
+   * window that moves along the file (freed at the end). */
   g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f->file);
   for (guint64 s = 0; s < n; s++)
     {

@@ -17,7 +17,7 @@ typedef struct {
   const TtvLttngFile *file;  /* weak */
   const TtvLttngTrace *trace; /* weak */
   CursorState s;
-  TtvFileWindow window;      /* owned mapping: holds the current block */
+  TtvFileWindow window;      /* owned: holds the current block */
 } LttngCursor;
 
 TtvCursor *

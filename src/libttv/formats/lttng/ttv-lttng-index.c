@@ -12,7 +12,7 @@ ttv_lttng_file_free (TtvLttngFile *f)
 {
   if (f == NULL)
     return;
-  ttv_mapped_file_free (f->file);
+  ttv_windowed_file_free (f->file);
   if (f->blocks)
     g_array_unref (f->blocks);
   g_free (f->path);
@@ -42,13 +42,13 @@ ttv_lttng_file_open_full (const char *path, gboolean live, GError **error)
   f->blocks = g_array_new (FALSE, FALSE, sizeof (TtvLttngBlock));
   g_autoptr (GError) local = NULL;
   /* A FIFO or a device in a tracefile's place is refused, not waited on. */
-  f->file = ttv_mapped_file_open (path, &local);
+  f->file = ttv_windowed_file_open (path, &local);
   if (f->file == NULL)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO, "%s", local->message);
       return NULL;
     }
-  f->size = ttv_mapped_file_get_size (f->file);
+  f->size = ttv_windowed_file_get_size (f->file);
   /* Still being written: a file without a whole block has none yet. */
   if (live && f->size < TTV_LTTNG_HEADER_SIZE)
     {

@@ -145,7 +145,7 @@ typedef struct {
 
 typedef struct {
   char *path;                /* owned */
-  TtvMappedFile *file;       /* owned: read through windows (cursors have their own) */
+  TtvWindowedFile *file;       /* owned: read through windows (cursors have their own) */
   gsize size;
   TtvLttngLayout layout;
   TtvLttngHeader first;      /* header of the first block in file order */
