@@ -1016,6 +1016,31 @@ test_clock_value_overflow (void)
   g_assert_cmpuint (n, ==, G_N_ELEMENTS (at));
 }
 
+/* A clock of another frequency than 1 GHz converts every value, 0 too,
+ * from its offset (a cursor's one-addition conversion of nanosecond
+ * clocks once took a 0 of any clock for time 0). */
+static void
+test_clock_value_zero (void)
+{
+  g_autoptr (GError) error = NULL;
+  static const TtvTime at[] = { 0, 1, 2 };
+  g_autofree char *dir = write_ticks ("value-zero", at, G_N_ELEMENTS (at), "freq = 1000000000;", "freq = 1000;");
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+  TtvEvent ev;
+  guint n = 0;
+  while (ttv_cursor_next (c, &ev, &error))
+    {
+      /* Values in milliseconds from 1700000000 s. */
+      g_assert_cmpint (ev.time, ==, 1700000000 * TTV_NSEC_PER_SEC + at[n] * 1000000);
+      n++;
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (at));
+}
+
 static void
 test_lost_events (void)
 {
@@ -1361,6 +1386,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/babeltrace-escape-scan", test_escape_scan);
   g_test_add_func ("/ctf/clock-offset-overflow", test_clock_offset_overflow);
   g_test_add_func ("/ctf/clock-value-overflow", test_clock_value_overflow);
+  g_test_add_func ("/ctf/clock-value-zero", test_clock_value_zero);
   g_test_add_func ("/ctf/metadata/syntax-errors", test_syntax_errors);
   g_test_add_func ("/ctf/metadata/packetized", test_packetized);
   g_test_add_func ("/ctf/clock/overflow", test_clock_overflow);

@@ -77,7 +77,7 @@ typedef struct {
   const CtfClock *clock;  /* weak */
   gboolean ns_clock;      /* 1 GHz clock whose offset fits: time = base + value */
   gint64 ns_base;
-  guint64 ns_limit;       /* largest value that converts so without overflow */
+  guint64 ns_count;       /* values below it convert so without overflow (0 for other clocks) */
   TtvDecoder *decoder;    /* owned */
   Lane lanes[MAX_LANES];  /* ordered by packet */
   guint n_lanes;
@@ -630,7 +630,7 @@ lane_deliver (CtfCursor *c, Lane *l, TtvEvent *ev, const CtfEventClass *ec, guin
 {
   l->clock = clock;
   l->next_bit = next_bit;
-  ev->time = G_LIKELY (clock <= c->ns_limit) ? c->ns_base + (gint64) clock : ttv_ctf_clock_to_time (c->clock, clock);
+  ev->time = G_LIKELY (clock < c->ns_count) ? c->ns_base + (gint64) clock : ttv_ctf_clock_to_time (c->clock, clock);
   ev->cycles = clock;
   ev->type = ec->type;
   ev->tracefile = c->sf->tracefile;
@@ -742,7 +742,7 @@ lane_read_fixed (CtfCursor *c, Lane *l, TtvEvent *ev)
     }
   guint64 pos = p + (guint64) o->end_bits;
   guint64 pbits = l->pbits;
-  if (pos > pbits || (clock > l->end_clock && pos < pbits) || clock > c->ns_limit)
+  if (pos > pbits || (clock > l->end_clock && pos < pbits) || clock >= c->ns_count)
     return FIXED_NOT_TAKEN;
   guint64 packet = l->packet, index = l->index;
   const guint8 *pdata = l->pdata;
@@ -1391,7 +1391,7 @@ cursor_alloc (TtvTracefile *tf)
     {
       c->ns_clock = TRUE;
       c->ns_base = (gint64) c->clock->base_ns;
-      c->ns_limit = c->ns_base >= 0 ? (guint64) (TTV_TIME_MAX - c->ns_base) : (guint64) TTV_TIME_MAX;
+      c->ns_count = (c->ns_base >= 0 ? (guint64) (TTV_TIME_MAX - c->ns_base) : (guint64) TTV_TIME_MAX) + 1;
     }
   for (guint i = 0; i < MAX_WINDOWS; i++)
     c->windows[i].w = (TtvFileWindow) TTV_FILE_WINDOW_INIT (c->sf->file);
