@@ -978,6 +978,21 @@ run_op (Run *r, const Op *op, guint32 node, guint64 *pos)
     }
 }
 
+/* The node of struct @op at @root (room made for it and its @n
+ * members), its members' to follow; returns it. */
+static inline TtvValue *
+put_struct_node (const Op *op, TtvDecoder *d, guint32 root, guint32 n)
+{
+  ttv_decoder_reserve (d, n + 1);
+  TtvValue *v = &d->nodes[root];
+  v->type = op->type;
+  v->name = NULL;
+  v->first_child = root + 1;
+  v->n_children = n;
+  memset (&v->v, 0, sizeof v->v);
+  return v;
+}
+
 /* A flat struct (most payloads): its node, then its members by loads;
  * -1 when the bytes are too few. */
 static inline gint32
@@ -988,13 +1003,7 @@ decode_flat (const Op *op, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, g
   guint32 n = op->n_children;
   if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root))
     return -1;
-  ttv_decoder_reserve (d, n + 1);
-  TtvValue *v = &d->nodes[root];
-  v->type = op->type;
-  v->name = NULL;
-  v->first_child = root + 1;
-  v->n_children = n;
-  memset (&v->v, 0, sizeof v->v);
+  TtvValue *v = put_struct_node (op, d, root, n);
   /* Each member's node from its template (copied inline: a call to
    * memcpy costs more), then its value, in one pass. */
   const TtvValue *tmpl = op->tmpl;
@@ -1054,13 +1063,7 @@ decode_seq (const Op *op, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, gu
   guint32 n = op->n_children;
   if (G_UNLIKELY (n + 1 > TTV_DECODER_MAX_NODES - root))
     return -1;
-  ttv_decoder_reserve (d, n + 1);
-  TtvValue *v = &d->nodes[root];
-  v->type = op->type;
-  v->name = NULL;
-  v->first_child = root + 1;
-  v->n_children = n;
-  memset (&v->v, 0, sizeof v->v);
+  TtvValue *v = put_struct_node (op, d, root, n);
   const TtvValue *tmpl = op->tmpl;
   guint64 counts[TTV_SEQ_MAX_COUNTS];
   guint64 at = align_up (*bit_pos, op->align_mask);
