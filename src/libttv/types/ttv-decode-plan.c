@@ -1027,18 +1027,18 @@ static inline gboolean
 decode_seq_elements (const Op *op, guint32 i, TtvDecoder *d, guint32 array)
 {
   const TtvSeqMember *sm = &op->seq->members[i];
-  const char *elements = d->nodes[array].v.string.str;
   guint32 n = d->nodes[array].v.string.len;
   if (n > TTV_DECODER_MAX_NODES - d->n_nodes)
     return FALSE;
   ttv_decoder_reserve (d, n);
   guint32 first = d->n_nodes;
+  const TtvValue *view = &d->nodes[array];
   TtvValue *v = &d->nodes[first];
   const TtvValue elem = { .type = op->children[i].children[0].type };
   for (guint32 j = 0; j < n; j++)
     {
       v[j] = elem;
-      ttv_flat_member_load (&sm->load, (const guint8 *) elements + (gsize) j * (sm->size_bits / 8), &v[j]);
+      ttv_seq_element_load (sm, view, j, &v[j]);
     }
   d->n_nodes = first + n;
   /* The array's node as run_array leaves it: no value of its own. */
