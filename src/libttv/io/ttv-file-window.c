@@ -86,14 +86,21 @@ page_size (void)
   return page;
 }
 
+/* The window holds no bytes (its buffer, if any, is kept). */
+static void
+forget_bytes (TtvFileWindow *w)
+{
+  w->bytes = NULL;
+  w->bytes_offset = 0;
+  w->bytes_len = 0;
+}
+
 void
 ttv_file_window_clear (TtvFileWindow *w)
 {
   g_clear_pointer (&w->buf, g_free);
   w->buf_size = 0;
-  w->bytes = NULL;
-  w->bytes_offset = 0;
-  w->bytes_len = 0;
+  forget_bytes (w);
 }
 
 /* Reads the @len bytes at @start into the window's buffer, made again
@@ -157,9 +164,7 @@ ttv_file_window_read (TtvFileWindow *w, guint64 offset, guint64 length, GError *
                    f->path, offset, size);
       return NULL;
     }
-  w->bytes = NULL;
-  w->bytes_offset = 0;
-  w->bytes_len = 0;
+  forget_bytes (w);
   /* From a page boundary, so that the bytes keep the alignment of their
    * file offsets to the buffer's (16 bytes at least). */
   guint64 start = offset & ~(page_size () - 1);
