@@ -400,28 +400,38 @@ is_expanded (TtvControlflowViewer *self, guint leader_row)
 
 /* The threads shown (thread_key()s, in row order): `shown-threads` as
  * (machine, pid) pairs, and `shown-pids` as pids alone (the same pid of two
- * machines twice), for scripts and tests. */
+ * machines twice), for scripts and tests.  Both are made from packed
+ * arrays, in GVariant's serialised form: a GVariantBuilder would keep a
+ * GVariant of each pair and of each number (some 300 bytes a thread, tens
+ * of MB for the processes of a large trace). */
+typedef struct
+{
+  guint32 machine;
+  guint32 pid;
+} ShownThread;
+
 static void
 publish_shown (TtvControlflowViewer *self, GArray *keys)
 {
   GAction *pids_action = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "shown-pids");
   GAction *threads_action = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "shown-threads");
   g_autoptr (GArray) pids = g_array_sized_new (FALSE, FALSE, sizeof (guint32), keys->len);
-  GVariantBuilder threads;
+  g_autoptr (GArray) threads = g_array_sized_new (FALSE, FALSE, sizeof (ShownThread), keys->len);
 
-  g_variant_builder_init (&threads, G_VARIANT_TYPE ("a(uu)"));
   for (guint i = 0; i < keys->len; i++)
     {
       guint64 key = g_array_index (keys, guint64, i);
-      guint32 pid = (guint32) key;
+      ShownThread t = { (guint32) (key >> 32), (guint32) key };
 
-      g_array_append_val (pids, pid);
-      g_variant_builder_add (&threads, "(uu)", (guint32) (key >> 32), pid);
+      g_array_append_val (pids, t.pid);
+      g_array_append_val (threads, t);
     }
   g_simple_action_set_state (G_SIMPLE_ACTION (pids_action),
                              g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, pids->data, pids->len,
                                                         sizeof (guint32)));
-  g_simple_action_set_state (G_SIMPLE_ACTION (threads_action), g_variant_builder_end (&threads));
+  g_simple_action_set_state (G_SIMPLE_ACTION (threads_action),
+                             g_variant_new_fixed_array (G_VARIANT_TYPE ("(uu)"), threads->data, threads->len,
+                                                        sizeof (ShownThread)));
 }
 
 /* A thread shows in its group: it passes the search and hide-idle, and is
