@@ -4,6 +4,7 @@
 
 #include "ttv-application.h"
 #include "ttv-locale.h"
+#include "ttv-pass-memory.h"
 #include "ttv-render.h"
 
 #include <glib/gi18n.h>
@@ -13,6 +14,8 @@ main (int argc, char **argv)
 {
   g_autoptr (TtvApplication) app = NULL;
 
+  /* Before any thread starts. */
+  ttv_pass_memory_init ();
   /* TTV_BENCH_FIRST_PAINT=1: the event list prints the time from here to
    * its first drawn rows as one JSON line, then quits (bench/gui-open). */
   if (g_getenv ("TTV_BENCH_FIRST_PAINT"))

@@ -14,3 +14,12 @@ ttv_pass_give_back_memory (void)
   malloc_trim (0);
 #endif
 }
+
+void
+ttv_pass_memory_init (void)
+{
+#ifdef __GLIBC__
+  if (g_getenv ("MALLOC_ARENA_MAX") == NULL)
+    mallopt (M_ARENA_MAX, 1);
+#endif
+}
