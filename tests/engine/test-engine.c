@@ -333,6 +333,44 @@ test_merge_stays (void)
       }
 }
 
+/* Many streams with events at the same times, every stream at most times
+ * and a few only at some, so that the stream that wins falls behind most
+ * of the others (the small merge's walk down its order, to the sentinel
+ * at the end) and the order of equal times is all by stream index; with
+ * every small size and a tree.  The order must be the one of (time,
+ * stream). */
+static void
+test_merge_equal_times (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (23);
+  for (guint n = 1; n <= TTV_MERGE_SMALL + 1; n++)
+    {
+      g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (Ref));
+      GArray *times[TTV_MERGE_SMALL + 1];
+      for (guint i = 0; i < n; i++)
+        times[i] = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+      for (TtvTime t = 0; t < 600; t++)
+        for (guint i = 0; i < n; i++)
+          if (g_rand_int_range (r, 0, 8) != 0)
+            merge_add_event (all, times, i, t / 3);
+      g_array_sort (all, ref_cmp);
+
+      TtvMerge m;
+      ttv_merge_init (&m, n);
+      TtvMergeKey keys[TTV_MERGE_SMALL + 1];
+      guint next[TTV_MERGE_SMALL + 1] = { 0 };
+      merge_keys_at (keys, times, next, n);
+      ttv_merge_build (&m, keys);
+      guint k = 0;
+      while (!ttv_merge_at_end (&m))
+        merge_check_step (&m, all, &k, times, next);
+      g_assert_cmpuint (k, ==, all->len);
+      ttv_merge_clear (&m);
+      for (guint i = 0; i < n; i++)
+        g_array_unref (times[i]);
+    }
+}
+
 static void
 test_seek_time (void)
 {
@@ -1129,6 +1167,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/merge/modes", test_merge_modes);
   g_test_add_func ("/engine/merge/time-max", test_merge_time_max);
   g_test_add_func ("/engine/merge/stays", test_merge_stays);
+  g_test_add_func ("/engine/merge/equal-times", test_merge_equal_times);
   g_test_add_func ("/engine/seek/time", test_seek_time);
   g_test_add_func ("/engine/seek/position", test_seek_position);
   g_test_add_func ("/engine/position/bad-token", test_bad_token);

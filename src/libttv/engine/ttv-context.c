@@ -307,7 +307,7 @@ next_none (TtvContext *ctx, TtvStream *s, GError **error)
 static G_NO_INLINE const TtvEvent *
 next_replay (TtvContext *ctx, TtvTime t)
 {
-  ttv_merge_advance (&ctx->merge, t);
+  ttv_merge_step (&ctx->merge, t);
   ctx->replays++;
   return deliver (ctx);
 }
