@@ -33,9 +33,13 @@ ttv_context_new (TtvTraceset *ts, GError **error)
       s->cursor = ttv_cursor_new (s->tracefile, error);
       if (s->cursor == NULL)
         return NULL;
-      /* The reader itself in the hot loop, unless damage is to be skipped. */
+      /* The reader itself in the hot loop, unless damage is to be skipped;
+       * s->event is the only event handed to it, and only its time is
+       * written here (the clock correction). */
+      const TtvFormatClass *format = s->tracefile->trace->format;
       s->next = s->tracefile->trace->damage ? ttv_cursor_next
-                                            : s->tracefile->trace->format->cursor_next;
+                : format->cursor_next_kept ? format->cursor_next_kept
+                                           : format->cursor_next;
     }
   return g_steal_pointer (&ctx);
 }
