@@ -161,6 +161,30 @@ test_order (void)
     }
 }
 
+/* A trace with a clock correction: its events come at their corrected
+ * times, merged with the others' (ttv_context_next()'s own path for them). */
+static void
+test_order_corrected (void)
+{
+  for (guint32 seed = 1; seed <= 40; seed++)
+    {
+      Set s = set_make (seed, 300);
+      ttv_traceset_get_trace (s.ts, 0)->clock.offset_ns = 2;
+      for (guint i = 0; i < s.ref->len; i++)
+        {
+          Ref *ref = &g_array_index (s.ref, Ref, i);
+          if (ttv_traceset_get_stream_trace (s.ts, ref->stream) == 0)
+            ref->time += 2;
+        }
+      g_array_sort (s.ref, ref_cmp);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TtvContext) ctx = ttv_context_new (s.ts, &error);
+      g_assert_no_error (error);
+      check_following (&s, ctx, 0, s.ref->len);
+      set_clear (&s);
+    }
+}
+
 /* Events at TTV_TIME_MAX, the time of a stream past its end in a small
  * merge: they still come, after the earlier ones and by stream index, and
  * only then does the merge end; both with a small merge and a tree. */
@@ -1164,6 +1188,7 @@ main (int argc, char **argv)
     }
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/engine/merge/order", test_order);
+  g_test_add_func ("/engine/merge/order-corrected", test_order_corrected);
   g_test_add_func ("/engine/merge/modes", test_merge_modes);
   g_test_add_func ("/engine/merge/time-max", test_merge_time_max);
   g_test_add_func ("/engine/merge/stays", test_merge_stays);
