@@ -3,8 +3,8 @@
  * its end loses to every event, even one at TTV_TIME_MAX.  Up to
  * TTV_MERGE_SMALL streams, the streams' keys in order, the winner's moved
  * down among them whenever another stream wins, and a single comparison
- * with the runner-up while it does not; above, a loser tree with a fast path while one stream
- * stays the oldest.  Either way winner is the stream of the next event
+ * with the runner-up while it does not; above, a loser tree with a fast
+ * path while one stream stays the oldest.  Either way winner is the stream of the next event
  * whenever the merge is not at its end. */
 #pragma once
 
@@ -45,9 +45,9 @@ ttv_merge_key (TtvTime time, guint64 rank)
 /* With this many streams or fewer, the streams' keys kept in order and the
  * winner's new key moved down among them when another stream wins costs
  * fewer instructions than replaying a loser tree and deciding between its
- * modes (4 streams: about 25 against 50), and than the tournament over
- * all the streams' times it replaced (about 60): the winner usually falls
- * behind one or two streams only. */
+ * modes, and than the tournament over all the streams' times it replaced
+ * (4 streams: about 40 against 60): the winner usually falls behind one or
+ * two streams only. */
 #define TTV_MERGE_SMALL 8
 
 typedef struct {
