@@ -161,6 +161,30 @@ test_order (void)
     }
 }
 
+/* A trace with a clock correction: its events come at their corrected
+ * times, merged with the others' (ttv_context_next()'s own path for them). */
+static void
+test_order_corrected (void)
+{
+  for (guint32 seed = 1; seed <= 40; seed++)
+    {
+      Set s = set_make (seed, 300);
+      ttv_traceset_get_trace (s.ts, 0)->clock.offset_ns = 2;
+      for (guint i = 0; i < s.ref->len; i++)
+        {
+          Ref *ref = &g_array_index (s.ref, Ref, i);
+          if (ttv_traceset_get_stream_trace (s.ts, ref->stream) == 0)
+            ref->time += 2;
+        }
+      g_array_sort (s.ref, ref_cmp);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TtvContext) ctx = ttv_context_new (s.ts, &error);
+      g_assert_no_error (error);
+      check_following (&s, ctx, 0, s.ref->len);
+      set_clear (&s);
+    }
+}
+
 /* Events at TTV_TIME_MAX, the time of a stream past its end in a small
  * merge: they still come, after the earlier ones and by stream index, and
  * only then does the merge end; both with a small merge and a tree. */
@@ -331,6 +355,44 @@ test_merge_stays (void)
         for (guint i = 0; i < n; i++)
           g_array_unref (times[i]);
       }
+}
+
+/* Many streams with events at the same times, every stream at most times
+ * and a few only at some, so that the stream that wins falls behind most
+ * of the others (the small merge's walk down its order, to the sentinel
+ * at the end) and the order of equal times is all by stream index; with
+ * every small size and a tree.  The order must be the one of (time,
+ * stream). */
+static void
+test_merge_equal_times (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (23);
+  for (guint n = 1; n <= TTV_MERGE_SMALL + 1; n++)
+    {
+      g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (Ref));
+      GArray *times[TTV_MERGE_SMALL + 1];
+      for (guint i = 0; i < n; i++)
+        times[i] = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+      for (TtvTime t = 0; t < 600; t++)
+        for (guint i = 0; i < n; i++)
+          if (g_rand_int_range (r, 0, 8) != 0)
+            merge_add_event (all, times, i, t / 3);
+      g_array_sort (all, ref_cmp);
+
+      TtvMerge m;
+      ttv_merge_init (&m, n);
+      TtvMergeKey keys[TTV_MERGE_SMALL + 1];
+      guint next[TTV_MERGE_SMALL + 1] = { 0 };
+      merge_keys_at (keys, times, next, n);
+      ttv_merge_build (&m, keys);
+      guint k = 0;
+      while (!ttv_merge_at_end (&m))
+        merge_check_step (&m, all, &k, times, next);
+      g_assert_cmpuint (k, ==, all->len);
+      ttv_merge_clear (&m);
+      for (guint i = 0; i < n; i++)
+        g_array_unref (times[i]);
+    }
 }
 
 static void
@@ -1126,9 +1188,11 @@ main (int argc, char **argv)
     }
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/engine/merge/order", test_order);
+  g_test_add_func ("/engine/merge/order-corrected", test_order_corrected);
   g_test_add_func ("/engine/merge/modes", test_merge_modes);
   g_test_add_func ("/engine/merge/time-max", test_merge_time_max);
   g_test_add_func ("/engine/merge/stays", test_merge_stays);
+  g_test_add_func ("/engine/merge/equal-times", test_merge_equal_times);
   g_test_add_func ("/engine/seek/time", test_seek_time);
   g_test_add_func ("/engine/seek/position", test_seek_position);
   g_test_add_func ("/engine/position/bad-token", test_bad_token);

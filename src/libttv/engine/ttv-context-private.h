@@ -50,6 +50,7 @@ struct _TtvContext {
   /* Where the streams' cursors report errors, NULL between reads: a field
    * and not a local, so that the per-event loops need no stack slot. */
   GError *read_error;
+  GError **next_error;          /* ttv_context_next()'s @error, during its reader's call only */
   TtvPosition *peeked;          /* owned: ttv_context_peek_position()'s, reused */
   /* What can have moved since ctx->peeked was brought up to date, so that
    * the next peek need not compare every stream: the stream then current

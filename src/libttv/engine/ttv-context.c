@@ -33,9 +33,13 @@ ttv_context_new (TtvTraceset *ts, GError **error)
       s->cursor = ttv_cursor_new (s->tracefile, error);
       if (s->cursor == NULL)
         return NULL;
-      /* The reader itself in the hot loop, unless damage is to be skipped. */
+      /* The reader itself in the hot loop, unless damage is to be skipped;
+       * s->event is the only event handed to it, and only its time is
+       * written here (the clock correction). */
+      const TtvFormatClass *format = s->tracefile->trace->format;
       s->next = s->tracefile->trace->damage ? ttv_cursor_next
-                                            : s->tracefile->trace->format->cursor_next;
+                : format->cursor_next_kept ? format->cursor_next_kept
+                                           : format->cursor_next;
     }
   return g_steal_pointer (&ctx);
 }
@@ -293,9 +297,10 @@ next_slow (TtvContext *ctx, GError **error)
 
 /* The winner's cursor gave no event: its end, or an error. */
 static G_NO_INLINE const TtvEvent *
-next_none (TtvContext *ctx, TtvStream *s, GError **error)
+next_none (TtvContext *ctx)
 {
-  if (!ttv_context_advance_none (ctx, s, g_steal_pointer (&ctx->read_error)))
+  GError **error = ctx->next_error;
+  if (!ttv_context_advance_none (ctx, ctx->current, g_steal_pointer (&ctx->read_error)))
     {
       g_propagate_error (error, g_error_copy (ctx->error));
       return NULL;
@@ -307,17 +312,30 @@ next_none (TtvContext *ctx, TtvStream *s, GError **error)
 static G_NO_INLINE const TtvEvent *
 next_replay (TtvContext *ctx, TtvTime t)
 {
-  ttv_merge_advance (&ctx->merge, t);
+  ttv_merge_step (&ctx->merge, t);
   ctx->replays++;
   return deliver (ctx);
 }
 
+/* ttv_context_next() after stream @s read its event, in a trace with a
+ * clock correction. */
+static G_NO_INLINE const TtvEvent *
+next_corrected (TtvContext *ctx, TtvStream *s)
+{
+  TtvTime t = ttv_stream_correct_time (s);
+  if (ttv_merge_stays (&ctx->merge, t))
+    return &s->event;
+  return next_replay (ctx, t);
+}
+
 /* Per event of every merged read: kept to the common case, the stream of
  * the event delivered last reading its next one (with which the merge
- * cannot be at its end) and staying the oldest, so that it saves few
- * registers and needs no stack frame; the merge's replay when another
- * stream wins takes next_replay(), ends, errors, the first event after a
- * seek and calls from hooks next_slow(). */
+ * cannot be at its end) and staying the oldest, so that it saves one
+ * register and needs no stack frame (the stream is loaded again after the
+ * reader's call and @error kept in the context); the merge's replay when
+ * another stream wins takes next_replay(), a clock correction
+ * next_corrected(), ends, errors, the first event after a seek and calls
+ * from hooks next_slow(). */
 const TtvEvent *
 ttv_context_next (TtvContext *ctx, GError **error)
 {
@@ -327,9 +345,13 @@ ttv_context_next (TtvContext *ctx, GError **error)
   if (G_UNLIKELY (ctx == NULL || !ctx->pending || ctx->in_hooks))
     return next_slow (ctx, error);
   TtvStream *s = ctx->current;
+  ctx->next_error = error;
   if (G_UNLIKELY (!s->next (s->cursor, &s->event, &ctx->read_error)))
-    return next_none (ctx, s, error);
-  TtvTime t = ttv_stream_corrected_time (s);
+    return next_none (ctx);
+  s = ctx->current;
+  if (G_UNLIKELY (s->clock != NULL))
+    return next_corrected (ctx, s);
+  TtvTime t = s->event.time;
   /* The same stream still holds the oldest event: the merge, pending,
    * last_stream and current (the winner's while pending) are as they
    * were. */

@@ -1,10 +1,10 @@
 /* ttv-merge-private.h: the k-way merge of the traceset context, in (time,
  * stream index) order: ties go to the lowest stream index, and a stream at
  * its end loses to every event, even one at TTV_TIME_MAX.  Up to
- * TTV_MERGE_SMALL streams, a tournament over all the streams' next times
- * whenever the winner changes, and a single comparison with the runner-up
- * while it does not; above, a loser tree with a fast path while one stream
- * stays the oldest.  Either way winner is the stream of the next event
+ * TTV_MERGE_SMALL streams, the streams' keys in order, the winner's moved
+ * down among them whenever another stream wins, and a single comparison
+ * with the runner-up while it does not; above, a loser tree with a fast
+ * path while one stream stays the oldest.  Either way winner is the stream of the next event
  * whenever the merge is not at its end. */
 #pragma once
 
@@ -42,31 +42,29 @@ ttv_merge_key (TtvTime time, guint64 rank)
 
 #define TTV_MERGE_RANK_END (G_GUINT64_CONSTANT (1) << 32)
 
-/* With this many streams or fewer, taking the minimum of all the next
- * times again on every event costs fewer instructions than replaying a
- * loser tree and deciding between its modes (4 streams: about 30 against
- * 50).  GCC selects the upper levels' winner with a jump: written as a
- * mask instead, it cost 10 more instructions per event for no gain
- * measured. */
+/* With this many streams or fewer, the streams' keys kept in order and the
+ * winner's new key moved down among them when another stream wins costs
+ * fewer instructions than replaying a loser tree and deciding between its
+ * modes, and than the tournament over all the streams' times it replaced
+ * (4 streams: about 40 against 60): the winner usually falls behind one or
+ * two streams only. */
 #define TTV_MERGE_SMALL 8
 
 typedef struct {
   guint n;                      /* streams */
-  guint size;                   /* leaves: a power of two >= max (n, 1) */
+  guint size;                   /* tree: leaves, a power of two >= max (n, 1) */
   guint winner;                 /* the stream of the next event (of node[0] in a tree) */
-  guint small;                  /* size when n <= TTV_MERGE_SMALL (time and live, no tree), else 0 */
+  gboolean small;               /* n <= TTV_MERGE_SMALL: order, no tree */
   /* Small: the winner stays the winner while its next time is below this,
    * the runner-up's time (+ 1 when the winner's index is the lower one):
    * see ttv_merge_stays().  TTV_TIME_MIN in a tree, so that no time does. */
   TtvTime stay_below;
-  /* Small: the next time of each stream, TTV_TIME_MAX past its end and in
-   * the padding up to size.  An event can be at TTV_TIME_MAX too: when the
-   * minimum is TTV_TIME_MAX, live tells which streams have one.  The
+  /* Small: every stream's key, in order: order[0] the winner's, order[1]
+   * the runner-up's, and order[n] a sentinel above every key, which ends
+   * the walk of ttv_merge_small_step() without a bound check.  The
    * winner's entry is not written while it stays the winner (its time is
-   * the caller's); every step that finds the winner again writes it
-   * first. */
-  TtvTime time[TTV_MERGE_SMALL];
-  guint live;                   /* small: bit i set while stream i has events */
+   * the caller's); every step that moves it writes it. */
+  TtvMergeKey order[TTV_MERGE_SMALL + 1];
   /* Tree */
   TtvMergeKey *node;            /* owned, [size]: node[0] the winner, node[1..] the losers */
   /* Fast mode: the winner stays the oldest while its next time <= limit,
@@ -91,116 +89,49 @@ void     ttv_merge_clear (TtvMerge *m);
  * event, i), or KEY (TTV_TIME_MAX, TTV_MERGE_RANK_END | i) at its end. */
 void     ttv_merge_build (TtvMerge *m, const TtvMergeKey *keys);
 
+/* Above every key, even a padding leaf's: the end of a small merge's order. */
+#define TTV_MERGE_KEY_SENTINEL TTV_MERGE_KEY (TTV_TIME_MAX, 4 * TTV_MERGE_RANK_END)
+
 static inline gboolean
 ttv_merge_at_end (const TtvMerge *m)
 {
-  if (m->small)
-    return m->live == 0;
-  return TTV_MERGE_KEY_RANK (m->node[0]) >= TTV_MERGE_RANK_END;
+  return TTV_MERGE_KEY_RANK (m->small ? m->order[0] : m->node[0]) >= TTV_MERGE_RANK_END;
 }
 
-/* The best of some leaves of a small merge, and the runner-up: the best of
- * the others. */
-typedef struct {
-  TtvTime time, second_time;
-  guint index, second_index;
-} TtvMergeBest;
-
-/* The better of two neighbouring groups of leaves, @left's all before
- * @right's: a tie keeps the left one, the lower index.  The runner-up is
- * the best of the one that lost and the winning side's own runner-up. */
-G_ALWAYS_INLINE static inline TtvMergeBest
-ttv_merge_best_of (TtvMergeBest left, TtvMergeBest right)
-{
-  TtvMergeBest b;
-  gboolean right_wins = right.time < left.time;
-  /* The candidates for second place, the lower index first. */
-  TtvTime lo_t = right_wins ? left.time : left.second_time;
-  guint lo_i = right_wins ? left.index : left.second_index;
-  TtvTime hi_t = right_wins ? right.second_time : right.time;
-  guint hi_i = right_wins ? right.second_index : right.index;
-  gboolean hi_second = hi_t < lo_t;
-  b.time = right_wins ? right.time : left.time;
-  b.index = right_wins ? right.index : left.index;
-  b.second_time = hi_second ? hi_t : lo_t;
-  b.second_index = hi_second ? hi_i : lo_i;
-  return b;
-}
-
-/* The smallest of @time[0..size) (size a power of two, a constant where
- * inlined) and, among equal ones, the lowest index, with the runner-up:
- * pairs of neighbours first, then pairs of pairs.  With a single leaf the
- * runner-up is TTV_TIME_MAX (no other stream). */
-G_ALWAYS_INLINE static inline TtvMergeBest
-ttv_merge_small_best (const TtvTime *time, guint size)
-{
-  TtvMergeBest b[TTV_MERGE_SMALL];
-  for (guint i = 0; i < size; i++)
-    {
-      b[i].time = time[i];
-      b[i].index = i;
-      b[i].second_time = TTV_TIME_MAX;
-      b[i].second_index = i;
-    }
-  for (guint half = size / 2; half > 0; half /= 2)
-    for (guint i = 0; i < half; i++)
-      b[i] = ttv_merge_best_of (b[2 * i], b[2 * i + 1]);
-  return b[0];
-}
-
-/* Small: the bound of ttv_merge_stays() for winner @w against runner-up
- * @b.  A runner-up at TTV_TIME_MAX may be a stream past its end or one
- * whose event is at TTV_TIME_MAX: the winner then stays only below
- * TTV_TIME_MAX, and an event at TTV_TIME_MAX takes the full step (which
- * looks at live).  Below TTV_TIME_MAX the runner-up has an event, and a
- * tie with it goes to the lower index. */
-G_ALWAYS_INLINE static inline TtvTime
-ttv_merge_small_stay_below (guint w, const TtvMergeBest *b)
-{
-  if (b->second_time == TTV_TIME_MAX)
-    return TTV_TIME_MAX;
-  return w < b->second_index ? b->second_time + 1 : b->second_time;
-}
-
-/* Small: stream @w now has time @t (TTV_TIME_MAX past its end); finds the
- * winner again among @size leaves (a constant where inlined). */
+/* Small: order[0] is the winner's key; the winner and the bound of
+ * ttv_merge_stays() against the runner-up, order[1].  A runner-up at
+ * TTV_TIME_MAX may be a stream past its end (or the sentinel, with one
+ * stream) or one whose event is at TTV_TIME_MAX: the winner then stays
+ * only below TTV_TIME_MAX, and an event at TTV_TIME_MAX takes the full
+ * step.  Below TTV_TIME_MAX the runner-up has an event, and a tie with it
+ * goes to the lower index. */
 G_ALWAYS_INLINE static inline void
-ttv_merge_small_set (TtvMerge *m, guint w, TtvTime t, guint size)
+ttv_merge_small_set_winner (TtvMerge *m)
 {
-  m->time[w] = t;
-  TtvMergeBest b = ttv_merge_small_best (m->time, size);
-  w = b.index;
-  /* Every stream left is at TTV_TIME_MAX or past its end: the lowest one
-   * with an event wins. */
-  if (G_UNLIKELY (b.time == TTV_TIME_MAX))
-    w = m->live ? (guint) g_bit_nth_lsf (m->live, -1) : 0;
+  guint w = (guint) (TTV_MERGE_KEY_RANK (m->order[0]) & G_MAXUINT32);
+  TtvTime second = TTV_MERGE_KEY_TIME (m->order[1]);
   m->winner = w;
-  m->stay_below = ttv_merge_small_stay_below (w, &b);
+  if (second == TTV_TIME_MAX)
+    m->stay_below = TTV_TIME_MAX;
+  else
+    m->stay_below = w < TTV_MERGE_KEY_RANK (m->order[1]) ? second + 1 : second;
 }
 
-/* Small: ttv_merge_small_set() with its size a constant: one jump on the
- * size (a tree takes the default) where there would be two.  FALSE for a
- * tree. */
-G_ALWAYS_INLINE static inline gboolean
-ttv_merge_small_set_any (TtvMerge *m, guint w, TtvTime t)
+/* Small: the winner's key becomes @k, which may be behind other streams'
+ * keys: it moves down past every key below it, and the stream of the new
+ * order[0] wins.  Keys are unique (their rank holds the stream's index),
+ * so the order is the one of (time, index). */
+G_ALWAYS_INLINE static inline void
+ttv_merge_small_step (TtvMerge *m, TtvMergeKey k)
 {
-  switch (m->small)
+  TtvMergeKey *o = m->order;
+  while (TTV_MERGE_KEY_LESS (o[1], k))
     {
-    case 1:
-      ttv_merge_small_set (m, w, t, 1);
-      return TRUE;
-    case 2:
-      ttv_merge_small_set (m, w, t, 2);
-      return TRUE;
-    case 4:
-      ttv_merge_small_set (m, w, t, 4);
-      return TRUE;
-    case TTV_MERGE_SMALL:
-      ttv_merge_small_set (m, w, t, TTV_MERGE_SMALL);
-      return TRUE;
-    default:
-      return FALSE;
+      o[0] = o[1];
+      o++;
     }
+  o[0] = k;
+  ttv_merge_small_set_winner (m);
 }
 
 static inline guint
@@ -254,15 +185,17 @@ ttv_merge_stays (const TtvMerge *m, TtvTime t)
   return t < m->stay_below;
 }
 
-/* The winner's next event has time @t. */
+/* The winner's next event has time @t, and ttv_merge_stays() said no:
+ * another stream may win now. */
 G_ALWAYS_INLINE static inline void
-ttv_merge_advance (TtvMerge *m, TtvTime t)
+ttv_merge_step (TtvMerge *m, TtvTime t)
 {
-  if (G_LIKELY (ttv_merge_stays (m, t)))
-    return;
-  if (G_LIKELY (ttv_merge_small_set_any (m, m->winner, t)))
-    return;
   TtvMergeKey k = TTV_MERGE_KEY (t, m->winner);
+  if (G_LIKELY (m->small))
+    {
+      ttv_merge_small_step (m, k);
+      return;
+    }
   if (m->fast)
     {
       if (G_LIKELY (t <= m->limit))
@@ -286,17 +219,26 @@ ttv_merge_advance (TtvMerge *m, TtvTime t)
     ttv_merge_adapt (m);
 }
 
+/* The winner's next event has time @t. */
+G_ALWAYS_INLINE static inline void
+ttv_merge_advance (TtvMerge *m, TtvTime t)
+{
+  if (G_LIKELY (ttv_merge_stays (m, t)))
+    return;
+  ttv_merge_step (m, t);
+}
+
 /* The winner's stream has no more events. */
 static inline void
 ttv_merge_advance_end (TtvMerge *m)
 {
+  TtvMergeKey k = TTV_MERGE_KEY (TTV_TIME_MAX, TTV_MERGE_RANK_END | m->winner);
   if (m->small)
     {
-      m->live &= ~(1u << m->winner);
-      ttv_merge_small_set_any (m, m->winner, TTV_TIME_MAX);
+      ttv_merge_small_step (m, k);
       return;
     }
-  ttv_merge_replay (m, TTV_MERGE_KEY (TTV_TIME_MAX, TTV_MERGE_RANK_END | m->winner));
+  ttv_merge_replay (m, k);
   ttv_merge_update_limit (m);
 }
 

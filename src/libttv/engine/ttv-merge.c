@@ -1,4 +1,4 @@
-/* ttv-merge.c: building the merge (tournament or loser tree) behind the
+/* ttv-merge.c: building the merge (keys in order or loser tree) behind the
  * traceset context's merged reading (ttv-context.c); the per-event steps
  * are inline in ttv-merge-private.h. */
 #include "ttv-merge-private.h"
@@ -10,10 +10,11 @@ ttv_merge_init (TtvMerge *m, guint n)
   m->size = 1;
   while (m->size < n)
     m->size <<= 1;
-  m->small = m->size <= TTV_MERGE_SMALL ? m->size : 0;
-  for (guint i = 0; i < TTV_MERGE_SMALL; i++)
-    m->time[i] = TTV_TIME_MAX;
-  m->live = 0;
+  m->small = n <= TTV_MERGE_SMALL;
+  /* No stream, or none built yet: at the end. */
+  m->order[0] = TTV_MERGE_KEY (TTV_TIME_MAX, 2 * TTV_MERGE_RANK_END);
+  for (guint i = 1; i <= TTV_MERGE_SMALL; i++)
+    m->order[i] = TTV_MERGE_KEY_SENTINEL;
   m->node = NULL;
   if (!m->small)
     {
@@ -34,17 +35,21 @@ ttv_merge_clear (TtvMerge *m)
   g_clear_pointer (&m->node, g_free);
 }
 
+/* The keys sorted by insertion (there are a few), the sentinel after. */
 static void
 build_small (TtvMerge *m, const TtvMergeKey *keys)
 {
-  m->live = 0;
   for (guint i = 0; i < m->n; i++)
     {
-      gboolean live = TTV_MERGE_KEY_RANK (keys[i]) < TTV_MERGE_RANK_END;
-      m->time[i] = live ? TTV_MERGE_KEY_TIME (keys[i]) : TTV_TIME_MAX;
-      m->live |= (guint) live << i;
+      guint j = i;
+      for (; j > 0 && TTV_MERGE_KEY_LESS (keys[i], m->order[j - 1]); j--)
+        m->order[j] = m->order[j - 1];
+      m->order[j] = keys[i];
     }
-  ttv_merge_small_set_any (m, 0, m->time[0]);
+  m->order[m->n] = TTV_MERGE_KEY_SENTINEL;
+  if (m->n == 0)
+    m->order[0] = TTV_MERGE_KEY (TTV_TIME_MAX, 2 * TTV_MERGE_RANK_END);
+  ttv_merge_small_set_winner (m);
 }
 
 void

@@ -198,6 +198,11 @@ struct _TtvFormatClass {
    * (the position in @event then stays that of the event before: the
    * engine names it in the message). */
   gboolean  (*cursor_next)  (TtvCursor *cursor, TtvEvent *event, GError **error);
+  /* Optional (NULL: cursor_next): cursor_next for a caller that hands it
+   * the same event on every call and writes nothing in it but its time
+   * (the merged read's streams), so that fields the same as at the last
+   * call (the block's) need not be written again. */
+  gboolean  (*cursor_next_kept) (TtvCursor *cursor, TtvEvent *event, GError **error);
   /* Positions the cursor so that the next event is the first at or after @time. */
   gboolean  (*cursor_seek_time) (TtvCursor *cursor, TtvTime time, GError **error);
   /* Positions the cursor so that the next event is the one at @pos. */

@@ -495,6 +495,122 @@ test_seek (void)
   g_clear_pointer (&t, ttv_trace_close);
 }
 
+/* Every field of two events of two cursors, the same (their data the
+ * same bytes, each in its cursor's window). */
+static void
+assert_same_event (const TtvEvent *a, const TtvEvent *b)
+{
+  g_assert_cmpint (a->time, ==, b->time);
+  g_assert_cmpuint (a->cycles, ==, b->cycles);
+  g_assert_true (a->type == b->type);
+  g_assert_true (a->tracefile == b->tracefile);
+  g_assert_cmpuint (a->pos.block, ==, b->pos.block);
+  g_assert_cmpuint (a->pos.offset, ==, b->pos.offset);
+  g_assert_cmpuint (a->pos.index, ==, b->pos.index);
+  g_assert_cmpuint (a->data_bits, ==, b->data_bits);
+  g_assert_cmpmem (a->data, a->data_bits / 8, b->data, b->data_bits / 8);
+  g_assert_cmpuint (a->payload_bit, ==, b->payload_bit);
+  g_assert_true (a->priv == b->priv);
+}
+
+/* The next event of @general (the plain cursor_next into an event of
+ * garbage, so that each of its fields must be written) and of @kept
+ * (cursor_next_kept into the same event every time, which leaves the
+ * block's fields as they were): the same, field by field. */
+static gboolean
+step_both (TtvCursor *general, TtvCursor *kept, TtvEvent *kept_ev)
+{
+  g_autoptr (GError) error = NULL;
+  TtvEvent ev;
+  memset (&ev, 0xa5, sizeof ev);
+  gboolean more = ttv_ltt_cursor_next (general, &ev, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ttv_ltt_cursor_next_kept (kept, kept_ev, &error), ==, more);
+  g_assert_no_error (error);
+  if (more)
+    assert_same_event (&ev, kept_ev);
+  return more;
+}
+
+/* A trace whose events all take the cursor's fast path (the machine's
+ * byte order, a 1 GHz clock, fixed sizes), of two sizes and alignments,
+ * in small blocks. */
+static char *
+write_fast_trace (guint n_events)
+{
+  char *dir = ltt_test_tmp_trace ("fast");
+  TtvLttWriterOptions o = { .byte_order = TTV_BYTE_ORDER_NATIVE, .arch_size = TTV_LTT_ARCH_LP64,
+                            .block_size = 256, .start_time = START };
+  g_autoptr (GError) error = NULL;
+  TtvLttWriter *w = ttv_ltt_writer_new (dir, &o, &error);
+  g_assert_no_error (error);
+  guint f = ttv_ltt_writer_add_facility (w, "core", NULL);
+  g_autoptr (TtvType) wide = ttv_type_new_struct ();
+  ttv_type_add_field (wide, "n", fixed (64, FALSE), NULL);
+  g_autoptr (TtvType) narrow = ttv_type_new_struct ();
+  ttv_type_add_field (narrow, "b", fixed (8, FALSE), NULL);
+  gint ids[2];
+  ids[0] = ttv_ltt_writer_add_event (w, f, "wide", NULL, wide, &error);
+  ids[1] = ttv_ltt_writer_add_event (w, f, "narrow", NULL, narrow, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < n_events; i++)
+    {
+      TtvScalar v[] = { TTV_SCALAR_UINT (i % 200) };
+      TtvTime t = START + (TtvTime) (i / 3) * 1000;
+      ttv_ltt_writer_write_event (w, 0, t, (guint) ids[i % 5 == 0], v, 1, &error);
+      g_assert_no_error (error);
+    }
+  g_assert_true (ttv_ltt_writer_close (w, &error));
+  g_assert_no_error (error);
+  return dir;
+}
+
+/* The merged read's cursor_next_kept against the general cursor_next:
+ * over the blocks of a trace and after seeks by time and by position to
+ * other blocks (the seeks read events into their own, then step back). */
+static void
+test_next_kept (void)
+{
+  g_autofree char *dir = write_fast_trace (2000);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  g_assert_cmpuint (tf->n_blocks, >, 50);
+  g_autoptr (TtvCursor) general = ttv_cursor_new (tf, &error);
+  g_autoptr (TtvCursor) kept = ttv_cursor_new (tf, &error);
+  g_assert_no_error (error);
+  g_assert_true (((TtvLttCursor *) kept)->fast);
+  TtvEvent kept_ev;
+  memset (&kept_ev, 0x5a, sizeof kept_ev);
+  guint n = 0;
+  while (step_both (general, kept, &kept_ev))
+    n++;
+  g_assert_cmpuint (n, ==, 2000);
+
+  TtvTime span = tf->end - tf->start;
+  for (guint k = 0; k < 20; k++)
+    {
+      /* Back and forth through the trace. */
+      TtvTime q = tf->start + span * (k % 2 ? 19 - k : k) / 20;
+      g_assert_true (ttv_cursor_seek_time (general, q, &error));
+      g_assert_true (ttv_cursor_seek_time (kept, q, &error));
+      g_assert_no_error (error);
+      for (guint i = 0; i < 150 && step_both (general, kept, &kept_ev); i++)
+        ;
+      /* A position from the middle, sought by both. */
+      TtvTracefilePosition pos = kept_ev.pos;
+      g_assert_true (ttv_cursor_seek_position (general, &pos, &error));
+      g_assert_true (ttv_cursor_seek_position (kept, &pos, &error));
+      g_assert_no_error (error);
+      for (guint i = 0; i < 150 && step_both (general, kept, &kept_ev); i++)
+        ;
+    }
+  g_clear_pointer (&general, ttv_cursor_free);
+  g_clear_pointer (&kept, ttv_cursor_free);
+  g_clear_pointer (&t, ttv_trace_close);
+}
+
 static void
 test_flight_recorder (void)
 {
@@ -678,6 +794,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/ltt/roundtrip/types/freq-1MHz", &configs[n++], test_types);
   g_test_add_func ("/ltt/roundtrip/heartbeat", test_heartbeat);
   g_test_add_func ("/ltt/roundtrip/seek", test_seek);
+  g_test_add_func ("/ltt/roundtrip/next-kept", test_next_kept);
   g_test_add_func ("/ltt/roundtrip/flight-recorder", test_flight_recorder);
   g_test_add_func ("/ltt/roundtrip/facility-versions", test_facility_versions);
   g_test_add_func ("/ltt/roundtrip/seed-xml", test_seed_xml);

@@ -152,19 +152,26 @@ rd64 (const guint8 *p, gboolean swap)
 
 static gboolean next_slow (TtvLttCursor *c, TtvEvent *ev, GError **error);
 
-/* Fills @ev (its time and cycles set) with the event of @code at byte
- * @off, whose payload starts at @payload, and moves the iterator to @next. */
+/* The fields of @ev the same for every event of the block. */
 static G_ALWAYS_INLINE inline void
-emit_event (TtvLttCursor *c, TtvLttIter *it, const TtvLttCode *code, guint64 off, guint64 payload,
-            guint64 next, TtvEvent *ev)
+emit_block_fields (const TtvLttCursor *c, const TtvLttIter *it, TtvEvent *ev)
 {
-  ev->type = code->type;
   ev->tracefile = c->parent.tracefile;
   ev->pos.block = it->block;
-  ev->pos.offset = off;
-  ev->pos.index = it->index++;
   ev->data = it->base;
   ev->data_bits = it->end_offset * 8;
+}
+
+/* Fills the fields of @ev (its time and cycles set, and its block fields)
+ * of the event of @code at byte @off, whose payload starts at @payload,
+ * and moves the iterator to @next. */
+static G_ALWAYS_INLINE inline void
+emit_event (TtvLttIter *it, const TtvLttCode *code, guint64 off, guint64 payload, guint64 next,
+            TtvEvent *ev)
+{
+  ev->type = code->type;
+  ev->pos.offset = off;
+  ev->pos.index = it->index++;
   ev->payload_bit = payload * 8;
   ev->priv = (gpointer) code;
   it->offset = next;
@@ -173,9 +180,11 @@ emit_event (TtvLttCursor *c, TtvLttIter *it, const TtvLttCode *code, guint64 off
 /* The hot loop of every LTT read: an event of fixed size inside the block,
  * in the machine's byte order, with a 1 GHz clock (it->fast_end is 0
  * otherwise), takes this way; any other (block ends, heartbeats, variable
- * sizes, damage) next_slow. */
-gboolean
-ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
+ * sizes, damage) next_slow.  @kept (a constant): @ev is the event handed
+ * at the last call, untouched but for its time, so that its block fields
+ * are written once per block. */
+static G_ALWAYS_INLINE inline gboolean
+cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error, gboolean kept)
 {
   TtvLttCursor *c = (TtvLttCursor *) cursor;
   TtvLttIter *it = &c->it;
@@ -201,11 +210,30 @@ ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
           it->cycles = cycles;
           ev->cycles = cycles;
           ev->time = (TtvTime) (it->time_base + cycles);
-          emit_event (c, it, code, off, payload, next, ev);
+          if (!kept)
+            emit_block_fields (c, it, ev);
+          else if (G_UNLIKELY (it->kept != ev))
+            {
+              emit_block_fields (c, it, ev);
+              it->kept = ev;
+            }
+          emit_event (it, code, off, payload, next, ev);
           return TRUE;
         }
     }
   return next_slow (c, ev, error);
+}
+
+gboolean
+ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error)
+{
+  return cursor_next (cursor, ev, error, FALSE);
+}
+
+gboolean
+ttv_ltt_cursor_next_kept (TtvCursor *cursor, TtvEvent *ev, GError **error)
+{
+  return cursor_next (cursor, ev, error, TRUE);
 }
 
 static G_NO_INLINE gboolean
@@ -281,7 +309,8 @@ next_slow (TtvLttCursor *c, TtvEvent *ev, GError **error)
           else
             ev->time = ttv_ltt_time_from_cycles (it->block_time, it->block_cycles, it->cycles,
                                                  c->file->freq);
-          emit_event (c, it, code, off, payload, next, ev);
+          emit_block_fields (c, it, ev);
+          emit_event (it, code, off, payload, next, ev);
           return TRUE;
         }
 
@@ -378,6 +407,8 @@ restore_iter (TtvLttCursor *c, const TtvLttIter *saved, GError **error)
 {
   stop_recording (&c->it);
   c->it = *saved;
+  /* The window may give the block's bytes at another address now. */
+  c->it.kept = NULL;
   /* Reading ahead may have moved the window off the saved block. */
   if (c->it.block < c->file->blocks->len && (c->it.base = block_bytes (c, c->it.block, error)) == NULL)
     {

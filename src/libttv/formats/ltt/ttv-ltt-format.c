@@ -288,6 +288,7 @@ const TtvFormatClass ttv_ltt_format_class = {
   .cursor_new = ttv_ltt_cursor_new,
   .cursor_free = ttv_ltt_cursor_free,
   .cursor_next = ttv_ltt_cursor_next,
+  .cursor_next_kept = ttv_ltt_cursor_next_kept,
   .cursor_seek_time = ttv_ltt_cursor_seek_time,
   .cursor_seek_position = ttv_ltt_cursor_seek_position,
   .cursor_skip_block = ttv_ltt_cursor_skip_block,

@@ -175,6 +175,10 @@ typedef struct {
   const guint8 *base;           /* current block */
   GArray *fine;                 /* of TtvLttFineEntry while recording a block read from its start, else NULL */
   guint64 fast_end;             /* end_offset when the cursor is fast, else 0 (no event takes the fast path) */
+  /* The event of ttv_ltt_cursor_next_kept()'s caller whose fields the same
+   * for the whole block hold this block's, else NULL: cleared with the
+   * iterator whenever it moves to another block or is restored. */
+  const TtvEvent *kept;
 } TtvLttIter;
 
 typedef struct {
@@ -193,6 +197,9 @@ void     ttv_ltt_cursor_init (TtvLttCursor *c, TtvLttFile *file, const TtvLttCod
                               guint n_codes);
 void     ttv_ltt_cursor_clear (TtvLttCursor *c);
 gboolean ttv_ltt_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error);
+/* The format's cursor_next_kept: ttv_ltt_cursor_next() for a caller that
+ * hands it the same event every time, untouched but for its time. */
+gboolean ttv_ltt_cursor_next_kept (TtvCursor *cursor, TtvEvent *event, GError **error);
 gboolean ttv_ltt_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error);
 gboolean ttv_ltt_cursor_skip_block (TtvCursor *cursor, GError **error);
 gboolean ttv_ltt_cycles_to_time (const TtvTrace *trace, guint64 cycles, TtvTime *time);
