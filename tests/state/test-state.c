@@ -512,8 +512,8 @@ event_pid (const TtvState *s, gint cpu)
   return p ? p->pid : TTV_PID_NONE;
 }
 
-/* The transitions' fast paths (a syscall or trap entered or left by a known
- * task, nothing observing the state) against their general paths, which an
+/* The transitions' fast paths (a syscall, trap, IRQ or soft IRQ entered or
+ * left by a known task, nothing observing the state) against their general paths, which an
  * observer listening to nothing forces: the same state after every event.
  * And the kernel model's inline beginning of an event on the selected
  * machine (ttv_state_begin_event_on) against its general path, which

@@ -764,6 +764,40 @@ push_mode_general (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime 
   push_frame (p, mode, id, t);
 }
 
+/* An IRQ or soft IRQ entered on @slot's CPU, running @p, when nothing
+ * observes the state: push_mode_general() when none of its repairs
+ * applies (no frame of the same interrupt left open on the CPU or in the
+ * task, the nesting limit not reached) and the IRQ was seen before.
+ * FALSE, with nothing changed, otherwise. */
+static inline gboolean
+push_quiet_interrupt (TtvState *s, CpuSlot *slot, TtvProcessState *p, TtvExecMode mode, guint32 id, TtvTime t)
+{
+  TtvCpuState *c = &slot->pub;
+  if (c->n_interrupts >= TTV_STATE_MAX_NESTING
+      || find_cpu_interrupt (slot, mode, mode == TTV_MODE_SOFTIRQ ? G_MAXUINT32 : id) >= 0)
+    return FALSE;
+  guint stale = find_process_frame (p, mode);
+  if (stale && (mode == TTV_MODE_SOFTIRQ || p->frames[stale].id == id))
+    return FALSE;
+  TtvIrqState *irq = ttv_id_table_lookup (irq_table (s, mode), id);
+  if (irq == NULL)
+    return FALSE;
+  c->since = t;
+  TtvExecFrame *f = &c->interrupts[c->n_interrupts++];
+  f->mode = mode;
+  f->id = id;
+  f->entry = t;
+  if (mode == TTV_MODE_IRQ)
+    c->irq_depth++;
+  else
+    c->softirq_depth++;
+  irq->active++;
+  irq->cpu = c->cpu;
+  irq->since = t;
+  push_frame (p, mode, id, t);
+  return TRUE;
+}
+
 void
 ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t)
 {
@@ -776,6 +810,8 @@ ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTim
       push_frame (p, mode, id, t);
       return;
     }
+  if (p != NULL && push_quiet_interrupt (s, slot, p, mode, id, t))
+    return;
   push_mode_general (s, cpu, mode, id, t);
 }
 
@@ -831,6 +867,30 @@ pop_mode_general (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
     pop_mode (s, slot, mode, t);
 }
 
+/* An IRQ or soft IRQ left on @slot's CPU, running @p, when nothing
+ * observes the state: pop_mode() when the interrupt is the innermost
+ * frame of both the CPU and the task (no frame above it lost its exit).
+ * FALSE, with nothing changed, otherwise. */
+static inline gboolean
+pop_quiet_interrupt (TtvState *s, CpuSlot *slot, TtvProcessState *p, TtvExecMode mode, TtvTime t)
+{
+  TtvCpuState *c = &slot->pub;
+  if (c->n_interrupts == 0 || c->interrupts[c->n_interrupts - 1].mode != mode || p->depth <= 1
+      || p->frames[p->depth - 1].mode != mode)
+    return FALSE;
+  c->since = t;
+  const TtvExecFrame *f = &c->interrupts[--c->n_interrupts];
+  TtvIrqState *irq = ttv_id_table_lookup (irq_table (s, mode), f->id);
+  if (irq && irq->active > 0)
+    irq->active--;
+  if (mode == TTV_MODE_IRQ)
+    c->irq_depth--;
+  else
+    c->softirq_depth--;
+  p->depth--;
+  return TRUE;
+}
+
 void
 ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
 {
@@ -842,6 +902,8 @@ ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
       slot->pub.since = t;
       return;
     }
+  if (p != NULL && is_interrupt (mode) && pop_quiet_interrupt (s, slot, p, mode, t))
+    return;
   pop_mode_general (s, cpu, mode, t);
 }
 
