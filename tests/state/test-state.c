@@ -505,10 +505,20 @@ assert_same_snapshots (const TtvState *a, const TtvState *b, const TtvEvent *ev)
     g_error ("after the event at %" G_GUINT64_FORMAT ": the state differs from the general path's", ev->time);
 }
 
-/* The transitions' fast paths (a syscall or trap entered or left by a known
- * task, nothing observing the state) against their general paths, which an
+static guint32
+event_pid (const TtvState *s, gint cpu)
+{
+  const TtvProcessState *p = ttv_state_get_event_process (s, cpu);
+  return p ? p->pid : TTV_PID_NONE;
+}
+
+/* The transitions' fast paths (a syscall, trap, IRQ or soft IRQ entered or
+ * left by a known task, nothing observing the state) against their general paths, which an
  * observer listening to nothing forces: the same state after every event.
- * Returns how many events were checked. */
+ * And the kernel model's inline beginning of an event on the selected
+ * machine (ttv_state_begin_event_on) against its general path, which
+ * selecting a spare machine before each event forces (both states hold
+ * that spare machine).  Returns how many events were checked. */
 static guint64
 check_quiet_transitions (TtvTraceset *ts)
 {
@@ -518,6 +528,12 @@ check_quiet_transitions (TtvTraceset *ts)
   g_autoptr (TtvState) fast = ttv_state_new ();
   g_autoptr (TtvState) general = ttv_state_new ();
   ttv_state_add_observer (general, &deaf, NULL);
+  /* Machine ids are below the number of traces. */
+  guint spare = ttv_traceset_get_n_traces (ts);
+  g_autoptr (TtvState) inline_begin = ttv_state_new ();
+  g_autoptr (TtvState) other_machine = ttv_state_new ();
+  ttv_state_select_machine (inline_begin, spare);
+  ttv_state_select_machine (inline_begin, 0);
   g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
   g_assert_true (ttv_context_seek_begin (ctx, &error));
   guint64 n = 0;
@@ -527,16 +543,27 @@ check_quiet_transitions (TtvTraceset *ts)
       guint trace = ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
       ttv_kernel_model_apply (model, fast, trace, ev);
       ttv_kernel_model_apply (model, general, trace, ev);
+      ttv_kernel_model_apply (model, inline_begin, trace, ev);
+      ttv_state_select_machine (other_machine, spare);
+      ttv_kernel_model_apply (model, other_machine, trace, ev);
       gint cpu = ev->tracefile->cpu;
       g_assert_cmpint (ttv_state_get_cpu_mode (fast, cpu), ==, ttv_state_get_cpu_mode (general, cpu));
       g_assert_cmpstr (ttv_state_get_event_syscall (fast, cpu), ==, ttv_state_get_event_syscall (general, cpu));
+      g_assert_cmpuint (ttv_state_get_n_events (inline_begin), ==, ttv_state_get_n_events (other_machine));
+      g_assert_cmpuint (event_pid (inline_begin, cpu), ==, event_pid (other_machine, cpu));
       if (++n % 997 == 0)
-        assert_same_snapshots (fast, general, ev);
+        {
+          assert_same_snapshots (fast, general, ev);
+          assert_same_snapshots (inline_begin, other_machine, ev);
+        }
       last = ev;
     }
   g_assert_no_error (error);
   if (last)
-    assert_same_snapshots (fast, general, last);
+    {
+      assert_same_snapshots (fast, general, last);
+      assert_same_snapshots (inline_begin, other_machine, last);
+    }
   return n;
 }
 
@@ -566,8 +593,14 @@ test_quiet_transitions (void)
       gint what = g_rand_int_range (rand, 0, 100);
       for (guint i = 0; i < 2; i++)
         {
-          ttv_state_begin_event (both[i], t);
-          if (what < 5)
+          /* The kernel model's inline beginning against the plain one. */
+          if (i == 0)
+            g_assert_true (ttv_state_begin_event_on (both[i], 0, t));
+          else
+            ttv_state_begin_event (both[i], t);
+          if (what >= 95)
+            ttv_state_user_event (both[i], cpu, pid + 100, pid + 100, NULL, t);
+          else if (what < 5)
             ttv_state_sched_switch (both[i], cpu, TTV_PID_NONE, pid, TTV_PROCESS_WAIT, t);
           else if (what < 45)
             ttv_state_push_mode (both[i], cpu, mode, id, t);
@@ -578,6 +611,7 @@ test_quiet_transitions (void)
         }
       g_assert_cmpint (ttv_state_get_cpu_mode (fast, cpu), ==, ttv_state_get_cpu_mode (general, cpu));
       g_assert_cmpstr (ttv_state_get_event_syscall (fast, cpu), ==, ttv_state_get_event_syscall (general, cpu));
+      g_assert_cmpuint (event_pid (fast, cpu), ==, event_pid (general, cpu));
       if (n % 101 == 0)
         {
           ev.time = t;
@@ -598,6 +632,7 @@ test_cpu_view (Fixture *f, gconstpointer data)
     return;
   check_cpu_views (ts, &named);
   g_assert_true (named);
+  g_assert_cmpuint (check_quiet_transitions (ts), >, 0);
 }
 
 /* The real LTTng kernel traces: checkpoints against replay. */

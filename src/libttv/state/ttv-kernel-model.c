@@ -740,19 +740,48 @@ static const ApplyAction apply_action[] = {
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (apply_action) == TTV_KM_FD_DESCRIPTION + 1);
 
-void
-ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const TtvEvent *ev)
+/* An event whose binding names its thread in its context (userspace):
+ * out of line, so that ttv_kernel_model_apply() needs no frame. */
+static G_NO_INLINE void
+apply_with_user_context (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  apply_user_context (m, s, ev);
+  apply_action[b->action] (m, s, b, ev);
+}
+
+static void
+apply_bound (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
+{
+  if (b == NULL)
+    return;
+  if (G_UNLIKELY (b->user_context))
+    apply_with_user_context (m, s, b, ev);
+  else
+    apply_action[b->action] (m, s, b, ev);
+}
+
+/* An event of a trace not in the model, or the first of a machine since
+ * another's. */
+static G_NO_INLINE void
+apply_beginning_otherwise (TtvKernelModel *m, TtvState *s, guint trace_index, const TtvEvent *ev)
 {
   if (trace_index < m->traces->len)
     ttv_state_begin_machine_event (s, m->trace_machine[trace_index], ev->time);
   else
     ttv_state_begin_event (s, ev->time);
-  const Binding *b = binding_for (m, trace_index, ev->type);
-  if (b == NULL)
-    return;
-  if (b->user_context)
-    apply_user_context (m, s, ev);
-  apply_action[b->action] (m, s, b, ev);
+  apply_bound (m, s, binding_for (m, trace_index, ev->type), ev);
+}
+
+/* Every call here ends the function (a jump, no register saved): the
+ * usual event begins inline, on the machine of the last one. */
+void
+ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const TtvEvent *ev)
+{
+  if (G_UNLIKELY (trace_index >= m->traces->len
+                  || !ttv_state_begin_event_on (s, m->trace_machine[trace_index], ev->time)))
+    apply_beginning_otherwise (m, s, trace_index, ev);
+  else
+    apply_bound (m, s, binding_for (m, trace_index, ev->type), ev);
 }
 
 void

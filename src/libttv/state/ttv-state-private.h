@@ -48,9 +48,35 @@ void ttv_state_add_observer (TtvState *state, const TtvStateObserver *observer, 
 void ttv_state_remove_observer (TtvState *state, const TtvStateObserver *observer);
 void ttv_state_set_observer (TtvState *state, const TtvStateObserver *observer, gpointer data);
 void ttv_state_begin_event (TtvState *state, TtvTime time);
-/* select_machine (@machine) then begin_event: one call for the kernel
- * model's every event, which mostly stays on one machine. */
+/* select_machine (@machine) then begin_event. */
 void ttv_state_begin_machine_event (TtvState *state, guint machine, TtvTime time);
+
+/* What beginning an event changes in a state, the first member of every
+ * TtvState: declared here so that the kernel model begins its events
+ * inline (ttv_state_begin_event_on), with no call and no register saved
+ * around one.  Only ttv-state.c and that function touch it. */
+typedef struct {
+  TtvTime time;
+  guint64 n_events;
+  guint machine;           /* the selected machine's id */
+  guint32 event_tid;       /* the thread the last event applied names itself (userspace
+                            * contexts), TTV_PID_NONE: the task running on its CPU */
+} TtvStateEventHead;
+
+/* ttv_state_begin_event() when @machine is the selected one (the kernel
+ * model's every event but the first of a machine); FALSE, with nothing
+ * changed, when it is not (then ttv_state_begin_machine_event()). */
+static inline gboolean
+ttv_state_begin_event_on (TtvState *state, guint machine, TtvTime time)
+{
+  TtvStateEventHead *head = (TtvStateEventHead *) state;
+  if (G_UNLIKELY (machine != head->machine))
+    return FALSE;
+  head->time = time;
+  head->n_events++;
+  head->event_tid = TTV_PID_NONE;
+  return TRUE;
+}
 
 /* Status values a scheduler switch may give the outgoing task. */
 void ttv_state_sched_switch (TtvState *s, gint cpu, guint32 prev_pid, guint32 next_pid,

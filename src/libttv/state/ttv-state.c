@@ -34,13 +34,9 @@ typedef struct {
 #define MAX_MACHINES 4096
 
 struct _TtvState {
-  TtvTime time;
-  guint64 n_events;
+  TtvStateEventHead head;  /* first: see ttv_state_begin_event_on() */
   GPtrArray *machines;     /* of Machine *, owned, indexed by machine id; at least one */
-  Machine *m;              /* weak: the selected machine */
-  guint machine;           /* its id */
-  guint32 event_tid;       /* the thread the last event applied names itself (userspace
-                            * contexts), TTV_PID_NONE: the task running on its CPU */
+  Machine *m;              /* weak: the selected machine (head.machine) */
   gint event_cpu;          /* that event's CPU */
   guint event_machine;     /* that event's machine */
   struct {
@@ -109,8 +105,8 @@ TtvState *
 ttv_state_new (void)
 {
   TtvState *s = g_new0 (TtvState, 1);
-  s->time = TTV_TIME_MIN;
-  s->event_tid = TTV_PID_NONE;
+  s->head.time = TTV_TIME_MIN;
+  s->head.event_tid = TTV_PID_NONE;
   s->machines = g_ptr_array_new_with_free_func ((GDestroyNotify) machine_free);
   g_ptr_array_add (s->machines, machine_new ());
   s->m = g_ptr_array_index (s->machines, 0);
@@ -130,16 +126,16 @@ TtvState *
 ttv_state_copy (const TtvState *src)
 {
   TtvState *s = g_new0 (TtvState, 1);
-  s->time = src->time;
-  s->n_events = src->n_events;
-  s->event_tid = src->event_tid;
+  s->head.time = src->head.time;
+  s->head.n_events = src->head.n_events;
+  s->head.event_tid = src->head.event_tid;
   s->event_cpu = src->event_cpu;
   s->event_machine = src->event_machine;
   s->machines = g_ptr_array_new_full (src->machines->len, (GDestroyNotify) machine_free);
   for (guint i = 0; i < src->machines->len; i++)
     g_ptr_array_add (s->machines, machine_copy (g_ptr_array_index (src->machines, i)));
-  s->machine = src->machine;
-  s->m = g_ptr_array_index (s->machines, s->machine);
+  s->head.machine = src->head.machine;
+  s->m = g_ptr_array_index (s->machines, s->head.machine);
   return s;
 }
 
@@ -152,25 +148,25 @@ ttv_state_get_n_machines (const TtvState *s)
 guint
 ttv_state_get_machine (const TtvState *s)
 {
-  return s->machine;
+  return s->head.machine;
 }
 
 void
 ttv_state_select_machine (TtvState *s, guint machine)
 {
-  if (machine == s->machine)
+  if (machine == s->head.machine)
     return;
   g_return_if_fail (machine < MAX_MACHINES);
   while (s->machines->len <= machine)
     g_ptr_array_add (s->machines, machine_new ());
-  s->machine = machine;
+  s->head.machine = machine;
   s->m = g_ptr_array_index (s->machines, machine);
 }
 
 void
 ttv_state_set_machine_name (TtvState *s, guint machine, const char *name)
 {
-  guint saved = s->machine;
+  guint saved = s->head.machine;
   ttv_state_select_machine (s, machine);
   s->m->name = name ? g_quark_from_string (name) : 0;
   ttv_state_select_machine (s, saved);
@@ -222,41 +218,28 @@ ttv_state_set_observer (TtvState *s, const TtvStateObserver *observer, gpointer 
 void
 ttv_state_begin_event (TtvState *s, TtvTime time)
 {
-  s->time = time;
-  s->n_events++;
-  s->event_tid = TTV_PID_NONE;
-}
-
-/* Out of line, so that the common case (the machine of the last event)
- * keeps nothing across a call: no registers to save, no frame. */
-static G_NO_INLINE void
-begin_other_machine_event (TtvState *s, guint machine, TtvTime time)
-{
-  ttv_state_select_machine (s, machine);
-  ttv_state_begin_event (s, time);
+  s->head.time = time;
+  s->head.n_events++;
+  s->head.event_tid = TTV_PID_NONE;
 }
 
 void
 ttv_state_begin_machine_event (TtvState *s, guint machine, TtvTime time)
 {
-  if (G_UNLIKELY (machine != s->machine))
-    {
-      begin_other_machine_event (s, machine, time);
-      return;
-    }
+  ttv_state_select_machine (s, machine);
   ttv_state_begin_event (s, time);
 }
 
 TtvTime
 ttv_state_get_time (const TtvState *s)
 {
-  return s->time;
+  return s->head.time;
 }
 
 guint64
 ttv_state_get_n_events (const TtvState *s)
 {
-  return s->n_events;
+  return s->head.n_events;
 }
 
 static CpuSlot *
@@ -298,7 +281,7 @@ add_cpu (TtvState *s, gint cpu)
       slot->used = TRUE;
       slot->pub.cpu = cpu;
       slot->pub.running_pid = TTV_PID_NONE;
-      slot->pub.since = s->time;
+      slot->pub.since = s->head.time;
       slot->idle = g_new (TtvProcessState, 1);
       process_init (slot->idle, 0, TTV_TIME_MIN);
       slot->idle->name = g_quark_from_static_string ("swapper");
@@ -339,7 +322,7 @@ static void
 notify_status (TtvState *s, TtvProcessState *p, TtvProcessStatus old)
 {
   if (old != p->status)
-    NOTIFY (s, process_status, p, old, s->time);
+    NOTIFY (s, process_status, p, old, s->head.time);
 }
 
 static void
@@ -409,8 +392,8 @@ ttv_state_get_running (const TtvState *s, gint cpu)
 static const TtvProcessState *
 event_process (const TtvState *s, CpuSlot *slot, gint cpu)
 {
-  if (s->event_tid != TTV_PID_NONE && s->event_cpu == cpu && s->event_machine == s->machine)
-    return find_process (s, s->event_tid, cpu);
+  if (s->head.event_tid != TTV_PID_NONE && s->event_cpu == cpu && s->event_machine == s->head.machine)
+    return find_process (s, s->head.event_tid, cpu);
   return slot ? slot_running (s, slot) : NULL;
 }
 
@@ -781,6 +764,40 @@ push_mode_general (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime 
   push_frame (p, mode, id, t);
 }
 
+/* An IRQ or soft IRQ entered on @slot's CPU, running @p, when nothing
+ * observes the state: push_mode_general() when none of its repairs
+ * applies (no frame of the same interrupt left open on the CPU or in the
+ * task, the nesting limit not reached) and the IRQ was seen before.
+ * FALSE, with nothing changed, otherwise. */
+static inline gboolean
+push_quiet_interrupt (TtvState *s, CpuSlot *slot, TtvProcessState *p, TtvExecMode mode, guint32 id, TtvTime t)
+{
+  TtvCpuState *c = &slot->pub;
+  if (c->n_interrupts >= TTV_STATE_MAX_NESTING
+      || find_cpu_interrupt (slot, mode, mode == TTV_MODE_SOFTIRQ ? G_MAXUINT32 : id) >= 0)
+    return FALSE;
+  guint stale = find_process_frame (p, mode);
+  if (stale && (mode == TTV_MODE_SOFTIRQ || p->frames[stale].id == id))
+    return FALSE;
+  TtvIrqState *irq = ttv_id_table_lookup (irq_table (s, mode), id);
+  if (irq == NULL)
+    return FALSE;
+  c->since = t;
+  TtvExecFrame *f = &c->interrupts[c->n_interrupts++];
+  f->mode = mode;
+  f->id = id;
+  f->entry = t;
+  if (mode == TTV_MODE_IRQ)
+    c->irq_depth++;
+  else
+    c->softirq_depth++;
+  irq->active++;
+  irq->cpu = c->cpu;
+  irq->since = t;
+  push_frame (p, mode, id, t);
+  return TRUE;
+}
+
 void
 ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t)
 {
@@ -793,6 +810,8 @@ ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTim
       push_frame (p, mode, id, t);
       return;
     }
+  if (p != NULL && push_quiet_interrupt (s, slot, p, mode, id, t))
+    return;
   push_mode_general (s, cpu, mode, id, t);
 }
 
@@ -848,6 +867,30 @@ pop_mode_general (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
     pop_mode (s, slot, mode, t);
 }
 
+/* An IRQ or soft IRQ left on @slot's CPU, running @p, when nothing
+ * observes the state: pop_mode() when the interrupt is the innermost
+ * frame of both the CPU and the task (no frame above it lost its exit).
+ * FALSE, with nothing changed, otherwise. */
+static inline gboolean
+pop_quiet_interrupt (TtvState *s, CpuSlot *slot, TtvProcessState *p, TtvExecMode mode, TtvTime t)
+{
+  TtvCpuState *c = &slot->pub;
+  if (c->n_interrupts == 0 || c->interrupts[c->n_interrupts - 1].mode != mode || p->depth <= 1
+      || p->frames[p->depth - 1].mode != mode)
+    return FALSE;
+  c->since = t;
+  const TtvExecFrame *f = &c->interrupts[--c->n_interrupts];
+  TtvIrqState *irq = ttv_id_table_lookup (irq_table (s, mode), f->id);
+  if (irq && irq->active > 0)
+    irq->active--;
+  if (mode == TTV_MODE_IRQ)
+    c->irq_depth--;
+  else
+    c->softirq_depth--;
+  p->depth--;
+  return TRUE;
+}
+
 void
 ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
 {
@@ -859,6 +902,8 @@ ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
       slot->pub.since = t;
       return;
     }
+  if (p != NULL && is_interrupt (mode) && pop_quiet_interrupt (s, slot, p, mode, t))
+    return;
   pop_mode_general (s, cpu, mode, t);
 }
 
@@ -868,7 +913,7 @@ static void
 end_syscall_event (const TtvState *s, CpuSlot *slot, GQuark name, guint32 id)
 {
   slot->ended_syscall = name ? name : id;
-  slot->ended_event = s->n_events;
+  slot->ended_event = s->head.n_events;
 }
 
 static G_NO_INLINE void
@@ -901,7 +946,7 @@ ttv_state_get_event_syscall (const TtvState *s, gint cpu)
   CpuSlot *slot = cpu_slot (s, cpu);
   if (slot == NULL)
     return NULL;
-  if (slot->ended_syscall && slot->ended_event == s->n_events)
+  if (slot->ended_syscall && slot->ended_event == s->head.n_events)
     return g_quark_to_string (slot->ended_syscall);
   const TtvProcessState *p = slot_running (s, slot);
   return p ? ttv_process_state_get_syscall (p) : NULL;
@@ -934,9 +979,9 @@ ttv_state_user_event (TtvState *s, gint cpu, guint32 tid, guint32 tgid, const ch
   const TtvProcessState *running = ttv_state_get_running (s, cpu);
   if (running)
     {
-      s->event_tid = running->pid;
+      s->head.event_tid = running->pid;
       s->event_cpu = cpu;
-      s->event_machine = s->machine;
+      s->event_machine = s->head.machine;
       if (running->name == 0 && name && *name)
         ttv_state_name_process (s, running->pid, name);
       return;
@@ -954,9 +999,9 @@ ttv_state_user_event (TtvState *s, gint cpu, guint32 tid, guint32 tgid, const ch
     p->name = g_quark_from_string (name);
   if (cpu >= 0)
     p->cpu = cpu;
-  s->event_tid = tid;
+  s->head.event_tid = tid;
   s->event_cpu = cpu;
-  s->event_machine = s->machine;
+  s->event_machine = s->head.machine;
 }
 
 void
@@ -1207,8 +1252,8 @@ ttv_state_append_text (const TtvState *s, GString *out)
 {
   char buf[32];
   g_string_append_printf (out, "state at %s after %" G_GUINT64_FORMAT " events\n",
-                          s->time == TTV_TIME_MIN ? "-" : ttv_time_to_string (s->time, buf, sizeof buf),
-                          s->n_events);
+                          s->head.time == TTV_TIME_MIN ? "-" : ttv_time_to_string (s->head.time, buf, sizeof buf),
+                          s->head.n_events);
   if (s->machines->len == 1)
     {
       append_machine_text (s, out);
@@ -1218,7 +1263,7 @@ ttv_state_append_text (const TtvState *s, GString *out)
     {
       /* A shallow view of @s with machine @i selected, read only. */
       TtvState view = *s;
-      view.machine = i;
+      view.head.machine = i;
       view.m = g_ptr_array_index (s->machines, i);
       const char *name = g_quark_to_string (view.m->name);
       g_string_append_printf (out, "machine %u %s\n", i, name ? name : "-");
@@ -1314,12 +1359,12 @@ void
 ttv_state_snapshot (const TtvState *s, GByteArray *out)
 {
   put_u32 (out, SNAPSHOT_MAGIC);
-  g_byte_array_append (out, (const guint8 *) &s->time, sizeof s->time);
-  g_byte_array_append (out, (const guint8 *) &s->n_events, sizeof s->n_events);
+  g_byte_array_append (out, (const guint8 *) &s->head.time, sizeof s->head.time);
+  g_byte_array_append (out, (const guint8 *) &s->head.n_events, sizeof s->head.n_events);
   put_u32 (out, s->machines->len);
   for (guint i = 0; i < s->machines->len; i++)
     put_machine (out, g_ptr_array_index (s->machines, i));
-  put_u32 (out, s->machine);
+  put_u32 (out, s->head.machine);
 }
 
 typedef struct {
@@ -1431,8 +1476,8 @@ ttv_state_from_snapshot (const guint8 *data, gsize size)
   if (!get (&r, &magic, sizeof magic) || magic != SNAPSHOT_MAGIC)
     return NULL;
   TtvState *s = ttv_state_new ();
-  get (&r, &s->time, sizeof s->time);
-  get (&r, &s->n_events, sizeof s->n_events);
+  get (&r, &s->head.time, sizeof s->head.time);
+  get (&r, &s->head.n_events, sizeof s->head.n_events);
   get (&r, &n_machines, sizeof n_machines);
   if (n_machines == 0 || n_machines > MAX_MACHINES)
     r.bad = TRUE;

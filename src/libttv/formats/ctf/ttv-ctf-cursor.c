@@ -663,6 +663,41 @@ lane_skip_payload (const Lane *l, const CtfEventClass *ec, const CtfEventOffsets
   return TRUE;
 }
 
+/* The part of an event both direct reads share (lane_read_constant,
+ * lane_read_fixed): its header read at constant places from @p (l->bit
+ * aligned), its class by id and the constant offsets of the class after
+ * that header.  NULL when any of it is not known there (the class may
+ * still lack its refs: each caller decides).  Inline, so that
+ * ttv_ctf_cursor_next's usual turn still calls nothing. */
+static G_ALWAYS_INLINE inline CtfEventClass *
+lane_class_at_constant_places (const CtfCursor *c, const Lane *l, guint64 p, guint64 *clock, guint64 *hdr_end,
+                               const CtfEventOffsets **o)
+{
+  guint64 id, ts, ts_mask;
+  guint kind;
+  if (!header_at_constant_places (&c->hf, l, p, &id, &ts, &ts_mask, &kind, hdr_end))
+    return NULL;
+  const GPtrArray *by_id = c->sf->sc->by_id;
+  if (by_id == NULL || id >= by_id->len)
+    return NULL;
+  CtfEventClass *ec = g_ptr_array_index (by_id, id);
+  if (ec == NULL)
+    return NULL;
+  *o = &ec->offsets[kind][(p / 8) % CTF_OFFSET_PLACES];
+  *clock = l->clock_before;
+  update_clock_masked (clock, ts, ts_mask);
+  return ec;
+}
+
+/* An event ending at @pos, at @clock, fits its packet: inside its
+ * content, and not after the packet's end time unless it is the last
+ * one (see lane_read, which reports what does not fit). */
+static G_ALWAYS_INLINE inline gboolean
+lane_event_fits (const Lane *l, guint64 pos, guint64 clock)
+{
+  return pos <= l->pbits && (clock <= l->end_clock || pos >= l->pbits);
+}
+
 /* Almost every event of an LTTng trace: a header read at constant places,
  * then the constant offsets of its class after it (CtfEventClass.offsets;
  * fields of varying size stepped over by lane_skip_payload), an end
@@ -672,28 +707,19 @@ lane_skip_payload (const Lane *l, const CtfEventClass *ec, const CtfEventOffsets
 static G_ALWAYS_INLINE inline gboolean
 lane_read_constant (CtfCursor *c, Lane *l, TtvEvent *ev)
 {
-  const HeaderFast *hf = &c->hf;
-  guint64 p = align_mask (l->bit, hf->align_mask);
-  guint64 id, ts, ts_mask, hdr_end;
-  guint kind;
-  if (!header_at_constant_places (hf, l, p, &id, &ts, &ts_mask, &kind, &hdr_end))
-    return FALSE;
-  const CtfStreamClass *sc = c->sf->sc;
-  if (sc->by_id == NULL || id >= sc->by_id->len)
-    return FALSE;
-  CtfEventClass *ec = g_ptr_array_index (sc->by_id, id);
+  guint64 p = align_mask (l->bit, c->hf.align_mask);
+  guint64 clock, hdr_end;
+  const CtfEventOffsets *o;
+  CtfEventClass *ec = lane_class_at_constant_places (c, l, p, &clock, &hdr_end, &o);
   if (ec == NULL)
     return FALSE;
   class_refs (c->sf, ec);
-  const CtfEventOffsets *o = &ec->offsets[kind][(p / 8) % CTF_OFFSET_PLACES];
   guint64 pos;
   if (G_LIKELY (o->end_bits > 0))
     pos = p + (guint64) o->end_bits;
   else if (!lane_skip_payload (l, ec, o, p, &pos))
     return FALSE;
-  guint64 clock = l->clock_before;
-  update_clock_masked (&clock, ts, ts_mask);
-  if (pos > l->pbits || (clock > l->end_clock && pos < l->pbits))
+  if (!lane_event_fits (l, pos, clock))
     return FALSE;
   ev->payload_bit = p + (guint64) o->payload_bits;
   lane_deliver (c, l, ev, ec, clock, pos, hdr_end);
@@ -719,32 +745,22 @@ typedef enum {
 static G_ALWAYS_INLINE inline FixedRead
 lane_read_fixed (CtfCursor *c, Lane *l, TtvEvent *ev)
 {
-  const HeaderFast *hf = &c->hf;
   guint64 bit = l->bit;
-  guint64 p = align_mask (bit, hf->align_mask);
-  guint64 id, ts, ts_mask, hdr_end;
-  guint kind;
-  if (!header_at_constant_places (hf, l, p, &id, &ts, &ts_mask, &kind, &hdr_end))
-    return FIXED_NOT_TAKEN;
-  const GPtrArray *by_id = c->sf->sc->by_id;
-  if (by_id == NULL || id >= by_id->len)
-    return FIXED_NOT_TAKEN;
-  const CtfEventClass *ec = g_ptr_array_index (by_id, id);
+  guint64 p = align_mask (bit, c->hf.align_mask);
+  guint64 clock, hdr_end;
+  const CtfEventOffsets *o;
+  const CtfEventClass *ec = lane_class_at_constant_places (c, l, p, &clock, &hdr_end, &o);
   if (ec == NULL || g_atomic_int_get (&ec->refs) == 0)
     return FIXED_NOT_TAKEN;
-  const CtfEventOffsets *o = &ec->offsets[kind][(p / 8) % CTF_OFFSET_PLACES];
-  guint64 clock = l->clock_before;
-  update_clock_masked (&clock, ts, ts_mask);
   if (o->end_bits <= 0)
     {
       c->varying = (VaryingEvent) { ec, o, p, hdr_end, clock };
       return FIXED_FIELDS_VARY;
     }
   guint64 pos = p + (guint64) o->end_bits;
-  guint64 pbits = l->pbits;
-  if (pos > pbits || (clock > l->end_clock && pos < pbits) || clock >= c->ns_count)
+  if (!lane_event_fits (l, pos, clock) || clock >= c->ns_count)
     return FIXED_NOT_TAKEN;
-  guint64 packet = l->packet, index = l->index;
+  guint64 pbits = l->pbits, packet = l->packet, index = l->index;
   const guint8 *pdata = l->pdata;
   ev->time = c->ns_base + (gint64) clock;
   ev->cycles = clock;
@@ -1079,8 +1095,7 @@ cursor_next_varying (CtfCursor *c, TtvEvent *event, GError **error)
   Lane *l = &c->lanes[0];
   const VaryingEvent *v = &c->varying;
   guint64 pos;
-  if (!lane_skip_payload (l, v->ec, v->o, v->p, &pos) || pos > l->pbits
-      || (v->clock > l->end_clock && pos < l->pbits))
+  if (!lane_skip_payload (l, v->ec, v->o, v->p, &pos) || !lane_event_fits (l, pos, v->clock))
     return cursor_next_general (c, event, error);
   event->payload_bit = v->p + (guint64) v->o->payload_bits;
   lane_deliver (c, l, event, v->ec, v->clock, pos, v->hdr_end);
