@@ -251,6 +251,45 @@ put_g_printf (char *p, double v)
   return p + (n > 0 ? n : 0);
 }
 
+/* Whether long double arithmetic keeps a 64-bit mantissa, as the margins
+ * of digits_round_trip() assume: asked of the arithmetic itself, since
+ * valgrind runs x87 code with double's 53 bits (LDBL_MANT_DIG says 64). */
+static gboolean
+long_double_is_extended (void)
+{
+  static gsize answer;   /* 1: no, 2: yes */
+  if (g_once_init_enter (&answer))
+    {
+      volatile long double one = 1.0L, last = 0x1p-63L;
+      gboolean extended = LDBL_MANT_DIG >= 64 && one + last != one;
+      g_once_init_leave (&answer, extended ? 2 : 1);
+    }
+  return answer == 2;
+}
+
+/* floorl (@y) as an integer, for 0 <= @y < 2^63.  A cast truncates,
+ * which costs x87 two changes of rounding mode around the conversion
+ * (fldcw: most of the time of the float paths, under perf).  Instead: in
+ * y + 2^63 the arithmetic itself rounds y to an integer (to nearest, the
+ * mode in force), which the x87 significand holds below its top bit;
+ * then one less when it rounded up.  Only with a 64-bit mantissa, which
+ * valgrind's long double lacks (long_double_is_extended ()). */
+static inline guint64
+floor_below_2_63 (long double y)
+{
+#if LDBL_MANT_DIG == 64 && (defined (__x86_64__) || defined (__i386__))
+  if (G_LIKELY (long_double_is_extended ()))
+    {
+      long double big = y + 0x1p63L;
+      guint64 significand;
+      memcpy (&significand, &big, sizeof significand);
+      guint64 r = significand - (G_GUINT64_CONSTANT (1) << 63);
+      return (long double) (gint64) r > y ? r - 1 : r;
+    }
+#endif
+  return (guint64) y;
+}
+
 /* Significant digits of |v| (nonzero, finite, of binary exponent @bin as
  * frexp gives it): @n of them (6 to 17), and the decimal exponent of the
  * first, rounded as printf rounds (to nearest, ties to even on the exact
@@ -284,15 +323,16 @@ scaled_digits (double v, int bin, guint n, long double tie, guint64 *digits, int
           e++;
           continue;
         }
-      /* y < 10^17: the conversion truncates, as floorl would. */
-      guint64 whole = (guint64) y;
+      guint64 whole = floor_below_2_63 (y);   /* y < 10^17 */
       long double frac = y - (long double) whole;
       if (fabsl (frac - 0.5L) < tie)
         return FALSE;
       guint64 d = whole + (frac > 0.5L);
       *scaled = y;
       *off = (long double) d - y;
-      if (d == (guint64) upper)
+      /* Exact in long double (at most 10^17), without the conversion of
+       * upper to an integer (fldcw). */
+      if ((long double) (gint64) d == upper)
         {
           d = (guint64) lower;
           e++;
@@ -361,22 +401,6 @@ ttv_text_put_double_g (char *p, double v)
   char ds[6];
   ttv_text_put_u64_padded (ds, d, 6);
   return put_g_text (p, signbit (v), ds, 6, x, 6);
-}
-
-/* Whether long double arithmetic keeps a 64-bit mantissa, as the margins
- * of digits_round_trip() assume: asked of the arithmetic itself, since
- * valgrind runs x87 code with double's 53 bits (LDBL_MANT_DIG says 64). */
-static gboolean
-long_double_is_extended (void)
-{
-  static gsize answer;   /* 1: no, 2: yes */
-  if (g_once_init_enter (&answer))
-    {
-      volatile long double one = 1.0L, last = 0x1p-63L;
-      gboolean extended = LDBL_MANT_DIG >= 64 && one + last != one;
-      g_once_init_leave (&answer, extended ? 2 : 1);
-    }
-  return answer == 2;
 }
 
 /* Whether the @n significant digits of @v read back as @v at @bits

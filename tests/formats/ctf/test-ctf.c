@@ -910,6 +910,53 @@ test_context_memos (void)
   compare_jsonl_in (dir);
 }
 
+/* The jsonl line copies a packet context's text for the events of its
+ * packet (packet_memos in ttv-ctf-jsonl.c): in a trace of two streams of
+ * small packets whose cpu_id changes from packet to packet (patched after
+ * writing), its lines must be those of the decoded scopes. */
+static void
+test_jsonl_packet_memo (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "jsonl-packet-memo", NULL);
+  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
+                             .packet_size = 512, .clock_offset = 1700000000 * TTV_NSEC_PER_SEC };
+  TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
+  g_assert_no_error (error);
+  g_autoptr (TtvType) fields = ttv_type_new_struct ();
+  ttv_type_add_field (fields, "x", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+  gint id = ttv_ctf_writer_add_event (w, "tick", fields, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 2000; i++)
+    {
+      TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
+      g_assert_true (ttv_ctf_writer_write_event (w, i % 2, wo.clock_offset + i * 1000, (guint) id, &v, 1, &error));
+    }
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+  for (guint cpu = 0; cpu < 2; cpu++)
+    {
+      g_autofree char *name = g_strdup_printf ("channel0_%u", cpu);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree guint8 *data = NULL;
+      gsize len = 0;
+      g_assert_true (g_file_get_contents (path, (char **) &data, &len, NULL));
+      g_assert_cmpuint (len % 512, ==, 0);
+      g_assert_cmpuint (len / 512, >, 10);
+      for (gsize k = 0; k < len / 512; k++)
+        {
+          /* CTF 1.8, 64-bit longs: the packet context's cpu_id after the
+           * magic, uuid, stream_id, two times, two sizes and
+           * events_discarded. */
+          guint8 *packet = data + k * 512;
+          g_assert_cmphex (GUINT32_FROM_LE (*(guint32 *) packet), ==, 0xC1FC1FC1);
+          guint32 cpu_id = GUINT32_TO_LE ((guint32) (k * 7 + cpu));
+          memcpy (packet + 64, &cpu_id, 4);
+        }
+      g_assert_true (g_file_set_contents (path, (const char *) data, (gssize) len, NULL));
+    }
+  compare_jsonl_in (dir);
+}
+
 static gboolean
 has_warning (TtvTrace *t, const char *a, const char *b)
 {
@@ -1462,6 +1509,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/real/event-types", test_event_types);
   g_test_add_func ("/ctf/real/scp-overlap", test_scp_overlap);
   g_test_add_func ("/ctf/real/context-memos", test_context_memos);
+  g_test_add_func ("/ctf/jsonl-packet-memo", test_jsonl_packet_memo);
   static const char *const bt[] = { "arm64-kernel", "bigendian-kernel", "glxgears-ust" };
   for (guint i = 0; i < G_N_ELEMENTS (bt); i++)
     {

@@ -45,9 +45,29 @@ struct _CtfJsonlPlan {
   guint n_contexts;           /* ...only those are looked at per event */
 };
 
-/* The contexts' texts kept with their bytes (ttv-ctf-scope-memo.h),
- * indexed by scope less SCOPE_PACKET. */
-static _Thread_local TtvCtfScopeMemo scope_memos[TTV_CTF_SCOPE_MEMOS];
+/* The stream event and event contexts' texts kept with their bytes
+ * (ttv-ctf-scope-memo.h), indexed by scope less SCOPE_STREAM. */
+static _Thread_local TtvCtfScopeMemo scope_memos[2];
+
+/* The text of a tracefile's packet context, the first of the line's
+ * contexts: ",\"contexts\":{\"packet\":{…}}".  It is the same for every
+ * event of a packet, whose bytes hold it: kept for the last packet of each
+ * tracefile (the streams of a merged read alternate), keyed by the
+ * tracefile and the packet's number, the context's type and the generation
+ * of ttv-ctf-scope-memo.h (a tracefile and a type go with their trace). */
+#define PACKET_MEMO_SLOTS 16
+#define PACKET_MEMO_TEXT 256
+
+typedef struct {
+  const TtvTracefile *tracefile;  /* weak; NULL: nothing kept */
+  guint64 packet;                 /* its pos.block */
+  const TtvType *type;            /* weak */
+  gint generation;
+  gsize text_len;
+  char text[PACKET_MEMO_TEXT];
+} PacketMemo;
+
+static _Thread_local PacketMemo packet_memos[PACKET_MEMO_SLOTS];
 
 void
 ttv_ctf_jsonl_plan_free (CtfJsonlPlan *plan)
@@ -66,23 +86,24 @@ ttv_ctf_jsonl_plan_free (CtfJsonlPlan *plan)
   g_free (plan);
 }
 
-/* Whether the text of a context is kept in scope_memos: a flat struct of
- * a few bytes showing two members at least (a single one, the kernel's
- * cpu_id, costs less to write than to remember, and its packets alternate
- * in a merged read).  Not the fields: their bytes seldom repeat. */
+/* Whether the text of scope @i is kept in scope_memos: a flat struct of
+ * a few bytes showing two members at least (a single one costs less to
+ * write than to remember).  Not the fields: their bytes seldom repeat; nor
+ * the packet context: kept per packet (packet_memos). */
 static gboolean
-may_remember (const JsonScope *s, gboolean fields)
+may_remember (const JsonScope *s, guint i)
 {
-  return !fields && s->flat != NULL && s->n_members >= 2 && s->flat->size_bits % 8 == 0
-         && s->flat->size_bits / 8 <= TTV_CTF_SCOPE_MEMO_BYTES;
+  return (i == SCOPE_STREAM || i == SCOPE_EVENT) && s->flat != NULL && s->n_members >= 2
+         && s->flat->size_bits % 8 == 0 && s->flat->size_bits / 8 <= TTV_CTF_SCOPE_MEMO_BYTES;
 }
 
 /* The members of @t the line shows: all of the fields; of a context, those
  * without a role for the reader (packet sizes, times and counters, which
  * describe the packet, not the event), as ttv-report's general writer. */
 static void
-plan_scope (JsonScope *s, const TtvType *t, const char *name, gboolean all_members)
+plan_scope (JsonScope *s, guint scope, const TtvType *t, const char *name)
 {
+  gboolean all_members = scope == SCOPE_FIELDS;
   s->type = t;
   s->name = name;
   s->flat = ttv_type_get_flat_layout (t);
@@ -105,7 +126,7 @@ plan_scope (JsonScope *s, const TtvType *t, const char *name, gboolean all_membe
           m->element_kind = ttv_event_json_kind_of (m->element);
         }
     }
-  s->remembered = may_remember (s, all_members);
+  s->remembered = may_remember (s, scope);
 }
 
 static CtfJsonlPlan *
@@ -125,7 +146,7 @@ plan_new (const CtfEventClass *ec)
       if (types[i]->kind != TTV_TYPE_STRUCT)
         plan->usable = FALSE;
       else
-        plan_scope (&plan->scopes[i], types[i], names[i], i == SCOPE_FIELDS);
+        plan_scope (&plan->scopes[i], i, types[i], names[i]);
       if (i != SCOPE_FIELDS)
         plan->contexts[plan->n_contexts++] = i;
     }
@@ -282,7 +303,7 @@ write_flat_remembered (GString *out, const JsonScope *s, guint i, const TtvEvent
     return FALSE;
   const guint8 *bytes = event->data + at / 8;
   gsize n_bytes = layout->size_bits / 8;
-  TtvCtfScopeMemo *memo = &scope_memos[i - SCOPE_PACKET];
+  TtvCtfScopeMemo *memo = &scope_memos[i - SCOPE_STREAM];
   gint generation = ttv_ctf_scope_memo_generation ();
   if (ttv_ctf_scope_memo_holds (memo, s->type, generation, bytes, n_bytes))
     {
@@ -305,6 +326,44 @@ write_scope (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecoder
   return s->seq ? write_sequential (out, s, event, pos) : write_decoded (out, s, event, d, pos);
 }
 
+static inline PacketMemo *
+packet_memo_of (const TtvTracefile *tf)
+{
+  guintptr k = (guintptr) tf;
+  return &packet_memos[(k >> 4 ^ k >> 12) & (PACKET_MEMO_SLOTS - 1)];
+}
+
+/* The packet context @s, which shows members, as the line's first context
+ * (its key, its text and the closing brace): copied when kept for the
+ * event's packet; FALSE when it does not decode. */
+static gboolean
+write_packet_context (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecoder *d, guint64 pos)
+{
+  PacketMemo *memo = packet_memo_of (event->tracefile);
+  gint generation = ttv_ctf_scope_memo_generation ();
+  if (memo->tracefile == event->tracefile && memo->packet == event->pos.block && memo->type == s->type
+      && memo->generation == generation)
+    {
+      ttv_text_append (out, memo->text, memo->text_len);
+      return TRUE;
+    }
+  gsize before = out->len;
+  TTV_TEXT_APPEND_LITERAL (out, ",\"contexts\":{\"packet\":");
+  if (!write_scope (out, s, event, d, &pos))
+    return FALSE;
+  TTV_TEXT_APPEND_LITERAL (out, "}");
+  gsize len = out->len - before;
+  memo->tracefile = len <= PACKET_MEMO_TEXT ? event->tracefile : NULL;
+  if (memo->tracefile == NULL)
+    return TRUE;
+  memo->packet = event->pos.block;
+  memo->type = s->type;
+  memo->generation = generation;
+  memo->text_len = len;
+  memcpy (memo->text, out->str + before, len);
+  return TRUE;
+}
+
 /* The contexts that show members, in the line's order; FALSE when one
  * does not decode. */
 static gboolean
@@ -315,8 +374,7 @@ write_contexts (GString *out, const CtfJsonlPlan *plan, const TtvEvent *event, T
   static const struct {
     const char *text;
     gsize len;
-  } keys[N_SCOPES][2] = {   /* [scope][first of the contexts] */
-    [SCOPE_PACKET] = { KEY (",\"packet\":"), KEY (",\"contexts\":{\"packet\":") },
+  } keys[N_SCOPES][2] = {   /* [scope][first of the contexts]; the packet's: write_packet_context */
     [SCOPE_STREAM] = { KEY (",\"stream\":"), KEY (",\"contexts\":{\"stream\":") },
     [SCOPE_EVENT] = { KEY (",\"event\":"), KEY (",\"contexts\":{\"event\":") },
   };
@@ -328,6 +386,13 @@ write_contexts (GString *out, const CtfJsonlPlan *plan, const TtvEvent *event, T
       guint i = plan->contexts[k];
       const JsonScope *s = &plan->scopes[i];
       guint64 pos = i == SCOPE_EVENT ? event_start : starts[i];
+      if (i == SCOPE_PACKET && s->n_members > 0)
+        {
+          if (!write_packet_context (out, s, event, d, pos))
+            return FALSE;
+          n++;
+          continue;
+        }
       if (s->n_members > 0)
         {
           ttv_text_append (out, keys[i][n == 0].text, keys[i][n == 0].len);
