@@ -163,7 +163,7 @@ static const GOptionEntry entries[] = {
   { "save-offsets", 0, 0, G_OPTION_ARG_NONE, &args.save_offsets,
     N_("Save each trace's clock offset (given by --offset) with its bookmarks, for the viewer and later reports, and exit"), NULL },
   { "threads", 0, 0, G_OPTION_ARG_INT64, &args.n_threads,
-    N_("Format the events on N threads (default: one per core, up to 4; 1: none besides the main one)"), "N" },
+    N_("Format the events of a plain report on N threads (default: one per core, up to 4)"), "N" },
   { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
@@ -1049,11 +1049,11 @@ print_plain_from (TtvTraceset *ts, const TtvPosition *after, TtvTime start, TtvT
  * 2 × threads chunks past it are started. */
 
 /* The pieces a worker hands over (it hands one when it is this big). */
-#define PIECE_BYTES (256u << 10)
+#define PIECE_BYTES (1u << 20)
 /* A chunk not yet being written waits when it holds this much. */
 #define CHUNK_QUEUE_BYTES (8u << 20)
 /* Written pieces kept to fill again. */
-#define SPARE_PIECES 64
+#define SPARE_PIECES 16
 /* Trace bytes of a chunk (the environment's TTV_REPORT_CHUNK_BYTES: the
  * tests' small chunks, TTV_REPORT_CHUNK_STATS: say on stderr how the
  * report went, for the tests). */
