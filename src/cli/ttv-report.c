@@ -1045,19 +1045,23 @@ print_plain_from (TtvTraceset *ts, const TtvPosition *after, TtvTime start, TtvT
  *   written, as one thread does (so errors and their place are one
  *   thread's).
  * Memory: a chunk's worker hands its text over in pieces; only the chunk
- * being written may queue more than CHUNK_QUEUE_BYTES, and no more than
- * 2 × threads chunks past it are started. */
+ * being written may queue more than CHUNK_QUEUE_BYTES, and no more chunks
+ * past it are started than there are threads: about (threads + 1) ×
+ * CHUNK_QUEUE_BYTES at most, whatever the trace's size. */
 
 /* The pieces a worker hands over (it hands one when it is this big). */
 #define PIECE_BYTES (1u << 20)
-/* A chunk not yet being written waits when it holds this much. */
-#define CHUNK_QUEUE_BYTES (8u << 20)
+/* A chunk not yet being written waits when it holds this much: more than
+ * a chunk's jsonl text, so that a worker rarely waits for the one before. */
+#define CHUNK_QUEUE_BYTES (24u << 20)
 /* Written pieces kept to fill again. */
 #define SPARE_PIECES 16
-/* Trace bytes of a chunk (the environment's TTV_REPORT_CHUNK_BYTES: the
- * tests' small chunks, TTV_REPORT_CHUNK_STATS: say on stderr how the
- * report went, for the tests). */
-#define CHUNK_TRACE_BYTES (512u << 10)
+/* Trace bytes of a chunk: a seek into a chunk reads the other streams'
+ * packets up to its time (half a packet each, the cost of a thousand
+ * lines or more for LTTng-UST's large packets), so not too small (the
+ * environment's TTV_REPORT_CHUNK_BYTES: the tests' small chunks;
+ * TTV_REPORT_CHUNK_STATS: say on stderr how the report went, for the tests). */
+#define CHUNK_TRACE_BYTES (2u << 20)
 /* Block start times sampled per tracefile to cut the chunks. */
 #define CUT_SAMPLES_PER_TRACEFILE 4096
 /* Threads when --threads is not given: one per core, up to this. */
@@ -1568,7 +1572,7 @@ print_plain_parallel (TtvTraceset *ts, const GArray *begins, guint n_threads, Tt
   Pool pool = { ts, format, x, start, end, collect_lost (ts) };
   pool.n_chunks = begins->len;
   pool.chunks = g_new0 (Chunk, pool.n_chunks);
-  pool.max_ahead = 2 * n_threads;
+  pool.max_ahead = n_threads;
   pool.spare = g_ptr_array_new_with_free_func ((GDestroyNotify) piece_free);
   for (guint k = 0; k < pool.n_chunks; k++)
     {
