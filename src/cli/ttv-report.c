@@ -1052,10 +1052,9 @@ print_plain_from (TtvTraceset *ts, const TtvPosition *after, TtvTime start, TtvT
 /* The pieces a worker hands over (it hands one when it is this big). */
 #define PIECE_BYTES (1u << 20)
 /* A chunk not yet being written waits when it holds this much: more than
- * a chunk's jsonl text, so that a worker rarely waits for the one before. */
-#define CHUNK_QUEUE_BYTES (24u << 20)
-/* Written pieces kept to fill again. */
-#define SPARE_PIECES 16
+ * a chunk's babeltrace text, half its jsonl text (a worker then waits for
+ * the one before halfway through). */
+#define CHUNK_QUEUE_BYTES (12u << 20)
 /* Trace bytes of a chunk: a seek into a chunk reads the other streams'
  * packets up to its time (half a packet each, the cost of a thousand
  * lines or more for LTTng-UST's large packets), so not too small (the
@@ -1247,8 +1246,9 @@ pool_get_piece (Pool *pool)
   return piece ? piece : piece_new (PIECE_BYTES + PIECE_BYTES / 8);
 }
 
-/* @piece (taken), written, to fill again: no more are kept than can be
- * in flight. */
+/* @piece (taken), written, to fill again.  All are kept: the queues
+ * bound how many there are, and memory given back to the system costs
+ * page faults when taken again. */
 static void
 pool_give_back_piece (Pool *pool, Piece *piece)
 {
@@ -1256,10 +1256,8 @@ pool_give_back_piece (Pool *pool, Piece *piece)
   g_array_set_size (piece->notes, 0);
   g_clear_pointer (&piece->last, ttv_position_free);
   g_mutex_lock (&pool->lock);
-  if (pool->spare->len < SPARE_PIECES)
-    g_ptr_array_add (pool->spare, g_steal_pointer (&piece));
+  g_ptr_array_add (pool->spare, piece);
   g_mutex_unlock (&pool->lock);
-  piece_free (piece);
 }
 
 /* Hands @piece (taken) over to the writer; waits while chunk @k is not
