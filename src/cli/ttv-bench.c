@@ -29,6 +29,7 @@ static char *opt_format;
 static guint64 opt_seed = 1;
 static gboolean opt_after_read = TRUE;
 static gboolean opt_cold;
+static gint64 opt_threads = 2;
 
 static const GOptionEntry entries[] = {
   { "samples", 0, 0, G_OPTION_ARG_INT64, &opt_samples, "Random samples for latency figures (default 1000)", "N" },
@@ -36,6 +37,7 @@ static const GOptionEntry entries[] = {
   { "babeltrace", 0, 0, G_OPTION_ARG_NONE, &opt_babeltrace, "read, text, filter-payload: time babeltrace2 doing the same work on the same trace and report the ratio", NULL },
   { "repeat", 0, 0, G_OPTION_ARG_INT64, &opt_repeat, "read, state-pass, filter-payload: best of N measured runs (default 3)", "N" },
   { "format", 0, 0, G_OPTION_ARG_STRING, &opt_format, "text: babeltrace (default), jsonl or text", "FORMAT" },
+  { "threads", 0, 0, G_OPTION_ARG_INT64, &opt_threads, "text: also time ttv-report --threads N (default 2; the targets stay on --threads 1)", "N" },
   { "seed", 0, 0, G_OPTION_ARG_INT64, &opt_seed, "Random seed for sampled times", "N" },
   { "cold", 0, 0, G_OPTION_ARG_NONE, &opt_cold, "seek: without the first full read (no in-block index yet)", NULL },
   { "analysis", 0, 0, G_OPTION_ARG_STRING, &opt_analysis, "analysis: these analyses only, separated by commas (default: each, then all together)", "LIST" },
@@ -330,8 +332,27 @@ sibling_program (const char *name)
   return g_strdup (name);
 }
 
+/* The best of --repeat runs of @argv (after one warm-up run). */
+static gboolean
+measure_command_best (char **argv, Measure *best)
+{
+  Measure warm;
+  if (!measure_command (argv, &warm))
+    return FALSE;
+  for (gint64 i = 0; i < MAX (opt_repeat, 1); i++)
+    {
+      Measure m = { 0 };
+      if (!measure_command (argv, &m))
+        return FALSE;
+      keep_best (best, &m, i);
+    }
+  return TRUE;
+}
+
 /* ttv-report --format=FORMAT TRACE > /dev/null, the program as users run
- * it, against babeltrace2 --clock-gmt TRACE > /dev/null (the same text). */
+ * it, on one thread (the targets' figures) and on --threads N (issue 15:
+ * wall and CPU time of both), against babeltrace2 --clock-gmt TRACE >
+ * /dev/null (the same text). */
 static int
 bench_text (char **paths, GString *out, GError **error)
 {
@@ -341,31 +362,42 @@ bench_text (char **paths, GString *out, GError **error)
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--format: babeltrace, jsonl or text");
       return 2;
     }
+  if (opt_threads < 1 || opt_threads > 64)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--threads: 1 to 64");
+      return 2;
+    }
   g_autofree char *report = sibling_program ("ttv-report");
   g_autofree char *format_arg = g_strconcat ("--format=", format, NULL);
+  g_autofree char *threads_arg = g_strdup ("--threads=1");
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, report);
   g_ptr_array_add (argv, format_arg);
+  g_ptr_array_add (argv, threads_arg);
   for (guint i = 0; paths[i]; i++)
     g_ptr_array_add (argv, paths[i]);
   g_ptr_array_add (argv, NULL);
-  Measure warm, best = { 0 };
-  if (!measure_command ((char **) argv->pdata, &warm))
+  Measure best = { 0 }, threaded = { 0 };
+  if (!measure_command_best ((char **) argv->pdata, &best))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s failed", report);
       return 1;
     }
-  for (gint64 i = 0; i < MAX (opt_repeat, 1); i++)
+  g_free (argv->pdata[2]);
+  argv->pdata[2] = threads_arg = g_strdup_printf ("--threads=%" G_GINT64_FORMAT, opt_threads);
+  if (!measure_command_best ((char **) argv->pdata, &threaded))
     {
-      Measure m = { 0 };
-      if (!measure_command ((char **) argv->pdata, &m))
-        return 1;
-      keep_best (&best, &m, i);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s %s failed", report, threads_arg);
+      return 1;
     }
   g_autofree char *bench = g_strconcat ("text_", g_str_equal (format, "text") ? "plain" : format, NULL);
   print_json_head (out, bench, paths);
-  g_string_append_printf (out, ",\"command\":\"ttv-report --format=%s TRACE > /dev/null\"", format);
+  g_string_append_printf (out, ",\"command\":\"ttv-report --format=%s --threads=1 TRACE > /dev/null\"", format);
   append_measure (out, "", &best);
+  g_string_append_printf (out, ",\"threads\":%" G_GINT64_FORMAT, opt_threads);
+  append_measure (out, "threads_", &threaded);
+  g_string_append_printf (out, ",\"threads_wall_speedup\":%.2f",
+                          threaded.wall > 0 ? best.wall / threaded.wall : 0.0);
   if (opt_babeltrace)
     {
       static const char *const text[] = { "--clock-gmt", NULL };
@@ -1064,7 +1096,8 @@ main (int argc, char **argv)
     "read     full merged read of the traceset (read_headers, events/s); --decode decodes\n"
     "         every field of every event, contexts included (read_decode_all); --babeltrace\n"
     "         times `babeltrace2 -o dummy` (every field decoded) on the same trace\n"
-    "text     ttv-report --format=babeltrace|jsonl|text (--format) to /dev/null (text_babeltrace,\n"
+    "text     ttv-report --format=babeltrace|jsonl|text (--format) to /dev/null, on one thread and on\n"
+    "         --threads N (threads_*: wall and CPU time; default 2) (text_babeltrace,\n"
     "         text_jsonl, text_plain); --babeltrace times `babeltrace2 --clock-gmt` to /dev/null\n"
     "state-pass  the kernel model's state alone over the whole trace (events/s)\n"
     "filter-payload  a read testing a filter on a payload field (TTV_BENCH_FILTER, default\n"
