@@ -163,7 +163,7 @@ static const GOptionEntry entries[] = {
   { "save-offsets", 0, 0, G_OPTION_ARG_NONE, &args.save_offsets,
     N_("Save each trace's clock offset (given by --offset) with its bookmarks, for the viewer and later reports, and exit"), NULL },
   { "threads", 0, 0, G_OPTION_ARG_INT64, &args.n_threads,
-    N_("Format the events of a plain report on N threads (default: one per core, up to 4)"), "N" },
+    N_("Format the events of a plain report on N threads (default 1: more take less wall time, more CPU time and memory)"), "N" },
   { "help", '?', 0, G_OPTION_ARG_NONE, &args.help, N_("Show help options"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.traces, NULL, N_("TRACE…") },
   { NULL }
@@ -1063,8 +1063,6 @@ print_plain_from (TtvTraceset *ts, const TtvPosition *after, TtvTime start, TtvT
 #define CHUNK_TRACE_BYTES (2u << 20)
 /* Block start times sampled per tracefile to cut the chunks. */
 #define CUT_SAMPLES_PER_TRACEFILE 4096
-/* Threads when --threads is not given: one per core, up to this. */
-#define DEFAULT_MAX_THREADS 4
 
 /* A warning for stderr, printed after the bytes of the piece before it. */
 typedef struct {
@@ -1630,15 +1628,16 @@ print_plain_parallel (TtvTraceset *ts, const GArray *begins, guint n_threads, Tt
 
 /* How many threads format a plain report: one for what cannot be cut in
  * chunks (-n and --after count from one place, a live session grows,
- * --keep-going names damage in the order found). */
+ * --keep-going names damage in the order found).  One unless asked: on
+ * two cores, two threads took 0.7-1.0 of the wall time, 1.4-1.7 times the
+ * CPU time and 2.4-3 times the memory of one (bench/README.md). */
 static guint
 plain_report_threads (TtvTraceset *ts)
 {
-  if (args.count != NOT_GIVEN || args.after || args.keep_going || ttv_traceset_is_live (ts))
+  if (args.count != NOT_GIVEN || args.after || args.keep_going || ttv_traceset_is_live (ts)
+      || args.n_threads == NOT_GIVEN)
     return 1;
-  if (args.n_threads != NOT_GIVEN)
-    return (guint) args.n_threads;
-  return CLAMP (g_get_num_processors (), 1, DEFAULT_MAX_THREADS);
+  return (guint) args.n_threads;
 }
 
 /* The end of a report that stopped on @error (taken; NULL: none): what is
