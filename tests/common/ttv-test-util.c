@@ -669,3 +669,19 @@ ttv_test_follow_assert_complete (const char *report, const char *trace_dir, cons
   g_assert_cmpuint (seen_midway, <, strlen (got));
   return wl->len;
 }
+
+void
+ttv_test_assert_same_event (const TtvEvent *a, const TtvEvent *b)
+{
+  g_assert_cmpint (a->time, ==, b->time);
+  g_assert_cmpuint (a->cycles, ==, b->cycles);
+  g_assert_true (a->type == b->type);
+  g_assert_true (a->tracefile == b->tracefile);
+  g_assert_cmpuint (a->pos.block, ==, b->pos.block);
+  g_assert_cmpuint (a->pos.offset, ==, b->pos.offset);
+  g_assert_cmpuint (a->pos.index, ==, b->pos.index);
+  g_assert_cmpuint (a->data_bits, ==, b->data_bits);
+  g_assert_cmpmem (a->data, (a->data_bits + 7) / 8, b->data, (b->data_bits + 7) / 8);
+  g_assert_cmpuint (a->payload_bit, ==, b->payload_bit);
+  g_assert_true (a->priv == b->priv);
+}

@@ -137,6 +137,11 @@ void  ttv_test_assert_same_lines (GPtrArray *got, GPtrArray *want);
  * reads it; fails the test when it does not open. */
 void  ttv_test_trace_span (const char *trace, gint64 *first, gint64 *last);
 
+/* Every field of two events of two cursors the same; their data the same
+ * bytes, each in its own cursor's window (fast paths against the general
+ * path of a reader). */
+void  ttv_test_assert_same_event (const TtvEvent *a, const TtvEvent *b);
+
 /* Decodes the fields of every event of @t (each must decode); returns
  * how many there were. */
 guint64 ttv_test_decode_all (TtvTrace *t);

@@ -910,6 +910,24 @@ test_context_memos (void)
   compare_jsonl_in (dir);
 }
 
+/* A CTF writer into @dir whose one event class is "tick" (one 32-bit
+ * field, its id in *@id), in packets of @packet_size bytes, its clock's
+ * offset 1700000000 s (*@wo: its options). */
+static TtvCtfWriter *
+tick_writer_new (const char *dir, guint packet_size, TtvCtfWriterOptions *wo, gint *id)
+{
+  g_autoptr (GError) error = NULL;
+  *wo = (TtvCtfWriterOptions) { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
+                                .packet_size = packet_size, .clock_offset = 1700000000 * TTV_NSEC_PER_SEC };
+  TtvCtfWriter *w = ttv_ctf_writer_new (dir, wo, &error);
+  g_assert_no_error (error);
+  g_autoptr (TtvType) fields = ttv_type_new_struct ();
+  ttv_type_add_field (fields, "x", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+  *id = ttv_ctf_writer_add_event (w, "tick", fields, &error);
+  g_assert_no_error (error);
+  return w;
+}
+
 /* The jsonl line copies a packet context's text for the events of its
  * packet (packet_memos in ttv-ctf-jsonl.c): in a trace of two streams of
  * small packets whose cpu_id changes from packet to packet (patched after
@@ -919,14 +937,9 @@ test_jsonl_packet_memo (void)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "jsonl-packet-memo", NULL);
-  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
-                             .packet_size = 512, .clock_offset = 1700000000 * TTV_NSEC_PER_SEC };
-  TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
-  g_assert_no_error (error);
-  g_autoptr (TtvType) fields = ttv_type_new_struct ();
-  ttv_type_add_field (fields, "x", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
-  gint id = ttv_ctf_writer_add_event (w, "tick", fields, &error);
-  g_assert_no_error (error);
+  TtvCtfWriterOptions wo;
+  gint id;
+  TtvCtfWriter *w = tick_writer_new (dir, 512, &wo, &id);
   for (guint i = 0; i < 2000; i++)
     {
       TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
@@ -978,14 +991,9 @@ write_ticks (const char *name, const TtvTime *at, guint n, const char *from, con
 {
   g_autoptr (GError) error = NULL;
   char *dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
-  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
-                             .packet_size = 4096, .clock_offset = 1700000000 * TTV_NSEC_PER_SEC };
-  TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
-  g_assert_no_error (error);
-  g_autoptr (TtvType) fields = ttv_type_new_struct ();
-  ttv_type_add_field (fields, "x", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
-  gint id = ttv_ctf_writer_add_event (w, "tick", fields, &error);
-  g_assert_no_error (error);
+  TtvCtfWriterOptions wo;
+  gint id;
+  TtvCtfWriter *w = tick_writer_new (dir, 4096, &wo, &id);
   for (guint i = 0; i < n; i++)
     {
       TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
@@ -1338,23 +1346,6 @@ test_event_after_packet_end (void)
   g_assert_true (strstr (fast_error->message, "past its packet's end time") != NULL);
 }
 
-static void
-assert_same_event (const TtvEvent *a, const TtvEvent *b)
-{
-  g_assert_cmpint (a->time, ==, b->time);
-  g_assert_cmpuint (a->cycles, ==, b->cycles);
-  g_assert_true (a->type == b->type);
-  g_assert_true (a->tracefile == b->tracefile);
-  g_assert_cmpuint (a->pos.block, ==, b->pos.block);
-  g_assert_cmpuint (a->pos.offset, ==, b->pos.offset);
-  g_assert_cmpuint (a->pos.index, ==, b->pos.index);
-  g_assert_cmpuint (a->data_bits, ==, b->data_bits);
-  /* Each cursor maps its own window of the packet. */
-  g_assert_cmpmem (a->data, (a->data_bits + 7) / 8, b->data, (b->data_bits + 7) / 8);
-  g_assert_cmpuint (a->payload_bit, ==, b->payload_bit);
-  g_assert_true (a->priv == b->priv);
-}
-
 /* How many events of a trace the cursor's usual turn takes, by what it
  * knows of their class. */
 typedef struct {
@@ -1400,7 +1391,7 @@ compare_cursor_paths (TtvTracefile *tf, ConstantPathCounts *counts)
       g_assert_cmpint (got_a, ==, got_b);
       if (!got_a)
         break;
-      assert_same_event (&a, &b);
+      ttv_test_assert_same_event (&a, &b);
       CtfEventClass *ec = a.type->priv;
       const CtfEventOffsets *compact = &ec->offsets[CTF_HEADER_COMPACT][0];
       const CtfEventOffsets *extended = &ec->offsets[CTF_HEADER_EXTENDED][0];

@@ -495,24 +495,6 @@ test_seek (void)
   g_clear_pointer (&t, ttv_trace_close);
 }
 
-/* Every field of two events of two cursors, the same (their data the
- * same bytes, each in its cursor's window). */
-static void
-assert_same_event (const TtvEvent *a, const TtvEvent *b)
-{
-  g_assert_cmpint (a->time, ==, b->time);
-  g_assert_cmpuint (a->cycles, ==, b->cycles);
-  g_assert_true (a->type == b->type);
-  g_assert_true (a->tracefile == b->tracefile);
-  g_assert_cmpuint (a->pos.block, ==, b->pos.block);
-  g_assert_cmpuint (a->pos.offset, ==, b->pos.offset);
-  g_assert_cmpuint (a->pos.index, ==, b->pos.index);
-  g_assert_cmpuint (a->data_bits, ==, b->data_bits);
-  g_assert_cmpmem (a->data, a->data_bits / 8, b->data, b->data_bits / 8);
-  g_assert_cmpuint (a->payload_bit, ==, b->payload_bit);
-  g_assert_true (a->priv == b->priv);
-}
-
 /* The next event of @general (the plain cursor_next into an event of
  * garbage, so that each of its fields must be written) and of @kept
  * (cursor_next_kept into the same event every time, which leaves the
@@ -528,7 +510,7 @@ step_both (TtvCursor *general, TtvCursor *kept, TtvEvent *kept_ev)
   g_assert_cmpint (ttv_ltt_cursor_next_kept (kept, kept_ev, &error), ==, more);
   g_assert_no_error (error);
   if (more)
-    assert_same_event (&ev, kept_ev);
+    ttv_test_assert_same_event (&ev, kept_ev);
   return more;
 }
 
