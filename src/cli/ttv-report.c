@@ -881,31 +881,51 @@ append_lost_summary (const GArray *lost, TtvTime start, TtvTime end, GString *ou
     }
 }
 
+/* What becomes of the warnings for stderr that a lost-events mark gave
+ * (in @warnings, to empty): FALSE when the report cannot go on. */
+typedef gboolean (*LostWarningsFunc) (GString *warnings, gpointer data, GError **error);
+
 /* Lost events are shown where they happened, before the first event that
  * follows them: the marks of @lost from *@next_lost on that start at or
- * before @time (those that end before @start are passed over).  FALSE when
- * the report cannot be written. */
+ * before @time (those that end before @start are passed over), appended
+ * to @out, each mark's warnings given to @warned.  FALSE when @warned
+ * says the report cannot go on. */
 static gboolean
-print_lost_until (TtvReportPrinter *printer, const GArray *lost, guint *next_lost, TtvTime time, TtvTime start,
-                  Output *o, GString *warnings, GError **error)
+append_lost_until (TtvReportPrinter *printer, const GArray *lost, guint *next_lost, TtvTime time, TtvTime start,
+                   GString *out, GString *warnings, LostWarningsFunc warned, gpointer data, GError **error)
 {
   for (; *next_lost < lost->len && g_array_index (lost, LostMark, *next_lost).range.start <= time; (*next_lost)++)
     {
       const LostMark *lmark = &g_array_index (lost, LostMark, *next_lost);
       if (lmark->range.end < start)
         continue;
-      ttv_report_printer_append_lost (printer, lmark->tracefile, &lmark->range, o->buf, warnings);
-      if (warnings->len)
-        {
-          /* As babeltrace2: on stderr, after the lines before it. */
-          if (!output_flush (o, TRUE, error))
-            return FALSE;
-          fflush (o->out);
-          fputs (warnings->str, stderr);
-          g_string_truncate (warnings, 0);
-        }
+      ttv_report_printer_append_lost (printer, lmark->tracefile, &lmark->range, out, warnings);
+      if (warnings->len && !warned (warnings, data, error))
+        return FALSE;
     }
   return TRUE;
+}
+
+/* As babeltrace2: on stderr, after the lines before them (@data: the
+ * Output). */
+static gboolean
+warn_after_output (GString *warnings, gpointer data, GError **error)
+{
+  Output *o = data;
+  if (!output_flush (o, TRUE, error))
+    return FALSE;
+  fflush (o->out);
+  fputs (warnings->str, stderr);
+  g_string_truncate (warnings, 0);
+  return TRUE;
+}
+
+/* append_lost_until () into @o: FALSE when the report cannot be written. */
+static gboolean
+print_lost_until (TtvReportPrinter *printer, const GArray *lost, guint *next_lost, TtvTime time, TtvTime start,
+                  Output *o, GString *warnings, GError **error)
+{
+  return append_lost_until (printer, lost, next_lost, time, start, o->buf, warnings, warn_after_output, o, error);
 }
 
 /* The start of the first mark of @lost from @next on (TTV_TIME_MAX: none). */
@@ -1213,25 +1233,25 @@ chunk_trace_bytes (void)
   return n > 0 ? n : CHUNK_TRACE_BYTES;
 }
 
+/* The warnings of a mark as a note of @data, the Piece they go with:
+ * printed after the lines before them. */
+static gboolean
+note_in_piece (GString *warnings, gpointer data, GError **error)
+{
+  Piece *piece = data;
+  Note note = { piece->out->len, g_strdup (warnings->str) };
+  g_array_append_val (piece->notes, note);
+  g_string_truncate (warnings, 0);
+  return TRUE;
+}
+
 /* Lost-events marks due at @time as print_lost_until () prints them, into
  * @piece: its warnings become notes, printed after the lines before them. */
 static void
 piece_append_lost_until (Piece *piece, TtvReportPrinter *printer, const GArray *lost, guint *next_lost,
                          TtvTime time, TtvTime start, GString *warnings)
 {
-  for (; *next_lost < lost->len && g_array_index (lost, LostMark, *next_lost).range.start <= time; (*next_lost)++)
-    {
-      const LostMark *lmark = &g_array_index (lost, LostMark, *next_lost);
-      if (lmark->range.end < start)
-        continue;
-      ttv_report_printer_append_lost (printer, lmark->tracefile, &lmark->range, piece->out, warnings);
-      if (warnings->len)
-        {
-          Note note = { piece->out->len, g_strdup (warnings->str) };
-          g_array_append_val (piece->notes, note);
-          g_string_truncate (warnings, 0);
-        }
-    }
+  append_lost_until (printer, lost, next_lost, time, start, piece->out, warnings, note_in_piece, piece, NULL);
 }
 
 /* An empty piece to fill. */
