@@ -126,15 +126,12 @@ TtvState *
 ttv_state_copy (const TtvState *src)
 {
   TtvState *s = g_new0 (TtvState, 1);
-  s->head.time = src->head.time;
-  s->head.n_events = src->head.n_events;
-  s->head.event_tid = src->head.event_tid;
+  s->head = src->head;
   s->event_cpu = src->event_cpu;
   s->event_machine = src->event_machine;
   s->machines = g_ptr_array_new_full (src->machines->len, (GDestroyNotify) machine_free);
   for (guint i = 0; i < src->machines->len; i++)
     g_ptr_array_add (s->machines, machine_copy (g_ptr_array_index (src->machines, i)));
-  s->head.machine = src->head.machine;
   s->m = g_ptr_array_index (s->machines, s->head.machine);
   return s;
 }
