@@ -16,6 +16,8 @@
 #include "ttv-live-url.h"
 #include "ttv-locale.h"
 #include "ttv-report.h"
+#include "ttv-report-lost.h"
+#include "ttv-report-plain.h"
 #include "ttv-state-pass.h"
 #include "ttv-state-tracker.h"
 #include "ttv-trace-damage.h"
@@ -267,36 +269,6 @@ checkpoint_policy (void)
   return policy;
 }
 
-typedef struct {
-  FILE *out;
-  GString *buf;
-} Output;
-
-/* Below this, a report keeps its lines to write them in one go. */
-#define OUTPUT_FLUSH_BYTES (1u << 16)
-
-static gboolean
-write_bytes (FILE *out, const char *data, gsize len, GError **error)
-{
-  if (fwrite (data, 1, len, out) != len)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot write the report: %s"), g_strerror (errno));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-output_flush (Output *o, gboolean force, GError **error)
-{
-  if (o->buf->len == 0 || (!force && o->buf->len < OUTPUT_FLUSH_BYTES))
-    return TRUE;
-  if (!write_bytes (o->out, o->buf->str, o->buf->len, error))
-    return FALSE;
-  g_string_truncate (o->buf, 0);
-  return TRUE;
-}
-
 /* Brings @tracker's state to just before the next event of @ctx, by
  * replaying from the start (exact even among equal timestamps). */
 static gboolean
@@ -385,36 +357,6 @@ position_context (TtvContext *ctx, TtvTraceset *ts, TtvTime start, GError **erro
   if (start != TTV_TIME_MIN)
     return ttv_context_seek_time (ctx, start, error);
   return ttv_context_seek_begin (ctx, error);
-}
-
-typedef struct {
-  const TtvTracefile *tracefile;
-  TtvLostRange range;
-} LostMark;
-
-static gint
-compare_lost (gconstpointer a, gconstpointer b)
-{
-  const LostMark *x = a, *y = b;
-  return x->range.start < y->range.start ? -1 : x->range.start > y->range.start;
-}
-
-/* Every lost-events range of the traceset, by start time. */
-static GArray *
-collect_lost (TtvTraceset *ts)
-{
-  GArray *marks = g_array_new (FALSE, FALSE, sizeof (LostMark));
-  for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
-    {
-      const TtvTracefile *tf = ttv_traceset_get_tracefile (ts, i);
-      for (guint j = 0; tf->lost && j < tf->lost->len; j++)
-        {
-          LostMark m = { tf, g_array_index (tf->lost, TtvLostRange, j) };
-          g_array_append_val (marks, m);
-        }
-    }
-  g_array_sort (marks, compare_lost);
-  return marks;
 }
 
 /* What selects and decorates events beyond the classic report. */
@@ -852,89 +794,6 @@ follow_refresh (TtvTraceset *ts, TtvContext *old, const FollowMark *mark, TtvTim
   return g_steal_pointer (&ctx);
 }
 
-/* --stats-tables: what the tracer lost in [@start, @end], by tracefile. */
-static void
-append_lost_summary (const GArray *lost, TtvTime start, TtvTime end, GString *out)
-{
-  guint64 events = 0, packets = 0;
-  guint n = 0;
-  for (guint i = 0; i < lost->len; i++)
-    {
-      const LostMark *m = &g_array_index (lost, LostMark, i);
-      if (!ttv_lost_range_in_interval (m->tracefile, &m->range, start, end))
-        continue;
-      events += m->range.count;
-      packets += m->range.packets;
-      n++;
-    }
-  if (n == 0)
-    return;
-  g_string_append_printf (out, "\nlost by the tracer: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
-                          " packets, in %u ranges\n", events, packets, n);
-  for (guint i = 0; i < lost->len; i++)
-    {
-      const LostMark *m = &g_array_index (lost, LostMark, i);
-      if (!ttv_lost_range_in_interval (m->tracefile, &m->range, start, end))
-        continue;
-      g_string_append_printf (out, "  %s/%s\n", m->tracefile->trace->name, m->tracefile->name);
-      ttv_lost_range_append_text (&m->range, out);
-    }
-}
-
-/* What becomes of the warnings for stderr that a lost-events mark gave
- * (in @warnings, to empty): FALSE when the report cannot go on. */
-typedef gboolean (*LostWarningsFunc) (GString *warnings, gpointer data, GError **error);
-
-/* Lost events are shown where they happened, before the first event that
- * follows them: the marks of @lost from *@next_lost on that start at or
- * before @time (those that end before @start are passed over), appended
- * to @out, each mark's warnings given to @warned.  FALSE when @warned
- * says the report cannot go on. */
-static gboolean
-append_lost_until (TtvReportPrinter *printer, const GArray *lost, guint *next_lost, TtvTime time, TtvTime start,
-                   GString *out, GString *warnings, LostWarningsFunc warned, gpointer data, GError **error)
-{
-  for (; *next_lost < lost->len && g_array_index (lost, LostMark, *next_lost).range.start <= time; (*next_lost)++)
-    {
-      const LostMark *lmark = &g_array_index (lost, LostMark, *next_lost);
-      if (lmark->range.end < start)
-        continue;
-      ttv_report_printer_append_lost (printer, lmark->tracefile, &lmark->range, out, warnings);
-      if (warnings->len && !warned (warnings, data, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* As babeltrace2: on stderr, after the lines before them (@data: the
- * Output). */
-static gboolean
-warn_after_output (GString *warnings, gpointer data, GError **error)
-{
-  Output *o = data;
-  if (!output_flush (o, TRUE, error))
-    return FALSE;
-  fflush (o->out);
-  fputs (warnings->str, stderr);
-  g_string_truncate (warnings, 0);
-  return TRUE;
-}
-
-/* append_lost_until () into @o: FALSE when the report cannot be written. */
-static gboolean
-print_lost_until (TtvReportPrinter *printer, const GArray *lost, guint *next_lost, TtvTime time, TtvTime start,
-                  Output *o, GString *warnings, GError **error)
-{
-  return append_lost_until (printer, lost, next_lost, time, start, o->buf, warnings, warn_after_output, o, error);
-}
-
-/* The start of the first mark of @lost from @next on (TTV_TIME_MAX: none). */
-static TtvTime
-next_lost_start (const GArray *lost, guint next)
-{
-  return next < lost->len ? g_array_index (lost, LostMark, next).range.start : TTV_TIME_MAX;
-}
-
 /* What every line of a report is made with. */
 static TtvReportPrinter *
 report_printer_new (TtvTraceset *ts, TtvReportFormat format, const Extras *x)
@@ -943,6 +802,20 @@ report_printer_new (TtvTraceset *ts, TtvReportFormat format, const Extras *x)
                                x->column_layout, x->columns, x->timestamp, args.two_line,
                                ttv_traceset_get_start (ts), x->format_file };
   return ttv_report_printer_new (&options);
+}
+
+/* What report_printer_new () is given, for a printer made later. */
+typedef struct {
+  TtvTraceset *ts;
+  TtvReportFormat format;
+  const Extras *x;
+} PrinterRecipe;
+
+static TtvReportPrinter *
+printer_from_recipe (gpointer data)
+{
+  const PrinterRecipe *recipe = data;
+  return report_printer_new (recipe->ts, recipe->format, recipe->x);
 }
 
 /* Whether each event's line carries its position token: jsonl always. */
@@ -954,696 +827,12 @@ report_needs_position (TtvReportFormat format)
 
 /* Whether a report prints every event from its start to its end as it
  * comes, with no state, selection, filter, timer, heading, statistics or
- * follow: the usual `ttv-report TRACE`, which print_plain_run () does. */
+ * follow: the usual `ttv-report TRACE`, which ttv-report-plain.c prints. */
 static gboolean
 report_is_plain (const Extras *x)
 {
   return !args.follow && !args.state && args.stats != STATS_TABLES && !extras_need_state (x)
          && x->selection == NULL && x->user == NULL && !(x->column_layout && !args.no_headings);
-}
-
-/* The first mark of @lost (sorted by start) that starts after @time: the
- * next one due after an event at @time was printed. */
-static guint
-lost_after (const GArray *lost, TtvTime time)
-{
-  guint lo = 0, hi = lost->len;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (g_array_index (lost, LostMark, mid).range.start <= time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* A plain report (report_is_plain ()) of what @ctx reads from @start to
- * @end.  Its own loop: the general one's tests, none of which apply here,
- * cost a tenth of what a babeltrace line costs.  A lost-events mark is due
- * when an event's time reaches the next one's start: one comparison.
- * @printer (taken, NULL: made at the first event) and @next_lost say where
- * a report goes on from when it resumes after events already printed. */
-static void
-print_plain_run (TtvTraceset *ts, TtvContext *ctx, TtvTime start, TtvTime end, Output *o, TtvReportFormat format,
-                 const Extras *x, TtvReportPrinter *resumed_printer, guint next_lost, GError **error)
-{
-  g_autoptr (GArray) lost = collect_lost (ts);
-  g_autoptr (GString) warnings = g_string_new (NULL);
-  g_autoptr (TtvReportPrinter) printer = resumed_printer;
-  gboolean with_position = report_needs_position (format);
-  guint64 left = args.count != NOT_GIVEN ? (guint64) args.count : G_MAXUINT64;
-  TtvTime lost_at = next_lost_start (lost, next_lost);
-  const TtvEvent *ev;
-  for (; left > 0 && (ev = ttv_context_next (ctx, error)) != NULL && ev->time <= end; left--)
-    {
-      /* Taken after next(), as the general loop does. */
-      const TtvPosition *pos = with_position ? ttv_context_peek_event_position (ctx) : NULL;
-      /* Made at the first event, as the general loop does. */
-      if (G_UNLIKELY (printer == NULL))
-        printer = report_printer_new (ts, format, x);
-      if (G_UNLIKELY (ev->time >= lost_at))
-        {
-          if (!print_lost_until (printer, lost, &next_lost, ev->time, start, o, warnings, error))
-            return;
-          lost_at = next_lost_start (lost, next_lost);
-        }
-      ttv_report_printer_append_full (printer, ev, pos, NULL, NULL, o->buf);
-      if (G_UNLIKELY (o->buf->len >= OUTPUT_FLUSH_BYTES) && !output_flush (o, FALSE, error))
-        return;
-    }
-}
-
-/* A plain report from @after (NULL: from @start), the event printed last:
- * read again to give the printer what the next line needs (the babeltrace
- * delta), then the rest as one thread prints it. */
-static void
-print_plain_from (TtvTraceset *ts, const TtvPosition *after, TtvTime start, TtvTime end, Output *o,
-                  TtvReportFormat format, const Extras *x, GError **error)
-{
-  g_autoptr (TtvContext) ctx = ttv_context_new (ts, error);
-  if (ctx == NULL)
-    return;
-  if (after == NULL)
-    {
-      if (position_context (ctx, ts, start, error))
-        print_plain_run (ts, ctx, start, end, o, format, x, NULL, 0, error);
-      return;
-    }
-  if (!ttv_context_seek_position (ctx, after, error))
-    return;
-  const TtvEvent *ev = ttv_context_next (ctx, error);
-  if (ev == NULL)
-    return;
-  g_autoptr (GArray) lost = collect_lost (ts);
-  g_autoptr (GString) scratch = g_string_new (NULL);
-  TtvReportPrinter *printer = report_printer_new (ts, format, x);
-  const TtvPosition *pos = report_needs_position (format) ? ttv_context_peek_event_position (ctx) : NULL;
-  ttv_report_printer_append_full (printer, ev, pos, NULL, NULL, scratch);
-  print_plain_run (ts, ctx, start, end, o, format, x, printer, lost_after (lost, ev->time), error);
-}
-
-/* --- The plain report on several threads (issue 15) ------------------------------
- *
- * Formatting is most of a plain report's time, so worker threads format
- * chunks of it while this thread writes them in order.  The chunks are cut
- * by time from the tracefiles' block index (never by reading the trace);
- * each worker seeks its own context to its chunk's start (contexts on one
- * traceset may be read from different threads: the viewer's history pass
- * does) and formats with its own printer.
- *
- * What one thread would print is kept exactly:
- * - a chunk's first line needs the time of the event before it (the
- *   babeltrace delta) and the lost-events marks due since: the worker of the
- *   chunk before reads that event anyway (it stops there), so it formats it
- *   with its printer, as the chunk's "edge", and the writer prints the edge
- *   instead of the chunk's own first line;
- * - the event that stopped a chunk must be the first of the next one: the
- *   writer compares their positions; on any difference, and on any read
- *   error, it stops the workers and reads on alone from the last event
- *   written, as one thread does (so errors and their place are one
- *   thread's).
- * Memory: a chunk's worker hands its text over in pieces; only the chunk
- * being written may queue more than CHUNK_QUEUE_BYTES, and no more chunks
- * past it are started than there are threads: about (threads + 1) ×
- * CHUNK_QUEUE_BYTES at most, whatever the trace's size. */
-
-/* The pieces a worker hands over (it hands one when it is this big). */
-#define PIECE_BYTES (1u << 20)
-/* A chunk not yet being written waits when it holds this much: more than
- * a chunk's babeltrace text, half its jsonl text (a worker then waits for
- * the one before halfway through). */
-#define CHUNK_QUEUE_BYTES (12u << 20)
-/* Trace bytes of a chunk: a seek into a chunk reads the other streams'
- * packets up to its time (half a packet each, the cost of a thousand
- * lines or more for LTTng-UST's large packets), so not too small (the
- * environment's TTV_REPORT_CHUNK_BYTES: the tests' small chunks;
- * TTV_REPORT_CHUNK_STATS: say on stderr how the report went, for the tests). */
-#define CHUNK_TRACE_BYTES (2u << 20)
-/* Block start times sampled per tracefile to cut the chunks. */
-#define CUT_SAMPLES_PER_TRACEFILE 4096
-
-/* A warning for stderr, printed after the bytes of the piece before it. */
-typedef struct {
-  gsize offset;
-  char *text;
-} Note;
-
-typedef struct {
-  GString *out;
-  GArray *notes;               /* of Note */
-  TtvPosition *last;           /* owned, may be NULL: the position of its last event */
-} Piece;
-
-static void
-note_clear (gpointer data)
-{
-  g_free (((Note *) data)->text);
-}
-
-static Piece *
-piece_new (gsize size)
-{
-  Piece *piece = g_new0 (Piece, 1);
-  piece->out = g_string_sized_new (size);
-  piece->notes = g_array_new (FALSE, FALSE, sizeof (Note));
-  g_array_set_clear_func (piece->notes, note_clear);
-  return piece;
-}
-
-static void
-piece_free (Piece *piece)
-{
-  if (piece == NULL)
-    return;
-  g_string_free (piece->out, TRUE);
-  g_array_unref (piece->notes);
-  g_clear_pointer (&piece->last, ttv_position_free);
-  g_free (piece);
-}
-
-typedef struct {
-  TtvTime begin;               /* its events: from the first at or after it (chunk 0: the report's) */
-  GQueue pieces;               /* of Piece *, handed over, not yet written */
-  gsize queued_bytes;
-  guint64 n_events;
-  TtvPosition *first;          /* owned: its first event's position, once it has one */
-  gsize first_line_end;        /* where that event's line ends in its first piece */
-  Piece *edge;                 /* owned, may be NULL: the marks and line of the event after it */
-  TtvPosition *stop;           /* owned, NULL: no event follows it in the report */
-  GError *error;               /* owned: reading failed */
-  gboolean done;
-} Chunk;
-
-typedef struct {
-  TtvTraceset *ts;
-  TtvReportFormat format;
-  const Extras *x;
-  TtvTime start;
-  TtvTime end;
-  GArray *lost;                /* of LostMark, owned */
-  Chunk *chunks;
-  guint n_chunks;
-  GMutex lock;
-  GCond changed;               /* any of the three below, or a chunk's queue */
-  guint next_claim;            /* the next chunk a worker takes */
-  guint writing;               /* the chunk being written */
-  guint max_ahead;             /* chunks past it that may be started */
-  gboolean cancel;
-  GPtrArray *spare;            /* of Piece *, owned: written, to fill again (fresh ones cost page faults) */
-} Pool;
-
-/* What one worker keeps from chunk to chunk. */
-typedef struct {
-  Pool *pool;
-  TtvContext *ctx;             /* owned */
-  TtvReportPrinter *printer;   /* owned, made at the first event */
-  GString *warnings;           /* owned */
-} Worker;
-
-/* The block start times of the tracefiles in (@start, @end] (a sample of
- * each tracefile's blocks), each with the trace bytes from it to the next
- * sampled one: where chunks may begin, and what each holds. */
-typedef struct {
-  TtvTime time;
-  guint64 bytes;
-} CutPoint;
-
-static gint
-compare_cut_points (gconstpointer a, gconstpointer b)
-{
-  const CutPoint *x = a, *y = b;
-  return x->time < y->time ? -1 : x->time > y->time;
-}
-
-static GArray *
-sample_block_starts (TtvTraceset *ts, TtvTime start, TtvTime end)
-{
-  GArray *points = g_array_new (FALSE, FALSE, sizeof (CutPoint));
-  for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
-    {
-      const TtvTracefile *tf = ttv_traceset_get_tracefile (ts, i);
-      const TtvTrace *t = tf->trace;
-      if (t->format->block_start == NULL || tf->n_blocks == 0)
-        continue;
-      guint64 step = MAX (1, tf->n_blocks / CUT_SAMPLES_PER_TRACEFILE);
-      guint64 bytes = tf->size / tf->n_blocks * step;
-      for (guint64 b = 0; b < tf->n_blocks; b += step)
-        {
-          TtvTime begin = t->format->block_start (tf, b);
-          if (begin == TTV_TIME_MIN)
-            continue;           /* a packet without times */
-          CutPoint p = { ttv_clock_correction_apply (&t->clock, begin), bytes };
-          if (p.time > start && p.time <= end)
-            g_array_append_val (points, p);
-        }
-    }
-  g_array_sort (points, compare_cut_points);
-  return points;
-}
-
-/* The chunks' begin times: the report's start, then a block start each
- * time @chunk_bytes of trace bytes were passed. */
-static GArray *
-cut_chunks (TtvTraceset *ts, TtvTime start, TtvTime end, guint64 chunk_bytes)
-{
-  g_autoptr (GArray) points = sample_block_starts (ts, start, end);
-  GArray *begins = g_array_new (FALSE, FALSE, sizeof (TtvTime));
-  guint64 bytes = 0;
-  g_array_append_val (begins, start);
-  for (guint i = 0; i < points->len; i++)
-    {
-      const CutPoint *p = &g_array_index (points, CutPoint, i);
-      if (bytes >= chunk_bytes && p->time > g_array_index (begins, TtvTime, begins->len - 1))
-        {
-          g_array_append_val (begins, p->time);
-          bytes = 0;
-        }
-      bytes += p->bytes;
-    }
-  return begins;
-}
-
-static guint64
-chunk_trace_bytes (void)
-{
-  const char *env = g_getenv ("TTV_REPORT_CHUNK_BYTES");
-  guint64 n = env ? g_ascii_strtoull (env, NULL, 10) : 0;
-  return n > 0 ? n : CHUNK_TRACE_BYTES;
-}
-
-/* The warnings of a mark as a note of @data, the Piece they go with:
- * printed after the lines before them. */
-static gboolean
-note_in_piece (GString *warnings, gpointer data, GError **error)
-{
-  Piece *piece = data;
-  Note note = { piece->out->len, g_strdup (warnings->str) };
-  g_array_append_val (piece->notes, note);
-  g_string_truncate (warnings, 0);
-  return TRUE;
-}
-
-/* Lost-events marks due at @time as print_lost_until () prints them, into
- * @piece: its warnings become notes, printed after the lines before them. */
-static void
-piece_append_lost_until (Piece *piece, TtvReportPrinter *printer, const GArray *lost, guint *next_lost,
-                         TtvTime time, TtvTime start, GString *warnings)
-{
-  append_lost_until (printer, lost, next_lost, time, start, piece->out, warnings, note_in_piece, piece, NULL);
-}
-
-/* An empty piece to fill. */
-static Piece *
-pool_get_piece (Pool *pool)
-{
-  g_mutex_lock (&pool->lock);
-  Piece *piece = pool->spare->len ? g_ptr_array_steal_index_fast (pool->spare, pool->spare->len - 1) : NULL;
-  g_mutex_unlock (&pool->lock);
-  return piece ? piece : piece_new (PIECE_BYTES + PIECE_BYTES / 8);
-}
-
-/* @piece (taken), written, to fill again.  All are kept: the queues
- * bound how many there are, and memory given back to the system costs
- * page faults when taken again. */
-static void
-pool_give_back_piece (Pool *pool, Piece *piece)
-{
-  g_string_truncate (piece->out, 0);
-  g_array_set_size (piece->notes, 0);
-  g_clear_pointer (&piece->last, ttv_position_free);
-  g_mutex_lock (&pool->lock);
-  g_ptr_array_add (pool->spare, piece);
-  g_mutex_unlock (&pool->lock);
-}
-
-/* Hands @piece (taken) over to the writer; waits while chunk @k is not
- * the one being written and holds enough.  FALSE when the report stops. */
-static gboolean
-chunk_hand_over (Pool *pool, guint k, Piece *piece)
-{
-  Chunk *c = &pool->chunks[k];
-  g_mutex_lock (&pool->lock);
-  while (!pool->cancel && pool->writing != k && c->queued_bytes >= CHUNK_QUEUE_BYTES)
-    g_cond_wait (&pool->changed, &pool->lock);
-  gboolean go_on = !pool->cancel;
-  if (go_on)
-    {
-      c->queued_bytes += piece->out->len;
-      g_queue_push_tail (&c->pieces, piece);
-      g_cond_broadcast (&pool->changed);
-    }
-  g_mutex_unlock (&pool->lock);
-  if (!go_on)
-    piece_free (piece);
-  return go_on;
-}
-
-static void
-chunk_finish (Pool *pool, guint k, Piece *last, GError *error)
-{
-  Chunk *c = &pool->chunks[k];
-  g_mutex_lock (&pool->lock);
-  if (last && last->out->len)
-    {
-      c->queued_bytes += last->out->len;
-      g_queue_push_tail (&c->pieces, last);
-      last = NULL;
-    }
-  c->error = error;
-  c->done = TRUE;
-  g_cond_broadcast (&pool->changed);
-  g_mutex_unlock (&pool->lock);
-  if (last)
-    pool_give_back_piece (pool, last);
-}
-
-/* Formats chunk @k: its events from its begin to the next chunk's, then,
- * as its edge, the event that stopped it. */
-static void
-worker_run_chunk (Worker *w, guint k)
-{
-  Pool *pool = w->pool;
-  Chunk *c = &pool->chunks[k];
-  GError *error = NULL;
-  gboolean with_position = report_needs_position (pool->format);
-  gboolean last_chunk = k + 1 == pool->n_chunks;
-  TtvTime limit = last_chunk ? TTV_TIME_MAX : pool->chunks[k + 1].begin;
-  guint next_lost = 0;
-  TtvTime lost_at = next_lost_start (pool->lost, 0);
-  Piece *piece = pool_get_piece (pool);
-  const TtvEvent *ev = NULL;
-
-  gboolean ok = k == 0 ? position_context (w->ctx, pool->ts, pool->start, &error)
-                       : ttv_context_seek_time (w->ctx, c->begin, &error);
-  while (ok && (ev = ttv_context_next (w->ctx, &error)) != NULL && ev->time <= pool->end
-         && (last_chunk || ev->time < limit))
-    {
-      const TtvPosition *pos = with_position ? ttv_context_peek_event_position (w->ctx) : NULL;
-      if (G_UNLIKELY (w->printer == NULL))
-        w->printer = report_printer_new (pool->ts, pool->format, pool->x);
-      /* The marks due before a later chunk's first event are its edge's. */
-      if (G_UNLIKELY (c->n_events == 0 && k > 0))
-        {
-          next_lost = lost_after (pool->lost, ev->time);
-          lost_at = next_lost_start (pool->lost, next_lost);
-        }
-      if (G_UNLIKELY (ev->time >= lost_at))
-        {
-          piece_append_lost_until (piece, w->printer, pool->lost, &next_lost, ev->time, pool->start, w->warnings);
-          lost_at = next_lost_start (pool->lost, next_lost);
-        }
-      ttv_report_printer_append_full (w->printer, ev, pos, NULL, NULL, piece->out);
-      if (G_UNLIKELY (++c->n_events == 1))
-        {
-          c->first = ttv_context_get_event_position (w->ctx);
-          c->first_line_end = piece->out->len;
-        }
-      if (G_UNLIKELY (piece->out->len >= PIECE_BYTES))
-        {
-          piece->last = ttv_context_get_event_position (w->ctx);
-          if (!chunk_hand_over (pool, k, piece))
-            {
-              chunk_finish (pool, k, NULL, NULL);
-              return;
-            }
-          piece = pool_get_piece (pool);
-        }
-    }
-  if (error)
-    {
-      /* The writer reads on alone from the last piece handed over. */
-      chunk_finish (pool, k, NULL, error);
-      pool_give_back_piece (pool, piece);
-      return;
-    }
-  if (ev != NULL && ev->time <= pool->end)
-    {
-      c->stop = ttv_context_get_event_position (w->ctx);
-      /* Only the first chunk's printer and marks are right without events
-       * of its own before. */
-      if (k == 0 || c->n_events > 0)
-        {
-          const TtvPosition *pos = with_position ? ttv_context_peek_event_position (w->ctx) : NULL;
-          if (w->printer == NULL)
-            w->printer = report_printer_new (pool->ts, pool->format, pool->x);
-          c->edge = piece_new (256);
-          if (ev->time >= lost_at)
-            piece_append_lost_until (c->edge, w->printer, pool->lost, &next_lost, ev->time, pool->start,
-                                     w->warnings);
-          ttv_report_printer_append_full (w->printer, ev, pos, NULL, NULL, c->edge->out);
-        }
-    }
-  chunk_finish (pool, k, piece, NULL);
-}
-
-static gpointer
-worker_main (gpointer data)
-{
-  Worker *w = data;
-  Pool *pool = w->pool;
-  for (;;)
-    {
-      g_mutex_lock (&pool->lock);
-      while (!pool->cancel && pool->next_claim < pool->n_chunks
-             && pool->next_claim > pool->writing + pool->max_ahead)
-        g_cond_wait (&pool->changed, &pool->lock);
-      guint k = pool->next_claim;
-      gboolean go_on = !pool->cancel && k < pool->n_chunks;
-      if (go_on)
-        pool->next_claim++;
-      g_mutex_unlock (&pool->lock);
-      if (!go_on)
-        break;
-      worker_run_chunk (w, k);
-    }
-  return NULL;
-}
-
-/* Writes @len bytes of @data after what @o holds, as output_flush () does. */
-static gboolean
-output_write (Output *o, const char *data, gsize len, GError **error)
-{
-  if (o->buf->len + len < OUTPUT_FLUSH_BYTES)
-    {
-      g_string_append_len (o->buf, data, len);
-      return TRUE;
-    }
-  return output_flush (o, TRUE, error) && write_bytes (o->out, data, len, error);
-}
-
-/* @piece from byte @from on, its notes on stderr after the lines before them. */
-static gboolean
-write_piece (Output *o, const Piece *piece, gsize from, GError **error)
-{
-  for (guint i = 0; i < piece->notes->len; i++)
-    {
-      const Note *note = &g_array_index (piece->notes, Note, i);
-      if (note->offset < from)
-        continue;
-      if (!output_write (o, piece->out->str + from, note->offset - from, error) || !output_flush (o, TRUE, error))
-        return FALSE;
-      fflush (o->out);
-      fputs (note->text, stderr);
-      from = note->offset;
-    }
-  return output_write (o, piece->out->str + from, piece->out->len - from, error);
-}
-
-static gboolean
-same_position (const TtvPosition *a, const TtvPosition *b)
-{
-  return a == NULL || b == NULL ? a == b : ttv_position_equal (a, b);
-}
-
-/* The next piece of chunk @k to write, NULL once it is done and written. */
-static Piece *
-chunk_take_piece (Pool *pool, guint k)
-{
-  Chunk *c = &pool->chunks[k];
-  g_mutex_lock (&pool->lock);
-  while (g_queue_is_empty (&c->pieces) && !c->done)
-    g_cond_wait (&pool->changed, &pool->lock);
-  Piece *piece = g_queue_pop_head (&c->pieces);
-  if (piece)
-    {
-      c->queued_bytes -= piece->out->len;
-      g_cond_broadcast (&pool->changed);
-    }
-  g_mutex_unlock (&pool->lock);
-  return piece;
-}
-
-static void
-pool_set_writing (Pool *pool, guint k)
-{
-  g_mutex_lock (&pool->lock);
-  pool->writing = k;
-  g_cond_broadcast (&pool->changed);
-  g_mutex_unlock (&pool->lock);
-}
-
-typedef enum {
-  WRITE_DONE,          /* everything is written */
-  WRITE_FAILED,        /* writing failed: the error is set */
-  WRITE_READ_ON,       /* what is left is read on by one thread from the event given */
-} WriteEnd;
-
-/* Writes the chunks in order, each after the edge of the one before (the
- * last that had events, or chunk 0).  On WRITE_READ_ON, *@read_on is the
- * position of the last event written (NULL: none was). */
-static WriteEnd
-write_chunks (Pool *pool, Output *o, TtvPosition **read_on, GError **error)
-{
-  g_autoptr (TtvPosition) written = NULL;   /* the last event written, when a piece ended there */
-  g_autoptr (TtvPosition) stop = NULL;      /* the event after the last chunk with events */
-  Piece *edge = NULL;                       /* its line */
-  WriteEnd end = WRITE_DONE;
-  for (guint k = 0; k < pool->n_chunks; k++)
-    {
-      Chunk *c = &pool->chunks[k];
-      gboolean first_piece = TRUE;
-      Piece *piece;
-      pool_set_writing (pool, k);
-      while ((piece = chunk_take_piece (pool, k)) != NULL)
-        {
-          gsize from = 0;
-          if (first_piece && k > 0)
-            {
-              if (!same_position (stop, c->first))
-                {
-                  piece_free (piece);
-                  goto read_on_after_edge;
-                }
-              if (!write_piece (o, edge, 0, error))
-                goto failed;
-              from = c->first_line_end;
-            }
-          first_piece = FALSE;
-          gboolean ok = write_piece (o, piece, from, error);
-          g_clear_pointer (&written, ttv_position_free);
-          written = g_steal_pointer (&piece->last);
-          pool_give_back_piece (pool, piece);
-          if (!ok)
-            goto failed;
-        }
-      if (c->error)
-        {
-          if (first_piece && k > 0)
-            goto read_on_after_edge;
-          *read_on = g_steal_pointer (&written);
-          end = WRITE_READ_ON;
-          goto out;
-        }
-      if (first_piece && k > 0)
-        {
-          /* No event of its own: it must have stopped where the one before did. */
-          if (!same_position (stop, c->stop))
-            goto read_on_after_edge;
-          continue;
-        }
-      g_clear_pointer (&written, ttv_position_free);
-      g_clear_pointer (&stop, ttv_position_free);
-      piece_free (edge);
-      stop = g_steal_pointer (&c->stop);
-      edge = g_steal_pointer (&c->edge);
-    }
-  goto out;
-
-read_on_after_edge:
-  /* One thread would have printed the edge next, and then read on. */
-  if (stop != NULL)
-    {
-      if (!write_piece (o, edge, 0, error))
-        goto failed;
-      *read_on = g_steal_pointer (&stop);
-      end = WRITE_READ_ON;
-    }
-  goto out;
-
-failed:
-  end = WRITE_FAILED;
-out:
-  piece_free (edge);
-  return end;
-}
-
-static void
-chunk_clear (Chunk *c)
-{
-  g_queue_clear_full (&c->pieces, (GDestroyNotify) piece_free);
-  g_clear_pointer (&c->first, ttv_position_free);
-  g_clear_pointer (&c->stop, ttv_position_free);
-  g_clear_pointer (&c->edge, piece_free);
-  g_clear_error (&c->error);
-}
-
-/* The plain report of @ts from @start to @end by @n_threads workers, in
- * the chunks that begin at @begins. */
-static void
-print_plain_parallel (TtvTraceset *ts, const GArray *begins, guint n_threads, TtvTime start, TtvTime end,
-                      Output *o, TtvReportFormat format, const Extras *x, GError **error)
-{
-  Pool pool = { ts, format, x, start, end, collect_lost (ts) };
-  pool.n_chunks = begins->len;
-  pool.chunks = g_new0 (Chunk, pool.n_chunks);
-  pool.max_ahead = n_threads;
-  pool.spare = g_ptr_array_new_with_free_func ((GDestroyNotify) piece_free);
-  for (guint k = 0; k < pool.n_chunks; k++)
-    {
-      g_queue_init (&pool.chunks[k].pieces);
-      pool.chunks[k].begin = g_array_index (begins, TtvTime, k);
-    }
-  g_mutex_init (&pool.lock);
-  g_cond_init (&pool.changed);
-  n_threads = MIN (n_threads, pool.n_chunks);
-  Worker *workers = g_new0 (Worker, n_threads);
-  GThread **threads = g_new0 (GThread *, n_threads);
-  guint started = 0;
-  for (; started < n_threads; started++)
-    {
-      Worker *w = &workers[started];
-      w->pool = &pool;
-      w->warnings = g_string_new (NULL);
-      if ((w->ctx = ttv_context_new (ts, NULL)) == NULL)
-        break;
-      threads[started] = g_thread_new ("ttv-report", worker_main, w);
-    }
-
-  g_autoptr (TtvPosition) read_on = NULL;
-  /* Without a worker, one thread reads from the start. */
-  WriteEnd how = started > 0 ? write_chunks (&pool, o, &read_on, error) : WRITE_READ_ON;
-
-  g_mutex_lock (&pool.lock);
-  pool.cancel = TRUE;
-  g_cond_broadcast (&pool.changed);
-  g_mutex_unlock (&pool.lock);
-  for (guint i = 0; i < n_threads; i++)
-    {
-      if (i < started)
-        g_thread_join (threads[i]);
-      ttv_context_free (workers[i].ctx);
-      ttv_report_printer_free (workers[i].printer);
-      if (workers[i].warnings)
-        g_string_free (workers[i].warnings, TRUE);
-    }
-  g_free (threads);
-  g_free (workers);
-  for (guint k = 0; k < pool.n_chunks; k++)
-    chunk_clear (&pool.chunks[k]);
-  g_free (pool.chunks);
-  g_array_unref (pool.lost);
-  g_ptr_array_unref (pool.spare);
-  g_mutex_clear (&pool.lock);
-  g_cond_clear (&pool.changed);
-
-  /* For the tests: whether the chunks were cut and written as they were. */
-  if (g_getenv ("TTV_REPORT_CHUNK_STATS"))
-    g_printerr ("ttv-report: %u chunks on %u threads, %s\n", pool.n_chunks, started,
-                how == WRITE_READ_ON ? "then read on alone" : "all written");
-  if (how == WRITE_READ_ON)
-    print_plain_from (ts, read_on, start, end, o, format, x, error);
 }
 
 /* How many threads format a plain report: one for what cannot be cut in
@@ -1663,11 +852,11 @@ plain_report_threads (TtvTraceset *ts)
 /* The end of a report that stopped on @error (taken; NULL: none): what is
  * left written, and its exit status. */
 static int
-finish_report (TtvTraceset *ts, Output *o, GError *error)
+finish_report (TtvTraceset *ts, TtvReportOutput *o, GError *error)
 {
   g_autoptr (GError) local = error;
   g_autoptr (GError) flush_error = NULL;
-  if (!output_flush (o, TRUE, &flush_error) && local == NULL)
+  if (!ttv_report_output_flush (o, TRUE, &flush_error) && local == NULL)
     local = g_steal_pointer (&flush_error);
   if (local)
     return fail (EXIT_READ, local->message);
@@ -1683,7 +872,7 @@ finish_report (TtvTraceset *ts, Output *o, GError *error)
 }
 
 static int
-print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportFormat format, Extras *x)
+print_events (TtvTraceset *ts, TtvTime start, TtvTime end, TtvReportOutput *o, TtvReportFormat format, Extras *x)
 {
   g_autoptr (GError) error = NULL;
   TtvContext *ctx = ttv_context_new (ts, &error);
@@ -1711,22 +900,20 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
 
   if (report_is_plain (x))
     {
+      PrinterRecipe recipe = { ts, format, x };
+      TtvPlainReport plain = { ts, start, end, args.count != NOT_GIVEN ? (guint64) args.count : G_MAXUINT64,
+                               report_needs_position (format), printer_from_recipe, &recipe };
       guint n_threads = plain_report_threads (ts);
-      g_autoptr (GArray) begins = n_threads > 1 ? cut_chunks (ts, start, end, chunk_trace_bytes ()) : NULL;
-      if (begins && begins->len > 1)
-        {
-          ttv_context_free (ctx);
-          print_plain_parallel (ts, begins, n_threads, start, end, o, format, x, &error);
-          return finish_report (ts, o, g_steal_pointer (&error));
-        }
-      print_plain_run (ts, ctx, start, end, o, format, x, NULL, 0, &error);
+      /* The threads read from the start: @ctx is left unread. */
+      if (n_threads == 1 || !ttv_plain_report_print_threads (&plain, n_threads, o, &error))
+        ttv_plain_report_print (&plain, ctx, o, &error);
       ttv_context_free (ctx);
       return finish_report (ts, o, g_steal_pointer (&error));
     }
 
   /* Made at the first event: a live session has no trace before. */
   g_autoptr (TtvReportPrinter) printer = NULL;
-  g_autoptr (GArray) lost = collect_lost (ts);
+  g_autoptr (GArray) lost = ttv_lost_marks_collect (ts);
   guint n_traces = ttv_traceset_get_n_traces (ts);
   g_autoptr (GHashTable) known_streams = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   for (guint i = 0; i < ttv_traceset_get_n_tracefiles (ts); i++)
@@ -1761,7 +948,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
             {
               if (final)
                 break;
-              if (!output_flush (o, TRUE, &error))
+              if (!ttv_report_output_flush (o, TRUE, &error))
                 break;
               fflush (o->out);
               for (guint i = 0; i < 2 && !interrupted; i++)
@@ -1773,10 +960,8 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
               /* A live session that is over has everything in the spool now. */
               final = final || live_is_over (ts);
               g_array_unref (lost);
-              lost = collect_lost (ts);
-              for (next_lost = 0; next_lost < lost->len && mark.started
-                                  && g_array_index (lost, LostMark, next_lost).range.start <= mark.last_time;)
-                next_lost++;
+              lost = ttv_lost_marks_collect (ts);
+              next_lost = mark.started ? ttv_lost_marks_after (lost, mark.last_time) : 0;
               /* Traces a live session gained: their warnings, and the state
                * must know them. */
               print_warnings (ts, n_traces);
@@ -1836,10 +1021,11 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
         printer = report_printer_new (ts, format, x);
       if (headings && (printed == 1 || (args.page_size > 0 && (printed - 1) % (guint64) args.page_size == 0)))
         ttv_report_printer_append_headings (printer, o->buf);
-      if (!print_lost_until (printer, lost, &next_lost, ev->time, start, o, warnings, &error))
+      if (!ttv_lost_marks_append_until (printer, lost, &next_lost, ev->time, start, o->buf, warnings,
+                                        ttv_report_output_warn, o, &error))
         break;
       ttv_report_printer_append_full (printer, ev, pos, state, suffix->len ? suffix->str : NULL, o->buf);
-      if (!output_flush (o, FALSE, &error))
+      if (!ttv_report_output_flush (o, FALSE, &error))
         break;
     }
   ttv_context_free (ctx);
@@ -1851,7 +1037,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
        * it: what follows the last event is not known. */
       ttv_statistics_account_until (stats, state, past_end ? end : ttv_state_get_time (state));
       ttv_statistics_append_text (stats, o->buf);
-      append_lost_summary (lost, start, end, o->buf);
+      ttv_lost_marks_append_summary (lost, start, end, o->buf);
     }
   return finish_report (ts, o, g_steal_pointer (&error));
 }
@@ -1862,7 +1048,7 @@ print_events (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o, TtvReportF
  * @end (TTV_TIME_MIN, TTV_TIME_MAX: the whole traceset), with the names
  * as written whatever the language. */
 static int
-print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvAnalysisFormat format, Output *o)
+print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvAnalysisFormat format, TtvReportOutput *o)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvStatistics) stats = ttv_interval_statistics_run (ts, start, end, NULL, &error);
@@ -1872,7 +1058,7 @@ print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvAnalysisFormat
     return fail (EXIT_READ, error->message);
   root = ttv_stats_tree_new_full (stats, ts, start, end, FALSE);
   ttv_stats_tree_append (root, format, o->buf);
-  if (!output_flush (o, TRUE, &error))
+  if (!ttv_report_output_flush (o, TRUE, &error))
     return fail (EXIT_READ, error->message);
   return 0;
 }
@@ -1880,7 +1066,7 @@ print_stats_tree (TtvTraceset *ts, TtvTime start, TtvTime end, TtvAnalysisFormat
 /* --density: the histogram's bins over the traceset's span, or over the
  * window --start and --end give. */
 static int
-print_density (TtvTraceset *ts, TtvTime start, TtvTime end, TtvAnalysisFormat format, Output *o)
+print_density (TtvTraceset *ts, TtvTime start, TtvTime end, TtvAnalysisFormat format, TtvReportOutput *o)
 {
   g_autoptr (GError) error = NULL;
   guint bins = args.density_bins != G_MININT64 ? (guint) args.density_bins : TTV_INDEXER_DENSITY_BINS;
@@ -1891,7 +1077,7 @@ print_density (TtvTraceset *ts, TtvTime start, TtvTime end, TtvAnalysisFormat fo
   if (!density)
     return fail (EXIT_READ, error->message);
   ttv_density_append (density, args.density_types, format, o->buf);
-  if (!output_flush (o, TRUE, &error))
+  if (!ttv_report_output_flush (o, TRUE, &error))
     return fail (EXIT_READ, error->message);
   return 0;
 }
@@ -1963,7 +1149,7 @@ usage_error (void)
 }
 
 static int
-print_state_at (TtvTraceset *ts, TtvTime at, Output *o)
+print_state_at (TtvTraceset *ts, TtvTime at, TtvReportOutput *o)
 {
   g_autoptr (GError) error = NULL;
   TtvCheckpointPolicy policy = checkpoint_policy ();
@@ -1974,7 +1160,7 @@ print_state_at (TtvTraceset *ts, TtvTime at, Output *o)
   if (state == NULL)
     return fail (EXIT_READ, error->message);
   ttv_state_append_text (state, o->buf);
-  if (!output_flush (o, TRUE, &error))
+  if (!ttv_report_output_flush (o, TRUE, &error))
     return fail (EXIT_READ, error->message);
   return 0;
 }
@@ -2051,7 +1237,7 @@ tid_machine (TtvTraceset *ts, guint *machine)
 }
 
 static int
-print_critical_path (TtvTraceset *ts, const TtvAnalysisOptions *opt, TtvAnalysisFormat format, Output *o)
+print_critical_path (TtvTraceset *ts, const TtvAnalysisOptions *opt, TtvAnalysisFormat format, TtvReportOutput *o)
 {
   g_autoptr (GError) error = NULL;
   if (!opt->one_thread)
@@ -2091,7 +1277,7 @@ print_critical_path (TtvTraceset *ts, const TtvAnalysisOptions *opt, TtvAnalysis
 /* --analysis NAME: one read of the traces (or their cached results), then
  * the analysis's report over --start..--end. */
 static int
-print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
+print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, TtvReportOutput *o)
 {
   g_autoptr (GError) error = NULL;
   TtvAnalysisFormat format = TTV_ANALYSIS_FORMAT_TEXT;
@@ -2133,7 +1319,7 @@ print_analysis (TtvTraceset *ts, TtvTime start, TtvTime end, Output *o)
         return fail (g_error_matches (error, TTV_USAGE_ERROR, TTV_USAGE_ERROR_BAD_ARGUMENT) ? EXIT_USAGE : EXIT_READ,
                      error->message);
     }
-  if (status == 0 && !output_flush (o, TRUE, &error))
+  if (status == 0 && !ttv_report_output_flush (o, TRUE, &error))
     return fail (EXIT_READ, error->message);
   return status;
 }
@@ -2157,7 +1343,7 @@ parse_format (TtvReportFormat *format)
 /* net://RELAY[:PORT][/host/HOSTNAME]: the sessions the relay serves, one
  * URL to follow a line. */
 static int
-list_live_sessions (const TtvLiveUrl *url, Output *o)
+list_live_sessions (const TtvLiveUrl *url, TtvReportOutput *o)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) sessions = ttv_live_list_sessions (url, NULL, NULL, &error);
@@ -2181,7 +1367,7 @@ list_live_sessions (const TtvLiveUrl *url, Output *o)
                               session_url, s->trace_format == TTV_LIVE_TRACE_FORMAT_CTF_2 ? "CTF 2" : "CTF 1.8",
                               s->streams, s->clients, s->live_timer_us);
     }
-  if (!output_flush (o, TRUE, &error))
+  if (!ttv_report_output_flush (o, TRUE, &error))
     return fail (EXIT_READ, error->message);
   return 0;
 }
@@ -2413,7 +1599,7 @@ run (void)
     return live_status;
   if (list_url)
     {
-      Output lo = { stdout, g_string_new (NULL) };
+      TtvReportOutput lo = { stdout, g_string_new (NULL) };
       int status = list_live_sessions (list_url, &lo);
       g_string_free (lo.buf, TRUE);
       return status;
@@ -2485,7 +1671,7 @@ run (void)
   if (args.density && start > end)
     return fail (EXIT_USAGE, _("--density: --start is after the end of the traces"));
 
-  Output o = { stdout, g_string_sized_new (1u << 17) };
+  TtvReportOutput o = { stdout, g_string_sized_new (1u << 17) };
   int status = 0;
   if (args.output && (o.out = fopen (args.output, "w")) == NULL)
     {
@@ -2497,7 +1683,7 @@ run (void)
   if (sync && !other_report_asked ())
     {
       ttv_sync_append_text (sync, ts, o.buf);
-      if (!output_flush (&o, TRUE, &error))
+      if (!ttv_report_output_flush (&o, TRUE, &error))
         status = fail (EXIT_READ, error->message);
       report_sync_failures (sync, &status);
     }
@@ -2511,7 +1697,7 @@ run (void)
           if (args.list_events)
             ttv_trace_append_event_types (t, o.buf);
         }
-      if (!output_flush (&o, TRUE, &error))
+      if (!ttv_report_output_flush (&o, TRUE, &error))
         status = fail (EXIT_READ, error->message);
     }
   else if (args.state_at)
