@@ -841,6 +841,9 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
        * bytes here, and traces have 100000s). */
       brow_free (g_steal_pointer (&b->rows->pdata[i]));
     }
+  /* The summaries write from two threads: from here on, nothing of the
+   * writer's may wait in its buffer (ttv_history_writer_pwrite ()). */
+  ttv_history_writer_flush (w);
   if (w->failed || !write_summaries (b, jobs, progress, progress_data, cancel, error))
     {
       if (error && *error == NULL)

@@ -136,6 +136,9 @@ guint64  ttv_history_writer_append (TtvHistoryWriter *w, const void *data, gsize
 void     ttv_history_writer_align (TtvHistoryWriter *w);
 /* Returns the offset of @size bytes (zeros) appended, to be written with pwrite. */
 guint64  ttv_history_writer_reserve (TtvHistoryWriter *w, gsize size);
+/* Writes @data at @offset, before the end: in the buffer when it waits
+ * there.  Several threads may write at once only after a flush, each to a
+ * region of its own. */
 void     ttv_history_writer_pwrite (TtvHistoryWriter *w, guint64 offset, const void *data, gsize size);
 gboolean ttv_history_writer_flush (TtvHistoryWriter *w);
 /* The checksum of the bytes after the header (TtvHistoryHeader.checksum). */
