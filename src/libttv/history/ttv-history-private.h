@@ -83,6 +83,11 @@ ttv_history_n_pieces (guint64 n_blocks)
 
 /* Bytes a cursor reads from a file at a time: a row's blocks lie in runs. */
 #define TTV_HISTORY_WINDOW 16384
+/* The most bytes a block takes: its header, a dictionary entry per record
+ * (key, aux and cpu of at most 4 bytes each) and records of at most
+ * 64 + 32 + 5 bits (the bounds ttv_history_cursor_load () checks). */
+#define TTV_HISTORY_BLOCK_MAX_BYTES \
+  (TTV_HISTORY_BLOCK_HEADER + TTV_HISTORY_BLOCK * 9 + (TTV_HISTORY_BLOCK * 101 + 7) / 8)
 
 /* Reading, forward from any record. */
 typedef struct {

@@ -319,9 +319,10 @@ cursor_piece (TtvHistoryCursor *c, guint64 p)
 }
 
 /* @len bytes at @off (at most the window), and what is readable after
- * them in c->limit; a file is read a window at a time. */
+ * them in c->limit; a file is read @want bytes at a time (at most the
+ * window, at least @len). */
 static const guint8 *
-cursor_bytes (TtvHistoryCursor *c, guint64 off, gsize len)
+cursor_bytes (TtvHistoryCursor *c, guint64 off, gsize len, gsize want)
 {
   const TtvHistorySeq *s = c->seq;
   if (off > s->size || s->size - off < len)
@@ -333,7 +334,7 @@ cursor_bytes (TtvHistoryCursor *c, guint64 off, gsize len)
     }
   if (off < c->win_off || off + len > c->win_off + c->win_len)
     {
-      gsize n = (gsize) MIN ((guint64) TTV_HISTORY_WINDOW, s->size - off);
+      gsize n = (gsize) MIN ((guint64) want, s->size - off);
       if (len > n || !ttv_file_read_at (s->fd, c->win, n, off))
         {
           c->win_len = 0;
@@ -348,6 +349,23 @@ cursor_bytes (TtvHistoryCursor *c, guint64 off, gsize len)
   return c->win + (off - c->win_off);
 }
 
+/* What to read of a file for block @b (at @off) of the piece loaded: the
+ * window when the row's next block lies in it (a run of the row's
+ * blocks), else the block alone, with the 8 bytes the unchecked loads of
+ * ttv_history_cursor_next_block () want after it.  A row's blocks are
+ * often far apart (its neighbours in the file are other rows' blocks):
+ * the summaries of a build read each block once, and reading a window for
+ * each copied five times the history's size. */
+static gsize
+block_read_size (const TtvHistoryCursor *c, guint64 b, guint64 off)
+{
+  guint i = (guint) (b % TTV_HISTORY_PIECE);
+  if (i + 1 < c->piece_count && c->piece[i + 1].offset > off
+      && c->piece[i + 1].offset - off <= TTV_HISTORY_WINDOW - TTV_HISTORY_BLOCK_MAX_BYTES - 8)
+    return TTV_HISTORY_WINDOW;
+  return TTV_HISTORY_BLOCK_MAX_BYTES + 8;
+}
+
 gboolean
 ttv_history_cursor_load (TtvHistoryCursor *c, guint64 b)
 {
@@ -356,7 +374,8 @@ ttv_history_cursor_load (TtvHistoryCursor *c, guint64 b)
   if (b >= s->n_blocks || !cursor_piece (c, b / TTV_HISTORY_PIECE))
     return FALSE;
   TtvHistoryBlock entry = c->piece[b % TTV_HISTORY_PIECE];
-  const guint8 *p = cursor_bytes (c, entry.offset, TTV_HISTORY_BLOCK_HEADER);
+  gsize want = block_read_size (c, b, entry.offset);
+  const guint8 *p = cursor_bytes (c, entry.offset, TTV_HISTORY_BLOCK_HEADER, want);
   if (p == NULL)
     return FALSE;
   guint n = p[0], bt = p[1], bc = p[2], bi = p[3], nd = p[4], wa = p[5], wp = p[6];
@@ -365,7 +384,7 @@ ttv_history_cursor_load (TtvHistoryCursor *c, guint64 b)
     return FALSE;
   guint rb = bt + bc + bi;
   gsize len = TTV_HISTORY_BLOCK_HEADER + (gsize) nd * (1 + wa + wp) + ((gsize) n * rb + 7) / 8;
-  p = cursor_bytes (c, entry.offset, len);
+  p = cursor_bytes (c, entry.offset, len, want);
   if (p == NULL)
     return FALSE;
   c->n = n;
