@@ -615,11 +615,15 @@ apply_sched_switch (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvE
   guint32 a, c;
   if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
     {
-      ttv_state_sched_switch (s, ev->tracefile->cpu, a, c, read_status (m, b, ev, &switch_out), ev->time);
+      guint unnamed = ttv_state_sched_switch (s, ev->tracefile->cpu, a, c, read_status (m, b, ev, &switch_out),
+                                              ev->time);
       /* LTTng names both tasks: the only names of tasks that existed
-       * before the trace when there is no statedump. */
-      name_if_unnamed (m, s, b, 3, ev, a);
-      name_if_unnamed (m, s, b, 4, ev, c);
+       * before the trace when there is no statedump.  The state says
+       * which still need one, without looking them up again. */
+      if (G_UNLIKELY (unnamed & TTV_SWITCH_PREV_UNNAMED))
+        name_if_unnamed (m, s, b, 3, ev, a);
+      if (G_UNLIKELY (unnamed & TTV_SWITCH_NEXT_UNNAMED))
+        name_if_unnamed (m, s, b, 4, ev, c);
     }
 }
 
