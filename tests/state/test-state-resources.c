@@ -9,6 +9,7 @@
 #include "ttv-state-block-requests.h"
 #include "ttv-state-private.h"
 #include "ttv-history.h"
+#include "ttv-kernel-model.h"
 #include "ttv-state-tracker.h"
 
 #include <string.h>
@@ -486,6 +487,112 @@ check_traceset (TtvTraceset *ts, guint n_samples)
   truth_clear (&t);
 }
 
+/* ---- IRQ names: the kernel model's memo against the entries' bytes ---- */
+
+/* An LTTng IRQ entry's number, and where its name's bytes lie in the
+ * event's data and how many there are before the NUL, as the decoder
+ * reads them. */
+static gboolean
+read_irq_entry (const TtvEvent *ev, TtvDecoder *dec, guint32 *irq, gsize *at, gsize *len)
+{
+  if (!g_str_equal (ev->type->name, "irq_handler_entry"))
+    return FALSE;
+  ttv_decoder_reset (dec);
+  gint32 root = ttv_event_decode_fields (ev, dec, NULL);
+  g_assert_cmpint (root, >=, 0);
+  const TtvValue *r = ttv_decoder_get (dec, (guint32) root);
+  const TtvValue *name = ttv_decoder_get_field (dec, r, "name");
+  gint64 number;
+  g_assert_true (ttv_value_get_int (ttv_decoder_get_field (dec, r, "irq"), &number));
+  g_assert_nonnull (name);
+  *irq = (guint32) number;
+  *at = (gsize) (name->v.string.str - (const char *) ev->data);
+  *len = name->v.string.len;
+  return TRUE;
+}
+
+static void
+assert_irq_named (const TtvState *s, guint32 irq, const char *want)
+{
+  const TtvIrqState *q = ttv_state_get_irq (s, irq, FALSE);
+  g_assert_nonnull (q);
+  g_assert_cmpstr (g_quark_to_string (q->name), ==, want);
+}
+
+/* @e (a copy of an IRQ entry, its data @data) applied to @s names the IRQ
+ * @want. */
+static void
+apply_irq_copy (TtvKernelModel *model, TtvState *s, guint trace, TtvEvent *e, const guint8 *data, guint32 irq,
+                const char *want)
+{
+  e->data = data;
+  ttv_kernel_model_apply (model, s, trace, e);
+  assert_irq_named (s, irq, want);
+}
+
+/* The kernel model names an IRQ at every LTTng entry, and skips the
+ * search for the name's end when the bytes spell the name it gave the IRQ
+ * last and the state still has it.  Every entry of @ts names its IRQ in a
+ * state fed the trace; and copies of it, their name's bytes changed, cut
+ * short by a NUL, restored, or the data ending inside the name, name it in
+ * another state as the bytes say, also after the state renamed the IRQ
+ * itself.  Returns how many entries were checked. */
+static guint64
+check_irq_entry_names (TtvTraceset *ts)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) traces = g_ptr_array_new ();
+  for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
+    g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
+  g_autoptr (TtvKernelModel) model = ttv_kernel_model_new (traces);
+  g_autoptr (TtvState) state = ttv_state_new ();
+  g_autoptr (TtvState) tampered = ttv_state_new ();
+  g_autoptr (TtvDecoder) dec = ttv_decoder_new ();
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  guint64 n = 0;
+  const TtvEvent *ev;
+  while ((ev = ttv_context_next (ctx, &error)))
+    {
+      guint trace = ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
+      ttv_kernel_model_apply (model, state, trace, ev);
+      guint32 irq;
+      gsize at, len;
+      if (!read_irq_entry (ev, dec, &irq, &at, &len) || len == 0)
+        continue;
+      g_autofree char *name = g_strndup ((const char *) ev->data + at, len);
+      assert_irq_named (state, irq, name);
+
+      TtvEvent e = *ev;
+      g_autofree guint8 *copy = g_memdup2 (ev->data, at + len + 1);
+      e.data_bits = (at + len + 1) * 8;
+      char *bytes = (char *) copy + at;
+      g_autofree char *changed = g_strdup (name);
+      changed[0] = bytes[0] = name[0] == 'X' ? 'Y' : 'X';
+      apply_irq_copy (model, tampered, trace, &e, copy, irq, changed);
+      if (len > 1)
+        {
+          bytes[1] = '\0';
+          changed[1] = '\0';
+          apply_irq_copy (model, tampered, trace, &e, copy, irq, changed);
+        }
+      memcpy (bytes, name, len);
+      apply_irq_copy (model, tampered, trace, &e, copy, irq, name);
+      apply_irq_copy (model, tampered, trace, &e, copy, irq, name);
+      ttv_state_name_irq (tampered, irq, "renamed");
+      apply_irq_copy (model, tampered, trace, &e, copy, irq, name);
+      /* No NUL before the data's end: no name, the IRQ keeps its own. */
+      g_autofree guint8 *cut = g_memdup2 (ev->data, at + len);
+      e.data_bits = (at + len) * 8;
+      apply_irq_copy (model, tampered, trace, &e, cut, irq, name);
+      ttv_state_name_irq (tampered, irq, "renamed");
+      apply_irq_copy (model, tampered, trace, &e, cut, irq, "renamed");
+      n++;
+    }
+  g_assert_no_error (error);
+  return n;
+}
+
 static void
 test_real_ctf (gconstpointer data)
 {
@@ -497,6 +604,7 @@ test_real_ctf (gconstpointer data)
   if (!ttv_traceset_add_path (ts, path, &error))
     g_error ("%s: %s", path, error->message);
   check_traceset (ts, 400);
+  g_assert_cmpuint (check_irq_entry_names (ts), >, 0);
 }
 
 static void
@@ -519,6 +627,8 @@ test_simulated (gconstpointer data)
   g_assert_true (ttv_traceset_add_path (ts, trace_dir, &error));
   g_assert_no_error (error);
   check_traceset (ts, 300);
+  guint64 entries = check_irq_entry_names (ts);
+  g_test_message ("%" G_GUINT64_FORMAT " named IRQ entries", entries);
 }
 
 /* ---- the request matching on its own: what real traces rarely show ---- */

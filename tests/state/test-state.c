@@ -567,6 +567,17 @@ check_quiet_transitions (TtvTraceset *ts)
   return n;
 }
 
+/* Which of the two tasks of a switch, looked up by their pids, are not
+ * idle tasks and have no name. */
+static guint
+unnamed_tasks (const TtvState *s, guint32 prev, guint32 next)
+{
+  const TtvProcessState *p = ttv_state_get_process (s, prev);
+  const TtvProcessState *n = ttv_state_get_process (s, next);
+  return (prev != 0 && p && p->name == 0 ? TTV_SWITCH_PREV_UNNAMED : 0)
+         | (next != 0 && n && n->name == 0 ? TTV_SWITCH_NEXT_UNNAMED : 0);
+}
+
 /* The same fast paths on random transitions, frames left open and exits
  * without their entries (what lost events leave) included: pops of a mode
  * that is not the top frame's, of a mode the task is not in, pushes past
@@ -601,7 +612,15 @@ test_quiet_transitions (void)
           if (what >= 95)
             ttv_state_user_event (both[i], cpu, pid + 100, pid + 100, NULL, t);
           else if (what < 5)
-            ttv_state_sched_switch (both[i], cpu, TTV_PID_NONE, pid, TTV_PROCESS_WAIT, t);
+            {
+              /* What the switch says of the tasks' names against their
+               * lookups; some tasks named on the way. */
+              guint32 prev = what < 3 ? TTV_PID_NONE : id;
+              guint unnamed = ttv_state_sched_switch (both[i], cpu, prev, pid, TTV_PROCESS_WAIT, t);
+              g_assert_cmpuint (unnamed, ==, unnamed_tasks (both[i], prev, pid));
+              if (what == 4)
+                ttv_state_name_process (both[i], pid, "named");
+            }
           else if (what < 45)
             ttv_state_push_mode (both[i], cpu, mode, id, t);
           else if (what < 70)

@@ -116,11 +116,23 @@ typedef struct {
   gboolean user_context;                /* a userspace event naming its thread (vtid, vpid, procname) */
 } Binding;
 
+/* The name the model last gave an IRQ (see irq_named_as_before()). */
+typedef struct {
+  guint32 irq;
+  GQuark name;                          /* 0: an empty slot */
+  const char *text;                     /* the quark's string */
+  gsize len;                            /* strlen (text) */
+} IrqNameMemo;
+
+/* By IRQ number modulo this: the few IRQs a machine keeps busy. */
+#define IRQ_NAME_MEMOS 16
+
 struct _TtvKernelModel {
   GPtrArray *per_trace;                 /* of GArray of Binding, indexed by event type id */
   GPtrArray *traces;                    /* weak TtvTrace *, a copy of the array given */
   guint *trace_machine;                 /* owned: the machine of each trace */
   TtvDecoder *scratch;                  /* owned */
+  IrqNameMemo irq_names[IRQ_NAME_MEMOS];
 };
 
 static gboolean
@@ -470,15 +482,51 @@ dup_string_field (TtvKernelModel *m, const Binding *b, guint i, const TtvEvent *
   return s ? g_strndup (s, len) : NULL;
 }
 
-/* LTTng names an IRQ at each of its entries: the name is read where it
- * lies in the trace data and copied only when it changes. */
+/* LTTng names an IRQ at each of its entries, nearly always as before.
+ * TRUE when the entry's bytes spell, NUL included, the name the model
+ * last gave the IRQ and the state still has it (the model may apply to
+ * other states, and descriptions rename): naming it again would change
+ * nothing.  This spares the search for the NUL over the packet's rest and
+ * the state's comparison. */
+static gboolean
+irq_named_as_before (const TtvKernelModel *m, const TtvState *s, const Binding *b, const TtvEvent *ev,
+                     guint32 irq)
+{
+  const IrqNameMemo *memo = &m->irq_names[irq % IRQ_NAME_MEMOS];
+  gsize avail = 0;
+  const char *bytes = ttv_field_accessor_string_start (&b->fields[1], ev, &avail);
+  if (bytes == NULL || memo->name == 0 || memo->irq != irq || memo->len >= avail)
+    return FALSE;
+  const TtvIrqState *q = ttv_state_get_irq (s, irq, FALSE);
+  return q != NULL && q->name == memo->name && memcmp (bytes, memo->text, memo->len + 1) == 0;
+}
+
+static void
+remember_irq_name (TtvKernelModel *m, const TtvState *s, guint32 irq)
+{
+  const TtvIrqState *q = ttv_state_get_irq (s, irq, FALSE);
+  if (q == NULL || q->name == 0)
+    return;
+  IrqNameMemo *memo = &m->irq_names[irq % IRQ_NAME_MEMOS];
+  memo->irq = irq;
+  memo->name = q->name;
+  memo->text = g_quark_to_string (q->name);
+  memo->len = strlen (memo->text);
+}
+
+/* The name is read where it lies in the trace data and copied only when
+ * it changes. */
 static void
 name_irq_from_field (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev, guint32 irq)
 {
+  if (irq_named_as_before (m, s, b, ev, irq))
+    return;
   gsize len = 0;
   const char *name = ttv_field_accessor_get_string (&b->fields[1], ev, m->scratch, &len);
-  if (name)
-    ttv_state_name_irq_bytes (s, irq, name, len);
+  if (name == NULL)
+    return;
+  ttv_state_name_irq_bytes (s, irq, name, len);
+  remember_irq_name (m, s, irq);
 }
 
 /* The request a block event is about; anonymous when the trace does not
@@ -567,11 +615,15 @@ apply_sched_switch (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvE
   guint32 a, c;
   if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
     {
-      ttv_state_sched_switch (s, ev->tracefile->cpu, a, c, read_status (m, b, ev, &switch_out), ev->time);
+      guint unnamed = ttv_state_sched_switch (s, ev->tracefile->cpu, a, c, read_status (m, b, ev, &switch_out),
+                                              ev->time);
       /* LTTng names both tasks: the only names of tasks that existed
-       * before the trace when there is no statedump. */
-      name_if_unnamed (m, s, b, 3, ev, a);
-      name_if_unnamed (m, s, b, 4, ev, c);
+       * before the trace when there is no statedump.  The state says
+       * which still need one, without looking them up again. */
+      if (G_UNLIKELY (unnamed & TTV_SWITCH_PREV_UNNAMED))
+        name_if_unnamed (m, s, b, 3, ev, a);
+      if (G_UNLIKELY (unnamed & TTV_SWITCH_NEXT_UNNAMED))
+        name_if_unnamed (m, s, b, 4, ev, c);
     }
 }
 

@@ -78,9 +78,14 @@ ttv_state_begin_event_on (TtvState *state, guint machine, TtvTime time)
   return TRUE;
 }
 
-/* Status values a scheduler switch may give the outgoing task. */
-void ttv_state_sched_switch (TtvState *s, gint cpu, guint32 prev_pid, guint32 next_pid,
-                             TtvProcessStatus prev_status, TtvTime t);
+/* Status values a scheduler switch may give the outgoing task.  Returns
+ * which of the two tasks (idle tasks aside) have no name after it, so that
+ * the caller reads names from the event only for those: both when @cpu is
+ * none the state keeps (it did not look the tasks up). */
+#define TTV_SWITCH_PREV_UNNAMED 1u
+#define TTV_SWITCH_NEXT_UNNAMED 2u
+guint ttv_state_sched_switch (TtvState *s, gint cpu, guint32 prev_pid, guint32 next_pid,
+                              TtvProcessStatus prev_status, TtvTime t);
 void ttv_state_fork (TtvState *s, guint32 parent_pid, guint32 child_pid, guint32 child_tgid,
                      const char *child_name, TtvTime t);
 void ttv_state_exec (TtvState *s, guint32 pid, const char *filename, TtvTime t);

@@ -569,13 +569,20 @@ outermost_process_irq (const TtvProcessState *p)
   return 0;
 }
 
-void
+/* @flag when @p (task @pid, not an idle one) has no name. */
+static guint
+unnamed_flag (guint32 pid, const TtvProcessState *p, guint flag)
+{
+  return pid != 0 && p != NULL && p->name == 0 ? flag : 0;
+}
+
+guint
 ttv_state_sched_switch (TtvState *s, gint cpu, guint32 prev_pid, guint32 next_pid,
                         TtvProcessStatus prev_status, TtvTime t)
 {
   CpuSlot *slot = ensure_cpu (s, cpu);
   if (slot == NULL)
-    return;
+    return TTV_SWITCH_PREV_UNNAMED | TTV_SWITCH_NEXT_UNNAMED;
   account_cpu (s, slot, t);
   TtvProcessState *prev = ensure_process (s, prev_pid, cpu, t);
   /* No task switch happens in a hard IRQ: IRQs still open lost their exit. */
@@ -603,6 +610,7 @@ ttv_state_sched_switch (TtvState *s, gint cpu, guint32 prev_pid, guint32 next_pi
     }
   slot->pub.running_pid = next_pid;
   slot->running = next;
+  return unnamed_flag (prev_pid, prev, TTV_SWITCH_PREV_UNNAMED) | unnamed_flag (next_pid, next, TTV_SWITCH_NEXT_UNNAMED);
 }
 
 void

@@ -59,4 +59,23 @@ ttv_field_accessor_get_int (const TtvFieldAccessor *acc, const TtvEvent *event,
 const char *ttv_field_accessor_get_string (const TtvFieldAccessor *acc, const TtvEvent *event,
                                            TtvDecoder *scratch, gsize *len);
 
+/* Where a string field at a fixed offset begins, and in *avail how many
+ * bytes the event's data holds from there, its NUL somewhere among them
+ * or not: the caller that knows what the string should say compares
+ * those bytes, without the search for the NUL over the packet's rest that
+ * ttv_field_accessor_get_string() makes.  NULL when the field is no such
+ * string or begins past the data (where that function fails too). */
+static inline const char *
+ttv_field_accessor_string_start (const TtvFieldAccessor *acc, const TtvEvent *event, gsize *avail)
+{
+  if (!acc->is_field || acc->type->kind != TTV_TYPE_STRING || acc->fixed_offset_bits < 0)
+    return NULL;
+  guint64 base = ttv_align_up (event->payload_bit, event->type->fields->align_bits);
+  guint64 pos = ttv_align_up (base + (guint64) acc->fixed_offset_bits, 8);
+  if (pos >= event->data_bits)
+    return NULL;
+  *avail = (gsize) ((event->data_bits - pos) / 8);
+  return (const char *) event->data + pos / 8;
+}
+
 G_END_DECLS
