@@ -246,14 +246,15 @@ join_names (const char *const *names, const char *name)
   return g_strdup_printf ("%s → … → %s", names[0], names[n - 1]);
 }
 
-/* The name column: every name the row had ("bash → gcc"); an idle task
- * is its CPU's ("swapper/1"). */
+/* The names process row @row had, from @names (see RowChoice); NULL: one. */
 static const char *const *
 names_in (GPtrArray *names, guint row)
 {
   return names && row < names->len ? names->pdata[row] : NULL;
 }
 
+/* The name column: every name the row had ("bash → gcc"); an idle task
+ * is its CPU's ("swapper/1"). */
 static const char *const *
 names_of (const RowChoice *c, guint row)
 {
