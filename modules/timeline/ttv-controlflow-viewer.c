@@ -246,12 +246,19 @@ join_names (const char *const *names, const char *name)
   return g_strdup_printf ("%s → … → %s", names[0], names[n - 1]);
 }
 
+/* The names process row @row had, from @names (see RowChoice); NULL: one. */
+static const char *const *
+names_in (GPtrArray *names, guint row)
+{
+  return names && row < names->len ? names->pdata[row] : NULL;
+}
+
 /* The name column: every name the row had ("bash → gcc"); an idle task
  * is its CPU's ("swapper/1"). */
 static const char *const *
 names_of (const RowChoice *c, guint row)
 {
-  return c->names && row < c->names->len ? c->names->pdata[row] : NULL;
+  return names_in (c->names, row);
 }
 
 static char *
@@ -265,30 +272,84 @@ row_name (const RowChoice *c, const TtvViewerRowInfo *info, guint row)
   return join_names (names, name);
 }
 
+/* What the rows' other columns and details are formatted from, when drawn
+ * or asked for (ttv-timeline-row-text.c). */
+typedef struct {
+  TtvViewerHistory *history;   /* owned reference */
+  GPtrArray *names;            /* owned reference, may be NULL: as RowChoice's */
+  TtvTime origin;              /* the time span's start: births are counted from it */
+} RowTextData;
+
+static void
+row_text_data_free (gpointer data)
+{
+  RowTextData *d = data;
+
+  ttv_viewer_history_unref (d->history);
+  g_clear_pointer (&d->names, g_ptr_array_unref);
+  g_free (d);
+}
+
+/* The PID, TGID, PPID, CPU time and birth columns. */
+static GStrv
+process_cells (gpointer data, const TtvTimelineRow *r)
+{
+  const RowTextData *d = data;
+  const TtvViewerRowInfo *info = ttv_viewer_history_get_row (d->history, TTV_VIEWER_ROW_PROCESS, r->row);
+  g_autofree char *birth = NULL;
+  GStrv cells;
+
+  if (!info)
+    return NULL;
+  birth = ttv_viewer_format_duration (info->birth - d->origin);
+  cells = g_new0 (char *, 6);
+  cells[0] = g_strdup_printf ("%u", info->id);
+  cells[1] = info->tgid == TTV_VIEWER_PID_NONE ? g_strdup ("—") : g_strdup_printf ("%u", info->tgid);
+  cells[2] = info->ppid == TTV_VIEWER_PID_NONE ? g_strdup ("—") : g_strdup_printf ("%u", info->ppid);
+  cells[3] = ttv_viewer_format_duration (info->cpu_time);
+  cells[4] = g_strdup_printf ("+%s", birth);
+  return cells;
+}
+
+/* Every name the process had, or what an idle task is. */
+static char *
+process_details (gpointer data, const TtvTimelineRow *r)
+{
+  const RowTextData *d = data;
+  const TtvViewerRowInfo *info = ttv_viewer_history_get_row (d->history, TTV_VIEWER_ROW_PROCESS, r->row);
+  const char *const *names = names_in (d->names, r->row);
+
+  if (names)
+    {
+      g_autofree char *all = g_strjoinv (" → ", (char **) names);
+
+      return g_strdup_printf (_("Names: %s"), all);
+    }
+  if (info && ttv_timeline_is_idle_task (info))
+    return g_strdup_printf (_("The idle task of CPU %d: drawn when the CPU idles"), info->cpu);
+  return NULL;
+}
+
+static TtvTimelineRowText *
+process_row_text_new (TtvViewerHistory *h, GPtrArray *names, TtvTime origin)
+{
+  RowTextData *d = g_new0 (RowTextData, 1);
+
+  d->history = ttv_viewer_history_ref (h);
+  d->names = names ? g_ptr_array_ref (names) : NULL;
+  d->origin = origin;
+  return ttv_timeline_row_text_new (process_cells, process_details, d, row_text_data_free);
+}
+
 static TtvTimelineRow *
-new_row (const RowChoice *c, const TtvViewerRowInfo *info, guint row, guint n_threads, TtvTime origin)
+new_row (const RowChoice *c, const TtvViewerRowInfo *info, guint row, guint n_threads, TtvTimelineRowText *text)
 {
   g_autofree char *name = row_name (c, info, row);
   g_autofree char *label = n_threads > 1 ? g_strdup_printf (_("%s (%u threads)"), name, n_threads)
                                          : g_strdup (name);
   TtvTimelineRow *r = ttv_timeline_row_new (TTV_VIEWER_ROW_PROCESS, row, label);
-  const char *const *names = names_of (c, row);
-  g_autofree char *birth = ttv_viewer_format_duration (info->birth - origin);
 
-  r->cells = g_new0 (char *, 6);
-  r->cells[0] = g_strdup_printf ("%u", info->id);
-  r->cells[1] = info->tgid == TTV_VIEWER_PID_NONE ? g_strdup ("—") : g_strdup_printf ("%u", info->tgid);
-  r->cells[2] = info->ppid == TTV_VIEWER_PID_NONE ? g_strdup ("—") : g_strdup_printf ("%u", info->ppid);
-  r->cells[3] = ttv_viewer_format_duration (info->cpu_time);
-  r->cells[4] = g_strdup_printf ("+%s", birth);
-  if (names)
-    {
-      g_autofree char *all = g_strjoinv (" → ", (char **) names);
-
-      r->details = g_strdup_printf (_("Names: %s"), all);
-    }
-  else if (ttv_timeline_is_idle_task (info))
-    r->details = g_strdup_printf (_("The idle task of CPU %d: drawn when the CPU idles"), info->cpu);
+  ttv_timeline_row_set_text (r, text);
   return r;
 }
 
@@ -448,8 +509,8 @@ child_shown (const RowChoice *c, const Node *child)
  * Above the machines' headers, each says its machine when there are
  * several. */
 static void
-add_pinned_rows (const RowChoice *c, TtvViewerHistory *h, GArray *nodes, TtvTime origin, GPtrArray *rows,
-                 GArray *shown)
+add_pinned_rows (const RowChoice *c, TtvViewerHistory *h, GArray *nodes, TtvTimelineRowText *text,
+                 GPtrArray *rows, GArray *shown)
 {
   gboolean machines = ttv_viewer_history_get_n_machines (h) > 1;
 
@@ -462,7 +523,7 @@ add_pinned_rows (const RowChoice *c, TtvViewerHistory *h, GArray *nodes, TtvTime
 
         if (row_key (node->info) != g_array_index (c->pinned, guint64, p) || is_hidden (c, node->info))
           continue;
-        r = new_row (c, node->info, node->row, n_threads, origin);
+        r = new_row (c, node->info, node->row, n_threads, text);
         if (node->children)
           {
             r->merged = g_array_sized_new (FALSE, FALSE, sizeof (guint), node->children->len);
@@ -470,7 +531,6 @@ add_pinned_rows (const RowChoice *c, TtvViewerHistory *h, GArray *nodes, TtvTime
               g_array_append_val (r->merged, g_array_index (nodes, Node,
                                                             g_array_index (node->children, guint, k)).row);
           }
-        g_free (r->details);
         r->details = g_strdup (_("Pinned at the top (the row's menu unpins it)"));
         if (machines)
           {
@@ -503,6 +563,7 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
   g_autoptr (GArray) nodes = g_array_new (FALSE, FALSE, sizeof (Node));
   g_autoptr (GArray) top = g_array_new (FALSE, FALSE, sizeof (guint));
   GPtrArray *rows;
+  g_autoptr (TtvTimelineRowText) text = NULL;   /* shared by the rows */
   TtvTime t0, t1, origin, span_end;
   SortData sd;
   guint n, n_machines = ttv_viewer_history_get_n_machines (h);
@@ -542,7 +603,8 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
   g_array_sort_with_data (top, compare_nodes, &sd);
 
   rows = g_ptr_array_new_full (nodes->len, (GDestroyNotify) ttv_timeline_row_free);
-  add_pinned_rows (c, h, nodes, origin, rows, shown);
+  text = process_row_text_new (h, c->names, origin);
+  add_pinned_rows (c, h, nodes, text, rows, shown);
   for (guint t = 0; t < top->len; t++)
     {
       const Node *node = &g_array_index (nodes, Node, g_array_index (top, guint, t));
@@ -571,7 +633,7 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
       forced = !node->match && n_ok > 0;
       expanded = forced || choice_expands (c, node->row);
       /* "(N threads)" only on a row that draws them combined. */
-      r = new_row (c, node->info, node->row, n_ok > 0 && !expanded ? n_threads : 1, origin);
+      r = new_row (c, node->info, node->row, n_ok > 0 && !expanded ? n_threads : 1, text);
       if (n_ok > 0)
         r->expander = expanded ? TTV_TIMELINE_EXPANDER_EXPANDED : TTV_TIMELINE_EXPANDER_COLLAPSED;
       if (n_ok > 0 && !expanded)
@@ -595,7 +657,7 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
 
           if (!child_shown (c, child))
             continue;
-          r = new_row (c, child->info, child->row, 1, origin);
+          r = new_row (c, child->info, child->row, 1, text);
           r->depth = 1;
           g_ptr_array_add (rows, r);
           if (shown)

@@ -295,11 +295,15 @@ draw_label (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const T
   cairo_move_to (cr, tx, baseline);
   cairo_show_text (cr, r->label);
   cairo_restore (cr);
-  for (guint i = 1; i < n && r->cells && i - 1 < g_strv_length (r->cells); i++)
+  if (n > 1)
     {
-      cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
-      show_text_in (cr, r->cells[i - 1], x[i], w[i], baseline,
-                    g_array_index (self->columns, Column, i).numeric);
+      g_auto (GStrv) cells = ttv_timeline_row_dup_cells (r);
+
+      for (guint i = 1; i < n && cells && i - 1 < g_strv_length (cells); i++)
+        {
+          cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
+          show_text_in (cr, cells[i - 1], x[i], w[i], baseline, g_array_index (self->columns, Column, i).numeric);
+        }
     }
   if (r->pinned)
     {

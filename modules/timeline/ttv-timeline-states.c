@@ -198,7 +198,7 @@ ttv_timeline_row_free (TtvTimelineRow *row)
   if (!row)
     return;
   g_clear_pointer (&row->merged, g_array_unref);
-  g_strfreev (row->cells);
+  g_clear_pointer (&row->text, ttv_timeline_row_text_unref);
   g_free (row->details);
   g_free (row->label);
   g_free (row);

@@ -270,6 +270,7 @@ ttv_timeline_view_dup_tooltip (TtvTimelineView *self, const TimelineLayout *layo
   gboolean idle_task;
   TtvTime t;
   g_autofree char *when = NULL;
+  g_autofree char *details = NULL;
   GString *text;
 
   if (y >= l.header - TTV_TIMELINE_RULER_HEIGHT && y < l.header)
@@ -317,8 +318,9 @@ ttv_timeline_view_dup_tooltip (TtvTimelineView *self, const TimelineLayout *layo
       if (info->ppid != TTV_VIEWER_PID_NONE)
         g_string_append_printf (text, _(", PPID %u"), info->ppid);
     }
-  if (r->details)
-    g_string_append_printf (text, "\n%s", r->details);
+  details = ttv_timeline_row_dup_details (r);
+  if (details)
+    g_string_append_printf (text, "\n%s", details);
   append_lost (self, text, &l, x);
   g_string_append_printf (text, _("\nTime %s"), when);
   return g_string_free (text, FALSE);

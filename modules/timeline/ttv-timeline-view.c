@@ -52,7 +52,7 @@ ttv_timeline_view_init (TtvTimelineView *v, TtvTabState *state, const TtvPalette
   memset (v, 0, sizeof *v);
   v->state = g_object_ref (state);
   v->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ttv_timeline_row_free);
-  v->pid_rows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  v->pid_rows = g_array_new (FALSE, FALSE, sizeof (TtvTimelinePidRow));
   v->legend = g_array_new (FALSE, FALSE, sizeof (TtvPaletteColor));
   g_array_append_vals (v->legend, legend, n_legend);
   v->columns = g_array_new (FALSE, FALSE, sizeof (Column));
@@ -71,39 +71,85 @@ ttv_timeline_view_clear (TtvTimelineView *v)
   g_clear_object (&v->state);
   g_clear_pointer (&v->history, ttv_viewer_history_unref);
   g_clear_pointer (&v->rows, g_ptr_array_unref);
-  g_clear_pointer (&v->pid_rows, g_hash_table_unref);
+  g_clear_pointer (&v->pid_rows, g_array_unref);
   g_clear_pointer (&v->legend, g_array_unref);
   g_clear_pointer (&v->columns, g_array_unref);
   g_clear_pointer (&v->status, g_free);
   g_clear_pointer (&v->ruler_labels, g_free);
 }
 
+static guint64
+pid_key (guint machine, guint32 pid)
+{
+  return (guint64) machine << 32 | pid;
+}
+
 /* Process rows by machine and pid, for the arrows (the first row of a
- * pid; threads folded into a collapsed row point at it). */
+ * pid; threads folded into a collapsed row point at it): entries appended
+ * in the order of preference, sorted by pid_key() then. */
 static void
 index_pid (TtvTimelineView *v, const TtvViewerRowInfo *info, guint index)
 {
-  gint64 key;
+  TtvTimelinePidRow e;
 
   if (!info)
     return;
-  key = (gint64) info->machine << 32 | info->id;
-  if (!g_hash_table_contains (v->pid_rows, &key))
-    g_hash_table_insert (v->pid_rows, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (index + 1));
+  e.key = pid_key (info->machine, info->id);
+  e.index = index;
+  e.order = v->pid_rows->len;
+  g_array_append_val (v->pid_rows, e);
+}
+
+static gint
+compare_pid_rows (gconstpointer a, gconstpointer b)
+{
+  const TtvTimelinePidRow *x = a, *y = b;
+
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return (x->order > y->order) - (x->order < y->order);
+}
+
+/* Sorts the entries and keeps the first of each pid. */
+static void
+sort_pid_rows (TtvTimelineView *v)
+{
+  GArray *a = v->pid_rows;
+  guint kept = 0;
+
+  g_array_sort (a, compare_pid_rows);
+  for (guint i = 0; i < a->len; i++)
+    if (kept == 0 || g_array_index (a, TtvTimelinePidRow, i).key != g_array_index (a, TtvTimelinePidRow, kept - 1).key)
+      g_array_index (a, TtvTimelinePidRow, kept++) = g_array_index (a, TtvTimelinePidRow, i);
+  g_array_set_size (a, kept);
 }
 
 gint
 ttv_timeline_view_find_pid_row (TtvTimelineView *v, guint machine, guint32 pid)
 {
-  gint64 key = (gint64) machine << 32 | pid;
+  guint64 key = pid_key (machine, pid);
+  guint lo = 0, hi = v->pid_rows->len;
 
-  return (gint) GPOINTER_TO_UINT (g_hash_table_lookup (v->pid_rows, &key)) - 1;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (v->pid_rows, TtvTimelinePidRow, mid).key < key)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < v->pid_rows->len && g_array_index (v->pid_rows, TtvTimelinePidRow, lo).key == key)
+    return (gint) g_array_index (v->pid_rows, TtvTimelinePidRow, lo).index;
+  return -1;
 }
 
 static void
 index_rows (TtvTimelineView *v)
 {
-  g_hash_table_remove_all (v->pid_rows);
+  /* Sized for the rows (threads folded into collapsed ones add more). */
+  g_array_unref (v->pid_rows);
+  v->pid_rows = g_array_sized_new (FALSE, FALSE, sizeof (TtvTimelinePidRow), v->rows->len);
   for (guint i = 0; v->history && i < v->rows->len; i++)
     {
       const TtvTimelineRow *r = v->rows->pdata[i];
@@ -118,6 +164,7 @@ index_rows (TtvTimelineView *v)
       for (guint m = 0; r->merged && m < r->merged->len; m++)
         index_pid (v, ttv_viewer_history_get_row (v->history, r->kind, g_array_index (r->merged, guint, m)), i);
     }
+  sort_pid_rows (v);
 }
 
 void

@@ -17,11 +17,19 @@ typedef struct {
   gboolean numeric;
 } Column;
 
+/* A process row by machine and pid (for the arrows): a packed sorted
+ * array rather than a hash table of allocated keys, 16 bytes a row. */
+typedef struct {
+  guint64 key;                 /* machine << 32 | pid */
+  guint index;                 /* the display row */
+  guint order;                 /* which of a pid's rows comes first */
+} TtvTimelinePidRow;
+
 typedef struct {
   TtvTabState *state;          /* owned reference */
   TtvViewerHistory *history;   /* owned, may be NULL */
   GPtrArray *rows;             /* owned, of TtvTimelineRow * */
-  GHashTable *pid_rows;        /* owned: machine << 32 | pid (gint64) -> display index + 1 */
+  GArray *pid_rows;            /* owned: of TtvTimelinePidRow, sorted by key, one a pid */
   GArray *legend;              /* of TtvPaletteColor */
   GArray *columns;             /* of Column */
   double label_width;          /* wanted; a narrow view gets less unless set */

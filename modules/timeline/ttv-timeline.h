@@ -53,12 +53,17 @@ typedef enum {
 #define TTV_TIMELINE_INDENT 14        /* pixels per depth level */
 #define TTV_TIMELINE_EXPANDER_WIDTH 14 /* the triangle's column, at the row's indent */
 
+/* What formats a row's other columns and details when they are drawn or
+ * asked for (ttv-timeline-row-text.c), shared by the rows of a view and
+ * reference counted: rows keep none of that text. */
+typedef struct _TtvTimelineRowText TtvTimelineRowText;
+
 typedef struct {
   TtvViewerRowKind kind;
   guint row;                 /* index in the history's rows of @kind */
   char *label;               /* owned: the first column (and the tooltip's title) */
-  GStrv cells;               /* owned, may be NULL: the text of the other columns */
-  char *details;             /* owned, may be NULL: more lines for the tooltip */
+  TtvTimelineRowText *text;  /* a reference, may be NULL: the other columns and the details */
+  char *details;             /* owned, may be NULL: more lines for the tooltip (wins over @text's) */
   guint depth;               /* 0: top level; 1: a thread under its process */
   TtvTimelineExpander expander;
   /* Rows of the same kind drawn combined into this one (a collapsed
@@ -82,6 +87,23 @@ ttv_timeline_row_is_machine (const TtvTimelineRow *row)
   return row->kind == TTV_TIMELINE_ROW_MACHINE;
 }
 void        ttv_timeline_row_free (TtvTimelineRow *row);
+
+/* The text of a row's other columns (a new GStrv) and of its details (a new
+ * string), from the row and what @data holds; NULL: none. */
+typedef GStrv (*TtvTimelineCellsFunc) (gpointer data, const TtvTimelineRow *row);
+typedef char *(*TtvTimelineDetailsFunc) (gpointer data, const TtvTimelineRow *row);
+/* @destroy (may be NULL) frees @data with the last reference. */
+TtvTimelineRowText *ttv_timeline_row_text_new (TtvTimelineCellsFunc cells, TtvTimelineDetailsFunc details,
+                                               gpointer data, GDestroyNotify destroy);
+TtvTimelineRowText *ttv_timeline_row_text_ref (TtvTimelineRowText *text);
+void        ttv_timeline_row_text_unref (TtvTimelineRowText *text);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvTimelineRowText, ttv_timeline_row_text_unref)
+/* Takes a reference on @text (may be NULL). */
+void        ttv_timeline_row_set_text (TtvTimelineRow *row, TtvTimelineRowText *text);
+/* The row's other columns, formatted now: a new GStrv, NULL when none. */
+GStrv       ttv_timeline_row_dup_cells (const TtvTimelineRow *row);
+/* The row's details (its own, else formatted now): new, NULL when none. */
+char       *ttv_timeline_row_dup_details (const TtvTimelineRow *row);
 
 /* A column of the label area; the first one holds the tree and the label
  * and takes what the others leave; columns that do not fit are left out,

@@ -342,6 +342,113 @@ test_filter_of_machine (void)
   ttv_gui_test_tab_teardown (&tab);
 }
 
+/* The first display row of (@machine, @pid), by a scan of every row: the
+ * rows themselves before the threads folded into them (-1: none). */
+static gint
+first_row_of_pid (Shown *s, TtvViewerHistory *h, guint machine, guint32 pid)
+{
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < ttv_timeline_get_n_rows (s->timeline); i++)
+      {
+        const TtvTimelineRow *r = ttv_timeline_get_row (s->timeline, i);
+
+        if (r->kind != TTV_VIEWER_ROW_PROCESS)
+          continue;
+        for (guint m = 0; m < (pass == 0 ? 1 : r->merged ? r->merged->len : 0); m++)
+          {
+            guint row = pass == 0 ? r->row : g_array_index (r->merged, guint, m);
+            const TtvViewerRowInfo *info = ttv_viewer_history_get_row (h, TTV_VIEWER_ROW_PROCESS, row);
+
+            if (info && info->machine == machine && info->id == pid)
+              return (gint) i;
+          }
+      }
+  return -1;
+}
+
+/* Checks every row's cells and details, formatted when asked for, against
+ * what the history says (the columns as the rows stored them before), and
+ * the pid index of the arrows against a scan of the rows. */
+static guint
+check_row_text (Shown *s, TtvTabState *state)
+{
+  g_autoptr (TtvViewerHistory) h = ttv_tab_state_dup_history (state);
+  TtvTime origin, end;
+  guint n_names = 0, n_idle = 0, n_merged = 0;
+
+  ttv_tab_state_get_time_span (state, &origin, &end);
+  for (guint i = 0; i < ttv_timeline_get_n_rows (s->timeline); i++)
+    {
+      const TtvTimelineRow *r = ttv_timeline_get_row (s->timeline, i);
+      g_auto (GStrv) cells = ttv_timeline_row_dup_cells (r);
+      g_autofree char *details = ttv_timeline_row_dup_details (r);
+
+      if (ttv_timeline_row_is_machine (r))
+        {
+          g_assert_null (cells);
+          g_assert_cmpstr (details, ==, "The rows below are this machine's");
+          continue;
+        }
+      const TtvViewerRowInfo *info = ttv_viewer_history_get_row (h, r->kind, r->row);
+      g_autofree char *pid = g_strdup_printf ("%u", info->id);
+      g_autofree char *tgid = info->tgid == TTV_VIEWER_PID_NONE ? g_strdup ("—") : g_strdup_printf ("%u", info->tgid);
+      g_autofree char *ppid = info->ppid == TTV_VIEWER_PID_NONE ? g_strdup ("—") : g_strdup_printf ("%u", info->ppid);
+      g_autofree char *cpu_time = ttv_viewer_format_duration (info->cpu_time);
+      g_autofree char *since = ttv_viewer_format_duration (info->birth - origin);
+      g_autofree char *birth = g_strdup_printf ("+%s", since);
+      const char *want[] = { pid, tgid, ppid, cpu_time, birth, NULL };
+
+      g_assert_nonnull (cells);
+      g_assert_cmpstrv (cells, want);
+      if (ttv_timeline_is_idle_task (info))
+        {
+          g_autofree char *idle = g_strdup_printf ("The idle task of CPU %d: drawn when the CPU idles", info->cpu);
+
+          g_assert_cmpstr (details, ==, idle);
+          n_idle++;
+        }
+      else if (details)
+        {
+          /* Every name the process had, the last its name now. */
+          g_assert_true (g_str_has_prefix (details, "Names: "));
+          g_assert_true (g_str_has_suffix (details, info->name));
+          n_names++;
+        }
+      g_assert_cmpint (ttv_timeline_find_pid_row (s->timeline, info->machine, info->id), ==,
+                       first_row_of_pid (s, h, info->machine, info->id));
+      for (guint m = 0; r->merged && m < r->merged->len; m++)
+        {
+          const TtvViewerRowInfo *t = ttv_viewer_history_get_row (h, r->kind, g_array_index (r->merged, guint, m));
+
+          g_assert_cmpint (ttv_timeline_find_pid_row (s->timeline, t->machine, t->id), ==,
+                           first_row_of_pid (s, h, t->machine, t->id));
+          n_merged++;
+        }
+    }
+  g_assert_cmpuint (n_idle, ==, 5);   /* 2 CPUs of alpha, 3 of beta */
+  g_test_message ("%u rows with names", n_names);
+  g_assert_cmpint (ttv_timeline_find_pid_row (s->timeline, 0, 0x7ffffff0), ==, -1);
+  return n_merged;
+}
+
+/* The control flow's columns and details are formatted when drawn or
+ * asked for, not kept with the rows (issue 15): they say what the history
+ * says, groups open and collapsed. */
+static void
+test_controlflow_row_text (void)
+{
+  g_autoptr (TtvTabState) state = open_state (alpha, beta);
+  Shown s;
+
+  show (&s, state, TRUE);
+  g_assert_cmpuint (check_row_text (&s, state), ==, 0);
+  g_action_group_activate_action (gtk_widget_get_action_group (s.viewer, "controlflow"), "collapse-all", NULL);
+  ttv_gui_test_spin_pending ();
+  g_assert_cmpuint (check_row_text (&s, state), >, 0);   /* threads folded into their process's row */
+  hide (&s);
+  ttv_tab_state_shutdown (state);
+}
+
 /* One machine: no header row, in either view. */
 static void
 test_one_machine (void)
@@ -373,6 +480,7 @@ main (int argc, char **argv)
   generate (alpha, "ltt", "alpha", "1", "2", "1700000000");
   generate (beta, "ctf", "beta", "2", "3", "1700000000.0005");
   g_test_add_func ("/gui/machines/controlflow", test_controlflow);
+  g_test_add_func ("/gui/machines/controlflow-row-text", test_controlflow_row_text);
   g_test_add_func ("/gui/machines/resources", test_resources);
   g_test_add_func ("/gui/machines/one-machine", test_one_machine);
   g_test_add_func ("/gui/machines/thread-of-machine", test_thread_of_machine);
