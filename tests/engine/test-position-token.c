@@ -3,6 +3,7 @@
  * format's description, byte for byte (suite 'engine'). */
 #include "ttv-position-token.h"
 #include "ttv-position-bytes.h"
+#include "ttv-position-digits.h"
 
 #include <string.h>
 
@@ -348,6 +349,43 @@ test_reference (void)
   g_assert_cmpstr (plain, ==, token);
 }
 
+/* The report's digits (four groups a turn with AVX2) against the general
+ * ones (a pair of digits a lookup), for bytes of every length and from
+ * every first group: the same digits, and none written past their room. */
+static void
+test_wide_digits (void)
+{
+#ifdef TTV_POSITION_DIGITS_WIDE
+  if (!ttv_position_digits_wide_usable ())
+    {
+      g_test_skip ("no AVX2");
+      return;
+    }
+  g_autoptr (GRand) r = g_rand_new_with_seed (24);
+  const char (*pairs)[2] = ttv_position_b32_pairs ();
+  for (gsize len = 0; len <= 200; len++)
+    for (gsize first = 0; first <= 3 && first * 5 <= len; first++)
+      for (guint k = 0; k < 8; k++)
+        {
+          guint8 b[200 + TTV_POSITION_TOKEN_DIGITS_SLACK], wide_b[sizeof b];
+          for (gsize i = 0; i < sizeof b; i++)
+            b[i] = (guint8) g_rand_int (r);
+          memcpy (wide_b, b, sizeof b);
+          gsize room = TTV_POSITION_DIGITS_WIDE_ROOM (len);
+          char want[TTV_POSITION_DIGITS_WIDE_ROOM (200) + 1], got[sizeof want];
+          memset (want, '-', sizeof want);
+          memset (got, '-', sizeof got);
+          gsize n = ttv_position_put_digits (want, b, len, first, pairs);
+          gsize wide_n = ttv_position_put_digits_wide (got, wide_b, len, first);
+          g_assert_cmpuint (wide_n, ==, n);
+          g_assert_cmpmem (got + first * 8, n - MIN (n, first * 8), want + first * 8, n - MIN (n, first * 8));
+          g_assert_cmpint (got[room], ==, '-');
+        }
+#else
+  g_test_skip ("not x86");
+#endif
+}
+
 int
 main (int argc, char **argv)
 {
@@ -358,5 +396,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/position-token/interleaved", test_interleaved);
   g_test_add_func ("/engine/position-token/told-steps", test_told_steps);
   g_test_add_func ("/engine/position-token/told-is-believed", test_told_is_believed);
+  g_test_add_func ("/engine/position-token/wide-digits", test_wide_digits);
   return g_test_run ();
 }

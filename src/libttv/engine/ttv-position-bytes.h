@@ -21,6 +21,7 @@ struct _TtvPositionBytes {
   gsize *ends;                  /* [n]: where each tracefile's bytes end */
   guint8 *bytes;                /* the token's bytes, room for its checksum and a padded group */
   const char (*pairs)[2];       /* ttv_position_b32_pairs () */
+  gboolean wide;                /* the digits by ttv_position_put_digits_wide () */
 };
 
 /* Bytes for positions of @n tracefiles, to lay out before use. */
