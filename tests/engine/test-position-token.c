@@ -3,6 +3,7 @@
  * format's description, byte for byte (suite 'engine'). */
 #include "ttv-position-token.h"
 #include "ttv-position-bytes.h"
+#include "ttv-position-digits.h"
 
 #include <string.h>
 
@@ -237,7 +238,7 @@ test_random (void)
  * peeked position does; copies taken on the way (without bytes) then come
  * back late through the writer's own bytes. */
 static void
-run_steps (guint32 seed, gboolean told)
+run_steps (guint32 seed, gboolean told, gboolean narrow)
 {
   g_autoptr (GRand) r = g_rand_new_with_seed (seed);
   for (guint k = 0; k < G_N_ELEMENTS (n_tracefiles); k++)
@@ -245,6 +246,8 @@ run_steps (guint32 seed, gboolean told)
       g_autoptr (TtvPositionTokenWriter) w = ttv_position_token_writer_new ();
       g_autoptr (TtvPosition) start = random_position (r, n_tracefiles[k]);
       g_autoptr (TtvPosition) p = told ? tracked_copy (start) : ttv_position_copy (start);
+      if (told && narrow)
+        p->bytes->wide = FALSE;         /* the digits by pairs, as without AVX2 */
       g_autoptr (TtvPosition) late = ttv_position_copy (p);
       for (guint i = 0; i < 3000; i++)
         {
@@ -268,13 +271,19 @@ run_steps (guint32 seed, gboolean told)
 static void
 test_steps (void)
 {
-  run_steps (4, FALSE);
+  run_steps (4, FALSE, FALSE);
 }
 
 static void
 test_told_steps (void)
 {
-  run_steps (18, TRUE);
+  run_steps (18, TRUE, FALSE);
+}
+
+static void
+test_told_steps_narrow (void)
+{
+  run_steps (18, TRUE, TRUE);
 }
 
 /* The writer believes a position's bytes: a tracefile changed without
@@ -348,6 +357,43 @@ test_reference (void)
   g_assert_cmpstr (plain, ==, token);
 }
 
+/* The report's digits (four groups a turn with AVX2) against the general
+ * ones (a pair of digits a lookup), for bytes of every length and from
+ * every first group: the same digits, and none written past their room. */
+static void
+test_wide_digits (void)
+{
+#ifdef TTV_POSITION_DIGITS_WIDE
+  if (!ttv_position_digits_wide_usable ())
+    {
+      g_test_skip ("no AVX2");
+      return;
+    }
+  g_autoptr (GRand) r = g_rand_new_with_seed (24);
+  const char (*pairs)[2] = ttv_position_b32_pairs ();
+  for (gsize len = 0; len <= 200; len++)
+    for (gsize first = 0; first <= 3 && first * 5 <= len; first++)
+      for (guint k = 0; k < 8; k++)
+        {
+          guint8 b[200 + TTV_POSITION_TOKEN_DIGITS_SLACK], wide_b[sizeof b];
+          for (gsize i = 0; i < sizeof b; i++)
+            b[i] = (guint8) g_rand_int (r);
+          memcpy (wide_b, b, sizeof b);
+          gsize room = TTV_POSITION_DIGITS_WIDE_ROOM (len);
+          char want[TTV_POSITION_DIGITS_WIDE_ROOM (200) + 1], got[sizeof want];
+          memset (want, '-', sizeof want);
+          memset (got, '-', sizeof got);
+          gsize n = ttv_position_put_digits (want, b, len, first, pairs);
+          gsize wide_n = ttv_position_put_digits_wide (got, wide_b, len, first);
+          g_assert_cmpuint (wide_n, ==, n);
+          g_assert_cmpmem (got + first * 8, n - MIN (n, first * 8), want + first * 8, n - MIN (n, first * 8));
+          g_assert_cmpint (got[room], ==, '-');
+        }
+#else
+  g_test_skip ("not x86");
+#endif
+}
+
 int
 main (int argc, char **argv)
 {
@@ -357,6 +403,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/position-token/steps", test_steps);
   g_test_add_func ("/engine/position-token/interleaved", test_interleaved);
   g_test_add_func ("/engine/position-token/told-steps", test_told_steps);
+  g_test_add_func ("/engine/position-token/told-steps-narrow", test_told_steps_narrow);
   g_test_add_func ("/engine/position-token/told-is-believed", test_told_is_believed);
+  g_test_add_func ("/engine/position-token/wide-digits", test_wide_digits);
   return g_test_run ();
 }

@@ -316,6 +316,31 @@ test_json_string (void)
     }
 }
 
+/* Long strings of plain bytes with a few others at every place: the
+ * writer copies eight plain bytes at once and must see any other byte in
+ * them (the bounds of the plain range, the quote, the backslash, DEL,
+ * UTF-8 and bytes that are not). */
+static void
+test_json_string_words (void)
+{
+  static const guchar others[] = { 0, 0x1f, '"', '\\', 0x7f, 0x80, 0xc3, 0xa9, 0xe2, 0xff };
+  static const guchar plain[] = { 0x20, 0x21, 0x23, 'a', 'Z', '[', ']', 0x7e };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (24);
+  for (gsize n = 0; n <= 40; n++)
+    for (gsize at = 0; at < MAX (n, 1); at++)
+      for (guint k = 0; k < G_N_ELEMENTS (others); k++)
+        {
+          guchar buf[40];
+          for (gsize i = 0; i < n; i++)
+            buf[i] = plain[g_rand_int_range (rand, 0, G_N_ELEMENTS (plain))];
+          if (n > 0)
+            buf[at] = others[k];
+          if (n > 1 && g_rand_int_range (rand, 0, 4) == 0)
+            buf[g_rand_int_range (rand, 0, (gint32) n)] = others[g_rand_int_range (rand, 0, G_N_ELEMENTS (others))];
+          check_json_string (buf, n);
+        }
+}
+
 /* The shortest precision whose %g text reads back, searched from 1: what
  * ttv_json_append_double() writes (it finds it in one or two tries). */
 static void
@@ -405,6 +430,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/text/seconds", test_seconds);
   g_test_add_func ("/core/text/clock", test_clock);
   g_test_add_func ("/core/text/json-string", test_json_string);
+  g_test_add_func ("/core/text/json-string-words", test_json_string_words);
   g_test_add_func ("/core/text/json-double", test_json_double);
   return g_test_run ();
 }

@@ -46,10 +46,72 @@ json_plain_byte (guchar c)
   return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
 }
 
+/* Writes the byte (or the UTF-8 sequence) at @i of the @n at @in, escaped;
+ * returns the index after it. */
+static inline gsize
+put_escaped (char **at, const guchar *in, gsize i, gsize n)
+{
+  static const char hex[] = "0123456789abcdef";
+  char *p = *at;
+  guchar c = in[i];
+  if (G_LIKELY (json_plain_byte (c)))
+    {
+      *p++ = (char) c;
+      i++;
+    }
+  else if (c == '"' || c == '\\')
+    {
+      *p++ = '\\';
+      *p++ = (char) c;
+      i++;
+    }
+  else if (c < 0x80)
+    {
+      p = ttv_text_put (p, (char[]) { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] }, 6);
+      i++;
+    }
+  else
+    {
+      gsize k = utf8_sequence (in + i, n - i);
+      if (k == 0)
+        {
+          p = ttv_text_put (p, "\xEF\xBF\xBD", 3);   /* U+FFFD */
+          i++;
+        }
+      else
+        {
+          p = ttv_text_put (p, (const char *) in + i, k);
+          i += k;
+        }
+    }
+  *at = p;
+  return i;
+}
+
+#define BYTES_01 G_GUINT64_CONSTANT (0x0101010101010101)
+#define BYTES_80 G_GUINT64_CONSTANT (0x8080808080808080)
+
+/* The top bit of a byte of the result set when a byte of @x is zero (and
+ * maybe of others after it: only whether there is one is exact). */
+static inline guint64
+zero_byte_bits (guint64 x)
+{
+  return (x - BYTES_01) & ~x;
+}
+
+/* Whether the eight bytes of @w are all plain (json_plain_byte()): none
+ * below 0x20, none equal to '"', '\\' or 0x7F, none from 0x80 on. */
+static inline gboolean
+word_is_plain (guint64 w)
+{
+  guint64 special = ((w - BYTES_01 * 0x20) & ~w) | zero_byte_bits (w ^ (BYTES_01 * '"'))
+                    | zero_byte_bits (w ^ (BYTES_01 * '\\')) | zero_byte_bits (w ^ (BYTES_01 * 0x7F)) | w;
+  return (special & BYTES_80) == 0;
+}
+
 void
 ttv_json_append_string (GString *out, const char *s, gssize len)
 {
-  static const char hex[] = "0123456789abcdef";
   gsize n = len < 0 ? strlen (s) : (gsize) len;
   const guchar *in = (const guchar *) s;
   /* At most 6 bytes per byte (\u00XX; U+FFFD takes 3) and the quotes: one
@@ -57,39 +119,27 @@ ttv_json_append_string (GString *out, const char *s, gssize len)
    * name and string of every event through here). */
   char *p = ttv_text_reserve (out, 6 * n + 2);
   *p++ = '"';
-  for (gsize i = 0; i < n;)
+  gsize i = 0;
+  while (i < n)
     {
-      guchar c = in[i];
-      if (G_LIKELY (json_plain_byte (c)))
+      /* Eight plain bytes (names, commands, paths) copied at once, else
+       * these eight (or the last few) byte by byte. */
+      gsize stop = n;
+      if (n - i >= 8)
         {
-          *p++ = (char) c;
-          i++;
-        }
-      else if (c == '"' || c == '\\')
-        {
-          *p++ = '\\';
-          *p++ = (char) c;
-          i++;
-        }
-      else if (c < 0x80)
-        {
-          p = ttv_text_put (p, (char[]) { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] }, 6);
-          i++;
-        }
-      else
-        {
-          gsize k = utf8_sequence (in + i, n - i);
-          if (k == 0)
+          guint64 w;
+          memcpy (&w, in + i, 8);
+          if (G_LIKELY (word_is_plain (w)))
             {
-              p = ttv_text_put (p, "\xEF\xBF\xBD", 3);   /* U+FFFD */
-              i++;
+              memcpy (p, &w, 8);
+              p += 8;
+              i += 8;
+              continue;
             }
-          else
-            {
-              p = ttv_text_put (p, (const char *) in + i, k);
-              i += k;
-            }
+          stop = i + 8;
         }
+      while (i < stop)
+        i = put_escaped (&p, in, i, n);
     }
   *p++ = '"';
   ttv_text_commit (out, p);

@@ -9,6 +9,7 @@
  * spare, can the digits of the 5-byte groups that did not change
  * (bench/README.md, issue 15). */
 #include "ttv-position-bytes.h"
+#include "ttv-position-digits.h"
 #include "ttv-text.h"
 
 #include <string.h>
@@ -23,6 +24,9 @@ ttv_position_bytes_new (guint n)
    * bytes. */
   b->bytes = g_malloc0 (TTV_POSITION_TOKEN_MAX_BYTES (n) + TTV_POSITION_TOKEN_DIGITS_SLACK);
   b->pairs = ttv_position_b32_pairs ();
+#ifdef TTV_POSITION_DIGITS_WIDE
+  b->wide = ttv_position_digits_wide_usable ();
+#endif
   return b;
 }
 
@@ -204,9 +208,15 @@ ttv_position_bytes_append_token (TtvPositionBytes *b, GString *out)
   b->bytes[end + 1] = (guint8) (sum >> 8);
   gsize len = end + 2;
 
-  char *s = ttv_text_reserve (out, (len + 4) / 5 * 8);
+  char *s = ttv_text_reserve (out, TTV_POSITION_DIGITS_WIDE_ROOM (len));
   /* The head's digits are the same in every token. */
   memcpy (s, b->head_digits, sizeof b->head_digits);
-  gsize n_digits = ttv_position_put_digits (s, b->bytes, len, b->head_groups, b->pairs);
+  gsize n_digits;
+#ifdef TTV_POSITION_DIGITS_WIDE
+  if (G_LIKELY (b->wide))
+    n_digits = ttv_position_put_digits_wide (s, b->bytes, len, b->head_groups);
+  else
+#endif
+    n_digits = ttv_position_put_digits (s, b->bytes, len, b->head_groups, b->pairs);
   ttv_text_commit (out, s + n_digits);
 }

@@ -19,8 +19,9 @@ struct _TtvPositionBytes {
   guint64 stream, time;         /* the varints' values after the head (time 0 at the end) */
   gsize entries_start;          /* after them */
   gsize *ends;                  /* [n]: where each tracefile's bytes end */
-  guint8 *bytes;                /* the token's bytes, room for its checksum and a padded group */
+  guint8 *bytes;                /* the token's bytes, room for its checksum and the digits' slack */
   const char (*pairs)[2];       /* ttv_position_b32_pairs () */
+  gboolean wide;                /* the digits by ttv_position_put_digits_wide () */
 };
 
 /* Bytes for positions of @n tracefiles, to lay out before use. */

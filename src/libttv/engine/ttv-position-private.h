@@ -145,8 +145,9 @@ const char (*ttv_position_b32_pairs (void))[2];
 
 /* Room a token's bytes need after them for ttv_position_put_digits(): a
  * zero-padded last group and the three bytes a group's 8-byte load reads
- * past it. */
-#define TTV_POSITION_TOKEN_DIGITS_SLACK 8
+ * past it; for ttv_position_put_digits_wide() (ttv-position-digits.h), the
+ * 16-byte loads of four groups, up to three of them past the token. */
+#define TTV_POSITION_TOKEN_DIGITS_SLACK 32
 
 /* The eight digits of the five bytes at @b (and three readable after). */
 static inline void
