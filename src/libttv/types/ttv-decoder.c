@@ -41,18 +41,25 @@ ttv_decoder_free (TtvDecoder *d)
   g_free (d);
 }
 
-void
-ttv_decoder_reset (TtvDecoder *d)
+/* Inline: ttv_decoder_decode_first_memo starts with it. */
+static inline void
+decoder_reset (TtvDecoder *d)
 {
   d->n_nodes = d->resident_n;
   d->n_open = 0;
   d->n_scopes = 0;
   d->depth = 0;
-  if (d->arena_used)
+  if (G_UNLIKELY (d->arena_used))
     {
       g_string_chunk_clear (d->arena);
       d->arena_used = FALSE;
     }
+}
+
+void
+ttv_decoder_reset (TtvDecoder *d)
+{
+  decoder_reset (d);
 }
 
 void
@@ -996,7 +1003,8 @@ ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer trac
                                const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
                                GError **error)
 {
-  g_return_val_if_fail (d->n_nodes == d->resident_n, -1);
+  /* The reset here rather than the caller's: one call per event. */
+  decoder_reset (d);
   TtvDecoderMemo *m = memo_slot (d, tracefile);
   if (m->valid && m->packet == packet && m->tracefile == tracefile && m->type == type && m->buf == buf
       && m->buf_bits == buf_bits && m->start == *bit_pos)
