@@ -41,6 +41,15 @@ ttv_decoder_free (TtvDecoder *d)
   g_free (d);
 }
 
+/* Rare (strings the bytes do not hold as UTF-8), and out of line: the
+ * functions that reset keep no frame for the call. */
+static G_NO_INLINE __attribute__ ((cold)) void
+arena_clear (TtvDecoder *d)
+{
+  g_string_chunk_clear (d->arena);
+  d->arena_used = FALSE;
+}
+
 /* Inline: ttv_decoder_decode_first_memo starts with it. */
 static inline void
 decoder_reset (TtvDecoder *d)
@@ -50,10 +59,7 @@ decoder_reset (TtvDecoder *d)
   d->n_scopes = 0;
   d->depth = 0;
   if (G_UNLIKELY (d->arena_used))
-    {
-      g_string_chunk_clear (d->arena);
-      d->arena_used = FALSE;
-    }
+    arena_clear (d);
 }
 
 void
