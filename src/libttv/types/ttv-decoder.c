@@ -42,7 +42,7 @@ ttv_decoder_free (TtvDecoder *d)
 }
 
 /* Rare (strings the bytes do not hold as UTF-8), and out of line: the
- * functions that reset keep no frame for the call. */
+ * functions that reset keep the call off their straight line. */
 static G_NO_INLINE __attribute__ ((cold)) void
 arena_clear (TtvDecoder *d)
 {
@@ -974,7 +974,7 @@ memo_holds (const TtvDecoderMemo *m, guint64 packet, gconstpointer tracefile, co
 
 /* The resident nodes of a memo that holds the scope, as the first scope
  * after a reset: scopes[0], there since ttv_decoder_new (no test of the
- * room, no call: the usual event keeps no frame). */
+ * room, no call on the usual event's way). */
 static inline gint32
 memo_reuse (TtvDecoder *d, const TtvDecoderMemo *m, const char *scope_name, guint64 *bit_pos)
 {
