@@ -125,11 +125,9 @@ measure_read (TtvTraceset *ts, gboolean decode, Measure *m, GError **error)
   gint32 scopes[TTV_EVENT_N_CONTEXTS];
   while ((ev = ttv_context_next (ctx, &local)) != NULL)
     {
+      /* Resets the decoder itself. */
       if (decode)
-        {
-          ttv_decoder_reset (decoder);
-          ttv_event_decode_contexts (ev, decoder, scopes, NULL);
-        }
+        ttv_event_decode_contexts (ev, decoder, scopes, NULL);
       n++;
     }
   m->cpu = process_cpu_seconds () - c0;

@@ -87,7 +87,6 @@ memo_decode (TtvDecoder *d, const TtvType *t, guint64 packet, gconstpointer trac
   g_autoptr (GError) error = NULL;
   guint64 pos = start;
 
-  ttv_decoder_reset (d);
   gint32 root = ttv_decoder_decode_first_memo (d, packet, tracefile, t, "stream.packet.context", data, size * 8,
                                                &pos, &error);
   g_assert_no_error (error);

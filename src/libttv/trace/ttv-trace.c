@@ -562,17 +562,29 @@ ttv_log_level_dup_text (gint level)
   return g_strdup_printf ("%d", level);
 }
 
+/* ttv_event_decode_contexts of a format without contexts: its own
+ * function, so that the other way stays a call in tail position. */
+static G_NO_INLINE gint32
+decode_fields_alone (const TtvEvent *event, TtvDecoder *decoder, gint32 scopes[TTV_EVENT_N_CONTEXTS],
+                     GError **error)
+{
+  for (guint i = 0; i < TTV_EVENT_N_CONTEXTS; i++)
+    scopes[i] = -1;
+  ttv_decoder_reset (decoder);
+  return event->tracefile->trace->format->decode_fields (event, decoder, error);
+}
+
 gint32
 ttv_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder,
                            gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error)
 {
   g_return_val_if_fail (event != NULL && decoder != NULL, -1);
   const TtvFormatClass *format = event->tracefile->trace->format;
+  /* A format's decode_contexts resets the decoder itself (CTF's with its
+   * packet context, in one call). */
   if (format->decode_contexts != NULL)
     return format->decode_contexts (event, decoder, scopes, error);
-  for (guint i = 0; i < TTV_EVENT_N_CONTEXTS; i++)
-    scopes[i] = -1;
-  return format->decode_fields (event, decoder, error);
+  return decode_fields_alone (event, decoder, scopes, error);
 }
 
 gboolean

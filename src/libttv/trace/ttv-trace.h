@@ -229,7 +229,8 @@ struct _TtvFormatClass {
   gboolean  (*cycles_to_time) (const TtvTrace *trace, guint64 cycles, TtvTime *time);
   /* Optional (NULL: events carry no contexts).  Decodes the event's
    * context scopes into @scopes (a struct node each, -1 for a scope the
-   * trace lacks) and its payload, whose node it returns (-1 with @error). */
+   * trace lacks) and its payload, whose node it returns (-1 with @error),
+   * into @decoder, which it resets first. */
   gint32    (*decode_contexts) (const TtvEvent *event, TtvDecoder *decoder,
                                 gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error);
   /* Optional (NULL: none): what the tracer says of @type besides its
@@ -353,7 +354,7 @@ struct _TtvCursor {
 gint32      ttv_event_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error);
 /* Decodes the event's context scopes (each -1 when absent, all -1 when the
  * format has none) and its payload, whose node it returns (-1 with @error)
- * into @decoder (not reset here). */
+ * into @decoder, reset here (what it held before is gone). */
 gint32      ttv_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder,
                                        gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error);
 /* Appends the line `babeltrace2 --clock-gmt` prints for @event, with its

@@ -41,18 +41,31 @@ ttv_decoder_free (TtvDecoder *d)
   g_free (d);
 }
 
-void
-ttv_decoder_reset (TtvDecoder *d)
+/* Rare (strings the bytes do not hold as UTF-8), and out of line: the
+ * functions that reset keep the call off their straight line. */
+static G_NO_INLINE __attribute__ ((cold)) void
+arena_clear (TtvDecoder *d)
+{
+  g_string_chunk_clear (d->arena);
+  d->arena_used = FALSE;
+}
+
+/* Inline: ttv_decoder_decode_first_memo starts with it. */
+static inline void
+decoder_reset (TtvDecoder *d)
 {
   d->n_nodes = d->resident_n;
   d->n_open = 0;
   d->n_scopes = 0;
   d->depth = 0;
-  if (d->arena_used)
-    {
-      g_string_chunk_clear (d->arena);
-      d->arena_used = FALSE;
-    }
+  if (G_UNLIKELY (d->arena_used))
+    arena_clear (d);
+}
+
+void
+ttv_decoder_reset (TtvDecoder *d)
+{
+  decoder_reset (d);
 }
 
 void
@@ -949,14 +962,28 @@ memo_make_resident (TtvDecoder *d, TtvDecoderMemo *m)
   d->resident_n = d->n_nodes;
 }
 
-/* The nodes of a memo that holds the scope, where they are resident. */
-static inline gint32
-memo_reuse (TtvDecoder *d, TtvDecoderMemo *m, const char *scope_name, guint64 *bit_pos)
+/* Whether @m holds the scope of these arguments (its nodes resident or
+ * not). */
+static inline gboolean
+memo_holds (const TtvDecoderMemo *m, guint64 packet, gconstpointer tracefile, const TtvType *type,
+            const guint8 *buf, guint64 buf_bits, guint64 start)
 {
-  if (G_UNLIKELY (m->at == TTV_DECODER_NOT_RESIDENT))
-    memo_make_resident (d, m);
+  return m->valid && m->packet == packet && m->tracefile == tracefile && m->type == type && m->buf == buf
+         && m->buf_bits == buf_bits && m->start == start;
+}
+
+/* The resident nodes of a memo that holds the scope, as the first scope
+ * after a reset: scopes[0], there since ttv_decoder_new (no test of the
+ * room, no call on the usual event's way). */
+static inline gint32
+memo_reuse (TtvDecoder *d, const TtvDecoderMemo *m, const char *scope_name, guint64 *bit_pos)
+{
   if (scope_name)
-    ttv_decoder_add_scope (d, scope_name, m->at);
+    {
+      d->scopes[0].name = scope_name;
+      d->scopes[0].node = m->at;
+      d->n_scopes = 1;
+    }
   *bit_pos = m->end;
   return (gint32) m->at;
 }
@@ -991,17 +1018,32 @@ memo_refill (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvTy
   return r;
 }
 
+/* ttv_decoder_decode_first_memo past its reset, when the memo's nodes are
+ * not resident (put back from its copy) or the memo does not hold the
+ * scope (decoded anew). */
+static G_NO_INLINE gint32
+memo_miss (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type, const char *scope_name,
+           const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  TtvDecoderMemo *m = memo_slot (d, tracefile);
+  if (!memo_holds (m, packet, tracefile, type, buf, buf_bits, *bit_pos))
+    return memo_refill (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
+  memo_make_resident (d, m);
+  return memo_reuse (d, m, scope_name, bit_pos);
+}
+
 gint32
 ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type,
                                const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
                                GError **error)
 {
-  g_return_val_if_fail (d->n_nodes == d->resident_n, -1);
-  TtvDecoderMemo *m = memo_slot (d, tracefile);
-  if (m->valid && m->packet == packet && m->tracefile == tracefile && m->type == type && m->buf == buf
-      && m->buf_bits == buf_bits && m->start == *bit_pos)
+  /* The reset here rather than the caller's: one call per event. */
+  decoder_reset (d);
+  const TtvDecoderMemo *m = memo_slot (d, tracefile);
+  if (G_LIKELY (memo_holds (m, packet, tracefile, type, buf, buf_bits, *bit_pos)
+                && m->at != TTV_DECODER_NOT_RESIDENT))
     return memo_reuse (d, m, scope_name, bit_pos);
-  return memo_refill (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
+  return memo_miss (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
 }
 
 gint32

@@ -50,7 +50,8 @@ void        ttv_decoder_reset (TtvDecoder *decoder);
 gint32      ttv_decoder_decode (TtvDecoder *decoder, const TtvType *type, const char *scope_name,
                                 const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
                                 GError **error);
-/* ttv_decoder_decode of the first scope after a reset, reusing the nodes
+/* ttv_decoder_reset, then ttv_decoder_decode of the event's first scope
+ * (one call: a reader's usual event starts with it), reusing the nodes
  * of the last call when @packet and @type are the same and @buf,
  * @buf_bits and *@bit_pos too: a packet's context, the same for each of its
  * events, decoded once per packet rather than once per event.  @packet

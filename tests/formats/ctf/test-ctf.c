@@ -928,15 +928,14 @@ tick_writer_new (const char *dir, guint packet_size, TtvCtfWriterOptions *wo, gi
   return w;
 }
 
-/* The jsonl line copies a packet context's text for the events of its
- * packet (packet_memos in ttv-ctf-jsonl.c): in a trace of two streams of
- * small packets whose cpu_id changes from packet to packet (patched after
- * writing), its lines must be those of the decoded scopes. */
-static void
-test_jsonl_packet_memo (void)
+/* A trace at the test's temporary path @name of two streams of small
+ * packets whose cpu_id changes from packet to packet (patched after
+ * writing): 2000 "tick" events. */
+static char *
+write_changing_packets (const char *name)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "jsonl-packet-memo", NULL);
+  char *dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
   TtvCtfWriterOptions wo;
   gint id;
   TtvCtfWriter *w = tick_writer_new (dir, 512, &wo, &id);
@@ -948,8 +947,8 @@ test_jsonl_packet_memo (void)
   g_assert_true (ttv_ctf_writer_close (w, &error));
   for (guint cpu = 0; cpu < 2; cpu++)
     {
-      g_autofree char *name = g_strdup_printf ("channel0_%u", cpu);
-      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *file = g_strdup_printf ("channel0_%u", cpu);
+      g_autofree char *path = g_build_filename (dir, file, NULL);
       g_autofree guint8 *data = NULL;
       gsize len = 0;
       g_assert_true (g_file_get_contents (path, (char **) &data, &len, NULL));
@@ -967,7 +966,75 @@ test_jsonl_packet_memo (void)
         }
       g_assert_true (g_file_set_contents (path, (const char *) data, (gssize) len, NULL));
     }
+  return dir;
+}
+
+/* The jsonl line copies a packet context's text for the events of its
+ * packet (packet_memos in ttv-ctf-jsonl.c): in a trace of two streams of
+ * small packets whose cpu_id changes from packet to packet (patched after
+ * writing), its lines must be those of the decoded scopes. */
+static void
+test_jsonl_packet_memo (void)
+{
+  g_autofree char *dir = write_changing_packets ("jsonl-packet-memo");
   compare_jsonl_in (dir);
+}
+
+/* A reused decoder's scopes (ttv_event_decode_contexts: the packet
+ * context's memo taken, its nodes resident across streams) are those a
+ * new decoder decodes for the event alone, scope by scope, on a merged
+ * read of two streams whose packet contexts change from packet to
+ * packet. */
+typedef struct {
+  TtvDecoder *reused;
+  GString *a, *b;
+  guint64 n;
+} ScopesPair;
+
+static void
+append_scopes (GString *out, const TtvEvent *ev, TtvDecoder *d)
+{
+  gint32 scopes[TTV_EVENT_N_CONTEXTS];
+  g_autoptr (GError) error = NULL;
+  gint32 root = ttv_event_decode_contexts (ev, d, scopes, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (root, >=, 0);
+  g_assert_cmpint (scopes[TTV_EVENT_CONTEXT_PACKET], >=, 0);
+  ttv_decoder_append_value (d, (guint32) root, TTV_VALUE_STYLE_JSON, out);
+  for (guint i = 0; i < TTV_EVENT_N_CONTEXTS; i++)
+    {
+      g_string_append_printf (out, " | %d: ", scopes[i] >= 0);
+      if (scopes[i] >= 0)
+        ttv_decoder_append_value (d, (guint32) scopes[i], TTV_VALUE_STYLE_JSON, out);
+    }
+}
+
+static void
+compare_scopes (const TtvEvent *ev, gpointer data)
+{
+  ScopesPair *o = data;
+  g_string_truncate (o->a, 0);
+  g_string_truncate (o->b, 0);
+  append_scopes (o->a, ev, o->reused);
+  g_autoptr (TtvDecoder) fresh = ttv_decoder_new ();
+  append_scopes (o->b, ev, fresh);
+  g_assert_cmpstr (o->a->str, ==, o->b->str);
+  o->n++;
+}
+
+static void
+test_decode_contexts_across_packets (void)
+{
+  g_autofree char *dir = write_changing_packets ("decode-contexts-packets");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  ScopesPair o = { ttv_decoder_new (), g_string_new (NULL), g_string_new (NULL), 0 };
+  read_merged (t, compare_scopes, &o);
+  g_assert_cmpuint (o.n, ==, 2000);
+  ttv_decoder_free (o.reused);
+  g_string_free (o.a, TRUE);
+  g_string_free (o.b, TRUE);
 }
 
 static gboolean
@@ -1501,6 +1568,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/real/scp-overlap", test_scp_overlap);
   g_test_add_func ("/ctf/real/context-memos", test_context_memos);
   g_test_add_func ("/ctf/jsonl-packet-memo", test_jsonl_packet_memo);
+  g_test_add_func ("/ctf/decode-contexts-across-packets", test_decode_contexts_across_packets);
   static const char *const bt[] = { "arm64-kernel", "bigendian-kernel", "glxgears-ust" };
   for (guint i = 0; i < G_N_ELEMENTS (bt); i++)
     {

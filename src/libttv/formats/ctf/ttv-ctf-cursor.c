@@ -1273,44 +1273,50 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
 
 /* The scopes of an event of a class that refers to no other scope and whose
  * scopes all have plans, each decoded where it is known to start: the
- * same nodes as decode_all.  FALSE when that does not apply or fails (the
- * caller then takes decode_all, which reports the error). */
-static gboolean
-decode_scopes_alone (const TtvEvent *event, TtvDecoder *d, CtfEventClass *ec, Nodes *n, gboolean with_packet)
+ * same nodes as decode_all, the contexts' in @scopes (by
+ * TtvEventContext), the payload's returned.  -1 when that does not apply
+ * or fails (the caller then takes decode_all, which reports the error). */
+static inline gint32
+decode_scopes_alone (const TtvEvent *event, TtvDecoder *d, gboolean with_packet,
+                     gint32 scopes[TTV_EVENT_N_CONTEXTS])
 {
   const CtfStreamFile *sf = event->tracefile->priv;
   const CtfStreamClass *sc = sf->sc;
+  CtfEventClass *ec = event->type->priv;
   guint64 hdr_end = CTF_EVENT_HEADER_END (event);
-  if (!(class_refs (sf, ec) & CTF_REFS_FIELDS_ALONE) || hdr_end == 0
-      || (with_packet && sc->packet_context && ec->packet_context_bit < 0))
-    return FALSE;
+  if (!(class_refs (sf, ec) & CTF_REFS_FIELDS_ALONE) || hdr_end == 0)
+    return -1;
   const guint8 *data = event->data;
   guint64 bits = event->data_bits;
-  Nodes none = { -1, -1, -1, -1, -1, -1, 0 };
-  *n = none;
-  ttv_decoder_reset (d);
   guint64 pos = (guint64) ec->packet_context_bit;
-  if (with_packet && sc->packet_context
-      && (n->packet_ctx = ttv_decoder_decode_first_memo (d, event->pos.block, event->tracefile, sc->packet_context,
-                                                         "stream.packet.context", data, bits, &pos, NULL)) < 0)
-    return FALSE;
+  scopes[TTV_EVENT_CONTEXT_PACKET] = -1;
+  if (!with_packet || sc->packet_context == NULL)
+    ttv_decoder_reset (d);
+  else if (ec->packet_context_bit < 0
+           || (scopes[TTV_EVENT_CONTEXT_PACKET]
+               = ttv_decoder_decode_first_memo (d, event->pos.block, event->tracefile, sc->packet_context,
+                                                "stream.packet.context", data, bits, &pos, NULL)) < 0)
+    return -1;
   pos = hdr_end;
+  scopes[TTV_EVENT_CONTEXT_STREAM_EVENT] = -1;
   if (sc->event_context
-      && (n->stream_ctx = ttv_decoder_decode (d, sc->event_context, "stream.event.context", data, bits, &pos,
-                                              NULL)) < 0)
-    return FALSE;
+      && (scopes[TTV_EVENT_CONTEXT_STREAM_EVENT]
+          = ttv_decoder_decode (d, sc->event_context, "stream.event.context", data, bits, &pos, NULL)) < 0)
+    return -1;
+  scopes[TTV_EVENT_CONTEXT_EVENT] = -1;
   if (ec->context
-      && (n->event_ctx = ttv_decoder_decode (d, ec->context, "event.context", data, bits, &pos, NULL)) < 0)
-    return FALSE;
-  n->payload_bit = pos;
-  return (n->payload = ttv_decoder_decode (d, ec->fields, "event.fields", data, bits, &pos, NULL)) >= 0;
+      && (scopes[TTV_EVENT_CONTEXT_EVENT] = ttv_decoder_decode (d, ec->context, "event.context", data, bits, &pos,
+                                                                NULL)) < 0)
+    return -1;
+  return ttv_decoder_decode (d, ec->fields, "event.fields", data, bits, &pos, NULL);
 }
 
-static gint32
-decode_event (const TtvEvent *event, TtvDecoder *decoder, Nodes *n, gboolean with_packet, GError **error)
+/* decode_event where decode_scopes_alone does not apply or fails: every
+ * scope the event depends on, by decode_all, which reports errors. */
+static G_NO_INLINE gint32
+decode_event_slow (const TtvEvent *event, TtvDecoder *decoder, gboolean with_packet,
+                   gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error)
 {
-  if (G_LIKELY (decode_scopes_alone (event, decoder, event->type->priv, n, with_packet)))
-    return n->payload;
   CtfStreamFile *sf = event->tracefile->priv;
   /* Only what decode_all reads of a lane. */
   Lane l;
@@ -1318,10 +1324,15 @@ decode_event (const TtvEvent *event, TtvDecoder *decoder, Nodes *n, gboolean wit
   l.pdata = event->data;
   l.pbits = event->data_bits;
   CtfEventClass *ec = event->type->priv;
-  if (!decode_all (sf, &l, CTF_EVENT_HEADER_BIT (event), CTF_EVENT_HEADER_END (event), decoder, &ec, NULL, NULL,
-                   n, with_packet, error))
+  Nodes n;
+  gboolean ok = decode_all (sf, &l, CTF_EVENT_HEADER_BIT (event), CTF_EVENT_HEADER_END (event), decoder, &ec, NULL,
+                            NULL, &n, with_packet, error);
+  scopes[TTV_EVENT_CONTEXT_STREAM_EVENT] = n.stream_ctx;
+  scopes[TTV_EVENT_CONTEXT_EVENT] = n.event_ctx;
+  scopes[TTV_EVENT_CONTEXT_PACKET] = n.packet_ctx;
+  if (!ok)
     return -1;
-  if (n->payload < 0)
+  if (n.payload < 0)
     {
       /* An event class without fields: an empty struct. */
       static TtvType *empty;
@@ -1332,9 +1343,21 @@ decode_event (const TtvEvent *event, TtvDecoder *decoder, Nodes *n, gboolean wit
           g_once_init_leave (&empty, t);
         }
       guint64 pos = 0;
-      n->payload = ttv_decoder_decode (decoder, empty, NULL, event->data, 0, &pos, NULL);
+      n.payload = ttv_decoder_decode (decoder, empty, NULL, event->data, 0, &pos, NULL);
     }
-  return n->payload;
+  return n.payload;
+}
+
+/* The event's scopes (the packet context only @with_packet) and payload,
+ * whose node it returns; the contexts' nodes in @scopes. */
+static inline gint32
+decode_event (const TtvEvent *event, TtvDecoder *decoder, gboolean with_packet,
+              gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error)
+{
+  gint32 r = decode_scopes_alone (event, decoder, with_packet, scopes);
+  if (G_LIKELY (r >= 0))
+    return r;
+  return decode_event_slow (event, decoder, with_packet, scopes, error);
 }
 
 gint32
@@ -1352,20 +1375,15 @@ ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError
       if (G_LIKELY (r >= 0))
         return r;
     }
-  Nodes n;
-  return decode_event (event, decoder, &n, FALSE, error);
+  gint32 scopes[TTV_EVENT_N_CONTEXTS];
+  return decode_event (event, decoder, FALSE, scopes, error);
 }
 
 gint32
 ttv_ctf_cursor_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint32 scopes[TTV_EVENT_N_CONTEXTS],
                                 GError **error)
 {
-  Nodes n;
-  gint32 r = decode_event (event, decoder, &n, TRUE, error);
-  scopes[TTV_EVENT_CONTEXT_STREAM_EVENT] = n.stream_ctx;
-  scopes[TTV_EVENT_CONTEXT_EVENT] = n.event_ctx;
-  scopes[TTV_EVENT_CONTEXT_PACKET] = n.packet_ctx;
-  return r;
+  return decode_event (event, decoder, TRUE, scopes, error);
 }
 
 gint32
@@ -1374,14 +1392,14 @@ ttv_ctf_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint3
 {
   g_return_val_if_fail (event != NULL && decoder != NULL, -1);
   g_return_val_if_fail (event->tracefile->trace->format == &ttv_ctf_format_class, -1);
-  Nodes n;
-  gint32 r = decode_event (event, decoder, &n, TRUE, error);
+  gint32 scopes[TTV_EVENT_N_CONTEXTS];
+  gint32 r = decode_event (event, decoder, TRUE, scopes, error);
   if (stream_ctx)
-    *stream_ctx = n.stream_ctx;
+    *stream_ctx = scopes[TTV_EVENT_CONTEXT_STREAM_EVENT];
   if (event_ctx)
-    *event_ctx = n.event_ctx;
+    *event_ctx = scopes[TTV_EVENT_CONTEXT_EVENT];
   if (packet_ctx)
-    *packet_ctx = n.packet_ctx;
+    *packet_ctx = scopes[TTV_EVENT_CONTEXT_PACKET];
   return r;
 }
 
