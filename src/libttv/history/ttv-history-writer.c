@@ -277,6 +277,9 @@ void
 ttv_history_writer_pwrite (TtvHistoryWriter *w, guint64 offset, const void *data, gsize size)
 {
   g_return_if_fail (offset + size <= w->offset);
+  /* An empty directory may have no bytes at all (@data NULL). */
+  if (size == 0)
+    return;
   if (w->bytes)
     {
       memcpy (w->bytes->data + offset, data, size);
