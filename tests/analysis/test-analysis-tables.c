@@ -231,6 +231,36 @@ check_windows (const TtvAnalysisTable *t, GArray *all, GRand *rand)
     }
 }
 
+/* The last record of a series in a window is the query's last, as a
+ * thread's last name in the CPU usage view is. */
+static void
+check_last_in_series (const TtvAnalysisTable *t, guint which, guint32 key, TtvTime t0, TtvTime t1, GArray *queried)
+{
+  g_autoptr (GError) error = NULL;
+  gsize size = ttv_analysis_table_get_spec (t)->record_size;
+  g_autofree guint8 *last = g_malloc (size);
+  gboolean found;
+  g_assert_true (ttv_analysis_table_last_in_series (t, which, key, t0, t1, last, &found, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (found, ==, queried->len > 0);
+  if (!found)
+    return;
+  const guint8 *want = REC (queried, queried->len - 1, size);
+  g_assert_cmpint (ttv_analysis_record_start (last), ==, ttv_analysis_record_start (want));
+  g_assert_cmpint (ttv_analysis_record_end (last), ==, ttv_analysis_record_end (want));
+  /* Records equal in time sort in any order: the one found is one of them. */
+  gboolean member = FALSE;
+  for (guint i = queried->len; i-- > 0 && !member;)
+    {
+      const guint8 *r = REC (queried, i, size);
+      if (ttv_analysis_record_start (r) != ttv_analysis_record_start (want)
+          || ttv_analysis_record_end (r) != ttv_analysis_record_end (want))
+        break;
+      member = memcmp (r, last, size) == 0;
+    }
+  g_assert_true (member);
+}
+
 /* A series' records and clipped sums, against the walk. */
 static void
 check_series (const TtvAnalysisTable *t, GArray *all, guint which, GRand *rand)
@@ -245,6 +275,19 @@ check_series (const TtvAnalysisTable *t, GArray *all, guint which, GRand *rand)
     {
       lo = MIN (lo, ttv_analysis_record_start (REC (all, i, size)));
       hi = MAX (hi, ttv_analysis_record_end (REC (all, i, size)));
+    }
+  /* Every key over the whole table, and just before its end. */
+  for (guint k = 0; k < keys->len; k++)
+    {
+      guint32 key = g_array_index (keys, guint32, k);
+      TtvTime windows[][2] = { { TTV_TIME_MIN, TTV_TIME_MAX }, { lo, hi - (hi - lo) / 3 } };
+      for (guint w = 0; w < G_N_ELEMENTS (windows); w++)
+        {
+          g_autoptr (GArray) got = ttv_analysis_table_query_series (t, which, key, windows[w][0], windows[w][1],
+                                                                    &error);
+          g_assert_no_error (error);
+          check_last_in_series (t, which, key, windows[w][0], windows[w][1], got);
+        }
     }
   for (guint k = 0; k < MIN (keys->len, 20); k++)
     {
@@ -266,6 +309,7 @@ check_series (const TtvAnalysisTable *t, GArray *all, guint which, GRand *rand)
           clipped += MIN (ttv_analysis_record_end (r), t1) - MAX (ttv_analysis_record_start (r), t0);
         }
       g_assert_cmpuint (got->len, ==, want);
+      check_last_in_series (t, which, key, t0, t1, got);
       TtvTime sum;
       g_assert_true (ttv_analysis_table_sum_series (t, which, key, t0, t1, &sum, &error));
       g_assert_cmpint (sum, ==, clipped);
@@ -322,6 +366,68 @@ test_queries (void)
         g_autoptr (TtvAnalysis) a = run (&f, *c, cached);
         check_tables (a, rand);
       }
+  fixture_close (&f);
+}
+
+/* Each thread of the CPU usage over a window has the name and process of
+ * its last slice in the window (read from the slices when it was renamed,
+ * else what the build stored), at windows ending before, at and after
+ * renamings. */
+static void
+check_thread_names (const TtvAnalysis *a, TtvTime t0, TtvTime t1, guint *renamed_seen)
+{
+  g_autoptr (GError) error = NULL;
+  const TtvAnalysisTable *t = ttv_analysis_find_table (a, "slices");
+  g_autoptr (GArray) top = ttv_cpu_usage_top_threads (a, t0, t1, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < top->len; i++)
+    {
+      const TtvThreadUsage *u = &g_array_index (top, TtvThreadUsage, i);
+      if (u->tid == 0)
+        continue;
+      guint32 key = ttv_thread_key (u->machine, u->tid);
+      g_autoptr (GArray) slices = ttv_analysis_table_query_series (t, 1, key, t0, t1, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (slices->len, >, 0);
+      const TtvCpuSlice *last = &g_array_index (slices, TtvCpuSlice, slices->len - 1);
+      g_assert_cmpstr (u->name, ==, ttv_analysis_get_string (a, last->name));
+      g_assert_cmpuint (u->tgid, ==, last->tgid);
+      char name_key[48];
+      gint64 v;
+      g_snprintf (name_key, sizeof name_key, "renamed/%u", key);
+      if (ttv_analysis_get_value (a, name_key, &v))
+        (*renamed_seen)++;
+    }
+}
+
+static void
+test_thread_names (void)
+{
+  Fixture f;
+  fixture_open (&f, 60000);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  for (int cached = 0; cached < 2; cached++)
+    {
+      g_autoptr (TtvAnalysis) a = run (&f, &ttv_cpu_usage_analysis, cached);
+      const TtvAnalysisTable *t = ttv_analysis_find_table (a, "slices");
+      g_autoptr (GArray) all = all_records (t);
+      TtvTime lo = G_MAXINT64, hi = G_MININT64;
+      for (guint i = 0; i < all->len; i++)
+        {
+          lo = MIN (lo, g_array_index (all, TtvCpuSlice, i).start);
+          hi = MAX (hi, g_array_index (all, TtvCpuSlice, i).end);
+        }
+      guint renamed_seen = 0;
+      check_thread_names (a, TTV_TIME_MIN, TTV_TIME_MAX, &renamed_seen);
+      g_assert_cmpuint (renamed_seen, >, 0);
+      for (guint w = 0; w < 40; w++)
+        {
+          TtvTime t0 = lo + (TtvTime) (g_rand_double (rand) * (double) (hi - lo));
+          TtvTime t1 = t0 + (TtvTime) (g_rand_double (rand) * (double) (hi - t0));
+          check_thread_names (a, t0, t1, &renamed_seen);
+          check_thread_names (a, lo, t1, &renamed_seen);
+        }
+    }
   fixture_close (&f);
 }
 
@@ -579,6 +685,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analysis/tables/buckets", test_buckets);
   g_test_add_func ("/analysis/tables/queries", test_queries);
+  g_test_add_func ("/analysis/tables/thread-names", test_thread_names);
   g_test_add_func ("/analysis/tables/longest", test_longest);
   g_test_add_func ("/analysis/tables/scatter-far-apart", test_scatter_far_apart);
   g_test_add_func ("/analysis/tables/cache", test_cache);

@@ -308,6 +308,14 @@ typedef gboolean (*TtvEntryFunc) (const void *entry, guint64 index, gpointer dat
 gboolean ttv_analysis_seq_scan (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, TtvQueryMode mode,
                                 TtvTime t0, TtvTime t1, TtvEntryFunc func, gpointer data, GError **error);
 
+/* The entry of @seq that overlaps [t0, t1] and sorts last by (start, end)
+ * (of equal ones, the one stored last), into @buf with its @index
+ * (may be NULL); *found FALSE when there is none.  Exact whatever the
+ * entries' order; two reads when they are stored in time order (a
+ * series'). */
+gboolean ttv_analysis_seq_find_last (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, TtvTime t0,
+                                     TtvTime t1, void *buf, guint64 *index, gboolean *found, GError **error);
+
 /* The error of a result whose bytes at @offset cannot be read or make no sense. */
 void     ttv_analysis_set_read_error (GError **error, const TtvAnalysisSource *src, guint64 offset);
 

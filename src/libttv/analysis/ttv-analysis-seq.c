@@ -329,6 +329,87 @@ ttv_analysis_seq_scan (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, 
   return ok;
 }
 
+/* The best entry so far of ttv_analysis_seq_find_last. */
+typedef struct {
+  const TtvAnalysisSeq *seq;
+  const TtvAnalysisSource *src;
+  TtvTime t0, t1;
+  gboolean found;
+  gint64 start, end;           /* of the best entry */
+  void *buf;                   /* its bytes */
+  guint64 index;
+} FindLast;
+
+/* Whether bounds whose greatest start is @max_start and greatest end
+ * @max_end may hold an entry that sorts after the best one. */
+static inline gboolean
+may_beat (const FindLast *fl, gint64 max_start, gint64 max_end)
+{
+  return !fl->found || max_start > fl->start || (max_start == fl->start && max_end > fl->end);
+}
+
+static gboolean
+find_last_in_chunk (FindLast *fl, guint64 c, TtvAnalysisBlock *blocks_buf, guint8 *entries_buf, GError **error)
+{
+  const TtvAnalysisBlock *blocks = read_chunk (fl->seq, fl->src, c, blocks_buf, error);
+  if (blocks == NULL)
+    return FALSE;
+  gsize size = fl->seq->entry_size;
+  for (guint b = fl->seq->chunks[c].n; b-- > 0;)
+    {
+      TtvAnalysisBlock be = blocks[b];
+      if (!may_hold (TTV_QUERY_OVERLAP, be.min_start, be.max_start, be.max_end, fl->t0, fl->t1)
+          || !may_beat (fl, be.max_start, be.max_end))
+        continue;
+      const guint8 *e = read_block (fl->seq, fl->src, &be, entries_buf, error);
+      if (e == NULL)
+        return FALSE;
+      /* From the last: among equal entries the one stored last wins. */
+      for (guint i = be.n; i-- > 0;)
+        {
+          const guint8 *entry = e + i * size;
+          gint64 start = ttv_analysis_record_start (entry), end = ttv_analysis_record_end (entry);
+          if (start > fl->t1 || end < fl->t0)
+            continue;
+          if (fl->found && (start < fl->start || (start == fl->start && end <= fl->end)))
+            continue;
+          fl->found = TRUE;
+          fl->start = start;
+          fl->end = end;
+          fl->index = (c * TTV_ANALYSIS_CHUNK + b) * TTV_ANALYSIS_BLOCK + i;
+          memcpy (fl->buf, entry, size);
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+ttv_analysis_seq_find_last (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, TtvTime t0, TtvTime t1,
+                            void *buf, guint64 *index, gboolean *found, GError **error)
+{
+  FindLast fl = { seq, src, t0, t1, FALSE, 0, 0, buf, 0 };
+  *found = FALSE;
+  if (t1 < t0)
+    return TRUE;
+  TtvAnalysisBlock blocks[TTV_ANALYSIS_CHUNK];
+  g_autofree guint8 *entries = g_malloc (TTV_ANALYSIS_BLOCK * seq->entry_size);
+  /* From the last chunk: entries stored in time order (a series') make
+   * every earlier chunk unable to beat the first one found. */
+  for (guint64 c = seq->h.n_chunks; c-- > 0;)
+    {
+      const TtvAnalysisBlock *ch = &seq->chunks[c];
+      if (!may_hold (TTV_QUERY_OVERLAP, ch->min_start, ch->max_start, ch->max_end, t0, t1)
+          || !may_beat (&fl, ch->max_start, ch->max_end))
+        continue;
+      if (!find_last_in_chunk (&fl, c, blocks, entries, error))
+        return FALSE;
+    }
+  *found = fl.found;
+  if (index)
+    *index = fl.index;
+  return TRUE;
+}
+
 gboolean
 ttv_analysis_seq_read_entry (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, guint64 index, void *buf,
                              GError **error)

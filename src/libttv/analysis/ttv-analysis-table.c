@@ -412,6 +412,22 @@ ttv_analysis_table_get_series_span (const TtvAnalysisTable *t, guint which, guin
   return TRUE;
 }
 
+gboolean
+ttv_analysis_table_series_last_overlaps (const TtvAnalysisTable *t, guint which, guint32 key, TtvTime t0,
+                                         TtvTime t1)
+{
+  const TtvAnalysisSeries *s = find_series (t, which, key);
+  if (s == NULL || s->seq.h.n_chunks == 0 || t1 < t0)
+    return FALSE;
+  gint64 last_start = G_MININT64, last_end = G_MININT64;
+  for (guint64 c = 0; c < s->seq.h.n_chunks; c++)
+    {
+      last_start = MAX (last_start, s->seq.chunks[c].max_start);
+      last_end = MAX (last_end, s->seq.chunks[c].max_end);
+    }
+  return last_start <= t1 && last_end >= t0;
+}
+
 typedef struct {
   const TtvAnalysisTable *table;
   TtvTime t0, t1;
@@ -455,6 +471,27 @@ ttv_analysis_table_query_series (const TtvAnalysisTable *t, guint which, guint32
     }
   ttv_analysis_records_sort (out, t->spec->record_size);
   return out;
+}
+
+gboolean
+ttv_analysis_table_last_in_series (const TtvAnalysisTable *t, guint which, guint32 key, TtvTime t0, TtvTime t1,
+                                   void *record, gboolean *found, GError **error)
+{
+  *found = FALSE;
+  const TtvAnalysisSeries *s = find_series (t, which, key);
+  if (s == NULL)
+    return TRUE;
+  TtvAnalysisSeriesEntry e;
+  if (!ttv_analysis_seq_find_last (&s->seq, source (t), t0, t1, &e, NULL, found, error))
+    return FALSE;
+  if (!*found)
+    return TRUE;
+  if (!ttv_analysis_seq_read_entry (&t->main, source (t), e.index, record, error))
+    {
+      *found = FALSE;
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* The sum of a series' durations clipped to (-inf, @t], with the chunk and

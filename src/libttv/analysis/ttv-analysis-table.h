@@ -148,6 +148,19 @@ GArray     *ttv_analysis_table_dup_series_keys (const TtvAnalysisTable *table, g
  * O(log n + answer). */
 GArray     *ttv_analysis_table_query_series (const TtvAnalysisTable *table, guint which, guint32 key,
                                              TtvTime t0, TtvTime t1, GError **error);
+/* The record of one series overlapping [t0, t1] that sorts last (what
+ * ttv_analysis_table_query_series would give last) into @record
+ * (record_size bytes); *found FALSE when there is none.  O(log n): a
+ * thread's last name in a window without reading its every slice. */
+gboolean    ttv_analysis_table_last_in_series (const TtvAnalysisTable *table, guint which, guint32 key,
+                                               TtvTime t0, TtvTime t1, void *record, gboolean *found,
+                                               GError **error);
+/* Whether the last record of a series (the greatest start, and the
+ * greatest end) overlaps [t0, t1]: then, the series' records not
+ * overlapping one another, it is the one ttv_analysis_table_last_in_series
+ * would read.  O(1), no read. */
+gboolean    ttv_analysis_table_series_last_overlaps (const TtvAnalysisTable *table, guint which, guint32 key,
+                                                     TtvTime t0, TtvTime t1);
 /* The first start and the last end of one series' records; FALSE when
  * the series has none.  O(1). */
 gboolean    ttv_analysis_table_get_series_span (const TtvAnalysisTable *table, guint which, guint32 key,

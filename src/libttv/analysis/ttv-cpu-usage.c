@@ -324,20 +324,22 @@ ttv_cpu_usage_top_threads (const TtvAnalysis *r, TtvTime t0, TtvTime t1, GError 
           u.name = ttv_analysis_get_string (r, (guint32) v);
           u.tgid = (guint32) ((guint64) v >> 32);
         }
+      /* A thread renamed, whose last slice is not in the window: the
+       * name of the last slice in the window is read. */
       g_snprintf (name_key, sizeof name_key, "renamed/%u", key);
-      if (ttv_analysis_get_value (r, name_key, &v))
+      if (ttv_analysis_get_value (r, name_key, &v) && !ttv_analysis_table_series_last_overlaps (t, 1, key, t0, t1))
         {
-          g_autoptr (GArray) slices = ttv_analysis_table_query_series (t, 1, key, t0, t1, error);
-          if (slices == NULL)
+          TtvCpuSlice last;
+          gboolean found;
+          if (!ttv_analysis_table_last_in_series (t, 1, key, t0, t1, &last, &found, error))
             {
               g_array_unref (out);
               return NULL;
             }
-          if (slices->len > 0)
+          if (found)
             {
-              const TtvCpuSlice *s = &g_array_index (slices, TtvCpuSlice, slices->len - 1);
-              u.tgid = s->tgid;
-              u.name = ttv_analysis_get_string (r, s->name);
+              u.tgid = last.tgid;
+              u.name = ttv_analysis_get_string (r, last.name);
             }
         }
       if (u.name == NULL)
