@@ -11,17 +11,43 @@
 #define MIN_SIZE 1
 #define MAX_SIZE 32767
 
+static gboolean
+check_status (cairo_status_t status, const char *path, GError **error)
+{
+  if (status == CAIRO_STATUS_SUCCESS)
+    return TRUE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write %s: %s"), path,
+               cairo_status_to_string (status));
+  return FALSE;
+}
+
+gboolean
+ttv_viewer_write_png_on (cairo_surface_t *surface, const char *path, TtvViewerDrawFunc draw, gpointer data,
+                         GError **error)
+{
+  cairo_t *cr;
+
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    return check_status (cairo_surface_status (surface), path, error);
+  cr = cairo_create (surface);
+  /* What a new surface holds: a frame drawn on it is the same. */
+  cairo_set_operator (cr, CAIRO_OPERATOR_CLEAR);
+  cairo_paint (cr);
+  cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
+  draw (data, cr, cairo_image_surface_get_width (surface), cairo_image_surface_get_height (surface));
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return check_status (cairo_surface_write_to_png (surface, path), path, error);
+}
+
 gboolean
 ttv_viewer_write_image (const char *path, int width, int height, TtvViewerDrawFunc draw,
                         gpointer data, GError **error)
 {
-  gboolean svg;
   cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
+  gboolean ok;
 
   g_return_val_if_fail (path != NULL && draw != NULL, FALSE);
-  svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
   if (width < MIN_SIZE || height < MIN_SIZE || width > MAX_SIZE || height > MAX_SIZE)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -29,29 +55,24 @@ ttv_viewer_write_image (const char *path, int width, int height, TtvViewerDrawFu
                    path, width, height);
       return FALSE;
     }
-  surface = svg ? cairo_svg_surface_create (path, width, height)
-                : cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
-  cr = cairo_create (surface);
-  draw (data, cr, width, height);
-  cairo_destroy (cr);
-  if (svg)
+  if (g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG"))
     {
+      cairo_t *cr;
+
+      surface = cairo_svg_surface_create (path, width, height);
+      cr = cairo_create (surface);
+      draw (data, cr, width, height);
+      cairo_destroy (cr);
       cairo_surface_finish (surface);
-      status = cairo_surface_status (surface);
+      ok = check_status (cairo_surface_status (surface), path, error);
     }
   else
     {
-      cairo_surface_flush (surface);
-      status = cairo_surface_write_to_png (surface, path);
+      surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+      ok = ttv_viewer_write_png_on (surface, path, draw, data, error);
     }
   cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write %s: %s"), path,
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
+  return ok;
 }
 
 static void

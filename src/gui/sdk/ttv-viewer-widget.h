@@ -90,6 +90,13 @@ typedef void (*TtvViewerDrawFunc) (gpointer data, cairo_t *cr, int width, int he
 gboolean    ttv_viewer_write_image (const char *path, int width, int height, TtvViewerDrawFunc draw,
                                     gpointer data, GError **error);
 
+/* The same as PNG, drawn on @surface (an image surface, cleared first: the
+ * pixels are a new surface's), which the caller may draw on again: the
+ * frames of `ttv --render --repeat`, drawn as a widget draws, on a surface
+ * whose pages are already there. */
+gboolean    ttv_viewer_write_png_on (cairo_surface_t *surface, const char *path, TtvViewerDrawFunc draw,
+                                     gpointer data, GError **error);
+
 /* Writes the file the user chose; FALSE with @error, which the dialog shows. */
 typedef gboolean (*TtvViewerSaveFunc) (GtkWidget *viewer, const char *path, GError **error);
 
