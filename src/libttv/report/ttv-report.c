@@ -780,9 +780,11 @@ ttv_report_printer_append (TtvReportPrinter *p, const TtvEvent *ev, const TtvPos
   ttv_report_printer_append_full (p, ev, pos, state, NULL, out);
 }
 
-void
-ttv_report_printer_append_full (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
-                                const TtvState *state, const char *suffix, GString *out)
+/* The lines of the formats but jsonl.  Out of line: the jsonl line, one
+ * an event, is then a tail call that saves no registers. */
+static G_NO_INLINE void
+append_not_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos, const TtvState *state,
+                  const char *suffix, GString *out)
 {
   switch (p->options.format)
     {
@@ -793,8 +795,7 @@ ttv_report_printer_append_full (TtvReportPrinter *p, const TtvEvent *ev, const T
         append_text (p, ev, pos, state, suffix, out);
       break;
     case TTV_REPORT_JSONL:
-      append_jsonl (p, ev, pos, state, out);
-      break;
+      g_assert_not_reached ();
     case TTV_REPORT_BABELTRACE:
       /* Only CTF events have babeltrace2's line; others print as text. */
       if (!ttv_event_append_babeltrace_line (out, ev, p->previous_time, p->decoder))
@@ -802,4 +803,18 @@ ttv_report_printer_append_full (TtvReportPrinter *p, const TtvEvent *ev, const T
       break;
     }
   p->previous_time = ev->time;
+}
+
+void
+ttv_report_printer_append_full (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
+                                const TtvState *state, const char *suffix, GString *out)
+{
+  if (p->options.format != TTV_REPORT_JSONL)
+    {
+      append_not_jsonl (p, ev, pos, state, suffix, out);
+      return;
+    }
+  /* The jsonl line does not read the time before. */
+  p->previous_time = ev->time;
+  append_jsonl (p, ev, pos, state, out);
 }
