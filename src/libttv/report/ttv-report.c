@@ -676,9 +676,9 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
        * last nine. */
       at = ttv_text_put_blocks (at, js->ns_head, js->ns_head_len);
       char *nine = at;
-      at = ttv_text_put_ns9 (at, ns);
-      at = ttv_text_put_blocks (at, js->time_head, js->time_head_len);
-      at = ttv_text_put (at, nine, 9);
+      at = ttv_text_put_blocks (at + 9, js->time_head, js->time_head_len);
+      ttv_text_put_ns9_twice (nine, at, ns);
+      at += 9;
     }
   else
     {
