@@ -122,8 +122,8 @@ char *
 ttv_text_put_ns9_twice (char *p, char *q, guint32 ns)
 {
   guint32 v = ns % 100000000u, a = v / 10000u, b = v % 10000u;
-  const char *pairs[4] = { digit_pairs + 2 * (a / 100), digit_pairs + 2 * (a % 100), digit_pairs + 2 * (b / 100),
-                           digit_pairs + 2 * (b % 100) };
+  const char *pairs[4] = { digit_pairs + 2 * (a / 100), digit_pairs + 2 * (a % 100),
+                           digit_pairs + 2 * (b / 100), digit_pairs + 2 * (b % 100) };
   p[0] = q[0] = (char) ('0' + ns / 100000000u);
   for (guint i = 0; i < 4; i++)
     {

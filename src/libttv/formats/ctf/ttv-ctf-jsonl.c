@@ -384,8 +384,8 @@ write_packet_context (GString *out, const JsonScope *s, const TtvEvent *event, T
 {
   PacketMemo *memo = packet_memo_of (event->tracefile);
   gint generation = ttv_ctf_scope_memo_generation ();
-  if (G_LIKELY (memo->tracefile == event->tracefile && memo->packet == event->pos.block && memo->type == s->type
-                && memo->generation == generation && memo->only == only))
+  if (G_LIKELY (memo->tracefile == event->tracefile && memo->packet == event->pos.block
+                && memo->type == s->type && memo->generation == generation && memo->only == only))
     {
       ttv_text_append (out, memo->text, memo->text_len);
       return TRUE;
