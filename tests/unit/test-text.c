@@ -34,6 +34,14 @@ check_u64 (guint64 v)
   g_assert_cmpstr (a, ==, b);
   *ttv_text_put_ns9 (a, (guint32) (v % 1000000000u)) = '\0';
   g_assert_cmpstr (a, ==, b);
+  char q[16];
+  memset (q, 'x', sizeof q);
+  char *end = ttv_text_put_ns9_twice (a, q, (guint32) (v % 1000000000u));
+  g_assert_true (end == a + 9);
+  *end = '\0';
+  g_assert_cmpstr (a, ==, b);
+  g_assert_cmpmem (q, 9, b, 9);
+  g_assert_cmpint (q[9], ==, 'x');
 }
 
 static void

@@ -119,6 +119,21 @@ ttv_text_put_ns9 (char *p, guint32 ns)
 }
 
 char *
+ttv_text_put_ns9_twice (char *p, char *q, guint32 ns)
+{
+  guint32 v = ns % 100000000u, a = v / 10000u, b = v % 10000u;
+  const char *pairs[4] = { digit_pairs + 2 * (a / 100), digit_pairs + 2 * (a % 100),
+                           digit_pairs + 2 * (b / 100), digit_pairs + 2 * (b % 100) };
+  p[0] = q[0] = (char) ('0' + ns / 100000000u);
+  for (guint i = 0; i < 4; i++)
+    {
+      memcpy (p + 1 + 2 * i, pairs[i], 2);
+      memcpy (q + 1 + 2 * i, pairs[i], 2);
+    }
+  return p + 9;
+}
+
+char *
 ttv_text_put_seconds (char *p, gint64 ns)
 {
   /* The magnitude unsigned, so that G_MININT64 prints right. */

@@ -65,18 +65,25 @@ update (TtvPositionTokenWriter *w, const TtvPosition *p)
       }
 }
 
-void
-ttv_position_token_writer_append (TtvPositionTokenWriter *w, const TtvPosition *p, GString *out)
+/* The token of @p, which has no bytes of its own, from the writer's.
+ * Out of line: the usual call (a peeked position, with its bytes) then
+ * saves no registers. */
+static G_NO_INLINE void
+append_from_last (TtvPositionTokenWriter *w, const TtvPosition *p, GString *out)
 {
-  g_return_if_fail (w != NULL && p != NULL);
-  if (p->bytes != NULL)
-    {
-      ttv_position_bytes_append_token (p->bytes, out);
-      return;
-    }
   if (w->last != NULL && w->last->n == p->n && w->shape == p->shape)
     update (w, p);
   else
     lay_out (w, p);
   ttv_position_bytes_append_token (w->last, out);
+}
+
+void
+ttv_position_token_writer_append (TtvPositionTokenWriter *w, const TtvPosition *p, GString *out)
+{
+  g_return_if_fail (w != NULL && p != NULL);
+  if (p->bytes != NULL)
+    ttv_position_bytes_append_token (p->bytes, out);
+  else
+    append_from_last (w, p, out);
 }

@@ -51,6 +51,33 @@ json_memo_slot (JsonMemoSlot *memo, gconstpointer key)
 
 #define JSON_FIELDS TTV_EVENT_N_CONTEXTS
 
+/* jsonl: the line's piece from its tracefile to its type's name
+ * ("\",\"trace\":…,\"event\":\"name\""), the same for every event of
+ * a type in a tracefile, kept per pair in a direct-mapped memo in whole
+ * blocks (ttv_text_put_blocks): one copy where the tracefile's piece and
+ * the name took two lookups and two copies, the first (70 bytes and more)
+ * through memcpy, the second too when the name is longer than 16 bytes. */
+#define JSON_HEAD_SLOTS 256
+typedef struct {
+  const TtvTracefile *tf;    /* weak; NULL: empty */
+  const TtvEventType *type;  /* weak */
+  JsonType *jt;              /* weak: json_types owns it */
+  gsize len;
+  gsize room;                /* of text: whole blocks */
+  char *text;                /* owned */
+} JsonHeadSlot;
+
+/* jsonl: the text before the nanoseconds of the second's first time and
+ * of its second time, in one block each: "{\"time_ns\":S" and
+ * ",\"time\":\"S." (a second has at most 19 digits). */
+typedef struct {
+  gint64 second;             /* -1: none yet */
+  char ns_head[TTV_TEXT_BLOCK];
+  gsize ns_head_len;
+  char time_head[TTV_TEXT_BLOCK];
+  gsize time_head_len;
+} JsonSecond;
+
 struct _TtvReportPrinter {
   TtvReportOptions options;
   TtvDecoder *decoder;       /* owned, reused for every event */
@@ -63,14 +90,13 @@ struct _TtvReportPrinter {
   GHashTable *json_types;    /* TtvEventType * -> JsonType *, owned */
   JsonMemoSlot where_memo[JSON_MEMO_SLOTS];
   JsonMemoSlot type_memo[JSON_MEMO_SLOTS];
+  JsonHeadSlot head_memo[JSON_HEAD_SLOTS];  /* their texts owned */
   TtvPositionTokenWriter *tokens;  /* owned: each event's position token */
-  /* jsonl: the digits of the last event's second (times of at least a
+  /* jsonl: the text of the last event's second (times of at least a
    * second: nanoseconds since the epoch have 19 digits, and writing them
    * cost about 120 instructions an event, the second's digits alone
    * changing once in thousands of events). */
-  gint64 json_second;        /* -1: none yet */
-  char json_second_digits[TTV_TEXT_NUMBER_MAX];
-  gsize json_second_len;
+  JsonSecond json_second;
   /* jsonl: the fields and contexts written by the event's format straight
    * from its bytes when it can (ttv_event_append_jsonl_scopes), else from
    * the decoded tree; FALSE only in the tests that compare the two. */
@@ -104,7 +130,7 @@ ttv_report_printer_new (const TtvReportOptions *options)
   p->options = *options;
   p->decoder = ttv_decoder_new ();
   p->previous_time = TTV_TIME_MIN;
-  p->json_second = -1;
+  p->json_second.second = -1;
   p->json_where = g_hash_table_new_full (NULL, NULL, NULL, gstring_free);
   p->json_types = g_hash_table_new_full (NULL, NULL, NULL, json_type_free);
   p->tokens = ttv_position_token_writer_new ();
@@ -128,6 +154,8 @@ ttv_report_printer_free (TtvReportPrinter *p)
   g_hash_table_unref (p->json_where);
   g_hash_table_unref (p->json_types);
   ttv_position_token_writer_free (p->tokens);
+  for (guint i = 0; i < JSON_HEAD_SLOTS; i++)
+    g_free (p->head_memo[i].text);
   g_free (p);
 }
 
@@ -560,6 +588,49 @@ jsonl_type (TtvReportPrinter *p, const TtvEventType *type)
   return jt;
 }
 
+/* The head piece of @tf and @type, made on a miss from jsonl_where() and
+ * jsonl_type(). */
+static const JsonHeadSlot *
+jsonl_head (TtvReportPrinter *p, const TtvTracefile *tf, const TtvEventType *type)
+{
+  guintptr k = (guintptr) tf ^ (guintptr) type;
+  JsonHeadSlot *slot = &p->head_memo[(k >> 4 ^ k >> 12) & (JSON_HEAD_SLOTS - 1)];
+  if (G_LIKELY (slot->tf == tf && slot->type == type))
+    return slot;
+  const GString *where = jsonl_where (p, tf);
+  JsonType *jt = jsonl_type (p, type);
+  gsize len = where->len + jt->name->len;
+  gsize room = (len + TTV_TEXT_BLOCK - 1) / TTV_TEXT_BLOCK * TTV_TEXT_BLOCK;
+  if (room > slot->room)
+    {
+      g_free (slot->text);
+      slot->text = g_malloc (room);
+      slot->room = room;
+    }
+  memcpy (slot->text, where->str, where->len);
+  memcpy (slot->text + where->len, jt->name->str, jt->name->len);
+  slot->tf = tf;
+  slot->type = type;
+  slot->jt = jt;
+  slot->len = len;
+  return slot;
+}
+
+/* The second of @time (at least one) made the memo's. */
+static void
+json_second_update (JsonSecond *js, gint64 second)
+{
+  char digits[TTV_TEXT_NUMBER_MAX];
+  gsize n = (gsize) (ttv_text_put_i64 (digits, second) - digits);
+  js->second = second;
+  char *at = TTV_TEXT_PUT_LITERAL (js->ns_head, "{\"time_ns\":");
+  js->ns_head_len = (gsize) (ttv_text_put (at, digits, n) - js->ns_head);
+  at = TTV_TEXT_PUT_LITERAL (js->time_head, ",\"time\":\"");
+  at = ttv_text_put (at, digits, n);
+  *at++ = '.';
+  js->time_head_len = (gsize) (at - js->time_head);
+}
+
 /* ",\"fields\":...,\"contexts\":..." from the decoded tree of the
  * event, or the error that stopped its decoding. */
 static void
@@ -588,41 +659,35 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
               const TtvState *state, GString *out)
 {
   const TtvTracefile *tf = ev->tracefile;
-  JsonType *jt = jsonl_type (p, ev->type);
-  /* Without printf: a line per event (bench/run's text_jsonl). */
-  char *at = ttv_text_reserve (out, 2 * TTV_TEXT_NUMBER_MAX + 64);
-  at = TTV_TEXT_PUT_LITERAL (at, "{\"time_ns\":");
+  const JsonHeadSlot *head = jsonl_head (p, tf, ev->type);
+  JsonType *jt = head->jt;
+  /* Without printf: a line per event (bench/run's text_jsonl).  The
+   * times, the head piece and the position's key with one check of room
+   * (the blocks' copies write up to a block past their text). */
+  char *at = ttv_text_reserve (out, 2 * TTV_TEXT_NUMBER_MAX + head->room + 3 * TTV_TEXT_BLOCK);
   if (ev->time >= TTV_NSEC_PER_SEC)
     {
+      JsonSecond *js = &p->json_second;
       gint64 second = ev->time / TTV_NSEC_PER_SEC;
       guint32 ns = (guint32) (ev->time % TTV_NSEC_PER_SEC);
-      if (second != p->json_second)
-        {
-          p->json_second = second;
-          p->json_second_len = (gsize) (ttv_text_put_i64 (p->json_second_digits, second) - p->json_second_digits);
-        }
+      if (second != js->second)
+        json_second_update (js, second);
       /* The same digits twice, the second time with the point before the
        * last nine. */
-      at = ttv_text_put (at, p->json_second_digits, p->json_second_len);
+      at = ttv_text_put_blocks (at, js->ns_head, js->ns_head_len);
       char *nine = at;
-      at = ttv_text_put_ns9 (at, ns);
-      at = TTV_TEXT_PUT_LITERAL (at, ",\"time\":\"");
-      at = ttv_text_put (at, p->json_second_digits, p->json_second_len);
-      *at++ = '.';
-      at = ttv_text_put (at, nine, 9);
+      at = ttv_text_put_blocks (at + 9, js->time_head, js->time_head_len);
+      ttv_text_put_ns9_twice (nine, at, ns);
+      at += 9;
     }
   else
     {
+      at = TTV_TEXT_PUT_LITERAL (at, "{\"time_ns\":");
       at = ttv_text_put_i64 (at, ev->time);
       at = TTV_TEXT_PUT_LITERAL (at, ",\"time\":\"");
       at = ttv_text_put_seconds (at, ev->time);
     }
-  ttv_text_commit (out, at);
-  /* Where, the type's name and the position's key with one check of room. */
-  const GString *where = jsonl_where (p, tf);
-  at = ttv_text_reserve (out, where->len + jt->name->len + 16);
-  at = ttv_text_put (at, where->str, where->len);
-  at = ttv_text_put (at, jt->name->str, jt->name->len);
+  at = ttv_text_put_blocks (at, head->text, head->len);
   if (pos)
     {
       /* Base32 needs no escape. */
@@ -715,9 +780,11 @@ ttv_report_printer_append (TtvReportPrinter *p, const TtvEvent *ev, const TtvPos
   ttv_report_printer_append_full (p, ev, pos, state, NULL, out);
 }
 
-void
-ttv_report_printer_append_full (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
-                                const TtvState *state, const char *suffix, GString *out)
+/* The lines of the formats but jsonl.  Out of line: the jsonl line, one
+ * an event, is then a tail call that saves no registers. */
+static G_NO_INLINE void
+append_not_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos, const TtvState *state,
+                  const char *suffix, GString *out)
 {
   switch (p->options.format)
     {
@@ -728,8 +795,7 @@ ttv_report_printer_append_full (TtvReportPrinter *p, const TtvEvent *ev, const T
         append_text (p, ev, pos, state, suffix, out);
       break;
     case TTV_REPORT_JSONL:
-      append_jsonl (p, ev, pos, state, out);
-      break;
+      g_assert_not_reached ();
     case TTV_REPORT_BABELTRACE:
       /* Only CTF events have babeltrace2's line; others print as text. */
       if (!ttv_event_append_babeltrace_line (out, ev, p->previous_time, p->decoder))
@@ -737,4 +803,18 @@ ttv_report_printer_append_full (TtvReportPrinter *p, const TtvEvent *ev, const T
       break;
     }
   p->previous_time = ev->time;
+}
+
+void
+ttv_report_printer_append_full (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
+                                const TtvState *state, const char *suffix, GString *out)
+{
+  if (p->options.format != TTV_REPORT_JSONL)
+    {
+      append_not_jsonl (p, ev, pos, state, suffix, out);
+      return;
+    }
+  /* The jsonl line does not read the time before. */
+  p->previous_time = ev->time;
+  append_jsonl (p, ev, pos, state, out);
 }

@@ -980,6 +980,21 @@ test_jsonl_packet_memo (void)
   compare_jsonl_in (dir);
 }
 
+/* The packet context's kept text ends with the contexts' closing brace
+ * when it is the class's only context (packet_memos in ttv-ctf-jsonl.c):
+ * in a copy of bigendian-kernel whose irq_handler_exit events get an
+ * event context without members (the same bytes, the same lines), one
+ * stream alternates classes with and without it, and the lines must be
+ * those of the decoded scopes. */
+static void
+test_jsonl_packet_memo_mixed (void)
+{
+  NEED_TRACE (src, "bigendian-kernel");
+  g_autofree char *dir = copy_trace (src, "name = \"irq_handler_exit\";",
+                                     "name = \"irq_handler_exit\";\n\tcontext := struct { };");
+  compare_jsonl_in (dir);
+}
+
 /* A reused decoder's scopes (ttv_event_decode_contexts: the packet
  * context's memo taken, its nodes resident across streams) are those a
  * new decoder decodes for the event alone, scope by scope, on a merged
@@ -1568,6 +1583,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/real/scp-overlap", test_scp_overlap);
   g_test_add_func ("/ctf/real/context-memos", test_context_memos);
   g_test_add_func ("/ctf/jsonl-packet-memo", test_jsonl_packet_memo);
+  g_test_add_func ("/ctf/real/jsonl-packet-memo-mixed", test_jsonl_packet_memo_mixed);
   g_test_add_func ("/ctf/decode-contexts-across-packets", test_decode_contexts_across_packets);
   static const char *const bt[] = { "arm64-kernel", "bigendian-kernel", "glxgears-ust" };
   for (guint i = 0; i < G_N_ELEMENTS (bt); i++)

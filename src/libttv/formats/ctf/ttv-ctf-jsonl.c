@@ -43,6 +43,12 @@ struct _CtfJsonlPlan {
   JsonScope scopes[N_SCOPES];
   guint contexts[N_SCOPES];   /* the contexts the class has, in the line's order... */
   guint n_contexts;           /* ...only those are looked at per event */
+  /* The first context the class has is a packet context that shows
+   * members: its kept text begins with the fields' closing brace... */
+  gboolean packet_first;
+  /* ...and it is the only one (LTTng's kernel events): no walk over the
+   * contexts (write_contexts). */
+  gboolean packet_only;
 };
 
 /* The stream event and event contexts' texts kept with their bytes
@@ -50,7 +56,9 @@ struct _CtfJsonlPlan {
 static _Thread_local TtvCtfScopeMemo scope_memos[2];
 
 /* The text of a tracefile's packet context, the first of the line's
- * contexts: ",\"contexts\":{\"packet\":{…}}".  It is the same for every
+ * contexts, with the fields' closing brace before it and, when it is the
+ * only context, the contexts' after it (one copy for all):
+ * "},\"contexts\":{\"packet\":{…}" and "}".  It is the same for every
  * event of a packet, whose bytes hold it: kept for the last packet of each
  * tracefile (the streams of a merged read alternate), keyed by the
  * tracefile and the packet's number, the context's type and the generation
@@ -63,6 +71,7 @@ typedef struct {
   guint64 packet;                 /* its pos.block */
   const TtvType *type;            /* weak */
   gint generation;
+  gboolean only;                  /* the contexts' closing brace included */
   gsize text_len;
   char text[PACKET_MEMO_TEXT];
 } PacketMemo;
@@ -150,6 +159,9 @@ plan_new (const CtfEventClass *ec)
       if (i != SCOPE_FIELDS)
         plan->contexts[plan->n_contexts++] = i;
     }
+  plan->packet_first = plan->n_contexts > 0 && plan->contexts[0] == SCOPE_PACKET
+                       && plan->scopes[SCOPE_PACKET].n_members > 0;
+  plan->packet_only = plan->packet_first && plan->n_contexts == 1;
   return plan;
 }
 
@@ -333,25 +345,21 @@ packet_memo_of (const TtvTracefile *tf)
   return &packet_memos[(k >> 4 ^ k >> 12) & (PACKET_MEMO_SLOTS - 1)];
 }
 
-/* The packet context @s, which shows members, as the line's first context
- * (its key, its text and the closing brace): copied when kept for the
- * event's packet; FALSE when it does not decode. */
-static gboolean
-write_packet_context (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecoder *d, guint64 pos)
+/* write_packet_context () of a packet whose text @memo does not hold:
+ * written from the bytes, then kept there.  Out of line: the usual copy
+ * then saves no registers. */
+static G_NO_INLINE gboolean
+write_packet_context_afresh (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecoder *d,
+                             guint64 pos, gboolean only, PacketMemo *memo, gint generation)
 {
-  PacketMemo *memo = packet_memo_of (event->tracefile);
-  gint generation = ttv_ctf_scope_memo_generation ();
-  if (memo->tracefile == event->tracefile && memo->packet == event->pos.block && memo->type == s->type
-      && memo->generation == generation)
-    {
-      ttv_text_append (out, memo->text, memo->text_len);
-      return TRUE;
-    }
   gsize before = out->len;
-  TTV_TEXT_APPEND_LITERAL (out, ",\"contexts\":{\"packet\":");
+  TTV_TEXT_APPEND_LITERAL (out, "},\"contexts\":{\"packet\":");
   if (!write_scope (out, s, event, d, &pos))
     return FALSE;
-  TTV_TEXT_APPEND_LITERAL (out, "}");
+  if (only)
+    TTV_TEXT_APPEND_LITERAL (out, "}}");
+  else
+    TTV_TEXT_APPEND_LITERAL (out, "}");
   gsize len = out->len - before;
   memo->tracefile = len <= PACKET_MEMO_TEXT ? event->tracefile : NULL;
   if (memo->tracefile == NULL)
@@ -359,13 +367,34 @@ write_packet_context (GString *out, const JsonScope *s, const TtvEvent *event, T
   memo->packet = event->pos.block;
   memo->type = s->type;
   memo->generation = generation;
+  memo->only = only;
   memo->text_len = len;
   memcpy (memo->text, out->str + before, len);
   return TRUE;
 }
 
-/* The contexts that show members, in the line's order; FALSE when one
- * does not decode. */
+/* The fields' closing brace and the packet context @s, which shows
+ * members, as the line's first context (its key, its text and the
+ * closing brace), and the contexts' closing brace when it is the @only
+ * one: copied when kept for the event's packet; FALSE when it does not
+ * decode. */
+static inline gboolean
+write_packet_context (GString *out, const JsonScope *s, const TtvEvent *event, TtvDecoder *d, guint64 pos,
+                      gboolean only)
+{
+  PacketMemo *memo = packet_memo_of (event->tracefile);
+  gint generation = ttv_ctf_scope_memo_generation ();
+  if (G_LIKELY (memo->tracefile == event->tracefile && memo->packet == event->pos.block
+                && memo->type == s->type && memo->generation == generation && memo->only == only))
+    {
+      ttv_text_append (out, memo->text, memo->text_len);
+      return TRUE;
+    }
+  return write_packet_context_afresh (out, s, event, d, pos, only, memo, generation);
+}
+
+/* The fields' closing brace, then the contexts that show members, in the
+ * line's order; FALSE when one does not decode. */
 static gboolean
 write_contexts (GString *out, const CtfJsonlPlan *plan, const TtvEvent *event, TtvDecoder *d,
                 const guint64 starts[N_SCOPES])
@@ -379,8 +408,12 @@ write_contexts (GString *out, const CtfJsonlPlan *plan, const TtvEvent *event, T
     [SCOPE_EVENT] = { KEY (",\"event\":"), KEY (",\"contexts\":{\"event\":") },
   };
 #undef KEY
+  if (plan->packet_only)
+    return write_packet_context (out, &plan->scopes[SCOPE_PACKET], event, d, starts[SCOPE_PACKET], TRUE);
   guint64 event_start = starts[SCOPE_EVENT];
   guint n = 0;
+  if (!plan->packet_first)
+    TTV_TEXT_APPEND_LITERAL (out, "}");
   for (guint k = 0; k < plan->n_contexts; k++)
     {
       guint i = plan->contexts[k];
@@ -388,7 +421,7 @@ write_contexts (GString *out, const CtfJsonlPlan *plan, const TtvEvent *event, T
       guint64 pos = i == SCOPE_EVENT ? event_start : starts[i];
       if (i == SCOPE_PACKET && s->n_members > 0)
         {
-          if (!write_packet_context (out, s, event, d, pos))
+          if (!write_packet_context (out, s, event, d, pos, FALSE))
             return FALSE;
           n++;
           continue;
@@ -431,7 +464,6 @@ ttv_ctf_append_jsonl_scopes (GString *out, const TtvEvent *event, TtvDecoder *de
     goto fail;
   if (plan->scopes[SCOPE_FIELDS].n_members == 0)
     TTV_TEXT_APPEND_LITERAL (out, "{");
-  TTV_TEXT_APPEND_LITERAL (out, "}");
   if (!write_contexts (out, plan, event, decoder, starts))
     goto fail;
   return TRUE;
