@@ -316,6 +316,13 @@ gboolean ttv_analysis_seq_scan (const TtvAnalysisSeq *seq, const TtvAnalysisSour
 gboolean ttv_analysis_seq_find_last (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, TtvTime t0,
                                      TtvTime t1, void *buf, guint64 *index, gboolean *found, GError **error);
 
+/* The same, skipping the blocks that cannot hold an entry lasting
+ * @min_duration or more (the longest records: a block of short calls
+ * spans little time). */
+gboolean ttv_analysis_seq_scan_lasting (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src,
+                                        TtvQueryMode mode, TtvTime t0, TtvTime t1, TtvTime min_duration,
+                                        TtvEntryFunc func, gpointer data, GError **error);
+
 /* The error of a result whose bytes at @offset cannot be read or make no sense. */
 void     ttv_analysis_set_read_error (GError **error, const TtvAnalysisSource *src, guint64 offset);
 

@@ -263,12 +263,22 @@ typedef struct {
   const TtvAnalysisSource *src;
   TtvQueryMode mode;
   TtvTime t0, t1;
+  TtvTime min_duration;
   TtvEntryFunc func;
   gpointer data;
   TtvAnalysisBlock blocks[TTV_ANALYSIS_CHUNK];
   guint8 *entries;
   gboolean stopped;
 } Scan;
+
+/* Whether bounds from @min_start to @max_end may hold an entry lasting
+ * @min_duration: none lasts longer than from the first start to the last
+ * end. */
+static inline gboolean
+may_last (TtvTime min_duration, gint64 min_start, gint64 max_end)
+{
+  return min_duration <= 0 || ttv_time_span_saturating (min_start, max_end) >= min_duration;
+}
 
 /* Scans chunk @c; FALSE on a read error. */
 static gboolean
@@ -281,7 +291,8 @@ scan_chunk (Scan *sc, guint64 c, GError **error)
   for (guint b = 0; b < n && !sc->stopped; b++)
     {
       const TtvAnalysisBlock *be = &blocks[b];
-      if (!may_hold (sc->mode, be->min_start, be->max_start, be->max_end, sc->t0, sc->t1))
+      if (!may_hold (sc->mode, be->min_start, be->max_start, be->max_end, sc->t0, sc->t1)
+          || !may_last (sc->min_duration, be->min_start, be->max_end))
         continue;
       TtvAnalysisBlock copy = *be;
       const guint8 *e = read_block (sc->seq, sc->src, &copy, sc->entries, error);
@@ -302,9 +313,17 @@ gboolean
 ttv_analysis_seq_scan (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, TtvQueryMode mode, TtvTime t0,
                        TtvTime t1, TtvEntryFunc func, gpointer data, GError **error)
 {
+  return ttv_analysis_seq_scan_lasting (seq, src, mode, t0, t1, 0, func, data, error);
+}
+
+gboolean
+ttv_analysis_seq_scan_lasting (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, TtvQueryMode mode,
+                               TtvTime t0, TtvTime t1, TtvTime min_duration, TtvEntryFunc func, gpointer data,
+                               GError **error)
+{
   if (seq->h.n_chunks == 0 || t1 < t0)
     return TRUE;
-  Scan sc = { seq, src, mode, t0, t1, func, data, { { 0 } }, NULL, FALSE };
+  Scan sc = { seq, src, mode, t0, t1, min_duration, func, data, { { 0 } }, NULL, FALSE };
   sc.entries = g_malloc (TTV_ANALYSIS_BLOCK * seq->entry_size);
   /* Depth-first, left to right: chunks in file order. */
   guint64 stack[128];
@@ -314,7 +333,8 @@ ttv_analysis_seq_scan (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, 
   while (depth > 0 && ok && !sc.stopped)
     {
       guint64 k = stack[--depth];
-      if (!may_hold (mode, seq->tree_min_start[k], seq->tree_max_start[k], seq->tree_max_end[k], t0, t1))
+      if (!may_hold (mode, seq->tree_min_start[k], seq->tree_max_start[k], seq->tree_max_end[k], t0, t1)
+          || !may_last (min_duration, seq->tree_min_start[k], seq->tree_max_end[k]))
         continue;
       if (k >= seq->tree_base)
         {

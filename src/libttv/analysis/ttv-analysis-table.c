@@ -820,6 +820,15 @@ long_entry (const void *record, gpointer data)
   return TRUE;
 }
 
+/* The records that start in [t0, t1] lasting @ls->at_least or more. */
+static gboolean
+foreach_lasting (const TtvAnalysisTable *t, TtvTime t0, TtvTime t1, LongScan *ls, GError **error)
+{
+  ForeachData fd = { TTV_QUERY_START_IN, t0, t1, long_entry, ls };
+  return ttv_analysis_seq_scan_lasting (&t->main, source (t), TTV_QUERY_START_IN, t0, t1, ls->at_least,
+                                        foreach_entry, &fd, error);
+}
+
 static gint
 compare_longest (gconstpointer a, gconstpointer b)
 {
@@ -879,7 +888,7 @@ ttv_analysis_table_query_longest (const TtvAnalysisTable *t, TtvTime t0, TtvTime
   if (bucket == 0 || span < LONGEST_COLUMNS
       || !ttv_analysis_table_scatter (t, c0, end, LONGEST_COLUMNS, columns, &exact, NULL))
     {
-      if (!ttv_analysis_table_foreach (t, TTV_QUERY_START_IN, t0, t1, long_entry, &ls, error))
+      if (!foreach_lasting (t, t0, t1, &ls, error))
         return NULL;
     }
   else
@@ -898,7 +907,7 @@ ttv_analysis_table_query_longest (const TtvAnalysisTable *t, TtvTime t0, TtvTime
           guint z = MIN (x + 2, LONGEST_COLUMNS);
           TtvTime lo = a == 0 ? t0 : column_start (c0, span, LONGEST_COLUMNS, a);
           TtvTime hi = z == LONGEST_COLUMNS ? t1 : column_start (c0, span, LONGEST_COLUMNS, z) - 1;
-          if (!ttv_analysis_table_foreach (t, TTV_QUERY_START_IN, lo, hi, long_entry, &ls, error))
+          if (!foreach_lasting (t, lo, hi, &ls, error))
             return NULL;
           done = z;
         }
