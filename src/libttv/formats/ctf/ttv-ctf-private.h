@@ -143,6 +143,11 @@ typedef struct {
    * header (CTF_HEADER_COMPACT, CTF_HEADER_EXTENDED) that starts at each
    * byte of a 64-bit word. */
   CtfEventOffsets offsets[2][CTF_OFFSET_PLACES];
+  /* When its fields' only member of varying size is their last, a string
+   * (irq_handler_entry's name): where that string starts after each such
+   * header, in bits from its aligned start (else -1).  Apart from
+   * offsets[], whose 8-byte entries the cursor's usual turn indexes. */
+  gint32 string_bits[2][CTF_OFFSET_PLACES];
   /* Its fields' sequential layout (weak, the type's) when they vary in
    * size but read member by member (a payload with a string): the cursor
    * steps over them with it, after contexts at constant offsets. */
