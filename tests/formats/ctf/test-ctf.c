@@ -1414,13 +1414,13 @@ test_event_after_packet_end (void)
 }
 
 /* Whether the cursor steps over @ec's fields by the place of their one
- * string, which ends them (CtfEventClass.string_bits). */
+ * string, which ends them (CTF_STRING_TAIL_BITS). */
 static gboolean
 has_string_tail (const CtfEventClass *ec)
 {
   for (guint kind = CTF_HEADER_COMPACT; kind <= CTF_HEADER_EXTENDED; kind++)
     for (guint i = 0; i < CTF_OFFSET_PLACES; i++)
-      if (ec->string_bits[kind][i] > 0)
+      if (CTF_STRING_TAIL_BITS (&ec->offsets[kind][i]) > 1)
         return TRUE;
   return FALSE;
 }

@@ -423,15 +423,15 @@ offsets_compute (const CtfStreamClass *sc, CtfEventClass *ec)
     for (guint i = 0; i < CTF_OFFSET_PLACES; i++)
       {
         ec->offsets[kind][i] = (CtfEventOffsets) { -1, -1 };
-        ec->string_bits[kind][i] = -1;
         if (!header_in_word (sc, kind))
           continue;
         guint64 id_at, ts_at, end;
         header_places (sc, kind, i * 8, &id_at, &ts_at, &end);
-        CtfEventOffsets o = offsets_after (ec, i, end);
-        ec->offsets[kind][i] = o;
-        if (o.end_bits < 0)
-          ec->string_bits[kind][i] = string_tail_after (ec->payload_seq, i, o.payload_bits);
+        CtfEventOffsets *o = &ec->offsets[kind][i];
+        *o = offsets_after (ec, i, end);
+        gint32 string = o->end_bits < 0 ? string_tail_after (ec->payload_seq, i, o->payload_bits) : -1;
+        if (string > 1)
+          o->end_bits = -string;
       }
 }
 
@@ -683,12 +683,11 @@ lane_skip_payload (const Lane *l, const CtfEventClass *ec, const CtfEventOffsets
 {
   if (o->payload_bits <= 0)
     return FALSE;
-  gint32 string_bits = (&ec->string_bits[0][0])[o - &ec->offsets[0][0]];
-  if (string_bits > 0)
+  if (CTF_STRING_TAIL_BITS (o) > 1)
     {
       /* What ttv_seq_layout_skip finds, without its walk: the members
        * before the string fit when the string starts inside the data. */
-      guint64 s = p + (guint64) string_bits;
+      guint64 s = p + (guint64) CTF_STRING_TAIL_BITS (o);
       if (s > l->pbits)
         return FALSE;
       const guint8 *base = l->pdata + s / 8;
