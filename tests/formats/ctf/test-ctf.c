@@ -1428,6 +1428,95 @@ test_event_after_packet_end (void)
   g_assert_true (strstr (fast_error->message, "past its packet's end time") != NULL);
 }
 
+/* Whether the cursor steps over @ec's fields by the place of their one
+ * string, which ends them (CTF_STRING_TAIL_BITS). */
+static gboolean
+has_string_tail (const CtfEventClass *ec)
+{
+  for (guint kind = CTF_HEADER_COMPACT; kind <= CTF_HEADER_EXTENDED; kind++)
+    for (guint i = 0; i < CTF_OFFSET_PLACES; i++)
+      if (CTF_STRING_TAIL_BITS (&ec->offsets[kind][i]) > 1)
+        return TRUE;
+  return FALSE;
+}
+
+/* The stream file of @t and the byte where an event ending in its string
+ * (a payload stepped over by the string's place) has that string's NUL,
+ * found in the event's packet. */
+static gboolean
+find_string_tail_nul (TtvTrace *t, guint *file, guint64 *nul, guint64 *content_end)
+{
+  for (guint f = 0; f < t->tracefiles->len; f++)
+    {
+      TtvTracefile *tf = g_ptr_array_index (t->tracefiles, f);
+      CtfStreamFile *sf = tf->priv;
+      TtvCursor *c = ttv_cursor_new (tf, NULL);
+      g_assert_nonnull (c);
+      TtvEvent ev, next;
+      gboolean have = ttv_cursor_next (c, &ev, NULL);
+      while (have && ttv_cursor_next (c, &next, NULL))
+        {
+          CtfEventClass *ec = ev.type->priv;
+          /* The event ends where the next one's header (before its
+           * alignment) starts: right after the NUL. */
+          if (next.pos.block == ev.pos.block && has_string_tail (ec))
+            {
+              const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, ev.pos.block);
+              *file = f;
+              *nul = next.pos.offset - 1;
+              *content_end = pk->offset + pk->content_bits / 8;
+              ttv_cursor_free (c);
+              return TRUE;
+            }
+          ev = next;
+        }
+      ttv_cursor_free (c);
+    }
+  return FALSE;
+}
+
+/* A string that runs to its packet's end without a NUL, in an event whose
+ * fields the cursor steps over by that string's place: the same events
+ * and the same error as through the general path. */
+static void
+test_string_without_nul (void)
+{
+  NEED_TRACE (src, "arm64-kernel");
+  g_autofree char *dir = copy_trace (src, NULL, NULL);
+  guint file = 0;
+  guint64 nul = 0, content_end = 0;
+  g_autofree char *stream = NULL;
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+    g_assert_no_error (error);
+    g_assert_true (find_string_tail_nul (t, &file, &nul, &content_end));
+    TtvTracefile *tf = g_ptr_array_index (t->tracefiles, file);
+    stream = g_strdup (((CtfStreamFile *) tf->priv)->path);
+  }
+  g_autofree char *bytes = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (stream, &bytes, &len, NULL));
+  g_assert_cmpuint (nul, <, content_end);
+  g_assert_cmpuint (content_end, <=, len);
+  g_assert_cmpint (bytes[nul], ==, 0);
+  memset (bytes + nul, 'x', content_end - nul);
+  g_assert_true (g_file_set_contents (stream, bytes, (gssize) len, NULL));
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, file);
+  g_autoptr (GError) fast_error = NULL;
+  g_autoptr (GError) general_error = NULL;
+  guint64 fast = read_file_by (tf, FALSE, &fast_error);
+  guint64 general = read_file_by (tf, TRUE, &general_error);
+  g_assert_cmpuint (fast, ==, general);
+  g_assert_nonnull (general_error);
+  g_assert_nonnull (fast_error);
+  g_assert_cmpstr (fast_error->message, ==, general_error->message);
+}
+
 /* How many events of a trace the cursor's usual turn takes, by what it
  * knows of their class. */
 typedef struct {
@@ -1438,6 +1527,8 @@ typedef struct {
   guint64 by_plan;      /* contexts at constant offsets, fields stepped over
                          * by their decode plan (what a sequential layout
                          * does not do: a variant, a bit field) */
+  guint64 string_tail;  /* of the sequential ones, fields stepped over by
+                         * the place of the string ending them */
 } ConstantPathCounts;
 
 /* Whether sequential layout @seq has an array or a sequence. */
@@ -1483,6 +1574,7 @@ compare_cursor_paths (TtvTracefile *tf, ConstantPathCounts *counts)
       counts->sequential += ec->payload_seq != NULL && contexts_constant;
       counts->seq_arrays += seq_has_array (ec->payload_seq) && contexts_constant;
       counts->by_plan += ec->payload_by_plan && contexts_constant;
+      counts->string_tail += has_string_tail (ec);
     }
   ttv_cursor_free (fast);
   ttv_cursor_free (general);
@@ -1495,18 +1587,23 @@ test_constant_path (gconstpointer name)
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
-  ConstantPathCounts counts = { 0, 0, 0, 0 };
+  ConstantPathCounts counts = { 0, 0, 0, 0, 0 };
   for (guint i = 0; i < t->tracefiles->len; i++)
     compare_cursor_paths (g_ptr_array_index (t->tracefiles, i), &counts);
   g_test_message ("%s: %" G_GUINT64_FORMAT " events at constant offsets, %" G_GUINT64_FORMAT
                   " with a sequential payload (%" G_GUINT64_FORMAT " with arrays), %" G_GUINT64_FORMAT
-                  " with a payload stepped over by its plan",
-                  (const char *) name, counts.constant, counts.sequential, counts.seq_arrays, counts.by_plan);
+                  " with a payload stepped over by its plan, %" G_GUINT64_FORMAT " ending in a string",
+                  (const char *) name, counts.constant, counts.sequential, counts.seq_arrays, counts.by_plan,
+                  counts.string_tail);
   /* Else the comparison would not test that path. */
   g_assert_cmpuint (counts.constant, >, 0);
   /* Kernel traces have payloads with strings (file and command names). */
   if (g_str_has_suffix (name, "-kernel"))
-    g_assert_cmpuint (counts.sequential, >, 0);
+    {
+      g_assert_cmpuint (counts.sequential, >, 0);
+      /* irq_handler_entry: an integer, then the IRQ's name. */
+      g_assert_cmpuint (counts.string_tail, >, 0);
+    }
   /* scp-kernel has payloads with sequences (198 block_rq_* events, their
    * cmd), stepped over by their sequential layout; arm64-kernel one the
    * plan steps over. */
@@ -1616,6 +1713,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/bad/sequence-past-end", test_sequence_past_end);
   g_test_add_func ("/ctf/bad/variant-no-option", test_variant_no_option);
   g_test_add_func ("/ctf/bad/event-after-packet-end", test_event_after_packet_end);
+  g_test_add_func ("/ctf/bad/string-without-nul", test_string_without_nul);
   g_test_add_func ("/ctf/bad/garbage", test_garbage_dirs);
   for (guint i = 0; i < G_N_ELEMENTS (constant_traces); i++)
     {

@@ -388,6 +388,31 @@ offsets_after (const CtfEventClass *ec, guint place, guint64 header_end)
   return o;
 }
 
+/* Where the string ending sequential layout @seq starts, in bits from
+ * the header's aligned start, for fields that start @payload_bits after a
+ * header at byte @place of a 64-bit word; -1 unless every member before
+ * it has a fixed size and every alignment divides 64 bits (then the
+ * string's place is as constant as the fields'). */
+static gint32
+string_tail_after (const TtvSeqLayout *seq, guint place, gint32 payload_bits)
+{
+  if (seq == NULL || payload_bits <= 0 || seq->n_members == 0 || seq->align_bits > 64)
+    return -1;
+  const TtvSeqMember *last = &seq->members[seq->n_members - 1];
+  if (!last->string || last->align_bits > 64)
+    return -1;
+  guint64 at = ttv_align_up_pow2 (place * 8 + (guint64) payload_bits, seq->align_bits);
+  for (guint i = 0; i + 1 < seq->n_members; i++)
+    {
+      const TtvSeqMember *sm = &seq->members[i];
+      if (sm->string || sm->array || sm->align_bits > 64)
+        return -1;
+      at = ttv_align_up_pow2 (at, sm->align_bits) + sm->size_bits;
+    }
+  at = ttv_align_up_pow2 (at, last->align_bits);
+  return at - place * 8 <= G_MAXINT32 ? (gint32) (at - place * 8) : -1;
+}
+
 /* @ec's offsets after each kind of LTTng header (ec->offsets): the
  * cursor's lane_read_constant then reads an event with no arithmetic on
  * alignments. */
@@ -402,7 +427,11 @@ offsets_compute (const CtfStreamClass *sc, CtfEventClass *ec)
           continue;
         guint64 id_at, ts_at, end;
         header_places (sc, kind, i * 8, &id_at, &ts_at, &end);
-        ec->offsets[kind][i] = offsets_after (ec, i, end);
+        CtfEventOffsets *o = &ec->offsets[kind][i];
+        *o = offsets_after (ec, i, end);
+        gint32 string = o->end_bits < 0 ? string_tail_after (ec->payload_seq, i, o->payload_bits) : -1;
+        if (string > 1)
+          o->end_bits = -string;
       }
 }
 
@@ -435,8 +464,8 @@ class_refs_compute (const CtfStreamFile *sf, CtfEventClass *ec)
       && (!sc->event_context || ttv_decoder_has_plan (sc->event_context))
       && (!ec->context || ttv_decoder_has_plan (ec->context)))
     refs |= CTF_REFS_FIELDS_ALONE;
-  offsets_compute (sc, ec);
   ec->payload_seq = ec->fields && ec->skip_bits[2] < 0 ? ttv_type_get_seq_layout (ec->fields) : NULL;
+  offsets_compute (sc, ec);
   ec->payload_by_plan = ec->fields && ec->skip_bits[2] < 0 && ec->payload_seq == NULL
                         && ttv_decoder_has_plan (ec->fields);
   g_atomic_int_set (&ec->refs, refs);
@@ -654,6 +683,20 @@ lane_skip_payload (const Lane *l, const CtfEventClass *ec, const CtfEventOffsets
 {
   if (o->payload_bits <= 0)
     return FALSE;
+  if (CTF_STRING_TAIL_BITS (o) > 1)
+    {
+      /* What ttv_seq_layout_skip finds, without its walk: the members
+       * before the string fit when the string starts inside the data. */
+      guint64 s = p + (guint64) CTF_STRING_TAIL_BITS (o);
+      if (s > l->pbits)
+        return FALSE;
+      const guint8 *base = l->pdata + s / 8;
+      const guint8 *nul = memchr (base, '\0', (l->pbits - s) / 8);
+      if (nul == NULL)
+        return FALSE;
+      *end = s + ((guint64) (nul - base) + 1) * 8;
+      return TRUE;
+    }
   guint64 at = p + (guint64) o->payload_bits;
   if (ec->payload_seq != NULL)
     return ttv_seq_layout_skip (ec->payload_seq, l->pdata, l->pbits, at, end);

@@ -109,7 +109,10 @@ void ttv_ctf_jsonl_plan_free (CtfJsonlPlan *plan);
  * header's aligned start: constant for a start at a given place in a
  * 64-bit word (CTF_OFFSET_PLACES of them, a byte apart) when every
  * alignment divides 64 bits and every scope has a fixed size (else
- * end_bits is -1; payload_bits is -1 too unless the contexts have). */
+ * end_bits is negative; payload_bits is -1 too unless the contexts have).
+ * When the fields' only member of varying size is their last, a string
+ * (irq_handler_entry's name), end_bits is minus where that string starts
+ * (CTF_STRING_TAIL_BITS), else -1. */
 typedef struct {
   gint32 payload_bits, end_bits;
 } CtfEventOffsets;
@@ -117,6 +120,9 @@ typedef struct {
 #define CTF_HEADER_COMPACT 0
 #define CTF_HEADER_EXTENDED 1
 #define CTF_OFFSET_PLACES 8
+/* Where the string ending an event's fields starts (see CtfEventOffsets),
+ * or a value <= 1 when its fields do not end so. */
+#define CTF_STRING_TAIL_BITS(o) (-(gint64) (o)->end_bits)
 
 typedef struct {
   char *name;             /* owned: exact CTF name */
