@@ -244,6 +244,28 @@ test_codec_random (void)
     }
 }
 
+/* Directories of one piece (kept in the encoder), two (moved to the
+ * heap) and more than the heap's first capacity: every record back. */
+static void
+test_codec_directory (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (43);
+  static const guint sizes[] = { 4096, 4097, 8193, 4 * 4096 + 1, 9 * 4096 + 7 };
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autoptr (GArray) recs = random_records (rand, sizes[s], 1000, STEPS_MIXED);
+      check_sequence (rand, recs);
+      Coded coded;
+      encode (recs, &coded);
+      guint64 n_pieces = ttv_history_n_pieces (coded.seq[0].n_blocks);
+      g_assert_cmpuint (coded.e[0].n_dir, ==, n_pieces);
+      for (guint64 p = 0; p < n_pieces; p++)
+        g_assert_cmpint (coded.seq[0].dir[p].start, ==,
+                         g_array_index (recs, TtvHistoryRec, p * TTV_HISTORY_PIECE * TTV_HISTORY_BLOCK).start);
+      coded_clear (&coded);
+    }
+}
+
 /* Starts going back are taken as the time before. */
 static void
 test_codec_clamp (void)
@@ -629,6 +651,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/history/codec/random", test_codec_random);
+  g_test_add_func ("/history/codec/directory", test_codec_directory);
   g_test_add_func ("/history/codec/clamp", test_codec_clamp);
   g_test_add_func ("/history/codec/damage", test_codec_damage);
   g_test_add_func ("/history/codec/bin-counts", test_bin_counts);

@@ -682,8 +682,9 @@ compare_rows (gconstpointer pa, gconstpointer pb)
 
 /* The summary of one row, to compute once every row has its place. */
 typedef struct {
-  TtvHistorySeq recs;
-  GArray *dir;             /* owned: the directory @recs reads (its row is gone) */
+  TtvHistorySeq recs;      /* its directory: @dir, else @dir_first */
+  TtvHistoryBlock *dir;       /* owned, taken from the row's encoder (its row is gone), or NULL */
+  TtvHistoryBlock dir_first;
   TtvHistoryLevel levels[TTV_HISTORY_MAX_LEVELS];
   guint n_levels;
   gint64 end;
@@ -692,7 +693,7 @@ typedef struct {
 static void
 summary_job_clear (SummaryJob *job)
 {
-  g_array_unref (job->dir);
+  g_free (job->dir);
 }
 
 typedef struct {
@@ -714,6 +715,7 @@ summary_work (gpointer data)
       job->recs.data = w->bytes ? w->bytes->data : NULL;
       job->recs.fd = w->fd;
       job->recs.size = w->offset;
+      job->recs.dir = job->dir ? job->dir : &job->dir_first;
       ttv_history_summary_write (w, &job->recs, sw->b->origin, job->end, job->levels, job->n_levels);
     }
   return NULL;
@@ -831,7 +833,7 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
       if (n_levels)
         {
           ttv_history_writer_pwrite (w, fr.levels_offset, levels, n_levels * sizeof (TtvHistoryLevel));
-          SummaryJob job = { recs, g_steal_pointer (&r->recs.dir), { { 0 } }, n_levels, r->end };
+          SummaryJob job = { recs, g_steal_pointer (&r->recs.dir), r->recs.dir_first, { { 0 } }, n_levels, r->end };
           memcpy (job.levels, levels, n_levels * sizeof (TtvHistoryLevel));
           g_array_append_val (jobs, job);
         }

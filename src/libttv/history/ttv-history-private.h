@@ -191,7 +191,13 @@ typedef struct {
   guint n_piece;
   guint piece_cap;
   guint n_unplaced;
-  GArray *dir;             /* of TtvHistoryBlock, owned */
+  /* The directory: most rows have one piece, kept here rather than in
+   * small blocks of the heap that would outlive the build's other
+   * temporaries: freed at its end they leave holes no trim gives back. */
+  TtvHistoryBlock dir_first;
+  TtvHistoryBlock *dir;       /* owned: the whole directory once it has two pieces, or NULL */
+  guint n_dir;
+  guint dir_cap;           /* of @dir */
 } TtvHistoryEncoder;
 
 void     ttv_history_encoder_init (TtvHistoryEncoder *e);
@@ -240,7 +246,8 @@ void     ttv_history_encoder_flush (TtvHistoryEncoder *e, TtvHistoryWriter *w);
 void     ttv_history_encoder_finish (TtvHistoryEncoder *e, TtvHistoryWriter *w);
 /* Heap bytes held (buffers, not the directory). */
 gsize    ttv_history_encoder_memory (const TtvHistoryEncoder *e);
-/* A sequence reading a finished encoder's records in @data. */
+/* A sequence reading a finished encoder's records in @data (its
+ * directory in @e: valid while @e is, unless @e's directory is taken). */
 void     ttv_history_encoder_seq (const TtvHistoryEncoder *e, const guint8 *data, guint64 size, TtvHistorySeq *seq);
 
 /* Positions @c before record @index (n_recs: at the end). */
