@@ -244,6 +244,63 @@ test_codec_random (void)
     }
 }
 
+/* Directories of one piece (kept in the encoder), two (moved to the
+ * heap) and more than the heap's first capacity: every record back. */
+static void
+test_codec_directory (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (43);
+  static const guint sizes[] = { 4096, 4097, 8193, 4 * 4096 + 1, 9 * 4096 + 7 };
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autoptr (GArray) recs = random_records (rand, sizes[s], 1000, STEPS_MIXED);
+      check_sequence (rand, recs);
+      Coded coded;
+      encode (recs, &coded);
+      guint64 n_pieces = ttv_history_n_pieces (coded.seq[0].n_blocks);
+      g_assert_cmpuint (coded.e[0].n_dir, ==, n_pieces);
+      for (guint64 p = 0; p < n_pieces; p++)
+        g_assert_cmpint (coded.seq[0].dir[p].start, ==,
+                         g_array_index (recs, TtvHistoryRec, p * TTV_HISTORY_PIECE * TTV_HISTORY_BLOCK).start);
+      coded_clear (&coded);
+    }
+}
+
+/* The builder's slab: blocks zeroed, aligned, apart, over several chunks. */
+static void
+test_slab (void)
+{
+  TtvHistorySlab slab;
+  ttv_history_slab_init (&slab);
+  g_assert_cmpuint (ttv_history_slab_size (&slab), ==, 0);
+  g_autoptr (GPtrArray) blocks = g_ptr_array_new ();
+  g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
+  gsize total = 0;
+  for (guint i = 0; total < 3 * TTV_HISTORY_SLAB_CHUNK; i++)
+    {
+      gsize size = i == 100 ? TTV_HISTORY_SLAB_CHUNK : 1 + (i * 37) % 600;
+      guint8 *p = ttv_history_slab_alloc0 (&slab, size);
+      g_assert_nonnull (p);
+      g_assert_cmpuint (GPOINTER_TO_SIZE (p) % 16, ==, 0);
+      for (gsize k = 0; k < size; k++)
+        g_assert_cmpuint (p[k], ==, 0);
+      memset (p, (int) (i % 251) + 1, size);
+      g_ptr_array_add (blocks, p);
+      g_array_append_val (sizes, size);
+      total += size;
+    }
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      const guint8 *p = g_ptr_array_index (blocks, i);
+      for (gsize k = 0; k < g_array_index (sizes, gsize, i); k++)
+        g_assert_cmpuint (p[k], ==, i % 251 + 1);
+    }
+  g_assert_cmpuint (ttv_history_slab_size (&slab), >=, total);
+  g_assert_cmpuint (ttv_history_slab_size (&slab), <=, total + 2 * TTV_HISTORY_SLAB_CHUNK);
+  ttv_history_slab_clear (&slab);
+  g_assert_cmpuint (ttv_history_slab_size (&slab), ==, 0);
+}
+
 /* Starts going back are taken as the time before. */
 static void
 test_codec_clamp (void)
@@ -629,7 +686,9 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/history/codec/random", test_codec_random);
+  g_test_add_func ("/history/codec/directory", test_codec_directory);
   g_test_add_func ("/history/codec/clamp", test_codec_clamp);
+  g_test_add_func ("/history/slab", test_slab);
   g_test_add_func ("/history/codec/damage", test_codec_damage);
   g_test_add_func ("/history/codec/bin-counts", test_bin_counts);
   g_test_add ("/history/many-rows", Fixture, GUINT_TO_POINTER (1500), fixture_set_up, test_many_rows,

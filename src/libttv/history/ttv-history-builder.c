@@ -47,7 +47,7 @@ typedef struct {
   gint64 cpu_time;
   guint64 n_events;
   TtvHistoryEncoder recs;     /* coded records, written out as they fill */
-  TtvHistoryEncoder *marks;   /* owned, or NULL */
+  TtvHistoryEncoder *marks;   /* in the builder's slab, or NULL */
   gboolean has_cur;        /* the current (open) interval */
   gint64 cur_start;
   guint32 cur_state;
@@ -84,7 +84,8 @@ typedef struct {
 typedef struct {
   TtvState *state;         /* weak */
   gint64 origin;
-  GPtrArray *rows;         /* of BRow *, owned */
+  GPtrArray *rows;         /* of BRow * in @slab, their encoders owned */
+  TtvHistorySlab slab;     /* the rows, their marks' encoders, the strings */
   GPtrArray *machines;     /* of BMachine *, owned, by number */
   BMachine *m;             /* the state's selected machine (weak) */
   Dirty dirty[MAX_DIRTY];  /* processes an event changed */
@@ -98,7 +99,7 @@ typedef struct {
   guint64 fingerprint_offset;
   guint64 fingerprint_size;
   /* Strings of the representation. */
-  GPtrArray *strings;      /* of char *, owned */
+  GPtrArray *strings;      /* of char * in @slab */
   GHashTable *string_index; /* char * (in strings) -> index + 1 */
   GHashTable *quark_index; /* GQuark -> index + 1 (large quarks) */
   GArray *quark_small;     /* of guint32: index + 1 by quark, for quarks < QUARK_SMALL */
@@ -207,24 +208,21 @@ clamp_time (Builder *b, TtvTime t)
   return t < b->m->start ? b->m->start : t;
 }
 
+/* What a row owns outside the slab. */
 static void
-brow_free (BRow *r)
+brow_clear (BRow *r)
 {
   if (r == NULL)
     return;
   ttv_history_encoder_clear (&r->recs);
   if (r->marks)
-    {
-      ttv_history_encoder_clear (r->marks);
-      g_free (r->marks);
-    }
-  g_free (r);
+    ttv_history_encoder_clear (r->marks);
 }
 
 static BRow *
 new_row (Builder *b, TtvHistoryRowKind kind, guint32 id, gint64 t)
 {
-  BRow *r = g_new0 (BRow, 1);
+  BRow *r = ttv_history_slab_alloc0 (&b->slab, sizeof (BRow));
   r->kind = kind;
   r->machine = b->m->id;
   r->id = id;
@@ -372,7 +370,7 @@ add_mark (Builder *b, BRow *r, gint64 t, TtvHistoryMarkKind kind, guint32 other,
 {
   if (r->marks == NULL)
     {
-      r->marks = g_new (TtvHistoryEncoder, 1);
+      r->marks = ttv_history_slab_alloc0 (&b->slab, sizeof (TtvHistoryEncoder));
       ttv_history_encoder_init (r->marks);
     }
   TtvHistoryRec m = { t, (guint16) kind, (gint16) (cpu >= 0 && cpu < G_MAXINT16 ? cpu : -1), other, 0 };
@@ -633,7 +631,8 @@ intern_string (Builder *b, const char *s)
   gpointer v = g_hash_table_lookup (b->string_index, s);
   if (v)
     return GPOINTER_TO_UINT (v) - 1;
-  char *copy = g_strdup (s);
+  gsize size = strlen (s) + 1;
+  char *copy = memcpy (ttv_history_slab_alloc0 (&b->slab, size), s, size);
   g_ptr_array_add (b->strings, copy);
   g_hash_table_insert (b->string_index, copy, GUINT_TO_POINTER (b->strings->len));
   return b->strings->len - 1;
@@ -682,8 +681,9 @@ compare_rows (gconstpointer pa, gconstpointer pb)
 
 /* The summary of one row, to compute once every row has its place. */
 typedef struct {
-  TtvHistorySeq recs;
-  GArray *dir;             /* owned: the directory @recs reads (its row is gone) */
+  TtvHistorySeq recs;      /* its directory: @dir, else @dir_first */
+  TtvHistoryBlock *dir;       /* owned, taken from the row's encoder (its row is gone), or NULL */
+  TtvHistoryBlock dir_first;
   TtvHistoryLevel levels[TTV_HISTORY_MAX_LEVELS];
   guint n_levels;
   gint64 end;
@@ -692,7 +692,7 @@ typedef struct {
 static void
 summary_job_clear (SummaryJob *job)
 {
-  g_array_unref (job->dir);
+  g_free (job->dir);
 }
 
 typedef struct {
@@ -714,6 +714,7 @@ summary_work (gpointer data)
       job->recs.data = w->bytes ? w->bytes->data : NULL;
       job->recs.fd = w->fd;
       job->recs.size = w->offset;
+      job->recs.dir = job->dir ? job->dir : &job->dir_first;
       ttv_history_summary_write (w, &job->recs, sw->b->origin, job->end, job->levels, job->n_levels);
     }
   return NULL;
@@ -831,15 +832,15 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
       if (n_levels)
         {
           ttv_history_writer_pwrite (w, fr.levels_offset, levels, n_levels * sizeof (TtvHistoryLevel));
-          SummaryJob job = { recs, g_steal_pointer (&r->recs.dir), { { 0 } }, n_levels, r->end };
+          SummaryJob job = { recs, g_steal_pointer (&r->recs.dir), r->recs.dir_first, { { 0 } }, n_levels, r->end };
           memcpy (job.levels, levels, n_levels * sizeof (TtvHistoryLevel));
           g_array_append_val (jobs, job);
         }
       g_array_append_val (rows, fr);
       hd.n_rows_by_kind[r->kind]++;
-      /* Written: the row goes now, not after every row (a row is some 500
-       * bytes here, and traces have 100000s). */
-      brow_free (g_steal_pointer (&b->rows->pdata[i]));
+      /* Written: what the row holds outside the slab (its directories,
+       * unless a summary took one) goes now, not after every row. */
+      brow_clear (g_steal_pointer (&b->rows->pdata[i]));
     }
   /* The summaries write from two threads: from here on, nothing of the
    * writer's may wait in its buffer (ttv_history_writer_pwrite ()). */
@@ -934,6 +935,7 @@ builder_free (Builder *b)
   g_hash_table_unref (b->string_index);
   g_hash_table_unref (b->quark_index);
   g_ptr_array_unref (b->strings);
+  ttv_history_slab_clear (&b->slab);
   g_free (b);
 }
 
@@ -1065,13 +1067,14 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   b->w = *w;
   b->state = state;
   b->origin = start == TTV_TIME_MAX ? 0 : start;
-  b->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) brow_free);
+  b->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) brow_clear);
+  ttv_history_slab_init (&b->slab);
   b->machines = g_ptr_array_new_with_free_func ((GDestroyNotify) machine_free);
   add_machines (b, ts);
   b->m = get_machine (b, 0);
   b->event_cpu = -1;
   b->max_memory = max_memory;
-  b->strings = g_ptr_array_new_with_free_func (g_free);
+  b->strings = g_ptr_array_new ();
   b->string_index = g_hash_table_new (g_str_hash, g_str_equal);
   b->quark_index = g_hash_table_new (g_direct_hash, g_direct_equal);
   b->quark_small = g_array_new (FALSE, TRUE, sizeof (guint32));

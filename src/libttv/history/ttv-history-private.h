@@ -167,6 +167,27 @@ void     ttv_history_hasher_update (TtvHistoryHasher *s, const guint8 *data, gsi
 guint64  ttv_history_hasher_finish (const TtvHistoryHasher *s);
 guint64  ttv_history_hash (const guint8 *data, gsize size);
 
+/* ---- the builder's long-lived small blocks (ttv-history-slab.c) ---- */
+
+/* Blocks carved from chunks of TTV_HISTORY_SLAB_CHUNK bytes (a large one
+ * in a chunk of its own), never freed one by one: all go at once with the
+ * slab.  One thread only. */
+typedef struct {
+  GPtrArray *chunks;       /* owned, of owned chunks */
+  guint8 *next;            /* the free part of the current chunk */
+  gsize left;
+  gsize size;              /* bytes of the chunks */
+} TtvHistorySlab;
+
+#define TTV_HISTORY_SLAB_CHUNK ((gsize) 1 << 20)
+
+void     ttv_history_slab_init (TtvHistorySlab *s);
+/* @size zeroed bytes, 16-aligned. */
+gpointer ttv_history_slab_alloc0 (TtvHistorySlab *s, gsize size);
+/* Bytes of the chunks taken. */
+gsize    ttv_history_slab_size (const TtvHistorySlab *s);
+void     ttv_history_slab_clear (TtvHistorySlab *s);
+
 /* ---- coding records (ttv-history-records.c) ---- */
 
 /* Records gather into a block, coded when full; coded blocks gather in
@@ -191,7 +212,13 @@ typedef struct {
   guint n_piece;
   guint piece_cap;
   guint n_unplaced;
-  GArray *dir;             /* of TtvHistoryBlock, owned */
+  /* The directory: most rows have one piece, kept here rather than in
+   * small blocks of the heap that would outlive the build's other
+   * temporaries (ttv-history-slab.c says why that matters). */
+  TtvHistoryBlock dir_first;
+  TtvHistoryBlock *dir;       /* owned: the whole directory once it has two pieces, or NULL */
+  guint n_dir;
+  guint dir_cap;           /* of @dir */
 } TtvHistoryEncoder;
 
 void     ttv_history_encoder_init (TtvHistoryEncoder *e);
@@ -240,7 +267,8 @@ void     ttv_history_encoder_flush (TtvHistoryEncoder *e, TtvHistoryWriter *w);
 void     ttv_history_encoder_finish (TtvHistoryEncoder *e, TtvHistoryWriter *w);
 /* Heap bytes held (buffers, not the directory). */
 gsize    ttv_history_encoder_memory (const TtvHistoryEncoder *e);
-/* A sequence reading a finished encoder's records in @data. */
+/* A sequence reading a finished encoder's records in @data (its
+ * directory in @e: valid while @e is, unless @e's directory is taken). */
 void     ttv_history_encoder_seq (const TtvHistoryEncoder *e, const guint8 *data, guint64 size, TtvHistorySeq *seq);
 
 /* Positions @c before record @index (n_recs: at the end). */

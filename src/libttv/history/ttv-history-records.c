@@ -176,7 +176,6 @@ void
 ttv_history_encoder_init (TtvHistoryEncoder *e)
 {
   memset (e, 0, sizeof *e);
-  e->dir = g_array_new (FALSE, FALSE, sizeof (TtvHistoryBlock));
 }
 
 void
@@ -185,8 +184,7 @@ ttv_history_encoder_clear (TtvHistoryEncoder *e)
   g_free (e->pending);
   g_free (e->buf);
   g_free (e->piece);
-  if (e->dir)
-    g_array_unref (e->dir);
+  g_free (e->dir);
   memset (e, 0, sizeof *e);
 }
 
@@ -205,6 +203,26 @@ ttv_history_encoder_flush (TtvHistoryEncoder *e, TtvHistoryWriter *w)
   e->cap = 0;
 }
 
+static void
+add_dir_entry (TtvHistoryEncoder *e, const TtvHistoryBlock *d)
+{
+  if (e->n_dir == 0)
+    e->dir_first = *d;
+  else
+    {
+      if (e->n_dir >= e->dir_cap)
+        {
+          e->dir_cap = MAX (e->dir_cap * 2, 4);
+          gboolean first_move = e->dir == NULL;
+          e->dir = g_renew (TtvHistoryBlock, e->dir, e->dir_cap);
+          if (first_move)
+            e->dir[0] = e->dir_first;
+        }
+      e->dir[e->n_dir] = *d;
+    }
+  e->n_dir++;
+}
+
 /* The piece after the blocks it indexes, then its directory entry. */
 static void
 write_piece (TtvHistoryEncoder *e, TtvHistoryWriter *w)
@@ -214,7 +232,7 @@ write_piece (TtvHistoryEncoder *e, TtvHistoryWriter *w)
   ttv_history_encoder_flush (e, w);
   ttv_history_writer_align (w);
   TtvHistoryBlock d = { e->piece[0].start, ttv_history_writer_append (w, e->piece, e->n_piece * sizeof (TtvHistoryBlock)) };
-  g_array_append_val (e->dir, d);
+  add_dir_entry (e, &d);
   e->n_piece = 0;
 }
 
@@ -253,7 +271,7 @@ gsize
 ttv_history_encoder_memory (const TtvHistoryEncoder *e)
 {
   return e->pending_cap * sizeof (TtvHistoryRec) + e->cap + e->piece_cap * sizeof (TtvHistoryBlock)
-         + (e->dir ? e->dir->len * sizeof (TtvHistoryBlock) : 0);
+         + e->dir_cap * sizeof (TtvHistoryBlock);
 }
 
 void
@@ -263,7 +281,7 @@ ttv_history_encoder_seq (const TtvHistoryEncoder *e, const guint8 *data, guint64
   seq->data = data;
   seq->fd = -1;
   seq->size = size;
-  seq->dir = (const TtvHistoryBlock *) e->dir->data;
+  seq->dir = e->dir ? e->dir : &e->dir_first;
   seq->n_recs = e->n_recs;
   seq->n_blocks = ttv_history_n_blocks (e->n_recs);
 }
