@@ -539,6 +539,74 @@ assert_same_records (TtvAnalysis *a, TtvAnalysis *b)
   g_assert_cmpmem (x->data, x->len, y->data, y->len);
 }
 
+static char *
+report (TtvAnalysis *a)
+{
+  g_autoptr (GError) error = NULL;
+  GString *out = g_string_new (NULL);
+  g_assert_true (ttv_analysis_write (a, TTV_ANALYSIS_FORMAT_JSONL, NULL, out, &error));
+  g_assert_no_error (error);
+  return g_string_free (out, FALSE);
+}
+
+/* A class that adds a hook of its own for every event (counting them):
+ * a pass with it reads the trace through the hooks. */
+static gboolean
+count_event (gpointer data, gpointer call_data)
+{
+  (*(guint64 *) data)++;
+  return FALSE;
+}
+
+static gpointer
+hooked_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError **error)
+{
+  guint64 *n = g_new0 (guint64, 1);
+  ttv_analysis_pass_add_hook (pass, NULL, count_event, n, TTV_PRIO_DEFAULT);
+  return n;
+}
+
+static const TtvAnalysisClass hooked_class = {
+  .name = "test-hooked", .needs_state = TRUE, .attach = hooked_attach, .free = g_free,
+};
+
+/* The kernel analyses in one read, as the pass runs them: alone, each
+ * observes the state itself and the pass reads the events with no hooks;
+ * all six together (more observers than the state takes) with a class
+ * that adds a hook, through the fan-out and the hooks.  The same records
+ * and reports either way. */
+static void
+test_one_read (void)
+{
+  static const TtvAnalysisClass *const kernel[] = {
+    &ttv_cpu_usage_analysis, &ttv_syscall_analysis, &ttv_sched_analysis,
+    &ttv_irq_analysis, &ttv_block_analysis, &ttv_futex_analysis,
+  };
+  Fixture f;
+  fixture_open (&f, 30000);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) classes = g_ptr_array_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (kernel); i++)
+    g_ptr_array_add (classes, (gpointer) kernel[i]);
+  g_ptr_array_add (classes, (gpointer) &hooked_class);
+  TtvAnalysisOptions o = { .no_cache = TRUE };
+  g_autoptr (GPtrArray) together = ttv_analysis_run_many (f.ts, classes, &o, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  const guint64 *hooked = ttv_analysis_get_data (g_ptr_array_index (together, G_N_ELEMENTS (kernel)));
+  g_assert_cmpuint (*hooked, ==, ttv_analysis_get_n_events (g_ptr_array_index (together, 0)));
+  g_assert_cmpuint (*hooked, >=, 30000);
+  for (guint i = 0; i < G_N_ELEMENTS (kernel); i++)
+    {
+      g_autoptr (TtvAnalysis) alone = run (&f, kernel[i], FALSE);
+      TtvAnalysis *with = g_ptr_array_index (together, i);
+      g_assert_cmpuint (ttv_analysis_get_n_events (alone), ==, *hooked);
+      assert_same_records (alone, with);
+      g_autofree char *want = report (with), *got = report (alone);
+      g_assert_cmpstr (got, ==, want);
+    }
+  fixture_close (&f);
+}
+
 /* Counts that wrap when multiplied (found by fuzz-analysis-file): 2^63
  * value pairs made 2 * n wrap to none (2^63 + 1: to one pair), and the
  * reader went on reading pairs past its copy.  Refused, naming the values. */
@@ -689,6 +757,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/tables/longest", test_longest);
   g_test_add_func ("/analysis/tables/scatter-far-apart", test_scatter_far_apart);
   g_test_add_func ("/analysis/tables/cache", test_cache);
+  g_test_add_func ("/analysis/tables/one-read", test_one_read);
   g_test_add_func ("/analysis/tables/hostile-counts", test_hostile_counts);
   return g_test_run ();
 }

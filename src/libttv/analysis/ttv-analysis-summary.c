@@ -44,8 +44,9 @@ acc_free (Acc *a)
   g_free (a);
 }
 
+/* @d in bucket @b (ttv_duration_bucket, computed once per record). */
 static void
-acc_add (Acc *a, gint64 d)
+acc_add (Acc *a, gint64 d, guint b)
 {
   a->s.count++;
   /* Saturates: durations from a damaged cache file may be anything. */
@@ -55,7 +56,7 @@ acc_add (Acc *a, gint64 d)
   double delta = (double) d - a->s.mean;
   a->s.mean += delta / (double) a->s.count;
   a->m2 += delta * ((double) d - a->s.mean);
-  a->hist[ttv_duration_bucket (d)]++;
+  a->hist[b]++;
 }
 
 /* After the first read: where each percentile's duration lies. */
@@ -81,9 +82,8 @@ acc_plan (Acc *a)
 }
 
 static void
-acc_collect (Acc *a, gint64 d)
+acc_collect (Acc *a, gint64 d, guint b)
 {
-  guint b = ttv_duration_bucket (d);
   for (guint k = 0; k < 3; k++)
     if (b == a->target[k])
       g_array_append_val (a->found[k], d);
@@ -113,6 +113,44 @@ acc_finish (Acc *a)
       g_array_sort (f, compare_i64);
       *values[k] = a->rank[k] >= 1 && a->rank[k] <= f->len ? g_array_index (f, gint64, a->rank[k] - 1) : a->s.max;
     }
+}
+
+/* ---- histogram and scatter levels: what their read does per record ---- */
+
+typedef struct {
+  TtvAnalysisLevel lv;
+  TtvScatterColumn *bins;       /* owned */
+} Level;
+
+typedef struct {
+  const TtvBusyClock *clock;
+  Level *levels;
+  guint n_levels;
+  guint64 n;
+  GCancellable *cancel;
+  gboolean cancelled;
+} LevelScan;
+
+static gboolean
+level_entry (const void *record, guint64 index, gpointer data)
+{
+  LevelScan *s = data;
+  if ((++s->n & 0xffff) == 0 && g_cancellable_is_cancelled (s->cancel))
+    {
+      s->cancelled = TRUE;
+      return FALSE;
+    }
+  gint64 start = ttv_analysis_record_start (record);
+  guint b = ttv_duration_bucket (ttv_analysis_record_duration (record));
+  guint64 bit = G_GUINT64_CONSTANT (1) << (b % 64);
+  for (guint k = 0; k < s->n_levels; k++)
+    {
+      Level *l = &s->levels[k];
+      guint32 i = ttv_analysis_busy_bin (s->clock, l->lv.shift, l->lv.n_bins, start);
+      l->bins[i].mask[b / 64] |= bit;
+      l->bins[i].count++;
+    }
+  return TRUE;
 }
 
 typedef struct {
@@ -170,17 +208,18 @@ stats_entry (const void *record, guint64 index, gpointer data)
           g_hash_table_insert (s->groups, &g->s.key, g);
         }
     }
+  guint b = ttv_duration_bucket (d);
   if (s->second)
     {
-      acc_collect (s->all, d);
+      acc_collect (s->all, d, b);
       if (g)
-        acc_collect (g, d);
+        acc_collect (g, d, b);
     }
   else
     {
-      acc_add (s->all, d);
+      acc_add (s->all, d, b);
       if (g)
-        acc_add (g, d);
+        acc_add (g, d, b);
     }
   return TRUE;
 }
@@ -192,12 +231,29 @@ compare_key (gconstpointer x, gconstpointer y)
   return a->key < b->key ? -1 : a->key > b->key;
 }
 
-GArray *
-ttv_analysis_stats_compute (const TtvAnalysisTableSpec *spec, const TtvAnalysisSource *src,
-                            const TtvAnalysisSeq *seq, TtvTime t0, TtvTime t1, const TtvAnalysisColumn *only,
-                            gint64 only_value, TtvAnalysisStats *all, GCancellable *cancel, GError **error)
+/* A table's first read when it is written: its scatter levels and the
+ * first half of its statistics, one read of the records for both. */
+typedef struct {
+  LevelScan *levels;
+  StatsScan *stats;
+} FirstRead;
+
+static gboolean
+first_read_entry (const void *record, guint64 index, gpointer data)
+{
+  FirstRead *r = data;
+  return level_entry (record, index, r->levels) && stats_entry (record, index, r->stats);
+}
+
+/* ttv_analysis_stats_compute(), and with @levels (NULL: none) filled in
+ * its first read, which is then over every record. */
+static GArray *
+stats_compute (const TtvAnalysisTableSpec *spec, const TtvAnalysisSource *src, const TtvAnalysisSeq *seq,
+               TtvTime t0, TtvTime t1, const TtvAnalysisColumn *only, gint64 only_value, LevelScan *levels,
+               TtvAnalysisStats *all, GCancellable *cancel, GError **error)
 {
   StatsScan s = { spec, t0, t1, only, only_value, NULL, NULL, FALSE, 0, cancel, FALSE };
+  FirstRead first = { levels, &s };
   s.groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, (GDestroyNotify) acc_free);
   s.all = g_new (Acc, 1);
   acc_init (s.all, -1);
@@ -214,8 +270,11 @@ ttv_analysis_stats_compute (const TtvAnalysisTableSpec *spec, const TtvAnalysisS
           while (g_hash_table_iter_next (&it, NULL, &v))
             acc_plan (v);
         }
-      ok = ttv_analysis_seq_scan (seq, src, TTV_QUERY_START_IN, t0, t1, stats_entry, &s, error);
-      if (ok && s.cancelled)
+      if (levels && !s.second)
+        ok = ttv_analysis_seq_scan (seq, src, TTV_QUERY_START_IN, t0, t1, first_read_entry, &first, error);
+      else
+        ok = ttv_analysis_seq_scan (seq, src, TTV_QUERY_START_IN, t0, t1, stats_entry, &s, error);
+      if (ok && (s.cancelled || (levels && levels->cancelled)))
         ok = !g_cancellable_set_error_if_cancelled (cancel, error);
     }
   GArray *out = NULL;
@@ -239,6 +298,14 @@ ttv_analysis_stats_compute (const TtvAnalysisTableSpec *spec, const TtvAnalysisS
   return out;
 }
 
+GArray *
+ttv_analysis_stats_compute (const TtvAnalysisTableSpec *spec, const TtvAnalysisSource *src,
+                            const TtvAnalysisSeq *seq, TtvTime t0, TtvTime t1, const TtvAnalysisColumn *only,
+                            gint64 only_value, TtvAnalysisStats *all, GCancellable *cancel, GError **error)
+{
+  return stats_compute (spec, src, seq, t0, t1, only, only_value, NULL, all, cancel, error);
+}
+
 void
 ttv_duration_summary_compute (TtvDurationSummary *out, gint64 key, TtvTime *durations, gsize n)
 {
@@ -250,7 +317,7 @@ ttv_duration_summary_compute (TtvDurationSummary *out, gint64 key, TtvTime *dura
   Acc a;
   acc_init (&a, key);
   for (gsize i = 0; i < n; i++)
-    acc_add (&a, durations[i]);
+    acc_add (&a, durations[i], ttv_duration_bucket (durations[i]));
   out->count = a.s.count;
   out->total = a.s.total;
   out->min = a.s.min;
@@ -266,42 +333,6 @@ ttv_duration_summary_compute (TtvDurationSummary *out, gint64 key, TtvTime *dura
 }
 
 /* ---- histogram and scatter levels ---- */
-
-typedef struct {
-  TtvAnalysisLevel lv;
-  TtvScatterColumn *bins;       /* owned */
-} Level;
-
-typedef struct {
-  const TtvBusyClock *clock;
-  Level *levels;
-  guint n_levels;
-  guint64 n;
-  GCancellable *cancel;
-  gboolean cancelled;
-} LevelScan;
-
-static gboolean
-level_entry (const void *record, guint64 index, gpointer data)
-{
-  LevelScan *s = data;
-  if ((++s->n & 0xffff) == 0 && g_cancellable_is_cancelled (s->cancel))
-    {
-      s->cancelled = TRUE;
-      return FALSE;
-    }
-  gint64 start = ttv_analysis_record_start (record);
-  guint b = ttv_duration_bucket (ttv_analysis_record_duration (record));
-  guint64 bit = G_GUINT64_CONSTANT (1) << (b % 64);
-  for (guint k = 0; k < s->n_levels; k++)
-    {
-      Level *l = &s->levels[k];
-      guint32 i = ttv_analysis_busy_bin (s->clock, l->lv.shift, l->lv.n_bins, start);
-      l->bins[i].mask[b / 64] |= bit;
-      l->bins[i].count++;
-    }
-  return TRUE;
-}
 
 /* Merges the histogram's bins 2^@merge at a time. */
 static void
@@ -370,16 +401,16 @@ ttv_analysis_summaries_write (TtvTableBuilder *t, TtvHistoryWriter *w, const Ttv
           shift -= LEVEL_STEP;
           n_bins = next;
         }
-      LevelScan ls = { t->clock, levels, n_levels, 0, cancel, FALSE };
-      ok = ttv_analysis_seq_scan (&seq, src, TTV_QUERY_OVERLAP, G_MININT64, G_MAXINT64, level_entry, &ls, error);
-      if (ok && ls.cancelled)
-        ok = !g_cancellable_set_error_if_cancelled (cancel, error);
     }
+  /* The levels are filled in the statistics' first read (of every record:
+   * each level counts them all). */
+  LevelScan ls = { t->clock, levels, n_levels, 0, cancel, FALSE };
   TtvAnalysisStats all;
   g_autoptr (GArray) groups = NULL;
-  if (ok && (spec->summaries || spec->group_offset >= 0))
+  if (spec->summaries || spec->group_offset >= 0)
     {
-      groups = ttv_analysis_stats_compute (spec, src, &seq, G_MININT64, G_MAXINT64, NULL, 0, &all, cancel, error);
+      groups = stats_compute (spec, src, &seq, G_MININT64, G_MAXINT64, NULL, 0, spec->summaries ? &ls : NULL, &all,
+                              cancel, error);
       ok = groups != NULL;
     }
   ttv_analysis_seq_clear (&seq);

@@ -27,6 +27,8 @@ struct _TtvAnalysisPass {
   TtvAnalysisBuilder *attaching; /* weak: the builder of the class attach() runs for */
   TtvAnalysisEvent ev;          /* the event being delivered, as before/after_event see it */
   gboolean any_before, any_after;
+  guint n_hooks;                /* hooks the analyses added (0: the pass reads events itself) */
+  gboolean fanned_out;          /* the state tells the analyses through fanout_observer */
 };
 
 TtvTraceset *
@@ -40,6 +42,7 @@ ttv_analysis_pass_add_hook (TtvAnalysisPass *pass, const char *event_name, TtvHo
                             gpointer hook_data, guint prio)
 {
   g_return_if_fail (pass != NULL && hook != NULL);
+  pass->n_hooks++;
   ttv_hooks_add (event_name ? ttv_hooks_by_id_find (pass->by_name, event_name) : pass->hooks,
                  hook, hook_data, prio);
 }
@@ -161,36 +164,32 @@ static const TtvStateObserver fanout_observer = {
   fan_cpu_time, fan_frame_end, fan_process_status, fan_mark, fan_resource,
 };
 
-/* The hooks of the pass itself: the event as analyses see it, the calls
- * before it is applied, the state, the calls after. */
-static gboolean
-prologue_hook (gpointer data, gpointer call_data)
+/* Before the state applies @event of trace @trace: the event as analyses
+ * see it, and their calls before it. */
+static inline void
+before_event (TtvAnalysisPass *pass, guint trace, const TtvEvent *event)
 {
-  TtvAnalysisPass *pass = data;
-  const TtvHookCall *call = call_data;
-  pass->ev.event = call->event;
-  pass->ev.trace = call->trace;
-  pass->ev.action = ttv_kernel_model_get_action (pass->model, call->trace, call->event->type);
+  pass->ev.event = event;
+  pass->ev.trace = trace;
+  pass->ev.action = ttv_kernel_model_get_action (pass->model, trace, event->type);
+  if (!pass->any_before)
+    return;
   /* The state before the event is its machine's, as after it (the kernel
    * model selects it again when it applies the event). */
-  if (pass->state && pass->any_before)
-    ttv_state_select_machine (pass->state, ttv_traceset_get_trace_machine (pass->traceset, call->trace));
-  if (pass->any_before)
-    for (guint i = 0; i < pass->attached->len; i++)
-      {
-        const Attached *a = &g_array_index (pass->attached, Attached, i);
-        if (a->cls->before_event)
-          a->cls->before_event (a->self, &pass->ev);
-      }
-  return FALSE;
+  ttv_state_select_machine (pass->state, ttv_traceset_get_trace_machine (pass->traceset, trace));
+  for (guint i = 0; i < pass->attached->len; i++)
+    {
+      const Attached *a = &g_array_index (pass->attached, Attached, i);
+      if (a->cls->before_event)
+        a->cls->before_event (a->self, &pass->ev);
+    }
 }
 
-static gboolean
-state_hook (gpointer data, gpointer call_data)
+/* The state applies the event, then the analyses' calls after it. */
+static inline void
+apply_event (TtvAnalysisPass *pass, guint trace, const TtvEvent *event)
 {
-  TtvAnalysisPass *pass = data;
-  const TtvHookCall *call = call_data;
-  ttv_kernel_model_apply (pass->model, pass->state, call->trace, call->event);
+  ttv_kernel_model_apply (pass->model, pass->state, trace, event);
   if (pass->any_after)
     for (guint i = 0; i < pass->attached->len; i++)
       {
@@ -198,6 +197,23 @@ state_hook (gpointer data, gpointer call_data)
         if (a->cls->after_event)
           a->cls->after_event (a->self, &pass->ev);
       }
+}
+
+/* The hooks of the pass itself when analyses add hooks of their own:
+ * before_event() just before the state, apply_event() at its priority. */
+static gboolean
+prologue_hook (gpointer data, gpointer call_data)
+{
+  const TtvHookCall *call = call_data;
+  before_event (data, call->trace, call->event);
+  return FALSE;
+}
+
+static gboolean
+state_hook (gpointer data, gpointer call_data)
+{
+  const TtvHookCall *call = call_data;
+  apply_event (data, call->trace, call->event);
   return FALSE;
 }
 
@@ -208,14 +224,22 @@ typedef struct {
   GCancellable *cancel;
 } PassProgress;
 
+/* Every SLICE events, a read looks at cancellation and tells progress. */
+#define SLICE (1u << 16)
+
+static void
+report_progress (const PassProgress *pp, TtvTime next)
+{
+  if (pp->progress && pp->end > pp->start)
+    pp->progress (0.9 * (double) (next - pp->start) / (double) (pp->end - pp->start), pp->data);
+}
+
 /* Reads the traceset through the pass's hooks in slices, so that progress
  * and cancellation are seen often; the last event's time in *@last. */
 static gboolean
-read_traceset (TtvAnalysisPass *pass, const PassProgress *pp, guint64 *n_events, TtvTime *last, GError **error)
+read_with_hooks (TtvAnalysisPass *pass, TtvContext *ctx, const PassProgress *pp, guint64 *n_events,
+                 TtvTime *last, GError **error)
 {
-  g_autoptr (TtvContext) ctx = ttv_context_new (pass->traceset, error);
-  if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
-    return FALSE;
   g_autoptr (TtvHooks) hooks = ttv_hooks_new ();
   if (pass->state)
     {
@@ -229,16 +253,14 @@ read_traceset (TtvAnalysisPass *pass, const PassProgress *pp, guint64 *n_events,
   GError *local = NULL;
   const TtvEvent *next;
   guint64 n, total = 0;
-  *last = pp->start == TTV_TIME_MAX ? 0 : pp->start;
-  while ((n = ttv_context_process_middle (ctx, TTV_TIME_MAX, 1u << 16, NULL, &local)) > 0 && local == NULL)
+  while ((n = ttv_context_process_middle (ctx, TTV_TIME_MAX, SLICE, NULL, &local)) > 0 && local == NULL)
     {
       total += n;
       if (pass->state)
         *last = MAX (*last, ttv_state_get_time (pass->state));
       if (g_cancellable_set_error_if_cancelled (pp->cancel, &local) || (next = ttv_context_peek (ctx, &local)) == NULL)
         break;
-      if (pp->progress && pp->end > pp->start)
-        pp->progress (0.9 * (double) (next->time - pp->start) / (double) (pp->end - pp->start), pp->data);
+      report_progress (pp, next->time);
     }
   ttv_context_process_end (ctx, NULL, NULL, NULL, hooks, pass->by_name);
   if (local)
@@ -247,9 +269,85 @@ read_traceset (TtvAnalysisPass *pass, const PassProgress *pp, guint64 *n_events,
       return FALSE;
     }
   *n_events = total;
-  if (pass->state == NULL)
-    *last = pp->end;
   return TRUE;
+}
+
+/* The same read when the analyses added no hooks (the kernel analyses):
+ * the pass calls the state and the analyses itself, as the state pass
+ * does, without the hooks' dispatch for every event.  The same slices:
+ * *@last is taken where read_with_hooks() takes it. */
+static gboolean
+read_events (TtvAnalysisPass *pass, TtvContext *ctx, const PassProgress *pp, guint64 *n_events, TtvTime *last,
+             GError **error)
+{
+  GError *local = NULL;
+  const TtvEvent *ev;
+  guint64 total = 0;
+  while ((ev = ttv_context_next (ctx, &local)) != NULL)
+    {
+      guint trace = ttv_traceset_get_stream_trace (pass->traceset, ttv_context_get_stream (ctx));
+      before_event (pass, trace, ev);
+      apply_event (pass, trace, ev);
+      if ((++total % SLICE) == 0)
+        {
+          *last = MAX (*last, ttv_state_get_time (pass->state));
+          if (g_cancellable_set_error_if_cancelled (pp->cancel, &local))
+            break;
+          report_progress (pp, ev->time);
+        }
+    }
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  if (total % SLICE)
+    *last = MAX (*last, ttv_state_get_time (pass->state));
+  *n_events = total;
+  return TRUE;
+}
+
+static gboolean
+read_traceset (TtvAnalysisPass *pass, const PassProgress *pp, guint64 *n_events, TtvTime *last, GError **error)
+{
+  g_autoptr (TtvContext) ctx = ttv_context_new (pass->traceset, error);
+  if (ctx == NULL || !ttv_context_seek_begin (ctx, error))
+    return FALSE;
+  *last = pp->start == TTV_TIME_MAX ? 0 : pp->start;
+  gboolean ok = pass->state && pass->n_hooks == 0 ? read_events (pass, ctx, pp, n_events, last, error)
+                                                  : read_with_hooks (pass, ctx, pp, n_events, last, error);
+  if (ok && pass->state == NULL)
+    *last = pp->end;
+  return ok;
+}
+
+/* The analyses observe the state each through its own observer when the
+ * state has room for them all: the state then calls only what some
+ * analysis observes (no CPU time to tell an analysis of system calls),
+ * with no walk of the analyses for every change.  Else, or when a class
+ * comes twice (an observer is added once), all through the fan-out. */
+static void
+observe_state (TtvAnalysisPass *pass)
+{
+  guint n = 0;
+  for (guint i = 0; i < pass->attached->len; i++)
+    {
+      const TtvStateObserver *o = g_array_index (pass->attached, Attached, i).cls->observer;
+      for (guint j = 0; o && j < i; j++)
+        pass->fanned_out |= g_array_index (pass->attached, Attached, j).cls->observer == o;
+      n += o != NULL;
+    }
+  pass->fanned_out |= n > TTV_STATE_MAX_OBSERVERS;
+  if (pass->fanned_out)
+    {
+      ttv_state_add_observer (pass->state, &fanout_observer, pass);
+      return;
+    }
+  for (guint i = 0; i < pass->attached->len; i++)
+    {
+      const Attached *a = &g_array_index (pass->attached, Attached, i);
+      ttv_state_add_observer (pass->state, a->cls->observer, a->self);
+    }
 }
 
 static void
@@ -262,13 +360,11 @@ pass_clear (TtvAnalysisPass *pass)
         a->cls->free (a->self);
       ttv_analysis_builder_free (a->builder);
     }
+  /* Its observers are not called again: they need no removing. */
+  if (pass->state)
+    ttv_state_free (pass->state);
   if (pass->attached)
     g_array_unref (pass->attached);
-  if (pass->state)
-    {
-      ttv_state_remove_observer (pass->state, &fanout_observer);
-      ttv_state_free (pass->state);
-    }
   if (pass->model)
     ttv_kernel_model_free (pass->model);
   ttv_hooks_free (pass->hooks);
@@ -322,7 +418,7 @@ run_pass (TtvTraceset *ts, GPtrArray *classes, const TtvAnalysisOptions *options
   TtvTime last = 0;
   if (ok && state)
     {
-      ttv_state_add_observer (pass.state, &fanout_observer, &pass);
+      observe_state (&pass);
       for (guint i = 0; i < traces->len; i++)
         ttv_kernel_model_apply_initial (pass.model, pass.state, g_ptr_array_index (traces, i));
     }

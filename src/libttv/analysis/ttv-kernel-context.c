@@ -107,6 +107,11 @@ struct _TtvFdTracker {
   GHashTable *files;       /* tgid << 32 | fd (gint64 *, owned) -> name in @names */
   GHashTable *calls;       /* tid -> Call *, owned: each thread's last call, reused */
   Call *ended;             /* the call the last event ended, or NULL */
+  /* The last call found: an exit and the records of the frame it ends
+   * ask for the same thread's (calls are reused, never freed before the
+   * tracker). */
+  guint32 last_tid;
+  Call *last_call;         /* or NULL */
   GQuark open, openat, creat, close;
 };
 
@@ -170,6 +175,21 @@ set_file (TtvFdTracker *t, guint32 tgid, gint64 fd, char *name)
   g_hash_table_replace (t->files, g_memdup2 (&key, sizeof key), interned);
 }
 
+/* Thread @tid's call (its last), or NULL. */
+static Call *
+find_call (TtvFdTracker *t, guint32 tid)
+{
+  if (t->last_call && t->last_tid == tid)
+    return t->last_call;
+  Call *c = g_hash_table_lookup (t->calls, GUINT_TO_POINTER (tid));
+  if (c)
+    {
+      t->last_tid = tid;
+      t->last_call = c;
+    }
+  return c;
+}
+
 static guint32
 tgid_of (const TtvState *state, guint32 tid)
 {
@@ -207,12 +227,12 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
         const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
         if (p == NULL || p->pid == 0)
           break;
-        gpointer key = GUINT_TO_POINTER (ttv_thread_key (machine, p->pid));
-        Call *c = g_hash_table_lookup (t->calls, key);
+        guint32 key = ttv_thread_key (machine, p->pid);
+        Call *c = find_call (t, key);
         if (c == NULL)
           {
             c = g_new0 (Call, 1);
-            g_hash_table_insert (t->calls, key, c);
+            g_hash_table_insert (t->calls, GUINT_TO_POINTER (key), c);
           }
         g_clear_pointer (&c->filename, g_free);
         c->active = TRUE;
@@ -243,7 +263,7 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
     case TTV_KM_SYSCALL_EXIT:
       {
         const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
-        Call *c = p ? g_hash_table_lookup (t->calls, GUINT_TO_POINTER (ttv_thread_key (machine, p->pid))) : NULL;
+        Call *c = p ? find_call (t, ttv_thread_key (machine, p->pid)) : NULL;
         gint64 ret;
         if (c == NULL || !c->active)
           break;
@@ -270,7 +290,7 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
 static Call *
 active_call (TtvFdTracker *t, guint32 tid)
 {
-  Call *c = g_hash_table_lookup (t->calls, GUINT_TO_POINTER (tid));
+  Call *c = find_call (t, tid);
   return c && c->active ? c : NULL;
 }
 
