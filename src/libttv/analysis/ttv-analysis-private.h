@@ -309,12 +309,11 @@ gboolean ttv_analysis_seq_scan (const TtvAnalysisSeq *seq, const TtvAnalysisSour
                                 TtvTime t0, TtvTime t1, TtvEntryFunc func, gpointer data, GError **error);
 
 /* The entry of @seq that overlaps [t0, t1] and sorts last by (start, end)
- * (of equal ones, the one stored last), into @buf with its @index
- * (may be NULL); *found FALSE when there is none.  Exact whatever the
- * entries' order; two reads when they are stored in time order (a
- * series'). */
+ * (of equal ones, the one stored last), into @buf; *found FALSE when
+ * there is none.  Exact whatever the entries' order; two reads when they
+ * are stored in time order (a series'). */
 gboolean ttv_analysis_seq_find_last (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, TtvTime t0,
-                                     TtvTime t1, void *buf, guint64 *index, gboolean *found, GError **error);
+                                     TtvTime t1, void *buf, gboolean *found, GError **error);
 
 /* The same, skipping the blocks that cannot hold an entry lasting
  * @min_duration or more (the longest records: a block of short calls

@@ -357,7 +357,6 @@ typedef struct {
   gboolean found;
   gint64 start, end;           /* of the best entry */
   void *buf;                   /* its bytes */
-  guint64 index;
 } FindLast;
 
 /* Whether bounds whose greatest start is @max_start and greatest end
@@ -396,7 +395,6 @@ find_last_in_chunk (FindLast *fl, guint64 c, TtvAnalysisBlock *blocks_buf, guint
           fl->found = TRUE;
           fl->start = start;
           fl->end = end;
-          fl->index = (c * TTV_ANALYSIS_CHUNK + b) * TTV_ANALYSIS_BLOCK + i;
           memcpy (fl->buf, entry, size);
         }
     }
@@ -405,9 +403,9 @@ find_last_in_chunk (FindLast *fl, guint64 c, TtvAnalysisBlock *blocks_buf, guint
 
 gboolean
 ttv_analysis_seq_find_last (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, TtvTime t0, TtvTime t1,
-                            void *buf, guint64 *index, gboolean *found, GError **error)
+                            void *buf, gboolean *found, GError **error)
 {
-  FindLast fl = { seq, src, t0, t1, FALSE, 0, 0, buf, 0 };
+  FindLast fl = { seq, src, t0, t1, FALSE, 0, 0, buf };
   *found = FALSE;
   if (t1 < t0)
     return TRUE;
@@ -425,8 +423,6 @@ ttv_analysis_seq_find_last (const TtvAnalysisSeq *seq, const TtvAnalysisSource *
         return FALSE;
     }
   *found = fl.found;
-  if (index)
-    *index = fl.index;
   return TRUE;
 }
 

@@ -395,37 +395,39 @@ ttv_analysis_table_dup_series_keys (const TtvAnalysisTable *t, guint which)
   return keys;
 }
 
-gboolean
-ttv_analysis_table_get_series_span (const TtvAnalysisTable *t, guint which, guint32 key, TtvTime *first_start,
-                                    TtvTime *last_end)
+/* A series' first start, last start and last end, from its chunks'
+ * bounds in memory; FALSE when it has no record. */
+static gboolean
+series_bounds (const TtvAnalysisSeries *s, TtvTime *first_start, TtvTime *last_start, TtvTime *last_end)
 {
-  const TtvAnalysisSeries *s = find_series (t, which, key);
   if (s == NULL || s->seq.h.n_chunks == 0)
     return FALSE;
   *first_start = G_MAXINT64;
-  *last_end = G_MININT64;
+  *last_start = *last_end = G_MININT64;
   for (guint64 c = 0; c < s->seq.h.n_chunks; c++)
     {
       *first_start = MIN (*first_start, s->seq.chunks[c].min_start);
+      *last_start = MAX (*last_start, s->seq.chunks[c].max_start);
       *last_end = MAX (*last_end, s->seq.chunks[c].max_end);
     }
   return TRUE;
 }
 
 gboolean
+ttv_analysis_table_get_series_span (const TtvAnalysisTable *t, guint which, guint32 key, TtvTime *first_start,
+                                    TtvTime *last_end)
+{
+  TtvTime last_start;
+  return series_bounds (find_series (t, which, key), first_start, &last_start, last_end);
+}
+
+gboolean
 ttv_analysis_table_series_last_overlaps (const TtvAnalysisTable *t, guint which, guint32 key, TtvTime t0,
                                          TtvTime t1)
 {
-  const TtvAnalysisSeries *s = find_series (t, which, key);
-  if (s == NULL || s->seq.h.n_chunks == 0 || t1 < t0)
-    return FALSE;
-  gint64 last_start = G_MININT64, last_end = G_MININT64;
-  for (guint64 c = 0; c < s->seq.h.n_chunks; c++)
-    {
-      last_start = MAX (last_start, s->seq.chunks[c].max_start);
-      last_end = MAX (last_end, s->seq.chunks[c].max_end);
-    }
-  return last_start <= t1 && last_end >= t0;
+  TtvTime first_start, last_start, last_end;
+  return t0 <= t1 && series_bounds (find_series (t, which, key), &first_start, &last_start, &last_end)
+         && last_start <= t1 && last_end >= t0;
 }
 
 typedef struct {
@@ -482,7 +484,7 @@ ttv_analysis_table_last_in_series (const TtvAnalysisTable *t, guint which, guint
   if (s == NULL)
     return TRUE;
   TtvAnalysisSeriesEntry e;
-  if (!ttv_analysis_seq_find_last (&s->seq, source (t), t0, t1, &e, NULL, found, error))
+  if (!ttv_analysis_seq_find_last (&s->seq, source (t), t0, t1, &e, found, error))
     return FALSE;
   if (!*found)
     return TRUE;
@@ -609,8 +611,8 @@ ttv_analysis_table_sum_series (const TtvAnalysisTable *t, guint which, guint32 k
   /* A series the window holds whole, or misses: no read (the CPU time of
    * every thread over a window costs reads for those at its edges only). */
   const TtvAnalysisSeries *series = find_series (t, which, key);
-  TtvTime first, last;
-  if (series && ttv_analysis_table_get_series_span (t, which, key, &first, &last))
+  TtvTime first, last_start, last;
+  if (series_bounds (series, &first, &last_start, &last))
     {
       if (t1 <= first || t0 >= last)
         {
