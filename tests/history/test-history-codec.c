@@ -1,9 +1,11 @@
 /* test-history-codec.c: the compact coding of the state history (random
  * record sequences with tiny and huge time steps, extreme times, several
  * sequences written out interleaved, damaged bytes), the counts of summary
- * bins, histories with many short rows, and damaged cache files. */
+ * bins, histories with many short rows, damaged cache files, and the
+ * writer's checksum taken as it writes. */
 #include "ttv-history-test-util.h"
 #include "ttv-error.h"
+#include "ttv-temp-file.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
@@ -681,6 +683,75 @@ test_cache_damage (Fixture *f, gconstpointer data)
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED);
 }
 
+/* ---- the writer's checksum as the bytes go out ---- */
+
+typedef enum {
+  WRITE_IN_ORDER,      /* a file appended to, its header written last */
+  WRITE_SPILLED,       /* memory first, then a file */
+  WRITE_OVER_HASHED,   /* bytes already out written again: read back */
+  WRITE_PAST_RESERVE,  /* a large region reserved, never appended */
+} WriteKind;
+
+/* The checksum the writer gives, against the hash of the file's bytes
+ * read back after its header: taken as they went out when they went in
+ * order, else read back. */
+static void
+check_hash_as_written (WriteKind kind)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ttv-writer-XXXXXX", NULL);
+  TtvHistoryWriter w;
+  if (kind == WRITE_SPILLED)
+    ttv_history_writer_init_memory (&w, 30000, dir);
+  else
+    g_assert_true (ttv_history_writer_init_file (&w, dir, TRUE, NULL));
+  w.header_size = 64;
+  ttv_history_writer_hash_as_written (&w);
+  ttv_history_writer_reserve (&w, 64);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  g_autofree guint8 *data = g_malloc ((3u << 20) + 4096);
+  for (gsize i = 0; i < (3u << 20) + 4096; i++)
+    data[i] = (guint8) g_rand_int (rand);
+  for (guint i = 0; i < 400; i++)
+    {
+      /* Small appends, and two larger than the writer's buffer. */
+      gsize n = i == 150 || i == 300 ? (3u << 20) + i : (gsize) g_rand_int_range (rand, 0, 9000);
+      ttv_history_writer_append (&w, data + (n > 9000 ? 0 : i), n);
+      ttv_history_writer_align (&w);
+      if (i == 200 && kind == WRITE_OVER_HASHED)
+        {
+          ttv_history_writer_flush (&w);
+          ttv_history_writer_pwrite (&w, 1000, "again", 5);
+        }
+      if (i == 250 && kind == WRITE_PAST_RESERVE)
+        ttv_history_writer_reserve (&w, 2u << 20);
+    }
+  ttv_history_writer_pwrite (&w, 0, data, 64);
+  g_assert_null (w.bytes);
+  g_assert_true (ttv_history_writer_flush (&w));
+  g_autofree guint8 *back = g_malloc (w.offset);
+  g_assert_true (ttv_file_read_at (w.fd, back, w.offset, 0));
+  guint64 written = ttv_history_hash (back + 64, w.offset - 64);
+  /* A byte changed behind the writer's back: the checksum taken as the
+   * bytes went out does not see it, one read back does. */
+  back[100] ^= 0xff;
+  g_assert_true (ttv_file_write_at (w.fd, back + 100, 1, 100));
+  guint64 sum = ttv_history_writer_checksum (&w);
+  g_assert_false (w.failed);
+  if (kind == WRITE_IN_ORDER || kind == WRITE_SPILLED)
+    g_assert_cmpuint (sum, ==, written);
+  else
+    g_assert_cmpuint (sum, ==, ttv_history_hash (back + 64, w.offset - 64));
+  ttv_history_writer_clear (&w);
+  g_rmdir (dir);
+}
+
+static void
+test_hash_as_written (void)
+{
+  for (WriteKind k = WRITE_IN_ORDER; k <= WRITE_PAST_RESERVE; k++)
+    check_hash_as_written (k);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -691,6 +762,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/slab", test_slab);
   g_test_add_func ("/history/codec/damage", test_codec_damage);
   g_test_add_func ("/history/codec/bin-counts", test_bin_counts);
+  g_test_add_func ("/history/writer/hash-as-written", test_hash_as_written);
   g_test_add ("/history/many-rows", Fixture, GUINT_TO_POINTER (1500), fixture_set_up, test_many_rows,
               ttv_history_fixture_tear_down);
   g_test_add ("/history/cache/damage", Fixture, GUINT_TO_POINTER (200), fixture_set_up, test_cache_damage,

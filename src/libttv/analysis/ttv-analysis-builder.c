@@ -228,6 +228,9 @@ ttv_analysis_builder_new (TtvTraceset *ts, const TtvAnalysisClass *cls, const Tt
   if (!in_file)
     ttv_history_writer_init_memory (&b->w, max_memory, NULL);
   b->w.header_size = sizeof (TtvAnalysisHeader);
+  /* Appended to in order, its header last: no read of the whole file back
+   * for its checksum. */
+  ttv_history_writer_hash_as_written (&b->w);
   /* The header's place, written last; the fingerprint first, so that a
    * stale file is told by its first bytes. */
   ttv_history_writer_reserve (&b->w, sizeof (TtvAnalysisHeader));

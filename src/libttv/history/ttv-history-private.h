@@ -130,6 +130,7 @@ typedef struct {
   int err;                 /* errno of the first failure */
   gsize header_size;       /* bytes the checksum skips (0: a state history's header);
                             * the analyses' files (analysis/) set their own */
+  struct _TtvHistoryRunningHash *running;  /* owned: the checksum as the bytes go out, or NULL */
 } TtvHistoryWriter;
 
 void     ttv_history_writer_init_memory (TtvHistoryWriter *w, guint64 spill_limit, const char *spill_dir);
@@ -148,6 +149,11 @@ void     ttv_history_writer_pwrite (TtvHistoryWriter *w, guint64 offset, const v
 gboolean ttv_history_writer_flush (TtvHistoryWriter *w);
 /* The checksum of the bytes after the header (TtvHistoryHeader.checksum). */
 guint64  ttv_history_writer_checksum (TtvHistoryWriter *w);
+/* Has the checksum computed as the bytes go to the file, not read back
+ * after: for a file appended to in order, only its header (header_size,
+ * set before) written again.  Bytes written out of order make the
+ * checksum read back the file as without. */
+void     ttv_history_writer_hash_as_written (TtvHistoryWriter *w);
 /* Gives the file the name @path atomically (a committed, named file). */
 gboolean ttv_history_writer_commit (TtvHistoryWriter *w, const char *path, GError **error);
 /* The error of a failed writer, naming @what. */

@@ -114,6 +114,62 @@ ttv_history_hash (const guint8 *data, gsize size)
   return ttv_history_hasher_finish (&s);
 }
 
+/* ---- the checksum as the bytes go out ---- */
+
+typedef struct _TtvHistoryRunningHash TtvHistoryRunningHash;
+
+struct _TtvHistoryRunningHash {
+  TtvHistoryHasher hasher;
+  guint64 to;              /* the bytes before this offset are hashed */
+  gboolean broken;         /* bytes went out of order: read back instead */
+};
+
+static gsize
+checksum_head (const TtvHistoryWriter *w)
+{
+  return w->header_size ? w->header_size : sizeof (TtvHistoryHeader);
+}
+
+void
+ttv_history_writer_hash_as_written (TtvHistoryWriter *w)
+{
+  g_return_if_fail (w->running == NULL && w->offset == 0);
+  w->running = g_new0 (TtvHistoryRunningHash, 1);
+  ttv_history_hasher_init (&w->running->hasher);
+  w->running->to = checksum_head (w);
+}
+
+/* @data, @n bytes, goes to the file at @at. */
+static void
+hash_written (TtvHistoryWriter *w, const guint8 *data, gsize n, guint64 at)
+{
+  TtvHistoryRunningHash *r = w->running;
+  guint64 head = checksum_head (w);
+  if (r == NULL || r->broken || at + n <= head)
+    return;
+  if (at < head)
+    {
+      data += head - at;
+      n -= head - at;
+      at = head;
+    }
+  if (at != r->to)
+    {
+      r->broken = TRUE;
+      return;
+    }
+  ttv_history_hasher_update (&r->hasher, data, n);
+  r->to += n;
+}
+
+/* Bytes already hashed are written again. */
+static void
+hash_overwritten (TtvHistoryWriter *w, guint64 offset, gsize size)
+{
+  if (w->running && offset + size > checksum_head (w) && offset < w->running->to)
+    w->running->broken = TRUE;
+}
+
 /* ---- the writer ---- */
 
 static void
@@ -159,6 +215,7 @@ ttv_history_writer_clear (TtvHistoryWriter *w)
   g_free (w->tmp_path);
   g_free (w->buf);
   g_free (w->spill_dir);
+  g_free (w->running);
   memset (w, 0, sizeof *w);
   w->fd = -1;
 }
@@ -168,6 +225,7 @@ ttv_history_writer_flush (TtvHistoryWriter *w)
 {
   if (w->fd < 0 || w->len == 0)
     return !w->failed;
+  hash_written (w, w->buf, w->len, w->offset - w->len);
   if (!w->failed && !ttv_file_write_at (w->fd, w->buf, w->len, w->offset - w->len))
     fail (w, errno);
   w->len = 0;
@@ -194,6 +252,7 @@ spill_to_file (TtvHistoryWriter *w)
       close (fd);
       return;
     }
+  hash_written (w, w->bytes->data, w->bytes->len, 0);
   g_byte_array_unref (w->bytes);
   w->bytes = NULL;
   w->fd = fd;
@@ -222,6 +281,7 @@ ttv_history_writer_append (TtvHistoryWriter *w, const void *data, gsize size)
     ttv_history_writer_flush (w);
   if (size >= WRITE_BUFFER)
     {
+      hash_written (w, data, size, at);
       if (!w->failed && !ttv_file_write_at (w->fd, data, size, at))
         fail (w, errno);
     }
@@ -293,6 +353,7 @@ ttv_history_writer_pwrite (TtvHistoryWriter *w, guint64 offset, const void *data
     }
   if (offset + size > buffered_from)
     ttv_history_writer_flush (w);
+  hash_overwritten (w, offset, size);
   if (!w->failed && !ttv_file_write_at (w->fd, data, size, offset))
     fail (w, errno);
 }
@@ -300,14 +361,16 @@ ttv_history_writer_pwrite (TtvHistoryWriter *w, guint64 offset, const void *data
 guint64
 ttv_history_writer_checksum (TtvHistoryWriter *w)
 {
-  gsize head = w->header_size ? w->header_size : sizeof (TtvHistoryHeader);
+  gsize head = checksum_head (w);
   if (w->offset <= head)
     return ttv_history_hash (NULL, 0);
   if (w->bytes)
     return ttv_history_hash (w->bytes->data + head, w->bytes->len - head);
-  /* Read back rather than mapped: the pages stay out of this process. */
   if (!ttv_history_writer_flush (w))
     return 0;
+  if (w->running && !w->running->broken && w->running->to == w->offset)
+    return ttv_history_hasher_finish (&w->running->hasher);
+  /* Read back rather than mapped: the pages stay out of this process. */
   TtvHistoryHasher s;
   ttv_history_hasher_init (&s);
   for (guint64 at = head; at < w->offset;)
