@@ -227,6 +227,8 @@ void     ttv_analysis_seq_writer_add (TtvAnalysisSeqWriter *s, TtvHistoryWriter 
 void     ttv_analysis_seq_writer_finish (TtvAnalysisSeqWriter *s, TtvHistoryWriter *w, TtvAnalysisSeqHeader *h);
 gsize    ttv_analysis_seq_writer_memory (const TtvAnalysisSeqWriter *s);
 
+typedef struct _TtvAnalysisStatsAcc TtvAnalysisStatsAcc;
+
 struct _TtvTableBuilder {
   TtvAnalysisBuilder *owner;         /* weak */
   const TtvAnalysisTableSpec *spec;  /* weak: static */
@@ -241,6 +243,8 @@ struct _TtvTableBuilder {
   guint32 hist_shift;
   guint32 hist_bins;
   guint32 **hist;                    /* owned, hist_bins */
+  TtvAnalysisStatsAcc *stats;        /* owned: the statistics' first read (a group column or
+                                      * summaries), or NULL */
 };
 
 /* Writes @t's table (its pending blocks, series, summaries, statistics);
@@ -292,6 +296,12 @@ void     ttv_analysis_writer_source (TtvHistoryWriter *w, TtvAnalysisSource *src
 gboolean ttv_analysis_summaries_write (TtvTableBuilder *t, TtvHistoryWriter *w, const TtvAnalysisSource *src,
                                        const TtvAnalysisSeqHeader *main, TtvAnalysisTableHeader *h,
                                        GCancellable *cancel, GError **error);
+/* The statistics' first read of a table's records (every one, in order),
+ * taken as they are pushed rather than read back from the file. */
+TtvAnalysisStatsAcc *ttv_analysis_stats_acc_new (const TtvAnalysisTableSpec *spec);
+void     ttv_analysis_stats_acc_add (TtvAnalysisStatsAcc *a, const void *record);
+void     ttv_analysis_stats_acc_free (TtvAnalysisStatsAcc *a);
+gsize    ttv_analysis_stats_acc_memory (const TtvAnalysisStatsAcc *a);
 /* Statistics of the records of @seq starting in [t0, t1] whose column
  * @only (may be NULL: every record) holds @only_value, grouped by the
  * spec's group column. */

@@ -2,7 +2,8 @@
  * the duration histogram by start time, the scatter levels (which duration
  * buckets hold a record, per time bin, each level's bins 8 times finer),
  * and per-group statistics with exact percentiles, computed in two reads of
- * the records with bounded memory.  Used by the table builder and queries. */
+ * the records with bounded memory (when a table is written, the first as
+ * its records are pushed).  Used by the table builder and queries. */
 #include "ttv-analysis-private.h"
 #include "ttv-error.h"
 
@@ -153,7 +154,9 @@ level_entry (const void *record, guint64 index, gpointer data)
   return TRUE;
 }
 
-typedef struct {
+/* TtvAnalysisStatsAcc: the first read's, taken as a table's records are
+ * pushed (ttv_analysis_stats_acc_new). */
+typedef struct _TtvAnalysisStatsAcc {
   const TtvAnalysisTableSpec *spec;
   TtvTime t0, t1;
   const TtvAnalysisColumn *only;   /* NULL: every record */
@@ -231,71 +234,68 @@ compare_key (gconstpointer x, gconstpointer y)
   return a->key < b->key ? -1 : a->key > b->key;
 }
 
-/* A table's first read when it is written: its scatter levels and the
- * first half of its statistics, one read of the records for both. */
-typedef struct {
-  LevelScan *levels;
-  StatsScan *stats;
-} FirstRead;
-
-static gboolean
-first_read_entry (const void *record, guint64 index, gpointer data)
+static void
+stats_scan_init (StatsScan *s, const TtvAnalysisTableSpec *spec, TtvTime t0, TtvTime t1,
+                 const TtvAnalysisColumn *only, gint64 only_value, GCancellable *cancel)
 {
-  FirstRead *r = data;
-  return level_entry (record, index, r->levels) && stats_entry (record, index, r->stats);
+  memset (s, 0, sizeof *s);
+  s->spec = spec;
+  s->t0 = t0;
+  s->t1 = t1;
+  s->only = only;
+  s->only_value = only_value;
+  s->cancel = cancel;
+  s->groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, (GDestroyNotify) acc_free);
+  s->all = g_new (Acc, 1);
+  acc_init (s->all, -1);
 }
 
-/* ttv_analysis_stats_compute(), and with @levels (NULL: none) filled in
- * its first read, which is then over every record. */
-static GArray *
-stats_compute (const TtvAnalysisTableSpec *spec, const TtvAnalysisSource *src, const TtvAnalysisSeq *seq,
-               TtvTime t0, TtvTime t1, const TtvAnalysisColumn *only, gint64 only_value, LevelScan *levels,
-               TtvAnalysisStats *all, GCancellable *cancel, GError **error)
+static void
+stats_scan_clear (StatsScan *s)
 {
-  StatsScan s = { spec, t0, t1, only, only_value, NULL, NULL, FALSE, 0, cancel, FALSE };
-  FirstRead first = { levels, &s };
-  s.groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, (GDestroyNotify) acc_free);
-  s.all = g_new (Acc, 1);
-  acc_init (s.all, -1);
-  gboolean ok = TRUE;
-  for (guint pass = 0; pass < 2 && ok; pass++)
+  g_hash_table_unref (s->groups);
+  acc_free (s->all);
+}
+
+/* Between the two reads: where each percentile lies. */
+static void
+stats_plan (StatsScan *s)
+{
+  s->second = TRUE;
+  acc_plan (s->all);
+  GHashTableIter it;
+  gpointer v;
+  g_hash_table_iter_init (&it, s->groups);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    acc_plan (v);
+}
+
+/* After the second read: the groups' statistics by key, and @all. */
+static GArray *
+stats_result (StatsScan *s, TtvAnalysisStats *all)
+{
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (TtvAnalysisStats));
+  acc_finish (s->all);
+  *all = s->all->s;
+  GHashTableIter it;
+  gpointer v;
+  g_hash_table_iter_init (&it, s->groups);
+  while (g_hash_table_iter_next (&it, NULL, &v))
     {
-      s.second = pass == 1;
-      if (s.second)
-        {
-          acc_plan (s.all);
-          GHashTableIter it;
-          gpointer v;
-          g_hash_table_iter_init (&it, s.groups);
-          while (g_hash_table_iter_next (&it, NULL, &v))
-            acc_plan (v);
-        }
-      if (levels && !s.second)
-        ok = ttv_analysis_seq_scan (seq, src, TTV_QUERY_START_IN, t0, t1, first_read_entry, &first, error);
-      else
-        ok = ttv_analysis_seq_scan (seq, src, TTV_QUERY_START_IN, t0, t1, stats_entry, &s, error);
-      if (ok && (s.cancelled || (levels && levels->cancelled)))
-        ok = !g_cancellable_set_error_if_cancelled (cancel, error);
+      acc_finish (v);
+      g_array_append_val (out, ((Acc *) v)->s);
     }
-  GArray *out = NULL;
-  if (ok)
-    {
-      out = g_array_new (FALSE, TRUE, sizeof (TtvAnalysisStats));
-      acc_finish (s.all);
-      *all = s.all->s;
-      GHashTableIter it;
-      gpointer v;
-      g_hash_table_iter_init (&it, s.groups);
-      while (g_hash_table_iter_next (&it, NULL, &v))
-        {
-          acc_finish (v);
-          g_array_append_val (out, ((Acc *) v)->s);
-        }
-      g_array_sort (out, compare_key);
-    }
-  g_hash_table_unref (s.groups);
-  acc_free (s.all);
+  g_array_sort (out, compare_key);
   return out;
+}
+
+/* The read's cancellation, once it returned @ok. */
+static gboolean
+read_done (gboolean ok, gboolean cancelled, GCancellable *cancel, GError **error)
+{
+  if (ok && cancelled)
+    return !g_cancellable_set_error_if_cancelled (cancel, error);
+  return ok;
 }
 
 GArray *
@@ -303,7 +303,81 @@ ttv_analysis_stats_compute (const TtvAnalysisTableSpec *spec, const TtvAnalysisS
                             const TtvAnalysisSeq *seq, TtvTime t0, TtvTime t1, const TtvAnalysisColumn *only,
                             gint64 only_value, TtvAnalysisStats *all, GCancellable *cancel, GError **error)
 {
-  return stats_compute (spec, src, seq, t0, t1, only, only_value, NULL, all, cancel, error);
+  StatsScan s;
+  stats_scan_init (&s, spec, t0, t1, only, only_value, cancel);
+  gboolean ok = ttv_analysis_seq_scan (seq, src, TTV_QUERY_START_IN, t0, t1, stats_entry, &s, error);
+  ok = read_done (ok, s.cancelled, cancel, error);
+  if (ok)
+    {
+      stats_plan (&s);
+      ok = ttv_analysis_seq_scan (seq, src, TTV_QUERY_START_IN, t0, t1, stats_entry, &s, error);
+      ok = read_done (ok, s.cancelled, cancel, error);
+    }
+  GArray *out = ok ? stats_result (&s, all) : NULL;
+  stats_scan_clear (&s);
+  return out;
+}
+
+/* ---- the first read as the records are pushed ---- */
+
+TtvAnalysisStatsAcc *
+ttv_analysis_stats_acc_new (const TtvAnalysisTableSpec *spec)
+{
+  StatsScan *s = g_new (StatsScan, 1);
+  stats_scan_init (s, spec, G_MININT64, G_MAXINT64, NULL, 0, NULL);
+  return s;
+}
+
+void
+ttv_analysis_stats_acc_add (TtvAnalysisStatsAcc *a, const void *record)
+{
+  stats_entry (record, 0, a);
+}
+
+void
+ttv_analysis_stats_acc_free (TtvAnalysisStatsAcc *a)
+{
+  if (a == NULL)
+    return;
+  stats_scan_clear (a);
+  g_free (a);
+}
+
+gsize
+ttv_analysis_stats_acc_memory (const TtvAnalysisStatsAcc *a)
+{
+  return sizeof *a + (g_hash_table_size (a->groups) + 1) * (sizeof (Acc) + 32);
+}
+
+/* A table's one read when it is written, its statistics' first read done
+ * as its records were pushed: the statistics' second read and the
+ * scatter levels. */
+typedef struct {
+  LevelScan *levels;
+  StatsScan *stats;
+} SecondRead;
+
+static gboolean
+second_read_entry (const void *record, guint64 index, gpointer data)
+{
+  SecondRead *r = data;
+  return level_entry (record, index, r->levels) && stats_entry (record, index, r->stats);
+}
+
+/* @t's statistics from its accumulator, @levels (none: n_levels 0) filled
+ * in the same read of every record. */
+static GArray *
+stats_finish_pushed (TtvTableBuilder *t, const TtvAnalysisSource *src, const TtvAnalysisSeq *seq,
+                     LevelScan *levels, TtvAnalysisStats *all, GCancellable *cancel, GError **error)
+{
+  StatsScan *s = t->stats;
+  s->cancel = cancel;
+  stats_plan (s);
+  SecondRead second = { levels, s };
+  gboolean ok = ttv_analysis_seq_scan (seq, src, TTV_QUERY_START_IN, G_MININT64, G_MAXINT64, second_read_entry,
+                                       &second, error);
+  ok = read_done (ok, s->cancelled || levels->cancelled, cancel, error);
+  return ok ? stats_result (s, all) : NULL;
 }
 
 void
@@ -402,15 +476,14 @@ ttv_analysis_summaries_write (TtvTableBuilder *t, TtvHistoryWriter *w, const Ttv
           n_bins = next;
         }
     }
-  /* The levels are filled in the statistics' first read (of every record:
-   * each level counts them all). */
+  /* The levels are filled in the statistics' second read (of every record:
+   * each level counts them all), the first done as the records came. */
   LevelScan ls = { t->clock, levels, n_levels, 0, cancel, FALSE };
   TtvAnalysisStats all;
   g_autoptr (GArray) groups = NULL;
   if (spec->summaries || spec->group_offset >= 0)
     {
-      groups = stats_compute (spec, src, &seq, G_MININT64, G_MAXINT64, NULL, 0, spec->summaries ? &ls : NULL, &all,
-                              cancel, error);
+      groups = stats_finish_pushed (t, src, &seq, &ls, &all, cancel, error);
       ok = groups != NULL;
     }
   ttv_analysis_seq_clear (&seq);

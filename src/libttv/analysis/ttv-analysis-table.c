@@ -140,6 +140,8 @@ ttv_table_builder_new (TtvAnalysisBuilder *owner, const TtvAnalysisTableSpec *sp
       t->hist_bins = (guint32) (span >> shift) + 1;
       t->hist = g_new0 (guint32 *, t->hist_bins);
     }
+  if (spec->summaries || spec->group_offset >= 0)
+    t->stats = ttv_analysis_stats_acc_new (spec);
   return t;
 }
 
@@ -155,6 +157,7 @@ ttv_table_builder_free (TtvTableBuilder *t)
   for (guint i = 0; t->hist && i < t->hist_bins; i++)
     g_free (t->hist[i]);
   g_free (t->hist);
+  ttv_analysis_stats_acc_free (t->stats);
   g_free (t);
 }
 
@@ -173,6 +176,8 @@ ttv_table_builder_memory (const TtvTableBuilder *t)
       }
   for (guint i = 0; t->hist && i < t->hist_bins; i++)
     m += sizeof (guint32 *) + (t->hist[i] ? TTV_DURATION_BUCKETS * sizeof (guint32) : 0);
+  if (t->stats)
+    m += ttv_analysis_stats_acc_memory (t->stats);
   return m;
 }
 
@@ -209,6 +214,8 @@ ttv_table_builder_push (TtvTableBuilder *t, const void *record)
         t->hist[b] = g_new0 (guint32, TTV_DURATION_BUCKETS);
       t->hist[b][ttv_duration_bucket (ttv_time_span_saturating (start, end))]++;
     }
+  if (t->stats)
+    ttv_analysis_stats_acc_add (t->stats, record);
 }
 
 static gint
