@@ -197,6 +197,14 @@ tgid_of (const TtvState *state, guint32 tid)
   return p ? p->tgid : tid;
 }
 
+/* Threads and processes of the event's machine (the state has it
+ * selected): keys are ttv_thread_key (machine, id). */
+static guint
+event_machine (const TtvAnalysisEvent *ev)
+{
+  return MIN (ttv_state_get_machine (ev->state), TTV_ANALYSIS_MAX_MACHINES - 1);
+}
+
 void
 ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
 {
@@ -206,13 +214,12 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
       t->ended->active = FALSE;
       t->ended = NULL;
     }
-  /* Threads and processes of the event's machine (the state has it
-   * selected): keys are ttv_thread_key (machine, id). */
-  guint machine = MIN (ttv_state_get_machine (ev->state), TTV_ANALYSIS_MAX_MACHINES - 1);
+  /* Its machine only for the events below: most events are none of them. */
   switch (ev->action)
     {
     case TTV_KM_FD_DESCRIPTION:
       {
+        guint machine = event_machine (ev);
         gint64 pid, fd;
         char *name = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_FD_FILENAME);
         if (name && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_PID, &pid)
@@ -227,6 +234,7 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
         const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
         if (p == NULL || p->pid == 0)
           break;
+        guint machine = event_machine (ev);
         guint32 key = ttv_thread_key (machine, p->pid);
         Call *c = find_call (t, key);
         if (c == NULL)
@@ -262,6 +270,7 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
       break;
     case TTV_KM_SYSCALL_EXIT:
       {
+        guint machine = event_machine (ev);
         const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
         Call *c = p ? find_call (t, ttv_thread_key (machine, p->pid)) : NULL;
         gint64 ret;
