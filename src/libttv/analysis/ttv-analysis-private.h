@@ -297,9 +297,10 @@ gboolean ttv_analysis_summaries_write (TtvTableBuilder *t, TtvHistoryWriter *w, 
                                        const TtvAnalysisSeqHeader *main, TtvAnalysisTableHeader *h,
                                        GCancellable *cancel, GError **error);
 /* The statistics' first read of a table's records (every one, in order),
- * taken as they are pushed rather than read back from the file. */
+ * taken as they are pushed rather than read back from the file; @bucket is
+ * the record's duration's (ttv_duration_bucket). */
 TtvAnalysisStatsAcc *ttv_analysis_stats_acc_new (const TtvAnalysisTableSpec *spec);
-void     ttv_analysis_stats_acc_add (TtvAnalysisStatsAcc *a, const void *record);
+void     ttv_analysis_stats_acc_add (TtvAnalysisStatsAcc *a, const void *record, guint bucket);
 void     ttv_analysis_stats_acc_free (TtvAnalysisStatsAcc *a);
 gsize    ttv_analysis_stats_acc_memory (const TtvAnalysisStatsAcc *a);
 /* Statistics of the records of @seq starting in [t0, t1] whose column

@@ -163,22 +163,12 @@ typedef struct {
   const TtvBusyClock *clock;
   Level *levels;
   guint n_levels;
-  guint64 n;
-  GCancellable *cancel;
-  gboolean cancelled;
 } LevelScan;
 
-static gboolean
-level_entry (const void *record, guint64 index, gpointer data)
+/* A record starting at @start, its duration in bucket @b. */
+static void
+level_add (LevelScan *s, gint64 start, guint b)
 {
-  LevelScan *s = data;
-  if ((++s->n & 0xffff) == 0 && g_cancellable_is_cancelled (s->cancel))
-    {
-      s->cancelled = TRUE;
-      return FALSE;
-    }
-  gint64 start = ttv_analysis_record_start (record);
-  guint b = ttv_duration_bucket (ttv_analysis_record_duration (record));
   guint64 bit = G_GUINT64_CONSTANT (1) << (b % 64);
   for (guint k = 0; k < s->n_levels; k++)
     {
@@ -187,7 +177,6 @@ level_entry (const void *record, guint64 index, gpointer data)
       l->bins[i].mask[b / 64] |= bit;
       l->bins[i].count++;
     }
-  return TRUE;
 }
 
 /* TtvAnalysisStatsAcc: the first read's, taken as a table's records are
@@ -220,21 +209,29 @@ group_key (const TtvAnalysisTableSpec *spec, const void *record)
   return v;
 }
 
+/* Whether @s counts @record (in its window and selection); FALSE too when
+ * the read is cancelled (then s->cancelled). */
 static gboolean
-stats_entry (const void *record, guint64 index, gpointer data)
+stats_takes (StatsScan *s, const void *record)
 {
-  StatsScan *s = data;
   gint64 start = ttv_analysis_record_start (record);
   if (start < s->t0 || start > s->t1)
-    return TRUE;
+    return FALSE;
   if (s->only && ttv_analysis_column_get (s->only, record) != s->only_value)
-    return TRUE;
+    return FALSE;
   if ((++s->n & 0xffff) == 0 && g_cancellable_is_cancelled (s->cancel))
     {
       s->cancelled = TRUE;
       return FALSE;
     }
-  gint64 d = ttv_analysis_record_duration (record);
+  return TRUE;
+}
+
+/* @record, of duration @d in bucket @b (ttv_duration_bucket, computed once
+ * per record for all its uses). */
+static void
+stats_add (StatsScan *s, const void *record, gint64 d, guint b)
+{
   Acc *g = NULL;
   if (s->spec->group_offset >= 0)
     {
@@ -247,7 +244,6 @@ stats_entry (const void *record, guint64 index, gpointer data)
           g_hash_table_insert (s->groups, &g->s.key, g);
         }
     }
-  guint b = ttv_duration_bucket (d);
   if (s->second)
     {
       acc_collect (s->all, d, b);
@@ -260,6 +256,16 @@ stats_entry (const void *record, guint64 index, gpointer data)
       if (g)
         acc_add (g, d, b);
     }
+}
+
+static gboolean
+stats_entry (const void *record, guint64 index, gpointer data)
+{
+  StatsScan *s = data;
+  if (!stats_takes (s, record))
+    return !s->cancelled;
+  gint64 d = ttv_analysis_record_duration (record);
+  stats_add (s, record, d, ttv_duration_bucket (d));
   return TRUE;
 }
 
@@ -365,9 +371,10 @@ ttv_analysis_stats_acc_new (const TtvAnalysisTableSpec *spec)
 }
 
 void
-ttv_analysis_stats_acc_add (TtvAnalysisStatsAcc *a, const void *record)
+ttv_analysis_stats_acc_add (TtvAnalysisStatsAcc *a, const void *record, guint bucket)
 {
-  stats_entry (record, 0, a);
+  /* Every record, in a window of all time: nothing to select. */
+  stats_add (a, record, ttv_analysis_record_duration (record), bucket);
 }
 
 void
@@ -397,7 +404,13 @@ static gboolean
 second_read_entry (const void *record, guint64 index, gpointer data)
 {
   SecondRead *r = data;
-  return level_entry (record, index, r->levels) && stats_entry (record, index, r->stats);
+  if (!stats_takes (r->stats, record))
+    return !r->stats->cancelled;
+  gint64 d = ttv_analysis_record_duration (record);
+  guint b = ttv_duration_bucket (d);
+  level_add (r->levels, ttv_analysis_record_start (record), b);
+  stats_add (r->stats, record, d, b);
+  return TRUE;
 }
 
 /* @t's statistics from its accumulator, @levels (none: n_levels 0) filled
@@ -412,7 +425,7 @@ stats_finish_pushed (TtvTableBuilder *t, const TtvAnalysisSource *src, const Ttv
   SecondRead second = { levels, s };
   gboolean ok = ttv_analysis_seq_scan (seq, src, TTV_QUERY_START_IN, G_MININT64, G_MAXINT64, second_read_entry,
                                        &second, error);
-  ok = read_done (ok, s->cancelled || levels->cancelled, cancel, error);
+  ok = read_done (ok, s->cancelled, cancel, error);
   return ok ? stats_result (s, all) : NULL;
 }
 
@@ -514,7 +527,7 @@ ttv_analysis_summaries_write (TtvTableBuilder *t, TtvHistoryWriter *w, const Ttv
     }
   /* The levels are filled in the statistics' second read (of every record:
    * each level counts them all), the first done as the records came. */
-  LevelScan ls = { t->clock, levels, n_levels, 0, cancel, FALSE };
+  LevelScan ls = { t->clock, levels, n_levels };
   TtvAnalysisStats all;
   g_autoptr (GArray) groups = NULL;
   if (spec->summaries || spec->group_offset >= 0)

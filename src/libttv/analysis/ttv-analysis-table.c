@@ -207,15 +207,19 @@ ttv_table_builder_push (TtvTableBuilder *t, const void *record)
       TtvAnalysisSeriesEntry e = { start, end, index };
       ttv_analysis_seq_writer_add (s, w, &e);
     }
+  if (t->hist == NULL && t->stats == NULL)
+    return;
+  /* Once for the histogram and the statistics. */
+  guint bucket = ttv_duration_bucket (ttv_analysis_record_duration (record));
   if (t->hist)
     {
       guint32 b = ttv_analysis_busy_bin (t->clock, t->hist_shift, t->hist_bins, start);
       if (t->hist[b] == NULL)
         t->hist[b] = g_new0 (guint32, TTV_DURATION_BUCKETS);
-      t->hist[b][ttv_duration_bucket (ttv_time_span_saturating (start, end))]++;
+      t->hist[b][bucket]++;
     }
   if (t->stats)
-    ttv_analysis_stats_acc_add (t->stats, record);
+    ttv_analysis_stats_acc_add (t->stats, record, bucket);
 }
 
 static gint
