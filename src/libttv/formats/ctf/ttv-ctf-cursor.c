@@ -1076,6 +1076,19 @@ lane_step (Lane *l)
   l->has_head = FALSE;
 }
 
+/* A stream file whose packets came to overlap while its one lane was read
+ * directly (a followed trace re-indexed): the lane stands before its next
+ * event, with no head, and the merge needs the head. */
+static gboolean
+direct_lane_to_merge (CtfCursor *c, GError **error)
+{
+  Lane *l = &c->lanes[0];
+  if (c->n_lanes != 1 || l->has_head || lane_peek (c, l, error))
+    return TRUE;
+  c->failed_packet = l->packet;
+  return FALSE;
+}
+
 /* ttv_ctf_cursor_next for all but its usual turn: events lane_read_fixed
  * does not take (sizes that vary, stepped over by lane_read_constant; a
  * class met for the first time; a clock converted by a call; damage),
@@ -1108,7 +1121,7 @@ cursor_next_general (CtfCursor *c, TtvEvent *event, GError **error)
     }
   if (G_UNLIKELY (c->n_lanes != 1 || c->sf->overlapping))
     {
-      if (!lanes_fill (c, &e))
+      if (!direct_lane_to_merge (c, &e) || !lanes_fill (c, &e))
         return fail_sticky (c, e, error);
       if (c->n_lanes == 0)
         return FALSE;
