@@ -492,6 +492,98 @@ test_generated_ctf2 (void)
   follow_rebuilt (src2_dir, "ctf2-generated");
 }
 
+/* --- Packets that come to overlap under a cursor ------------------------ */
+
+/* The events of packet @block of @tf, in order. */
+static GArray *
+packet_events (TtvTracefile *tf, guint64 block)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+  g_assert_no_error (error);
+  GArray *a = g_array_new (FALSE, FALSE, sizeof (TtvEvent));
+  TtvEvent ev;
+  while (ttv_cursor_next (c, &ev, &error))
+    if (ev.pos.block == block)
+      g_array_append_val (a, ev);
+  g_assert_no_error (error);
+  g_assert_cmpuint (a->len, >, 2);
+  return a;
+}
+
+static void
+assert_same_event (const TtvEvent *ev, guint64 block, const TtvEvent *want)
+{
+  g_assert_cmpint (ev->time, ==, want->time);
+  g_assert_cmpuint (ev->pos.block, ==, block);
+  g_assert_cmpuint (ev->pos.index, ==, want->pos.index);
+}
+
+/* A followed stream file whose packets come to overlap while a cursor
+ * reads it directly: the copy holds the second packet of stream 0 of the
+ * finished trace; the cursor reads half its events; then the first packet
+ * arrives after it, the refresh finds that it begins before the other
+ * ends, and the same cursor must merge: the first packet's events (all
+ * earlier), then the rest of the second.  A cursor whose usual turn is not
+ * told of the re-index reads the second packet through first; one that
+ * drops its direct lane when it starts merging loses that rest. */
+static void
+test_overlap_under_cursor (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) orig = ttv_trace_open (src_dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *otf = g_ptr_array_index (orig->tracefiles, 0);
+  const CtfStreamFile *osf = otf->priv;
+  g_assert_cmpuint (osf->packets->len, >, 2);
+  const CtfPacket *p0 = &g_array_index (osf->packets, CtfPacket, 0);
+  const CtfPacket *p1 = &g_array_index (osf->packets, CtfPacket, 1);
+  g_autoptr (GArray) first = packet_events (otf, 0);
+  g_autoptr (GArray) second = packet_events (otf, 1);
+  guint half = second->len / 2;
+  g_assert_cmpint (g_array_index (second, TtvEvent, half).time, >,
+                   g_array_index (first, TtvEvent, first->len - 1).time);
+
+  g_autofree char *live = g_build_filename (ttv_test_get_tmp_dir (), "overlap-live", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (live, 0755), ==, 0);
+  copy_metadata (live);
+  g_autofree char *src_file = g_build_filename (src_dir, otf->name, NULL);
+  g_autofree char *live_file = g_build_filename (live, otf->name, NULL);
+  g_autofree char *data = NULL;
+  g_assert_true (g_file_get_contents (src_file, &data, NULL, NULL));
+  ttv_test_append_file (live_file, data + p1->offset, p1->packet_bits / 8);
+  g_autoptr (TtvTrace) t = ttv_trace_open (live, &error);
+  g_assert_no_error (error);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  g_assert_false (((const CtfStreamFile *) tf->priv)->overlapping);
+
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+  g_assert_no_error (error);
+  TtvEvent ev;
+  for (guint i = 0; i < half; i++)
+    {
+      g_assert_true (ttv_cursor_next (c, &ev, &error));
+      assert_same_event (&ev, 0, &g_array_index (second, TtvEvent, i));
+    }
+  ttv_test_append_file (live_file, data + p0->offset, p0->packet_bits / 8);
+  gboolean changed;
+  g_assert_true (ttv_trace_refresh (t, &changed, &error));
+  g_assert_no_error (error);
+  g_assert_true (((const CtfStreamFile *) tf->priv)->overlapping);
+  for (guint i = 0; i < first->len; i++)
+    {
+      g_assert_true (ttv_cursor_next (c, &ev, &error));
+      assert_same_event (&ev, 1, &g_array_index (first, TtvEvent, i));
+    }
+  for (guint i = half; i < second->len; i++)
+    {
+      g_assert_true (ttv_cursor_next (c, &ev, &error));
+      assert_same_event (&ev, 0, &g_array_index (second, TtvEvent, i));
+    }
+  g_assert_false (ttv_cursor_next (c, &ev, &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -508,6 +600,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/follow/corrupt", test_corrupt);
   g_test_add_func ("/ctf/follow/report", test_report);
   g_test_add_func ("/ctf/follow/tie", test_tie);
+  g_test_add_func ("/ctf/follow/overlap-under-cursor", test_overlap_under_cursor);
   g_test_add_func ("/ctf/follow/ctf2/report", test_report_ctf2);
   g_test_add_func ("/ctf/follow/ctf2/generated", test_generated_ctf2);
   g_test_add_data_func ("/ctf/follow/ctf2/real/trace-with-index", "trace-with-index", test_real_ctf2);

@@ -1647,6 +1647,92 @@ test_garbage_dirs (void)
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_UNSUPPORTED);
 }
 
+/* Both cursors' answers to the same call agree. */
+static void
+assert_same_answer (gboolean got_a, GError *ea, const TtvEvent *a, gboolean got_b, GError *eb, const TtvEvent *b,
+                    gboolean read)
+{
+  g_assert_cmpint (got_a, ==, got_b);
+  g_assert_cmpint (ea != NULL, ==, eb != NULL);
+  if (ea)
+    g_assert_error (eb, ea->domain, ea->code);
+  if (read && got_a)
+    ttv_test_assert_same_event (a, b);
+}
+
+/* The cursor's usual turn decides once, in each call that moves the
+ * cursor, whether it reads directly (c->direct_generation): random reads,
+ * seeks by time and position (bad ones too) and skips of the packet, on
+ * a cursor and on one held to its general path, which decides at every
+ * turn; they must give the same events and failures. */
+static void
+test_cursor_moves (gconstpointer name)
+{
+  NEED_TRACE (dir, name);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  for (guint i = 1; i < t->tracefiles->len; i++)
+    if (((TtvTracefile *) g_ptr_array_index (t->tracefiles, i))->n_blocks > tf->n_blocks)
+      tf = g_ptr_array_index (t->tracefiles, i);
+  TtvCursor *fast = ttv_cursor_new (tf, &error);
+  g_assert_no_error (error);
+  TtvCursor *general = ttv_cursor_new (tf, &error);
+  g_assert_no_error (error);
+  ttv_ctf_cursor_use_general_path (general);
+  g_autoptr (GArray) seen = g_array_new (FALSE, FALSE, sizeof (TtvEvent));
+  GRand *rand = g_rand_new_with_seed (15);
+  guint n_read = 0;
+  for (guint step = 0; step < 4000; step++)
+    {
+      GError *ea = NULL, *eb = NULL;
+      gboolean got_a, got_b;
+      TtvEvent a, b;
+      guint op = (guint) g_rand_int_range (rand, 0, 80);
+      if (op < 3)
+        {
+          /* Near an event seen, else anywhere in the file's span. */
+          TtvTime span = tf->end - tf->start;
+          TtvTime at = tf->start - 10 + (TtvTime) (g_rand_double (rand) * (gdouble) (span + 20));
+          if (op < 2 && seen->len > 0)
+            at = g_array_index (seen, TtvEvent, g_rand_int_range (rand, 0, (gint32) seen->len)).time
+                 + g_rand_int_range (rand, -2, 3);
+          got_a = ttv_cursor_seek_time (fast, at, &ea);
+          got_b = ttv_cursor_seek_time (general, at, &eb);
+        }
+      else if (op < 6)
+        {
+          TtvTracefilePosition pos = { tf->n_blocks + 1, 0, 0 };
+          if (op < 5 && seen->len > 0)
+            pos = g_array_index (seen, TtvEvent, g_rand_int_range (rand, 0, (gint32) seen->len)).pos;
+          got_a = ttv_cursor_seek_position (fast, &pos, &ea);
+          got_b = ttv_cursor_seek_position (general, &pos, &eb);
+        }
+      else if (op < 7)
+        {
+          got_a = ttv_ctf_cursor_skip_block (fast, &ea);
+          got_b = ttv_ctf_cursor_skip_block (general, &eb);
+        }
+      else
+        {
+          got_a = ttv_cursor_next (fast, &a, &ea);
+          got_b = ttv_cursor_next (general, &b, &eb);
+          if (got_a && (seen->len == 0 || g_rand_int_range (rand, 0, 50) == 0))
+            g_array_append_val (seen, a);
+          n_read += got_a;
+        }
+      assert_same_answer (got_a, ea, &a, got_b, eb, &b, op >= 7);
+      g_clear_error (&ea);
+      g_clear_error (&eb);
+    }
+  g_test_message ("%s: %u events read between the moves", (const char *) name, n_read);
+  g_assert_cmpuint (n_read, >, 1000);
+  g_rand_free (rand);
+  ttv_cursor_free (fast);
+  ttv_cursor_free (general);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1719,6 +1805,11 @@ main (int argc, char **argv)
     {
       g_autofree char *path = g_strdup_printf ("/ctf/cursor/constant-offsets/%s", constant_traces[i]);
       g_test_add_data_func (path, constant_traces[i], test_constant_path);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (constant_traces); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/ctf/cursor/moves/%s", constant_traces[i]);
+      g_test_add_data_func (path, constant_traces[i], test_cursor_moves);
     }
   return g_test_run ();
 }

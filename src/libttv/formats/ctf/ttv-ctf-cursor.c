@@ -86,9 +86,16 @@ typedef struct {
   CursorWindow windows[MAX_WINDOWS];
   guint64 failed_packet;  /* the packet @error is about (NO_PACKET: none) */
   VaryingEvent varying;   /* scratch, from lane_read_fixed to cursor_next_varying */
+  /* sf->index_generation when the usual turn may read directly (no error,
+   * one lane, packets that do not overlap), else DIRECT_NEVER: one test
+   * a turn instead of three, decided again by direct_turn_decide after
+   * everything that changes them but a re-index, which bumps the
+   * stream file's count. */
+  guint64 direct_generation;
 } CtfCursor;
 
 #define NO_PACKET G_MAXUINT64
+#define DIRECT_NEVER G_MAXUINT64
 
 /* A window holding @length bytes at @offset for a lane: one that already
  * holds them, else an unused one moved there.  The windows nobody uses keep
@@ -1076,12 +1083,37 @@ lane_step (Lane *l)
   l->has_head = FALSE;
 }
 
+/* The general turn and every call that moves the cursor (seeks, skips)
+ * end with this call, which keeps the usual turn's one test
+ * (c->direct_generation) true to the three it stands for.  A stale
+ * DIRECT_NEVER would only be slow; a stale generation would read one lane
+ * straight on where the cursor merges lanes, or has none. */
+static void
+direct_turn_decide (CtfCursor *c)
+{
+  gboolean direct = c->error == NULL && c->n_lanes == 1 && !c->sf->overlapping;
+  c->direct_generation = direct ? c->sf->index_generation : DIRECT_NEVER;
+}
+
+/* A stream file whose packets came to overlap while its one lane was read
+ * directly (a followed trace re-indexed): the lane stands before its next
+ * event, with no head, and the merge needs the head. */
+static gboolean
+direct_lane_to_merge (CtfCursor *c, GError **error)
+{
+  Lane *l = &c->lanes[0];
+  if (c->n_lanes != 1 || l->has_head || lane_peek (c, l, error))
+    return TRUE;
+  c->failed_packet = l->packet;
+  return FALSE;
+}
+
 /* ttv_ctf_cursor_next for all but its usual turn: events lane_read_fixed
  * does not take (sizes that vary, stepped over by lane_read_constant; a
  * class met for the first time; a clock converted by a call; damage),
  * packets read through, packets that overlap. */
-static G_NO_INLINE gboolean
-cursor_next_general (CtfCursor *c, TtvEvent *event, GError **error)
+static inline gboolean
+next_general_turn (CtfCursor *c, TtvEvent *event, GError **error)
 {
   GError *e = NULL;
   if (G_UNLIKELY (c->error))
@@ -1108,7 +1140,7 @@ cursor_next_general (CtfCursor *c, TtvEvent *event, GError **error)
     }
   if (G_UNLIKELY (c->n_lanes != 1 || c->sf->overlapping))
     {
-      if (!lanes_fill (c, &e))
+      if (!direct_lane_to_merge (c, &e) || !lanes_fill (c, &e))
         return fail_sticky (c, e, error);
       if (c->n_lanes == 0)
         return FALSE;
@@ -1127,6 +1159,14 @@ cursor_next_general (CtfCursor *c, TtvEvent *event, GError **error)
   if (!best->has_head)
     lanes_drop_empty (c);
   return TRUE;
+}
+
+static G_NO_INLINE gboolean
+cursor_next_general (CtfCursor *c, TtvEvent *event, GError **error)
+{
+  gboolean got = next_general_turn (c, event, error);
+  direct_turn_decide (c);
+  return got;
 }
 
 /* ttv_ctf_cursor_next's turn for an event lane_read_fixed read up to its
@@ -1154,7 +1194,7 @@ ttv_ctf_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error)
   /* The usual turn, kept apart so that it needs no frame: a stream file
    * read directly, an event of constant size at constant places (its
    * header's test that it lies inside the packet is the lane's). */
-  if (G_LIKELY (c->error == NULL && !c->sf->overlapping && c->n_lanes == 1))
+  if (G_LIKELY (c->direct_generation == c->sf->index_generation))
     {
       FixedRead r = lane_read_fixed (c, l, event);
       if (G_LIKELY (r == FIXED_READ))
@@ -1232,10 +1272,9 @@ reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
 /* After damage (a failed next or seek): the packet that failed is dropped,
  * the others read on.  Always moves forward, so that reading on past
  * damage ends even where every event has the same time. */
-gboolean
-ttv_ctf_cursor_skip_block (TtvCursor *cursor, GError **error)
+static void
+skip_block (CtfCursor *c)
 {
-  CtfCursor *c = (CtfCursor *) cursor;
   guint64 failed = c->failed_packet;
 
   g_clear_error (&c->error);
@@ -1245,7 +1284,7 @@ ttv_ctf_cursor_skip_block (TtvCursor *cursor, GError **error)
       /* Nothing to point at: the rest of the stream is lost. */
       lanes_reset (c);
       c->next_packet = c->sf->packets->len;
-      return TRUE;
+      return;
     }
   for (guint i = 0; i < c->n_lanes; i++)
     if (c->lanes[i].packet == failed)
@@ -1253,13 +1292,20 @@ ttv_ctf_cursor_skip_block (TtvCursor *cursor, GError **error)
   lanes_drop_empty (c);
   if (c->next_packet <= failed)
     c->next_packet = failed + 1;
-  return TRUE;
 }
 
 gboolean
-ttv_ctf_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
+ttv_ctf_cursor_skip_block (TtvCursor *cursor, GError **error)
 {
   CtfCursor *c = (CtfCursor *) cursor;
+  skip_block (c);
+  direct_turn_decide (c);
+  return TRUE;
+}
+
+static gboolean
+seek_time (CtfCursor *c, TtvTime time, GError **error)
+{
   g_clear_error (&c->error);
   GError *e = NULL;
   if (!reposition (c, time, -1, 0, &e))
@@ -1268,9 +1314,17 @@ ttv_ctf_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
 }
 
 gboolean
-ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos, GError **error)
+ttv_ctf_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
 {
   CtfCursor *c = (CtfCursor *) cursor;
+  gboolean ok = seek_time (c, time, error);
+  direct_turn_decide (c);
+  return ok;
+}
+
+static gboolean
+seek_position (CtfCursor *c, const TtvTracefilePosition *pos, GError **error)
+{
   CtfStreamFile *sf = c->sf;
   g_clear_error (&c->error);
   c->failed_packet = NO_PACKET;
@@ -1312,6 +1366,15 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
   if (!reposition (c, l.head.time, (gint64) pos->block, pos->index, &e))
     return fail_sticky (c, e, error);
   return TRUE;
+}
+
+gboolean
+ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos, GError **error)
+{
+  CtfCursor *c = (CtfCursor *) cursor;
+  gboolean ok = seek_position (c, pos, error);
+  direct_turn_decide (c);
+  return ok;
 }
 
 /* The scopes of an event of a class that refers to no other scope and whose
@@ -1473,6 +1536,8 @@ cursor_alloc (TtvTracefile *tf)
     c->windows[i].w = (TtvFileWindow) TTV_FILE_WINDOW_INIT (c->sf->file);
   c->decoder = ttv_decoder_new ();
   c->failed_packet = NO_PACKET;
+  /* The first turn goes the general way, which decides. */
+  c->direct_generation = DIRECT_NEVER;
   return c;
 }
 

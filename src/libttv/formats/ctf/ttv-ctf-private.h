@@ -270,6 +270,10 @@ typedef struct {
   GArray *packets;          /* of CtfPacket */
   gboolean from_index;      /* packets came from index/NAME.idx */
   gboolean overlapping;     /* some packet begins before the previous one ends */
+  /* Bumped whenever the index is (re)built, @overlapping with it: a
+   * cursor that decided to read directly compares it with its own copy
+   * before each usual turn (ttv-ctf-cursor.c). */
+  guint64 index_generation;
   gboolean saturated;       /* some packet's times are past what TtvTime holds (said once) */
   guint64 index_claimed_end; /* where LTTng's index says the last packet ends, when past the file */
   GError *open_error;       /* owned: damage that makes the stream unreadable at open */

@@ -489,6 +489,9 @@ finish_index (CtfStreamFile *sf, guint from, const CtfPacket *before)
 {
   TtvTracefile *tf = sf->tracefile;
   CtfClock *clock = sf->sc ? sf->sc->clock : NULL;
+  /* Packets, times and @overlapping change under the cursors of a
+   * followed trace: their direct turn must be decided again. */
+  sf->index_generation++;
   for (guint i = from; i < sf->packets->len; i++)
     {
       CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, i);
