@@ -161,7 +161,7 @@ char *ttv_text_put_ns9 (char *p, guint32 ns);
 /* The same digits at @p and at @q (not overlapping); returns @p + 9.  For
  * a line that shows them twice: a copy of the first would load bytes just
  * stored in pieces, which the CPU cannot forward (a stall of about 15
- * cycles). */
+ * cycles); the digits are computed in a register and stored twice. */
 char *ttv_text_put_ns9_twice (char *p, char *q, guint32 ns);
 /* A time in nanoseconds as seconds with 9 decimals ("-1.000000005"), as
  * ttv_time_to_string() writes it. */
