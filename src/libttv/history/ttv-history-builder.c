@@ -703,28 +703,44 @@ summary_job_clear (SummaryJob *job)
   g_free (job->dir);
 }
 
+/* The summaries' jobs, shared by the threads that do them: each takes the
+ * next job not taken, so that neither waits on the other's last large row
+ * (a split fixed in advance left one thread idle for a good part). */
 typedef struct {
   Builder *b;
   GArray *jobs;            /* of SummaryJob, largest first */
-  guint first, step;       /* the jobs this worker does */
-  gint *cancelled;         /* atomic, shared */
+  gint next;               /* atomic: the first job not taken */
+  gint cancelled;          /* atomic */
 } SummaryWork;
+
+/* Takes the next job and does it; FALSE when none is left (or the build
+ * is cancelled).  @taken: the job's index. */
+static gboolean
+summary_do_next (SummaryWork *sw, guint *taken)
+{
+  if (g_atomic_int_get (&sw->cancelled))
+    return FALSE;
+  guint i = (guint) g_atomic_int_add (&sw->next, 1);
+  if (i >= sw->jobs->len)
+    return FALSE;
+  TtvHistoryWriter *w = &sw->b->w;
+  SummaryJob *job = &g_array_index (sw->jobs, SummaryJob, i);
+  /* Read back from memory, or from the file (all written out). */
+  job->recs.data = w->bytes ? w->bytes->data : NULL;
+  job->recs.fd = w->fd;
+  job->recs.size = w->offset;
+  job->recs.dir = job->dir ? job->dir : &job->dir_first;
+  ttv_history_summary_write (w, &job->recs, sw->b->origin, job->end, job->levels, job->n_levels);
+  *taken = i;
+  return TRUE;
+}
 
 static gpointer
 summary_work (gpointer data)
 {
-  SummaryWork *sw = data;
-  TtvHistoryWriter *w = &sw->b->w;
-  for (guint i = sw->first; i < sw->jobs->len && !g_atomic_int_get (sw->cancelled); i += sw->step)
-    {
-      SummaryJob *job = &g_array_index (sw->jobs, SummaryJob, i);
-      /* Read back from memory, or from the file (all written out). */
-      job->recs.data = w->bytes ? w->bytes->data : NULL;
-      job->recs.fd = w->fd;
-      job->recs.size = w->offset;
-      job->recs.dir = job->dir ? job->dir : &job->dir_first;
-      ttv_history_summary_write (w, &job->recs, sw->b->origin, job->end, job->levels, job->n_levels);
-    }
+  guint taken;
+  while (summary_do_next (data, &taken))
+    ;
   return NULL;
 }
 
@@ -736,25 +752,22 @@ compare_jobs (gconstpointer a, gconstpointer b)
 }
 
 /* The summaries, on two threads when there are two cores: each reads its
- * own rows' records and writes their bins in place. */
+ * rows' records and writes their bins in place. */
 static gboolean
 write_summaries (Builder *b, GArray *jobs, void (*progress) (double, gpointer), gpointer progress_data,
                  GCancellable *cancel, GError **error)
 {
   g_array_sort (jobs, compare_jobs);
-  gint cancelled = 0;
-  guint n = n_threads ();
-  SummaryWork other = { b, jobs, 1, n, &cancelled };
-  GThread *thread = n > 1 ? g_thread_new ("ttv-history-summary", summary_work, &other) : NULL;
+  SummaryWork sw = { b, jobs, 0, 0 };
+  GThread *thread = n_threads () > 1 ? g_thread_new ("ttv-history-summary", summary_work, &sw) : NULL;
   /* This thread's share, a job at a time, with progress and cancel. */
-  for (guint i = 0; i < jobs->len && !cancelled; i += n)
+  guint taken;
+  while (summary_do_next (&sw, &taken))
     {
-      SummaryWork one = { b, jobs, i, jobs->len, &cancelled };
-      summary_work (&one);
       if (g_cancellable_is_cancelled (cancel))
-        g_atomic_int_set (&cancelled, 1);
+        g_atomic_int_set (&sw.cancelled, 1);
       if (progress)
-        progress (0.9 + 0.1 * (i + 1) / jobs->len, progress_data);
+        progress (0.9 + 0.1 * (taken + 1) / jobs->len, progress_data);
     }
   if (thread)
     g_thread_join (thread);
