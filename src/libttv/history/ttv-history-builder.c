@@ -264,13 +264,21 @@ stored_aux (Builder *b, BRow *r, guint32 state, guint32 aux)
   return aux;
 }
 
+/* The record of @state from @start with @count events, its aux @stored
+ * as stored_aux () gives it. */
+static inline TtvHistoryRec
+make_rec_stored (gint64 start, guint32 state, guint32 stored, guint32 count)
+{
+  TtvHistoryRec rec = { start, (guint16) (state & 0xff), (gint16) ((gint) ((state >> 8) & 0xfff) - 1),
+                     stored, count };
+  return rec;
+}
+
 /* The record of (@state, @aux) from @start with @count events. */
 static inline TtvHistoryRec
 make_rec (Builder *b, BRow *r, gint64 start, guint32 state, guint32 aux, guint32 count)
 {
-  TtvHistoryRec rec = { start, (guint16) (state & 0xff), (gint16) ((gint) ((state >> 8) & 0xfff) - 1),
-                     stored_aux (b, r, state, aux), count };
-  return rec;
+  return make_rec_stored (start, state, stored_aux (b, r, state, aux), count);
 }
 
 /* The current interval ends: it becomes a record (the last pending one:
@@ -284,9 +292,10 @@ push_cur (Builder *b, BRow *r)
   push_rec (b, &r->recs, &rec);
 }
 
-/* The row's state becomes (@state, @aux) at @t (it changed). */
+/* The row's state becomes (@state, @aux) at @t (it changed): the general
+ * case, for all that row_change () does not take. */
 static void
-row_change (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
+row_change_general (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
 {
   guint32 carry = 0;
   if (r->has_cur)
@@ -322,6 +331,47 @@ row_change (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
   r->cur_state = state;
   r->cur_aux = aux;
   r->cur_count = carry;
+}
+
+/* What stored_aux () gives without interning a new string: FALSE when
+ * the quark is not interned yet. */
+static inline gboolean
+stored_aux_known (Builder *b, BRow *r, guint32 state, guint32 aux, guint32 *stored)
+{
+  if (r->kind != TTV_HISTORY_ROW_PROCESS || ((state >> 4) & 0xf) != TTV_MODE_SYSCALL)
+    *stored = aux;
+  else if (aux == 0)
+    *stored = TTV_HISTORY_NO_STRING;
+  else if (aux < b->quark_small->len && g_array_index (b->quark_small, guint32, aux))
+    *stored = g_array_index (b->quark_small, guint32, aux) - 1;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The row's state becomes (@state, @aux) at @t (it changed).  The common
+ * case (about two an event): the interval under way, longer than zero,
+ * becomes a pending record with room for it in its block, its string
+ * already interned.  It makes no call, so it saves no registers; any other
+ * case goes to row_change_general (), which does the same for it. */
+static inline void
+row_change (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
+{
+  TtvHistoryEncoder *e = &r->recs;
+  guint32 stored;
+  if (G_UNLIKELY (!r->has_cur || t <= r->cur_start || e->n_pending >= TTV_HISTORY_BLOCK
+                  || e->n_pending >= e->pending_cap
+                  || !stored_aux_known (b, r, r->cur_state, r->cur_aux, &stored)))
+    {
+      row_change_general (b, r, t, state, aux);
+      return;
+    }
+  TtvHistoryRec rec = make_rec_stored (r->cur_start, r->cur_state, stored, r->cur_count);
+  ttv_history_encoder_add (e, &rec);
+  r->cur_start = t;
+  r->cur_state = state;
+  r->cur_aux = aux;
+  r->cur_count = 0;
 }
 
 /* The row's state is (@state, @aux) at @t: mostly what it was already
