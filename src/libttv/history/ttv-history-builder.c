@@ -264,13 +264,21 @@ stored_aux (Builder *b, BRow *r, guint32 state, guint32 aux)
   return aux;
 }
 
+/* The record of @state from @start with @count events, its aux @stored
+ * as stored_aux () gives it. */
+static inline TtvHistoryRec
+make_rec_stored (gint64 start, guint32 state, guint32 stored, guint32 count)
+{
+  TtvHistoryRec rec = { start, (guint16) (state & 0xff), (gint16) ((gint) ((state >> 8) & 0xfff) - 1),
+                     stored, count };
+  return rec;
+}
+
 /* The record of (@state, @aux) from @start with @count events. */
 static inline TtvHistoryRec
 make_rec (Builder *b, BRow *r, gint64 start, guint32 state, guint32 aux, guint32 count)
 {
-  TtvHistoryRec rec = { start, (guint16) (state & 0xff), (gint16) ((gint) ((state >> 8) & 0xfff) - 1),
-                     stored_aux (b, r, state, aux), count };
-  return rec;
+  return make_rec_stored (start, state, stored_aux (b, r, state, aux), count);
 }
 
 /* The current interval ends: it becomes a record (the last pending one:
@@ -284,9 +292,10 @@ push_cur (Builder *b, BRow *r)
   push_rec (b, &r->recs, &rec);
 }
 
-/* The row's state becomes (@state, @aux) at @t (it changed). */
+/* The row's state becomes (@state, @aux) at @t (it changed): the general
+ * case, for all that row_change () does not take. */
 static void
-row_change (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
+row_change_general (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
 {
   guint32 carry = 0;
   if (r->has_cur)
@@ -324,6 +333,47 @@ row_change (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
   r->cur_count = carry;
 }
 
+/* What stored_aux () gives without interning a new string: FALSE when
+ * the quark is not interned yet. */
+static inline gboolean
+stored_aux_known (Builder *b, BRow *r, guint32 state, guint32 aux, guint32 *stored)
+{
+  if (r->kind != TTV_HISTORY_ROW_PROCESS || ((state >> 4) & 0xf) != TTV_MODE_SYSCALL)
+    *stored = aux;
+  else if (aux == 0)
+    *stored = TTV_HISTORY_NO_STRING;
+  else if (aux < b->quark_small->len && g_array_index (b->quark_small, guint32, aux))
+    *stored = g_array_index (b->quark_small, guint32, aux) - 1;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The row's state becomes (@state, @aux) at @t (it changed).  The common
+ * case (about two an event): the interval under way, longer than zero,
+ * becomes a pending record with room for it in its block, its string
+ * already interned.  It makes no call, so it saves no registers; any other
+ * case goes to row_change_general (), which does the same for it. */
+static inline void
+row_change (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
+{
+  TtvHistoryEncoder *e = &r->recs;
+  guint32 stored;
+  if (G_UNLIKELY (!r->has_cur || t <= r->cur_start || e->n_pending >= TTV_HISTORY_BLOCK
+                  || e->n_pending >= e->pending_cap
+                  || !stored_aux_known (b, r, r->cur_state, r->cur_aux, &stored)))
+    {
+      row_change_general (b, r, t, state, aux);
+      return;
+    }
+  TtvHistoryRec rec = make_rec_stored (r->cur_start, r->cur_state, stored, r->cur_count);
+  ttv_history_encoder_add (e, &rec);
+  r->cur_start = t;
+  r->cur_state = state;
+  r->cur_aux = aux;
+  r->cur_count = 0;
+}
+
 /* The row's state is (@state, @aux) at @t: mostly what it was already
  * (this is called after every event). */
 static inline void
@@ -334,19 +384,27 @@ row_set (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
   row_change (b, r, t, state, aux);
 }
 
-/* One more event of the row at @t. */
+/* The current interval has as many events as a record holds: it goes
+ * on in a new record from @t.  Rare, and out of line so that row_count ()
+ * stays small enough to inline. */
 static void
+row_split_full (Builder *b, BRow *r, gint64 t)
+{
+  push_cur (b, r);
+  r->cur_start = MAX (t, r->cur_start);
+  r->cur_count = 0;
+}
+
+/* One more event of the row at @t.  Inline: it comes about twice an event,
+ * and as a call it paid more in register saves than in its work. */
+static inline void
 row_count (Builder *b, BRow *r, gint64 t)
 {
   r->n_events++;
   if (!r->has_cur)
     return;
-  if (r->cur_count >= TTV_HISTORY_MAX_COUNT)
-    {
-      push_cur (b, r);
-      r->cur_start = MAX (t, r->cur_start);
-      r->cur_count = 0;
-    }
+  if (G_UNLIKELY (r->cur_count >= TTV_HISTORY_MAX_COUNT))
+    row_split_full (b, r, t);
   r->cur_count++;
 }
 
@@ -695,28 +753,44 @@ summary_job_clear (SummaryJob *job)
   g_free (job->dir);
 }
 
+/* The summaries' jobs, shared by the threads that do them: each takes the
+ * next job not taken, so that neither waits on the other's last large row
+ * (a split fixed in advance left one thread idle for a good part). */
 typedef struct {
   Builder *b;
   GArray *jobs;            /* of SummaryJob, largest first */
-  guint first, step;       /* the jobs this worker does */
-  gint *cancelled;         /* atomic, shared */
+  gint next;               /* atomic: the first job not taken */
+  gint cancelled;          /* atomic */
 } SummaryWork;
+
+/* Takes the next job and does it; FALSE when none is left (or the build
+ * is cancelled).  @taken: the job's index. */
+static gboolean
+summary_do_next (SummaryWork *sw, guint *taken)
+{
+  if (g_atomic_int_get (&sw->cancelled))
+    return FALSE;
+  guint i = (guint) g_atomic_int_add (&sw->next, 1);
+  if (i >= sw->jobs->len)
+    return FALSE;
+  TtvHistoryWriter *w = &sw->b->w;
+  SummaryJob *job = &g_array_index (sw->jobs, SummaryJob, i);
+  /* Read back from memory, or from the file (all written out). */
+  job->recs.data = w->bytes ? w->bytes->data : NULL;
+  job->recs.fd = w->fd;
+  job->recs.size = w->offset;
+  job->recs.dir = job->dir ? job->dir : &job->dir_first;
+  ttv_history_summary_write (w, &job->recs, sw->b->origin, job->end, job->levels, job->n_levels);
+  *taken = i;
+  return TRUE;
+}
 
 static gpointer
 summary_work (gpointer data)
 {
-  SummaryWork *sw = data;
-  TtvHistoryWriter *w = &sw->b->w;
-  for (guint i = sw->first; i < sw->jobs->len && !g_atomic_int_get (sw->cancelled); i += sw->step)
-    {
-      SummaryJob *job = &g_array_index (sw->jobs, SummaryJob, i);
-      /* Read back from memory, or from the file (all written out). */
-      job->recs.data = w->bytes ? w->bytes->data : NULL;
-      job->recs.fd = w->fd;
-      job->recs.size = w->offset;
-      job->recs.dir = job->dir ? job->dir : &job->dir_first;
-      ttv_history_summary_write (w, &job->recs, sw->b->origin, job->end, job->levels, job->n_levels);
-    }
+  guint taken;
+  while (summary_do_next (data, &taken))
+    ;
   return NULL;
 }
 
@@ -728,25 +802,22 @@ compare_jobs (gconstpointer a, gconstpointer b)
 }
 
 /* The summaries, on two threads when there are two cores: each reads its
- * own rows' records and writes their bins in place. */
+ * rows' records and writes their bins in place. */
 static gboolean
 write_summaries (Builder *b, GArray *jobs, void (*progress) (double, gpointer), gpointer progress_data,
                  GCancellable *cancel, GError **error)
 {
   g_array_sort (jobs, compare_jobs);
-  gint cancelled = 0;
-  guint n = n_threads ();
-  SummaryWork other = { b, jobs, 1, n, &cancelled };
-  GThread *thread = n > 1 ? g_thread_new ("ttv-history-summary", summary_work, &other) : NULL;
+  SummaryWork sw = { b, jobs, 0, 0 };
+  GThread *thread = n_threads () > 1 ? g_thread_new ("ttv-history-summary", summary_work, &sw) : NULL;
   /* This thread's share, a job at a time, with progress and cancel. */
-  for (guint i = 0; i < jobs->len && !cancelled; i += n)
+  guint taken;
+  while (summary_do_next (&sw, &taken))
     {
-      SummaryWork one = { b, jobs, i, jobs->len, &cancelled };
-      summary_work (&one);
       if (g_cancellable_is_cancelled (cancel))
-        g_atomic_int_set (&cancelled, 1);
+        g_atomic_int_set (&sw.cancelled, 1);
       if (progress)
-        progress (0.9 + 0.1 * (i + 1) / jobs->len, progress_data);
+        progress (0.9 + 0.1 * (taken + 1) / jobs->len, progress_data);
     }
   if (thread)
     g_thread_join (thread);
