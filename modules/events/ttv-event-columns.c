@@ -53,7 +53,11 @@ append_mode (GString *out, const TtvViewerProcessInfo *info)
   else
     g_string_append (out, info->mode);
   if (info->syscall)
-    g_string_append_printf (out, in_call ? " %s" : " ← %s", info->syscall);
+    {
+      /* Not printf: Find formats this for millions of events. */
+      g_string_append (out, in_call ? " " : " ← ");
+      g_string_append (out, info->syscall);
+    }
 }
 
 /* @v in decimal, without printf (Find formats millions of them). */
@@ -70,12 +74,41 @@ append_uint (GString *out, guint v)
     g_string_append_c (out, buf[--n]);
 }
 
+const char *
+ttv_event_columns_peek_text (TtvEventColumn column, const TtvViewerEvent *event,
+                             const TtvViewerProcessInfo *info)
+{
+  const char *text;
+
+  switch (column)
+    {
+    case TTV_EVENT_COLUMN_TRACE:
+      text = ttv_viewer_trace_get_name (ttv_viewer_event_get_trace (event));
+      break;
+    case TTV_EVENT_COLUMN_EVENT:
+      text = ttv_viewer_event_get_name (event);
+      break;
+    case TTV_EVENT_COLUMN_PROCESS:
+      text = info ? (info->name[0] ? info->name : "-") : "";
+      break;
+    default:
+      return NULL;
+    }
+  return text ? text : "";
+}
+
 void
 ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState *state,
                                const TtvViewerEvent *event, const TtvViewerProcessInfo *info)
 {
   const TtvViewerTrace *trace = ttv_viewer_event_get_trace (event);
+  const char *plain = ttv_event_columns_peek_text (column, event, info);
 
+  if (plain)
+    {
+      g_string_append (out, plain);
+      return;
+    }
   switch (column)
     {
     case TTV_EVENT_COLUMN_TIME:
@@ -85,17 +118,11 @@ ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState 
         g_string_append (out, time);
       }
       break;
-    case TTV_EVENT_COLUMN_TRACE:
-      g_string_append (out, ttv_viewer_trace_get_name (trace));
-      break;
     case TTV_EVENT_COLUMN_CPU:
       if (ttv_viewer_event_get_cpu (event) >= 0)
         append_uint (out, (guint) ttv_viewer_event_get_cpu (event));
       else
         g_string_append (out, ttv_viewer_trace_get_stream_name (trace, ttv_viewer_event_get_stream (event)));
-      break;
-    case TTV_EVENT_COLUMN_EVENT:
-      g_string_append (out, ttv_viewer_event_get_name (event));
       break;
     case TTV_EVENT_COLUMN_FIELDS:
       ttv_viewer_event_append_fields (event, out);
@@ -103,10 +130,6 @@ ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState 
     case TTV_EVENT_COLUMN_PID:
       if (info)
         append_uint (out, info->pid);
-      break;
-    case TTV_EVENT_COLUMN_PROCESS:
-      if (info)
-        g_string_append (out, info->name[0] ? info->name : "-");
       break;
     case TTV_EVENT_COLUMN_MODE:
       if (info)

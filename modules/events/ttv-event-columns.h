@@ -47,6 +47,11 @@ void        ttv_event_columns_fill (TtvTabState *state, TtvEventRequest *request
  * process columns then show nothing).  The delta shows nothing here. */
 void        ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState *state,
                                            const TtvViewerEvent *event, const TtvViewerProcessInfo *info);
+/* What @column shows for @event when it is a string the event or @info
+ * already holds (Trace, Event, Process: no formatting, no copy), else
+ * NULL (append it with ttv_event_columns_append_text()). */
+const char *ttv_event_columns_peek_text (TtvEventColumn column, const TtvViewerEvent *event,
+                                         const TtvViewerProcessInfo *info);
 /* A CPU's text: stream @stream's CPU number, or its name when it has none. */
 char       *ttv_event_columns_dup_cpu (const TtvViewerTrace *trace, guint stream);
 

@@ -94,6 +94,22 @@ contains_nocase (const char *haystack, gsize len, const char *needle, gsize n, c
   return FALSE;
 }
 
+/* Whether what column @c shows for @event holds the needle: the strings
+ * the event already has are searched where they are, the others
+ * formatted into one buffer for every event (a search reads millions). */
+static gboolean
+column_contains (TtvEventMatcher *self, TtvEventColumn c, const TtvViewerEvent *event,
+                 const TtvViewerProcessInfo *info)
+{
+  const char *plain = ttv_event_columns_peek_text (c, event, info);
+
+  if (plain)
+    return contains_nocase (plain, strlen (plain), self->needle, self->needle_len, self->needle_up);
+  g_string_truncate (self->text, 0);
+  ttv_event_columns_append_text (self->text, c, self->state, event, info);
+  return contains_nocase (self->text->str, self->text->len, self->needle, self->needle_len, self->needle_up);
+}
+
 /* The columns in the order they are searched: cheap texts first, those
  * that are formatted or decoded last. */
 static const TtvEventColumn search_order[] = {
@@ -124,10 +140,7 @@ ttv_event_matcher_matches (TtvEventMatcher *self, TtvEventRequest *request, cons
           || (c == TTV_EVENT_COLUMN_CPU && !self->in_numbers && ttv_viewer_event_get_cpu (event) >= 0)
           || (c == TTV_EVENT_COLUMN_FIELDS && !ttv_viewer_fields_probe_may_match (self->fields_probe, event)))
         continue;
-      /* One buffer for every event: a search reads millions of them. */
-      g_string_truncate (self->text, 0);
-      ttv_event_columns_append_text (self->text, c, self->state, event, known ? &info : NULL);
-      if (contains_nocase (self->text->str, self->text->len, self->needle, self->needle_len, self->needle_up))
+      if (column_contains (self, c, event, known ? &info : NULL))
         return TRUE;
     }
   return FALSE;
