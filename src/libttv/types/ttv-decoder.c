@@ -1278,14 +1278,16 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
       if (json)
         g_string_append_c (out, '{');
       else if (!top)
-        g_string_append_len (out, "{ ", 2);
+        TTV_TEXT_APPEND_LITERAL (out, "{ ");
+      /* The short pieces inline (ttv_text_append): the event list's
+       * Fields column and Find print millions of them. */
       for (guint32 i = 0; i < v->n_children; i++)
         {
           const TtvValue *c = ttv_decoder_get (d, v->first_child + i);
           if (i && json)
             g_string_append_c (out, ',');
           else if (i)
-            g_string_append_len (out, ", ", 2);
+            TTV_TEXT_APPEND_LITERAL (out, ", ");
           if (json)
             {
               append_json_string (out, c->name ? c->name : "", c->name ? strlen (c->name) : 0);
@@ -1293,15 +1295,16 @@ append_node (const TtvDecoder *d, const TtvValue *v, TtvValueStyle style, GStrin
             }
           else
             {
-              g_string_append (out, c->name ? c->name : "?");
-              g_string_append_len (out, " = ", 3);
+              const char *name = c->name ? c->name : "?";
+              ttv_text_append (out, name, strlen (name));
+              TTV_TEXT_APPEND_LITERAL (out, " = ");
             }
           append_node (d, c, style, out, FALSE);
         }
       if (json)
         g_string_append_c (out, '}');
       else if (!top)
-        g_string_append_len (out, " }", 2);
+        TTV_TEXT_APPEND_LITERAL (out, " }");
       break;
     }
 }
