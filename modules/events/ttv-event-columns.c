@@ -101,7 +101,6 @@ void
 ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState *state,
                                const TtvViewerEvent *event, const TtvViewerProcessInfo *info)
 {
-  const TtvViewerTrace *trace = ttv_viewer_event_get_trace (event);
   const char *plain = ttv_event_columns_peek_text (column, event, info);
 
   if (plain)
@@ -122,7 +121,8 @@ ttv_event_columns_append_text (GString *out, TtvEventColumn column, TtvTabState 
       if (ttv_viewer_event_get_cpu (event) >= 0)
         append_uint (out, (guint) ttv_viewer_event_get_cpu (event));
       else
-        g_string_append (out, ttv_viewer_trace_get_stream_name (trace, ttv_viewer_event_get_stream (event)));
+        g_string_append (out, ttv_viewer_trace_get_stream_name (ttv_viewer_event_get_trace (event),
+                                                                ttv_viewer_event_get_stream (event)));
       break;
     case TTV_EVENT_COLUMN_FIELDS:
       ttv_viewer_event_append_fields (event, out);
