@@ -2,8 +2,9 @@
  * the bytes a window hands out are the file's wherever the range falls
  * (at the start, unaligned, across the end of the window, at the end of
  * the file, larger than a window), a window too large for the range asked
- * next is made again, and a range past the end of the file or of a file
- * that shrank fails naming the file, the window then holding nothing. */
+ * next is made again, a tail read reads only the bytes asked for, and a
+ * range past the end of the file or of a file that shrank fails naming
+ * the file, the window then holding nothing. */
 #include "ttv-error.h"
 #include "ttv-file-window.h"
 
@@ -90,6 +91,52 @@ test_ranges (void)
   g_unlink (path);
 }
 
+/* A tail read: the bytes from @from on are the file's, at their place
+ * from @offset; only whole pages from @from's are read, no more than the
+ * range; the bytes before them are never handed out as read. */
+static void
+test_tail (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (TtvWindowedFile) f = open_pattern_file (&path);
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
+  g_autoptr (GError) error = NULL;
+  const guint64 offset = 3 * 4096 + 10, length = 65536, from = offset + 5 * 4096 + 123;
+
+  /* The window first holds other bytes, so that unread ones would show. */
+  assert_range (&w, 2 * TTV_FILE_WINDOW_BYTES, 100);
+  const guint8 *p = ttv_file_window_get_tail (&w, offset, length, from, &error);
+  g_assert_no_error (error);
+  for (guint64 i = from - offset; i < length; i++)
+    if (p[i] != byte_at (offset + i))
+      g_error ("byte %" G_GUINT64_FORMAT " of the tail differs", i);
+  g_assert_cmpuint (w.bytes_offset, ==, 3 * 4096);
+  g_assert_cmpuint (w.read_offset, ==, (from / 4096) * 4096);
+  g_assert_cmpuint (w.bytes_offset + w.bytes_len, ==, offset + length);
+  /* Held: the same tail, or a later one, is no read. */
+  const guint8 *held = w.bytes;
+  g_assert_true (ttv_file_window_get_tail (&w, offset, length, from + 1000, NULL) == p);
+  g_assert_true (w.bytes == held);
+  g_assert_cmpuint (ttv_file_window_get_available (&w, from), ==, offset + length - from);
+  /* The bytes before the tail were not read: not available, and a range
+   * or a tail holding them reads them. */
+  g_assert_cmpuint (ttv_file_window_get_available (&w, offset), ==, 0);
+  p = ttv_file_window_get_tail (&w, offset, length, offset + 4096, &error);
+  g_assert_no_error (error);
+  for (guint64 i = 4096; i < length; i++)
+    if (p[i] != byte_at (offset + i))
+      g_error ("byte %" G_GUINT64_FORMAT " of the longer tail differs", i);
+  assert_range (&w, offset, length);
+  g_assert_cmpuint (w.read_offset, ==, w.bytes_offset);
+
+  /* A tail past the end of the file fails naming it. */
+  g_assert_null (ttv_file_window_get_tail (&w, FILE_BYTES - 10, 20, FILE_BYTES + 5, &error));
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_null (w.bytes);
+  g_unlink (path);
+}
+
 static void
 test_past_end (void)
 {
@@ -120,5 +167,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/core/file-window/ranges", test_ranges);
   g_test_add_func ("/core/file-window/past-end", test_past_end);
+  g_test_add_func ("/core/file-window/tail", test_tail);
   return g_test_run ();
 }

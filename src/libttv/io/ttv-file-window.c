@@ -93,6 +93,7 @@ forget_bytes (TtvFileWindow *w)
   w->bytes = NULL;
   w->bytes_offset = 0;
   w->bytes_len = 0;
+  w->read_offset = 0;
 }
 
 void
@@ -103,11 +104,12 @@ ttv_file_window_clear (TtvFileWindow *w)
   forget_bytes (w);
 }
 
-/* Reads the @len bytes at @start into the window's buffer, made again
- * when too small, or when far larger than needed (a large packet's buffer
- * is not kept once the reader has moved past it). */
+/* Reads the bytes [@start + @skip, @start + @len) into the window's buffer
+ * at @skip, the buffer made again when smaller than @len, or when far
+ * larger than needed (a large packet's buffer is not kept once the reader
+ * has moved past it). */
 static gboolean
-fill (TtvFileWindow *w, guint64 start, gsize len, GError **error)
+fill (TtvFileWindow *w, guint64 start, gsize len, gsize skip, GError **error)
 {
   const TtvWindowedFile *f = w->file;
   if (w->buf_size < len || w->buf_size > MAX (len, (gsize) 4 * TTV_FILE_WINDOW_BYTES))
@@ -124,7 +126,7 @@ fill (TtvFileWindow *w, guint64 start, gsize len, GError **error)
         }
       w->buf_size = len;
     }
-  gsize got = 0;
+  gsize got = skip;
   while (got < len)
     {
       ssize_t r = pread (f->fd, w->buf + got, len - got, (off_t) (start + got));
@@ -135,7 +137,7 @@ fill (TtvFileWindow *w, guint64 start, gsize len, GError **error)
           int e = errno;
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
                        _("%s: cannot read %" PRIu64 " bytes at byte offset %" PRIu64 ": %s"),
-                       f->path, (guint64) len, start, g_strerror (e));
+                       f->path, (guint64) (len - skip), start + skip, g_strerror (e));
           return FALSE;
         }
       if (r == 0)
@@ -144,7 +146,7 @@ fill (TtvFileWindow *w, guint64 start, gsize len, GError **error)
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
                        _("%s: the file ends at byte offset %" PRIu64 ", before the %" PRIu64
                          " bytes at byte offset %" PRIu64 " could be read"),
-                       f->path, start + got, (guint64) len, start);
+                       f->path, start + got, (guint64) (len - skip), start + skip);
           return FALSE;
         }
       got += (gsize) r;
@@ -152,34 +154,66 @@ fill (TtvFileWindow *w, guint64 start, gsize len, GError **error)
   return TRUE;
 }
 
-const guint8 *
-ttv_file_window_read (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
+/* Reads the bytes [@start, @start + @len) of the file into the window,
+ * those before @from excepted; they are then at @start's place in it. */
+static const guint8 *
+read_range (TtvFileWindow *w, guint64 start, guint64 len, guint64 from, GError **error)
 {
   const TtvWindowedFile *f = w->file;
-  guint64 size = f->size;
-  if (offset >= size)
-    {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
-                   _("%s: byte offset %" PRIu64 " is past the end of the file (%" PRIu64 " bytes)"),
-                   f->path, offset, size);
-      return NULL;
-    }
-  forget_bytes (w);
-  /* From a page boundary, so that the bytes keep the alignment of their
-   * file offsets to the buffer's (16 bytes at least). */
-  guint64 start = offset & ~(page_size () - 1);
-  guint64 want = MAX ((guint64) TTV_FILE_WINDOW_BYTES, (offset - start) + length);
-  guint64 len = MIN (want, size - start);
   if (len != (gsize) len || len > (guint64) G_MAXSSIZE)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
                    _("%s: %" PRIu64 " bytes at byte offset %" PRIu64 " cannot be read at once"), f->path, len, start);
       return NULL;
     }
-  if (!fill (w, start, (gsize) len, error))
+  if (!fill (w, start, (gsize) len, (gsize) (from - start), error))
     return NULL;
   w->bytes = w->buf;
   w->bytes_offset = start;
   w->bytes_len = len;
-  return w->bytes + (offset - start);
+  w->read_offset = from;
+  return w->bytes;
+}
+
+/* Fails, the window then holding nothing, when @offset is past the end of
+ * the file. */
+static gboolean
+check_offset (TtvFileWindow *w, guint64 offset, GError **error)
+{
+  const TtvWindowedFile *f = w->file;
+  forget_bytes (w);
+  if (offset < f->size)
+    return TRUE;
+  g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+               _("%s: byte offset %" PRIu64 " is past the end of the file (%" PRIu64 " bytes)"),
+               f->path, offset, f->size);
+  return FALSE;
+}
+
+const guint8 *
+ttv_file_window_read (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
+{
+  if (!check_offset (w, offset, error))
+    return NULL;
+  /* From a page boundary, so that the bytes keep the alignment of their
+   * file offsets to the buffer's (16 bytes at least). */
+  guint64 start = offset & ~(page_size () - 1);
+  guint64 want = MAX ((guint64) TTV_FILE_WINDOW_BYTES, (offset - start) + length);
+  guint64 len = MIN (want, w->file->size - start);
+  const guint8 *bytes = read_range (w, start, len, start, error);
+  return bytes ? bytes + (offset - start) : NULL;
+}
+
+const guint8 *
+ttv_file_window_read_tail (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from, GError **error)
+{
+  g_return_val_if_fail (from >= offset && from - offset <= length, NULL);
+  if (!check_offset (w, from, error))
+    return NULL;
+  guint64 start = offset & ~(page_size () - 1);
+  guint64 len = MIN ((offset - start) + length, w->file->size - start);
+  /* Whole pages: the page cache copies no faster for less. */
+  guint64 first = from & ~(page_size () - 1);
+  const guint8 *bytes = read_range (w, start, len, first, error);
+  return bytes ? bytes + (offset - start) : NULL;
 }

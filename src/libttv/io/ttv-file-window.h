@@ -37,11 +37,14 @@ typedef struct {
   guint8 *bytes;              /* the bytes held (in buf), NULL when none */
   guint64 bytes_offset;       /* file offset of bytes[0] (page aligned) */
   guint64 bytes_len;
+  /* The bytes from this file offset on were read; those between
+   * bytes_offset and it were not (ttv_file_window_get_tail). */
+  guint64 read_offset;
   guint8 *buf;                /* owned, buf_size bytes, reused as the window moves */
   gsize buf_size;
 } TtvFileWindow;
 
-#define TTV_FILE_WINDOW_INIT(f) { (f), NULL, 0, 0, NULL, 0 }
+#define TTV_FILE_WINDOW_INIT(f) { .file = (f) }
 
 /* Reads a window of at least TTV_FILE_WINDOW_BYTES holding the bytes
  * [@offset, @offset + @length) (those past the end of the file excluded:
@@ -56,10 +59,31 @@ const guint8 *ttv_file_window_read (TtvFileWindow *w, guint64 offset, guint64 le
 static inline const guint8 *
 ttv_file_window_get (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
 {
-  if (G_LIKELY (w->bytes != NULL && offset >= w->bytes_offset && length <= w->bytes_len
+  if (G_LIKELY (w->bytes != NULL && offset >= w->read_offset && length <= w->bytes_len
                 && offset - w->bytes_offset <= w->bytes_len - length))
     return w->bytes + (offset - w->bytes_offset);
   return ttv_file_window_read (w, offset, length, error);
+}
+
+/* Reads the bytes [@from, @offset + @length) of the file (@offset <= @from)
+ * into a buffer that has room for those from @offset on, and no more: the
+ * bytes before @from are not read.  For a seek, which needs a block's bytes
+ * from an event in its middle on, and would otherwise copy a whole window
+ * to look at a few events.  NULL with @error as ttv_file_window_read. */
+const guint8 *ttv_file_window_read_tail (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from,
+                                         GError **error);
+
+/* A pointer to where the bytes [@offset, @offset + @length) of the file
+ * are, of which only those from @from on (@offset <= @from) may be read:
+ * the window already held them, or reads them with
+ * ttv_file_window_read_tail(). */
+static inline const guint8 *
+ttv_file_window_get_tail (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from, GError **error)
+{
+  if (G_LIKELY (w->bytes != NULL && from >= w->read_offset && offset >= w->bytes_offset && length <= w->bytes_len
+                && offset - w->bytes_offset <= w->bytes_len - length))
+    return w->bytes + (offset - w->bytes_offset);
+  return ttv_file_window_read_tail (w, offset, length, from, error);
 }
 
 /* Bytes of the file the window holds from @offset on (0 when it does not
@@ -67,7 +91,7 @@ ttv_file_window_get (TtvFileWindow *w, guint64 offset, guint64 length, GError **
 static inline guint64
 ttv_file_window_get_available (const TtvFileWindow *w, guint64 offset)
 {
-  if (w->bytes == NULL || offset < w->bytes_offset || offset - w->bytes_offset >= w->bytes_len)
+  if (w->bytes == NULL || offset < w->read_offset || offset - w->bytes_offset >= w->bytes_len)
     return 0;
   return w->bytes_len - (offset - w->bytes_offset);
 }
