@@ -394,12 +394,14 @@ typedef struct {
   guint64 n;
 } Seen;
 
+/* @n_events ticks on @n_cpus CPUs in blocks of @block_size bytes (big
+ * endian: the general path). */
 static char *
-write_small_trace (guint n_events, guint max_blocks, guint n_cpus)
+write_ticks (guint n_events, guint max_blocks, guint n_cpus, guint32 block_size)
 {
   char *dir = ltt_test_tmp_trace ("seek");
   TtvLttWriterOptions o = { .byte_order = TTV_BYTE_ORDER_BIG, .arch_size = TTV_LTT_ARCH_LP64,
-                            .block_size = 256, .start_time = START, .max_blocks_per_cpu = max_blocks };
+                            .block_size = block_size, .start_time = START, .max_blocks_per_cpu = max_blocks };
   g_autoptr (GError) error = NULL;
   TtvLttWriter *w = ttv_ltt_writer_new (dir, &o, &error);
   g_assert_no_error (error);
@@ -419,6 +421,12 @@ write_small_trace (guint n_events, guint max_blocks, guint n_cpus)
   g_assert_true (ttv_ltt_writer_close (w, &error));
   g_assert_no_error (error);
   return dir;
+}
+
+static char *
+write_small_trace (guint n_events, guint max_blocks, guint n_cpus)
+{
+  return write_ticks (n_events, max_blocks, n_cpus, 256);
 }
 
 static guint64
@@ -491,6 +499,74 @@ test_seek (void)
   bogus.block = 1u << 30;
   g_assert_false (ttv_cursor_seek_position (c, &bogus, &error));
   g_clear_error (&error);
+  g_clear_pointer (&c, ttv_cursor_free);
+  g_clear_pointer (&t, ttv_trace_close);
+}
+
+/* The event after a seek of @c to @i's position, and after a seek to its
+ * time (the first event of that time), are those of the first read. */
+static void
+assert_seeks_to (TtvCursor *c, TtvDecoder *d, const GArray *seen, guint i)
+{
+  g_autoptr (GError) error = NULL;
+  const Seen *s = &g_array_index (seen, Seen, i);
+  TtvEvent ev;
+  g_assert_true (ttv_cursor_seek_position (c, &s->pos, &error));
+  g_assert_no_error (error);
+  g_assert_true (ttv_cursor_next (c, &ev, &error));
+  g_assert_cmpuint (tick_n (&ev, d), ==, i);
+  guint first = i;
+  while (first > 0 && g_array_index (seen, Seen, first - 1).time == s->time)
+    first--;
+  g_assert_true (ttv_cursor_seek_time (c, s->time, &error));
+  g_assert_no_error (error);
+  for (guint k = first; k < MIN (first + 5, seen->len); k++)
+    {
+      g_assert_true (ttv_cursor_next (c, &ev, &error));
+      g_assert_cmpuint (tick_n (&ev, d), ==, k);
+      g_assert_cmpint (ev.time, ==, g_array_index (seen, Seen, k).time);
+    }
+}
+
+/* Seeks into blocks of 64 KiB whose fine index was recorded by a first
+ * read: the cursor reads a block's bytes only from the event the seek
+ * starts at, so every event after a seek, here decoded, must come from
+ * bytes that were read, not from what the window held before; and a seek
+ * to an earlier event of the same block must read the bytes it skipped. */
+static void
+test_seek_large_blocks (void)
+{
+  g_autofree char *dir = write_ticks (30000, 0, 1, 65536);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  g_assert_cmpuint (tf->n_blocks, >=, 8);
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  g_autoptr (GArray) seen = g_array_new (FALSE, FALSE, sizeof (Seen));
+  TtvEvent ev;
+  while (ttv_cursor_next (c, &ev, &error))
+    {
+      Seen s = { ev.time, ev.pos, tick_n (&ev, d) };
+      g_array_append_val (seen, s);
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (seen->len, ==, 30000);
+  /* Many events a block, far past a page of it. */
+  guint last = seen->len - 1;
+  g_assert_cmpuint (g_array_index (seen, Seen, last).pos.index, >, 1000);
+
+  g_autoptr (GRand) rand = g_rand_new_with_seed (15);
+  for (guint k = 0; k < 300; k++)
+    {
+      guint i = (guint) g_rand_int_range (rand, 0, (gint32) seen->len);
+      assert_seeks_to (c, d, seen, i);
+      /* An earlier event of the same block, before the bytes read. */
+      guint64 index = g_array_index (seen, Seen, i).pos.index;
+      if (index >= 600)
+        assert_seeks_to (c, d, seen, i - 600);
+    }
   g_clear_pointer (&c, ttv_cursor_free);
   g_clear_pointer (&t, ttv_trace_close);
 }
@@ -776,6 +852,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/ltt/roundtrip/types/freq-1MHz", &configs[n++], test_types);
   g_test_add_func ("/ltt/roundtrip/heartbeat", test_heartbeat);
   g_test_add_func ("/ltt/roundtrip/seek", test_seek);
+  g_test_add_func ("/ltt/roundtrip/seek-large-blocks", test_seek_large_blocks);
   g_test_add_func ("/ltt/roundtrip/next-kept", test_next_kept);
   g_test_add_func ("/ltt/roundtrip/flight-recorder", test_flight_recorder);
   g_test_add_func ("/ltt/roundtrip/facility-versions", test_facility_versions);

@@ -53,34 +53,44 @@ publish_fine_index (TtvLttCursor *c)
   g_array_unref (entries);
 }
 
-/* The bytes of block @b, through the cursor's window (which moves when
- * the block is not in it: the previous block's bytes are then gone). */
-static const guint8 *
-block_bytes (TtvLttCursor *c, guint64 b, GError **error)
+/* Seeks read ahead then step back: the iterator is saved and restored, and
+ * a fine index being recorded must neither leak nor be shared by the two. */
+static void
+stop_recording (TtvLttIter *it)
 {
-  const TtvLttBlock *blk = &g_array_index (c->file->blocks, TtvLttBlock, b);
-  return ttv_file_window_get (&c->window, blk->slot * c->file->block_size, c->file->block_size, error);
+  if (it->fine)
+    g_array_unref (it->fine);
+  it->fine = NULL;
 }
 
-/* Positions the iterator at the start of block @b (or at the end); FALSE
- * when the block cannot be read (the iterator is then at the end). */
+/* The bytes of block @b, through the cursor's window (which moves when
+ * the block is not in it: the previous block's bytes are then gone), of
+ * which only those from byte @from of the block on are read. */
+static const guint8 *
+block_bytes (TtvLttCursor *c, guint64 b, guint64 from, GError **error)
+{
+  const TtvLttBlock *blk = &g_array_index (c->file->blocks, TtvLttBlock, b);
+  guint64 start = blk->slot * c->file->block_size;
+  return ttv_file_window_get_tail (&c->window, start, c->file->block_size, start + from, error);
+}
+
+/* Positions the iterator at the start of block @b, its bytes not read
+ * yet; FALSE, the iterator at the end, when there is no block @b. */
 static gboolean
-load_block (TtvLttCursor *c, guint64 b, GError **error)
+enter_block (TtvLttCursor *c, guint64 b)
 {
   TtvLttIter *it = &c->it;
   TtvLttFile *f = c->file;
   if (it->fine)
     g_array_unref (it->fine);
   memset (it, 0, sizeof *it);
-  const guint8 *base = b < f->blocks->len ? block_bytes (c, b, error) : NULL;
-  if (base == NULL)
+  if (b >= f->blocks->len)
     {
       it->block = f->blocks->len;
-      return b >= f->blocks->len;
+      return FALSE;
     }
   const TtvLttBlock *blk = &g_array_index (f->blocks, TtvLttBlock, b);
   it->block = b;
-  it->base = base;
   it->offset = TTV_LTT_FIRST_EVENT;
   it->end_offset = blk->end_offset;
   it->cycles = it->block_cycles = blk->start_cycles;
@@ -90,6 +100,31 @@ load_block (TtvLttCursor *c, guint64 b, GError **error)
   if (b < f->n_fine && fine_index (f, b) == NULL)
     it->fine = g_array_new (FALSE, FALSE, sizeof (TtvLttFineEntry));
   return TRUE;
+}
+
+/* Reads the bytes of the iterator's block from @from on (a seek reads
+ * only those from the event it starts at); FALSE, the iterator at the
+ * end, when they cannot be read. */
+static gboolean
+read_block_from (TtvLttCursor *c, guint64 from, GError **error)
+{
+  TtvLttIter *it = &c->it;
+  it->base = block_bytes (c, it->block, from, error);
+  if (it->base != NULL)
+    return TRUE;
+  stop_recording (it);
+  it->block = c->file->blocks->len;
+  return FALSE;
+}
+
+/* Positions the iterator at the start of block @b (or at the end); FALSE
+ * when the block cannot be read (the iterator is then at the end). */
+static gboolean
+load_block (TtvLttCursor *c, guint64 b, GError **error)
+{
+  if (!enter_block (c, b))
+    return TRUE;
+  return read_block_from (c, 0, error);
 }
 
 void
@@ -392,16 +427,6 @@ skip_before_cycles (TtvLttCursor *c, guint64 target)
     }
 }
 
-/* Seeks read ahead then step back: the iterator is saved and restored, and
- * a fine index being recorded must neither leak nor be shared by the two. */
-static void
-stop_recording (TtvLttIter *it)
-{
-  if (it->fine)
-    g_array_unref (it->fine);
-  it->fine = NULL;
-}
-
 static gboolean
 restore_iter (TtvLttCursor *c, const TtvLttIter *saved, GError **error)
 {
@@ -410,7 +435,8 @@ restore_iter (TtvLttCursor *c, const TtvLttIter *saved, GError **error)
   /* The window may give the block's bytes at another address now. */
   c->it.kept = NULL;
   /* Reading ahead may have moved the window off the saved block. */
-  if (c->it.block < c->file->blocks->len && (c->it.base = block_bytes (c, c->it.block, error)) == NULL)
+  if (c->it.block < c->file->blocks->len
+      && (c->it.base = block_bytes (c, c->it.block, c->it.offset, error)) == NULL)
     {
       c->it.block = c->file->blocks->len;
       return FALSE;
@@ -457,12 +483,14 @@ ttv_ltt_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error)
         hi = mid;
     }
   g_clear_error (&c->load_error);
-  if (!load_block (c, lo, error))
-    return FALSE;
+  gboolean in_block = enter_block (c, lo);
   stop_recording (&c->it);
   guint64 block = c->it.block;
   guint64 target = block_target_cycles (c, time);
   resume_near (c, target);
+  /* The block's bytes from the event the scan starts at on, not all. */
+  if (in_block && !read_block_from (c, c->it.offset, error))
+    return FALSE;
   for (;;)
     {
       if (c->it.block != block)
@@ -511,8 +539,7 @@ ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
       goto bad;
     }
   g_clear_error (&c->load_error);
-  if (!load_block (c, pos->block, error))
-    return FALSE;
+  enter_block (c, pos->block);
   stop_recording (&c->it);
   /* Start from the last recorded event at or before the wanted one. */
   const TtvLttFineIndex *fi = fine_index (c->file, pos->block);
@@ -531,6 +558,9 @@ ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
       c->it.index = fi->entries[lo].index;
       c->it.cycles = fi->entries[lo].cycles;
     }
+  /* The block's bytes from the event the scan starts at on, not all. */
+  if (!read_block_from (c, c->it.offset, error))
+    return FALSE;
   for (;;)
     {
       stop_recording (&c->it);
