@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+
 TtvPositionBytes *
 ttv_position_bytes_new (guint n)
 {
@@ -40,19 +41,19 @@ ttv_position_bytes_free (TtvPositionBytes *b)
   g_free (b);
 }
 
-/* Bytes of a varint by the leading zero bits of its value: a load, not a
- * division by 7. */
-static const guint8 varint_len_by_clz[64] = {
-  10, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 7,
-  6, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4,
-  3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+/* Bytes of a varint by the index of its highest bit: a load, not a
+ * division by 7 (indexed by 63 - clz, which is bsr's own result). */
+static const guint8 varint_len_by_top_bit[64] = {
+  1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3,
+  4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6,
+  7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 10,
 };
 
 /* Bytes of @v as a varint (1 to 10). */
 static inline gsize
 varint_len (guint64 v)
 {
-  return varint_len_by_clz[__builtin_clzll (v | 1)];
+  return varint_len_by_top_bit[63 ^ __builtin_clzll (v | 1)];
 }
 
 static inline gsize
@@ -68,6 +69,28 @@ body_end (const TtvPositionBytes *b)
 {
   return b->n > 0 ? b->ends[b->n - 1] : b->entries_start;
 }
+
+/* Values below 2^56 take at most 8 bytes as varints: one 8-byte store. */
+#define SHORT_VARINT_MAX G_GUINT64_CONSTANT (0x00FFFFFFFFFFFFFF)
+
+/* @x (at most SHORT_VARINT_MAX) as 8 bytes of 7 bits each, lowest first,
+ * without their continuation bits: halves, quarters, then eighths moved
+ * apart. */
+static inline guint64
+spread_7bit (guint64 x)
+{
+  x = (x & G_GUINT64_CONSTANT (0x000000000FFFFFFF)) | ((x << 4) & G_GUINT64_CONSTANT (0x0FFFFFFF00000000));
+  x = (x & G_GUINT64_CONSTANT (0x00003FFF00003FFF)) | ((x << 2) & G_GUINT64_CONSTANT (0x3FFF00003FFF0000));
+  return (x & G_GUINT64_CONSTANT (0x007F007F007F007F)) | ((x << 1) & G_GUINT64_CONSTANT (0x7F007F007F007F00));
+}
+
+
+/* The continuation bits of a varint of 1 to 8 bytes: all but the last. */
+static const guint64 continuation_by_len[9] = {
+  0, 0, G_GUINT64_CONSTANT (0x80), G_GUINT64_CONSTANT (0x8080), G_GUINT64_CONSTANT (0x808080),
+  G_GUINT64_CONSTANT (0x80808080), G_GUINT64_CONSTANT (0x8080808080), G_GUINT64_CONSTANT (0x808080808080),
+  G_GUINT64_CONSTANT (0x80808080808080),
+};
 
 void
 ttv_position_bytes_lay_out (TtvPositionBytes *b, const TtvPosition *p)
@@ -128,11 +151,7 @@ both_nine_bytes (guint64 time, guint64 old)
 static inline void
 put_nine_byte_time (TtvPositionBytes *b, guint64 time)
 {
-  guint64 x = time & G_GUINT64_CONSTANT (0x00FFFFFFFFFFFFFF);
-  x = (x & G_GUINT64_CONSTANT (0x000000000FFFFFFF)) | ((x << 4) & G_GUINT64_CONSTANT (0x0FFFFFFF00000000));
-  x = (x & G_GUINT64_CONSTANT (0x00003FFF00003FFF)) | ((x << 2) & G_GUINT64_CONSTANT (0x3FFF00003FFF0000));
-  x = (x & G_GUINT64_CONSTANT (0x007F007F007F007F)) | ((x << 1) & G_GUINT64_CONSTANT (0x7F007F007F007F00));
-  x = GUINT64_TO_LE (x | G_GUINT64_CONSTANT (0x8080808080808080));
+  guint64 x = GUINT64_TO_LE (spread_7bit (time & SHORT_VARINT_MAX) | G_GUINT64_CONSTANT (0x8080808080808080));
   guint8 *at = b->bytes + b->entries_start - 9;
   memcpy (at, &x, 8);
   at[8] = (guint8) (time >> 56);
@@ -178,6 +197,7 @@ ttv_position_bytes_put_next (TtvPositionBytes *b, const TtvPosition *p)
     put_next_any (b, stream, time);
 }
 
+
 /* Tracefile @i's span at @start made @len bytes long, then @e's bytes.
  * Out of line: the usual case keeps few registers. */
 static G_NO_INLINE void
@@ -187,8 +207,9 @@ put_entry_resized (TtvPositionBytes *b, guint i, gsize start, gsize len, const T
   ttv_position_put_entry (b->bytes + start, e);
 }
 
-void
-ttv_position_bytes_put_entry (TtvPositionBytes *b, guint i, const TtvPositionEntry *e)
+/* Tracefile @i's bytes of any @e, byte by byte: the general path. */
+static G_NO_INLINE void
+put_entry_any (TtvPositionBytes *b, guint i, const TtvPositionEntry *e)
 {
   gsize start = i > 0 ? b->ends[i - 1] : b->entries_start;
   gsize len = entry_len (e);
@@ -197,6 +218,47 @@ ttv_position_bytes_put_entry (TtvPositionBytes *b, guint i, const TtvPositionEnt
   else
     ttv_position_put_entry (b->bytes + start, e);
 }
+
+/* The varint of @v (at most SHORT_VARINT_MAX, @len bytes) at @at in one
+ * 8-byte store; returns its end.  The bytes stored past the end are
+ * rewritten after. */
+static inline guint8 *
+put_short_varint (guint8 *at, guint64 v, gsize len)
+{
+  guint64 x = GUINT64_TO_LE (spread_7bit (v) | continuation_by_len[len]);
+  memcpy (at, &x, 8);
+  return at + len;
+}
+
+/* Tracefile @i's bytes: usually (none at its end, all three values short
+ * and as long as before) three 8-byte stores, then the 8 bytes that
+ * follow them as they were (the next tracefile's or the checksum's room,
+ * which the slack covers); else the general path. */
+void
+ttv_position_bytes_put_entry (TtvPositionBytes *b, guint i, const TtvPositionEntry *e)
+{
+  guint64 block = e->pos.block + 1, offset = e->pos.offset, index = e->pos.index;
+  /* block + 1 is 0 for a tracefile without events (is_void). */
+  if (G_UNLIKELY (e->at_end || block == 0 || ((block | offset | index) & ~SHORT_VARINT_MAX) != 0))
+    {
+      put_entry_any (b, i, e);
+      return;
+    }
+  gsize start = i > 0 ? b->ends[i - 1] : b->entries_start, end = b->ends[i];
+  gsize block_len = varint_len (block), offset_len = varint_len (offset), index_len = varint_len (index);
+  if (G_UNLIKELY (block_len + offset_len + index_len != end - start))
+    {
+      put_entry_resized (b, i, start, block_len + offset_len + index_len, e);
+      return;
+    }
+  guint64 after;
+  memcpy (&after, b->bytes + end, 8);
+  guint8 *at = put_short_varint (b->bytes + start, block, block_len);
+  at = put_short_varint (at, offset, offset_len);
+  put_short_varint (at, index, index_len);
+  memcpy (b->bytes + end, &after, 8);
+}
+
 
 void
 ttv_position_bytes_append_token (TtvPositionBytes *b, GString *out)
