@@ -152,17 +152,34 @@ get_varint (const guint8 *p, gsize len, gsize *at, guint64 *out)
   return FALSE;
 }
 
+/* One step of FNV-1a. */
+static inline guint32
+fnv_step (guint32 h, const guint8 *byte)
+{
+  return (h ^ *byte) * 16777619u;
+}
+
 guint32
 ttv_position_token_hash (guint32 h, const guint8 *p, gsize len)
 {
-  gsize i = 0;
+  const guint8 *end = p + len;
   /* Eight bytes a turn: the loop's own test and jump cost as much as a
-   * byte's work (a report writes one token per event). */
-  for (; i + 8 <= len; i += 8)
+   * byte's work (a report writes one token per event)... */
+  for (const guint8 *whole = p + (len & ~(gsize) 7); p < whole; p += 8)
     for (guint k = 0; k < 8; k++)
-      h = (h ^ p[i + k]) * 16777619u;
-  for (; i < len; i++)
-    h = (h ^ p[i]) * 16777619u;
+      h = fnv_step (h, p + k);
+  /* ...and the last ones by a jump into their steps, not a loop. */
+  switch (len & 7)
+    {
+    case 7: h = fnv_step (h, end - 7); /* fallthrough */
+    case 6: h = fnv_step (h, end - 6); /* fallthrough */
+    case 5: h = fnv_step (h, end - 5); /* fallthrough */
+    case 4: h = fnv_step (h, end - 4); /* fallthrough */
+    case 3: h = fnv_step (h, end - 3); /* fallthrough */
+    case 2: h = fnv_step (h, end - 2); /* fallthrough */
+    case 1: h = fnv_step (h, end - 1); /* fallthrough */
+    default: break;
+    }
   return h;
 }
 
