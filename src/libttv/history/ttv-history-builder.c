@@ -140,8 +140,9 @@ machine_free (BMachine *m)
 }
 
 /* The machine @id (created, starting at the origin, if the traceset did
- * not announce it). */
-static BMachine *
+ * not announce it).  Out of line: rare (a change of machine), and inline
+ * it made every observer callback save registers. */
+static G_NO_INLINE BMachine *
 get_machine (Builder *b, guint id)
 {
   while (b->machines->len <= id)
@@ -150,13 +151,24 @@ get_machine (Builder *b, guint id)
 }
 
 /* Follows the state's selection: called first by every observer callback
- * (the kernel model selects each event's machine before applying it). */
+ * (the kernel model selects each event's machine before applying it).
+ * The machine is read from the state's event head (ttv-state-private.h),
+ * not through ttv_state_get_machine (): a call there made each callback
+ * save and restore registers, several times an event. */
 static inline void
 follow_machine (Builder *b)
 {
-  guint k = ttv_state_get_machine (b->state);
+  guint k = ((const TtvStateEventHead *) b->state)->machine;
   if (G_UNLIKELY (k != b->m->id))
     b->m = get_machine (b, k);
+}
+
+/* The live process @pid beyond the pages (out of line: rare, and a call
+ * inline would make its callers save registers). */
+static G_NO_INLINE BRow *
+pid_lookup_large (BMachine *m, guint32 pid)
+{
+  return g_hash_table_lookup (m->processes, GUINT_TO_POINTER (pid));
 }
 
 static inline BRow *
@@ -167,7 +179,7 @@ pid_lookup (Builder *b, guint32 pid)
   if (G_LIKELY (page < PID_PAGES))
     return page < m->n_pid_pages && m->pid_pages[page] ? m->pid_pages[page][pid & ((1u << PID_PAGE_BITS) - 1)]
                                                       : NULL;
-  return g_hash_table_lookup (m->processes, GUINT_TO_POINTER (pid));
+  return pid_lookup_large (m, pid);
 }
 
 static void
@@ -599,6 +611,30 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
     eval_process (b, r, p, t);   /* now, then: the event goes on changing it */
 }
 
+/* The row of what ran on @c, when its cache knows it: the CPU's idle
+ * task, or the task last seen running there, still alive; else NULL. */
+static inline BRow *
+cpu_time_row_cached (const CpuCache *c, guint32 pid)
+{
+  return pid == 0 ? c->idle_row : c->p && c->p->pid == pid && c->row && c->row->open ? c->row : NULL;
+}
+
+/* @pid ran on @cpu for @time: the general case, any machine, any pid. */
+static G_NO_INLINE void
+add_cpu_time_general (Builder *b, gint cpu, guint32 pid, gint64 time)
+{
+  follow_machine (b);
+  CpuCache *c = &b->m->cpus[cpu];
+  BRow *r = cpu_time_row_cached (c, pid);
+  if (r == NULL && pid != 0)
+    r = pid_lookup (b, pid);
+  if (r)
+    r->cpu_time += time;
+}
+
+/* Nearly once an event.  The usual case (the selected machine, the row in
+ * the CPU's cache) makes no call, so it saves no registers; any other goes
+ * to add_cpu_time_general (), which does the same for it. */
 static void
 on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
              TtvTime start, TtvTime end)
@@ -606,13 +642,16 @@ on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
   Builder *b = data;
   if (cpu < 0 || cpu >= MAX_CPU)
     return;
-  follow_machine (b);
-  CpuCache *c = &b->m->cpus[cpu];
-  BRow *r = pid == 0 ? c->idle_row
-          : c->p && c->p->pid == pid && c->row && c->row->open ? c->row
-          : pid_lookup (b, pid);
-  if (r)
-    r->cpu_time += end - start;
+  if (G_LIKELY (((const TtvStateEventHead *) b->state)->machine == b->m->id))
+    {
+      BRow *r = cpu_time_row_cached (&b->m->cpus[cpu], pid);
+      if (G_LIKELY (r != NULL))
+        {
+          r->cpu_time += end - start;
+          return;
+        }
+    }
+  add_cpu_time_general (b, cpu, pid, end - start);
 }
 
 static void
