@@ -67,6 +67,10 @@ typedef struct {
   BRow *idle_row;
 } CpuCache;
 
+/* Resources whose id is below this are looked up without hashing: a
+ * resource's event comes about once every five events. */
+#define RESOURCE_SMALL 1024
+
 /* The rows of one machine of the traceset, by what names them there
  * (docs/multi-machine.md): pid 5 of one machine is not pid 5 of another. */
 typedef struct {
@@ -76,7 +80,11 @@ typedef struct {
   GHashTable *processes;   /* pid -> BRow * (open lives, pid >= PID_PAGES << PID_PAGE_BITS) */
   BRow ***pid_pages;       /* the others: pages of BRow *, owned */
   guint n_pid_pages;
-  GHashTable *resources[TTV_HISTORY_ROW_N_KINDS]; /* id -> BRow * (IRQ, soft IRQ, block devices) */
+  /* IRQs, soft IRQs and block devices: id -> BRow *, a direct table for
+   * the small ids (IRQ numbers, vectors), the hash table beyond (block
+   * devices' ids carry their major number in the high bits). */
+  BRow *resources_small[TTV_HISTORY_ROW_N_KINDS][RESOURCE_SMALL];
+  GHashTable *resources[TTV_HISTORY_ROW_N_KINDS];
   CpuCache *cpus;          /* MAX_CPU */
   gint n_cpus;             /* highest CPU seen + 1 */
 } BMachine;
@@ -210,6 +218,23 @@ pid_set (Builder *b, guint32 pid, BRow *r)
       m->pid_pages[page] = g_new0 (BRow *, 1u << PID_PAGE_BITS);
     }
   m->pid_pages[page][pid & ((1u << PID_PAGE_BITS) - 1)] = r;
+}
+
+static inline BRow *
+resource_lookup (BMachine *m, TtvHistoryRowKind kind, guint32 id)
+{
+  if (G_LIKELY (id < RESOURCE_SMALL))
+    return m->resources_small[kind][id];
+  return g_hash_table_lookup (m->resources[kind], GUINT_TO_POINTER (id));
+}
+
+static void
+resource_set (BMachine *m, TtvHistoryRowKind kind, guint32 id, BRow *r)
+{
+  if (id < RESOURCE_SMALL)
+    m->resources_small[kind][id] = r;
+  else
+    g_hash_table_insert (m->resources[kind], GUINT_TO_POINTER (id), r);
 }
 
 /* Rows of a machine begin no earlier than its traces (the origin when
@@ -701,11 +726,11 @@ on_resource (gpointer data, TtvStateResource kind, guint32 id, guint count, TtvT
                        : TTV_HISTORY_ROW_BLOCKDEV;
   follow_machine (b);
   gint64 t = clamp_time (b, time);
-  BRow *r = g_hash_table_lookup (b->m->resources[rk], GUINT_TO_POINTER (id));
+  BRow *r = resource_lookup (b->m, rk, id);
   if (r == NULL)
     {
       r = new_row (b, rk, id, t);
-      g_hash_table_insert (b->m->resources[rk], GUINT_TO_POINTER (id), r);
+      resource_set (b->m, rk, id, r);
     }
   row_set (b, r, t, count > 0 ? 1 : 0, count);
   row_count (b, r, t);
@@ -1090,7 +1115,7 @@ name_rows (Builder *b, const TtvKernelModel *model, TtvTraceset *ts)
       for (guint i = 0; i < irqs->len; i++)
         {
           const TtvIrqState *q = g_ptr_array_index (irqs, i);
-          BRow *r = g_hash_table_lookup (m->resources[TTV_HISTORY_ROW_IRQ], GUINT_TO_POINTER (q->id));
+          BRow *r = resource_lookup (m, TTV_HISTORY_ROW_IRQ, q->id);
           if (r && q->name)
             r->name = q->name;
         }
@@ -1213,9 +1238,12 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   gint64 last = b->origin;
   const TtvEvent *ev;
   GError *local = NULL;
+  /* One trace (the usual case): every event's trace is 0, without the two
+   * calls a lookup takes. */
+  gboolean one_trace = traces->len == 1;
   while ((ev = ttv_context_next (ctx, &local)) != NULL)
     {
-      guint trace = ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
+      guint trace = one_trace ? 0 : ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
       b->event_cpu = ev->tracefile->cpu;
       ttv_kernel_model_apply (model, state, trace, ev);
       after_event (b, b->event_cpu, ev->time);
