@@ -698,6 +698,51 @@ test_names (Fixture *f, gconstpointer data)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* ---- CPU time ---- */
+
+/* A process row's time on a CPU (running, or exiting until its last
+ * switch away), from its intervals. */
+static TtvTime
+running_time (TtvHistory *h, guint row)
+{
+  g_autoptr (GArray) ivs = ttv_history_query_intervals (h, TTV_HISTORY_ROW_PROCESS, row, TTV_TIME_MIN, TTV_TIME_MAX);
+  TtvTime t = 0;
+  for (guint k = 0; k < ivs->len; k++)
+    {
+      const TtvHistoryInterval *iv = &g_array_index (ivs, TtvHistoryInterval, k);
+      if ((iv->state & 0xf) == TTV_PROCESS_RUN || (iv->state & 0xf) == TTV_PROCESS_EXIT)
+        t += iv->end - iv->start;
+    }
+  return t;
+}
+
+/* Every ended life's CPU time (the state's cpu_time notifications, added
+ * to the row the CPU's cache knows or to the one the general case looks
+ * up) is its time on a CPU as its intervals tell it: a notification added
+ * to the wrong row, or lost, shows. */
+static guint
+check_cpu_time (TtvHistory *h)
+{
+  guint n_checked = 0;
+  for (guint i = 0; i < ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); i++)
+    {
+      const TtvHistoryRowInfo *r = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
+      if (r->id == 0 || !r->dead)
+        continue;
+      g_assert_cmpint (r->cpu_time, ==, running_time (h, i));
+      n_checked++;
+    }
+  g_test_message ("%u ended lives", n_checked);
+  return n_checked;
+}
+
+static void
+test_cpu_time (Fixture *f, gconstpointer data)
+{
+  g_autoptr (TtvHistory) h = build (f->ts, 0, TRUE);
+  g_assert_cmpuint (check_cpu_time (h), >, 10);
+}
+
 /* ---- the real CTF kernel traces ---- */
 
 static void
@@ -712,6 +757,7 @@ test_real_ctf (gconstpointer data)
   g_assert_cmpuint (ttv_history_get_n_rows (h, TTV_HISTORY_ROW_CPU), >, 0);
   g_assert_cmpuint (ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), >, 0);
   check_golden (ts, h, 200);
+  check_cpu_time (h);
   /* LTTng 2 gives bare vector numbers: Linux's names. */
   if (ttv_history_get_n_rows (h, TTV_HISTORY_ROW_SOFTIRQ) > 0)
     assert_softirqs_named (h);
@@ -728,6 +774,7 @@ main (int argc, char **argv)
   g_test_add ("/history/sim/cache", Fixture, GSIZE_TO_POINTER (30000), fixture_set_up, test_cache, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/threads", Fixture, GSIZE_TO_POINTER (50000), fixture_set_up, test_threads, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/names", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_names, ttv_history_fixture_tear_down);
+  g_test_add ("/history/sim/cpu-time", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_cpu_time, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cancel", Fixture, GSIZE_TO_POINTER (5000), fixture_set_up, test_cancel, ttv_history_fixture_tear_down);
   g_test_add_data_func ("/history/ctf/arm64-kernel", "arm64-kernel", test_real_ctf);
   g_test_add_data_func ("/history/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);

@@ -67,6 +67,10 @@ typedef struct {
   BRow *idle_row;
 } CpuCache;
 
+/* Resources whose id is below this are looked up without hashing: a
+ * resource's event comes about once every five events. */
+#define RESOURCE_SMALL 1024
+
 /* The rows of one machine of the traceset, by what names them there
  * (docs/multi-machine.md): pid 5 of one machine is not pid 5 of another. */
 typedef struct {
@@ -76,7 +80,11 @@ typedef struct {
   GHashTable *processes;   /* pid -> BRow * (open lives, pid >= PID_PAGES << PID_PAGE_BITS) */
   BRow ***pid_pages;       /* the others: pages of BRow *, owned */
   guint n_pid_pages;
-  GHashTable *resources[TTV_HISTORY_ROW_N_KINDS]; /* id -> BRow * (IRQ, soft IRQ, block devices) */
+  /* IRQs, soft IRQs and block devices: id -> BRow *, a direct table for
+   * the small ids (IRQ numbers, vectors), the hash table beyond (block
+   * devices' ids carry their major number in the high bits). */
+  BRow *resources_small[TTV_HISTORY_ROW_N_KINDS][RESOURCE_SMALL];
+  GHashTable *resources[TTV_HISTORY_ROW_N_KINDS];
   CpuCache *cpus;          /* MAX_CPU */
   gint n_cpus;             /* highest CPU seen + 1 */
 } BMachine;
@@ -140,8 +148,9 @@ machine_free (BMachine *m)
 }
 
 /* The machine @id (created, starting at the origin, if the traceset did
- * not announce it). */
-static BMachine *
+ * not announce it).  Out of line: rare (a change of machine), and inline
+ * it made every observer callback save registers. */
+static G_NO_INLINE BMachine *
 get_machine (Builder *b, guint id)
 {
   while (b->machines->len <= id)
@@ -150,13 +159,24 @@ get_machine (Builder *b, guint id)
 }
 
 /* Follows the state's selection: called first by every observer callback
- * (the kernel model selects each event's machine before applying it). */
+ * (the kernel model selects each event's machine before applying it).
+ * The machine is read from the state's event head (ttv-state-private.h),
+ * not through ttv_state_get_machine (): a call there made each callback
+ * save and restore registers, several times an event. */
 static inline void
 follow_machine (Builder *b)
 {
-  guint k = ttv_state_get_machine (b->state);
+  guint k = ((const TtvStateEventHead *) b->state)->machine;
   if (G_UNLIKELY (k != b->m->id))
     b->m = get_machine (b, k);
+}
+
+/* The live process @pid beyond the pages (out of line: rare, and a call
+ * inline would make its callers save registers). */
+static G_NO_INLINE BRow *
+pid_lookup_large (BMachine *m, guint32 pid)
+{
+  return g_hash_table_lookup (m->processes, GUINT_TO_POINTER (pid));
 }
 
 static inline BRow *
@@ -167,7 +187,7 @@ pid_lookup (Builder *b, guint32 pid)
   if (G_LIKELY (page < PID_PAGES))
     return page < m->n_pid_pages && m->pid_pages[page] ? m->pid_pages[page][pid & ((1u << PID_PAGE_BITS) - 1)]
                                                       : NULL;
-  return g_hash_table_lookup (m->processes, GUINT_TO_POINTER (pid));
+  return pid_lookup_large (m, pid);
 }
 
 static void
@@ -198,6 +218,23 @@ pid_set (Builder *b, guint32 pid, BRow *r)
       m->pid_pages[page] = g_new0 (BRow *, 1u << PID_PAGE_BITS);
     }
   m->pid_pages[page][pid & ((1u << PID_PAGE_BITS) - 1)] = r;
+}
+
+static inline BRow *
+resource_lookup (BMachine *m, TtvHistoryRowKind kind, guint32 id)
+{
+  if (G_LIKELY (id < RESOURCE_SMALL))
+    return m->resources_small[kind][id];
+  return g_hash_table_lookup (m->resources[kind], GUINT_TO_POINTER (id));
+}
+
+static void
+resource_set (BMachine *m, TtvHistoryRowKind kind, guint32 id, BRow *r)
+{
+  if (id < RESOURCE_SMALL)
+    m->resources_small[kind][id] = r;
+  else
+    g_hash_table_insert (m->resources[kind], GUINT_TO_POINTER (id), r);
 }
 
 /* Rows of a machine begin no earlier than its traces (the origin when
@@ -599,6 +636,30 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
     eval_process (b, r, p, t);   /* now, then: the event goes on changing it */
 }
 
+/* The row of what ran on @c, when its cache knows it: the CPU's idle
+ * task, or the task last seen running there, still alive; else NULL. */
+static inline BRow *
+cpu_time_row_cached (const CpuCache *c, guint32 pid)
+{
+  return pid == 0 ? c->idle_row : c->p && c->p->pid == pid && c->row && c->row->open ? c->row : NULL;
+}
+
+/* @pid ran on @cpu for @time: the general case, any machine, any pid. */
+static G_NO_INLINE void
+add_cpu_time_general (Builder *b, gint cpu, guint32 pid, gint64 time)
+{
+  follow_machine (b);
+  CpuCache *c = &b->m->cpus[cpu];
+  BRow *r = cpu_time_row_cached (c, pid);
+  if (r == NULL && pid != 0)
+    r = pid_lookup (b, pid);
+  if (r)
+    r->cpu_time += time;
+}
+
+/* Nearly once an event.  The usual case (the selected machine, the row in
+ * the CPU's cache) makes no call, so it saves no registers; any other goes
+ * to add_cpu_time_general (), which does the same for it. */
 static void
 on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
              TtvTime start, TtvTime end)
@@ -606,13 +667,16 @@ on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
   Builder *b = data;
   if (cpu < 0 || cpu >= MAX_CPU)
     return;
-  follow_machine (b);
-  CpuCache *c = &b->m->cpus[cpu];
-  BRow *r = pid == 0 ? c->idle_row
-          : c->p && c->p->pid == pid && c->row && c->row->open ? c->row
-          : pid_lookup (b, pid);
-  if (r)
-    r->cpu_time += end - start;
+  if (G_LIKELY (((const TtvStateEventHead *) b->state)->machine == b->m->id))
+    {
+      BRow *r = cpu_time_row_cached (&b->m->cpus[cpu], pid);
+      if (G_LIKELY (r != NULL))
+        {
+          r->cpu_time += end - start;
+          return;
+        }
+    }
+  add_cpu_time_general (b, cpu, pid, end - start);
 }
 
 static void
@@ -662,11 +726,11 @@ on_resource (gpointer data, TtvStateResource kind, guint32 id, guint count, TtvT
                        : TTV_HISTORY_ROW_BLOCKDEV;
   follow_machine (b);
   gint64 t = clamp_time (b, time);
-  BRow *r = g_hash_table_lookup (b->m->resources[rk], GUINT_TO_POINTER (id));
+  BRow *r = resource_lookup (b->m, rk, id);
   if (r == NULL)
     {
       r = new_row (b, rk, id, t);
-      g_hash_table_insert (b->m->resources[rk], GUINT_TO_POINTER (id), r);
+      resource_set (b->m, rk, id, r);
     }
   row_set (b, r, t, count > 0 ? 1 : 0, count);
   row_count (b, r, t);
@@ -1051,7 +1115,7 @@ name_rows (Builder *b, const TtvKernelModel *model, TtvTraceset *ts)
       for (guint i = 0; i < irqs->len; i++)
         {
           const TtvIrqState *q = g_ptr_array_index (irqs, i);
-          BRow *r = g_hash_table_lookup (m->resources[TTV_HISTORY_ROW_IRQ], GUINT_TO_POINTER (q->id));
+          BRow *r = resource_lookup (m, TTV_HISTORY_ROW_IRQ, q->id);
           if (r && q->name)
             r->name = q->name;
         }
@@ -1174,9 +1238,12 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   gint64 last = b->origin;
   const TtvEvent *ev;
   GError *local = NULL;
+  /* One trace (the usual case): every event's trace is 0, without the two
+   * calls a lookup takes. */
+  gboolean one_trace = traces->len == 1;
   while ((ev = ttv_context_next (ctx, &local)) != NULL)
     {
-      guint trace = ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
+      guint trace = one_trace ? 0 : ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
       b->event_cpu = ev->tracefile->cpu;
       ttv_kernel_model_apply (model, state, trace, ev);
       after_event (b, b->event_cpu, ev->time);

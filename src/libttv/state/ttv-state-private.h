@@ -54,7 +54,8 @@ void ttv_state_begin_machine_event (TtvState *state, guint machine, TtvTime time
 /* What beginning an event changes in a state, the first member of every
  * TtvState: declared here so that the kernel model begins its events
  * inline (ttv_state_begin_event_on), with no call and no register saved
- * around one.  Only ttv-state.c and that function touch it. */
+ * around one.  Only ttv-state.c and that function change it; the history
+ * builder reads the machine from it (an observer's every callback). */
 typedef struct {
   TtvTime time;
   guint64 n_events;
