@@ -275,13 +275,22 @@ ttv_kernel_model_free (TtvKernelModel *m)
   g_free (m);
 }
 
+/* The binding of @et in trace @trace_index, which the model holds
+ * (trace_index < m->traces->len: per_trace has one entry per trace); NULL
+ * for a type the trace gained after the model was built. */
+static inline const Binding *
+binding_in_trace (const TtvKernelModel *m, guint trace_index, const TtvEventType *et)
+{
+  GArray *bindings = g_ptr_array_index (m->per_trace, trace_index);
+  return et->id < bindings->len ? &g_array_index (bindings, Binding, et->id) : NULL;
+}
+
 static const Binding *
 binding_for (const TtvKernelModel *m, guint trace_index, const TtvEventType *et)
 {
   if (trace_index >= m->per_trace->len)
     return NULL;
-  GArray *bindings = g_ptr_array_index (m->per_trace, trace_index);
-  return et->id < bindings->len ? &g_array_index (bindings, Binding, et->id) : NULL;
+  return binding_in_trace (m, trace_index, et);
 }
 
 const char *
@@ -833,7 +842,7 @@ ttv_kernel_model_apply (TtvKernelModel *m, TtvState *s, guint trace_index, const
                   || !ttv_state_begin_event_on (s, m->trace_machine[trace_index], ev->time)))
     apply_beginning_otherwise (m, s, trace_index, ev);
   else
-    apply_bound (m, s, binding_for (m, trace_index, ev->type), ev);
+    apply_bound (m, s, binding_in_trace (m, trace_index, ev->type), ev);
 }
 
 void

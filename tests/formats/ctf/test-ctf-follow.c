@@ -584,6 +584,107 @@ test_overlap_under_cursor (void)
   g_assert_no_error (error);
 }
 
+/* --- Event classes that arrive under a cursor --------------------------- */
+
+/* A followed trace whose metadata grows while a cursor reads it directly:
+ * the copy starts with the metadata's head and the classes that packets 0
+ * to k - 1 of stream 0 use (declared first: their ids are in the text),
+ * and those packets, where packet k uses a class they do not; the cursor
+ * reads all their events (the usual turn learns their classes); then the
+ * other classes and packet k arrive (the stream class's by_id is
+ * rebuilt), and the same cursor must read packet k as a new cursor over
+ * the finished trace does.  A usual turn that kept the old by_id, or a
+ * class for an id that another one came to hold, reads it wrong. */
+static void
+test_classes_under_cursor (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) orig = ttv_trace_open (src_dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *otf = g_ptr_array_index (orig->tracefiles, 0);
+  const CtfStreamFile *osf = otf->priv;
+  g_autofree char *src_meta = g_build_filename (src_dir, "metadata", NULL);
+  g_autofree char *text = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (src_meta, &text, &len, NULL));
+  g_autoptr (GArray) starts = event_starts (text);
+  g_assert_cmpuint (starts->len, ==, orig->event_types->len);
+  g_autofree gboolean *used = g_new0 (gboolean, starts->len);
+  g_autoptr (GPtrArray) packets = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  guint k = 0;
+  for (gboolean found = FALSE; !found; k++)
+    {
+      g_assert_cmpuint (k, <, osf->packets->len);
+      GArray *events = packet_events (otf, k);
+      g_ptr_array_add (packets, events);
+      for (guint i = 0; i < events->len; i++)
+        found |= k > 0 && !used[g_array_index (events, TtvEvent, i).type->id];
+      if (!found)
+        for (guint i = 0; i < events->len; i++)
+          used[g_array_index (events, TtvEvent, i).type->id] = TRUE;
+    }
+  k--;
+  /* The declarations the first packets use, then the others. */
+  g_autoptr (GString) known = g_string_new_len (text, (gssize) g_array_index (starts, gsize, 0));
+  g_autoptr (GString) others = g_string_new (NULL);
+  guint n_known = 0;
+  for (guint i = 0; i < starts->len; i++)
+    {
+      gsize from = g_array_index (starts, gsize, i);
+      gsize to = i + 1 < starts->len ? g_array_index (starts, gsize, i + 1) : len;
+      g_string_append_len (used[i] ? known : others, text + from, (gssize) (to - from));
+      n_known += used[i];
+    }
+
+  g_autofree char *live = g_build_filename (ttv_test_get_tmp_dir (), "classes-live", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (live, 0755), ==, 0);
+  g_autofree char *meta = g_build_filename (live, "metadata", NULL);
+  ttv_test_append_file (meta, known->str, known->len);
+  g_autofree char *src_file = g_build_filename (src_dir, otf->name, NULL);
+  g_autofree char *live_file = g_build_filename (live, otf->name, NULL);
+  g_autofree char *data = NULL;
+  g_assert_true (g_file_get_contents (src_file, &data, NULL, NULL));
+  for (guint b = 0; b < k; b++)
+    {
+      const CtfPacket *pk = &g_array_index (osf->packets, CtfPacket, b);
+      ttv_test_append_file (live_file, data + pk->offset, pk->packet_bits / 8);
+    }
+  g_autoptr (TtvTrace) t = ttv_trace_open (live, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->event_types->len, ==, n_known);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+  g_assert_no_error (error);
+  TtvEvent ev;
+  for (guint b = 0; b < k; b++)
+    {
+      const GArray *events = g_ptr_array_index (packets, b);
+      for (guint i = 0; i < events->len; i++)
+        {
+          g_assert_true (ttv_cursor_next (c, &ev, &error));
+          assert_same_event (&ev, b, &g_array_index (events, TtvEvent, i));
+        }
+    }
+  ttv_test_append_file (meta, others->str, others->len);
+  const CtfPacket *pk = &g_array_index (osf->packets, CtfPacket, k);
+  ttv_test_append_file (live_file, data + pk->offset, pk->packet_bits / 8);
+  gboolean changed;
+  g_assert_true (ttv_trace_refresh (t, &changed, &error));
+  g_assert_no_error (error);
+  g_assert_true (changed);
+  g_assert_cmpuint (t->event_types->len, ==, starts->len);
+  const GArray *events = g_ptr_array_index (packets, k);
+  for (guint i = 0; i < events->len; i++)
+    {
+      const TtvEvent *want = &g_array_index (events, TtvEvent, i);
+      g_assert_true (ttv_cursor_next (c, &ev, &error));
+      assert_same_event (&ev, k, want);
+      g_assert_cmpstr (ev.type->name, ==, want->type->name);
+      g_assert_cmpuint (ev.payload_bit, ==, want->payload_bit);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -601,6 +702,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/follow/report", test_report);
   g_test_add_func ("/ctf/follow/tie", test_tie);
   g_test_add_func ("/ctf/follow/overlap-under-cursor", test_overlap_under_cursor);
+  g_test_add_func ("/ctf/follow/classes-under-cursor", test_classes_under_cursor);
   g_test_add_func ("/ctf/follow/ctf2/report", test_report_ctf2);
   g_test_add_func ("/ctf/follow/ctf2/generated", test_generated_ctf2);
   g_test_add_data_func ("/ctf/follow/ctf2/real/trace-with-index", "trace-with-index", test_real_ctf2);

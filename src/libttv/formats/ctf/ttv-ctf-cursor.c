@@ -92,6 +92,15 @@ typedef struct {
    * everything that changes them but a re-index, which bumps the
    * stream file's count. */
   guint64 direct_generation;
+  /* The classes by id whose events this cursor has read (their refs
+   * worked out), NULL for the others: the usual turn's lookup, with no
+   * walk through sf->sc and no test of the refs.  Weak pointers: a
+   * stream class keeps its event classes as long as the trace, and a
+   * followed trace's grown metadata adds classes but never gives an id
+   * another one (ttv_ctf_stream_index_events keeps the first), so no
+   * re-index of by_id makes an entry stale. */
+  CtfEventClass **known;
+  guint64 n_known;
 } CtfCursor;
 
 #define NO_PACKET G_MAXUINT64
@@ -715,28 +724,49 @@ lane_skip_payload (const Lane *l, const CtfEventClass *ec, const CtfEventOffsets
 
 /* The part of an event both direct reads share (lane_read_constant,
  * lane_read_fixed): its header read at constant places from @p (l->bit
- * aligned), its class by id and the constant offsets of the class after
- * that header.  NULL when any of it is not known there (the class may
- * still lack its refs: each caller decides).  Inline, so that
- * ttv_ctf_cursor_next's usual turn still calls nothing. */
+ * aligned), its id, its class in @classes (@n_classes of them, by id) and
+ * the constant offsets of the class after that header.  NULL when any of
+ * it is not known there.  Inline, so that ttv_ctf_cursor_next's usual
+ * turn still calls nothing. */
 static G_ALWAYS_INLINE inline CtfEventClass *
-lane_class_at_constant_places (const CtfCursor *c, const Lane *l, guint64 p, guint64 *clock, guint64 *hdr_end,
+lane_class_at_constant_places (const CtfCursor *c, const Lane *l, guint64 p, CtfEventClass *const *classes,
+                               guint64 n_classes, guint64 *id, guint64 *clock, guint64 *hdr_end,
                                const CtfEventOffsets **o)
 {
-  guint64 id, ts, ts_mask;
+  guint64 ts, ts_mask;
   guint kind;
-  if (!header_at_constant_places (&c->hf, l, p, &id, &ts, &ts_mask, &kind, hdr_end))
+  if (!header_at_constant_places (&c->hf, l, p, id, &ts, &ts_mask, &kind, hdr_end))
     return NULL;
-  const GPtrArray *by_id = c->sf->sc->by_id;
-  if (by_id == NULL || id >= by_id->len)
+  if (*id >= n_classes)
     return NULL;
-  CtfEventClass *ec = g_ptr_array_index (by_id, id);
+  CtfEventClass *ec = classes[*id];
   if (ec == NULL)
     return NULL;
   *o = &ec->offsets[kind][(p / 8) % CTF_OFFSET_PLACES];
   *clock = l->clock_before;
   update_clock_masked (clock, ts, ts_mask);
   return ec;
+}
+
+static G_NO_INLINE void
+cursor_grow_known (CtfCursor *c, guint64 id)
+{
+  guint64 n = MAX (c->n_known, 64);
+  while (n <= id)
+    n *= 2;
+  c->known = g_renew (CtfEventClass *, c->known, n);
+  memset (c->known + c->n_known, 0, (n - c->n_known) * sizeof *c->known);
+  c->n_known = n;
+}
+
+/* @ec, the class of id @id with its refs worked out, read by this cursor:
+ * the usual turn may read its next events (see CtfCursor.known). */
+static inline void
+cursor_learn_class (CtfCursor *c, guint64 id, CtfEventClass *ec)
+{
+  if (G_UNLIKELY (id >= c->n_known))
+    cursor_grow_known (c, id);
+  c->known[id] = ec;
 }
 
 /* An event ending at @pos, at @clock, fits its packet: inside its
@@ -757,13 +787,18 @@ lane_event_fits (const Lane *l, guint64 pos, guint64 clock)
 static G_ALWAYS_INLINE inline gboolean
 lane_read_constant (CtfCursor *c, Lane *l, TtvEvent *ev)
 {
+  const GPtrArray *by_id = c->sf->sc->by_id;
+  if (by_id == NULL)
+    return FALSE;
   guint64 p = align_mask (l->bit, c->hf.align_mask);
-  guint64 clock, hdr_end;
+  guint64 id, clock, hdr_end;
   const CtfEventOffsets *o;
-  CtfEventClass *ec = lane_class_at_constant_places (c, l, p, &clock, &hdr_end, &o);
+  CtfEventClass *ec = lane_class_at_constant_places (c, l, p, (CtfEventClass *const *) by_id->pdata, by_id->len,
+                                                     &id, &clock, &hdr_end, &o);
   if (ec == NULL)
     return FALSE;
   class_refs (c->sf, ec);
+  cursor_learn_class (c, id, ec);
   guint64 pos;
   if (G_LIKELY (o->end_bits > 0))
     pos = p + (guint64) o->end_bits;
@@ -784,8 +819,8 @@ typedef enum {
 } FixedRead;
 
 /* The usual event of an LTTng trace, on ttv_ctf_cursor_next's turn that
- * needs no stack frame: lane_read_constant's event, of a class already
- * known (its refs worked out), at a time that converts by one addition.
+ * needs no stack frame: lane_read_constant's event, of a class this
+ * cursor has read (CtfCursor.known), at a time that converts by one addition.
  * It calls nothing, so that the turn saves few registers, and reads every
  * lane field before it writes @ev (which the compiler cannot tell apart
  * from the lane).  An event of constant size is read whole (the lane
@@ -797,10 +832,10 @@ lane_read_fixed (CtfCursor *c, Lane *l, TtvEvent *ev)
 {
   guint64 bit = l->bit;
   guint64 p = align_mask (bit, c->hf.align_mask);
-  guint64 clock, hdr_end;
+  guint64 id, clock, hdr_end;
   const CtfEventOffsets *o;
-  const CtfEventClass *ec = lane_class_at_constant_places (c, l, p, &clock, &hdr_end, &o);
-  if (ec == NULL || g_atomic_int_get (&ec->refs) == 0)
+  const CtfEventClass *ec = lane_class_at_constant_places (c, l, p, c->known, c->n_known, &id, &clock, &hdr_end, &o);
+  if (ec == NULL)
     return FIXED_NOT_TAKEN;
   if (o->end_bits <= 0)
     {
@@ -1576,6 +1611,7 @@ ttv_ctf_cursor_free (TtvCursor *cursor)
 {
   CtfCursor *c = (CtfCursor *) cursor;
   ttv_decoder_free (c->decoder);
+  g_free (c->known);
   g_clear_error (&c->error);
   for (guint i = 0; i < MAX_WINDOWS; i++)
     ttv_file_window_clear (&c->windows[i].w);
