@@ -207,8 +207,12 @@ event_machine (const TtvAnalysisEvent *ev)
   return MIN (ttv_state_get_machine (ev->state), TTV_ANALYSIS_MAX_MACHINES - 1);
 }
 
+/* The handlers below are kept out of line (G_GNUC_NO_INLINE): inlined,
+ * their frames made every event's call to ttv_fd_tracker_before_event
+ * save and restore registers, and most events are none of theirs. */
+
 /* A statedump's file descriptor. */
-static void
+static G_GNUC_NO_INLINE void
 on_fd_description (TtvFdTracker *t, const TtvAnalysisEvent *ev)
 {
   guint machine = event_machine (ev);
@@ -221,7 +225,7 @@ on_fd_description (TtvFdTracker *t, const TtvAnalysisEvent *ev)
     g_free (name);
 }
 
-static void
+static G_GNUC_NO_INLINE void
 on_syscall_entry (TtvFdTracker *t, const TtvAnalysisEvent *ev)
 {
   const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
@@ -260,7 +264,7 @@ on_syscall_entry (TtvFdTracker *t, const TtvAnalysisEvent *ev)
     }
 }
 
-static void
+static G_GNUC_NO_INLINE void
 on_syscall_exit (TtvFdTracker *t, const TtvAnalysisEvent *ev)
 {
   guint machine = event_machine (ev);
