@@ -316,6 +316,61 @@ check_series (const TtvAnalysisTable *t, GArray *all, guint which, GRand *rand)
     }
 }
 
+static gint64
+record_group (const TtvAnalysisTableSpec *spec, const guint8 *r)
+{
+  if (spec->group_is_64)
+    {
+      gint64 key;
+      memcpy (&key, r + spec->group_offset, sizeof key);
+      return key;
+    }
+  guint32 v;
+  memcpy (&v, r + spec->group_offset, sizeof v);
+  return v;
+}
+
+/* Each group's count, total and extremes in @groups (of
+ * TtvDurationSummary) against a walk of the records: the statistics find
+ * a record's group through a cache in front of their table. */
+static void
+check_groups_by_walk (const TtvAnalysisTableSpec *spec, const GArray *all, const GArray *groups)
+{
+  if (spec->group_offset < 0)
+    return;
+  g_autoptr (GHashTable) walked = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  for (guint i = 0; i < all->len; i++)
+    {
+      const guint8 *r = REC (all, i, spec->record_size);
+      gint64 key = record_group (spec, r);
+      TtvDurationSummary *w = g_hash_table_lookup (walked, &key);
+      if (w == NULL)
+        {
+          w = g_new0 (TtvDurationSummary, 1);
+          w->key = key;
+          w->min = G_MAXINT64;
+          w->max = G_MININT64;
+          g_hash_table_insert (walked, &w->key, w);
+        }
+      TtvTime d = ttv_analysis_record_duration (r);
+      w->count++;
+      w->total += d;
+      w->min = MIN (w->min, d);
+      w->max = MAX (w->max, d);
+    }
+  g_assert_cmpuint (groups->len, ==, g_hash_table_size (walked));
+  for (guint g = 0; g < groups->len; g++)
+    {
+      const TtvDurationSummary *x = &g_array_index (groups, TtvDurationSummary, g);
+      const TtvDurationSummary *w = g_hash_table_lookup (walked, &x->key);
+      g_assert_nonnull (w);
+      g_assert_cmpuint (x->count, ==, w->count);
+      g_assert_cmpint (x->total, ==, w->total);
+      g_assert_cmpint (x->min, ==, w->min);
+      g_assert_cmpint (x->max, ==, w->max);
+    }
+}
+
 static void
 check_tables (TtvAnalysis *a, GRand *rand)
 {
@@ -349,6 +404,8 @@ check_tables (TtvAnalysis *a, GRand *rand)
               g_assert_cmpint (x->p50, ==, y->p50);
               g_assert_cmpint (x->p90, ==, y->p90);
             }
+          check_groups_by_walk (ttv_analysis_table_get_spec (t), all, s1);
+          check_groups_by_walk (ttv_analysis_table_get_spec (t), all, s2);
         }
     }
 }

@@ -179,6 +179,10 @@ level_add (LevelScan *s, gint64 start, guint b)
     }
 }
 
+/* Slots of the groups' lookup cache: a table has few groups (system
+ * calls, IRQs, CPUs), and each record asks for its own. */
+#define GROUP_CACHE_SLOTS 64
+
 /* TtvAnalysisStatsAcc: the first read's, taken as a table's records are
  * pushed (ttv_analysis_stats_acc_new). */
 typedef struct _TtvAnalysisStatsAcc {
@@ -187,6 +191,10 @@ typedef struct _TtvAnalysisStatsAcc {
   const TtvAnalysisColumn *only;   /* NULL: every record */
   gint64 only_value;
   GHashTable *groups;           /* gint64 key -> Acc *, owned */
+  /* Groups found in @groups, by their key's slot (group_slot): a hash
+   * lookup (g_int64_hash, g_int64_equal through pointers) twice a record
+   * was most of the statistics' cost.  NULL: nothing cached there. */
+  Acc *cached[GROUP_CACHE_SLOTS];
   Acc *all;
   gboolean second;
   guint64 n;
@@ -207,6 +215,36 @@ group_key (const TtvAnalysisTableSpec *spec, const void *record)
   guint32 v;
   memcpy (&v, p, sizeof v);
   return v;
+}
+
+static guint
+group_slot (gint64 key)
+{
+  /* Fibonacci hashing: keys that differ in any bits spread over the slots. */
+  return (guint) (((guint64) key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 58);
+}
+
+G_STATIC_ASSERT (GROUP_CACHE_SLOTS == 1 << (64 - 58));
+
+/* The group of @key, through the cache; created in the first read only
+ * (the second reads the groups the first found). */
+static Acc *
+find_group (StatsScan *s, gint64 key)
+{
+  guint slot = group_slot (key);
+  Acc *g = s->cached[slot];
+  if (g && g->s.key == key)
+    return g;
+  g = g_hash_table_lookup (s->groups, &key);
+  if (g == NULL && !s->second)
+    {
+      g = g_new (Acc, 1);
+      acc_init (g, key);
+      g_hash_table_insert (s->groups, &g->s.key, g);
+    }
+  if (g)
+    s->cached[slot] = g;
+  return g;
 }
 
 /* Whether @s counts @record (in its window and selection); FALSE too when
@@ -232,18 +270,7 @@ stats_takes (StatsScan *s, const void *record)
 static void
 stats_add (StatsScan *s, const void *record, gint64 d, guint b)
 {
-  Acc *g = NULL;
-  if (s->spec->group_offset >= 0)
-    {
-      gint64 key = group_key (s->spec, record);
-      g = g_hash_table_lookup (s->groups, &key);
-      if (g == NULL && !s->second)
-        {
-          g = g_new (Acc, 1);
-          acc_init (g, key);
-          g_hash_table_insert (s->groups, &g->s.key, g);
-        }
-    }
+  Acc *g = s->spec->group_offset >= 0 ? find_group (s, group_key (s->spec, record)) : NULL;
   if (s->second)
     {
       acc_collect (s->all, d, b);

@@ -79,7 +79,7 @@ block_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError *
   Block *k = g_new0 (Block, 1);
   k->b = b;
   k->requests = ttv_analysis_builder_get_table (b, 0);
-  k->fds = ttv_fd_tracker_new ();
+  k->fds = ttv_fd_tracker_new (FALSE);
   k->pending = g_hash_table_new_full (key_hash, key_equal, g_free, (GDestroyNotify) queue_free);
   k->machine_names = ttv_kernel_machine_names (b);
   return k;

@@ -70,7 +70,7 @@ futex_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GError *
   Futex *f = g_new0 (Futex, 1);
   f->b = b;
   f->waits = ttv_analysis_builder_get_table (b, 0);
-  f->calls = ttv_fd_tracker_new ();
+  f->calls = ttv_fd_tracker_new (TRUE);
   f->waiting = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   f->futex = g_quark_from_static_string ("futex");
   f->machine_names = ttv_kernel_machine_names (b);

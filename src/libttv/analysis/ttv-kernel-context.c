@@ -112,6 +112,7 @@ struct _TtvFdTracker {
    * tracker). */
   guint32 last_tid;
   Call *last_call;         /* or NULL */
+  gboolean futex;          /* read calls' futex arguments */
   GQuark open, openat, creat, close;
 };
 
@@ -132,9 +133,10 @@ call_free (Call *c)
 }
 
 TtvFdTracker *
-ttv_fd_tracker_new (void)
+ttv_fd_tracker_new (gboolean futex)
 {
   TtvFdTracker *t = g_new0 (TtvFdTracker, 1);
+  t->futex = futex;
   t->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   t->files = g_hash_table_new_full (fd_hash, g_int64_equal, g_free, NULL);
   t->calls = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) call_free);
@@ -205,6 +207,89 @@ event_machine (const TtvAnalysisEvent *ev)
   return MIN (ttv_state_get_machine (ev->state), TTV_ANALYSIS_MAX_MACHINES - 1);
 }
 
+/* The handlers below are kept out of line (G_GNUC_NO_INLINE): inlined,
+ * their frames made every event's call to ttv_fd_tracker_before_event
+ * save and restore registers, and most events are none of theirs. */
+
+/* A statedump's file descriptor. */
+static G_GNUC_NO_INLINE void
+on_fd_description (TtvFdTracker *t, const TtvAnalysisEvent *ev)
+{
+  guint machine = event_machine (ev);
+  gint64 pid, fd;
+  char *name = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_FD_FILENAME);
+  if (name && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_PID, &pid)
+      && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_FD, &fd))
+    set_file (t, ttv_thread_key (machine, (guint32) pid), fd, name);
+  else
+    g_free (name);
+}
+
+static G_GNUC_NO_INLINE void
+on_syscall_entry (TtvFdTracker *t, const TtvAnalysisEvent *ev)
+{
+  const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
+  if (p == NULL || p->pid == 0)
+    return;
+  guint machine = event_machine (ev);
+  guint32 key = ttv_thread_key (machine, p->pid);
+  Call *c = find_call (t, key);
+  if (c == NULL)
+    {
+      c = g_new0 (Call, 1);
+      g_hash_table_insert (t->calls, GUINT_TO_POINTER (key), c);
+    }
+  g_clear_pointer (&c->filename, g_free);
+  c->active = TRUE;
+  c->file = NULL;
+  c->has_futex = FALSE;
+  c->cpu = ev->event->tracefile->cpu;
+  c->syscall = ttv_kernel_model_get_syscall (ev->model, ev->trace, ev->event);
+  if (!ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_FD, &c->fd))
+    c->fd = -1;
+  if (c->fd >= 0)
+    {
+      gint64 file_key = fd_key (ttv_thread_key (machine, p->tgid), c->fd);
+      c->file = g_hash_table_lookup (t->files, &file_key);
+    }
+  else if ((c->filename = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_FILENAME)))
+    c->file = c->filename;
+  gint64 uaddr, op;
+  if (t->futex && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_UADDR, &uaddr)
+      && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_OP, &op))
+    {
+      c->uaddr = (guint64) uaddr;
+      c->op = (guint32) op;
+      c->has_futex = TRUE;
+    }
+}
+
+static G_GNUC_NO_INLINE void
+on_syscall_exit (TtvFdTracker *t, const TtvAnalysisEvent *ev)
+{
+  guint machine = event_machine (ev);
+  const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
+  Call *c = p ? find_call (t, ttv_thread_key (machine, p->pid)) : NULL;
+  if (c == NULL || !c->active)
+    return;
+  t->ended = c;
+  gboolean opens = c->syscall == t->open || c->syscall == t->openat || c->syscall == t->creat;
+  gboolean closes = c->syscall == t->close;
+  /* The return value only for the calls it changes the files of: most
+   * calls are none of them. */
+  gint64 ret;
+  if ((!opens && !closes) || !ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_RET, &ret))
+    return;
+  guint32 tgid = ttv_thread_key (machine, tgid_of (ev->state, p->pid));
+  if (opens && ret >= 0 && c->filename)
+    set_file (t, tgid, ret, g_strdup (c->filename));
+  else if (closes && ret == 0 && c->fd >= 0)
+    {
+      gint64 key = fd_key (tgid, c->fd);
+      g_hash_table_remove (t->files, &key);
+    }
+}
+
 void
 ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
 {
@@ -214,82 +299,17 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
       t->ended->active = FALSE;
       t->ended = NULL;
     }
-  /* Its machine only for the events below: most events are none of them. */
+  /* Most events are none of these. */
   switch (ev->action)
     {
     case TTV_KM_FD_DESCRIPTION:
-      {
-        guint machine = event_machine (ev);
-        gint64 pid, fd;
-        char *name = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_FD_FILENAME);
-        if (name && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_PID, &pid)
-            && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_FD, &fd))
-          set_file (t, ttv_thread_key (machine, (guint32) pid), fd, name);
-        else
-          g_free (name);
-      }
+      on_fd_description (t, ev);
       break;
     case TTV_KM_SYSCALL_ENTRY:
-      {
-        const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
-        if (p == NULL || p->pid == 0)
-          break;
-        guint machine = event_machine (ev);
-        guint32 key = ttv_thread_key (machine, p->pid);
-        Call *c = find_call (t, key);
-        if (c == NULL)
-          {
-            c = g_new0 (Call, 1);
-            g_hash_table_insert (t->calls, GUINT_TO_POINTER (key), c);
-          }
-        g_clear_pointer (&c->filename, g_free);
-        c->active = TRUE;
-        c->file = NULL;
-        c->has_futex = FALSE;
-        c->cpu = ev->event->tracefile->cpu;
-        c->syscall = ttv_kernel_model_get_syscall (ev->model, ev->trace, ev->event);
-        if (!ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_FD, &c->fd))
-          c->fd = -1;
-        if (c->fd >= 0)
-          {
-            gint64 file_key = fd_key (ttv_thread_key (machine, p->tgid), c->fd);
-            c->file = g_hash_table_lookup (t->files, &file_key);
-          }
-        else if ((c->filename = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event,
-                                                              TTV_KM_SYSCALL_FILENAME)))
-          c->file = c->filename;
-        gint64 uaddr, op;
-        if (ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_UADDR, &uaddr)
-            && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_OP, &op))
-          {
-            c->uaddr = (guint64) uaddr;
-            c->op = (guint32) op;
-            c->has_futex = TRUE;
-          }
-      }
+      on_syscall_entry (t, ev);
       break;
     case TTV_KM_SYSCALL_EXIT:
-      {
-        guint machine = event_machine (ev);
-        const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
-        Call *c = p ? find_call (t, ttv_thread_key (machine, p->pid)) : NULL;
-        gint64 ret;
-        if (c == NULL || !c->active)
-          break;
-        if (ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_RET, &ret))
-          {
-            guint32 tgid = ttv_thread_key (machine, tgid_of (ev->state, p->pid));
-            if ((c->syscall == t->open || c->syscall == t->openat || c->syscall == t->creat) && ret >= 0
-                && c->filename)
-              set_file (t, tgid, ret, g_strdup (c->filename));
-            else if (c->syscall == t->close && ret == 0 && c->fd >= 0)
-              {
-                gint64 key = fd_key (tgid, c->fd);
-                g_hash_table_remove (t->files, &key);
-              }
-          }
-        t->ended = c;
-      }
+      on_syscall_exit (t, ev);
       break;
     default:
       break;

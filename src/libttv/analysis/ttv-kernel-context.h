@@ -48,7 +48,9 @@ gboolean ttv_syscall_exit_matches (const TtvSyscallExit *x, gint cpu);
  * forgotten by close; per thread group. */
 typedef struct _TtvFdTracker TtvFdTracker;
 
-TtvFdTracker *ttv_fd_tracker_new (void);
+/* @futex: whether calls' futex arguments are read (for
+ * ttv_fd_tracker_get_futex; only the futex analysis asks). */
+TtvFdTracker *ttv_fd_tracker_new (gboolean futex);
 void     ttv_fd_tracker_free (TtvFdTracker *tracker);
 /* Call for every event before the state applies it. */
 void     ttv_fd_tracker_before_event (TtvFdTracker *tracker, const TtvAnalysisEvent *ev);
@@ -58,7 +60,8 @@ const char *ttv_fd_tracker_get_file (TtvFdTracker *tracker, guint32 tid);
 /* The CPU where @tid entered the call it is in, @otherwise when unknown. */
 gint     ttv_fd_tracker_get_entry_cpu (TtvFdTracker *tracker, guint32 tid, gint otherwise);
 /* The futex address and operation of the call @tid is in; FALSE when it
- * is in none or the trace does not give them. */
+ * is in none, the trace does not give them or the tracker does not read
+ * them (ttv_fd_tracker_new). */
 gboolean ttv_fd_tracker_get_futex (TtvFdTracker *tracker, guint32 tid, guint64 *uaddr, guint32 *op);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvFdTracker, ttv_fd_tracker_free)

@@ -47,7 +47,7 @@ syscalls_attach (TtvAnalysisPass *pass, const TtvAnalysisOptions *options, GErro
   Syscalls *s = g_new0 (Syscalls, 1);
   s->b = b;
   s->calls = ttv_analysis_builder_get_table (b, 0);
-  s->fds = ttv_fd_tracker_new ();
+  s->fds = ttv_fd_tracker_new (FALSE);
   s->machine_names = ttv_kernel_machine_names (b);
   return s;
 }
