@@ -56,11 +56,19 @@ const guint8 *ttv_file_window_read (TtvFileWindow *w, guint64 offset, guint64 le
 /* A pointer to the bytes [@offset, @offset + @length) of the file, valid
  * until the window reads another range or is cleared: the window already
  * held them (no system call), or is moved to them. */
+/* Whether the window holds the bytes [@offset, @offset + @length) in its
+ * buffer, those from @from on (@offset <= @from) read. */
+static inline gboolean
+ttv_file_window_holds (const TtvFileWindow *w, guint64 offset, guint64 length, guint64 from)
+{
+  return w->bytes != NULL && from >= w->read_offset && offset >= w->bytes_offset && length <= w->bytes_len
+         && offset - w->bytes_offset <= w->bytes_len - length;
+}
+
 static inline const guint8 *
 ttv_file_window_get (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
 {
-  if (G_LIKELY (w->bytes != NULL && offset >= w->read_offset && length <= w->bytes_len
-                && offset - w->bytes_offset <= w->bytes_len - length))
+  if (G_LIKELY (ttv_file_window_holds (w, offset, length, offset)))
     return w->bytes + (offset - w->bytes_offset);
   return ttv_file_window_read (w, offset, length, error);
 }
@@ -80,8 +88,7 @@ const guint8 *ttv_file_window_read_tail (TtvFileWindow *w, guint64 offset, guint
 static inline const guint8 *
 ttv_file_window_get_tail (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from, GError **error)
 {
-  if (G_LIKELY (w->bytes != NULL && from >= w->read_offset && offset >= w->bytes_offset && length <= w->bytes_len
-                && offset - w->bytes_offset <= w->bytes_len - length))
+  if (G_LIKELY (ttv_file_window_holds (w, offset, length, from)))
     return w->bytes + (offset - w->bytes_offset);
   return ttv_file_window_read_tail (w, offset, length, from, error);
 }
