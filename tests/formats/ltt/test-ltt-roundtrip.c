@@ -440,6 +440,23 @@ tick_n (TtvEvent *ev, TtvDecoder *d)
   return n;
 }
 
+/* Every tick @c reads to its end, in order (tick n is the n-th). */
+static GArray *
+read_ticks (TtvCursor *c, TtvDecoder *d)
+{
+  g_autoptr (GError) error = NULL;
+  GArray *seen = g_array_new (FALSE, FALSE, sizeof (Seen));
+  TtvEvent ev;
+  while (ttv_cursor_next (c, &ev, &error))
+    {
+      Seen s = { ev.time, ev.pos, tick_n (&ev, d) };
+      g_assert_cmpuint (s.n, ==, seen->len);
+      g_array_append_val (seen, s);
+    }
+  g_assert_no_error (error);
+  return seen;
+}
+
 static void
 test_seek (void)
 {
@@ -453,15 +470,8 @@ test_seek (void)
   g_assert_cmpint (tf->end, ==, START + 666 * 1000);
   g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
-  g_autoptr (GArray) seen = g_array_new (FALSE, FALSE, sizeof (Seen));
+  g_autoptr (GArray) seen = read_ticks (c, d);
   TtvEvent ev;
-  while (ttv_cursor_next (c, &ev, &error))
-    {
-      Seen s = { ev.time, ev.pos, tick_n (&ev, d) };
-      g_assert_cmpuint (s.n, ==, seen->len);
-      g_array_append_val (seen, s);
-    }
-  g_assert_no_error (error);
   g_assert_cmpuint (seen->len, ==, 2000);
 
   for (TtvTime q = START - 5000; q <= START + 670 * 1000; q += 777)
@@ -544,14 +554,7 @@ test_seek_large_blocks (void)
   g_assert_cmpuint (tf->n_blocks, >=, 8);
   g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
-  g_autoptr (GArray) seen = g_array_new (FALSE, FALSE, sizeof (Seen));
-  TtvEvent ev;
-  while (ttv_cursor_next (c, &ev, &error))
-    {
-      Seen s = { ev.time, ev.pos, tick_n (&ev, d) };
-      g_array_append_val (seen, s);
-    }
-  g_assert_no_error (error);
+  g_autoptr (GArray) seen = read_ticks (c, d);
   g_assert_cmpuint (seen->len, ==, 30000);
   /* Many events a block, far past a page of it. */
   guint last = seen->len - 1;

@@ -435,13 +435,7 @@ restore_iter (TtvLttCursor *c, const TtvLttIter *saved, GError **error)
   /* The window may give the block's bytes at another address now. */
   c->it.kept = NULL;
   /* Reading ahead may have moved the window off the saved block. */
-  if (c->it.block < c->file->blocks->len
-      && (c->it.base = block_bytes (c, c->it.block, c->it.offset, error)) == NULL)
-    {
-      c->it.block = c->file->blocks->len;
-      return FALSE;
-    }
-  return TRUE;
+  return c->it.block >= c->file->blocks->len || read_block_from (c, c->it.offset, error);
 }
 
 /* Jumps to the last recorded event of the current block whose cycle count
