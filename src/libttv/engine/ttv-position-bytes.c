@@ -14,7 +14,6 @@
 
 #include <string.h>
 
-
 TtvPositionBytes *
 ttv_position_bytes_new (guint n)
 {
@@ -83,7 +82,6 @@ spread_7bit (guint64 x)
   x = (x & G_GUINT64_CONSTANT (0x00003FFF00003FFF)) | ((x << 2) & G_GUINT64_CONSTANT (0x3FFF00003FFF0000));
   return (x & G_GUINT64_CONSTANT (0x007F007F007F007F)) | ((x << 1) & G_GUINT64_CONSTANT (0x7F007F007F007F00));
 }
-
 
 /* The continuation bits of a varint of 1 to 8 bytes: all but the last. */
 static const guint64 continuation_by_len[9] = {
@@ -197,7 +195,6 @@ ttv_position_bytes_put_next (TtvPositionBytes *b, const TtvPosition *p)
     put_next_any (b, stream, time);
 }
 
-
 /* Tracefile @i's span at @start made @len bytes long, then @e's bytes.
  * Out of line: the usual case keeps few registers. */
 static G_NO_INLINE void
@@ -258,7 +255,6 @@ ttv_position_bytes_put_entry (TtvPositionBytes *b, guint i, const TtvPositionEnt
   put_short_varint (at, index, index_len);
   memcpy (b->bytes + end, &after, 8);
 }
-
 
 void
 ttv_position_bytes_append_token (TtvPositionBytes *b, GString *out)

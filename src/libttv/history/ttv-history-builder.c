@@ -158,15 +158,22 @@ get_machine (Builder *b, guint id)
   return g_ptr_array_index (b->machines, id);
 }
 
+/* The machine the state selected, read from its event head
+ * (ttv-state-private.h), not through ttv_state_get_machine (): a call there
+ * made each observer callback save and restore registers, several times
+ * an event. */
+static inline guint
+selected_machine (const Builder *b)
+{
+  return ((const TtvStateEventHead *) b->state)->machine;
+}
+
 /* Follows the state's selection: called first by every observer callback
- * (the kernel model selects each event's machine before applying it).
- * The machine is read from the state's event head (ttv-state-private.h),
- * not through ttv_state_get_machine (): a call there made each callback
- * save and restore registers, several times an event. */
+ * (the kernel model selects each event's machine before applying it). */
 static inline void
 follow_machine (Builder *b)
 {
-  guint k = ((const TtvStateEventHead *) b->state)->machine;
+  guint k = selected_machine (b);
   if (G_UNLIKELY (k != b->m->id))
     b->m = get_machine (b, k);
 }
@@ -667,7 +674,7 @@ on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
   Builder *b = data;
   if (cpu < 0 || cpu >= MAX_CPU)
     return;
-  if (G_LIKELY (((const TtvStateEventHead *) b->state)->machine == b->m->id))
+  if (G_LIKELY (selected_machine (b) == b->m->id))
     {
       BRow *r = cpu_time_row_cached (&b->m->cpus[cpu], pid);
       if (G_LIKELY (r != NULL))
