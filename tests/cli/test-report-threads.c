@@ -173,6 +173,8 @@ static void
 test_shared_traces (void)
 {
   g_autofree char *root = ttv_test_dup_shared_trace ("");
+  if (root == NULL)
+    return;   /* marked skipped, naming the absent directory */
   g_autoptr (GPtrArray) traces = g_ptr_array_new_with_free_func (g_free);
   find_traces (root, traces);
   g_assert_cmpuint (traces->len, >=, 20);
@@ -205,6 +207,8 @@ static void
 test_bad_threads (void)
 {
   g_autofree char *trace = ttv_test_dup_shared_ctf_trace ("scp-kernel");
+  if (trace == NULL)
+    return;
   static const TtvTestBadRun cases[] = {
     { { "--threads", "0", NULL }, 2, "--threads: expected a number of threads from 1 to 64, not 0" },
     { { "--threads", "-1", NULL }, 2, "--threads: expected a number of threads from 1 to 64, not -1" },
