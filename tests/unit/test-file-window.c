@@ -137,6 +137,49 @@ test_tail (void)
   g_unlink (path);
 }
 
+/* The ends of a range: its first bytes and a tail (a seek into a CTF
+ * packet, which needs the packet's context and its events from one on).
+ * The head's pages and the tail's are read; those between are not, and
+ * the window says only the tail was read. */
+static void
+test_ends (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (TtvWindowedFile) f = open_pattern_file (&path);
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
+  g_autoptr (GError) error = NULL;
+  const guint64 offset = 3 * 4096 + 10, length = 65536, head = 150, from = offset + 5 * 4096 + 123;
+
+  /* The window first holds other bytes, so that unread ones would show. */
+  assert_range (&w, 2 * TTV_FILE_WINDOW_BYTES, 100);
+  const guint8 *p = ttv_file_window_read_ends (&w, offset, length, head, from, &error);
+  g_assert_no_error (error);
+  for (guint64 i = 0; i < head; i++)
+    if (p[i] != byte_at (offset + i))
+      g_error ("byte %" G_GUINT64_FORMAT " of the head differs", i);
+  for (guint64 i = from - offset; i < length; i++)
+    if (p[i] != byte_at (offset + i))
+      g_error ("byte %" G_GUINT64_FORMAT " of the tail differs", i);
+  g_assert_cmpuint (w.read_offset, ==, (from / 4096) * 4096);
+  g_assert_cmpuint (ttv_file_window_get_available (&w, offset), ==, 0);
+  g_assert_false (ttv_file_window_holds (&w, offset, length, offset));
+
+  /* A head that reaches the tail's page: the whole range is read. */
+  p = ttv_file_window_read_ends (&w, offset, length, 4096, offset + 4096 + 100, &error);
+  g_assert_no_error (error);
+  for (guint64 i = 0; i < length; i++)
+    if (p[i] != byte_at (offset + i))
+      g_error ("byte %" G_GUINT64_FORMAT " of the whole range differs", i);
+  assert_range (&w, offset, length);
+
+  /* Past the end of the file: an error naming it. */
+  g_assert_null (ttv_file_window_read_ends (&w, FILE_BYTES - 5 * 4096, 8 * 4096, 10, FILE_BYTES + 5, &error));
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_null (w.bytes);
+  g_unlink (path);
+}
+
 static void
 test_past_end (void)
 {
@@ -168,5 +211,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/file-window/ranges", test_ranges);
   g_test_add_func ("/core/file-window/past-end", test_past_end);
   g_test_add_func ("/core/file-window/tail", test_tail);
+  g_test_add_func ("/core/file-window/ends", test_ends);
   return g_test_run ();
 }

@@ -104,6 +104,38 @@ ttv_file_window_clear (TtvFileWindow *w)
   forget_bytes (w);
 }
 
+/* Reads the @len bytes at file offset @at into @dst. */
+static gboolean
+read_into (const TtvWindowedFile *f, guint8 *dst, guint64 at, gsize len, GError **error)
+{
+  gsize got = 0;
+  while (got < len)
+    {
+      ssize_t r = pread (f->fd, dst + got, len - got, (off_t) (at + got));
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        {
+          int e = errno;
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
+                       _("%s: cannot read %" PRIu64 " bytes at byte offset %" PRIu64 ": %s"),
+                       f->path, (guint64) len, at, g_strerror (e));
+          return FALSE;
+        }
+      if (r == 0)
+        {
+          /* The file shrank since its size was taken. */
+          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
+                       _("%s: the file ends at byte offset %" PRIu64 ", before the %" PRIu64
+                         " bytes at byte offset %" PRIu64 " could be read"),
+                       f->path, at + got, (guint64) len, at);
+          return FALSE;
+        }
+      got += (gsize) r;
+    }
+  return TRUE;
+}
+
 /* Reads the bytes [@start + @skip, @start + @len) into the window's buffer
  * at @skip, the buffer made again when smaller than @len, or when far
  * larger than needed (a large packet's buffer is not kept once the reader
@@ -126,32 +158,7 @@ fill (TtvFileWindow *w, guint64 start, gsize len, gsize skip, GError **error)
         }
       w->buf_size = len;
     }
-  gsize got = skip;
-  while (got < len)
-    {
-      ssize_t r = pread (f->fd, w->buf + got, len - got, (off_t) (start + got));
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r < 0)
-        {
-          int e = errno;
-          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
-                       _("%s: cannot read %" PRIu64 " bytes at byte offset %" PRIu64 ": %s"),
-                       f->path, (guint64) (len - skip), start + skip, g_strerror (e));
-          return FALSE;
-        }
-      if (r == 0)
-        {
-          /* The file shrank since its size was taken. */
-          g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED,
-                       _("%s: the file ends at byte offset %" PRIu64 ", before the %" PRIu64
-                         " bytes at byte offset %" PRIu64 " could be read"),
-                       f->path, start + got, (guint64) (len - skip), start + skip);
-          return FALSE;
-        }
-      got += (gsize) r;
-    }
-  return TRUE;
+  return read_into (f, w->buf + skip, start + skip, len - skip, error);
 }
 
 /* Reads the bytes [@start, @start + @len) of the file into the window,
@@ -216,4 +223,27 @@ ttv_file_window_read_tail (TtvFileWindow *w, guint64 offset, guint64 length, gui
   guint64 first = from & ~(page_size () - 1);
   const guint8 *bytes = read_range (w, start, len, first, error);
   return bytes ? bytes + (offset - start) : NULL;
+}
+
+const guint8 *
+ttv_file_window_read_ends (TtvFileWindow *w, guint64 offset, guint64 length, guint64 head, guint64 from,
+                           GError **error)
+{
+  g_return_val_if_fail (from >= offset && from - offset <= length && head <= from - offset, NULL);
+  guint64 page = page_size ();
+  guint64 start = offset & ~(page - 1);
+  guint64 head_end = (offset + head + page - 1) & ~(page - 1);
+  if (head_end >= (from & ~(page - 1)))
+    return ttv_file_window_read_tail (w, offset, length, offset, error);
+  const guint8 *bytes = ttv_file_window_read_tail (w, offset, length, from, error);
+  if (bytes == NULL)
+    return NULL;
+  /* The head's pages; the window says only the tail was read, so that
+   * nothing else takes the bytes between for read. */
+  if (!read_into (w->file, w->bytes, start, (gsize) (head_end - start), error))
+    {
+      forget_bytes (w);
+      return NULL;
+    }
+  return bytes;
 }

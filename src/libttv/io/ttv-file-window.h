@@ -81,6 +81,13 @@ ttv_file_window_get (TtvFileWindow *w, guint64 offset, guint64 length, GError **
 const guint8 *ttv_file_window_read_tail (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from,
                                          GError **error);
 
+/* ttv_file_window_read_tail, and the first @head bytes of the range
+ * besides (@head <= @from - @offset): for a seek into a CTF packet, which
+ * needs the packet's header and context, and its events from one in its
+ * middle on. */
+const guint8 *ttv_file_window_read_ends (TtvFileWindow *w, guint64 offset, guint64 length, guint64 head,
+                                         guint64 from, GError **error);
+
 /* A pointer to where the bytes [@offset, @offset + @length) of the file
  * are, of which only those from @from on (@offset <= @from) may be read:
  * the window already held them, or reads them with
