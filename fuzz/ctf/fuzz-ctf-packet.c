@@ -101,7 +101,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   TtvDecoder *d = ttv_decoder_new ();
   GString *line = g_string_new (NULL);
   TtvCursor *c = ttv_cursor_new (sf->tracefile, &error);
-  TtvEvent ev, mid = { 0 };
+  TtvEvent ev, mid = { 0 }, last = { 0 };
   guint n = 0;
   TtvTime prev = TTV_TIME_MIN;
   g_assert_no_error (error);
@@ -112,6 +112,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
       prev = ev.time;
       if (n++ == 3)
         mid = ev;
+      last = ev;
     }
   g_clear_error (&error);
   if (n > 3)
@@ -121,6 +122,13 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
       g_assert (ttv_cursor_next (c, &ev, &error));
       g_assert (ev.pos.index == mid.pos.index && ev.pos.block == mid.pos.block);
       ttv_cursor_seek_time (c, mid.time, &error);
+      g_clear_error (&error);
+      /* And the last one, where a packet read through may have a fine
+       * index to start from. */
+      g_assert (ttv_cursor_seek_position (c, &last.pos, &error));
+      g_assert (ttv_cursor_next (c, &ev, &error));
+      g_assert (ev.pos.index == last.pos.index && ev.pos.block == last.pos.block);
+      ttv_cursor_seek_time (c, last.time, &error);
       g_clear_error (&error);
     }
   ttv_cursor_free (c);

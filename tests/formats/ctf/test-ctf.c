@@ -1733,6 +1733,149 @@ test_cursor_moves (gconstpointer name)
   ttv_cursor_free (general);
 }
 
+/* The babeltrace line of @ev, every context decoded afresh. */
+static char *
+line_of (const TtvEvent *ev, TtvDecoder *decoder)
+{
+  GString *out = g_string_new (NULL);
+  append_line_afresh (out, ev, TTV_TIME_MIN, decoder);
+  return g_string_free (out, FALSE);
+}
+
+/* @a is @b, but for the bytes it points into (which the read that found
+ * @b has moved on from), and its line is @line (@b's): the packet's
+ * context and the event's fields read from the bytes @a points into. */
+static void
+assert_same_place (const TtvEvent *a, const TtvEvent *b, const char *line, TtvDecoder *decoder)
+{
+  g_autofree char *got = line_of (a, decoder);
+  g_assert_cmpstr (got, ==, line);
+  g_assert_cmpint (a->time, ==, b->time);
+  g_assert_cmpuint (a->cycles, ==, b->cycles);
+  g_assert_true (a->type == b->type);
+  g_assert_cmpuint (a->pos.block, ==, b->pos.block);
+  g_assert_cmpuint (a->pos.offset, ==, b->pos.offset);
+  g_assert_cmpuint (a->pos.index, ==, b->pos.index);
+  g_assert_cmpuint (a->payload_bit, ==, b->payload_bit);
+}
+
+/* Seeks inside packets start at an event their fine index notes
+ * (ttv-ctf-fine-index.c): in packets of 256 KiB, read once through, every
+ * packet has an index whose entries are events of the read; seeks by time
+ * (to each time, and between times, through runs of equal times and the
+ * gaps that take extended headers) and by position then find what the
+ * read found, and read the same packet context and fields there (each
+ * packet's cpu_id is its number). */
+static void
+test_seek_fine_index (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "fine-index", NULL);
+  TtvCtfWriterOptions wo;
+  gint id;
+  TtvCtfWriter *w = tick_writer_new (dir, 256 * 1024, &wo, &id);
+  TtvTime at = 0;
+  for (guint i = 0; i < 120000; i++)
+    {
+      /* Runs of three equal times; now and then a gap of 200 ms. */
+      if (i % 3 == 0)
+        at += i % 3000 == 0 ? 200000000 : 1000;
+      TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
+      g_assert_true (ttv_ctf_writer_write_event (w, 0, wo.clock_offset + at, (guint) id, &v, 1, &error));
+    }
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+  /* Each packet its own cpu_id, so that a line read with another
+   * packet's context differs (offset: see write_changing_packets). */
+  g_autofree char *file = g_build_filename (dir, "channel0_0", NULL);
+  g_autofree guint8 *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (file, (char **) &data, &len, NULL));
+  for (gsize k = 0; k < len / (256 * 1024); k++)
+    {
+      guint32 cpu_id = GUINT32_TO_LE ((guint32) k);
+      memcpy (data + k * 256 * 1024 + 64, &cpu_id, 4);
+    }
+  g_assert_true (g_file_set_contents (file, (const char *) data, (gssize) len, NULL));
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  CtfStreamFile *sf = tf->priv;
+  g_assert_cmpuint (sf->packets->len, >, 3);
+  g_assert_null (ttv_ctf_fine_index_lookup (sf, 0));
+
+  TtvCursor *c = ttv_cursor_new (tf, &error);
+  g_assert_no_error (error);
+  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (TtvEvent));
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (TtvDecoder) decoder = ttv_decoder_new ();
+  TtvEvent ev;
+  while (ttv_cursor_next (c, &ev, &error))
+    {
+      g_array_append_val (all, ev);
+      g_ptr_array_add (lines, line_of (&ev, decoder));
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (all->len, ==, 120000);
+
+  /* Every packet's entries are events of the read, at least one a
+   * CTF_FINE_STEP_BITS of events, with the clock of the event before. */
+  guint k = 0;
+  for (guint p = 0; p < sf->packets->len; p++)
+    {
+      const CtfFineIndex *fi = ttv_ctf_fine_index_lookup (sf, p);
+      g_assert_nonnull (fi);
+      const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, p);
+      g_assert_cmpuint (fi->n, >=, (pk->content_bits - pk->events_bit) / CTF_FINE_STEP_BITS / 2);
+      for (guint j = 0; j < fi->n; j++)
+        {
+          const CtfFineEntry *e = &fi->entries[j];
+          while (k < all->len && (g_array_index (all, TtvEvent, k).pos.block != p
+                                  || g_array_index (all, TtvEvent, k).pos.index != e->index))
+            k++;
+          g_assert_cmpuint (k, <, all->len);
+          g_assert_cmpuint (k, >, 0);
+          g_assert_cmpuint (g_array_index (all, TtvEvent, k).pos.offset, ==, e->bit / 8);
+          g_assert_cmpuint (g_array_index (all, TtvEvent, k - 1).cycles, ==, e->clock_before);
+          /* By position to the events around an entry. */
+          for (guint x = k - 1; x <= MIN (k + 1, all->len - 1); x++)
+            {
+              g_assert_true (ttv_cursor_seek_position (c, &g_array_index (all, TtvEvent, x).pos, &error));
+              g_assert_true (ttv_cursor_next (c, &ev, &error));
+              assert_same_place (&ev, &g_array_index (all, TtvEvent, x), lines->pdata[x], decoder);
+            }
+        }
+    }
+
+  /* Every 7th event, in an order that goes from packet to packet. */
+  GRand *rand = g_rand_new_with_seed (28);
+  for (guint n = 0; n < all->len / 7; n++)
+    {
+      guint i = (guint) g_rand_int_range (rand, 0, (gint32) all->len);
+      const TtvEvent *want = &g_array_index (all, TtvEvent, i);
+      for (gint d = -1; d <= 1; d++)
+        {
+          /* The first event at or after the time: a run's first. */
+          TtvTime sought = want->time + d;
+          guint first = i;
+          while (first > 0 && g_array_index (all, TtvEvent, first - 1).time >= sought)
+            first--;
+          while (g_array_index (all, TtvEvent, first).time < sought)
+            first++;
+          g_assert_true (ttv_cursor_seek_time (c, sought, &error));
+          g_assert_true (ttv_cursor_next (c, &ev, &error));
+          assert_same_place (&ev, &g_array_index (all, TtvEvent, first), lines->pdata[first], decoder);
+        }
+      g_assert_true (ttv_cursor_seek_position (c, &want->pos, &error));
+      for (guint j = i; j < MIN (i + 3, all->len); j++)
+        {
+          g_assert_true (ttv_cursor_next (c, &ev, &error));
+          assert_same_place (&ev, &g_array_index (all, TtvEvent, j), lines->pdata[j], decoder);
+        }
+    }
+  g_rand_free (rand);
+  ttv_cursor_free (c);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1794,6 +1937,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/ctf/real/lost-events", test_lost_events);
   g_test_add_func ("/ctf/bad/metadata-syntax", test_bad_metadata);
+  g_test_add_func ("/ctf/seek/fine-index", test_seek_fine_index);
   g_test_add_func ("/ctf/bad/truncated-packet", test_truncated_packet);
   g_test_add_func ("/ctf/bad/magic-and-stream-id", test_bad_magic_and_stream_id);
   g_test_add_func ("/ctf/bad/sequence-past-end", test_sequence_past_end);

@@ -19,6 +19,9 @@ typedef struct {
   guint64 packet;
   const guint8 *pdata;    /* weak: packet start in its window */
   guint64 pbits;          /* content size */
+  /* The direct read's limit (lane_fits_fast): pbits, or less while the
+   * cursor notes this packet's fine index, where it notes the next event. */
+  guint64 fast_bits;
   guint64 bit;            /* head event's header position */
   guint64 index;          /* head event's index in the packet */
   guint64 clock;          /* clock value after the head event's header */
@@ -101,17 +104,26 @@ typedef struct {
    * re-index of by_id makes an entry stale. */
   CtfEventClass **known;
   guint64 n_known;
+  /* The fine index being noted (CtfFineEntry), while fine_noting: the
+   * direct read reads packet fine_packet from its first event, which has
+   * none yet.  Published when it is read through; any seek or skip stops
+   * it (lanes_reset). */
+  GArray *fine_entries;   /* owned, reused */
+  guint64 fine_packet;
+  gboolean fine_noting;
 } CtfCursor;
 
 #define NO_PACKET G_MAXUINT64
 #define DIRECT_NEVER G_MAXUINT64
 
 /* A window holding @length bytes at @offset for a lane: one that already
- * holds them, else an unused one moved there.  The windows nobody uses keep
- * their bytes until needed, so that the event a call returned stays
- * readable until the next call. */
+ * holds them, else an unused one moved there, which reads the first @head
+ * of them and those from @from on (all of them when @from is @offset: see
+ * lane_open_at).  The windows nobody uses keep their bytes until needed,
+ * so that the event a call returned stays readable until the next call. */
 static const guint8 *
-window_acquire (CtfCursor *c, guint64 offset, guint64 length, guint *index, GError **error)
+window_acquire (CtfCursor *c, guint64 offset, guint64 length, guint64 head, guint64 from, guint *index,
+                GError **error)
 {
   guint free_one = MAX_WINDOWS;
   for (guint i = 0; i < MAX_WINDOWS; i++)
@@ -130,7 +142,8 @@ window_acquire (CtfCursor *c, guint64 offset, guint64 length, guint *index, GErr
     }
   g_assert (free_one < MAX_WINDOWS);
   CursorWindow *cw = &c->windows[free_one];
-  const guint8 *p = ttv_file_window_read (&cw->w, offset, length, error);
+  const guint8 *p = from == offset ? ttv_file_window_read (&cw->w, offset, length, error)
+                                   : ttv_file_window_read_ends (&cw->w, offset, length, head, from, error);
   if (p == NULL)
     return NULL;
   cw->users = 1;
@@ -152,6 +165,7 @@ lanes_reset (CtfCursor *c)
   for (guint i = 0; i < c->n_lanes; i++)
     window_release (c, c->lanes[i].window);
   c->n_lanes = 0;
+  c->fine_noting = FALSE;
 }
 
 static gboolean
@@ -778,6 +792,15 @@ lane_event_fits (const Lane *l, guint64 pos, guint64 clock)
   return pos <= l->pbits && (clock <= l->end_clock || pos >= l->pbits);
 }
 
+/* The same for the direct read, which also leaves to the general path
+ * the event that ends past l->fast_bits: the one a fine index being noted
+ * notes (fine_note).  No test more than lane_event_fits. */
+static G_ALWAYS_INLINE inline gboolean
+lane_fits_fast (const Lane *l, guint64 pos, guint64 clock)
+{
+  return pos <= l->fast_bits && (clock <= l->end_clock || pos >= l->pbits);
+}
+
 /* Almost every event of an LTTng trace: a header read at constant places,
  * then the constant offsets of its class after it (CtfEventClass.offsets;
  * fields of varying size stepped over by lane_skip_payload), an end
@@ -843,7 +866,7 @@ lane_read_fixed (CtfCursor *c, Lane *l, TtvEvent *ev)
       return FIXED_FIELDS_VARY;
     }
   guint64 pos = p + (guint64) o->end_bits;
-  if (!lane_event_fits (l, pos, clock) || clock >= c->ns_count)
+  if (!lane_fits_fast (l, pos, clock) || clock >= c->ns_count)
     return FIXED_NOT_TAKEN;
   guint64 pbits = l->pbits, packet = l->packet, index = l->index;
   const guint8 *pdata = l->pdata;
@@ -941,7 +964,7 @@ lane_read_failed (Lane *l, GError *local, GError **error)
       return FALSE;
     }
   g_error_free (local);
-  l->pbits = l->bit;
+  l->pbits = l->fast_bits = l->bit;
   return TRUE;
 }
 
@@ -986,15 +1009,20 @@ lane_advance (CtfCursor *c, Lane *l, GError **error)
 }
 
 /* Opens packet @index on a lane standing before its first event; the lane
- * holds a window (window_release gives it back), unless this fails. */
+ * holds a window (window_release gives it back), unless this fails.  Of
+ * the packet's bytes, those of its header and context are read, and those
+ * of its events from the one @from (NULL: the first) on: a seek that
+ * starts at an event its fine index notes reads no more. */
 static gboolean
-lane_open_at (CtfCursor *c, Lane *l, guint64 index, GError **error)
+lane_open_at (CtfCursor *c, Lane *l, guint64 index, const CtfFineEntry *from, GError **error)
 {
   CtfStreamFile *sf = c->sf;
   memset (l, 0, sizeof *l);
   l->packet = index;
   const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
-  l->pdata = window_acquire (c, pk->offset, (pk->content_bits + 7) / 8, &l->window, error);
+  guint64 head = (pk->events_bit + 7) / 8;
+  guint64 tail = from && pk->events_bit > 0 ? from->bit / 8 : 0;
+  l->pdata = window_acquire (c, pk->offset, (pk->content_bits + 7) / 8, head, pk->offset + tail, &l->window, error);
   if (l->pdata == NULL)
     return FALSE;
   if (!ttv_ctf_packet_read_context (sf, index, l->pdata, c->decoder, NULL, NULL, error))
@@ -1004,23 +1032,36 @@ lane_open_at (CtfCursor *c, Lane *l, guint64 index, GError **error)
     }
   pk = &g_array_index (sf->packets, CtfPacket, index);
   l->end_clock = pk->has_ts_end && pk->ts_end >= pk->ts_begin ? pk->ts_end : G_MAXUINT64;
-  l->pbits = pk->content_bits;
+  l->pbits = l->fast_bits = pk->content_bits;
   l->cut = pk->truncated;
   l->bit = pk->events_bit;
   l->clock_before = pk->ts_begin;
   return TRUE;
 }
 
-/* The same, with the lane's head decoded. */
+/* The same, with the lane's head decoded: the packet's first event, or
+ * the one @from (may be NULL) of its fine index notes. */
 static gboolean
-lane_open (CtfCursor *c, Lane *l, guint64 index, GError **error)
+lane_open_from (CtfCursor *c, Lane *l, guint64 index, const CtfFineEntry *from, GError **error)
 {
-  if (!lane_open_at (c, l, index, error))
+  if (!lane_open_at (c, l, index, from, error))
     return FALSE;
+  if (from != NULL)
+    {
+      l->bit = from->bit;
+      l->index = from->index;
+      l->clock_before = from->clock_before;
+    }
   if (lane_peek (c, l, error))
     return TRUE;
   window_release (c, l->window);
   return FALSE;
+}
+
+static gboolean
+lane_open (CtfCursor *c, Lane *l, guint64 index, GError **error)
+{
+  return lane_open_from (c, l, index, NULL, error);
 }
 
 /* Lanes whose packet is read through are closed (their window stays held
@@ -1084,6 +1125,59 @@ fail_sticky (CtfCursor *c, GError *e, GError **error)
   return FALSE;
 }
 
+/* The direct read stands at lane @l's next event: when that is its
+ * packet's first event, and the packet has no fine index yet (and is
+ * whole), the cursor notes one while it reads it. */
+static void
+fine_start (CtfCursor *c, Lane *l)
+{
+  if (l->index != 0 || l->cut || l->pbits - l->bit <= CTF_FINE_STEP_BITS || ttv_ctf_fine_index_lookup (c->sf, l->packet))
+    return;
+  if (c->fine_entries == NULL)
+    c->fine_entries = g_array_new (FALSE, FALSE, sizeof (CtfFineEntry));
+  g_array_set_size (c->fine_entries, 0);
+  c->fine_packet = l->packet;
+  c->fine_noting = TRUE;
+  l->fast_bits = l->bit + CTF_FINE_STEP_BITS;
+}
+
+/* The direct read's general turn read the event at l->bit, which ends
+ * past l->fast_bits: it is noted, and the next one a step further on.
+ * Clocks that go back (a damaged packet) end the noting: a seek must be
+ * able to skip every event before an entry whose clock is before the time
+ * it seeks. */
+static G_NO_INLINE void
+fine_note (CtfCursor *c, Lane *l)
+{
+  GArray *entries = c->fine_entries;
+  if (c->fine_noting && l->packet == c->fine_packet)
+    {
+      const CtfFineEntry *last = entries->len ? &g_array_index (entries, CtfFineEntry, entries->len - 1) : NULL;
+      if (last == NULL || l->clock_before >= last->clock_before)
+        {
+          CtfFineEntry e = { l->bit, l->index, l->clock_before };
+          g_array_append_val (entries, e);
+          l->fast_bits = MIN (l->pbits, l->next_bit + CTF_FINE_STEP_BITS);
+          return;
+        }
+      c->fine_noting = FALSE;
+    }
+  l->fast_bits = l->pbits;
+}
+
+/* The direct read is through with its lane's packet: its fine index, if
+ * it noted one, is published. */
+static void
+fine_finish (CtfCursor *c)
+{
+  if (!c->fine_noting || c->n_lanes != 1)
+    return;
+  const Lane *l = &c->lanes[0];
+  if (l->packet == c->fine_packet && l->bit >= l->pbits)
+    ttv_ctf_fine_index_publish (c->sf, c->fine_packet, c->fine_entries);
+  c->fine_noting = FALSE;
+}
+
 /* A stream file whose packets do not overlap is read without looking
  * ahead: its one lane stands at the next event (l->bit, before its clock
  * l->clock_before), decoded straight into the caller's event.  Opens the
@@ -1092,17 +1186,21 @@ fail_sticky (CtfCursor *c, GError *e, GError **error)
 static gboolean
 direct_next_packet (CtfCursor *c, GError **error)
 {
+  fine_finish (c);
   lanes_reset (c);
   CtfStreamFile *sf = c->sf;
   while (c->next_packet < sf->packets->len)
     {
       Lane *l = &c->lanes[0];
-      if (!lane_open_at (c, l, c->next_packet, error))
+      if (!lane_open_at (c, l, c->next_packet, NULL, error))
         return FALSE;
       c->next_packet++;
       c->n_lanes = 1;
       if (l->bit < l->pbits)
-        return TRUE;
+        {
+          fine_start (c, l);
+          return TRUE;
+        }
       lanes_reset (c);
     }
   return TRUE;
@@ -1170,6 +1268,8 @@ next_general_turn (CtfCursor *c, TtvEvent *event, GError **error)
           if (!got && G_UNLIKELY (!lane_read_whole (c, l, event, &got, &e)))
             return fail_sticky (c, e, error);
         }
+      if (G_UNLIKELY (l->next_bit > l->fast_bits))
+        fine_note (c, l);
       lane_step (l);
       return TRUE;
     }
@@ -1213,7 +1313,7 @@ cursor_next_varying (CtfCursor *c, TtvEvent *event, GError **error)
   Lane *l = &c->lanes[0];
   const VaryingEvent *v = &c->varying;
   guint64 pos;
-  if (!lane_skip_payload (l, v->ec, v->o, v->p, &pos) || !lane_event_fits (l, pos, v->clock))
+  if (!lane_skip_payload (l, v->ec, v->o, v->p, &pos) || !lane_fits_fast (l, pos, v->clock))
     return cursor_next_general (c, event, error);
   event->payload_bit = v->p + (guint64) v->o->payload_bits;
   lane_deliver (c, l, event, v->ec, v->clock, pos, v->hdr_end);
@@ -1256,6 +1356,44 @@ first_packet_ending_after (const CtfStreamFile *sf, TtvTime t)
   return lo;
 }
 
+/* What a seek skips in packet @packet (reposition's "before"): events
+ * before @time (up to it when @to_time), or those before @index. */
+typedef struct {
+  const CtfCursor *c;
+  TtvTime time;
+  gboolean to_time;
+  gboolean by_index;
+  guint64 index;
+} SeekSkip;
+
+static TtvTime
+cursor_clock_time (const CtfCursor *c, guint64 clock)
+{
+  return clock < c->ns_count ? c->ns_base + (gint64) clock : ttv_ctf_clock_to_time (c->clock, clock);
+}
+
+/* Every event before @e is skipped: those before index @index, or those
+ * whose time is before the seek's, of which the last is at clock
+ * e->clock_before (a packet's clock does not go back: see fine_note). */
+static gboolean
+seek_skips_before (const CtfFineEntry *e, gconstpointer data)
+{
+  const SeekSkip *k = data;
+  if (k->by_index)
+    return e->index <= k->index;
+  TtvTime t = cursor_clock_time (k->c, e->clock_before);
+  return k->to_time ? t <= k->time : t < k->time;
+}
+
+/* Where a seek that skips @skip's events starts reading packet @packet:
+ * NULL for its first event (no fine index, or none to skip). */
+static const CtfFineEntry *
+seek_start_in (CtfCursor *c, guint64 packet, const SeekSkip *skip)
+{
+  const CtfFineIndex *fi = ttv_ctf_fine_index_lookup (c->sf, packet);
+  return fi ? ttv_ctf_fine_index_find (fi, seek_skips_before, skip) : NULL;
+}
+
 /* Rebuilds the merge state in which the next event is the first with
  * (time, packet, index) after (t, packet b, index k) in delivery order;
  * b = -1 means "the first event at or after t". */
@@ -1276,7 +1414,8 @@ reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
         break;
       Lane *l = &c->lanes[c->n_lanes];
       c->failed_packet = p;
-      if (!lane_open (c, l, p, error))
+      SeekSkip skip = { c, t, b >= 0 && (gint64) p < b, (gint64) p == b, k };
+      if (!lane_open_from (c, l, p, seek_start_in (c, p, &skip), error))
         return FALSE;
       c->next_packet++;
       c->n_lanes++;
@@ -1301,6 +1440,9 @@ reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
         window_release (c, c->lanes[--c->n_lanes].window);
     }
   lanes_drop_empty (c);
+  /* A read from the start of a packet, the first one above all. */
+  if (!sf->overlapping && c->n_lanes == 1)
+    fine_start (c, &c->lanes[0]);
   return TRUE;
 }
 
@@ -1373,7 +1515,8 @@ seek_position (CtfCursor *c, const TtvTracefilePosition *pos, GError **error)
   /* Find the event's time, then rebuild the merge state around it. */
   Lane l;
   GError *e = NULL;
-  if (!lane_open (c, &l, pos->block, &e))
+  SeekSkip skip = { .by_index = TRUE, .index = pos->index };
+  if (!lane_open_from (c, &l, pos->block, seek_start_in (c, pos->block, &skip), &e))
     return fail_sticky (c, e, error);
   while (l.has_head && l.index < pos->index)
     if (!lane_advance (c, &l, &e))
@@ -1395,6 +1538,7 @@ seek_position (CtfCursor *c, const TtvTracefilePosition *pos, GError **error)
       c->lanes[0] = l;
       c->n_lanes = 1;
       c->next_packet = pos->block + 1;
+      fine_start (c, &c->lanes[0]);
       return TRUE;
     }
   window_release (c, l.window);
@@ -1612,6 +1756,8 @@ ttv_ctf_cursor_free (TtvCursor *cursor)
   CtfCursor *c = (CtfCursor *) cursor;
   ttv_decoder_free (c->decoder);
   g_free (c->known);
+  if (c->fine_entries)
+    g_array_unref (c->fine_entries);
   g_clear_error (&c->error);
   for (guint i = 0; i < MAX_WINDOWS; i++)
     ttv_file_window_clear (&c->windows[i].w);

@@ -259,6 +259,29 @@ typedef struct {
   guint64 ts_last;          /* whose raw clock value ends it (t_end), not ts_end */
 } CtfPacket;
 
+/* Where a seek may start reading inside a packet (ttv-ctf-fine-index.c):
+ * an event noted every CTF_FINE_STEP_BITS or so of a packet read from its
+ * first event to its end, with its index and the clock before it. */
+#define CTF_FINE_STEP_BITS (4096 * 8)
+typedef struct {
+  guint64 bit;              /* where the event starts in its packet */
+  guint64 index;            /* its index in the packet */
+  guint64 clock_before;     /* the clock value before its header */
+} CtfFineEntry;
+
+typedef struct {
+  guint64 packet_offset;    /* of the packet it was noted in */
+  guint n;
+  CtfFineEntry entries[];   /* in the packet's order */
+} CtfFineIndex;
+
+/* A stream file's fine indexes, one per packet read through, published by
+ * the cursors of every thread that reads it. */
+typedef struct {
+  GMutex lock;
+  GPtrArray *by_packet;     /* of CtfFineIndex * (owned), NULL where none; NULL until one */
+} CtfFineIndexes;
+
 typedef struct {
   TtvTracefile *tracefile;  /* weak */
   CtfMeta *meta;            /* weak */
@@ -281,6 +304,7 @@ typedef struct {
    * directories (ttv-ctf-group.c), else NULL; babeltrace2 names the stream
    * after it. */
   const void *stream_first; /* weak: a CtfStreamFile * */
+  CtfFineIndexes fine;
 } CtfStreamFile;
 
 typedef struct {
@@ -303,6 +327,21 @@ const TtvValue *ttv_ctf_find_role (const TtvDecoder *decoder, const TtvValue *v,
 CtfStreamFile *ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name,
                                          TtvTrace *trace, GError **error);
 void     ttv_ctf_stream_file_free (CtfStreamFile *sf);
+
+/* Fine indexes (ttv-ctf-fine-index.c). */
+void ttv_ctf_fine_indexes_init (CtfFineIndexes *fine);
+void ttv_ctf_fine_indexes_clear (CtfFineIndexes *fine);
+/* Packet @packet's fine index, NULL when none was published; it lives as
+ * long as @sf. */
+const CtfFineIndex *ttv_ctf_fine_index_lookup (CtfStreamFile *sf, guint64 packet);
+/* Publishes @entries (of CtfFineEntry, copied) as packet @packet's fine
+ * index, unless it has one. */
+void ttv_ctf_fine_index_publish (CtfStreamFile *sf, guint64 packet, const GArray *entries);
+/* Whether a seek may skip every event before @entry (@data is the seek's). */
+typedef gboolean (*CtfFineBefore) (const CtfFineEntry *entry, gconstpointer data);
+/* The last entry of @fi that @before holds for (it holds for a first part
+ * of the entries, then for none), NULL when none: the packet's start. */
+const CtfFineEntry *ttv_ctf_fine_index_find (const CtfFineIndex *fi, CtfFineBefore before, gconstpointer data);
 /* Recomputes @sf's times, range and lost events from its packets (after
  * some were dropped); @before, may be NULL, is the same stream's packet
  * just before them in another file. */

@@ -168,6 +168,7 @@ add_new_streams (TtvTrace *trace, CtfTracePriv *priv, gboolean *changed, GError 
   for (guint i = 0; i < names->len; i++)
     {
       CtfStreamFile *sf = g_new0 (CtfStreamFile, 1);
+      ttv_ctf_fine_indexes_init (&sf->fine);
       sf->meta = priv->meta;
       sf->path = g_build_filename (trace->path, g_ptr_array_index (names, i), NULL);
       sf->packets = g_array_new (FALSE, TRUE, sizeof (CtfPacket));

@@ -563,6 +563,7 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
       return NULL;
     }
   CtfStreamFile *sf = g_new0 (CtfStreamFile, 1);
+  ttv_ctf_fine_indexes_init (&sf->fine);
   sf->meta = meta;
   sf->path = g_steal_pointer (&path);
   sf->file = file;
@@ -663,5 +664,6 @@ ttv_ctf_stream_file_free (CtfStreamFile *sf)
   g_clear_error (&sf->open_error);
   ttv_windowed_file_free (sf->file);
   g_array_unref (sf->packets);
+  ttv_ctf_fine_indexes_clear (&sf->fine);
   g_free (sf);
 }
