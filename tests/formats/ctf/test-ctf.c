@@ -1765,12 +1765,15 @@ assert_same_place (const TtvEvent *a, const TtvEvent *b, const char *line, TtvDe
  * (to each time, and between times, through runs of equal times and the
  * gaps that take extended headers) and by position then find what the
  * read found, and read the same packet context and fields there (each
- * packet's cpu_id is its number). */
+ * packet's cpu_id is its number).  The same with packets that overlap in
+ * time, which the cursor merges. */
 static void
-test_seek_fine_index (void)
+test_seek_fine_index (gconstpointer data_overlap)
 {
+  gboolean overlap = GPOINTER_TO_INT (data_overlap);
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "fine-index", NULL);
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), overlap ? "fine-index-overlap" : "fine-index",
+                                           NULL);
   TtvCtfWriterOptions wo;
   gint id;
   TtvCtfWriter *w = tick_writer_new (dir, 256 * 1024, &wo, &id);
@@ -1794,6 +1797,11 @@ test_seek_fine_index (void)
     {
       guint32 cpu_id = GUINT32_TO_LE ((guint32) k);
       memcpy (data + k * 256 * 1024 + 64, &cpu_id, 4);
+      /* Overlapping: each packet ends when the next one does (its
+       * timestamp_end after the magic, uuid, stream_id and
+       * timestamp_begin), so that the cursor merges them in lanes. */
+      if (overlap && k + 1 < len / (256 * 1024))
+        memcpy (data + k * 256 * 1024 + 32, data + (k + 1) * 256 * 1024 + 32, 8);
     }
   g_assert_true (g_file_set_contents (file, (const char *) data, (gssize) len, NULL));
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
@@ -1801,6 +1809,7 @@ test_seek_fine_index (void)
   TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
   CtfStreamFile *sf = tf->priv;
   g_assert_cmpuint (sf->packets->len, >, 3);
+  g_assert_cmpint (sf->overlapping, ==, overlap);
   g_assert_null (ttv_ctf_fine_index_lookup (sf, 0));
 
   TtvCursor *c = ttv_cursor_new (tf, &error);
@@ -1937,7 +1946,8 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/ctf/real/lost-events", test_lost_events);
   g_test_add_func ("/ctf/bad/metadata-syntax", test_bad_metadata);
-  g_test_add_func ("/ctf/seek/fine-index", test_seek_fine_index);
+  g_test_add_data_func ("/ctf/seek/fine-index", GINT_TO_POINTER (FALSE), test_seek_fine_index);
+  g_test_add_data_func ("/ctf/seek/fine-index-overlapping", GINT_TO_POINTER (TRUE), test_seek_fine_index);
   g_test_add_func ("/ctf/bad/truncated-packet", test_truncated_packet);
   g_test_add_func ("/ctf/bad/magic-and-stream-id", test_bad_magic_and_stream_id);
   g_test_add_func ("/ctf/bad/sequence-past-end", test_sequence_past_end);

@@ -73,6 +73,16 @@ typedef struct {
   guint64 clock;          /* the clock after the header */
 } VaryingEvent;
 
+/* A fine index being noted (ttv-ctf-fine-index.c): packet @packet is read
+ * from its first event by a lane, which notes @entries (CtfFineEntry)
+ * while @live.  Published when the lane has read it through (fine_finish);
+ * a seek stops every one (lanes_reset). */
+typedef struct {
+  guint64 packet;
+  GArray *entries;        /* owned, reused */
+  gboolean live;
+} FineNotes;
+
 typedef struct {
   TtvCursor parent;
   CtfStreamFile *sf;      /* weak */
@@ -104,13 +114,9 @@ typedef struct {
    * re-index of by_id makes an entry stale. */
   CtfEventClass **known;
   guint64 n_known;
-  /* The fine index being noted (CtfFineEntry), while fine_noting: the
-   * direct read reads packet fine_packet from its first event, which has
-   * none yet.  Published when it is read through; any seek or skip stops
-   * it (lanes_reset). */
-  GArray *fine_entries;   /* owned, reused */
-  guint64 fine_packet;
-  gboolean fine_noting;
+  /* The fine indexes being noted, one per lane reading a packet that has
+   * none yet from its first event (see fine_start). */
+  FineNotes notes[MAX_LANES];
 } CtfCursor;
 
 #define NO_PACKET G_MAXUINT64
@@ -165,7 +171,8 @@ lanes_reset (CtfCursor *c)
   for (guint i = 0; i < c->n_lanes; i++)
     window_release (c, c->lanes[i].window);
   c->n_lanes = 0;
-  c->fine_noting = FALSE;
+  for (guint i = 0; i < MAX_LANES; i++)
+    c->notes[i].live = FALSE;
 }
 
 static gboolean
@@ -983,6 +990,89 @@ lane_read_whole (CtfCursor *c, Lane *l, TtvEvent *ev, gboolean *got, GError **er
   return lane_read_failed (l, local, error);
 }
 
+/* The notes of the packet lane @l reads, NULL when it notes none. */
+static FineNotes *
+fine_notes_of (CtfCursor *c, const Lane *l)
+{
+  for (guint i = 0; i < MAX_LANES; i++)
+    if (c->notes[i].live && c->notes[i].packet == l->packet)
+      return &c->notes[i];
+  return NULL;
+}
+
+/* Notes that no lane reads any more (a lane closed by damage or a seek). */
+static FineNotes *
+fine_notes_unused (CtfCursor *c)
+{
+  for (guint i = 0; i < MAX_LANES; i++)
+    {
+      FineNotes *n = &c->notes[i];
+      gboolean read = FALSE;
+      for (guint k = 0; n->live && k < c->n_lanes; k++)
+        read |= c->lanes[k].packet == n->packet;
+      if (!read)
+        return n;
+    }
+  return NULL;
+}
+
+/* Lane @l stands at its next event: when that is its packet's first event,
+ * and the packet has no fine index yet (and is whole), the cursor notes
+ * one while the lane reads it. */
+static void
+fine_start (CtfCursor *c, Lane *l)
+{
+  if (l->index != 0 || l->cut || l->pbits - l->bit <= CTF_FINE_STEP_BITS || fine_notes_of (c, l)
+      || ttv_ctf_fine_index_lookup (c->sf, l->packet))
+    return;
+  FineNotes *n = fine_notes_unused (c);
+  if (n == NULL)
+    return;
+  if (n->entries == NULL)
+    n->entries = g_array_new (FALSE, FALSE, sizeof (CtfFineEntry));
+  g_array_set_size (n->entries, 0);
+  n->packet = l->packet;
+  n->live = TRUE;
+  l->fast_bits = l->bit + CTF_FINE_STEP_BITS;
+}
+
+/* Lane @l read the event at l->bit, which ends past l->fast_bits: it is
+ * noted, and the next one a step further on.  Clocks that go back (a
+ * damaged packet) end the noting: a seek must be able to skip every event
+ * before an entry whose clock is before the time it seeks. */
+static G_NO_INLINE void
+fine_note (CtfCursor *c, Lane *l)
+{
+  FineNotes *n = fine_notes_of (c, l);
+  if (n != NULL)
+    {
+      GArray *entries = n->entries;
+      const CtfFineEntry *last = entries->len ? &g_array_index (entries, CtfFineEntry, entries->len - 1) : NULL;
+      if (last == NULL || l->clock_before >= last->clock_before)
+        {
+          CtfFineEntry e = { l->bit, l->index, l->clock_before };
+          g_array_append_val (entries, e);
+          l->fast_bits = MIN (l->pbits, l->next_bit + CTF_FINE_STEP_BITS);
+          return;
+        }
+      n->live = FALSE;
+    }
+  l->fast_bits = l->pbits;
+}
+
+/* Lane @l is closed: the fine index it noted is published when it read
+ * its packet through. */
+static void
+fine_finish (CtfCursor *c, const Lane *l)
+{
+  FineNotes *n = fine_notes_of (c, l);
+  if (n == NULL)
+    return;
+  if (l->bit >= l->pbits)
+    ttv_ctf_fine_index_publish (c->sf, n->packet, n->entries);
+  n->live = FALSE;
+}
+
 /* Decodes the event at l->bit into l->head (or clears has_head at the end
  * of the packet). */
 static gboolean
@@ -1002,6 +1092,8 @@ lane_peek (CtfCursor *c, Lane *l, GError **error)
 static gboolean
 lane_advance (CtfCursor *c, Lane *l, GError **error)
 {
+  if (G_UNLIKELY (l->next_bit > l->fast_bits))
+    fine_note (c, l);
   l->bit = l->next_bit;
   l->clock_before = l->clock;
   l->index++;
@@ -1078,7 +1170,10 @@ lanes_drop_empty (CtfCursor *c)
         j++;
       }
     else
-      window_release (c, c->lanes[i].window);
+      {
+        fine_finish (c, &c->lanes[i]);
+        window_release (c, c->lanes[i].window);
+      }
   c->n_lanes = j;
 }
 
@@ -1110,6 +1205,7 @@ lanes_fill (CtfCursor *c, GError **error)
         }
       c->next_packet++;
       c->n_lanes++;
+      fine_start (c, l);
       /* A packet without event is closed by the next turn. */
     }
 }
@@ -1125,59 +1221,6 @@ fail_sticky (CtfCursor *c, GError *e, GError **error)
   return FALSE;
 }
 
-/* The direct read stands at lane @l's next event: when that is its
- * packet's first event, and the packet has no fine index yet (and is
- * whole), the cursor notes one while it reads it. */
-static void
-fine_start (CtfCursor *c, Lane *l)
-{
-  if (l->index != 0 || l->cut || l->pbits - l->bit <= CTF_FINE_STEP_BITS || ttv_ctf_fine_index_lookup (c->sf, l->packet))
-    return;
-  if (c->fine_entries == NULL)
-    c->fine_entries = g_array_new (FALSE, FALSE, sizeof (CtfFineEntry));
-  g_array_set_size (c->fine_entries, 0);
-  c->fine_packet = l->packet;
-  c->fine_noting = TRUE;
-  l->fast_bits = l->bit + CTF_FINE_STEP_BITS;
-}
-
-/* The direct read's general turn read the event at l->bit, which ends
- * past l->fast_bits: it is noted, and the next one a step further on.
- * Clocks that go back (a damaged packet) end the noting: a seek must be
- * able to skip every event before an entry whose clock is before the time
- * it seeks. */
-static G_NO_INLINE void
-fine_note (CtfCursor *c, Lane *l)
-{
-  GArray *entries = c->fine_entries;
-  if (c->fine_noting && l->packet == c->fine_packet)
-    {
-      const CtfFineEntry *last = entries->len ? &g_array_index (entries, CtfFineEntry, entries->len - 1) : NULL;
-      if (last == NULL || l->clock_before >= last->clock_before)
-        {
-          CtfFineEntry e = { l->bit, l->index, l->clock_before };
-          g_array_append_val (entries, e);
-          l->fast_bits = MIN (l->pbits, l->next_bit + CTF_FINE_STEP_BITS);
-          return;
-        }
-      c->fine_noting = FALSE;
-    }
-  l->fast_bits = l->pbits;
-}
-
-/* The direct read is through with its lane's packet: its fine index, if
- * it noted one, is published. */
-static void
-fine_finish (CtfCursor *c)
-{
-  if (!c->fine_noting || c->n_lanes != 1)
-    return;
-  const Lane *l = &c->lanes[0];
-  if (l->packet == c->fine_packet && l->bit >= l->pbits)
-    ttv_ctf_fine_index_publish (c->sf, c->fine_packet, c->fine_entries);
-  c->fine_noting = FALSE;
-}
-
 /* A stream file whose packets do not overlap is read without looking
  * ahead: its one lane stands at the next event (l->bit, before its clock
  * l->clock_before), decoded straight into the caller's event.  Opens the
@@ -1186,7 +1229,8 @@ fine_finish (CtfCursor *c)
 static gboolean
 direct_next_packet (CtfCursor *c, GError **error)
 {
-  fine_finish (c);
+  if (c->n_lanes == 1)
+    fine_finish (c, &c->lanes[0]);
   lanes_reset (c);
   CtfStreamFile *sf = c->sf;
   while (c->next_packet < sf->packets->len)
@@ -1440,9 +1484,9 @@ reposition (CtfCursor *c, TtvTime t, gint64 b, guint64 k, GError **error)
         window_release (c, c->lanes[--c->n_lanes].window);
     }
   lanes_drop_empty (c);
-  /* A read from the start of a packet, the first one above all. */
-  if (!sf->overlapping && c->n_lanes == 1)
-    fine_start (c, &c->lanes[0]);
+  /* Reads from the start of a packet, the first one above all. */
+  for (guint i = 0; i < c->n_lanes; i++)
+    fine_start (c, &c->lanes[i]);
   return TRUE;
 }
 
@@ -1756,8 +1800,9 @@ ttv_ctf_cursor_free (TtvCursor *cursor)
   CtfCursor *c = (CtfCursor *) cursor;
   ttv_decoder_free (c->decoder);
   g_free (c->known);
-  if (c->fine_entries)
-    g_array_unref (c->fine_entries);
+  for (guint i = 0; i < MAX_LANES; i++)
+    if (c->notes[i].entries)
+      g_array_unref (c->notes[i].entries);
   g_clear_error (&c->error);
   for (guint i = 0; i < MAX_WINDOWS; i++)
     ttv_file_window_clear (&c->windows[i].w);
