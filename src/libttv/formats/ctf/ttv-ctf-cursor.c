@@ -1113,7 +1113,7 @@ lane_open_at (CtfCursor *c, Lane *l, guint64 index, const CtfFineEntry *from, GE
   l->packet = index;
   const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
   guint64 head = (pk->events_bit + 7) / 8;
-  guint64 tail = from && pk->events_bit > 0 ? from->bit / 8 : 0;
+  guint64 tail = from && pk->events_bit > 0 && from->bit / 8 >= head ? from->bit / 8 : 0;
   l->pdata = window_acquire (c, pk->offset, (pk->content_bits + 7) / 8, head, pk->offset + tail, &l->window, error);
   if (l->pdata == NULL)
     return FALSE;
