@@ -1022,8 +1022,8 @@ fine_notes_unused (CtfCursor *c)
 static void
 fine_start (CtfCursor *c, Lane *l)
 {
-  if (l->index != 0 || l->cut || l->pbits - l->bit <= CTF_FINE_STEP_BITS || fine_notes_of (c, l)
-      || ttv_ctf_fine_index_lookup (c->sf, l->packet))
+  if (l->index != 0 || l->cut || l->pbits - l->bit <= CTF_FINE_STEP_BITS || l->pbits > G_MAXUINT32
+      || fine_notes_of (c, l) || ttv_ctf_fine_index_lookup (c->sf, l->packet))
     return;
   FineNotes *n = fine_notes_unused (c);
   if (n == NULL)
@@ -1050,7 +1050,8 @@ fine_note (CtfCursor *c, Lane *l)
       const CtfFineEntry *last = entries->len ? &g_array_index (entries, CtfFineEntry, entries->len - 1) : NULL;
       if (last == NULL || l->clock_before >= last->clock_before)
         {
-          CtfFineEntry e = { l->bit, l->index, l->clock_before };
+          /* Both fit: bit < pbits <= G_MAXUINT32 (fine_start), index < bit. */
+          CtfFineEntry e = { (guint32) l->bit, (guint32) l->index, l->clock_before };
           g_array_append_val (entries, e);
           l->fast_bits = MIN (l->pbits, l->next_bit + CTF_FINE_STEP_BITS);
           return;

@@ -264,8 +264,9 @@ typedef struct {
  * first event to its end, with its index and the clock before it. */
 #define CTF_FINE_STEP_BITS (4096 * 8)
 typedef struct {
-  guint64 bit;              /* where the event starts in its packet */
-  guint64 index;            /* its index in the packet */
+  guint32 bit;              /* where the event starts in its packet (packets of
+                             * less than 512 MiB are noted) */
+  guint32 index;            /* its index in the packet */
   guint64 clock_before;     /* the clock value before its header */
 } CtfFineEntry;
 
