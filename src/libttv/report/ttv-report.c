@@ -675,10 +675,13 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
       if (second != js->second)
         json_second_update (js, second);
       /* The same digits twice, the second time with the point before the
-       * last nine. */
-      at = ttv_text_put_blocks (at, js->ns_head, js->ns_head_len);
+       * last nine.  Each text before them is one block: copied whole, with
+       * no loop over blocks. */
+      memcpy (at, js->ns_head, TTV_TEXT_BLOCK);
+      at += js->ns_head_len;
       char *nine = at;
-      at = ttv_text_put_blocks (at + 9, js->time_head, js->time_head_len);
+      memcpy (at + 9, js->time_head, TTV_TEXT_BLOCK);
+      at += 9 + js->time_head_len;
       ttv_text_put_ns9_twice (nine, at, ns);
       at += 9;
     }
