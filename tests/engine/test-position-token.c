@@ -286,6 +286,48 @@ test_told_steps_narrow (void)
   run_steps (18, TRUE, TRUE);
 }
 
+/* Told steps across 2^21, where a tracefile's values stop being written
+ * as tiny varints (three bytes at most, 4-byte stores) and become short
+ * ones (8-byte stores), each value alone and all together, in both
+ * directions; tracefiles on both sides keep their bytes. */
+static void
+test_told_steps_tiny_edge (void)
+{
+  const guint64 edge = G_GUINT64_CONSTANT (1) << 21;
+  g_autoptr (GRand) r = g_rand_new_with_seed (21);
+  for (guint which = 0; which < 4; which++)
+    {
+      g_autoptr (TtvPositionTokenWriter) w = ttv_position_token_writer_new ();
+      g_autoptr (TtvPosition) start = ttv_position_alloc (4);
+      for (guint i = 0; i < 4; i++)
+        {
+          start->tf[i].pos.block = 3 + i;
+          start->tf[i].pos.offset = 1000 * i;
+          start->tf[i].pos.index = 7 * i;
+        }
+      start->next = 1;
+      start->next_time = G_GINT64_CONSTANT (1700000000000000000);
+      g_autoptr (TtvPosition) p = tracked_copy (start);
+      TtvTracefilePosition *pos = &p->tf[1].pos;
+      for (guint i = 0; i < 400; i++)
+        {
+          /* Below the edge, then above it, then back below. */
+          guint64 v = edge - 200 + (guint64) (i < 200 ? i : 400 - i) * 2;
+          if (which == 0 || which == 3)
+            pos->block = v - 1;         /* written as block + 1 */
+          if (which == 1 || which == 3)
+            pos->offset = v;
+          if (which == 2 || which == 3)
+            pos->index = v;
+          if (which != 1 && which != 3)
+            pos->offset += (guint64) g_rand_int_range (r, 1, 300);
+          p->next_time += g_rand_int_range (r, 1, 1000);
+          tell_bytes (p, 1);
+          check (w, p);
+        }
+    }
+}
+
 /* The writer believes a position's bytes: a tracefile changed without
  * rewriting them keeps its old bytes.  Only the context's own updates
  * keep bytes; here it shows that the told steps took the shortcut. */
@@ -404,6 +446,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/position-token/interleaved", test_interleaved);
   g_test_add_func ("/engine/position-token/told-steps", test_told_steps);
   g_test_add_func ("/engine/position-token/told-steps-narrow", test_told_steps_narrow);
+  g_test_add_func ("/engine/position-token/told-steps-tiny-edge", test_told_steps_tiny_edge);
   g_test_add_func ("/engine/position-token/told-is-believed", test_told_is_believed);
   g_test_add_func ("/engine/position-token/wide-digits", test_wide_digits);
   return g_test_run ();

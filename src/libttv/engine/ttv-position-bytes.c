@@ -227,10 +227,65 @@ put_short_varint (guint8 *at, guint64 v, gsize len)
   return at + len;
 }
 
+/* Values below 2^21 take at most 3 bytes as varints: a packet's number,
+ * an event's byte offset in it and its index usually are. */
+#define TINY_VARINT_MAX G_GUINT64_CONSTANT (0x1FFFFF)
+
+/* spread_7bit () of @x below 2^21: three bytes, with masks that fit in
+ * an instruction's immediate (no 64-bit constants held in registers). */
+static inline guint64
+spread_7bit_tiny (guint64 x)
+{
+  return (x & 0x7f) | ((x << 1) & 0x7f00) | ((x << 2) & 0x7f0000);
+}
+
+/* The varint of @v (at most TINY_VARINT_MAX, @len bytes) at @at in one
+ * 4-byte store; returns its end.  The bytes stored past the end are
+ * rewritten after. */
+static inline guint8 *
+put_tiny_varint (guint8 *at, guint64 v, gsize len)
+{
+  guint32 x = GUINT32_TO_LE ((guint32) (spread_7bit_tiny (v) | continuation_by_len[len]));
+  memcpy (at, &x, 4);
+  return at + len;
+}
+
+/* Tracefile @i's bytes when its three values are below 2^21 and as long
+ * as before: three 4-byte stores, then the 4 bytes that follow them as
+ * they were.  The usual case of put_entry, without its 64-bit masks. */
+static inline void
+put_tiny_entry (TtvPositionBytes *b, gsize start, gsize end, guint64 block, gsize block_len, guint64 offset,
+                gsize offset_len, guint64 index, gsize index_len)
+{
+  guint32 after;
+  memcpy (&after, b->bytes + end, 4);
+  guint8 *at = put_tiny_varint (b->bytes + start, block, block_len);
+  at = put_tiny_varint (at, offset, offset_len);
+  put_tiny_varint (at, index, index_len);
+  memcpy (b->bytes + end, &after, 4);
+}
+
+/* Tracefile @i's bytes when its three values are below 2^56 and as long
+ * as before: three 8-byte stores, then the 8 bytes that follow them as
+ * they were.  Out of line: its masks would take registers from the usual
+ * case. */
+static G_NO_INLINE void
+put_short_entry (TtvPositionBytes *b, gsize start, gsize end, guint64 block, gsize block_len, guint64 offset,
+                 gsize offset_len, guint64 index, gsize index_len)
+{
+  guint64 after;
+  memcpy (&after, b->bytes + end, 8);
+  guint8 *at = put_short_varint (b->bytes + start, block, block_len);
+  at = put_short_varint (at, offset, offset_len);
+  put_short_varint (at, index, index_len);
+  memcpy (b->bytes + end, &after, 8);
+}
+
 /* Tracefile @i's bytes: usually (none at its end, all three values short
- * and as long as before) three 8-byte stores, then the 8 bytes that
- * follow them as they were (the next tracefile's or the checksum's room,
- * which the slack covers); else the general path. */
+ * and as long as before) three 8-byte stores, or 4-byte ones for values
+ * below 2^21, then the bytes that follow them as they were (the next
+ * tracefile's or the checksum's room, which the slack covers); else the
+ * general path. */
 void
 ttv_position_bytes_put_entry (TtvPositionBytes *b, guint i, const TtvPositionEntry *e)
 {
@@ -248,12 +303,10 @@ ttv_position_bytes_put_entry (TtvPositionBytes *b, guint i, const TtvPositionEnt
       put_entry_resized (b, i, start, block_len + offset_len + index_len, e);
       return;
     }
-  guint64 after;
-  memcpy (&after, b->bytes + end, 8);
-  guint8 *at = put_short_varint (b->bytes + start, block, block_len);
-  at = put_short_varint (at, offset, offset_len);
-  put_short_varint (at, index, index_len);
-  memcpy (b->bytes + end, &after, 8);
+  if (G_LIKELY (((block | offset | index) & ~TINY_VARINT_MAX) == 0))
+    put_tiny_entry (b, start, end, block, block_len, offset, offset_len, index, index_len);
+  else
+    put_short_entry (b, start, end, block, block_len, offset, offset_len, index, index_len);
 }
 
 void
