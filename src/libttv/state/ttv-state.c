@@ -423,13 +423,36 @@ ttv_state_get_cpu_mode (const TtvState *s, gint cpu)
   return slot ? slot_mode (s, slot) : TTV_MODE_UNKNOWN;
 }
 
-const TtvCpuState *
-ttv_state_get_cpu_view (const TtvState *s, gint cpu, TtvExecMode *mode, const TtvProcessState **process)
+/* ttv_state_get_cpu_view () in any case (out of line: see there). */
+static G_NO_INLINE const TtvCpuState *
+cpu_view_general (const TtvState *s, gint cpu, TtvExecMode *mode, const TtvProcessState **process)
 {
   CpuSlot *slot = cpu_slot (s, cpu);
   *mode = slot ? slot_mode (s, slot) : TTV_MODE_UNKNOWN;
   *process = event_process (s, slot, cpu);
   return slot ? &slot->pub : NULL;
+}
+
+/* The history builder asks this after every event.  Its usual case (a CPU
+ * seen before, its running task cached, no userspace thread named by the
+ * event) reads the slot once and makes no call, so it saves no registers;
+ * any other goes to cpu_view_general (). */
+const TtvCpuState *
+ttv_state_get_cpu_view (const TtvState *s, gint cpu, TtvExecMode *mode, const TtvProcessState **process)
+{
+  if (G_LIKELY (cpu >= 0 && (guint) cpu < s->m->cpus->len && s->head.event_tid == TTV_PID_NONE))
+    {
+      CpuSlot *slot = &g_array_index (s->m->cpus, CpuSlot, cpu);
+      const TtvProcessState *p = slot->running;
+      if (G_LIKELY (slot->used && p != NULL && slot->pub.running_pid != TTV_PID_NONE))
+        {
+          *mode = slot->pub.n_interrupts > 0 ? slot->pub.interrupts[slot->pub.n_interrupts - 1].mode
+                                             : p->frames[p->depth - 1].mode;
+          *process = p;
+          return &slot->pub;
+        }
+    }
+  return cpu_view_general (s, cpu, mode, process);
 }
 
 const char *
@@ -443,7 +466,7 @@ ttv_process_state_get_syscall (const TtvProcessState *p)
 
 /* Tells the observers that what runs on @slot's CPU ran until @t. */
 static G_NO_INLINE void
-notify_cpu_time (TtvState *s, CpuSlot *slot, TtvTime t)
+notify_cpu_time_general (TtvState *s, CpuSlot *slot, TtvTime t)
 {
   TtvProcessState *p = slot_running (s, slot);
   if (p)
@@ -451,6 +474,25 @@ notify_cpu_time (TtvState *s, CpuSlot *slot, TtvTime t)
       const TtvExecFrame *top = &p->frames[p->depth - 1];
       NOTIFY (s, cpu_time, slot->pub.cpu, p->pid, top->mode, top->id, slot->pub.since, t);
     }
+}
+
+/* notify_cpu_time_general () when there is one observer (the history
+ * builder, an analysis) and the running task is cached: this comes nearly
+ * once an event, and the loop kept its counter and the arguments in saved
+ * registers; without it nothing is saved. */
+static G_NO_INLINE void
+notify_cpu_time (TtvState *s, CpuSlot *slot, TtvTime t)
+{
+  const TtvProcessState *p = slot->running;
+  if (G_LIKELY (p != NULL && s->n_observers == 1))
+    {
+      const TtvStateObserver *o = s->observers[0].observer;
+      const TtvExecFrame *top = &p->frames[p->depth - 1];
+      if (o->cpu_time)
+        o->cpu_time (s->observers[0].data, slot->pub.cpu, p->pid, top->mode, top->id, slot->pub.since, t);
+      return;
+    }
+  notify_cpu_time_general (s, slot, t);
 }
 
 /* Ends the current accounting stretch of @cpu (before anything changes).
