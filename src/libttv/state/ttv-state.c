@@ -44,6 +44,7 @@ struct _TtvState {
     gpointer data;
   } observers[TTV_STATE_MAX_OBSERVERS];
   guint n_observers;
+  gboolean frame_end_observed; /* some observer has frame_end */
 };
 
 /* Calls @cb of every observer that has it, with the observer's data first. */
@@ -177,6 +178,17 @@ ttv_state_get_machine_name (const TtvState *s, guint machine)
   return g_quark_to_string (((const Machine *) g_ptr_array_index (s->machines, machine))->name);
 }
 
+/* The observers' frame_end, looked at once rather than at every frame's end
+ * (the history builder has none). */
+static void
+observers_changed (TtvState *s)
+{
+  s->frame_end_observed = FALSE;
+  for (guint i = 0; i < s->n_observers; i++)
+    if (s->observers[i].observer->frame_end)
+      s->frame_end_observed = TRUE;
+}
+
 void
 ttv_state_add_observer (TtvState *s, const TtvStateObserver *observer, gpointer data)
 {
@@ -192,6 +204,7 @@ ttv_state_add_observer (TtvState *s, const TtvStateObserver *observer, gpointer 
   s->observers[s->n_observers].observer = observer;
   s->observers[s->n_observers].data = data;
   s->n_observers++;
+  observers_changed (s);
 }
 
 void
@@ -202,6 +215,7 @@ ttv_state_remove_observer (TtvState *s, const TtvStateObserver *observer)
       {
         memmove (&s->observers[i], &s->observers[i + 1], (s->n_observers - i - 1) * sizeof s->observers[0]);
         s->n_observers--;
+        observers_changed (s);
         return;
       }
 }
@@ -845,9 +859,47 @@ push_quiet_interrupt (TtvState *s, CpuSlot *slot, TtvProcessState *p, TtvExecMod
   return TRUE;
 }
 
+/* The running task of @cpu when its slot caches it, observers or not:
+ * what quiet_running () gives without its test of the observers. */
+static inline TtvProcessState *
+cached_running (const TtvState *s, gint cpu, CpuSlot **slot)
+{
+  if (G_UNLIKELY ((guint) cpu >= s->m->cpus->len))
+    return NULL;
+  CpuSlot *c = &g_array_index (s->m->cpus, CpuSlot, cpu);
+  if (G_UNLIKELY (!c->used || c->pub.running_pid == TTV_PID_NONE))
+    return NULL;
+  *slot = c;
+  return c->running;
+}
+
+/* ttv_state_push_mode () when the state has observers (the history
+ * builder's every syscall and trap entry): a syscall or trap entered by
+ * a cached running task is push_mode_general () without its lookups and
+ * interrupt tests, the CPU's time told first as there; anything else goes
+ * to push_mode_general (). */
+static G_NO_INLINE void
+push_mode_observed (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t)
+{
+  CpuSlot *slot;
+  TtvProcessState *p = cached_running (s, cpu, &slot);
+  if (G_LIKELY (p != NULL && !is_interrupt (mode)))
+    {
+      account_cpu (s, slot, t);
+      push_frame (p, mode, id, t);
+      return;
+    }
+  push_mode_general (s, cpu, mode, id, t);
+}
+
 void
 ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t)
 {
+  if (G_UNLIKELY (s->n_observers > 0))
+    {
+      push_mode_observed (s, cpu, mode, id, t);
+      return;
+    }
   CpuSlot *slot;
   TtvProcessState *p = quiet_running (s, cpu, &slot);
   /* A syscall or trap entry: push_mode_general() without its interrupt bookkeeping. */
@@ -938,9 +990,48 @@ pop_quiet_interrupt (TtvState *s, CpuSlot *slot, TtvProcessState *p, TtvExecMode
   return TRUE;
 }
 
+/* With observers none of which has frame_end: @p's innermost frame, a
+ * syscall or trap, ends (what pop_mode () does then, after the CPU's time
+ * is told); its id. */
+static inline guint32
+pop_observed_top_frame (TtvState *s, CpuSlot *slot, TtvProcessState *p, TtvTime t)
+{
+  account_cpu (s, slot, t);
+  return p->frames[--p->depth].id;
+}
+
+/* Whether pop_observed_top_frame () may end @p's innermost frame as the
+ * end of @mode: a syscall or trap in @mode above its base, that no
+ * observer's frame_end waits for. */
+static inline gboolean
+top_frame_is (const TtvState *s, const TtvProcessState *p, TtvExecMode mode)
+{
+  return p->depth > 1 && p->frames[p->depth - 1].mode == mode && !is_interrupt (mode)
+         && !s->frame_end_observed;
+}
+
+/* ttv_state_pop_mode () when the state has observers (see
+ * push_mode_observed ()): anything but a syscall or trap left by a cached
+ * running task goes to pop_mode_general (). */
+static G_NO_INLINE void
+pop_mode_observed (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
+{
+  CpuSlot *slot;
+  TtvProcessState *p = cached_running (s, cpu, &slot);
+  if (G_LIKELY (p != NULL && top_frame_is (s, p, mode)))
+    pop_observed_top_frame (s, slot, p, t);
+  else
+    pop_mode_general (s, cpu, mode, t);
+}
+
 void
 ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
 {
+  if (G_UNLIKELY (s->n_observers > 0))
+    {
+      pop_mode_observed (s, cpu, mode, t);
+      return;
+    }
   CpuSlot *slot;
   guint32 id;
   TtvProcessState *p = quiet_running (s, cpu, &slot);
@@ -972,9 +1063,27 @@ syscall_exit_general (TtvState *s, gint cpu, GQuark name, TtvTime t)
   end_syscall_event (s, slot, name, pop_mode (s, slot, TTV_MODE_SYSCALL, t));
 }
 
+/* ttv_state_syscall_exit () when the state has observers (see
+ * push_mode_observed ()). */
+static G_NO_INLINE void
+syscall_exit_observed (TtvState *s, gint cpu, GQuark name, TtvTime t)
+{
+  CpuSlot *slot;
+  TtvProcessState *p = cached_running (s, cpu, &slot);
+  if (G_LIKELY (p != NULL && top_frame_is (s, p, TTV_MODE_SYSCALL)))
+    end_syscall_event (s, slot, name, pop_observed_top_frame (s, slot, p, t));
+  else
+    syscall_exit_general (s, cpu, name, t);
+}
+
 void
 ttv_state_syscall_exit (TtvState *s, gint cpu, GQuark name, TtvTime t)
 {
+  if (G_UNLIKELY (s->n_observers > 0))
+    {
+      syscall_exit_observed (s, cpu, name, t);
+      return;
+    }
   CpuSlot *slot;
   guint32 id;
   TtvProcessState *p = quiet_running (s, cpu, &slot);
