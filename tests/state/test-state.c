@@ -505,6 +505,34 @@ assert_same_snapshots (const TtvState *a, const TtvState *b, const TtvEvent *ev)
     g_error ("after the event at %" G_GUINT64_FORMAT ": the state differs from the general path's", ev->time);
 }
 
+/* What the observers of the transitions' tests were told: a running hash
+ * of every cpu_time notification, in order, and their number. */
+typedef struct {
+  guint64 hash;
+  guint64 n;
+} Told;
+
+static void
+told_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id, TtvTime start, TtvTime end)
+{
+  Told *told = data;
+  guint64 v[] = { (guint64) cpu, pid, mode, id, (guint64) start, (guint64) end };
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    told->hash = (told->hash ^ v[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+  told->n++;
+}
+
+static void
+told_frame_end (gpointer data, gint cpu, guint32 pid, const TtvExecFrame *frame, TtvTime end)
+{
+}
+
+/* An observer with frame_end makes the state end frames through its
+ * general paths; one without it (the history builder) through the
+ * observed ones (push_mode_observed () and the like). */
+static const TtvStateObserver timed_framed = { .cpu_time = told_cpu_time, .frame_end = told_frame_end };
+static const TtvStateObserver timed = { .cpu_time = told_cpu_time };
+
 static guint32
 event_pid (const TtvState *s, gint cpu)
 {
@@ -515,6 +543,8 @@ event_pid (const TtvState *s, gint cpu)
 /* The transitions' fast paths (a syscall, trap, IRQ or soft IRQ entered or
  * left by a known task, nothing observing the state) against their general paths, which an
  * observer listening to nothing forces: the same state after every event.
+ * The paths taken with an observer without frame_end against those with
+ * frame_end too: the same state, and the same cpu_time notifications.
  * And the kernel model's inline beginning of an event on the selected
  * machine (ttv_state_begin_event_on) against its general path, which
  * selecting a spare machine before each event forces (both states hold
@@ -528,6 +558,11 @@ check_quiet_transitions (TtvTraceset *ts)
   g_autoptr (TtvState) fast = ttv_state_new ();
   g_autoptr (TtvState) general = ttv_state_new ();
   ttv_state_add_observer (general, &deaf, NULL);
+  g_autoptr (TtvState) framed = ttv_state_new ();
+  g_autoptr (TtvState) observed = ttv_state_new ();
+  Told told_framed = { 0 }, told_observed = { 0 };
+  ttv_state_add_observer (framed, &timed_framed, &told_framed);
+  ttv_state_add_observer (observed, &timed, &told_observed);
   /* Machine ids are below the number of traces. */
   guint spare = ttv_traceset_get_n_traces (ts);
   g_autoptr (TtvState) inline_begin = ttv_state_new ();
@@ -543,6 +578,8 @@ check_quiet_transitions (TtvTraceset *ts)
       guint trace = ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
       ttv_kernel_model_apply (model, fast, trace, ev);
       ttv_kernel_model_apply (model, general, trace, ev);
+      ttv_kernel_model_apply (model, framed, trace, ev);
+      ttv_kernel_model_apply (model, observed, trace, ev);
       ttv_kernel_model_apply (model, inline_begin, trace, ev);
       ttv_state_select_machine (other_machine, spare);
       ttv_kernel_model_apply (model, other_machine, trace, ev);
@@ -551,9 +588,13 @@ check_quiet_transitions (TtvTraceset *ts)
       g_assert_cmpstr (ttv_state_get_event_syscall (fast, cpu), ==, ttv_state_get_event_syscall (general, cpu));
       g_assert_cmpuint (ttv_state_get_n_events (inline_begin), ==, ttv_state_get_n_events (other_machine));
       g_assert_cmpuint (event_pid (inline_begin, cpu), ==, event_pid (other_machine, cpu));
+      g_assert_cmpstr (ttv_state_get_event_syscall (observed, cpu), ==, ttv_state_get_event_syscall (framed, cpu));
+      g_assert_cmpuint (told_observed.n, ==, told_framed.n);
       if (++n % 997 == 0)
         {
           assert_same_snapshots (fast, general, ev);
+          assert_same_snapshots (framed, general, ev);
+          assert_same_snapshots (observed, general, ev);
           assert_same_snapshots (inline_begin, other_machine, ev);
         }
       last = ev;
@@ -562,8 +603,11 @@ check_quiet_transitions (TtvTraceset *ts)
   if (last)
     {
       assert_same_snapshots (fast, general, last);
+      assert_same_snapshots (framed, general, last);
+      assert_same_snapshots (observed, general, last);
       assert_same_snapshots (inline_begin, other_machine, last);
     }
+  g_assert_cmpuint (told_observed.hash, ==, told_framed.hash);
   return n;
 }
 
@@ -591,7 +635,12 @@ test_quiet_transitions (void)
   g_autoptr (TtvState) fast = ttv_state_new ();
   g_autoptr (TtvState) general = ttv_state_new ();
   ttv_state_add_observer (general, &deaf, NULL);
-  TtvState *both[2] = { fast, general };
+  g_autoptr (TtvState) framed = ttv_state_new ();
+  g_autoptr (TtvState) observed = ttv_state_new ();
+  Told told_framed = { 0 }, told_observed = { 0 };
+  ttv_state_add_observer (framed, &timed_framed, &told_framed);
+  ttv_state_add_observer (observed, &timed, &told_observed);
+  TtvState *both[4] = { fast, general, framed, observed };
   GQuark calls[3] = { 0, g_quark_from_static_string ("read"), g_quark_from_static_string ("write") };
   TtvEvent ev = { 0 };
   for (guint n = 0; n < 200000; n++)
@@ -602,7 +651,7 @@ test_quiet_transitions (void)
       guint32 id = (guint32) g_rand_int_range (rand, 0, 3);
       guint32 pid = (guint32) g_rand_int_range (rand, 0, 6);
       gint what = g_rand_int_range (rand, 0, 100);
-      for (guint i = 0; i < 2; i++)
+      for (guint i = 0; i < G_N_ELEMENTS (both); i++)
         {
           /* The kernel model's inline beginning against the plain one. */
           if (i == 0)
@@ -631,12 +680,18 @@ test_quiet_transitions (void)
       g_assert_cmpint (ttv_state_get_cpu_mode (fast, cpu), ==, ttv_state_get_cpu_mode (general, cpu));
       g_assert_cmpstr (ttv_state_get_event_syscall (fast, cpu), ==, ttv_state_get_event_syscall (general, cpu));
       g_assert_cmpuint (event_pid (fast, cpu), ==, event_pid (general, cpu));
+      g_assert_cmpstr (ttv_state_get_event_syscall (observed, cpu), ==, ttv_state_get_event_syscall (framed, cpu));
+      g_assert_cmpuint (told_observed.n, ==, told_framed.n);
       if (n % 101 == 0)
         {
           ev.time = t;
           assert_same_snapshots (fast, general, &ev);
+          assert_same_snapshots (framed, general, &ev);
+          assert_same_snapshots (observed, general, &ev);
         }
     }
+  g_assert_cmpuint (told_observed.hash, ==, told_framed.hash);
+  g_assert_cmpuint (told_observed.n, >, 1000);
 }
 
 static void

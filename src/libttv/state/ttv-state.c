@@ -44,6 +44,7 @@ struct _TtvState {
     gpointer data;
   } observers[TTV_STATE_MAX_OBSERVERS];
   guint n_observers;
+  gboolean frame_end_observed; /* some observer has frame_end */
 };
 
 /* Calls @cb of every observer that has it, with the observer's data first. */
@@ -177,6 +178,17 @@ ttv_state_get_machine_name (const TtvState *s, guint machine)
   return g_quark_to_string (((const Machine *) g_ptr_array_index (s->machines, machine))->name);
 }
 
+/* The observers' frame_end, looked at once rather than at every frame's end
+ * (the history builder has none). */
+static void
+observers_changed (TtvState *s)
+{
+  s->frame_end_observed = FALSE;
+  for (guint i = 0; i < s->n_observers; i++)
+    if (s->observers[i].observer->frame_end)
+      s->frame_end_observed = TRUE;
+}
+
 void
 ttv_state_add_observer (TtvState *s, const TtvStateObserver *observer, gpointer data)
 {
@@ -192,6 +204,7 @@ ttv_state_add_observer (TtvState *s, const TtvStateObserver *observer, gpointer 
   s->observers[s->n_observers].observer = observer;
   s->observers[s->n_observers].data = data;
   s->n_observers++;
+  observers_changed (s);
 }
 
 void
@@ -202,6 +215,7 @@ ttv_state_remove_observer (TtvState *s, const TtvStateObserver *observer)
       {
         memmove (&s->observers[i], &s->observers[i + 1], (s->n_observers - i - 1) * sizeof s->observers[0]);
         s->n_observers--;
+        observers_changed (s);
         return;
       }
 }
@@ -423,13 +437,36 @@ ttv_state_get_cpu_mode (const TtvState *s, gint cpu)
   return slot ? slot_mode (s, slot) : TTV_MODE_UNKNOWN;
 }
 
-const TtvCpuState *
-ttv_state_get_cpu_view (const TtvState *s, gint cpu, TtvExecMode *mode, const TtvProcessState **process)
+/* ttv_state_get_cpu_view () in any case (out of line: see there). */
+static G_NO_INLINE const TtvCpuState *
+cpu_view_general (const TtvState *s, gint cpu, TtvExecMode *mode, const TtvProcessState **process)
 {
   CpuSlot *slot = cpu_slot (s, cpu);
   *mode = slot ? slot_mode (s, slot) : TTV_MODE_UNKNOWN;
   *process = event_process (s, slot, cpu);
   return slot ? &slot->pub : NULL;
+}
+
+/* The history builder asks this after every event.  Its usual case (a CPU
+ * seen before, its running task cached, no userspace thread named by the
+ * event) reads the slot once and makes no call, so it saves no registers;
+ * any other goes to cpu_view_general (). */
+const TtvCpuState *
+ttv_state_get_cpu_view (const TtvState *s, gint cpu, TtvExecMode *mode, const TtvProcessState **process)
+{
+  if (G_LIKELY (cpu >= 0 && (guint) cpu < s->m->cpus->len && s->head.event_tid == TTV_PID_NONE))
+    {
+      CpuSlot *slot = &g_array_index (s->m->cpus, CpuSlot, cpu);
+      const TtvProcessState *p = slot->running;
+      if (G_LIKELY (slot->used && p != NULL && slot->pub.running_pid != TTV_PID_NONE))
+        {
+          *mode = slot->pub.n_interrupts > 0 ? slot->pub.interrupts[slot->pub.n_interrupts - 1].mode
+                                             : p->frames[p->depth - 1].mode;
+          *process = p;
+          return &slot->pub;
+        }
+    }
+  return cpu_view_general (s, cpu, mode, process);
 }
 
 const char *
@@ -443,7 +480,7 @@ ttv_process_state_get_syscall (const TtvProcessState *p)
 
 /* Tells the observers that what runs on @slot's CPU ran until @t. */
 static G_NO_INLINE void
-notify_cpu_time (TtvState *s, CpuSlot *slot, TtvTime t)
+notify_cpu_time_general (TtvState *s, CpuSlot *slot, TtvTime t)
 {
   TtvProcessState *p = slot_running (s, slot);
   if (p)
@@ -451,6 +488,25 @@ notify_cpu_time (TtvState *s, CpuSlot *slot, TtvTime t)
       const TtvExecFrame *top = &p->frames[p->depth - 1];
       NOTIFY (s, cpu_time, slot->pub.cpu, p->pid, top->mode, top->id, slot->pub.since, t);
     }
+}
+
+/* notify_cpu_time_general () when there is one observer (the history
+ * builder, an analysis) and the running task is cached: this comes nearly
+ * once an event, and the loop kept its counter and the arguments in saved
+ * registers; without it nothing is saved. */
+static G_NO_INLINE void
+notify_cpu_time (TtvState *s, CpuSlot *slot, TtvTime t)
+{
+  const TtvProcessState *p = slot->running;
+  if (G_LIKELY (p != NULL && s->n_observers == 1))
+    {
+      const TtvStateObserver *o = s->observers[0].observer;
+      const TtvExecFrame *top = &p->frames[p->depth - 1];
+      if (o->cpu_time)
+        o->cpu_time (s->observers[0].data, slot->pub.cpu, p->pid, top->mode, top->id, slot->pub.since, t);
+      return;
+    }
+  notify_cpu_time_general (s, slot, t);
 }
 
 /* Ends the current accounting stretch of @cpu (before anything changes).
@@ -803,9 +859,47 @@ push_quiet_interrupt (TtvState *s, CpuSlot *slot, TtvProcessState *p, TtvExecMod
   return TRUE;
 }
 
+/* The running task of @cpu when its slot caches it, observers or not:
+ * what quiet_running () gives without its test of the observers. */
+static inline TtvProcessState *
+cached_running (const TtvState *s, gint cpu, CpuSlot **slot)
+{
+  if (G_UNLIKELY ((guint) cpu >= s->m->cpus->len))
+    return NULL;
+  CpuSlot *c = &g_array_index (s->m->cpus, CpuSlot, cpu);
+  if (G_UNLIKELY (!c->used || c->pub.running_pid == TTV_PID_NONE))
+    return NULL;
+  *slot = c;
+  return c->running;
+}
+
+/* ttv_state_push_mode () when the state has observers (the history
+ * builder's every syscall and trap entry): a syscall or trap entered by
+ * a cached running task is push_mode_general () without its lookups and
+ * interrupt tests, the CPU's time told first as there; anything else goes
+ * to push_mode_general (). */
+static G_NO_INLINE void
+push_mode_observed (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t)
+{
+  CpuSlot *slot;
+  TtvProcessState *p = cached_running (s, cpu, &slot);
+  if (G_LIKELY (p != NULL && !is_interrupt (mode)))
+    {
+      account_cpu (s, slot, t);
+      push_frame (p, mode, id, t);
+      return;
+    }
+  push_mode_general (s, cpu, mode, id, t);
+}
+
 void
 ttv_state_push_mode (TtvState *s, gint cpu, TtvExecMode mode, guint32 id, TtvTime t)
 {
+  if (G_UNLIKELY (s->n_observers > 0))
+    {
+      push_mode_observed (s, cpu, mode, id, t);
+      return;
+    }
   CpuSlot *slot;
   TtvProcessState *p = quiet_running (s, cpu, &slot);
   /* A syscall or trap entry: push_mode_general() without its interrupt bookkeeping. */
@@ -896,9 +990,48 @@ pop_quiet_interrupt (TtvState *s, CpuSlot *slot, TtvProcessState *p, TtvExecMode
   return TRUE;
 }
 
+/* With observers none of which has frame_end: @p's innermost frame, a
+ * syscall or trap, ends (what pop_mode () does then, after the CPU's time
+ * is told); its id. */
+static inline guint32
+pop_observed_top_frame (TtvState *s, CpuSlot *slot, TtvProcessState *p, TtvTime t)
+{
+  account_cpu (s, slot, t);
+  return p->frames[--p->depth].id;
+}
+
+/* Whether pop_observed_top_frame () may end @p's innermost frame as the
+ * end of @mode: a syscall or trap in @mode above its base, that no
+ * observer's frame_end waits for. */
+static inline gboolean
+top_frame_is (const TtvState *s, const TtvProcessState *p, TtvExecMode mode)
+{
+  return p->depth > 1 && p->frames[p->depth - 1].mode == mode && !is_interrupt (mode)
+         && !s->frame_end_observed;
+}
+
+/* ttv_state_pop_mode () when the state has observers (see
+ * push_mode_observed ()): anything but a syscall or trap left by a cached
+ * running task goes to pop_mode_general (). */
+static G_NO_INLINE void
+pop_mode_observed (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
+{
+  CpuSlot *slot;
+  TtvProcessState *p = cached_running (s, cpu, &slot);
+  if (G_LIKELY (p != NULL && top_frame_is (s, p, mode)))
+    pop_observed_top_frame (s, slot, p, t);
+  else
+    pop_mode_general (s, cpu, mode, t);
+}
+
 void
 ttv_state_pop_mode (TtvState *s, gint cpu, TtvExecMode mode, TtvTime t)
 {
+  if (G_UNLIKELY (s->n_observers > 0))
+    {
+      pop_mode_observed (s, cpu, mode, t);
+      return;
+    }
   CpuSlot *slot;
   guint32 id;
   TtvProcessState *p = quiet_running (s, cpu, &slot);
@@ -930,9 +1063,27 @@ syscall_exit_general (TtvState *s, gint cpu, GQuark name, TtvTime t)
   end_syscall_event (s, slot, name, pop_mode (s, slot, TTV_MODE_SYSCALL, t));
 }
 
+/* ttv_state_syscall_exit () when the state has observers (see
+ * push_mode_observed ()). */
+static G_NO_INLINE void
+syscall_exit_observed (TtvState *s, gint cpu, GQuark name, TtvTime t)
+{
+  CpuSlot *slot;
+  TtvProcessState *p = cached_running (s, cpu, &slot);
+  if (G_LIKELY (p != NULL && top_frame_is (s, p, TTV_MODE_SYSCALL)))
+    end_syscall_event (s, slot, name, pop_observed_top_frame (s, slot, p, t));
+  else
+    syscall_exit_general (s, cpu, name, t);
+}
+
 void
 ttv_state_syscall_exit (TtvState *s, gint cpu, GQuark name, TtvTime t)
 {
+  if (G_UNLIKELY (s->n_observers > 0))
+    {
+      syscall_exit_observed (s, cpu, name, t);
+      return;
+    }
   CpuSlot *slot;
   guint32 id;
   TtvProcessState *p = quiet_running (s, cpu, &slot);
