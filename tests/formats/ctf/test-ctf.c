@@ -1885,6 +1885,116 @@ test_seek_fine_index (gconstpointer data_overlap)
   ttv_cursor_free (c);
 }
 
+/* A packet whose clock goes back (damage: an extended header's 64-bit
+ * timestamp set a second early, so that the events after it, read from
+ * their 27-bit timestamps, stay behind until the next one): its fine
+ * index stops and is not published, while the other packets get theirs,
+ * and seeks into it find what a cursor without any index finds. */
+static void
+test_seek_fine_index_clock_back (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "fine-index-clock-back", NULL);
+  TtvCtfWriterOptions wo;
+  gint id;
+  TtvCtfWriter *w = tick_writer_new (dir, 256 * 1024, &wo, &id);
+  TtvTime at = 0;
+  for (guint i = 0; i < 120000; i++)
+    {
+      /* Every 3000th event 200 ms after the one before: an extended header. */
+      at += i % 3000 == 0 ? 200000000 : 1000;
+      TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
+      g_assert_true (ttv_ctf_writer_write_event (w, 0, wo.clock_offset + at, (guint) id, &v, 1, &error));
+    }
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+
+  /* An extended header in the middle of packet 1: its timestamp (after
+   * the 5-bit id and the 32-bit id, where its alignment puts it) set a
+   * second before its clock. */
+  TtvTracefilePosition damaged = { 0 };
+  guint64 offset = 0, clock = 0;
+  {
+    g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+    g_assert_no_error (error);
+    TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+    CtfStreamFile *sf = tf->priv;
+    TtvCursor *c = ttv_cursor_new (tf, &error);
+    TtvEvent ev;
+    guint64 n = 0;
+    while (ttv_cursor_next (c, &ev, &error))
+      if (n++ % 3000 == 0 && ev.pos.block == 1 && damaged.index == 0 && ev.pos.index > 5000)
+        {
+          damaged = ev.pos;
+          offset = g_array_index (sf->packets, CtfPacket, 1).offset + ev.pos.offset;
+          clock = ev.cycles;
+        }
+    g_assert_no_error (error);
+    ttv_cursor_free (c);
+  }
+  g_assert_cmpuint (damaged.index, >, 0);
+  g_autofree char *file = g_build_filename (dir, "channel0_0", NULL);
+  g_autofree guint8 *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (file, (char **) &data, &len, NULL));
+  guint64 ts = 0;
+  guint skip = 5;
+  for (; skip < 24; skip++)
+    {
+      memcpy (&ts, data + offset + skip, 8);
+      if (GUINT64_FROM_LE (ts) == clock)
+        break;
+    }
+  g_assert_cmpuint (skip, <, 24);
+  offset += skip;
+  ts = GUINT64_TO_LE (clock - 1000000000);
+  memcpy (data + offset, &ts, 8);
+  g_assert_true (g_file_set_contents (file, (const char *) data, (gssize) len, NULL));
+
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  CtfStreamFile *sf = tf->priv;
+  TtvCursor *c = ttv_cursor_new (tf, &error);
+  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (TtvEvent));
+  TtvEvent ev;
+  while (ttv_cursor_next (c, &ev, &error))
+    g_array_append_val (all, ev);
+  g_assert_no_error (error);
+  g_assert_cmpuint (all->len, ==, 120000);
+  g_assert_nonnull (ttv_ctf_fine_index_lookup (sf, 0));
+  g_assert_null (ttv_ctf_fine_index_lookup (sf, 1));
+  g_assert_nonnull (ttv_ctf_fine_index_lookup (sf, 2));
+
+  /* Seeks anywhere, and around the damage: the same event as a cursor of
+   * a trace opened afresh, which has no fine index at all. */
+  g_autoptr (TtvTrace) fresh = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvCursor *cold = ttv_cursor_new (g_ptr_array_index (fresh->tracefiles, 0), &error);
+  for (guint i = 0; i < all->len; i += 97)
+    {
+      TtvTime times[] = { g_array_index (all, TtvEvent, i).time, g_array_index (all, TtvEvent, i).time + 1 };
+      for (guint k = 0; k < G_N_ELEMENTS (times); k++)
+        {
+          TtvEvent a, b;
+          g_assert_true (ttv_cursor_seek_time (c, times[k], &error));
+          g_assert_true (ttv_cursor_seek_time (cold, times[k], &error));
+          gboolean got_a = ttv_cursor_next (c, &a, &error);
+          g_assert_cmpint (got_a, ==, ttv_cursor_next (cold, &b, &error));
+          if (got_a)
+            {
+              /* Two traces: their types differ as pointers. */
+              g_assert_cmpint (a.time, ==, b.time);
+              g_assert_cmpuint (a.cycles, ==, b.cycles);
+              g_assert_cmpuint (a.pos.block, ==, b.pos.block);
+              g_assert_cmpuint (a.pos.offset, ==, b.pos.offset);
+              g_assert_cmpuint (a.pos.index, ==, b.pos.index);
+            }
+        }
+    }
+  ttv_cursor_free (cold);
+  ttv_cursor_free (c);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1948,6 +2058,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/bad/metadata-syntax", test_bad_metadata);
   g_test_add_data_func ("/ctf/seek/fine-index", GINT_TO_POINTER (FALSE), test_seek_fine_index);
   g_test_add_data_func ("/ctf/seek/fine-index-overlapping", GINT_TO_POINTER (TRUE), test_seek_fine_index);
+  g_test_add_func ("/ctf/seek/fine-index-clock-back", test_seek_fine_index_clock_back);
   g_test_add_func ("/ctf/bad/truncated-packet", test_truncated_packet);
   g_test_add_func ("/ctf/bad/magic-and-stream-id", test_bad_magic_and_stream_id);
   g_test_add_func ("/ctf/bad/sequence-past-end", test_sequence_past_end);
