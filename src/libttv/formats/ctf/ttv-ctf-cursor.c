@@ -692,6 +692,14 @@ lane_skip_scopes (CtfCursor *c, Lane *l, CtfEventClass **ec, guint64 *pos, guint
   return TRUE;
 }
 
+/* A clock value of the cursor's stream as a time: most clocks count
+ * nanoseconds from a base, added without a call. */
+static G_ALWAYS_INLINE inline TtvTime
+cursor_clock_time (const CtfCursor *c, guint64 clock)
+{
+  return G_LIKELY (clock < c->ns_count) ? c->ns_base + (gint64) clock : ttv_ctf_clock_to_time (c->clock, clock);
+}
+
 /* The event at l->bit, read and checked, into @ev (all but payload_bit),
  * and where the next one starts and its clock before it into the lane. */
 static G_ALWAYS_INLINE inline void
@@ -700,7 +708,7 @@ lane_deliver (CtfCursor *c, Lane *l, TtvEvent *ev, const CtfEventClass *ec, guin
 {
   l->clock = clock;
   l->next_bit = next_bit;
-  ev->time = G_LIKELY (clock < c->ns_count) ? c->ns_base + (gint64) clock : ttv_ctf_clock_to_time (c->clock, clock);
+  ev->time = cursor_clock_time (c, clock);
   ev->cycles = clock;
   ev->type = ec->type;
   ev->tracefile = c->sf->tracefile;
@@ -1414,12 +1422,6 @@ typedef struct {
   gboolean by_index;
   guint64 index;
 } SeekSkip;
-
-static TtvTime
-cursor_clock_time (const CtfCursor *c, guint64 clock)
-{
-  return clock < c->ns_count ? c->ns_base + (gint64) clock : ttv_ctf_clock_to_time (c->clock, clock);
-}
 
 /* Every event before @e is skipped: those before index @index, or those
  * whose time is before the seek's, of which the last is at clock
