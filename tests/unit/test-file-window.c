@@ -180,6 +180,69 @@ test_ends (void)
   g_unlink (path);
 }
 
+/* The ends of a range read in part: its first bytes, and of its tail
+ * only the bytes up to a point; then more, in place (a seek into a large
+ * CTF packet, which reads on only as far as it must).  The window holds
+ * no byte past what was read; extending it keeps the bytes it held where
+ * they were, and stops at the end of the file. */
+static void
+test_ends_in_part (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (TtvWindowedFile) f = open_pattern_file (&path);
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
+  g_autoptr (GError) error = NULL;
+  const guint64 offset = 3 * 4096 + 10, length = 3 * TTV_FILE_WINDOW_BYTES, head = 150;
+  const guint64 from = offset + 5 * 4096 + 123, until = from + 1000;
+
+  assert_range (&w, 2 * TTV_FILE_WINDOW_BYTES, 100);
+  const guint8 *p = ttv_file_window_read_ends_until (&w, offset, length, head, from, until, &error);
+  g_assert_no_error (error);
+  for (guint64 i = 0; i < head; i++)
+    if (p[i] != byte_at (offset + i))
+      g_error ("byte %" G_GUINT64_FORMAT " of the head differs", i);
+  for (guint64 i = from - offset; i < until - offset; i++)
+    if (p[i] != byte_at (offset + i))
+      g_error ("byte %" G_GUINT64_FORMAT " of the tail differs", i);
+  g_assert_cmpuint (ttv_file_window_get_available (&w, from), ==, until - from);
+  g_assert_false (ttv_file_window_holds (&w, from, until - from + 1, from));
+  g_assert_true (ttv_file_window_holds (&w, from, until - from, from));
+
+  /* More, in place, then to the end of the range. */
+  const guint8 *bytes = w.bytes;
+  g_assert_true (ttv_file_window_extend (&w, until + 50000, &error));
+  g_assert_no_error (error);
+  g_assert_true (w.bytes == bytes);
+  g_assert_cmpuint (ttv_file_window_get_available (&w, from), ==, until + 50000 - from);
+  g_assert_true (ttv_file_window_extend (&w, offset + length, &error));
+  for (guint64 i = from - offset; i < length; i++)
+    if (p[i] != byte_at (offset + i))
+      g_error ("byte %" G_GUINT64_FORMAT " of the extended tail differs", i);
+  g_assert_cmpuint (ttv_file_window_get_available (&w, from), ==, offset + length - from);
+  /* Extending to bytes it holds reads nothing. */
+  g_assert_true (ttv_file_window_extend (&w, until, &error));
+  g_assert_cmpuint (ttv_file_window_get_available (&w, from), ==, offset + length - from);
+
+  /* A range at the end of the file: extended to the file's end, no more. */
+  const guint64 o2 = FILE_BYTES - 2 * TTV_FILE_WINDOW_BYTES;
+  p = ttv_file_window_read_ends_until (&w, o2, 2 * TTV_FILE_WINDOW_BYTES, 10, o2 + 20000, o2 + 30000, &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_file_window_extend (&w, FILE_BYTES, &error));
+  g_assert_cmpuint (ttv_file_window_get_available (&w, o2 + 20000), ==, FILE_BYTES - (o2 + 20000));
+  g_assert_cmpuint (p[FILE_BYTES - 1 - o2], ==, byte_at (FILE_BYTES - 1));
+
+  /* The file shrinks under the window: an error naming it, the window
+   * then holding nothing. */
+  p = ttv_file_window_read_ends_until (&w, o2, 2 * TTV_FILE_WINDOW_BYTES, 10, o2 + 20000, o2 + 30000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (truncate (path, o2 + 40000), ==, 0);
+  g_assert_false (ttv_file_window_extend (&w, o2 + 60000, &error));
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_null (w.bytes);
+  g_unlink (path);
+}
+
 static void
 test_past_end (void)
 {
@@ -212,5 +275,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/file-window/past-end", test_past_end);
   g_test_add_func ("/core/file-window/tail", test_tail);
   g_test_add_func ("/core/file-window/ends", test_ends);
+  g_test_add_func ("/core/file-window/ends-in-part", test_ends_in_part);
   return g_test_run ();
 }

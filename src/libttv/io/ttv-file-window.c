@@ -137,49 +137,61 @@ read_into (const TtvWindowedFile *f, guint8 *dst, guint64 at, gsize len, GError 
 }
 
 /* Reads the bytes [@start + @skip, @start + @len) into the window's buffer
- * at @skip, the buffer made again when smaller than @len, or when far
- * larger than needed (a large packet's buffer is not kept once the reader
- * has moved past it). */
+ * at @skip, the buffer made again when it has no room for the @room bytes
+ * from @start (@len <= @room), or far more than that (a large packet's
+ * buffer is not kept once the reader has moved past it). */
 static gboolean
-fill (TtvFileWindow *w, guint64 start, gsize len, gsize skip, GError **error)
+fill (TtvFileWindow *w, guint64 start, gsize len, gsize room, gsize skip, GError **error)
 {
   const TtvWindowedFile *f = w->file;
-  if (w->buf_size < len || w->buf_size > MAX (len, (gsize) 4 * TTV_FILE_WINDOW_BYTES))
+  if (w->buf_size < room || w->buf_size > MAX (room, (gsize) 4 * TTV_FILE_WINDOW_BYTES))
     {
       g_free (w->buf);
       w->buf_size = 0;
       /* A packet claiming most of a huge file is an error, not an abort. */
-      if ((w->buf = g_try_malloc (len)) == NULL)
+      if ((w->buf = g_try_malloc (room)) == NULL)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
                        _("%s: no memory for the %" PRIu64 " bytes at byte offset %" PRIu64),
-                       f->path, (guint64) len, start);
+                       f->path, (guint64) room, start);
           return FALSE;
         }
-      w->buf_size = len;
+      w->buf_size = room;
     }
   return read_into (f, w->buf + skip, start + skip, len - skip, error);
 }
 
-/* Reads the bytes [@start, @start + @len) of the file into the window,
- * those before @from excepted; they are then at @start's place in it. */
-static const guint8 *
-read_range (TtvFileWindow *w, guint64 start, guint64 len, guint64 from, GError **error)
+static gboolean
+check_length (const TtvWindowedFile *f, guint64 start, guint64 len, GError **error)
 {
-  const TtvWindowedFile *f = w->file;
-  if (len != (gsize) len || len > (guint64) G_MAXSSIZE)
-    {
-      g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
-                   _("%s: %" PRIu64 " bytes at byte offset %" PRIu64 " cannot be read at once"), f->path, len, start);
-      return NULL;
-    }
-  if (!fill (w, start, (gsize) len, (gsize) (from - start), error))
+  if (len == (gsize) len && len <= (guint64) G_MAXSSIZE)
+    return TRUE;
+  g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
+               _("%s: %" PRIu64 " bytes at byte offset %" PRIu64 " cannot be read at once"), f->path, len, start);
+  return FALSE;
+}
+
+/* Reads the bytes [@start, @start + @len) of the file into the window,
+ * those before @from excepted, into a buffer with room for @room bytes
+ * from @start; they are then at @start's place in it. */
+static const guint8 *
+read_range_in (TtvFileWindow *w, guint64 start, guint64 len, guint64 room, guint64 from, GError **error)
+{
+  if (!check_length (w->file, start, room, error))
+    return NULL;
+  if (!fill (w, start, (gsize) len, (gsize) room, (gsize) (from - start), error))
     return NULL;
   w->bytes = w->buf;
   w->bytes_offset = start;
   w->bytes_len = len;
   w->read_offset = from;
   return w->bytes;
+}
+
+static const guint8 *
+read_range (TtvFileWindow *w, guint64 start, guint64 len, guint64 from, GError **error)
+{
+  return read_range_in (w, start, len, len, from, error);
 }
 
 /* Fails, the window then holding nothing, when @offset is past the end of
@@ -211,31 +223,49 @@ ttv_file_window_read (TtvFileWindow *w, guint64 offset, guint64 length, GError *
   return bytes ? bytes + (offset - start) : NULL;
 }
 
+/* ttv_file_window_read_tail, with the bytes read ending at @until
+ * (@offset + @length at most), the buffer's room for all @length. */
+static const guint8 *
+read_tail_until (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from, guint64 until,
+                 GError **error)
+{
+  if (!check_offset (w, from, error))
+    return NULL;
+  guint64 start = offset & ~(page_size () - 1);
+  guint64 room = (offset - start) + length;
+  guint64 len = MIN (until - start, w->file->size - start);
+  /* Whole pages: the page cache copies no faster for less. */
+  guint64 first = from & ~(page_size () - 1);
+  const guint8 *bytes = read_range_in (w, start, len, room, first, error);
+  return bytes ? bytes + (offset - start) : NULL;
+}
+
 const guint8 *
 ttv_file_window_read_tail (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from, GError **error)
 {
   g_return_val_if_fail (from >= offset && from - offset <= length, NULL);
-  if (!check_offset (w, from, error))
-    return NULL;
-  guint64 start = offset & ~(page_size () - 1);
-  guint64 len = MIN ((offset - start) + length, w->file->size - start);
-  /* Whole pages: the page cache copies no faster for less. */
-  guint64 first = from & ~(page_size () - 1);
-  const guint8 *bytes = read_range (w, start, len, first, error);
-  return bytes ? bytes + (offset - start) : NULL;
+  return read_tail_until (w, offset, length, from, offset + length, error);
 }
 
 const guint8 *
 ttv_file_window_read_ends (TtvFileWindow *w, guint64 offset, guint64 length, guint64 head, guint64 from,
                            GError **error)
 {
+  return ttv_file_window_read_ends_until (w, offset, length, head, from, offset + length, error);
+}
+
+const guint8 *
+ttv_file_window_read_ends_until (TtvFileWindow *w, guint64 offset, guint64 length, guint64 head, guint64 from,
+                                 guint64 until, GError **error)
+{
   g_return_val_if_fail (from >= offset && from - offset <= length && head <= from - offset, NULL);
+  g_return_val_if_fail (until >= from && until <= offset + length, NULL);
   guint64 page = page_size ();
   guint64 start = offset & ~(page - 1);
   guint64 head_end = (offset + head + page - 1) & ~(page - 1);
   if (head_end >= (from & ~(page - 1)))
-    return ttv_file_window_read_tail (w, offset, length, offset, error);
-  const guint8 *bytes = ttv_file_window_read_tail (w, offset, length, from, error);
+    return read_tail_until (w, offset, length, offset, until, error);
+  const guint8 *bytes = read_tail_until (w, offset, length, from, until, error);
   if (bytes == NULL)
     return NULL;
   /* The head's pages; the window says only the tail was read, so that
@@ -246,4 +276,22 @@ ttv_file_window_read_ends (TtvFileWindow *w, guint64 offset, guint64 length, gui
       return NULL;
     }
   return bytes;
+}
+
+gboolean
+ttv_file_window_extend (TtvFileWindow *w, guint64 until, GError **error)
+{
+  g_return_val_if_fail (w->bytes != NULL && until >= w->bytes_offset, FALSE);
+  guint64 end = w->bytes_offset + w->bytes_len;
+  until = MIN (until, w->file->size);
+  if (until <= end)
+    return TRUE;
+  g_return_val_if_fail (until - w->bytes_offset <= w->buf_size, FALSE);
+  if (!read_into (w->file, w->bytes + w->bytes_len, end, (gsize) (until - end), error))
+    {
+      forget_bytes (w);
+      return FALSE;
+    }
+  w->bytes_len = until - w->bytes_offset;
+  return TRUE;
 }

@@ -88,6 +88,22 @@ const guint8 *ttv_file_window_read_tail (TtvFileWindow *w, guint64 offset, guint
 const guint8 *ttv_file_window_read_ends (TtvFileWindow *w, guint64 offset, guint64 length, guint64 head,
                                          guint64 from, GError **error);
 
+/* ttv_file_window_read_ends, of which the bytes from @from up to @until
+ * only (@from <= @until <= @offset + @length) are read, in a buffer with
+ * room for all of them: the window holds the bytes up to @until, and
+ * ttv_file_window_extend reads more in place.  For a seek into a large
+ * packet, which mostly reads a few events past the one it seeks. */
+const guint8 *ttv_file_window_read_ends_until (TtvFileWindow *w, guint64 offset, guint64 length, guint64 head,
+                                               guint64 from, guint64 until, GError **error);
+
+/* The window, which holds bytes up to an offset below @until, reads those
+ * up to @until (or the end of the file) into its buffer after them, which
+ * stays where it was: pointers into it stay valid.  Only for a window
+ * ttv_file_window_read_ends_until read, up to the range it gave room for.
+ * FALSE with @error as ttv_file_window_read (the window then holds
+ * nothing). */
+gboolean ttv_file_window_extend (TtvFileWindow *w, guint64 until, GError **error);
+
 /* A pointer to where the bytes [@offset, @offset + @length) of the file
  * are, of which only those from @from on (@offset <= @from) may be read:
  * the window already held them, or reads them with

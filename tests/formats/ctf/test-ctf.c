@@ -1767,13 +1767,13 @@ assert_same_place (const TtvEvent *a, const TtvEvent *b, const char *line, TtvDe
  * read found, and read the same packet context and fields there (each
  * packet's cpu_id is its number).  The same with packets that overlap in
  * time, which the cursor merges. */
-static void
-test_seek_fine_index (gconstpointer data_overlap)
+/* The trace of test_seek_fine_index at the test's temporary path @name:
+ * 120,000 events in packets of 256 KiB. */
+static char *
+write_fine_index_trace (const char *name, gboolean overlap)
 {
-  gboolean overlap = GPOINTER_TO_INT (data_overlap);
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), overlap ? "fine-index-overlap" : "fine-index",
-                                           NULL);
+  char *dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
   TtvCtfWriterOptions wo;
   gint id;
   TtvCtfWriter *w = tick_writer_new (dir, 256 * 1024, &wo, &id);
@@ -1804,6 +1804,15 @@ test_seek_fine_index (gconstpointer data_overlap)
         memcpy (data + k * 256 * 1024 + 32, data + (k + 1) * 256 * 1024 + 32, 8);
     }
   g_assert_true (g_file_set_contents (file, (const char *) data, (gssize) len, NULL));
+  return dir;
+}
+
+static void
+test_seek_fine_index (gconstpointer data_overlap)
+{
+  gboolean overlap = GPOINTER_TO_INT (data_overlap);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = write_fine_index_trace (overlap ? "fine-index-overlap" : "fine-index", overlap);
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
   TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
@@ -1881,7 +1890,107 @@ test_seek_fine_index (gconstpointer data_overlap)
           assert_same_place (&ev, &g_array_index (all, TtvEvent, j), lines->pdata[j], decoder);
         }
     }
+
+  /* Reading on from a seek: a seek into a packet reads the first part of
+   * its events only, and more as the cursor reads on (Lane.partial);
+   * every event to the end of the next packet is the read's, the trace's
+   * last ones too. */
+  for (guint n = 0; n < 12; n++)
+    {
+      guint i = n == 0 ? all->len - 40 : (guint) g_rand_int_range (rand, 0, (gint32) all->len);
+      while (i > 0 && g_array_index (all, TtvEvent, i - 1).time == g_array_index (all, TtvEvent, i).time)
+        i--;
+      if (n % 2 == 0)
+        g_assert_true (ttv_cursor_seek_time (c, g_array_index (all, TtvEvent, i).time, &error));
+      else
+        g_assert_true (ttv_cursor_seek_position (c, &g_array_index (all, TtvEvent, i).pos, &error));
+      guint64 last_block = g_array_index (all, TtvEvent, i).pos.block + 1;
+      guint j = i;
+      for (; j < all->len && g_array_index (all, TtvEvent, j).pos.block <= last_block; j++)
+        {
+          g_assert_true (ttv_cursor_next (c, &ev, &error));
+          const TtvEvent *want = &g_array_index (all, TtvEvent, j);
+          if (j % 997 == 0)
+            assert_same_place (&ev, want, lines->pdata[j], decoder);
+          g_assert_cmpint (ev.time, ==, want->time);
+          g_assert_cmpuint (ev.pos.block, ==, want->pos.block);
+          g_assert_cmpuint (ev.pos.offset, ==, want->pos.offset);
+          g_assert_cmpuint (ev.payload_bit, ==, want->payload_bit);
+        }
+      g_assert_cmpint (ttv_cursor_next (c, &ev, &error), ==, j < all->len);
+      g_assert_no_error (error);
+    }
   g_rand_free (rand);
+  ttv_cursor_free (c);
+}
+
+/* Damage in the part of a packet a seek did not read first: reading on
+ * from the seek (Lane.partial) reads the events before it and reports it
+ * as a cursor of the trace opened afresh, which reads the packet whole
+ * from its first event, does: the same events, the same message.  The
+ * damage is written into the file after the read that made the fine
+ * indexes (the cursors read it anew at each seek). */
+static void
+test_seek_partial_damage (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = write_fine_index_trace ("partial-damage", FALSE);
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  CtfStreamFile *sf = tf->priv;
+  TtvCursor *c = ttv_cursor_new (tf, &error);
+  g_assert_no_error (error);
+  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (TtvEvent));
+  TtvEvent ev;
+  while (ttv_cursor_next (c, &ev, &error))
+    g_array_append_val (all, ev);
+  g_assert_no_error (error);
+  g_assert_nonnull (ttv_ctf_fine_index_lookup (sf, 1));
+
+  /* The events of packet 1 at 20 KiB (where the seek starts) and at 200
+   * KiB (damaged: an id of all ones, an extended header's id no class has). */
+  guint start = 0, bad = 0;
+  while (g_array_index (all, TtvEvent, start).pos.block < 1 || g_array_index (all, TtvEvent, start).pos.offset < 20000)
+    start++;
+  for (bad = start; g_array_index (all, TtvEvent, bad).pos.offset < 200000; bad++)
+    g_assert_cmpuint (g_array_index (all, TtvEvent, bad).pos.block, ==, 1);
+  const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, 1);
+  g_autofree char *file = g_build_filename (dir, "channel0_0", NULL);
+  FILE *f = fopen (file, "r+b");
+  g_assert_nonnull (f);
+  static const guint8 ones[12] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+  g_assert_cmpint (fseek (f, (long) (pk->offset + g_array_index (all, TtvEvent, bad).pos.offset), SEEK_SET), ==, 0);
+  g_assert_cmpuint (fwrite (ones, 1, sizeof ones, f), ==, sizeof ones);
+  g_assert_cmpint (fclose (f), ==, 0);
+
+  g_autoptr (TtvTrace) fresh = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  TtvCursor *whole = ttv_cursor_new (g_ptr_array_index (fresh->tracefiles, 0), &error);
+  g_assert_no_error (error);
+  g_assert_null (ttv_ctf_fine_index_lookup (((TtvTracefile *) g_ptr_array_index (fresh->tracefiles, 0))->priv, 1));
+  g_autoptr (GError) want_error = NULL;
+  g_assert_true (ttv_cursor_seek_time (c, g_array_index (all, TtvEvent, start).time, &error));
+  g_assert_true (ttv_cursor_seek_time (whole, g_array_index (all, TtvEvent, start).time, &error));
+  guint n = 0;
+  for (;;)
+    {
+      TtvEvent a, b;
+      gboolean got_a = ttv_cursor_next (c, &a, &error);
+      gboolean got_b = ttv_cursor_next (whole, &b, &want_error);
+      g_assert_cmpint (got_a, ==, got_b);
+      if (!got_a)
+        break;
+      g_assert_cmpuint (a.pos.offset, ==, b.pos.offset);
+      g_assert_cmpint (a.time, ==, b.time);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, bad - start);
+  g_assert_nonnull (want_error);
+  g_assert_nonnull (error);
+  g_assert_cmpstr (error->message, ==, want_error->message);
+  g_test_message ("%s", error->message);
+  ttv_cursor_free (whole);
   ttv_cursor_free (c);
 }
 
@@ -2059,6 +2168,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/ctf/seek/fine-index", GINT_TO_POINTER (FALSE), test_seek_fine_index);
   g_test_add_data_func ("/ctf/seek/fine-index-overlapping", GINT_TO_POINTER (TRUE), test_seek_fine_index);
   g_test_add_func ("/ctf/seek/fine-index-clock-back", test_seek_fine_index_clock_back);
+  g_test_add_func ("/ctf/seek/partial-damage", test_seek_partial_damage);
   g_test_add_func ("/ctf/bad/truncated-packet", test_truncated_packet);
   g_test_add_func ("/ctf/bad/magic-and-stream-id", test_bad_magic_and_stream_id);
   g_test_add_func ("/ctf/bad/sequence-past-end", test_sequence_past_end);

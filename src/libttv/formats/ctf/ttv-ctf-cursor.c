@@ -35,6 +35,10 @@ typedef struct {
   gboolean has_head;
   gboolean cut;           /* a truncated packet (CtfPacket.truncated) */
   guint window;           /* index in the cursor's windows */
+  /* Only the first part of the packet's events from l->bit on is read
+   * (a seek into a large packet: see lane_open_at); pbits and fast_bits
+   * end where those bytes do.  Read through lane_read_partial. */
+  gboolean partial;
   TtvEvent head;
 } Lane;
 
@@ -128,12 +132,13 @@ typedef struct {
 
 /* A window holding @length bytes at @offset for a lane: one that already
  * holds them, else an unused one moved there, which reads the first @head
- * of them and those from @from on (all of them when @from is @offset: see
- * lane_open_at).  The windows nobody uses keep their bytes until needed,
- * so that the event a call returned stays readable until the next call. */
+ * of them and those from @from up to @until (all of them when @from is
+ * @offset: see lane_open_at).  The windows nobody uses keep their bytes
+ * until needed, so that the event a call returned stays readable until
+ * the next call. */
 static const guint8 *
-window_acquire (CtfCursor *c, guint64 offset, guint64 length, guint64 head, guint64 from, guint *index,
-                GError **error)
+window_acquire (CtfCursor *c, guint64 offset, guint64 length, guint64 head, guint64 from, guint64 until,
+                guint *index, GError **error)
 {
   guint free_one = MAX_WINDOWS;
   for (guint i = 0; i < MAX_WINDOWS; i++)
@@ -152,8 +157,9 @@ window_acquire (CtfCursor *c, guint64 offset, guint64 length, guint64 head, guin
     }
   g_assert (free_one < MAX_WINDOWS);
   CursorWindow *cw = &c->windows[free_one];
-  const guint8 *p = from == offset ? ttv_file_window_read (&cw->w, offset, length, error)
-                                   : ttv_file_window_read_ends (&cw->w, offset, length, head, from, error);
+  const guint8 *p = from == offset
+                       ? ttv_file_window_read (&cw->w, offset, length, error)
+                       : ttv_file_window_read_ends_until (&cw->w, offset, length, head, from, until, error);
   if (p == NULL)
     return NULL;
   cw->users = 1;
@@ -1002,6 +1008,84 @@ lane_read_whole (CtfCursor *c, Lane *l, TtvEvent *ev, gboolean *got, GError **er
   return lane_read_failed (l, local, error);
 }
 
+/* A seek into a packet reads this much of its events from the one it
+ * starts at, then twice as much each time it reads past them
+ * (lane_read_more): most seeks read a few events. */
+#define PARTIAL_FIRST_BYTES (16u * 1024)
+
+/* Where the bytes a lane reads of packet @pk end (a file offset), the
+ * events from byte @tail of the packet on and @held bytes of them read so
+ * far: PARTIAL_FIRST_BYTES more, or as many as were read, up to the
+ * packet's content. */
+static guint64
+partial_until (const CtfPacket *pk, guint64 tail, guint64 held)
+{
+  guint64 end = pk->offset + (pk->content_bits + 7) / 8;
+  guint64 more = MAX ((guint64) PARTIAL_FIRST_BYTES, held);
+  return end - (pk->offset + tail) - held > more ? pk->offset + tail + held + more : end;
+}
+
+/* Lane @l, which holds part of its packet (Lane.partial), reads more of
+ * it: as much again as it holds, up to the whole packet. */
+static G_NO_INLINE gboolean
+lane_read_more (CtfCursor *c, Lane *l, GError **error)
+{
+  const CtfPacket *pk = &g_array_index (c->sf->packets, CtfPacket, l->packet);
+  TtvFileWindow *w = &c->windows[l->window].w;
+  guint64 tail = w->read_offset - pk->offset;
+  guint64 until = partial_until (pk, tail, pk->offset + l->pbits / 8 - w->read_offset);
+  if (!ttv_file_window_extend (w, until, error))
+    return FALSE;
+  guint64 end = pk->offset + (pk->content_bits + 7) / 8;
+  l->partial = until < end;
+  l->pbits = l->fast_bits = l->partial ? (until - pk->offset) * 8 : pk->content_bits;
+  return TRUE;
+}
+
+/* The event at l->bit of a lane that holds part of its packet, into @ev
+ * (*@got: whether there was one), as lane_read_constant or else
+ * lane_read read it from the whole packet: every read of theirs is
+ * bounded by l->pbits, so an event that ends before the bytes held reads
+ * the same there, and any other (one that ends at them or past them, or
+ * damage) is read again once the lane holds more, at last all the packet. */
+static G_NO_INLINE gboolean
+lane_read_partial (CtfCursor *c, Lane *l, TtvEvent *ev, gboolean *got, GError **error)
+{
+  while (l->partial)
+    {
+      if (l->bit < l->pbits)
+        {
+          GError *local = NULL;
+          gboolean read = lane_read_constant (c, l, ev) || lane_read (c, l, ev, &local);
+          g_clear_error (&local);
+          if (read && l->next_bit < l->pbits)
+            {
+              *got = TRUE;
+              return TRUE;
+            }
+        }
+      if (!lane_read_more (c, l, error))
+        return FALSE;
+    }
+  *got = FALSE;
+  if (l->bit >= l->pbits)
+    return TRUE;
+  *got = lane_read_constant (c, l, ev);
+  return *got || lane_read_whole (c, l, ev, got, error);
+}
+
+/* The event at l->bit (before l->pbits unless the lane is partial) into
+ * @ev, by the general path: *@got tells whether there was one.  Inline, as
+ * the two calls it makes were before partial lanes. */
+static G_ALWAYS_INLINE inline gboolean
+lane_read_next (CtfCursor *c, Lane *l, TtvEvent *ev, gboolean *got, GError **error)
+{
+  if (G_UNLIKELY (l->partial))
+    return lane_read_partial (c, l, ev, got, error);
+  *got = lane_read_constant (c, l, ev);
+  return *got || lane_read_whole (c, l, ev, got, error);
+}
+
 /* The notes of the packet lane @l reads, NULL when it notes none. */
 static FineNotes *
 fine_notes_of (CtfCursor *c, const Lane *l)
@@ -1092,14 +1176,9 @@ static gboolean
 lane_peek (CtfCursor *c, Lane *l, GError **error)
 {
   l->has_head = FALSE;
-  if (l->bit >= l->pbits)
+  if (l->bit >= l->pbits && !l->partial)
     return TRUE;
-  if (lane_read_constant (c, l, &l->head))
-    {
-      l->has_head = TRUE;
-      return TRUE;
-    }
-  return lane_read_whole (c, l, &l->head, &l->has_head, error);
+  return lane_read_next (c, l, &l->head, &l->has_head, error);
 }
 
 static gboolean
@@ -1117,7 +1196,8 @@ lane_advance (CtfCursor *c, Lane *l, GError **error)
  * holds a window (window_release gives it back), unless this fails.  Of
  * the packet's bytes, those of its header and context are read, and those
  * of its events from the one @from (NULL: the first) on: a seek that
- * starts at an event its fine index notes reads no more. */
+ * starts at an event its fine index notes reads no more, and of a large
+ * packet only the first PARTIAL_FIRST_BYTES of them (Lane.partial). */
 static gboolean
 lane_open_at (CtfCursor *c, Lane *l, guint64 index, const CtfFineEntry *from, GError **error)
 {
@@ -1127,7 +1207,9 @@ lane_open_at (CtfCursor *c, Lane *l, guint64 index, const CtfFineEntry *from, GE
   const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
   guint64 head = (pk->events_bit + 7) / 8;
   guint64 tail = from && pk->events_bit > 0 && from->bit / 8 >= head ? from->bit / 8 : 0;
-  l->pdata = window_acquire (c, pk->offset, (pk->content_bits + 7) / 8, head, pk->offset + tail, &l->window, error);
+  guint64 length = (pk->content_bits + 7) / 8;
+  guint64 until = tail > 0 && !pk->truncated ? partial_until (pk, tail, 0) : pk->offset + length;
+  l->pdata = window_acquire (c, pk->offset, length, head, pk->offset + tail, until, &l->window, error);
   if (l->pdata == NULL)
     return FALSE;
   if (!ttv_ctf_packet_read_context (sf, index, l->pdata, c->decoder, NULL, NULL, error))
@@ -1141,6 +1223,11 @@ lane_open_at (CtfCursor *c, Lane *l, guint64 index, const CtfFineEntry *from, GE
   l->cut = pk->truncated;
   l->bit = pk->events_bit;
   l->clock_before = pk->ts_begin;
+  if (until < pk->offset + length)
+    {
+      l->partial = TRUE;
+      l->pbits = l->fast_bits = (until - pk->offset) * 8;
+    }
   return TRUE;
 }
 
@@ -1281,7 +1368,8 @@ lane_step (Lane *l)
 static void
 direct_turn_decide (CtfCursor *c)
 {
-  gboolean direct = c->error == NULL && c->n_lanes == 1 && !c->sf->overlapping;
+  /* A lane holding part of its packet is read by the general path. */
+  gboolean direct = c->error == NULL && c->n_lanes == 1 && !c->sf->overlapping && !c->lanes[0].partial;
   c->direct_generation = direct ? c->sf->index_generation : DIRECT_NEVER;
 }
 
@@ -1314,15 +1402,14 @@ next_general_turn (CtfCursor *c, TtvEvent *event, GError **error)
       gboolean got = FALSE;
       while (!got)
         {
-          if (G_UNLIKELY (c->n_lanes != 1 || l->bit >= l->pbits))
+          if (G_UNLIKELY (c->n_lanes != 1 || (l->bit >= l->pbits && !l->partial)))
             {
               if (!direct_next_packet (c, &e))
                 return fail_sticky (c, e, error);
               if (c->n_lanes == 0)
                 return FALSE;
             }
-          got = lane_read_constant (c, l, event);
-          if (!got && G_UNLIKELY (!lane_read_whole (c, l, event, &got, &e)))
+          if (G_UNLIKELY (!lane_read_next (c, l, event, &got, &e)))
             return fail_sticky (c, e, error);
         }
       if (G_UNLIKELY (l->next_bit > l->fast_bits))
