@@ -105,8 +105,12 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   guint n = 0;
   TtvTime prev = TTV_TIME_MIN;
   g_assert_no_error (error);
+  GArray *all = g_array_new (FALSE, FALSE, sizeof (TtvTracefilePosition));
+  gboolean ordered = !sf->overlapping;
   while (ttv_cursor_next (c, &ev, &error))
     {
+      g_array_append_val (all, ev.pos);
+      ordered &= ev.time >= prev;
       g_string_truncate (line, 0);
       ttv_ctf_append_babeltrace_line (line, &ev, prev, d);
       prev = ev.time;
@@ -114,6 +118,10 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
         mid = ev;
       last = ev;
     }
+  /* Read whole, in time order, packets apart: a seek by position then
+   * finds the same order (damage that sends times back, or packets that
+   * overlap, make the merge's order another one). */
+  gboolean clean = error == NULL && ordered;
   g_clear_error (&error);
   if (n > 3)
     {
@@ -130,7 +138,22 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
       g_assert (ev.pos.index == last.pos.index && ev.pos.block == last.pos.block);
       ttv_cursor_seek_time (c, last.time, &error);
       g_clear_error (&error);
+      /* From the middle, where a seek into a large packet reads part of
+       * it and more as it reads on: the same events to the end. */
+      TtvTracefilePosition half = g_array_index (all, TtvTracefilePosition, n / 2);
+      g_assert (ttv_cursor_seek_position (c, &half, &error));
+      guint k = n / 2;
+      while (ttv_cursor_next (c, &ev, &error))
+        {
+          const TtvTracefilePosition *want = k < n ? &g_array_index (all, TtvTracefilePosition, k) : NULL;
+          g_assert (!clean || (want && ev.pos.block == want->block && ev.pos.index == want->index
+                               && ev.pos.offset == want->offset));
+          k++;
+        }
+      g_assert (!clean || (k == n && error == NULL));
+      g_clear_error (&error);
     }
+  g_array_free (all, TRUE);
   ttv_cursor_free (c);
   g_string_free (line, TRUE);
   ttv_decoder_free (d);
