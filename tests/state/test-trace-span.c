@@ -228,7 +228,6 @@ static void
 test_simulated (gconstpointer data)
 {
   TtvTestFormat format = GPOINTER_TO_UINT (data);
-  g_autoptr (GError) error = NULL;
   const char *tmp = ttv_test_get_tmp_dir ();
   g_autofree char *dir = g_build_filename (tmp, "trace", NULL);
   write_trace (format, dir);
