@@ -4,6 +4,7 @@
  * by time.  Used by the table builder and reader and the summaries. */
 #include "ttv-analysis-private.h"
 #include "ttv-error.h"
+#include "ttv-temp-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -258,6 +259,20 @@ read_block (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, const TtvAn
   return p;
 }
 
+/* A scan of every block of a sequence in a file reads them in file order
+ * (the summaries' second read of a table just written): through a window
+ * of this many bytes, one pread for the dozens of blocks in it (the
+ * sequence's blocks lie between the series' blocks), instead of one
+ * pread each, whose system call cost more than the bytes read between. */
+#define READ_AHEAD_BYTES (256u * 1024)
+
+/* The window of a file a scan of every block reads through. */
+typedef struct {
+  guint8 *buf;             /* READ_AHEAD_BYTES, or NULL: blocks read one by one */
+  guint64 offset;
+  gsize len;
+} ReadAhead;
+
 typedef struct {
   const TtvAnalysisSeq *seq;
   const TtvAnalysisSource *src;
@@ -269,7 +284,43 @@ typedef struct {
   TtvAnalysisBlock blocks[TTV_ANALYSIS_CHUNK];
   guint8 *entries;
   gboolean stopped;
+  ReadAhead ahead;
 } Scan;
+
+/* The @len bytes at @offset of the file @src, as ttv_analysis_source_get
+ * gives them (in @buf when they would be misaligned in the window), read
+ * through @ra's window. */
+static const guint8 *
+read_ahead_get (ReadAhead *ra, const TtvAnalysisSource *src, guint64 offset, gsize len, guint8 *buf)
+{
+  if (offset < ra->offset || offset - ra->offset > ra->len || ra->len - (offset - ra->offset) < len)
+    {
+      if (len > READ_AHEAD_BYTES || offset > src->size || src->size - offset < len)
+        return NULL;
+      gsize n = (gsize) MIN ((guint64) READ_AHEAD_BYTES, src->size - offset);
+      ra->len = 0;
+      if (!ttv_file_read_at (src->fd, ra->buf, n, offset))
+        return NULL;
+      ra->offset = offset;
+      ra->len = n;
+    }
+  const guint8 *p = ra->buf + (offset - ra->offset);
+  return (guintptr) p % 8 == 0 ? p : memcpy (buf, p, len);
+}
+
+/* The entries of block @be for a scan, in sc->entries or its window. */
+static const guint8 *
+scan_read_block (Scan *sc, const TtvAnalysisBlock *be, GError **error)
+{
+  if (sc->ahead.buf == NULL)
+    return read_block (sc->seq, sc->src, be, sc->entries, error);
+  const guint8 *p = be->n <= TTV_ANALYSIS_BLOCK
+                      ? read_ahead_get (&sc->ahead, sc->src, be->offset, be->n * sc->seq->entry_size, sc->entries)
+                      : NULL;
+  if (p == NULL)
+    ttv_analysis_set_read_error (error, sc->src, be->offset);
+  return p;
+}
 
 /* Whether bounds from @min_start to @max_end may hold an entry lasting
  * @min_duration: none lasts longer than from the first start to the last
@@ -295,7 +346,7 @@ scan_chunk (Scan *sc, guint64 c, GError **error)
           || !may_last (sc->min_duration, be->min_start, be->max_end))
         continue;
       TtvAnalysisBlock copy = *be;
-      const guint8 *e = read_block (sc->seq, sc->src, &copy, sc->entries, error);
+      const guint8 *e = scan_read_block (sc, &copy, error);
       if (e == NULL)
         return FALSE;
       guint64 first = (c * TTV_ANALYSIS_CHUNK + b) * TTV_ANALYSIS_BLOCK;
@@ -323,8 +374,10 @@ ttv_analysis_seq_scan_lasting (const TtvAnalysisSeq *seq, const TtvAnalysisSourc
 {
   if (seq->h.n_chunks == 0 || t1 < t0)
     return TRUE;
-  Scan sc = { seq, src, mode, t0, t1, min_duration, func, data, { { 0 } }, NULL, FALSE };
+  Scan sc = { seq, src, mode, t0, t1, min_duration, func, data, { { 0 } }, NULL, FALSE, { NULL, 0, 0 } };
   sc.entries = g_malloc (TTV_ANALYSIS_BLOCK * seq->entry_size);
+  if (src->data == NULL && t0 == G_MININT64 && t1 == G_MAXINT64 && min_duration <= 0)
+    sc.ahead.buf = g_malloc (READ_AHEAD_BYTES);
   /* Depth-first, left to right: chunks in file order. */
   guint64 stack[128];
   guint depth = 0;
@@ -346,6 +399,7 @@ ttv_analysis_seq_scan_lasting (const TtvAnalysisSeq *seq, const TtvAnalysisSourc
       stack[depth++] = 2 * k;
     }
   g_free (sc.entries);
+  g_free (sc.ahead.buf);
   return ok;
 }
 
