@@ -919,14 +919,29 @@ decode_slow (TtvDecoder *d, const TtvType *type, const char *scope_name, const g
   return (gint32) root;
 }
 
+/* ttv_decoder_decode of a type whose plan is not compiled yet: once per
+ * type, out of the way so that the usual call keeps no frame. */
+static G_NO_INLINE gint32
+decode_compiling (TtvDecoder *d, const TtvType *type, const char *scope_name, const guint8 *buf,
+                  guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  const TtvDecodePlan *plan = ttv_decode_plan_compile (type);
+  if (plan != NULL)
+    return ttv_decode_plan_decode (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+  return decode_slow (d, type, scope_name, buf, buf_bits, bit_pos, error);
+}
+
 gint32
 ttv_decoder_decode (TtvDecoder *d, const TtvType *type, const char *scope_name,
                     const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
-  /* Both calls in tail position: no frame of its own. */
-  const TtvDecodePlan *plan = ttv_decode_plan_get (type);
-  if (G_LIKELY (plan != NULL))
+  /* Every call in tail position and none that returns here (the compile
+   * is decode_compiling's): no frame of its own. */
+  const TtvDecodePlan *plan = g_atomic_pointer_get ((TtvDecodePlan **) &type->plan);
+  if (G_LIKELY (plan != NULL && plan != &ttv_decode_no_plan))
     return ttv_decode_plan_decode (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+  if (plan == NULL)
+    return decode_compiling (d, type, scope_name, buf, buf_bits, bit_pos, error);
   return decode_slow (d, type, scope_name, buf, buf_bits, bit_pos, error);
 }
 
