@@ -788,6 +788,50 @@ test_plan_text_array (void)
   g_string_free (out, TRUE);
 }
 
+/* A flat struct whose nodes or scope do not fit the decoder's arrays (a
+ * new decoder: 64 nodes, 8 scopes) is decoded once they have grown:
+ * the same nodes and scopes as the walk's, event after event. */
+static void
+test_plan_flat_grows (void)
+{
+  g_autoptr (TtvType) s = ttv_type_new_struct ();
+  guint8 data[100 * 4];
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("m%u", i);
+      ttv_type_add_field (s, name, ttv_type_new_integer (32, i % 2, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+      guint32 x = 0x9e3779b9u * (i + 1);
+      memcpy (data + 4 * i, &x, 4);
+    }
+  ttv_type_finish (s);
+  g_assert_nonnull (ttv_type_get_flat_layout (s));
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  g_autoptr (TtvDecoder) w = ttv_decoder_new ();
+  static const char *const names[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l" };
+  for (guint event = 0; event < 2; event++)
+    {
+      ttv_decoder_reset (d);
+      ttv_decoder_reset (w);
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          guint64 pos = 0, wpos = 0;
+          gint32 r = ttv_decoder_decode (d, s, names[i], data, sizeof data * 8, &pos, NULL);
+          gint32 wr = ttv_decoder_decode_walk (w, s, names[i], data, sizeof data * 8, &wpos, NULL);
+          g_assert_cmpint (r, ==, wr);
+          g_assert_cmpuint (pos, ==, wpos);
+          g_assert_cmpuint (pos, ==, sizeof data * 8);
+        }
+      assert_same_nodes (d, w);
+      g_assert_cmpuint (d->n_scopes, ==, G_N_ELEMENTS (names));
+      g_assert_cmpuint (w->n_scopes, ==, d->n_scopes);
+      for (guint i = 0; i < d->n_scopes; i++)
+        {
+          g_assert_true (d->scopes[i].name == w->scopes[i].name);
+          g_assert_cmpuint (d->scopes[i].node, ==, w->scopes[i].node);
+        }
+    }
+}
+
 /* An empty struct (a kernel event without fields) has a flat layout
  * whatever its alignment: printers write it from the bytes, "{ }", where
  * it ends no later than the data, and the decoder agrees on its end. */
@@ -1065,6 +1109,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder/first-memo-resident-limit", test_first_memo_resident_limit);
   g_test_add_func ("/core/decoder/plan-text-array", test_plan_text_array);
   g_test_add_func ("/core/decoder/plan-empty-struct", test_plan_empty_struct);
+  g_test_add_func ("/core/decoder/plan-flat-grows", test_plan_flat_grows);
   g_test_add_func ("/core/decoder/seq-layout-arrays", test_seq_layout_arrays);
   g_test_add_func ("/core/decoder/seq-decode-lengths", test_seq_decode_lengths);
   g_test_add_func ("/core/decoder/plans-match-walk", test_plans_match_walk);

@@ -993,17 +993,55 @@ put_struct_node (const Op *op, TtvDecoder *d, guint32 root, guint32 n)
   return v;
 }
 
-/* A flat struct (most payloads): its node, then its members by loads;
- * -1 when the bytes are too few. */
-static inline gint32
-decode_flat (const Op *op, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos)
+/* decode_flat when the node or scope array must grow first: grows them
+ * (cold: they reach their size within the first events), then decodes. */
+static G_NO_INLINE gint32
+decode_flat_grow (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                  guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
+  ttv_decoder_reserve (d, plan->root.n_children + 1);
+  if (d->n_scopes == d->scopes_cap)
+    ttv_decoder_grow_scopes (d);
+  return ttv_decode_plan_decode (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+/* A flat struct (most payloads), as ttv_decode_plan_decode's result:
+ * its node, registered as @scope_name when set, then its members by
+ * loads; the walk when the bytes are too few or the nodes too many.
+ * Everything but the values is written before the loop, so that little
+ * stays live across it: the loop is the function's last work. */
+static inline gint32
+decode_flat (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+             guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  const Op *op = &plan->root;
   guint32 root = d->n_nodes;
   guint64 p = align_up (*bit_pos, op->align_mask);
   guint32 n = op->n_children;
   if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root))
-    return -1;
-  TtvValue *v = put_struct_node (op, d, root, n);
+    return ttv_decoder_decode_walk (d, op->type, scope_name, buf, buf_bits, bit_pos, error);
+  /* No call but in tail position (growing is decode_flat_grow's): the
+   * function then keeps no registers of its caller's. */
+  if (G_UNLIKELY (d->cap - root < n + 1 || d->n_scopes == d->scopes_cap))
+    return decode_flat_grow (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+  guint n_scopes = d->n_scopes;
+  TtvDecoderScope *scope = &d->scopes[n_scopes];
+  TtvValue *v = &d->nodes[root];
+  d->n_nodes = root + 1 + n;
+  *bit_pos = p + op->fixed_bits;
+  if (scope_name)
+    {
+      /* ttv_decoder_add_scope, the room made above. */
+      scope->name = scope_name;
+      scope->node = root;
+      d->n_scopes = n_scopes + 1;
+    }
+  v->type = op->type;
+  v->name = NULL;
+  v->first_child = root + 1;
+  v->n_children = n;
+  memset (&v->v, 0, sizeof v->v);
+  v++;
   /* Each member's node from its template (copied inline: a call to
    * memcpy costs more), then its value, in one pass. */
   const TtvValue *tmpl = op->tmpl;
@@ -1011,11 +1049,9 @@ decode_flat (const Op *op, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, g
   const guint8 *b = buf + p / 8;
   for (guint32 i = 0; i < n; i++)
     {
-      v[i + 1] = tmpl[i];
-      ttv_flat_member_load (&loads[i], b, &v[i + 1]);
+      v[i] = tmpl[i];
+      ttv_flat_member_load (&loads[i], b, &v[i]);
     }
-  d->n_nodes = root + 1 + n;
-  *bit_pos = p + op->fixed_bits;
   return (gint32) root;
 }
 
@@ -1104,21 +1140,30 @@ decode_run (const TtvDecodePlan *plan, TtvDecoder *d, const guint8 *buf, guint64
   return (gint32) root;
 }
 
-gint32
-ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
-                        guint64 buf_bits, guint64 *bit_pos, GError **error)
+/* ttv_decode_plan_decode of a plan whose root is not a flat struct: the
+ * sequential layout, else the interpreter, else the walk. */
+static G_NO_INLINE gint32
+decode_not_flat (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                 guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
   const Op *op = &plan->root;
   gint32 root;
-  if (G_LIKELY (op->loads != NULL))
-    root = decode_flat (op, d, buf, buf_bits, bit_pos);
-  else if (op->seq == NULL || (root = decode_seq (op, d, buf, buf_bits, bit_pos)) < 0)
+  if (op->seq == NULL || (root = decode_seq (op, d, buf, buf_bits, bit_pos)) < 0)
     root = decode_run (plan, d, buf, buf_bits, bit_pos);
   if (G_UNLIKELY (root < 0))
     return ttv_decoder_decode_walk (d, op->type, scope_name, buf, buf_bits, bit_pos, error);
   if (scope_name)
     ttv_decoder_add_scope (d, scope_name, (guint32) root);
   return root;
+}
+
+gint32
+ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                        guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  if (G_LIKELY (plan->root.loads != NULL))
+    return decode_flat (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+  return decode_not_flat (plan, d, scope_name, buf, buf_bits, bit_pos, error);
 }
 
 gboolean
