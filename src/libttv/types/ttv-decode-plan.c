@@ -993,16 +993,32 @@ put_struct_node (const Op *op, TtvDecoder *d, guint32 root, guint32 n)
   return v;
 }
 
-/* decode_flat when the node or scope array must grow first: grows them
- * (cold: they reach their size within the first events), then decodes. */
+/* decode_flat when it cannot go on: the walk when the bytes are too few
+ * or the nodes too many, else the node or scope array grown first (cold:
+ * they reach their size within the first events), then the decode. */
 static G_NO_INLINE gint32
-decode_flat_grow (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+decode_flat_slow (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
                   guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
-  ttv_decoder_reserve (d, plan->root.n_children + 1);
+  const Op *op = &plan->root;
+  guint32 root = d->n_nodes;
+  guint64 p = align_up (*bit_pos, op->align_mask);
+  guint32 n = op->n_children;
+  if (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root)
+    return ttv_decoder_decode_walk (d, op->type, scope_name, buf, buf_bits, bit_pos, error);
+  ttv_decoder_reserve (d, n + 1);
   if (d->n_scopes == d->scopes_cap)
     ttv_decoder_grow_scopes (d);
   return ttv_decode_plan_decode (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+/* The same without an error: six arguments, so that
+ * ttv_decode_plan_decode_quiet calls it in tail position. */
+static G_NO_INLINE gint32
+decode_flat_slow_quiet (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                        guint64 buf_bits, guint64 *bit_pos)
+{
+  return decode_flat_slow (plan, d, scope_name, buf, buf_bits, bit_pos, NULL);
 }
 
 /* A flat struct (most payloads), as ttv_decode_plan_decode's result:
@@ -1010,20 +1026,20 @@ decode_flat_grow (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_na
  * loads; the walk when the bytes are too few or the nodes too many.
  * Everything but the values is written before the loop, so that little
  * stays live across it: the loop is the function's last work. */
-static inline gint32
+static G_ALWAYS_INLINE inline gint32
 decode_flat (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
-             guint64 buf_bits, guint64 *bit_pos, GError **error)
+             guint64 buf_bits, guint64 *bit_pos, GError **error, gboolean quiet)
 {
   const Op *op = &plan->root;
   guint32 root = d->n_nodes;
   guint64 p = align_up (*bit_pos, op->align_mask);
   guint32 n = op->n_children;
-  if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root))
-    return ttv_decoder_decode_walk (d, op->type, scope_name, buf, buf_bits, bit_pos, error);
-  /* No call but in tail position (growing is decode_flat_grow's): the
+  /* No call but in tail position (the rest is decode_flat_slow's): the
    * function then keeps no registers of its caller's. */
-  if (G_UNLIKELY (d->cap - root < n + 1 || d->n_scopes == d->scopes_cap))
-    return decode_flat_grow (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+  if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root
+                  || d->cap - root < n + 1 || d->n_scopes == d->scopes_cap))
+    return quiet ? decode_flat_slow_quiet (plan, d, scope_name, buf, buf_bits, bit_pos)
+                 : decode_flat_slow (plan, d, scope_name, buf, buf_bits, bit_pos, error);
   guint n_scopes = d->n_scopes;
   TtvDecoderScope *scope = &d->scopes[n_scopes];
   TtvValue *v = &d->nodes[root];
@@ -1162,8 +1178,26 @@ ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const char *sc
                         guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
   if (G_LIKELY (plan->root.loads != NULL))
-    return decode_flat (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+    return decode_flat (plan, d, scope_name, buf, buf_bits, bit_pos, error, FALSE);
   return decode_not_flat (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+/* decode_not_flat without an error, in six arguments (see
+ * decode_flat_slow_quiet). */
+static G_NO_INLINE gint32
+decode_not_flat_quiet (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                       guint64 buf_bits, guint64 *bit_pos)
+{
+  return decode_not_flat (plan, d, scope_name, buf, buf_bits, bit_pos, NULL);
+}
+
+gint32
+ttv_decode_plan_decode_quiet (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                              guint64 buf_bits, guint64 *bit_pos)
+{
+  if (G_LIKELY (plan->root.loads != NULL))
+    return decode_flat (plan, d, scope_name, buf, buf_bits, bit_pos, NULL, TRUE);
+  return decode_not_flat_quiet (plan, d, scope_name, buf, buf_bits, bit_pos);
 }
 
 gboolean

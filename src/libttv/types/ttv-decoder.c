@@ -1047,18 +1047,113 @@ memo_miss (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType
   return memo_reuse (d, m, scope_name, bit_pos);
 }
 
-gint32
-ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type,
-                               const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
-                               GError **error)
+/* ttv_decoder_decode_first_memo's work, inline: ttv_decoder_decode_chain
+ * has it too. */
+static inline gint32
+memo_first (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type, const char *scope_name,
+            const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
-  /* The reset here rather than the caller's: one call per event. */
   decoder_reset (d);
   const TtvDecoderMemo *m = memo_slot (d, tracefile);
   if (G_LIKELY (memo_holds (m, packet, tracefile, type, buf, buf_bits, *bit_pos)
                 && m->at != TTV_DECODER_NOT_RESIDENT))
     return memo_reuse (d, m, scope_name, bit_pos);
   return memo_miss (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+gint32
+ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type,
+                               const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
+                               GError **error)
+{
+  /* The reset here rather than the caller's: one call per event. */
+  return memo_first (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+/* ttv_decoder_decode without an error, for ttv_decoder_decode_chain: six
+ * arguments, so that its calls are tail calls. */
+static G_NO_INLINE gint32
+decode_quiet_slow (TtvDecoder *d, const TtvType *type, const char *scope_name, const guint8 *buf,
+                   guint64 buf_bits, guint64 *bit_pos)
+{
+  return ttv_decoder_decode (d, type, scope_name, buf, buf_bits, bit_pos, NULL);
+}
+
+static inline gint32
+decode_quiet (TtvDecoder *d, const TtvType *type, const char *scope_name, const guint8 *buf, guint64 buf_bits,
+              guint64 *bit_pos)
+{
+  const TtvDecodePlan *plan = g_atomic_pointer_get ((TtvDecodePlan **) &type->plan);
+  if (G_LIKELY (plan != NULL && plan != &ttv_decode_no_plan))
+    return ttv_decode_plan_decode_quiet (plan, d, scope_name, buf, buf_bits, bit_pos);
+  return decode_quiet_slow (d, type, scope_name, buf, buf_bits, bit_pos);
+}
+
+/* ttv_decoder_decode_chain past its first scope when the chain has
+ * contexts (their calls return here: a frame of its own). */
+static G_NO_INLINE gint32
+chain_contexts (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *bytes, gint32 *out)
+{
+  for (guint i = 0; i < 2; i++)
+    {
+      gint32 r = -1;
+      if (chain->contexts[i]
+          && (r = decode_quiet (d, chain->contexts[i], chain->context_names[i], bytes->buf, bytes->buf_bits,
+                                &bytes->pos)) < 0)
+        return -1;
+      out[chain->slots[i + 1]] = r;
+    }
+  return decode_quiet (d, chain->payload, chain->payload_name, bytes->buf, bytes->buf_bits, &bytes->pos);
+}
+
+/* ttv_decoder_decode_chain when the memo does not hold the first scope or
+ * its nodes are not resident. */
+static G_NO_INLINE gint32
+chain_memo_miss (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *bytes, gint32 *out)
+{
+  guint64 p = chain->memo_start;
+  gint32 r = memo_miss (d, bytes->packet, bytes->tracefile, chain->memo, chain->memo_name, bytes->buf,
+                        bytes->buf_bits, &p, NULL);
+  if (r < 0)
+    return -1;
+  out[chain->slots[0]] = r;
+  return chain_contexts (d, chain, bytes, out);
+}
+
+/* ttv_decoder_decode_chain when the event before converted strings into
+ * the arena: cleared, then the same call. */
+static G_NO_INLINE gint32
+chain_after_arena (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *bytes, gint32 *out)
+{
+  arena_clear (d);
+  return ttv_decoder_decode_chain (d, chain, bytes, out);
+}
+
+gint32
+ttv_decoder_decode_chain (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *bytes, gint32 *out)
+{
+  /* One call from the reader instead of one a scope; no call here but in
+   * tail position (the memo's hit inline, the rest out of line), so no
+   * frame: a kernel event's way is this, then its payload's decode. */
+  if (G_UNLIKELY (d->arena_used))
+    return chain_after_arena (d, chain, bytes, out);
+  decoder_reset (d);
+  gint32 r = -1;
+  if (chain->memo)
+    {
+      const TtvDecoderMemo *m = memo_slot (d, bytes->tracefile);
+      if (G_UNLIKELY (!memo_holds (m, bytes->packet, bytes->tracefile, chain->memo, bytes->buf, bytes->buf_bits,
+                                   chain->memo_start)
+                      || m->at == TTV_DECODER_NOT_RESIDENT))
+        return chain_memo_miss (d, chain, bytes, out);
+      guint64 p;
+      r = memo_reuse (d, m, chain->memo_name, &p);
+    }
+  out[chain->slots[0]] = r;
+  if (chain->contexts[0] || chain->contexts[1])
+    return chain_contexts (d, chain, bytes, out);
+  out[chain->slots[1]] = out[chain->slots[2]] = -1;
+  return decode_quiet (d, chain->payload, chain->payload_name, bytes->buf, bytes->buf_bits, &bytes->pos);
 }
 
 gint32
