@@ -1664,11 +1664,11 @@ decode_scopes_alone (const TtvEvent *event, TtvDecoder *d, gint32 scopes[TTV_EVE
 static inline gint32
 decode_chain (const TtvEvent *event, TtvDecoder *d, gint32 scopes[TTV_EVENT_N_CONTEXTS])
 {
-  const CtfStreamFile *sf = event->tracefile->priv;
   CtfEventClass *ec = event->type->priv;
   guint64 hdr_end = CTF_EVENT_HEADER_END (event);
-  class_refs (sf, ec);
-  if (!ec->chain_ok || hdr_end == 0)
+  /* A class's first event takes decode_all's way, which works out its
+   * refs and chain: no call here but the decoder's, so a small frame. */
+  if (g_atomic_int_get (&ec->refs) == 0 || !ec->chain_ok || hdr_end == 0)
     return -1;
   TtvDecoderChainBytes bytes = { event->pos.block, event->tracefile, event->data, event->data_bits, hdr_end };
   return ttv_decoder_decode_chain (d, &ec->chain, &bytes, scopes);
