@@ -983,8 +983,12 @@ static inline gboolean
 memo_holds (const TtvDecoderMemo *m, guint64 packet, gconstpointer tracefile, const TtvType *type,
             const guint8 *buf, guint64 buf_bits, guint64 start)
 {
-  return m->valid && m->packet == packet && m->tracefile == tracefile && m->type == type && m->buf == buf
-         && m->buf_bits == buf_bits && m->start == start;
+  /* One test of the differences or'ed together rather than a branch
+   * each: the key's values need no registers of their own. */
+  guint64 diff = (m->packet ^ packet) | ((guintptr) m->tracefile ^ (guintptr) tracefile)
+                 | ((guintptr) m->type ^ (guintptr) type) | ((guintptr) m->buf ^ (guintptr) buf)
+                 | (m->buf_bits ^ buf_bits) | (m->start ^ start);
+  return m->valid && diff == 0;
 }
 
 /* The resident nodes of a memo that holds the scope, as the first scope
