@@ -1006,7 +1006,9 @@ decode_flat_slow (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_na
   guint32 n = op->n_children;
   if (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root)
     return ttv_decoder_decode_walk (d, op->type, scope_name, buf, buf_bits, bit_pos, error);
-  ttv_decoder_reserve (d, n + 1);
+  /* decode_flat's room: then root + n + 2 <= cap <= TTV_DECODER_MAX_NODES
+   * + 1 (ttv_decoder_grow), which it takes for the limit. */
+  ttv_decoder_reserve (d, n + 2);
   if (d->n_scopes == d->scopes_cap)
     ttv_decoder_grow_scopes (d);
   return ttv_decode_plan_decode (plan, d, scope_name, buf, buf_bits, bit_pos, error);
@@ -1035,9 +1037,12 @@ decode_flat (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, c
   guint64 p = align_up (*bit_pos, op->align_mask);
   guint32 n = op->n_children;
   /* No call but in tail position (the rest is decode_flat_slow's): the
-   * function then keeps no registers of its caller's. */
-  if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root
-                  || d->cap - root < n + 1 || d->n_scopes == d->scopes_cap))
+   * function then keeps no registers of its caller's.  The room for one
+   * node more than the struct's, as the array never outgrows
+   * TTV_DECODER_MAX_NODES + 1, says it stays within the limit too. */
+  G_STATIC_ASSERT (TTV_DECODER_MAX_NODES < G_MAXUINT32);
+  if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || d->cap - root < n + 2
+                  || d->n_scopes == d->scopes_cap))
     return quiet ? decode_flat_slow_quiet (plan, d, scope_name, buf, buf_bits, bit_pos)
                  : decode_flat_slow (plan, d, scope_name, buf, buf_bits, bit_pos, error);
   guint n_scopes = d->n_scopes;
