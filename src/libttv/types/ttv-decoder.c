@@ -1098,15 +1098,19 @@ decode_quiet (TtvDecoder *d, const TtvType *type, const char *scope_name, const 
 static G_NO_INLINE gint32
 chain_contexts (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *bytes, gint32 *out)
 {
-  for (guint i = 0; i < 2; i++)
-    {
-      gint32 r = -1;
-      if (chain->contexts[i]
-          && (r = decode_quiet (d, chain->contexts[i], chain->context_names[i], bytes->buf, bytes->buf_bits,
-                                &bytes->pos)) < 0)
-        return -1;
-      out[chain->slots[i + 1]] = r;
-    }
+  /* Written out, not a loop: two tests of a pointer, not of an index. */
+  gint32 r = -1;
+  if (chain->contexts[0]
+      && (r = decode_quiet (d, chain->contexts[0], chain->context_names[0], bytes->buf, bytes->buf_bits,
+                            &bytes->pos)) < 0)
+    return -1;
+  out[chain->slots[1]] = r;
+  r = -1;
+  if (chain->contexts[1]
+      && (r = decode_quiet (d, chain->contexts[1], chain->context_names[1], bytes->buf, bytes->buf_bits,
+                            &bytes->pos)) < 0)
+    return -1;
+  out[chain->slots[2]] = r;
   return decode_quiet (d, chain->payload, chain->payload_name, bytes->buf, bytes->buf_bits, &bytes->pos);
 }
 
