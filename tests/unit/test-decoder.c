@@ -126,8 +126,8 @@ test_first_memo_resident_limit (void)
   g_autoptr (TtvType) ctx = memo_context_type ();
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   guint8 data[TTV_DECODER_MEMO_SLOTS][4];
-  /* Tracefiles 16 bytes apart: one memo slot each. */
-  static guint8 tracefiles[TTV_DECODER_MEMO_SLOTS][16];
+  /* Tracefiles 16 bytes apart in an aligned block: one memo slot each. */
+  static _Alignas (TTV_DECODER_MEMO_SLOTS * 16) guint8 tracefiles[TTV_DECODER_MEMO_SLOTS][16];
   /* Every slot, each with packet after packet (3 nodes each): the limit
    * is passed during the last packets, whose first memos are then given
    * up and put back below. */
@@ -236,7 +236,7 @@ test_decode_chain (void)
   const TtvType *payloads[] = { flat, ctx, walked };
   /* The packet context at byte 0, the event's bytes from byte 4. */
   guint8 data[32] = { 3, 0, 7, 0, 9, 0, 0, 0, 'a', 'b', 0, 0xfe, 0xff, 0xff, 0xff, 'w', 'x', 'y', 'z' };
-  static guint8 tracefiles[2][16];
+  static _Alignas (32) guint8 tracefiles[2][16];
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   g_autoptr (TtvDecoder) r = ttv_decoder_new ();
   guint checked = 0;
