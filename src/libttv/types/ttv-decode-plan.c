@@ -36,6 +36,13 @@ typedef enum {
 /* Enum tags below this select their variant option through a table. */
 #define TAG_TABLE 64
 
+/* A flat struct's member as decode_flat makes it: its node's template
+ * and its load side by side, one pointer for both. */
+typedef struct {
+  TtvValue node;
+  TtvFlatMember load;
+} FlatNode;
+
 typedef struct _Op Op;
 
 struct _Op {
@@ -63,8 +70,10 @@ struct _Op {
   guint32 *offsets;
   guint64 fixed_bits;
   /* The same when every member is a byte-aligned integer, float or
-   * fixed-length text array, none referenced: one load each. */
+   * fixed-length text array, none referenced: one load each; and with
+   * their nodes' templates (decode_flat's). */
   TtvFlatMember *loads;
+  FlatNode *flat;
   TtvFlatLayout *layout;  /* the same, for printers */
   /* The root STRUCT when it is not flat, each member a load or a string
    * where the one before ends: for printers (ttv_type_get_seq_layout). */
@@ -83,6 +92,7 @@ struct _Op {
 /* One member of a struct read by loads alone: byte offset from the struct's
  * start, TtvFlatLoad, elements of a text array. */
 typedef TtvFlatMember FlatLoad;
+
 
 struct _TtvDecodePlan {
   Op root;
@@ -359,6 +369,9 @@ compile_flat (Compiler *c, const TtvType *t, Op *op)
       loads[i].length = (guint32) op->children[i].length;
     }
   op->loads = loads;
+  op->flat = owned_alloc0 (c, sizeof (FlatNode) * MAX (op->n_children, 1));
+  for (guint i = 0; i < op->n_children; i++)
+    op->flat[i] = (FlatNode) { op->tmpl[i], loads[i] };
   op->layout = owned_alloc0 (c, sizeof (TtvFlatLayout));
   op->layout->align_bits = op->align;
   op->layout->size_bits = op->fixed_bits;
@@ -1065,13 +1078,12 @@ decode_flat (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, c
   v++;
   /* Each member's node from its template (copied inline: a call to
    * memcpy costs more), then its value, in one pass. */
-  const TtvValue *tmpl = op->tmpl;
-  const FlatLoad *loads = op->loads;
+  const FlatNode *f = op->flat;
   const guint8 *b = buf + p / 8;
   for (guint32 i = 0; i < n; i++)
     {
-      v[i] = tmpl[i];
-      ttv_flat_member_load (&loads[i], b, &v[i]);
+      v[i] = f[i].node;
+      ttv_flat_member_load (&f[i].load, b, &v[i]);
     }
   return (gint32) root;
 }
