@@ -1162,8 +1162,12 @@ ttv_decoder_decode_chain (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecode
                                    chain->memo_start)
                       || m->at == TTV_DECODER_NOT_RESIDENT))
         return chain_memo_miss (d, chain, bytes, out);
-      guint64 p;
-      r = memo_reuse (d, m, chain->memo_name, &p);
+      /* memo_reuse, the name known to be set. */
+      TtvDecoderScope *scope = d->scopes;
+      r = (gint32) m->at;
+      scope->name = chain->memo_name;
+      scope->node = m->at;
+      d->n_scopes = 1;
     }
   out[chain->slots[0]] = r;
   if (chain->contexts[0] || chain->contexts[1])

@@ -67,7 +67,7 @@ gint32      ttv_decoder_decode_first_memo (TtvDecoder *decoder, guint64 packet, 
  * event's bytes start, then the payload, each after the one before. */
 typedef struct {
   const TtvType *memo;
-  const char *memo_name;
+  const char *memo_name;         /* required with @memo: its scope is registered */
   guint64 memo_start;            /* where @memo starts in the packet's bytes */
   const TtvType *contexts[2];
   const char *context_names[2];

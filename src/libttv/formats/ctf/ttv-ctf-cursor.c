@@ -482,7 +482,6 @@ offsets_compute (const CtfStreamClass *sc, CtfEventClass *ec)
 static void
 chain_compute (const CtfStreamClass *sc, CtfEventClass *ec, gint refs)
 {
-  ec->chain_ok = (refs & CTF_REFS_FIELDS_ALONE) && (sc->packet_context == NULL || ec->packet_context_bit >= 0);
   ec->chain = (TtvDecoderChain) {
     .memo = sc->packet_context,
     .memo_name = "stream.packet.context",
@@ -493,6 +492,9 @@ chain_compute (const CtfStreamClass *sc, CtfEventClass *ec, gint refs)
     .payload_name = "event.fields",
     .slots = { TTV_EVENT_CONTEXT_PACKET, TTV_EVENT_CONTEXT_STREAM_EVENT, TTV_EVENT_CONTEXT_EVENT },
   };
+  /* Set last, as refs: decode_chain reads it before the chain. */
+  g_atomic_int_set (&ec->chain_ok, (refs & CTF_REFS_FIELDS_ALONE)
+                                   && (sc->packet_context == NULL || ec->packet_context_bit >= 0));
 }
 
 static gint
@@ -1667,8 +1669,9 @@ decode_chain (const TtvEvent *event, TtvDecoder *d, gint32 scopes[TTV_EVENT_N_CO
   CtfEventClass *ec = event->type->priv;
   guint64 hdr_end = CTF_EVENT_HEADER_END (event);
   /* A class's first event takes decode_all's way, which works out its
-   * refs and chain: no call here but the decoder's, so a small frame. */
-  if (g_atomic_int_get (&ec->refs) == 0 || !ec->chain_ok || hdr_end == 0)
+   * refs and chain (chain_ok is FALSE until then): no call here but the
+   * decoder's, so a small frame. */
+  if (!g_atomic_int_get (&ec->chain_ok) || hdr_end == 0)
     return -1;
   TtvDecoderChainBytes bytes = { event->pos.block, event->tracefile, event->data, event->data_bits, hdr_end };
   return ttv_decoder_decode_chain (d, &ec->chain, &bytes, scopes);
