@@ -126,8 +126,8 @@ test_first_memo_resident_limit (void)
   g_autoptr (TtvType) ctx = memo_context_type ();
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   guint8 data[TTV_DECODER_MEMO_SLOTS][4];
-  /* Tracefiles 16 bytes apart: one memo slot each. */
-  static guint8 tracefiles[TTV_DECODER_MEMO_SLOTS][16];
+  /* Tracefiles 16 bytes apart in an aligned block: one memo slot each. */
+  static _Alignas (TTV_DECODER_MEMO_SLOTS * 16) guint8 tracefiles[TTV_DECODER_MEMO_SLOTS][16];
   /* Every slot, each with packet after packet (3 nodes each): the limit
    * is passed during the last packets, whose first memos are then given
    * up and put back below. */
@@ -176,6 +176,109 @@ test_first_memo (void)
   g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_b, data, sizeof data, 0), ==, 2 << 16 | 7);
   g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_b, data, sizeof data - 2, 0), ==, 9 << 16 | 7);
   g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_b, data, sizeof data - 2, 32), ==, 4 << 16 | 1);
+}
+
+static void assert_same_nodes (const TtvDecoder *a, const TtvDecoder *b);
+
+/* Decodes @chain's scopes one call at a time, as readers did before
+ * ttv_decoder_decode_chain: its reference. */
+static gint32
+chain_by_calls (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *b, gint32 *out)
+{
+  gint32 r = -1;
+  if (chain->memo)
+    {
+      guint64 p = chain->memo_start;
+      r = ttv_decoder_decode_first_memo (d, b->packet, b->tracefile, chain->memo, chain->memo_name, b->buf,
+                                         b->buf_bits, &p, NULL);
+      if (r < 0)
+        return -1;
+    }
+  else
+    ttv_decoder_reset (d);
+  out[chain->slots[0]] = r;
+  for (guint i = 0; i < 2; i++)
+    {
+      r = -1;
+      if (chain->contexts[i]
+          && (r = ttv_decoder_decode (d, chain->contexts[i], chain->context_names[i], b->buf, b->buf_bits, &b->pos,
+                                      NULL)) < 0)
+        return -1;
+      out[chain->slots[i + 1]] = r;
+    }
+  return ttv_decoder_decode (d, chain->payload, chain->payload_name, b->buf, b->buf_bits, &b->pos, NULL);
+}
+
+/* ttv_decoder_decode_chain against the calls one scope at a time: with
+ * and without a memoized scope and contexts, a memo hit and miss, the
+ * payload flat, sequential, walked (a string copied into the arena: the
+ * next event clears it) and too short: the same result, nodes, scopes
+ * and end. */
+static void
+test_decode_chain (void)
+{
+  g_autoptr (TtvType) packet = memo_context_type ();
+  g_autoptr (TtvType) ctx = ttv_type_new_struct ();
+  ttv_type_add_field (ctx, "tid", u (32, 8), NULL);
+  ttv_type_add_field (ctx, "name", ttv_type_new_string (), NULL);
+  ttv_type_finish (ctx);
+  g_autoptr (TtvType) flat = ttv_type_new_struct ();
+  ttv_type_add_field (flat, "a", u (16, 8), NULL);
+  ttv_type_add_field (flat, "b", ttv_type_new_integer (32, TRUE, TTV_BYTE_ORDER_LITTLE, 8), NULL);
+  ttv_type_finish (flat);
+  g_autoptr (TtvType) walked = ttv_type_new_struct ();
+  TtvType *sized = ttv_type_new_string ();
+  sized->static_length = TRUE;
+  sized->length = 4;
+  ttv_type_add_field (walked, "s", sized, NULL);
+  ttv_type_finish (walked);
+  g_assert_false (ttv_decoder_has_plan (walked));
+  const TtvType *payloads[] = { flat, ctx, walked };
+  /* The packet context at byte 0, the event's bytes from byte 4. */
+  guint8 data[32] = { 3, 0, 7, 0, 9, 0, 0, 0, 'a', 'b', 0, 0xfe, 0xff, 0xff, 0xff, 'w', 'x', 'y', 'z' };
+  static _Alignas (32) guint8 tracefiles[2][16];
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  g_autoptr (TtvDecoder) r = ttv_decoder_new ();
+  guint checked = 0;
+  for (guint round = 0; round < 3; round++)
+    for (guint shape = 0; shape < 8; shape++)
+      for (guint k = 0; k < G_N_ELEMENTS (payloads); k++)
+        for (guint cut = 0; cut < 2; cut++)
+          {
+            TtvDecoderChain chain = {
+              .memo = shape & 1 ? packet : NULL,
+              .memo_name = "stream.packet.context",
+              .memo_start = 0,
+              .contexts = { shape & 2 ? ctx : NULL, shape & 4 ? ctx : NULL },
+              .context_names = { "stream.event.context", "event.context" },
+              .payload = payloads[k],
+              .payload_name = "event.fields",
+              .slots = { 2, 0, 1 },
+            };
+            /* Cut: the bytes end inside the payload (or its context). */
+            guint64 bits = cut ? (4 + (shape & 6 ? 6 : 3)) * 8 : sizeof data * 8;
+            TtvDecoderChainBytes bd = { round % 2, tracefiles[round / 2 % 2], data, bits, 32 };
+            TtvDecoderChainBytes br = bd;
+            gint32 od[3] = { -5, -5, -5 }, orf[3] = { -5, -5, -5 };
+            gint32 rd = ttv_decoder_decode_chain (d, &chain, &bd, od);
+            gint32 rr = chain_by_calls (r, &chain, &br, orf);
+            g_assert_cmpint (rd, ==, rr);
+            /* Whole bytes decode; cut ones fail, the chain's as the calls'. */
+            g_assert_true ((rr >= 0) == !cut);
+            if (rr < 0)
+              continue;
+            checked++;
+            g_assert_cmpmem (od, sizeof od, orf, sizeof orf);
+            g_assert_cmpuint (bd.pos, ==, br.pos);
+            assert_same_nodes (d, r);
+            g_assert_cmpuint (d->n_scopes, ==, r->n_scopes);
+            for (guint i = 0; i < d->n_scopes; i++)
+              {
+                g_assert_true (d->scopes[i].name == r->scopes[i].name);
+                g_assert_cmpuint (d->scopes[i].node, ==, r->scopes[i].node);
+              }
+          }
+  g_assert_cmpuint (checked, ==, 3 * 8 * 3);
 }
 
 static void
@@ -788,6 +891,50 @@ test_plan_text_array (void)
   g_string_free (out, TRUE);
 }
 
+/* A flat struct whose nodes or scope do not fit the decoder's arrays (a
+ * new decoder: 64 nodes, 8 scopes) is decoded once they have grown:
+ * the same nodes and scopes as the walk's, event after event. */
+static void
+test_plan_flat_grows (void)
+{
+  g_autoptr (TtvType) s = ttv_type_new_struct ();
+  guint8 data[100 * 4];
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("m%u", i);
+      ttv_type_add_field (s, name, ttv_type_new_integer (32, i % 2, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+      guint32 x = 0x9e3779b9u * (i + 1);
+      memcpy (data + 4 * i, &x, 4);
+    }
+  ttv_type_finish (s);
+  g_assert_nonnull (ttv_type_get_flat_layout (s));
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  g_autoptr (TtvDecoder) w = ttv_decoder_new ();
+  static const char *const names[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l" };
+  for (guint event = 0; event < 2; event++)
+    {
+      ttv_decoder_reset (d);
+      ttv_decoder_reset (w);
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          guint64 pos = 0, wpos = 0;
+          gint32 r = ttv_decoder_decode (d, s, names[i], data, sizeof data * 8, &pos, NULL);
+          gint32 wr = ttv_decoder_decode_walk (w, s, names[i], data, sizeof data * 8, &wpos, NULL);
+          g_assert_cmpint (r, ==, wr);
+          g_assert_cmpuint (pos, ==, wpos);
+          g_assert_cmpuint (pos, ==, sizeof data * 8);
+        }
+      assert_same_nodes (d, w);
+      g_assert_cmpuint (d->n_scopes, ==, G_N_ELEMENTS (names));
+      g_assert_cmpuint (w->n_scopes, ==, d->n_scopes);
+      for (guint i = 0; i < d->n_scopes; i++)
+        {
+          g_assert_true (d->scopes[i].name == w->scopes[i].name);
+          g_assert_cmpuint (d->scopes[i].node, ==, w->scopes[i].node);
+        }
+    }
+}
+
 /* An empty struct (a kernel event without fields) has a flat layout
  * whatever its alignment: printers write it from the bytes, "{ }", where
  * it ends no later than the data, and the decoder agrees on its end. */
@@ -1061,10 +1208,12 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder/bits", test_bits);
   g_test_add_func ("/core/decoder/struct-refs", test_struct_refs);
   g_test_add_func ("/core/decoder/bad-data", test_bad_data);
+  g_test_add_func ("/core/decoder/decode-chain", test_decode_chain);
   g_test_add_func ("/core/decoder/first-memo", test_first_memo);
   g_test_add_func ("/core/decoder/first-memo-resident-limit", test_first_memo_resident_limit);
   g_test_add_func ("/core/decoder/plan-text-array", test_plan_text_array);
   g_test_add_func ("/core/decoder/plan-empty-struct", test_plan_empty_struct);
+  g_test_add_func ("/core/decoder/plan-flat-grows", test_plan_flat_grows);
   g_test_add_func ("/core/decoder/seq-layout-arrays", test_seq_layout_arrays);
   g_test_add_func ("/core/decoder/seq-decode-lengths", test_seq_decode_lengths);
   g_test_add_func ("/core/decoder/plans-match-walk", test_plans_match_walk);

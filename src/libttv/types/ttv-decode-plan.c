@@ -36,6 +36,13 @@ typedef enum {
 /* Enum tags below this select their variant option through a table. */
 #define TAG_TABLE 64
 
+/* A flat struct's member as decode_flat makes it: its node's template
+ * and its load side by side, one pointer for both. */
+typedef struct {
+  TtvValue node;
+  TtvFlatMember load;
+} FlatNode;
+
 typedef struct _Op Op;
 
 struct _Op {
@@ -63,8 +70,10 @@ struct _Op {
   guint32 *offsets;
   guint64 fixed_bits;
   /* The same when every member is a byte-aligned integer, float or
-   * fixed-length text array, none referenced: one load each. */
+   * fixed-length text array, none referenced: one load each; and with
+   * their nodes' templates (decode_flat's). */
   TtvFlatMember *loads;
+  FlatNode *flat;
   TtvFlatLayout *layout;  /* the same, for printers */
   /* The root STRUCT when it is not flat, each member a load or a string
    * where the one before ends: for printers (ttv_type_get_seq_layout). */
@@ -83,6 +92,7 @@ struct _Op {
 /* One member of a struct read by loads alone: byte offset from the struct's
  * start, TtvFlatLoad, elements of a text array. */
 typedef TtvFlatMember FlatLoad;
+
 
 struct _TtvDecodePlan {
   Op root;
@@ -359,6 +369,9 @@ compile_flat (Compiler *c, const TtvType *t, Op *op)
       loads[i].length = (guint32) op->children[i].length;
     }
   op->loads = loads;
+  op->flat = owned_alloc0 (c, sizeof (FlatNode) * MAX (op->n_children, 1));
+  for (guint i = 0; i < op->n_children; i++)
+    op->flat[i] = (FlatNode) { op->tmpl[i], loads[i] };
   op->layout = owned_alloc0 (c, sizeof (TtvFlatLayout));
   op->layout->align_bits = op->align;
   op->layout->size_bits = op->fixed_bits;
@@ -993,29 +1006,85 @@ put_struct_node (const Op *op, TtvDecoder *d, guint32 root, guint32 n)
   return v;
 }
 
-/* A flat struct (most payloads): its node, then its members by loads;
- * -1 when the bytes are too few. */
-static inline gint32
-decode_flat (const Op *op, TtvDecoder *d, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos)
+/* decode_flat when it cannot go on: the walk when the bytes are too few
+ * or the nodes too many, else the node or scope array grown first (cold:
+ * they reach their size within the first events), then the decode. */
+static G_NO_INLINE gint32
+decode_flat_slow (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                  guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
+  const Op *op = &plan->root;
   guint32 root = d->n_nodes;
   guint64 p = align_up (*bit_pos, op->align_mask);
   guint32 n = op->n_children;
-  if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root))
-    return -1;
-  TtvValue *v = put_struct_node (op, d, root, n);
+  if (p > buf_bits || buf_bits - p < op->fixed_bits || n + 1 > TTV_DECODER_MAX_NODES - root)
+    return ttv_decoder_decode_walk (d, op->type, scope_name, buf, buf_bits, bit_pos, error);
+  /* decode_flat's room: then root + n + 2 <= cap <= TTV_DECODER_MAX_NODES
+   * + 1 (ttv_decoder_grow), which it takes for the limit. */
+  ttv_decoder_reserve (d, n + 2);
+  if (d->n_scopes == d->scopes_cap)
+    ttv_decoder_grow_scopes (d);
+  return ttv_decode_plan_decode (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+/* The same without an error: six arguments, so that
+ * ttv_decode_plan_decode_quiet calls it in tail position. */
+static G_NO_INLINE gint32
+decode_flat_slow_quiet (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                        guint64 buf_bits, guint64 *bit_pos)
+{
+  return decode_flat_slow (plan, d, scope_name, buf, buf_bits, bit_pos, NULL);
+}
+
+/* A flat struct (most payloads), as ttv_decode_plan_decode's result:
+ * its node, registered as @scope_name when set, then its members by
+ * loads; the walk when the bytes are too few or the nodes too many.
+ * Everything but the values is written before the loop, so that little
+ * stays live across it: the loop is the function's last work. */
+static G_ALWAYS_INLINE inline gint32
+decode_flat (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+             guint64 buf_bits, guint64 *bit_pos, GError **error, gboolean quiet)
+{
+  const Op *op = &plan->root;
+  guint32 root = d->n_nodes;
+  guint64 p = align_up (*bit_pos, op->align_mask);
+  guint32 n = op->n_children;
+  /* No call but in tail position (the rest is decode_flat_slow's): the
+   * function then keeps no registers of its caller's.  The room for one
+   * node more than the struct's, as the array never outgrows
+   * TTV_DECODER_MAX_NODES + 1, says it stays within the limit too. */
+  G_STATIC_ASSERT (TTV_DECODER_MAX_NODES < G_MAXUINT32);
+  if (G_UNLIKELY (p > buf_bits || buf_bits - p < op->fixed_bits || d->cap - root < n + 2
+                  || d->n_scopes == d->scopes_cap))
+    return quiet ? decode_flat_slow_quiet (plan, d, scope_name, buf, buf_bits, bit_pos)
+                 : decode_flat_slow (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+  guint n_scopes = d->n_scopes;
+  TtvDecoderScope *scope = &d->scopes[n_scopes];
+  TtvValue *v = &d->nodes[root];
+  d->n_nodes = root + 1 + n;
+  *bit_pos = p + op->fixed_bits;
+  if (scope_name)
+    {
+      /* ttv_decoder_add_scope, the room made above. */
+      scope->name = scope_name;
+      scope->node = root;
+      d->n_scopes = n_scopes + 1;
+    }
+  v->type = op->type;
+  v->name = NULL;
+  v->first_child = root + 1;
+  v->n_children = n;
+  memset (&v->v, 0, sizeof v->v);
+  v++;
   /* Each member's node from its template (copied inline: a call to
    * memcpy costs more), then its value, in one pass. */
-  const TtvValue *tmpl = op->tmpl;
-  const FlatLoad *loads = op->loads;
+  const FlatNode *f = op->flat;
   const guint8 *b = buf + p / 8;
   for (guint32 i = 0; i < n; i++)
     {
-      v[i + 1] = tmpl[i];
-      ttv_flat_member_load (&loads[i], b, &v[i + 1]);
+      v[i] = f[i].node;
+      ttv_flat_member_load (&f[i].load, b, &v[i]);
     }
-  d->n_nodes = root + 1 + n;
-  *bit_pos = p + op->fixed_bits;
   return (gint32) root;
 }
 
@@ -1104,21 +1173,48 @@ decode_run (const TtvDecodePlan *plan, TtvDecoder *d, const guint8 *buf, guint64
   return (gint32) root;
 }
 
-gint32
-ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
-                        guint64 buf_bits, guint64 *bit_pos, GError **error)
+/* ttv_decode_plan_decode of a plan whose root is not a flat struct: the
+ * sequential layout, else the interpreter, else the walk. */
+static G_NO_INLINE gint32
+decode_not_flat (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                 guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
   const Op *op = &plan->root;
   gint32 root;
-  if (G_LIKELY (op->loads != NULL))
-    root = decode_flat (op, d, buf, buf_bits, bit_pos);
-  else if (op->seq == NULL || (root = decode_seq (op, d, buf, buf_bits, bit_pos)) < 0)
+  if (op->seq == NULL || (root = decode_seq (op, d, buf, buf_bits, bit_pos)) < 0)
     root = decode_run (plan, d, buf, buf_bits, bit_pos);
   if (G_UNLIKELY (root < 0))
     return ttv_decoder_decode_walk (d, op->type, scope_name, buf, buf_bits, bit_pos, error);
   if (scope_name)
     ttv_decoder_add_scope (d, scope_name, (guint32) root);
   return root;
+}
+
+gint32
+ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                        guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  if (G_LIKELY (plan->root.loads != NULL))
+    return decode_flat (plan, d, scope_name, buf, buf_bits, bit_pos, error, FALSE);
+  return decode_not_flat (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+/* decode_not_flat without an error, in six arguments (see
+ * decode_flat_slow_quiet). */
+static G_NO_INLINE gint32
+decode_not_flat_quiet (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                       guint64 buf_bits, guint64 *bit_pos)
+{
+  return decode_not_flat (plan, d, scope_name, buf, buf_bits, bit_pos, NULL);
+}
+
+gint32
+ttv_decode_plan_decode_quiet (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, const guint8 *buf,
+                              guint64 buf_bits, guint64 *bit_pos)
+{
+  if (G_LIKELY (plan->root.loads != NULL))
+    return decode_flat (plan, d, scope_name, buf, buf_bits, bit_pos, NULL, TRUE);
+  return decode_not_flat_quiet (plan, d, scope_name, buf, buf_bits, bit_pos);
 }
 
 gboolean

@@ -38,6 +38,10 @@ gboolean ttv_decode_plan_run (const TtvDecodePlan *plan, TtvDecoder *d, guint32 
  * (damage, a limit), the walk of the type tree finds the error. */
 gint32 ttv_decode_plan_decode (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name,
                                const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error);
+/* ttv_decode_plan_decode without an error (-1 on failure): six
+ * arguments, which a caller of fewer can call in tail position. */
+gint32 ttv_decode_plan_decode_quiet (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name,
+                                     const guint8 *buf, guint64 buf_bits, guint64 *bit_pos);
 /* Advances *bit_pos past a value without making nodes; FALSE on failure. */
 gboolean ttv_decode_plan_skip (const TtvDecodePlan *plan, const guint8 *buf, guint64 buf_bits,
                                guint64 *bit_pos);

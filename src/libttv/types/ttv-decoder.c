@@ -919,21 +919,44 @@ decode_slow (TtvDecoder *d, const TtvType *type, const char *scope_name, const g
   return (gint32) root;
 }
 
+/* ttv_decoder_decode of a type whose plan is not compiled yet: once per
+ * type, out of the way so that the usual call keeps no frame. */
+static G_NO_INLINE gint32
+decode_compiling (TtvDecoder *d, const TtvType *type, const char *scope_name, const guint8 *buf,
+                  guint64 buf_bits, guint64 *bit_pos, GError **error)
+{
+  const TtvDecodePlan *plan = ttv_decode_plan_compile (type);
+  if (plan != NULL)
+    return ttv_decode_plan_decode (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+  return decode_slow (d, type, scope_name, buf, buf_bits, bit_pos, error);
+}
+
 gint32
 ttv_decoder_decode (TtvDecoder *d, const TtvType *type, const char *scope_name,
                     const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
-  /* Both calls in tail position: no frame of its own. */
-  const TtvDecodePlan *plan = ttv_decode_plan_get (type);
-  if (G_LIKELY (plan != NULL))
+  /* Every call in tail position and none that returns here (the compile
+   * is decode_compiling's): no frame of its own. */
+  const TtvDecodePlan *plan = g_atomic_pointer_get ((TtvDecodePlan **) &type->plan);
+  if (G_LIKELY (plan != NULL && plan != &ttv_decode_no_plan))
     return ttv_decode_plan_decode (plan, d, scope_name, buf, buf_bits, bit_pos, error);
+  if (plan == NULL)
+    return decode_compiling (d, type, scope_name, buf, buf_bits, bit_pos, error);
   return decode_slow (d, type, scope_name, buf, buf_bits, bit_pos, error);
 }
 
 static inline TtvDecoderMemo *
 memo_slot (TtvDecoder *d, gconstpointer tracefile)
 {
-  return &d->memo[((guintptr) tracefile >> 4) % TTV_DECODER_MEMO_SLOTS];
+  /* The address in 16-byte steps, its bits above the slot's folded in:
+   * tracefiles 512 bytes apart (or a multiple, up to 16 KiB) take other
+   * slots rather than one, which would refill the memo at each switch of
+   * a merged read from stream to stream (seen under valgrind, its
+   * heap laid out otherwise: 18,610 refills for 374 packets read).
+   * Within an aligned 512-byte block, 16 bytes apart is still one slot
+   * each. */
+  guintptr k = (guintptr) tracefile >> 4;
+  return &d->memo[(k ^ (k >> 5)) % TTV_DECODER_MEMO_SLOTS];
 }
 
 /* Gives up every resident node, at the start of an event (the memos keep
@@ -968,8 +991,12 @@ static inline gboolean
 memo_holds (const TtvDecoderMemo *m, guint64 packet, gconstpointer tracefile, const TtvType *type,
             const guint8 *buf, guint64 buf_bits, guint64 start)
 {
-  return m->valid && m->packet == packet && m->tracefile == tracefile && m->type == type && m->buf == buf
-         && m->buf_bits == buf_bits && m->start == start;
+  /* One test of the differences or'ed together rather than a branch
+   * each: the key's values need no registers of their own. */
+  guint64 diff = (m->packet ^ packet) | ((guintptr) m->tracefile ^ (guintptr) tracefile)
+                 | ((guintptr) m->type ^ (guintptr) type) | ((guintptr) m->buf ^ (guintptr) buf)
+                 | (m->buf_bits ^ buf_bits) | (m->start ^ start);
+  return m->valid && diff == 0;
 }
 
 /* The resident nodes of a memo that holds the scope, as the first scope
@@ -1032,18 +1059,121 @@ memo_miss (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType
   return memo_reuse (d, m, scope_name, bit_pos);
 }
 
-gint32
-ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type,
-                               const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
-                               GError **error)
+/* ttv_decoder_decode_first_memo's work, inline: ttv_decoder_decode_chain
+ * has it too. */
+static inline gint32
+memo_first (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type, const char *scope_name,
+            const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
-  /* The reset here rather than the caller's: one call per event. */
   decoder_reset (d);
   const TtvDecoderMemo *m = memo_slot (d, tracefile);
   if (G_LIKELY (memo_holds (m, packet, tracefile, type, buf, buf_bits, *bit_pos)
                 && m->at != TTV_DECODER_NOT_RESIDENT))
     return memo_reuse (d, m, scope_name, bit_pos);
   return memo_miss (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+gint32
+ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type,
+                               const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
+                               GError **error)
+{
+  /* The reset here rather than the caller's: one call per event. */
+  return memo_first (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
+}
+
+/* ttv_decoder_decode without an error, for ttv_decoder_decode_chain: six
+ * arguments, so that its calls are tail calls. */
+static G_NO_INLINE gint32
+decode_quiet_slow (TtvDecoder *d, const TtvType *type, const char *scope_name, const guint8 *buf,
+                   guint64 buf_bits, guint64 *bit_pos)
+{
+  return ttv_decoder_decode (d, type, scope_name, buf, buf_bits, bit_pos, NULL);
+}
+
+static inline gint32
+decode_quiet (TtvDecoder *d, const TtvType *type, const char *scope_name, const guint8 *buf, guint64 buf_bits,
+              guint64 *bit_pos)
+{
+  const TtvDecodePlan *plan = g_atomic_pointer_get ((TtvDecodePlan **) &type->plan);
+  if (G_LIKELY (plan != NULL && plan != &ttv_decode_no_plan))
+    return ttv_decode_plan_decode_quiet (plan, d, scope_name, buf, buf_bits, bit_pos);
+  return decode_quiet_slow (d, type, scope_name, buf, buf_bits, bit_pos);
+}
+
+/* ttv_decoder_decode_chain past its first scope when the chain has
+ * contexts (their calls return here: a frame of its own). */
+static G_NO_INLINE gint32
+chain_contexts (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *bytes, gint32 *out)
+{
+  /* Written out, not a loop: two tests of a pointer, not of an index. */
+  gint32 r = -1;
+  if (chain->contexts[0]
+      && (r = decode_quiet (d, chain->contexts[0], chain->context_names[0], bytes->buf, bytes->buf_bits,
+                            &bytes->pos)) < 0)
+    return -1;
+  out[chain->slots[1]] = r;
+  r = -1;
+  if (chain->contexts[1]
+      && (r = decode_quiet (d, chain->contexts[1], chain->context_names[1], bytes->buf, bytes->buf_bits,
+                            &bytes->pos)) < 0)
+    return -1;
+  out[chain->slots[2]] = r;
+  return decode_quiet (d, chain->payload, chain->payload_name, bytes->buf, bytes->buf_bits, &bytes->pos);
+}
+
+/* ttv_decoder_decode_chain when the memo does not hold the first scope or
+ * its nodes are not resident. */
+static G_NO_INLINE gint32
+chain_memo_miss (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *bytes, gint32 *out)
+{
+  guint64 p = chain->memo_start;
+  gint32 r = memo_miss (d, bytes->packet, bytes->tracefile, chain->memo, chain->memo_name, bytes->buf,
+                        bytes->buf_bits, &p, NULL);
+  if (r < 0)
+    return -1;
+  out[chain->slots[0]] = r;
+  return chain_contexts (d, chain, bytes, out);
+}
+
+/* ttv_decoder_decode_chain when the event before converted strings into
+ * the arena: cleared, then the same call. */
+static G_NO_INLINE gint32
+chain_after_arena (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *bytes, gint32 *out)
+{
+  arena_clear (d);
+  return ttv_decoder_decode_chain (d, chain, bytes, out);
+}
+
+gint32
+ttv_decoder_decode_chain (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *bytes, gint32 *out)
+{
+  /* One call from the reader instead of one a scope; no call here but in
+   * tail position (the memo's hit inline, the rest out of line), so no
+   * frame: a kernel event's way is this, then its payload's decode. */
+  if (G_UNLIKELY (d->arena_used))
+    return chain_after_arena (d, chain, bytes, out);
+  decoder_reset (d);
+  gint32 r = -1;
+  if (chain->memo)
+    {
+      const TtvDecoderMemo *m = memo_slot (d, bytes->tracefile);
+      if (G_UNLIKELY (!memo_holds (m, bytes->packet, bytes->tracefile, chain->memo, bytes->buf, bytes->buf_bits,
+                                   chain->memo_start)
+                      || m->at == TTV_DECODER_NOT_RESIDENT))
+        return chain_memo_miss (d, chain, bytes, out);
+      /* memo_reuse, the name known to be set. */
+      TtvDecoderScope *scope = d->scopes;
+      r = (gint32) m->at;
+      scope->name = chain->memo_name;
+      scope->node = m->at;
+      d->n_scopes = 1;
+    }
+  out[chain->slots[0]] = r;
+  if (chain->contexts[0] || chain->contexts[1])
+    return chain_contexts (d, chain, bytes, out);
+  out[chain->slots[1]] = out[chain->slots[2]] = -1;
+  return decode_quiet (d, chain->payload, chain->payload_name, bytes->buf, bytes->buf_bits, &bytes->pos);
 }
 
 gint32

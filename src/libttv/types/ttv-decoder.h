@@ -60,6 +60,42 @@ gint32      ttv_decoder_decode (TtvDecoder *decoder, const TtvType *type, const 
 gint32      ttv_decoder_decode_first_memo (TtvDecoder *decoder, guint64 packet, gconstpointer tracefile,
                                            const TtvType *type, const char *scope_name, const guint8 *buf,
                                            guint64 buf_bits, guint64 *bit_pos, GError **error);
+/* A reader's usual event as one call: its scopes in the order they are
+ * decoded, prepared once per event class.  First the packet's scope,
+ * reused as by ttv_decoder_decode_first_memo (@memo NULL: none, the
+ * decoder only reset), then up to two contexts (NULL: none) where the
+ * event's bytes start, then the payload, each after the one before. */
+typedef struct {
+  const TtvType *memo;
+  const char *memo_name;         /* required with @memo: its scope is registered */
+  guint64 memo_start;            /* where @memo starts in the packet's bytes */
+  const TtvType *contexts[2];
+  const char *context_names[2];
+  const TtvType *payload;
+  const char *payload_name;
+  /* Where the nodes of @memo and of the contexts go in
+   * ttv_decoder_decode_chain's @out (-1 there for a scope it lacks). */
+  guint8 slots[3];
+} TtvDecoderChain;
+
+/* The bytes of one event for ttv_decoder_decode_chain: its packet (named
+ * as ttv_decoder_decode_first_memo's @packet and @tracefile), and where
+ * its contexts start, past its payload after the call. */
+typedef struct {
+  guint64 packet;
+  gconstpointer tracefile;
+  const guint8 *buf;
+  guint64 buf_bits;
+  guint64 pos;
+} TtvDecoderChainBytes;
+
+/* Decodes @chain's scopes from @bytes (the same nodes and scopes as
+ * ttv_decoder_decode_first_memo and ttv_decoder_decode one scope after
+ * the other) and returns the payload's node; -1 on any failure, without
+ * a message: the caller then decodes the event the long way, which finds
+ * it. */
+gint32      ttv_decoder_decode_chain (TtvDecoder *decoder, const TtvDecoderChain *chain,
+                                      TtvDecoderChainBytes *bytes, gint32 *out);
 /* A struct whose members all load from constant offsets (integers,
  * floats and text arrays on byte boundaries, no member referenced by
  * another): most event payloads and contexts.  Printers read such a

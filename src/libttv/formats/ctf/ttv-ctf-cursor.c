@@ -482,6 +482,27 @@ offsets_compute (const CtfStreamClass *sc, CtfEventClass *ec)
       }
 }
 
+/* @ec's chain (see CtfEventClass): its packet's context where the
+ * packet header ends, then its contexts and fields where its header
+ * ends, the nodes' order and scope names of decode_all's. */
+static void
+chain_compute (const CtfStreamClass *sc, CtfEventClass *ec, gint refs)
+{
+  ec->chain = (TtvDecoderChain) {
+    .memo = sc->packet_context,
+    .memo_name = "stream.packet.context",
+    .memo_start = (guint64) MAX (ec->packet_context_bit, 0),
+    .contexts = { sc->event_context, ec->context },
+    .context_names = { "stream.event.context", "event.context" },
+    .payload = ec->fields,
+    .payload_name = "event.fields",
+    .slots = { TTV_EVENT_CONTEXT_PACKET, TTV_EVENT_CONTEXT_STREAM_EVENT, TTV_EVENT_CONTEXT_EVENT },
+  };
+  /* Set last, as refs: decode_chain reads it before the chain. */
+  g_atomic_int_set (&ec->chain_ok, (refs & CTF_REFS_FIELDS_ALONE)
+                                   && (sc->packet_context == NULL || ec->packet_context_bit >= 0));
+}
+
 static gint
 class_refs_compute (const CtfStreamFile *sf, CtfEventClass *ec)
 {
@@ -515,6 +536,7 @@ class_refs_compute (const CtfStreamFile *sf, CtfEventClass *ec)
   offsets_compute (sc, ec);
   ec->payload_by_plan = ec->fields && ec->skip_bits[2] < 0 && ec->payload_seq == NULL
                         && ttv_decoder_has_plan (ec->fields);
+  chain_compute (sc, ec, refs);
   g_atomic_int_set (&ec->refs, refs);
   return refs;
 }
@@ -1695,13 +1717,13 @@ ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
 }
 
 /* The scopes of an event of a class that refers to no other scope and whose
- * scopes all have plans, each decoded where it is known to start: the
- * same nodes as decode_all, the contexts' in @scopes (by
- * TtvEventContext), the payload's returned.  -1 when that does not apply
- * or fails (the caller then takes decode_all, which reports the error). */
+ * scopes all have plans, each decoded where it is known to start, but
+ * the packet context (decode_chain's): the same nodes as decode_all, the
+ * contexts' in @scopes (by TtvEventContext), the payload's returned.  -1
+ * when that does not apply or fails (the caller then takes decode_all,
+ * which reports the error). */
 static inline gint32
-decode_scopes_alone (const TtvEvent *event, TtvDecoder *d, gboolean with_packet,
-                     gint32 scopes[TTV_EVENT_N_CONTEXTS])
+decode_scopes_alone (const TtvEvent *event, TtvDecoder *d, gint32 scopes[TTV_EVENT_N_CONTEXTS])
 {
   const CtfStreamFile *sf = event->tracefile->priv;
   const CtfStreamClass *sc = sf->sc;
@@ -1711,16 +1733,9 @@ decode_scopes_alone (const TtvEvent *event, TtvDecoder *d, gboolean with_packet,
     return -1;
   const guint8 *data = event->data;
   guint64 bits = event->data_bits;
-  guint64 pos = (guint64) ec->packet_context_bit;
+  guint64 pos = hdr_end;
+  ttv_decoder_reset (d);
   scopes[TTV_EVENT_CONTEXT_PACKET] = -1;
-  if (!with_packet || sc->packet_context == NULL)
-    ttv_decoder_reset (d);
-  else if (ec->packet_context_bit < 0
-           || (scopes[TTV_EVENT_CONTEXT_PACKET]
-               = ttv_decoder_decode_first_memo (d, event->pos.block, event->tracefile, sc->packet_context,
-                                                "stream.packet.context", data, bits, &pos, NULL)) < 0)
-    return -1;
-  pos = hdr_end;
   scopes[TTV_EVENT_CONTEXT_STREAM_EVENT] = -1;
   if (sc->event_context
       && (scopes[TTV_EVENT_CONTEXT_STREAM_EVENT]
@@ -1732,6 +1747,23 @@ decode_scopes_alone (const TtvEvent *event, TtvDecoder *d, gboolean with_packet,
                                                                 NULL)) < 0)
     return -1;
   return ttv_decoder_decode (d, ec->fields, "event.fields", data, bits, &pos, NULL);
+}
+
+/* decode_scopes_alone with the packet context first, in one call of the
+ * decoder's (the class's chain, see chain_compute): the memo's reuse and
+ * the calls of the scopes without the cursor's. */
+static inline gint32
+decode_chain (const TtvEvent *event, TtvDecoder *d, gint32 scopes[TTV_EVENT_N_CONTEXTS])
+{
+  CtfEventClass *ec = event->type->priv;
+  guint64 hdr_end = CTF_EVENT_HEADER_END (event);
+  /* A class's first event takes decode_all's way, which works out its
+   * refs and chain (chain_ok is FALSE until then): no call here but the
+   * decoder's, so a small frame. */
+  if (!g_atomic_int_get (&ec->chain_ok) || hdr_end == 0)
+    return -1;
+  TtvDecoderChainBytes bytes = { event->pos.block, event->tracefile, event->data, event->data_bits, hdr_end };
+  return ttv_decoder_decode_chain (d, &ec->chain, &bytes, scopes);
 }
 
 /* decode_event where decode_scopes_alone does not apply or fails: every
@@ -1777,7 +1809,7 @@ static inline gint32
 decode_event (const TtvEvent *event, TtvDecoder *decoder, gboolean with_packet,
               gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error)
 {
-  gint32 r = decode_scopes_alone (event, decoder, with_packet, scopes);
+  gint32 r = with_packet ? decode_chain (event, decoder, scopes) : decode_scopes_alone (event, decoder, scopes);
   if (G_LIKELY (r >= 0))
     return r;
   return decode_event_slow (event, decoder, with_packet, scopes, error);

@@ -156,6 +156,11 @@ typedef struct {
   /* When they have no such layout but a decode plan (arrays, sequences):
    * the cursor steps over them by the plan (ttv_type_skip_by_plan). */
   gboolean payload_by_plan;
+  /* CTF_REFS_FIELDS_ALONE and the packet context (if any) at a known
+   * place: the usual event's scopes decode in one call (its chain).  Set
+   * with refs (atomically, after the chain). */
+  gint chain_ok;
+  TtvDecoderChain chain;
   CtfTextPlan *text;      /* owned, made by the first line printed */
   CtfJsonlPlan *jsonl;    /* owned, made by the first jsonl line */
 } CtfEventClass;
