@@ -53,6 +53,7 @@ typedef struct {
   guint32 cur_state;
   guint32 cur_aux;
   guint32 cur_count;
+  TtvHistoryEarlySummary *early;   /* in the builder's slab, or NULL */
 } BRow;
 
 typedef struct {
@@ -104,6 +105,8 @@ typedef struct {
   TtvHistoryWriter w;
   gsize max_memory;
   TtvHistoryCoder *coder;     /* owned, while the trace is read */
+  gboolean threaded;       /* the coder has a thread of its own */
+  gboolean reading;        /* rows closed now end before the trace does */
   guint64 fingerprint_offset;
   guint64 fingerprint_size;
   /* Strings of the representation. */
@@ -261,6 +264,8 @@ brow_clear (BRow *r)
   ttv_history_encoder_clear (&r->recs);
   if (r->marks)
     ttv_history_encoder_clear (r->marks);
+  if (r->early)
+    g_clear_pointer (&r->early->bins, g_free);
 }
 
 static BRow *
@@ -452,17 +457,37 @@ row_count (Builder *b, BRow *r, gint64 t)
   r->cur_count++;
 }
 
+/* The row's records are all pushed and its end known: with a coding
+ * thread, it makes the row's summary while the trace is still read (dead
+ * rows hold about a third of the records); else the tail does. */
+static void
+finish_records (Builder *b, BRow *r)
+{
+  if (r->recs.finished)
+    return;
+  if (!b->reading || !b->threaded)
+    {
+      ttv_history_coder_submit (b->coder, &r->recs, TRUE);
+      return;
+    }
+  r->early = ttv_history_slab_alloc0 (&b->slab, sizeof (TtvHistoryEarlySummary));
+  r->early->n_recs = r->recs.n_recs;
+  r->early->origin = b->origin;
+  r->early->end = r->end;
+  ttv_history_coder_finish_summarized (b->coder, &r->recs, r->early);
+}
+
 static void
 close_row (Builder *b, BRow *r, gint64 t, gboolean dead)
 {
   if (r->has_cur && t > r->cur_start)
     push_cur (b, r);
+  r->end = MAX (t, r->birth);
   /* No record follows: everything is written out, the buffers freed. */
-  finish_encoder (b, &r->recs);
+  finish_records (b, r);
   if (r->marks)
     finish_encoder (b, r->marks);
   r->has_cur = FALSE;
-  r->end = MAX (t, r->birth);
   r->open = FALSE;
   r->dead = dead;
 }
@@ -895,6 +920,21 @@ write_summaries (Builder *b, GArray *jobs, void (*progress) (double, gpointer), 
   return !g_cancellable_set_error_if_cancelled (cancel, error) && !b->w.failed;
 }
 
+/* Whether the coder made @early (or NULL) for these very levels: it
+ * planned them from the same records and end, so they are, unless it left
+ * the summary to the tail. */
+static gboolean
+early_summary_fits (const TtvHistoryEarlySummary *early, const TtvHistoryLevel *levels, guint n_levels)
+{
+  if (early == NULL || !early->made || early->n_levels != n_levels)
+    return FALSE;
+  for (guint k = 0; k < n_levels; k++)
+    if (early->levels[k].shift != levels[k].shift || early->levels[k].first_bin != levels[k].first_bin
+        || early->levels[k].n_bins != levels[k].n_bins)
+      return FALSE;
+  return TRUE;
+}
+
 /* After the records: per row its directories and summary levels, then the
  * strings, the row table and the header.  The summary of a row is
  * computed reading its records back (from memory, or from the file a
@@ -949,9 +989,8 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
       gsize mark_dir_bytes = r->marks ? ttv_history_n_pieces (marks.n_blocks) * sizeof (TtvHistoryBlock) : 0;
       TtvHistoryLevel levels[TTV_HISTORY_MAX_LEVELS];
       guint n_levels = ttv_history_summary_plan (&recs, b->origin, r->end, levels);
-      gsize size = dir_bytes + mark_dir_bytes + n_levels * sizeof (TtvHistoryLevel);
-      for (guint k = 0; k < n_levels; k++)
-        size += (levels[k].n_bins * TTV_HISTORY_BIN_SIZE + 7) & ~(gsize) 7;
+      gsize size = dir_bytes + mark_dir_bytes + n_levels * sizeof (TtvHistoryLevel)
+                   + ttv_history_summary_layout (levels, n_levels, 0);
 
       guint64 at = ttv_history_writer_reserve (w, size);
       fr.n_recs = recs.n_recs;
@@ -966,14 +1005,13 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
       fr.n_levels = n_levels;
       fr.levels_offset = at;
       at += n_levels * sizeof (TtvHistoryLevel);
-      for (guint k = 0; k < n_levels; k++)
-        {
-          levels[k].offset = at;
-          at += (levels[k].n_bins * TTV_HISTORY_BIN_SIZE + 7) & ~(gsize) 7;
-        }
+      gsize bins_size = ttv_history_summary_layout (levels, n_levels, at);
       if (n_levels)
+        ttv_history_writer_pwrite (w, fr.levels_offset, levels, n_levels * sizeof (TtvHistoryLevel));
+      if (n_levels && early_summary_fits (r->early, levels, n_levels))
+        ttv_history_writer_pwrite (w, levels[0].offset, r->early->bins, bins_size);
+      else if (n_levels)
         {
-          ttv_history_writer_pwrite (w, fr.levels_offset, levels, n_levels * sizeof (TtvHistoryLevel));
           SummaryJob job = { recs, g_steal_pointer (&r->recs.dir), r->recs.dir_first, { { 0 } }, n_levels, r->end };
           memcpy (job.levels, levels, n_levels * sizeof (TtvHistoryLevel));
           g_array_append_val (jobs, job);
@@ -1227,7 +1265,8 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   b->fingerprint_size = strlen (fingerprint) + 1;
   b->fingerprint_offset = ttv_history_writer_append (&b->w, fingerprint, b->fingerprint_size);
   ttv_history_writer_align (&b->w);
-  b->coder = ttv_history_coder_new (&b->w, max_memory, n_threads () > 1);
+  b->threaded = n_threads () > 1;
+  b->coder = ttv_history_coder_new (&b->w, max_memory, b->threaded);
 
   ttv_state_add_observer (state, &history_observer, b);
   /* Each machine's initial processes, evaluated at its start. */
@@ -1248,6 +1287,7 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   /* One trace (the usual case): every event's trace is 0, without the two
    * calls a lookup takes. */
   gboolean one_trace = traces->len == 1;
+  b->reading = TRUE;
   while ((ev = ttv_context_next (ctx, &local)) != NULL)
     {
       guint trace = one_trace ? 0 : ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
@@ -1270,6 +1310,7 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
       return NULL;
     }
   /* Rows alive at the end cover the last event's time too. */
+  b->reading = FALSE;
   gint64 hend = MAX (last, end == TTV_TIME_MIN ? last : end);
   hend = MAX (hend, b->origin) + 1;
   name_rows (b, model, ts);

@@ -431,6 +431,13 @@ guint    ttv_history_summary_plan (const TtvHistorySeq *recs, gint64 origin, gin
  * writes them at their offsets. */
 void     ttv_history_summary_write (TtvHistoryWriter *w, const TtvHistorySeq *recs, gint64 origin, gint64 end,
                                  const TtvHistoryLevel *levels, guint n_levels);
+/* Sets the planned levels' offsets: their bins one after the other from
+ * @at, each level's rounded up to 8 bytes; returns the bytes they take. */
+gsize    ttv_history_summary_layout (TtvHistoryLevel *levels, guint n_levels, guint64 at);
+/* ttv_history_summary_write () into memory: the bins at @bins plus the
+ * levels' offsets (laid out from 0), the padding left as it is. */
+void     ttv_history_summary_compute (const TtvHistorySeq *recs, gint64 origin, gint64 end,
+                                   const TtvHistoryLevel *levels, guint n_levels, guint8 *bins);
 
 /* ---- the file ---- */
 
