@@ -95,6 +95,10 @@ typedef struct {
   gint64 origin;
   GPtrArray *rows;         /* of BRow * in @slab, their encoders owned */
   TtvHistorySlab slab;     /* the rows, their marks' encoders, the strings */
+  /* The early summaries' bins (ttv-history-coding-thread.h): a slab, not
+   * blocks of the heap, for the reason ttv-history-slab.c gives; the
+   * coding thread's while the trace is read, freed once written. */
+  TtvHistorySlab early_bins;
   GPtrArray *machines;     /* of BMachine *, owned, by number */
   BMachine *m;             /* the state's selected machine (weak) */
   Dirty dirty[MAX_DIRTY];  /* processes an event changed */
@@ -264,8 +268,6 @@ brow_clear (BRow *r)
   ttv_history_encoder_clear (&r->recs);
   if (r->marks)
     ttv_history_encoder_clear (r->marks);
-  if (r->early)
-    g_clear_pointer (&r->early->bins, g_free);
 }
 
 static BRow *
@@ -1022,6 +1024,7 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
        * unless a summary took one) goes now, not after every row. */
       brow_clear (g_steal_pointer (&b->rows->pdata[i]));
     }
+  ttv_history_slab_clear (&b->early_bins);
   /* The summaries write from two threads: from here on, nothing of the
    * writer's may wait in its buffer (ttv_history_writer_pwrite ()). */
   ttv_history_writer_flush (w);
@@ -1116,6 +1119,7 @@ builder_free (Builder *b)
   g_hash_table_unref (b->quark_index);
   g_ptr_array_unref (b->strings);
   ttv_history_slab_clear (&b->slab);
+  ttv_history_slab_clear (&b->early_bins);
   g_free (b);
 }
 
@@ -1249,6 +1253,7 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   b->origin = start == TTV_TIME_MAX ? 0 : start;
   b->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) brow_clear);
   ttv_history_slab_init (&b->slab);
+  ttv_history_slab_init (&b->early_bins);
   b->machines = g_ptr_array_new_with_free_func ((GDestroyNotify) machine_free);
   add_machines (b, ts);
   b->m = get_machine (b, 0);
@@ -1266,7 +1271,7 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   b->fingerprint_offset = ttv_history_writer_append (&b->w, fingerprint, b->fingerprint_size);
   ttv_history_writer_align (&b->w);
   b->threaded = n_threads () > 1;
-  b->coder = ttv_history_coder_new (&b->w, max_memory, b->threaded);
+  b->coder = ttv_history_coder_new (&b->w, max_memory, b->threaded, &b->early_bins);
 
   ttv_state_add_observer (state, &history_observer, b);
   /* Each machine's initial processes, evaluated at its start. */

@@ -28,7 +28,8 @@ struct _TtvHistCoder {
   TtvHistoryWriter *w;        /* weak: used by the coding side only */
   gsize max_memory;
   gssize buffered;         /* bytes of coded blocks the encoders hold */
-  gsize summary_bytes;     /* bytes of the early summaries' bins made */
+  TtvHistorySlab *summaries;  /* weak: the early summaries' bins */
+  gsize summary_bytes;     /* bytes of them */
   GPtrArray *listed;       /* encoders holding some (weak) */
   /* Threaded: */
   GThread *thread;
@@ -88,7 +89,7 @@ summarize_early (TtvHistoryCoder *c, TtvHistoryEncoder *e, TtvHistoryEarlySummar
   c->summary_bytes += size;
   if (size)
     {
-      s->bins = g_malloc0 (size);
+      s->bins = ttv_history_slab_alloc0 (c->summaries, size);
       ttv_history_summary_compute (&seq, s->origin, s->end, s->levels, s->n_levels, s->bins);
     }
   s->made = TRUE;
@@ -118,10 +119,11 @@ coding_thread (gpointer data)
 }
 
 TtvHistoryCoder *
-ttv_history_coder_new (TtvHistoryWriter *w, gsize max_memory, gboolean threaded)
+ttv_history_coder_new (TtvHistoryWriter *w, gsize max_memory, gboolean threaded, TtvHistorySlab *summaries)
 {
   TtvHistoryCoder *c = g_new0 (TtvHistoryCoder, 1);
   c->w = w;
+  c->summaries = summaries;
   c->max_memory = max_memory;
   c->listed = g_ptr_array_new ();
   if (!threaded)

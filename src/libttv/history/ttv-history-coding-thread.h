@@ -20,13 +20,16 @@ typedef struct {
   gboolean made;           /* FALSE: left to the tail (over the memory bound) */
   TtvHistoryLevel levels[TTV_HISTORY_MAX_LEVELS];   /* offsets from @bins' start */
   guint n_levels;
-  guint8 *bins;            /* owned, or NULL (no levels) */
+  guint8 *bins;            /* in the coder's slab, or NULL (no levels) */
 } TtvHistoryEarlySummary;
 
 /* Codes into @w (weak; used by the coding side only until the coder is
  * freed), writing coded blocks out beyond @max_memory bytes held.
- * @threaded FALSE: in the caller's thread. */
-TtvHistoryCoder *ttv_history_coder_new (TtvHistoryWriter *w, gsize max_memory, gboolean threaded);
+ * @threaded FALSE: in the caller's thread.  @summaries (weak): where the
+ * early summaries' bins go, used by the coding side only until the coder
+ * is freed. */
+TtvHistoryCoder *ttv_history_coder_new (TtvHistoryWriter *w, gsize max_memory, gboolean threaded,
+                                        TtvHistorySlab *summaries);
 /* Takes the pending records of @e (a block, or its last records when
  * @finish: the encoder is then finished). */
 void          ttv_history_coder_submit (TtvHistoryCoder *c, TtvHistoryEncoder *e, gboolean finish);
