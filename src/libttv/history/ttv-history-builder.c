@@ -962,7 +962,8 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
   g_autoptr (GArray) rows = g_array_sized_new (FALSE, TRUE, sizeof (TtvHistoryRow), b->rows->len);
   g_autoptr (GArray) jobs = g_array_new (FALSE, FALSE, sizeof (SummaryJob));
   g_array_set_clear_func (jobs, (GDestroyNotify) summary_job_clear);
-  ttv_history_writer_flush (w);
+  /* The tail's regions are filled in place: read back for the checksum. */
+  ttv_history_writer_hash_stop (w);
   /* First every row's place (the writer may move its memory), then the
    * summaries, filled in place. */
   for (guint i = 0; i < b->rows->len && !w->failed; i++)
@@ -1249,6 +1250,9 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   Builder *b = g_new0 (Builder, 1);
   *builder = b;
   b->w = *w;
+  /* The records go out in order while the trace is read: hashed then
+   * (by the thread writing them), not read back for the checksum. */
+  ttv_history_writer_hash_as_written (&b->w);
   b->state = state;
   b->origin = start == TTV_TIME_MAX ? 0 : start;
   b->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) brow_clear);

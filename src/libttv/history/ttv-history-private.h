@@ -154,6 +154,10 @@ guint64  ttv_history_writer_checksum (TtvHistoryWriter *w);
  * set before) written again.  Bytes written out of order make the
  * checksum read back the file as without. */
 void     ttv_history_writer_hash_as_written (TtvHistoryWriter *w);
+/* The bytes from here on (after a flush) are left to the checksum to read
+ * back: for regions filled in place from several threads (the history's
+ * summaries), which would otherwise make it read back the whole file. */
+void     ttv_history_writer_hash_stop (TtvHistoryWriter *w);
 /* Gives the file the name @path atomically (a committed, named file). */
 gboolean ttv_history_writer_commit (TtvHistoryWriter *w, const char *path, GError **error);
 /* The error of a failed writer, naming @what. */
