@@ -630,6 +630,62 @@ test_threads (Fixture *f, gconstpointer data)
   g_remove (ttv_history_get_cache_path (two_file));
 }
 
+/* The file a build wrote, whole. */
+static GBytes *
+file_bytes (TtvHistory *h)
+{
+  g_autoptr (GError) error = NULL;
+  char *data;
+  gsize len;
+  g_assert_true (g_file_get_contents (ttv_history_get_cache_path (h), &data, &len, &error));
+  g_assert_no_error (error);
+  return g_bytes_new_take (data, len);
+}
+
+/* With two threads the summaries of rows that end while the trace is read
+ * are made by the coding thread and held until the tail: the file is the
+ * one-thread build's byte for byte, with room for all of them (8 MiB) or
+ * for few (a bound of 2 KiB: the others made at the tail; the blocks lie
+ * elsewhere than with 8 MiB, so compared with the one thread's at 2 KiB). */
+static void
+test_early_summaries (Fixture *f, gconstpointer data)
+{
+  g_autofree char *dir_one = g_build_filename (f->dir, "cache-early-one", NULL);
+  g_autofree char *dir_two = g_build_filename (f->dir, "cache-early-two", NULL);
+  g_autofree char *dir_small = g_build_filename (f->dir, "cache-early-small", NULL);
+  g_autofree char *dir_one_small = g_build_filename (f->dir, "cache-early-one-small", NULL);
+  g_setenv ("TTV_HISTORY_THREADS", "1", TRUE);
+  g_autoptr (TtvHistory) one = ttv_history_test_build (f->ts, 0, FALSE, dir_one);
+  g_autoptr (TtvHistory) one_small = ttv_history_test_build (f->ts, 2048, FALSE, dir_one_small);
+  g_setenv ("TTV_HISTORY_THREADS", "2", TRUE);
+  g_autoptr (TtvHistory) two = ttv_history_test_build (f->ts, 0, FALSE, dir_two);
+  g_autoptr (TtvHistory) small = ttv_history_test_build (f->ts, 2048, FALSE, dir_small);
+  g_unsetenv ("TTV_HISTORY_THREADS");
+
+  /* Rows that end before the trace (dead tasks among them) with records
+   * enough for levels: the coding thread summarizes them. */
+  guint n_ended = 0;
+  for (guint i = 0; i < ttv_history_get_n_rows (one, TTV_HISTORY_ROW_PROCESS); i++)
+    {
+      const TtvHistoryRowInfo *r = ttv_history_get_row (one, TTV_HISTORY_ROW_PROCESS, i);
+      n_ended += r->dead && r->n_intervals >= 256;
+    }
+  g_assert_cmpuint (n_ended, >=, 5);
+
+  g_autoptr (GBytes) b_one = file_bytes (one);
+  g_autoptr (GBytes) b_two = file_bytes (two);
+  g_autoptr (GBytes) b_small = file_bytes (small);
+  g_autoptr (GBytes) b_one_small = file_bytes (one_small);
+  g_assert_true (g_bytes_equal (b_one, b_two));
+  g_assert_true (g_bytes_equal (b_one_small, b_small));
+  ttv_history_test_assert_same (one, two);
+  ttv_history_test_assert_same (one, small);
+  g_remove (ttv_history_get_cache_path (one));
+  g_remove (ttv_history_get_cache_path (one_small));
+  g_remove (ttv_history_get_cache_path (two));
+  g_remove (ttv_history_get_cache_path (small));
+}
+
 /* Cancelling stops the build with an error. */
 static void
 test_cancel (Fixture *f, gconstpointer data)
@@ -773,6 +829,8 @@ main (int argc, char **argv)
   g_test_add ("/history/sim/summary-bins", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_summary_bins, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cache", Fixture, GSIZE_TO_POINTER (30000), fixture_set_up, test_cache, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/threads", Fixture, GSIZE_TO_POINTER (50000), fixture_set_up, test_threads, ttv_history_fixture_tear_down);
+  g_test_add ("/history/sim/early-summaries", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_early_summaries,
+              ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/names", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_names, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cpu-time", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_cpu_time, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cancel", Fixture, GSIZE_TO_POINTER (5000), fixture_set_up, test_cancel, ttv_history_fixture_tear_down);

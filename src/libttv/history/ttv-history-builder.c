@@ -53,6 +53,7 @@ typedef struct {
   guint32 cur_state;
   guint32 cur_aux;
   guint32 cur_count;
+  TtvHistoryEarlySummary *early;   /* in the builder's slab, or NULL */
 } BRow;
 
 typedef struct {
@@ -94,6 +95,10 @@ typedef struct {
   gint64 origin;
   GPtrArray *rows;         /* of BRow * in @slab, their encoders owned */
   TtvHistorySlab slab;     /* the rows, their marks' encoders, the strings */
+  /* The early summaries' bins (ttv-history-coding-thread.h): a slab, not
+   * blocks of the heap, for the reason ttv-history-slab.c gives; the
+   * coding thread's while the trace is read, freed once written. */
+  TtvHistorySlab early_bins;
   GPtrArray *machines;     /* of BMachine *, owned, by number */
   BMachine *m;             /* the state's selected machine (weak) */
   Dirty dirty[MAX_DIRTY];  /* processes an event changed */
@@ -104,6 +109,8 @@ typedef struct {
   TtvHistoryWriter w;
   gsize max_memory;
   TtvHistoryCoder *coder;     /* owned, while the trace is read */
+  gboolean threaded;       /* the coder has a thread of its own */
+  gboolean reading;        /* rows closed now end before the trace does */
   guint64 fingerprint_offset;
   guint64 fingerprint_size;
   /* Strings of the representation. */
@@ -452,17 +459,37 @@ row_count (Builder *b, BRow *r, gint64 t)
   r->cur_count++;
 }
 
+/* The row's records are all pushed and its end known: with a coding
+ * thread, it makes the row's summary while the trace is still read (dead
+ * rows hold about a third of the records); else the tail does. */
+static void
+finish_records (Builder *b, BRow *r)
+{
+  if (r->recs.finished)
+    return;
+  if (!b->reading || !b->threaded)
+    {
+      ttv_history_coder_submit (b->coder, &r->recs, TRUE);
+      return;
+    }
+  r->early = ttv_history_slab_alloc0 (&b->slab, sizeof (TtvHistoryEarlySummary));
+  r->early->n_recs = r->recs.n_recs;
+  r->early->origin = b->origin;
+  r->early->end = r->end;
+  ttv_history_coder_finish_summarized (b->coder, &r->recs, r->early);
+}
+
 static void
 close_row (Builder *b, BRow *r, gint64 t, gboolean dead)
 {
   if (r->has_cur && t > r->cur_start)
     push_cur (b, r);
+  r->end = MAX (t, r->birth);
   /* No record follows: everything is written out, the buffers freed. */
-  finish_encoder (b, &r->recs);
+  finish_records (b, r);
   if (r->marks)
     finish_encoder (b, r->marks);
   r->has_cur = FALSE;
-  r->end = MAX (t, r->birth);
   r->open = FALSE;
   r->dead = dead;
 }
@@ -895,6 +922,21 @@ write_summaries (Builder *b, GArray *jobs, void (*progress) (double, gpointer), 
   return !g_cancellable_set_error_if_cancelled (cancel, error) && !b->w.failed;
 }
 
+/* Whether the coder made @early (or NULL) for these very levels: it
+ * planned them from the same records and end, so they are, unless it left
+ * the summary to the tail. */
+static gboolean
+early_summary_fits (const TtvHistoryEarlySummary *early, const TtvHistoryLevel *levels, guint n_levels)
+{
+  if (early == NULL || !early->made || early->n_levels != n_levels)
+    return FALSE;
+  for (guint k = 0; k < n_levels; k++)
+    if (early->levels[k].shift != levels[k].shift || early->levels[k].first_bin != levels[k].first_bin
+        || early->levels[k].n_bins != levels[k].n_bins)
+      return FALSE;
+  return TRUE;
+}
+
 /* After the records: per row its directories and summary levels, then the
  * strings, the row table and the header.  The summary of a row is
  * computed reading its records back (from memory, or from the file a
@@ -920,7 +962,8 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
   g_autoptr (GArray) rows = g_array_sized_new (FALSE, TRUE, sizeof (TtvHistoryRow), b->rows->len);
   g_autoptr (GArray) jobs = g_array_new (FALSE, FALSE, sizeof (SummaryJob));
   g_array_set_clear_func (jobs, (GDestroyNotify) summary_job_clear);
-  ttv_history_writer_flush (w);
+  /* The tail's regions are filled in place: read back for the checksum. */
+  ttv_history_writer_hash_stop (w);
   /* First every row's place (the writer may move its memory), then the
    * summaries, filled in place. */
   for (guint i = 0; i < b->rows->len && !w->failed; i++)
@@ -949,9 +992,8 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
       gsize mark_dir_bytes = r->marks ? ttv_history_n_pieces (marks.n_blocks) * sizeof (TtvHistoryBlock) : 0;
       TtvHistoryLevel levels[TTV_HISTORY_MAX_LEVELS];
       guint n_levels = ttv_history_summary_plan (&recs, b->origin, r->end, levels);
-      gsize size = dir_bytes + mark_dir_bytes + n_levels * sizeof (TtvHistoryLevel);
-      for (guint k = 0; k < n_levels; k++)
-        size += (levels[k].n_bins * TTV_HISTORY_BIN_SIZE + 7) & ~(gsize) 7;
+      gsize size = dir_bytes + mark_dir_bytes + n_levels * sizeof (TtvHistoryLevel)
+                   + ttv_history_summary_layout (levels, n_levels, 0);
 
       guint64 at = ttv_history_writer_reserve (w, size);
       fr.n_recs = recs.n_recs;
@@ -966,14 +1008,13 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
       fr.n_levels = n_levels;
       fr.levels_offset = at;
       at += n_levels * sizeof (TtvHistoryLevel);
-      for (guint k = 0; k < n_levels; k++)
-        {
-          levels[k].offset = at;
-          at += (levels[k].n_bins * TTV_HISTORY_BIN_SIZE + 7) & ~(gsize) 7;
-        }
+      gsize bins_size = ttv_history_summary_layout (levels, n_levels, at);
       if (n_levels)
+        ttv_history_writer_pwrite (w, fr.levels_offset, levels, n_levels * sizeof (TtvHistoryLevel));
+      if (n_levels && early_summary_fits (r->early, levels, n_levels))
+        ttv_history_writer_pwrite (w, levels[0].offset, r->early->bins, bins_size);
+      else if (n_levels)
         {
-          ttv_history_writer_pwrite (w, fr.levels_offset, levels, n_levels * sizeof (TtvHistoryLevel));
           SummaryJob job = { recs, g_steal_pointer (&r->recs.dir), r->recs.dir_first, { { 0 } }, n_levels, r->end };
           memcpy (job.levels, levels, n_levels * sizeof (TtvHistoryLevel));
           g_array_append_val (jobs, job);
@@ -984,6 +1025,7 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
        * unless a summary took one) goes now, not after every row. */
       brow_clear (g_steal_pointer (&b->rows->pdata[i]));
     }
+  ttv_history_slab_clear (&b->early_bins);
   /* The summaries write from two threads: from here on, nothing of the
    * writer's may wait in its buffer (ttv_history_writer_pwrite ()). */
   ttv_history_writer_flush (w);
@@ -1078,6 +1120,7 @@ builder_free (Builder *b)
   g_hash_table_unref (b->quark_index);
   g_ptr_array_unref (b->strings);
   ttv_history_slab_clear (&b->slab);
+  ttv_history_slab_clear (&b->early_bins);
   g_free (b);
 }
 
@@ -1207,10 +1250,14 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   Builder *b = g_new0 (Builder, 1);
   *builder = b;
   b->w = *w;
+  /* The records go out in order while the trace is read: hashed then
+   * (by the thread writing them), not read back for the checksum. */
+  ttv_history_writer_hash_as_written (&b->w);
   b->state = state;
   b->origin = start == TTV_TIME_MAX ? 0 : start;
   b->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) brow_clear);
   ttv_history_slab_init (&b->slab);
+  ttv_history_slab_init (&b->early_bins);
   b->machines = g_ptr_array_new_with_free_func ((GDestroyNotify) machine_free);
   add_machines (b, ts);
   b->m = get_machine (b, 0);
@@ -1227,7 +1274,8 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   b->fingerprint_size = strlen (fingerprint) + 1;
   b->fingerprint_offset = ttv_history_writer_append (&b->w, fingerprint, b->fingerprint_size);
   ttv_history_writer_align (&b->w);
-  b->coder = ttv_history_coder_new (&b->w, max_memory, n_threads () > 1);
+  b->threaded = n_threads () > 1;
+  b->coder = ttv_history_coder_new (&b->w, max_memory, b->threaded, &b->early_bins);
 
   ttv_state_add_observer (state, &history_observer, b);
   /* Each machine's initial processes, evaluated at its start. */
@@ -1248,6 +1296,7 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   /* One trace (the usual case): every event's trace is 0, without the two
    * calls a lookup takes. */
   gboolean one_trace = traces->len == 1;
+  b->reading = TRUE;
   while ((ev = ttv_context_next (ctx, &local)) != NULL)
     {
       guint trace = one_trace ? 0 : ttv_traceset_get_stream_trace (ts, ttv_context_get_stream (ctx));
@@ -1270,6 +1319,7 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
       return NULL;
     }
   /* Rows alive at the end cover the last event's time too. */
+  b->reading = FALSE;
   gint64 hend = MAX (last, end == TTV_TIME_MIN ? last : end);
   hend = MAX (hend, b->origin) + 1;
   name_rows (b, model, ts);

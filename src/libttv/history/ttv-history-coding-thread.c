@@ -14,6 +14,7 @@ typedef struct {
   TtvHistoryEncoder *e;       /* weak */
   guint n;
   gboolean finish;         /* the encoder's last records: close it after */
+  TtvHistoryEarlySummary *summary;   /* weak: to make after closing it, or NULL */
   TtvHistoryRec recs[TTV_HISTORY_BLOCK];
 } Job;
 
@@ -27,6 +28,8 @@ struct _TtvHistCoder {
   TtvHistoryWriter *w;        /* weak: used by the coding side only */
   gsize max_memory;
   gssize buffered;         /* bytes of coded blocks the encoders hold */
+  TtvHistorySlab *summaries;  /* weak: the early summaries' bins */
+  gsize summary_bytes;     /* bytes of them */
   GPtrArray *listed;       /* encoders holding some (weak) */
   /* Threaded: */
   GThread *thread;
@@ -68,6 +71,30 @@ code (TtvHistoryCoder *c, TtvHistoryEncoder *e, const TtvHistoryRec *recs, guint
     flush_listed (c);
 }
 
+/* @s from the closed encoder @e's records, read back from what the
+ * writer holds (its buffer written out first: the records are read from
+ * the file, as the tail would). */
+static void
+summarize_early (TtvHistoryCoder *c, TtvHistoryEncoder *e, TtvHistoryEarlySummary *s)
+{
+  TtvHistoryWriter *w = c->w;
+  if (w->fd >= 0)
+    ttv_history_writer_flush (w);
+  TtvHistorySeq seq = { w->bytes ? w->bytes->data : NULL, w->fd, w->offset,
+                        e->dir ? e->dir : &e->dir_first, ttv_history_n_blocks (s->n_recs), s->n_recs };
+  s->n_levels = ttv_history_summary_plan (&seq, s->origin, s->end, s->levels);
+  gsize size = ttv_history_summary_layout (s->levels, s->n_levels, 0);
+  if (c->summary_bytes + size > c->max_memory)
+    return;
+  c->summary_bytes += size;
+  if (size)
+    {
+      s->bins = ttv_history_slab_alloc0 (c->summaries, size);
+      ttv_history_summary_compute (&seq, s->origin, s->end, s->levels, s->n_levels, s->bins);
+    }
+  s->made = TRUE;
+}
+
 static gpointer
 coding_thread (gpointer data)
 {
@@ -76,7 +103,12 @@ coding_thread (gpointer data)
     {
       Batch *b = g_async_queue_pop (c->todo);
       for (guint i = 0; i < b->n_jobs; i++)
-        code (c, b->jobs[i].e, b->jobs[i].recs, b->jobs[i].n, b->jobs[i].finish);
+        {
+          Job *job = &b->jobs[i];
+          code (c, job->e, job->recs, job->n, job->finish);
+          if (job->summary && !c->w->failed)
+            summarize_early (c, job->e, job->summary);
+        }
       gboolean stop = b->stop;
       b->n_jobs = 0;
       b->stop = FALSE;
@@ -87,10 +119,11 @@ coding_thread (gpointer data)
 }
 
 TtvHistoryCoder *
-ttv_history_coder_new (TtvHistoryWriter *w, gsize max_memory, gboolean threaded)
+ttv_history_coder_new (TtvHistoryWriter *w, gsize max_memory, gboolean threaded, TtvHistorySlab *summaries)
 {
   TtvHistoryCoder *c = g_new0 (TtvHistoryCoder, 1);
   c->w = w;
+  c->summaries = summaries;
   c->max_memory = max_memory;
   c->listed = g_ptr_array_new ();
   if (!threaded)
@@ -114,8 +147,23 @@ hand_over (TtvHistoryCoder *c, gboolean stop)
   g_async_queue_push (c->todo, g_steal_pointer (&c->filling));
 }
 
+static void submit (TtvHistoryCoder *c, TtvHistoryEncoder *e, gboolean finish, TtvHistoryEarlySummary *s);
+
 void
 ttv_history_coder_submit (TtvHistoryCoder *c, TtvHistoryEncoder *e, gboolean finish)
+{
+  submit (c, e, finish, NULL);
+}
+
+void
+ttv_history_coder_finish_summarized (TtvHistoryCoder *c, TtvHistoryEncoder *e, TtvHistoryEarlySummary *s)
+{
+  /* In one thread the summary would cost the same now as at the end. */
+  submit (c, e, TRUE, c->thread ? s : NULL);
+}
+
+static void
+submit (TtvHistoryCoder *c, TtvHistoryEncoder *e, gboolean finish, TtvHistoryEarlySummary *s)
 {
   if (c->thread == NULL)
     {
@@ -130,6 +178,7 @@ ttv_history_coder_submit (TtvHistoryCoder *c, TtvHistoryEncoder *e, gboolean fin
       job->e = e;
       job->n = e->n_pending;
       job->finish = finish;
+      job->summary = s;
       if (e->n_pending > 0)   /* none pending: e->pending may be NULL */
         memcpy (job->recs, e->pending, e->n_pending * sizeof (TtvHistoryRec));
       e->n_pending = 0;

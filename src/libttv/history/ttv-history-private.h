@@ -154,6 +154,10 @@ guint64  ttv_history_writer_checksum (TtvHistoryWriter *w);
  * set before) written again.  Bytes written out of order make the
  * checksum read back the file as without. */
 void     ttv_history_writer_hash_as_written (TtvHistoryWriter *w);
+/* The bytes from here on (after a flush) are left to the checksum to read
+ * back: for regions filled in place from several threads (the history's
+ * summaries), which would otherwise make it read back the whole file. */
+void     ttv_history_writer_hash_stop (TtvHistoryWriter *w);
 /* Gives the file the name @path atomically (a committed, named file). */
 gboolean ttv_history_writer_commit (TtvHistoryWriter *w, const char *path, GError **error);
 /* The error of a failed writer, naming @what. */
@@ -431,6 +435,13 @@ guint    ttv_history_summary_plan (const TtvHistorySeq *recs, gint64 origin, gin
  * writes them at their offsets. */
 void     ttv_history_summary_write (TtvHistoryWriter *w, const TtvHistorySeq *recs, gint64 origin, gint64 end,
                                  const TtvHistoryLevel *levels, guint n_levels);
+/* Sets the planned levels' offsets: their bins one after the other from
+ * @at, each level's rounded up to 8 bytes; returns the bytes they take. */
+gsize    ttv_history_summary_layout (TtvHistoryLevel *levels, guint n_levels, guint64 at);
+/* ttv_history_summary_write () into memory: the bins at @bins plus the
+ * levels' offsets (laid out from 0), the padding left as it is. */
+void     ttv_history_summary_compute (const TtvHistorySeq *recs, gint64 origin, gint64 end,
+                                   const TtvHistoryLevel *levels, guint n_levels, guint8 *bins);
 
 /* ---- the file ---- */
 

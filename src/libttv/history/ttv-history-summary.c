@@ -177,8 +177,11 @@ typedef struct {
   guint64 written;         /* bytes of bins written */
 } LevelOut;
 
+/* Where the bins go: the writer at the levels' offsets, or memory at
+ * them (@mem not NULL). */
 typedef struct {
   TtvHistoryWriter *w;
+  guint8 *mem;
   LevelOut lv[TTV_HISTORY_MAX_LEVELS];
   guint n_levels;
 } SummaryOut;
@@ -188,7 +191,10 @@ level_flush (SummaryOut *so, LevelOut *lo)
 {
   if (lo->n_out == 0)
     return;
-  ttv_history_writer_pwrite (so->w, lo->level->offset + lo->written, lo->out, lo->n_out);
+  if (so->mem)
+    memcpy (so->mem + lo->level->offset + lo->written, lo->out, lo->n_out);
+  else
+    ttv_history_writer_pwrite (so->w, lo->level->offset + lo->written, lo->out, lo->n_out);
   lo->written += lo->n_out;
   lo->n_out = 0;
 }
@@ -232,6 +238,21 @@ level_add (SummaryOut *so, guint k, guint64 below, const Bin *bin)
   lo->events += bin->n_events;
 }
 
+gsize
+ttv_history_summary_layout (TtvHistoryLevel *levels, guint n_levels, guint64 at)
+{
+  guint64 from = at;
+  for (guint k = 0; k < n_levels; k++)
+    {
+      levels[k].offset = at;
+      at += (levels[k].n_bins * TTV_HISTORY_BIN_SIZE + 7) & ~(guint64) 7;
+    }
+  return (gsize) (at - from);
+}
+
+static void summarize (SummaryOut *so, const TtvHistorySeq *seq, gint64 origin, gint64 end,
+                       const TtvHistoryLevel *levels, guint n_levels);
+
 void
 ttv_history_summary_write (TtvHistoryWriter *w, const TtvHistorySeq *seq, gint64 origin, gint64 end,
                         const TtvHistoryLevel *levels, guint n_levels)
@@ -241,6 +262,29 @@ ttv_history_summary_write (TtvHistoryWriter *w, const TtvHistorySeq *seq, gint64
   /* Not zeroed: the output buffers are large, and written before read. */
   SummaryOut *so = g_new (SummaryOut, 1);
   so->w = w;
+  so->mem = NULL;
+  summarize (so, seq, origin, end, levels, n_levels);
+  g_free (so);
+}
+
+void
+ttv_history_summary_compute (const TtvHistorySeq *seq, gint64 origin, gint64 end,
+                          const TtvHistoryLevel *levels, guint n_levels, guint8 *bins)
+{
+  if (n_levels == 0)
+    return;
+  SummaryOut *so = g_new (SummaryOut, 1);
+  so->w = NULL;
+  so->mem = bins;
+  summarize (so, seq, origin, end, levels, n_levels);
+  g_free (so);
+}
+
+/* The bins of @levels from one read of @seq, out through @so. */
+static void
+summarize (SummaryOut *so, const TtvHistorySeq *seq, gint64 origin, gint64 end,
+           const TtvHistoryLevel *levels, guint n_levels)
+{
   so->n_levels = n_levels;
   for (guint k = 0; k < n_levels; k++)
     {
@@ -309,7 +353,6 @@ ttv_history_summary_write (TtvHistoryWriter *w, const TtvHistorySeq *seq, gint64
       level_emit (so, k);
   for (guint k = 0; k < n_levels; k++)
     level_flush (so, &so->lv[k]);
-  g_free (so);
 }
 
 /* ---- per-pixel queries ---- */

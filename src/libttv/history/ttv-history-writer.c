@@ -122,6 +122,7 @@ struct _TtvHistoryRunningHash {
   TtvHistoryHasher hasher;
   guint64 to;              /* the bytes before this offset are hashed */
   gboolean broken;         /* bytes went out of order: read back instead */
+  gboolean stopped;        /* the bytes from @to on are read back */
 };
 
 static gsize
@@ -145,7 +146,7 @@ hash_written (TtvHistoryWriter *w, const guint8 *data, gsize n, guint64 at)
 {
   TtvHistoryRunningHash *r = w->running;
   guint64 head = checksum_head (w);
-  if (r == NULL || r->broken || at + n <= head)
+  if (r == NULL || r->broken || r->stopped || at + n <= head)
     return;
   if (at < head)
     {
@@ -160,6 +161,15 @@ hash_written (TtvHistoryWriter *w, const guint8 *data, gsize n, guint64 at)
     }
   ttv_history_hasher_update (&r->hasher, data, n);
   r->to += n;
+}
+
+void
+ttv_history_writer_hash_stop (TtvHistoryWriter *w)
+{
+  if (w->running == NULL || w->running->broken)
+    return;
+  ttv_history_writer_flush (w);
+  w->running->stopped = TRUE;
 }
 
 /* Bytes already hashed are written again. */
@@ -368,12 +378,19 @@ ttv_history_writer_checksum (TtvHistoryWriter *w)
     return ttv_history_hash (w->bytes->data + head, w->bytes->len - head);
   if (!ttv_history_writer_flush (w))
     return 0;
-  if (w->running && !w->running->broken && w->running->to == w->offset)
-    return ttv_history_hasher_finish (&w->running->hasher);
-  /* Read back rather than mapped: the pages stay out of this process. */
+  /* The bytes hashed as they went out, in order and not written again,
+   * are not read back: the rest is, after them. */
   TtvHistoryHasher s;
-  ttv_history_hasher_init (&s);
-  for (guint64 at = head; at < w->offset;)
+  guint64 at = head;
+  if (w->running && !w->running->broken)
+    {
+      s = w->running->hasher;
+      at = w->running->to;
+    }
+  else
+    ttv_history_hasher_init (&s);
+  /* Read back rather than mapped: the pages stay out of this process. */
+  while (at < w->offset)
     {
       gsize n = (gsize) MIN ((guint64) WRITE_BUFFER, w->offset - at);
       if (!ttv_file_read_at (w->fd, w->buf, n, at))
