@@ -39,6 +39,16 @@ open_pattern_file (char **path)
   return f;
 }
 
+/* The bytes [@from, @to) of the range at file offset @offset, which @p
+ * points to, are the file's. */
+static void
+assert_file_bytes (const guint8 *p, guint64 offset, guint64 from, guint64 to, const char *what)
+{
+  for (guint64 i = from; i < to; i++)
+    if (p[i] != byte_at (offset + i))
+      g_error ("byte %" G_GUINT64_FORMAT " of the %s differs", i, what);
+}
+
 static void
 assert_range (TtvFileWindow *w, guint64 offset, guint64 length)
 {
@@ -47,10 +57,7 @@ assert_range (TtvFileWindow *w, guint64 offset, guint64 length)
   g_assert_no_error (error);
   g_assert_nonnull (p);
   g_assert_cmpuint (ttv_file_window_get_available (w, offset), >=, length);
-  for (guint64 i = 0; i < length; i++)
-    if (p[i] != byte_at (offset + i))
-      g_error ("byte %" G_GUINT64_FORMAT " of the range at %" G_GUINT64_FORMAT " differs",
-               i, offset);
+  assert_file_bytes (p, offset, 0, length, "range");
 }
 
 static void
@@ -107,9 +114,7 @@ test_tail (void)
   assert_range (&w, 2 * TTV_FILE_WINDOW_BYTES, 100);
   const guint8 *p = ttv_file_window_get_tail (&w, offset, length, from, &error);
   g_assert_no_error (error);
-  for (guint64 i = from - offset; i < length; i++)
-    if (p[i] != byte_at (offset + i))
-      g_error ("byte %" G_GUINT64_FORMAT " of the tail differs", i);
+  assert_file_bytes (p, offset, from - offset, length, "tail");
   g_assert_cmpuint (w.bytes_offset, ==, 3 * 4096);
   g_assert_cmpuint (w.read_offset, ==, (from / 4096) * 4096);
   g_assert_cmpuint (w.bytes_offset + w.bytes_len, ==, offset + length);
@@ -123,9 +128,7 @@ test_tail (void)
   g_assert_cmpuint (ttv_file_window_get_available (&w, offset), ==, 0);
   p = ttv_file_window_get_tail (&w, offset, length, offset + 4096, &error);
   g_assert_no_error (error);
-  for (guint64 i = 4096; i < length; i++)
-    if (p[i] != byte_at (offset + i))
-      g_error ("byte %" G_GUINT64_FORMAT " of the longer tail differs", i);
+  assert_file_bytes (p, offset, 4096, length, "longer tail");
   assert_range (&w, offset, length);
   g_assert_cmpuint (w.read_offset, ==, w.bytes_offset);
 
@@ -154,12 +157,8 @@ test_ends (void)
   assert_range (&w, 2 * TTV_FILE_WINDOW_BYTES, 100);
   const guint8 *p = ttv_file_window_read_ends (&w, offset, length, head, from, &error);
   g_assert_no_error (error);
-  for (guint64 i = 0; i < head; i++)
-    if (p[i] != byte_at (offset + i))
-      g_error ("byte %" G_GUINT64_FORMAT " of the head differs", i);
-  for (guint64 i = from - offset; i < length; i++)
-    if (p[i] != byte_at (offset + i))
-      g_error ("byte %" G_GUINT64_FORMAT " of the tail differs", i);
+  assert_file_bytes (p, offset, 0, head, "head");
+  assert_file_bytes (p, offset, from - offset, length, "tail");
   g_assert_cmpuint (w.read_offset, ==, (from / 4096) * 4096);
   g_assert_cmpuint (ttv_file_window_get_available (&w, offset), ==, 0);
   g_assert_false (ttv_file_window_holds (&w, offset, length, offset));
@@ -167,9 +166,7 @@ test_ends (void)
   /* A head that reaches the tail's page: the whole range is read. */
   p = ttv_file_window_read_ends (&w, offset, length, 4096, offset + 4096 + 100, &error);
   g_assert_no_error (error);
-  for (guint64 i = 0; i < length; i++)
-    if (p[i] != byte_at (offset + i))
-      g_error ("byte %" G_GUINT64_FORMAT " of the whole range differs", i);
+  assert_file_bytes (p, offset, 0, length, "whole range");
   assert_range (&w, offset, length);
 
   /* Past the end of the file: an error naming it. */
@@ -198,12 +195,8 @@ test_ends_in_part (void)
   assert_range (&w, 2 * TTV_FILE_WINDOW_BYTES, 100);
   const guint8 *p = ttv_file_window_read_ends_until (&w, offset, length, head, from, until, &error);
   g_assert_no_error (error);
-  for (guint64 i = 0; i < head; i++)
-    if (p[i] != byte_at (offset + i))
-      g_error ("byte %" G_GUINT64_FORMAT " of the head differs", i);
-  for (guint64 i = from - offset; i < until - offset; i++)
-    if (p[i] != byte_at (offset + i))
-      g_error ("byte %" G_GUINT64_FORMAT " of the tail differs", i);
+  assert_file_bytes (p, offset, 0, head, "head");
+  assert_file_bytes (p, offset, from - offset, until - offset, "tail");
   g_assert_cmpuint (ttv_file_window_get_available (&w, from), ==, until - from);
   g_assert_false (ttv_file_window_holds (&w, from, until - from + 1, from));
   g_assert_true (ttv_file_window_holds (&w, from, until - from, from));
@@ -215,9 +208,7 @@ test_ends_in_part (void)
   g_assert_true (w.bytes == bytes);
   g_assert_cmpuint (ttv_file_window_get_available (&w, from), ==, until + 50000 - from);
   g_assert_true (ttv_file_window_extend (&w, offset + length, &error));
-  for (guint64 i = from - offset; i < length; i++)
-    if (p[i] != byte_at (offset + i))
-      g_error ("byte %" G_GUINT64_FORMAT " of the extended tail differs", i);
+  assert_file_bytes (p, offset, from - offset, length, "extended tail");
   g_assert_cmpuint (ttv_file_window_get_available (&w, from), ==, offset + length - from);
   /* Extending to bytes it holds reads nothing. */
   g_assert_true (ttv_file_window_extend (&w, until, &error));

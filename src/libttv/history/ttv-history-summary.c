@@ -253,31 +253,33 @@ ttv_history_summary_layout (TtvHistoryLevel *levels, guint n_levels, guint64 at)
 static void summarize (SummaryOut *so, const TtvHistorySeq *seq, gint64 origin, gint64 end,
                        const TtvHistoryLevel *levels, guint n_levels);
 
-void
-ttv_history_summary_write (TtvHistoryWriter *w, const TtvHistorySeq *seq, gint64 origin, gint64 end,
-                        const TtvHistoryLevel *levels, guint n_levels)
+/* summarize () into the writer @w, or else into @bins. */
+static void
+summarize_to (TtvHistoryWriter *w, guint8 *bins, const TtvHistorySeq *seq, gint64 origin, gint64 end,
+              const TtvHistoryLevel *levels, guint n_levels)
 {
   if (n_levels == 0)
     return;
   /* Not zeroed: the output buffers are large, and written before read. */
   SummaryOut *so = g_new (SummaryOut, 1);
   so->w = w;
-  so->mem = NULL;
+  so->mem = bins;
   summarize (so, seq, origin, end, levels, n_levels);
   g_free (so);
+}
+
+void
+ttv_history_summary_write (TtvHistoryWriter *w, const TtvHistorySeq *seq, gint64 origin, gint64 end,
+                        const TtvHistoryLevel *levels, guint n_levels)
+{
+  summarize_to (w, NULL, seq, origin, end, levels, n_levels);
 }
 
 void
 ttv_history_summary_compute (const TtvHistorySeq *seq, gint64 origin, gint64 end,
                           const TtvHistoryLevel *levels, guint n_levels, guint8 *bins)
 {
-  if (n_levels == 0)
-    return;
-  SummaryOut *so = g_new (SummaryOut, 1);
-  so->w = NULL;
-  so->mem = bins;
-  summarize (so, seq, origin, end, levels, n_levels);
-  g_free (so);
+  summarize_to (NULL, bins, seq, origin, end, levels, n_levels);
 }
 
 /* The bins of @levels from one read of @seq, out through @so. */
