@@ -1059,18 +1059,13 @@ memo_miss (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType
   return memo_reuse (d, m, scope_name, bit_pos);
 }
 
-/* ttv_decoder_decode_first_memo's work, inline: ttv_decoder_decode_chain
- * has it too. */
-static inline gint32
-memo_first (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type, const char *scope_name,
-            const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
+/* Whether @m holds the scope, its nodes resident: a memo's hit, for
+ * ttv_decoder_decode_first_memo and ttv_decoder_decode_chain alike. */
+static inline gboolean
+memo_hit (const TtvDecoderMemo *m, guint64 packet, gconstpointer tracefile, const TtvType *type,
+          const guint8 *buf, guint64 buf_bits, guint64 start)
 {
-  decoder_reset (d);
-  const TtvDecoderMemo *m = memo_slot (d, tracefile);
-  if (G_LIKELY (memo_holds (m, packet, tracefile, type, buf, buf_bits, *bit_pos)
-                && m->at != TTV_DECODER_NOT_RESIDENT))
-    return memo_reuse (d, m, scope_name, bit_pos);
-  return memo_miss (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
+  return memo_holds (m, packet, tracefile, type, buf, buf_bits, start) && m->at != TTV_DECODER_NOT_RESIDENT;
 }
 
 gint32
@@ -1079,7 +1074,11 @@ ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer trac
                                GError **error)
 {
   /* The reset here rather than the caller's: one call per event. */
-  return memo_first (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
+  decoder_reset (d);
+  const TtvDecoderMemo *m = memo_slot (d, tracefile);
+  if (G_LIKELY (memo_hit (m, packet, tracefile, type, buf, buf_bits, *bit_pos)))
+    return memo_reuse (d, m, scope_name, bit_pos);
+  return memo_miss (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
 }
 
 /* ttv_decoder_decode without an error, for ttv_decoder_decode_chain: six
@@ -1158,9 +1157,8 @@ ttv_decoder_decode_chain (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecode
   if (chain->memo)
     {
       const TtvDecoderMemo *m = memo_slot (d, bytes->tracefile);
-      if (G_UNLIKELY (!memo_holds (m, bytes->packet, bytes->tracefile, chain->memo, bytes->buf, bytes->buf_bits,
-                                   chain->memo_start)
-                      || m->at == TTV_DECODER_NOT_RESIDENT))
+      if (G_UNLIKELY (!memo_hit (m, bytes->packet, bytes->tracefile, chain->memo, bytes->buf, bytes->buf_bits,
+                                 chain->memo_start)))
         return chain_memo_miss (d, chain, bytes, out);
       /* memo_reuse, the name known to be set. */
       TtvDecoderScope *scope = d->scopes;
