@@ -1047,6 +1047,15 @@ partial_until (const CtfPacket *pk, guint64 tail, guint64 held)
   return end - (pk->offset + tail) - held > more ? pk->offset + tail + held + more : end;
 }
 
+/* Lane @l holds packet @pk's bytes up to file offset @until: all its
+ * content, or part of it (Lane.partial), where its reads then end. */
+static void
+lane_hold_until (Lane *l, const CtfPacket *pk, guint64 until)
+{
+  l->partial = until < pk->offset + (pk->content_bits + 7) / 8;
+  l->pbits = l->fast_bits = l->partial ? (until - pk->offset) * 8 : pk->content_bits;
+}
+
 /* Lane @l, which holds part of its packet (Lane.partial), reads more of
  * it: as much again as it holds, up to the whole packet. */
 static G_NO_INLINE gboolean
@@ -1058,9 +1067,7 @@ lane_read_more (CtfCursor *c, Lane *l, GError **error)
   guint64 until = partial_until (pk, tail, pk->offset + l->pbits / 8 - w->read_offset);
   if (!ttv_file_window_extend (w, until, error))
     return FALSE;
-  guint64 end = pk->offset + (pk->content_bits + 7) / 8;
-  l->partial = until < end;
-  l->pbits = l->fast_bits = l->partial ? (until - pk->offset) * 8 : pk->content_bits;
+  lane_hold_until (l, pk, until);
   return TRUE;
 }
 
@@ -1241,15 +1248,10 @@ lane_open_at (CtfCursor *c, Lane *l, guint64 index, const CtfFineEntry *from, GE
     }
   pk = &g_array_index (sf->packets, CtfPacket, index);
   l->end_clock = pk->has_ts_end && pk->ts_end >= pk->ts_begin ? pk->ts_end : G_MAXUINT64;
-  l->pbits = l->fast_bits = pk->content_bits;
+  lane_hold_until (l, pk, until);
   l->cut = pk->truncated;
   l->bit = pk->events_bit;
   l->clock_before = pk->ts_begin;
-  if (until < pk->offset + length)
-    {
-      l->partial = TRUE;
-      l->pbits = l->fast_bits = (until - pk->offset) * 8;
-    }
   return TRUE;
 }
 
