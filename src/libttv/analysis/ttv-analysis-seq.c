@@ -289,23 +289,24 @@ typedef struct {
 
 /* The @len bytes at @offset of the file @src, as ttv_analysis_source_get
  * gives them (in @buf when they would be misaligned in the window), read
- * through @ra's window. */
+ * through @ra's window: the bytes held, as from memory, else the window
+ * moved to @offset. */
 static const guint8 *
 read_ahead_get (ReadAhead *ra, const TtvAnalysisSource *src, guint64 offset, gsize len, guint8 *buf)
 {
-  if (offset < ra->offset || offset - ra->offset > ra->len || ra->len - (offset - ra->offset) < len)
-    {
-      if (len > READ_AHEAD_BYTES || offset > src->size || src->size - offset < len)
-        return NULL;
-      gsize n = (gsize) MIN ((guint64) READ_AHEAD_BYTES, src->size - offset);
-      ra->len = 0;
-      if (!ttv_file_read_at (src->fd, ra->buf, n, offset))
-        return NULL;
-      ra->offset = offset;
-      ra->len = n;
-    }
-  const guint8 *p = ra->buf + (offset - ra->offset);
-  return (guintptr) p % 8 == 0 ? p : memcpy (buf, p, len);
+  const guint8 *p = offset >= ra->offset
+                      ? ttv_history_source_get (ra->buf, -1, ra->len, offset - ra->offset, len, buf) : NULL;
+  if (p != NULL)
+    return p;
+  if (len > READ_AHEAD_BYTES || offset > src->size || src->size - offset < len)
+    return NULL;
+  gsize n = (gsize) MIN ((guint64) READ_AHEAD_BYTES, src->size - offset);
+  ra->len = 0;
+  if (!ttv_file_read_at (src->fd, ra->buf, n, offset))
+    return NULL;
+  ra->offset = offset;
+  ra->len = n;
+  return ttv_history_source_get (ra->buf, -1, ra->len, 0, len, buf);
 }
 
 /* The entries of block @be for a scan, in sc->entries or its window. */
