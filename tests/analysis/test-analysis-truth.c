@@ -596,7 +596,9 @@ test_sched_waking (void)
     }
   const TtvTime base = 1000000000;
   waking_switch (w, 0, base + 1000, "swapper/0", 0, 0, "sleeper", 100);
-  waking_switch (w, 1, base + 1500, "swapper/1", 0, 0, "waker", 200);
+  /* The waker's name with a byte that is not UTF-8, as a kernel's comm
+   * may hold: the JSON report must stay valid. */
+  waking_switch (w, 1, base + 1500, "swapper/1", 0, 0, "wa\xffker", 200);
   waking_switch (w, 0, base + 2000, "sleeper", 100, 1, "swapper/0", 0);
   waking_wake (w, WAKING_WAKING, base + 5000);
   waking_wake (w, WAKING_WAKEUP, base + 5500);
@@ -604,7 +606,7 @@ test_sched_waking (void)
   waking_switch (w, 0, base + 10000, "sleeper", 100, 1, "swapper/0", 0);
   waking_wake (w, WAKING_WAKEUP, base + 12000);
   waking_switch (w, 0, base + 15000, "swapper/0", 0, 0, "sleeper", 100);
-  waking_switch (w, 1, base + 16000, "waker", 200, 0, "swapper/1", 0);
+  waking_switch (w, 1, base + 16000, "wa\xffker", 200, 0, "swapper/1", 0);
   g_assert_true (ttv_ctf_writer_close (w, &error));
 
   Fixture f = { 0 };
@@ -634,6 +636,16 @@ test_sched_waking (void)
   g_assert_cmpint (b->end, ==, base + 15000);
   g_autoptr (GArray) blocked = records (&f, &ttv_sched_analysis, "blocked");
   g_assert_cmpuint (blocked->len, ==, 2);
+
+  /* Its records as JSON lines: valid UTF-8, the bad byte as U+FFFD. */
+  const TtvAnalysis *sched = g_ptr_array_index (f.analyses, 0);
+  TtvAnalysisOptions po = { .records = TRUE, .table = "wakeups" };
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_assert_true (ttv_analysis_write (sched, TTV_ANALYSIS_FORMAT_JSONL, &po, out, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s", out->str);
+  g_assert_true (g_utf8_validate (out->str, (gssize) out->len, NULL));
+  g_assert_nonnull (strstr (out->str, "\"wa\xef\xbf\xbdker\""));
   g_ptr_array_unref (f.analyses);
   ttv_traceset_unref (f.ts);
 }

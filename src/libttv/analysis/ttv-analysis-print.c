@@ -7,6 +7,7 @@
 #include "ttv-analysis-private.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
+#include "ttv-json-out.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -77,18 +78,8 @@ sheet_row (Sheet *s)
 static char *
 json_string (const char *text)
 {
-  GString *out = g_string_new ("\"");
-  for (const char *p = text; *p; p++)
-    {
-      guchar c = (guchar) *p;
-      if (c == '"' || c == '\\')
-        g_string_append_printf (out, "\\%c", c);
-      else if (c < 0x20)
-        g_string_append_printf (out, "\\u%04x", c);
-      else
-        g_string_append_c (out, (char) c);
-    }
-  g_string_append_c (out, '"');
+  GString *out = g_string_new (NULL);
+  ttv_json_append_string (out, text, -1);
   return g_string_free (out, FALSE);
 }
 

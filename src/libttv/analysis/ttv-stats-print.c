@@ -1,30 +1,11 @@
 /* ttv-stats-print.c: the statistics tree and the density as ttv-report
  * prints them (see ttv-stats-print.h). */
 #include "ttv-stats-print.h"
+#include "ttv-json-out.h"
 
 #include <string.h>
 
 /* --- Pieces of text ------------------------------------------------------------ */
-
-static void
-append_json_string (GString *out, const char *s)
-{
-  g_autofree char *valid = g_utf8_make_valid (s, -1);
-
-  g_string_append_c (out, '"');
-  for (const char *p = valid; *p; p++)
-    {
-      guchar c = (guchar) *p;
-
-      if (c == '"' || c == '\\')
-        g_string_append_printf (out, "\\%c", c);
-      else if (c < 0x20)
-        g_string_append_printf (out, "\\u%04x", c);
-      else
-        g_string_append_c (out, (char) c);
-    }
-  g_string_append_c (out, '"');
-}
 
 /* As the statistics view's CSV: quoted when it holds a comma, a quote or
  * a newline, a quote doubled. */
@@ -115,14 +96,14 @@ append_node (GString *out, const TtvStatsNode *node, const TtvStatsNode *parent,
       break;
     case TTV_ANALYSIS_FORMAT_JSONL:
       g_string_append (out, "{\"key\":");
-      append_json_string (out, node->key ? node->key : "");
+      ttv_json_append_string (out, node->key ? node->key : "", -1);
       g_string_append (out, ",\"parent\":");
       if (parent)
-        append_json_string (out, parent->key ? parent->key : "");
+        ttv_json_append_string (out, parent->key ? parent->key : "", -1);
       else
         g_string_append (out, "null");
       g_string_append (out, ",\"name\":");
-      append_json_string (out, node->name);
+      ttv_json_append_string (out, node->name, -1);
       g_string_append_printf (out, ",\"count\":%" G_GUINT64_FORMAT, node->count);
       append_json_ns (out, "total_ns", node->total);
       append_json_ns (out, "min_ns", node->min);
@@ -216,7 +197,7 @@ append_density_bin (GString *out, const TtvIndexResult *density, guint i, GPtrAr
               if (!first)
                 g_string_append_c (out, ',');
               first = FALSE;
-              append_json_string (out, names->pdata[t]);
+              ttv_json_append_string (out, names->pdata[t], -1);
               g_string_append_printf (out, ":%u", k);
             }
           g_string_append_c (out, '}');
