@@ -175,8 +175,8 @@ ttv_table_append_text (const TtvTable *t, GString *out, const char *indent, guin
                             indent, t->rows->len - n);
 }
 
-static void
-append_csv_cell (GString *out, const char *text)
+void
+ttv_csv_append_field (GString *out, const char *text)
 {
   if (strpbrk (text, ",\"\r\n") == NULL)
     {
@@ -200,7 +200,7 @@ append_csv_line (const TtvTable *t, GString *out, char *const *cells)
     {
       if (i > 0)
         g_string_append_c (out, ',');
-      append_csv_cell (out, cells[i]);
+      ttv_csv_append_field (out, cells[i]);
     }
   g_string_append (out, "\r\n");
 }

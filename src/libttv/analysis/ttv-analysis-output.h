@@ -37,6 +37,9 @@ guint       ttv_table_get_n_rows (const TtvTable *table);
 void        ttv_table_append_text (const TtvTable *table, GString *out, const char *indent, guint max_rows);
 /* RFC 4180: a heading line then the rows, quoted where needed. */
 void        ttv_table_append_csv (const TtvTable *table, GString *out);
+/* One RFC 4180 field: @text as it is, or quoted (quotes doubled) when it
+ * holds a comma, a quote or a line break. */
+void        ttv_csv_append_field (GString *out, const char *text);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvTable, ttv_table_free)
 

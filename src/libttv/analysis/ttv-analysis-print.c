@@ -7,7 +7,7 @@
 #include "ttv-analysis-private.h"
 #include "ttv-context.h"
 #include "ttv-error.h"
-#include "ttv-json-out.h"
+#include "ttv-analysis-output.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -159,23 +159,6 @@ add_percent (GArray *row, double v)
 
 /* ---- printing sheets ---- */
 
-static void
-csv_field (GString *out, const char *text)
-{
-  if (strpbrk (text, ",\"\n\r") == NULL)
-    {
-      g_string_append (out, text);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-}
 
 static void
 sheet_print (const Sheet *s, TtvAnalysisFormat format, GString *out)
@@ -200,7 +183,7 @@ sheet_print (const Sheet *s, TtvAnalysisFormat format, GString *out)
         {
           if (c)
             g_string_append_c (out, ',');
-          csv_field (out, g_array_index (s->columns, SheetColumn, c).key);
+          ttv_csv_append_field (out, g_array_index (s->columns, SheetColumn, c).key);
         }
       g_string_append_c (out, '\n');
       for (guint r = 0; r < s->rows->len; r++)
@@ -210,7 +193,7 @@ sheet_print (const Sheet *s, TtvAnalysisFormat format, GString *out)
             {
               if (c)
                 g_string_append_c (out, ',');
-              csv_field (out, g_array_index (row, Cell, c).text);
+              ttv_csv_append_field (out, g_array_index (row, Cell, c).text);
             }
           g_string_append_c (out, '\n');
         }

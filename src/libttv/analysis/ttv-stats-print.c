@@ -1,31 +1,11 @@
 /* ttv-stats-print.c: the statistics tree and the density as ttv-report
  * prints them (see ttv-stats-print.h). */
 #include "ttv-stats-print.h"
-#include "ttv-json-out.h"
+#include "ttv-analysis-output.h"
 
 #include <string.h>
 
 /* --- Pieces of text ------------------------------------------------------------ */
-
-/* As the statistics view's CSV: quoted when it holds a comma, a quote or
- * a newline, a quote doubled. */
-static void
-append_csv_field (GString *out, const char *s)
-{
-  if (!strpbrk (s, ",\"\n"))
-    {
-      g_string_append (out, s);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (; *s; s++)
-    {
-      if (*s == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *s);
-    }
-  g_string_append_c (out, '"');
-}
 
 /* Seconds to the nanosecond; nothing for -1 (not applicable). */
 static void
@@ -112,9 +92,9 @@ append_node (GString *out, const TtvStatsNode *node, const TtvStatsNode *parent,
       g_string_append (out, "}\n");
       break;
     case TTV_ANALYSIS_FORMAT_CSV:
-      append_csv_field (out, node->key ? node->key : "");
+      ttv_csv_append_field (out, node->key ? node->key : "");
       g_string_append_c (out, ',');
-      append_csv_field (out, node->name);
+      ttv_csv_append_field (out, node->name);
       g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",", node->count);
       append_seconds (out, node->total);
       g_string_append_c (out, ',');
@@ -242,7 +222,7 @@ ttv_density_append (const TtvIndexResult *density, gboolean by_type, TtvAnalysis
       for (guint t = 0; t < names->len; t++)
         {
           g_string_append_c (out, ',');
-          append_csv_field (out, names->pdata[t]);
+          ttv_csv_append_field (out, names->pdata[t]);
         }
       g_string_append_c (out, '\n');
     }
