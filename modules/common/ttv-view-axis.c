@@ -2,6 +2,7 @@
  * user's time format (as the tab's time bar shows it), a count scale and
  * lost-event marks; used by the time line and the histogram. */
 #include "ttv-view-axis.h"
+#include "ttv-view-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -46,7 +47,7 @@ ruler_step (cairo_t *cr, TtvTime origin, TtvTime t0, TtvTime t1, double ns_per_p
                                                           step, origin);
           cairo_text_extents_t ext;
 
-          cairo_text_extents (cr, text, &ext);
+          ttv_view_text_extents (cr, text, &ext);
           widest = MAX (widest, ext.x_advance);
         }
       if (widest + LABEL_GAP <= (double) step / ns_per_px)
@@ -105,12 +106,12 @@ draw_time_piece (cairo_t *cr, double x, double y, double width, double height, T
           g_autofree char *text = ttv_viewer_format_tick (t, step, origin);
           cairo_text_extents_t ext;
 
-          cairo_text_extents (cr, text, &ext);
+          ttv_view_text_extents (cr, text, &ext);
           if (tx + 3 + ext.x_advance <= x + width)
             {
               cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
               cairo_move_to (cr, tx + 3, y + height - 8);
-              cairo_show_text (cr, text);
+              ttv_view_show_text (cr, text);
               if (labels)
                 g_string_append_printf (labels, "%s%s", labels->len ? "\n" : "", text);
             }
@@ -198,14 +199,14 @@ ttv_view_axis_draw_counts (cairo_t *cr, double x, double y, double width, double
       {
         cairo_text_extents_t ext;
 
-        cairo_text_extents (cr, text, &ext);
+        ttv_view_text_extents (cr, text, &ext);
         cairo_set_source_rgba (cr, 1, 1, 1, 0.8);
         cairo_rectangle (cr, x + 1, ty - 11, ext.x_advance + 4, 10);
         cairo_fill (cr);
       }
       cairo_set_source_rgb (cr, 0.25, 0.25, 0.25);
       cairo_move_to (cr, x + 3, ty - 2);
-      cairo_show_text (cr, text);
+      ttv_view_show_text (cr, text);
     }
   cairo_restore (cr);
 }

@@ -2,6 +2,7 @@
  * O(bins) reads of the CPU usage's prefix sums per CPU, O(threads) for
  * the table. */
 #include "ttv-cpu-usage-chart.h"
+#include "ttv-view-text.h"
 
 #include "ttv-stats-table.h"
 #include "ttv-view-axis.h"
@@ -175,10 +176,10 @@ ttv_cpu_usage_draw_chart (cairo_t *cr, const TtvCpuUsagePicture *p, double x, do
       cairo_move_to (cr, px, gy);
       cairo_line_to (cr, px + pw, gy);
       cairo_stroke (cr);
-      cairo_text_extents (cr, label, &ext);
+      ttv_view_text_extents (cr, label, &ext);
       cairo_set_source_rgb (cr, 0.3, 0.3, 0.3);
       cairo_move_to (cr, px - ext.x_advance - 4, gy + 3);
-      cairo_show_text (cr, label);
+      ttv_view_show_text (cr, label);
     }
   /* A line per CPU, every CPU together in black, the thread dashed. */
   for (guint c = 0; c < p->cpus->len; c++)
@@ -227,7 +228,7 @@ ttv_cpu_usage_draw_chart (cairo_t *cr, const TtvCpuUsagePicture *p, double x, do
           rgb[0] = 0.85;
         }
       cairo_text_extents_t ext;
-      cairo_text_extents (cr, label, &ext);
+      ttv_view_text_extents (cr, label, &ext);
       if (lx + 14 + ext.x_advance > x + width)
         break;
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
@@ -235,7 +236,7 @@ ttv_cpu_usage_draw_chart (cairo_t *cr, const TtvCpuUsagePicture *p, double x, do
       cairo_fill (cr);
       cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
       cairo_move_to (cr, lx + 13, y + 13);
-      cairo_show_text (cr, label);
+      ttv_view_show_text (cr, label);
       lx += 13 + ext.x_advance + 12;
     }
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);

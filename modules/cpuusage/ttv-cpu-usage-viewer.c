@@ -6,6 +6,7 @@
  * drag zooms.  Pictures come from a worker thread, drawn in O(pixels);
  * ttv --render cpu-usage draws the same. */
 #include "ttv-cpu-usage-chart.h"
+#include "ttv-view-text.h"
 #include "ttv-view-bar.h"
 #include "ttv-view-drag.h"
 #include "ttv-view-export.h"
@@ -240,7 +241,7 @@ chart_draw (GtkWidget *area, cairo_t *cr, TtvCpuUsageViewer *self)
       cairo_set_source_rgb (cr, 0.4, 0.4, 0.4);
       cairo_set_font_size (cr, 12);
       cairo_move_to (cr, 8, h / 2);
-      cairo_show_text (cr, _("Waiting for the analysis…"));
+      ttv_view_show_text (cr, _("Waiting for the analysis…"));
       return GDK_EVENT_STOP;
     }
   TtvTime ss, se;
@@ -302,7 +303,7 @@ chart_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *t
       g_autofree char *label = ttv_cpu_usage_picture_dup_thread_label (p);
       g_string_append_printf (text, _("\n%s: %.1f %%"), label, 100 * p->thread[i]);
     }
-  gtk_tooltip_set_text (tooltip, text->str);
+  ttv_view_set_tooltip_text (tooltip, text->str);
   return TRUE;
 }
 

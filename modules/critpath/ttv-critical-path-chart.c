@@ -1,6 +1,7 @@
 /* ttv-critical-path-chart.c: the critical path picture (see
  * ttv-critical-path-chart.h). */
 #include "ttv-critical-path-chart.h"
+#include "ttv-view-text.h"
 
 #include "ttv-stats-table.h"
 #include "ttv-view-axis.h"
@@ -150,7 +151,7 @@ ttv_path_draw_chart (cairo_t *cr, const TtvPathPicture *p, double x, double y, d
   cairo_set_font_size (cr, 12);
   cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
   cairo_move_to (cr, x + 6, y + 15);
-  cairo_show_text (cr, title);
+  ttv_view_show_text (cr, title);
   cairo_set_font_size (cr, 10);
   double lx = x + 6;
   for (guint k = 0; k <= TTV_VIEWER_PATH_BLOCKED; k++)
@@ -159,14 +160,14 @@ ttv_path_draw_chart (cairo_t *cr, const TtvPathPicture *p, double x, double y, d
       g_autofree char *share = g_strdup_printf ("%s %.0f %%", ttv_path_kind_label (k),
                                                 100.0 * p->by_kind[k] / (double) MAX (p->t1 - p->t0, 1));
       cairo_text_extents_t ext;
-      cairo_text_extents (cr, share, &ext);
+      ttv_view_text_extents (cr, share, &ext);
       ttv_path_kind_color (k, rgb);
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
       cairo_rectangle (cr, lx, y + 24, 12, 10);
       cairo_fill (cr);
       cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
       cairo_move_to (cr, lx + 16, y + 33);
-      cairo_show_text (cr, share);
+      ttv_view_show_text (cr, share);
       lx += 16 + ext.x_advance + 14;
     }
   /* The rows: labels, a light band each. */
@@ -184,7 +185,7 @@ ttv_path_draw_chart (cairo_t *cr, const TtvPathPicture *p, double x, double y, d
       cairo_rectangle (cr, x, ry, TTV_PATH_LABEL_WIDTH - 4, TTV_PATH_ROW_HEIGHT);
       cairo_clip (cr);
       cairo_move_to (cr, x + 6, ry + 15);
-      cairo_show_text (cr, row->label);
+      ttv_view_show_text (cr, row->label);
       cairo_restore (cr);
     }
   /* The segments, each at least a pixel; then the hops between rows. */
@@ -235,7 +236,7 @@ ttv_path_draw_chart (cairo_t *cr, const TtvPathPicture *p, double x, double y, d
                                                n_rows - (guint) (rows_h / TTV_PATH_ROW_HEIGHT));
       cairo_set_source_rgb (cr, 0.4, 0.4, 0.4);
       cairo_move_to (cr, x + 6, top + rows_h + TTV_PATH_RULER + 14);
-      cairo_show_text (cr, more);
+      ttv_view_show_text (cr, more);
     }
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
   cairo_rectangle (cr, px, top + rows_h, pw, TTV_PATH_RULER);

@@ -7,6 +7,7 @@
  * thread from the scheduling and CPU usage analyses; ttv --render
  * critical-path --thread TID draws the same. */
 #include "ttv-critical-path-chart.h"
+#include "ttv-view-text.h"
 #include "ttv-view-bar.h"
 #include "ttv-view-export.h"
 #include "ttv-view-job.h"
@@ -217,7 +218,7 @@ chart_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *t
   if (s->syscall && *s->syscall)
     g_string_append_printf (text, _("\nIn %s"), s->syscall);
   g_string_append (text, _("\nClick to select it; double-click a thread's row to follow that thread"));
-  gtk_tooltip_set_text (tooltip, text->str);
+  ttv_view_set_tooltip_text (tooltip, text->str);
   return TRUE;
 }
 

@@ -7,6 +7,7 @@
  * spread over the columns it covers); export as PNG or SVG (histogram.export
  * with a path, histogram.render for ttv --render). */
 #include "ttv-view-axis.h"
+#include "ttv-view-text.h"
 #include "ttv-viewer.h"
 
 #include <glib/gi18n-lib.h>
@@ -451,7 +452,7 @@ draw_title (const Cache *c, cairo_t *cr, double width)
   cairo_set_font_size (cr, 10);
   cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
   cairo_move_to (cr, 4, TITLE_HEIGHT - 4);
-  cairo_show_text (cr, title);
+  ttv_view_show_text (cr, title);
 }
 
 /* What one drawing is made of, with or without a widget. */
@@ -507,7 +508,7 @@ draw_histogram (const Paint *p, cairo_t *cr, double width, double height)
       cairo_set_source_rgb (cr, 0.4, 0.4, 0.4);
       cairo_set_font_size (cr, 12);
       cairo_move_to (cr, 8, height / 2);
-      cairo_show_text (cr, _("Waiting for the first read of the traceset…"));
+      ttv_view_show_text (cr, _("Waiting for the first read of the traceset…"));
       return;
     }
   ttv_tab_state_get_time_scale (p->state, c->span_start, MAX (c->span_end, c->span_start + 1), 0, width, &scale);
@@ -695,7 +696,7 @@ area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *to
         g_string_append (text, _("\nLost events: the tracer lost events here"));
     }
   g_string_append (text, _("\nDrag to select the time window, click to set the current time"));
-  gtk_tooltip_set_text (tooltip, text->str);
+  ttv_view_set_tooltip_text (tooltip, text->str);
   return TRUE;
 }
 

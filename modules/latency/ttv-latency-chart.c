@@ -4,6 +4,7 @@
  * durations on the same log scale with its percentiles.  O(pixels) from a
  * TtvLatencyData (ttv-latency-data.h). */
 #include "ttv-latency-data.h"
+#include "ttv-view-text.h"
 #include "ttv-view-axis.h"
 
 #include <glib/gi18n-lib.h>
@@ -76,7 +77,7 @@ title (cairo_t *cr, const TtvLatencyFrame *f, const char *text)
   cairo_set_font_size (cr, 11);
   cairo_set_source_rgb (cr, 0.15, 0.15, 0.15);
   cairo_move_to (cr, f->x + 4, f->y + TOP - 5);
-  cairo_show_text (cr, text);
+  ttv_view_show_text (cr, text);
 }
 
 /* Decade lines across the plot, labelled on the left (vertical) or
@@ -89,7 +90,7 @@ decades (cairo_t *cr, const TtvLatencyScale *s, const TtvLatencyFrame *f, gboole
     {
       g_autofree char *label = ttv_latency_format_decade (e);
       cairo_text_extents_t ext;
-      cairo_text_extents (cr, label, &ext);
+      ttv_view_text_extents (cr, label, &ext);
       cairo_set_source_rgb (cr, 0.88, 0.88, 0.88);
       if (vertical)
         {
@@ -109,7 +110,7 @@ decades (cairo_t *cr, const TtvLatencyScale *s, const TtvLatencyFrame *f, gboole
           cairo_set_source_rgb (cr, 0.3, 0.3, 0.3);
           cairo_move_to (cr, CLAMP (x - ext.x_advance / 2, f->x, f->x + f->width - ext.x_advance), f->py + f->ph + 12);
         }
-      cairo_show_text (cr, label);
+      ttv_view_show_text (cr, label);
     }
 }
 
@@ -134,7 +135,7 @@ ttv_latency_draw_message (cairo_t *cr, double x, double y, double width, double 
   cairo_set_source_rgb (cr, 0.4, 0.4, 0.4);
   cairo_set_font_size (cr, 12);
   cairo_move_to (cr, x + 8, y + height / 2);
-  cairo_show_text (cr, message);
+  ttv_view_show_text (cr, message);
 }
 
 void
@@ -231,7 +232,7 @@ ttv_latency_draw_density (cairo_t *cr, const TtvLatencyData *d, const TtvLatency
       cairo_line_to (cr, x, f->py + f->ph);
       cairo_stroke (cr);
       cairo_move_to (cr, x + 2, f->py + 10 + 10 * k);
-      cairo_show_text (cr, marks[k].name);
+      ttv_view_show_text (cr, marks[k].name);
     }
 }
 

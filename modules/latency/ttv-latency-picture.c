@@ -2,6 +2,7 @@
  * Export… dialog): a title, the scatter and the density side by side, the
  * statistics per group under them (modules/statistics' table drawing). */
 #include "ttv-latency-viewer.h"
+#include "ttv-view-text.h"
 
 #include "ttv-stats-table.h"
 
@@ -89,7 +90,7 @@ ttv_latency_draw_picture (TtvTabState *state, const TtvLatencyKind *kind, const 
   cairo_set_font_size (cr, 13);
   cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
   cairo_move_to (cr, 8, 17);
-  cairo_show_text (cr, title);
+  ttv_view_show_text (cr, title);
 
   double charts_h = d->has_stats ? floor ((height - HEADER) * 0.55) : height - HEADER;
   double split = floor (width * 0.62);

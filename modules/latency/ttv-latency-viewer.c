@@ -9,6 +9,7 @@
  * a drag on the scatter zooms the window.  Pictures are computed in worker
  * threads (ttv-latency-data.c) and drawn in O(pixels). */
 #include "ttv-latency-viewer.h"
+#include "ttv-view-text.h"
 #include "ttv-view-drag.h"
 #include "ttv-view-export.h"
 #include "ttv-view-job.h"
@@ -594,7 +595,7 @@ scatter_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip 
   g_autofree char *text = tid != TTV_VIEWER_PID_NONE
                           ? g_strdup_printf (_("%s at %s, thread %u\nClick to select it in every view"), length, when, tid)
                           : g_strdup_printf (_("%s at %s\nClick to select it in every view"), length, when);
-  gtk_tooltip_set_text (tooltip, text);
+  ttv_view_set_tooltip_text (tooltip, text);
   return TRUE;
 }
 

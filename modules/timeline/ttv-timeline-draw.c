@@ -3,6 +3,7 @@
  * any zoom) with mixed pixels marked, names on CPU rows, marks, wakeup
  * and fork arrows, lost events, selection and current time. */
 #include "ttv-timeline-view.h"
+#include "ttv-view-text.h"
 
 #include "ttv-view-axis.h"
 
@@ -114,7 +115,7 @@ layout_legend (TtvTimelineView *self, cairo_t *cr, gboolean draw, double width)
       cairo_text_extents_t ext;
       double w;
 
-      cairo_text_extents (cr, label, &ext);
+      ttv_view_text_extents (cr, label, &ext);
       w = SWATCH + 3 + ext.x_advance + 10;
       if (x > 4 && x + w > width)
         {
@@ -128,7 +129,7 @@ layout_legend (TtvTimelineView *self, cairo_t *cr, gboolean draw, double width)
           draw_swatch (self, cr, c, x, y + 3);
           cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
           cairo_move_to (cr, x + SWATCH + 3, y + 12);
-          cairo_show_text (cr, label);
+          ttv_view_show_text (cr, label);
         }
       x += w;
     }
@@ -198,12 +199,12 @@ show_text_in (cairo_t *cr, const char *text, double x, double w, double baseline
   cairo_clip (cr);
   if (right)
     {
-      cairo_text_extents (cr, text, &ext);
+      ttv_view_text_extents (cr, text, &ext);
       cairo_move_to (cr, x + MAX (w - 6 - ext.x_advance, 2), baseline);
     }
   else
     cairo_move_to (cr, x + 2, baseline);
-  cairo_show_text (cr, text);
+  ttv_view_show_text (cr, text);
   cairo_restore (cr);
 }
 
@@ -293,7 +294,7 @@ draw_label (TtvTimelineView *self, cairo_t *cr, const TimelineLayout *l, const T
     tx += TTV_TIMELINE_EXPANDER_WIDTH;
   cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
   cairo_move_to (cr, tx, baseline);
-  cairo_show_text (cr, r->label);
+  ttv_view_show_text (cr, r->label);
   cairo_restore (cr);
   if (n > 1)
     {
@@ -499,13 +500,13 @@ draw_cpu_name (TtvTimelineView *self, cairo_t *cr, const TtvViewerRowInfo *info,
 
   if (!name || !*name)
     return FALSE;
-  cairo_text_extents (cr, name, &ext);
+  ttv_view_text_extents (cr, name, &ext);
   cairo_save (cr);
   cairo_rectangle (cr, a + 1, y, b - a - 2, TTV_TIMELINE_ROW_HEIGHT);
   cairo_clip (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_move_to (cr, a + MAX ((b - a - ext.x_advance) / 2, 2), y + TTV_TIMELINE_ROW_HEIGHT / 2.0 + 3);
-  cairo_show_text (cr, name);
+  ttv_view_show_text (cr, name);
   cairo_restore (cr);
   return TRUE;
 }
@@ -832,13 +833,13 @@ draw_status (TtvTimelineView *self, cairo_t *cr, double width, double height)
   if (!self->status || !*self->status)
     return;
   cairo_set_font_size (cr, 11);
-  cairo_text_extents (cr, self->status, &ext);
+  ttv_view_text_extents (cr, self->status, &ext);
   cairo_set_source_rgba (cr, 1, 1, 0.85, 0.95);
   cairo_rectangle (cr, width - ext.x_advance - 16, height - 20, ext.x_advance + 12, 18);
   cairo_fill (cr);
   cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
   cairo_move_to (cr, width - ext.x_advance - 10, height - 7);
-  cairo_show_text (cr, self->status);
+  ttv_view_show_text (cr, self->status);
 }
 
 /* The selection: its edges over the rows and a tint in the ruler band
@@ -949,7 +950,7 @@ draw_machine_row (cairo_t *cr, const TimelineLayout *l, const TtvTimelineRow *r,
   cairo_set_font_size (cr, 11);
   cairo_set_source_rgb (cr, 0.1, 0.1, 0.2);
   cairo_move_to (cr, 4, y + TTV_TIMELINE_ROW_HEIGHT - 5);
-  cairo_show_text (cr, r->label);
+  ttv_view_show_text (cr, r->label);
   cairo_restore (cr);
 }
 
@@ -977,7 +978,7 @@ ttv_timeline_view_draw (TtvTimelineView *self, cairo_t *cr, const TimelineLayout
       cairo_set_source_rgb (cr, 0.4, 0.4, 0.4);
       cairo_set_font_size (cr, 12);
       cairo_move_to (cr, 8, l->header + 14);
-      cairo_show_text (cr, _("Waiting for the state history…"));
+      ttv_view_show_text (cr, _("Waiting for the state history…"));
       return;
     }
 

@@ -4,6 +4,7 @@
  * display-free render of the control flow and resources views draws one
  * of its own (ttv_timeline_view_render). */
 #include "ttv-timeline-view.h"
+#include "ttv-view-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -231,7 +232,7 @@ title_width (const char *title)
   cairo_text_extents_t ext;
 
   cairo_set_font_size (cr, 10);
-  cairo_text_extents (cr, marked, &ext);
+  ttv_view_text_extents (cr, marked, &ext);
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
   return ceil (ext.x_advance) + 10;

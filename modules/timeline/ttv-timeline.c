@@ -3,6 +3,7 @@
  * label area, keyboard rows, export and render out.  The drawing is in
  * ttv-timeline-draw.c, the tooltips in ttv-timeline-tooltip.c. */
 #include "ttv-timeline-view.h"
+#include "ttv-view-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -452,7 +453,7 @@ area_tooltip (GtkWidget *area, gint x, gint y, gboolean keyboard, GtkTooltip *to
 
   if (!text)
     return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
+  ttv_view_set_tooltip_text (tooltip, text);
   return TRUE;
 }
 

@@ -9,6 +9,7 @@
  * each call's length and source line.  The same painting serves ttv
  * --render callstack. */
 #include "ttv-flamechart.h"
+#include "ttv-view-text.h"
 
 #include "ttv-time-gestures.h"
 #include "ttv-userspace-common.h"
@@ -198,7 +199,7 @@ paint (const Paint *p, cairo_t *cr, int width, int height)
     {
       cairo_set_source_rgb (cr, 0.35, 0.35, 0.35);
       cairo_move_to (cr, 12, RULER_HEIGHT + 24);
-      cairo_show_text (cr, p->message ? p->message : "");
+      ttv_view_show_text (cr, p->message ? p->message : "");
       return;
     }
   cairo_save (cr);
@@ -412,7 +413,7 @@ on_tooltip (GtkWidget *area, int x, int y, gboolean keyboard, GtkTooltip *toolti
       if (c->flags & TTV_VIEWER_CALL_NO_EXIT)
         g_string_append (text, _(" — no exit in the trace"));
     }
-  gtk_tooltip_set_text (tooltip, text->str);
+  ttv_view_set_tooltip_text (tooltip, text->str);
   return TRUE;
 }
 

@@ -7,6 +7,7 @@
  * calls, total and self time.  The same painting serves ttv --render
  * flamegraph. */
 #include "ttv-flamegraph.h"
+#include "ttv-view-text.h"
 
 #include "ttv-callstacks-job.h"
 #include "ttv-userspace-common.h"
@@ -159,7 +160,7 @@ paint (const Paint *p, cairo_t *cr, int width, int height)
     {
       cairo_set_source_rgb (cr, 0.35, 0.35, 0.35);
       cairo_move_to (cr, 12, 24);
-      cairo_show_text (cr, p->message ? p->message : "");
+      ttv_view_show_text (cr, p->message ? p->message : "");
       return;
     }
   g_autofree char *span = ttv_viewer_format_duration (p->graph->t1 - p->graph->t0);
@@ -325,7 +326,7 @@ on_tooltip (GtkWidget *area, int x, int y, gboolean keyboard, GtkTooltip *toolti
   else
     text = g_strdup_printf (_("%s\n%" PRIu64 " calls, %s (%.1f%%), %s in itself"), path->str, (guint64) n->calls,
                             total, share, own);
-  gtk_tooltip_set_text (tooltip, text);
+  ttv_view_set_tooltip_text (tooltip, text);
   return TRUE;
 }
 

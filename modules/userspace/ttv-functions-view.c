@@ -5,6 +5,7 @@
  * source; any column sorts.  Computed in a worker thread from the tab's
  * call stack analysis; ttv --render functions draws the table. */
 #include "ttv-functions-view.h"
+#include "ttv-view-text.h"
 
 #include "ttv-callstacks-job.h"
 #include "ttv-userspace-common.h"
@@ -279,7 +280,7 @@ ttv_functions_view_render (TtvTabState *state, cairo_t *cr, int width, int heigh
   if (rows->len == 0)
     {
       cairo_move_to (cr, 6, 40);
-      cairo_show_text (cr, _("No call in this interval."));
+      ttv_view_show_text (cr, _("No call in this interval."));
     }
   return TRUE;
 }

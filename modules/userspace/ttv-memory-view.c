@@ -6,6 +6,7 @@
  * a right drag selects; the tooltip gives each process's bytes in use
  * there.  The same painting serves ttv --render memory. */
 #include "ttv-memory-view.h"
+#include "ttv-view-text.h"
 
 #include "ttv-time-gestures.h"
 #include "ttv-userspace-common.h"
@@ -88,9 +89,9 @@ paint_chart (const Paint *p, cairo_t *cr, int width, int height)
       g_autofree char *label = ttv_userspace_format_bytes (v);
       cairo_set_source_rgb (cr, 0.3, 0.3, 0.3);
       cairo_text_extents_t ext;
-      cairo_text_extents (cr, label, &ext);
+      ttv_view_text_extents (cr, label, &ext);
       cairo_move_to (cr, plot_x - ext.x_advance - 4, y + 4);
-      cairo_show_text (cr, label);
+      ttv_view_show_text (cr, label);
     }
   double legend_x = plot_x;
   for (guint i = 0; i < n; i++)
@@ -120,9 +121,9 @@ paint_chart (const Paint *p, cairo_t *cr, int width, int height)
       cairo_fill (cr);
       cairo_set_source_rgb (cr, 0.15, 0.15, 0.15);
       cairo_text_extents_t ext;
-      cairo_text_extents (cr, name, &ext);
+      ttv_view_text_extents (cr, name, &ext);
       cairo_move_to (cr, legend_x + 14, RULER_HEIGHT + 14);
-      cairo_show_text (cr, name);
+      ttv_view_show_text (cr, name);
       legend_x += 24 + ext.x_advance;
     }
   /* Long idle gaps; the current time and the selection. */
@@ -169,7 +170,7 @@ paint (const Paint *p, cairo_t *cr, int width, int height)
     {
       cairo_set_source_rgb (cr, 0.35, 0.35, 0.35);
       cairo_move_to (cr, 12, RULER_HEIGHT + 28);
-      cairo_show_text (cr, p->message ? p->message : "");
+      ttv_view_show_text (cr, p->message ? p->message : "");
       return;
     }
   paint_chart (p, cr, width, height);
@@ -301,7 +302,7 @@ on_tooltip (GtkWidget *area, int x, int y, gboolean keyboard, GtkTooltip *toolti
       g_autofree char *bytes = ttv_userspace_format_bytes (ttv_viewer_memory_get_usage_at (self->memory, i, at));
       g_string_append_printf (text, _("\n%s: %s in use"), name, bytes);
     }
-  gtk_tooltip_set_text (tooltip, text->str);
+  ttv_view_set_tooltip_text (tooltip, text->str);
   return TRUE;
 }
 

@@ -1,6 +1,7 @@
 /* ttv-userspace-common.c: colours, byte counts, the interval, text, the
  * waiting for an analysis and the status line (see ttv-userspace-common.h). */
 #include "ttv-userspace-common.h"
+#include "ttv-view-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -79,11 +80,11 @@ gboolean
 ttv_userspace_show_text (cairo_t *cr, double x, double y, double max_width, const char *text)
 {
   cairo_text_extents_t ext;
-  cairo_text_extents (cr, text, &ext);
+  ttv_view_text_extents (cr, text, &ext);
   if (ext.x_advance <= max_width)
     {
       cairo_move_to (cr, x, y);
-      cairo_show_text (cr, text);
+      ttv_view_show_text (cr, text);
       return TRUE;
     }
   /* Cut at a character boundary, with an ellipsis. */
@@ -94,11 +95,11 @@ ttv_userspace_show_text (cairo_t *cr, double x, double y, double max_width, cons
       g_free (cut);
       const char *end = g_utf8_offset_to_pointer (text, keep);
       cut = g_strdup_printf ("%.*s…", (int) (end - text), text);
-      cairo_text_extents (cr, cut, &ext);
+      ttv_view_text_extents (cr, cut, &ext);
       if (ext.x_advance <= max_width)
         {
           cairo_move_to (cr, x, y);
-          cairo_show_text (cr, cut);
+          ttv_view_show_text (cr, cut);
           return TRUE;
         }
       if (keep > 64)   /* long names: shrink faster */

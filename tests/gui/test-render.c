@@ -2,7 +2,8 @@
  * without an X server, and ttv without DISPLAY or WAYLAND_DISPLAY): the
  * control flow, resources, histogram and statistics views of the sample
  * trace as PNG (its size, not blank, a colour the sample's history or
- * events say is there) and SVG; a view without a render refuses.  And the
+ * events say is there) and SVG; a view without a render refuses; task
+ * names that are not UTF-8 drawn, not the end of the drawing.  And the
  * viewer run from the build tree without GSETTINGS_SCHEMA_DIR finds its
  * settings schema: a render draws in a colour the settings hold, a short
  * run under Xvfb keeps the trace it opened among the recent ones. */
@@ -341,6 +342,73 @@ test_machines (Fixture *f, gconstpointer data)
   cairo_surface_destroy (s);
 }
 
+/* Every "find" command name in the stream files of @trace made "fi\xffd":
+ * a byte that is not UTF-8, as a task's comm may hold. */
+static void
+spoil_find_names (const char *trace)
+{
+  g_autoptr (GDir) dir = g_dir_open (trace, 0, NULL);
+  g_assert_nonnull (dir);
+  guint spoiled = 0;
+  const char *name;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      if (!g_str_has_prefix (name, "channel"))
+        continue;
+      g_autofree char *path = g_build_filename (trace, name, NULL);
+      g_autofree char *bytes = NULL;
+      gsize len = 0;
+      g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+      for (char *at = bytes; (at = memmem (at, len - (gsize) (at - bytes), "find", 5)) != NULL; at += 5)
+        {
+          at[2] = (char) 0xff;
+          spoiled++;
+        }
+      g_assert_true (g_file_set_contents (path, bytes, (gssize) len, NULL));
+    }
+  g_assert_cmpuint (spoiled, >, 0);
+}
+
+/* Task names that are not UTF-8: cairo refuses such text by stopping all
+ * drawing on its context, so the control flow drew nothing from the first
+ * such row on; its rows are now all drawn (the bad byte as U+FFFD), and
+ * the viewer says nothing of it on stderr. */
+static void
+test_names_not_utf8 (Fixture *f, gconstpointer data)
+{
+  if (!f->ts)
+    {
+      g_test_skip ("TTV_SAMPLE_TRACE is not set: no sample trace");
+      return;
+    }
+  g_autofree char *trace = g_build_filename (f->dir, "not-utf8", NULL);
+  g_autofree char *png = g_build_filename (f->dir, "not-utf8.png", NULL);
+  const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--cpus", "2", "--events", "20000", "-o", trace, NULL };
+  g_free (ttv_test_run_ok (gen));
+  spoil_find_names (trace);
+  g_auto (GStrv) env = ttv_gui_test_headless_environ ();
+  const char *argv[] = { TTV_EXE_PATH, "--render", "controlflow", "--trace", trace, "--size", "600x1400", "-o", png,
+                         NULL };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  gint status = -1;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status,
+                               &error));
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+  g_test_message ("%s", err);
+  g_assert_null (strstr (err, "UTF-8"));
+  g_assert_null (strstr (err, "drawing failure"));
+  /* The rows far below the first "fi\ufffdd" (pid 50, about the 50th
+   * row): many colours, not a blank area. */
+  cairo_surface_t *s = load_image (png, 600, 1400);
+  g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
+  for (int y = 1000; y < 1400; y += 2)
+    for (int x = 0; x < 600; x += 2)
+      g_hash_table_add (colours, GUINT_TO_POINTER (ttv_test_pixel (s, x, y)));
+  g_assert_cmpuint (g_hash_table_size (colours), >, 20);
+  cairo_surface_destroy (s);
+}
+
 static void
 test_no_render (Fixture *f, gconstpointer data)
 {
@@ -501,6 +569,8 @@ main (int argc, char **argv)
   g_test_add ("/render/headless/statistics", Fixture, NULL, fixture_set_up, test_statistics, fixture_tear_down);
   g_test_add ("/render/headless/no-render", Fixture, NULL, fixture_set_up, test_no_render, fixture_tear_down);
   g_test_add ("/render/headless/machines", Fixture, NULL, fixture_set_up, test_machines, fixture_tear_down);
+  g_test_add ("/render/headless/names-not-utf8", Fixture, NULL, fixture_set_up, test_names_not_utf8,
+              fixture_tear_down);
   g_test_add ("/render/settings/build-tree-schema", Fixture, NULL, fixture_set_up, test_settings_render,
               fixture_tear_down);
   g_test_add ("/render/settings/kept", Fixture, NULL, fixture_set_up, test_settings_kept, fixture_tear_down);
