@@ -176,7 +176,9 @@ ttv_event_columns_fill (TtvTabState *state, TtvEventRequest *request, const TtvV
       /* No symbol yet (they are being looked up): unknown, not empty. */
       if (c == TTV_EVENT_COLUMN_SYMBOL && buf->len == 0)
         continue;
-      text[c] = g_strndup (buf->str, buf->len);
+      /* A trace's strings may hold bytes that are not UTF-8: GTK's cells
+       * take only UTF-8. */
+      text[c] = g_utf8_make_valid (buf->str, (gssize) buf->len);
     }
 }
 

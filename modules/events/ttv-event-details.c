@@ -49,14 +49,17 @@ row_free (gpointer data)
   g_free (row);
 }
 
+/* A row of @name and @value (taken, may be NULL), made valid UTF-8 for
+ * GTK's cells: a trace's names and strings may hold other bytes. */
 static void
 add_row (Pending *p, guint depth, const char *name, char *value /* taken */)
 {
   Row *row = g_new0 (Row, 1);
 
   row->depth = depth;
-  row->name = g_strdup (name);
-  row->value = value;
+  row->name = g_utf8_make_valid (name, -1);
+  row->value = value ? g_utf8_make_valid (value, -1) : NULL;
+  g_free (value);
   g_ptr_array_add (p->rows, row);
 }
 
