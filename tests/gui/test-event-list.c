@@ -5,7 +5,8 @@
  * the delta after a jump; lost-events rows where they happened, set apart;
  * Find by text in every visible column, next and previous, with F3 and
  * Shift+F3 in the list; the keyboard in the list when a tab opens; the
- * selected thread's events in bold, on its own machine only.
+ * selected thread's events in bold, on its own machine only; names that
+ * are not UTF-8 shown.
  * Expected values come from the engine read independently. */
 #include "ttv-config.h"
 
@@ -1399,6 +1400,53 @@ test_keyboard_reaches_list (void)
   fixture_close (&f);
 }
 
+/* A task named with a byte that is not UTF-8 (a generated trace's "find"
+ * spoiled): its rows' cells hold valid UTF-8, the byte as U+FFFD, and
+ * drawing them warns of nothing (a warning fails the test). */
+static void
+test_names_not_utf8 (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *trace = ttv_test_dup_tmp_path ("not-utf8");
+  const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--cpus", "2", "--events", "20000", "-o", trace, NULL };
+  g_free (ttv_test_run_ok (gen));
+  ttv_gui_test_spoil_names (trace, "find");
+  TtvTraceset *ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (ts, trace, &error));
+  g_assert_no_error (error);
+  Fixture f;
+  fixture_open (&f, ts);
+  guint found = 0;
+  TtvTime done = TTV_TIME_MIN;
+  for (guint page = 0; page < 20 && found < 3; page++)
+    {
+      for (gint row = 0; row < n_rows (&f); row++)
+        {
+          for (gint c = COL_TIME; c <= COL_FIELDS; c++)
+            {
+              g_autofree char *text = cell_text (&f, row, c);
+              g_assert_true (text == NULL || g_utf8_validate (text, -1, NULL));
+            }
+          g_autofree char *pid = cell_text (&f, row, COL_PID);
+          g_autofree char *process = cell_text (&f, row, COL_PROCESS);
+          if (g_strcmp0 (pid, "50") == 0)
+            {
+              g_assert_cmpstr (process, ==, "fi\xef\xbf\xbd" "d");
+              found++;
+            }
+          done = MAX (done, row_time (&f, row));
+        }
+      /* The rows are drawn (and Pango given their text) before the next
+       * screen. */
+      gtk_widget_queue_draw (GTK_WIDGET (f.view));
+      ttv_gui_test_spin_pending ();
+      ttv_tab_state_set_current_time (f.state, done + 1);
+      ttv_gui_test_spin_until (list_settled, &f);
+    }
+  g_assert_cmpuint (found, >, 0);
+  fixture_close (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1420,5 +1468,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/event-list/find-progress-stop", test_find_progress_stop);
   g_test_add_func ("/gui/event-list/keyboard", test_keyboard_reaches_list);
   g_test_add_func ("/gui/event-list/bold-by-machine", test_bold_by_machine);
+  g_test_add_func ("/gui/event-list/names-not-utf8", test_names_not_utf8);
   return g_test_run ();
 }

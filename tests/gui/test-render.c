@@ -342,33 +342,6 @@ test_machines (Fixture *f, gconstpointer data)
   cairo_surface_destroy (s);
 }
 
-/* Every "find" command name in the stream files of @trace made "fi\xffd":
- * a byte that is not UTF-8, as a task's comm may hold. */
-static void
-spoil_find_names (const char *trace)
-{
-  g_autoptr (GDir) dir = g_dir_open (trace, 0, NULL);
-  g_assert_nonnull (dir);
-  guint spoiled = 0;
-  const char *name;
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      if (!g_str_has_prefix (name, "channel"))
-        continue;
-      g_autofree char *path = g_build_filename (trace, name, NULL);
-      g_autofree char *bytes = NULL;
-      gsize len = 0;
-      g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
-      for (char *at = bytes; (at = memmem (at, len - (gsize) (at - bytes), "find", 5)) != NULL; at += 5)
-        {
-          at[2] = (char) 0xff;
-          spoiled++;
-        }
-      g_assert_true (g_file_set_contents (path, bytes, (gssize) len, NULL));
-    }
-  g_assert_cmpuint (spoiled, >, 0);
-}
-
 /* Task names that are not UTF-8: cairo refuses such text by stopping all
  * drawing on its context, so the control flow drew nothing from the first
  * such row on; its rows are now all drawn (the bad byte as U+FFFD), and
@@ -385,7 +358,7 @@ test_names_not_utf8 (Fixture *f, gconstpointer data)
   g_autofree char *png = g_build_filename (f->dir, "not-utf8.png", NULL);
   const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--cpus", "2", "--events", "20000", "-o", trace, NULL };
   g_free (ttv_test_run_ok (gen));
-  spoil_find_names (trace);
+  ttv_gui_test_spoil_names (trace, "find");
   g_auto (GStrv) env = ttv_gui_test_headless_environ ();
   const char *argv[] = { TTV_EXE_PATH, "--render", "controlflow", "--trace", trace, "--size", "600x1400", "-o", png,
                          NULL };

@@ -261,3 +261,29 @@ ttv_gui_test_send_key (GtkWidget *widget, guint keyval, GdkModifierType state)
       break;
   gdk_event_free (ev);
 }
+
+void
+ttv_gui_test_spoil_names (const char *trace, const char *name)
+{
+  g_autoptr (GDir) dir = g_dir_open (trace, 0, NULL);
+  g_assert_nonnull (dir);
+  g_assert_cmpuint (strlen (name), ==, 4);
+  guint spoiled = 0;
+  const char *file;
+  while ((file = g_dir_read_name (dir)) != NULL)
+    {
+      if (!g_str_has_prefix (file, "channel"))
+        continue;
+      g_autofree char *path = g_build_filename (trace, file, NULL);
+      g_autofree char *bytes = NULL;
+      gsize len = 0;
+      g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+      for (char *at = bytes; (at = memmem (at, len - (gsize) (at - bytes), name, 5)) != NULL; at += 5)
+        {
+          at[2] = (char) 0xff;
+          spoiled++;
+        }
+      g_assert_true (g_file_set_contents (path, bytes, (gssize) len, NULL));
+    }
+  g_assert_cmpuint (spoiled, >, 0);
+}

@@ -70,4 +70,9 @@ void        ttv_gui_test_tab_setup_path (TtvGuiTestTab *f, const char *path, con
 void        ttv_gui_test_tab_open (TtvGuiTestTab *f, TtvTraceset *ts, const char *const *module_paths);
 void        ttv_gui_test_tab_teardown (TtvGuiTestTab *f);
 
+/* Every @name (four bytes, NUL-terminated in the trace) in the stream
+ * files of the CTF trace at @trace given a byte 0xff for its third: a
+ * task name that is not UTF-8, as a comm may hold. */
+void        ttv_gui_test_spoil_names (const char *trace, const char *name);
+
 G_END_DECLS
