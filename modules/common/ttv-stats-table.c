@@ -2,6 +2,7 @@
  * The layout is measured once with pango; then one drawing routine paints
  * it through a painter: cairo for PNG, SVG elements for SVG. */
 #include "ttv-stats-table.h"
+#include "ttv-view-text.h"
 #include "ttv-viewer.h"
 
 #include <cairo.h>
@@ -94,7 +95,7 @@ text_width (const Layout *l, const char *text, gboolean bold)
   int w, h;
 
   pango_layout_set_font_description (l->measure, bold ? l->bold : l->font);
-  pango_layout_set_text (l->measure, text, -1);
+  ttv_view_layout_set_text (l->measure, text);
   pango_layout_get_pixel_size (l->measure, &w, &h);
   return w;
 }
@@ -298,7 +299,7 @@ cairo_text (gpointer target, const Layout *l, double x, double top, const char *
   int w, h;
 
   pango_layout_set_font_description (layout, bold ? l->bold : l->font);
-  pango_layout_set_text (layout, text, -1);
+  ttv_view_layout_set_text (layout, text);
   pango_layout_set_width (layout, clip > x ? (int) ((clip - x) * PANGO_SCALE) : -1);
   pango_layout_get_pixel_size (layout, &w, &h);
   set_color (cr, rgb);
@@ -364,7 +365,8 @@ svg_text (gpointer target, const Layout *l, double x, double top, const char *te
           gboolean bold, guint32 rgb, double clip)
 {
   GString *out = target;
-  g_autofree char *escaped = g_markup_escape_text (text, -1);
+  g_autofree char *valid = NULL;
+  g_autofree char *escaped = g_markup_escape_text (ttv_view_valid_text (text, &valid), -1);
 
   if (!*text)
     return;
@@ -412,7 +414,8 @@ write_svg (const Layout *l, const char *path, GError **error)
                           pango_font_description_get_family (l->font), px);
   if (l->table->title)
     {
-      g_autofree char *title = g_markup_escape_text (l->table->title, -1);
+      g_autofree char *valid = NULL;
+      g_autofree char *title = g_markup_escape_text (ttv_view_valid_text (l->table->title, &valid), -1);
       g_string_append_printf (out, "<title>%s</title>\n", title);
     }
   g_string_append (out, "<defs>\n");

@@ -4,34 +4,23 @@
 
 #include <glib.h>
 
-/* @text, or a copy of it made valid UTF-8 into *@copy. */
-static const char *
-valid_text (const char *text, char **copy)
-{
-  *copy = NULL;
-  if (text == NULL || g_utf8_validate (text, -1, NULL))
-    return text;
-  *copy = g_utf8_make_valid (text, -1);
-  return *copy;
-}
-
 void
 ttv_view_show_text (cairo_t *cr, const char *text)
 {
   g_autofree char *copy = NULL;
-  cairo_show_text (cr, valid_text (text, &copy));
+  cairo_show_text (cr, ttv_view_valid_text (text, &copy));
 }
 
 void
 ttv_view_text_extents (cairo_t *cr, const char *text, cairo_text_extents_t *extents)
 {
   g_autofree char *copy = NULL;
-  cairo_text_extents (cr, valid_text (text, &copy), extents);
+  cairo_text_extents (cr, ttv_view_valid_text (text, &copy), extents);
 }
 
 void
 ttv_view_set_tooltip_text (GtkTooltip *tooltip, const char *text)
 {
   g_autofree char *copy = NULL;
-  gtk_tooltip_set_text (tooltip, valid_text (text, &copy));
+  gtk_tooltip_set_text (tooltip, ttv_view_valid_text (text, &copy));
 }

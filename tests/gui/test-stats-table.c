@@ -1,6 +1,7 @@
 /* test-stats-table.c: the statistics viewer's number formats and table
  * images without a display: durations with units and their rounding,
- * sizes, the rows left out, names escaped in the SVG, bad sizes and paths. */
+ * sizes, the rows left out, names escaped in the SVG, names that are not
+ * UTF-8, bad sizes and paths. */
 #include "ttv-stats-format.h"
 #include "ttv-stats-table.h"
 #include "ttv-test-util.h"
@@ -156,6 +157,33 @@ test_svg (void)
   g_assert_nonnull (strstr (text, "text-anchor=\"end\">1.234 ms</text>"));
 }
 
+/* Names that are not UTF-8 (a task's comm may hold any byte): drawn as
+ * U+FFFD in the PNG (Pango warned of them, and a warning fails this
+ * test) and written so in the SVG, which stays UTF-8. */
+static void
+test_names_not_utf8 (void)
+{
+  const char *dir = ttv_test_get_tmp_dir ();
+  g_autofree char *png = g_build_filename (dir, "not-utf8.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "not-utf8.svg", NULL);
+  g_autoptr (TtvStatsTable) t = ttv_stats_table_new ("Statistics of fi\xff" "d", 2);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  const char *cells[] = { "fi\xff" "d", "1.000 ms" };
+
+  t->headers[0] = "Name";
+  t->headers[1] = "Time";
+  ttv_stats_table_add_row (t, 0, FALSE, FALSE, cells);
+  g_assert_true (ttv_stats_table_write (t, png, 0, 0, &error));
+  g_assert_no_error (error);
+  g_assert_true (ttv_stats_table_write (t, svg, 0, 0, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  g_assert_nonnull (strstr (text, "<title>Statistics of fi\xef\xbf\xbd" "d</title>"));
+  g_assert_nonnull (strstr (text, ">fi\xef\xbf\xbd" "d</text>"));
+}
+
 static void
 test_bad (void)
 {
@@ -180,6 +208,7 @@ main (int argc, char **argv)
   g_test_add_func ("/statistics/format/counts", test_counts);
   g_test_add_func ("/statistics/table/sizes", test_sizes);
   g_test_add_func ("/statistics/table/wide-title", test_wide_title);
+  g_test_add_func ("/statistics/table/names-not-utf8", test_names_not_utf8);
   g_test_add_func ("/statistics/table/svg", test_svg);
   g_test_add_func ("/statistics/table/bad", test_bad);
   return g_test_run ();
