@@ -109,8 +109,10 @@ fill_threads (TtvCpuUsageViewer *self)
       g_autofree char *time = ttv_viewer_format_duration (u->cpu_time);
       g_autofree char *share = g_strdup_printf ("%.1f %%", 100.0 * ttv_cpu_usage_picture_share (p, u));
       const char *machine = p->n_machines > 1 ? ttv_viewer_cpu_usage_get_machine_name (p->usage, u->machine) : "";
+      g_autofree char *valid = NULL;
       gtk_list_store_insert_with_values (self->store, &it, -1, COL_TID, u->tid, COL_PID, u->tgid, COL_NAME,
-                                         u->name && *u->name ? u->name : "?", COL_TIME, time, COL_SHARE, share,
+                                         u->name && *u->name ? ttv_view_valid_text (u->name, &valid) : "?",
+                                         COL_TIME, time, COL_SHARE, share,
                                          COL_TIME_V, u->cpu_time, COL_MACHINE, u->machine, COL_MACHINE_NAME, machine,
                                          -1);
       if (u->tid == selected && (p->n_machines < 2 || u->machine == selected_machine) && !has_found)

@@ -67,7 +67,9 @@ fill_rows (TtvCriticalPathViewer *self)
       const TtvPathRow *row = p->rows->pdata[r];
       g_autofree char *time = ttv_viewer_format_duration (row->total);
       g_autofree char *share = g_strdup_printf ("%.1f %%", 100.0 * row->total / (double) MAX (p->t1 - p->t0, 1));
-      gtk_list_store_insert_with_values (self->store, NULL, -1, COL_LABEL, row->label, COL_TIME, time, COL_SHARE,
+      g_autofree char *valid = NULL;
+      gtk_list_store_insert_with_values (self->store, NULL, -1, COL_LABEL, ttv_view_valid_text (row->label, &valid),
+                                         COL_TIME, time, COL_SHARE,
                                          share, COL_TIME_V, row->total, COL_ROW, r, -1);
     }
 }

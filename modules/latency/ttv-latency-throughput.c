@@ -6,6 +6,7 @@
  * name says its machine, as the CPU usage's threads do.  Used by
  * ttv-latency-viewer.c. */
 #include "ttv-latency-viewer.h"
+#include "ttv-view-text.h"
 #include "ttv-view-list.h"
 
 #include <glib/gi18n-lib.h>
@@ -66,7 +67,9 @@ ttv_latency_throughput_fill (GtkWidget *view, TtvViewerTable *table, GArray *usa
       g_autofree char *name = machines ? g_strdup_printf ("%s: %s", ttv_viewer_table_get_machine_name (table, u->machine),
                                                           u->name)
                                        : g_strdup (u->name);
-      gtk_list_store_insert_with_values (store, NULL, -1, COL_KEY, key, COL_NAME, name, COL_REQUESTS, requests,
+      g_autofree char *valid = NULL;
+      gtk_list_store_insert_with_values (store, NULL, -1, COL_KEY, key, COL_NAME, ttv_view_valid_text (name, &valid),
+                                         COL_REQUESTS, requests,
                                          COL_READ, read, COL_WRITTEN, written, COL_READ_RATE, read_rate,
                                          COL_WRITE_RATE, write_rate, COL_BUSY, busy, COL_KEY_V, u->key,
                                          COL_REQUESTS_V, u->requests, COL_READ_V, u->read_bytes,

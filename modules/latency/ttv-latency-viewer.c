@@ -275,8 +275,10 @@ fill_stats (TtvLatencyViewer *self)
       g_auto (GStrv) t = g_new0 (char *, TTV_LATENCY_N_FIGURES + 1);
       for (guint f = 0; f < TTV_LATENCY_N_FIGURES; f++)
         t[f] = ttv_latency_figure_text (f, v[f]);
+      g_autofree char *valid = NULL;
+      const char *label = i < self->stats->groups->len ? ttv_view_valid_text (s->label, &valid) : _("all");
       gtk_list_store_insert_with_values (self->stats_store, NULL, -1,
-                                         STAT_LABEL, i < self->stats->groups->len ? s->label : _("all"),
+                                         STAT_LABEL, label,
                                          STAT_COUNT, t[0], STAT_TOTAL, t[1], STAT_MIN, t[2], STAT_MEAN, t[3],
                                          STAT_MAX, t[4], STAT_STDDEV, t[5], STAT_P50, t[6], STAT_P90, t[7],
                                          STAT_P99, t[8],
@@ -406,10 +408,13 @@ fill_longest (TtvLatencyViewer *self)
           for (guint c = 0; c < n; c++)
             {
               g_autofree char *text = cell_text (self, self->stats->longest, index, c);
-              gtk_list_store_set (self->longest_store, &it, (gint) c + 1, text, -1);
+              g_autofree char *valid = NULL;
+              gtk_list_store_set (self->longest_store, &it, (gint) c + 1, ttv_view_valid_text (text, &valid), -1);
             }
+          g_autofree char *valid = NULL;
           if (i < n_args)
-            gtk_list_store_set (self->longest_store, &it, (gint) n + 1, self->arguments[i], -1);
+            gtk_list_store_set (self->longest_store, &it, (gint) n + 1,
+                                ttv_view_valid_text (self->arguments[i], &valid), -1);
         }
     }
   self->filling = FALSE;

@@ -4,6 +4,7 @@
  * export as CSV with exact numbers, as a PNG or SVG table of the rows
  * shown, and the headless render of ttv --render (statistics.* actions). */
 #include "ttv-stats-format.h"
+#include "ttv-view-text.h"
 #include "ttv-stats-table.h"
 #include "ttv-viewer.h"
 
@@ -48,7 +49,11 @@ fill (GtkTreeStore *store, GtkTreeIter *parent, const TtvViewerStatsNode *node)
   /* An average only for durations (nodes with a minimum). */
   gint64 average = min >= 0 && count > 0 ? total / (gint64) count : -1;
 
-  gtk_tree_store_insert_with_values (store, &iter, parent, -1, COL_NAME, ttv_viewer_stats_node_get_name (node),
+  /* A task's name may hold bytes that are not UTF-8: GTK's cells take
+   * only UTF-8. */
+  g_autofree char *valid = NULL;
+  const char *name = ttv_view_valid_text (ttv_viewer_stats_node_get_name (node), &valid);
+  gtk_tree_store_insert_with_values (store, &iter, parent, -1, COL_NAME, name,
                                      COL_COUNT, count, COL_TOTAL, total, COL_AVERAGE, average,
                                      COL_MIN, min, COL_MAX, ttv_viewer_stats_node_get_max (node),
                                      COL_KEY, ttv_viewer_stats_node_get_key (node), -1);

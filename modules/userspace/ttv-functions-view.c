@@ -118,8 +118,10 @@ computed (GObject *source, GAsyncResult *result, gpointer data)
         {
           const Row *r = &g_array_index (rows, Row, i);
           GtkTreeIter it;
-          gtk_list_store_insert_with_values (self->store, &it, -1, COL_FUNCTION, r->function, COL_LOCATION,
-                                             r->location, -1);
+          g_autofree char *function = NULL, *location = NULL;
+          gtk_list_store_insert_with_values (self->store, &it, -1,
+                                             COL_FUNCTION, ttv_view_valid_text (r->function, &function),
+                                             COL_LOCATION, ttv_view_valid_text (r->location, &location), -1);
           for (guint c = COL_CALLS; c <= COL_P99; c++)
             gtk_list_store_set (self->store, &it, c, r->values[c - COL_CALLS], -1);
         }

@@ -225,7 +225,9 @@ fill_leaks (TtvMemoryView *self)
       bytes += l->bytes;
       g_autofree char *process = process_label (self->state, self->memory, l->process);
       GtkTreeIter it;
-      gtk_list_store_insert_with_values (self->leaks, &it, -1, LEAK_PROCESS, process, LEAK_BLOCKS, l->blocks,
+      g_autofree char *valid = NULL;
+      gtk_list_store_insert_with_values (self->leaks, &it, -1, LEAK_PROCESS, ttv_view_valid_text (process, &valid),
+                                         LEAK_BLOCKS, l->blocks,
                                          LEAK_BYTES, l->bytes, LEAK_SITE, l->site, LEAK_WEIGHT, PANGO_WEIGHT_NORMAL,
                                          -1);
     }
