@@ -34,13 +34,36 @@ get_window (TtvApplication *self)
   return TTV_WINDOW (window);
 }
 
+char *
+ttv_recent_entry_from_path (const char *path)
+{
+  if (g_utf8_validate (path, -1, NULL))
+    return g_strdup (path);
+  return g_filename_to_uri (path, NULL, NULL);
+}
+
+char *
+ttv_recent_entry_to_path (const char *entry)
+{
+  char *path = g_str_has_prefix (entry, "file://") ? g_filename_from_uri (entry, NULL, NULL) : NULL;
+  return path ? path : g_strdup (entry);
+}
+
+char *
+ttv_recent_entry_display_name (const char *entry)
+{
+  g_autofree char *path = ttv_recent_entry_to_path (entry);
+  return g_filename_display_name (path);
+}
+
 void
 ttv_application_fill_recent_menu (GMenu *menu, const char *const *recent)
 {
   g_menu_remove_all (menu);
   for (guint i = 0; recent && recent[i]; i++)
     {
-      g_autoptr (GMenuItem) item = g_menu_item_new (recent[i], NULL);
+      g_autofree char *label = ttv_recent_entry_display_name (recent[i]);
+      g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target_value (item, "app.open-recent", g_variant_new_string (recent[i]));
       g_menu_append_item (menu, item);
     }
@@ -74,7 +97,10 @@ ttv_application_add_recent (TtvApplication *self, const char *path)
   if (!self->settings)
     return;
   /* A live session's URL is no file name. */
-  absolute = ttv_live_url_is_live (path) ? g_strdup (path) : g_canonicalize_filename (path, NULL);
+  g_autofree char *canonical = ttv_live_url_is_live (path) ? g_strdup (path) : g_canonicalize_filename (path, NULL);
+  absolute = ttv_recent_entry_from_path (canonical);
+  if (!absolute)
+    return;
   old = g_settings_get_strv (self->settings, "recent-traces");
   builder = g_strv_builder_new ();
   g_strv_builder_add (builder, absolute);
@@ -103,7 +129,8 @@ act_open_archive (GSimpleAction *a, GVariant *p, gpointer self)
 static void
 act_open_recent (GSimpleAction *a, GVariant *p, gpointer self)
 {
-  const char *paths[] = { g_variant_get_string (p, NULL), NULL };
+  g_autofree char *path = ttv_recent_entry_to_path (g_variant_get_string (p, NULL));
+  const char *paths[] = { path, NULL };
 
   ttv_window_open (get_window (self), paths, FALSE);
 }

@@ -38,8 +38,10 @@ show_location (TtvBookmarksPanel *self)
                                G_CALLBACK (show_location), self, G_CONNECT_SWAPPED);
       self->watching_saves = TRUE;
     }
-  gtk_label_set_text (self->location, text ? text : "");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->location), text);
+  /* A path: its bytes may not all be UTF-8. */
+  g_autofree char *valid = g_utf8_make_valid (text ? text : "", -1);
+  gtk_label_set_text (self->location, valid);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->location), text ? valid : NULL);
 }
 
 static void

@@ -89,7 +89,9 @@ ttv_notifications_show (TtvNotifications *self, const char *key, GtkMessageType 
   bar = gtk_info_bar_new ();
   gtk_info_bar_set_message_type (GTK_INFO_BAR (bar), type);
   gtk_info_bar_set_show_close_button (GTK_INFO_BAR (bar), TRUE);
-  label = gtk_label_new (text);
+  /* Messages name files, whose names may hold bytes that are not UTF-8. */
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  label = gtk_label_new (valid);
   gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);

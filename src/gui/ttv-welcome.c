@@ -5,6 +5,7 @@
 
 #include "ttv-welcome.h"
 
+#include "ttv-application.h"
 #include "ttv-settings.h"
 
 #include <glib/gi18n.h>
@@ -20,14 +21,16 @@ struct _TtvWelcome {
 G_DEFINE_FINAL_TYPE (TtvWelcome, ttv_welcome, GTK_TYPE_BOX)
 
 static GtkWidget *
-recent_row (const char *path)
+recent_row (const char *entry)
 {
-  g_autofree char *name = g_path_get_basename (path);
+  g_autofree char *path = ttv_recent_entry_to_path (entry);
+  g_autofree char *shown = g_filename_display_name (path);
+  g_autofree char *name = g_filename_display_basename (path);
   g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b>", name);
   gboolean exists = g_file_test (path, G_FILE_TEST_EXISTS);
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *title = gtk_label_new (NULL), *where = gtk_label_new (path);
+  GtkWidget *title = gtk_label_new (NULL), *where = gtk_label_new (shown);
 
   gtk_label_set_markup (GTK_LABEL (title), markup);
   gtk_label_set_xalign (GTK_LABEL (title), 0);
@@ -39,10 +42,10 @@ recent_row (const char *path)
   gtk_box_pack_start (GTK_BOX (box), where, FALSE, FALSE, 0);
   gtk_container_add (GTK_CONTAINER (row), box);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "app.open-recent");
-  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (row), g_variant_new_string (path));
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (row), g_variant_new_string (entry));
   /* Moved or deleted since: shown, but not offered. */
   gtk_widget_set_sensitive (row, exists);
-  gtk_widget_set_tooltip_text (row, exists ? path : _("This trace is no longer there"));
+  gtk_widget_set_tooltip_text (row, exists ? shown : _("This trace is no longer there"));
   gtk_widget_show_all (row);
   return row;
 }

@@ -244,8 +244,10 @@ error_dialog (TtvWindow *self, const char *title, const char *message)
   GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_DESTROY_WITH_PARENT,
                                               GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", title);
 
+  /* Messages name files, whose names may hold bytes that are not UTF-8. */
+  g_autofree char *valid = g_utf8_make_valid (message, -1);
   gtk_window_set_title (GTK_WINDOW (dialog), title);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", message);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", valid);
   /* Long messages (paths, offsets) must be selectable to be reported. */
   {
     GtkWidget *area = gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (dialog));

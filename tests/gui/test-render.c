@@ -6,7 +6,8 @@
  * names that are not UTF-8 drawn, not the end of the drawing.  And the
  * viewer run from the build tree without GSETTINGS_SCHEMA_DIR finds its
  * settings schema: a render draws in a colour the settings hold, a short
- * run under Xvfb keeps the trace it opened among the recent ones. */
+ * run under Xvfb keeps the trace it opened among the recent ones, one in
+ * a folder whose name is not UTF-8 too. */
 #include "ttv-config.h"
 
 #include "ttv-context.h"
@@ -467,14 +468,14 @@ test_settings_render (Fixture *f, gconstpointer data)
   cairo_surface_destroy (s);
 }
 
+/* Whether the settings on disk hold @entry among the recent traces. */
 static gboolean
-recent_kept (const char *keyfile, const char *trace)
+recent_kept (const char *keyfile, const char *entry)
 {
   g_autofree char *text = NULL;
-  g_autofree char *canonical = g_canonicalize_filename (trace, NULL);
 
   return g_file_get_contents (keyfile, &text, NULL, NULL) && strstr (text, "recent-traces")
-         && strstr (text, canonical);
+         && strstr (text, entry);
 }
 
 /* The session of the viewer (its bus, X server and itself) in a process
@@ -486,13 +487,16 @@ own_group (gpointer data)
 }
 
 /* The viewer, opening the sample in a virtual X server, keeps it among the
- * recent traces of the settings on disk (for the next run). */
+ * recent traces of the settings on disk (for the next run).  With @data,
+ * a trace in a folder whose name holds a byte that is not UTF-8 (the
+ * viewer quit without a window on it, its path refused by GSettings): it
+ * opens, and is kept as a file URI. */
 static void
 test_settings_kept (Fixture *f, gconstpointer data)
 {
   g_autofree char *xvfb = g_find_program_in_path ("xvfb-run");
   g_autofree char *dbus = g_find_program_in_path ("dbus-run-session");
-  g_autofree char *keyfile = NULL, *log = NULL, *errors = NULL;
+  g_autofree char *keyfile = NULL, *log = NULL, *errors = NULL, *made = NULL, *entry = NULL;
   const char *trace = g_getenv ("TTV_SAMPLE_TRACE");
   g_auto (GStrv) env = NULL;
   g_autoptr (GError) error = NULL;
@@ -505,6 +509,18 @@ test_settings_kept (Fixture *f, gconstpointer data)
       g_test_skip ("no sample trace, xvfb-run or dbus-run-session");
       return;
     }
+  if (data)
+    {
+      made = g_build_filename (f->dir, "tr\xff" "ce", NULL);
+      const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--cpus", "2", "--events", "2000", "-o", made, NULL };
+      g_free (ttv_test_run_ok (gen));
+      trace = made;
+    }
+  {
+    g_autofree char *canonical = g_canonicalize_filename (trace, NULL);
+    entry = data ? g_filename_to_uri (canonical, NULL, NULL) : g_strdup (canonical);
+    g_assert_true (g_utf8_validate (entry, -1, NULL));
+  }
   env = settings_environ (f->dir);
   keyfile = keyfile_path (f->dir);
   {
@@ -516,7 +532,7 @@ test_settings_kept (Fixture *f, gconstpointer data)
                                              NULL, &err_fd, &error));
     g_assert_no_error (error);
   }
-  while (!recent_kept (keyfile, trace) && g_get_monotonic_time () < deadline)
+  while (!recent_kept (keyfile, entry) && g_get_monotonic_time () < deadline)
     g_usleep (100000);
   /* The whole session goes: ttv, its X server, its bus. */
   kill (-pid, SIGTERM);
@@ -529,8 +545,9 @@ test_settings_kept (Fixture *f, gconstpointer data)
     g_io_channel_read_to_end (channel, &errors, NULL, NULL);
   }
   g_test_message ("ttv said: %s", errors ? errors : "");
-  g_assert_true (recent_kept (keyfile, trace));
+  g_assert_true (recent_kept (keyfile, entry));
   g_assert_null (strstr (errors ? errors : "", "not found"));
+  g_assert_null (strstr (errors ? errors : "", "CRITICAL"));
 }
 
 int
@@ -547,5 +564,7 @@ main (int argc, char **argv)
   g_test_add ("/render/settings/build-tree-schema", Fixture, NULL, fixture_set_up, test_settings_render,
               fixture_tear_down);
   g_test_add ("/render/settings/kept", Fixture, NULL, fixture_set_up, test_settings_kept, fixture_tear_down);
+  g_test_add ("/render/settings/kept-not-utf8", Fixture, "not-utf8", fixture_set_up, test_settings_kept,
+              fixture_tear_down);
   return g_test_run ();
 }

@@ -15,7 +15,8 @@ trace_new (const char *path, const char *display_path)
   TtvTrace *t = g_new0 (TtvTrace, 1);
   t->path = g_strdup (path);
   t->display_path = g_strdup (display_path);
-  t->name = g_path_get_basename (display_path);
+  /* For display: UTF-8 whatever bytes the file name holds. */
+  t->name = g_filename_display_basename (display_path);
   t->tracefiles = g_ptr_array_new ();
   t->event_types = g_ptr_array_new ();
   t->info_keys = g_ptr_array_new_with_free_func (g_free);
