@@ -51,7 +51,9 @@ is_monospace (TtvEventColumn c)
 static gint
 text_width (TtvEventColumnView *self, TtvEventColumn c, const char *text)
 {
-  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->view), text);
+  /* Names from the trace (event types) may hold bytes that are not UTF-8. */
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->view), valid);
   gint width;
 
   if (is_monospace (c))

@@ -389,7 +389,11 @@ fill_types (TtvHistogramViewer *self)
   gtk_combo_box_text_remove_all (self->types);
   gtk_combo_box_text_append (self->types, "", _("All events"));
   for (guint i = 0; names && names[i]; i++)
-    gtk_combo_box_text_append (self->types, names[i], names[i]);
+    {
+      /* The id is the name as the trace has it; the label valid UTF-8. */
+      g_autofree char *valid = NULL;
+      gtk_combo_box_text_append (self->types, names[i], ttv_view_valid_text (names[i], &valid));
+    }
   if (!active || !gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->types), active))
     gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->types), "");
 }

@@ -1400,9 +1400,10 @@ test_keyboard_reaches_list (void)
   fixture_close (&f);
 }
 
-/* A task named with a byte that is not UTF-8 (a generated trace's "find"
- * spoiled): its rows' cells hold valid UTF-8, the byte as U+FFFD, and
- * drawing them warns of nothing (a warning fails the test). */
+/* A task and an event type named with a byte that is not UTF-8 (a
+ * generated trace's "find" and "trap_entry" spoiled): its rows' cells
+ * hold valid UTF-8, the byte as U+FFFD, and measuring and drawing them
+ * warns of nothing (a warning fails the test). */
 static void
 test_names_not_utf8 (void)
 {
@@ -1411,14 +1412,15 @@ test_names_not_utf8 (void)
   const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--cpus", "2", "--events", "20000", "-o", trace, NULL };
   g_free (ttv_test_run_ok (gen));
   ttv_gui_test_spoil_names (trace, "find");
+  ttv_gui_test_spoil_event_type_name (trace, "trap_entry");
   TtvTraceset *ts = ttv_traceset_new ();
   g_assert_true (ttv_traceset_add_path (ts, trace, &error));
   g_assert_no_error (error);
   Fixture f;
   fixture_open (&f, ts);
-  guint found = 0;
+  guint found = 0, traps = 0;
   TtvTime done = TTV_TIME_MIN;
-  for (guint page = 0; page < 20 && found < 3; page++)
+  for (guint page = 0; page < 20 && (found < 3 || traps < 3); page++)
     {
       for (gint row = 0; row < n_rows (&f); row++)
         {
@@ -1429,10 +1431,16 @@ test_names_not_utf8 (void)
             }
           g_autofree char *pid = cell_text (&f, row, COL_PID);
           g_autofree char *process = cell_text (&f, row, COL_PROCESS);
+          g_autofree char *event = cell_text (&f, row, COL_EVENT);
           if (g_strcmp0 (pid, "50") == 0)
             {
               g_assert_cmpstr (process, ==, "fi\xef\xbf\xbd" "d");
               found++;
+            }
+          if (g_str_has_prefix (event, "trap\xef\xbf\xbd"))
+            {
+              g_assert_cmpstr (event, ==, "trap\xef\xbf\xbd" "entry");
+              traps++;
             }
           done = MAX (done, row_time (&f, row));
         }
@@ -1444,6 +1452,7 @@ test_names_not_utf8 (void)
       ttv_gui_test_spin_until (list_settled, &f);
     }
   g_assert_cmpuint (found, >, 0);
+  g_assert_cmpuint (traps, >, 0);
   fixture_close (&f);
 }
 

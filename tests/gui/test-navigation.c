@@ -713,6 +713,63 @@ test_time_gap (void)
   ttv_gui_test_tab_teardown (&f);
 }
 
+/* The histogram's event types, one of them named with a byte that is not
+ * UTF-8 (the generated trace's "trap_entry" spoiled in its metadata): the
+ * combo's labels are valid UTF-8 (the byte as U+FFFD), the type is chosen
+ * by its name as the trace has it and counted, and drawing the combo with
+ * it warns of nothing (a warning fails the test). */
+static void
+test_histogram_type_not_utf8 (void)
+{
+  g_autofree char *trace = g_build_filename (ttv_test_get_tmp_dir (), "type-not-utf8", NULL);
+  const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--cpus", "2", "--events", "20000", "-o", trace, NULL };
+  const char *spoiled = "trap\xff" "entry";
+  TtvGuiTestTab f;
+
+  g_free (ttv_test_run_ok (gen));
+  ttv_gui_test_spoil_event_type_name (trace, "trap_entry");
+  ttv_gui_test_tab_setup_path (&f, trace, modules);
+  GtkWidget *hist = ttv_gui_test_viewer (f.tab, "histogram");
+  g_assert_nonnull (hist);
+  GtkComboBox *combo = GTK_COMBO_BOX (ttv_gui_test_find_widget (hist, GTK_TYPE_COMBO_BOX_TEXT, NULL));
+  /* The types come with the density pass. */
+  for (int i = 0; i < 500 && !gtk_combo_box_set_active_id (combo, spoiled); i++)
+    ttv_gui_test_spin_for (20);
+  g_assert_cmpstr (gtk_combo_box_get_active_id (combo), ==, spoiled);
+  g_autofree char *label = gtk_combo_box_text_get_active_text (GTK_COMBO_BOX_TEXT (combo));
+  g_assert_cmpstr (label, ==, "trap\xef\xbf\xbd" "entry");
+  GtkTreeModel *model = gtk_combo_box_get_model (combo);
+  GtkTreeIter iter;
+  guint n_types = 0;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok; ok = gtk_tree_model_iter_next (model, &iter))
+    {
+      g_autofree char *text = NULL;
+      gtk_tree_model_get (model, &iter, gtk_combo_box_get_entry_text_column (combo), &text, -1);
+      g_assert_true (g_utf8_validate (text, -1, NULL));
+      n_types++;
+    }
+  g_assert_cmpuint (n_types, >, 2);
+  /* The chosen type's events counted (a name that matched nothing would
+   * count none). */
+  double sum = 0;
+  for (int i = 0; i < 200 && sum == 0; i++)
+    {
+      ttv_gui_test_spin_for (20);
+      g_autoptr (GVariant) v = g_action_group_get_action_state (gtk_widget_get_action_group (hist, "histogram"),
+                                                                "column-counts");
+      gsize n = 0;
+      const double *cols = g_variant_get_fixed_array (v, &n, sizeof (double));
+      sum = 0;
+      for (gsize x = 0; x < n; x++)
+        sum += cols[x];
+    }
+  g_test_message ("%u types; %.0f events of the spoiled one", n_types, sum);
+  g_assert_cmpfloat (sum, >, 0);
+  g_assert_cmpfloat (sum, <, (double) ttv_tab_state_get_event_count (f.state, NULL));
+  draw_widget (GTK_WIDGET (combo));
+  ttv_gui_test_tab_teardown (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -725,5 +782,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/navigation/rulers-format", test_rulers_format);
   g_test_add_func ("/gui/navigation/time-bar-scales", test_time_bar_scales);
   g_test_add_func ("/gui/navigation/time-gap", test_time_gap);
+  g_test_add_func ("/gui/navigation/histogram-type-not-utf8", test_histogram_type_not_utf8);
   return g_test_run ();
 }

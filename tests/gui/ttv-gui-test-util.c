@@ -287,3 +287,17 @@ ttv_gui_test_spoil_names (const char *trace, const char *name)
     }
   g_assert_cmpuint (spoiled, >, 0);
 }
+
+void
+ttv_gui_test_spoil_event_type_name (const char *trace, const char *name)
+{
+  g_autofree char *path = g_build_filename (trace, "metadata", NULL);
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+  g_autofree char *quoted = g_strdup_printf ("name = \"%s\"", name);
+  char *at = strstr (text, quoted);
+  g_assert_nonnull (at);
+  at[strlen ("name = \"") + 4] = (char) 0xff;
+  g_assert_true (g_file_set_contents (path, text, (gssize) len, NULL));
+}

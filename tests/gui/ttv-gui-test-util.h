@@ -74,5 +74,7 @@ void        ttv_gui_test_tab_teardown (TtvGuiTestTab *f);
  * files of the CTF trace at @trace given a byte 0xff for its third: a
  * task name that is not UTF-8, as a comm may hold. */
 void        ttv_gui_test_spoil_names (const char *trace, const char *name);
+/* The metadata's name of event type @name (CTF) with its fifth byte made 0xff. */
+void        ttv_gui_test_spoil_event_type_name (const char *trace, const char *name);
 
 G_END_DECLS
