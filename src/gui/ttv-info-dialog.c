@@ -43,10 +43,23 @@ dup_count (guint64 n)
 
 /* --- Summary ------------------------------------------------------------------ */
 
+/* @text, or a copy of it made valid UTF-8 into *@copy (to free): names
+ * from a trace (event types, tracefiles, its description's values) may
+ * hold any byte, and GTK warns of such text on every draw. */
+static const char *
+valid_text (const char *text, char **copy)
+{
+  *copy = NULL;
+  if (text == NULL || g_utf8_validate (text, -1, NULL))
+    return text;
+  return *copy = g_utf8_make_valid (text, -1);
+}
+
 static void
 add_summary_row (TtvInfoDialog *self, guint *row, const char *label, const char *value)
 {
-  GtkWidget *l = gtk_label_new (label), *v = gtk_label_new (value);
+  g_autofree char *copy = NULL;
+  GtkWidget *l = gtk_label_new (label), *v = gtk_label_new (valid_text (value, &copy));
 
   gtk_label_set_xalign (GTK_LABEL (l), 1.0);
   gtk_widget_set_valign (l, GTK_ALIGN_START);
@@ -426,6 +439,18 @@ tree_key_press (GtkWidget *view, GdkEventKey *event, gpointer data)
 
 /* --- Construction ------------------------------------------------------------------ */
 
+/* A text column's cell: its string made valid UTF-8 where it is not (the
+ * model keeps the trace's bytes, which the counts and copies use). */
+static void
+set_valid_text (GtkTreeViewColumn *col, GtkCellRenderer *cell, GtkTreeModel *model, GtkTreeIter *iter,
+                gpointer column)
+{
+  g_autofree char *text = NULL, *copy = NULL;
+
+  gtk_tree_model_get (model, iter, GPOINTER_TO_INT (column), &text, -1);
+  g_object_set (cell, "text", valid_text (text, &copy), NULL);
+}
+
 static GtkTreeView *
 add_tree_page (TtvInfoDialog *self, GtkTreeModel *model, const char *title, const char *name,
                const char *const *headings, const gint *columns, guint n_columns)
@@ -437,10 +462,15 @@ add_tree_page (TtvInfoDialog *self, GtkTreeModel *model, const char *title, cons
   for (guint i = 0; i < n_columns; i++)
     {
       GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
-      GtkTreeViewColumn *col = gtk_tree_view_column_new_with_attributes (_(headings[i]), cell, "text",
-                                                                         columns[i], NULL);
+      GtkTreeViewColumn *col = gtk_tree_view_column_new ();
+      gtk_tree_view_column_set_title (col, _(headings[i]));
+      gtk_tree_view_column_pack_start (col, cell, TRUE);
       gtk_tree_view_column_set_resizable (col, TRUE);
       gtk_tree_view_column_set_sort_column_id (col, columns[i]);
+      if (g_type_is_a (gtk_tree_model_get_column_type (model, columns[i]), G_TYPE_STRING))
+        gtk_tree_view_column_set_cell_data_func (col, cell, set_valid_text, GINT_TO_POINTER (columns[i]), NULL);
+      else
+        gtk_tree_view_column_add_attribute (col, cell, "text", columns[i]);
       if (g_type_is_a (gtk_tree_model_get_column_type (model, columns[i]), G_TYPE_UINT64))
         g_object_set (cell, "xalign", 1.0, NULL);
       gtk_tree_view_append_column (GTK_TREE_VIEW (view), col);

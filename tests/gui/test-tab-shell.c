@@ -807,6 +807,111 @@ test_info_dialog (void)
   shell_close (&s);
 }
 
+/* Every string column of @view's rows drawn: the tree expanded and each
+ * row scrolled to and drawn in turn. */
+static void
+draw_every_row (GtkTreeView *view)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (view);
+  g_autoptr (GtkTreePath) path = gtk_tree_path_new_first ();
+  GtkTreeIter iter;
+
+  gtk_tree_view_expand_all (view);
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok;)
+    {
+      g_autoptr (GtkTreePath) at = gtk_tree_model_get_path (model, &iter);
+      GtkTreeIter child, parent;
+      gtk_tree_view_scroll_to_cell (view, at, NULL, FALSE, 0, 0);
+      gtk_widget_queue_draw (GTK_WIDGET (view));
+      ttv_gui_test_spin_pending ();
+      /* Depth first. */
+      if (gtk_tree_model_iter_children (model, &child, &iter))
+        iter = child;
+      else
+        {
+          ok = FALSE;
+          for (GtkTreeIter up = iter; !ok;)
+            {
+              GtkTreeIter next = up;
+              if (gtk_tree_model_iter_next (model, &next))
+                {
+                  iter = next;
+                  ok = TRUE;
+                }
+              else if (!gtk_tree_model_iter_parent (model, &parent, &up))
+                break;
+              else
+                up = parent;
+            }
+        }
+    }
+}
+
+/* A trace whose names hold a byte that is not UTF-8 (an event type, a
+ * value of its description and a tracefile's name): the dialog shows them
+ * with U+FFFD and warns of nothing as it draws them (a warning fails the
+ * test), the counts still found by the trace's own names, and Copy All
+ * gives the trace's bytes. */
+static void
+test_info_dialog_not_utf8 (void)
+{
+  g_autofree char *dir = g_build_filename (tmp_base, "info-not-utf8", NULL);
+  g_autofree char *metadata = g_build_filename (dir, "metadata", NULL);
+  g_autofree char *from = g_build_filename (dir, "channel0_1", NULL);
+  g_autofree char *to = g_build_filename (dir, "channel0_\xff" "1", NULL);
+  const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--cpus", "2", "--events", "5000", "-o", dir, NULL };
+  g_autofree char *text = NULL, *meta = NULL;
+  gsize len = 0;
+  Shell s;
+
+  g_free (ttv_test_run_ok (gen));
+  ttv_gui_test_spoil_event_type_name (dir, "trap_entry");
+  g_assert_true (g_file_get_contents (metadata, &meta, &len, NULL));
+  char *host = strstr (meta, "hostname = \"ttv-gen\"");
+  g_assert_nonnull (host);
+  host[strlen ("hostname = \"ttv")] = (char) 0xff;
+  g_assert_true (g_file_set_contents (metadata, meta, (gssize) len, NULL));
+  g_assert_cmpint (g_rename (from, to), ==, 0);
+
+  shell_open_full (&s, dir, FALSE, FALSE);
+  ttv_gui_test_spin_until (ttv_gui_test_state_ready, s.state);
+  GtkWidget *dialog = ttv_info_dialog_new (GTK_WINDOW (s.window), s.state);
+  gtk_window_set_default_size (GTK_WINDOW (dialog), 900, 600);
+  gtk_widget_show (dialog);
+  GtkNotebook *notebook = GTK_NOTEBOOK (ttv_gui_test_find_widget (dialog, GTK_TYPE_NOTEBOOK, NULL));
+  const char *const pages[] = { "info-system", "info-tracefiles", "info-types" };
+  for (guint p = 0; p < G_N_ELEMENTS (pages); p++)
+    {
+      GtkWidget *view = ttv_gui_test_find_widget (dialog, GTK_TYPE_TREE_VIEW, pages[p]);
+      gtk_notebook_set_current_page (notebook, gtk_notebook_page_num (notebook, gtk_widget_get_parent (view)));
+      draw_every_row (GTK_TREE_VIEW (view));
+    }
+  /* The spoiled type counted by its name as the trace has it. */
+  GtkTreeModel *model = page_model (dialog, "info-types");
+  GtkTreeIter group, iter;
+  guint64 spoiled = 0;
+  g_assert_true (gtk_tree_model_get_iter_first (model, &group));
+  do
+    if (gtk_tree_model_iter_children (model, &iter, &group))
+      do
+        {
+          g_autofree char *name = NULL;
+          guint64 n = 0;
+          gtk_tree_model_get (model, &iter, 0, &name, 4, &n, -1);
+          if (g_strcmp0 (name, "trap\xff" "entry") == 0)
+            spoiled = n;
+        }
+      while (gtk_tree_model_iter_next (model, &iter));
+  while (gtk_tree_model_iter_next (model, &group));
+  g_test_message ("trap\\xffentry: %" G_GUINT64_FORMAT " events", spoiled);
+  g_assert_cmpuint (spoiled, >, 0);
+  text = ttv_info_dialog_dup_text (TTV_INFO_DIALOG (dialog));
+  g_assert_nonnull (strstr (text, "ttv\xff" "gen"));
+  g_assert_nonnull (strstr (text, "channel0_\xff" "1"));
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  shell_close (&s);
+}
+
 /* --- Damaged data ------------------------------------------------------------------ */
 
 /* One damaged block in cpu/1 (the audit's case): the passes read the rest,
@@ -1947,6 +2052,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shell/bookmarks/location-ctf", test_bookmarks_location_ctf);
   g_test_add_func ("/gui/shell/read-only/user-folder-and-dont-save", test_read_only_user_dir_and_dont_save);
   g_test_add_func ("/gui/shell/info-dialog", test_info_dialog);
+  g_test_add_func ("/gui/shell/info-dialog-not-utf8", test_info_dialog_not_utf8);
   g_test_add_func ("/gui/shell/damaged-block", test_damaged_block);
   g_test_add_func ("/gui/shell/damage-at-open", test_damage_at_open);
   g_test_add_func ("/gui/shell/bookmarks-background", test_bookmarks_background);
