@@ -86,7 +86,8 @@ test_ranges (void)
   /* Back from far larger than a window: that buffer is not kept. */
   g_assert_cmpuint (w.buf_size, >=, 2 * TTV_FILE_WINDOW_BYTES + 8);
   g_assert_true (ttv_file_window_read (&w, 0, FILE_BYTES, NULL) != NULL);
-  g_assert_cmpuint (w.buf_size, ==, FILE_BYTES);
+  /* (Whole windows: see test_growing_ranges.) */
+  g_assert_cmpuint (w.buf_size, ==, 6 * TTV_FILE_WINDOW_BYTES);
   g_assert_true (ttv_file_window_read (&w, FILE_BYTES - 100, 10, NULL) != NULL);
   g_assert_cmpuint (w.buf_size, <=, 4 * TTV_FILE_WINDOW_BYTES);
   assert_range (&w, FILE_BYTES - 100, 10);
@@ -258,11 +259,40 @@ test_past_end (void)
   g_unlink (path);
 }
 
+/* Ranges larger than a window, each a few bytes larger than the last (a
+ * stream's packets of 1 MiB, each with its own content size), one after
+ * the other: read into one buffer, not one made for each.  Made again
+ * each time, the buffer's pages were faulted in anew every packet (7x the
+ * time of a header-only read of a recorded LTTng-UST trace). */
+static void
+test_growing_ranges (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (TtvWindowedFile) f = open_pattern_file (&path);
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
+  const guint64 packet = TTV_FILE_WINDOW_BYTES + 4096;
+
+  /* A buffer of whole windows, kept for them all. */
+  assert_range (&w, 0, packet - 100);
+  const guint8 *buf = w.buf;
+  g_assert_cmpuint (w.buf_size, ==, 2 * TTV_FILE_WINDOW_BYTES);
+  for (guint i = 1; i < 3; i++)
+    {
+      assert_range (&w, i * packet, packet - 100 + 40 * i);
+      g_assert_true (w.buf == buf);
+    }
+  assert_range (&w, 3 * packet, packet);
+  g_assert_true (w.buf == buf);
+  g_assert_cmpuint (w.buf_size, ==, 2 * TTV_FILE_WINDOW_BYTES);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/core/file-window/ranges", test_ranges);
+  g_test_add_func ("/core/file-window/growing-ranges", test_growing_ranges);
   g_test_add_func ("/core/file-window/past-end", test_past_end);
   g_test_add_func ("/core/file-window/tail", test_tail);
   g_test_add_func ("/core/file-window/ends", test_ends);

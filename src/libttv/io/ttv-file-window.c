@@ -136,6 +136,20 @@ read_into (const TtvWindowedFile *f, guint8 *dst, guint64 at, gsize len, GError 
   return TRUE;
 }
 
+/* The size of a buffer with room for @room bytes: a multiple of the
+ * window's size.  Packets of one stream hold a few bytes more or less
+ * each (a CTF packet's content, in a packet of 1 MiB): a buffer of just
+ * the room was made again whenever one was larger than the last, and
+ * malloc gave back and took again the top of its heap each time, so
+ * that every such packet's pages were faulted in anew (on a virtual
+ * machine, half a read's time; bench/README.md, "the windows' buffers"). */
+static gsize
+buffer_size_for (gsize room)
+{
+  const gsize unit = TTV_FILE_WINDOW_BYTES;
+  return room > G_MAXSIZE - unit ? room : (room + unit - 1) / unit * unit;
+}
+
 /* Reads the bytes [@start + @skip, @start + @len) into the window's buffer
  * at @skip, the buffer made again when it has no room for the @room bytes
  * from @start (@len <= @room), or far more than that (a large packet's
@@ -144,19 +158,20 @@ static gboolean
 fill (TtvFileWindow *w, guint64 start, gsize len, gsize room, gsize skip, GError **error)
 {
   const TtvWindowedFile *f = w->file;
-  if (w->buf_size < room || w->buf_size > MAX (room, (gsize) 4 * TTV_FILE_WINDOW_BYTES))
+  gsize size = buffer_size_for (room);
+  if (w->buf_size < room || w->buf_size > MAX (size, (gsize) 4 * TTV_FILE_WINDOW_BYTES))
     {
       g_free (w->buf);
       w->buf_size = 0;
       /* A packet claiming most of a huge file is an error, not an abort. */
-      if ((w->buf = g_try_malloc (room)) == NULL)
+      if ((w->buf = g_try_malloc (size)) == NULL)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
                        _("%s: no memory for the %" PRIu64 " bytes at byte offset %" PRIu64),
                        f->path, (guint64) room, start);
           return FALSE;
         }
-      w->buf_size = room;
+      w->buf_size = size;
     }
   return read_into (f, w->buf + skip, start + skip, len - skip, error);
 }
