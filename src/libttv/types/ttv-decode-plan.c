@@ -1103,10 +1103,18 @@ decode_seq_elements (const Op *op, guint32 i, TtvDecoder *d, guint32 array)
   guint32 first = d->n_nodes;
   const TtvValue *view = &d->nodes[array];
   TtvValue *v = &d->nodes[first];
-  const TtvValue elem = { .type = op->children[i].children[0].type };
+  const TtvType *type = op->children[i].children[0].type;
   for (guint32 j = 0; j < n; j++)
     {
-      v[j] = elem;
+      /* Field by field, not a copy of a template node: GCC kept that on
+       * the stack and rewrote its type there on every turn, then read it
+       * back 16 bytes wide, a store that cannot forward to the load (a
+       * third of decode_seq's samples on UST payloads). */
+      v[j].type = type;
+      v[j].name = NULL;
+      v[j].first_child = 0;
+      v[j].n_children = 0;
+      memset (&v[j].v, 0, sizeof v[j].v);
       ttv_seq_element_load (sm, view, j, &v[j]);
     }
   d->n_nodes = first + n;
