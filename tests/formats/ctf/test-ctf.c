@@ -1429,15 +1429,24 @@ test_event_after_packet_end (void)
 }
 
 /* Whether the cursor steps over @ec's fields by the place of their one
- * string, which ends them (CTF_STRING_TAIL_BITS). */
+ * string (CTF_STRING_TAIL_BITS), which ends them (@followed FALSE) or is
+ * followed by members of constant places (@followed TRUE). */
 static gboolean
-has_string_tail (const CtfEventClass *ec)
+has_string_place (const CtfEventClass *ec, gboolean followed)
 {
+  if ((ec->string_tail_bits > 0) != followed)
+    return FALSE;
   for (guint kind = CTF_HEADER_COMPACT; kind <= CTF_HEADER_EXTENDED; kind++)
     for (guint i = 0; i < CTF_OFFSET_PLACES; i++)
       if (CTF_STRING_TAIL_BITS (&ec->offsets[kind][i]) > 1)
         return TRUE;
   return FALSE;
+}
+
+static gboolean
+has_string_tail (const CtfEventClass *ec)
+{
+  return has_string_place (ec, FALSE);
 }
 
 /* The stream file of @t and the byte where an event ending in its string
@@ -1529,6 +1538,8 @@ typedef struct {
                          * does not do: a variant, a bit field) */
   guint64 string_tail;  /* of the sequential ones, fields stepped over by
                          * the place of the string ending them */
+  guint64 string_mid;   /* or of a string followed by members of constant
+                         * places (sched_process_exec's filename) */
 } ConstantPathCounts;
 
 /* Whether sequential layout @seq has an array or a sequence. */
@@ -1575,6 +1586,14 @@ compare_cursor_paths (TtvTracefile *tf, ConstantPathCounts *counts)
       counts->seq_arrays += seq_has_array (ec->payload_seq) && contexts_constant;
       counts->by_plan += ec->payload_by_plan && contexts_constant;
       counts->string_tail += has_string_tail (ec);
+      counts->string_mid += has_string_place (ec, TRUE);
+      /* Its two integers, aligned on 32 bits in arm64-kernel (and on 8 in
+       * scp-kernel): the cursor aligns the file name's end to the first. */
+      if (has_string_place (ec, TRUE) && g_str_equal (a.type->name, "sched_process_exec"))
+        {
+          g_assert_cmpuint (ec->string_tail_bits, ==, 64);
+          g_assert_cmpuint (ec->string_tail_align, ==, ec->payload_seq->members[1].align_bits);
+        }
     }
   ttv_cursor_free (fast);
   ttv_cursor_free (general);
@@ -1587,14 +1606,15 @@ test_constant_path (gconstpointer name)
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
-  ConstantPathCounts counts = { 0, 0, 0, 0, 0 };
+  ConstantPathCounts counts = { 0, 0, 0, 0, 0, 0 };
   for (guint i = 0; i < t->tracefiles->len; i++)
     compare_cursor_paths (g_ptr_array_index (t->tracefiles, i), &counts);
   g_test_message ("%s: %" G_GUINT64_FORMAT " events at constant offsets, %" G_GUINT64_FORMAT
                   " with a sequential payload (%" G_GUINT64_FORMAT " with arrays), %" G_GUINT64_FORMAT
-                  " with a payload stepped over by its plan, %" G_GUINT64_FORMAT " ending in a string",
+                  " with a payload stepped over by its plan, %" G_GUINT64_FORMAT " ending in a string, %"
+                  G_GUINT64_FORMAT " with a string before members of constant places",
                   (const char *) name, counts.constant, counts.sequential, counts.seq_arrays, counts.by_plan,
-                  counts.string_tail);
+                  counts.string_tail, counts.string_mid);
   /* Else the comparison would not test that path. */
   g_assert_cmpuint (counts.constant, >, 0);
   /* Kernel traces have payloads with strings (file and command names). */
@@ -1603,6 +1623,8 @@ test_constant_path (gconstpointer name)
       g_assert_cmpuint (counts.sequential, >, 0);
       /* irq_handler_entry: an integer, then the IRQ's name. */
       g_assert_cmpuint (counts.string_tail, >, 0);
+      /* sched_process_exec: the file name, then two integers. */
+      g_assert_cmpuint (counts.string_mid, >, 0);
     }
   /* scp-kernel has payloads with sequences (198 block_rq_* events, their
    * cmd), stepped over by their sequential layout; arm64-kernel one the

@@ -435,29 +435,56 @@ offsets_after (const CtfEventClass *ec, guint place, guint64 header_end)
   return o;
 }
 
-/* Where the string ending sequential layout @seq starts, in bits from
+/* The members of sequential layout @seq after its string @s, into
+ * *@align and *@bits (see CtfEventClass.string_tail_bits); FALSE unless
+ * each has a constant size (no string, sequence or empty array, whose
+ * bytes to check vary) and none is aligned more than the first, so that
+ * their places from the first's are constant. */
+static gboolean
+string_tail_members (const TtvSeqLayout *seq, guint s, guint *align, guint64 *bits)
+{
+  *align = s + 1 < seq->n_members ? seq->members[s + 1].align_bits : 8;
+  *bits = 0;
+  for (guint i = s + 1; i < seq->n_members; i++)
+    {
+      const TtvSeqMember *sm = &seq->members[i];
+      if (sm->string || sm->align_bits > *align
+          || (sm->array && (sm->count != TTV_SEQ_NO_COUNT || sm->length == 0)))
+        return FALSE;
+      *bits = ttv_align_up_pow2 (*bits, sm->align_bits) + (sm->array ? sm->length : 1) * sm->size_bits;
+    }
+  return *align <= 64;
+}
+
+/* Where the one string of sequential layout @seq starts, in bits from
  * the header's aligned start, for fields that start @payload_bits after a
  * header at byte @place of a 64-bit word; -1 unless every member before
- * it has a fixed size and every alignment divides 64 bits (then the
- * string's place is as constant as the fields'). */
+ * it has a fixed size, those after it constant places
+ * (string_tail_members: their alignment and size into *@tail_align and
+ * *@tail_bits), and every alignment divides 64 bits (then the string's
+ * place is as constant as the fields'). */
 static gint32
-string_tail_after (const TtvSeqLayout *seq, guint place, gint32 payload_bits)
+string_tail_after (const TtvSeqLayout *seq, guint place, gint32 payload_bits, guint *tail_align,
+                   guint64 *tail_bits)
 {
   if (seq == NULL || payload_bits <= 0 || seq->n_members == 0 || seq->align_bits > 64)
     return -1;
-  const TtvSeqMember *last = &seq->members[seq->n_members - 1];
-  if (!last->string || last->align_bits > 64)
-    return -1;
   guint64 at = ttv_align_up_pow2 (place * 8 + (guint64) payload_bits, seq->align_bits);
-  for (guint i = 0; i + 1 < seq->n_members; i++)
+  for (guint i = 0; i < seq->n_members; i++)
     {
       const TtvSeqMember *sm = &seq->members[i];
-      if (sm->string || sm->array || sm->align_bits > 64)
+      if (sm->array || sm->align_bits > 64)
         return -1;
-      at = ttv_align_up_pow2 (at, sm->align_bits) + sm->size_bits;
+      at = ttv_align_up_pow2 (at, sm->align_bits);
+      if (sm->string)
+        {
+          if (!string_tail_members (seq, i, tail_align, tail_bits))
+            return -1;
+          return at - place * 8 <= G_MAXINT32 ? (gint32) (at - place * 8) : -1;
+        }
+      at += sm->size_bits;
     }
-  at = ttv_align_up_pow2 (at, last->align_bits);
-  return at - place * 8 <= G_MAXINT32 ? (gint32) (at - place * 8) : -1;
+  return -1;
 }
 
 /* @ec's offsets after each kind of LTTng header (ec->offsets): the
@@ -476,9 +503,18 @@ offsets_compute (const CtfStreamClass *sc, CtfEventClass *ec)
         header_places (sc, kind, i * 8, &id_at, &ts_at, &end);
         CtfEventOffsets *o = &ec->offsets[kind][i];
         *o = offsets_after (ec, i, end);
-        gint32 string = o->end_bits < 0 ? string_tail_after (ec->payload_seq, i, o->payload_bits) : -1;
+        guint tail_align;
+        guint64 tail_bits;
+        gint32 string = o->end_bits < 0 ? string_tail_after (ec->payload_seq, i, o->payload_bits, &tail_align,
+                                                             &tail_bits)
+                                        : -1;
         if (string > 1)
-          o->end_bits = -string;
+          {
+            /* The same for every place: the layout's. */
+            o->end_bits = -string;
+            ec->string_tail_align = tail_align;
+            ec->string_tail_bits = tail_bits;
+          }
       }
 }
 
@@ -763,7 +799,8 @@ lane_skip_payload (const Lane *l, const CtfEventClass *ec, const CtfEventOffsets
   if (CTF_STRING_TAIL_BITS (o) > 1)
     {
       /* What ttv_seq_layout_skip finds, without its walk: the members
-       * before the string fit when the string starts inside the data. */
+       * before the string fit when the string starts inside the data,
+       * those after it when the fields' end does. */
       guint64 s = p + (guint64) CTF_STRING_TAIL_BITS (o);
       if (s > l->pbits)
         return FALSE;
@@ -771,8 +808,9 @@ lane_skip_payload (const Lane *l, const CtfEventClass *ec, const CtfEventOffsets
       const guint8 *nul = memchr (base, '\0', (l->pbits - s) / 8);
       if (nul == NULL)
         return FALSE;
-      *end = s + ((guint64) (nul - base) + 1) * 8;
-      return TRUE;
+      guint64 string_end = s + ((guint64) (nul - base) + 1) * 8;
+      *end = ttv_align_up_pow2 (string_end, ec->string_tail_align) + ec->string_tail_bits;
+      return *end <= l->pbits;
     }
   guint64 at = p + (guint64) o->payload_bits;
   if (ec->payload_seq != NULL)

@@ -110,9 +110,10 @@ void ttv_ctf_jsonl_plan_free (CtfJsonlPlan *plan);
  * 64-bit word (CTF_OFFSET_PLACES of them, a byte apart) when every
  * alignment divides 64 bits and every scope has a fixed size (else
  * end_bits is negative; payload_bits is -1 too unless the contexts have).
- * When the fields' only member of varying size is their last, a string
- * (irq_handler_entry's name), end_bits is minus where that string starts
- * (CTF_STRING_TAIL_BITS), else -1. */
+ * When the fields' only member of varying size is a string, last
+ * (irq_handler_entry's name) or followed by members of constant places
+ * (CtfEventClass.string_tail_bits), end_bits is minus where that string
+ * starts (CTF_STRING_TAIL_BITS), else -1. */
 typedef struct {
   gint32 payload_bits, end_bits;
 } CtfEventOffsets;
@@ -153,6 +154,13 @@ typedef struct {
    * size but read member by member (a payload with a string): the cursor
    * steps over them with it, after contexts at constant offsets. */
   const TtvSeqLayout *payload_seq;
+  /* When the offsets have a string's start (CTF_STRING_TAIL_BITS): the
+   * fields end past that string's NUL aligned to string_tail_align (bits,
+   * a power of two), then string_tail_bits of members of constant size
+   * and places (request_begin's client and ports); 8 and 0 when the
+   * string is the last member. */
+  guint string_tail_align;
+  guint64 string_tail_bits;
   /* When they have no such layout but a decode plan (arrays, sequences):
    * the cursor steps over them by the plan (ttv_type_skip_by_plan). */
   gboolean payload_by_plan;
