@@ -1635,6 +1635,77 @@ test_constant_path (gconstpointer name)
     g_assert_cmpuint (counts.by_plan, >, 0);
 }
 
+/* A payload of a string then integers aligned on 32 and 16 bits, after a
+ * compact header aligned on 8 bits (a written trace; lttng-modules'
+ * sched_process_exec has the shape): the cursor steps over it by the
+ * string's place, the integers' start aligned past the string's NUL,
+ * which no later alignment hides here (the next event's header is
+ * byte-aligned).  Both paths read the same events, and the values are the
+ * ones written. */
+static void
+test_constant_path_string_then_aligned (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "string-then-aligned", NULL);
+  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
+                             .packet_size = 4096, .clock_offset = 1700000000 * TTV_NSEC_PER_SEC };
+  TtvCtfWriter *w = ttv_ctf_writer_new (dir, &wo, &error);
+  g_assert_no_error (error);
+  g_autoptr (TtvType) fields = ttv_type_new_struct ();
+  ttv_type_add_field (fields, "name", ttv_type_new_string (), NULL);
+  ttv_type_add_field (fields, "x", ttv_type_new_integer (32, FALSE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+  ttv_type_add_field (fields, "y", ttv_type_new_integer (16, FALSE, TTV_BYTE_ORDER_LITTLE, 16), NULL);
+  gint id = ttv_ctf_writer_add_event (w, "named", fields, &error);
+  g_assert_no_error (error);
+  const char *names[] = { "", "a", "bc", "def", "ghij", "klmno", "pqrstu" };
+  const guint n = 3000;
+  for (guint i = 0; i < n; i++)
+    {
+      TtvScalar v[] = { TTV_SCALAR_STRING (names[i % G_N_ELEMENTS (names)]),
+                        { .kind = TTV_TYPE_INTEGER, .u = i * 7919u },
+                        { .kind = TTV_TYPE_INTEGER, .u = i % 65536 } };
+      g_assert_true (ttv_ctf_writer_write_event (w, i % 2, wo.clock_offset + i * 1000, (guint) id, v, 3, &error));
+    }
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  ConstantPathCounts counts = { 0, 0, 0, 0, 0, 0 };
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    compare_cursor_paths (g_ptr_array_index (t->tracefiles, i), &counts);
+  g_assert_cmpuint (counts.string_mid, ==, n);
+  CtfEventClass *ec = ttv_trace_find_event_type (t, "named")->priv;
+  g_assert_cmpuint (ec->string_tail_align, ==, 32);
+  g_assert_cmpuint (ec->string_tail_bits, ==, 48);
+  /* The values, in time order. */
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  guint64 seen = 0;
+  for (guint f = 0; f < t->tracefiles->len; f++)
+    {
+      TtvCursor *c = ttv_cursor_new (g_ptr_array_index (t->tracefiles, f), &error);
+      g_assert_no_error (error);
+      TtvEvent ev;
+      while (ttv_cursor_next (c, &ev, &error))
+        {
+          guint i = (guint) ((ev.time - wo.clock_offset) / 1000);
+          gint32 root = ttv_event_decode_fields (&ev, d, &error);
+          g_assert_no_error (error);
+          const TtvValue *fields_value = ttv_decoder_get (d, (guint32) root);
+          const TtvValue *name = ttv_decoder_get_field (d, fields_value, "name");
+          const TtvValue *x = ttv_decoder_get_field (d, fields_value, "x");
+          const TtvValue *y = ttv_decoder_get_field (d, fields_value, "y");
+          g_assert_true (name && x && y);
+          g_assert_cmpuint (x->v.u, ==, i * 7919u);
+          g_assert_cmpuint (y->v.u, ==, i % 65536);
+          g_assert_cmpmem (name->v.string.str, name->v.string.len, names[i % G_N_ELEMENTS (names)],
+                           strlen (names[i % G_N_ELEMENTS (names)]));
+          seen++;
+        }
+      g_assert_no_error (error);
+      ttv_cursor_free (c);
+    }
+  g_assert_cmpuint (seen, ==, n);
+}
+
 static void
 test_garbage_dirs (void)
 {
@@ -2198,6 +2269,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/bad/event-after-packet-end", test_event_after_packet_end);
   g_test_add_func ("/ctf/bad/string-without-nul", test_string_without_nul);
   g_test_add_func ("/ctf/bad/garbage", test_garbage_dirs);
+  g_test_add_func ("/ctf/cursor/constant-offsets-string-then-aligned", test_constant_path_string_then_aligned);
   for (guint i = 0; i < G_N_ELEMENTS (constant_traces); i++)
     {
       g_autofree char *path = g_strdup_printf ("/ctf/cursor/constant-offsets/%s", constant_traces[i]);
