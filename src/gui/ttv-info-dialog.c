@@ -43,23 +43,13 @@ dup_count (guint64 n)
 
 /* --- Summary ------------------------------------------------------------------ */
 
-/* @text, or a copy of it made valid UTF-8 into *@copy (to free): names
- * from a trace (event types, tracefiles, its description's values) may
- * hold any byte, and GTK warns of such text on every draw. */
-static const char *
-valid_text (const char *text, char **copy)
-{
-  *copy = NULL;
-  if (text == NULL || g_utf8_validate (text, -1, NULL))
-    return text;
-  return *copy = g_utf8_make_valid (text, -1);
-}
-
 static void
 add_summary_row (TtvInfoDialog *self, guint *row, const char *label, const char *value)
 {
-  g_autofree char *copy = NULL;
-  GtkWidget *l = gtk_label_new (label), *v = gtk_label_new (valid_text (value, &copy));
+  /* Names from a trace (its path, its warnings' names) may hold any byte,
+   * and GTK warns of such text on every draw. */
+  g_autofree char *valid = g_utf8_make_valid (value, -1);
+  GtkWidget *l = gtk_label_new (label), *v = gtk_label_new (valid);
 
   gtk_label_set_xalign (GTK_LABEL (l), 1.0);
   gtk_widget_set_valign (l, GTK_ALIGN_START);
@@ -439,16 +429,18 @@ tree_key_press (GtkWidget *view, GdkEventKey *event, gpointer data)
 
 /* --- Construction ------------------------------------------------------------------ */
 
-/* A text column's cell: its string made valid UTF-8 where it is not (the
- * model keeps the trace's bytes, which the counts and copies use). */
+/* A text column's cell: its string made valid UTF-8 (the model keeps
+ * the trace's bytes, which the counts and copies use: event type and
+ * tracefile names, the values of its description may hold any byte). */
 static void
 set_valid_text (GtkTreeViewColumn *col, GtkCellRenderer *cell, GtkTreeModel *model, GtkTreeIter *iter,
                 gpointer column)
 {
-  g_autofree char *text = NULL, *copy = NULL;
+  g_autofree char *text = NULL, *valid = NULL;
 
   gtk_tree_model_get (model, iter, GPOINTER_TO_INT (column), &text, -1);
-  g_object_set (cell, "text", valid_text (text, &copy), NULL);
+  valid = text ? g_utf8_make_valid (text, -1) : NULL;
+  g_object_set (cell, "text", valid, NULL);
 }
 
 static GtkTreeView *
