@@ -1412,7 +1412,7 @@ test_names_not_utf8 (void)
   const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--cpus", "2", "--events", "20000", "-o", trace, NULL };
   g_free (ttv_test_run_ok (gen));
   ttv_gui_test_spoil_names (trace, "find");
-  ttv_gui_test_spoil_event_type_name (trace, "trap_entry");
+  ttv_gui_test_spoil_metadata_value (trace, "name", "trap_entry", 4);
   TtvTraceset *ts = ttv_traceset_new ();
   g_assert_true (ttv_traceset_add_path (ts, trace, &error));
   g_assert_no_error (error);

@@ -727,7 +727,7 @@ test_histogram_type_not_utf8 (void)
   TtvGuiTestTab f;
 
   g_free (ttv_test_run_ok (gen));
-  ttv_gui_test_spoil_event_type_name (trace, "trap_entry");
+  ttv_gui_test_spoil_metadata_value (trace, "name", "trap_entry", 4);
   ttv_gui_test_tab_setup_path (&f, trace, modules);
   GtkWidget *hist = ttv_gui_test_viewer (f.tab, "histogram");
   g_assert_nonnull (hist);

@@ -807,44 +807,43 @@ test_info_dialog (void)
   shell_close (&s);
 }
 
-/* Every string column of @view's rows drawn: the tree expanded and each
- * row scrolled to and drawn in turn. */
+static gboolean
+draw_row (GtkTreeModel *model, GtkTreePath *path, GtkTreeIter *iter, gpointer view)
+{
+  gtk_tree_view_scroll_to_cell (view, path, NULL, FALSE, 0, 0);
+  gtk_widget_queue_draw (view);
+  ttv_gui_test_spin_pending ();
+  return FALSE;
+}
+
+/* Every row of @view drawn: the tree expanded and each row scrolled to
+ * and drawn in turn. */
 static void
 draw_every_row (GtkTreeView *view)
 {
-  GtkTreeModel *model = gtk_tree_view_get_model (view);
-  g_autoptr (GtkTreePath) path = gtk_tree_path_new_first ();
-  GtkTreeIter iter;
-
   gtk_tree_view_expand_all (view);
-  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok;)
-    {
-      g_autoptr (GtkTreePath) at = gtk_tree_model_get_path (model, &iter);
-      GtkTreeIter child, parent;
-      gtk_tree_view_scroll_to_cell (view, at, NULL, FALSE, 0, 0);
-      gtk_widget_queue_draw (GTK_WIDGET (view));
-      ttv_gui_test_spin_pending ();
-      /* Depth first. */
-      if (gtk_tree_model_iter_children (model, &child, &iter))
-        iter = child;
-      else
-        {
-          ok = FALSE;
-          for (GtkTreeIter up = iter; !ok;)
-            {
-              GtkTreeIter next = up;
-              if (gtk_tree_model_iter_next (model, &next))
-                {
-                  iter = next;
-                  ok = TRUE;
-                }
-              else if (!gtk_tree_model_iter_parent (model, &parent, &up))
-                break;
-              else
-                up = parent;
-            }
-        }
-    }
+  gtk_tree_model_foreach (gtk_tree_view_get_model (view), draw_row, view);
+}
+
+/* An event type's name, and the count its row in the info dialog shows. */
+typedef struct {
+  const char *name;
+  guint64 count;
+} TypeCount;
+
+static gboolean
+find_type_count (GtkTreeModel *model, GtkTreePath *path, GtkTreeIter *iter, gpointer data)
+{
+  TypeCount *tc = data;
+  g_autofree char *name = NULL;
+  /* Event types are the rows under their facility's. */
+  if (gtk_tree_path_get_depth (path) < 2)
+    return FALSE;
+  gtk_tree_model_get (model, iter, 0, &name, -1);
+  if (g_strcmp0 (name, tc->name) != 0)
+    return FALSE;
+  gtk_tree_model_get (model, iter, 4, &tc->count, -1);
+  return TRUE;
 }
 
 /* A trace whose names hold a byte that is not UTF-8 (an event type, a
@@ -856,21 +855,15 @@ static void
 test_info_dialog_not_utf8 (void)
 {
   g_autofree char *dir = g_build_filename (tmp_base, "info-not-utf8", NULL);
-  g_autofree char *metadata = g_build_filename (dir, "metadata", NULL);
   g_autofree char *from = g_build_filename (dir, "channel0_1", NULL);
   g_autofree char *to = g_build_filename (dir, "channel0_\xff" "1", NULL);
   const char *gen[] = { TTV_GEN_PATH, "-q", "-f", "ctf", "--cpus", "2", "--events", "5000", "-o", dir, NULL };
-  g_autofree char *text = NULL, *meta = NULL;
-  gsize len = 0;
+  g_autofree char *text = NULL;
   Shell s;
 
   g_free (ttv_test_run_ok (gen));
-  ttv_gui_test_spoil_event_type_name (dir, "trap_entry");
-  g_assert_true (g_file_get_contents (metadata, &meta, &len, NULL));
-  char *host = strstr (meta, "hostname = \"ttv-gen\"");
-  g_assert_nonnull (host);
-  host[strlen ("hostname = \"ttv")] = (char) 0xff;
-  g_assert_true (g_file_set_contents (metadata, meta, (gssize) len, NULL));
+  ttv_gui_test_spoil_metadata_value (dir, "name", "trap_entry", 4);
+  ttv_gui_test_spoil_metadata_value (dir, "hostname", "ttv-gen", 3);
   g_assert_cmpint (g_rename (from, to), ==, 0);
 
   shell_open_full (&s, dir, FALSE, FALSE);
@@ -887,24 +880,10 @@ test_info_dialog_not_utf8 (void)
       draw_every_row (GTK_TREE_VIEW (view));
     }
   /* The spoiled type counted by its name as the trace has it. */
-  GtkTreeModel *model = page_model (dialog, "info-types");
-  GtkTreeIter group, iter;
-  guint64 spoiled = 0;
-  g_assert_true (gtk_tree_model_get_iter_first (model, &group));
-  do
-    if (gtk_tree_model_iter_children (model, &iter, &group))
-      do
-        {
-          g_autofree char *name = NULL;
-          guint64 n = 0;
-          gtk_tree_model_get (model, &iter, 0, &name, 4, &n, -1);
-          if (g_strcmp0 (name, "trap\xff" "entry") == 0)
-            spoiled = n;
-        }
-      while (gtk_tree_model_iter_next (model, &iter));
-  while (gtk_tree_model_iter_next (model, &group));
-  g_test_message ("trap\\xffentry: %" G_GUINT64_FORMAT " events", spoiled);
-  g_assert_cmpuint (spoiled, >, 0);
+  TypeCount spoiled = { "trap\xff" "entry", 0 };
+  gtk_tree_model_foreach (page_model (dialog, "info-types"), find_type_count, &spoiled);
+  g_test_message ("trap\\xffentry: %" G_GUINT64_FORMAT " events", spoiled.count);
+  g_assert_cmpuint (spoiled.count, >, 0);
   text = ttv_info_dialog_dup_text (TTV_INFO_DIALOG (dialog));
   g_assert_nonnull (strstr (text, "ttv\xff" "gen"));
   g_assert_nonnull (strstr (text, "channel0_\xff" "1"));

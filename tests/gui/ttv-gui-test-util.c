@@ -289,15 +289,16 @@ ttv_gui_test_spoil_names (const char *trace, const char *name)
 }
 
 void
-ttv_gui_test_spoil_event_type_name (const char *trace, const char *name)
+ttv_gui_test_spoil_metadata_value (const char *trace, const char *key, const char *value, gsize byte)
 {
   g_autofree char *path = g_build_filename (trace, "metadata", NULL);
   g_autofree char *text = NULL;
   gsize len = 0;
+  g_assert_cmpuint (byte, <, strlen (value));
   g_assert_true (g_file_get_contents (path, &text, &len, NULL));
-  g_autofree char *quoted = g_strdup_printf ("name = \"%s\"", name);
+  g_autofree char *quoted = g_strdup_printf ("%s = \"%s\"", key, value);
   char *at = strstr (text, quoted);
   g_assert_nonnull (at);
-  at[strlen ("name = \"") + 4] = (char) 0xff;
+  at[strlen (key) + strlen (" = \"") + byte] = (char) 0xff;
   g_assert_true (g_file_set_contents (path, text, (gssize) len, NULL));
 }

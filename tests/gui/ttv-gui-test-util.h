@@ -74,7 +74,9 @@ void        ttv_gui_test_tab_teardown (TtvGuiTestTab *f);
  * files of the CTF trace at @trace given a byte 0xff for its third: a
  * task name that is not UTF-8, as a comm may hold. */
 void        ttv_gui_test_spoil_names (const char *trace, const char *name);
-/* The metadata's name of event type @name (CTF) with its fifth byte made 0xff. */
-void        ttv_gui_test_spoil_event_type_name (const char *trace, const char *name);
+/* The first `@key = "@value"` of the metadata of the CTF trace at @trace
+ * (an event type's name, a value of its env) with @value's byte @byte
+ * made 0xff: a name that is not UTF-8. */
+void        ttv_gui_test_spoil_metadata_value (const char *trace, const char *key, const char *value, gsize byte);
 
 G_END_DECLS
