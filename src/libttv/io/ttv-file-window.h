@@ -15,7 +15,8 @@ G_BEGIN_DECLS
  * read in the kernel (faults, page tables, unmapping) where pread's copy
  * costs less, and leaves the bytes in the cache.  128 KiB windows read as
  * fast as 1 MiB ones with less memory (a packet or block larger than that
- * gets a window its size). */
+ * gets a window its size, in a buffer of whole windows kept for the next
+ * packets that fit). */
 #define TTV_FILE_WINDOW_BYTES (1u << 17)
 
 /* An open tracefile: its descriptor and size, shared by its windows. */
