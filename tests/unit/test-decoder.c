@@ -81,13 +81,13 @@ test_struct_refs (void)
  * other packet, tracefile or place decodes anew; a scope name registered
  * either way resolves references. */
 static guint64
-memo_decode (TtvDecoder *d, const TtvType *t, guint64 packet, gconstpointer tracefile, const guint8 *data,
+memo_decode (TtvDecoder *d, const TtvType *t, guint64 packet, guint stream, const guint8 *data,
              gsize size, guint64 start)
 {
   g_autoptr (GError) error = NULL;
   guint64 pos = start;
 
-  gint32 root = ttv_decoder_decode_first_memo (d, packet, tracefile, t, "stream.packet.context", data, size * 8,
+  gint32 root = ttv_decoder_decode_first_memo (d, packet, stream, t, "stream.packet.context", data, size * 8,
                                                &pos, &error);
   g_assert_no_error (error);
   g_assert_cmpint (root, >=, 0);
@@ -126,8 +126,6 @@ test_first_memo_resident_limit (void)
   g_autoptr (TtvType) ctx = memo_context_type ();
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   guint8 data[TTV_DECODER_MEMO_SLOTS][4];
-  /* Tracefiles 16 bytes apart in an aligned block: one memo slot each. */
-  static _Alignas (TTV_DECODER_MEMO_SLOTS * 16) guint8 tracefiles[TTV_DECODER_MEMO_SLOTS][16];
   /* Every slot, each with packet after packet (3 nodes each): the limit
    * is passed during the last packets, whose first memos are then given
    * up and put back below. */
@@ -137,16 +135,56 @@ test_first_memo_resident_limit (void)
       {
         guint8 *b = data[i];
         b[0] = (guint8) packet, b[1] = 0, b[2] = (guint8) i, b[3] = 0;
-        g_assert_cmpuint (memo_decode (d, ctx, packet, &tracefiles[i], b, 4, 0), ==, packet << 16 | i);
+        g_assert_cmpuint (memo_decode (d, ctx, packet, i, b, 4, 0), ==, packet << 16 | i);
       }
   for (guint round = 0; round < 2; round++)
     for (guint i = 0; i < TTV_DECODER_MEMO_SLOTS; i++)
       {
         /* The bytes changed: the memo's values, not a new decode. */
         data[i][2] = 0xff;
-        g_assert_cmpuint (memo_decode (d, ctx, n_packets - 1, &tracefiles[i], data[i], 4, 0), ==,
+        g_assert_cmpuint (memo_decode (d, ctx, n_packets - 1, i, data[i], 4, 0), ==,
                           (n_packets - 1) << 16 | i);
       }
+}
+
+/* A merged read of more streams than a new decoder has memo slots (a
+ * trace of many CPUs): the slots grow, and from then on each stream's
+ * packet context is decoded once per packet, not again at each switch
+ * between streams (the bytes are changed after a packet's first event:
+ * a second decode would read them).  Streams read one after the other
+ * (traces opened in turn) leave the slots as they were. */
+static void
+test_first_memo_many_streams (void)
+{
+  g_autoptr (TtvType) ctx = memo_context_type ();
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  enum { STREAMS = 100, PACKETS = 3, EVENTS = 8 };
+  guint8 data[STREAMS][4];
+  /* Serials as a second trace's would be: not from 0. */
+  const guint first = 77;
+  for (guint packet = 0; packet < PACKETS; packet++)
+    for (guint event = 0; event < EVENTS; event++)
+      for (guint s = 0; s < STREAMS; s++)
+        {
+          if (event == 0)
+            data[s][0] = (guint8) packet, data[s][1] = 0, data[s][2] = (guint8) s, data[s][3] = 0;
+          guint64 got = memo_decode (d, ctx, packet, first + s, data[s], 4, 0);
+          data[s][2] = 0xee;
+          /* The first packet's turns are the slots' growth. */
+          if (packet > 0)
+            g_assert_cmpuint (got, ==, (guint64) packet << 16 | s);
+        }
+  g_assert_cmpuint (d->memo_mask + 1, >=, STREAMS);
+
+  g_autoptr (TtvDecoder) one = ttv_decoder_new ();
+  for (guint s = 0; s < 4 * STREAMS; s++)
+    for (guint packet = 0; packet < PACKETS; packet++)
+      for (guint event = 0; event < EVENTS; event++)
+        {
+          guint8 b[4] = { (guint8) packet, 0, (guint8) s, 0 };
+          g_assert_cmpuint (memo_decode (one, ctx, packet, first + s, b, 4, 0), ==, (guint64) packet << 16 | (guint8) s);
+        }
+  g_assert_cmpuint (one->memo_mask + 1, ==, TTV_DECODER_MEMO_SLOTS);
 }
 
 static void
@@ -155,27 +193,28 @@ test_first_memo (void)
   g_autoptr (TtvType) ctx = memo_context_type ();
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   guint8 data[12] = { 3, 0, 7, 0, 5, 0, 1, 0 };
-  int tf_a, tf_b;
+  /* Two streams, as TtvTracefile.serial numbers them. */
+  const guint tf_a = 40, tf_b = 41;
 
-  g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 1, tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
   /* Its nodes still in place: taken as they are. */
-  g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 1, tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
   /* Another decode since does not overwrite them: they are resident. */
   const guint8 other[4] = { 0xaa, 0xbb, 0xcc, 0xdd };
   guint64 p = 0;
   ttv_decoder_reset (d);
   g_assert_cmpint (ttv_decoder_decode (d, ctx, NULL, other, sizeof other * 8, &p, NULL), >, 0);
-  g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
-  g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_b, data, sizeof data, 32), ==, 5 << 16 | 1);
+  g_assert_cmpuint (memo_decode (d, ctx, 1, tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 1, tf_b, data, sizeof data, 32), ==, 5 << 16 | 1);
   data[0] = 2;   /* the same address holding something else */
-  g_assert_cmpuint (memo_decode (d, ctx, 1, &tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
-  g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_a, data, sizeof data, 0), ==, 2 << 16 | 7);
-  g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_b, data, sizeof data, 0), ==, 2 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 1, tf_a, data, sizeof data, 0), ==, 3 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 2, tf_a, data, sizeof data, 0), ==, 2 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 2, tf_b, data, sizeof data, 0), ==, 2 << 16 | 7);
   data[0] = 9;
   data[4] = 4;
-  g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_b, data, sizeof data, 0), ==, 2 << 16 | 7);
-  g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_b, data, sizeof data - 2, 0), ==, 9 << 16 | 7);
-  g_assert_cmpuint (memo_decode (d, ctx, 2, &tf_b, data, sizeof data - 2, 32), ==, 4 << 16 | 1);
+  g_assert_cmpuint (memo_decode (d, ctx, 2, tf_b, data, sizeof data, 0), ==, 2 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 2, tf_b, data, sizeof data - 2, 0), ==, 9 << 16 | 7);
+  g_assert_cmpuint (memo_decode (d, ctx, 2, tf_b, data, sizeof data - 2, 32), ==, 4 << 16 | 1);
 }
 
 static void assert_same_nodes (const TtvDecoder *a, const TtvDecoder *b);
@@ -189,7 +228,7 @@ chain_by_calls (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainByte
   if (chain->memo)
     {
       guint64 p = chain->memo_start;
-      r = ttv_decoder_decode_first_memo (d, b->packet, b->tracefile, chain->memo, chain->memo_name, b->buf,
+      r = ttv_decoder_decode_first_memo (d, b->packet, b->stream, chain->memo, chain->memo_name, b->buf,
                                          b->buf_bits, &p, NULL);
       if (r < 0)
         return -1;
@@ -236,7 +275,6 @@ test_decode_chain (void)
   const TtvType *payloads[] = { flat, ctx, walked };
   /* The packet context at byte 0, the event's bytes from byte 4. */
   guint8 data[32] = { 3, 0, 7, 0, 9, 0, 0, 0, 'a', 'b', 0, 0xfe, 0xff, 0xff, 0xff, 'w', 'x', 'y', 'z' };
-  static _Alignas (32) guint8 tracefiles[2][16];
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();
   g_autoptr (TtvDecoder) r = ttv_decoder_new ();
   guint checked = 0;
@@ -257,7 +295,7 @@ test_decode_chain (void)
             };
             /* Cut: the bytes end inside the payload (or its context). */
             guint64 bits = cut ? (4 + (shape & 6 ? 6 : 3)) * 8 : sizeof data * 8;
-            TtvDecoderChainBytes bd = { round % 2, tracefiles[round / 2 % 2], data, bits, 32 };
+            TtvDecoderChainBytes bd = { round % 2, round / 2 % 2, data, bits, 32 };
             TtvDecoderChainBytes br = bd;
             gint32 od[3] = { -5, -5, -5 }, orf[3] = { -5, -5, -5 };
             gint32 rd = ttv_decoder_decode_chain (d, &chain, &bd, od);
@@ -1211,6 +1249,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder/decode-chain", test_decode_chain);
   g_test_add_func ("/core/decoder/first-memo", test_first_memo);
   g_test_add_func ("/core/decoder/first-memo-resident-limit", test_first_memo_resident_limit);
+  g_test_add_func ("/core/decoder/first-memo-many-streams", test_first_memo_many_streams);
   g_test_add_func ("/core/decoder/plan-text-array", test_plan_text_array);
   g_test_add_func ("/core/decoder/plan-empty-struct", test_plan_empty_struct);
   g_test_add_func ("/core/decoder/plan-flat-grows", test_plan_flat_grows);

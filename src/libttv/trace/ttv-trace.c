@@ -322,9 +322,11 @@ ttv_trace_refresh (TtvTrace *t, gboolean *changed, GError **error)
 TtvTracefile *
 ttv_trace_add_tracefile (TtvTrace *t, const char *name, gint cpu)
 {
+  static guint serials;
   TtvTracefile *tf = g_new0 (TtvTracefile, 1);
   tf->trace = t;
   tf->index = t->tracefiles->len;
+  tf->serial = (guint) g_atomic_int_add ((gint *) &serials, 1);
   tf->name = g_strdup (name);
   tf->cpu = cpu;
   tf->start = tf->first_event = TTV_TIME_MAX;

@@ -116,6 +116,7 @@ typedef struct {
 struct _TtvTracefile {
   TtvTrace *trace;                /* weak */
   guint index;                    /* in the trace's tracefiles */
+  guint serial;                   /* unique in the process, in the order made: a key for caches (decoder memos) */
   char *name;                     /* owned: "cpu/0", "channel0_1" */
   gint cpu;                       /* -1 when not per CPU */
   guint64 size;                   /* bytes on disk */

@@ -17,17 +17,23 @@ typedef struct {
   guint32 node;
 } TtvDecoderScope;
 
-/* A scope ttv_decoder_decode_first_memo decoded: its key and nodes. */
-#define TTV_DECODER_MEMO_SLOTS 32
+/* A scope ttv_decoder_decode_first_memo decoded: its key and nodes.
+ * The memos are in slots by their stream's number: a new decoder has
+ * TTV_DECODER_MEMO_SLOTS of them, and twice as many each time two streams
+ * read together want one slot, up to TTV_DECODER_MEMO_SLOTS_MAX. */
+#define TTV_DECODER_MEMO_SLOTS 32u
+#define TTV_DECODER_MEMO_SLOTS_MAX 1024u
 /* A memo whose nodes are not among the resident ones. */
 #define TTV_DECODER_NOT_RESIDENT G_MAXUINT32
-/* Resident nodes beyond this are given up (the memos keep their copies):
+/* Resident nodes beyond this many a slot (and at least
+ * TTV_DECODER_RESIDENT_MAX) are given up (the memos keep their copies):
  * each new packet leaves its predecessor's nodes behind. */
 #define TTV_DECODER_RESIDENT_MAX 1024u
+#define TTV_DECODER_RESIDENT_PER_SLOT 32u
 typedef struct {
   gboolean valid;
   guint64 packet;
-  gconstpointer tracefile;
+  guint stream;
   const TtvType *type;
   const guint8 *buf;
   guint64 buf_bits, start, end;
@@ -50,9 +56,15 @@ struct _TtvDecoder {
    * and dynamic lengths, UTF-16/32), converted for this event. */
   GStringChunk *arena;
   gboolean arena_used;
-  /* ttv_decoder_decode_first_memo's scopes, one per tracefile (a merged
-   * read goes from stream to stream), in slots by the tracefile's address. */
-  TtvDecoderMemo memo[TTV_DECODER_MEMO_SLOTS];
+  /* ttv_decoder_decode_first_memo's scopes, one per stream (a merged
+   * read goes from stream to stream), in slots by the stream's number
+   * (memo_mask + 1 of them, owned), and the resident nodes' limit. */
+  TtvDecoderMemo *memo;
+  guint memo_mask;
+  /* Memos decoded, and those that took the slot of another stream's, since
+   * the slots were last made (memo_grow). */
+  guint64 refills, evictions;
+  guint32 resident_max;
   /* Nodes 0 .. resident_n - 1 hold memos' nodes and outlive resets (a
    * reset starts the event's nodes after them): each tracefile's packet
    * context stays where it is while a merged read goes from stream to

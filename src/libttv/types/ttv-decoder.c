@@ -11,6 +11,8 @@
 #include <math.h>
 #include <string.h>
 
+static void memo_table_new (TtvDecoder *d, guint slots);
+
 TtvDecoder *
 ttv_decoder_new (void)
 {
@@ -22,8 +24,7 @@ ttv_decoder_new (void)
   d->open_cap = 16;
   d->open = g_new (guint32, d->open_cap * 2);
   d->arena = g_string_chunk_new (256);
-  for (guint i = 0; i < TTV_DECODER_MEMO_SLOTS; i++)
-    d->memo[i].at = TTV_DECODER_NOT_RESIDENT;
+  memo_table_new (d, TTV_DECODER_MEMO_SLOTS);
   return d;
 }
 
@@ -36,8 +37,9 @@ ttv_decoder_free (TtvDecoder *d)
   g_free (d->scopes);
   g_free (d->open);
   g_string_chunk_free (d->arena);
-  for (guint i = 0; i < TTV_DECODER_MEMO_SLOTS; i++)
+  for (guint i = 0; i <= d->memo_mask; i++)
     g_free (d->memo[i].nodes);
+  g_free (d->memo);
   g_free (d);
 }
 
@@ -946,17 +948,55 @@ ttv_decoder_decode (TtvDecoder *d, const TtvType *type, const char *scope_name,
 }
 
 static inline TtvDecoderMemo *
-memo_slot (TtvDecoder *d, gconstpointer tracefile)
+memo_slot (TtvDecoder *d, guint stream)
 {
-  /* The address in 16-byte steps, its bits above the slot's folded in:
-   * tracefiles 512 bytes apart (or a multiple, up to 16 KiB) take other
-   * slots rather than one, which would refill the memo at each switch of
-   * a merged read from stream to stream (seen under valgrind, its
-   * heap laid out otherwise: 18,610 refills for 374 packets read).
-   * Within an aligned 512-byte block, 16 bytes apart is still one slot
-   * each. */
-  guintptr k = (guintptr) tracefile >> 4;
-  return &d->memo[(k ^ (k >> 5)) % TTV_DECODER_MEMO_SLOTS];
+  return &d->memo[stream & d->memo_mask];
+}
+
+/* @slots empty memos (a power of two), and the resident nodes' limit that
+ * goes with them: each memo's nodes, and room for new packets. */
+static void
+memo_table_new (TtvDecoder *d, guint slots)
+{
+  d->memo = g_new0 (TtvDecoderMemo, slots);
+  for (guint i = 0; i < slots; i++)
+    d->memo[i].at = TTV_DECODER_NOT_RESIDENT;
+  d->memo_mask = slots - 1;
+  d->refills = d->evictions = 0;
+  d->resident_max = MAX (TTV_DECODER_RESIDENT_MAX, slots * TTV_DECODER_RESIDENT_PER_SLOT);
+}
+
+/* Twice the slots, each memo moved to its stream's (slot i goes to i or
+ * i + the old count: no two meet).  Resident nodes stay where they are. */
+static G_NO_INLINE void
+memo_grow (TtvDecoder *d)
+{
+  guint n = d->memo_mask + 1;
+  g_autofree TtvDecoderMemo *old = d->memo;
+  memo_table_new (d, n * 2);
+  for (guint i = 0; i < n; i++)
+    if (old[i].valid)
+      *memo_slot (d, old[i].stream) = old[i];
+    else
+      g_free (old[i].nodes);
+}
+
+/* Counts the refill of @m for @stream; TRUE when the slots should grow:
+ * at least half the refills since they were made took the slot of
+ * another stream's memo, more of them than there are slots.  Streams read
+ * together that share a slot would decode their packet contexts again at
+ * each switch between them (a merged read of more streams than slots);
+ * streams read one after the other (traces opened in turn) evict far
+ * less often than they refill. */
+static inline gboolean
+memo_count_refill (TtvDecoder *d, const TtvDecoderMemo *m, guint stream)
+{
+  d->refills++;
+  if (!m->valid || m->stream == stream)
+    return FALSE;
+  d->evictions++;
+  return d->evictions > d->memo_mask && d->evictions * 2 > d->refills
+         && d->memo_mask + 1 < TTV_DECODER_MEMO_SLOTS_MAX;
 }
 
 /* Gives up every resident node, at the start of an event (the memos keep
@@ -964,7 +1004,7 @@ memo_slot (TtvDecoder *d, gconstpointer tracefile)
 static void
 memo_drop_resident (TtvDecoder *d)
 {
-  for (guint i = 0; i < TTV_DECODER_MEMO_SLOTS; i++)
+  for (guint i = 0; i <= d->memo_mask; i++)
     d->memo[i].at = TTV_DECODER_NOT_RESIDENT;
   d->resident_n = 0;
   d->n_nodes = 0;
@@ -975,7 +1015,7 @@ memo_drop_resident (TtvDecoder *d)
 static G_NO_INLINE void
 memo_make_resident (TtvDecoder *d, TtvDecoderMemo *m)
 {
-  if (d->resident_n + m->n > TTV_DECODER_RESIDENT_MAX)
+  if (d->resident_n + m->n > d->resident_max)
     memo_drop_resident (d);
   guint32 at = ttv_decoder_alloc (d, m->n, m->nodes);
   for (guint32 i = 0; i < m->n; i++)
@@ -988,12 +1028,12 @@ memo_make_resident (TtvDecoder *d, TtvDecoderMemo *m)
 /* Whether @m holds the scope of these arguments (its nodes resident or
  * not). */
 static inline gboolean
-memo_holds (const TtvDecoderMemo *m, guint64 packet, gconstpointer tracefile, const TtvType *type,
+memo_holds (const TtvDecoderMemo *m, guint64 packet, guint stream, const TtvType *type,
             const guint8 *buf, guint64 buf_bits, guint64 start)
 {
   /* One test of the differences or'ed together rather than a branch
    * each: the key's values need no registers of their own. */
-  guint64 diff = (m->packet ^ packet) | ((guintptr) m->tracefile ^ (guintptr) tracefile)
+  guint64 diff = (m->packet ^ packet) | (m->stream ^ stream)
                  | ((guintptr) m->type ^ (guintptr) type) | ((guintptr) m->buf ^ (guintptr) buf)
                  | (m->buf_bits ^ buf_bits) | (m->start ^ start);
   return m->valid && diff == 0;
@@ -1020,16 +1060,21 @@ memo_reuse (TtvDecoder *d, const TtvDecoderMemo *m, const char *scope_name, guin
  * keeps a copy.  (Its own function, with the same arguments: the reuse,
  * once per event, keeps a small frame and calls it last.) */
 static G_NO_INLINE gint32
-memo_refill (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type, const char *scope_name,
+memo_refill (TtvDecoder *d, guint64 packet, guint stream, const TtvType *type, const char *scope_name,
              const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
-  TtvDecoderMemo *m = memo_slot (d, tracefile);
+  TtvDecoderMemo *m = memo_slot (d, stream);
+  if (G_UNLIKELY (memo_count_refill (d, m, stream)))
+    {
+      memo_grow (d);
+      m = memo_slot (d, stream);
+    }
   m->valid = FALSE;
   /* The last resident nodes are given back; others stay until the limit. */
   if (m->at != TTV_DECODER_NOT_RESIDENT && m->at + m->n == d->resident_n)
     d->resident_n = d->n_nodes = m->at;
   m->at = TTV_DECODER_NOT_RESIDENT;
-  if (d->resident_n > TTV_DECODER_RESIDENT_MAX)
+  if (d->resident_n > d->resident_max)
     memo_drop_resident (d);
   guint64 start = *bit_pos;
   gint32 r = ttv_decoder_decode (d, type, scope_name, buf, buf_bits, bit_pos, error);
@@ -1039,7 +1084,7 @@ memo_refill (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvTy
   guint32 n = d->n_nodes - (guint32) r;
   m->nodes = g_renew (TtvValue, m->nodes, n);
   memcpy (m->nodes, d->nodes + r, sizeof (TtvValue) * n);
-  *m = (TtvDecoderMemo) { TRUE, packet, tracefile, type, buf, buf_bits, start, *bit_pos, m->nodes, n,
+  *m = (TtvDecoderMemo) { TRUE, packet, stream, type, buf, buf_bits, start, *bit_pos, m->nodes, n,
                           (guint32) r, (guint32) r };
   d->resident_n = d->n_nodes;
   return r;
@@ -1049,12 +1094,12 @@ memo_refill (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvTy
  * not resident (put back from its copy) or the memo does not hold the
  * scope (decoded anew). */
 static G_NO_INLINE gint32
-memo_miss (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type, const char *scope_name,
+memo_miss (TtvDecoder *d, guint64 packet, guint stream, const TtvType *type, const char *scope_name,
            const guint8 *buf, guint64 buf_bits, guint64 *bit_pos, GError **error)
 {
-  TtvDecoderMemo *m = memo_slot (d, tracefile);
-  if (!memo_holds (m, packet, tracefile, type, buf, buf_bits, *bit_pos))
-    return memo_refill (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
+  TtvDecoderMemo *m = memo_slot (d, stream);
+  if (!memo_holds (m, packet, stream, type, buf, buf_bits, *bit_pos))
+    return memo_refill (d, packet, stream, type, scope_name, buf, buf_bits, bit_pos, error);
   memo_make_resident (d, m);
   return memo_reuse (d, m, scope_name, bit_pos);
 }
@@ -1062,23 +1107,23 @@ memo_miss (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType
 /* Whether @m holds the scope, its nodes resident: a memo's hit, for
  * ttv_decoder_decode_first_memo and ttv_decoder_decode_chain alike. */
 static inline gboolean
-memo_hit (const TtvDecoderMemo *m, guint64 packet, gconstpointer tracefile, const TtvType *type,
+memo_hit (const TtvDecoderMemo *m, guint64 packet, guint stream, const TtvType *type,
           const guint8 *buf, guint64 buf_bits, guint64 start)
 {
-  return memo_holds (m, packet, tracefile, type, buf, buf_bits, start) && m->at != TTV_DECODER_NOT_RESIDENT;
+  return memo_holds (m, packet, stream, type, buf, buf_bits, start) && m->at != TTV_DECODER_NOT_RESIDENT;
 }
 
 gint32
-ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, gconstpointer tracefile, const TtvType *type,
+ttv_decoder_decode_first_memo (TtvDecoder *d, guint64 packet, guint stream, const TtvType *type,
                                const char *scope_name, const guint8 *buf, guint64 buf_bits, guint64 *bit_pos,
                                GError **error)
 {
   /* The reset here rather than the caller's: one call per event. */
   decoder_reset (d);
-  const TtvDecoderMemo *m = memo_slot (d, tracefile);
-  if (G_LIKELY (memo_hit (m, packet, tracefile, type, buf, buf_bits, *bit_pos)))
+  const TtvDecoderMemo *m = memo_slot (d, stream);
+  if (G_LIKELY (memo_hit (m, packet, stream, type, buf, buf_bits, *bit_pos)))
     return memo_reuse (d, m, scope_name, bit_pos);
-  return memo_miss (d, packet, tracefile, type, scope_name, buf, buf_bits, bit_pos, error);
+  return memo_miss (d, packet, stream, type, scope_name, buf, buf_bits, bit_pos, error);
 }
 
 /* ttv_decoder_decode without an error, for ttv_decoder_decode_chain: six
@@ -1127,7 +1172,7 @@ static G_NO_INLINE gint32
 chain_memo_miss (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *bytes, gint32 *out)
 {
   guint64 p = chain->memo_start;
-  gint32 r = memo_miss (d, bytes->packet, bytes->tracefile, chain->memo, chain->memo_name, bytes->buf,
+  gint32 r = memo_miss (d, bytes->packet, bytes->stream, chain->memo, chain->memo_name, bytes->buf,
                         bytes->buf_bits, &p, NULL);
   if (r < 0)
     return -1;
@@ -1156,8 +1201,8 @@ ttv_decoder_decode_chain (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecode
   gint32 r = -1;
   if (chain->memo)
     {
-      const TtvDecoderMemo *m = memo_slot (d, bytes->tracefile);
-      if (G_UNLIKELY (!memo_hit (m, bytes->packet, bytes->tracefile, chain->memo, bytes->buf, bytes->buf_bits,
+      const TtvDecoderMemo *m = memo_slot (d, bytes->stream);
+      if (G_UNLIKELY (!memo_hit (m, bytes->packet, bytes->stream, chain->memo, bytes->buf, bytes->buf_bits,
                                  chain->memo_start)))
         return chain_memo_miss (d, chain, bytes, out);
       /* memo_reuse, the name known to be set. */

@@ -54,10 +54,13 @@ gint32      ttv_decoder_decode (TtvDecoder *decoder, const TtvType *type, const 
  * (one call: a reader's usual event starts with it), reusing the nodes
  * of the last call when @packet and @type are the same and @buf,
  * @buf_bits and *@bit_pos too: a packet's context, the same for each of its
- * events, decoded once per packet rather than once per event.  @packet
- * names the bytes for good (a tracefile and packet number packed by the
- * caller): the same address may hold another packet later. */
-gint32      ttv_decoder_decode_first_memo (TtvDecoder *decoder, guint64 packet, gconstpointer tracefile,
+ * events, decoded once per packet rather than once per event.  @stream
+ * and @packet name the bytes for good (the same address may hold another
+ * packet later): @stream a number of the tracefile unique while the
+ * decoder is used (TtvTracefile.serial), @packet one of its packets.
+ * Each stream keeps its memo while a merged read goes from stream to
+ * stream (up to 1024 streams read together). */
+gint32      ttv_decoder_decode_first_memo (TtvDecoder *decoder, guint64 packet, guint stream,
                                            const TtvType *type, const char *scope_name, const guint8 *buf,
                                            guint64 buf_bits, guint64 *bit_pos, GError **error);
 /* A reader's usual event as one call: its scopes in the order they are
@@ -79,11 +82,11 @@ typedef struct {
 } TtvDecoderChain;
 
 /* The bytes of one event for ttv_decoder_decode_chain: its packet (named
- * as ttv_decoder_decode_first_memo's @packet and @tracefile), and where
+ * as ttv_decoder_decode_first_memo's @packet and @stream), and where
  * its contexts start, past its payload after the call. */
 typedef struct {
   guint64 packet;
-  gconstpointer tracefile;
+  guint stream;
   const guint8 *buf;
   guint64 buf_bits;
   guint64 pos;

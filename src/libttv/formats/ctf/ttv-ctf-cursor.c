@@ -1802,7 +1802,7 @@ decode_chain (const TtvEvent *event, TtvDecoder *d, gint32 scopes[TTV_EVENT_N_CO
    * decoder's, so a small frame. */
   if (!g_atomic_int_get (&ec->chain_ok) || hdr_end == 0)
     return -1;
-  TtvDecoderChainBytes bytes = { event->pos.block, event->tracefile, event->data, event->data_bits, hdr_end };
+  TtvDecoderChainBytes bytes = { event->pos.block, event->tracefile->serial, event->data, event->data_bits, hdr_end };
   return ttv_decoder_decode_chain (d, &ec->chain, &bytes, scopes);
 }
 
