@@ -928,24 +928,25 @@ tick_writer_new (const char *dir, guint packet_size, TtvCtfWriterOptions *wo, gi
   return w;
 }
 
-/* A trace at the test's temporary path @name of two streams of small
- * packets whose cpu_id changes from packet to packet (patched after
- * writing): 2000 "tick" events. */
+/* A trace at the test's temporary path @name of @n_streams streams of
+ * small packets whose cpu_id changes from packet to packet (patched after
+ * writing): 1000 "tick" events a stream, each stream's in turn. */
 static char *
-write_changing_packets (const char *name)
+write_streams_of_changing_packets (const char *name, guint n_streams)
 {
   g_autoptr (GError) error = NULL;
   char *dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
   TtvCtfWriterOptions wo;
   gint id;
   TtvCtfWriter *w = tick_writer_new (dir, 512, &wo, &id);
-  for (guint i = 0; i < 2000; i++)
+  for (guint i = 0; i < 1000 * n_streams; i++)
     {
       TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
-      g_assert_true (ttv_ctf_writer_write_event (w, i % 2, wo.clock_offset + i * 1000, (guint) id, &v, 1, &error));
+      g_assert_true (ttv_ctf_writer_write_event (w, i % n_streams, wo.clock_offset + i * 1000, (guint) id, &v, 1,
+                                                 &error));
     }
   g_assert_true (ttv_ctf_writer_close (w, &error));
-  for (guint cpu = 0; cpu < 2; cpu++)
+  for (guint cpu = 0; cpu < n_streams; cpu++)
     {
       g_autofree char *file = g_strdup_printf ("channel0_%u", cpu);
       g_autofree char *path = g_build_filename (dir, file, NULL);
@@ -961,12 +962,18 @@ write_changing_packets (const char *name)
            * events_discarded. */
           guint8 *packet = data + k * 512;
           g_assert_cmphex (GUINT32_FROM_LE (*(guint32 *) packet), ==, 0xC1FC1FC1);
-          guint32 cpu_id = GUINT32_TO_LE ((guint32) (k * 7 + cpu));
+          guint32 cpu_id = GUINT32_TO_LE ((guint32) (k * 1000 + cpu));
           memcpy (packet + 64, &cpu_id, 4);
         }
       g_assert_true (g_file_set_contents (path, (const char *) data, (gssize) len, NULL));
     }
   return dir;
+}
+
+static char *
+write_changing_packets (const char *name)
+{
+  return write_streams_of_changing_packets (name, 2);
 }
 
 /* The jsonl line copies a packet context's text for the events of its
@@ -1047,6 +1054,26 @@ test_decode_contexts_across_packets (void)
   ScopesPair o = { ttv_decoder_new (), g_string_new (NULL), g_string_new (NULL), 0 };
   read_merged (t, compare_scopes, &o);
   g_assert_cmpuint (o.n, ==, 2000);
+  ttv_decoder_free (o.reused);
+  g_string_free (o.a, TRUE);
+  g_string_free (o.b, TRUE);
+}
+
+/* The same on a merged read of more streams than a new decoder has memo
+ * slots (a trace of many CPUs), each stream's event in turn: the slots
+ * grow while the read goes on, and every event's packet context is its
+ * own packet's. */
+static void
+test_decode_contexts_many_streams (void)
+{
+  g_autofree char *dir = write_streams_of_changing_packets ("decode-contexts-streams", 80);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->tracefiles->len, ==, 80);
+  ScopesPair o = { ttv_decoder_new (), g_string_new (NULL), g_string_new (NULL), 0 };
+  read_merged (t, compare_scopes, &o);
+  g_assert_cmpuint (o.n, ==, 80000);
   ttv_decoder_free (o.reused);
   g_string_free (o.a, TRUE);
   g_string_free (o.b, TRUE);
@@ -2232,6 +2259,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ctf/jsonl-packet-memo", test_jsonl_packet_memo);
   g_test_add_func ("/ctf/real/jsonl-packet-memo-mixed", test_jsonl_packet_memo_mixed);
   g_test_add_func ("/ctf/decode-contexts-across-packets", test_decode_contexts_across_packets);
+  g_test_add_func ("/ctf/decode-contexts-many-streams", test_decode_contexts_many_streams);
   static const char *const bt[] = { "arm64-kernel", "bigendian-kernel", "glxgears-ust" };
   for (guint i = 0; i < G_N_ELEMENTS (bt); i++)
     {
