@@ -21,6 +21,29 @@ test_round_trip (void)
     }
 }
 
+/* The text is printf's "%s%lu.%09lu" of sign and magnitude, for every
+ * time (G_MININT64 too), and a short buffer gets its start, as from
+ * g_snprintf. */
+static void
+test_to_string_text (void)
+{
+  const TtvTime cases[] = { 0, 1, -1, 999999999, -999999999, 1000000000, -1000000000, 1700000000123456789,
+                            -1700000000000000001, G_MAXINT64, G_MININT64, TTV_TIME_MAX, TTV_TIME_MIN };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      TtvTime t = cases[i];
+      guint64 mag = t < 0 ? (guint64) 0 - (guint64) t : (guint64) t;
+      char want[64], got[32];
+      g_snprintf (want, sizeof want, "%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT, t < 0 ? "-" : "",
+                  mag / 1000000000u, mag % 1000000000u);
+      g_assert_cmpstr (ttv_time_to_string (t, got, sizeof got), ==, want);
+      char shorter[6];
+      ttv_time_to_string (t, shorter, sizeof shorter);
+      g_assert_cmpint (strncmp (shorter, want, sizeof shorter - 1), ==, 0);
+      g_assert_cmpuint (strlen (shorter), ==, MIN (strlen (want), sizeof shorter - 1));
+    }
+}
+
 static void
 test_parse (void)
 {
@@ -327,6 +350,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/core/time/duration", test_duration);
   g_test_add_func ("/core/time/round-trip", test_round_trip);
+  g_test_add_func ("/core/time/to-string-text", test_to_string_text);
   g_test_add_func ("/core/time/parse", test_parse);
   g_test_add_func ("/core/time/parse-argument", test_parse_argument);
   g_test_add_func ("/core/time/format-text", test_format_text);

@@ -11,10 +11,11 @@
 char *
 ttv_time_to_string (TtvTime t, char *buf, gsize buf_len)
 {
-  /* Work in unsigned magnitude so that TTV_TIME_MIN prints correctly. */
-  guint64 mag = t < 0 ? (guint64) 0 - (guint64) t : (guint64) t;
-  g_snprintf (buf, buf_len, "%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
-              t < 0 ? "-" : "", mag / 1000000000u, mag % 1000000000u);
+  /* Without printf (views and reports print many), into a buffer long
+   * enough for any time, then cut to @buf_len as g_snprintf would. */
+  char text[TTV_TEXT_NUMBER_MAX];
+  *ttv_text_put_seconds (text, t) = '\0';
+  g_strlcpy (buf, text, buf_len);
   return buf;
 }
 

@@ -167,14 +167,22 @@ append_json_string (GString *out, const char *s)
   ttv_json_append_string (out, s, -1);
 }
 
+/* "cpuN" or the tracefile's name, after "TRACE/" with show_trace.
+ * Without printf: the text report writes it on every line. */
 static void
 append_where (GString *out, const TtvReportOptions *o, const TtvEvent *ev)
 {
   const TtvTracefile *tf = ev->tracefile;
   if (o->show_trace)
-    g_string_append_printf (out, "%s/", tf->trace->name);
+    {
+      g_string_append (out, tf->trace->name);
+      g_string_append_c (out, '/');
+    }
   if (tf->cpu >= 0)
-    g_string_append_printf (out, "cpu%d", tf->cpu);
+    {
+      char *at = TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX), "cpu");
+      ttv_text_commit (out, ttv_text_put_i64 (at, tf->cpu));
+    }
   else
     g_string_append (out, tf->name);
 }
@@ -382,9 +390,10 @@ static void
 append_text (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
              const TtvState *state, const char *suffix, GString *out)
 {
-  char buf[32];
-  g_string_append (out, ttv_time_to_string (ev->time, buf, sizeof buf));
-  g_string_append_c (out, ' ');
+  /* ttv_time_to_string's text, written in place. */
+  char *at = ttv_text_put_seconds (ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX), ev->time);
+  *at++ = ' ';
+  ttv_text_commit (out, at);
   append_where (out, &p->options, ev);
   if (p->options.show_state)
     {
