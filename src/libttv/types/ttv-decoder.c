@@ -1324,28 +1324,42 @@ append_integer (GString *out, const TtvValue *v, TtvValueStyle style)
 /* Every label that applies to an enum value: overlapping mappings give
  * several, each label once, in the order of first declaration. */
 static guint
+append_enum_label (GString *out, const char *label, gboolean json)
+{
+  if (json)
+    append_json_string (out, label, strlen (label));
+  else
+    g_string_append (out, label);
+  return 1;
+}
+
+static guint
 append_enum_labels (GString *out, const TtvType *t, guint64 raw, gboolean json)
 {
+  /* Ascending mappings (most enums, such as a syscall's hundreds of
+   * names): the one that applies, by bisection. */
+  gint one = ttv_type_enum_find_ascending (t, raw);
+  if (one != -2)
+    return one >= 0 ? append_enum_label (out, g_array_index (t->mappings, TtvEnumMapping, one).label, json) : 0;
   guint n = 0;
   for (guint i = 0; i < t->mappings->len; i++)
     {
       const TtvEnumMapping *m = &g_array_index (t->mappings, TtvEnumMapping, i);
       if (!ttv_type_mapping_matches (t, m, raw))
         continue;
+      /* A label printed already for an earlier mapping (none before the
+       * first that applies). */
       gboolean seen = FALSE;
-      for (guint j = 0; j < i && !seen; j++)
+      for (guint j = 0; n > 0 && j < i && !seen; j++)
         {
           const TtvEnumMapping *o = &g_array_index (t->mappings, TtvEnumMapping, j);
-          seen = strcmp (o->label, m->label) == 0 && ttv_type_mapping_matches (t, o, raw);
+          seen = ttv_type_mapping_matches (t, o, raw) && strcmp (o->label, m->label) == 0;
         }
       if (seen)
         continue;
-      if (n++)
+      if (n)
         g_string_append (out, json ? "," : "|");
-      if (json)
-        append_json_string (out, m->label, strlen (m->label));
-      else
-        g_string_append (out, m->label);
+      n += append_enum_label (out, m->label, json);
     }
   return n;
 }

@@ -57,6 +57,7 @@ ttv_type_new_enum (TtvType *container)
   t->byte_order = container->byte_order;
   t->align_bits = container->align_bits;
   t->mappings = g_array_new (FALSE, FALSE, sizeof (TtvEnumMapping));
+  t->mappings_ascending = TRUE;
   return t;
 }
 
@@ -286,7 +287,40 @@ ttv_type_add_mapping (TtvType *enum_type, const char *label, guint64 start, guin
 {
   g_return_if_fail (enum_type != NULL && enum_type->kind == TTV_TYPE_ENUM);
   TtvEnumMapping m = { g_strdup (label), start, end };
-  g_array_append_val (enum_type->mappings, m);
+  GArray *all = enum_type->mappings;
+  gboolean is_signed = enum_type->is_signed;
+  if (!in_range (is_signed, end, start, end))
+    enum_type->mappings_ascending = FALSE;
+  else if (all->len > 0)
+    {
+      guint64 last_end = g_array_index (all, TtvEnumMapping, all->len - 1).end;
+      if (is_signed ? (gint64) start <= (gint64) last_end : start <= last_end)
+        enum_type->mappings_ascending = FALSE;
+    }
+  g_array_append_val (all, m);
+}
+
+gint
+ttv_type_enum_find_ascending (const TtvType *t, guint64 raw)
+{
+  g_return_val_if_fail (t != NULL && t->kind == TTV_TYPE_ENUM, -2);
+  if (!t->mappings_ascending || t->bit_flags)
+    return -2;
+  /* The last mapping starting at or before @raw, if it reaches it. */
+  guint lo = 0, hi = t->mappings->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      guint64 start = g_array_index (t->mappings, TtvEnumMapping, mid).start;
+      if (t->is_signed ? (gint64) start <= (gint64) raw : start <= raw)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return -1;
+  const TtvEnumMapping *m = &g_array_index (t->mappings, TtvEnumMapping, lo - 1);
+  return in_range (t->is_signed, raw, m->start, m->end) ? (gint) lo - 1 : -1;
 }
 
 gboolean
@@ -323,6 +357,9 @@ ttv_type_enum_label (const TtvType *enum_type, guint64 raw)
       if (m->start == raw && m->end == raw)
         return m->label;
     }
+  gint one = ttv_type_enum_find_ascending (enum_type, raw);
+  if (one != -2)
+    return one >= 0 ? g_array_index (enum_type->mappings, TtvEnumMapping, one).label : NULL;
   for (guint i = 0; i < enum_type->mappings->len; i++)
     {
       const TtvEnumMapping *m = &g_array_index (enum_type->mappings, TtvEnumMapping, i);

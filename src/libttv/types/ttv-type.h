@@ -130,6 +130,9 @@ struct _TtvType {
   GArray *mappings;      /* of TtvEnumMapping, owned */
   gboolean bit_flags;    /* ENUM (CTF 2 bit map): mappings are ranges of bit
                           * indexes, a label applies when one of its bits is set */
+  gboolean mappings_ascending; /* ENUM: each mapping starts after the end of the one
+                          * before (kept by ttv_type_add_mapping): a value is in at
+                          * most one, found by bisection */
 
   /* ARRAY and SEQUENCE */
   TtvType *element;      /* owned reference */
@@ -205,6 +208,10 @@ void     ttv_type_add_mapping (TtvType *enum_type, const char *label, guint64 st
 /* Index of the field named @name, or -1. */
 gint     ttv_type_find_field (const TtvType *compound, const char *name);
 const char *ttv_type_enum_label (const TtvType *enum_type, guint64 raw_value);
+/* The index of the one mapping of @enum_type that applies to @raw_value,
+ * -1 for none, when its mappings are ascending and not bit flags; -2 when
+ * they are not (the caller then tests each mapping). */
+gint     ttv_type_enum_find_ascending (const TtvType *enum_type, guint64 raw_value);
 /* Whether mapping @m of @enum_type applies to @raw_value (bit maps: one of
  * its bits is set). */
 gboolean ttv_type_mapping_matches (const TtvType *enum_type, const TtvEnumMapping *m, guint64 raw_value);
