@@ -222,24 +222,32 @@ append_description (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *sta
     }
 }
 
+/* @t in seconds with @decimals (at most 9) decimals, truncated. */
 static void
 append_seconds (GString *out, TtvTime t, guint decimals)
 {
-  const char *sign = t < 0 ? "-" : "";
-  guint64 u = t < 0 ? (guint64) -t : (guint64) t;
+  char *p = ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX);
+  guint64 u = t < 0 ? (guint64) 0 - (guint64) t : (guint64) t;
   guint64 frac = u % 1000000000u;
   for (guint i = decimals; i < 9; i++)
     frac /= 10;
-  g_string_append_printf (out, "%s%" G_GUINT64_FORMAT ".%0*" G_GUINT64_FORMAT, sign, u / 1000000000u,
-                          (int) decimals, frac);
+  if (t < 0)
+    *p++ = '-';
+  p = ttv_text_put_u64 (p, u / 1000000000u);
+  *p++ = '.';
+  ttv_text_commit (out, ttv_text_put_u64_padded (p, frac, decimals));
 }
 
+/* Spaces up to @width bytes after @start, then one more: a column's
+ * cell, in one write (the column layout pads every cell of every line). */
 static void
 pad_to (GString *out, gsize start, gsize width)
 {
-  while (out->len - start < width)
-    g_string_append_c (out, ' ');
-  g_string_append_c (out, ' ');
+  gsize used = out->len - start;
+  gsize n = (used < width ? width - used : 0) + 1;
+  char *p = ttv_text_reserve (out, n);
+  memset (p, ' ', n);
+  ttv_text_commit (out, p + n);
 }
 
 static void
@@ -247,6 +255,18 @@ append_cell (GString *out, const char *text, gsize width)
 {
   gsize start = out->len;
   g_string_append (out, text);
+  pad_to (out, start, width);
+}
+
+/* A cell of @v in decimal, or "-" when it is negative (none known). */
+static void
+append_number_cell (GString *out, gint64 v, gsize width)
+{
+  gsize start = out->len;
+  if (v >= 0)
+    ttv_text_commit (out, ttv_text_put_i64 (ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX), v));
+  else
+    g_string_append_c (out, '-');
   pad_to (out, start, width);
 }
 
@@ -310,9 +330,18 @@ append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, 
   TtvTime delta = ev->time - (p->previous_time == TTV_TIME_MIN ? o->origin : p->previous_time);
   if (o->columns & TTV_REPORT_COLUMN_ID)
     {
+      /* ttv_event_type_format_id's "%03x", without printf. */
       start = out->len;
-      char id[TTV_EVENT_ID_LEN];
-      g_string_append (out, ttv_event_type_format_id (ev->type, id));
+      char *at = ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX);
+      char *e = ttv_text_put_hex (at, (guint64) ev->type->format_id, FALSE);
+      if (e - at < 3)
+        {
+          gsize pad = 3 - (gsize) (e - at);
+          memmove (at + pad, at, (gsize) (e - at));
+          memset (at, '0', pad);
+          e += pad;
+        }
+      ttv_text_commit (out, e);
       pad_to (out, start, 5);
     }
   if (o->timestamp != TTV_REPORT_TIMESTAMP_NONE)
@@ -325,43 +354,32 @@ append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, 
     {
       /* Milliseconds with nanosecond resolution: seconds scaled by 1000. */
       start = out->len;
-      const char *sign = delta < 0 ? "-" : "";
-      guint64 u = delta < 0 ? (guint64) -delta : (guint64) delta;
-      g_string_append_printf (out, "%s%" G_GUINT64_FORMAT ".%06u", sign, u / 1000000u, (guint) (u % 1000000u));
+      guint64 u = delta < 0 ? (guint64) 0 - (guint64) delta : (guint64) delta;
+      char *at = ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX);
+      if (delta < 0)
+        *at++ = '-';
+      at = ttv_text_put_u64 (at, u / 1000000u);
+      *at++ = '.';
+      ttv_text_commit (out, ttv_text_put_u64_padded (at, u % 1000000u, 6));
       pad_to (out, start, 14);
     }
   else if (o->timestamp == TTV_REPORT_TIMESTAMP_NS)
     {
       start = out->len;
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, delta / 1000);
+      ttv_text_commit (out, ttv_text_put_i64 (ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX), delta / 1000));
       pad_to (out, start, 10);
     }
-  char buf[32];
   if (o->columns & TTV_REPORT_COLUMN_CPU)
-    {
-      if (ev->tracefile->cpu >= 0)
-        g_snprintf (buf, sizeof buf, "%d", ev->tracefile->cpu);
-      else
-        g_strlcpy (buf, "-", sizeof buf);
-      append_cell (out, buf, 4);
-    }
+    append_number_cell (out, ev->tracefile->cpu, 4);
   /* No running process known (a userspace trace has no kernel state):
    * what the event's own contexts say (vpid, vtid, procname). */
   TtvEventOwner ctx = { -1, -1, "", FALSE, 0 };
   if (proc == NULL && (o->columns & (TTV_REPORT_COLUMN_PID | TTV_REPORT_COLUMN_TID | TTV_REPORT_COLUMN_EXEC)))
     ttv_event_owner_from_context (ev, p->decoder, &ctx);
   if (o->columns & TTV_REPORT_COLUMN_PID)
-    {
-      gint64 pid = proc ? ttv_process_state_get_tgid (proc) : ctx.pid;
-      g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, pid);
-      append_cell (out, pid >= 0 ? buf : "-", 7);
-    }
+    append_number_cell (out, proc ? (gint64) ttv_process_state_get_tgid (proc) : ctx.pid, 7);
   if (o->columns & TTV_REPORT_COLUMN_TID)
-    {
-      gint64 tid = proc ? proc->pid : ctx.tid;
-      g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, tid);
-      append_cell (out, tid >= 0 ? buf : "-", 7);
-    }
+    append_number_cell (out, proc ? (gint64) proc->pid : ctx.tid, 7);
   if (o->columns & TTV_REPORT_COLUMN_EXEC)
     append_cell (out, proc && proc->name ? g_quark_to_string (proc->name) : !proc && ctx.name[0] ? ctx.name : "-", 16);
   if (o->columns & TTV_REPORT_COLUMN_SVC)
@@ -371,7 +389,10 @@ append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, 
     }
   start = out->len;
   if (o->show_trace)
-    g_string_append_printf (out, "%s/", ev->tracefile->trace->name);
+    {
+      g_string_append (out, ev->tracefile->trace->name);
+      g_string_append_c (out, '/');
+    }
   g_string_append (out, ev->type->full_name);
   pad_to (out, start, 24);
   if (o->two_line)
