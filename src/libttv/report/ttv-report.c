@@ -420,9 +420,16 @@ append_text (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
     {
       const TtvProcessState *proc = state ? ttv_state_get_event_process (state, ev->tracefile->cpu) : NULL;
       if (proc)
-        g_string_append_printf (out, " pid %u %s %s", proc->pid,
-                                proc->name ? g_quark_to_string (proc->name) : "-",
-                                ttv_exec_mode_name (ttv_process_state_get_mode (proc)));
+        {
+          /* " pid %u NAME MODE", without printf: on every line. */
+          at = TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX), " pid ");
+          at = ttv_text_put_u64 (at, proc->pid);
+          *at++ = ' ';
+          ttv_text_commit (out, at);
+          g_string_append (out, proc->name ? g_quark_to_string (proc->name) : "-");
+          g_string_append_c (out, ' ');
+          g_string_append (out, ttv_exec_mode_name (ttv_process_state_get_mode (proc)));
+        }
       else
         g_string_append (out, " pid - - unknown");
     }
@@ -737,7 +744,8 @@ append_jsonl (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
       const TtvProcessState *proc = state ? ttv_state_get_event_process (state, tf->cpu) : NULL;
       if (proc)
         {
-          g_string_append_printf (out, ",\"pid\":%u,\"process\":", proc->pid);
+          char *pid = TTV_TEXT_PUT_LITERAL (ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX), ",\"pid\":");
+          ttv_text_commit (out, TTV_TEXT_PUT_LITERAL (ttv_text_put_u64 (pid, proc->pid), ",\"process\":"));
           append_json_string (out, proc->name ? g_quark_to_string (proc->name) : "");
           g_string_append (out, ",\"mode\":");
           append_json_string (out, ttv_exec_mode_name (ttv_process_state_get_mode (proc)));
