@@ -1044,19 +1044,28 @@ compare_scopes (const TtvEvent *ev, gpointer data)
   o->n++;
 }
 
+/* compare_scopes over a merged read of the trace in @dir (of
+ * @n_streams streams): @n_events events compared. */
+static void
+compare_scopes_in (const char *dir, guint n_streams, guint64 n_events)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->tracefiles->len, ==, n_streams);
+  ScopesPair o = { ttv_decoder_new (), g_string_new (NULL), g_string_new (NULL), 0 };
+  read_merged (t, compare_scopes, &o);
+  g_assert_cmpuint (o.n, ==, n_events);
+  ttv_decoder_free (o.reused);
+  g_string_free (o.a, TRUE);
+  g_string_free (o.b, TRUE);
+}
+
 static void
 test_decode_contexts_across_packets (void)
 {
   g_autofree char *dir = write_changing_packets ("decode-contexts-packets");
-  g_autoptr (GError) error = NULL;
-  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
-  g_assert_no_error (error);
-  ScopesPair o = { ttv_decoder_new (), g_string_new (NULL), g_string_new (NULL), 0 };
-  read_merged (t, compare_scopes, &o);
-  g_assert_cmpuint (o.n, ==, 2000);
-  ttv_decoder_free (o.reused);
-  g_string_free (o.a, TRUE);
-  g_string_free (o.b, TRUE);
+  compare_scopes_in (dir, 2, 2000);
 }
 
 /* The same on a merged read of more streams than a new decoder has memo
@@ -1067,16 +1076,7 @@ static void
 test_decode_contexts_many_streams (void)
 {
   g_autofree char *dir = write_streams_of_changing_packets ("decode-contexts-streams", 80);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (t->tracefiles->len, ==, 80);
-  ScopesPair o = { ttv_decoder_new (), g_string_new (NULL), g_string_new (NULL), 0 };
-  read_merged (t, compare_scopes, &o);
-  g_assert_cmpuint (o.n, ==, 80000);
-  ttv_decoder_free (o.reused);
-  g_string_free (o.a, TRUE);
-  g_string_free (o.b, TRUE);
+  compare_scopes_in (dir, 80, 80000);
 }
 
 static gboolean
