@@ -316,6 +316,21 @@ test_verdicts (void)
 
 /* --- hook groups ------------------------------------------------------- */
 
+/* An event type's id as printf's "%03x" writes it: three digits at
+ * least, every digit of the largest. */
+static void
+test_format_id (void)
+{
+  const guint64 ids[] = { 0, 0xf, 0x10, 0xfff, 0x1000, 0xabcdef, G_MAXUINT64 };
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      TtvEventType type = { .format_id = ids[i] };
+      char buf[TTV_EVENT_ID_LEN];
+      g_autofree char *want = g_strdup_printf ("%03" G_GINT64_MODIFIER "x", ids[i]);
+      g_assert_cmpstr (ttv_event_type_format_id (&type, buf), ==, want);
+    }
+}
+
 static void
 test_groups (void)
 {
@@ -1240,6 +1255,7 @@ main (int argc, char **argv)
   g_test_add_func ("/filter/stars", test_stars);
   g_test_add_func ("/filter/opcodes", test_opcodes);
   g_test_add_func ("/filter/groups", test_groups);
+  g_test_add_func ("/filter/format-id", test_format_id);
   g_test_add_func ("/filter/format-file", test_format_file);
   g_test_add_func ("/filter/timers", test_timers);
   int status = g_test_run ();

@@ -330,19 +330,8 @@ append_columns (TtvReportPrinter *p, const TtvEvent *ev, const TtvState *state, 
   TtvTime delta = ev->time - (p->previous_time == TTV_TIME_MIN ? o->origin : p->previous_time);
   if (o->columns & TTV_REPORT_COLUMN_ID)
     {
-      /* ttv_event_type_format_id's "%03x", without printf. */
-      start = out->len;
-      char *at = ttv_text_reserve (out, TTV_TEXT_NUMBER_MAX);
-      char *e = ttv_text_put_hex (at, (guint64) ev->type->format_id, FALSE);
-      if (e - at < 3)
-        {
-          gsize pad = 3 - (gsize) (e - at);
-          memmove (at + pad, at, (gsize) (e - at));
-          memset (at, '0', pad);
-          e += pad;
-        }
-      ttv_text_commit (out, e);
-      pad_to (out, start, 5);
+      char id[TTV_EVENT_ID_LEN];
+      append_cell (out, ttv_event_type_format_id (ev->type, id), 5);
     }
   if (o->timestamp != TTV_REPORT_TIMESTAMP_NONE)
     {

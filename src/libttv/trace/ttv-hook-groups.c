@@ -4,6 +4,7 @@
 #include "ttv-hook-groups.h"
 #include "ttv-error.h"
 #include "ttv-glob.h"
+#include "ttv-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -203,7 +204,16 @@ ttv_event_id_parse (const char *text, guint64 *id)
 const char *
 ttv_event_type_format_id (const TtvEventType *type, char buf[TTV_EVENT_ID_LEN])
 {
-  g_snprintf (buf, TTV_EVENT_ID_LEN, "%03" G_GINT64_MODIFIER "x", type->format_id);
+  /* "%03x" without printf: the column layout and format files write it
+   * on every line. */
+  gsize n = (gsize) (ttv_text_put_hex (buf, type->format_id, FALSE) - buf);
+  if (n < 3)
+    {
+      memmove (buf + 3 - n, buf, n);
+      memset (buf, '0', 3 - n);
+      n = 3;
+    }
+  buf[n] = '\0';
   return buf;
 }
 
