@@ -1321,8 +1321,7 @@ append_integer (GString *out, const TtvValue *v, TtvValueStyle style)
   ttv_text_commit (out, p);
 }
 
-/* Every label that applies to an enum value: overlapping mappings give
- * several, each label once, in the order of first declaration. */
+/* One label, as text or JSON; returns 1, the count of labels written. */
 static guint
 append_enum_label (GString *out, const char *label, gboolean json)
 {
@@ -1333,6 +1332,8 @@ append_enum_label (GString *out, const char *label, gboolean json)
   return 1;
 }
 
+/* Every label that applies to an enum value: overlapping mappings give
+ * several, each label once, in the order of first declaration. */
 static guint
 append_enum_labels (GString *out, const TtvType *t, guint64 raw, gboolean json)
 {

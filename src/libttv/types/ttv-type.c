@@ -151,11 +151,17 @@ ttv_type_add_option_range (TtvType *variant, guint option, guint64 start, guint6
   g_array_append_val (variant->option_ranges, r);
 }
 
+/* @a <= @b, the bits read as gint64 when @is_signed. */
+static gboolean
+value_le (gboolean is_signed, guint64 a, guint64 b)
+{
+  return is_signed ? (gint64) a <= (gint64) b : a <= b;
+}
+
 static gboolean
 in_range (gboolean is_signed, guint64 v, guint64 start, guint64 end)
 {
-  return is_signed ? ((gint64) v >= (gint64) start && (gint64) v <= (gint64) end)
-                   : (v >= start && v <= end);
+  return value_le (is_signed, start, v) && value_le (is_signed, v, end);
 }
 
 gint
@@ -289,14 +295,10 @@ ttv_type_add_mapping (TtvType *enum_type, const char *label, guint64 start, guin
   TtvEnumMapping m = { g_strdup (label), start, end };
   GArray *all = enum_type->mappings;
   gboolean is_signed = enum_type->is_signed;
-  if (!in_range (is_signed, end, start, end))
+  /* Ascending while each starts after the end of the one before. */
+  if (!value_le (is_signed, start, end)
+      || (all->len > 0 && value_le (is_signed, start, g_array_index (all, TtvEnumMapping, all->len - 1).end)))
     enum_type->mappings_ascending = FALSE;
-  else if (all->len > 0)
-    {
-      guint64 last_end = g_array_index (all, TtvEnumMapping, all->len - 1).end;
-      if (is_signed ? (gint64) start <= (gint64) last_end : start <= last_end)
-        enum_type->mappings_ascending = FALSE;
-    }
   g_array_append_val (all, m);
 }
 
@@ -311,8 +313,7 @@ ttv_type_enum_find_ascending (const TtvType *t, guint64 raw)
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      guint64 start = g_array_index (t->mappings, TtvEnumMapping, mid).start;
-      if (t->is_signed ? (gint64) start <= (gint64) raw : start <= raw)
+      if (value_le (t->is_signed, g_array_index (t->mappings, TtvEnumMapping, mid).start, raw))
         lo = mid + 1;
       else
         hi = mid;
