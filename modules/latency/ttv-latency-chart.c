@@ -9,6 +9,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #define LEFT 58                /* the duration labels */
 #define TOP 18                 /* the chart's title */
@@ -138,6 +139,84 @@ ttv_latency_draw_message (cairo_t *cr, double x, double y, double width, double 
   ttv_view_show_text (cr, message);
 }
 
+/* The rows a duration bucket's marks cover, [top, bottom): the bucket's
+ * band on the log scale in whole pixels, 2 at least. */
+static void
+scatter_band (const TtvLatencyScale *s, const TtvLatencyFrame *f, guint b, int *top, int *bottom)
+{
+  double y0 = f->py + f->ph - along (s, (double) ttv_viewer_duration_bucket_lower (b + 1), f->ph);
+  double y1 = f->py + f->ph - along (s, MAX ((double) ttv_viewer_duration_bucket_lower (b), 1), f->ph);
+  double t = floor (MIN (y0, y1 - 2));
+  *top = (int) t;
+  *bottom = (int) MAX (ceil (y1), t + 2);
+}
+
+/* Covers rows [top, bottom) of columns [left, right) of @mask (clipped). */
+static void
+mask_fill_box (guint8 *pixels, int stride, int width, int height, int left, int right, int top, int bottom)
+{
+  left = CLAMP (left, 0, width);
+  right = CLAMP (right, left, width);
+  for (int y = MAX (top, 0); y < MIN (bottom, height); y++)
+    memset (pixels + (gsize) y * (gsize) stride + left, 0xff, (gsize) (right - left));
+}
+
+/* One mark per bucket a column holds: the bucket's band over the column,
+ * 2 pixels wide at least.  The marks overlap (a column's neighbouring
+ * buckets, a column's second pixel over the next), so filling them as
+ * rectangles made cairo compute their union: 26 ms for the 46,000 marks
+ * of a 5M-event trace's whole window.  They are whole pixels, so their
+ * union is drawn here into an A8 mask, in O(pixels), and painted through
+ * it in one composite: the same pixels. */
+static void
+scatter_draw_marks (cairo_t *cr, const TtvLatencyData *d, const TtvLatencyScale *s, const TtvLatencyFrame *f)
+{
+  /* The plot, and a column's second pixel past its right edge. */
+  int x0 = (int) floor (f->px), y0 = (int) floor (f->py);
+  int width = (int) ceil (f->px + f->pw) + 2 - x0, height = (int) ceil (f->py + f->ph) + 2 - y0;
+  cairo_surface_t *mask = cairo_image_surface_create (CAIRO_FORMAT_A8, width, height);
+  if (cairo_surface_status (mask) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (mask);
+      return;
+    }
+  int top[TTV_VIEWER_DURATION_BUCKETS], bottom[TTV_VIEWER_DURATION_BUCKETS];
+  for (guint b = 0; b < TTV_VIEWER_DURATION_BUCKETS; b++)
+    {
+      scatter_band (s, f, b, &top[b], &bottom[b]);
+      top[b] -= y0;
+      bottom[b] -= y0;
+    }
+  cairo_surface_flush (mask);
+  guint8 *pixels = cairo_image_surface_get_data (mask);
+  int stride = cairo_image_surface_get_stride (mask);
+  double colw = f->pw / d->width;
+  for (guint x = 0; x < d->width; x++)
+    {
+      const TtvViewerScatterColumn *c = &d->columns[x];
+      int left = (int) floor (f->px + x * colw);
+      int right = left + MAX ((int) floor (f->px + (x + 1) * colw) - left, 2);
+      for (guint w = 0; w < G_N_ELEMENTS (c->mask); w++)
+        for (guint64 bits = c->mask[w]; bits != 0; bits &= bits - 1)
+          {
+            guint b = w * 64 + (guint) __builtin_ctzll (bits);
+            if (b < TTV_VIEWER_DURATION_BUCKETS)
+              mask_fill_box (pixels, stride, width, height, left - x0, right - x0, top[b], bottom[b]);
+          }
+    }
+  cairo_surface_mark_dirty (mask);
+  cairo_pattern_t *pattern = cairo_pattern_create_for_surface (mask);
+  cairo_matrix_t at;
+  cairo_matrix_init_translate (&at, -x0, -y0);
+  cairo_pattern_set_matrix (pattern, &at);
+  /* Whole pixels stay whole at any device scale. */
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+  cairo_set_source_rgba (cr, 0.15, 0.35, 0.75, 0.85);
+  cairo_mask (cr, pattern);
+  cairo_pattern_destroy (pattern);
+  cairo_surface_destroy (mask);
+}
+
 void
 ttv_latency_draw_scatter (cairo_t *cr, const TtvLatencyData *d, const TtvLatencyScale *s,
                           const TtvLatencyFrame *f, TtvTime origin, const TtvTime *selection)
@@ -152,27 +231,7 @@ ttv_latency_draw_scatter (cairo_t *cr, const TtvLatencyData *d, const TtvLatency
   decades (cr, s, f, TRUE);
   /* Long idle gaps between traces, under the marks (none falls there). */
   ttv_viewer_draw_time_gaps (cr, &scale, f->py, f->ph);
-  /* One mark per bucket a column holds: the buckets' bands, 2 px at least. */
-  cairo_set_source_rgba (cr, 0.15, 0.35, 0.75, 0.85);
-  double colw = f->pw / d->width;
-  for (guint x = 0; x < d->width; x++)
-    {
-      const TtvViewerScatterColumn *c = &d->columns[x];
-      if (c->count == 0 && !c->mask[0] && !c->mask[1] && !c->mask[2])
-        continue;
-      for (guint b = 0; b < TTV_VIEWER_DURATION_BUCKETS; b++)
-        {
-          if (!((c->mask[b / 64] >> (b % 64)) & 1))
-            continue;
-          double y0 = f->py + f->ph - along (s, (double) ttv_viewer_duration_bucket_lower (b + 1), f->ph);
-          double y1 = f->py + f->ph - along (s, MAX ((double) ttv_viewer_duration_bucket_lower (b), 1), f->ph);
-          /* Whole pixels, 2 at least: cairo's fast path for aligned boxes. */
-          double top = floor (MIN (y0, y1 - 2)), bottom = MAX (ceil (y1), top + 2);
-          double left = floor (f->px + x * colw);
-          cairo_rectangle (cr, left, top, MAX (floor (f->px + (x + 1) * colw) - left, 2), bottom - top);
-        }
-    }
-  cairo_fill (cr);
+  scatter_draw_marks (cr, d, s, f);
   /* The selected record, ringed. */
   if (selection && selection[0] >= d->t0 && selection[0] <= d->t1)
     {

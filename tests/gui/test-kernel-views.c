@@ -8,7 +8,8 @@
  * threads, the critical path's participants; selecting a
  * record selects its interval and thread in the tab (the critical path
  * follows it); the control flow's tooltip says why a thread was blocked
- * and who woke it; every view's export draws something.  The time line
+ * and who woke it; every view's export draws something; the scatter's
+ * marks, drawn through a mask, are the pixels of their rectangles.  The time line
  * widget is compiled in (as in test-timeline-views.c): the time-line
  * module is not loaded. */
 #include "ttv-config.h"
@@ -921,6 +922,112 @@ test_render (void)
     }
 }
 
+/* The scatter as drawn with @columns, on a white @width x @height image
+ * at @device_scale; with @reference, the marks are filled as rectangles
+ * (cairo's union of them: what the chart drew before its mask) over the
+ * chart drawn without them. */
+static cairo_surface_t *
+draw_scatter_marks (TtvLatencyData *d, const TtvLatencyScale *scale, int width, int height, double device_scale,
+                    gboolean reference)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) (width * device_scale),
+                                                   (int) (height * device_scale));
+  cairo_surface_set_device_scale (s, device_scale, device_scale);
+  cairo_t *cr = cairo_create (s);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  TtvLatencyFrame f;
+  ttv_latency_frame_init (&f, 0, 0, width, height);
+  TtvViewerScatterColumn *columns = d->columns;
+  if (reference)
+    d->columns = g_new0 (TtvViewerScatterColumn, d->width);
+  ttv_latency_draw_scatter (cr, d, scale, &f, d->t0, NULL);
+  if (reference)
+    {
+      g_free (d->columns);
+      d->columns = columns;
+      cairo_set_source_rgba (cr, 0.15, 0.35, 0.75, 0.85);
+      double colw = f.pw / d->width, range = scale->hi - scale->lo;
+      for (guint x = 0; x < d->width; x++)
+        for (guint b = 0; b < TTV_VIEWER_DURATION_BUCKETS; b++)
+          {
+            if (!((columns[x].mask[b / 64] >> (b % 64)) & 1))
+              continue;
+            double hi = (double) ttv_viewer_duration_bucket_lower (b + 1);
+            double lo = MAX ((double) ttv_viewer_duration_bucket_lower (b), 1);
+            double y0 = f.py + f.ph - (log10 (hi) - scale->lo) / range * f.ph;
+            double y1 = f.py + f.ph - (lo < 1 ? 0 : log10 (lo) - scale->lo) / range * f.ph;
+            double top = floor (MIN (y0, y1 - 2)), bottom = MAX (ceil (y1), top + 2);
+            double left = floor (f.px + x * colw);
+            cairo_rectangle (cr, left, top, MAX (floor (f.px + (x + 1) * colw) - left, 2), bottom - top);
+          }
+      cairo_fill (cr);
+    }
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+/* The scatter's marks (drawn through a mask of whole pixels) cover the
+ * pixels that filling each mark as a rectangle covers, in the same
+ * colour: marks that overlap (neighbouring buckets, the 2-pixel minimum
+ * over the next column), in every word of a column's buckets, with
+ * columns wider and narrower than a pixel, at device scales 1 and 2. */
+static void
+test_scatter_marks (void)
+{
+  const int width = 700, height = 300;
+  const guint columns[] = { 634, 211, 1500 };
+  guint32 seed = 7;
+  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+    for (double device_scale = 1; device_scale <= 2; device_scale++)
+      {
+        TtvLatencyData d = { .t0 = 1000000, .t1 = 2000000, .width = columns[c], .n = 1 };
+        d.columns = g_new0 (TtvViewerScatterColumn, d.width);
+        ttv_time_scale_init_linear (&d.scale, d.t0, d.t1, 0, d.width);
+        guint marks = 0;
+        for (guint x = 0; x < d.width; x++)
+          for (guint b = 0; b < TTV_VIEWER_DURATION_BUCKETS; b++)
+            {
+              seed = seed * 1103515245u + 12345u;
+              /* Runs of neighbouring buckets, some columns empty. */
+              gboolean set = (seed >> 16) % 100 < (x % 3 == 0 ? 0 : b % 40 < 12 ? 70 : 8);
+              if (!set)
+                continue;
+              d.columns[x].mask[b / 64] |= G_GUINT64_CONSTANT (1) << (b % 64);
+              d.columns[x].count++;
+              d.counts[b]++;
+              marks++;
+            }
+        TtvLatencyScale scale;
+        ttv_latency_scale_init (&scale, &d);
+        cairo_surface_t *got = draw_scatter_marks (&d, &scale, width, height, device_scale, FALSE);
+        cairo_surface_t *want = draw_scatter_marks (&d, &scale, width, height, device_scale, TRUE);
+        /* The plot's rows: the time ruler is drawn over what lies under it. */
+        TtvLatencyFrame f;
+        ttv_latency_frame_init (&f, 0, 0, width, height);
+        int stride = cairo_image_surface_get_stride (got);
+        const guint8 *a = cairo_image_surface_get_data (got), *b = cairo_image_surface_get_data (want);
+        guint marked = 0;
+        for (int y = (int) (f.py * device_scale); y < (int) ((f.py + f.ph) * device_scale); y++)
+          for (int x = 0; x < (int) (width * device_scale); x++)
+            {
+              guint32 pa = *(const guint32 *) (a + y * stride + x * 4) & 0xffffff;
+              guint32 pb = *(const guint32 *) (b + y * stride + x * 4) & 0xffffff;
+              if (pa != pb)
+                g_error ("%u columns, scale %.0f: pixel (%d, %d) is #%06x, #%06x with rectangles", d.width,
+                         device_scale, x, y, pa, pb);
+              marked += (pa & 0xff) > ((pa >> 16) & 0xff) + 100;   /* blue */
+            }
+        g_test_message ("%u columns, scale %.0f: %u marks, %u pixels marked", d.width, device_scale, marks, marked);
+        g_assert_cmpuint (marks, >, d.width);
+        g_assert_cmpuint (marked, >, 10000);
+        cairo_surface_destroy (got);
+        cairo_surface_destroy (want);
+        g_free (d.columns);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -936,6 +1043,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/kernel/critical-path", test_critical_path);
   g_test_add_func ("/gui/kernel/why", test_why);
   g_test_add_func ("/gui/kernel/render", test_render);
+  g_test_add_func ("/gui/kernel/scatter-marks", test_scatter_marks);
   int status = g_test_run ();
   g_free (trace);
   g_free (beta);
