@@ -396,8 +396,17 @@ typedef struct {
 
 /* @n_events ticks on @n_cpus CPUs in blocks of @block_size bytes (big
  * endian: the general path). */
+static char *write_ticks_spaced (guint n_events, guint max_blocks, guint n_cpus, guint32 block_size, TtvTime step);
+
 static char *
 write_ticks (guint n_events, guint max_blocks, guint n_cpus, guint32 block_size)
+{
+  return write_ticks_spaced (n_events, max_blocks, n_cpus, block_size, 1000);
+}
+
+/* The same, every third event @step ns after the one before. */
+static char *
+write_ticks_spaced (guint n_events, guint max_blocks, guint n_cpus, guint32 block_size, TtvTime step)
 {
   char *dir = ltt_test_tmp_trace ("seek");
   TtvLttWriterOptions o = { .byte_order = TTV_BYTE_ORDER_BIG, .arch_size = TTV_LTT_ARCH_LP64,
@@ -415,7 +424,7 @@ write_ticks (guint n_events, guint max_blocks, guint n_cpus, guint32 block_size)
     {
       TtvScalar v[] = { TTV_SCALAR_UINT (i), TTV_SCALAR_STRING (strings[i % G_N_ELEMENTS (strings)]) };
       /* Several events share a time: seeks must find the first of them. */
-      TtvTime t = START + (TtvTime) (i / 3) * 1000 + (i % 97 == 0 ? 0 : 0);
+      TtvTime t = START + (TtvTime) (i / 3) * step;
       g_assert_true (ttv_ltt_writer_write_event (w, (gint) (i % n_cpus), t, (guint) ev, v, 2, &error));
     }
   g_assert_true (ttv_ltt_writer_close (w, &error));
@@ -544,9 +553,9 @@ assert_seeks_to (TtvCursor *c, TtvDecoder *d, const GArray *seen, guint i)
  * bytes that were read, not from what the window held before; and a seek
  * to an earlier event of the same block must read the bytes it skipped. */
 static void
-test_seek_large_blocks (void)
+seek_large_blocks (TtvTime step)
 {
-  g_autofree char *dir = write_ticks (30000, 0, 1, 65536);
+  g_autofree char *dir = write_ticks_spaced (30000, 0, 1, 65536, step);
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
@@ -572,6 +581,84 @@ test_seek_large_blocks (void)
     }
   g_clear_pointer (&c, ttv_cursor_free);
   g_clear_pointer (&t, ttv_trace_close);
+}
+
+static void
+test_seek_large_blocks (void)
+{
+  seek_large_blocks (1000);
+}
+
+/* The same where 128 events span more than 2^32 cycles (ns): the blocks'
+ * fine indexes keep their entries whole. */
+static void
+test_seek_sparse_blocks (void)
+{
+  seek_large_blocks (200000000);
+}
+
+/* A block's fine index in half the memory when its entries are every
+ * 128th event and span less than 2^32 cycles, whole otherwise; the same
+ * entries and the same answers either way. */
+static void
+test_fine_index (void)
+{
+  enum { N = 40 };
+  /* The last entry's distance from the first: as written, 2^32 - 1, 2^32. */
+  const guint64 spans[] = { 0, G_MAXUINT32, (guint64) G_MAXUINT32 + 1 };
+  for (guint v = 0; v < 5; v++)
+    {
+      TtvLttFineEntry e[N];
+      for (guint k = 0; k < N; k++)
+        {
+          e[k].offset = 28 + k * 4000 + (k % 3);
+          e[k].index = k * TTV_LTT_FINE_STEP;
+          e[k].cycles = (G_GUINT64_CONSTANT (1) << 40) + (guint64) k * 1000 + (k % 2);
+        }
+      gboolean compact = TRUE;
+      if (v < G_N_ELEMENTS (spans))
+        {
+          if (spans[v])
+            e[N - 1].cycles = e[0].cycles + spans[v];
+          compact = spans[v] <= G_MAXUINT32;
+        }
+      else if (v == 3)
+        {
+          /* A block read around its damage: the indices jump. */
+          for (guint k = 20; k < N; k++)
+            e[k].index += 50;
+          compact = FALSE;
+        }
+      else
+        {
+          e[N - 1].cycles = e[0].cycles - 1;     /* cycles that go back */
+          compact = FALSE;
+        }
+      g_autofree TtvLttFineIndex *fi = ttv_ltt_fine_index_new (e, N);
+      g_assert_cmpuint (ttv_ltt_fine_index_get_n (fi), ==, N);
+      g_assert_cmpint (ttv_ltt_fine_index_is_compact (fi), ==, compact);
+      g_assert_cmpuint (ttv_ltt_fine_index_get_size (fi), <=, compact ? 16 + N * 8 : 16 + N * 16);
+      for (guint k = 0; k < N; k++)
+        {
+          TtvLttFineEntry got;
+          ttv_ltt_fine_index_get (fi, k, &got);
+          g_assert_cmpuint (got.offset, ==, e[k].offset);
+          g_assert_cmpuint (got.index, ==, e[k].index);
+          g_assert_cmpuint (got.cycles, ==, e[k].cycles);
+          if (v == 4)
+            continue;   /* not in order: no search */
+          /* The last entry before, or at, each entry's own values. */
+          g_assert_cmpint (ttv_ltt_fine_index_find_cycles (fi, e[k].cycles), ==, (gint) k - 1);
+          g_assert_cmpint (ttv_ltt_fine_index_find_cycles (fi, e[k].cycles + 1), ==, (gint) k);
+          g_assert_cmpint (ttv_ltt_fine_index_find_index (fi, e[k].index), ==, (gint) k);
+          if (e[k].index > 0)
+            g_assert_cmpint (ttv_ltt_fine_index_find_index (fi, e[k].index - 1), ==, (gint) k - 1);
+        }
+    }
+  /* A block without events. */
+  g_autofree TtvLttFineIndex *none = ttv_ltt_fine_index_new (NULL, 0);
+  g_assert_cmpint (ttv_ltt_fine_index_find_cycles (none, G_MAXUINT64), ==, -1);
+  g_assert_cmpint (ttv_ltt_fine_index_find_index (none, G_MAXUINT64), ==, -1);
 }
 
 /* The next event of @general (the plain cursor_next into an event of
@@ -856,6 +943,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ltt/roundtrip/heartbeat", test_heartbeat);
   g_test_add_func ("/ltt/roundtrip/seek", test_seek);
   g_test_add_func ("/ltt/roundtrip/seek-large-blocks", test_seek_large_blocks);
+  g_test_add_func ("/ltt/roundtrip/seek-sparse-blocks", test_seek_sparse_blocks);
+  g_test_add_func ("/ltt/roundtrip/fine-index", test_fine_index);
   g_test_add_func ("/ltt/roundtrip/next-kept", test_next_kept);
   g_test_add_func ("/ltt/roundtrip/flight-recorder", test_flight_recorder);
   g_test_add_func ("/ltt/roundtrip/facility-versions", test_facility_versions);

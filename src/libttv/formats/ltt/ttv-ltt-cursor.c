@@ -42,11 +42,7 @@ publish_fine_index (TtvLttCursor *c)
     return;
   if (it->block < c->file->n_fine && fine_index (c->file, it->block) == NULL)
     {
-      TtvLttFineIndex *fi = g_malloc (sizeof *fi + entries->len * sizeof (TtvLttFineEntry));
-      fi->n = entries->len;
-      /* A block without events has no entry (and a NULL array). */
-      if (entries->len > 0)
-        memcpy (fi->entries, entries->data, entries->len * sizeof (TtvLttFineEntry));
+      TtvLttFineIndex *fi = ttv_ltt_fine_index_new ((const TtvLttFineEntry *) entries->data, entries->len);
       if (!g_atomic_pointer_compare_and_exchange (&c->file->fine[it->block], NULL, fi))
         g_free (fi);
     }
@@ -445,20 +441,14 @@ resume_near (TtvLttCursor *c, guint64 target)
 {
   TtvLttIter *it = &c->it;
   const TtvLttFineIndex *fi = fine_index (c->file, it->block);
-  if (fi == NULL || fi->n == 0 || fi->entries[0].cycles >= target)
+  gint k = fi ? ttv_ltt_fine_index_find_cycles (fi, target) : -1;
+  if (k < 0)
     return;
-  guint lo = 0, hi = fi->n;
-  while (hi - lo > 1)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (fi->entries[mid].cycles < target)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  it->offset = fi->entries[lo].offset;
-  it->index = fi->entries[lo].index;
-  it->cycles = fi->entries[lo].cycles;
+  TtvLttFineEntry e;
+  ttv_ltt_fine_index_get (fi, (guint) k, &e);
+  it->offset = e.offset;
+  it->index = e.index;
+  it->cycles = e.cycles;
 }
 
 gboolean
@@ -537,20 +527,14 @@ ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
   stop_recording (&c->it);
   /* Start from the last recorded event at or before the wanted one. */
   const TtvLttFineIndex *fi = fine_index (c->file, pos->block);
-  if (fi && fi->n > 0 && fi->entries[0].index <= pos->index)
+  gint k = fi ? ttv_ltt_fine_index_find_index (fi, pos->index) : -1;
+  if (k >= 0)
     {
-      guint lo = 0, hi = fi->n;
-      while (hi - lo > 1)
-        {
-          guint mid = lo + (hi - lo) / 2;
-          if (fi->entries[mid].index <= pos->index)
-            lo = mid;
-          else
-            hi = mid;
-        }
-      c->it.offset = fi->entries[lo].offset;
-      c->it.index = fi->entries[lo].index;
-      c->it.cycles = fi->entries[lo].cycles;
+      TtvLttFineEntry e;
+      ttv_ltt_fine_index_get (fi, (guint) k, &e);
+      c->it.offset = e.offset;
+      c->it.index = e.index;
+      c->it.cycles = e.cycles;
     }
   /* The block's bytes from the event the scan starts at on, not all. */
   if (!read_block_from (c, c->it.offset, error))

@@ -122,10 +122,20 @@ typedef struct {
   guint64 cycles;
 } TtvLttFineEntry;
 
-typedef struct {
-  guint n;
-  TtvLttFineEntry entries[];
-} TtvLttFineIndex;
+/* A block's fine index as kept (ttv-ltt-fine-index.c): @entries in the
+ * order read (increasing index and cycles), in half the memory when they
+ * allow it; freed with g_free. */
+typedef struct _TtvLttFineIndex TtvLttFineIndex;
+TtvLttFineIndex *ttv_ltt_fine_index_new (const TtvLttFineEntry *entries, guint n);
+guint    ttv_ltt_fine_index_get_n (const TtvLttFineIndex *fi);
+gboolean ttv_ltt_fine_index_is_compact (const TtvLttFineIndex *fi);
+/* Bytes it takes. */
+gsize    ttv_ltt_fine_index_get_size (const TtvLttFineIndex *fi);
+void     ttv_ltt_fine_index_get (const TtvLttFineIndex *fi, guint k, TtvLttFineEntry *out);
+/* The last entry whose cycle count is below @target, or -1. */
+gint     ttv_ltt_fine_index_find_cycles (const TtvLttFineIndex *fi, guint64 target);
+/* The last entry whose event index is at most @index, or -1. */
+gint     ttv_ltt_fine_index_find_index (const TtvLttFineIndex *fi, guint64 index);
 
 /* Opens @path and indexes its blocks; @trace receives warnings (may be NULL). */
 TtvLttFile *ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace,
