@@ -898,7 +898,7 @@ test_hook_priority (void)
 
 /* A list of one hook is called without the loop (ttv_hooks_run): it must
  * answer as the loop does over the same hooks, TRUE and FALSE, and call its
- * hook once with its data. */
+ * hook once with its data, whatever the list held before. */
 static void
 test_hook_single (void)
 {
@@ -917,6 +917,30 @@ test_hook_single (void)
       g_string_truncate (log, 0);
       g_assert_cmpint (ttv_hooks_call (two, NULL), ==, result);
       g_assert_cmpstr (log->str, ==, "o p ");
+      /* The list's one hook follows its changes: the other one left when
+       * the first goes, none, then another. */
+      g_assert_cmpuint (ttv_hooks_remove (two, tag_hook, &only), ==, 1);
+      g_string_truncate (log, 0);
+      g_assert_false (ttv_hooks_call (two, NULL));
+      g_assert_cmpstr (log->str, ==, "p ");
+      g_assert_cmpuint (ttv_hooks_remove (two, tag_hook, &other), ==, 1);
+      g_string_truncate (log, 0);
+      g_assert_false (ttv_hooks_call (two, NULL));
+      g_assert_cmpstr (log->str, ==, "");
+      ttv_hooks_add (two, tag_hook, &only, TTV_PRIO_STATE);
+      g_string_truncate (log, 0);
+      g_assert_cmpint (ttv_hooks_call (two, NULL), ==, result);
+      g_assert_cmpstr (log->str, ==, "o ");
+      /* A second hook ahead of it: both, in order. */
+      ttv_hooks_add (two, tag_hook, &other, TTV_PRIO_FIRST);
+      g_string_truncate (log, 0);
+      g_assert_cmpint (ttv_hooks_call (two, NULL), ==, result);
+      g_assert_cmpstr (log->str, ==, "p o ");
+      /* A list of one whose hook goes: nothing is called. */
+      g_assert_cmpuint (ttv_hooks_remove (one, tag_hook, &only), ==, 1);
+      g_string_truncate (log, 0);
+      g_assert_false (ttv_hooks_call (one, NULL));
+      g_assert_cmpstr (log->str, ==, "");
     }
 }
 

@@ -19,6 +19,15 @@ ttv_hooks_free (TtvHooks *h)
   g_free (h);
 }
 
+/* After every change of @h's entries. */
+static void
+update_single (TtvHooks *h)
+{
+  gboolean one = h->entries->len == 1;
+  h->single = one ? g_array_index (h->entries, TtvHookEntry, 0).func : NULL;
+  h->single_data = one ? g_array_index (h->entries, TtvHookEntry, 0).hook_data : NULL;
+}
+
 void
 ttv_hooks_add (TtvHooks *h, TtvHook func, gpointer hook_data, guint prio)
 {
@@ -30,6 +39,7 @@ ttv_hooks_add (TtvHooks *h, TtvHook func, gpointer hook_data, guint prio)
     i--;
   TtvHookEntry e = { func, hook_data, prio };
   g_array_insert_val (h->entries, i, e);
+  update_single (h);
 }
 
 void
@@ -59,6 +69,7 @@ ttv_hooks_remove (TtvHooks *h, TtvHook func, gpointer hook_data)
           removed++;
         }
     }
+  update_single (h);
   return removed;
 }
 
