@@ -127,8 +127,15 @@ typedef struct {
 /* By IRQ number modulo this: the few IRQs a machine keeps busy. */
 #define IRQ_NAME_MEMOS 16
 
+/* A trace's bindings where the event loop finds them in one load. */
+typedef struct {
+  const Binding *bindings;              /* per_trace's array's data */
+  guint n;
+} TraceBindings;
+
 struct _TtvKernelModel {
   GPtrArray *per_trace;                 /* of GArray of Binding, indexed by event type id */
+  TraceBindings *by_trace;              /* owned: per_trace's arrays, fixed once built */
   GPtrArray *traces;                    /* weak TtvTrace *, a copy of the array given */
   guint *trace_machine;                 /* owned: the machine of each trace */
   TtvDecoder *scratch;                  /* owned */
@@ -260,6 +267,13 @@ ttv_kernel_model_new (GPtrArray *traces)
         bind_event_type (&g_array_index (bindings, Binding, j), trace, g_ptr_array_index (trace->event_types, j));
       g_ptr_array_add (m->per_trace, bindings);
     }
+  m->by_trace = g_new0 (TraceBindings, MAX (traces->len, 1));
+  for (guint i = 0; i < traces->len; i++)
+    {
+      GArray *bindings = g_ptr_array_index (m->per_trace, i);
+      m->by_trace[i].bindings = (const Binding *) (gpointer) bindings->data;
+      m->by_trace[i].n = bindings->len;
+    }
   return m;
 }
 
@@ -269,6 +283,7 @@ ttv_kernel_model_free (TtvKernelModel *m)
   if (m == NULL)
     return;
   g_ptr_array_unref (m->per_trace);
+  g_free (m->by_trace);
   g_ptr_array_unref (m->traces);
   g_free (m->trace_machine);
   ttv_decoder_free (m->scratch);
@@ -281,8 +296,8 @@ ttv_kernel_model_free (TtvKernelModel *m)
 static inline const Binding *
 binding_in_trace (const TtvKernelModel *m, guint trace_index, const TtvEventType *et)
 {
-  GArray *bindings = g_ptr_array_index (m->per_trace, trace_index);
-  return et->id < bindings->len ? &g_array_index (bindings, Binding, et->id) : NULL;
+  const TraceBindings *t = &m->by_trace[trace_index];
+  return et->id < t->n ? &t->bindings[et->id] : NULL;
 }
 
 static const Binding *
