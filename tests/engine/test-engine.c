@@ -896,6 +896,16 @@ test_hook_priority (void)
   g_assert_false (ttv_hooks_call (NULL, NULL));
 }
 
+/* Calls @hooks, whose hooks log to @log: it answers @result and logs
+ * @logged. */
+static void
+assert_call (TtvHooks *hooks, GString *log, gboolean result, const char *logged)
+{
+  g_string_truncate (log, 0);
+  g_assert_cmpint (ttv_hooks_call (hooks, NULL), ==, result);
+  g_assert_cmpstr (log->str, ==, logged);
+}
+
 /* A list of one hook is called without the loop (ttv_hooks_run): it must
  * answer as the loop does over the same hooks, TRUE and FALSE, and call its
  * hook once with its data, whatever the list held before. */
@@ -911,36 +921,22 @@ test_hook_single (void)
       g_autoptr (TtvHooks) two = ttv_hooks_new ();
       ttv_hooks_add (two, tag_hook, &only, TTV_PRIO_STATE);
       ttv_hooks_add (two, tag_hook, &other, TTV_PRIO_LAST);
-      g_string_truncate (log, 0);
-      g_assert_cmpint (ttv_hooks_call (one, NULL), ==, result);
-      g_assert_cmpstr (log->str, ==, "o ");
-      g_string_truncate (log, 0);
-      g_assert_cmpint (ttv_hooks_call (two, NULL), ==, result);
-      g_assert_cmpstr (log->str, ==, "o p ");
+      assert_call (one, log, result, "o ");
+      assert_call (two, log, result, "o p ");
       /* The list's one hook follows its changes: the other one left when
        * the first goes, none, then another. */
       g_assert_cmpuint (ttv_hooks_remove (two, tag_hook, &only), ==, 1);
-      g_string_truncate (log, 0);
-      g_assert_false (ttv_hooks_call (two, NULL));
-      g_assert_cmpstr (log->str, ==, "p ");
+      assert_call (two, log, FALSE, "p ");
       g_assert_cmpuint (ttv_hooks_remove (two, tag_hook, &other), ==, 1);
-      g_string_truncate (log, 0);
-      g_assert_false (ttv_hooks_call (two, NULL));
-      g_assert_cmpstr (log->str, ==, "");
+      assert_call (two, log, FALSE, "");
       ttv_hooks_add (two, tag_hook, &only, TTV_PRIO_STATE);
-      g_string_truncate (log, 0);
-      g_assert_cmpint (ttv_hooks_call (two, NULL), ==, result);
-      g_assert_cmpstr (log->str, ==, "o ");
+      assert_call (two, log, result, "o ");
       /* A second hook ahead of it: both, in order. */
       ttv_hooks_add (two, tag_hook, &other, TTV_PRIO_FIRST);
-      g_string_truncate (log, 0);
-      g_assert_cmpint (ttv_hooks_call (two, NULL), ==, result);
-      g_assert_cmpstr (log->str, ==, "p o ");
+      assert_call (two, log, result, "p o ");
       /* A list of one whose hook goes: nothing is called. */
       g_assert_cmpuint (ttv_hooks_remove (one, tag_hook, &only), ==, 1);
-      g_string_truncate (log, 0);
-      g_assert_false (ttv_hooks_call (one, NULL));
-      g_assert_cmpstr (log->str, ==, "");
+      assert_call (one, log, FALSE, "");
     }
 }
 
