@@ -127,15 +127,15 @@ typedef struct {
 /* By IRQ number modulo this: the few IRQs a machine keeps busy. */
 #define IRQ_NAME_MEMOS 16
 
-/* A trace's bindings where the event loop finds them in one load. */
+/* A trace's bindings, indexed by event type id, in one array so that
+ * the event loop finds them in one load. */
 typedef struct {
-  const Binding *bindings;              /* per_trace's array's data */
+  Binding *bindings;                    /* owned: n of them */
   guint n;
 } TraceBindings;
 
 struct _TtvKernelModel {
-  GPtrArray *per_trace;                 /* of GArray of Binding, indexed by event type id */
-  TraceBindings *by_trace;              /* owned: per_trace's arrays, fixed once built */
+  TraceBindings *by_trace;              /* owned: one per trace of traces */
   GPtrArray *traces;                    /* weak TtvTrace *, a copy of the array given */
   guint *trace_machine;                 /* owned: the machine of each trace */
   TtvDecoder *scratch;                  /* owned */
@@ -201,9 +201,8 @@ fill_description_status (const char *label, gpointer slot)
 }
 
 static void
-binding_clear (gpointer data)
+binding_clear (Binding *b)
 {
-  Binding *b = data;
   if (b->quark_by_value)
     g_array_unref (b->quark_by_value);
   if (b->status_by_value)
@@ -252,27 +251,20 @@ TtvKernelModel *
 ttv_kernel_model_new (GPtrArray *traces)
 {
   TtvKernelModel *m = g_new0 (TtvKernelModel, 1);
-  m->per_trace = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   m->scratch = ttv_decoder_new ();
   m->traces = g_ptr_array_copy (traces, NULL, NULL);
   m->trace_machine = g_new0 (guint, MAX (traces->len, 1));
   ttv_traces_number_machines (traces, m->trace_machine, NULL);
-  for (guint i = 0; i < traces->len; i++)
-    {
-      const TtvTrace *trace = g_ptr_array_index (traces, i);
-      GArray *bindings = g_array_sized_new (FALSE, TRUE, sizeof (Binding), trace->event_types->len);
-      g_array_set_clear_func (bindings, binding_clear);
-      g_array_set_size (bindings, trace->event_types->len);
-      for (guint j = 0; j < trace->event_types->len; j++)
-        bind_event_type (&g_array_index (bindings, Binding, j), trace, g_ptr_array_index (trace->event_types, j));
-      g_ptr_array_add (m->per_trace, bindings);
-    }
   m->by_trace = g_new0 (TraceBindings, MAX (traces->len, 1));
   for (guint i = 0; i < traces->len; i++)
     {
-      GArray *bindings = g_ptr_array_index (m->per_trace, i);
-      m->by_trace[i].bindings = (const Binding *) (gpointer) bindings->data;
-      m->by_trace[i].n = bindings->len;
+      const TtvTrace *trace = g_ptr_array_index (traces, i);
+      TraceBindings *t = &m->by_trace[i];
+
+      t->n = trace->event_types->len;
+      t->bindings = g_new0 (Binding, MAX (t->n, 1));
+      for (guint j = 0; j < t->n; j++)
+        bind_event_type (&t->bindings[j], trace, g_ptr_array_index (trace->event_types, j));
     }
   return m;
 }
@@ -282,7 +274,12 @@ ttv_kernel_model_free (TtvKernelModel *m)
 {
   if (m == NULL)
     return;
-  g_ptr_array_unref (m->per_trace);
+  for (guint i = 0; i < m->traces->len; i++)
+    {
+      for (guint j = 0; j < m->by_trace[i].n; j++)
+        binding_clear (&m->by_trace[i].bindings[j]);
+      g_free (m->by_trace[i].bindings);
+    }
   g_free (m->by_trace);
   g_ptr_array_unref (m->traces);
   g_free (m->trace_machine);
@@ -291,7 +288,7 @@ ttv_kernel_model_free (TtvKernelModel *m)
 }
 
 /* The binding of @et in trace @trace_index, which the model holds
- * (trace_index < m->traces->len: per_trace has one entry per trace); NULL
+ * (trace_index < m->traces->len: by_trace has one entry per trace); NULL
  * for a type the trace gained after the model was built. */
 static inline const Binding *
 binding_in_trace (const TtvKernelModel *m, guint trace_index, const TtvEventType *et)
@@ -303,7 +300,7 @@ binding_in_trace (const TtvKernelModel *m, guint trace_index, const TtvEventType
 static const Binding *
 binding_for (const TtvKernelModel *m, guint trace_index, const TtvEventType *et)
 {
-  if (trace_index >= m->per_trace->len)
+  if (trace_index >= m->traces->len)
     return NULL;
   return binding_in_trace (m, trace_index, et);
 }
@@ -311,14 +308,12 @@ binding_for (const TtvKernelModel *m, guint trace_index, const TtvEventType *et)
 const char *
 ttv_kernel_model_get_trace_softirq_name (const TtvKernelModel *m, guint trace_index, guint32 vec)
 {
-  GArray *bindings;
-
-  if (trace_index >= m->per_trace->len)
+  if (trace_index >= m->traces->len)
     return NULL;
-  bindings = g_ptr_array_index (m->per_trace, trace_index);
-  for (guint i = 0; i < bindings->len; i++)
+  const TraceBindings *t = &m->by_trace[trace_index];
+  for (guint i = 0; i < t->n; i++)
     {
-      const Binding *b = &g_array_index (bindings, Binding, i);
+      const Binding *b = &t->bindings[i];
       const TtvFieldAccessor *acc = &b->fields[0];
 
       if (b->action != TTV_KM_SOFTIRQ_ENTRY)
