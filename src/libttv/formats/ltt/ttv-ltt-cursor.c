@@ -434,14 +434,12 @@ restore_iter (TtvLttCursor *c, const TtvLttIter *saved, GError **error)
   return c->it.block >= c->file->blocks->len || read_block_from (c, c->it.offset, error);
 }
 
-/* Jumps to the last recorded event of the current block whose cycle count
- * before it is below @target (all events before it are then earlier). */
+/* Moves @it to entry @k of its block's fine index @fi: the event recorded
+ * there, and the cycle count before it. Nothing when @k is -1 (no entry
+ * fits: the scan starts at the block's first event). */
 static void
-resume_near (TtvLttCursor *c, guint64 target)
+iter_move_to_entry (TtvLttIter *it, const TtvLttFineIndex *fi, gint k)
 {
-  TtvLttIter *it = &c->it;
-  const TtvLttFineIndex *fi = fine_index (c->file, it->block);
-  gint k = fi ? ttv_ltt_fine_index_find_cycles (fi, target) : -1;
   if (k < 0)
     return;
   TtvLttFineEntry e;
@@ -449,6 +447,15 @@ resume_near (TtvLttCursor *c, guint64 target)
   it->offset = e.offset;
   it->index = e.index;
   it->cycles = e.cycles;
+}
+
+/* Jumps to the last recorded event of the current block whose cycle count
+ * before it is below @target (all events before it are then earlier). */
+static void
+resume_near (TtvLttCursor *c, guint64 target)
+{
+  const TtvLttFineIndex *fi = fine_index (c->file, c->it.block);
+  iter_move_to_entry (&c->it, fi, fi ? ttv_ltt_fine_index_find_cycles (fi, target) : -1);
 }
 
 gboolean
@@ -527,15 +534,7 @@ ttv_ltt_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos
   stop_recording (&c->it);
   /* Start from the last recorded event at or before the wanted one. */
   const TtvLttFineIndex *fi = fine_index (c->file, pos->block);
-  gint k = fi ? ttv_ltt_fine_index_find_index (fi, pos->index) : -1;
-  if (k >= 0)
-    {
-      TtvLttFineEntry e;
-      ttv_ltt_fine_index_get (fi, (guint) k, &e);
-      c->it.offset = e.offset;
-      c->it.index = e.index;
-      c->it.cycles = e.cycles;
-    }
+  iter_move_to_entry (&c->it, fi, fi ? ttv_ltt_fine_index_find_index (fi, pos->index) : -1);
   /* The block's bytes from the event the scan starts at on, not all. */
   if (!read_block_from (c, c->it.offset, error))
     return FALSE;
