@@ -21,6 +21,12 @@ struct _TtvLttFineIndex {
   guint64 data[];
 };
 
+static gsize
+entry_size (gboolean compact)
+{
+  return compact ? 2 * sizeof (guint32) : sizeof (TtvLttFineEntry);
+}
+
 static gboolean
 fits_compact (const TtvLttFineEntry *entries, guint n)
 {
@@ -35,8 +41,7 @@ TtvLttFineIndex *
 ttv_ltt_fine_index_new (const TtvLttFineEntry *entries, guint n)
 {
   gboolean compact = fits_compact (entries, n);
-  gsize entry_size = compact ? 2 * sizeof (guint32) : sizeof (TtvLttFineEntry);
-  TtvLttFineIndex *fi = g_malloc (sizeof *fi + (gsize) n * entry_size);
+  TtvLttFineIndex *fi = g_malloc (sizeof *fi + (gsize) n * entry_size (compact));
   fi->n = n;
   fi->compact = compact;
   fi->first_cycles = n > 0 ? entries[0].cycles : 0;
@@ -70,22 +75,7 @@ ttv_ltt_fine_index_is_compact (const TtvLttFineIndex *fi)
 gsize
 ttv_ltt_fine_index_get_size (const TtvLttFineIndex *fi)
 {
-  return sizeof *fi + (gsize) fi->n * (fi->compact ? 2 * sizeof (guint32) : sizeof (TtvLttFineEntry));
-}
-
-void
-ttv_ltt_fine_index_get (const TtvLttFineIndex *fi, guint k, TtvLttFineEntry *out)
-{
-  g_assert (k < fi->n);
-  if (!fi->compact)
-    {
-      *out = ((const TtvLttFineEntry *) fi->data)[k];
-      return;
-    }
-  const guint32 *pairs = (const guint32 *) fi->data;
-  out->offset = pairs[2 * k];
-  out->index = k * TTV_LTT_FINE_STEP;
-  out->cycles = fi->first_cycles + pairs[2 * k + 1];
+  return sizeof *fi + (gsize) fi->n * entry_size (fi->compact);
 }
 
 static guint64
@@ -100,6 +90,23 @@ static guint64
 index_of (const TtvLttFineIndex *fi, guint k)
 {
   return fi->compact ? (guint64) k * TTV_LTT_FINE_STEP : ((const TtvLttFineEntry *) fi->data)[k].index;
+}
+
+static guint32
+offset_of (const TtvLttFineIndex *fi, guint k)
+{
+  if (fi->compact)
+    return ((const guint32 *) fi->data)[2 * k];
+  return ((const TtvLttFineEntry *) fi->data)[k].offset;
+}
+
+void
+ttv_ltt_fine_index_get (const TtvLttFineIndex *fi, guint k, TtvLttFineEntry *out)
+{
+  g_assert (k < fi->n);
+  out->offset = offset_of (fi, k);
+  out->index = (guint32) index_of (fi, k);
+  out->cycles = cycles_of (fi, k);
 }
 
 /* The last entry k with at (fi, k) < @bound (TRUE) or <= @bound (FALSE),
