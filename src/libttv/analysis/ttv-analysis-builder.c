@@ -331,17 +331,10 @@ ttv_analysis_builder_write_tail (TtvAnalysisBuilder *b, GCancellable *cancel, GE
   ttv_history_writer_align (w);
   hd.values_offset = ttv_history_writer_append (w, b->values->data, b->values->len * sizeof (gint64));
   hd.n_values = b->values->len / 2;
-  hd.strings_offset = w->offset;
-  g_autoptr (GArray) index = g_array_sized_new (FALSE, FALSE, sizeof (guint64), b->strings->len);
-  for (guint i = 0; i < b->strings->len; i++)
-    {
-      const char *s = g_ptr_array_index (b->strings, i);
-      guint64 off = ttv_history_writer_append (w, s, strlen (s) + 1) - hd.strings_offset;
-      g_array_append_val (index, off);
-    }
-  hd.strings_size = w->offset - hd.strings_offset;
-  ttv_history_writer_align (w);
-  hd.string_index_offset = ttv_history_writer_append (w, index->data, index->len * sizeof (guint64));
+  TtvHistoryStringTable strings = ttv_history_writer_append_strings (w, b->strings);
+  hd.strings_offset = strings.strings_offset;
+  hd.strings_size = strings.strings_size;
+  hd.string_index_offset = strings.index_offset;
   hd.n_strings = b->strings->len;
   memcpy (hd.magic, TTV_ANALYSIS_MAGIC, sizeof hd.magic);
   hd.version = TTV_ANALYSIS_VERSION;

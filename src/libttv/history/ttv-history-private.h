@@ -140,6 +140,15 @@ void     ttv_history_writer_clear (TtvHistoryWriter *w);
 /* Returns the offset of what was appended. */
 guint64  ttv_history_writer_append (TtvHistoryWriter *w, const void *data, gsize size);
 void     ttv_history_writer_align (TtvHistoryWriter *w);
+/* Where ttv_history_writer_append_strings () put a table of strings. */
+typedef struct {
+  guint64 strings_offset;  /* the strings, NUL-terminated, back to back */
+  guint64 strings_size;
+  guint64 index_offset;    /* 8-aligned: each string's guint64 offset from the first */
+} TtvHistoryStringTable;
+/* Appends @strings (of char *) and their index, as both the history and
+ * the analysis files keep their names. */
+TtvHistoryStringTable ttv_history_writer_append_strings (TtvHistoryWriter *w, const GPtrArray *strings);
 /* Returns the offset of @size bytes (zeros) appended, to be written with pwrite. */
 guint64  ttv_history_writer_reserve (TtvHistoryWriter *w, gsize size);
 /* Writes @data at @offset, before the end: in the buffer when it waits

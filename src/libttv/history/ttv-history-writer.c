@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -310,6 +311,23 @@ ttv_history_writer_align (TtvHistoryWriter *w)
   static const guint8 zeros[8] = { 0 };
   if (w->offset % 8)
     ttv_history_writer_append (w, zeros, 8 - w->offset % 8);
+}
+
+TtvHistoryStringTable
+ttv_history_writer_append_strings (TtvHistoryWriter *w, const GPtrArray *strings)
+{
+  TtvHistoryStringTable t = { .strings_offset = w->offset };
+  g_autoptr (GArray) index = g_array_sized_new (FALSE, FALSE, sizeof (guint64), strings->len);
+  for (guint i = 0; i < strings->len; i++)
+    {
+      const char *s = g_ptr_array_index (strings, i);
+      guint64 off = ttv_history_writer_append (w, s, strlen (s) + 1) - t.strings_offset;
+      g_array_append_val (index, off);
+    }
+  t.strings_size = w->offset - t.strings_offset;
+  ttv_history_writer_align (w);
+  t.index_offset = ttv_history_writer_append (w, index->data, index->len * sizeof (guint64));
+  return t;
 }
 
 guint64
