@@ -9,87 +9,55 @@
 #define MIN_RECS_FOR_LEVELS 64
 #define MAX_KEYS 16
 
-typedef struct {
-  guint16 keys[MAX_KEYS];
-  double weights[MAX_KEYS];
-  guint n;
-} KeyAcc;
+/* An accumulator of weights by key: up to MAX_KEYS keys, each with the
+ * sum of its weights; acc_best() gives the heaviest (ties: the smallest
+ * key).  Two kinds, the same code: KeyAcc for the queries (weights in
+ * fractions of a pixel, double) and IntAcc for building (integer ns, or
+ * covers of the level below, exact). */
+#define DEFINE_KEY_ACC(TypeName, prefix, WeightType)                          \
+  typedef struct {                                                            \
+    guint16 keys[MAX_KEYS];                                                   \
+    WeightType weights[MAX_KEYS];                                             \
+    guint n;                                                                  \
+  } TypeName;                                                                 \
+                                                                              \
+  static inline void                                                          \
+  prefix##_add (TypeName *acc, guint16 key, WeightType weight)                \
+  {                                                                           \
+    /* Mostly the key added last. */                                          \
+    if (acc->n && acc->keys[acc->n - 1] == key)                               \
+      {                                                                       \
+        acc->weights[acc->n - 1] += weight;                                   \
+        return;                                                               \
+      }                                                                       \
+    for (guint i = 0; i < acc->n; i++)                                        \
+      if (acc->keys[i] == key)                                                \
+        {                                                                     \
+          acc->weights[i] += weight;                                          \
+          return;                                                             \
+        }                                                                     \
+    if (acc->n < MAX_KEYS)                                                    \
+      {                                                                       \
+        acc->keys[acc->n] = key;                                              \
+        acc->weights[acc->n] = weight;                                        \
+        acc->n++;                                                             \
+      }                                                                       \
+  }                                                                           \
+                                                                              \
+  static guint                                                                \
+  prefix##_best (const TypeName *acc)                                         \
+  {                                                                           \
+    guint best = 0;                                                           \
+    for (guint i = 1; i < acc->n; i++)                                        \
+      if (acc->weights[i] > acc->weights[best]                                \
+          || (acc->weights[i] == acc->weights[best]                           \
+              && acc->keys[i] < acc->keys[best]))                             \
+        best = i;                                                             \
+    return best;                                                              \
+  }
 
-static inline void
-acc_add (KeyAcc *acc, guint16 key, double weight)
-{
-  /* Mostly the key added last. */
-  if (acc->n && acc->keys[acc->n - 1] == key)
-    {
-      acc->weights[acc->n - 1] += weight;
-      return;
-    }
-  for (guint i = 0; i < acc->n; i++)
-    if (acc->keys[i] == key)
-      {
-        acc->weights[i] += weight;
-        return;
-      }
-  if (acc->n < MAX_KEYS)
-    {
-      acc->keys[acc->n] = key;
-      acc->weights[acc->n] = weight;
-      acc->n++;
-    }
-}
-
-/* The key with the largest weight (ties: the smallest key). */
-static guint
-acc_best (const KeyAcc *acc)
-{
-  guint best = 0;
-  for (guint i = 1; i < acc->n; i++)
-    if (acc->weights[i] > acc->weights[best]
-        || (acc->weights[i] == acc->weights[best] && acc->keys[i] < acc->keys[best]))
-      best = i;
-  return best;
-}
-
-/* Building: integer weights (ns, or covers of the level below). */
-typedef struct {
-  guint16 keys[MAX_KEYS];
-  guint64 weights[MAX_KEYS];
-  guint n;
-} IntAcc;
-
-static inline void
-iacc_add (IntAcc *acc, guint16 key, guint64 weight)
-{
-  /* Mostly the key added last. */
-  if (acc->n && acc->keys[acc->n - 1] == key)
-    {
-      acc->weights[acc->n - 1] += weight;
-      return;
-    }
-  for (guint i = 0; i < acc->n; i++)
-    if (acc->keys[i] == key)
-      {
-        acc->weights[i] += weight;
-        return;
-      }
-  if (acc->n < MAX_KEYS)
-    {
-      acc->keys[acc->n] = key;
-      acc->weights[acc->n] = weight;
-      acc->n++;
-    }
-}
-
-static guint
-iacc_best (const IntAcc *acc)
-{
-  guint best = 0;
-  for (guint i = 1; i < acc->n; i++)
-    if (acc->weights[i] > acc->weights[best]
-        || (acc->weights[i] == acc->weights[best] && acc->keys[i] < acc->keys[best]))
-      best = i;
-  return best;
-}
+DEFINE_KEY_ACC (KeyAcc, acc, double)
+DEFINE_KEY_ACC (IntAcc, iacc, guint64)
 
 guint16
 ttv_history_count_encode (guint64 n)
