@@ -394,17 +394,6 @@ args_reader_get (ArgsReader *a, const TtvSyscallRecord *call)
 
 /* ---- records ---- */
 
-static gint
-compare_duration_desc (gconstpointer a, gconstpointer b)
-{
-  gint64 da = ttv_analysis_record_duration (a);
-  gint64 db = ttv_analysis_record_duration (b);
-  if (da != db)
-    return da > db ? -1 : 1;
-  gint64 sa = ttv_analysis_record_start (a), sb = ttv_analysis_record_start (b);
-  return sa < sb ? -1 : sa > sb;
-}
-
 static gboolean
 print_records (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
                GString *out, GError **error)
@@ -434,7 +423,7 @@ print_records (const TtvAnalysis *r, const TtvAnalysisTable *t, const Print *o,
     }
   if (o->top)
     {
-      g_array_sort (records, compare_duration_desc);
+      g_array_sort (records, ttv_analysis_record_compare_longest);
       if (records->len > o->top)
         g_array_set_size (records, (guint) o->top);
     }

@@ -842,8 +842,8 @@ foreach_lasting (const TtvAnalysisTable *t, TtvTime t0, TtvTime t1, LongScan *ls
                                         foreach_entry, &fd, error);
 }
 
-static gint
-compare_longest (gconstpointer a, gconstpointer b)
+gint
+ttv_analysis_record_compare_longest (gconstpointer a, gconstpointer b)
 {
   gint64 da = ttv_analysis_record_duration (a);
   gint64 db = ttv_analysis_record_duration (b);
@@ -925,7 +925,7 @@ ttv_analysis_table_query_longest (const TtvAnalysisTable *t, TtvTime t0, TtvTime
           done = z;
         }
     }
-  g_array_sort (out, compare_longest);
+  g_array_sort (out, ttv_analysis_record_compare_longest);
   if (out->len > max)
     g_array_set_size (out, max);
   return g_steal_pointer (&out);

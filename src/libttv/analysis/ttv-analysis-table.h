@@ -85,6 +85,9 @@ ttv_analysis_record_duration (const void *record)
   return __builtin_sub_overflow (end, start, &d) ? TTV_TIME_MAX : d;
 }
 
+/* GCompareFunc of records: the longest first, then the earliest start. */
+gint        ttv_analysis_record_compare_longest (gconstpointer a, gconstpointer b);
+
 /* A column's value as an integer (times, durations, ids, strings' indices). */
 gint64      ttv_analysis_column_get (const TtvAnalysisColumn *column, const void *record);
 
