@@ -649,61 +649,36 @@ stream_free (Stream *s)
   g_free (s);
 }
 
-/* The packet header and context of LTTng 2.15 (CTF 2): a stream instance id
- * and a packet sequence number besides the CTF 1.8 ones. */
-static void
-fill_context_ctf2 (TtvCtfWriter *w, Stream *s)
-{
-  gboolean big = w->opt.byte_order == TTV_BYTE_ORDER_BIG;
-  guint8 *b = s->buf;
-  store (b, PACKET_MAGIC, 4, big);
-  memcpy (b + 4, w->opt.uuid, 16);
-  store (b + 20, 0, 4, big);                           /* stream_id */
-  store (b + 24, s->cpu_id, 8, big);                   /* stream_instance_id */
-  store (b + 32, s->begin, 8, big);
-  store (b + 40, s->end, 8, big);
-  store (b + 48, (guint64) s->pos * 8, 8, big);        /* content_size */
-  store (b + 56, (guint64) w->packet_size * 8, 8, big);
-  store (b + 64, s->seq_num++, 8, big);                /* packet_seq_num */
-  if (w->opt.long_bits == 32)
-    {
-      store (b + 72, 0, 4, big);                       /* events_discarded */
-      store (b + 76, s->cpu_id, 4, big);
-    }
-  else
-    {
-      store (b + 72, 0, 8, big);
-      store (b + 80, s->cpu_id, 4, big);
-    }
-}
-
+/* The packet header and context: CTF 1.8's, or LTTng 2.15's (CTF 2), which
+ * adds a stream instance id and a packet sequence number. */
 static void
 fill_context (TtvCtfWriter *w, Stream *s)
 {
-  if (w->opt.metadata == TTV_CTF_METADATA_CTF2)
-    {
-      fill_context_ctf2 (w, s);
-      return;
-    }
   gboolean big = w->opt.byte_order == TTV_BYTE_ORDER_BIG;
+  gboolean ctf2 = w->opt.metadata == TTV_CTF_METADATA_CTF2;
   guint8 *b = s->buf;
   store (b, PACKET_MAGIC, 4, big);
   memcpy (b + 4, w->opt.uuid, 16);
   store (b + 20, 0, 4, big);                           /* stream_id */
-  store (b + 24, s->begin, 8, big);
-  store (b + 32, s->end, 8, big);
-  store (b + 40, (guint64) s->pos * 8, 8, big);        /* content_size */
-  store (b + 48, (guint64) w->packet_size * 8, 8, big);
-  if (w->opt.long_bits == 32)
+  guint o = 24;
+  if (ctf2)
     {
-      store (b + 56, 0, 4, big);                       /* events_discarded */
-      store (b + 60, s->cpu_id, 4, big);
+      store (b + o, s->cpu_id, 8, big);                /* stream_instance_id */
+      o += 8;
     }
-  else
+  store (b + o, s->begin, 8, big);
+  store (b + o + 8, s->end, 8, big);
+  store (b + o + 16, (guint64) s->pos * 8, 8, big);    /* content_size */
+  store (b + o + 24, (guint64) w->packet_size * 8, 8, big);
+  o += 32;
+  if (ctf2)
     {
-      store (b + 56, 0, 8, big);
-      store (b + 64, s->cpu_id, 4, big);
+      store (b + o, s->seq_num++, 8, big);             /* packet_seq_num */
+      o += 8;
     }
+  guint discarded_size = w->opt.long_bits == 32 ? 4 : 8;
+  store (b + o, 0, discarded_size, big);               /* events_discarded */
+  store (b + o + discarded_size, s->cpu_id, 4, big);
 }
 
 static gboolean
