@@ -126,6 +126,36 @@ ttv_trace_set_clock_correction (TtvTrace *trace, const TtvClockCorrection *corre
 }
 
 static void
+trace_process_clear (gpointer p)
+{
+  g_free (((TtvTraceProcess *) p)->name);
+}
+
+GArray *
+ttv_trace_processes_new (void)
+{
+  GArray *a = g_array_new (FALSE, TRUE, sizeof (TtvTraceProcess));
+  g_array_set_clear_func (a, trace_process_clear);
+  return a;
+}
+
+static void
+trace_interrupt_clear (gpointer p)
+{
+  TtvTraceInterrupt *i = p;
+  g_free (i->controller);
+  g_free (i->name);
+}
+
+GArray *
+ttv_trace_interrupts_new (void)
+{
+  GArray *a = g_array_new (FALSE, TRUE, sizeof (TtvTraceInterrupt));
+  g_array_set_clear_func (a, trace_interrupt_clear);
+  return a;
+}
+
+static void
 tracefile_free (TtvTracefile *tf)
 {
   g_free (tf->name);

@@ -83,6 +83,11 @@ typedef struct {
   char *name;                   /* owned, may be NULL */
 } TtvTraceInterrupt;
 
+/* Empty arrays of TtvTraceProcess and of TtvTraceInterrupt that free the
+ * strings they own (the control files' readers fill them). */
+GArray *ttv_trace_processes_new (void);
+GArray *ttv_trace_interrupts_new (void);
+
 /* The context scopes an event can carry besides its payload (CTF's stream
  * event context, event context and packet context), in the order a name
  * is looked up in them. */

@@ -12,20 +12,6 @@ typedef struct {
   guint64 offset;             /* of the facility_load event in the file */
 } Load;
 
-static void
-process_clear (gpointer p)
-{
-  g_free (((TtvTraceProcess *) p)->name);
-}
-
-static void
-interrupt_clear (gpointer p)
-{
-  TtvTraceInterrupt *i = p;
-  g_free (i->controller);
-  g_free (i->name);
-}
-
 void
 ttv_ltt_control_clear (TtvLttTrace *lt)
 {
@@ -271,9 +257,7 @@ load_file (TtvTrace *trace, TtvLttTrace *lt, const char *name, GError **error)
 gboolean
 ttv_ltt_control_load_state (TtvTrace *trace, TtvLttTrace *lt, GError **error)
 {
-  lt->processes = g_array_new (FALSE, TRUE, sizeof (TtvTraceProcess));
-  g_array_set_clear_func (lt->processes, process_clear);
-  lt->interrupts = g_array_new (FALSE, TRUE, sizeof (TtvTraceInterrupt));
-  g_array_set_clear_func (lt->interrupts, interrupt_clear);
+  lt->processes = ttv_trace_processes_new ();
+  lt->interrupts = ttv_trace_interrupts_new ();
   return load_file (trace, lt, "processes", error) && load_file (trace, lt, "interrupts", error);
 }

@@ -12,20 +12,6 @@ static const char * const process_state_names[] = {
   "Running", "WaitInterruptible", "WaitUninterruptible", "Zombie", "Traced", "Paging",
 };
 
-static void
-process_clear (gpointer p)
-{
-  g_free (((TtvTraceProcess *) p)->name);
-}
-
-static void
-interrupt_clear (gpointer p)
-{
-  TtvTraceInterrupt *i = p;
-  g_free (i->controller);
-  g_free (i->name);
-}
-
 static guint32
 field_u32 (const TtvDecoder *d, const TtvValue *root, const char *name)
 {
@@ -110,10 +96,8 @@ compare_numbered (gconstpointer a, gconstpointer b)
 gboolean
 ttv_lttng_control_read (TtvTrace *trace, TtvLttngTrace *priv, GError **error)
 {
-  priv->processes = g_array_new (FALSE, TRUE, sizeof (TtvTraceProcess));
-  g_array_set_clear_func (priv->processes, process_clear);
-  priv->interrupts = g_array_new (FALSE, TRUE, sizeof (TtvTraceInterrupt));
-  g_array_set_clear_func (priv->interrupts, interrupt_clear);
+  priv->processes = ttv_trace_processes_new ();
+  priv->interrupts = ttv_trace_interrupts_new ();
   g_autofree char *control = g_build_filename (trace->path, "control", NULL);
   g_autoptr (GDir) dir = g_dir_open (control, 0, NULL);
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
