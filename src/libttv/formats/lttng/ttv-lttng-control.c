@@ -93,6 +93,32 @@ compare_numbered (gconstpointer a, gconstpointer b)
   return nx < ny ? -1 : nx > ny;
 }
 
+/* @name's number when it is one of @prefixes followed by digits alone. */
+static gboolean
+is_numbered (const char *name, const char * const *prefixes)
+{
+  for (; *prefixes; prefixes++)
+    {
+      const char *n = g_str_has_prefix (name, *prefixes) ? name + strlen (*prefixes) : NULL;
+      char *end = NULL;
+      if (n && g_ascii_isdigit (*n) && (g_ascii_strtoull (n, &end, 10), *end == '\0'))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+GPtrArray *
+ttv_lttng_control_list_numbered (GDir *dir, const char * const *prefixes)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  while (dir && (name = g_dir_read_name (dir)))
+    if (is_numbered (name, prefixes))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_numbered);
+  return names;
+}
+
 gboolean
 ttv_lttng_control_read (TtvTrace *trace, TtvLttngTrace *priv, GError **error)
 {
@@ -100,17 +126,8 @@ ttv_lttng_control_read (TtvTrace *trace, TtvLttngTrace *priv, GError **error)
   priv->interrupts = ttv_trace_interrupts_new ();
   g_autofree char *control = g_build_filename (trace->path, "control", NULL);
   g_autoptr (GDir) dir = g_dir_open (control, 0, NULL);
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      const char *n = g_str_has_prefix (name, "processes_") ? name + 10
-                      : g_str_has_prefix (name, "interrupts_") ? name + 11 : NULL;
-      char *end = NULL;
-      if (n && g_ascii_isdigit (*n) && (g_ascii_strtoull (n, &end, 10), *end == '\0'))
-        g_ptr_array_add (names, g_strdup (name));
-    }
-  g_ptr_array_sort (names, compare_numbered);
+  static const char * const prefixes[] = { "processes_", "interrupts_", NULL };
+  g_autoptr (GPtrArray) names = ttv_lttng_control_list_numbered (dir, prefixes);
   for (guint i = 0; i < names->len; i++)
     {
       g_autofree char *path = g_build_filename (control, g_ptr_array_index (names, i), NULL);

@@ -204,15 +204,6 @@ read_one (Collect *c, const TtvLttngFile *f, const TtvLttngLayout *trace_layout,
   return TRUE;
 }
 
-static gint
-compare_numbered (gconstpointer a, gconstpointer b)
-{
-  const char *x = *(const char * const *) a, *y = *(const char * const *) b;
-  guint64 nx = g_ascii_strtoull (strrchr (x, '_') + 1, NULL, 10);
-  guint64 ny = g_ascii_strtoull (strrchr (y, '_') + 1, NULL, 10);
-  return nx < ny ? -1 : nx > ny;
-}
-
 gboolean
 ttv_lttng_facilities_read (TtvTrace *trace, TtvLttngTrace *priv, gboolean live, gboolean *changed,
                            GError **error)
@@ -226,23 +217,14 @@ ttv_lttng_facilities_read (TtvTrace *trace, TtvLttngTrace *priv, gboolean live, 
                    _("%s: no control directory: %s"), control, local->message);
       return FALSE;
     }
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-  while ((name = g_dir_read_name (dir)))
-    {
-      char *end = NULL;
-      if (g_str_has_prefix (name, "facilities_") && g_ascii_isdigit (name[11])
-          && (g_ascii_strtoull (name + 11, &end, 10), *end == '\0'))
-        g_ptr_array_add (names, g_strdup (name));
-    }
+  static const char * const prefixes[] = { "facilities_", NULL };
+  g_autoptr (GPtrArray) names = ttv_lttng_control_list_numbered (dir, prefixes);
   if (names->len == 0)
     {
       g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_MISSING,
                    _("%s: no facilities_N file: the trace describes no event"), control);
       return FALSE;
     }
-  g_ptr_array_sort (names, compare_numbered);
-
   Collect c = { g_ptr_array_new_with_free_func ((GDestroyNotify) marker_free),
                 g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL), { NULL } };
   g_autoptr (TtvDecoder) d = ttv_decoder_new ();

@@ -204,6 +204,10 @@ gboolean ttv_lttng_control_read (TtvTrace *trace, TtvLttngTrace *priv, GError **
  * get_interrupts. */
 const GArray *ttv_lttng_control_get_processes (const TtvTrace *trace);
 const GArray *ttv_lttng_control_get_interrupts (const TtvTrace *trace);
+/* The names in @dir (which may be NULL) that are one of @prefixes (a
+ * NULL-terminated list) followed by a number, sorted by that number:
+ * control/facilities_N, processes_N and interrupts_N. */
+GPtrArray    *ttv_lttng_control_list_numbered (GDir *dir, const char * const *prefixes);
 
 /* --- ttv-lttng-cursor.c ------------------------------------------------- */
 
