@@ -27,7 +27,7 @@ translated () {
 start_in () {
   env -u LC_ALL -u LANGUAGE "$@" "$TTV" "$WORK/trace" >>"$WORK/ttv.log" 2>&1 &
   pid=$!
-  win=$(wait_window "^trace.* ttv$" 400)
+  win=$(wait_window "^trace.* ttv$" "$WINDOW_WAIT")
   wait_for "menus >/dev/null 2>&1" 100
 }
 
