@@ -93,7 +93,7 @@ compare_numbered (gconstpointer a, gconstpointer b)
   return nx < ny ? -1 : nx > ny;
 }
 
-/* @name's number when it is one of @prefixes followed by digits alone. */
+/* Whether @name is one of @prefixes followed by digits alone. */
 static gboolean
 is_numbered (const char *name, const char * const *prefixes)
 {
