@@ -608,8 +608,8 @@ decode_fields_alone (const TtvEvent *event, TtvDecoder *decoder, gint32 scopes[T
 }
 
 gint32
-ttv_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder,
-                           gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error)
+ttv_event_decode_contexts_slow (const TtvEvent *event, TtvDecoder *decoder,
+                                gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error)
 {
   g_return_val_if_fail (event != NULL && decoder != NULL, -1);
   const TtvFormatClass *format = event->tracefile->trace->format;

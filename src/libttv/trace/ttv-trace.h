@@ -239,6 +239,14 @@ struct _TtvFormatClass {
    * into @decoder, which it resets first. */
   gint32    (*decode_contexts) (const TtvEvent *event, TtvDecoder *decoder,
                                 gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error);
+  /* Optional (NULL: none), with decode_contexts: its usual way, for the
+   * events it knows how to decode without looking further: the same
+   * nodes, or -1 without a message when that way does not apply or
+   * fails (decode_contexts then decodes the event and reports what is
+   * wrong).  No GError and no event kept after the decoder's call, so
+   * that this call can be the reader's last: no frame around it. */
+  gint32    (*decode_contexts_quick) (const TtvEvent *event, TtvDecoder *decoder,
+                                      gint32 scopes[TTV_EVENT_N_CONTEXTS]);
   /* Optional (NULL: none): what the tracer says of @type besides its
    * fields (see TtvEventTypeAttributes). */
   void      (*get_event_type_attributes) (const TtvTrace *trace, const TtvEventType *type,
@@ -361,8 +369,24 @@ gint32      ttv_event_decode_fields (const TtvEvent *event, TtvDecoder *decoder,
 /* Decodes the event's context scopes (each -1 when absent, all -1 when the
  * format has none) and its payload, whose node it returns (-1 with @error)
  * into @decoder, reset here (what it held before is gone). */
-gint32      ttv_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder,
-                                       gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error);
+gint32      ttv_event_decode_contexts_slow (const TtvEvent *event, TtvDecoder *decoder,
+                                            gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error);
+/* Inline: the format's quick way first, in the caller's own frame, which
+ * keeps @event for the slow way (ttv_event_decode_contexts_slow, which
+ * reports errors) when the quick one returns -1. */
+static inline gint32
+ttv_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder,
+                           gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error)
+{
+  gint32 (*quick) (const TtvEvent *, TtvDecoder *, gint32 *) = event->tracefile->trace->format->decode_contexts_quick;
+  if (G_LIKELY (quick != NULL))
+    {
+      gint32 r = quick (event, decoder, scopes);
+      if (G_LIKELY (r >= 0))
+        return r;
+    }
+  return ttv_event_decode_contexts_slow (event, decoder, scopes, error);
+}
 /* Appends the line `babeltrace2 --clock-gmt` prints for @event, with its
  * newline ("[HH:MM:SS.nnnnnnnnn] (+S.nnnnnnnnn) host name: { ... }");
  * @previous_time is the time of the line before (TTV_TIME_MIN for the

@@ -43,6 +43,8 @@ typedef struct {
 } TtvDecoderMemo;
 
 struct _TtvDecoder {
+  /* First, where ttv_decoder_chain_bytes () finds it. */
+  TtvDecoderChainBytes chain_bytes;
   TtvValue *nodes;    /* owned, [cap] */
   guint32 n_nodes, cap;
   TtvDecoderScope *scopes;  /* owned, [scopes_cap], in registration order */
@@ -71,6 +73,7 @@ struct _TtvDecoder {
    * stream, taken without a copy. */
   guint32 resident_n;
 };
+G_STATIC_ASSERT (G_STRUCT_OFFSET (struct _TtvDecoder, chain_bytes) == 0);
 
 /* Cold: the arrays reach their size within the first events, and the
  * compiler then keeps the calls off the decoding paths' straight line. */

@@ -99,6 +99,15 @@ typedef struct {
  * it. */
 gint32      ttv_decoder_decode_chain (TtvDecoder *decoder, const TtvDecoderChain *chain,
                                       TtvDecoderChainBytes *bytes, gint32 *out);
+/* A place in @decoder for the bytes of ttv_decoder_decode_chain, which a
+ * reader fills before its call.  Bytes on the reader's stack would give
+ * it a frame around the call; these let the call be its last.  The
+ * decoder's struct starts with them (checked where it is defined). */
+static inline TtvDecoderChainBytes *
+ttv_decoder_chain_bytes (TtvDecoder *decoder)
+{
+  return (TtvDecoderChainBytes *) decoder;
+}
 /* A struct whose members all load from constant offsets (integers,
  * floats and text arrays on byte boundaries, no member referenced by
  * another): most event payloads and contexts.  Printers read such a

@@ -1011,7 +1011,21 @@ typedef struct {
   TtvDecoder *reused;
   GString *a, *b;
   guint64 n;
+  guint64 quick;      /* events the format's quick way decoded */
 } ScopesPair;
+
+/* The payload's node @root and the scopes' of @d as JSON, into @out. */
+static void
+append_nodes (GString *out, TtvDecoder *d, gint32 root, const gint32 scopes[TTV_EVENT_N_CONTEXTS])
+{
+  ttv_decoder_append_value (d, (guint32) root, TTV_VALUE_STYLE_JSON, out);
+  for (guint i = 0; i < TTV_EVENT_N_CONTEXTS; i++)
+    {
+      g_string_append_printf (out, " | %d: ", scopes[i] >= 0);
+      if (scopes[i] >= 0)
+        ttv_decoder_append_value (d, (guint32) scopes[i], TTV_VALUE_STYLE_JSON, out);
+    }
+}
 
 static void
 append_scopes (GString *out, const TtvEvent *ev, TtvDecoder *d)
@@ -1022,13 +1036,7 @@ append_scopes (GString *out, const TtvEvent *ev, TtvDecoder *d)
   g_assert_no_error (error);
   g_assert_cmpint (root, >=, 0);
   g_assert_cmpint (scopes[TTV_EVENT_CONTEXT_PACKET], >=, 0);
-  ttv_decoder_append_value (d, (guint32) root, TTV_VALUE_STYLE_JSON, out);
-  for (guint i = 0; i < TTV_EVENT_N_CONTEXTS; i++)
-    {
-      g_string_append_printf (out, " | %d: ", scopes[i] >= 0);
-      if (scopes[i] >= 0)
-        ttv_decoder_append_value (d, (guint32) scopes[i], TTV_VALUE_STYLE_JSON, out);
-    }
+  append_nodes (out, d, root, scopes);
 }
 
 static void
@@ -1041,6 +1049,19 @@ compare_scopes (const TtvEvent *ev, gpointer data)
   g_autoptr (TtvDecoder) fresh = ttv_decoder_new ();
   append_scopes (o->b, ev, fresh);
   g_assert_cmpstr (o->a->str, ==, o->b->str);
+  /* The format's quick way alone (decode_contexts_quick), which every
+   * event takes once its class's first was decoded (above): the same
+   * nodes, and not -1 (the slow way would hide that). */
+  g_autoptr (TtvDecoder) q = ttv_decoder_new ();
+  gint32 scopes[TTV_EVENT_N_CONTEXTS];
+  gint32 root = ev->tracefile->trace->format->decode_contexts_quick (ev, q, scopes);
+  if (root >= 0)
+    {
+      g_string_truncate (o->a, 0);
+      append_nodes (o->a, q, root, scopes);
+      g_assert_cmpstr (o->a->str, ==, o->b->str);
+      o->quick++;
+    }
   o->n++;
 }
 
@@ -1053,9 +1074,10 @@ compare_scopes_in (const char *dir, guint n_streams, guint64 n_events)
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (t->tracefiles->len, ==, n_streams);
-  ScopesPair o = { ttv_decoder_new (), g_string_new (NULL), g_string_new (NULL), 0 };
+  ScopesPair o = { ttv_decoder_new (), g_string_new (NULL), g_string_new (NULL), 0, 0 };
   read_merged (t, compare_scopes, &o);
   g_assert_cmpuint (o.n, ==, n_events);
+  g_assert_cmpuint (o.quick, ==, n_events);
   ttv_decoder_free (o.reused);
   g_string_free (o.a, TRUE);
   g_string_free (o.b, TRUE);

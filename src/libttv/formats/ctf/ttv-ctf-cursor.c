@@ -1798,12 +1798,15 @@ decode_chain (const TtvEvent *event, TtvDecoder *d, gint32 scopes[TTV_EVENT_N_CO
   CtfEventClass *ec = event->type->priv;
   guint64 hdr_end = CTF_EVENT_HEADER_END (event);
   /* A class's first event takes decode_all's way, which works out its
-   * refs and chain (chain_ok is FALSE until then): no call here but the
-   * decoder's, so a small frame. */
+   * refs and chain (chain_ok is FALSE until then). */
   if (!g_atomic_int_get (&ec->chain_ok) || hdr_end == 0)
     return -1;
-  TtvDecoderChainBytes bytes = { event->pos.block, event->tracefile->serial, event->data, event->data_bits, hdr_end };
-  return ttv_decoder_decode_chain (d, &ec->chain, &bytes, scopes);
+  /* The bytes in the decoder, not on the stack: nothing to keep once the
+   * decoder is called, so its call can be the last. */
+  TtvDecoderChainBytes *bytes = ttv_decoder_chain_bytes (d);
+  *bytes = (TtvDecoderChainBytes) { event->pos.block, event->tracefile->serial, event->data, event->data_bits,
+                                    hdr_end };
+  return ttv_decoder_decode_chain (d, &ec->chain, bytes, scopes);
 }
 
 /* decode_event where decode_scopes_alone does not apply or fails: every
@@ -1879,6 +1882,15 @@ ttv_ctf_cursor_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint
                                 GError **error)
 {
   return decode_event (event, decoder, TRUE, scopes, error);
+}
+
+/* decode_chain alone (the format's decode_contexts_quick): -1 where the
+ * slow way must decode the event; a call in tail position, no frame. */
+gint32
+ttv_ctf_cursor_decode_contexts_quick (const TtvEvent *event, TtvDecoder *decoder,
+                                      gint32 scopes[TTV_EVENT_N_CONTEXTS])
+{
+  return decode_chain (event, decoder, scopes);
 }
 
 gint32

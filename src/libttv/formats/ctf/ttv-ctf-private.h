@@ -415,6 +415,8 @@ gint32     ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *deco
  * the class's to check): the trace's decode_contexts. */
 gint32     ttv_ctf_cursor_decode_contexts (const TtvEvent *event, TtvDecoder *decoder,
                                            gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error);
+gint32     ttv_ctf_cursor_decode_contexts_quick (const TtvEvent *event, TtvDecoder *decoder,
+                                                 gint32 scopes[TTV_EVENT_N_CONTEXTS]);
 /* @ec's CTF_REFS_* (and skip sizes, packet_context_bit), worked out on first use. */
 gint       ttv_ctf_event_class_refs (const CtfStreamFile *sf, CtfEventClass *ec);
 /* Tests: makes @cursor read every event the general way, to compare the

@@ -473,6 +473,7 @@ const TtvFormatClass ttv_ctf_format_class = {
   .block_start = ctf_block_start,
   .cycles_to_time = ctf_cycles_to_time,
   .decode_contexts = ttv_ctf_cursor_decode_contexts,
+  .decode_contexts_quick = ttv_ctf_cursor_decode_contexts_quick,
   .get_event_type_attributes = ctf_get_event_type_attributes,
   .event_type_has_context = ttv_ctf_event_type_has_context,
   .append_babeltrace_line = ttv_ctf_append_babeltrace_line,
