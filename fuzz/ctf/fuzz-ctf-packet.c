@@ -113,6 +113,15 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
       ordered &= ev.time >= prev;
       g_string_truncate (line, 0);
       ttv_ctf_append_babeltrace_line (line, &ev, prev, d);
+      /* Every scope as a consumer asks (the format's quick way, then the
+       * slow one): a failure comes with its message. */
+      gint32 scopes[TTV_EVENT_N_CONTEXTS];
+      GError *decode_error = NULL;
+      if (ttv_event_decode_contexts (&ev, d, scopes, &decode_error) < 0)
+        {
+          g_assert (decode_error != NULL);
+          g_error_free (decode_error);
+        }
       prev = ev.time;
       if (n++ == 3)
         mid = ev;
