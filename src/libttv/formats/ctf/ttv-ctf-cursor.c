@@ -1881,7 +1881,9 @@ gint32
 ttv_ctf_cursor_decode_contexts (const TtvEvent *event, TtvDecoder *decoder, gint32 scopes[TTV_EVENT_N_CONTEXTS],
                                 GError **error)
 {
-  return decode_event (event, decoder, TRUE, scopes, error);
+  /* Called once decode_contexts_quick (the chain) returned -1: the slow
+   * way at once, not the chain a second time. */
+  return decode_event_slow (event, decoder, TRUE, scopes, error);
 }
 
 /* decode_chain alone (the format's decode_contexts_quick): -1 where the

@@ -411,8 +411,9 @@ gboolean   ttv_ctf_cursor_skip_block (TtvCursor *cursor, GError **error);
 gboolean   ttv_ctf_cursor_seek_position (TtvCursor *cursor, const TtvTracefilePosition *pos,
                                          GError **error);
 gint32     ttv_ctf_cursor_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error);
-/* ttv_ctf_event_decode_contexts for the format class (its arguments are
- * the class's to check): the trace's decode_contexts. */
+/* The trace's decode_contexts, after its decode_contexts_quick returned
+ * -1: every scope by decode_all, which reports errors (its arguments are
+ * the class's to check). */
 gint32     ttv_ctf_cursor_decode_contexts (const TtvEvent *event, TtvDecoder *decoder,
                                            gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error);
 gint32     ttv_ctf_cursor_decode_contexts_quick (const TtvEvent *event, TtvDecoder *decoder,
