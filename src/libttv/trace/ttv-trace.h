@@ -366,14 +366,15 @@ struct _TtvCursor {
 };
 
 gint32      ttv_event_decode_fields (const TtvEvent *event, TtvDecoder *decoder, GError **error);
-/* Decodes the event's context scopes (each -1 when absent, all -1 when the
- * format has none) and its payload, whose node it returns (-1 with @error)
- * into @decoder, reset here (what it held before is gone). */
+/* ttv_event_decode_contexts without the format's quick way: the format's
+ * decode_contexts, which reports errors. */
 gint32      ttv_event_decode_contexts_slow (const TtvEvent *event, TtvDecoder *decoder,
                                             gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error);
-/* Inline: the format's quick way first, in the caller's own frame, which
- * keeps @event for the slow way (ttv_event_decode_contexts_slow, which
- * reports errors) when the quick one returns -1. */
+/* Decodes the event's context scopes (each -1 when absent, all -1 when the
+ * format has none) and its payload, whose node it returns (-1 with @error)
+ * into @decoder, reset here (what it held before is gone).  Inline: the
+ * format's quick way first, in the caller's own frame, which keeps @event
+ * for the slow way when the quick one returns -1. */
 static inline gint32
 ttv_event_decode_contexts (const TtvEvent *event, TtvDecoder *decoder,
                            gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error)
