@@ -303,6 +303,80 @@ test_slab (void)
   g_assert_cmpuint (ttv_history_slab_size (&slab), ==, 0);
 }
 
+/* Blocks whose dictionary is full (32 entries), or holds 16, 8 or 1
+ * used in a random order: each record finds its entry again (in a full
+ * dictionary many entries share a slot of the encoder's table), and the
+ * dictionary is in the order of first use, the file's format: its keys
+ * column, read from the block, is that order. */
+static void
+test_codec_dictionary (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (47);
+  static const guint distinct[] = { 32, 16, 8, 1 };
+  for (guint round = 0; round < 400; round++)
+    {
+      guint m = distinct[round % G_N_ELEMENTS (distinct)];
+      /* m entries of distinct keys (the first m of a shuffle). */
+      guint8 all_keys[256];
+      for (guint k = 0; k < 256; k++)
+        all_keys[k] = (guint8) k;
+      for (guint k = 255; k > 0; k--)
+        {
+          guint j = (guint) g_rand_int_range (rand, 0, (gint32) k + 1);
+          guint8 t = all_keys[k];
+          all_keys[k] = all_keys[j];
+          all_keys[j] = t;
+        }
+      /* Each entry used 32 / m times, in a random order. */
+      guint use[TTV_HISTORY_BLOCK];
+      for (guint i = 0; i < TTV_HISTORY_BLOCK; i++)
+        use[i] = i % m;
+      for (guint i = TTV_HISTORY_BLOCK - 1; i > 0; i--)
+        {
+          guint j = (guint) g_rand_int_range (rand, 0, (gint32) i + 1);
+          guint t = use[i];
+          use[i] = use[j];
+          use[j] = t;
+        }
+      guint32 aux[TTV_HISTORY_BLOCK];
+      gint16 cpu[TTV_HISTORY_BLOCK];
+      for (guint k = 0; k < m; k++)
+        {
+          aux[k] = round % 2 ? g_rand_int (rand) : (guint32) g_rand_int_range (rand, 0, 4);
+          cpu[k] = (gint16) g_rand_int_range (rand, -1, round % 3 ? 8 : 32768);
+        }
+      g_autoptr (GArray) recs = g_array_new (FALSE, FALSE, sizeof (TtvHistoryRec));
+      guint8 first_use[TTV_HISTORY_BLOCK];
+      gboolean seen[TTV_HISTORY_BLOCK] = { FALSE };
+      guint n_first = 0;
+      gint64 t = 1000;
+      for (guint i = 0; i < TTV_HISTORY_BLOCK; i++)
+        {
+          guint k = use[i];
+          TtvHistoryRec r = { t, all_keys[k], cpu[k], aux[k], (guint32) g_rand_int_range (rand, 0, 100) };
+          g_array_append_val (recs, r);
+          t += g_rand_int_range (rand, 1, 5000);
+          if (!seen[k])
+            {
+              seen[k] = TRUE;
+              first_use[n_first++] = all_keys[k];
+            }
+        }
+      Coded coded;
+      encode (recs, &coded);
+      const guint8 *bytes = coded.w.bytes->data;
+      TtvHistoryBlock piece0;
+      memcpy (&piece0, bytes + coded.seq[0].dir[0].offset, sizeof piece0);
+      const guint8 *block = bytes + piece0.offset;
+      g_assert_cmpuint (block[0], ==, TTV_HISTORY_BLOCK);
+      g_assert_cmpuint (block[4], ==, m);
+      for (guint k = 0; k < m; k++)
+        g_assert_cmpuint (block[TTV_HISTORY_BLOCK_HEADER + k], ==, first_use[k]);
+      coded_clear (&coded);
+      check_sequence (rand, recs);
+    }
+}
+
 /* Starts going back are taken as the time before. */
 static void
 test_codec_clamp (void)
@@ -772,6 +846,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/history/codec/random", test_codec_random);
   g_test_add_func ("/history/codec/directory", test_codec_directory);
+  g_test_add_func ("/history/codec/dictionary", test_codec_dictionary);
   g_test_add_func ("/history/codec/clamp", test_codec_clamp);
   g_test_add_func ("/history/slab", test_slab);
   g_test_add_func ("/history/codec/damage", test_codec_damage);

@@ -55,45 +55,57 @@ ttv_history_encoder_code_block (TtvHistoryEncoder *e, TtvHistoryWriter *w)
   e->n_pending = 0;
 }
 
+/* The dictionary's hash table: twice the most entries a block has, each
+ * slot an entry's index + 1 (0: empty).  A walk over the entries cost
+ * about 18 instructions a record (most blocks hold several states that
+ * alternate), the table about 8. */
+#define DICT_SLOTS (2 * TTV_HISTORY_BLOCK)
+G_STATIC_ASSERT (DICT_SLOTS == 64);   /* dict_slot's 6 bits */
+
+/* The top bits of the word times 2^64 / phi (Fibonacci hashing). */
+static inline guint
+dict_slot (guint64 word)
+{
+  return (guint) ((word * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 58);
+}
+
 void
 ttv_history_encoder_code (TtvHistoryEncoder *e, TtvHistoryWriter *w, const TtvHistoryRec *r, guint n)
 {
   if (n == 0)
     return;
-  /* The dictionary of (key, aux, CPU), each packed in a word. */
+  /* The dictionary of (key, aux, CPU), each packed in a word, in the
+   * order of first use; found through @slots, not a walk over it. */
   guint64 dict[TTV_HISTORY_BLOCK];
+  guint8 slots[DICT_SLOTS] = { 0 };
   guint8 idx[TTV_HISTORY_BLOCK];
   guint64 delta[TTV_HISTORY_BLOCK];
   guint nd = 0;
-  guint64 max_d = 0, max_c = 0, max_a = 0, max_p = 0;
+  /* ORs, not maxima: the widths below depend only on the highest bit set. */
+  guint64 or_d = 0, or_c = 0, or_a = 0, or_p = 0;
+  guint64 prev_start = (guint64) r[0].start;   /* the first record's delta: 0 */
   for (guint i = 0; i < n; i++)
     {
       guint64 cpu = (guint64) (MAX (r[i].cpu, -1) + 1);
       guint64 word = (guint64) (r[i].key & 0xff) | cpu << 8 | (guint64) r[i].aux << 32;
-      /* States alternate: the entry of two or one records before first. */
-      guint k;
-      if (i >= 2 && dict[idx[i - 2]] == word)
-        k = idx[i - 2];
-      else if (i >= 1 && dict[idx[i - 1]] == word)
-        k = idx[i - 1];
-      else
+      guint s = dict_slot (word);
+      while (slots[s] != 0 && dict[slots[s] - 1] != word)
+        s = (s + 1) % DICT_SLOTS;
+      if (slots[s] == 0)
         {
-          for (k = 0; k < nd && dict[k] != word; k++)
-            ;
-          if (k == nd)
-            {
-              dict[nd++] = word;
-              max_a = MAX (max_a, r[i].aux);
-              max_p = MAX (max_p, cpu);
-            }
+          dict[nd++] = word;
+          slots[s] = (guint8) nd;
+          or_a |= r[i].aux;
+          or_p |= cpu;
         }
-      idx[i] = (guint8) k;
-      delta[i] = i ? (guint64) r[i].start - (guint64) r[i - 1].start : 0;
-      max_d = MAX (max_d, delta[i]);
-      max_c = MAX (max_c, r[i].count);
+      idx[i] = (guint8) (slots[s] - 1);
+      delta[i] = (guint64) r[i].start - prev_start;
+      prev_start = (guint64) r[i].start;
+      or_d |= delta[i];
+      or_c |= r[i].count;
     }
-  guint bt = bits_for (max_d), bc = bits_for (max_c), bi = bits_for (nd - 1);
-  guint wa = bytes_for (max_a), wp = bytes_for (max_p);
+  guint bt = bits_for (or_d), bc = bits_for (or_c), bi = bits_for (nd - 1);
+  guint wa = bytes_for (or_a), wp = bytes_for (or_p);
   guint rb = bt + bc + bi;
   gsize n_bits = ((gsize) n * rb + 7) / 8;
   gsize need = TTV_HISTORY_BLOCK_HEADER + nd * (1 + wa + wp) + n_bits;
