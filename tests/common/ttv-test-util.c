@@ -1,5 +1,6 @@
 /* ttv-test-util.c: helpers shared by the tests (see ttv-test-util.h). */
 #include "ttv-test-util.h"
+#include "ttv-context.h"
 #include "ttv-error.h"
 #include "ttv-traceset.h"
 
@@ -271,6 +272,21 @@ ttv_test_decode_all (TtvTrace *t)
       g_assert_no_error (error);
     }
   return decoded;
+}
+
+GArray *
+ttv_test_event_times (TtvTraceset *ts)
+{
+  g_autoptr (GError) error = NULL;
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (TtvTime));
+  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
+  g_assert_no_error (error);
+  g_assert_true (ttv_context_seek_begin (ctx, &error));
+  const TtvEvent *ev;
+  while ((ev = ttv_context_next (ctx, &error)))
+    g_array_append_val (times, ev->time);
+  g_assert_no_error (error);
+  return times;
 }
 
 /* --- A live trace ------------------------------------------------------ */

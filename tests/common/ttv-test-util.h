@@ -6,6 +6,7 @@
 
 #include "ttv-ltt-sim.h"
 #include "ttv-trace.h"
+#include "ttv-traceset.h"
 
 #include <stdio.h>
 
@@ -145,6 +146,10 @@ void  ttv_test_assert_same_event (const TtvEvent *a, const TtvEvent *b);
 /* Decodes the fields of every event of @t (each must decode); returns
  * how many there were. */
 guint64 ttv_test_decode_all (TtvTrace *t);
+
+/* The time of every event of @ts, in the merged order of a read from its
+ * beginning (the read must not fail). */
+GArray *ttv_test_event_times (TtvTraceset *ts);
 
 /* --- Edited CTF traces: lost events, log levels ------------------------------------- */
 

@@ -160,13 +160,7 @@ check_golden (TtvTraceset *ts, TtvHistory *h, guint n_times)
   g_assert_cmpuint (ttv_history_get_n_events (h), ==,
                     ttv_state_get_n_events (ttv_state_tracker_get_state (tr)));
 
-  g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (TtvTime));
-  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
-  g_assert_true (ttv_context_seek_begin (ctx, &error));
-  const TtvEvent *ev;
-  while ((ev = ttv_context_next (ctx, &error)))
-    g_array_append_val (times, ev->time);
-  g_assert_no_error (error);
+  g_autoptr (GArray) times = ttv_test_event_times (ts);
   g_assert_cmpuint (times->len, >, 10);
 
   g_autoptr (GRand) rand = g_rand_new_with_seed (17);

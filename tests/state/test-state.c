@@ -175,13 +175,7 @@ check_checkpoints_against_replay (TtvTraceset *ts, const TtvCheckpointPolicy *po
 
   /* Times at events (many of them shared by several CPUs), between events,
    * and outside the trace. */
-  g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (TtvTime));
-  g_autoptr (TtvContext) ctx = ttv_context_new (ts, &error);
-  g_assert_true (ttv_context_seek_begin (ctx, &error));
-  const TtvEvent *ev;
-  while ((ev = ttv_context_next (ctx, &error)))
-    g_array_append_val (times, ev->time);
-  g_assert_no_error (error);
+  g_autoptr (GArray) times = ttv_test_event_times (ts);
   g_assert_cmpuint (times->len, >, 0);
 
   g_autoptr (GRand) rand = g_rand_new_with_seed (11);
