@@ -86,19 +86,28 @@ ttv_history_encoder_code (TtvHistoryEncoder *e, TtvHistoryWriter *w, const TtvHi
   guint64 prev_start = (guint64) r[0].start;   /* the first record's delta: 0 */
   for (guint i = 0; i < n; i++)
     {
-      guint64 cpu = (guint64) (MAX (r[i].cpu, -1) + 1);
+      guint64 cpu = r[i].cpu < 0 ? 0 : (guint64) r[i].cpu + 1;   /* -1, unknown: 0 */
       guint64 word = (guint64) (r[i].key & 0xff) | cpu << 8 | (guint64) r[i].aux << 32;
-      guint s = dict_slot (word);
-      while (slots[s] != 0 && dict[slots[s] - 1] != word)
-        s = (s + 1) % DICT_SLOTS;
-      if (slots[s] == 0)
+      guint s = dict_slot (word), k;
+      for (;; s = (s + 1) % DICT_SLOTS)
         {
-          dict[nd++] = word;
-          slots[s] = (guint8) nd;
-          or_a |= r[i].aux;
-          or_p |= cpu;
+          guint entry = slots[s];
+          if (entry == 0)
+            {
+              k = nd;
+              dict[nd++] = word;
+              slots[s] = (guint8) nd;
+              or_a |= r[i].aux;
+              or_p |= cpu;
+              break;
+            }
+          if (dict[entry - 1] == word)
+            {
+              k = entry - 1;
+              break;
+            }
         }
-      idx[i] = (guint8) (slots[s] - 1);
+      idx[i] = (guint8) k;
       delta[i] = (guint64) r[i].start - prev_start;
       prev_start = (guint64) r[i].start;
       or_d |= delta[i];
