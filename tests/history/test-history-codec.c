@@ -303,6 +303,19 @@ test_slab (void)
   g_assert_cmpuint (ttv_history_slab_size (&slab), ==, 0);
 }
 
+/* @a in a random order (Fisher-Yates). */
+static void
+shuffle (GRand *rand, guint *a, guint n)
+{
+  for (guint i = n - 1; i > 0; i--)
+    {
+      guint j = (guint) g_rand_int_range (rand, 0, (gint32) i + 1);
+      guint t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+    }
+}
+
 /* Blocks whose dictionary is full (32 entries), or holds 16, 8 or 1
  * used in a random order: each record finds its entry again (in a full
  * dictionary many entries share a slot of the encoder's table), and the
@@ -317,27 +330,15 @@ test_codec_dictionary (void)
     {
       guint m = distinct[round % G_N_ELEMENTS (distinct)];
       /* m entries of distinct keys (the first m of a shuffle). */
-      guint8 all_keys[256];
+      guint all_keys[256];
       for (guint k = 0; k < 256; k++)
-        all_keys[k] = (guint8) k;
-      for (guint k = 255; k > 0; k--)
-        {
-          guint j = (guint) g_rand_int_range (rand, 0, (gint32) k + 1);
-          guint8 t = all_keys[k];
-          all_keys[k] = all_keys[j];
-          all_keys[j] = t;
-        }
+        all_keys[k] = k;
+      shuffle (rand, all_keys, G_N_ELEMENTS (all_keys));
       /* Each entry used 32 / m times, in a random order. */
       guint use[TTV_HISTORY_BLOCK];
       for (guint i = 0; i < TTV_HISTORY_BLOCK; i++)
         use[i] = i % m;
-      for (guint i = TTV_HISTORY_BLOCK - 1; i > 0; i--)
-        {
-          guint j = (guint) g_rand_int_range (rand, 0, (gint32) i + 1);
-          guint t = use[i];
-          use[i] = use[j];
-          use[j] = t;
-        }
+      shuffle (rand, use, G_N_ELEMENTS (use));
       guint32 aux[TTV_HISTORY_BLOCK];
       gint16 cpu[TTV_HISTORY_BLOCK];
       for (guint k = 0; k < m; k++)
@@ -353,13 +354,13 @@ test_codec_dictionary (void)
       for (guint i = 0; i < TTV_HISTORY_BLOCK; i++)
         {
           guint k = use[i];
-          TtvHistoryRec r = { t, all_keys[k], cpu[k], aux[k], (guint32) g_rand_int_range (rand, 0, 100) };
+          TtvHistoryRec r = { t, (guint16) all_keys[k], cpu[k], aux[k], (guint32) g_rand_int_range (rand, 0, 100) };
           g_array_append_val (recs, r);
           t += g_rand_int_range (rand, 1, 5000);
           if (!seen[k])
             {
               seen[k] = TRUE;
-              first_use[n_first++] = all_keys[k];
+              first_use[n_first++] = (guint8) all_keys[k];
             }
         }
       Coded coded;
