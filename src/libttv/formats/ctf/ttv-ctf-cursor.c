@@ -1809,8 +1809,10 @@ decode_chain (const TtvEvent *event, TtvDecoder *d, gint32 scopes[TTV_EVENT_N_CO
   return ttv_decoder_decode_chain (d, &ec->chain, bytes, scopes);
 }
 
-/* decode_event where decode_scopes_alone does not apply or fails: every
- * scope the event depends on, by decode_all, which reports errors. */
+/* decode_event where the chain or decode_scopes_alone does not apply or
+ * fails (and the trace's decode_contexts, after its quick way returned
+ * -1): every scope the event depends on, by decode_all, which reports
+ * errors. */
 static G_NO_INLINE gint32
 decode_event_slow (const TtvEvent *event, TtvDecoder *decoder, gboolean with_packet,
                    gint32 scopes[TTV_EVENT_N_CONTEXTS], GError **error)
