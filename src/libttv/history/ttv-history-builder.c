@@ -32,6 +32,21 @@ n_threads (void)
   return CLAMP (n, 1, 2);
 }
 
+/* A row's current state and aux side by side: row_set () compares both
+ * with one test, after every event. */
+typedef union {
+  struct {
+    guint32 state;
+    guint32 aux;
+  };
+  guint64 word;
+} RowStateAux;
+
+/* The state of a row without a current interval: no row takes it (a
+ * process's state word holds 20 bits, a CPU's 8), so row_set () always
+ * sees a change there. */
+#define ROW_NO_STATE G_MAXUINT32
+
 typedef struct {
   TtvHistoryRowKind kind;
   guint machine;
@@ -48,10 +63,11 @@ typedef struct {
   guint64 n_events;
   TtvHistoryEncoder recs;     /* coded records, written out as they fill */
   TtvHistoryEncoder *marks;   /* in the builder's slab, or NULL */
-  gboolean has_cur;        /* the current (open) interval */
+  /* The current (open) interval, while there is one (row_has_cur);
+   * else cur.state is ROW_NO_STATE and cur_start G_MAXINT64, so that the
+   * usual paths need no test of their own for it (row_clear_cur). */
   gint64 cur_start;
-  guint32 cur_state;
-  guint32 cur_aux;
+  RowStateAux cur;
   guint32 cur_count;
   TtvHistoryEarlySummary *early;   /* in the builder's slab, or NULL */
 } BRow;
@@ -259,6 +275,21 @@ clamp_time (Builder *b, TtvTime t)
   return t < b->m->start ? b->m->start : t;
 }
 
+static inline gboolean
+row_has_cur (const BRow *r)
+{
+  return r->cur.state != ROW_NO_STATE;
+}
+
+/* The row has no current interval (see BRow). */
+static void
+row_clear_cur (BRow *r)
+{
+  r->cur_start = G_MAXINT64;
+  r->cur.state = ROW_NO_STATE;
+  r->cur.aux = 0;
+}
+
 /* What a row owns outside the slab. */
 static void
 brow_clear (BRow *r)
@@ -282,6 +313,7 @@ new_row (Builder *b, TtvHistoryRowKind kind, guint32 id, gint64 t)
   r->birth = t;
   r->end = t;
   r->open = TRUE;
+  row_clear_cur (r);
   ttv_history_encoder_init (&r->recs);
   g_ptr_array_add (b->rows, r);
   return r;
@@ -339,7 +371,7 @@ make_rec (Builder *b, BRow *r, gint64 start, guint32 state, guint32 aux, guint32
 G_ALWAYS_INLINE static inline void
 push_cur (Builder *b, BRow *r)
 {
-  TtvHistoryRec rec = make_rec (b, r, r->cur_start, r->cur_state, r->cur_aux, r->cur_count);
+  TtvHistoryRec rec = make_rec (b, r, r->cur_start, r->cur.state, r->cur.aux, r->cur_count);
   push_rec (b, &r->recs, &rec);
 }
 
@@ -349,7 +381,7 @@ static void
 row_change_general (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
 {
   guint32 carry = 0;
-  if (r->has_cur)
+  if (row_has_cur (r))
     {
       if (t > r->cur_start)
         push_cur (b, r);
@@ -367,20 +399,18 @@ row_change_general (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
                   && last->count + carry <= TTV_HISTORY_MAX_COUNT)
                 {
                   r->cur_start = last->start;
-                  r->cur_state = state;
-                  r->cur_aux = aux;
+                  r->cur.state = state;
+                  r->cur.aux = aux;
                   r->cur_count = last->count + carry;
-                  e->n_pending--;
-                  e->n_recs--;
+                  ttv_history_encoder_take_back (e);
                   return;
                 }
             }
         }
     }
-  r->has_cur = TRUE;
   r->cur_start = t;
-  r->cur_state = state;
-  r->cur_aux = aux;
+  r->cur.state = state;
+  r->cur.aux = aux;
   r->cur_count = carry;
 }
 
@@ -404,56 +434,63 @@ stored_aux_known (Builder *b, BRow *r, guint32 state, guint32 aux, guint32 *stor
  * case (about two an event): the interval under way, longer than zero,
  * becomes a pending record with room for it in its block, its string
  * already interned.  It makes no call, so it saves no registers; any other
- * case goes to row_change_general (), which does the same for it. */
+ * case goes to row_change_general (), which does the same for it.  A row
+ * without a current interval fails the test of its start (G_MAXINT64), and
+ * a block's room is the encoder's (pending_cap is at most a block). */
 static inline void
 row_change (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
 {
   TtvHistoryEncoder *e = &r->recs;
   guint32 stored;
-  if (G_UNLIKELY (!r->has_cur || t <= r->cur_start || e->n_pending >= TTV_HISTORY_BLOCK
-                  || e->n_pending >= e->pending_cap
-                  || !stored_aux_known (b, r, r->cur_state, r->cur_aux, &stored)))
+  if (G_UNLIKELY (t <= r->cur_start || e->n_pending >= e->pending_cap
+                  || !stored_aux_known (b, r, r->cur.state, r->cur.aux, &stored)))
     {
       row_change_general (b, r, t, state, aux);
       return;
     }
-  TtvHistoryRec rec = make_rec_stored (r->cur_start, r->cur_state, stored, r->cur_count);
+  TtvHistoryRec rec = make_rec_stored (r->cur_start, r->cur.state, stored, r->cur_count);
   ttv_history_encoder_add (e, &rec);
   r->cur_start = t;
-  r->cur_state = state;
-  r->cur_aux = aux;
+  r->cur.state = state;
+  r->cur.aux = aux;
   r->cur_count = 0;
 }
 
 /* The row's state is (@state, @aux) at @t: mostly what it was already
- * (this is called after every event). */
+ * (this is called after every event).  A row without a current interval
+ * holds ROW_NO_STATE, which differs. */
 static inline void
 row_set (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
 {
-  if (G_LIKELY (r->has_cur && r->cur_state == state && r->cur_aux == aux))
+  RowStateAux now = { .state = state, .aux = aux };
+  if (G_LIKELY (r->cur.word == now.word))
     return;
   row_change (b, r, t, state, aux);
 }
 
-/* The current interval has as many events as a record holds: it goes
- * on in a new record from @t.  Rare, and out of line so that row_count ()
- * stays small enough to inline. */
-static void
+/* The row's events since its current interval began are as many as a
+ * record holds: the interval goes on in a new record from @t.  Without a
+ * current interval the count means nothing (the next interval sets it):
+ * it starts again.  Rare, and out of line so that row_count () stays small
+ * enough to inline. */
+static G_NO_INLINE void
 row_split_full (Builder *b, BRow *r, gint64 t)
 {
-  push_cur (b, r);
-  r->cur_start = MAX (t, r->cur_start);
+  if (row_has_cur (r))
+    {
+      push_cur (b, r);
+      r->cur_start = MAX (t, r->cur_start);
+    }
   r->cur_count = 0;
 }
 
 /* One more event of the row at @t.  Inline: it comes about twice an event,
- * and as a call it paid more in register saves than in its work. */
+ * and as a call it paid more in register saves than in its work.  The
+ * count goes on without a current interval too (row_split_full). */
 static inline void
 row_count (Builder *b, BRow *r, gint64 t)
 {
   r->n_events++;
-  if (!r->has_cur)
-    return;
   if (G_UNLIKELY (r->cur_count >= TTV_HISTORY_MAX_COUNT))
     row_split_full (b, r, t);
   r->cur_count++;
@@ -482,14 +519,14 @@ finish_records (Builder *b, BRow *r)
 static void
 close_row (Builder *b, BRow *r, gint64 t, gboolean dead)
 {
-  if (r->has_cur && t > r->cur_start)
+  if (row_has_cur (r) && t > r->cur_start)
     push_cur (b, r);
   r->end = MAX (t, r->birth);
   /* No record follows: everything is written out, the buffers freed. */
   finish_records (b, r);
   if (r->marks)
     finish_encoder (b, r->marks);
-  r->has_cur = FALSE;
+  row_clear_cur (r);
   r->open = FALSE;
   r->dead = dead;
 }

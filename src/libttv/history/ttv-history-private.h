@@ -218,9 +218,9 @@ void     ttv_history_slab_clear (TtvHistorySlab *s);
 typedef struct {
   TtvHistoryRec *pending;     /* owned, @pending_cap records, or NULL */
   guint n_pending;
-  guint pending_cap;
+  guint pending_cap;       /* never more than TTV_HISTORY_BLOCK */
   guint64 n_recs;          /* pushed, coded or not */
-  gint64 last_start;
+  gint64 last_start;       /* of the last record pushed; G_MININT64 before the first */
   gboolean finished;       /* no more records: everything written out */
   /* Coding. */
   gboolean listed;         /* in the coder's list of encoders holding bytes */
@@ -266,11 +266,24 @@ ttv_history_encoder_add (TtvHistoryEncoder *e, const TtvHistoryRec *rec)
     }
   TtvHistoryRec *r = &e->pending[e->n_pending];
   *r = *rec;
-  if (e->n_recs > 0 && r->start < e->last_start)
+  /* Before the first record last_start is G_MININT64: no test of n_recs. */
+  if (r->start < e->last_start)
     r->start = e->last_start;
   e->last_start = r->start;
   e->n_recs++;
   return ++e->n_pending == TTV_HISTORY_BLOCK;
+}
+
+/* Takes the last record pushed back (it is still pending), for its
+ * interval to go on: its start still bounds the next one's (the interval
+ * goes on from there), nothing does when no record is left. */
+static inline void
+ttv_history_encoder_take_back (TtvHistoryEncoder *e)
+{
+  g_assert (e->n_pending > 0);
+  e->n_pending--;
+  if (--e->n_recs == 0)
+    e->last_start = G_MININT64;
 }
 
 static inline void

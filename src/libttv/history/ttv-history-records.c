@@ -197,6 +197,7 @@ void
 ttv_history_encoder_init (TtvHistoryEncoder *e)
 {
   memset (e, 0, sizeof *e);
+  e->last_start = G_MININT64;
 }
 
 void
