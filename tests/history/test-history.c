@@ -3,6 +3,7 @@
  * queries at any zoom, and the cache file (reuse, invalidation, damage). */
 #include "ttv-history-test-util.h"
 #include "ttv-context.h"
+#include "ttv-ctf-writer.h"
 #include "ttv-kernel-model.h"
 #include "ttv-state-tracker.h"
 
@@ -793,6 +794,142 @@ test_cpu_time (Fixture *f, gconstpointer data)
   g_assert_cmpuint (check_cpu_time (h), >, 10);
 }
 
+/* ---- a pid reused while its former life still runs ---- */
+
+enum { REUSE_SWITCH, REUSE_FORK, REUSE_WAKEUP, REUSE_FREE };
+
+/* An LTTng 2.x kernel event's fields: names ending in "comm" 16-byte texts,
+ * prev_state 64 bits, the others 32-bit integers. */
+static TtvType *
+reuse_fields (const char *const *names)
+{
+  TtvType *s = ttv_type_new_struct ();
+  for (guint i = 0; names[i]; i++)
+    {
+      TtvType *t;
+      if (g_str_has_suffix (names[i], "comm"))
+        {
+          TtvType *c = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+          c->encoding = TTV_ENCODING_UTF8;
+          t = ttv_type_new_array (c, 16);
+        }
+      else
+        {
+          guint bits = strcmp (names[i], "prev_state") == 0 ? 64 : 32;
+          t = ttv_type_new_integer (bits, TRUE, TTV_BYTE_ORDER_LITTLE, bits);
+        }
+      ttv_type_add_field (s, names[i], t, NULL);
+    }
+  ttv_type_finish (s);
+  return s;
+}
+
+static void
+reuse_write (TtvCtfWriter *w, guint cpu, TtvTime t, guint event, const TtvScalar *v, guint n)
+{
+  g_autoptr (GError) error = NULL;
+  g_assert_true (ttv_ctf_writer_write_event (w, cpu, t, event, v, n, &error));
+}
+
+static void
+reuse_switch (TtvCtfWriter *w, guint cpu, TtvTime t, const char *prev, gint prev_tid, const char *next, gint next_tid)
+{
+  TtvScalar v[] = { TTV_SCALAR_STRING (prev), TTV_SCALAR_INT (prev_tid), TTV_SCALAR_INT (120),
+                    TTV_SCALAR_INT (prev_tid ? 1 : 0), TTV_SCALAR_STRING (next), TTV_SCALAR_INT (next_tid),
+                    TTV_SCALAR_INT (120) };
+  reuse_write (w, cpu, t, REUSE_SWITCH, v, G_N_ELEMENTS (v));
+}
+
+/* The rows of @pid in order of birth. */
+static GArray *
+rows_of_pid (TtvHistory *h, guint32 pid)
+{
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (TtvHistoryRowInfo));
+  for (guint i = 0; i < ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS); i++)
+    {
+      const TtvHistoryRowInfo *r = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
+      if (r->id != pid)
+        continue;
+      guint k = 0;
+      while (k < rows->len && g_array_index (rows, TtvHistoryRowInfo, k).birth <= r->birth)
+        k++;
+      g_array_insert_val (rows, k, *r);
+    }
+  return rows;
+}
+
+/* A trace that lost the exit of task 10 (running on CPU 0) forks a new
+ * task 10 on CPU 1, after freeing the first when @freed: the state starts
+ * the new life in the same task, or in a new one (where the allocator
+ * mostly puts it where the freed one was), and CPU 0 still runs it.  The
+ * events CPU 0 has after the fork, and its time there, belong to the new
+ * life's row, not to the one the fork or the free ended (the builder's
+ * cache of CPU 0's task must not hand out that row again). */
+static void
+test_pid_reused_while_running (gconstpointer data)
+{
+  gboolean freed = GPOINTER_TO_INT (data);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *trace = ttv_test_dup_tmp_path ("pid-reused");
+  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
+                             .packet_size = 4096, .long_bits = 64, .hostname = "test" };
+  TtvCtfWriter *w = ttv_ctf_writer_new (trace, &wo, &error);
+  g_assert_no_error (error);
+  const char *const switch_fields[] = { "prev_comm", "prev_tid", "prev_prio", "prev_state",
+                                        "next_comm", "next_tid", "next_prio", NULL };
+  const char *const fork_fields[] = { "parent_comm", "parent_tid", "parent_pid",
+                                      "child_comm", "child_tid", "child_pid", NULL };
+  const char *const wakeup_fields[] = { "comm", "tid", "prio", "target_cpu", NULL };
+  const char *const free_fields[] = { "comm", "tid", "prio", NULL };
+  const struct { const char *name; const char *const *fields; } events[] = {
+    { "sched_switch", switch_fields }, { "sched_process_fork", fork_fields }, { "sched_wakeup", wakeup_fields },
+    { "sched_process_free", free_fields },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    {
+      g_autoptr (TtvType) fields = reuse_fields (events[i].fields);
+      g_assert_cmpint (ttv_ctf_writer_add_event (w, events[i].name, fields, &error), ==, (gint) i);
+    }
+  const TtvTime base = 1000000000;
+  reuse_switch (w, 0, base + 1000, "swapper/0", 0, "old", 10);
+  reuse_switch (w, 1, base + 2000, "swapper/1", 0, "parent", 20);
+  if (freed)
+    {
+      TtvScalar free[] = { TTV_SCALAR_STRING ("old"), TTV_SCALAR_INT (10), TTV_SCALAR_INT (120) };
+      reuse_write (w, 1, base + 2500, REUSE_FREE, free, G_N_ELEMENTS (free));
+    }
+  TtvScalar fork[] = { TTV_SCALAR_STRING ("parent"), TTV_SCALAR_INT (20), TTV_SCALAR_INT (20),
+                       TTV_SCALAR_STRING ("new"), TTV_SCALAR_INT (10), TTV_SCALAR_INT (10) };
+  reuse_write (w, 1, base + 3000, REUSE_FORK, fork, G_N_ELEMENTS (fork));
+  TtvScalar wakeup[] = { TTV_SCALAR_STRING ("parent"), TTV_SCALAR_INT (20), TTV_SCALAR_INT (120), TTV_SCALAR_INT (1) };
+  reuse_write (w, 0, base + 4000, REUSE_WAKEUP, wakeup, G_N_ELEMENTS (wakeup));
+  reuse_write (w, 0, base + 5000, REUSE_WAKEUP, wakeup, G_N_ELEMENTS (wakeup));
+  reuse_switch (w, 0, base + 6000, "new", 10, "swapper/0", 0);
+  reuse_switch (w, 1, base + 7000, "parent", 20, "new", 10);
+  reuse_switch (w, 1, base + 8000, "new", 10, "swapper/1", 0);
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+
+  g_autoptr (TtvTraceset) ts = ttv_history_test_open (trace);
+  g_autoptr (TtvHistory) h = build (ts, 0, TRUE);
+  g_autoptr (GArray) rows = rows_of_pid (h, 10);
+  g_assert_cmpuint (rows->len, ==, 2);
+  const TtvHistoryRowInfo *old = &g_array_index (rows, TtvHistoryRowInfo, 0);
+  const TtvHistoryRowInfo *new = &g_array_index (rows, TtvHistoryRowInfo, 1);
+  /* The first life: its switch in only, and no time told after the fork. */
+  g_assert_cmpint (old->end, ==, base + (freed ? 2500 : 3000));
+  g_assert_cmpint (old->dead, ==, freed);
+  g_assert_cmpuint (old->n_events, ==, 1);
+  g_assert_cmpint (old->cpu_time, ==, 0);
+  /* The new life: CPU 0's two wakeups and CPU 1's switch in (an event
+   * counts for what runs after it); CPU 0's time told at its switch out
+   * (from the first switch in: the state's accounting stretch), CPU 1's at
+   * its own. */
+  g_assert_cmpint (new->birth, ==, base + 3000);
+  g_assert_cmpuint (new->n_events, ==, 3);
+  g_assert_cmpint (new->cpu_time, ==, 5000 + 1000);
+  ttv_test_remove_tree (trace);
+}
+
 /* ---- the real CTF kernel traces ---- */
 
 static void
@@ -828,6 +965,9 @@ main (int argc, char **argv)
   g_test_add ("/history/sim/names", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_names, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cpu-time", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_cpu_time, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cancel", Fixture, GSIZE_TO_POINTER (5000), fixture_set_up, test_cancel, ttv_history_fixture_tear_down);
+  g_test_add_data_func ("/history/pid-reused-while-running", GINT_TO_POINTER (FALSE), test_pid_reused_while_running);
+  g_test_add_data_func ("/history/pid-freed-and-reused-while-running", GINT_TO_POINTER (TRUE),
+                        test_pid_reused_while_running);
   g_test_add_data_func ("/history/ctf/arm64-kernel", "arm64-kernel", test_real_ctf);
   g_test_add_data_func ("/history/ctf/bigendian-kernel", "bigendian-kernel", test_real_ctf);
   g_test_add_data_func ("/history/ctf/scp-kernel", "scp-kernel", test_real_ctf);
