@@ -77,9 +77,14 @@ typedef struct {
   const TtvProcessState *p;
 } Dirty;
 
+/* A CPU's rows, and the row of the task last seen running there (or
+ * named by its last event): while @p is set, @row is its open row and
+ * @pid its pid.  A row that closes is forgotten at once
+ * (forget_cached_row), so that a hit needs no other test. */
 typedef struct {
-  const TtvProcessState *p;   /* cache of the running task's row */
-  BRow *row;
+  const TtvProcessState *p;
+  BRow *row;               /* NULL with @p */
+  guint32 pid;
   BRow *cpu_row;
   BRow *idle_row;
 } CpuCache;
@@ -104,6 +109,7 @@ typedef struct {
   GHashTable *resources[TTV_HISTORY_ROW_N_KINDS];
   CpuCache *cpus;          /* MAX_CPU */
   gint n_cpus;             /* highest CPU seen + 1 */
+  gint n_cached;           /* highest CPU whose cache was set + 1 */
 } BMachine;
 
 typedef struct {
@@ -605,6 +611,30 @@ eval_cpu (Builder *b, BRow *r, const TtvCpuState *c, TtvExecMode mode, gint64 t)
   row_set (b, r, t, cls | (guint32) mode << 4, pid);
 }
 
+/* @p's open row @r becomes @cpu's cached task row (see CpuCache). */
+static void
+cache_row (BMachine *m, gint cpu, const TtvProcessState *p, BRow *r)
+{
+  CpuCache *c = &m->cpus[cpu];
+  c->p = p;
+  c->row = r;
+  c->pid = p->pid;
+  m->n_cached = MAX (m->n_cached, cpu + 1);
+}
+
+/* Row @r closes: no CPU's cache may hand it out again (the task's object
+ * may live on in a new life, or be freed). */
+static void
+forget_cached_row (BMachine *m, const BRow *r)
+{
+  for (gint i = 0; i < m->n_cached; i++)
+    if (m->cpus[i].row == r)
+      {
+        m->cpus[i].p = NULL;
+        m->cpus[i].row = NULL;
+      }
+}
+
 /* After each event: the rows whose process changed, the event's CPU and
  * what runs on it; the event counts for them. */
 static void
@@ -649,17 +679,14 @@ after_event (Builder *b, gint cpu, TtvTime time)
     }
   if (p == NULL)
     return;
-  BRow *r;
-  if (c->p == p && c->row && c->row->open && c->row->id == p->pid)
-    r = c->row;
-  else
+  BRow *r = c->row;
+  if (G_UNLIKELY (c->p != p))
     {
       r = process_row (b, p, t);
-      c->p = p;
-      c->row = r;
+      if (r == NULL)
+        return;
+      cache_row (b->m, cpu, p, r);
     }
-  if (r == NULL)
-    return;
   eval_process (b, r, p, t);
   row_count (b, r, t);
 }
@@ -681,6 +708,7 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
         {
           close_row (b, r, t, FALSE);
           pid_set (b, p->pid, NULL);
+          forget_cached_row (b->m, r);
         }
     }
   r = process_row (b, p, t);
@@ -695,9 +723,7 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
       for (guint i = b->n_dirty; i-- > 0;)
         if (b->dirty[i].p == p)
           b->dirty[i] = b->dirty[--b->n_dirty];
-      for (gint c = 0; c < b->m->n_cpus; c++)
-        if (b->m->cpus[c].p == p)
-          b->m->cpus[c].p = NULL;
+      forget_cached_row (b->m, r);
       return;
     }
   Dirty d = { r, p };
@@ -708,11 +734,12 @@ on_process_status (gpointer data, const TtvProcessState *p, TtvProcessStatus old
 }
 
 /* The row of what ran on @c, when its cache knows it: the CPU's idle
- * task, or the task last seen running there, still alive; else NULL. */
+ * task, or the task last seen running there, still alive (an empty cache
+ * holds no row); else NULL. */
 static inline BRow *
 cpu_time_row_cached (const CpuCache *c, guint32 pid)
 {
-  return pid == 0 ? c->idle_row : c->p && c->p->pid == pid && c->row && c->row->open ? c->row : NULL;
+  return pid == 0 ? c->idle_row : c->pid == pid ? c->row : NULL;
 }
 
 /* @pid ran on @cpu for @time: the general case, any machine, any pid. */
