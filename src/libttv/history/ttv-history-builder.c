@@ -123,6 +123,10 @@ typedef struct {
   TtvHistorySlab early_bins;
   GPtrArray *machines;     /* of BMachine *, owned, by number */
   BMachine *m;             /* the state's selected machine (weak) */
+  /* m->id, m->start and m->cpus, read by every callback and event. */
+  guint m_id;
+  gint64 m_start;
+  CpuCache *m_cpus;
   Dirty dirty[MAX_DIRTY];  /* processes an event changed */
   guint n_dirty;
   gint event_cpu;
@@ -177,14 +181,25 @@ machine_free (BMachine *m)
 }
 
 /* The machine @id (created, starting at the origin, if the traceset did
- * not announce it).  Out of line: rare (a change of machine), and inline
- * it made every observer callback save registers. */
-static G_NO_INLINE BMachine *
+ * not announce it). */
+static BMachine *
 get_machine (Builder *b, guint id)
 {
   while (b->machines->len <= id)
     g_ptr_array_add (b->machines, machine_new (b->machines->len, b->origin));
   return g_ptr_array_index (b->machines, id);
+}
+
+/* The rows are the machine @id's from now on.  Out of line: rare (a
+ * change of machine), and inline it made every observer callback save
+ * registers. */
+static G_NO_INLINE void
+select_machine (Builder *b, guint id)
+{
+  b->m = get_machine (b, id);
+  b->m_id = b->m->id;
+  b->m_start = b->m->start;
+  b->m_cpus = b->m->cpus;
 }
 
 /* The machine the state selected, read from its event head
@@ -203,8 +218,8 @@ static inline void
 follow_machine (Builder *b)
 {
   guint k = selected_machine (b);
-  if (G_UNLIKELY (k != b->m->id))
-    b->m = get_machine (b, k);
+  if (G_UNLIKELY (k != b->m_id))
+    select_machine (b, k);
 }
 
 /* The live process @pid beyond the pages (out of line: rare, and a call
@@ -278,7 +293,7 @@ resource_set (BMachine *m, TtvHistoryRowKind kind, guint32 id, BRow *r)
 static gint64
 clamp_time (Builder *b, TtvTime t)
 {
-  return t < b->m->start ? b->m->start : t;
+  return t < b->m_start ? b->m_start : t;
 }
 
 static inline gboolean
@@ -556,7 +571,7 @@ idle_row (Builder *b, gint cpu, gint64 t)
 {
   if (cpu < 0 || cpu >= MAX_CPU)
     return NULL;
-  CpuCache *c = &b->m->cpus[cpu];
+  CpuCache *c = &b->m_cpus[cpu];
   if (c->idle_row == NULL)
     {
       c->idle_row = new_row (b, TTV_HISTORY_ROW_PROCESS, 0, t);
@@ -657,7 +672,7 @@ after_event (Builder *b, gint cpu, TtvTime time)
   TtvExecMode mode;
   const TtvProcessState *p;
   const TtvCpuState *cs = ttv_state_get_cpu_view (b->state, cpu, &mode, &p);
-  CpuCache *c = &b->m->cpus[cpu];
+  CpuCache *c = &b->m_cpus[cpu];
   if (cs && c->cpu_row == NULL)
     {
       b->m->n_cpus = MAX (b->m->n_cpus, cpu + 1);
@@ -747,7 +762,7 @@ static G_NO_INLINE void
 add_cpu_time_general (Builder *b, gint cpu, guint32 pid, gint64 time)
 {
   follow_machine (b);
-  CpuCache *c = &b->m->cpus[cpu];
+  CpuCache *c = &b->m_cpus[cpu];
   BRow *r = cpu_time_row_cached (c, pid);
   if (r == NULL && pid != 0)
     r = pid_lookup (b, pid);
@@ -765,9 +780,9 @@ on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
   Builder *b = data;
   if (cpu < 0 || cpu >= MAX_CPU)
     return;
-  if (G_LIKELY (selected_machine (b) == b->m->id))
+  if (G_LIKELY (selected_machine (b) == b->m_id))
     {
-      BRow *r = cpu_time_row_cached (&b->m->cpus[cpu], pid);
+      BRow *r = cpu_time_row_cached (&b->m_cpus[cpu], pid);
       if (G_LIKELY (r != NULL))
         {
           r->cpu_time += end - start;
@@ -1317,7 +1332,7 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   ttv_history_slab_init (&b->early_bins);
   b->machines = g_ptr_array_new_with_free_func ((GDestroyNotify) machine_free);
   add_machines (b, ts);
-  b->m = get_machine (b, 0);
+  select_machine (b, 0);
   b->event_cpu = -1;
   b->max_memory = max_memory;
   b->strings = g_ptr_array_new ();
