@@ -342,14 +342,15 @@ new_row (Builder *b, TtvHistoryRowKind kind, guint32 id, gint64 t)
 
 static guint32 intern_quark (Builder *b, GQuark q);
 
-/* Adds @rec to @e; a full block goes to the coder when the next record
- * comes (until then the last record may still be continued). */
+/* Adds the record from @start of @word (ttv_history_pending_word) with
+ * @count events to @e; a full block goes to the coder when the next
+ * record comes (until then the last record may still be continued). */
 static inline void
-push_rec (Builder *b, TtvHistoryEncoder *e, const TtvHistoryRec *rec)
+push_rec (Builder *b, TtvHistoryEncoder *e, gint64 start, guint64 word, guint32 count)
 {
   if (G_UNLIKELY (e->n_pending == TTV_HISTORY_BLOCK))
     ttv_history_coder_submit (b->coder, e, FALSE);
-  ttv_history_encoder_add (e, rec);
+  ttv_history_encoder_add_word (e, start, word, count);
 }
 
 static void
@@ -368,21 +369,14 @@ stored_aux (Builder *b, BRow *r, guint32 state, guint32 aux)
   return aux;
 }
 
-/* The record of @state from @start with @count events, its aux @stored
- * as stored_aux () gives it. */
-static inline TtvHistoryRec
-make_rec_stored (gint64 start, guint32 state, guint32 stored, guint32 count)
+/* The record word (ttv_history_pending_word) of a row's @state, its aux
+ * @stored as stored_aux () gives it.  A row's state word holds the key in
+ * its low 8 bits and the CPU + 1 in the next 12 (eval_process, eval_cpu),
+ * where the record word has them. */
+static inline guint64
+rec_word (guint32 state, guint32 stored)
 {
-  TtvHistoryRec rec = { start, (guint16) (state & 0xff), (gint16) ((gint) ((state >> 8) & 0xfff) - 1),
-                     stored, count };
-  return rec;
-}
-
-/* The record of (@state, @aux) from @start with @count events. */
-static inline TtvHistoryRec
-make_rec (Builder *b, BRow *r, gint64 start, guint32 state, guint32 aux, guint32 count)
-{
-  return make_rec_stored (start, state, stored_aux (b, r, state, aux), count);
+  return (guint64) (state & 0xfffff) | (guint64) stored << 32;
 }
 
 /* The current interval ends: it becomes a record (the last pending one:
@@ -392,8 +386,8 @@ make_rec (Builder *b, BRow *r, gint64 start, guint32 state, guint32 aux, guint32
 G_ALWAYS_INLINE static inline void
 push_cur (Builder *b, BRow *r)
 {
-  TtvHistoryRec rec = make_rec (b, r, r->cur_start, r->cur.state, r->cur.aux, r->cur_count);
-  push_rec (b, &r->recs, &rec);
+  guint64 word = rec_word (r->cur.state, stored_aux (b, r, r->cur.state, r->cur.aux));
+  push_rec (b, &r->recs, r->cur_start, word, r->cur_count);
 }
 
 /* The row's state becomes (@state, @aux) at @t (it changed): the general
@@ -414,9 +408,8 @@ row_change_general (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
           TtvHistoryEncoder *e = &r->recs;
           if (e->n_pending > 0)
             {
-              const TtvHistoryRec *last = &e->pending[e->n_pending - 1];
-              TtvHistoryRec rec = make_rec (b, r, last->start, state, aux, 0);
-              if (last->key == rec.key && last->cpu == rec.cpu && last->aux == rec.aux
+              const TtvHistoryPending *last = &e->pending[e->n_pending - 1];
+              if (last->word == rec_word (state, stored_aux (b, r, state, aux))
                   && last->count + carry <= TTV_HISTORY_MAX_COUNT)
                 {
                   r->cur_start = last->start;
@@ -469,8 +462,7 @@ row_change (Builder *b, BRow *r, gint64 t, guint32 state, guint32 aux)
       row_change_general (b, r, t, state, aux);
       return;
     }
-  TtvHistoryRec rec = make_rec_stored (r->cur_start, r->cur.state, stored, r->cur_count);
-  ttv_history_encoder_add (e, &rec);
+  ttv_history_encoder_add_word (e, r->cur_start, rec_word (r->cur.state, stored), r->cur_count);
   r->cur_start = t;
   r->cur.state = state;
   r->cur.aux = aux;
@@ -560,8 +552,8 @@ add_mark (Builder *b, BRow *r, gint64 t, TtvHistoryMarkKind kind, guint32 other,
       r->marks = ttv_history_slab_alloc0 (&b->slab, sizeof (TtvHistoryEncoder));
       ttv_history_encoder_init (r->marks);
     }
-  TtvHistoryRec m = { t, (guint16) kind, (gint16) (cpu >= 0 && cpu < G_MAXINT16 ? cpu : -1), other, 0 };
-  push_rec (b, r->marks, &m);
+  guint64 word = ttv_history_pending_word (kind, cpu >= 0 && cpu < G_MAXINT16 ? cpu : -1, other);
+  push_rec (b, r->marks, t, word, 0);
 }
 
 /* ---- rows of processes and CPUs ---- */

@@ -15,7 +15,7 @@ typedef struct {
   guint n;
   gboolean finish;         /* the encoder's last records: close it after */
   TtvHistoryEarlySummary *summary;   /* weak: to make after closing it, or NULL */
-  TtvHistoryRec recs[TTV_HISTORY_BLOCK];
+  TtvHistoryPending recs[TTV_HISTORY_BLOCK];
 } Job;
 
 typedef struct {
@@ -55,7 +55,7 @@ flush_listed (TtvHistoryCoder *c)
 
 /* The coding side of a block. */
 static void
-code (TtvHistoryCoder *c, TtvHistoryEncoder *e, const TtvHistoryRec *recs, guint n, gboolean finish)
+code (TtvHistoryCoder *c, TtvHistoryEncoder *e, const TtvHistoryPending *recs, guint n, gboolean finish)
 {
   gsize before = e->len;
   ttv_history_encoder_code (e, c->w, recs, n);
@@ -180,7 +180,7 @@ submit (TtvHistoryCoder *c, TtvHistoryEncoder *e, gboolean finish, TtvHistoryEar
       job->finish = finish;
       job->summary = s;
       if (e->n_pending > 0)   /* none pending: e->pending may be NULL */
-        memcpy (job->recs, e->pending, e->n_pending * sizeof (TtvHistoryRec));
+        memcpy (job->recs, e->pending, e->n_pending * sizeof (TtvHistoryPending));
       e->n_pending = 0;
       if (c->filling->n_jobs == JOBS_PER_BATCH)
         hand_over (c, FALSE);

@@ -27,6 +27,24 @@ typedef struct {
 
 #define TTV_HISTORY_MAX_COUNT 0xfffu
 
+/* A record waiting in its encoder to be coded (TtvHistoryEncoder.pending):
+ * its key, CPU + 1 (0: unknown) and aux in one word, as the block's
+ * dictionary holds them, so that the builder makes it from a row's state
+ * word and the coder reads it without either splitting it. */
+typedef struct {
+  gint64 start;
+  guint64 word;            /* key (8 bits) | (CPU + 1) << 8 | aux << 32 */
+  guint32 count;
+} TtvHistoryPending;
+
+/* The word of a record's (@key, @cpu, @aux). */
+static inline guint64
+ttv_history_pending_word (guint key, gint cpu, guint32 aux)
+{
+  guint64 cpu1 = cpu < 0 ? 0 : (guint64) cpu + 1;   /* -1, unknown: 0 */
+  return (guint64) (key & 0xff) | cpu1 << 8 | (guint64) aux << 32;
+}
+
 /* Records are coded in blocks of TTV_HISTORY_BLOCK.  A block holds a
  * dictionary of its distinct (key, aux, CPU) and, per record, bit-packed at
  * fixed widths: the time since the record before (0 for the first), the
@@ -216,7 +234,7 @@ void     ttv_history_slab_clear (TtvHistorySlab *s);
  * (ttv-history-coding-thread.c), the reading thread owns the first group of
  * fields (records pending), the coding thread the others. */
 typedef struct {
-  TtvHistoryRec *pending;     /* owned, @pending_cap records, or NULL */
+  TtvHistoryPending *pending; /* owned, @pending_cap records, or NULL */
   guint n_pending;
   guint pending_cap;       /* never more than TTV_HISTORY_BLOCK */
   guint64 n_recs;          /* pushed, coded or not */
@@ -243,7 +261,8 @@ typedef struct {
 void     ttv_history_encoder_init (TtvHistoryEncoder *e);
 void     ttv_history_encoder_clear (TtvHistoryEncoder *e);
 /* Codes @n records (a block) after the ones coded; the pending ones. */
-void     ttv_history_encoder_code (TtvHistoryEncoder *e, TtvHistoryWriter *w, const TtvHistoryRec *recs, guint n);
+void     ttv_history_encoder_code (TtvHistoryEncoder *e, TtvHistoryWriter *w, const TtvHistoryPending *recs,
+                                   guint n);
 void     ttv_history_encoder_code_block (TtvHistoryEncoder *e, TtvHistoryWriter *w);
 /* Makes room for more pending records. */
 void     ttv_history_encoder_grow (TtvHistoryEncoder *e);
@@ -251,12 +270,13 @@ void     ttv_history_encoder_grow (TtvHistoryEncoder *e);
  * coding buffers freed (the coding side of finish). */
 void     ttv_history_encoder_close (TtvHistoryEncoder *e, TtvHistoryWriter *w);
 
-/* Adds @rec to the pending records; TRUE when they make a block, to be
+/* Adds the record from @start of @word (ttv_history_pending_word) with
+ * @count events to the pending records; TRUE when they make a block, to be
  * coded before the next one is added.  Starts must not decrease (an
  * earlier one is taken as the last).  Inline: every state change of a row
  * comes here. */
 static inline gboolean
-ttv_history_encoder_add (TtvHistoryEncoder *e, const TtvHistoryRec *rec)
+ttv_history_encoder_add_word (TtvHistoryEncoder *e, gint64 start, guint64 word, guint32 count)
 {
   if (G_UNLIKELY (e->n_pending == e->pending_cap))
     {
@@ -264,14 +284,20 @@ ttv_history_encoder_add (TtvHistoryEncoder *e, const TtvHistoryRec *rec)
       if (e->n_pending == e->pending_cap)
         return FALSE;   /* finished: nothing may follow */
     }
-  TtvHistoryRec *r = &e->pending[e->n_pending];
-  *r = *rec;
   /* Before the first record last_start is G_MININT64: no test of n_recs. */
-  if (r->start < e->last_start)
-    r->start = e->last_start;
-  e->last_start = r->start;
+  start = MAX (start, e->last_start);
+  e->pending[e->n_pending] = (TtvHistoryPending) { start, word, count };
+  e->last_start = start;
   e->n_recs++;
   return ++e->n_pending == TTV_HISTORY_BLOCK;
+}
+
+/* ttv_history_encoder_add_word () of @rec. */
+static inline gboolean
+ttv_history_encoder_add (TtvHistoryEncoder *e, const TtvHistoryRec *rec)
+{
+  return ttv_history_encoder_add_word (e, rec->start, ttv_history_pending_word (rec->key, rec->cpu, rec->aux),
+                                       rec->count);
 }
 
 /* Takes the last record pushed back (it is still pending), for its

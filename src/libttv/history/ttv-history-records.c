@@ -70,7 +70,7 @@ dict_slot (guint64 word)
 }
 
 void
-ttv_history_encoder_code (TtvHistoryEncoder *e, TtvHistoryWriter *w, const TtvHistoryRec *r, guint n)
+ttv_history_encoder_code (TtvHistoryEncoder *e, TtvHistoryWriter *w, const TtvHistoryPending *r, guint n)
 {
   if (n == 0)
     return;
@@ -86,8 +86,7 @@ ttv_history_encoder_code (TtvHistoryEncoder *e, TtvHistoryWriter *w, const TtvHi
   guint64 prev_start = (guint64) r[0].start;   /* the first record's delta: 0 */
   for (guint i = 0; i < n; i++)
     {
-      guint64 cpu = r[i].cpu < 0 ? 0 : (guint64) r[i].cpu + 1;   /* -1, unknown: 0 */
-      guint64 word = (guint64) (r[i].key & 0xff) | cpu << 8 | (guint64) r[i].aux << 32;
+      guint64 word = r[i].word;
       guint s = dict_slot (word), k;
       for (;; s = (s + 1) % DICT_SLOTS)
         {
@@ -97,8 +96,8 @@ ttv_history_encoder_code (TtvHistoryEncoder *e, TtvHistoryWriter *w, const TtvHi
               k = nd;
               dict[nd++] = word;
               slots[s] = (guint8) nd;
-              or_a |= r[i].aux;
-              or_p |= cpu;
+              or_a |= word >> 32;
+              or_p |= (word >> 8) & 0xffffff;
               break;
             }
           if (dict[entry - 1] == word)
@@ -264,7 +263,7 @@ ttv_history_encoder_grow (TtvHistoryEncoder *e)
   g_return_if_fail (!e->finished);
   /* Grown as needed: many rows never hold a whole block. */
   e->pending_cap = e->pending_cap ? MIN (e->pending_cap * 2, TTV_HISTORY_BLOCK) : 4;
-  e->pending = g_renew (TtvHistoryRec, e->pending, e->pending_cap);
+  e->pending = g_renew (TtvHistoryPending, e->pending, e->pending_cap);
 }
 
 void
