@@ -500,19 +500,40 @@ assert_same_snapshots (const TtvState *a, const TtvState *b, const TtvEvent *ev)
 }
 
 /* What the observers of the transitions' tests were told: a running hash
- * of every cpu_time notification, in order, and their number. */
+ * of every cpu_time notification, in order, and their number; and a
+ * running hash of what cpu_spent tells of each (its CPU, its pid and how
+ * long), from cpu_time or from cpu_spent. */
 typedef struct {
   guint64 hash;
   guint64 n;
+  guint64 spent_hash;
 } Told;
+
+static guint64
+hash_words (guint64 hash, const guint64 *v, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    hash = (hash ^ v[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+  return hash;
+}
 
 static void
 told_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id, TtvTime start, TtvTime end)
 {
   Told *told = data;
   guint64 v[] = { (guint64) cpu, pid, mode, id, (guint64) start, (guint64) end };
-  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
-    told->hash = (told->hash ^ v[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+  told->hash = hash_words (told->hash, v, G_N_ELEMENTS (v));
+  guint64 spent[] = { (guint64) cpu, pid, (guint64) (end - start) };
+  told->spent_hash = hash_words (told->spent_hash, spent, G_N_ELEMENTS (spent));
+  told->n++;
+}
+
+static void
+told_cpu_spent (gpointer data, gint cpu, guint32 pid, TtvTime duration)
+{
+  Told *told = data;
+  guint64 spent[] = { (guint64) cpu, pid, (guint64) duration };
+  told->spent_hash = hash_words (told->spent_hash, spent, G_N_ELEMENTS (spent));
   told->n++;
 }
 
@@ -526,6 +547,9 @@ told_frame_end (gpointer data, gint cpu, guint32 pid, const TtvExecFrame *frame,
  * observed ones (push_mode_observed () and the like). */
 static const TtvStateObserver timed_framed = { .cpu_time = told_cpu_time, .frame_end = told_frame_end };
 static const TtvStateObserver timed = { .cpu_time = told_cpu_time };
+/* cpu_spent alone (the history builder's) takes its own way when it is
+ * the only observer, the loop over observers beside another. */
+static const TtvStateObserver spent = { .cpu_spent = told_cpu_spent };
 
 static guint32
 event_pid (const TtvState *s, gint cpu)
@@ -539,6 +563,8 @@ event_pid (const TtvState *s, gint cpu)
  * observer listening to nothing forces: the same state after every event.
  * The paths taken with an observer without frame_end against those with
  * frame_end too: the same state, and the same cpu_time notifications.
+ * cpu_spent, alone and beside a cpu_time observer: told the same as
+ * cpu_time, in the same order.
  * And the kernel model's inline beginning of an event on the selected
  * machine (ttv_state_begin_event_on) against its general path, which
  * selecting a spare machine before each event forces (both states hold
@@ -557,6 +583,12 @@ check_quiet_transitions (TtvTraceset *ts)
   Told told_framed = { 0 }, told_observed = { 0 };
   ttv_state_add_observer (framed, &timed_framed, &told_framed);
   ttv_state_add_observer (observed, &timed, &told_observed);
+  g_autoptr (TtvState) spent_alone = ttv_state_new ();
+  g_autoptr (TtvState) spent_beside = ttv_state_new ();
+  Told told_spent_alone = { 0 }, told_spent_beside = { 0 }, told_timed_beside = { 0 };
+  ttv_state_add_observer (spent_alone, &spent, &told_spent_alone);
+  ttv_state_add_observer (spent_beside, &timed, &told_timed_beside);
+  ttv_state_add_observer (spent_beside, &spent, &told_spent_beside);
   /* Machine ids are below the number of traces. */
   guint spare = ttv_traceset_get_n_traces (ts);
   g_autoptr (TtvState) inline_begin = ttv_state_new ();
@@ -574,6 +606,8 @@ check_quiet_transitions (TtvTraceset *ts)
       ttv_kernel_model_apply (model, general, trace, ev);
       ttv_kernel_model_apply (model, framed, trace, ev);
       ttv_kernel_model_apply (model, observed, trace, ev);
+      ttv_kernel_model_apply (model, spent_alone, trace, ev);
+      ttv_kernel_model_apply (model, spent_beside, trace, ev);
       ttv_kernel_model_apply (model, inline_begin, trace, ev);
       ttv_state_select_machine (other_machine, spare);
       ttv_kernel_model_apply (model, other_machine, trace, ev);
@@ -584,6 +618,8 @@ check_quiet_transitions (TtvTraceset *ts)
       g_assert_cmpuint (event_pid (inline_begin, cpu), ==, event_pid (other_machine, cpu));
       g_assert_cmpstr (ttv_state_get_event_syscall (observed, cpu), ==, ttv_state_get_event_syscall (framed, cpu));
       g_assert_cmpuint (told_observed.n, ==, told_framed.n);
+      g_assert_cmpuint (told_spent_alone.n, ==, told_observed.n);
+      g_assert_cmpuint (told_spent_beside.n, ==, told_observed.n);
       if (++n % 997 == 0)
         {
           assert_same_snapshots (fast, general, ev);
@@ -602,6 +638,10 @@ check_quiet_transitions (TtvTraceset *ts)
       assert_same_snapshots (inline_begin, other_machine, last);
     }
   g_assert_cmpuint (told_observed.hash, ==, told_framed.hash);
+  g_assert_cmpuint (told_timed_beside.hash, ==, told_observed.hash);
+  g_assert_cmpuint (told_spent_alone.spent_hash, ==, told_observed.spent_hash);
+  g_assert_cmpuint (told_spent_beside.spent_hash, ==, told_observed.spent_hash);
+  g_test_message ("%" G_GUINT64_FORMAT " CPU times told", told_observed.n);
   return n;
 }
 

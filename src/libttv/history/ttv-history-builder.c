@@ -766,8 +766,7 @@ add_cpu_time_general (Builder *b, gint cpu, guint32 pid, gint64 time)
  * the CPU's cache) makes no call, so it saves no registers; any other goes
  * to add_cpu_time_general (), which does the same for it. */
 static void
-on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
-             TtvTime start, TtvTime end)
+on_cpu_spent (gpointer data, gint cpu, guint32 pid, TtvTime duration)
 {
   Builder *b = data;
   if (cpu < 0 || cpu >= MAX_CPU)
@@ -777,11 +776,11 @@ on_cpu_time (gpointer data, gint cpu, guint32 pid, TtvExecMode mode, guint32 id,
       BRow *r = cpu_time_row_cached (&b->m_cpus[cpu], pid);
       if (G_LIKELY (r != NULL))
         {
-          r->cpu_time += end - start;
+          r->cpu_time += duration;
           return;
         }
     }
-  add_cpu_time_general (b, cpu, pid, end - start);
+  add_cpu_time_general (b, cpu, pid, duration);
 }
 
 static void
@@ -842,7 +841,7 @@ on_resource (gpointer data, TtvStateResource kind, guint32 id, guint count, TtvT
 }
 
 static const TtvStateObserver history_observer = {
-  .cpu_time = on_cpu_time,
+  .cpu_spent = on_cpu_spent,
   .process_status = on_process_status,
   .mark = on_mark,
   .resource = on_resource,

@@ -487,13 +487,15 @@ notify_cpu_time_general (TtvState *s, CpuSlot *slot, TtvTime t)
     {
       const TtvExecFrame *top = &p->frames[p->depth - 1];
       NOTIFY (s, cpu_time, slot->pub.cpu, p->pid, top->mode, top->id, slot->pub.since, t);
+      NOTIFY (s, cpu_spent, slot->pub.cpu, p->pid, t - slot->pub.since);
     }
 }
 
 /* notify_cpu_time_general () when there is one observer (the history
- * builder, an analysis) and the running task is cached: this comes nearly
- * once an event, and the loop kept its counter and the arguments in saved
- * registers; without it nothing is saved. */
+ * builder, an analysis) with one of the two callbacks and the running task
+ * is cached: this comes nearly once an event, and the loop kept its
+ * counter and the arguments in saved registers; without it nothing is
+ * saved, and cpu_spent is a tail call. */
 static G_NO_INLINE void
 notify_cpu_time (TtvState *s, CpuSlot *slot, TtvTime t)
 {
@@ -501,10 +503,18 @@ notify_cpu_time (TtvState *s, CpuSlot *slot, TtvTime t)
   if (G_LIKELY (p != NULL && s->n_observers == 1))
     {
       const TtvStateObserver *o = s->observers[0].observer;
-      const TtvExecFrame *top = &p->frames[p->depth - 1];
-      if (o->cpu_time)
-        o->cpu_time (s->observers[0].data, slot->pub.cpu, p->pid, top->mode, top->id, slot->pub.since, t);
-      return;
+      if (o->cpu_spent && !o->cpu_time)
+        {
+          o->cpu_spent (s->observers[0].data, slot->pub.cpu, p->pid, t - slot->pub.since);
+          return;
+        }
+      if (!o->cpu_spent)
+        {
+          const TtvExecFrame *top = &p->frames[p->depth - 1];
+          if (o->cpu_time)
+            o->cpu_time (s->observers[0].data, slot->pub.cpu, p->pid, top->mode, top->id, slot->pub.since, t);
+          return;
+        }
     }
   notify_cpu_time_general (s, slot, t);
 }
