@@ -527,40 +527,6 @@ test_probe (void)
  * sched_wakeup (an older kernel's way) at 12 us wakes it to run at 15 us. */
 enum { WAKING_SWITCH, WAKING_WAKING, WAKING_WAKEUP };
 
-static TtvType *
-waking_fields (gboolean is_switch)
-{
-  TtvType *s = ttv_type_new_struct ();
-  const char *const names[] = { is_switch ? "prev_comm" : "comm", is_switch ? "prev_tid" : "tid",
-                                is_switch ? "prev_prio" : "prio", is_switch ? "prev_state" : "target_cpu" };
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      TtvType *t;
-      if (i == 0)
-        {
-          TtvType *c = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
-          c->encoding = TTV_ENCODING_UTF8;
-          t = ttv_type_new_array (c, 16);
-        }
-      else
-        {
-          guint bits = i == 3 && is_switch ? 64 : 32;
-          t = ttv_type_new_integer (bits, TRUE, TTV_BYTE_ORDER_LITTLE, bits);
-        }
-      ttv_type_add_field (s, names[i], t, NULL);
-    }
-  if (is_switch)
-    {
-      TtvType *c = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
-      c->encoding = TTV_ENCODING_UTF8;
-      ttv_type_add_field (s, "next_comm", ttv_type_new_array (c, 16), NULL);
-      ttv_type_add_field (s, "next_tid", ttv_type_new_integer (32, TRUE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
-      ttv_type_add_field (s, "next_prio", ttv_type_new_integer (32, TRUE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
-    }
-  ttv_type_finish (s);
-  return s;
-}
-
 static void
 waking_switch (TtvCtfWriter *w, guint cpu, TtvTime t, const char *prev, gint prev_tid, gint state, const char *next,
                gint next_tid)
@@ -584,14 +550,14 @@ test_sched_waking (void)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *trace = ttv_test_dup_tmp_path ("waking");
-  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
-                             .packet_size = 4096, .long_bits = 64, .hostname = "test" };
-  TtvCtfWriter *w = ttv_ctf_writer_new (trace, &wo, &error);
-  g_assert_no_error (error);
+  TtvCtfWriter *w = ttv_test_kernel_ctf_writer_new (trace);
   const char *const names[] = { "sched_switch", "sched_waking", "sched_wakeup" };
+  const char *const switch_fields[] = { "prev_comm", "prev_tid", "prev_prio", "prev_state",
+                                        "next_comm", "next_tid", "next_prio", NULL };
+  const char *const wake_fields[] = { "comm", "tid", "prio", "target_cpu", NULL };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autoptr (TtvType) fields = waking_fields (i == WAKING_SWITCH);
+      g_autoptr (TtvType) fields = ttv_test_kernel_fields (i == WAKING_SWITCH ? switch_fields : wake_fields);
       g_assert_cmpint (ttv_ctf_writer_add_event (w, names[i], fields, &error), ==, (gint) i);
     }
   const TtvTime base = 1000000000;

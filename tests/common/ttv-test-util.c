@@ -289,6 +289,43 @@ ttv_test_event_times (TtvTraceset *ts)
   return times;
 }
 
+/* --- Small kernel traces written event by event ---------------------------- */
+
+TtvCtfWriter *
+ttv_test_kernel_ctf_writer_new (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
+                             .packet_size = 4096, .long_bits = 64, .hostname = "test" };
+  TtvCtfWriter *w = ttv_ctf_writer_new (path, &wo, &error);
+  g_assert_no_error (error);
+  return w;
+}
+
+TtvType *
+ttv_test_kernel_fields (const char *const *names)
+{
+  TtvType *s = ttv_type_new_struct ();
+  for (guint i = 0; names[i]; i++)
+    {
+      TtvType *t;
+      if (g_str_has_suffix (names[i], "comm"))
+        {
+          TtvType *c = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+          c->encoding = TTV_ENCODING_UTF8;
+          t = ttv_type_new_array (c, 16);
+        }
+      else
+        {
+          guint bits = strcmp (names[i], "prev_state") == 0 ? 64 : 32;
+          t = ttv_type_new_integer (bits, TRUE, TTV_BYTE_ORDER_LITTLE, bits);
+        }
+      ttv_type_add_field (s, names[i], t, NULL);
+    }
+  ttv_type_finish (s);
+  return s;
+}
+
 /* --- A live trace ------------------------------------------------------ */
 
 static void

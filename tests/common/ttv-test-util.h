@@ -4,6 +4,7 @@
  * and ttv-report --follow run as a subprocess.  Linked into the tests only. */
 #pragma once
 
+#include "ttv-ctf-writer.h"
 #include "ttv-ltt-sim.h"
 #include "ttv-trace.h"
 #include "ttv-traceset.h"
@@ -150,6 +151,17 @@ guint64 ttv_test_decode_all (TtvTrace *t);
 /* The time of every event of @ts, in the merged order of a read from its
  * beginning (the read must not fail). */
 GArray *ttv_test_event_times (TtvTraceset *ts);
+
+/* --- Small kernel traces written event by event ---------------------------- */
+
+/* A CTF writer of a kernel trace at @path (little-endian, compact event
+ * headers, 4 KiB packets, host "test"), for a test's own scenario. */
+TtvCtfWriter *ttv_test_kernel_ctf_writer_new (const char *path);
+
+/* The fields of an LTTng 2.x kernel event, of @names (NULL-terminated):
+ * names ending in "comm" 16-byte texts, prev_state 64 bits, the others
+ * 32-bit integers, all little-endian. */
+TtvType *ttv_test_kernel_fields (const char *const *names);
 
 /* --- Edited CTF traces: lost events, log levels ------------------------------------- */
 

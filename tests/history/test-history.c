@@ -3,7 +3,6 @@
  * queries at any zoom, and the cache file (reuse, invalidation, damage). */
 #include "ttv-history-test-util.h"
 #include "ttv-context.h"
-#include "ttv-ctf-writer.h"
 #include "ttv-kernel-model.h"
 #include "ttv-state-tracker.h"
 
@@ -800,32 +799,6 @@ test_cpu_time (Fixture *f, gconstpointer data)
 
 enum { REUSE_SWITCH, REUSE_FORK, REUSE_WAKEUP, REUSE_FREE };
 
-/* An LTTng 2.x kernel event's fields: names ending in "comm" 16-byte texts,
- * prev_state 64 bits, the others 32-bit integers. */
-static TtvType *
-reuse_fields (const char *const *names)
-{
-  TtvType *s = ttv_type_new_struct ();
-  for (guint i = 0; names[i]; i++)
-    {
-      TtvType *t;
-      if (g_str_has_suffix (names[i], "comm"))
-        {
-          TtvType *c = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
-          c->encoding = TTV_ENCODING_UTF8;
-          t = ttv_type_new_array (c, 16);
-        }
-      else
-        {
-          guint bits = strcmp (names[i], "prev_state") == 0 ? 64 : 32;
-          t = ttv_type_new_integer (bits, TRUE, TTV_BYTE_ORDER_LITTLE, bits);
-        }
-      ttv_type_add_field (s, names[i], t, NULL);
-    }
-  ttv_type_finish (s);
-  return s;
-}
-
 static void
 reuse_write (TtvCtfWriter *w, guint cpu, TtvTime t, guint event, const TtvScalar *v, guint n)
 {
@@ -873,10 +846,7 @@ test_pid_reused_while_running (gconstpointer data)
   gboolean freed = GPOINTER_TO_INT (data);
   g_autoptr (GError) error = NULL;
   g_autofree char *trace = ttv_test_dup_tmp_path ("pid-reused");
-  TtvCtfWriterOptions wo = { .byte_order = TTV_BYTE_ORDER_LITTLE, .header = TTV_CTF_HEADER_COMPACT,
-                             .packet_size = 4096, .long_bits = 64, .hostname = "test" };
-  TtvCtfWriter *w = ttv_ctf_writer_new (trace, &wo, &error);
-  g_assert_no_error (error);
+  TtvCtfWriter *w = ttv_test_kernel_ctf_writer_new (trace);
   const char *const switch_fields[] = { "prev_comm", "prev_tid", "prev_prio", "prev_state",
                                         "next_comm", "next_tid", "next_prio", NULL };
   const char *const fork_fields[] = { "parent_comm", "parent_tid", "parent_pid",
@@ -889,7 +859,7 @@ test_pid_reused_while_running (gconstpointer data)
   };
   for (guint i = 0; i < G_N_ELEMENTS (events); i++)
     {
-      g_autoptr (TtvType) fields = reuse_fields (events[i].fields);
+      g_autoptr (TtvType) fields = ttv_test_kernel_fields (events[i].fields);
       g_assert_cmpint (ttv_ctf_writer_add_event (w, events[i].name, fields, &error), ==, (gint) i);
     }
   const TtvTime base = 1000000000;
