@@ -161,6 +161,22 @@ check_sequence (GRand *rand, const GArray *recs)
   g_assert_true (ttv_history_seq_validate (&in_file, &bad));
   check_read (rand, recs, &in_file);
   close (fd);
+  /* A file that holds only the bytes before a point, the rest still in
+   * the writer's buffer: what an early summary reads. */
+  guint64 size = coded.w.bytes->len;
+  guint64 cuts[] = { 0, (guint64) g_rand_int_range (rand, 0, (gint32) size + 1), size };
+  for (guint k = 0; k < G_N_ELEMENTS (cuts); k++)
+    {
+      int part = coded_file (&coded);
+      g_assert_cmpint (ftruncate (part, (off_t) cuts[k]), ==, 0);
+      TtvHistorySeq split = in_file;
+      split.fd = part;
+      split.unwritten = coded.w.bytes->data + cuts[k];
+      split.unwritten_from = cuts[k];
+      g_assert_true (ttv_history_seq_validate (&split, &bad));
+      check_read (rand, recs, &split);
+      close (part);
+    }
   coded_clear (&coded);
 }
 
@@ -424,7 +440,9 @@ test_codec_damage (void)
     {
       g_autofree guint8 *bytes = g_memdup2 (good.data, good.size);
       g_autofree TtvHistoryBlock *dir = g_memdup2 (good.dir, n_pieces * sizeof (TtvHistoryBlock));
-      TtvHistorySeq seq = { bytes, -1, good.size, dir, good.n_blocks, good.n_recs };
+      TtvHistorySeq seq = good;
+      seq.data = bytes;
+      seq.dir = dir;
       guint64 p = (guint64) g_rand_int_range (rand, 0, (gint32) n_pieces);
       TtvHistoryBlock *piece = (TtvHistoryBlock *) (bytes + dir[p].offset);
       guint k = (guint) g_rand_int_range (rand, 0, p + 1 < n_pieces ? TTV_HISTORY_PIECE

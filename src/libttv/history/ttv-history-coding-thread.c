@@ -72,16 +72,23 @@ code (TtvHistoryCoder *c, TtvHistoryEncoder *e, const TtvHistoryPending *recs, g
 }
 
 /* @s from the closed encoder @e's records, read back from what the
- * writer holds (its buffer written out first: the records are read from
- * the file, as the tail would). */
+ * writer holds: from the file, and from its buffer the bytes not yet
+ * written out (a write of the buffer and a read back of it for every
+ * row that closed were most of this thread's system calls). */
 static void
 summarize_early (TtvHistoryCoder *c, TtvHistoryEncoder *e, TtvHistoryEarlySummary *s)
 {
   TtvHistoryWriter *w = c->w;
-  if (w->fd >= 0)
-    ttv_history_writer_flush (w);
-  TtvHistorySeq seq = { w->bytes ? w->bytes->data : NULL, w->fd, w->offset,
-                        e->dir ? e->dir : &e->dir_first, ttv_history_n_blocks (s->n_recs), s->n_recs };
+  TtvHistorySeq seq = {
+    .data = w->bytes ? w->bytes->data : NULL,
+    .fd = w->fd,
+    .unwritten = w->fd >= 0 ? w->buf : NULL,
+    .unwritten_from = w->offset - (w->fd >= 0 ? w->len : 0),
+    .size = w->offset,
+    .dir = e->dir ? e->dir : &e->dir_first,
+    .n_blocks = ttv_history_n_blocks (s->n_recs),
+    .n_recs = s->n_recs,
+  };
   s->n_levels = ttv_history_summary_plan (&seq, s->origin, s->end, s->levels);
   gsize size = ttv_history_summary_layout (s->levels, s->n_levels, 0);
   if (c->summary_bytes + size > c->max_memory)

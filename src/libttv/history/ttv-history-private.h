@@ -80,7 +80,10 @@ typedef struct {
 /* A coded sequence of records (a row's intervals or its marks). */
 typedef struct {
   const guint8 *data;      /* the whole representation in memory (weak), or NULL: */
-  int fd;                  /* read from this file */
+  int fd;                  /* read from this file, */
+  const guint8 *unwritten; /* but the bytes from @unwritten_from on from here (a
+                            * writer's buffer not yet written out, weak), or NULL */
+  guint64 unwritten_from;
   guint64 size;            /* of the representation */
   const TtvHistoryBlock *dir; /* one entry per piece, in memory (weak) */
   guint64 n_blocks;        /* (n_recs + TTV_HISTORY_BLOCK - 1) / TTV_HISTORY_BLOCK */

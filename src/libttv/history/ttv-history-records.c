@@ -301,6 +301,8 @@ ttv_history_encoder_seq (const TtvHistoryEncoder *e, const guint8 *data, guint64
   g_assert (e->finished || e->n_recs == 0);
   seq->data = data;
   seq->fd = -1;
+  seq->unwritten = NULL;
+  seq->unwritten_from = size;
   seq->size = size;
   seq->dir = e->dir ? e->dir : &e->dir_first;
   seq->n_recs = e->n_recs;
@@ -331,6 +333,23 @@ ttv_history_cursor_init (TtvHistoryCursor *c, const TtvHistorySeq *seq, guint64 
   c->block = G_MAXUINT64;
 }
 
+/* @n bytes of @s's file at @off: those before s->unwritten_from read from
+ * the file, the others copied from the buffer that holds them.  An early
+ * summary reads a row just closed this way, without a write of the
+ * writer's buffer and a read back of it (two system calls a row). */
+static gboolean
+seq_read_at (const TtvHistorySeq *s, guint8 *buf, gsize n, guint64 off)
+{
+  gsize from_file = s->unwritten == NULL || off + n <= s->unwritten_from ? n
+                    : off >= s->unwritten_from                           ? 0
+                                                                          : (gsize) (s->unwritten_from - off);
+  if (from_file && !ttv_file_read_at (s->fd, buf, from_file, off))
+    return FALSE;
+  if (from_file < n)
+    memcpy (buf + from_file, s->unwritten + (off + from_file - s->unwritten_from), n - from_file);
+  return TRUE;
+}
+
 /* Loads piece @p's entries (reading them if the sequence is in a file). */
 static gboolean
 cursor_piece (TtvHistoryCursor *c, guint64 p)
@@ -346,7 +365,7 @@ cursor_piece (TtvHistoryCursor *c, guint64 p)
     c->piece = (const TtvHistoryBlock *) (s->data + off);
   else
     {
-      if (!ttv_file_read_at (s->fd, (guint8 *) c->piece_buf, n * sizeof (TtvHistoryBlock), off))
+      if (!seq_read_at (s, (guint8 *) c->piece_buf, n * sizeof (TtvHistoryBlock), off))
         return FALSE;
       c->n_reads++;
       c->read_bytes += n * sizeof (TtvHistoryBlock);
@@ -374,7 +393,7 @@ cursor_bytes (TtvHistoryCursor *c, guint64 off, gsize len, gsize want)
   if (off < c->win_off || off + len > c->win_off + c->win_len)
     {
       gsize n = (gsize) MIN ((guint64) want, s->size - off);
-      if (len > n || !ttv_file_read_at (s->fd, c->win, n, off))
+      if (len > n || !seq_read_at (s, c->win, n, off))
         {
           c->win_len = 0;
           return NULL;

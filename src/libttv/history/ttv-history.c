@@ -47,6 +47,8 @@ row_seq (const TtvHistory *h, const TtvHistoryBlock *dir, guint64 n_recs, TtvHis
 {
   seq->data = h->data;
   seq->fd = h->fd;
+  seq->unwritten = NULL;
+  seq->unwritten_from = h->size;
   seq->size = h->size;
   seq->dir = dir;
   seq->n_recs = n_recs;
