@@ -266,12 +266,6 @@ read_block (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, const TtvAn
  * pread each, whose system call cost more than the bytes read between. */
 #define READ_AHEAD_BYTES (256u * 1024)
 
-/* The window of a file a scan of every block reads through. */
-typedef struct {
-  guint8 *buf;             /* READ_AHEAD_BYTES, or NULL: blocks read one by one */
-  guint64 offset;
-  gsize len;
-} ReadAhead;
 
 typedef struct {
   const TtvAnalysisSeq *seq;
@@ -284,30 +278,8 @@ typedef struct {
   TtvAnalysisBlock blocks[TTV_ANALYSIS_CHUNK];
   guint8 *entries;
   gboolean stopped;
-  ReadAhead ahead;
+  TtvHistoryReadWindow ahead;   /* .buf NULL: blocks read one by one */
 } Scan;
-
-/* The @len bytes at @offset of the file @src, as ttv_analysis_source_get
- * gives them (in @buf when they would be misaligned in the window), read
- * through @ra's window: the bytes held, as from memory, else the window
- * moved to @offset. */
-static const guint8 *
-read_ahead_get (ReadAhead *ra, const TtvAnalysisSource *src, guint64 offset, gsize len, guint8 *buf)
-{
-  const guint8 *p = offset >= ra->offset
-                      ? ttv_history_source_get (ra->buf, -1, ra->len, offset - ra->offset, len, buf) : NULL;
-  if (p != NULL)
-    return p;
-  if (len > READ_AHEAD_BYTES || offset > src->size || src->size - offset < len)
-    return NULL;
-  gsize n = (gsize) MIN ((guint64) READ_AHEAD_BYTES, src->size - offset);
-  ra->len = 0;
-  if (!ttv_file_read_at (src->fd, ra->buf, n, offset))
-    return NULL;
-  ra->offset = offset;
-  ra->len = n;
-  return ttv_history_source_get (ra->buf, -1, ra->len, 0, len, buf);
-}
 
 /* The entries of block @be for a scan, in sc->entries or its window. */
 static const guint8 *
@@ -316,7 +288,7 @@ scan_read_block (Scan *sc, const TtvAnalysisBlock *be, GError **error)
   if (sc->ahead.buf == NULL)
     return read_block (sc->seq, sc->src, be, sc->entries, error);
   const guint8 *p = be->n <= TTV_ANALYSIS_BLOCK
-                      ? read_ahead_get (&sc->ahead, sc->src, be->offset, be->n * sc->seq->entry_size, sc->entries)
+                      ? ttv_history_read_window_get (&sc->ahead, sc->src->fd, sc->src->size, be->offset, be->n * sc->seq->entry_size, sc->entries)
                       : NULL;
   if (p == NULL)
     ttv_analysis_set_read_error (error, sc->src, be->offset);
@@ -375,7 +347,7 @@ ttv_analysis_seq_scan_lasting (const TtvAnalysisSeq *seq, const TtvAnalysisSourc
 {
   if (seq->h.n_chunks == 0 || t1 < t0)
     return TRUE;
-  Scan sc = { seq, src, mode, t0, t1, min_duration, func, data, { { 0 } }, NULL, FALSE, { NULL, 0, 0 } };
+  Scan sc = { seq, src, mode, t0, t1, min_duration, func, data, { { 0 } }, NULL, FALSE, { NULL, READ_AHEAD_BYTES, 0, 0 } };
   sc.entries = g_malloc (TTV_ANALYSIS_BLOCK * seq->entry_size);
   if (src->data == NULL && t0 == G_MININT64 && t1 == G_MAXINT64 && min_duration <= 0)
     sc.ahead.buf = g_malloc (READ_AHEAD_BYTES);

@@ -224,30 +224,16 @@ get_bytes (TtvHistory *h, guint64 offset, gsize len, guint8 *buf)
  * rows). */
 #define INDEX_WINDOW (64u << 10)
 
-typedef struct {
-  guint8 *bytes;           /* INDEX_WINDOW of them */
-  guint64 off;
-  gsize len;
-} IndexWindow;
-
 /* get_bytes () for the rows' indexes, copied into @buf. */
 static const guint8 *
-get_index_bytes (TtvHistory *h, IndexWindow *win, guint64 offset, gsize len, guint8 *buf)
+get_index_bytes (TtvHistory *h, TtvHistoryReadWindow *win, guint64 offset, gsize len, guint8 *buf)
 {
-  if (h->data || len == 0 || len > INDEX_WINDOW)
+  if (h->data || len == 0 || len > win->cap)
     return get_bytes (h, offset, len, buf);
-  if (offset > h->size || h->size - offset < len)
-    return NULL;
-  if (offset < win->off || offset + len > win->off + win->len)
-    {
-      gsize n = (gsize) MIN ((guint64) INDEX_WINDOW, h->size - offset);
-      win->len = 0;
-      if (!ttv_file_read_at (h->fd, win->bytes, n, offset))
-        return NULL;
-      win->off = offset;
-      win->len = n;
-    }
-  return memcpy (buf, win->bytes + (offset - win->off), len);
+  const guint8 *p = ttv_history_read_window_get (win, h->fd, h->size, offset, len, buf);
+  if (p && p != buf)
+    memcpy (buf, p, len);
+  return p ? buf : NULL;
 }
 
 /* The bytes of the rows' directories and levels (checked to fit). */
@@ -363,7 +349,7 @@ ttv_history_open_data (TtvHistory *h, gboolean trusted, GError **error)
   if (!h->data && p == NULL)
     BAD (_("%s: too large a row table (byte %" PRIu64 ")"), what, hd->rows_offset);
   g_autofree guint8 *window = h->data ? NULL : g_malloc (INDEX_WINDOW);
-  IndexWindow win = { window, 0, 0 };
+  TtvHistoryReadWindow win = { window, INDEX_WINDOW, 0, 0 };
   for (guint64 i = 0; i < hd->n_rows; i++)
     {
       const TtvHistoryRow *r = &rows[i];

@@ -349,6 +349,23 @@ gint64   ttv_history_seq_find (const TtvHistorySeq *seq, gint64 t, TtvHistoryCur
 const guint8 *ttv_history_source_get (const guint8 *data, int fd, guint64 size, guint64 offset, gsize len,
                                    guint8 *buf);
 
+/* A window of a file read in order, one pread for many small pieces
+ * (their system calls cost more than the bytes between them). */
+typedef struct {
+  guint8 *buf;             /* @cap bytes (owned by the caller) */
+  gsize cap;
+  guint64 offset;          /* of the bytes held */
+  gsize len;
+} TtvHistoryReadWindow;
+
+/* The @len bytes at @offset of @fd (@size bytes), as
+ * ttv_history_source_get () gives them (in @buf when they would be
+ * misaligned in the window), from the window, moved to @offset when it
+ * does not hold them; NULL when they do not fit, are more than the window
+ * or cannot be read.  Valid until the next call. */
+const guint8 *ttv_history_read_window_get (TtvHistoryReadWindow *w, int fd, guint64 size, guint64 offset, gsize len,
+                                           guint8 *buf);
+
 static inline guint64
 ttv_history_read_le (const guint8 *p, guint w)
 {

@@ -323,6 +323,24 @@ ttv_history_source_get (const guint8 *data, int fd, guint64 size, guint64 offset
   return ttv_file_read_at (fd, buf, len, offset) ? buf : NULL;
 }
 
+const guint8 *
+ttv_history_read_window_get (TtvHistoryReadWindow *w, int fd, guint64 size, guint64 offset, gsize len, guint8 *buf)
+{
+  const guint8 *p = offset >= w->offset ? ttv_history_source_get (w->buf, -1, w->len, offset - w->offset, len, buf)
+                                        : NULL;
+  if (p != NULL)
+    return p;
+  if (len > w->cap || offset > size || size - offset < len)
+    return NULL;
+  gsize n = (gsize) MIN ((guint64) w->cap, size - offset);
+  w->len = 0;
+  if (!ttv_file_read_at (fd, w->buf, n, offset))
+    return NULL;
+  w->offset = offset;
+  w->len = n;
+  return ttv_history_source_get (w->buf, -1, w->len, 0, len, buf);
+}
+
 void
 ttv_history_cursor_init (TtvHistoryCursor *c, const TtvHistorySeq *seq, guint64 index)
 {
