@@ -266,7 +266,6 @@ read_block (const TtvAnalysisSeq *seq, const TtvAnalysisSource *src, const TtvAn
  * pread each, whose system call cost more than the bytes read between. */
 #define READ_AHEAD_BYTES (256u * 1024)
 
-
 typedef struct {
   const TtvAnalysisSeq *seq;
   const TtvAnalysisSource *src;
@@ -288,7 +287,8 @@ scan_read_block (Scan *sc, const TtvAnalysisBlock *be, GError **error)
   if (sc->ahead.buf == NULL)
     return read_block (sc->seq, sc->src, be, sc->entries, error);
   const guint8 *p = be->n <= TTV_ANALYSIS_BLOCK
-                      ? ttv_history_read_window_get (&sc->ahead, sc->src->fd, sc->src->size, be->offset, be->n * sc->seq->entry_size, sc->entries)
+                      ? ttv_history_read_window_get (&sc->ahead, sc->src->fd, sc->src->size, be->offset,
+                                                     be->n * sc->seq->entry_size, sc->entries)
                       : NULL;
   if (p == NULL)
     ttv_analysis_set_read_error (error, sc->src, be->offset);
@@ -347,7 +347,8 @@ ttv_analysis_seq_scan_lasting (const TtvAnalysisSeq *seq, const TtvAnalysisSourc
 {
   if (seq->h.n_chunks == 0 || t1 < t0)
     return TRUE;
-  Scan sc = { seq, src, mode, t0, t1, min_duration, func, data, { { 0 } }, NULL, FALSE, { NULL, READ_AHEAD_BYTES, 0, 0 } };
+  Scan sc = { seq, src, mode, t0, t1, min_duration, func, data, { { 0 } }, NULL, FALSE,
+              { NULL, READ_AHEAD_BYTES, 0, 0 } };
   sc.entries = g_malloc (TTV_ANALYSIS_BLOCK * seq->entry_size);
   if (src->data == NULL && t0 == G_MININT64 && t1 == G_MAXINT64 && min_duration <= 0)
     sc.ahead.buf = g_malloc (READ_AHEAD_BYTES);

@@ -217,10 +217,10 @@ get_bytes (TtvHistory *h, guint64 offset, gsize len, guint8 *buf)
   return ttv_history_source_get (h->data, h->fd, h->size, offset, len, buf);
 }
 
-/* The rows' directories and levels are small pieces in the order of the
- * rows, each row's right after its records, with its summary's bins
- * after them: read a window at a time, not with a system call for each
- * piece (three a row took half of opening a cached history of 7,500
+/* The rows' directories and levels are small pieces after every row's
+ * records, in the order of the rows, each row's followed by its
+ * summary's bins: read a window at a time, not with a system call for
+ * each piece (three a row took half of opening a cached history of 7,500
  * rows). */
 #define INDEX_WINDOW (64u << 10)
 
@@ -358,7 +358,8 @@ ttv_history_open_data (TtvHistory *h, gboolean trusted, GError **error)
       gsize level_bytes = r->n_levels * sizeof (TtvHistoryLevel);
       const guint8 *d = get_index_bytes (h, &win, r->recs_dir_offset, dir_bytes, p);
       const guint8 *m = get_index_bytes (h, &win, r->marks_dir_offset, mark_bytes, p ? p + dir_bytes : NULL);
-      const guint8 *l = get_index_bytes (h, &win, r->levels_offset, level_bytes, p ? p + dir_bytes + mark_bytes : NULL);
+      const guint8 *l = get_index_bytes (h, &win, r->levels_offset, level_bytes,
+                                         p ? p + dir_bytes + mark_bytes : NULL);
       if (d == NULL || m == NULL || l == NULL)
         BAD (_("%s: cannot read row %" PRIu64 "'s index"), what, i);
       h->index[i].dir = (const TtvHistoryBlock *) d;
