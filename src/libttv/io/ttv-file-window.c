@@ -2,6 +2,7 @@
  * filled by pread (see ttv-file-window.h). */
 #include "ttv-file-window.h"
 #include "ttv-error.h"
+#include "ttv-large-buffer.h"
 #include "ttv-regular-file.h"
 
 #include <errno.h>
@@ -99,7 +100,8 @@ forget_bytes (TtvFileWindow *w)
 void
 ttv_file_window_clear (TtvFileWindow *w)
 {
-  g_clear_pointer (&w->buf, g_free);
+  ttv_large_buffer_free (w->buf, w->buf_size);
+  w->buf = NULL;
   w->buf_size = 0;
   forget_bytes (w);
 }
@@ -161,10 +163,12 @@ fill (TtvFileWindow *w, guint64 start, gsize len, gsize room, gsize skip, GError
   gsize size = buffer_size_for (room);
   if (w->buf_size < room || w->buf_size > MAX (size, (gsize) 4 * TTV_FILE_WINDOW_BYTES))
     {
-      g_free (w->buf);
+      ttv_large_buffer_free (w->buf, w->buf_size);
+      w->buf = NULL;
       w->buf_size = 0;
-      /* A packet claiming most of a huge file is an error, not an abort. */
-      if ((w->buf = g_try_malloc (size)) == NULL)
+      /* A packet claiming most of a huge file is an error, not an abort.
+       * A large packet's buffer in huge pages (ttv-large-buffer.h). */
+      if ((w->buf = ttv_large_buffer_alloc (size)) == NULL)
         {
           g_set_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO,
                        _("%s: no memory for the %" PRIu64 " bytes at byte offset %" PRIu64),

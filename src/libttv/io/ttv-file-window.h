@@ -41,7 +41,7 @@ typedef struct {
   /* The bytes from this file offset on were read; those between
    * bytes_offset and it were not (ttv_file_window_get_tail). */
   guint64 read_offset;
-  guint8 *buf;                /* owned, buf_size bytes, reused as the window moves */
+  guint8 *buf;                /* owned (ttv_large_buffer_alloc), buf_size bytes, reused as the window moves */
   gsize buf_size;
 } TtvFileWindow;
 

@@ -1,0 +1,46 @@
+/* ttv-large-buffer.h: buffers of half a megabyte and more (a window onto
+ * a trace's large packets), in 2 MiB regions that the kernel may back
+ * with huge pages.
+ *
+ * A fresh buffer's pages are faulted in one by one when first written;
+ * on a virtual machine such a fault costs microseconds, and a window of
+ * 1 MiB has 256 of them: on a recorded LTTng-UST trace (1 MiB packets),
+ * a tenth of `ttv-report`'s time (bench/README.md, issue 15, "large
+ * buffers in huge pages").  A region of 2 MiB aligned on 2 MiB and marked
+ * MADV_HUGEPAGE takes one fault instead of 512, and holds up to four
+ * buffers of 512 KiB pieces, so that two windows of 1 MiB take one
+ * region, not two (the memory stays what malloc would take).
+ *
+ * Thread-safe.  Under AddressSanitizer every buffer comes from malloc,
+ * so that a read past a window's end is still reported. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TTV_LARGE_BUFFER_REGIONS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define TTV_LARGE_BUFFER_REGIONS 0
+#endif
+#endif
+#ifndef TTV_LARGE_BUFFER_REGIONS
+#define TTV_LARGE_BUFFER_REGIONS 1
+#endif
+
+/* Requests below this come from malloc. */
+#define TTV_LARGE_BUFFER_PIECE ((gsize) 512 << 10)
+/* A region: four pieces.  Larger requests take regions of their own. */
+#define TTV_LARGE_BUFFER_REGION ((gsize) 2 << 20)
+
+/* A buffer of @size bytes (any size; 16-byte aligned at least), its bytes
+ * undefined; NULL when there is no memory for it. */
+guint8 *ttv_large_buffer_alloc (gsize size);
+
+/* Gives back @buf (NULL or from ttv_large_buffer_alloc), allocated with
+ * @size. */
+void ttv_large_buffer_free (guint8 *buf, gsize size);
+
+G_END_DECLS
