@@ -325,18 +325,10 @@ check_sum (int fd, guint64 size, const char *path, GError **error)
   TtvAnalysisHeader hd;
   if (size < sizeof hd || !ttv_file_read_at (fd, &hd, sizeof hd, 0))
     BAD (0, _("%s: truncated at byte %" PRIu64 " (no header)"), path, size);
-  TtvHistoryHasher hs;
-  ttv_history_hasher_init (&hs);
-  g_autofree guint8 *buf = g_malloc (1 << 20);
-  for (guint64 at = sizeof hd; at < size;)
-    {
-      gsize n = (gsize) MIN ((guint64) 1 << 20, size - at);
-      if (!ttv_file_read_at (fd, buf, n, at))
-        BAD (at, _("%s: cannot read byte %" PRIu64), path, at);
-      ttv_history_hasher_update (&hs, buf, n);
-      at += n;
-    }
-  if (ttv_history_hasher_finish (&hs) != hd.checksum)
+  guint64 sum, at;
+  if (!ttv_history_hash_file (fd, sizeof hd, size, &sum, &at))
+    BAD (at, _("%s: cannot read byte %" PRIu64), path, at);
+  if (sum != hd.checksum)
     BAD (0, _("%s: checksum mismatch (damaged file)"), path);
   return TRUE;
 }

@@ -438,18 +438,10 @@ check_file (int fd, gsize size, const char *path, const char *fingerprint, GErro
           return FALSE;
         }
     }
-  TtvHistoryHasher hs;
-  ttv_history_hasher_init (&hs);
-  g_autofree guint8 *buf = g_malloc (1 << 20);
-  for (guint64 at = sizeof hd; at < size;)
-    {
-      gsize n = (gsize) MIN ((guint64) 1 << 20, size - at);
-      if (!ttv_file_read_at (fd, buf, n, at))
-        BAD (_("%s: cannot read byte %" PRIu64), path, at);
-      ttv_history_hasher_update (&hs, buf, n);
-      at += n;
-    }
-  if (ttv_history_hasher_finish (&hs) != hd.checksum)
+  guint64 sum, at;
+  if (!ttv_history_hash_file (fd, sizeof hd, size, &sum, &at))
+    BAD (_("%s: cannot read byte %" PRIu64), path, at);
+  if (sum != hd.checksum)
     BAD (_("%s: checksum mismatch (damaged file)"), path);
   return TRUE;
 }

@@ -128,6 +128,32 @@ ttv_history_hash (const guint8 *data, gsize size)
   return ttv_history_hasher_finish (&s);
 }
 
+gboolean
+ttv_history_hash_file (int fd, guint64 from, guint64 size, guint64 *sum, guint64 *bad_at)
+{
+  TtvHistoryHasher s;
+  ttv_history_hasher_init (&s);
+  /* A buffer in huge pages: read once, a cache file's check takes one
+   * page fault for it, not 256 (ttv-large-buffer.h). */
+  guint8 *buf = ttv_large_buffer_alloc (WRITE_BUFFER);
+  gboolean ok = buf != NULL;
+  guint64 at = from;
+  while (ok && at < size)
+    {
+      gsize n = (gsize) MIN ((guint64) WRITE_BUFFER, size - at);
+      ok = ttv_file_read_at (fd, buf, n, at);
+      if (ok)
+        {
+          ttv_history_hasher_update (&s, buf, n);
+          at += n;
+        }
+    }
+  ttv_large_buffer_free (buf, WRITE_BUFFER);
+  *sum = ttv_history_hasher_finish (&s);
+  *bad_at = at;
+  return ok;
+}
+
 /* ---- the checksum as the bytes go out ---- */
 
 typedef struct _TtvHistoryRunningHash TtvHistoryRunningHash;
