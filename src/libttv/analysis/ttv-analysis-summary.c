@@ -24,7 +24,9 @@ typedef struct {
   guint64 hist[TTV_DURATION_BUCKETS];
   guint target[3];              /* bucket of each percentile's duration */
   guint64 rank[3];              /* its rank among that bucket's durations (from 1) */
-  GArray *found[3];             /* of gint64: that bucket's durations, second read */
+  /* Of gint64: that bucket's durations, second read.  Percentiles whose
+   * durations lie in one bucket (the buckets go up with k) share one. */
+  GArray *found[3];
 } Acc;
 
 static void
@@ -78,7 +80,15 @@ acc_plan (Acc *a)
         }
       a->target[k] = MIN (b, TTV_DURATION_BUCKETS - 1);
       a->rank[k] = r - below;
-      a->found[k] = g_array_new (FALSE, FALSE, sizeof (gint64));
+      /* As large as the first read counted: grown by doubling, the array
+       * was copied into fresh pages at each step, and a page fault costs
+       * microseconds on a virtual machine (bench/README.md, issue 15,
+       * "large buffers in huge pages"). */
+      if (k > 0 && a->target[k] == a->target[k - 1])
+        a->found[k] = g_array_ref (a->found[k - 1]);
+      else
+        a->found[k] = g_array_sized_new (FALSE, FALSE, sizeof (gint64),
+                                         (guint) MIN (a->hist[a->target[k]], G_MAXUINT32));
     }
 }
 
@@ -86,7 +96,7 @@ static void
 acc_collect (Acc *a, gint64 d, guint b)
 {
   for (guint k = 0; k < 3; k++)
-    if (b == a->target[k])
+    if (b == a->target[k] && (k == 0 || a->found[k] != a->found[k - 1]))
       g_array_append_val (a->found[k], d);
 }
 
