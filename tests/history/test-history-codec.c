@@ -319,6 +319,52 @@ test_slab (void)
   g_assert_cmpuint (ttv_history_slab_size (&slab), ==, 0);
 }
 
+/* Blocks given back to the slab: taken again by blocks of their size
+ * (zeroed by alloc0), not by others; the live ones keep their bytes; the
+ * slab does not grow while given-back blocks serve.  Its chunks grow from
+ * the first's size. */
+static void
+test_slab_give_back (void)
+{
+  TtvHistorySlab slab;
+  ttv_history_slab_init (&slab);
+  guint8 *small = ttv_history_slab_alloc (&slab, 96);
+  g_assert_cmpuint (ttv_history_slab_size (&slab), ==, TTV_HISTORY_SLAB_FIRST_CHUNK);
+  memset (small, 7, 96);
+  guint8 *steps[5];
+  gsize step_size = 96;
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++, step_size *= 2)
+    {
+      steps[i] = ttv_history_slab_alloc (&slab, step_size);
+      memset (steps[i], (int) i + 1, step_size);
+    }
+  /* Each step given back, as an array that doubles does. */
+  step_size = 96;
+  for (guint i = 0; i + 1 < G_N_ELEMENTS (steps); i++, step_size *= 2)
+    ttv_history_slab_give_back (&slab, steps[i], step_size);
+  gsize size = ttv_history_slab_size (&slab);
+  /* 90 rounds up to 96: the block of 96 given back. */
+  guint8 *again = ttv_history_slab_alloc0 (&slab, 90);
+  g_assert_true (again == steps[0]);
+  for (guint k = 0; k < 90; k++)
+    g_assert_cmpuint (again[k], ==, 0);
+  g_assert_true (ttv_history_slab_alloc (&slab, 384) == steps[2]);
+  g_assert_true (ttv_history_slab_alloc (&slab, 768) == steps[3]);
+  /* No block of 384 left, and none of 200 was given back. */
+  guint8 *other = ttv_history_slab_alloc (&slab, 384);
+  g_assert_true (other != steps[1] && other != steps[2]);
+  g_assert_true (ttv_history_slab_alloc (&slab, 200) != steps[1]);
+  g_assert_true (ttv_history_slab_alloc (&slab, 192) == steps[1]);
+  g_assert_cmpuint (ttv_history_slab_size (&slab), ==, size);
+  for (guint k = 0; k < 96; k++)
+    g_assert_cmpuint (small[k], ==, 7);
+  for (gsize k = 0; k < 96 * 16; k++)
+    g_assert_cmpuint (steps[4][k], ==, 5);
+  ttv_history_slab_give_back (&slab, NULL, 64);
+  ttv_history_slab_clear (&slab);
+  g_assert_cmpuint (ttv_history_slab_size (&slab), ==, 0);
+}
+
 /* @a in a random order (Fisher-Yates). */
 static void
 shuffle (GRand *rand, guint *a, guint n)
@@ -868,6 +914,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/codec/dictionary", test_codec_dictionary);
   g_test_add_func ("/history/codec/clamp", test_codec_clamp);
   g_test_add_func ("/history/slab", test_slab);
+  g_test_add_func ("/history/slab-give-back", test_slab_give_back);
   g_test_add_func ("/history/codec/damage", test_codec_damage);
   g_test_add_func ("/history/codec/bin-counts", test_bin_counts);
   g_test_add_func ("/history/writer/hash-as-written", test_hash_as_written);

@@ -213,21 +213,33 @@ gboolean ttv_history_hash_file (int fd, guint64 from, guint64 size, guint64 *sum
 
 /* ---- the builder's long-lived small blocks (ttv-history-slab.c) ---- */
 
-/* Blocks carved from chunks of TTV_HISTORY_SLAB_CHUNK bytes (a large one
- * in a chunk of its own), never freed one by one: all go at once with the
- * slab.  One thread only. */
+/* Blocks carved from chunks (a large one in a chunk of its own), never
+ * freed one by one: all go at once with the slab.  The chunks grow from
+ * TTV_HISTORY_SLAB_FIRST_CHUNK to TTV_HISTORY_SLAB_CHUNK bytes, those of
+ * half a megabyte and more in huge pages (ttv-large-buffer.h), so that a
+ * small slab stays small and a large one takes few page faults.  One
+ * thread only. */
 typedef struct {
-  GPtrArray *chunks;       /* owned, of owned chunks */
+  GArray *chunks;          /* owned, of TtvHistorySlabChunk (owned) */
   guint8 *next;            /* the free part of the current chunk */
   gsize left;
   gsize size;              /* bytes of the chunks */
+  gsize chunk_size;        /* of the next chunk */
+  GArray *free_lists;      /* owned, NULL until a block is given back: of TtvHistorySlabFreeList */
 } TtvHistorySlab;
 
+#define TTV_HISTORY_SLAB_FIRST_CHUNK ((gsize) 256 << 10)
 #define TTV_HISTORY_SLAB_CHUNK ((gsize) 1 << 20)
 
 void     ttv_history_slab_init (TtvHistorySlab *s);
 /* @size zeroed bytes, 16-aligned. */
 gpointer ttv_history_slab_alloc0 (TtvHistorySlab *s, gsize size);
+/* The same, its bytes undefined. */
+gpointer ttv_history_slab_alloc (TtvHistorySlab *s, gsize size);
+/* Block @p of @size bytes is no longer used: the next block of that size
+ * taken from the slab may be it (arrays that grow by doubling give back
+ * the smaller ones, which other arrays take). */
+void     ttv_history_slab_give_back (TtvHistorySlab *s, gpointer p, gsize size);
 /* Bytes of the chunks taken. */
 gsize    ttv_history_slab_size (const TtvHistorySlab *s);
 void     ttv_history_slab_clear (TtvHistorySlab *s);
