@@ -207,11 +207,15 @@ void     ttv_analysis_seq_clear (TtvAnalysisSeq *seq);
  * chunks, chunk summaries stay. */
 typedef struct {
   gsize entry_size;
-  guint8 *pending;         /* owned: the entries of the block being filled */
+  /* Where its arrays come from (weak), or NULL for malloc: a table's
+   * series take theirs from one slab, thousands of small arrays that
+   * grow, freed together (ttv_table_builder_new). */
+  TtvHistorySlab *slab;
+  guint8 *pending;         /* owned unless from the slab: the entries of the block being filled */
   guint n_pending;
   guint pending_cap;
   TtvAnalysisBlock block;  /* bounds of the pending entries */
-  TtvAnalysisBlock *blocks; /* owned: index entries of the chunk being filled */
+  TtvAnalysisBlock *blocks; /* owned unless from the slab: index entries of the chunk being filled */
   guint n_blocks;
   guint blocks_cap;
   TtvAnalysisBlock chunk;  /* bounds of the chunk being filled */
@@ -220,7 +224,8 @@ typedef struct {
   gint64 total;
 } TtvAnalysisSeqWriter;
 
-void     ttv_analysis_seq_writer_init (TtvAnalysisSeqWriter *s, gsize entry_size);
+/* @slab: where its arrays come from, or NULL (see TtvAnalysisSeqWriter). */
+void     ttv_analysis_seq_writer_init (TtvAnalysisSeqWriter *s, gsize entry_size, TtvHistorySlab *slab);
 void     ttv_analysis_seq_writer_clear (TtvAnalysisSeqWriter *s);
 void     ttv_analysis_seq_writer_add (TtvAnalysisSeqWriter *s, TtvHistoryWriter *w, const void *entry);
 /* Writes what is pending and the chunk summaries; fills @h. */
@@ -236,13 +241,17 @@ struct _TtvTableBuilder {
   GHashTable *series[TTV_ANALYSIS_MAX_SERIES];   /* key -> TtvAnalysisSeqWriter *, owned */
   guint32 last_key[TTV_ANALYSIS_MAX_SERIES];      /* the series of the last record, */
   TtvAnalysisSeqWriter *last_series[TTV_ANALYSIS_MAX_SERIES];   /* and its writer (weak), or NULL */
+  /* The series' writers and arrays, and the histogram's bins: one per
+   * thread, CPU or bin, thousands of small blocks, all kept until the
+   * table is written. */
+  TtvHistorySlab slab;
   /* Duration histogram by start time (summaries): per bin, counts per
    * bucket, allocated when a record first falls in the bin.  Bins are of
    * busy time: the long idle gaps between far-apart traces left out. */
   const TtvBusyClock *clock;         /* weak: the owner's */
   guint32 hist_shift;
   guint32 hist_bins;
-  guint32 **hist;                    /* owned, hist_bins */
+  guint32 **hist;                    /* owned, hist_bins, each NULL or in slab */
   TtvAnalysisStatsAcc *stats;        /* owned: the statistics' first read (a group column or
                                       * summaries), or NULL */
 };

@@ -39,10 +39,11 @@ bounds_merge (TtvAnalysisBlock *into, const TtvAnalysisBlock *b)
 }
 
 void
-ttv_analysis_seq_writer_init (TtvAnalysisSeqWriter *s, gsize entry_size)
+ttv_analysis_seq_writer_init (TtvAnalysisSeqWriter *s, gsize entry_size, TtvHistorySlab *slab)
 {
   memset (s, 0, sizeof *s);
   s->entry_size = entry_size;
+  s->slab = slab;
   bounds_reset (&s->block);
   bounds_reset (&s->chunk);
   s->chunks = g_array_new (FALSE, FALSE, sizeof (TtvAnalysisBlock));
@@ -51,8 +52,11 @@ ttv_analysis_seq_writer_init (TtvAnalysisSeqWriter *s, gsize entry_size)
 void
 ttv_analysis_seq_writer_clear (TtvAnalysisSeqWriter *s)
 {
-  g_free (s->pending);
-  g_free (s->blocks);
+  if (s->slab == NULL)
+    {
+      g_free (s->pending);
+      g_free (s->blocks);
+    }
   if (s->chunks)
     g_array_unref (s->chunks);
   memset (s, 0, sizeof *s);
@@ -63,6 +67,23 @@ ttv_analysis_seq_writer_memory (const TtvAnalysisSeqWriter *s)
 {
   return sizeof *s + s->pending_cap * s->entry_size + s->blocks_cap * sizeof (TtvAnalysisBlock)
          + (s->chunks ? s->chunks->len * sizeof (TtvAnalysisBlock) : 0);
+}
+
+/* @old (@old_size bytes, NULL or from grow) made @new_size bytes long,
+ * its bytes kept: by realloc, or a copy in the slab (the old array given
+ * back to it, for another series' array of that size). */
+static gpointer
+grow (const TtvAnalysisSeqWriter *s, gpointer old, gsize old_size, gsize new_size)
+{
+  if (s->slab == NULL)
+    return g_realloc (old, new_size);
+  gpointer p = ttv_history_slab_alloc (s->slab, new_size);
+  if (old_size > 0)
+    {
+      memcpy (p, old, old_size);
+      ttv_history_slab_give_back (s->slab, old, old_size);
+    }
+  return p;
 }
 
 static void
@@ -89,8 +110,9 @@ flush_block (TtvAnalysisSeqWriter *s, TtvHistoryWriter *w)
   if (s->n_blocks == s->blocks_cap)
     {
       /* Grown as needed: most series (a short-lived thread's) stay small. */
-      s->blocks_cap = MIN (MAX (s->blocks_cap * 2, 4), TTV_ANALYSIS_CHUNK);
-      s->blocks = g_renew (TtvAnalysisBlock, s->blocks, s->blocks_cap);
+      guint cap = MIN (MAX (s->blocks_cap * 2, 4), TTV_ANALYSIS_CHUNK);
+      s->blocks = grow (s, s->blocks, s->blocks_cap * sizeof (TtvAnalysisBlock), cap * sizeof (TtvAnalysisBlock));
+      s->blocks_cap = cap;
     }
   if (s->n_blocks == 0)
     s->chunk.cum = s->block.cum;
@@ -108,8 +130,9 @@ ttv_analysis_seq_writer_add (TtvAnalysisSeqWriter *s, TtvHistoryWriter *w, const
 {
   if (s->n_pending == s->pending_cap)
     {
-      s->pending_cap = MIN (MAX (s->pending_cap * 2, 4), TTV_ANALYSIS_BLOCK);
-      s->pending = g_realloc (s->pending, s->pending_cap * s->entry_size);
+      guint cap = MIN (MAX (s->pending_cap * 2, 4), TTV_ANALYSIS_BLOCK);
+      s->pending = grow (s, s->pending, s->pending_cap * s->entry_size, cap * s->entry_size);
+      s->pending_cap = cap;
     }
   gint64 start = ttv_analysis_record_start (entry), end = ttv_analysis_record_end (entry);
   if (s->n_pending == 0)
@@ -135,8 +158,13 @@ ttv_analysis_seq_writer_finish (TtvAnalysisSeqWriter *s, TtvHistoryWriter *w, Tt
   h->n_chunks = s->chunks->len;
   h->chunks_offset = ttv_history_writer_append (w, s->chunks->data, s->chunks->len * sizeof (TtvAnalysisBlock));
   h->total = s->total;
-  g_clear_pointer (&s->pending, g_free);
-  g_clear_pointer (&s->blocks, g_free);
+  if (s->slab == NULL)
+    {
+      g_free (s->pending);
+      g_free (s->blocks);
+    }
+  s->pending = NULL;
+  s->blocks = NULL;
   s->pending_cap = s->blocks_cap = 0;
 }
 

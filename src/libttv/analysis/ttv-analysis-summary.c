@@ -508,10 +508,9 @@ coarsen_histogram (TtvTableBuilder *t, guint merge)
         continue;
       guint32 *to = bins[b >> merge];
       if (to == NULL)
-        to = bins[b >> merge] = g_new0 (guint32, TTV_DURATION_BUCKETS);
+        to = bins[b >> merge] = ttv_history_slab_alloc0 (&t->slab, TTV_DURATION_BUCKETS * sizeof (guint32));
       for (guint k = 0; k < TTV_DURATION_BUCKETS; k++)
         to[k] += t->hist[b][k];
-      g_free (t->hist[b]);
     }
   g_free (t->hist);
   t->hist = bins;

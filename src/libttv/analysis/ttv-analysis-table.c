@@ -110,11 +110,11 @@ get_u32 (const void *record, gint offset)
   return v;
 }
 
+/* A series' writer, which lies in the table's slab. */
 static void
-seq_writer_free (TtvAnalysisSeqWriter *s)
+series_writer_clear (TtvAnalysisSeqWriter *s)
 {
   ttv_analysis_seq_writer_clear (s);
-  g_free (s);
 }
 
 TtvTableBuilder *
@@ -124,11 +124,12 @@ ttv_table_builder_new (TtvAnalysisBuilder *owner, const TtvAnalysisTableSpec *sp
   TtvTableBuilder *t = g_new0 (TtvTableBuilder, 1);
   t->owner = owner;
   t->spec = spec;
-  ttv_analysis_seq_writer_init (&t->main, spec->record_size);
+  ttv_analysis_seq_writer_init (&t->main, spec->record_size, NULL);
+  ttv_history_slab_init (&t->slab);
   for (guint k = 0; k < TTV_ANALYSIS_MAX_SERIES; k++)
     if (spec->series_offset[k] >= 0)
       t->series[k] = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
-                                            (GDestroyNotify) seq_writer_free);
+                                            (GDestroyNotify) series_writer_clear);
   t->clock = clock;
   if (spec->summaries)
     {
@@ -154,9 +155,8 @@ ttv_table_builder_free (TtvTableBuilder *t)
   for (guint k = 0; k < TTV_ANALYSIS_MAX_SERIES; k++)
     if (t->series[k])
       g_hash_table_unref (t->series[k]);
-  for (guint i = 0; t->hist && i < t->hist_bins; i++)
-    g_free (t->hist[i]);
   g_free (t->hist);
+  ttv_history_slab_clear (&t->slab);
   ttv_analysis_stats_acc_free (t->stats);
   g_free (t);
 }
@@ -164,18 +164,19 @@ ttv_table_builder_free (TtvTableBuilder *t)
 gsize
 ttv_table_builder_memory (const TtvTableBuilder *t)
 {
-  gsize m = sizeof *t + ttv_analysis_seq_writer_memory (&t->main);
+  gsize m = sizeof *t + ttv_analysis_seq_writer_memory (&t->main) + ttv_history_slab_size (&t->slab);
   for (guint k = 0; k < TTV_ANALYSIS_MAX_SERIES; k++)
     if (t->series[k])
       {
         GHashTableIter it;
         gpointer v;
         g_hash_table_iter_init (&it, t->series[k]);
+        /* The slab counts the arrays; the chunks' summaries and the
+         * table's node remain. */
         while (g_hash_table_iter_next (&it, NULL, &v))
-          m += ttv_analysis_seq_writer_memory (v) + 32;
+          m += ((TtvAnalysisSeqWriter *) v)->chunks->len * sizeof (TtvAnalysisBlock) + 32;
       }
-  for (guint i = 0; t->hist && i < t->hist_bins; i++)
-    m += sizeof (guint32 *) + (t->hist[i] ? TTV_DURATION_BUCKETS * sizeof (guint32) : 0);
+  m += t->hist_bins * sizeof (guint32 *);
   if (t->stats)
     m += ttv_analysis_stats_acc_memory (t->stats);
   return m;
@@ -198,8 +199,8 @@ ttv_table_builder_push (TtvTableBuilder *t, const void *record)
                                   ? t->last_series[k] : g_hash_table_lookup (t->series[k], GUINT_TO_POINTER (key));
       if (s == NULL)
         {
-          s = g_new (TtvAnalysisSeqWriter, 1);
-          ttv_analysis_seq_writer_init (s, sizeof (TtvAnalysisSeriesEntry));
+          s = ttv_history_slab_alloc (&t->slab, sizeof *s);
+          ttv_analysis_seq_writer_init (s, sizeof (TtvAnalysisSeriesEntry), &t->slab);
           g_hash_table_insert (t->series[k], GUINT_TO_POINTER (key), s);
         }
       t->last_key[k] = key;
@@ -215,7 +216,7 @@ ttv_table_builder_push (TtvTableBuilder *t, const void *record)
     {
       guint32 b = ttv_analysis_busy_bin (t->clock, t->hist_shift, t->hist_bins, start);
       if (t->hist[b] == NULL)
-        t->hist[b] = g_new0 (guint32, TTV_DURATION_BUCKETS);
+        t->hist[b] = ttv_history_slab_alloc0 (&t->slab, TTV_DURATION_BUCKETS * sizeof (guint32));
       t->hist[b][bucket]++;
     }
   if (t->stats)
