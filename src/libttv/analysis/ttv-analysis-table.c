@@ -110,13 +110,6 @@ get_u32 (const void *record, gint offset)
   return v;
 }
 
-/* A series' writer, which lies in the table's slab. */
-static void
-series_writer_clear (TtvAnalysisSeqWriter *s)
-{
-  ttv_analysis_seq_writer_clear (s);
-}
-
 TtvTableBuilder *
 ttv_table_builder_new (TtvAnalysisBuilder *owner, const TtvAnalysisTableSpec *spec, const TtvBusyClock *clock)
 {
@@ -128,8 +121,9 @@ ttv_table_builder_new (TtvAnalysisBuilder *owner, const TtvAnalysisTableSpec *sp
   ttv_history_slab_init (&t->slab);
   for (guint k = 0; k < TTV_ANALYSIS_MAX_SERIES; k++)
     if (spec->series_offset[k] >= 0)
+      /* Its writers lie in the slab: cleared, not freed. */
       t->series[k] = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
-                                            (GDestroyNotify) series_writer_clear);
+                                            (GDestroyNotify) ttv_analysis_seq_writer_clear);
   t->clock = clock;
   if (spec->summaries)
     {
