@@ -43,6 +43,11 @@ test_sizes (void)
       fill (b, sizes[i], i);
       g_assert_true (holds (b, sizes[i], i));
       ttv_large_buffer_free (b, sizes[i]);
+      /* The aborting variant, for the program's own sizes. */
+      b = ttv_large_buffer_new (sizes[i]);
+      fill (b, sizes[i], i + 1);
+      g_assert_true (holds (b, sizes[i], i + 1));
+      ttv_large_buffer_free (b, sizes[i]);
     }
   ttv_large_buffer_free (NULL, MIB);
 }

@@ -207,8 +207,8 @@ void     ttv_history_hasher_update (TtvHistoryHasher *s, const guint8 *data, gsi
 guint64  ttv_history_hasher_finish (const TtvHistoryHasher *s);
 guint64  ttv_history_hash (const guint8 *data, gsize size);
 /* The checksum of the bytes [@from, @size) of the file @fd, read a MiB
- * at a time, into *@sum; FALSE when one cannot be read (or there is no
- * memory to read them), the offset where reading stopped in *@bad_at. */
+ * at a time, into *@sum; FALSE when one cannot be read, the offset where
+ * reading stopped in *@bad_at. */
 gboolean ttv_history_hash_file (int fd, guint64 from, guint64 size, guint64 *sum, guint64 *bad_at);
 
 /* ---- the builder's long-lived small blocks (ttv-history-slab.c) ---- */

@@ -46,9 +46,7 @@ ttv_history_slab_init (TtvHistorySlab *s)
 static guint8 *
 add_chunk (TtvHistorySlab *s, gsize size)
 {
-  TtvHistorySlabChunk c = { ttv_large_buffer_alloc (size), size };
-  if (c.bytes == NULL)
-    g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
+  TtvHistorySlabChunk c = { ttv_large_buffer_new (size), size };
   g_array_append_val (s->chunks, c);
   s->size += size;
   return c.bytes;

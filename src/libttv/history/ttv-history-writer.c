@@ -15,20 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Appends to a file gather in a buffer this large. */
+/* Appends to a file gather in a buffer this large, in huge pages where
+ * the kernel gives them: a build's first megabyte then takes one page
+ * fault, not 256 (ttv-large-buffer.h). */
 #define WRITE_BUFFER (1u << 20)
-
-/* The buffer of WRITE_BUFFER bytes, in huge pages where the kernel gives
- * them: a build's first megabyte then takes one page fault, not 256
- * (ttv-large-buffer.h). */
-static guint8 *
-write_buffer_new (void)
-{
-  guint8 *buf = ttv_large_buffer_alloc (WRITE_BUFFER);
-  if (buf == NULL)
-    g_error ("%s: failed to allocate %u bytes", G_STRLOC, WRITE_BUFFER);
-  return buf;
-}
 
 /* ---- the checksum ---- */
 
@@ -135,8 +125,8 @@ ttv_history_hash_file (int fd, guint64 from, guint64 size, guint64 *sum, guint64
   ttv_history_hasher_init (&s);
   /* A buffer in huge pages: read once, a cache file's check takes one
    * page fault for it, not 256 (ttv-large-buffer.h). */
-  guint8 *buf = ttv_large_buffer_alloc (WRITE_BUFFER);
-  gboolean ok = buf != NULL;
+  guint8 *buf = ttv_large_buffer_new (WRITE_BUFFER);
+  gboolean ok = TRUE;
   guint64 at = from;
   while (ok && at < size)
     {
@@ -249,7 +239,7 @@ ttv_history_writer_init_file (TtvHistoryWriter *w, const char *dir, gboolean ano
   w->fd = ttv_temp_file_new (dir, anonymous ? NULL : &w->tmp_path, error);
   if (w->fd < 0)
     return FALSE;
-  w->buf = write_buffer_new ();
+  w->buf = ttv_large_buffer_new (WRITE_BUFFER);
   return TRUE;
 }
 
@@ -306,7 +296,7 @@ spill_to_file (TtvHistoryWriter *w)
   g_byte_array_unref (w->bytes);
   w->bytes = NULL;
   w->fd = fd;
-  w->buf = write_buffer_new ();
+  w->buf = ttv_large_buffer_new (WRITE_BUFFER);
   w->len = 0;
 }
 

@@ -160,6 +160,15 @@ ttv_large_buffer_alloc (gsize size)
   return g_try_malloc (size);
 }
 
+guint8 *
+ttv_large_buffer_new (gsize size)
+{
+  guint8 *buf = ttv_large_buffer_alloc (size);
+  if (buf == NULL && size > 0)
+    g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
+  return buf;
+}
+
 void
 ttv_large_buffer_free (guint8 *buf, gsize size)
 {

@@ -39,6 +39,10 @@ G_BEGIN_DECLS
  * undefined; NULL when there is no memory for it. */
 guint8 *ttv_large_buffer_alloc (gsize size);
 
+/* The same, for sizes the program chose (not a trace's): aborts when
+ * there is no memory, as g_malloc () does. */
+guint8 *ttv_large_buffer_new (gsize size);
+
 /* Gives back @buf (NULL or from ttv_large_buffer_alloc), allocated with
  * @size. */
 void ttv_large_buffer_free (guint8 *buf, gsize size);
