@@ -49,14 +49,24 @@ ttv_analysis_seq_writer_init (TtvAnalysisSeqWriter *s, gsize entry_size, TtvHist
   s->chunks = g_array_new (FALSE, FALSE, sizeof (TtvAnalysisBlock));
 }
 
-void
-ttv_analysis_seq_writer_clear (TtvAnalysisSeqWriter *s)
+/* The pending entries' and the blocks' arrays go (the slab's stay in it). */
+static void
+drop_arrays (TtvAnalysisSeqWriter *s)
 {
   if (s->slab == NULL)
     {
       g_free (s->pending);
       g_free (s->blocks);
     }
+  s->pending = NULL;
+  s->blocks = NULL;
+  s->pending_cap = s->blocks_cap = 0;
+}
+
+void
+ttv_analysis_seq_writer_clear (TtvAnalysisSeqWriter *s)
+{
+  drop_arrays (s);
   if (s->chunks)
     g_array_unref (s->chunks);
   memset (s, 0, sizeof *s);
@@ -158,14 +168,7 @@ ttv_analysis_seq_writer_finish (TtvAnalysisSeqWriter *s, TtvHistoryWriter *w, Tt
   h->n_chunks = s->chunks->len;
   h->chunks_offset = ttv_history_writer_append (w, s->chunks->data, s->chunks->len * sizeof (TtvAnalysisBlock));
   h->total = s->total;
-  if (s->slab == NULL)
-    {
-      g_free (s->pending);
-      g_free (s->blocks);
-    }
-  s->pending = NULL;
-  s->blocks = NULL;
-  s->pending_cap = s->blocks_cap = 0;
+  drop_arrays (s);
 }
 
 /* ---- reading ---- */
