@@ -804,6 +804,99 @@ test_buckets (void)
     }
 }
 
+/* @a and @b hold the same summaries and tree. */
+static void
+assert_same_seq (const TtvAnalysisSeq *a, const TtvAnalysisSeq *b)
+{
+  g_assert_cmpmem (&a->h, sizeof a->h, &b->h, sizeof b->h);
+  g_assert_cmpmem (a->chunks, a->h.n_chunks * sizeof (TtvAnalysisBlock), b->chunks,
+                   b->h.n_chunks * sizeof (TtvAnalysisBlock));
+  g_assert_cmpuint (a->tree_base, ==, b->tree_base);
+  /* Nodes from 1 (0 is not one). */
+  gsize tree = (2 * a->tree_base - 1) * sizeof (gint64);
+  g_assert_cmpmem (a->tree_min_start + 1, tree, b->tree_min_start + 1, tree);
+  g_assert_cmpmem (a->tree_max_start + 1, tree, b->tree_max_start + 1, tree);
+  g_assert_cmpmem (a->tree_max_end + 1, tree, b->tree_max_end + 1, tree);
+}
+
+/* A table's series are loaded through a read-ahead window, one read for
+ * the summaries of many: the same summaries as read one by one, loaded in
+ * file order (the window moving), backwards, skipping, through windows of
+ * several sizes, and from a file cut short (refused alike). */
+static void
+test_series_read_ahead (void)
+{
+  enum { N_SEQS = 300 };
+  TtvHistoryWriter w;
+  g_assert_true (ttv_history_writer_init_file (&w, ttv_test_get_tmp_dir (), TRUE, NULL));
+  TtvAnalysisSeqHeader h[N_SEQS];
+  for (guint s = 0; s < N_SEQS; s++)
+    {
+      TtvAnalysisSeqWriter sw;
+      ttv_analysis_seq_writer_init (&sw, sizeof (TtvAnalysisSeriesEntry), NULL);
+      /* One to three blocks between two sequences' summaries, and one
+       * sequence of two chunks (its summaries far from the last's). */
+      guint n = s == 7 ? TTV_ANALYSIS_BLOCK * TTV_ANALYSIS_CHUNK + 5 : 1 + (s * 37) % (3 * TTV_ANALYSIS_BLOCK);
+      for (guint i = 0; i < n; i++)
+        {
+          gint64 start = (gint64) s * 1000000 + i * 10;
+          TtvAnalysisSeriesEntry e = { start, start + i % 13, i };
+          ttv_analysis_seq_writer_add (&sw, &w, &e);
+        }
+      ttv_analysis_seq_writer_finish (&sw, &w, &h[s]);
+      ttv_analysis_seq_writer_clear (&sw);
+    }
+  g_assert_true (ttv_history_writer_flush (&w));
+  g_assert_cmpuint (h[7].n_chunks, ==, 2);
+
+  for (guint cut = 0; cut < 2; cut++)
+    {
+      /* The whole file, then its first half. */
+      TtvAnalysisSource src = { NULL, w.fd, cut ? w.offset / 2 : w.offset, "series" };
+      TtvAnalysisSeq want[N_SEQS];
+      gboolean loaded[N_SEQS];
+      for (guint s = 0; s < N_SEQS; s++)
+        loaded[s] = ttv_analysis_seq_load (&want[s], &src, &h[s], sizeof (TtvAnalysisSeriesEntry), NULL);
+      g_assert_true (loaded[N_SEQS - 1] == !cut);
+      static const gsize caps[] = { 256, 4096, 64 * 1024 };
+      /* Forward, backward, every third. */
+      static const int steps[] = { 1, -1, 3 };
+      for (guint c = 0; c < G_N_ELEMENTS (caps); c++)
+        for (guint k = 0; k < G_N_ELEMENTS (steps); k++)
+          {
+            g_autofree guint8 *buf = g_malloc (caps[c]);
+            TtvHistoryReadWindow ahead = { buf, caps[c], 0, 0 };
+            guint moves = 0, loads = 0;
+            guint64 last_offset = 0;
+            for (guint j = 0; j < N_SEQS; j++)
+              {
+                guint s = steps[k] == -1 ? N_SEQS - 1 - j : j;
+                if (steps[k] == 3 && s % 3 != 0)
+                  continue;
+                TtvAnalysisSeq got;
+                gboolean ok = ttv_analysis_seq_load (&got, &src, &h[s], sizeof (TtvAnalysisSeriesEntry), &ahead);
+                g_assert_true (ok == loaded[s]);
+                if (ok)
+                  assert_same_seq (&got, &want[s]);
+                ttv_analysis_seq_clear (&got);
+                loads++;
+                moves += ahead.offset != last_offset;
+                last_offset = ahead.offset;
+              }
+            /* Forward, the window moved along, and a large one served
+             * many loads a read (a window of 256 bytes only the first:
+             * the others lie further than a quarter of it past it). */
+            if (steps[k] == 1 && !cut && caps[c] >= 4096)
+              g_assert_cmpuint (moves, >, 1);
+            if (steps[k] == 1 && !cut && caps[c] == 64 * 1024)
+              g_assert_cmpuint (moves * 8, <, loads);
+          }
+      for (guint s = 0; s < N_SEQS; s++)
+        ttv_analysis_seq_clear (&want[s]);
+    }
+  ttv_history_writer_clear (&w);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -816,5 +909,6 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/tables/cache", test_cache);
   g_test_add_func ("/analysis/tables/one-read", test_one_read);
   g_test_add_func ("/analysis/tables/hostile-counts", test_hostile_counts);
+  g_test_add_func ("/analysis/tables/series-read-ahead", test_series_read_ahead);
   return g_test_run ();
 }

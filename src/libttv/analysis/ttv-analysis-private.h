@@ -196,9 +196,11 @@ TtvAnalysis *ttv_analysis_load_file (const char *path, const char *fingerprint,
 TtvAnalysis *ttv_analysis_new_tables (const TtvAnalysisClass *cls, const TtvAnalysisSource *src,
                                             guint8 *heap);
 
-/* Loads sequence @h (its chunk summaries) and builds its tree. */
+/* Loads sequence @h (its chunk summaries) and builds its tree; through
+ * @ahead (its buffer the caller's, or NULL) when many are loaded in file
+ * order, one read for the summaries of dozens of sequences. */
 gboolean ttv_analysis_seq_load (TtvAnalysisSeq *seq, const TtvAnalysisSource *src,
-                                const TtvAnalysisSeqHeader *h, gsize entry_size);
+                                const TtvAnalysisSeqHeader *h, gsize entry_size, TtvHistoryReadWindow *ahead);
 void     ttv_analysis_seq_clear (TtvAnalysisSeq *seq);
 
 /* --- Building ---------------------------------------------------------------- */

@@ -140,6 +140,8 @@ load_gaps (const TtvAnalysis *r, StoredGaps *out)
   out->n = found;
 }
 
+#define SERIES_READ_AHEAD (64u * 1024)
+
 /* Table @i, its bins measured with the result's @gaps left out. */
 static gboolean
 open_table (TtvAnalysis *r, guint i, const TtvAnalysisTableHeader *th, const StoredGaps *gaps, const char *what,
@@ -156,8 +158,13 @@ open_table (TtvAnalysis *r, guint i, const TtvAnalysisTableHeader *th, const Sto
   if (th->name >= r->header.n_strings || !g_str_equal (r->strings[th->name], spec->name)
       || th->record_size != spec->record_size || th->n_series > TTV_ANALYSIS_MAX_SERIES)
     BAD (at, _("%s: table %u is not what the analysis stores (byte %" PRIu64 ")"), what, i, at);
-  if (!ttv_analysis_seq_load (&t->main, src, &th->main, spec->record_size))
+  if (!ttv_analysis_seq_load (&t->main, src, &th->main, spec->record_size, NULL))
     BAD (at, _("%s: bad records of table %s (byte %" PRIu64 ")"), what, spec->name, th->main.chunks_offset);
+  /* The series' summaries lie one after another near the file's end: read
+   * through a window, one read for dozens of series, where a read each
+   * (thousands, for the syscalls' threads) cost more than the bytes. */
+  g_autofree guint8 *ahead_buf = NULL;
+  TtvHistoryReadWindow ahead = { NULL, SERIES_READ_AHEAD, 0, 0 };
   for (guint k = 0; k < TTV_ANALYSIS_MAX_SERIES; k++)
     {
       gboolean want = spec->series_offset[k] >= 0;
@@ -174,12 +181,15 @@ open_table (TtvAnalysis *r, guint i, const TtvAnalysisTableHeader *th, const Sto
       if (keys == NULL)
         BAD (at, _("%s: bad series of table %s (byte %" PRIu64 ")"), what, spec->name, th->series_offset[k]);
       t->series[k] = g_new0 (TtvAnalysisSeries, MAX (th->n_keys[k], 1));
+      if (ahead.buf == NULL && src->data == NULL && th->n_keys[k] > 1)
+        ahead.buf = ahead_buf = g_malloc (SERIES_READ_AHEAD);
       for (guint64 j = 0; j < th->n_keys[k]; j++)
         {
           guint64 kat = th->series_offset[k] + j * sizeof (TtvAnalysisSeriesKey);
           t->series[k][j].key = keys[j].key;
           if ((j > 0 && keys[j].key <= keys[j - 1].key)
-              || !ttv_analysis_seq_load (&t->series[k][j].seq, src, &keys[j].seq, sizeof (TtvAnalysisSeriesEntry)))
+              || !ttv_analysis_seq_load (&t->series[k][j].seq, src, &keys[j].seq, sizeof (TtvAnalysisSeriesEntry),
+                                         ahead.buf ? &ahead : NULL))
             {
               /* The loaded ones (and this one) are cleared by table_clear. */
               BAD (kat, _("%s: bad series of table %s (byte %" PRIu64 ")"), what, spec->name, kat);

@@ -196,9 +196,30 @@ next_pow2 (guint64 n)
   return p;
 }
 
+/* The @len bytes at @offset for a load, in @buf or @ahead's window.
+ * Through the window while the loads go forward and close together (a
+ * table's series end one after another at the end of its file, a few KiB
+ * apart).  A load that goes back, or further than a quarter of the window
+ * past the bytes it holds, is read on its own and the window waits there
+ * for the next: loads far apart or out of order cost what they did
+ * without it, and a window read serves several loads. */
+static const guint8 *
+load_get (const TtvAnalysisSource *src, TtvHistoryReadWindow *ahead, guint64 offset, gsize len, guint8 *buf)
+{
+  if (ahead == NULL || src->data != NULL || len > ahead->cap)
+    return ttv_analysis_source_get (src, offset, len, buf);
+  if (offset < ahead->offset || offset - ahead->offset > ahead->len + ahead->cap / 4)
+    {
+      ahead->offset = offset;
+      ahead->len = 0;
+      return ttv_analysis_source_get (src, offset, len, buf);
+    }
+  return ttv_history_read_window_get (ahead, src->fd, src->size, offset, len, buf);
+}
+
 gboolean
 ttv_analysis_seq_load (TtvAnalysisSeq *seq, const TtvAnalysisSource *src, const TtvAnalysisSeqHeader *h,
-                       gsize entry_size)
+                       gsize entry_size, TtvHistoryReadWindow *ahead)
 {
   memset (seq, 0, sizeof *seq);
   seq->h = *h;
@@ -212,10 +233,14 @@ ttv_analysis_seq_load (TtvAnalysisSeq *seq, const TtvAnalysisSource *src, const 
     return FALSE;
   gsize bytes = h->n_chunks * sizeof (TtvAnalysisBlock);
   seq->chunks = g_new (TtvAnalysisBlock, MAX (h->n_chunks, 1));
-  if (bytes && !ttv_analysis_source_get (src, h->chunks_offset, bytes, (guint8 *) seq->chunks))
-    return FALSE;
-  if (src->data && bytes)
-    memcpy (seq->chunks, src->data + h->chunks_offset, bytes);
+  if (bytes)
+    {
+      const guint8 *p = load_get (src, ahead, h->chunks_offset, bytes, (guint8 *) seq->chunks);
+      if (p == NULL)
+        return FALSE;
+      if (p != (const guint8 *) seq->chunks)
+        memcpy (seq->chunks, p, bytes);
+    }
   for (guint64 i = 0; i < h->n_chunks; i++)
     {
       const TtvAnalysisBlock *c = &seq->chunks[i];

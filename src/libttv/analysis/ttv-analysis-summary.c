@@ -525,7 +525,7 @@ ttv_analysis_summaries_write (TtvTableBuilder *t, TtvHistoryWriter *w, const Ttv
 {
   const TtvAnalysisTableSpec *spec = t->spec;
   TtvAnalysisSeq seq;
-  if (!ttv_analysis_seq_load (&seq, src, main, spec->record_size))
+  if (!ttv_analysis_seq_load (&seq, src, main, spec->record_size, NULL))
     {
       ttv_analysis_seq_clear (&seq);
       ttv_analysis_set_read_error (error, src, main->chunks_offset);
