@@ -52,6 +52,15 @@ rebuild_dispatch (TtvContext *ctx)
     g_clear_pointer (&general, ttv_hooks_free);
   ctx->event_hooks = general;
 
+  /* Without lists by event type every type's list is the general one: no
+   * tables, and no lookup through the event's type for each event (the
+   * state pass's case: a chain of dependent loads before its hook). */
+  gboolean by_type = FALSE;
+  for (guint r = 0; r < ctx->registrations->len; r++)
+    by_type |= g_array_index (ctx->registrations, TtvRegistration, r).by_id != NULL;
+  if (!by_type)
+    return;
+
   guint n_traces = ttv_traceset_get_n_traces (ctx->traceset);
   ctx->dispatch = g_new0 (TtvHooks **, MAX (n_traces, 1));
   for (guint t = 0; t < n_traces; t++)
