@@ -29,6 +29,10 @@ struct _TtvAnalysisPass {
   gboolean any_before, any_after;
   guint n_hooks;                /* hooks the analyses added (0: the pass reads events itself) */
   gboolean fanned_out;          /* the state tells the analyses through fanout_observer */
+  /* One trace, one machine (the usual case): every event's trace is 0 and
+   * the state's machine stays the one, without the calls that find them
+   * for each event. */
+  gboolean one_trace, one_machine;
 };
 
 TtvTraceset *
@@ -176,7 +180,8 @@ before_event (TtvAnalysisPass *pass, guint trace, const TtvEvent *event)
     return;
   /* The state before the event is its machine's, as after it (the kernel
    * model selects it again when it applies the event). */
-  ttv_state_select_machine (pass->state, ttv_traceset_get_trace_machine (pass->traceset, trace));
+  if (!pass->one_machine)
+    ttv_state_select_machine (pass->state, ttv_traceset_get_trace_machine (pass->traceset, trace));
   for (guint i = 0; i < pass->attached->len; i++)
     {
       const Attached *a = &g_array_index (pass->attached, Attached, i);
@@ -285,7 +290,7 @@ read_events (TtvAnalysisPass *pass, TtvContext *ctx, const PassProgress *pp, gui
   guint64 total = 0;
   while ((ev = ttv_context_next (ctx, &local)) != NULL)
     {
-      guint trace = ttv_traceset_get_stream_trace (pass->traceset, ttv_context_get_stream (ctx));
+      guint trace = pass->one_trace ? 0 : ttv_traceset_get_stream_trace (pass->traceset, ttv_context_get_stream (ctx));
       before_event (pass, trace, ev);
       apply_event (pass, trace, ev);
       if ((++total % SLICE) == 0)
@@ -393,6 +398,8 @@ run_pass (TtvTraceset *ts, GPtrArray *classes, const TtvAnalysisOptions *options
   g_autoptr (GPtrArray) traces = g_ptr_array_new ();
   for (guint i = 0; i < ttv_traceset_get_n_traces (ts); i++)
     g_ptr_array_add (traces, ttv_traceset_get_trace (ts, i));
+  pass.one_trace = traces->len == 1;
+  pass.one_machine = ttv_traceset_get_n_machines (ts) == 1;
   if (state)
     {
       pass.model = ttv_kernel_model_new (traces);
