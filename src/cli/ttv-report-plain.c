@@ -18,6 +18,7 @@ typedef struct {
   GString *warnings;            /* owned */
   TtvLostWarningsFunc warned;   /* what becomes of the marks' warnings, */
   gpointer warned_data;         /* with this */
+  gboolean defer;               /* the printer's lines deferred (print_run) */
 } PlainLines;
 
 static void
@@ -31,7 +32,7 @@ static void
 plain_lines_init (PlainLines *lines, const TtvPlainReport *report, const GArray *lost, TtvLostWarningsFunc warned,
                   gpointer warned_data)
 {
-  *lines = (PlainLines) { report, NULL, lost, 0, 0, g_string_new (NULL), warned, warned_data };
+  *lines = (PlainLines) { report, NULL, lost, 0, 0, g_string_new (NULL), warned, warned_data, FALSE };
   plain_lines_set_next_lost (lines, 0);
 }
 
@@ -53,9 +54,14 @@ plain_lines_append (PlainLines *lines, TtvContext *ctx, const TtvEvent *ev, GStr
   const TtvPosition *pos = lines->report->with_position ? ttv_context_peek_event_position (ctx) : NULL;
   /* Made at the first event, as the general loop does. */
   if (G_UNLIKELY (lines->printer == NULL))
-    lines->printer = lines->report->new_printer (lines->report->printer_data);
+    {
+      lines->printer = lines->report->new_printer (lines->report->printer_data);
+      ttv_report_printer_set_deferred (lines->printer, lines->defer);
+    }
   if (G_UNLIKELY (ev->time >= lines->lost_at))
     {
+      /* The marks' warnings write the text out first. */
+      ttv_report_printer_finish (lines->printer);
       if (!ttv_lost_marks_append_until (lines->printer, lines->lost, &lines->next_lost, ev->time, lines->report->start,
                                         out, lines->warnings, lines->warned, lines->warned_data, error))
         return FALSE;
@@ -67,20 +73,32 @@ plain_lines_append (PlainLines *lines, TtvContext *ctx, const TtvEvent *ev, GStr
 
 /* --- One thread ---------------------------------------------------------------- */
 
-/* The lines of what @ctx reads until the report's end, into @o. */
+/* The lines of what @ctx reads until the report's end, into @o: their
+ * position tokens deferred (ttv_report_printer_set_deferred), finished
+ * before @o's text is written out and when the run ends, however it ends. */
 static void
 print_run (PlainLines *lines, TtvContext *ctx, TtvReportOutput *o, GError **error)
 {
   const TtvPlainReport *report = lines->report;
   const TtvEvent *ev;
+  lines->defer = TRUE;
+  if (lines->printer)
+    ttv_report_printer_set_deferred (lines->printer, TRUE);
   for (guint64 left = report->count; left > 0 && (ev = ttv_context_next (ctx, error)) != NULL && ev->time <= report->end;
        left--)
     {
       if (!plain_lines_append (lines, ctx, ev, o->buf, error))
-        return;
-      if (G_UNLIKELY (o->buf->len >= TTV_REPORT_OUTPUT_FLUSH_BYTES) && !ttv_report_output_flush (o, FALSE, error))
-        return;
+        break;
+      if (G_UNLIKELY (o->buf->len >= TTV_REPORT_OUTPUT_FLUSH_BYTES))
+        {
+          ttv_report_printer_finish (lines->printer);
+          if (!ttv_report_output_flush (o, FALSE, error))
+            break;
+        }
     }
+  if (lines->printer)
+    ttv_report_printer_set_deferred (lines->printer, FALSE);
+  lines->defer = FALSE;
 }
 
 void

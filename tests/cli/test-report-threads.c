@@ -119,6 +119,36 @@ test_lost (void)
   check_same (b, TRUE);
 }
 
+/* An LTT trace beside a CTF one that lost events, in babeltrace2's
+ * format with positions: the LTT events print as text lines with their
+ * position tokens, which one thread writes eight at a time, and the CTF
+ * trace's losses print babeltrace2's warnings on stderr, for which
+ * ttv-report writes its standard output first: every token must be whole
+ * by then (one thread against two, whose workers write each token at
+ * once). */
+static void
+test_lost_beside_ltt (void)
+{
+  TtvTestLostOptions lost = { .first_discarded = 4, .later_discarded = 9 };
+  g_autofree char *ctf_trace = ttv_test_write_lost_ctf ("lost-beside-ltt", &lost);
+  g_autofree char *dir = ttv_test_dup_tmp_path ("beside-ltt");
+  const char *const options[] = { "-q", "-c", "2", "-n", "3000", "-b", "4096", "--replace", NULL };
+  generate (dir, options);
+  const char *const bt_position[2] = { "--format=babeltrace", "--position" };
+  g_auto (TtvTestRun) one = { 0 }, two = { 0 };
+  const char *argv1[] = { TTV_REPORT_PATH, "--threads", "1", bt_position[0], bt_position[1], dir, ctf_trace, NULL };
+  const char *argv2[] = { TTV_REPORT_PATH, "--threads", "2", bt_position[0], bt_position[1], dir, ctf_trace, NULL };
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "TTV_REPORT_CHUNK_BYTES", "1", TRUE);
+  ttv_test_run (&one, NULL, env, argv1);
+  ttv_test_run (&two, NULL, env, argv2);
+  g_assert_cmpint (one.status, ==, 0);
+  g_assert_nonnull (strstr (one.err, "WARNING"));
+  g_assert_null (strstr (one.err, "CRITICAL"));
+  g_assert_cmpstr (one.err, ==, two.err);
+  g_assert_true (strcmp (one.out, two.out) == 0);
+  ttv_test_remove_tree (dir);
+}
+
 /* Two machines in one report: each line says its trace. */
 static void
 test_machines (void)
@@ -245,6 +275,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/report-threads/ctf2", ctf2, test_generated);
   g_test_add_data_func ("/report-threads/flight-recorder", flight, test_generated);
   g_test_add_func ("/report-threads/lost", test_lost);
+  g_test_add_func ("/report-threads/lost-beside-ltt", test_lost_beside_ltt);
   g_test_add_func ("/report-threads/machines", test_machines);
   g_test_add_func ("/report-threads/shared-traces", test_shared_traces);
   g_test_add_func ("/report-threads/full-disk", test_full_disk);

@@ -381,6 +381,53 @@ test_interleaved (void)
     }
 }
 
+/* Deferred tokens: lines of text around each token, in two texts taken
+ * in turns at random, finished at random points (after a full batch, in
+ * the middle of one, when the text changes); positions told and not, of
+ * every size (300 tracefiles: too long to defer, written at once).  Each
+ * text must read as the same lines written with the tokens at once; the
+ * texts grow (and move) while tokens wait in them. */
+static void
+test_deferred (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (43);
+  for (guint k = 0; k < G_N_ELEMENTS (n_tracefiles); k++)
+    for (guint told = 0; told < 2; told++)
+      {
+        g_autoptr (TtvPositionTokenWriter) w = ttv_position_token_writer_new ();
+        ttv_position_token_writer_set_deferred (w, TRUE);
+        g_autoptr (TtvPosition) start = random_position (r, n_tracefiles[k]);
+        g_autoptr (TtvPosition) p = told ? tracked_copy (start) : ttv_position_copy (start);
+        g_autoptr (GString) got_a = g_string_sized_new (1);
+        g_autoptr (GString) got_b = g_string_sized_new (1);
+        g_autoptr (GString) want_a = g_string_new (NULL);
+        g_autoptr (GString) want_b = g_string_new (NULL);
+        for (guint i = 0; i < 2000; i++)
+          {
+            guint moved = step (r, p);
+            if (told)
+              tell_bytes (p, moved);
+            gboolean to_a = g_rand_int_range (r, 0, 4) != 0;
+            GString *got = to_a ? got_a : got_b, *want = to_a ? want_a : want_b;
+            g_string_append_printf (got, "line %u \"", i);
+            ttv_position_token_writer_append (w, p, got);
+            g_string_append_printf (got, "\" after %u\n", i);
+            g_autofree char *token = ref_token (p);
+            g_string_append_printf (want, "line %u \"%s\" after %u\n", i, token, i);
+            if (g_rand_int_range (r, 0, 23) == 0)
+              ttv_position_token_writer_finish (w);
+          }
+        ttv_position_token_writer_set_deferred (w, FALSE);
+        assert_same (got_a->str, want_a->str);
+        assert_same (got_b->str, want_b->str);
+        /* Not deferred any more: each token written at once. */
+        g_string_truncate (got_a, 0);
+        ttv_position_token_writer_append (w, p, got_a);
+        g_autofree char *token = ref_token (p);
+        g_assert_cmpstr (got_a->str, ==, token);
+      }
+}
+
 /* The reference itself, on a token worked out by hand: shape 0, one
  * tracefile at block 0, offset 0, index 0, time 1. */
 static void
@@ -448,6 +495,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/position-token/told-steps-narrow", test_told_steps_narrow);
   g_test_add_func ("/engine/position-token/told-steps-tiny-edge", test_told_steps_tiny_edge);
   g_test_add_func ("/engine/position-token/told-is-believed", test_told_is_believed);
+  g_test_add_func ("/engine/position-token/deferred", test_deferred);
   g_test_add_func ("/engine/position-token/wide-digits", test_wide_digits);
   return g_test_run ();
 }

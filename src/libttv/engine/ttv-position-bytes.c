@@ -63,12 +63,6 @@ entry_len (const TtvPositionEntry *e)
   return varint_len (e->pos.block + 1) + varint_len (e->pos.offset) + varint_len (e->pos.index);
 }
 
-static inline gsize
-body_end (const TtvPositionBytes *b)
-{
-  return b->n > 0 ? b->ends[b->n - 1] : b->entries_start;
-}
-
 /* Values below 2^56 take at most 8 bytes as varints: one 8-byte store. */
 #define SHORT_VARINT_MAX G_GUINT64_CONSTANT (0x00FFFFFFFFFFFFFF)
 
@@ -117,7 +111,7 @@ ttv_position_bytes_lay_out (TtvPositionBytes *b, const TtvPosition *p)
 static void
 resize_span (TtvPositionBytes *b, gsize at, gsize old_len, gsize new_len, guint first)
 {
-  gsize end = body_end (b);
+  gsize end = ttv_position_bytes_body_end (b);
   memmove (b->bytes + at + new_len, b->bytes + at + old_len, end - at - old_len);
   for (guint i = first; i < b->n; i++)
     b->ends[i] = b->ends[i] - old_len + new_len;
@@ -312,22 +306,11 @@ ttv_position_bytes_put_entry (TtvPositionBytes *b, guint i, const TtvPositionEnt
 void
 ttv_position_bytes_append_token (TtvPositionBytes *b, GString *out)
 {
-  gsize end = body_end (b);
+  gsize end = ttv_position_bytes_body_end (b);
   guint32 h = ttv_position_token_hash (b->head_hash, b->bytes + b->head_len, end - b->head_len);
-  guint16 sum = ttv_position_token_fold (h);
-  b->bytes[end] = (guint8) sum;
-  b->bytes[end + 1] = (guint8) (sum >> 8);
-  gsize len = end + 2;
-
+  gsize len = (gsize) (ttv_position_put_checksum (b->bytes + end, h) - b->bytes);
   char *s = ttv_text_reserve (out, TTV_POSITION_DIGITS_WIDE_ROOM (len));
-  /* The head's digits are the same in every token. */
-  memcpy (s, b->head_digits, sizeof b->head_digits);
-  gsize n_digits;
-#ifdef TTV_POSITION_DIGITS_WIDE
-  if (G_LIKELY (b->wide))
-    n_digits = ttv_position_put_digits_wide (s, b->bytes, len, b->head_groups);
-  else
-#endif
-    n_digits = ttv_position_put_digits (s, b->bytes, len, b->head_groups, b->pairs);
+  gsize n_digits = ttv_position_put_digits_after_head (s, b->bytes, len, b->head_digits, b->head_groups, b->wide,
+                                                       b->pairs);
   ttv_text_commit (out, s + n_digits);
 }

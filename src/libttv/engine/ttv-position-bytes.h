@@ -24,6 +24,13 @@ struct _TtvPositionBytes {
   gboolean wide;                /* the digits by ttv_position_put_digits_wide () */
 };
 
+/* Where the token's bytes end before the checksum. */
+static inline gsize
+ttv_position_bytes_body_end (const TtvPositionBytes *b)
+{
+  return b->n > 0 ? b->ends[b->n - 1] : b->entries_start;
+}
+
 /* Bytes for positions of @n tracefiles, to lay out before use. */
 TtvPositionBytes *ttv_position_bytes_new (guint n);
 void              ttv_position_bytes_free (TtvPositionBytes *b);

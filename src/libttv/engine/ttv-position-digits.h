@@ -26,4 +26,31 @@ gboolean ttv_position_digits_wide_usable (void);
 gsize ttv_position_put_digits_wide (char *s, guint8 *b, gsize len, gsize first_group);
 #endif
 
+/* ttv_position_put_digits() by the wide way where @wide
+ * (ttv_position_digits_wide_usable()): @s has TTV_POSITION_DIGITS_WIDE_ROOM
+ * (@len) bytes of room, and @b TTV_POSITION_TOKEN_DIGITS_SLACK bytes after
+ * the token's @len. */
+static inline gsize
+ttv_position_put_digits_either (char *s, guint8 *b, gsize len, gsize first_group, gboolean wide,
+                                const char (*pairs)[2])
+{
+#ifdef TTV_POSITION_DIGITS_WIDE
+  if (G_LIKELY (wide))
+    return ttv_position_put_digits_wide (s, b, len, first_group);
+#else
+  (void) wide;
+#endif
+  return ttv_position_put_digits (s, b, len, first_group, pairs);
+}
+
+/* The same, the first @head_groups groups' digits being @head_digits (the
+ * head's, the same in every token of a traceset). */
+static inline gsize
+ttv_position_put_digits_after_head (char *s, guint8 *b, gsize len, const char head_digits[16], gsize head_groups,
+                                    gboolean wide, const char (*pairs)[2])
+{
+  memcpy (s, head_digits, 16);
+  return ttv_position_put_digits_either (s, b, len, head_groups, wide, pairs);
+}
+
 G_END_DECLS

@@ -133,11 +133,27 @@ ttv_position_put_entry (guint8 *at, const TtvPositionEntry *e)
  * the bytes in any number of pieces, then ttv_position_token_fold(). */
 #define TTV_POSITION_TOKEN_HASH_START 2166136261u
 guint32 ttv_position_token_hash (guint32 h, const guint8 *p, gsize len);
+/* One step of the hash: FNV-1a's, of @byte. */
+static inline guint32
+ttv_position_token_hash_step (guint32 h, guint8 byte)
+{
+  return (h ^ byte) * 16777619u;
+}
 
 static inline guint16
 ttv_position_token_fold (guint32 h)
 {
   return (guint16) (h ^ (h >> 16));
+}
+
+/* The checksum of hash @h at @at (little-endian); returns its end. */
+static inline guint8 *
+ttv_position_put_checksum (guint8 *at, guint32 h)
+{
+  guint16 sum = ttv_position_token_fold (h);
+  at[0] = (guint8) sum;
+  at[1] = (guint8) (sum >> 8);
+  return at + 2;
 }
 
 /* The two base32 digits of every 10-bit value. */

@@ -3,20 +3,55 @@
  * its token's bytes itself (ttv-position-bytes.h): the writer appends the
  * token from them.  Of any other position the writer keeps the bytes of
  * the last one and, for the next of the same traceset, rewrites the
- * tracefiles whose values changed. */
+ * tracefiles whose values changed.
+ *
+ * Deferred tokens: the checksum is a chain of dependent multiplications
+ * (ttv_position_token_hash), about four cycles a byte whatever else the
+ * processor could do meanwhile, a fifth of a kernel trace's jsonl report.
+ * A deferred token keeps its place in the text and a copy of its bytes in
+ * a slot; eight of them are hashed at once, as eight chains that do not
+ * wait for each other, and their digits written into their places
+ * (bench/README.md, issue 15: jsonl about 4 % faster on the kernel shape). */
 #include "ttv-position-token.h"
 #include "ttv-position-bytes.h"
+#include "ttv-position-digits.h"
+#include "ttv-text.h"
+
+/* Tokens hashed at once. */
+#define DEFERRED_MAX 8
+/* A deferred token's bytes (after the head's whole groups) take at most
+ * this much, with the checksum, the digits' slack and the copy's overrun
+ * (a longer one is written at once). */
+#define SLOT_BYTES 256
+#define SLOT_MAX_N (SLOT_BYTES - 2 - TTV_POSITION_TOKEN_DIGITS_SLACK - 64)
+/* Bytes after a token's digits that their writers may write over. */
+#define DIGITS_OVERRUN 32
 
 struct _TtvPositionTokenWriter {
   TtvPositionBytes *last;       /* of the last position without bytes; NULL: none yet */
   guint32 shape;                /* its traceset's */
   TtvPositionEntry *seen;       /* [last->n]: its tracefiles' values */
+  gboolean wide;                /* ttv_position_digits_wide_usable () */
+  const char (*pairs)[2];       /* ttv_position_b32_pairs () */
+  gboolean defer;               /* ttv_position_token_writer_set_deferred () */
+  guint n_deferred;
+  GString *out;                 /* weak: whose text holds the deferred tokens' places */
+  guint32 hash_from;            /* their hash: of bytes[hash_from, n) from head_hash */
+  guint32 head_hash;
+  gsize at[DEFERRED_MAX];       /* where each one's digits go in out->str */
+  gsize n[DEFERRED_MAX];        /* its bytes before the checksum */
+  guint8 slots[DEFERRED_MAX * SLOT_BYTES];
 };
 
 TtvPositionTokenWriter *
 ttv_position_token_writer_new (void)
 {
-  return g_new0 (TtvPositionTokenWriter, 1);
+  TtvPositionTokenWriter *w = g_new0 (TtvPositionTokenWriter, 1);
+  w->pairs = ttv_position_b32_pairs ();
+#ifdef TTV_POSITION_DIGITS_WIDE
+  w->wide = ttv_position_digits_wide_usable ();
+#endif
+  return w;
 }
 
 void
@@ -28,6 +63,122 @@ ttv_position_token_writer_free (TtvPositionTokenWriter *w)
   g_free (w->seen);
   g_free (w);
 }
+
+/* ---- Deferred tokens ---- */
+
+/* The hashes of the eight slots: eight chains in one loop, none waiting
+ * for another's multiplications.  The lengths differ by a few bytes from
+ * token to token: past its bytes a hash keeps its value by a mask, not a
+ * branch that would mispredict where it ends (its loads read the slot). */
+static void
+hash_eight (TtvPositionTokenWriter *w, guint32 h[DEFERRED_MAX])
+{
+  const guint8 *base = w->slots + w->hash_from;
+  gsize len[DEFERRED_MAX], shortest = G_MAXSIZE, longest = 0;
+  for (guint i = 0; i < DEFERRED_MAX; i++)
+    {
+      len[i] = w->n[i] - w->hash_from;
+      shortest = MIN (shortest, len[i]);
+      longest = MAX (longest, len[i]);
+    }
+  guint32 h0 = w->head_hash, h1 = h0, h2 = h0, h3 = h0, h4 = h0, h5 = h0, h6 = h0, h7 = h0;
+  gsize k = 0;
+  for (; k < shortest; k++)
+    {
+      const guint8 *q = base + k;
+      h0 = ttv_position_token_hash_step (h0, q[0 * SLOT_BYTES]);
+      h1 = ttv_position_token_hash_step (h1, q[1 * SLOT_BYTES]);
+      h2 = ttv_position_token_hash_step (h2, q[2 * SLOT_BYTES]);
+      h3 = ttv_position_token_hash_step (h3, q[3 * SLOT_BYTES]);
+      h4 = ttv_position_token_hash_step (h4, q[4 * SLOT_BYTES]);
+      h5 = ttv_position_token_hash_step (h5, q[5 * SLOT_BYTES]);
+      h6 = ttv_position_token_hash_step (h6, q[6 * SLOT_BYTES]);
+      h7 = ttv_position_token_hash_step (h7, q[7 * SLOT_BYTES]);
+    }
+  h[0] = h0; h[1] = h1; h[2] = h2; h[3] = h3; h[4] = h4; h[5] = h5; h[6] = h6; h[7] = h7;
+  for (; k < longest; k++)
+    for (guint i = 0; i < DEFERRED_MAX; i++)
+      {
+        guint32 m = -(guint32) (k < len[i]);
+        h[i] ^= (ttv_position_token_hash_step (h[i], base[i * SLOT_BYTES + k]) ^ h[i]) & m;
+      }
+}
+
+/* Writes slot @i's digits, of hash @h, into their place; what their
+ * writers write past them is put back. */
+static inline void
+finish_one (TtvPositionTokenWriter *w, guint i, guint32 h)
+{
+  guint8 *bytes = w->slots + i * SLOT_BYTES;
+  gsize len = w->n[i] + 2, n_digits = (len * 8 + 4) / 5, at = w->at[i];
+  GString *out = w->out;
+  if (G_UNLIKELY (at > out->len || out->len - at < n_digits || out->allocated_len - at - n_digits <= DIGITS_OVERRUN))
+    {
+      g_critical ("%s: a deferred position token's text was cut before it was finished", G_STRFUNC);
+      return;
+    }
+  ttv_position_put_checksum (bytes + w->n[i], h);
+  char *s = out->str + at;
+  char after[DIGITS_OVERRUN];
+  memcpy (after, s + n_digits, DIGITS_OVERRUN);
+  ttv_position_put_digits_either (s, bytes, len, 0, w->wide, w->pairs);
+  memcpy (s + n_digits, after, DIGITS_OVERRUN);
+}
+
+void
+ttv_position_token_writer_finish (TtvPositionTokenWriter *w)
+{
+  g_return_if_fail (w != NULL);
+  guint k = w->n_deferred;
+  guint32 h[DEFERRED_MAX];
+  if (k == DEFERRED_MAX)
+    hash_eight (w, h);
+  else
+    for (guint i = 0; i < k; i++)
+      h[i] = ttv_position_token_hash (w->head_hash, w->slots + i * SLOT_BYTES + w->hash_from,
+                                      w->n[i] - w->hash_from);
+  for (guint i = 0; i < k; i++)
+    finish_one (w, i, h[i]);
+  w->n_deferred = 0;
+}
+
+/* Appends @b's token to @out: the head's digits and the place of the
+ * others, which eight deferred tokens get at once.  FALSE (nothing
+ * appended) for a token too long to defer. */
+static inline gboolean
+defer_token (TtvPositionTokenWriter *w, const TtvPositionBytes *b, GString *out)
+{
+  gsize start = b->head_groups * 5;
+  gsize n = ttv_position_bytes_body_end (b) - start;
+  guint32 hash_from = (guint32) (b->head_len - start);
+  if (G_UNLIKELY (n > SLOT_MAX_N))
+    return FALSE;
+  if (G_UNLIKELY (w->n_deferred > 0 && (out != w->out || hash_from != w->hash_from || b->head_hash != w->head_hash)))
+    ttv_position_token_writer_finish (w);
+  w->out = out;
+  w->hash_from = hash_from;
+  w->head_hash = b->head_hash;
+  guint i = w->n_deferred;
+  guint8 *dst = w->slots + i * SLOT_BYTES;
+  /* Two fixed copies of 32 bytes (the bytes have the digits' slack after
+   * them), a loop for the rare longer token. */
+  memcpy (dst, b->bytes + start, 32);
+  memcpy (dst + 32, b->bytes + start + 32, 32);
+  for (gsize k = 64; G_UNLIKELY (k < n); k += 32)
+    memcpy (dst + k, b->bytes + start + k, 32);
+  w->n[i] = n;
+  gsize n_digits = ((n + 2) * 8 + 4) / 5;
+  char *s = ttv_text_reserve (out, 16 + n_digits + DIGITS_OVERRUN);
+  memcpy (s, b->head_digits, 16);
+  s += b->head_groups * 8;
+  w->at[i] = (gsize) (s - out->str);
+  ttv_text_commit (out, s + n_digits);
+  if (++w->n_deferred == DEFERRED_MAX)
+    ttv_position_token_writer_finish (w);
+  return TRUE;
+}
+
+/* ---- Positions without bytes ---- */
 
 static inline gboolean
 entry_equal (const TtvPositionEntry *a, const TtvPositionEntry *b)
@@ -75,7 +226,17 @@ append_from_last (TtvPositionTokenWriter *w, const TtvPosition *p, GString *out)
     update (w, p);
   else
     lay_out (w, p);
-  ttv_position_bytes_append_token (w->last, out);
+  if (!w->defer || !defer_token (w, w->last, out))
+    ttv_position_bytes_append_token (w->last, out);
+}
+
+void
+ttv_position_token_writer_set_deferred (TtvPositionTokenWriter *w, gboolean defer)
+{
+  g_return_if_fail (w != NULL);
+  if (!defer)
+    ttv_position_token_writer_finish (w);
+  w->defer = defer;
 }
 
 void
@@ -83,7 +244,10 @@ ttv_position_token_writer_append (TtvPositionTokenWriter *w, const TtvPosition *
 {
   g_return_if_fail (w != NULL && p != NULL);
   if (p->bytes != NULL)
-    ttv_position_bytes_append_token (p->bytes, out);
+    {
+      if (!w->defer || !defer_token (w, p->bytes, out))
+        ttv_position_bytes_append_token (p->bytes, out);
+    }
   else
     append_from_last (w, p, out);
 }

@@ -19,6 +19,16 @@ void                    ttv_position_token_writer_free (TtvPositionTokenWriter *
 void                    ttv_position_token_writer_append (TtvPositionTokenWriter *writer,
                                                           const TtvPosition *pos, GString *out);
 
+/* Deferred tokens (@defer TRUE): append() then leaves a token's place in
+ * @out and writes its digits later, eight tokens at once (their
+ * checksums' chains of multiplications then run side by side).  The
+ * caller must call finish() before it reads, writes out, cuts or frees
+ * any text the writer appended to since the last finish().
+ * set_deferred (FALSE) finishes. */
+void ttv_position_token_writer_set_deferred (TtvPositionTokenWriter *writer, gboolean defer);
+/* Writes the digits of every deferred token into its place. */
+void ttv_position_token_writer_finish (TtvPositionTokenWriter *writer);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtvPositionTokenWriter, ttv_position_token_writer_free)
 
 G_END_DECLS

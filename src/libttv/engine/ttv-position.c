@@ -152,11 +152,10 @@ get_varint (const guint8 *p, gsize len, gsize *at, guint64 *out)
   return FALSE;
 }
 
-/* One step of FNV-1a. */
 static inline guint32
 fnv_step (guint32 h, const guint8 *byte)
 {
-  return (h ^ *byte) * 16777619u;
+  return ttv_position_token_hash_step (h, *byte);
 }
 
 guint32
@@ -216,9 +215,7 @@ token_bytes (const TtvPosition *p, guint8 *b)
   at = ttv_position_put_next (at, ttv_position_next_stream (p), ttv_position_next_time (p));
   for (guint i = 0; i < p->n; i++)
     at = ttv_position_put_entry (at, &p->tf[i]);
-  guint16 sum = token_checksum (b, (gsize) (at - b));
-  *at++ = (guint8) sum;
-  *at++ = (guint8) (sum >> 8);
+  at = ttv_position_put_checksum (at, ttv_position_token_hash (TTV_POSITION_TOKEN_HASH_START, b, (gsize) (at - b)));
   return (gsize) (at - b);
 }
 

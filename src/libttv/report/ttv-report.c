@@ -806,6 +806,20 @@ ttv_report_printer_append_lost (TtvReportPrinter *p, const TtvTracefile *tf, con
 }
 
 void
+ttv_report_printer_set_deferred (TtvReportPrinter *p, gboolean defer)
+{
+  g_return_if_fail (p != NULL);
+  ttv_position_token_writer_set_deferred (p->tokens, defer);
+}
+
+void
+ttv_report_printer_finish (TtvReportPrinter *p)
+{
+  g_return_if_fail (p != NULL);
+  ttv_position_token_writer_finish (p->tokens);
+}
+
+void
 ttv_report_printer_append (TtvReportPrinter *p, const TtvEvent *ev, const TtvPosition *pos,
                            const TtvState *state, GString *out)
 {

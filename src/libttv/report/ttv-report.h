@@ -65,6 +65,15 @@ void              ttv_report_printer_append (TtvReportPrinter *printer, const Tt
 void              ttv_report_printer_append_full (TtvReportPrinter *printer, const TtvEvent *event,
                                                   const TtvPosition *position, const TtvState *state,
                                                   const char *suffix, GString *out);
+/* Deferred lines (@defer TRUE): the lines' position tokens are written
+ * eight at a time, faster (ttv_position_token_writer_set_deferred): each
+ * appended line has the place of its token but not yet its text.  The
+ * caller must call ttv_report_printer_finish() before it reads, writes
+ * out, cuts or frees any text the printer appended to since the last
+ * finish.  Setting FALSE finishes. */
+void              ttv_report_printer_set_deferred (TtvReportPrinter *printer, gboolean defer);
+/* Completes every line appended so far (deferred lines). */
+void              ttv_report_printer_finish (TtvReportPrinter *printer);
 /* Appends the column headings (column layout only; nothing otherwise). */
 void              ttv_report_printer_append_headings (TtvReportPrinter *printer, GString *out);
 
