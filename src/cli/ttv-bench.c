@@ -330,43 +330,34 @@ sibling_program (const char *name)
   return g_strdup (name);
 }
 
-/* The best of --repeat runs of @argv (after one warm-up run). */
-static gboolean
-measure_command_best (char **argv, Measure *best)
-{
-  Measure warm;
-  if (!measure_command (argv, &warm))
-    return FALSE;
-  for (gint64 i = 0; i < MAX (opt_repeat, 1); i++)
-    {
-      Measure m = { 0 };
-      if (!measure_command (argv, &m))
-        return FALSE;
-      keep_best (best, &m, i);
-    }
-  return TRUE;
-}
-
-/* The best of --repeat runs of @a and of @b, run in turns after a warm-up
- * run of each.  This machine's speed drifts by a third from minute to
- * minute (a host shared with others): a ratio of two bests taken minutes
- * apart measures the drift as much as the programs, two taken in turns
- * do not. */
+/* The best of --repeat runs of @a and (unless NULL) of @b, run in turns
+ * after a warm-up run of each.  This machine's speed drifts by a third
+ * from minute to minute (a host shared with others): a ratio of two bests
+ * taken minutes apart measures the drift as much as the programs, two
+ * taken in turns do not. */
 static gboolean
 measure_commands_in_turns (char **a, char **b, Measure *best_a, Measure *best_b)
 {
   Measure warm;
-  if (!measure_command (a, &warm) || !measure_command (b, &warm))
+  if (!measure_command (a, &warm) || (b && !measure_command (b, &warm)))
     return FALSE;
   for (gint64 i = 0; i < MAX (opt_repeat, 1); i++)
     {
       Measure ma = { 0 }, mb = { 0 };
-      if (!measure_command (a, &ma) || !measure_command (b, &mb))
+      if (!measure_command (a, &ma) || (b && !measure_command (b, &mb)))
         return FALSE;
       keep_best (best_a, &ma, i);
-      keep_best (best_b, &mb, i);
+      if (b)
+        keep_best (best_b, &mb, i);
     }
   return TRUE;
+}
+
+/* The best of --repeat runs of @argv (after one warm-up run). */
+static gboolean
+measure_command_best (char **argv, Measure *best)
+{
+  return measure_commands_in_turns (argv, NULL, best, NULL);
 }
 
 /* ttv-report --format=FORMAT TRACE > /dev/null, the program as users run

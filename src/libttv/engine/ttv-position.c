@@ -152,12 +152,6 @@ get_varint (const guint8 *p, gsize len, gsize *at, guint64 *out)
   return FALSE;
 }
 
-static inline guint32
-fnv_step (guint32 h, const guint8 *byte)
-{
-  return ttv_position_token_hash_step (h, *byte);
-}
-
 guint32
 ttv_position_token_hash (guint32 h, const guint8 *p, gsize len)
 {
@@ -166,17 +160,17 @@ ttv_position_token_hash (guint32 h, const guint8 *p, gsize len)
    * byte's work (a report writes one token per event)... */
   for (const guint8 *whole = p + (len & ~(gsize) 7); p < whole; p += 8)
     for (guint k = 0; k < 8; k++)
-      h = fnv_step (h, p + k);
+      h = ttv_position_token_hash_step (h, p[k]);
   /* ...and the last ones by a jump into their steps, not a loop. */
   switch (len & 7)
     {
-    case 7: h = fnv_step (h, end - 7); /* fallthrough */
-    case 6: h = fnv_step (h, end - 6); /* fallthrough */
-    case 5: h = fnv_step (h, end - 5); /* fallthrough */
-    case 4: h = fnv_step (h, end - 4); /* fallthrough */
-    case 3: h = fnv_step (h, end - 3); /* fallthrough */
-    case 2: h = fnv_step (h, end - 2); /* fallthrough */
-    case 1: h = fnv_step (h, end - 1); /* fallthrough */
+    case 7: h = ttv_position_token_hash_step (h, end[-7]); /* fallthrough */
+    case 6: h = ttv_position_token_hash_step (h, end[-6]); /* fallthrough */
+    case 5: h = ttv_position_token_hash_step (h, end[-5]); /* fallthrough */
+    case 4: h = ttv_position_token_hash_step (h, end[-4]); /* fallthrough */
+    case 3: h = ttv_position_token_hash_step (h, end[-3]); /* fallthrough */
+    case 2: h = ttv_position_token_hash_step (h, end[-2]); /* fallthrough */
+    case 1: h = ttv_position_token_hash_step (h, end[-1]); /* fallthrough */
     default: break;
     }
   return h;
