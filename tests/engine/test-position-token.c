@@ -4,6 +4,7 @@
 #include "ttv-position-token.h"
 #include "ttv-position-bytes.h"
 #include "ttv-position-digits.h"
+#include "ttv-position-hash-wide.h"
 
 #include <string.h>
 
@@ -392,9 +393,13 @@ test_deferred (void)
 {
   g_autoptr (GRand) r = g_rand_new_with_seed (43);
   for (guint k = 0; k < G_N_ELEMENTS (n_tracefiles); k++)
-    for (guint told = 0; told < 2; told++)
+    for (guint way = 0; way < 4; way++)
       {
+        /* Positions told and not, each the wide way where the CPU has
+         * AVX2, then the general one. */
+        gboolean told = way % 2, wide = way < 2;
         g_autoptr (TtvPositionTokenWriter) w = ttv_position_token_writer_new ();
+        ttv_position_token_writer_set_wide (w, wide);
         ttv_position_token_writer_set_deferred (w, TRUE);
         g_autoptr (TtvPosition) start = random_position (r, n_tracefiles[k]);
         g_autoptr (TtvPosition) p = told ? tracked_copy (start) : ttv_position_copy (start);
@@ -477,7 +482,60 @@ test_wide_digits (void)
           g_assert_cmpuint (wide_n, ==, n);
           g_assert_cmpmem (got + first * 8, n - MIN (n, first * 8), want + first * 8, n - MIN (n, first * 8));
           g_assert_cmpint (got[room], ==, '-');
+          /* The padded way, on bytes whose four after them are zeros
+           * already: the same digits, and those bytes left as they were. */
+          memcpy (wide_b, b, sizeof b);
+          memset (wide_b + len, 0, 4);
+          memset (got, '-', sizeof got);
+          gsize padded_n = ttv_position_put_digits_wide_padded (got, wide_b, len, first);
+          g_assert_cmpuint (padded_n, ==, n);
+          g_assert_cmpmem (got + first * 8, n - MIN (n, first * 8), want + first * 8, n - MIN (n, first * 8));
+          g_assert_cmpint (got[room], ==, '-');
+          g_assert_cmpmem (wide_b, len, b, len);
         }
+#else
+  g_test_skip ("not x86");
+#endif
+}
+
+/* The sixteen chains of the wide hash against the plain hash, one token
+ * at a time: lengths all equal, all different, some zero, one far longer
+ * than the others (the steps past the shortest then mask), from a random
+ * start; the rows' bytes past each length are random too and must not
+ * count. */
+static void
+test_hash_sixteen (void)
+{
+#ifdef TTV_POSITION_HASH_WIDE
+  if (!ttv_position_hash_wide_usable ())
+    {
+      g_test_skip ("no AVX2");
+      return;
+    }
+  enum { STRIDE = 200, LONGEST = 180 };
+  g_autoptr (GRand) r = g_rand_new_with_seed (61);
+  g_autofree guint8 *rows = g_malloc (TTV_POSITION_HASH_WIDE_N * STRIDE);
+  for (guint round = 0; round < 400; round++)
+    {
+      for (gsize i = 0; i < TTV_POSITION_HASH_WIDE_N * STRIDE; i++)
+        rows[i] = (guint8) g_rand_int (r);
+      guint32 len[TTV_POSITION_HASH_WIDE_N], got[TTV_POSITION_HASH_WIDE_N];
+      guint32 same = (guint32) g_rand_int_range (r, 0, LONGEST + 1);
+      for (guint i = 0; i < TTV_POSITION_HASH_WIDE_N; i++)
+        switch (round % 4)
+          {
+          case 0: len[i] = same; break;
+          case 1: len[i] = (guint32) g_rand_int_range (r, 0, LONGEST + 1); break;
+          case 2: len[i] = g_rand_boolean (r) ? 0 : (guint32) g_rand_int_range (r, 0, 40); break;
+          default: len[i] = (guint32) g_rand_int_range (r, 20, 30); break;
+          }
+      if (round % 4 == 3)
+        len[g_rand_int_range (r, 0, TTV_POSITION_HASH_WIDE_N)] = LONGEST;
+      guint32 start = g_rand_int (r);
+      ttv_position_token_hash_sixteen (rows, STRIDE, len, start, got);
+      for (guint i = 0; i < TTV_POSITION_HASH_WIDE_N; i++)
+        g_assert_cmphex (got[i], ==, ttv_position_token_hash (start, rows + i * STRIDE, len[i]));
+    }
 #else
   g_test_skip ("not x86");
 #endif
@@ -497,5 +555,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/position-token/told-is-believed", test_told_is_believed);
   g_test_add_func ("/engine/position-token/deferred", test_deferred);
   g_test_add_func ("/engine/position-token/wide-digits", test_wide_digits);
+  g_test_add_func ("/engine/position-token/hash-sixteen", test_hash_sixteen);
   return g_test_run ();
 }

@@ -47,6 +47,12 @@ __attribute__ ((target ("avx2"))) gsize
 ttv_position_put_digits_wide (char *s, guint8 *b, gsize len, gsize first_group)
 {
   memset (b + len, 0, 4);
+  return ttv_position_put_digits_wide_padded (s, b, len, first_group);
+}
+
+__attribute__ ((target ("avx2"))) gsize
+ttv_position_put_digits_wide_padded (char *s, const guint8 *b, gsize len, gsize first_group)
+{
   const __m256i lo_lanes = both_halves (lanes_lo);
   const __m256i hi_lanes = both_halves (lanes_hi);
   const __m256i mul = both_halves (shifts);

@@ -24,6 +24,10 @@ gboolean ttv_position_digits_wide_usable (void);
  * a turn: @s has TTV_POSITION_DIGITS_WIDE_ROOM (@len) bytes of room, and
  * @b TTV_POSITION_TOKEN_DIGITS_SLACK bytes after the token's @len. */
 gsize ttv_position_put_digits_wide (char *s, guint8 *b, gsize len, gsize first_group);
+/* The same when the four bytes after the token are zeros already (it
+ * writes none: its loads then wait for no store of the bytes it reads,
+ * which a wide load overlapping a recent narrower store does). */
+gsize ttv_position_put_digits_wide_padded (char *s, const guint8 *b, gsize len, gsize first_group);
 #endif
 
 /* ttv_position_put_digits() by the wide way where @wide

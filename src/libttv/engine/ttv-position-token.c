@@ -9,16 +9,20 @@
  * (ttv_position_token_hash), about four cycles a byte whatever else the
  * processor could do meanwhile, a fifth of a kernel trace's jsonl report.
  * A deferred token keeps its place in the text and a copy of its bytes in
- * a slot; eight of them are hashed at once, as eight chains that do not
- * wait for each other, and their digits written into their places
- * (bench/README.md, issue 15: jsonl about 4 % faster on the kernel shape). */
+ * a slot; sixteen of them are hashed at once, as sixteen chains that do
+ * not wait for each other (in two registers' lanes with AVX2,
+ * ttv-position-hash-wide.h; else eight chains at a time), and their
+ * digits written into their places (bench/README.md, issue 15). */
 #include "ttv-position-token.h"
 #include "ttv-position-bytes.h"
 #include "ttv-position-digits.h"
+#include "ttv-position-hash-wide.h"
 #include "ttv-text.h"
 
 /* Tokens hashed at once. */
-#define DEFERRED_MAX 8
+#define DEFERRED_MAX TTV_POSITION_HASH_WIDE_N
+/* Chains of the general path's loop. */
+#define CHAINS 8
 /* A deferred token's bytes (after the head's whole groups) take at most
  * this much, with the checksum, the digits' slack and the copy's overrun
  * (a longer one is written at once). */
@@ -32,6 +36,7 @@ struct _TtvPositionTokenWriter {
   guint32 shape;                /* its traceset's */
   TtvPositionEntry *seen;       /* [last->n]: its tracefiles' values */
   gboolean wide;                /* ttv_position_digits_wide_usable () */
+  gboolean wide_hash;           /* ttv_position_hash_wide_usable () */
   const char (*pairs)[2];       /* ttv_position_b32_pairs () */
   gboolean defer;               /* ttv_position_token_writer_set_deferred () */
   guint n_deferred;
@@ -39,7 +44,7 @@ struct _TtvPositionTokenWriter {
   guint32 hash_from;            /* their hash: of bytes[hash_from, n) from head_hash */
   guint32 head_hash;
   gsize at[DEFERRED_MAX];       /* where each one's digits go in out->str */
-  gsize n[DEFERRED_MAX];        /* its bytes before the checksum */
+  guint32 n[DEFERRED_MAX];      /* its bytes before the checksum */
   guint8 slots[DEFERRED_MAX * SLOT_BYTES];
 };
 
@@ -48,10 +53,22 @@ ttv_position_token_writer_new (void)
 {
   TtvPositionTokenWriter *w = g_new0 (TtvPositionTokenWriter, 1);
   w->pairs = ttv_position_b32_pairs ();
-#ifdef TTV_POSITION_DIGITS_WIDE
-  w->wide = ttv_position_digits_wide_usable ();
-#endif
+  ttv_position_token_writer_set_wide (w, TRUE);
   return w;
+}
+
+void
+ttv_position_token_writer_set_wide (TtvPositionTokenWriter *w, gboolean wide)
+{
+  ttv_position_token_writer_finish (w);
+  w->wide = FALSE;
+  w->wide_hash = FALSE;
+#ifdef TTV_POSITION_DIGITS_WIDE
+  w->wide = wide && ttv_position_digits_wide_usable ();
+#endif
+#ifdef TTV_POSITION_HASH_WIDE
+  w->wide_hash = wide && ttv_position_hash_wide_usable ();
+#endif
 }
 
 void
@@ -66,23 +83,23 @@ ttv_position_token_writer_free (TtvPositionTokenWriter *w)
 
 /* ---- Deferred tokens ---- */
 
-/* The hashes of the eight slots: eight chains in one loop, none waiting
- * for another's multiplications.  The lengths differ by a few bytes from
- * token to token: past its bytes a hash keeps its value by a mask, not a
- * branch that would mispredict where it ends (its loads read the slot). */
+/* The hashes of the eight slots from @first: eight chains in one loop,
+ * none waiting for another's multiplications.  The lengths differ by a
+ * few bytes from token to token: past its bytes a hash keeps its value by
+ * a mask, not a branch that would mispredict where it ends (its loads
+ * read the slot). */
 static void
-hash_eight (TtvPositionTokenWriter *w, guint32 h[DEFERRED_MAX])
+hash_eight (const TtvPositionTokenWriter *w, guint first, const guint32 len[CHAINS], guint32 h[CHAINS])
 {
-  const guint8 *base = w->slots + w->hash_from;
-  gsize len[DEFERRED_MAX], shortest = G_MAXSIZE, longest = 0;
-  for (guint i = 0; i < DEFERRED_MAX; i++)
+  const guint8 *base = w->slots + first * SLOT_BYTES + w->hash_from;
+  guint32 shortest = G_MAXUINT32, longest = 0;
+  for (guint i = 0; i < CHAINS; i++)
     {
-      len[i] = w->n[i] - w->hash_from;
       shortest = MIN (shortest, len[i]);
       longest = MAX (longest, len[i]);
     }
   guint32 h0 = w->head_hash, h1 = h0, h2 = h0, h3 = h0, h4 = h0, h5 = h0, h6 = h0, h7 = h0;
-  gsize k = 0;
+  guint32 k = 0;
   for (; k < shortest; k++)
     {
       const guint8 *q = base + k;
@@ -97,17 +114,35 @@ hash_eight (TtvPositionTokenWriter *w, guint32 h[DEFERRED_MAX])
     }
   h[0] = h0; h[1] = h1; h[2] = h2; h[3] = h3; h[4] = h4; h[5] = h5; h[6] = h6; h[7] = h7;
   for (; k < longest; k++)
-    for (guint i = 0; i < DEFERRED_MAX; i++)
+    for (guint i = 0; i < CHAINS; i++)
       {
         guint32 m = -(guint32) (k < len[i]);
         h[i] ^= (ttv_position_token_hash_step (h[i], base[i * SLOT_BYTES + k]) ^ h[i]) & m;
       }
 }
 
-/* Writes slot @i's digits, of hash @h, into their place; what their
- * writers write past them is put back. */
+/* The hashes of a full batch of slots. */
+static void
+hash_all (const TtvPositionTokenWriter *w, guint32 h[DEFERRED_MAX])
+{
+  guint32 len[DEFERRED_MAX];
+  for (guint i = 0; i < DEFERRED_MAX; i++)
+    len[i] = w->n[i] - w->hash_from;
+#ifdef TTV_POSITION_HASH_WIDE
+  if (G_LIKELY (w->wide_hash))
+    {
+      ttv_position_token_hash_sixteen (w->slots + w->hash_from, SLOT_BYTES, len, w->head_hash, h);
+      return;
+    }
+#endif
+  for (guint first = 0; first < DEFERRED_MAX; first += CHAINS)
+    hash_eight (w, first, len + first, h + first);
+}
+
+/* Writes slot @i's digits into their place; what their writers write
+ * past them is put back. */
 static inline void
-finish_one (TtvPositionTokenWriter *w, guint i, guint32 h)
+put_digits_of (TtvPositionTokenWriter *w, guint i)
 {
   guint8 *bytes = w->slots + i * SLOT_BYTES;
   gsize len = w->n[i] + 2, n_digits = (len * 8 + 4) / 5, at = w->at[i];
@@ -117,12 +152,25 @@ finish_one (TtvPositionTokenWriter *w, guint i, guint32 h)
       g_critical ("%s: a deferred position token's text was cut before it was finished", G_STRFUNC);
       return;
     }
-  ttv_position_put_checksum (bytes + w->n[i], h);
   char *s = out->str + at;
   char after[DIGITS_OVERRUN];
   memcpy (after, s + n_digits, DIGITS_OVERRUN);
-  ttv_position_put_digits_either (s, bytes, len, 0, w->wide, w->pairs);
+#ifdef TTV_POSITION_DIGITS_WIDE
+  if (G_LIKELY (w->wide))
+    ttv_position_put_digits_wide_padded (s, bytes, len, 0);
+  else
+#endif
+    ttv_position_put_digits (s, bytes, len, 0, w->pairs);
   memcpy (s + n_digits, after, DIGITS_OVERRUN);
+}
+
+/* Slot @i's checksum of hash @h after its bytes, then the zeros that pad
+ * the digits' last group, in one store. */
+static inline void
+put_checksum_padded (TtvPositionTokenWriter *w, guint i, guint32 h)
+{
+  guint64 word = GUINT64_TO_LE ((guint64) ttv_position_token_fold (h));
+  memcpy (w->slots + i * SLOT_BYTES + w->n[i], &word, 8);
 }
 
 void
@@ -132,18 +180,24 @@ ttv_position_token_writer_finish (TtvPositionTokenWriter *w)
   guint k = w->n_deferred;
   guint32 h[DEFERRED_MAX];
   if (k == DEFERRED_MAX)
-    hash_eight (w, h);
+    hash_all (w, h);
   else
     for (guint i = 0; i < k; i++)
       h[i] = ttv_position_token_hash (w->head_hash, w->slots + i * SLOT_BYTES + w->hash_from,
                                       w->n[i] - w->hash_from);
+  /* Every checksum and its padding, then every token's digits: the
+   * digits' wide loads then find those stores written, not still on
+   * their way (a load that overlaps a recent narrower store waits for
+   * it: a fifth of the digits' time when each token padded its own). */
   for (guint i = 0; i < k; i++)
-    finish_one (w, i, h[i]);
+    put_checksum_padded (w, i, h[i]);
+  for (guint i = 0; i < k; i++)
+    put_digits_of (w, i);
   w->n_deferred = 0;
 }
 
 /* Appends @b's token to @out: the head's digits and the place of the
- * others, which eight deferred tokens get at once.  FALSE (nothing
+ * others, which a batch of deferred tokens get at once.  FALSE (nothing
  * appended) for a token too long to defer. */
 static inline gboolean
 defer_token (TtvPositionTokenWriter *w, const TtvPositionBytes *b, GString *out)
@@ -166,7 +220,7 @@ defer_token (TtvPositionTokenWriter *w, const TtvPositionBytes *b, GString *out)
   memcpy (dst + 32, b->bytes + start + 32, 32);
   for (gsize k = 64; G_UNLIKELY (k < n); k += 32)
     memcpy (dst + k, b->bytes + start + k, 32);
-  w->n[i] = n;
+  w->n[i] = (guint32) n;
   gsize n_digits = ((n + 2) * 8 + 4) / 5;
   char *s = ttv_text_reserve (out, 16 + n_digits + DIGITS_OVERRUN);
   memcpy (s, b->head_digits, 16);

@@ -11,7 +11,9 @@ G_BEGIN_DECLS
  * positions the writer keeps the last token's bytes and rewrites only what
  * the next position changes (between consecutive events usually the time
  * and one tracefile).  It compares the positions' values, so any position
- * of any traceset may come next.  One thread at a time. */
+ * of any traceset may come next.  One thread at a time.  Where the CPU
+ * has AVX2 it writes digits and checksums by it (set_wide() says whether
+ * it may: FALSE keeps to the general path, which tests check too). */
 typedef struct _TtvPositionTokenWriter TtvPositionTokenWriter;
 
 TtvPositionTokenWriter *ttv_position_token_writer_new (void);
@@ -19,8 +21,10 @@ void                    ttv_position_token_writer_free (TtvPositionTokenWriter *
 void                    ttv_position_token_writer_append (TtvPositionTokenWriter *writer,
                                                           const TtvPosition *pos, GString *out);
 
+void                    ttv_position_token_writer_set_wide (TtvPositionTokenWriter *writer, gboolean wide);
+
 /* Deferred tokens (@defer TRUE): append() then leaves a token's place in
- * @out and writes its digits later, eight tokens at once (their
+ * @out and writes its digits later, sixteen tokens at once (their
  * checksums' chains of multiplications then run side by side).  The
  * caller must call finish() before it reads, writes out, cuts or frees
  * any text the writer appended to since the last finish().
