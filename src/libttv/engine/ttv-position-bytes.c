@@ -25,7 +25,7 @@ ttv_position_bytes_new (guint n)
   b->bytes = g_malloc0 (TTV_POSITION_TOKEN_MAX_BYTES (n) + TTV_POSITION_TOKEN_DIGITS_SLACK);
   b->pairs = ttv_position_b32_pairs ();
 #ifdef TTV_POSITION_DIGITS_WIDE
-  b->wide = ttv_position_digits_wide_usable ();
+  b->wide = ttv_cpu_has_avx2 ();
 #endif
   return b;
 }

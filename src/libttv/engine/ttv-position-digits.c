@@ -11,20 +11,6 @@
 
 #include <immintrin.h>
 
-gboolean
-ttv_position_digits_wide_usable (void)
-{
-  static gsize ready;
-  static gboolean usable;
-  if (g_once_init_enter (&ready))
-    {
-      __builtin_cpu_init ();
-      usable = __builtin_cpu_supports ("avx2") != 0;
-      g_once_init_leave (&ready, 1);
-    }
-  return usable;
-}
-
 /* Digit k (0 to 15) of ten bytes is their bits 5k to 5k + 4, most
  * significant first: in byte 5k / 8 and the next, at 5k % 8 from the
  * top.  Lane k gets those two bytes, the first as its high byte (the

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ttv-position-private.h"
+#include "ttv-cpu.h"
 
 G_BEGIN_DECLS
 
@@ -17,11 +18,8 @@ G_BEGIN_DECLS
 #if defined(__x86_64__) || defined(__i386__)
 #define TTV_POSITION_DIGITS_WIDE 1
 
-/* Whether ttv_position_put_digits_wide() may run on this CPU. */
-gboolean ttv_position_digits_wide_usable (void);
-
 /* As ttv_position_put_digits() (the same digits and return), four groups
- * a turn: @s has TTV_POSITION_DIGITS_WIDE_ROOM (@len) bytes of room, and
+ * a turn, where ttv_cpu_has_avx2 (): @s has TTV_POSITION_DIGITS_WIDE_ROOM (@len) bytes of room, and
  * @b TTV_POSITION_TOKEN_DIGITS_SLACK bytes after the token's @len. */
 gsize ttv_position_put_digits_wide (char *s, guint8 *b, gsize len, gsize first_group);
 /* The same when the four bytes after the token are zeros already (it
@@ -31,7 +29,7 @@ gsize ttv_position_put_digits_wide_padded (char *s, const guint8 *b, gsize len, 
 #endif
 
 /* ttv_position_put_digits() by the wide way where @wide
- * (ttv_position_digits_wide_usable()): @s has TTV_POSITION_DIGITS_WIDE_ROOM
+ * (ttv_cpu_has_avx2 ()): @s has TTV_POSITION_DIGITS_WIDE_ROOM
  * (@len) bytes of room, and @b TTV_POSITION_TOKEN_DIGITS_SLACK bytes after
  * the token's @len. */
 static inline gsize

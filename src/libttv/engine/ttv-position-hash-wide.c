@@ -12,20 +12,6 @@
 
 #include <immintrin.h>
 
-gboolean
-ttv_position_hash_wide_usable (void)
-{
-  static gsize ready;
-  static gboolean usable;
-  if (g_once_init_enter (&ready))
-    {
-      __builtin_cpu_init ();
-      usable = __builtin_cpu_supports ("avx2") != 0;
-      g_once_init_leave (&ready, 1);
-    }
-  return usable;
-}
-
 /* Transposes the 16 x 16 bytes of @r in place: byte j of row i goes to
  * byte i of row j.  Four rounds of interleaving, each doubling the width
  * of what is interleaved (bytes, pairs, fours, eights). */

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ttv-position-private.h"
+#include "ttv-cpu.h"
 
 G_BEGIN_DECLS
 
@@ -16,10 +17,7 @@ G_BEGIN_DECLS
 #if defined(__x86_64__) || defined(__i386__)
 #define TTV_POSITION_HASH_WIDE 1
 
-/* Whether ttv_position_token_hash_sixteen() may run on this CPU. */
-gboolean ttv_position_hash_wide_usable (void);
-
-/* Sets @h[i] to ttv_position_token_hash (@start, @base + i * @stride,
+/* Where ttv_cpu_has_avx2 (), sets @h[i] to ttv_position_token_hash (@start, @base + i * @stride,
  * @len[i]) for the sixteen i.  Reads whole 16-byte rows of every token:
  * the longest @len rounded up to 16 bytes must be readable from each
  * @base + i * @stride (the bytes past a token's @len[i] do not count).

@@ -35,8 +35,8 @@ struct _TtvPositionTokenWriter {
   TtvPositionBytes *last;       /* of the last position without bytes; NULL: none yet */
   guint32 shape;                /* its traceset's */
   TtvPositionEntry *seen;       /* [last->n]: its tracefiles' values */
-  gboolean wide;                /* ttv_position_digits_wide_usable () */
-  gboolean wide_hash;           /* ttv_position_hash_wide_usable () */
+  gboolean wide;                /* ttv_cpu_has_avx2 () */
+  gboolean wide_hash;           /* ttv_cpu_has_avx2 () */
   const char (*pairs)[2];       /* ttv_position_b32_pairs () */
   gboolean defer;               /* ttv_position_token_writer_set_deferred () */
   guint n_deferred;
@@ -64,10 +64,10 @@ ttv_position_token_writer_set_wide (TtvPositionTokenWriter *w, gboolean wide)
   w->wide = FALSE;
   w->wide_hash = FALSE;
 #ifdef TTV_POSITION_DIGITS_WIDE
-  w->wide = wide && ttv_position_digits_wide_usable ();
+  w->wide = wide && ttv_cpu_has_avx2 ();
 #endif
 #ifdef TTV_POSITION_HASH_WIDE
-  w->wide_hash = wide && ttv_position_hash_wide_usable ();
+  w->wide_hash = wide && ttv_cpu_has_avx2 ();
 #endif
 }
 
