@@ -103,8 +103,7 @@ static const char tsdl[] =
   "    variant <_e> { uint8_t X; string Y; } _v;\n"
   "    variant <event.fields.e> { uint8_t X; int Y; } _w;\n"
   "  };\n"
-  "};\n"
-  "unknown_block { whatever = 1; nested { x = 2; }; };\n";
+  "};\n";
 
 static void
 test_parse (void)
@@ -355,6 +354,11 @@ test_syntax_errors (void)
   expect_syntax_error ("typealias integer { size = 8; } := u8;\n"
                        "event { fields := struct { u8 a; u8 a; }; };", "/x/metadata:2:37: duplicate field");
   expect_syntax_error ("} ;", "/x/metadata:1:1: syntax error: expected a declaration");
+  /* A misspelt block is refused where it is, not dropped with its
+   * classes (the trace would fail later at an event of an unknown id). */
+  expect_syntax_error ("trace { major = 1; minor = 8; };\nevnet { name = \"x\"; id = 0; };",
+                       "/x/metadata:2:1: syntax error: expected a block name (trace, env, clock, stream, event or "
+                       "callsite), found “evnet”");
   /* Deep nesting is refused, not a stack overflow. */
   GString *deep = g_string_new ("event { fields := ");
   for (int i = 0; i < 5000; i++)

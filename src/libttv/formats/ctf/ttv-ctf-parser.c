@@ -1152,6 +1152,12 @@ parse_block (Parser *p)
       b.event->loglevel = -1;
       g_ptr_array_add (p->meta->events, b.event);
     }
+  else if (!is (p, "callsite"))
+    /* A misspelt block would otherwise vanish with its classes, and the
+     * trace fail later at an event "of an unknown id", far from the
+     * cause (babeltrace2 rejects it too).  A callsite is read and
+     * ignored. */
+    return fail (p, _("a block name (trace, env, clock, stream, event or callsite)"));
   next (p);
   if (!is (p, "{"))
     return fail (p, _("“{”"));
