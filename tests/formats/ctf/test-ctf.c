@@ -338,6 +338,34 @@ expect_syntax_error (const char *text, const char *where)
   g_assert_true (g_str_has_prefix (error->message, where));
 }
 
+/* A scope its block does not have (babeltrace2's suite has one in its
+ * "warnings" trace, which must open): parsed and ignored, but noted with
+ * its place, since its fields would go undecoded.  A callsite's is not. */
+static void
+expect_scope_noted (const char *text, const char *note)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtfMeta) m = ttv_ctf_parse (text, strlen (text), "/x/metadata", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (m);
+  g_assert_cmpuint (m->notes->len, ==, note ? 1 : 0);
+  if (note)
+    g_assert_cmpstr (g_ptr_array_index (m->notes, 0), ==, note);
+}
+
+static void
+test_unknown_scope_noted (void)
+{
+  expect_scope_noted ("trace { packet.heder := struct { }; };",
+                      "/x/metadata:1:9: unknown scope “packet.heder” ignored: a trace block has packet.header");
+  expect_scope_noted ("typealias integer { size = 8; } := u8;\nstream {\n  event.heder := struct { u8 id; };\n};",
+                      "/x/metadata:3:3: unknown scope “event.heder” ignored: a stream block has packet.context, "
+                      "event.header and event.context");
+  expect_scope_noted ("event { name = \"x\"; field := struct { }; };",
+                      "/x/metadata:1:21: unknown scope “field” ignored: an event block has context and fields");
+  expect_scope_noted ("callsite { name = \"a\"; extra := struct { }; };", NULL);
+}
+
 static void
 test_syntax_errors (void)
 {
@@ -1116,6 +1144,22 @@ has_warning (TtvTrace *t, const char *a, const char *b)
         return TRUE;
     }
   return FALSE;
+}
+
+/* babeltrace2's "warnings" trace: an event class with a scope events do
+ * not have opens, its events read, and the trace's warnings say where the
+ * metadata named that scope. */
+static void
+test_unknown_scope_warned (void)
+{
+  g_autofree char *dir = ttv_test_dup_shared_trace ("bt2-suite/succeed/warnings");
+  if (dir == NULL)
+    return;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (read_merged (t, NULL, NULL), >, 0);
+  g_assert_true (has_warning (t, "metadata:28:2: unknown scope “asdjfhah” ignored", NULL));
 }
 
 /* A CTF trace at the test's temporary path @name: events "tick" at
@@ -2312,6 +2356,8 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/ctf/real/lost-events", test_lost_events);
   g_test_add_func ("/ctf/bad/metadata-syntax", test_bad_metadata);
+  g_test_add_func ("/ctf/metadata/unknown-scope-noted", test_unknown_scope_noted);
+  g_test_add_func ("/ctf/metadata/unknown-scope-warned", test_unknown_scope_warned);
   g_test_add_data_func ("/ctf/seek/fine-index", GINT_TO_POINTER (FALSE), test_seek_fine_index);
   g_test_add_data_func ("/ctf/seek/fine-index-overlapping", GINT_TO_POINTER (TRUE), test_seek_fine_index);
   g_test_add_func ("/ctf/seek/fine-index-clock-back", test_seek_fine_index_clock_back);

@@ -19,6 +19,7 @@ ttv_ctf_meta_new (void)
   m->clocks = g_ptr_array_new ();
   m->streams = g_ptr_array_new ();
   m->events = g_ptr_array_new ();
+  m->notes = g_ptr_array_new_with_free_func (g_free);
   return m;
 }
 
@@ -80,6 +81,7 @@ ttv_ctf_meta_free (CtfMeta *m)
   g_ptr_array_unref (m->streams);
   g_ptr_array_foreach (m->events, (GFunc) (void (*) (void)) event_free, NULL);
   g_ptr_array_unref (m->events);
+  g_ptr_array_unref (m->notes);
   g_free (m->path);
   g_free (m);
 }

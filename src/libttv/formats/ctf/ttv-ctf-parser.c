@@ -1094,6 +1094,29 @@ apply_value (Parser *p, Block *b, const CtfToken *at, const char *key, const Val
   return TRUE;
 }
 
+/* A type given to a scope its block does not have: read and ignored, as
+ * babeltrace2 does (its test suite has such a trace), but in a trace,
+ * stream or event block it is likely a misspelling whose fields then go
+ * undecoded and garble every event after them, so the trace's warnings
+ * say where.  In a callsite or an environment nothing would read it. */
+static void
+note_unknown_scope (Parser *p, const Block *b, const CtfToken *at, const char *key)
+{
+  char *note;
+  if (b->kind == BLOCK_TRACE)
+    note = g_strdup_printf (_("%s:%u:%u: unknown scope “%s” ignored: a trace block has packet.header"), p->path,
+                            at->line, at->column, key);
+  else if (b->kind == BLOCK_STREAM)
+    note = g_strdup_printf (_("%s:%u:%u: unknown scope “%s” ignored: a stream block has packet.context, "
+                              "event.header and event.context"), p->path, at->line, at->column, key);
+  else if (b->kind == BLOCK_EVENT)
+    note = g_strdup_printf (_("%s:%u:%u: unknown scope “%s” ignored: an event block has context and fields"),
+                            p->path, at->line, at->column, key);
+  else
+    return;
+  g_ptr_array_add (p->meta->notes, note);
+}
+
 static gboolean
 apply_type (Parser *p, Block *b, const CtfToken *at, const char *key, TtvType *t)
 {
@@ -1111,7 +1134,10 @@ apply_type (Parser *p, Block *b, const CtfToken *at, const char *key, TtvType *t
   else if (b->kind == BLOCK_EVENT && !strcmp (key, "fields"))
     slot = &b->event->fields;
   if (slot == NULL)
-    return TRUE;  /* unknown scope: ignored */
+    {
+      note_unknown_scope (p, b, at, key);
+      return TRUE;
+    }
   if (t->kind != TTV_TYPE_STRUCT)
     return invalid (p, at, _("a scope type must be a struct"));
   if (*slot)

@@ -228,6 +228,10 @@ struct _CtfMeta {
   GPtrArray *streams;       /* of CtfStreamClass *, owned */
   GPtrArray *events;        /* of CtfEventClass *, owned, in metadata order */
   char *path;               /* owned: metadata path, for messages */
+  /* Of char *, owned: what the metadata declares that nothing reads (a
+   * scope its block does not have), "PATH:LINE:COLUMN: ...", for the
+   * trace's warnings. */
+  GPtrArray *notes;
 };
 
 CtfMeta *ttv_ctf_meta_new (void);

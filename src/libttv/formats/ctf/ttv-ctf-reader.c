@@ -327,6 +327,9 @@ ctf_open (TtvTrace *trace, GError **error)
 
   ttv_ctf_add_event_types (trace, m, 0, meta_path);
   warn_relative_clocks (trace, m, meta_path);
+  /* At open only: a followed trace's metadata parsed again says them again. */
+  for (guint i = 0; i < m->notes->len; i++)
+    ttv_trace_add_warning (trace, "%s", (const char *) g_ptr_array_index (m->notes, i));
 
   g_autoptr (GPtrArray) labels = dirs->len > 1
                                    ? ttv_ctf_group_labels ((const char *const *) dirs->pdata, dirs->len) : NULL;
