@@ -19,8 +19,9 @@ G_BEGIN_DECLS
 #define TTV_POSITION_DIGITS_WIDE 1
 
 /* As ttv_position_put_digits() (the same digits and return), four groups
- * a turn, where ttv_cpu_has_avx2 (): @s has TTV_POSITION_DIGITS_WIDE_ROOM (@len) bytes of room, and
- * @b TTV_POSITION_TOKEN_DIGITS_SLACK bytes after the token's @len. */
+ * a turn, where ttv_cpu_has_avx2 (): @s has TTV_POSITION_DIGITS_WIDE_ROOM
+ * (@len) bytes of room, and @b TTV_POSITION_TOKEN_DIGITS_SLACK bytes
+ * after the token's @len. */
 gsize ttv_position_put_digits_wide (char *s, guint8 *b, gsize len, gsize first_group);
 /* The same when the four bytes after the token are zeros already (it
  * writes none: its loads then wait for no store of the bytes it reads,

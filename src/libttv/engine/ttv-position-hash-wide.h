@@ -17,8 +17,8 @@ G_BEGIN_DECLS
 #if defined(__x86_64__) || defined(__i386__)
 #define TTV_POSITION_HASH_WIDE 1
 
-/* Where ttv_cpu_has_avx2 (), sets @h[i] to ttv_position_token_hash (@start, @base + i * @stride,
- * @len[i]) for the sixteen i.  Reads whole 16-byte rows of every token:
+/* Where ttv_cpu_has_avx2 (), sets @h[i] to ttv_position_token_hash
+ * (@start, @base + i * @stride, @len[i]) for the sixteen i.  Reads whole 16-byte rows of every token:
  * the longest @len rounded up to 16 bytes must be readable from each
  * @base + i * @stride (the bytes past a token's @len[i] do not count).
  * Each @len[i] is below 2^31. */

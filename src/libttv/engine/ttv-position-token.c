@@ -35,8 +35,7 @@ struct _TtvPositionTokenWriter {
   TtvPositionBytes *last;       /* of the last position without bytes; NULL: none yet */
   guint32 shape;                /* its traceset's */
   TtvPositionEntry *seen;       /* [last->n]: its tracefiles' values */
-  gboolean wide;                /* ttv_cpu_has_avx2 () */
-  gboolean wide_hash;           /* ttv_cpu_has_avx2 () */
+  gboolean wide;                /* digits and checksums by AVX2: set_wide () */
   const char (*pairs)[2];       /* ttv_position_b32_pairs () */
   gboolean defer;               /* ttv_position_token_writer_set_deferred () */
   guint n_deferred;
@@ -61,14 +60,7 @@ void
 ttv_position_token_writer_set_wide (TtvPositionTokenWriter *w, gboolean wide)
 {
   ttv_position_token_writer_finish (w);
-  w->wide = FALSE;
-  w->wide_hash = FALSE;
-#ifdef TTV_POSITION_DIGITS_WIDE
   w->wide = wide && ttv_cpu_has_avx2 ();
-#endif
-#ifdef TTV_POSITION_HASH_WIDE
-  w->wide_hash = wide && ttv_cpu_has_avx2 ();
-#endif
 }
 
 void
@@ -129,7 +121,7 @@ hash_all (const TtvPositionTokenWriter *w, guint32 h[DEFERRED_MAX])
   for (guint i = 0; i < DEFERRED_MAX; i++)
     len[i] = w->n[i] - w->hash_from;
 #ifdef TTV_POSITION_HASH_WIDE
-  if (G_LIKELY (w->wide_hash))
+  if (G_LIKELY (w->wide))
     {
       ttv_position_token_hash_sixteen (w->slots + w->hash_from, SLOT_BYTES, len, w->head_hash, h);
       return;
