@@ -1,0 +1,244 @@
+/* ttv-fd-tracker.c: the files behind file descriptors, and each thread's
+ * system call with its fd or file name argument, for the kernel analyses
+ * (see ttv-kernel-context.h).
+ *
+ * Every system call entry and exit of the trace comes through here, so
+ * its tables are keyed by integers without boxing (TtvFdTable,
+ * TtvIdTable): GHashTable took about 90 instructions a lookup of a boxed
+ * 64-bit fd key.  A file name is copied once, when first seen. */
+#include "ttv-kernel-context.h"
+#include "ttv-fd-table.h"
+#include "ttv-id-table.h"
+
+#include <string.h>
+
+typedef struct {
+  gboolean active;         /* in a call (or its exit being applied) */
+  GQuark syscall;
+  gint64 fd;               /* -1: no fd argument */
+  char *filename;          /* owned, or NULL: its filename argument */
+  const char *file;        /* the file its fd is (an interned name), or its filename, or NULL */
+  guint64 uaddr;
+  guint32 op;
+  gboolean has_futex;
+  gint cpu;                /* where it entered */
+} Call;
+
+struct _TtvFdTracker {
+  GHashTable *names;       /* every file name seen (a set, owned): what @files and calls point to
+                            * (a call keeps its file even when another thread closes it) */
+  TtvFdTable files;        /* (thread group key, fd) -> a name in @names */
+  TtvIdTable calls;        /* thread key -> Call: each thread's last call, reused */
+  Call *ended;             /* the call the last event ended, or NULL */
+  /* The last call found: an exit and the records of the frame it ends
+   * ask for the same thread's (calls are reused, never freed before the
+   * tracker). */
+  guint32 last_tid;
+  Call *last_call;         /* or NULL */
+  gboolean futex;          /* read calls' futex arguments */
+  GQuark open, openat, creat, close;
+};
+
+/* ---- the tracker ---- */
+
+TtvFdTracker *
+ttv_fd_tracker_new (gboolean futex)
+{
+  TtvFdTracker *t = g_new0 (TtvFdTracker, 1);
+  t->futex = futex;
+  t->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  ttv_fd_table_init (&t->files);
+  ttv_id_table_init (&t->calls);
+  t->open = g_quark_from_static_string ("open");
+  t->openat = g_quark_from_static_string ("openat");
+  t->creat = g_quark_from_static_string ("creat");
+  t->close = g_quark_from_static_string ("close");
+  return t;
+}
+
+void
+ttv_fd_tracker_free (TtvFdTracker *t)
+{
+  if (t == NULL)
+    return;
+  ttv_fd_table_clear (&t->files);
+  g_autoptr (GPtrArray) calls = ttv_id_table_list (&t->calls);
+  for (guint i = 0; i < calls->len; i++)
+    g_free (((Call *) g_ptr_array_index (calls, i))->filename);
+  ttv_id_table_clear (&t->calls);
+  g_hash_table_unref (t->names);
+  g_free (t);
+}
+
+/* @name as the file @fd of @tgid (interned: copied the first time it is seen). */
+static void
+set_file (TtvFdTracker *t, guint32 tgid, gint64 fd, const char *name)
+{
+  char *interned = g_hash_table_lookup (t->names, name);
+  if (interned == NULL)
+    g_hash_table_add (t->names, interned = g_strdup (name));
+  ttv_fd_table_insert (&t->files, tgid, fd, interned);
+}
+
+/* Thread @tid's call (its last), or NULL. */
+static Call *
+find_call (TtvFdTracker *t, guint32 tid)
+{
+  if (t->last_call && t->last_tid == tid)
+    return t->last_call;
+  Call *c = ttv_id_table_lookup (&t->calls, tid);
+  if (c)
+    {
+      t->last_tid = tid;
+      t->last_call = c;
+    }
+  return c;
+}
+
+static guint32
+tgid_of (const TtvState *state, guint32 tid)
+{
+  const TtvProcessState *p = ttv_state_get_process (state, tid);
+  return p ? p->tgid : tid;
+}
+
+/* Threads and processes of the event's machine (the state has it
+ * selected): keys are ttv_thread_key (machine, id). */
+static guint
+event_machine (const TtvAnalysisEvent *ev)
+{
+  return MIN (ttv_state_get_machine (ev->state), TTV_ANALYSIS_MAX_MACHINES - 1);
+}
+
+/* The handlers below are kept out of line (G_GNUC_NO_INLINE): inlined,
+ * their frames made every event's call to ttv_fd_tracker_before_event
+ * save and restore registers, and most events are none of theirs. */
+
+/* A statedump's file descriptor. */
+static G_GNUC_NO_INLINE void
+on_fd_description (TtvFdTracker *t, const TtvAnalysisEvent *ev)
+{
+  guint machine = event_machine (ev);
+  gint64 pid, fd;
+  g_autofree char *name = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_FD_FILENAME);
+  if (name && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_PID, &pid)
+      && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_FD, &fd))
+    set_file (t, ttv_thread_key (machine, (guint32) pid), fd, name);
+}
+
+static G_GNUC_NO_INLINE void
+on_syscall_entry (TtvFdTracker *t, const TtvAnalysisEvent *ev)
+{
+  const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
+  if (p == NULL || p->pid == 0)
+    return;
+  guint machine = event_machine (ev);
+  guint32 key = ttv_thread_key (machine, p->pid);
+  Call *c = find_call (t, key);
+  if (c == NULL)
+    {
+      c = g_new0 (Call, 1);
+      ttv_id_table_insert (&t->calls, key, c);
+    }
+  g_clear_pointer (&c->filename, g_free);
+  c->active = TRUE;
+  c->file = NULL;
+  c->has_futex = FALSE;
+  c->cpu = ev->event->tracefile->cpu;
+  c->syscall = ttv_kernel_model_get_syscall (ev->model, ev->trace, ev->event);
+  if (!ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_FD, &c->fd))
+    c->fd = -1;
+  if (c->fd >= 0)
+    c->file = ttv_fd_table_lookup (&t->files, ttv_thread_key (machine, p->tgid), c->fd);
+  else if ((c->filename = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_FILENAME)))
+    c->file = c->filename;
+  gint64 uaddr, op;
+  if (t->futex && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_UADDR, &uaddr)
+      && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_OP, &op))
+    {
+      c->uaddr = (guint64) uaddr;
+      c->op = (guint32) op;
+      c->has_futex = TRUE;
+    }
+}
+
+static G_GNUC_NO_INLINE void
+on_syscall_exit (TtvFdTracker *t, const TtvAnalysisEvent *ev)
+{
+  guint machine = event_machine (ev);
+  const TtvProcessState *p = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
+  Call *c = p ? find_call (t, ttv_thread_key (machine, p->pid)) : NULL;
+  if (c == NULL || !c->active)
+    return;
+  t->ended = c;
+  gboolean opens = c->syscall == t->open || c->syscall == t->openat || c->syscall == t->creat;
+  gboolean closes = c->syscall == t->close;
+  /* The return value only for the calls it changes the files of: most
+   * calls are none of them. */
+  gint64 ret;
+  if ((!opens && !closes) || !ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_RET, &ret))
+    return;
+  guint32 tgid = ttv_thread_key (machine, tgid_of (ev->state, p->pid));
+  if (opens && ret >= 0 && c->filename)
+    set_file (t, tgid, ret, c->filename);
+  else if (closes && ret == 0 && c->fd >= 0)
+    ttv_fd_table_remove (&t->files, tgid, c->fd);
+}
+
+void
+ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
+{
+  /* A call stays known while its exit is applied, then goes. */
+  if (t->ended)
+    {
+      t->ended->active = FALSE;
+      t->ended = NULL;
+    }
+  /* Most events are none of these. */
+  switch (ev->action)
+    {
+    case TTV_KM_FD_DESCRIPTION:
+      on_fd_description (t, ev);
+      break;
+    case TTV_KM_SYSCALL_ENTRY:
+      on_syscall_entry (t, ev);
+      break;
+    case TTV_KM_SYSCALL_EXIT:
+      on_syscall_exit (t, ev);
+      break;
+    default:
+      break;
+    }
+}
+
+static Call *
+active_call (TtvFdTracker *t, guint32 tid)
+{
+  Call *c = find_call (t, tid);
+  return c && c->active ? c : NULL;
+}
+
+const char *
+ttv_fd_tracker_get_file (TtvFdTracker *t, guint32 tid)
+{
+  Call *c = active_call (t, tid);
+  return c ? c->file : NULL;
+}
+
+gint
+ttv_fd_tracker_get_entry_cpu (TtvFdTracker *t, guint32 tid, gint otherwise)
+{
+  Call *c = active_call (t, tid);
+  return c ? c->cpu : otherwise;
+}
+
+gboolean
+ttv_fd_tracker_get_futex (TtvFdTracker *t, guint32 tid, guint64 *uaddr, guint32 *op)
+{
+  Call *c = active_call (t, tid);
+  if (c == NULL || !c->has_futex)
+    return FALSE;
+  *uaddr = c->uaddr;
+  *op = c->op;
+  return TRUE;
+}
