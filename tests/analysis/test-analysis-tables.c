@@ -791,8 +791,11 @@ test_buckets (void)
   for (guint i = 0; i < 200000; i++)
     {
       TtvTime d = i < 100000 ? (TtvTime) i : (TtvTime) (g_rand_double (rand) * exp2 (g_rand_double_range (rand, 0, 62)));
-      if (i % 1000 == 999)
-        d = (TtvTime) 1 << (i / 1000 % 62);
+      /* Powers of two and their neighbours: where a bucket's search starts. */
+      if (i % 1000 >= 997)
+        d = ((TtvTime) 1 << (i / 1000 % 63)) + (TtvTime) (i % 1000) - 998;
+      if (i == 199999)
+        d = G_MAXINT64;
       guint b = ttv_duration_bucket (d);
       g_assert_cmpuint (b, <, TTV_DURATION_BUCKETS);
       if (d >= 1)

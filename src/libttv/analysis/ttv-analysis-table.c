@@ -15,10 +15,12 @@
 
 /* ---- durations on a log scale ---- */
 
-/* lower(b) = ceil(2^((b - 1) / 4)) for b >= 1; by_log2[k] holds the
- * buckets whose lower bounds have k as their floor(log2). */
-static TtvTime bucket_lower[TTV_DURATION_BUCKETS + 1];
-static guint8 first_of_log2[64];
+/* lower(b) = ceil(2^((b - 1) / 4)) for b >= 1, then G_MAXINT64 past the
+ * last bucket (the three after it too, for the look-ahead below). */
+#define BUCKET_LOOK_AHEAD 3
+static TtvTime bucket_lower[TTV_DURATION_BUCKETS + 1 + BUCKET_LOOK_AHEAD];
+/* of_log2[k]: the bucket of 2^k (the largest b with lower(b) <= 2^k). */
+static guint8 of_log2[64];
 
 static void
 init_buckets (void)
@@ -29,15 +31,16 @@ init_buckets (void)
       bucket_lower[0] = G_MININT64;
       for (guint b = 1; b < TTV_DURATION_BUCKETS; b++)
         bucket_lower[b] = (TtvTime) ceil (exp2 ((double) (b - 1) / 4.0));
-      bucket_lower[TTV_DURATION_BUCKETS] = G_MAXINT64;
-      /* The first bucket whose lower bound is >= 2^k. */
-      for (guint k = 0; k < 64; k++)
+      for (guint b = TTV_DURATION_BUCKETS; b < G_N_ELEMENTS (bucket_lower); b++)
+        bucket_lower[b] = G_MAXINT64;
+      for (guint k = 0; k < 63; k++)
         {
           guint b = 1;
-          while (b < TTV_DURATION_BUCKETS && bucket_lower[b] < (TtvTime) MIN ((guint64) 1 << k, (guint64) G_MAXINT64))
+          while (b + 1 < TTV_DURATION_BUCKETS && bucket_lower[b + 1] <= (TtvTime) 1 << k)
             b++;
-          first_of_log2[k] = (guint8) MIN (b, TTV_DURATION_BUCKETS);
+          of_log2[k] = (guint8) b;
         }
+      of_log2[63] = TTV_DURATION_BUCKETS - 1;
       g_once_init_leave (&done, 1);
     }
 }
@@ -48,17 +51,16 @@ ttv_duration_bucket (TtvTime d)
   init_buckets ();
   if (d < 1)
     return 0;
-  /* The largest b with lower(b) <= d: from the first bucket at 2^k, at
-   * most a few steps either way (four buckets per power of two). */
+  /* The largest b with lower(b) <= d: from the bucket of 2^k, as many
+   * more as there are lower bounds <= d among the next three (the lower
+   * bounds strictly between 2^k and 2^(k+1) are those of (b - 1) / 4 =
+   * k + 1/4, k + 1/2 and k + 3/4), counted without a branch: each record
+   * of a latency table goes through here twice. */
   guint k = 63 - (guint) __builtin_clzll ((guint64) d);
-  guint b = first_of_log2[k];
-  if (b >= TTV_DURATION_BUCKETS)
-    return TTV_DURATION_BUCKETS - 1;
-  while (b > 1 && bucket_lower[b] > d)
-    b--;
-  while (b + 1 < TTV_DURATION_BUCKETS && bucket_lower[b + 1] <= d)
-    b++;
-  return b;
+  guint b = of_log2[k];
+  const TtvTime *next = &bucket_lower[b + 1];
+  b += (guint) (next[0] <= d) + (guint) (next[1] <= d) + (guint) (next[2] <= d);
+  return MIN (b, TTV_DURATION_BUCKETS - 1);
 }
 
 TtvTime
