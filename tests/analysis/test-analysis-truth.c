@@ -616,6 +616,160 @@ test_sched_waking (void)
   ttv_traceset_unref (f.ts);
 }
 
+/* --- files of freed processes ------------------------------------------------ */
+
+/* The file of an fd is the process's: a process's files go when it is
+ * freed (a later process given its pid does not have them), or, when the
+ * trace lost that free, when a new process takes the pid.  A CTF kernel
+ * trace written here, one CPU: process 100 opens /etc/a as fd 5 and reads
+ * it; it exits and is freed (or its free is lost: @mode); process 100
+ * again reads fd 5, opens /etc/b as fd 6 and reads it. */
+enum { FREED_SWITCH, FREED_OPEN, FREED_OPEN_RET, FREED_READ, FREED_READ_RET, FREED_EXIT, FREED_FREE, FREED_FORK };
+
+static void
+freed_event (TtvCtfWriter *w, TtvTime t, guint event, const TtvScalar *v, guint n)
+{
+  g_autoptr (GError) error = NULL;
+  g_assert_true (ttv_ctf_writer_write_event (w, 0, t, event, v, n, &error));
+}
+
+static void
+freed_switch (TtvCtfWriter *w, TtvTime t, gint prev_tid, gint state, gint next_tid)
+{
+  TtvScalar v[] = { TTV_SCALAR_STRING (prev_tid ? "proc" : "swapper/0"), TTV_SCALAR_INT (prev_tid), TTV_SCALAR_INT (120),
+                    TTV_SCALAR_INT (state), TTV_SCALAR_STRING (next_tid ? "proc" : "swapper/0"),
+                    TTV_SCALAR_INT (next_tid), TTV_SCALAR_INT (120) };
+  freed_event (w, t, FREED_SWITCH, v, G_N_ELEMENTS (v));
+}
+
+/* An openat of @file returning @fd, at @t. */
+static void
+freed_open (TtvCtfWriter *w, TtvTime t, const char *file, gint fd)
+{
+  TtvScalar open[] = { TTV_SCALAR_INT (-100), TTV_SCALAR_STRING (file) };
+  freed_event (w, t, FREED_OPEN, open, G_N_ELEMENTS (open));
+  TtvScalar ret[] = { TTV_SCALAR_INT (fd) };
+  freed_event (w, t + 1 * US, FREED_OPEN_RET, ret, G_N_ELEMENTS (ret));
+}
+
+static void
+freed_read (TtvCtfWriter *w, TtvTime t, gint fd)
+{
+  TtvScalar read[] = { TTV_SCALAR_INT (fd), TTV_SCALAR_INT (4096) };
+  freed_event (w, t, FREED_READ, read, G_N_ELEMENTS (read));
+  TtvScalar ret[] = { TTV_SCALAR_INT (10) };
+  freed_event (w, t + 1 * US, FREED_READ_RET, ret, G_N_ELEMENTS (ret));
+}
+
+static void
+freed_task (TtvCtfWriter *w, TtvTime t, guint event, gint tid)
+{
+  TtvScalar v[] = { TTV_SCALAR_STRING ("proc"), TTV_SCALAR_INT (tid), TTV_SCALAR_INT (120) };
+  freed_event (w, t, event, v, G_N_ELEMENTS (v));
+}
+
+static void
+freed_fork (TtvCtfWriter *w, TtvTime t, gint child)
+{
+  TtvScalar v[] = { TTV_SCALAR_STRING ("init"), TTV_SCALAR_INT (1), TTV_SCALAR_INT (1),
+                    TTV_SCALAR_STRING ("proc"), TTV_SCALAR_INT (child), TTV_SCALAR_INT (child) };
+  freed_event (w, t, FREED_FORK, v, G_N_ELEMENTS (v));
+}
+
+static TtvType *
+freed_fields (guint event)
+{
+  static const char *const switch_fields[] = { "prev_comm", "prev_tid", "prev_prio", "prev_state",
+                                               "next_comm", "next_tid", "next_prio", NULL };
+  static const char *const ret_fields[] = { "ret", NULL };
+  static const char *const read_fields[] = { "fd", "count", NULL };
+  static const char *const task_fields[] = { "comm", "tid", "prio", NULL };
+  static const char *const fork_fields[] = { "parent_comm", "parent_tid", "parent_pid",
+                                             "child_comm", "child_tid", "child_pid", NULL };
+  switch (event)
+    {
+    case FREED_SWITCH:
+      return ttv_test_kernel_fields (switch_fields);
+    case FREED_OPEN:
+      {
+        TtvType *s = ttv_type_new_struct ();
+        ttv_type_add_field (s, "dfd", ttv_type_new_integer (32, TRUE, TTV_BYTE_ORDER_LITTLE, 32), NULL);
+        ttv_type_add_field (s, "filename", ttv_type_new_string (), NULL);
+        ttv_type_finish (s);
+        return s;
+      }
+    case FREED_OPEN_RET:
+    case FREED_READ_RET:
+      return ttv_test_kernel_fields (ret_fields);
+    case FREED_READ:
+      return ttv_test_kernel_fields (read_fields);
+    case FREED_FORK:
+      return ttv_test_kernel_fields (fork_fields);
+    default:
+      return ttv_test_kernel_fields (task_fields);
+    }
+}
+
+static void
+test_freed_files (gconstpointer data)
+{
+  const char *mode = data;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *trace = ttv_test_dup_tmp_path ("freed");
+  TtvCtfWriter *w = ttv_test_kernel_ctf_writer_new (trace);
+  const char *const names[] = { "sched_switch", "syscall_entry_openat", "syscall_exit_openat", "syscall_entry_read",
+                                "syscall_exit_read", "sched_process_exit", "sched_process_free",
+                                "sched_process_fork" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr (TtvType) fields = freed_fields (i);
+      g_assert_cmpint (ttv_ctf_writer_add_event (w, names[i], fields, &error), ==, (gint) i);
+    }
+  gboolean lost = g_str_equal (mode, "lost");
+  const TtvTime base = 1000000000;
+  freed_switch (w, base + 10 * US, 0, 0, 100);
+  freed_open (w, base + 20 * US, "/etc/a", 5);
+  freed_read (w, base + 30 * US, 5);
+  freed_task (w, base + 40 * US, FREED_EXIT, 100);
+  freed_switch (w, base + 50 * US, 100, 64, 0);   /* EXIT_DEAD */
+  if (!lost)
+    freed_task (w, base + 60 * US, FREED_FREE, 100);
+  /* The pid again: by a fork (its free lost), or first seen running
+   * (freed: the fork was not traced). */
+  if (lost)
+    freed_fork (w, base + 70 * US, 100);
+  freed_switch (w, base + 80 * US, 0, 0, 100);
+  freed_read (w, base + 90 * US, 5);
+  freed_open (w, base + 100 * US, "/etc/b", 6);
+  freed_read (w, base + 120 * US, 6);
+  freed_switch (w, base + 130 * US, 100, 1, 0);
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+
+  Fixture f = { 0 };
+  f.ts = ttv_traceset_new ();
+  g_assert_true (ttv_traceset_add_path (f.ts, trace, &error));
+  g_autoptr (GPtrArray) classes = g_ptr_array_new ();
+  g_ptr_array_add (classes, (gpointer) &ttv_syscall_analysis);
+  TtvAnalysisOptions ao = { .no_cache = TRUE };
+  f.analyses = ttv_analysis_run_many (f.ts, classes, &ao, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (GArray) calls = records (&f, &ttv_syscall_analysis, "calls");
+  g_assert_cmpuint (calls->len, ==, 5);
+  /* In time order: open, read, read, open, read. */
+  const char *want[] = { "/etc/a", "/etc/a", "", "/etc/b", "/etc/b" };   /* "": no file known */
+  g_autoptr (GPtrArray) got = g_ptr_array_new ();
+  for (guint i = 0; i < calls->len; i++)
+    {
+      const TtvSyscallRecord *r = &g_array_index (calls, TtvSyscallRecord, i);
+      g_assert_cmpint (r->tid, ==, 100);
+      g_ptr_array_add (got, (gpointer) str (&f, &ttv_syscall_analysis, r->file));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpstr (got->pdata[i], ==, want[i]);
+  g_ptr_array_unref (f.analyses);
+  ttv_traceset_unref (f.ts);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -625,5 +779,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/analysis/truth/lttng", "lttng", test_truth);
   g_test_add_func ("/analysis/truth/probe", test_probe);
   g_test_add_func ("/analysis/truth/sched-waking", test_sched_waking);
+  g_test_add_data_func ("/analysis/truth/freed-files/freed", "freed", test_freed_files);
+  g_test_add_data_func ("/analysis/truth/freed-files/free-lost", "lost", test_freed_files);
   return g_test_run ();
 }

@@ -6,7 +6,8 @@
 
 #include <string.h>
 
-#define MIN_CAPACITY 64u
+/* Small: a table per process, most with a few files. */
+#define MIN_CAPACITY 8u
 
 /* Only the low 32 bits of an fd: as the kernel's int. */
 static guint64

@@ -24,10 +24,17 @@ typedef struct {
   gint cpu;                /* where it entered */
 } Call;
 
+/* A live process's files. */
+typedef struct {
+  TtvFdTable fds;          /* (its key, fd) -> a name in the tracker's @names */
+} FdProcess;
+
 struct _TtvFdTracker {
-  GHashTable *names;       /* every file name seen (a set, owned): what @files and calls point to
+  GHashTable *names;       /* every file name seen (a set, owned): what processes and calls point to
                             * (a call keeps its file even when another thread closes it) */
-  TtvFdTable files;        /* (thread group key, fd) -> a name in @names */
+  /* Thread group key -> FdProcess, dropped when the process is freed:
+   * the kernel closes its files then, without a close the trace shows. */
+  TtvIdTable processes;
   TtvIdTable calls;        /* thread key -> Call: each thread's last call, reused */
   Call *ended;             /* the call the last event ended, or NULL */
   /* The last call found: an exit and the records of the frame it ends
@@ -47,7 +54,7 @@ ttv_fd_tracker_new (gboolean futex)
   TtvFdTracker *t = g_new0 (TtvFdTracker, 1);
   t->futex = futex;
   t->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  ttv_fd_table_init (&t->files);
+  ttv_id_table_init (&t->processes);
   ttv_id_table_init (&t->calls);
   t->open = g_quark_from_static_string ("open");
   t->openat = g_quark_from_static_string ("openat");
@@ -61,7 +68,10 @@ ttv_fd_tracker_free (TtvFdTracker *t)
 {
   if (t == NULL)
     return;
-  ttv_fd_table_clear (&t->files);
+  g_autoptr (GPtrArray) processes = ttv_id_table_list (&t->processes);
+  for (guint i = 0; i < processes->len; i++)
+    ttv_fd_table_clear (&((FdProcess *) g_ptr_array_index (processes, i))->fds);
+  ttv_id_table_clear (&t->processes);
   g_autoptr (GPtrArray) calls = ttv_id_table_list (&t->calls);
   for (guint i = 0; i < calls->len; i++)
     g_free (((Call *) g_ptr_array_index (calls, i))->filename);
@@ -77,7 +87,40 @@ set_file (TtvFdTracker *t, guint32 tgid, gint64 fd, const char *name)
   char *interned = g_hash_table_lookup (t->names, name);
   if (interned == NULL)
     g_hash_table_add (t->names, interned = g_strdup (name));
-  ttv_fd_table_insert (&t->files, tgid, fd, interned);
+  FdProcess *p = ttv_id_table_lookup (&t->processes, tgid);
+  if (p == NULL)
+    {
+      p = g_new (FdProcess, 1);
+      ttv_fd_table_init (&p->fds);
+      ttv_id_table_insert (&t->processes, tgid, p);
+    }
+  ttv_fd_table_insert (&p->fds, tgid, fd, interned);
+}
+
+static const char *
+get_file (TtvFdTracker *t, guint32 tgid, gint64 fd)
+{
+  FdProcess *p = ttv_id_table_lookup (&t->processes, tgid);
+  return p ? ttv_fd_table_lookup (&p->fds, tgid, fd) : NULL;
+}
+
+static void
+forget_file (TtvFdTracker *t, guint32 tgid, gint64 fd)
+{
+  FdProcess *p = ttv_id_table_lookup (&t->processes, tgid);
+  if (p)
+    ttv_fd_table_remove (&p->fds, tgid, fd);
+}
+
+/* Every file of the process @tgid. */
+static void
+forget_process (TtvFdTracker *t, guint32 tgid)
+{
+  FdProcess *p = ttv_id_table_lookup (&t->processes, tgid);
+  if (p == NULL)
+    return;
+  ttv_fd_table_clear (&p->fds);
+  ttv_id_table_remove (&t->processes, tgid);
 }
 
 /* Thread @tid's call (its last), or NULL. */
@@ -149,7 +192,7 @@ on_syscall_entry (TtvFdTracker *t, const TtvAnalysisEvent *ev)
   if (!ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_FD, &c->fd))
     c->fd = -1;
   if (c->fd >= 0)
-    c->file = ttv_fd_table_lookup (&t->files, ttv_thread_key (machine, p->tgid), c->fd);
+    c->file = get_file (t, ttv_thread_key (machine, p->tgid), c->fd);
   else if ((c->filename = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_FILENAME)))
     c->file = c->filename;
   gint64 uaddr, op;
@@ -182,7 +225,41 @@ on_syscall_exit (TtvFdTracker *t, const TtvAnalysisEvent *ev)
   if (opens && ret >= 0 && c->filename)
     set_file (t, tgid, ret, c->filename);
   else if (closes && ret == 0 && c->fd >= 0)
-    ttv_fd_table_remove (&t->files, tgid, c->fd);
+    forget_file (t, tgid, c->fd);
+}
+
+/* A task freed: when it leads its thread group, the process is gone
+ * (Linux frees a group's leader after its other threads) and so are its
+ * files.  Kept, they would name the fds of a later process given the same
+ * pid, and the table would grow with every process the trace saw. */
+static G_GNUC_NO_INLINE void
+on_task_free (TtvFdTracker *t, const TtvAnalysisEvent *ev)
+{
+  gint64 pid;
+  if (!ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_TASK_PID, &pid))
+    {
+      const TtvProcessState *running = ttv_state_get_running (ev->state, ev->event->tracefile->cpu);
+      if (running == NULL)
+        return;
+      pid = running->pid;
+    }
+  const TtvProcessState *p = ttv_state_get_process (ev->state, (guint32) pid);
+  if (p == NULL || p->tgid == (guint32) pid)
+    forget_process (t, ttv_thread_key (event_machine (ev), (guint32) pid));
+}
+
+/* A new process (a task that leads its own group): any files still
+ * known under its pid were a freed process's whose free the trace lost. */
+static G_GNUC_NO_INLINE void
+on_fork (TtvFdTracker *t, const TtvAnalysisEvent *ev)
+{
+  gint64 child, tgid;
+  if (!ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FORK_CHILD, &child))
+    return;
+  if (!ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FORK_CHILD_TGID, &tgid))
+    tgid = child;
+  if (tgid == child)
+    forget_process (t, ttv_thread_key (event_machine (ev), (guint32) child));
 }
 
 void
@@ -205,6 +282,12 @@ ttv_fd_tracker_before_event (TtvFdTracker *t, const TtvAnalysisEvent *ev)
       break;
     case TTV_KM_SYSCALL_EXIT:
       on_syscall_exit (t, ev);
+      break;
+    case TTV_KM_FREE:
+      on_task_free (t, ev);
+      break;
+    case TTV_KM_FORK:
+      on_fork (t, ev);
       break;
     default:
       break;

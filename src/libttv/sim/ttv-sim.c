@@ -820,6 +820,23 @@ files_after_call (TtvSim *sim, const Proc *p)
     }
 }
 
+static gboolean
+key_of_process (gpointer key, gpointer value, gpointer prefix)
+{
+  return g_str_has_prefix (key, prefix);
+}
+
+/* A group leader freed: its process's files are closed (and its pid may
+ * be given again, to a process without them). */
+static void
+files_after_free (TtvSim *sim, const Proc *p)
+{
+  if (sim->files == NULL || p->tgid != p->pid)
+    return;
+  g_autofree char *prefix = g_strdup_printf ("%u/", p->tgid);
+  g_hash_table_foreach_remove (sim->files, key_of_process, prefix);
+}
+
 gboolean
 ttv_sim_get_call_args (const TtvSim *sim, guint cpu_id, TtvSimCallArgs *args)
 {
@@ -976,6 +993,7 @@ fire (TtvSim *sim, Cpu *c)
         if (sim->zombie_head == NONE)
           sim->zombie_tail = NONE;
         V_UINT (0, zp->pid);
+        files_after_free (sim, zp);
         zp->state = P_FREE;
         zp->next = sim->free_head;
         sim->free_head = z;
