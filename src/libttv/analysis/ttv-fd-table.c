@@ -116,3 +116,11 @@ ttv_fd_table_size (const TtvFdTable *t)
 {
   return t->n;
 }
+
+void
+ttv_fd_table_copy_as (TtvFdTable *dst, const TtvFdTable *src, guint32 tgid)
+{
+  for (guint i = 0; i < src->capacity; i++)
+    if (src->names[i])
+      ttv_fd_table_insert (dst, tgid, (gint32) (guint32) src->keys[i], src->names[i]);
+}

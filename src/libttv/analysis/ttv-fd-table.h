@@ -23,5 +23,8 @@ const char *ttv_fd_table_lookup (const TtvFdTable *table, guint32 tgid, gint64 f
 void        ttv_fd_table_insert (TtvFdTable *table, guint32 tgid, gint64 fd, const char *name);
 void        ttv_fd_table_remove (TtvFdTable *table, guint32 tgid, gint64 fd);
 guint       ttv_fd_table_size (const TtvFdTable *table);
+/* Every fd of @src (whatever its thread groups) into @dst as an fd of @tgid
+ * (a child's files after fork). */
+void        ttv_fd_table_copy_as (TtvFdTable *dst, const TtvFdTable *src, guint32 tgid);
 
 G_END_DECLS

@@ -248,18 +248,32 @@ on_task_free (TtvFdTracker *t, const TtvAnalysisEvent *ev)
     forget_process (t, ttv_thread_key (event_machine (ev), (guint32) pid));
 }
 
-/* A new process (a task that leads its own group): any files still
- * known under its pid were a freed process's whose free the trace lost. */
+/* A new process (a task that leads its own group) has its parent's
+ * files, as fork gives them; any files still known under its pid were a
+ * freed process's whose free the trace lost.  (A new thread shares its
+ * group's: nothing to do.) */
 static G_GNUC_NO_INLINE void
 on_fork (TtvFdTracker *t, const TtvAnalysisEvent *ev)
 {
-  gint64 child, tgid;
+  gint64 parent, child, tgid;
   if (!ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FORK_CHILD, &child))
     return;
   if (!ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FORK_CHILD_TGID, &tgid))
     tgid = child;
-  if (tgid == child)
-    forget_process (t, ttv_thread_key (event_machine (ev), (guint32) child));
+  if (tgid != child)
+    return;
+  guint machine = event_machine (ev);
+  guint32 key = ttv_thread_key (machine, (guint32) child);
+  forget_process (t, key);
+  if (!ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FORK_PARENT, &parent))
+    return;
+  const FdProcess *from = ttv_id_table_lookup (&t->processes, ttv_thread_key (machine, tgid_of (ev->state, (guint32) parent)));
+  if (from == NULL || ttv_fd_table_size (&from->fds) == 0)
+    return;
+  FdProcess *p = g_new (FdProcess, 1);
+  ttv_fd_table_init (&p->fds);
+  ttv_fd_table_copy_as (&p->fds, &from->fds, key);
+  ttv_id_table_insert (&t->processes, key, p);
 }
 
 void

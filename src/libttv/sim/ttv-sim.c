@@ -490,6 +490,7 @@ do_wakeup (TtvSim *sim, Cpu *c, guint32 p)
 }
 
 static void files_after_call (TtvSim *sim, const Proc *p);
+static void files_after_fork (TtvSim *sim, const Proc *parent, const Proc *child);
 
 static guint
 syscall_exit (TtvSim *sim, Proc *p)
@@ -616,6 +617,7 @@ syscall_step (TtvSim *sim, Cpu *c, Proc *p)
           child->cpu = ci;
           child->next = NONE;
           ttv_sim_start_child (sim, p, c->cur, child);
+          files_after_fork (sim, p, child);
           sim->n_live++;
           p->step = 1;
           p->ret = slot;   /* the child's slot until its wakeup */
@@ -835,6 +837,27 @@ files_after_free (TtvSim *sim, const Proc *p)
     return;
   g_autofree char *prefix = g_strdup_printf ("%u/", p->tgid);
   g_hash_table_foreach_remove (sim->files, key_of_process, prefix);
+}
+
+/* A new process has its parent's files (fork gives them). */
+static void
+files_after_fork (TtvSim *sim, const Proc *parent, const Proc *child)
+{
+  if (sim->files == NULL || child->tgid != child->pid)
+    return;
+  g_autofree char *prefix = g_strdup_printf ("%u/", parent->tgid);
+  GHashTableIter it;
+  gpointer key, name;
+  g_autoptr (GPtrArray) copies = g_ptr_array_new ();
+  g_hash_table_iter_init (&it, sim->files);
+  while (g_hash_table_iter_next (&it, &key, &name))
+    if (g_str_has_prefix (key, prefix))
+      {
+        g_ptr_array_add (copies, g_strdup_printf ("%u/%s", child->tgid, (const char *) key + strlen (prefix)));
+        g_ptr_array_add (copies, g_strdup (name));
+      }
+  for (guint i = 0; i < copies->len; i += 2)
+    g_hash_table_replace (sim->files, copies->pdata[i], copies->pdata[i + 1]);
 }
 
 gboolean
