@@ -55,6 +55,17 @@ test_random (gconstpointer data)
         check_same (&t, ref, n_tgids, n_fds);
     }
   check_same (&t, ref, n_tgids, n_fds);
+  /* A copy as another process's (fork): one process's fds under its key. */
+  if (n_tgids == 1)
+    {
+      TtvFdTable child;
+      ttv_fd_table_init (&child);
+      ttv_fd_table_copy_as (&child, &t, 77);
+      g_assert_cmpuint (ttv_fd_table_size (&child), ==, ttv_fd_table_size (&t));
+      for (gint64 fd = 0; fd < n_fds; fd++)
+        g_assert_true (ttv_fd_table_lookup (&child, 77, fd) == ttv_fd_table_lookup (&t, 0, fd));
+      ttv_fd_table_clear (&child);
+    }
   /* Only the low 32 bits of an fd count (the kernel's int). */
   ttv_fd_table_insert (&t, 5, G_GINT64_CONSTANT (0x100000003), "/tmp/x");
   g_assert_cmpstr (ttv_fd_table_lookup (&t, 5, 3), ==, "/tmp/x");
