@@ -623,7 +623,7 @@ test_sched_waking (void)
  * trace lost that free, when a new process takes the pid.  A CTF kernel
  * trace written here, one CPU: process 100 opens /etc/a as fd 5 and reads
  * it; it exits and is freed (or its free is lost: @mode); process 100
- * again reads fd 5, opens /etc/b as fd 6 and reads it. */
+ * again reads fd 5, opens /etc/b as fd 6 and reads it, and opens "". */
 enum { FREED_SWITCH, FREED_OPEN, FREED_OPEN_RET, FREED_READ, FREED_READ_RET, FREED_EXIT, FREED_FREE, FREED_FORK };
 
 static void
@@ -742,6 +742,8 @@ test_freed_files (gconstpointer data)
   freed_read (w, base + 90 * US, 5);
   freed_open (w, base + 100 * US, "/etc/b", 6);
   freed_read (w, base + 120 * US, 6);
+  /* An empty path (AT_EMPTY_PATH) names no file. */
+  freed_open (w, base + 125 * US, "", -2);
   freed_switch (w, base + 130 * US, 100, 1, 0);
   g_assert_true (ttv_ctf_writer_close (w, &error));
 
@@ -754,7 +756,8 @@ test_freed_files (gconstpointer data)
   f.analyses = ttv_analysis_run_many (f.ts, classes, &ao, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_autoptr (GArray) calls = records (&f, &ttv_syscall_analysis, "calls");
-  g_assert_cmpuint (calls->len, ==, 5);
+  g_assert_cmpuint (calls->len, ==, 6);
+  g_assert_cmpuint (g_array_index (calls, TtvSyscallRecord, 5).file, ==, TTV_ANALYSIS_NO_STRING);
   /* In time order: open, read, read, open, read. */
   const char *want[] = { "/etc/a", "/etc/a", "", "/etc/b", "/etc/b" };   /* "": no file known */
   g_autoptr (GPtrArray) got = g_ptr_array_new ();

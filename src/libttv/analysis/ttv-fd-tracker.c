@@ -80,10 +80,13 @@ ttv_fd_tracker_free (TtvFdTracker *t)
   g_free (t);
 }
 
-/* @name as the file @fd of @tgid (interned: copied the first time it is seen). */
+/* @name as the file @fd of @tgid (interned: copied the first time it is
+ * seen).  An empty name says nothing: the fd stays unknown. */
 static void
 set_file (TtvFdTracker *t, guint32 tgid, gint64 fd, const char *name)
 {
+  if (*name == '\0')
+    return;
   char *interned = g_hash_table_lookup (t->names, name);
   if (interned == NULL)
     g_hash_table_add (t->names, interned = g_strdup (name));
@@ -194,7 +197,13 @@ on_syscall_entry (TtvFdTracker *t, const TtvAnalysisEvent *ev)
   if (c->fd >= 0)
     c->file = get_file (t, ttv_thread_key (machine, p->tgid), c->fd);
   else if ((c->filename = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_FILENAME)))
-    c->file = c->filename;
+    {
+      /* "" (a call on its dfd, AT_EMPTY_PATH) names no file: grouped by
+       * file, it made a second blank group beside the calls without one. */
+      if (*c->filename == '\0')
+        g_clear_pointer (&c->filename, g_free);
+      c->file = c->filename;
+    }
   gint64 uaddr, op;
   if (t->futex && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_UADDR, &uaddr)
       && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_OP, &op))
