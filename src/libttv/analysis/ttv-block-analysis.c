@@ -134,8 +134,8 @@ block_before_event (gpointer data, const TtvAnalysisEvent *ev)
           r->name = ttv_analysis_builder_intern (k->b, comm);
           r->tgid = TTV_PID_NONE;
         }
-      r->file = ttv_analysis_builder_intern (k->b, p ? ttv_fd_tracker_get_file (k->fds, ttv_thread_key (machine, p->pid))
-                                                     : NULL);
+      r->file = p ? ttv_fd_tracker_get_file_string (k->fds, ttv_thread_key (machine, p->pid), k->b)
+                  : TTV_ANALYSIS_NO_STRING;
       char device[32];
       g_snprintf (device, sizeof device, "%u:%u", r->dev >> 20, r->dev & 0xfffff);
       r->device = ttv_analysis_builder_intern (k->b, device);

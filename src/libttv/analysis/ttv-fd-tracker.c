@@ -12,12 +12,19 @@
 
 #include <string.h>
 
+/* A file name, interned: one per distinct name, kept as long as the
+ * tracker, so that a record's string for it is looked up once. */
+typedef struct {
+  guint32 string;          /* its string in the tracker's builder + 1, or 0: not asked yet */
+  char name[];
+} FdName;
+
 typedef struct {
   gboolean active;         /* in a call (or its exit being applied) */
   GQuark syscall;
   gint64 fd;               /* -1: no fd argument */
-  char *filename;          /* owned, or NULL: its filename argument */
-  const char *file;        /* the file its fd is (an interned name), or its filename, or NULL */
+  FdName *filename;        /* its filename argument, or NULL */
+  FdName *file;            /* the file its fd is, or its filename, or NULL */
   guint64 uaddr;
   guint32 op;
   gboolean has_futex;
@@ -26,12 +33,13 @@ typedef struct {
 
 /* A live process's files. */
 typedef struct {
-  TtvFdTable fds;          /* (its key, fd) -> a name in the tracker's @names */
+  TtvFdTable fds;          /* (its key, fd) -> the name of an FdName in the tracker's @names */
 } FdProcess;
 
 struct _TtvFdTracker {
-  GHashTable *names;       /* every file name seen (a set, owned): what processes and calls point to
-                            * (a call keeps its file even when another thread closes it) */
+  GHashTable *names;       /* name -> FdName (owned): every file name seen, what processes and calls
+                            * point to (a call keeps its file even when another thread closes it) */
+  TtvAnalysisBuilder *builder;  /* whose strings FdName.string are (the first asked) */
   /* Thread group key -> FdProcess, dropped when the process is freed:
    * the kernel closes its files then, without a close the trace shows. */
   TtvIdTable processes;
@@ -53,7 +61,7 @@ ttv_fd_tracker_new (gboolean futex)
 {
   TtvFdTracker *t = g_new0 (TtvFdTracker, 1);
   t->futex = futex;
-  t->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  t->names = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   ttv_id_table_init (&t->processes);
   ttv_id_table_init (&t->calls);
   t->open = g_quark_from_static_string ("open");
@@ -72,24 +80,44 @@ ttv_fd_tracker_free (TtvFdTracker *t)
   for (guint i = 0; i < processes->len; i++)
     ttv_fd_table_clear (&((FdProcess *) g_ptr_array_index (processes, i))->fds);
   ttv_id_table_clear (&t->processes);
-  g_autoptr (GPtrArray) calls = ttv_id_table_list (&t->calls);
-  for (guint i = 0; i < calls->len; i++)
-    g_free (((Call *) g_ptr_array_index (calls, i))->filename);
   ttv_id_table_clear (&t->calls);
   g_hash_table_unref (t->names);
   g_free (t);
 }
 
-/* @name as the file @fd of @tgid (interned: copied the first time it is
- * seen).  An empty name says nothing: the fd stays unknown. */
-static void
-set_file (TtvFdTracker *t, guint32 tgid, gint64 fd, const char *name)
+/* @name's FdName (made the first time it is seen); NULL for NULL or an
+ * empty name, which names no file (a call on its dfd with AT_EMPTY_PATH,
+ * an fd the statedump names ""). */
+static FdName *
+intern_name (TtvFdTracker *t, const char *name)
 {
-  if (*name == '\0')
+  if (name == NULL || *name == '\0')
+    return NULL;
+  FdName *n = g_hash_table_lookup (t->names, name);
+  if (n == NULL)
+    {
+      gsize len = strlen (name);
+      n = g_malloc (sizeof *n + len + 1);
+      n->string = 0;
+      memcpy (n->name, name, len + 1);
+      g_hash_table_insert (t->names, n->name, n);
+    }
+  return n;
+}
+
+/* The FdName whose name a process's table holds. */
+static FdName *
+name_record (const char *name)
+{
+  return name ? (FdName *) (gpointer) (name - G_STRUCT_OFFSET (FdName, name)) : NULL;
+}
+
+/* @name as the file @fd of @tgid. */
+static void
+set_file (TtvFdTracker *t, guint32 tgid, gint64 fd, const FdName *name)
+{
+  if (name == NULL)
     return;
-  char *interned = g_hash_table_lookup (t->names, name);
-  if (interned == NULL)
-    g_hash_table_add (t->names, interned = g_strdup (name));
   FdProcess *p = ttv_id_table_lookup (&t->processes, tgid);
   if (p == NULL)
     {
@@ -97,14 +125,14 @@ set_file (TtvFdTracker *t, guint32 tgid, gint64 fd, const char *name)
       ttv_fd_table_init (&p->fds);
       ttv_id_table_insert (&t->processes, tgid, p);
     }
-  ttv_fd_table_insert (&p->fds, tgid, fd, interned);
+  ttv_fd_table_insert (&p->fds, tgid, fd, name->name);
 }
 
-static const char *
+static FdName *
 get_file (TtvFdTracker *t, guint32 tgid, gint64 fd)
 {
   FdProcess *p = ttv_id_table_lookup (&t->processes, tgid);
-  return p ? ttv_fd_table_lookup (&p->fds, tgid, fd) : NULL;
+  return p ? name_record (ttv_fd_table_lookup (&p->fds, tgid, fd)) : NULL;
 }
 
 static void
@@ -169,7 +197,7 @@ on_fd_description (TtvFdTracker *t, const TtvAnalysisEvent *ev)
   g_autofree char *name = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_FD_FILENAME);
   if (name && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_PID, &pid)
       && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_FD_FD, &fd))
-    set_file (t, ttv_thread_key (machine, (guint32) pid), fd, name);
+    set_file (t, ttv_thread_key (machine, (guint32) pid), fd, intern_name (t, name));
 }
 
 static G_GNUC_NO_INLINE void
@@ -186,7 +214,7 @@ on_syscall_entry (TtvFdTracker *t, const TtvAnalysisEvent *ev)
       c = g_new0 (Call, 1);
       ttv_id_table_insert (&t->calls, key, c);
     }
-  g_clear_pointer (&c->filename, g_free);
+  c->filename = NULL;
   c->active = TRUE;
   c->file = NULL;
   c->has_futex = FALSE;
@@ -196,13 +224,11 @@ on_syscall_entry (TtvFdTracker *t, const TtvAnalysisEvent *ev)
     c->fd = -1;
   if (c->fd >= 0)
     c->file = get_file (t, ttv_thread_key (machine, p->tgid), c->fd);
-  else if ((c->filename = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_FILENAME)))
+  else
     {
-      /* "" (a call on its dfd, AT_EMPTY_PATH) names no file: grouped by
-       * file, it made a second blank group beside the calls without one. */
-      if (*c->filename == '\0')
-        g_clear_pointer (&c->filename, g_free);
-      c->file = c->filename;
+      g_autofree char *filename = ttv_kernel_model_dup_string (ev->model, ev->trace, ev->event,
+                                                               TTV_KM_SYSCALL_FILENAME);
+      c->file = c->filename = intern_name (t, filename);
     }
   gint64 uaddr, op;
   if (t->futex && ttv_kernel_model_get_int (ev->model, ev->trace, ev->event, TTV_KM_SYSCALL_UADDR, &uaddr)
@@ -324,11 +350,18 @@ active_call (TtvFdTracker *t, guint32 tid)
   return c && c->active ? c : NULL;
 }
 
-const char *
-ttv_fd_tracker_get_file (TtvFdTracker *t, guint32 tid)
+guint32
+ttv_fd_tracker_get_file_string (TtvFdTracker *t, guint32 tid, TtvAnalysisBuilder *b)
 {
+  g_return_val_if_fail (t->builder == NULL || t->builder == b, TTV_ANALYSIS_NO_STRING);
+  t->builder = b;
   Call *c = active_call (t, tid);
-  return c ? c->file : NULL;
+  if (c == NULL || c->file == NULL)
+    return TTV_ANALYSIS_NO_STRING;
+  /* Found through the name's hash once, not once a record. */
+  if (c->file->string == 0)
+    c->file->string = ttv_analysis_builder_intern (b, c->file->name) + 1;
+  return c->file->string - 1;
 }
 
 gint

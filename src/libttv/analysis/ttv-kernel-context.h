@@ -55,8 +55,10 @@ void     ttv_fd_tracker_free (TtvFdTracker *tracker);
 /* Call for every event before the state applies it. */
 void     ttv_fd_tracker_before_event (TtvFdTracker *tracker, const TtvAnalysisEvent *ev);
 /* Keyed by machine: @tid below is ttv_thread_key (machine, tid). */
-/* The file of the fd argument of the call @tid is in, or NULL. */
-const char *ttv_fd_tracker_get_file (TtvFdTracker *tracker, guint32 tid);
+/* The file of the fd argument (or the filename argument) of the call
+ * @tid is in, as a string of @b; TTV_ANALYSIS_NO_STRING when unknown.  A
+ * tracker gives the strings of one builder. */
+guint32  ttv_fd_tracker_get_file_string (TtvFdTracker *tracker, guint32 tid, TtvAnalysisBuilder *b);
 /* The CPU where @tid entered the call it is in, @otherwise when unknown. */
 gint     ttv_fd_tracker_get_entry_cpu (TtvFdTracker *tracker, guint32 tid, gint otherwise);
 /* The futex address and operation of the call @tid is in; FALSE when it

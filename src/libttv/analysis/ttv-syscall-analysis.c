@@ -90,7 +90,7 @@ on_frame_end (gpointer data, gint cpu, guint32 pid, const TtvExecFrame *frame, T
   r.cpu = ttv_fd_tracker_get_entry_cpu (s->fds, key, cpu);
   r.syscall = frame->id ? ttv_analysis_builder_intern_quark (s->b, frame->id) : TTV_ANALYSIS_NO_STRING;
   r.name = ttv_kernel_thread_name (s->b, ttv_analysis_builder_get_state (s->b), pid, &r.tgid);
-  r.file = ttv_analysis_builder_intern (s->b, ttv_fd_tracker_get_file (s->fds, key));
+  r.file = ttv_fd_tracker_get_file_string (s->fds, key, s->b);
   ttv_table_builder_push (s->calls, &r);
   /* One call per exit. */
   s->exit.active = FALSE;
