@@ -33,7 +33,7 @@ typedef struct {
 
 /* A live process's files. */
 typedef struct {
-  TtvFdTable fds;          /* (its key, fd) -> the name of an FdName in the tracker's @names */
+  TtvFdTable fds;          /* fd -> the name of an FdName in the tracker's @names */
 } FdProcess;
 
 struct _TtvFdTracker {
@@ -112,6 +112,16 @@ name_record (const char *name)
   return name ? (FdName *) (gpointer) (name - G_STRUCT_OFFSET (FdName, name)) : NULL;
 }
 
+/* A process @tgid without files known yet (none must be there). */
+static FdProcess *
+add_process (TtvFdTracker *t, guint32 tgid)
+{
+  FdProcess *p = g_new (FdProcess, 1);
+  ttv_fd_table_init (&p->fds);
+  ttv_id_table_insert (&t->processes, tgid, p);
+  return p;
+}
+
 /* @name as the file @fd of @tgid. */
 static void
 set_file (TtvFdTracker *t, guint32 tgid, gint64 fd, const FdName *name)
@@ -119,20 +129,14 @@ set_file (TtvFdTracker *t, guint32 tgid, gint64 fd, const FdName *name)
   if (name == NULL)
     return;
   FdProcess *p = ttv_id_table_lookup (&t->processes, tgid);
-  if (p == NULL)
-    {
-      p = g_new (FdProcess, 1);
-      ttv_fd_table_init (&p->fds);
-      ttv_id_table_insert (&t->processes, tgid, p);
-    }
-  ttv_fd_table_insert (&p->fds, tgid, fd, name->name);
+  ttv_fd_table_insert (p ? &p->fds : &add_process (t, tgid)->fds, fd, name->name);
 }
 
 static FdName *
 get_file (TtvFdTracker *t, guint32 tgid, gint64 fd)
 {
   FdProcess *p = ttv_id_table_lookup (&t->processes, tgid);
-  return p ? name_record (ttv_fd_table_lookup (&p->fds, tgid, fd)) : NULL;
+  return p ? name_record (ttv_fd_table_lookup (&p->fds, fd)) : NULL;
 }
 
 static void
@@ -140,7 +144,7 @@ forget_file (TtvFdTracker *t, guint32 tgid, gint64 fd)
 {
   FdProcess *p = ttv_id_table_lookup (&t->processes, tgid);
   if (p)
-    ttv_fd_table_remove (&p->fds, tgid, fd);
+    ttv_fd_table_remove (&p->fds, fd);
 }
 
 /* Every file of the process @tgid. */
@@ -305,10 +309,8 @@ on_fork (TtvFdTracker *t, const TtvAnalysisEvent *ev)
   const FdProcess *from = ttv_id_table_lookup (&t->processes, ttv_thread_key (machine, tgid_of (ev->state, (guint32) parent)));
   if (from == NULL || ttv_fd_table_size (&from->fds) == 0)
     return;
-  FdProcess *p = g_new (FdProcess, 1);
-  ttv_fd_table_init (&p->fds);
-  ttv_fd_table_copy_as (&p->fds, &from->fds, key);
-  ttv_id_table_insert (&t->processes, key, p);
+  FdProcess *p = add_process (t, key);
+  ttv_fd_table_copy (&p->fds, &from->fds);
 }
 
 void
