@@ -650,10 +650,10 @@ static void
 apply_fork (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
 {
   guint32 a, c, d;
-  if (get_u32 (m, b, 0, ev, &a) && get_u32 (m, b, 1, ev, &c))
+  if (get_u32 (m, b, TTV_KM_FORK_PARENT, ev, &a) && get_u32 (m, b, TTV_KM_FORK_CHILD, ev, &c))
     {
-      g_autofree char *name = dup_string_field (m, b, 3, ev);
-      if (!get_u32 (m, b, 2, ev, &d))
+      g_autofree char *name = dup_string_field (m, b, TTV_KM_FORK_CHILD_NAME, ev);
+      if (!get_u32 (m, b, TTV_KM_FORK_CHILD_TGID, ev, &d))
         d = c;
       ttv_state_fork (s, a, c, d, name, ev->time);
     }
@@ -676,7 +676,7 @@ static void
 apply_task_event (TtvKernelModel *m, TtvState *s, const Binding *b, const TtvEvent *ev)
 {
   guint32 a;
-  if (!get_u32 (m, b, 0, ev, &a))
+  if (!get_u32 (m, b, TTV_KM_TASK_PID, ev, &a))
     a = running_pid (s, ev->tracefile->cpu);
   if (a == TTV_PID_NONE)
     return;

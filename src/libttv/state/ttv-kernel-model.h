@@ -51,8 +51,8 @@ enum {
   TTV_KM_BLOCK_RW = 3, TTV_KM_BLOCK_COMM = 4,
   TTV_KM_SOFTIRQ_VEC = 0,
   TTV_KM_FD_PID = 0, TTV_KM_FD_FD = 1, TTV_KM_FD_FILENAME = 2,
-  TTV_KM_FORK_PARENT = 0, TTV_KM_FORK_CHILD = 1, TTV_KM_FORK_CHILD_TGID = 2,
-  TTV_KM_TASK_PID = 0,       /* of exit and free */
+  TTV_KM_FORK_PARENT = 0, TTV_KM_FORK_CHILD = 1, TTV_KM_FORK_CHILD_TGID = 2, TTV_KM_FORK_CHILD_NAME = 3,
+  TTV_KM_TASK_PID = 0,       /* of exit, free and wakeup (TTV_KM_WAKEUP_TID) */
 };
 
 /* One row of a table.  @event is a full name, a plain name, or a prefix
