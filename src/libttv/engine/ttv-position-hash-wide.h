@@ -18,10 +18,10 @@ G_BEGIN_DECLS
 #define TTV_POSITION_HASH_WIDE 1
 
 /* Where ttv_cpu_has_avx2 (), sets @h[i] to ttv_position_token_hash
- * (@start, @base + i * @stride, @len[i]) for the sixteen i.  Reads whole 16-byte rows of every token:
- * the longest @len rounded up to 16 bytes must be readable from each
- * @base + i * @stride (the bytes past a token's @len[i] do not count).
- * Each @len[i] is below 2^31. */
+ * (@start, @base + i * @stride, @len[i]) for the sixteen i.  Reads whole
+ * 16-byte rows of every token: the longest @len rounded up to 16 bytes
+ * must be readable from each @base + i * @stride (the bytes past a
+ * token's @len[i] do not count).  Each @len[i] is below 2^31. */
 void ttv_position_token_hash_sixteen (const guint8 *base, gsize stride, const guint32 len[TTV_POSITION_HASH_WIDE_N],
                                       guint32 start, guint32 h[TTV_POSITION_HASH_WIDE_N]);
 #endif
