@@ -31,6 +31,10 @@ typedef struct {
   const TtvSeqLayout *seq;    /* else when written from the bytes member after member */
   JsonMember *members;        /* owned: those the line shows */
   guint n_members;
+  /* A flat scope whose members the line shows are all integers (most
+   * kernel payloads): written with one check of room, @numbers_room. */
+  gboolean numbers_only;
+  gsize numbers_room;
   gboolean remembered;        /* its text kept in scope_memos (may_remember) */
 } JsonScope;
 
@@ -134,6 +138,13 @@ plan_scope (JsonScope *s, guint scope, const TtvType *t, const char *name)
           m->element = f->type->element;
           m->element_kind = ttv_event_json_kind_of (m->element);
         }
+    }
+  s->numbers_only = s->flat != NULL;
+  for (guint i = 0; i < s->n_members; i++)
+    {
+      const JsonMember *m = &s->members[i];
+      s->numbers_only &= m->kind == TTV_EVENT_JSON_UNSIGNED || m->kind == TTV_EVENT_JSON_SIGNED;
+      s->numbers_room += m->key_len + TTV_TEXT_NUMBER_MAX;
     }
   s->remembered = may_remember (s, scope);
 }
@@ -244,6 +255,19 @@ write_flat (GString *out, const JsonScope *s, const TtvEvent *event, guint64 *po
     return FALSE;
   const guint8 *base = event->data + at / 8;
   *pos = at + layout->size_bits;
+  if (s->numbers_only)
+    {
+      char *p = ttv_text_reserve (out, s->numbers_room);
+      for (guint i = 0; i < s->n_members; i++)
+        {
+          const JsonMember *m = &s->members[i];
+          TtvValue v;
+          ttv_flat_member_load (m->load, base, &v);
+          p = put_number (put_key (p, m, i == 0), m, &v);
+        }
+      ttv_text_commit (out, p);
+      return TRUE;
+    }
   for (guint i = 0; i < s->n_members; i++)
     {
       const JsonMember *m = &s->members[i];
