@@ -319,6 +319,144 @@ test_decode_chain (void)
   g_assert_cmpuint (checked, ==, 3 * 8 * 3);
 }
 
+/* The JSON text of node @node of @d, or "-" for none. */
+static char *
+node_json (TtvDecoder *d, gint32 node)
+{
+  GString *out = g_string_new (NULL);
+  if (node < 0)
+    g_string_append (out, "-");
+  else
+    ttv_decoder_append_value (d, (guint32) node, TTV_VALUE_STYLE_JSON, out);
+  return g_string_free (out, FALSE);
+}
+
+/* ttv_decoder_decode_chain with a first context of constant layout (a
+ * tid and a name, as LTTng's stream event context), kept by its memo
+ * while its bytes repeat in a packet: over random events of many streams
+ * (more memos than resident nodes hold), packets and buffers, the
+ * contexts', payloads' and packet contexts' values are those of the
+ * scopes decoded one call at a time, and so is where the event ends.
+ * Buffers are rewritten in place between packets, so that a memo kept
+ * across packets or buffers would show stale values. */
+static void
+test_decode_chain_context_memo (gconstpointer data)
+{
+  /* Wide: 48 more one-byte members, so that the memos of many streams
+   * outgrow the resident nodes. */
+  guint pad = GPOINTER_TO_UINT (data);
+  g_autoptr (TtvType) packet = memo_context_type ();
+  g_autoptr (TtvType) ctx = ttv_type_new_struct ();
+  ttv_type_add_field (ctx, "tid", u (32, 8), NULL);
+  TtvType *c = ttv_type_new_integer (8, FALSE, TTV_BYTE_ORDER_LITTLE, 8);
+  c->encoding = TTV_ENCODING_UTF8;
+  ttv_type_add_field (ctx, "name", ttv_type_new_array (c, 4), NULL);
+  for (guint i = 0; i < pad; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("pad%u", i);
+      ttv_type_add_field (ctx, name, u (8, 8), NULL);
+    }
+  ttv_type_finish (ctx);
+  g_autoptr (TtvType) payload = ttv_type_new_struct ();
+  ttv_type_add_field (payload, "x", u (16, 8), NULL);
+  ttv_type_finish (payload);
+  TtvDecoderChain chain = {
+    .memo = packet,
+    .memo_name = "stream.packet.context",
+    .memo_start = 0,
+    .contexts = { ctx, NULL },
+    .context_names = { "stream.event.context", "event.context" },
+    .payload = payload,
+    .payload_name = "event.fields",
+    .slots = { 2, 0, 1 },
+  };
+  ttv_decoder_chain_prepare (&chain);
+  g_assert_cmpuint (chain.context_memo_bits[0], ==, 64 + pad * 8);
+  /* Each event: its context (8 bytes and the pads), then a payload of 2. */
+  const guint ev_size = 10 + pad;
+  /* Each stream's buffer: its packet context, then events of 10 bytes. */
+  enum { STREAMS = 400, EVENTS = 8, SIZE = 4 + EVENTS * (10 + 48) };
+  guint8 (*bufs)[SIZE] = g_malloc0 (sizeof (guint8[SIZE]) * STREAMS);
+  guint64 *packets = g_new0 (guint64, STREAMS);
+  guint *next = g_new0 (guint, STREAMS);
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  g_autoptr (TtvDecoder) r = ttv_decoder_new ();
+  GRand *rand = g_rand_new_with_seed (42);
+  guint hits_possible = 0;
+  guint64 refills = 0;
+  for (guint turn = 0; turn < 60000; turn++)
+    {
+      /* A few streams most of the time, all of them at times. */
+      guint s = g_rand_int_range (rand, 0, turn % 1000 < 500 ? 3 : STREAMS);
+      guint8 *b = bufs[s];
+      if (next[s] % EVENTS == 0)
+        {
+          /* A new packet in the same buffer (a packet's number names its
+           * bytes for good): new bytes where the last packet's were, many
+           * of them the same. */
+          packets[s]++;
+          b[0] = (guint8) packets[s];
+          b[2] = (guint8) s;
+          guint8 tid = (guint8) g_rand_int_range (rand, 0, 3);
+          for (guint e = 0; e < EVENTS; e++)
+            {
+              guint8 *ev = b + 4 + e * ev_size;
+              if (g_rand_int_range (rand, 0, 4) == 0)
+                tid = (guint8) g_rand_int_range (rand, 0, 3);
+              ev[0] = tid;
+              ev[1] = (guint8) (turn >> 8);
+              memcpy (ev + 4, g_rand_int_range (rand, 0, 8) ? "bash" : "sshd", 4);
+              ev[8 + pad] = (guint8) g_rand_int (rand);
+              ev[9 + pad] = (guint8) e;
+            }
+        }
+      guint e = next[s]++ % EVENTS;
+      hits_possible += e > 0;
+      TtvDecoderChainBytes bd = { packets[s], s, b, SIZE * 8, (4 + e * ev_size) * 8 };
+      TtvDecoderChainBytes br = bd;
+      gint32 od[3] = { -5, -5, -5 }, orf[3] = { -5, -5, -5 };
+      gint32 rd = ttv_decoder_decode_chain (d, &chain, &bd, od);
+      gint32 rr = chain_by_calls (r, &chain, &br, orf);
+      g_assert_cmpint (rd, >=, 0);
+      g_assert_cmpint (rr, >=, 0);
+      g_assert_cmpuint (bd.pos, ==, br.pos);
+      for (guint i = 0; i < 3; i++)
+        {
+          g_autofree char *got = node_json (d, od[i]);
+          g_autofree char *want = node_json (r, orf[i]);
+          g_assert_cmpstr (got, ==, want);
+        }
+      g_autofree char *got = node_json (d, rd);
+      g_autofree char *want = node_json (r, rr);
+      g_assert_cmpstr (got, ==, want);
+      /* The scopes name the same values as the reference's. */
+      g_assert_cmpuint (d->n_scopes, ==, r->n_scopes);
+      for (guint i = 0; i < d->n_scopes; i++)
+        {
+          g_assert_true (d->scopes[i].name == r->scopes[i].name);
+          g_autofree char *got_scope = node_json (d, (gint32) d->scopes[i].node);
+          g_autofree char *want_scope = node_json (r, (gint32) r->scopes[i].node);
+          g_assert_cmpstr (got_scope, ==, want_scope);
+        }
+      /* Memory stays bounded (a packet context's refill may pass the limit
+       * by its own nodes); and once all the streams have been read
+       * (the resident nodes full), a few streams' contexts are kept
+       * again. */
+      g_assert_cmpuint (d->resident_n, <=, d->resident_max + 3);   /* + a packet context's last refill */
+      if (turn == 59000)
+        refills = d->context_refills;
+      /* Of these 500 events of three streams, whose contexts repeat in
+       * about half of them, not every one decoded its context. */
+      if (turn == 59499)
+        g_assert_cmpuint (d->context_refills - refills, <, 350);
+    }
+  g_assert_cmpuint (hits_possible, >, 0);
+  g_rand_free (rand);
+  g_free (bufs);
+  g_free (packets);
+  g_free (next);
+}
+
 static void
 test_bad_data (void)
 {
@@ -1247,6 +1385,10 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder/struct-refs", test_struct_refs);
   g_test_add_func ("/core/decoder/bad-data", test_bad_data);
   g_test_add_func ("/core/decoder/decode-chain", test_decode_chain);
+  g_test_add_data_func ("/core/decoder/decode-chain-context-memo", GUINT_TO_POINTER (0),
+                        test_decode_chain_context_memo);
+  g_test_add_data_func ("/core/decoder/decode-chain-context-memo-wide", GUINT_TO_POINTER (48),
+                        test_decode_chain_context_memo);
   g_test_add_func ("/core/decoder/first-memo", test_first_memo);
   g_test_add_func ("/core/decoder/first-memo-resident-limit", test_first_memo_resident_limit);
   g_test_add_func ("/core/decoder/first-memo-many-streams", test_first_memo_many_streams);

@@ -63,6 +63,11 @@ struct _TtvDecoder {
    * (memo_mask + 1 of them, owned), and the resident nodes' limit. */
   TtvDecoderMemo *memo;
   guint memo_mask;
+  /* ttv_decoder_decode_chain's contexts kept the same way, one per stream
+   * in the same slots, while their bytes repeat (an LTTng event context:
+   * the pid, tid and name of the thread, the same for runs of events). */
+  TtvDecoderMemo *context_memo;
+  guint64 context_refills;  /* contexts decoded, not reused (tests) */
   /* Memos decoded, and those that took the slot of another stream's, since
    * the slots were last made (memo_grow). */
   guint64 refills, evictions;

@@ -40,6 +40,7 @@ ttv_decoder_free (TtvDecoder *d)
   for (guint i = 0; i <= d->memo_mask; i++)
     g_free (d->memo[i].nodes);
   g_free (d->memo);
+  g_free (d->context_memo);
   g_free (d);
 }
 
@@ -959,8 +960,9 @@ static void
 memo_table_new (TtvDecoder *d, guint slots)
 {
   d->memo = g_new0 (TtvDecoderMemo, slots);
+  d->context_memo = g_new0 (TtvDecoderMemo, slots);
   for (guint i = 0; i < slots; i++)
-    d->memo[i].at = TTV_DECODER_NOT_RESIDENT;
+    d->memo[i].at = d->context_memo[i].at = TTV_DECODER_NOT_RESIDENT;
   d->memo_mask = slots - 1;
   d->refills = d->evictions = 0;
   d->resident_max = MAX (TTV_DECODER_RESIDENT_MAX, slots * TTV_DECODER_RESIDENT_PER_SLOT);
@@ -973,12 +975,18 @@ memo_grow (TtvDecoder *d)
 {
   guint n = d->memo_mask + 1;
   g_autofree TtvDecoderMemo *old = d->memo;
+  g_autofree TtvDecoderMemo *old_contexts = d->context_memo;
   memo_table_new (d, n * 2);
   for (guint i = 0; i < n; i++)
-    if (old[i].valid)
-      *memo_slot (d, old[i].stream) = old[i];
-    else
-      g_free (old[i].nodes);
+    {
+      if (old[i].valid)
+        *memo_slot (d, old[i].stream) = old[i];
+      else
+        g_free (old[i].nodes);
+      /* Context memos keep no copy of their nodes. */
+      if (old_contexts[i].valid)
+        d->context_memo[old_contexts[i].stream & d->memo_mask] = old_contexts[i];
+    }
 }
 
 /* Counts the refill of @m for @stream; TRUE when the slots should grow:
@@ -1005,7 +1013,12 @@ static void
 memo_drop_resident (TtvDecoder *d)
 {
   for (guint i = 0; i <= d->memo_mask; i++)
-    d->memo[i].at = TTV_DECODER_NOT_RESIDENT;
+    {
+      d->memo[i].at = TTV_DECODER_NOT_RESIDENT;
+      /* Without a copy to make it resident again, a context's memo goes. */
+      d->context_memo[i].valid = FALSE;
+      d->context_memo[i].at = TTV_DECODER_NOT_RESIDENT;
+    }
   d->resident_n = 0;
   d->n_nodes = 0;
 }
@@ -1145,6 +1158,86 @@ decode_quiet (TtvDecoder *d, const TtvType *type, const char *scope_name, const 
   return decode_quiet_slow (d, type, scope_name, buf, buf_bits, bit_pos);
 }
 
+/* Longest context kept by its memo (its bytes are compared per event). */
+#define CONTEXT_MEMO_MAX_BITS (64 * 8)
+
+void
+ttv_decoder_chain_prepare (TtvDecoderChain *chain)
+{
+  /* The first context only (a stream's memo is of one scope): LTTng's
+   * stream event context, where the thread's ids and name are. */
+  for (guint i = 0; i < G_N_ELEMENTS (chain->context_memo_bits); i++)
+    {
+      const TtvFlatLayout *flat = chain->contexts[i] ? ttv_type_get_flat_layout (chain->contexts[i]) : NULL;
+      gboolean kept = flat != NULL && flat->align_bits >= 8 && (flat->align_bits & (flat->align_bits - 1)) == 0
+                      && flat->size_bits > 0 && flat->size_bits % 8 == 0 && flat->size_bits <= CONTEXT_MEMO_MAX_BITS;
+      chain->context_memo_bits[i] = kept ? (guint32) flat->size_bits : 0;
+      chain->context_memo_align[i] = kept ? flat->align_bits : 8;
+    }
+}
+
+/* Context @i of @chain (the first) decoded where @bytes stand, right
+ * after the resident nodes (the packet's context, if any, is resident),
+ * then kept by the stream's context memo: in place of the nodes it kept
+ * before (the same type, as many nodes), else after the resident nodes
+ * when there is room (else not kept: the packet contexts' memos give the
+ * resident nodes up when they pass their limit). */
+static G_NO_INLINE gint32
+context_memo_refill (TtvDecoder *d, const TtvDecoderChain *chain, guint i, TtvDecoderChainBytes *bytes,
+                     guint64 start)
+{
+  TtvDecoderMemo *m = &d->context_memo[bytes->stream & d->memo_mask];
+  d->context_refills++;
+  gint32 r = decode_quiet (d, chain->contexts[i], chain->context_names[i], bytes->buf, bytes->buf_bits,
+                           &bytes->pos);
+  if (r < 0 || d->arena_used)
+    return r;
+  guint32 n = d->n_nodes - (guint32) r;
+  guint32 at = (guint32) r;
+  if (m->valid && m->at != TTV_DECODER_NOT_RESIDENT && m->n == n)
+    {
+      /* Over the memo's old nodes, the children's indices moved along;
+       * the scope the decode registered names them. */
+      at = m->at;
+      memcpy (d->nodes + at, d->nodes + r, sizeof (TtvValue) * n);
+      for (guint32 k = 0; k < n; k++)
+        if (d->nodes[at + k].n_children > 0)
+          d->nodes[at + k].first_child = d->nodes[at + k].first_child - (guint32) r + at;
+      d->n_nodes = d->resident_n;
+      if (chain->context_names[i])
+        d->scopes[d->n_scopes - 1].node = at;
+    }
+  else if (d->resident_n + n > d->resident_max)
+    return r;
+  *m = (TtvDecoderMemo) { TRUE, bytes->packet, bytes->stream, chain->contexts[i], bytes->buf, bytes->buf_bits,
+                          start, bytes->pos, NULL, n, at, at };
+  d->resident_n = MAX (d->resident_n, at + n);
+  return (gint32) at;
+}
+
+/* Context @i of @chain: the nodes of the stream's context memo when it
+ * holds the same bytes in the same packet (an earlier event's, which the
+ * memo's strings view), else decoded (and kept where that may be). */
+static inline gint32
+context_decode (TtvDecoder *d, const TtvDecoderChain *chain, guint i, TtvDecoderChainBytes *bytes)
+{
+  guint64 size = chain->context_memo_bits[i];
+  guint64 start = ttv_align_up_pow2 (bytes->pos, chain->context_memo_align[i]);
+  if (size == 0 || d->n_nodes != d->resident_n || start > bytes->buf_bits || bytes->buf_bits - start < size)
+    return decode_quiet (d, chain->contexts[i], chain->context_names[i], bytes->buf, bytes->buf_bits,
+                         &bytes->pos);
+  const TtvDecoderMemo *m = &d->context_memo[bytes->stream & d->memo_mask];
+  guint64 diff = (m->packet ^ bytes->packet) | (m->stream ^ bytes->stream)
+                 | ((guintptr) m->type ^ (guintptr) chain->contexts[i]) | ((guintptr) m->buf ^ (guintptr) bytes->buf)
+                 | (m->buf_bits ^ bytes->buf_bits);
+  if (!m->valid || diff != 0 || m->at == TTV_DECODER_NOT_RESIDENT
+      || memcmp (bytes->buf + start / 8, bytes->buf + m->start / 8, size / 8) != 0)
+    return context_memo_refill (d, chain, i, bytes, start);
+  ttv_decoder_add_scope (d, chain->context_names[i], m->at);
+  bytes->pos = start + size;
+  return (gint32) m->at;
+}
+
 /* ttv_decoder_decode_chain past its first scope when the chain has
  * contexts (their calls return here: a frame of its own). */
 static G_NO_INLINE gint32
@@ -1152,9 +1245,7 @@ chain_contexts (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainByte
 {
   /* Written out, not a loop: two tests of a pointer, not of an index. */
   gint32 r = -1;
-  if (chain->contexts[0]
-      && (r = decode_quiet (d, chain->contexts[0], chain->context_names[0], bytes->buf, bytes->buf_bits,
-                            &bytes->pos)) < 0)
+  if (chain->contexts[0] && (r = context_decode (d, chain, 0, bytes)) < 0)
     return -1;
   out[chain->slots[1]] = r;
   r = -1;

@@ -79,7 +79,19 @@ typedef struct {
   /* Where the nodes of @memo and of the contexts go in
    * ttv_decoder_decode_chain's @out (-1 there for a scope it lacks). */
   guint8 slots[3];
+  /* Set by ttv_decoder_chain_prepare (): of the first context, when its
+   * size is constant in whole bytes, its size and alignment in bits (0:
+   * not such; the second context is decoded every time). */
+  guint32 context_memo_bits[1];
+  guint32 context_memo_align[1];
 } TtvDecoderChain;
+
+/* Fills @chain's context_memo_bits and context_memo_align, once its
+ * contexts are set: a first context whose values load from constant
+ * places is then kept from one event to the next of a packet while its
+ * bytes repeat, its nodes reused (the same values, their strings viewing
+ * the same text in an earlier event's bytes). */
+void        ttv_decoder_chain_prepare (TtvDecoderChain *chain);
 
 /* The bytes of one event for ttv_decoder_decode_chain: its packet (named
  * as ttv_decoder_decode_first_memo's @packet and @stream), and where

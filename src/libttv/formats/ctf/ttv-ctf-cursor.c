@@ -534,6 +534,7 @@ chain_compute (const CtfStreamClass *sc, CtfEventClass *ec, gint refs)
     .payload_name = "event.fields",
     .slots = { TTV_EVENT_CONTEXT_PACKET, TTV_EVENT_CONTEXT_STREAM_EVENT, TTV_EVENT_CONTEXT_EVENT },
   };
+  ttv_decoder_chain_prepare (&ec->chain);
   /* Set last, as refs: decode_chain reads it before the chain. */
   g_atomic_int_set (&ec->chain_ok, (refs & CTF_REFS_FIELDS_ALONE)
                                    && (sc->packet_context == NULL || ec->packet_context_bit >= 0));
