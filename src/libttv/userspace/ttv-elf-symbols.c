@@ -379,6 +379,28 @@ dwarf_function (TtvElfSymbols *e, guint64 addr, guint64 *offset)
   return name;
 }
 
+/* The file @die is declared in.  elfutils 0.188 (Debian 12) answers NULL
+ * for DWARF 5's file 0, the unit's own file, which clang names in
+ * DW_AT_decl_file: then looked up in the unit's file table, where DWARF 5
+ * counts from 0. */
+static const char *
+decl_file (Dwarf_Die *die)
+{
+  const char *file = dwarf_decl_file (die);
+  if (file != NULL)
+    return file;
+  Dwarf_Attribute attr;
+  Dwarf_Word index;
+  Dwarf_Die cu;
+  Dwarf_Files *files;
+  size_t n_files;
+  if (dwarf_attr_integrate (die, DW_AT_decl_file, &attr) == NULL || dwarf_formudata (&attr, &index) != 0
+      || dwarf_diecu (die, &cu, NULL, NULL) == NULL || dwarf_getsrcfiles (&cu, &files, &n_files) != 0
+      || index >= n_files)
+    return NULL;
+  return dwarf_filesrc (files, index, NULL, NULL);
+}
+
 const char *
 ttv_elf_symbols_lookup_declaration (TtvElfSymbols *e, guint64 addr, guint *line)
 {
@@ -386,7 +408,7 @@ ttv_elf_symbols_lookup_declaration (TtvElfSymbols *e, guint64 addr, guint *line)
   int lineno;
   if (!find_subprogram (e, addr, &die) || dwarf_decl_line (&die, &lineno) != 0 || lineno <= 0)
     return NULL;
-  const char *file = dwarf_decl_file (&die);
+  const char *file = decl_file (&die);
   if (file)
     *line = (guint) lineno;
   return file;
