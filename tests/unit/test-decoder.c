@@ -371,10 +371,11 @@ test_decode_chain_context_memo (gconstpointer data)
     .slots = { 2, 0, 1 },
   };
   ttv_decoder_chain_prepare (&chain);
-  g_assert_cmpuint (chain.context_memo_bits[0], ==, 64 + pad * 8);
+  g_assert_cmpuint (chain.context_memo_bits, ==, 64 + pad * 8);
   /* Each event: its context (8 bytes and the pads), then a payload of 2. */
   const guint ev_size = 10 + pad;
-  /* Each stream's buffer: its packet context, then events of 10 bytes. */
+  /* Each stream's buffer: its packet context, then EVENTS events of
+   * ev_size bytes (room for the wide ones). */
   enum { STREAMS = 400, EVENTS = 8, SIZE = 4 + EVENTS * (10 + 48) };
   guint8 (*bufs)[SIZE] = g_malloc0 (sizeof (guint8[SIZE]) * STREAMS);
   guint64 *packets = g_new0 (guint64, STREAMS);

@@ -1023,6 +1023,16 @@ memo_drop_resident (TtvDecoder *d)
   d->n_nodes = 0;
 }
 
+/* The @n nodes at @at, copied from nodes that stood at @base: their
+ * children's indices moved with them. */
+static void
+move_children (TtvDecoder *d, guint32 at, guint32 n, guint32 base)
+{
+  for (guint32 i = 0; i < n; i++)
+    if (d->nodes[at + i].n_children > 0)
+      d->nodes[at + i].first_child = d->nodes[at + i].first_child - base + at;
+}
+
 /* Puts a memo's nodes back among the resident ones, their children's
  * indices moved with them. */
 static G_NO_INLINE void
@@ -1031,11 +1041,21 @@ memo_make_resident (TtvDecoder *d, TtvDecoderMemo *m)
   if (d->resident_n + m->n > d->resident_max)
     memo_drop_resident (d);
   guint32 at = ttv_decoder_alloc (d, m->n, m->nodes);
-  for (guint32 i = 0; i < m->n; i++)
-    if (d->nodes[at + i].n_children > 0)
-      d->nodes[at + i].first_child = d->nodes[at + i].first_child - m->base + at;
+  move_children (d, at, m->n, m->base);
   m->at = at;
   d->resident_n = d->n_nodes;
+}
+
+/* Zero when @m was decoded from these bytes of this packet (a valid
+ * memo's key, but its start): the differences or'ed together rather than
+ * a branch each, so that the key's values need no registers of their
+ * own. */
+static inline guint64
+memo_key_diff (const TtvDecoderMemo *m, guint64 packet, guint stream, const TtvType *type, const guint8 *buf,
+               guint64 buf_bits)
+{
+  return (m->packet ^ packet) | (m->stream ^ stream) | ((guintptr) m->type ^ (guintptr) type)
+         | ((guintptr) m->buf ^ (guintptr) buf) | (m->buf_bits ^ buf_bits);
 }
 
 /* Whether @m holds the scope of these arguments (its nodes resident or
@@ -1044,12 +1064,7 @@ static inline gboolean
 memo_holds (const TtvDecoderMemo *m, guint64 packet, guint stream, const TtvType *type,
             const guint8 *buf, guint64 buf_bits, guint64 start)
 {
-  /* One test of the differences or'ed together rather than a branch
-   * each: the key's values need no registers of their own. */
-  guint64 diff = (m->packet ^ packet) | (m->stream ^ stream)
-                 | ((guintptr) m->type ^ (guintptr) type) | ((guintptr) m->buf ^ (guintptr) buf)
-                 | (m->buf_bits ^ buf_bits) | (m->start ^ start);
-  return m->valid && diff == 0;
+  return m->valid && (memo_key_diff (m, packet, stream, type, buf, buf_bits) | (m->start ^ start)) == 0;
 }
 
 /* The resident nodes of a memo that holds the scope, as the first scope
@@ -1166,29 +1181,25 @@ ttv_decoder_chain_prepare (TtvDecoderChain *chain)
 {
   /* The first context only (a stream's memo is of one scope): LTTng's
    * stream event context, where the thread's ids and name are. */
-  for (guint i = 0; i < G_N_ELEMENTS (chain->context_memo_bits); i++)
-    {
-      const TtvFlatLayout *flat = chain->contexts[i] ? ttv_type_get_flat_layout (chain->contexts[i]) : NULL;
-      gboolean kept = flat != NULL && flat->align_bits >= 8 && (flat->align_bits & (flat->align_bits - 1)) == 0
-                      && flat->size_bits > 0 && flat->size_bits % 8 == 0 && flat->size_bits <= CONTEXT_MEMO_MAX_BITS;
-      chain->context_memo_bits[i] = kept ? (guint32) flat->size_bits : 0;
-      chain->context_memo_align[i] = kept ? flat->align_bits : 8;
-    }
+  const TtvFlatLayout *flat = chain->contexts[0] ? ttv_type_get_flat_layout (chain->contexts[0]) : NULL;
+  gboolean kept = flat != NULL && flat->align_bits >= 8 && (flat->align_bits & (flat->align_bits - 1)) == 0
+                  && flat->size_bits > 0 && flat->size_bits % 8 == 0 && flat->size_bits <= CONTEXT_MEMO_MAX_BITS;
+  chain->context_memo_bits = kept ? (guint32) flat->size_bits : 0;
+  chain->context_memo_align = kept ? flat->align_bits : 8;
 }
 
-/* Context @i of @chain (the first) decoded where @bytes stand, right
+/* The first context of @chain decoded where @bytes stand, right
  * after the resident nodes (the packet's context, if any, is resident),
  * then kept by the stream's context memo: in place of the nodes it kept
  * before (the same type, as many nodes), else after the resident nodes
  * when there is room (else not kept: the packet contexts' memos give the
  * resident nodes up when they pass their limit). */
 static G_NO_INLINE gint32
-context_memo_refill (TtvDecoder *d, const TtvDecoderChain *chain, guint i, TtvDecoderChainBytes *bytes,
-                     guint64 start)
+context_memo_refill (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *bytes, guint64 start)
 {
   TtvDecoderMemo *m = &d->context_memo[bytes->stream & d->memo_mask];
   d->context_refills++;
-  gint32 r = decode_quiet (d, chain->contexts[i], chain->context_names[i], bytes->buf, bytes->buf_bits,
+  gint32 r = decode_quiet (d, chain->contexts[0], chain->context_names[0], bytes->buf, bytes->buf_bits,
                            &bytes->pos);
   if (r < 0 || d->arena_used)
     return r;
@@ -1200,40 +1211,37 @@ context_memo_refill (TtvDecoder *d, const TtvDecoderChain *chain, guint i, TtvDe
        * the scope the decode registered names them. */
       at = m->at;
       memcpy (d->nodes + at, d->nodes + r, sizeof (TtvValue) * n);
-      for (guint32 k = 0; k < n; k++)
-        if (d->nodes[at + k].n_children > 0)
-          d->nodes[at + k].first_child = d->nodes[at + k].first_child - (guint32) r + at;
+      move_children (d, at, n, (guint32) r);
       d->n_nodes = d->resident_n;
-      if (chain->context_names[i])
+      if (chain->context_names[0])
         d->scopes[d->n_scopes - 1].node = at;
     }
   else if (d->resident_n + n > d->resident_max)
     return r;
-  *m = (TtvDecoderMemo) { TRUE, bytes->packet, bytes->stream, chain->contexts[i], bytes->buf, bytes->buf_bits,
+  *m = (TtvDecoderMemo) { TRUE, bytes->packet, bytes->stream, chain->contexts[0], bytes->buf, bytes->buf_bits,
                           start, bytes->pos, NULL, n, at, at };
   d->resident_n = MAX (d->resident_n, at + n);
   return (gint32) at;
 }
 
-/* Context @i of @chain: the nodes of the stream's context memo when it
- * holds the same bytes in the same packet (an earlier event's, which the
- * memo's strings view), else decoded (and kept where that may be). */
+/* The first context of @chain: the nodes of the stream's context memo
+ * when it holds the same bytes in the same packet (an earlier event's,
+ * which the memo's strings view), else decoded (and kept where that may
+ * be). */
 static inline gint32
-context_decode (TtvDecoder *d, const TtvDecoderChain *chain, guint i, TtvDecoderChainBytes *bytes)
+context_decode (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainBytes *bytes)
 {
-  guint64 size = chain->context_memo_bits[i];
-  guint64 start = ttv_align_up_pow2 (bytes->pos, chain->context_memo_align[i]);
+  guint64 size = chain->context_memo_bits;
+  guint64 start = ttv_align_up_pow2 (bytes->pos, chain->context_memo_align);
   if (size == 0 || d->n_nodes != d->resident_n || start > bytes->buf_bits || bytes->buf_bits - start < size)
-    return decode_quiet (d, chain->contexts[i], chain->context_names[i], bytes->buf, bytes->buf_bits,
+    return decode_quiet (d, chain->contexts[0], chain->context_names[0], bytes->buf, bytes->buf_bits,
                          &bytes->pos);
   const TtvDecoderMemo *m = &d->context_memo[bytes->stream & d->memo_mask];
-  guint64 diff = (m->packet ^ bytes->packet) | (m->stream ^ bytes->stream)
-                 | ((guintptr) m->type ^ (guintptr) chain->contexts[i]) | ((guintptr) m->buf ^ (guintptr) bytes->buf)
-                 | (m->buf_bits ^ bytes->buf_bits);
-  if (!m->valid || diff != 0 || m->at == TTV_DECODER_NOT_RESIDENT
+  if (!m->valid || m->at == TTV_DECODER_NOT_RESIDENT
+      || memo_key_diff (m, bytes->packet, bytes->stream, chain->contexts[0], bytes->buf, bytes->buf_bits) != 0
       || memcmp (bytes->buf + start / 8, bytes->buf + m->start / 8, size / 8) != 0)
-    return context_memo_refill (d, chain, i, bytes, start);
-  ttv_decoder_add_scope (d, chain->context_names[i], m->at);
+    return context_memo_refill (d, chain, bytes, start);
+  ttv_decoder_add_scope (d, chain->context_names[0], m->at);
   bytes->pos = start + size;
   return (gint32) m->at;
 }
@@ -1245,7 +1253,7 @@ chain_contexts (TtvDecoder *d, const TtvDecoderChain *chain, TtvDecoderChainByte
 {
   /* Written out, not a loop: two tests of a pointer, not of an index. */
   gint32 r = -1;
-  if (chain->contexts[0] && (r = context_decode (d, chain, 0, bytes)) < 0)
+  if (chain->contexts[0] && (r = context_decode (d, chain, bytes)) < 0)
     return -1;
   out[chain->slots[1]] = r;
   r = -1;

@@ -82,8 +82,8 @@ typedef struct {
   /* Set by ttv_decoder_chain_prepare (): of the first context, when its
    * size is constant in whole bytes, its size and alignment in bits (0:
    * not such; the second context is decoded every time). */
-  guint32 context_memo_bits[1];
-  guint32 context_memo_align[1];
+  guint32 context_memo_bits;
+  guint32 context_memo_align;
 } TtvDecoderChain;
 
 /* Fills @chain's context_memo_bits and context_memo_align, once its
