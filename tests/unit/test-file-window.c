@@ -141,6 +141,49 @@ test_tail (void)
   g_unlink (path);
 }
 
+/* A read of pages (a scan of packet heads): only the whole pages holding
+ * the range are read, not a window; what the window holds then serves
+ * later ranges inside it; the file's count of bytes read says so; past
+ * the end of the file it fails naming it. */
+static void
+test_pages (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (TtvWindowedFile) f = open_pattern_file (&path);
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
+  g_autoptr (GError) error = NULL;
+  g_assert_cmpuint (ttv_windowed_file_get_bytes_read (f), ==, 0);
+
+  const guint8 *p = ttv_file_window_get_pages (&w, 5 * 4096 + 100, 200, &error);
+  g_assert_no_error (error);
+  assert_file_bytes (p, 5 * 4096 + 100, 0, 200, "pages");
+  g_assert_cmpuint (w.bytes_offset, ==, 5 * 4096);
+  g_assert_cmpuint (w.bytes_len, ==, 4096);
+  g_assert_cmpuint (ttv_windowed_file_get_bytes_read (f), ==, 4096);
+  /* Held: no read. */
+  g_assert_true (ttv_file_window_get_pages (&w, 5 * 4096 + 3000, 1000, NULL) == w.bytes + 3000);
+  g_assert_cmpuint (ttv_windowed_file_get_bytes_read (f), ==, 4096);
+  /* Across a page boundary: both pages. */
+  p = ttv_file_window_get_pages (&w, 9 * 4096 - 10, 20, &error);
+  g_assert_no_error (error);
+  assert_file_bytes (p, 9 * 4096 - 10, 0, 20, "pages across a boundary");
+  g_assert_cmpuint (w.bytes_offset, ==, 8 * 4096);
+  g_assert_cmpuint (w.bytes_len, ==, 2 * 4096);
+  g_assert_cmpuint (ttv_windowed_file_get_bytes_read (f), ==, 3 * 4096);
+  /* The end of the file: what is left of its last page. */
+  p = ttv_file_window_get_pages (&w, FILE_BYTES - 7, 4096, &error);
+  g_assert_no_error (error);
+  assert_file_bytes (p, FILE_BYTES - 7, 0, 7, "last page");
+  g_assert_cmpuint (ttv_file_window_get_available (&w, FILE_BYTES - 7), ==, 7);
+  g_assert_cmpuint (w.bytes_len, ==, FILE_BYTES % 4096);
+  /* Past it: an error naming the file, the window holding nothing. */
+  g_assert_null (ttv_file_window_get_pages (&w, FILE_BYTES, 10, &error));
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_null (w.bytes);
+  g_unlink (path);
+}
+
 /* The ends of a range: its first bytes and a tail (a seek into a CTF
  * packet, which needs the packet's context and its events from one on).
  * The head's pages and the tail's are read; those between are not, and
@@ -295,6 +338,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/file-window/growing-ranges", test_growing_ranges);
   g_test_add_func ("/core/file-window/past-end", test_past_end);
   g_test_add_func ("/core/file-window/tail", test_tail);
+  g_test_add_func ("/core/file-window/pages", test_pages);
   g_test_add_func ("/core/file-window/ends", test_ends);
   g_test_add_func ("/core/file-window/ends-in-part", test_ends_in_part);
   return g_test_run ();

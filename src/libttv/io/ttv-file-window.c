@@ -15,6 +15,7 @@ struct _TtvWindowedFile {
   char *path;      /* owned */
   int fd;
   guint64 size;
+  gsize bytes_read;  /* atomic: the file's windows may be read by several threads */
 };
 
 TtvWindowedFile *
@@ -52,6 +53,12 @@ guint64
 ttv_windowed_file_get_size (const TtvWindowedFile *f)
 {
   return f->size;
+}
+
+guint64
+ttv_windowed_file_get_bytes_read (const TtvWindowedFile *f)
+{
+  return (guint64) g_atomic_pointer_get (&((TtvWindowedFile *) f)->bytes_read);
 }
 
 gboolean
@@ -135,6 +142,7 @@ read_into (const TtvWindowedFile *f, guint8 *dst, guint64 at, gsize len, GError 
         }
       got += (gsize) r;
     }
+  g_atomic_pointer_add (&((TtvWindowedFile *) f)->bytes_read, len);
   return TRUE;
 }
 
@@ -238,6 +246,20 @@ ttv_file_window_read (TtvFileWindow *w, guint64 offset, guint64 length, GError *
   guint64 start = offset & ~(page_size () - 1);
   guint64 want = MAX ((guint64) TTV_FILE_WINDOW_BYTES, (offset - start) + length);
   guint64 len = MIN (want, w->file->size - start);
+  const guint8 *bytes = read_range (w, start, len, start, error);
+  return bytes ? bytes + (offset - start) : NULL;
+}
+
+const guint8 *
+ttv_file_window_read_pages (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
+{
+  if (!check_offset (w, offset, error))
+    return NULL;
+  guint64 page = page_size ();
+  guint64 start = offset & ~(page - 1);
+  guint64 left = w->file->size - start;
+  guint64 want = MIN ((offset - start) + length, left);
+  guint64 len = MIN ((want + page - 1) & ~(page - 1), left);
   const guint8 *bytes = read_range (w, start, len, start, error);
   return bytes ? bytes + (offset - start) : NULL;
 }

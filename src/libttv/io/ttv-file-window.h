@@ -26,6 +26,9 @@ TtvWindowedFile *ttv_windowed_file_open (const char *path, GError **error);
 void           ttv_windowed_file_free (TtvWindowedFile *file);
 const char    *ttv_windowed_file_get_path (const TtvWindowedFile *file);
 guint64        ttv_windowed_file_get_size (const TtvWindowedFile *file);
+/* Bytes read from the file so far, by all its windows: what a reader
+ * costs in copies from the page cache (tests and benchmarks). */
+guint64        ttv_windowed_file_get_bytes_read (const TtvWindowedFile *file);
 /* For a trace still being written: takes the file's current size (never
  * smaller: a file that shrank is an error naming it).  No window of the
  * file may be in use across the call. */
@@ -72,6 +75,24 @@ ttv_file_window_get (TtvFileWindow *w, guint64 offset, guint64 length, GError **
   if (G_LIKELY (ttv_file_window_holds (w, offset, length, offset)))
     return w->bytes + (offset - w->bytes_offset);
   return ttv_file_window_read (w, offset, length, error);
+}
+
+/* Reads the whole pages holding the bytes [@offset, @offset + @length)
+ * (those past the end of the file excluded), and no more: not a window.
+ * For the scan of a stream's packets, which needs the few hundred bytes
+ * of each packet's header and context: with packets of 64 KiB or more, a
+ * window's read copied all their events too (the whole trace, before the
+ * first event was read).  NULL with @error as ttv_file_window_read. */
+const guint8 *ttv_file_window_read_pages (TtvFileWindow *w, guint64 offset, guint64 length, GError **error);
+
+/* ttv_file_window_get, the bytes read with ttv_file_window_read_pages()
+ * when the window does not hold them. */
+static inline const guint8 *
+ttv_file_window_get_pages (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
+{
+  if (ttv_file_window_holds (w, offset, length, offset))
+    return w->bytes + (offset - w->bytes_offset);
+  return ttv_file_window_read_pages (w, offset, length, error);
 }
 
 /* Reads the bytes [@from, @offset + @length) of the file (@offset <= @from)

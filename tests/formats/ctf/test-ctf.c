@@ -1275,6 +1275,137 @@ test_clock_value_zero (void)
   g_assert_cmpuint (n, ==, G_N_ELEMENTS (at));
 }
 
+/* A trace without an index is opened by a scan of its packets' heads
+ * (scan_packets): with packets of 32 KiB, only the pages of each head are
+ * read, not the packets' events (a window's read copied the whole trace
+ * before the first event).  The packets and their events are all found. */
+static void
+test_scan_reads_heads (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "scan-heads", NULL);
+  TtvCtfWriterOptions wo;
+  gint id;
+  TtvCtfWriter *w = tick_writer_new (dir, 32768, &wo, &id);
+  const guint n_per_stream = 200000;
+  for (guint i = 0; i < 2 * n_per_stream; i++)
+    {
+      TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
+      g_assert_true (ttv_ctf_writer_write_event (w, i % 2, wo.clock_offset + i * 1000, (guint) id, &v, 1, &error));
+    }
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->tracefiles->len, ==, 2);
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    {
+      TtvTracefile *tf = g_ptr_array_index (t->tracefiles, i);
+      const CtfStreamFile *sf = tf->priv;
+      g_assert_false (sf->from_index);
+      guint n_packets = sf->packets->len;
+      g_assert_cmpuint (n_packets, >=, 40);
+      g_assert_cmpuint (sf->size, ==, (guint64) n_packets * 32768);
+      for (guint k = 0; k < n_packets; k++)
+        {
+          const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, k);
+          g_assert_cmpuint (pk->offset, ==, (guint64) k * 32768);
+          g_assert_cmpuint (pk->packet_bits, ==, 32768 * 8);
+          g_assert_true (pk->has_ts);
+        }
+      /* The first packet's head through a window, then a page or two a
+       * packet; besides, the opening reads the events of the first packet
+       * (a window) and of the last (the trace's first and last times). */
+      guint64 read = ttv_windowed_file_get_bytes_read (sf->file);
+      g_test_message ("%s: %" G_GUINT64_FORMAT " bytes read at open, of %" G_GUINT64_FORMAT, sf->path, read,
+                      sf->size);
+      g_assert_cmpuint (read, <=, 2 * TTV_FILE_WINDOW_BYTES + 32768 + (guint64) n_packets * 8192);
+      g_assert_cmpuint (read, <, sf->size / 2);
+      g_assert_cmpuint (read_file (tf, &error), ==, n_per_stream);
+      g_assert_no_error (error);
+    }
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+}
+
+/* A packet header larger than the first read of a scan's sparse read
+ * (6,000 bytes of it, in packets of 32 KiB): the head is read again,
+ * larger, and every packet is found whole; no damage is reported. */
+static void
+test_scan_large_heads (void)
+{
+  static const char metadata[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "trace { major = 1; minor = 8; byte_order = le;\n"
+    "  packet.header := struct { uint32_t magic; uint8_t note[6000]; }; };\n"
+    "clock { name = \"c\"; freq = 1000000000; };\n"
+    "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := ts_t;\n"
+    "stream { packet.context := struct { uint64_t content_size; uint64_t packet_size;\n"
+    "    ts_t timestamp_begin; ts_t timestamp_end; };\n"
+    "  event.header := struct { uint32_t id; ts_t timestamp; }; };\n"
+    "event { name = \"e\"; id = 0; fields := struct { uint32_t x; }; };\n";
+  const guint packet = 32768, n_packets = 5, n_events = 1000, head = 4 + 6000 + 32;
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "scan-large-heads", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
+  g_assert_true (g_file_set_contents (meta, metadata, -1, NULL));
+  g_autofree guint8 *data = g_malloc0 ((gsize) packet * n_packets);
+  guint64 ts = 1000;
+  for (guint k = 0; k < n_packets; k++)
+    {
+      guint8 *p = data + (gsize) k * packet;
+      guint32 magic = GUINT32_TO_LE (0xC1FC1FC1);
+      memcpy (p, &magic, 4);
+      memset (p + 4, 'n', 6000);
+      guint64 content = GUINT64_TO_LE ((guint64) (head + n_events * 16) * 8);
+      guint64 size = GUINT64_TO_LE ((guint64) packet * 8);
+      guint64 begin = GUINT64_TO_LE (ts), end = GUINT64_TO_LE (ts + n_events - 1);
+      memcpy (p + 6004, &content, 8);
+      memcpy (p + 6012, &size, 8);
+      memcpy (p + 6020, &begin, 8);
+      memcpy (p + 6028, &end, 8);
+      for (guint e = 0; e < n_events; e++, ts++)
+        {
+          guint8 *q = p + head + e * 16;
+          guint32 ev_id = 0, x = GUINT32_TO_LE (k * n_events + e);
+          guint64 t_le = GUINT64_TO_LE (ts);
+          memcpy (q, &ev_id, 4);
+          memcpy (q + 4, &t_le, 8);
+          memcpy (q + 12, &x, 4);
+        }
+    }
+  g_autofree char *stream = g_build_filename (dir, "stream_0", NULL);
+  g_assert_true (g_file_set_contents (stream, (const char *) data, (gssize) packet * n_packets, NULL));
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < t->warnings->len; i++)
+    g_test_message ("warning: %s", (const char *) g_ptr_array_index (t->warnings, i));
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+  TtvTracefile *tf = g_ptr_array_index (t->tracefiles, 0);
+  const CtfStreamFile *sf = tf->priv;
+  g_assert_cmpuint (sf->packets->len, ==, n_packets);
+  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+  g_assert_no_error (error);
+  g_autoptr (TtvDecoder) d = ttv_decoder_new ();
+  TtvEvent ev;
+  guint n = 0;
+  while (ttv_cursor_next (c, &ev, &error))
+    {
+      gint32 root = ttv_event_decode_fields (&ev, d, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (root, >=, 0);
+      guint64 x = 0;
+      g_assert_true (ttv_value_get_uint (ttv_decoder_get_field (d, ttv_decoder_get (d, (guint32) root), "x"), &x));
+      g_assert_cmpuint (x, ==, n);
+      n++;
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, n_packets * n_events);
+}
+
 static void
 test_lost_events (void)
 {
@@ -2354,6 +2485,8 @@ main (int argc, char **argv)
       g_autofree char *path = g_strdup_printf ("/ctf/real/seek/%s", seeks[i]);
       g_test_add_data_func (path, seeks[i], test_seek);
     }
+  g_test_add_func ("/ctf/scan/reads-heads", test_scan_reads_heads);
+  g_test_add_func ("/ctf/scan/large-heads", test_scan_large_heads);
   g_test_add_func ("/ctf/real/lost-events", test_lost_events);
   g_test_add_func ("/ctf/bad/metadata-syntax", test_bad_metadata);
   g_test_add_func ("/ctf/metadata/unknown-scope-noted", test_unknown_scope_noted);

@@ -160,28 +160,48 @@ decode_head (CtfStreamFile *sf, const guint8 *buf, guint64 offset, guint64 avail
  * (a bigger one is read for the rare one that is not). */
 #define HEAD_BYTES (64u << 10)
 
-/* The same, reading the bytes through @w: at most @avail_bits of them. */
+/* What a sparse read of a packet's head reads first: LTTng's header and
+ * context take about a hundred bytes. */
+#define HEAD_PROBE_BYTES 4096u
+
+/* Packets from this size on are scanned by sparse reads (the pages of each
+ * one's head, a system call a packet) rather than through windows (a
+ * window's copy of every byte, one call for several packets).  A call
+ * costs about what copying 10 KiB does on these machines. */
+#define SPARSE_PACKET_BYTES (16u << 10)
+
+/* The same, reading the bytes through @w: at most @avail_bits of them.
+ * @sparse: only the pages of the head are read (HEAD_PROBE_BYTES first,
+ * then more as the head needs), not a window. */
 static gboolean
-read_head (CtfStreamFile *sf, TtvFileWindow *w, guint64 offset, guint64 avail_bits, TtvDecoder *d,
-           PacketHead *h, gint32 *hdr_node, gint32 *ctx_node, GError **error)
+read_head (CtfStreamFile *sf, TtvFileWindow *w, guint64 offset, guint64 avail_bits, gboolean sparse,
+           TtvDecoder *d, PacketHead *h, gint32 *hdr_node, gint32 *ctx_node, GError **error)
 {
-  guint64 bytes = MIN (avail_bits / 8, (guint64) HEAD_BYTES);
+  guint64 bytes = MIN (avail_bits / 8, (guint64) (sparse ? HEAD_PROBE_BYTES : HEAD_BYTES));
   for (;;)
     {
-      const guint8 *buf = ttv_file_window_get (w, offset, bytes, error);
+      const guint8 *buf = sparse ? ttv_file_window_get_pages (w, offset, bytes, error)
+                                 : ttv_file_window_get (w, offset, bytes, error);
       if (buf == NULL)
         return FALSE;
       guint64 bits = MIN (avail_bits, bytes * 8);
       GError *local = NULL;
       if (decode_head (sf, buf, offset, bits, d, h, hdr_node, ctx_node, &local))
         return TRUE;
-      if (bits == avail_bits || !g_error_matches (local, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED))
+      /* A probe's failure may be any error (an array that runs past the
+       * bytes read is "corrupt" to the decoder): the usual read decides.
+       * Past that, only a head cut short reads the rest of the file. */
+      gboolean probe = bytes < HEAD_BYTES && bits < avail_bits;
+      if (bits == avail_bits
+          || (!probe && !g_error_matches (local, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED)))
         {
           g_propagate_error (error, local);
           return FALSE;
         }
       g_error_free (local);
-      bytes = (avail_bits + 7) / 8;
+      bytes = bytes < HEAD_BYTES ? MIN (avail_bits / 8, (guint64) HEAD_BYTES) : (avail_bits + 7) / 8;
+      if (bytes * 8 == bits)
+        bytes = (avail_bits + 7) / 8;
     }
 }
 
@@ -349,12 +369,13 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
   /* Only the packets' heads are read, through one window moving along the
    * file, freed at the end. */
   g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (sf->file);
+  gboolean sparse = FALSE;    /* the last packet was large: see SPARSE_PACKET_BYTES */
   while (offset < sf->size)
     {
       PacketHead h;
       g_autoptr (GError) error = NULL;
       guint64 avail = (sf->size - offset) * 8;
-      if (!read_head (sf, &w, offset, avail, d, &h, NULL, NULL, &error))
+      if (!read_head (sf, &w, offset, avail, sparse, d, &h, NULL, NULL, &error))
         {
           if (live && g_error_matches (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_TRUNCATED))
             return TRUE;        /* the header is still being written */
@@ -461,6 +482,7 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
         }
       g_array_append_val (sf->packets, pk);
       offset += pk.packet_bits / 8;
+      sparse = pk.packet_bits / 8 >= SPARSE_PACKET_BYTES;
     }
   return TRUE;
 }
@@ -579,7 +601,7 @@ ttv_ctf_stream_file_open (CtfMeta *meta, const char *dir, const char *name, TtvT
       PacketHead h;
       CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, 0);
       g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (sf->file);
-      if (read_head (sf, &w, 0, pk->content_bits, d, &h, NULL, NULL, &local))
+      if (read_head (sf, &w, 0, pk->content_bits, TRUE, d, &h, NULL, NULL, &local))
         {
           sf->sc = h.sc;
           sf->stream_instance_id = h.stream_instance_id;
@@ -631,7 +653,7 @@ ttv_ctf_stream_file_index_more (CtfStreamFile *sf, TtvTrace *trace, GError **err
       CtfPacket *last = &g_array_index (sf->packets, CtfPacket, from - 1);
       PacketHead h;
       g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (sf->file);
-      if (read_head (sf, &w, last->offset, (sf->size - last->offset) * 8, d, &h, NULL, NULL, NULL)
+      if (read_head (sf, &w, last->offset, (sf->size - last->offset) * 8, TRUE, d, &h, NULL, NULL, NULL)
           && h.packet_bits > last->packet_bits && h.packet_bits % 8 == 0
           && h.packet_bits / 8 <= sf->size - last->offset)
         last->packet_bits = h.packet_bits;
