@@ -961,23 +961,33 @@ tick_writer_new (const char *dir, guint packet_size, TtvCtfWriterOptions *wo, gi
 }
 
 /* A trace at the test's temporary path @name of @n_streams streams of
- * small packets whose cpu_id changes from packet to packet (patched after
- * writing): 1000 "tick" events a stream, each stream's in turn. */
+ * packets of @packet_size bytes: @n "tick" events 1 µs apart (x counts
+ * them), given to the streams in turn. */
 static char *
-write_streams_of_changing_packets (const char *name, guint n_streams)
+write_ticks_in_turn (const char *name, guint packet_size, guint n_streams, guint n)
 {
   g_autoptr (GError) error = NULL;
   char *dir = g_build_filename (ttv_test_get_tmp_dir (), name, NULL);
   TtvCtfWriterOptions wo;
   gint id;
-  TtvCtfWriter *w = tick_writer_new (dir, 512, &wo, &id);
-  for (guint i = 0; i < 1000 * n_streams; i++)
+  TtvCtfWriter *w = tick_writer_new (dir, packet_size, &wo, &id);
+  for (guint i = 0; i < n; i++)
     {
       TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
       g_assert_true (ttv_ctf_writer_write_event (w, i % n_streams, wo.clock_offset + i * 1000, (guint) id, &v, 1,
                                                  &error));
     }
   g_assert_true (ttv_ctf_writer_close (w, &error));
+  return dir;
+}
+
+/* A trace at the test's temporary path @name of @n_streams streams of
+ * small packets whose cpu_id changes from packet to packet (patched after
+ * writing): 1000 "tick" events a stream, each stream's in turn. */
+static char *
+write_streams_of_changing_packets (const char *name, guint n_streams)
+{
+  char *dir = write_ticks_in_turn (name, 512, n_streams, 1000 * n_streams);
   for (guint cpu = 0; cpu < n_streams; cpu++)
     {
       g_autofree char *file = g_strdup_printf ("channel0_%u", cpu);
@@ -1283,17 +1293,8 @@ static void
 test_scan_reads_heads (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "scan-heads", NULL);
-  TtvCtfWriterOptions wo;
-  gint id;
-  TtvCtfWriter *w = tick_writer_new (dir, 32768, &wo, &id);
   const guint n_per_stream = 200000;
-  for (guint i = 0; i < 2 * n_per_stream; i++)
-    {
-      TtvScalar v = { .kind = TTV_TYPE_INTEGER, .u = i };
-      g_assert_true (ttv_ctf_writer_write_event (w, i % 2, wo.clock_offset + i * 1000, (guint) id, &v, 1, &error));
-    }
-  g_assert_true (ttv_ctf_writer_close (w, &error));
+  g_autofree char *dir = write_ticks_in_turn ("scan-heads", 32768, 2, 2 * n_per_stream);
   g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (t->tracefiles->len, ==, 2);
