@@ -1,6 +1,7 @@
 /* test-ltt-bad.c: damaged LTT traces (written good, then broken) must give a
  * clear GError naming the file and offset, never a crash. */
 #include "ttv-ltt.h"
+#include "ttv-ltt-private.h"
 #include "ttv-error.h"
 #include "ltt-test-util.h"
 
@@ -11,14 +12,14 @@
 #define START ((TtvTime) 1600000000 * TTV_NSEC_PER_SEC)
 #define BLOCK 512
 
-/* cpu/0 with events "tick" { uint32 n; uint32 m } (fixed) and "name" { string s },
- * several blocks; little endian. */
+/* cpu/0 with @n events "tick" { uint32 n; uint32 m } (fixed) and "name"
+ * { string s }, in blocks of @block bytes; little endian. */
 static char *
-write_good (void)
+write_good_blocks (guint block, guint n)
 {
   char *dir = ltt_test_tmp_trace ("bad");
   TtvLttWriterOptions o = { .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = TTV_LTT_ARCH_ILP32,
-                            .block_size = BLOCK, .start_time = START };
+                            .block_size = block, .start_time = START };
   g_autoptr (GError) error = NULL;
   TtvLttWriter *w = ttv_ltt_writer_new (dir, &o, &error);
   g_assert_no_error (error);
@@ -31,7 +32,7 @@ write_good (void)
   gint e1 = ttv_ltt_writer_add_event (w, f, "tick", NULL, tick, &error);
   gint e2 = ttv_ltt_writer_add_event (w, f, "name", NULL, name, &error);
   g_assert_no_error (error);
-  for (guint i = 0; i < 200; i++)
+  for (guint i = 0; i < n; i++)
     {
       TtvScalar v[] = { TTV_SCALAR_UINT (i), TTV_SCALAR_UINT (i * 2) };
       TtvScalar s = TTV_SCALAR_STRING ("abc");
@@ -43,6 +44,13 @@ write_good (void)
   g_assert_true (ttv_ltt_writer_close (w, &error));
   g_assert_no_error (error);
   return dir;
+}
+
+/* 200 events in blocks of 512 bytes (several blocks). */
+static char *
+write_good (void)
+{
+  return write_good_blocks (BLOCK, 200);
 }
 
 static char *
@@ -359,11 +367,87 @@ test_hostile_sequence (void)
   assert_read_fails (dir, TTV_FORMAT_ERROR_CORRUPT, "cpu/0", NULL);
 }
 
+/* Blocks of 64 KiB are indexed by the pages of their two ends, not read
+ * whole (the opening read every event of the trace): few bytes are read
+ * at open, every event is read after, and a damaged index is reported as
+ * with small blocks, at the same offsets. */
+#define BIG_BLOCK (64u << 10)
+
+static char *
+write_big_blocks (void)
+{
+  /* About 4,300 events a block, 47 blocks. */
+  return write_good_blocks (BIG_BLOCK, 200000);
+}
+
+static void
+test_index_sparse (void)
+{
+  g_autofree char *dir = write_big_blocks ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = open_ok (dir);
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    {
+      const TtvTracefile *tf = g_ptr_array_index (t->tracefiles, i);
+      const TtvLttFile *f = tf->priv;
+      if (f->blocks->len < 8)
+        continue;
+      /* cpu/0: two pages a block (or three, where block_end is not in the
+       * last page); besides, the opening reads the events of the first
+       * block (a window) and of the last (the trace's first and last
+       * times). */
+      guint64 read = ttv_windowed_file_get_bytes_read (f->file);
+      g_test_message ("%s: %" G_GUINT64_FORMAT " bytes read at open, of %" G_GUINT64_FORMAT, f->path, read,
+                      f->size);
+      g_assert_cmpuint (read, <=, (guint64) f->blocks->len * 3 * 4096 + TTV_FILE_WINDOW_BYTES + BIG_BLOCK);
+      g_assert_cmpuint (read, <, f->size / 3);
+    }
+  g_assert_cmpint (read_all (t, &error), ==, 200000);
+  g_assert_no_error (error);
+}
+
+static void
+test_index_sparse_damage (void)
+{
+  g_autofree char *dir = write_big_blocks ();
+  g_autofree char *cpu = file_in (dir, "cpu/0");
+  gsize len;
+  g_autofree char *data = load (cpu, &len);
+  g_assert_cmpuint (len, >=, 4 * BIG_BLOCK);
+  guint32 end;
+  memcpy (&end, data + 3 * BIG_BLOCK - 4, 4);
+  end = GUINT32_FROM_LE (end);
+
+  /* block_end's offset pointing at another event, then outside the block. */
+  guint32 off = GUINT32_TO_LE (100);
+  patch (cpu, 3 * BIG_BLOCK - 4, &off, 4);
+  g_autofree char *at_100 = g_strdup_printf ("byte offset %u: wrong last-event offset 100 in block 2",
+                                             2 * BIG_BLOCK + 100);
+  assert_open_fails (dir, TTV_FORMAT_ERROR_CORRUPT, at_100);
+  off = GUINT32_TO_LE (BIG_BLOCK - 10);
+  patch (cpu, 3 * BIG_BLOCK - 4, &off, 4);
+  g_autofree char *outside = g_strdup_printf ("byte offset %u: last-event offset %u of block 2 lies outside",
+                                              3 * BIG_BLOCK - 4, BIG_BLOCK - 10);
+  assert_open_fails (dir, TTV_FORMAT_ERROR_CORRUPT, outside);
+  off = GUINT32_TO_LE (end);
+  patch (cpu, 3 * BIG_BLOCK - 4, &off, 4);
+  g_autoptr (TtvTrace) t = open_ok (dir);
+  g_clear_pointer (&t, ttv_trace_close);
+
+  /* A block that does not start with block_start. */
+  guint16 id = GUINT16_TO_LE (7);
+  patch (cpu, 3 * BIG_BLOCK, &id, 2);
+  g_autofree char *start = g_strdup_printf ("byte offset %u: block 3 starts with event id 7", 3 * BIG_BLOCK);
+  assert_open_fails (dir, TTV_FORMAT_ERROR_CORRUPT, start);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ltt/bad/good-baseline", test_good);
+  g_test_add_func ("/ltt/bad/index-sparse", test_index_sparse);
+  g_test_add_func ("/ltt/bad/index-sparse-damage", test_index_sparse_damage);
   g_test_add_func ("/ltt/bad/truncated-cpu-file", test_truncated);
   g_test_add_func ("/ltt/bad/last-event-offset", test_last_event_offset);
   g_test_add_func ("/ltt/bad/unknown-event-id", test_unknown_event);

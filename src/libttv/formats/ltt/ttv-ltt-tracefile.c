@@ -39,29 +39,50 @@ corrupt (GError **error, const TtvLttFile *f, guint64 offset, const char *what)
   return FALSE;
 }
 
-/* Reads one block_timestamp payload (header at @off in @b). */
+/* Reads one block_timestamp payload, at @payload. */
 static void
-read_timestamp (const TtvLttFile *f, const guint8 *b, guint64 off, TtvTime *time,
-                guint64 *cycles, guint32 *block_id)
+read_timestamp (const TtvLttFile *f, const guint8 *payload, TtvTime *time, guint64 *cycles, guint32 *block_id)
 {
-  guint64 p = ttv_ltt_ts_payload (off) * 8;
-  guint64 sec = ttv_read_bits (b, p, 32, f->order);
-  guint64 nsec = ttv_read_bits (b, p + 32, 32, f->order);
+  guint64 sec = ttv_read_bits (payload, 0, 32, f->order);
+  guint64 nsec = ttv_read_bits (payload, 32, 32, f->order);
   *time = (TtvTime) (sec * 1000000000u + nsec);
-  *cycles = ttv_read_bits (b, p + 64, 64, f->order);
+  *cycles = ttv_read_bits (payload, 64, 64, f->order);
   if (block_id)
-    *block_id = (guint32) ttv_read_bits (b, p + 128, 32, f->order);
+    *block_id = (guint32) ttv_read_bits (payload, 128, 32, f->order);
 }
 
+/* Blocks from this size on are indexed by the pages of their two ends
+ * (two system calls a block, most of the time) rather than through
+ * windows, which copy every event too: the index then costs a few pages a
+ * block, not the whole trace read at open. */
+#define SPARSE_BLOCK_BYTES (64u << 10)
+
+/* The @length bytes at @offset in the block at file offset @at: the pages
+ * that hold them when @f's blocks are indexed sparsely, else the whole
+ * block through a window. */
+static const guint8 *
+index_bytes (TtvLttFile *f, TtvFileWindow *w, guint64 at, guint64 offset, guint64 length, GError **error)
+{
+  if (f->block_size >= SPARSE_BLOCK_BYTES)
+    return ttv_file_window_get_pages (w, at + offset, length, error);
+  const guint8 *b = ttv_file_window_get (w, at, f->block_size, error);
+  return b ? b + offset : NULL;
+}
+
+/* Reads block @slot's start and end: the offset of its block_end event
+ * (the block's last 4 bytes), that event, then its block_start.  The
+ * checks in that order, whatever order the bytes are read in (the end's
+ * pages first: the last 4 bytes and block_end are usually in the same
+ * page). */
 static gboolean
 index_block (TtvLttFile *f, TtvFileWindow *w, guint64 slot, TtvLttBlock *blk, GError **error)
 {
   guint32 bs = f->block_size;
   guint64 at = slot * bs;
-  const guint8 *b = ttv_file_window_get (w, at, bs, error);
+  const guint8 *b = index_bytes (f, w, at, bs - 4, 4, error);
   if (b == NULL)
     return FALSE;
-  guint64 end = ttv_read_bits (b, (guint64) (bs - 4) * 8, 32, f->order);
+  guint64 end = ttv_read_bits (b, 0, 32, f->order);
   if (end < TTV_LTT_FIRST_EVENT || ttv_ltt_ts_payload (end) + TTV_LTT_BLOCK_TS_SIZE > bs - 4)
     {
       g_autofree char *what = g_strdup_printf (_("last-event offset %" PRIu64
@@ -70,6 +91,14 @@ index_block (TtvLttFile *f, TtvFileWindow *w, guint64 slot, TtvLttBlock *blk, GE
                                                end, slot, bs);
       return corrupt (error, f, at + bs - 4, what);
     }
+  guint64 end_payload = ttv_ltt_ts_payload (end);
+  if ((b = index_bytes (f, w, at, end, end_payload + TTV_LTT_BLOCK_TS_SIZE - end, error)) == NULL)
+    return FALSE;
+  guint64 end_id = ttv_read_bits (b, 0, 16, f->order);
+  TtvTime end_stamp;
+  read_timestamp (f, b + (end_payload - end), &end_stamp, &blk->end_cycles, NULL);
+  if ((b = index_bytes (f, w, at, 0, TTV_LTT_FIRST_EVENT, error)) == NULL)
+    return FALSE;
   guint64 id = ttv_read_bits (b, 0, 16, f->order);
   if (id != TTV_LTT_CODE_BLOCK_START)
     {
@@ -77,20 +106,17 @@ index_block (TtvLttFile *f, TtvFileWindow *w, guint64 slot, TtvLttBlock *blk, GE
                                                  PRIu64 ", not block_start"), slot, id);
       return corrupt (error, f, at, what);
     }
-  id = ttv_read_bits (b, end * 8, 16, f->order);
-  if (id != TTV_LTT_CODE_BLOCK_END)
+  if (end_id != TTV_LTT_CODE_BLOCK_END)
     {
       g_autofree char *what = g_strdup_printf (_("wrong last-event offset %" PRIu64
                                                  " in block %" PRIu64
                                                  ": event id %" PRIu64
-                                                 " there is not block_end"), end, slot, id);
+                                                 " there is not block_end"), end, slot, end_id);
       return corrupt (error, f, at + end, what);
     }
   blk->slot = slot;
   blk->end_offset = (guint32) end;
-  read_timestamp (f, b, 0, &blk->start, &blk->start_cycles, &blk->block_id);
-  TtvTime end_stamp;
-  read_timestamp (f, b, end, &end_stamp, &blk->end_cycles, NULL);
+  read_timestamp (f, b + ttv_ltt_ts_payload (0), &blk->start, &blk->start_cycles, &blk->block_id);
   /* Event times derive from the block_start anchor; so does the end. */
   blk->end = ttv_ltt_time_from_cycles (blk->start, blk->start_cycles, blk->end_cycles, f->freq);
   return TRUE;
@@ -139,8 +165,8 @@ ttv_ltt_file_open (const char *path, const TtvLttSystem *sys, TtvTrace *trace, G
                                        path, rest, n * f->block_size, f->block_size);
   g_array_set_size (f->blocks, n);
   f->min_block_id = G_MAXUINT32;
-  /* Only the first and last events of each block are read, through one
-   * window that moves along the file (freed at the end). */
+  /* Only the first and last events of each block are read (index_block),
+   * through one window that moves along the file (freed at the end). */
   g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f->file);
   for (guint64 s = 0; s < n; s++)
     {
