@@ -77,6 +77,13 @@ ttv_file_window_get (TtvFileWindow *w, guint64 offset, guint64 length, GError **
   return ttv_file_window_read (w, offset, length, error);
 }
 
+/* A reader that needs a few bytes of each of a file's blocks or packets
+ * (their headers, to index them) reads them by ttv_file_window_read_pages()
+ * when the blocks are at least this long, a system call for each, rather
+ * than through windows, which copy every byte: on these machines a call
+ * costs about what copying 10 KiB does. */
+#define TTV_FILE_WINDOW_SPARSE_BYTES (16u << 10)
+
 /* Reads the whole pages holding the bytes [@offset, @offset + @length)
  * (those past the end of the file excluded), and no more: not a window.
  * For the scan of a stream's packets, which needs the few hundred bytes

@@ -1,18 +1,20 @@
 /* test-lttng-bad.c: damaged LTTng 0.x traces give a clear error naming the file
  * and the byte offset, never a crash; reading never changes the trace. */
 #include "lttng-test-util.h"
+#include "ttv-lttng-private.h"
 
 #include <unistd.h>
 
 #define BS 512
 #define START (G_GINT64_CONSTANT (1212364800) * TTV_NSEC_PER_SEC)
 
-/* A small valid trace: cpu_0 only, little endian, packed, 32-bit TSC. */
+/* A valid trace of @n events in blocks of @bs bytes: cpu_0 only, little
+ * endian, packed, 32-bit TSC. */
 static char *
-make_trace (void)
+make_trace_blocks (guint32 bs, guint n)
 {
   char *dir = lttng_test_tmp_trace ();
-  LttngTestWorkload *wl = lttng_test_workload_new (300, 8, FALSE, START, 3);
+  LttngTestWorkload *wl = lttng_test_workload_new (n, 8, FALSE, START, 3);
   for (guint i = 0; i < wl->events->len; i++)
     {
       LttngTestEvent *e = &g_array_index (wl->events, LttngTestEvent, i);
@@ -24,11 +26,18 @@ make_trace (void)
   for (guint i = 0; i < wl->events->len; i++)
     g_array_index (wl->events, LttngTestEvent, i).time = (t += 1000);
   TtvLttngWriterOptions opts = {
-    .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = 8, .buf_size = BS, .start_time = START,
+    .byte_order = TTV_BYTE_ORDER_LITTLE, .arch_size = 8, .buf_size = bs, .start_time = START,
   };
   lttng_test_write (wl, dir, &opts);
   lttng_test_workload_free (wl);
   return dir;
+}
+
+/* A small one: 300 events in blocks of BS bytes. */
+static char *
+make_trace (void)
+{
+  return make_trace_blocks (BS, 300);
 }
 
 static void
@@ -332,12 +341,51 @@ test_writer_misuse (void)
   g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_IO);
 }
 
+/* Blocks of 64 KiB are indexed by the pages of their headers, not read
+ * whole (the opening read every event of the trace): few bytes are read
+ * at open, every event is read after, and a damaged header is reported as
+ * with small blocks, at its offset. */
+static void
+test_index_sparse (void)
+{
+  const guint32 bs = 64u << 10;
+  g_autofree char *dir = make_trace_blocks (bs, 60000);
+  g_autoptr (GError) error = NULL;
+  {
+    g_autoptr (TtvTrace) trace = ttv_trace_open (dir, &error);
+    g_assert_no_error (error);
+    const TtvTracefile *tf = NULL;
+    for (guint i = 0; i < trace->tracefiles->len; i++)
+      if (g_str_equal (((TtvTracefile *) g_ptr_array_index (trace->tracefiles, i))->name, "cpu_0"))
+        tf = g_ptr_array_index (trace->tracefiles, i);
+    g_assert_nonnull (tf);
+    const TtvLttngFile *f = tf->priv;
+    g_assert_cmpuint (f->n_file_blocks, >=, 8);
+    /* A page a block; besides, the opening reads the events of the first
+     * block (a window) and of the last (the trace's first and last times). */
+    guint64 read = ttv_windowed_file_get_bytes_read (f->file);
+    g_test_message ("cpu_0: %" G_GUINT64_FORMAT " bytes read at open, of %" G_GUINT64_FORMAT, read,
+                    (guint64) f->size);
+    g_assert_cmpuint (read, <=, f->n_file_blocks * 4096 + TTV_FILE_WINDOW_BYTES + 2 * bs);
+    g_assert_cmpuint (read, <, f->size / 3);
+  }
+  GError *got = read_all (dir);
+  g_assert_no_error (got);
+  patch_u32 (dir, "cpu_0", 5 * bs + 40, 0x12345678);
+  error = read_all (dir);
+  g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
+  g_autofree char *where = g_strdup_printf ("byte offset %u", 5 * bs + 40);
+  assert_message (error, "cpu_0", where);
+  assert_message (error, "magic", NULL);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/lttng/bad/valid", test_valid);
   g_test_add_func ("/lttng/bad/magic", test_magic);
+  g_test_add_func ("/lttng/bad/index-sparse", test_index_sparse);
   g_test_add_func ("/lttng/bad/lost-size", test_lost_size);
   g_test_add_func ("/lttng/bad/event-size", test_event_size);
   g_test_add_func ("/lttng/bad/unknown-event", test_unknown_event);

@@ -164,12 +164,6 @@ decode_head (CtfStreamFile *sf, const guint8 *buf, guint64 offset, guint64 avail
  * context take about a hundred bytes. */
 #define HEAD_PROBE_BYTES 4096u
 
-/* Packets from this size on are scanned by sparse reads (the pages of each
- * one's head, a system call a packet) rather than through windows (a
- * window's copy of every byte, one call for several packets).  A call
- * costs about what copying 10 KiB does on these machines. */
-#define SPARSE_PACKET_BYTES (16u << 10)
-
 /* The same, reading the bytes through @w: at most @avail_bits of them.
  * @sparse: only the pages of the head are read (HEAD_PROBE_BYTES first,
  * then more as the head needs), not a window. */
@@ -369,7 +363,9 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
   /* Only the packets' heads are read, through one window moving along the
    * file, freed at the end. */
   g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (sf->file);
-  gboolean sparse = FALSE;    /* the last packet was large: see SPARSE_PACKET_BYTES */
+  /* The first head by its pages too, then as the last packet's size says
+   * (TTV_FILE_WINDOW_SPARSE_BYTES). */
+  gboolean sparse = TRUE;
   while (offset < sf->size)
     {
       PacketHead h;
@@ -482,7 +478,7 @@ scan_packets (CtfStreamFile *sf, TtvTrace *trace, TtvDecoder *d, guint64 offset,
         }
       g_array_append_val (sf->packets, pk);
       offset += pk.packet_bits / 8;
-      sparse = pk.packet_bits / 8 >= SPARSE_PACKET_BYTES;
+      sparse = pk.packet_bits / 8 >= TTV_FILE_WINDOW_SPARSE_BYTES;
     }
   return TRUE;
 }

@@ -52,10 +52,11 @@ read_timestamp (const TtvLttFile *f, const guint8 *payload, TtvTime *time, guint
 }
 
 /* Blocks from this size on are indexed by the pages of their two ends
- * (two system calls a block, most of the time) rather than through
- * windows, which copy every event too: the index then costs a few pages a
- * block, not the whole trace read at open. */
-#define SPARSE_BLOCK_BYTES (64u << 10)
+ * rather than through windows, which copy every event too: the index then
+ * costs a few pages a block, not the whole trace read at open.  Four
+ * times the usual bound: two system calls a block, most of the time, and
+ * the window's copy was a whole block. */
+#define SPARSE_BLOCK_BYTES (4 * TTV_FILE_WINDOW_SPARSE_BYTES)
 
 /* The @length bytes at @offset in the block at file offset @at: the pages
  * that hold them when @f's blocks are indexed sparsely, else the whole

@@ -62,9 +62,11 @@ ttv_lttng_file_open_full (const char *path, gboolean live, GError **error)
                    path);
       return NULL;
     }
-  /* Block headers only are read, through one window moving along the file. */
+  /* Block headers only are read, through one window moving along the
+   * file, or as their pages when the blocks are large (see
+   * TTV_FILE_WINDOW_SPARSE_BYTES). */
   g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f->file);
-  const guint8 *first = ttv_file_window_get (&w, 0, MIN (f->size, TTV_LTTNG_HEADER_SIZE), error);
+  const guint8 *first = ttv_file_window_get_pages (&w, 0, MIN (f->size, TTV_LTTNG_HEADER_SIZE), error);
   if (first == NULL || !ttv_lttng_header_read (first, MIN (f->size, TTV_LTTNG_HEADER_SIZE), &f->first, path, 0, error)
       || !ttv_lttng_layout_from_header (&f->first, &f->layout, path, 0, error))
     return NULL;
@@ -83,12 +85,14 @@ ttv_lttng_file_open_full (const char *path, gboolean live, GError **error)
   for (guint64 i = 0; i < f->n_file_blocks; i++)
     {
       guint64 off = i * bs;
-      const guint8 *p = ttv_file_window_get (&w, off, bs, error);
+      gsize head = bs >= TTV_FILE_WINDOW_SPARSE_BYTES ? TTV_LTTNG_HEADER_SIZE : bs;
+      const guint8 *p = head < bs ? ttv_file_window_get_pages (&w, off, head, error)
+                                  : ttv_file_window_get (&w, off, bs, error);
       if (p == NULL)
         return NULL;
       TtvLttngHeader h;
       TtvLttngLayout l;
-      if (!ttv_lttng_header_read (p, bs, &h, path, off, error))
+      if (!ttv_lttng_header_read (p, head, &h, path, off, error))
         return NULL;
       if (h.buf_size != bs)
         {
