@@ -35,7 +35,7 @@ static const GOptionEntry entries[] = {
   { "samples", 0, 0, G_OPTION_ARG_INT64, &opt_samples, "Random samples for latency figures (default 1000)", "N" },
   { "decode", 0, 0, G_OPTION_ARG_NONE, &opt_decode, "read: also decode every event's fields", NULL },
   { "babeltrace", 0, 0, G_OPTION_ARG_NONE, &opt_babeltrace, "read, text, filter-payload: time babeltrace2 doing the same work on the same trace and report the ratio", NULL },
-  { "repeat", 0, 0, G_OPTION_ARG_INT64, &opt_repeat, "read, state-pass, filter-payload, analysis: best of N measured runs (default 3)", "N" },
+  { "repeat", 0, 0, G_OPTION_ARG_INT64, &opt_repeat, "open, read, state-pass, filter-payload, analysis: best of N measured runs (default 3)", "N" },
   { "format", 0, 0, G_OPTION_ARG_STRING, &opt_format, "text: babeltrace (default), jsonl or text", "FORMAT" },
   { "threads", 0, 0, G_OPTION_ARG_INT64, &opt_threads, "text: also time ttv-report --threads N (default 2; the targets stay on --threads 1)", "N" },
   { "seed", 0, 0, G_OPTION_ARG_INT64, &opt_seed, "Random seed for sampled times", "N" },
@@ -280,6 +280,58 @@ static gboolean
 run_read (TtvTraceset *ts, gpointer data, Measure *m, GError **error)
 {
   return measure_read (ts, GPOINTER_TO_INT (data), m, error);
+}
+
+/* Bytes this process has read by read() and pread() so far ("rchar" of
+ * /proc/self/io), -1 when unknown: what opening a trace copies from the
+ * page cache or the disk, whatever the reader. */
+static gint64
+process_read_bytes (void)
+{
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents ("/proc/self/io", &text, NULL, NULL))
+    return -1;
+  const char *at = strstr (text, "rchar:");
+  return at ? g_ascii_strtoll (at + 6, NULL, 10) : -1;
+}
+
+/* The traceset opened (--repeat times, the least CPU kept): its metadata,
+ * every tracefile's block or packet index read or built, its first and
+ * last times.  With the bytes read meanwhile against the tracefiles'
+ * sizes: an open must not read a trace whole (a 10 GB trace). */
+static int
+bench_open (char **paths, GString *out, GError **error)
+{
+  Measure best = { 0 };
+  gint64 read = -1;
+  guint64 size = 0;
+  guint n = 0;
+  for (gint64 run = 0; run < MAX (opt_repeat, 1); run++)
+    {
+      gint64 r0 = process_read_bytes ();
+      gint64 t0 = g_get_monotonic_time ();
+      double c0 = process_cpu_seconds ();
+      g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
+      Measure m = { .cpu = process_cpu_seconds () - c0, .wall = (double) (g_get_monotonic_time () - t0) / 1e6 };
+      gint64 r1 = process_read_bytes ();
+      if (ts == NULL)
+        return 1;
+      if (run == 0 || m.cpu < best.cpu)
+        best = m;
+      read = r0 >= 0 && r1 >= r0 ? r1 - r0 : -1;
+      n = ttv_traceset_get_n_tracefiles (ts);
+      size = 0;
+      for (guint i = 0; i < n; i++)
+        size += ttv_traceset_get_tracefile (ts, i)->size;
+    }
+  print_json_head (out, "open", paths);
+  g_string_append_printf (out, ",\"opened\":\"metadata, each tracefile's block or packet index (read or built),"
+                          " first and last times\",\"tracefiles\":%u,\"tracefile_bytes\":%" G_GUINT64_FORMAT
+                          ",\"read_bytes\":%" G_GINT64_FORMAT, n, size, read);
+  if (read >= 0 && size > 0)
+    g_string_append_printf (out, ",\"read_percent_of_tracefiles\":%.2f", 100.0 * (double) read / (double) size);
+  g_string_append_printf (out, ",\"seconds\":%.6f,\"cpu_seconds\":%.6f}\n", best.wall, best.cpu);
+  return 0;
 }
 
 static int
@@ -1157,9 +1209,11 @@ int
 main (int argc, char **argv)
 {
   ttv_locale_init ();
-  g_autoptr (GOptionContext) oc = g_option_context_new ("read|text|state-pass|filter-payload|seek|state|history|filter|analysis TRACE… — measure libttv");
+  g_autoptr (GOptionContext) oc = g_option_context_new ("open|read|text|state-pass|filter-payload|seek|state|history|filter|analysis TRACE… — measure libttv");
   g_option_context_add_main_entries (oc, entries, NULL);
   g_option_context_set_description (oc,
+    "open     the traceset opened (metadata, indexes, first and last times): CPU seconds,\n"
+    "         bytes read against the tracefiles' sizes\n"
     "read     full merged read of the traceset (read_headers, events/s); --decode decodes\n"
     "         every field of every event, contexts included (read_decode_all); --babeltrace\n"
     "         times `babeltrace2 -o dummy` (every field decoded) on the same trace\n"
@@ -1198,6 +1252,8 @@ main (int argc, char **argv)
   int status;
   if (g_str_equal (argv[1], "read"))
     status = bench_read (argv + 2, out, &error);
+  else if (g_str_equal (argv[1], "open"))
+    status = bench_open (argv + 2, out, &error);
   else if (g_str_equal (argv[1], "text"))
     status = bench_text (argv + 2, out, &error);
   else if (g_str_equal (argv[1], "state-pass"))
@@ -1216,8 +1272,8 @@ main (int argc, char **argv)
     status = bench_analysis (argv + 2, out, &error);
   else
     {
-      g_printerr ("ttv-bench: unknown subcommand “%s” (read, text, state-pass, filter-payload, seek, state, "
-                  "history, filter, analysis)\n", argv[1]);
+      g_printerr ("ttv-bench: unknown subcommand “%s” (open, read, text, state-pass, filter-payload, seek, "
+                  "state, history, filter, analysis)\n", argv[1]);
       return 2;
     }
   if (status)
