@@ -54,7 +54,7 @@ find_event_span (TtvTracefile *tf)
   if (tf->n_blocks == 0)
     return;
   g_autoptr (GError) error = NULL;
-  g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+  g_autoptr (TtvCursor) c = ttv_cursor_new_few (tf, &error);
   TtvEvent ev;
   if (c == NULL || !ttv_cursor_next (c, &ev, &error))
     {
@@ -502,6 +502,17 @@ ttv_cursor_new (TtvTracefile *tf, GError **error)
 {
   g_return_val_if_fail (tf != NULL, NULL);
   TtvCursor *c = tf->trace->format->cursor_new (tf, error);
+  if (c)
+    c->tracefile = tf;
+  return c;
+}
+
+TtvCursor *
+ttv_cursor_new_few (TtvTracefile *tf, GError **error)
+{
+  g_return_val_if_fail (tf != NULL, NULL);
+  const TtvFormatClass *format = tf->trace->format;
+  TtvCursor *c = (format->cursor_new_few ? format->cursor_new_few : format->cursor_new) (tf, error);
   if (c)
     c->tracefile = tf;
   return c;

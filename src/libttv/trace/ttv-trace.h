@@ -199,6 +199,10 @@ struct _TtvFormatClass {
   void      (*close)        (TtvTrace *trace);   /* frees trace->priv and tracefile priv */
 
   TtvCursor *(*cursor_new)  (TtvTracefile *tracefile, GError **error);
+  /* Optional (NULL: cursor_new): a cursor for a caller that reads few
+   * events (a tracefile's first, its last packet's), which may read large
+   * packets or blocks in part, as far as the events asked for. */
+  TtvCursor *(*cursor_new_few) (TtvTracefile *tracefile, GError **error);
   void      (*cursor_free)  (TtvCursor *cursor);
   /* Delivers the next event; FALSE at the end (error unset) or on error
    * (the position in @event then stays that of the event before: the
@@ -354,6 +358,9 @@ const TtvFormatClass *ttv_format_find (const char *name);
 /* --- Reading one tracefile --------------------------------------------- */
 
 TtvCursor  *ttv_cursor_new (TtvTracefile *tracefile, GError **error);
+/* The same, for reading few events (see TtvFormatClass.cursor_new_few):
+ * opening a trace reads its tracefiles' first and last events so. */
+TtvCursor  *ttv_cursor_new_few (TtvTracefile *tracefile, GError **error);
 void        ttv_cursor_free (TtvCursor *cursor);
 gboolean    ttv_cursor_next (TtvCursor *cursor, TtvEvent *event, GError **error);
 gboolean    ttv_cursor_seek_time (TtvCursor *cursor, TtvTime time, GError **error);

@@ -1327,6 +1327,84 @@ test_scan_reads_heads (void)
   g_assert_cmpuint (t->warnings->len, ==, 0);
 }
 
+/* Writes LTTng's index/NAME.idx for each stream file of the trace at
+ * @dir, from the packets its scan found (format 1.0: entries of 56 bytes,
+ * big-endian). */
+static void
+write_index_files (const char *dir)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+  g_assert_no_error (error);
+  g_autofree char *index_dir = g_build_filename (dir, "index", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (index_dir, 0755), ==, 0);
+  for (guint i = 0; i < t->tracefiles->len; i++)
+    {
+      const TtvTracefile *tf = g_ptr_array_index (t->tracefiles, i);
+      const CtfStreamFile *sf = tf->priv;
+      g_autoptr (GByteArray) idx = g_byte_array_new ();
+      guint32 head[4] = { GUINT32_TO_BE (TTV_CTF_INDEX_MAGIC), GUINT32_TO_BE (1), 0, GUINT32_TO_BE (56) };
+      g_byte_array_append (idx, (const guint8 *) head, sizeof head);
+      for (guint k = 0; k < sf->packets->len; k++)
+        {
+          const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, k);
+          guint64 e[7] = { GUINT64_TO_BE (pk->offset), GUINT64_TO_BE (pk->packet_bits),
+                           GUINT64_TO_BE (pk->content_bits), GUINT64_TO_BE (pk->ts_begin),
+                           GUINT64_TO_BE (pk->ts_end), 0, 0 };
+          g_byte_array_append (idx, (const guint8 *) e, sizeof e);
+        }
+      g_autofree char *file = g_strconcat (tf->name, ".idx", NULL);
+      g_autofree char *path = g_build_filename (index_dir, file, NULL);
+      g_assert_true (g_file_set_contents (path, (const char *) idx->data, (gssize) idx->len, NULL));
+    }
+}
+
+/* Opening reads each tracefile's first event and its last packet's
+ * (find_event_span): a large first packet is read in part, from its first
+ * event, whether the packets were scanned or came from an index file
+ * (which does not say where their events start).  The times found are the
+ * first and last events' a whole read finds. */
+static void
+test_open_reads_first_event (void)
+{
+  g_autoptr (GError) error = NULL;
+  const guint packet = 256u << 10, n_per_stream = 120000;
+  g_autofree char *dir = write_ticks_in_turn ("first-event", packet, 2, 2 * n_per_stream);
+  for (guint indexed = 0; indexed < 2; indexed++)
+    {
+      if (indexed)
+        write_index_files (dir);
+      g_autoptr (TtvTrace) t = ttv_trace_open (dir, &error);
+      g_assert_no_error (error);
+      for (guint i = 0; i < t->tracefiles->len; i++)
+        {
+          TtvTracefile *tf = g_ptr_array_index (t->tracefiles, i);
+          const CtfStreamFile *sf = tf->priv;
+          g_assert_cmpint (sf->from_index, ==, indexed);
+          g_assert_cmpuint (sf->packets->len, >=, 3);
+          /* The heads (scanned or learned), the first event's part of the
+           * first packet, the last packet whole. */
+          guint64 read = ttv_windowed_file_get_bytes_read (sf->file);
+          g_test_message ("%s (%s): %" G_GUINT64_FORMAT " bytes read at open, of %" G_GUINT64_FORMAT, sf->path,
+                          indexed ? "index file" : "scanned", read, sf->size);
+          g_assert_cmpuint (read, <=, (guint64) sf->packets->len * 8192 + 65536 + packet);
+          /* The times a whole read finds. */
+          g_autoptr (TtvCursor) c = ttv_cursor_new (tf, &error);
+          g_assert_no_error (error);
+          TtvEvent ev;
+          TtvTime first = TTV_TIME_MAX, last = TTV_TIME_MIN;
+          while (ttv_cursor_next (c, &ev, &error))
+            {
+              first = MIN (first, ev.time);
+              last = MAX (last, ev.time);
+            }
+          g_assert_no_error (error);
+          g_assert_cmpint (tf->first_event, ==, first);
+          g_assert_cmpint (tf->last_event, ==, last);
+        }
+    }
+}
+
 /* A packet header larger than the first read of a scan's sparse read
  * (6,000 bytes of it, in packets of 32 KiB): the head is read again,
  * larger, and every packet is found whole; no damage is reported. */
@@ -2488,6 +2566,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/ctf/scan/reads-heads", test_scan_reads_heads);
   g_test_add_func ("/ctf/scan/large-heads", test_scan_large_heads);
+  g_test_add_func ("/ctf/scan/open-reads-first-event", test_open_reads_first_event);
   g_test_add_func ("/ctf/real/lost-events", test_lost_events);
   g_test_add_func ("/ctf/bad/metadata-syntax", test_bad_metadata);
   g_test_add_func ("/ctf/metadata/unknown-scope-noted", test_unknown_scope_noted);

@@ -125,6 +125,9 @@ typedef struct {
   /* The fine indexes being noted, one per lane reading a packet that has
    * none yet from its first event (see fine_start). */
   FineNotes notes[MAX_LANES];
+  /* A cursor for few events (ttv_ctf_cursor_new_few): every packet is
+   * read in part from its first event on, as a seek reads one. */
+  gboolean few;
 } CtfCursor;
 
 #define NO_PACKET G_MAXUINT64
@@ -1186,7 +1189,9 @@ fine_notes_unused (CtfCursor *c)
 static void
 fine_start (CtfCursor *c, Lane *l)
 {
-  if (l->index != 0 || l->cut || l->pbits - l->bit <= CTF_FINE_STEP_BITS || l->pbits > G_MAXUINT32
+  /* A cursor for few events reads its packets in part (Lane.partial),
+   * whose reads do not note: the next whole read will. */
+  if (c->few || l->index != 0 || l->cut || l->pbits - l->bit <= CTF_FINE_STEP_BITS || l->pbits > G_MAXUINT32
       || fine_notes_of (c, l) || ttv_ctf_fine_index_lookup (c->sf, l->packet))
     return;
   FineNotes *n = fine_notes_unused (c);
@@ -1273,8 +1278,16 @@ lane_open_at (CtfCursor *c, Lane *l, guint64 index, const CtfFineEntry *from, GE
   memset (l, 0, sizeof *l);
   l->packet = index;
   const CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
+  /* A cursor for few events reads from the packet's first event on, in
+   * part: where the events start must be known (an index file does not
+   * say). */
+  if (from == NULL && c->few && pk->events_bit == 0 && !pk->truncated
+      && !ttv_ctf_packet_learn_events_bit (sf, index, c->decoder, error))
+    return FALSE;
   guint64 head = (pk->events_bit + 7) / 8;
   guint64 tail = from && pk->events_bit > 0 && from->bit / 8 >= head ? from->bit / 8 : 0;
+  if (from == NULL && c->few)
+    tail = head;
   guint64 length = (pk->content_bits + 7) / 8;
   guint64 until = tail > 0 && !pk->truncated ? partial_until (pk, tail, 0) : pk->offset + length;
   l->pdata = window_acquire (c, pk->offset, length, head, pk->offset + tail, until, &l->window, error);
@@ -1952,6 +1965,15 @@ ttv_ctf_cursor_new (TtvTracefile *tf, GError **error)
 {
   CtfCursor *c = cursor_alloc (tf);
   /* When the first packet cannot be read, next() reports it. */
+  reposition (c, TTV_TIME_MIN, -1, 0, &c->error);
+  return (TtvCursor *) c;
+}
+
+TtvCursor *
+ttv_ctf_cursor_new_few (TtvTracefile *tf, GError **error)
+{
+  CtfCursor *c = cursor_alloc (tf);
+  c->few = TRUE;
   reposition (c, TTV_TIME_MIN, -1, 0, &c->error);
   return (TtvCursor *) c;
 }

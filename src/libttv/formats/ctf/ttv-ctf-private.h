@@ -401,10 +401,15 @@ void     ttv_ctf_add_event_types (TtvTrace *trace, CtfMeta *m, guint from, const
 gboolean ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, const guint8 *data,
                                       TtvDecoder *decoder, gint32 *header_node, gint32 *context_node,
                                       GError **error);
+/* Where packet @index's events start (events_bit), from the pages of its
+ * header and context, when its index file entry did not say: for a cursor
+ * that reads the packet in part from its first event. */
+gboolean ttv_ctf_packet_learn_events_bit (CtfStreamFile *sf, guint64 index, TtvDecoder *d, GError **error);
 
 /* --- Pass 5: cursors (ttv-ctf-cursor.c) ------------------------------- */
 
 TtvCursor *ttv_ctf_cursor_new (TtvTracefile *tracefile, GError **error);
+TtvCursor *ttv_ctf_cursor_new_few (TtvTracefile *tracefile, GError **error);
 /* The raw clock value of the last whole event of packet @index, a truncated
  * one (its begin when it has none): where what can be read of it ends. */
 guint64    ttv_ctf_packet_last_clock (TtvTracefile *tracefile, guint64 index);

@@ -466,6 +466,7 @@ const TtvFormatClass ttv_ctf_format_class = {
   .open = ctf_open,
   .close = ctf_close,
   .cursor_new = ttv_ctf_cursor_new,
+  .cursor_new_few = ttv_ctf_cursor_new_few,
   .cursor_free = ttv_ctf_cursor_free,
   .cursor_next = ttv_ctf_cursor_next,
   .cursor_seek_time = ttv_ctf_cursor_seek_time,

@@ -231,6 +231,21 @@ ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, const guint8 *dat
   return TRUE;
 }
 
+gboolean
+ttv_ctf_packet_learn_events_bit (CtfStreamFile *sf, guint64 index, TtvDecoder *d, GError **error)
+{
+  CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (sf->file);
+  PacketHead h;
+  if (!read_head (sf, &w, pk->offset, pk->content_bits, TRUE, d, &h, NULL, NULL, error))
+    return FALSE;
+  if (h.events_bit > pk->content_bits)
+    return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, pk->offset,
+                       _("packet context ends after the packet content"));
+  pk->events_bit = h.events_bit;
+  return TRUE;
+}
+
 static guint64
 be64 (const guint8 *p)
 {
