@@ -102,6 +102,21 @@ ttv_file_window_get_pages (TtvFileWindow *w, guint64 offset, guint64 length, GEr
   return ttv_file_window_read_pages (w, offset, length, error);
 }
 
+/* The @length bytes at @offset in the block of @block_bytes at file offset
+ * @at, for a reader that indexes a file's blocks or packets (their heads,
+ * their ends): the pages that hold them when @sparse (blocks of
+ * TTV_FILE_WINDOW_SPARSE_BYTES or more), else through a window holding the
+ * whole block, which serves the next blocks too. */
+static inline const guint8 *
+ttv_file_window_get_in_block (TtvFileWindow *w, guint64 at, guint64 block_bytes, guint64 offset, guint64 length,
+                              gboolean sparse, GError **error)
+{
+  if (sparse)
+    return ttv_file_window_get_pages (w, at + offset, length, error);
+  const guint8 *b = ttv_file_window_get (w, at, block_bytes, error);
+  return b ? b + offset : NULL;
+}
+
 /* Reads the bytes [@from, @offset + @length) of the file (@offset <= @from)
  * into a buffer that has room for those from @offset on, and no more: the
  * bytes before @from are not read.  For a seek, which needs a block's bytes

@@ -497,14 +497,21 @@ ttv_trace_cycles_to_time (const TtvTrace *trace, guint64 cycles, TtvTime *time)
   return trace->format->cycles_to_time (trace, cycles, time);
 }
 
+/* A cursor of @tf made by @make, the format's constructor. */
+static TtvCursor *
+cursor_made_by (TtvCursor *(*make) (TtvTracefile *, GError **), TtvTracefile *tf, GError **error)
+{
+  TtvCursor *c = make (tf, error);
+  if (c)
+    c->tracefile = tf;
+  return c;
+}
+
 TtvCursor *
 ttv_cursor_new (TtvTracefile *tf, GError **error)
 {
   g_return_val_if_fail (tf != NULL, NULL);
-  TtvCursor *c = tf->trace->format->cursor_new (tf, error);
-  if (c)
-    c->tracefile = tf;
-  return c;
+  return cursor_made_by (tf->trace->format->cursor_new, tf, error);
 }
 
 TtvCursor *
@@ -512,10 +519,7 @@ ttv_cursor_new_few (TtvTracefile *tf, GError **error)
 {
   g_return_val_if_fail (tf != NULL, NULL);
   const TtvFormatClass *format = tf->trace->format;
-  TtvCursor *c = (format->cursor_new_few ? format->cursor_new_few : format->cursor_new) (tf, error);
-  if (c)
-    c->tracefile = tf;
-  return c;
+  return cursor_made_by (format->cursor_new_few ? format->cursor_new_few : format->cursor_new, tf, error);
 }
 
 void

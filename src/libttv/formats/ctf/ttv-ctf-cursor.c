@@ -1281,13 +1281,16 @@ lane_open_at (CtfCursor *c, Lane *l, guint64 index, const CtfFineEntry *from, GE
   /* A cursor for few events reads from the packet's first event on, in
    * part: where the events start must be known (an index file does not
    * say). */
-  if (from == NULL && c->few && pk->events_bit == 0 && !pk->truncated
-      && !ttv_ctf_packet_learn_events_bit (sf, index, c->decoder, error))
+  gboolean first_in_part = from == NULL && c->few;
+  if (first_in_part && pk->events_bit == 0 && !pk->truncated
+      && !ttv_ctf_packet_read_head_pages (sf, index, c->decoder, error))
     return FALSE;
   guint64 head = (pk->events_bit + 7) / 8;
-  guint64 tail = from && pk->events_bit > 0 && from->bit / 8 >= head ? from->bit / 8 : 0;
-  if (from == NULL && c->few)
+  guint64 tail = 0;   /* where the events read start in the packet (0: all of it read) */
+  if (first_in_part)
     tail = head;
+  else if (from && pk->events_bit > 0 && from->bit / 8 >= head)
+    tail = from->bit / 8;
   guint64 length = (pk->content_bits + 7) / 8;
   guint64 until = tail > 0 && !pk->truncated ? partial_until (pk, tail, 0) : pk->offset + length;
   l->pdata = window_acquire (c, pk->offset, length, head, pk->offset + tail, until, &l->window, error);
@@ -1960,22 +1963,26 @@ cursor_alloc (TtvTracefile *tf)
   return c;
 }
 
-TtvCursor *
-ttv_ctf_cursor_new (TtvTracefile *tf, GError **error)
+static TtvCursor *
+cursor_new (TtvTracefile *tf, gboolean few)
 {
   CtfCursor *c = cursor_alloc (tf);
+  c->few = few;
   /* When the first packet cannot be read, next() reports it. */
   reposition (c, TTV_TIME_MIN, -1, 0, &c->error);
   return (TtvCursor *) c;
 }
 
 TtvCursor *
+ttv_ctf_cursor_new (TtvTracefile *tf, GError **error)
+{
+  return cursor_new (tf, FALSE);
+}
+
+TtvCursor *
 ttv_ctf_cursor_new_few (TtvTracefile *tf, GError **error)
 {
-  CtfCursor *c = cursor_alloc (tf);
-  c->few = TRUE;
-  reposition (c, TTV_TIME_MIN, -1, 0, &c->error);
-  return (TtvCursor *) c;
+  return cursor_new (tf, TRUE);
 }
 
 guint64

@@ -401,10 +401,11 @@ void     ttv_ctf_add_event_types (TtvTrace *trace, CtfMeta *m, guint from, const
 gboolean ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, const guint8 *data,
                                       TtvDecoder *decoder, gint32 *header_node, gint32 *context_node,
                                       GError **error);
-/* Where packet @index's events start (events_bit), from the pages of its
- * header and context, when its index file entry did not say: for a cursor
- * that reads the packet in part from its first event. */
-gboolean ttv_ctf_packet_learn_events_bit (CtfStreamFile *sf, guint64 index, TtvDecoder *d, GError **error);
+/* The same, from the pages of the packet's header and context read from
+ * its file: for a cursor that reads the packet in part from its first
+ * event, which must know where the events start when an index file gave
+ * the packet (events_bit 0 then). */
+gboolean ttv_ctf_packet_read_head_pages (CtfStreamFile *sf, guint64 index, TtvDecoder *d, GError **error);
 
 /* --- Pass 5: cursors (ttv-ctf-cursor.c) ------------------------------- */
 

@@ -174,8 +174,7 @@ read_head (CtfStreamFile *sf, TtvFileWindow *w, guint64 offset, guint64 avail_bi
   guint64 bytes = MIN (avail_bits / 8, (guint64) (sparse ? HEAD_PROBE_BYTES : HEAD_BYTES));
   for (;;)
     {
-      const guint8 *buf = sparse ? ttv_file_window_get_pages (w, offset, bytes, error)
-                                 : ttv_file_window_get (w, offset, bytes, error);
+      const guint8 *buf = ttv_file_window_get_in_block (w, offset, bytes, 0, bytes, sparse, error);
       if (buf == NULL)
         return FALSE;
       guint64 bits = MIN (avail_bits, bytes * 8);
@@ -199,51 +198,54 @@ read_head (CtfStreamFile *sf, TtvFileWindow *w, guint64 offset, guint64 avail_bi
     }
 }
 
-gboolean
-ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, const guint8 *data, TtvDecoder *d,
-                             gint32 *hdr_node, gint32 *ctx_node, GError **error)
+/* Packet @pk of @sf takes what its decoded head @h says: where its events
+ * start, and what an index file lacks; FALSE with @error when the head
+ * does not fit the stream or the packet. */
+static gboolean
+packet_take_head (CtfStreamFile *sf, CtfPacket *pk, const PacketHead *h, GError **error)
 {
-  CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
-  PacketHead h;
-  if (!decode_head (sf, data, pk->offset, pk->content_bits, d, &h, hdr_node, ctx_node, error))
-    return FALSE;
-  if (h.sc != sf->sc)
+  if (h->sc != sf->sc)
     return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, pk->offset,
                        _("packet of another stream class than the file's first packet"));
-  if (h.events_bit > pk->content_bits)
+  if (h->events_bit > pk->content_bits)
     return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, pk->offset,
                        _("packet context ends after the packet content"));
-  pk->events_bit = h.events_bit;
+  pk->events_bit = h->events_bit;
   /* The index file may lack what only the context has. */
-  if (!pk->has_ts && h.has_ts_begin)
+  if (!pk->has_ts && h->has_ts_begin)
     {
-      pk->ts_begin = h.ts_begin;
-      pk->ts_end = h.has_ts_end ? h.ts_end : h.ts_begin;
-      pk->has_ts_end = h.has_ts_end;
+      pk->ts_begin = h->ts_begin;
+      pk->ts_end = h->has_ts_end ? h->ts_end : h->ts_begin;
+      pk->has_ts_end = h->has_ts_end;
       pk->has_ts = TRUE;
     }
-  pk->cpu_id = h.cpu_id;
-  if (!pk->has_seq_num && h.has_seq_num)
+  pk->cpu_id = h->cpu_id;
+  if (!pk->has_seq_num && h->has_seq_num)
     {
-      pk->seq_num = h.seq_num;
+      pk->seq_num = h->seq_num;
       pk->has_seq_num = TRUE;
     }
   return TRUE;
 }
 
 gboolean
-ttv_ctf_packet_learn_events_bit (CtfStreamFile *sf, guint64 index, TtvDecoder *d, GError **error)
+ttv_ctf_packet_read_context (CtfStreamFile *sf, guint64 index, const guint8 *data, TtvDecoder *d,
+                             gint32 *hdr_node, gint32 *ctx_node, GError **error)
+{
+  CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
+  PacketHead h;
+  return decode_head (sf, data, pk->offset, pk->content_bits, d, &h, hdr_node, ctx_node, error)
+         && packet_take_head (sf, pk, &h, error);
+}
+
+gboolean
+ttv_ctf_packet_read_head_pages (CtfStreamFile *sf, guint64 index, TtvDecoder *d, GError **error)
 {
   CtfPacket *pk = &g_array_index (sf->packets, CtfPacket, index);
   g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (sf->file);
   PacketHead h;
-  if (!read_head (sf, &w, pk->offset, pk->content_bits, TRUE, d, &h, NULL, NULL, error))
-    return FALSE;
-  if (h.events_bit > pk->content_bits)
-    return head_error (error, TTV_FORMAT_ERROR_CORRUPT, sf, pk->offset,
-                       _("packet context ends after the packet content"));
-  pk->events_bit = h.events_bit;
-  return TRUE;
+  return read_head (sf, &w, pk->offset, pk->content_bits, TRUE, d, &h, NULL, NULL, error)
+         && packet_take_head (sf, pk, &h, error);
 }
 
 static guint64

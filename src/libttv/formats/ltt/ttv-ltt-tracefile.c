@@ -58,18 +58,6 @@ read_timestamp (const TtvLttFile *f, const guint8 *payload, TtvTime *time, guint
  * the window's copy was a whole block. */
 #define SPARSE_BLOCK_BYTES (4 * TTV_FILE_WINDOW_SPARSE_BYTES)
 
-/* The @length bytes at @offset in the block at file offset @at: the pages
- * that hold them when @f's blocks are indexed sparsely, else the whole
- * block through a window. */
-static const guint8 *
-index_bytes (TtvLttFile *f, TtvFileWindow *w, guint64 at, guint64 offset, guint64 length, GError **error)
-{
-  if (f->block_size >= SPARSE_BLOCK_BYTES)
-    return ttv_file_window_get_pages (w, at + offset, length, error);
-  const guint8 *b = ttv_file_window_get (w, at, f->block_size, error);
-  return b ? b + offset : NULL;
-}
-
 /* Reads block @slot's start and end: the offset of its block_end event
  * (the block's last 4 bytes), that event, then its block_start.  The
  * checks in that order, whatever order the bytes are read in (the end's
@@ -80,7 +68,8 @@ index_block (TtvLttFile *f, TtvFileWindow *w, guint64 slot, TtvLttBlock *blk, GE
 {
   guint32 bs = f->block_size;
   guint64 at = slot * bs;
-  const guint8 *b = index_bytes (f, w, at, bs - 4, 4, error);
+  gboolean sparse = bs >= SPARSE_BLOCK_BYTES;
+  const guint8 *b = ttv_file_window_get_in_block (w, at, bs, bs - 4, 4, sparse, error);
   if (b == NULL)
     return FALSE;
   guint64 end = ttv_read_bits (b, 0, 32, f->order);
@@ -93,12 +82,13 @@ index_block (TtvLttFile *f, TtvFileWindow *w, guint64 slot, TtvLttBlock *blk, GE
       return corrupt (error, f, at + bs - 4, what);
     }
   guint64 end_payload = ttv_ltt_ts_payload (end);
-  if ((b = index_bytes (f, w, at, end, end_payload + TTV_LTT_BLOCK_TS_SIZE - end, error)) == NULL)
+  b = ttv_file_window_get_in_block (w, at, bs, end, end_payload + TTV_LTT_BLOCK_TS_SIZE - end, sparse, error);
+  if (b == NULL)
     return FALSE;
   guint64 end_id = ttv_read_bits (b, 0, 16, f->order);
   TtvTime end_stamp;
   read_timestamp (f, b + (end_payload - end), &end_stamp, &blk->end_cycles, NULL);
-  if ((b = index_bytes (f, w, at, 0, TTV_LTT_FIRST_EVENT, error)) == NULL)
+  if ((b = ttv_file_window_get_in_block (w, at, bs, 0, TTV_LTT_FIRST_EVENT, sparse, error)) == NULL)
     return FALSE;
   guint64 id = ttv_read_bits (b, 0, 16, f->order);
   if (id != TTV_LTT_CODE_BLOCK_START)

@@ -85,9 +85,9 @@ ttv_lttng_file_open_full (const char *path, gboolean live, GError **error)
   for (guint64 i = 0; i < f->n_file_blocks; i++)
     {
       guint64 off = i * bs;
-      gsize head = bs >= TTV_FILE_WINDOW_SPARSE_BYTES ? TTV_LTTNG_HEADER_SIZE : bs;
-      const guint8 *p = head < bs ? ttv_file_window_get_pages (&w, off, head, error)
-                                  : ttv_file_window_get (&w, off, bs, error);
+      gboolean sparse = bs >= TTV_FILE_WINDOW_SPARSE_BYTES;
+      gsize head = sparse ? TTV_LTTNG_HEADER_SIZE : bs;
+      const guint8 *p = ttv_file_window_get_in_block (&w, off, bs, 0, head, sparse, error);
       if (p == NULL)
         return NULL;
       TtvLttngHeader h;
