@@ -15,20 +15,13 @@
  * so that a read past a window's end is still reported. */
 #pragma once
 
+#include "ttv-sanitizer.h"
+
 #include <glib.h>
 
 G_BEGIN_DECLS
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TTV_LARGE_BUFFER_REGIONS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#define TTV_LARGE_BUFFER_REGIONS 0
-#endif
-#endif
-#ifndef TTV_LARGE_BUFFER_REGIONS
-#define TTV_LARGE_BUFFER_REGIONS 1
-#endif
+#define TTV_LARGE_BUFFER_REGIONS (!TTV_SANITIZED)
 
 /* Requests below this come from malloc. */
 #define TTV_LARGE_BUFFER_PIECE ((gsize) 512 << 10)
