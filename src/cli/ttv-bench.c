@@ -7,6 +7,7 @@
 #include "ttv-kernel-analyses.h"
 #include "ttv-filter.h"
 #include "ttv-locale.h"
+#include "ttv-mapping-guard.h"
 #include "ttv-process-memory.h"
 #include "ttv-history.h"
 #include "ttv-state-tracker.h"
@@ -1209,6 +1210,7 @@ int
 main (int argc, char **argv)
 {
   ttv_locale_init ();
+  ttv_mapping_guard_install ("ttv-bench");
   g_autoptr (GOptionContext) oc = g_option_context_new ("open|read|text|state-pass|filter-payload|seek|state|history|filter|analysis TRACE… — measure libttv");
   g_option_context_add_main_entries (oc, entries, NULL);
   g_option_context_set_description (oc,

@@ -15,6 +15,7 @@
 #include "ttv-hook-groups.h"
 #include "ttv-live-url.h"
 #include "ttv-locale.h"
+#include "ttv-mapping-guard.h"
 #include "ttv-report.h"
 #include "ttv-report-lost.h"
 #include "ttv-report-plain.h"
@@ -1738,6 +1739,7 @@ int
 main (int argc, char **argv)
 {
   ttv_locale_init ();
+  ttv_mapping_guard_install ("ttv-report");
   /* What an archive extraction killed midway left in the cache goes now. */
   ttv_archive_clean_dead ();
 

@@ -4,6 +4,7 @@
 
 #include "ttv-application.h"
 #include "ttv-locale.h"
+#include "ttv-mapping-guard.h"
 #include "ttv-pass-memory.h"
 #include "ttv-render.h"
 
@@ -30,6 +31,7 @@ main (int argc, char **argv)
   /* GTK would take the whole locale again, numbers included. */
   gtk_disable_setlocale ();
   ttv_locale_init ();
+  ttv_mapping_guard_install ("ttv");
   g_set_application_name ("ttv");
   /* ttv --render VIEW ...: an image file, no window, no application. */
   if (ttv_render_requested (argc, argv))

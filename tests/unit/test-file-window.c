@@ -4,11 +4,16 @@
  * the file, larger than a window), a window too large for the range asked
  * next is made again, a tail read reads only the bytes asked for, and a
  * range past the end of the file or of a file that shrank fails naming
- * the file, the window then holding nothing. */
+ * the file, the window then holding nothing; a window read on maps the
+ * file, and a program with the mapping guard reports a mapped file that
+ * shrinks under it by its name and offset. */
 #include "ttv-error.h"
 #include "ttv-file-window.h"
+#include "ttv-mapping-guard.h"
+#include "ttv-sanitizer.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -315,18 +320,156 @@ test_growing_ranges (void)
   g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
   const guint64 packet = TTV_FILE_WINDOW_BYTES + 4096;
 
-  /* A buffer of whole windows, kept for them all. */
+  /* A buffer of whole windows, kept for them all.  The packets are read
+   * out of order, as seeks read them: read on, the window would map them
+   * instead (test_mapped). */
   assert_range (&w, 0, packet - 100);
   const guint8 *buf = w.buf;
   g_assert_cmpuint (w.buf_size, ==, 2 * TTV_FILE_WINDOW_BYTES);
-  for (guint i = 1; i < 3; i++)
+  static const guint order[] = { 2, 1 };
+  for (guint k = 0; k < G_N_ELEMENTS (order); k++)
     {
+      guint i = order[k];
       assert_range (&w, i * packet, packet - 100 + 40 * i);
+      g_assert_false (w.mapped);
       g_assert_true (w.buf == buf);
     }
   assert_range (&w, 3 * packet, packet);
+  g_assert_false (w.mapped);
   g_assert_true (w.buf == buf);
   g_assert_cmpuint (w.buf_size, ==, 2 * TTV_FILE_WINDOW_BYTES);
+  g_unlink (path);
+}
+
+/* A window read on from its range maps the file's next range (outside the
+ * sanitizers): the first read and a seek's read by copies, every range
+ * read on by a mapping of at least TTV_FILE_WINDOW_MAP_BYTES (up to the
+ * end of the file), the bytes the file's, counted as read; tails read on
+ * map too; a window read in part for a seek is never mapped, so it can be
+ * extended. */
+static void
+test_mapped (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (TtvWindowedFile) f = open_pattern_file (&path);
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
+  g_autoptr (GError) error = NULL;
+  const gboolean maps = !TTV_SANITIZED;
+
+  assert_range (&w, 0, 100);
+  g_assert_false (w.mapped);
+  /* Through the file in steps of 64 KiB, as a cursor reads its blocks. */
+  for (guint64 at = 65536; at + 65536 <= FILE_BYTES; at += 65536)
+    {
+      gboolean held = ttv_file_window_holds (&w, at, 65536, at);
+      guint64 before = ttv_windowed_file_get_bytes_read (f);
+      assert_range (&w, at, 65536);
+      if (held || !maps)
+        continue;
+      g_assert_true (w.mapped);
+      g_assert_cmpuint (w.bytes_offset, ==, at);
+      g_assert_cmpuint (w.bytes_len, ==, MIN (TTV_FILE_WINDOW_MAP_BYTES, FILE_BYTES - at));
+      g_assert_cmpuint (ttv_windowed_file_get_bytes_read (f) - before, ==, w.bytes_len);
+      assert_file_bytes (w.bytes, w.bytes_offset, 0, w.bytes_len, "mapped window");
+    }
+  g_assert_cmpint (w.mapped, ==, maps);
+  /* The end of the file, read on: mapped up to it, no further. */
+  assert_range (&w, FILE_BYTES - 7, 7);
+  g_assert_cmpuint (w.bytes_offset + w.bytes_len, ==, FILE_BYTES);
+  /* Back to the start (a seek): read by a copy, the mapping gone. */
+  assert_range (&w, 4096, 10);
+  g_assert_false (w.mapped);
+  g_assert_cmpuint (w.bytes_len, ==, TTV_FILE_WINDOW_BYTES);
+
+  /* A range larger than a mapping, read on: mapped whole. */
+  assert_range (&w, 3 * 4096, TTV_FILE_WINDOW_MAP_BYTES + 3);
+  g_assert_cmpuint (w.bytes_len, ==, TTV_FILE_WINDOW_MAP_BYTES + 3);
+  g_assert_cmpint (w.mapped, ==, maps);
+  /* Tails: a seek's back to the first block is a copy, the next block's
+   * read on is mapped. */
+  const guint64 block = 65536;
+  const guint8 *p = ttv_file_window_get_tail (&w, 0, block, 5000, &error);
+  g_assert_no_error (error);
+  assert_file_bytes (p, 0, 5000, block, "seek's tail");
+  g_assert_false (w.mapped);
+  p = ttv_file_window_get_tail (&w, block, block, block, &error);
+  g_assert_no_error (error);
+  assert_file_bytes (p, block, 0, block, "tail read on");
+  g_assert_cmpint (w.mapped, ==, maps);
+  g_assert_cmpuint (ttv_file_window_get_available (&w, block), >=, block);
+
+  /* A seek's read in part, after a mapped window: a copy, extended. */
+  const guint64 o = 3 * block;
+  p = ttv_file_window_read_ends_until (&w, o, 2 * block, 10, o + 20000, o + 30000, &error);
+  g_assert_no_error (error);
+  g_assert_false (w.mapped);
+  g_assert_true (ttv_file_window_extend (&w, o + 2 * block, &error));
+  g_assert_no_error (error);
+  assert_file_bytes (p, o, 20000, 2 * block, "extended tail");
+  g_unlink (path);
+}
+
+/* The child of test_mapped_shrinks: a file mapped by a window read on,
+ * then truncated by "another program", then read. */
+static void
+read_shrunk_mapping (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvWindowedFile) f = ttv_windowed_file_open (path, &error);
+  g_assert_no_error (error);
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
+  ttv_mapping_guard_install ("test-file-window");
+  assert_range (&w, 0, 100);
+  assert_range (&w, TTV_FILE_WINDOW_BYTES - 10, 20);
+  g_assert_true (w.mapped);
+  g_assert_cmpint (truncate (path, 4096), ==, 0);
+  /* A byte of a page the file no longer has. */
+  volatile guint8 b = w.bytes[3 * 4096 + 17];
+  (void) b;
+  g_error ("the byte of the page the file lost was read");
+}
+
+/* A file that shrinks while a window maps it: the program (with the
+ * guard) stops with status 1 and a message naming the file and the byte
+ * offset of the read, rather than dying of SIGBUS; a SIGBUS of another
+ * cause keeps its default action. */
+static void
+test_mapped_shrinks (void)
+{
+  if (TTV_SANITIZED)
+    {
+      g_test_skip ("windows read by copies under a sanitizer: nothing is mapped");
+      return;
+    }
+  const char *child_path = g_getenv ("TTV_TEST_SHRUNK_FILE");
+  if (g_test_subprocess ())
+    {
+      if (child_path)
+        read_shrunk_mapping (child_path);
+      else
+        {
+          ttv_mapping_guard_install ("test-file-window");
+          raise (SIGBUS);
+        }
+      return;
+    }
+  g_autofree char *path = NULL;
+  g_autoptr (TtvWindowedFile) f = open_pattern_file (&path);
+  guint64 page = (TTV_FILE_WINDOW_BYTES - 10) & ~(guint64) 4095;
+  g_setenv ("TTV_TEST_SHRUNK_FILE", path, TRUE);
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_unsetenv ("TTV_TEST_SHRUNK_FILE");
+  g_test_trap_assert_failed ();
+  g_autofree char *want = g_strdup_printf ("*test-file-window: %s: the file shrank while it was read: its bytes at "
+                                           "byte offset %" G_GUINT64_FORMAT " are gone; stopping*",
+                                           path, page + 3 * 4096 + 17);
+  g_test_trap_assert_stderr (want);
+  g_assert_false (g_test_trap_has_passed ());
+
+  /* SIGBUS outside every mapping: the default action, no message. */
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr_unmatched ("*shrank*");
   g_unlink (path);
 }
 
@@ -341,5 +484,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/file-window/pages", test_pages);
   g_test_add_func ("/core/file-window/ends", test_ends);
   g_test_add_func ("/core/file-window/ends-in-part", test_ends_in_part);
+  g_test_add_func ("/core/file-window/mapped", test_mapped);
+  g_test_add_func ("/core/file-window/mapped-shrinks", test_mapped_shrinks);
   return g_test_run ();
 }

@@ -1,21 +1,32 @@
 /* ttv-file-window.c: trace files read through small windows, buffers
- * filled by pread (see ttv-file-window.h). */
+ * filled by pread, or the file mapped where a window reads on (see
+ * ttv-file-window.h). */
 #include "ttv-file-window.h"
 #include "ttv-error.h"
 #include "ttv-large-buffer.h"
+#include "ttv-mapping-guard.h"
 #include "ttv-regular-file.h"
+#include "ttv-sanitizer.h"
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Linux 5.14; older headers lack the number (older kernels answer EINVAL,
+ * and the file is then read by copies). */
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
 
 struct _TtvWindowedFile {
   char *path;      /* owned */
   int fd;
   guint64 size;
   gsize bytes_read;  /* atomic: the file's windows may be read by several threads */
+  gint cannot_map;   /* atomic: a mapping of the file failed once; windows read it */
 };
 
 TtvWindowedFile *
@@ -98,6 +109,12 @@ page_size (void)
 static void
 forget_bytes (TtvFileWindow *w)
 {
+  if (w->mapped)
+    {
+      ttv_mapping_guard_remove (w->guard);
+      munmap (w->bytes, w->bytes_len);
+      w->mapped = FALSE;
+    }
   w->bytes = NULL;
   w->bytes_offset = 0;
   w->bytes_len = 0;
@@ -221,6 +238,71 @@ read_range (TtvFileWindow *w, guint64 start, guint64 len, guint64 from, GError *
   return read_range_in (w, start, len, len, from, error);
 }
 
+/* Whether a read of the bytes from @offset on reads on from the window's
+ * bytes (a cursor reading the file through), rather than moving it
+ * elsewhere (a seek, the first read): a range after the window's start,
+ * no further past its end than its length, which takes the next range
+ * after the next too (the CTF cursor reads a stream's packets through two
+ * windows in turn, keeping the last packet's). */
+static gboolean
+reads_on (const TtvFileWindow *w, guint64 offset)
+{
+  return !TTV_SANITIZED && w->bytes != NULL && offset > w->bytes_offset
+         && offset - w->bytes_offset <= 2 * w->bytes_len;
+}
+
+/* Maps the window's next range: the bytes from @start (page aligned) up to
+ * @end, or TTV_FILE_WINDOW_MAP_BYTES of them when more, within the file,
+ * every page read in by one call rather than a fault each (which costs
+ * microseconds on a virtual machine).  FALSE, the window holding nothing,
+ * when they cannot be mapped: the caller reads them instead, and reports
+ * what fails then (a file that shrank makes the call fail, not a later
+ * read of the mapping). */
+static gboolean
+map_range (TtvFileWindow *w, guint64 start, guint64 end)
+{
+  TtvWindowedFile *f = (TtvWindowedFile *) w->file;
+  guint64 len = MIN (MAX (end - start, TTV_FILE_WINDOW_MAP_BYTES), f->size - start);
+  if (len > TTV_FILE_WINDOW_MAP_MAX || len != (gsize) len || g_atomic_int_get (&f->cannot_map))
+    return FALSE;
+  void *m = mmap (NULL, (gsize) len, PROT_READ, MAP_SHARED, f->fd, (off_t) start);
+  if (m == MAP_FAILED)
+    {
+      /* A file system that cannot map files, or no address space. */
+      g_atomic_int_set (&f->cannot_map, 1);
+      return FALSE;
+    }
+  if (madvise (m, (gsize) len, MADV_POPULATE_READ) != 0)
+    {
+      if (errno == EINVAL)
+        g_atomic_int_set (&f->cannot_map, 1);
+      munmap (m, (gsize) len);
+      return FALSE;
+    }
+  gint guard = ttv_mapping_guard_add (m, (gsize) len, f->path, start);
+  if (guard < 0)
+    {
+      munmap (m, (gsize) len);
+      return FALSE;
+    }
+  w->bytes = m;
+  w->bytes_offset = start;
+  w->bytes_len = len;
+  w->read_offset = start;
+  w->mapped = TRUE;
+  w->guard = guard;
+  /* A large packet's buffer is not kept once the reader has moved past
+   * it (as fill does). */
+  if (w->buf_size > 4 * TTV_FILE_WINDOW_BYTES)
+    {
+      ttv_large_buffer_free (w->buf, w->buf_size);
+      w->buf = NULL;
+      w->buf_size = 0;
+    }
+  g_atomic_pointer_add (&f->bytes_read, (gsize) len);
+  return TRUE;
+}
+
 /* Fails, the window then holding nothing, when @offset is past the end of
  * the file. */
 static gboolean
@@ -239,11 +321,14 @@ check_offset (TtvFileWindow *w, guint64 offset, GError **error)
 const guint8 *
 ttv_file_window_read (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
 {
+  gboolean on = reads_on (w, offset);
   if (!check_offset (w, offset, error))
     return NULL;
   /* From a page boundary, so that the bytes keep the alignment of their
    * file offsets to the buffer's (16 bytes at least). */
   guint64 start = offset & ~(page_size () - 1);
+  if (on && map_range (w, start, offset + length))
+    return w->bytes + (offset - start);
   guint64 want = MAX ((guint64) TTV_FILE_WINDOW_BYTES, (offset - start) + length);
   guint64 len = MIN (want, w->file->size - start);
   const guint8 *bytes = read_range (w, start, len, start, error);
@@ -285,6 +370,14 @@ const guint8 *
 ttv_file_window_read_tail (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from, GError **error)
 {
   g_return_val_if_fail (from >= offset && from - offset <= length, NULL);
+  if (reads_on (w, from))
+    {
+      if (!check_offset (w, from, error))
+        return NULL;
+      guint64 start = offset & ~(page_size () - 1);
+      if (map_range (w, start, offset + length))
+        return w->bytes + (offset - start);
+    }
   return read_tail_until (w, offset, length, from, offset + length, error);
 }
 
@@ -327,7 +420,8 @@ ttv_file_window_extend (TtvFileWindow *w, guint64 until, GError **error)
   until = MIN (until, w->file->size);
   if (until <= end)
     return TRUE;
-  g_return_val_if_fail (until - w->bytes_offset <= w->buf_size, FALSE);
+  /* A mapped window holds all the range it was read for. */
+  g_return_val_if_fail (!w->mapped && until - w->bytes_offset <= w->buf_size, FALSE);
   if (!read_into (w->file, w->bytes + w->bytes_len, end, (gsize) (until - end), error))
     {
       forget_bytes (w);
