@@ -978,6 +978,7 @@ lane_read_fixed (CtfCursor *c, Lane *l, TtvEvent *ev)
   l->bit = pos;
   l->index = index + 1;
   l->has_head = FALSE;
+  ttv_file_window_prefetch (pdata, pos >> 3);
   return FIXED_READ;
 }
 
@@ -1541,6 +1542,7 @@ cursor_next_varying (CtfCursor *c, TtvEvent *event, GError **error)
   event->payload_bit = v->p + (guint64) v->o->payload_bits;
   lane_deliver (c, l, event, v->ec, v->clock, pos, v->hdr_end);
   lane_step (l);
+  ttv_file_window_prefetch (l->pdata, pos >> 3);
   return TRUE;
 }
 

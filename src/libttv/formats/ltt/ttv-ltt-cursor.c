@@ -249,6 +249,7 @@ cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error, gboolean kept)
               it->kept = ev;
             }
           emit_event (it, code, off, payload, next, ev);
+          ttv_file_window_prefetch (it->base, next);
           return TRUE;
         }
     }
