@@ -105,6 +105,17 @@ page_size (void)
   return page;
 }
 
+/* The window holds @bytes, the @len bytes of the file at @start, of which
+ * those from @from on were read. */
+static void
+hold_bytes (TtvFileWindow *w, guint8 *bytes, guint64 start, guint64 len, guint64 from)
+{
+  w->bytes = bytes;
+  w->bytes_offset = start;
+  w->bytes_len = len;
+  w->read_offset = from;
+}
+
 /* The window holds no bytes (its buffer, if any, is kept). */
 static void
 forget_bytes (TtvFileWindow *w)
@@ -115,10 +126,7 @@ forget_bytes (TtvFileWindow *w)
       munmap (w->bytes, w->bytes_len);
       w->mapped = FALSE;
     }
-  w->bytes = NULL;
-  w->bytes_offset = 0;
-  w->bytes_len = 0;
-  w->read_offset = 0;
+  hold_bytes (w, NULL, 0, 0, 0);
 }
 
 void
@@ -225,10 +233,7 @@ read_range_in (TtvFileWindow *w, guint64 start, guint64 len, guint64 room, guint
     return NULL;
   if (!fill (w, start, (gsize) len, (gsize) room, (gsize) (from - start), error))
     return NULL;
-  w->bytes = w->buf;
-  w->bytes_offset = start;
-  w->bytes_len = len;
-  w->read_offset = from;
+  hold_bytes (w, w->buf, start, len, from);
   return w->bytes;
 }
 
@@ -285,10 +290,7 @@ map_range (TtvFileWindow *w, guint64 start, guint64 end)
       munmap (m, (gsize) len);
       return FALSE;
     }
-  w->bytes = m;
-  w->bytes_offset = start;
-  w->bytes_len = len;
-  w->read_offset = start;
+  hold_bytes (w, m, start, len, start);
   w->mapped = TRUE;
   w->guard = guard;
   /* A large packet's buffer is not kept once the reader has moved past
