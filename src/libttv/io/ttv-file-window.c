@@ -129,12 +129,19 @@ forget_bytes (TtvFileWindow *w)
   hold_bytes (w, NULL, 0, 0, 0);
 }
 
-void
-ttv_file_window_clear (TtvFileWindow *w)
+/* The window's buffer is freed (its bytes, if in it, are not held). */
+static void
+drop_buffer (TtvFileWindow *w)
 {
   ttv_large_buffer_free (w->buf, w->buf_size);
   w->buf = NULL;
   w->buf_size = 0;
+}
+
+void
+ttv_file_window_clear (TtvFileWindow *w)
+{
+  drop_buffer (w);
   forget_bytes (w);
 }
 
@@ -196,9 +203,7 @@ fill (TtvFileWindow *w, guint64 start, gsize len, gsize room, gsize skip, GError
   gsize size = buffer_size_for (room);
   if (w->buf_size < room || w->buf_size > MAX (size, (gsize) 4 * TTV_FILE_WINDOW_BYTES))
     {
-      ttv_large_buffer_free (w->buf, w->buf_size);
-      w->buf = NULL;
-      w->buf_size = 0;
+      drop_buffer (w);
       /* A packet claiming most of a huge file is an error, not an abort.
        * A large packet's buffer in huge pages (ttv-large-buffer.h). */
       if ((w->buf = ttv_large_buffer_alloc (size)) == NULL)
@@ -296,13 +301,25 @@ map_range (TtvFileWindow *w, guint64 start, guint64 end)
   /* A large packet's buffer is not kept once the reader has moved past
    * it (as fill does). */
   if (w->buf_size > 4 * TTV_FILE_WINDOW_BYTES)
-    {
-      ttv_large_buffer_free (w->buf, w->buf_size);
-      w->buf = NULL;
-      w->buf_size = 0;
-    }
+    drop_buffer (w);
   g_atomic_pointer_add (&f->bytes_read, (gsize) len);
   return TRUE;
+}
+
+/* A window that reads on (reads_on, from @from), moved by a mapping to
+ * the range [@offset, @offset + @length) (@offset <= @from): a pointer to
+ * the bytes at @offset; NULL when it does not read on, @from is past the
+ * end of the file, or the mapping fails (the window then holds nothing):
+ * the caller reads the range, and reports what fails. */
+static const guint8 *
+map_read_on (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from)
+{
+  if (!reads_on (w, from) || from >= w->file->size)
+    return NULL;
+  forget_bytes (w);
+  /* From a page boundary, as the copies. */
+  guint64 start = offset & ~(page_size () - 1);
+  return map_range (w, start, offset + length) ? w->bytes + (offset - start) : NULL;
 }
 
 /* Fails, the window then holding nothing, when @offset is past the end of
@@ -323,14 +340,14 @@ check_offset (TtvFileWindow *w, guint64 offset, GError **error)
 const guint8 *
 ttv_file_window_read (TtvFileWindow *w, guint64 offset, guint64 length, GError **error)
 {
-  gboolean on = reads_on (w, offset);
+  const guint8 *mapped = map_read_on (w, offset, length, offset);
+  if (mapped)
+    return mapped;
   if (!check_offset (w, offset, error))
     return NULL;
   /* From a page boundary, so that the bytes keep the alignment of their
    * file offsets to the buffer's (16 bytes at least). */
   guint64 start = offset & ~(page_size () - 1);
-  if (on && map_range (w, start, offset + length))
-    return w->bytes + (offset - start);
   guint64 want = MAX ((guint64) TTV_FILE_WINDOW_BYTES, (offset - start) + length);
   guint64 len = MIN (want, w->file->size - start);
   const guint8 *bytes = read_range (w, start, len, start, error);
@@ -372,14 +389,9 @@ const guint8 *
 ttv_file_window_read_tail (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from, GError **error)
 {
   g_return_val_if_fail (from >= offset && from - offset <= length, NULL);
-  if (reads_on (w, from))
-    {
-      if (!check_offset (w, from, error))
-        return NULL;
-      guint64 start = offset & ~(page_size () - 1);
-      if (map_range (w, start, offset + length))
-        return w->bytes + (offset - start);
-    }
+  const guint8 *mapped = map_read_on (w, offset, length, from);
+  if (mapped)
+    return mapped;
   return read_tail_until (w, offset, length, from, offset + length, error);
 }
 
