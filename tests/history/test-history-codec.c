@@ -797,6 +797,46 @@ test_cache_damage (Fixture *f, gconstpointer data)
       break;
     }
 
+  /* A row's second summary level that does not follow from its first
+   * (the index keeps only the first, ttv_history_row_level makes the
+   * others): refused, with the levels' byte.  A level made as the first's
+   * next is accepted, so the comparison is what refuses. */
+  guint n_checked = 0;
+  for (guint r = 0; r < hd0->n_rows && n_checked < 1; r++)
+    {
+      const TtvHistoryRow *row = (const TtvHistoryRow *) (contents + hd0->rows_offset) + r;
+      if (row->n_levels < 2)
+        continue;
+      const TtvHistoryLevel *lv = (const TtvHistoryLevel *) (contents + row->levels_offset);
+      TtvHistoryLevel made;
+      ttv_history_level_next (&lv[0], &made);
+      g_assert_cmpuint (made.offset, ==, lv[1].offset);
+      g_assert_cmpuint (made.first_bin, ==, lv[1].first_bin);
+      g_assert_cmpuint (made.n_bins, ==, lv[1].n_bins);
+      g_assert_cmpuint (made.shift, ==, lv[1].shift);
+      for (guint change = 0; change < 3; change++)
+        {
+          g_autofree char *copy = g_memdup2 (contents, size);
+          TtvHistoryLevel *second = (TtvHistoryLevel *) (copy + row->levels_offset) + 1;
+          if (change == 0)
+            second->first_bin++;
+          else if (change == 1)
+            second->n_bins--;
+          else
+            second->offset += 8;
+          ttv_history_test_fix_checksum (copy, size);
+          g_assert_true (g_file_set_contents (victim, copy, (gssize) size, NULL));
+          g_autoptr (GError) error = NULL;
+          g_assert_null (ttv_history_cache_load_full (victim, fingerprint, &error));
+          g_assert_error (error, TTV_FORMAT_ERROR, TTV_FORMAT_ERROR_CORRUPT);
+          g_autofree char *where = g_strdup_printf ("bad summary level at byte %" G_GUINT64_FORMAT,
+                                                    row->levels_offset);
+          g_assert_nonnull (strstr (error->message, where));
+        }
+      n_checked++;
+    }
+  g_assert_cmpuint (n_checked, ==, 1);
+
   /* Damaged in place: the build refuses it, rebuilds and replaces it. */
   g_autofree char *copy = g_memdup2 (contents, size);
   TtvHistoryRow *rows = (TtvHistoryRow *) (copy + hd0->rows_offset);

@@ -434,7 +434,9 @@ test_summary_bins (Fixture *f, gconstpointer data)
       if (index->n_levels == 0)
         continue;
       const TtvHistoryRowInfo *r = &h->infos[ri];
-      const TtvHistoryLevel *lv = &index->levels[0];
+      TtvHistoryLevel level0;
+      ttv_history_row_level (index, 0, &level0);
+      const TtvHistoryLevel *lv = &level0;
       guint row = (guint) (ri - h->row_base[r->kind]);
       g_autoptr (GArray) ivs = ttv_history_query_intervals (h, r->kind, row, r->birth, r->end);
       guint from = 0;

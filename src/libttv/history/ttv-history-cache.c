@@ -236,13 +236,35 @@ get_index_bytes (TtvHistory *h, TtvHistoryReadWindow *win, guint64 offset, gsize
   return p ? buf : NULL;
 }
 
-/* The bytes of the rows' directories and levels (checked to fit). */
+/* The bytes of the rows' directories (checked to fit). */
 static gsize
 row_meta_size (const TtvHistoryRow *r)
 {
   return (ttv_history_n_pieces (ttv_history_n_blocks (r->n_recs)) + ttv_history_n_pieces (ttv_history_n_blocks (r->n_marks)))
-           * sizeof (TtvHistoryBlock)
-         + r->n_levels * sizeof (TtvHistoryLevel);
+         * sizeof (TtvHistoryBlock);
+}
+
+/* Whether @levels (@n of them) are in bounds, and each after the first
+ * is the one ttv_history_level_next makes of the level before: what the
+ * row's index keeps of them is the first. */
+static gboolean
+levels_valid (const TtvHistory *h, const TtvHistoryLevel *levels, guint n)
+{
+  for (guint k = 0; k < n; k++)
+    {
+      const TtvHistoryLevel *lv = &levels[k];
+      if (!fits (h->size, lv->offset, lv->n_bins, TTV_HISTORY_BIN_SIZE) || lv->n_bins == 0 || lv->shift >= 62
+          || lv->first_bin > (G_MAXUINT64 >> lv->shift) || lv->n_bins > (G_MAXUINT64 >> lv->shift) - lv->first_bin)
+        return FALSE;
+      if (k == 0)
+        continue;
+      TtvHistoryLevel made;
+      ttv_history_level_next (&levels[k - 1], &made);
+      if (made.offset != lv->offset || made.first_bin != lv->first_bin || made.n_bins != lv->n_bins
+          || made.shift != lv->shift)
+        return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -343,8 +365,9 @@ ttv_history_open_data (TtvHistory *h, gboolean trusted, GError **error)
         BAD (_("%s: bad row at byte %" PRIu64), what, at);
       meta_rows += row_meta_size (r);
     }
-  /* Each row's directories and levels: in memory whatever the history's
-   * size (a directory entry stands for some 4096 records). */
+  /* Each row's directories, and its first summary level: in memory
+   * whatever the history's size (a directory entry stands for some 4096
+   * records). */
   guint8 *p = h->data ? NULL : (h->meta_rows = g_try_malloc (meta_rows + 8));
   if (!h->data && p == NULL)
     BAD (_("%s: too large a row table (byte %" PRIu64 ")"), what, hd->rows_offset);
@@ -355,26 +378,30 @@ ttv_history_open_data (TtvHistory *h, gboolean trusted, GError **error)
       const TtvHistoryRow *r = &rows[i];
       gsize dir_bytes = ttv_history_n_pieces (ttv_history_n_blocks (r->n_recs)) * sizeof (TtvHistoryBlock);
       gsize mark_bytes = ttv_history_n_pieces (ttv_history_n_blocks (r->n_marks)) * sizeof (TtvHistoryBlock);
-      gsize level_bytes = r->n_levels * sizeof (TtvHistoryLevel);
+      TtvHistoryLevel levels[TTV_HISTORY_MAX_LEVELS];
       const guint8 *d = get_index_bytes (h, &win, r->recs_dir_offset, dir_bytes, p);
       const guint8 *m = get_index_bytes (h, &win, r->marks_dir_offset, mark_bytes, p ? p + dir_bytes : NULL);
-      const guint8 *l = get_index_bytes (h, &win, r->levels_offset, level_bytes,
-                                         p ? p + dir_bytes + mark_bytes : NULL);
+      const guint8 *l = get_index_bytes (h, &win, r->levels_offset, r->n_levels * sizeof (TtvHistoryLevel),
+                                         (guint8 *) levels);
       if (d == NULL || m == NULL || l == NULL)
         BAD (_("%s: cannot read row %" PRIu64 "'s index"), what, i);
-      h->index[i].dir = (const TtvHistoryBlock *) d;
-      h->index[i].mark_dir = (const TtvHistoryBlock *) m;
-      h->index[i].levels = (const TtvHistoryLevel *) l;
-      h->index[i].n_levels = r->n_levels;
+      if (l != (const guint8 *) levels)
+        memcpy (levels, l, r->n_levels * sizeof (TtvHistoryLevel));
+      if (!levels_valid (h, levels, r->n_levels))
+        BAD (_("%s: bad summary level at byte %" PRIu64), what, r->levels_offset);
+      TtvHistoryRowIndex *ri = &h->index[i];
+      ri->dir = (const TtvHistoryBlock *) d;
+      ri->mark_dir = (const TtvHistoryBlock *) m;
+      ri->n_levels = r->n_levels;
+      if (r->n_levels > 0)
+        {
+          ri->level_offset = levels[0].offset;
+          ri->level_first_bin = levels[0].first_bin;
+          ri->level_n_bins = levels[0].n_bins;
+          ri->level_shift = levels[0].shift;
+        }
       if (p)
-        p += dir_bytes + mark_bytes + level_bytes;
-      const TtvHistoryLevel *levels = h->index[i].levels;
-      for (guint k = 0; k < r->n_levels; k++)
-        if (!fits (h->size, levels[k].offset, levels[k].n_bins, TTV_HISTORY_BIN_SIZE)
-            || levels[k].shift >= 62 || levels[k].first_bin > (G_MAXUINT64 >> levels[k].shift)
-            || levels[k].n_bins > (G_MAXUINT64 >> levels[k].shift) - levels[k].first_bin)
-          BAD (_("%s: bad summary level at byte %" PRIu64), what,
-               r->levels_offset + k * sizeof (TtvHistoryLevel));
+        p += dir_bytes + mark_bytes;
       TtvHistoryRowInfo *info = &h->infos[i];
       info->kind = r->kind;
       info->machine = r->machine;

@@ -206,6 +206,13 @@ level_add (SummaryOut *so, guint k, guint64 below, const Bin *bin)
   lo->events += bin->n_events;
 }
 
+/* The bytes of @level's bins, rounded up to 8. */
+static guint64
+level_bytes (const TtvHistoryLevel *level)
+{
+  return (level->n_bins * TTV_HISTORY_BIN_SIZE + 7) & ~(guint64) 7;
+}
+
 gsize
 ttv_history_summary_layout (TtvHistoryLevel *levels, guint n_levels, guint64 at)
 {
@@ -213,9 +220,28 @@ ttv_history_summary_layout (TtvHistoryLevel *levels, guint n_levels, guint64 at)
   for (guint k = 0; k < n_levels; k++)
     {
       levels[k].offset = at;
-      at += (levels[k].n_bins * TTV_HISTORY_BIN_SIZE + 7) & ~(guint64) 7;
+      at += level_bytes (&levels[k]);
     }
   return (gsize) (at - from);
+}
+
+void
+ttv_history_level_next (const TtvHistoryLevel *level, TtvHistoryLevel *next)
+{
+  /* ttv_history_summary_plan's step, then the layout's. */
+  guint64 first = level->first_bin >> TTV_HISTORY_LEVEL_STEP;
+  guint64 last = (level->first_bin + level->n_bins - 1) >> TTV_HISTORY_LEVEL_STEP;
+  *next = (TtvHistoryLevel) { level->offset + level_bytes (level), first, last - first + 1,
+                              level->shift + TTV_HISTORY_LEVEL_STEP, 0 };
+}
+
+void
+ttv_history_row_level (const TtvHistoryRowIndex *index, guint k, TtvHistoryLevel *out)
+{
+  *out = (TtvHistoryLevel) { index->level_offset, index->level_first_bin, index->level_n_bins,
+                             index->level_shift, 0 };
+  for (guint i = 0; i < k; i++)
+    ttv_history_level_next (out, out);
 }
 
 static void summarize (SummaryOut *so, const TtvHistorySeq *seq, gint64 origin, gint64 end,
@@ -464,12 +490,11 @@ ttv_history_query_pixels_full (const TtvHistory *h, TtvHistoryRowKind kind, guin
   guint64 n_in = (guint64) (i1 - i0 + 1);
 
   /* The level of the widest bins not wider than a pixel. */
-  const TtvHistoryLevel *levels = index->levels;
   gint level = -1;
   if (index->n_levels > 0 && n_in > 4 * (guint64) width)
     {
       for (guint k = 0; k < index->n_levels && k < TTV_HISTORY_MAX_LEVELS; k++)
-        if (((guint64) 1 << levels[k].shift) <= pixel_width)
+        if (((guint64) 1 << (index->level_shift + k * TTV_HISTORY_LEVEL_STEP)) <= pixel_width)
           level = (gint) k;
       if (level < 0 && n_in > 64 * (guint64) width)
         level = 0;
@@ -520,7 +545,9 @@ ttv_history_query_pixels_full (const TtvHistory *h, TtvHistoryRowKind kind, guin
     }
   else
     {
-      const TtvHistoryLevel *lv = &levels[level];
+      TtvHistoryLevel level_k;
+      ttv_history_row_level (index, (guint) level, &level_k);
+      const TtvHistoryLevel *lv = &level_k;
       guint shift = lv->shift;
       guint64 first = lv->first_bin, n_bins = lv->n_bins;
       gint64 origin = h->header.origin;
