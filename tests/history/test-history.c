@@ -724,7 +724,8 @@ test_names (Fixture *f, gconstpointer data)
   g_autoptr (GPtrArray) all = ttv_history_dup_all_process_names (h, NULL, NULL);
   g_autoptr (GCancellable) cancel = g_cancellable_new ();
   g_autoptr (GError) error = NULL;
-  guint n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), renamed = 0;
+  guint n = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS), renamed = 0, shared = 0;
+  g_autoptr (GHashTable) lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   g_assert_nonnull (all);
   g_assert_cmpuint (all->len, ==, n);
@@ -732,18 +733,31 @@ test_names (Fixture *f, gconstpointer data)
     {
       const TtvHistoryRowInfo *r = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, i);
       g_auto (GStrv) one = ttv_history_dup_process_names (h, i);
-      char **names = all->pdata[i];
+      const char *const *names = all->pdata[i];
 
       g_assert_true ((one == NULL) == (names == NULL));
       if (!names)
         continue;
-      g_assert_true (g_strv_equal ((const char *const *) one, (const char *const *) names));
+      g_assert_true (g_strv_equal ((const char *const *) one, names));
       renamed++;
-      g_assert_cmpuint (g_strv_length (names), >=, 2);
-      g_assert_cmpstr (names[g_strv_length (names) - 1], ==, r->name);
+      guint len = g_strv_length ((char **) names);
+      g_assert_cmpuint (len, >=, 2);
+      g_assert_cmpstr (names[len - 1], ==, r->name);
+      /* Rows with the same names share one list. */
+      g_autofree char *joined = g_strjoinv ("\n", (char **) names);
+      const char *const *before = g_hash_table_lookup (lists, joined);
+      if (before)
+        {
+          g_assert_true (before == names);
+          shared++;
+        }
+      else
+        g_hash_table_insert (lists, g_steal_pointer (&joined), (gpointer) names);
       g_assert_cmpstr (ttv_history_get_process_name_at (h, i, r->end), ==, r->name);
     }
   g_assert_cmpuint (renamed, >, 0);
+  g_test_message ("%u rows renamed, %u of them sharing another's list", renamed, shared);
+  g_assert_cmpuint (shared, >, 0);
   g_assert_null (ttv_history_dup_process_names (h, n));
   assert_softirqs_named (h);
   /* A cancelled pass says so. */

@@ -248,8 +248,11 @@ const char *ttv_viewer_history_get_process_name_at (TtvViewerHistory *history, g
 GStrv       ttv_viewer_history_dup_process_names (TtvViewerHistory *history, guint row);
 /* The same for every process row at once (what a view labels its rows
  * with: a pass over every row's marks, meant for a worker thread): of
- * GStrv (NULL entries: one name), indexed by row; NULL with @error
- * (G_IO_ERROR_CANCELLED) when @cancellable was cancelled. */
+ * NULL-terminated lists of names (const char *const *; NULL entries: one
+ * name), indexed by row; NULL with @error (G_IO_ERROR_CANCELLED) when
+ * @cancellable was cancelled.  The lists are shared between rows and
+ * stay for the program's life, as interned strings do: the array owns
+ * none of them (never free one). */
 GPtrArray  *ttv_viewer_history_dup_all_process_names (TtvViewerHistory *history,
                                                       GCancellable *cancellable, GError **error);
 

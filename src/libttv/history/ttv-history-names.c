@@ -164,35 +164,66 @@ read_marks (Names *n, guint row)
     }
 }
 
-/* The names of @row, oldest first, without repeats; NULL for one name. */
-static GStrv
-row_names (Names *n, guint row)
+/* The names of @row, oldest first, without repeats, into @out (not
+ * owned: the history's); FALSE for one name. */
+static gboolean
+row_names (Names *n, guint row, GPtrArray *out)
 {
   RowNames *rn = &n->rows[row];
-  g_autoptr (GStrvBuilder) builder = NULL;
   const char *last;
-  guint count = 0;
 
+  g_ptr_array_set_size (out, 0);
   if (!rn->execs)
-    return NULL;
-  builder = g_strv_builder_new ();
+    return FALSE;
   last = birth_name (n, row, 0);
   if (last)
-    {
-      g_strv_builder_add (builder, last);
-      count++;
-    }
+    g_ptr_array_add (out, (gpointer) last);
   for (guint i = 0; i < rn->execs->len; i++)
     {
       const Exec *e = &g_array_index (rn->execs, Exec, i);
 
       if (g_strcmp0 (e->name, last) == 0)
         continue;
-      g_strv_builder_add (builder, e->name);
+      g_ptr_array_add (out, (gpointer) e->name);
       last = e->name;
-      count++;
     }
-  return count > 1 ? g_strv_builder_end (builder) : NULL;
+  return out->len > 1;
+}
+
+/* --- Lists of names, shared ----------------------------------------------------
+ * Thousands of processes have the same names ("bash → gcc"): each list is
+ * kept once, for the program's life, as the strings are (g_intern_string),
+ * rather than once for each row (2.5 MB of a viewer on a trace of 79,000
+ * processes). */
+
+static GMutex shared_lock;
+static GHashTable *shared_lists;   /* the names joined by '\x1f' (owned) -> const char ** (owned) */
+
+/* The list of @names (@n_names of them), shared. */
+static const char *const *
+shared_names (const char *const *names, guint n_names)
+{
+  g_autoptr (GString) key = g_string_new (NULL);
+  for (guint i = 0; i < n_names; i++)
+    {
+      if (i)
+        g_string_append_c (key, '\x1f');
+      g_string_append (key, names[i]);
+    }
+  g_mutex_lock (&shared_lock);
+  if (shared_lists == NULL)
+    shared_lists = g_hash_table_new (g_str_hash, g_str_equal);
+  const char **list = g_hash_table_lookup (shared_lists, key->str);
+  if (list == NULL)
+    {
+      list = g_new (const char *, n_names + 1);
+      for (guint i = 0; i < n_names; i++)
+        list[i] = g_intern_string (names[i]);
+      list[n_names] = NULL;
+      g_hash_table_insert (shared_lists, g_string_free (g_steal_pointer (&key), FALSE), list);
+    }
+  g_mutex_unlock (&shared_lock);
+  return list;
 }
 
 static void
@@ -219,9 +250,12 @@ ttv_history_dup_all_process_names (const TtvHistory *h, GCancellable *cancellabl
         }
       read_marks (&n, r);
     }
-  out = g_ptr_array_new_full (n.n_rows, (GDestroyNotify) g_strfreev);
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  out = g_ptr_array_new_full (n.n_rows, NULL);
   for (guint r = 0; r < n.n_rows; r++)
-    g_ptr_array_add (out, row_names (&n, r));
+    g_ptr_array_add (out, row_names (&n, r, names) ? (gpointer) shared_names ((const char *const *) names->pdata,
+                                                                              names->len)
+                                                   : NULL);
   names_clear (&n);
   return out;
 }
@@ -231,7 +265,8 @@ ttv_history_dup_process_names (const TtvHistory *h, guint row)
 {
   guint n_rows = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
   Names n = { h, NULL, n_rows };
-  GStrv names;
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  GStrv out = NULL;
 
   if (row >= n_rows)
     return NULL;
@@ -250,7 +285,11 @@ ttv_history_dup_process_names (const TtvHistory *h, guint row)
       read_marks (&n, (guint) parent);
       r = (guint) parent;
     }
-  names = row_names (&n, row);
+  if (row_names (&n, row, names))
+    {
+      g_ptr_array_add (names, NULL);
+      out = g_strdupv ((char **) names->pdata);
+    }
   names_clear (&n);
-  return names;
+  return out;
 }

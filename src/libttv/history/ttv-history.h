@@ -183,9 +183,12 @@ const char      *ttv_history_get_process_name_at (const TtvHistory *h, guint row
 /* Every name process row @row had, oldest first, without repeats; NULL
  * when it had one name only (its row's). */
 GStrv            ttv_history_dup_process_names (const TtvHistory *h, guint row);
-/* The same for every process row (of GStrv, NULL entries: one name),
- * reading each row's marks once; NULL with @error when @cancellable was
- * cancelled.  Safe from any thread. */
+/* The same for every process row, reading each row's marks once: of
+ * NULL-terminated lists of names (const char *const *; NULL entries: one
+ * name), which rows with the same names share and which stay for the
+ * program's life, as interned strings do (the array does not own them:
+ * never free one).  NULL with @error when @cancellable was cancelled.
+ * Safe from any thread. */
 GPtrArray       *ttv_history_dup_all_process_names (const TtvHistory *h, GCancellable *cancellable,
                                                     GError **error);
 
