@@ -535,11 +535,10 @@ add_pinned_rows (const RowChoice *c, TtvViewerHistory *h, GArray *nodes, TtvTime
         if (machines)
           {
             /* TRANSLATORS: a pinned row's name and its machine's. */
-            char *label = g_strdup_printf (_("%s (%s)"), r->label,
-                                           ttv_viewer_history_get_machine_name (h, node->info->machine));
+            g_autofree char *label = g_strdup_printf (_("%s (%s)"), r->label,
+                                                      ttv_viewer_history_get_machine_name (h, node->info->machine));
 
-            g_free (r->label);
-            r->label = label;
+            r->label = g_intern_string (label);
           }
         r->pinned = TRUE;
         g_ptr_array_add (rows, r);

@@ -178,7 +178,7 @@ ttv_timeline_row_new (TtvViewerRowKind kind, guint row, const char *label)
 
   r->kind = kind;
   r->row = row;
-  r->label = g_strdup (label);
+  r->label = g_intern_string (label);
   return r;
 }
 
@@ -200,6 +200,5 @@ ttv_timeline_row_free (TtvTimelineRow *row)
   g_clear_pointer (&row->merged, g_array_unref);
   g_clear_pointer (&row->text, ttv_timeline_row_text_unref);
   g_free (row->details);
-  g_free (row->label);
   g_free (row);
 }

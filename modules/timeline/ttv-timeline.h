@@ -58,18 +58,22 @@ typedef enum {
  * reference counted: rows keep none of that text. */
 typedef struct _TtvTimelineRowText TtvTimelineRowText;
 
+/* A view has a row for every process of the trace: tens of thousands on
+ * a large trace, so a row keeps little (40 bytes, its label shared). */
 typedef struct {
-  TtvViewerRowKind kind;
   guint row;                 /* index in the history's rows of @kind */
-  char *label;               /* owned: the first column (and the tooltip's title) */
+  guint8 kind;               /* TtvViewerRowKind, or TTV_TIMELINE_ROW_MACHINE */
+  guint8 depth;              /* 0: top level; 1: a thread under its process */
+  guint8 expander;           /* TtvTimelineExpander */
+  guint8 pinned;             /* kept at the top by the user: marked at its left edge */
+  /* The first column (and the tooltip's title), interned
+   * (g_intern_string): rows mostly share a few names. */
+  const char *label;
   TtvTimelineRowText *text;  /* a reference, may be NULL: the other columns and the details */
   char *details;             /* owned, may be NULL: more lines for the tooltip (wins over @text's) */
-  guint depth;               /* 0: top level; 1: a thread under its process */
-  TtvTimelineExpander expander;
   /* Rows of the same kind drawn combined into this one (a collapsed
    * process: its threads), of guint; owned, NULL when none. */
   GArray *merged;
-  gboolean pinned;           /* kept at the top by the user: marked at its left edge */
 } TtvTimelineRow;
 
 TtvTimelineRow *ttv_timeline_row_new (TtvViewerRowKind kind, guint row, const char *label);
