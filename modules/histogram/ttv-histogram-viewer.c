@@ -6,6 +6,7 @@
  * come from an immutable cache built in a worker thread (each density bin
  * spread over the columns it covers); export as PNG or SVG (histogram.export
  * with a path, histogram.render for ttv --render). */
+#include "ttv-view-action-state.h"
 #include "ttv-view-axis.h"
 #include "ttv-view-text.h"
 #include "ttv-viewer.h"
@@ -186,10 +187,11 @@ publish_counts (TtvHistogramViewer *self)
 {
   GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "column-counts");
   const Cache *c = self->cache;
+  g_autoptr (GArray) counts = g_array_sized_new (FALSE, FALSE, sizeof (double), c ? c->width : 0);
 
-  g_simple_action_set_state (G_SIMPLE_ACTION (a),
-                             g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, c ? c->counts : NULL,
-                                                        c ? c->width : 0, sizeof (double)));
+  if (c)
+    g_array_append_vals (counts, c->counts, c->width);
+  g_simple_action_set_state (G_SIMPLE_ACTION (a), ttv_view_action_state_array (G_VARIANT_TYPE ("ad"), counts));
 }
 
 static void

@@ -8,6 +8,7 @@
 #include "ttv-controlflow-rows-kept.h"
 #include "ttv-timeline-view.h"
 #include "ttv-timeline-viewers.h"
+#include "ttv-view-action-state.h"
 #include "ttv-view-axis.h"
 
 #include <glib/gi18n-lib.h>
@@ -471,20 +472,6 @@ typedef struct
   guint32 pid;
 } ShownThread;
 
-/* @array (of fixed-size elements, taken) as a GVariant array of @type over
- * its bytes, trusted: any bytes of such an array are its normal form.
- * g_simple_action_set_state compares the new state with the old one, and
- * g_variant_equal compares untrusted values by printing them: 60 ms for
- * the pids of 79,000 processes, at every keystroke of the search. */
-static GVariant *
-trusted_array_variant (const GVariantType *type, GArray *array)
-{
-  gsize size = (gsize) array->len * g_array_get_element_size (array);
-  g_autoptr (GBytes) bytes = g_bytes_new_take (g_array_steal (array, NULL), size);
-
-  return g_variant_new_from_bytes (type, bytes, TRUE);
-}
-
 static void
 publish_shown (TtvControlflowViewer *self, GArray *keys)
 {
@@ -502,9 +489,9 @@ publish_shown (TtvControlflowViewer *self, GArray *keys)
       g_array_append_val (threads, t);
     }
   G_STATIC_ASSERT (sizeof (ShownThread) == 8);   /* (uu): two 32-bit numbers, no padding */
-  g_simple_action_set_state (G_SIMPLE_ACTION (pids_action), trusted_array_variant (G_VARIANT_TYPE ("au"), pids));
+  g_simple_action_set_state (G_SIMPLE_ACTION (pids_action), ttv_view_action_state_array (G_VARIANT_TYPE ("au"), pids));
   g_simple_action_set_state (G_SIMPLE_ACTION (threads_action),
-                             trusted_array_variant (G_VARIANT_TYPE ("a(uu)"), threads));
+                             ttv_view_action_state_array (G_VARIANT_TYPE ("a(uu)"), threads));
 }
 
 /* A thread shows in its group: it passes the search and hide-idle, and is
