@@ -1154,6 +1154,26 @@ test_controlflow_names (void)
     /* The names come from a worker thread. */
     ttv_gui_test_spin_until (earlier_name_found, &w);
   }
+  {
+    /* The earlier name in capitals: the search ignores case (each name
+     * is casefolded once for all the rows). */
+    g_autofree char *upper = g_utf8_strup (earlier, -1);
+    g_autoptr (GArray) by_upper = NULL, by_pid = NULL, by_zero = NULL;
+
+    ttv_test_set_search (cf, upper);
+    by_upper = ttv_test_shown_pids (cf);
+    g_assert_true (ttv_test_pids_contain (by_upper, info->id));
+    /* The PID finds the row; with a leading zero it is no PID ("%u"
+     * writes none), and the row has no name that holds it. */
+    g_autofree char *pid = g_strdup_printf ("%u", info->id);
+    g_autofree char *zero_pid = g_strdup_printf ("0%u", info->id);
+    ttv_test_set_search (cf, pid);
+    by_pid = ttv_test_shown_pids (cf);
+    g_assert_true (ttv_test_pids_contain (by_pid, info->id));
+    ttv_test_set_search (cf, zero_pid);
+    by_zero = ttv_test_shown_pids (cf);
+    g_assert_false (ttv_test_pids_contain (by_zero, info->id));
+  }
   ttv_test_set_search (cf, "");
   gtk_widget_destroy (window);
   g_object_unref (cf);
