@@ -671,6 +671,47 @@ test_modules (void)
     for (guint i = 0; i < pids->len; i++)
       g_assert_true (g_hash_table_contains (expected, GUINT_TO_POINTER (g_array_index (pids, guint32, i))));
   }
+  /* Another 1 ms window, with other busy rows: its own rows (what the view
+   * remembered of the first window is forgotten); then a search typed
+   * there, each keystroke building the rows again from what it
+   * remembers: the busy rows that match. */
+  {
+    g_autoptr (GHashTable) first = busy_pids (h, t0, t1);
+    TtvTime s0, s1;
+
+    ttv_tab_state_get_time_span (state, &s0, &s1);
+    s0 += (s1 - s0) / 4;
+    s1 = s0 + 1000000;
+    ttv_tab_state_set_time_window (state, s0, s1);
+
+    g_autoptr (GHashTable) expected = busy_pids (h, s0, s1);
+    g_autoptr (GArray) pids = ttv_test_shown_pids (cf);
+    gboolean differ = g_hash_table_size (first) != g_hash_table_size (expected);
+    GHashTableIter it;
+    gpointer pid;
+
+    g_hash_table_iter_init (&it, expected);
+    while (g_hash_table_iter_next (&it, &pid, NULL))
+      differ |= !g_hash_table_contains (first, pid);
+    g_assert_true (differ);
+    g_assert_cmpuint (pids->len, ==, g_hash_table_size (expected));
+    for (guint i = 0; i < pids->len; i++)
+      g_assert_true (g_hash_table_contains (expected, GUINT_TO_POINTER (g_array_index (pids, guint32, i))));
+
+    guint32 one = g_array_index (pids, guint32, 0);
+    g_autofree char *needle = g_strdup_printf ("%u", one);
+    g_autoptr (GArray) found = NULL;
+
+    ttv_test_set_search (cf, needle);
+    found = ttv_test_shown_pids (cf);
+    g_assert_true (ttv_test_pids_contain (found, one));
+    for (guint i = 0; i < found->len; i++)
+      g_assert_true (g_hash_table_contains (expected, GUINT_TO_POINTER (g_array_index (found, guint32, i))));
+    ttv_test_set_search (cf, "");
+    g_clear_pointer (&pids, g_array_unref);
+    pids = ttv_test_shown_pids (cf);
+    g_assert_cmpuint (pids->len, ==, g_hash_table_size (expected));
+  }
   /* Inside one long run without events: the running process stays. */
   {
     guint row = 0;
