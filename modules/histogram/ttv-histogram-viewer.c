@@ -191,7 +191,8 @@ publish_counts (TtvHistogramViewer *self)
 
   if (c)
     g_array_append_vals (counts, c->counts, c->width);
-  g_simple_action_set_state (G_SIMPLE_ACTION (a), ttv_view_action_state_array (G_VARIANT_TYPE ("ad"), counts));
+  g_simple_action_set_state (G_SIMPLE_ACTION (a),
+                             ttv_view_action_state_array (G_VARIANT_TYPE ("ad"), counts));
 }
 
 static void

@@ -555,7 +555,8 @@ publish_shown (TtvControlflowViewer *self, GArray *keys)
       g_array_append_val (threads, t);
     }
   G_STATIC_ASSERT (sizeof (ShownThread) == 8);   /* (uu): two 32-bit numbers, no padding */
-  g_simple_action_set_state (G_SIMPLE_ACTION (pids_action), ttv_view_action_state_array (G_VARIANT_TYPE ("au"), pids));
+  g_simple_action_set_state (G_SIMPLE_ACTION (pids_action),
+                             ttv_view_action_state_array (G_VARIANT_TYPE ("au"), pids));
   g_simple_action_set_state (G_SIMPLE_ACTION (threads_action),
                              ttv_view_action_state_array (G_VARIANT_TYPE ("a(uu)"), threads));
 }
