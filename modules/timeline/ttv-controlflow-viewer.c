@@ -601,8 +601,8 @@ add_pinned_rows (const RowChoice *c, TtvViewerHistory *h, GArray *nodes, TtvTime
         if (machines)
           {
             /* TRANSLATORS: a pinned row's name and its machine's. */
-            g_autofree char *label = g_strdup_printf (_("%s (%s)"), r->label,
-                                                      ttv_viewer_history_get_machine_name (h, node->info->machine));
+            const char *machine = ttv_viewer_history_get_machine_name (h, node->info->machine);
+            g_autofree char *label = g_strdup_printf (_("%s (%s)"), r->label, machine);
 
             r->label = g_intern_string (label);
           }

@@ -253,9 +253,12 @@ ttv_history_dup_all_process_names (const TtvHistory *h, GCancellable *cancellabl
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   out = g_ptr_array_new_full (n.n_rows, NULL);
   for (guint r = 0; r < n.n_rows; r++)
-    g_ptr_array_add (out, row_names (&n, r, names) ? (gpointer) shared_names ((const char *const *) names->pdata,
-                                                                              names->len)
-                                                   : NULL);
+    {
+      const char *const *list = NULL;
+      if (row_names (&n, r, names))
+        list = shared_names ((const char *const *) names->pdata, names->len);
+      g_ptr_array_add (out, (gpointer) list);
+    }
   names_clear (&n);
   return out;
 }

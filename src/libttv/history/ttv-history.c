@@ -227,8 +227,11 @@ ttv_history_get_memory (const TtvHistory *h)
       /* Directories and strings read from the file. */
       meta = h->header.strings_size;
       for (guint64 i = 0; i < n_rows; i++)
-        meta += (ttv_history_n_pieces (ttv_history_n_blocks (h->infos[i].n_intervals))
-                 + ttv_history_n_pieces (ttv_history_n_blocks (h->infos[i].n_marks))) * sizeof (TtvHistoryBlock);
+        {
+          guint64 n_pieces = ttv_history_n_pieces (ttv_history_n_blocks (h->infos[i].n_intervals))
+                             + ttv_history_n_pieces (ttv_history_n_blocks (h->infos[i].n_marks));
+          meta += n_pieces * sizeof (TtvHistoryBlock);
+        }
     }
   return sizeof *h + (h->heap ? h->size : 0) + meta
          + n_rows * (sizeof (TtvHistoryRowInfo) + sizeof (TtvHistoryRowIndex))
