@@ -197,30 +197,29 @@ row_names (Names *n, guint row, GPtrArray *out)
  * processes). */
 
 static GMutex shared_lock;
-static GHashTable *shared_lists;   /* the names joined by '\x1f' (owned) -> const char ** (owned) */
+/* Keyed by the list's interned strings, as bytes: a list's pointers name
+ * it whatever bytes its names hold (names joined by a separator would
+ * not: a process may put any byte in its name). */
+static GHashTable *shared_lists;   /* GBytes over a list's pointers -> the list (const char **) */
 
 /* The list of @names (@n_names of them), shared. */
 static const char *const *
 shared_names (const char *const *names, guint n_names)
 {
-  g_autoptr (GString) key = g_string_new (NULL);
+  g_autofree const char **interned = g_new (const char *, n_names + 1);
   for (guint i = 0; i < n_names; i++)
-    {
-      if (i)
-        g_string_append_c (key, '\x1f');
-      g_string_append (key, names[i]);
-    }
+    interned[i] = g_intern_string (names[i]);
+  interned[n_names] = NULL;
+  g_autoptr (GBytes) key = g_bytes_new_static (interned, n_names * sizeof (char *));
+
   g_mutex_lock (&shared_lock);
   if (shared_lists == NULL)
-    shared_lists = g_hash_table_new (g_str_hash, g_str_equal);
-  const char **list = g_hash_table_lookup (shared_lists, key->str);
+    shared_lists = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  const char **list = g_hash_table_lookup (shared_lists, key);
   if (list == NULL)
     {
-      list = g_new (const char *, n_names + 1);
-      for (guint i = 0; i < n_names; i++)
-        list[i] = g_intern_string (names[i]);
-      list[n_names] = NULL;
-      g_hash_table_insert (shared_lists, g_string_free (g_steal_pointer (&key), FALSE), list);
+      list = g_steal_pointer (&interned);
+      g_hash_table_insert (shared_lists, g_bytes_new_static (list, n_names * sizeof (char *)), list);
     }
   g_mutex_unlock (&shared_lock);
   return list;
