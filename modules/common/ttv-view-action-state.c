@@ -3,10 +3,9 @@
 #include "ttv-view-action-state.h"
 
 GVariant *
-ttv_view_action_state_array (const GVariantType *type, GArray *array)
+ttv_view_action_state_array (const GVariantType *type, gconstpointer data, gsize size)
 {
-  gsize size = (gsize) array->len * g_array_get_element_size (array);
-  g_autoptr (GBytes) bytes = g_bytes_new_take (g_array_steal (array, NULL), size);
+  g_autoptr (GBytes) bytes = g_bytes_new (data, size);
 
   return g_variant_new_from_bytes (type, bytes, TRUE);
 }

@@ -187,12 +187,10 @@ publish_counts (TtvHistogramViewer *self)
 {
   GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "column-counts");
   const Cache *c = self->cache;
-  g_autoptr (GArray) counts = g_array_sized_new (FALSE, FALSE, sizeof (double), c ? c->width : 0);
 
-  if (c)
-    g_array_append_vals (counts, c->counts, c->width);
   g_simple_action_set_state (G_SIMPLE_ACTION (a),
-                             ttv_view_action_state_array (G_VARIANT_TYPE ("ad"), counts));
+                             ttv_view_action_state_array (G_VARIANT_TYPE ("ad"), c ? c->counts : NULL,
+                                                          c ? c->width * sizeof (double) : 0));
 }
 
 static void

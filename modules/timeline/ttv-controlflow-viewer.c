@@ -37,12 +37,12 @@ thread_key (guint machine, guint32 pid)
   return (guint64) machine << 32 | pid;
 }
 
-/* Which process rows hide-idle keeps in one time window of one history,
- * remembered while both stay: a search typed with hide-idle on builds the
- * rows at each keystroke, and each row's check reads its intervals from
- * the history (400 ms for the 79,000 processes of the 1 GB bench trace). */
+/* Which process rows hide-idle keeps in one time window of the history,
+ * remembered while the window stays (and emptied with a new history): a
+ * search typed with hide-idle on builds the rows at each keystroke, and
+ * each row's check reads its intervals from the history (400 ms for the
+ * 79,000 processes of the 1 GB bench trace). */
 typedef struct {
-  const TtvViewerHistory *history;   /* compared only (cleared with a new history) */
   TtvTime t0, t1;
   GByteArray *rows;            /* owned: per process row, 0 (not known yet), BUSY or IDLE */
 } BusyMemo;
@@ -556,9 +556,11 @@ publish_shown (TtvControlflowViewer *self, GArray *keys)
     }
   G_STATIC_ASSERT (sizeof (ShownThread) == 8);   /* (uu): two 32-bit numbers, no padding */
   g_simple_action_set_state (G_SIMPLE_ACTION (pids_action),
-                             ttv_view_action_state_array (G_VARIANT_TYPE ("au"), pids));
+                             ttv_view_action_state_array (G_VARIANT_TYPE ("au"), pids->data,
+                                                          pids->len * sizeof (guint32)));
   g_simple_action_set_state (G_SIMPLE_ACTION (threads_action),
-                             ttv_view_action_state_array (G_VARIANT_TYPE ("a(uu)"), threads));
+                             ttv_view_action_state_array (G_VARIANT_TYPE ("a(uu)"), threads->data,
+                                                          threads->len * sizeof (ShownThread)));
 }
 
 /* A thread shows in its group: it passes the search and hide-idle, and is
@@ -617,14 +619,13 @@ add_pinned_rows (const RowChoice *c, TtvViewerHistory *h, GArray *nodes, TtvTime
       }
 }
 
-/* Readies @memo (may be NULL) for the @n process rows of @h in [@t0, @t1):
- * forgotten when it was for another window or history. */
+/* Readies @memo (may be NULL) for @n process rows in [@t0, @t1):
+ * forgotten when it was for another window, or emptied. */
 static void
-busy_memo_prepare (BusyMemo *memo, const TtvViewerHistory *h, guint n, TtvTime t0, TtvTime t1)
+busy_memo_prepare (BusyMemo *memo, guint n, TtvTime t0, TtvTime t1)
 {
-  if (memo == NULL || (memo->history == h && memo->t0 == t0 && memo->t1 == t1 && memo->rows->len == n))
+  if (memo == NULL || (memo->t0 == t0 && memo->t1 == t1 && memo->rows->len == n))
     return;
-  memo->history = h;
   memo->t0 = t0;
   memo->t1 = t1;
   g_byte_array_set_size (memo->rows, n);
@@ -668,7 +669,7 @@ build_rows (TtvViewerHistory *h, TtvTabState *state, const RowChoice *c, GArray 
   search_init (&search, c->needle);
   n = ttv_viewer_history_get_n_rows (h, TTV_VIEWER_ROW_PROCESS);
   if (c->hide_idle)
-    busy_memo_prepare (c->busy, h, n, t0, t1);
+    busy_memo_prepare (c->busy, n, t0, t1);
   for (guint i = 0; i < n; i++)
     {
       Node node = { ttv_viewer_history_get_row (h, TTV_VIEWER_ROW_PROCESS, i), i, -1, NULL, TRUE, TRUE };
@@ -990,7 +991,7 @@ history_changed (TtvControlflowViewer *self)
   if (h == ttv_timeline_get_history (self->timeline))
     return;
   g_hash_table_remove_all (self->toggled);
-  self->busy.history = NULL;
+  g_byte_array_set_size (self->busy.rows, 0);
   g_clear_pointer (&self->names, g_ptr_array_unref);
   if (self->names_cancel)
     g_cancellable_cancel (self->names_cancel);
