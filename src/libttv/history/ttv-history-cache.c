@@ -253,9 +253,10 @@ levels_valid (const TtvHistory *h, const TtvHistoryLevel *levels, guint n)
   for (guint k = 0; k < n; k++)
     {
       const TtvHistoryLevel *lv = &levels[k];
-      guint64 bins_max = G_MAXUINT64 >> MIN (lv->shift, 63u);
-      if (!fits (h->size, lv->offset, lv->n_bins, TTV_HISTORY_BIN_SIZE) || lv->n_bins == 0 || lv->shift >= 62
-          || lv->first_bin > bins_max || lv->n_bins > bins_max - lv->first_bin)
+      if (lv->shift >= 62 || !fits (h->size, lv->offset, lv->n_bins, TTV_HISTORY_BIN_SIZE) || lv->n_bins == 0)
+        return FALSE;
+      guint64 bins_max = G_MAXUINT64 >> lv->shift;
+      if (lv->first_bin > bins_max || lv->n_bins > bins_max - lv->first_bin)
         return FALSE;
       if (k == 0)
         continue;
