@@ -23,6 +23,12 @@ ttv_ltt_code_set (TtvLttCode *code, TtvLttCodeKind kind, const TtvType *fields,
           && fields->fixed_size_bits % 8 == 0 && fields->fixed_size_bits / 8 < G_MAXUINT32)
         code->fixed_size = (guint32) (fields->fixed_size_bits / 8);
     }
+  for (guint o = 0; o < G_N_ELEMENTS (code->step); o++)
+    {
+      guint64 payload = o + TTV_LTT_HEADER_SIZE;
+      guint64 next = ((payload + code->align_mask) & ~(guint64) code->align_mask) + code->fixed_size;
+      code->step[o] = code->fixed_size == G_MAXUINT32 || code->align_mask > 7 ? G_MAXUINT32 : (guint32) (next - o);
+    }
 }
 
 static const TtvLttFineIndex *
@@ -231,8 +237,8 @@ cursor_next (TtvCursor *cursor, TtvEvent *ev, GError **error, gboolean kept)
         return next_slow (c, ev, error);
       const TtvLttCode *code = &c->codes[id];
       guint64 payload = off + TTV_LTT_HEADER_SIZE;
-      guint64 next = ((payload + code->align_mask) & ~(guint64) code->align_mask) + code->fixed_size;
-      /* Unknown and builtin codes and variable sizes (fixed_size
+      guint64 next = off + code->step[off % G_N_ELEMENTS (code->step)];
+      /* Unknown and builtin codes and variable sizes (a step of
        * G_MAXUINT32 puts next past any block), events past the block end
        * and the events a fine index being recorded notes all fail these. */
       if (G_LIKELY (next <= it->fast_end && (it->fine == NULL || it->index % TTV_LTT_FINE_STEP != 0)))
