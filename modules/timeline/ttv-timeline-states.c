@@ -144,6 +144,21 @@ state_is_busy (TtvViewerRowKind kind, guint16 state)
     }
 }
 
+/* The state lows state_is_busy () takes for @kind, as bits. */
+static guint32
+busy_lows (TtvViewerRowKind kind)
+{
+  switch (kind)
+    {
+    case TTV_VIEWER_ROW_PROCESS:
+      return 1u << TTV_VIEWER_PROCESS_RUN | 1u << TTV_VIEWER_PROCESS_WAIT_CPU | 1u << TTV_VIEWER_PROCESS_WAIT_FORK;
+    case TTV_VIEWER_ROW_CPU:
+      return 1u << TTV_VIEWER_CPU_BUSY;
+    default:
+      return ~1u;
+    }
+}
+
 gboolean
 ttv_timeline_row_is_busy (TtvViewerHistory *history, TtvViewerRowKind kind, guint row, TtvTime t0,
                           TtvTime t1)
@@ -154,6 +169,15 @@ ttv_timeline_row_is_busy (TtvViewerHistory *history, TtvViewerRowKind kind, guin
 
   if (!info || info->end <= t0 || info->birth >= t1)
     return FALSE;
+  /* The states the row takes in its life say it without a read when it
+   * takes no busy one, or when its whole life (every interval, from its
+   * birth on) lies in the window.  Most rows of a large trace are short
+   * lives or asleep, and a view opens on the whole trace: hide-idle there
+   * read every row's file blocks (0.2-0.4 s for 79,000 processes). */
+  if (!(info->states_seen & busy_lows (kind)))
+    return FALSE;
+  if (info->birth >= t0 && info->end <= t1)
+    return TRUE;
   t = MAX (t0, info->birth);
   /* Interval after interval: a row that is neither busy nor gone changes
    * state only to become busy, so this stops after a few. */

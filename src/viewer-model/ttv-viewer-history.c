@@ -34,6 +34,7 @@ SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, name);
 SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, birth);
 SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, end);
 SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, dead);
+SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, states_seen);
 SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, cpu_time);
 SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, n_events);
 SAME_FIELD (TtvViewerRowInfo, TtvHistoryRowInfo, n_intervals);

@@ -712,6 +712,24 @@ test_modules (void)
     pids = ttv_test_shown_pids (cf);
     g_assert_cmpuint (pids->len, ==, g_hash_table_size (expected));
   }
+  /* The whole trace, the window a view opens with: each row's whole life
+   * lies in it, and the view tells the busy ones from the states the
+   * history says each row takes (TtvViewerRowInfo.states_seen), without
+   * reading their intervals; the same rows. */
+  {
+    TtvTime s0, s1;
+
+    ttv_tab_state_get_time_span (state, &s0, &s1);
+    ttv_tab_state_set_time_window (state, s0, s1);
+
+    g_autoptr (GHashTable) expected = busy_pids (h, s0, s1);
+    g_autoptr (GArray) pids = ttv_test_shown_pids (cf);
+
+    g_test_message ("hide idle over the whole trace: %u of %u rows busy", g_hash_table_size (expected), n_proc);
+    g_assert_cmpuint (pids->len, ==, g_hash_table_size (expected));
+    for (guint i = 0; i < pids->len; i++)
+      g_assert_true (g_hash_table_contains (expected, GUINT_TO_POINTER (g_array_index (pids, guint32, i))));
+  }
   /* Inside one long run without events: the running process stays. */
   {
     guint row = 0;
@@ -1314,6 +1332,72 @@ test_controlflow_sort (void)
   g_object_unref (cf);
 }
 
+/* --- Hide-idle from the states a row takes ---------------------------------------- */
+
+/* A machine of 200 live processes, most asleep for its 6,000 events: over
+ * the whole trace (each row's life inside the window, answered from the
+ * states the history says each row takes, not from its intervals) and
+ * over its first half (rows alive at its end read their intervals), the
+ * control flow keeps exactly the rows that run or wait for a CPU there. */
+static void
+test_hide_idle_whole_lives (void)
+{
+  g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "idle-trace", NULL);
+  const char *gen[] = { TTV_GEN_PATH, "-q", "--cpus", "2", "--events", "6000", "--processes", "200", "-s", "5",
+                        "-o", dir, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
+  g_autoptr (TtvTabState) state = NULL;
+  TtvHistoryOptions opt = { .no_cache = TRUE };
+  TtvHistory *h;
+  GtkWidget *cf;
+  TtvTime s0, s1;
+  gint status = -1;
+  guint n_proc, n_whole_idle = 0;
+
+  load_modules ();
+  g_assert_true (g_spawn_sync (NULL, (char **) gen, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (ttv_traceset_add_path (ts, dir, &error));
+  g_assert_no_error (error);
+  h = ttv_history_build (ts, &opt, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  state = ttv_tab_state_new (ts);
+  ttv_tab_state_set_history (state, h);
+  n_proc = ttv_history_get_n_rows (h, TTV_HISTORY_ROW_PROCESS);
+  for (guint r = 0; r < n_proc; r++)
+    {
+      const TtvHistoryRowInfo *info = ttv_history_get_row (h, TTV_HISTORY_ROW_PROCESS, r);
+      guint32 busy = 1u << TTV_PROCESS_RUN | 1u << TTV_PROCESS_WAIT_CPU | 1u << TTV_PROCESS_WAIT_FORK;
+
+      n_whole_idle += !(info->id == 0 && info->cpu >= 0) && !(info->states_seen & busy);
+    }
+  g_test_message ("%u process rows, %u never run nor wait for a CPU", n_proc, n_whole_idle);
+  g_assert_cmpuint (n_whole_idle, >, 10);
+  cf = g_object_ref_sink (ttv_viewer_registry_find ("controlflow")->new_viewer (state));
+  g_action_group_change_action_state (gtk_widget_get_action_group (cf, "controlflow"), "hide-idle",
+                                      g_variant_new_boolean (TRUE));
+  ttv_tab_state_get_time_span (state, &s0, &s1);
+  for (guint half = 0; half < 2; half++)
+    {
+      TtvTime t1 = half ? s0 + (s1 - s0) / 2 : s1;
+      g_autoptr (GHashTable) expected = NULL;
+      g_autoptr (GArray) pids = NULL;
+
+      ttv_tab_state_set_time_window (state, s0, t1);
+      expected = busy_pids (h, s0, t1);
+      pids = ttv_test_shown_pids (cf);
+      g_test_message ("hide idle over %s: %u rows", half ? "the first half" : "the whole trace", pids->len);
+      g_assert_cmpuint (g_hash_table_size (expected), >, 0);
+      g_assert_cmpuint (pids->len, ==, g_hash_table_size (expected));
+      for (guint i = 0; i < pids->len; i++)
+        g_assert_true (g_hash_table_contains (expected, GUINT_TO_POINTER (g_array_index (pids, guint32, i))));
+    }
+  gtk_widget_destroy (cf);
+  g_object_unref (cf);
+}
+
 /* --- The resources module: hide idle ------------------------------------------------ */
 
 static gboolean
@@ -1390,6 +1474,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/render/real-traces", test_render_real);
   g_test_add_func ("/timeline/render/bad-arguments", test_render_bad);
   g_test_add_func ("/timeline/modules", test_modules);
+  g_test_add_func ("/timeline/hide-idle-whole-lives", test_hide_idle_whole_lives);
   g_test_add_func ("/timeline/pass-cancel", test_pass_cancel);
   g_test_add_func ("/timeline/palette", test_palette);
   g_test_add_func ("/timeline/filter-rows", test_filter_rows);

@@ -65,6 +65,12 @@ ttv_history_test_assert_same (TtvHistory *a, TtvHistory *b)
           g_autoptr (GArray) ib = ttv_history_query_intervals (b, kind, i, TTV_TIME_MIN, TTV_TIME_MAX);
           g_assert_cmpmem (ia->data, ia->len * sizeof (TtvHistoryInterval), ib->data,
                            ib->len * sizeof (TtvHistoryInterval));
+          /* The states the row takes: those of its intervals. */
+          guint32 states = 0;
+          for (guint k = 0; k < ia->len; k++)
+            states |= 1u << ttv_history_state_low (g_array_index (ia, TtvHistoryInterval, k).state);
+          g_assert_cmphex (ra->states_seen, ==, states);
+          g_assert_cmphex (rb->states_seen, ==, states);
           if (kind == TTV_HISTORY_ROW_PROCESS)
             {
               g_autoptr (GArray) ma = ttv_history_query_marks (a, i, TTV_TIME_MIN, TTV_TIME_MAX);

@@ -150,6 +150,10 @@ typedef struct {
   TtvTime birth;           /* fork time, or when the row first appeared */
   TtvTime end;             /* end of its last interval (death, or the trace's end) */
   gboolean dead;           /* the task was freed at @end */
+  /* Bit k set: some interval of the row has a state whose
+   * ttv_viewer_state_low () is k (a row whose whole life lies in a
+   * window is busy there, or not, without reading its intervals). */
+  guint32 states_seen;
   TtvTime cpu_time;        /* process rows: time running */
   guint64 n_events;        /* events attributed to the row */
   guint64 n_intervals;     /* stored records (intervals may be split) */

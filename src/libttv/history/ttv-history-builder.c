@@ -1053,6 +1053,7 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
       fr.cpu_time = r->cpu_time;
       fr.n_events = r->n_events;
       fr.dead = r->dead;
+      fr.states_seen = r->recs.states_seen;
 
       TtvHistorySeq recs, marks = { 0 };
       ttv_history_encoder_seq (&r->recs, NULL, 0, &recs);

@@ -415,6 +415,7 @@ ttv_history_open_data (TtvHistory *h, gboolean trusted, GError **error)
       info->birth = r->birth;
       info->end = r->end;
       info->dead = r->dead != 0;
+      info->states_seen = r->states_seen;
       info->cpu_time = r->cpu_time;
       info->n_events = r->n_events;
       info->n_intervals = r->n_recs;

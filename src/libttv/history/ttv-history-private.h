@@ -261,6 +261,7 @@ typedef struct {
   gboolean finished;       /* no more records: everything written out */
   /* Coding. */
   gboolean listed;         /* in the coder's list of encoders holding bytes */
+  guint16 states_seen;     /* of the records coded: TtvHistoryRowInfo.states_seen */
   guint8 *buf;             /* owned: coded blocks not written yet */
   gsize len;
   gsize cap;
@@ -547,7 +548,7 @@ typedef struct {
   guint32 dead;
   guint32 n_levels;
   guint32 machine;         /* of the traceset: rows are sorted by kind, machine, id */
-  guint32 pad;
+  guint32 states_seen;     /* TtvHistoryRowInfo.states_seen */
   guint64 n_recs;          /* coded intervals */
   guint64 recs_dir_offset; /* their directory (TtvHistoryBlock per piece; 8-aligned) */
   guint64 n_marks;
@@ -556,9 +557,10 @@ typedef struct {
 } TtvHistoryRow;
 
 #define TTV_HISTORY_MAGIC "TTVHIST"
-#define TTV_HISTORY_VERSION 6u   /* 3: written while read (pieces), fixed-size bins; 4: per-CPU
+#define TTV_HISTORY_VERSION 7u   /* 3: written while read (pieces), fixed-size bins; 4: per-CPU
                                * interrupts, block requests matched by sector; 5: soft IRQ
-                               * rows named; 6: rows per machine */
+                               * rows named; 6: rows per machine; 7: the states a row
+                               * takes */
 #define TTV_HISTORY_BOM 0x01020304u
 
 typedef struct {

@@ -83,6 +83,7 @@ ttv_history_encoder_code (TtvHistoryEncoder *e, TtvHistoryWriter *w, const TtvHi
   guint nd = 0;
   /* ORs, not maxima: the widths below depend only on the highest bit set. */
   guint64 or_d = 0, or_c = 0, or_a = 0, or_p = 0;
+  guint states = 0;        /* bit k: a key of low 4 bits k (TtvHistoryEncoder.states_seen) */
   guint64 prev_start = (guint64) r[0].start;   /* the first record's delta: 0 */
   for (guint i = 0; i < n; i++)
     {
@@ -98,6 +99,7 @@ ttv_history_encoder_code (TtvHistoryEncoder *e, TtvHistoryWriter *w, const TtvHi
               slots[s] = (guint8) nd;
               or_a |= word >> 32;
               or_p |= (word >> 8) & 0xffffff;
+              states |= 1u << (word & 0xf);
               break;
             }
           if (dict[entry - 1] == word)
@@ -112,6 +114,7 @@ ttv_history_encoder_code (TtvHistoryEncoder *e, TtvHistoryWriter *w, const TtvHi
       or_d |= delta[i];
       or_c |= r[i].count;
     }
+  e->states_seen |= (guint16) states;
   guint bt = bits_for (or_d), bc = bits_for (or_c), bi = bits_for (nd - 1);
   guint wa = bytes_for (or_a), wp = bytes_for (or_p);
   guint rb = bt + bc + bi;
