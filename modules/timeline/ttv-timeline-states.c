@@ -151,7 +151,8 @@ busy_lows (TtvViewerRowKind kind)
   switch (kind)
     {
     case TTV_VIEWER_ROW_PROCESS:
-      return 1u << TTV_VIEWER_PROCESS_RUN | 1u << TTV_VIEWER_PROCESS_WAIT_CPU | 1u << TTV_VIEWER_PROCESS_WAIT_FORK;
+      return 1u << TTV_VIEWER_PROCESS_RUN | 1u << TTV_VIEWER_PROCESS_WAIT_CPU
+             | 1u << TTV_VIEWER_PROCESS_WAIT_FORK;
     case TTV_VIEWER_ROW_CPU:
       return 1u << TTV_VIEWER_CPU_BUSY;
     default:

@@ -725,7 +725,8 @@ test_modules (void)
     g_autoptr (GHashTable) expected = busy_pids (h, s0, s1);
     g_autoptr (GArray) pids = ttv_test_shown_pids (cf);
 
-    g_test_message ("hide idle over the whole trace: %u of %u rows busy", g_hash_table_size (expected), n_proc);
+    g_test_message ("hide idle over the whole trace: %u of %u rows busy", g_hash_table_size (expected),
+                    n_proc);
     g_assert_cmpuint (pids->len, ==, g_hash_table_size (expected));
     for (guint i = 0; i < pids->len; i++)
       g_assert_true (g_hash_table_contains (expected, GUINT_TO_POINTER (g_array_index (pids, guint32, i))));
@@ -1343,8 +1344,8 @@ static void
 test_hide_idle_whole_lives (void)
 {
   g_autofree char *dir = g_build_filename (ttv_test_get_tmp_dir (), "idle-trace", NULL);
-  const char *gen[] = { TTV_GEN_PATH, "-q", "--cpus", "2", "--events", "6000", "--processes", "200", "-s", "5",
-                        "-o", dir, NULL };
+  const char *gen[] = { TTV_GEN_PATH, "-q", "--cpus", "2", "--events", "6000", "--processes", "200",
+                        "-s", "5", "-o", dir, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (TtvTraceset) ts = ttv_traceset_new ();
   g_autoptr (TtvTabState) state = NULL;
@@ -1356,7 +1357,8 @@ test_hide_idle_whole_lives (void)
   guint n_proc, n_whole_idle = 0;
 
   load_modules ();
-  g_assert_true (g_spawn_sync (NULL, (char **) gen, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_true (g_spawn_sync (NULL, (char **) gen, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status,
+                               &error));
   g_assert_no_error (error);
   g_assert_cmpint (status, ==, 0);
   g_assert_true (ttv_traceset_add_path (ts, dir, &error));

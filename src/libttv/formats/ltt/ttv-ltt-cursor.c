@@ -27,7 +27,8 @@ ttv_ltt_code_set (TtvLttCode *code, TtvLttCodeKind kind, const TtvType *fields,
     {
       guint64 payload = o + TTV_LTT_HEADER_SIZE;
       guint64 next = ((payload + code->align_mask) & ~(guint64) code->align_mask) + code->fixed_size;
-      code->step[o] = code->fixed_size == G_MAXUINT32 || code->align_mask > 7 ? G_MAXUINT32 : (guint32) (next - o);
+      gboolean fits = code->fixed_size != G_MAXUINT32 && code->align_mask < G_N_ELEMENTS (code->step);
+      code->step[o] = fits ? (guint32) (next - o) : G_MAXUINT32;
     }
 }
 
