@@ -48,27 +48,31 @@ typedef union {
 #define ROW_NO_STATE G_MAXUINT32
 
 typedef struct {
-  TtvHistoryRowKind kind;
-  guint machine;
-  guint32 id;
-  gint cpu;
-  guint32 tgid;
-  guint32 ppid;
-  GQuark name;
-  gint64 birth;
-  gint64 end;
-  gboolean open;
-  gboolean dead;
-  gint64 cpu_time;
-  guint64 n_events;
-  TtvHistoryEncoder recs;     /* coded records, written out as they fill */
-  TtvHistoryEncoder *marks;   /* in the builder's slab, or NULL */
+  /* What every event reads or writes of its rows, together (and, in a row
+   * the slab places on a line's start, in one line): the current interval,
+   * the counts, the task's names; then the records' encoder, whose fields
+   * of the reading thread come first. */
   /* The current (open) interval, while there is one (row_has_cur);
    * else cur.state is ROW_NO_STATE and cur_start G_MAXINT64, so that the
    * usual paths need no test of their own for it (row_clear_cur). */
   gint64 cur_start;
   RowStateAux cur;
   guint32 cur_count;
+  gboolean open;
+  guint64 n_events;
+  gint64 cpu_time;
+  TtvHistoryRowKind kind;
+  guint32 tgid;
+  guint32 ppid;
+  GQuark name;
+  TtvHistoryEncoder recs;     /* coded records, written out as they fill */
+  guint machine;
+  guint32 id;
+  gint cpu;
+  gboolean dead;
+  gint64 birth;
+  gint64 end;
+  TtvHistoryEncoder *marks;   /* in the builder's slab, or NULL */
   TtvHistoryEarlySummary *early;   /* in the builder's slab, or NULL */
 } BRow;
 

@@ -259,6 +259,10 @@ typedef struct {
   guint64 n_recs;          /* pushed, coded or not */
   gint64 last_start;       /* of the last record pushed; G_MININT64 before the first */
   gboolean finished;       /* no more records: everything written out */
+  /* The two groups a cache line apart at least, so that the coding thread's
+   * writes (a block at a time) do not take the line of the fields the
+   * reading thread writes at every record from its cache. */
+  guint8 apart[64];
   /* Coding. */
   gboolean listed;         /* in the coder's list of encoders holding bytes */
   guint16 states_seen;     /* of the records coded: TtvHistoryRowInfo.states_seen */
