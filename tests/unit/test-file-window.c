@@ -5,12 +5,16 @@
  * next is made again, a tail read reads only the bytes asked for, and a
  * range past the end of the file or of a file that shrank fails naming
  * the file, the window then holding nothing; a window read on maps the
- * file, and a program with the mapping guard reports a mapped file that
- * shrinks under it by its name and offset. */
+ * file or copies it into the buffer it reuses, the way measured once per
+ * process (or set by TTV_WINDOW_IO), and a program with the mapping guard
+ * reports a mapped file that shrinks under it by its name and offset.
+ * Every test but the measurement's runs with windows that map, the way
+ * the mapping tests need. */
 #include "ttv-error.h"
 #include "ttv-file-window.h"
 #include "ttv-mapping-guard.h"
 #include "ttv-sanitizer.h"
+#include "ttv-window-io.h"
 
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -473,10 +477,120 @@ test_mapped_shrinks (void)
   g_unlink (path);
 }
 
+/* Windows read on that copy (TTV_WINDOW_IO=copy, or copies measured
+ * faster): never mapped, every range in the one buffer the window reuses
+ * (its pages stay in place), the bytes the file's, counted as read. */
+static void
+test_copied (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (TtvWindowedFile) f = open_pattern_file (&path);
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
+  ttv_window_io_set (TTV_WINDOW_IO_COPY);
+  assert_range (&w, 0, 100);
+  const guint8 *buf = w.buf;
+  for (guint64 at = 65536; at + 65536 <= FILE_BYTES; at += 65536)
+    {
+      guint64 before = ttv_windowed_file_get_bytes_read (f);
+      gboolean held = ttv_file_window_holds (&w, at, 65536, at);
+      assert_range (&w, at, 65536);
+      g_assert_false (w.mapped);
+      g_assert_true (w.buf == buf && w.bytes == buf);
+      if (!held)
+        g_assert_cmpuint (ttv_windowed_file_get_bytes_read (f) - before, ==, w.bytes_len);
+    }
+  ttv_window_io_set (TTV_WINDOW_IO_MAP);
+  g_unlink (path);
+}
+
+/* The way measured by the first window read on (outside the sanitizers,
+ * where windows never map and nothing is measured): decided then, for
+ * good, and what the next windows read on do; a file too short to tell
+ * leaves it undecided, its windows copying. */
+static void
+test_measured (void)
+{
+  if (TTV_SANITIZED)
+    {
+      g_test_skip ("windows read by copies under a sanitizer: nothing is measured");
+      return;
+    }
+  g_autofree char *path = NULL;
+  g_autoptr (TtvWindowedFile) f = open_pattern_file (&path);
+  g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
+  ttv_window_io_set (TTV_WINDOW_IO_UNDECIDED);
+  /* The last 60 KiB of the file, read on: too few bytes to tell. */
+  assert_range (&w, FILE_BYTES - 200000, 10);
+  g_assert_false (ttv_file_window_holds (&w, FILE_BYTES - 60000, 10, FILE_BYTES - 60000));
+  assert_range (&w, FILE_BYTES - 60000, 10);
+  g_assert_false (w.mapped);
+  g_assert_cmpint (ttv_window_io_get (), ==, TTV_WINDOW_IO_UNDECIDED);
+  /* From the start on: decided at the first range read on. */
+  assert_range (&w, 0, 100);
+  assert_range (&w, 65536 * 3, 65536);
+  TtvWindowIo io = ttv_window_io_get ();
+  g_assert_true (io == TTV_WINDOW_IO_MAP || io == TTV_WINDOW_IO_COPY);
+  g_test_message ("windows read on here: %s", ttv_window_io_name (io));
+  assert_range (&w, 65536 * 6, 65536);
+  g_assert_cmpint (w.mapped, ==, io == TTV_WINDOW_IO_MAP);
+  assert_file_bytes (w.bytes, w.bytes_offset, 0, w.bytes_len, "window read on after the measurement");
+  ttv_window_io_set (TTV_WINDOW_IO_MAP);
+  g_unlink (path);
+}
+
+/* TTV_WINDOW_IO sets the way with no measurement; a value it does not
+ * know is a warning naming the variable. */
+static void
+test_io_from_environment (void)
+{
+  if (TTV_SANITIZED)
+    {
+      g_test_skip ("windows read by copies under a sanitizer: nothing is measured");
+      return;
+    }
+  const char *child = g_getenv ("TTV_TEST_WINDOW_IO");
+  if (g_test_subprocess ())
+    {
+      g_autofree char *path = NULL;
+      g_autoptr (TtvWindowedFile) f = open_pattern_file (&path);
+      g_auto (TtvFileWindow) w = TTV_FILE_WINDOW_INIT (f);
+      g_setenv ("TTV_WINDOW_IO", child, TRUE);
+      ttv_window_io_set (TTV_WINDOW_IO_UNDECIDED);
+      assert_range (&w, 0, 100);
+      assert_range (&w, 65536 * 3, 65536);
+      g_unlink (path);
+      g_print ("way %s mapped %d\n", ttv_window_io_name (ttv_window_io_get ()), w.mapped);
+      return;
+    }
+  const struct {
+    const char *value;
+    const char *out;
+  } cases[] = {
+    { "copy", "*way copy mapped 0*" },
+    { "map", "*way map mapped 1*" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_setenv ("TTV_TEST_WINDOW_IO", cases[i].value, TRUE);
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_assert_passed ();
+      g_test_trap_assert_stdout (cases[i].out);
+    }
+  g_setenv ("TTV_TEST_WINDOW_IO", "mmap", TRUE);
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr ("*TTV_WINDOW_IO=mmap: expected map, copy or auto*");
+  g_unsetenv ("TTV_TEST_WINDOW_IO");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* The user's TTV_WINDOW_IO is not the measurement's test's. */
+  if (!g_test_subprocess ())
+    g_unsetenv ("TTV_WINDOW_IO");
+  ttv_window_io_set (TTV_WINDOW_IO_MAP);
   g_test_add_func ("/core/file-window/ranges", test_ranges);
   g_test_add_func ("/core/file-window/growing-ranges", test_growing_ranges);
   g_test_add_func ("/core/file-window/past-end", test_past_end);
@@ -486,5 +600,8 @@ main (int argc, char **argv)
   g_test_add_func ("/core/file-window/ends-in-part", test_ends_in_part);
   g_test_add_func ("/core/file-window/mapped", test_mapped);
   g_test_add_func ("/core/file-window/mapped-shrinks", test_mapped_shrinks);
+  g_test_add_func ("/core/file-window/copied", test_copied);
+  g_test_add_func ("/core/file-window/measured", test_measured);
+  g_test_add_func ("/core/file-window/io-from-environment", test_io_from_environment);
   return g_test_run ();
 }

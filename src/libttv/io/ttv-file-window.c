@@ -7,6 +7,7 @@
 #include "ttv-mapping-guard.h"
 #include "ttv-regular-file.h"
 #include "ttv-sanitizer.h"
+#include "ttv-window-io.h"
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>
@@ -309,12 +310,14 @@ map_range (TtvFileWindow *w, guint64 start, guint64 end)
 /* A window that reads on (reads_on, from @from), moved by a mapping to
  * the range [@offset, @offset + @length) (@offset <= @from): a pointer to
  * the bytes at @offset; NULL when it does not read on, @from is past the
- * end of the file, or the mapping fails (the window then holds nothing):
- * the caller reads the range, and reports what fails. */
+ * end of the file, copies cost less on this machine (ttv-window-io.h), or
+ * the mapping fails (the window then holds nothing): the caller reads the
+ * range, and reports what fails. */
 static const guint8 *
 map_read_on (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from)
 {
-  if (!reads_on (w, from) || from >= w->file->size)
+  const TtvWindowedFile *f = w->file;
+  if (!reads_on (w, from) || from >= f->size || ttv_window_io_choose (f->fd, offset, f->size) != TTV_WINDOW_IO_MAP)
     return NULL;
   forget_bytes (w);
   /* From a page boundary, as the copies. */

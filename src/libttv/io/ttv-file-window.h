@@ -13,11 +13,13 @@ G_BEGIN_DECLS
  * fast as 1 MiB ones with less memory (a packet or block larger than that
  * gets a window its size, in a buffer of whole windows kept for the next
  * packets that fit).  A window read on from its last range, as a cursor
- * reading a file through does, maps the next TTV_FILE_WINDOW_MAP_BYTES
+ * reading a file through does, may map the next TTV_FILE_WINDOW_MAP_BYTES
  * of the file instead, every page at once (MADV_POPULATE_READ), and
- * unmaps them when it moves on: on Linux 6.x that costs less than pread's
- * copy (8 to 17 % of a read), where on the earlier kernels measured one
- * fault a page made it cost more.  Mapping whole files made the resident
+ * unmap them when it moves on: on some machines that costs less than
+ * pread's copy (8 to 17 % of a read), on others (the same kernel, another
+ * host) three times more, every new page's first touch costing the host;
+ * so the program measures both once and keeps the faster
+ * (ttv-window-io.h).  Mapping whole files made the resident
  * memory grow to the trace's size.  Under a sanitizer windows always
  * read by copies (ttv-sanitizer.h).  A mapped file that another program
  * truncates raises SIGBUS when the window reads the pages it lost:
