@@ -6,6 +6,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char digit_pairs[201] =
   "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -459,6 +460,49 @@ digits_round_trip (double v, double m, int bin, guint bits, guint n, guint64 *di
   return dist_m > half_ulp_m + tie_m ? 0 : -1;
 }
 
+/* Powers of ten a double holds exactly: up to 10^22. */
+static const double exact_pow10_double[] = {
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* The shortest text of the normal double @v when it is a decimal of at
+ * most DBL_DIG (15) significant digits and at most 22 after the point,
+ * as the values of most traces are (54.781, 0.25), found with no long
+ * double: the decimal r 10^-k (r < 10^15, the first k that does) reads
+ * back as @v when the division r / 10^k, of exact operands and so rounded
+ * as strtod rounds the decimal, gives |@v|.  Such a decimal is within half
+ * an ULP of @v, nearer than half a unit of its 15th digit: the digits the
+ * search at DBL_DIG finds, so the same text.  NULL when @v is no such
+ * decimal. */
+static char *
+put_short_decimal (char *p, double v)
+{
+  double a = fabs (v);
+  for (guint k = 0; k < G_N_ELEMENTS (exact_pow10_double); k++)
+    {
+      double y = a * exact_pow10_double[k];
+      if (y >= 1e15)
+        return NULL;
+      /* The nearest integer (y < 2^52: y + 0.5 exact); a cheap test that
+       * it is y's before the division that decides. */
+      double r = (double) (gint64) (y + 0.5);
+      if (fabs (y - r) > y * 0x1p-50 || r == 0 || r / exact_pow10_double[k] != a)
+        continue;
+      char digits[20], ds[15];
+      gsize n = (gsize) (ttv_text_put_u64 (digits, (guint64) r) - digits);
+      if (n > sizeof ds)   /* r < 10^15 */
+        return NULL;
+      memcpy (ds, digits, n);
+      memset (ds + n, '0', sizeof ds - n);
+      int significant = (int) n;
+      while (significant > 1 && ds[significant - 1] == '0')
+        significant--;
+      return put_g_text (p, signbit (v), ds, sizeof ds, (int) n - 1 - (int) k, significant);
+    }
+  return NULL;
+}
+
 char *
 ttv_text_put_double_shortest (char *p, double v, guint bits)
 {
@@ -472,6 +516,12 @@ ttv_text_put_double_shortest (char *p, double v, guint bits)
   /* DIG digits (FLT_DIG, DBL_DIG) hold any value of at most DIG digits:
    * when those read back, the shortest text is them less trailing zeros;
    * else the first of DIG + 1 up to 9 or 17 digits that reads back. */
+  if (!single)
+    {
+      char *end = put_short_decimal (p, v);
+      if (end)
+        return end;
+    }
   guint dig = single ? 6 : 15, max = single ? 9 : 17;
   int bin;
   double m = frexp (v, &bin);
