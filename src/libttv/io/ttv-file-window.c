@@ -317,7 +317,8 @@ static const guint8 *
 map_read_on (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from)
 {
   const TtvWindowedFile *f = w->file;
-  if (!reads_on (w, from) || from >= f->size || ttv_window_io_choose (f->fd, offset, f->size) != TTV_WINDOW_IO_MAP)
+  if (!reads_on (w, from) || from >= f->size
+      || ttv_window_io_choose (f->fd, f->path, offset, f->size) != TTV_WINDOW_IO_MAP)
     return NULL;
   forget_bytes (w);
   /* From a page boundary, as the copies. */

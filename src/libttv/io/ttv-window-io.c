@@ -2,6 +2,7 @@
  * ttv-window-io.h). */
 #include "ttv-window-io.h"
 #include "ttv-file-window.h"
+#include "ttv-mapping-guard.h"
 
 #include <errno.h>
 #include <string.h>
@@ -89,22 +90,26 @@ time_copy (int fd, guint8 *buf, guint64 offset, gsize len, guint *sum)
   return now_ns () - t0;
 }
 
-/* Nanoseconds to map the @len bytes at @offset (page aligned) as a
- * window does, look at them and unmap them; -1 when the file cannot be
- * mapped so. */
+/* Nanoseconds to map the @len bytes at @offset (page aligned) of @path as
+ * a window does, look at them and unmap them; -1 when the file cannot be
+ * mapped so.  The mapping is in the guard as a window's is: a file that
+ * another program truncates meanwhile stops the program with a message,
+ * not a SIGBUS. */
 static gint64
-time_map (int fd, guint64 offset, gsize len, guint *sum)
+time_map (int fd, const char *path, guint64 offset, gsize len, guint *sum)
 {
   gint64 t0 = now_ns ();
   void *m = mmap (NULL, len, PROT_READ, MAP_SHARED, fd, (off_t) offset);
   if (m == MAP_FAILED)
     return -1;
-  if (madvise (m, len, MADV_POPULATE_READ) != 0)
+  gint guard = -1;
+  if (madvise (m, len, MADV_POPULATE_READ) != 0 || (guard = ttv_mapping_guard_add (m, len, path, offset)) < 0)
     {
       munmap (m, len);
       return -1;
     }
   *sum += look_at (m, len);
+  ttv_mapping_guard_remove (guard);
   munmap (m, len);
   return now_ns () - t0;
 }
@@ -114,7 +119,7 @@ time_map (int fd, guint64 offset, gsize len, guint *sum)
  * written first, since a window's buffer is reused, its pages long in
  * place. */
 static TtvWindowIo
-measure (int fd, guint64 offset, guint64 size)
+measure (int fd, const char *path, guint64 offset, guint64 size)
 {
   guint64 start = offset & ~(guint64) (sysconf (_SC_PAGESIZE) - 1);
   if (start >= size || size - start < PROBE_MIN_BYTES)
@@ -128,9 +133,9 @@ measure (int fd, guint64 offset, guint64 size)
     {
       gint64 copy = -1, map = -1;
       if (round % 2 == 0)
-        copy = time_copy (fd, buf, start, len, &sum), map = time_map (fd, start, len, &sum);
+        copy = time_copy (fd, buf, start, len, &sum), map = time_map (fd, path, start, len, &sum);
       else
-        map = time_map (fd, start, len, &sum), copy = time_copy (fd, buf, start, len, &sum);
+        map = time_map (fd, path, start, len, &sum), copy = time_copy (fd, buf, start, len, &sum);
       if (copy < 0 || map < 0)
         return TTV_WINDOW_IO_COPY;
       best_copy = MIN (best_copy, copy);
@@ -158,7 +163,7 @@ from_environment (void)
 }
 
 TtvWindowIo
-ttv_window_io_choose (int fd, guint64 offset, guint64 size)
+ttv_window_io_choose (int fd, const char *path, guint64 offset, guint64 size)
 {
   TtvWindowIo io = ttv_window_io_get ();
   if (G_LIKELY (io != TTV_WINDOW_IO_UNDECIDED))
@@ -173,7 +178,7 @@ ttv_window_io_choose (int fd, guint64 offset, guint64 size)
       io = from_environment ();
     }
   if (io == TTV_WINDOW_IO_UNDECIDED)
-    io = measure (fd, offset, size);
+    io = measure (fd, path, offset, size);
   if (io != TTV_WINDOW_IO_UNDECIDED)
     ttv_window_io_set (io);
   g_atomic_int_set (&measuring, 0);

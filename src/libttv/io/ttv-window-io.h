@@ -33,10 +33,11 @@ TtvWindowIo ttv_window_io_get (void);
  * which users and benchmarks set to compare the two. */
 void        ttv_window_io_set (TtvWindowIo io);
 
-/* The way for a window about to read on at @offset of the file open as
- * @fd (@size bytes): measured the first time (a few hundred KiB of the
- * file read both ways, about a millisecond), or read from TTV_WINDOW_IO. */
-TtvWindowIo ttv_window_io_choose (int fd, guint64 offset, guint64 size);
+/* The way for a window about to read on at @offset of the file @path
+ * open as @fd (@size bytes): measured the first time (a few hundred KiB
+ * of the file read both ways, about a millisecond), or read from
+ * TTV_WINDOW_IO. */
+TtvWindowIo ttv_window_io_choose (int fd, const char *path, guint64 offset, guint64 size);
 
 /* "map", "copy" or "undecided": for benchmarks, which say what they measured. */
 const char *ttv_window_io_name (TtvWindowIo io);
