@@ -13,7 +13,9 @@
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
 #include <sys/mman.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Linux 5.14; older headers lack the number (older kernels answer EINVAL,
@@ -146,9 +148,10 @@ ttv_file_window_clear (TtvFileWindow *w)
   forget_bytes (w);
 }
 
-/* Reads the @len bytes at file offset @at into @dst. */
+/* Reads the @len bytes at file offset @at into @dst, not counted as read
+ * (the window I/O measurement's reads). */
 static gboolean
-read_into (const TtvWindowedFile *f, guint8 *dst, guint64 at, gsize len, GError **error)
+pread_all (const TtvWindowedFile *f, guint8 *dst, guint64 at, gsize len, GError **error)
 {
   gsize got = 0;
   while (got < len)
@@ -175,6 +178,15 @@ read_into (const TtvWindowedFile *f, guint8 *dst, guint64 at, gsize len, GError 
         }
       got += (gsize) r;
     }
+  return TRUE;
+}
+
+/* Reads the @len bytes at file offset @at into @dst. */
+static gboolean
+read_into (const TtvWindowedFile *f, guint8 *dst, guint64 at, gsize len, GError **error)
+{
+  if (!pread_all (f, dst, at, len, error))
+    return FALSE;
   g_atomic_pointer_add (&((TtvWindowedFile *) f)->bytes_read, len);
   return TRUE;
 }
@@ -262,13 +274,42 @@ reads_on (const TtvFileWindow *w, guint64 offset)
          && offset - w->bytes_offset <= 2 * w->bytes_len;
 }
 
-/* Maps the window's next range: the bytes from @start (page aligned) up to
- * @end, or TTV_FILE_WINDOW_MAP_BYTES of them when more, within the file,
- * every page read in by one call rather than a fault each (which costs
- * microseconds on a virtual machine).  FALSE, the window holding nothing,
- * when they cannot be mapped: the caller reads them instead, and reports
- * what fails then (a file that shrank makes the call fail, not a later
- * read of the mapping). */
+/* The @len bytes of @f from @start (page aligned) mapped, every page read
+ * in by one call rather than a fault each (which costs microseconds on a
+ * virtual machine), and registered with the mapping guard as *@guard;
+ * NULL when they cannot be mapped (the file marked so when no range of it
+ * can be: a file system that cannot map files, no address space, a kernel
+ * without MADV_POPULATE_READ).  A file that shrank makes the call fail,
+ * not a later read of the mapping. */
+static guint8 *
+map_pages (TtvWindowedFile *f, guint64 start, gsize len, gint *guard)
+{
+  void *m = mmap (NULL, len, PROT_READ, MAP_SHARED, f->fd, (off_t) start);
+  if (m == MAP_FAILED)
+    {
+      g_atomic_int_set (&f->cannot_map, 1);
+      return NULL;
+    }
+  if (madvise (m, len, MADV_POPULATE_READ) != 0)
+    {
+      if (errno == EINVAL)
+        g_atomic_int_set (&f->cannot_map, 1);
+      munmap (m, len);
+      return NULL;
+    }
+  *guard = ttv_mapping_guard_add (m, len, f->path, start);
+  if (*guard < 0)
+    {
+      munmap (m, len);
+      return NULL;
+    }
+  return m;
+}
+
+/* Maps the window's next range (map_pages): the bytes from @start (page
+ * aligned) up to @end, or TTV_FILE_WINDOW_MAP_BYTES of them when more,
+ * within the file.  FALSE, the window holding nothing, when they cannot be
+ * mapped: the caller reads them instead, and reports what fails then. */
 static gboolean
 map_range (TtvFileWindow *w, guint64 start, guint64 end)
 {
@@ -276,26 +317,10 @@ map_range (TtvFileWindow *w, guint64 start, guint64 end)
   guint64 len = MIN (MAX (end - start, TTV_FILE_WINDOW_MAP_BYTES), f->size - start);
   if (len > TTV_FILE_WINDOW_MAP_MAX || len != (gsize) len || g_atomic_int_get (&f->cannot_map))
     return FALSE;
-  void *m = mmap (NULL, (gsize) len, PROT_READ, MAP_SHARED, f->fd, (off_t) start);
-  if (m == MAP_FAILED)
-    {
-      /* A file system that cannot map files, or no address space. */
-      g_atomic_int_set (&f->cannot_map, 1);
-      return FALSE;
-    }
-  if (madvise (m, (gsize) len, MADV_POPULATE_READ) != 0)
-    {
-      if (errno == EINVAL)
-        g_atomic_int_set (&f->cannot_map, 1);
-      munmap (m, (gsize) len);
-      return FALSE;
-    }
-  gint guard = ttv_mapping_guard_add (m, (gsize) len, f->path, start);
-  if (guard < 0)
-    {
-      munmap (m, (gsize) len);
-      return FALSE;
-    }
+  gint guard;
+  guint8 *m = map_pages (f, start, (gsize) len, &guard);
+  if (m == NULL)
+    return FALSE;
   hold_bytes (w, m, start, len, start);
   w->mapped = TRUE;
   w->guard = guard;
@@ -307,6 +332,104 @@ map_range (TtvFileWindow *w, guint64 start, guint64 end)
   return TRUE;
 }
 
+/* ---- the measurement of the two ways (ttv-window-io.h) ---- */
+
+/* Less than this left in the file tells nothing: the next window tries. */
+#define PROBE_MIN_BYTES ((guint64) 64 << 10)
+/* Each way this many times, in turns; the fastest of each counts (a
+ * thread put off the processor during one only makes that one slow). */
+#define PROBE_ROUNDS 3
+/* The reader looks at every line of the bytes it reads. */
+#define LINE_BYTES 64
+
+static gint64
+now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+/* Reads one byte of every line, as a reader would, so that each way is
+ * timed until the bytes reach the processor. */
+static guint
+look_at (const guint8 *bytes, gsize len)
+{
+  guint sum = 0;
+  for (gsize i = 0; i < len; i += LINE_BYTES)
+    sum += bytes[i];
+  return sum;
+}
+
+/* Nanoseconds to copy the @len bytes of @f at @start into @buf, as a
+ * window reads, and look at them; -1 when the read fails. */
+static gint64
+time_copy (TtvWindowedFile *f, guint8 *buf, guint64 start, gsize len, guint *sum)
+{
+  gint64 t0 = now_ns ();
+  if (!pread_all (f, buf, start, len, NULL))
+    return -1;
+  *sum += look_at (buf, len);
+  return now_ns () - t0;
+}
+
+/* Nanoseconds to map the @len bytes of @f at @start as a window does,
+ * look at them and unmap them; -1 when they cannot be mapped. */
+static gint64
+time_map (TtvWindowedFile *f, guint64 start, gsize len, guint *sum)
+{
+  gint64 t0 = now_ns ();
+  gint guard;
+  guint8 *m = map_pages (f, start, len, &guard);
+  if (m == NULL)
+    return -1;
+  *sum += look_at (m, len);
+  ttv_mapping_guard_remove (guard);
+  munmap (m, len);
+  return now_ns () - t0;
+}
+
+typedef struct {
+  TtvWindowedFile *file;
+  guint64 offset;
+} ReadOn;
+
+/* TtvWindowIoMeasure: both ways on the TTV_FILE_WINDOW_MAP_BYTES of the
+ * file a window is about to read on (@data, a ReadOn): the faster, or
+ * UNDECIDED when too few bytes are left to tell.  The copy's buffer is
+ * written first, since a window's buffer is reused, its pages long in
+ * place.  The bytes are not counted as read. */
+static TtvWindowIo
+measure_read_on (gpointer data)
+{
+  const ReadOn *r = data;
+  TtvWindowedFile *f = r->file;
+  guint64 start = r->offset & ~(page_size () - 1);
+  if (start >= f->size || f->size - start < PROBE_MIN_BYTES)
+    return TTV_WINDOW_IO_UNDECIDED;
+  gsize len = (gsize) MIN (f->size - start, TTV_FILE_WINDOW_MAP_BYTES);
+  g_autofree guint8 *buf = g_malloc (len);
+  memset (buf, 0, len);
+  gint64 best_copy = G_MAXINT64, best_map = G_MAXINT64;
+  guint sum = 0;
+  for (guint round = 0; round < PROBE_ROUNDS; round++)
+    {
+      gint64 copy = -1, map = -1;
+      if (round % 2 == 0)
+        copy = time_copy (f, buf, start, len, &sum), map = time_map (f, start, len, &sum);
+      else
+        map = time_map (f, start, len, &sum), copy = time_copy (f, buf, start, len, &sum);
+      if (copy < 0 || map < 0)
+        return TTV_WINDOW_IO_COPY;
+      best_copy = MIN (best_copy, copy);
+      best_map = MIN (best_map, map);
+    }
+  TtvWindowIo io = best_map < best_copy ? TTV_WINDOW_IO_MAP : TTV_WINDOW_IO_COPY;
+  g_debug ("windows read on %s: %" G_GSIZE_FORMAT " bytes mapped in %.1f us, copied in %.1f us (%u)",
+           ttv_window_io_name (io), len, best_map / 1e3, best_copy / 1e3, sum & 1);
+  return io;
+}
+
 /* A window that reads on (reads_on, from @from), moved by a mapping to
  * the range [@offset, @offset + @length) (@offset <= @from): a pointer to
  * the bytes at @offset; NULL when it does not read on, @from is past the
@@ -316,9 +439,10 @@ map_range (TtvFileWindow *w, guint64 start, guint64 end)
 static const guint8 *
 map_read_on (TtvFileWindow *w, guint64 offset, guint64 length, guint64 from)
 {
-  const TtvWindowedFile *f = w->file;
+  TtvWindowedFile *f = (TtvWindowedFile *) w->file;
+  ReadOn read_on = { f, offset };
   if (!reads_on (w, from) || from >= f->size
-      || ttv_window_io_choose (f->fd, f->path, offset, f->size) != TTV_WINDOW_IO_MAP)
+      || ttv_window_io_choose (measure_read_on, &read_on) != TTV_WINDOW_IO_MAP)
     return NULL;
   forget_bytes (w);
   /* From a page boundary, as the copies. */

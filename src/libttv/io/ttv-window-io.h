@@ -33,11 +33,17 @@ TtvWindowIo ttv_window_io_get (void);
  * which users and benchmarks set to compare the two. */
 void        ttv_window_io_set (TtvWindowIo io);
 
-/* The way for a window about to read on at @offset of the file @path
- * open as @fd (@size bytes): measured the first time (a few hundred KiB
- * of the file read both ways, about a millisecond), or read from
- * TTV_WINDOW_IO. */
-TtvWindowIo ttv_window_io_choose (int fd, const char *path, guint64 offset, guint64 size);
+/* Times both ways on what a window is about to read on: the faster, or
+ * TTV_WINDOW_IO_UNDECIDED when there is too little to tell, or
+ * TTV_WINDOW_IO_COPY when the bytes cannot be mapped
+ * (ttv-file-window.c's, which reads as windows do). */
+typedef TtvWindowIo (*TtvWindowIoMeasure) (gpointer data);
+
+/* The way for a window about to read on: from TTV_WINDOW_IO, or measured
+ * by @measure (@data) the first time (a few hundred KiB of the file read
+ * both ways, about a millisecond), then the same for the rest of the
+ * process. */
+TtvWindowIo ttv_window_io_choose (TtvWindowIoMeasure measure, gpointer data);
 
 /* "map", "copy" or "undecided": for benchmarks, which say what they measured. */
 const char *ttv_window_io_name (TtvWindowIo io);
