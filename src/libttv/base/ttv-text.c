@@ -489,16 +489,16 @@ put_short_decimal (char *p, double v)
       double r = (double) (gint64) (y + 0.5);
       if (fabs (y - r) > y * 0x1p-50 || r == 0 || r / exact_pow10_double[k] != a)
         continue;
-      char digits[20], ds[15];
-      gsize n = (gsize) (ttv_text_put_u64 (digits, (guint64) r) - digits);
-      if (n > sizeof ds)   /* r < 10^15 */
+      /* r's digits (at most 15: r < 10^15), then zeros up to 15. */
+      char ds[20];
+      gsize n = (gsize) (ttv_text_put_u64 (ds, (guint64) r) - ds);
+      if (n > DBL_DIG)
         return NULL;
-      memcpy (ds, digits, n);
-      memset (ds + n, '0', sizeof ds - n);
+      memset (ds + n, '0', DBL_DIG - n);
       int significant = (int) n;
       while (significant > 1 && ds[significant - 1] == '0')
         significant--;
-      return put_g_text (p, signbit (v), ds, sizeof ds, (int) n - 1 - (int) k, significant);
+      return put_g_text (p, signbit (v), ds, DBL_DIG, (int) n - 1 - (int) k, significant);
     }
   return NULL;
 }
