@@ -68,6 +68,16 @@ print_json_head (GString *out, const char *bench, char **paths)
   g_string_append_c (out, '"');
 }
 
+/* Closes a line print_json_head opened, after its figures: with the way
+ * its reads took the bytes (mapped or copied, as the first window read of
+ * the process measured: ttv-window-io.h), since on some machines one
+ * costs several times the other. */
+static void
+print_json_tail (GString *out)
+{
+  g_string_append_printf (out, ",\"window_io\":\"%s\"}\n", ttv_window_io_name (ttv_window_io_get ()));
+}
+
 /* Resident memory of this process now, in KiB (0 if unknown). */
 static guint64
 rss_kib (void)
@@ -332,7 +342,8 @@ bench_open (char **paths, GString *out, GError **error)
                           ",\"read_bytes\":%" G_GINT64_FORMAT, n, size, read);
   if (read >= 0 && size > 0)
     g_string_append_printf (out, ",\"read_percent_of_tracefiles\":%.2f", 100.0 * (double) read / (double) size);
-  g_string_append_printf (out, ",\"seconds\":%.6f,\"cpu_seconds\":%.6f}\n", best.wall, best.cpu);
+  g_string_append_printf (out, ",\"seconds\":%.6f,\"cpu_seconds\":%.6f", best.wall, best.cpu);
+  print_json_tail (out);
   return 0;
 }
 
@@ -364,7 +375,7 @@ bench_read (char **paths, GString *out, GError **error)
       append_comparison (out, "babeltrace2 TRACE -o dummy (every field decoded)", &best, &bt, ok,
                          opt_decode ? "speedup" : "headers_only_vs_full_decode");
     }
-  g_string_append (out, "}\n");
+  print_json_tail (out);
   return 0;
 }
 
@@ -491,7 +502,7 @@ bench_text (char **paths, GString *out, GError **error)
       append_comparison (out, "babeltrace2 --clock-gmt TRACE > /dev/null (the same text)", &best, &bt, ok,
                          "speedup");
     }
-  g_string_append (out, "}\n");
+  print_json_tail (out);
   return 0;
 }
 
@@ -602,7 +613,8 @@ bench_filter (char **paths, GString *out, GError **error)
                             state_read, filtered, state_read > 0 ? (filtered / state_read - 1) * 100 : 0.0);
   else
     g_string_append_printf (out, ",\"filtered_seconds\":%.6f", filtered);
-  g_string_append_printf (out, ",\"overhead_percent\":%.1f}\n", plain > 0 ? (filtered / plain - 1) * 100 : 0.0);
+  g_string_append_printf (out, ",\"overhead_percent\":%.1f", plain > 0 ? (filtered / plain - 1) * 100 : 0.0);
+  print_json_tail (out);
   return 0;
 }
 
@@ -670,7 +682,7 @@ bench_seek (char **paths, GString *out, GError **error)
                           opt_samples, peak ? peak_rss_kib () : 0);
   append_latency (out, "seek", us);
   append_latency (out, "seek_cpu", cpu_us);
-  g_string_append (out, "}\n");
+  print_json_tail (out);
   return 0;
 }
 
@@ -773,7 +785,7 @@ bench_state (char **paths, GString *out, GError **error)
                           ttv_state_tracker_get_interval (spilled), ttv_state_tracker_get_checkpoint_memory (spilled),
                           ttv_state_tracker_get_checkpoint_spill (spilled));
   append_latency (out, "spill_state_at", spill_us);
-  g_string_append (out, "}\n");
+  print_json_tail (out);
   return 0;
 }
 
@@ -918,9 +930,10 @@ bench_history (char **paths, GString *out, GError **error)
                           reused ? "true" : "false", reuse.peak_growth_kib);
   g_string_append_printf (out, ",\"pixels_width\":%d,\"view_rows\":%u"
                           ",\"whole_us_per_row\":%.1f,\"whole_ms_per_view\":%.2f,\"whole_cells_per_row\":%" G_GUINT64_FORMAT
-                          ",\"ms1_us_per_row\":%.1f,\"ms1_ms_per_view\":%.2f,\"ms1_cells_per_row\":%" G_GUINT64_FORMAT "}\n",
+                          ",\"ms1_us_per_row\":%.1f,\"ms1_ms_per_view\":%.2f,\"ms1_cells_per_row\":%" G_GUINT64_FORMAT,
                           W, ttv_history_get_n_rows (h, TTV_HISTORY_ROW_CPU) + busy->len,
                           per_row_us[0], frame_ms[0], cells[0], per_row_us[1], frame_ms[1], cells[1]);
+  print_json_tail (out);
   return 0;
 }
 
@@ -945,7 +958,7 @@ bench_state_pass (char **paths, GString *out, GError **error)
   g_string_append_printf (out, ",\"events\":%" G_GUINT64_FORMAT, best.events);
   append_measure (out, "", &best);
   append_rates (out, &best);
-  g_string_append (out, "}\n");
+  print_json_tail (out);
   return 0;
 }
 
@@ -996,7 +1009,7 @@ bench_filter_payload (char **paths, GString *out, GError **error)
       gboolean ok = measure_babeltrace (paths, dummy, &bt);
       append_comparison (out, "babeltrace2 TRACE -o dummy (every field decoded)", &best, &bt, ok, "speedup");
     }
-  g_string_append (out, "}\n");
+  print_json_tail (out);
   return 0;
 }
 
@@ -1169,12 +1182,13 @@ bench_analysis (char **paths, GString *out, GError **error)
                               ",\"repeat\":%" G_GINT64_FORMAT ",\"seconds\":%.3f,\"cpu_seconds\":%.3f,\"state_seconds\":%.3f,\"state_cpu_seconds\":%.3f"
                               ",\"ratio\":%.3f,\"ratio_wall\":%.3f,\"file_bytes\":%" G_GUINT64_FORMAT
                               ",\"bytes_per_event\":%.2f,\"heap_bytes\":%" G_GSIZE_FORMAT
-                              ",\"reload_seconds\":%.3f,\"reload_cpu_seconds\":%.3f,\"reloaded_from_cache\":%s}\n",
+                              ",\"reload_seconds\":%.3f,\"reload_cpu_seconds\":%.3f,\"reloaded_from_cache\":%s",
                               i < all->len ? ((const TtvAnalysisClass *) all->pdata[i])->name : "all",
                               n_events, MAX (opt_repeat, 1), built.wall, built.cpu, state.wall, state.cpu,
                               state.cpu > 0 ? built.cpu / state.cpu : 0, state.wall > 0 ? built.wall / state.wall : 0, bytes,
                               n_events ? (double) bytes / (double) n_events : 0, memory, reload_wall, reload_cpu,
                               cached ? "true" : "false");
+      print_json_tail (out);
       for (guint k = 0; k < again->len; k++)
         {
           TtvAnalysis *a = again->pdata[k];
@@ -1195,7 +1209,8 @@ bench_analysis (char **paths, GString *out, GError **error)
       print_json_head (out, "analysis_views", paths);
       g_string_append_printf (out, ",\"width\":1920,\"whole_scatter_ms\":%.3f,\"whole_density_ms\":%.3f"
                               ",\"whole_usage_ms\":%.3f,\"ms1_scatter_ms\":%.3f,\"ms1_density_ms\":%.3f"
-                              ",\"ms1_usage_ms\":%.3f}\n", ms[0][0], ms[0][1], ms[0][2], ms[1][0], ms[1][1], ms[1][2]);
+                              ",\"ms1_usage_ms\":%.3f", ms[0][0], ms[0][1], ms[0][2], ms[1][0], ms[1][1], ms[1][2]);
+      print_json_tail (out);
     }
   for (guint i = 0; i <= all->len; i++)
     {
@@ -1205,22 +1220,6 @@ bench_analysis (char **paths, GString *out, GError **error)
     }
   remove_dir (dir);
   return 0;
-}
-
-/* Each line of @out says how this process's windows read on took their
- * bytes (mapped or copied, as measured: ttv-window-io.h), since on some
- * machines one costs several times the other. */
-static void
-add_window_io (GString *out)
-{
-  g_autofree char *field = g_strdup_printf (",\"window_io\":\"%s\"}\n", ttv_window_io_name (ttv_window_io_get ()));
-  g_auto (GStrv) lines = g_strsplit (out->str, "}\n", -1);
-  g_string_truncate (out, 0);
-  for (guint i = 0; lines[i + 1] != NULL; i++)
-    {
-      g_string_append (out, lines[i]);
-      g_string_append (out, field);
-    }
 }
 
 int
@@ -1300,7 +1299,6 @@ main (int argc, char **argv)
       g_printerr ("ttv-bench: %s\n", error ? error->message : "failed");
       return status;
     }
-  add_window_io (out);
   fputs (out->str, stdout);
   return 0;
 }

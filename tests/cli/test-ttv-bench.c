@@ -1,0 +1,206 @@
+/* test-ttv-bench.c: ttv-bench run as bench/run runs it, on small traces
+ * ttv-gen writes: one JSON line per measure, each with the events it
+ * read and the way its reads took the bytes (window_io), and clear
+ * failures on wrong arguments and on what is not a trace.  The figures
+ * themselves are not tested (benchmarks, not timed tests). */
+#include "ttv-test-util.h"
+#include "ttv-sanitizer.h"
+
+#include <string.h>
+
+#ifndef TTV_BENCH_PATH
+#error "TTV_BENCH_PATH must be defined by the build"
+#endif
+#ifndef TTV_GEN_PATH
+#error "TTV_GEN_PATH must be defined by the build"
+#endif
+#ifndef TTV_REPORT_PATH
+#error "TTV_REPORT_PATH must be defined by the build"
+#endif
+
+#define N_EVENTS "20000"
+
+static char *ltt_trace, *ctf_trace;
+static char *ltt_events, *ctf_events;   /* what ttv-report --stats counts in each */
+
+static char *
+generate (const char *format)
+{
+  char *out = ttv_test_dup_tmp_path (format);
+  const char *argv[] = { TTV_GEN_PATH, "--format", format, "--cpus", "2", "--events", N_EVENTS, "-o", out, NULL };
+  g_free (ttv_test_run_ok (argv));
+  return out;
+}
+
+/* The events ttv-report --stats counts in @trace (its "Traceset" row), as
+ * text. */
+static char *
+count_events (const char *trace)
+{
+  const char *argv[] = { TTV_REPORT_PATH, "--stats", trace, NULL };
+  g_autofree char *out = ttv_test_run_ok (argv);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), >, 2);
+  g_auto (GStrv) words = g_strsplit_set (lines[1], " ", -1);
+  char *count = NULL;
+  for (guint i = 1; words[i] && count == NULL; i++)
+    if (*words[i])
+      count = g_strdup (words[i]);
+  g_assert_cmpstr (words[0], ==, "Traceset");
+  g_assert_nonnull (count);
+  return count;
+}
+
+/* ttv-bench @mode on @trace with TTV_WINDOW_IO=@io (NULL: unset); fails
+ * unless it exits 0.  Its lines. */
+static GStrv
+bench_lines (const char *io, const char *const *args)
+{
+  g_auto (GStrv) envp = g_get_environ ();
+  envp = io ? g_environ_setenv (envp, "TTV_WINDOW_IO", io, TRUE) : g_environ_unsetenv (envp, "TTV_WINDOW_IO");
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) TTV_BENCH_PATH);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_auto (TtvTestRun) r = { 0 };
+  ttv_test_run (&r, NULL, envp, (const char *const *) argv->pdata);
+  if (r.status != 0)
+    g_error ("ttv-bench %s failed (%d): %s", args[0], r.status, r.err);
+  g_assert_true (g_str_has_suffix (r.out, "}\n"));
+  g_strchomp (r.out);
+  return g_strsplit (r.out, "\n", -1);
+}
+
+/* One JSON object per line, closed once, which says window_io once. */
+static void
+assert_line_shape (const char *line, const char *bench)
+{
+  g_test_message ("%s", line);
+  g_assert_true (g_str_has_prefix (line, "{\"bench\":\""));
+  g_assert_true (g_str_has_suffix (line, "}"));
+  g_assert_null (strchr (line, '\n'));
+  g_autofree char *name = ttv_test_json_text (line, "bench");
+  g_assert_cmpstr (name, ==, bench);
+  const char *io = strstr (line, "\"window_io\":");
+  g_assert_nonnull (io);
+  g_assert_null (strstr (io + 1, "\"window_io\":"));
+}
+
+static void
+assert_events (const char *line, const char *want)
+{
+  g_autofree char *n = ttv_test_json_raw (line, "events");
+  g_assert_cmpstr (n, ==, want);
+}
+
+/* A sanitized build reads every window by copies without asking which
+ * way (ttv-sanitizer.h): its lines say undecided. */
+static void
+assert_window_io (const char *line, const char *want)
+{
+  if (TTV_SANITIZED)
+    want = "undecided";
+  g_autofree char *io = ttv_test_json_text (line, "window_io");
+  g_assert_cmpstr (io, ==, want);
+}
+
+/* A full read, each way the bytes may be taken: every event counted, and
+ * the line says the way the environment chose. */
+static void
+test_read_each_way (void)
+{
+  const char *traces[] = { ltt_trace, ctf_trace };
+  const char *counts[] = { ltt_events, ctf_events };
+  const char *ways[] = { "map", "copy" };
+  for (guint t = 0; t < G_N_ELEMENTS (traces); t++)
+    for (guint w = 0; w < G_N_ELEMENTS (ways); w++)
+      {
+        const char *args[] = { "read", "--repeat", "1", traces[t], NULL };
+        g_auto (GStrv) lines = bench_lines (ways[w], args);
+        g_assert_cmpuint (g_strv_length (lines), ==, 1);
+        assert_line_shape (lines[0], "read_headers");
+        assert_events (lines[0], counts[t]);
+        assert_window_io (lines[0], ways[w]);
+      }
+}
+
+/* Unset, the program measures the two ways and says which it kept. */
+static void
+test_read_measured_way (void)
+{
+  const char *args[] = { "read", "--decode", "--repeat", "1", ctf_trace, NULL };
+  g_auto (GStrv) lines = bench_lines (NULL, args);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1);
+  assert_line_shape (lines[0], "read_decode_all");
+  assert_events (lines[0], ctf_events);
+  g_autofree char *io = ttv_test_json_text (lines[0], "window_io");
+  if (TTV_SANITIZED)
+    g_assert_cmpstr (io, ==, "undecided");
+  else
+    g_assert_true (g_strcmp0 (io, "map") == 0 || g_strcmp0 (io, "copy") == 0);
+  g_autofree char *decoded = ttv_test_json_text (lines[0], "decoded");
+  g_assert_cmpstr (decoded, ==, "every field of every event (contexts and payload)");
+}
+
+/* The state pass reads every event too; opening reads only what it needs
+ * (where no window was read through yet: undecided). */
+static void
+test_state_pass_and_open (void)
+{
+  const char *pass[] = { "state-pass", "--repeat", "1", ltt_trace, NULL };
+  g_auto (GStrv) lines = bench_lines ("copy", pass);
+  assert_line_shape (lines[0], "state_pass");
+  assert_events (lines[0], ltt_events);
+  assert_window_io (lines[0], "copy");
+
+  const char *open[] = { "open", "--repeat", "1", ctf_trace, NULL };
+  g_auto (GStrv) opened = bench_lines (NULL, open);
+  assert_line_shape (opened[0], "open");
+  g_autofree char *io = ttv_test_json_text (opened[0], "window_io");
+  g_assert_true (g_strv_contains ((const char *const[]) { "undecided", "map", "copy", NULL }, io));
+}
+
+/* Wrong arguments and what is not a trace: a message, a non-zero exit,
+ * nothing on standard output. */
+static void
+test_bad_runs (void)
+{
+  g_autofree char *junk = ttv_test_dup_tmp_path ("junk");
+  g_assert_no_errno (g_mkdir_with_parents (junk, 0755));
+  g_autofree char *metadata = g_build_filename (junk, "metadata", NULL);
+  g_assert_true (g_file_set_contents (metadata, "junk\n", -1, NULL));
+  g_autofree char *missing = ttv_test_dup_tmp_path ("missing");
+  const TtvTestBadRun cases[] = {
+    { { NULL }, 2, "expected a subcommand and at least one trace" },
+    { { "read", NULL }, 2, "expected a subcommand and at least one trace" },
+    { { "frobnicate", ltt_trace, NULL }, 2, "unknown subcommand" },
+    { { "read", "--repeat", "x", ltt_trace, NULL }, 2, "--repeat" },
+    { { "read", missing, NULL }, 1, "no such file or directory" },
+    { { "read", junk, NULL }, 1, "not a trace that ttv can read" },
+  };
+  ttv_test_assert_runs_fail (TTV_BENCH_PATH, cases, G_N_ELEMENTS (cases));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  ltt_trace = generate ("ltt");
+  ctf_trace = generate ("ctf");
+  ltt_events = count_events (ltt_trace);
+  ctf_events = count_events (ctf_trace);
+  /* CTF keeps every event ttv-gen writes (LTT's control channel is not
+   * read as a tracefile). */
+  g_assert_cmpstr (ctf_events, ==, N_EVENTS);
+  g_test_add_func ("/ttv-bench/read-each-way", test_read_each_way);
+  g_test_add_func ("/ttv-bench/read-measured-way", test_read_measured_way);
+  g_test_add_func ("/ttv-bench/state-pass-and-open", test_state_pass_and_open);
+  g_test_add_func ("/ttv-bench/bad-runs", test_bad_runs);
+  int status = g_test_run ();
+  g_free (ltt_trace);
+  g_free (ctf_trace);
+  g_free (ltt_events);
+  g_free (ctf_events);
+  return status;
+}
