@@ -199,34 +199,73 @@ measure_command (char **argv, Measure *m)
   return TRUE;
 }
 
-/* Runs of babeltrace2 of which the one with the least CPU time counts, as
+/* babeltrace2's runs, of which the one with the least CPU time counts, as
  * ours do (--repeat): a single run's CPU time varied by 40 % from one
- * bench to the next on these machines. */
+ * bench to the next on these machines.  At least this many, whatever
+ * --repeat says. */
 #define BABELTRACE_RUNS 3
 
-/* babeltrace2 on @paths with @args before them (NULL-terminated): the run
- * with the least CPU time of BABELTRACE_RUNS, with the highest peak memory. */
-static gboolean
-measure_babeltrace (char **paths, const char *const *args, Measure *m)
+/* babeltrace2 timed in turns with ours: one of its runs after each of
+ * ours (measure_best, measure_commands_in_turns), so that a machine whose
+ * speed drifts over seconds (a host shared with others: babeltrace2's
+ * best of three took 1.15 s, then 1.33 s on the same trace, two bench
+ * runs three minutes apart) slows both alike.
+ * @ok FALSE once a run failed (babeltrace2 missing): no ratio then. */
+typedef struct {
+  GPtrArray *argv;        /* owned, NULL-terminated; NULL: not run */
+  Measure best;           /* the run with the least CPU time, the highest peak memory */
+  gboolean ok;
+} BabeltraceTurns;
+
+/* babeltrace2 on @paths with @args before them (NULL-terminated), to be
+ * run in turns; with @run FALSE (no --babeltrace), nothing is run. */
+static void
+babeltrace_turns_init (BabeltraceTurns *bt, gboolean run, char **paths, const char *const *args)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, "babeltrace2");
+  *bt = (BabeltraceTurns) { NULL, { 0 }, run };
+  if (!run)
+    return;
+  bt->argv = g_ptr_array_new ();
+  g_ptr_array_add (bt->argv, "babeltrace2");
   for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
+    g_ptr_array_add (bt->argv, (gpointer) args[i]);
   for (guint i = 0; paths[i]; i++)
-    g_ptr_array_add (argv, paths[i]);
-  g_ptr_array_add (argv, NULL);
-  guint64 peak = 0;
-  for (gint64 run = 0; run < BABELTRACE_RUNS; run++)
+    g_ptr_array_add (bt->argv, paths[i]);
+  g_ptr_array_add (bt->argv, NULL);
+}
+
+static void
+babeltrace_turns_clear (BabeltraceTurns *bt)
+{
+  g_clear_pointer (&bt->argv, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (BabeltraceTurns, babeltrace_turns_clear)
+
+/* How many runs of each in turns: --repeat, and at least BABELTRACE_RUNS
+ * when babeltrace2 runs. */
+static gint64
+turns (const BabeltraceTurns *bt)
+{
+  gint64 n = MAX (opt_repeat, 1);
+  return bt && bt->argv ? MAX (n, BABELTRACE_RUNS) : n;
+}
+
+/* babeltrace2's turn @run (0 first), after one of ours. */
+static void
+babeltrace_turn (BabeltraceTurns *bt, gint64 run)
+{
+  if (bt == NULL || bt->argv == NULL || !bt->ok)
+    return;
+  Measure one;
+  if (!measure_command ((char **) bt->argv->pdata, &one))
     {
-      Measure one;
-      if (!measure_command ((char **) argv->pdata, &one))
-        return FALSE;
-      peak = MAX (peak, one.peak_rss_kib);
-      keep_best (m, &one, run);
+      bt->ok = FALSE;
+      return;
     }
-  m->peak_rss_kib = peak;
-  return TRUE;
+  guint64 peak = MAX (bt->best.peak_rss_kib, one.peak_rss_kib);
+  keep_best (&bt->best, &one, run);
+  bt->best.peak_rss_kib = peak;
 }
 
 static void
@@ -257,23 +296,24 @@ append_comparison (GString *out, const char *what, const Measure *ours, const Me
 typedef gboolean (*MeasureRun) (TtvTraceset *ts, gpointer data, Measure *m, GError **error);
 
 /* A read first (it warms the page cache, as for a trace the user just
- * opened, with @warm_decode as its decoding), then --repeat runs of @run:
- * the one with the least CPU time in @best, with the peak memory of them
- * all. */
+ * opened, with @warm_decode as its decoding), then --repeat runs of @run,
+ * each followed by a run of @bt's babeltrace2 (unless NULL): the one with
+ * the least CPU time in @best, with the peak memory of them all. */
 static gboolean
 measure_best (TtvTraceset *ts, gboolean warm_decode, MeasureRun run, gpointer data, Measure *best,
-              GError **error)
+              BabeltraceTurns *bt, GError **error)
 {
   Measure warm;
   if (!measure_read (ts, warm_decode, &warm, error))
     return FALSE;
   gboolean peak = reset_peak_rss ();
-  for (gint64 i = 0; i < MAX (opt_repeat, 1); i++)
+  for (gint64 i = 0; i < turns (bt); i++)
     {
       Measure m = { 0 };
       if (!run (ts, data, &m, error))
         return FALSE;
       keep_best (best, &m, i);
+      babeltrace_turn (bt, i);
     }
   best->peak_rss_kib = peak ? peak_rss_kib () : 0;
   return TRUE;
@@ -353,8 +393,11 @@ bench_read (char **paths, GString *out, GError **error)
   g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
   if (ts == NULL)
     return 1;
+  static const char *const dummy[] = { "-o", "dummy", NULL };
+  g_auto (BabeltraceTurns) bt = { 0 };
+  babeltrace_turns_init (&bt, opt_babeltrace, paths, dummy);
   Measure best = { 0 };
-  if (!measure_best (ts, opt_decode, run_read, GINT_TO_POINTER (opt_decode), &best, error))
+  if (!measure_best (ts, opt_decode, run_read, GINT_TO_POINTER (opt_decode), &best, &bt, error))
     return 1;
   print_json_head (out, opt_decode ? "read_decode_all" : "read_headers", paths);
   g_string_append_printf (out, ",\"decoded\":\"%s\",\"tracefiles\":%u,\"events\":%" G_GUINT64_FORMAT,
@@ -364,17 +407,12 @@ bench_read (char **paths, GString *out, GError **error)
   append_measure (out, "", &best);
   append_rates (out, &best);
   g_string_append_printf (out, ",\"rss_kib_after\":%" G_GUINT64_FORMAT, rss_kib ());
+  /* babeltrace2 -o dummy decodes every field: against a read of the
+   * headers alone, the ratio says how much less work we do, not how much
+   * faster we do the same. */
   if (opt_babeltrace)
-    {
-      static const char *const dummy[] = { "-o", "dummy", NULL };
-      Measure bt = { 0 };
-      gboolean ok = measure_babeltrace (paths, dummy, &bt);
-      /* babeltrace2 -o dummy decodes every field: against a read of the
-       * headers alone, the ratio says how much less work we do, not how
-       * much faster we do the same. */
-      append_comparison (out, "babeltrace2 TRACE -o dummy (every field decoded)", &best, &bt, ok,
-                         opt_decode ? "speedup" : "headers_only_vs_full_decode");
-    }
+    append_comparison (out, "babeltrace2 TRACE -o dummy (every field decoded)", &best, &bt.best, bt.ok,
+                       opt_decode ? "speedup" : "headers_only_vs_full_decode");
   print_json_tail (out);
   return 0;
 }
@@ -396,17 +434,18 @@ sibling_program (const char *name)
 }
 
 /* The best of --repeat runs of @a and (unless NULL) of @b, run in turns
- * after a warm-up run of each.  This machine's speed drifts by a third
- * from minute to minute (a host shared with others): a ratio of two bests
- * taken minutes apart measures the drift as much as the programs, two
- * taken in turns do not. */
+ * after a warm-up run of each, and of @bt's babeltrace2 (unless NULL)
+ * after each turn.  This machine's speed drifts by a third from minute
+ * to minute (a host shared with others): a ratio of two bests taken
+ * minutes apart measures the drift as much as the programs, two taken in
+ * turns do not. */
 static gboolean
-measure_commands_in_turns (char **a, char **b, Measure *best_a, Measure *best_b)
+measure_commands_in_turns (char **a, char **b, Measure *best_a, Measure *best_b, BabeltraceTurns *bt)
 {
   Measure warm;
   if (!measure_command (a, &warm) || (b && !measure_command (b, &warm)))
     return FALSE;
-  for (gint64 i = 0; i < MAX (opt_repeat, 1); i++)
+  for (gint64 i = 0; i < turns (bt); i++)
     {
       Measure ma = { 0 }, mb = { 0 };
       if (!measure_command (a, &ma) || (b && !measure_command (b, &mb)))
@@ -414,6 +453,7 @@ measure_commands_in_turns (char **a, char **b, Measure *best_a, Measure *best_b)
       keep_best (best_a, &ma, i);
       if (b)
         keep_best (best_b, &mb, i);
+      babeltrace_turn (bt, i);
     }
   return TRUE;
 }
@@ -422,7 +462,25 @@ measure_commands_in_turns (char **a, char **b, Measure *best_a, Measure *best_b)
 static gboolean
 measure_command_best (char **argv, Measure *best)
 {
-  return measure_commands_in_turns (argv, NULL, best, NULL);
+  return measure_commands_in_turns (argv, NULL, best, NULL, NULL);
+}
+
+/* The text bench times ttv-report, another process, which would choose
+ * on its own how its windows read (ttv-window-io.h): the way is chosen
+ * here, by a read of the headers (which warms the page cache too), and
+ * handed to every run by TTV_WINDOW_IO, so that the line's window_io is
+ * theirs. */
+static gboolean
+window_io_for_children (char **paths, GError **error)
+{
+  g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
+  Measure m;
+  if (ts == NULL || !measure_read (ts, FALSE, &m, error))
+    return FALSE;
+  TtvWindowIo io = ttv_window_io_get ();
+  if (io != TTV_WINDOW_IO_UNDECIDED)
+    g_setenv ("TTV_WINDOW_IO", ttv_window_io_name (io), TRUE);
+  return TRUE;
 }
 
 /* ttv-report --format=FORMAT TRACE > /dev/null, the program as users run
@@ -445,6 +503,8 @@ bench_text (char **paths, GString *out, GError **error)
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--threads: 1 to 64");
       return 2;
     }
+  if (!window_io_for_children (paths, error))
+    return 1;
   g_autofree char *report = sibling_program ("ttv-report");
   g_autofree char *format_arg = g_strconcat ("--format=", format, NULL);
   g_autofree char *threads_arg = g_strdup ("--threads=1");
@@ -455,17 +515,20 @@ bench_text (char **paths, GString *out, GError **error)
   for (guint i = 0; paths[i]; i++)
     g_ptr_array_add (argv, paths[i]);
   g_ptr_array_add (argv, NULL);
+  static const char *const clock_gmt[] = { "--clock-gmt", NULL };
+  g_auto (BabeltraceTurns) bt = { 0 };
+  babeltrace_turns_init (&bt, opt_babeltrace, paths, clock_gmt);
   Measure best = { 0 }, threaded = { 0 }, bt_text = { 0 };
   gboolean against_text = !g_str_equal (format, "babeltrace");
-  gboolean measured;
+  g_autoptr (GPtrArray) text_argv = NULL;
   if (against_text)
     {
-      g_autoptr (GPtrArray) text_argv = g_ptr_array_copy (argv, NULL, NULL);
+      text_argv = g_ptr_array_copy (argv, NULL, NULL);
       text_argv->pdata[1] = "--format=babeltrace";
-      measured = measure_commands_in_turns ((char **) argv->pdata, (char **) text_argv->pdata, &best, &bt_text);
     }
-  else
-    measured = measure_command_best ((char **) argv->pdata, &best);
+  gboolean measured = measure_commands_in_turns ((char **) argv->pdata,
+                                                 text_argv ? (char **) text_argv->pdata : NULL, &best, &bt_text,
+                                                 &bt);
   if (!measured)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s failed", report);
@@ -495,13 +558,8 @@ bench_text (char **paths, GString *out, GError **error)
                               bt_text.cpu > 0 ? best.cpu / bt_text.cpu : 0.0);
     }
   if (opt_babeltrace)
-    {
-      static const char *const text[] = { "--clock-gmt", NULL };
-      Measure bt = { 0 };
-      gboolean ok = measure_babeltrace (paths, text, &bt);
-      append_comparison (out, "babeltrace2 --clock-gmt TRACE > /dev/null (the same text)", &best, &bt, ok,
-                         "speedup");
-    }
+    append_comparison (out, "babeltrace2 --clock-gmt TRACE > /dev/null (the same text)", &best, &bt.best, bt.ok,
+                       "speedup");
   print_json_tail (out);
   return 0;
 }
@@ -952,7 +1010,7 @@ bench_state_pass (char **paths, GString *out, GError **error)
   if (ts == NULL)
     return 1;
   Measure best = { 0 };
-  if (!measure_best (ts, FALSE, run_state_alone, NULL, &best, error))
+  if (!measure_best (ts, FALSE, run_state_alone, NULL, &best, NULL, error))
     return 1;
   print_json_head (out, "state_pass", paths);
   g_string_append_printf (out, ",\"events\":%" G_GUINT64_FORMAT, best.events);
@@ -991,9 +1049,12 @@ bench_filter_payload (char **paths, GString *out, GError **error)
   g_autoptr (TtvFilter) filter = NULL;
   if (!open_filter_bench (paths, "event.field.fd = 3", &ts, &filter, &expr, error))
     return 1;
+  static const char *const dummy[] = { "-o", "dummy", NULL };
+  g_auto (BabeltraceTurns) bt = { 0 };
+  babeltrace_turns_init (&bt, opt_babeltrace, paths, dummy);
   Measure best = { 0 };
   FilterRun fr = { filter, 0 };
-  if (!measure_best (ts, FALSE, run_filtered_read, &fr, &best, error))
+  if (!measure_best (ts, FALSE, run_filtered_read, &fr, &best, &bt, error))
     return 1;
   guint64 matched = fr.matched;
   g_autofree char *escaped = g_strescape (expr, NULL);
@@ -1003,12 +1064,7 @@ bench_filter_payload (char **paths, GString *out, GError **error)
   append_measure (out, "", &best);
   append_rates (out, &best);
   if (opt_babeltrace)
-    {
-      static const char *const dummy[] = { "-o", "dummy", NULL };
-      Measure bt = { 0 };
-      gboolean ok = measure_babeltrace (paths, dummy, &bt);
-      append_comparison (out, "babeltrace2 TRACE -o dummy (every field decoded)", &best, &bt, ok, "speedup");
-    }
+    append_comparison (out, "babeltrace2 TRACE -o dummy (every field decoded)", &best, &bt.best, bt.ok, "speedup");
   print_json_tail (out);
   return 0;
 }

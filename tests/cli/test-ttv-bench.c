@@ -51,13 +51,15 @@ count_events (const char *trace)
   return count;
 }
 
-/* ttv-bench @mode on @trace with TTV_WINDOW_IO=@io (NULL: unset); fails
- * unless it exits 0.  Its lines. */
+/* ttv-bench with @args, TTV_WINDOW_IO=@io (NULL: unset) and PATH=@path
+ * (NULL: this one's); fails unless it exits 0.  Its lines. */
 static GStrv
-bench_lines (const char *io, const char *const *args)
+bench_lines_path (const char *io, const char *path, const char *const *args)
 {
   g_auto (GStrv) envp = g_get_environ ();
   envp = io ? g_environ_setenv (envp, "TTV_WINDOW_IO", io, TRUE) : g_environ_unsetenv (envp, "TTV_WINDOW_IO");
+  if (path)
+    envp = g_environ_setenv (envp, "PATH", path, TRUE);
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (gpointer) TTV_BENCH_PATH);
   for (guint i = 0; args[i]; i++)
@@ -70,6 +72,12 @@ bench_lines (const char *io, const char *const *args)
   g_assert_true (g_str_has_suffix (r.out, "}\n"));
   g_strchomp (r.out);
   return g_strsplit (r.out, "\n", -1);
+}
+
+static GStrv
+bench_lines (const char *io, const char *const *args)
+{
+  return bench_lines_path (io, NULL, args);
 }
 
 /* One JSON object per line, closed once, which says window_io once. */
@@ -161,6 +169,58 @@ test_state_pass_and_open (void)
   g_assert_true (g_strv_contains ((const char *const[]) { "undecided", "map", "copy", NULL }, io));
 }
 
+/* ttv-report is another process: the text bench hands it the way its
+ * own read chose (or the environment's), which the line says. */
+static void
+test_text_children_way (void)
+{
+  const char *args[] = { "text", "--format=jsonl", "--repeat", "1", ctf_trace, NULL };
+  g_auto (GStrv) copied = bench_lines ("copy", args);
+  g_assert_cmpuint (g_strv_length (copied), ==, 1);
+  assert_line_shape (copied[0], "text_jsonl");
+  assert_window_io (copied[0], "copy");
+  g_autofree char *ratio = ttv_test_json_raw (copied[0], "vs_babeltrace_text");
+  g_assert_nonnull (ratio);
+  g_assert_cmpfloat (g_ascii_strtod (ratio, NULL), >, 0);
+
+  g_auto (GStrv) measured = bench_lines (NULL, args);
+  g_autofree char *io = ttv_test_json_text (measured[0], "window_io");
+  if (TTV_SANITIZED)
+    g_assert_cmpstr (io, ==, "undecided");
+  else
+    g_assert_true (g_strcmp0 (io, "map") == 0 || g_strcmp0 (io, "copy") == 0);
+}
+
+/* --babeltrace: babeltrace2 timed in turns with the read, its figures and
+ * the ratio in the line; where babeltrace2 is not found, null and no
+ * ratio, the rest measured. */
+static void
+test_against_babeltrace (void)
+{
+  const char *args[] = { "read", "--decode", "--babeltrace", "--repeat", "1", ctf_trace, NULL };
+  g_auto (GStrv) missing = bench_lines_path ("copy", "/nonexistent", args);
+  assert_line_shape (missing[0], "read_decode_all");
+  assert_events (missing[0], ctf_events);
+  g_autofree char *none = ttv_test_json_raw (missing[0], "babeltrace2_seconds");
+  g_assert_cmpstr (none, ==, "null");
+  g_assert_null (strstr (missing[0], "\"speedup\""));
+
+  g_autofree char *babeltrace = g_find_program_in_path ("babeltrace2");
+  if (babeltrace == NULL)
+    {
+      g_test_skip ("babeltrace2 is not installed (.ci/install-deps installs it)");
+      return;
+    }
+  g_auto (GStrv) lines = bench_lines ("copy", args);
+  assert_line_shape (lines[0], "read_decode_all");
+  g_autofree char *seconds = ttv_test_json_raw (lines[0], "babeltrace2_cpu_seconds");
+  g_autofree char *speedup = ttv_test_json_raw (lines[0], "cpu_speedup");
+  g_assert_nonnull (seconds);
+  g_assert_nonnull (speedup);
+  g_assert_cmpfloat (g_ascii_strtod (seconds, NULL), >, 0);
+  g_assert_cmpfloat (g_ascii_strtod (speedup, NULL), >, 0);
+}
+
 /* Wrong arguments and what is not a trace: a message, a non-zero exit,
  * nothing on standard output. */
 static void
@@ -176,6 +236,8 @@ test_bad_runs (void)
     { { "read", NULL }, 2, "expected a subcommand and at least one trace" },
     { { "frobnicate", ltt_trace, NULL }, 2, "unknown subcommand" },
     { { "read", "--repeat", "x", ltt_trace, NULL }, 2, "--repeat" },
+    { { "text", "--format=xml", ltt_trace, NULL }, 2, "--format: babeltrace, jsonl or text" },
+    { { "text", missing, NULL }, 1, "no such file or directory" },
     { { "read", missing, NULL }, 1, "no such file or directory" },
     { { "read", junk, NULL }, 1, "not a trace that ttv can read" },
   };
@@ -196,6 +258,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ttv-bench/read-each-way", test_read_each_way);
   g_test_add_func ("/ttv-bench/read-measured-way", test_read_measured_way);
   g_test_add_func ("/ttv-bench/state-pass-and-open", test_state_pass_and_open);
+  g_test_add_func ("/ttv-bench/text-children-way", test_text_children_way);
+  g_test_add_func ("/ttv-bench/against-babeltrace", test_against_babeltrace);
   g_test_add_func ("/ttv-bench/bad-runs", test_bad_runs);
   int status = g_test_run ();
   g_free (ltt_trace);
