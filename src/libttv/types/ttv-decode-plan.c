@@ -80,10 +80,8 @@ struct _Op {
   FlatNode *flat;
   /* Every member a little-endian integer or a text array (on a
    * little-endian machine): decode_flat reads each as a word of 64 bits
-   * (FlatNode) when @words_bits are left from the struct's start (its
-   * size and a word's overrun past its last byte). */
+   * (FlatNode) when a word's overrun of bits follows the struct. */
   gboolean words;
-  guint64 words_bits;
   TtvFlatLayout *layout;  /* the same, for printers */
   /* The root STRUCT when it is not flat, each member a load or a string
    * where the one before ends: for printers (ttv_type_get_seq_layout). */
@@ -415,7 +413,6 @@ compile_flat (Compiler *c, const TtvType *t, Op *op)
       *f = (FlatNode) { op->tmpl[i], loads[i], 0, 0, 0 };
       op->words = word_load (f) && op->words;
     }
-  op->words_bits = op->fixed_bits + 64;
   op->layout = owned_alloc0 (c, sizeof (TtvFlatLayout));
   op->layout->align_bits = op->align;
   op->layout->size_bits = op->fixed_bits;
@@ -1124,7 +1121,8 @@ decode_flat (const TtvDecodePlan *plan, TtvDecoder *d, const char *scope_name, c
    * memcpy costs more), then its value, in one pass. */
   const FlatNode *f = op->flat;
   const guint8 *b = buf + p / 8;
-  if (op->words && buf_bits - p >= op->words_bits)
+  /* buf_bits - p >= op->fixed_bits, tested above. */
+  if (op->words && buf_bits - p - op->fixed_bits >= 64)
     {
       /* Every value as one word, by masks: no jump by the member's kind,
        * which the processor mispredicts from event to event of different
