@@ -3,6 +3,7 @@
  * the state history, filtering. */
 #include "ttv-config.h"
 
+#include "ttv-bench-cpu.h"
 #include "ttv-context.h"
 #include "ttv-kernel-analyses.h"
 #include "ttv-filter.h"
@@ -75,6 +76,9 @@ print_json_head (GString *out, const char *bench, char **paths)
 static void
 print_json_tail (GString *out)
 {
+  /* Where two programs were compared, the CPU both ran on. */
+  if (ttv_bench_cpu_pinned () >= 0)
+    g_string_append_printf (out, ",\"pinned_cpu\":%d", ttv_bench_cpu_pinned ());
   g_string_append_printf (out, ",\"window_io\":\"%s\"}\n", ttv_window_io_name (ttv_window_io_get ()));
 }
 
@@ -172,17 +176,18 @@ keep_best (Measure *best, const Measure *m, gint64 run)
     *best = *m;
 }
 
-/* Runs @argv with its output discarded: wall and CPU seconds and peak
- * memory of the child.  FALSE when it cannot run or fails. */
+/* Runs @argv with its output discarded (@setup, unless NULL, run in the
+ * child before it starts): wall and CPU seconds and peak memory of the
+ * child.  FALSE when it cannot run or fails. */
 static gboolean
-measure_command (char **argv, Measure *m)
+measure_command_setup (char **argv, GSpawnChildSetupFunc setup, Measure *m)
 {
   GPid pid;
   gint out = -1;
   gint64 t0 = g_get_monotonic_time ();
   if (!g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
                                  | G_SPAWN_STDERR_TO_DEV_NULL | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                 NULL, NULL, &pid, NULL, &out, NULL, NULL))
+                                 setup, NULL, &pid, NULL, &out, NULL, NULL))
     return FALSE;
   int status;
   struct rusage ru;
@@ -197,6 +202,13 @@ measure_command (char **argv, Measure *m)
            + (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec / 1e6;
   m->peak_rss_kib = (guint64) ru.ru_maxrss;
   return TRUE;
+}
+
+/* measure_command_setup where the child runs where this process runs. */
+static gboolean
+measure_command (char **argv, Measure *m)
+{
+  return measure_command_setup (argv, NULL, m);
 }
 
 /* babeltrace2's runs, of which the one with the least CPU time counts, as
@@ -225,6 +237,7 @@ babeltrace_turns_init (BabeltraceTurns *bt, gboolean run, char **paths, const ch
   *bt = (BabeltraceTurns) { NULL, { 0 }, run };
   if (!run)
     return;
+  ttv_bench_cpu_pin ();
   bt->argv = g_ptr_array_new ();
   g_ptr_array_add (bt->argv, "babeltrace2");
   for (guint i = 0; args[i]; i++)
@@ -458,11 +471,21 @@ measure_commands_in_turns (char **a, char **b, Measure *best_a, Measure *best_b,
   return TRUE;
 }
 
-/* The best of --repeat runs of @argv (after one warm-up run). */
+/* The best of --repeat runs of @argv (after one warm-up run), free to run
+ * on every CPU the bench could (a run on several threads). */
 static gboolean
-measure_command_best (char **argv, Measure *best)
+measure_command_best_all_cpus (char **argv, Measure *best)
 {
-  return measure_commands_in_turns (argv, NULL, best, NULL, NULL);
+  Measure m;
+  if (!measure_command_setup (argv, ttv_bench_cpu_unpin_child, &m))
+    return FALSE;
+  for (gint64 i = 0; i < turns (NULL); i++)
+    {
+      if (!measure_command_setup (argv, ttv_bench_cpu_unpin_child, &m))
+        return FALSE;
+      keep_best (best, &m, i);
+    }
+  return TRUE;
 }
 
 /* The text bench times ttv-report, another process, which would choose
@@ -520,6 +543,8 @@ bench_text (char **paths, GString *out, GError **error)
   babeltrace_turns_init (&bt, opt_babeltrace, paths, clock_gmt);
   Measure best = { 0 }, threaded = { 0 }, bt_text = { 0 };
   gboolean against_text = !g_str_equal (format, "babeltrace");
+  if (against_text)
+    ttv_bench_cpu_pin ();
   g_autoptr (GPtrArray) text_argv = NULL;
   if (against_text)
     {
@@ -536,7 +561,7 @@ bench_text (char **paths, GString *out, GError **error)
     }
   g_free (argv->pdata[2]);
   argv->pdata[2] = threads_arg = g_strdup_printf ("--threads=%" G_GINT64_FORMAT, opt_threads);
-  if (!measure_command_best ((char **) argv->pdata, &threaded))
+  if (!measure_command_best_all_cpus ((char **) argv->pdata, &threaded))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s %s failed", report, threads_arg);
       return 1;

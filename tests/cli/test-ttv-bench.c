@@ -6,6 +6,7 @@
 #include "ttv-test-util.h"
 #include "ttv-sanitizer.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 #ifndef TTV_BENCH_PATH
@@ -221,6 +222,52 @@ test_against_babeltrace (void)
   g_assert_cmpfloat (g_ascii_strtod (speedup, NULL), >, 0);
 }
 
+/* A babeltrace2 that writes down the CPUs it may run on (its
+ * Cpus_allowed_list) beside itself, then exits 0 without output.  The
+ * folder it is in. */
+static char *
+write_fake_babeltrace (void)
+{
+  char *dir = ttv_test_dup_tmp_path ("fake-babeltrace");
+  g_assert_no_errno (g_mkdir_with_parents (dir, 0755));
+  g_autofree char *script = g_build_filename (dir, "babeltrace2", NULL);
+  /* Shell built-ins only: PATH is this folder alone. */
+  const char *text = "#!/bin/sh\n"
+                     "while read -r key value; do\n"
+                     "  if [ \"$key\" = Cpus_allowed_list: ]; then echo \"$value\" >> \"$0.cpus\"; fi\n"
+                     "done < /proc/self/status\n";
+  g_assert_true (g_file_set_contents (script, text, -1, NULL));
+  g_assert_no_errno (g_chmod (script, 0755));
+  return dir;
+}
+
+/* Two programs compared in turns run on one CPU, the same (the CPUs of a
+ * virtual machine may differ in speed), which the line names: the bench
+ * binds itself to it, babeltrace2's runs inherit it. */
+static void
+test_comparison_on_one_cpu (void)
+{
+  g_autofree char *dir = write_fake_babeltrace ();
+  const char *args[] = { "read", "--babeltrace", "--repeat", "1", ctf_trace, NULL };
+  g_auto (GStrv) lines = bench_lines_path ("copy", dir, args);
+  assert_line_shape (lines[0], "read_headers");
+  g_autofree char *cpu = ttv_test_json_raw (lines[0], "pinned_cpu");
+  g_assert_nonnull (cpu);
+  g_autofree char *cpus_path = g_build_filename (dir, "babeltrace2.cpus", NULL);
+  g_autofree char *cpus = NULL;
+  g_assert_true (g_file_get_contents (cpus_path, &cpus, NULL, NULL));
+  g_auto (GStrv) runs = g_strsplit (g_strchomp (cpus), "\n", -1);
+  /* At least three runs of babeltrace2, each on the line's CPU alone. */
+  g_assert_cmpuint (g_strv_length (runs), >=, 3);
+  for (guint i = 0; runs[i]; i++)
+    g_assert_cmpstr (runs[i], ==, cpu);
+
+  /* Nothing compared, nothing bound. */
+  const char *alone[] = { "read", "--repeat", "1", ctf_trace, NULL };
+  g_auto (GStrv) free_lines = bench_lines ("copy", alone);
+  g_assert_null (strstr (free_lines[0], "pinned_cpu"));
+}
+
 /* Wrong arguments and what is not a trace: a message, a non-zero exit,
  * nothing on standard output. */
 static void
@@ -260,6 +307,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ttv-bench/state-pass-and-open", test_state_pass_and_open);
   g_test_add_func ("/ttv-bench/text-children-way", test_text_children_way);
   g_test_add_func ("/ttv-bench/against-babeltrace", test_against_babeltrace);
+  g_test_add_func ("/ttv-bench/comparison-on-one-cpu", test_comparison_on_one_cpu);
   g_test_add_func ("/ttv-bench/bad-runs", test_bad_runs);
   int status = g_test_run ();
   g_free (ltt_trace);
