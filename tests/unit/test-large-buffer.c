@@ -2,7 +2,10 @@
  * bytes, never another's; large ones share regions of huge pages. */
 #include "ttv-large-buffer.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define MIB ((gsize) 1 << 20)
 
@@ -148,6 +151,55 @@ test_threads (void)
     g_thread_join (t[i]);
 }
 
+/* How many of the @n_pages pages at @base (page aligned) are in memory. */
+static gsize
+resident_pages (guint8 *base, gsize n_pages, gsize page)
+{
+  g_autofree unsigned char *in = g_new0 (unsigned char, n_pages);
+  g_assert_no_errno (mincore (base, n_pages * page, in));
+  gsize n = 0;
+  for (gsize i = 0; i < n_pages; i++)
+    n += in[i] & 1;
+  return n;
+}
+
+/* ttv_large_buffer_populate: the whole pages of a fresh buffer in memory
+ * before it is written (where the kernel can), the bytes of one already
+ * written kept, and a range of no whole page left alone. */
+static void
+test_populate (void)
+{
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  gsize n_pages = 64;
+  guint8 *base = mmap (NULL, n_pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (base != MAP_FAILED);
+  g_assert_cmpuint (resident_pages (base, n_pages, page), ==, 0);
+  /* From the middle of the first page to the middle of the last: the
+   * pages between. */
+  ttv_large_buffer_populate (base + page / 2, (n_pages - 1) * page);
+  gsize in = resident_pages (base, n_pages, page);
+  if (in == 0 && madvise (base, page, 23 /* MADV_POPULATE_WRITE */) != 0 && errno == EINVAL)
+    g_test_message ("this kernel has no MADV_POPULATE_WRITE: pages fault in as written");
+  else
+    {
+      g_assert_cmpuint (in, ==, n_pages - 2);
+      g_assert_cmpuint (resident_pages (base, 1, page), ==, 0);
+    }
+  munmap (base, n_pages * page);
+
+  /* A buffer already written keeps its bytes. */
+  gsize size = 3 * MIB + 17;
+  guint8 *b = g_malloc (size);
+  fill (b, size, 7);
+  ttv_large_buffer_populate (b, size);
+  g_assert_true (holds (b, size, 7));
+  /* Less than a page, and nothing at all. */
+  ttv_large_buffer_populate (b + 1, 100);
+  ttv_large_buffer_populate (b, 0);
+  g_assert_true (holds (b, size, 7));
+  g_free (b);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -156,5 +208,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/large-buffer/no-overlap", test_no_overlap);
   g_test_add_func ("/core/large-buffer/regions-shared", test_regions_shared);
   g_test_add_func ("/core/large-buffer/threads", test_threads);
+  g_test_add_func ("/core/large-buffer/populate", test_populate);
   return g_test_run ();
 }

@@ -3,6 +3,11 @@
 #include "ttv-large-buffer.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
 
 #if TTV_LARGE_BUFFER_REGIONS
 
@@ -187,4 +192,21 @@ ttv_large_buffer_free (guint8 *buf, gsize size)
     }
 #endif
   g_free (buf);
+}
+
+void
+ttv_large_buffer_populate (void *buf, gsize size)
+{
+  static gsize page;
+  if (g_once_init_enter (&page))
+    {
+      long n = sysconf (_SC_PAGESIZE);
+      g_once_init_leave (&page, n > 0 ? (gsize) n : 4096);
+    }
+  guintptr start = ((guintptr) buf + page - 1) & ~(guintptr) (page - 1);
+  guintptr end = ((guintptr) buf + size) & ~(guintptr) (page - 1);
+  /* A hint: an error (an older kernel: EINVAL) leaves the pages to fault
+   * in as before. */
+  if (size <= G_MAXSIZE - (guintptr) buf && end > start)
+    (void) madvise ((void *) start, end - start, MADV_POPULATE_WRITE);
 }

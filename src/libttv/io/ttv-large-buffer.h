@@ -40,4 +40,12 @@ guint8 *ttv_large_buffer_new (gsize size);
  * @size. */
 void ttv_large_buffer_free (guint8 *buf, gsize size);
 
+/* The whole pages of [@buf, @buf + @size), a fresh buffer about to be
+ * filled (a report's pieces of text), faulted in for writing by one call
+ * rather than by a fault each (MADV_POPULATE_WRITE, Linux 5.14 and
+ * later; where the kernel lacks it, they fault in as they are written).
+ * For buffers that cannot come from ttv_large_buffer_alloc (a GString's
+ * text, which grows by realloc). */
+void ttv_large_buffer_populate (void *buf, gsize size);
+
 G_END_DECLS
