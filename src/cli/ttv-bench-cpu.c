@@ -33,10 +33,11 @@ ttv_bench_cpu_pinned (void)
 }
 
 void
-ttv_bench_cpu_unpin_child (gpointer unused)
+ttv_bench_cpu_unpin_self (gpointer unused)
 {
   (void) unused;
-  /* After fork, before exec: sched_setaffinity is a plain system call. */
+  /* A thread's own mask (Linux); after fork, before exec, a plain system
+   * call. */
   if (pinned_cpu >= 0)
     sched_setaffinity (0, sizeof cpus_before, &cpus_before);
 }

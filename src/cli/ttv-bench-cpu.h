@@ -20,8 +20,9 @@ int      ttv_bench_cpu_pin (void);
  * could not. */
 int      ttv_bench_cpu_pinned (void);
 
-/* A GSpawnChildSetupFunc: the child may run on every CPU the process
- * could before it was bound (a run on several threads). */
-void     ttv_bench_cpu_unpin_child (gpointer unused);
+/* The calling thread, or a child between fork and exec (a
+ * GSpawnChildSetupFunc), may run on every CPU the process could before it
+ * was bound: a run on several threads. */
+void     ttv_bench_cpu_unpin_self (gpointer unused);
 
 G_END_DECLS

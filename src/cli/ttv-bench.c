@@ -3,6 +3,7 @@
  * the state history, filtering. */
 #include "ttv-config.h"
 
+#include "ttv-bench-chunked-read.h"
 #include "ttv-bench-cpu.h"
 #include "ttv-context.h"
 #include "ttv-kernel-analyses.h"
@@ -23,6 +24,10 @@
 #include <sys/wait.h>
 #include <time.h>
 
+/* --threads not given: text times 2, read reads on one thread only. */
+#define THREADS_NOT_GIVEN G_MININT64
+#define TEXT_THREADS_DEFAULT 2
+
 static gint64 opt_samples = 1000;
 static char *opt_analysis;
 static gboolean opt_decode;
@@ -32,7 +37,7 @@ static char *opt_format;
 static guint64 opt_seed = 1;
 static gboolean opt_after_read = TRUE;
 static gboolean opt_cold;
-static gint64 opt_threads = 2;
+static gint64 opt_threads = THREADS_NOT_GIVEN;
 
 static const GOptionEntry entries[] = {
   { "samples", 0, 0, G_OPTION_ARG_INT64, &opt_samples, "Random samples for latency figures (default 1000)", "N" },
@@ -40,7 +45,7 @@ static const GOptionEntry entries[] = {
   { "babeltrace", 0, 0, G_OPTION_ARG_NONE, &opt_babeltrace, "read, text, filter-payload: time babeltrace2 doing the same work on the same trace and report the ratio", NULL },
   { "repeat", 0, 0, G_OPTION_ARG_INT64, &opt_repeat, "open, read, state-pass, filter-payload, analysis: best of N measured runs (default 3)", "N" },
   { "format", 0, 0, G_OPTION_ARG_STRING, &opt_format, "text: babeltrace (default), jsonl or text", "FORMAT" },
-  { "threads", 0, 0, G_OPTION_ARG_INT64, &opt_threads, "text: also time ttv-report --threads N (default 2; the targets stay on --threads 1)", "N" },
+  { "threads", 0, 0, G_OPTION_ARG_INT64, &opt_threads, "text: also time ttv-report --threads N (default 2); read: also read on N threads, by slices of time (the targets stay on one thread)", "N" },
   { "seed", 0, 0, G_OPTION_ARG_INT64, &opt_seed, "Random seed for sampled times", "N" },
   { "cold", 0, 0, G_OPTION_ARG_NONE, &opt_cold, "seek: without the first full read (no in-block index yet)", NULL },
   { "analysis", 0, 0, G_OPTION_ARG_STRING, &opt_analysis, "analysis: these analyses only, separated by commas (default: each, then all together)", "LIST" },
@@ -400,9 +405,54 @@ bench_open (char **paths, GString *out, GError **error)
   return 0;
 }
 
+/* --threads, checked: 1 to 64 when given. */
+static gboolean
+threads_valid (GError **error)
+{
+  if (opt_threads == THREADS_NOT_GIVEN || (opt_threads >= 1 && opt_threads <= 64))
+    return TRUE;
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--threads: 1 to 64");
+  return FALSE;
+}
+
+/* The best of --repeat reads of @ts on --threads threads, by slices of
+ * its time, into @best (its events, which the caller compares with the
+ * read on one thread). */
+static gboolean
+measure_chunked_read_best (TtvTraceset *ts, gboolean decode, TtvBenchChunkedRead *best, GError **error)
+{
+  for (gint64 i = 0; i < turns (NULL); i++)
+    {
+      TtvBenchChunkedRead r;
+      if (!ttv_bench_chunked_read (ts, (guint) opt_threads, decode, &r, error))
+        return FALSE;
+      if (i == 0 || r.cpu < best->cpu)
+        *best = r;
+    }
+  return TRUE;
+}
+
+/* The read on several threads, after the one-thread read's figures: its
+ * wall and CPU time, its events (a slice's reader must find the same),
+ * the wall speedup over one thread, and babeltrace2's wall time over it
+ * when it ran. */
+static void
+append_chunked_read (GString *out, const TtvBenchChunkedRead *r, const Measure *one, const BabeltraceTurns *bt)
+{
+  g_string_append_printf (out, ",\"threads\":%" G_GINT64_FORMAT ",\"threads_slices\":%u,\"threads_events\":%"
+                          G_GUINT64_FORMAT ",\"threads_seconds\":%.6f,\"threads_cpu_seconds\":%.6f"
+                          ",\"threads_wall_speedup\":%.2f", opt_threads, r->slices, r->events, r->wall, r->cpu,
+                          r->wall > 0 ? one->wall / r->wall : 0.0);
+  if (bt->argv && bt->ok)
+    g_string_append_printf (out, ",\"threads_wall_speedup_vs_babeltrace2\":%.2f",
+                            r->wall > 0 ? bt->best.wall / r->wall : 0.0);
+}
+
 static int
 bench_read (char **paths, GString *out, GError **error)
 {
+  if (!threads_valid (error))
+    return 2;
   g_autoptr (TtvTraceset) ts = open_traceset (paths, error);
   if (ts == NULL)
     return 1;
@@ -411,6 +461,9 @@ bench_read (char **paths, GString *out, GError **error)
   babeltrace_turns_init (&bt, opt_babeltrace, paths, dummy);
   Measure best = { 0 };
   if (!measure_best (ts, opt_decode, run_read, GINT_TO_POINTER (opt_decode), &best, &bt, error))
+    return 1;
+  TtvBenchChunkedRead chunked = { 0 };
+  if (opt_threads > 1 && !measure_chunked_read_best (ts, opt_decode, &chunked, error))
     return 1;
   print_json_head (out, opt_decode ? "read_decode_all" : "read_headers", paths);
   g_string_append_printf (out, ",\"decoded\":\"%s\",\"tracefiles\":%u,\"events\":%" G_GUINT64_FORMAT,
@@ -426,6 +479,8 @@ bench_read (char **paths, GString *out, GError **error)
   if (opt_babeltrace)
     append_comparison (out, "babeltrace2 TRACE -o dummy (every field decoded)", &best, &bt.best, bt.ok,
                        opt_decode ? "speedup" : "headers_only_vs_full_decode");
+  if (opt_threads > 1)
+    append_chunked_read (out, &chunked, &best, &bt);
   print_json_tail (out);
   return 0;
 }
@@ -477,11 +532,11 @@ static gboolean
 measure_command_best_all_cpus (char **argv, Measure *best)
 {
   Measure m;
-  if (!measure_command_setup (argv, ttv_bench_cpu_unpin_child, &m))
+  if (!measure_command_setup (argv, ttv_bench_cpu_unpin_self, &m))
     return FALSE;
   for (gint64 i = 0; i < turns (NULL); i++)
     {
-      if (!measure_command_setup (argv, ttv_bench_cpu_unpin_child, &m))
+      if (!measure_command_setup (argv, ttv_bench_cpu_unpin_self, &m))
         return FALSE;
       keep_best (best, &m, i);
     }
@@ -521,11 +576,10 @@ bench_text (char **paths, GString *out, GError **error)
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--format: babeltrace, jsonl or text");
       return 2;
     }
-  if (opt_threads < 1 || opt_threads > 64)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--threads: 1 to 64");
-      return 2;
-    }
+  if (!threads_valid (error))
+    return 2;
+  if (opt_threads == THREADS_NOT_GIVEN)
+    opt_threads = TEXT_THREADS_DEFAULT;
   if (!window_io_for_children (paths, error))
     return 1;
   g_autofree char *report = sibling_program ("ttv-report");
@@ -1315,7 +1369,8 @@ main (int argc, char **argv)
     "         bytes read against the tracefiles' sizes\n"
     "read     full merged read of the traceset (read_headers, events/s); --decode decodes\n"
     "         every field of every event, contexts included (read_decode_all); --babeltrace\n"
-    "         times `babeltrace2 -o dummy` (every field decoded) on the same trace\n"
+    "         times `babeltrace2 -o dummy` (every field decoded) on the same trace; --threads N\n"
+    "         also reads it on N threads, each taking slices of its time (threads_*)\n"
     "text     ttv-report --format=babeltrace|jsonl|text (--format) to /dev/null, on one thread and on\n"
     "         --threads N (threads_*: wall and CPU time; default 2) (text_babeltrace,\n"
     "         text_jsonl, text_plain); --babeltrace times `babeltrace2 --clock-gmt` to /dev/null\n"

@@ -152,6 +152,65 @@ test_read_measured_way (void)
   g_assert_cmpstr (decoded, ==, "every field of every event (contexts and payload)");
 }
 
+/* A kernel CTF trace whose events lie on a grid of 48 steps, three at
+ * each step on each of two CPUs: the read on 2 or 3 threads cuts it in 16
+ * or 24 slices, whose every boundary falls on events (each must be read
+ * once, by the slice it begins).  Its path; its events in *@n_events. */
+static char *
+write_grid_trace (char **n_events)
+{
+  char *path = ttv_test_dup_tmp_path ("grid");
+  g_autoptr (GError) error = NULL;
+  TtvCtfWriter *w = ttv_test_kernel_ctf_writer_new (path);
+  const char *const names[] = { "step", NULL };
+  g_autoptr (TtvType) fields = ttv_test_kernel_fields (names);
+  g_assert_cmpint (ttv_ctf_writer_add_event (w, "grid_tick", fields, &error), ==, 0);
+  guint n = 0;
+  for (guint step = 0; step <= 48; step++)
+    for (guint cpu = 0; cpu < 2; cpu++)
+      for (guint k = 0; k < 3; k++, n++)
+        {
+          TtvScalar v[] = { TTV_SCALAR_INT (step) };
+          g_assert_true (ttv_ctf_writer_write_event (w, cpu, 1000000000 + (TtvTime) step * 1000, 0, v, 1, &error));
+        }
+  g_assert_true (ttv_ctf_writer_close (w, &error));
+  *n_events = g_strdup_printf ("%u", n);
+  return path;
+}
+
+/* --threads: the read again on several threads, each taking slices of
+ * the trace's time, which together read every event once (the same count
+ * as the read on one thread); one thread: no such read. */
+static void
+test_read_on_threads (void)
+{
+  g_autofree char *grid_events = NULL;
+  g_autofree char *grid = write_grid_trace (&grid_events);
+  const char *traces[] = { ltt_trace, ctf_trace, grid, grid };
+  const char *counts[] = { ltt_events, ctf_events, grid_events, grid_events };
+  const char *threads_arg[] = { "3", "3", "2", "3" };
+  for (guint t = 0; t < G_N_ELEMENTS (traces); t++)
+    {
+      const char *args[] = { "read", "--decode", "--threads", threads_arg[t], "--repeat", "1", traces[t], NULL };
+      g_auto (GStrv) lines = bench_lines ("copy", args);
+      assert_line_shape (lines[0], "read_decode_all");
+      assert_events (lines[0], counts[t]);
+      g_autofree char *threads = ttv_test_json_raw (lines[0], "threads");
+      g_autofree char *events = ttv_test_json_raw (lines[0], "threads_events");
+      g_autofree char *slices = ttv_test_json_raw (lines[0], "threads_slices");
+      g_autofree char *speedup = ttv_test_json_raw (lines[0], "threads_wall_speedup");
+      g_assert_cmpstr (threads, ==, threads_arg[t]);
+      g_assert_cmpstr (events, ==, counts[t]);
+      g_assert_cmpuint (g_ascii_strtoull (slices, NULL, 10), >, g_ascii_strtoull (threads, NULL, 10));
+      /* A number: the grid's read on threads takes longer than on one. */
+      g_assert_cmpfloat (g_ascii_strtod (speedup, NULL), >=, 0);
+    }
+  const char *one[] = { "read", "--threads", "1", "--repeat", "1", ctf_trace, NULL };
+  g_auto (GStrv) lines = bench_lines ("copy", one);
+  assert_events (lines[0], ctf_events);
+  g_assert_null (strstr (lines[0], "\"threads"));
+}
+
 /* The state pass reads every event too; opening reads only what it needs
  * (where no window was read through yet: undecided). */
 static void
@@ -284,6 +343,8 @@ test_bad_runs (void)
     { { "frobnicate", ltt_trace, NULL }, 2, "unknown subcommand" },
     { { "read", "--repeat", "x", ltt_trace, NULL }, 2, "--repeat" },
     { { "text", "--format=xml", ltt_trace, NULL }, 2, "--format: babeltrace, jsonl or text" },
+    { { "read", "--threads", "0", ltt_trace, NULL }, 2, "--threads: 1 to 64" },
+    { { "text", "--threads", "65", ltt_trace, NULL }, 2, "--threads: 1 to 64" },
     { { "text", missing, NULL }, 1, "no such file or directory" },
     { { "read", missing, NULL }, 1, "no such file or directory" },
     { { "read", junk, NULL }, 1, "not a trace that ttv can read" },
@@ -304,6 +365,7 @@ main (int argc, char **argv)
   g_assert_cmpstr (ctf_events, ==, N_EVENTS);
   g_test_add_func ("/ttv-bench/read-each-way", test_read_each_way);
   g_test_add_func ("/ttv-bench/read-measured-way", test_read_measured_way);
+  g_test_add_func ("/ttv-bench/read-on-threads", test_read_on_threads);
   g_test_add_func ("/ttv-bench/state-pass-and-open", test_state_pass_and_open);
   g_test_add_func ("/ttv-bench/text-children-way", test_text_children_way);
   g_test_add_func ("/ttv-bench/against-babeltrace", test_against_babeltrace);
