@@ -30,8 +30,11 @@ slice_begin (const Slices *s, guint k)
 {
   if (k == 0)
     return s->start;
+  /* span * k / n without overflow: (q n + r) k / n = q k + r k / n, with
+   * r k < n k small. */
   guint64 span = (guint64) s->end - (guint64) s->start;
-  return (TtvTime) ((guint64) s->start + (guint64) ((unsigned __int128) span * k / s->n_slices));
+  guint64 q = span / s->n_slices, r = span % s->n_slices;
+  return (TtvTime) ((guint64) s->start + q * k + r * k / s->n_slices);
 }
 
 /* Every event of slice @k (its time from the slice's begin to the next
