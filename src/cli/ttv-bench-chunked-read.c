@@ -6,8 +6,6 @@
 #include "ttv-bench-cpu.h"
 #include "ttv-context.h"
 
-#include <time.h>
-
 /* Slices per thread: enough that a thread that met dense slices does not
  * leave the other waiting at the end, few enough that the seek at each
  * slice's start (the packets around it read again) stays a small part. */
@@ -28,8 +26,6 @@ typedef struct {
 static TtvTime
 slice_begin (const Slices *s, guint k)
 {
-  if (k == 0)
-    return s->start;
   /* span * k / n without overflow: (q n + r) k / n = q k + r k / n, with
    * r k < n k small. */
   guint64 span = (guint64) s->end - (guint64) s->start;
@@ -97,14 +93,6 @@ slice_worker (gpointer data)
   return NULL;
 }
 
-static double
-process_cpu_seconds (void)
-{
-  struct timespec t;
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &t);
-  return (double) t.tv_sec + (double) t.tv_nsec / 1e9;
-}
-
 gboolean
 ttv_bench_chunked_read (TtvTraceset *ts, guint n_threads, gboolean decode, TtvBenchChunkedRead *out,
                         GError **error)
@@ -120,14 +108,11 @@ ttv_bench_chunked_read (TtvTraceset *ts, guint n_threads, gboolean decode, TtvBe
       s.end = s.start;
     }
   GThread *threads[64];
-  gint64 t0 = g_get_monotonic_time ();
-  double c0 = process_cpu_seconds ();
   for (guint i = 0; i < n_threads; i++)
     threads[i] = g_thread_new ("ttv-bench-read", slice_worker, &s);
   for (guint i = 0; i < n_threads; i++)
     g_thread_join (threads[i]);
-  *out = (TtvBenchChunkedRead) { (double) (g_get_monotonic_time () - t0) / 1e6, process_cpu_seconds () - c0,
-                                 s.events, s.n_slices };
+  *out = (TtvBenchChunkedRead) { s.events, s.n_slices };
   g_mutex_clear (&s.lock);
   if (s.error)
     {

@@ -9,13 +9,13 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  double wall, cpu;        /* seconds, of the whole read (every thread's CPU) */
   guint64 events;          /* read, over every slice: the one-thread read's count */
   guint slices;
 } TtvBenchChunkedRead;
 
 /* Reads every event of @ts on @n_threads threads (1 to 64), decoding its
- * fields with @decode, into @out.  FALSE with @error where a read fails. */
+ * fields with @decode, into @out (the caller times the call).  FALSE with
+ * @error where a read fails. */
 gboolean ttv_bench_chunked_read (TtvTraceset *ts, guint n_threads, gboolean decode, TtvBenchChunkedRead *out,
                                  GError **error);
 

@@ -416,18 +416,23 @@ threads_valid (GError **error)
 }
 
 /* The best of --repeat reads of @ts on --threads threads, by slices of
- * its time, into @best (its events, which the caller compares with the
- * read on one thread). */
+ * its time, into @best (wall and CPU time of all threads, its events,
+ * which the caller compares with the read on one thread); its slices in
+ * *@slices. */
 static gboolean
-measure_chunked_read_best (TtvTraceset *ts, gboolean decode, TtvBenchChunkedRead *best, GError **error)
+measure_chunked_read_best (TtvTraceset *ts, gboolean decode, Measure *best, guint *slices, GError **error)
 {
   for (gint64 i = 0; i < turns (NULL); i++)
     {
       TtvBenchChunkedRead r;
+      gint64 t0 = g_get_monotonic_time ();
+      double c0 = process_cpu_seconds ();
       if (!ttv_bench_chunked_read (ts, (guint) opt_threads, decode, &r, error))
         return FALSE;
-      if (i == 0 || r.cpu < best->cpu)
-        *best = r;
+      Measure m = { .cpu = process_cpu_seconds () - c0, .wall = (double) (g_get_monotonic_time () - t0) / 1e6,
+                    .events = r.events };
+      keep_best (best, &m, i);
+      *slices = r.slices;
     }
   return TRUE;
 }
@@ -437,11 +442,11 @@ measure_chunked_read_best (TtvTraceset *ts, gboolean decode, TtvBenchChunkedRead
  * the wall speedup over one thread, and babeltrace2's wall time over it
  * when it ran. */
 static void
-append_chunked_read (GString *out, const TtvBenchChunkedRead *r, const Measure *one, const BabeltraceTurns *bt)
+append_chunked_read (GString *out, const Measure *r, guint slices, const Measure *one, const BabeltraceTurns *bt)
 {
   g_string_append_printf (out, ",\"threads\":%" G_GINT64_FORMAT ",\"threads_slices\":%u,\"threads_events\":%"
                           G_GUINT64_FORMAT ",\"threads_seconds\":%.6f,\"threads_cpu_seconds\":%.6f"
-                          ",\"threads_wall_speedup\":%.2f", opt_threads, r->slices, r->events, r->wall, r->cpu,
+                          ",\"threads_wall_speedup\":%.2f", opt_threads, slices, r->events, r->wall, r->cpu,
                           r->wall > 0 ? one->wall / r->wall : 0.0);
   if (bt->argv && bt->ok)
     g_string_append_printf (out, ",\"threads_wall_speedup_vs_babeltrace2\":%.2f",
@@ -462,8 +467,9 @@ bench_read (char **paths, GString *out, GError **error)
   Measure best = { 0 };
   if (!measure_best (ts, opt_decode, run_read, GINT_TO_POINTER (opt_decode), &best, &bt, error))
     return 1;
-  TtvBenchChunkedRead chunked = { 0 };
-  if (opt_threads > 1 && !measure_chunked_read_best (ts, opt_decode, &chunked, error))
+  Measure chunked = { 0 };
+  guint slices = 0;
+  if (opt_threads > 1 && !measure_chunked_read_best (ts, opt_decode, &chunked, &slices, error))
     return 1;
   print_json_head (out, opt_decode ? "read_decode_all" : "read_headers", paths);
   g_string_append_printf (out, ",\"decoded\":\"%s\",\"tracefiles\":%u,\"events\":%" G_GUINT64_FORMAT,
@@ -480,7 +486,7 @@ bench_read (char **paths, GString *out, GError **error)
     append_comparison (out, "babeltrace2 TRACE -o dummy (every field decoded)", &best, &bt.best, bt.ok,
                        opt_decode ? "speedup" : "headers_only_vs_full_decode");
   if (opt_threads > 1)
-    append_chunked_read (out, &chunked, &best, &bt);
+    append_chunked_read (out, &chunked, slices, &best, &bt);
   print_json_tail (out);
   return 0;
 }
@@ -502,21 +508,22 @@ sibling_program (const char *name)
 }
 
 /* The best of --repeat runs of @a and (unless NULL) of @b, run in turns
- * after a warm-up run of each, and of @bt's babeltrace2 (unless NULL)
- * after each turn.  This machine's speed drifts by a third from minute
- * to minute (a host shared with others): a ratio of two bests taken
- * minutes apart measures the drift as much as the programs, two taken in
- * turns do not. */
+ * after a warm-up run of each (@setup, unless NULL, run in each child
+ * before it starts), and of @bt's babeltrace2 (unless NULL) after each
+ * turn.  This machine's speed drifts by a third from minute to minute (a
+ * host shared with others): a ratio of two bests taken minutes apart
+ * measures the drift as much as the programs, two taken in turns do not. */
 static gboolean
-measure_commands_in_turns (char **a, char **b, Measure *best_a, Measure *best_b, BabeltraceTurns *bt)
+measure_commands_in_turns (char **a, char **b, GSpawnChildSetupFunc setup, Measure *best_a, Measure *best_b,
+                           BabeltraceTurns *bt)
 {
   Measure warm;
-  if (!measure_command (a, &warm) || (b && !measure_command (b, &warm)))
+  if (!measure_command_setup (a, setup, &warm) || (b && !measure_command_setup (b, setup, &warm)))
     return FALSE;
   for (gint64 i = 0; i < turns (bt); i++)
     {
       Measure ma = { 0 }, mb = { 0 };
-      if (!measure_command (a, &ma) || (b && !measure_command (b, &mb)))
+      if (!measure_command_setup (a, setup, &ma) || (b && !measure_command_setup (b, setup, &mb)))
         return FALSE;
       keep_best (best_a, &ma, i);
       if (b)
@@ -531,16 +538,7 @@ measure_commands_in_turns (char **a, char **b, Measure *best_a, Measure *best_b,
 static gboolean
 measure_command_best_all_cpus (char **argv, Measure *best)
 {
-  Measure m;
-  if (!measure_command_setup (argv, ttv_bench_cpu_unpin_self, &m))
-    return FALSE;
-  for (gint64 i = 0; i < turns (NULL); i++)
-    {
-      if (!measure_command_setup (argv, ttv_bench_cpu_unpin_self, &m))
-        return FALSE;
-      keep_best (best, &m, i);
-    }
-  return TRUE;
+  return measure_commands_in_turns (argv, NULL, ttv_bench_cpu_unpin_self, best, NULL, NULL);
 }
 
 /* The text bench times ttv-report, another process, which would choose
@@ -606,8 +604,8 @@ bench_text (char **paths, GString *out, GError **error)
       text_argv->pdata[1] = "--format=babeltrace";
     }
   gboolean measured = measure_commands_in_turns ((char **) argv->pdata,
-                                                 text_argv ? (char **) text_argv->pdata : NULL, &best, &bt_text,
-                                                 &bt);
+                                                 text_argv ? (char **) text_argv->pdata : NULL, NULL, &best,
+                                                 &bt_text, &bt);
   if (!measured)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s failed", report);
