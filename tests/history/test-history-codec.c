@@ -162,7 +162,7 @@ check_sequence (GRand *rand, const GArray *recs)
   check_read (rand, recs, &in_file);
   close (fd);
   /* A file that holds only the bytes before a point, the rest still in
-   * the writer's buffer: what an early summary reads. */
+   * the writer's buffer: what the summary of a row that ended reads. */
   guint64 size = coded.w.bytes->len;
   guint64 cuts[] = { 0, (guint64) g_rand_int_range (rand, 0, (gint32) size + 1), size };
   for (guint k = 0; k < G_N_ELEMENTS (cuts); k++)

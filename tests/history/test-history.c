@@ -640,18 +640,49 @@ file_bytes (TtvHistory *h)
   return g_bytes_new_take (data, len);
 }
 
-/* With two threads the summaries of rows that end while the trace is read
- * are made by the coding thread and held until the tail: the file is the
- * one-thread build's byte for byte, with room for all of them (8 MiB) or
- * for few (a bound of 2 KiB: the others made at the tail; the blocks lie
- * elsewhere than with 8 MiB, so compared with the one thread's at 2 KiB). */
-static void
-test_early_summaries (Fixture *f, gconstpointer data)
+/* Where the rows' regions (directories, summary levels, bins) lie in
+ * @file: those of rows that ended before the trace (end < the header's)
+ * before that of every row alive at the end, which the tail writes; how
+ * many ended. */
+static guint
+check_ended_rows_written_first (GBytes *file)
 {
-  g_autofree char *dir_one = g_build_filename (f->dir, "cache-early-one", NULL);
-  g_autofree char *dir_two = g_build_filename (f->dir, "cache-early-two", NULL);
-  g_autofree char *dir_small = g_build_filename (f->dir, "cache-early-small", NULL);
-  g_autofree char *dir_one_small = g_build_filename (f->dir, "cache-early-one-small", NULL);
+  gsize size;
+  const guint8 *data = g_bytes_get_data (file, &size);
+  g_assert_cmpuint (size, >=, sizeof (TtvHistoryHeader));
+  const TtvHistoryHeader *hd = (const TtvHistoryHeader *) data;
+  g_assert_cmpuint (hd->rows_offset + hd->n_rows * sizeof (TtvHistoryRow), <=, size);
+  const TtvHistoryRow *rows = (const TtvHistoryRow *) (data + hd->rows_offset);
+  guint64 tail_first = G_MAXUINT64;
+  for (guint64 i = 0; i < hd->n_rows; i++)
+    if (rows[i].end >= hd->end)
+      tail_first = MIN (tail_first, rows[i].recs_dir_offset);
+  guint n_ended = 0;
+  for (guint64 i = 0; i < hd->n_rows; i++)
+    if (rows[i].end < hd->end)
+      {
+        g_assert_cmpuint (rows[i].recs_dir_offset, <, tail_first);
+        g_assert_cmpuint (rows[i].levels_offset + rows[i].n_levels * sizeof (TtvHistoryLevel), <=, tail_first);
+        n_ended++;
+      }
+  return n_ended;
+}
+
+/* Rows that end while the trace is read are written out whole when they
+ * end (their directories, their summary made from their records read
+ * back), by the coding thread when there is one: the build keeps only
+ * their entries in the row table, whatever the number of processes that
+ * come and go.  The file is the one-thread build's byte for byte, with
+ * the default memory bound and with one of 2 KiB (the regions larger
+ * than it written in place; the blocks lie elsewhere than with 8 MiB, so
+ * compared with the one thread's at 2 KiB). */
+static void
+test_ended_rows (Fixture *f, gconstpointer data)
+{
+  g_autofree char *dir_one = g_build_filename (f->dir, "cache-ended-one", NULL);
+  g_autofree char *dir_two = g_build_filename (f->dir, "cache-ended-two", NULL);
+  g_autofree char *dir_small = g_build_filename (f->dir, "cache-ended-small", NULL);
+  g_autofree char *dir_one_small = g_build_filename (f->dir, "cache-ended-one-small", NULL);
   g_setenv ("TTV_HISTORY_THREADS", "1", TRUE);
   g_autoptr (TtvHistory) one = ttv_history_test_build (f->ts, 0, FALSE, dir_one);
   g_autoptr (TtvHistory) one_small = ttv_history_test_build (f->ts, 2048, FALSE, dir_one_small);
@@ -661,7 +692,7 @@ test_early_summaries (Fixture *f, gconstpointer data)
   g_unsetenv ("TTV_HISTORY_THREADS");
 
   /* Rows that end before the trace (dead tasks among them) with records
-   * enough for levels: the coding thread summarizes them. */
+   * enough for levels: written out when they end, summaries and all. */
   guint n_ended = 0;
   for (guint i = 0; i < ttv_history_get_n_rows (one, TTV_HISTORY_ROW_PROCESS); i++)
     {
@@ -674,6 +705,8 @@ test_early_summaries (Fixture *f, gconstpointer data)
   g_autoptr (GBytes) b_two = file_bytes (two);
   g_autoptr (GBytes) b_small = file_bytes (small);
   g_autoptr (GBytes) b_one_small = file_bytes (one_small);
+  g_assert_cmpuint (check_ended_rows_written_first (b_one), >=, n_ended);
+  g_assert_cmpuint (check_ended_rows_written_first (b_small), >=, n_ended);
   g_assert_true (g_bytes_equal (b_one, b_two));
   g_assert_true (g_bytes_equal (b_one_small, b_small));
   ttv_history_test_assert_same (one, two);
@@ -948,7 +981,7 @@ main (int argc, char **argv)
   g_test_add ("/history/sim/summary-bins", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_summary_bins, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cache", Fixture, GSIZE_TO_POINTER (30000), fixture_set_up, test_cache, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/threads", Fixture, GSIZE_TO_POINTER (50000), fixture_set_up, test_threads, ttv_history_fixture_tear_down);
-  g_test_add ("/history/sim/early-summaries", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_early_summaries,
+  g_test_add ("/history/sim/ended-rows", Fixture, GSIZE_TO_POINTER (80000), fixture_set_up, test_ended_rows,
               ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/names", Fixture, GSIZE_TO_POINTER (40000), fixture_set_up, test_names, ttv_history_fixture_tear_down);
   g_test_add ("/history/sim/cpu-time", Fixture, GSIZE_TO_POINTER (60000), fixture_set_up, test_cpu_time, ttv_history_fixture_tear_down);

@@ -1,7 +1,9 @@
 /* ttv-history-builder.c: building the state history in one read of
  * a traceset (an observer on the state), written out to its cache file (or
- * memory) while it is built so that memory stays bounded, then the
- * summary levels, directories and row table.  Used by
+ * memory) while it is built so that memory stays bounded: the records as
+ * they come, a row that ends whole when it ends (its directories and
+ * summary); then those of the rows alive at the end, and the row table.
+ * Used by
  * ttv_history_build's callers: the history pass, ttv-bench, tests. */
 #include "ttv-history-private.h"
 #include "ttv-history-coding-thread.h"
@@ -73,8 +75,17 @@ typedef struct {
   gint64 birth;
   gint64 end;
   TtvHistoryEncoder *marks;   /* in the builder's slab, or NULL */
-  TtvHistoryEarlySummary *early;   /* in the builder's slab, or NULL */
+  guint index;             /* in Builder.rows */
 } BRow;
+
+/* A row that ended while the trace is read, its entry in the row table
+ * made (Builder.entries) and its records handed to the coder to write out
+ * with it: its memory goes back to the slab once the coder is done with
+ * it (@ticket, ttv_history_coder_done). */
+typedef struct {
+  BRow *row;
+  guint64 ticket;
+} RetiredRow;
 
 typedef struct {
   BRow *row;
@@ -119,12 +130,16 @@ typedef struct {
 typedef struct {
   TtvState *state;         /* weak */
   gint64 origin;
-  GPtrArray *rows;         /* of BRow * in @slab, their encoders owned */
-  TtvHistorySlab slab;     /* the rows, their marks' encoders, the strings */
-  /* The early summaries' bins (ttv-history-coding-thread.h): a slab, not
-   * blocks of the heap, for the reason ttv-history-slab.c gives; the
-   * coding thread's while the trace is read, freed once written. */
-  TtvHistorySlab early_bins;
+  GPtrArray *rows;         /* of BRow * in @slab, their encoders owned: open, or not yet retired */
+  TtvHistorySlab slab;     /* the rows, their marks' encoders, the strings, the ended rows' entries */
+  /* The row table's entries (TtvHistoryRow * in @slab): of the rows that
+   * ended while the trace was read (all that the build keeps of them once
+   * the coder has written them out), then, in the tail, of the others; and
+   * the rows waiting for the coder to be done with them (RetiredRow,
+   * oldest first). */
+  GPtrArray *entries;
+  GArray *retired;
+  guint n_recycled;        /* of @retired, from its start */
   GPtrArray *machines;     /* of BMachine *, owned, by number */
   BMachine *m;             /* the state's selected machine (weak) */
   /* m->id, m->start and m->cpus, read by every callback and event. */
@@ -139,7 +154,6 @@ typedef struct {
   TtvHistoryWriter w;
   gsize max_memory;
   TtvHistoryCoder *coder;     /* owned, while the trace is read */
-  gboolean threaded;       /* the coder has a thread of its own */
   gboolean reading;        /* rows closed now end before the trace does */
   guint64 fingerprint_offset;
   guint64 fingerprint_size;
@@ -340,6 +354,7 @@ new_row (Builder *b, TtvHistoryRowKind kind, guint32 id, gint64 t)
   r->open = TRUE;
   row_clear_cur (r);
   ttv_history_encoder_init (&r->recs);
+  r->index = b->rows->len;
   g_ptr_array_add (b->rows, r);
   return r;
 }
@@ -513,24 +528,41 @@ row_count (Builder *b, BRow *r, gint64 t)
   r->cur_count++;
 }
 
-/* The row's records are all pushed and its end known: with a coding
- * thread, it makes the row's summary while the trace is still read (dead
- * rows hold about a third of the records); else the tail does. */
+/* @r's entry in the row table but for its region's place and size
+ * (ttv_history_row_region_place) and the states its records take. */
 static void
-finish_records (Builder *b, BRow *r)
+row_entry (Builder *b, const BRow *r, TtvHistoryRow *fr)
 {
-  if (r->recs.finished)
-    return;
-  if (!b->reading || !b->threaded)
-    {
-      ttv_history_coder_submit (b->coder, &r->recs, TRUE);
-      return;
-    }
-  r->early = ttv_history_slab_alloc0 (&b->slab, sizeof (TtvHistoryEarlySummary));
-  r->early->n_recs = r->recs.n_recs;
-  r->early->origin = b->origin;
-  r->early->end = r->end;
-  ttv_history_coder_finish_summarized (b->coder, &r->recs, r->early);
+  memset (fr, 0, sizeof *fr);
+  fr->kind = r->kind;
+  fr->machine = r->machine;
+  fr->id = r->id;
+  fr->cpu = r->kind == TTV_HISTORY_ROW_PROCESS && r->id == 0 ? r->cpu : -1;
+  fr->tgid = r->tgid;
+  fr->ppid = r->ppid;
+  fr->name = intern_quark (b, r->name);
+  fr->birth = r->birth;
+  fr->end = r->end;
+  fr->cpu_time = r->cpu_time;
+  fr->n_events = r->n_events;
+  fr->dead = r->dead;
+  fr->n_recs = r->recs.n_recs;
+  fr->n_marks = r->marks ? r->marks->n_recs : 0;
+}
+
+/* @r ended while the trace is read (it takes no more records or time):
+ * its entry in the row table made now, its records and region handed to
+ * the coder to write out, the row itself retired until the coder is done
+ * with it. */
+static void
+end_row (Builder *b, BRow *r)
+{
+  TtvHistoryRow *fr = ttv_history_slab_alloc (&b->slab, sizeof (TtvHistoryRow));
+  row_entry (b, r, fr);
+  g_ptr_array_add (b->entries, fr);
+  ttv_history_coder_finish_row (b->coder, &r->recs, r->marks, fr, b->origin);
+  RetiredRow retired = { r, ttv_history_coder_ticket (b->coder) };
+  g_array_append_val (b->retired, retired);
 }
 
 static void
@@ -539,13 +571,71 @@ close_row (Builder *b, BRow *r, gint64 t, gboolean dead)
   if (row_has_cur (r) && t > r->cur_start)
     push_cur (b, r);
   r->end = MAX (t, r->birth);
-  /* No record follows: everything is written out, the buffers freed. */
-  finish_records (b, r);
-  if (r->marks)
-    finish_encoder (b, r->marks);
   row_clear_cur (r);
   r->open = FALSE;
   r->dead = dead;
+  /* No record follows: everything is written out, the buffers freed. */
+  if (b->reading)
+    {
+      end_row (b, r);
+      return;
+    }
+  finish_encoder (b, &r->recs);
+  if (r->marks)
+    finish_encoder (b, r->marks);
+}
+
+/* The rows without the holes recycle_retired left, in their order: the
+ * order in which the rows left at the end are written out, which must not
+ * depend on when the coding thread was done with the others. */
+static void
+rows_close_holes (Builder *b)
+{
+  guint n = 0;
+  for (guint i = 0; i < b->rows->len; i++)
+    {
+      BRow *r = g_ptr_array_index (b->rows, i);
+      if (r == NULL)
+        continue;
+      r->index = n;
+      b->rows->pdata[n++] = r;
+    }
+  /* What is dropped is NULL: the free function clears nothing. */
+  for (guint i = n; i < b->rows->len; i++)
+    b->rows->pdata[i] = NULL;
+  g_ptr_array_set_size (b->rows, n);
+}
+
+/* The rows retired whose coder is done with them, out of the rows and
+ * back to the slab for the rows to come.  Called between events, when no
+ * cache or list of the builder's holds a row that ended. */
+static void
+recycle_retired (Builder *b)
+{
+  guint i = b->n_recycled;
+  for (; i < b->retired->len; i++)
+    {
+      const RetiredRow *rr = &g_array_index (b->retired, RetiredRow, i);
+      /* Without a coder, it is done with every row. */
+      if (b->coder && !ttv_history_coder_done (b->coder, rr->ticket))
+        break;
+      BRow *r = rr->row;
+      b->rows->pdata[r->index] = NULL;
+      brow_clear (r);
+      if (r->marks)
+        ttv_history_slab_give_back (&b->slab, r->marks, sizeof (TtvHistoryEncoder));
+      ttv_history_slab_give_back (&b->slab, r, sizeof (BRow));
+    }
+  if (i > b->n_recycled)
+    rows_close_holes (b);
+  /* The recycled ones leave the list when they are the larger part (the
+   * coding thread is mostly a batch behind: the list is seldom empty). */
+  b->n_recycled = i;
+  if (i > b->retired->len / 2)
+    {
+      g_array_remove_range (b->retired, 0, i);
+      b->n_recycled = 0;
+    }
 }
 
 static void
@@ -891,11 +981,13 @@ intern_quark (Builder *b, GQuark q)
   return i;
 }
 
+/* The row table's order: by kind, machine, id (a CPU's idle task by its
+ * CPU), then lives in time; of its entries (pointers). */
 static gint
-compare_rows (gconstpointer pa, gconstpointer pb)
+compare_row_entries (gconstpointer pa, gconstpointer pb)
 {
-  const BRow *a = *(BRow * const *) pa;
-  const BRow *b = *(BRow * const *) pb;
+  const TtvHistoryRow *a = *(TtvHistoryRow * const *) pa;
+  const TtvHistoryRow *b = *(TtvHistoryRow * const *) pb;
   if (a->kind != b->kind)
     return a->kind < b->kind ? -1 : 1;
   if (a->machine != b->machine)
@@ -996,21 +1088,6 @@ write_summaries (Builder *b, GArray *jobs, void (*progress) (double, gpointer), 
   return !g_cancellable_set_error_if_cancelled (cancel, error) && !b->w.failed;
 }
 
-/* Whether the coder made @early (or NULL) for these very levels: it
- * planned them from the same records and end, so they are, unless it left
- * the summary to the tail. */
-static gboolean
-early_summary_fits (const TtvHistoryEarlySummary *early, const TtvHistoryLevel *levels, guint n_levels)
-{
-  if (early == NULL || !early->made || early->n_levels != n_levels)
-    return FALSE;
-  for (guint k = 0; k < n_levels; k++)
-    if (early->levels[k].shift != levels[k].shift || early->levels[k].first_bin != levels[k].first_bin
-        || early->levels[k].n_bins != levels[k].n_bins)
-      return FALSE;
-  return TRUE;
-}
-
 /* After the records: per row its directories and summary levels, then the
  * strings, the row table and the header.  The summary of a row is
  * computed reading its records back (from memory, or from the file a
@@ -1029,11 +1106,9 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
         ttv_history_encoder_finish (r->marks, w);
     }
   ttv_history_writer_align (w);
-  g_ptr_array_sort (b->rows, compare_rows);
 
   TtvHistoryHeader hd;
   memset (&hd, 0, sizeof hd);
-  g_autoptr (GArray) rows = g_array_sized_new (FALSE, TRUE, sizeof (TtvHistoryRow), b->rows->len);
   g_autoptr (GArray) jobs = g_array_new (FALSE, FALSE, sizeof (SummaryJob));
   g_array_set_clear_func (jobs, (GDestroyNotify) summary_job_clear);
   /* The tail's regions are filled in place: read back for the checksum. */
@@ -1043,64 +1118,34 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
   for (guint i = 0; i < b->rows->len && !w->failed; i++)
     {
       BRow *r = g_ptr_array_index (b->rows, i);
-      TtvHistoryRow fr;
-      memset (&fr, 0, sizeof fr);
-      fr.kind = r->kind;
-      fr.machine = r->machine;
-      fr.id = r->id;
-      fr.cpu = r->kind == TTV_HISTORY_ROW_PROCESS && r->id == 0 ? r->cpu : -1;
-      fr.tgid = r->tgid;
-      fr.ppid = r->ppid;
-      fr.name = intern_quark (b, r->name);
-      fr.birth = r->birth;
-      fr.end = r->end;
-      fr.cpu_time = r->cpu_time;
-      fr.n_events = r->n_events;
-      fr.dead = r->dead;
-      fr.states_seen = r->recs.states_seen;
-
-      TtvHistorySeq recs, marks = { 0 };
+      TtvHistoryRow *e = ttv_history_slab_alloc (&b->slab, sizeof (TtvHistoryRow));
+      row_entry (b, r, e);
+      e->states_seen = r->recs.states_seen;
+      TtvHistorySeq recs;
       ttv_history_encoder_seq (&r->recs, NULL, 0, &recs);
-      if (r->marks)
-        ttv_history_encoder_seq (r->marks, NULL, 0, &marks);
-      gsize dir_bytes = ttv_history_n_pieces (recs.n_blocks) * sizeof (TtvHistoryBlock);
-      gsize mark_dir_bytes = r->marks ? ttv_history_n_pieces (marks.n_blocks) * sizeof (TtvHistoryBlock) : 0;
-      TtvHistoryLevel levels[TTV_HISTORY_MAX_LEVELS];
-      guint n_levels = ttv_history_summary_plan (&recs, b->origin, r->end, levels);
-      gsize size = dir_bytes + mark_dir_bytes + n_levels * sizeof (TtvHistoryLevel)
-                   + ttv_history_summary_layout (levels, n_levels, 0);
-
-      guint64 at = ttv_history_writer_reserve (w, size);
-      fr.n_recs = recs.n_recs;
-      fr.recs_dir_offset = at;
-      ttv_history_writer_pwrite (w, at, recs.dir, dir_bytes);
-      at += dir_bytes;
-      fr.n_marks = marks.n_recs;
-      fr.marks_dir_offset = at;
-      if (mark_dir_bytes)
-        ttv_history_writer_pwrite (w, at, marks.dir, mark_dir_bytes);
-      at += mark_dir_bytes;
-      fr.n_levels = n_levels;
-      fr.levels_offset = at;
-      at += n_levels * sizeof (TtvHistoryLevel);
-      gsize bins_size = ttv_history_summary_layout (levels, n_levels, at);
-      if (n_levels)
-        ttv_history_writer_pwrite (w, fr.levels_offset, levels, n_levels * sizeof (TtvHistoryLevel));
-      if (n_levels && early_summary_fits (r->early, levels, n_levels))
-        ttv_history_writer_pwrite (w, levels[0].offset, r->early->bins, bins_size);
-      else if (n_levels)
+      TtvHistoryRowRegion g;
+      ttv_history_row_region_plan (&g, &recs, e->n_marks, b->origin, r->end);
+      ttv_history_row_region_place (&g, ttv_history_writer_reserve (w, g.size), e);
+      ttv_history_writer_pwrite (w, e->recs_dir_offset, recs.dir, g.dir_bytes);
+      if (g.mark_dir_bytes)
+        ttv_history_writer_pwrite (w, e->marks_dir_offset, r->marks->dir ? r->marks->dir : &r->marks->dir_first,
+                                   g.mark_dir_bytes);
+      if (g.n_levels)
         {
-          SummaryJob job = { recs, g_steal_pointer (&r->recs.dir), r->recs.dir_first, { { 0 } }, n_levels, r->end };
-          memcpy (job.levels, levels, n_levels * sizeof (TtvHistoryLevel));
+          ttv_history_writer_pwrite (w, e->levels_offset, g.levels, g.n_levels * sizeof (TtvHistoryLevel));
+          SummaryJob job = { recs, g_steal_pointer (&r->recs.dir), r->recs.dir_first, { { 0 } }, g.n_levels, r->end };
+          memcpy (job.levels, g.levels, g.n_levels * sizeof (TtvHistoryLevel));
           g_array_append_val (jobs, job);
         }
-      g_array_append_val (rows, fr);
-      hd.n_rows_by_kind[r->kind]++;
+      g_ptr_array_add (b->entries, e);
       /* Written: what the row holds outside the slab (its directories,
        * unless a summary took one) goes now, not after every row. */
       brow_clear (g_steal_pointer (&b->rows->pdata[i]));
     }
-  ttv_history_slab_clear (&b->early_bins);
+  /* With the rows that ended while the trace was read, in their order. */
+  g_ptr_array_sort (b->entries, compare_row_entries);
+  for (guint i = 0; i < b->entries->len; i++)
+    hd.n_rows_by_kind[((const TtvHistoryRow *) g_ptr_array_index (b->entries, i))->kind]++;
   /* The summaries write from two threads: from here on, nothing of the
    * writer's may wait in its buffer (ttv_history_writer_pwrite ()). */
   ttv_history_writer_flush (w);
@@ -1116,8 +1161,12 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
   hd.strings_size = strings.strings_size;
   hd.string_index_offset = strings.index_offset;
   hd.n_strings = b->strings->len;
-  hd.rows_offset = ttv_history_writer_append (w, rows->data, rows->len * sizeof (TtvHistoryRow));
-  hd.n_rows = rows->len;
+  /* The table an entry at a time (in the writer's buffer): not copied
+   * whole, some 110 bytes a row. */
+  hd.rows_offset = w->offset;
+  for (guint i = 0; i < b->entries->len; i++)
+    ttv_history_writer_append (w, g_ptr_array_index (b->entries, i), sizeof (TtvHistoryRow));
+  hd.n_rows = b->entries->len;
 
   memcpy (hd.magic, TTV_HISTORY_MAGIC, sizeof hd.magic);
   hd.version = TTV_HISTORY_VERSION;
@@ -1175,20 +1224,31 @@ open_written (Builder *b, GError **error)
   return h;
 }
 
+/* What the build kept to write the representation (rows, strings, the
+ * slab): given back once it is written, before the history's own tables
+ * are read in (on a trace of 100 M events, 129,000 rows, the two together
+ * made most of the build's peak). */
+static void
+builder_drop_tables (Builder *b)
+{
+  g_clear_pointer (&b->rows, g_ptr_array_unref);
+  g_clear_pointer (&b->machines, g_ptr_array_unref);
+  g_clear_pointer (&b->quark_small, g_array_unref);
+  g_clear_pointer (&b->string_index, g_hash_table_unref);
+  g_clear_pointer (&b->quark_index, g_hash_table_unref);
+  g_clear_pointer (&b->strings, g_ptr_array_unref);
+  g_clear_pointer (&b->entries, g_ptr_array_unref);
+  g_clear_pointer (&b->retired, g_array_unref);
+  ttv_history_slab_clear (&b->slab);
+}
+
 static void
 builder_free (Builder *b)
 {
   /* The coding thread first: it writes into the rows. */
   ttv_history_coder_free (b->coder);
-  g_ptr_array_unref (b->rows);
-  g_ptr_array_unref (b->machines);
-  g_array_unref (b->quark_small);
+  builder_drop_tables (b);
   ttv_history_writer_clear (&b->w);
-  g_hash_table_unref (b->string_index);
-  g_hash_table_unref (b->quark_index);
-  g_ptr_array_unref (b->strings);
-  ttv_history_slab_clear (&b->slab);
-  ttv_history_slab_clear (&b->early_bins);
   g_free (b);
 }
 
@@ -1325,7 +1385,8 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   b->origin = start == TTV_TIME_MAX ? 0 : start;
   b->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) brow_clear);
   ttv_history_slab_init (&b->slab);
-  ttv_history_slab_init (&b->early_bins);
+  b->entries = g_ptr_array_new ();
+  b->retired = g_array_new (FALSE, FALSE, sizeof (RetiredRow));
   b->machines = g_ptr_array_new_with_free_func ((GDestroyNotify) machine_free);
   add_machines (b, ts);
   select_machine (b, 0);
@@ -1342,8 +1403,7 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   b->fingerprint_size = strlen (fingerprint) + 1;
   b->fingerprint_offset = ttv_history_writer_append (&b->w, fingerprint, b->fingerprint_size);
   ttv_history_writer_align (&b->w);
-  b->threaded = n_threads () > 1;
-  b->coder = ttv_history_coder_new (&b->w, max_memory, b->threaded, &b->early_bins);
+  b->coder = ttv_history_coder_new (&b->w, max_memory, n_threads () > 1);
 
   ttv_state_add_observer (state, &history_observer, b);
   /* Each machine's initial processes, evaluated at its start. */
@@ -1373,7 +1433,10 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
       after_event (b, b->event_cpu, ev->time);
       last = MAX (last, ev->time);
       b->m->last = MAX (b->m->last, ev->time);
-      if ((++n & 0xffff) == 0)
+      /* Rows that ended go back to the slab in batches. */
+      if (G_UNLIKELY ((++n & 0x3ff) == 0) && b->retired->len)
+        recycle_retired (b);
+      if ((n & 0xffff) == 0)
         {
           if (g_cancellable_set_error_if_cancelled (cancel, &local))
             break;
@@ -1404,8 +1467,10 @@ build_into (TtvTraceset *ts, TtvHistoryWriter *w, gsize max_memory, const char *
   ttv_state_remove_observer (state, &history_observer);
   b->state = NULL;
   g_clear_pointer (&b->coder, ttv_history_coder_free);
+  recycle_retired (b);
   if (!write_tail (b, n, hend, progress, progress_data, cancel, error))
     return NULL;
+  builder_drop_tables (b);
   return open_written (b, error);
 }
 

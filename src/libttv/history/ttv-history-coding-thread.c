@@ -2,7 +2,11 @@
  * while the trace is read, in a second thread when there is a second core:
  * the reading thread hands over full blocks of records (copied), the
  * coding thread codes them, writes them out and keeps its buffers within
- * the memory bound.  Used by the builder (ttv-history-builder.c). */
+ * the memory bound; a row that ended is written out whole, its summary
+ * with it, so that the build holds no more than its row table's entry
+ * (some 120 bytes) for each row that ended: the rows of a trace grow with
+ * it where its processes come and go.  Used by the builder
+ * (ttv-history-builder.c). */
 #include "ttv-history-coding-thread.h"
 
 /* Blocks handed over at a time, and batches under way at most (their
@@ -19,13 +23,18 @@ typedef struct {
   TtvHistoryEncoder *e;       /* weak */
   guint n;
   gboolean finish;         /* the encoder's last records: close it after */
-  TtvHistoryEarlySummary *summary;   /* weak: to make after closing it, or NULL */
+  /* The row @e is the records of, to write out whole after closing it
+   * (with its marks' encoder @marks, closed before), or NULL. */
+  TtvHistoryRow *row;      /* weak */
+  TtvHistoryEncoder *marks;   /* weak, or NULL */
+  gint64 origin;
   TtvHistoryPending recs[TTV_HISTORY_BLOCK];
 } Job;
 
 typedef struct {
   guint n_jobs;
   gboolean stop;           /* the last batch: the thread ends after it */
+  gsize number;            /* of hand-over, from 1 */
   Job jobs[JOBS_PER_BATCH];
 } Batch;
 
@@ -33,15 +42,16 @@ struct _TtvHistCoder {
   TtvHistoryWriter *w;        /* weak: used by the coding side only */
   gsize max_memory;
   gssize buffered;         /* bytes of coded blocks the encoders hold */
-  TtvHistorySlab *summaries;  /* weak: the early summaries' bins */
-  gsize summary_bytes;     /* bytes of them */
-  GPtrArray *listed;       /* encoders holding some (weak) */
+  GPtrArray *listed;       /* encoders holding some (weak), each at its listed_at */
+  GByteArray *region;      /* a row's region, made before it is written out */
   /* Threaded: */
   GThread *thread;
   GAsyncQueue *todo;       /* of Batch *, to code */
   GAsyncQueue *free;       /* of Batch *, to fill */
   Batch *filling;          /* the reading side's, or NULL */
   Batch *batches;          /* owned: all of them */
+  gsize handed;            /* batches handed over (the reading side's) */
+  gsize done;              /* atomic: the number of the last batch coded */
 };
 
 /* Writes out the coded blocks every encoder holds. */
@@ -70,41 +80,127 @@ code (TtvHistoryCoder *c, TtvHistoryEncoder *e, const TtvHistoryPending *recs, g
   if (e->len > 0 && !e->listed)
     {
       e->listed = TRUE;
+      e->listed_at = c->listed->len;
       g_ptr_array_add (c->listed, e);
     }
   if (G_UNLIKELY (c->buffered > (gssize) c->max_memory))
     flush_listed (c);
 }
 
-/* @s from the closed encoder @e's records, read back from what the
- * writer holds: from the file, and from its buffer the bytes not yet
- * written out (a write of the buffer and a read back of it for every
- * row that closed were most of this thread's system calls). */
+/* @e (closed) leaves the list of encoders holding coded bytes. */
 static void
-summarize_early (TtvHistoryCoder *c, TtvHistoryEncoder *e, TtvHistoryEarlySummary *s)
+unlist (TtvHistoryCoder *c, TtvHistoryEncoder *e)
 {
-  TtvHistoryWriter *w = c->w;
-  TtvHistorySeq seq = {
+  if (!e->listed)
+    return;
+  guint at = e->listed_at;
+  g_ptr_array_steal_index_fast (c->listed, at);
+  /* The last one took its place. */
+  if (at < c->listed->len)
+    ((TtvHistoryEncoder *) g_ptr_array_index (c->listed, at))->listed_at = at;
+  e->listed = FALSE;
+}
+
+/* The records of the closed encoder @e, @n_recs of them, read back from
+ * what the writer holds: from the file, and from its buffer the bytes not
+ * yet written out (a write of the buffer and a read back of it for every
+ * row that ended were most of this thread's system calls). */
+static TtvHistorySeq
+written_seq (const TtvHistoryWriter *w, const TtvHistoryEncoder *e, guint64 n_recs)
+{
+  return (TtvHistorySeq) {
     .data = w->bytes ? w->bytes->data : NULL,
     .fd = w->fd,
     .unwritten = w->fd >= 0 ? w->buf : NULL,
     .unwritten_from = w->offset - (w->fd >= 0 ? w->len : 0),
     .size = w->offset,
     .dir = e->dir ? e->dir : &e->dir_first,
-    .n_blocks = ttv_history_n_blocks (s->n_recs),
-    .n_recs = s->n_recs,
+    .n_blocks = ttv_history_n_blocks (n_recs),
+    .n_recs = n_recs,
   };
-  s->n_levels = ttv_history_summary_plan (&seq, s->origin, s->end, s->levels);
-  gsize size = ttv_history_summary_layout (s->levels, s->n_levels, 0);
-  if (c->summary_bytes + size > c->max_memory)
-    return;
-  c->summary_bytes += size;
-  if (size)
+}
+
+/* The directory of the closed encoder @e, @n_recs records. */
+static const TtvHistoryBlock *
+dir_of (const TtvHistoryEncoder *e)
+{
+  return e->dir ? e->dir : &e->dir_first;
+}
+
+/* write_row for a region of @g's size in place: reserved, then filled. */
+static void
+write_row_in_place (TtvHistoryCoder *c, const Job *job, TtvHistoryRowRegion *g)
+{
+  TtvHistoryWriter *w = c->w;
+  TtvHistoryRow *row = job->row;
+  ttv_history_writer_align (w);
+  guint64 at = ttv_history_writer_reserve (w, g->size);
+  ttv_history_row_region_place (g, at, row);
+  ttv_history_writer_pwrite (w, row->recs_dir_offset, dir_of (job->e), g->dir_bytes);
+  if (job->marks)
+    ttv_history_writer_pwrite (w, row->marks_dir_offset, dir_of (job->marks), g->mark_dir_bytes);
+  ttv_history_writer_pwrite (w, row->levels_offset, g->levels, g->n_levels * sizeof (TtvHistoryLevel));
+  /* Read back from where the reserve left the writer's bytes. */
+  TtvHistorySeq seq = written_seq (w, job->e, row->n_recs);
+  ttv_history_summary_write (w, &seq, job->origin, row->end, g->levels, g->n_levels);
+}
+
+/* The row of the job's closed encoders written out whole, after their
+ * records: its region made in memory (the summary from its records read
+ * back), then appended, so that the writer's checksum goes on in order.
+ * The encoders' directories are freed with them, by their owner. */
+static void
+write_row (TtvHistoryCoder *c, const Job *job)
+{
+  TtvHistoryWriter *w = c->w;
+  TtvHistoryRow *row = job->row;
+  TtvHistorySeq seq = written_seq (w, job->e, row->n_recs);
+  TtvHistoryRowRegion g;
+  ttv_history_row_region_plan (&g, &seq, row->n_marks, job->origin, row->end);
+  row->states_seen = job->e->states_seen;
+  /* A region within the memory bound (8 MiB by default: a row of some
+   * eight million records) is made in memory and appended; a larger one
+   * is written in place, as the tail writes a row's, and the checksum is
+   * then read back at the end. */
+  if (g.size > c->max_memory)
     {
-      s->bins = ttv_history_slab_alloc0 (c->summaries, size);
-      ttv_history_summary_compute (&seq, s->origin, s->end, s->levels, s->n_levels, s->bins);
+      write_row_in_place (c, job, &g);
+      return;
     }
-  s->made = TRUE;
+  g_byte_array_set_size (c->region, (guint) g.size);
+  /* Zeros where nothing is written (the bins a summary does not reach),
+   * as the writer's reserve gives them: the same bytes in one thread or
+   * two. */
+  guint8 *r = memset (c->region->data, 0, g.size);
+  if (g.dir_bytes)
+    memcpy (r, dir_of (job->e), g.dir_bytes);
+  if (g.mark_dir_bytes)
+    memcpy (r + g.dir_bytes, dir_of (job->marks), g.mark_dir_bytes);
+  /* The bins at the levels' offsets from the region's start. */
+  ttv_history_summary_compute (&seq, job->origin, row->end, g.levels, g.n_levels, r);
+  ttv_history_writer_align (w);
+  ttv_history_row_region_place (&g, w->offset, row);
+  if (g.n_levels)
+    memcpy (r + ttv_history_row_region_levels_at (&g), g.levels, g.n_levels * sizeof (TtvHistoryLevel));
+  ttv_history_writer_append (w, r, g.size);
+  /* A large row's region is not kept for the next. */
+  if (g.size > (1u << 20))
+    {
+      g_byte_array_unref (c->region);
+      c->region = g_byte_array_new ();
+    }
+}
+
+/* The job's encoders closed: its row written out, the coder done with
+ * them. */
+static void
+row_done (TtvHistoryCoder *c, const Job *job)
+{
+  unlist (c, job->e);
+  if (job->marks)
+    unlist (c, job->marks);
+  if (!c->w->failed)
+    write_row (c, job);
 }
 
 static gpointer
@@ -116,12 +212,15 @@ coding_thread (gpointer data)
       Batch *b = g_async_queue_pop (c->todo);
       for (guint i = 0; i < b->n_jobs; i++)
         {
-          Job *job = &b->jobs[i];
+          const Job *job = &b->jobs[i];
           code (c, job->e, job->recs, job->n, job->finish);
-          if (job->summary && !c->w->failed)
-            summarize_early (c, job->e, job->summary);
+          if (job->row)
+            row_done (c, job);
         }
       gboolean stop = b->stop;
+      /* Before the batch goes back: its rows are the reading side's
+       * again once it sees this. */
+      g_atomic_pointer_set (&c->done, (gsize) b->number);
       b->n_jobs = 0;
       b->stop = FALSE;
       g_async_queue_push (c->free, b);
@@ -131,13 +230,13 @@ coding_thread (gpointer data)
 }
 
 TtvHistoryCoder *
-ttv_history_coder_new (TtvHistoryWriter *w, gsize max_memory, gboolean threaded, TtvHistorySlab *summaries)
+ttv_history_coder_new (TtvHistoryWriter *w, gsize max_memory, gboolean threaded)
 {
   TtvHistoryCoder *c = g_new0 (TtvHistoryCoder, 1);
   c->w = w;
-  c->summaries = summaries;
   c->max_memory = max_memory;
   c->listed = g_ptr_array_new ();
+  c->region = g_byte_array_new ();
   if (!threaded)
     return c;
   c->todo = g_async_queue_new ();
@@ -156,31 +255,61 @@ hand_over (TtvHistoryCoder *c, gboolean stop)
   if (c->filling == NULL)
     c->filling = g_async_queue_pop (c->free);
   c->filling->stop = stop;
+  c->filling->number = ++c->handed;
   g_async_queue_push (c->todo, g_steal_pointer (&c->filling));
 }
 
-static void submit (TtvHistoryCoder *c, TtvHistoryEncoder *e, gboolean finish, TtvHistoryEarlySummary *s);
+/* The job of @e's pending records (all of them when @finish), with @row
+ * and @marks to write out after it (see Job), done now or handed over. */
+static void
+submit (TtvHistoryCoder *c, TtvHistoryEncoder *e, gboolean finish, TtvHistoryRow *row, TtvHistoryEncoder *marks,
+        gint64 origin);
 
 void
 ttv_history_coder_submit (TtvHistoryCoder *c, TtvHistoryEncoder *e, gboolean finish)
 {
-  submit (c, e, finish, NULL);
+  submit (c, e, finish, NULL, NULL, 0);
 }
 
 void
-ttv_history_coder_finish_summarized (TtvHistoryCoder *c, TtvHistoryEncoder *e, TtvHistoryEarlySummary *s)
+ttv_history_coder_finish_row (TtvHistoryCoder *c, TtvHistoryEncoder *recs, TtvHistoryEncoder *marks,
+                              TtvHistoryRow *row, gint64 origin)
 {
-  /* In one thread the summary would cost the same now as at the end. */
-  submit (c, e, TRUE, c->thread ? s : NULL);
+  /* The marks first: the row's job writes both directories. */
+  if (marks && !marks->finished)
+    submit (c, marks, TRUE, NULL, NULL, 0);
+  submit (c, recs, TRUE, row, marks, origin);
+}
+
+guint64
+ttv_history_coder_ticket (const TtvHistoryCoder *c)
+{
+  /* The batch being filled (or the next) is handed over under this
+   * number; a job in the batch handed over just before is done first. */
+  return c->handed + 1;
+}
+
+gboolean
+ttv_history_coder_done (TtvHistoryCoder *c, guint64 ticket)
+{
+  /* In one thread, every job is done when it is submitted. */
+  return c->thread == NULL || (guint64) g_atomic_pointer_get (&c->done) >= ticket;
 }
 
 static void
-submit (TtvHistoryCoder *c, TtvHistoryEncoder *e, gboolean finish, TtvHistoryEarlySummary *s)
+submit (TtvHistoryCoder *c, TtvHistoryEncoder *e, gboolean finish, TtvHistoryRow *row, TtvHistoryEncoder *marks,
+        gint64 origin)
 {
   if (c->thread == NULL)
     {
+      /* The records where they are, not copied. */
       code (c, e, e->pending, e->n_pending, finish);
       e->n_pending = 0;
+      if (row)
+        {
+          Job job = { .e = e, .finish = TRUE, .row = row, .marks = marks, .origin = origin };
+          row_done (c, &job);
+        }
     }
   else
     {
@@ -190,7 +319,9 @@ submit (TtvHistoryCoder *c, TtvHistoryEncoder *e, gboolean finish, TtvHistoryEar
       job->e = e;
       job->n = e->n_pending;
       job->finish = finish;
-      job->summary = s;
+      job->row = row;
+      job->marks = marks;
+      job->origin = origin;
       if (e->n_pending > 0)   /* none pending: e->pending may be NULL */
         memcpy (job->recs, e->pending, e->n_pending * sizeof (TtvHistoryPending));
       e->n_pending = 0;
@@ -219,5 +350,6 @@ ttv_history_coder_free (TtvHistoryCoder *c)
       g_free (c->batches);
     }
   g_ptr_array_unref (c->listed);
+  g_byte_array_unref (c->region);
   g_free (c);
 }

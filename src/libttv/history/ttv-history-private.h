@@ -264,7 +264,8 @@ typedef struct {
    * reading thread writes at every record from its cache. */
   guint8 apart[64];
   /* Coding. */
-  gboolean listed;         /* in the coder's list of encoders holding bytes */
+  gboolean listed;         /* in the coder's list of encoders holding bytes, */
+  guint listed_at;         /* there */
   guint16 states_seen;     /* of the records coded: TtvHistoryRowInfo.states_seen */
   guint8 *buf;             /* owned: coded blocks not written yet */
   gsize len;
@@ -559,6 +560,33 @@ typedef struct {
   guint64 marks_dir_offset;
   guint64 levels_offset;   /* TtvHistoryLevel[n_levels] */
 } TtvHistoryRow;
+
+/* ---- a row's region (ttv-history-row-region.c) ---- */
+
+/* What follows a row's records in the representation, in one region:
+ * the directory of its records, that of its marks, its summary levels and
+ * their bins.  The builder writes it in its tail for a row alive at the
+ * end, and the coder as soon as a row that ended is written out (so that
+ * the row holds no memory of the build's after that). */
+typedef struct {
+  gsize dir_bytes;
+  gsize mark_dir_bytes;
+  guint n_levels;
+  TtvHistoryLevel levels[TTV_HISTORY_MAX_LEVELS];   /* bins from the region's start until placed */
+  gsize bins_bytes;
+  gsize size;              /* of the whole region */
+} TtvHistoryRowRegion;
+
+/* The region of a row whose records are @recs, with @n_marks marks, from
+ * @origin to @end. */
+void     ttv_history_row_region_plan (TtvHistoryRowRegion *g, const TtvHistorySeq *recs, guint64 n_marks,
+                                      gint64 origin, gint64 end);
+/* The region at @at (8-aligned): its levels' offsets, and @row's
+ * recs_dir_offset, marks_dir_offset, levels_offset and n_levels. */
+void     ttv_history_row_region_place (TtvHistoryRowRegion *g, guint64 at, TtvHistoryRow *row);
+/* Where the region's levels go, and their bins (at the levels' offsets),
+ * relative to its start. */
+gsize    ttv_history_row_region_levels_at (const TtvHistoryRowRegion *g);
 
 #define TTV_HISTORY_MAGIC "TTVHIST"
 #define TTV_HISTORY_VERSION 7u   /* 3: written while read (pieces), fixed-size bins; 4: per-CPU
