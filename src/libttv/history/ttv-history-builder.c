@@ -139,7 +139,6 @@ typedef struct {
    * oldest first). */
   GPtrArray *entries;
   GArray *retired;
-  guint n_recycled;        /* of @retired, from its start */
   GPtrArray *machines;     /* of BMachine *, owned, by number */
   BMachine *m;             /* the state's selected machine (weak) */
   /* m->id, m->start and m->cpus, read by every callback and event. */
@@ -612,7 +611,7 @@ rows_close_holes (Builder *b)
 static void
 recycle_retired (Builder *b)
 {
-  guint i = b->n_recycled;
+  guint i = 0;
   for (; i < b->retired->len; i++)
     {
       const RetiredRow *rr = &g_array_index (b->retired, RetiredRow, i);
@@ -626,15 +625,10 @@ recycle_retired (Builder *b)
         ttv_history_slab_give_back (&b->slab, r->marks, sizeof (TtvHistoryEncoder));
       ttv_history_slab_give_back (&b->slab, r, sizeof (BRow));
     }
-  if (i > b->n_recycled)
-    rows_close_holes (b);
-  /* The recycled ones leave the list when they are the larger part (the
-   * coding thread is mostly a batch behind: the list is seldom empty). */
-  b->n_recycled = i;
-  if (i > b->retired->len / 2)
+  if (i > 0)
     {
+      rows_close_holes (b);
       g_array_remove_range (b->retired, 0, i);
-      b->n_recycled = 0;
     }
 }
 
@@ -1125,14 +1119,10 @@ write_tail (Builder *b, guint64 n_events, gint64 end, void (*progress) (double, 
       ttv_history_encoder_seq (&r->recs, NULL, 0, &recs);
       TtvHistoryRowRegion g;
       ttv_history_row_region_plan (&g, &recs, e->n_marks, b->origin, r->end);
-      ttv_history_row_region_place (&g, ttv_history_writer_reserve (w, g.size), e);
-      ttv_history_writer_pwrite (w, e->recs_dir_offset, recs.dir, g.dir_bytes);
-      if (g.mark_dir_bytes)
-        ttv_history_writer_pwrite (w, e->marks_dir_offset, r->marks->dir ? r->marks->dir : &r->marks->dir_first,
-                                   g.mark_dir_bytes);
+      ttv_history_row_region_reserve (&g, w, recs.dir, r->marks ? ttv_history_encoder_dir (r->marks) : NULL,
+                                      e);
       if (g.n_levels)
         {
-          ttv_history_writer_pwrite (w, e->levels_offset, g.levels, g.n_levels * sizeof (TtvHistoryLevel));
           SummaryJob job = { recs, g_steal_pointer (&r->recs.dir), r->recs.dir_first, { { 0 } }, g.n_levels, r->end };
           memcpy (job.levels, g.levels, g.n_levels * sizeof (TtvHistoryLevel));
           g_array_append_val (jobs, job);

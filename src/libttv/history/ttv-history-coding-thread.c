@@ -114,17 +114,10 @@ written_seq (const TtvHistoryWriter *w, const TtvHistoryEncoder *e, guint64 n_re
     .unwritten = w->fd >= 0 ? w->buf : NULL,
     .unwritten_from = w->offset - (w->fd >= 0 ? w->len : 0),
     .size = w->offset,
-    .dir = e->dir ? e->dir : &e->dir_first,
+    .dir = ttv_history_encoder_dir (e),
     .n_blocks = ttv_history_n_blocks (n_recs),
     .n_recs = n_recs,
   };
-}
-
-/* The directory of the closed encoder @e, @n_recs records. */
-static const TtvHistoryBlock *
-dir_of (const TtvHistoryEncoder *e)
-{
-  return e->dir ? e->dir : &e->dir_first;
 }
 
 /* write_row for a region of @g's size in place: reserved, then filled. */
@@ -133,13 +126,8 @@ write_row_in_place (TtvHistoryCoder *c, const Job *job, TtvHistoryRowRegion *g)
 {
   TtvHistoryWriter *w = c->w;
   TtvHistoryRow *row = job->row;
-  ttv_history_writer_align (w);
-  guint64 at = ttv_history_writer_reserve (w, g->size);
-  ttv_history_row_region_place (g, at, row);
-  ttv_history_writer_pwrite (w, row->recs_dir_offset, dir_of (job->e), g->dir_bytes);
-  if (job->marks)
-    ttv_history_writer_pwrite (w, row->marks_dir_offset, dir_of (job->marks), g->mark_dir_bytes);
-  ttv_history_writer_pwrite (w, row->levels_offset, g->levels, g->n_levels * sizeof (TtvHistoryLevel));
+  ttv_history_row_region_reserve (g, w, ttv_history_encoder_dir (job->e),
+                                  job->marks ? ttv_history_encoder_dir (job->marks) : NULL, row);
   /* Read back from where the reserve left the writer's bytes. */
   TtvHistorySeq seq = written_seq (w, job->e, row->n_recs);
   ttv_history_summary_write (w, &seq, job->origin, row->end, g->levels, g->n_levels);
@@ -173,9 +161,9 @@ write_row (TtvHistoryCoder *c, const Job *job)
    * two. */
   guint8 *r = memset (c->region->data, 0, g.size);
   if (g.dir_bytes)
-    memcpy (r, dir_of (job->e), g.dir_bytes);
+    memcpy (r, ttv_history_encoder_dir (job->e), g.dir_bytes);
   if (g.mark_dir_bytes)
-    memcpy (r + g.dir_bytes, dir_of (job->marks), g.mark_dir_bytes);
+    memcpy (r + g.dir_bytes, ttv_history_encoder_dir (job->marks), g.mark_dir_bytes);
   /* The bins at the levels' offsets from the region's start. */
   ttv_history_summary_compute (&seq, job->origin, row->end, g.levels, g.n_levels, r);
   ttv_history_writer_align (w);

@@ -283,6 +283,14 @@ typedef struct {
   guint dir_cap;           /* of @dir */
 } TtvHistoryEncoder;
 
+/* The directory of @e's records: its one piece's entry in place, else
+ * its array. */
+static inline const TtvHistoryBlock *
+ttv_history_encoder_dir (const TtvHistoryEncoder *e)
+{
+  return e->dir ? e->dir : &e->dir_first;
+}
+
 void     ttv_history_encoder_init (TtvHistoryEncoder *e);
 void     ttv_history_encoder_clear (TtvHistoryEncoder *e);
 /* Codes @n records (a block) after the ones coded; the pending ones. */
@@ -587,6 +595,11 @@ void     ttv_history_row_region_place (TtvHistoryRowRegion *g, guint64 at, TtvHi
 /* Where the region's levels go, and their bins (at the levels' offsets),
  * relative to its start. */
 gsize    ttv_history_row_region_levels_at (const TtvHistoryRowRegion *g);
+/* The region reserved in @w (8-aligned) and placed there, its
+ * directories (@dir and @mark_dir, either NULL where it is empty) and its
+ * levels written in place; its bins are the caller's to write. */
+void     ttv_history_row_region_reserve (TtvHistoryRowRegion *g, TtvHistoryWriter *w, const TtvHistoryBlock *dir,
+                                         const TtvHistoryBlock *mark_dir, TtvHistoryRow *row);
 
 #define TTV_HISTORY_MAGIC "TTVHIST"
 #define TTV_HISTORY_VERSION 7u   /* 3: written while read (pieces), fixed-size bins; 4: per-CPU

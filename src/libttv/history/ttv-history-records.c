@@ -307,7 +307,7 @@ ttv_history_encoder_seq (const TtvHistoryEncoder *e, const guint8 *data, guint64
   seq->unwritten = NULL;
   seq->unwritten_from = size;
   seq->size = size;
-  seq->dir = e->dir ? e->dir : &e->dir_first;
+  seq->dir = ttv_history_encoder_dir (e);
   seq->n_recs = e->n_recs;
   seq->n_blocks = ttv_history_n_blocks (e->n_recs);
 }

@@ -34,3 +34,15 @@ ttv_history_row_region_place (TtvHistoryRowRegion *g, guint64 at, TtvHistoryRow 
   ttv_history_summary_layout (g->levels, g->n_levels,
                               row->levels_offset + g->n_levels * sizeof (TtvHistoryLevel));
 }
+
+void
+ttv_history_row_region_reserve (TtvHistoryRowRegion *g, TtvHistoryWriter *w, const TtvHistoryBlock *dir,
+                                const TtvHistoryBlock *mark_dir, TtvHistoryRow *row)
+{
+  ttv_history_writer_align (w);
+  ttv_history_row_region_place (g, ttv_history_writer_reserve (w, g->size), row);
+  /* An empty part writes nothing (its source may be NULL). */
+  ttv_history_writer_pwrite (w, row->recs_dir_offset, dir, g->dir_bytes);
+  ttv_history_writer_pwrite (w, row->marks_dir_offset, mark_dir, g->mark_dir_bytes);
+  ttv_history_writer_pwrite (w, row->levels_offset, g->levels, g->n_levels * sizeof (TtvHistoryLevel));
+}
